@@ -1,0 +1,16 @@
+//! railmpi: an MPI library with RDMA-style protocols, exporting the MPICH ABI.
+//!
+//! Layers (see `../shared/DESIGN.md`), each calling only downward:
+//! `abi` → `runtime` → `pt2pt` / `coll` / `datatype` / `comm` → `channel` → `fabric` → `sys`.
+//! `launcher` is the `mpiexec` side (PMI server) and shares only the PMI wire codec.
+
+pub mod abi;
+pub mod channel;
+pub mod coll;
+pub mod comm;
+pub mod datatype;
+pub mod fabric;
+pub mod launcher;
+pub mod pt2pt;
+pub mod runtime;
+pub mod sys;

@@ -1,0 +1,1 @@
+//! pt2pt layer.

@@ -1,0 +1,2 @@
+//! Runtime: the per-process `World`, configuration, PMI client, progress, errors.
+pub mod pmi;
