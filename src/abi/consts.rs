@@ -1,0 +1,1 @@
+//! MPICH-ABI types and predefined constants (filled in next).
