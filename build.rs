@@ -1,1 +1,232 @@
-fn main() {}
+//! Build script: generates the C header and the MPI_X symbol aliases of libmpi.so.
+//!
+//! 1. cbindgen reads `src/abi/` (from `src/abi/mod.rs`, following its `mod` items) with
+//!    `cbindgen.toml` and renders types, integer constants and the prototypes of the
+//!    `#[no_mangle] pub unsafe extern "C" fn PMPI_X` shims.
+//! 2. The output is post-processed (see `postprocess`) and written to `$OUT_DIR/mpi.h`
+//!    (always that path). `make header` copies it to `include/mpi.h`, which is checked in;
+//!    the unit test `abi::consts::tests::header_is_fresh` fails when the two differ.
+//! 3. For every `PMPI_X` found, the cdylib gets `MPI_X` as an exported alias of the same
+//!    code (`--defsym` plus a version script), and the soname `libmpi.so.12`. Tools that
+//!    define `MPI_X` themselves (PMPI interposition) take precedence over the alias.
+
+use std::env;
+use std::fmt::Write as _;
+use std::fs;
+use std::path::PathBuf;
+
+/// The MPICH soname: binaries linked against MPICH's libmpi.so.12 load railmpi instead.
+const SONAME: &str = "libmpi.so.12";
+
+/// C callback typedefs and `extern` data, inserted at the top of the `extern "C"` block: after
+/// cbindgen's typedefs (they use MPI_Comm, MPI_Status, ...) and before the prototypes (which
+/// use them). They are C function types, as in MPICH, which cbindgen cannot express; the Rust
+/// side (`src/abi/consts.rs`) has them as nullable function pointers.
+const CALLBACKS: &str = "\
+/* Callback types. These are function types, as in MPICH: a parameter declared with one
+   of them is a function pointer. */
+typedef void (MPI_User_function)(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
+typedef void (MPI_User_function_c)(void *invec, void *inoutvec, MPI_Count *len, MPI_Datatype *datatype);
+typedef void (MPI_Comm_errhandler_function)(MPI_Comm *comm, int *errcode, ...);
+typedef MPI_Comm_errhandler_function MPI_Handler_function;
+typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn;
+typedef void (MPI_Win_errhandler_function)(MPI_Win *win, int *errcode, ...);
+typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn;
+typedef void (MPI_File_errhandler_function)(MPI_File *file, int *errcode, ...);
+typedef MPI_File_errhandler_function MPI_File_errhandler_fn;
+typedef void (MPI_Session_errhandler_function)(MPI_Session *session, int *errcode, ...);
+typedef MPI_Session_errhandler_function MPI_Session_errhandler_fn;
+typedef int (MPI_Comm_copy_attr_function)(MPI_Comm oldcomm, int comm_keyval, void *extra_state, void *attribute_val_in, void *attribute_val_out, int *flag);
+typedef int (MPI_Comm_delete_attr_function)(MPI_Comm comm, int comm_keyval, void *attribute_val, void *extra_state);
+typedef int (MPI_Type_copy_attr_function)(MPI_Datatype oldtype, int type_keyval, void *extra_state, void *attribute_val_in, void *attribute_val_out, int *flag);
+typedef int (MPI_Type_delete_attr_function)(MPI_Datatype datatype, int type_keyval, void *attribute_val, void *extra_state);
+typedef int (MPI_Win_copy_attr_function)(MPI_Win oldwin, int win_keyval, void *extra_state, void *attribute_val_in, void *attribute_val_out, int *flag);
+typedef int (MPI_Win_delete_attr_function)(MPI_Win win, int win_keyval, void *attribute_val, void *extra_state);
+typedef int (MPI_Copy_function)(MPI_Comm oldcomm, int keyval, void *extra_state, void *attribute_val_in, void *attribute_val_out, int *flag);
+typedef int (MPI_Delete_function)(MPI_Comm comm, int keyval, void *attribute_val, void *extra_state);
+typedef int (MPI_Grequest_cancel_function)(void *extra_state, int complete);
+typedef int (MPI_Grequest_free_function)(void *extra_state);
+typedef int (MPI_Grequest_query_function)(void *extra_state, MPI_Status *status);
+typedef int (MPI_Datarep_conversion_function)(void *userbuf, MPI_Datatype datatype, int count, void *filebuf, MPI_Offset position, void *extra_state);
+typedef int (MPI_Datarep_conversion_function_c)(void *userbuf, MPI_Datatype datatype, MPI_Count count, void *filebuf, MPI_Offset position, void *extra_state);
+typedef int (MPI_Datarep_extent_function)(MPI_Datatype datatype, MPI_Aint *file_extent, void *extra_state);
+
+/* Data exported by the library (MPICH declares these extern too). */
+extern int * const MPI_UNWEIGHTED;
+extern int * const MPI_WEIGHTS_EMPTY;
+extern MPI_Fint *MPI_F_STATUS_IGNORE;
+extern MPI_Fint *MPI_F_STATUSES_IGNORE;
+";
+
+fn main() {
+    println!("cargo:rerun-if-changed=src/abi");
+    println!("cargo:rerun-if-changed=cbindgen.toml");
+    println!("cargo:rerun-if-changed=build.rs");
+
+    let manifest = PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR"));
+    let out_dir = PathBuf::from(env::var("OUT_DIR").expect("OUT_DIR"));
+
+    let config = cbindgen::Config::from_file(manifest.join("cbindgen.toml"))
+        .unwrap_or_else(|e| panic!("cbindgen.toml: {e}"));
+    let bindings = cbindgen::Builder::new()
+        .with_config(config)
+        .with_src(manifest.join("src/abi/mod.rs"))
+        .generate()
+        .unwrap_or_else(|e| panic!("cbindgen could not read src/abi: {e}"));
+    let mut raw = Vec::new();
+    bindings.write(&mut raw);
+    let raw = String::from_utf8(raw).expect("cbindgen wrote UTF-8");
+
+    let (header, pmpi) = postprocess(&raw);
+    write_if_changed(&out_dir.join("mpi.h"), &header);
+
+    println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,{SONAME}");
+    if !pmpi.is_empty() {
+        let mut script = String::from("{\n  global:\n");
+        for name in &pmpi {
+            let alias = &name[1..]; // PMPI_X -> MPI_X
+            println!("cargo:rustc-cdylib-link-arg=-Wl,--defsym={alias}={name}");
+            writeln!(script, "    {alias};").unwrap();
+        }
+        script.push_str("};\n");
+        let script_path = out_dir.join("mpi_aliases.map");
+        write_if_changed(&script_path, &script);
+        println!(
+            "cargo:rustc-cdylib-link-arg=-Wl,--version-script={}",
+            script_path.display()
+        );
+    }
+}
+
+/// Writes `text` to `path` unless it already holds exactly that.
+fn write_if_changed(path: &std::path::Path, text: &str) {
+    if fs::read_to_string(path).ok().as_deref() != Some(text) {
+        fs::write(path, text).unwrap_or_else(|e| panic!("writing {}: {e}", path.display()));
+    }
+}
+
+/// Turns cbindgen's output into the header; returns it and the `PMPI_X` names, sorted.
+///
+/// - `#define X (T)N` becomes `#define X ((T)0xHHHHHHHH)` (MPICH's spelling of handles);
+///   other positive values of 2^24 and above are written in hex, negative ones in parentheses.
+/// - Each `PMPI_X` prototype gets an identical `MPI_X` one; all `MPI_X` prototypes come
+///   first, then the `PMPI_X` ones (and other `MPI*` functions such as `MPIR_Dup_fn`).
+///   Prototypes of functions with names that are not MPI's are left out.
+/// - `CALLBACKS` goes at the top of the `extern "C"` block.
+/// - C++-style comments become C comments, so the header is C89-clean.
+fn postprocess(raw: &str) -> (String, Vec<String>) {
+    let lines: Vec<&str> = raw.lines().collect();
+    let mut out: Vec<String> = Vec::with_capacity(lines.len() * 2);
+    let mut mpi_protos = Vec::new();
+    let mut pmpi_protos = Vec::new();
+    let mut pmpi_names = Vec::new();
+    let mut protos_at = None;
+    let mut callbacks_inserted = false;
+
+    let mut i = 0;
+    while i < lines.len() {
+        let line = lines[i];
+        if let Some(name) = prototype_name(line) {
+            protos_at.get_or_insert(out.len());
+            if let Some(rest) = name.strip_prefix("PMPI_") {
+                mpi_protos.push(line.replacen(name, &format!("MPI_{rest}"), 1));
+                pmpi_protos.push(line.to_string());
+                pmpi_names.push(name.to_string());
+            } else if name.starts_with("MPI") {
+                pmpi_protos.push(line.to_string());
+            } else {
+                println!("cargo:warning=mpi.h: leaving out `{name}` (not an MPI name)");
+            }
+        } else if line.is_empty() && lines.get(i + 1).is_some_and(|l| prototype_name(l).is_some())
+        {
+            // Blank lines before prototypes: the grouped block supplies its own.
+        } else if let Some(def) = line.strip_prefix("#define ") {
+            out.push(format!("#define {}", rewrite_define(def)));
+        } else if line == "extern \"C\" {" {
+            // cbindgen: `#ifdef __cplusplus` / `extern "C" {` / `#endif // __cplusplus`.
+            out.push(line.to_string());
+            if lines.get(i + 1).is_some_and(|l| l.starts_with("#endif")) {
+                out.push("#endif /* __cplusplus */".to_string());
+                i += 1;
+            }
+            out.push(String::new());
+            out.push(CALLBACKS.trim_end().to_string());
+            callbacks_inserted = true;
+        } else {
+            out.push(c_comments(line));
+        }
+        i += 1;
+    }
+    assert!(
+        callbacks_inserted,
+        "cbindgen wrote no extern \"C\" block (no functions in src/abi?)"
+    );
+
+    // Both groups sorted by name (cbindgen's order), MPI_X first as in MPICH's header.
+    let at = protos_at.expect("no prototypes in cbindgen's output");
+    let mut block = vec![String::new()];
+    block.extend(mpi_protos);
+    block.push(String::new());
+    block.extend(pmpi_protos);
+    block.push(String::new());
+    out.splice(at..at, block);
+
+    let mut text = out.join("\n");
+    text.push('\n');
+    // Collapse runs of blank lines left by the regrouping.
+    while text.contains("\n\n\n") {
+        text = text.replace("\n\n\n", "\n\n");
+    }
+    pmpi_names.sort();
+    (text, pmpi_names)
+}
+
+/// The function name if `line` is a one-line prototype `RET NAME(ARGS);`.
+fn prototype_name(line: &str) -> Option<&str> {
+    if line.starts_with(['#', '/', ' ', '*', '}']) || line.starts_with("typedef") {
+        return None;
+    }
+    if !line.ends_with(");") {
+        return None;
+    }
+    let head = &line[..line.find('(')?];
+    let name = head.rsplit([' ', '*']).next()?;
+    let ident = !name.is_empty()
+        && !name.starts_with(|c: char| c.is_ascii_digit())
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    (ident && head.len() > name.len()).then_some(name)
+}
+
+/// Rewrites the value part of `NAME VALUE` (see `postprocess`).
+fn rewrite_define(def: &str) -> String {
+    let Some((name, value)) = def.split_once(' ') else {
+        return def.to_string();
+    };
+    let parse = |v: &str| v.strip_suffix('u').unwrap_or(v).parse::<u64>().ok();
+    if let Some(rest) = value.strip_prefix('(') {
+        if let Some((ty, num)) = rest.split_once(')') {
+            if let Some(n) = parse(num) {
+                return format!("{name} (({ty})0x{n:08x})");
+            }
+        }
+    } else if let Some(num) = value.strip_prefix('-') {
+        if parse(num).is_some() {
+            return format!("{name} ({value})");
+        }
+    } else if let Some(n) = parse(value) {
+        if n >= 1 << 24 {
+            return format!("{name} 0x{n:08x}");
+        }
+    }
+    def.to_string()
+}
+
+/// `#endif // X` and `}  // X` as C comments.
+fn c_comments(line: &str) -> String {
+    match line.split_once("// ") {
+        Some((code, comment)) if code.trim_start().starts_with(['#', '}']) => {
+            format!("{}/* {} */", code, comment.trim_end())
+        }
+        _ => line.to_string(),
+    }
+}

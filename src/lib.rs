@@ -9,6 +9,7 @@ pub mod channel;
 pub mod coll;
 pub mod comm;
 pub mod datatype;
+pub mod error;
 pub mod fabric;
 pub mod launcher;
 pub mod pt2pt;

@@ -1,1 +1,10 @@
-//! pt2pt layer.
+//! pt2pt: matching and the point-to-point protocols (sans-I/O engines driven by the
+//! runtime's progress loop).
+pub mod engine;
+pub mod matching;
+pub mod request;
+pub mod wire;
+
+pub use engine::{ProtocolSettings, Pt2pt, SendStart};
+pub use matching::Pattern;
+pub use request::{ReqId, Status};

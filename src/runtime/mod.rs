@@ -1,2 +1,9 @@
-//! Runtime: the per-process `World`, configuration, PMI client, progress, errors.
+//! runtime: the per-process `World` (built by MPI_Init, used by every call), configuration,
+//! the PMI client, progress and waiting, logging.
+pub mod config;
+pub mod logging;
 pub mod pmi;
+pub mod progress;
+pub mod world;
+
+pub use world::{world, World};

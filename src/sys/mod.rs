@@ -1,1 +1,6 @@
-//! sys layer.
+//! sys: small safe wrappers over the OS facilities the rails use. Every `unsafe` block of
+//! the transport lives here or in the ring code, each with the invariant that makes it sound.
+pub mod cma;
+pub mod cpu;
+pub mod futex;
+pub mod shm_segment;

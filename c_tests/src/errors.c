@@ -1,0 +1,133 @@
+/* errors: with MPI_ERRORS_RETURN on MPI_COMM_WORLD, erroneous calls return the right error
+ * class (checked with MPI_Error_class), MPI_Error_string is non-empty, and correct calls keep
+ * working afterwards. */
+#include "check.h"
+#include <limits.h>
+
+static void expect_class(int rc, int want, const char *wname, const char *what)
+{
+    int cls = -1, len = 0;
+    char msg[MPI_MAX_ERROR_STRING];
+    CHECK(rc != MPI_SUCCESS, "%s: returned MPI_SUCCESS, expected %s", what, wname);
+    CHECK_MPI(MPI_Error_class(rc, &cls));
+    msg[0] = 0;
+    CHECK_MPI(MPI_Error_string(rc, msg, &len));
+    CHECK(len > 0 && (int)strlen(msg) == len && len < MPI_MAX_ERROR_STRING,
+          "%s: MPI_Error_string len %d strlen %zu", what, len, strlen(msg));
+    CHECK(cls == want, "%s: error class %d (%s), expected %s (%d)", what, cls, msg, wname, want);
+}
+#define EXPECT(call, cls) expect_class((call), cls, #cls, #call)
+
+int main(int argc, char **argv)
+{
+    int rank, n, buf[4] = {0, 0, 0, 0};
+    CHECK_MPI(MPI_Init(&argc, &argv));
+    CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
+    CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &n));
+    CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+
+    MPI_Errhandler eh = MPI_ERRHANDLER_NULL;
+    CHECK_MPI(MPI_Comm_get_errhandler(MPI_COMM_WORLD, &eh));
+    CHECK(eh == MPI_ERRORS_RETURN, "MPI_Comm_get_errhandler does not give MPI_ERRORS_RETURN");
+    MPI_Comm dup;
+    CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &dup));
+    CHECK_MPI(MPI_Comm_get_errhandler(dup, &eh));
+    CHECK(eh == MPI_ERRORS_RETURN, "MPI_Comm_dup did not copy the error handler");
+
+    int cls = -1, len = 0;
+    char msg[MPI_MAX_ERROR_STRING];
+    CHECK_MPI(MPI_Error_class(MPI_SUCCESS, &cls));
+    CHECK(cls == MPI_SUCCESS, "class of MPI_SUCCESS is %d", cls);
+    static const int classes[] = {MPI_ERR_COMM, MPI_ERR_RANK, MPI_ERR_TAG, MPI_ERR_COUNT,
+                                  MPI_ERR_TYPE, MPI_ERR_ROOT, MPI_ERR_BUFFER, MPI_ERR_REQUEST,
+                                  MPI_ERR_TRUNCATE, MPI_ERR_OTHER, MPI_ERR_INTERN, MPI_ERR_ARG};
+    for (int i = 0; i < (int)(sizeof classes / sizeof classes[0]); i++) {
+        msg[0] = 0;
+        len = 0;
+        CHECK_MPI(MPI_Error_class(classes[i], &cls));
+        CHECK(cls == classes[i], "MPI_Error_class(%d) = %d", classes[i], cls);
+        CHECK_MPI(MPI_Error_string(classes[i], msg, &len));
+        CHECK(len > 0 && (int)strlen(msg) == len, "MPI_Error_string(%d) empty or len wrong",
+              classes[i]);
+    }
+
+    /* Invalid communicator. */
+    EXPECT(MPI_Send(buf, 1, MPI_INT, 0, 0, MPI_COMM_NULL), MPI_ERR_COMM);
+    EXPECT(MPI_Barrier(MPI_COMM_NULL), MPI_ERR_COMM);
+
+    /* Invalid rank (MPI_PROC_NULL is valid, so use -5 and n). */
+    EXPECT(MPI_Send(buf, 1, MPI_INT, n, 0, MPI_COMM_WORLD), MPI_ERR_RANK);
+    EXPECT(MPI_Send(buf, 1, MPI_INT, -5, 0, MPI_COMM_WORLD), MPI_ERR_RANK);
+    EXPECT(MPI_Recv(buf, 1, MPI_INT, n + 3, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE), MPI_ERR_RANK);
+    MPI_Request req = MPI_REQUEST_NULL;
+    EXPECT(MPI_Isend(buf, 1, MPI_INT, n, 0, MPI_COMM_WORLD, &req), MPI_ERR_RANK);
+
+    /* Invalid tags: negative, MPI_ANY_TAG on a send, above MPI_TAG_UB. */
+    int *tag_ub = NULL, flag = 0;
+    CHECK_MPI(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &tag_ub, &flag));
+    CHECK(flag && tag_ub, "MPI_TAG_UB attribute missing");
+    EXPECT(MPI_Send(buf, 1, MPI_INT, rank, -7, MPI_COMM_WORLD), MPI_ERR_TAG);
+    EXPECT(MPI_Send(buf, 1, MPI_INT, rank, MPI_ANY_TAG, MPI_COMM_WORLD), MPI_ERR_TAG);
+    EXPECT(MPI_Recv(buf, 1, MPI_INT, rank, -7, MPI_COMM_WORLD, MPI_STATUS_IGNORE), MPI_ERR_TAG);
+    if (*tag_ub < INT_MAX) {
+        EXPECT(MPI_Send(buf, 1, MPI_INT, rank, *tag_ub + 1, MPI_COMM_WORLD), MPI_ERR_TAG);
+        EXPECT(MPI_Irecv(buf, 1, MPI_INT, rank, *tag_ub + 1, MPI_COMM_WORLD, &req), MPI_ERR_TAG);
+    }
+
+    /* Negative count. */
+    EXPECT(MPI_Send(buf, -1, MPI_INT, rank, 0, MPI_COMM_WORLD), MPI_ERR_COUNT);
+    EXPECT(MPI_Recv(buf, -1, MPI_INT, rank, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE), MPI_ERR_COUNT);
+    EXPECT(MPI_Bcast(buf, -1, MPI_INT, 0, MPI_COMM_WORLD), MPI_ERR_COUNT);
+
+    /* Invalid datatypes: MPI_DATATYPE_NULL and an uncommitted derived type. */
+    EXPECT(MPI_Send(buf, 1, MPI_DATATYPE_NULL, rank, 0, MPI_COMM_WORLD), MPI_ERR_TYPE);
+    MPI_Datatype t3;
+    CHECK_MPI(MPI_Type_contiguous(3, MPI_INT, &t3));
+    EXPECT(MPI_Send(buf, 1, t3, rank, 0, MPI_COMM_WORLD), MPI_ERR_TYPE);
+    CHECK_MPI(MPI_Type_free(&t3));
+
+    /* Root out of range in a collective (all ranks make the same erroneous call). */
+    EXPECT(MPI_Bcast(buf, 1, MPI_INT, n, MPI_COMM_WORLD), MPI_ERR_ROOT);
+    EXPECT(MPI_Bcast(buf, 1, MPI_INT, -3, MPI_COMM_WORLD), MPI_ERR_ROOT);
+    EXPECT(MPI_Reduce(buf, buf + 1, 1, MPI_INT, MPI_SUM, n, MPI_COMM_WORLD), MPI_ERR_ROOT);
+
+    /* NULL buffer with count > 0. */
+    EXPECT(MPI_Send(NULL, 1, MPI_INT, rank, 0, MPI_COMM_WORLD), MPI_ERR_BUFFER);
+
+    /* Invalid requests: a handle that is no request (a communicator handle), a made-up one. */
+    MPI_Request bad = (MPI_Request)MPI_COMM_WORLD;
+    EXPECT(MPI_Wait(&bad, MPI_STATUS_IGNORE), MPI_ERR_REQUEST);
+    bad = (MPI_Request)0x2c00beef;
+    EXPECT(MPI_Wait(&bad, MPI_STATUS_IGNORE), MPI_ERR_REQUEST);
+
+    /* Errors on a dup'ed communicator are returned too (handler copied by MPI_Comm_dup). */
+    EXPECT(MPI_Send(buf, 1, MPI_INT, n, 0, dup), MPI_ERR_RANK);
+
+    /* A NULL buffer with count 0 and MPI_PROC_NULL are fine. */
+    CHECK_MPI(MPI_Send(NULL, 0, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD));
+    MPI_Status st;
+    CHECK_MPI(MPI_Recv(buf, 4, MPI_INT, MPI_PROC_NULL, 3, MPI_COMM_WORLD, &st));
+    int count = -1;
+    CHECK_MPI(MPI_Get_count(&st, MPI_INT, &count));
+    CHECK(st.MPI_SOURCE == MPI_PROC_NULL && st.MPI_TAG == MPI_ANY_TAG && count == 0,
+          "receive from MPI_PROC_NULL: source %d tag %d count %d", st.MPI_SOURCE, st.MPI_TAG, count);
+
+    /* Correct calls still work: ring exchange, a collective, and on the dup. */
+    int next = (rank + 1) % n, prev = (rank + n - 1) % n;
+    int out[4] = {rank, 1, 2, 3}, in[4] = {-1, -1, -1, -1};
+    CHECK_MPI(MPI_Sendrecv(out, 4, MPI_INT, next, 5, in, 4, MPI_INT, prev, 5, MPI_COMM_WORLD, &st));
+    CHECK(in[0] == prev && in[1] == 1 && in[3] == 3, "ring exchange after errors wrong");
+    int sum = 0;
+    CHECK_MPI(MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, dup));
+    CHECK(sum == n * (n - 1) / 2, "allreduce after errors: %d", sum);
+    /* Nothing from the failed sends was delivered. */
+    CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+    CHECK_MPI(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st));
+    CHECK(!flag, "a message (tag %d from %d) is pending after erroneous sends", st.MPI_TAG,
+          st.MPI_SOURCE);
+    CHECK_MPI(MPI_Comm_free(&dup));
+
+    ct_ok("errors");
+    CHECK_MPI(MPI_Finalize());
+    return 0;
+}

@@ -1,0 +1,117 @@
+/* truncate: with MPI_ERRORS_RETURN, receiving a message larger than the receive buffer returns
+ * an error of class MPI_ERR_TRUNCATE (eager and large sizes, blocking and nonblocking), with
+ * status MPI_SOURCE/MPI_TAG filled (MPI_ERROR in the multiple-completion case); nothing is
+ * written past the buffer, the sender sees success, and normal traffic works afterwards.
+ * Ranks 0 and 1 take part; others only join the final barrier. */
+#include "check.h"
+
+#define BIG (1 << 20)
+#define GUARD 64
+
+static void check_trunc(int rc, const char *what)
+{
+    int cls = -1;
+    char msg[MPI_MAX_ERROR_STRING];
+    int len = 0;
+    CHECK(rc != MPI_SUCCESS, "%s: truncated receive returned MPI_SUCCESS", what);
+    CHECK_MPI(MPI_Error_class(rc, &cls));
+    CHECK_MPI(MPI_Error_string(rc, msg, &len));
+    CHECK(cls == MPI_ERR_TRUNCATE, "%s: error class %d (%s), expected MPI_ERR_TRUNCATE (%d)", what,
+          cls, msg, MPI_ERR_TRUNCATE);
+    CHECK(len > 0, "%s: empty error string", what);
+}
+
+static void check_guard(const unsigned char *buf, size_t from, const char *what)
+{
+    for (size_t i = from; i < from + GUARD; i++)
+        CHECK(buf[i] == 0x5a, "%s: byte %zu past the %zu-byte buffer was overwritten", what,
+              i - from, from);
+}
+
+int main(int argc, char **argv)
+{
+    int rank, n;
+    CHECK_MPI(MPI_Init(&argc, &argv));
+    CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
+    CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &n));
+    CHECK(n >= 2, "needs at least 2 ranks");
+    CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+
+    unsigned char *big = malloc(BIG), *small = malloc(1024 + GUARD);
+    CHECK(big && small, "malloc");
+    MPI_Status st, sts[2];
+    MPI_Request reqs[2];
+
+    if (rank == 0) {
+        ct_fill(big, BIG, 1);
+        CHECK_MPI(MPI_Send(big, 400, MPI_BYTE, 1, 5, MPI_COMM_WORLD));
+        CHECK_MPI(MPI_Send(big, BIG, MPI_BYTE, 1, 6, MPI_COMM_WORLD));
+        CHECK_MPI(MPI_Send(big, 400, MPI_BYTE, 1, 7, MPI_COMM_WORLD));
+        CHECK_MPI(MPI_Send(big, BIG, MPI_BYTE, 1, 8, MPI_COMM_WORLD));
+        int ok4[4] = {1, 2, 3, 4};
+        CHECK_MPI(MPI_Send(ok4, 4, MPI_INT, 1, 9, MPI_COMM_WORLD));
+    } else if (rank == 1) {
+        /* 1: eager-sized, blocking receive of 40 bytes. */
+        memset(small, 0x5a, 1024 + GUARD);
+        st.MPI_SOURCE = st.MPI_TAG = -99;
+        check_trunc(MPI_Recv(small, 10, MPI_INT, 0, 5, MPI_COMM_WORLD, &st), "Recv 400B into 40B");
+        CHECK(st.MPI_SOURCE == 0 && st.MPI_TAG == 5, "status source %d tag %d", st.MPI_SOURCE,
+              st.MPI_TAG);
+        check_guard(small, 40, "Recv 400B into 40B");
+
+        /* 2: 1 MiB into 1 KiB, receive posted with wildcards. */
+        memset(small, 0x5a, 1024 + GUARD);
+        st.MPI_SOURCE = st.MPI_TAG = -99;
+        check_trunc(MPI_Recv(small, 1024, MPI_BYTE, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &st),
+                    "Recv 1MiB into 1KiB");
+        CHECK(st.MPI_SOURCE == 0 && st.MPI_TAG == 6, "status source %d tag %d", st.MPI_SOURCE,
+              st.MPI_TAG);
+        check_guard(small, 1024, "Recv 1MiB into 1KiB");
+
+        /* 3: Irecv + Wait. */
+        memset(small, 0x5a, 1024 + GUARD);
+        st.MPI_SOURCE = st.MPI_TAG = -99;
+        CHECK_MPI(MPI_Irecv(small, 10, MPI_INT, 0, 7, MPI_COMM_WORLD, &reqs[0]));
+        check_trunc(MPI_Wait(&reqs[0], &st), "Irecv+Wait 400B into 40B");
+        CHECK(st.MPI_SOURCE == 0 && st.MPI_TAG == 7, "status source %d tag %d", st.MPI_SOURCE,
+              st.MPI_TAG);
+        check_guard(small, 40, "Irecv+Wait 400B into 40B");
+
+        /* 4: Waitall over a truncated large receive and a good one: MPI_ERR_IN_STATUS. */
+        int got4[4] = {0, 0, 0, 0};
+        memset(small, 0x5a, 1024 + GUARD);
+        CHECK_MPI(MPI_Irecv(small, 1024, MPI_BYTE, 0, 8, MPI_COMM_WORLD, &reqs[0]));
+        CHECK_MPI(MPI_Irecv(got4, 4, MPI_INT, 0, 9, MPI_COMM_WORLD, &reqs[1]));
+        sts[0].MPI_ERROR = sts[1].MPI_ERROR = -99;
+        int rc = MPI_Waitall(2, reqs, sts);
+        int cls = -1;
+        CHECK_MPI(MPI_Error_class(rc, &cls));
+        CHECK(cls == MPI_ERR_IN_STATUS, "Waitall returned class %d, expected MPI_ERR_IN_STATUS", cls);
+        CHECK_MPI(MPI_Error_class(sts[0].MPI_ERROR, &cls));
+        CHECK(cls == MPI_ERR_TRUNCATE, "Waitall status[0].MPI_ERROR class %d, expected TRUNCATE",
+              cls);
+        CHECK(sts[0].MPI_SOURCE == 0 && sts[0].MPI_TAG == 8, "status[0] source %d tag %d",
+              sts[0].MPI_SOURCE, sts[0].MPI_TAG);
+        CHECK(sts[1].MPI_ERROR == MPI_SUCCESS, "Waitall status[1].MPI_ERROR %d", sts[1].MPI_ERROR);
+        CHECK(sts[1].MPI_SOURCE == 0 && sts[1].MPI_TAG == 9, "status[1] source %d tag %d",
+              sts[1].MPI_SOURCE, sts[1].MPI_TAG);
+        CHECK(got4[0] == 1 && got4[1] == 2 && got4[2] == 3 && got4[3] == 4, "good message wrong");
+        check_guard(small, 1024, "Waitall 1MiB into 1KiB");
+    }
+
+    /* Normal traffic still works: 1 MiB each way between 0 and 1. */
+    if (rank < 2) {
+        unsigned char *in = malloc(BIG);
+        CHECK(in, "malloc");
+        ct_fill(big, BIG, 100 + rank);
+        CHECK_MPI(MPI_Sendrecv(big, BIG, MPI_BYTE, 1 - rank, 20, in, BIG, MPI_BYTE, 1 - rank, 20,
+                               MPI_COMM_WORLD, &st));
+        CHECK(ct_verify(in, BIG, 100 + (1 - rank), "exchange after truncation"), "wrong data");
+        free(in);
+    }
+    free(big);
+    free(small);
+    ct_ok("truncate");
+    CHECK_MPI(MPI_Finalize());
+    return 0;
+}

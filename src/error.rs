@@ -1,0 +1,69 @@
+//! The error vocabulary of the core. Layers below `abi` return these; `abi` maps each class
+//! to MPI's error class number and runs the object's error handler.
+
+use std::fmt;
+
+/// MPI error classes the core can raise (names follow MPI's `MPI_ERR_*`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ErrorClass {
+    Buffer,
+    Count,
+    Type,
+    Tag,
+    Comm,
+    Rank,
+    Request,
+    Root,
+    Group,
+    Op,
+    Topology,
+    Dims,
+    Arg,
+    Unknown,
+    Truncate,
+    Other,
+    Intern,
+    InStatus,
+    Pending,
+    Keyval,
+    NoMem,
+    Info,
+    Win,
+    Disp,
+    RmaSync,
+    RmaRange,
+    RmaConflict,
+    LockType,
+    Assert,
+    Size,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Error {
+    pub class: ErrorClass,
+    pub msg: String,
+}
+
+impl Error {
+    pub fn new(class: ErrorClass, msg: impl Into<String>) -> Self {
+        Self { class, msg: msg.into() }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.msg)
+    }
+}
+
+impl std::error::Error for Error {}
+
+pub type Result<T> = std::result::Result<T, Error>;
+
+/// `Err(Error::new(class, format!(...)))` in one line.
+#[macro_export]
+macro_rules! mpi_err {
+    ($class:ident, $($fmt:tt)+) => {
+        Err($crate::error::Error::new($crate::error::ErrorClass::$class, format!($($fmt)+)))
+    };
+}

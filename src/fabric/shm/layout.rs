@@ -1,0 +1,103 @@
+//! Layout of the job's shared segment: header, one block per rank, then the rings
+//! (ring from `i` to `j` at index `i * n + j`).
+
+use super::ring::{RingGeometry, CACHE_LINE};
+use crate::fabric::doorbell::DoorbellWords;
+use std::sync::atomic::{AtomicI32, AtomicU64};
+
+const MAGIC: u64 = 0x7261_696c_6d70_6901; // "railmpi" v1
+const PAGE: usize = 4096;
+
+#[repr(C)]
+struct SegHeader {
+    magic: u64,
+    nranks: u64,
+    ncells: u64,
+    cell_size: u64,
+}
+
+/// Per-rank facts peers need: pid for CMA, the CMA probe, and the doorbell.
+#[repr(C, align(64))]
+pub struct RankBlock {
+    pub pid: AtomicI32,
+    pub probe_addr: AtomicU64,
+    pub probe_value: AtomicU64,
+    _pad: [u8; 40],
+    pub doorbell: DoorbellWords,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct SegmentLayout {
+    pub nranks: usize,
+    pub geo: RingGeometry,
+}
+
+impl SegmentLayout {
+    pub fn new(nranks: usize, geo: RingGeometry) -> Self {
+        Self { nranks, geo }
+    }
+
+    fn blocks_offset(&self) -> usize {
+        PAGE
+    }
+
+    fn rings_offset(&self) -> usize {
+        let end = PAGE + self.nranks * std::mem::size_of::<RankBlock>();
+        end.div_ceil(PAGE) * PAGE
+    }
+
+    pub fn total_bytes(&self) -> usize {
+        self.rings_offset() + self.nranks * self.nranks * self.geo.bytes()
+    }
+
+    /// # Safety
+    /// `base` must map at least `total_bytes()` writable bytes.
+    pub unsafe fn write_header(&self, base: *mut u8) {
+        let h = base as *mut SegHeader;
+        (*h).nranks = self.nranks as u64;
+        (*h).ncells = self.geo.ncells as u64;
+        (*h).cell_size = self.geo.cell_size as u64;
+        (*h).magic = MAGIC;
+    }
+
+    /// Read and validate the header of a mapping of `len` bytes.
+    ///
+    /// # Safety
+    /// `base` must map `len` readable bytes.
+    pub unsafe fn read_header(base: *const u8, len: usize) -> Result<Self, String> {
+        if len < PAGE {
+            return Err("shared segment too small".into());
+        }
+        let h = &*(base as *const SegHeader);
+        if h.magic != MAGIC {
+            return Err("shared segment has a foreign header".into());
+        }
+        let lay = SegmentLayout {
+            nranks: h.nranks as usize,
+            geo: RingGeometry { ncells: h.ncells as usize, cell_size: h.cell_size as usize },
+        };
+        if lay.nranks == 0 || lay.nranks > 1 << 16 || !lay.geo.is_valid() {
+            return Err("shared segment header is inconsistent".into());
+        }
+        if lay.total_bytes() > len {
+            return Err("shared segment is shorter than its header says".into());
+        }
+        Ok(lay)
+    }
+
+    /// # Safety
+    /// `base` maps `total_bytes()` bytes and `r < nranks`.
+    pub unsafe fn rank_block(&self, base: *mut u8, r: usize) -> *const RankBlock {
+        debug_assert!(r < self.nranks);
+        base.add(self.blocks_offset() + r * std::mem::size_of::<RankBlock>()) as *const RankBlock
+    }
+
+    /// # Safety
+    /// `base` maps `total_bytes()` bytes and `from, to < nranks`.
+    pub unsafe fn ring(&self, base: *mut u8, from: usize, to: usize) -> *mut u8 {
+        debug_assert!(from < self.nranks && to < self.nranks);
+        let off = self.rings_offset() + (from * self.nranks + to) * self.geo.bytes();
+        debug_assert_eq!(off % CACHE_LINE, 0);
+        base.add(off)
+    }
+}

@@ -1,0 +1,218 @@
+//! Single-producer/single-consumer ring of fixed-size cells in shared memory, one per
+//! ordered pair of processes: the shm rail's channel semantics (eager and control messages).
+//!
+//! Cell `i` of the ring carries message number `n` (with `n % ncells == i`) once its `seq`
+//! equals `n + 1` (release-stored by the producer after the payload). The consumer publishes
+//! the count of messages it has consumed in `tail`, which the producer reads only when its
+//! cached copy says the ring is full, so the hot path touches one line per message.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+pub const CACHE_LINE: usize = 64;
+const CELL_HEADER: usize = 16;
+
+#[repr(C)]
+struct RingCtl {
+    tail: AtomicU64,
+}
+
+#[repr(C)]
+struct CellHeader {
+    seq: AtomicU64,
+    len: u32,
+    _pad: u32,
+}
+
+/// Geometry shared by both ends (both derive it from the segment header).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RingGeometry {
+    pub ncells: usize,
+    pub cell_size: usize,
+}
+
+impl RingGeometry {
+    /// Bytes one ring occupies in the segment.
+    pub fn bytes(&self) -> usize {
+        CACHE_LINE + self.ncells * self.cell_size
+    }
+    /// Largest payload one cell carries.
+    pub fn max_payload(&self) -> usize {
+        self.cell_size - CELL_HEADER
+    }
+    pub fn is_valid(&self) -> bool {
+        self.ncells.is_power_of_two()
+            && self.cell_size >= 256
+            && self.cell_size % CACHE_LINE == 0
+    }
+}
+
+/// The producer's end.
+pub struct RingTx {
+    base: *mut u8,
+    geo: RingGeometry,
+    head: u64,
+    cached_tail: u64,
+}
+
+/// The consumer's end.
+pub struct RingRx {
+    base: *mut u8,
+    geo: RingGeometry,
+    next: u64,
+}
+
+// SAFETY: each end is owned by exactly one process/thread at a time (the engine lock);
+// the memory it points to is shared only through the atomics protocol above.
+unsafe impl Send for RingTx {}
+unsafe impl Send for RingRx {}
+
+impl RingTx {
+    /// # Safety
+    /// `base` must point to `geo.bytes()` bytes of zero-initialised (or consistently used)
+    /// memory, 64-byte aligned, valid for the life of this end, with exactly one producer.
+    pub unsafe fn new(base: *mut u8, geo: RingGeometry) -> Self {
+        Self { base, geo, head: 0, cached_tail: 0 }
+    }
+
+    fn ctl(&self) -> &RingCtl {
+        // SAFETY: base points to the control line (constructor contract).
+        unsafe { &*(self.base as *const RingCtl) }
+    }
+
+    /// Copy the concatenation of `parts` into the next cell. False if the ring is full.
+    /// Panics (a caller bug) when the parts exceed one cell.
+    #[inline]
+    pub fn try_push(&mut self, parts: &[&[u8]]) -> bool {
+        let total: usize = parts.iter().map(|p| p.len()).sum();
+        assert!(total <= self.geo.max_payload(), "message larger than a ring cell");
+        let n = self.geo.ncells as u64;
+        if self.head - self.cached_tail >= n {
+            self.cached_tail = self.ctl().tail.load(Ordering::Acquire);
+            if self.head - self.cached_tail >= n {
+                return false;
+            }
+        }
+        let cell = self.cell(self.head);
+        // SAFETY: the consumer has released this cell (tail check above), so we own its
+        // bytes until we publish `seq`; the cell holds CELL_HEADER + max_payload bytes.
+        unsafe {
+            let mut dst = cell.add(CELL_HEADER);
+            for p in parts {
+                std::ptr::copy_nonoverlapping(p.as_ptr(), dst, p.len());
+                dst = dst.add(p.len());
+            }
+            let hdr = &mut *(cell as *mut CellHeader);
+            hdr.len = total as u32;
+            hdr.seq.store(self.head + 1, Ordering::Release);
+        }
+        self.head += 1;
+        true
+    }
+
+    fn cell(&self, n: u64) -> *mut u8 {
+        let i = (n as usize) & (self.geo.ncells - 1);
+        // SAFETY: i < ncells, so the offset stays inside the ring (constructor contract).
+        unsafe { self.base.add(CACHE_LINE + i * self.geo.cell_size) }
+    }
+}
+
+impl RingRx {
+    /// # Safety
+    /// As for `RingTx::new`, with exactly one consumer.
+    pub unsafe fn new(base: *mut u8, geo: RingGeometry) -> Self {
+        Self { base, geo, next: 0 }
+    }
+
+    fn cell(&self, n: u64) -> *mut u8 {
+        let i = (n as usize) & (self.geo.ncells - 1);
+        // SAFETY: i < ncells (see RingTx::cell).
+        unsafe { self.base.add(CACHE_LINE + i * self.geo.cell_size) }
+    }
+
+    /// The next message, if one has arrived. Call `pop` when done with it.
+    #[inline]
+    pub fn peek(&self) -> Option<&[u8]> {
+        let cell = self.cell(self.next);
+        // SAFETY: the header is inside the ring; `seq` is read atomically.
+        let hdr = unsafe { &*(cell as *const CellHeader) };
+        if hdr.seq.load(Ordering::Acquire) != self.next + 1 {
+            return None;
+        }
+        // The length comes from another process: clamp it to the cell.
+        let len = (hdr.len as usize).min(self.geo.max_payload());
+        // SAFETY: the acquire load above makes the producer's payload visible, and the
+        // producer won't touch the cell until we advance `tail` in `pop`.
+        Some(unsafe { std::slice::from_raw_parts(cell.add(CELL_HEADER), len) })
+    }
+
+    /// Release the message returned by `peek`.
+    #[inline]
+    pub fn pop(&mut self) {
+        self.next += 1;
+        // SAFETY: the control line is at base (constructor contract).
+        let ctl = unsafe { &*(self.base as *const RingCtl) };
+        ctl.tail.store(self.next, Ordering::Release);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Mem(Vec<u64>);
+    impl Mem {
+        fn new(geo: RingGeometry) -> Self {
+            Mem(vec![0u64; geo.bytes() / 8 + 8])
+        }
+        fn base(&mut self) -> *mut u8 {
+            let p = self.0.as_mut_ptr() as usize;
+            ((p + 63) & !63) as *mut u8
+        }
+    }
+
+    #[test]
+    fn fifo_wraps_and_reports_full() {
+        let geo = RingGeometry { ncells: 4, cell_size: 256 };
+        assert!(geo.is_valid());
+        let mut mem = Mem::new(geo);
+        let base = mem.base();
+        let (mut tx, mut rx) = unsafe { (RingTx::new(base, geo), RingRx::new(base, geo)) };
+        assert!(rx.peek().is_none());
+        for round in 0..10u8 {
+            for i in 0..4u8 {
+                assert!(tx.try_push(&[&[round, i], &[7; 3]]));
+            }
+            assert!(!tx.try_push(&[&[1]]), "ring of 4 must be full");
+            for i in 0..4u8 {
+                assert_eq!(rx.peek().unwrap(), &[round, i, 7, 7, 7]);
+                rx.pop();
+            }
+            assert!(rx.peek().is_none());
+        }
+    }
+
+    #[test]
+    fn threads_exchange_in_order() {
+        let geo = RingGeometry { ncells: 8, cell_size: 256 };
+        let mut mem = Mem::new(geo);
+        let base = mem.base() as usize;
+        let producer = std::thread::spawn(move || {
+            let mut tx = unsafe { RingTx::new(base as *mut u8, geo) };
+            for i in 0..100_000u32 {
+                while !tx.try_push(&[&i.to_le_bytes()]) {
+                    std::hint::spin_loop();
+                }
+            }
+        });
+        let mut rx = unsafe { RingRx::new(base as *mut u8, geo) };
+        let mut expect = 0u32;
+        while expect < 100_000 {
+            if let Some(m) = rx.peek() {
+                assert_eq!(u32::from_le_bytes(m.try_into().unwrap()), expect);
+                rx.pop();
+                expect += 1;
+            }
+        }
+        producer.join().unwrap();
+    }
+}

@@ -1,0 +1,614 @@
+//! The point-to-point protocol engine: eager, rendezvous by RDMA read (RGET) and the
+//! streamed copy path for rails without RDMA.
+//!
+//! Sans-I/O in the sense that matters: packets come in through `on_packet`, and every reply
+//! goes to an outbound queue that `flush` hands to a rail; RDMA reads are queued too and run
+//! by `run_reads`. Nothing here blocks or knows about MPI handles.
+//!
+//! Buffers are raw pointers into the application's memory. MPI's rules make that sound: a
+//! buffer handed to a nonblocking call stays valid and untouched until its request
+//! completes, and the ABI layer checked that `(buf, len)` describes the buffer.
+
+use super::matching::{Envelope, MatchQueues, Pattern};
+use super::request::{Kind, RecvState, ReqId, Request, SendWait, Slab, Status};
+use super::wire::{self, MatchHeader, Packet};
+use crate::fabric::Rail;
+use std::collections::VecDeque;
+
+/// Protocol settings, fixed at start-up.
+#[derive(Clone, Debug)]
+pub struct ProtocolSettings {
+    /// Largest payload sent eagerly (clamped to what one rail message holds).
+    pub eager_limit: usize,
+    /// Use RDMA read for rendezvous when the rail offers it.
+    pub rdma: bool,
+}
+
+/// An unmatched arrival.
+enum Unexpected {
+    Eager { peer: usize, data: Vec<u8>, sync: Option<u64> },
+    Rts { peer: usize, hdr: MatchHeader, addr: u64 },
+}
+
+/// One item waiting to go out to a peer.
+enum Outbound {
+    /// Matching packet (EAGER/RTS), header bytes plus an optional payload pointer.
+    Match { head: [u8; wire::RTS_LEN], head_len: u8, data: *const u8, len: usize, req: Option<ReqId> },
+}
+
+/// A streamed rendezvous payload (copy path) in progress.
+struct Stream {
+    peer: usize,
+    receiver_req: u64,
+    data: *const u8,
+    len: usize,
+    sent: usize,
+    req: ReqId,
+}
+
+struct RdmaRead {
+    peer: usize,
+    req: ReqId,
+    addr: u64,
+    len: usize,
+    /// Whole message length (the sender streams all of it if the read fails).
+    total: u64,
+    sender_req: u64,
+}
+
+#[derive(Default)]
+struct PeerOut {
+    /// Replies (FIN, CTS, SYNC_ACK): independent of matching order, sent first.
+    control: VecDeque<([u8; wire::MAX_CONTROL], u8)>,
+    /// EAGER and RTS in the order the application sent them (non-overtaking).
+    matching: VecDeque<Outbound>,
+}
+
+impl PeerOut {
+    fn is_empty(&self) -> bool {
+        self.control.is_empty() && self.matching.is_empty()
+    }
+}
+
+/// What a send call achieved at once.
+pub enum SendStart {
+    /// The payload is out of the user's buffer; nothing to wait for.
+    Done,
+    Pending(ReqId),
+}
+
+pub struct Pt2pt {
+    me: usize,
+    settings: ProtocolSettings,
+    max_message: usize,
+    reqs: Slab,
+    mq: MatchQueues<ReqId, Unexpected>,
+    out: Vec<PeerOut>,
+    /// Peers with something in `out` (each listed once).
+    busy_peers: Vec<usize>,
+    streams: VecDeque<Stream>,
+    reads: Vec<RdmaRead>,
+    /// Count of completed requests, so waiters can tell that something happened.
+    pub completions: u64,
+    /// Protocol violations seen from peers (dropped packets).
+    pub bad_packets: u64,
+}
+
+// SAFETY: the raw pointers are application buffers owned by pending requests; the engine is
+// only ever used under the runtime's lock, one thread at a time.
+unsafe impl Send for Pt2pt {}
+
+impl Pt2pt {
+    pub fn new(me: usize, peers: usize, settings: ProtocolSettings, max_message: usize) -> Self {
+        let mut settings = settings;
+        settings.eager_limit = settings.eager_limit.min(max_message - wire::EAGER_HEADER);
+        Self {
+            me,
+            settings,
+            max_message,
+            reqs: Slab::default(),
+            mq: MatchQueues::new(),
+            out: (0..peers).map(|_| PeerOut::default()).collect(),
+            busy_peers: Vec::new(),
+            streams: VecDeque::new(),
+            reads: Vec::new(),
+            completions: 0,
+            bad_packets: 0,
+        }
+    }
+
+    pub fn eager_limit(&self) -> usize {
+        self.settings.eager_limit
+    }
+
+    // ---------------------------------------------------------------- sends
+
+    /// Start a send of `len` bytes at `data` to rail peer `peer`.
+    /// `sync`: complete only once matched (MPI_Ssend).
+    #[allow(clippy::too_many_arguments)]
+    pub fn send(
+        &mut self,
+        rail: &mut dyn Rail,
+        peer: usize,
+        ctx: u32,
+        src: i32,
+        tag: i32,
+        data: *const u8,
+        len: usize,
+        sync: bool,
+    ) -> SendStart {
+        let eager = len <= self.settings.eager_limit;
+        let mut hdr = MatchHeader {
+            ctx,
+            src,
+            tag,
+            len: len as u64,
+            sender_req: 0,
+            flags: if sync { wire::FLAG_SYNC } else { 0 },
+        };
+        if eager && !sync && peer != self.me && self.out[peer].is_empty() {
+            // Fast path: straight into the ring, no request at all.
+            // SAFETY: (data, len) is the caller's send buffer (module contract).
+            let payload = unsafe { slice(data, len) };
+            if rail.try_send(peer, &[&wire::eager_header(&hdr), payload]) {
+                return SendStart::Done;
+            }
+        }
+        let wait = if !eager { SendWait::Rendezvous } else if sync { SendWait::SyncAck } else { SendWait::Queued };
+        let req = self.reqs.insert(Request {
+            kind: Kind::Send { peer, wait },
+            done: false,
+            freed: false,
+            status: Status { count: len, ..Status::default() },
+            buf: data as *mut u8,
+            len,
+        });
+        hdr.sender_req = req;
+        let mut head = [0u8; wire::RTS_LEN];
+        let (head_len, payload_len, complete_when_sent) = if eager {
+            head[..wire::EAGER_HEADER].copy_from_slice(&wire::eager_header(&hdr));
+            (wire::EAGER_HEADER, len, !sync)
+        } else {
+            head.copy_from_slice(&wire::rts(&hdr, data as u64));
+            (wire::RTS_LEN, 0, false)
+        };
+        self.queue(
+            peer,
+            Outbound::Match {
+                head,
+                head_len: head_len as u8,
+                data,
+                len: payload_len,
+                req: complete_when_sent.then_some(req),
+            },
+        );
+        self.flush_peer(rail, peer);
+        SendStart::Pending(req)
+    }
+
+    fn queue(&mut self, peer: usize, item: Outbound) {
+        if self.out[peer].is_empty() {
+            self.busy_peers.push(peer);
+        }
+        self.out[peer].matching.push_back(item);
+    }
+
+    fn queue_control(&mut self, peer: usize, pkt: ([u8; wire::MAX_CONTROL], usize)) {
+        if self.out[peer].is_empty() {
+            self.busy_peers.push(peer);
+        }
+        self.out[peer].control.push_back((pkt.0, pkt.1 as u8));
+    }
+
+    // ---------------------------------------------------------------- receives
+
+    /// Post a receive into `(buf, cap)`. Returns the request (possibly already complete).
+    pub fn recv(&mut self, pat: Pattern, buf: *mut u8, cap: usize) -> ReqId {
+        let req = self.reqs.insert(Request {
+            kind: Kind::Recv(RecvState::Posted),
+            done: false,
+            freed: false,
+            status: Status::default(),
+            buf,
+            len: cap,
+        });
+        if let Some((env, msg)) = self.mq.post(pat, req) {
+            self.deliver_unexpected(req, env, msg);
+        }
+        req
+    }
+
+    /// Blocking-receive fast path: if a matching eager message is already here, copy it
+    /// out without creating a request.
+    pub fn try_recv_now(&mut self, pat: &Pattern, buf: *mut u8, cap: usize) -> Option<Status> {
+        let (_, first) = self.mq.peek_unexpected(pat)?;
+        if !matches!(first, Unexpected::Eager { .. }) {
+            return None;
+        }
+        let (env, msg) = self.mq.take_unexpected(pat)?;
+        let Unexpected::Eager { peer, data, sync } = msg else { unreachable!() };
+        if let Some(s) = sync {
+            self.queue_control(peer, wire::sync_ack(s));
+        }
+        Some(copy_out(&env, &data, buf, cap))
+    }
+
+    fn deliver_unexpected(&mut self, req: ReqId, env: Envelope, msg: Unexpected) {
+        match msg {
+            Unexpected::Eager { peer, data, sync } => {
+                if let Some(s) = sync {
+                    self.queue_control(peer, wire::sync_ack(s));
+                }
+                let r = self.reqs.get_mut(req).expect("just inserted");
+                r.status = copy_out(&env, &data, r.buf, r.len);
+                self.complete(req);
+            }
+            Unexpected::Rts { peer, hdr, addr } => self.start_rendezvous(req, peer, &hdr, addr),
+        }
+    }
+
+    /// Probe: the envelope and size of the first matching unexpected message.
+    pub fn iprobe(&self, pat: &Pattern) -> Option<Status> {
+        let (env, msg) = self.mq.peek_unexpected(pat)?;
+        let count = match msg {
+            Unexpected::Eager { data, .. } => data.len(),
+            Unexpected::Rts { hdr, .. } => hdr.len as usize,
+        };
+        Some(Status { source: env.src, tag: env.tag, count, ..Status::default() })
+    }
+
+    /// Withdraw a posted receive. True if it was cancelled (not yet matched).
+    pub fn cancel_recv(&mut self, req: ReqId) -> bool {
+        if self.mq.cancel(req) {
+            if let Some(r) = self.reqs.get_mut(req) {
+                r.status.cancelled = true;
+            }
+            self.complete(req);
+            true
+        } else {
+            false
+        }
+    }
+
+    // ---------------------------------------------------------------- requests
+
+    /// A request that is already complete (a send that went out at once, MPI_PROC_NULL).
+    pub fn completed_request(&mut self, status: Status) -> ReqId {
+        self.reqs.insert(Request {
+            kind: Kind::Send { peer: self.me, wait: SendWait::Queued },
+            done: true,
+            freed: false,
+            status,
+            buf: std::ptr::null_mut(),
+            len: 0,
+        })
+    }
+
+    pub fn is_done(&self, req: ReqId) -> Option<bool> {
+        self.reqs.get(req).map(|r| r.done)
+    }
+
+    pub fn status(&self, req: ReqId) -> Option<Status> {
+        self.reqs.get(req).map(|r| r.status)
+    }
+
+    /// Remove a completed request and return its status.
+    pub fn take_if_done(&mut self, req: ReqId) -> Option<Status> {
+        match self.reqs.get(req) {
+            Some(r) if r.done => self.reqs.remove(req).map(|r| r.status),
+            _ => None,
+        }
+    }
+
+    /// MPI_Request_free: drop now if complete, else when it completes.
+    pub fn release(&mut self, req: ReqId) {
+        match self.reqs.get_mut(req) {
+            Some(r) if r.done => {
+                self.reqs.remove(req);
+            }
+            Some(r) => r.freed = true,
+            None => {}
+        }
+    }
+
+    pub fn live_requests(&self) -> usize {
+        self.reqs.live()
+    }
+
+    fn complete(&mut self, req: ReqId) {
+        self.completions += 1;
+        if let Some(r) = self.reqs.get_mut(req) {
+            r.done = true;
+            if r.freed {
+                self.reqs.remove(req);
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- arrivals
+
+    /// Handle one rail message from `peer`.
+    pub fn on_packet(&mut self, peer: usize, bytes: &[u8]) {
+        let pkt = match wire::decode(bytes) {
+            Ok(p) => p,
+            Err(e) => return self.reject(peer, &format!("{e}")),
+        };
+        match pkt {
+            Packet::Eager { hdr, payload } => {
+                let env = Envelope { ctx: hdr.ctx, src: hdr.src, tag: hdr.tag };
+                let sync = (hdr.flags & wire::FLAG_SYNC != 0).then_some(hdr.sender_req);
+                match self.mq.arrive(&env) {
+                    Some(req) => {
+                        if let Some(s) = sync {
+                            self.queue_control(peer, wire::sync_ack(s));
+                        }
+                        let r = self.reqs.get_mut(req).expect("posted request exists");
+                        r.status = copy_out(&env, payload, r.buf, r.len);
+                        self.complete(req);
+                    }
+                    None => self.mq.push_unexpected(
+                        env,
+                        Unexpected::Eager { peer, data: payload.to_vec(), sync },
+                    ),
+                }
+            }
+            Packet::Rts { hdr, addr } => {
+                let env = Envelope { ctx: hdr.ctx, src: hdr.src, tag: hdr.tag };
+                match self.mq.arrive(&env) {
+                    Some(req) => self.start_rendezvous(req, peer, &hdr, addr),
+                    None => self.mq.push_unexpected(env, Unexpected::Rts { peer, hdr, addr }),
+                }
+            }
+            Packet::Fin { sender_req } | Packet::SyncAck { sender_req } => {
+                let expect = if matches!(pkt, Packet::Fin { .. }) {
+                    SendWait::Rendezvous
+                } else {
+                    SendWait::SyncAck
+                };
+                match self.reqs.get(sender_req) {
+                    Some(Request { kind: Kind::Send { peer: p, wait }, done: false, .. })
+                        if *p == peer && *wait == expect =>
+                    {
+                        self.complete(sender_req)
+                    }
+                    _ => self.reject(peer, "reply for an unknown or finished send"),
+                }
+            }
+            Packet::Cts { sender_req, receiver_req } => match self.reqs.get_mut(sender_req) {
+                Some(Request { kind: Kind::Send { peer: p, wait }, done: false, buf, len, .. })
+                    if *p == peer && *wait == SendWait::Rendezvous =>
+                {
+                    *wait = SendWait::Streaming;
+                    let (data, len) = (*buf as *const u8, *len);
+                    self.streams.push_back(Stream {
+                        peer,
+                        receiver_req,
+                        data,
+                        len,
+                        sent: 0,
+                        req: sender_req,
+                    });
+                }
+                _ => self.reject(peer, "CTS for an unknown or finished send"),
+            },
+            Packet::RndvData { receiver_req, offset, payload } => {
+                self.on_stream_data(peer, receiver_req, offset, payload)
+            }
+        }
+    }
+
+    fn on_stream_data(&mut self, peer: usize, req: ReqId, offset: u64, payload: &[u8]) {
+        let Some(r) = self.reqs.get_mut(req) else {
+            return self.reject(peer, "data for an unknown receive");
+        };
+        let Kind::Recv(RecvState::Streaming { peer: p, expected, received }) = &mut r.kind else {
+            return self.reject(peer, "data for a receive that is not streaming");
+        };
+        let end = offset.checked_add(payload.len() as u64);
+        if *p != peer || r.done || end.is_none_or(|e| e > *expected) {
+            return self.reject(peer, "stream data outside the message");
+        }
+        // Bytes past the receive buffer are dropped (truncation was recorded at match).
+        let cap = r.len as u64;
+        if offset < cap {
+            let n = (cap - offset).min(payload.len() as u64) as usize;
+            // SAFETY: offset + n <= cap = the receive buffer's length (checked above).
+            unsafe { std::ptr::copy_nonoverlapping(payload.as_ptr(), r.buf.add(offset as usize), n) };
+        }
+        *received += payload.len() as u64;
+        if *received == *expected {
+            self.complete(req);
+        }
+    }
+
+    fn start_rendezvous(&mut self, req: ReqId, peer: usize, hdr: &MatchHeader, addr: u64) {
+        let rdma = self.settings.rdma;
+        let r = self.reqs.get_mut(req).expect("matched request exists");
+        let take = (hdr.len as usize).min(r.len);
+        r.status = Status {
+            source: hdr.src,
+            tag: hdr.tag,
+            count: take,
+            truncated: hdr.len as usize > r.len,
+            cancelled: false,
+        };
+        if rdma || peer == self.me {
+            r.kind = Kind::Recv(RecvState::Reading);
+            self.reads.push(RdmaRead {
+                peer,
+                req,
+                addr,
+                len: take,
+                total: hdr.len,
+                sender_req: hdr.sender_req,
+            });
+        } else {
+            r.kind = Kind::Recv(RecvState::Streaming { peer, expected: hdr.len, received: 0 });
+            self.queue_control(peer, wire::cts(hdr.sender_req, req));
+        }
+    }
+
+    fn reject(&mut self, peer: usize, why: &str) {
+        self.bad_packets += 1;
+        tracing::error!(peer, "dropped a malformed packet: {why}");
+    }
+
+    // ---------------------------------------------------------------- output
+
+    /// Run queued RDMA reads. Returns how many completed.
+    pub fn run_reads(&mut self, rail: &mut dyn Rail) -> usize {
+        if self.reads.is_empty() {
+            return 0;
+        }
+        let reads = std::mem::take(&mut self.reads);
+        let n = reads.len();
+        for rd in reads {
+            let Some(r) = self.reqs.get(rd.req) else { continue };
+            // SAFETY: (buf, len) is the receive buffer; rd.len <= its capacity.
+            let local = unsafe { std::slice::from_raw_parts_mut(r.buf, rd.len) };
+            let res = if rd.peer == self.me {
+                // Our own send buffer (self-send): the address came from this process.
+                // SAFETY: the sender's request keeps (addr, >= rd.len) valid until FIN.
+                unsafe { std::ptr::copy(rd.addr as *const u8, local.as_mut_ptr(), rd.len) };
+                Ok(())
+            } else {
+                rail.read(rd.peer, local, rd.addr)
+            };
+            match res {
+                Ok(()) => {
+                    self.complete(rd.req);
+                    self.queue_control(rd.peer, wire::fin(rd.sender_req));
+                }
+                Err(e) => {
+                    // The peer's memory is unreachable (CMA refused mid-run): stream instead.
+                    tracing::warn!(peer = rd.peer, "RDMA read failed ({e}); asking for a stream");
+                    self.settings.rdma = false;
+                    let r = self.reqs.get_mut(rd.req).expect("checked above");
+                    r.kind = Kind::Recv(RecvState::Streaming {
+                        peer: rd.peer,
+                        expected: rd.total,
+                        received: 0,
+                    });
+                    self.queue_control(rd.peer, wire::cts(rd.sender_req, rd.req));
+                }
+            }
+        }
+        n
+    }
+
+    /// Push queued output into the rail. Returns how many rail messages went out.
+    pub fn flush(&mut self, rail: &mut dyn Rail) -> usize {
+        let mut sent = 0;
+        let mut i = 0;
+        while i < self.busy_peers.len() {
+            let peer = self.busy_peers[i];
+            sent += self.flush_peer(rail, peer);
+            if self.out[peer].is_empty() {
+                self.busy_peers.swap_remove(i);
+            } else {
+                i += 1;
+            }
+        }
+        sent + self.flush_streams(rail)
+    }
+
+    fn flush_peer(&mut self, rail: &mut dyn Rail, peer: usize) -> usize {
+        let mut sent = 0;
+        while let Some((pkt, len)) = self.out[peer].control.front() {
+            let bytes = pkt[..*len as usize].to_vec();
+            if !self.transmit(rail, peer, &[&bytes]) {
+                return sent;
+            }
+            self.out[peer].control.pop_front();
+            sent += 1;
+        }
+        while let Some(Outbound::Match { head, head_len, data, len, req }) =
+            self.out[peer].matching.front()
+        {
+            let (head, head_len, data, len, req) = (*head, *head_len as usize, *data, *len, *req);
+            // SAFETY: the payload belongs to a pending send request (module contract).
+            let payload = unsafe { slice(data, len) };
+            if !self.transmit(rail, peer, &[&head[..head_len], payload]) {
+                return sent;
+            }
+            self.out[peer].matching.pop_front();
+            sent += 1;
+            if let Some(req) = req {
+                self.complete(req);
+            }
+        }
+        sent
+    }
+
+    fn flush_streams(&mut self, rail: &mut dyn Rail) -> usize {
+        let chunk = self.max_message - wire::RNDV_DATA_HEADER;
+        let mut sent = 0;
+        let mut k = 0;
+        while k < self.streams.len() {
+            let s = &self.streams[k];
+            let (peer, rreq, data, len, mut off, req) =
+                (s.peer, s.receiver_req, s.data, s.len, s.sent, s.req);
+            while off < len {
+                let n = chunk.min(len - off);
+                // SAFETY: off + n <= len, inside the pending send's buffer.
+                let piece = unsafe { slice(data.add(off), n) };
+                let head = wire::rndv_data_header(rreq, off as u64);
+                if !self.transmit(rail, peer, &[&head, piece]) {
+                    break;
+                }
+                off += n;
+                sent += 1;
+            }
+            if off == len {
+                self.streams.remove(k);
+                self.complete(req);
+            } else {
+                self.streams[k].sent = off;
+                k += 1;
+            }
+        }
+        sent
+    }
+
+    /// One rail message to `peer`; messages to ourselves are handled right here.
+    fn transmit(&mut self, rail: &mut dyn Rail, peer: usize, parts: &[&[u8]]) -> bool {
+        if peer == self.me {
+            let bytes: Vec<u8> = parts.concat();
+            self.on_packet(peer, &bytes);
+            true
+        } else {
+            rail.try_send(peer, parts)
+        }
+    }
+
+    /// Anything left to push out or read?
+    pub fn has_output(&self) -> bool {
+        !self.busy_peers.is_empty() || !self.streams.is_empty() || !self.reads.is_empty()
+    }
+}
+
+/// # Safety
+/// `(data, len)` must be readable for the returned lifetime; `len == 0` allows any pointer.
+unsafe fn slice<'a>(data: *const u8, len: usize) -> &'a [u8] {
+    if len == 0 {
+        &[]
+    } else {
+        std::slice::from_raw_parts(data, len)
+    }
+}
+
+/// Copy an eager payload into a receive buffer of `cap` bytes; the resulting status.
+fn copy_out(env: &Envelope, payload: &[u8], buf: *mut u8, cap: usize) -> Status {
+    let n = payload.len().min(cap);
+    if n > 0 {
+        // SAFETY: buf has cap >= n writable bytes (module contract).
+        unsafe { std::ptr::copy_nonoverlapping(payload.as_ptr(), buf, n) };
+    }
+    Status {
+        source: env.src,
+        tag: env.tag,
+        count: n,
+        truncated: payload.len() > cap,
+        cancelled: false,
+    }
+}

@@ -1,0 +1,145 @@
+//! Requests of the point-to-point engine, kept in a slab. A `ReqId` carries a generation so
+//! a stale id (from a peer's reply, or a freed handle) never reaches a reused slot.
+
+/// `generation << 32 | slot`. Zero is never a valid id (generations start at 1).
+pub type ReqId = u64;
+
+/// What a completed receive reports (MPI_Status without MPI's encoding).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Status {
+    pub source: i32,
+    pub tag: i32,
+    /// Bytes received (or sent).
+    pub count: usize,
+    /// The message was longer than the receive buffer (MPI_ERR_TRUNCATE).
+    pub truncated: bool,
+    pub cancelled: bool,
+}
+
+/// What a send is waiting for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SendWait {
+    /// Still in the outbound queue.
+    Queued,
+    /// RTS out; waiting for FIN (receiver read it) or CTS (receiver wants it streamed).
+    Rendezvous,
+    /// Streaming the payload after CTS.
+    Streaming,
+    /// Eager synchronous send: waiting for the match acknowledgement.
+    SyncAck,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RecvState {
+    Posted,
+    /// Matched an RTS; payload arriving as RNDV_DATA from `peer` (copy path).
+    Streaming { peer: usize, expected: u64, received: u64 },
+    /// Matched an RTS; the RDMA read is queued.
+    Reading,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Send { peer: usize, wait: SendWait },
+    Recv(RecvState),
+}
+
+#[derive(Debug)]
+pub struct Request {
+    pub kind: Kind,
+    pub done: bool,
+    /// MPI_Request_free was called: drop the request when it completes.
+    pub freed: bool,
+    pub status: Status,
+    /// Send: the payload; receive: the destination.
+    pub buf: *mut u8,
+    /// Send: payload bytes; receive: capacity in bytes.
+    pub len: usize,
+}
+
+struct Slot {
+    gen: u32,
+    req: Option<Request>,
+}
+
+#[derive(Default)]
+pub struct Slab {
+    slots: Vec<Slot>,
+    free: Vec<u32>,
+}
+
+impl Slab {
+    pub fn insert(&mut self, req: Request) -> ReqId {
+        let idx = match self.free.pop() {
+            Some(i) => i,
+            None => {
+                self.slots.push(Slot { gen: 0, req: None });
+                (self.slots.len() - 1) as u32
+            }
+        };
+        let slot = &mut self.slots[idx as usize];
+        slot.gen = slot.gen.wrapping_add(1).max(1);
+        slot.req = Some(req);
+        ((slot.gen as u64) << 32) | idx as u64
+    }
+
+    pub fn get(&self, id: ReqId) -> Option<&Request> {
+        let slot = self.slots.get((id & 0xffff_ffff) as usize)?;
+        if slot.gen as u64 != id >> 32 {
+            return None;
+        }
+        slot.req.as_ref()
+    }
+
+    pub fn get_mut(&mut self, id: ReqId) -> Option<&mut Request> {
+        let slot = self.slots.get_mut((id & 0xffff_ffff) as usize)?;
+        if slot.gen as u64 != id >> 32 {
+            return None;
+        }
+        slot.req.as_mut()
+    }
+
+    pub fn remove(&mut self, id: ReqId) -> Option<Request> {
+        let idx = (id & 0xffff_ffff) as usize;
+        let slot = self.slots.get_mut(idx)?;
+        if slot.gen as u64 != id >> 32 || slot.req.is_none() {
+            return None;
+        }
+        self.free.push(idx as u32);
+        slot.req.take()
+    }
+
+    pub fn live(&self) -> usize {
+        self.slots.len() - self.free.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn req() -> Request {
+        Request {
+            kind: Kind::Recv(RecvState::Posted),
+            done: false,
+            freed: false,
+            status: Status::default(),
+            buf: std::ptr::null_mut(),
+            len: 0,
+        }
+    }
+
+    #[test]
+    fn stale_ids_never_resolve() {
+        let mut s = Slab::default();
+        let a = s.insert(req());
+        assert!(a != 0 && s.get(a).is_some());
+        assert!(s.remove(a).is_some());
+        let b = s.insert(req());
+        assert_eq!(a & 0xffff_ffff, b & 0xffff_ffff, "slot reused");
+        assert!(s.get(a).is_none() && s.remove(a).is_none());
+        assert!(s.get(b).is_some());
+        assert!(s.get(0).is_none() && s.get(u64::MAX).is_none());
+        assert_eq!(s.live(), 1);
+    }
+}

@@ -1,0 +1,231 @@
+//! Packets of the point-to-point protocols as they travel in rail messages.
+//!
+//! Fixed little-endian layouts, decoded with checked parsers: the bytes come from another
+//! process and are not trusted.
+
+pub const KIND_EAGER: u8 = 1;
+pub const KIND_RTS: u8 = 2;
+pub const KIND_FIN: u8 = 3;
+pub const KIND_SYNC_ACK: u8 = 4;
+pub const KIND_CTS: u8 = 5;
+pub const KIND_RNDV_DATA: u8 = 6;
+
+/// Flag: the sender wants to know when the message is matched (MPI_Ssend).
+pub const FLAG_SYNC: u8 = 1;
+
+/// The matching part of EAGER and RTS.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MatchHeader {
+    pub ctx: u32,
+    /// Sender's rank in the communicator.
+    pub src: i32,
+    pub tag: i32,
+    /// Whole message length in bytes.
+    pub len: u64,
+    /// Sender's request, echoed in replies.
+    pub sender_req: u64,
+    pub flags: u8,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Packet<'a> {
+    /// The whole message rides along.
+    Eager { hdr: MatchHeader, payload: &'a [u8] },
+    /// Request to send: the payload stays at `addr` in the sender until FIN.
+    Rts { hdr: MatchHeader, addr: u64 },
+    /// The receiver has read the payload (RGET done); the sender's request completes.
+    Fin { sender_req: u64 },
+    /// An eager synchronous send was matched.
+    SyncAck { sender_req: u64 },
+    /// Clear to send: the sender streams the payload (copy path when RDMA is unavailable).
+    Cts { sender_req: u64, receiver_req: u64 },
+    /// A piece of a streamed rendezvous payload.
+    RndvData { receiver_req: u64, offset: u64, payload: &'a [u8] },
+}
+
+pub const EAGER_HEADER: usize = 32;
+pub const RTS_LEN: usize = 40;
+pub const RNDV_DATA_HEADER: usize = 24;
+/// Largest control packet (CTS).
+pub const MAX_CONTROL: usize = 40;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WireError {
+    Truncated,
+    UnknownKind(u8),
+}
+
+impl std::fmt::Display for WireError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WireError::Truncated => write!(f, "truncated packet"),
+            WireError::UnknownKind(k) => write!(f, "unknown packet kind {k}"),
+        }
+    }
+}
+
+fn put_match(b: &mut [u8], kind: u8, h: &MatchHeader) {
+    b[0] = kind;
+    b[1] = h.flags;
+    b[2..4].fill(0);
+    b[4..8].copy_from_slice(&h.ctx.to_le_bytes());
+    b[8..12].copy_from_slice(&h.src.to_le_bytes());
+    b[12..16].copy_from_slice(&h.tag.to_le_bytes());
+    b[16..24].copy_from_slice(&h.len.to_le_bytes());
+    b[24..32].copy_from_slice(&h.sender_req.to_le_bytes());
+}
+
+/// Header of an EAGER packet; the payload follows it in the same rail message.
+pub fn eager_header(h: &MatchHeader) -> [u8; EAGER_HEADER] {
+    let mut b = [0u8; EAGER_HEADER];
+    put_match(&mut b, KIND_EAGER, h);
+    b
+}
+
+pub fn rts(h: &MatchHeader, addr: u64) -> [u8; RTS_LEN] {
+    let mut b = [0u8; RTS_LEN];
+    put_match(&mut b, KIND_RTS, h);
+    b[32..40].copy_from_slice(&addr.to_le_bytes());
+    b
+}
+
+fn two_words(kind: u8, a: u64, b: Option<u64>) -> ([u8; MAX_CONTROL], usize) {
+    let mut p = [0u8; MAX_CONTROL];
+    p[0] = kind;
+    p[8..16].copy_from_slice(&a.to_le_bytes());
+    match b {
+        Some(b) => {
+            p[16..24].copy_from_slice(&b.to_le_bytes());
+            (p, 24)
+        }
+        None => (p, 16),
+    }
+}
+
+pub fn fin(sender_req: u64) -> ([u8; MAX_CONTROL], usize) {
+    two_words(KIND_FIN, sender_req, None)
+}
+pub fn sync_ack(sender_req: u64) -> ([u8; MAX_CONTROL], usize) {
+    two_words(KIND_SYNC_ACK, sender_req, None)
+}
+pub fn cts(sender_req: u64, receiver_req: u64) -> ([u8; MAX_CONTROL], usize) {
+    two_words(KIND_CTS, sender_req, Some(receiver_req))
+}
+
+pub fn rndv_data_header(receiver_req: u64, offset: u64) -> [u8; RNDV_DATA_HEADER] {
+    let mut b = [0u8; RNDV_DATA_HEADER];
+    b[0] = KIND_RNDV_DATA;
+    b[8..16].copy_from_slice(&receiver_req.to_le_bytes());
+    b[16..24].copy_from_slice(&offset.to_le_bytes());
+    b
+}
+
+fn u32_at(b: &[u8], o: usize) -> u32 {
+    u32::from_le_bytes(b[o..o + 4].try_into().unwrap())
+}
+fn i32_at(b: &[u8], o: usize) -> i32 {
+    i32::from_le_bytes(b[o..o + 4].try_into().unwrap())
+}
+fn u64_at(b: &[u8], o: usize) -> u64 {
+    u64::from_le_bytes(b[o..o + 8].try_into().unwrap())
+}
+
+fn need(b: &[u8], n: usize) -> Result<(), WireError> {
+    if b.len() < n {
+        Err(WireError::Truncated)
+    } else {
+        Ok(())
+    }
+}
+
+fn get_match(b: &[u8]) -> MatchHeader {
+    MatchHeader {
+        flags: b[1],
+        ctx: u32_at(b, 4),
+        src: i32_at(b, 8),
+        tag: i32_at(b, 12),
+        len: u64_at(b, 16),
+        sender_req: u64_at(b, 24),
+    }
+}
+
+pub fn decode(b: &[u8]) -> Result<Packet<'_>, WireError> {
+    need(b, 1)?;
+    match b[0] {
+        KIND_EAGER => {
+            need(b, EAGER_HEADER)?;
+            let hdr = get_match(b);
+            let payload = &b[EAGER_HEADER..];
+            if payload.len() as u64 != hdr.len {
+                return Err(WireError::Truncated);
+            }
+            Ok(Packet::Eager { hdr, payload })
+        }
+        KIND_RTS => {
+            need(b, RTS_LEN)?;
+            Ok(Packet::Rts { hdr: get_match(b), addr: u64_at(b, 32) })
+        }
+        KIND_FIN => {
+            need(b, 16)?;
+            Ok(Packet::Fin { sender_req: u64_at(b, 8) })
+        }
+        KIND_SYNC_ACK => {
+            need(b, 16)?;
+            Ok(Packet::SyncAck { sender_req: u64_at(b, 8) })
+        }
+        KIND_CTS => {
+            need(b, 24)?;
+            Ok(Packet::Cts { sender_req: u64_at(b, 8), receiver_req: u64_at(b, 16) })
+        }
+        KIND_RNDV_DATA => {
+            need(b, RNDV_DATA_HEADER)?;
+            Ok(Packet::RndvData {
+                receiver_req: u64_at(b, 8),
+                offset: u64_at(b, 16),
+                payload: &b[RNDV_DATA_HEADER..],
+            })
+        }
+        k => Err(WireError::UnknownKind(k)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hdr() -> MatchHeader {
+        MatchHeader { ctx: 4, src: 3, tag: -7, len: 5, sender_req: 0x1_0000_0002, flags: FLAG_SYNC }
+    }
+
+    #[test]
+    fn round_trips() {
+        let mut m = eager_header(&hdr()).to_vec();
+        m.extend_from_slice(b"hello");
+        assert_eq!(decode(&m).unwrap(), Packet::Eager { hdr: hdr(), payload: b"hello" });
+        assert_eq!(decode(&rts(&hdr(), 0xdead)).unwrap(), Packet::Rts { hdr: hdr(), addr: 0xdead });
+        let (c, n) = cts(9, 11);
+        assert_eq!(decode(&c[..n]).unwrap(), Packet::Cts { sender_req: 9, receiver_req: 11 });
+        let (f, n) = fin(9);
+        assert_eq!(decode(&f[..n]).unwrap(), Packet::Fin { sender_req: 9 });
+        let mut d = rndv_data_header(3, 4096).to_vec();
+        d.extend_from_slice(&[1, 2]);
+        assert_eq!(
+            decode(&d).unwrap(),
+            Packet::RndvData { receiver_req: 3, offset: 4096, payload: &[1, 2] }
+        );
+    }
+
+    #[test]
+    fn rejects_malformed() {
+        assert_eq!(decode(&[]), Err(WireError::Truncated));
+        assert_eq!(decode(&[99, 0, 0]), Err(WireError::UnknownKind(99)));
+        assert_eq!(decode(&rts(&hdr(), 1)[..39]), Err(WireError::Truncated));
+        // EAGER whose length field disagrees with the bytes carried.
+        let mut m = eager_header(&hdr()).to_vec();
+        m.extend_from_slice(b"hell");
+        assert_eq!(decode(&m), Err(WireError::Truncated));
+        for n in 0..16 {
+            assert!(decode(&fin(1).0[..n]).is_err());
+        }
+    }
+}

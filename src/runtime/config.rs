@@ -1,0 +1,100 @@
+//! Configuration: every tunable is a `RAILMPI_*` environment variable, parsed once here.
+//! `SETTINGS` is the single list that README and `railmpi-info` document.
+
+/// One documented setting.
+pub struct Setting {
+    pub name: &'static str,
+    pub default: &'static str,
+    pub help: &'static str,
+}
+
+pub const SETTINGS: &[Setting] = &[
+    Setting {
+        name: "RAILMPI_EAGER_LIMIT",
+        default: "16384",
+        help: "largest message (bytes) sent eagerly; larger ones use rendezvous",
+    },
+    Setting {
+        name: "RAILMPI_SHM_CMA",
+        default: "1",
+        help: "1: rendezvous by Cross Memory Attach (single copy) when the start-up probe \
+               succeeds; 0: always the two-copy path through shared memory",
+    },
+    Setting {
+        name: "RAILMPI_SHM_CELLS",
+        default: "64",
+        help: "cells per ring (power of two); one ring per ordered pair of local ranks",
+    },
+    Setting {
+        name: "RAILMPI_SHM_CELL_SIZE",
+        default: "16448",
+        help: "bytes per ring cell (multiple of 64); bounds the eager limit",
+    },
+    Setting {
+        name: "RAILMPI_SPIN",
+        default: "auto",
+        help: "polls a waiting call spins before yielding and then sleeping; auto: long when \
+               every rank has a core, short when ranks outnumber cores",
+    },
+    Setting {
+        name: "RAILMPI_LOG",
+        default: "warn",
+        help: "log filter (tracing EnvFilter syntax: error, warn, info, debug, trace)",
+    },
+];
+
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub eager_limit: usize,
+    pub shm_cma: bool,
+    pub shm_cells: usize,
+    pub shm_cell_size: usize,
+    /// None: decide from the number of local ranks and cores.
+    pub spin: Option<u32>,
+    pub log: String,
+}
+
+impl Config {
+    /// Read every setting; an unparsable value is an error naming the variable.
+    pub fn from_env() -> Result<Config, String> {
+        Ok(Config {
+            eager_limit: parse("RAILMPI_EAGER_LIMIT")?,
+            shm_cma: parse::<u32>("RAILMPI_SHM_CMA")? != 0,
+            shm_cells: parse("RAILMPI_SHM_CELLS")?,
+            shm_cell_size: parse("RAILMPI_SHM_CELL_SIZE")?,
+            spin: match value("RAILMPI_SPIN").as_str() {
+                "auto" => None,
+                _ => Some(parse("RAILMPI_SPIN")?),
+            },
+            log: value("RAILMPI_LOG"),
+        })
+    }
+}
+
+fn default_of(name: &str) -> &'static str {
+    SETTINGS.iter().find(|s| s.name == name).map(|s| s.default).expect("documented setting")
+}
+
+/// The value in force: the environment's, or the default.
+pub fn value(name: &str) -> String {
+    std::env::var(name).unwrap_or_else(|_| default_of(name).to_string())
+}
+
+fn parse<T: std::str::FromStr>(name: &str) -> Result<T, String> {
+    let v = value(name);
+    v.trim().parse().map_err(|_| format!("{name}={v:?} is not a valid value"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_parse() {
+        for s in SETTINGS {
+            assert!(!s.help.is_empty() && s.name.starts_with("RAILMPI_"));
+        }
+        let c = Config::from_env().unwrap();
+        assert!(c.eager_limit > 0 && c.shm_cells.is_power_of_two());
+    }
+}

@@ -1,0 +1,704 @@
+//! PMI-1 client: the connection an MPI process opens to its launcher at `MPI_Init`.
+//!
+//! A launcher (Hydra's `mpiexec.hydra`, our `mpiexec`) starts each rank with an open
+//! socket whose number is in `PMI_FD`, and `PMI_RANK` / `PMI_SIZE`. Without `PMI_FD` the
+//! process is a singleton: rank 0 of 1, with a private key-value store.
+//!
+//! Every request holds the connection lock until its reply has arrived, so `Pmi` may be
+//! shared between threads; requests from different threads are serialised.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::fs::File;
+use std::io::{self, Read};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::time::Duration;
+
+use parking_lot::Mutex;
+
+use super::wire::{self, Command, LineBuffer, Reply, WireError};
+use super::{KEY_MAX, KVSNAME_MAX, VALUE_MAX};
+
+/// Why a PMI operation failed.
+#[derive(Debug)]
+pub enum PmiError {
+    /// An environment variable (`PMI_FD`, `PMI_RANK`, `PMI_SIZE`) is missing or invalid.
+    Env { var: &'static str, reason: String },
+    /// Reading or writing the PMI socket failed.
+    Io { op: &'static str, err: io::Error },
+    /// The launcher closed the connection.
+    Closed,
+    /// The launcher sent a line we cannot parse.
+    Wire(WireError),
+    /// The launcher answered with a reply other than the expected one.
+    UnexpectedReply { expected: &'static str, got: String },
+    /// The launcher answered a request with a non-zero `rc`.
+    Failed {
+        cmd: &'static str,
+        rc: i32,
+        msg: String,
+    },
+    /// `get` of a key nobody has put (or put after the last barrier).
+    NotFound { key: String },
+    /// A key or value we refuse to send (too long, empty, spaces, backslashes, …).
+    InvalidArgument(WireError),
+    /// The connection was already finalized.
+    Finalized,
+}
+
+impl fmt::Display for PmiError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PmiError::Env { var, reason } => write!(f, "PMI: environment variable {var}: {reason}"),
+            PmiError::Io { op, err } => write!(f, "PMI: {op} on the PMI socket failed: {err}"),
+            PmiError::Closed => write!(f, "PMI: the launcher closed the connection"),
+            PmiError::Wire(e) => write!(f, "PMI: malformed reply from the launcher: {e}"),
+            PmiError::UnexpectedReply { expected, got } => {
+                write!(f, "PMI: expected cmd={expected} from the launcher, got {got:?}")
+            }
+            PmiError::Failed { cmd, rc, msg } => {
+                write!(f, "PMI: {cmd} failed with rc={rc} ({msg})")
+            }
+            PmiError::NotFound { key } => write!(f, "PMI: key {key:?} not found"),
+            PmiError::InvalidArgument(e) => write!(f, "PMI: {e}"),
+            PmiError::Finalized => write!(f, "PMI: already finalized"),
+        }
+    }
+}
+
+impl std::error::Error for PmiError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            PmiError::Io { err, .. } => Some(err),
+            PmiError::Wire(e) | PmiError::InvalidArgument(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+/// The connection to a launcher.
+struct Conn {
+    file: File,
+    inbuf: LineBuffer,
+    finalized: bool,
+}
+
+impl Conn {
+    fn send(&mut self, cmd: &Command) -> Result<(), PmiError> {
+        send_all(self.file.as_raw_fd(), cmd.encode().as_bytes())
+    }
+
+    /// Reads the next reply line.
+    fn recv(&mut self) -> Result<Reply, PmiError> {
+        loop {
+            if let Some(line) = self.inbuf.next_line() {
+                let line = line.map_err(PmiError::Wire)?;
+                return Reply::parse(&line).map_err(PmiError::Wire);
+            }
+            let mut chunk = [0u8; 4096];
+            match self.file.read(&mut chunk) {
+                Ok(0) => return Err(PmiError::Closed),
+                Ok(n) => self.inbuf.push(&chunk[..n]),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => wait_readable(&self.file)?,
+                Err(err) => return Err(PmiError::Io { op: "read", err }),
+            }
+        }
+    }
+
+    fn request(&mut self, cmd: &Command) -> Result<Reply, PmiError> {
+        if self.finalized {
+            return Err(PmiError::Finalized);
+        }
+        self.send(cmd)?;
+        self.recv()
+    }
+}
+
+/// Writes all of `data` to `fd`, with `MSG_NOSIGNAL` when it is a socket so a vanished
+/// launcher gives `EPIPE` instead of killing the process with `SIGPIPE`.
+fn send_all(fd: RawFd, mut data: &[u8]) -> Result<(), PmiError> {
+    let mut use_send = true;
+    while !data.is_empty() {
+        // SAFETY: `data` is a valid readable slice for its whole length; `fd` is the PMI
+        // descriptor owned by the caller's `File` (or, in `abort`, by the `Pmi` that is
+        // alive for the duration of the call).
+        let n = unsafe {
+            if use_send {
+                libc::send(fd, data.as_ptr().cast(), data.len(), libc::MSG_NOSIGNAL)
+            } else {
+                libc::write(fd, data.as_ptr().cast(), data.len())
+            }
+        };
+        if n < 0 {
+            let err = io::Error::last_os_error();
+            match err.raw_os_error() {
+                Some(libc::EINTR) => continue,
+                Some(libc::ENOTSOCK) if use_send => use_send = false,
+                Some(libc::EAGAIN) => wait_writable(fd)?,
+                _ => return Err(PmiError::Io { op: "write", err }),
+            }
+        } else {
+            data = &data[n as usize..];
+        }
+    }
+    Ok(())
+}
+
+fn poll_one(fd: RawFd, events: libc::c_short) -> Result<(), PmiError> {
+    let mut pfd = libc::pollfd {
+        fd,
+        events,
+        revents: 0,
+    };
+    // SAFETY: `pfd` is one valid pollfd on our stack, and we pass a count of 1.
+    let r = unsafe { libc::poll(&mut pfd, 1, -1) };
+    if r < 0 {
+        let err = io::Error::last_os_error();
+        if err.kind() != io::ErrorKind::Interrupted {
+            return Err(PmiError::Io { op: "poll", err });
+        }
+    }
+    Ok(())
+}
+
+fn wait_readable(f: &File) -> Result<(), PmiError> {
+    poll_one(f.as_raw_fd(), libc::POLLIN)
+}
+
+fn wait_writable(fd: RawFd) -> Result<(), PmiError> {
+    poll_one(fd, libc::POLLOUT)
+}
+
+enum Backend {
+    /// A real launcher on the other end of `PMI_FD`.
+    Wire {
+        conn: Mutex<Conn>,
+        /// The same descriptor, for `abort` when the lock is held by a blocked request.
+        raw: RawFd,
+    },
+    /// No launcher: puts are committed by `barrier`, like with a launcher.
+    Singleton {
+        kvs: Mutex<SingletonKvs>,
+    },
+}
+
+#[derive(Default)]
+struct SingletonKvs {
+    committed: HashMap<String, String>,
+    pending: Vec<(String, String)>,
+    finalized: bool,
+}
+
+/// A PMI-1 connection (or a singleton stand-in). `Send + Sync`.
+pub struct Pmi {
+    rank: u32,
+    size: u32,
+    kvsname: String,
+    appnum: i32,
+    universe_size: Option<u32>,
+    keylen_max: usize,
+    vallen_max: usize,
+    backend: Backend,
+}
+
+fn env_var(var: &'static str) -> Result<Option<String>, PmiError> {
+    match std::env::var(var) {
+        Ok(v) => Ok(Some(v)),
+        Err(std::env::VarError::NotPresent) => Ok(None),
+        Err(std::env::VarError::NotUnicode(_)) => Err(PmiError::Env {
+            var,
+            reason: "not valid UTF-8".into(),
+        }),
+    }
+}
+
+fn env_num<T: std::str::FromStr>(var: &'static str, v: &str) -> Result<T, PmiError> {
+    v.trim().parse().map_err(|_| PmiError::Env {
+        var,
+        reason: format!("{v:?} is not a valid number"),
+    })
+}
+
+fn expect<T>(
+    expected: &'static str,
+    r: Reply,
+    f: impl FnOnce(Reply) -> Result<T, Reply>,
+) -> Result<T, PmiError> {
+    f(r).map_err(|r| PmiError::UnexpectedReply {
+        expected,
+        got: r.encode().trim_end().to_string(),
+    })
+}
+
+impl Pmi {
+    /// Connects using `PMI_FD`, `PMI_RANK`, `PMI_SIZE` (init, maxes, appnum, kvsname,
+    /// universe size). Without `PMI_FD`: a singleton (rank 0, size 1, kvsname
+    /// `singleton_<pid>`). The descriptor is made close-on-exec; the environment is left
+    /// untouched.
+    pub fn from_env() -> Result<Pmi, PmiError> {
+        let Some(fd_str) = env_var("PMI_FD")? else {
+            if env_var("PMI_PORT")?.is_some() {
+                return Err(PmiError::Env {
+                    var: "PMI_PORT",
+                    reason: "connecting to a PMI server by host:port is not supported \
+                             (launch with mpiexec so that PMI_FD is set)"
+                        .into(),
+                });
+            }
+            return Ok(Pmi::singleton());
+        };
+        let fd: RawFd = env_num("PMI_FD", &fd_str)?;
+        let rank: u32 = match env_var("PMI_RANK")? {
+            Some(v) => env_num("PMI_RANK", &v)?,
+            None => {
+                return Err(PmiError::Env {
+                    var: "PMI_RANK",
+                    reason: "not set (PMI_FD is)".into(),
+                })
+            }
+        };
+        let size: u32 = match env_var("PMI_SIZE")? {
+            Some(v) => env_num("PMI_SIZE", &v)?,
+            None => {
+                return Err(PmiError::Env {
+                    var: "PMI_SIZE",
+                    reason: "not set (PMI_FD is)".into(),
+                })
+            }
+        };
+        if size == 0 || rank >= size {
+            return Err(PmiError::Env {
+                var: "PMI_RANK",
+                reason: format!("rank {rank} is not below size {size}"),
+            });
+        }
+        if fd < 0 {
+            return Err(PmiError::Env {
+                var: "PMI_FD",
+                reason: format!("{fd} is not a descriptor"),
+            });
+        }
+        // SAFETY: fcntl on any integer is memory-safe; it only tells us whether `fd` is an
+        // open descriptor and marks it close-on-exec (so children we fork/exec do not keep
+        // the launcher's socket open).
+        let flags = unsafe { libc::fcntl(fd, libc::F_GETFD) };
+        if flags < 0 {
+            return Err(PmiError::Env {
+                var: "PMI_FD",
+                reason: format!("descriptor {fd} is not open"),
+            });
+        }
+        // SAFETY: as above; `fd` was just checked to be open.
+        unsafe { libc::fcntl(fd, libc::F_SETFD, flags | libc::FD_CLOEXEC) };
+        // SAFETY: by the PMI convention the launcher hands this descriptor to the PMI
+        // client alone, and it is open (checked above). `from_env` takes ownership of it;
+        // callers must create at most one `Pmi` per process (the runtime does, at MPI_Init).
+        let owned = unsafe { OwnedFd::from_raw_fd(fd) };
+        let mut conn = Conn {
+            file: File::from(owned),
+            inbuf: LineBuffer::new(),
+            finalized: false,
+        };
+
+        let r = conn.request(&Command::Init {
+            pmi_version: 1,
+            pmi_subversion: 1,
+        })?;
+        let (ver, rc) = expect("response_to_init", r, |r| match r {
+            Reply::Init {
+                pmi_version, rc, ..
+            } => Ok((pmi_version, rc)),
+            r => Err(r),
+        })?;
+        if rc != 0 || ver != 1 {
+            return Err(PmiError::Failed {
+                cmd: "init",
+                rc,
+                msg: format!("server speaks PMI version {ver}"),
+            });
+        }
+        let r = conn.request(&Command::GetMaxes)?;
+        let (kvs_max, key_max, val_max) = expect("maxes", r, |r| match r {
+            Reply::Maxes {
+                kvsname_max,
+                keylen_max,
+                vallen_max,
+            } => Ok((kvsname_max, keylen_max, vallen_max)),
+            r => Err(r),
+        })?;
+        let r = conn.request(&Command::GetAppnum)?;
+        let appnum = expect("appnum", r, |r| match r {
+            Reply::Appnum { appnum } => Ok(appnum),
+            r => Err(r),
+        })?;
+        let r = conn.request(&Command::GetMyKvsname)?;
+        let kvsname = expect("my_kvsname", r, |r| match r {
+            Reply::MyKvsname { kvsname } => Ok(kvsname),
+            r => Err(r),
+        })?;
+        if kvsname.len() > (kvs_max as usize).min(KVSNAME_MAX) {
+            return Err(PmiError::UnexpectedReply {
+                expected: "my_kvsname",
+                got: format!("a kvsname of {} bytes", kvsname.len()),
+            });
+        }
+        let r = conn.request(&Command::GetUniverseSize)?;
+        let universe = expect("universe_size", r, |r| match r {
+            Reply::UniverseSize { size } => Ok(size),
+            r => Err(r),
+        })?;
+        Ok(Pmi {
+            rank,
+            size,
+            kvsname,
+            appnum,
+            universe_size: u32::try_from(universe).ok().filter(|&u| u > 0),
+            keylen_max: (key_max as usize).min(KEY_MAX),
+            vallen_max: (val_max as usize).min(VALUE_MAX),
+            backend: Backend::Wire {
+                conn: Mutex::new(conn),
+                raw: fd,
+            },
+        })
+    }
+
+    /// A process started without a launcher.
+    pub fn singleton() -> Pmi {
+        Pmi {
+            rank: 0,
+            size: 1,
+            kvsname: format!("singleton_{}", std::process::id()),
+            appnum: 0,
+            universe_size: Some(1),
+            keylen_max: KEY_MAX,
+            vallen_max: VALUE_MAX,
+            backend: Backend::Singleton {
+                kvs: Mutex::new(SingletonKvs::default()),
+            },
+        }
+    }
+
+    pub fn rank(&self) -> u32 {
+        self.rank
+    }
+
+    pub fn size(&self) -> u32 {
+        self.size
+    }
+
+    pub fn kvsname(&self) -> &str {
+        &self.kvsname
+    }
+
+    pub fn appnum(&self) -> i32 {
+        self.appnum
+    }
+
+    /// The universe size the launcher reported, `None` when it does not know (Hydra).
+    pub fn universe_size(&self) -> Option<u32> {
+        self.universe_size
+    }
+
+    pub fn is_singleton(&self) -> bool {
+        matches!(self.backend, Backend::Singleton { .. })
+    }
+
+    fn check_key(&self, key: &str) -> Result<(), PmiError> {
+        wire::check_value("key", key, self.keylen_max).map_err(PmiError::InvalidArgument)
+    }
+
+    /// Stores `key = value` in the job's key-value store. Visible to `get` (on every rank,
+    /// this one included) after the next [`Pmi::barrier`]. Key: 1..=64 bytes, value:
+    /// 1..=1024 bytes, printable ASCII without spaces or backslashes (encode binary data,
+    /// e.g. in hex).
+    pub fn put(&self, key: &str, value: &str) -> Result<(), PmiError> {
+        self.check_key(key)?;
+        wire::check_value("value", value, self.vallen_max).map_err(PmiError::InvalidArgument)?;
+        match &self.backend {
+            Backend::Singleton { kvs } => {
+                let mut kvs = kvs.lock();
+                if kvs.finalized {
+                    return Err(PmiError::Finalized);
+                }
+                kvs.pending.push((key.to_string(), value.to_string()));
+                Ok(())
+            }
+            Backend::Wire { conn, .. } => {
+                let r = conn.lock().request(&Command::Put {
+                    kvsname: self.kvsname.clone(),
+                    key: key.to_string(),
+                    value: value.to_string(),
+                })?;
+                let (rc, msg) = expect("put_result", r, |r| match r {
+                    Reply::PutResult { rc, msg } => Ok((rc, msg)),
+                    r => Err(r),
+                })?;
+                if rc != 0 {
+                    return Err(PmiError::Failed {
+                        cmd: "put",
+                        rc,
+                        msg: msg.unwrap_or_default(),
+                    });
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Waits until every rank has entered the barrier; commits earlier puts.
+    pub fn barrier(&self) -> Result<(), PmiError> {
+        match &self.backend {
+            Backend::Singleton { kvs } => {
+                let mut kvs = kvs.lock();
+                if kvs.finalized {
+                    return Err(PmiError::Finalized);
+                }
+                let pending = std::mem::take(&mut kvs.pending);
+                kvs.committed.extend(pending);
+                Ok(())
+            }
+            Backend::Wire { conn, .. } => {
+                let r = conn.lock().request(&Command::BarrierIn)?;
+                expect("barrier_out", r, |r| match r {
+                    Reply::BarrierOut => Ok(()),
+                    r => Err(r),
+                })
+            }
+        }
+    }
+
+    /// The value stored under `key` (by any rank, before the last barrier).
+    pub fn get(&self, key: &str) -> Result<String, PmiError> {
+        self.check_key(key)?;
+        match &self.backend {
+            Backend::Singleton { kvs } => {
+                let kvs = kvs.lock();
+                if kvs.finalized {
+                    return Err(PmiError::Finalized);
+                }
+                if key == "PMI_process_mapping" {
+                    return Ok("(vector,(0,1,1))".to_string());
+                }
+                kvs.committed
+                    .get(key)
+                    .cloned()
+                    .ok_or_else(|| PmiError::NotFound {
+                        key: key.to_string(),
+                    })
+            }
+            Backend::Wire { conn, .. } => {
+                let r = conn.lock().request(&Command::Get {
+                    kvsname: self.kvsname.clone(),
+                    key: key.to_string(),
+                })?;
+                let (rc, value) = expect("get_result", r, |r| match r {
+                    Reply::GetResult { rc, value, .. } => Ok((rc, value)),
+                    r => Err(r),
+                })?;
+                match value {
+                    Some(v) if rc == 0 => Ok(v),
+                    _ => Err(PmiError::NotFound {
+                        key: key.to_string(),
+                    }),
+                }
+            }
+        }
+    }
+
+    /// Tells the launcher this rank is done with PMI (it may then exit with status 0
+    /// without the job being considered failed). Later calls fail with `Finalized`;
+    /// a second `finalize` is a no-op.
+    pub fn finalize(&self) -> Result<(), PmiError> {
+        match &self.backend {
+            Backend::Singleton { kvs } => {
+                kvs.lock().finalized = true;
+                Ok(())
+            }
+            Backend::Wire { conn, .. } => {
+                let mut c = conn.lock();
+                if c.finalized {
+                    return Ok(());
+                }
+                let r = c.request(&Command::Finalize)?;
+                c.finalized = true;
+                expect("finalize_ack", r, |r| match r {
+                    Reply::FinalizeAck => Ok(()),
+                    r => Err(r),
+                })
+            }
+        }
+    }
+
+    /// Asks the launcher to kill the whole job with exit status `code`; prints `msg` (if
+    /// not empty) to stderr first, like MPICH's PMI. Does not wait for an answer (there
+    /// is none) and does not exit: the caller exits right after.
+    pub fn abort(&self, code: i32, msg: &str) {
+        if !msg.is_empty() {
+            eprintln!("[{}] aborting job (exit code {code}): {msg}", self.rank);
+        }
+        if let Backend::Wire { conn, raw } = &self.backend {
+            let line = Command::Abort { exitcode: code }.encode();
+            // Another thread may hold the lock while blocked in barrier/get; then write
+            // directly (one small send on a stream socket: it cannot be split by the
+            // blocked reader, and a concurrent writer is already waiting for its reply).
+            match conn.try_lock_for(Duration::from_millis(100)) {
+                Some(c) => {
+                    let _ = send_all(c.file.as_raw_fd(), line.as_bytes());
+                }
+                None => {
+                    let _ = send_all(*raw, line.as_bytes());
+                }
+            }
+        }
+    }
+}
+
+impl fmt::Debug for Pmi {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Pmi")
+            .field("rank", &self.rank)
+            .field("size", &self.size)
+            .field("kvsname", &self.kvsname)
+            .field("appnum", &self.appnum)
+            .field("singleton", &self.is_singleton())
+            .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::{BufRead, BufReader, Write};
+    use std::os::unix::net::UnixStream;
+
+    fn assert_send_sync<T: Send + Sync>() {}
+
+    #[test]
+    fn pmi_is_send_sync() {
+        assert_send_sync::<Pmi>();
+    }
+
+    #[test]
+    fn singleton_semantics() {
+        let p = Pmi::singleton();
+        assert!(p.is_singleton());
+        assert_eq!((p.rank(), p.size(), p.appnum()), (0, 1, 0));
+        assert!(p.kvsname().starts_with("singleton_"));
+        p.put("bc-0", "abc").unwrap();
+        assert!(matches!(p.get("bc-0"), Err(PmiError::NotFound { .. })));
+        p.barrier().unwrap();
+        assert_eq!(p.get("bc-0").unwrap(), "abc");
+        assert_eq!(p.get("PMI_process_mapping").unwrap(), "(vector,(0,1,1))");
+        assert!(matches!(
+            p.put(&"k".repeat(65), "v"),
+            Err(PmiError::InvalidArgument(_))
+        ));
+        assert!(p.put("k", &"v".repeat(1025)).is_err());
+        assert!(p.put("k", &"v".repeat(1024)).is_ok());
+        assert!(p.put("k", "a b").is_err());
+        assert!(p.put("k", "").is_err());
+        p.finalize().unwrap();
+        assert!(matches!(p.barrier(), Err(PmiError::Finalized)));
+        p.abort(1, ""); // no launcher: nothing to send
+    }
+
+    /// A scripted server on a socketpair: answers each expected line with a canned reply.
+    fn scripted(script: Vec<(&'static str, &'static str)>) -> (Conn, std::thread::JoinHandle<()>) {
+        let (a, b) = UnixStream::pair().unwrap();
+        let h = std::thread::spawn(move || {
+            let mut r = BufReader::new(b.try_clone().unwrap());
+            let mut w = b;
+            for (want, reply) in script {
+                let mut line = String::new();
+                r.read_line(&mut line).unwrap();
+                assert_eq!(line.trim_end(), want);
+                w.write_all(reply.as_bytes()).unwrap();
+            }
+        });
+        let conn = Conn {
+            file: File::from(OwnedFd::from(a)),
+            inbuf: LineBuffer::new(),
+            finalized: false,
+        };
+        (conn, h)
+    }
+
+    fn wire_pmi(conn: Conn) -> Pmi {
+        let raw = conn.file.as_raw_fd();
+        Pmi {
+            rank: 1,
+            size: 2,
+            kvsname: "kvs_1".into(),
+            appnum: 0,
+            universe_size: None,
+            keylen_max: KEY_MAX,
+            vallen_max: VALUE_MAX,
+            backend: Backend::Wire {
+                conn: Mutex::new(conn),
+                raw,
+            },
+        }
+    }
+
+    #[test]
+    fn wire_requests_and_replies() {
+        let (conn, h) = scripted(vec![
+            (
+                "cmd=put kvsname=kvs_1 key=k1 value=v1",
+                "cmd=put_result rc=0 msg=success\n",
+            ),
+            ("cmd=barrier_in", "cmd=barrier_out\n"),
+            (
+                "cmd=get kvsname=kvs_1 key=k0",
+                // Split reply lines and extra keys are fine.
+                "cmd=get_result rc=0 msg=success value=v0\n",
+            ),
+            (
+                "cmd=get kvsname=kvs_1 key=nope",
+                "cmd=get_result rc=-1 msg=key_nope_not_found value=unknown\n",
+            ),
+            (
+                "cmd=put kvsname=kvs_1 key=k2 value=v2",
+                "cmd=put_result rc=-1 msg=duplicate\n",
+            ),
+            ("cmd=barrier_in", "cmd=finalize_ack\n"),
+            ("cmd=get kvsname=kvs_1 key=x", "garbage\n"),
+            ("cmd=finalize", "cmd=finalize_ack\n"),
+        ]);
+        let p = wire_pmi(conn);
+        p.put("k1", "v1").unwrap();
+        p.barrier().unwrap();
+        assert_eq!(p.get("k0").unwrap(), "v0");
+        assert!(matches!(p.get("nope"), Err(PmiError::NotFound { .. })));
+        assert!(matches!(
+            p.put("k2", "v2"),
+            Err(PmiError::Failed { rc: -1, .. })
+        ));
+        assert!(matches!(
+            p.barrier(),
+            Err(PmiError::UnexpectedReply { .. })
+        ));
+        assert!(matches!(p.get("x"), Err(PmiError::Wire(WireError::NoCmd))));
+        p.finalize().unwrap();
+        p.finalize().unwrap();
+        assert!(matches!(p.get("x"), Err(PmiError::Finalized)));
+        h.join().unwrap();
+    }
+
+    #[test]
+    fn closed_connection_is_an_error() {
+        let (conn, h) = scripted(vec![]);
+        h.join().unwrap();
+        let p = wire_pmi(conn);
+        assert!(matches!(
+            p.barrier(),
+            Err(PmiError::Closed) | Err(PmiError::Io { .. })
+        ));
+        // Writing to a closed socket gives an error, not SIGPIPE.
+        for _ in 0..3 {
+            let _ = p.put("k", "v");
+        }
+        p.abort(3, "");
+    }
+}

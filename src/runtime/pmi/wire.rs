@@ -1,0 +1,845 @@
+//! Sans-I/O codec for the PMI-1 "simple" wire protocol.
+//!
+//! One message per line: `cmd=NAME key=value key=value\n`. Tokens are separated by spaces
+//! (runs of spaces are tolerated, as MPICH's own parser does); a token name is
+//! `[A-Za-z0-9_/-]+`, a value is one or more printable ASCII characters other than space
+//! (`=` is allowed inside a value: `value=a=b` is the value `a=b`). There is no escaping:
+//! Hydra 4.0.2 passes backslashes through verbatim, newer MPICH unescapes them, so values
+//! with a backslash are rejected by [`check_value`] rather than sent ambiguously.
+//!
+//! Lines come from another process and are untrusted: [`Command::parse`] and
+//! [`Reply::parse`] reject over-long lines (more than [`MAX_LINE`] bytes, newline
+//! included), control or non-ASCII characters, tokens without `=value`, duplicated
+//! keys, missing required keys and malformed numbers. Unknown extra keys are ignored
+//! (Hydra adds `msg=success` to some replies; newer clients may add keys).
+//!
+//! Exact reply shapes of Hydra (MPICH 4.0.2), for reference:
+//! ```text
+//! cmd=response_to_init pmi_version=1 pmi_subversion=1 rc=0
+//! cmd=maxes kvsname_max=256 keylen_max=64 vallen_max=1024      (no rc)
+//! cmd=appnum appnum=0
+//! cmd=my_kvsname kvsname=kvs_3371_0_232896023_vm               (no rc)
+//! cmd=universe_size size=-1                                    (-1: unknown)
+//! cmd=put_result rc=0 msg=success
+//! cmd=barrier_out
+//! cmd=get_result rc=0 msg=success value=V
+//! cmd=get_result rc=-1 msg=key_K_not_found value=unknown
+//! cmd=finalize_ack
+//! ```
+//! and `cmd=abort exitcode=N` gets no reply.
+
+use std::fmt;
+
+/// Longest accepted line in bytes, the trailing newline included.
+pub const MAX_LINE: usize = 4096;
+
+/// Why a line was rejected.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WireError {
+    /// The line (or an unterminated partial line) is longer than [`MAX_LINE`].
+    TooLong(usize),
+    /// Nothing but spaces.
+    Empty,
+    /// A control character, a non-ASCII byte or an embedded newline at this byte offset.
+    BadChar { offset: usize, byte: u8 },
+    /// The line does not start with `cmd=`.
+    NoCmd,
+    /// Multi-line `mcmd=` commands (spawn) are not supported.
+    Mcmd,
+    /// A token is not `name=value` with a valid name and a non-empty value.
+    BadToken(String),
+    /// A key appears twice.
+    DuplicateKey(String),
+    /// A required key is absent.
+    MissingKey { cmd: String, key: &'static str },
+    /// A numeric key does not hold a number of the right range.
+    BadNumber { key: &'static str, value: String },
+    /// A well-formed line naming a command (or reply) this side does not know.
+    UnknownCommand(String),
+    /// A value given to an encoder is not representable on the wire.
+    BadValue { what: &'static str, reason: &'static str },
+}
+
+impl fmt::Display for WireError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WireError::TooLong(n) => write!(f, "line of {n}+ bytes exceeds {MAX_LINE}"),
+            WireError::Empty => write!(f, "empty line"),
+            WireError::BadChar { offset, byte } => {
+                write!(f, "invalid byte 0x{byte:02x} at offset {offset}")
+            }
+            WireError::NoCmd => write!(f, "line does not start with cmd="),
+            WireError::Mcmd => write!(f, "multi-line mcmd= commands (spawn) are not supported"),
+            WireError::BadToken(t) => write!(f, "malformed token {:?}", truncate(t)),
+            WireError::DuplicateKey(k) => write!(f, "duplicate key {k:?}"),
+            WireError::MissingKey { cmd, key } => write!(f, "{cmd}: missing key {key:?}"),
+            WireError::BadNumber { key, value } => {
+                write!(f, "{key}: not a valid number: {:?}", truncate(value))
+            }
+            WireError::UnknownCommand(c) => write!(f, "unknown command {:?}", truncate(c)),
+            WireError::BadValue { what, reason } => write!(f, "invalid {what}: {reason}"),
+        }
+    }
+}
+
+impl std::error::Error for WireError {}
+
+fn truncate(s: &str) -> &str {
+    // Only ASCII reaches here (checked by the tokenizer) except through BadValue users;
+    // cut at a char boundary anyway.
+    let mut end = s.len().min(80);
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    &s[..end]
+}
+
+/// `true` for bytes allowed in a token name (MPICH's `IS_KEY`).
+fn is_name_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || b == b'/'
+}
+
+/// `true` for bytes the parser accepts inside a value: printable ASCII except space.
+fn is_value_byte(b: u8) -> bool {
+    b.is_ascii_graphic()
+}
+
+/// Checks that `s` can be sent as a value by our side: non-empty, at most `max` bytes,
+/// printable ASCII without space or backslash. `what` names it in the error.
+pub fn check_value(what: &'static str, s: &str, max: usize) -> Result<(), WireError> {
+    if s.is_empty() {
+        return Err(WireError::BadValue {
+            what,
+            reason: "empty",
+        });
+    }
+    if s.len() > max {
+        return Err(WireError::BadValue {
+            what,
+            reason: "too long",
+        });
+    }
+    if !s.bytes().all(|b| is_value_byte(b) && b != b'\\') {
+        return Err(WireError::BadValue {
+            what,
+            reason: "only printable ASCII without spaces or backslashes is allowed",
+        });
+    }
+    Ok(())
+}
+
+/// A line split into its command name and `key=value` pairs.
+struct Fields<'a> {
+    name: &'a str,
+    pairs: Vec<(&'a str, &'a str)>,
+}
+
+fn tokenize(line: &str) -> Result<Fields<'_>, WireError> {
+    if line.len() > MAX_LINE {
+        return Err(WireError::TooLong(line.len()));
+    }
+    let body = line.strip_suffix('\n').unwrap_or(line);
+    if let Some(offset) = body.bytes().position(|b| !(b == b' ' || is_value_byte(b))) {
+        return Err(WireError::BadChar {
+            offset,
+            byte: body.as_bytes()[offset],
+        });
+    }
+    let mut tokens = body.split(' ').filter(|t| !t.is_empty());
+    let first = tokens.next().ok_or(WireError::Empty)?;
+    if first.starts_with("mcmd=") {
+        return Err(WireError::Mcmd);
+    }
+    let name = first.strip_prefix("cmd=").ok_or(WireError::NoCmd)?;
+    if name.is_empty() || !name.bytes().all(is_name_byte) {
+        return Err(WireError::BadToken(first.to_string()));
+    }
+    let mut pairs: Vec<(&str, &str)> = Vec::new();
+    for tok in tokens {
+        let (k, v) = tok
+            .split_once('=')
+            .ok_or_else(|| WireError::BadToken(tok.to_string()))?;
+        if k.is_empty() || v.is_empty() || !k.bytes().all(is_name_byte) {
+            return Err(WireError::BadToken(tok.to_string()));
+        }
+        if k == "cmd" || pairs.iter().any(|(pk, _)| *pk == k) {
+            return Err(WireError::DuplicateKey(k.to_string()));
+        }
+        pairs.push((k, v));
+    }
+    Ok(Fields { name, pairs })
+}
+
+impl<'a> Fields<'a> {
+    fn opt(&self, key: &str) -> Option<&'a str> {
+        self.pairs.iter().find(|(k, _)| *k == key).map(|(_, v)| *v)
+    }
+
+    fn req(&self, key: &'static str) -> Result<&'a str, WireError> {
+        self.opt(key).ok_or_else(|| WireError::MissingKey {
+            cmd: self.name.to_string(),
+            key,
+        })
+    }
+
+    fn string(&self, key: &'static str) -> Result<String, WireError> {
+        self.req(key).map(str::to_string)
+    }
+
+    fn num<T: std::str::FromStr>(&self, key: &'static str) -> Result<T, WireError> {
+        let v = self.req(key)?;
+        v.parse().map_err(|_| WireError::BadNumber {
+            key,
+            value: v.to_string(),
+        })
+    }
+
+    /// An optional number: absent → `default`, present but malformed → error.
+    fn num_or<T: std::str::FromStr>(&self, key: &'static str, default: T) -> Result<T, WireError> {
+        match self.opt(key) {
+            None => Ok(default),
+            Some(_) => self.num(key),
+        }
+    }
+}
+
+/// A request from a PMI client (an MPI process) to the server (the launcher).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    /// `cmd=init pmi_version=1 pmi_subversion=1`
+    Init { pmi_version: u32, pmi_subversion: u32 },
+    /// `cmd=get_maxes`
+    GetMaxes,
+    /// `cmd=get_appnum`
+    GetAppnum,
+    /// `cmd=get_my_kvsname`
+    GetMyKvsname,
+    /// `cmd=get_universe_size`
+    GetUniverseSize,
+    /// `cmd=put kvsname=X key=K value=V`
+    Put {
+        kvsname: String,
+        key: String,
+        value: String,
+    },
+    /// `cmd=barrier_in`
+    BarrierIn,
+    /// `cmd=get kvsname=X key=K`
+    Get { kvsname: String, key: String },
+    /// `cmd=finalize`
+    Finalize,
+    /// `cmd=abort exitcode=N` — no reply.
+    Abort { exitcode: i32 },
+}
+
+impl Command {
+    /// The wire name (`init`, `put`, …).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Command::Init { .. } => "init",
+            Command::GetMaxes => "get_maxes",
+            Command::GetAppnum => "get_appnum",
+            Command::GetMyKvsname => "get_my_kvsname",
+            Command::GetUniverseSize => "get_universe_size",
+            Command::Put { .. } => "put",
+            Command::BarrierIn => "barrier_in",
+            Command::Get { .. } => "get",
+            Command::Finalize => "finalize",
+            Command::Abort { .. } => "abort",
+        }
+    }
+
+    /// The line, newline included. String fields are written verbatim: callers sending
+    /// untrusted strings validate them first with [`check_value`].
+    pub fn encode(&self) -> String {
+        let n = self.name();
+        match self {
+            Command::Init {
+                pmi_version,
+                pmi_subversion,
+            } => format!("cmd={n} pmi_version={pmi_version} pmi_subversion={pmi_subversion}\n"),
+            Command::Put {
+                kvsname,
+                key,
+                value,
+            } => format!("cmd={n} kvsname={kvsname} key={key} value={value}\n"),
+            Command::Get { kvsname, key } => format!("cmd={n} kvsname={kvsname} key={key}\n"),
+            Command::Abort { exitcode } => format!("cmd={n} exitcode={exitcode}\n"),
+            Command::GetMaxes
+            | Command::GetAppnum
+            | Command::GetMyKvsname
+            | Command::GetUniverseSize
+            | Command::BarrierIn
+            | Command::Finalize => format!("cmd={n}\n"),
+        }
+    }
+
+    /// Parses one line (with or without its trailing newline).
+    pub fn parse(line: &str) -> Result<Command, WireError> {
+        let f = tokenize(line)?;
+        Ok(match f.name {
+            "init" => Command::Init {
+                pmi_version: f.num("pmi_version")?,
+                pmi_subversion: f.num("pmi_subversion")?,
+            },
+            "get_maxes" => Command::GetMaxes,
+            "get_appnum" => Command::GetAppnum,
+            "get_my_kvsname" => Command::GetMyKvsname,
+            "get_universe_size" => Command::GetUniverseSize,
+            "put" => Command::Put {
+                kvsname: f.string("kvsname")?,
+                key: f.string("key")?,
+                value: f.string("value")?,
+            },
+            "barrier_in" => Command::BarrierIn,
+            "get" => Command::Get {
+                kvsname: f.string("kvsname")?,
+                key: f.string("key")?,
+            },
+            "finalize" => Command::Finalize,
+            "abort" => Command::Abort {
+                exitcode: f.num("exitcode")?,
+            },
+            other => return Err(WireError::UnknownCommand(other.to_string())),
+        })
+    }
+}
+
+/// A reply from the server to a client.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reply {
+    /// `cmd=response_to_init pmi_version=1 pmi_subversion=1 rc=0`
+    Init {
+        pmi_version: u32,
+        pmi_subversion: u32,
+        rc: i32,
+    },
+    /// `cmd=maxes kvsname_max=256 keylen_max=64 vallen_max=1024 rc=0`
+    Maxes {
+        kvsname_max: u32,
+        keylen_max: u32,
+        vallen_max: u32,
+    },
+    /// `cmd=appnum appnum=0`
+    Appnum { appnum: i32 },
+    /// `cmd=my_kvsname kvsname=X rc=0`
+    MyKvsname { kvsname: String },
+    /// `cmd=universe_size size=N` (Hydra sends -1 when unknown)
+    UniverseSize { size: i32 },
+    /// `cmd=put_result rc=0 msg=success`
+    PutResult { rc: i32, msg: Option<String> },
+    /// `cmd=barrier_out`
+    BarrierOut,
+    /// `cmd=get_result rc=0 msg=success value=V`, or `rc=-1 msg=... value=unknown`.
+    /// The parser requires `value` when `rc` is 0.
+    GetResult {
+        rc: i32,
+        msg: Option<String>,
+        value: Option<String>,
+    },
+    /// `cmd=finalize_ack`
+    FinalizeAck,
+}
+
+impl Reply {
+    /// The wire name (`response_to_init`, `get_result`, …).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Reply::Init { .. } => "response_to_init",
+            Reply::Maxes { .. } => "maxes",
+            Reply::Appnum { .. } => "appnum",
+            Reply::MyKvsname { .. } => "my_kvsname",
+            Reply::UniverseSize { .. } => "universe_size",
+            Reply::PutResult { .. } => "put_result",
+            Reply::BarrierOut => "barrier_out",
+            Reply::GetResult { .. } => "get_result",
+            Reply::FinalizeAck => "finalize_ack",
+        }
+    }
+
+    /// The line, newline included (string fields verbatim, see [`Command::encode`]).
+    pub fn encode(&self) -> String {
+        let n = self.name();
+        let mut s = match self {
+            Reply::Init {
+                pmi_version,
+                pmi_subversion,
+                rc,
+            } => format!("cmd={n} pmi_version={pmi_version} pmi_subversion={pmi_subversion} rc={rc}"),
+            Reply::Maxes {
+                kvsname_max,
+                keylen_max,
+                vallen_max,
+            } => format!(
+                "cmd={n} kvsname_max={kvsname_max} keylen_max={keylen_max} \
+                 vallen_max={vallen_max} rc=0"
+            ),
+            Reply::Appnum { appnum } => format!("cmd={n} appnum={appnum}"),
+            Reply::MyKvsname { kvsname } => format!("cmd={n} kvsname={kvsname} rc=0"),
+            Reply::UniverseSize { size } => format!("cmd={n} size={size}"),
+            Reply::PutResult { rc, msg } => {
+                let mut s = format!("cmd={n} rc={rc}");
+                if let Some(m) = msg {
+                    s.push_str(" msg=");
+                    s.push_str(m);
+                }
+                s
+            }
+            Reply::GetResult { rc, msg, value } => {
+                let mut s = format!("cmd={n} rc={rc}");
+                if let Some(m) = msg {
+                    s.push_str(" msg=");
+                    s.push_str(m);
+                }
+                if let Some(v) = value {
+                    s.push_str(" value=");
+                    s.push_str(v);
+                }
+                s
+            }
+            Reply::BarrierOut | Reply::FinalizeAck => format!("cmd={n}"),
+        };
+        s.push('\n');
+        s
+    }
+
+    /// Parses one line (with or without its trailing newline). `rc` is optional where
+    /// Hydra omits it and defaults to 0.
+    pub fn parse(line: &str) -> Result<Reply, WireError> {
+        let f = tokenize(line)?;
+        Ok(match f.name {
+            "response_to_init" => Reply::Init {
+                pmi_version: f.num("pmi_version")?,
+                pmi_subversion: f.num("pmi_subversion")?,
+                rc: f.num_or("rc", 0)?,
+            },
+            "maxes" => {
+                // An rc, when present, must still be a number.
+                let _: i32 = f.num_or("rc", 0)?;
+                Reply::Maxes {
+                    kvsname_max: f.num("kvsname_max")?,
+                    keylen_max: f.num("keylen_max")?,
+                    vallen_max: f.num("vallen_max")?,
+                }
+            }
+            "appnum" => Reply::Appnum {
+                appnum: f.num("appnum")?,
+            },
+            "my_kvsname" => {
+                let _: i32 = f.num_or("rc", 0)?;
+                Reply::MyKvsname {
+                    kvsname: f.string("kvsname")?,
+                }
+            }
+            "universe_size" => Reply::UniverseSize {
+                size: f.num("size")?,
+            },
+            "put_result" => Reply::PutResult {
+                rc: f.num("rc")?,
+                msg: f.opt("msg").map(str::to_string),
+            },
+            "barrier_out" => Reply::BarrierOut,
+            "get_result" => {
+                let rc: i32 = f.num("rc")?;
+                let value = if rc == 0 {
+                    Some(f.string("value")?)
+                } else {
+                    f.opt("value").map(str::to_string)
+                };
+                Reply::GetResult {
+                    rc,
+                    msg: f.opt("msg").map(str::to_string),
+                    value,
+                }
+            }
+            "finalize_ack" => Reply::FinalizeAck,
+            other => return Err(WireError::UnknownCommand(other.to_string())),
+        })
+    }
+}
+
+/// Splits a byte stream into lines. Feed it what `read` returned with [`LineBuffer::push`],
+/// then take complete lines with [`LineBuffer::next_line`].
+#[derive(Debug, Default)]
+pub struct LineBuffer {
+    buf: Vec<u8>,
+    /// Bytes of `buf` before this offset are already consumed.
+    start: usize,
+}
+
+impl LineBuffer {
+    pub fn new() -> LineBuffer {
+        LineBuffer::default()
+    }
+
+    /// Appends received bytes.
+    pub fn push(&mut self, data: &[u8]) {
+        if self.start > 0 && self.start == self.buf.len() {
+            self.buf.clear();
+            self.start = 0;
+        } else if self.start > MAX_LINE {
+            self.buf.drain(..self.start);
+            self.start = 0;
+        }
+        self.buf.extend_from_slice(data);
+    }
+
+    /// Bytes of an unfinished line held back.
+    pub fn pending(&self) -> usize {
+        self.buf.len() - self.start
+    }
+
+    /// The next complete line without its newline; `None` until one has arrived.
+    /// `Some(Err(TooLong))` once the line being assembled exceeds [`MAX_LINE`] (the
+    /// stream cannot be resynchronised after that: treat it as fatal);
+    /// `Some(Err(BadChar))` for a line that is not ASCII (the line is consumed).
+    pub fn next_line(&mut self) -> Option<Result<String, WireError>> {
+        let rest = &self.buf[self.start..];
+        match rest.iter().position(|&b| b == b'\n') {
+            Some(i) => {
+                if i + 1 > MAX_LINE {
+                    return Some(Err(WireError::TooLong(i + 1)));
+                }
+                let line = &rest[..i];
+                self.start += i + 1;
+                Some(match std::str::from_utf8(line) {
+                    Ok(s) if s.is_ascii() => Ok(s.to_string()),
+                    _ => {
+                        let offset = line.iter().position(|b| !b.is_ascii()).unwrap_or(0);
+                        Err(WireError::BadChar {
+                            offset,
+                            byte: line[offset],
+                        })
+                    }
+                })
+            }
+            None if rest.len() >= MAX_LINE => Some(Err(WireError::TooLong(rest.len()))),
+            None => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn all_commands() -> Vec<Command> {
+        vec![
+            Command::Init {
+                pmi_version: 1,
+                pmi_subversion: 1,
+            },
+            Command::GetMaxes,
+            Command::GetAppnum,
+            Command::GetMyKvsname,
+            Command::GetUniverseSize,
+            Command::Put {
+                kvsname: "kvs_1_0".into(),
+                key: "bc-3".into(),
+                value: "a=b=c#$%".into(),
+            },
+            Command::BarrierIn,
+            Command::Get {
+                kvsname: "kvs_1_0".into(),
+                key: "PMI_process_mapping".into(),
+            },
+            Command::Finalize,
+            Command::Abort { exitcode: -3 },
+        ]
+    }
+
+    fn all_replies() -> Vec<Reply> {
+        vec![
+            Reply::Init {
+                pmi_version: 1,
+                pmi_subversion: 1,
+                rc: 0,
+            },
+            Reply::Maxes {
+                kvsname_max: 256,
+                keylen_max: 64,
+                vallen_max: 1024,
+            },
+            Reply::Appnum { appnum: 0 },
+            Reply::MyKvsname {
+                kvsname: "railmpi_9_0".into(),
+            },
+            Reply::UniverseSize { size: -1 },
+            Reply::PutResult {
+                rc: 0,
+                msg: Some("success".into()),
+            },
+            Reply::PutResult { rc: 0, msg: None },
+            Reply::BarrierOut,
+            Reply::GetResult {
+                rc: 0,
+                msg: Some("success".into()),
+                value: Some("(vector,(0,1,4))".into()),
+            },
+            Reply::GetResult {
+                rc: -1,
+                msg: Some("key_x_not_found".into()),
+                value: Some("unknown".into()),
+            },
+            Reply::GetResult {
+                rc: -1,
+                msg: None,
+                value: None,
+            },
+            Reply::FinalizeAck,
+        ]
+    }
+
+    #[test]
+    fn commands_round_trip() {
+        for c in all_commands() {
+            let line = c.encode();
+            assert!(line.ends_with('\n') && line.starts_with("cmd="), "{line:?}");
+            assert_eq!(Command::parse(&line).unwrap(), c, "{line:?}");
+            assert_eq!(Command::parse(line.trim_end()).unwrap(), c);
+        }
+    }
+
+    #[test]
+    fn replies_round_trip() {
+        for r in all_replies() {
+            let line = r.encode();
+            assert_eq!(Reply::parse(&line).unwrap(), r, "{line:?}");
+        }
+    }
+
+    #[test]
+    fn exact_encodings() {
+        assert_eq!(
+            Command::Init {
+                pmi_version: 1,
+                pmi_subversion: 1
+            }
+            .encode(),
+            "cmd=init pmi_version=1 pmi_subversion=1\n"
+        );
+        assert_eq!(
+            Command::Put {
+                kvsname: "k".into(),
+                key: "a".into(),
+                value: "v".into()
+            }
+            .encode(),
+            "cmd=put kvsname=k key=a value=v\n"
+        );
+        assert_eq!(
+            Command::Abort { exitcode: 3 }.encode(),
+            "cmd=abort exitcode=3\n"
+        );
+        assert_eq!(
+            Reply::GetResult {
+                rc: 0,
+                msg: Some("success".into()),
+                value: Some("v".into())
+            }
+            .encode(),
+            "cmd=get_result rc=0 msg=success value=v\n"
+        );
+        assert_eq!(
+            Reply::Maxes {
+                kvsname_max: 256,
+                keylen_max: 64,
+                vallen_max: 1024
+            }
+            .encode(),
+            "cmd=maxes kvsname_max=256 keylen_max=64 vallen_max=1024 rc=0\n"
+        );
+    }
+
+    /// Lines captured from Hydra (MPICH 4.0.2) parse.
+    #[test]
+    fn hydra_replies_parse() {
+        let cases = [
+            "cmd=response_to_init pmi_version=1 pmi_subversion=1 rc=0\n",
+            "cmd=maxes kvsname_max=256 keylen_max=64 vallen_max=1024\n",
+            "cmd=appnum appnum=0\n",
+            "cmd=my_kvsname kvsname=kvs_5371_0_232896023_vm\n",
+            "cmd=universe_size size=-1\n",
+            "cmd=put_result rc=0 msg=success\n",
+            "cmd=barrier_out\n",
+            "cmd=get_result rc=0 msg=success value=(vector,(0,1,1))\n",
+            "cmd=get_result rc=-1 msg=key_missing_not_found value=unknown\n",
+            "cmd=finalize_ack\n",
+        ];
+        for c in cases {
+            Reply::parse(c).unwrap_or_else(|e| panic!("{c:?}: {e}"));
+        }
+        assert_eq!(
+            Reply::parse("cmd=get_result rc=0 msg=success value=a=b=c").unwrap(),
+            Reply::GetResult {
+                rc: 0,
+                msg: Some("success".into()),
+                value: Some("a=b=c".into())
+            }
+        );
+        assert_eq!(
+            Reply::parse("cmd=my_kvsname kvsname=kvs_1").unwrap(),
+            Reply::MyKvsname {
+                kvsname: "kvs_1".into()
+            }
+        );
+    }
+
+    #[test]
+    fn tolerated_variations() {
+        // Runs of spaces, trailing spaces, unknown extra keys, keys in any order.
+        assert_eq!(
+            Command::parse("cmd=put  key=k   kvsname=x value=v  extra=1  \n").unwrap(),
+            Command::Put {
+                kvsname: "x".into(),
+                key: "k".into(),
+                value: "v".into()
+            }
+        );
+        assert_eq!(
+            Command::parse("cmd=abort exitcode=4 message=hello").unwrap(),
+            Command::Abort { exitcode: 4 }
+        );
+    }
+
+    #[test]
+    fn malformed_lines_are_rejected() {
+        use WireError::*;
+        let long = format!("cmd=put kvsname=k key=a value={}\n", "v".repeat(MAX_LINE));
+        let cases: Vec<(&str, fn(&WireError) -> bool)> = vec![
+            ("", |e| *e == Empty),
+            ("   \n", |e| *e == Empty),
+            ("init pmi_version=1", |e| *e == NoCmd),
+            ("CMD=init", |e| *e == NoCmd),
+            ("mcmd=spawn\n", |e| *e == Mcmd),
+            ("cmd=", |e| matches!(e, BadToken(_))),
+            ("cmd=in!t", |e| matches!(e, BadToken(_))),
+            ("cmd=init pmi_version", |e| matches!(e, BadToken(_))),
+            ("cmd=init pmi_version=", |e| matches!(e, BadToken(_))),
+            ("cmd=init =1", |e| matches!(e, BadToken(_))),
+            ("cmd=init pmi.version=1", |e| matches!(e, BadToken(_))),
+            ("cmd=init pmi_version=1", |e| {
+                matches!(e, MissingKey { key: "pmi_subversion", .. })
+            }),
+            ("cmd=init pmi_version=x pmi_subversion=1", |e| {
+                matches!(e, BadNumber { key: "pmi_version", .. })
+            }),
+            ("cmd=init pmi_version=-1 pmi_subversion=1", |e| {
+                matches!(e, BadNumber { .. })
+            }),
+            ("cmd=abort exitcode=99999999999", |e| {
+                matches!(e, BadNumber { .. })
+            }),
+            ("cmd=abort", |e| matches!(e, MissingKey { .. })),
+            ("cmd=put kvsname=k key=a", |e| {
+                matches!(e, MissingKey { key: "value", .. })
+            }),
+            ("cmd=get kvsname=k key=a key=b", |e| {
+                matches!(e, DuplicateKey(_))
+            }),
+            ("cmd=get cmd=put", |e| matches!(e, DuplicateKey(_))),
+            ("cmd=get kvsname=k\tkey=a", |e| matches!(e, BadChar { .. })),
+            ("cmd=get kvsname=k key=a\nb", |e| matches!(e, BadChar { .. })),
+            ("cmd=get kvsname=k key=a\r\n", |e| matches!(e, BadChar { .. })),
+            ("cmd=get kvsname=k key=\u{e9}", |e| matches!(e, BadChar { .. })),
+            ("cmd=get kvsname=k key=a\0", |e| matches!(e, BadChar { .. })),
+            ("cmd=spawn nprocs=2", |e| matches!(e, UnknownCommand(_))),
+            (&long, |e| matches!(e, TooLong(_))),
+        ];
+        for (line, ok) in cases {
+            let err = Command::parse(line).expect_err(line);
+            assert!(ok(&err), "{line:?} gave {err:?}");
+            assert!(!err.to_string().is_empty());
+        }
+        // Replies: value required on success, rc required on results, numbers checked.
+        assert!(matches!(
+            Reply::parse("cmd=get_result rc=0 msg=success"),
+            Err(MissingKey { key: "value", .. })
+        ));
+        assert!(matches!(
+            Reply::parse("cmd=put_result msg=success"),
+            Err(MissingKey { key: "rc", .. })
+        ));
+        assert!(matches!(
+            Reply::parse("cmd=maxes kvsname_max=256 keylen_max=64 vallen_max=1024 rc=zero"),
+            Err(BadNumber { key: "rc", .. })
+        ));
+        assert!(matches!(
+            Reply::parse("cmd=maxes kvsname_max=256 keylen_max=64"),
+            Err(MissingKey { .. })
+        ));
+        assert!(matches!(
+            Reply::parse("cmd=barrier_in"),
+            Err(UnknownCommand(_))
+        ));
+    }
+
+    #[test]
+    fn line_of_exactly_max_is_accepted() {
+        let head = "cmd=put kvsname=k key=a value=";
+        let v = "v".repeat(MAX_LINE - head.len() - 1);
+        let line = format!("{head}{v}\n");
+        assert_eq!(line.len(), MAX_LINE);
+        assert!(Command::parse(&line).is_ok());
+        let mut lb = LineBuffer::new();
+        lb.push(line.as_bytes());
+        assert!(lb.next_line().unwrap().is_ok());
+        let mut lb = LineBuffer::new();
+        lb.push(format!("{head}{v}v\n").as_bytes());
+        assert!(matches!(lb.next_line(), Some(Err(WireError::TooLong(_)))));
+    }
+
+    #[test]
+    fn check_value_rules() {
+        assert!(check_value("value", "abc=d#(x)", 64).is_ok());
+        assert!(check_value("value", "", 64).is_err());
+        assert!(check_value("value", "a b", 64).is_err());
+        assert!(check_value("value", "a\\b", 64).is_err());
+        assert!(check_value("value", "a\nb", 64).is_err());
+        assert!(check_value("value", "\u{e9}", 64).is_err());
+        assert!(check_value("key", &"k".repeat(64), 64).is_ok());
+        assert!(check_value("key", &"k".repeat(65), 64).is_err());
+    }
+
+    #[test]
+    fn line_buffer_splits_and_joins() {
+        let mut lb = LineBuffer::new();
+        assert!(lb.next_line().is_none());
+        lb.push(b"cmd=barr");
+        assert!(lb.next_line().is_none());
+        assert_eq!(lb.pending(), 8);
+        lb.push(b"ier_in\ncmd=finalize\ncmd=get");
+        assert_eq!(lb.next_line().unwrap().unwrap(), "cmd=barrier_in");
+        assert_eq!(lb.next_line().unwrap().unwrap(), "cmd=finalize");
+        assert!(lb.next_line().is_none());
+        lb.push(b"_maxes\n");
+        assert_eq!(lb.next_line().unwrap().unwrap(), "cmd=get_maxes");
+        assert!(lb.next_line().is_none());
+        assert_eq!(lb.pending(), 0);
+        // Non-ASCII line is reported and consumed; the next line still comes through.
+        lb.push(b"cmd=\xff\ncmd=finalize\n");
+        assert!(matches!(
+            lb.next_line(),
+            Some(Err(WireError::BadChar { .. }))
+        ));
+        assert_eq!(lb.next_line().unwrap().unwrap(), "cmd=finalize");
+        // An endless partial line is caught before it grows past MAX_LINE.
+        let mut lb = LineBuffer::new();
+        for _ in 0..5 {
+            lb.push(&[b'x'; 1000]);
+        }
+        assert!(matches!(lb.next_line(), Some(Err(WireError::TooLong(_)))));
+    }
+
+    #[test]
+    fn line_buffer_compacts() {
+        let mut lb = LineBuffer::new();
+        for i in 0..10_000 {
+            lb.push(format!("cmd=get kvsname=k key=k{i}\ncmd=ba").as_bytes());
+            assert!(lb.next_line().unwrap().is_ok());
+            lb.push(b"rrier_in\n");
+            assert_eq!(lb.next_line().unwrap().unwrap(), "cmd=barrier_in");
+        }
+        assert!(lb.buf.capacity() < 4 * MAX_LINE);
+    }
+}

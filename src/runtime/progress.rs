@@ -1,0 +1,115 @@
+//! Progress and waiting. One engine per process behind one lock: a call takes the lock,
+//! polls the rail, runs protocol work, and releases it. Waiting threads spin briefly, then
+//! yield, then sleep on the process's doorbell, so ranks that outnumber cores (or threads
+//! that outnumber them) still let the process that holds the work run.
+
+use crate::fabric::{Doorbell, Rail};
+use crate::pt2pt::Pt2pt;
+use parking_lot::Mutex;
+use std::time::Duration;
+
+pub struct Engine {
+    pub rail: Box<dyn Rail>,
+    pub p2p: Pt2pt,
+}
+
+impl Engine {
+    /// One round of progress; returns how many events happened.
+    #[inline]
+    pub fn progress(&mut self) -> usize {
+        let Engine { rail, p2p } = self;
+        let mut n = rail.poll(&mut |peer, msg| p2p.on_packet(peer, msg));
+        if p2p.has_output() {
+            n += p2p.run_reads(rail.as_mut());
+            n += p2p.flush(rail.as_mut());
+        }
+        n
+    }
+}
+
+/// How long a waiter spins and yields before it sleeps.
+#[derive(Clone, Copy, Debug)]
+pub struct WaitPolicy {
+    pub spins: u32,
+    pub yields: u32,
+}
+
+/// Longest sleep between checks: a safety net, wakeups come from the doorbell.
+const MAX_SLEEP: Duration = Duration::from_millis(20);
+
+pub struct Progress {
+    engine: Mutex<Engine>,
+    doorbell: Doorbell,
+    policy: WaitPolicy,
+}
+
+impl Progress {
+    pub fn new(engine: Engine, doorbell: Doorbell, policy: WaitPolicy) -> Self {
+        Self { engine: Mutex::new(engine), doorbell, policy }
+    }
+
+    /// Run `f` on the engine after one round of progress.
+    #[inline]
+    pub fn with<T>(&self, f: impl FnOnce(&mut Engine) -> T) -> T {
+        let mut e = self.engine.lock();
+        self.step(&mut e);
+        f(&mut e)
+    }
+
+    /// Run `f` on the engine without polling first.
+    #[inline]
+    pub fn locked<T>(&self, f: impl FnOnce(&mut Engine) -> T) -> T {
+        let mut e = self.engine.lock();
+        let before = e.p2p.completions;
+        let t = f(&mut e);
+        if e.p2p.completions != before {
+            self.doorbell.ring();
+        }
+        t
+    }
+
+    #[inline]
+    fn step(&self, e: &mut Engine) -> usize {
+        let before = e.p2p.completions;
+        let n = e.progress();
+        if e.p2p.completions != before {
+            // Another thread of ours may be asleep waiting for what just completed.
+            self.doorbell.ring();
+        }
+        n
+    }
+
+    /// Make progress until `ready` returns a value.
+    pub fn wait<T>(&self, mut ready: impl FnMut(&mut Engine) -> Option<T>) -> T {
+        let mut idle = 0u32;
+        loop {
+            {
+                let mut e = self.engine.lock();
+                let events = self.step(&mut e);
+                if let Some(t) = ready(&mut e) {
+                    return t;
+                }
+                if events > 0 {
+                    idle = 0;
+                }
+            }
+            idle = idle.saturating_add(1);
+            if idle < self.policy.spins {
+                std::hint::spin_loop();
+            } else if idle < self.policy.spins.saturating_add(self.policy.yields) {
+                crate::sys::cpu::yield_now();
+            } else {
+                let ticket = self.doorbell.prepare();
+                let mut e = self.engine.lock();
+                self.step(&mut e);
+                if let Some(t) = ready(&mut e) {
+                    self.doorbell.cancel(ticket);
+                    return t;
+                }
+                drop(e);
+                self.doorbell.sleep(ticket, MAX_SLEEP);
+                idle = self.policy.spins;
+            }
+        }
+    }
+}

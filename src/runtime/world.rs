@@ -1,0 +1,348 @@
+//! The `World`: everything MPI_Init builds, used by every later call until MPI_Finalize.
+
+use super::config::Config;
+use super::pmi::{self, Pmi};
+use super::progress::{Engine, Progress, WaitPolicy};
+use crate::coll::{self, CollTransport};
+use crate::comm::{Communicator, Group};
+use crate::error::{Error, ErrorClass, Result};
+use crate::fabric::loopback::LoopbackRail;
+use crate::fabric::shm::{ShmRail, ShmSettings};
+use crate::fabric::{Doorbell, Rail};
+use crate::mpi_err;
+use crate::pt2pt::{Pattern, ProtocolSettings, Pt2pt, ReqId, SendStart, Status};
+use crate::sys::cpu;
+use std::sync::atomic::{AtomicU32, AtomicU8, Ordering};
+use std::sync::{Arc, OnceLock};
+
+pub struct World {
+    pub rank: usize,
+    pub size: usize,
+    pub config: Config,
+    pub pmi: Pmi,
+    pub progress: Progress,
+    pub rail_name: &'static str,
+    pub rdma: bool,
+    pub processor_name: String,
+    pub comm_world: Arc<Communicator>,
+    pub comm_self: Arc<Communicator>,
+    /// Next context id this process would propose (see `new_context`).
+    next_ctx: AtomicU32,
+    pub main_thread: std::thread::ThreadId,
+}
+
+const STATE_NEW: u8 = 0;
+const STATE_RUNNING: u8 = 1;
+const STATE_FINALIZED: u8 = 2;
+
+static STATE: AtomicU8 = AtomicU8::new(STATE_NEW);
+static WORLD: OnceLock<World> = OnceLock::new();
+
+/// The world, if MPI is initialised and not finalised.
+#[inline]
+pub fn world() -> Option<&'static World> {
+    if STATE.load(Ordering::Acquire) == STATE_RUNNING {
+        WORLD.get()
+    } else {
+        None
+    }
+}
+
+pub fn initialized() -> bool {
+    STATE.load(Ordering::Acquire) != STATE_NEW
+}
+
+pub fn finalized() -> bool {
+    STATE.load(Ordering::Acquire) == STATE_FINALIZED
+}
+
+const CTX_WORLD: u32 = 0;
+const CTX_SELF: u32 = 2;
+const CTX_FIRST_FREE: u32 = 4;
+
+impl World {
+    /// MPI_Init: connect to the launcher, build the rail and the engine.
+    pub fn init() -> Result<&'static World> {
+        if STATE
+            .compare_exchange(STATE_NEW, STATE_RUNNING, Ordering::AcqRel, Ordering::Acquire)
+            .is_err()
+        {
+            return mpi_err!(Other, "MPI is already initialised (or finalised)");
+        }
+        match Self::build() {
+            Ok(w) => {
+                let _ = WORLD.set(w);
+                Ok(WORLD.get().expect("just set"))
+            }
+            Err(e) => {
+                STATE.store(STATE_FINALIZED, Ordering::Release);
+                Err(e)
+            }
+        }
+    }
+
+    fn build() -> Result<World> {
+        let config = Config::from_env().map_err(|m| Error::new(ErrorClass::Arg, m))?;
+        let pmi = Pmi::from_env().map_err(|e| Error::new(ErrorClass::Other, format!("PMI: {e}")))?;
+        let (rank, size) = (pmi.rank() as usize, pmi.size() as usize);
+        super::logging::init(&config.log, rank);
+        let host = cpu::hostname();
+
+        let pmi_err = |e: pmi::PmiError| format!("PMI: {e}");
+        if size > 1 {
+            // Every rank must be on this node until a network rail exists.
+            pmi.put(&format!("host-{rank}"), &host).map_err(pmi_err).map_err(intern)?;
+            pmi.barrier().map_err(pmi_err).map_err(intern)?;
+            for r in 0..size {
+                let h = pmi.get(&format!("host-{r}")).map_err(pmi_err).map_err(intern)?;
+                if h != host {
+                    return mpi_err!(
+                        Other,
+                        "rank {r} runs on {h}, not {host}: only one node is supported so far"
+                    );
+                }
+            }
+        }
+
+        let (rail, doorbell): (Box<dyn Rail>, Doorbell) = if size == 1 {
+            (Box::new(LoopbackRail::default()), Doorbell::local())
+        } else {
+            let name = format!("{}-shm", pmi::shm_prefix(pmi.kvsname()));
+            let settings = ShmSettings {
+                ncells: config.shm_cells,
+                cell_size: config.shm_cell_size,
+                cma: config.shm_cma,
+            };
+            let mut barrier = || pmi.barrier().map_err(pmi_err);
+            let rail = ShmRail::establish(&name, rank, size, &settings, &mut barrier).map_err(intern)?;
+            let bell = rail.doorbell();
+            (Box::new(rail), bell)
+        };
+        let caps = rail.caps().clone();
+        let p2p = Pt2pt::new(
+            rank,
+            size,
+            ProtocolSettings { eager_limit: config.eager_limit, rdma: caps.rdma },
+            caps.max_message,
+        );
+        let oversubscribed = size > cpu::usable_cpus();
+        let policy = match config.spin {
+            Some(s) => WaitPolicy { spins: s, yields: if oversubscribed { 20 } else { 1000 } },
+            None if oversubscribed => WaitPolicy { spins: 100, yields: 20 },
+            None => WaitPolicy { spins: 20_000, yields: 2_000 },
+        };
+        tracing::info!(rank, size, rail = caps.name, rdma = caps.rdma, "initialised");
+        Ok(World {
+            rank,
+            size,
+            pmi,
+            progress: Progress::new(Engine { rail, p2p }, doorbell, policy),
+            rail_name: caps.name,
+            rdma: caps.rdma,
+            processor_name: host,
+            comm_world: Arc::new(Communicator::new(
+                CTX_WORLD,
+                rank,
+                Arc::new(Group::new((0..size).collect())),
+            )),
+            comm_self: Arc::new(Communicator::new(CTX_SELF, 0, Arc::new(Group::new(vec![rank])))),
+            next_ctx: AtomicU32::new(CTX_FIRST_FREE),
+            main_thread: std::thread::current().id(),
+            config,
+        })
+    }
+
+    /// MPI_Finalize: synchronise so nobody leaves while peers may still reach its memory,
+    /// drain our output, and tell the launcher.
+    pub fn finalize(&self) -> Result<()> {
+        coll::barrier(self, &self.comm_world)?;
+        self.progress.wait(|e| (!e.p2p.has_output()).then_some(()));
+        let _ = self.pmi.finalize();
+        STATE.store(STATE_FINALIZED, Ordering::Release);
+        Ok(())
+    }
+
+    /// MPI_Abort: tell the launcher, then leave with `code`.
+    pub fn abort(&self, code: i32, msg: &str) -> ! {
+        self.pmi.abort(code, msg);
+        std::process::exit(code)
+    }
+
+    // ------------------------------------------------------------ point-to-point
+
+    /// Blocking send (MPI_Send / MPI_Ssend); returns once the buffer may be reused.
+    pub fn send(&self, comm: &Communicator, dst: usize, tag: i32, data: *const u8, len: usize, sync: bool) {
+        let start = self.start_send(comm.ctx, comm, dst, tag, data, len, sync);
+        if let SendStart::Pending(req) = start {
+            self.wait(req);
+        }
+    }
+
+    pub fn isend(&self, comm: &Communicator, dst: usize, tag: i32, data: *const u8, len: usize, sync: bool) -> ReqId {
+        match self.start_send(comm.ctx, comm, dst, tag, data, len, sync) {
+            SendStart::Pending(req) => req,
+            SendStart::Done => self.progress.locked(|e| {
+                e.p2p.completed_request(Status { count: len, ..Status::default() })
+            }),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn start_send(&self, ctx: u32, comm: &Communicator, dst: usize, tag: i32, data: *const u8, len: usize, sync: bool) -> SendStart {
+        let peer = comm.world_rank(dst);
+        let src = comm.rank as i32;
+        self.progress.locked(|e| {
+            let Engine { rail, p2p } = e;
+            p2p.send(rail.as_mut(), peer, ctx, src, tag, data, len, sync)
+        })
+    }
+
+    /// Blocking receive; `src`/`tag` None are wildcards.
+    pub fn recv(&self, comm: &Communicator, src: Option<usize>, tag: Option<i32>, buf: *mut u8, cap: usize) -> Status {
+        let pat = Pattern { ctx: comm.ctx, src: src.map(|s| s as i32), tag };
+        self.recv_pattern(pat, buf, cap)
+    }
+
+    fn recv_pattern(&self, pat: Pattern, buf: *mut u8, cap: usize) -> Status {
+        let req = self.progress.with(|e| match e.p2p.try_recv_now(&pat, buf, cap) {
+            Some(st) => Err(st),
+            None => Ok(e.p2p.recv(pat, buf, cap)),
+        });
+        match req {
+            Err(st) => st,
+            Ok(req) => self.wait(req),
+        }
+    }
+
+    pub fn irecv(&self, comm: &Communicator, src: Option<usize>, tag: Option<i32>, buf: *mut u8, cap: usize) -> ReqId {
+        let pat = Pattern { ctx: comm.ctx, src: src.map(|s| s as i32), tag };
+        self.progress.locked(|e| e.p2p.recv(pat, buf, cap))
+    }
+
+    /// Wait for a request, free it and return its status.
+    pub fn wait(&self, req: ReqId) -> Status {
+        self.progress.wait(|e| match e.p2p.is_done(req) {
+            Some(true) | None => Some(e.p2p.take_if_done(req).unwrap_or_default()),
+            Some(false) => None,
+        })
+    }
+
+    /// Test a request: its status (and the request freed) if complete.
+    pub fn test(&self, req: ReqId) -> Option<Status> {
+        self.progress.with(|e| e.p2p.take_if_done(req))
+    }
+
+    pub fn iprobe(&self, comm: &Communicator, src: Option<usize>, tag: Option<i32>) -> Option<Status> {
+        let pat = Pattern { ctx: comm.ctx, src: src.map(|s| s as i32), tag };
+        self.progress.with(|e| e.p2p.iprobe(&pat))
+    }
+
+    pub fn probe(&self, comm: &Communicator, src: Option<usize>, tag: Option<i32>) -> Status {
+        let pat = Pattern { ctx: comm.ctx, src: src.map(|s| s as i32), tag };
+        self.progress.wait(|e| e.p2p.iprobe(&pat))
+    }
+
+    pub fn cancel_recv(&self, req: ReqId) -> bool {
+        self.progress.locked(|e| e.p2p.cancel_recv(req))
+    }
+
+    pub fn request_free(&self, req: ReqId) {
+        self.progress.locked(|e| e.p2p.release(req))
+    }
+
+    pub fn completed_request(&self, status: Status) -> ReqId {
+        self.progress.locked(|e| e.p2p.completed_request(status))
+    }
+
+    // ------------------------------------------------------------ communicators
+
+    /// Agree on a fresh context id among the members of `parent` (collective).
+    pub fn new_context(&self, parent: &Communicator) -> Result<u32> {
+        let mine = self.next_ctx.load(Ordering::Acquire);
+        let mut acc = mine.to_le_bytes().to_vec();
+        let max = |a: &[u8], b: &mut [u8]| -> Result<()> {
+            let x = u32::from_le_bytes(a.try_into().unwrap());
+            let y = u32::from_le_bytes((&*b).try_into().unwrap());
+            b.copy_from_slice(&x.max(y).to_le_bytes());
+            Ok(())
+        };
+        coll::allreduce(self, parent, &mut acc, &max)?;
+        let ctx = u32::from_le_bytes(acc[..4].try_into().unwrap());
+        if ctx >= u32::MAX - 4 {
+            return mpi_err!(Other, "out of communicator context ids");
+        }
+        self.next_ctx.fetch_max(ctx + 2, Ordering::AcqRel);
+        Ok(ctx)
+    }
+
+    pub fn comm_dup(&self, parent: &Communicator) -> Result<Arc<Communicator>> {
+        let ctx = self.new_context(parent)?;
+        Ok(Arc::new(Communicator::new(ctx, parent.rank, parent.group.clone())))
+    }
+
+    /// MPI_Comm_split; None for MPI_UNDEFINED color (`color < 0`).
+    pub fn comm_split(&self, parent: &Communicator, color: Option<i32>, key: i32) -> Result<Option<Arc<Communicator>>> {
+        let n = parent.size();
+        let mut all = vec![0u8; 8 * n];
+        let c = color.unwrap_or(-1);
+        all[8 * parent.rank..8 * parent.rank + 4].copy_from_slice(&c.to_le_bytes());
+        all[8 * parent.rank + 4..8 * parent.rank + 8].copy_from_slice(&key.to_le_bytes());
+        coll::allgather(self, parent, &mut all)?;
+        let ctx = self.new_context(parent)?;
+        let Some(color) = color else { return Ok(None) };
+        let entries: Vec<(i32, i32)> = all
+            .chunks_exact(8)
+            .map(|b| {
+                (i32::from_le_bytes(b[..4].try_into().unwrap()), i32::from_le_bytes(b[4..].try_into().unwrap()))
+            })
+            .collect();
+        let order = crate::comm::split_order(&entries, color);
+        let members: Vec<usize> = order.iter().map(|&r| parent.world_rank(r)).collect();
+        let rank = order.iter().position(|&r| r == parent.rank).expect("own color");
+        Ok(Some(Arc::new(Communicator::new(ctx, rank, Arc::new(Group::new(members))))))
+    }
+}
+
+fn intern(msg: String) -> Error {
+    Error::new(ErrorClass::Other, msg)
+}
+
+/// Collectives run over the communicator's collective context.
+impl CollTransport for World {
+    fn send(&self, comm: &Communicator, dst: usize, tag: i32, data: &[u8]) -> Result<()> {
+        if let SendStart::Pending(req) = self.start_send(comm.coll_ctx(), comm, dst, tag, data.as_ptr(), data.len(), false) {
+            self.wait(req);
+        }
+        Ok(())
+    }
+
+    fn recv(&self, comm: &Communicator, src: usize, tag: i32, buf: &mut [u8]) -> Result<()> {
+        let pat = Pattern { ctx: comm.coll_ctx(), src: Some(src as i32), tag: Some(tag) };
+        let st = self.recv_pattern(pat, buf.as_mut_ptr(), buf.len());
+        check_coll_size(&st, buf.len())
+    }
+
+    fn sendrecv(&self, comm: &Communicator, dst: usize, data: &[u8], src: usize, buf: &mut [u8], tag: i32) -> Result<()> {
+        let pat = Pattern { ctx: comm.coll_ctx(), src: Some(src as i32), tag: Some(tag) };
+        let (ptr, cap) = (buf.as_mut_ptr(), buf.len());
+        let rreq = self.progress.locked(|e| e.p2p.recv(pat, ptr, cap));
+        let sent = self.start_send(comm.coll_ctx(), comm, dst, tag, data.as_ptr(), data.len(), false);
+        let st = self.wait(rreq);
+        if let SendStart::Pending(req) = sent {
+            self.wait(req);
+        }
+        check_coll_size(&st, cap)
+    }
+}
+
+fn check_coll_size(st: &Status, want: usize) -> Result<()> {
+    if st.truncated || st.count != want {
+        return mpi_err!(
+            Truncate,
+            "collective message of unexpected size ({} bytes, expected {want}): \
+             are the ranks calling the same collective with matching counts?",
+            st.count
+        );
+    }
+    Ok(())
+}

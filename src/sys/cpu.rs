@@ -1,0 +1,38 @@
+//! CPU and process facts the runtime adapts to.
+
+/// Number of CPUs this process may run on.
+pub fn usable_cpus() -> usize {
+    // SAFETY: set is plain data filled by the kernel.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) == 0 {
+            let n = libc::CPU_COUNT(&set) as usize;
+            if n > 0 {
+                return n;
+            }
+        }
+    }
+    std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
+}
+
+pub fn yield_now() {
+    // SAFETY: no arguments.
+    unsafe { libc::sched_yield() };
+}
+
+pub fn pid() -> i32 {
+    // SAFETY: no arguments.
+    unsafe { libc::getpid() }
+}
+
+/// Host name, for MPI_Get_processor_name and node detection.
+pub fn hostname() -> String {
+    let mut buf = [0u8; 256];
+    // SAFETY: buf is writable for its length.
+    let rc = unsafe { libc::gethostname(buf.as_mut_ptr() as *mut libc::c_char, buf.len()) };
+    if rc != 0 {
+        return "localhost".into();
+    }
+    let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
+    String::from_utf8_lossy(&buf[..end]).into_owned()
+}
