@@ -128,6 +128,8 @@ fn postprocess(raw: &str) -> (String, Vec<String>) {
         let line = lines[i];
         if let Some(name) = prototype_name(line) {
             protos_at.get_or_insert(out.len());
+            // cbindgen spells struct parameters `struct MPI_Status *`; MPICH, `MPI_Status *`.
+            let line = &line.replace("(struct ", "(").replace(" struct ", " ");
             if let Some(rest) = name.strip_prefix("PMPI_") {
                 mpi_protos.push(line.replacen(name, &format!("MPI_{rest}"), 1));
                 pmpi_protos.push(line.to_string());
@@ -140,6 +142,11 @@ fn postprocess(raw: &str) -> (String, Vec<String>) {
         } else if line.is_empty() && lines.get(i + 1).is_some_and(|l| prototype_name(l).is_some())
         {
             // Blank lines before prototypes: the grouped block supplies its own.
+        } else if line.is_empty()
+            && lines.get(i + 1).is_some_and(|next| same_one_liner(&out, next))
+        {
+            // cbindgen puts a blank line after every item; keep runs of #defines and
+            // one-line typedefs together.
         } else if let Some(def) = line.strip_prefix("#define ") {
             out.push(format!("#define {}", rewrite_define(def)));
         } else if line == "extern \"C\" {" {
@@ -179,6 +186,21 @@ fn postprocess(raw: &str) -> (String, Vec<String>) {
     }
     pmpi_names.sort();
     (text, pmpi_names)
+}
+
+/// Whether `next` and the last line written are both `#define`s or both one-line typedefs.
+fn same_one_liner(out: &[String], next: &str) -> bool {
+    let kind = |l: &str| {
+        if l.starts_with("#define ") {
+            1
+        } else if l.starts_with("typedef ") && l.ends_with(';') {
+            2
+        } else {
+            0
+        }
+    };
+    out.last()
+        .is_some_and(|prev| kind(prev) != 0 && kind(prev) == kind(next))
 }
 
 /// The function name if `line` is a one-line prototype `RET NAME(ARGS);`.

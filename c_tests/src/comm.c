@@ -128,10 +128,10 @@ int main(int argc, char **argv)
     ring_on(dd, 9);
     CHECK_MPI(MPI_Comm_free(&dd));
     CHECK(dd == MPI_COMM_NULL, "Comm_free did not set MPI_COMM_NULL");
-    for (int i = 0; i < 300; i++) {
+    for (int i = 0; i < 100; i++) {
         MPI_Comm t;
         CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &t));
-        if (i % 50 == 0) {
+        if (i % 25 == 0) {
             ring_on(t, 100 + i);
             CHECK_MPI(MPI_Barrier(t));
         }

@@ -1,6 +1,7 @@
 /* ssend: a synchronous send completes only once the matching receive has started.
- * 1) rank 1 sleeps 200 ms before receiving; rank 0's MPI_Ssend (small, then 1 MiB) must take
- *    >= 0.15 s. 2) MPI_Issend is tested for 100 ms while rank 1 has not posted the receive
+ * 1) rank 0 starts its clock, tells rank 1 to start, and calls MPI_Ssend (small, then 1 MiB);
+ *    rank 1 sleeps 200 ms after the start message before receiving, so the Ssend must take
+ *    >= 0.15 s (robust against scheduling delays: the sleep starts after rank 0's clock). 2) MPI_Issend is tested for 100 ms while rank 1 has not posted the receive
  *    (it waits for a go-ahead message): MPI_Test must say false; after the go-ahead it
  *    completes. Ranks beyond 1 only join barriers. */
 #include "check.h"
@@ -22,13 +23,17 @@ int main(int argc, char **argv)
         int len = lens[k];
         CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
         if (rank == 0) {
+            int go = 1;
             ct_fill(buf, len, 7 + k);
             double t0 = MPI_Wtime();
+            CHECK_MPI(MPI_Send(&go, 1, MPI_INT, 1, 98, MPI_COMM_WORLD));
             CHECK_MPI(MPI_Ssend(buf, len, MPI_BYTE, 1, k, MPI_COMM_WORLD));
             double dt = MPI_Wtime() - t0;
             CHECK(dt >= 0.15, "MPI_Ssend of %d bytes completed after %.3f s, before the receive "
                   "was posted (200 ms)", len, dt);
         } else if (rank == 1) {
+            int go = 0;
+            CHECK_MPI(MPI_Recv(&go, 1, MPI_INT, 0, 98, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
             ct_sleep_ms(200);
             memset(buf, 0, len);
             CHECK_MPI(MPI_Recv(buf, len, MPI_BYTE, 0, k, MPI_COMM_WORLD, MPI_STATUS_IGNORE));

@@ -1,3 +1,17 @@
 //! abi: the C surface. `extern "C"` shims that check arguments, translate handles, run the
 //! core and map its `Result` to an error code through the object's error handler.
+//!
+//! Every shim is written as `PMPI_X`; `build.rs` makes `MPI_X` an alias of it at link
+//! time, so a tool library can interpose `MPI_X` and call `PMPI_X` (profiling interface).
+pub mod args;
+pub mod builtin_types;
+pub mod coll;
+pub mod comm;
 pub mod consts;
+pub mod datatype;
+pub mod env;
+pub mod errors;
+pub mod handles;
+pub mod pt2pt;
+pub mod requests;
+pub mod shim;

@@ -1,0 +1,23 @@
+# 50_errors: error classes under MPI_ERRORS_RETURN, the fatal default handler, MPI_Abort's
+# exit code, and singleton MPI_Init (no launcher).
+
+for n in 1 2 4; do
+    CASE_EXPECT='^ok errors ' run_case errors.n$n 0 $MPIEXEC -n $n "$CT/errors"
+done
+
+# Default handler: the job must die non-zero, and the library's message must name the failing
+# function (the program itself never prints "MPI_Send"). "BUG:" means the bad call returned.
+for n in 2 3; do
+    CASE_EXPECT='MPI_Send' CASE_FORBID='BUG:' \
+        run_case errors_fatal.n$n nonzero $MPIEXEC -n $n "$CT/errors_fatal"
+done
+
+# MPI_Abort(MPI_COMM_WORLD, 3) on rank 1 while the others block in MPI_Recv: exit status 3.
+for n in 2 3; do
+    CASE_FORBID='BUG:' run_case abort.n$n 3 $MPIEXEC -n $n "$CT/abort"
+done
+
+# Singleton: started without any launcher.
+CASE_EXPECT='^ok singleton ' run_case singleton 0 "$CT/singleton"
+CASE_EXPECT='^ok hello ' run_case singleton.hello 0 "$CT/hello"
+CASE_EXPECT='^ok attrs ' run_case singleton.attrs 0 "$CT/attrs"

@@ -1,0 +1,134 @@
+# c_tests/lib.sh — helpers for case files; sourced by harness.sh (bash).
+#
+#   run_case NAME EXPECTED_EXIT CMD...
+#       Runs CMD (stdin from /dev/null) under `timeout ${CASE_TIMEOUT:-120}`, output (stdout and
+#       stderr together) to $LOGDIR/NAME.log; prints "PASS NAME" or
+#       "FAIL NAME (exit X, expected Y; log: PATH)" and the last 20 log lines.
+#       EXPECTED_EXIT is a number, or "nonzero" (any failure exit except a timeout/kill).
+#       Optional, as prefix assignments on the call (e.g. `CASE_TIMEOUT=30 run_case ...`):
+#         CASE_TIMEOUT   seconds before the command is killed (default 120)
+#         CASE_EXPECT    extended regex that must occur in the output
+#         CASE_FORBID    extended regex that must not occur in the output
+#         CASE_IGNORECASE=1  match CASE_EXPECT / CASE_FORBID case-insensitively
+#   expect_output NAME PATTERN CMD...   = CASE_EXPECT=PATTERN run_case NAME 0 CMD...
+#   skip_case NAME REASON               prints "SKIP NAME (REASON)", counted apart.
+#
+# Counters: CT_PASSED, CT_FAILED, CT_SKIPPED; CT_FAILED_NAMES lists failures.
+# Per-case durations go to $LOGDIR/times.txt. After each case, new /dev/shm/railmpi-* files
+# and left-over processes running programs from $CT/$CTM are recorded (and removed) so that
+# harness.sh can report them as failures.
+
+CT_PASSED=${CT_PASSED:-0}
+CT_FAILED=${CT_FAILED:-0}
+CT_SKIPPED=${CT_SKIPPED:-0}
+CT_FAILED_NAMES=${CT_FAILED_NAMES:-}
+CT_SHM_LEAKS=${CT_SHM_LEAKS:-}
+CT_PROC_LEAKS=${CT_PROC_LEAKS:-}
+
+_ct_shm_list() {
+    # One name per line, sorted; empty if none.
+    local f
+    for f in /dev/shm/railmpi-*; do
+        [ -e "$f" ] && printf '%s\n' "$f"
+    done | sort
+}
+
+_ct_leftover_pids() {
+    # PIDs of live processes whose executable lies under $CT or $CTM (the test programs).
+    local d exe dir
+    for d in /proc/[0-9]*; do
+        exe=$(readlink "$d/exe" 2>/dev/null) || continue
+        for dir in ${CT:+"$CT"} ${CTM:+"$CTM"}; do
+            case "$exe" in
+            "$dir"/*) printf '%s\n' "${d#/proc/}" ;;
+            esac
+        done
+    done
+}
+
+_ct_fail() {
+    local name=$1 why=$2 log=$3
+    CT_FAILED=$((CT_FAILED + 1))
+    CT_FAILED_NAMES="$CT_FAILED_NAMES $name"
+    echo "FAIL $name ($why; log: $log)"
+    if [ -s "$log" ]; then
+        tail -n 20 "$log" | sed 's/^/    | /'
+    fi
+}
+
+run_case() {
+    local name=$1 expected=$2
+    shift 2
+    local log="$LOGDIR/$name.log"
+    local shm_before shm_after new_shm pids t0 t1 rc why=""
+    mkdir -p "$LOGDIR"
+    shm_before=$(_ct_shm_list)
+    t0=$(date +%s.%N)
+    {
+        echo "# case: $name"
+        echo "# cmd: $*"
+        echo "# expected exit: $expected"
+    } >"$log"
+    # timeout runs CMD in its own process group and signals the whole group; -k: SIGKILL
+    # 10 s after SIGTERM if it does not go.
+    timeout -k 10 "${CASE_TIMEOUT:-120}" "$@" </dev/null >>"$log" 2>&1
+    rc=$?
+    t1=$(date +%s.%N)
+    echo "# exit: $rc" >>"$log"
+    printf '%-40s %6.2fs exit %s\n' "$name" "$(echo "$t1 - $t0" | bc)" "$rc" >>"$LOGDIR/times.txt"
+
+    if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+        why="timed out after ${CASE_TIMEOUT:-120}s (exit $rc), expected $expected"
+    elif [ "$expected" = nonzero ]; then
+        [ "$rc" = 0 ] && why="exit 0, expected non-zero"
+    elif [ "$rc" != "$expected" ]; then
+        why="exit $rc, expected $expected"
+    fi
+    local gi=""
+    [ "${CASE_IGNORECASE:-0}" = 1 ] && gi=-i
+    if [ -z "$why" ] && [ -n "${CASE_EXPECT:-}" ] && ! grep -E -q $gi -- "$CASE_EXPECT" "$log"; then
+        why="output lacks /$CASE_EXPECT/"
+    fi
+    if [ -z "$why" ] && [ -n "${CASE_FORBID:-}" ] && grep -E -q $gi -- "$CASE_FORBID" "$log"; then
+        why="output has /$CASE_FORBID/"
+    fi
+
+    # Left-over processes of this case: record, then kill them by PID.
+    pids=$(_ct_leftover_pids)
+    if [ -n "$pids" ]; then
+        sleep 1
+        pids=$(_ct_leftover_pids)
+    fi
+    if [ -n "$pids" ]; then
+        echo "# left-over processes after the case: $(echo $pids)" >>"$log"
+        CT_PROC_LEAKS="$CT_PROC_LEAKS $name"
+        kill -KILL $pids 2>/dev/null
+    fi
+
+    # New shared-memory files of this case: record, then remove them.
+    shm_after=$(_ct_shm_list)
+    new_shm=$(comm -13 <(printf '%s\n' "$shm_before") <(printf '%s\n' "$shm_after") | grep . || true)
+    if [ -n "$new_shm" ]; then
+        echo "# left /dev/shm files: $(echo $new_shm)" >>"$log"
+        CT_SHM_LEAKS="$CT_SHM_LEAKS $name"
+        rm -f $new_shm
+    fi
+
+    if [ -z "$why" ]; then
+        CT_PASSED=$((CT_PASSED + 1))
+        echo "PASS $name"
+    else
+        _ct_fail "$name" "$why" "$log"
+    fi
+}
+
+expect_output() {
+    local name=$1 pattern=$2
+    shift 2
+    CASE_EXPECT=$pattern run_case "$name" 0 "$@"
+}
+
+skip_case() {
+    CT_SKIPPED=$((CT_SKIPPED + 1))
+    echo "SKIP $1 (${2:-no reason given})"
+}

@@ -1,0 +1,119 @@
+//! Argument checks shared by the shims, each returning MPI's error class.
+
+use super::consts::*;
+use super::handles::TypeRef;
+use crate::comm::Communicator;
+use crate::error::{Error, ErrorClass, Result};
+use crate::mpi_err;
+use crate::pt2pt::Status;
+use std::os::raw::{c_int, c_void};
+
+/// Largest tag (MPI_TAG_UB's value).
+pub const TAG_UB: c_int = i32::MAX;
+
+pub fn count(c: c_int) -> Result<usize> {
+    if c < 0 {
+        return mpi_err!(Count, "negative count {c}");
+    }
+    Ok(c as usize)
+}
+
+/// A destination: a rank of the communicator or MPI_PROC_NULL.
+pub fn dest(comm: &Communicator, r: c_int) -> Result<Option<usize>> {
+    if r == MPI_PROC_NULL {
+        return Ok(None);
+    }
+    if r < 0 || r as usize >= comm.size() {
+        return mpi_err!(Rank, "invalid rank {r} (communicator size {})", comm.size());
+    }
+    Ok(Some(r as usize))
+}
+
+/// A receive source.
+pub enum Source {
+    Null,
+    Any,
+    Rank(usize),
+}
+
+impl Source {
+    pub fn as_option(&self) -> Option<usize> {
+        match self {
+            Source::Rank(r) => Some(*r),
+            _ => None,
+        }
+    }
+}
+
+pub fn source(comm: &Communicator, r: c_int) -> Result<Source> {
+    match r {
+        MPI_PROC_NULL => Ok(Source::Null),
+        MPI_ANY_SOURCE => Ok(Source::Any),
+        r if r >= 0 && (r as usize) < comm.size() => Ok(Source::Rank(r as usize)),
+        r => mpi_err!(Rank, "invalid source rank {r} (communicator size {})", comm.size()),
+    }
+}
+
+pub fn send_tag(t: c_int) -> Result<i32> {
+    if !(0..=TAG_UB).contains(&t) {
+        return mpi_err!(Tag, "invalid tag {t} (must be 0..={TAG_UB})");
+    }
+    Ok(t)
+}
+
+pub fn recv_tag(t: c_int) -> Result<Option<i32>> {
+    if t == MPI_ANY_TAG {
+        return Ok(None);
+    }
+    send_tag(t).map(Some)
+}
+
+pub fn root(comm: &Communicator, r: c_int) -> Result<usize> {
+    if r < 0 || r as usize >= comm.size() {
+        return mpi_err!(Root, "invalid root {r} (communicator size {})", comm.size());
+    }
+    Ok(r as usize)
+}
+
+/// A NULL buffer is an error when it must hold data of a type that starts at offset 0
+/// (MPI_BOTTOM with absolute-address derived types stays legal).
+pub fn buffer(buf: *const c_void, count: usize, ty: &TypeRef) -> Result<()> {
+    if buf.is_null() && count > 0 && ty.size > 0 && ty.true_lb == 0 {
+        return mpi_err!(Buffer, "NULL buffer with count {count}");
+    }
+    Ok(())
+}
+
+/// Bytes of `count` elements, guarding against overflow.
+pub fn bytes(count: usize, ty: &TypeRef) -> Result<usize> {
+    count.checked_mul(ty.size).ok_or_else(|| Error::new(ErrorClass::Count, "message too large"))
+}
+
+/// Fill an MPI_Status (unless it is MPI_STATUS_IGNORE).
+///
+/// # Safety
+/// `st` is MPI_STATUS_IGNORE (1), NULL, or valid for writing.
+pub unsafe fn write_status(st: *mut MPI_Status, s: &Status, error: c_int) {
+    if st.is_null() || st as usize == 1 {
+        return;
+    }
+    let count = s.count as u64;
+    (*st).count_lo = count as u32 as c_int;
+    (*st).count_hi_and_cancelled = (((count >> 32) as c_int) << 1) | s.cancelled as c_int;
+    (*st).MPI_SOURCE = s.source;
+    (*st).MPI_TAG = s.tag;
+    (*st).MPI_ERROR = error;
+}
+
+/// The status of a receive from MPI_PROC_NULL (and of a null request).
+pub fn empty_status(source: c_int) -> Status {
+    Status { source, tag: MPI_ANY_TAG, count: 0, truncated: false, cancelled: false }
+}
+
+/// Bytes recorded in a status.
+///
+/// # Safety
+/// `st` is valid for reading.
+pub unsafe fn status_bytes(st: *const MPI_Status) -> u64 {
+    ((*st).count_lo as u32 as u64) | ((((*st).count_hi_and_cancelled >> 1) as u64) << 32)
+}

@@ -1,0 +1,161 @@
+//! Environment shims: initialisation, finalisation, versions, time, memory, error strings.
+
+use super::consts::*;
+use super::errors;
+use super::handles;
+use super::shim::{self, put, put_str, run};
+use crate::error::{Error, ErrorClass, Result};
+use crate::mpi_err;
+use crate::runtime::world::{self, World};
+use std::os::raw::{c_char, c_int, c_void};
+use std::sync::OnceLock;
+use std::time::Instant;
+
+fn init() -> Result<()> {
+    let w = World::init()?;
+    handles::init_comms(w.comm_world.clone(), w.comm_self.clone());
+    Ok(())
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Init(_argc: *mut c_int, _argv: *mut *mut *mut c_char) -> c_int {
+    run("MPI_Init", MPI_COMM_WORLD, init)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Init_thread(_argc: *mut c_int, _argv: *mut *mut *mut c_char, required: c_int, provided: *mut c_int) -> c_int {
+    run("MPI_Init_thread", MPI_COMM_WORLD, || {
+        if !(MPI_THREAD_SINGLE..=MPI_THREAD_MULTIPLE).contains(&required) {
+            return mpi_err!(Arg, "invalid thread level {required}");
+        }
+        init()?;
+        // The engine is thread safe: every level up to MPI_THREAD_MULTIPLE is provided.
+        put(provided, MPI_THREAD_MULTIPLE)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Initialized(flag: *mut c_int) -> c_int {
+    run("MPI_Initialized", MPI_COMM_WORLD, || put(flag, world::initialized() as c_int))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Finalized(flag: *mut c_int) -> c_int {
+    run("MPI_Finalized", MPI_COMM_WORLD, || put(flag, world::finalized() as c_int))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Finalize() -> c_int {
+    run("MPI_Finalize", MPI_COMM_WORLD, || shim::world()?.finalize())
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Abort(comm: MPI_Comm, errorcode: c_int) -> c_int {
+    // MPI_Abort never returns; the whole job goes down with `errorcode`.
+    let rank = crate::runtime::world().map(|w| w.rank as i64).unwrap_or(-1);
+    eprintln!("railmpi: rank {rank} called MPI_Abort(comm={comm:#x}, errorcode={errorcode})");
+    match crate::runtime::world() {
+        Some(w) => w.abort(errorcode, "MPI_Abort"),
+        None => std::process::exit(errorcode),
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Query_thread(provided: *mut c_int) -> c_int {
+    run("MPI_Query_thread", MPI_COMM_WORLD, || {
+        shim::world()?;
+        put(provided, MPI_THREAD_MULTIPLE)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Is_thread_main(flag: *mut c_int) -> c_int {
+    run("MPI_Is_thread_main", MPI_COMM_WORLD, || {
+        let w = shim::world()?;
+        put(flag, (std::thread::current().id() == w.main_thread) as c_int)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Get_version(version: *mut c_int, subversion: *mut c_int) -> c_int {
+    run("MPI_Get_version", MPI_COMM_WORLD, || {
+        put(version, MPI_VERSION)?;
+        put(subversion, MPI_SUBVERSION)
+    })
+}
+
+/// The library version string (also what `railmpi-info` prints first).
+pub fn library_version() -> String {
+    format!(
+        "railmpi {} (MPI {}.{}, MPICH ABI; rails: shm)",
+        env!("CARGO_PKG_VERSION"),
+        MPI_VERSION,
+        MPI_SUBVERSION
+    )
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Get_library_version(version: *mut c_char, resultlen: *mut c_int) -> c_int {
+    run("MPI_Get_library_version", MPI_COMM_WORLD, || {
+        put_str(&library_version(), version, MPI_MAX_LIBRARY_VERSION_STRING as usize, resultlen)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Get_processor_name(name: *mut c_char, resultlen: *mut c_int) -> c_int {
+    run("MPI_Get_processor_name", MPI_COMM_WORLD, || {
+        let host = crate::sys::cpu::hostname();
+        put_str(&host, name, MPI_MAX_PROCESSOR_NAME as usize, resultlen)
+    })
+}
+
+static EPOCH: OnceLock<Instant> = OnceLock::new();
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Wtime() -> f64 {
+    EPOCH.get_or_init(Instant::now).elapsed().as_secs_f64()
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Wtick() -> f64 {
+    1e-9
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Alloc_mem(size: MPI_Aint, _info: MPI_Info, baseptr: *mut c_void) -> c_int {
+    run("MPI_Alloc_mem", MPI_COMM_WORLD, || {
+        if size < 0 {
+            return mpi_err!(Size, "negative size {size}");
+        }
+        let p = libc::malloc((size as usize).max(1));
+        if p.is_null() {
+            return mpi_err!(NoMem, "cannot allocate {size} bytes");
+        }
+        // baseptr is really a `void **` (MPI's C binding declares it `void *`).
+        put(baseptr as *mut *mut c_void, p)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Free_mem(base: *mut c_void) -> c_int {
+    run("MPI_Free_mem", MPI_COMM_WORLD, || {
+        libc::free(base);
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Error_string(errorcode: c_int, string: *mut c_char, resultlen: *mut c_int) -> c_int {
+    run("MPI_Error_string", MPI_COMM_WORLD, || match errors::class_string(errorcode) {
+        Some(s) => put_str(s, string, MPI_MAX_ERROR_STRING as usize, resultlen),
+        None => Err(Error::new(ErrorClass::Arg, format!("invalid error code {errorcode}"))),
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Error_class(errorcode: c_int, errorclass: *mut c_int) -> c_int {
+    run("MPI_Error_class", MPI_COMM_WORLD, || match errors::class_string(errorcode) {
+        Some(_) => put(errorclass, errorcode),
+        None => Err(Error::new(ErrorClass::Arg, format!("invalid error code {errorcode}"))),
+    })
+}

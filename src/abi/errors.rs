@@ -1,0 +1,123 @@
+//! Error classes, their strings, and raising an error through the error handler.
+
+use super::consts::*;
+use super::handles;
+use crate::error::{Error, ErrorClass};
+use crate::runtime::world;
+use std::os::raw::c_int;
+
+pub fn class_code(c: ErrorClass) -> c_int {
+    use ErrorClass::*;
+    match c {
+        Buffer => MPI_ERR_BUFFER,
+        Count => MPI_ERR_COUNT,
+        Type => MPI_ERR_TYPE,
+        Tag => MPI_ERR_TAG,
+        Comm => MPI_ERR_COMM,
+        Rank => MPI_ERR_RANK,
+        Request => MPI_ERR_REQUEST,
+        Root => MPI_ERR_ROOT,
+        Group => MPI_ERR_GROUP,
+        Op => MPI_ERR_OP,
+        Topology => MPI_ERR_TOPOLOGY,
+        Dims => MPI_ERR_DIMS,
+        Arg => MPI_ERR_ARG,
+        Unknown => MPI_ERR_UNKNOWN,
+        Truncate => MPI_ERR_TRUNCATE,
+        Other => MPI_ERR_OTHER,
+        Intern => MPI_ERR_INTERN,
+        InStatus => MPI_ERR_IN_STATUS,
+        Pending => MPI_ERR_PENDING,
+        Keyval => MPI_ERR_KEYVAL,
+        NoMem => MPI_ERR_NO_MEM,
+        Info => MPI_ERR_INFO,
+        Win => MPI_ERR_WIN,
+        Disp => MPI_ERR_DISP,
+        RmaSync => MPI_ERR_RMA_SYNC,
+        RmaRange => MPI_ERR_RMA_RANGE,
+        RmaConflict => MPI_ERR_RMA_CONFLICT,
+        LockType => MPI_ERR_LOCKTYPE,
+        Assert => MPI_ERR_ASSERT,
+        Size => MPI_ERR_SIZE,
+    }
+}
+
+/// MPI_Error_string's text for an error class (codes are classes in railmpi).
+pub fn class_string(code: c_int) -> Option<&'static str> {
+    Some(match code {
+        MPI_SUCCESS => "No MPI error",
+        MPI_ERR_BUFFER => "Invalid buffer pointer",
+        MPI_ERR_COUNT => "Invalid count argument",
+        MPI_ERR_TYPE => "Invalid datatype argument",
+        MPI_ERR_TAG => "Invalid tag argument",
+        MPI_ERR_COMM => "Invalid communicator",
+        MPI_ERR_RANK => "Invalid rank",
+        MPI_ERR_ROOT => "Invalid root",
+        MPI_ERR_GROUP => "Invalid group",
+        MPI_ERR_OP => "Invalid MPI_Op",
+        MPI_ERR_TOPOLOGY => "Invalid topology",
+        MPI_ERR_DIMS => "Invalid dimension argument",
+        MPI_ERR_ARG => "Invalid argument",
+        MPI_ERR_UNKNOWN => "Unknown error",
+        MPI_ERR_TRUNCATE => "Message truncated",
+        MPI_ERR_OTHER => "Other MPI error",
+        MPI_ERR_INTERN => "Internal MPI error",
+        MPI_ERR_IN_STATUS => "See the MPI_ERROR field in MPI_Status for the error code",
+        MPI_ERR_PENDING => "Pending request (no error)",
+        MPI_ERR_REQUEST => "Invalid MPI_Request",
+        MPI_ERR_ACCESS => "Permission denied",
+        MPI_ERR_INFO => "Invalid info object",
+        MPI_ERR_INFO_KEY => "Invalid info key",
+        MPI_ERR_INFO_VALUE => "Invalid info value",
+        MPI_ERR_INFO_NOKEY => "Info key not found",
+        MPI_ERR_NO_MEM => "Out of memory",
+        MPI_ERR_WIN => "Invalid window",
+        MPI_ERR_BASE => "Invalid base address",
+        MPI_ERR_LOCKTYPE => "Invalid lock type",
+        MPI_ERR_KEYVAL => "Invalid keyval",
+        MPI_ERR_RMA_CONFLICT => "Conflicting accesses to window",
+        MPI_ERR_RMA_SYNC => "Wrong synchronization of RMA calls",
+        MPI_ERR_SIZE => "Invalid size argument",
+        MPI_ERR_DISP => "Invalid displacement argument",
+        MPI_ERR_ASSERT => "Invalid assert argument",
+        MPI_ERR_RMA_RANGE => "Target memory is not part of the window",
+        MPI_ERR_UNSUPPORTED_OPERATION => "Unsupported operation",
+        c if (1..=MPI_ERR_VALUE_TOO_LARGE).contains(&c) => "MPI error",
+        _ => return None,
+    })
+}
+
+/// Raise `err` from function `func` on communicator `comm`: run its error handler and
+/// return the code to give the caller (if the handler returns at all).
+pub fn raise(func: &str, comm: MPI_Comm, err: Error) -> c_int {
+    let code = class_code(err.class);
+    let handler = if world::world().is_some() { handles::comm_errhandler(comm) } else { MPI_ERRORS_ARE_FATAL };
+    match handler {
+        MPI_ERRORS_RETURN => code,
+        MPI_ERRORS_ARE_FATAL | MPI_ERRORS_ABORT => fatal(func, code, &err.msg),
+        h => {
+            if let Some(f) = handles::errhandler_fn(h) {
+                let mut c = comm;
+                let mut e = code;
+                // SAFETY: `f` was registered by the application as an
+                // MPI_Comm_errhandler_function, which takes (MPI_Comm *, int *, ...).
+                unsafe {
+                    let f: unsafe extern "C" fn(*mut MPI_Comm, *mut c_int, ...) = std::mem::transmute(f);
+                    f(&mut c, &mut e);
+                }
+            }
+            code
+        }
+    }
+}
+
+/// MPI_ERRORS_ARE_FATAL: say what went wrong and take the whole job down.
+pub fn fatal(func: &str, code: c_int, msg: &str) -> ! {
+    let class = class_string(code).unwrap_or("MPI error");
+    let rank = world::world().map(|w| w.rank.to_string()).unwrap_or_else(|| "?".into());
+    eprintln!("railmpi: rank {rank}: fatal error in {func}: {class}: {msg}");
+    match world::world() {
+        Some(w) => w.abort(1, &format!("fatal error in {func}")),
+        None => std::process::exit(1),
+    }
+}

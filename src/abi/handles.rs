@@ -1,0 +1,282 @@
+//! Handle tables: MPICH-style integer handles ↔ core objects.
+//!
+//! MPICH encodes a handle as `kind (2 bits) | object type (4 bits) | index (26 bits)`.
+//! Predefined objects are "builtin" (kind 01); objects created at run time are "direct"
+//! (kind 10) with our slab index, so they never collide with a predefined value.
+
+use super::builtin_types;
+use super::consts::*;
+use crate::comm::Communicator;
+use crate::datatype::Datatype;
+use crate::error::{Error, ErrorClass, Result};
+use crate::pt2pt::ReqId;
+use parking_lot::{Mutex, RwLock};
+use std::sync::{Arc, LazyLock};
+
+const DIRECT: u32 = 0x8000_0000;
+const INDEX_MASK: u32 = 0x03ff_ffff;
+const KIND_COMM: u32 = 0x0400_0000;
+const KIND_DATATYPE: u32 = 0x0c00_0000;
+const KIND_ERRHANDLER: u32 = 0x1400_0000;
+const KIND_REQUEST: u32 = 0x2c00_0000;
+/// Direct datatype indices below this are MPICH's pair types (0x8c000000..=4).
+const FIRST_DYNAMIC_TYPE: usize = 8;
+
+/// A growable slab whose slot index is the handle's index.
+pub struct Slab<T> {
+    slots: Vec<Option<T>>,
+    free: Vec<usize>,
+    reserved: usize,
+}
+
+impl<T> Slab<T> {
+    const fn new(reserved: usize) -> Self {
+        Self { slots: Vec::new(), free: Vec::new(), reserved }
+    }
+    pub fn insert(&mut self, v: T) -> usize {
+        if let Some(i) = self.free.pop() {
+            self.slots[i] = Some(v);
+            return i;
+        }
+        while self.slots.len() < self.reserved {
+            self.slots.push(None);
+        }
+        self.slots.push(Some(v));
+        self.slots.len() - 1
+    }
+    pub fn get(&self, i: usize) -> Option<&T> {
+        self.slots.get(i)?.as_ref()
+    }
+    pub fn get_mut(&mut self, i: usize) -> Option<&mut T> {
+        self.slots.get_mut(i)?.as_mut()
+    }
+    pub fn remove(&mut self, i: usize) -> Option<T> {
+        let v = self.slots.get_mut(i)?.take()?;
+        self.free.push(i);
+        Some(v)
+    }
+}
+
+fn direct_index(h: c_int, kind: u32) -> Option<usize> {
+    let u = h as u32;
+    (u & 0xfc00_0000 == DIRECT | kind).then_some((u & INDEX_MASK) as usize)
+}
+
+use std::os::raw::c_int;
+
+// ------------------------------------------------------------------ communicators
+
+pub struct CommEntry {
+    pub comm: Arc<Communicator>,
+    pub errhandler: MPI_Errhandler,
+    pub name: String,
+}
+
+/// Slot 0 is MPI_COMM_WORLD, slot 1 MPI_COMM_SELF; others are direct handles.
+pub static COMMS: RwLock<Slab<CommEntry>> = RwLock::new(Slab::new(0));
+
+fn comm_index(h: MPI_Comm) -> Option<usize> {
+    match h {
+        MPI_COMM_WORLD => Some(0),
+        MPI_COMM_SELF => Some(1),
+        _ => direct_index(h, KIND_COMM).filter(|&i| i >= 2),
+    }
+}
+
+pub fn init_comms(world: Arc<Communicator>, selfc: Arc<Communicator>) {
+    let mut t = COMMS.write();
+    t.insert(CommEntry { comm: world, errhandler: MPI_ERRORS_ARE_FATAL, name: "MPI_COMM_WORLD".into() });
+    t.insert(CommEntry { comm: selfc, errhandler: MPI_ERRORS_ARE_FATAL, name: "MPI_COMM_SELF".into() });
+}
+
+/// The communicator behind `h`, or MPI_ERR_COMM.
+#[inline]
+pub fn comm(h: MPI_Comm) -> Result<Arc<Communicator>> {
+    comm_index(h)
+        .and_then(|i| COMMS.read().get(i).map(|e| e.comm.clone()))
+        .ok_or_else(|| Error::new(ErrorClass::Comm, format!("invalid communicator {h:#x}")))
+}
+
+pub fn with_comm_entry<T>(h: MPI_Comm, f: impl FnOnce(&mut CommEntry) -> T) -> Result<T> {
+    let i = comm_index(h)
+        .ok_or_else(|| Error::new(ErrorClass::Comm, format!("invalid communicator {h:#x}")))?;
+    let mut t = COMMS.write();
+    let e = t
+        .get_mut(i)
+        .ok_or_else(|| Error::new(ErrorClass::Comm, format!("invalid communicator {h:#x}")))?;
+    Ok(f(e))
+}
+
+/// The error handler attached to `h`; MPI_COMM_WORLD's for an invalid handle.
+pub fn comm_errhandler(h: MPI_Comm) -> MPI_Errhandler {
+    let t = COMMS.read();
+    comm_index(h)
+        .and_then(|i| t.get(i))
+        .or_else(|| t.get(0))
+        .map(|e| e.errhandler)
+        .unwrap_or(MPI_ERRORS_ARE_FATAL)
+}
+
+pub fn new_comm(comm: Arc<Communicator>, errhandler: MPI_Errhandler) -> MPI_Comm {
+    let i = COMMS.write().insert(CommEntry { comm, errhandler, name: String::new() });
+    (DIRECT | KIND_COMM | i as u32) as MPI_Comm
+}
+
+pub fn free_comm(h: MPI_Comm) -> Result<()> {
+    match h {
+        MPI_COMM_WORLD | MPI_COMM_SELF => {
+            Err(Error::new(ErrorClass::Comm, "cannot free a predefined communicator"))
+        }
+        _ => comm_index(h)
+            .and_then(|i| COMMS.write().remove(i))
+            .map(|_| ())
+            .ok_or_else(|| Error::new(ErrorClass::Comm, format!("invalid communicator {h:#x}"))),
+    }
+}
+
+// ------------------------------------------------------------------ datatypes
+
+static TYPES: RwLock<Slab<Arc<Datatype>>> = RwLock::new(Slab::new(FIRST_DYNAMIC_TYPE));
+
+/// A datatype usable for communication: valid and committed (else MPI_ERR_TYPE).
+#[inline]
+pub fn datatype(h: MPI_Datatype) -> Result<TypeRef> {
+    if let Some(d) = builtin_types::lookup(h) {
+        return Ok(TypeRef::Builtin(d));
+    }
+    let d = any_datatype(h)?;
+    if !d.committed {
+        return Err(Error::new(ErrorClass::Type, "datatype is not committed"));
+    }
+    Ok(d)
+}
+
+/// Any valid datatype, committed or not (for MPI_Type_* queries).
+pub fn any_datatype(h: MPI_Datatype) -> Result<TypeRef> {
+    if let Some(d) = builtin_types::lookup(h) {
+        return Ok(TypeRef::Builtin(d));
+    }
+    direct_index(h, KIND_DATATYPE)
+        .filter(|&i| i >= FIRST_DYNAMIC_TYPE)
+        .and_then(|i| TYPES.read().get(i).cloned())
+        .map(TypeRef::Derived)
+        .ok_or_else(|| Error::new(ErrorClass::Type, format!("invalid datatype {h:#x}")))
+}
+
+pub fn new_datatype(d: Datatype) -> MPI_Datatype {
+    let i = TYPES.write().insert(Arc::new(d));
+    (DIRECT | KIND_DATATYPE | i as u32) as MPI_Datatype
+}
+
+pub fn update_datatype(h: MPI_Datatype, f: impl FnOnce(&mut Datatype)) -> Result<()> {
+    let i = direct_index(h, KIND_DATATYPE).filter(|&i| i >= FIRST_DYNAMIC_TYPE);
+    let mut t = TYPES.write();
+    match i.and_then(|i| t.get_mut(i)) {
+        Some(d) => {
+            f(Arc::make_mut(d));
+            Ok(())
+        }
+        None if builtin_types::lookup(h).is_some() => Ok(()),
+        None => Err(Error::new(ErrorClass::Type, format!("invalid datatype {h:#x}"))),
+    }
+}
+
+pub fn free_datatype(h: MPI_Datatype) -> Result<()> {
+    if builtin_types::lookup(h).is_some() {
+        return Err(Error::new(ErrorClass::Type, "cannot free a predefined datatype"));
+    }
+    direct_index(h, KIND_DATATYPE)
+        .filter(|&i| i >= FIRST_DYNAMIC_TYPE)
+        .and_then(|i| TYPES.write().remove(i))
+        .map(|_| ())
+        .ok_or_else(|| Error::new(ErrorClass::Type, format!("invalid datatype {h:#x}")))
+}
+
+/// A datatype borrowed from the builtin table or shared from the dynamic one.
+pub enum TypeRef {
+    Builtin(&'static Datatype),
+    Derived(Arc<Datatype>),
+}
+
+impl std::ops::Deref for TypeRef {
+    type Target = Datatype;
+    fn deref(&self) -> &Datatype {
+        match self {
+            TypeRef::Builtin(d) => d,
+            TypeRef::Derived(d) => d,
+        }
+    }
+}
+
+// ------------------------------------------------------------------ error handlers
+
+/// A user error handler function (MPI_Comm_create_errhandler).
+pub type ErrhandlerFn = unsafe extern "C" fn(*mut MPI_Comm, *mut c_int, ...);
+
+pub static ERRHANDLERS: RwLock<Slab<usize>> = RwLock::new(Slab::new(0));
+
+pub fn new_errhandler(f: usize) -> MPI_Errhandler {
+    let i = ERRHANDLERS.write().insert(f);
+    (DIRECT | KIND_ERRHANDLER | i as u32) as MPI_Errhandler
+}
+
+/// The user function behind a created error handler.
+pub fn errhandler_fn(h: MPI_Errhandler) -> Option<usize> {
+    direct_index(h, KIND_ERRHANDLER).and_then(|i| ERRHANDLERS.read().get(i).copied())
+}
+
+pub fn valid_errhandler(h: MPI_Errhandler) -> bool {
+    matches!(h, MPI_ERRORS_ARE_FATAL | MPI_ERRORS_RETURN | MPI_ERRORS_ABORT) || errhandler_fn(h).is_some()
+}
+
+pub fn free_errhandler(h: MPI_Errhandler) -> Result<()> {
+    if matches!(h, MPI_ERRORS_ARE_FATAL | MPI_ERRORS_RETURN | MPI_ERRORS_ABORT) {
+        return Ok(()); // predefined: freeing is a no-op on the handle's object
+    }
+    direct_index(h, KIND_ERRHANDLER)
+        .and_then(|i| ERRHANDLERS.write().remove(i))
+        .map(|_| ())
+        .ok_or_else(|| Error::new(ErrorClass::Arg, format!("invalid error handler {h:#x}")))
+}
+
+// ------------------------------------------------------------------ requests
+
+/// What an MPI_Request stands for.
+pub enum RequestEntry {
+    /// An engine request; `unpack` finishes a receive into a non-contiguous type, and
+    /// `packed` keeps a packed send buffer alive until completion.
+    Active { req: ReqId, comm: MPI_Comm, post: PostProcess },
+    /// A persistent request (MPI_Send_init / MPI_Recv_init) and its current round.
+    Persistent { spec: PersistentSpec, active: Option<(ReqId, PostProcess)>, comm: MPI_Comm },
+}
+
+/// Work to do when a request completes.
+pub enum PostProcess {
+    None,
+    /// Keep the packed copy of a send until it has gone.
+    KeepSendBuffer(Vec<u8>),
+    /// Unpack the temporary receive buffer into the user's non-contiguous type.
+    Unpack { tmp: Vec<u8>, dst: usize, count: usize, dtype: Arc<Datatype> },
+}
+
+#[derive(Clone)]
+pub struct PersistentSpec {
+    pub send: bool,
+    pub sync: bool,
+    pub buf: usize,
+    pub count: c_int,
+    pub datatype: MPI_Datatype,
+    pub peer: c_int,
+    pub tag: c_int,
+}
+
+pub static REQUESTS: LazyLock<Mutex<Slab<RequestEntry>>> = LazyLock::new(|| Mutex::new(Slab::new(0)));
+
+pub fn new_request(e: RequestEntry) -> MPI_Request {
+    let i = REQUESTS.lock().insert(e);
+    (DIRECT | KIND_REQUEST | i as u32) as MPI_Request
+}
+
+pub fn request_index(h: MPI_Request) -> Option<usize> {
+    direct_index(h, KIND_REQUEST)
+}

@@ -1,0 +1,506 @@
+//! Point-to-point shims: MPI_Send … MPI_Startall.
+
+use super::args::{self, write_status, Source};
+use super::consts::*;
+use super::handles::{self, PersistentSpec, PostProcess, RequestEntry};
+use super::requests::{self, finish_post, recv_target, send_data, status_at};
+use super::shim::{self, put, run};
+use crate::error::{Error, ErrorClass, Result};
+use crate::mpi_err;
+use std::os::raw::{c_int, c_void};
+
+/// Blocking send in one of the modes (Rsend behaves as Send: a legal implementation).
+fn send(buf: *const c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm, sync: bool) -> Result<()> {
+    let w = shim::world()?;
+    let c = handles::comm(comm)?;
+    let count = args::count(count)?;
+    let ty = handles::datatype(datatype)?;
+    args::buffer(buf, count, &ty)?;
+    let tag = args::send_tag(tag)?;
+    let Some(dst) = args::dest(&c, dest)? else { return Ok(()) };
+    let data = send_data(buf, count, &ty)?;
+    w.send(&c, dst, tag, data.ptr, data.len, sync);
+    Ok(())
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Send(buf: *const c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm) -> c_int {
+    run("MPI_Send", comm, || send(buf, count, datatype, dest, tag, comm, false))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Ssend(buf: *const c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm) -> c_int {
+    run("MPI_Ssend", comm, || send(buf, count, datatype, dest, tag, comm, true))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Rsend(buf: *const c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm) -> c_int {
+    run("MPI_Rsend", comm, || send(buf, count, datatype, dest, tag, comm, false))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Recv(buf: *mut c_void, count: c_int, datatype: MPI_Datatype, source: c_int, tag: c_int, comm: MPI_Comm, status: *mut MPI_Status) -> c_int {
+    run("MPI_Recv", comm, || {
+        let w = shim::world()?;
+        let c = handles::comm(comm)?;
+        let count = args::count(count)?;
+        let ty = handles::datatype(datatype)?;
+        args::buffer(buf, count, &ty)?;
+        let tag = args::recv_tag(tag)?;
+        let src = match args::source(&c, source)? {
+            Source::Null => {
+                write_status(status, &args::empty_status(MPI_PROC_NULL), MPI_SUCCESS);
+                return Ok(());
+            }
+            s => s.as_option(),
+        };
+        let t = recv_target(buf, count, &ty)?;
+        let st = w.recv(&c, src, tag, t.ptr, t.cap);
+        finish_post(t.post, &st);
+        let code = if st.truncated { MPI_ERR_TRUNCATE } else { MPI_SUCCESS };
+        write_status(status, &st, code);
+        requests::code_result(code)
+    })
+}
+
+fn spec(send: bool, sync: bool, buf: *const c_void, count: c_int, datatype: MPI_Datatype, peer: c_int, tag: c_int) -> PersistentSpec {
+    PersistentSpec { send, sync, buf: buf as usize, count, datatype, peer, tag }
+}
+
+unsafe fn isend(name: &'static str, s: PersistentSpec, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
+    run(name, comm, || {
+        if request.is_null() {
+            return mpi_err!(Arg, "NULL request pointer");
+        }
+        let started = requests::start_send(&s, comm)?;
+        put(request, requests::handle_for(started, comm)?)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Isend(buf: *const c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
+    isend("MPI_Isend", spec(true, false, buf, count, datatype, dest, tag), comm, request)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Issend(buf: *const c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
+    isend("MPI_Issend", spec(true, true, buf, count, datatype, dest, tag), comm, request)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Irsend(buf: *const c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
+    isend("MPI_Irsend", spec(true, false, buf, count, datatype, dest, tag), comm, request)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Irecv(buf: *mut c_void, count: c_int, datatype: MPI_Datatype, source: c_int, tag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
+    run("MPI_Irecv", comm, || {
+        if request.is_null() {
+            return mpi_err!(Arg, "NULL request pointer");
+        }
+        let started = requests::start_recv(&spec(false, false, buf, count, datatype, source, tag), comm)?;
+        put(request, requests::handle_for(started, comm)?)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Sendrecv(
+    sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, dest: c_int, sendtag: c_int,
+    recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, source: c_int, recvtag: c_int,
+    comm: MPI_Comm, status: *mut MPI_Status,
+) -> c_int {
+    run("MPI_Sendrecv", comm, || {
+        let rs = spec(false, false, recvbuf, recvcount, recvtype, source, recvtag);
+        let ss = spec(true, false, sendbuf, sendcount, sendtype, dest, sendtag);
+        let mut rreq = requests::handle_for(requests::start_recv(&rs, comm)?, comm)?;
+        let mut sreq = requests::handle_for(requests::start_send(&ss, comm)?, comm)?;
+        requests::wait(&mut sreq)?;
+        let (st, code) = requests::wait(&mut rreq)?;
+        write_status(status, &st, code);
+        requests::code_result(code)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Sendrecv_replace(
+    buf: *mut c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, sendtag: c_int,
+    source: c_int, recvtag: c_int, comm: MPI_Comm, status: *mut MPI_Status,
+) -> c_int {
+    run("MPI_Sendrecv_replace", comm, || {
+        let n = args::count(count)?;
+        let ty = handles::datatype(datatype)?;
+        args::buffer(buf, n, &ty)?;
+        // Send from a packed copy, receive into the buffer itself.
+        let mut copy = Vec::new();
+        ty.pack(n, buf as *const u8, &mut copy);
+        let w = shim::world()?;
+        let c = handles::comm(comm)?;
+        let tag = args::send_tag(sendtag)?;
+        let rs = spec(false, false, buf, count, datatype, source, recvtag);
+        let mut rreq = requests::handle_for(requests::start_recv(&rs, comm)?, comm)?;
+        if let Some(dst) = args::dest(&c, dest)? {
+            w.send(&c, dst, tag, copy.as_ptr(), copy.len(), false);
+        }
+        let (st, code) = requests::wait(&mut rreq)?;
+        write_status(status, &st, code);
+        requests::code_result(code)
+    })
+}
+
+// ------------------------------------------------------------------ completion
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Wait(request: *mut MPI_Request, status: *mut MPI_Status) -> c_int {
+    let comm = if request.is_null() { MPI_COMM_WORLD } else { requests::request_comm(*request) };
+    run("MPI_Wait", comm, || {
+        if request.is_null() {
+            return mpi_err!(Request, "NULL request pointer");
+        }
+        let (st, code) = requests::wait(&mut *request)?;
+        write_status(status, &st, code);
+        requests::code_result(code)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Test(request: *mut MPI_Request, flag: *mut c_int, status: *mut MPI_Status) -> c_int {
+    let comm = if request.is_null() { MPI_COMM_WORLD } else { requests::request_comm(*request) };
+    run("MPI_Test", comm, || {
+        if request.is_null() {
+            return mpi_err!(Request, "NULL request pointer");
+        }
+        match requests::test(&mut *request)? {
+            Some((st, code)) => {
+                put(flag, 1)?;
+                write_status(status, &st, code);
+                requests::code_result(code)
+            }
+            None => put(flag, 0),
+        }
+    })
+}
+
+unsafe fn slice_mut<'a>(p: *mut MPI_Request, n: c_int) -> Result<&'a mut [MPI_Request]> {
+    let n = args::count(n)?;
+    if n == 0 {
+        return Ok(&mut []);
+    }
+    if p.is_null() {
+        return mpi_err!(Request, "NULL request array");
+    }
+    Ok(std::slice::from_raw_parts_mut(p, n))
+}
+
+/// Complete every listed handle, writing statuses; MPI_ERR_IN_STATUS if any failed.
+unsafe fn complete_all(hs: &mut [MPI_Request], statuses: *mut MPI_Status) -> Result<()> {
+    let mut failed = false;
+    for i in 0..hs.len() {
+        let (st, code) = requests::wait(&mut hs[i])?;
+        failed |= code != MPI_SUCCESS;
+        write_status(status_at(statuses, i), &st, code);
+    }
+    if failed {
+        return Err(Error::new(ErrorClass::InStatus, "a request failed: see the statuses"));
+    }
+    Ok(())
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Waitall(count: c_int, requests: *mut MPI_Request, statuses: *mut MPI_Status) -> c_int {
+    run("MPI_Waitall", MPI_COMM_WORLD, || complete_all(slice_mut(requests, count)?, statuses))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Testall(count: c_int, requests: *mut MPI_Request, flag: *mut c_int, statuses: *mut MPI_Status) -> c_int {
+    run("MPI_Testall", MPI_COMM_WORLD, || {
+        let hs = slice_mut(requests, count)?;
+        let ids = requests::pending_all(hs)?;
+        let done = requests::wait_some(&ids, false)?;
+        let active = ids.iter().filter(|r| r.is_some()).count();
+        if done.len() < active {
+            return put(flag, 0);
+        }
+        put(flag, 1)?;
+        complete_all(hs, statuses)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Waitany(count: c_int, requests: *mut MPI_Request, index: *mut c_int, status: *mut MPI_Status) -> c_int {
+    run("MPI_Waitany", MPI_COMM_WORLD, || {
+        let hs = slice_mut(requests, count)?;
+        let ids = requests::pending_all(hs)?;
+        match requests::wait_some(&ids, true)?.first() {
+            None => {
+                put(index, MPI_UNDEFINED)?;
+                write_status(status, &args::empty_status(MPI_ANY_SOURCE), MPI_SUCCESS);
+                Ok(())
+            }
+            Some(&i) => {
+                let (st, code) = requests::complete_done(hs, i, ids[i].expect("active"))?;
+                put(index, i as c_int)?;
+                write_status(status, &st, code);
+                requests::code_result(code)
+            }
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Testany(count: c_int, requests: *mut MPI_Request, index: *mut c_int, flag: *mut c_int, status: *mut MPI_Status) -> c_int {
+    run("MPI_Testany", MPI_COMM_WORLD, || {
+        let hs = slice_mut(requests, count)?;
+        let ids = requests::pending_all(hs)?;
+        if ids.iter().all(|r| r.is_none()) {
+            put(flag, 1)?;
+            put(index, MPI_UNDEFINED)?;
+            write_status(status, &args::empty_status(MPI_ANY_SOURCE), MPI_SUCCESS);
+            return Ok(());
+        }
+        match requests::wait_some(&ids, false)?.first() {
+            None => {
+                put(flag, 0)?;
+                put(index, MPI_UNDEFINED)
+            }
+            Some(&i) => {
+                let (st, code) = requests::complete_done(hs, i, ids[i].expect("active"))?;
+                put(flag, 1)?;
+                put(index, i as c_int)?;
+                write_status(status, &st, code);
+                requests::code_result(code)
+            }
+        }
+    })
+}
+
+unsafe fn some(name: &'static str, block: bool, incount: c_int, requests: *mut MPI_Request, outcount: *mut c_int, indices: *mut c_int, statuses: *mut MPI_Status) -> c_int {
+    run(name, MPI_COMM_WORLD, || {
+        let hs = slice_mut(requests, incount)?;
+        let ids = requests::pending_all(hs)?;
+        if ids.iter().all(|r| r.is_none()) {
+            return put(outcount, MPI_UNDEFINED);
+        }
+        let done = requests::wait_some(&ids, block)?;
+        let mut failed = false;
+        for (k, &i) in done.iter().enumerate() {
+            let (st, code) = requests::complete_done(hs, i, ids[i].expect("active"))?;
+            failed |= code != MPI_SUCCESS;
+            *indices.add(k) = i as c_int;
+            write_status(status_at(statuses, k), &st, code);
+        }
+        put(outcount, done.len() as c_int)?;
+        if failed {
+            return mpi_err!(InStatus, "a request failed: see the statuses");
+        }
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Waitsome(incount: c_int, requests: *mut MPI_Request, outcount: *mut c_int, indices: *mut c_int, statuses: *mut MPI_Status) -> c_int {
+    some("MPI_Waitsome", true, incount, requests, outcount, indices, statuses)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Testsome(incount: c_int, requests: *mut MPI_Request, outcount: *mut c_int, indices: *mut c_int, statuses: *mut MPI_Status) -> c_int {
+    some("MPI_Testsome", false, incount, requests, outcount, indices, statuses)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Request_get_status(request: MPI_Request, flag: *mut c_int, status: *mut MPI_Status) -> c_int {
+    run("MPI_Request_get_status", MPI_COMM_WORLD, || {
+        let ids = requests::pending_all(&[request])?;
+        match ids[0] {
+            None => {
+                put(flag, 1)?;
+                write_status(status, &args::empty_status(MPI_ANY_SOURCE), MPI_SUCCESS);
+                Ok(())
+            }
+            Some(id) => {
+                let w = shim::world()?;
+                let st = w.progress.with(|e| e.p2p.is_done(id).and_then(|d| d.then(|| e.p2p.status(id)).flatten()));
+                match st {
+                    Some(st) => {
+                        put(flag, 1)?;
+                        write_status(status, &st, if st.truncated { MPI_ERR_TRUNCATE } else { MPI_SUCCESS });
+                        Ok(())
+                    }
+                    None => put(flag, 0),
+                }
+            }
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Request_free(request: *mut MPI_Request) -> c_int {
+    run("MPI_Request_free", MPI_COMM_WORLD, || {
+        if request.is_null() {
+            return mpi_err!(Request, "NULL request pointer");
+        }
+        requests::free(&mut *request)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Cancel(request: *mut MPI_Request) -> c_int {
+    run("MPI_Cancel", MPI_COMM_WORLD, || {
+        if request.is_null() {
+            return mpi_err!(Request, "NULL request pointer");
+        }
+        requests::cancel(*request)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Test_cancelled(status: *const MPI_Status, flag: *mut c_int) -> c_int {
+    run("MPI_Test_cancelled", MPI_COMM_WORLD, || {
+        if status.is_null() {
+            return mpi_err!(Arg, "NULL status");
+        }
+        put(flag, (*status).count_hi_and_cancelled & 1)
+    })
+}
+
+// ------------------------------------------------------------------ probe and counts
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Probe(source: c_int, tag: c_int, comm: MPI_Comm, status: *mut MPI_Status) -> c_int {
+    run("MPI_Probe", comm, || {
+        let w = shim::world()?;
+        let c = handles::comm(comm)?;
+        let tag = args::recv_tag(tag)?;
+        let src = match args::source(&c, source)? {
+            Source::Null => {
+                write_status(status, &args::empty_status(MPI_PROC_NULL), MPI_SUCCESS);
+                return Ok(());
+            }
+            s => s.as_option(),
+        };
+        let st = w.probe(&c, src, tag);
+        write_status(status, &st, MPI_SUCCESS);
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Iprobe(source: c_int, tag: c_int, comm: MPI_Comm, flag: *mut c_int, status: *mut MPI_Status) -> c_int {
+    run("MPI_Iprobe", comm, || {
+        let w = shim::world()?;
+        let c = handles::comm(comm)?;
+        let tag = args::recv_tag(tag)?;
+        let src = match args::source(&c, source)? {
+            Source::Null => {
+                write_status(status, &args::empty_status(MPI_PROC_NULL), MPI_SUCCESS);
+                return put(flag, 1);
+            }
+            s => s.as_option(),
+        };
+        match w.iprobe(&c, src, tag) {
+            Some(st) => {
+                write_status(status, &st, MPI_SUCCESS);
+                put(flag, 1)
+            }
+            None => put(flag, 0),
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Get_count(status: *const MPI_Status, datatype: MPI_Datatype, count: *mut c_int) -> c_int {
+    run("MPI_Get_count", MPI_COMM_WORLD, || {
+        if status.is_null() {
+            return mpi_err!(Arg, "NULL status");
+        }
+        let ty = handles::any_datatype(datatype)?;
+        let bytes = args::status_bytes(status);
+        let n = if ty.size == 0 {
+            if bytes == 0 { 0 } else { MPI_UNDEFINED }
+        } else if bytes % ty.size as u64 != 0 || bytes / ty.size as u64 > i32::MAX as u64 {
+            MPI_UNDEFINED
+        } else {
+            (bytes / ty.size as u64) as c_int
+        };
+        put(count, n)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Get_elements(status: *const MPI_Status, datatype: MPI_Datatype, count: *mut c_int) -> c_int {
+    run("MPI_Get_elements", MPI_COMM_WORLD, || {
+        if status.is_null() {
+            return mpi_err!(Arg, "NULL status");
+        }
+        let ty = handles::any_datatype(datatype)?;
+        let bytes = args::status_bytes(status);
+        let n = match ty.basic {
+            Some((b, _)) if b.size() > 0 && bytes % b.size() as u64 == 0 => (bytes / b.size() as u64) as c_int,
+            _ if ty.size > 0 && bytes % ty.size as u64 == 0 => (bytes / ty.size as u64) as c_int,
+            _ => MPI_UNDEFINED,
+        };
+        put(count, n)
+    })
+}
+
+// ------------------------------------------------------------------ persistent requests
+
+unsafe fn init(name: &'static str, s: PersistentSpec, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
+    run(name, comm, || {
+        shim::world()?;
+        let c = handles::comm(comm)?;
+        args::count(s.count)?;
+        let ty = handles::datatype(s.datatype)?;
+        args::buffer(s.buf as *const c_void, s.count as usize, &ty)?;
+        if s.send {
+            args::send_tag(s.tag)?;
+            args::dest(&c, s.peer)?;
+        } else {
+            args::recv_tag(s.tag)?;
+            args::source(&c, s.peer)?;
+        }
+        put(request, handles::new_request(RequestEntry::Persistent { spec: s, active: None, comm }))
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Send_init(buf: *const c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
+    init("MPI_Send_init", spec(true, false, buf, count, datatype, dest, tag), comm, request)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Ssend_init(buf: *const c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
+    init("MPI_Ssend_init", spec(true, true, buf, count, datatype, dest, tag), comm, request)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Rsend_init(buf: *const c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
+    init("MPI_Rsend_init", spec(true, false, buf, count, datatype, dest, tag), comm, request)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Recv_init(buf: *mut c_void, count: c_int, datatype: MPI_Datatype, source: c_int, tag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
+    init("MPI_Recv_init", spec(false, false, buf, count, datatype, source, tag), comm, request)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Start(request: *mut MPI_Request) -> c_int {
+    run("MPI_Start", MPI_COMM_WORLD, || {
+        if request.is_null() {
+            return mpi_err!(Request, "NULL request pointer");
+        }
+        requests::start(*request)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Startall(count: c_int, requests: *mut MPI_Request) -> c_int {
+    run("MPI_Startall", MPI_COMM_WORLD, || {
+        for &h in slice_mut(requests, count)?.iter() {
+            requests::start(h)?;
+        }
+        Ok(())
+    })
+}
+
+#[allow(dead_code)]
+fn _keep(_: PostProcess) {}

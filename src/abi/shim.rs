@@ -1,0 +1,66 @@
+//! The boundary every exported function runs inside (compare rustls-ffi's
+//! `ffi_panic_boundary!`): a core `Result` becomes an MPI error code through the error
+//! handler, and a Rust panic never unwinds into C — it becomes MPI_ERR_INTERN.
+
+use super::consts::*;
+use super::errors;
+use crate::error::{Error, ErrorClass, Result};
+use crate::runtime::World;
+use std::os::raw::c_int;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+/// Run the body of MPI function `func`; errors go to `comm`'s error handler.
+#[inline]
+pub fn run(func: &'static str, comm: MPI_Comm, body: impl FnOnce() -> Result<()>) -> c_int {
+    match catch_unwind(AssertUnwindSafe(body)) {
+        Ok(Ok(())) => MPI_SUCCESS,
+        Ok(Err(e)) => errors::raise(func, comm, e),
+        Err(panic) => {
+            let msg = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "panic".into());
+            errors::raise(func, comm, Error::new(ErrorClass::Intern, format!("internal error: {msg}")))
+        }
+    }
+}
+
+/// The running world, or the error MPI gives before MPI_Init / after MPI_Finalize.
+#[inline]
+pub fn world() -> Result<&'static World> {
+    crate::runtime::world().ok_or_else(|| {
+        let when = if crate::runtime::world::finalized() { "after MPI_Finalize" } else { "before MPI_Init" };
+        Error::new(ErrorClass::Other, format!("called {when}"))
+    })
+}
+
+/// Write through an output pointer the caller handed us, if it is not NULL.
+///
+/// # Safety
+/// `p` is NULL or valid for writing a `T`.
+#[inline]
+pub unsafe fn put<T>(p: *mut T, v: T) -> Result<()> {
+    if p.is_null() {
+        return Err(Error::new(ErrorClass::Arg, "NULL output argument"));
+    }
+    p.write(v);
+    Ok(())
+}
+
+/// Copy `s` into a C buffer of `cap` bytes as a NUL-terminated string; its length out.
+///
+/// # Safety
+/// `buf` is valid for `cap` bytes; `len` is NULL or valid.
+pub unsafe fn put_str(s: &str, buf: *mut std::os::raw::c_char, cap: usize, len: *mut c_int) -> Result<()> {
+    if buf.is_null() {
+        return Err(Error::new(ErrorClass::Arg, "NULL string buffer"));
+    }
+    let n = s.len().min(cap.saturating_sub(1));
+    std::ptr::copy_nonoverlapping(s.as_ptr(), buf as *mut u8, n);
+    *buf.add(n) = 0;
+    if !len.is_null() {
+        *len = n as c_int;
+    }
+    Ok(())
+}
