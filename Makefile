@@ -51,7 +51,7 @@ $(BUILD)/c_tests_mpich/%: c_tests/src/%.c c_tests/src/check.h
 
 $(BUILD)/benchmarks/%: benchmarks/%.c build
 	@mkdir -p $(BUILD)/benchmarks
-	$(BUILD)/bin/mpicc -O2 -o $@ $<
+	$(BUILD)/bin/mpicc -O2 -o $@ $< -lm
 
 run: deps build $(BENCHES)
 	$(BUILD)/bin/mpiexec -n 2 $(BUILD)/benchmarks/latency

@@ -139,11 +139,16 @@ fn postprocess(raw: &str) -> (String, Vec<String>) {
             } else {
                 println!("cargo:warning=mpi.h: leaving out `{name}` (not an MPI name)");
             }
-        } else if line.is_empty() && lines.get(i + 1).is_some_and(|l| prototype_name(l).is_some())
+        } else if line.is_empty()
+            && lines
+                .get(i + 1)
+                .is_some_and(|l| prototype_name(l).is_some())
         {
             // Blank lines before prototypes: the grouped block supplies its own.
         } else if line.is_empty()
-            && lines.get(i + 1).is_some_and(|next| same_one_liner(&out, next))
+            && lines
+                .get(i + 1)
+                .is_some_and(|next| same_one_liner(&out, next))
         {
             // cbindgen puts a blank line after every item; keep runs of #defines and
             // one-line typedefs together.

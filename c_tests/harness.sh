@@ -96,6 +96,8 @@ done
 # Leftovers: shared-memory files and processes the cases left behind.
 shm_now=$(_ct_shm_list)
 stray=$(comm -13 <(printf '%s\n' "$shm_at_start") <(printf '%s\n' "$shm_now") | grep . || true)
+# shellcheck disable=SC2086
+[ -n "$stray" ] && stray=$(_ct_shm_unused $stray)
 if [ -n "$CT_SHM_LEAKS" ] || [ -n "$stray" ]; then
     {
         echo "cases that left /dev/shm/railmpi-* files:${CT_SHM_LEAKS:- (none)}"

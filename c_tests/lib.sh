@@ -14,9 +14,10 @@
 #   skip_case NAME REASON               prints "SKIP NAME (REASON)", counted apart.
 #
 # Counters: CT_PASSED, CT_FAILED, CT_SKIPPED; CT_FAILED_NAMES lists failures.
-# Per-case durations go to $LOGDIR/times.txt. After each case, new /dev/shm/railmpi-* files
-# and left-over processes running programs from $CT/$CTM are recorded (and removed) so that
-# harness.sh can report them as failures.
+# Per-case durations go to $LOGDIR/times.txt. Each command runs with CT_CASE_TAG=<unique tag>
+# in its environment (inherited by launcher and ranks); after the case, processes still
+# carrying the tag are recorded and killed, and new /dev/shm/railmpi-* files that no live
+# process uses are recorded and removed, so that harness.sh can report them as failures.
 
 CT_PASSED=${CT_PASSED:-0}
 CT_FAILED=${CT_FAILED:-0}
@@ -24,6 +25,7 @@ CT_SKIPPED=${CT_SKIPPED:-0}
 CT_FAILED_NAMES=${CT_FAILED_NAMES:-}
 CT_SHM_LEAKS=${CT_SHM_LEAKS:-}
 CT_PROC_LEAKS=${CT_PROC_LEAKS:-}
+CT_CASE_SEQ=${CT_CASE_SEQ:-0}
 
 _ct_shm_list() {
     # One name per line, sorted; empty if none.
@@ -33,16 +35,24 @@ _ct_shm_list() {
     done | sort
 }
 
+_ct_shm_unused() {
+    # Of the given files, print those no live process has open or mapped (so a job that runs
+    # concurrently, e.g. another harness, keeps its files).
+    local busy f
+    busy=$({
+        grep -h -o '/dev/shm/railmpi-[^ ]*' /proc/[0-9]*/maps 2>/dev/null
+        find /proc/[0-9]*/fd -lname '/dev/shm/railmpi-*' -printf '%l\n' 2>/dev/null
+    } | sort -u)
+    for f in "$@"; do
+        printf '%s\n' "$busy" | grep -qxF -- "$f" || printf '%s\n' "$f"
+    done
+}
+
 _ct_leftover_pids() {
-    # PIDs of live processes whose executable lies under $CT or $CTM (the test programs).
-    local d exe dir
+    # PIDs of live processes whose environment holds CT_CASE_TAG=$1.
+    local d
     for d in /proc/[0-9]*; do
-        exe=$(readlink "$d/exe" 2>/dev/null) || continue
-        for dir in ${CT:+"$CT"} ${CTM:+"$CTM"}; do
-            case "$exe" in
-            "$dir"/*) printf '%s\n' "${d#/proc/}" ;;
-            esac
-        done
+        grep -qzx -- "CT_CASE_TAG=$1" "$d/environ" 2>/dev/null && printf '%s\n' "${d#/proc/}"
     done
 }
 
@@ -60,7 +70,9 @@ run_case() {
     local name=$1 expected=$2
     shift 2
     local log="$LOGDIR/$name.log"
-    local shm_before shm_after new_shm pids t0 t1 rc why=""
+    local shm_before shm_after new_shm pids t0 t1 rc why="" tag
+    CT_CASE_SEQ=$((CT_CASE_SEQ + 1))
+    tag="ct$$.$CT_CASE_SEQ"
     mkdir -p "$LOGDIR"
     shm_before=$(_ct_shm_list)
     t0=$(date +%s.%N)
@@ -71,7 +83,7 @@ run_case() {
     } >"$log"
     # timeout runs CMD in its own process group and signals the whole group; -k: SIGKILL
     # 10 s after SIGTERM if it does not go.
-    timeout -k 10 "${CASE_TIMEOUT:-120}" "$@" </dev/null >>"$log" 2>&1
+    CT_CASE_TAG=$tag timeout -k 10 "${CASE_TIMEOUT:-120}" "$@" </dev/null >>"$log" 2>&1
     rc=$?
     t1=$(date +%s.%N)
     echo "# exit: $rc" >>"$log"
@@ -94,10 +106,10 @@ run_case() {
     fi
 
     # Left-over processes of this case: record, then kill them by PID.
-    pids=$(_ct_leftover_pids)
+    pids=$(_ct_leftover_pids "$tag")
     if [ -n "$pids" ]; then
         sleep 1
-        pids=$(_ct_leftover_pids)
+        pids=$(_ct_leftover_pids "$tag")
     fi
     if [ -n "$pids" ]; then
         echo "# left-over processes after the case: $(echo $pids)" >>"$log"
@@ -108,6 +120,8 @@ run_case() {
     # New shared-memory files of this case: record, then remove them.
     shm_after=$(_ct_shm_list)
     new_shm=$(comm -13 <(printf '%s\n' "$shm_before") <(printf '%s\n' "$shm_after") | grep . || true)
+    # shellcheck disable=SC2086
+    [ -n "$new_shm" ] && new_shm=$(_ct_shm_unused $new_shm)
     if [ -n "$new_shm" ]; then
         echo "# left /dev/shm files: $(echo $new_shm)" >>"$log"
         CT_SHM_LEAKS="$CT_SHM_LEAKS $name"

@@ -611,8 +611,9 @@ mod c_only {
 
     pub const MPI_BOTTOM: *mut c_void = std::ptr::null_mut();
     pub const MPI_IN_PLACE: *mut c_void = -1isize as *mut c_void;
-    pub const MPI_STATUS_IGNORE: *mut MPI_Status = 1 as *mut MPI_Status;
-    pub const MPI_STATUSES_IGNORE: *mut MPI_Status = 1 as *mut MPI_Status;
+    // Address 1, as in MPICH (`ptr::dangling_mut` would give the alignment, 4).
+    pub const MPI_STATUS_IGNORE: *mut MPI_Status = std::ptr::without_provenance_mut(1);
+    pub const MPI_STATUSES_IGNORE: *mut MPI_Status = std::ptr::without_provenance_mut(1);
     pub const MPI_ERRCODES_IGNORE: *mut c_int = std::ptr::null_mut();
     pub const MPI_ARGV_NULL: *mut *mut c_char = std::ptr::null_mut();
     pub const MPI_ARGVS_NULL: *mut *mut *mut c_char = std::ptr::null_mut();
@@ -718,5 +719,7 @@ mod tests {
         };
         assert_eq!((rc, out, flag), (MPI_SUCCESS, val, 1));
         assert!(MPI_COMM_DUP_FN.is_some() && MPI_COMM_NULL_COPY_FN.is_none());
+        assert_eq!(MPI_STATUS_IGNORE as usize, 1);
+        assert_eq!(MPI_IN_PLACE as isize, -1);
     }
 }

@@ -1,5 +1,44 @@
 //! The `mpiexec` launcher: starts ranks on this node and serves PMI-1 to them.
+//!
+//! - [`args`]: the command line;
+//! - [`job`]: starting ranks (one `socketpair` each, `PMI_FD`/`PMI_RANK`/`PMI_SIZE`), the
+//!   event loop and the exit policy (first failure wins, teardown within a second,
+//!   `--timeout` → 124, forwarded SIGINT/SIGTERM), and removal of the job's `/dev/shm`
+//!   files at the end;
+//! - [`pmi_server`]: the PMI-1 server state machine (key-value store, barrier);
+//! - [`output`]: `--tag-output` line forwarding;
+//! - [`signals`]: signal handlers for mpiexec itself.
+//!
+//! The job's kvsname is `railmpi_<mpiexec pid>_0`.
+
+pub mod args;
+pub mod job;
+pub mod output;
+pub mod pmi_server;
+pub mod signals;
+
+/// Entry point of the `mpiexec` binary; returns its exit status (2 for usage errors).
 pub fn main() -> i32 {
-    eprintln!("mpiexec: not implemented yet");
-    1
+    let argv: Vec<String> = match std::env::args_os()
+        .skip(1)
+        .map(|a| a.into_string())
+        .collect::<Result<_, _>>()
+    {
+        Ok(v) => v,
+        Err(a) => {
+            eprintln!("mpiexec: argument {a:?} is not valid UTF-8");
+            return 2;
+        }
+    };
+    match args::parse(&argv) {
+        Ok(args::Parsed::Help) => {
+            println!("{}", args::USAGE);
+            0
+        }
+        Ok(args::Parsed::Run(opts)) => job::run(&opts),
+        Err(msg) => {
+            eprintln!("mpiexec: {msg}\n\n{}", args::USAGE);
+            2
+        }
+    }
 }

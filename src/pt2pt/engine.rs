@@ -101,7 +101,7 @@ unsafe impl Send for Pt2pt {}
 impl Pt2pt {
     pub fn new(me: usize, peers: usize, settings: ProtocolSettings, max_message: usize) -> Self {
         let mut settings = settings;
-        settings.eager_limit = settings.eager_limit.min(max_message - wire::EAGER_HEADER);
+        settings.eager_limit = settings.eager_limit.min(max_message - wire::EAGER_SYNC_HEADER);
         Self {
             me,
             settings,
@@ -150,7 +150,8 @@ impl Pt2pt {
             // Fast path: straight into the ring, no request at all.
             // SAFETY: (data, len) is the caller's send buffer (module contract).
             let payload = unsafe { slice(data, len) };
-            if rail.try_send(peer, &[&wire::eager_header(&hdr), payload]) {
+            let (head, n) = wire::eager_header(&hdr);
+            if rail.try_send(peer, &[&head[..n], payload]) {
                 return SendStart::Done;
             }
         }
@@ -166,8 +167,9 @@ impl Pt2pt {
         hdr.sender_req = req;
         let mut head = [0u8; wire::RTS_LEN];
         let (head_len, payload_len, complete_when_sent) = if eager {
-            head[..wire::EAGER_HEADER].copy_from_slice(&wire::eager_header(&hdr));
-            (wire::EAGER_HEADER, len, !sync)
+            let (h, n) = wire::eager_header(&hdr);
+            head[..n].copy_from_slice(&h[..n]);
+            (n, len, !sync)
         } else {
             head.copy_from_slice(&wire::rts(&hdr, data as u64));
             (wire::RTS_LEN, 0, false)

@@ -43,7 +43,9 @@ pub enum Packet<'a> {
     RndvData { receiver_req: u64, offset: u64, payload: &'a [u8] },
 }
 
-pub const EAGER_HEADER: usize = 32;
+/// EAGER header without / with the sender's request id (only synchronous sends carry it).
+pub const EAGER_HEADER: usize = 16;
+pub const EAGER_SYNC_HEADER: usize = 24;
 pub const RTS_LEN: usize = 40;
 pub const RNDV_DATA_HEADER: usize = 24;
 /// Largest control packet (CTS).
@@ -75,11 +77,21 @@ fn put_match(b: &mut [u8], kind: u8, h: &MatchHeader) {
     b[24..32].copy_from_slice(&h.sender_req.to_le_bytes());
 }
 
-/// Header of an EAGER packet; the payload follows it in the same rail message.
-pub fn eager_header(h: &MatchHeader) -> [u8; EAGER_HEADER] {
-    let mut b = [0u8; EAGER_HEADER];
-    put_match(&mut b, KIND_EAGER, h);
-    b
+/// Header of an EAGER packet and its length; the payload follows it in the same rail
+/// message, and its length is the rest of the message (`h.len` is not sent).
+pub fn eager_header(h: &MatchHeader) -> ([u8; EAGER_SYNC_HEADER], usize) {
+    let mut b = [0u8; EAGER_SYNC_HEADER];
+    b[0] = KIND_EAGER;
+    b[1] = h.flags;
+    b[4..8].copy_from_slice(&h.ctx.to_le_bytes());
+    b[8..12].copy_from_slice(&h.src.to_le_bytes());
+    b[12..16].copy_from_slice(&h.tag.to_le_bytes());
+    if h.flags & FLAG_SYNC != 0 {
+        b[16..24].copy_from_slice(&h.sender_req.to_le_bytes());
+        (b, EAGER_SYNC_HEADER)
+    } else {
+        (b, EAGER_HEADER)
+    }
 }
 
 pub fn rts(h: &MatchHeader, addr: u64) -> [u8; RTS_LEN] {
@@ -154,11 +166,22 @@ pub fn decode(b: &[u8]) -> Result<Packet<'_>, WireError> {
     match b[0] {
         KIND_EAGER => {
             need(b, EAGER_HEADER)?;
-            let hdr = get_match(b);
-            let payload = &b[EAGER_HEADER..];
-            if payload.len() as u64 != hdr.len {
-                return Err(WireError::Truncated);
-            }
+            let flags = b[1];
+            let (sender_req, start) = if flags & FLAG_SYNC != 0 {
+                need(b, EAGER_SYNC_HEADER)?;
+                (u64_at(b, 16), EAGER_SYNC_HEADER)
+            } else {
+                (0, EAGER_HEADER)
+            };
+            let payload = &b[start..];
+            let hdr = MatchHeader {
+                flags,
+                ctx: u32_at(b, 4),
+                src: i32_at(b, 8),
+                tag: i32_at(b, 12),
+                len: payload.len() as u64,
+                sender_req,
+            };
             Ok(Packet::Eager { hdr, payload })
         }
         KIND_RTS => {
@@ -199,9 +222,14 @@ mod tests {
 
     #[test]
     fn round_trips() {
-        let mut m = eager_header(&hdr()).to_vec();
+        let (h, n) = eager_header(&hdr());
+        let mut m = h[..n].to_vec();
         m.extend_from_slice(b"hello");
         assert_eq!(decode(&m).unwrap(), Packet::Eager { hdr: hdr(), payload: b"hello" });
+        let plain = MatchHeader { flags: 0, sender_req: 0, len: 0, ..hdr() };
+        let (h, n) = eager_header(&plain);
+        assert_eq!(n, EAGER_HEADER);
+        assert_eq!(decode(&h[..n]).unwrap(), Packet::Eager { hdr: plain, payload: b"" });
         assert_eq!(decode(&rts(&hdr(), 0xdead)).unwrap(), Packet::Rts { hdr: hdr(), addr: 0xdead });
         let (c, n) = cts(9, 11);
         assert_eq!(decode(&c[..n]).unwrap(), Packet::Cts { sender_req: 9, receiver_req: 11 });
@@ -220,10 +248,9 @@ mod tests {
         assert_eq!(decode(&[]), Err(WireError::Truncated));
         assert_eq!(decode(&[99, 0, 0]), Err(WireError::UnknownKind(99)));
         assert_eq!(decode(&rts(&hdr(), 1)[..39]), Err(WireError::Truncated));
-        // EAGER whose length field disagrees with the bytes carried.
-        let mut m = eager_header(&hdr()).to_vec();
-        m.extend_from_slice(b"hell");
-        assert_eq!(decode(&m), Err(WireError::Truncated));
+        // A synchronous EAGER cut inside its sender id.
+        let (h, _) = eager_header(&hdr());
+        assert_eq!(decode(&h[..20]), Err(WireError::Truncated));
         for n in 0..16 {
             assert!(decode(&fin(1).0[..n]).is_err());
         }

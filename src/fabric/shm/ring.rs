@@ -2,14 +2,15 @@
 //! ordered pair of processes: the shm rail's channel semantics (eager and control messages).
 //!
 //! Cell `i` of the ring carries message number `n` (with `n % ncells == i`) once its `seq`
-//! equals `n + 1` (release-stored by the producer after the payload). The consumer publishes
+//! equals `(n + 1) as u32` (release-stored by the producer after the payload). The consumer publishes
 //! the count of messages it has consumed in `tail`, which the producer reads only when its
 //! cached copy says the ring is full, so the hot path touches one line per message.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 pub const CACHE_LINE: usize = 64;
-const CELL_HEADER: usize = 16;
+/// `seq` and `len`: small, so a short message and its header share one cache line.
+const CELL_HEADER: usize = 8;
 
 #[repr(C)]
 struct RingCtl {
@@ -18,9 +19,10 @@ struct RingCtl {
 
 #[repr(C)]
 struct CellHeader {
-    seq: AtomicU64,
+    /// Message number + 1, truncated to 32 bits (a cell is reused every `ncells` messages,
+    /// so the truncation never makes an old value look current).
+    seq: AtomicU32,
     len: u32,
-    _pad: u32,
 }
 
 /// Geometry shared by both ends (both derive it from the segment header).
@@ -103,7 +105,7 @@ impl RingTx {
             }
             let hdr = &mut *(cell as *mut CellHeader);
             hdr.len = total as u32;
-            hdr.seq.store(self.head + 1, Ordering::Release);
+            hdr.seq.store((self.head + 1) as u32, Ordering::Release);
         }
         self.head += 1;
         true
@@ -135,7 +137,7 @@ impl RingRx {
         let cell = self.cell(self.next);
         // SAFETY: the header is inside the ring; `seq` is read atomically.
         let hdr = unsafe { &*(cell as *const CellHeader) };
-        if hdr.seq.load(Ordering::Acquire) != self.next + 1 {
+        if hdr.seq.load(Ordering::Acquire) != (self.next + 1) as u32 {
             return None;
         }
         // The length comes from another process: clamp it to the cell.

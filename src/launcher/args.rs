@@ -1,0 +1,220 @@
+//! Command line of `mpiexec`.
+//!
+//! ```text
+//! mpiexec [-n N | -np N] [-env K V]... [-genv K V]... [--timeout S] [--tag-output] prog [args...]
+//! ```
+//! Options take one or two leading dashes (`-timeout` = `--timeout`) and `-opt=value` for
+//! options with one value. The first argument that is not an option is the program;
+//! everything after it belongs to the program. `--` ends the options explicitly.
+
+use std::time::Duration;
+
+pub const USAGE: &str = "\
+usage: mpiexec [options] program [args...]
+
+options:
+  -n N, -np N        number of ranks to start on this node (default 1)
+  -env K V           set environment variable K=V in every rank (repeatable)
+  -genv K V          same as -env (one program, so global and local are the same)
+  --timeout S        kill the job after S seconds and exit with status 124
+  --tag-output, -l   prefix every line of a rank's stdout/stderr with \"[rank] \"
+  -h, --help         show this help
+
+Rank 0 reads mpiexec's stdin; the others read /dev/null. The exit status is the first
+failing rank's (128+N for a rank killed by signal N, the abort code after MPI_Abort).";
+
+/// Upper bound on `-n`: far more than one node can run, small enough to catch typos.
+pub const MAX_RANKS: u32 = 1 << 16;
+
+/// A parsed command line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Options {
+    pub nprocs: u32,
+    /// `-env`/`-genv` pairs in command-line order (later ones win).
+    pub env: Vec<(String, String)>,
+    pub timeout: Option<Duration>,
+    pub tag_output: bool,
+    pub program: String,
+    pub args: Vec<String>,
+}
+
+/// What the command line asks for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Parsed {
+    Run(Options),
+    Help,
+}
+
+fn parse_nprocs(v: &str) -> Result<u32, String> {
+    match v.parse::<u32>() {
+        Ok(n) if (1..=MAX_RANKS).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "invalid number of ranks {v:?} (expected 1..={MAX_RANKS})"
+        )),
+    }
+}
+
+fn parse_timeout(v: &str) -> Result<Duration, String> {
+    match v.parse::<f64>() {
+        Ok(s) if s.is_finite() && s > 0.0 && s <= 1e9 => Ok(Duration::from_secs_f64(s)),
+        _ => Err(format!(
+            "invalid timeout {v:?} (expected a positive number of seconds)"
+        )),
+    }
+}
+
+fn check_env(k: &str, v: &str) -> Result<(), String> {
+    if k.is_empty() || k.contains('=') || k.contains('\0') {
+        return Err(format!("invalid environment variable name {k:?}"));
+    }
+    if v.contains('\0') {
+        return Err(format!("invalid value for environment variable {k}"));
+    }
+    Ok(())
+}
+
+/// Parses the arguments after the program name.
+pub fn parse(argv: &[String]) -> Result<Parsed, String> {
+    let mut nprocs = 1;
+    let mut env = Vec::new();
+    let mut timeout = None;
+    let mut tag_output = false;
+    let mut i = 0;
+
+    // Takes the value of an option: from `-opt=value` or from the next argument.
+    fn value<'a>(
+        argv: &'a [String],
+        i: &mut usize,
+        inline: Option<&'a str>,
+        opt: &str,
+    ) -> Result<&'a str, String> {
+        if let Some(v) = inline {
+            return Ok(v);
+        }
+        *i += 1;
+        argv.get(*i)
+            .map(String::as_str)
+            .ok_or_else(|| format!("option {opt} needs a value"))
+    }
+
+    while i < argv.len() {
+        let arg = argv[i].as_str();
+        if arg == "--" {
+            i += 1;
+            break;
+        }
+        if !arg.starts_with('-') || arg == "-" {
+            break;
+        }
+        // One or two leading dashes; `-opt=value` splits.
+        let name = arg.strip_prefix("--").unwrap_or(&arg[1..]);
+        let (name, inline) = match name.split_once('=') {
+            Some((n, v)) => (n, Some(v)),
+            None => (name, None),
+        };
+        match name {
+            "n" | "np" => nprocs = parse_nprocs(value(argv, &mut i, inline, arg)?)?,
+            "timeout" => timeout = Some(parse_timeout(value(argv, &mut i, inline, arg)?)?),
+            "env" | "genv" => {
+                if inline.is_some() {
+                    return Err(format!("option -{name} takes two arguments: -{name} K V"));
+                }
+                let (Some(k), Some(v)) = (argv.get(i + 1), argv.get(i + 2)) else {
+                    return Err(format!("option -{name} needs two arguments: -{name} K V"));
+                };
+                check_env(k, v)?;
+                env.push((k.clone(), v.clone()));
+                i += 2;
+            }
+            "tag-output" | "l" | "prepend-rank" if inline.is_none() => tag_output = true,
+            "h" | "help" if inline.is_none() => return Ok(Parsed::Help),
+            _ => return Err(format!("unknown option {arg:?}")),
+        }
+        i += 1;
+    }
+
+    let Some(program) = argv.get(i) else {
+        return Err("no program given".to_string());
+    };
+    if program.is_empty() {
+        return Err("empty program name".to_string());
+    }
+    Ok(Parsed::Run(Options {
+        nprocs,
+        env,
+        timeout,
+        tag_output,
+        program: program.clone(),
+        args: argv[i + 1..].to_vec(),
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(s: &str) -> Result<Parsed, String> {
+        let v: Vec<String> = s.split_whitespace().map(String::from).collect();
+        parse(&v)
+    }
+
+    fn opts(s: &str) -> Options {
+        match p(s).unwrap() {
+            Parsed::Run(o) => o,
+            Parsed::Help => panic!("help"),
+        }
+    }
+
+    #[test]
+    fn full_command_line() {
+        let o = opts("-n 4 -env A 1 --genv B 2 --timeout 1.5 --tag-output ./prog -n 3 --x");
+        assert_eq!(o.nprocs, 4);
+        assert_eq!(
+            o.env,
+            vec![("A".into(), "1".into()), ("B".into(), "2".into())]
+        );
+        assert_eq!(o.timeout, Some(Duration::from_millis(1500)));
+        assert!(o.tag_output);
+        assert_eq!(o.program, "./prog");
+        assert_eq!(o.args, vec!["-n", "3", "--x"]);
+    }
+
+    #[test]
+    fn defaults_and_forms() {
+        let o = opts("prog");
+        assert_eq!((o.nprocs, o.timeout, o.tag_output), (1, None, false));
+        assert!(o.args.is_empty());
+        assert_eq!(opts("-np 2 prog").nprocs, 2);
+        assert_eq!(opts("--n=3 prog").nprocs, 3);
+        assert_eq!(opts("-timeout=2 prog").timeout, Some(Duration::from_secs(2)));
+        assert_eq!(opts("-n 2 -n 5 prog").nprocs, 5);
+        assert!(opts("-l prog").tag_output);
+        assert_eq!(opts("-n 2 -- -weird").program, "-weird");
+        assert_eq!(p("--help").unwrap(), Parsed::Help);
+        assert_eq!(p("-h prog").unwrap(), Parsed::Help);
+    }
+
+    #[test]
+    fn usage_errors() {
+        for bad in [
+            "",
+            "-n",
+            "-n 0 prog",
+            "-n -1 prog",
+            "-n x prog",
+            "-n 99999999 prog",
+            "--timeout 0 prog",
+            "--timeout -3 prog",
+            "--timeout nan prog",
+            "--timeout inf prog",
+            "-env A",
+            "-env A=1 prog",
+            "-env=A 1 prog",
+            "--bogus prog",
+            "-n 2",
+            "--tag-output=1 prog",
+        ] {
+            assert!(p(bad).is_err(), "{bad:?} should fail");
+        }
+    }
+}
