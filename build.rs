@@ -89,6 +89,9 @@ fn main() {
             writeln!(script, "    {alias};").unwrap();
         }
         script.push_str("};\n");
+        // A second anonymous version script beside rustc's: rust-lld (rustc's default linker
+        // on x86_64 Linux) and gold merge them; GNU ld (bfd) rejects it ("anonymous version
+        // tag cannot be combined with other version tags").
         let script_path = out_dir.join("mpi_aliases.map");
         write_if_changed(&script_path, &script);
         println!(
@@ -111,7 +114,8 @@ fn write_if_changed(path: &std::path::Path, text: &str) {
 ///   other positive values of 2^24 and above are written in hex, negative ones in parentheses.
 /// - Each `PMPI_X` prototype gets an identical `MPI_X` one; all `MPI_X` prototypes come
 ///   first, then the `PMPI_X` ones (and other `MPI*` functions such as `MPIR_Dup_fn`).
-///   Prototypes of functions with names that are not MPI's are left out.
+///   Prototypes of functions, and `#define`s, whose names are not MPI's are left out (cbindgen
+///   takes every `pub const` and `#[no_mangle]` function it finds under src/abi).
 /// - `CALLBACKS` goes at the top of the `extern "C"` block.
 /// - C++-style comments become C comments, so the header is C89-clean.
 fn postprocess(raw: &str) -> (String, Vec<String>) {
@@ -153,7 +157,16 @@ fn postprocess(raw: &str) -> (String, Vec<String>) {
             // cbindgen puts a blank line after every item; keep runs of #defines and
             // one-line typedefs together.
         } else if let Some(def) = line.strip_prefix("#define ") {
-            out.push(format!("#define {}", rewrite_define(def)));
+            let name = def.split(' ').next().unwrap_or(def);
+            if name.starts_with("MPI") {
+                out.push(format!("#define {}", rewrite_define(def)));
+            } else {
+                // A `pub const` elsewhere in src/abi: not part of the C interface.
+                println!(
+                    "cargo:warning=mpi.h: leaving out constant `{name}` (not an MPI name; \
+                     make it pub(crate) to silence this)"
+                );
+            }
         } else if line == "extern \"C\" {" {
             // cbindgen: `#ifdef __cplusplus` / `extern "C" {` / `#endif // __cplusplus`.
             out.push(line.to_string());
