@@ -30,6 +30,8 @@
  * MPI_Isend, MPI_Irecv, MPI_Waitall, MPI_Send, MPI_Recv, MPI_Barrier,
  * MPI_Wtime, MPI_Finalize.
  */
+#define _POSIX_C_SOURCE 200112L
+
 #include <mpi.h>
 
 #include <errno.h>

@@ -28,6 +28,8 @@
  * Only MPI-1 calls are used: MPI_Init, MPI_Comm_rank, MPI_Comm_size,
  * MPI_Send, MPI_Recv, MPI_Barrier, MPI_Wtime, MPI_Finalize.
  */
+#define _POSIX_C_SOURCE 200112L
+
 #include <mpi.h>
 
 #include <errno.h>

@@ -38,7 +38,8 @@ for how in preload libpath; do
         CASE_EXPECT="^ok $prog " run_case swapin.$how.$prog 0 "${swap[@]}" $HYDRA -n 2 "$CTM/$prog"
     done
     CASE_FORBID='BUG:' run_case swapin.$how.abort 3 "${swap[@]}" $HYDRA -n 2 "$CTM/abort"
-    CASE_EXPECT='MPI_Send' CASE_FORBID='BUG:' \
+    # Hydra may drop an aborting job's output (lib.sh, is_hydra): retried.
+    CASE_EXPECT='MPI_Send' CASE_FORBID='BUG:' CASE_RETRIES=4 \
         run_case swapin.$how.errors_fatal nonzero "${swap[@]}" $HYDRA -n 2 "$CTM/errors_fatal"
 done
 

@@ -9,7 +9,7 @@ use crate::pt2pt::Status;
 use std::os::raw::{c_int, c_void};
 
 /// Largest tag (MPI_TAG_UB's value).
-pub const TAG_UB: c_int = i32::MAX;
+pub(crate) const TAG_UB: c_int = i32::MAX;
 
 pub fn count(c: c_int) -> Result<usize> {
     if c < 0 {

@@ -18,12 +18,14 @@ fn init() -> Result<()> {
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn PMPI_Init(_argc: *mut c_int, _argv: *mut *mut *mut c_char) -> c_int {
+pub unsafe extern "C" fn PMPI_Init(argc: *mut c_int, argv: *mut *mut *mut c_char) -> c_int {
+    let _ = (argc, argv); // MPI-2 and later: the arguments are not needed
     run("MPI_Init", MPI_COMM_WORLD, init)
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn PMPI_Init_thread(_argc: *mut c_int, _argv: *mut *mut *mut c_char, required: c_int, provided: *mut c_int) -> c_int {
+pub unsafe extern "C" fn PMPI_Init_thread(argc: *mut c_int, argv: *mut *mut *mut c_char, required: c_int, provided: *mut c_int) -> c_int {
+    let _ = (argc, argv);
     run("MPI_Init_thread", MPI_COMM_WORLD, || {
         if !(MPI_THREAD_SINGLE..=MPI_THREAD_MULTIPLE).contains(&required) {
             return mpi_err!(Arg, "invalid thread level {required}");
@@ -122,7 +124,8 @@ pub unsafe extern "C" fn PMPI_Wtick() -> f64 {
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn PMPI_Alloc_mem(size: MPI_Aint, _info: MPI_Info, baseptr: *mut c_void) -> c_int {
+pub unsafe extern "C" fn PMPI_Alloc_mem(size: MPI_Aint, info: MPI_Info, baseptr: *mut c_void) -> c_int {
+    let _ = info; // no hints are used yet
     run("MPI_Alloc_mem", MPI_COMM_WORLD, || {
         if size < 0 {
             return mpi_err!(Size, "negative size {size}");

@@ -686,6 +686,42 @@ mod tests {
         h.join().unwrap();
     }
 
+    /// Run under a real launcher, e.g.
+    /// `mpiexec.hydra -n 2 target/release/deps/mpi-<hash> --ignored --exact
+    ///  runtime::pmi::client::tests::under_launcher` (or with our mpiexec).
+    /// Without a launcher it exercises the singleton.
+    #[test]
+    #[ignore]
+    fn under_launcher() {
+        let p = Pmi::from_env().expect("PMI connect");
+        let (r, n) = (p.rank(), p.size());
+        eprintln!("rank {r}/{n} kvsname {} appnum {}", p.kvsname(), p.appnum());
+        p.put(&format!("bc-{r}"), &format!("addr={r}#port")).unwrap();
+        p.barrier().unwrap();
+        for peer in 0..n {
+            assert_eq!(p.get(&format!("bc-{peer}")).unwrap(), format!("addr={peer}#port"));
+        }
+        let map = p.get("PMI_process_mapping").unwrap();
+        assert!(map.starts_with("(vector,"), "{map}");
+        assert!(matches!(p.get("no-such-key"), Err(PmiError::NotFound { .. })));
+        assert!(p.put("k", &"v".repeat(VALUE_MAX + 1)).is_err());
+        // Threads share one connection.
+        std::thread::scope(|s| {
+            for t in 0..4 {
+                let p = &p;
+                s.spawn(move || {
+                    for i in 0..50 {
+                        let peer = (r + t + i) % n;
+                        assert_eq!(p.get(&format!("bc-{peer}")).unwrap(), format!("addr={peer}#port"));
+                    }
+                });
+            }
+        });
+        p.barrier().unwrap();
+        p.finalize().unwrap();
+        eprintln!("rank {r}: PMI ok ({map})");
+    }
+
     #[test]
     fn closed_connection_is_an_error() {
         let (conn, h) = scripted(vec![]);
