@@ -1,9 +1,10 @@
 /* ssend: a synchronous send completes only once the matching receive has started.
  * 1) rank 0 starts its clock, tells rank 1 to start, and calls MPI_Ssend (small, then 1 MiB);
  *    rank 1 sleeps 200 ms after the start message before receiving, so the Ssend must take
- *    >= 0.15 s (robust against scheduling delays: the sleep starts after rank 0's clock). 2) MPI_Issend is tested for 100 ms while rank 1 has not posted the receive
- *    (it waits for a go-ahead message): MPI_Test must say false; after the go-ahead it
- *    completes. Ranks beyond 1 only join barriers. */
+ *    >= 0.15 s (robust against scheduling delays: the sleep starts after rank 0's clock).
+ * 2) MPI_Issend is tested for 100 ms while rank 1 has not posted the receive (it waits for a
+ *    go-ahead message): MPI_Test must say false; after the go-ahead it completes.
+ * Ranks beyond 1 only join barriers. */
 #include "check.h"
 
 #define BIG (1 << 20)

@@ -186,7 +186,10 @@ mod tests {
         assert!(o.args.is_empty());
         assert_eq!(opts("-np 2 prog").nprocs, 2);
         assert_eq!(opts("--n=3 prog").nprocs, 3);
-        assert_eq!(opts("-timeout=2 prog").timeout, Some(Duration::from_secs(2)));
+        assert_eq!(
+            opts("-timeout=2 prog").timeout,
+            Some(Duration::from_secs(2))
+        );
         assert_eq!(opts("-n 2 -n 5 prog").nprocs, 5);
         assert!(opts("-l prog").tag_output);
         assert_eq!(opts("-n 2 -- -weird").program, "-weird");

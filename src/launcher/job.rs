@@ -225,9 +225,16 @@ fn spawn_rank(opts: &Options, rank: u32) -> io::Result<Rank> {
                 return Err(io::Error::last_os_error());
             }
             // If mpiexec dies (even by SIGKILL), the ranks die too.
-            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong, 0, 0, 0);
+            libc::prctl(
+                libc::PR_SET_PDEATHSIG,
+                libc::SIGKILL as libc::c_ulong,
+                0,
+                0,
+                0,
+            );
             if libc::getppid() != parent_pid {
-                return Err(io::Error::new(io::ErrorKind::Other, "mpiexec exited"));
+                // No allocation here: report "no such process" (the parent).
+                return Err(io::Error::from_raw_os_error(libc::ESRCH));
             }
             Ok(())
         });
@@ -433,10 +440,15 @@ impl Job<'_> {
                 Err(e) => Err(format!("sent a malformed PMI line ({e})")),
                 Ok(l) => match wire::Command::parse(&l) {
                     Ok(cmd) => self.server.handle(rank, cmd, &mut effects),
-                    Err(e) => Err(format!(
-                        "sent a malformed PMI line ({e}): {:?}",
-                        &l[..l.len().min(120)]
-                    )),
+                    Err(e) => {
+                        let what = match e {
+                            wire::WireError::UnknownCommand(_) | wire::WireError::Mcmd => {
+                                "an unsupported PMI command"
+                            }
+                            _ => "a malformed PMI line",
+                        };
+                        Err(format!("sent {what} ({e}): {:?}", &l[..l.len().min(120)]))
+                    }
                 },
             };
             if let Err(what) = result {
@@ -510,7 +522,10 @@ impl Job<'_> {
                 };
                 self.fail(
                     128 + sig,
-                    format!("{who} was killed by signal {sig} ({}{core})", signals::name(sig)),
+                    format!(
+                        "{who} was killed by signal {sig} ({}{core})",
+                        signals::name(sig)
+                    ),
                 );
             } else {
                 let code = status.code().unwrap_or(255);

@@ -249,11 +249,20 @@ mod tests {
                 value: "v".into(),
             },
         );
-        assert!(matches!(&e[..], [Effect::Reply(0, Reply::PutResult { rc: -1, .. })]));
+        assert!(matches!(
+            &e[..],
+            [Effect::Reply(0, Reply::PutResult { rc: -1, .. })]
+        ));
         let e = run(&mut s, 0, put(&"k".repeat(65), "v"));
-        assert!(matches!(&e[..], [Effect::Reply(0, Reply::PutResult { rc: -1, .. })]));
+        assert!(matches!(
+            &e[..],
+            [Effect::Reply(0, Reply::PutResult { rc: -1, .. })]
+        ));
         let e = run(&mut s, 0, put("k", &"v".repeat(1025)));
-        assert!(matches!(&e[..], [Effect::Reply(0, Reply::PutResult { rc: -1, .. })]));
+        assert!(matches!(
+            &e[..],
+            [Effect::Reply(0, Reply::PutResult { rc: -1, .. })]
+        ));
         let e = run(&mut s, 0, get("missing"));
         assert_eq!(
             e,
@@ -274,7 +283,10 @@ mod tests {
                 pmi_subversion: 0,
             },
         );
-        assert!(matches!(&e[..], [Effect::Reply(0, Reply::Init { rc: -1, .. })]));
+        assert!(matches!(
+            &e[..],
+            [Effect::Reply(0, Reply::Init { rc: -1, .. })]
+        ));
     }
 
     #[test]
@@ -289,11 +301,17 @@ mod tests {
                 pmi_subversion: 1,
             },
         );
-        assert_eq!(e[0].clone(), Effect::Reply(1, Reply::Init {
-            pmi_version: 1,
-            pmi_subversion: 1,
-            rc: 0
-        }));
+        assert_eq!(
+            e[0].clone(),
+            Effect::Reply(
+                1,
+                Reply::Init {
+                    pmi_version: 1,
+                    pmi_subversion: 1,
+                    rc: 0
+                }
+            )
+        );
         assert!(s.rank_state(1).initialized);
         let e = run(&mut s, 1, Command::GetMyKvsname);
         assert_eq!(

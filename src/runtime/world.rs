@@ -107,7 +107,7 @@ impl World {
         let (rail, doorbell): (Box<dyn Rail>, Doorbell) = if size == 1 {
             (Box::new(LoopbackRail::default()), Doorbell::local())
         } else {
-            let name = format!("{}-shm", pmi::shm_prefix(pmi.kvsname()));
+            let name = format!("{}shm", pmi::shm_prefix(pmi.kvsname()));
             let settings = ShmSettings {
                 ncells: config.shm_cells,
                 cell_size: config.shm_cell_size,

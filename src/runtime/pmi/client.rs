@@ -12,6 +12,7 @@ use std::fmt;
 use std::fs::File;
 use std::io::{self, Read};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use parking_lot::Mutex;
@@ -54,7 +55,10 @@ impl fmt::Display for PmiError {
             PmiError::Closed => write!(f, "PMI: the launcher closed the connection"),
             PmiError::Wire(e) => write!(f, "PMI: malformed reply from the launcher: {e}"),
             PmiError::UnexpectedReply { expected, got } => {
-                write!(f, "PMI: expected cmd={expected} from the launcher, got {got:?}")
+                write!(
+                    f,
+                    "PMI: expected cmd={expected} from the launcher, got {got:?}"
+                )
             }
             PmiError::Failed { cmd, rc, msg } => {
                 write!(f, "PMI: {cmd} failed with rc={rc} ({msg})")
@@ -178,9 +182,7 @@ enum Backend {
         raw: RawFd,
     },
     /// No launcher: puts are committed by `barrier`, like with a launcher.
-    Singleton {
-        kvs: Mutex<SingletonKvs>,
-    },
+    Singleton { kvs: Mutex<SingletonKvs> },
 }
 
 #[derive(Default)]
@@ -235,7 +237,8 @@ impl Pmi {
     /// Connects using `PMI_FD`, `PMI_RANK`, `PMI_SIZE` (init, maxes, appnum, kvsname,
     /// universe size). Without `PMI_FD`: a singleton (rank 0, size 1, kvsname
     /// `singleton_<pid>`). The descriptor is made close-on-exec; the environment is left
-    /// untouched.
+    /// untouched. With `PMI_FD` this succeeds at most once per process (the descriptor is
+    /// adopted by the returned `Pmi`); call it once, at `MPI_Init`.
     pub fn from_env() -> Result<Pmi, PmiError> {
         let Some(fd_str) = env_var("PMI_FD")? else {
             if env_var("PMI_PORT")?.is_some() {
@@ -279,6 +282,15 @@ impl Pmi {
                 reason: format!("{fd} is not a descriptor"),
             });
         }
+        // The descriptor can be adopted once: after that `Pmi` is dropped its number may
+        // name an unrelated file.
+        static FD_TAKEN: AtomicBool = AtomicBool::new(false);
+        if FD_TAKEN.swap(true, Ordering::SeqCst) {
+            return Err(PmiError::Env {
+                var: "PMI_FD",
+                reason: "already taken by an earlier Pmi::from_env in this process".into(),
+            });
+        }
         // SAFETY: fcntl on any integer is memory-safe; it only tells us whether `fd` is an
         // open descriptor and marks it close-on-exec (so children we fork/exec do not keep
         // the launcher's socket open).
@@ -292,8 +304,8 @@ impl Pmi {
         // SAFETY: as above; `fd` was just checked to be open.
         unsafe { libc::fcntl(fd, libc::F_SETFD, flags | libc::FD_CLOEXEC) };
         // SAFETY: by the PMI convention the launcher hands this descriptor to the PMI
-        // client alone, and it is open (checked above). `from_env` takes ownership of it;
-        // callers must create at most one `Pmi` per process (the runtime does, at MPI_Init).
+        // client alone, and it is open (checked above). `FD_TAKEN` guarantees we adopt it
+        // at most once per process, so no second owner can close it.
         let owned = unsafe { OwnedFd::from_raw_fd(fd) };
         let mut conn = Conn {
             file: File::from(owned),
@@ -675,10 +687,7 @@ mod tests {
             p.put("k2", "v2"),
             Err(PmiError::Failed { rc: -1, .. })
         ));
-        assert!(matches!(
-            p.barrier(),
-            Err(PmiError::UnexpectedReply { .. })
-        ));
+        assert!(matches!(p.barrier(), Err(PmiError::UnexpectedReply { .. })));
         assert!(matches!(p.get("x"), Err(PmiError::Wire(WireError::NoCmd))));
         p.finalize().unwrap();
         p.finalize().unwrap();
@@ -696,14 +705,21 @@ mod tests {
         let p = Pmi::from_env().expect("PMI connect");
         let (r, n) = (p.rank(), p.size());
         eprintln!("rank {r}/{n} kvsname {} appnum {}", p.kvsname(), p.appnum());
-        p.put(&format!("bc-{r}"), &format!("addr={r}#port")).unwrap();
+        p.put(&format!("bc-{r}"), &format!("addr={r}#port"))
+            .unwrap();
         p.barrier().unwrap();
         for peer in 0..n {
-            assert_eq!(p.get(&format!("bc-{peer}")).unwrap(), format!("addr={peer}#port"));
+            assert_eq!(
+                p.get(&format!("bc-{peer}")).unwrap(),
+                format!("addr={peer}#port")
+            );
         }
         let map = p.get("PMI_process_mapping").unwrap();
         assert!(map.starts_with("(vector,"), "{map}");
-        assert!(matches!(p.get("no-such-key"), Err(PmiError::NotFound { .. })));
+        assert!(matches!(
+            p.get("no-such-key"),
+            Err(PmiError::NotFound { .. })
+        ));
         assert!(p.put("k", &"v".repeat(VALUE_MAX + 1)).is_err());
         // Threads share one connection.
         std::thread::scope(|s| {
@@ -712,7 +728,10 @@ mod tests {
                 s.spawn(move || {
                     for i in 0..50 {
                         let peer = (r + t + i) % n;
-                        assert_eq!(p.get(&format!("bc-{peer}")).unwrap(), format!("addr={peer}#port"));
+                        assert_eq!(
+                            p.get(&format!("bc-{peer}")).unwrap(),
+                            format!("addr={peer}#port")
+                        );
                     }
                 });
             }

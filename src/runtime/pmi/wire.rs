@@ -57,7 +57,10 @@ pub enum WireError {
     /// A well-formed line naming a command (or reply) this side does not know.
     UnknownCommand(String),
     /// A value given to an encoder is not representable on the wire.
-    BadValue { what: &'static str, reason: &'static str },
+    BadValue {
+        what: &'static str,
+        reason: &'static str,
+    },
 }
 
 impl fmt::Display for WireError {
@@ -207,7 +210,10 @@ impl<'a> Fields<'a> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Command {
     /// `cmd=init pmi_version=1 pmi_subversion=1`
-    Init { pmi_version: u32, pmi_subversion: u32 },
+    Init {
+        pmi_version: u32,
+        pmi_subversion: u32,
+    },
     /// `cmd=get_maxes`
     GetMaxes,
     /// `cmd=get_appnum`
@@ -365,7 +371,9 @@ impl Reply {
                 pmi_version,
                 pmi_subversion,
                 rc,
-            } => format!("cmd={n} pmi_version={pmi_version} pmi_subversion={pmi_subversion} rc={rc}"),
+            } => {
+                format!("cmd={n} pmi_version={pmi_version} pmi_subversion={pmi_subversion} rc={rc}")
+            }
             Reply::Maxes {
                 kvsname_max,
                 keylen_max,
@@ -706,7 +714,8 @@ mod tests {
     fn malformed_lines_are_rejected() {
         use WireError::*;
         let long = format!("cmd=put kvsname=k key=a value={}\n", "v".repeat(MAX_LINE));
-        let cases: Vec<(&str, fn(&WireError) -> bool)> = vec![
+        type Check = fn(&WireError) -> bool;
+        let cases: Vec<(&str, Check)> = vec![
             ("", |e| *e == Empty),
             ("   \n", |e| *e == Empty),
             ("init pmi_version=1", |e| *e == NoCmd),
@@ -719,10 +728,22 @@ mod tests {
             ("cmd=init =1", |e| matches!(e, BadToken(_))),
             ("cmd=init pmi.version=1", |e| matches!(e, BadToken(_))),
             ("cmd=init pmi_version=1", |e| {
-                matches!(e, MissingKey { key: "pmi_subversion", .. })
+                matches!(
+                    e,
+                    MissingKey {
+                        key: "pmi_subversion",
+                        ..
+                    }
+                )
             }),
             ("cmd=init pmi_version=x pmi_subversion=1", |e| {
-                matches!(e, BadNumber { key: "pmi_version", .. })
+                matches!(
+                    e,
+                    BadNumber {
+                        key: "pmi_version",
+                        ..
+                    }
+                )
             }),
             ("cmd=init pmi_version=-1 pmi_subversion=1", |e| {
                 matches!(e, BadNumber { .. })
@@ -739,9 +760,15 @@ mod tests {
             }),
             ("cmd=get cmd=put", |e| matches!(e, DuplicateKey(_))),
             ("cmd=get kvsname=k\tkey=a", |e| matches!(e, BadChar { .. })),
-            ("cmd=get kvsname=k key=a\nb", |e| matches!(e, BadChar { .. })),
-            ("cmd=get kvsname=k key=a\r\n", |e| matches!(e, BadChar { .. })),
-            ("cmd=get kvsname=k key=\u{e9}", |e| matches!(e, BadChar { .. })),
+            ("cmd=get kvsname=k key=a\nb", |e| {
+                matches!(e, BadChar { .. })
+            }),
+            ("cmd=get kvsname=k key=a\r\n", |e| {
+                matches!(e, BadChar { .. })
+            }),
+            ("cmd=get kvsname=k key=\u{e9}", |e| {
+                matches!(e, BadChar { .. })
+            }),
             ("cmd=get kvsname=k key=a\0", |e| matches!(e, BadChar { .. })),
             ("cmd=spawn nprocs=2", |e| matches!(e, UnknownCommand(_))),
             (&long, |e| matches!(e, TooLong(_))),
