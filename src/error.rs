@@ -46,7 +46,10 @@ pub struct Error {
 
 impl Error {
     pub fn new(class: ErrorClass, msg: impl Into<String>) -> Self {
-        Self { class, msg: msg.into() }
+        Self {
+            class,
+            msg: msg.into(),
+        }
     }
 }
 

@@ -50,7 +50,11 @@ pub fn source(comm: &Communicator, r: c_int) -> Result<Source> {
         MPI_PROC_NULL => Ok(Source::Null),
         MPI_ANY_SOURCE => Ok(Source::Any),
         r if r >= 0 && (r as usize) < comm.size() => Ok(Source::Rank(r as usize)),
-        r => mpi_err!(Rank, "invalid source rank {r} (communicator size {})", comm.size()),
+        r => mpi_err!(
+            Rank,
+            "invalid source rank {r} (communicator size {})",
+            comm.size()
+        ),
     }
 }
 
@@ -86,7 +90,9 @@ pub fn buffer(buf: *const c_void, count: usize, ty: &TypeRef) -> Result<()> {
 
 /// Bytes of `count` elements, guarding against overflow.
 pub fn bytes(count: usize, ty: &TypeRef) -> Result<usize> {
-    count.checked_mul(ty.size).ok_or_else(|| Error::new(ErrorClass::Count, "message too large"))
+    count
+        .checked_mul(ty.size)
+        .ok_or_else(|| Error::new(ErrorClass::Count, "message too large"))
 }
 
 /// Fill an MPI_Status (unless it is MPI_STATUS_IGNORE).
@@ -107,7 +113,13 @@ pub unsafe fn write_status(st: *mut MPI_Status, s: &Status, error: c_int) {
 
 /// The status of a receive from MPI_PROC_NULL (and of a null request).
 pub fn empty_status(source: c_int) -> Status {
-    Status { source, tag: MPI_ANY_TAG, count: 0, truncated: false, cancelled: false }
+    Status {
+        source,
+        tag: MPI_ANY_TAG,
+        count: 0,
+        truncated: false,
+        cancelled: false,
+    }
 }
 
 /// Bytes recorded in a status.

@@ -21,7 +21,12 @@ const BUILTINS: &[(MPI_Datatype, &str, usize, Basic)] = &[
     (MPI_DOUBLE, "MPI_DOUBLE", 8, Basic::F64),
     (MPI_LONG_DOUBLE, "MPI_LONG_DOUBLE", 16, Basic::LongDouble),
     (MPI_LONG_LONG_INT, "MPI_LONG_LONG_INT", 8, Basic::I64),
-    (MPI_UNSIGNED_LONG_LONG, "MPI_UNSIGNED_LONG_LONG", 8, Basic::U64),
+    (
+        MPI_UNSIGNED_LONG_LONG,
+        "MPI_UNSIGNED_LONG_LONG",
+        8,
+        Basic::U64,
+    ),
     (MPI_PACKED, "MPI_PACKED", 1, Basic::Byte),
     (MPI_2INT, "MPI_2INT", 8, Basic::TwoInt),
     (MPI_COMPLEX, "MPI_COMPLEX", 8, Basic::C32),
@@ -32,7 +37,12 @@ const BUILTINS: &[(MPI_Datatype, &str, usize, Basic)] = &[
     (MPI_INTEGER, "MPI_INTEGER", 4, Basic::I32),
     (MPI_2INTEGER, "MPI_2INTEGER", 8, Basic::TwoInt),
     (MPI_2REAL, "MPI_2REAL", 8, Basic::FloatInt),
-    (MPI_2DOUBLE_PRECISION, "MPI_2DOUBLE_PRECISION", 16, Basic::DoubleInt),
+    (
+        MPI_2DOUBLE_PRECISION,
+        "MPI_2DOUBLE_PRECISION",
+        16,
+        Basic::DoubleInt,
+    ),
     (MPI_CHARACTER, "MPI_CHARACTER", 1, Basic::Byte),
     (MPI_REAL4, "MPI_REAL4", 4, Basic::F32),
     (MPI_REAL8, "MPI_REAL8", 8, Basic::F64),
@@ -55,14 +65,34 @@ const BUILTINS: &[(MPI_Datatype, &str, usize, Basic)] = &[
     (MPI_C_BOOL, "MPI_C_BOOL", 1, Basic::Bool),
     (MPI_C_FLOAT_COMPLEX, "MPI_C_FLOAT_COMPLEX", 8, Basic::C32),
     (MPI_C_DOUBLE_COMPLEX, "MPI_C_DOUBLE_COMPLEX", 16, Basic::C64),
-    (MPI_C_LONG_DOUBLE_COMPLEX, "MPI_C_LONG_DOUBLE_COMPLEX", 32, Basic::Byte),
+    (
+        MPI_C_LONG_DOUBLE_COMPLEX,
+        "MPI_C_LONG_DOUBLE_COMPLEX",
+        32,
+        Basic::Byte,
+    ),
     (MPI_AINT, "MPI_AINT", 8, Basic::I64),
     (MPI_OFFSET, "MPI_OFFSET", 8, Basic::I64),
     (MPI_COUNT, "MPI_COUNT", 8, Basic::I64),
     (MPI_CXX_BOOL, "MPI_CXX_BOOL", 1, Basic::Bool),
-    (MPI_CXX_FLOAT_COMPLEX, "MPI_CXX_FLOAT_COMPLEX", 8, Basic::C32),
-    (MPI_CXX_DOUBLE_COMPLEX, "MPI_CXX_DOUBLE_COMPLEX", 16, Basic::C64),
-    (MPI_CXX_LONG_DOUBLE_COMPLEX, "MPI_CXX_LONG_DOUBLE_COMPLEX", 32, Basic::Byte),
+    (
+        MPI_CXX_FLOAT_COMPLEX,
+        "MPI_CXX_FLOAT_COMPLEX",
+        8,
+        Basic::C32,
+    ),
+    (
+        MPI_CXX_DOUBLE_COMPLEX,
+        "MPI_CXX_DOUBLE_COMPLEX",
+        16,
+        Basic::C64,
+    ),
+    (
+        MPI_CXX_LONG_DOUBLE_COMPLEX,
+        "MPI_CXX_LONG_DOUBLE_COMPLEX",
+        32,
+        Basic::Byte,
+    ),
 ];
 
 /// Pair types MPICH keeps as "direct" handles 0x8c000000..=4: (handle, name, value size,
@@ -72,7 +102,14 @@ const PAIRS: &[(MPI_Datatype, &str, usize, isize, isize, Basic)] = &[
     (MPI_DOUBLE_INT, "MPI_DOUBLE_INT", 8, 8, 16, Basic::DoubleInt),
     (MPI_LONG_INT, "MPI_LONG_INT", 8, 8, 16, Basic::LongInt),
     (MPI_SHORT_INT, "MPI_SHORT_INT", 2, 4, 8, Basic::ShortInt),
-    (MPI_LONG_DOUBLE_INT, "MPI_LONG_DOUBLE_INT", 16, 16, 32, Basic::LongDoubleInt),
+    (
+        MPI_LONG_DOUBLE_INT,
+        "MPI_LONG_DOUBLE_INT",
+        16,
+        16,
+        32,
+        Basic::LongDoubleInt,
+    ),
 ];
 
 /// Builtin handles are `0x4c00_SSII`: look them up by the index byte `II`.

@@ -52,7 +52,13 @@ pub unsafe extern "C" fn PMPI_Barrier(comm: MPI_Comm) -> c_int {
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn PMPI_Bcast(buffer: *mut c_void, count: c_int, datatype: MPI_Datatype, root: c_int, comm: MPI_Comm) -> c_int {
+pub unsafe extern "C" fn PMPI_Bcast(
+    buffer: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    root: c_int,
+    comm: MPI_Comm,
+) -> c_int {
     run("MPI_Bcast", comm, || {
         let w = shim::world()?;
         let c = handles::comm(comm)?;
@@ -62,10 +68,18 @@ pub unsafe extern "C" fn PMPI_Bcast(buffer: *mut c_void, count: c_int, datatype:
         let root = args::root(&c, root)?;
         let len = args::bytes(n, &ty)?;
         if ty.is_contiguous() {
-            let buf = if len == 0 { &mut [][..] } else { std::slice::from_raw_parts_mut(buffer as *mut u8, len) };
+            let buf = if len == 0 {
+                &mut [][..]
+            } else {
+                std::slice::from_raw_parts_mut(buffer as *mut u8, len)
+            };
             return coll::bcast(w, &c, buf, root);
         }
-        let mut tmp = if c.rank == root { gather_bytes(buffer, n, &ty) } else { vec![0u8; len] };
+        let mut tmp = if c.rank == root {
+            gather_bytes(buffer, n, &ty)
+        } else {
+            vec![0u8; len]
+        };
         coll::bcast(w, &c, &mut tmp, root)?;
         if c.rank != root {
             ty.unpack(n, &tmp, buffer as *mut u8);
@@ -78,16 +92,33 @@ pub unsafe extern "C" fn PMPI_Bcast(buffer: *mut c_void, count: c_int, datatype:
 fn combiner(op: MPI_Op, ty: &TypeRef) -> Result<impl Fn(&[u8], &mut [u8]) -> Result<()>> {
     let op = predefined_op(op)?;
     let Some((basic, _)) = ty.basic else {
-        return mpi_err!(Op, "reduction on a datatype that is not made of one basic type");
+        return mpi_err!(
+            Op,
+            "reduction on a datatype that is not made of one basic type"
+        );
     };
-    ops::check(op, basic).map_err(|_| Error::new(ErrorClass::Op, format!("{op:?} is not defined on {}", ty.name)))?;
+    ops::check(op, basic).map_err(|_| {
+        Error::new(
+            ErrorClass::Op,
+            format!("{op:?} is not defined on {}", ty.name),
+        )
+    })?;
     Ok(move |input: &[u8], inout: &mut [u8]| {
-        ops::apply(op, basic, input, inout).map_err(|_| Error::new(ErrorClass::Op, "operation not defined on type"))
+        ops::apply(op, basic, input, inout)
+            .map_err(|_| Error::new(ErrorClass::Op, "operation not defined on type"))
     })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn PMPI_Reduce(sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, datatype: MPI_Datatype, op: MPI_Op, root: c_int, comm: MPI_Comm) -> c_int {
+pub unsafe extern "C" fn PMPI_Reduce(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    root: c_int,
+    comm: MPI_Comm,
+) -> c_int {
     run("MPI_Reduce", comm, || {
         let w = shim::world()?;
         let c = handles::comm(comm)?;
@@ -95,7 +126,11 @@ pub unsafe extern "C" fn PMPI_Reduce(sendbuf: *const c_void, recvbuf: *mut c_voi
         let ty = handles::datatype(datatype)?;
         let root = args::root(&c, root)?;
         let f = combiner(op, &ty)?;
-        let src = if in_place(sendbuf) && c.rank == root { recvbuf as *const c_void } else { sendbuf };
+        let src = if in_place(sendbuf) && c.rank == root {
+            recvbuf as *const c_void
+        } else {
+            sendbuf
+        };
         args::buffer(src, n, &ty)?;
         if c.rank == root {
             args::buffer(recvbuf, n, &ty)?;
@@ -110,14 +145,25 @@ pub unsafe extern "C" fn PMPI_Reduce(sendbuf: *const c_void, recvbuf: *mut c_voi
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn PMPI_Allreduce(sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm) -> c_int {
+pub unsafe extern "C" fn PMPI_Allreduce(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+) -> c_int {
     run("MPI_Allreduce", comm, || {
         let w = shim::world()?;
         let c = handles::comm(comm)?;
         let n = args::count(count)?;
         let ty = handles::datatype(datatype)?;
         let f = combiner(op, &ty)?;
-        let src = if in_place(sendbuf) { recvbuf as *const c_void } else { sendbuf };
+        let src = if in_place(sendbuf) {
+            recvbuf as *const c_void
+        } else {
+            sendbuf
+        };
         args::buffer(src, n, &ty)?;
         args::buffer(recvbuf, n, &ty)?;
         let mut acc = gather_bytes(src, n, &ty);

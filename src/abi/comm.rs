@@ -33,12 +33,20 @@ pub unsafe extern "C" fn PMPI_Comm_dup(comm: MPI_Comm, newcomm: *mut MPI_Comm) -
         let parent = handles::comm(comm)?;
         let new = w.comm_dup(&parent)?;
         // The new communicator inherits the error handler (MPI-3.1 §8.3).
-        put(newcomm, handles::new_comm(new, handles::comm_errhandler(comm)))
+        put(
+            newcomm,
+            handles::new_comm(new, handles::comm_errhandler(comm)),
+        )
     })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn PMPI_Comm_split(comm: MPI_Comm, color: c_int, key: c_int, newcomm: *mut MPI_Comm) -> c_int {
+pub unsafe extern "C" fn PMPI_Comm_split(
+    comm: MPI_Comm,
+    color: c_int,
+    key: c_int,
+    newcomm: *mut MPI_Comm,
+) -> c_int {
     run("MPI_Comm_split", comm, || {
         let w = shim::world()?;
         let parent = handles::comm(comm)?;
@@ -69,7 +77,11 @@ pub unsafe extern "C" fn PMPI_Comm_free(comm: *mut MPI_Comm) -> c_int {
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn PMPI_Comm_compare(comm1: MPI_Comm, comm2: MPI_Comm, result: *mut c_int) -> c_int {
+pub unsafe extern "C" fn PMPI_Comm_compare(
+    comm1: MPI_Comm,
+    comm2: MPI_Comm,
+    result: *mut c_int,
+) -> c_int {
     run("MPI_Comm_compare", comm1, || {
         shim::world()?;
         let (a, b) = (handles::comm(comm1)?, handles::comm(comm2)?);
@@ -96,7 +108,11 @@ pub unsafe extern "C" fn PMPI_Comm_set_name(comm: MPI_Comm, comm_name: *const c_
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn PMPI_Comm_get_name(comm: MPI_Comm, comm_name: *mut c_char, resultlen: *mut c_int) -> c_int {
+pub unsafe extern "C" fn PMPI_Comm_get_name(
+    comm: MPI_Comm,
+    comm_name: *mut c_char,
+    resultlen: *mut c_int,
+) -> c_int {
     run("MPI_Comm_get_name", comm, || {
         shim::world()?;
         let name = handles::with_comm_entry(comm, |e| e.name.clone())?;
@@ -107,7 +123,10 @@ pub unsafe extern "C" fn PMPI_Comm_get_name(comm: MPI_Comm, comm_name: *mut c_ch
 // ------------------------------------------------------------------ error handlers
 
 #[no_mangle]
-pub unsafe extern "C" fn PMPI_Comm_set_errhandler(comm: MPI_Comm, errhandler: MPI_Errhandler) -> c_int {
+pub unsafe extern "C" fn PMPI_Comm_set_errhandler(
+    comm: MPI_Comm,
+    errhandler: MPI_Errhandler,
+) -> c_int {
     run("MPI_Comm_set_errhandler", comm, || {
         shim::world()?;
         if !handles::valid_errhandler(errhandler) {
@@ -118,7 +137,10 @@ pub unsafe extern "C" fn PMPI_Comm_set_errhandler(comm: MPI_Comm, errhandler: MP
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn PMPI_Comm_get_errhandler(comm: MPI_Comm, errhandler: *mut MPI_Errhandler) -> c_int {
+pub unsafe extern "C" fn PMPI_Comm_get_errhandler(
+    comm: MPI_Comm,
+    errhandler: *mut MPI_Errhandler,
+) -> c_int {
     run("MPI_Comm_get_errhandler", comm, || {
         shim::world()?;
         let h = handles::with_comm_entry(comm, |e| e.errhandler)?;
@@ -127,9 +149,14 @@ pub unsafe extern "C" fn PMPI_Comm_get_errhandler(comm: MPI_Comm, errhandler: *m
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn PMPI_Comm_create_errhandler(function: MPI_Comm_errhandler_function, errhandler: *mut MPI_Errhandler) -> c_int {
+pub unsafe extern "C" fn PMPI_Comm_create_errhandler(
+    function: MPI_Comm_errhandler_function,
+    errhandler: *mut MPI_Errhandler,
+) -> c_int {
     run("MPI_Comm_create_errhandler", MPI_COMM_WORLD, || {
-        let Some(f) = function else { return mpi_err!(Arg, "NULL error handler function") };
+        let Some(f) = function else {
+            return mpi_err!(Arg, "NULL error handler function");
+        };
         put(errhandler, handles::new_errhandler(f as usize))
     })
 }
@@ -158,14 +185,17 @@ pub unsafe extern "C" fn PMPI_Comm_call_errhandler(comm: MPI_Comm, errorcode: c_
     // Run the handler with the caller's code (as MPI requires), then report success.
     match handles::comm_errhandler(comm) {
         MPI_ERRORS_RETURN => MPI_SUCCESS,
-        MPI_ERRORS_ARE_FATAL | MPI_ERRORS_ABORT => {
-            super::errors::fatal("MPI_Comm_call_errhandler", errorcode, "error raised by the application")
-        }
+        MPI_ERRORS_ARE_FATAL | MPI_ERRORS_ABORT => super::errors::fatal(
+            "MPI_Comm_call_errhandler",
+            errorcode,
+            "error raised by the application",
+        ),
         h => {
             if let Some(f) = handles::errhandler_fn(h) {
                 let (mut c, mut e) = (comm, errorcode);
                 // SAFETY: registered as an MPI_Comm_errhandler_function by the application.
-                let f: unsafe extern "C" fn(*mut MPI_Comm, *mut c_int, ...) = std::mem::transmute(f);
+                let f: unsafe extern "C" fn(*mut MPI_Comm, *mut c_int, ...) =
+                    std::mem::transmute(f);
                 f(&mut c, &mut e);
             }
             MPI_SUCCESS
@@ -184,7 +214,12 @@ static APPNUM_VALUE: AtomicI32 = AtomicI32::new(0);
 static LASTUSED_VALUE: AtomicI32 = AtomicI32::new(MPI_ERR_LASTCODE);
 
 #[no_mangle]
-pub unsafe extern "C" fn PMPI_Comm_get_attr(comm: MPI_Comm, comm_keyval: c_int, attribute_val: *mut c_void, flag: *mut c_int) -> c_int {
+pub unsafe extern "C" fn PMPI_Comm_get_attr(
+    comm: MPI_Comm,
+    comm_keyval: c_int,
+    attribute_val: *mut c_void,
+    flag: *mut c_int,
+) -> c_int {
     run("MPI_Comm_get_attr", comm, || {
         let w = shim::world()?;
         handles::comm(comm)?;

@@ -11,8 +11,8 @@ use std::os::raw::{c_char, c_int, c_void};
 use std::sync::OnceLock;
 use std::time::Instant;
 
-fn init() -> Result<()> {
-    let w = World::init()?;
+fn init(multithreaded: bool) -> Result<()> {
+    let w = World::init(multithreaded)?;
     handles::init_comms(w.comm_world.clone(), w.comm_self.clone());
     Ok(())
 }
@@ -20,17 +20,22 @@ fn init() -> Result<()> {
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Init(argc: *mut c_int, argv: *mut *mut *mut c_char) -> c_int {
     let _ = (argc, argv); // MPI-2 and later: the arguments are not needed
-    run("MPI_Init", MPI_COMM_WORLD, init)
+    run("MPI_Init", MPI_COMM_WORLD, || init(false))
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn PMPI_Init_thread(argc: *mut c_int, argv: *mut *mut *mut c_char, required: c_int, provided: *mut c_int) -> c_int {
+pub unsafe extern "C" fn PMPI_Init_thread(
+    argc: *mut c_int,
+    argv: *mut *mut *mut c_char,
+    required: c_int,
+    provided: *mut c_int,
+) -> c_int {
     let _ = (argc, argv);
     run("MPI_Init_thread", MPI_COMM_WORLD, || {
         if !(MPI_THREAD_SINGLE..=MPI_THREAD_MULTIPLE).contains(&required) {
             return mpi_err!(Arg, "invalid thread level {required}");
         }
-        init()?;
+        init(required == MPI_THREAD_MULTIPLE)?;
         // The engine is thread safe: every level up to MPI_THREAD_MULTIPLE is provided.
         put(provided, MPI_THREAD_MULTIPLE)
     })
@@ -38,12 +43,16 @@ pub unsafe extern "C" fn PMPI_Init_thread(argc: *mut c_int, argv: *mut *mut *mut
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Initialized(flag: *mut c_int) -> c_int {
-    run("MPI_Initialized", MPI_COMM_WORLD, || put(flag, world::initialized() as c_int))
+    run("MPI_Initialized", MPI_COMM_WORLD, || {
+        put(flag, world::initialized() as c_int)
+    })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Finalized(flag: *mut c_int) -> c_int {
-    run("MPI_Finalized", MPI_COMM_WORLD, || put(flag, world::finalized() as c_int))
+    run("MPI_Finalized", MPI_COMM_WORLD, || {
+        put(flag, world::finalized() as c_int)
+    })
 }
 
 #[no_mangle]
@@ -74,7 +83,10 @@ pub unsafe extern "C" fn PMPI_Query_thread(provided: *mut c_int) -> c_int {
 pub unsafe extern "C" fn PMPI_Is_thread_main(flag: *mut c_int) -> c_int {
     run("MPI_Is_thread_main", MPI_COMM_WORLD, || {
         let w = shim::world()?;
-        put(flag, (std::thread::current().id() == w.main_thread) as c_int)
+        put(
+            flag,
+            (std::thread::current().id() == w.main_thread) as c_int,
+        )
     })
 }
 
@@ -97,14 +109,25 @@ pub fn library_version() -> String {
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn PMPI_Get_library_version(version: *mut c_char, resultlen: *mut c_int) -> c_int {
+pub unsafe extern "C" fn PMPI_Get_library_version(
+    version: *mut c_char,
+    resultlen: *mut c_int,
+) -> c_int {
     run("MPI_Get_library_version", MPI_COMM_WORLD, || {
-        put_str(&library_version(), version, MPI_MAX_LIBRARY_VERSION_STRING as usize, resultlen)
+        put_str(
+            &library_version(),
+            version,
+            MPI_MAX_LIBRARY_VERSION_STRING as usize,
+            resultlen,
+        )
     })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn PMPI_Get_processor_name(name: *mut c_char, resultlen: *mut c_int) -> c_int {
+pub unsafe extern "C" fn PMPI_Get_processor_name(
+    name: *mut c_char,
+    resultlen: *mut c_int,
+) -> c_int {
     run("MPI_Get_processor_name", MPI_COMM_WORLD, || {
         let host = crate::sys::cpu::hostname();
         put_str(&host, name, MPI_MAX_PROCESSOR_NAME as usize, resultlen)
@@ -124,7 +147,11 @@ pub unsafe extern "C" fn PMPI_Wtick() -> f64 {
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn PMPI_Alloc_mem(size: MPI_Aint, info: MPI_Info, baseptr: *mut c_void) -> c_int {
+pub unsafe extern "C" fn PMPI_Alloc_mem(
+    size: MPI_Aint,
+    info: MPI_Info,
+    baseptr: *mut c_void,
+) -> c_int {
     let _ = info; // no hints are used yet
     run("MPI_Alloc_mem", MPI_COMM_WORLD, || {
         if size < 0 {
@@ -148,17 +175,35 @@ pub unsafe extern "C" fn PMPI_Free_mem(base: *mut c_void) -> c_int {
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn PMPI_Error_string(errorcode: c_int, string: *mut c_char, resultlen: *mut c_int) -> c_int {
-    run("MPI_Error_string", MPI_COMM_WORLD, || match errors::class_string(errorcode) {
-        Some(s) => put_str(s, string, MPI_MAX_ERROR_STRING as usize, resultlen),
-        None => Err(Error::new(ErrorClass::Arg, format!("invalid error code {errorcode}"))),
-    })
+pub unsafe extern "C" fn PMPI_Error_string(
+    errorcode: c_int,
+    string: *mut c_char,
+    resultlen: *mut c_int,
+) -> c_int {
+    run(
+        "MPI_Error_string",
+        MPI_COMM_WORLD,
+        || match errors::class_string(errorcode) {
+            Some(s) => put_str(s, string, MPI_MAX_ERROR_STRING as usize, resultlen),
+            None => Err(Error::new(
+                ErrorClass::Arg,
+                format!("invalid error code {errorcode}"),
+            )),
+        },
+    )
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Error_class(errorcode: c_int, errorclass: *mut c_int) -> c_int {
-    run("MPI_Error_class", MPI_COMM_WORLD, || match errors::class_string(errorcode) {
-        Some(_) => put(errorclass, errorcode),
-        None => Err(Error::new(ErrorClass::Arg, format!("invalid error code {errorcode}"))),
-    })
+    run(
+        "MPI_Error_class",
+        MPI_COMM_WORLD,
+        || match errors::class_string(errorcode) {
+            Some(_) => put(errorclass, errorcode),
+            None => Err(Error::new(
+                ErrorClass::Arg,
+                format!("invalid error code {errorcode}"),
+            )),
+        },
+    )
 }

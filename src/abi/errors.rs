@@ -91,7 +91,11 @@ pub fn class_string(code: c_int) -> Option<&'static str> {
 /// return the code to give the caller (if the handler returns at all).
 pub fn raise(func: &str, comm: MPI_Comm, err: Error) -> c_int {
     let code = class_code(err.class);
-    let handler = if world::world().is_some() { handles::comm_errhandler(comm) } else { MPI_ERRORS_ARE_FATAL };
+    let handler = if world::world().is_some() {
+        handles::comm_errhandler(comm)
+    } else {
+        MPI_ERRORS_ARE_FATAL
+    };
     match handler {
         MPI_ERRORS_RETURN => code,
         MPI_ERRORS_ARE_FATAL | MPI_ERRORS_ABORT => fatal(func, code, &err.msg),
@@ -102,7 +106,8 @@ pub fn raise(func: &str, comm: MPI_Comm, err: Error) -> c_int {
                 // SAFETY: `f` was registered by the application as an
                 // MPI_Comm_errhandler_function, which takes (MPI_Comm *, int *, ...).
                 unsafe {
-                    let f: unsafe extern "C" fn(*mut MPI_Comm, *mut c_int, ...) = std::mem::transmute(f);
+                    let f: unsafe extern "C" fn(*mut MPI_Comm, *mut c_int, ...) =
+                        std::mem::transmute(f);
                     f(&mut c, &mut e);
                 }
             }
@@ -114,7 +119,9 @@ pub fn raise(func: &str, comm: MPI_Comm, err: Error) -> c_int {
 /// MPI_ERRORS_ARE_FATAL: say what went wrong and take the whole job down.
 pub fn fatal(func: &str, code: c_int, msg: &str) -> ! {
     let class = class_string(code).unwrap_or("MPI error");
-    let rank = world::world().map(|w| w.rank.to_string()).unwrap_or_else(|| "?".into());
+    let rank = world::world()
+        .map(|w| w.rank.to_string())
+        .unwrap_or_else(|| "?".into());
     eprintln!("railmpi: rank {rank}: fatal error in {func}: {class}: {msg}");
     match world::world() {
         Some(w) => w.abort(1, &format!("fatal error in {func}")),

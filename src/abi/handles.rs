@@ -31,7 +31,11 @@ pub struct Slab<T> {
 
 impl<T> Slab<T> {
     const fn new(reserved: usize) -> Self {
-        Self { slots: Vec::new(), free: Vec::new(), reserved }
+        Self {
+            slots: Vec::new(),
+            free: Vec::new(),
+            reserved,
+        }
     }
     pub fn insert(&mut self, v: T) -> usize {
         if let Some(i) = self.free.pop() {
@@ -85,16 +89,49 @@ fn comm_index(h: MPI_Comm) -> Option<usize> {
 
 pub fn init_comms(world: Arc<Communicator>, selfc: Arc<Communicator>) {
     let mut t = COMMS.write();
-    t.insert(CommEntry { comm: world, errhandler: MPI_ERRORS_ARE_FATAL, name: "MPI_COMM_WORLD".into() });
-    t.insert(CommEntry { comm: selfc, errhandler: MPI_ERRORS_ARE_FATAL, name: "MPI_COMM_SELF".into() });
+    t.insert(CommEntry {
+        comm: world,
+        errhandler: MPI_ERRORS_ARE_FATAL,
+        name: "MPI_COMM_WORLD".into(),
+    });
+    t.insert(CommEntry {
+        comm: selfc,
+        errhandler: MPI_ERRORS_ARE_FATAL,
+        name: "MPI_COMM_SELF".into(),
+    });
 }
 
-/// The communicator behind `h`, or MPI_ERR_COMM.
+/// The communicator behind `h`, or MPI_ERR_COMM. MPI_COMM_WORLD and MPI_COMM_SELF live
+/// as long as the world, so they are lent without touching the table (the hot path).
 #[inline]
-pub fn comm(h: MPI_Comm) -> Result<Arc<Communicator>> {
+pub fn comm(h: MPI_Comm) -> Result<CommRef> {
+    if let Some(w) = crate::runtime::world() {
+        match h {
+            MPI_COMM_WORLD => return Ok(CommRef::Static(&w.comm_world)),
+            MPI_COMM_SELF => return Ok(CommRef::Static(&w.comm_self)),
+            _ => {}
+        }
+    }
     comm_index(h)
-        .and_then(|i| COMMS.read().get(i).map(|e| e.comm.clone()))
+        .and_then(|i| COMMS.read().get(i).map(|e| CommRef::Shared(e.comm.clone())))
         .ok_or_else(|| Error::new(ErrorClass::Comm, format!("invalid communicator {h:#x}")))
+}
+
+/// A communicator borrowed for the world's lifetime or shared from the table.
+pub enum CommRef {
+    Static(&'static Communicator),
+    Shared(Arc<Communicator>),
+}
+
+impl std::ops::Deref for CommRef {
+    type Target = Communicator;
+    #[inline]
+    fn deref(&self) -> &Communicator {
+        match self {
+            CommRef::Static(c) => c,
+            CommRef::Shared(c) => c,
+        }
+    }
 }
 
 pub fn with_comm_entry<T>(h: MPI_Comm, f: impl FnOnce(&mut CommEntry) -> T) -> Result<T> {
@@ -118,15 +155,20 @@ pub fn comm_errhandler(h: MPI_Comm) -> MPI_Errhandler {
 }
 
 pub fn new_comm(comm: Arc<Communicator>, errhandler: MPI_Errhandler) -> MPI_Comm {
-    let i = COMMS.write().insert(CommEntry { comm, errhandler, name: String::new() });
+    let i = COMMS.write().insert(CommEntry {
+        comm,
+        errhandler,
+        name: String::new(),
+    });
     (DIRECT | KIND_COMM | i as u32) as MPI_Comm
 }
 
 pub fn free_comm(h: MPI_Comm) -> Result<()> {
     match h {
-        MPI_COMM_WORLD | MPI_COMM_SELF => {
-            Err(Error::new(ErrorClass::Comm, "cannot free a predefined communicator"))
-        }
+        MPI_COMM_WORLD | MPI_COMM_SELF => Err(Error::new(
+            ErrorClass::Comm,
+            "cannot free a predefined communicator",
+        )),
         _ => comm_index(h)
             .and_then(|i| COMMS.write().remove(i))
             .map(|_| ())
@@ -177,13 +219,19 @@ pub fn update_datatype(h: MPI_Datatype, f: impl FnOnce(&mut Datatype)) -> Result
             Ok(())
         }
         None if builtin_types::lookup(h).is_some() => Ok(()),
-        None => Err(Error::new(ErrorClass::Type, format!("invalid datatype {h:#x}"))),
+        None => Err(Error::new(
+            ErrorClass::Type,
+            format!("invalid datatype {h:#x}"),
+        )),
     }
 }
 
 pub fn free_datatype(h: MPI_Datatype) -> Result<()> {
     if builtin_types::lookup(h).is_some() {
-        return Err(Error::new(ErrorClass::Type, "cannot free a predefined datatype"));
+        return Err(Error::new(
+            ErrorClass::Type,
+            "cannot free a predefined datatype",
+        ));
     }
     direct_index(h, KIND_DATATYPE)
         .filter(|&i| i >= FIRST_DYNAMIC_TYPE)
@@ -226,11 +274,17 @@ pub fn errhandler_fn(h: MPI_Errhandler) -> Option<usize> {
 }
 
 pub fn valid_errhandler(h: MPI_Errhandler) -> bool {
-    matches!(h, MPI_ERRORS_ARE_FATAL | MPI_ERRORS_RETURN | MPI_ERRORS_ABORT) || errhandler_fn(h).is_some()
+    matches!(
+        h,
+        MPI_ERRORS_ARE_FATAL | MPI_ERRORS_RETURN | MPI_ERRORS_ABORT
+    ) || errhandler_fn(h).is_some()
 }
 
 pub fn free_errhandler(h: MPI_Errhandler) -> Result<()> {
-    if matches!(h, MPI_ERRORS_ARE_FATAL | MPI_ERRORS_RETURN | MPI_ERRORS_ABORT) {
+    if matches!(
+        h,
+        MPI_ERRORS_ARE_FATAL | MPI_ERRORS_RETURN | MPI_ERRORS_ABORT
+    ) {
         return Ok(()); // predefined: freeing is a no-op on the handle's object
     }
     direct_index(h, KIND_ERRHANDLER)
@@ -245,9 +299,17 @@ pub fn free_errhandler(h: MPI_Errhandler) -> Result<()> {
 pub enum RequestEntry {
     /// An engine request; `unpack` finishes a receive into a non-contiguous type, and
     /// `packed` keeps a packed send buffer alive until completion.
-    Active { req: ReqId, comm: MPI_Comm, post: PostProcess },
+    Active {
+        req: ReqId,
+        comm: MPI_Comm,
+        post: PostProcess,
+    },
     /// A persistent request (MPI_Send_init / MPI_Recv_init) and its current round.
-    Persistent { spec: PersistentSpec, active: Option<(ReqId, PostProcess)>, comm: MPI_Comm },
+    Persistent {
+        spec: PersistentSpec,
+        active: Option<(ReqId, PostProcess)>,
+        comm: MPI_Comm,
+    },
 }
 
 /// Work to do when a request completes.
@@ -256,7 +318,12 @@ pub enum PostProcess {
     /// Keep the packed copy of a send until it has gone.
     KeepSendBuffer(Vec<u8>),
     /// Unpack the temporary receive buffer into the user's non-contiguous type.
-    Unpack { tmp: Vec<u8>, dst: usize, count: usize, dtype: Arc<Datatype> },
+    Unpack {
+        tmp: Vec<u8>,
+        dst: usize,
+        count: usize,
+        dtype: Arc<Datatype>,
+    },
 }
 
 #[derive(Clone)]
@@ -270,12 +337,18 @@ pub struct PersistentSpec {
     pub tag: c_int,
 }
 
-pub static REQUESTS: LazyLock<Mutex<Slab<RequestEntry>>> = LazyLock::new(|| Mutex::new(Slab::new(0)));
+pub static REQUESTS: LazyLock<Mutex<Slab<RequestEntry>>> =
+    LazyLock::new(|| Mutex::new(Slab::new(0)));
 
 pub fn new_request(e: RequestEntry) -> MPI_Request {
     let i = REQUESTS.lock().insert(e);
     (DIRECT | KIND_REQUEST | i as u32) as MPI_Request
 }
+
+/// Handles of requests that completed when they were started, so they need no table
+/// entry: an eager send that went straight into the rail, and operations on MPI_PROC_NULL.
+pub(crate) const REQUEST_SEND_DONE: MPI_Request = 0x6c00_0001;
+pub(crate) const REQUEST_PROC_NULL_DONE: MPI_Request = 0x6c00_0002;
 
 pub fn request_index(h: MPI_Request) -> Option<usize> {
     direct_index(h, KIND_REQUEST)

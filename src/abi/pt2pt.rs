@@ -2,7 +2,7 @@
 
 use super::args::{self, write_status, Source};
 use super::consts::*;
-use super::handles::{self, PersistentSpec, PostProcess, RequestEntry};
+use super::handles::{self, PersistentSpec, RequestEntry};
 use super::requests::{self, finish_post, recv_target, send_data, status_at};
 use super::shim::{self, put, run};
 use crate::error::{Error, ErrorClass, Result};
@@ -10,36 +10,84 @@ use crate::mpi_err;
 use std::os::raw::{c_int, c_void};
 
 /// Blocking send in one of the modes (Rsend behaves as Send: a legal implementation).
-fn send(buf: *const c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm, sync: bool) -> Result<()> {
+///
+/// # Safety
+/// MPI's: `buf` holds `count` elements of `datatype`.
+unsafe fn send(
+    buf: *const c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    dest: c_int,
+    tag: c_int,
+    comm: MPI_Comm,
+    sync: bool,
+) -> Result<()> {
     let w = shim::world()?;
     let c = handles::comm(comm)?;
     let count = args::count(count)?;
     let ty = handles::datatype(datatype)?;
     args::buffer(buf, count, &ty)?;
     let tag = args::send_tag(tag)?;
-    let Some(dst) = args::dest(&c, dest)? else { return Ok(()) };
+    let Some(dst) = args::dest(&c, dest)? else {
+        return Ok(());
+    };
     let data = send_data(buf, count, &ty)?;
     w.send(&c, dst, tag, data.ptr, data.len, sync);
     Ok(())
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn PMPI_Send(buf: *const c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm) -> c_int {
-    run("MPI_Send", comm, || send(buf, count, datatype, dest, tag, comm, false))
+pub unsafe extern "C" fn PMPI_Send(
+    buf: *const c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    dest: c_int,
+    tag: c_int,
+    comm: MPI_Comm,
+) -> c_int {
+    run("MPI_Send", comm, || {
+        send(buf, count, datatype, dest, tag, comm, false)
+    })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn PMPI_Ssend(buf: *const c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm) -> c_int {
-    run("MPI_Ssend", comm, || send(buf, count, datatype, dest, tag, comm, true))
+pub unsafe extern "C" fn PMPI_Ssend(
+    buf: *const c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    dest: c_int,
+    tag: c_int,
+    comm: MPI_Comm,
+) -> c_int {
+    run("MPI_Ssend", comm, || {
+        send(buf, count, datatype, dest, tag, comm, true)
+    })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn PMPI_Rsend(buf: *const c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm) -> c_int {
-    run("MPI_Rsend", comm, || send(buf, count, datatype, dest, tag, comm, false))
+pub unsafe extern "C" fn PMPI_Rsend(
+    buf: *const c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    dest: c_int,
+    tag: c_int,
+    comm: MPI_Comm,
+) -> c_int {
+    run("MPI_Rsend", comm, || {
+        send(buf, count, datatype, dest, tag, comm, false)
+    })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn PMPI_Recv(buf: *mut c_void, count: c_int, datatype: MPI_Datatype, source: c_int, tag: c_int, comm: MPI_Comm, status: *mut MPI_Status) -> c_int {
+pub unsafe extern "C" fn PMPI_Recv(
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    source: c_int,
+    tag: c_int,
+    comm: MPI_Comm,
+    status: *mut MPI_Status,
+) -> c_int {
     run("MPI_Recv", comm, || {
         let w = shim::world()?;
         let c = handles::comm(comm)?;
@@ -57,17 +105,42 @@ pub unsafe extern "C" fn PMPI_Recv(buf: *mut c_void, count: c_int, datatype: MPI
         let t = recv_target(buf, count, &ty)?;
         let st = w.recv(&c, src, tag, t.ptr, t.cap);
         finish_post(t.post, &st);
-        let code = if st.truncated { MPI_ERR_TRUNCATE } else { MPI_SUCCESS };
+        let code = if st.truncated {
+            MPI_ERR_TRUNCATE
+        } else {
+            MPI_SUCCESS
+        };
         write_status(status, &st, code);
         requests::code_result(code)
     })
 }
 
-fn spec(send: bool, sync: bool, buf: *const c_void, count: c_int, datatype: MPI_Datatype, peer: c_int, tag: c_int) -> PersistentSpec {
-    PersistentSpec { send, sync, buf: buf as usize, count, datatype, peer, tag }
+fn spec(
+    send: bool,
+    sync: bool,
+    buf: *const c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    peer: c_int,
+    tag: c_int,
+) -> PersistentSpec {
+    PersistentSpec {
+        send,
+        sync,
+        buf: buf as usize,
+        count,
+        datatype,
+        peer,
+        tag,
+    }
 }
 
-unsafe fn isend(name: &'static str, s: PersistentSpec, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
+unsafe fn isend(
+    name: &'static str,
+    s: PersistentSpec,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
     run(name, comm, || {
         if request.is_null() {
             return mpi_err!(Arg, "NULL request pointer");
@@ -78,36 +151,93 @@ unsafe fn isend(name: &'static str, s: PersistentSpec, comm: MPI_Comm, request: 
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn PMPI_Isend(buf: *const c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-    isend("MPI_Isend", spec(true, false, buf, count, datatype, dest, tag), comm, request)
+pub unsafe extern "C" fn PMPI_Isend(
+    buf: *const c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    dest: c_int,
+    tag: c_int,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    isend(
+        "MPI_Isend",
+        spec(true, false, buf, count, datatype, dest, tag),
+        comm,
+        request,
+    )
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn PMPI_Issend(buf: *const c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-    isend("MPI_Issend", spec(true, true, buf, count, datatype, dest, tag), comm, request)
+pub unsafe extern "C" fn PMPI_Issend(
+    buf: *const c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    dest: c_int,
+    tag: c_int,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    isend(
+        "MPI_Issend",
+        spec(true, true, buf, count, datatype, dest, tag),
+        comm,
+        request,
+    )
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn PMPI_Irsend(buf: *const c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-    isend("MPI_Irsend", spec(true, false, buf, count, datatype, dest, tag), comm, request)
+pub unsafe extern "C" fn PMPI_Irsend(
+    buf: *const c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    dest: c_int,
+    tag: c_int,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    isend(
+        "MPI_Irsend",
+        spec(true, false, buf, count, datatype, dest, tag),
+        comm,
+        request,
+    )
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn PMPI_Irecv(buf: *mut c_void, count: c_int, datatype: MPI_Datatype, source: c_int, tag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
+pub unsafe extern "C" fn PMPI_Irecv(
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    source: c_int,
+    tag: c_int,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
     run("MPI_Irecv", comm, || {
         if request.is_null() {
             return mpi_err!(Arg, "NULL request pointer");
         }
-        let started = requests::start_recv(&spec(false, false, buf, count, datatype, source, tag), comm)?;
+        let started =
+            requests::start_recv(&spec(false, false, buf, count, datatype, source, tag), comm)?;
         put(request, requests::handle_for(started, comm)?)
     })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Sendrecv(
-    sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, dest: c_int, sendtag: c_int,
-    recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, source: c_int, recvtag: c_int,
-    comm: MPI_Comm, status: *mut MPI_Status,
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    dest: c_int,
+    sendtag: c_int,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    source: c_int,
+    recvtag: c_int,
+    comm: MPI_Comm,
+    status: *mut MPI_Status,
 ) -> c_int {
     run("MPI_Sendrecv", comm, || {
         let rs = spec(false, false, recvbuf, recvcount, recvtype, source, recvtag);
@@ -123,8 +253,15 @@ pub unsafe extern "C" fn PMPI_Sendrecv(
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Sendrecv_replace(
-    buf: *mut c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, sendtag: c_int,
-    source: c_int, recvtag: c_int, comm: MPI_Comm, status: *mut MPI_Status,
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    dest: c_int,
+    sendtag: c_int,
+    source: c_int,
+    recvtag: c_int,
+    comm: MPI_Comm,
+    status: *mut MPI_Status,
 ) -> c_int {
     run("MPI_Sendrecv_replace", comm, || {
         let n = args::count(count)?;
@@ -151,7 +288,11 @@ pub unsafe extern "C" fn PMPI_Sendrecv_replace(
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Wait(request: *mut MPI_Request, status: *mut MPI_Status) -> c_int {
-    let comm = if request.is_null() { MPI_COMM_WORLD } else { requests::request_comm(*request) };
+    let comm = if request.is_null() {
+        MPI_COMM_WORLD
+    } else {
+        requests::request_comm(*request)
+    };
     run("MPI_Wait", comm, || {
         if request.is_null() {
             return mpi_err!(Request, "NULL request pointer");
@@ -163,8 +304,16 @@ pub unsafe extern "C" fn PMPI_Wait(request: *mut MPI_Request, status: *mut MPI_S
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn PMPI_Test(request: *mut MPI_Request, flag: *mut c_int, status: *mut MPI_Status) -> c_int {
-    let comm = if request.is_null() { MPI_COMM_WORLD } else { requests::request_comm(*request) };
+pub unsafe extern "C" fn PMPI_Test(
+    request: *mut MPI_Request,
+    flag: *mut c_int,
+    status: *mut MPI_Status,
+) -> c_int {
+    let comm = if request.is_null() {
+        MPI_COMM_WORLD
+    } else {
+        requests::request_comm(*request)
+    };
     run("MPI_Test", comm, || {
         if request.is_null() {
             return mpi_err!(Request, "NULL request pointer");
@@ -194,29 +343,46 @@ unsafe fn slice_mut<'a>(p: *mut MPI_Request, n: c_int) -> Result<&'a mut [MPI_Re
 /// Complete every listed handle, writing statuses; MPI_ERR_IN_STATUS if any failed.
 unsafe fn complete_all(hs: &mut [MPI_Request], statuses: *mut MPI_Status) -> Result<()> {
     let mut failed = false;
-    for i in 0..hs.len() {
-        let (st, code) = requests::wait(&mut hs[i])?;
+    for (i, h) in hs.iter_mut().enumerate() {
+        let (st, code) = requests::wait(h)?;
         failed |= code != MPI_SUCCESS;
         write_status(status_at(statuses, i), &st, code);
     }
     if failed {
-        return Err(Error::new(ErrorClass::InStatus, "a request failed: see the statuses"));
+        return Err(Error::new(
+            ErrorClass::InStatus,
+            "a request failed: see the statuses",
+        ));
     }
     Ok(())
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn PMPI_Waitall(count: c_int, requests: *mut MPI_Request, statuses: *mut MPI_Status) -> c_int {
-    run("MPI_Waitall", MPI_COMM_WORLD, || complete_all(slice_mut(requests, count)?, statuses))
+pub unsafe extern "C" fn PMPI_Waitall(
+    count: c_int,
+    requests: *mut MPI_Request,
+    statuses: *mut MPI_Status,
+) -> c_int {
+    run("MPI_Waitall", MPI_COMM_WORLD, || {
+        complete_all(slice_mut(requests, count)?, statuses)
+    })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn PMPI_Testall(count: c_int, requests: *mut MPI_Request, flag: *mut c_int, statuses: *mut MPI_Status) -> c_int {
+pub unsafe extern "C" fn PMPI_Testall(
+    count: c_int,
+    requests: *mut MPI_Request,
+    flag: *mut c_int,
+    statuses: *mut MPI_Status,
+) -> c_int {
     run("MPI_Testall", MPI_COMM_WORLD, || {
         let hs = slice_mut(requests, count)?;
         let ids = requests::pending_all(hs)?;
         let done = requests::wait_some(&ids, false)?;
-        let active = ids.iter().filter(|r| r.is_some()).count();
+        let active = ids
+            .iter()
+            .filter(|p| !matches!(p, requests::Pending::Empty))
+            .count();
         if done.len() < active {
             return put(flag, 0);
         }
@@ -226,7 +392,12 @@ pub unsafe extern "C" fn PMPI_Testall(count: c_int, requests: *mut MPI_Request, 
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn PMPI_Waitany(count: c_int, requests: *mut MPI_Request, index: *mut c_int, status: *mut MPI_Status) -> c_int {
+pub unsafe extern "C" fn PMPI_Waitany(
+    count: c_int,
+    requests: *mut MPI_Request,
+    index: *mut c_int,
+    status: *mut MPI_Status,
+) -> c_int {
     run("MPI_Waitany", MPI_COMM_WORLD, || {
         let hs = slice_mut(requests, count)?;
         let ids = requests::pending_all(hs)?;
@@ -237,7 +408,7 @@ pub unsafe extern "C" fn PMPI_Waitany(count: c_int, requests: *mut MPI_Request, 
                 Ok(())
             }
             Some(&i) => {
-                let (st, code) = requests::complete_done(hs, i, ids[i].expect("active"))?;
+                let (st, code) = requests::complete_done(hs, i, ids[i])?;
                 put(index, i as c_int)?;
                 write_status(status, &st, code);
                 requests::code_result(code)
@@ -247,11 +418,17 @@ pub unsafe extern "C" fn PMPI_Waitany(count: c_int, requests: *mut MPI_Request, 
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn PMPI_Testany(count: c_int, requests: *mut MPI_Request, index: *mut c_int, flag: *mut c_int, status: *mut MPI_Status) -> c_int {
+pub unsafe extern "C" fn PMPI_Testany(
+    count: c_int,
+    requests: *mut MPI_Request,
+    index: *mut c_int,
+    flag: *mut c_int,
+    status: *mut MPI_Status,
+) -> c_int {
     run("MPI_Testany", MPI_COMM_WORLD, || {
         let hs = slice_mut(requests, count)?;
         let ids = requests::pending_all(hs)?;
-        if ids.iter().all(|r| r.is_none()) {
+        if requests::none_active(&ids) {
             put(flag, 1)?;
             put(index, MPI_UNDEFINED)?;
             write_status(status, &args::empty_status(MPI_ANY_SOURCE), MPI_SUCCESS);
@@ -263,7 +440,7 @@ pub unsafe extern "C" fn PMPI_Testany(count: c_int, requests: *mut MPI_Request, 
                 put(index, MPI_UNDEFINED)
             }
             Some(&i) => {
-                let (st, code) = requests::complete_done(hs, i, ids[i].expect("active"))?;
+                let (st, code) = requests::complete_done(hs, i, ids[i])?;
                 put(flag, 1)?;
                 put(index, i as c_int)?;
                 write_status(status, &st, code);
@@ -273,17 +450,25 @@ pub unsafe extern "C" fn PMPI_Testany(count: c_int, requests: *mut MPI_Request, 
     })
 }
 
-unsafe fn some(name: &'static str, block: bool, incount: c_int, requests: *mut MPI_Request, outcount: *mut c_int, indices: *mut c_int, statuses: *mut MPI_Status) -> c_int {
+unsafe fn some(
+    name: &'static str,
+    block: bool,
+    incount: c_int,
+    requests: *mut MPI_Request,
+    outcount: *mut c_int,
+    indices: *mut c_int,
+    statuses: *mut MPI_Status,
+) -> c_int {
     run(name, MPI_COMM_WORLD, || {
         let hs = slice_mut(requests, incount)?;
         let ids = requests::pending_all(hs)?;
-        if ids.iter().all(|r| r.is_none()) {
+        if requests::none_active(&ids) {
             return put(outcount, MPI_UNDEFINED);
         }
         let done = requests::wait_some(&ids, block)?;
         let mut failed = false;
         for (k, &i) in done.iter().enumerate() {
-            let (st, code) = requests::complete_done(hs, i, ids[i].expect("active"))?;
+            let (st, code) = requests::complete_done(hs, i, ids[i])?;
             failed |= code != MPI_SUCCESS;
             *indices.add(k) = i as c_int;
             write_status(status_at(statuses, k), &st, code);
@@ -297,39 +482,89 @@ unsafe fn some(name: &'static str, block: bool, incount: c_int, requests: *mut M
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn PMPI_Waitsome(incount: c_int, requests: *mut MPI_Request, outcount: *mut c_int, indices: *mut c_int, statuses: *mut MPI_Status) -> c_int {
-    some("MPI_Waitsome", true, incount, requests, outcount, indices, statuses)
+pub unsafe extern "C" fn PMPI_Waitsome(
+    incount: c_int,
+    requests: *mut MPI_Request,
+    outcount: *mut c_int,
+    indices: *mut c_int,
+    statuses: *mut MPI_Status,
+) -> c_int {
+    some(
+        "MPI_Waitsome",
+        true,
+        incount,
+        requests,
+        outcount,
+        indices,
+        statuses,
+    )
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn PMPI_Testsome(incount: c_int, requests: *mut MPI_Request, outcount: *mut c_int, indices: *mut c_int, statuses: *mut MPI_Status) -> c_int {
-    some("MPI_Testsome", false, incount, requests, outcount, indices, statuses)
+pub unsafe extern "C" fn PMPI_Testsome(
+    incount: c_int,
+    requests: *mut MPI_Request,
+    outcount: *mut c_int,
+    indices: *mut c_int,
+    statuses: *mut MPI_Status,
+) -> c_int {
+    some(
+        "MPI_Testsome",
+        false,
+        incount,
+        requests,
+        outcount,
+        indices,
+        statuses,
+    )
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn PMPI_Request_get_status(request: MPI_Request, flag: *mut c_int, status: *mut MPI_Status) -> c_int {
-    run("MPI_Request_get_status", MPI_COMM_WORLD, || {
-        let ids = requests::pending_all(&[request])?;
-        match ids[0] {
-            None => {
+pub unsafe extern "C" fn PMPI_Request_get_status(
+    request: MPI_Request,
+    flag: *mut c_int,
+    status: *mut MPI_Status,
+) -> c_int {
+    run(
+        "MPI_Request_get_status",
+        MPI_COMM_WORLD,
+        || match requests::pending_all(&[request])?[0] {
+            requests::Pending::Empty => {
                 put(flag, 1)?;
                 write_status(status, &args::empty_status(MPI_ANY_SOURCE), MPI_SUCCESS);
                 Ok(())
             }
-            Some(id) => {
+            requests::Pending::Done(st) => {
+                put(flag, 1)?;
+                write_status(status, &st, MPI_SUCCESS);
+                Ok(())
+            }
+            requests::Pending::Engine(id) => {
                 let w = shim::world()?;
-                let st = w.progress.with(|e| e.p2p.is_done(id).and_then(|d| d.then(|| e.p2p.status(id)).flatten()));
+                let st = w.progress.with(|e| {
+                    e.p2p
+                        .is_done(id)
+                        .and_then(|d| d.then(|| e.p2p.status(id)).flatten())
+                });
                 match st {
                     Some(st) => {
                         put(flag, 1)?;
-                        write_status(status, &st, if st.truncated { MPI_ERR_TRUNCATE } else { MPI_SUCCESS });
+                        write_status(
+                            status,
+                            &st,
+                            if st.truncated {
+                                MPI_ERR_TRUNCATE
+                            } else {
+                                MPI_SUCCESS
+                            },
+                        );
                         Ok(())
                     }
                     None => put(flag, 0),
                 }
             }
-        }
-    })
+        },
+    )
 }
 
 #[no_mangle]
@@ -365,7 +600,12 @@ pub unsafe extern "C" fn PMPI_Test_cancelled(status: *const MPI_Status, flag: *m
 // ------------------------------------------------------------------ probe and counts
 
 #[no_mangle]
-pub unsafe extern "C" fn PMPI_Probe(source: c_int, tag: c_int, comm: MPI_Comm, status: *mut MPI_Status) -> c_int {
+pub unsafe extern "C" fn PMPI_Probe(
+    source: c_int,
+    tag: c_int,
+    comm: MPI_Comm,
+    status: *mut MPI_Status,
+) -> c_int {
     run("MPI_Probe", comm, || {
         let w = shim::world()?;
         let c = handles::comm(comm)?;
@@ -384,7 +624,13 @@ pub unsafe extern "C" fn PMPI_Probe(source: c_int, tag: c_int, comm: MPI_Comm, s
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn PMPI_Iprobe(source: c_int, tag: c_int, comm: MPI_Comm, flag: *mut c_int, status: *mut MPI_Status) -> c_int {
+pub unsafe extern "C" fn PMPI_Iprobe(
+    source: c_int,
+    tag: c_int,
+    comm: MPI_Comm,
+    flag: *mut c_int,
+    status: *mut MPI_Status,
+) -> c_int {
     run("MPI_Iprobe", comm, || {
         let w = shim::world()?;
         let c = handles::comm(comm)?;
@@ -407,7 +653,11 @@ pub unsafe extern "C" fn PMPI_Iprobe(source: c_int, tag: c_int, comm: MPI_Comm, 
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn PMPI_Get_count(status: *const MPI_Status, datatype: MPI_Datatype, count: *mut c_int) -> c_int {
+pub unsafe extern "C" fn PMPI_Get_count(
+    status: *const MPI_Status,
+    datatype: MPI_Datatype,
+    count: *mut c_int,
+) -> c_int {
     run("MPI_Get_count", MPI_COMM_WORLD, || {
         if status.is_null() {
             return mpi_err!(Arg, "NULL status");
@@ -415,8 +665,13 @@ pub unsafe extern "C" fn PMPI_Get_count(status: *const MPI_Status, datatype: MPI
         let ty = handles::any_datatype(datatype)?;
         let bytes = args::status_bytes(status);
         let n = if ty.size == 0 {
-            if bytes == 0 { 0 } else { MPI_UNDEFINED }
-        } else if bytes % ty.size as u64 != 0 || bytes / ty.size as u64 > i32::MAX as u64 {
+            if bytes == 0 {
+                0
+            } else {
+                MPI_UNDEFINED
+            }
+        } else if !bytes.is_multiple_of(ty.size as u64) || bytes / ty.size as u64 > i32::MAX as u64
+        {
             MPI_UNDEFINED
         } else {
             (bytes / ty.size as u64) as c_int
@@ -426,7 +681,11 @@ pub unsafe extern "C" fn PMPI_Get_count(status: *const MPI_Status, datatype: MPI
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn PMPI_Get_elements(status: *const MPI_Status, datatype: MPI_Datatype, count: *mut c_int) -> c_int {
+pub unsafe extern "C" fn PMPI_Get_elements(
+    status: *const MPI_Status,
+    datatype: MPI_Datatype,
+    count: *mut c_int,
+) -> c_int {
     run("MPI_Get_elements", MPI_COMM_WORLD, || {
         if status.is_null() {
             return mpi_err!(Arg, "NULL status");
@@ -434,8 +693,12 @@ pub unsafe extern "C" fn PMPI_Get_elements(status: *const MPI_Status, datatype: 
         let ty = handles::any_datatype(datatype)?;
         let bytes = args::status_bytes(status);
         let n = match ty.basic {
-            Some((b, _)) if b.size() > 0 && bytes % b.size() as u64 == 0 => (bytes / b.size() as u64) as c_int,
-            _ if ty.size > 0 && bytes % ty.size as u64 == 0 => (bytes / ty.size as u64) as c_int,
+            Some((b, _)) if b.size() > 0 && bytes.is_multiple_of(b.size() as u64) => {
+                (bytes / b.size() as u64) as c_int
+            }
+            _ if ty.size > 0 && bytes.is_multiple_of(ty.size as u64) => {
+                (bytes / ty.size as u64) as c_int
+            }
             _ => MPI_UNDEFINED,
         };
         put(count, n)
@@ -444,7 +707,12 @@ pub unsafe extern "C" fn PMPI_Get_elements(status: *const MPI_Status, datatype: 
 
 // ------------------------------------------------------------------ persistent requests
 
-unsafe fn init(name: &'static str, s: PersistentSpec, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
+unsafe fn init(
+    name: &'static str,
+    s: PersistentSpec,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
     run(name, comm, || {
         shim::world()?;
         let c = handles::comm(comm)?;
@@ -458,28 +726,87 @@ unsafe fn init(name: &'static str, s: PersistentSpec, comm: MPI_Comm, request: *
             args::recv_tag(s.tag)?;
             args::source(&c, s.peer)?;
         }
-        put(request, handles::new_request(RequestEntry::Persistent { spec: s, active: None, comm }))
+        put(
+            request,
+            handles::new_request(RequestEntry::Persistent {
+                spec: s,
+                active: None,
+                comm,
+            }),
+        )
     })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn PMPI_Send_init(buf: *const c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-    init("MPI_Send_init", spec(true, false, buf, count, datatype, dest, tag), comm, request)
+pub unsafe extern "C" fn PMPI_Send_init(
+    buf: *const c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    dest: c_int,
+    tag: c_int,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    init(
+        "MPI_Send_init",
+        spec(true, false, buf, count, datatype, dest, tag),
+        comm,
+        request,
+    )
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn PMPI_Ssend_init(buf: *const c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-    init("MPI_Ssend_init", spec(true, true, buf, count, datatype, dest, tag), comm, request)
+pub unsafe extern "C" fn PMPI_Ssend_init(
+    buf: *const c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    dest: c_int,
+    tag: c_int,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    init(
+        "MPI_Ssend_init",
+        spec(true, true, buf, count, datatype, dest, tag),
+        comm,
+        request,
+    )
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn PMPI_Rsend_init(buf: *const c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-    init("MPI_Rsend_init", spec(true, false, buf, count, datatype, dest, tag), comm, request)
+pub unsafe extern "C" fn PMPI_Rsend_init(
+    buf: *const c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    dest: c_int,
+    tag: c_int,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    init(
+        "MPI_Rsend_init",
+        spec(true, false, buf, count, datatype, dest, tag),
+        comm,
+        request,
+    )
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn PMPI_Recv_init(buf: *mut c_void, count: c_int, datatype: MPI_Datatype, source: c_int, tag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-    init("MPI_Recv_init", spec(false, false, buf, count, datatype, source, tag), comm, request)
+pub unsafe extern "C" fn PMPI_Recv_init(
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    source: c_int,
+    tag: c_int,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    init(
+        "MPI_Recv_init",
+        spec(false, false, buf, count, datatype, source, tag),
+        comm,
+        request,
+    )
 }
 
 #[no_mangle]
@@ -501,6 +828,3 @@ pub unsafe extern "C" fn PMPI_Startall(count: c_int, requests: *mut MPI_Request)
         Ok(())
     })
 }
-
-#[allow(dead_code)]
-fn _keep(_: PostProcess) {}

@@ -22,12 +22,20 @@ pub struct SendData {
 pub fn send_data(buf: *const c_void, count: usize, ty: &TypeRef) -> Result<SendData> {
     let len = args::bytes(count, ty)?;
     if ty.is_contiguous() {
-        return Ok(SendData { ptr: buf as *const u8, len, packed: None });
+        return Ok(SendData {
+            ptr: buf as *const u8,
+            len,
+            packed: None,
+        });
     }
     let mut v = Vec::with_capacity(len);
     // SAFETY: MPI: buf holds `count` elements of the type.
     unsafe { ty.pack(count, buf as *const u8, &mut v) };
-    Ok(SendData { ptr: v.as_ptr(), len, packed: Some(v) })
+    Ok(SendData {
+        ptr: v.as_ptr(),
+        len,
+        packed: Some(v),
+    })
 }
 
 /// A receive destination: the user's buffer, or a temporary to unpack from on completion.
@@ -45,15 +53,30 @@ pub fn recv_target(buf: *mut c_void, count: usize, ty: &TypeRef) -> Result<RecvT
             Ok(RecvTarget {
                 ptr: tmp.as_mut_ptr(),
                 cap,
-                post: PostProcess::Unpack { tmp, dst: buf as usize, count, dtype: d.clone() },
+                post: PostProcess::Unpack {
+                    tmp,
+                    dst: buf as usize,
+                    count,
+                    dtype: d.clone(),
+                },
             })
         }
-        _ => Ok(RecvTarget { ptr: buf as *mut u8, cap, post: PostProcess::None }),
+        _ => Ok(RecvTarget {
+            ptr: buf as *mut u8,
+            cap,
+            post: PostProcess::None,
+        }),
     }
 }
 
 pub fn finish_post(post: PostProcess, st: &Status) {
-    if let PostProcess::Unpack { tmp, dst, count, dtype } = post {
+    if let PostProcess::Unpack {
+        tmp,
+        dst,
+        count,
+        dtype,
+    } = post
+    {
         // SAFETY: MPI: the receive buffer stays valid until the request completes, which
         // is now; it holds `count` elements of `dtype`.
         unsafe { dtype.unpack(count, &tmp[..st.count.min(tmp.len())], dst as *mut u8) };
@@ -68,8 +91,21 @@ pub enum Mode {
     Ready,
 }
 
-/// Start a nonblocking send; returns the engine request and its post-processing.
-pub fn start_send(spec: &PersistentSpec, comm_h: MPI_Comm) -> Result<Option<(ReqId, PostProcess)>> {
+/// A started operation.
+pub enum Started {
+    /// Complete already; the request needs no engine state (the status to report is that
+    /// of MPI_PROC_NULL, or of a send, whose status MPI leaves undefined).
+    Done {
+        proc_null: bool,
+    },
+    Pending(ReqId, PostProcess),
+}
+
+/// Start a nonblocking send.
+///
+/// # Safety
+/// MPI's: `spec.buf` holds the elements and stays valid until the request completes.
+pub unsafe fn start_send(spec: &PersistentSpec, comm_h: MPI_Comm) -> Result<Started> {
     let w = shim::world()?;
     let comm = handles::comm(comm_h)?;
     let count = args::count(spec.count)?;
@@ -77,15 +113,27 @@ pub fn start_send(spec: &PersistentSpec, comm_h: MPI_Comm) -> Result<Option<(Req
     args::buffer(spec.buf as *const c_void, count, &ty)?;
     let tag = args::send_tag(spec.tag)?;
     let Some(dst) = args::dest(&comm, spec.peer)? else {
-        return Ok(None);
+        return Ok(Started::Done { proc_null: true });
     };
     let data = send_data(spec.buf as *const c_void, count, &ty)?;
-    let req = w.isend(&comm, dst, tag, data.ptr, data.len, spec.sync);
-    let post = data.packed.map(PostProcess::KeepSendBuffer).unwrap_or(PostProcess::None);
-    Ok(Some((req, post)))
+    Ok(
+        match w.isend(&comm, dst, tag, data.ptr, data.len, spec.sync) {
+            None => Started::Done { proc_null: false },
+            Some(req) => Started::Pending(
+                req,
+                data.packed
+                    .map(PostProcess::KeepSendBuffer)
+                    .unwrap_or(PostProcess::None),
+            ),
+        },
+    )
 }
 
-pub fn start_recv(spec: &PersistentSpec, comm_h: MPI_Comm) -> Result<Option<(ReqId, PostProcess)>> {
+/// Start a nonblocking receive.
+///
+/// # Safety
+/// MPI's: `spec.buf` has room for the elements and stays valid until completion.
+pub unsafe fn start_recv(spec: &PersistentSpec, comm_h: MPI_Comm) -> Result<Started> {
     let w = shim::world()?;
     let comm = handles::comm(comm_h)?;
     let count = args::count(spec.count)?;
@@ -93,41 +141,51 @@ pub fn start_recv(spec: &PersistentSpec, comm_h: MPI_Comm) -> Result<Option<(Req
     args::buffer(spec.buf as *const c_void, count, &ty)?;
     let tag = args::recv_tag(spec.tag)?;
     let src = match args::source(&comm, spec.peer)? {
-        Source::Null => return Ok(None),
+        Source::Null => return Ok(Started::Done { proc_null: true }),
         s => s.as_option(),
     };
     let t = recv_target(spec.buf as *mut c_void, count, &ty)?;
     let req = w.irecv(&comm, src, tag, t.ptr, t.cap);
-    Ok(Some((req, t.post)))
+    Ok(Started::Pending(req, t.post))
 }
 
-/// A request handle for a started operation (`None`: MPI_PROC_NULL, complete at once).
-pub fn handle_for(started: Option<(ReqId, PostProcess)>, comm: MPI_Comm) -> Result<MPI_Request> {
-    let (req, post) = match started {
-        Some(s) => s,
-        None => {
-            let w = shim::world()?;
-            (w.completed_request(args::empty_status(MPI_PROC_NULL)), PostProcess::None)
+/// The request handle for a started operation.
+pub fn handle_for(started: Started, comm: MPI_Comm) -> Result<MPI_Request> {
+    Ok(match started {
+        Started::Done { proc_null: true } => handles::REQUEST_PROC_NULL_DONE,
+        Started::Done { proc_null: false } => handles::REQUEST_SEND_DONE,
+        Started::Pending(req, post) => {
+            handles::new_request(RequestEntry::Active { req, comm, post })
         }
-    };
-    Ok(handles::new_request(RequestEntry::Active { req, comm, post }))
+    })
 }
 
 /// What a handle refers to right now.
-enum Pending {
+#[derive(Clone, Copy)]
+pub enum Pending {
     /// MPI_REQUEST_NULL or an inactive persistent request: complete with an empty status.
     Empty,
+    /// Completed when started (no engine state): the status to report.
+    Done(Status),
     Engine(ReqId),
 }
 
 fn pending(h: MPI_Request) -> Result<Pending> {
-    if h == MPI_REQUEST_NULL {
-        return Ok(Pending::Empty);
+    match h {
+        MPI_REQUEST_NULL => return Ok(Pending::Empty),
+        handles::REQUEST_SEND_DONE => return Ok(Pending::Done(Status::default())),
+        handles::REQUEST_PROC_NULL_DONE => {
+            return Ok(Pending::Done(args::empty_status(MPI_PROC_NULL)))
+        }
+        _ => {}
     }
     let i = handles::request_index(h).ok_or_else(|| invalid(h))?;
     match REQUESTS.lock().get(i) {
         Some(RequestEntry::Active { req, .. }) => Ok(Pending::Engine(*req)),
-        Some(RequestEntry::Persistent { active: Some((req, _)), .. }) => Ok(Pending::Engine(*req)),
+        Some(RequestEntry::Persistent {
+            active: Some((req, _)),
+            ..
+        }) => Ok(Pending::Engine(*req)),
         Some(RequestEntry::Persistent { active: None, .. }) => Ok(Pending::Empty),
         None => Err(invalid(h)),
     }
@@ -139,9 +197,13 @@ fn invalid(h: MPI_Request) -> Error {
 
 /// The communicator a request belongs to (for its error handler).
 pub fn request_comm(h: MPI_Request) -> MPI_Comm {
-    let Some(i) = handles::request_index(h) else { return MPI_COMM_WORLD };
+    let Some(i) = handles::request_index(h) else {
+        return MPI_COMM_WORLD;
+    };
     match REQUESTS.lock().get(i) {
-        Some(RequestEntry::Active { comm, .. }) | Some(RequestEntry::Persistent { comm, .. }) => *comm,
+        Some(RequestEntry::Active { comm, .. }) | Some(RequestEntry::Persistent { comm, .. }) => {
+            *comm
+        }
         None => MPI_COMM_WORLD,
     }
 }
@@ -149,8 +211,15 @@ pub fn request_comm(h: MPI_Request) -> MPI_Comm {
 /// Finish a completed handle: post-process, free or deactivate it, and return the status
 /// with its error code (MPI_ERR_TRUNCATE for a truncated receive).
 fn finish(h: &mut MPI_Request, st: Status) -> (Status, c_int) {
-    let code = if st.truncated { MPI_ERR_TRUNCATE } else { MPI_SUCCESS };
-    let Some(i) = handles::request_index(*h) else { return (st, code) };
+    let code = if st.truncated {
+        MPI_ERR_TRUNCATE
+    } else {
+        MPI_SUCCESS
+    };
+    let Some(i) = handles::request_index(*h) else {
+        *h = MPI_REQUEST_NULL; // a request that completed when started
+        return (st, code);
+    };
     let mut t = REQUESTS.lock();
     match t.get_mut(i) {
         Some(RequestEntry::Persistent { active, .. }) => {
@@ -172,13 +241,21 @@ fn finish(h: &mut MPI_Request, st: Status) -> (Status, c_int) {
 }
 
 fn empty() -> (Status, c_int) {
-    (Status { source: MPI_ANY_SOURCE, tag: MPI_ANY_TAG, ..Status::default() }, MPI_SUCCESS)
+    (
+        Status {
+            source: MPI_ANY_SOURCE,
+            tag: MPI_ANY_TAG,
+            ..Status::default()
+        },
+        MPI_SUCCESS,
+    )
 }
 
 /// MPI_Wait on one handle.
 pub fn wait(h: &mut MPI_Request) -> Result<(Status, c_int)> {
     match pending(*h)? {
         Pending::Empty => Ok(empty()),
+        Pending::Done(st) => Ok(finish(h, st)),
         Pending::Engine(req) => {
             let st = shim::world()?.wait(req);
             Ok(finish(h, st))
@@ -190,33 +267,36 @@ pub fn wait(h: &mut MPI_Request) -> Result<(Status, c_int)> {
 pub fn test(h: &mut MPI_Request) -> Result<Option<(Status, c_int)>> {
     match pending(*h)? {
         Pending::Empty => Ok(Some(empty())),
+        Pending::Done(st) => Ok(Some(finish(h, st))),
         Pending::Engine(req) => Ok(shim::world()?.test(req).map(|st| finish(h, st))),
     }
 }
 
-/// Engine requests behind a list of handles (None for null/inactive ones).
-pub fn pending_all(hs: &[MPI_Request]) -> Result<Vec<Option<ReqId>>> {
-    hs.iter()
-        .map(|&h| {
-            Ok(match pending(h)? {
-                Pending::Empty => None,
-                Pending::Engine(r) => Some(r),
-            })
-        })
-        .collect()
+/// What each of a list of handles refers to.
+pub fn pending_all(hs: &[MPI_Request]) -> Result<Vec<Pending>> {
+    hs.iter().map(|&h| pending(h)).collect()
 }
 
-/// Indices (into `ids`) of the requests that are complete, after waiting for at least one
-/// if `block`. Empty if every entry is None.
-pub fn wait_some(ids: &[Option<ReqId>], block: bool) -> Result<Vec<usize>> {
-    let w = shim::world()?;
-    if ids.iter().all(|r| r.is_none()) {
+/// True when no handle in the list is active (all null or inactive persistent).
+pub fn none_active(ps: &[Pending]) -> bool {
+    ps.iter().all(|p| matches!(p, Pending::Empty))
+}
+
+/// Indices of the active requests that are complete, after waiting for at least one if
+/// `block`. Empty if none is active.
+pub fn wait_some(ps: &[Pending], block: bool) -> Result<Vec<usize>> {
+    if none_active(ps) {
         return Ok(vec![]);
     }
+    let w = shim::world()?;
     let done_now = |e: &mut crate::runtime::progress::Engine| -> Vec<usize> {
-        ids.iter()
+        ps.iter()
             .enumerate()
-            .filter(|(_, r)| r.is_some_and(|r| e.p2p.is_done(r) != Some(false)))
+            .filter(|(_, p)| match p {
+                Pending::Empty => false,
+                Pending::Done(_) => true,
+                Pending::Engine(r) => e.p2p.is_done(*r) != Some(false),
+            })
             .map(|(i, _)| i)
             .collect()
     };
@@ -230,9 +310,13 @@ pub fn wait_some(ids: &[Option<ReqId>], block: bool) -> Result<Vec<usize>> {
     }
 }
 
-/// Complete handle `hs[i]` whose engine request is known to be done.
-pub fn complete_done(hs: &mut [MPI_Request], i: usize, id: ReqId) -> Result<(Status, c_int)> {
-    let st = shim::world()?.test(id).unwrap_or_default();
+/// Complete handle `hs[i]`, known to be done.
+pub fn complete_done(hs: &mut [MPI_Request], i: usize, p: Pending) -> Result<(Status, c_int)> {
+    let st = match p {
+        Pending::Engine(id) => shim::world()?.test(id).unwrap_or_default(),
+        Pending::Done(st) => st,
+        Pending::Empty => return Ok(empty()),
+    };
     Ok(finish(&mut hs[i], st))
 }
 
@@ -252,14 +336,36 @@ pub unsafe fn status_at(sts: *mut MPI_Status, i: usize) -> *mut MPI_Status {
 pub fn start(h: MPI_Request) -> Result<()> {
     let i = handles::request_index(h).ok_or_else(|| invalid(h))?;
     let (spec, comm) = match REQUESTS.lock().get(i) {
-        Some(RequestEntry::Persistent { spec, active: None, comm }) => (spec.clone(), *comm),
-        Some(RequestEntry::Persistent { .. }) => return mpi_err!(Request, "persistent request is already active"),
+        Some(RequestEntry::Persistent {
+            spec,
+            active: None,
+            comm,
+        }) => (spec.clone(), *comm),
+        Some(RequestEntry::Persistent { .. }) => {
+            return mpi_err!(Request, "persistent request is already active")
+        }
         _ => return Err(invalid(h)),
     };
-    let started = if spec.send { start_send(&spec, comm)? } else { start_recv(&spec, comm)? };
+    // SAFETY: MPI_Send_init/MPI_Recv_init's buffer stays valid while the persistent
+    // request exists (the application's obligation under MPI).
+    let started = unsafe {
+        if spec.send {
+            start_send(&spec, comm)?
+        } else {
+            start_recv(&spec, comm)?
+        }
+    };
+    let w = shim::world()?;
     let round = match started {
-        Some(s) => s,
-        None => (shim::world()?.completed_request(args::empty_status(MPI_PROC_NULL)), PostProcess::None),
+        Started::Pending(req, post) => (req, post),
+        Started::Done { proc_null } => {
+            let st = if proc_null {
+                args::empty_status(MPI_PROC_NULL)
+            } else {
+                Status::default()
+            };
+            (w.completed_request(st), PostProcess::None)
+        }
     };
     if let Some(RequestEntry::Persistent { active, .. }) = REQUESTS.lock().get_mut(i) {
         *active = Some(round);
@@ -269,17 +375,31 @@ pub fn start(h: MPI_Request) -> Result<()> {
 
 /// MPI_Request_free.
 pub fn free(h: &mut MPI_Request) -> Result<()> {
+    if matches!(
+        *h,
+        handles::REQUEST_SEND_DONE | handles::REQUEST_PROC_NULL_DONE
+    ) {
+        *h = MPI_REQUEST_NULL;
+        return Ok(());
+    }
     let i = handles::request_index(*h).ok_or_else(|| invalid(*h))?;
     let entry = REQUESTS.lock().remove(i).ok_or_else(|| invalid(*h))?;
     let w = shim::world()?;
     match entry {
-        RequestEntry::Active { req, post: PostProcess::None, .. } => w.request_free(req),
+        RequestEntry::Active {
+            req,
+            post: PostProcess::None,
+            ..
+        } => w.request_free(req),
         RequestEntry::Active { req, post, .. } => {
             // The engine may still use a packed buffer: wait for it before dropping.
             let st = w.wait(req);
             finish_post(post, &st);
         }
-        RequestEntry::Persistent { active: Some((req, post)), .. } => {
+        RequestEntry::Persistent {
+            active: Some((req, post)),
+            ..
+        } => {
             let st = w.wait(req);
             finish_post(post, &st);
         }
@@ -302,7 +422,10 @@ pub fn code_result(code: c_int) -> Result<()> {
     if code == MPI_SUCCESS {
         Ok(())
     } else {
-        Err(Error::new(ErrorClass::Truncate, "message truncated: the receive buffer is too small"))
+        Err(Error::new(
+            ErrorClass::Truncate,
+            "message truncated: the receive buffer is too small",
+        ))
     }
 }
 

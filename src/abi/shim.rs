@@ -21,7 +21,11 @@ pub fn run(func: &'static str, comm: MPI_Comm, body: impl FnOnce() -> Result<()>
                 .map(|s| s.to_string())
                 .or_else(|| panic.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "panic".into());
-            errors::raise(func, comm, Error::new(ErrorClass::Intern, format!("internal error: {msg}")))
+            errors::raise(
+                func,
+                comm,
+                Error::new(ErrorClass::Intern, format!("internal error: {msg}")),
+            )
         }
     }
 }
@@ -30,7 +34,11 @@ pub fn run(func: &'static str, comm: MPI_Comm, body: impl FnOnce() -> Result<()>
 #[inline]
 pub fn world() -> Result<&'static World> {
     crate::runtime::world().ok_or_else(|| {
-        let when = if crate::runtime::world::finalized() { "after MPI_Finalize" } else { "before MPI_Init" };
+        let when = if crate::runtime::world::finalized() {
+            "after MPI_Finalize"
+        } else {
+            "before MPI_Init"
+        };
         Error::new(ErrorClass::Other, format!("called {when}"))
     })
 }
@@ -52,7 +60,12 @@ pub unsafe fn put<T>(p: *mut T, v: T) -> Result<()> {
 ///
 /// # Safety
 /// `buf` is valid for `cap` bytes; `len` is NULL or valid.
-pub unsafe fn put_str(s: &str, buf: *mut std::os::raw::c_char, cap: usize, len: *mut c_int) -> Result<()> {
+pub unsafe fn put_str(
+    s: &str,
+    buf: *mut std::os::raw::c_char,
+    cap: usize,
+    len: *mut c_int,
+) -> Result<()> {
     if buf.is_null() {
         return Err(Error::new(ErrorClass::Arg, "NULL string buffer"));
     }

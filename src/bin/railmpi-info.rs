@@ -10,7 +10,11 @@ fn main() {
     let shm = std::path::Path::new("/dev/shm").is_dir();
     println!(
         "  shm    {}  (one node: shared-memory rings + Cross Memory Attach)",
-        if shm { "available" } else { "unavailable: no /dev/shm" }
+        if shm {
+            "available"
+        } else {
+            "unavailable: no /dev/shm"
+        }
     );
     println!("  tcp    not built yet");
     println!("  verbs  not built yet");

@@ -40,14 +40,26 @@ pub fn barrier(t: &dyn CollTransport, comm: &Communicator) -> Result<()> {
     let (n, r) = (comm.size(), comm.rank);
     let mut k = 1;
     while k < n {
-        t.sendrecv(comm, (r + k) % n, &[], (r + n - k) % n, &mut [], TAG_BARRIER)?;
+        t.sendrecv(
+            comm,
+            (r + k) % n,
+            &[],
+            (r + n - k) % n,
+            &mut [],
+            TAG_BARRIER,
+        )?;
         k *= 2;
     }
     Ok(())
 }
 
 /// Binomial-tree broadcast from `root`.
-pub fn bcast(t: &dyn CollTransport, comm: &Communicator, buf: &mut [u8], root: usize) -> Result<()> {
+pub fn bcast(
+    t: &dyn CollTransport,
+    comm: &Communicator,
+    buf: &mut [u8],
+    root: usize,
+) -> Result<()> {
     let n = comm.size();
     let vr = (comm.rank + n - root) % n;
     let mut mask = 1;
@@ -122,7 +134,14 @@ pub fn allgather(t: &dyn CollTransport, comm: &Communicator, all: &mut [u8]) -> 
         let send_blk = (r + n - s) % n;
         let recv_blk = (r + n - s - 1) % n;
         let out = all[send_blk * b..(send_blk + 1) * b].to_vec();
-        t.sendrecv(comm, right, &out, left, &mut all[recv_blk * b..(recv_blk + 1) * b], TAG_ALLGATHER)?;
+        t.sendrecv(
+            comm,
+            right,
+            &out,
+            left,
+            &mut all[recv_blk * b..(recv_blk + 1) * b],
+            TAG_ALLGATHER,
+        )?;
     }
     Ok(())
 }

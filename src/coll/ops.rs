@@ -91,7 +91,10 @@ macro_rules! float_kernel {
 macro_rules! complex_kernel {
     ($t:ty, $op:expr, $input:ident, $inout:ident) => {{
         const W: usize = std::mem::size_of::<$t>();
-        for (x, y) in $input.chunks_exact(2 * W).zip($inout.chunks_exact_mut(2 * W)) {
+        for (x, y) in $input
+            .chunks_exact(2 * W)
+            .zip($inout.chunks_exact_mut(2 * W))
+        {
             let ar = <$t>::from_ne_bytes(x[..W].try_into().unwrap());
             let ai = <$t>::from_ne_bytes(x[W..].try_into().unwrap());
             let br = <$t>::from_ne_bytes(y[..W].try_into().unwrap());
@@ -112,7 +115,10 @@ macro_rules! loc_kernel {
     ($t:ty, $ioff:expr, $basic:expr, $op:expr, $input:ident, $inout:ident) => {{
         const W: usize = std::mem::size_of::<$t>();
         let stride = Basic::size($basic);
-        for (x, y) in $input.chunks_exact(stride).zip($inout.chunks_exact_mut(stride)) {
+        for (x, y) in $input
+            .chunks_exact(stride)
+            .zip($inout.chunks_exact_mut(stride))
+        {
             let a = <$t>::from_ne_bytes(x[..W].try_into().unwrap());
             let b = <$t>::from_ne_bytes(y[..W].try_into().unwrap());
             let ai = i32::from_ne_bytes(x[$ioff..$ioff + 4].try_into().unwrap());

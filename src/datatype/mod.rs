@@ -57,7 +57,10 @@ impl Datatype {
         }
         let count = count as usize;
         let size = old.size.checked_mul(count).ok_or(TypeError::Overflow)?;
-        let extent = old.extent.checked_mul(count as isize).ok_or(TypeError::Overflow)?;
+        let extent = old
+            .extent
+            .checked_mul(count as isize)
+            .ok_or(TypeError::Overflow)?;
         let mut segments = Vec::new();
         for i in 0..count {
             let base = i as isize * old.extent;
@@ -71,7 +74,11 @@ impl Datatype {
             lb: old.lb,
             extent,
             true_lb: old.true_lb,
-            true_extent: if count == 0 { 0 } else { extent - old.extent + old.true_extent },
+            true_extent: if count == 0 {
+                0
+            } else {
+                extent - old.extent + old.true_extent
+            },
             segments,
             basic: old.basic.map(|(b, n)| (b, n * count)),
             committed: false,
@@ -145,7 +152,10 @@ mod tests {
         assert_eq!((t.size, t.extent), (20, 20));
         assert!(t.is_contiguous());
         assert_eq!(t.basic, Some((Basic::I32, 5)));
-        assert_eq!(Datatype::contiguous(-1, &int).unwrap_err(), TypeError::InvalidCount);
+        assert_eq!(
+            Datatype::contiguous(-1, &int).unwrap_err(),
+            TypeError::InvalidCount
+        );
         assert_eq!(Datatype::contiguous(0, &int).unwrap().size, 0);
     }
 
@@ -161,9 +171,9 @@ mod tests {
         assert_eq!(packed, [0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19]);
         let mut dst = vec![0xffu8; 24];
         unsafe { t.unpack(3, &packed, dst.as_mut_ptr()) };
-        for i in 0..24 {
+        for (i, &b) in dst.iter().enumerate() {
             let want = if i % 8 < 4 { i as u8 } else { 0xff };
-            assert_eq!(dst[i], want);
+            assert_eq!(b, want);
         }
     }
 }

@@ -9,7 +9,13 @@ pub struct LoopbackRail {
 
 impl Default for LoopbackRail {
     fn default() -> Self {
-        Self { caps: RailCaps { name: "self", max_message: 64 * 1024, rdma: true } }
+        Self {
+            caps: RailCaps {
+                name: "self",
+                max_message: 64 * 1024,
+                rdma: true,
+            },
+        }
     }
 }
 

@@ -26,14 +26,28 @@ pub struct ProtocolSettings {
 
 /// An unmatched arrival.
 enum Unexpected {
-    Eager { peer: usize, data: Vec<u8>, sync: Option<u64> },
-    Rts { peer: usize, hdr: MatchHeader, addr: u64 },
+    Eager {
+        peer: usize,
+        data: Vec<u8>,
+        sync: Option<u64>,
+    },
+    Rts {
+        peer: usize,
+        hdr: MatchHeader,
+        addr: u64,
+    },
 }
 
 /// One item waiting to go out to a peer.
 enum Outbound {
     /// Matching packet (EAGER/RTS), header bytes plus an optional payload pointer.
-    Match { head: [u8; wire::RTS_LEN], head_len: u8, data: *const u8, len: usize, req: Option<ReqId> },
+    Match {
+        head: [u8; wire::RTS_LEN],
+        head_len: u8,
+        data: *const u8,
+        len: usize,
+        req: Option<ReqId>,
+    },
 }
 
 /// A streamed rendezvous payload (copy path) in progress.
@@ -101,7 +115,9 @@ unsafe impl Send for Pt2pt {}
 impl Pt2pt {
     pub fn new(me: usize, peers: usize, settings: ProtocolSettings, max_message: usize) -> Self {
         let mut settings = settings;
-        settings.eager_limit = settings.eager_limit.min(max_message - wire::EAGER_SYNC_HEADER);
+        settings.eager_limit = settings
+            .eager_limit
+            .min(max_message - wire::EAGER_SYNC_HEADER);
         Self {
             me,
             settings,
@@ -125,8 +141,11 @@ impl Pt2pt {
 
     /// Start a send of `len` bytes at `data` to rail peer `peer`.
     /// `sync`: complete only once matched (MPI_Ssend).
+    ///
+    /// # Safety
+    /// `(data, len)` must stay readable and unchanged until the send completes.
     #[allow(clippy::too_many_arguments)]
-    pub fn send(
+    pub unsafe fn send(
         &mut self,
         rail: &mut dyn Rail,
         peer: usize,
@@ -155,12 +174,21 @@ impl Pt2pt {
                 return SendStart::Done;
             }
         }
-        let wait = if !eager { SendWait::Rendezvous } else if sync { SendWait::SyncAck } else { SendWait::Queued };
+        let wait = if !eager {
+            SendWait::Rendezvous
+        } else if sync {
+            SendWait::SyncAck
+        } else {
+            SendWait::Queued
+        };
         let req = self.reqs.insert(Request {
             kind: Kind::Send { peer, wait },
             done: false,
             freed: false,
-            status: Status { count: len, ..Status::default() },
+            status: Status {
+                count: len,
+                ..Status::default()
+            },
             buf: data as *mut u8,
             len,
         });
@@ -205,7 +233,10 @@ impl Pt2pt {
     // ---------------------------------------------------------------- receives
 
     /// Post a receive into `(buf, cap)`. Returns the request (possibly already complete).
-    pub fn recv(&mut self, pat: Pattern, buf: *mut u8, cap: usize) -> ReqId {
+    ///
+    /// # Safety
+    /// `(buf, cap)` must stay writable, and untouched by others, until the receive completes.
+    pub unsafe fn recv(&mut self, pat: Pattern, buf: *mut u8, cap: usize) -> ReqId {
         let req = self.reqs.insert(Request {
             kind: Kind::Recv(RecvState::Posted),
             done: false,
@@ -222,13 +253,23 @@ impl Pt2pt {
 
     /// Blocking-receive fast path: if a matching eager message is already here, copy it
     /// out without creating a request.
-    pub fn try_recv_now(&mut self, pat: &Pattern, buf: *mut u8, cap: usize) -> Option<Status> {
+    ///
+    /// # Safety
+    /// `(buf, cap)` must be writable.
+    pub unsafe fn try_recv_now(
+        &mut self,
+        pat: &Pattern,
+        buf: *mut u8,
+        cap: usize,
+    ) -> Option<Status> {
         let (_, first) = self.mq.peek_unexpected(pat)?;
         if !matches!(first, Unexpected::Eager { .. }) {
             return None;
         }
         let (env, msg) = self.mq.take_unexpected(pat)?;
-        let Unexpected::Eager { peer, data, sync } = msg else { unreachable!() };
+        let Unexpected::Eager { peer, data, sync } = msg else {
+            unreachable!()
+        };
         if let Some(s) = sync {
             self.queue_control(peer, wire::sync_ack(s));
         }
@@ -256,7 +297,12 @@ impl Pt2pt {
             Unexpected::Eager { data, .. } => data.len(),
             Unexpected::Rts { hdr, .. } => hdr.len as usize,
         };
-        Some(Status { source: env.src, tag: env.tag, count, ..Status::default() })
+        Some(Status {
+            source: env.src,
+            tag: env.tag,
+            count,
+            ..Status::default()
+        })
     }
 
     /// Withdraw a posted receive. True if it was cancelled (not yet matched).
@@ -277,7 +323,10 @@ impl Pt2pt {
     /// A request that is already complete (a send that went out at once, MPI_PROC_NULL).
     pub fn completed_request(&mut self, status: Status) -> ReqId {
         self.reqs.insert(Request {
-            kind: Kind::Send { peer: self.me, wait: SendWait::Queued },
+            kind: Kind::Send {
+                peer: self.me,
+                wait: SendWait::Queued,
+            },
             done: true,
             freed: false,
             status,
@@ -337,7 +386,11 @@ impl Pt2pt {
         };
         match pkt {
             Packet::Eager { hdr, payload } => {
-                let env = Envelope { ctx: hdr.ctx, src: hdr.src, tag: hdr.tag };
+                let env = Envelope {
+                    ctx: hdr.ctx,
+                    src: hdr.src,
+                    tag: hdr.tag,
+                };
                 let sync = (hdr.flags & wire::FLAG_SYNC != 0).then_some(hdr.sender_req);
                 match self.mq.arrive(&env) {
                     Some(req) => {
@@ -350,15 +403,25 @@ impl Pt2pt {
                     }
                     None => self.mq.push_unexpected(
                         env,
-                        Unexpected::Eager { peer, data: payload.to_vec(), sync },
+                        Unexpected::Eager {
+                            peer,
+                            data: payload.to_vec(),
+                            sync,
+                        },
                     ),
                 }
             }
             Packet::Rts { hdr, addr } => {
-                let env = Envelope { ctx: hdr.ctx, src: hdr.src, tag: hdr.tag };
+                let env = Envelope {
+                    ctx: hdr.ctx,
+                    src: hdr.src,
+                    tag: hdr.tag,
+                };
                 match self.mq.arrive(&env) {
                     Some(req) => self.start_rendezvous(req, peer, &hdr, addr),
-                    None => self.mq.push_unexpected(env, Unexpected::Rts { peer, hdr, addr }),
+                    None => self
+                        .mq
+                        .push_unexpected(env, Unexpected::Rts { peer, hdr, addr }),
                 }
             }
             Packet::Fin { sender_req } | Packet::SyncAck { sender_req } => {
@@ -368,18 +431,25 @@ impl Pt2pt {
                     SendWait::SyncAck
                 };
                 match self.reqs.get(sender_req) {
-                    Some(Request { kind: Kind::Send { peer: p, wait }, done: false, .. })
-                        if *p == peer && *wait == expect =>
-                    {
-                        self.complete(sender_req)
-                    }
+                    Some(Request {
+                        kind: Kind::Send { peer: p, wait },
+                        done: false,
+                        ..
+                    }) if *p == peer && *wait == expect => self.complete(sender_req),
                     _ => self.reject(peer, "reply for an unknown or finished send"),
                 }
             }
-            Packet::Cts { sender_req, receiver_req } => match self.reqs.get_mut(sender_req) {
-                Some(Request { kind: Kind::Send { peer: p, wait }, done: false, buf, len, .. })
-                    if *p == peer && *wait == SendWait::Rendezvous =>
-                {
+            Packet::Cts {
+                sender_req,
+                receiver_req,
+            } => match self.reqs.get_mut(sender_req) {
+                Some(Request {
+                    kind: Kind::Send { peer: p, wait },
+                    done: false,
+                    buf,
+                    len,
+                    ..
+                }) if *p == peer && *wait == SendWait::Rendezvous => {
                     *wait = SendWait::Streaming;
                     let (data, len) = (*buf as *const u8, *len);
                     self.streams.push_back(Stream {
@@ -393,9 +463,11 @@ impl Pt2pt {
                 }
                 _ => self.reject(peer, "CTS for an unknown or finished send"),
             },
-            Packet::RndvData { receiver_req, offset, payload } => {
-                self.on_stream_data(peer, receiver_req, offset, payload)
-            }
+            Packet::RndvData {
+                receiver_req,
+                offset,
+                payload,
+            } => self.on_stream_data(peer, receiver_req, offset, payload),
         }
     }
 
@@ -403,7 +475,12 @@ impl Pt2pt {
         let Some(r) = self.reqs.get_mut(req) else {
             return self.reject(peer, "data for an unknown receive");
         };
-        let Kind::Recv(RecvState::Streaming { peer: p, expected, received }) = &mut r.kind else {
+        let Kind::Recv(RecvState::Streaming {
+            peer: p,
+            expected,
+            received,
+        }) = &mut r.kind
+        else {
             return self.reject(peer, "data for a receive that is not streaming");
         };
         let end = offset.checked_add(payload.len() as u64);
@@ -415,7 +492,9 @@ impl Pt2pt {
         if offset < cap {
             let n = (cap - offset).min(payload.len() as u64) as usize;
             // SAFETY: offset + n <= cap = the receive buffer's length (checked above).
-            unsafe { std::ptr::copy_nonoverlapping(payload.as_ptr(), r.buf.add(offset as usize), n) };
+            unsafe {
+                std::ptr::copy_nonoverlapping(payload.as_ptr(), r.buf.add(offset as usize), n)
+            };
         }
         *received += payload.len() as u64;
         if *received == *expected {
@@ -445,7 +524,11 @@ impl Pt2pt {
                 sender_req: hdr.sender_req,
             });
         } else {
-            r.kind = Kind::Recv(RecvState::Streaming { peer, expected: hdr.len, received: 0 });
+            r.kind = Kind::Recv(RecvState::Streaming {
+                peer,
+                expected: hdr.len,
+                received: 0,
+            });
             self.queue_control(peer, wire::cts(hdr.sender_req, req));
         }
     }
@@ -465,7 +548,9 @@ impl Pt2pt {
         let reads = std::mem::take(&mut self.reads);
         let n = reads.len();
         for rd in reads {
-            let Some(r) = self.reqs.get(rd.req) else { continue };
+            let Some(r) = self.reqs.get(rd.req) else {
+                continue;
+            };
             // SAFETY: (buf, len) is the receive buffer; rd.len <= its capacity.
             let local = unsafe { std::slice::from_raw_parts_mut(r.buf, rd.len) };
             let res = if rd.peer == self.me {
@@ -483,7 +568,10 @@ impl Pt2pt {
                 }
                 Err(e) => {
                     // The peer's memory is unreachable (CMA refused mid-run): stream instead.
-                    tracing::warn!(peer = rd.peer, "RDMA read failed ({e}); asking for a stream");
+                    tracing::warn!(
+                        peer = rd.peer,
+                        "RDMA read failed ({e}); asking for a stream"
+                    );
                     self.settings.rdma = false;
                     let r = self.reqs.get_mut(rd.req).expect("checked above");
                     r.kind = Kind::Recv(RecvState::Streaming {
@@ -524,8 +612,13 @@ impl Pt2pt {
             self.out[peer].control.pop_front();
             sent += 1;
         }
-        while let Some(Outbound::Match { head, head_len, data, len, req }) =
-            self.out[peer].matching.front()
+        while let Some(Outbound::Match {
+            head,
+            head_len,
+            data,
+            len,
+            req,
+        }) = self.out[peer].matching.front()
         {
             let (head, head_len, data, len, req) = (*head, *head_len as usize, *data, *len, *req);
             // SAFETY: the payload belongs to a pending send request (module contract).

@@ -45,7 +45,10 @@ impl<R: PartialEq + Copy, U> Default for MatchQueues<R, U> {
 
 impl<R: PartialEq + Copy, U> MatchQueues<R, U> {
     pub fn new() -> Self {
-        Self { posted: VecDeque::new(), unexpected: VecDeque::new() }
+        Self {
+            posted: VecDeque::new(),
+            unexpected: VecDeque::new(),
+        }
     }
 
     /// A receive is posted: take the earliest unexpected message it matches, or queue it.
@@ -76,7 +79,10 @@ impl<R: PartialEq + Copy, U> MatchQueues<R, U> {
 
     /// The earliest unexpected message matching `pat`, left in place (probe).
     pub fn peek_unexpected(&self, pat: &Pattern) -> Option<(&Envelope, &U)> {
-        self.unexpected.iter().find(|(e, _)| pat.matches(e)).map(|(e, u)| (e, u))
+        self.unexpected
+            .iter()
+            .find(|(e, _)| pat.matches(e))
+            .map(|(e, u)| (e, u))
     }
 
     /// Mutable access to queued unexpected messages (to finish partial arrivals).
@@ -133,7 +139,10 @@ mod tests {
         q.push_unexpected(env(2, 7), "other source");
         q.push_unexpected(env(1, 7), "second");
         assert_eq!(q.post(pat(Some(1), Some(7)), 1).unwrap().1, "first");
-        assert_eq!(q.peek_unexpected(&pat(None, Some(7))).unwrap().1, &"other source");
+        assert_eq!(
+            q.peek_unexpected(&pat(None, Some(7))).unwrap().1,
+            &"other source"
+        );
         assert_eq!(q.post(pat(None, None), 2).unwrap().1, "other source");
         assert_eq!(q.post(pat(Some(1), None), 3).unwrap().1, "second");
         assert_eq!(q.unexpected_len(), 0);
@@ -142,9 +151,30 @@ mod tests {
     #[test]
     fn contexts_never_cross() {
         let mut q: MatchQueues<u32, ()> = MatchQueues::new();
-        q.post(Pattern { ctx: 2, src: None, tag: None }, 1);
-        assert_eq!(q.arrive(&Envelope { ctx: 0, src: 0, tag: 0 }), None);
-        assert_eq!(q.arrive(&Envelope { ctx: 2, src: 0, tag: 0 }), Some(1));
+        q.post(
+            Pattern {
+                ctx: 2,
+                src: None,
+                tag: None,
+            },
+            1,
+        );
+        assert_eq!(
+            q.arrive(&Envelope {
+                ctx: 0,
+                src: 0,
+                tag: 0
+            }),
+            None
+        );
+        assert_eq!(
+            q.arrive(&Envelope {
+                ctx: 2,
+                src: 0,
+                tag: 0
+            }),
+            Some(1)
+        );
     }
 
     #[test]

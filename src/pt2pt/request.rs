@@ -33,7 +33,11 @@ pub enum SendWait {
 pub enum RecvState {
     Posted,
     /// Matched an RTS; payload arriving as RNDV_DATA from `peer` (copy path).
-    Streaming { peer: usize, expected: u64, received: u64 },
+    Streaming {
+        peer: usize,
+        expected: u64,
+        received: u64,
+    },
     /// Matched an RTS; the RDMA read is queued.
     Reading,
 }

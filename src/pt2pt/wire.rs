@@ -40,7 +40,11 @@ pub enum Packet<'a> {
     /// Clear to send: the sender streams the payload (copy path when RDMA is unavailable).
     Cts { sender_req: u64, receiver_req: u64 },
     /// A piece of a streamed rendezvous payload.
-    RndvData { receiver_req: u64, offset: u64, payload: &'a [u8] },
+    RndvData {
+        receiver_req: u64,
+        offset: u64,
+        payload: &'a [u8],
+    },
 }
 
 /// EAGER header without / with the sender's request id (only synchronous sends carry it).
@@ -186,19 +190,29 @@ pub fn decode(b: &[u8]) -> Result<Packet<'_>, WireError> {
         }
         KIND_RTS => {
             need(b, RTS_LEN)?;
-            Ok(Packet::Rts { hdr: get_match(b), addr: u64_at(b, 32) })
+            Ok(Packet::Rts {
+                hdr: get_match(b),
+                addr: u64_at(b, 32),
+            })
         }
         KIND_FIN => {
             need(b, 16)?;
-            Ok(Packet::Fin { sender_req: u64_at(b, 8) })
+            Ok(Packet::Fin {
+                sender_req: u64_at(b, 8),
+            })
         }
         KIND_SYNC_ACK => {
             need(b, 16)?;
-            Ok(Packet::SyncAck { sender_req: u64_at(b, 8) })
+            Ok(Packet::SyncAck {
+                sender_req: u64_at(b, 8),
+            })
         }
         KIND_CTS => {
             need(b, 24)?;
-            Ok(Packet::Cts { sender_req: u64_at(b, 8), receiver_req: u64_at(b, 16) })
+            Ok(Packet::Cts {
+                sender_req: u64_at(b, 8),
+                receiver_req: u64_at(b, 16),
+            })
         }
         KIND_RNDV_DATA => {
             need(b, RNDV_DATA_HEADER)?;
@@ -217,7 +231,14 @@ mod tests {
     use super::*;
 
     fn hdr() -> MatchHeader {
-        MatchHeader { ctx: 4, src: 3, tag: -7, len: 5, sender_req: 0x1_0000_0002, flags: FLAG_SYNC }
+        MatchHeader {
+            ctx: 4,
+            src: 3,
+            tag: -7,
+            len: 5,
+            sender_req: 0x1_0000_0002,
+            flags: FLAG_SYNC,
+        }
     }
 
     #[test]
@@ -225,21 +246,54 @@ mod tests {
         let (h, n) = eager_header(&hdr());
         let mut m = h[..n].to_vec();
         m.extend_from_slice(b"hello");
-        assert_eq!(decode(&m).unwrap(), Packet::Eager { hdr: hdr(), payload: b"hello" });
-        let plain = MatchHeader { flags: 0, sender_req: 0, len: 0, ..hdr() };
+        assert_eq!(
+            decode(&m).unwrap(),
+            Packet::Eager {
+                hdr: hdr(),
+                payload: b"hello"
+            }
+        );
+        let plain = MatchHeader {
+            flags: 0,
+            sender_req: 0,
+            len: 0,
+            ..hdr()
+        };
         let (h, n) = eager_header(&plain);
         assert_eq!(n, EAGER_HEADER);
-        assert_eq!(decode(&h[..n]).unwrap(), Packet::Eager { hdr: plain, payload: b"" });
-        assert_eq!(decode(&rts(&hdr(), 0xdead)).unwrap(), Packet::Rts { hdr: hdr(), addr: 0xdead });
+        assert_eq!(
+            decode(&h[..n]).unwrap(),
+            Packet::Eager {
+                hdr: plain,
+                payload: b""
+            }
+        );
+        assert_eq!(
+            decode(&rts(&hdr(), 0xdead)).unwrap(),
+            Packet::Rts {
+                hdr: hdr(),
+                addr: 0xdead
+            }
+        );
         let (c, n) = cts(9, 11);
-        assert_eq!(decode(&c[..n]).unwrap(), Packet::Cts { sender_req: 9, receiver_req: 11 });
+        assert_eq!(
+            decode(&c[..n]).unwrap(),
+            Packet::Cts {
+                sender_req: 9,
+                receiver_req: 11
+            }
+        );
         let (f, n) = fin(9);
         assert_eq!(decode(&f[..n]).unwrap(), Packet::Fin { sender_req: 9 });
         let mut d = rndv_data_header(3, 4096).to_vec();
         d.extend_from_slice(&[1, 2]);
         assert_eq!(
             decode(&d).unwrap(),
-            Packet::RndvData { receiver_req: 3, offset: 4096, payload: &[1, 2] }
+            Packet::RndvData {
+                receiver_req: 3,
+                offset: 4096,
+                payload: &[1, 2]
+            }
         );
     }
 

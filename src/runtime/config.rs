@@ -37,6 +37,12 @@ pub const SETTINGS: &[Setting] = &[
                every rank has a core, short when ranks outnumber cores",
     },
     Setting {
+        name: "RAILMPI_BIND",
+        default: "auto",
+        help: "pin each rank to one core: auto (when ranks fit on the cores and the program \
+               did not ask for MPI_THREAD_MULTIPLE), core (always), none",
+    },
+    Setting {
         name: "RAILMPI_LOG",
         default: "warn",
         help: "log filter (tracing EnvFilter syntax: error, warn, info, debug, trace)",
@@ -51,7 +57,15 @@ pub struct Config {
     pub shm_cell_size: usize,
     /// None: decide from the number of local ranks and cores.
     pub spin: Option<u32>,
+    pub bind: Bind,
     pub log: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bind {
+    Auto,
+    Core,
+    None,
 }
 
 impl Config {
@@ -66,13 +80,23 @@ impl Config {
                 "auto" => None,
                 _ => Some(parse("RAILMPI_SPIN")?),
             },
+            bind: match value("RAILMPI_BIND").as_str() {
+                "auto" => Bind::Auto,
+                "core" => Bind::Core,
+                "none" => Bind::None,
+                v => return Err(format!("RAILMPI_BIND={v:?} is not one of auto, core, none")),
+            },
             log: value("RAILMPI_LOG"),
         })
     }
 }
 
 fn default_of(name: &str) -> &'static str {
-    SETTINGS.iter().find(|s| s.name == name).map(|s| s.default).expect("documented setting")
+    SETTINGS
+        .iter()
+        .find(|s| s.name == name)
+        .map(|s| s.default)
+        .expect("documented setting")
 }
 
 /// The value in force: the environment's, or the default.
@@ -82,7 +106,9 @@ pub fn value(name: &str) -> String {
 
 fn parse<T: std::str::FromStr>(name: &str) -> Result<T, String> {
     let v = value(name);
-    v.trim().parse().map_err(|_| format!("{name}={v:?} is not a valid value"))
+    v.trim()
+        .parse()
+        .map_err(|_| format!("{name}={v:?} is not a valid value"))
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@ pub fn init(filter: &str, rank: usize) {
             .with_env_filter(filter)
             .with_writer(std::io::stderr)
             .with_target(false)
+            .with_ansi(false)
             .without_time()
             .fmt_fields(tracing_subscriber::fmt::format::DefaultFields::new())
             .event_format(RankFormat(rank))

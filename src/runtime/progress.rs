@@ -41,11 +41,18 @@ pub struct Progress {
     engine: Mutex<Engine>,
     doorbell: Doorbell,
     policy: WaitPolicy,
+    /// Times a waiter went to sleep (reported at finalize in the debug log).
+    pub sleeps: std::sync::atomic::AtomicU64,
 }
 
 impl Progress {
     pub fn new(engine: Engine, doorbell: Doorbell, policy: WaitPolicy) -> Self {
-        Self { engine: Mutex::new(engine), doorbell, policy }
+        Self {
+            engine: Mutex::new(engine),
+            doorbell,
+            policy,
+            sleeps: Default::default(),
+        }
     }
 
     /// Run `f` on the engine after one round of progress.
@@ -81,6 +88,10 @@ impl Progress {
 
     /// Make progress until `ready` returns a value.
     pub fn wait<T>(&self, mut ready: impl FnMut(&mut Engine) -> Option<T>) -> T {
+        // Often it is ready already (a request that completed earlier): no poll needed.
+        if let Some(t) = ready(&mut self.engine.lock()) {
+            return t;
+        }
         let mut idle = 0u32;
         loop {
             {
@@ -107,6 +118,8 @@ impl Progress {
                     return t;
                 }
                 drop(e);
+                self.sleeps
+                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 self.doorbell.sleep(ticket, MAX_SLEEP);
                 idle = self.policy.spins;
             }

@@ -1,6 +1,6 @@
 //! The `World`: everything MPI_Init builds, used by every later call until MPI_Finalize.
 
-use super::config::Config;
+use super::config::{Bind, Config};
 use super::pmi::{self, Pmi};
 use super::progress::{Engine, Progress, WaitPolicy};
 use crate::coll::{self, CollTransport};
@@ -62,14 +62,20 @@ const CTX_FIRST_FREE: u32 = 4;
 
 impl World {
     /// MPI_Init: connect to the launcher, build the rail and the engine.
-    pub fn init() -> Result<&'static World> {
+    /// `multithreaded`: the program asked for MPI_THREAD_MULTIPLE.
+    pub fn init(multithreaded: bool) -> Result<&'static World> {
         if STATE
-            .compare_exchange(STATE_NEW, STATE_RUNNING, Ordering::AcqRel, Ordering::Acquire)
+            .compare_exchange(
+                STATE_NEW,
+                STATE_RUNNING,
+                Ordering::AcqRel,
+                Ordering::Acquire,
+            )
             .is_err()
         {
             return mpi_err!(Other, "MPI is already initialised (or finalised)");
         }
-        match Self::build() {
+        match Self::build(multithreaded) {
             Ok(w) => {
                 let _ = WORLD.set(w);
                 Ok(WORLD.get().expect("just set"))
@@ -81,9 +87,10 @@ impl World {
         }
     }
 
-    fn build() -> Result<World> {
+    fn build(multithreaded: bool) -> Result<World> {
         let config = Config::from_env().map_err(|m| Error::new(ErrorClass::Arg, m))?;
-        let pmi = Pmi::from_env().map_err(|e| Error::new(ErrorClass::Other, format!("PMI: {e}")))?;
+        let pmi =
+            Pmi::from_env().map_err(|e| Error::new(ErrorClass::Other, format!("PMI: {e}")))?;
         let (rank, size) = (pmi.rank() as usize, pmi.size() as usize);
         super::logging::init(&config.log, rank);
         let host = cpu::hostname();
@@ -91,10 +98,15 @@ impl World {
         let pmi_err = |e: pmi::PmiError| format!("PMI: {e}");
         if size > 1 {
             // Every rank must be on this node until a network rail exists.
-            pmi.put(&format!("host-{rank}"), &host).map_err(pmi_err).map_err(intern)?;
+            pmi.put(&format!("host-{rank}"), &host)
+                .map_err(pmi_err)
+                .map_err(intern)?;
             pmi.barrier().map_err(pmi_err).map_err(intern)?;
             for r in 0..size {
-                let h = pmi.get(&format!("host-{r}")).map_err(pmi_err).map_err(intern)?;
+                let h = pmi
+                    .get(&format!("host-{r}"))
+                    .map_err(pmi_err)
+                    .map_err(intern)?;
                 if h != host {
                     return mpi_err!(
                         Other,
@@ -103,6 +115,8 @@ impl World {
                 }
             }
         }
+
+        bind_cpu(config.bind, rank, size, multithreaded);
 
         let (rail, doorbell): (Box<dyn Rail>, Doorbell) = if size == 1 {
             (Box::new(LoopbackRail::default()), Doorbell::local())
@@ -114,7 +128,8 @@ impl World {
                 cma: config.shm_cma,
             };
             let mut barrier = || pmi.barrier().map_err(pmi_err);
-            let rail = ShmRail::establish(&name, rank, size, &settings, &mut barrier).map_err(intern)?;
+            let rail =
+                ShmRail::establish(&name, rank, size, &settings, &mut barrier).map_err(intern)?;
             let bell = rail.doorbell();
             (Box::new(rail), bell)
         };
@@ -122,16 +137,34 @@ impl World {
         let p2p = Pt2pt::new(
             rank,
             size,
-            ProtocolSettings { eager_limit: config.eager_limit, rdma: caps.rdma },
+            ProtocolSettings {
+                eager_limit: config.eager_limit,
+                rdma: caps.rdma,
+            },
             caps.max_message,
         );
         let oversubscribed = size > cpu::usable_cpus();
         let policy = match config.spin {
-            Some(s) => WaitPolicy { spins: s, yields: if oversubscribed { 20 } else { 1000 } },
-            None if oversubscribed => WaitPolicy { spins: 100, yields: 20 },
-            None => WaitPolicy { spins: 20_000, yields: 2_000 },
+            Some(s) => WaitPolicy {
+                spins: s,
+                yields: if oversubscribed { 20 } else { 1000 },
+            },
+            None if oversubscribed => WaitPolicy {
+                spins: 100,
+                yields: 20,
+            },
+            None => WaitPolicy {
+                spins: 20_000,
+                yields: 2_000,
+            },
         };
-        tracing::info!(rank, size, rail = caps.name, rdma = caps.rdma, "initialised");
+        tracing::info!(
+            rank,
+            size,
+            rail = caps.name,
+            rdma = caps.rdma,
+            "initialised"
+        );
         Ok(World {
             rank,
             size,
@@ -145,7 +178,11 @@ impl World {
                 rank,
                 Arc::new(Group::new((0..size).collect())),
             )),
-            comm_self: Arc::new(Communicator::new(CTX_SELF, 0, Arc::new(Group::new(vec![rank])))),
+            comm_self: Arc::new(Communicator::new(
+                CTX_SELF,
+                0,
+                Arc::new(Group::new(vec![rank])),
+            )),
             next_ctx: AtomicU32::new(CTX_FIRST_FREE),
             main_thread: std::thread::current().id(),
             config,
@@ -157,6 +194,10 @@ impl World {
     pub fn finalize(&self) -> Result<()> {
         coll::barrier(self, &self.comm_world)?;
         self.progress.wait(|e| (!e.p2p.has_output()).then_some(()));
+        tracing::debug!(
+            sleeps = self.progress.sleeps.load(Ordering::Relaxed),
+            "finalize"
+        );
         let _ = self.pmi.finalize();
         STATE.store(STATE_FINALIZED, Ordering::Release);
         Ok(())
@@ -171,24 +212,56 @@ impl World {
     // ------------------------------------------------------------ point-to-point
 
     /// Blocking send (MPI_Send / MPI_Ssend); returns once the buffer may be reused.
-    pub fn send(&self, comm: &Communicator, dst: usize, tag: i32, data: *const u8, len: usize, sync: bool) {
+    ///
+    /// # Safety
+    /// `(data, len)` must be readable.
+    pub unsafe fn send(
+        &self,
+        comm: &Communicator,
+        dst: usize,
+        tag: i32,
+        data: *const u8,
+        len: usize,
+        sync: bool,
+    ) {
         let start = self.start_send(comm.ctx, comm, dst, tag, data, len, sync);
         if let SendStart::Pending(req) = start {
             self.wait(req);
         }
     }
 
-    pub fn isend(&self, comm: &Communicator, dst: usize, tag: i32, data: *const u8, len: usize, sync: bool) -> ReqId {
+    /// Nonblocking send; None when it completed at once (eager, straight into the rail).
+    ///
+    /// # Safety
+    /// `(data, len)` must stay readable and unchanged until the send completes.
+    pub unsafe fn isend(
+        &self,
+        comm: &Communicator,
+        dst: usize,
+        tag: i32,
+        data: *const u8,
+        len: usize,
+        sync: bool,
+    ) -> Option<ReqId> {
         match self.start_send(comm.ctx, comm, dst, tag, data, len, sync) {
-            SendStart::Pending(req) => req,
-            SendStart::Done => self.progress.locked(|e| {
-                e.p2p.completed_request(Status { count: len, ..Status::default() })
-            }),
+            SendStart::Pending(req) => Some(req),
+            SendStart::Done => None,
         }
     }
 
+    /// # Safety
+    /// As for `isend`.
     #[allow(clippy::too_many_arguments)]
-    fn start_send(&self, ctx: u32, comm: &Communicator, dst: usize, tag: i32, data: *const u8, len: usize, sync: bool) -> SendStart {
+    unsafe fn start_send(
+        &self,
+        ctx: u32,
+        comm: &Communicator,
+        dst: usize,
+        tag: i32,
+        data: *const u8,
+        len: usize,
+        sync: bool,
+    ) -> SendStart {
         let peer = comm.world_rank(dst);
         let src = comm.rank as i32;
         self.progress.locked(|e| {
@@ -198,24 +271,55 @@ impl World {
     }
 
     /// Blocking receive; `src`/`tag` None are wildcards.
-    pub fn recv(&self, comm: &Communicator, src: Option<usize>, tag: Option<i32>, buf: *mut u8, cap: usize) -> Status {
-        let pat = Pattern { ctx: comm.ctx, src: src.map(|s| s as i32), tag };
+    ///
+    /// # Safety
+    /// `(buf, cap)` must be writable.
+    pub unsafe fn recv(
+        &self,
+        comm: &Communicator,
+        src: Option<usize>,
+        tag: Option<i32>,
+        buf: *mut u8,
+        cap: usize,
+    ) -> Status {
+        let pat = Pattern {
+            ctx: comm.ctx,
+            src: src.map(|s| s as i32),
+            tag,
+        };
         self.recv_pattern(pat, buf, cap)
     }
 
-    fn recv_pattern(&self, pat: Pattern, buf: *mut u8, cap: usize) -> Status {
-        let req = self.progress.with(|e| match e.p2p.try_recv_now(&pat, buf, cap) {
-            Some(st) => Err(st),
-            None => Ok(e.p2p.recv(pat, buf, cap)),
-        });
+    /// # Safety
+    /// `(buf, cap)` must be writable.
+    unsafe fn recv_pattern(&self, pat: Pattern, buf: *mut u8, cap: usize) -> Status {
+        let req = self
+            .progress
+            .with(|e| match e.p2p.try_recv_now(&pat, buf, cap) {
+                Some(st) => Err(st),
+                None => Ok(e.p2p.recv(pat, buf, cap)),
+            });
         match req {
             Err(st) => st,
             Ok(req) => self.wait(req),
         }
     }
 
-    pub fn irecv(&self, comm: &Communicator, src: Option<usize>, tag: Option<i32>, buf: *mut u8, cap: usize) -> ReqId {
-        let pat = Pattern { ctx: comm.ctx, src: src.map(|s| s as i32), tag };
+    /// # Safety
+    /// `(buf, cap)` must stay writable until the receive completes.
+    pub unsafe fn irecv(
+        &self,
+        comm: &Communicator,
+        src: Option<usize>,
+        tag: Option<i32>,
+        buf: *mut u8,
+        cap: usize,
+    ) -> ReqId {
+        let pat = Pattern {
+            ctx: comm.ctx,
+            src: src.map(|s| s as i32),
+            tag,
+        };
         self.progress.locked(|e| e.p2p.recv(pat, buf, cap))
     }
 
@@ -232,13 +336,26 @@ impl World {
         self.progress.with(|e| e.p2p.take_if_done(req))
     }
 
-    pub fn iprobe(&self, comm: &Communicator, src: Option<usize>, tag: Option<i32>) -> Option<Status> {
-        let pat = Pattern { ctx: comm.ctx, src: src.map(|s| s as i32), tag };
+    pub fn iprobe(
+        &self,
+        comm: &Communicator,
+        src: Option<usize>,
+        tag: Option<i32>,
+    ) -> Option<Status> {
+        let pat = Pattern {
+            ctx: comm.ctx,
+            src: src.map(|s| s as i32),
+            tag,
+        };
         self.progress.with(|e| e.p2p.iprobe(&pat))
     }
 
     pub fn probe(&self, comm: &Communicator, src: Option<usize>, tag: Option<i32>) -> Status {
-        let pat = Pattern { ctx: comm.ctx, src: src.map(|s| s as i32), tag };
+        let pat = Pattern {
+            ctx: comm.ctx,
+            src: src.map(|s| s as i32),
+            tag,
+        };
         self.progress.wait(|e| e.p2p.iprobe(&pat))
     }
 
@@ -277,11 +394,20 @@ impl World {
 
     pub fn comm_dup(&self, parent: &Communicator) -> Result<Arc<Communicator>> {
         let ctx = self.new_context(parent)?;
-        Ok(Arc::new(Communicator::new(ctx, parent.rank, parent.group.clone())))
+        Ok(Arc::new(Communicator::new(
+            ctx,
+            parent.rank,
+            parent.group.clone(),
+        )))
     }
 
     /// MPI_Comm_split; None for MPI_UNDEFINED color (`color < 0`).
-    pub fn comm_split(&self, parent: &Communicator, color: Option<i32>, key: i32) -> Result<Option<Arc<Communicator>>> {
+    pub fn comm_split(
+        &self,
+        parent: &Communicator,
+        color: Option<i32>,
+        key: i32,
+    ) -> Result<Option<Arc<Communicator>>> {
         let n = parent.size();
         let mut all = vec![0u8; 8 * n];
         let c = color.unwrap_or(-1);
@@ -293,13 +419,43 @@ impl World {
         let entries: Vec<(i32, i32)> = all
             .chunks_exact(8)
             .map(|b| {
-                (i32::from_le_bytes(b[..4].try_into().unwrap()), i32::from_le_bytes(b[4..].try_into().unwrap()))
+                (
+                    i32::from_le_bytes(b[..4].try_into().unwrap()),
+                    i32::from_le_bytes(b[4..].try_into().unwrap()),
+                )
             })
             .collect();
         let order = crate::comm::split_order(&entries, color);
         let members: Vec<usize> = order.iter().map(|&r| parent.world_rank(r)).collect();
-        let rank = order.iter().position(|&r| r == parent.rank).expect("own color");
-        Ok(Some(Arc::new(Communicator::new(ctx, rank, Arc::new(Group::new(members))))))
+        let rank = order
+            .iter()
+            .position(|&r| r == parent.rank)
+            .expect("own color");
+        Ok(Some(Arc::new(Communicator::new(
+            ctx,
+            rank,
+            Arc::new(Group::new(members)),
+        ))))
+    }
+}
+
+/// Pin this rank to a core of its own when that helps: spinning ranks that share a core
+/// by the scheduler's whim run orders of magnitude slower than ranks on their own cores.
+fn bind_cpu(bind: Bind, local_rank: usize, local_size: usize, multithreaded: bool) {
+    let cpus = cpu::allowed_cpus();
+    let fits = local_size <= cpus.len();
+    let wanted = match bind {
+        Bind::None => false,
+        Bind::Core => true,
+        Bind::Auto => fits && !multithreaded && local_size > 1,
+    };
+    if !wanted || cpus.is_empty() {
+        return;
+    }
+    let core = cpus[local_rank % cpus.len()];
+    match cpu::bind_to(core) {
+        Ok(()) => tracing::debug!(core, "bound to core"),
+        Err(e) => tracing::warn!("could not bind to core {core}: {e}"),
     }
 }
 
@@ -310,23 +466,64 @@ fn intern(msg: String) -> Error {
 /// Collectives run over the communicator's collective context.
 impl CollTransport for World {
     fn send(&self, comm: &Communicator, dst: usize, tag: i32, data: &[u8]) -> Result<()> {
-        if let SendStart::Pending(req) = self.start_send(comm.coll_ctx(), comm, dst, tag, data.as_ptr(), data.len(), false) {
+        // SAFETY: `data` is a live slice; we wait for the send before returning.
+        if let SendStart::Pending(req) = unsafe {
+            self.start_send(
+                comm.coll_ctx(),
+                comm,
+                dst,
+                tag,
+                data.as_ptr(),
+                data.len(),
+                false,
+            )
+        } {
             self.wait(req);
         }
         Ok(())
     }
 
     fn recv(&self, comm: &Communicator, src: usize, tag: i32, buf: &mut [u8]) -> Result<()> {
-        let pat = Pattern { ctx: comm.coll_ctx(), src: Some(src as i32), tag: Some(tag) };
-        let st = self.recv_pattern(pat, buf.as_mut_ptr(), buf.len());
+        let pat = Pattern {
+            ctx: comm.coll_ctx(),
+            src: Some(src as i32),
+            tag: Some(tag),
+        };
+        // SAFETY: `buf` is a live mutable slice for the whole (blocking) receive.
+        let st = unsafe { self.recv_pattern(pat, buf.as_mut_ptr(), buf.len()) };
         check_coll_size(&st, buf.len())
     }
 
-    fn sendrecv(&self, comm: &Communicator, dst: usize, data: &[u8], src: usize, buf: &mut [u8], tag: i32) -> Result<()> {
-        let pat = Pattern { ctx: comm.coll_ctx(), src: Some(src as i32), tag: Some(tag) };
+    fn sendrecv(
+        &self,
+        comm: &Communicator,
+        dst: usize,
+        data: &[u8],
+        src: usize,
+        buf: &mut [u8],
+        tag: i32,
+    ) -> Result<()> {
+        let pat = Pattern {
+            ctx: comm.coll_ctx(),
+            src: Some(src as i32),
+            tag: Some(tag),
+        };
         let (ptr, cap) = (buf.as_mut_ptr(), buf.len());
-        let rreq = self.progress.locked(|e| e.p2p.recv(pat, ptr, cap));
-        let sent = self.start_send(comm.coll_ctx(), comm, dst, tag, data.as_ptr(), data.len(), false);
+        // SAFETY: both slices outlive the requests: we wait for both before returning.
+        let rreq = self
+            .progress
+            .locked(|e| unsafe { e.p2p.recv(pat, ptr, cap) });
+        let sent = unsafe {
+            self.start_send(
+                comm.coll_ctx(),
+                comm,
+                dst,
+                tag,
+                data.as_ptr(),
+                data.len(),
+                false,
+            )
+        };
         let st = self.wait(rreq);
         if let SendStart::Pending(req) = sent {
             self.wait(req);

@@ -12,7 +12,39 @@ pub fn usable_cpus() -> usize {
             }
         }
     }
-    std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
+    std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+}
+
+/// The CPUs this process may run on, in order.
+pub fn allowed_cpus() -> Vec<usize> {
+    // SAFETY: set is plain data filled by the kernel; CPU_ISSET only reads it.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) != 0 {
+            return vec![];
+        }
+        (0..libc::CPU_SETSIZE as usize)
+            .filter(|&c| libc::CPU_ISSET(c, &set))
+            .collect()
+    }
+}
+
+/// Pin the calling process (all its future threads) to one CPU.
+pub fn bind_to(cpu: usize) -> std::io::Result<()> {
+    // SAFETY: set is plain data; CPU_SET writes inside it (cpu < CPU_SETSIZE checked).
+    unsafe {
+        if cpu >= libc::CPU_SETSIZE as usize {
+            return Err(std::io::Error::from(std::io::ErrorKind::InvalidInput));
+        }
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        libc::CPU_SET(cpu, &mut set);
+        if libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+    }
+    Ok(())
 }
 
 pub fn yield_now() {

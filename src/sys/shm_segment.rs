@@ -21,7 +21,11 @@ impl SharedSegment {
         let cname = shm_name(name)?;
         // SAFETY: cname is a valid NUL-terminated string.
         let fd = unsafe {
-            libc::shm_open(cname.as_ptr(), libc::O_CREAT | libc::O_EXCL | libc::O_RDWR, 0o600)
+            libc::shm_open(
+                cname.as_ptr(),
+                libc::O_CREAT | libc::O_EXCL | libc::O_RDWR,
+                0o600,
+            )
         };
         if fd < 0 {
             return Err(io::Error::last_os_error());
@@ -74,7 +78,11 @@ impl SharedSegment {
         if ptr == libc::MAP_FAILED {
             return Err(io::Error::last_os_error());
         }
-        Ok(Self { ptr: ptr as *mut u8, len, name: name.to_string() })
+        Ok(Self {
+            ptr: ptr as *mut u8,
+            len,
+            name: name.to_string(),
+        })
     }
 
     /// Remove the name from /dev/shm; the mapping stays valid for those who hold it.

@@ -74,7 +74,10 @@ impl SegmentLayout {
         }
         let lay = SegmentLayout {
             nranks: h.nranks as usize,
-            geo: RingGeometry { ncells: h.ncells as usize, cell_size: h.cell_size as usize },
+            geo: RingGeometry {
+                ncells: h.ncells as usize,
+                cell_size: h.cell_size as usize,
+            },
         };
         if lay.nranks == 0 || lay.nranks > 1 << 16 || !lay.geo.is_valid() {
             return Err("shared segment header is inconsistent".into());

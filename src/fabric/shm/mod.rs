@@ -47,7 +47,10 @@ impl ShmRail {
         settings: &ShmSettings,
         barrier: &mut dyn FnMut() -> Result<(), String>,
     ) -> Result<ShmRail, String> {
-        let geo = RingGeometry { ncells: settings.ncells, cell_size: settings.cell_size };
+        let geo = RingGeometry {
+            ncells: settings.ncells,
+            cell_size: settings.cell_size,
+        };
         if !geo.is_valid() {
             return Err(format!(
                 "invalid ring geometry: {} cells of {} bytes (cells must be a power of two, \
@@ -74,14 +77,18 @@ impl ShmRail {
         // SAFETY: the segment holds at least a header (checked inside against its length).
         let lay = unsafe { SegmentLayout::read_header(segment.as_ptr(), segment.len()) }?;
         if lay.nranks != n || lay.geo != geo {
-            return Err(format!("shared segment {name} does not match this job's settings"));
+            return Err(format!(
+                "shared segment {name} does not match this job's settings"
+            ));
         }
         let block = |r: usize| -> &RankBlock {
             // SAFETY: r < n and the layout was validated against the mapping's length.
             unsafe { &*lay.rank_block(segment.as_ptr(), r) }
         };
         block(me).pid.store(cpu::pid(), Ordering::Release);
-        block(me).probe_addr.store(probe as *const u64 as u64, Ordering::Release);
+        block(me)
+            .probe_addr
+            .store(probe as *const u64 as u64, Ordering::Release);
         block(me).probe_value.store(*probe, Ordering::Release);
         barrier()?;
         if me == 0 {
@@ -89,14 +96,21 @@ impl ShmRail {
             let _ = segment.unlink();
         }
 
-        let pids: Vec<i32> = (0..n).map(|r| block(r).pid.load(Ordering::Acquire)).collect();
-        let cma_ok = settings.cma && (n == 1 || {
-            let peer = (me + 1) % n;
-            let mut got = [0u8; 8];
-            cma::read(pids[peer], &mut got, block(peer).probe_addr.load(Ordering::Acquire))
+        let pids: Vec<i32> = (0..n)
+            .map(|r| block(r).pid.load(Ordering::Acquire))
+            .collect();
+        let cma_ok = settings.cma
+            && (n == 1 || {
+                let peer = (me + 1) % n;
+                let mut got = [0u8; 8];
+                cma::read(
+                    pids[peer],
+                    &mut got,
+                    block(peer).probe_addr.load(Ordering::Acquire),
+                )
                 .map(|_| u64::from_ne_bytes(got) == block(peer).probe_value.load(Ordering::Acquire))
                 .unwrap_or(false)
-        });
+            });
         if settings.cma && !cma_ok {
             tracing::warn!(
                 "Cross Memory Attach is not permitted here; large messages take the two-copy \
@@ -124,7 +138,11 @@ impl ShmRail {
             .map(|r| unsafe { Doorbell::new(&block(r).doorbell) })
             .collect();
         Ok(ShmRail {
-            caps: RailCaps { name: "shm", max_message: geo.max_payload(), rdma: cma_ok },
+            caps: RailCaps {
+                name: "shm",
+                max_message: geo.max_payload(),
+                rdma: cma_ok,
+            },
             me,
             pids,
             tx,
@@ -168,7 +186,9 @@ impl Rail for ShmRail {
         let mut delivered = 0;
         for k in 0..n {
             let peer = (self.poll_start + k) % n;
-            let Some(rx) = self.rx[peer].as_mut() else { continue };
+            let Some(rx) = self.rx[peer].as_mut() else {
+                continue;
+            };
             let mut budget = POLL_BUDGET_PER_PEER;
             while budget > 0 {
                 let Some(msg) = rx.peek() else { break };

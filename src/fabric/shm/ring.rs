@@ -44,7 +44,7 @@ impl RingGeometry {
     pub fn is_valid(&self) -> bool {
         self.ncells.is_power_of_two()
             && self.cell_size >= 256
-            && self.cell_size % CACHE_LINE == 0
+            && self.cell_size.is_multiple_of(CACHE_LINE)
     }
 }
 
@@ -73,7 +73,12 @@ impl RingTx {
     /// `base` must point to `geo.bytes()` bytes of zero-initialised (or consistently used)
     /// memory, 64-byte aligned, valid for the life of this end, with exactly one producer.
     pub unsafe fn new(base: *mut u8, geo: RingGeometry) -> Self {
-        Self { base, geo, head: 0, cached_tail: 0 }
+        Self {
+            base,
+            geo,
+            head: 0,
+            cached_tail: 0,
+        }
     }
 
     fn ctl(&self) -> &RingCtl {
@@ -86,7 +91,10 @@ impl RingTx {
     #[inline]
     pub fn try_push(&mut self, parts: &[&[u8]]) -> bool {
         let total: usize = parts.iter().map(|p| p.len()).sum();
-        assert!(total <= self.geo.max_payload(), "message larger than a ring cell");
+        assert!(
+            total <= self.geo.max_payload(),
+            "message larger than a ring cell"
+        );
         let n = self.geo.ncells as u64;
         if self.head - self.cached_tail >= n {
             self.cached_tail = self.ctl().tail.load(Ordering::Acquire);
@@ -174,7 +182,10 @@ mod tests {
 
     #[test]
     fn fifo_wraps_and_reports_full() {
-        let geo = RingGeometry { ncells: 4, cell_size: 256 };
+        let geo = RingGeometry {
+            ncells: 4,
+            cell_size: 256,
+        };
         assert!(geo.is_valid());
         let mut mem = Mem::new(geo);
         let base = mem.base();
@@ -195,7 +206,10 @@ mod tests {
 
     #[test]
     fn threads_exchange_in_order() {
-        let geo = RingGeometry { ncells: 8, cell_size: 256 };
+        let geo = RingGeometry {
+            ncells: 8,
+            cell_size: 256,
+        };
         let mut mem = Mem::new(geo);
         let base = mem.base() as usize;
         let producer = std::thread::spawn(move || {
