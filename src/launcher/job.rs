@@ -4,9 +4,12 @@
 //! Exit policy:
 //! - every rank exits 0 after PMI finalize (or never used PMI) → 0;
 //! - the first rank to fail decides the status: its exit status, 128+N when killed by
-//!   signal N, 1 when it exited 0 without PMI finalize after using PMI, the abort code when
-//!   it sent `cmd=abort`; the others are then sent SIGTERM, and SIGKILL 500 ms later;
-//!   statuses of ranks killed that way are ignored;
+//!   signal N, the abort code when it sent `cmd=abort`; the others are then sent SIGTERM,
+//!   and SIGKILL 500 ms later; statuses of ranks killed that way are ignored;
+//! - a rank that exits 0 after using PMI but without finalize is not a failure by itself
+//!   (as with Hydra; some programs, e.g. OSU's osu_latency_mt, never call MPI_Finalize),
+//!   but the others then have `UNFINALIZED_GRACE` to finish: ranks still running after that
+//!   are presumably waiting for the one that left, and the job fails with status 1;
 //! - `--timeout` expiry → the same kill sequence and status 124;
 //! - SIGINT/SIGTERM/SIGHUP to mpiexec are forwarded to every rank; ranks dying of it are
 //!   failures like any other; a second signal kills every rank with SIGKILL at once
@@ -25,6 +28,8 @@ use super::pmi_server::{Effect, PmiServer};
 use super::signals;
 use crate::runtime::pmi::wire::{self, LineBuffer};
 
+/// How long the other ranks may run on after one exited without MPI_Finalize.
+const UNFINALIZED_GRACE: Duration = Duration::from_secs(10);
 /// Longest wait in one `poll` (the reaping and timeout granularity).
 const POLL_INTERVAL: Duration = Duration::from_millis(100);
 /// SIGTERM → SIGKILL delay when tearing a job down.
@@ -139,6 +144,8 @@ struct Job<'a> {
     /// A signal to mpiexec was forwarded to the ranks (a second one kills them).
     forwarded_signal: bool,
     deadline: Option<Instant>,
+    /// A rank exited 0 without finalize: (who, when).
+    unfinalized_exit: Option<(String, Instant)>,
 }
 
 /// The job's kvsname, derived from mpiexec's pid.
@@ -162,6 +169,7 @@ pub fn run(opts: &Options) -> i32 {
         sent_sigkill: false,
         forwarded_signal: false,
         deadline: opts.timeout.map(|t| Instant::now() + t),
+        unfinalized_exit: None,
     };
     for rank in 0..opts.nprocs {
         match spawn_rank(opts, rank) {
@@ -333,6 +341,16 @@ impl Job<'_> {
                     self.deadline = None;
                     let secs = self.opts.timeout.unwrap_or_default().as_secs_f64();
                     self.fail(TIMEOUT_STATUS, format!("job timed out after {secs} s"));
+                }
+            }
+            if let Some((who, t)) = &self.unfinalized_exit {
+                if self.failure.is_none() && now >= *t + UNFINALIZED_GRACE {
+                    let msg = format!(
+                        "{who} exited without MPI_Finalize {} s ago and the other ranks have \
+                         not finished",
+                        UNFINALIZED_GRACE.as_secs()
+                    );
+                    self.fail(1, msg);
                 }
             }
             if let Some(t) = self.kill_started {
@@ -531,11 +549,8 @@ impl Job<'_> {
                 let code = status.code().unwrap_or(255);
                 if code != 0 {
                     self.fail(code, format!("{who} exited with status {code}"));
-                } else if st.initialized && !st.finalized {
-                    self.fail(
-                        1,
-                        format!("{who} exited with status 0 without calling PMI finalize (MPI_Finalize)"),
-                    );
+                } else if st.initialized && !st.finalized && self.unfinalized_exit.is_none() {
+                    self.unfinalized_exit = Some((who, Instant::now()));
                 }
             }
         }
