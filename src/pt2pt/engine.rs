@@ -22,6 +22,9 @@ pub struct ProtocolSettings {
     pub eager_limit: usize,
     /// Use RDMA read for rendezvous when the rail offers it.
     pub rdma: bool,
+    /// From this many bytes on, an RDMA rendezvous is split: the receiver reads the first
+    /// half while the sender writes the second, so both cores copy (0: never split).
+    pub split_threshold: usize,
 }
 
 /// An unmatched arrival.
@@ -60,14 +63,23 @@ struct Stream {
     req: ReqId,
 }
 
+/// Our part of an RDMA rendezvous: read `len` bytes at `offset` of the sender's message
+/// (at `addr`) into the same offset of the receive buffer.
 struct RdmaRead {
     peer: usize,
     req: ReqId,
     addr: u64,
+    offset: usize,
     len: usize,
-    /// Whole message length (the sender streams all of it if the read fails).
-    total: u64,
-    sender_req: u64,
+}
+
+/// The sender's part of a split rendezvous: write `(local, len)` to `addr` in the receiver.
+struct RdmaWrite {
+    peer: usize,
+    local: *const u8,
+    len: usize,
+    addr: u64,
+    receiver_req: u64,
 }
 
 #[derive(Default)]
@@ -102,6 +114,7 @@ pub struct Pt2pt {
     busy_peers: Vec<usize>,
     streams: VecDeque<Stream>,
     reads: Vec<RdmaRead>,
+    writes: Vec<RdmaWrite>,
     /// Count of completed requests, so waiters can tell that something happened.
     pub completions: u64,
     /// Protocol violations seen from peers (dropped packets).
@@ -128,6 +141,7 @@ impl Pt2pt {
             busy_peers: Vec::new(),
             streams: VecDeque::new(),
             reads: Vec::new(),
+            writes: Vec::new(),
             completions: 0,
             bad_packets: 0,
         }
@@ -468,6 +482,57 @@ impl Pt2pt {
                 offset,
                 payload,
             } => self.on_stream_data(peer, receiver_req, offset, payload),
+            Packet::PutReq {
+                sender_req,
+                receiver_req,
+                offset,
+                len,
+                addr,
+            } => {
+                match self.reqs.get(sender_req) {
+                    Some(Request {
+                        kind:
+                            Kind::Send {
+                                peer: p,
+                                wait: SendWait::Rendezvous,
+                            },
+                        done: false,
+                        buf,
+                        len: total,
+                        ..
+                    }) if *p == peer
+                        && offset.checked_add(len).is_some_and(|e| e <= *total as u64) =>
+                    {
+                        // SAFETY: offset + len <= the send buffer's length (checked).
+                        let local = unsafe { buf.add(offset as usize) };
+                        self.writes.push(RdmaWrite {
+                            peer,
+                            local,
+                            len: len as usize,
+                            addr,
+                            receiver_req,
+                        });
+                    }
+                    _ => self.reject(peer, "write request for an unknown send or outside it"),
+                }
+            }
+            Packet::PutDone { receiver_req, ok } => match self.reqs.get_mut(receiver_req) {
+                Some(Request {
+                    kind:
+                        Kind::Recv(RecvState::Rdma {
+                            peer: p,
+                            pending,
+                            failed,
+                            ..
+                        }),
+                    done: false,
+                    ..
+                }) if *p == peer && *pending > 0 => {
+                    *failed |= !ok;
+                    self.part_done(receiver_req);
+                }
+                _ => self.reject(peer, "write completion for an unknown receive"),
+            },
         }
     }
 
@@ -514,14 +579,40 @@ impl Pt2pt {
             cancelled: false,
         };
         if rdma || peer == self.me {
-            r.kind = Kind::Recv(RecvState::Reading);
+            let threshold = self.settings.split_threshold;
+            // Split at a page boundary near the middle; the sender writes the tail.
+            let head = if peer != self.me && threshold > 0 && take >= threshold {
+                (take / 2) & !4095
+            } else {
+                take
+            };
+            let split = head > 0 && head < take;
+            r.kind = Kind::Recv(RecvState::Rdma {
+                peer,
+                sender_req: hdr.sender_req,
+                total: hdr.len,
+                pending: 1 + split as u8,
+                failed: false,
+            });
+            if split {
+                let tail_addr = r.buf as u64 + head as u64;
+                self.queue_control(
+                    peer,
+                    wire::put_req(
+                        hdr.sender_req,
+                        req,
+                        head as u64,
+                        (take - head) as u64,
+                        tail_addr,
+                    ),
+                );
+            }
             self.reads.push(RdmaRead {
                 peer,
                 req,
                 addr,
-                len: take,
-                total: hdr.len,
-                sender_req: hdr.sender_req,
+                offset: 0,
+                len: head,
             });
         } else {
             r.kind = Kind::Recv(RecvState::Streaming {
@@ -540,50 +631,97 @@ impl Pt2pt {
 
     // ---------------------------------------------------------------- output
 
-    /// Run queued RDMA reads. Returns how many completed.
-    pub fn run_reads(&mut self, rail: &mut dyn Rail) -> usize {
-        if self.reads.is_empty() {
-            return 0;
+    /// Run queued RDMA reads and writes. Returns how many ran.
+    pub fn run_rdma(&mut self, rail: &mut dyn Rail) -> usize {
+        let mut n = 0;
+        for w in std::mem::take(&mut self.writes) {
+            // SAFETY: (local, len) lies in a pending send's buffer (checked at PUT_REQ).
+            let local = unsafe { slice(w.local, w.len) };
+            let ok = rail.write(w.peer, local, w.addr).is_ok();
+            if !ok {
+                tracing::warn!(
+                    peer = w.peer,
+                    "RDMA write failed; the receiver will ask for a stream"
+                );
+            }
+            self.queue_control(w.peer, wire::put_done(w.receiver_req, ok));
+            n += 1;
         }
-        let reads = std::mem::take(&mut self.reads);
-        let n = reads.len();
-        for rd in reads {
+        for rd in std::mem::take(&mut self.reads) {
             let Some(r) = self.reqs.get(rd.req) else {
                 continue;
             };
-            // SAFETY: (buf, len) is the receive buffer; rd.len <= its capacity.
-            let local = unsafe { std::slice::from_raw_parts_mut(r.buf, rd.len) };
-            let res = if rd.peer == self.me {
+            // SAFETY: offset + len <= the receive buffer's capacity (set at match).
+            let local = unsafe { std::slice::from_raw_parts_mut(r.buf.add(rd.offset), rd.len) };
+            let remote = rd.addr + rd.offset as u64;
+            let ok = if rd.peer == self.me {
                 // Our own send buffer (self-send): the address came from this process.
-                // SAFETY: the sender's request keeps (addr, >= rd.len) valid until FIN.
-                unsafe { std::ptr::copy(rd.addr as *const u8, local.as_mut_ptr(), rd.len) };
-                Ok(())
+                // SAFETY: the sender's request keeps its buffer valid until FIN.
+                unsafe { std::ptr::copy(remote as *const u8, local.as_mut_ptr(), rd.len) };
+                true
             } else {
-                rail.read(rd.peer, local, rd.addr)
-            };
-            match res {
-                Ok(()) => {
-                    self.complete(rd.req);
-                    self.queue_control(rd.peer, wire::fin(rd.sender_req));
+                match rail.read(rd.peer, local, remote) {
+                    Ok(()) => true,
+                    Err(e) => {
+                        // The peer's memory is unreachable (CMA refused mid-run): stream.
+                        tracing::warn!(
+                            peer = rd.peer,
+                            "RDMA read failed ({e}); asking for a stream"
+                        );
+                        false
+                    }
                 }
-                Err(e) => {
-                    // The peer's memory is unreachable (CMA refused mid-run): stream instead.
-                    tracing::warn!(
-                        peer = rd.peer,
-                        "RDMA read failed ({e}); asking for a stream"
-                    );
-                    self.settings.rdma = false;
-                    let r = self.reqs.get_mut(rd.req).expect("checked above");
-                    r.kind = Kind::Recv(RecvState::Streaming {
-                        peer: rd.peer,
-                        expected: rd.total,
-                        received: 0,
-                    });
-                    self.queue_control(rd.peer, wire::cts(rd.sender_req, rd.req));
+            };
+            if !ok {
+                self.settings.rdma = false;
+                if let Some(Request {
+                    kind: Kind::Recv(RecvState::Rdma { failed, .. }),
+                    ..
+                }) = self.reqs.get_mut(rd.req)
+                {
+                    *failed = true;
                 }
             }
+            self.part_done(rd.req);
+            n += 1;
         }
         n
+    }
+
+    /// One part of an RDMA rendezvous finished. When none is left, the receive completes and
+    /// FIN releases the sender — or, if a part failed, the whole message is asked for as a
+    /// stream instead.
+    fn part_done(&mut self, req: ReqId) {
+        let Some(r) = self.reqs.get_mut(req) else {
+            return;
+        };
+        let Kind::Recv(RecvState::Rdma {
+            peer,
+            sender_req,
+            total,
+            pending,
+            failed,
+        }) = &mut r.kind
+        else {
+            return;
+        };
+        *pending -= 1;
+        if *pending > 0 {
+            return;
+        }
+        let (peer, sender_req, total, failed) = (*peer, *sender_req, *total, *failed);
+        if failed {
+            // The sender streams the whole message; our buffer takes what fits.
+            r.kind = Kind::Recv(RecvState::Streaming {
+                peer,
+                expected: total,
+                received: 0,
+            });
+            self.queue_control(peer, wire::cts(sender_req, req));
+        } else {
+            self.complete(req);
+            self.queue_control(peer, wire::fin(sender_req));
+        }
     }
 
     /// Push queued output into the rail. Returns how many rail messages went out.
@@ -678,7 +816,10 @@ impl Pt2pt {
 
     /// Anything left to push out or read?
     pub fn has_output(&self) -> bool {
-        !self.busy_peers.is_empty() || !self.streams.is_empty() || !self.reads.is_empty()
+        !self.busy_peers.is_empty()
+            || !self.streams.is_empty()
+            || !self.reads.is_empty()
+            || !self.writes.is_empty()
     }
 }
 

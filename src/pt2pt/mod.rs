@@ -3,6 +3,8 @@
 pub mod engine;
 pub mod matching;
 pub mod request;
+#[cfg(test)]
+mod tests;
 pub mod wire;
 
 pub use engine::{ProtocolSettings, Pt2pt, SendStart};

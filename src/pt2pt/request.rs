@@ -38,8 +38,15 @@ pub enum RecvState {
         expected: u64,
         received: u64,
     },
-    /// Matched an RTS; the RDMA read is queued.
-    Reading,
+    /// Matched an RTS; the payload moves by RDMA: our read, and in a split rendezvous also
+    /// the sender's write of the tail. FIN goes to the sender when `pending` parts reach 0.
+    Rdma {
+        peer: usize,
+        sender_req: u64,
+        total: u64,
+        pending: u8,
+        failed: bool,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -9,6 +9,8 @@ pub const KIND_FIN: u8 = 3;
 pub const KIND_SYNC_ACK: u8 = 4;
 pub const KIND_CTS: u8 = 5;
 pub const KIND_RNDV_DATA: u8 = 6;
+pub const KIND_PUT_REQ: u8 = 7;
+pub const KIND_PUT_DONE: u8 = 8;
 
 /// Flag: the sender wants to know when the message is matched (MPI_Ssend).
 pub const FLAG_SYNC: u8 = 1;
@@ -45,6 +47,17 @@ pub enum Packet<'a> {
         offset: u64,
         payload: &'a [u8],
     },
+    /// Split rendezvous: the receiver asks the sender to RDMA-write bytes
+    /// `[offset, offset + len)` of its message to `addr` while it reads the rest itself.
+    PutReq {
+        sender_req: u64,
+        receiver_req: u64,
+        offset: u64,
+        len: u64,
+        addr: u64,
+    },
+    /// The sender's part of a split rendezvous is written (`ok`) or could not be.
+    PutDone { receiver_req: u64, ok: bool },
 }
 
 /// EAGER header without / with the sender's request id (only synchronous sends carry it).
@@ -52,8 +65,8 @@ pub const EAGER_HEADER: usize = 16;
 pub const EAGER_SYNC_HEADER: usize = 24;
 pub const RTS_LEN: usize = 40;
 pub const RNDV_DATA_HEADER: usize = 24;
-/// Largest control packet (CTS).
-pub const MAX_CONTROL: usize = 40;
+/// Largest control packet (PUT_REQ).
+pub const MAX_CONTROL: usize = 48;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WireError {
@@ -126,6 +139,30 @@ pub fn sync_ack(sender_req: u64) -> ([u8; MAX_CONTROL], usize) {
 }
 pub fn cts(sender_req: u64, receiver_req: u64) -> ([u8; MAX_CONTROL], usize) {
     two_words(KIND_CTS, sender_req, Some(receiver_req))
+}
+
+pub fn put_req(
+    sender_req: u64,
+    receiver_req: u64,
+    offset: u64,
+    len: u64,
+    addr: u64,
+) -> ([u8; MAX_CONTROL], usize) {
+    let mut p = [0u8; MAX_CONTROL];
+    p[0] = KIND_PUT_REQ;
+    for (i, w) in [sender_req, receiver_req, offset, len, addr]
+        .iter()
+        .enumerate()
+    {
+        p[8 + 8 * i..16 + 8 * i].copy_from_slice(&w.to_le_bytes());
+    }
+    (p, 48)
+}
+
+pub fn put_done(receiver_req: u64, ok: bool) -> ([u8; MAX_CONTROL], usize) {
+    let (mut p, n) = two_words(KIND_PUT_DONE, receiver_req, None);
+    p[1] = ok as u8;
+    (p, n)
 }
 
 pub fn rndv_data_header(receiver_req: u64, offset: u64) -> [u8; RNDV_DATA_HEADER] {
@@ -222,6 +259,23 @@ pub fn decode(b: &[u8]) -> Result<Packet<'_>, WireError> {
                 payload: &b[RNDV_DATA_HEADER..],
             })
         }
+        KIND_PUT_REQ => {
+            need(b, 48)?;
+            Ok(Packet::PutReq {
+                sender_req: u64_at(b, 8),
+                receiver_req: u64_at(b, 16),
+                offset: u64_at(b, 24),
+                len: u64_at(b, 32),
+                addr: u64_at(b, 40),
+            })
+        }
+        KIND_PUT_DONE => {
+            need(b, 16)?;
+            Ok(Packet::PutDone {
+                receiver_req: u64_at(b, 8),
+                ok: b[1] != 0,
+            })
+        }
         k => Err(WireError::UnknownKind(k)),
     }
 }
@@ -281,6 +335,26 @@ mod tests {
             Packet::Cts {
                 sender_req: 9,
                 receiver_req: 11
+            }
+        );
+        let (p, n) = put_req(1, 2, 3, 4, 5);
+        assert_eq!(
+            decode(&p[..n]).unwrap(),
+            Packet::PutReq {
+                sender_req: 1,
+                receiver_req: 2,
+                offset: 3,
+                len: 4,
+                addr: 5
+            }
+        );
+        assert!(decode(&p[..n - 1]).is_err());
+        let (p, n) = put_done(7, true);
+        assert_eq!(
+            decode(&p[..n]).unwrap(),
+            Packet::PutDone {
+                receiver_req: 7,
+                ok: true
             }
         );
         let (f, n) = fin(9);

@@ -15,6 +15,12 @@ pub const SETTINGS: &[Setting] = &[
         help: "largest message (bytes) sent eagerly; larger ones use rendezvous",
     },
     Setting {
+        name: "RAILMPI_RNDV_SPLIT",
+        default: "32768",
+        help: "from this many bytes on, an RDMA rendezvous is split: the receiver reads the \
+               first half while the sender writes the second, so both cores copy (0: never)",
+    },
+    Setting {
         name: "RAILMPI_SHM_CMA",
         default: "1",
         help: "1: rendezvous by Cross Memory Attach (single copy) when the start-up probe \
@@ -52,6 +58,7 @@ pub const SETTINGS: &[Setting] = &[
 #[derive(Clone, Debug)]
 pub struct Config {
     pub eager_limit: usize,
+    pub rndv_split: usize,
     pub shm_cma: bool,
     pub shm_cells: usize,
     pub shm_cell_size: usize,
@@ -73,6 +80,7 @@ impl Config {
     pub fn from_env() -> Result<Config, String> {
         Ok(Config {
             eager_limit: parse("RAILMPI_EAGER_LIMIT")?,
+            rndv_split: parse("RAILMPI_RNDV_SPLIT")?,
             shm_cma: parse::<u32>("RAILMPI_SHM_CMA")? != 0,
             shm_cells: parse("RAILMPI_SHM_CELLS")?,
             shm_cell_size: parse("RAILMPI_SHM_CELL_SIZE")?,

@@ -20,7 +20,9 @@ impl Engine {
         let Engine { rail, p2p } = self;
         let mut n = rail.poll(&mut |peer, msg| p2p.on_packet(peer, msg));
         if p2p.has_output() {
-            n += p2p.run_reads(rail.as_mut());
+            // Flush first so requests for the peer's help (PUT_REQ) leave before our copy.
+            n += p2p.flush(rail.as_mut());
+            n += p2p.run_rdma(rail.as_mut());
             n += p2p.flush(rail.as_mut());
         }
         n

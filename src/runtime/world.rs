@@ -140,6 +140,7 @@ impl World {
             ProtocolSettings {
                 eager_limit: config.eager_limit,
                 rdma: caps.rdma,
+                split_threshold: config.rndv_split,
             },
             caps.max_message,
         );

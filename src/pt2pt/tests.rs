@@ -1,0 +1,280 @@
+//! The protocol engines driven against each other in one process: two `Pt2pt` instances
+//! joined by an in-memory rail whose RDMA is a plain copy (both "processes" share this
+//! address space), so every protocol path runs without processes.
+
+use super::engine::{ProtocolSettings, Pt2pt, SendStart};
+use super::matching::Pattern;
+use super::request::ReqId;
+use crate::fabric::{Rail, RailCaps, RailError};
+use std::collections::VecDeque;
+
+/// Both directions of a two-peer rail; `side` says which end a `PairRail` is.
+struct PairRail {
+    caps: RailCaps,
+    side: usize,
+    queues: *mut [VecDeque<Vec<u8>>; 2],
+    /// Messages one queue may hold (to exercise back-pressure).
+    depth: usize,
+    fail_rdma: bool,
+}
+
+// SAFETY: the tests drive both rails from one thread.
+unsafe impl Send for PairRail {}
+
+impl Rail for PairRail {
+    fn caps(&self) -> &RailCaps {
+        &self.caps
+    }
+    fn peers(&self) -> usize {
+        2
+    }
+    fn try_send(&mut self, peer: usize, parts: &[&[u8]]) -> bool {
+        assert_ne!(peer, self.side);
+        // SAFETY: the queues outlive both rails and the test is single-threaded.
+        let q = unsafe { &mut (*self.queues)[peer] };
+        if q.len() >= self.depth {
+            return false;
+        }
+        q.push_back(parts.concat());
+        true
+    }
+    fn poll(&mut self, sink: &mut dyn FnMut(usize, &[u8])) -> usize {
+        // SAFETY: as above.
+        let q = unsafe { &mut (*self.queues)[self.side] };
+        let mut n = 0;
+        while let Some(m) = q.pop_front() {
+            sink(1 - self.side, &m);
+            n += 1;
+        }
+        n
+    }
+    fn read(&mut self, _peer: usize, local: &mut [u8], remote: u64) -> Result<(), RailError> {
+        if self.fail_rdma {
+            return Err(RailError::Access(std::io::Error::from(
+                std::io::ErrorKind::PermissionDenied,
+            )));
+        }
+        // SAFETY: `remote` is a live buffer of the other engine in this process.
+        unsafe { std::ptr::copy(remote as *const u8, local.as_mut_ptr(), local.len()) };
+        Ok(())
+    }
+    fn write(&mut self, _peer: usize, local: &[u8], remote: u64) -> Result<(), RailError> {
+        if self.fail_rdma {
+            return Err(RailError::Access(std::io::Error::from(
+                std::io::ErrorKind::PermissionDenied,
+            )));
+        }
+        // SAFETY: as for read.
+        unsafe { std::ptr::copy(local.as_ptr(), remote as *mut u8, local.len()) };
+        Ok(())
+    }
+}
+
+struct Pair {
+    _queues: Box<[VecDeque<Vec<u8>>; 2]>,
+    rails: [PairRail; 2],
+    eng: [Pt2pt; 2],
+}
+
+impl Pair {
+    fn new(settings: ProtocolSettings, depth: usize, fail_rdma: bool) -> Self {
+        let mut queues = Box::new([VecDeque::new(), VecDeque::new()]);
+        let qp: *mut _ = &mut *queues;
+        let rail = |side| PairRail {
+            caps: RailCaps {
+                name: "pair",
+                max_message: 4096,
+                rdma: true,
+            },
+            side,
+            queues: qp,
+            depth,
+            fail_rdma,
+        };
+        Pair {
+            _queues: queues,
+            rails: [rail(0), rail(1)],
+            eng: [
+                Pt2pt::new(0, 2, settings.clone(), 4096),
+                Pt2pt::new(1, 2, settings, 4096),
+            ],
+        }
+    }
+
+    fn progress(&mut self) {
+        for _ in 0..10_000 {
+            let mut n = 0;
+            for i in 0..2 {
+                let (rail, eng) = (&mut self.rails[i], &mut self.eng[i]);
+                n += rail.poll(&mut |p, m| eng.on_packet(p, m));
+                n += eng.flush(rail);
+                n += eng.run_rdma(rail);
+                n += eng.flush(rail);
+            }
+            if n == 0 {
+                return;
+            }
+        }
+        panic!("no quiescence");
+    }
+
+    fn send(&mut self, tag: i32, data: &[u8], sync: bool) -> Option<ReqId> {
+        // SAFETY: callers keep `data` alive until the send completes (checked by waiting).
+        match unsafe {
+            self.eng[0].send(
+                &mut self.rails[0],
+                1,
+                7,
+                0,
+                tag,
+                data.as_ptr(),
+                data.len(),
+                sync,
+            )
+        } {
+            SendStart::Done => None,
+            SendStart::Pending(r) => Some(r),
+        }
+    }
+
+    fn recv(&mut self, tag: Option<i32>, buf: &mut [u8]) -> ReqId {
+        let pat = Pattern {
+            ctx: 7,
+            src: Some(0),
+            tag,
+        };
+        // SAFETY: callers keep `buf` alive until the receive completes.
+        unsafe { self.eng[1].recv(pat, buf.as_mut_ptr(), buf.len()) }
+    }
+}
+
+fn settings(rdma: bool, split: usize) -> ProtocolSettings {
+    ProtocolSettings {
+        eager_limit: 1024,
+        rdma,
+        split_threshold: split,
+    }
+}
+
+fn pattern(n: usize) -> Vec<u8> {
+    (0..n).map(|i| (i * 7 + 3) as u8).collect()
+}
+
+/// Send `n` bytes with the receive posted first or last; check bytes and statuses.
+fn round_trip(s: ProtocolSettings, n: usize, recv_first: bool, fail_rdma: bool) {
+    let mut p = Pair::new(s, 8, fail_rdma);
+    let data = pattern(n);
+    let mut buf = vec![0u8; n];
+    let (sreq, rreq) = if recv_first {
+        let r = p.recv(Some(5), &mut buf);
+        (p.send(5, &data, false), r)
+    } else {
+        let s = p.send(5, &data, false);
+        p.progress();
+        (s, p.recv(Some(5), &mut buf))
+    };
+    p.progress();
+    let st = p.eng[1].take_if_done(rreq).expect("receive complete");
+    assert_eq!(
+        (st.source, st.tag, st.count, st.truncated),
+        (0, 5, n, false)
+    );
+    if let Some(s) = sreq {
+        assert!(p.eng[0].take_if_done(s).is_some(), "send complete");
+    }
+    assert!(buf == data, "payload of {n} bytes arrived intact");
+    assert_eq!(p.eng[0].live_requests() + p.eng[1].live_requests(), 0);
+    assert_eq!(p.eng[0].bad_packets + p.eng[1].bad_packets, 0);
+}
+
+#[test]
+fn eager_rget_split_and_stream_deliver_intact() {
+    for &n in &[0, 1, 1000, 5000, 70_000, 300_001] {
+        for recv_first in [true, false] {
+            round_trip(settings(true, 0), n, recv_first, false); // RGET
+            round_trip(settings(true, 8192), n, recv_first, false); // split RGET + PUT
+            round_trip(settings(false, 0), n, recv_first, false); // streamed copy path
+            round_trip(settings(true, 8192), n, recv_first, true); // RDMA fails: stream
+        }
+    }
+}
+
+#[test]
+fn truncation_keeps_bytes_past_the_buffer() {
+    for s in [settings(true, 0), settings(true, 8192), settings(false, 0)] {
+        for &n in &[600, 50_000] {
+            let mut p = Pair::new(s.clone(), 8, false);
+            let data = pattern(n);
+            // A receive buffer of n/2 bytes followed by guard bytes.
+            let mut buf = vec![0xeeu8; n / 2 + 8];
+            let r = p.recv(None, &mut buf[..n / 2]);
+            let sreq = p.send(9, &data, false);
+            p.progress();
+            let st = p.eng[1].take_if_done(r).unwrap();
+            assert!(st.truncated);
+            assert_eq!(st.count, n / 2);
+            assert_eq!(&buf[..n / 2], &data[..n / 2]);
+            assert!(
+                buf[n / 2..].iter().all(|&b| b == 0xee),
+                "nothing written past the buffer"
+            );
+            if let Some(s) = sreq {
+                assert!(p.eng[0].take_if_done(s).is_some());
+            }
+        }
+    }
+}
+
+#[test]
+fn synchronous_send_completes_only_after_the_match() {
+    let mut p = Pair::new(settings(true, 0), 8, false);
+    let data = pattern(100);
+    let s = p.send(1, &data, true).expect("a synchronous send waits");
+    p.progress();
+    assert_eq!(p.eng[0].is_done(s), Some(false), "no receive yet");
+    let mut buf = vec![0u8; 100];
+    let r = p.recv(Some(1), &mut buf);
+    p.progress();
+    assert!(p.eng[0].take_if_done(s).is_some());
+    assert!(p.eng[1].take_if_done(r).is_some());
+    assert_eq!(buf, data);
+}
+
+#[test]
+fn back_pressure_keeps_order() {
+    // A rail that holds 2 messages: 20 eager sends queue up and still arrive in order.
+    let mut p = Pair::new(settings(true, 0), 2, false);
+    let msgs: Vec<Vec<u8>> = (0..20).map(|i| vec![i as u8; 10 + i]).collect();
+    let sends: Vec<_> = msgs.iter().map(|m| p.send(3, m, false)).collect();
+    for (i, m) in msgs.iter().enumerate() {
+        let mut buf = vec![0u8; 64];
+        let r = p.recv(Some(3), &mut buf);
+        p.progress();
+        let st = p.eng[1].take_if_done(r).expect("delivered");
+        assert_eq!(&buf[..st.count], &m[..], "message {i} in order");
+    }
+    for s in sends.into_iter().flatten() {
+        assert!(p.eng[0].take_if_done(s).is_some());
+    }
+}
+
+#[test]
+fn forged_replies_are_rejected() {
+    let mut p = Pair::new(settings(true, 0), 8, false);
+    // FIN / CTS / PUT_REQ / stream data naming requests that do not exist.
+    for pkt in [
+        super::wire::fin(12345).0[..16].to_vec(),
+        super::wire::cts(1 << 32, 3).0[..24].to_vec(),
+        super::wire::put_req(1 << 32, 1, 0, 1 << 40, 0).0[..48].to_vec(),
+        {
+            let mut d = super::wire::rndv_data_header(77, 0).to_vec();
+            d.push(1);
+            d
+        },
+        vec![200, 1, 2],
+    ] {
+        p.eng[0].on_packet(1, &pkt);
+    }
+    assert_eq!(p.eng[0].bad_packets, 5);
+    assert_eq!(p.eng[0].live_requests(), 0);
+}
