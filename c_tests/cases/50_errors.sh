@@ -33,3 +33,11 @@ if [ "$MPIEXEC" = "$BUILD/bin/mpiexec" ]; then
     CASE_FORBID='BUG:' CASE_EXPECT='without MPI_Finalize' \
         run_case no_finalize.hang nonzero $MPIEXEC -n 2 "$CT/no_finalize" hang
 fi
+
+# Calls before MPI_Init / after MPI_Finalize: a message naming the function, non-zero exit.
+if [ "$CT_IMPL" = railmpi ]; then
+    CASE_EXPECT='MPI_Send.*before MPI_Init' CASE_FORBID='BUG:' \
+        run_case outside_init.before nonzero "$CT/outside_init" before
+    CASE_EXPECT='MPI_Send.*after MPI_Finalize' CASE_FORBID='BUG:' \
+        run_case outside_init.after nonzero "$CT/outside_init" after
+fi
