@@ -350,6 +350,20 @@ pub fn new_request(e: RequestEntry) -> MPI_Request {
 pub(crate) const REQUEST_SEND_DONE: MPI_Request = 0x6c00_0001;
 pub(crate) const REQUEST_PROC_NULL_DONE: MPI_Request = 0x6c00_0002;
 
+/// A plain engine request is named by its engine slot, with the handle-kind bits MPICH
+/// leaves unused for requests (`11`), so it needs no table entry at all.
+const ENGINE_REQUEST: u32 = 0xc000_0000 | KIND_REQUEST;
+
+pub fn engine_handle(id: ReqId) -> Option<MPI_Request> {
+    let slot = (id & 0xffff_ffff) as u32;
+    (slot <= INDEX_MASK).then_some((ENGINE_REQUEST | slot) as MPI_Request)
+}
+
+pub fn engine_slot(h: MPI_Request) -> Option<u32> {
+    let u = h as u32;
+    (u & 0xfc00_0000 == ENGINE_REQUEST).then_some(u & INDEX_MASK)
+}
+
 pub fn request_index(h: MPI_Request) -> Option<usize> {
     direct_index(h, KIND_REQUEST)
 }

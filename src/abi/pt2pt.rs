@@ -4,9 +4,10 @@ use super::args::{self, write_status, Source};
 use super::consts::*;
 use super::handles::{self, PersistentSpec, RequestEntry};
 use super::requests::{self, finish_post, recv_target, send_data, status_at};
-use super::shim::{self, put, run};
+use super::shim::{self, put, run, run_on};
 use crate::error::{Error, ErrorClass, Result};
 use crate::mpi_err;
+use std::cell::Cell;
 use std::os::raw::{c_int, c_void};
 
 /// Blocking send in one of the modes (Rsend behaves as Send: a legal implementation).
@@ -245,9 +246,9 @@ pub unsafe extern "C" fn PMPI_Sendrecv(
         let mut rreq = requests::handle_for(requests::start_recv(&rs, comm)?, comm)?;
         let mut sreq = requests::handle_for(requests::start_send(&ss, comm)?, comm)?;
         requests::wait(&mut sreq)?;
-        let (st, code) = requests::wait(&mut rreq)?;
-        write_status(status, &st, code);
-        requests::code_result(code)
+        let c = requests::wait(&mut rreq)?;
+        write_status(status, &c.status, c.code);
+        requests::code_result(c.code)
     })
 }
 
@@ -278,9 +279,9 @@ pub unsafe extern "C" fn PMPI_Sendrecv_replace(
         if let Some(dst) = args::dest(&c, dest)? {
             w.send(&c, dst, tag, copy.as_ptr(), copy.len(), false);
         }
-        let (st, code) = requests::wait(&mut rreq)?;
-        write_status(status, &st, code);
-        requests::code_result(code)
+        let c = requests::wait(&mut rreq)?;
+        write_status(status, &c.status, c.code);
+        requests::code_result(c.code)
     })
 }
 
@@ -288,18 +289,15 @@ pub unsafe extern "C" fn PMPI_Sendrecv_replace(
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Wait(request: *mut MPI_Request, status: *mut MPI_Status) -> c_int {
-    let comm = if request.is_null() {
-        MPI_COMM_WORLD
-    } else {
-        requests::request_comm(*request)
-    };
-    run("MPI_Wait", comm, || {
+    let comm = Cell::new(MPI_COMM_WORLD);
+    run_on("MPI_Wait", &comm, || {
         if request.is_null() {
             return mpi_err!(Request, "NULL request pointer");
         }
-        let (st, code) = requests::wait(&mut *request)?;
-        write_status(status, &st, code);
-        requests::code_result(code)
+        let c = requests::wait(&mut *request)?;
+        comm.set(c.comm);
+        write_status(status, &c.status, c.code);
+        requests::code_result(c.code)
     })
 }
 
@@ -309,20 +307,17 @@ pub unsafe extern "C" fn PMPI_Test(
     flag: *mut c_int,
     status: *mut MPI_Status,
 ) -> c_int {
-    let comm = if request.is_null() {
-        MPI_COMM_WORLD
-    } else {
-        requests::request_comm(*request)
-    };
-    run("MPI_Test", comm, || {
+    let comm = Cell::new(MPI_COMM_WORLD);
+    run_on("MPI_Test", &comm, || {
         if request.is_null() {
             return mpi_err!(Request, "NULL request pointer");
         }
         match requests::test(&mut *request)? {
-            Some((st, code)) => {
+            Some(c) => {
+                comm.set(c.comm);
                 put(flag, 1)?;
-                write_status(status, &st, code);
-                requests::code_result(code)
+                write_status(status, &c.status, c.code);
+                requests::code_result(c.code)
             }
             None => put(flag, 0),
         }
@@ -344,9 +339,9 @@ unsafe fn slice_mut<'a>(p: *mut MPI_Request, n: c_int) -> Result<&'a mut [MPI_Re
 unsafe fn complete_all(hs: &mut [MPI_Request], statuses: *mut MPI_Status) -> Result<()> {
     let mut failed = false;
     for (i, h) in hs.iter_mut().enumerate() {
-        let (st, code) = requests::wait(h)?;
-        failed |= code != MPI_SUCCESS;
-        write_status(status_at(statuses, i), &st, code);
+        let c = requests::wait(h)?;
+        failed |= c.code != MPI_SUCCESS;
+        write_status(status_at(statuses, i), &c.status, c.code);
     }
     if failed {
         return Err(Error::new(
@@ -408,10 +403,10 @@ pub unsafe extern "C" fn PMPI_Waitany(
                 Ok(())
             }
             Some(&i) => {
-                let (st, code) = requests::complete_done(hs, i, ids[i])?;
+                let c = requests::complete_done(hs, i, ids[i])?;
                 put(index, i as c_int)?;
-                write_status(status, &st, code);
-                requests::code_result(code)
+                write_status(status, &c.status, c.code);
+                requests::code_result(c.code)
             }
         }
     })
@@ -440,11 +435,11 @@ pub unsafe extern "C" fn PMPI_Testany(
                 put(index, MPI_UNDEFINED)
             }
             Some(&i) => {
-                let (st, code) = requests::complete_done(hs, i, ids[i])?;
+                let c = requests::complete_done(hs, i, ids[i])?;
                 put(flag, 1)?;
                 put(index, i as c_int)?;
-                write_status(status, &st, code);
-                requests::code_result(code)
+                write_status(status, &c.status, c.code);
+                requests::code_result(c.code)
             }
         }
     })
@@ -468,10 +463,10 @@ unsafe fn some(
         let done = requests::wait_some(&ids, block)?;
         let mut failed = false;
         for (k, &i) in done.iter().enumerate() {
-            let (st, code) = requests::complete_done(hs, i, ids[i])?;
-            failed |= code != MPI_SUCCESS;
+            let c = requests::complete_done(hs, i, ids[i])?;
+            failed |= c.code != MPI_SUCCESS;
             *indices.add(k) = i as c_int;
-            write_status(status_at(statuses, k), &st, code);
+            write_status(status_at(statuses, k), &c.status, c.code);
         }
         put(outcount, done.len() as c_int)?;
         if failed {

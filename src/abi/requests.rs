@@ -3,7 +3,6 @@
 
 use super::args::{self, Source};
 use super::consts::*;
-use super::errors::class_code;
 use super::handles::{self, PersistentSpec, PostProcess, RequestEntry, TypeRef, REQUESTS};
 use super::shim;
 use crate::error::{Error, ErrorClass, Result};
@@ -117,7 +116,7 @@ pub unsafe fn start_send(spec: &PersistentSpec, comm_h: MPI_Comm) -> Result<Star
     };
     let data = send_data(spec.buf as *const c_void, count, &ty)?;
     Ok(
-        match w.isend(&comm, dst, tag, data.ptr, data.len, spec.sync) {
+        match w.isend(&comm, dst, tag, data.ptr, data.len, spec.sync, comm_h) {
             None => Started::Done { proc_null: false },
             Some(req) => Started::Pending(
                 req,
@@ -145,7 +144,7 @@ pub unsafe fn start_recv(spec: &PersistentSpec, comm_h: MPI_Comm) -> Result<Star
         s => s.as_option(),
     };
     let t = recv_target(spec.buf as *mut c_void, count, &ty)?;
-    let req = w.irecv(&comm, src, tag, t.ptr, t.cap);
+    let req = w.irecv(&comm, src, tag, t.ptr, t.cap, comm_h);
     Ok(Started::Pending(req, t.post))
 }
 
@@ -154,6 +153,14 @@ pub fn handle_for(started: Started, comm: MPI_Comm) -> Result<MPI_Request> {
     Ok(match started {
         Started::Done { proc_null: true } => handles::REQUEST_PROC_NULL_DONE,
         Started::Done { proc_null: false } => handles::REQUEST_SEND_DONE,
+        Started::Pending(req, PostProcess::None) => match handles::engine_handle(req) {
+            Some(h) => h,
+            None => handles::new_request(RequestEntry::Active {
+                req,
+                comm,
+                post: PostProcess::None,
+            }),
+        },
         Started::Pending(req, post) => {
             handles::new_request(RequestEntry::Active { req, comm, post })
         }
@@ -179,6 +186,12 @@ fn pending(h: MPI_Request) -> Result<Pending> {
         }
         _ => {}
     }
+    if let Some(slot) = handles::engine_slot(h) {
+        return shim::world()?
+            .slot_id(slot)
+            .map(Pending::Engine)
+            .ok_or_else(|| invalid(h));
+    }
     let i = handles::request_index(h).ok_or_else(|| invalid(h))?;
     match REQUESTS.lock().get(i) {
         Some(RequestEntry::Active { req, .. }) => Ok(Pending::Engine(*req)),
@@ -195,80 +208,86 @@ fn invalid(h: MPI_Request) -> Error {
     Error::new(ErrorClass::Request, format!("invalid request {h:#x}"))
 }
 
-/// The communicator a request belongs to (for its error handler).
-pub fn request_comm(h: MPI_Request) -> MPI_Comm {
-    let Some(i) = handles::request_index(h) else {
-        return MPI_COMM_WORLD;
-    };
-    match REQUESTS.lock().get(i) {
-        Some(RequestEntry::Active { comm, .. }) | Some(RequestEntry::Persistent { comm, .. }) => {
-            *comm
-        }
-        None => MPI_COMM_WORLD,
+/// A completed request as the C surface reports it.
+pub struct Completion {
+    pub status: Status,
+    /// MPI_SUCCESS, or MPI_ERR_TRUNCATE for a truncated receive.
+    pub code: c_int,
+    /// The request's communicator, whose error handler an error goes to.
+    pub comm: MPI_Comm,
+}
+
+impl Completion {
+    fn new(status: Status, comm: MPI_Comm) -> Self {
+        let code = if status.truncated {
+            MPI_ERR_TRUNCATE
+        } else {
+            MPI_SUCCESS
+        };
+        Completion { status, code, comm }
     }
 }
 
-/// Finish a completed handle: post-process, free or deactivate it, and return the status
-/// with its error code (MPI_ERR_TRUNCATE for a truncated receive).
-fn finish(h: &mut MPI_Request, st: Status) -> (Status, c_int) {
-    let code = if st.truncated {
-        MPI_ERR_TRUNCATE
-    } else {
-        MPI_SUCCESS
-    };
+/// Finish a completed handle: post-process, free or deactivate it. `owner` is the engine's
+/// record of the communicator (used for handles without a table entry).
+fn finish(h: &mut MPI_Request, st: Status, owner: i32) -> Completion {
     let Some(i) = handles::request_index(*h) else {
-        *h = MPI_REQUEST_NULL; // a request that completed when started
-        return (st, code);
+        // Completed when started, or a plain engine request: nothing else to release.
+        *h = MPI_REQUEST_NULL;
+        return Completion::new(st, if owner != 0 { owner } else { MPI_COMM_WORLD });
     };
     let mut t = REQUESTS.lock();
     match t.get_mut(i) {
-        Some(RequestEntry::Persistent { active, .. }) => {
+        Some(RequestEntry::Persistent { active, comm, .. }) => {
+            let comm = *comm;
             if let Some((_, post)) = active.take() {
                 drop(t);
                 finish_post(post, &st);
             }
+            Completion::new(st, comm)
         }
-        Some(RequestEntry::Active { .. }) => {
+        Some(RequestEntry::Active { comm, .. }) => {
+            let comm = *comm;
             if let Some(RequestEntry::Active { post, .. }) = t.remove(i) {
                 drop(t);
                 finish_post(post, &st);
             }
             *h = MPI_REQUEST_NULL;
+            Completion::new(st, comm)
         }
-        None => {}
+        None => Completion::new(st, MPI_COMM_WORLD),
     }
-    (st, code)
 }
 
-fn empty() -> (Status, c_int) {
-    (
-        Status {
-            source: MPI_ANY_SOURCE,
-            tag: MPI_ANY_TAG,
-            ..Status::default()
-        },
-        MPI_SUCCESS,
-    )
+fn empty() -> Completion {
+    let st = Status {
+        source: MPI_ANY_SOURCE,
+        tag: MPI_ANY_TAG,
+        ..Status::default()
+    };
+    Completion::new(st, MPI_COMM_WORLD)
 }
 
 /// MPI_Wait on one handle.
-pub fn wait(h: &mut MPI_Request) -> Result<(Status, c_int)> {
+pub fn wait(h: &mut MPI_Request) -> Result<Completion> {
     match pending(*h)? {
         Pending::Empty => Ok(empty()),
-        Pending::Done(st) => Ok(finish(h, st)),
+        Pending::Done(st) => Ok(finish(h, st, 0)),
         Pending::Engine(req) => {
-            let st = shim::world()?.wait(req);
-            Ok(finish(h, st))
+            let (st, owner) = shim::world()?.wait_owned(req);
+            Ok(finish(h, st, owner))
         }
     }
 }
 
 /// MPI_Test on one handle: Some when complete.
-pub fn test(h: &mut MPI_Request) -> Result<Option<(Status, c_int)>> {
+pub fn test(h: &mut MPI_Request) -> Result<Option<Completion>> {
     match pending(*h)? {
         Pending::Empty => Ok(Some(empty())),
-        Pending::Done(st) => Ok(Some(finish(h, st))),
-        Pending::Engine(req) => Ok(shim::world()?.test(req).map(|st| finish(h, st))),
+        Pending::Done(st) => Ok(Some(finish(h, st, 0))),
+        Pending::Engine(req) => Ok(shim::world()?
+            .test_owned(req)
+            .map(|(st, owner)| finish(h, st, owner))),
     }
 }
 
@@ -311,13 +330,13 @@ pub fn wait_some(ps: &[Pending], block: bool) -> Result<Vec<usize>> {
 }
 
 /// Complete handle `hs[i]`, known to be done.
-pub fn complete_done(hs: &mut [MPI_Request], i: usize, p: Pending) -> Result<(Status, c_int)> {
-    let st = match p {
-        Pending::Engine(id) => shim::world()?.test(id).unwrap_or_default(),
-        Pending::Done(st) => st,
+pub fn complete_done(hs: &mut [MPI_Request], i: usize, p: Pending) -> Result<Completion> {
+    let (st, owner) = match p {
+        Pending::Engine(id) => shim::world()?.test_owned(id).unwrap_or_default(),
+        Pending::Done(st) => (st, 0),
         Pending::Empty => return Ok(empty()),
     };
-    Ok(finish(&mut hs[i], st))
+    Ok(finish(&mut hs[i], st, owner))
 }
 
 /// Status array element `i` (MPI_STATUSES_IGNORE is pointer value 1).
@@ -427,8 +446,4 @@ pub fn code_result(code: c_int) -> Result<()> {
             "message truncated: the receive buffer is too small",
         ))
     }
-}
-
-pub fn class_of_truncate() -> c_int {
-    class_code(ErrorClass::Truncate)
 }

@@ -6,15 +6,27 @@ use super::consts::*;
 use super::errors;
 use crate::error::{Error, ErrorClass, Result};
 use crate::runtime::World;
+use std::cell::Cell;
 use std::os::raw::c_int;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// Run the body of MPI function `func`; errors go to `comm`'s error handler.
 #[inline]
 pub fn run(func: &'static str, comm: MPI_Comm, body: impl FnOnce() -> Result<()>) -> c_int {
+    run_on(func, &Cell::new(comm), body)
+}
+
+/// As `run`, for calls whose communicator is known only inside the body (a request's):
+/// the body stores it in `comm` before it returns an error.
+#[inline]
+pub fn run_on(
+    func: &'static str,
+    comm: &Cell<MPI_Comm>,
+    body: impl FnOnce() -> Result<()>,
+) -> c_int {
     match catch_unwind(AssertUnwindSafe(body)) {
         Ok(Ok(())) => MPI_SUCCESS,
-        Ok(Err(e)) => errors::raise(func, comm, e),
+        Ok(Err(e)) => errors::raise(func, comm.get(), e),
         Err(panic) => {
             let msg = panic
                 .downcast_ref::<&str>()
@@ -23,7 +35,7 @@ pub fn run(func: &'static str, comm: MPI_Comm, body: impl FnOnce() -> Result<()>
                 .unwrap_or_else(|| "panic".into());
             errors::raise(
                 func,
-                comm,
+                comm.get(),
                 Error::new(ErrorClass::Intern, format!("internal error: {msg}")),
             )
         }

@@ -205,6 +205,7 @@ impl Pt2pt {
             },
             buf: data as *mut u8,
             len,
+            owner: 0,
         });
         hdr.sender_req = req;
         let mut head = [0u8; wire::RTS_LEN];
@@ -258,6 +259,7 @@ impl Pt2pt {
             status: Status::default(),
             buf,
             len: cap,
+            owner: 0,
         });
         if let Some((env, msg)) = self.mq.post(pat, req) {
             self.deliver_unexpected(req, env, msg);
@@ -346,6 +348,7 @@ impl Pt2pt {
             status,
             buf: std::ptr::null_mut(),
             len: 0,
+            owner: 0,
         })
     }
 
@@ -355,6 +358,26 @@ impl Pt2pt {
 
     pub fn status(&self, req: ReqId) -> Option<Status> {
         self.reqs.get(req).map(|r| r.status)
+    }
+
+    /// Tag a request with an opaque owner value (see `Request::owner`).
+    pub fn set_owner(&mut self, req: ReqId, owner: i32) {
+        if let Some(r) = self.reqs.get_mut(req) {
+            r.owner = owner;
+        }
+    }
+
+    /// The request now in slot `slot` (how the ABI turns a handle back into an id).
+    pub fn slot_id(&self, slot: u32) -> Option<ReqId> {
+        self.reqs.id_at(slot)
+    }
+
+    /// Remove a completed request; its status and owner.
+    pub fn take_done_owned(&mut self, req: ReqId) -> Option<(Status, i32)> {
+        match self.reqs.get(req) {
+            Some(r) if r.done => self.reqs.remove(req).map(|r| (r.status, r.owner)),
+            _ => None,
+        }
     }
 
     /// Remove a completed request and return its status.

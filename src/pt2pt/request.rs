@@ -66,6 +66,9 @@ pub struct Request {
     pub buf: *mut u8,
     /// Send: payload bytes; receive: capacity in bytes.
     pub len: usize,
+    /// Opaque to the engine: the ABI keeps the request's communicator handle here, so an
+    /// error found at completion goes to the right error handler.
+    pub owner: i32,
 }
 
 struct Slot {
@@ -92,6 +95,12 @@ impl Slab {
         slot.gen = slot.gen.wrapping_add(1).max(1);
         slot.req = Some(req);
         ((slot.gen as u64) << 32) | idx as u64
+    }
+
+    /// The id of the request now in `slot`, if any.
+    pub fn id_at(&self, slot: u32) -> Option<ReqId> {
+        let s = self.slots.get(slot as usize)?;
+        s.req.as_ref().map(|_| ((s.gen as u64) << 32) | slot as u64)
     }
 
     pub fn get(&self, id: ReqId) -> Option<&Request> {
@@ -137,6 +146,7 @@ mod tests {
             status: Status::default(),
             buf: std::ptr::null_mut(),
             len: 0,
+            owner: 0,
         }
     }
 
@@ -151,6 +161,8 @@ mod tests {
         assert!(s.get(a).is_none() && s.remove(a).is_none());
         assert!(s.get(b).is_some());
         assert!(s.get(0).is_none() && s.get(u64::MAX).is_none());
+        assert_eq!(s.id_at((b & 0xffff_ffff) as u32), Some(b));
+        assert_eq!(s.id_at(99), None);
         assert_eq!(s.live(), 1);
     }
 }

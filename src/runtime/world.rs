@@ -225,16 +225,18 @@ impl World {
         len: usize,
         sync: bool,
     ) {
-        let start = self.start_send(comm.ctx, comm, dst, tag, data, len, sync);
+        let start = self.start_send(comm.ctx, comm, dst, tag, data, len, sync, 0);
         if let SendStart::Pending(req) = start {
             self.wait(req);
         }
     }
 
     /// Nonblocking send; None when it completed at once (eager, straight into the rail).
+    /// `owner` is kept with the request for the caller (see `Request::owner`).
     ///
     /// # Safety
     /// `(data, len)` must stay readable and unchanged until the send completes.
+    #[allow(clippy::too_many_arguments)]
     pub unsafe fn isend(
         &self,
         comm: &Communicator,
@@ -243,13 +245,16 @@ impl World {
         data: *const u8,
         len: usize,
         sync: bool,
+        owner: i32,
     ) -> Option<ReqId> {
-        match self.start_send(comm.ctx, comm, dst, tag, data, len, sync) {
+        match self.start_send(comm.ctx, comm, dst, tag, data, len, sync, owner) {
             SendStart::Pending(req) => Some(req),
             SendStart::Done => None,
         }
     }
 
+    /// `owner` tags a pending request (see `Request::owner`).
+    ///
     /// # Safety
     /// As for `isend`.
     #[allow(clippy::too_many_arguments)]
@@ -262,12 +267,17 @@ impl World {
         data: *const u8,
         len: usize,
         sync: bool,
+        owner: i32,
     ) -> SendStart {
         let peer = comm.world_rank(dst);
         let src = comm.rank as i32;
         self.progress.locked(|e| {
             let Engine { rail, p2p } = e;
-            p2p.send(rail.as_mut(), peer, ctx, src, tag, data, len, sync)
+            let started = p2p.send(rail.as_mut(), peer, ctx, src, tag, data, len, sync);
+            if let SendStart::Pending(req) = started {
+                p2p.set_owner(req, owner);
+            }
+            started
         })
     }
 
@@ -306,8 +316,11 @@ impl World {
         }
     }
 
+    /// Nonblocking receive; `owner` is kept with the request (see `Request::owner`).
+    ///
     /// # Safety
     /// `(buf, cap)` must stay writable until the receive completes.
+    #[allow(clippy::too_many_arguments)]
     pub unsafe fn irecv(
         &self,
         comm: &Communicator,
@@ -315,13 +328,36 @@ impl World {
         tag: Option<i32>,
         buf: *mut u8,
         cap: usize,
+        owner: i32,
     ) -> ReqId {
         let pat = Pattern {
             ctx: comm.ctx,
             src: src.map(|s| s as i32),
             tag,
         };
-        self.progress.locked(|e| e.p2p.recv(pat, buf, cap))
+        self.progress.locked(|e| {
+            let req = e.p2p.recv(pat, buf, cap);
+            e.p2p.set_owner(req, owner);
+            req
+        })
+    }
+
+    /// The engine request now in `slot` (an ABI handle's index).
+    pub fn slot_id(&self, slot: u32) -> Option<ReqId> {
+        self.progress.locked(|e| e.p2p.slot_id(slot))
+    }
+
+    /// Wait for a request, free it; its status and owner.
+    pub fn wait_owned(&self, req: ReqId) -> (Status, i32) {
+        self.progress.wait(|e| match e.p2p.is_done(req) {
+            Some(true) | None => Some(e.p2p.take_done_owned(req).unwrap_or_default()),
+            Some(false) => None,
+        })
+    }
+
+    /// Test a request: its status and owner (and the request freed) if complete.
+    pub fn test_owned(&self, req: ReqId) -> Option<(Status, i32)> {
+        self.progress.with(|e| e.p2p.take_done_owned(req))
     }
 
     /// Wait for a request, free it and return its status.
@@ -477,6 +513,7 @@ impl CollTransport for World {
                 data.as_ptr(),
                 data.len(),
                 false,
+                0,
             )
         } {
             self.wait(req);
@@ -523,6 +560,7 @@ impl CollTransport for World {
                 data.as_ptr(),
                 data.len(),
                 false,
+                0,
             )
         };
         let st = self.wait(rreq);
