@@ -8,8 +8,12 @@ use crate::error::{Error, ErrorClass, Result};
 use crate::mpi_err;
 use crate::runtime::world::{self, World};
 use std::os::raw::{c_char, c_int, c_void};
+use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::OnceLock;
 use std::time::Instant;
+
+/// The thread level provided (MPI_Init: MPI_THREAD_SINGLE, as MPICH).
+static THREAD_LEVEL: AtomicI32 = AtomicI32::new(MPI_THREAD_SINGLE);
 
 fn init(multithreaded: bool) -> Result<()> {
     let w = World::init(multithreaded)?;
@@ -36,8 +40,9 @@ pub unsafe extern "C" fn PMPI_Init_thread(
             return mpi_err!(Arg, "invalid thread level {required}");
         }
         init(required == MPI_THREAD_MULTIPLE)?;
-        // The engine is thread safe: every level up to MPI_THREAD_MULTIPLE is provided.
-        put(provided, MPI_THREAD_MULTIPLE)
+        // Exactly the level asked for: below MPI_THREAD_MULTIPLE the engine skips its lock.
+        THREAD_LEVEL.store(required, Ordering::Relaxed);
+        put(provided, required)
     })
 }
 
@@ -75,7 +80,7 @@ pub unsafe extern "C" fn PMPI_Abort(comm: MPI_Comm, errorcode: c_int) -> c_int {
 pub unsafe extern "C" fn PMPI_Query_thread(provided: *mut c_int) -> c_int {
     run("MPI_Query_thread", MPI_COMM_WORLD, || {
         shim::world()?;
-        put(provided, MPI_THREAD_MULTIPLE)
+        put(provided, THREAD_LEVEL.load(Ordering::Relaxed))
     })
 }
 

@@ -2,12 +2,28 @@
 //! has something for it, so oversubscribed runs don't burn the cores they share.
 //!
 //! The sleeper publishes itself in `sleepers`, re-checks for work, then futex-waits on `seq`.
-//! A waker that made work visible (release store) issues a SeqCst fence, and rings only when
-//! `sleepers` is non-zero; the fences on both sides make it impossible for both to miss.
+//! A waker that made work visible (release store) rings only when `sleepers` is non-zero.
+//! Store-then-load on both sides needs a full barrier between them on each side, or one of
+//! them could miss the other. A SeqCst fence on every send would serialise the sender on
+//! its cache misses (it dominated the message rate), so where the kernel offers it the
+//! sleeper pays instead: `membarrier` runs that barrier on every registered process's CPU
+//! (see `sys::membarrier`), and wakers then only need to keep the compiler from reordering.
 
-use crate::sys::futex;
-use std::sync::atomic::{fence, AtomicU32, Ordering};
+use crate::sys::{futex, membarrier};
+use std::sync::atomic::{compiler_fence, fence, AtomicBool, AtomicU32, Ordering};
+use std::sync::OnceLock;
 use std::time::Duration;
+
+/// Whether this process registered for membarrier (then its wakers skip the fence).
+static ASYMMETRIC: OnceLock<bool> = OnceLock::new();
+/// Whether sleepers issue membarrier (any process of the node may skip its fence).
+static SLEEPER_BARRIER: AtomicBool = AtomicBool::new(false);
+
+/// Choose the barrier scheme; call once before any doorbell is used.
+pub fn init_barriers() {
+    SLEEPER_BARRIER.store(membarrier::supported(), Ordering::Relaxed);
+    ASYMMETRIC.get_or_init(membarrier::register);
+}
 
 #[repr(C)]
 #[derive(Default)]
@@ -55,6 +71,11 @@ impl Doorbell {
         let w = self.w();
         let seq = w.seq.load(Ordering::SeqCst);
         w.sleepers.fetch_add(1, Ordering::SeqCst);
+        if SLEEPER_BARRIER.load(Ordering::Relaxed) {
+            // Stands in for the fence registered wakers skip. (It cannot fail once
+            // supported; if it did, the sleep's timeout would still end the wait.)
+            membarrier::global_expedited();
+        }
         SleepTicket { seq }
     }
 
@@ -70,10 +91,15 @@ impl Doorbell {
         self.w().sleepers.fetch_sub(1, Ordering::SeqCst);
     }
 
-    /// Wake sleepers, if any; cheap when nobody sleeps (a fence and a shared load).
+    /// Wake sleepers, if any; cheap when nobody sleeps (a shared load, plus a fence where
+    /// membarrier is unavailable).
     #[inline]
     pub fn ring(&self) {
-        fence(Ordering::SeqCst);
+        if ASYMMETRIC.get().copied().unwrap_or(false) {
+            compiler_fence(Ordering::SeqCst);
+        } else {
+            fence(Ordering::SeqCst);
+        }
         let w = self.w();
         if w.sleepers.load(Ordering::Relaxed) != 0 {
             w.seq.fetch_add(1, Ordering::SeqCst);

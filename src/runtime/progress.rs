@@ -5,7 +5,10 @@
 
 use crate::fabric::{Doorbell, Rail};
 use crate::pt2pt::Pt2pt;
-use parking_lot::Mutex;
+use parking_lot::lock_api::RawMutex as _;
+use parking_lot::RawMutex;
+use std::cell::UnsafeCell;
+use std::ops::{Deref, DerefMut};
 use std::time::Duration;
 
 pub struct Engine {
@@ -39,8 +42,61 @@ pub struct WaitPolicy {
 /// Longest sleep between checks: a safety net, wakeups come from the doorbell.
 const MAX_SLEEP: Duration = Duration::from_millis(20);
 
+/// The engine behind a lock that is taken only when the program asked for
+/// MPI_THREAD_MULTIPLE. At the lower levels MPI promises that no two threads are in MPI at
+/// once, and a locked instruction right after a send would make the sender wait for its
+/// cache-line transfers to finish instead of overlapping them with the next message
+/// (MPICH makes the same choice).
+struct EngineCell {
+    raw: RawMutex,
+    threaded: bool,
+    engine: UnsafeCell<Engine>,
+}
+
+// SAFETY: access to `engine` goes through `lock`, which excludes other threads when
+// `threaded`; otherwise MPI's thread level forbids concurrent calls into the library.
+unsafe impl Sync for EngineCell {}
+unsafe impl Send for EngineCell {}
+
+struct EngineGuard<'a>(&'a EngineCell);
+
+impl EngineCell {
+    #[inline]
+    fn lock(&self) -> EngineGuard<'_> {
+        if self.threaded {
+            self.raw.lock();
+        }
+        EngineGuard(self)
+    }
+}
+
+impl Drop for EngineGuard<'_> {
+    #[inline]
+    fn drop(&mut self) {
+        if self.0.threaded {
+            // SAFETY: this guard took the lock in `EngineCell::lock`.
+            unsafe { self.0.raw.unlock() };
+        }
+    }
+}
+
+impl Deref for EngineGuard<'_> {
+    type Target = Engine;
+    fn deref(&self) -> &Engine {
+        // SAFETY: the guard stands for exclusive access (see EngineCell).
+        unsafe { &*self.0.engine.get() }
+    }
+}
+
+impl DerefMut for EngineGuard<'_> {
+    fn deref_mut(&mut self) -> &mut Engine {
+        // SAFETY: as for deref.
+        unsafe { &mut *self.0.engine.get() }
+    }
+}
+
 pub struct Progress {
-    engine: Mutex<Engine>,
+    engine: EngineCell,
     doorbell: Doorbell,
     policy: WaitPolicy,
     /// Times a waiter went to sleep (reported at finalize in the debug log).
@@ -48,9 +104,14 @@ pub struct Progress {
 }
 
 impl Progress {
-    pub fn new(engine: Engine, doorbell: Doorbell, policy: WaitPolicy) -> Self {
+    /// `threaded`: the program asked for MPI_THREAD_MULTIPLE.
+    pub fn new(engine: Engine, doorbell: Doorbell, policy: WaitPolicy, threaded: bool) -> Self {
         Self {
-            engine: Mutex::new(engine),
+            engine: EngineCell {
+                raw: RawMutex::INIT,
+                threaded,
+                engine: UnsafeCell::new(engine),
+            },
             doorbell,
             policy,
             sleeps: Default::default(),
@@ -71,7 +132,7 @@ impl Progress {
         let mut e = self.engine.lock();
         let before = e.p2p.completions;
         let t = f(&mut e);
-        if e.p2p.completions != before {
+        if self.engine.threaded && e.p2p.completions != before {
             self.doorbell.ring();
         }
         t
@@ -81,7 +142,7 @@ impl Progress {
     fn step(&self, e: &mut Engine) -> usize {
         let before = e.p2p.completions;
         let n = e.progress();
-        if e.p2p.completions != before {
+        if self.engine.threaded && e.p2p.completions != before {
             // Another thread of ours may be asleep waiting for what just completed.
             self.doorbell.ring();
         }

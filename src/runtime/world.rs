@@ -29,6 +29,8 @@ pub struct World {
     /// Next context id this process would propose (see `new_context`).
     next_ctx: AtomicU32,
     pub main_thread: std::thread::ThreadId,
+    /// The program asked for MPI_THREAD_MULTIPLE (otherwise calls are serialised by it).
+    pub thread_level_multiple: bool,
 }
 
 const STATE_NEW: u8 = 0;
@@ -117,6 +119,7 @@ impl World {
         }
 
         bind_cpu(config.bind, rank, size, multithreaded);
+        crate::fabric::doorbell::init_barriers();
 
         let (rail, doorbell): (Box<dyn Rail>, Doorbell) = if size == 1 {
             (Box::new(LoopbackRail::default()), Doorbell::local())
@@ -170,7 +173,8 @@ impl World {
             rank,
             size,
             pmi,
-            progress: Progress::new(Engine { rail, p2p }, doorbell, policy),
+            progress: Progress::new(Engine { rail, p2p }, doorbell, policy, multithreaded),
+            thread_level_multiple: multithreaded,
             rail_name: caps.name,
             rdma: caps.rdma,
             processor_name: host,

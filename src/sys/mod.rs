@@ -3,4 +3,5 @@
 pub mod cma;
 pub mod cpu;
 pub mod futex;
+pub mod membarrier;
 pub mod shm_segment;
