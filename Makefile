@@ -49,7 +49,7 @@ $(BUILD)/c_tests_mpich/%: c_tests/src/%.c c_tests/src/check.h
 	@mkdir -p $(BUILD)/c_tests_mpich
 	mpicc.mpich -O2 -g -o $@ $< -pthread
 
-$(BUILD)/benchmarks/%: benchmarks/%.c build
+$(BUILD)/benchmarks/%: benchmarks/%.c $(wildcard benchmarks/*.h) build
 	@mkdir -p $(BUILD)/benchmarks
 	$(BUILD)/bin/mpicc -O2 -o $@ $< -lm
 

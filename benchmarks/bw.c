@@ -32,16 +32,8 @@
  */
 #define _POSIX_C_SOURCE 200112L
 
-#include <mpi.h>
+#include "bench_common.h"
 
-#include <errno.h>
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
-
-#define DEFAULT_MAX_SIZE (4L * 1024 * 1024)
 #define WINDOW 64
 #define SMALL_LIMIT 8192 /* sizes above this use the "large" counts */
 #define ITERS_SMALL 100
@@ -52,59 +44,6 @@
 #define TAG_ACK 22
 #define TAG_CHECK 23
 
-static int my_rank = 0;
-
-#define MPI_OK(call)                                                           \
-    do {                                                                       \
-        int rc_ = (call);                                                      \
-        if (rc_ != MPI_SUCCESS) {                                              \
-            fprintf(stderr, "bw: rank %d: %s failed (error %d) at %s:%d\n",    \
-                    my_rank, #call, rc_, __FILE__, __LINE__);                  \
-            exit(2);                                                           \
-        }                                                                      \
-    } while (0)
-
-static void usage(const char *prog)
-{
-    fprintf(stderr,
-            "usage: %s [-m MAXSIZE] [-i SCALE]\n"
-            "  -m MAXSIZE  largest message in bytes (k/K, m/M suffix allowed; "
-            "default 4M)\n"
-            "  -i SCALE    scale factor for iteration counts (default 1.0)\n",
-            prog);
-}
-
-/* Parses "4194304", "64k", "4M". Returns -1 on a malformed value. */
-static long parse_size(const char *s)
-{
-    char *end = NULL;
-    long v;
-
-    errno = 0;
-    v = strtol(s, &end, 10);
-    if (errno != 0 || end == s || v < 1) {
-        return -1;
-    }
-    if (*end == 'k' || *end == 'K') {
-        v *= 1024;
-        end++;
-    } else if (*end == 'm' || *end == 'M') {
-        v *= 1024 * 1024;
-        end++;
-    }
-    if (*end != '\0' || v > (1L << 30)) {
-        return -1;
-    }
-    return v;
-}
-
-static int scaled(int base, double scale)
-{
-    double v = floor(base * scale + 0.5);
-
-    return v < 1.0 ? 1 : (int)v;
-}
-
 static unsigned char pattern_byte(long i, long size)
 {
     return (unsigned char)((i * 151 + size * 11 + 3) & 0xff);
@@ -114,68 +53,21 @@ int main(int argc, char **argv)
 {
     long max_size = DEFAULT_MAX_SIZE;
     double scale = 1.0;
-    int nprocs = 0;
     int errors = 0;
+    int rc;
     int i, w;
     long size;
-    unsigned char *buf = NULL;
-    long page = sysconf(_SC_PAGESIZE);
+    unsigned char *buf;
     MPI_Request reqs[WINDOW];
     MPI_Status stats[WINDOW];
     MPI_Status status;
     int ack = 0;
 
-    MPI_OK(MPI_Init(&argc, &argv));
-    MPI_OK(MPI_Comm_rank(MPI_COMM_WORLD, &my_rank));
-    MPI_OK(MPI_Comm_size(MPI_COMM_WORLD, &nprocs));
-
-    for (i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "-m") == 0 && i + 1 < argc) {
-            max_size = parse_size(argv[++i]);
-            if (max_size < 0) {
-                if (my_rank == 0) {
-                    fprintf(stderr, "bw: bad size '%s'\n", argv[i]);
-                }
-                MPI_OK(MPI_Finalize());
-                return 1;
-            }
-        } else if (strcmp(argv[i], "-i") == 0 && i + 1 < argc) {
-            char *end = NULL;
-            scale = strtod(argv[++i], &end);
-            if (end == argv[i] || *end != '\0' || !(scale > 0.0)) {
-                if (my_rank == 0) {
-                    fprintf(stderr, "bw: bad scale '%s'\n", argv[i]);
-                }
-                MPI_OK(MPI_Finalize());
-                return 1;
-            }
-        } else {
-            if (my_rank == 0) {
-                usage(argv[0]);
-            }
-            MPI_OK(MPI_Finalize());
-            return strcmp(argv[i], "-h") == 0 ? 0 : 1;
-        }
+    rc = bench_init(&argc, &argv, "bw", 1, &max_size, &scale);
+    if (rc != BENCH_CONTINUE) {
+        return rc;
     }
-
-    if (nprocs < 2) {
-        if (my_rank == 0) {
-            fprintf(stderr, "bw: needs at least 2 processes\n");
-        }
-        MPI_OK(MPI_Finalize());
-        return 1;
-    }
-
-    if (page <= 0) {
-        page = 4096;
-    }
-    if (posix_memalign((void **)&buf, (size_t)page, (size_t)max_size) != 0) {
-        fprintf(stderr, "bw: rank %d: cannot allocate %ld bytes\n", my_rank,
-                max_size);
-        exit(2);
-    }
-    /* Touch every page before any timing. */
-    memset(buf, my_rank == 0 ? 'a' : 'b', (size_t)max_size);
+    buf = bench_alloc(max_size);
 
     if (my_rank == 0) {
         printf("# railmpi bandwidth\n");

@@ -297,11 +297,7 @@ impl World {
         buf: *mut u8,
         cap: usize,
     ) -> Status {
-        let pat = Pattern {
-            ctx: comm.ctx,
-            src: src.map(|s| s as i32),
-            tag,
-        };
+        let pat = pattern(comm, src, tag);
         self.recv_pattern(pat, buf, cap)
     }
 
@@ -334,11 +330,7 @@ impl World {
         cap: usize,
         owner: i32,
     ) -> ReqId {
-        let pat = Pattern {
-            ctx: comm.ctx,
-            src: src.map(|s| s as i32),
-            tag,
-        };
+        let pat = pattern(comm, src, tag);
         self.progress.locked(|e| {
             let req = e.p2p.recv(pat, buf, cap);
             e.p2p.set_owner(req, owner);
@@ -383,20 +375,12 @@ impl World {
         src: Option<usize>,
         tag: Option<i32>,
     ) -> Option<Status> {
-        let pat = Pattern {
-            ctx: comm.ctx,
-            src: src.map(|s| s as i32),
-            tag,
-        };
+        let pat = pattern(comm, src, tag);
         self.progress.with(|e| e.p2p.iprobe(&pat))
     }
 
     pub fn probe(&self, comm: &Communicator, src: Option<usize>, tag: Option<i32>) -> Status {
-        let pat = Pattern {
-            ctx: comm.ctx,
-            src: src.map(|s| s as i32),
-            tag,
-        };
+        let pat = pattern(comm, src, tag);
         self.progress.wait(|e| e.p2p.iprobe(&pat))
     }
 
@@ -572,6 +556,15 @@ impl CollTransport for World {
             self.wait(req);
         }
         check_coll_size(&st, cap)
+    }
+}
+
+/// What a receive or probe on `comm` asks for (None: wildcard).
+fn pattern(comm: &Communicator, src: Option<usize>, tag: Option<i32>) -> Pattern {
+    Pattern {
+        ctx: comm.ctx,
+        src: src.map(|s| s as i32),
+        tag,
     }
 }
 
