@@ -41,3 +41,9 @@ if [ "$CT_IMPL" = railmpi ]; then
     CASE_EXPECT='MPI_Send.*after MPI_Finalize' CASE_FORBID='BUG:' \
         run_case outside_init.after nonzero "$CT/outside_init" after
 fi
+
+# A rank killed by a signal: the job ends at once with 128+6 (our launcher), the others are
+# killed, and the harness's leftover checks see no shared memory or processes behind.
+if [ "$MPIEXEC" = "$BUILD/bin/mpiexec" ]; then
+    CASE_TIMEOUT=10 CASE_FORBID='BUG:' run_case die.n3 134 $MPIEXEC -n 3 "$CT/die"
+fi
