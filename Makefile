@@ -66,8 +66,8 @@ c-tests: deps build $(CTESTS) $(CTESTS_MPICH)
 
 test: deps build
 	@mkdir -p $(BUILD)
-	$(MAKE) rust-test
-	$(MAKE) c-tests
+	$(MAKE) --no-print-directory rust-test
+	$(MAKE) --no-print-directory c-tests
 
 bench: deps build
 	bash benchmarks/run-bench.sh $(BUILD)
