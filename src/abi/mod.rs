@@ -8,6 +8,7 @@
 #![allow(clippy::missing_safety_doc)]
 
 pub mod args;
+pub mod attr;
 pub mod builtin_types;
 pub mod coll;
 pub mod comm;
@@ -15,7 +16,12 @@ pub mod consts;
 pub mod datatype;
 pub mod env;
 pub mod errors;
+pub mod fortran;
+pub mod group;
 pub mod handles;
+pub mod info;
+pub mod op;
 pub mod pt2pt;
 pub mod requests;
 pub mod shim;
+pub mod topo;

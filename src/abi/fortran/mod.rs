@@ -1,0 +1,1 @@
+//! Fortran bindings (being written).

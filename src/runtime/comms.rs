@@ -1,0 +1,1 @@
+//! Communicator creation beyond dup/split (being written).
