@@ -24,3 +24,4 @@ _ct_sizes waitsome 1 2 3 4
 _ct_sizes comm 1 2 3 4 8
 _ct_sizes coll_basic 1 2 3 4 8
 _ct_sizes attrs 1 2
+_ct_sizes reqfree 1 2 3

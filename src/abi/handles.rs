@@ -304,6 +304,8 @@ pub enum RequestEntry {
         comm: MPI_Comm,
         post: PostProcess,
     },
+    /// A nonblocking collective (its schedule runs in the progress engine).
+    Coll { id: crate::coll::schedule::CollId, comm: MPI_Comm },
     /// A persistent request (MPI_Send_init / MPI_Recv_init) and its current round.
     Persistent {
         spec: PersistentSpec,

@@ -534,6 +534,13 @@ pub unsafe extern "C" fn PMPI_Request_get_status(
                 write_status(status, &st, MPI_SUCCESS);
                 Ok(())
             }
+            requests::Pending::Coll(id) => {
+                let done = shim::world()?.progress.with(|e| e.colls.is_done(id));
+                if done {
+                    write_status(status, &args::empty_status(MPI_ANY_SOURCE), MPI_SUCCESS);
+                }
+                put(flag, done as c_int)
+            }
             requests::Pending::Engine(id) => {
                 let w = shim::world()?;
                 let st = w.progress.with(|e| {

@@ -7,6 +7,7 @@ use super::handles::{self, PersistentSpec, PostProcess, RequestEntry, TypeRef, R
 use super::shim;
 use crate::error::{Error, ErrorClass, Result};
 use crate::mpi_err;
+use crate::coll::schedule::CollId;
 use crate::pt2pt::{ReqId, Status};
 use std::os::raw::{c_int, c_void};
 
@@ -175,6 +176,8 @@ pub enum Pending {
     /// Completed when started (no engine state): the status to report.
     Done(Status),
     Engine(ReqId),
+    /// A nonblocking collective.
+    Coll(CollId),
 }
 
 fn pending(h: MPI_Request) -> Result<Pending> {
@@ -200,6 +203,7 @@ fn pending(h: MPI_Request) -> Result<Pending> {
             ..
         }) => Ok(Pending::Engine(*req)),
         Some(RequestEntry::Persistent { active: None, .. }) => Ok(Pending::Empty),
+        Some(RequestEntry::Coll { id, .. }) => Ok(Pending::Coll(*id)),
         None => Err(invalid(h)),
     }
 }
@@ -255,6 +259,12 @@ fn finish(h: &mut MPI_Request, st: Status, owner: i32) -> Completion {
             *h = MPI_REQUEST_NULL;
             Completion::new(st, comm)
         }
+        Some(RequestEntry::Coll { comm, .. }) => {
+            let comm = *comm;
+            t.remove(i);
+            *h = MPI_REQUEST_NULL;
+            Completion::new(st, comm)
+        }
         None => Completion::new(st, MPI_COMM_WORLD),
     }
 }
@@ -268,11 +278,21 @@ fn empty() -> Completion {
     Completion::new(st, MPI_COMM_WORLD)
 }
 
+/// The end of a nonblocking collective: an empty status, or its error.
+fn finish_coll(h: &mut MPI_Request, res: Result<()>) -> Result<Completion> {
+    let c = finish(h, Status { source: MPI_ANY_SOURCE, tag: MPI_ANY_TAG, ..Status::default() }, 0);
+    res.map(|()| c)
+}
+
 /// MPI_Wait on one handle.
 pub fn wait(h: &mut MPI_Request) -> Result<Completion> {
     match pending(*h)? {
         Pending::Empty => Ok(empty()),
         Pending::Done(st) => Ok(finish(h, st, 0)),
+        Pending::Coll(id) => {
+            let res = shim::world()?.wait_collective(id);
+            finish_coll(h, res)
+        }
         Pending::Engine(req) => {
             let (st, owner) = shim::world()?.wait_owned(req);
             Ok(finish(h, st, owner))
@@ -285,6 +305,10 @@ pub fn test(h: &mut MPI_Request) -> Result<Option<Completion>> {
     match pending(*h)? {
         Pending::Empty => Ok(Some(empty())),
         Pending::Done(st) => Ok(Some(finish(h, st, 0))),
+        Pending::Coll(id) => match shim::world()?.test_collective(id) {
+            Some(res) => finish_coll(h, res).map(Some),
+            None => Ok(None),
+        },
         Pending::Engine(req) => Ok(shim::world()?
             .test_owned(req)
             .map(|(st, owner)| finish(h, st, owner))),
@@ -315,6 +339,7 @@ pub fn wait_some(ps: &[Pending], block: bool) -> Result<Vec<usize>> {
                 Pending::Empty => false,
                 Pending::Done(_) => true,
                 Pending::Engine(r) => e.p2p.is_done(*r) != Some(false),
+                Pending::Coll(id) => e.colls.is_done(*id),
             })
             .map(|(i, _)| i)
             .collect()
@@ -332,6 +357,10 @@ pub fn wait_some(ps: &[Pending], block: bool) -> Result<Vec<usize>> {
 /// Complete handle `hs[i]`, known to be done.
 pub fn complete_done(hs: &mut [MPI_Request], i: usize, p: Pending) -> Result<Completion> {
     let (st, owner) = match p {
+        Pending::Coll(id) => {
+            let res = shim::world()?.test_collective(id).unwrap_or(Ok(()));
+            return finish_coll(&mut hs[i], res);
+        }
         Pending::Engine(id) => shim::world()?.test_owned(id).unwrap_or_default(),
         Pending::Done(st) => (st, 0),
         Pending::Empty => return Ok(empty()),
@@ -401,10 +430,22 @@ pub fn free(h: &mut MPI_Request) -> Result<()> {
         *h = MPI_REQUEST_NULL;
         return Ok(());
     }
+    if handles::engine_slot(*h).is_some() {
+        if let Pending::Engine(id) = pending(*h)? {
+            shim::world()?.request_free(id);
+        }
+        *h = MPI_REQUEST_NULL;
+        return Ok(());
+    }
     let i = handles::request_index(*h).ok_or_else(|| invalid(*h))?;
     let entry = REQUESTS.lock().remove(i).ok_or_else(|| invalid(*h))?;
     let w = shim::world()?;
     match entry {
+        RequestEntry::Coll { id, .. } => {
+            // Freeing an active collective is allowed; it still completes in the background
+            // (its buffers stay the application's responsibility, as MPI says).
+            let _ = w.test_collective(id);
+        }
         RequestEntry::Active {
             req,
             post: PostProcess::None,

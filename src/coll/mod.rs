@@ -5,6 +5,7 @@
 //! point-to-point messages don't overtake, so each algorithm can use one fixed tag.
 
 pub mod ops;
+pub mod schedule;
 
 use crate::comm::Communicator;
 use crate::error::Result;

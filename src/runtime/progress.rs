@@ -3,6 +3,7 @@
 //! yield, then sleep on the process's doorbell, so ranks that outnumber cores (or threads
 //! that outnumber them) still let the process that holds the work run.
 
+use crate::coll::schedule::Schedules;
 use crate::fabric::{Doorbell, Rail};
 use crate::pt2pt::Pt2pt;
 use parking_lot::lock_api::RawMutex as _;
@@ -14,19 +15,24 @@ use std::time::Duration;
 pub struct Engine {
     pub rail: Box<dyn Rail>,
     pub p2p: Pt2pt,
+    /// Collectives in flight (nonblocking ones, and blocking ones being waited for).
+    pub colls: Schedules,
 }
 
 impl Engine {
     /// One round of progress; returns how many events happened.
     #[inline]
     pub fn progress(&mut self) -> usize {
-        let Engine { rail, p2p } = self;
+        let Engine { rail, p2p, colls } = self;
         let mut n = rail.poll(&mut |peer, msg| p2p.on_packet(peer, msg));
         if p2p.has_output() {
             // Flush first so requests for the peer's help (PUT_REQ) leave before our copy.
             n += p2p.flush(rail.as_mut());
             n += p2p.run_rdma(rail.as_mut());
             n += p2p.flush(rail.as_mut());
+        }
+        if colls.has_work() {
+            n += colls.progress(p2p, rail.as_mut());
         }
         n
     }

@@ -3,6 +3,7 @@
 use super::config::{Bind, Config};
 use super::pmi::{self, Pmi};
 use super::progress::{Engine, Progress, WaitPolicy};
+use crate::coll::schedule::{CollId, Schedule};
 use crate::coll::{self, CollTransport};
 use crate::comm::{Communicator, Group};
 use crate::error::{Error, ErrorClass, Result};
@@ -173,7 +174,12 @@ impl World {
             rank,
             size,
             pmi,
-            progress: Progress::new(Engine { rail, p2p }, doorbell, policy, multithreaded),
+            progress: Progress::new(
+                Engine { rail, p2p, colls: Default::default() },
+                doorbell,
+                policy,
+                multithreaded,
+            ),
             thread_level_multiple: multithreaded,
             rail_name: caps.name,
             rdma: caps.rdma,
@@ -276,7 +282,7 @@ impl World {
         let peer = comm.world_rank(dst);
         let src = comm.rank as i32;
         self.progress.locked(|e| {
-            let Engine { rail, p2p } = e;
+            let Engine { rail, p2p, .. } = e;
             let started = p2p.send(rail.as_mut(), peer, ctx, src, tag, data, len, sync);
             if let SendStart::Pending(req) = started {
                 p2p.set_owner(req, owner);
@@ -394,6 +400,32 @@ impl World {
 
     pub fn completed_request(&self, status: Status) -> ReqId {
         self.progress.locked(|e| e.p2p.completed_request(status))
+    }
+
+    // ------------------------------------------------------------ collectives
+
+    /// Start a collective schedule (nonblocking).
+    pub fn start_collective(&self, s: Schedule) -> CollId {
+        self.progress.locked(|e| {
+            let Engine { rail, p2p, colls } = e;
+            colls.start(s, p2p, rail.as_mut())
+        })
+    }
+
+    /// Wait for a collective started with `start_collective`.
+    pub fn wait_collective(&self, id: CollId) -> Result<()> {
+        self.progress.wait(|e| e.colls.take_if_done(id))
+    }
+
+    /// Its result if finished (and then forgotten).
+    pub fn test_collective(&self, id: CollId) -> Option<Result<()>> {
+        self.progress.with(|e| e.colls.take_if_done(id))
+    }
+
+    /// Run a collective schedule to completion (blocking collectives).
+    pub fn run_collective(&self, s: Schedule) -> Result<()> {
+        let id = self.start_collective(s);
+        self.wait_collective(id)
     }
 
     // ------------------------------------------------------------ communicators

@@ -1,0 +1,243 @@
+//! Collective schedules: a collective written once as a list of steps, run by the progress
+//! engine. A step posts sends and receives on the communicator's collective context that
+//! may proceed together, and when all of them have completed, runs its local work (a
+//! reduction, a copy) before the next step starts. Nonblocking collectives return at once
+//! and advance whenever the process makes progress (any MPI call); blocking ones start a
+//! schedule and wait for it.
+//!
+//! Sans-I/O like the point-to-point engine: `Schedules::progress` is driven with the
+//! engine and rail the runtime owns.
+
+use crate::comm::Communicator;
+use crate::error::{Error, ErrorClass, Result};
+use crate::fabric::Rail;
+use crate::pt2pt::{Pattern, Pt2pt, ReqId, SendStart};
+use std::collections::HashMap;
+
+/// Names a running schedule.
+pub type CollId = u64;
+
+/// Where a send takes its bytes from or a receive puts them.
+#[derive(Clone, Copy, Debug)]
+pub enum Buf {
+    /// Application memory (valid until the collective completes, by MPI's rules).
+    User { ptr: *mut u8, len: usize },
+    /// `len` bytes at `off` in scratch buffer `idx` of the schedule.
+    Scratch { idx: usize, off: usize, len: usize },
+}
+
+/// Local work after a step: it gets the schedule's scratch buffers. Results for the
+/// application are written by the last step's work (it may capture user pointers).
+pub type LocalWork = Box<dyn FnMut(&mut [Vec<u8>]) -> Result<()> + Send>;
+
+enum Op {
+    Send { peer: usize, buf: Buf },
+    Recv { src: usize, buf: Buf },
+}
+
+#[derive(Default)]
+struct Step {
+    ops: Vec<Op>,
+    local: Option<LocalWork>,
+}
+
+/// A collective under construction, then running.
+pub struct Schedule {
+    ctx: u32,
+    my_rank: i32,
+    tag: i32,
+    steps: Vec<Step>,
+    scratch: Vec<Vec<u8>>,
+    next: usize,
+    /// Requests of the step in flight, with the byte count each receive must bring.
+    active: Vec<(ReqId, Option<usize>)>,
+    started: bool,
+}
+
+// SAFETY: the raw pointers in `Buf::User` are application buffers that MPI keeps valid and
+// untouched until the collective completes; a schedule runs under the engine's lock.
+unsafe impl Send for Schedule {}
+
+impl Schedule {
+    /// A schedule on `comm`'s collective context. `tag` separates concurrent collectives
+    /// on one communicator only by order (MPI requires the same order everywhere), so one
+    /// tag per kind of collective is enough.
+    pub fn new(comm: &Communicator, tag: i32) -> Self {
+        Schedule {
+            ctx: comm.coll_ctx(),
+            my_rank: comm.rank as i32,
+            tag,
+            steps: vec![Step::default()],
+            scratch: Vec::new(),
+            next: 0,
+            active: Vec::new(),
+            started: false,
+        }
+    }
+
+    /// A zeroed scratch buffer of `len` bytes; returns its index.
+    pub fn scratch(&mut self, len: usize) -> usize {
+        self.scratch.push(vec![0u8; len]);
+        self.scratch.len() - 1
+    }
+
+    /// A scratch buffer holding a copy of `bytes`.
+    pub fn scratch_from(&mut self, bytes: Vec<u8>) -> usize {
+        self.scratch.push(bytes);
+        self.scratch.len() - 1
+    }
+
+    /// Send `buf` to communicator rank `dst` (`peer`: its world rank) in the current step.
+    pub fn send(&mut self, comm: &Communicator, dst: usize, buf: Buf) {
+        let peer = comm.world_rank(dst);
+        self.steps.last_mut().expect("a step").ops.push(Op::Send { peer, buf });
+    }
+
+    /// Receive exactly `buf`'s length from communicator rank `src` in the current step.
+    pub fn recv(&mut self, src: usize, buf: Buf) {
+        self.steps.last_mut().expect("a step").ops.push(Op::Recv { src, buf });
+    }
+
+    /// Local work once the current step's transfers are done; ends the step.
+    pub fn then(&mut self, work: LocalWork) {
+        self.steps.last_mut().expect("a step").local = Some(work);
+        self.steps.push(Step::default());
+    }
+
+    /// End the current step without local work (the next operations wait for it).
+    pub fn barrier(&mut self) {
+        if !self.steps.last().expect("a step").ops.is_empty() {
+            self.steps.push(Step::default());
+        }
+    }
+
+    fn resolve(&mut self, b: Buf) -> (*mut u8, usize) {
+        match b {
+            Buf::User { ptr, len } => (ptr, len),
+            Buf::Scratch { idx, off, len } => {
+                let v = &mut self.scratch[idx];
+                assert!(off + len <= v.len(), "scratch range outside its buffer");
+                // SAFETY: off + len <= v.len() (asserted); scratch vectors are never
+                // resized while the schedule runs, so the pointer stays valid.
+                (unsafe { v.as_mut_ptr().add(off) }, len)
+            }
+        }
+    }
+
+    /// Advance as far as possible. Ok(true) when finished.
+    fn advance(&mut self, p2p: &mut Pt2pt, rail: &mut dyn Rail) -> Result<bool> {
+        loop {
+            if self.started {
+                // Wait for the step in flight.
+                for &(req, _) in &self.active {
+                    if p2p.is_done(req) == Some(false) {
+                        return Ok(false);
+                    }
+                }
+                for (req, want) in std::mem::take(&mut self.active) {
+                    let st = p2p.take_if_done(req).unwrap_or_default();
+                    if let Some(want) = want {
+                        if st.truncated || st.count != want {
+                            return Err(Error::new(
+                                ErrorClass::Truncate,
+                                format!(
+                                    "collective message of {} bytes where {want} were expected: \
+                                     do all ranks call the same collective with matching counts?",
+                                    st.count
+                                ),
+                            ));
+                        }
+                    }
+                }
+                if let Some(mut work) = self.steps[self.next].local.take() {
+                    work(&mut self.scratch)?;
+                }
+                self.next += 1;
+            }
+            self.started = true;
+            if self.next >= self.steps.len() {
+                return Ok(true);
+            }
+            let ops = std::mem::take(&mut self.steps[self.next].ops);
+            for op in ops {
+                match op {
+                    Op::Send { peer, buf } => {
+                        let (ptr, len) = self.resolve(buf);
+                        // SAFETY: `resolve` gives a live buffer that stays valid until the
+                        // step completes (user buffers by MPI's rules, scratch owned here).
+                        let s = unsafe {
+                            p2p.send(rail, peer, self.ctx, self.my_rank, self.tag, ptr, len, false)
+                        };
+                        if let SendStart::Pending(req) = s {
+                            self.active.push((req, None));
+                        }
+                    }
+                    Op::Recv { src, buf } => {
+                        let (ptr, len) = self.resolve(buf);
+                        let pat = Pattern { ctx: self.ctx, src: Some(src as i32), tag: Some(self.tag) };
+                        // SAFETY: as for sends.
+                        let req = unsafe { p2p.recv(pat, ptr, len) };
+                        self.active.push((req, Some(len)));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The running schedules of a process.
+#[derive(Default)]
+pub struct Schedules {
+    running: HashMap<CollId, Schedule>,
+    finished: HashMap<CollId, Result<()>>,
+    next_id: CollId,
+}
+
+impl Schedules {
+    pub fn start(&mut self, s: Schedule, p2p: &mut Pt2pt, rail: &mut dyn Rail) -> CollId {
+        self.next_id += 1;
+        let id = self.next_id;
+        self.running.insert(id, s);
+        self.advance_one(id, p2p, rail);
+        id
+    }
+
+    fn advance_one(&mut self, id: CollId, p2p: &mut Pt2pt, rail: &mut dyn Rail) -> bool {
+        let Some(s) = self.running.get_mut(&id) else { return false };
+        match s.advance(p2p, rail) {
+            Ok(false) => false,
+            Ok(true) => {
+                self.running.remove(&id);
+                self.finished.insert(id, Ok(()));
+                true
+            }
+            Err(e) => {
+                self.running.remove(&id);
+                self.finished.insert(id, Err(e));
+                true
+            }
+        }
+    }
+
+    /// Advance every running schedule; returns how many finished.
+    pub fn progress(&mut self, p2p: &mut Pt2pt, rail: &mut dyn Rail) -> usize {
+        let ids: Vec<CollId> = self.running.keys().copied().collect();
+        ids.into_iter().filter(|&id| self.advance_one(id, p2p, rail)).count()
+    }
+
+    pub fn has_work(&self) -> bool {
+        !self.running.is_empty()
+    }
+
+    pub fn is_done(&self, id: CollId) -> bool {
+        !self.running.contains_key(&id)
+    }
+
+    /// The result of a finished schedule (removing it), None while it runs.
+    pub fn take_if_done(&mut self, id: CollId) -> Option<Result<()>> {
+        if self.running.contains_key(&id) {
+            return None;
+        }
+        Some(self.finished.remove(&id).unwrap_or(Ok(())))
+    }
+}
