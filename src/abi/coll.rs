@@ -3,8 +3,8 @@
 
 use super::args;
 use super::consts::*;
-use super::handles::{self, TypeRef};
-use super::shim::{self, run};
+use super::handles::{self, RequestEntry, TypeRef};
+use super::shim::{self, put, run};
 use crate::coll::{self, ops};
 use crate::error::{Error, ErrorClass, Result};
 use crate::mpi_err;
@@ -47,7 +47,20 @@ pub unsafe extern "C" fn PMPI_Barrier(comm: MPI_Comm) -> c_int {
     run("MPI_Barrier", comm, || {
         let w = shim::world()?;
         let c = handles::comm(comm)?;
-        coll::barrier(w, &c)
+        w.run_collective(coll::barrier_schedule(&c))
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Ibarrier(comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
+    run("MPI_Ibarrier", comm, || {
+        let w = shim::world()?;
+        let c = handles::comm(comm)?;
+        let id = w.start_collective(coll::barrier_schedule(&c));
+        put(
+            request,
+            handles::new_request(RequestEntry::Coll { id, comm }),
+        )
     })
 }
 

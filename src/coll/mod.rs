@@ -36,6 +36,25 @@ const TAG_BCAST: i32 = 2;
 const TAG_REDUCE: i32 = 3;
 const TAG_ALLGATHER: i32 = 4;
 
+/// Dissemination barrier as a schedule (blocking and nonblocking MPI_Barrier).
+pub fn barrier_schedule(comm: &Communicator) -> schedule::Schedule {
+    use schedule::Buf;
+    let mut s = schedule::Schedule::new(comm, TAG_BARRIER);
+    let (n, r) = (comm.size(), comm.rank);
+    let none = Buf::User {
+        ptr: std::ptr::null_mut(),
+        len: 0,
+    };
+    let mut k = 1;
+    while k < n {
+        s.send(comm, (r + k) % n, none);
+        s.recv((r + n - k) % n, none);
+        s.barrier();
+        k *= 2;
+    }
+    s
+}
+
 /// Dissemination barrier: ⌈log2 n⌉ rounds of zero-byte exchanges.
 pub fn barrier(t: &dyn CollTransport, comm: &Communicator) -> Result<()> {
     let (n, r) = (comm.size(), comm.rank);
