@@ -5,9 +5,9 @@ use super::args::{self, Source};
 use super::consts::*;
 use super::handles::{self, PersistentSpec, PostProcess, RequestEntry, TypeRef, REQUESTS};
 use super::shim;
+use crate::coll::schedule::CollId;
 use crate::error::{Error, ErrorClass, Result};
 use crate::mpi_err;
-use crate::coll::schedule::CollId;
 use crate::pt2pt::{ReqId, Status};
 use std::os::raw::{c_int, c_void};
 
@@ -280,7 +280,15 @@ fn empty() -> Completion {
 
 /// The end of a nonblocking collective: an empty status, or its error.
 fn finish_coll(h: &mut MPI_Request, res: Result<()>) -> Result<Completion> {
-    let c = finish(h, Status { source: MPI_ANY_SOURCE, tag: MPI_ANY_TAG, ..Status::default() }, 0);
+    let c = finish(
+        h,
+        Status {
+            source: MPI_ANY_SOURCE,
+            tag: MPI_ANY_TAG,
+            ..Status::default()
+        },
+        0,
+    );
     res.map(|()| c)
 }
 

@@ -59,14 +59,16 @@ pub struct Schedule {
 unsafe impl Send for Schedule {}
 
 impl Schedule {
-    /// A schedule on `comm`'s collective context. `tag` separates concurrent collectives
-    /// on one communicator only by order (MPI requires the same order everywhere), so one
-    /// tag per kind of collective is enough.
-    pub fn new(comm: &Communicator, tag: i32) -> Self {
+    /// A schedule on `comm`'s collective context for collective kind `kind` (0..64). Its
+    /// tag combines the kind with the communicator's collective sequence number, so
+    /// collectives in flight together (and the runtime's own fixed-tag collectives, which
+    /// use tags below 64) never exchange messages by mistake.
+    pub fn new(comm: &Communicator, kind: i32) -> Self {
+        let seq = (comm.next_coll_seq() % (1 << 24)) as i32;
         Schedule {
             ctx: comm.coll_ctx(),
             my_rank: comm.rank as i32,
-            tag,
+            tag: ((seq + 1) << 6) | (kind & 63),
             steps: vec![Step::default()],
             scratch: Vec::new(),
             next: 0,
@@ -90,12 +92,20 @@ impl Schedule {
     /// Send `buf` to communicator rank `dst` (`peer`: its world rank) in the current step.
     pub fn send(&mut self, comm: &Communicator, dst: usize, buf: Buf) {
         let peer = comm.world_rank(dst);
-        self.steps.last_mut().expect("a step").ops.push(Op::Send { peer, buf });
+        self.steps
+            .last_mut()
+            .expect("a step")
+            .ops
+            .push(Op::Send { peer, buf });
     }
 
     /// Receive exactly `buf`'s length from communicator rank `src` in the current step.
     pub fn recv(&mut self, src: usize, buf: Buf) {
-        self.steps.last_mut().expect("a step").ops.push(Op::Recv { src, buf });
+        self.steps
+            .last_mut()
+            .expect("a step")
+            .ops
+            .push(Op::Recv { src, buf });
     }
 
     /// Local work once the current step's transfers are done; ends the step.
@@ -166,7 +176,16 @@ impl Schedule {
                         // SAFETY: `resolve` gives a live buffer that stays valid until the
                         // step completes (user buffers by MPI's rules, scratch owned here).
                         let s = unsafe {
-                            p2p.send(rail, peer, self.ctx, self.my_rank, self.tag, ptr, len, false)
+                            p2p.send(
+                                rail,
+                                peer,
+                                self.ctx,
+                                self.my_rank,
+                                self.tag,
+                                ptr,
+                                len,
+                                false,
+                            )
                         };
                         if let SendStart::Pending(req) = s {
                             self.active.push((req, None));
@@ -174,7 +193,11 @@ impl Schedule {
                     }
                     Op::Recv { src, buf } => {
                         let (ptr, len) = self.resolve(buf);
-                        let pat = Pattern { ctx: self.ctx, src: Some(src as i32), tag: Some(self.tag) };
+                        let pat = Pattern {
+                            ctx: self.ctx,
+                            src: Some(src as i32),
+                            tag: Some(self.tag),
+                        };
                         // SAFETY: as for sends.
                         let req = unsafe { p2p.recv(pat, ptr, len) };
                         self.active.push((req, Some(len)));
@@ -203,7 +226,9 @@ impl Schedules {
     }
 
     fn advance_one(&mut self, id: CollId, p2p: &mut Pt2pt, rail: &mut dyn Rail) -> bool {
-        let Some(s) = self.running.get_mut(&id) else { return false };
+        let Some(s) = self.running.get_mut(&id) else {
+            return false;
+        };
         match s.advance(p2p, rail) {
             Ok(false) => false,
             Ok(true) => {
@@ -222,7 +247,9 @@ impl Schedules {
     /// Advance every running schedule; returns how many finished.
     pub fn progress(&mut self, p2p: &mut Pt2pt, rail: &mut dyn Rail) -> usize {
         let ids: Vec<CollId> = self.running.keys().copied().collect();
-        ids.into_iter().filter(|&id| self.advance_one(id, p2p, rail)).count()
+        ids.into_iter()
+            .filter(|&id| self.advance_one(id, p2p, rail))
+            .count()
     }
 
     pub fn has_work(&self) -> bool {

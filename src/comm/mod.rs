@@ -29,6 +29,11 @@ pub struct Communicator {
     /// This process's rank in the communicator.
     pub rank: usize,
     pub group: Arc<Group>,
+    /// Collectives started on this communicator so far. Every rank starts them in the same
+    /// order, so the count names one collective instance job-wide: schedules put it in their
+    /// tags, and nonblocking collectives in flight together never match each other's
+    /// messages.
+    coll_seq: std::sync::atomic::AtomicU32,
 }
 
 /// Result of comparing two communicators (MPI_Comm_compare).
@@ -42,7 +47,12 @@ pub enum Comparison {
 
 impl Communicator {
     pub fn new(ctx: u32, rank: usize, group: Arc<Group>) -> Self {
-        Self { ctx, rank, group }
+        Self { ctx, rank, group, coll_seq: Default::default() }
+    }
+
+    /// The sequence number of the next collective on this communicator.
+    pub fn next_coll_seq(&self) -> u32 {
+        self.coll_seq.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
     }
     pub fn size(&self) -> usize {
         self.group.size()
