@@ -1,1 +1,427 @@
-//! (being written)
+//! Attribute caching on communicators (MPI-3.1 §6.7): keyvals, set/get/delete, the copy
+//! callbacks MPI_Comm_dup runs, the delete callbacks MPI_Comm_free, MPI_Comm_delete_attr,
+//! a replacing MPI_Comm_set_attr and MPI_Finalize (on MPI_COMM_SELF, then MPI_COMM_WORLD)
+//! run; the predefined attributes (MPI_TAG_UB …); and the MPI-1 names of all this.
+//!
+//! Values live in the communicator's table entry (`CommEntry::attrs`, oldest first). As in
+//! MPICH, the list is walked newest first when it is copied or deleted as a whole, and a
+//! callback that fails makes the call fail with MPI_ERR_OTHER. Callbacks run with no table
+//! lock held, so they may call MPI themselves.
+
+use super::args;
+use super::consts::*;
+use super::handles::{self, KEYVALS, KEYVAL_OBJ_COMM};
+use super::shim::{self, put, run};
+use crate::error::{Error, ErrorClass, Result};
+use crate::mpi_err;
+use std::os::raw::{c_int, c_void};
+use std::sync::atomic::{AtomicI32, Ordering};
+
+/// A communicator keyval (MPI_Comm_create_keyval).
+pub struct Keyval {
+    copy: MPI_Comm_copy_attr_function,
+    delete: MPI_Comm_delete_attr_function,
+    extra_state: usize,
+    /// Attributes set with it that still exist.
+    uses: usize,
+    /// MPI_Comm_free_keyval was called: the entry goes when its last use does.
+    freed: bool,
+}
+
+/// Builtin keyvals (kind bits `01`, object type keyval): the predefined attributes.
+fn is_builtin(keyval: c_int) -> bool {
+    (keyval as u32) & 0xfc00_0000 == 0x6400_0000
+}
+
+/// The table slot of a live communicator keyval, or MPI_ERR_KEYVAL.
+fn slot(keyval: c_int) -> Result<usize> {
+    if keyval == MPI_KEYVAL_INVALID {
+        return mpi_err!(Keyval, "MPI_KEYVAL_INVALID");
+    }
+    handles::keyval_index(keyval, KEYVAL_OBJ_COMM)
+        .filter(|&i| KEYVALS.read().get(i).is_some_and(|k| !k.freed))
+        .ok_or_else(|| {
+            Error::new(
+                ErrorClass::Keyval,
+                format!("invalid communicator keyval {keyval:#x}"),
+            )
+        })
+}
+
+/// A keyval's callbacks and extra state; None if it no longer exists.
+fn callbacks(
+    keyval: c_int,
+) -> Option<(
+    MPI_Comm_copy_attr_function,
+    MPI_Comm_delete_attr_function,
+    usize,
+)> {
+    let i = handles::keyval_index(keyval, KEYVAL_OBJ_COMM)?;
+    KEYVALS
+        .read()
+        .get(i)
+        .map(|k| (k.copy, k.delete, k.extra_state))
+}
+
+fn add_use(keyval: c_int) {
+    if let Some(i) = handles::keyval_index(keyval, KEYVAL_OBJ_COMM) {
+        if let Some(k) = KEYVALS.write().get_mut(i) {
+            k.uses += 1;
+        }
+    }
+}
+
+/// One attribute using `keyval` is gone; a freed keyval goes with its last use.
+fn release_use(keyval: c_int) {
+    let Some(i) = handles::keyval_index(keyval, KEYVAL_OBJ_COMM) else {
+        return;
+    };
+    let mut t = KEYVALS.write();
+    if let Some(k) = t.get_mut(i) {
+        k.uses = k.uses.saturating_sub(1);
+        if k.freed && k.uses == 0 {
+            t.remove(i);
+        }
+    }
+}
+
+/// Run `keyval`'s delete callback on `value`, cached on `comm`.
+fn call_delete(comm: MPI_Comm, keyval: c_int, value: usize) -> Result<()> {
+    let Some((_, Some(f), extra)) = callbacks(keyval) else {
+        return Ok(());
+    };
+    // SAFETY: `f` was registered by the application as an MPI_Comm_delete_attr_function;
+    // value and extra state are the opaque words it gave us.
+    let rc = unsafe { f(comm, keyval, value as *mut c_void, extra as *mut c_void) };
+    if rc != MPI_SUCCESS {
+        return mpi_err!(
+            Other,
+            "the attribute delete callback of keyval {keyval:#x} returned {rc}"
+        );
+    }
+    Ok(())
+}
+
+/// Delete every attribute of `comm`, newest first (MPI_Comm_free, MPI_Finalize). All
+/// callbacks run; the first failure is returned.
+pub fn delete_all(comm: MPI_Comm) -> Result<()> {
+    let attrs = handles::with_comm_entry(comm, |e| std::mem::take(&mut e.attrs))?;
+    let mut first = Ok(());
+    for (k, v) in attrs.into_iter().rev() {
+        let r = call_delete(comm, k, v);
+        if first.is_ok() {
+            first = r;
+        }
+        release_use(k);
+    }
+    first
+}
+
+/// Copy the attributes of `old` onto the new communicator `new` through their copy
+/// callbacks (MPI_Comm_dup / MPI_Comm_idup). On a failing callback the attributes copied
+/// so far stay on `new` (the caller frees it) and the error is returned.
+pub fn copy_all(old: MPI_Comm, new: MPI_Comm) -> Result<()> {
+    let attrs = handles::with_comm_entry(old, |e| e.attrs.clone())?;
+    let mut copied = Vec::new();
+    let mut result = Ok(());
+    for &(k, v) in attrs.iter().rev() {
+        let Some((Some(f), _, extra)) = callbacks(k) else {
+            continue;
+        };
+        let mut out: *mut c_void = std::ptr::null_mut();
+        let mut flag: c_int = 0;
+        // SAFETY: `f` was registered as an MPI_Comm_copy_attr_function; `out` and `flag`
+        // are live locals of the types MPI passes (attribute_val_out is a `void **`).
+        let rc = unsafe {
+            f(
+                old,
+                k,
+                extra as *mut c_void,
+                v as *mut c_void,
+                &mut out as *mut *mut c_void as *mut c_void,
+                &mut flag,
+            )
+        };
+        if rc != MPI_SUCCESS {
+            result = mpi_err!(
+                Other,
+                "the attribute copy callback of keyval {k:#x} returned {rc}"
+            );
+            break;
+        }
+        if flag != 0 {
+            add_use(k);
+            copied.push((k, out as usize));
+        }
+    }
+    copied.reverse();
+    handles::with_comm_entry(new, |e| e.attrs = copied)?;
+    result
+}
+
+/// MPI_Finalize's first step: delete the attributes of MPI_COMM_SELF, then those of
+/// MPI_COMM_WORLD (MPI-3.1 §8.7.1; MPICH does both, in this order).
+pub fn finalize_builtin_comms() -> Result<()> {
+    let r = delete_all(MPI_COMM_SELF);
+    let w = delete_all(MPI_COMM_WORLD);
+    r.and(w)
+}
+
+// ------------------------------------------------------------------ keyvals
+
+fn create_keyval(
+    copy: MPI_Comm_copy_attr_function,
+    delete: MPI_Comm_delete_attr_function,
+    extra_state: *mut c_void,
+) -> c_int {
+    handles::new_keyval(
+        Keyval {
+            copy,
+            delete,
+            extra_state: extra_state as usize,
+            uses: 0,
+            freed: false,
+        },
+        KEYVAL_OBJ_COMM,
+    )
+}
+
+/// # Safety
+/// `keyval` is NULL or valid.
+unsafe fn free_keyval(keyval: *mut c_int) -> Result<()> {
+    if keyval.is_null() {
+        return mpi_err!(Arg, "NULL keyval pointer");
+    }
+    let k = *keyval;
+    if is_builtin(k) {
+        return mpi_err!(Keyval, "cannot free a predefined keyval");
+    }
+    let i = slot(k)?;
+    {
+        let mut t = KEYVALS.write();
+        if let Some(e) = t.get_mut(i) {
+            e.freed = true;
+            if e.uses == 0 {
+                t.remove(i);
+            }
+        }
+    }
+    *keyval = MPI_KEYVAL_INVALID;
+    Ok(())
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Comm_create_keyval(
+    comm_copy_attr_fn: MPI_Comm_copy_attr_function,
+    comm_delete_attr_fn: MPI_Comm_delete_attr_function,
+    comm_keyval: *mut c_int,
+    extra_state: *mut c_void,
+) -> c_int {
+    run("MPI_Comm_create_keyval", MPI_COMM_WORLD, || {
+        shim::world()?;
+        if comm_keyval.is_null() {
+            return mpi_err!(Arg, "NULL keyval pointer");
+        }
+        put(
+            comm_keyval,
+            create_keyval(comm_copy_attr_fn, comm_delete_attr_fn, extra_state),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Comm_free_keyval(comm_keyval: *mut c_int) -> c_int {
+    run("MPI_Comm_free_keyval", MPI_COMM_WORLD, || {
+        shim::world()?;
+        free_keyval(comm_keyval)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Keyval_create(
+    copy_fn: MPI_Copy_function,
+    delete_fn: MPI_Delete_function,
+    keyval: *mut c_int,
+    extra_state: *mut c_void,
+) -> c_int {
+    run("MPI_Keyval_create", MPI_COMM_WORLD, || {
+        shim::world()?;
+        if keyval.is_null() {
+            return mpi_err!(Arg, "NULL keyval pointer");
+        }
+        put(keyval, create_keyval(copy_fn, delete_fn, extra_state))
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Keyval_free(keyval: *mut c_int) -> c_int {
+    run("MPI_Keyval_free", MPI_COMM_WORLD, || {
+        shim::world()?;
+        free_keyval(keyval)
+    })
+}
+
+// ------------------------------------------------------------------ set / get / delete
+
+fn set_attr(comm: MPI_Comm, keyval: c_int, value: *mut c_void) -> Result<()> {
+    shim::world()?;
+    handles::comm(comm)?;
+    if is_builtin(keyval) {
+        return mpi_err!(Keyval, "predefined attribute {keyval:#x} cannot be set");
+    }
+    slot(keyval)?;
+    let old = handles::with_comm_entry(comm, |e| {
+        e.attrs.iter().find(|a| a.0 == keyval).map(|a| a.1)
+    })?;
+    match old {
+        Some(old) => {
+            // Replacing a value runs the delete callback on the old one first.
+            call_delete(comm, keyval, old)?;
+            handles::with_comm_entry(comm, |e| {
+                if let Some(a) = e.attrs.iter_mut().find(|a| a.0 == keyval) {
+                    a.1 = value as usize;
+                }
+            })
+        }
+        None => {
+            add_use(keyval);
+            handles::with_comm_entry(comm, |e| e.attrs.push((keyval, value as usize)))
+        }
+    }
+}
+
+fn delete_attr(comm: MPI_Comm, keyval: c_int) -> Result<()> {
+    shim::world()?;
+    handles::comm(comm)?;
+    if is_builtin(keyval) {
+        return mpi_err!(Keyval, "predefined attribute {keyval:#x} cannot be deleted");
+    }
+    slot(keyval)?;
+    let Some(value) = handles::with_comm_entry(comm, |e| {
+        e.attrs.iter().find(|a| a.0 == keyval).map(|a| a.1)
+    })?
+    else {
+        return Ok(());
+    };
+    call_delete(comm, keyval, value)?;
+    handles::with_comm_entry(comm, |e| e.attrs.retain(|a| a.0 != keyval))?;
+    release_use(keyval);
+    Ok(())
+}
+
+static TAG_UB_VALUE: AtomicI32 = AtomicI32::new(args::TAG_UB);
+static HOST_VALUE: AtomicI32 = AtomicI32::new(MPI_PROC_NULL);
+static IO_VALUE: AtomicI32 = AtomicI32::new(MPI_ANY_SOURCE);
+static WTIME_GLOBAL_VALUE: AtomicI32 = AtomicI32::new(0);
+static UNIVERSE_VALUE: AtomicI32 = AtomicI32::new(1);
+static APPNUM_VALUE: AtomicI32 = AtomicI32::new(0);
+static LASTUSED_VALUE: AtomicI32 = AtomicI32::new(MPI_ERR_LASTCODE);
+
+/// # Safety
+/// `attribute_val` is really a `void **`; it and `flag` are valid for writing.
+unsafe fn get_attr(
+    comm: MPI_Comm,
+    keyval: c_int,
+    attribute_val: *mut c_void,
+    flag: *mut c_int,
+) -> Result<()> {
+    let w = shim::world()?;
+    handles::comm(comm)?;
+    // Predefined attributes: the value is a pointer to the int.
+    let predefined: Option<&'static AtomicI32> = match keyval {
+        MPI_TAG_UB => Some(&TAG_UB_VALUE),
+        MPI_HOST => Some(&HOST_VALUE),
+        MPI_IO => Some(&IO_VALUE),
+        MPI_WTIME_IS_GLOBAL => Some(&WTIME_GLOBAL_VALUE),
+        MPI_UNIVERSE_SIZE => {
+            UNIVERSE_VALUE.store(w.size as i32, Ordering::Relaxed);
+            Some(&UNIVERSE_VALUE)
+        }
+        MPI_APPNUM => {
+            APPNUM_VALUE.store(w.pmi.appnum(), Ordering::Relaxed);
+            Some(&APPNUM_VALUE)
+        }
+        MPI_LASTUSEDCODE => Some(&LASTUSED_VALUE),
+        _ => None,
+    };
+    if let Some(cell) = predefined {
+        put(
+            attribute_val as *mut *mut c_void,
+            cell.as_ptr() as *mut c_void,
+        )?;
+        return put(flag, 1);
+    }
+    if is_builtin(keyval) {
+        // A predefined keyval of another object kind (e.g. MPI_WIN_BASE).
+        return mpi_err!(Keyval, "keyval {keyval:#x} is not a communicator keyval");
+    }
+    slot(keyval)?;
+    let value = handles::with_comm_entry(comm, |e| {
+        e.attrs.iter().find(|a| a.0 == keyval).map(|a| a.1)
+    })?;
+    match value {
+        Some(v) => {
+            put(attribute_val as *mut *mut c_void, v as *mut c_void)?;
+            put(flag, 1)
+        }
+        None => put(flag, 0),
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Comm_set_attr(
+    comm: MPI_Comm,
+    comm_keyval: c_int,
+    attribute_val: *mut c_void,
+) -> c_int {
+    run("MPI_Comm_set_attr", comm, || {
+        set_attr(comm, comm_keyval, attribute_val)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Comm_get_attr(
+    comm: MPI_Comm,
+    comm_keyval: c_int,
+    attribute_val: *mut c_void,
+    flag: *mut c_int,
+) -> c_int {
+    run("MPI_Comm_get_attr", comm, || {
+        get_attr(comm, comm_keyval, attribute_val, flag)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Comm_delete_attr(comm: MPI_Comm, comm_keyval: c_int) -> c_int {
+    run("MPI_Comm_delete_attr", comm, || {
+        delete_attr(comm, comm_keyval)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Attr_put(
+    comm: MPI_Comm,
+    keyval: c_int,
+    attribute_val: *mut c_void,
+) -> c_int {
+    run("MPI_Attr_put", comm, || {
+        set_attr(comm, keyval, attribute_val)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Attr_get(
+    comm: MPI_Comm,
+    keyval: c_int,
+    attribute_val: *mut c_void,
+    flag: *mut c_int,
+) -> c_int {
+    run("MPI_Attr_get", comm, || {
+        get_attr(comm, keyval, attribute_val, flag)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Attr_delete(comm: MPI_Comm, keyval: c_int) -> c_int {
+    run("MPI_Attr_delete", comm, || delete_attr(comm, keyval))
+}

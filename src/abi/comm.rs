@@ -1,14 +1,17 @@
-//! Communicator shims: rank/size, dup/split/free/compare, names, error handlers, attributes.
+//! Communicator shims: rank/size, dup/idup/split/split_type/create/create_group/free/compare,
+//! names, error handlers, info, intercommunicator queries (railmpi has none). Groups are in
+//! `group.rs`, attributes in `attr.rs`, topologies in `topo.rs`.
 
 use super::args;
+use super::attr;
 use super::consts::*;
 use super::handles;
 use super::shim::{self, put, put_str, run};
 use crate::comm::{Communicator, Comparison};
+use crate::error::Result;
 use crate::mpi_err;
 use std::ffi::CStr;
-use std::os::raw::{c_char, c_int, c_void};
-use std::sync::atomic::{AtomicI32, Ordering};
+use std::os::raw::{c_char, c_int};
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Comm_rank(comm: MPI_Comm, rank: *mut c_int) -> c_int {
@@ -26,17 +29,187 @@ pub unsafe extern "C" fn PMPI_Comm_size(comm: MPI_Comm, size: *mut c_int) -> c_i
     })
 }
 
+/// MPI_Comm_dup's work: a new communicator over the same group with the error handler
+/// (MPI-3.1 §8.3), the topology and the attributes (through their copy callbacks) of
+/// `comm`.
+fn dup(comm: MPI_Comm) -> Result<MPI_Comm> {
+    let w = shim::world()?;
+    let parent = handles::comm(comm)?;
+    let new = w.comm_dup(&parent)?;
+    let h = handles::new_comm(new, handles::comm_errhandler(comm));
+    let topo = handles::with_comm_entry(comm, |e| e.topo.clone())?;
+    handles::with_comm_entry(h, |e| e.topo = topo)?;
+    if let Err(e) = attr::copy_all(comm, h) {
+        let _ = attr::delete_all(h);
+        let _ = handles::free_comm(h);
+        return Err(e);
+    }
+    Ok(h)
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Comm_dup(comm: MPI_Comm, newcomm: *mut MPI_Comm) -> c_int {
     run("MPI_Comm_dup", comm, || {
+        if newcomm.is_null() {
+            return mpi_err!(Arg, "NULL newcomm");
+        }
+        put(newcomm, dup(comm)?)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Comm_dup_with_info(
+    comm: MPI_Comm,
+    info: MPI_Info,
+    newcomm: *mut MPI_Comm,
+) -> c_int {
+    run("MPI_Comm_dup_with_info", comm, || {
+        super::info::check(info)?; // no hints are used
+        if newcomm.is_null() {
+            return mpi_err!(Arg, "NULL newcomm");
+        }
+        put(newcomm, dup(comm)?)
+    })
+}
+
+/// MPI_Comm_idup completes at once: the duplicate is made before it returns, and the
+/// request is one that is already complete (`handles::REQUEST_SEND_DONE`, which the
+/// wait and test calls finish with an empty status and no table entry).
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Comm_idup(
+    comm: MPI_Comm,
+    newcomm: *mut MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    run("MPI_Comm_idup", comm, || {
+        if newcomm.is_null() || request.is_null() {
+            return mpi_err!(Arg, "NULL newcomm or request");
+        }
+        put(newcomm, dup(comm)?)?;
+        put(request, handles::REQUEST_SEND_DONE)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Comm_create(
+    comm: MPI_Comm,
+    group: MPI_Group,
+    newcomm: *mut MPI_Comm,
+) -> c_int {
+    run("MPI_Comm_create", comm, || {
         let w = shim::world()?;
         let parent = handles::comm(comm)?;
-        let new = w.comm_dup(&parent)?;
-        // The new communicator inherits the error handler (MPI-3.1 §8.3).
-        put(
-            newcomm,
-            handles::new_comm(new, handles::comm_errhandler(comm)),
-        )
+        let g = handles::group(group)?;
+        if !g.is_subset_of(&parent.group) {
+            return mpi_err!(Group, "the group is not a subset of the communicator's");
+        }
+        if newcomm.is_null() {
+            return mpi_err!(Arg, "NULL newcomm");
+        }
+        let h = match w.comm_create(&parent, g)? {
+            Some(c) => handles::new_comm(c, handles::comm_errhandler(comm)),
+            None => MPI_COMM_NULL,
+        };
+        put(newcomm, h)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Comm_create_group(
+    comm: MPI_Comm,
+    group: MPI_Group,
+    tag: c_int,
+    newcomm: *mut MPI_Comm,
+) -> c_int {
+    run("MPI_Comm_create_group", comm, || {
+        let w = shim::world()?;
+        let parent = handles::comm(comm)?;
+        let g = handles::group(group)?;
+        let tag = args::send_tag(tag)?;
+        if !g.is_subset_of(&parent.group) {
+            return mpi_err!(Group, "the group is not a subset of the communicator's");
+        }
+        if newcomm.is_null() {
+            return mpi_err!(Arg, "NULL newcomm");
+        }
+        let h = match w.comm_create_group(&parent, g, tag)? {
+            Some(c) => handles::new_comm(c, handles::comm_errhandler(comm)),
+            None => MPI_COMM_NULL,
+        };
+        put(newcomm, h)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Comm_split_type(
+    comm: MPI_Comm,
+    split_type: c_int,
+    key: c_int,
+    info: MPI_Info,
+    newcomm: *mut MPI_Comm,
+) -> c_int {
+    run("MPI_Comm_split_type", comm, || {
+        let w = shim::world()?;
+        let parent = handles::comm(comm)?;
+        super::info::check(info)?; // no hints are used
+        if split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED {
+            return mpi_err!(Arg, "invalid split_type {split_type}");
+        }
+        if newcomm.is_null() {
+            return mpi_err!(Arg, "NULL newcomm");
+        }
+        let h = match w.comm_split_shared(&parent, split_type == MPI_UNDEFINED, key)? {
+            Some(c) => handles::new_comm(c, handles::comm_errhandler(comm)),
+            None => MPI_COMM_NULL,
+        };
+        put(newcomm, h)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Comm_test_inter(comm: MPI_Comm, flag: *mut c_int) -> c_int {
+    run("MPI_Comm_test_inter", comm, || {
+        shim::world()?;
+        handles::comm(comm)?;
+        put(flag, 0) // railmpi has intracommunicators only
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Comm_remote_size(comm: MPI_Comm, size: *mut c_int) -> c_int {
+    let _ = size;
+    run("MPI_Comm_remote_size", comm, || {
+        shim::world()?;
+        handles::comm(comm)?;
+        mpi_err!(Comm, "not an intercommunicator")
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Comm_remote_group(comm: MPI_Comm, group: *mut MPI_Group) -> c_int {
+    let _ = group;
+    run("MPI_Comm_remote_group", comm, || {
+        shim::world()?;
+        handles::comm(comm)?;
+        mpi_err!(Comm, "not an intercommunicator")
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Comm_set_info(comm: MPI_Comm, info: MPI_Info) -> c_int {
+    run("MPI_Comm_set_info", comm, || {
+        shim::world()?;
+        handles::comm(comm)?;
+        super::info::check(info) // no hints are used
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Comm_get_info(comm: MPI_Comm, info_used: *mut MPI_Info) -> c_int {
+    run("MPI_Comm_get_info", comm, || {
+        shim::world()?;
+        handles::comm(comm)?;
+        put(info_used, handles::new_info(handles::InfoEntry::new()))
     })
 }
 
@@ -70,6 +243,12 @@ pub unsafe extern "C" fn PMPI_Comm_free(comm: *mut MPI_Comm) -> c_int {
         if comm.is_null() {
             return mpi_err!(Arg, "NULL communicator pointer");
         }
+        handles::comm(*comm)?;
+        if matches!(*comm, MPI_COMM_WORLD | MPI_COMM_SELF) {
+            return mpi_err!(Comm, "cannot free a predefined communicator");
+        }
+        // Delete callbacks first; if one fails the communicator stays (as in MPICH).
+        attr::delete_all(*comm)?;
         handles::free_comm(*comm)?;
         *comm = MPI_COMM_NULL;
         Ok(())
@@ -201,52 +380,4 @@ pub unsafe extern "C" fn PMPI_Comm_call_errhandler(comm: MPI_Comm, errorcode: c_
             MPI_SUCCESS
         }
     }
-}
-
-// ------------------------------------------------------------------ attributes
-
-static TAG_UB_VALUE: AtomicI32 = AtomicI32::new(args::TAG_UB);
-static HOST_VALUE: AtomicI32 = AtomicI32::new(MPI_PROC_NULL);
-static IO_VALUE: AtomicI32 = AtomicI32::new(MPI_ANY_SOURCE);
-static WTIME_GLOBAL_VALUE: AtomicI32 = AtomicI32::new(0);
-static UNIVERSE_VALUE: AtomicI32 = AtomicI32::new(1);
-static APPNUM_VALUE: AtomicI32 = AtomicI32::new(0);
-static LASTUSED_VALUE: AtomicI32 = AtomicI32::new(MPI_ERR_LASTCODE);
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Comm_get_attr(
-    comm: MPI_Comm,
-    comm_keyval: c_int,
-    attribute_val: *mut c_void,
-    flag: *mut c_int,
-) -> c_int {
-    run("MPI_Comm_get_attr", comm, || {
-        let w = shim::world()?;
-        handles::comm(comm)?;
-        let cell: Option<&'static AtomicI32> = match comm_keyval {
-            MPI_TAG_UB => Some(&TAG_UB_VALUE),
-            MPI_HOST => Some(&HOST_VALUE),
-            MPI_IO => Some(&IO_VALUE),
-            MPI_WTIME_IS_GLOBAL => Some(&WTIME_GLOBAL_VALUE),
-            MPI_UNIVERSE_SIZE => {
-                UNIVERSE_VALUE.store(w.size as i32, Ordering::Relaxed);
-                Some(&UNIVERSE_VALUE)
-            }
-            MPI_APPNUM => {
-                APPNUM_VALUE.store(w.pmi.appnum(), Ordering::Relaxed);
-                Some(&APPNUM_VALUE)
-            }
-            MPI_LASTUSEDCODE => Some(&LASTUSED_VALUE),
-            MPI_KEYVAL_INVALID => return mpi_err!(Keyval, "invalid keyval"),
-            _ => None,
-        };
-        match cell {
-            // attribute_val is really a `void **`: the value is a pointer to the int.
-            Some(c) => {
-                put(attribute_val as *mut *mut c_void, c.as_ptr() as *mut c_void)?;
-                put(flag, 1)
-            }
-            None => put(flag, 0),
-        }
-    })
 }

@@ -62,7 +62,14 @@ pub unsafe extern "C" fn PMPI_Finalized(flag: *mut c_int) -> c_int {
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Finalize() -> c_int {
-    run("MPI_Finalize", MPI_COMM_WORLD, || shim::world()?.finalize())
+    run("MPI_Finalize", MPI_COMM_WORLD, || {
+        let w = shim::world()?;
+        // First of all, the attribute delete callbacks of MPI_COMM_SELF (then those of
+        // MPI_COMM_WORLD), while MPI is still fully usable (MPI-3.1 §8.7.1).
+        let attrs = super::attr::finalize_builtin_comms();
+        w.finalize()?;
+        attrs
+    })
 }
 
 #[no_mangle]

@@ -6,7 +6,8 @@
 
 use super::builtin_types;
 use super::consts::*;
-use crate::comm::Communicator;
+use crate::comm::topology::Topology;
+use crate::comm::{Communicator, Group};
 use crate::datatype::Datatype;
 use crate::error::{Error, ErrorClass, Result};
 use crate::pt2pt::ReqId;
@@ -19,6 +20,9 @@ const KIND_COMM: u32 = 0x0400_0000;
 const KIND_DATATYPE: u32 = 0x0c00_0000;
 const KIND_ERRHANDLER: u32 = 0x1400_0000;
 const KIND_REQUEST: u32 = 0x2c00_0000;
+const KIND_GROUP: u32 = 0x0800_0000;
+const KIND_INFO: u32 = 0x1c00_0000;
+const KIND_KEYVAL: u32 = 0x2400_0000;
 /// Direct datatype indices below this are MPICH's pair types (0x8c000000..=4).
 const FIRST_DYNAMIC_TYPE: usize = 8;
 
@@ -74,6 +78,10 @@ pub struct CommEntry {
     pub comm: Arc<Communicator>,
     pub errhandler: MPI_Errhandler,
     pub name: String,
+    /// Cached attributes (keyval, value), oldest first (see `abi::attr`).
+    pub attrs: Vec<(c_int, usize)>,
+    /// The virtual topology, if any (see `abi::topo`).
+    pub topo: Option<Arc<Topology>>,
 }
 
 /// Slot 0 is MPI_COMM_WORLD, slot 1 MPI_COMM_SELF; others are direct handles.
@@ -93,11 +101,15 @@ pub fn init_comms(world: Arc<Communicator>, selfc: Arc<Communicator>) {
         comm: world,
         errhandler: MPI_ERRORS_ARE_FATAL,
         name: "MPI_COMM_WORLD".into(),
+        attrs: Vec::new(),
+        topo: None,
     });
     t.insert(CommEntry {
         comm: selfc,
         errhandler: MPI_ERRORS_ARE_FATAL,
         name: "MPI_COMM_SELF".into(),
+        attrs: Vec::new(),
+        topo: None,
     });
 }
 
@@ -159,6 +171,8 @@ pub fn new_comm(comm: Arc<Communicator>, errhandler: MPI_Errhandler) -> MPI_Comm
         comm,
         errhandler,
         name: String::new(),
+        attrs: Vec::new(),
+        topo: None,
     });
     (DIRECT | KIND_COMM | i as u32) as MPI_Comm
 }
@@ -174,6 +188,99 @@ pub fn free_comm(h: MPI_Comm) -> Result<()> {
             .map(|_| ())
             .ok_or_else(|| Error::new(ErrorClass::Comm, format!("invalid communicator {h:#x}"))),
     }
+}
+
+// ------------------------------------------------------------------ groups
+
+static GROUPS: RwLock<Slab<Arc<Group>>> = RwLock::new(Slab::new(0));
+static EMPTY_GROUP: LazyLock<Arc<Group>> = LazyLock::new(|| Arc::new(Group::empty()));
+
+/// The group behind `h` (MPI_GROUP_EMPTY included), or MPI_ERR_GROUP.
+pub fn group(h: MPI_Group) -> Result<Arc<Group>> {
+    if h == MPI_GROUP_EMPTY {
+        return Ok(EMPTY_GROUP.clone());
+    }
+    direct_index(h, KIND_GROUP)
+        .and_then(|i| GROUPS.read().get(i).cloned())
+        .ok_or_else(|| Error::new(ErrorClass::Group, format!("invalid group {h:#x}")))
+}
+
+/// A handle for `g`; MPI_GROUP_EMPTY when it has no members (as MPICH returns).
+pub fn new_group(g: Arc<Group>) -> MPI_Group {
+    if g.size() == 0 {
+        return MPI_GROUP_EMPTY;
+    }
+    let i = GROUPS.write().insert(g);
+    (DIRECT | KIND_GROUP | i as u32) as MPI_Group
+}
+
+/// Free a group handle (freeing MPI_GROUP_EMPTY is allowed, as in MPICH).
+pub fn free_group(h: MPI_Group) -> Result<()> {
+    if h == MPI_GROUP_EMPTY {
+        return Ok(());
+    }
+    direct_index(h, KIND_GROUP)
+        .and_then(|i| GROUPS.write().remove(i))
+        .map(|_| ())
+        .ok_or_else(|| Error::new(ErrorClass::Group, format!("invalid group {h:#x}")))
+}
+
+// ------------------------------------------------------------------ info objects
+
+/// An info object: (key, value) pairs in the order their keys were first set.
+pub type InfoEntry = Vec<(String, String)>;
+
+static INFOS: RwLock<Slab<InfoEntry>> = RwLock::new(Slab::new(0));
+
+pub fn new_info(e: InfoEntry) -> MPI_Info {
+    let i = INFOS.write().insert(e);
+    (DIRECT | KIND_INFO | i as u32) as MPI_Info
+}
+
+fn bad_info(h: MPI_Info) -> Error {
+    if h == MPI_INFO_NULL {
+        Error::new(ErrorClass::Arg, "MPI_INFO_NULL is not an info object")
+    } else {
+        Error::new(ErrorClass::Info, format!("invalid info object {h:#x}"))
+    }
+}
+
+/// Run `f` on the created info object `h` (MPI_ERR_ARG for MPI_INFO_NULL, as MPICH;
+/// MPI_ERR_INFO for anything else that is not one).
+pub fn with_info<T>(h: MPI_Info, f: impl FnOnce(&mut InfoEntry) -> T) -> Result<T> {
+    let i = direct_index(h, KIND_INFO).ok_or_else(|| bad_info(h))?;
+    let mut t = INFOS.write();
+    t.get_mut(i).map(f).ok_or_else(|| bad_info(h))
+}
+
+pub fn free_info(h: MPI_Info) -> Result<()> {
+    direct_index(h, KIND_INFO)
+        .and_then(|i| INFOS.write().remove(i))
+        .map(|_| ())
+        .ok_or_else(|| bad_info(h))
+}
+
+// ------------------------------------------------------------------ attribute keyvals
+
+/// Keyval handles carry MPICH's object kind in bits 22..26 (1: communicator, 3: datatype,
+/// 8: window) above a 22-bit index, as MPICH's do.
+const KEYVAL_OBJ_SHIFT: u32 = 22;
+const KEYVAL_INDEX_MASK: u32 = 0x003f_ffff;
+/// The object kind of communicator keyvals.
+pub(crate) const KEYVAL_OBJ_COMM: u32 = 1;
+
+pub static KEYVALS: RwLock<Slab<super::attr::Keyval>> = RwLock::new(Slab::new(0));
+
+pub fn new_keyval(k: super::attr::Keyval, obj: u32) -> c_int {
+    let i = KEYVALS.write().insert(k);
+    (DIRECT | KIND_KEYVAL | (obj << KEYVAL_OBJ_SHIFT) | i as u32) as c_int
+}
+
+/// The table index of a created keyval for objects of kind `obj`.
+pub fn keyval_index(h: c_int, obj: u32) -> Option<usize> {
+    let u = h as u32;
+    (u & 0xffc0_0000 == DIRECT | KIND_KEYVAL | (obj << KEYVAL_OBJ_SHIFT))
+        .then_some((u & KEYVAL_INDEX_MASK) as usize)
 }
 
 // ------------------------------------------------------------------ datatypes
@@ -305,7 +412,10 @@ pub enum RequestEntry {
         post: PostProcess,
     },
     /// A nonblocking collective (its schedule runs in the progress engine).
-    Coll { id: crate::coll::schedule::CollId, comm: MPI_Comm },
+    Coll {
+        id: crate::coll::schedule::CollId,
+        comm: MPI_Comm,
+    },
     /// A persistent request (MPI_Send_init / MPI_Recv_init) and its current round.
     Persistent {
         spec: PersistentSpec,

@@ -1,1 +1,221 @@
-//! (being written)
+//! Info objects (MPI-3.1 ch. 9): ordered (key, value) string pairs with MPI's length limits.
+//! railmpi accepts hints everywhere and uses none yet. MPI_INFO_ENV is a predefined, empty,
+//! read-only info object. Errors go to MPI_COMM_WORLD's handler.
+
+use super::consts::*;
+use super::handles::{self, InfoEntry};
+use super::shim::{put, put_str, run};
+use crate::error::{Error, ErrorClass, Result};
+use crate::mpi_err;
+use std::ffi::CStr;
+use std::os::raw::{c_char, c_int};
+
+/// A key as MPI allows it: 1..=MPI_MAX_INFO_KEY characters (else MPI_ERR_INFO_KEY).
+///
+/// # Safety
+/// `key` is NULL or a NUL-terminated string.
+unsafe fn key<'a>(key: *const c_char) -> Result<&'a str> {
+    if key.is_null() {
+        return mpi_err!(InfoKey, "NULL key");
+    }
+    let k = CStr::from_ptr(key);
+    let len = k.to_bytes().len();
+    if len == 0 || len > MPI_MAX_INFO_KEY as usize {
+        return mpi_err!(
+            InfoKey,
+            "info key of {len} characters (1..={MPI_MAX_INFO_KEY} allowed)"
+        );
+    }
+    k.to_str()
+        .map_err(|_| Error::new(ErrorClass::InfoKey, "info key is not valid UTF-8"))
+}
+
+/// Read the pairs of `info` (MPI_INFO_ENV included).
+fn read<T>(info: MPI_Info, f: impl FnOnce(&InfoEntry) -> T) -> Result<T> {
+    if info == MPI_INFO_ENV {
+        return Ok(f(&InfoEntry::new()));
+    }
+    handles::with_info(info, |e| f(e))
+}
+
+/// Change the pairs of a created info object (MPI_INFO_ENV is read-only).
+fn write<T>(info: MPI_Info, f: impl FnOnce(&mut InfoEntry) -> T) -> Result<T> {
+    if info == MPI_INFO_ENV {
+        return mpi_err!(Info, "MPI_INFO_ENV cannot be changed");
+    }
+    handles::with_info(info, f)
+}
+
+/// Check an info argument of another call: MPI_INFO_NULL or a valid info object.
+pub fn check(info: MPI_Info) -> Result<()> {
+    if info == MPI_INFO_NULL {
+        return Ok(());
+    }
+    read(info, |_| ())
+}
+
+/// The value of `key` in `info`, if set (for calls that take hints).
+pub fn get(info: MPI_Info, key: &str) -> Result<Option<String>> {
+    if info == MPI_INFO_NULL {
+        return Ok(None);
+    }
+    read(info, |e| {
+        e.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Info_create(info: *mut MPI_Info) -> c_int {
+    run("MPI_Info_create", MPI_COMM_WORLD, || {
+        if info.is_null() {
+            return mpi_err!(Arg, "NULL info pointer");
+        }
+        put(info, handles::new_info(InfoEntry::new()))
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Info_set(
+    info: MPI_Info,
+    key: *const c_char,
+    value: *const c_char,
+) -> c_int {
+    run("MPI_Info_set", MPI_COMM_WORLD, || {
+        let k = self::key(key)?.to_owned();
+        if value.is_null() {
+            return mpi_err!(InfoValue, "NULL value");
+        }
+        let v = CStr::from_ptr(value);
+        if v.to_bytes().len() > MPI_MAX_INFO_VAL as usize {
+            return mpi_err!(
+                InfoValue,
+                "info value of {} characters (at most {MPI_MAX_INFO_VAL})",
+                v.to_bytes().len()
+            );
+        }
+        let v = v.to_string_lossy().into_owned();
+        write(info, |e| match e.iter_mut().find(|(x, _)| *x == k) {
+            Some(pair) => pair.1 = v,
+            None => e.push((k, v)),
+        })
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Info_delete(info: MPI_Info, key: *const c_char) -> c_int {
+    run("MPI_Info_delete", MPI_COMM_WORLD, || {
+        let k = self::key(key)?;
+        let found = write(info, |e| match e.iter().position(|(x, _)| x == k) {
+            Some(i) => {
+                e.remove(i);
+                true
+            }
+            None => false,
+        })?;
+        if !found {
+            return mpi_err!(InfoNoKey, "info key \"{k}\" is not set");
+        }
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Info_get(
+    info: MPI_Info,
+    key: *const c_char,
+    valuelen: c_int,
+    value: *mut c_char,
+    flag: *mut c_int,
+) -> c_int {
+    run("MPI_Info_get", MPI_COMM_WORLD, || {
+        let k = self::key(key)?;
+        if valuelen < 0 {
+            return mpi_err!(Arg, "negative valuelen {valuelen}");
+        }
+        match get(info, k)? {
+            Some(v) => {
+                // `value` holds valuelen characters plus the terminating NUL.
+                put_str(&v, value, valuelen as usize + 1, std::ptr::null_mut())?;
+                put(flag, 1)
+            }
+            None => {
+                read(info, |_| ())?;
+                put(flag, 0)
+            }
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Info_get_valuelen(
+    info: MPI_Info,
+    key: *const c_char,
+    valuelen: *mut c_int,
+    flag: *mut c_int,
+) -> c_int {
+    run("MPI_Info_get_valuelen", MPI_COMM_WORLD, || {
+        let k = self::key(key)?;
+        match get(info, k)? {
+            Some(v) => {
+                put(valuelen, v.len() as c_int)?;
+                put(flag, 1)
+            }
+            None => {
+                read(info, |_| ())?;
+                put(flag, 0)
+            }
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Info_get_nkeys(info: MPI_Info, nkeys: *mut c_int) -> c_int {
+    run("MPI_Info_get_nkeys", MPI_COMM_WORLD, || {
+        put(nkeys, read(info, |e| e.len() as c_int)?)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Info_get_nthkey(info: MPI_Info, n: c_int, key: *mut c_char) -> c_int {
+    run("MPI_Info_get_nthkey", MPI_COMM_WORLD, || {
+        let k = read(info, |e| {
+            usize::try_from(n)
+                .ok()
+                .and_then(|i| e.get(i))
+                .map(|(k, _)| k.clone())
+                .ok_or(e.len())
+        })?;
+        match k {
+            // At most MPI_MAX_INFO_KEY bytes with the NUL, as MPICH writes: a program may
+            // pass a buffer of just MPI_MAX_INFO_KEY.
+            Ok(k) => put_str(&k, key, MPI_MAX_INFO_KEY as usize, std::ptr::null_mut()),
+            Err(len) => mpi_err!(Arg, "no key number {n} (the info object has {len})"),
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Info_dup(info: MPI_Info, newinfo: *mut MPI_Info) -> c_int {
+    run("MPI_Info_dup", MPI_COMM_WORLD, || {
+        if newinfo.is_null() {
+            return mpi_err!(Arg, "NULL info pointer");
+        }
+        let pairs = read(info, |e| e.clone())?;
+        put(newinfo, handles::new_info(pairs))
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Info_free(info: *mut MPI_Info) -> c_int {
+    run("MPI_Info_free", MPI_COMM_WORLD, || {
+        if info.is_null() {
+            return mpi_err!(Arg, "NULL info pointer");
+        }
+        if *info == MPI_INFO_ENV {
+            return mpi_err!(Info, "MPI_INFO_ENV cannot be freed");
+        }
+        handles::free_info(*info)?;
+        *info = MPI_INFO_NULL;
+        Ok(())
+    })
+}

@@ -1,1 +1,728 @@
-//! (being written)
+//! Topology shims (MPI-3.1 ch. 7): MPI_Dims_create, Cartesian grids, MPI-1 graphs,
+//! distributed graphs, MPI_Topo_test; and `neighbors`, the neighbour lists the
+//! neighbourhood collectives use. The topology is kept in the communicator's table entry
+//! (`CommEntry::topo`) and goes with it through MPI_Comm_dup. Ranks are never reordered.
+
+use super::consts::*;
+use super::handles;
+use super::shim::{self, put, run};
+use crate::comm::topology::{self, Cart, DistGraph, Edge, Graph, Topology};
+use crate::error::Result;
+use crate::mpi_err;
+use std::os::raw::c_int;
+use std::sync::Arc;
+
+/// `n` elements of a C array (NULL allowed only when n is 0).
+///
+/// # Safety
+/// `p` is valid for `n` elements when n > 0.
+unsafe fn slice<'a, T>(p: *const T, n: usize, what: &str) -> Result<&'a [T]> {
+    if n == 0 {
+        return Ok(&[]);
+    }
+    if p.is_null() {
+        return mpi_err!(Arg, "NULL {what} array");
+    }
+    // SAFETY: per the contract, `p` points to `n` elements.
+    Ok(std::slice::from_raw_parts(p, n))
+}
+
+/// Write `v` into the C array `p` (room for at least `v.len()` elements, or NULL if empty).
+///
+/// # Safety
+/// `p` is valid for `v.len()` elements.
+unsafe fn fill(p: *mut c_int, v: impl IntoIterator<Item = c_int>) -> Result<()> {
+    for (i, x) in v.into_iter().enumerate() {
+        if p.is_null() {
+            return mpi_err!(Arg, "NULL output array");
+        }
+        // SAFETY: per the contract.
+        *p.add(i) = x;
+    }
+    Ok(())
+}
+
+fn is_unweighted(p: *const c_int) -> bool {
+    std::ptr::eq(p, MPI_UNWEIGHTED.0)
+}
+
+fn is_weights_empty(p: *const c_int) -> bool {
+    std::ptr::eq(p, MPI_WEIGHTS_EMPTY.0)
+}
+
+/// The topology of `comm` (checked to be a valid communicator).
+fn topology(comm: MPI_Comm) -> Result<Option<Arc<Topology>>> {
+    shim::world()?;
+    handles::comm(comm)?;
+    handles::with_comm_entry(comm, |e| e.topo.clone())
+}
+
+fn cart_of(comm: MPI_Comm) -> Result<(Arc<Topology>, usize)> {
+    let rank = handles::comm(comm).map(|c| c.rank);
+    match topology(comm)? {
+        Some(t) if matches!(*t, Topology::Cart(_)) => Ok((t, rank?)),
+        _ => mpi_err!(Topology, "communicator {comm:#x} has no Cartesian topology"),
+    }
+}
+
+fn cart(t: &Topology) -> &Cart {
+    match t {
+        Topology::Cart(c) => c,
+        _ => unreachable!("checked by cart_of"),
+    }
+}
+
+fn graph_of(comm: MPI_Comm) -> Result<Arc<Topology>> {
+    match topology(comm)? {
+        Some(t) if matches!(*t, Topology::Graph(_)) => Ok(t),
+        _ => mpi_err!(Topology, "communicator {comm:#x} has no graph topology"),
+    }
+}
+
+fn graph(t: &Topology) -> &Graph {
+    match t {
+        Topology::Graph(g) => g,
+        _ => unreachable!("checked by graph_of"),
+    }
+}
+
+fn dist_graph_of(comm: MPI_Comm) -> Result<Arc<Topology>> {
+    match topology(comm)? {
+        Some(t) if matches!(*t, Topology::DistGraph(_)) => Ok(t),
+        _ => mpi_err!(
+            Topology,
+            "communicator {comm:#x} has no distributed graph topology"
+        ),
+    }
+}
+
+fn dist_graph(t: &Topology) -> &DistGraph {
+    match t {
+        Topology::DistGraph(d) => d,
+        _ => unreachable!("checked by dist_graph_of"),
+    }
+}
+
+/// The in- and out-neighbours of this process in `comm`'s topology, in the order of the
+/// neighbourhood collectives (MPI-3.1 §7.6): for a Cartesian grid, per dimension the
+/// neighbour at -1 then at +1 (MPI_PROC_NULL past an open edge), both lists alike; for a
+/// graph, the node's neighbours, both lists alike; for a distributed graph, its sources and
+/// destinations as created. MPI_ERR_TOPOLOGY without a topology.
+pub fn neighbors(comm: MPI_Comm) -> Result<(Vec<i32>, Vec<i32>)> {
+    let Some(t) = topology(comm)? else {
+        return mpi_err!(Topology, "communicator {comm:#x} has no topology");
+    };
+    let rank = handles::comm(comm)?.rank;
+    let (src, dst) = t.neighbors(rank);
+    let c = |v: Vec<Option<usize>>| {
+        v.into_iter()
+            .map(|r| r.map_or(MPI_PROC_NULL, |r| r as i32))
+            .collect()
+    };
+    Ok((c(src), c(dst)))
+}
+
+/// Register a new communicator with its topology (or MPI_COMM_NULL for None).
+fn publish(
+    c: Option<Arc<crate::comm::Communicator>>,
+    parent: MPI_Comm,
+    topo: Topology,
+) -> Result<MPI_Comm> {
+    let Some(c) = c else {
+        return Ok(MPI_COMM_NULL);
+    };
+    let h = handles::new_comm(c, handles::comm_errhandler(parent));
+    let topo = Arc::new(topo);
+    handles::with_comm_entry(h, |e| e.topo = Some(topo))?;
+    Ok(h)
+}
+
+// ------------------------------------------------------------------ MPI_Dims_create
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Dims_create(nnodes: c_int, ndims: c_int, dims: *mut c_int) -> c_int {
+    run("MPI_Dims_create", MPI_COMM_WORLD, || {
+        if ndims < 0 {
+            return mpi_err!(Arg, "negative ndims {ndims}");
+        }
+        if ndims == 0 {
+            // No entry to fill; every nnodes is a multiple of the empty product.
+            return if nnodes > 0 {
+                Ok(())
+            } else {
+                mpi_err!(Arg, "nnodes must be positive, got {nnodes}")
+            };
+        }
+        if dims.is_null() {
+            return mpi_err!(Arg, "NULL dims array");
+        }
+        // SAFETY: dims has ndims elements (MPI's contract).
+        let d = std::slice::from_raw_parts_mut(dims, ndims as usize);
+        topology::dims_create(nnodes, d)
+    })
+}
+
+// ------------------------------------------------------------------ Cartesian
+
+/// Check (ndims, dims, periods) of MPI_Cart_create / MPI_Cart_map.
+///
+/// # Safety
+/// `dims` and `periods` are valid for `ndims` elements.
+unsafe fn cart_args(ndims: c_int, dims: *const c_int, periods: *const c_int) -> Result<Cart> {
+    if ndims < 0 {
+        return mpi_err!(Arg, "negative ndims {ndims}");
+    }
+    let n = ndims as usize;
+    let d = slice(dims, n, "dims")?;
+    let p = slice(periods, n, "periods")?;
+    if let Some(i) = d.iter().position(|&x| x <= 0) {
+        return mpi_err!(Dims, "dims[{i}] = {} is not positive", d[i]);
+    }
+    Ok(Cart {
+        dims: d.iter().map(|&x| x as usize).collect(),
+        periods: p.iter().map(|&x| x != 0).collect(),
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Cart_create(
+    comm_old: MPI_Comm,
+    ndims: c_int,
+    dims: *const c_int,
+    periods: *const c_int,
+    reorder: c_int,
+    comm_cart: *mut MPI_Comm,
+) -> c_int {
+    let _ = reorder; // ranks are kept
+    run("MPI_Cart_create", comm_old, || {
+        let w = shim::world()?;
+        let parent = handles::comm(comm_old)?;
+        let cart = cart_args(ndims, dims, periods)?;
+        let n = cart.nnodes();
+        if n > parent.size() {
+            return mpi_err!(
+                Arg,
+                "the grid has {n} points, the communicator only {} processes",
+                parent.size()
+            );
+        }
+        if comm_cart.is_null() {
+            return mpi_err!(Arg, "NULL comm_cart");
+        }
+        let c = w.comm_first(&parent, n)?;
+        put(comm_cart, publish(c, comm_old, Topology::Cart(cart))?)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Cart_map(
+    comm: MPI_Comm,
+    ndims: c_int,
+    dims: *const c_int,
+    periods: *const c_int,
+    newrank: *mut c_int,
+) -> c_int {
+    run("MPI_Cart_map", comm, || {
+        shim::world()?;
+        let c = handles::comm(comm)?;
+        let n = cart_args(ndims, dims, periods)?.nnodes();
+        if n > c.size() {
+            return mpi_err!(
+                Dims,
+                "the grid has {n} points, the communicator only {} processes",
+                c.size()
+            );
+        }
+        put(
+            newrank,
+            if c.rank < n {
+                c.rank as c_int
+            } else {
+                MPI_UNDEFINED
+            },
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Cartdim_get(comm: MPI_Comm, ndims: *mut c_int) -> c_int {
+    run("MPI_Cartdim_get", comm, || {
+        let (t, _) = cart_of(comm)?;
+        put(ndims, cart(&t).ndims() as c_int)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Cart_get(
+    comm: MPI_Comm,
+    maxdims: c_int,
+    dims: *mut c_int,
+    periods: *mut c_int,
+    coords: *mut c_int,
+) -> c_int {
+    run("MPI_Cart_get", comm, || {
+        let (t, rank) = cart_of(comm)?;
+        let c = cart(&t);
+        if maxdims < 0 {
+            return mpi_err!(Arg, "negative maxdims {maxdims}");
+        }
+        let n = c.ndims().min(maxdims as usize);
+        let pos = c.coords(rank);
+        fill(dims, c.dims[..n].iter().map(|&x| x as c_int))?;
+        fill(periods, c.periods[..n].iter().map(|&x| x as c_int))?;
+        fill(coords, pos[..n].iter().map(|&x| x as c_int))
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Cart_coords(
+    comm: MPI_Comm,
+    rank: c_int,
+    maxdims: c_int,
+    coords: *mut c_int,
+) -> c_int {
+    run("MPI_Cart_coords", comm, || {
+        let (t, _) = cart_of(comm)?;
+        let c = cart(&t);
+        if rank < 0 || rank as usize >= c.nnodes() {
+            return mpi_err!(Rank, "invalid rank {rank} (grid of {})", c.nnodes());
+        }
+        if (maxdims as i64) < c.ndims() as i64 {
+            return mpi_err!(
+                Arg,
+                "maxdims {maxdims} is less than the {} dimensions",
+                c.ndims()
+            );
+        }
+        fill(
+            coords,
+            c.coords(rank as usize).into_iter().map(|x| x as c_int),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Cart_rank(
+    comm: MPI_Comm,
+    coords: *const c_int,
+    rank: *mut c_int,
+) -> c_int {
+    run("MPI_Cart_rank", comm, || {
+        let (t, _) = cart_of(comm)?;
+        let c = cart(&t);
+        let co: Vec<i64> = slice(coords, c.ndims(), "coords")?
+            .iter()
+            .map(|&x| x as i64)
+            .collect();
+        put(rank, c.rank_of(&co)? as c_int)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Cart_shift(
+    comm: MPI_Comm,
+    direction: c_int,
+    disp: c_int,
+    rank_source: *mut c_int,
+    rank_dest: *mut c_int,
+) -> c_int {
+    run("MPI_Cart_shift", comm, || {
+        let (t, rank) = cart_of(comm)?;
+        let c = cart(&t);
+        if c.ndims() == 0 {
+            return mpi_err!(Topology, "a zero-dimensional grid has no directions");
+        }
+        if direction < 0 || direction as usize >= c.ndims() {
+            return mpi_err!(
+                Arg,
+                "direction {direction} is not a dimension (0..{})",
+                c.ndims()
+            );
+        }
+        let (s, d) = c.shift(rank, direction as usize, disp as i64);
+        let r = |x: Option<usize>| x.map_or(MPI_PROC_NULL, |x| x as c_int);
+        put(rank_source, r(s))?;
+        put(rank_dest, r(d))
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Cart_sub(
+    comm: MPI_Comm,
+    remain_dims: *const c_int,
+    newcomm: *mut MPI_Comm,
+) -> c_int {
+    run("MPI_Cart_sub", comm, || {
+        let w = shim::world()?;
+        let (t, rank) = cart_of(comm)?;
+        let c = cart(&t);
+        let remain: Vec<bool> = slice(remain_dims, c.ndims(), "remain_dims")?
+            .iter()
+            .map(|&x| x != 0)
+            .collect();
+        if newcomm.is_null() {
+            return mpi_err!(Arg, "NULL newcomm");
+        }
+        let parent = handles::comm(comm)?;
+        // Every kept-nothing process ends up alone in a zero-dimensional grid.
+        let (color, key, sub) = c.sub(rank, &remain);
+        let new = w.comm_split(&parent, Some(color as i32), key as i32)?;
+        put(newcomm, publish(new, comm, Topology::Cart(sub))?)
+    })
+}
+
+// ------------------------------------------------------------------ MPI-1 graphs
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Graph_create(
+    comm_old: MPI_Comm,
+    nnodes: c_int,
+    indx: *const c_int,
+    edges: *const c_int,
+    reorder: c_int,
+    comm_graph: *mut MPI_Comm,
+) -> c_int {
+    let _ = reorder; // ranks are kept
+    run("MPI_Graph_create", comm_old, || {
+        let w = shim::world()?;
+        let parent = handles::comm(comm_old)?;
+        if nnodes < 0 || nnodes as usize > parent.size() {
+            return mpi_err!(
+                Arg,
+                "nnodes {nnodes} is not in 0..={} (the communicator's size)",
+                parent.size()
+            );
+        }
+        let index = slice(indx, nnodes as usize, "index")?.to_vec();
+        let nedges = index.last().copied().unwrap_or(0).max(0) as usize;
+        let g = Graph::new(index, slice(edges, nedges, "edges")?)?;
+        if comm_graph.is_null() {
+            return mpi_err!(Arg, "NULL comm_graph");
+        }
+        let c = w.comm_first(&parent, nnodes as usize)?;
+        put(comm_graph, publish(c, comm_old, Topology::Graph(g))?)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Graph_map(
+    comm: MPI_Comm,
+    nnodes: c_int,
+    indx: *const c_int,
+    edges: *const c_int,
+    newrank: *mut c_int,
+) -> c_int {
+    let _ = (indx, edges);
+    run("MPI_Graph_map", comm, || {
+        shim::world()?;
+        let c = handles::comm(comm)?;
+        if nnodes < 0 || nnodes as usize > c.size() {
+            return mpi_err!(
+                Arg,
+                "nnodes {nnodes} is not in 0..={} (the communicator's size)",
+                c.size()
+            );
+        }
+        put(
+            newrank,
+            if (c.rank as c_int) < nnodes {
+                c.rank as c_int
+            } else {
+                MPI_UNDEFINED
+            },
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Graphdims_get(
+    comm: MPI_Comm,
+    nnodes: *mut c_int,
+    nedges: *mut c_int,
+) -> c_int {
+    run("MPI_Graphdims_get", comm, || {
+        let t = graph_of(comm)?;
+        let g = graph(&t);
+        put(nnodes, g.nnodes() as c_int)?;
+        put(nedges, g.edges.len() as c_int)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Graph_get(
+    comm: MPI_Comm,
+    maxindex: c_int,
+    maxedges: c_int,
+    indx: *mut c_int,
+    edges: *mut c_int,
+) -> c_int {
+    run("MPI_Graph_get", comm, || {
+        let t = graph_of(comm)?;
+        let g = graph(&t);
+        if (maxindex as i64) < g.nnodes() as i64 {
+            return mpi_err!(Arg, "maxindex {maxindex} < {} nodes", g.nnodes());
+        }
+        if (maxedges as i64) < g.edges.len() as i64 {
+            return mpi_err!(Arg, "maxedges {maxedges} < {} edges", g.edges.len());
+        }
+        fill(indx, g.index.iter().map(|&x| x as c_int))?;
+        fill(edges, g.edges.iter().map(|&x| x as c_int))
+    })
+}
+
+fn graph_node(g: &Graph, rank: c_int) -> Result<usize> {
+    if rank < 0 || rank as usize >= g.nnodes() {
+        return mpi_err!(Rank, "invalid rank {rank} (graph of {} nodes)", g.nnodes());
+    }
+    Ok(rank as usize)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Graph_neighbors_count(
+    comm: MPI_Comm,
+    rank: c_int,
+    nneighbors: *mut c_int,
+) -> c_int {
+    run("MPI_Graph_neighbors_count", comm, || {
+        let t = graph_of(comm)?;
+        let g = graph(&t);
+        put(nneighbors, g.neighbors(graph_node(g, rank)?).len() as c_int)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Graph_neighbors(
+    comm: MPI_Comm,
+    rank: c_int,
+    maxneighbors: c_int,
+    neighbors: *mut c_int,
+) -> c_int {
+    run("MPI_Graph_neighbors", comm, || {
+        let t = graph_of(comm)?;
+        let g = graph(&t);
+        let n = g.neighbors(graph_node(g, rank)?);
+        let k = n.len().min(maxneighbors.max(0) as usize);
+        fill(neighbors, n[..k].iter().map(|&x| x as c_int))
+    })
+}
+
+// ------------------------------------------------------------------ distributed graphs
+
+/// Ranks of a neighbour list, each a rank of a communicator of `size` (MPI_ERR_RANK).
+fn ranks(v: &[c_int], size: usize, what: &str) -> Result<Vec<usize>> {
+    v.iter()
+        .enumerate()
+        .map(|(i, &r)| {
+            if r < 0 || r as usize >= size {
+                mpi_err!(Rank, "{what}[{i}] = {r} is not a rank (size {size})")
+            } else {
+                Ok(r as usize)
+            }
+        })
+        .collect()
+}
+
+/// Weights of a neighbour list of `n` entries: None when unweighted.
+///
+/// # Safety
+/// `w` is MPI_UNWEIGHTED, MPI_WEIGHTS_EMPTY, NULL or valid for `n` elements.
+unsafe fn weights(w: *const c_int, n: usize, what: &str) -> Result<Option<Vec<i32>>> {
+    if is_unweighted(w) {
+        return Ok(None);
+    }
+    if n == 0 {
+        return Ok(Some(Vec::new()));
+    }
+    if is_weights_empty(w) {
+        return mpi_err!(Arg, "MPI_WEIGHTS_EMPTY given for {n} {what}");
+    }
+    let v = slice(w, n, what)?.to_vec();
+    if let Some(i) = v.iter().position(|&x| x < 0) {
+        return mpi_err!(Arg, "{what}[{i}] = {} is negative", v[i]);
+    }
+    Ok(Some(v))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Dist_graph_create_adjacent(
+    comm_old: MPI_Comm,
+    indegree: c_int,
+    sources: *const c_int,
+    sourceweights: *const c_int,
+    outdegree: c_int,
+    destinations: *const c_int,
+    destweights: *const c_int,
+    info: MPI_Info,
+    reorder: c_int,
+    comm_dist_graph: *mut MPI_Comm,
+) -> c_int {
+    let _ = reorder; // ranks are kept
+    run("MPI_Dist_graph_create_adjacent", comm_old, || {
+        let w = shim::world()?;
+        let parent = handles::comm(comm_old)?;
+        super::info::check(info)?;
+        if indegree < 0 || outdegree < 0 {
+            return mpi_err!(Arg, "negative degree (in {indegree}, out {outdegree})");
+        }
+        let (nin, nout) = (indegree as usize, outdegree as usize);
+        let n = parent.size();
+        let src = ranks(slice(sources, nin, "sources")?, n, "sources")?;
+        let dst = ranks(
+            slice(destinations, nout, "destinations")?,
+            n,
+            "destinations",
+        )?;
+        let sw = weights(sourceweights, nin, "sourceweights")?;
+        let dw = weights(destweights, nout, "destweights")?;
+        if (nin > 0 || nout > 0) && is_unweighted(sourceweights) != is_unweighted(destweights) {
+            return mpi_err!(
+                Topology,
+                "MPI_UNWEIGHTED must be given for both or neither weight array"
+            );
+        }
+        let weighted = sw.is_some() || dw.is_some();
+        let g = DistGraph {
+            source_weights: sw.unwrap_or_else(|| vec![1; nin]),
+            dest_weights: dw.unwrap_or_else(|| vec![1; nout]),
+            sources: src,
+            destinations: dst,
+            weighted,
+        };
+        if comm_dist_graph.is_null() {
+            return mpi_err!(Arg, "NULL comm_dist_graph");
+        }
+        let c = w.comm_first(&parent, n)?;
+        put(
+            comm_dist_graph,
+            publish(c, comm_old, Topology::DistGraph(g))?,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Dist_graph_create(
+    comm_old: MPI_Comm,
+    n: c_int,
+    sources: *const c_int,
+    degrees: *const c_int,
+    destinations: *const c_int,
+    weights: *const c_int,
+    info: MPI_Info,
+    reorder: c_int,
+    comm_dist_graph: *mut MPI_Comm,
+) -> c_int {
+    let _ = reorder; // ranks are kept
+    run("MPI_Dist_graph_create", comm_old, || {
+        let w = shim::world()?;
+        let parent = handles::comm(comm_old)?;
+        super::info::check(info)?;
+        if n < 0 {
+            return mpi_err!(Arg, "negative n {n}");
+        }
+        let size = parent.size();
+        let src = ranks(slice(sources, n as usize, "sources")?, size, "sources")?;
+        let deg = slice(degrees, n as usize, "degrees")?;
+        if let Some(i) = deg.iter().position(|&d| d < 0) {
+            return mpi_err!(Arg, "degrees[{i}] = {} is negative", deg[i]);
+        }
+        let total: usize = deg.iter().map(|&d| d as usize).sum();
+        let dst = ranks(
+            slice(destinations, total, "destinations")?,
+            size,
+            "destinations",
+        )?;
+        let wts = self::weights(weights, total, "weights")?;
+        let weighted = wts.is_some();
+        // This process's edges, as (source, destination, weight) triples of i32.
+        let mut mine = Vec::with_capacity(total * 12);
+        let mut k = 0;
+        for (i, &s) in src.iter().enumerate() {
+            for _ in 0..deg[i] {
+                let wt = wts.as_ref().map_or(1, |v| v[k]);
+                for x in [s as i32, dst[k] as i32, wt] {
+                    mine.extend_from_slice(&x.to_le_bytes());
+                }
+                k += 1;
+            }
+        }
+        if comm_dist_graph.is_null() {
+            return mpi_err!(Arg, "NULL comm_dist_graph");
+        }
+        let all = w.allgather_bytes(&parent, &mine)?;
+        let edges: Vec<Edge> = all
+            .iter()
+            .flat_map(|b| b.chunks_exact(12))
+            .map(|e| {
+                let x = |i: usize| i32::from_le_bytes(e[4 * i..4 * i + 4].try_into().unwrap());
+                (x(0) as usize, x(1) as usize, x(2))
+            })
+            .collect();
+        let g = DistGraph::from_edges(parent.rank, &edges, weighted);
+        let c = w.comm_first(&parent, size)?;
+        put(
+            comm_dist_graph,
+            publish(c, comm_old, Topology::DistGraph(g))?,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Dist_graph_neighbors_count(
+    comm: MPI_Comm,
+    indegree: *mut c_int,
+    outdegree: *mut c_int,
+    weighted: *mut c_int,
+) -> c_int {
+    run("MPI_Dist_graph_neighbors_count", comm, || {
+        let t = dist_graph_of(comm)?;
+        let g = dist_graph(&t);
+        put(indegree, g.sources.len() as c_int)?;
+        put(outdegree, g.destinations.len() as c_int)?;
+        put(weighted, g.weighted as c_int)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Dist_graph_neighbors(
+    comm: MPI_Comm,
+    maxindegree: c_int,
+    sources: *mut c_int,
+    sourceweights: *mut c_int,
+    maxoutdegree: c_int,
+    destinations: *mut c_int,
+    destweights: *mut c_int,
+) -> c_int {
+    run("MPI_Dist_graph_neighbors", comm, || {
+        let t = dist_graph_of(comm)?;
+        let g = dist_graph(&t);
+        let nin = g.sources.len().min(maxindegree.max(0) as usize);
+        let nout = g.destinations.len().min(maxoutdegree.max(0) as usize);
+        fill(sources, g.sources[..nin].iter().map(|&x| x as c_int))?;
+        fill(
+            destinations,
+            g.destinations[..nout].iter().map(|&x| x as c_int),
+        )?;
+        if g.weighted {
+            if !is_unweighted(sourceweights) {
+                fill(sourceweights, g.source_weights[..nin].iter().copied())?;
+            }
+            if !is_unweighted(destweights) {
+                fill(destweights, g.dest_weights[..nout].iter().copied())?;
+            }
+        }
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Topo_test(comm: MPI_Comm, status: *mut c_int) -> c_int {
+    run("MPI_Topo_test", comm, || {
+        let kind = match topology(comm)?.as_deref() {
+            Some(Topology::Cart(_)) => MPI_CART,
+            Some(Topology::Graph(_)) => MPI_GRAPH,
+            Some(Topology::DistGraph(_)) => MPI_DIST_GRAPH,
+            None => MPI_UNDEFINED,
+        };
+        put(status, kind)
+    })
+}

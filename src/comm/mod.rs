@@ -1,6 +1,9 @@
 //! comm: groups and communicators. A communicator is a group plus a context id; traffic
 //! carries the context so it never crosses communicators. Collectives use `ctx + 1`.
 
+pub mod group;
+pub mod topology;
+
 use std::sync::Arc;
 
 /// An ordered set of processes, by world rank.

@@ -1,1 +1,285 @@
-//! Communicator creation beyond dup/split (being written).
+//! Communicator creation beyond dup/split: MPI_Comm_create, MPI_Comm_create_group (whose
+//! agreement runs over the group's members only), MPI_Comm_split_type, the leading subset
+//! a topology constructor keeps, and the variable-size allgather those constructors use.
+
+use super::World;
+use crate::coll::{self, CollTransport};
+use crate::comm::{Communicator, Group};
+use crate::error::Result;
+use crate::mpi_err;
+use parking_lot::Mutex;
+use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
+
+/// Context ids of MPI_Comm_create_group come from a space of their own, above the ids of
+/// `World::new_context` (which count up from 4, agreed over a whole parent). The agreement
+/// here sees only the group's members, so it must not pick an id that a member already
+/// uses with someone outside the group; and concurrent calls (other threads, other groups)
+/// must not pick the same id on a process. So each process keeps the ids of this space it
+/// holds or has tentatively reserved, and the members agree in rounds: each proposes its
+/// lowest free id at or above the floor, they take the maximum, each reserves it if it is
+/// free here, and they keep it if it was free everywhere (else they release it and retry
+/// above it). Single-threaded, the first round always succeeds.
+const GROUP_CTX_FIRST: u32 = 0x8000_0000;
+
+struct GroupContexts {
+    /// Every id below `next` (in this space) is taken.
+    next: u32,
+    /// Ids at or above `next` taken or reserved by an agreement in progress.
+    reserved: BTreeSet<u32>,
+}
+
+static GROUP_CTXS: Mutex<GroupContexts> = Mutex::new(GroupContexts {
+    next: GROUP_CTX_FIRST,
+    reserved: BTreeSet::new(),
+});
+
+impl GroupContexts {
+    /// The lowest id at or above `floor` that is free here.
+    fn lowest_free(&self, floor: u32) -> u32 {
+        let mut c = floor.max(self.next);
+        while self.reserved.contains(&c) {
+            c += 2;
+        }
+        c
+    }
+
+    /// Reserve `c` if it is free here.
+    fn reserve(&mut self, c: u32) -> bool {
+        if c < self.next || !self.reserved.insert(c) {
+            return false;
+        }
+        while self.reserved.remove(&self.next) {
+            self.next += 2;
+        }
+        true
+    }
+
+    fn release(&mut self, c: u32) {
+        self.reserved.remove(&c);
+    }
+}
+
+/// The tag of create_group's agreement messages for `round` (0: proposals, 1: verdicts),
+/// which travel on the parent's collective context: negative, so they never meet the
+/// collectives' own (non-negative) tags, and carrying the user's tag, which keeps
+/// concurrent calls of different threads apart. Messages name their sender by parent rank,
+/// so calls on different (even overlapping) groups never take each other's messages.
+fn agreement_tag(tag: i32, round: i32) -> i32 {
+    i32::MIN | (round << 30) | (tag & 0x3fff_ffff)
+}
+
+impl World {
+    /// MPI_Comm_create (collective over `parent`): the members of `group` (a subset of the
+    /// parent's; groups may differ between processes as long as they are disjoint) get a
+    /// communicator over it, the others None.
+    pub fn comm_create(
+        &self,
+        parent: &Communicator,
+        group: Arc<Group>,
+    ) -> Result<Option<Arc<Communicator>>> {
+        let ctx = self.new_context(parent)?;
+        Ok(group
+            .rank_of(self.rank)
+            .map(|r| Arc::new(Communicator::new(ctx, r, group))))
+    }
+
+    /// MPI_Comm_create_group: collective over the members of `group` only (a subset of
+    /// `parent`'s); a caller outside the group gets None.
+    pub fn comm_create_group(
+        &self,
+        parent: &Communicator,
+        group: Arc<Group>,
+        tag: i32,
+    ) -> Result<Option<Arc<Communicator>>> {
+        let Some(me) = group.rank_of(self.rank) else {
+            return Ok(None);
+        };
+        let pos: HashMap<usize, usize> = parent
+            .group
+            .members
+            .iter()
+            .enumerate()
+            .map(|(i, &w)| (w, i))
+            .collect();
+        let peers = group
+            .members
+            .iter()
+            .map(|w| pos.get(w).copied())
+            .collect::<Option<Vec<usize>>>();
+        let Some(peers) = peers else {
+            return mpi_err!(Group, "the group is not a subset of the communicator's");
+        };
+        let mut floor = GROUP_CTX_FIRST;
+        let ctx = loop {
+            let proposal = GROUP_CTXS.lock().lowest_free(floor);
+            let c = self.reduce_over(
+                parent,
+                &peers,
+                me,
+                agreement_tag(tag, 0),
+                proposal,
+                u32::max,
+            )?;
+            if c >= u32::MAX - 4 {
+                return mpi_err!(Other, "out of communicator context ids");
+            }
+            let free_here = GROUP_CTXS.lock().reserve(c);
+            let everywhere = self.reduce_over(
+                parent,
+                &peers,
+                me,
+                agreement_tag(tag, 1),
+                free_here as u32,
+                u32::min,
+            )?;
+            if everywhere == 1 {
+                break c;
+            }
+            if free_here {
+                GROUP_CTXS.lock().release(c);
+            }
+            floor = c + 2;
+        };
+        Ok(Some(Arc::new(Communicator::new(ctx, me, group))))
+    }
+
+    /// `value` combined by `op` over the processes `peers` (parent ranks; this process is
+    /// `peers[me]`): a binomial reduction to `peers[0]` and a binomial broadcast back, on
+    /// the parent's collective context with tag `tag`.
+    fn reduce_over(
+        &self,
+        parent: &Communicator,
+        peers: &[usize],
+        me: usize,
+        tag: i32,
+        value: u32,
+        op: fn(u32, u32) -> u32,
+    ) -> Result<u32> {
+        let n = peers.len();
+        let mut acc = value;
+        let mut buf = [0u8; 4];
+        let mut mask = 1;
+        while mask < n {
+            if me & mask != 0 {
+                CollTransport::send(self, parent, peers[me - mask], tag, &acc.to_le_bytes())?;
+                break;
+            }
+            if me + mask < n {
+                CollTransport::recv(self, parent, peers[me + mask], tag, &mut buf)?;
+                acc = op(acc, u32::from_le_bytes(buf));
+            }
+            mask <<= 1;
+        }
+        // Broadcast from peers[0]: receive from the parent in the tree, pass on below.
+        let mut mask = 1;
+        while mask < n {
+            if me & mask != 0 {
+                CollTransport::recv(self, parent, peers[me - mask], tag, &mut buf)?;
+                acc = u32::from_le_bytes(buf);
+                break;
+            }
+            mask <<= 1;
+        }
+        mask >>= 1;
+        while mask > 0 {
+            if me + mask < n {
+                CollTransport::send(self, parent, peers[me + mask], tag, &acc.to_le_bytes())?;
+            }
+            mask >>= 1;
+        }
+        Ok(acc)
+    }
+
+    /// MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) (collective): the processes of this node,
+    /// ordered by key, then parent rank; None for `undefined` (MPI_UNDEFINED).
+    pub fn comm_split_shared(
+        &self,
+        parent: &Communicator,
+        undefined: bool,
+        key: i32,
+    ) -> Result<Option<Arc<Communicator>>> {
+        let color = (!undefined).then(|| node_color(&self.processor_name));
+        self.comm_split(parent, color, key)
+    }
+
+    /// The first `n` processes of `parent`, in order, as a new communicator (collective;
+    /// the others get None): what the topology constructors keep without reordering.
+    pub fn comm_first(&self, parent: &Communicator, n: usize) -> Result<Option<Arc<Communicator>>> {
+        let ctx = self.new_context(parent)?;
+        if parent.rank >= n {
+            return Ok(None);
+        }
+        let group = if n == parent.size() {
+            parent.group.clone()
+        } else {
+            Arc::new(Group::new(parent.group.members[..n].to_vec()))
+        };
+        Ok(Some(Arc::new(Communicator::new(ctx, parent.rank, group))))
+    }
+
+    /// Allgather of byte strings of any length (collective over `comm`): everyone's, in
+    /// rank order.
+    pub fn allgather_bytes(&self, comm: &Communicator, mine: &[u8]) -> Result<Vec<Vec<u8>>> {
+        let (n, r) = (comm.size(), comm.rank);
+        let mut lens = vec![0u8; 8 * n];
+        lens[8 * r..8 * r + 8].copy_from_slice(&(mine.len() as u64).to_le_bytes());
+        coll::allgather(self, comm, &mut lens)?;
+        let lens: Vec<usize> = lens
+            .chunks_exact(8)
+            .map(|b| u64::from_le_bytes(b.try_into().unwrap()) as usize)
+            .collect();
+        let max = lens.iter().copied().max().unwrap_or(0);
+        if max == 0 {
+            return Ok(vec![Vec::new(); n]);
+        }
+        let mut all = vec![0u8; max * n];
+        all[r * max..r * max + mine.len()].copy_from_slice(mine);
+        coll::allgather(self, comm, &mut all)?;
+        Ok((0..n)
+            .map(|i| all[i * max..i * max + lens[i]].to_vec())
+            .collect())
+    }
+}
+
+/// The split colour of this node: a hash of its host name (non-negative, as colours are).
+fn node_color(host: &str) -> i32 {
+    // FNV-1a: the same on every process, whatever the build.
+    let h = host.bytes().fold(0x811c_9dc5u32, |h, b| {
+        (h ^ b as u32).wrapping_mul(0x0100_0193)
+    });
+    (h & 0x7fff_ffff) as i32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn group_contexts_reserve_and_release() {
+        let mut g = GroupContexts {
+            next: 10,
+            reserved: BTreeSet::new(),
+        };
+        assert_eq!(g.lowest_free(0), 10);
+        assert!(g.reserve(14));
+        assert_eq!(g.lowest_free(14), 16);
+        assert!(!g.reserve(14));
+        assert!(g.reserve(10));
+        assert_eq!(g.next, 12);
+        assert_eq!(g.lowest_free(0), 12);
+        assert!(!g.reserve(8));
+        g.release(14);
+        assert_eq!(g.lowest_free(14), 14);
+        assert!(g.reserve(12));
+        assert_eq!((g.next, g.lowest_free(0)), (14, 14));
+    }
+
+    #[test]
+    fn agreement_tags_are_negative_and_distinct() {
+        assert!(agreement_tag(0, 0) < 0 && agreement_tag(i32::MAX, 1) < 0);
+        assert_ne!(agreement_tag(0, 0), agreement_tag(1, 0));
+        assert_ne!(agreement_tag(5, 0), agreement_tag(5, 1));
+        assert!(node_color("a") >= 0 && node_color("a") != node_color("b"));
+    }
+}
