@@ -1,18 +1,185 @@
-//! Datatype shims (this issue: predefined types, contiguous types, queries).
+//! Datatype shims: constructors, queries, envelope/contents, pack/unpack, elements.
+//!
+//! The type engine is `crate::datatype`; this layer owns the handles. Besides the handle
+//! table (`handles`), it keeps for every derived type it created the constructor's
+//! arguments (combiner, integers, addresses, datatype handles) for MPI_Type_get_envelope /
+//! MPI_Type_get_contents, and a reference count per handle, as MPICH does: a derived type
+//! holds a reference on the derived types it was built from, and get_contents hands out
+//! the same handles with one more reference each, so the user may (and should) free them.
+//! A handle is released from the table when its count drops to zero.
 
+use super::args;
+use super::builtin_types;
 use super::consts::*;
-use super::handles;
+use super::handles::{self, TypeRef};
 use super::shim::{put, put_str, run};
-use crate::datatype::{Datatype, TypeError};
-use crate::error::{Error, ErrorClass};
+use crate::datatype::{Datatype, Distrib, Member, Order, TypeError};
+use crate::error::{Error, ErrorClass, Result};
 use crate::mpi_err;
+use parking_lot::Mutex;
+use std::collections::HashMap;
 use std::ffi::CStr;
 use std::os::raw::{c_char, c_int, c_void};
+use std::sync::{LazyLock, OnceLock};
+
+// ------------------------------------------------------------------ contents and references
+
+/// The arguments a derived type was made from (MPI_Type_get_contents).
+struct Contents {
+    combiner: c_int,
+    ints: Vec<c_int>,
+    addrs: Vec<MPI_Aint>,
+    types: Vec<MPI_Datatype>,
+}
+
+struct Meta {
+    /// References: the user's handle, types built on this one, handles get_contents gave.
+    refs: usize,
+    contents: Contents,
+}
+
+static META: LazyLock<Mutex<HashMap<MPI_Datatype, Meta>>> =
+    LazyLock::new(|| Mutex::new(HashMap::new()));
+
+/// Names given to predefined types with MPI_Type_set_name.
+static PREDEFINED_NAMES: LazyLock<Mutex<HashMap<MPI_Datatype, String>>> =
+    LazyLock::new(|| Mutex::new(HashMap::new()));
+
+/// Register a new derived type and the arguments it was made from; returns its handle.
+/// Other modules that construct types (e.g. MPI_Type_create_f90_*) use this too, so that
+/// envelope, contents and reference counting work for them.
+pub(crate) fn create(
+    d: Datatype,
+    combiner: c_int,
+    ints: Vec<c_int>,
+    addrs: Vec<MPI_Aint>,
+    types: Vec<MPI_Datatype>,
+) -> MPI_Datatype {
+    let mut meta = META.lock();
+    for t in &types {
+        if let Some(m) = meta.get_mut(t) {
+            m.refs += 1;
+        }
+    }
+    let h = handles::new_datatype(d);
+    meta.insert(
+        h,
+        Meta {
+            refs: 1,
+            contents: Contents {
+                combiner,
+                ints,
+                addrs,
+                types,
+            },
+        },
+    );
+    h
+}
+
+/// Drop one reference to derived type `h`; at zero it leaves the table, and so do the
+/// references it held on the types it was built from.
+fn release(h: MPI_Datatype) -> Result<()> {
+    let mut meta = META.lock();
+    let mut stack = vec![h];
+    let mut first = true;
+    while let Some(h) = stack.pop() {
+        match meta.get_mut(&h) {
+            Some(m) => {
+                m.refs -= 1;
+                if m.refs == 0 {
+                    let m = meta.remove(&h).expect("present");
+                    handles::free_datatype(h)?;
+                    stack.extend(m.contents.types.iter().copied());
+                }
+            }
+            // A type this layer did not make (only the one the user frees).
+            None if first => handles::free_datatype(h)?,
+            None => {}
+        }
+        first = false;
+    }
+    Ok(())
+}
+
+fn is_predefined(h: MPI_Datatype) -> bool {
+    builtin_types::lookup(h).is_some() || builtin_types::is_bound_marker(h)
+}
+
+/// MPI_LB / MPI_UB as types: empty markers.
+fn marker(h: MPI_Datatype) -> &'static Datatype {
+    static MARKERS: OnceLock<[Datatype; 2]> = OnceLock::new();
+    let m = MARKERS.get_or_init(|| {
+        let mk = |name: &str| {
+            let mut d = Datatype::empty();
+            d.name = name.into();
+            d.predefined = true;
+            d.committed = true;
+            d
+        };
+        [mk("MPI_LB"), mk("MPI_UB")]
+    });
+    &m[usize::from(h == MPI_UB)]
+}
+
+/// Any valid datatype, committed or not, the MPI_LB / MPI_UB markers included.
+fn any_type(h: MPI_Datatype) -> Result<TypeRef> {
+    if builtin_types::is_bound_marker(h) {
+        return Ok(TypeRef::Builtin(marker(h)));
+    }
+    handles::any_datatype(h)
+}
+
+/// The old type of a constructor (MPI_ERR_TYPE for MPI_DATATYPE_NULL or a bad handle).
+fn old_type(h: MPI_Datatype) -> Result<TypeRef> {
+    if h == MPI_DATATYPE_NULL {
+        return mpi_err!(Type, "MPI_DATATYPE_NULL as old datatype");
+    }
+    any_type(h)
+}
+
+fn type_error(e: TypeError) -> Error {
+    match e {
+        TypeError::InvalidCount => Error::new(ErrorClass::Count, "invalid count"),
+        TypeError::Overflow => Error::new(ErrorClass::Count, "datatype too large"),
+    }
+}
+
+fn nonneg(v: c_int, what: &str) -> Result<i64> {
+    if v < 0 {
+        return mpi_err!(Count, "negative {what} {v}");
+    }
+    Ok(v as i64)
+}
+
+/// The C array `p[0..n]` (MPI_ERR_ARG if NULL while n > 0).
+///
+/// # Safety
+/// `p` is NULL or valid for reading `n` values.
+unsafe fn array<'a, T>(p: *const T, n: usize, what: &str) -> Result<&'a [T]> {
+    if n == 0 {
+        return Ok(&[]);
+    }
+    if p.is_null() {
+        return mpi_err!(Arg, "NULL {what}");
+    }
+    // SAFETY: the caller's contract: `p` points to `n` values.
+    Ok(std::slice::from_raw_parts(p, n))
+}
+
+fn out<T>(p: *mut T) -> Result<*mut T> {
+    if p.is_null() {
+        return mpi_err!(Arg, "NULL output argument");
+    }
+    Ok(p)
+}
+
+// ------------------------------------------------------------------ queries
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Type_size(datatype: MPI_Datatype, size: *mut c_int) -> c_int {
     run("MPI_Type_size", MPI_COMM_WORLD, || {
-        let t = handles::any_datatype(datatype)?;
+        let t = any_type(datatype)?;
         put(size, i32::try_from(t.size).unwrap_or(MPI_UNDEFINED))
     })
 }
@@ -20,7 +187,7 @@ pub unsafe extern "C" fn PMPI_Type_size(datatype: MPI_Datatype, size: *mut c_int
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Type_size_x(datatype: MPI_Datatype, size: *mut MPI_Count) -> c_int {
     run("MPI_Type_size_x", MPI_COMM_WORLD, || {
-        put(size, handles::any_datatype(datatype)?.size as MPI_Count)
+        put(size, any_type(datatype)?.size as MPI_Count)
     })
 }
 
@@ -31,9 +198,22 @@ pub unsafe extern "C" fn PMPI_Type_get_extent(
     extent: *mut MPI_Aint,
 ) -> c_int {
     run("MPI_Type_get_extent", MPI_COMM_WORLD, || {
-        let t = handles::any_datatype(datatype)?;
+        let t = any_type(datatype)?;
         put(lb, t.lb as MPI_Aint)?;
         put(extent, t.extent as MPI_Aint)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_get_extent_x(
+    datatype: MPI_Datatype,
+    lb: *mut MPI_Count,
+    extent: *mut MPI_Count,
+) -> c_int {
+    run("MPI_Type_get_extent_x", MPI_COMM_WORLD, || {
+        let t = any_type(datatype)?;
+        put(lb, t.lb as MPI_Count)?;
+        put(extent, t.extent as MPI_Count)
     })
 }
 
@@ -44,9 +224,49 @@ pub unsafe extern "C" fn PMPI_Type_get_true_extent(
     true_extent: *mut MPI_Aint,
 ) -> c_int {
     run("MPI_Type_get_true_extent", MPI_COMM_WORLD, || {
-        let t = handles::any_datatype(datatype)?;
+        let t = any_type(datatype)?;
         put(true_lb, t.true_lb as MPI_Aint)?;
         put(true_extent, t.true_extent as MPI_Aint)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_get_true_extent_x(
+    datatype: MPI_Datatype,
+    true_lb: *mut MPI_Count,
+    true_extent: *mut MPI_Count,
+) -> c_int {
+    run("MPI_Type_get_true_extent_x", MPI_COMM_WORLD, || {
+        let t = any_type(datatype)?;
+        put(true_lb, t.true_lb as MPI_Count)?;
+        put(true_extent, t.true_extent as MPI_Count)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_lb(
+    datatype: MPI_Datatype,
+    displacement: *mut MPI_Aint,
+) -> c_int {
+    run("MPI_Type_lb", MPI_COMM_WORLD, || {
+        put(displacement, any_type(datatype)?.lb as MPI_Aint)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_ub(
+    datatype: MPI_Datatype,
+    displacement: *mut MPI_Aint,
+) -> c_int {
+    run("MPI_Type_ub", MPI_COMM_WORLD, || {
+        put(displacement, any_type(datatype)?.ub() as MPI_Aint)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_extent(datatype: MPI_Datatype, extent: *mut MPI_Aint) -> c_int {
+    run("MPI_Type_extent", MPI_COMM_WORLD, || {
+        put(extent, any_type(datatype)?.extent as MPI_Aint)
     })
 }
 
@@ -57,8 +277,10 @@ pub unsafe extern "C" fn PMPI_Type_get_name(
     resultlen: *mut c_int,
 ) -> c_int {
     run("MPI_Type_get_name", MPI_COMM_WORLD, || {
-        let t = handles::any_datatype(datatype)?;
-        put_str(&t.name, type_name, MPI_MAX_OBJECT_NAME as usize, resultlen)
+        let t = any_type(datatype)?;
+        let renamed = PREDEFINED_NAMES.lock().get(&datatype).cloned();
+        let name = renamed.as_deref().unwrap_or(&t.name);
+        put_str(name, type_name, MPI_MAX_OBJECT_NAME as usize, resultlen)
     })
 }
 
@@ -71,7 +293,20 @@ pub unsafe extern "C" fn PMPI_Type_set_name(
         if type_name.is_null() {
             return mpi_err!(Arg, "NULL name");
         }
-        let name = CStr::from_ptr(type_name).to_string_lossy().into_owned();
+        // SAFETY: MPI: type_name is a NUL-terminated string.
+        let mut name = CStr::from_ptr(type_name).to_string_lossy().into_owned();
+        let max = MPI_MAX_OBJECT_NAME as usize - 1;
+        if name.len() > max {
+            let mut cut = max;
+            while !name.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            name.truncate(cut);
+        }
+        if is_predefined(datatype) {
+            PREDEFINED_NAMES.lock().insert(datatype, name);
+            return Ok(());
+        }
         handles::update_datatype(datatype, |d| d.name = name)
     })
 }
@@ -86,6 +321,153 @@ pub unsafe extern "C" fn PMPI_Get_address(
     })
 }
 
+/// MPI-1's MPI_Address (removed in MPI-3, still in MPICH).
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Address(location: *mut c_void, address: *mut MPI_Aint) -> c_int {
+    run("MPI_Address", MPI_COMM_WORLD, || {
+        put(address, location as MPI_Aint)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_match_size(
+    typeclass: c_int,
+    size: c_int,
+    datatype: *mut MPI_Datatype,
+) -> c_int {
+    run("MPI_Type_match_size", MPI_COMM_WORLD, || {
+        // MPICH's candidates, in its order (Fortran types first).
+        const REAL: &[MPI_Datatype] = &[
+            MPI_REAL4,
+            MPI_REAL8,
+            MPI_REAL16,
+            MPI_REAL,
+            MPI_DOUBLE_PRECISION,
+            MPI_FLOAT,
+            MPI_DOUBLE,
+            MPI_LONG_DOUBLE,
+        ];
+        const INTEGER: &[MPI_Datatype] = &[
+            MPI_INTEGER1,
+            MPI_INTEGER2,
+            MPI_INTEGER4,
+            MPI_INTEGER8,
+            MPI_INTEGER,
+            MPI_CHAR,
+            MPI_SHORT,
+            MPI_INT,
+            MPI_LONG,
+            MPI_LONG_LONG,
+        ];
+        const COMPLEX: &[MPI_Datatype] = &[
+            MPI_COMPLEX8,
+            MPI_COMPLEX16,
+            MPI_COMPLEX32,
+            MPI_COMPLEX,
+            MPI_DOUBLE_COMPLEX,
+            MPI_C_COMPLEX,
+            MPI_C_DOUBLE_COMPLEX,
+            MPI_C_LONG_DOUBLE_COMPLEX,
+        ];
+        let candidates = match typeclass {
+            MPI_TYPECLASS_REAL => REAL,
+            MPI_TYPECLASS_INTEGER => INTEGER,
+            MPI_TYPECLASS_COMPLEX => COMPLEX,
+            _ => return mpi_err!(Arg, "invalid type class {typeclass}"),
+        };
+        let found = candidates.iter().copied().find(|&h| {
+            builtin_types::lookup(h).is_some_and(|d| size >= 0 && d.size == size as usize)
+        });
+        match found {
+            Some(h) => put(datatype, h),
+            None => mpi_err!(Arg, "no type of class {typeclass} has size {size}"),
+        }
+    })
+}
+
+// ------------------------------------------------------------------ envelope and contents
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_get_envelope(
+    datatype: MPI_Datatype,
+    num_integers: *mut c_int,
+    num_addresses: *mut c_int,
+    num_datatypes: *mut c_int,
+    combiner: *mut c_int,
+) -> c_int {
+    run("MPI_Type_get_envelope", MPI_COMM_WORLD, || {
+        any_type(datatype)?;
+        let (ni, na, nd, comb) = match META.lock().get(&datatype) {
+            Some(m) => {
+                let c = &m.contents;
+                (c.ints.len(), c.addrs.len(), c.types.len(), c.combiner)
+            }
+            None => (0, 0, 0, MPI_COMBINER_NAMED),
+        };
+        put(num_integers, ni as c_int)?;
+        put(num_addresses, na as c_int)?;
+        put(num_datatypes, nd as c_int)?;
+        put(combiner, comb)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_get_contents(
+    datatype: MPI_Datatype,
+    max_integers: c_int,
+    max_addresses: c_int,
+    max_datatypes: c_int,
+    array_of_integers: *mut c_int,
+    array_of_addresses: *mut MPI_Aint,
+    array_of_datatypes: *mut MPI_Datatype,
+) -> c_int {
+    run("MPI_Type_get_contents", MPI_COMM_WORLD, || {
+        if is_predefined(datatype) {
+            return mpi_err!(Type, "MPI_Type_get_contents on a predefined datatype");
+        }
+        any_type(datatype)?;
+        let mut meta = META.lock();
+        let Some(m) = meta.get(&datatype) else {
+            return mpi_err!(Type, "datatype {datatype:#x} has no constructor record");
+        };
+        let c = &m.contents;
+        if (max_integers as i64) < c.ints.len() as i64
+            || (max_addresses as i64) < c.addrs.len() as i64
+            || (max_datatypes as i64) < c.types.len() as i64
+        {
+            // MPICH's class for arrays that are too small.
+            return mpi_err!(
+                Other,
+                "MPI_Type_get_contents needs {} integers, {} addresses, {} datatypes",
+                c.ints.len(),
+                c.addrs.len(),
+                c.types.len()
+            );
+        }
+        let (ints, addrs, types) = (c.ints.clone(), c.addrs.clone(), c.types.clone());
+        // SAFETY: MPI: the arrays hold max_* entries, at least as many as copied (checked).
+        if !ints.is_empty() {
+            std::ptr::copy_nonoverlapping(ints.as_ptr(), out(array_of_integers)?, ints.len());
+        }
+        if !addrs.is_empty() {
+            std::ptr::copy_nonoverlapping(addrs.as_ptr(), out(array_of_addresses)?, addrs.len());
+        }
+        if !types.is_empty() {
+            std::ptr::copy_nonoverlapping(types.as_ptr(), out(array_of_datatypes)?, types.len());
+        }
+        // Derived types are handed out as the same handles, with a reference the caller
+        // now owns (MPICH does the same); predefined ones are just their handles.
+        for t in &types {
+            if let Some(m) = meta.get_mut(t) {
+                m.refs += 1;
+            }
+        }
+        Ok(())
+    })
+}
+
+// ------------------------------------------------------------------ constructors
+
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Type_contiguous(
     count: c_int,
@@ -93,16 +475,510 @@ pub unsafe extern "C" fn PMPI_Type_contiguous(
     newtype: *mut MPI_Datatype,
 ) -> c_int {
     run("MPI_Type_contiguous", MPI_COMM_WORLD, || {
-        let old = handles::any_datatype(oldtype)?;
-        let t = Datatype::contiguous(count as i64, &old).map_err(|e| match e {
-            TypeError::InvalidCount => {
-                Error::new(ErrorClass::Count, format!("negative count {count}"))
-            }
-            TypeError::Overflow => Error::new(ErrorClass::Count, "type too large"),
-        })?;
-        put(newtype, handles::new_datatype(t))
+        let n = nonneg(count, "count")?;
+        let old = old_type(oldtype)?;
+        let newtype = out(newtype)?;
+        let t = Datatype::contiguous(n, &old).map_err(type_error)?;
+        put(
+            newtype,
+            create(
+                t,
+                MPI_COMBINER_CONTIGUOUS,
+                vec![count],
+                vec![],
+                vec![oldtype],
+            ),
+        )
     })
 }
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_vector(
+    count: c_int,
+    blocklength: c_int,
+    stride: c_int,
+    oldtype: MPI_Datatype,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    run("MPI_Type_vector", MPI_COMM_WORLD, || {
+        let n = nonneg(count, "count")?;
+        let bl = nonneg(blocklength, "blocklength")?;
+        let old = old_type(oldtype)?;
+        let newtype = out(newtype)?;
+        let t = Datatype::vector(n, bl, stride as i64, &old).map_err(type_error)?;
+        let ints = vec![count, blocklength, stride];
+        put(
+            newtype,
+            create(t, MPI_COMBINER_VECTOR, ints, vec![], vec![oldtype]),
+        )
+    })
+}
+
+unsafe fn hvector(
+    count: c_int,
+    blocklength: c_int,
+    stride: MPI_Aint,
+    oldtype: MPI_Datatype,
+    newtype: *mut MPI_Datatype,
+) -> Result<()> {
+    let n = nonneg(count, "count")?;
+    let bl = nonneg(blocklength, "blocklength")?;
+    let old = old_type(oldtype)?;
+    let newtype = out(newtype)?;
+    let t = Datatype::hvector(n, bl, stride as isize, &old).map_err(type_error)?;
+    let ints = vec![count, blocklength];
+    put(
+        newtype,
+        create(t, MPI_COMBINER_HVECTOR, ints, vec![stride], vec![oldtype]),
+    )
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_create_hvector(
+    count: c_int,
+    blocklength: c_int,
+    stride: MPI_Aint,
+    oldtype: MPI_Datatype,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    run("MPI_Type_create_hvector", MPI_COMM_WORLD, || {
+        hvector(count, blocklength, stride, oldtype, newtype)
+    })
+}
+
+/// MPI-1's MPI_Type_hvector (removed in MPI-3, still in MPICH): MPI_Type_create_hvector.
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_hvector(
+    count: c_int,
+    blocklength: c_int,
+    stride: MPI_Aint,
+    oldtype: MPI_Datatype,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    run("MPI_Type_hvector", MPI_COMM_WORLD, || {
+        hvector(count, blocklength, stride, oldtype, newtype)
+    })
+}
+
+/// Block lengths as i64, each checked non-negative.
+fn blocklengths(bls: &[c_int]) -> Result<Vec<i64>> {
+    bls.iter().map(|&b| nonneg(b, "blocklength")).collect()
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_indexed(
+    count: c_int,
+    array_of_blocklengths: *const c_int,
+    array_of_displacements: *const c_int,
+    oldtype: MPI_Datatype,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    run("MPI_Type_indexed", MPI_COMM_WORLD, || {
+        let n = nonneg(count, "count")? as usize;
+        let bls = array(array_of_blocklengths, n, "array_of_blocklengths")?;
+        let ds = array(array_of_displacements, n, "array_of_displacements")?;
+        let bl = blocklengths(bls)?;
+        let old = old_type(oldtype)?;
+        let newtype = out(newtype)?;
+        let d: Vec<i64> = ds.iter().map(|&x| x as i64).collect();
+        let t = Datatype::indexed(&bl, &d, &old).map_err(type_error)?;
+        let mut ints = vec![count];
+        ints.extend_from_slice(bls);
+        ints.extend_from_slice(ds);
+        put(
+            newtype,
+            create(t, MPI_COMBINER_INDEXED, ints, vec![], vec![oldtype]),
+        )
+    })
+}
+
+unsafe fn hindexed(
+    count: c_int,
+    array_of_blocklengths: *const c_int,
+    array_of_displacements: *const MPI_Aint,
+    oldtype: MPI_Datatype,
+    newtype: *mut MPI_Datatype,
+) -> Result<()> {
+    let n = nonneg(count, "count")? as usize;
+    let bls = array(array_of_blocklengths, n, "array_of_blocklengths")?;
+    let ds = array(array_of_displacements, n, "array_of_displacements")?;
+    let bl = blocklengths(bls)?;
+    let old = old_type(oldtype)?;
+    let newtype = out(newtype)?;
+    let d: Vec<isize> = ds.iter().map(|&x| x as isize).collect();
+    let t = Datatype::hindexed(&bl, &d, &old).map_err(type_error)?;
+    let mut ints = vec![count];
+    ints.extend_from_slice(bls);
+    put(
+        newtype,
+        create(t, MPI_COMBINER_HINDEXED, ints, ds.to_vec(), vec![oldtype]),
+    )
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_create_hindexed(
+    count: c_int,
+    array_of_blocklengths: *const c_int,
+    array_of_displacements: *const MPI_Aint,
+    oldtype: MPI_Datatype,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    run("MPI_Type_create_hindexed", MPI_COMM_WORLD, || {
+        hindexed(
+            count,
+            array_of_blocklengths,
+            array_of_displacements,
+            oldtype,
+            newtype,
+        )
+    })
+}
+
+/// MPI-1's MPI_Type_hindexed (removed in MPI-3, still in MPICH, with its non-const
+/// prototype).
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_hindexed(
+    count: c_int,
+    array_of_blocklengths: *mut c_int,
+    array_of_displacements: *mut MPI_Aint,
+    oldtype: MPI_Datatype,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    run("MPI_Type_hindexed", MPI_COMM_WORLD, || {
+        hindexed(
+            count,
+            array_of_blocklengths,
+            array_of_displacements,
+            oldtype,
+            newtype,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_create_indexed_block(
+    count: c_int,
+    blocklength: c_int,
+    array_of_displacements: *const c_int,
+    oldtype: MPI_Datatype,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    run("MPI_Type_create_indexed_block", MPI_COMM_WORLD, || {
+        let n = nonneg(count, "count")? as usize;
+        let bl = nonneg(blocklength, "blocklength")?;
+        let ds = array(array_of_displacements, n, "array_of_displacements")?;
+        let old = old_type(oldtype)?;
+        let newtype = out(newtype)?;
+        let d: Vec<i64> = ds.iter().map(|&x| x as i64).collect();
+        let t = Datatype::indexed_block(bl, &d, &old).map_err(type_error)?;
+        let mut ints = vec![count, blocklength];
+        ints.extend_from_slice(ds);
+        put(
+            newtype,
+            create(t, MPI_COMBINER_INDEXED_BLOCK, ints, vec![], vec![oldtype]),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_create_hindexed_block(
+    count: c_int,
+    blocklength: c_int,
+    array_of_displacements: *const MPI_Aint,
+    oldtype: MPI_Datatype,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    run("MPI_Type_create_hindexed_block", MPI_COMM_WORLD, || {
+        let n = nonneg(count, "count")? as usize;
+        let bl = nonneg(blocklength, "blocklength")?;
+        let ds = array(array_of_displacements, n, "array_of_displacements")?;
+        let old = old_type(oldtype)?;
+        let newtype = out(newtype)?;
+        let d: Vec<isize> = ds.iter().map(|&x| x as isize).collect();
+        let t = Datatype::hindexed_block(bl, &d, &old).map_err(type_error)?;
+        let ints = vec![count, blocklength];
+        put(
+            newtype,
+            create(
+                t,
+                MPI_COMBINER_HINDEXED_BLOCK,
+                ints,
+                ds.to_vec(),
+                vec![oldtype],
+            ),
+        )
+    })
+}
+
+unsafe fn structure(
+    count: c_int,
+    array_of_blocklengths: *const c_int,
+    array_of_displacements: *const MPI_Aint,
+    array_of_types: *const MPI_Datatype,
+    newtype: *mut MPI_Datatype,
+) -> Result<()> {
+    let n = nonneg(count, "count")? as usize;
+    let bls = array(array_of_blocklengths, n, "array_of_blocklengths")?;
+    let ds = array(array_of_displacements, n, "array_of_displacements")?;
+    let tys = array(array_of_types, n, "array_of_types")?;
+    let bl = blocklengths(bls)?;
+    let mut refs = Vec::with_capacity(n);
+    for &h in tys {
+        refs.push(if builtin_types::is_bound_marker(h) {
+            None
+        } else {
+            Some(old_type(h)?)
+        });
+    }
+    let newtype = out(newtype)?;
+    let members: Vec<Member<'_>> = tys
+        .iter()
+        .zip(&refs)
+        .map(|(&h, r)| match r {
+            Some(t) => Member::Type(t),
+            None if h == MPI_LB => Member::Lb,
+            None => Member::Ub,
+        })
+        .collect();
+    let d: Vec<isize> = ds.iter().map(|&x| x as isize).collect();
+    let t = Datatype::structure(&bl, &d, &members).map_err(type_error)?;
+    let mut ints = vec![count];
+    ints.extend_from_slice(bls);
+    put(
+        newtype,
+        create(t, MPI_COMBINER_STRUCT, ints, ds.to_vec(), tys.to_vec()),
+    )
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_create_struct(
+    count: c_int,
+    array_of_blocklengths: *const c_int,
+    array_of_displacements: *const MPI_Aint,
+    array_of_types: *const MPI_Datatype,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    run("MPI_Type_create_struct", MPI_COMM_WORLD, || {
+        structure(
+            count,
+            array_of_blocklengths,
+            array_of_displacements,
+            array_of_types,
+            newtype,
+        )
+    })
+}
+
+/// MPI-1's MPI_Type_struct (removed in MPI-3, still in MPICH, with its non-const prototype).
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_struct(
+    count: c_int,
+    array_of_blocklengths: *mut c_int,
+    array_of_displacements: *mut MPI_Aint,
+    array_of_types: *mut MPI_Datatype,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    run("MPI_Type_struct", MPI_COMM_WORLD, || {
+        structure(
+            count,
+            array_of_blocklengths,
+            array_of_displacements,
+            array_of_types,
+            newtype,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_create_resized(
+    oldtype: MPI_Datatype,
+    lb: MPI_Aint,
+    extent: MPI_Aint,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    run("MPI_Type_create_resized", MPI_COMM_WORLD, || {
+        let old = old_type(oldtype)?;
+        let newtype = out(newtype)?;
+        let t = Datatype::resized(&old, lb as isize, extent as isize).map_err(type_error)?;
+        put(
+            newtype,
+            create(
+                t,
+                MPI_COMBINER_RESIZED,
+                vec![],
+                vec![lb, extent],
+                vec![oldtype],
+            ),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_dup(oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
+    run("MPI_Type_dup", MPI_COMM_WORLD, || {
+        let old = old_type(oldtype)?;
+        let newtype = out(newtype)?;
+        let t = Datatype::dup(&old);
+        put(
+            newtype,
+            create(t, MPI_COMBINER_DUP, vec![], vec![], vec![oldtype]),
+        )
+    })
+}
+
+fn storage_order(o: c_int) -> Result<Order> {
+    match o {
+        MPI_ORDER_C => Ok(Order::C),
+        MPI_ORDER_FORTRAN => Ok(Order::Fortran),
+        _ => mpi_err!(Arg, "invalid array order {o}"),
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_create_subarray(
+    ndims: c_int,
+    array_of_sizes: *const c_int,
+    array_of_subsizes: *const c_int,
+    array_of_starts: *const c_int,
+    order: c_int,
+    oldtype: MPI_Datatype,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    run("MPI_Type_create_subarray", MPI_COMM_WORLD, || {
+        if ndims <= 0 {
+            return mpi_err!(Arg, "ndims must be positive, is {ndims}");
+        }
+        let n = ndims as usize;
+        let sizes = array(array_of_sizes, n, "array_of_sizes")?;
+        let subsizes = array(array_of_subsizes, n, "array_of_subsizes")?;
+        let starts = array(array_of_starts, n, "array_of_starts")?;
+        for i in 0..n {
+            let (s, ss, st) = (sizes[i], subsizes[i], starts[i]);
+            if s <= 0 {
+                return mpi_err!(Arg, "array_of_sizes[{i}] = {s} must be positive");
+            }
+            if ss < 0 || ss > s {
+                return mpi_err!(Arg, "array_of_subsizes[{i}] = {ss} is not in 0..={s}");
+            }
+            if st < 0 || st > s - ss {
+                return mpi_err!(
+                    Arg,
+                    "array_of_starts[{i}] = {st} is not in 0..={} (size {s}, subsize {ss})",
+                    s - ss
+                );
+            }
+        }
+        let o = storage_order(order)?;
+        let old = old_type(oldtype)?;
+        let newtype = out(newtype)?;
+        let w = |a: &[c_int]| a.iter().map(|&x| x as i64).collect::<Vec<_>>();
+        let t =
+            Datatype::subarray(&w(sizes), &w(subsizes), &w(starts), o, &old).map_err(type_error)?;
+        let mut ints = vec![ndims];
+        ints.extend_from_slice(sizes);
+        ints.extend_from_slice(subsizes);
+        ints.extend_from_slice(starts);
+        ints.push(order);
+        put(
+            newtype,
+            create(t, MPI_COMBINER_SUBARRAY, ints, vec![], vec![oldtype]),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_create_darray(
+    size: c_int,
+    rank: c_int,
+    ndims: c_int,
+    array_of_gsizes: *const c_int,
+    array_of_distribs: *const c_int,
+    array_of_dargs: *const c_int,
+    array_of_psizes: *const c_int,
+    order: c_int,
+    oldtype: MPI_Datatype,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    run("MPI_Type_create_darray", MPI_COMM_WORLD, || {
+        if rank < 0 || rank >= size {
+            return mpi_err!(Rank, "rank {rank} is not in 0..{size}");
+        }
+        if ndims <= 0 {
+            return mpi_err!(Arg, "ndims must be positive, is {ndims}");
+        }
+        let n = ndims as usize;
+        let gsizes = array(array_of_gsizes, n, "array_of_gsizes")?;
+        let distribs = array(array_of_distribs, n, "array_of_distribs")?;
+        let dargs = array(array_of_dargs, n, "array_of_dargs")?;
+        let psizes = array(array_of_psizes, n, "array_of_psizes")?;
+        let mut procs: i64 = 1;
+        let mut dist = Vec::with_capacity(n);
+        for i in 0..n {
+            let (g, p, a) = (gsizes[i], psizes[i], dargs[i]);
+            if g <= 0 {
+                return mpi_err!(Arg, "array_of_gsizes[{i}] = {g} must be positive");
+            }
+            if p <= 0 {
+                return mpi_err!(Arg, "array_of_psizes[{i}] = {p} must be positive");
+            }
+            procs = procs.saturating_mul(p as i64);
+            let d = match distribs[i] {
+                MPI_DISTRIBUTE_BLOCK => Distrib::Block,
+                MPI_DISTRIBUTE_CYCLIC => Distrib::Cyclic,
+                MPI_DISTRIBUTE_NONE => Distrib::None,
+                x => return mpi_err!(Arg, "array_of_distribs[{i}] = {x} is invalid"),
+            };
+            if d == Distrib::None && p != 1 {
+                return mpi_err!(Arg, "MPI_DISTRIBUTE_NONE needs array_of_psizes[{i}] = 1");
+            }
+            if a != MPI_DISTRIBUTE_DFLT_DARG {
+                if a <= 0 && d != Distrib::None {
+                    return mpi_err!(Arg, "array_of_dargs[{i}] = {a} must be positive");
+                }
+                if d == Distrib::Block && (a as i64) * (p as i64) < g as i64 {
+                    return mpi_err!(
+                        Arg,
+                        "block size {a} times {p} processes does not cover {g} elements"
+                    );
+                }
+            }
+            dist.push(d);
+        }
+        if procs != size as i64 {
+            return mpi_err!(Arg, "the process grid holds {procs} processes, not {size}");
+        }
+        let o = storage_order(order)?;
+        let old = old_type(oldtype)?;
+        let newtype = out(newtype)?;
+        let w = |a: &[c_int]| a.iter().map(|&x| x as i64).collect::<Vec<_>>();
+        let t = Datatype::darray(
+            size as i64,
+            rank as i64,
+            &w(gsizes),
+            &dist,
+            &w(dargs),
+            &w(psizes),
+            o,
+            &old,
+        )
+        .map_err(|e| match e {
+            TypeError::InvalidCount => Error::new(ErrorClass::Arg, "invalid darray arguments"),
+            e => type_error(e),
+        })?;
+        let mut ints = vec![size, rank, ndims];
+        ints.extend_from_slice(gsizes);
+        ints.extend_from_slice(distribs);
+        ints.extend_from_slice(dargs);
+        ints.extend_from_slice(psizes);
+        ints.push(order);
+        put(
+            newtype,
+            create(t, MPI_COMBINER_DARRAY, ints, vec![], vec![oldtype]),
+        )
+    })
+}
+
+// ------------------------------------------------------------------ commit and free
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Type_commit(datatype: *mut MPI_Datatype) -> c_int {
@@ -110,7 +986,12 @@ pub unsafe extern "C" fn PMPI_Type_commit(datatype: *mut MPI_Datatype) -> c_int 
         if datatype.is_null() {
             return mpi_err!(Arg, "NULL datatype pointer");
         }
-        handles::update_datatype(*datatype, |d| d.committed = true)
+        // SAFETY: non-NULL (checked); MPI: points to the caller's handle.
+        let h = *datatype;
+        if is_predefined(h) {
+            return Ok(());
+        }
+        handles::update_datatype(h, |d| d.committed = true)
     })
 }
 
@@ -120,8 +1001,173 @@ pub unsafe extern "C" fn PMPI_Type_free(datatype: *mut MPI_Datatype) -> c_int {
         if datatype.is_null() {
             return mpi_err!(Arg, "NULL datatype pointer");
         }
-        handles::free_datatype(*datatype)?;
+        // SAFETY: non-NULL (checked); MPI: points to the caller's handle.
+        let h = *datatype;
+        if is_predefined(h) {
+            return mpi_err!(Type, "cannot free a predefined datatype");
+        }
+        if h == MPI_DATATYPE_NULL {
+            return mpi_err!(Type, "cannot free MPI_DATATYPE_NULL");
+        }
+        // Pending operations keep their own reference to the type map (an Arc), so the
+        // handle can go now.
+        handles::any_datatype(h)?;
+        release(h)?;
         *datatype = MPI_DATATYPE_NULL;
         Ok(())
+    })
+}
+
+// ------------------------------------------------------------------ elements
+
+/// Basic elements received, as MPI_Get_elements reports them: None is MPI_UNDEFINED.
+///
+/// # Safety
+/// `status` is NULL or valid for reading.
+pub(crate) unsafe fn status_elements(
+    status: *const MPI_Status,
+    datatype: MPI_Datatype,
+) -> Result<Option<u64>> {
+    if status.is_null() || status as usize == 1 {
+        return mpi_err!(Arg, "NULL status");
+    }
+    let t = any_type(datatype)?;
+    Ok(t.elements_in(args::status_bytes(status)))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Get_elements_x(
+    status: *const MPI_Status,
+    datatype: MPI_Datatype,
+    count: *mut MPI_Count,
+) -> c_int {
+    run("MPI_Get_elements_x", MPI_COMM_WORLD, || {
+        let n = status_elements(status, datatype)?;
+        put(
+            count,
+            n.and_then(|n| MPI_Count::try_from(n).ok())
+                .unwrap_or(MPI_UNDEFINED as MPI_Count),
+        )
+    })
+}
+
+// ------------------------------------------------------------------ pack / unpack
+
+/// Bytes of `count` elements of `t`.
+fn packed_size(count: usize, t: &Datatype) -> Result<usize> {
+    count
+        .checked_mul(t.size)
+        .filter(|&n| n <= i32::MAX as usize)
+        .ok_or_else(|| Error::new(ErrorClass::Count, "packed size exceeds the int range"))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Pack(
+    inbuf: *const c_void,
+    incount: c_int,
+    datatype: MPI_Datatype,
+    outbuf: *mut c_void,
+    outsize: c_int,
+    position: *mut c_int,
+    comm: MPI_Comm,
+) -> c_int {
+    run("MPI_Pack", comm, || {
+        handles::comm(comm)?;
+        let n = args::count(incount)?;
+        let t = handles::datatype(datatype)?;
+        if outsize < 0 {
+            return mpi_err!(Arg, "negative outsize {outsize}");
+        }
+        let position = out(position)?;
+        // SAFETY: non-NULL (checked); MPI: points to the caller's int.
+        let pos = *position;
+        if pos < 0 {
+            return mpi_err!(Arg, "negative position {pos}");
+        }
+        if inbuf.is_null() && n > 0 && t.size > 0 && t.true_lb == 0 {
+            return mpi_err!(Arg, "NULL inbuf with incount {n}");
+        }
+        let len = packed_size(n, &t)?;
+        if len > 0 && pos as usize + len > outsize as usize {
+            return mpi_err!(
+                Truncate,
+                "{len} packed bytes do not fit at position {pos} of a {outsize}-byte buffer"
+            );
+        }
+        if len == 0 {
+            return Ok(());
+        }
+        if outbuf.is_null() {
+            return mpi_err!(Arg, "NULL outbuf");
+        }
+        // SAFETY: MPI: outbuf holds outsize bytes, of which pos..pos+len fit (checked);
+        // inbuf holds `n` elements of the type.
+        let dst = std::slice::from_raw_parts_mut((outbuf as *mut u8).add(pos as usize), len);
+        t.pack_into(n, 0, inbuf as *const u8, dst);
+        *position = pos + len as c_int;
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Unpack(
+    inbuf: *const c_void,
+    insize: c_int,
+    position: *mut c_int,
+    outbuf: *mut c_void,
+    outcount: c_int,
+    datatype: MPI_Datatype,
+    comm: MPI_Comm,
+) -> c_int {
+    run("MPI_Unpack", comm, || {
+        handles::comm(comm)?;
+        let n = args::count(outcount)?;
+        let t = handles::datatype(datatype)?;
+        if insize < 0 {
+            return mpi_err!(Arg, "negative insize {insize}");
+        }
+        let position = out(position)?;
+        // SAFETY: non-NULL (checked); MPI: points to the caller's int.
+        let pos = *position;
+        if pos < 0 {
+            return mpi_err!(Arg, "negative position {pos}");
+        }
+        if outbuf.is_null() && n > 0 && t.size > 0 && t.true_lb == 0 {
+            return mpi_err!(Arg, "NULL outbuf with outcount {n}");
+        }
+        let len = packed_size(n, &t)?;
+        if len > 0 && pos as usize + len > insize as usize {
+            return mpi_err!(
+                Truncate,
+                "unpacking {len} bytes at position {pos} runs past the {insize}-byte input"
+            );
+        }
+        if len == 0 {
+            return Ok(());
+        }
+        if inbuf.is_null() {
+            return mpi_err!(Arg, "NULL inbuf");
+        }
+        // SAFETY: MPI: inbuf holds insize bytes, pos..pos+len among them (checked);
+        // outbuf has room for `n` elements of the type.
+        let src = std::slice::from_raw_parts((inbuf as *const u8).add(pos as usize), len);
+        t.unpack_from(n, 0, src, outbuf as *mut u8);
+        *position = pos + len as c_int;
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Pack_size(
+    incount: c_int,
+    datatype: MPI_Datatype,
+    comm: MPI_Comm,
+    size: *mut c_int,
+) -> c_int {
+    run("MPI_Pack_size", comm, || {
+        handles::comm(comm)?;
+        let n = args::count(incount)?;
+        let t = handles::datatype(datatype)?;
+        put(size, packed_size(n, &t)? as c_int)
     })
 }

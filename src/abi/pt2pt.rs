@@ -689,21 +689,12 @@ pub unsafe extern "C" fn PMPI_Get_elements(
     count: *mut c_int,
 ) -> c_int {
     run("MPI_Get_elements", MPI_COMM_WORLD, || {
-        if status.is_null() {
-            return mpi_err!(Arg, "NULL status");
-        }
-        let ty = handles::any_datatype(datatype)?;
-        let bytes = args::status_bytes(status);
-        let n = match ty.basic {
-            Some((b, _)) if b.size() > 0 && bytes.is_multiple_of(b.size() as u64) => {
-                (bytes / b.size() as u64) as c_int
-            }
-            _ if ty.size > 0 && bytes.is_multiple_of(ty.size as u64) => {
-                (bytes / ty.size as u64) as c_int
-            }
-            _ => MPI_UNDEFINED,
-        };
-        put(count, n)
+        let n = super::datatype::status_elements(status, datatype)?;
+        put(
+            count,
+            n.and_then(|n| c_int::try_from(n).ok())
+                .unwrap_or(MPI_UNDEFINED),
+        )
     })
 }
 

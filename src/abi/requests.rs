@@ -47,26 +47,29 @@ pub struct RecvTarget {
 
 pub fn recv_target(buf: *mut c_void, count: usize, ty: &TypeRef) -> Result<RecvTarget> {
     let cap = args::bytes(count, ty)?;
-    match ty {
-        TypeRef::Derived(d) if !d.is_contiguous() => {
-            let mut tmp = vec![0u8; cap];
-            Ok(RecvTarget {
-                ptr: tmp.as_mut_ptr(),
-                cap,
-                post: PostProcess::Unpack {
-                    tmp,
-                    dst: buf as usize,
-                    count,
-                    dtype: d.clone(),
-                },
-            })
-        }
-        _ => Ok(RecvTarget {
+    if ty.is_contiguous() {
+        return Ok(RecvTarget {
             ptr: buf as *mut u8,
             cap,
             post: PostProcess::None,
-        }),
+        });
     }
+    // Non-contiguous: derived types, and the predefined pairs with a gap (MPI_DOUBLE_INT…).
+    let dtype = match ty {
+        TypeRef::Derived(d) => d.clone(),
+        TypeRef::Builtin(d) => std::sync::Arc::new((*d).clone()),
+    };
+    let mut tmp = vec![0u8; cap];
+    Ok(RecvTarget {
+        ptr: tmp.as_mut_ptr(),
+        cap,
+        post: PostProcess::Unpack {
+            tmp,
+            dst: buf as usize,
+            count,
+            dtype,
+        },
+    })
 }
 
 pub fn finish_post(post: PostProcess, st: &Status) {

@@ -46,3 +46,69 @@ impl Basic {
         }
     }
 }
+
+impl Basic {
+    /// C alignment of a value on x86-64 (`size` tells the 32-byte complex types, kept as
+    /// `Byte`, from MPI_BYTE); a struct's extent is padded to its largest member alignment.
+    pub fn align(self, size: usize) -> usize {
+        match self {
+            Basic::I8 | Basic::U8 | Basic::Bool => 1,
+            Basic::Byte if size >= 32 => 16,
+            Basic::Byte => 1,
+            Basic::I16 | Basic::U16 => 2,
+            Basic::I32 | Basic::U32 | Basic::F32 | Basic::C32 => 4,
+            Basic::FloatInt | Basic::TwoInt | Basic::ShortInt => 4,
+            Basic::I64 | Basic::U64 | Basic::F64 | Basic::C64 => 8,
+            Basic::DoubleInt | Basic::LongInt => 8,
+            Basic::LongDouble | Basic::LongDoubleInt => 16,
+        }
+    }
+
+    /// Which predefined types share one representation in MPICH's type engine (all integers
+    /// of one width are the same type there): a struct whose members all share it is laid
+    /// out without padding.
+    pub fn class(self, size: usize) -> u64 {
+        match self {
+            Basic::I8 | Basic::U8 | Basic::Bool => 1,
+            Basic::Byte if size >= 32 => 15,
+            Basic::Byte => 1,
+            Basic::I16 | Basic::U16 => 2,
+            Basic::I32 | Basic::U32 => 4,
+            Basic::I64 | Basic::U64 => 8,
+            Basic::F32 => 10,
+            Basic::F64 => 11,
+            Basic::LongDouble => 12,
+            Basic::C32 => 13,
+            Basic::C64 => 14,
+            Basic::TwoInt => 16,
+            Basic::FloatInt => 17,
+            Basic::DoubleInt => 18,
+            Basic::LongInt => 19,
+            Basic::ShortInt => 20,
+            Basic::LongDoubleInt => 21,
+        }
+    }
+
+    /// The basic elements one value counts as for MPI_Get_elements, as (size, count) runs:
+    /// the value-index pair types are two (value, then index).
+    pub fn elements(self, size: usize) -> Vec<(usize, usize)> {
+        // The second member is whatever the value leaves of the pair's size (an int, or a
+        // second value for MPI_2REAL / MPI_2DOUBLE_PRECISION).
+        let pair = |v: usize| {
+            let w = size.saturating_sub(v);
+            if w == v {
+                vec![(v, 2)]
+            } else {
+                vec![(v, 1), (w, 1)]
+            }
+        };
+        match self {
+            Basic::FloatInt | Basic::TwoInt => pair(4),
+            Basic::ShortInt => pair(2),
+            Basic::DoubleInt | Basic::LongInt => pair(8),
+            Basic::LongDoubleInt => pair(16),
+            _ if size == 0 => vec![],
+            _ => vec![(size, 1)],
+        }
+    }
+}

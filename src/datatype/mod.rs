@@ -1,12 +1,22 @@
 //! datatype: type maps flattened into byte segments, and pack/unpack over them.
 //!
-//! A committed type is described by the runs of bytes one element covers (`segments`,
-//! offsets from the element's start, adjacent runs merged) plus its extent. Contiguous types
-//! go to the protocols as one buffer; others are packed (later: handed to rails as iovecs).
+//! A type is described by the runs of bytes one element covers (`segments`: offsets from the
+//! start of the element's buffer, in type-map order, adjacent runs merged) plus its bounds.
+//! `count` elements are never materialised: element `i` is the same segment list shifted by
+//! `i * extent`, walked lazily (`runs`, `pack`, `unpack`). Contiguous types go to the
+//! protocols as one buffer; others as the run list (iovecs) or packed.
+//!
+//! Bounds (lb, extent, true lb/extent) and struct padding follow MPICH 4 (its yaksa type
+//! engine) exactly, so programs see the same numbers on both libraries; the constructors are
+//! in `constructors.rs`.
 
 pub mod basic;
+mod constructors;
 
 pub use basic::Basic;
+pub use constructors::{Distrib, Member, Order};
+
+use std::sync::atomic::{AtomicU64, Ordering};
 
 #[derive(Clone, Debug)]
 pub struct Datatype {
@@ -23,6 +33,16 @@ pub struct Datatype {
     pub basic: Option<(Basic, usize)>,
     pub committed: bool,
     pub predefined: bool,
+    /// Alignment of the type (the largest of its basic types' C alignments); a struct's
+    /// extent is padded to a multiple of it, as MPICH does.
+    pub align: usize,
+    /// The basic elements of one element in type-map order, as (size of each, how many)
+    /// runs, merged (what MPI_Get_elements counts).
+    pub elements: Vec<(usize, usize)>,
+    /// Identity of the type's representation: MPICH builds a struct whose members are all
+    /// the same type as an hindexed type (no padding), and a dup, a contiguous of one or a
+    /// resize to the same bounds share their old type's representation.
+    pub ident: u64,
 }
 
 #[derive(Debug, PartialEq, Eq)]
@@ -33,9 +53,25 @@ pub enum TypeError {
     Overflow,
 }
 
+/// Identity of the empty type (MPICH's zero-length type).
+pub(crate) const NULL_IDENT: u64 = 0;
+static NEXT_IDENT: AtomicU64 = AtomicU64::new(1 << 32);
+
+pub(crate) fn fresh_ident() -> u64 {
+    NEXT_IDENT.fetch_add(1, Ordering::Relaxed)
+}
+
 impl Datatype {
     /// A predefined type: `size` bytes, contiguous.
     pub fn predefined(name: &str, size: usize, basic: Option<Basic>) -> Self {
+        let (align, ident, elements) = match basic {
+            Some(b) => (b.align(size), b.class(size), b.elements(size)),
+            None => (
+                1,
+                NULL_IDENT,
+                if size > 0 { vec![(size, 1)] } else { vec![] },
+            ),
+        };
         Self {
             name: name.to_string(),
             size,
@@ -47,43 +83,39 @@ impl Datatype {
             basic: basic.map(|b| (b, 1)),
             committed: true,
             predefined: true,
+            align,
+            elements,
+            ident,
         }
     }
 
-    /// MPI_Type_contiguous.
-    pub fn contiguous(count: i64, old: &Datatype) -> Result<Self, TypeError> {
-        if count < 0 {
-            return Err(TypeError::InvalidCount);
-        }
-        let count = count as usize;
-        let size = old.size.checked_mul(count).ok_or(TypeError::Overflow)?;
-        let extent = old
-            .extent
-            .checked_mul(count as isize)
-            .ok_or(TypeError::Overflow)?;
-        let mut segments = Vec::new();
-        for i in 0..count {
-            let base = i as isize * old.extent;
-            for &(off, len) in &old.segments {
-                push_merged(&mut segments, base + off, len);
-            }
-        }
-        Ok(Self {
+    /// The empty type MPICH makes for zero counts (size, bounds and extent 0).
+    pub fn empty() -> Self {
+        Self {
             name: String::new(),
-            size,
-            lb: old.lb,
-            extent,
-            true_lb: old.true_lb,
-            true_extent: if count == 0 {
-                0
-            } else {
-                extent - old.extent + old.true_extent
-            },
-            segments,
-            basic: old.basic.map(|(b, n)| (b, n * count)),
+            size: 0,
+            lb: 0,
+            extent: 0,
+            true_lb: 0,
+            true_extent: 0,
+            segments: vec![],
+            basic: None,
             committed: false,
             predefined: false,
-        })
+            align: 1,
+            elements: vec![],
+            ident: NULL_IDENT,
+        }
+    }
+
+    /// Upper bound (lb + extent).
+    pub fn ub(&self) -> isize {
+        self.lb + self.extent
+    }
+
+    /// True upper bound (true_lb + true_extent).
+    pub fn true_ub(&self) -> isize {
+        self.true_lb + self.true_extent
     }
 
     /// One element is a single run starting at offset 0 with no gaps, and elements abut.
@@ -94,18 +126,87 @@ impl Datatype {
                 && self.extent == self.size as isize)
     }
 
+    /// The byte runs of `count` elements, offsets relative to the buffer, in type-map
+    /// order, runs that abut across element boundaries merged (iovecs for a rail).
+    pub fn runs(&self, count: usize) -> Runs<'_> {
+        Runs {
+            t: self,
+            count,
+            elem: 0,
+            seg: 0,
+            pending: None,
+        }
+    }
+
+    /// Number of runs `runs(count)` yields at most (for sizing iovec arrays).
+    pub fn max_runs(&self, count: usize) -> usize {
+        if self.is_contiguous() {
+            usize::from(self.size > 0 && count > 0)
+        } else {
+            self.segments.len().saturating_mul(count)
+        }
+    }
+
     /// Gather `count` elements at `src` into `out` (appending).
     ///
     /// # Safety
     /// `src` must address `count` elements of this type, readable.
     pub unsafe fn pack(&self, count: usize, src: *const u8, out: &mut Vec<u8>) {
-        out.reserve(self.size * count);
-        for i in 0..count {
-            let base = src.offset(i as isize * self.extent);
-            for &(off, len) in &self.segments {
-                out.extend_from_slice(std::slice::from_raw_parts(base.offset(off), len));
-            }
+        let total = self.size * count;
+        out.reserve(total);
+        let start = out.len();
+        // SAFETY: `reserve` made room for `total` more bytes; pack_raw writes exactly that
+        // many (the elements hold `total` bytes) before the length covers them.
+        let n = self.pack_raw(count, 0, src, out.as_mut_ptr().add(start), total);
+        debug_assert_eq!(n, total);
+        out.set_len(start + n);
+    }
+
+    /// Copy the packed bytes `skip..skip + out.len()` of `count` elements at `src` into
+    /// `out` (a window of the packed stream); returns the bytes written (less than
+    /// `out.len()` only when the elements end first).
+    ///
+    /// # Safety
+    /// `src` must address `count` elements of this type, readable, not overlapping `out`.
+    pub unsafe fn pack_into(
+        &self,
+        count: usize,
+        skip: usize,
+        src: *const u8,
+        out: &mut [u8],
+    ) -> usize {
+        self.pack_raw(count, skip, src, out.as_mut_ptr(), out.len())
+    }
+
+    /// `pack_into` on a raw destination of `cap` writable bytes.
+    unsafe fn pack_raw(
+        &self,
+        count: usize,
+        mut skip: usize,
+        src: *const u8,
+        out: *mut u8,
+        cap: usize,
+    ) -> usize {
+        if self.is_contiguous() {
+            let n = (self.size * count).saturating_sub(skip).min(cap);
+            std::ptr::copy_nonoverlapping(src.add(skip), out, n);
+            return n;
         }
+        let mut pos = 0usize;
+        for (off, len) in self.runs(count) {
+            if pos == cap {
+                break;
+            }
+            if skip >= len {
+                skip -= len;
+                continue;
+            }
+            let n = (len - skip).min(cap - pos);
+            std::ptr::copy_nonoverlapping(src.offset(off + skip as isize), out.add(pos), n);
+            pos += n;
+            skip = 0;
+        }
+        pos
     }
 
     /// Scatter packed bytes into `count` elements at `dst`; stops when `src` runs out.
@@ -113,22 +214,115 @@ impl Datatype {
     /// # Safety
     /// `dst` must address `count` elements of this type, writable.
     pub unsafe fn unpack(&self, count: usize, src: &[u8], dst: *mut u8) {
-        let mut pos = 0;
-        for i in 0..count {
-            let base = dst.offset(i as isize * self.extent);
-            for &(off, len) in &self.segments {
-                if pos >= src.len() {
-                    return;
+        self.unpack_from(count, 0, src, dst);
+    }
+
+    /// Scatter `src` into the packed bytes `skip..skip + src.len()` of `count` elements at
+    /// `dst`; returns the bytes consumed (less than `src.len()` when the elements end).
+    ///
+    /// # Safety
+    /// `dst` must address `count` elements of this type, writable, not overlapping `src`.
+    pub unsafe fn unpack_from(
+        &self,
+        count: usize,
+        mut skip: usize,
+        src: &[u8],
+        dst: *mut u8,
+    ) -> usize {
+        if self.is_contiguous() {
+            let n = (self.size * count).saturating_sub(skip).min(src.len());
+            std::ptr::copy_nonoverlapping(src.as_ptr(), dst.add(skip), n);
+            return n;
+        }
+        let mut pos = 0usize;
+        for (off, len) in self.runs(count) {
+            if pos >= src.len() {
+                break;
+            }
+            if skip >= len {
+                skip -= len;
+                continue;
+            }
+            let n = (len - skip).min(src.len() - pos);
+            std::ptr::copy_nonoverlapping(
+                src.as_ptr().add(pos),
+                dst.offset(off + skip as isize),
+                n,
+            );
+            pos += n;
+            skip = 0;
+        }
+        pos
+    }
+
+    /// Basic elements in the first `bytes` bytes of a stream of elements of this type
+    /// (MPI_Get_elements); None is MPI_UNDEFINED. As MPICH: for a predefined type the bytes
+    /// must be whole elements; for a derived type a trailing partial basic element is not
+    /// counted; a type of size 0 holds 0 elements in 0 bytes and is undefined otherwise.
+    pub fn elements_in(&self, bytes: u64) -> Option<u64> {
+        if self.size == 0 {
+            return (bytes == 0).then_some(0);
+        }
+        let size = self.size as u64;
+        let per: u64 = self.elements.iter().map(|&(_, n)| n as u64).sum();
+        if self.predefined {
+            return bytes.is_multiple_of(size).then(|| bytes / size * per);
+        }
+        let mut n = (bytes / size).checked_mul(per)?;
+        let mut rem = bytes % size;
+        for &(esize, k) in &self.elements {
+            if rem == 0 || esize == 0 {
+                break;
+            }
+            let whole = (rem / esize as u64).min(k as u64);
+            n += whole;
+            rem -= whole * esize as u64;
+            if whole < k as u64 {
+                break;
+            }
+        }
+        Some(n)
+    }
+}
+
+/// Iterator over the byte runs of `count` elements (see `Datatype::runs`).
+pub struct Runs<'a> {
+    t: &'a Datatype,
+    count: usize,
+    elem: usize,
+    seg: usize,
+    pending: Option<(isize, usize)>,
+}
+
+impl Iterator for Runs<'_> {
+    type Item = (isize, usize);
+
+    fn next(&mut self) -> Option<(isize, usize)> {
+        let segs = &self.t.segments;
+        loop {
+            if self.seg == segs.len() {
+                self.seg = 0;
+                self.elem += 1;
+            }
+            if self.elem >= self.count || segs.is_empty() {
+                return self.pending.take();
+            }
+            let (off, len) = segs[self.seg];
+            let off = off + self.elem as isize * self.t.extent;
+            self.seg += 1;
+            match self.pending {
+                Some((p, l)) if p + l as isize == off => self.pending = Some((p, l + len)),
+                Some(prev) => {
+                    self.pending = Some((off, len));
+                    return Some(prev);
                 }
-                let n = len.min(src.len() - pos);
-                std::ptr::copy_nonoverlapping(src[pos..].as_ptr(), base.offset(off), n);
-                pos += n;
+                None => self.pending = Some((off, len)),
             }
         }
     }
 }
 
-fn push_merged(segs: &mut Vec<(isize, usize)>, off: isize, len: usize) {
+pub(crate) fn push_merged(segs: &mut Vec<(isize, usize)>, off: isize, len: usize) {
     if len == 0 {
         return;
     }
@@ -141,39 +335,18 @@ fn push_merged(segs: &mut Vec<(isize, usize)>, off: isize, len: usize) {
     segs.push((off, len));
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn contiguous_of_contiguous_is_contiguous() {
-        let int = Datatype::predefined("MPI_INT", 4, Some(Basic::I32));
-        let t = Datatype::contiguous(5, &int).unwrap();
-        assert_eq!((t.size, t.extent), (20, 20));
-        assert!(t.is_contiguous());
-        assert_eq!(t.basic, Some((Basic::I32, 5)));
-        assert_eq!(
-            Datatype::contiguous(-1, &int).unwrap_err(),
-            TypeError::InvalidCount
-        );
-        assert_eq!(Datatype::contiguous(0, &int).unwrap().size, 0);
+pub(crate) fn push_elements(runs: &mut Vec<(usize, usize)>, size: usize, n: usize) {
+    if n == 0 {
+        return;
     }
-
-    #[test]
-    fn pack_unpack_round_trip_with_gaps() {
-        // A resized-like type: 4 data bytes in an 8-byte extent.
-        let mut t = Datatype::predefined("x", 4, None);
-        t.extent = 8;
-        assert!(!t.is_contiguous());
-        let src: Vec<u8> = (0..24).collect();
-        let mut packed = Vec::new();
-        unsafe { t.pack(3, src.as_ptr(), &mut packed) };
-        assert_eq!(packed, [0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19]);
-        let mut dst = vec![0xffu8; 24];
-        unsafe { t.unpack(3, &packed, dst.as_mut_ptr()) };
-        for (i, &b) in dst.iter().enumerate() {
-            let want = if i % 8 < 4 { i as u8 } else { 0xff };
-            assert_eq!(b, want);
+    if let Some(last) = runs.last_mut() {
+        if last.0 == size {
+            last.1 += n;
+            return;
         }
     }
+    runs.push((size, n));
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,365 @@
+//! Type-map math: bounds as MPICH 4.0.2 reports them (the expected numbers were printed by
+//! a program run under Debian's MPICH), merged segments, pack/unpack, MPI_Get_elements.
+
+use super::*;
+
+fn int() -> Datatype {
+    Datatype::predefined("MPI_INT", 4, Some(Basic::I32))
+}
+fn double() -> Datatype {
+    Datatype::predefined("MPI_DOUBLE", 8, Some(Basic::F64))
+}
+fn char_() -> Datatype {
+    Datatype::predefined("MPI_CHAR", 1, Some(Basic::I8))
+}
+fn short() -> Datatype {
+    Datatype::predefined("MPI_SHORT", 2, Some(Basic::I16))
+}
+fn long_double() -> Datatype {
+    Datatype::predefined("MPI_LONG_DOUBLE", 16, Some(Basic::LongDouble))
+}
+
+/// (size, lb, extent, true_lb, true_extent)
+fn shape(t: &Datatype) -> (usize, isize, isize, isize, isize) {
+    (t.size, t.lb, t.extent, t.true_lb, t.true_extent)
+}
+
+fn st(bl: &[i64], d: &[isize], m: &[Member<'_>]) -> Datatype {
+    Datatype::structure(bl, d, m).unwrap()
+}
+
+#[test]
+fn contiguous_of_contiguous_is_contiguous() {
+    let t = Datatype::contiguous(5, &int()).unwrap();
+    assert_eq!((t.size, t.extent), (20, 20));
+    assert!(t.is_contiguous());
+    assert_eq!(t.segments, [(0, 20)]);
+    assert_eq!(t.basic, Some((Basic::I32, 5)));
+    assert_eq!(
+        Datatype::contiguous(-1, &int()).unwrap_err(),
+        TypeError::InvalidCount
+    );
+    assert_eq!(
+        shape(&Datatype::contiguous(0, &int()).unwrap()),
+        (0, 0, 0, 0, 0)
+    );
+}
+
+#[test]
+fn struct_extents_are_padded_like_mpich() {
+    use Member::Type as T;
+    let (i, d, c, s, ld) = (int(), double(), char_(), short(), long_double());
+    assert_eq!(
+        shape(&st(&[1, 1], &[0, 4], &[T(&i), T(&c)])),
+        (5, 0, 8, 0, 5)
+    );
+    assert_eq!(
+        shape(&st(&[1, 1], &[0, 8], &[T(&d), T(&c)])),
+        (9, 0, 16, 0, 9)
+    );
+    assert_eq!(
+        shape(&st(&[1, 1], &[0, 1], &[T(&c), T(&c)])),
+        (2, 0, 2, 0, 2)
+    );
+    assert_eq!(
+        shape(&st(&[1, 1], &[4, 12], &[T(&i), T(&d)])),
+        (12, 4, 16, 4, 16)
+    );
+    assert_eq!(
+        shape(&st(&[1, 1], &[0, 16], &[T(&ld), T(&c)])),
+        (17, 0, 32, 0, 17)
+    );
+    assert_eq!(
+        shape(&st(&[1, 1], &[0, 2], &[T(&s), T(&c)])),
+        (3, 0, 4, 0, 3)
+    );
+    // One member type: laid out as hindexed, no padding.
+    assert_eq!(
+        shape(&st(&[1, 1], &[0, 6], &[T(&i), T(&i)])),
+        (8, 0, 10, 0, 10)
+    );
+    // A zero-length block does not count towards the bounds.
+    assert_eq!(
+        shape(&st(&[0, 1], &[100, 8], &[T(&i), T(&d)])),
+        (8, 8, 8, 8, 8)
+    );
+    // Everything empty: the zero-length type.
+    assert_eq!(
+        shape(&st(&[0, 0], &[100, 8], &[T(&i), T(&d)])),
+        (0, 0, 0, 0, 0)
+    );
+}
+
+#[test]
+fn lb_ub_markers_resize_the_struct() {
+    use Member::{Lb, Type as T, Ub};
+    let i = int();
+    let t = st(&[1, 1, 1], &[0, 8, 16], &[Lb, T(&i), Ub]);
+    assert_eq!(shape(&t), (4, 0, 16, 8, 4));
+    assert_eq!(t.segments, [(8, 4)]);
+    let t = st(&[1, 1, 1], &[-4, 8, 16], &[T(&i), T(&i), Ub]);
+    assert_eq!(shape(&t), (8, -4, 20, -4, 16));
+    assert_eq!(shape(&st(&[1, 1], &[0, 24], &[Lb, Ub])), (0, 0, 24, 0, 0));
+}
+
+#[test]
+fn vectors_with_negative_strides_and_empty_blocks() {
+    let v = Datatype::vector(3, 2, -4, &int()).unwrap();
+    assert_eq!(shape(&v), (24, -32, 40, -32, 40));
+    // Type-map order: block 0 first although it lies highest.
+    assert_eq!(v.segments, [(0, 8), (-16, 8), (-32, 8)]);
+    assert_eq!(
+        shape(&Datatype::vector(0, 2, 4, &int()).unwrap()),
+        (0, 0, 0, 0, 0)
+    );
+    // MPICH keeps the span of a vector whose blocks are empty.
+    assert_eq!(
+        shape(&Datatype::vector(3, 0, 4, &int()).unwrap()),
+        (0, 0, 32, 0, 32)
+    );
+    let v = Datatype::vector(4, 2, 2, &int()).unwrap();
+    assert!(v.is_contiguous());
+    assert_eq!(v.segments, [(0, 32)]);
+    let h = Datatype::hvector(3, 1, 10, &int()).unwrap();
+    assert_eq!(shape(&h), (12, 0, 24, 0, 24));
+    assert_eq!(h.segments, [(0, 4), (10, 4), (20, 4)]);
+    assert_eq!(h.basic, Some((Basic::I32, 3)));
+}
+
+#[test]
+fn resized_and_negative_extents() {
+    let r = Datatype::resized(&int(), -4, 16).unwrap();
+    assert_eq!(shape(&r), (4, -4, 16, 0, 4));
+    assert_eq!(
+        shape(&Datatype::vector(2, 1, 1, &r).unwrap()),
+        (8, -4, 32, 0, 20)
+    );
+    let n = Datatype::resized(&int(), 8, -16).unwrap();
+    assert_eq!(shape(&n), (4, 8, -16, 0, 4));
+    let c = Datatype::contiguous(3, &n).unwrap();
+    assert_eq!(shape(&c), (12, -24, 16, -32, 36));
+    assert_eq!(c.segments, [(0, 4), (-16, 4), (-32, 4)]);
+    let i = int();
+    let s = st(&[1, 1], &[0, 8], &[Member::Type(&i), Member::Type(&n)]);
+    assert_eq!(shape(&s), (8, 0, 4, 0, 12));
+}
+
+#[test]
+fn indexed_types() {
+    let t = Datatype::indexed(&[2, 0], &[5, 1], &int()).unwrap();
+    assert_eq!(shape(&t), (8, 20, 8, 20, 8));
+    let t = Datatype::hindexed(&[0, 0], &[100, 0], &int()).unwrap();
+    assert_eq!(shape(&t), (0, 0, 0, 0, 0));
+    let t = Datatype::indexed(&[1, 3, 2], &[4, 0, 10], &int()).unwrap();
+    assert_eq!(t.size, 24);
+    assert_eq!((t.lb, t.extent), (0, 48));
+    assert_eq!(t.segments, [(16, 4), (0, 12), (40, 8)]);
+    // Adjacent blocks merge.
+    let t = Datatype::indexed(&[1, 3], &[0, 1], &int()).unwrap();
+    assert_eq!(t.segments, [(0, 16)]);
+    assert!(t.is_contiguous());
+    let t = Datatype::indexed_block(2, &[3, 0], &double()).unwrap();
+    assert_eq!(shape(&t), (32, 0, 40, 0, 40));
+    assert_eq!(t.segments, [(24, 16), (0, 16)]);
+    let t = Datatype::hindexed_block(1, &[-8, 8], &double()).unwrap();
+    assert_eq!(shape(&t), (16, -8, 24, -8, 24));
+    assert_eq!(
+        Datatype::indexed_block(-1, &[0], &int()).unwrap_err(),
+        TypeError::InvalidCount
+    );
+    assert_eq!(
+        Datatype::indexed(&[1, -1], &[0, 1], &int()).unwrap_err(),
+        TypeError::InvalidCount
+    );
+}
+
+#[test]
+fn subarrays_match_mpich() {
+    let d = double();
+    let c = Datatype::subarray(&[4, 5, 6], &[2, 3, 4], &[1, 1, 2], Order::C, &d).unwrap();
+    assert_eq!(shape(&c), (192, 0, 960, 304, 368));
+    assert_eq!(c.segments.len(), 6);
+    assert_eq!(c.segments[0], (304, 32));
+    let f = Datatype::subarray(&[4, 5, 6], &[2, 3, 4], &[1, 1, 2], Order::Fortran, &d).unwrap();
+    assert_eq!(shape(&f), (192, 0, 960, 360, 560));
+    assert_eq!(f.segments.len(), 12);
+    let one = Datatype::subarray(&[10], &[3], &[2], Order::C, &int()).unwrap();
+    assert_eq!(shape(&one), (12, 0, 40, 8, 12));
+    assert_eq!(one.segments, [(8, 12)]);
+    let empty = Datatype::subarray(&[4, 4], &[0, 2], &[0, 0], Order::C, &int()).unwrap();
+    assert_eq!(shape(&empty), (0, 0, 64, 0, 0));
+}
+
+#[test]
+fn darray_block_and_cyclic() {
+    // 2x2 processes over a 4x6 C-order array of ints, block x cyclic(2).
+    let i = int();
+    let t = Datatype::darray(
+        4,
+        3,
+        &[4, 6],
+        &[Distrib::Block, Distrib::Cyclic],
+        &[DFLT, 2],
+        &[2, 2],
+        Order::C,
+        &i,
+    )
+    .unwrap();
+    assert_eq!((t.size, t.lb, t.extent), (16, 0, 96));
+    // Rank 3 = coords (1, 1): rows 2..4, columns {2, 3}.
+    let cells: Vec<(isize, usize)> = vec![(2 * 24 + 8, 8), (3 * 24 + 8, 8)];
+    assert_eq!(t.segments, cells);
+}
+const DFLT: i64 = -49767;
+
+#[test]
+fn pack_unpack_round_trip_with_gaps() {
+    // A resized-like type: 4 data bytes in an 8-byte extent.
+    let t = Datatype::resized(&int(), 0, 8).unwrap();
+    assert!(!t.is_contiguous());
+    let src: Vec<u8> = (0..24).collect();
+    let mut packed = Vec::new();
+    // SAFETY: `src` holds 3 elements of extent 8.
+    unsafe { t.pack(3, src.as_ptr(), &mut packed) };
+    assert_eq!(packed, [0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19]);
+    let mut dst = vec![0xffu8; 24];
+    // SAFETY: `dst` holds 3 elements of extent 8.
+    unsafe { t.unpack(3, &packed, dst.as_mut_ptr()) };
+    for (i, &b) in dst.iter().enumerate() {
+        let want = if i % 8 < 4 { i as u8 } else { 0xff };
+        assert_eq!(b, want);
+    }
+}
+
+#[test]
+fn pack_windows_and_struct_with_gaps() {
+    use Member::Type as T;
+    let (i, d, c) = (int(), double(), char_());
+    let three = Datatype::contiguous(3, &c).unwrap();
+    // struct { int a; double b; char c[3]; } as C lays it out: 0, 8, 16; extent 24.
+    let s = st(&[1, 1, 1], &[0, 8, 16], &[T(&i), T(&d), T(&three)]);
+    assert_eq!(shape(&s), (15, 0, 24, 0, 19));
+    assert_eq!(s.segments, [(0, 4), (8, 11)]);
+    let src: Vec<u8> = (0..72).collect();
+    let mut packed = Vec::new();
+    // SAFETY: `src` holds 3 elements of extent 24 (72 bytes).
+    unsafe { s.pack(3, src.as_ptr(), &mut packed) };
+    assert_eq!(packed.len(), 45);
+    assert_eq!(&packed[..6], &[0, 1, 2, 3, 8, 9]);
+    assert_eq!(&packed[15..19], &[24, 25, 26, 27]);
+    // Any window of the stream packs to the same bytes.
+    for skip in 0..45 {
+        for len in 0..(46 - skip) {
+            let mut w = vec![0u8; len];
+            // SAFETY: as above; `w` is a separate buffer.
+            let n = unsafe { s.pack_into(3, skip, src.as_ptr(), &mut w) };
+            assert_eq!(n, len);
+            assert_eq!(&w[..], &packed[skip..skip + len]);
+        }
+    }
+    // Unpack in pieces.
+    let mut dst = vec![0xeeu8; 72];
+    let mut pos = 0;
+    for chunk in packed.chunks(7) {
+        // SAFETY: `dst` holds 3 elements (72 bytes); `chunk` is a separate buffer.
+        pos += unsafe { s.unpack_from(3, pos, chunk, dst.as_mut_ptr()) };
+    }
+    assert_eq!(pos, 45);
+    for (k, &b) in dst.iter().enumerate() {
+        let o = k % 24;
+        let data = o < 4 || (8..19).contains(&o);
+        assert_eq!(b, if data { k as u8 } else { 0xee }, "byte {k}");
+    }
+}
+
+#[test]
+fn runs_merge_across_elements() {
+    let t = Datatype::resized(&int(), 0, 4).unwrap();
+    assert_eq!(t.runs(5).collect::<Vec<_>>(), [(0, 20)]);
+    let v = Datatype::vector(2, 1, 2, &int()).unwrap(); // extent 12: x . x
+    assert_eq!(v.runs(2).collect::<Vec<_>>(), [(0, 4), (8, 8), (20, 4)]);
+    assert_eq!(v.runs(0).count(), 0);
+    assert!(v.max_runs(2) >= 3);
+}
+
+#[test]
+fn huge_counts_stay_small() {
+    let t =
+        Datatype::contiguous(1 << 30, &Datatype::predefined("b", 1, Some(Basic::Byte))).unwrap();
+    assert_eq!(t.segments, [(0, 1 << 30)]);
+    let v = Datatype::vector(1 << 28, 4, 4, &int()).unwrap();
+    assert_eq!(v.segments.len(), 1);
+    assert_eq!(v.elements, [(4, 1 << 30)]);
+    let r = Datatype::resized(&int(), 0, 8).unwrap();
+    assert_eq!(r.runs(1 << 20).count(), 1 << 20);
+}
+
+#[test]
+fn elements_count_partial_derived_elements() {
+    use Member::Type as T;
+    let (i, d, c) = (int(), double(), char_());
+    assert_eq!(i.elements_in(8), Some(2));
+    assert_eq!(i.elements_in(6), None);
+    assert_eq!(i.elements_in(0), Some(0));
+    let two = Datatype::predefined("MPI_2INT", 8, Some(Basic::TwoInt));
+    assert_eq!(two.elements_in(8), Some(2));
+    assert_eq!(two.elements_in(12), None);
+    let c3 = Datatype::contiguous(3, &i).unwrap();
+    assert_eq!(c3.elements_in(12), Some(3));
+    assert_eq!(c3.elements_in(8), Some(2));
+    assert_eq!(c3.elements_in(6), Some(1));
+    assert_eq!(c3.elements_in(24), Some(6));
+    let s = st(&[1, 1, 2], &[0, 8, 16], &[T(&i), T(&d), T(&c)]);
+    for (bytes, want) in [
+        (0, 0),
+        (4, 1),
+        (6, 1),
+        (12, 2),
+        (13, 3),
+        (14, 4),
+        (18, 5),
+        (28, 8),
+        (30, 8),
+    ] {
+        assert_eq!(s.elements_in(bytes), Some(want), "{bytes} bytes");
+    }
+    let v2 = Datatype::vector(2, 1, 2, &two).unwrap();
+    assert_eq!(v2.elements_in(16), Some(4));
+    assert_eq!(v2.elements_in(12), Some(3));
+    assert_eq!(v2.elements_in(6), Some(1));
+    let fi = Datatype::predefined("MPI_FLOAT_INT", 8, Some(Basic::FloatInt));
+    let di = Datatype::predefined("MPI_DOUBLE_INT", 12, Some(Basic::DoubleInt));
+    assert_eq!(fi.elements_in(16), Some(4));
+    assert_eq!(di.elements_in(24), Some(4));
+    let dv = Datatype::contiguous(2, &di).unwrap();
+    assert_eq!(dv.elements_in(20), Some(3));
+    assert_eq!(dv.elements_in(8), Some(1));
+    let empty = Datatype::contiguous(0, &i).unwrap();
+    assert_eq!(empty.elements_in(0), Some(0));
+    assert_eq!(empty.elements_in(4), None);
+}
+
+#[test]
+fn basic_type_of_derived_types() {
+    use Member::Type as T;
+    let (i, d) = (int(), double());
+    let v = Datatype::vector(3, 2, 5, &i).unwrap();
+    assert_eq!(v.basic, Some((Basic::I32, 6)));
+    let s = st(&[2, 1], &[0, 16], &[T(&i), T(&v)]);
+    assert_eq!(s.basic, Some((Basic::I32, 8)));
+    let s = st(&[1, 1], &[0, 8], &[T(&i), T(&d)]);
+    assert_eq!(s.basic, None);
+    let s = st(&[1, 0], &[0, 8], &[T(&i), T(&d)]);
+    assert_eq!(s.basic, Some((Basic::I32, 1)));
+    let r = Datatype::resized(&v, 0, 100).unwrap();
+    assert_eq!(r.basic, Some((Basic::I32, 6)));
+}
+
+#[test]
+fn dup_keeps_the_map_and_commits() {
+    let v = Datatype::vector(3, 1, 2, &int()).unwrap();
+    let d = Datatype::dup(&v);
+    assert!(d.committed && !d.predefined);
+    assert_eq!(shape(&d), shape(&v));
+    assert_eq!(d.segments, v.segments);
+}
