@@ -25,3 +25,4 @@ _ct_sizes comm 1 2 3 4 8
 _ct_sizes coll_basic 1 2 3 4 8
 _ct_sizes attrs 1 2
 _ct_sizes reqfree 1 2 3
+_ct_sizes persistent_typefree 1 2

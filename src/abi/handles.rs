@@ -348,6 +348,7 @@ pub fn free_datatype(h: MPI_Datatype) -> Result<()> {
 }
 
 /// A datatype borrowed from the builtin table or shared from the dynamic one.
+#[derive(Clone)]
 pub enum TypeRef {
     Builtin(&'static Datatype),
     Derived(Arc<Datatype>),
@@ -445,6 +446,9 @@ pub struct PersistentSpec {
     pub buf: usize,
     pub count: c_int,
     pub datatype: MPI_Datatype,
+    /// The datatype itself, held by a persistent request from MPI_Send_init/Recv_init on,
+    /// so MPI_Type_free of the handle does not affect later MPI_Starts (MPI-3.1 §4.1.9).
+    pub held_type: Option<TypeRef>,
     pub peer: c_int,
     pub tag: c_int,
 }

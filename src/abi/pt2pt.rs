@@ -131,6 +131,7 @@ fn spec(
         buf: buf as usize,
         count,
         datatype,
+        held_type: None,
         peer,
         tag,
     }
@@ -702,7 +703,7 @@ pub unsafe extern "C" fn PMPI_Get_elements(
 
 unsafe fn init(
     name: &'static str,
-    s: PersistentSpec,
+    mut s: PersistentSpec,
     comm: MPI_Comm,
     request: *mut MPI_Request,
 ) -> c_int {
@@ -712,6 +713,7 @@ unsafe fn init(
         args::count(s.count)?;
         let ty = handles::datatype(s.datatype)?;
         args::buffer(s.buf as *const c_void, s.count as usize, &ty)?;
+        s.held_type = Some(ty);
         if s.send {
             args::send_tag(s.tag)?;
             args::dest(&c, s.peer)?;

@@ -112,7 +112,10 @@ pub unsafe fn start_send(spec: &PersistentSpec, comm_h: MPI_Comm) -> Result<Star
     let w = shim::world()?;
     let comm = handles::comm(comm_h)?;
     let count = args::count(spec.count)?;
-    let ty = handles::datatype(spec.datatype)?;
+    let ty = match &spec.held_type {
+        Some(t) => t.clone(),
+        None => handles::datatype(spec.datatype)?,
+    };
     args::buffer(spec.buf as *const c_void, count, &ty)?;
     let tag = args::send_tag(spec.tag)?;
     let Some(dst) = args::dest(&comm, spec.peer)? else {
@@ -140,7 +143,10 @@ pub unsafe fn start_recv(spec: &PersistentSpec, comm_h: MPI_Comm) -> Result<Star
     let w = shim::world()?;
     let comm = handles::comm(comm_h)?;
     let count = args::count(spec.count)?;
-    let ty = handles::datatype(spec.datatype)?;
+    let ty = match &spec.held_type {
+        Some(t) => t.clone(),
+        None => handles::datatype(spec.datatype)?,
+    };
     args::buffer(spec.buf as *const c_void, count, &ty)?;
     let tag = args::recv_tag(spec.tag)?;
     let src = match args::source(&comm, spec.peer)? {
