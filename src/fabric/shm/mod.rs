@@ -13,7 +13,8 @@ use layout::{RankBlock, SegmentLayout};
 use ring::{RingGeometry, RingRx, RingTx};
 use std::sync::atomic::Ordering;
 
-/// Settings the runtime passes in (from `RAILMPI_SHM_*`).
+/// Settings the runtime passes in (from the `RAILMPI_SHM_CELLS`, `RAILMPI_SHM_CELL_SIZE`
+/// and `RAILMPI_SHM_CMA` variables).
 #[derive(Clone, Debug)]
 pub struct ShmSettings {
     pub ncells: usize,
