@@ -13,6 +13,9 @@ BENCHES    := $(BUILD)/benchmarks/latency $(BUILD)/benchmarks/bw
 # compatibility, Open MPI and NetPIPE to compare and swap in.
 DEB_PKGS   := gcc make mpich libmpich-dev openmpi-bin libopenmpi-dev netpipe-mpich2
 
+# Fortran: mpif.h, the mpi module, mpif90, the libmpichfort.so.12 link (adds gfortran to DEB_PKGS).
+include fortran.mk
+
 .PHONY: all build deps run test bench header clean rust-test c-tests
 
 all: build
@@ -36,6 +39,7 @@ build:
 	@sed -e 's/@LANG@/CC/' -e 's/@DEFAULT_CC@/cc/' tools/mpicc.in > $(BUILD)/bin/mpicc
 	@sed -e 's/@LANG@/CXX/' -e 's/@DEFAULT_CC@/c++/' tools/mpicc.in > $(BUILD)/bin/mpicxx
 	@chmod 755 $(BUILD)/bin/mpicc $(BUILD)/bin/mpicxx
+	@$(MAKE) --no-print-directory fortran-build
 
 # Regenerate the checked-in header from the Rust definitions (cbindgen runs in build.rs).
 header: build

@@ -1,1 +1,22 @@
-//! Fortran bindings (being written).
+//! Fortran bindings: `mpif.h` and the `mpi` module (`include/mpif.h`,
+//! `include/mpi_module.f90`) call these entry points, named in gfortran's convention
+//! (`mpi_send_`, and `pmpi_send_` for profiling tools), with every argument by reference,
+//! `ierror` last, and gfortran's hidden `size_t` lengths of CHARACTER arguments after it.
+//! Handles are INTEGERs with the C values (MPICH ABI), and a status is an INTEGER array of
+//! MPI_STATUS_SIZE = 5 laid out as C's `MPI_Status`, so both pass through unchanged.
+//!
+//! - `generated.rs`: one binding per C `PMPI_X`, written by `tools/gen_fortran.py` from
+//!   `include/mpi.h` (run it after `make header`; `--check` tells whether it is stale).
+//! - `support.rs`: what the bindings share: the COMMON blocks that carry `MPI_BOTTOM`,
+//!   `MPI_IN_PLACE`, `MPI_STATUS_IGNORE`, ... (MPICH's names and layouts, so binaries built
+//!   with MPICH's `mpif90` run on railmpi too), recognising those addresses, CHARACTER
+//!   conversion, attribute values, keyval callbacks.
+//!
+//! cbindgen (build.rs) must not see these modules: their functions and statics are not
+//! part of the C header.
+
+/// cbindgen:ignore
+#[rustfmt::skip]
+pub mod generated;
+/// cbindgen:ignore
+pub mod support;

@@ -1,0 +1,176 @@
+# 90_fortran: Fortran programs (c_tests/fortran/*.f in fixed form and *.f90 in free form,
+# using `include 'mpif.h'` or `use mpi`). Sourced by harness.sh. The programs are built here:
+# with railmpi's $BUILD/bin/mpif90 into $BUILD/f_tests, and with Debian MPICH's mpif90.mpich
+# into $BUILD/f_tests_mpich. Every program exits 0, rank 0 printing "ok NAME".
+#
+#   fortran.generated_fresh      tools/gen_fortran.py --check: src/abi/fortran/generated.rs
+#                                and include/mpif.h match include/mpi.h
+#   fortran.mpif_vs_mpich        every constant MPICH's mpif.h also has, has MPICH's value
+#                                (MPI_VERSION/MPI_SUBVERSION aside), compiled by gfortran
+#   fortran.symbols              every mpi_x_ in libmpi.so.12 has its pmpi_x_
+#   fortran.build[_mpich].NAME   compiling and linking
+#   fortran.NAME.nN              under $MPIEXEC -n N
+#   fortran.swapin.HOW.NAME      the MPICH-built program on railmpi under Hydra, swapped in by
+#                                LD_LIBRARY_PATH=$LIB ($LIB/libmpichfort.so.12 and
+#                                libmpich.so.12 are links to libmpi.so.12) or LD_PRELOAD
+# A program whose first lines say `! requires: SYMBOL...` is left out (SKIP) while railmpi's
+# library lacks one of those Fortran symbols (functions other engineers are still adding).
+# With --mpich (CT_IMPL=mpich) the programs are built with mpif90.mpich and run under
+# $MPIEXEC (mpiexec.mpich), which validates the tests themselves.
+
+F_CT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd) # c_tests/
+F_ROOT=$(cd "$F_CT_DIR/.." && pwd)
+F_MPICH_FC=${MPICH_FC:-mpif90.mpich}
+F_MPICH_INC=${MPICH_INC:-/usr/include/x86_64-linux-gnu/mpich}
+
+# f_mpif_constants OUR_INC MPICH_INC: a program printing every PARAMETER both mpif.h files
+# define, compiled against each; the outputs must be equal.
+f_mpif_constants() {
+    local ours=$1 mpich=$2 tmp rc=0
+    tmp=$(mktemp -d) || return 1
+    python3 - "$ours/mpif.h" "$mpich/mpif.h" >"$tmp/consts.f90" <<'EOF' || rc=1
+import re, sys
+def names(path):
+    out = []
+    for line in open(path):
+        m = re.match(r"\s+PARAMETER\s*\((.*)\)\s*$", line, re.I)
+        if m:
+            for part in m.group(1).split(","):
+                if "=" in part:
+                    out.append(part.split("=")[0].strip().upper())
+    return out
+ours, theirs = names(sys.argv[1]), set(names(sys.argv[2]))
+skip = {"MPI_VERSION", "MPI_SUBVERSION"}  # railmpi declares MPI 3.1, MPICH 4.0
+common = [n for n in ours if n in theirs and n not in skip]
+if len(common) < 250:
+    sys.exit(f"only {len(common)} constants in common")
+print("program consts\n  implicit none\n  include 'mpif.h'")
+for n in common:
+    print(f"  write(*, *) '{n}', {n}")
+print("end program consts")
+EOF
+    if [ $rc = 0 ] &&
+        gfortran -I"$ours" -o "$tmp/ours" "$tmp/consts.f90" &&
+        gfortran -I"$mpich" -o "$tmp/mpich" "$tmp/consts.f90" &&
+        "$tmp/ours" >"$tmp/ours.txt" && "$tmp/mpich" >"$tmp/mpich.txt"; then
+        echo "$(wc -l <"$tmp/ours.txt") constants compared"
+        diff -u "$tmp/mpich.txt" "$tmp/ours.txt" >&2 || rc=1
+    else
+        rc=1
+    fi
+    rm -rf "$tmp"
+    return $rc
+}
+
+# f_symbols LIBMPI: every exported mpi_x_ has a pmpi_x_, and the main calls are there.
+f_symbols() {
+    local syms missing
+    syms=$(nm -D --defined-only "$1" | awk '{ print $3 }') || return 1
+    missing=$(awk '
+        { have[$1] = 1 }
+        END {
+            for (s in have) if (s ~ /^mpi_.*_$/ && !(("p" s) in have)) print "p" s
+            split("mpi_init_ mpi_finalize_ mpi_send_ mpi_recv_ mpi_wtime_ mpipriv1_ mpipriv2_ mpiprivc_ mpifcmb5_ mpifcmb9_", want, " ")
+            for (i in want) if (!(want[i] in have)) print want[i]
+        }' <<<"$syms")
+    echo "$(grep -c '^mpi_.*_$' <<<"$syms") mpi_x_ symbols"
+    if [ -n "$missing" ]; then
+        echo "f_symbols: missing:" $missing >&2
+        return 1
+    fi
+}
+
+export -f f_mpif_constants f_symbols
+
+# Names of the programs, and what each requires.
+f_progs() {
+    local src
+    for src in "$F_CT_DIR"/fortran/*.f "$F_CT_DIR"/fortran/*.f90; do
+        [ -e "$src" ] && printf '%s\n' "$src"
+    done
+}
+f_requires() {
+    sed -n 's/^[!cC*] *requires: *//p' "$1" | tr '\n' ' '
+}
+
+if [ "$CT_IMPL" = railmpi ]; then
+    run_case fortran.generated_fresh 0 python3 "$F_ROOT/tools/gen_fortran.py" --check
+    if [ ! -x "$BUILD/bin/mpif90" ] || [ ! -e "$BUILD/include/mpi.mod" ]; then
+        # Not built by the Makefile yet: build the Fortran parts here (needs `make build`).
+        run_case fortran.build_support 0 make --no-print-directory -C "$F_ROOT" -f fortran.mk \
+            fortran-build BUILD="$BUILD"
+    fi
+    run_case fortran.mpif_vs_mpich 0 \
+        bash -c 'f_mpif_constants "$@"' _ "$BUILD/include" "$F_MPICH_INC"
+    run_case fortran.symbols 0 bash -c 'f_symbols "$@"' _ "$LIB/libmpi.so.12"
+    F_FC=$BUILD/bin/mpif90
+    F_OUT=$BUILD/f_tests
+    F_SYMS=$(nm -D --defined-only "$LIB/libmpi.so.12" 2>/dev/null | awk '{ print $3 }')
+else
+    skip_case fortran.generated_fresh "checks railmpi's sources"
+    F_FC=$F_MPICH_FC
+    F_OUT=$BUILD/f_tests
+    F_SYMS=
+fi
+F_OUT_MPICH=$BUILD/f_tests_mpich
+mkdir -p "$F_OUT"
+
+# Build: the programs built with railmpi's wrapper (or, with --mpich, MPICH's).
+F_RUN=()
+F_SWAP=()
+while IFS= read -r src; do
+    name=$(basename "$src")
+    name=${name%.*}
+    missing=
+    if [ "$CT_IMPL" = railmpi ]; then
+        for sym in $(f_requires "$src"); do
+            grep -qxF "$sym" <<<"$F_SYMS" || missing="$missing $sym"
+        done
+    fi
+    if [ -n "$missing" ]; then
+        skip_case "fortran.$name" "libmpi.so.12 lacks$missing"
+        continue
+    fi
+    run_case "fortran.build.$name" 0 "$F_FC" -O2 -g -o "$F_OUT/$name" "$src"
+    [ -x "$F_OUT/$name" ] && F_RUN+=("$name")
+    if [ "$CT_IMPL" = railmpi ] && command -v "$F_MPICH_FC" >/dev/null 2>&1; then
+        mkdir -p "$F_OUT_MPICH"
+        run_case "fortran.build_mpich.$name" 0 "$F_MPICH_FC" -O2 -g -o "$F_OUT_MPICH/$name" "$src"
+        [ -x "$F_OUT_MPICH/$name" ] && F_SWAP+=("$name")
+    fi
+done < <(f_progs)
+
+for name in "${F_RUN[@]}"; do
+    for n in 1 2 3 4; do
+        CASE_EXPECT="^ok $name( |\$)" run_case "fortran.$name.n$n" 0 $MPIEXEC -n "$n" "$F_OUT/$name"
+    done
+done
+
+# Swapped in: MPICH-built programs on railmpi's library, launched by Hydra.
+if [ "$CT_IMPL" = railmpi ]; then
+    if [ ${#F_SWAP[@]} -eq 0 ]; then
+        skip_case fortran.swapin "$F_MPICH_FC not found (Debian package libmpich-dev)"
+    elif ! command -v "${HYDRA%% *}" >/dev/null 2>&1; then
+        skip_case fortran.swapin "$HYDRA not found (Debian package mpich)"
+    else
+        for how in libpath preload; do
+            case $how in
+            libpath) f_swap=(env "LD_LIBRARY_PATH=$LIB${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}") ;;
+            preload) f_swap=(env "LD_PRELOAD=$LIB/libmpi.so.12") ;;
+            esac
+            for name in "${F_SWAP[@]}"; do
+                # The ok line names the library: it must be railmpi.
+                want="^ok $name( |\$)"
+                [ "$name" = f_hello ] && want="^ok $name \\[railmpi"
+                CASE_EXPECT=$want run_case "fortran.swapin.$how.$name" 0 \
+                    "${f_swap[@]}" $HYDRA -n 2 "$F_OUT_MPICH/$name"
+            done
+        done
+        # The loader must resolve MPICH's Fortran library to railmpi's.
+        run_case fortran.swapin.libpath.ldd 0 bash -c '
+            line=$(LD_LIBRARY_PATH="$1" ldd "$2" | grep "libmpichfort.so.12")
+            echo "$line"
+            case "$line" in *"=> $1/libmpichfort.so.12 "*) exit 0 ;; *) exit 1 ;; esac' \
+            _ "$LIB" "$F_OUT_MPICH/f_hello"
+    fi
+fi

@@ -1,0 +1,68 @@
+# fortran.mk — railmpi's Fortran support. Included by the Makefile; works alone too
+# (`make -f fortran.mk fortran-build`, after `make build`).
+#
+#   fortran-deps   install gfortran (Debian package, as root) when it is missing
+#   fortran-build  on top of `make build`: build/include/mpif.h and build/include/mpi.mod
+#                  (`use mpi`), the build/bin/mpif90 wrapper (with mpifort and mpif77 links), and
+#                  build/lib/libmpichfort.so.12 and libmpifort.so.12 links to libmpi.so.12, so
+#                  LD_LIBRARY_PATH=build/lib swaps railmpi in for Debian MPICH's Fortran
+#                  library too (libmpi.so.12 exports the mpi_x_ symbols and COMMON blocks)
+#   fortran-gen    regenerate src/abi/fortran/generated.rs and include/mpif.h from include/mpi.h
+#                  (run after `make header`)
+#   fortran-check  fail if those two are stale
+#   fortran-tests  run the Fortran cases (c_tests/cases/90_fortran.sh; it builds the programs
+#                  in c_tests/fortran/ with build/bin/mpif90 and with mpif90.mpich)
+
+BUILD    ?= $(CURDIR)/build
+PYTHON   ?= python3
+# The compiler mpi.mod is built with (a .mod file is specific to the compiler that wrote it).
+GFORTRAN ?= gfortran
+
+# `make deps` installs gfortran with the other Debian packages.
+DEB_PKGS += gfortran
+
+.PHONY: fortran-deps fortran-build fortran-gen fortran-check fortran-tests
+
+fortran-deps:
+	@command -v $(GFORTRAN) >/dev/null 2>&1 || dpkg -s gfortran >/dev/null 2>&1 || { \
+	    echo "installing: gfortran"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gfortran >/dev/null; \
+	}
+
+fortran-build: fortran-deps $(BUILD)/include/mpif.h $(BUILD)/include/mpi.mod $(BUILD)/bin/mpif90
+	@test -e $(BUILD)/lib/libmpi.so.12 || { echo "fortran-build: run 'make build' first" >&2; exit 1; }
+	@for l in libmpichfort.so.12 libmpichfort.so libmpifort.so.12 libmpifort.so; do \
+	    ln -sf libmpi.so.12 $(BUILD)/lib/$$l; \
+	done
+	@ln -sf mpif90 $(BUILD)/bin/mpifort
+	@ln -sf mpif90 $(BUILD)/bin/mpif77
+
+$(BUILD)/include/mpif.h: include/mpif.h
+	@mkdir -p $(BUILD)/include
+	@install -m 644 $< $@
+
+# -fsyntax-only: the module holds only constants, COMMON blocks and EXTERNALs, so programs
+# need mpi.mod but no object file.
+$(BUILD)/include/mpi.mod: include/mpi_module.f90 include/mpif.h | fortran-deps
+	@mkdir -p $(BUILD)/include
+	$(GFORTRAN) -fsyntax-only -Iinclude -J$(BUILD)/include $<
+
+# The C wrapper, for FC (RAILMPI_FC, default gfortran); gfortran 10 and later reject calls
+# of one implicit-interface routine with different buffer types unless told otherwise.
+$(BUILD)/bin/mpif90: tools/mpicc.in fortran.mk
+	@mkdir -p $(BUILD)/bin
+	@sed -e 's/@LANG@/FC/' -e 's/@DEFAULT_CC@/gfortran/' \
+	    -e 's/mpicc: it adds/mpif90: it adds/' \
+	    -e '/^cflags=/a\
+case "$$($$cc --version 2>/dev/null | head -n 1)" in *"GNU Fortran"*) [ "$$($$cc -dumpversion | cut -d. -f1)" -ge 10 ] 2>/dev/null \&\& cflags="$$cflags -fallow-argument-mismatch" ;; esac' \
+	    tools/mpicc.in > $@.tmp
+	@chmod 755 $@.tmp && mv $@.tmp $@
+
+fortran-gen:
+	$(PYTHON) tools/gen_fortran.py
+
+fortran-check:
+	$(PYTHON) tools/gen_fortran.py --check
+
+fortran-tests: fortran-build
+	bash c_tests/harness.sh $(BUILD) 90_fortran
