@@ -1,46 +1,141 @@
-//! Collective shims (this issue: the minimum for synchronisation — Barrier, Bcast, Reduce,
-//! Allreduce with predefined operations).
+//! Collective shims: every collective and its nonblocking form share one implementation
+//! (`*_impl`), which checks the arguments as MPICH does, builds the collective's schedule
+//! (src/coll/) and either runs it to completion (blocking call) or starts it and returns a
+//! request whose schedule the progress engine advances.
 
 use super::args;
 use super::consts::*;
 use super::handles::{self, RequestEntry, TypeRef};
+use super::op::reducer;
 use super::shim::{self, put, run};
-use crate::coll::{self, ops};
-use crate::error::{Error, ErrorClass, Result};
+use crate::coll::plan::{raw, raw_mut};
+use crate::coll::schedule::Schedule;
+use crate::coll::{self, Blocks, Plan, TypedBuf};
+use crate::comm::Communicator;
+use crate::error::Result;
 use crate::mpi_err;
+use crate::runtime::World;
 use std::os::raw::{c_int, c_void};
+
+pub use super::op::predefined_op;
 
 fn in_place(p: *const c_void) -> bool {
     p as isize == -1
 }
 
-pub fn predefined_op(op: MPI_Op) -> Result<ops::Op> {
-    use ops::Op::*;
-    Ok(match op {
-        MPI_MAX => Max,
-        MPI_MIN => Min,
-        MPI_SUM => Sum,
-        MPI_PROD => Prod,
-        MPI_LAND => Land,
-        MPI_BAND => Band,
-        MPI_LOR => Lor,
-        MPI_BOR => Bor,
-        MPI_LXOR => Lxor,
-        MPI_BXOR => Bxor,
-        MPI_MINLOC => Minloc,
-        MPI_MAXLOC => Maxloc,
-        MPI_REPLACE => Replace,
-        MPI_NO_OP => NoOp,
-        _ => return mpi_err!(Op, "invalid operation {op:#x}"),
+/// The request argument of a nonblocking collective, checked before anything starts.
+fn request_arg(r: Option<*mut MPI_Request>) -> Result<()> {
+    match r {
+        Some(p) if p.is_null() => mpi_err!(Arg, "NULL request argument"),
+        _ => Ok(()),
+    }
+}
+
+/// Run a schedule to completion (blocking form) or start it behind a new request.
+unsafe fn launch(
+    w: &World,
+    s: Schedule,
+    comm: MPI_Comm,
+    request: Option<*mut MPI_Request>,
+) -> Result<()> {
+    match request {
+        None => w.run_collective(s),
+        Some(r) => {
+            let id = w.start_collective(s);
+            put(r, handles::new_request(RequestEntry::Coll { id, comm }))
+        }
+    }
+}
+
+/// `MPI_IN_PLACE` where MPI does not allow it (MPICH: MPI_ERR_BUFFER).
+fn not_in_place(p: *const c_void, count: usize, what: &str) -> Result<()> {
+    if count > 0 && in_place(p) {
+        return mpi_err!(Buffer, "{what} cannot be MPI_IN_PLACE here");
+    }
+    Ok(())
+}
+
+/// Send and receive buffers that are the same memory (MPI_IN_PLACE is the way to say so).
+fn no_alias(send: *const c_void, recv: *const c_void, nonempty: bool) -> Result<()> {
+    if nonempty && send == recv && !send.is_null() {
+        return mpi_err!(
+            Buffer,
+            "send and receive buffers must not be aliased (use MPI_IN_PLACE)"
+        );
+    }
+    Ok(())
+}
+
+/// A (buffer, count, datatype) triple, checked.
+unsafe fn typed<'a>(buf: *const c_void, count: usize, ty: &'a TypeRef) -> Result<TypedBuf<'a>> {
+    args::buffer(buf, count, ty)?;
+    args::bytes(count, ty)?;
+    Ok(TypedBuf::new(buf as *const u8, count, ty))
+}
+
+/// A local copy of `count_s` × send type into `count_r` × receive type must fit.
+fn fits(send: &TypedBuf, recv: &TypedBuf) -> Result<()> {
+    if send.bytes() > recv.bytes() {
+        return mpi_err!(
+            Truncate,
+            "{} bytes sent where {} can be received",
+            send.bytes(),
+            recv.bytes()
+        );
+    }
+    Ok(())
+}
+
+unsafe fn count_array(p: *const c_int, n: usize, what: &str) -> Result<Vec<usize>> {
+    if p.is_null() && n > 0 {
+        return mpi_err!(Arg, "NULL {what} array");
+    }
+    (0..n).map(|i| args::count(*p.add(i))).collect()
+}
+
+unsafe fn displ_array(p: *const c_int, n: usize, what: &str) -> Result<Vec<isize>> {
+    if p.is_null() && n > 0 {
+        return mpi_err!(Arg, "NULL {what} array");
+    }
+    Ok((0..n).map(|i| *p.add(i) as isize).collect())
+}
+
+unsafe fn aint_array(p: *const MPI_Aint, n: usize, what: &str) -> Result<Vec<isize>> {
+    if p.is_null() && n > 0 {
+        return mpi_err!(Arg, "NULL {what} array");
+    }
+    Ok((0..n).map(|i| *p.add(i) as isize).collect())
+}
+
+unsafe fn type_array(p: *const MPI_Datatype, n: usize, what: &str) -> Result<Vec<TypeRef>> {
+    if p.is_null() && n > 0 {
+        return mpi_err!(Arg, "NULL {what} array");
+    }
+    (0..n).map(|i| handles::datatype(*p.add(i))).collect()
+}
+
+/// Blocks of a v-collective buffer, checked (NULL buffer with data, overflow).
+unsafe fn blocks<'a>(
+    base: *const c_void,
+    ty: &'a TypeRef,
+    counts: Vec<usize>,
+    displs: Vec<isize>,
+) -> Result<Blocks<'a>> {
+    let total = counts.iter().try_fold(0usize, |a, &c| a.checked_add(c));
+    let Some(total) = total else {
+        return mpi_err!(Count, "counts overflow");
+    };
+    args::buffer(base, total, ty)?;
+    args::bytes(total, ty)?;
+    Ok(Blocks {
+        base: base as *mut u8,
+        ty,
+        counts,
+        displs,
     })
 }
 
-/// Read `count` elements at `buf` as packed bytes.
-unsafe fn gather_bytes(buf: *const c_void, count: usize, ty: &TypeRef) -> Vec<u8> {
-    let mut v = Vec::new();
-    ty.pack(count, buf as *const u8, &mut v);
-    v
-}
+// ------------------------------------------------------------------ barrier
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Barrier(comm: MPI_Comm) -> c_int {
@@ -56,12 +151,32 @@ pub unsafe extern "C" fn PMPI_Ibarrier(comm: MPI_Comm, request: *mut MPI_Request
     run("MPI_Ibarrier", comm, || {
         let w = shim::world()?;
         let c = handles::comm(comm)?;
-        let id = w.start_collective(coll::barrier_schedule(&c));
-        put(
-            request,
-            handles::new_request(RequestEntry::Coll { id, comm }),
-        )
+        request_arg(Some(request))?;
+        launch(w, coll::barrier_schedule(&c), comm, Some(request))
     })
+}
+
+// ------------------------------------------------------------------ bcast
+
+unsafe fn bcast_impl(
+    buffer: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    root: c_int,
+    comm: MPI_Comm,
+    request: Option<*mut MPI_Request>,
+) -> Result<()> {
+    let w = shim::world()?;
+    let c = handles::comm(comm)?;
+    // Opened first: the call counts in the collective sequence even if its checks fail.
+    let p = Plan::new(&c, coll::KIND_BCAST);
+    request_arg(request)?;
+    let n = args::count(count)?;
+    let ty = handles::datatype(datatype)?;
+    let root = args::root(&c, root)?;
+    not_in_place(buffer, n, "the buffer")?;
+    let b = typed(buffer, n, &ty)?;
+    launch(w, coll::bcast::bcast(p, b, root), comm, request)
 }
 
 #[no_mangle]
@@ -73,53 +188,65 @@ pub unsafe extern "C" fn PMPI_Bcast(
     comm: MPI_Comm,
 ) -> c_int {
     run("MPI_Bcast", comm, || {
-        let w = shim::world()?;
-        let c = handles::comm(comm)?;
-        let n = args::count(count)?;
-        let ty = handles::datatype(datatype)?;
-        args::buffer(buffer, n, &ty)?;
-        let root = args::root(&c, root)?;
-        let len = args::bytes(n, &ty)?;
-        if ty.is_contiguous() {
-            let buf = if len == 0 {
-                &mut [][..]
-            } else {
-                std::slice::from_raw_parts_mut(buffer as *mut u8, len)
-            };
-            return coll::bcast(w, &c, buf, root);
-        }
-        let mut tmp = if c.rank == root {
-            gather_bytes(buffer, n, &ty)
-        } else {
-            vec![0u8; len]
-        };
-        coll::bcast(w, &c, &mut tmp, root)?;
-        if c.rank != root {
-            ty.unpack(n, &tmp, buffer as *mut u8);
-        }
-        Ok(())
+        bcast_impl(buffer, count, datatype, root, comm, None)
     })
 }
 
-/// The combine function for `op` on `ty`, checked (MPI_ERR_OP when undefined).
-fn combiner(op: MPI_Op, ty: &TypeRef) -> Result<impl Fn(&[u8], &mut [u8]) -> Result<()>> {
-    let op = predefined_op(op)?;
-    let Some((basic, _)) = ty.basic else {
-        return mpi_err!(
-            Op,
-            "reduction on a datatype that is not made of one basic type"
-        );
-    };
-    ops::check(op, basic).map_err(|_| {
-        Error::new(
-            ErrorClass::Op,
-            format!("{op:?} is not defined on {}", ty.name),
-        )
-    })?;
-    Ok(move |input: &[u8], inout: &mut [u8]| {
-        ops::apply(op, basic, input, inout)
-            .map_err(|_| Error::new(ErrorClass::Op, "operation not defined on type"))
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Ibcast(
+    buffer: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    root: c_int,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    run("MPI_Ibcast", comm, || {
+        bcast_impl(buffer, count, datatype, root, comm, Some(request))
     })
+}
+
+// ------------------------------------------------------------------ reduce
+
+#[allow(clippy::too_many_arguments)]
+unsafe fn reduce_impl(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    root: c_int,
+    comm: MPI_Comm,
+    request: Option<*mut MPI_Request>,
+) -> Result<()> {
+    let w = shim::world()?;
+    let c = handles::comm(comm)?;
+    // Opened first: the call counts in the collective sequence even if its checks fail.
+    let p = Plan::new(&c, coll::KIND_REDUCE);
+    request_arg(request)?;
+    let n = args::count(count)?;
+    let ty = handles::datatype(datatype)?;
+    let root = args::root(&c, root)?;
+    let r = reducer(op, datatype, &ty)?;
+    let (input, output) = if c.rank == root {
+        not_in_place(recvbuf, n, "recvbuf")?;
+        let out = typed(recvbuf, n, &ty)?;
+        if in_place(sendbuf) {
+            (out, Some(out))
+        } else {
+            no_alias(sendbuf, recvbuf, n > 0)?;
+            (typed(sendbuf, n, &ty)?, Some(out))
+        }
+    } else {
+        not_in_place(sendbuf, n, "sendbuf")?;
+        (typed(sendbuf, n, &ty)?, None)
+    };
+    launch(
+        w,
+        coll::reduce::reduce(p, input, output, &r, root),
+        comm,
+        request,
+    )
 }
 
 #[no_mangle]
@@ -133,28 +260,101 @@ pub unsafe extern "C" fn PMPI_Reduce(
     comm: MPI_Comm,
 ) -> c_int {
     run("MPI_Reduce", comm, || {
-        let w = shim::world()?;
-        let c = handles::comm(comm)?;
+        reduce_impl(sendbuf, recvbuf, count, datatype, op, root, comm, None)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Ireduce(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    root: c_int,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    run("MPI_Ireduce", comm, || {
+        reduce_impl(
+            sendbuf,
+            recvbuf,
+            count,
+            datatype,
+            op,
+            root,
+            comm,
+            Some(request),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Reduce_local(
+    inbuf: *const c_void,
+    inoutbuf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+) -> c_int {
+    run("MPI_Reduce_local", MPI_COMM_WORLD, || {
         let n = args::count(count)?;
         let ty = handles::datatype(datatype)?;
-        let root = args::root(&c, root)?;
-        let f = combiner(op, &ty)?;
-        let src = if in_place(sendbuf) && c.rank == root {
-            recvbuf as *const c_void
-        } else {
-            sendbuf
-        };
-        args::buffer(src, n, &ty)?;
-        if c.rank == root {
-            args::buffer(recvbuf, n, &ty)?;
+        let r = reducer(op, datatype, &ty)?;
+        not_in_place(inbuf, n, "inbuf")?;
+        not_in_place(inoutbuf, n, "inoutbuf")?;
+        let a = typed(inbuf, n, &ty)?;
+        let b = typed(inoutbuf, n, &ty)?;
+        let len = b.bytes();
+        if len == 0 {
+            return Ok(());
         }
-        let mut acc = gather_bytes(src, n, &ty);
-        coll::reduce(w, &c, &mut acc, root, &f)?;
-        if c.rank == root {
-            ty.unpack(n, &acc, recvbuf as *mut u8);
+        if b.contiguous() && a.contiguous() && inbuf != inoutbuf as *const c_void {
+            // SAFETY: MPI: inbuf readable and inoutbuf writable for `count` elements
+            // each, contiguous, and not the same memory.
+            return (r.combine)(raw(a.ptr, len), raw_mut(b.ptr, len));
         }
+        let x = a.pack();
+        let mut y = b.pack();
+        (r.combine)(&x, &mut y)?;
+        b.unpack_from(&y);
         Ok(())
     })
+}
+
+// ------------------------------------------------------------------ allreduce
+
+unsafe fn allreduce_impl(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+    request: Option<*mut MPI_Request>,
+) -> Result<()> {
+    let w = shim::world()?;
+    let c = handles::comm(comm)?;
+    // Opened first: the call counts in the collective sequence even if its checks fail.
+    let p = Plan::new(&c, coll::KIND_ALLREDUCE);
+    request_arg(request)?;
+    let n = args::count(count)?;
+    let ty = handles::datatype(datatype)?;
+    let r = reducer(op, datatype, &ty)?;
+    not_in_place(recvbuf, n, "recvbuf")?;
+    let out = typed(recvbuf, n, &ty)?;
+    let input = if in_place(sendbuf) {
+        out
+    } else {
+        no_alias(sendbuf, recvbuf, n > 0)?;
+        typed(sendbuf, n, &ty)?
+    };
+    launch(
+        w,
+        coll::allreduce::allreduce(p, input, out, &r),
+        comm,
+        request,
+    )
 }
 
 #[no_mangle]
@@ -167,21 +367,1277 @@ pub unsafe extern "C" fn PMPI_Allreduce(
     comm: MPI_Comm,
 ) -> c_int {
     run("MPI_Allreduce", comm, || {
-        let w = shim::world()?;
-        let c = handles::comm(comm)?;
-        let n = args::count(count)?;
-        let ty = handles::datatype(datatype)?;
-        let f = combiner(op, &ty)?;
-        let src = if in_place(sendbuf) {
-            recvbuf as *const c_void
+        allreduce_impl(sendbuf, recvbuf, count, datatype, op, comm, None)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Iallreduce(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    run("MPI_Iallreduce", comm, || {
+        allreduce_impl(sendbuf, recvbuf, count, datatype, op, comm, Some(request))
+    })
+}
+
+// ------------------------------------------------------------------ gather
+
+#[allow(clippy::too_many_arguments)]
+unsafe fn gatherv_impl(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recv: RecvSpec,
+    recvtype: MPI_Datatype,
+    root: c_int,
+    comm: MPI_Comm,
+    request: Option<*mut MPI_Request>,
+) -> Result<()> {
+    let w = shim::world()?;
+    let c = handles::comm(comm)?;
+    // Opened first: the call counts in the collective sequence even if its checks fail.
+    let p = Plan::new(&c, coll::KIND_GATHER);
+    request_arg(request)?;
+    let root = args::root(&c, root)?;
+    let is_root = c.rank == root;
+    let send_given = !(is_root && in_place(sendbuf));
+    let (sty, rty);
+    let send = if send_given {
+        let n = args::count(sendcount)?;
+        sty = handles::datatype(sendtype)?;
+        not_in_place(sendbuf, n, "sendbuf")?;
+        Some(typed(sendbuf, n, &sty)?)
+    } else {
+        None
+    };
+    let recv = if is_root {
+        rty = handles::datatype(recvtype)?;
+        let (counts, displs) = recv.arrays(&c)?;
+        not_in_place(recvbuf, counts.iter().sum(), "recvbuf")?;
+        let b = blocks(recvbuf, &rty, counts, displs)?;
+        if let Some(s) = &send {
+            let own = b.block(root);
+            fits(s, &own)?;
+            no_alias(sendbuf, own.ptr as *const c_void, s.bytes() > 0)?;
+        }
+        Some(b)
+    } else {
+        None
+    };
+    launch(w, coll::gather::gatherv(p, send, recv, root), comm, request)
+}
+
+/// The receive (or send) side description of a collective: one count, or v-arrays.
+enum RecvSpec {
+    Uniform(c_int),
+    V(*const c_int, *const c_int),
+    /// Counts only (MPI_Reduce_scatter).
+    Counts(*const c_int),
+}
+
+impl RecvSpec {
+    unsafe fn arrays(&self, c: &Communicator) -> Result<(Vec<usize>, Vec<isize>)> {
+        let n = c.size();
+        match *self {
+            RecvSpec::Uniform(k) => {
+                let k = args::count(k)?;
+                Ok((vec![k; n], (0..n).map(|i| (i * k) as isize).collect()))
+            }
+            RecvSpec::V(counts, displs) => Ok((
+                count_array(counts, n, "counts")?,
+                displ_array(displs, n, "displacements")?,
+            )),
+            RecvSpec::Counts(counts) => Ok((count_array(counts, n, "counts")?, Vec::new())),
+        }
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Gather(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    root: c_int,
+    comm: MPI_Comm,
+) -> c_int {
+    run("MPI_Gather", comm, || {
+        gatherv_impl(
+            sendbuf,
+            sendcount,
+            sendtype,
+            recvbuf,
+            RecvSpec::Uniform(recvcount),
+            recvtype,
+            root,
+            comm,
+            None,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Igather(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    root: c_int,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    run("MPI_Igather", comm, || {
+        gatherv_impl(
+            sendbuf,
+            sendcount,
+            sendtype,
+            recvbuf,
+            RecvSpec::Uniform(recvcount),
+            recvtype,
+            root,
+            comm,
+            Some(request),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Gatherv(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const c_int,
+    displs: *const c_int,
+    recvtype: MPI_Datatype,
+    root: c_int,
+    comm: MPI_Comm,
+) -> c_int {
+    run("MPI_Gatherv", comm, || {
+        gatherv_impl(
+            sendbuf,
+            sendcount,
+            sendtype,
+            recvbuf,
+            RecvSpec::V(recvcounts, displs),
+            recvtype,
+            root,
+            comm,
+            None,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Igatherv(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const c_int,
+    displs: *const c_int,
+    recvtype: MPI_Datatype,
+    root: c_int,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    run("MPI_Igatherv", comm, || {
+        gatherv_impl(
+            sendbuf,
+            sendcount,
+            sendtype,
+            recvbuf,
+            RecvSpec::V(recvcounts, displs),
+            recvtype,
+            root,
+            comm,
+            Some(request),
+        )
+    })
+}
+
+// ------------------------------------------------------------------ scatter
+
+#[allow(clippy::too_many_arguments)]
+unsafe fn scatterv_impl(
+    sendbuf: *const c_void,
+    send: RecvSpec,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    root: c_int,
+    comm: MPI_Comm,
+    request: Option<*mut MPI_Request>,
+) -> Result<()> {
+    let w = shim::world()?;
+    let c = handles::comm(comm)?;
+    // Opened first: the call counts in the collective sequence even if its checks fail.
+    let p = Plan::new(&c, coll::KIND_SCATTER);
+    request_arg(request)?;
+    let root = args::root(&c, root)?;
+    let is_root = c.rank == root;
+    let recv_given = !(is_root && in_place(recvbuf));
+    let (sty, rty);
+    let recv = if recv_given {
+        let n = args::count(recvcount)?;
+        rty = handles::datatype(recvtype)?;
+        not_in_place(recvbuf, n, "recvbuf")?;
+        Some(typed(recvbuf, n, &rty)?)
+    } else {
+        None
+    };
+    let sends = if is_root {
+        sty = handles::datatype(sendtype)?;
+        let (counts, displs) = send.arrays(&c)?;
+        not_in_place(sendbuf, counts.iter().sum(), "sendbuf")?;
+        let b = blocks(sendbuf, &sty, counts, displs)?;
+        if let Some(r) = &recv {
+            let own = b.block(root);
+            fits(&own, r)?;
+            no_alias(own.ptr as *const c_void, recvbuf, r.bytes() > 0)?;
+        }
+        Some(b)
+    } else {
+        None
+    };
+    launch(
+        w,
+        coll::gather::scatterv(p, sends, recv, root),
+        comm,
+        request,
+    )
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Scatter(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    root: c_int,
+    comm: MPI_Comm,
+) -> c_int {
+    run("MPI_Scatter", comm, || {
+        scatterv_impl(
+            sendbuf,
+            RecvSpec::Uniform(sendcount),
+            sendtype,
+            recvbuf,
+            recvcount,
+            recvtype,
+            root,
+            comm,
+            None,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Iscatter(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    root: c_int,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    run("MPI_Iscatter", comm, || {
+        scatterv_impl(
+            sendbuf,
+            RecvSpec::Uniform(sendcount),
+            sendtype,
+            recvbuf,
+            recvcount,
+            recvtype,
+            root,
+            comm,
+            Some(request),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Scatterv(
+    sendbuf: *const c_void,
+    sendcounts: *const c_int,
+    displs: *const c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    root: c_int,
+    comm: MPI_Comm,
+) -> c_int {
+    run("MPI_Scatterv", comm, || {
+        scatterv_impl(
+            sendbuf,
+            RecvSpec::V(sendcounts, displs),
+            sendtype,
+            recvbuf,
+            recvcount,
+            recvtype,
+            root,
+            comm,
+            None,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Iscatterv(
+    sendbuf: *const c_void,
+    sendcounts: *const c_int,
+    displs: *const c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    root: c_int,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    run("MPI_Iscatterv", comm, || {
+        scatterv_impl(
+            sendbuf,
+            RecvSpec::V(sendcounts, displs),
+            sendtype,
+            recvbuf,
+            recvcount,
+            recvtype,
+            root,
+            comm,
+            Some(request),
+        )
+    })
+}
+
+// ------------------------------------------------------------------ allgather
+
+#[allow(clippy::too_many_arguments)]
+unsafe fn allgatherv_impl(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recv: RecvSpec,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+    request: Option<*mut MPI_Request>,
+) -> Result<()> {
+    let w = shim::world()?;
+    let c = handles::comm(comm)?;
+    // Opened first: the call counts in the collective sequence even if its checks fail.
+    let p = Plan::new(&c, coll::KIND_ALLGATHER);
+    request_arg(request)?;
+    let sty;
+    let send = if in_place(sendbuf) {
+        None
+    } else {
+        let n = args::count(sendcount)?;
+        sty = handles::datatype(sendtype)?;
+        Some(typed(sendbuf, n, &sty)?)
+    };
+    let rty = handles::datatype(recvtype)?;
+    let (counts, displs) = recv.arrays(&c)?;
+    not_in_place(recvbuf, counts.iter().sum(), "recvbuf")?;
+    let b = blocks(recvbuf, &rty, counts, displs)?;
+    if let Some(s) = &send {
+        let own = b.block(c.rank);
+        fits(s, &own)?;
+        no_alias(sendbuf, own.ptr as *const c_void, s.bytes() > 0)?;
+    }
+    launch(w, coll::allgather::allgatherv(p, send, b), comm, request)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Allgather(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+) -> c_int {
+    run("MPI_Allgather", comm, || {
+        allgatherv_impl(
+            sendbuf,
+            sendcount,
+            sendtype,
+            recvbuf,
+            RecvSpec::Uniform(recvcount),
+            recvtype,
+            comm,
+            None,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Iallgather(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    run("MPI_Iallgather", comm, || {
+        allgatherv_impl(
+            sendbuf,
+            sendcount,
+            sendtype,
+            recvbuf,
+            RecvSpec::Uniform(recvcount),
+            recvtype,
+            comm,
+            Some(request),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Allgatherv(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const c_int,
+    displs: *const c_int,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+) -> c_int {
+    run("MPI_Allgatherv", comm, || {
+        allgatherv_impl(
+            sendbuf,
+            sendcount,
+            sendtype,
+            recvbuf,
+            RecvSpec::V(recvcounts, displs),
+            recvtype,
+            comm,
+            None,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Iallgatherv(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const c_int,
+    displs: *const c_int,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    run("MPI_Iallgatherv", comm, || {
+        allgatherv_impl(
+            sendbuf,
+            sendcount,
+            sendtype,
+            recvbuf,
+            RecvSpec::V(recvcounts, displs),
+            recvtype,
+            comm,
+            Some(request),
+        )
+    })
+}
+
+// ------------------------------------------------------------------ alltoall
+
+/// One side of an all-to-all: per-peer counts, displacements (in extents of one type, or
+/// in bytes with per-peer types).
+enum Side {
+    Uniform(c_int, MPI_Datatype),
+    V(*const c_int, *const c_int, MPI_Datatype),
+    W(*const c_int, *const c_int, *const MPI_Datatype),
+    /// The same buffer for every peer (MPI_Neighbor_allgather(v)'s send side).
+    Same(c_int, MPI_Datatype),
+    /// Byte displacements as MPI_Aint (MPI_Neighbor_alltoallw).
+    WA(*const c_int, *const MPI_Aint, *const MPI_Datatype),
+}
+
+/// The datatypes one side uses, resolved (one, or one per peer).
+struct SideTypes {
+    types: Vec<TypeRef>,
+    counts: Vec<usize>,
+    /// Byte displacements.
+    displs: Vec<isize>,
+}
+
+impl Side {
+    unsafe fn resolve(&self, n: usize) -> Result<SideTypes> {
+        match *self {
+            Side::Uniform(k, t) => {
+                let k = args::count(k)?;
+                let ty = handles::datatype(t)?;
+                let ext = ty.extent;
+                Ok(SideTypes {
+                    types: vec![ty],
+                    counts: vec![k; n],
+                    displs: (0..n).map(|i| (i * k) as isize * ext).collect(),
+                })
+            }
+            Side::V(counts, displs, t) => {
+                let ty = handles::datatype(t)?;
+                let ext = ty.extent;
+                Ok(SideTypes {
+                    types: vec![ty],
+                    counts: count_array(counts, n, "counts")?,
+                    displs: displ_array(displs, n, "displacements")?
+                        .into_iter()
+                        .map(|d| d * ext)
+                        .collect(),
+                })
+            }
+            Side::W(counts, displs, types) => Ok(SideTypes {
+                types: type_array(types, n, "datatypes")?,
+                counts: count_array(counts, n, "counts")?,
+                displs: displ_array(displs, n, "displacements")?,
+            }),
+            Side::Same(k, t) => Ok(SideTypes {
+                types: vec![handles::datatype(t)?],
+                counts: vec![args::count(k)?; n],
+                displs: vec![0; n],
+            }),
+            Side::WA(counts, displs, types) => Ok(SideTypes {
+                types: type_array(types, n, "datatypes")?,
+                counts: count_array(counts, n, "counts")?,
+                displs: aint_array(displs, n, "displacements")?,
+            }),
+        }
+    }
+}
+
+impl SideTypes {
+    fn ty(&self, i: usize) -> &TypeRef {
+        if self.types.len() == 1 {
+            &self.types[0]
         } else {
-            sendbuf
-        };
-        args::buffer(src, n, &ty)?;
-        args::buffer(recvbuf, n, &ty)?;
-        let mut acc = gather_bytes(src, n, &ty);
-        coll::allreduce(w, &c, &mut acc, &f)?;
-        ty.unpack(n, &acc, recvbuf as *mut u8);
-        Ok(())
+            &self.types[i]
+        }
+    }
+
+    /// The per-peer buffers at `base`, checked.
+    unsafe fn bufs(&self, base: *const c_void) -> Result<Vec<TypedBuf<'_>>> {
+        (0..self.counts.len())
+            .map(|i| {
+                let ty = self.ty(i);
+                let p = (base as *const u8).wrapping_offset(self.displs[i]);
+                args::buffer(base, self.counts[i], ty)?;
+                args::bytes(self.counts[i], ty)?;
+                Ok(TypedBuf::new(p, self.counts[i], ty))
+            })
+            .collect()
+    }
+}
+
+unsafe fn alltoall_impl(
+    sendbuf: *const c_void,
+    send: Side,
+    recvbuf: *mut c_void,
+    recv: Side,
+    comm: MPI_Comm,
+    request: Option<*mut MPI_Request>,
+) -> Result<()> {
+    let w = shim::world()?;
+    let c = handles::comm(comm)?;
+    // Opened first: the call counts in the collective sequence even if its checks fail.
+    let p = Plan::new(&c, coll::KIND_ALLTOALL);
+    request_arg(request)?;
+    let n = c.size();
+    let rs = recv.resolve(n)?;
+    let recvs = rs.bufs(recvbuf)?;
+    let total: usize = recvs.iter().map(|b| b.bytes()).sum();
+    not_in_place(recvbuf, total, "recvbuf")?;
+    let ss;
+    let sends = if in_place(sendbuf) {
+        None
+    } else {
+        ss = send.resolve(n)?;
+        let s = ss.bufs(sendbuf)?;
+        no_alias(sendbuf, recvbuf, total > 0)?;
+        fits(&s[c.rank], &recvs[c.rank])?;
+        Some(s)
+    };
+    launch(w, coll::alltoall::alltoallw(p, sends, recvs), comm, request)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Alltoall(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+) -> c_int {
+    run("MPI_Alltoall", comm, || {
+        alltoall_impl(
+            sendbuf,
+            Side::Uniform(sendcount, sendtype),
+            recvbuf,
+            Side::Uniform(recvcount, recvtype),
+            comm,
+            None,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Ialltoall(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    run("MPI_Ialltoall", comm, || {
+        alltoall_impl(
+            sendbuf,
+            Side::Uniform(sendcount, sendtype),
+            recvbuf,
+            Side::Uniform(recvcount, recvtype),
+            comm,
+            Some(request),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Alltoallv(
+    sendbuf: *const c_void,
+    sendcounts: *const c_int,
+    sdispls: *const c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const c_int,
+    rdispls: *const c_int,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+) -> c_int {
+    run("MPI_Alltoallv", comm, || {
+        alltoall_impl(
+            sendbuf,
+            Side::V(sendcounts, sdispls, sendtype),
+            recvbuf,
+            Side::V(recvcounts, rdispls, recvtype),
+            comm,
+            None,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Ialltoallv(
+    sendbuf: *const c_void,
+    sendcounts: *const c_int,
+    sdispls: *const c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const c_int,
+    rdispls: *const c_int,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    run("MPI_Ialltoallv", comm, || {
+        alltoall_impl(
+            sendbuf,
+            Side::V(sendcounts, sdispls, sendtype),
+            recvbuf,
+            Side::V(recvcounts, rdispls, recvtype),
+            comm,
+            Some(request),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Alltoallw(
+    sendbuf: *const c_void,
+    sendcounts: *const c_int,
+    sdispls: *const c_int,
+    sendtypes: *const MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const c_int,
+    rdispls: *const c_int,
+    recvtypes: *const MPI_Datatype,
+    comm: MPI_Comm,
+) -> c_int {
+    run("MPI_Alltoallw", comm, || {
+        alltoall_impl(
+            sendbuf,
+            Side::W(sendcounts, sdispls, sendtypes),
+            recvbuf,
+            Side::W(recvcounts, rdispls, recvtypes),
+            comm,
+            None,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Ialltoallw(
+    sendbuf: *const c_void,
+    sendcounts: *const c_int,
+    sdispls: *const c_int,
+    sendtypes: *const MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const c_int,
+    rdispls: *const c_int,
+    recvtypes: *const MPI_Datatype,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    run("MPI_Ialltoallw", comm, || {
+        alltoall_impl(
+            sendbuf,
+            Side::W(sendcounts, sdispls, sendtypes),
+            recvbuf,
+            Side::W(recvcounts, rdispls, recvtypes),
+            comm,
+            Some(request),
+        )
+    })
+}
+
+// ------------------------------------------------------------------ reduce_scatter
+
+#[allow(clippy::too_many_arguments)]
+unsafe fn reduce_scatter_impl(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    counts: RecvSpec,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+    request: Option<*mut MPI_Request>,
+) -> Result<()> {
+    let w = shim::world()?;
+    let c = handles::comm(comm)?;
+    // Opened first: the call counts in the collective sequence even if its checks fail.
+    let p = Plan::new(&c, coll::KIND_REDUCE_SCATTER);
+    request_arg(request)?;
+    let (counts, _) = counts.arrays(&c)?;
+    let ty = handles::datatype(datatype)?;
+    let r = reducer(op, datatype, &ty)?;
+    let total: usize = counts.iter().sum();
+    let mine = counts[c.rank];
+    not_in_place(recvbuf, mine, "recvbuf")?;
+    let ip = in_place(sendbuf);
+    let output = typed(recvbuf, mine, &ty)?;
+    let input = if ip {
+        typed(recvbuf, total, &ty)?
+    } else {
+        no_alias(sendbuf, recvbuf, mine > 0)?;
+        typed(sendbuf, total, &ty)?
+    };
+    launch(
+        w,
+        coll::reduce_scatter::reduce_scatter(p, input, output, ip, &counts, &r),
+        comm,
+        request,
+    )
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Reduce_scatter(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    recvcounts: *const c_int,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+) -> c_int {
+    run("MPI_Reduce_scatter", comm, || {
+        reduce_scatter_impl(
+            sendbuf,
+            recvbuf,
+            RecvSpec::Counts(recvcounts),
+            datatype,
+            op,
+            comm,
+            None,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Ireduce_scatter(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    recvcounts: *const c_int,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    run("MPI_Ireduce_scatter", comm, || {
+        reduce_scatter_impl(
+            sendbuf,
+            recvbuf,
+            RecvSpec::Counts(recvcounts),
+            datatype,
+            op,
+            comm,
+            Some(request),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Reduce_scatter_block(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+) -> c_int {
+    run("MPI_Reduce_scatter_block", comm, || {
+        reduce_scatter_impl(
+            sendbuf,
+            recvbuf,
+            RecvSpec::Uniform(recvcount),
+            datatype,
+            op,
+            comm,
+            None,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Ireduce_scatter_block(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    run("MPI_Ireduce_scatter_block", comm, || {
+        reduce_scatter_impl(
+            sendbuf,
+            recvbuf,
+            RecvSpec::Uniform(recvcount),
+            datatype,
+            op,
+            comm,
+            Some(request),
+        )
+    })
+}
+
+// ------------------------------------------------------------------ scan / exscan
+
+#[allow(clippy::too_many_arguments)]
+unsafe fn scan_impl(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+    exclusive: bool,
+    request: Option<*mut MPI_Request>,
+) -> Result<()> {
+    let w = shim::world()?;
+    let c = handles::comm(comm)?;
+    // Opened first: the call counts in the collective sequence even if its checks fail.
+    let p = Plan::new(&c, coll::KIND_SCAN);
+    request_arg(request)?;
+    let n = args::count(count)?;
+    let ty = handles::datatype(datatype)?;
+    let r = reducer(op, datatype, &ty)?;
+    not_in_place(recvbuf, n, "recvbuf")?;
+    let out = typed(recvbuf, n, &ty)?;
+    let input = if in_place(sendbuf) {
+        out
+    } else {
+        no_alias(sendbuf, recvbuf, n > 0)?;
+        typed(sendbuf, n, &ty)?
+    };
+    launch(
+        w,
+        coll::scan::scan(p, input, out, &r, exclusive),
+        comm,
+        request,
+    )
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Scan(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+) -> c_int {
+    run("MPI_Scan", comm, || {
+        scan_impl(sendbuf, recvbuf, count, datatype, op, comm, false, None)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Iscan(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    run("MPI_Iscan", comm, || {
+        scan_impl(
+            sendbuf,
+            recvbuf,
+            count,
+            datatype,
+            op,
+            comm,
+            false,
+            Some(request),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Exscan(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+) -> c_int {
+    run("MPI_Exscan", comm, || {
+        scan_impl(sendbuf, recvbuf, count, datatype, op, comm, true, None)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Iexscan(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    run("MPI_Iexscan", comm, || {
+        scan_impl(
+            sendbuf,
+            recvbuf,
+            count,
+            datatype,
+            op,
+            comm,
+            true,
+            Some(request),
+        )
+    })
+}
+
+// ------------------------------------------------------------------ neighbourhood
+
+unsafe fn neighbor_impl(
+    sendbuf: *const c_void,
+    send: Side,
+    recvbuf: *mut c_void,
+    recv: Side,
+    comm: MPI_Comm,
+    request: Option<*mut MPI_Request>,
+) -> Result<()> {
+    let w = shim::world()?;
+    let c = handles::comm(comm)?;
+    // Opened first: the call counts in the collective sequence even if its checks fail.
+    let p = Plan::new(&c, coll::KIND_NEIGHBOR);
+    request_arg(request)?;
+    let (sources, dests) = super::topo::neighbors(comm)?;
+    let rank_of = |v: Vec<i32>| -> Vec<Option<usize>> {
+        v.into_iter()
+            .map(|r| (r != MPI_PROC_NULL && r >= 0).then_some(r as usize))
+            .collect()
+    };
+    let (sources, dests) = (rank_of(sources), rank_of(dests));
+    let ss = send.resolve(dests.len())?;
+    let rs = recv.resolve(sources.len())?;
+    not_in_place(sendbuf, ss.counts.iter().sum(), "sendbuf")?;
+    not_in_place(recvbuf, rs.counts.iter().sum(), "recvbuf")?;
+    let sends = ss.bufs(sendbuf)?;
+    let recvs = rs.bufs(recvbuf)?;
+    launch(
+        w,
+        coll::neighbor::neighbor_alltoallw(p, &sources, &dests, &sends, &recvs),
+        comm,
+        request,
+    )
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Neighbor_allgather(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+) -> c_int {
+    run("MPI_Neighbor_allgather", comm, || {
+        neighbor_impl(
+            sendbuf,
+            Side::Same(sendcount, sendtype),
+            recvbuf,
+            Side::Uniform(recvcount, recvtype),
+            comm,
+            None,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Ineighbor_allgather(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    run("MPI_Ineighbor_allgather", comm, || {
+        neighbor_impl(
+            sendbuf,
+            Side::Same(sendcount, sendtype),
+            recvbuf,
+            Side::Uniform(recvcount, recvtype),
+            comm,
+            Some(request),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Neighbor_allgatherv(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const c_int,
+    displs: *const c_int,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+) -> c_int {
+    run("MPI_Neighbor_allgatherv", comm, || {
+        neighbor_impl(
+            sendbuf,
+            Side::Same(sendcount, sendtype),
+            recvbuf,
+            Side::V(recvcounts, displs, recvtype),
+            comm,
+            None,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Ineighbor_allgatherv(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const c_int,
+    displs: *const c_int,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    run("MPI_Ineighbor_allgatherv", comm, || {
+        neighbor_impl(
+            sendbuf,
+            Side::Same(sendcount, sendtype),
+            recvbuf,
+            Side::V(recvcounts, displs, recvtype),
+            comm,
+            Some(request),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Neighbor_alltoall(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+) -> c_int {
+    run("MPI_Neighbor_alltoall", comm, || {
+        neighbor_impl(
+            sendbuf,
+            Side::Uniform(sendcount, sendtype),
+            recvbuf,
+            Side::Uniform(recvcount, recvtype),
+            comm,
+            None,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Ineighbor_alltoall(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    run("MPI_Ineighbor_alltoall", comm, || {
+        neighbor_impl(
+            sendbuf,
+            Side::Uniform(sendcount, sendtype),
+            recvbuf,
+            Side::Uniform(recvcount, recvtype),
+            comm,
+            Some(request),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Neighbor_alltoallv(
+    sendbuf: *const c_void,
+    sendcounts: *const c_int,
+    sdispls: *const c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const c_int,
+    rdispls: *const c_int,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+) -> c_int {
+    run("MPI_Neighbor_alltoallv", comm, || {
+        neighbor_impl(
+            sendbuf,
+            Side::V(sendcounts, sdispls, sendtype),
+            recvbuf,
+            Side::V(recvcounts, rdispls, recvtype),
+            comm,
+            None,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Ineighbor_alltoallv(
+    sendbuf: *const c_void,
+    sendcounts: *const c_int,
+    sdispls: *const c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const c_int,
+    rdispls: *const c_int,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    run("MPI_Ineighbor_alltoallv", comm, || {
+        neighbor_impl(
+            sendbuf,
+            Side::V(sendcounts, sdispls, sendtype),
+            recvbuf,
+            Side::V(recvcounts, rdispls, recvtype),
+            comm,
+            Some(request),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Neighbor_alltoallw(
+    sendbuf: *const c_void,
+    sendcounts: *const c_int,
+    sdispls: *const MPI_Aint,
+    sendtypes: *const MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const c_int,
+    rdispls: *const MPI_Aint,
+    recvtypes: *const MPI_Datatype,
+    comm: MPI_Comm,
+) -> c_int {
+    run("MPI_Neighbor_alltoallw", comm, || {
+        neighbor_impl(
+            sendbuf,
+            Side::WA(sendcounts, sdispls, sendtypes),
+            recvbuf,
+            Side::WA(recvcounts, rdispls, recvtypes),
+            comm,
+            None,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Ineighbor_alltoallw(
+    sendbuf: *const c_void,
+    sendcounts: *const c_int,
+    sdispls: *const MPI_Aint,
+    sendtypes: *const MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const c_int,
+    rdispls: *const MPI_Aint,
+    recvtypes: *const MPI_Datatype,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    run("MPI_Ineighbor_alltoallw", comm, || {
+        neighbor_impl(
+            sendbuf,
+            Side::WA(sendcounts, sdispls, sendtypes),
+            recvbuf,
+            Side::WA(recvcounts, rdispls, recvtypes),
+            comm,
+            Some(request),
+        )
     })
 }

@@ -1,11 +1,46 @@
 //! coll: collective algorithms on top of point-to-point, on the communicator's collective
 //! context (so they never match application messages).
 //!
-//! Collective calls on one communicator happen in the same order everywhere and
-//! point-to-point messages don't overtake, so each algorithm can use one fixed tag.
+//! Every MPI collective is written once as a `schedule::Schedule` (built with
+//! `plan::Plan`), which the blocking call runs to completion and the nonblocking one
+//! leaves to the progress engine. One file per family; each picks its algorithm by message
+//! size and rank count. Each call's tag carries the communicator's collective sequence
+//! number (`schedule::Schedule::new`), so calls in flight together on one communicator
+//! never take each other's messages.
+//!
+//! The blocking `CollTransport` helpers at the end serve the runtime (communicator
+//! creation, finalize); they use fixed tags below the per-call ones: collective calls on
+//! one communicator happen in the same order everywhere and point-to-point messages
+//! don't overtake.
 
+pub mod allgather;
+pub mod allreduce;
+pub mod alltoall;
+pub mod bcast;
+pub mod gather;
+pub mod neighbor;
 pub mod ops;
+pub mod plan;
+pub mod reduce;
+pub mod reduce_scatter;
+pub mod scan;
 pub mod schedule;
+
+pub use plan::{Blocks, Plan, Reducer, TypedBuf};
+
+/// Kinds of collective calls (the low bits of their schedules' tags; see
+/// `schedule::Schedule::new`).
+pub const KIND_BARRIER: i32 = 1;
+pub const KIND_BCAST: i32 = 2;
+pub const KIND_REDUCE: i32 = 3;
+pub const KIND_ALLREDUCE: i32 = 5;
+pub const KIND_GATHER: i32 = 6;
+pub const KIND_SCATTER: i32 = 7;
+pub const KIND_ALLGATHER: i32 = 8;
+pub const KIND_ALLTOALL: i32 = 9;
+pub const KIND_REDUCE_SCATTER: i32 = 10;
+pub const KIND_SCAN: i32 = 11;
+pub const KIND_NEIGHBOR: i32 = 12;
 
 use crate::comm::Communicator;
 use crate::error::Result;
@@ -36,23 +71,27 @@ const TAG_BCAST: i32 = 2;
 const TAG_REDUCE: i32 = 3;
 const TAG_ALLGATHER: i32 = 4;
 
-/// Dissemination barrier as a schedule (blocking and nonblocking MPI_Barrier).
+/// Dissemination barrier as a schedule (blocking and nonblocking MPI_Barrier): ⌈log2 n⌉
+/// rounds; in round k every rank signals rank + 2^k and waits for rank − 2^k.
 pub fn barrier_schedule(comm: &Communicator) -> schedule::Schedule {
-    use schedule::Buf;
-    let mut s = schedule::Schedule::new(comm, TAG_BARRIER);
-    let (n, r) = (comm.size(), comm.rank);
-    let none = Buf::User {
+    barrier_plan(plan::Plan::new(comm, KIND_BARRIER))
+}
+
+/// The dissemination barrier on an opened plan.
+pub fn barrier_plan(mut p: plan::Plan) -> schedule::Schedule {
+    let (n, r) = (p.n, p.rank);
+    let none = schedule::Buf::User {
         ptr: std::ptr::null_mut(),
         len: 0,
     };
     let mut k = 1;
     while k < n {
-        s.send(comm, (r + k) % n, none);
-        s.recv((r + n - k) % n, none);
-        s.barrier();
+        p.send((r + k) % n, none);
+        p.recv((r + n - k) % n, none);
+        p.step();
         k *= 2;
     }
-    s
+    p.build()
 }
 
 /// Dissemination barrier: ⌈log2 n⌉ rounds of zero-byte exchanges.

@@ -35,7 +35,8 @@ pub fn check(op: Op, basic: Basic) -> Result<(), OpTypeMismatch> {
         Op::Replace | Op::NoOp => true,
         Op::Max | Op::Min => int || float,
         Op::Sum | Op::Prod => int || float || complex,
-        Op::Land | Op::Lor | Op::Lxor => int || basic == Bool,
+        // Floating point too, as MPICH allows (an extension of MPI-3.1 §5.9.2).
+        Op::Land | Op::Lor | Op::Lxor => int || float || basic == Bool,
         Op::Band | Op::Bor | Op::Bxor => int || basic == Byte,
         Op::Maxloc | Op::Minloc => pair,
     };
@@ -83,6 +84,9 @@ macro_rules! float_kernel {
             Op::Min => lanes!($t, $input, $inout, |a, b| if a < b { a } else { b }),
             Op::Sum => lanes!($t, $input, $inout, |a, b| a + b),
             Op::Prod => lanes!($t, $input, $inout, |a, b| a * b),
+            Op::Land => lanes!($t, $input, $inout, |a, b| ((a != 0.0 && b != 0.0) as u8).into()),
+            Op::Lor => lanes!($t, $input, $inout, |a, b| ((a != 0.0 || b != 0.0) as u8).into()),
+            Op::Lxor => lanes!($t, $input, $inout, |a, b| (((a != 0.0) != (b != 0.0)) as u8).into()),
             _ => return Err(OpTypeMismatch),
         }
     };
@@ -110,11 +114,12 @@ macro_rules! complex_kernel {
     }};
 }
 
-/// MAXLOC/MINLOC on (value, int index) pairs; `$ioff` is the index's byte offset.
+/// MAXLOC/MINLOC on (value, int index) pairs; `$ioff` is the index's byte offset and
+/// `$stride` the bytes from one pair to the next.
 macro_rules! loc_kernel {
-    ($t:ty, $ioff:expr, $basic:expr, $op:expr, $input:ident, $inout:ident) => {{
+    ($t:ty, $ioff:expr, $stride:expr, $op:expr, $input:ident, $inout:ident) => {{
         const W: usize = std::mem::size_of::<$t>();
-        let stride = Basic::size($basic);
+        let stride: usize = $stride;
         for (x, y) in $input
             .chunks_exact(stride)
             .zip($inout.chunks_exact_mut(stride))
@@ -158,14 +163,47 @@ pub fn apply(op: Op, basic: Basic, input: &[u8], inout: &mut [u8]) -> Result<(),
         Basic::F64 => float_kernel!(f64, op, input, inout),
         Basic::C32 => complex_kernel!(f32, op, input, inout),
         Basic::C64 => complex_kernel!(f64, op, input, inout),
-        Basic::FloatInt => loc_kernel!(f32, 4, basic, op, input, inout),
-        Basic::DoubleInt => loc_kernel!(f64, 8, basic, op, input, inout),
-        Basic::LongInt => loc_kernel!(i64, 8, basic, op, input, inout),
-        Basic::TwoInt => loc_kernel!(i32, 4, basic, op, input, inout),
-        Basic::ShortInt => loc_kernel!(i16, 4, basic, op, input, inout),
+        Basic::FloatInt => loc_kernel!(f32, 4, basic.size(), op, input, inout),
+        Basic::DoubleInt => loc_kernel!(f64, 8, basic.size(), op, input, inout),
+        Basic::LongInt => loc_kernel!(i64, 8, basic.size(), op, input, inout),
+        Basic::TwoInt => loc_kernel!(i32, 4, basic.size(), op, input, inout),
+        Basic::ShortInt => loc_kernel!(i16, 4, basic.size(), op, input, inout),
         Basic::LongDouble | Basic::LongDoubleInt | Basic::Byte => return Err(OpTypeMismatch),
     }
     Ok(())
+}
+
+/// Bytes of one packed value of `basic`: pair types lose the padding C gives them (a packed
+/// MPI_DOUBLE_INT is the double and then the int, 12 bytes).
+pub fn packed_size(basic: Basic) -> usize {
+    match basic {
+        Basic::DoubleInt | Basic::LongInt => 12,
+        Basic::ShortInt => 6,
+        Basic::LongDoubleInt => 20,
+        b => b.size(),
+    }
+}
+
+/// `apply` on packed data (what collectives move and reduce): `n` values of `basic` laid
+/// out back to back, pair types without padding (see `packed_size`).
+pub fn apply_packed(
+    op: Op,
+    basic: Basic,
+    input: &[u8],
+    inout: &mut [u8],
+) -> Result<(), OpTypeMismatch> {
+    check(op, basic)?;
+    if matches!(op, Op::Maxloc | Op::Minloc) {
+        let stride = packed_size(basic);
+        match basic {
+            Basic::DoubleInt => loc_kernel!(f64, 8, stride, op, input, inout),
+            Basic::LongInt => loc_kernel!(i64, 8, stride, op, input, inout),
+            Basic::ShortInt => loc_kernel!(i16, 2, stride, op, input, inout),
+            _ => return apply(op, basic, input, inout),
+        }
+        return Ok(());
+    }
+    apply(op, basic, input, inout)
 }
 
 #[cfg(test)]
@@ -210,10 +248,39 @@ mod tests {
     }
 
     #[test]
+    fn packed_pairs_have_no_padding() {
+        let mk = |v: f64, i: i32| {
+            let mut b = v.to_ne_bytes().to_vec();
+            b.extend_from_slice(&i.to_ne_bytes());
+            b
+        };
+        let mut acc = [mk(3.0, 5), mk(1.0, 1)].concat();
+        let input = [mk(3.0, 2), mk(0.5, 7)].concat();
+        apply_packed(Op::Maxloc, Basic::DoubleInt, &input, &mut acc).unwrap();
+        assert_eq!(acc, [mk(3.0, 2), mk(1.0, 1)].concat());
+        apply_packed(Op::Minloc, Basic::DoubleInt, &input, &mut acc).unwrap();
+        assert_eq!(acc, [mk(3.0, 2), mk(0.5, 7)].concat());
+        let si = |v: i16, i: i32| [v.to_ne_bytes().to_vec(), i.to_ne_bytes().to_vec()].concat();
+        let mut a = [si(4, 0), si(-2, 3)].concat();
+        apply_packed(
+            Op::Maxloc,
+            Basic::ShortInt,
+            &[si(9, 1), si(-2, 1)].concat(),
+            &mut a,
+        )
+        .unwrap();
+        assert_eq!(a, [si(9, 1), si(-2, 1)].concat());
+    }
+
+    #[test]
     fn rejects_undefined_pairs() {
         assert!(check(Op::Band, Basic::F64).is_err());
         assert!(check(Op::Maxloc, Basic::I32).is_err());
         assert!(check(Op::Sum, Basic::Byte).is_err());
         assert!(check(Op::Bor, Basic::Byte).is_ok());
+        assert!(check(Op::Max, Basic::C64).is_err());
+        let mut x = 2.0f64.to_ne_bytes().to_vec();
+        apply(Op::Lxor, Basic::F64, &0.0f64.to_ne_bytes(), &mut x).unwrap();
+        assert_eq!(x, 1.0f64.to_ne_bytes());
     }
 }

@@ -175,7 +175,11 @@ impl World {
             size,
             pmi,
             progress: Progress::new(
-                Engine { rail, p2p, colls: Default::default() },
+                Engine {
+                    rail,
+                    p2p,
+                    colls: Default::default(),
+                },
                 doorbell,
                 policy,
                 multithreaded,

@@ -1,0 +1,140 @@
+/*
+ * railmpi collective benchmark: MPI_Allreduce latency, OSU style (written for
+ * railmpi; the method follows osu_allreduce).
+ *
+ * For every size from 8 bytes to the maximum (doubling), all ranks run
+ * MPI_Allreduce(MPI_SUM) on size/4 MPI_FLOATs: some untimed warm-up calls,
+ * then the timed ones, each timed on its own with a barrier after it (not
+ * timed).  The figure is the mean latency per call, averaged over the ranks,
+ * in microseconds.  Before timing, one call on known values is checked on
+ * every rank (a wrong sum makes the program exit with status 1).
+ *
+ * Options: -m MAXSIZE (default 1M), -i SCALE (iteration counts), -h.
+ * Output (rank 0): "# Size  Avg Latency (us)" and rows "%-10d %18.2f".
+ */
+#define _POSIX_C_SOURCE 200112L
+
+#include "bench_common.h"
+
+#define MIN_SIZE 8
+#define DEFAULT_COLL_MAX (1L << 20)
+#define SMALL_LIMIT 8192 /* sizes above this use the "large" counts */
+#define ITERS_SMALL 1000
+#define WARMUP_SMALL 100
+#define ITERS_LARGE 100
+#define WARMUP_LARGE 10
+
+/*
+ * Times `iters` calls of the collective after `warmup` untimed ones, each call
+ * timed on its own and followed by an (untimed) barrier, as the OSU collective
+ * benchmarks do; returns the mean time per call on this rank, in microseconds.
+ */
+static double time_calls(void (*call)(long), long size, int warmup, int iters)
+{
+    double total = 0.0;
+    int i;
+
+    MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+    for (i = 0; i < warmup + iters; i++) {
+        double t0 = MPI_Wtime();
+
+        call(size);
+        if (i >= warmup) {
+            total += MPI_Wtime() - t0;
+        }
+        MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+    }
+    return total * 1e6 / iters;
+}
+
+/* The mean over all ranks of each rank's mean latency (at rank 0). */
+static double mean_over_ranks(double mine)
+{
+    double sum = 0.0;
+    int nprocs = 1;
+
+    MPI_OK(MPI_Comm_size(MPI_COMM_WORLD, &nprocs));
+    MPI_OK(MPI_Reduce(&mine, &sum, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD));
+    return sum / nprocs;
+}
+
+/* Runs the size sweep 8 B .. max_size, printing one row per size at rank 0. */
+static int sweep(const char *title, long max_size, double scale, void (*call)(long),
+                 int (*check)(long))
+{
+    long size;
+    int errors = 0;
+
+    if (my_rank == 0) {
+        printf("# railmpi %s\n", title);
+        printf("%-10s %18s\n", "# Size", "Avg Latency (us)");
+        fflush(stdout);
+    }
+    for (size = MIN_SIZE; size <= max_size; size *= 2) {
+        int iters = scaled(size > SMALL_LIMIT ? ITERS_LARGE : ITERS_SMALL, scale);
+        int warmup = scaled(size > SMALL_LIMIT ? WARMUP_LARGE : WARMUP_SMALL, scale);
+        int bad = check(size), any = 0;
+        double avg;
+
+        MPI_OK(MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
+        if (any) {
+            if (my_rank == 0) {
+                fprintf(stderr, "%s: wrong data at size %ld\n", bench_name, size);
+            }
+            errors++;
+        }
+        avg = mean_over_ranks(time_calls(call, size, warmup, iters));
+        if (my_rank == 0) {
+            printf("%-10ld %18.2f\n", size, avg);
+            fflush(stdout);
+        }
+    }
+    return errors;
+}
+
+static float *sbuf, *rbuf;
+
+static void call(long size)
+{
+    MPI_OK(MPI_Allreduce(sbuf, rbuf, (int)(size / sizeof(float)), MPI_FLOAT, MPI_SUM,
+                         MPI_COMM_WORLD));
+}
+
+static int check(long size)
+{
+    int n = (int)(size / sizeof(float)), nprocs, i, bad = 0;
+
+    MPI_OK(MPI_Comm_size(MPI_COMM_WORLD, &nprocs));
+    for (i = 0; i < n; i++) {
+        sbuf[i] = (float)((my_rank + i) % 7);
+    }
+    call(size);
+    for (i = 0; i < n && !bad; i++) {
+        float want = 0;
+        int r;
+
+        for (r = 0; r < nprocs; r++) {
+            want += (float)((r + i) % 7);
+        }
+        bad = rbuf[i] != want;
+    }
+    return bad;
+}
+
+int main(int argc, char **argv)
+{
+    long max_size = DEFAULT_COLL_MAX;
+    double scale = 1.0;
+    int rc = bench_init(&argc, &argv, "coll_allreduce", MIN_SIZE, &max_size, &scale);
+
+    if (rc != BENCH_CONTINUE) {
+        return rc;
+    }
+    sbuf = (float *)bench_alloc(max_size);
+    rbuf = (float *)bench_alloc(max_size);
+    rc = sweep("MPI_Allreduce (MPI_FLOAT, MPI_SUM)", max_size, scale, call, check);
+    free(sbuf);
+    free(rbuf);
+    MPI_OK(MPI_Finalize());
+    return rc ? 1 : 0;
+}

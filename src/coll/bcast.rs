@@ -1,0 +1,106 @@
+//! Broadcast: binomial tree for short messages, scatter + ring allgather (van de Geijn)
+//! for long ones on enough ranks.
+
+use super::plan::{sub, Plan, TypedBuf};
+use super::schedule::{Buf, Schedule};
+
+/// From this many bytes on (with at least `LONG_MIN_PROCS` ranks) the broadcast scatters
+/// the message and gathers it back with a ring, so every rank moves about 2× the message
+/// instead of the root sending it ⌈log2 n⌉ times.
+pub const LONG_BYTES: usize = 12 * 1024;
+pub const LONG_MIN_PROCS: usize = 8;
+
+/// MPI_Bcast / MPI_Ibcast of `buf` from `root`.
+pub fn bcast(mut p: Plan, buf: TypedBuf, root: usize) -> Schedule {
+    let len = buf.bytes();
+    if p.n == 1 || len == 0 {
+        return p.build();
+    }
+    let data = if p.rank == root {
+        p.input(buf)
+    } else {
+        p.output(buf)
+    };
+    if len >= LONG_BYTES && p.n >= LONG_MIN_PROCS {
+        scatter_ring_allgather(&mut p, data, len, root);
+    } else {
+        binomial(&mut p, data, root);
+    }
+    p.build()
+}
+
+/// Binomial tree: receive from the parent, then send to every child at once.
+pub fn binomial(p: &mut Plan, data: Buf, root: usize) {
+    let n = p.n;
+    let vr = (p.rank + n - root) % n;
+    let real = |v: usize| (v + root) % n;
+    let mut mask = 1;
+    while mask < n {
+        if vr & mask != 0 {
+            p.recv(real(vr - mask), data);
+            p.step();
+            break;
+        }
+        mask <<= 1;
+    }
+    mask >>= 1;
+    while mask > 0 {
+        if vr + mask < n {
+            p.send(real(vr + mask), data);
+        }
+        mask >>= 1;
+    }
+    p.step();
+}
+
+/// Binomial scatter of `len` bytes in blocks of ⌈len/n⌉ (relative rank v gets block v),
+/// then a ring allgather of the blocks.
+pub fn scatter_ring_allgather(p: &mut Plan, data: Buf, len: usize, root: usize) {
+    let n = p.n;
+    let vr = (p.rank + n - root) % n;
+    let real = |v: usize| (v + root) % n;
+    let ss = len.div_ceil(n);
+    // Bytes of the blocks of relative ranks [v, v + m).
+    let range = |v: usize, m: usize| ((v * ss).min(len), ((v + m) * ss).min(len));
+
+    let mut mask = 1;
+    while mask < n {
+        if vr & mask != 0 {
+            let (lo, hi) = range(vr, mask);
+            if hi > lo {
+                p.recv(real(vr - mask), sub(data, lo, hi - lo));
+            }
+            p.step();
+            break;
+        }
+        mask <<= 1;
+    }
+    mask >>= 1;
+    while mask > 0 {
+        if vr + mask < n {
+            let (lo, hi) = range(vr + mask, mask);
+            if hi > lo {
+                p.send(real(vr + mask), sub(data, lo, hi - lo));
+            }
+        }
+        mask >>= 1;
+    }
+    p.step();
+
+    let (left, right) = (real(vr + n - 1), real(vr + 1));
+    let mut j = vr;
+    let mut jnext = (vr + n - 1) % n;
+    for _ in 1..n {
+        let (slo, shi) = range(j, 1);
+        if shi > slo {
+            p.send(right, sub(data, slo, shi - slo));
+        }
+        let (rlo, rhi) = range(jnext, 1);
+        if rhi > rlo {
+            p.recv(left, sub(data, rlo, rhi - rlo));
+        }
+        p.step();
+        j = jnext;
+        jnext = (jnext + n - 1) % n;
+    }
+}
