@@ -6,7 +6,9 @@
  * `size` MPI_CHARs to every rank (size is the per-peer message, as in OSU):
  * some untimed warm-up calls, then the timed ones, each timed on its own with
  * a barrier after it (not timed).  The figure is the mean latency per call,
- * averaged over the ranks, in microseconds.  Before timing, one exchange of
+ * averaged over the ranks, in microseconds.  Counts are 1000 (100 warm-up) up
+ * to 8 KiB and 100 (10) above, capped so that a size takes about half a second
+ * (at least 20 timed calls).  Before timing, one exchange of
  * known blocks is checked on every rank.
  *
  * Options: -m MAXSIZE (default 1M), -i SCALE (iteration counts), -h.
@@ -47,6 +49,38 @@ static double time_calls(void (*call)(long), long size, int warmup, int iters)
     return total * 1e6 / iters;
 }
 
+/*
+ * Caps the iteration counts so that one size takes about TIME_BUDGET seconds
+ * at most (but at least MIN_ITERS timed calls): an implementation that is slow
+ * here (MPICH busy-polls when ranks share cores) still finishes the sweep.  The
+ * estimate comes from two calls, the slowest rank's time, so every rank makes
+ * the same number of calls.
+ */
+#define TIME_BUDGET 0.5
+#define MIN_ITERS 20
+static void cap_counts(void (*call)(long), long size, int *warmup, int *iters)
+{
+    double t0, mine, worst = 0.0;
+    double limit;
+
+    MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+    t0 = MPI_Wtime();
+    call(size);
+    call(size);
+    mine = (MPI_Wtime() - t0) / 2;
+    MPI_OK(MPI_Allreduce(&mine, &worst, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD));
+    if (worst <= 0.0) {
+        return;
+    }
+    limit = TIME_BUDGET / worst;
+    if (*iters > limit) {
+        *iters = limit > MIN_ITERS ? (int)limit : MIN_ITERS;
+    }
+    if (*warmup > limit / 5) {
+        *warmup = limit / 5 > 2 ? (int)(limit / 5) : 2;
+    }
+}
+
 /* The mean over all ranks of each rank's mean latency (at rank 0). */
 static double mean_over_ranks(double mine)
 {
@@ -76,6 +110,7 @@ static int sweep(const char *title, long max_size, double scale, void (*call)(lo
         int bad = check(size), any = 0;
         double avg;
 
+        cap_counts(call, size, &warmup, &iters);
         MPI_OK(MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
         if (any) {
             if (my_rank == 0) {

@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # run-bench.sh — compare railmpi with MPICH and Open MPI on our own
-# point-to-point benchmarks (benchmarks/latency.c and benchmarks/bw.c).
+# point-to-point benchmarks (benchmarks/latency.c and benchmarks/bw.c) and
+# collective benchmarks (benchmarks/coll_allreduce.c, coll_bcast.c,
+# coll_alltoall.c: OSU-style average latency per call, 8 B .. 1 MiB).
 #
 # Usage: benchmarks/run-bench.sh BUILD_DIR
 #
-# For each implementation the two programs are compiled with its own compiler
-# wrapper and run with 2 ranks with its own launcher:
-#   railmpi   $BUILD/bin/mpicc          $BUILD/bin/mpiexec -n 2
-#   MPICH     mpicc.mpich               mpiexec.mpich -n 2
-#   Open MPI  mpicc.openmpi             mpiexec.openmpi --allow-run-as-root --oversubscribe -n 2
+# For each implementation the programs are compiled with its own compiler
+# wrapper and run with its own launcher, the point-to-point ones with 2 ranks,
+# the collective ones with BENCH_COLL_NP ranks (default 4):
+#   railmpi   $BUILD/bin/mpicc          $BUILD/bin/mpiexec -n N
+#   MPICH     mpicc.mpich               mpiexec.mpich -n N
+#   Open MPI  mpicc.openmpi             mpiexec.openmpi --allow-run-as-root --oversubscribe -n N
 # An implementation whose compiler wrapper is missing, or whose build fails,
 # gets "n/a" in its column; the script itself does not fail for that.
 #
@@ -29,16 +32,23 @@
 #
 # Environment:
 #   BENCH_RUNS     runs per implementation and benchmark (default 2)
-#   BENCH_ARGS     extra arguments for both programs, e.g. "-m 64k -i 0.1"
-#                  for a quick demo (-m max size, -i iteration scale)
+#   BENCH_ARGS     extra arguments for the point-to-point programs, e.g.
+#                  "-m 64k -i 0.1" for a quick demo (-m max size, -i iteration
+#                  scale)
+#   BENCH_COLL_ARGS  extra arguments for the collective programs (same options)
+#   BENCH_COLL_NP  ranks for the collective programs (default 4; on a 2-core
+#                  machine they share cores, so waiting policies matter)
 #   BENCH_TIMEOUT  seconds allowed per single run (default 900)
 #   BENCH_IMPLS    implementations to run, default "railmpi mpich openmpi"
+#   BENCH_BENCHES  programs to run, default
+#                  "latency bw coll_allreduce coll_bcast coll_alltoall"
 #
-# Output: a combined table on stdout, also written to $BUILD/bench/report.txt:
+# Output: combined tables on stdout, also written to $BUILD/bench/report.txt:
 #   latency   (us):   Size | railmpi | MPICH | Open MPI | railmpi/best-peer
 #                     ratio = railmpi / min(peers), lower is better
 #   bandwidth (MB/s): same columns,
 #                     ratio = railmpi / max(peers), higher is better
+#   MPI_Allreduce, MPI_Bcast, MPI_Alltoall average latency (us): as latency
 # Raw outputs of every run are kept in $BUILD/bench/<impl>/.
 
 set -u
@@ -57,8 +67,11 @@ REPORT=$OUT/report.txt
 
 RUNS=${BENCH_RUNS:-2}
 ARGS=${BENCH_ARGS:-}
+COLL_ARGS=${BENCH_COLL_ARGS:-}
+COLL_NP=${BENCH_COLL_NP:-4}
 TMO=${BENCH_TIMEOUT:-900}
 IMPLS=${BENCH_IMPLS:-"railmpi mpich openmpi"}
+BENCHES=${BENCH_BENCHES:-"latency bw coll_allreduce coll_bcast coll_alltoall"}
 
 log() { echo "run-bench: $*" >&2; }
 
@@ -78,14 +91,21 @@ impl_cc() {
     esac
 }
 
-# Prints the launcher command (without the program) for an implementation.
+# Prints the launcher command (without the program) for an implementation and a
+# number of ranks ($2, default 2).
 impl_launch() {
+    local np=${2:-2}
     case $1 in
-        railmpi) echo "$BUILD/bin/mpiexec -n 2" ;;
-        mpich) echo "mpiexec.mpich -n 2" ;;
-        openmpi) echo "mpiexec.openmpi --allow-run-as-root --oversubscribe -n 2" ;;
+        railmpi) echo "$BUILD/bin/mpiexec -n $np" ;;
+        mpich) echo "mpiexec.mpich -n $np" ;;
+        openmpi) echo "mpiexec.openmpi --allow-run-as-root --oversubscribe -n $np" ;;
     esac
 }
+
+# Ranks, extra arguments and "which is better" (min|max) per benchmark.
+bench_np() { case $1 in coll_*) echo "$COLL_NP" ;; *) echo 2 ;; esac; }
+bench_args() { case $1 in coll_*) echo "$COLL_ARGS" ;; *) echo "$ARGS" ;; esac; }
+bench_mode() { case $1 in bw) echo max ;; *) echo min ;; esac; }
 
 have_cmd() {
     case $1 in
@@ -134,18 +154,19 @@ run_impl() {
         return
     fi
 
-    for bench in latency bw; do
+    for bench in $BENCHES; do
         if ! "$cc" -O2 -o "$dir/$bench" "$SRC_DIR/$bench.c" -lm \
             >"$dir/$bench.build.log" 2>&1; then
             log "$impl: building $bench failed (see $dir/$bench.build.log); n/a"
             STATUS[$impl]="${STATUS[$impl]:-}build of $bench failed; "
             continue
         fi
+        launch=$(impl_launch "$impl" "$(bench_np "$bench")")
         good=()
         for r in $(seq 1 "$RUNS"); do
             log "$impl: $bench run $r/$RUNS"
             # shellcheck disable=SC2086
-            timeout -k 10 "$TMO" $launch "$dir/$bench" $ARGS \
+            timeout -k 10 "$TMO" $launch "$dir/$bench" $(bench_args "$bench") \
                 >"$dir/$bench.run$r.out" 2>"$dir/$bench.run$r.err" </dev/null
             rc=$?
             if [ $rc -eq 0 ]; then
@@ -157,18 +178,25 @@ run_impl() {
             fi
         done
         if [ ${#good[@]} -gt 0 ]; then
-            if [ "$bench" = latency ]; then
-                best_of min "${good[@]}" >"$dir/$bench.best"
-            else
-                best_of max "${good[@]}" >"$dir/$bench.best"
-            fi
+            best_of "$(bench_mode "$bench")" "${good[@]}" >"$dir/$bench.best"
         fi
     done
     local st=${STATUS[$impl]:-ok}
     STATUS[$impl]=${st%; }
 }
 
-# Prints one combined table.  $1 = latency|bw
+# The title line of a benchmark's table.
+bench_title() {
+    case $1 in
+        latency) echo "# Latency (us), best of runs; ratio = railmpi / min(peers), lower is better" ;;
+        bw) echo "# Bandwidth (MB/s, MB = 1e6 bytes), best of runs; ratio = railmpi / max(peers), higher is better" ;;
+        coll_allreduce) echo "# MPI_Allreduce (MPI_FLOAT, MPI_SUM), $COLL_NP ranks: average latency (us), best of runs; ratio = railmpi / min(peers), lower is better" ;;
+        coll_bcast) echo "# MPI_Bcast (root 0), $COLL_NP ranks: average latency (us), best of runs; ratio = railmpi / min(peers), lower is better" ;;
+        coll_alltoall) echo "# MPI_Alltoall (size per peer), $COLL_NP ranks: average latency (us), best of runs; ratio = railmpi / min(peers), lower is better" ;;
+    esac
+}
+
+# Prints one combined table.  $1 = a benchmark (latency, bw, coll_*)
 table() {
     local bench=$1 impl k=0
     for impl in railmpi mpich openmpi; do
@@ -176,14 +204,10 @@ table() {
         if [ -s "$OUT/$impl/$bench.best" ]; then
             awk -v k="$k" 'NF >= 2 { print k, $1, $2 }' "$OUT/$impl/$bench.best"
         fi
-    done | awk -v bench="$bench" '
+    done | awk -v mode="$(bench_mode "$bench")" -v title="$(bench_title "$bench")" '
         { val[$1, $2] = $3; sizes[$2] = 1 }
         END {
-            if (bench == "latency") {
-                print "# Latency (us), best of runs; ratio = railmpi / min(peers), lower is better"
-            } else {
-                print "# Bandwidth (MB/s, MB = 1e6 bytes), best of runs; ratio = railmpi / max(peers), higher is better"
-            }
+            print title
             printf "%-10s | %12s | %12s | %12s | %17s\n", "Size", "railmpi", "MPICH", "Open MPI", "railmpi/best-peer"
             n = 0
             for (s in sizes) list[++n] = s + 0
@@ -202,7 +226,7 @@ table() {
                 for (k = 2; k <= 3; k++) {
                     if (!has[k]) continue
                     v = val[k, s] + 0
-                    if (!found || (bench == "latency" && v < best) || (bench != "latency" && v > best)) best = v
+                    if (!found || (mode == "min" && v < best) || (mode == "max" && v > best)) best = v
                     found = 1
                 }
                 ratio = "n/a"
@@ -222,16 +246,16 @@ for impl in railmpi mpich openmpi; do
 done
 
 {
-    echo "# railmpi point-to-point benchmark report"
+    echo "# railmpi benchmark report (point-to-point and collectives)"
     echo "# date: $(date -u '+%Y-%m-%d %H:%M:%S UTC')  host: $(uname -n)  cpus: $(nproc 2>/dev/null || echo '?')"
-    echo "# runs per implementation: $RUNS (best value per size kept)  args: ${ARGS:-<none>}"
+    echo "# runs per implementation: $RUNS (best value per size kept)  args: ${ARGS:-<none>}  collective args: ${COLL_ARGS:-<none>}"
     for impl in railmpi mpich openmpi; do
         printf '# %-9s %s\n' "$(impl_title "$impl"):" "${STATUS[$impl]}"
     done
-    echo
-    table latency
-    echo
-    table bw
+    for bench in $BENCHES; do
+        echo
+        table "$bench"
+    done
 } | tee "$REPORT"
 
 log "report written to $REPORT"

@@ -23,6 +23,12 @@ fn in_place(p: *const c_void) -> bool {
     p as isize == -1
 }
 
+/// A new collective call on `c` (taking its place in the communicator's sequence), cutting
+/// messages at the point-to-point eager limit.
+fn plan<'c>(w: &World, c: &'c Communicator, kind: i32) -> Plan<'c> {
+    Plan::new(c, kind).with_eager_limit(w.config.eager_limit)
+}
+
 /// The request argument of a nonblocking collective, checked before anything starts.
 fn request_arg(r: Option<*mut MPI_Request>) -> Result<()> {
     match r {
@@ -169,7 +175,7 @@ unsafe fn bcast_impl(
     let w = shim::world()?;
     let c = handles::comm(comm)?;
     // Opened first: the call counts in the collective sequence even if its checks fail.
-    let p = Plan::new(&c, coll::KIND_BCAST);
+    let p = plan(w, &c, coll::KIND_BCAST);
     request_arg(request)?;
     let n = args::count(count)?;
     let ty = handles::datatype(datatype)?;
@@ -222,7 +228,7 @@ unsafe fn reduce_impl(
     let w = shim::world()?;
     let c = handles::comm(comm)?;
     // Opened first: the call counts in the collective sequence even if its checks fail.
-    let p = Plan::new(&c, coll::KIND_REDUCE);
+    let p = plan(w, &c, coll::KIND_REDUCE);
     request_arg(request)?;
     let n = args::count(count)?;
     let ty = handles::datatype(datatype)?;
@@ -309,7 +315,7 @@ pub unsafe extern "C" fn PMPI_Reduce_local(
         if len == 0 {
             return Ok(());
         }
-        if b.contiguous() && a.contiguous() && inbuf != inoutbuf as *const c_void {
+        if b.contiguous() && a.contiguous() && !std::ptr::eq(inbuf, inoutbuf) {
             // SAFETY: MPI: inbuf readable and inoutbuf writable for `count` elements
             // each, contiguous, and not the same memory.
             return (r.combine)(raw(a.ptr, len), raw_mut(b.ptr, len));
@@ -336,7 +342,7 @@ unsafe fn allreduce_impl(
     let w = shim::world()?;
     let c = handles::comm(comm)?;
     // Opened first: the call counts in the collective sequence even if its checks fail.
-    let p = Plan::new(&c, coll::KIND_ALLREDUCE);
+    let p = plan(w, &c, coll::KIND_ALLREDUCE);
     request_arg(request)?;
     let n = args::count(count)?;
     let ty = handles::datatype(datatype)?;
@@ -403,7 +409,7 @@ unsafe fn gatherv_impl(
     let w = shim::world()?;
     let c = handles::comm(comm)?;
     // Opened first: the call counts in the collective sequence even if its checks fail.
-    let p = Plan::new(&c, coll::KIND_GATHER);
+    let p = plan(w, &c, coll::KIND_GATHER);
     request_arg(request)?;
     let root = args::root(&c, root)?;
     let is_root = c.rank == root;
@@ -584,7 +590,7 @@ unsafe fn scatterv_impl(
     let w = shim::world()?;
     let c = handles::comm(comm)?;
     // Opened first: the call counts in the collective sequence even if its checks fail.
-    let p = Plan::new(&c, coll::KIND_SCATTER);
+    let p = plan(w, &c, coll::KIND_SCATTER);
     request_arg(request)?;
     let root = args::root(&c, root)?;
     let is_root = c.rank == root;
@@ -744,7 +750,7 @@ unsafe fn allgatherv_impl(
     let w = shim::world()?;
     let c = handles::comm(comm)?;
     // Opened first: the call counts in the collective sequence even if its checks fail.
-    let p = Plan::new(&c, coll::KIND_ALLGATHER);
+    let p = plan(w, &c, coll::KIND_ALLGATHER);
     request_arg(request)?;
     let sty;
     let send = if in_place(sendbuf) {
@@ -966,7 +972,7 @@ unsafe fn alltoall_impl(
     let w = shim::world()?;
     let c = handles::comm(comm)?;
     // Opened first: the call counts in the collective sequence even if its checks fail.
-    let p = Plan::new(&c, coll::KIND_ALLTOALL);
+    let p = plan(w, &c, coll::KIND_ALLTOALL);
     request_arg(request)?;
     let n = c.size();
     let rs = recv.resolve(n)?;
@@ -1144,7 +1150,7 @@ unsafe fn reduce_scatter_impl(
     let w = shim::world()?;
     let c = handles::comm(comm)?;
     // Opened first: the call counts in the collective sequence even if its checks fail.
-    let p = Plan::new(&c, coll::KIND_REDUCE_SCATTER);
+    let p = plan(w, &c, coll::KIND_REDUCE_SCATTER);
     request_arg(request)?;
     let (counts, _) = counts.arrays(&c)?;
     let ty = handles::datatype(datatype)?;
@@ -1274,7 +1280,7 @@ unsafe fn scan_impl(
     let w = shim::world()?;
     let c = handles::comm(comm)?;
     // Opened first: the call counts in the collective sequence even if its checks fail.
-    let p = Plan::new(&c, coll::KIND_SCAN);
+    let p = plan(w, &c, coll::KIND_SCAN);
     request_arg(request)?;
     let n = args::count(count)?;
     let ty = handles::datatype(datatype)?;
@@ -1384,7 +1390,7 @@ unsafe fn neighbor_impl(
     let w = shim::world()?;
     let c = handles::comm(comm)?;
     // Opened first: the call counts in the collective sequence even if its checks fail.
-    let p = Plan::new(&c, coll::KIND_NEIGHBOR);
+    let p = plan(w, &c, coll::KIND_NEIGHBOR);
     request_arg(request)?;
     let (sources, dests) = super::topo::neighbors(comm)?;
     let rank_of = |v: Vec<i32>| -> Vec<Option<usize>> {

@@ -54,10 +54,10 @@ pub fn block_bufs(
     }
     let mut offs = Vec::with_capacity(n);
     let mut v = Vec::with_capacity(lens.iter().sum());
-    for i in 0..n {
+    for (i, &len) in lens.iter().enumerate() {
         offs.push(v.len());
         if unpack(i) {
-            v.resize(v.len() + lens[i], 0);
+            v.resize(v.len() + len, 0);
         } else {
             v.extend_from_slice(&b.block(i).pack());
         }
@@ -93,11 +93,11 @@ pub fn recursive_doubling(p: &mut Plan, bufs: &[Buf]) {
         let dst = rank ^ mask;
         let mine = rank & !(mask - 1);
         let theirs = dst & !(mask - 1);
-        for i in mine..mine + mask {
-            p.send(dst, bufs[i]);
+        for &b in &bufs[mine..mine + mask] {
+            p.send(dst, b);
         }
-        for i in theirs..theirs + mask {
-            p.recv(dst, bufs[i]);
+        for &b in &bufs[theirs..theirs + mask] {
+            p.recv(dst, b);
         }
         p.step();
         mask <<= 1;

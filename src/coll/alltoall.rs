@@ -1,11 +1,12 @@
-//! All-to-all (also the v and w forms): for short messages every transfer is posted in one
-//! step; for long ones, pairwise exchange (n − 1 steps; in step k rank r sends to r + k
+//! All-to-all (also the v and w forms): for short messages (and few ranks) every transfer
+//! is posted in one step; for long ones, pairwise exchange (n − 1 steps; in step k rank r sends to r + k
 //! and receives from r − k), which keeps one message per direction in flight.
 
 use super::plan::{copy_typed, Plan, TypedBuf};
 use super::schedule::{Buf, Schedule};
 
-/// Up to this many bytes per block (on average), all transfers are posted at once.
+/// Up to this many bytes per block (on average), or on up to 8 ranks, all transfers are
+/// posted at once (measured faster at every size on 4 ranks).
 pub const SHORT_BLOCK_BYTES: usize = 64 * 1024;
 
 /// MPI_Alltoall(v,w) / MPI_Ialltoall(v,w): block i of `send` goes to rank i, block i of
@@ -36,7 +37,7 @@ pub fn alltoallw(mut p: Plan, send: Option<Vec<TypedBuf>>, recv: Vec<TypedBuf>) 
         return p.build();
     }
     let total: usize = recv.iter().map(|b| b.bytes()).sum();
-    let all_at_once = total <= SHORT_BLOCK_BYTES * n;
+    let all_at_once = n <= 8 || total <= SHORT_BLOCK_BYTES * n;
     for k in 1..n {
         let dst = (rank + k) % n;
         let src = (rank + n - k) % n;

@@ -1,14 +1,21 @@
-//! Broadcast: binomial tree for short messages, scatter + ring allgather (van de Geijn)
-//! for long ones on enough ranks.
+//! Broadcast: flat tree for short messages on few ranks, binomial tree for short ones
+//! otherwise, scatter + ring allgather (van de Geijn) for long ones on enough ranks.
 
 use super::plan::{sub, Plan, TypedBuf};
 use super::schedule::{Buf, Schedule};
 
 /// From this many bytes on (with at least `LONG_MIN_PROCS` ranks) the broadcast scatters
 /// the message and gathers it back with a ring, so every rank moves about 2× the message
-/// instead of the root sending it ⌈log2 n⌉ times.
-pub const LONG_BYTES: usize = 12 * 1024;
-pub const LONG_MIN_PROCS: usize = 8;
+/// instead of the root sending it ⌈log2 n⌉ times. (MPICH: 12 KiB and 8 ranks; measured
+/// here with 8 ranks on 2 cores the ring's n − 1 dependent steps made it 2× slower than
+/// the binomial tree at every size, so it starts later.)
+pub const LONG_BYTES: usize = 512 * 1024;
+pub const LONG_MIN_PROCS: usize = 16;
+/// Up to this many bytes on up to 8 ranks (`FLAT_BYTES_FEW` on up to 4) the root sends
+/// to every rank itself: one step, where each tree level costs a wake-up of the next rank
+/// (receivers copy rendezvous data themselves, so the root is no bottleneck there).
+pub const FLAT_BYTES: usize = 16 * 1024;
+pub const FLAT_BYTES_FEW: usize = 512 * 1024;
 
 /// MPI_Bcast / MPI_Ibcast of `buf` from `root`.
 pub fn bcast(mut p: Plan, buf: TypedBuf, root: usize) -> Schedule {
@@ -21,12 +28,26 @@ pub fn bcast(mut p: Plan, buf: TypedBuf, root: usize) -> Schedule {
     } else {
         p.output(buf)
     };
-    if len >= LONG_BYTES && p.n >= LONG_MIN_PROCS {
+    if (p.n <= 8 && len <= FLAT_BYTES) || (p.n <= 4 && len <= FLAT_BYTES_FEW) {
+        flat(&mut p, data, root);
+    } else if len >= LONG_BYTES && p.n >= LONG_MIN_PROCS {
         scatter_ring_allgather(&mut p, data, len, root);
     } else {
         binomial(&mut p, data, root);
     }
     p.build()
+}
+
+/// Flat tree: the root sends to every rank.
+pub fn flat(p: &mut Plan, data: Buf, root: usize) {
+    if p.rank == root {
+        for k in 1..p.n {
+            p.send((root + k) % p.n, data);
+        }
+    } else {
+        p.recv(root, data);
+    }
+    p.step();
 }
 
 /// Binomial tree: receive from the parent, then send to every child at once.

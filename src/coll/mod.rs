@@ -204,3 +204,6 @@ pub fn allgather(t: &dyn CollTransport, comm: &Communicator, all: &mut [u8]) -> 
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests;

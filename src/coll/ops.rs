@@ -84,9 +84,13 @@ macro_rules! float_kernel {
             Op::Min => lanes!($t, $input, $inout, |a, b| if a < b { a } else { b }),
             Op::Sum => lanes!($t, $input, $inout, |a, b| a + b),
             Op::Prod => lanes!($t, $input, $inout, |a, b| a * b),
-            Op::Land => lanes!($t, $input, $inout, |a, b| ((a != 0.0 && b != 0.0) as u8).into()),
-            Op::Lor => lanes!($t, $input, $inout, |a, b| ((a != 0.0 || b != 0.0) as u8).into()),
-            Op::Lxor => lanes!($t, $input, $inout, |a, b| (((a != 0.0) != (b != 0.0)) as u8).into()),
+            Op::Land => lanes!($t, $input, $inout, |a, b| ((a != 0.0 && b != 0.0) as u8)
+                .into()),
+            Op::Lor => lanes!($t, $input, $inout, |a, b| ((a != 0.0 || b != 0.0) as u8)
+                .into()),
+            Op::Lxor => lanes!($t, $input, $inout, |a, b| (((a != 0.0) != (b != 0.0))
+                as u8)
+                .into()),
             _ => return Err(OpTypeMismatch),
         }
     };

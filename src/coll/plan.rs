@@ -42,15 +42,6 @@ impl<'a> TypedBuf<'a> {
         }
     }
 
-    /// The buffer that starts `bytes` bytes further on (MPI_Alltoallw's displacements).
-    pub fn at_bytes(&self, bytes: isize, count: usize, ty: &'a Datatype) -> TypedBuf<'a> {
-        TypedBuf {
-            ptr: self.ptr.wrapping_offset(bytes),
-            count,
-            ty,
-        }
-    }
-
     /// Data lies in one run at `ptr` (so a transfer can use it in place).
     pub fn contiguous(&self) -> bool {
         self.ty.is_contiguous()
@@ -304,6 +295,8 @@ pub struct Plan<'c> {
     pub n: usize,
     pub rank: usize,
     finish: Vec<LocalWork>,
+    /// Messages are cut into pieces of this size (see `PIECES_UP_TO`).
+    piece: usize,
 }
 
 impl<'c> Plan<'c> {
@@ -318,17 +311,29 @@ impl<'c> Plan<'c> {
             n: comm.size(),
             rank: comm.rank,
             finish: Vec::new(),
+            piece: PIECE,
         }
+    }
+
+    /// Cut messages of up to `PIECES_UP_TO` bytes into pieces of at most `eager_limit`
+    /// bytes (the point-to-point eager limit; 0: never cut).
+    pub fn with_eager_limit(mut self, eager_limit: usize) -> Self {
+        self.piece = eager_limit;
+        self
     }
 
     /// Send `b` to rank `dst` in the current step.
     pub fn send(&mut self, dst: usize, b: Buf) {
-        self.s.send(self.comm, dst, b);
+        for piece in pieces(b, self.piece) {
+            self.s.send(self.comm, dst, piece);
+        }
     }
 
     /// Receive exactly `b`'s length from rank `src` in the current step.
     pub fn recv(&mut self, src: usize, b: Buf) {
-        self.s.recv(src, b);
+        for piece in pieces(b, self.piece) {
+            self.s.recv(src, piece);
+        }
     }
 
     /// End the current step: what follows waits for its transfers.
@@ -444,6 +449,38 @@ impl<'c> Plan<'c> {
         }
         self.s
     }
+}
+
+/// Messages longer than the eager limit but at most this long travel as eager-sized pieces
+/// (both ends cut alike: they know the exact length). Pieces go out at once, without the
+/// rendezvous handshake, whose round trip costs more than the extra copy when ranks wait
+/// on each other (measured on 4 ranks sharing 2 cores: 2× faster bcast and allreduce at
+/// 32–64 KiB; no gain from 128 KiB on, where the single copy of a rendezvous wins).
+pub const PIECES_UP_TO: usize = 64 * 1024;
+/// The piece size when the caller does not give the eager limit (its default).
+pub const PIECE: usize = 16 * 1024;
+
+/// `b` cut into k pieces of ⌈len/k⌉ bytes (the last shorter) with k = ⌈len/piece⌉: equal
+/// pieces, so that messages of different lengths mostly differ in some piece and a
+/// mismatch is still reported as truncation (not when both lengths are whole multiples
+/// of the piece size: then the shorter receive takes a prefix without complaint).
+fn pieces(b: Buf, piece: usize) -> impl Iterator<Item = Buf> {
+    let len = buf_len(b);
+    let (size, k) = if piece > 0 && len > piece && len <= PIECES_UP_TO {
+        let k = len.div_ceil(piece);
+        (len.div_ceil(k), k)
+    } else {
+        (len.max(1), 1)
+    };
+    (0..k).map(move |i| {
+        let off = (i * size).min(len);
+        sub(b, off, size.min(len - off))
+    })
+}
+
+#[cfg(test)]
+pub(crate) fn pieces_for_test(b: Buf, piece: usize) -> impl Iterator<Item = Buf> {
+    pieces(b, piece)
 }
 
 /// Largest power of two ≤ n (n ≥ 1).

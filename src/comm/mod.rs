@@ -50,12 +50,18 @@ pub enum Comparison {
 
 impl Communicator {
     pub fn new(ctx: u32, rank: usize, group: Arc<Group>) -> Self {
-        Self { ctx, rank, group, coll_seq: Default::default() }
+        Self {
+            ctx,
+            rank,
+            group,
+            coll_seq: Default::default(),
+        }
     }
 
     /// The sequence number of the next collective on this communicator.
     pub fn next_coll_seq(&self) -> u32 {
-        self.coll_seq.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+        self.coll_seq
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
     }
     pub fn size(&self) -> usize {
         self.group.size()
