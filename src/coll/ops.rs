@@ -47,14 +47,25 @@ pub fn check(op: Op, basic: Basic) -> Result<(), OpTypeMismatch> {
     }
 }
 
+/// `inout[i] = f(input[i], inout[i])` over the values of type `$t` in two byte slices, which
+/// need not be aligned (a loop of unaligned loads and stores, which the compiler
+/// vectorizes).
 macro_rules! lanes {
     ($t:ty, $input:ident, $inout:ident, |$a:ident, $b:ident| $e:expr) => {{
         const W: usize = std::mem::size_of::<$t>();
-        for (x, y) in $input.chunks_exact(W).zip($inout.chunks_exact_mut(W)) {
-            let $a = <$t>::from_ne_bytes(x.try_into().unwrap());
-            let $b = <$t>::from_ne_bytes((&*y).try_into().unwrap());
-            let r: $t = $e;
-            y.copy_from_slice(&r.to_ne_bytes());
+        let n = $input.len().min($inout.len()) / W;
+        let x = $input.as_ptr() as *const $t;
+        let y = $inout.as_mut_ptr() as *mut $t;
+        for i in 0..n {
+            // SAFETY: i < n, and both slices hold at least n values of W bytes; unaligned
+            // accesses are allowed by read/write_unaligned; `inout` is borrowed mutably, so
+            // it does not overlap `input`.
+            unsafe {
+                let $a = x.add(i).read_unaligned();
+                let $b = y.add(i).read_unaligned();
+                let r: $t = $e;
+                y.add(i).write_unaligned(r);
+            }
         }
     }};
 }
