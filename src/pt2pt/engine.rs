@@ -603,9 +603,13 @@ impl Pt2pt {
         };
         if rdma || peer == self.me {
             let threshold = self.settings.split_threshold;
-            // Split at a page boundary near the middle; the sender writes the tail.
+            // Split at a page boundary near the middle; the sender writes the tail. A message
+            // too short for a page-aligned half is read whole.
             let head = if peer != self.me && threshold > 0 && take >= threshold {
-                (take / 2) & !4095
+                match (take / 2) & !4095 {
+                    0 => take,
+                    h => h,
+                }
             } else {
                 take
             };

@@ -195,6 +195,7 @@ fn eager_rget_split_and_stream_deliver_intact() {
             round_trip(settings(true, 8192), n, recv_first, false); // split RGET + PUT
             round_trip(settings(false, 0), n, recv_first, false); // streamed copy path
             round_trip(settings(true, 8192), n, recv_first, true); // RDMA fails: stream
+            round_trip(settings(true, 1), n, recv_first, false); // split below a page
         }
     }
 }
