@@ -72,6 +72,15 @@ fn no_alias(send: *const c_void, recv: *const c_void, nonempty: bool) -> Result<
     Ok(())
 }
 
+/// Whether a call may run on `coll::direct`: blocking, small, every buffer one run of
+/// bytes.
+fn direct(request: Option<*mut MPI_Request>, bufs: &[&TypedBuf]) -> bool {
+    request.is_none()
+        && bufs
+            .iter()
+            .all(|b| b.contiguous() && b.bytes() <= coll::direct::DIRECT_MAX)
+}
+
 /// A (buffer, count, datatype) triple, checked.
 unsafe fn typed<'a>(buf: *const c_void, count: usize, ty: &'a TypeRef) -> Result<TypedBuf<'a>> {
     args::buffer(buf, count, ty)?;
@@ -148,7 +157,8 @@ pub unsafe extern "C" fn PMPI_Barrier(comm: MPI_Comm) -> c_int {
     run("MPI_Barrier", comm, || {
         let w = shim::world()?;
         let c = handles::comm(comm)?;
-        w.run_collective(coll::barrier_schedule(&c))
+        let tag = Plan::new(&c, coll::KIND_BARRIER).tag();
+        coll::direct::barrier(w, &c, tag, w.oversubscribed)
     })
 }
 
@@ -182,6 +192,11 @@ unsafe fn bcast_impl(
     let root = args::root(&c, root)?;
     not_in_place(buffer, n, "the buffer")?;
     let b = typed(buffer, n, &ty)?;
+    if direct(request, &[&b]) {
+        // SAFETY: MPI: the buffer holds `count` elements, one run of bytes (checked).
+        let bytes = raw_mut(b.ptr, b.bytes());
+        return coll::direct::bcast(w, &c, p.tag(), bytes, root);
+    }
     launch(w, coll::bcast::bcast(p, b, root), comm, request)
 }
 
@@ -247,6 +262,14 @@ unsafe fn reduce_impl(
         not_in_place(sendbuf, n, "sendbuf")?;
         (typed(sendbuf, n, &ty)?, None)
     };
+    if (r.commutative || root == 0) && direct(request, &[&input]) {
+        // SAFETY: MPI: input readable and the root's output writable for `count`
+        // elements, each one run of bytes (checked); they are the same memory only for
+        // MPI_IN_PLACE, and then the output alone is passed.
+        let out = output.map(|o| raw_mut(o.ptr, o.bytes()));
+        let inp = (!in_place(sendbuf)).then(|| raw(input.ptr, input.bytes()));
+        return coll::direct::reduce(w, &c, p.tag(), inp, out, root, &*r.combine);
+    }
     launch(
         w,
         coll::reduce::reduce(p, input, output, &r, root),
@@ -355,6 +378,16 @@ unsafe fn allreduce_impl(
         no_alias(sendbuf, recvbuf, n > 0)?;
         typed(sendbuf, n, &ty)?
     };
+    if direct(request, &[&input, &out]) {
+        let len = out.bytes();
+        // SAFETY: MPI: recvbuf writable and sendbuf readable for `count` elements, each
+        // one run of bytes (checked), distinct unless MPI_IN_PLACE (then no copy).
+        let acc = raw_mut(out.ptr, len);
+        if input.ptr != out.ptr {
+            acc.copy_from_slice(raw(input.ptr, len));
+        }
+        return coll::direct::allreduce(w, &c, p.tag(), acc, &*r.combine, r.commutative);
+    }
     launch(
         w,
         coll::allreduce::allreduce(p, input, out, &r),

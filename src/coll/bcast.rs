@@ -28,7 +28,7 @@ pub fn bcast(mut p: Plan, buf: TypedBuf, root: usize) -> Schedule {
     } else {
         p.output(buf)
     };
-    if (p.n <= 8 && len <= FLAT_BYTES) || (p.n <= 4 && len <= FLAT_BYTES_FEW) {
+    if flat_tree(p.n, len) {
         flat(&mut p, data, root);
     } else if len >= LONG_BYTES && p.n >= LONG_MIN_PROCS {
         scatter_ring_allgather(&mut p, data, len, root);
@@ -36,6 +36,11 @@ pub fn bcast(mut p: Plan, buf: TypedBuf, root: usize) -> Schedule {
         binomial(&mut p, data, root);
     }
     p.build()
+}
+
+/// Whether a broadcast of `len` bytes on `n` ranks uses the flat tree.
+pub fn flat_tree(n: usize, len: usize) -> bool {
+    (n <= 8 && len <= FLAT_BYTES) || (n <= 4 && len <= FLAT_BYTES_FEW)
 }
 
 /// Flat tree: the root sends to every rank.

@@ -436,6 +436,11 @@ impl<'c> Plan<'c> {
         });
     }
 
+    /// The tag of this call's messages (for a call run on `coll::direct` instead).
+    pub fn tag(&self) -> i32 {
+        self.s.tag()
+    }
+
     /// The finished schedule.
     pub fn build(mut self) -> Schedule {
         if !self.finish.is_empty() {

@@ -12,7 +12,6 @@ use crate::comm::Communicator;
 use crate::error::{Error, ErrorClass, Result};
 use crate::fabric::Rail;
 use crate::pt2pt::{Pattern, Pt2pt, ReqId, SendStart};
-use std::collections::HashMap;
 
 /// Names a running schedule.
 pub type CollId = u64;
@@ -75,6 +74,11 @@ impl Schedule {
             active: Vec::new(),
             started: false,
         }
+    }
+
+    /// The tag of this call's messages.
+    pub fn tag(&self) -> i32 {
+        self.tag
     }
 
     /// A zeroed scratch buffer of `len` bytes; returns its index.
@@ -208,11 +212,13 @@ impl Schedule {
     }
 }
 
-/// The running schedules of a process.
+/// The running schedules of a process. Few run at once, so plain vectors searched
+/// linearly beat a hash map here (a small barrier is a handful of polls, and hashing
+/// showed up in its profile).
 #[derive(Default)]
 pub struct Schedules {
-    running: HashMap<CollId, Schedule>,
-    finished: HashMap<CollId, Result<()>>,
+    running: Vec<(CollId, Schedule)>,
+    finished: Vec<(CollId, Result<()>)>,
     next_id: CollId,
 }
 
@@ -220,51 +226,59 @@ impl Schedules {
     pub fn start(&mut self, s: Schedule, p2p: &mut Pt2pt, rail: &mut dyn Rail) -> CollId {
         self.next_id += 1;
         let id = self.next_id;
-        self.running.insert(id, s);
-        self.advance_one(id, p2p, rail);
+        self.running.push((id, s));
+        self.advance_at(self.running.len() - 1, p2p, rail);
         id
     }
 
-    fn advance_one(&mut self, id: CollId, p2p: &mut Pt2pt, rail: &mut dyn Rail) -> bool {
-        let Some(s) = self.running.get_mut(&id) else {
-            return false;
+    /// Advance the schedule at `idx` of `running`; true when it finished (and moved out).
+    fn advance_at(&mut self, idx: usize, p2p: &mut Pt2pt, rail: &mut dyn Rail) -> bool {
+        let outcome = match self.running[idx].1.advance(p2p, rail) {
+            Ok(false) => return false,
+            Ok(true) => Ok(()),
+            Err(e) => Err(e),
         };
-        match s.advance(p2p, rail) {
-            Ok(false) => false,
-            Ok(true) => {
-                self.running.remove(&id);
-                self.finished.insert(id, Ok(()));
-                true
-            }
-            Err(e) => {
-                self.running.remove(&id);
-                self.finished.insert(id, Err(e));
-                true
-            }
-        }
+        // Keep start order: a later schedule must not overtake an earlier one in polling.
+        let (id, _) = self.running.remove(idx);
+        self.finished.push((id, outcome));
+        true
     }
 
     /// Advance every running schedule; returns how many finished.
     pub fn progress(&mut self, p2p: &mut Pt2pt, rail: &mut dyn Rail) -> usize {
-        let ids: Vec<CollId> = self.running.keys().copied().collect();
-        ids.into_iter()
-            .filter(|&id| self.advance_one(id, p2p, rail))
-            .count()
+        let mut done = 0;
+        let mut i = 0;
+        while i < self.running.len() {
+            if self.advance_at(i, p2p, rail) {
+                done += 1;
+            } else {
+                i += 1;
+            }
+        }
+        done
     }
 
     pub fn has_work(&self) -> bool {
         !self.running.is_empty()
     }
 
+    fn is_running(&self, id: CollId) -> bool {
+        self.running.iter().any(|(r, _)| *r == id)
+    }
+
     pub fn is_done(&self, id: CollId) -> bool {
-        !self.running.contains_key(&id)
+        !self.is_running(id)
     }
 
     /// The result of a finished schedule (removing it), None while it runs.
     pub fn take_if_done(&mut self, id: CollId) -> Option<Result<()>> {
-        if self.running.contains_key(&id) {
+        if self.is_running(id) {
             return None;
         }
-        Some(self.finished.remove(&id).unwrap_or(Ok(())))
+        match self.finished.iter().position(|(f, _)| *f == id) {
+            Some(pos) => Some(self.finished.swap_remove(pos).1),
+            // Already taken (a request freed and waited on twice reads as done).
+            None => Some(Ok(())),
+        }
     }
 }

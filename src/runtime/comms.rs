@@ -224,7 +224,7 @@ impl World {
         let (n, r) = (comm.size(), comm.rank);
         let mut lens = vec![0u8; 8 * n];
         lens[8 * r..8 * r + 8].copy_from_slice(&(mine.len() as u64).to_le_bytes());
-        coll::allgather(self, comm, &mut lens)?;
+        coll::direct::allgather(self, comm, coll::TAG_RUNTIME_ALLGATHER, &mut lens)?;
         let lens: Vec<usize> = lens
             .chunks_exact(8)
             .map(|b| u64::from_le_bytes(b.try_into().unwrap()) as usize)
@@ -235,7 +235,7 @@ impl World {
         }
         let mut all = vec![0u8; max * n];
         all[r * max..r * max + mine.len()].copy_from_slice(mine);
-        coll::allgather(self, comm, &mut all)?;
+        coll::direct::allgather(self, comm, coll::TAG_RUNTIME_ALLGATHER, &mut all)?;
         Ok((0..n)
             .map(|i| all[i * max..i * max + lens[i]].to_vec())
             .collect())

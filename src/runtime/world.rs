@@ -32,6 +32,9 @@ pub struct World {
     pub main_thread: std::thread::ThreadId,
     /// The program asked for MPI_THREAD_MULTIPLE (otherwise calls are serialised by it).
     pub thread_level_multiple: bool,
+    /// More ranks than CPUs on this node: waiters yield, and collectives prefer
+    /// algorithms with fewer messages (each one may cost a context switch).
+    pub oversubscribed: bool,
 }
 
 const STATE_NEW: u8 = 0;
@@ -119,6 +122,8 @@ impl World {
             }
         }
 
+        // Judged before binding: a bound rank sees one CPU, whatever the machine has.
+        let oversubscribed = size > cpu::usable_cpus();
         bind_cpu(config.bind, rank, size, multithreaded);
         crate::fabric::doorbell::init_barriers();
 
@@ -148,15 +153,17 @@ impl World {
             },
             caps.max_message,
         );
-        let oversubscribed = size > cpu::usable_cpus();
         let policy = match config.spin {
             Some(s) => WaitPolicy {
                 spins: s,
-                yields: if oversubscribed { 20 } else { 1000 },
+                yields: if oversubscribed { 2_000 } else { 1_000 },
             },
+            // More ranks than cores: spinning only burns the time slice the peer needs,
+            // so yield at once — but yield for a good while before sleeping, since a
+            // futex sleep and wake-up costs more than most collective steps take.
             None if oversubscribed => WaitPolicy {
-                spins: 100,
-                yields: 20,
+                spins: 0,
+                yields: 2_000,
             },
             None => WaitPolicy {
                 spins: 20_000,
@@ -200,6 +207,7 @@ impl World {
             )),
             next_ctx: AtomicU32::new(CTX_FIRST_FREE),
             main_thread: std::thread::current().id(),
+            oversubscribed,
             config,
         })
     }
@@ -207,7 +215,12 @@ impl World {
     /// MPI_Finalize: synchronise so nobody leaves while peers may still reach its memory,
     /// drain our output, and tell the launcher.
     pub fn finalize(&self) -> Result<()> {
-        coll::barrier(self, &self.comm_world)?;
+        coll::direct::barrier(
+            self,
+            &self.comm_world,
+            coll::TAG_RUNTIME_BARRIER,
+            self.oversubscribed,
+        )?;
         self.progress.wait(|e| (!e.p2p.has_output()).then_some(()));
         tracing::debug!(
             sleeps = self.progress.sleeps.load(Ordering::Relaxed),
@@ -437,14 +450,21 @@ impl World {
     /// Agree on a fresh context id among the members of `parent` (collective).
     pub fn new_context(&self, parent: &Communicator) -> Result<u32> {
         let mine = self.next_ctx.load(Ordering::Acquire);
-        let mut acc = mine.to_le_bytes().to_vec();
+        let mut acc = mine.to_le_bytes();
         let max = |a: &[u8], b: &mut [u8]| -> Result<()> {
             let x = u32::from_le_bytes(a.try_into().unwrap());
             let y = u32::from_le_bytes((&*b).try_into().unwrap());
             b.copy_from_slice(&x.max(y).to_le_bytes());
             Ok(())
         };
-        coll::allreduce(self, parent, &mut acc, &max)?;
+        coll::direct::allreduce(
+            self,
+            parent,
+            coll::TAG_RUNTIME_ALLREDUCE,
+            &mut acc,
+            &max,
+            true,
+        )?;
         let ctx = u32::from_le_bytes(acc[..4].try_into().unwrap());
         if ctx >= u32::MAX - 4 {
             return mpi_err!(Other, "out of communicator context ids");
@@ -474,7 +494,7 @@ impl World {
         let c = color.unwrap_or(-1);
         all[8 * parent.rank..8 * parent.rank + 4].copy_from_slice(&c.to_le_bytes());
         all[8 * parent.rank + 4..8 * parent.rank + 8].copy_from_slice(&key.to_le_bytes());
-        coll::allgather(self, parent, &mut all)?;
+        coll::direct::allgather(self, parent, coll::TAG_RUNTIME_ALLGATHER, &mut all)?;
         let ctx = self.new_context(parent)?;
         let Some(color) = color else { return Ok(None) };
         let entries: Vec<(i32, i32)> = all

@@ -1,0 +1,278 @@
+//! Blocking collectives run inline by the calling thread over `CollTransport`: no
+//! schedule, no step list, no boxed work, and no allocation for small data. The MPI shims
+//! take this path for blocking calls on small contiguous buffers (`DIRECT_MAX`), where
+//! building a schedule would cost more than moving the bytes; the runtime uses it for its
+//! own collectives. Nonblocking calls, and large or non-contiguous data, go through
+//! `schedule`.
+//!
+//! Each algorithm sends exactly the messages its schedule counterpart sends for the same
+//! size (dissemination barrier, flat or binomial broadcast, binomial reduction,
+//! recursive-doubling allreduce): the path is picked per rank, and a rank whose datatype
+//! is non-contiguous takes the schedule while its peers come here.
+
+use super::plan::{pof2_floor, CombineFn};
+use super::CollTransport;
+use crate::comm::Communicator;
+use crate::error::Result;
+
+/// Up to this many ranks the fan-in barrier is flat (rank 0 hears from and releases
+/// every rank itself).
+const FLAT_BARRIER_MAX: usize = 8;
+
+/// Largest packed size (bytes) a blocking call runs on this path.
+pub const DIRECT_MAX: usize = 2048;
+
+/// Scratch space for one contribution: on the stack up to `DIRECT_MAX`, so the common
+/// case allocates nothing.
+#[allow(clippy::large_enum_variant)] // on the stack for one call: that is the point
+enum Scratch {
+    Stack([u8; DIRECT_MAX], usize),
+    Heap(Vec<u8>),
+}
+
+impl Scratch {
+    fn new(len: usize) -> Self {
+        if len <= DIRECT_MAX {
+            Scratch::Stack([0; DIRECT_MAX], len)
+        } else {
+            Scratch::Heap(vec![0; len])
+        }
+    }
+
+    fn get(&mut self) -> &mut [u8] {
+        match self {
+            Scratch::Stack(a, len) => &mut a[..*len],
+            Scratch::Heap(v) => v,
+        }
+    }
+}
+
+/// MPI_Barrier. `fan_in` picks a binomial fan-in to rank 0 and fan-out back, 2(n − 1)
+/// messages over 2⌈log2 n⌉ rounds, over the dissemination barrier's n⌈log2 n⌉ messages
+/// in ⌈log2 n⌉ rounds: the fan-in barrier is slower on idle cores but wakes each rank
+/// only twice, which wins when ranks share cores. It also lets rank 0 out first, so a
+/// broadcast from rank 0 that follows finds its receivers already waiting.
+pub fn barrier(t: &dyn CollTransport, comm: &Communicator, tag: i32, fan_in: bool) -> Result<()> {
+    let (n, r) = (comm.size(), comm.rank);
+    if !fan_in {
+        let mut k = 1;
+        while k < n {
+            t.sendrecv(comm, (r + k) % n, &[], (r + n - k) % n, &mut [], tag)?;
+            k *= 2;
+        }
+        return Ok(());
+    }
+    if n <= FLAT_BARRIER_MAX {
+        if r == 0 {
+            for k in 1..n {
+                t.recv(comm, k, tag, &mut [])?;
+            }
+            for k in 1..n {
+                t.send(comm, k, tag, &[])?;
+            }
+        } else {
+            t.send(comm, 0, tag, &[])?;
+            t.recv(comm, 0, tag, &mut [])?;
+        }
+        return Ok(());
+    }
+    let mut mask = 1;
+    while mask < n {
+        if r & mask != 0 {
+            t.send(comm, r - mask, tag, &[])?;
+            t.recv(comm, r - mask, tag, &mut [])?;
+            break;
+        }
+        if r + mask < n {
+            t.recv(comm, r + mask, tag, &mut [])?;
+        }
+        mask <<= 1;
+    }
+    mask >>= 1;
+    while mask > 0 {
+        if r + mask < n {
+            t.send(comm, r + mask, tag, &[])?;
+        }
+        mask >>= 1;
+    }
+    Ok(())
+}
+
+/// Broadcast from `root` with the tree `bcast::bcast` picks for this size (flat on few
+/// ranks, else binomial), so ranks that reach the call through a schedule (a
+/// non-contiguous datatype on one side) still exchange the same messages.
+pub fn bcast(
+    t: &dyn CollTransport,
+    comm: &Communicator,
+    tag: i32,
+    buf: &mut [u8],
+    root: usize,
+) -> Result<()> {
+    let n = comm.size();
+    if n == 1 || buf.is_empty() {
+        return Ok(());
+    }
+    if super::bcast::flat_tree(n, buf.len()) {
+        if comm.rank == root {
+            for k in 1..n {
+                t.send(comm, (root + k) % n, tag, buf)?;
+            }
+            return Ok(());
+        }
+        return t.recv(comm, root, tag, buf);
+    }
+    let vr = (comm.rank + n - root) % n;
+    let mut mask = 1;
+    while mask < n {
+        if vr & mask != 0 {
+            t.recv(comm, (vr - mask + root) % n, tag, buf)?;
+            break;
+        }
+        mask <<= 1;
+    }
+    mask >>= 1;
+    while mask > 0 {
+        if vr + mask < n {
+            t.send(comm, (vr + mask + root) % n, tag, buf)?;
+        }
+        mask >>= 1;
+    }
+    Ok(())
+}
+
+/// Binomial-tree reduction to `root`, the same tree `reduce::binomial` uses. `input` is
+/// this rank's contribution (None at a root that passed MPI_IN_PLACE: then `output`
+/// holds it); `output` is the root's result buffer (None elsewhere). Children hold higher virtual
+/// ranks, so the result comes out in rank order when `root == 0` or the operation is
+/// commutative; callers take this path only then.
+pub fn reduce(
+    t: &dyn CollTransport,
+    comm: &Communicator,
+    tag: i32,
+    input: Option<&[u8]>,
+    output: Option<&mut [u8]>,
+    root: usize,
+    combine: &CombineFn,
+) -> Result<()> {
+    let n = comm.size();
+    let vr = (comm.rank + n - root) % n;
+    let mine: &[u8] = match (input, output.as_deref()) {
+        (Some(i), _) => i,
+        (None, Some(o)) => o,
+        (None, None) => &[],
+    };
+    let len = mine.len();
+    let (mut acc_space, mut tmp_space) = (Scratch::new(len), Scratch::new(len));
+    let (acc, tmp) = (acc_space.get(), tmp_space.get());
+    acc.copy_from_slice(mine);
+    let mut mask = 1;
+    while mask < n {
+        if vr & mask != 0 {
+            return t.send(comm, (vr - mask + root) % n, tag, acc);
+        }
+        if vr + mask < n {
+            t.recv(comm, (vr + mask + root) % n, tag, tmp)?;
+            // acc holds the lower ranks, tmp the higher ones: acc = acc ∘ tmp.
+            combine(acc, tmp)?;
+            acc.copy_from_slice(tmp);
+        }
+        mask <<= 1;
+    }
+    if let Some(out) = output {
+        out.copy_from_slice(acc);
+    }
+    Ok(())
+}
+
+/// Recursive-doubling allreduce in place on `acc`, in rank order (so non-commutative
+/// operations are right). A non-power-of-two communicator first folds: the even ranks
+/// below 2·(n − 2^⌊log2 n⌉) hand their data to the next odd rank, which gives the result
+/// back at the end.
+pub fn allreduce(
+    t: &dyn CollTransport,
+    comm: &Communicator,
+    tag: i32,
+    acc: &mut [u8],
+    combine: &CombineFn,
+    commutative: bool,
+) -> Result<()> {
+    let (n, rank) = (comm.size(), comm.rank);
+    if n == 1 || acc.is_empty() {
+        return Ok(());
+    }
+    let pof2 = pof2_floor(n);
+    let rem = n - pof2;
+    let mut scratch = Scratch::new(acc.len());
+    let tmp = scratch.get();
+    let unfolded = |newrank: usize| {
+        if newrank < rem {
+            newrank * 2 + 1
+        } else {
+            newrank + rem
+        }
+    };
+    let newrank = if rank < 2 * rem {
+        if rank % 2 == 0 {
+            t.send(comm, rank + 1, tag, acc)?;
+            None
+        } else {
+            t.recv(comm, rank - 1, tag, tmp)?;
+            combine(tmp, acc)?;
+            Some(rank / 2)
+        }
+    } else {
+        Some(rank - rem)
+    };
+    if let Some(newrank) = newrank {
+        let mut mask = 1;
+        while mask < pof2 {
+            let peer = unfolded(newrank ^ mask);
+            t.sendrecv(comm, peer, acc, peer, tmp, tag)?;
+            if commutative || peer < rank {
+                combine(tmp, acc)?;
+            } else {
+                combine(acc, tmp)?;
+                acc.copy_from_slice(tmp);
+            }
+            mask <<= 1;
+        }
+    }
+    if rank < 2 * rem {
+        if rank % 2 == 1 {
+            t.send(comm, rank - 1, tag, acc)?;
+        } else {
+            t.recv(comm, rank + 1, tag, acc)?;
+        }
+    }
+    Ok(())
+}
+
+/// Ring allgather of equal blocks: `all` has `size` blocks; this rank's block is filled.
+pub fn allgather(
+    t: &dyn CollTransport,
+    comm: &Communicator,
+    tag: i32,
+    all: &mut [u8],
+) -> Result<()> {
+    let (n, r) = (comm.size(), comm.rank);
+    if n == 1 {
+        return Ok(());
+    }
+    let b = all.len() / n;
+    let (right, left) = ((r + 1) % n, (r + n - 1) % n);
+    let mut out = vec![0u8; b];
+    for s in 0..n - 1 {
+        let send_blk = (r + n - s) % n;
+        let recv_blk = (r + n - s - 1) % n;
+        out.copy_from_slice(&all[send_blk * b..(send_blk + 1) * b]);
+        t.sendrecv(
+            comm,
+            right,
+            &out,
+            left,
+            &mut all[recv_blk * b..(recv_blk + 1) * b],
+            tag,
+        )?;
+    }
+    Ok(())
+}
