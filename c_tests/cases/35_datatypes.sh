@@ -4,8 +4,9 @@
 #   dtype_p2p           strided/indexed/struct/subarray sends and receives, large messages,
 #                       MPI_BOTTOM, types freed while in use, Bcast/Allreduce on derived types
 #   dtype_errors        error classes under MPI_ERRORS_RETURN
-# plus dtype_p2p over the copy-through-shared-memory path (RAILMPI_SHM_CMA=0, ignored by other
-# libraries), and the MPICH-built programs swapped onto railmpi's library.
+# plus dtype_p2p over the copy-through-shared-memory path (RAILMPI_SHM_CMA=0) and with the split
+# rendezvous (RAILMPI_RNDV_SPLIT=4096; both ignored by other libraries), and the MPICH-built
+# programs swapped onto railmpi's library.
 
 for _ct_prog in dtype_constructors dtype_pack dtype_p2p dtype_errors; do
     for _ct_n in 1 2 3 4; do
@@ -15,6 +16,8 @@ for _ct_prog in dtype_constructors dtype_pack dtype_p2p dtype_errors; do
 done
 CASE_EXPECT='^ok dtype_p2p ' run_case dtype_p2p.n2.nocma 0 \
     env RAILMPI_SHM_CMA=0 $MPIEXEC -n 2 "$CT/dtype_p2p"
+CASE_EXPECT='^ok dtype_p2p ' run_case dtype_p2p.n2.split 0 \
+    env RAILMPI_RNDV_SPLIT=4096 $MPIEXEC -n 2 "$CT/dtype_p2p"
 
 if [ "$CT_IMPL" = railmpi ] && [ -e "$LIB/libmpi.so.12" ] && [ -x "$CTM/dtype_p2p" ]; then
     for _ct_prog in dtype_constructors dtype_pack dtype_p2p dtype_errors; do

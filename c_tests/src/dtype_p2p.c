@@ -6,7 +6,9 @@
  * 1 MiB and more (rendezvous) as one strided element and as many gappy ones, absolute
  * addresses from MPI_BOTTOM, types freed while a nonblocking operation uses them,
  * the predefined pair types with padding (MPI_DOUBLE_INT, MPI_SHORT_INT), MPI_Get_elements
- * on a partial derived element, and Bcast/Allreduce on derived types.
+ * on a partial derived element, and Bcast/Allreduce on derived types; strided messages of
+ * 2 MiB (blocks of 8 bytes and of 4 KiB) vector to contiguous, back, and between different
+ * vector layouts, through MPI_Sendrecv_replace, and truncated.
  * Bytes outside a receive type's map must stay untouched.
  */
 #include "check.h"
@@ -308,6 +310,125 @@ static void large(void)
     free(d);
 }
 
+/* A byte of the payload from rank r in test t at offset i (not periodic in i). */
+static unsigned char pat(int r, int t, long i)
+{
+    return (unsigned char)(r * 31 + t * 7 + i * 13 + (i >> 8));
+}
+
+/* 2 MiB of data in blocks of blk bytes: a vector with stride 2 blk sent into a contiguous
+ * buffer, a contiguous buffer into a vector with stride 3 blk, vector into vector, and
+ * MPI_Sendrecv_replace of the vector. Gap bytes must stay untouched. */
+static void strided_big(int blk, int t)
+{
+    const long total = 2L << 20, nb = total / blk;
+    unsigned char *s = malloc(2 * total), *r = malloc(3 * total), *c = malloc(total);
+    MPI_Datatype vs, vr;
+    MPI_Status st;
+    int n;
+    CHECK_MPI(MPI_Type_vector((int)nb, blk, 2 * blk, MPI_BYTE, &vs));
+    CHECK_MPI(MPI_Type_vector((int)nb, blk, 3 * blk, MPI_BYTE, &vr));
+    CHECK_MPI(MPI_Type_commit(&vs));
+    CHECK_MPI(MPI_Type_commit(&vr));
+    for (long i = 0; i < 2 * total; i++)
+        s[i] = pat(rank, t, i);
+
+    memset(c, POISON, total);
+    exchange(s, 1, vs, c, (int)total, MPI_BYTE, &st);
+    CHECK_MPI(MPI_Get_count(&st, MPI_BYTE, &n));
+    CHECK(n == total, "strided %d to contiguous: %d bytes", blk, n);
+    for (long i = 0; i < total; i++)
+        CHECK(c[i] == pat(src, t, i / blk * 2 * blk + i % blk),
+              "strided %d to contiguous: byte %ld", blk, i);
+
+    for (long i = 0; i < total; i++)
+        c[i] = pat(rank, t + 1, i);
+    memset(r, POISON, 3 * total);
+    exchange(c, (int)total, MPI_BYTE, r, 1, vr, &st);
+    CHECK_MPI(MPI_Get_count(&st, vr, &n));
+    CHECK(n == 1, "contiguous to strided %d: count %d", blk, n);
+    for (long i = 0; i < 3 * total; i++) {
+        long b = i / (3 * blk), w = i % (3 * blk);
+        if (w < blk && b < nb)
+            CHECK(r[i] == pat(src, t + 1, b * blk + w), "contiguous to strided %d: byte %ld",
+                  blk, i);
+        else
+            CHECK(r[i] == POISON, "contiguous to strided %d: gap byte %ld written", blk, i);
+    }
+
+    memset(r, POISON, 3 * total);
+    exchange(s, 1, vs, r, 1, vr, &st);
+    for (long i = 0; i < 3 * total; i++) {
+        long b = i / (3 * blk), w = i % (3 * blk);
+        if (w < blk && b < nb)
+            CHECK(r[i] == pat(src, t, b * 2 * blk + w), "strided to strided %d: byte %ld", blk,
+                  i);
+        else
+            CHECK(r[i] == POISON, "strided to strided %d: gap byte %ld written", blk, i);
+    }
+
+    for (long i = 0; i < 2 * total; i++)
+        s[i] = pat(rank, t + 2, i);
+    CHECK_MPI(MPI_Sendrecv_replace(s, 1, vs, dst, 18, src, 18, MPI_COMM_WORLD, &st));
+    for (long i = 0; i < 2 * total; i++)
+        CHECK(s[i] == pat(i % (2 * blk) < blk ? src : rank, t + 2, i),
+              "Sendrecv_replace strided %d: byte %ld", blk, i);
+
+    CHECK_MPI(MPI_Type_free(&vs));
+    CHECK_MPI(MPI_Type_free(&vr));
+    free(s);
+    free(r);
+    free(c);
+}
+
+/* 1 MiB in blocks of 8 bytes received into a vector with room for half of it: the receive
+ * fails with MPI_ERR_TRUNCATE (and on railmpi delivers the prefix, gaps untouched). */
+static void strided_truncated(void)
+{
+    const long total = 1L << 20, nb = total / 8, span = (nb / 2 - 1) * 24 + 8;
+    unsigned char *s = malloc(2 * total), *r = malloc(span);
+    MPI_Datatype vs, vr;
+    MPI_Comm comm;
+    MPI_Request rq;
+    MPI_Status st;
+    CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
+    CHECK_MPI(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN));
+    /* MPICH reports the error of MPI_Wait on MPI_COMM_WORLD's handler. */
+    CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+    CHECK_MPI(MPI_Type_vector((int)nb, 8, 16, MPI_BYTE, &vs));
+    CHECK_MPI(MPI_Type_vector((int)nb / 2, 8, 24, MPI_BYTE, &vr));
+    CHECK_MPI(MPI_Type_commit(&vs));
+    CHECK_MPI(MPI_Type_commit(&vr));
+    for (long i = 0; i < 2 * total; i++)
+        s[i] = pat(rank, 20, i);
+    memset(r, POISON, span);
+    CHECK_MPI(MPI_Irecv(r, 1, vr, src, 19, comm, &rq));
+    CHECK_MPI(MPI_Send(s, 1, vs, dst, 19, comm));
+    int rc = MPI_Wait(&rq, &st), cls;
+    MPI_Error_class(rc, &cls);
+    CHECK(cls == MPI_ERR_TRUNCATE, "truncated strided receive: error class %d", cls);
+    CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL));
+    char ver[MPI_MAX_LIBRARY_VERSION_STRING];
+    int len, n;
+    MPI_Get_library_version(ver, &len);
+    if (strncmp(ver, "railmpi", 7) == 0) {
+        CHECK_MPI(MPI_Get_count(&st, MPI_BYTE, &n));
+        CHECK(n == total / 2, "truncated strided receive: %d bytes", n);
+        for (long i = 0; i < span; i++) {
+            long b = i / 24, w = i % 24;
+            if (w < 8)
+                CHECK(r[i] == pat(src, 20, b * 16 + w), "truncated strided: byte %ld", i);
+            else
+                CHECK(r[i] == POISON, "truncated strided: gap byte %ld written", i);
+        }
+    }
+    CHECK_MPI(MPI_Type_free(&vs));
+    CHECK_MPI(MPI_Type_free(&vr));
+    CHECK_MPI(MPI_Comm_free(&comm));
+    free(s);
+    free(r);
+}
+
 static void bottom(void)
 {
     /* Absolute addresses: the data lives in separate variables, sent from MPI_BOTTOM. */
@@ -477,6 +598,9 @@ int main(int argc, char **argv)
     subarray(MPI_ORDER_FORTRAN);
     zero_counts();
     large();
+    strided_big(8, 30);
+    strided_big(4096, 40);
+    strided_truncated();
     bottom();
     freed_while_pending();
     pair_types();

@@ -405,13 +405,9 @@ pub fn free_errhandler(h: MPI_Errhandler) -> Result<()> {
 
 /// What an MPI_Request stands for.
 pub enum RequestEntry {
-    /// An engine request; `unpack` finishes a receive into a non-contiguous type, and
-    /// `packed` keeps a packed send buffer alive until completion.
-    Active {
-        req: ReqId,
-        comm: MPI_Comm,
-        post: PostProcess,
-    },
+    /// An engine request whose handle needs a table entry (the engine's slot does not fit
+    /// a direct handle).
+    Active { req: ReqId, comm: MPI_Comm },
     /// A nonblocking collective (its schedule runs in the progress engine).
     Coll {
         id: crate::coll::schedule::CollId,
@@ -420,22 +416,8 @@ pub enum RequestEntry {
     /// A persistent request (MPI_Send_init / MPI_Recv_init) and its current round.
     Persistent {
         spec: PersistentSpec,
-        active: Option<(ReqId, PostProcess)>,
+        active: Option<ReqId>,
         comm: MPI_Comm,
-    },
-}
-
-/// Work to do when a request completes.
-pub enum PostProcess {
-    None,
-    /// Keep the packed copy of a send until it has gone.
-    KeepSendBuffer(Vec<u8>),
-    /// Unpack the temporary receive buffer into the user's non-contiguous type.
-    Unpack {
-        tmp: Vec<u8>,
-        dst: usize,
-        count: usize,
-        dtype: Arc<Datatype>,
     },
 }
 

@@ -3,10 +3,11 @@
 use super::args::{self, write_status, Source};
 use super::consts::*;
 use super::handles::{self, PersistentSpec, RequestEntry};
-use super::requests::{self, finish_post, recv_target, send_data, status_at};
+use super::requests::{self, msg_buf, status_at};
 use super::shim::{self, put, run, run_on};
 use crate::error::{Error, ErrorClass, Result};
 use crate::mpi_err;
+use crate::pt2pt::MsgBuf;
 use std::cell::Cell;
 use std::os::raw::{c_int, c_void};
 
@@ -32,8 +33,7 @@ unsafe fn send(
     let Some(dst) = args::dest(&c, dest)? else {
         return Ok(());
     };
-    let data = send_data(buf, count, &ty)?;
-    w.send(&c, dst, tag, data.ptr, data.len, sync);
+    w.send(&c, dst, tag, msg_buf(buf, count, &ty)?, sync);
     Ok(())
 }
 
@@ -103,9 +103,7 @@ pub unsafe extern "C" fn PMPI_Recv(
             }
             s => s.as_option(),
         };
-        let t = recv_target(buf, count, &ty)?;
-        let st = w.recv(&c, src, tag, t.ptr, t.cap);
-        finish_post(t.post, &st);
+        let st = w.recv(&c, src, tag, msg_buf(buf, count, &ty)?);
         let code = if st.truncated {
             MPI_ERR_TRUNCATE
         } else {
@@ -278,7 +276,13 @@ pub unsafe extern "C" fn PMPI_Sendrecv_replace(
         let rs = spec(false, false, buf, count, datatype, source, recvtag);
         let mut rreq = requests::handle_for(requests::start_recv(&rs, comm)?, comm)?;
         if let Some(dst) = args::dest(&c, dest)? {
-            w.send(&c, dst, tag, copy.as_ptr(), copy.len(), false);
+            w.send(
+                &c,
+                dst,
+                tag,
+                MsgBuf::contig(copy.as_ptr(), copy.len()),
+                false,
+            );
         }
         let c = requests::wait(&mut rreq)?;
         write_status(status, &c.status, c.code);

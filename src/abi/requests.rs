@@ -3,87 +3,23 @@
 
 use super::args::{self, Source};
 use super::consts::*;
-use super::handles::{self, PersistentSpec, PostProcess, RequestEntry, TypeRef, REQUESTS};
+use super::handles::{self, PersistentSpec, RequestEntry, TypeRef, REQUESTS};
 use super::shim;
 use crate::coll::schedule::CollId;
 use crate::error::{Error, ErrorClass, Result};
 use crate::mpi_err;
-use crate::pt2pt::{ReqId, Status};
+use crate::pt2pt::{MsgBuf, ReqId, Status};
 use std::os::raw::{c_int, c_void};
 
-/// A send buffer resolved from (buf, count, datatype): contiguous data is used in place,
-/// anything else is packed (the copy lives as long as the request).
-pub struct SendData {
-    pub ptr: *const u8,
-    pub len: usize,
-    pub packed: Option<Vec<u8>>,
-}
-
-pub fn send_data(buf: *const c_void, count: usize, ty: &TypeRef) -> Result<SendData> {
+/// The memory `count` elements of `ty` at `buf` cover, for the engine: contiguous data as
+/// one range, anything else as its runs (iovecs), never packed.
+pub fn msg_buf(buf: *const c_void, count: usize, ty: &TypeRef) -> Result<MsgBuf> {
     let len = args::bytes(count, ty)?;
     if ty.is_contiguous() {
-        return Ok(SendData {
-            ptr: buf as *const u8,
-            len,
-            packed: None,
-        });
+        return Ok(MsgBuf::contig(buf as *const u8, len));
     }
-    let mut v = Vec::with_capacity(len);
-    // SAFETY: MPI: buf holds `count` elements of the type.
-    unsafe { ty.pack(count, buf as *const u8, &mut v) };
-    Ok(SendData {
-        ptr: v.as_ptr(),
-        len,
-        packed: Some(v),
-    })
-}
-
-/// A receive destination: the user's buffer, or a temporary to unpack from on completion.
-pub struct RecvTarget {
-    pub ptr: *mut u8,
-    pub cap: usize,
-    pub post: PostProcess,
-}
-
-pub fn recv_target(buf: *mut c_void, count: usize, ty: &TypeRef) -> Result<RecvTarget> {
-    let cap = args::bytes(count, ty)?;
-    if ty.is_contiguous() {
-        return Ok(RecvTarget {
-            ptr: buf as *mut u8,
-            cap,
-            post: PostProcess::None,
-        });
-    }
-    // Non-contiguous: derived types, and the predefined pairs with a gap (MPI_DOUBLE_INT…).
-    let dtype = match ty {
-        TypeRef::Derived(d) => d.clone(),
-        TypeRef::Builtin(d) => std::sync::Arc::new((*d).clone()),
-    };
-    let mut tmp = vec![0u8; cap];
-    Ok(RecvTarget {
-        ptr: tmp.as_mut_ptr(),
-        cap,
-        post: PostProcess::Unpack {
-            tmp,
-            dst: buf as usize,
-            count,
-            dtype,
-        },
-    })
-}
-
-pub fn finish_post(post: PostProcess, st: &Status) {
-    if let PostProcess::Unpack {
-        tmp,
-        dst,
-        count,
-        dtype,
-    } = post
-    {
-        // SAFETY: MPI: the receive buffer stays valid until the request completes, which
-        // is now; it holds `count` elements of `dtype`.
-        unsafe { dtype.unpack(count, &tmp[..st.count.min(tmp.len())], dst as *mut u8) };
-    }
+    // Derived types, and the predefined pairs with a gap (MPI_DOUBLE_INT…).
+    Ok(MsgBuf::from_runs(buf as *const u8, ty.runs(count)))
 }
 
 /// Send modes.
@@ -101,7 +37,7 @@ pub enum Started {
     Done {
         proc_null: bool,
     },
-    Pending(ReqId, PostProcess),
+    Pending(ReqId),
 }
 
 /// Start a nonblocking send.
@@ -121,18 +57,11 @@ pub unsafe fn start_send(spec: &PersistentSpec, comm_h: MPI_Comm) -> Result<Star
     let Some(dst) = args::dest(&comm, spec.peer)? else {
         return Ok(Started::Done { proc_null: true });
     };
-    let data = send_data(spec.buf as *const c_void, count, &ty)?;
-    Ok(
-        match w.isend(&comm, dst, tag, data.ptr, data.len, spec.sync, comm_h) {
-            None => Started::Done { proc_null: false },
-            Some(req) => Started::Pending(
-                req,
-                data.packed
-                    .map(PostProcess::KeepSendBuffer)
-                    .unwrap_or(PostProcess::None),
-            ),
-        },
-    )
+    let data = msg_buf(spec.buf as *const c_void, count, &ty)?;
+    Ok(match w.isend(&comm, dst, tag, data, spec.sync, comm_h) {
+        None => Started::Done { proc_null: false },
+        Some(req) => Started::Pending(req),
+    })
 }
 
 /// Start a nonblocking receive.
@@ -153,9 +82,8 @@ pub unsafe fn start_recv(spec: &PersistentSpec, comm_h: MPI_Comm) -> Result<Star
         Source::Null => return Ok(Started::Done { proc_null: true }),
         s => s.as_option(),
     };
-    let t = recv_target(spec.buf as *mut c_void, count, &ty)?;
-    let req = w.irecv(&comm, src, tag, t.ptr, t.cap, comm_h);
-    Ok(Started::Pending(req, t.post))
+    let data = msg_buf(spec.buf as *const c_void, count, &ty)?;
+    Ok(Started::Pending(w.irecv(&comm, src, tag, data, comm_h)))
 }
 
 /// The request handle for a started operation.
@@ -163,17 +91,10 @@ pub fn handle_for(started: Started, comm: MPI_Comm) -> Result<MPI_Request> {
     Ok(match started {
         Started::Done { proc_null: true } => handles::REQUEST_PROC_NULL_DONE,
         Started::Done { proc_null: false } => handles::REQUEST_SEND_DONE,
-        Started::Pending(req, PostProcess::None) => match handles::engine_handle(req) {
+        Started::Pending(req) => match handles::engine_handle(req) {
             Some(h) => h,
-            None => handles::new_request(RequestEntry::Active {
-                req,
-                comm,
-                post: PostProcess::None,
-            }),
+            None => handles::new_request(RequestEntry::Active { req, comm }),
         },
-        Started::Pending(req, post) => {
-            handles::new_request(RequestEntry::Active { req, comm, post })
-        }
     })
 }
 
@@ -208,8 +129,7 @@ fn pending(h: MPI_Request) -> Result<Pending> {
     match REQUESTS.lock().get(i) {
         Some(RequestEntry::Active { req, .. }) => Ok(Pending::Engine(*req)),
         Some(RequestEntry::Persistent {
-            active: Some((req, _)),
-            ..
+            active: Some(req), ..
         }) => Ok(Pending::Engine(*req)),
         Some(RequestEntry::Persistent { active: None, .. }) => Ok(Pending::Empty),
         Some(RequestEntry::Coll { id, .. }) => Ok(Pending::Coll(*id)),
@@ -241,7 +161,7 @@ impl Completion {
     }
 }
 
-/// Finish a completed handle: post-process, free or deactivate it. `owner` is the engine's
+/// Finish a completed handle: free or deactivate it. `owner` is the engine's
 /// record of the communicator (used for handles without a table entry).
 fn finish(h: &mut MPI_Request, st: Status, owner: i32) -> Completion {
     let Some(i) = handles::request_index(*h) else {
@@ -252,19 +172,12 @@ fn finish(h: &mut MPI_Request, st: Status, owner: i32) -> Completion {
     let mut t = REQUESTS.lock();
     match t.get_mut(i) {
         Some(RequestEntry::Persistent { active, comm, .. }) => {
-            let comm = *comm;
-            if let Some((_, post)) = active.take() {
-                drop(t);
-                finish_post(post, &st);
-            }
-            Completion::new(st, comm)
+            *active = None;
+            Completion::new(st, *comm)
         }
         Some(RequestEntry::Active { comm, .. }) => {
             let comm = *comm;
-            if let Some(RequestEntry::Active { post, .. }) = t.remove(i) {
-                drop(t);
-                finish_post(post, &st);
-            }
+            t.remove(i);
             *h = MPI_REQUEST_NULL;
             Completion::new(st, comm)
         }
@@ -422,14 +335,14 @@ pub fn start(h: MPI_Request) -> Result<()> {
     };
     let w = shim::world()?;
     let round = match started {
-        Started::Pending(req, post) => (req, post),
+        Started::Pending(req) => req,
         Started::Done { proc_null } => {
             let st = if proc_null {
                 args::empty_status(MPI_PROC_NULL)
             } else {
                 Status::default()
             };
-            (w.completed_request(st), PostProcess::None)
+            w.completed_request(st)
         }
     };
     if let Some(RequestEntry::Persistent { active, .. }) = REQUESTS.lock().get_mut(i) {
@@ -463,23 +376,10 @@ pub fn free(h: &mut MPI_Request) -> Result<()> {
             // (its buffers stay the application's responsibility, as MPI says).
             let _ = w.test_collective(id);
         }
-        RequestEntry::Active {
-            req,
-            post: PostProcess::None,
-            ..
+        RequestEntry::Active { req, .. }
+        | RequestEntry::Persistent {
+            active: Some(req), ..
         } => w.request_free(req),
-        RequestEntry::Active { req, post, .. } => {
-            // The engine may still use a packed buffer: wait for it before dropping.
-            let st = w.wait(req);
-            finish_post(post, &st);
-        }
-        RequestEntry::Persistent {
-            active: Some((req, post)),
-            ..
-        } => {
-            let st = w.wait(req);
-            finish_post(post, &st);
-        }
         RequestEntry::Persistent { active: None, .. } => {}
     }
     *h = MPI_REQUEST_NULL;

@@ -5,6 +5,9 @@ pub mod loopback;
 pub mod shm;
 
 use std::fmt;
+use std::io::IoSliceMut;
+
+pub use crate::sys::cma::RemoteRange;
 
 /// What a rail can do; the protocol layer picks protocols from this.
 #[derive(Clone, Debug)]
@@ -51,6 +54,41 @@ pub trait Rail: Send {
     fn read(&mut self, peer: usize, local: &mut [u8], remote_addr: u64) -> Result<(), RailError>;
     /// RDMA write: copy `local` to `remote_addr` in `peer`.
     fn write(&mut self, peer: usize, local: &[u8], remote_addr: u64) -> Result<(), RailError>;
+    /// Vectored RDMA read: fill the `local` slices in order from the `remote` ranges in
+    /// order (scatter/gather on both sides; the two lists describe the same byte count).
+    /// The default runs one `read` per piece where a local and a remote entry overlap.
+    fn read_vectored(
+        &mut self,
+        peer: usize,
+        local: &mut [IoSliceMut<'_>],
+        remote: &[RemoteRange],
+    ) -> Result<(), RailError> {
+        let mut remote = remote.iter().filter(|r| r.len > 0);
+        let mut cur: Option<RemoteRange> = None;
+        for l in local.iter_mut() {
+            let mut l: &mut [u8] = l;
+            while !l.is_empty() {
+                let r = match cur.take() {
+                    Some(r) => r,
+                    None => match remote.next() {
+                        Some(r) => *r,
+                        None => return Ok(()),
+                    },
+                };
+                let n = r.len.min(l.len());
+                let (now, rest) = l.split_at_mut(n);
+                self.read(peer, now, r.addr)?;
+                l = rest;
+                if n < r.len {
+                    cur = Some(RemoteRange {
+                        addr: r.addr + n as u64,
+                        len: r.len - n,
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 pub mod doorbell;

@@ -9,11 +9,13 @@
 //! buffer handed to a nonblocking call stays valid and untouched until its request
 //! completes, and the ABI layer checked that `(buf, len)` describes the buffer.
 
+use super::buffer::{self, MsgBuf, Run, TableError, MAX_RUN_TABLE, RUN_ENTRY};
 use super::matching::{Envelope, MatchQueues, Pattern};
 use super::request::{Kind, RecvState, ReqId, Request, SendWait, Slab, Status};
 use super::wire::{self, MatchHeader, Packet};
-use crate::fabric::Rail;
+use crate::fabric::{Rail, RailError, RemoteRange};
 use std::collections::VecDeque;
+use std::io::IoSliceMut;
 
 /// Protocol settings, fixed at start-up.
 #[derive(Clone, Debug)]
@@ -38,39 +40,57 @@ enum Unexpected {
         peer: usize,
         hdr: MatchHeader,
         addr: u64,
+        entries: u64,
     },
+}
+
+/// Where a queued matching packet's payload is.
+#[derive(Clone, Copy)]
+enum Payload {
+    Contig(*const u8, usize),
+    /// Gathered from the runs of this (pending) send request.
+    Runs(ReqId),
 }
 
 /// One item waiting to go out to a peer.
 enum Outbound {
-    /// Matching packet (EAGER/RTS), header bytes plus an optional payload pointer.
+    /// Matching packet (EAGER/RTS): header bytes plus the payload (empty for RTS).
     Match {
-        head: [u8; wire::RTS_LEN],
+        head: [u8; wire::RTS_RUNS_LEN],
         head_len: u8,
-        data: *const u8,
-        len: usize,
+        payload: Payload,
         req: Option<ReqId>,
     },
 }
 
-/// A streamed rendezvous payload (copy path) in progress.
+/// A streamed rendezvous payload (copy path) in progress; the bytes come from the send
+/// request's buffer.
 struct Stream {
     peer: usize,
     receiver_req: u64,
-    data: *const u8,
     len: usize,
     sent: usize,
     req: ReqId,
 }
 
 /// Our part of an RDMA rendezvous: read `len` bytes at `offset` of the sender's message
-/// (at `addr`) into the same offset of the receive buffer.
+/// (at `addr`, or in the runs of the `entries`-long table at `addr`; then `offset` is 0)
+/// into the same offset of the receive buffer. `total` is the message length.
 struct RdmaRead {
     peer: usize,
     req: ReqId,
     addr: u64,
+    entries: u64,
+    total: u64,
     offset: usize,
     len: usize,
+}
+
+/// Why an RDMA read did not happen.
+enum ReadError {
+    Rail(RailError),
+    /// The sender's run table is malformed (nothing was read into the buffer).
+    Table(TableError),
 }
 
 /// The sender's part of a split rendezvous: write `(local, len)` to `addr` in the receiver.
@@ -115,6 +135,10 @@ pub struct Pt2pt {
     streams: VecDeque<Stream>,
     reads: Vec<RdmaRead>,
     writes: Vec<RdmaWrite>,
+    /// Non-contiguous rendezvous whose runs average fewer bytes than this (on either side)
+    /// are streamed instead of read: CMA pins pages per iovec, which costs far more than
+    /// copying a few bytes through the rings (0: always read).
+    pub min_rdma_run: usize,
     /// Count of completed requests, so waiters can tell that something happened.
     pub completions: u64,
     /// Protocol violations seen from peers (dropped packets).
@@ -142,6 +166,7 @@ impl Pt2pt {
             streams: VecDeque::new(),
             reads: Vec::new(),
             writes: Vec::new(),
+            min_rdma_run: 0,
             completions: 0,
             bad_packets: 0,
         }
@@ -170,6 +195,27 @@ impl Pt2pt {
         len: usize,
         sync: bool,
     ) -> SendStart {
+        // SAFETY: the caller's contract.
+        unsafe { self.send_buf(rail, peer, ctx, src, tag, MsgBuf::contig(data, len), sync) }
+    }
+
+    /// Start a send of the bytes `data` describes (contiguous or runs).
+    ///
+    /// # Safety
+    /// The memory `data` describes must stay readable and unchanged until the send
+    /// completes.
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe fn send_buf(
+        &mut self,
+        rail: &mut dyn Rail,
+        peer: usize,
+        ctx: u32,
+        src: i32,
+        tag: i32,
+        mut data: MsgBuf,
+        sync: bool,
+    ) -> SendStart {
+        let len = data.len();
         let eager = len <= self.settings.eager_limit;
         let mut hdr = MatchHeader {
             ctx,
@@ -180,11 +226,22 @@ impl Pt2pt {
             flags: if sync { wire::FLAG_SYNC } else { 0 },
         };
         if eager && !sync && peer != self.me && self.out[peer].is_empty() {
-            // Fast path: straight into the ring, no request at all.
-            // SAFETY: (data, len) is the caller's send buffer (module contract).
-            let payload = unsafe { slice(data, len) };
+            // Fast path: straight into the ring, no request at all; runs are gathered
+            // into the ring cell.
             let (head, n) = wire::eager_header(&hdr);
-            if rail.try_send(peer, &[&head[..n], payload]) {
+            let sent = match &mut data {
+                // SAFETY: (ptr, len) is the caller's send buffer (module contract).
+                MsgBuf::Contig { ptr, len } => {
+                    rail.try_send(peer, &[&head[..n], unsafe { slice(*ptr, *len) }])
+                }
+                runs => {
+                    let mut parts = vec![&head[..n]];
+                    // SAFETY: the runs are the caller's send buffer (module contract).
+                    unsafe { runs.gather(0, len, &mut parts) };
+                    rail.try_send(peer, &parts)
+                }
+            };
+            if sent {
                 return SendStart::Done;
             }
         }
@@ -195,6 +252,11 @@ impl Pt2pt {
         } else {
             SendWait::Queued
         };
+        // A run table lives in the request (boxed: its address stays put) until FIN.
+        let (contig, table) = match &data {
+            MsgBuf::Contig { ptr, len } => (Some((*ptr as *const u8, *len)), None),
+            MsgBuf::Runs { runs, .. } => (None, Some((runs.as_ptr() as u64, runs.len() as u64))),
+        };
         let req = self.reqs.insert(Request {
             kind: Kind::Send { peer, wait },
             done: false,
@@ -203,27 +265,34 @@ impl Pt2pt {
                 count: len,
                 ..Status::default()
             },
-            buf: data as *mut u8,
-            len,
+            data,
             owner: 0,
         });
         hdr.sender_req = req;
-        let mut head = [0u8; wire::RTS_LEN];
-        let (head_len, payload_len, complete_when_sent) = if eager {
+        let mut head = [0u8; wire::RTS_RUNS_LEN];
+        let none = Payload::Contig(std::ptr::null(), 0);
+        let (head_len, payload, complete_when_sent) = if eager {
             let (h, n) = wire::eager_header(&hdr);
             head[..n].copy_from_slice(&h[..n]);
-            (n, len, !sync)
+            let payload = match contig {
+                Some((p, n)) => Payload::Contig(p, n),
+                None => Payload::Runs(req),
+            };
+            (n, payload, !sync)
+        } else if let Some((addr, entries)) = table {
+            head.copy_from_slice(&wire::rts_runs(&hdr, addr, entries));
+            (wire::RTS_RUNS_LEN, none, false)
         } else {
-            head.copy_from_slice(&wire::rts(&hdr, data as u64));
-            (wire::RTS_LEN, 0, false)
+            let addr = contig.map_or(0, |(p, _)| p as u64);
+            head[..wire::RTS_LEN].copy_from_slice(&wire::rts(&hdr, addr));
+            (wire::RTS_LEN, none, false)
         };
         self.queue(
             peer,
             Outbound::Match {
                 head,
                 head_len: head_len as u8,
-                data,
-                len: payload_len,
+                payload,
                 req: complete_when_sent.then_some(req),
             },
         );
@@ -252,13 +321,21 @@ impl Pt2pt {
     /// # Safety
     /// `(buf, cap)` must stay writable, and untouched by others, until the receive completes.
     pub unsafe fn recv(&mut self, pat: Pattern, buf: *mut u8, cap: usize) -> ReqId {
+        // SAFETY: the caller's contract.
+        unsafe { self.recv_buf(pat, MsgBuf::contig(buf, cap)) }
+    }
+
+    /// Post a receive into the memory `data` describes (contiguous or runs).
+    ///
+    /// # Safety
+    /// That memory must stay writable, and untouched by others, until the receive completes.
+    pub unsafe fn recv_buf(&mut self, pat: Pattern, data: MsgBuf) -> ReqId {
         let req = self.reqs.insert(Request {
             kind: Kind::Recv(RecvState::Posted),
             done: false,
             freed: false,
             status: Status::default(),
-            buf,
-            len: cap,
+            data,
             owner: 0,
         });
         if let Some((env, msg)) = self.mq.post(pat, req) {
@@ -271,25 +348,26 @@ impl Pt2pt {
     /// out without creating a request.
     ///
     /// # Safety
-    /// `(buf, cap)` must be writable.
-    pub unsafe fn try_recv_now(
-        &mut self,
-        pat: &Pattern,
-        buf: *mut u8,
-        cap: usize,
-    ) -> Option<Status> {
+    /// The memory `data` describes must be writable.
+    pub unsafe fn try_recv_now(&mut self, pat: &Pattern, data: &mut MsgBuf) -> Option<Status> {
         let (_, first) = self.mq.peek_unexpected(pat)?;
         if !matches!(first, Unexpected::Eager { .. }) {
             return None;
         }
         let (env, msg) = self.mq.take_unexpected(pat)?;
-        let Unexpected::Eager { peer, data, sync } = msg else {
+        let Unexpected::Eager {
+            peer,
+            data: payload,
+            sync,
+        } = msg
+        else {
             unreachable!()
         };
         if let Some(s) = sync {
             self.queue_control(peer, wire::sync_ack(s));
         }
-        Some(copy_out(&env, &data, buf, cap))
+        // SAFETY: the caller's contract.
+        Some(unsafe { copy_out(&env, &payload, data) })
     }
 
     fn deliver_unexpected(&mut self, req: ReqId, env: Envelope, msg: Unexpected) {
@@ -299,10 +377,16 @@ impl Pt2pt {
                     self.queue_control(peer, wire::sync_ack(s));
                 }
                 let r = self.reqs.get_mut(req).expect("just inserted");
-                r.status = copy_out(&env, &data, r.buf, r.len);
+                // SAFETY: the posted receive's buffer (module contract).
+                r.status = unsafe { copy_out(&env, &data, &mut r.data) };
                 self.complete(req);
             }
-            Unexpected::Rts { peer, hdr, addr } => self.start_rendezvous(req, peer, &hdr, addr),
+            Unexpected::Rts {
+                peer,
+                hdr,
+                addr,
+                entries,
+            } => self.start_rendezvous(req, peer, &hdr, addr, entries),
         }
     }
 
@@ -346,8 +430,7 @@ impl Pt2pt {
             done: true,
             freed: false,
             status,
-            buf: std::ptr::null_mut(),
-            len: 0,
+            data: MsgBuf::contig(std::ptr::null(), 0),
             owner: 0,
         })
     }
@@ -435,7 +518,8 @@ impl Pt2pt {
                             self.queue_control(peer, wire::sync_ack(s));
                         }
                         let r = self.reqs.get_mut(req).expect("posted request exists");
-                        r.status = copy_out(&env, payload, r.buf, r.len);
+                        // SAFETY: the posted receive's buffer (module contract).
+                        r.status = unsafe { copy_out(&env, payload, &mut r.data) };
                         self.complete(req);
                     }
                     None => self.mq.push_unexpected(
@@ -448,17 +532,23 @@ impl Pt2pt {
                     ),
                 }
             }
-            Packet::Rts { hdr, addr } => {
+            Packet::Rts { hdr, addr, entries } => {
                 let env = Envelope {
                     ctx: hdr.ctx,
                     src: hdr.src,
                     tag: hdr.tag,
                 };
                 match self.mq.arrive(&env) {
-                    Some(req) => self.start_rendezvous(req, peer, &hdr, addr),
-                    None => self
-                        .mq
-                        .push_unexpected(env, Unexpected::Rts { peer, hdr, addr }),
+                    Some(req) => self.start_rendezvous(req, peer, &hdr, addr, entries),
+                    None => self.mq.push_unexpected(
+                        env,
+                        Unexpected::Rts {
+                            peer,
+                            hdr,
+                            addr,
+                            entries,
+                        },
+                    ),
                 }
             }
             Packet::Fin { sender_req } | Packet::SyncAck { sender_req } => {
@@ -483,16 +573,14 @@ impl Pt2pt {
                 Some(Request {
                     kind: Kind::Send { peer: p, wait },
                     done: false,
-                    buf,
-                    len,
+                    data,
                     ..
                 }) if *p == peer && *wait == SendWait::Rendezvous => {
                     *wait = SendWait::Streaming;
-                    let (data, len) = (*buf as *const u8, *len);
+                    let len = data.len();
                     self.streams.push_back(Stream {
                         peer,
                         receiver_req,
-                        data,
                         len,
                         sent: 0,
                         req: sender_req,
@@ -520,14 +608,13 @@ impl Pt2pt {
                                 wait: SendWait::Rendezvous,
                             },
                         done: false,
-                        buf,
-                        len: total,
+                        data: MsgBuf::Contig { ptr, len: total },
                         ..
                     }) if *p == peer
                         && offset.checked_add(len).is_some_and(|e| e <= *total as u64) =>
                     {
                         // SAFETY: offset + len <= the send buffer's length (checked).
-                        let local = unsafe { buf.add(offset as usize) };
+                        let local = unsafe { ptr.add(offset as usize) };
                         self.writes.push(RdmaWrite {
                             peer,
                             local,
@@ -576,13 +663,9 @@ impl Pt2pt {
             return self.reject(peer, "stream data outside the message");
         }
         // Bytes past the receive buffer are dropped (truncation was recorded at match).
-        let cap = r.len as u64;
-        if offset < cap {
-            let n = (cap - offset).min(payload.len() as u64) as usize;
-            // SAFETY: offset + n <= cap = the receive buffer's length (checked above).
-            unsafe {
-                std::ptr::copy_nonoverlapping(payload.as_ptr(), r.buf.add(offset as usize), n)
-            };
+        if offset < r.data.len() as u64 {
+            // SAFETY: the receive buffer (module contract); scatter clips to its length.
+            unsafe { r.data.scatter(offset as usize, payload) };
         }
         *received += payload.len() as u64;
         if *received == *expected {
@@ -590,22 +673,44 @@ impl Pt2pt {
         }
     }
 
-    fn start_rendezvous(&mut self, req: ReqId, peer: usize, hdr: &MatchHeader, addr: u64) {
-        let rdma = self.settings.rdma;
+    fn start_rendezvous(
+        &mut self,
+        req: ReqId,
+        peer: usize,
+        hdr: &MatchHeader,
+        addr: u64,
+        entries: u64,
+    ) {
         let r = self.reqs.get_mut(req).expect("matched request exists");
-        let take = (hdr.len as usize).min(r.len);
+        let cap = r.data.len();
+        let ours = match &r.data {
+            MsgBuf::Runs { runs, total, .. } => total / runs.len(),
+            MsgBuf::Contig { .. } => usize::MAX,
+        };
+        let theirs = match entries {
+            0 => usize::MAX,
+            n => (hdr.len / n) as usize,
+        };
+        let rdma = self.settings.rdma && ours.min(theirs) >= self.min_rdma_run;
+        let take = (hdr.len as usize).min(cap);
         r.status = Status {
             source: hdr.src,
             tag: hdr.tag,
             count: take,
-            truncated: hdr.len as usize > r.len,
+            truncated: hdr.len as usize > cap,
             cancelled: false,
         };
         if rdma || peer == self.me {
             let threshold = self.settings.split_threshold;
+            // Only a contiguous message into a contiguous buffer is split: the write request
+            // names one range on each side.
+            let base = match r.data {
+                MsgBuf::Contig { ptr, .. } if entries == 0 => Some(ptr as u64),
+                _ => None,
+            };
             // Split at a page boundary near the middle; the sender writes the tail. A message
             // too short for a page-aligned half is read whole.
-            let head = if peer != self.me && threshold > 0 && take >= threshold {
+            let head = if peer != self.me && threshold > 0 && take >= threshold && base.is_some() {
                 match (take / 2) & !4095 {
                     0 => take,
                     h => h,
@@ -621,8 +726,8 @@ impl Pt2pt {
                 pending: 1 + split as u8,
                 failed: false,
             });
-            if split {
-                let tail_addr = r.buf as u64 + head as u64;
+            if let (true, Some(base)) = (split, base) {
+                let tail_addr = base + head as u64;
                 self.queue_control(
                     peer,
                     wire::put_req(
@@ -638,6 +743,8 @@ impl Pt2pt {
                 peer,
                 req,
                 addr,
+                entries,
+                total: hdr.len,
                 offset: 0,
                 len: head,
             });
@@ -675,32 +782,30 @@ impl Pt2pt {
             n += 1;
         }
         for rd in std::mem::take(&mut self.reads) {
-            let Some(r) = self.reqs.get(rd.req) else {
+            let Some(r) = self.reqs.get_mut(rd.req) else {
                 continue;
             };
-            // SAFETY: offset + len <= the receive buffer's capacity (set at match).
-            let local = unsafe { std::slice::from_raw_parts_mut(r.buf.add(rd.offset), rd.len) };
-            let remote = rd.addr + rd.offset as u64;
-            let ok = if rd.peer == self.me {
-                // Our own send buffer (self-send): the address came from this process.
-                // SAFETY: the sender's request keeps its buffer valid until FIN.
-                unsafe { std::ptr::copy(remote as *const u8, local.as_mut_ptr(), rd.len) };
-                true
-            } else {
-                match rail.read(rd.peer, local, remote) {
-                    Ok(()) => true,
-                    Err(e) => {
-                        // The peer's memory is unreachable (CMA refused mid-run): stream.
-                        tracing::warn!(
-                            peer = rd.peer,
-                            "RDMA read failed ({e}); asking for a stream"
-                        );
-                        false
-                    }
+            // offset + len <= the receive buffer's capacity (set at match).
+            let local = r.data.runs_at(rd.offset, rd.len);
+            let ok = match rget(rail, self.me, &rd, &local) {
+                Ok(()) => true,
+                Err(ReadError::Rail(e)) => {
+                    // The peer's memory is unreachable (CMA refused mid-run): stream, now
+                    // and from now on.
+                    tracing::warn!(
+                        peer = rd.peer,
+                        "RDMA read failed ({e}); asking for a stream"
+                    );
+                    self.settings.rdma = false;
+                    false
+                }
+                Err(ReadError::Table(e)) => {
+                    // Nothing was read; the sender may still stream its message.
+                    self.reject(rd.peer, &format!("malformed run table ({e:?})"));
+                    false
                 }
             };
             if !ok {
-                self.settings.rdma = false;
                 if let Some(Request {
                     kind: Kind::Recv(RecvState::Rdma { failed, .. }),
                     ..
@@ -780,15 +885,27 @@ impl Pt2pt {
         while let Some(Outbound::Match {
             head,
             head_len,
-            data,
-            len,
+            payload,
             req,
         }) = self.out[peer].matching.front()
         {
-            let (head, head_len, data, len, req) = (*head, *head_len as usize, *data, *len, *req);
-            // SAFETY: the payload belongs to a pending send request (module contract).
-            let payload = unsafe { slice(data, len) };
-            if !self.transmit(rail, peer, &[&head[..head_len], payload]) {
+            let (head, head_len, payload, req) = (*head, *head_len as usize, *payload, *req);
+            let ok = match payload {
+                Payload::Contig(data, len) => {
+                    // SAFETY: the payload belongs to a pending send request (module contract).
+                    let payload = unsafe { slice(data, len) };
+                    self.transmit(rail, peer, &[&head[..head_len], payload])
+                }
+                Payload::Runs(of) => {
+                    let mut parts = vec![&head[..head_len]];
+                    if let Some(r) = self.reqs.get_mut(of) {
+                        // SAFETY: the runs of a pending send request (module contract).
+                        unsafe { r.data.gather(0, usize::MAX, &mut parts) };
+                    }
+                    self.transmit(rail, peer, &parts)
+                }
+            };
+            if !ok {
                 return sent;
             }
             self.out[peer].matching.pop_front();
@@ -806,14 +923,18 @@ impl Pt2pt {
         let mut k = 0;
         while k < self.streams.len() {
             let s = &self.streams[k];
-            let (peer, rreq, data, len, mut off, req) =
-                (s.peer, s.receiver_req, s.data, s.len, s.sent, s.req);
+            let (peer, rreq, len, mut off, req) = (s.peer, s.receiver_req, s.len, s.sent, s.req);
             while off < len {
                 let n = chunk.min(len - off);
-                // SAFETY: off + n <= len, inside the pending send's buffer.
-                let piece = unsafe { slice(data.add(off), n) };
                 let head = wire::rndv_data_header(rreq, off as u64);
-                if !self.transmit(rail, peer, &[&head, piece]) {
+                let mut parts: Vec<&[u8]> = vec![&head];
+                let Some(r) = self.reqs.get_mut(req) else {
+                    off = len;
+                    break;
+                };
+                // SAFETY: the pending send's buffer; the pieces cover [off, off + n) of it.
+                unsafe { r.data.gather(off, n, &mut parts) };
+                if !self.transmit(rail, peer, &parts) {
                     break;
                 }
                 off += n;
@@ -860,13 +981,15 @@ unsafe fn slice<'a>(data: *const u8, len: usize) -> &'a [u8] {
     }
 }
 
-/// Copy an eager payload into a receive buffer of `cap` bytes; the resulting status.
-fn copy_out(env: &Envelope, payload: &[u8], buf: *mut u8, cap: usize) -> Status {
+/// Copy (scatter) an eager payload into a receive buffer; the resulting status.
+///
+/// # Safety
+/// The memory `data` describes must be writable.
+unsafe fn copy_out(env: &Envelope, payload: &[u8], data: &mut MsgBuf) -> Status {
+    let cap = data.len();
     let n = payload.len().min(cap);
-    if n > 0 {
-        // SAFETY: buf has cap >= n writable bytes (module contract).
-        unsafe { std::ptr::copy_nonoverlapping(payload.as_ptr(), buf, n) };
-    }
+    // SAFETY: the caller's contract; scatter writes n <= cap bytes.
+    unsafe { data.scatter(0, &payload[..n]) };
     Status {
         source: env.src,
         tag: env.tag,
@@ -874,4 +997,90 @@ fn copy_out(env: &Envelope, payload: &[u8], buf: *mut u8, cap: usize) -> Status 
         truncated: payload.len() > cap,
         cancelled: false,
     }
+}
+
+/// Read our part `rd` of a rendezvous payload into the `local` runs (which hold `rd.len`
+/// bytes). A run table is read first and checked before any payload byte moves.
+fn rget(rail: &mut dyn Rail, me: usize, rd: &RdmaRead, local: &[Run]) -> Result<(), ReadError> {
+    let remote = if rd.entries == 0 {
+        vec![Run {
+            addr: rd.addr.wrapping_add(rd.offset as u64),
+            len: rd.len as u64,
+        }]
+    } else {
+        // Every run holds at least one byte, so a table longer than the message is bogus.
+        if rd.entries > MAX_RUN_TABLE || rd.entries > rd.total {
+            return Err(ReadError::Table(TableError::Entries));
+        }
+        let mut raw = vec![0u8; rd.entries as usize * RUN_ENTRY];
+        let table = [Run {
+            addr: rd.addr,
+            len: raw.len() as u64,
+        }];
+        let whole = [Run {
+            addr: raw.as_mut_ptr() as u64,
+            len: raw.len() as u64,
+        }];
+        read_runs(rail, me, rd.peer, &whole, &table).map_err(ReadError::Rail)?;
+        let runs = buffer::parse_run_table(&raw, rd.total).map_err(ReadError::Table)?;
+        buffer::clip(runs, rd.len as u64)
+    };
+    read_runs(rail, me, rd.peer, local, &remote).map_err(ReadError::Rail)
+}
+
+/// Fill the `local` runs from the `remote` runs of `peer` (both the same byte count).
+fn read_runs(
+    rail: &mut dyn Rail,
+    me: usize,
+    peer: usize,
+    local: &[Run],
+    remote: &[Run],
+) -> Result<(), RailError> {
+    if peer == me {
+        // Our own send buffer (self-send): the addresses came from this process, and the
+        // sender's request keeps them valid until FIN.
+        let mut src = remote.iter().map(|r| (r.addr, r.len));
+        let mut cur = (0u64, 0u64);
+        for l in local {
+            let (mut at, mut left) = (l.addr, l.len);
+            while left > 0 {
+                if cur.1 == 0 {
+                    let Some(next) = src.next() else {
+                        return Ok(());
+                    };
+                    cur = next;
+                }
+                let n = left.min(cur.1);
+                // SAFETY: both ranges lie in live buffers of this process (above); a
+                // send-to-self may share memory with its receive, hence `copy`.
+                unsafe { std::ptr::copy(cur.0 as *const u8, at as *mut u8, n as usize) };
+                (at, left) = (at + n, left - n);
+                cur = (cur.0 + n, cur.1 - n);
+            }
+        }
+        return Ok(());
+    }
+    if let ([l], [r]) = (local, remote) {
+        // SAFETY: a run of the receive buffer, ours until the receive completes.
+        let l = unsafe { std::slice::from_raw_parts_mut(l.addr as *mut u8, l.len as usize) };
+        return rail.read(peer, l, r.addr);
+    }
+    let mut liov: Vec<IoSliceMut> = local
+        .iter()
+        .map(|l| {
+            // SAFETY: runs of the receive buffer, ours until the receive completes, and
+            // disjoint (a type's runs may not overlap in a receive buffer under MPI).
+            IoSliceMut::new(unsafe {
+                std::slice::from_raw_parts_mut(l.addr as *mut u8, l.len as usize)
+            })
+        })
+        .collect();
+    let riov: Vec<RemoteRange> = remote
+        .iter()
+        .map(|r| RemoteRange {
+            addr: r.addr,
+            len: r.len as usize,
+        })
+        .collect();
+    rail.read_vectored(peer, &mut liov, &riov)
 }

@@ -1,5 +1,6 @@
 //! pt2pt: matching and the point-to-point protocols (sans-I/O engines driven by the
 //! runtime's progress loop).
+pub mod buffer;
 pub mod engine;
 pub mod matching;
 pub mod request;
@@ -7,6 +8,7 @@ pub mod request;
 mod tests;
 pub mod wire;
 
+pub use buffer::MsgBuf;
 pub use engine::{ProtocolSettings, Pt2pt, SendStart};
 pub use matching::Pattern;
 pub use request::{ReqId, Status};

@@ -1,6 +1,8 @@
 //! Requests of the point-to-point engine, kept in a slab. A `ReqId` carries a generation so
 //! a stale id (from a peer's reply, or a freed handle) never reaches a reused slot.
 
+use super::buffer::MsgBuf;
+
 /// `generation << 32 | slot`. Zero is never a valid id (generations start at 1).
 pub type ReqId = u64;
 
@@ -62,10 +64,8 @@ pub struct Request {
     /// MPI_Request_free was called: drop the request when it completes.
     pub freed: bool,
     pub status: Status,
-    /// Send: the payload; receive: the destination.
-    pub buf: *mut u8,
-    /// Send: payload bytes; receive: capacity in bytes.
-    pub len: usize,
+    /// Send: the payload; receive: the destination (its length is the capacity).
+    pub data: MsgBuf,
     /// Opaque to the engine: the ABI keeps the request's communicator handle here, so an
     /// error found at completion goes to the right error handler.
     pub owner: i32,
@@ -144,8 +144,7 @@ mod tests {
             done: false,
             freed: false,
             status: Status::default(),
-            buf: std::ptr::null_mut(),
-            len: 0,
+            data: MsgBuf::contig(std::ptr::null(), 0),
             owner: 0,
         }
     }

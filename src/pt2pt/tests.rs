@@ -2,6 +2,7 @@
 //! joined by an in-memory rail whose RDMA is a plain copy (both "processes" share this
 //! address space), so every protocol path runs without processes.
 
+use super::buffer::MsgBuf;
 use super::engine::{ProtocolSettings, Pt2pt, SendStart};
 use super::matching::Pattern;
 use super::request::ReqId;
@@ -135,6 +136,24 @@ impl Pair {
             SendStart::Done => None,
             SendStart::Pending(r) => Some(r),
         }
+    }
+
+    fn send_buf(&mut self, tag: i32, data: MsgBuf) -> Option<ReqId> {
+        // SAFETY: callers keep the memory alive until the send completes.
+        match unsafe { self.eng[0].send_buf(&mut self.rails[0], 1, 7, 0, tag, data, false) } {
+            SendStart::Done => None,
+            SendStart::Pending(r) => Some(r),
+        }
+    }
+
+    fn recv_buf(&mut self, tag: Option<i32>, data: MsgBuf) -> ReqId {
+        let pat = Pattern {
+            ctx: 7,
+            src: Some(0),
+            tag,
+        };
+        // SAFETY: callers keep the memory alive until the receive completes.
+        unsafe { self.eng[1].recv_buf(pat, data) }
     }
 
     fn recv(&mut self, tag: Option<i32>, buf: &mut [u8]) -> ReqId {
@@ -278,4 +297,264 @@ fn forged_replies_are_rejected() {
     }
     assert_eq!(p.eng[0].bad_packets, 5);
     assert_eq!(p.eng[0].live_requests(), 0);
+}
+
+/// A buffer layout: contiguous, or blocks of `.0` bytes every `.1` bytes (the last block
+/// holds what is left).
+#[derive(Clone, Copy, Debug)]
+enum Lay {
+    Contig,
+    Strided(usize, usize),
+}
+
+impl Lay {
+    /// The runs holding `n` message bytes, and the bytes the buffer spans.
+    fn runs(self, n: usize) -> (Vec<(isize, usize)>, usize) {
+        let (b, st) = match self {
+            Lay::Contig => return (vec![(0, n)], n),
+            Lay::Strided(b, st) => (b, st),
+        };
+        let runs: Vec<(isize, usize)> = (0..n.div_ceil(b))
+            .map(|k| ((k * st) as isize, b.min(n - k * b)))
+            .collect();
+        let span = runs.last().map_or(0, |&(o, l)| o as usize + l);
+        (runs, span)
+    }
+}
+
+/// Memory laid out as `lay` for `n` message bytes: gaps hold `fill`, the runs `msg` (or
+/// `fill` too when `msg` is None).
+struct Laid {
+    mem: Vec<u8>,
+    runs: Vec<(isize, usize)>,
+}
+
+impl Laid {
+    fn new(lay: Lay, n: usize, msg: Option<&[u8]>, fill: u8) -> Self {
+        let (runs, span) = lay.runs(n);
+        let mut mem = vec![fill; span];
+        if let Some(msg) = msg {
+            let mut at = 0;
+            for &(o, l) in &runs {
+                mem[o as usize..o as usize + l].copy_from_slice(&msg[at..at + l]);
+                at += l;
+            }
+        }
+        Laid { mem, runs }
+    }
+
+    fn buf(&mut self) -> MsgBuf {
+        MsgBuf::from_runs(self.mem.as_ptr(), self.runs.iter().copied())
+    }
+
+    /// The message bytes in the runs, and whether every gap byte still holds `fill`.
+    fn contents(&self, fill: u8) -> (Vec<u8>, bool) {
+        let mut msg = Vec::new();
+        let mut in_run = vec![false; self.mem.len()];
+        for &(o, l) in &self.runs {
+            msg.extend_from_slice(&self.mem[o as usize..o as usize + l]);
+            in_run[o as usize..o as usize + l].fill(true);
+        }
+        let gaps_ok = self.mem.iter().zip(&in_run).all(|(&b, &r)| r || b == fill);
+        (msg, gaps_ok)
+    }
+}
+
+/// Send `n` bytes laid out as `from` into a receive laid out as `to` with room for `cap`
+/// bytes; check bytes, gaps, status and that both sides finish clean.
+fn layout_trip(s: ProtocolSettings, from: Lay, to: Lay, n: usize, cap: usize, recv_first: bool) {
+    let what = format!("{from:?} -> {to:?}, {n} bytes into {cap}, {s:?}, recv_first {recv_first}");
+    let mut p = Pair::new(s.clone(), 8, false);
+    let data = pattern(n);
+    let mut src = Laid::new(from, n, Some(&data), 0x5a);
+    let mut dst = Laid::new(to, cap, None, 0xee);
+    let (sreq, rreq) = if recv_first {
+        let r = p.recv_buf(Some(5), dst.buf());
+        (p.send_buf(5, src.buf()), r)
+    } else {
+        let sr = p.send_buf(5, src.buf());
+        p.progress();
+        (sr, p.recv_buf(Some(5), dst.buf()))
+    };
+    p.progress();
+    let st = p.eng[1].take_if_done(rreq).expect(&what);
+    let got = n.min(cap);
+    assert_eq!((st.count, st.truncated), (got, n > cap), "{what}");
+    if let Some(r) = sreq {
+        assert!(p.eng[0].take_if_done(r).is_some(), "send complete: {what}");
+    }
+    let (msg, gaps_ok) = dst.contents(0xee);
+    assert!(msg[..got] == data[..got], "payload intact: {what}");
+    assert!(
+        msg[got..].iter().all(|&b| b == 0xee),
+        "nothing past the message: {what}"
+    );
+    assert!(gaps_ok, "gaps untouched: {what}");
+    assert_eq!(
+        src.contents(0x5a),
+        (data, true),
+        "send buffer unchanged: {what}"
+    );
+    assert_eq!(
+        p.eng[0].live_requests() + p.eng[1].live_requests(),
+        0,
+        "{what}"
+    );
+    assert_eq!(p.eng[0].bad_packets + p.eng[1].bad_packets, 0, "{what}");
+}
+
+#[test]
+fn derived_layouts_deliver_intact() {
+    let pairs = [
+        (Lay::Strided(8, 16), Lay::Contig),
+        (Lay::Contig, Lay::Strided(8, 16)),
+        (Lay::Strided(8, 16), Lay::Strided(24, 40)),
+        (Lay::Strided(4096, 8192), Lay::Strided(100, 150)),
+    ];
+    let all = [
+        settings(true, 0),
+        settings(true, 8192),
+        settings(false, 0),
+        settings(true, 1),
+    ];
+    // Eager, rendezvous, and 3000 runs of 8 bytes (more than IOV_MAX per side).
+    for &n in &[0, 1, 600, 5000, 24_000, 70_001] {
+        for (from, to) in pairs {
+            for s in &all {
+                for recv_first in [true, false] {
+                    layout_trip(s.clone(), from, to, n, n, recv_first);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn short_runs_are_streamed_not_read() {
+    // With a floor on the run length, 8-byte runs take the streamed path and arrive intact.
+    let mut p = Pair::new(settings(true, 0), 8, false);
+    for e in &mut p.eng {
+        e.min_rdma_run = 1024;
+    }
+    let n = 24_000;
+    let data = pattern(n);
+    let mut src = Laid::new(Lay::Strided(8, 16), n, Some(&data), 0x5a);
+    let mut dst = Laid::new(Lay::Contig, n, None, 0xee);
+    let r = p.recv_buf(Some(5), dst.buf());
+    let sr = p.send_buf(5, src.buf()).expect("rendezvous waits");
+    p.progress();
+    assert_eq!(p.eng[1].take_if_done(r).unwrap().count, n);
+    assert!(p.eng[0].take_if_done(sr).is_some());
+    assert_eq!(dst.contents(0xee), (data, true));
+}
+
+#[test]
+fn derived_layouts_truncate_like_contiguous() {
+    for s in [settings(true, 0), settings(true, 8192), settings(false, 0)] {
+        for &n in &[600, 50_000] {
+            for (from, to) in [
+                (Lay::Strided(8, 12), Lay::Strided(8, 16)),
+                (Lay::Contig, Lay::Strided(8, 16)),
+                (Lay::Strided(8, 12), Lay::Contig),
+            ] {
+                layout_trip(s.clone(), from, to, n, n / 2 + 3, true);
+                layout_trip(s.clone(), from, to, n, n / 2 + 3, false);
+            }
+        }
+    }
+}
+
+#[test]
+fn rendezvous_falls_back_to_streaming_runs_when_rdma_fails() {
+    let mut p = Pair::new(settings(true, 8192), 8, true);
+    let n = 30_000;
+    let data = pattern(n);
+    let mut src = Laid::new(Lay::Strided(8, 16), n, Some(&data), 0x5a);
+    let mut dst = Laid::new(Lay::Strided(24, 32), n, None, 0xee);
+    let r = p.recv_buf(Some(5), dst.buf());
+    let sr = p.send_buf(5, src.buf()).expect("rendezvous waits");
+    p.progress();
+    assert_eq!(p.eng[1].take_if_done(r).unwrap().count, n);
+    assert!(p.eng[0].take_if_done(sr).is_some());
+    assert_eq!(dst.contents(0xee), (data, true));
+}
+
+#[test]
+fn malformed_run_tables_are_rejected_before_any_byte_moves() {
+    use super::buffer::Run;
+    use super::wire::{self, MatchHeader};
+    let source = pattern(400);
+    let at = source.as_ptr() as u64;
+    let tables: Vec<(Vec<Run>, u64)> = vec![
+        // Lengths add up to more than the message.
+        (
+            vec![
+                Run { addr: at, len: 200 },
+                Run {
+                    addr: at + 200,
+                    len: 200,
+                },
+            ],
+            300,
+        ),
+        // A run wrapping around the address space.
+        (
+            vec![
+                Run {
+                    addr: u64::MAX - 10,
+                    len: 100,
+                },
+                Run { addr: at, len: 200 },
+            ],
+            300,
+        ),
+        // An empty run.
+        (
+            vec![Run { addr: at, len: 0 }, Run { addr: at, len: 300 }],
+            300,
+        ),
+        // Lengths whose sum overflows.
+        (
+            vec![
+                Run {
+                    addr: 0,
+                    len: 1 << 62
+                };
+                5
+            ],
+            300,
+        ),
+        // More entries than message bytes.
+        (vec![Run { addr: at, len: 1 }; 4], 3),
+    ];
+    for (table, total) in tables {
+        let mut p = Pair::new(settings(true, 0), 8, false);
+        let mut buf = vec![0xeeu8; 400];
+        let r = p.recv(Some(5), &mut buf);
+        let hdr = MatchHeader {
+            ctx: 7,
+            src: 0,
+            tag: 5,
+            len: total,
+            sender_req: 1 << 32,
+            flags: 0,
+        };
+        p.eng[1].on_packet(
+            0,
+            &wire::rts_runs(&hdr, table.as_ptr() as u64, table.len() as u64),
+        );
+        p.progress();
+        assert!(
+            buf.iter().all(|&b| b == 0xee),
+            "buffer untouched for {table:?}"
+        );
+        assert_eq!(p.eng[1].bad_packets, 1, "table {table:?} refused");
+        assert_eq!(
+            p.eng[1].is_done(r),
+            Some(false),
+            "still waiting for a stream"
+        );
+        // The receiver asked the (forged) sender to stream instead; it knows no such send.
+        assert_eq!(p.eng[0].bad_packets, 1);
+    }
 }

@@ -14,6 +14,9 @@ pub const KIND_PUT_DONE: u8 = 8;
 
 /// Flag: the sender wants to know when the message is matched (MPI_Ssend).
 pub const FLAG_SYNC: u8 = 1;
+/// Flag (RTS): the payload is not contiguous; `addr` is the sender's run table, and the
+/// packet carries its entry count.
+pub const FLAG_RUNS: u8 = 2;
 
 /// The matching part of EAGER and RTS.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,8 +36,14 @@ pub struct MatchHeader {
 pub enum Packet<'a> {
     /// The whole message rides along.
     Eager { hdr: MatchHeader, payload: &'a [u8] },
-    /// Request to send: the payload stays at `addr` in the sender until FIN.
-    Rts { hdr: MatchHeader, addr: u64 },
+    /// Request to send: the payload stays at `addr` in the sender until FIN; with
+    /// `FLAG_RUNS`, `addr` is a table of `entries` (addr, len) runs that hold it
+    /// (`entries` is 0 otherwise).
+    Rts {
+        hdr: MatchHeader,
+        addr: u64,
+        entries: u64,
+    },
     /// The receiver has read the payload (RGET done); the sender's request completes.
     Fin { sender_req: u64 },
     /// An eager synchronous send was matched.
@@ -64,6 +73,7 @@ pub enum Packet<'a> {
 pub const EAGER_HEADER: usize = 16;
 pub const EAGER_SYNC_HEADER: usize = 24;
 pub const RTS_LEN: usize = 40;
+pub const RTS_RUNS_LEN: usize = 48;
 pub const RNDV_DATA_HEADER: usize = 24;
 /// Largest control packet (PUT_REQ).
 pub const MAX_CONTROL: usize = 48;
@@ -115,6 +125,18 @@ pub fn rts(h: &MatchHeader, addr: u64) -> [u8; RTS_LEN] {
     let mut b = [0u8; RTS_LEN];
     put_match(&mut b, KIND_RTS, h);
     b[32..40].copy_from_slice(&addr.to_le_bytes());
+    b
+}
+
+/// RTS for a non-contiguous payload: `table` holds `entries` runs (see `buffer::Run`).
+pub fn rts_runs(h: &MatchHeader, table: u64, entries: u64) -> [u8; RTS_RUNS_LEN] {
+    let h = MatchHeader {
+        flags: h.flags | FLAG_RUNS,
+        ..*h
+    };
+    let mut b = [0u8; RTS_RUNS_LEN];
+    b[..RTS_LEN].copy_from_slice(&rts(&h, table));
+    b[40..48].copy_from_slice(&entries.to_le_bytes());
     b
 }
 
@@ -227,9 +249,17 @@ pub fn decode(b: &[u8]) -> Result<Packet<'_>, WireError> {
         }
         KIND_RTS => {
             need(b, RTS_LEN)?;
+            let hdr = get_match(b);
+            let entries = if hdr.flags & FLAG_RUNS != 0 {
+                need(b, RTS_RUNS_LEN)?;
+                u64_at(b, 40)
+            } else {
+                0
+            };
             Ok(Packet::Rts {
-                hdr: get_match(b),
+                hdr,
                 addr: u64_at(b, 32),
+                entries,
             })
         }
         KIND_FIN => {
@@ -326,7 +356,19 @@ mod tests {
             decode(&rts(&hdr(), 0xdead)).unwrap(),
             Packet::Rts {
                 hdr: hdr(),
-                addr: 0xdead
+                addr: 0xdead,
+                entries: 0
+            }
+        );
+        assert_eq!(
+            decode(&rts_runs(&hdr(), 0xbeef, 3000)).unwrap(),
+            Packet::Rts {
+                hdr: MatchHeader {
+                    flags: FLAG_SYNC | FLAG_RUNS,
+                    ..hdr()
+                },
+                addr: 0xbeef,
+                entries: 3000
             }
         );
         let (c, n) = cts(9, 11);
@@ -376,6 +418,11 @@ mod tests {
         assert_eq!(decode(&[]), Err(WireError::Truncated));
         assert_eq!(decode(&[99, 0, 0]), Err(WireError::UnknownKind(99)));
         assert_eq!(decode(&rts(&hdr(), 1)[..39]), Err(WireError::Truncated));
+        // A run-table RTS without its entry count.
+        assert_eq!(
+            decode(&rts_runs(&hdr(), 1, 2)[..RTS_LEN]),
+            Err(WireError::Truncated)
+        );
         // A synchronous EAGER cut inside its sender id.
         let (h, _) = eager_header(&hdr());
         assert_eq!(decode(&h[..20]), Err(WireError::Truncated));

@@ -11,7 +11,7 @@ use crate::fabric::loopback::LoopbackRail;
 use crate::fabric::shm::{ShmRail, ShmSettings};
 use crate::fabric::{Doorbell, Rail};
 use crate::mpi_err;
-use crate::pt2pt::{Pattern, ProtocolSettings, Pt2pt, ReqId, SendStart, Status};
+use crate::pt2pt::{MsgBuf, Pattern, ProtocolSettings, Pt2pt, ReqId, SendStart, Status};
 use crate::sys::cpu;
 use std::sync::atomic::{AtomicU32, AtomicU8, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -143,7 +143,7 @@ impl World {
             (Box::new(rail), bell)
         };
         let caps = rail.caps().clone();
-        let p2p = Pt2pt::new(
+        let mut p2p = Pt2pt::new(
             rank,
             size,
             ProtocolSettings {
@@ -153,6 +153,8 @@ impl World {
             },
             caps.max_message,
         );
+        // Measured on shm: vectored CMA of 8-byte runs moves ~13 MB/s, of 4 KiB runs ~1 GB/s.
+        p2p.min_rdma_run = 1024;
         let policy = match config.spin {
             Some(s) => WaitPolicy {
                 spins: s,
@@ -242,17 +244,9 @@ impl World {
     /// Blocking send (MPI_Send / MPI_Ssend); returns once the buffer may be reused.
     ///
     /// # Safety
-    /// `(data, len)` must be readable.
-    pub unsafe fn send(
-        &self,
-        comm: &Communicator,
-        dst: usize,
-        tag: i32,
-        data: *const u8,
-        len: usize,
-        sync: bool,
-    ) {
-        let start = self.start_send(comm.ctx, comm, dst, tag, data, len, sync, 0);
+    /// The memory `data` describes must be readable.
+    pub unsafe fn send(&self, comm: &Communicator, dst: usize, tag: i32, data: MsgBuf, sync: bool) {
+        let start = self.start_send(comm.ctx, comm, dst, tag, data, sync, 0);
         if let SendStart::Pending(req) = start {
             self.wait(req);
         }
@@ -262,19 +256,19 @@ impl World {
     /// `owner` is kept with the request for the caller (see `Request::owner`).
     ///
     /// # Safety
-    /// `(data, len)` must stay readable and unchanged until the send completes.
+    /// The memory `data` describes must stay readable and unchanged until the send
+    /// completes.
     #[allow(clippy::too_many_arguments)]
     pub unsafe fn isend(
         &self,
         comm: &Communicator,
         dst: usize,
         tag: i32,
-        data: *const u8,
-        len: usize,
+        data: MsgBuf,
         sync: bool,
         owner: i32,
     ) -> Option<ReqId> {
-        match self.start_send(comm.ctx, comm, dst, tag, data, len, sync, owner) {
+        match self.start_send(comm.ctx, comm, dst, tag, data, sync, owner) {
             SendStart::Pending(req) => Some(req),
             SendStart::Done => None,
         }
@@ -291,8 +285,7 @@ impl World {
         comm: &Communicator,
         dst: usize,
         tag: i32,
-        data: *const u8,
-        len: usize,
+        data: MsgBuf,
         sync: bool,
         owner: i32,
     ) -> SendStart {
@@ -300,7 +293,7 @@ impl World {
         let src = comm.rank as i32;
         self.progress.locked(|e| {
             let Engine { rail, p2p, .. } = e;
-            let started = p2p.send(rail.as_mut(), peer, ctx, src, tag, data, len, sync);
+            let started = p2p.send_buf(rail.as_mut(), peer, ctx, src, tag, data, sync);
             if let SendStart::Pending(req) = started {
                 p2p.set_owner(req, owner);
             }
@@ -311,27 +304,26 @@ impl World {
     /// Blocking receive; `src`/`tag` None are wildcards.
     ///
     /// # Safety
-    /// `(buf, cap)` must be writable.
+    /// The memory `buf` describes must be writable.
     pub unsafe fn recv(
         &self,
         comm: &Communicator,
         src: Option<usize>,
         tag: Option<i32>,
-        buf: *mut u8,
-        cap: usize,
+        buf: MsgBuf,
     ) -> Status {
         let pat = pattern(comm, src, tag);
-        self.recv_pattern(pat, buf, cap)
+        self.recv_pattern(pat, buf)
     }
 
     /// # Safety
-    /// `(buf, cap)` must be writable.
-    unsafe fn recv_pattern(&self, pat: Pattern, buf: *mut u8, cap: usize) -> Status {
+    /// The memory `buf` describes must be writable.
+    unsafe fn recv_pattern(&self, pat: Pattern, mut buf: MsgBuf) -> Status {
         let req = self
             .progress
-            .with(|e| match e.p2p.try_recv_now(&pat, buf, cap) {
+            .with(|e| match e.p2p.try_recv_now(&pat, &mut buf) {
                 Some(st) => Err(st),
-                None => Ok(e.p2p.recv(pat, buf, cap)),
+                None => Ok(e.p2p.recv_buf(pat, buf)),
             });
         match req {
             Err(st) => st,
@@ -342,20 +334,18 @@ impl World {
     /// Nonblocking receive; `owner` is kept with the request (see `Request::owner`).
     ///
     /// # Safety
-    /// `(buf, cap)` must stay writable until the receive completes.
-    #[allow(clippy::too_many_arguments)]
+    /// The memory `buf` describes must stay writable until the receive completes.
     pub unsafe fn irecv(
         &self,
         comm: &Communicator,
         src: Option<usize>,
         tag: Option<i32>,
-        buf: *mut u8,
-        cap: usize,
+        buf: MsgBuf,
         owner: i32,
     ) -> ReqId {
         let pat = pattern(comm, src, tag);
         self.progress.locked(|e| {
-            let req = e.p2p.recv(pat, buf, cap);
+            let req = e.p2p.recv_buf(pat, buf);
             e.p2p.set_owner(req, owner);
             req
         })
@@ -554,8 +544,7 @@ impl CollTransport for World {
                 comm,
                 dst,
                 tag,
-                data.as_ptr(),
-                data.len(),
+                MsgBuf::contig(data.as_ptr(), data.len()),
                 false,
                 0,
             )
@@ -572,7 +561,7 @@ impl CollTransport for World {
             tag: Some(tag),
         };
         // SAFETY: `buf` is a live mutable slice for the whole (blocking) receive.
-        let st = unsafe { self.recv_pattern(pat, buf.as_mut_ptr(), buf.len()) };
+        let st = unsafe { self.recv_pattern(pat, MsgBuf::contig(buf.as_mut_ptr(), buf.len())) };
         check_coll_size(&st, buf.len())
     }
 
@@ -601,8 +590,7 @@ impl CollTransport for World {
                 comm,
                 dst,
                 tag,
-                data.as_ptr(),
-                data.len(),
+                MsgBuf::contig(data.as_ptr(), data.len()),
                 false,
                 0,
             )

@@ -212,4 +212,14 @@ impl Rail for ShmRail {
         let pid = *self.pids.get(peer).ok_or(RailError::NoSuchPeer(peer))?;
         cma::write(pid, local, remote_addr).map_err(RailError::Access)
     }
+
+    fn read_vectored(
+        &mut self,
+        peer: usize,
+        local: &mut [std::io::IoSliceMut<'_>],
+        remote: &[super::RemoteRange],
+    ) -> Result<(), RailError> {
+        let pid = *self.pids.get(peer).ok_or(RailError::NoSuchPeer(peer))?;
+        cma::readv(pid, local, remote).map_err(RailError::Access)
+    }
 }
