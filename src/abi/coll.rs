@@ -1008,6 +1008,13 @@ unsafe fn alltoall_impl(
     let p = plan(w, &c, coll::KIND_ALLTOALL);
     request_arg(request)?;
     let n = c.size();
+    if let (None, Side::Uniform(sc, st), Side::Uniform(rc, rt)) = (request, &send, &recv) {
+        if !in_place(sendbuf)
+            && alltoall_direct(w, &c, p.tag(), sendbuf, (*sc, *st), recvbuf, (*rc, *rt))?
+        {
+            return Ok(());
+        }
+    }
     let rs = recv.resolve(n)?;
     let recvs = rs.bufs(recvbuf)?;
     let total: usize = recvs.iter().map(|b| b.bytes()).sum();
@@ -1023,6 +1030,40 @@ unsafe fn alltoall_impl(
         Some(s)
     };
     launch(w, coll::alltoall::alltoallw(p, sends, recvs), comm, request)
+}
+
+/// MPI_Alltoall on `coll::direct` when it fits there (blocking, contiguous, blocks small
+/// enough to go eagerly): Ok(true) when done, Ok(false) to take the general path.
+unsafe fn alltoall_direct(
+    w: &World,
+    c: &Communicator,
+    tag: i32,
+    sendbuf: *const c_void,
+    (scount, stype): (c_int, MPI_Datatype),
+    recvbuf: *mut c_void,
+    (rcount, rtype): (c_int, MPI_Datatype),
+) -> Result<bool> {
+    let n = c.size();
+    let (sn, rn) = (args::count(scount)?, args::count(rcount)?);
+    let (sty, rty) = (handles::datatype(stype)?, handles::datatype(rtype)?);
+    let (Some(sn), Some(rn)) = (sn.checked_mul(n), rn.checked_mul(n)) else {
+        return Ok(false);
+    };
+    let (s, r) = (typed(sendbuf, sn, &sty)?, typed(recvbuf, rn, &rty)?);
+    let total = r.bytes();
+    let block = total / n;
+    if !(s.contiguous() && r.contiguous() && s.bytes() == total)
+        || block > coll::direct::DIRECT_MAX.min(w.config.eager_limit)
+    {
+        return Ok(false);
+    }
+    not_in_place(recvbuf, total, "recvbuf")?;
+    no_alias(sendbuf, recvbuf, total > 0)?;
+    // SAFETY: MPI: n adjacent blocks (uniform counts of a contiguous type) readable at
+    // sendbuf and writable at recvbuf, distinct buffers (checked).
+    let (sb, rb) = (raw(s.ptr, total), raw_mut(r.ptr, total));
+    coll::direct::alltoall(w, c, tag, sb, rb)?;
+    Ok(true)
 }
 
 #[no_mangle]

@@ -374,7 +374,7 @@ pub fn free(h: &mut MPI_Request) -> Result<()> {
         RequestEntry::Coll { id, .. } => {
             // Freeing an active collective is allowed; it still completes in the background
             // (its buffers stay the application's responsibility, as MPI says).
-            let _ = w.test_collective(id);
+            w.detach_collective(id);
         }
         RequestEntry::Active { req, .. }
         | RequestEntry::Persistent {

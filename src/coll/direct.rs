@@ -22,18 +22,21 @@ const FLAT_BARRIER_MAX: usize = 8;
 /// Largest packed size (bytes) a blocking call runs on this path.
 pub const DIRECT_MAX: usize = 2048;
 
-/// Scratch space for one contribution: on the stack up to `DIRECT_MAX`, so the common
-/// case allocates nothing.
+/// Contributions up to this size get their scratch space on the stack.
+const STACK_SCRATCH: usize = 256;
+
+/// Scratch space for one contribution: on the stack when small, so the common case
+/// allocates nothing (and zeroes little: the whole array is cleared each call).
 #[allow(clippy::large_enum_variant)] // on the stack for one call: that is the point
 enum Scratch {
-    Stack([u8; DIRECT_MAX], usize),
+    Stack([u8; STACK_SCRATCH], usize),
     Heap(Vec<u8>),
 }
 
 impl Scratch {
     fn new(len: usize) -> Self {
-        if len <= DIRECT_MAX {
-            Scratch::Stack([0; DIRECT_MAX], len)
+        if len <= STACK_SCRATCH {
+            Scratch::Stack([0; STACK_SCRATCH], len)
         } else {
             Scratch::Heap(vec![0; len])
         }
@@ -243,6 +246,32 @@ pub fn allreduce(
         } else {
             t.recv(comm, rank + 1, tag, acc)?;
         }
+    }
+    Ok(())
+}
+
+/// All-to-all of equal blocks small enough to go eagerly (the caller checks against the
+/// eager limit: a send must complete without its receiver, or two ranks sending to each
+/// other would wait forever): every block is sent, then every block received — the
+/// messages of `alltoall::alltoallw`'s one-step form.
+pub fn alltoall(
+    t: &dyn CollTransport,
+    comm: &Communicator,
+    tag: i32,
+    send: &[u8],
+    recv: &mut [u8],
+) -> Result<()> {
+    let (n, r) = (comm.size(), comm.rank);
+    let b = recv.len() / n;
+    let block = |i: usize| i * b..(i + 1) * b;
+    recv[block(r)].copy_from_slice(&send[block(r)]);
+    for k in 1..n {
+        let dst = (r + k) % n;
+        t.send(comm, dst, tag, &send[block(dst)])?;
+    }
+    for k in 1..n {
+        let src = (r + n - k) % n;
+        t.recv(comm, src, tag, &mut recv[block(src)])?;
     }
     Ok(())
 }

@@ -219,6 +219,8 @@ impl Schedule {
 pub struct Schedules {
     running: Vec<(CollId, Schedule)>,
     finished: Vec<(CollId, Result<()>)>,
+    /// Running schedules whose result nobody will take (freed requests).
+    detached: Vec<CollId>,
     next_id: CollId,
 }
 
@@ -240,8 +242,27 @@ impl Schedules {
         };
         // Keep start order: a later schedule must not overtake an earlier one in polling.
         let (id, _) = self.running.remove(idx);
-        self.finished.push((id, outcome));
+        match self.detached.iter().position(|&d| d == id) {
+            Some(pos) => {
+                self.detached.swap_remove(pos);
+                if let Err(e) = outcome {
+                    tracing::warn!("a freed nonblocking collective failed: {e}");
+                }
+            }
+            None => self.finished.push((id, outcome)),
+        }
         true
+    }
+
+    /// Forget `id`'s result: now if it has finished, else when it does.
+    pub fn detach(&mut self, id: CollId) {
+        if self.is_running(id) {
+            self.detached.push(id);
+        } else if let Some(pos) = self.finished.iter().position(|(f, _)| *f == id) {
+            if let (_, Err(e)) = self.finished.swap_remove(pos) {
+                tracing::warn!("a freed nonblocking collective failed: {e}");
+            }
+        }
     }
 
     /// Advance every running schedule; returns how many finished.

@@ -59,9 +59,16 @@ impl Communicator {
     }
 
     /// The sequence number of the next collective on this communicator.
+    ///
+    /// A load and a store, not a locked read-modify-write: MPI requires the threads of a
+    /// process to order their collective calls on one communicator, so no two calls race
+    /// here; and a locked instruction would wait for the previous call's stores to the
+    /// peers' cache lines to drain.
     pub fn next_coll_seq(&self) -> u32 {
-        self.coll_seq
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+        use std::sync::atomic::Ordering;
+        let seq = self.coll_seq.load(Ordering::Relaxed);
+        self.coll_seq.store(seq.wrapping_add(1), Ordering::Relaxed);
+        seq
     }
     pub fn size(&self) -> usize {
         self.group.size()

@@ -429,6 +429,12 @@ impl World {
         self.progress.with(|e| e.colls.take_if_done(id))
     }
 
+    /// Nobody will ask for this collective's result (its request was freed): it runs to
+    /// completion in the background and is then forgotten.
+    pub fn detach_collective(&self, id: CollId) {
+        self.progress.with(|e| e.colls.detach(id))
+    }
+
     /// Run a collective schedule to completion (blocking collectives).
     pub fn run_collective(&self, s: Schedule) -> Result<()> {
         let id = self.start_collective(s);
