@@ -427,6 +427,19 @@ static void test_mixed_types(void)
                 memcpy(&v, out + (odd ? (i / 6) * kext(K_VEC) + koff(K_VEC, i % 6) : 4 * (size_t)i), 4);
                 CHECK(v == sum[i], "Reduce mixed types: int %d is %d, expected %d", i, v, sum[i]);
             }
+        /* Zero elements, odd ranks with a type whose data starts after a gap: no rank may
+         * wait for a message another does not send. */
+        MPI_Datatype gapped;
+        int one = 1;
+        MPI_Aint at = 8;
+        CHECK_MPI(MPI_Type_create_hindexed(1, &one, &at, MPI_INT, &gapped));
+        CHECK_MPI(MPI_Type_commit(&gapped));
+        MPI_Datatype zt = odd ? gapped : MPI_INT;
+        CHECK_MPI(MPI_Allreduce(in, out, 0, zt, mixsum, MPI_COMM_WORLD));
+        CHECK_MPI(MPI_Reduce(in, out, 0, zt, mixsum, root, MPI_COMM_WORLD));
+        CHECK_MPI(MPI_Bcast(in, 0, zt, root, MPI_COMM_WORLD));
+        CHECK_MPI(MPI_Alltoall(in, 0, zt, out, 0, zt, MPI_COMM_WORLD));
+        CHECK_MPI(MPI_Type_free(&gapped));
         CHECK_MPI(MPI_Op_free(&mixsum));
         free(in);
         free(out);

@@ -165,6 +165,10 @@ pub fn reduce(
         (None, None) => &[],
     };
     let len = mine.len();
+    if len == 0 {
+        // Like the schedule: nothing to combine, no messages.
+        return Ok(());
+    }
     let (mut acc_space, mut tmp_space) = (Scratch::new(len), Scratch::new(len));
     let (acc, tmp) = (acc_space.get(), tmp_space.get());
     acc.copy_from_slice(mine);
