@@ -73,6 +73,31 @@ impl MsgBuf {
         self.len() == 0
     }
 
+    /// Mean run length in bytes (contiguous: unbounded).
+    pub fn mean_run(&self) -> usize {
+        match self {
+            MsgBuf::Contig { .. } => usize::MAX,
+            MsgBuf::Runs { runs, total, .. } => total / runs.len(),
+        }
+    }
+
+    /// The message bytes, packed into a new buffer.
+    ///
+    /// # Safety
+    /// The buffer must be readable (the send's contract).
+    pub unsafe fn pack(&mut self) -> Box<[u8]> {
+        let mut out = vec![0u8; self.len()].into_boxed_slice();
+        let mut at = 0;
+        self.pieces(0, out.len(), |a, l| {
+            // SAFETY: (a, l) lies in the send buffer (caller's contract); the pieces add
+            // up to the buffer's length, which `out` has.
+            out[at..at + l]
+                .copy_from_slice(unsafe { std::slice::from_raw_parts(a as *const u8, l) });
+            at += l;
+        });
+        out
+    }
+
     pub fn is_contiguous(&self) -> bool {
         matches!(self, MsgBuf::Contig { .. })
     }

@@ -11,7 +11,7 @@
 
 use super::buffer::{self, MsgBuf, Run, TableError, MAX_RUN_TABLE, RUN_ENTRY};
 use super::matching::{Envelope, MatchQueues, Pattern};
-use super::request::{Kind, RecvState, ReqId, Request, SendWait, Slab, Status};
+use super::request::{Bounce, Kind, RecvState, ReqId, Request, SendWait, Slab, Status};
 use super::wire::{self, MatchHeader, Packet};
 use crate::fabric::{Rail, RailError, RemoteRange};
 use std::collections::VecDeque;
@@ -245,6 +245,23 @@ impl Pt2pt {
                 return SendStart::Done;
             }
         }
+        // Runs too small to read one by one go packed, once: the receiver then reads one
+        // range (and a split rendezvous lets both cores share the copy).
+        let bounce = if !eager
+            && peer != self.me
+            && self.settings.rdma
+            && data.mean_run() < self.min_rdma_run
+        {
+            // SAFETY: the runs are the caller's send buffer (module contract).
+            let bytes = unsafe { data.pack() };
+            data = MsgBuf::contig(bytes.as_ptr(), len);
+            Some(Bounce {
+                bytes,
+                unpack_to: None,
+            })
+        } else {
+            None
+        };
         let wait = if !eager {
             SendWait::Rendezvous
         } else if sync {
@@ -267,6 +284,7 @@ impl Pt2pt {
             },
             data,
             owner: 0,
+            bounce,
         });
         hdr.sender_req = req;
         let mut head = [0u8; wire::RTS_RUNS_LEN];
@@ -337,6 +355,7 @@ impl Pt2pt {
             status: Status::default(),
             data,
             owner: 0,
+            bounce: None,
         });
         if let Some((env, msg)) = self.mq.post(pat, req) {
             self.deliver_unexpected(req, env, msg);
@@ -432,6 +451,7 @@ impl Pt2pt {
             status,
             data: MsgBuf::contig(std::ptr::null(), 0),
             owner: 0,
+            bounce: None,
         })
     }
 
@@ -490,6 +510,18 @@ impl Pt2pt {
         self.completions += 1;
         if let Some(r) = self.reqs.get_mut(req) {
             r.done = true;
+            if let Some(Bounce {
+                bytes,
+                unpack_to: Some(runs),
+            }) = &mut r.bounce
+            {
+                if !r.status.cancelled {
+                    let n = r.status.count.min(bytes.len());
+                    // SAFETY: `runs` is the receive buffer, writable until completion
+                    // (module contract), which is now.
+                    unsafe { runs.scatter(0, &bytes[..n]) };
+                }
+            }
             if r.freed {
                 self.reqs.remove(req);
             }
@@ -683,15 +715,21 @@ impl Pt2pt {
     ) {
         let r = self.reqs.get_mut(req).expect("matched request exists");
         let cap = r.data.len();
-        let ours = match &r.data {
-            MsgBuf::Runs { runs, total, .. } => total / runs.len(),
-            MsgBuf::Contig { .. } => usize::MAX,
-        };
         let theirs = match entries {
             0 => usize::MAX,
             n => (hdr.len / n) as usize,
         };
-        let rdma = self.settings.rdma && ours.min(theirs) >= self.min_rdma_run;
+        if self.settings.rdma && peer != self.me && r.data.mean_run() < self.min_rdma_run {
+            // Our runs are too small to read into one by one: read into a contiguous
+            // stand-in and scatter from it on completion.
+            let bytes = vec![0u8; cap].into_boxed_slice();
+            let runs = std::mem::replace(&mut r.data, MsgBuf::contig(bytes.as_ptr(), cap));
+            r.bounce = Some(Bounce {
+                bytes,
+                unpack_to: Some(runs),
+            });
+        }
+        let rdma = self.settings.rdma && r.data.mean_run().min(theirs) >= self.min_rdma_run;
         let take = (hdr.len as usize).min(cap);
         r.status = Status {
             source: hdr.src,

@@ -69,6 +69,18 @@ pub struct Request {
     /// Opaque to the engine: the ABI keeps the request's communicator handle here, so an
     /// error found at completion goes to the right error handler.
     pub owner: i32,
+    /// The contiguous stand-in `data` points into when the application's runs are too
+    /// small to move one by one (see `Pt2pt::min_rdma_run`).
+    pub bounce: Option<Bounce>,
+}
+
+/// A bounce buffer: a send's tiny runs packed once, or a receive's filled from it on
+/// completion.
+#[derive(Debug)]
+pub struct Bounce {
+    pub bytes: Box<[u8]>,
+    /// Receive: the application's buffer, to scatter into when the message is complete.
+    pub unpack_to: Option<MsgBuf>,
 }
 
 struct Slot {
@@ -146,6 +158,7 @@ mod tests {
             status: Status::default(),
             data: MsgBuf::contig(std::ptr::null(), 0),
             owner: 0,
+            bounce: None,
         }
     }
 
