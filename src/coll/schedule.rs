@@ -68,7 +68,9 @@ impl Schedule {
             ctx: comm.coll_ctx(),
             my_rank: comm.rank as i32,
             tag: ((seq + 1) << 6) | (kind & 63),
-            steps: vec![Step::default()],
+            // No step until the first operation: a call that ends up on `coll::direct`
+            // opens a schedule for its tag only, and should not pay an allocation for it.
+            steps: Vec::new(),
             scratch: Vec::new(),
             next: 0,
             active: Vec::new(),
@@ -93,34 +95,34 @@ impl Schedule {
         self.scratch.len() - 1
     }
 
+    /// The step under construction.
+    fn current(&mut self) -> &mut Step {
+        if self.steps.is_empty() {
+            self.steps.push(Step::default());
+        }
+        self.steps.last_mut().expect("just ensured")
+    }
+
     /// Send `buf` to communicator rank `dst` (`peer`: its world rank) in the current step.
     pub fn send(&mut self, comm: &Communicator, dst: usize, buf: Buf) {
         let peer = comm.world_rank(dst);
-        self.steps
-            .last_mut()
-            .expect("a step")
-            .ops
-            .push(Op::Send { peer, buf });
+        self.current().ops.push(Op::Send { peer, buf });
     }
 
     /// Receive exactly `buf`'s length from communicator rank `src` in the current step.
     pub fn recv(&mut self, src: usize, buf: Buf) {
-        self.steps
-            .last_mut()
-            .expect("a step")
-            .ops
-            .push(Op::Recv { src, buf });
+        self.current().ops.push(Op::Recv { src, buf });
     }
 
     /// Local work once the current step's transfers are done; ends the step.
     pub fn then(&mut self, work: LocalWork) {
-        self.steps.last_mut().expect("a step").local = Some(work);
+        self.current().local = Some(work);
         self.steps.push(Step::default());
     }
 
     /// End the current step without local work (the next operations wait for it).
     pub fn barrier(&mut self) {
-        if !self.steps.last().expect("a step").ops.is_empty() {
+        if self.steps.last().is_some_and(|st| !st.ops.is_empty()) {
             self.steps.push(Step::default());
         }
     }
