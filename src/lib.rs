@@ -13,5 +13,6 @@ pub mod error;
 pub mod fabric;
 pub mod launcher;
 pub mod pt2pt;
+pub mod registration;
 pub mod runtime;
 pub mod sys;

@@ -49,6 +49,29 @@ pub const SETTINGS: &[Setting] = &[
                did not ask for MPI_THREAD_MULTIPLE), core (always), none",
     },
     Setting {
+        name: "RAILMPI_REG_MODE",
+        default: "pin",
+        help: "registration of rendezvous payloads: pin, odp-native, odp-enhanced, \
+               odp-optimal (parsed; protocols do not use it yet)",
+    },
+    Setting {
+        name: "RAILMPI_REG_CACHE_MAX",
+        default: "268435456",
+        help: "bytes of registrations the registration cache keeps (LRU); 0: no cache",
+    },
+    Setting {
+        name: "RAILMPI_REG_INVALIDATE",
+        default: "uffd",
+        help: "how cached registrations learn memory was freed: uffd (userfaultfd events), \
+               hooks (explicit invalidation; interposition not built yet), no-trim (malloc \
+               never returns memory)",
+    },
+    Setting {
+        name: "RAILMPI_STATS",
+        default: "0",
+        help: "1: print registration statistics at finalize (not wired yet)",
+    },
+    Setting {
         name: "RAILMPI_LOG",
         default: "warn",
         help: "log filter (tracing EnvFilter syntax: error, warn, info, debug, trace)",
@@ -66,6 +89,10 @@ pub struct Config {
     pub spin: Option<u32>,
     pub bind: Bind,
     pub log: String,
+    pub reg_policy: crate::registration::RegPolicy,
+    pub reg_cache_max: usize,
+    pub reg_invalidate: crate::registration::Invalidation,
+    pub stats: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -95,6 +122,14 @@ impl Config {
                 v => return Err(format!("RAILMPI_BIND={v:?} is not one of auto, core, none")),
             },
             log: value("RAILMPI_LOG"),
+            reg_policy: value("RAILMPI_REG_MODE")
+                .parse()
+                .map_err(|e| format!("RAILMPI_REG_MODE={e}"))?,
+            reg_cache_max: parse("RAILMPI_REG_CACHE_MAX")?,
+            reg_invalidate: value("RAILMPI_REG_INVALIDATE")
+                .parse()
+                .map_err(|e| format!("RAILMPI_REG_INVALIDATE={e}"))?,
+            stats: parse::<u32>("RAILMPI_STATS")? != 0,
         })
     }
 }

@@ -5,3 +5,5 @@ pub mod cpu;
 pub mod futex;
 pub mod membarrier;
 pub mod shm_segment;
+pub mod userfaultfd;
+pub mod vmem;

@@ -1,0 +1,141 @@
+//! registration: what makes memory reachable by a rail (DESIGN.md §registration).
+//!
+//! `Registry::register(addr, len, mode)` returns a `Registration` handle (dropped or
+//! passed to `deregister` to release it); `prefetch` faults memory in ahead of a transfer;
+//! `count_nonresident` counts the pages a transfer is about to fault on. Modes: pin-down
+//! (shm: `mlock`) and ODP (shm: nothing pinned). Registrations are kept in a cache ("leave
+//! pinned", Woodall §5.1: page-aligned interval map, LRU, byte limit) and dropped when the
+//! application gives their memory back, noticed by userfaultfd events (`uffd`), by an
+//! explicit `invalidate` call (`hooks`), or prevented by keeping malloc from returning
+//! memory (`no-trim`). The provider (`MemoryProvider`) is what a rail does to register:
+//! `ShmProvider` today, verbs later, behind the same calls.
+//!
+//! Not wired into the protocols yet; `Config` parses `RAILMPI_REG_*` for when it is.
+
+mod interval_map;
+mod provider;
+mod registry;
+mod stats;
+mod uffd_monitor;
+
+#[cfg(test)]
+mod tests;
+
+pub use crate::sys::vmem::Access;
+pub use provider::{MemoryProvider, PinError, ShmProvider};
+pub use registry::{RegError, Registration, Registry, RegistryConfig};
+pub use stats::{Stats, StatsSnapshot};
+
+use std::str::FromStr;
+
+/// How one registration makes its memory reachable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Pages pinned for the registration's life: a transfer never faults.
+    Pin,
+    /// On-demand paging: nothing pinned; pages fault in when touched (or when prefetched).
+    Odp,
+}
+
+/// `RAILMPI_REG_MODE`: the registration policy of the protocols (Li 2016 §VII).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RegPolicy {
+    /// Every registration pins.
+    Pin,
+    /// ODP, never prefetched.
+    OdpNative,
+    /// ODP, prefetched right after registering.
+    OdpEnhanced,
+    /// ODP with the prefetch overlapped with the rendezvous handshake (eager buffers pinned).
+    OdpOptimal,
+}
+
+impl RegPolicy {
+    /// The mode a payload registration uses under this policy.
+    pub fn mode(self) -> Mode {
+        match self {
+            RegPolicy::Pin => Mode::Pin,
+            _ => Mode::Odp,
+        }
+    }
+}
+
+impl FromStr for RegPolicy {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "pin" => Ok(RegPolicy::Pin),
+            "odp-native" => Ok(RegPolicy::OdpNative),
+            "odp-enhanced" => Ok(RegPolicy::OdpEnhanced),
+            "odp-optimal" => Ok(RegPolicy::OdpOptimal),
+            _ => Err(format!(
+                "{s:?} is not one of pin, odp-native, odp-enhanced, odp-optimal"
+            )),
+        }
+    }
+}
+
+/// `RAILMPI_REG_INVALIDATE`: how the cache learns that memory was given back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Invalidation {
+    /// userfaultfd unmap/remove/remap events on cached ranges, read by a monitor thread.
+    Uffd,
+    /// Whoever frees memory calls `Registry::invalidate` (the `munmap`/`mremap`/`madvise`/
+    /// `brk` interposition that will call it is not built yet).
+    Hooks,
+    /// malloc never returns memory (`M_TRIM_THRESHOLD` -1, `M_MMAP_MAX` 0), so freed
+    /// buffers stay mapped; memory the application `munmap`s itself is not covered.
+    NoTrim,
+}
+
+impl FromStr for Invalidation {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "uffd" => Ok(Invalidation::Uffd),
+            "hooks" => Ok(Invalidation::Hooks),
+            "no-trim" => Ok(Invalidation::NoTrim),
+            _ => Err(format!("{s:?} is not one of uffd, hooks, no-trim")),
+        }
+    }
+}
+
+/// A page-aligned address range `[start, end)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PageRange {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl PageRange {
+    pub fn new(start: usize, end: usize) -> PageRange {
+        debug_assert!(start <= end);
+        PageRange { start, end }
+    }
+
+    /// The pages `[addr, addr+len)` touches; None if empty or past the address space.
+    pub fn covering(addr: usize, len: usize, page: usize) -> Option<PageRange> {
+        let end = addr.checked_add(len)?.checked_add(page - 1)? & !(page - 1);
+        (len > 0).then(|| PageRange::new(addr & !(page - 1), end))
+    }
+
+    pub fn len(&self) -> usize {
+        self.end - self.start
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.end == self.start
+    }
+
+    pub fn intersect(&self, o: PageRange) -> Option<PageRange> {
+        let (s, e) = (self.start.max(o.start), self.end.min(o.end));
+        (s < e).then(|| PageRange::new(s, e))
+    }
+
+    /// The parts of `self` outside `o` (zero, one or two ranges).
+    pub fn minus(&self, o: PageRange) -> impl Iterator<Item = PageRange> {
+        let left = PageRange::new(self.start, o.start.clamp(self.start, self.end));
+        let right = PageRange::new(o.end.clamp(self.start, self.end), self.end);
+        [left, right].into_iter().filter(|r| !r.is_empty())
+    }
+}
