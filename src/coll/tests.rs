@@ -76,6 +76,7 @@ impl Mesh {
             eager_limit: 256,
             rdma: true,
             split_threshold: 8192,
+            rndv: crate::pt2pt::Rndv::Auto,
         };
         Mesh {
             comms: (0..n)

@@ -26,7 +26,25 @@ pub struct ProtocolSettings {
     pub rdma: bool,
     /// From this many bytes on, an RDMA rendezvous is split: the receiver reads the first
     /// half while the sender writes the second, so both cores copy (0: never split).
+    /// `Rndv::Auto` only.
     pub split_threshold: usize,
+    /// How rendezvous payloads move; the receiver picks when it matches the RTS.
+    pub rndv: Rndv,
+}
+
+/// Rendezvous protocols (`RAILMPI_RNDV_PROTOCOL`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Rndv {
+    /// RGET, split with an RPUT of the tail from `split_threshold` bytes on.
+    #[default]
+    Auto,
+    /// Copy in/out: the sender streams the payload through the channel (CTS, RNDV_DATA).
+    Copy,
+    /// RGET: the receiver reads the sender's buffer, then FIN.
+    Get,
+    /// RPUT: the receiver names its buffer (PUT_REQ), the sender writes it (PUT_DONE),
+    /// then FIN.
+    Put,
 }
 
 /// An unmatched arrival.
@@ -729,7 +747,9 @@ impl Pt2pt {
                 unpack_to: Some(runs),
             });
         }
-        let rdma = self.settings.rdma && r.data.mean_run().min(theirs) >= self.min_rdma_run;
+        let rdma = self.settings.rdma
+            && self.settings.rndv != Rndv::Copy
+            && r.data.mean_run().min(theirs) >= self.min_rdma_run;
         let take = (hdr.len as usize).min(cap);
         r.status = Status {
             source: hdr.src,
@@ -746,22 +766,26 @@ impl Pt2pt {
                 MsgBuf::Contig { ptr, .. } if entries == 0 => Some(ptr as u64),
                 _ => None,
             };
-            // Split at a page boundary near the middle; the sender writes the tail. A message
-            // too short for a page-aligned half is read whole.
-            let head = if peer != self.me && threshold > 0 && take >= threshold && base.is_some() {
-                match (take / 2) & !4095 {
-                    0 => take,
-                    h => h,
+            // The sender writes [head, take) and we read [0, head). Auto splits at a page
+            // boundary near the middle (a message too short for a page-aligned half is read
+            // whole); Put has the sender write everything; Get reads everything.
+            let writable = peer != self.me && base.is_some();
+            let head = match self.settings.rndv {
+                Rndv::Put if writable && take > 0 => 0,
+                Rndv::Auto if writable && threshold > 0 && take >= threshold => {
+                    match (take / 2) & !4095 {
+                        0 => take,
+                        h => h,
+                    }
                 }
-            } else {
-                take
+                _ => take,
             };
-            let split = head > 0 && head < take;
+            let split = head < take;
             r.kind = Kind::Recv(RecvState::Rdma {
                 peer,
                 sender_req: hdr.sender_req,
                 total: hdr.len,
-                pending: 1 + split as u8,
+                pending: u8::from(head > 0 || take == 0) + u8::from(split),
                 failed: false,
             });
             if let (true, Some(base)) = (split, base) {
@@ -777,15 +801,17 @@ impl Pt2pt {
                     ),
                 );
             }
-            self.reads.push(RdmaRead {
-                peer,
-                req,
-                addr,
-                entries,
-                total: hdr.len,
-                offset: 0,
-                len: head,
-            });
+            if head > 0 || take == 0 {
+                self.reads.push(RdmaRead {
+                    peer,
+                    req,
+                    addr,
+                    entries,
+                    total: hdr.len,
+                    offset: 0,
+                    len: head,
+                });
+            }
         } else {
             r.kind = Kind::Recv(RecvState::Streaming {
                 peer,

@@ -3,7 +3,7 @@
 //! address space), so every protocol path runs without processes.
 
 use super::buffer::MsgBuf;
-use super::engine::{ProtocolSettings, Pt2pt, SendStart};
+use super::engine::{ProtocolSettings, Pt2pt, Rndv, SendStart};
 use super::matching::Pattern;
 use super::request::ReqId;
 use crate::fabric::{Rail, RailCaps, RailError};
@@ -17,6 +17,9 @@ struct PairRail {
     /// Messages one queue may hold (to exercise back-pressure).
     depth: usize,
     fail_rdma: bool,
+    /// Bytes this side moved by RDMA read and write (which protocol ran).
+    read_bytes: usize,
+    written_bytes: usize,
 }
 
 // SAFETY: the tests drive both rails from one thread.
@@ -57,6 +60,7 @@ impl Rail for PairRail {
         }
         // SAFETY: `remote` is a live buffer of the other engine in this process.
         unsafe { std::ptr::copy(remote as *const u8, local.as_mut_ptr(), local.len()) };
+        self.read_bytes += local.len();
         Ok(())
     }
     fn write(&mut self, _peer: usize, local: &[u8], remote: u64) -> Result<(), RailError> {
@@ -67,6 +71,7 @@ impl Rail for PairRail {
         }
         // SAFETY: as for read.
         unsafe { std::ptr::copy(local.as_ptr(), remote as *mut u8, local.len()) };
+        self.written_bytes += local.len();
         Ok(())
     }
 }
@@ -91,6 +96,8 @@ impl Pair {
             queues: qp,
             depth,
             fail_rdma,
+            read_bytes: 0,
+            written_bytes: 0,
         };
         Pair {
             _queues: queues,
@@ -172,7 +179,13 @@ fn settings(rdma: bool, split: usize) -> ProtocolSettings {
         eager_limit: 1024,
         rdma,
         split_threshold: split,
+        rndv: Rndv::Auto,
     }
+}
+
+fn with_rndv(mut s: ProtocolSettings, rndv: Rndv) -> ProtocolSettings {
+    s.rndv = rndv;
+    s
 }
 
 fn pattern(n: usize) -> Vec<u8> {
@@ -301,7 +314,7 @@ fn forged_replies_are_rejected() {
 
 /// A buffer layout: contiguous, or blocks of `.0` bytes every `.1` bytes (the last block
 /// holds what is left).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Lay {
     Contig,
     Strided(usize, usize),
@@ -362,7 +375,15 @@ impl Laid {
 
 /// Send `n` bytes laid out as `from` into a receive laid out as `to` with room for `cap`
 /// bytes; check bytes, gaps, status and that both sides finish clean.
-fn layout_trip(s: ProtocolSettings, from: Lay, to: Lay, n: usize, cap: usize, recv_first: bool) {
+/// Returns the bytes the receiver read and the sender wrote by RDMA.
+fn layout_trip(
+    s: ProtocolSettings,
+    from: Lay,
+    to: Lay,
+    n: usize,
+    cap: usize,
+    recv_first: bool,
+) -> (usize, usize) {
     let what = format!("{from:?} -> {to:?}, {n} bytes into {cap}, {s:?}, recv_first {recv_first}");
     let mut p = Pair::new(s.clone(), 8, false);
     let data = pattern(n);
@@ -401,6 +422,51 @@ fn layout_trip(s: ProtocolSettings, from: Lay, to: Lay, n: usize, cap: usize, re
         "{what}"
     );
     assert_eq!(p.eng[0].bad_packets + p.eng[1].bad_packets, 0, "{what}");
+    (p.rails[1].read_bytes, p.rails[0].written_bytes)
+}
+
+#[test]
+fn every_rendezvous_protocol_delivers_by_its_own_means() {
+    // Sizes around the eager limit (1024 here), pages and the split threshold; whole and
+    // truncated; contiguous and strided on either side.
+    let sizes = [0, 1, 1023, 1024, 1025, 4095, 4097, 8192, 8193, 70_001];
+    let layouts = [
+        (Lay::Contig, Lay::Contig),
+        (Lay::Strided(4096, 8192), Lay::Contig),
+        (Lay::Contig, Lay::Strided(2048, 3000)),
+        (Lay::Strided(8, 16), Lay::Strided(24, 40)),
+    ];
+    for rndv in [Rndv::Auto, Rndv::Copy, Rndv::Get, Rndv::Put] {
+        let s = with_rndv(settings(true, 8192), rndv);
+        for &n in &sizes {
+            for (from, to) in layouts {
+                for recv_first in [true, false] {
+                    for cap in [n, n / 2 + 3] {
+                        let (read, written) = layout_trip(s.clone(), from, to, n, cap, recv_first);
+                        let take = n.min(cap);
+                        if n <= 1024 {
+                            assert_eq!((read, written), (0, 0), "eager: {rndv:?} {n}");
+                            continue;
+                        }
+                        let contig = from == Lay::Contig && to == Lay::Contig;
+                        let what = format!("{rndv:?} {from:?} -> {to:?} {n} into {cap}");
+                        match rndv {
+                            Rndv::Copy => assert_eq!((read, written), (0, 0), "{what}"),
+                            Rndv::Put if contig => {
+                                assert_eq!((read, written), (0, take), "{what}")
+                            }
+                            Rndv::Get => assert_eq!(written, 0, "{what}"),
+                            Rndv::Auto if contig && take >= 8192 => {
+                                assert!(read > 0 && written > 0, "split: {what}");
+                                assert_eq!(read + written, take, "{what}");
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
 
 #[test]

@@ -1,6 +1,8 @@
 //! Configuration: every tunable is a `RAILMPI_*` environment variable, parsed once here.
 //! `SETTINGS` is the single list that README and `railmpi-info` document.
 
+use crate::pt2pt::Rndv;
+
 /// One documented setting.
 pub struct Setting {
     pub name: &'static str,
@@ -19,6 +21,13 @@ pub const SETTINGS: &[Setting] = &[
         default: "32768",
         help: "from this many bytes on, an RDMA rendezvous is split: the receiver reads the \
                first half while the sender writes the second, so both cores copy (0: never)",
+    },
+    Setting {
+        name: "RAILMPI_RNDV_PROTOCOL",
+        default: "auto",
+        help: "how rendezvous payloads move: auto (RDMA read, split with an RDMA write of the \
+               tail from RAILMPI_RNDV_SPLIT on), get (RDMA read), put (RDMA write), copy \
+               (streamed through the shared-memory channel); the receiver's setting decides",
     },
     Setting {
         name: "RAILMPI_SHM_CMA",
@@ -82,6 +91,7 @@ pub const SETTINGS: &[Setting] = &[
 pub struct Config {
     pub eager_limit: usize,
     pub rndv_split: usize,
+    pub rndv: crate::pt2pt::Rndv,
     pub shm_cma: bool,
     pub shm_cells: usize,
     pub shm_cell_size: usize,
@@ -108,6 +118,23 @@ impl Config {
         Ok(Config {
             eager_limit: parse("RAILMPI_EAGER_LIMIT")?,
             rndv_split: parse("RAILMPI_RNDV_SPLIT")?,
+            rndv: match value("RAILMPI_RNDV_PROTOCOL").as_str() {
+                "auto" => Rndv::Auto,
+                "copy" => Rndv::Copy,
+                "get" => Rndv::Get,
+                "put" => Rndv::Put,
+                v @ ("pipeline" | "pipeline-cached") => {
+                    return Err(format!(
+                        "RAILMPI_RNDV_PROTOCOL={v} is not implemented yet (use auto, copy, get \
+                         or put)"
+                    ))
+                }
+                v => {
+                    return Err(format!(
+                        "RAILMPI_RNDV_PROTOCOL={v:?} is not one of auto, copy, get, put"
+                    ))
+                }
+            },
             shm_cma: parse::<u32>("RAILMPI_SHM_CMA")? != 0,
             shm_cells: parse("RAILMPI_SHM_CELLS")?,
             shm_cell_size: parse("RAILMPI_SHM_CELL_SIZE")?,

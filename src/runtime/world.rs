@@ -150,6 +150,7 @@ impl World {
                 eager_limit: config.eager_limit,
                 rdma: caps.rdma,
                 split_threshold: config.rndv_split,
+                rndv: config.rndv,
             },
             caps.max_message,
         );
