@@ -73,6 +73,20 @@ impl MsgBuf {
         self.len() == 0
     }
 
+    /// The address range spanning every byte of the buffer (None when empty): what a
+    /// registration covers.
+    pub fn span(&self) -> Option<(usize, usize)> {
+        match self {
+            MsgBuf::Contig { len: 0, .. } => None,
+            MsgBuf::Contig { ptr, len } => Some((*ptr as usize, *len)),
+            MsgBuf::Runs { runs, .. } => {
+                let lo = runs.iter().map(|r| r.addr).min()?;
+                let hi = runs.iter().map(|r| r.addr + r.len).max()?;
+                Some((lo as usize, (hi - lo) as usize))
+            }
+        }
+    }
+
     /// Mean run length in bytes (contiguous: unbounded).
     pub fn mean_run(&self) -> usize {
         match self {

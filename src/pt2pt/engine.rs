@@ -14,6 +14,7 @@ use super::matching::{Envelope, MatchQueues, Pattern};
 use super::request::{Bounce, Kind, RecvState, ReqId, Request, SendWait, Slab, Status};
 use super::wire::{self, MatchHeader, Packet};
 use crate::fabric::{Rail, RailError, RemoteRange};
+use crate::registration::{Access, RegPolicy, Registration, Registry};
 use std::collections::VecDeque;
 use std::io::IoSliceMut;
 
@@ -157,6 +158,15 @@ pub struct Pt2pt {
     /// are streamed instead of read: CMA pins pages per iovec, which costs far more than
     /// copying a few bytes through the rings (0: always read).
     pub min_rdma_run: usize,
+    /// Registration of rendezvous payloads (None: none, as in the engine tests), and the
+    /// policy: pin-down or ODP, and when ODP prefetches (Li 2016 §VII).
+    pub registry: Option<Registry>,
+    pub reg_policy: RegPolicy,
+    /// Count the pages each RDMA transfer finds not resident (costs a `mincore` per
+    /// transfer; on with RAILMPI_STATS).
+    pub count_faults: bool,
+    /// Receives whose buffers odp-optimal prefetches once their control message is out.
+    prefetch_due: Vec<ReqId>,
     /// Count of completed requests, so waiters can tell that something happened.
     pub completions: u64,
     /// Protocol violations seen from peers (dropped packets).
@@ -185,6 +195,10 @@ impl Pt2pt {
             reads: Vec::new(),
             writes: Vec::new(),
             min_rdma_run: 0,
+            registry: None,
+            reg_policy: RegPolicy::Pin,
+            count_faults: false,
+            prefetch_due: Vec::new(),
             completions: 0,
             bad_packets: 0,
         }
@@ -280,6 +294,11 @@ impl Pt2pt {
         } else {
             None
         };
+        let reg = if eager || peer == self.me {
+            None
+        } else {
+            Self::register_payload(&self.registry, self.reg_policy, &data, Access::Read)
+        };
         let wait = if !eager {
             SendWait::Rendezvous
         } else if sync {
@@ -303,6 +322,7 @@ impl Pt2pt {
             data,
             owner: 0,
             bounce,
+            reg,
         });
         hdr.sender_req = req;
         let mut head = [0u8; wire::RTS_RUNS_LEN];
@@ -333,6 +353,10 @@ impl Pt2pt {
             },
         );
         self.flush_peer(rail, peer);
+        if !eager && self.reg_policy == RegPolicy::OdpOptimal {
+            // The RTS is out: fault the payload in while the receiver answers.
+            self.prefetch_request(req, Access::Read);
+        }
         SendStart::Pending(req)
     }
 
@@ -374,6 +398,7 @@ impl Pt2pt {
             data,
             owner: 0,
             bounce: None,
+            reg: None,
         });
         if let Some((env, msg)) = self.mq.post(pat, req) {
             self.deliver_unexpected(req, env, msg);
@@ -470,6 +495,7 @@ impl Pt2pt {
             data: MsgBuf::contig(std::ptr::null(), 0),
             owner: 0,
             bounce: None,
+            reg: None,
         })
     }
 
@@ -524,10 +550,56 @@ impl Pt2pt {
         self.reqs.live()
     }
 
+    /// Register a rendezvous payload under the policy (odp-enhanced prefetches at once).
+    /// A failure leaves the payload unregistered: on this rail the transfer does not need
+    /// it, and an unmapped buffer is reported by the transfer itself.
+    fn register_payload(
+        registry: &Option<Registry>,
+        policy: RegPolicy,
+        data: &MsgBuf,
+        access: Access,
+    ) -> Option<Registration> {
+        let registry = registry.as_ref()?;
+        let (addr, len) = data.span()?;
+        match registry.register(addr, len, policy.mode()) {
+            Ok(reg) => {
+                if policy == RegPolicy::OdpEnhanced {
+                    let _ = registry.prefetch(addr, len, access);
+                }
+                Some(reg)
+            }
+            Err(e) => {
+                tracing::debug!("payload not registered: {e}");
+                None
+            }
+        }
+    }
+
+    /// Prefetch a pending request's payload (odp-optimal, overlapped with the handshake).
+    fn prefetch_request(&self, req: ReqId, access: Access) {
+        if let (Some(registry), Some(r)) = (&self.registry, self.reqs.get(req)) {
+            if let Some((addr, len)) = r.data.span() {
+                let _ = registry.prefetch(addr, len, access);
+            }
+        }
+    }
+
+    /// Note how many pages of a local range an RDMA transfer is about to fault in.
+    fn count_faults(&self, addr: usize, len: usize) {
+        if let (true, Some(registry)) = (self.count_faults, &self.registry) {
+            if len > 0 {
+                let _ = registry.count_nonresident(addr, len);
+            }
+        }
+    }
+
     fn complete(&mut self, req: ReqId) {
         self.completions += 1;
         if let Some(r) = self.reqs.get_mut(req) {
             r.done = true;
+            // Released now, not when the application collects the request: pins are
+            // scarce (a cache may keep the pages registered for the next transfer).
+            r.reg = None;
             if let Some(Bounce {
                 bytes,
                 unpack_to: Some(runs),
@@ -750,6 +822,12 @@ impl Pt2pt {
         let rdma = self.settings.rdma
             && self.settings.rndv != Rndv::Copy
             && r.data.mean_run().min(theirs) >= self.min_rdma_run;
+        if rdma && peer != self.me {
+            r.reg = Self::register_payload(&self.registry, self.reg_policy, &r.data, Access::Write);
+            if self.reg_policy == RegPolicy::OdpOptimal {
+                self.prefetch_due.push(req);
+            }
+        }
         let take = (hdr.len as usize).min(cap);
         r.status = Status {
             source: hdr.src,
@@ -832,7 +910,13 @@ impl Pt2pt {
     /// Run queued RDMA reads and writes. Returns how many ran.
     pub fn run_rdma(&mut self, rail: &mut dyn Rail) -> usize {
         let mut n = 0;
+        // The progress loop flushed our CTS / write requests before this: the prefetch
+        // overlaps with the peer's side of the handshake.
+        for req in std::mem::take(&mut self.prefetch_due) {
+            self.prefetch_request(req, Access::Write);
+        }
         for w in std::mem::take(&mut self.writes) {
+            self.count_faults(w.local as usize, w.len);
             // SAFETY: (local, len) lies in a pending send's buffer (checked at PUT_REQ).
             let local = unsafe { slice(w.local, w.len) };
             let ok = rail.write(w.peer, local, w.addr).is_ok();
@@ -851,6 +935,14 @@ impl Pt2pt {
             };
             // offset + len <= the receive buffer's capacity (set at match).
             let local = r.data.runs_at(rd.offset, rd.len);
+            if let Some(first) = local.first() {
+                let end = local
+                    .iter()
+                    .map(|l| l.addr + l.len)
+                    .max()
+                    .unwrap_or(first.addr);
+                self.count_faults(first.addr as usize, (end - first.addr) as usize);
+            }
             let ok = match rget(rail, self.me, &rd, &local) {
                 Ok(()) => true,
                 Err(ReadError::Rail(e)) => {

@@ -2,6 +2,7 @@
 //! a stale id (from a peer's reply, or a freed handle) never reaches a reused slot.
 
 use super::buffer::MsgBuf;
+use crate::registration::Registration;
 
 /// `generation << 32 | slot`. Zero is never a valid id (generations start at 1).
 pub type ReqId = u64;
@@ -72,6 +73,8 @@ pub struct Request {
     /// The contiguous stand-in `data` points into when the application's runs are too
     /// small to move one by one (see `Pt2pt::min_rdma_run`).
     pub bounce: Option<Bounce>,
+    /// The registration of a rendezvous payload (released at completion).
+    pub reg: Option<Registration>,
 }
 
 /// A bounce buffer: a send's tiny runs packed once, or a receive's filled from it on
@@ -159,6 +162,7 @@ mod tests {
             data: MsgBuf::contig(std::ptr::null(), 0),
             owner: 0,
             bounce: None,
+            reg: None,
         }
     }
 

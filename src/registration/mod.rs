@@ -10,7 +10,8 @@
 //! memory (`no-trim`). The provider (`MemoryProvider`) is what a rail does to register:
 //! `ShmProvider` today, verbs later, behind the same calls.
 //!
-//! Not wired into the protocols yet; `Config` parses `RAILMPI_REG_*` for when it is.
+//! The point-to-point engine registers every rendezvous payload here (`RAILMPI_REG_MODE`
+//! picks pin-down or ODP and when ODP prefetches); the pipeline protocols are to come.
 
 mod interval_map;
 mod provider;

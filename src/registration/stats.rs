@@ -88,6 +88,56 @@ impl Stats {
     }
 }
 
+impl StatsSnapshot {
+    /// The counters in field order (for exchanging them between ranks).
+    pub fn to_array(&self) -> [u64; 12] {
+        [
+            self.pinned_bytes,
+            self.pinned_peak,
+            self.registrations,
+            self.deregistrations,
+            self.cache_hits,
+            self.cache_misses,
+            self.evictions,
+            self.invalidations,
+            self.prefetch_calls,
+            self.prefetch_pages,
+            self.memlock_fallbacks,
+            self.page_faults,
+        ]
+    }
+
+    pub fn from_array(a: [u64; 12]) -> Self {
+        let [pinned_bytes, pinned_peak, registrations, deregistrations, cache_hits, cache_misses, evictions, invalidations, prefetch_calls, prefetch_pages, memlock_fallbacks, page_faults] =
+            a;
+        StatsSnapshot {
+            pinned_bytes,
+            pinned_peak,
+            registrations,
+            deregistrations,
+            cache_hits,
+            cache_misses,
+            evictions,
+            invalidations,
+            prefetch_calls,
+            prefetch_pages,
+            memlock_fallbacks,
+            page_faults,
+        }
+    }
+
+    /// Every counter summed (the job's total; peaks add up to a bound, not a peak).
+    pub fn sum<'a>(all: impl IntoIterator<Item = &'a StatsSnapshot>) -> StatsSnapshot {
+        let mut t = [0u64; 12];
+        for s in all {
+            for (acc, v) in t.iter_mut().zip(s.to_array()) {
+                *acc = acc.saturating_add(v);
+            }
+        }
+        StatsSnapshot::from_array(t)
+    }
+}
+
 impl fmt::Display for StatsSnapshot {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(

@@ -12,6 +12,7 @@ use crate::fabric::shm::{ShmRail, ShmSettings};
 use crate::fabric::{Doorbell, Rail};
 use crate::mpi_err;
 use crate::pt2pt::{MsgBuf, Pattern, ProtocolSettings, Pt2pt, ReqId, SendStart, Status};
+use crate::registration::{Registry, RegistryConfig, StatsSnapshot};
 use crate::sys::cpu;
 use std::sync::atomic::{AtomicU32, AtomicU8, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -35,6 +36,8 @@ pub struct World {
     /// More ranks than CPUs on this node: waiters yield, and collectives prefer
     /// algorithms with fewer messages (each one may cost a context switch).
     pub oversubscribed: bool,
+    /// The registration layer the protocols use (None for a single process).
+    pub registry: Option<Registry>,
 }
 
 const STATE_NEW: u8 = 0;
@@ -156,6 +159,17 @@ impl World {
         );
         // Measured on shm: vectored CMA of 8-byte runs moves ~13 MB/s, of 4 KiB runs ~1 GB/s.
         p2p.min_rdma_run = 1024;
+        // Rendezvous payloads are registered (pinned or ODP, cached) as a verbs rail needs;
+        // a single process has no peer to reach.
+        let registry = (size > 1).then(|| {
+            Registry::new(RegistryConfig {
+                cache_max: config.reg_cache_max,
+                invalidation: config.reg_invalidate,
+            })
+        });
+        p2p.registry = registry.clone();
+        p2p.reg_policy = config.reg_policy;
+        p2p.count_faults = config.stats;
         let policy = match config.spin {
             Some(s) => WaitPolicy {
                 spins: s,
@@ -211,6 +225,7 @@ impl World {
             next_ctx: AtomicU32::new(CTX_FIRST_FREE),
             main_thread: std::thread::current().id(),
             oversubscribed,
+            registry,
             config,
         })
     }
@@ -225,12 +240,52 @@ impl World {
             self.oversubscribed,
         )?;
         self.progress.wait(|e| (!e.p2p.has_output()).then_some(()));
+        if self.config.stats {
+            self.print_stats()?;
+        }
         tracing::debug!(
             sleeps = self.progress.sleeps.load(Ordering::Relaxed),
             "finalize"
         );
         let _ = self.pmi.finalize();
         STATE.store(STATE_FINALIZED, Ordering::Release);
+        Ok(())
+    }
+
+    /// RAILMPI_STATS: this rank's registration counters, and at rank 0 the job's totals
+    /// (collective over MPI_COMM_WORLD, at finalize).
+    fn print_stats(&self) -> Result<()> {
+        let mine = self
+            .registry
+            .as_ref()
+            .map(|r| r.stats())
+            .unwrap_or_default();
+        // One write per line, so ranks' lines don't interleave.
+        let line = format!("railmpi stats rank {}: {mine}\n", self.rank);
+        let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
+        let bytes: Vec<u8> = mine
+            .to_array()
+            .iter()
+            .flat_map(|v| v.to_le_bytes())
+            .collect();
+        let all = self.allgather_bytes(&self.comm_world, &bytes)?;
+        if self.rank == 0 {
+            let snaps: Vec<StatsSnapshot> = all
+                .iter()
+                .map(|b| {
+                    let mut a = [0u64; 12];
+                    for (v, c) in a.iter_mut().zip(b.chunks_exact(8)) {
+                        *v = u64::from_le_bytes(c.try_into().expect("8 bytes"));
+                    }
+                    StatsSnapshot::from_array(a)
+                })
+                .collect();
+            eprintln!(
+                "railmpi stats total ({} ranks): {}",
+                snaps.len(),
+                StatsSnapshot::sum(&snaps)
+            );
+        }
         Ok(())
     }
 
