@@ -77,6 +77,7 @@ impl Mesh {
             rdma: true,
             split_threshold: 8192,
             rndv: crate::pt2pt::Rndv::Auto,
+            pipeline: Default::default(),
         };
         Mesh {
             comms: (0..n)

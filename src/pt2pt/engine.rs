@@ -1,4 +1,5 @@
-//! The point-to-point protocol engine: eager, rendezvous by RDMA read (RGET) and the
+//! The point-to-point protocol engine: eager, rendezvous by RDMA read (RGET), RDMA write
+//! (RPUT), the pipeline of Woodall 2006 (§4; with cached block registrations, §5.2) and the
 //! streamed copy path for rails without RDMA.
 //!
 //! Sans-I/O in the sense that matters: packets come in through `on_packet`, and every reply
@@ -15,7 +16,7 @@ use super::request::{Bounce, Kind, RecvState, ReqId, Request, SendWait, Slab, St
 use super::wire::{self, MatchHeader, Packet};
 use crate::fabric::{Rail, RailError, RemoteRange};
 use crate::registration::{Access, RegPolicy, Registration, Registry};
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::io::IoSliceMut;
 
 /// Protocol settings, fixed at start-up.
@@ -29,8 +30,34 @@ pub struct ProtocolSettings {
     /// half while the sender writes the second, so both cores copy (0: never split).
     /// `Rndv::Auto` only.
     pub split_threshold: usize,
-    /// How rendezvous payloads move; the receiver picks when it matches the RTS.
+    /// How rendezvous payloads move; the receiver picks when it matches the RTS — except
+    /// the pipeline, which the sender picks (it sends data before any reply).
     pub rndv: Rndv,
+    /// Pipeline geometry (`Rndv::Pipeline`, `Rndv::PipelineCached`).
+    pub pipeline: PipelineSettings,
+}
+
+/// The pipeline protocol's geometry (Woodall 2006, §4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PipelineSettings {
+    /// Bytes per RDMA block: each is registered, written and deregistered on its own.
+    pub frag: usize,
+    /// Blocks registered (READY sent, FIN awaited) at once per message.
+    pub depth: usize,
+    /// Bytes after the eager part sent through the channel (RNDV_DATA) while the first
+    /// blocks are registered: the RDMA offset of the ACK is eager part + this.
+    pub send_length: usize,
+}
+
+impl Default for PipelineSettings {
+    fn default() -> Self {
+        // The defaults of RAILMPI_PIPELINE_* (see config.rs for why these values).
+        PipelineSettings {
+            frag: 1 << 20,
+            depth: 4,
+            send_length: 128 << 10,
+        }
+    }
 }
 
 /// Rendezvous protocols (`RAILMPI_RNDV_PROTOCOL`).
@@ -46,6 +73,22 @@ pub enum Rndv {
     /// RPUT: the receiver names its buffer (PUT_REQ), the sender writes it (PUT_DONE),
     /// then FIN.
     Put,
+    /// Pipeline (Woodall 2006, §4): the eager part rides with the MATCH header
+    /// (PIPE_RTS); the receiver ACKs with the RDMA offset, the sender streams up to it, and
+    /// the receiver registers blocks (at most `depth` at once) and READYs each; the sender
+    /// registers its block, writes it and sends FIN(block). Every block is registered
+    /// bypassing the registration cache. Chosen by the sender for contiguous payloads
+    /// (others send a plain RTS, which a receiver with this setting reads: RGET).
+    Pipeline,
+    /// The pipeline with block registrations kept in the cache, aligned to the block size
+    /// so that later transfers over the same memory reuse them (Woodall 2006, §5.2).
+    PipelineCached,
+}
+
+impl Rndv {
+    fn is_pipeline(self) -> bool {
+        matches!(self, Rndv::Pipeline | Rndv::PipelineCached)
+    }
 }
 
 /// An unmatched arrival.
@@ -60,6 +103,12 @@ enum Unexpected {
         hdr: MatchHeader,
         addr: u64,
         entries: u64,
+    },
+    /// A pipeline's MATCH header and eager part (Woodall 2006, §4).
+    PipeRts {
+        peer: usize,
+        hdr: MatchHeader,
+        data: Vec<u8>,
     },
 }
 
@@ -82,14 +131,71 @@ enum Outbound {
     },
 }
 
-/// A streamed rendezvous payload (copy path) in progress; the bytes come from the send
-/// request's buffer.
+/// A streamed rendezvous payload (copy path), or a streamed stretch of a pipeline, in
+/// progress: bytes `[start, len)` of the send request's buffer, `[start, sent)` out.
 struct Stream {
     peer: usize,
     receiver_req: u64,
+    start: usize,
     len: usize,
     sent: usize,
     req: ReqId,
+    /// Part of a pipeline: when done, credit the pipeline instead of completing the send.
+    pipeline: bool,
+}
+
+/// The sender's side of a pipeline (Woodall 2006, §4), keyed by the send request.
+struct PipeSend {
+    /// Block registrations go to the cache (§5.2).
+    cached: bool,
+    /// Bytes sent with the MATCH header.
+    eager: u64,
+    /// From the receiver's ACK: its request, where the RDMA blocks begin, and where the
+    /// receive buffer ends (bytes past it are skipped: truncation).
+    acked: bool,
+    receiver_req: u64,
+    rdma_offset: u64,
+    limit: u64,
+    /// Bytes of `[eager, limit)` not yet delivered (written, or streamed and out).
+    left: u64,
+    /// Bytes READY has asked for: never more than `[rdma_offset, limit)` holds.
+    asked: u64,
+}
+
+/// One registered block of a pipeline's receive buffer, READY sent, FIN awaited.
+struct Block {
+    offset: u64,
+    len: u64,
+    /// Released on FIN (Woodall 2006, §4).
+    _reg: Vec<Registration>,
+}
+
+/// The receiver's side of a pipeline, keyed by the receive request.
+struct PipeRecv {
+    peer: usize,
+    sender_req: u64,
+    cached: bool,
+    /// The (contiguous) receive buffer; 0 when every byte is streamed.
+    base: u64,
+    /// Streamed bytes land in `[stream_from, limit)` (after the eager part).
+    stream_from: u64,
+    /// The message bytes the buffer takes.
+    limit: u64,
+    /// The next block begins here (`limit`: all registered).
+    next: u64,
+    blocks: Vec<Block>,
+    /// Bytes of `[stream_from, limit)` not arrived yet.
+    left: u64,
+}
+
+/// A READY the sender will answer: write block `[offset, offset + len)` to `addr`.
+struct PipeWrite {
+    peer: usize,
+    req: ReqId,
+    receiver_req: u64,
+    offset: u64,
+    len: u64,
+    addr: u64,
 }
 
 /// Our part of an RDMA rendezvous: read `len` bytes at `offset` of the sender's message
@@ -154,6 +260,12 @@ pub struct Pt2pt {
     streams: VecDeque<Stream>,
     reads: Vec<RdmaRead>,
     writes: Vec<RdmaWrite>,
+    /// Pipelines in progress (Woodall 2006, §4): sends and receives by request, receives
+    /// whose next blocks are due for registration, and READY'd blocks to write.
+    pipes_out: HashMap<ReqId, PipeSend>,
+    pipes_in: HashMap<ReqId, PipeRecv>,
+    pipe_due: Vec<ReqId>,
+    pipe_writes: Vec<PipeWrite>,
     /// Non-contiguous rendezvous whose runs average fewer bytes than this (on either side)
     /// are streamed instead of read: CMA pins pages per iovec, which costs far more than
     /// copying a few bytes through the rings (0: always read).
@@ -194,6 +306,10 @@ impl Pt2pt {
             streams: VecDeque::new(),
             reads: Vec::new(),
             writes: Vec::new(),
+            pipes_out: HashMap::new(),
+            pipes_in: HashMap::new(),
+            pipe_due: Vec::new(),
+            pipe_writes: Vec::new(),
             min_rdma_run: 0,
             registry: None,
             reg_policy: RegPolicy::Pin,
@@ -294,12 +410,23 @@ impl Pt2pt {
         } else {
             None
         };
-        let reg = if eager || peer == self.me {
+        // The pipeline is the sender's choice: it sends data before the receiver says
+        // anything (Woodall 2006, §4). A contiguous payload only (packed runs included):
+        // READY names a block by its offset, and the sender writes it from one range.
+        let pipeline = !eager
+            && peer != self.me
+            && self.settings.rdma
+            && self.settings.rndv.is_pipeline()
+            && data.is_contiguous();
+        let reg = if eager || peer == self.me || pipeline {
+            // The pipeline registers block by block as READYs come.
             None
         } else {
             Self::register_payload(&self.registry, self.reg_policy, &data, Access::Read)
         };
-        let wait = if !eager {
+        let wait = if pipeline {
+            SendWait::Pipeline
+        } else if !eager {
             SendWait::Rendezvous
         } else if sync {
             SendWait::SyncAck
@@ -327,22 +454,45 @@ impl Pt2pt {
         hdr.sender_req = req;
         let mut head = [0u8; wire::RTS_RUNS_LEN];
         let none = Payload::Contig(std::ptr::null(), 0);
-        let (head_len, payload, complete_when_sent) = if eager {
-            let (h, n) = wire::eager_header(&hdr);
-            head[..n].copy_from_slice(&h[..n]);
-            let payload = match contig {
-                Some((p, n)) => Payload::Contig(p, n),
-                None => Payload::Runs(req),
+        let (head_len, payload, complete_when_sent) =
+            if let (true, Some((p, _))) = (pipeline, contig) {
+                // The first part of the message rides with the MATCH header.
+                let part = self
+                    .settings
+                    .eager_limit
+                    .min(self.max_message - wire::PIPE_RTS_HEADER)
+                    .min(len);
+                head[..wire::PIPE_RTS_HEADER].copy_from_slice(&wire::pipe_rts_header(&hdr));
+                self.pipes_out.insert(
+                    req,
+                    PipeSend {
+                        cached: self.settings.rndv == Rndv::PipelineCached,
+                        eager: part as u64,
+                        acked: false,
+                        receiver_req: 0,
+                        rdma_offset: 0,
+                        limit: 0,
+                        left: 0,
+                        asked: 0,
+                    },
+                );
+                (wire::PIPE_RTS_HEADER, Payload::Contig(p, part), false)
+            } else if eager {
+                let (h, n) = wire::eager_header(&hdr);
+                head[..n].copy_from_slice(&h[..n]);
+                let payload = match contig {
+                    Some((p, n)) => Payload::Contig(p, n),
+                    None => Payload::Runs(req),
+                };
+                (n, payload, !sync)
+            } else if let Some((addr, entries)) = table {
+                head.copy_from_slice(&wire::rts_runs(&hdr, addr, entries));
+                (wire::RTS_RUNS_LEN, none, false)
+            } else {
+                let addr = contig.map_or(0, |(p, _)| p as u64);
+                head[..wire::RTS_LEN].copy_from_slice(&wire::rts(&hdr, addr));
+                (wire::RTS_LEN, none, false)
             };
-            (n, payload, !sync)
-        } else if let Some((addr, entries)) = table {
-            head.copy_from_slice(&wire::rts_runs(&hdr, addr, entries));
-            (wire::RTS_RUNS_LEN, none, false)
-        } else {
-            let addr = contig.map_or(0, |(p, _)| p as u64);
-            head[..wire::RTS_LEN].copy_from_slice(&wire::rts(&hdr, addr));
-            (wire::RTS_LEN, none, false)
-        };
         self.queue(
             peer,
             Outbound::Match {
@@ -353,7 +503,7 @@ impl Pt2pt {
             },
         );
         self.flush_peer(rail, peer);
-        if !eager && self.reg_policy == RegPolicy::OdpOptimal {
+        if !eager && !pipeline && self.reg_policy == RegPolicy::OdpOptimal {
             // The RTS is out: fault the payload in while the receiver answers.
             self.prefetch_request(req, Access::Read);
         }
@@ -449,6 +599,7 @@ impl Pt2pt {
                 addr,
                 entries,
             } => self.start_rendezvous(req, peer, &hdr, addr, entries),
+            Unexpected::PipeRts { peer, hdr, data } => self.start_pipeline(req, peer, &hdr, &data),
         }
     }
 
@@ -457,7 +608,7 @@ impl Pt2pt {
         let (env, msg) = self.mq.peek_unexpected(pat)?;
         let count = match msg {
             Unexpected::Eager { data, .. } => data.len(),
-            Unexpected::Rts { hdr, .. } => hdr.len as usize,
+            Unexpected::Rts { hdr, .. } | Unexpected::PipeRts { hdr, .. } => hdr.len as usize,
         };
         Some(Status {
             source: env.src,
@@ -703,9 +854,11 @@ impl Pt2pt {
                     self.streams.push_back(Stream {
                         peer,
                         receiver_req,
+                        start: 0,
                         len,
                         sent: 0,
                         req: sender_req,
+                        pipeline: false,
                     });
                 }
                 _ => self.reject(peer, "CTS for an unknown or finished send"),
@@ -748,6 +901,125 @@ impl Pt2pt {
                     _ => self.reject(peer, "write request for an unknown send or outside it"),
                 }
             }
+            Packet::PipeRts { hdr, payload } => {
+                if payload.len() as u64 > hdr.len {
+                    return self.reject(peer, "pipeline eager part longer than the message");
+                }
+                let env = Envelope {
+                    ctx: hdr.ctx,
+                    src: hdr.src,
+                    tag: hdr.tag,
+                };
+                match self.mq.arrive(&env) {
+                    Some(req) => self.start_pipeline(req, peer, &hdr, payload),
+                    None => self.mq.push_unexpected(
+                        env,
+                        Unexpected::PipeRts {
+                            peer,
+                            hdr,
+                            data: payload.to_vec(),
+                        },
+                    ),
+                }
+            }
+            Packet::PipeAck {
+                sender_req,
+                receiver_req,
+                rdma_offset,
+                limit,
+            } => self.on_pipe_ack(peer, sender_req, receiver_req, rdma_offset, limit),
+            Packet::PipeReady {
+                sender_req,
+                receiver_req,
+                offset,
+                len,
+                addr,
+            } => {
+                let ok = match (
+                    self.reqs.get(sender_req),
+                    self.pipes_out.get_mut(&sender_req),
+                ) {
+                    (
+                        Some(Request {
+                            kind:
+                                Kind::Send {
+                                    peer: p,
+                                    wait: SendWait::Pipeline,
+                                },
+                            done: false,
+                            ..
+                        }),
+                        Some(ps),
+                    ) if *p == peer
+                        && ps.acked
+                        && ps.receiver_req == receiver_req
+                        && len > 0
+                        && offset >= ps.rdma_offset
+                        && offset.checked_add(len).is_some_and(|e| e <= ps.limit)
+                        && ps.asked + len <= ps.limit - ps.rdma_offset =>
+                    {
+                        ps.asked += len;
+                        true
+                    }
+                    _ => false,
+                };
+                if !ok {
+                    return self.reject(peer, "READY for an unknown pipeline or outside it");
+                }
+                self.pipe_writes.push(PipeWrite {
+                    peer,
+                    req: sender_req,
+                    receiver_req,
+                    offset,
+                    len,
+                    addr,
+                });
+            }
+            Packet::PipeFin {
+                receiver_req,
+                offset,
+                len,
+                ok,
+            } => {
+                let known = match (
+                    self.reqs.get(receiver_req),
+                    self.pipes_in.get_mut(&receiver_req),
+                ) {
+                    (
+                        Some(Request {
+                            kind: Kind::Recv(RecvState::Pipeline { peer: p }),
+                            done: false,
+                            ..
+                        }),
+                        Some(pr),
+                    ) if *p == peer => {
+                        match pr
+                            .blocks
+                            .iter()
+                            .position(|b| b.offset == offset && b.len == len)
+                        {
+                            Some(i) => {
+                                // Deregistered on FIN (Woodall 2006, §4). A block that could
+                                // not be written comes as RNDV_DATA instead.
+                                pr.blocks.swap_remove(i);
+                                if ok {
+                                    pr.left = pr.left.saturating_sub(len);
+                                }
+                                true
+                            }
+                            None => false,
+                        }
+                    }
+                    _ => false,
+                };
+                if !known {
+                    return self.reject(peer, "FIN for an unknown pipeline block");
+                }
+                // The FIN advances the pipeline: the next block is registered and READY'd
+                // in `run_rdma`.
+                self.pipe_due.push(receiver_req);
+                self.pipe_check_recv(receiver_req);
+            }
             Packet::PutDone { receiver_req, ok } => match self.reqs.get_mut(receiver_req) {
                 Some(Request {
                     kind:
@@ -772,6 +1044,19 @@ impl Pt2pt {
         let Some(r) = self.reqs.get_mut(req) else {
             return self.reject(peer, "data for an unknown receive");
         };
+        if let Kind::Recv(RecvState::Pipeline { peer: p }) = r.kind {
+            let Some(pr) = self.pipes_in.get_mut(&req) else {
+                return self.reject(peer, "data for a finished pipeline");
+            };
+            let end = offset.checked_add(payload.len() as u64);
+            if p != peer || r.done || offset < pr.stream_from || end.is_none_or(|e| e > pr.limit) {
+                return self.reject(peer, "pipeline data outside the message");
+            }
+            // SAFETY: the receive buffer (module contract); [offset, end) <= its length.
+            unsafe { r.data.scatter(offset as usize, payload) };
+            pr.left = pr.left.saturating_sub(payload.len() as u64);
+            return self.pipe_check_recv(req);
+        }
         let Kind::Recv(RecvState::Streaming {
             peer: p,
             expected,
@@ -900,6 +1185,287 @@ impl Pt2pt {
         }
     }
 
+    /// The receiver's side of a PIPE_RTS on match (Woodall 2006, §4): deliver the eager
+    /// part, ACK with the RDMA offset, and leave the first blocks' registration to
+    /// `run_rdma` — after the ACK is out, so that the sender's streaming of
+    /// `[eager, rdma offset)` overlaps it (Woodall Fig. 3).
+    fn start_pipeline(&mut self, req: ReqId, peer: usize, hdr: &MatchHeader, eager: &[u8]) {
+        let r = self.reqs.get_mut(req).expect("matched request exists");
+        let cap = r.data.len() as u64;
+        let limit = hdr.len.min(cap);
+        r.status = Status {
+            source: hdr.src,
+            tag: hdr.tag,
+            count: limit as usize,
+            truncated: hdr.len > cap,
+            cancelled: false,
+        };
+        let head = (eager.len() as u64).min(limit);
+        // SAFETY: the posted receive's buffer (module contract); head <= its length.
+        unsafe { r.data.scatter(0, &eager[..head as usize]) };
+        // Blocks name one range of our buffer; a buffer of runs takes everything streamed.
+        let base = match r.data {
+            MsgBuf::Contig { ptr, .. } if self.settings.rdma => Some(ptr as u64),
+            _ => None,
+        };
+        let rdma_offset = match base {
+            Some(_) => limit.min(
+                (eager.len() as u64).saturating_add(self.settings.pipeline.send_length as u64),
+            ),
+            None => limit,
+        };
+        r.kind = Kind::Recv(RecvState::Pipeline { peer });
+        self.queue_control(
+            peer,
+            wire::pipe_ack(hdr.sender_req, req, rdma_offset, limit),
+        );
+        let left = limit - head;
+        if left == 0 {
+            return self.complete(req);
+        }
+        self.pipes_in.insert(
+            req,
+            PipeRecv {
+                peer,
+                sender_req: hdr.sender_req,
+                cached: self.settings.rndv == Rndv::PipelineCached,
+                base: base.unwrap_or(0),
+                stream_from: head,
+                limit,
+                next: rdma_offset,
+                blocks: Vec::new(),
+                left,
+            },
+        );
+        if rdma_offset < limit {
+            self.pipe_due.push(req);
+        }
+    }
+
+    /// The sender's side of the pipeline's ACK: stream up to the RDMA offset, then wait
+    /// for READYs.
+    fn on_pipe_ack(
+        &mut self,
+        peer: usize,
+        sender_req: u64,
+        receiver_req: u64,
+        rdma: u64,
+        limit: u64,
+    ) {
+        let ps = match (
+            self.reqs.get(sender_req),
+            self.pipes_out.get_mut(&sender_req),
+        ) {
+            (
+                Some(Request {
+                    kind:
+                        Kind::Send {
+                            peer: p,
+                            wait: SendWait::Pipeline,
+                        },
+                    done: false,
+                    data,
+                    ..
+                }),
+                Some(ps),
+            ) if *p == peer
+                && !ps.acked
+                && limit <= data.len() as u64
+                && rdma <= limit
+                && (rdma >= ps.eager || rdma == limit) =>
+            {
+                ps
+            }
+            _ => return self.reject(peer, "pipeline ACK for an unknown send or outside it"),
+        };
+        ps.acked = true;
+        ps.receiver_req = receiver_req;
+        ps.rdma_offset = rdma;
+        ps.limit = limit;
+        ps.left = limit.saturating_sub(ps.eager);
+        if rdma > ps.eager {
+            // Send/receive covers the pipeline's start-up (Woodall 2006, §4, Fig. 3).
+            self.streams.push_back(Stream {
+                peer,
+                receiver_req,
+                start: ps.eager as usize,
+                len: rdma as usize,
+                sent: ps.eager as usize,
+                req: sender_req,
+                pipeline: true,
+            });
+        }
+        self.pipe_check_send(sender_req);
+    }
+
+    /// `n` more bytes of a pipelined send were delivered (written, or streamed).
+    fn pipe_credit(&mut self, req: ReqId, n: u64) {
+        if let Some(ps) = self.pipes_out.get_mut(&req) {
+            ps.left = ps.left.saturating_sub(n);
+        }
+        self.pipe_check_send(req);
+    }
+
+    /// A pipelined send completes on local completion of all its parts.
+    fn pipe_check_send(&mut self, req: ReqId) {
+        if self
+            .pipes_out
+            .get(&req)
+            .is_some_and(|ps| ps.acked && ps.left == 0)
+        {
+            self.pipes_out.remove(&req);
+            self.complete(req);
+        }
+    }
+
+    /// A pipelined receive completes when every byte arrived and every block is FIN'd.
+    fn pipe_check_recv(&mut self, req: ReqId) {
+        if self
+            .pipes_in
+            .get(&req)
+            .is_some_and(|pr| pr.left == 0 && pr.blocks.is_empty())
+        {
+            self.pipes_in.remove(&req);
+            self.complete(req);
+        }
+    }
+
+    /// Register a pipeline block of `within` (a buffer: outside it memory may be unmapped)
+    /// under the policy. Plain pipeline: one registration bypassing the cache, released
+    /// with the handle. Caching pipeline: one cached registration per fragment-aligned
+    /// window the block touches (clipped to the buffer), so the next transfer over the same
+    /// memory finds them cached whatever its block boundaries (Woodall 2006, §5.2). Separate
+    /// windows, not one widened range: windows never overlap, so a registration never
+    /// merges with (and re-pins) its idle neighbours.
+    fn register_block(
+        &self,
+        addr: usize,
+        len: usize,
+        cached: bool,
+        access: Access,
+        within: (usize, usize),
+    ) -> Vec<Registration> {
+        let Some(registry) = self.registry.as_ref() else {
+            return Vec::new();
+        };
+        let mode = self.reg_policy.mode();
+        let mut regs = Vec::new();
+        let mut add = |res: Result<Registration, _>| match res {
+            Ok(reg) => regs.push(reg),
+            Err(e) => tracing::debug!("pipeline block not registered: {e}"),
+        };
+        if cached {
+            let frag = self.settings.pipeline.frag.max(1);
+            let (end, buf_end) = (addr + len, within.0 + within.1);
+            let mut w = addr / frag * frag;
+            while w < end {
+                let (a, b) = (w.max(within.0), w.saturating_add(frag).min(buf_end));
+                if a < b {
+                    add(registry.register(a, b - a, mode));
+                }
+                w = w.saturating_add(frag);
+            }
+        } else {
+            add(registry.register_uncached(addr, len, mode));
+        }
+        if !regs.is_empty() && self.reg_policy == RegPolicy::OdpEnhanced {
+            let _ = registry.prefetch(addr, len, access);
+        }
+        regs
+    }
+
+    /// Register the next blocks of a pipelined receive, up to the depth, and READY each
+    /// (Woodall 2006, §4, Fig. 2). Returns how many.
+    fn pipe_advance(&mut self, req: ReqId) -> usize {
+        let PipelineSettings { frag, depth, .. } = self.settings.pipeline;
+        let (frag, depth) = (frag.max(1) as u64, depth.max(1));
+        let mut n = 0;
+        loop {
+            let Some(pr) = self.pipes_in.get(&req) else {
+                return n;
+            };
+            if pr.blocks.len() >= depth || pr.next >= pr.limit {
+                return n;
+            }
+            let (off, addr) = (pr.next, pr.base + pr.next);
+            let len = if pr.cached {
+                // Blocks end on fragment-aligned addresses, so that they are the same
+                // registrations each time this memory is used (Woodall 2006, §5.2).
+                ((addr / frag + 1) * frag - addr).min(pr.limit - off)
+            } else {
+                frag.min(pr.limit - off)
+            };
+            let within = (pr.base as usize, pr.limit as usize);
+            let reg = self.register_block(
+                addr as usize,
+                len as usize,
+                pr.cached,
+                Access::Write,
+                within,
+            );
+            let pr = self.pipes_in.get_mut(&req).expect("checked above");
+            pr.blocks.push(Block {
+                offset: off,
+                len,
+                _reg: reg,
+            });
+            pr.next += len;
+            let (peer, sender_req) = (pr.peer, pr.sender_req);
+            self.queue_control(peer, wire::pipe_ready(sender_req, req, off, len, addr));
+            n += 1;
+        }
+    }
+
+    /// Answer one READY: register the source block, RDMA-write it, deregister it and FIN
+    /// it (Woodall 2006, §4, Fig. 4). A failed write streams the block instead.
+    fn pipe_write(&mut self, rail: &mut dyn Rail, w: PipeWrite) {
+        let (ptr, total) = match self.reqs.get(w.req) {
+            Some(Request {
+                data: MsgBuf::Contig { ptr, len },
+                done: false,
+                ..
+            }) => (*ptr as *const u8, *len),
+            _ => return,
+        };
+        let Some(cached) = self.pipes_out.get(&w.req).map(|ps| ps.cached) else {
+            return;
+        };
+        // SAFETY: offset + len <= limit <= the send buffer's length (checked at READY/ACK).
+        let local = unsafe { ptr.add(w.offset as usize) };
+        let reg = self.register_block(
+            local as usize,
+            w.len as usize,
+            cached,
+            Access::Read,
+            (ptr as usize, total),
+        );
+        self.count_faults(local as usize, w.len as usize);
+        // SAFETY: as above: a range of a pending send's buffer.
+        let ok = rail
+            .write(w.peer, unsafe { slice(local, w.len as usize) }, w.addr)
+            .is_ok();
+        // Deregistered on local completion (Woodall 2006, §4).
+        drop(reg);
+        self.queue_control(w.peer, wire::pipe_fin(w.receiver_req, w.offset, w.len, ok));
+        if ok {
+            self.pipe_credit(w.req, w.len);
+        } else {
+            tracing::warn!(
+                peer = w.peer,
+                "pipeline RDMA write failed; streaming the block"
+            );
+            self.streams.push_back(Stream {
+                peer: w.peer,
+                receiver_req: w.receiver_req,
+                start: w.offset as usize,
+                len: (w.offset + w.len) as usize,
+                sent: w.offset as usize,
+                req: w.req,
+                pipeline: true,
+            });
+        }
+    }
+
     fn reject(&mut self, peer: usize, why: &str) {
         self.bad_packets += 1;
         tracing::error!(peer, "dropped a malformed packet: {why}");
@@ -914,6 +1480,18 @@ impl Pt2pt {
         // overlaps with the peer's side of the handshake.
         for req in std::mem::take(&mut self.prefetch_due) {
             self.prefetch_request(req, Access::Write);
+        }
+        // Pipelines: the receiver's next blocks (its ACK or FINs went out before this),
+        // then the sender's writes of READY'd blocks.
+        let mut due = std::mem::take(&mut self.pipe_due);
+        due.sort_unstable();
+        due.dedup();
+        for req in due {
+            n += self.pipe_advance(req);
+        }
+        for w in std::mem::take(&mut self.pipe_writes) {
+            self.pipe_write(rail, w);
+            n += 1;
         }
         for w in std::mem::take(&mut self.writes) {
             self.count_faults(w.local as usize, w.len);
@@ -1080,6 +1658,7 @@ impl Pt2pt {
         while k < self.streams.len() {
             let s = &self.streams[k];
             let (peer, rreq, len, mut off, req) = (s.peer, s.receiver_req, s.len, s.sent, s.req);
+            let (start, pipeline) = (s.start, s.pipeline);
             while off < len {
                 let n = chunk.min(len - off);
                 let head = wire::rndv_data_header(rreq, off as u64);
@@ -1098,7 +1677,11 @@ impl Pt2pt {
             }
             if off == len {
                 self.streams.remove(k);
-                self.complete(req);
+                if pipeline {
+                    self.pipe_credit(req, (len - start) as u64);
+                } else {
+                    self.complete(req);
+                }
             } else {
                 self.streams[k].sent = off;
                 k += 1;
@@ -1124,6 +1707,8 @@ impl Pt2pt {
             || !self.streams.is_empty()
             || !self.reads.is_empty()
             || !self.writes.is_empty()
+            || !self.pipe_due.is_empty()
+            || !self.pipe_writes.is_empty()
     }
 }
 

@@ -9,6 +9,6 @@ mod tests;
 pub mod wire;
 
 pub use buffer::MsgBuf;
-pub use engine::{ProtocolSettings, Pt2pt, Rndv, SendStart};
+pub use engine::{PipelineSettings, ProtocolSettings, Pt2pt, Rndv, SendStart};
 pub use matching::Pattern;
 pub use request::{ReqId, Status};

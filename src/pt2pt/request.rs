@@ -30,6 +30,9 @@ pub enum SendWait {
     Streaming,
     /// Eager synchronous send: waiting for the match acknowledgement.
     SyncAck,
+    /// Pipeline (Woodall 2006, §4): PIPE_RTS with the eager part out; the rest moves as the
+    /// engine's pipeline state says (ACK, streamed fragments, READY'd blocks).
+    Pipeline,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,6 +52,11 @@ pub enum RecvState {
         total: u64,
         pending: u8,
         failed: bool,
+    },
+    /// Matched a PIPE_RTS from `peer`: the rest arrives as streamed fragments and RDMA
+    /// blocks (the engine's pipeline state holds the blocks).
+    Pipeline {
+        peer: usize,
     },
 }
 

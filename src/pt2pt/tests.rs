@@ -3,7 +3,7 @@
 //! address space), so every protocol path runs without processes.
 
 use super::buffer::MsgBuf;
-use super::engine::{ProtocolSettings, Pt2pt, Rndv, SendStart};
+use super::engine::{PipelineSettings, ProtocolSettings, Pt2pt, Rndv, SendStart};
 use super::matching::Pattern;
 use super::request::ReqId;
 use crate::fabric::{Rail, RailCaps, RailError};
@@ -180,6 +180,11 @@ fn settings(rdma: bool, split: usize) -> ProtocolSettings {
         rdma,
         split_threshold: split,
         rndv: Rndv::Auto,
+        pipeline: PipelineSettings {
+            frag: 8192,
+            depth: 2,
+            send_length: 3000,
+        },
     }
 }
 
@@ -436,7 +441,14 @@ fn every_rendezvous_protocol_delivers_by_its_own_means() {
         (Lay::Contig, Lay::Strided(2048, 3000)),
         (Lay::Strided(8, 16), Lay::Strided(24, 40)),
     ];
-    for rndv in [Rndv::Auto, Rndv::Copy, Rndv::Get, Rndv::Put] {
+    for rndv in [
+        Rndv::Auto,
+        Rndv::Copy,
+        Rndv::Get,
+        Rndv::Put,
+        Rndv::Pipeline,
+        Rndv::PipelineCached,
+    ] {
         let s = with_rndv(settings(true, 8192), rndv);
         for &n in &sizes {
             for (from, to) in layouts {
@@ -459,6 +471,19 @@ fn every_rendezvous_protocol_delivers_by_its_own_means() {
                             Rndv::Auto if contig && take >= 8192 => {
                                 assert!(read > 0 && written > 0, "split: {what}");
                                 assert_eq!(read + written, take, "{what}");
+                            }
+                            // The sender picks the pipeline for a contiguous payload; the
+                            // eager part and the send length go through the channel, the
+                            // rest by RDMA write into a contiguous receive buffer.
+                            // (A layout of one run is contiguous.)
+                            Rndv::Pipeline | Rndv::PipelineCached if from.runs(n).0.len() == 1 => {
+                                let rdma = if to.runs(cap).0.len() <= 1 { take } else { 0 };
+                                let rdma = rdma.saturating_sub(n.min(1024) + 3000);
+                                assert_eq!((read, written), (0, rdma), "{what}")
+                            }
+                            // A sender's runs go by RTS; the receiver reads them.
+                            Rndv::Pipeline | Rndv::PipelineCached => {
+                                assert_eq!(written, 0, "{what}")
                             }
                             _ => {}
                         }
@@ -637,4 +662,260 @@ fn malformed_run_tables_are_rejected_before_any_byte_moves() {
         // The receiver asked the (forged) sender to stream instead; it knows no such send.
         assert_eq!(p.eng[0].bad_packets, 1);
     }
+}
+
+/// Pipeline geometry of these tests: eager part 1024, streamed up to 1024 + 3000, then
+/// blocks of 8192, two at a time.
+const PIPE_BASE: usize = 1024 + 3000;
+
+/// One pipelined message of `n` bytes from a buffer at `salign` bytes past an aligned
+/// address into one of `cap` bytes at `ralign`; checks bytes, guards, status, and that what
+/// went past the send length went by RDMA write. Returns the pair for further checks.
+fn pipe_trip(
+    s: &ProtocolSettings,
+    n: usize,
+    cap: usize,
+    recv_first: bool,
+    (salign, ralign): (usize, usize),
+) -> Pair {
+    let what = format!(
+        "{:?} {n} into {cap}, recv_first {recv_first}, align {salign}/{ralign}",
+        s.rndv
+    );
+    let mut p = Pair::new(s.clone(), 8, false);
+    let data = pattern(n);
+    let mut smem = vec![0x5au8; n + 8192];
+    smem[salign..salign + n].copy_from_slice(&data);
+    let mut rmem = vec![0xeeu8; cap + 8192];
+    let sbuf = MsgBuf::contig(smem[salign..].as_ptr(), n);
+    let rbuf = MsgBuf::contig(rmem[ralign..].as_mut_ptr(), cap);
+    let (sreq, rreq) = if recv_first {
+        let r = p.recv_buf(Some(5), rbuf);
+        (p.send_buf(5, sbuf), r)
+    } else {
+        let sr = p.send_buf(5, sbuf);
+        p.progress();
+        (sr, p.recv_buf(Some(5), rbuf))
+    };
+    p.progress();
+    let st = p.eng[1].take_if_done(rreq).expect(&what);
+    let take = n.min(cap);
+    assert_eq!((st.count, st.truncated), (take, n > cap), "{what}");
+    if let Some(r) = sreq {
+        assert!(p.eng[0].take_if_done(r).is_some(), "send complete: {what}");
+    }
+    assert!(
+        rmem[ralign..ralign + take] == data[..take],
+        "payload intact: {what}"
+    );
+    assert!(
+        rmem[..ralign]
+            .iter()
+            .chain(&rmem[ralign + take..])
+            .all(|&b| b == 0xee),
+        "nothing written outside the message: {what}"
+    );
+    assert!(
+        smem[salign..salign + n] == data[..],
+        "send buffer unchanged: {what}"
+    );
+    let rdma = if n <= 1024 {
+        0
+    } else {
+        take.saturating_sub(PIPE_BASE)
+    };
+    assert_eq!(
+        (p.rails[1].read_bytes, p.rails[0].written_bytes),
+        (0, rdma),
+        "bytes past the send length by RDMA write: {what}"
+    );
+    assert_eq!(
+        p.eng[0].live_requests() + p.eng[1].live_requests(),
+        0,
+        "{what}"
+    );
+    assert_eq!(p.eng[0].bad_packets + p.eng[1].bad_packets, 0, "{what}");
+    p
+}
+
+#[test]
+fn pipeline_delivers_around_every_boundary() {
+    let (frag, depth) = (8192, 2);
+    let mut sizes = vec![1, 1023, 1024, 1025, 4095, 4096, 4097, 70_001];
+    for at in [
+        PIPE_BASE,
+        PIPE_BASE + frag,
+        PIPE_BASE + depth * frag,
+        PIPE_BASE + (depth + 1) * frag,
+    ] {
+        sizes.extend([at - 1, at, at + 1]);
+    }
+    for rndv in [Rndv::Pipeline, Rndv::PipelineCached] {
+        let s = with_rndv(settings(true, 8192), rndv);
+        for &n in &sizes {
+            for recv_first in [true, false] {
+                for align in [(0, 0), (1, 3), (4095, 7)] {
+                    // Whole, truncated after the eager part, inside it, and to nothing.
+                    for cap in [n, n / 2 + 3, 500, 0] {
+                        if cap <= n {
+                            pipe_trip(&s, n, cap, recv_first, align);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn pipeline_write_failures_stream_the_blocks() {
+    for rndv in [Rndv::Pipeline, Rndv::PipelineCached] {
+        for &n in &[5000, 70_001] {
+            for recv_first in [true, false] {
+                round_trip(with_rndv(settings(true, 8192), rndv), n, recv_first, true);
+            }
+        }
+    }
+}
+
+#[test]
+fn pipeline_blocks_are_cached_only_by_the_caching_pipeline() {
+    use crate::registration::{Invalidation, RegPolicy, Registry, RegistryConfig};
+    for rndv in [Rndv::Pipeline, Rndv::PipelineCached] {
+        let s = with_rndv(settings(true, 8192), rndv);
+        let mut p = Pair::new(s, 8, false);
+        let regs: Vec<Registry> = (0..2)
+            .map(|_| {
+                Registry::new(RegistryConfig {
+                    cache_max: 1 << 24,
+                    invalidation: Invalidation::Hooks,
+                })
+            })
+            .collect();
+        for (e, r) in p.eng.iter_mut().zip(&regs) {
+            e.registry = Some(r.clone());
+            // ODP: nothing pinned, so the registration tests' VmLck checks stay exact.
+            e.reg_policy = RegPolicy::OdpNative;
+        }
+        let n = 100_000;
+        let data = pattern(n);
+        let mut buf = vec![0u8; n];
+        for round in 0..2 {
+            buf.fill(0);
+            let r = p.recv(Some(1), &mut buf);
+            let sr = p.send(1, &data, false);
+            p.progress();
+            assert!(p.eng[1].take_if_done(r).is_some());
+            if let Some(sr) = sr {
+                assert!(p.eng[0].take_if_done(sr).is_some());
+            }
+            assert!(buf == data, "{rndv:?} round {round}");
+            for reg in &regs {
+                let st = reg.stats();
+                assert!(st.registrations > 0, "{rndv:?}: blocks registered");
+                if rndv == Rndv::Pipeline {
+                    assert_eq!(reg.entries(), 0, "plain pipeline: all deregistered");
+                    assert_eq!(st.cache_hits, 0);
+                } else {
+                    assert!(reg.entries() > 0, "caching pipeline: blocks kept");
+                    if round == 1 {
+                        assert!(st.cache_hits > 0, "second round reuses the blocks");
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn forged_pipeline_packets_are_rejected_without_touching_memory() {
+    use super::wire;
+    let s = with_rndv(settings(true, 8192), Rndv::Pipeline);
+    let n = 50_000;
+    let data = pattern(n);
+    let mut guard = vec![0xeeu8; 1 << 16];
+    let gaddr = guard.as_mut_ptr() as u64;
+
+    // Sender side: the PIPE_RTS is out, nothing answered yet.
+    let mut p = Pair::new(s.clone(), 8, false);
+    let sr = p.send(5, &data, false).expect("pipeline waits");
+    let bad = [
+        // READY before any ACK.
+        wire::pipe_ready(sr, 9, PIPE_BASE as u64, 100, gaddr),
+        // ACKs for an unknown send, past the message, before the eager part's end, with
+        // the RDMA offset past the limit.
+        wire::pipe_ack(sr ^ (1 << 40), 9, PIPE_BASE as u64, n as u64),
+        wire::pipe_ack(sr, 9, PIPE_BASE as u64, n as u64 + 1),
+        wire::pipe_ack(sr, 9, 10, n as u64),
+        wire::pipe_ack(sr, 9, 2000, 1000),
+    ];
+    for (pkt, len) in bad {
+        p.eng[0].on_packet(1, &pkt[..len]);
+    }
+    assert_eq!(p.eng[0].bad_packets, 5);
+    // A valid-looking ACK, then READYs outside what it allows.
+    let (ack, len) = wire::pipe_ack(sr, 9, PIPE_BASE as u64, 20_000);
+    p.eng[0].on_packet(1, &ack[..len]);
+    let bad = [
+        wire::pipe_ready(sr, 8, PIPE_BASE as u64, 100, gaddr), // other receive
+        wire::pipe_ready(sr, 9, 100, 100, gaddr),              // in the streamed part
+        wire::pipe_ready(sr, 9, 19_990, 100, gaddr),           // past the limit
+        wire::pipe_ready(sr, 9, u64::MAX - 5, 100, gaddr),     // wrapping
+        wire::pipe_ready(sr, 9, PIPE_BASE as u64, 0, gaddr),   // empty
+        wire::pipe_ack(sr, 9, PIPE_BASE as u64, 20_000),       // a second ACK
+    ];
+    for (pkt, len) in bad {
+        p.eng[0].on_packet(1, &pkt[..len]);
+    }
+    assert_eq!(p.eng[0].bad_packets, 11);
+    // READYs asking for more than the RDMA part holds (each byte once): the second is
+    // refused.
+    let part = (20_000 - PIPE_BASE) as u64;
+    let (r1, l1) = wire::pipe_ready(sr, 9, PIPE_BASE as u64, part, gaddr);
+    p.eng[0].on_packet(1, &r1[..l1]);
+    p.eng[0].on_packet(1, &r1[..l1]);
+    assert_eq!(p.eng[0].bad_packets, 12);
+    // Run the one accepted write: the guard takes exactly those bytes.
+    p.eng[0].run_rdma(&mut p.rails[0]);
+    assert!(guard[..part as usize] == data[PIPE_BASE..20_000]);
+    assert!(guard[part as usize..].iter().all(|&b| b == 0xee));
+
+    // Receiver side: matched, first blocks READY'd, FIN awaited.
+    let mut p = Pair::new(s, 8, false);
+    let mut buf = vec![0xeeu8; n];
+    let r = p.recv(Some(5), &mut buf);
+    let sr = p.send(5, &data, false).expect("pipeline waits");
+    {
+        let (rail, eng) = (&mut p.rails[1], &mut p.eng[1]);
+        rail.poll(&mut |q, m| eng.on_packet(q, m));
+        eng.flush(rail);
+        eng.run_rdma(rail);
+    }
+    let bad = [
+        wire::pipe_fin(r, PIPE_BASE as u64 + 1, 8192, true), // not a block
+        wire::pipe_fin(r, PIPE_BASE as u64, 8191, true),     // not its length
+        wire::pipe_fin(r ^ (1 << 40), PIPE_BASE as u64, 8192, true), // unknown receive
+    ];
+    for (pkt, len) in bad {
+        p.eng[1].on_packet(0, &pkt[..len]);
+    }
+    // Stream data into the eager part or past the message.
+    let mut d = wire::rndv_data_header(r, 0).to_vec();
+    d.push(1);
+    p.eng[1].on_packet(0, &d);
+    let mut d = wire::rndv_data_header(r, n as u64 - 1).to_vec();
+    d.extend([1, 2]);
+    p.eng[1].on_packet(0, &d);
+    assert_eq!(p.eng[1].bad_packets, 5);
+    assert!(buf[..1024] == data[..1024], "eager part delivered");
+    assert!(
+        buf[1024..].iter().all(|&b| b == 0xee),
+        "nothing else written"
+    );
+    // The genuine transfer still completes intact.
+    p.progress();
+    assert!(p.eng[1].take_if_done(r).is_some());
+    assert!(p.eng[0].take_if_done(sr).is_some());
+    assert!(buf == data);
+    assert_eq!(p.eng[0].bad_packets, 0);
 }

@@ -11,6 +11,10 @@ pub const KIND_CTS: u8 = 5;
 pub const KIND_RNDV_DATA: u8 = 6;
 pub const KIND_PUT_REQ: u8 = 7;
 pub const KIND_PUT_DONE: u8 = 8;
+pub const KIND_PIPE_RTS: u8 = 9;
+pub const KIND_PIPE_ACK: u8 = 10;
+pub const KIND_PIPE_READY: u8 = 11;
+pub const KIND_PIPE_FIN: u8 = 12;
 
 /// Flag: the sender wants to know when the message is matched (MPI_Ssend).
 pub const FLAG_SYNC: u8 = 1;
@@ -67,6 +71,34 @@ pub enum Packet<'a> {
     },
     /// The sender's part of a split rendezvous is written (`ok`) or could not be.
     PutDone { receiver_req: u64, ok: bool },
+    /// Pipeline (Woodall 2006, §4): the MATCH header with the first part of the message
+    /// (bytes `[0, payload.len())`); `hdr.len` is the whole length.
+    PipeRts { hdr: MatchHeader, payload: &'a [u8] },
+    /// Pipeline, receiver → sender on match: stream `[eager part, rdma_offset)` as
+    /// RNDV_DATA, leave `[rdma_offset, limit)` to RDMA blocks, skip the rest (truncation).
+    PipeAck {
+        sender_req: u64,
+        receiver_req: u64,
+        rdma_offset: u64,
+        limit: u64,
+    },
+    /// Pipeline, receiver → sender: block `[offset, offset + len)` of the message is
+    /// registered at `addr` in the receiver; write it.
+    PipeReady {
+        sender_req: u64,
+        receiver_req: u64,
+        offset: u64,
+        len: u64,
+        addr: u64,
+    },
+    /// Pipeline, sender → receiver: the block is written (`ok`), or could not be and comes
+    /// as RNDV_DATA instead.
+    PipeFin {
+        receiver_req: u64,
+        offset: u64,
+        len: u64,
+        ok: bool,
+    },
 }
 
 /// EAGER header without / with the sender's request id (only synchronous sends carry it).
@@ -75,6 +107,8 @@ pub const EAGER_SYNC_HEADER: usize = 24;
 pub const RTS_LEN: usize = 40;
 pub const RTS_RUNS_LEN: usize = 48;
 pub const RNDV_DATA_HEADER: usize = 24;
+/// PIPE_RTS header (the MATCH header); the eager part follows.
+pub const PIPE_RTS_HEADER: usize = 32;
 /// Largest control packet (PUT_REQ).
 pub const MAX_CONTROL: usize = 48;
 
@@ -185,6 +219,55 @@ pub fn put_done(receiver_req: u64, ok: bool) -> ([u8; MAX_CONTROL], usize) {
     let (mut p, n) = two_words(KIND_PUT_DONE, receiver_req, None);
     p[1] = ok as u8;
     (p, n)
+}
+
+/// Header of a PIPE_RTS; the eager part of the message follows it in the same rail
+/// message.
+pub fn pipe_rts_header(h: &MatchHeader) -> [u8; PIPE_RTS_HEADER] {
+    let mut b = [0u8; PIPE_RTS_HEADER];
+    put_match(&mut b, KIND_PIPE_RTS, h);
+    b
+}
+
+fn words(kind: u8, flags: u8, w: &[u64]) -> ([u8; MAX_CONTROL], usize) {
+    let mut p = [0u8; MAX_CONTROL];
+    p[0] = kind;
+    p[1] = flags;
+    for (i, v) in w.iter().enumerate() {
+        p[8 + 8 * i..16 + 8 * i].copy_from_slice(&v.to_le_bytes());
+    }
+    (p, 8 + 8 * w.len())
+}
+
+pub fn pipe_ack(
+    sender_req: u64,
+    receiver_req: u64,
+    rdma_offset: u64,
+    limit: u64,
+) -> ([u8; MAX_CONTROL], usize) {
+    words(
+        KIND_PIPE_ACK,
+        0,
+        &[sender_req, receiver_req, rdma_offset, limit],
+    )
+}
+
+pub fn pipe_ready(
+    sender_req: u64,
+    receiver_req: u64,
+    offset: u64,
+    len: u64,
+    addr: u64,
+) -> ([u8; MAX_CONTROL], usize) {
+    words(
+        KIND_PIPE_READY,
+        0,
+        &[sender_req, receiver_req, offset, len, addr],
+    )
+}
+
+pub fn pipe_fin(receiver_req: u64, offset: u64, len: u64, ok: bool) -> ([u8; MAX_CONTROL], usize) {
+    words(KIND_PIPE_FIN, ok as u8, &[receiver_req, offset, len])
 }
 
 pub fn rndv_data_header(receiver_req: u64, offset: u64) -> [u8; RNDV_DATA_HEADER] {
@@ -306,6 +389,41 @@ pub fn decode(b: &[u8]) -> Result<Packet<'_>, WireError> {
                 ok: b[1] != 0,
             })
         }
+        KIND_PIPE_RTS => {
+            need(b, PIPE_RTS_HEADER)?;
+            Ok(Packet::PipeRts {
+                hdr: get_match(b),
+                payload: &b[PIPE_RTS_HEADER..],
+            })
+        }
+        KIND_PIPE_ACK => {
+            need(b, 40)?;
+            Ok(Packet::PipeAck {
+                sender_req: u64_at(b, 8),
+                receiver_req: u64_at(b, 16),
+                rdma_offset: u64_at(b, 24),
+                limit: u64_at(b, 32),
+            })
+        }
+        KIND_PIPE_READY => {
+            need(b, 48)?;
+            Ok(Packet::PipeReady {
+                sender_req: u64_at(b, 8),
+                receiver_req: u64_at(b, 16),
+                offset: u64_at(b, 24),
+                len: u64_at(b, 32),
+                addr: u64_at(b, 40),
+            })
+        }
+        KIND_PIPE_FIN => {
+            need(b, 32)?;
+            Ok(Packet::PipeFin {
+                receiver_req: u64_at(b, 8),
+                offset: u64_at(b, 16),
+                len: u64_at(b, 24),
+                ok: b[1] != 0,
+            })
+        }
         k => Err(WireError::UnknownKind(k)),
     }
 }
@@ -411,6 +529,55 @@ mod tests {
                 payload: &[1, 2]
             }
         );
+    }
+
+    #[test]
+    fn pipeline_packets_round_trip() {
+        let mut m = pipe_rts_header(&hdr()).to_vec();
+        m.extend_from_slice(b"abc");
+        assert_eq!(
+            decode(&m).unwrap(),
+            Packet::PipeRts {
+                hdr: hdr(),
+                payload: b"abc"
+            }
+        );
+        assert!(decode(&m[..PIPE_RTS_HEADER - 1]).is_err());
+        let (p, n) = pipe_ack(1, 2, 3, 4);
+        assert_eq!(
+            decode(&p[..n]).unwrap(),
+            Packet::PipeAck {
+                sender_req: 1,
+                receiver_req: 2,
+                rdma_offset: 3,
+                limit: 4
+            }
+        );
+        assert!(decode(&p[..n - 1]).is_err());
+        let (p, n) = pipe_ready(1, 2, 3, 4, 5);
+        assert_eq!(n, MAX_CONTROL);
+        assert_eq!(
+            decode(&p[..n]).unwrap(),
+            Packet::PipeReady {
+                sender_req: 1,
+                receiver_req: 2,
+                offset: 3,
+                len: 4,
+                addr: 5
+            }
+        );
+        assert!(decode(&p[..n - 1]).is_err());
+        let (p, n) = pipe_fin(7, 8, 9, true);
+        assert_eq!(
+            decode(&p[..n]).unwrap(),
+            Packet::PipeFin {
+                receiver_req: 7,
+                offset: 8,
+                len: 9,
+                ok: true
+            }
+        );
+        assert!(decode(&p[..n - 1]).is_err());
     }
 
     #[test]

@@ -101,6 +101,8 @@ pub struct Registration {
     mode: Mode,
     pinned: bool,
     provider_key: u64,
+    /// False for `register_uncached`: the entry ends with its last handle.
+    cached: bool,
 }
 
 impl Registration {
@@ -150,7 +152,7 @@ impl fmt::Debug for Registration {
 
 impl Drop for Registration {
     fn drop(&mut self) {
-        self.inner.release(self.key);
+        self.inner.release(self.key, self.cached);
     }
 }
 
@@ -206,26 +208,56 @@ impl Registry {
     /// Pin-down over the memlock limit evicts cached pins and retries, then registers
     /// without pinning (logged once, counted in `memlock_fallbacks`).
     pub fn register(&self, addr: usize, len: usize, mode: Mode) -> Result<Registration, RegError> {
+        self.register_with(addr, len, mode, true)
+    }
+
+    /// Register `[addr, addr+len)` bypassing the cache: a fresh registration that no cached
+    /// entry stands in for and that is deregistered when its handle drops, whatever
+    /// `cache_max` says — the plain pipeline's register/deregister per block (Woodall 2006,
+    /// §4), as opposed to the caching pipeline (§5.2).
+    pub fn register_uncached(
+        &self,
+        addr: usize,
+        len: usize,
+        mode: Mode,
+    ) -> Result<Registration, RegError> {
+        self.register_with(addr, len, mode, false)
+    }
+
+    fn register_with(
+        &self,
+        addr: usize,
+        len: usize,
+        mode: Mode,
+        cache: bool,
+    ) -> Result<Registration, RegError> {
         let inner = &self.inner;
         let range =
             PageRange::covering(addr, len, inner.page).ok_or(RegError::BadRange { addr, len })?;
         inner.stats.registrations(1);
         let mut st = inner.state.lock();
         inner.apply_events(&mut st);
-        if let Some(key) = st.map.covering(range, mode) {
-            st.map.acquire(key);
-            inner.stats.cache_hits(1);
-            let e = st.map.get(key).expect("just found");
-            return Ok(self.handle(key, e, addr, len));
+        if cache {
+            if let Some(key) = st.map.covering(range, mode) {
+                st.map.acquire(key);
+                inner.stats.cache_hits(1);
+                let e = st.map.get(key).expect("just found");
+                return Ok(self.handle(key, e, addr, len, true));
+            }
+            inner.stats.cache_misses(1);
         }
-        inner.stats.cache_misses(1);
         if !vmem::is_mapped(range.start, range.len()) {
             return Err(RegError::NotMapped { addr, len });
         }
         // Idle entries overlapping the request merge into it; in-use ones stay as they are
-        // (entries may overlap; accounting counts the union).
+        // (entries may overlap; accounting counts the union). An uncached registration
+        // leaves the cache alone.
         let mut range = range;
-        for key in st.map.intersecting(range) {
+        for key in if cache {
+            st.map.intersecting(range)
+        } else {
+            Vec::new()
+        } {
             if st.map.get(key).is_some_and(|e| e.refs == 0) {
                 let e = inner
                     .drop_entry(&mut st, key, Gone::Mapped)
@@ -293,10 +325,10 @@ impl Registry {
             .map
             .insert(Entry::new(range, mode, pinned, watched, provider_key));
         let e = st.map.get(key).expect("just inserted");
-        Ok(self.handle(key, e, addr, len))
+        Ok(self.handle(key, e, addr, len, cache))
     }
 
-    fn handle(&self, key: Key, e: &Entry, addr: usize, len: usize) -> Registration {
+    fn handle(&self, key: Key, e: &Entry, addr: usize, len: usize, cached: bool) -> Registration {
         Registration {
             inner: self.inner.clone(),
             key,
@@ -306,6 +338,7 @@ impl Registry {
             mode: e.mode,
             pinned: e.pinned,
             provider_key: e.key,
+            cached,
         }
     }
 
@@ -405,13 +438,14 @@ impl Inner {
         m.uffd.register(range.start, range.len(), m.mode).is_ok()
     }
 
-    fn release(&self, key: Key) {
+    fn release(&self, key: Key, cached: bool) {
         self.stats.deregistrations(1);
         let mut st = self.state.lock();
         self.apply_events(&mut st);
         let Some(e) = st.map.get(key) else { return }; // invalidated while in use
-        let cacheable =
-            self.cfg.cache_max > 0 && (e.watched || self.cfg.invalidation != Invalidation::Uffd);
+        let cacheable = cached
+            && self.cfg.cache_max > 0
+            && (e.watched || self.cfg.invalidation != Invalidation::Uffd);
         if st.map.release(key) > 0 {
             return;
         }
@@ -556,5 +590,49 @@ impl Drop for Inner {
         while let Some(key) = st.map.oldest_idle(|_| true) {
             self.drop_entry(&mut st, key, Gone::Mapped);
         }
+    }
+}
+
+#[cfg(test)]
+mod uncached_tests {
+    use super::*;
+
+    /// ODP only: pinning here would race the VmLck checks of `registration::tests`.
+    #[test]
+    fn uncached_registrations_bypass_the_cache() {
+        let pg = vmem::page_size();
+        let mem = vec![0u8; 10 * pg];
+        let p = (mem.as_ptr() as usize).next_multiple_of(pg);
+        let reg = Registry::new(RegistryConfig {
+            cache_max: 16 * pg,
+            invalidation: Invalidation::Hooks,
+        });
+        // A cached entry exists: an uncached registration neither hits nor merges with it.
+        drop(reg.register(p, 2 * pg, Mode::Odp).unwrap());
+        let u = reg.register_uncached(p, 4 * pg, Mode::Odp).unwrap();
+        assert_eq!(u.pages(), PageRange::new(p, p + 4 * pg));
+        assert_eq!(reg.entries(), 2, "a fresh entry beside the cached one");
+        assert_eq!(reg.stats().cache_hits, 0);
+        drop(u);
+        // Deregistered at once; the cached entry stays.
+        assert_eq!(reg.entries(), 1);
+        assert!(reg.is_cached(p, 2 * pg) && !reg.is_cached(p, 3 * pg));
+        drop(reg.register_uncached(p + 4 * pg, pg, Mode::Odp).unwrap());
+        assert_eq!(reg.entries(), 1);
+        // A cached registration may share an in-use uncached entry; it ends cached.
+        let u = reg
+            .register_uncached(p + 6 * pg, 2 * pg, Mode::Odp)
+            .unwrap();
+        let c = reg.register(p + 6 * pg, pg, Mode::Odp).unwrap();
+        assert_eq!(reg.stats().cache_hits, 1);
+        drop(c);
+        drop(u);
+        assert_eq!(
+            reg.entries(),
+            1,
+            "the shared entry went with its uncached owner"
+        );
+        let st = reg.stats();
+        assert_eq!(st.registrations, st.deregistrations);
     }
 }

@@ -27,7 +27,27 @@ pub const SETTINGS: &[Setting] = &[
         default: "auto",
         help: "how rendezvous payloads move: auto (RDMA read, split with an RDMA write of the \
                tail from RAILMPI_RNDV_SPLIT on), get (RDMA read), put (RDMA write), copy \
-               (streamed through the shared-memory channel); the receiver's setting decides",
+               (streamed through the shared-memory channel), pipeline (Woodall 2006 §4: \
+               eager part, streamed start, then registered blocks RDMA-written), \
+               pipeline-cached (the same with block registrations cached, §5.2); the \
+               receiver's setting decides, except that the sender's picks the pipeline",
+    },
+    Setting {
+        name: "RAILMPI_PIPELINE_FRAG",
+        default: "1048576",
+        help: "pipeline: bytes per RDMA block (each registered, written, deregistered or \
+               cached on its own); caching pipeline blocks are aligned to it",
+    },
+    Setting {
+        name: "RAILMPI_PIPELINE_DEPTH",
+        default: "4",
+        help: "pipeline: blocks a receiver keeps registered and READY at once per message",
+    },
+    Setting {
+        name: "RAILMPI_PIPELINE_SEND_LENGTH",
+        default: "131072",
+        help: "pipeline: bytes after the eager part streamed through the channel while the \
+               first blocks are registered (the ACK's RDMA offset)",
     },
     Setting {
         name: "RAILMPI_SHM_CMA",
@@ -92,6 +112,9 @@ pub struct Config {
     pub eager_limit: usize,
     pub rndv_split: usize,
     pub rndv: crate::pt2pt::Rndv,
+    pub pipeline_frag: usize,
+    pub pipeline_depth: usize,
+    pub pipeline_send_length: usize,
     pub shm_cma: bool,
     pub shm_cells: usize,
     pub shm_cell_size: usize,
@@ -123,18 +146,18 @@ impl Config {
                 "copy" => Rndv::Copy,
                 "get" => Rndv::Get,
                 "put" => Rndv::Put,
-                v @ ("pipeline" | "pipeline-cached") => {
-                    return Err(format!(
-                        "RAILMPI_RNDV_PROTOCOL={v} is not implemented yet (use auto, copy, get \
-                         or put)"
-                    ))
-                }
+                "pipeline" => Rndv::Pipeline,
+                "pipeline-cached" => Rndv::PipelineCached,
                 v => {
                     return Err(format!(
-                        "RAILMPI_RNDV_PROTOCOL={v:?} is not one of auto, copy, get, put"
+                        "RAILMPI_RNDV_PROTOCOL={v:?} is not one of auto, copy, get, put, \
+                         pipeline, pipeline-cached"
                     ))
                 }
             },
+            pipeline_frag: positive("RAILMPI_PIPELINE_FRAG")?,
+            pipeline_depth: positive("RAILMPI_PIPELINE_DEPTH")?,
+            pipeline_send_length: parse("RAILMPI_PIPELINE_SEND_LENGTH")?,
             shm_cma: parse::<u32>("RAILMPI_SHM_CMA")? != 0,
             shm_cells: parse("RAILMPI_SHM_CELLS")?,
             shm_cell_size: parse("RAILMPI_SHM_CELL_SIZE")?,
@@ -179,6 +202,14 @@ fn parse<T: std::str::FromStr>(name: &str) -> Result<T, String> {
     v.trim()
         .parse()
         .map_err(|_| format!("{name}={v:?} is not a valid value"))
+}
+
+/// A count that must be at least 1.
+fn positive(name: &str) -> Result<usize, String> {
+    match parse::<usize>(name)? {
+        0 => Err(format!("{name}=0: must be at least 1")),
+        n => Ok(n),
+    }
 }
 
 #[cfg(test)]

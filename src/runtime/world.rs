@@ -154,6 +154,11 @@ impl World {
                 rdma: caps.rdma,
                 split_threshold: config.rndv_split,
                 rndv: config.rndv,
+                pipeline: crate::pt2pt::PipelineSettings {
+                    frag: config.pipeline_frag,
+                    depth: config.pipeline_depth,
+                    send_length: config.pipeline_send_length,
+                },
             },
             caps.max_message,
         );
