@@ -1,6 +1,7 @@
 /*
- * Helpers shared by the railmpi point-to-point benchmarks (latency.c, bw.c):
- * MPI error checking, option parsing (-m MAXSIZE, -i SCALE, -h), the
+ * Helpers shared by the railmpi point-to-point benchmarks (latency.c, bw.c,
+ * noreuse_bw.c): MPI error checking, option parsing (-m MAXSIZE, -i SCALE,
+ * -h, plus a hook for program-specific options), the
  * "at least 2 processes" check, iteration-count scaling and the page-aligned
  * message buffer.  Header-only; every definition is static, so each program
  * gets its own copy.  Messages are prefixed with bench_name ("latency",
@@ -29,6 +30,17 @@
 static const char *bench_name = "bench";
 static int my_rank = 0;
 
+/*
+ * Optional program-specific options (set before bench_init): bench_extra_opt
+ * is called for an option bench_init does not know that has a value after
+ * it; it returns 1 when it took the option, 0 for an unknown option and -1
+ * for a bad value.  bench_extra_usage is appended to the usage text.
+ */
+static int (*bench_extra_opt)(const char *opt, const char *val) = NULL;
+static const char *bench_extra_usage = NULL;
+/* The -m default as the usage text shows it. */
+static const char *bench_default_max = "4M";
+
 #define MPI_OK(call)                                                           \
     do {                                                                       \
         int rc_ = (call);                                                      \
@@ -44,9 +56,12 @@ static void usage(const char *prog)
     fprintf(stderr,
             "usage: %s [-m MAXSIZE] [-i SCALE]\n"
             "  -m MAXSIZE  largest message in bytes (k/K, m/M suffix allowed; "
-            "default 4M)\n"
+            "default %s)\n"
             "  -i SCALE    scale factor for iteration counts (default 1.0)\n",
-            prog);
+            prog, bench_default_max);
+    if (bench_extra_usage != NULL) {
+        fputs(bench_extra_usage, stderr);
+    }
 }
 
 /*
@@ -96,6 +111,7 @@ static int bench_init(int *argc, char ***argv, const char *name,
 {
     int nprocs = 0;
     int i;
+    int rc;
 
     bench_name = name;
     MPI_OK(MPI_Init(argc, argv));
@@ -127,6 +143,18 @@ static int bench_init(int *argc, char ***argv, const char *name,
                 MPI_OK(MPI_Finalize());
                 return 1;
             }
+        } else if (bench_extra_opt != NULL && arg[0] == '-' &&
+                   i + 1 < *argc &&
+                   (rc = bench_extra_opt(arg, (*argv)[i + 1])) != 0) {
+            if (rc < 0) {
+                if (my_rank == 0) {
+                    fprintf(stderr, "%s: bad value '%s' for %s\n", bench_name,
+                            (*argv)[i + 1], arg);
+                }
+                MPI_OK(MPI_Finalize());
+                return 1;
+            }
+            i++;
         } else {
             if (my_rank == 0) {
                 usage((*argv)[0]);
@@ -152,7 +180,7 @@ static int bench_init(int *argc, char ***argv, const char *name,
  * rank 0 and 'b' elsewhere.  Exits with status 2 if it cannot be allocated.
  * Release it with free().
  */
-static unsigned char *bench_alloc(long max_size)
+static inline unsigned char *bench_alloc(long max_size)
 {
     unsigned char *buf = NULL;
     long page = sysconf(_SC_PAGESIZE);

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # run-bench.sh — compare railmpi with MPICH and Open MPI on our own
-# point-to-point benchmarks (benchmarks/latency.c and benchmarks/bw.c) and
-# collective benchmarks (benchmarks/coll_allreduce.c, coll_bcast.c,
-# coll_alltoall.c: OSU-style average latency per call, 8 B .. 1 MiB).
+# point-to-point benchmarks (benchmarks/latency.c, benchmarks/bw.c and
+# benchmarks/noreuse_bw.c: ping-pong bandwidth with a fresh, never-touched
+# buffer every iteration, 64 KiB .. 32 MiB) and collective benchmarks
+# (benchmarks/coll_allreduce.c, coll_bcast.c, coll_alltoall.c: OSU-style
+# average latency per call, 8 B .. 1 MiB); then railmpi-only registration
+# sweeps with noreuse_bw (see BENCH_REG below).
 #
 # Usage: benchmarks/run-bench.sh BUILD_DIR
 #
@@ -41,15 +44,35 @@
 #   BENCH_TIMEOUT  seconds allowed per single run (default 900)
 #   BENCH_IMPLS    implementations to run, default "railmpi mpich openmpi"
 #   BENCH_BENCHES  programs to run, default
-#                  "latency bw coll_allreduce coll_bcast coll_alltoall"
+#                  "latency bw noreuse_bw coll_allreduce coll_bcast coll_alltoall"
+#   BENCH_REG      1 (default): after the comparison, the railmpi-only
+#                  registration sweeps with noreuse_bw (Woodall 2006 Fig. 5
+#                  and 6); 0: skip them.  They need railmpi in BENCH_IMPLS.
+#   BENCH_REG_RUNS     runs per sweep point (default BENCH_RUNS)
+#   BENCH_REG_ARGS     extra arguments for the sweeps' noreuse_bw (default
+#                      BENCH_ARGS; -r and -s are set by the reuse sweep)
+#   BENCH_REG_PROTOCOLS  RAILMPI_RNDV_PROTOCOL values for the protocol and
+#                  reuse sweeps (default "copy get put pipeline pipeline-cached
+#                  auto"); a value railmpi refuses at start-up gets "n/a"
+#   BENCH_REG_MODES  RAILMPI_REG_MODE values for the mode sweep (default
+#                  "pin odp-native odp-enhanced odp-optimal"; protocol auto)
+#   BENCH_REG_REUSE  reuse counts for the reuse sweep (default
+#                  "1 2 5 10 20 50 100")
+#   BENCH_REG_SIZE   message size of the reuse sweep (default 8M)
 #
 # Output: combined tables on stdout, also written to $BUILD/bench/report.txt:
 #   latency   (us):   Size | railmpi | MPICH | Open MPI | railmpi/best-peer
 #                     ratio = railmpi / min(peers), lower is better
 #   bandwidth (MB/s): same columns,
 #                     ratio = railmpi / max(peers), higher is better
+#   no-reuse ping-pong bandwidth (MB/s): as bandwidth
 #   MPI_Allreduce, MPI_Bcast, MPI_Alltoall average latency (us): as latency
-# Raw outputs of every run are kept in $BUILD/bench/<impl>/.
+#   registration sweeps (railmpi only, MB/s, best of runs):
+#     Size   | one column per RAILMPI_RNDV_PROTOCOL value (no reuse)
+#     Size   | one column per RAILMPI_REG_MODE value (no reuse)
+#     Reuses | one column per RAILMPI_RNDV_PROTOCOL value (BENCH_REG_SIZE)
+# Raw outputs of every run are kept in $BUILD/bench/<impl>/ and
+# $BUILD/bench/reg/.
 
 set -u
 
@@ -71,7 +94,14 @@ COLL_ARGS=${BENCH_COLL_ARGS:-}
 COLL_NP=${BENCH_COLL_NP:-4}
 TMO=${BENCH_TIMEOUT:-900}
 IMPLS=${BENCH_IMPLS:-"railmpi mpich openmpi"}
-BENCHES=${BENCH_BENCHES:-"latency bw coll_allreduce coll_bcast coll_alltoall"}
+BENCHES=${BENCH_BENCHES:-"latency bw noreuse_bw coll_allreduce coll_bcast coll_alltoall"}
+REG=${BENCH_REG:-1}
+REG_RUNS=${BENCH_REG_RUNS:-$RUNS}
+REG_ARGS=${BENCH_REG_ARGS:-$ARGS}
+REG_PROTOS=${BENCH_REG_PROTOCOLS:-"copy get put pipeline pipeline-cached auto"}
+REG_MODES=${BENCH_REG_MODES:-"pin odp-native odp-enhanced odp-optimal"}
+REG_REUSE=${BENCH_REG_REUSE:-"1 2 5 10 20 50 100"}
+REG_SIZE=${BENCH_REG_SIZE:-8M}
 
 log() { echo "run-bench: $*" >&2; }
 
@@ -105,7 +135,7 @@ impl_launch() {
 # Ranks, extra arguments and "which is better" (min|max) per benchmark.
 bench_np() { case $1 in coll_*) echo "$COLL_NP" ;; *) echo 2 ;; esac; }
 bench_args() { case $1 in coll_*) echo "$COLL_ARGS" ;; *) echo "$ARGS" ;; esac; }
-bench_mode() { case $1 in bw) echo max ;; *) echo min ;; esac; }
+bench_mode() { case $1 in bw | noreuse_bw) echo max ;; *) echo min ;; esac; }
 
 have_cmd() {
     case $1 in
@@ -190,6 +220,7 @@ bench_title() {
     case $1 in
         latency) echo "# Latency (us), best of runs; ratio = railmpi / min(peers), lower is better" ;;
         bw) echo "# Bandwidth (MB/s, MB = 1e6 bytes), best of runs; ratio = railmpi / max(peers), higher is better" ;;
+        noreuse_bw) echo "# Ping-pong bandwidth, no buffer reuse (fresh never-touched buffers every iteration; MB/s = size / half round trip, MB = 1e6 bytes), best of runs; ratio = railmpi / max(peers), higher is better" ;;
         coll_allreduce) echo "# MPI_Allreduce (MPI_FLOAT, MPI_SUM), $COLL_NP ranks: average latency (us), best of runs; ratio = railmpi / min(peers), lower is better" ;;
         coll_bcast) echo "# MPI_Bcast (root 0), $COLL_NP ranks: average latency (us), best of runs; ratio = railmpi / min(peers), lower is better" ;;
         coll_alltoall) echo "# MPI_Alltoall (size per peer), $COLL_NP ranks: average latency (us), best of runs; ratio = railmpi / min(peers), lower is better" ;;
@@ -238,12 +269,138 @@ table() {
     '
 }
 
+# ---- railmpi-only registration sweeps (BENCH_REG) -------------------------
+REGDIR=$OUT/reg
+REG_STATUS=""
+REG_NOTES=()
+
+# Runs railmpi's noreuse_bw REG_RUNS times with an environment setting.
+# $1 = result name (files $REGDIR/$1.*), $2 = VAR=value, rest = program
+# arguments.  Leaves $REGDIR/$1.best ("size MB/s" rows) when a run succeeded.
+# The first failing run ends the series (a refused setting fails at
+# start-up every time); returns 1 when no run succeeded.
+reg_point() {
+    local name=$1 setting=$2 r rc good=()
+    shift 2
+    for r in $(seq 1 "$REG_RUNS"); do
+        log "railmpi: noreuse_bw $setting $* run $r/$REG_RUNS"
+        # shellcheck disable=SC2086
+        timeout -k 10 "$TMO" env "$setting" $(impl_launch railmpi 2) \
+            "$REGDIR/noreuse_bw" "$@" \
+            >"$REGDIR/$name.run$r.out" 2>"$REGDIR/$name.run$r.err" </dev/null
+        rc=$?
+        if [ $rc -ne 0 ]; then
+            local why
+            why=$(grep -m1 -iE 'error|refus|not implemented|invalid|wrong' \
+                "$REGDIR/$name.run$r.err" | cut -c1-160)
+            log "railmpi: $setting run $r exited with $rc (see $REGDIR/$name.run$r.err)"
+            REG_NOTES+=("$setting $*: exit $rc${why:+: $why}")
+            break
+        fi
+        good+=("$REGDIR/$name.run$r.out")
+    done
+    [ ${#good[@]} -gt 0 ] || return 1
+    best_of max "${good[@]}" >"$REGDIR/$name.best"
+}
+
+run_reg() {
+    local p m n failed
+    rm -rf "$REGDIR"
+    mkdir -p "$REGDIR"
+    if ! "$(impl_cc railmpi)" -O2 -o "$REGDIR/noreuse_bw" "$SRC_DIR/noreuse_bw.c" \
+        -lm >"$REGDIR/build.log" 2>&1; then
+        REG_STATUS="build of noreuse_bw failed (see $REGDIR/build.log)"
+        return
+    fi
+    # shellcheck disable=SC2086
+    for p in $REG_PROTOS; do
+        reg_point "proto-$p" "RAILMPI_RNDV_PROTOCOL=$p" $REG_ARGS
+    done
+    # shellcheck disable=SC2086
+    for m in $REG_MODES; do
+        reg_point "mode-$m" "RAILMPI_REG_MODE=$m" $REG_ARGS
+    done
+    for p in $REG_PROTOS; do
+        : >"$REGDIR/reuse-$p.best"
+        failed=0
+        for n in $REG_REUSE; do
+            # shellcheck disable=SC2086
+            if reg_point "reuse-$p-$n" "RAILMPI_RNDV_PROTOCOL=$p" \
+                $REG_ARGS -s "$REG_SIZE" -r "$n"; then
+                awk -v n="$n" 'NF >= 2 { print n, $2; exit }' \
+                    "$REGDIR/reuse-$p-$n.best" >>"$REGDIR/reuse-$p.best"
+            else
+                failed=$((failed + 1))
+                # A value refused at start-up (no result in the protocol
+                # sweep either) would fail for every reuse count.
+                if [ ! -s "$REGDIR/proto-$p.best" ] || [ $failed -ge 2 ]; then
+                    break
+                fi
+            fi
+        done
+    done
+    REG_STATUS=ok
+}
+
+# Prints a railmpi-only table: $1 = title, $2 = row heading, $3 = file
+# prefix in $REGDIR ($REGDIR/<prefix><column>.best, "row value" lines), rest =
+# the columns.  A missing value is "n/a".
+reg_table() {
+    local title=$1 rowhead=$2 prefix=$3 col k=0 heads
+    shift 3
+    heads="$*"
+    for col in "$@"; do
+        k=$((k + 1))
+        if [ -s "$REGDIR/$prefix$col.best" ]; then
+            awk -v k="$k" 'NF >= 2 { print k, $1, $2 }' "$REGDIR/$prefix$col.best"
+        fi
+    done | awk -v title="$title" -v rowhead="$rowhead" -v heads="$heads" '
+        { val[$1, $2] = $3; rows[$2] = 1 }
+        END {
+            print title
+            nc = split(heads, col, " ")
+            printf "%-10s", rowhead
+            for (c = 1; c <= nc; c++) printf " | %15s", col[c]
+            printf "\n"
+            n = 0
+            for (r in rows) list[++n] = r + 0
+            for (i = 2; i <= n; i++) {          # insertion sort, portable awk
+                x = list[i]; j = i - 1
+                while (j > 0 && list[j] > x) { list[j + 1] = list[j]; j-- }
+                list[j + 1] = x
+            }
+            for (i = 1; i <= n; i++) {
+                printf "%-10d", list[i]
+                for (c = 1; c <= nc; c++)
+                    printf " | %15s", ((c, list[i]) in val) ? sprintf("%.2f", val[c, list[i]]) : "n/a"
+                printf "\n"
+            }
+            if (n == 0) print "(no results)"
+        }
+    '
+}
+
 for impl in railmpi mpich openmpi; do
     case " $IMPLS " in
         *" $impl "*) run_impl "$impl" ;;
         *) rm -rf "${OUT:?}/$impl"; STATUS[$impl]="skipped (BENCH_IMPLS)" ;;
     esac
 done
+
+if [ "$REG" = 1 ]; then
+    case " $IMPLS " in
+        *" railmpi "*)
+            if have_cmd "$(impl_cc railmpi)"; then
+                run_reg
+            else
+                REG_STATUS="skipped (railmpi not available)"
+            fi
+            ;;
+        *) REG_STATUS="skipped (railmpi not in BENCH_IMPLS)" ;;
+    esac
+else
+    REG_STATUS="skipped (BENCH_REG=$REG)"
+fi
 
 {
     echo "# railmpi benchmark report (point-to-point and collectives)"
@@ -256,6 +413,27 @@ done
         echo
         table "$bench"
     done
+    echo
+    echo "# railmpi registration sweeps (noreuse_bw, 2 ranks, railmpi only): $REG_STATUS"
+    if [ "$REG_STATUS" = ok ]; then
+        echo "# runs per point: $REG_RUNS (best kept)  args: ${REG_ARGS:-<none>}"
+        echo "# put with the registration cache on (RAILMPI_REG_CACHE_MAX > 0, the default) is leave-pinned"
+        for note in "${REG_NOTES[@]}"; do
+            echo "# n/a: $note"
+        done
+        echo
+        # shellcheck disable=SC2086
+        reg_table "# No-reuse ping-pong bandwidth (MB/s) per RAILMPI_RNDV_PROTOCOL (Woodall Fig. 5), best of runs, higher is better" \
+            Size proto- $REG_PROTOS
+        echo
+        # shellcheck disable=SC2086
+        reg_table "# No-reuse ping-pong bandwidth (MB/s) per RAILMPI_REG_MODE (protocol auto), best of runs, higher is better" \
+            Size mode- $REG_MODES
+        echo
+        # shellcheck disable=SC2086
+        reg_table "# Ping-pong bandwidth (MB/s) at $REG_SIZE against the number of times each buffer is used, per RAILMPI_RNDV_PROTOCOL (Woodall Fig. 6), best of runs" \
+            Reuses reuse- $REG_PROTOS
+    fi
 } | tee "$REPORT"
 
 log "report written to $REPORT"
