@@ -6,7 +6,9 @@
  * variants, and user operations: an integer sum (commutative) and 2x2 matrix products
  * modulo a prime on a contiguous 4-int type and on a strided one (not commutative: the
  * result must be M0*M1*...*M(n-1) in rank order; the strided type reaches the user function
- * in its own layout, gaps untouched). MAXLOC/MINLOC also on MPI_SHORT_INT (padded). Every element is compared with a serial computation.
+ * in its own layout, gaps untouched). MAXLOC/MINLOC also on MPI_SHORT_INT (padded); long
+ * double, long double complex and MPI_LONG_DOUBLE_INT in extended precision. Every element is
+ * compared with a serial computation.
  * Values are small integers, so floating-point results are exact. */
 #include "check.h"
 
@@ -530,6 +532,88 @@ static void test_noncontig_ops(void)
     CHECK_MPI(MPI_Type_free(&smat_t));
 }
 
+/* ---------------------------------------------------------------- long double */
+
+/* MPI_LONG_DOUBLE (x87 80-bit: 64 mantissa bits), MPI_LONG_DOUBLE_INT and
+ * MPI_C_LONG_DOUBLE_COMPLEX. Values 2^58 + small need the extended mantissa: a reduction
+ * done in double would round them. */
+static void test_long_double(int count)
+{
+    long double *a = malloc((count + 1) * sizeof *a), *b = malloc((count + 1) * sizeof *b);
+    CHECK(a && b, "malloc");
+    const long double big = 288230376151711744.0L; /* 2^58: sums of 16 stay exact */
+    for (int i = 0; i < count; i++)
+        a[i] = big + (long double)((rank * 7 + i) % 13);
+    CHECK_MPI(MPI_Allreduce(a, b, count, MPI_LONG_DOUBLE, MPI_SUM, MPI_COMM_WORLD));
+    for (int i = 0; i < count; i++) {
+        long double want = 0;
+        for (int r = 0; r < size; r++)
+            want += big + (long double)((r * 7 + i) % 13);
+        CHECK(b[i] == want, "long double SUM count %d element %d: %Lf, expected %Lf", count, i,
+              b[i], want);
+    }
+    for (int m = 0; m < 2; m++) {
+        CHECK_MPI(MPI_Allreduce(a, b, count, MPI_LONG_DOUBLE, m ? MPI_MIN : MPI_MAX,
+                                MPI_COMM_WORLD));
+        for (int i = 0; i < count; i++) {
+            long double want = big + (long double)(i % 13);
+            for (int r = 0; r < size; r++) {
+                long double v = big + (long double)((r * 7 + i) % 13);
+                want = m ? (v < want ? v : want) : (v > want ? v : want);
+            }
+            CHECK(b[i] == want, "long double %s element %d", m ? "MIN" : "MAX", i);
+        }
+    }
+    for (int i = 0; i < count; i++)
+        a[i] = (rank + i) % 3 == 0 ? 2.0L : 1.0L;
+    CHECK_MPI(MPI_Allreduce(a, b, count, MPI_LONG_DOUBLE, MPI_PROD, MPI_COMM_WORLD));
+    for (int i = 0; i < count; i++) {
+        long double want = 1;
+        for (int r = 0; r < size; r++)
+            want *= (r + i) % 3 == 0 ? 2.0L : 1.0L;
+        CHECK(b[i] == want, "long double PROD element %d", i);
+    }
+
+    struct { long double v; int i; } *p = malloc((count + 1) * sizeof *p), *q = malloc((count + 1) * sizeof *q);
+    CHECK(p && q, "malloc");
+    for (int i = 0; i < count; i++) {
+        p[i].v = big + (long double)((rank * 5 + i) % (size + 1));
+        p[i].i = rank;
+    }
+    CHECK_MPI(MPI_Allreduce(p, q, count, MPI_LONG_DOUBLE_INT, MPI_MAXLOC, MPI_COMM_WORLD));
+    for (int i = 0; i < count; i++) {
+        long double bv = -1;
+        int bi = -1;
+        for (int r = 0; r < size; r++) {
+            long double v = big + (long double)((r * 5 + i) % (size + 1));
+            if (bi < 0 || v > bv)
+                bv = v, bi = r;
+        }
+        CHECK(q[i].v == bv && q[i].i == bi, "LONG_DOUBLE_INT MAXLOC element %d: (%Lf, %d)", i,
+              q[i].v, q[i].i);
+    }
+
+    long double _Complex *c = malloc((count + 1) * sizeof *c), *d = malloc((count + 1) * sizeof *d);
+    CHECK(c && d, "malloc");
+    for (int i = 0; i < count; i++)
+        c[i] = (long double)(1 + i % 2) + (long double)(rank % 2) * 1.0iL;
+    CHECK_MPI(MPI_Allreduce(c, d, count, MPI_C_LONG_DOUBLE_COMPLEX, MPI_PROD, MPI_COMM_WORLD));
+    for (int i = 0; i < count; i++) {
+        long double _Complex want = 1;
+        for (int r = 0; r < size; r++)
+            want *= (long double)(1 + i % 2) + (long double)(r % 2) * 1.0iL;
+        CHECK(d[i] == want, "long double complex PROD element %d", i);
+    }
+    CHECK_MPI(MPI_Allreduce(c, d, count, MPI_C_LONG_DOUBLE_COMPLEX, MPI_SUM, MPI_COMM_WORLD));
+    for (int i = 0; i < count; i++) {
+        long double _Complex want = 0;
+        for (int r = 0; r < size; r++)
+            want += (long double)(1 + i % 2) + (long double)(r % 2) * 1.0iL;
+        CHECK(d[i] == want, "long double complex SUM element %d", i);
+    }
+    free(a), free(b), free(p), free(q), free(c), free(d);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -550,6 +634,8 @@ int main(int argc, char **argv)
     test_int(SUM, 262147, 1);
     test_double(MAX, 131075, 1);
     test_double(SUM, 131075, 1);
+    test_long_double(7);
+    test_long_double(70001); /* > 1 MiB */
     test_user_ops();
     test_noncontig_ops();
     ct_ok("coll_reduce");

@@ -49,7 +49,7 @@ const BUILTINS: &[(MPI_Datatype, &str, usize, Basic)] = &[
     (MPI_REAL16, "MPI_REAL16", 16, Basic::LongDouble),
     (MPI_COMPLEX8, "MPI_COMPLEX8", 8, Basic::C32),
     (MPI_COMPLEX16, "MPI_COMPLEX16", 16, Basic::C64),
-    (MPI_COMPLEX32, "MPI_COMPLEX32", 32, Basic::Byte),
+    (MPI_COMPLEX32, "MPI_COMPLEX32", 32, Basic::CLongDouble),
     (MPI_INTEGER1, "MPI_INTEGER1", 1, Basic::I8),
     (MPI_INTEGER2, "MPI_INTEGER2", 2, Basic::I16),
     (MPI_INTEGER4, "MPI_INTEGER4", 4, Basic::I32),
@@ -69,7 +69,7 @@ const BUILTINS: &[(MPI_Datatype, &str, usize, Basic)] = &[
         MPI_C_LONG_DOUBLE_COMPLEX,
         "MPI_C_LONG_DOUBLE_COMPLEX",
         32,
-        Basic::Byte,
+        Basic::CLongDouble,
     ),
     (MPI_AINT, "MPI_AINT", 8, Basic::I64),
     (MPI_OFFSET, "MPI_OFFSET", 8, Basic::I64),
@@ -91,7 +91,7 @@ const BUILTINS: &[(MPI_Datatype, &str, usize, Basic)] = &[
         MPI_CXX_LONG_DOUBLE_COMPLEX,
         "MPI_CXX_LONG_DOUBLE_COMPLEX",
         32,
-        Basic::Byte,
+        Basic::CLongDouble,
     ),
 ];
 

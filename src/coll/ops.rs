@@ -1,5 +1,6 @@
 //! Predefined reduction operations over basic types.
 
+use super::x87;
 use crate::datatype::Basic;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,9 +29,12 @@ pub struct OpTypeMismatch;
 pub fn check(op: Op, basic: Basic) -> Result<(), OpTypeMismatch> {
     use Basic::*;
     let int = matches!(basic, I8 | U8 | I16 | U16 | I32 | U32 | I64 | U64);
-    let float = matches!(basic, F32 | F64);
-    let complex = matches!(basic, C32 | C64);
-    let pair = matches!(basic, FloatInt | DoubleInt | LongInt | TwoInt | ShortInt);
+    let float = matches!(basic, F32 | F64 | LongDouble);
+    let complex = matches!(basic, C32 | C64 | CLongDouble);
+    let pair = matches!(
+        basic,
+        FloatInt | DoubleInt | LongInt | TwoInt | ShortInt | LongDoubleInt
+    );
     let ok = match op {
         Op::Replace | Op::NoOp => true,
         Op::Max | Op::Min => int || float,
@@ -183,7 +187,10 @@ pub fn apply(op: Op, basic: Basic, input: &[u8], inout: &mut [u8]) -> Result<(),
         Basic::LongInt => loc_kernel!(i64, 8, basic.size(), op, input, inout),
         Basic::TwoInt => loc_kernel!(i32, 4, basic.size(), op, input, inout),
         Basic::ShortInt => loc_kernel!(i16, 4, basic.size(), op, input, inout),
-        Basic::LongDouble | Basic::LongDoubleInt | Basic::Byte => return Err(OpTypeMismatch),
+        Basic::LongDouble => return x87::apply(op, input, inout),
+        Basic::CLongDouble => return x87::apply_complex(op, input, inout),
+        Basic::LongDoubleInt => return x87::apply_loc(op, x87::SIZE, basic.size(), input, inout),
+        Basic::Byte => return Err(OpTypeMismatch),
     }
     Ok(())
 }
@@ -214,6 +221,7 @@ pub fn apply_packed(
             Basic::DoubleInt => loc_kernel!(f64, 8, stride, op, input, inout),
             Basic::LongInt => loc_kernel!(i64, 8, stride, op, input, inout),
             Basic::ShortInt => loc_kernel!(i16, 2, stride, op, input, inout),
+            Basic::LongDoubleInt => return x87::apply_loc(op, x87::SIZE, stride, input, inout),
             _ => return apply(op, basic, input, inout),
         }
         return Ok(());

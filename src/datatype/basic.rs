@@ -16,9 +16,10 @@ pub enum Basic {
     LongDouble,
     /// C `_Bool` / Fortran LOGICAL as bytes-wide truth values.
     Bool,
-    /// Complex numbers of two f32 / two f64.
+    /// Complex numbers of two f32 / two f64 / two long doubles (32 bytes).
     C32,
     C64,
+    CLongDouble,
     /// Raw bytes (MPI_BYTE, MPI_PACKED): no arithmetic.
     Byte,
     /// Pair types for MAXLOC/MINLOC: value then int index.
@@ -42,35 +43,34 @@ impl Basic {
             Basic::FloatInt | Basic::TwoInt => 8,
             Basic::ShortInt => 8,
             Basic::DoubleInt | Basic::LongInt => 16,
-            Basic::LongDoubleInt => 32,
+            Basic::LongDoubleInt | Basic::CLongDouble => 32,
         }
     }
 }
 
 impl Basic {
-    /// C alignment of a value on x86-64 (`size` tells the 32-byte complex types, kept as
-    /// `Byte`, from MPI_BYTE); a struct's extent is padded to its largest member alignment.
-    pub fn align(self, size: usize) -> usize {
+    /// C alignment of a value on x86-64; a struct's extent is padded to its largest member
+    /// alignment.
+    pub fn align(self) -> usize {
         match self {
             Basic::I8 | Basic::U8 | Basic::Bool => 1,
-            Basic::Byte if size >= 32 => 16,
             Basic::Byte => 1,
             Basic::I16 | Basic::U16 => 2,
             Basic::I32 | Basic::U32 | Basic::F32 | Basic::C32 => 4,
             Basic::FloatInt | Basic::TwoInt | Basic::ShortInt => 4,
             Basic::I64 | Basic::U64 | Basic::F64 | Basic::C64 => 8,
             Basic::DoubleInt | Basic::LongInt => 8,
-            Basic::LongDouble | Basic::LongDoubleInt => 16,
+            Basic::LongDouble | Basic::LongDoubleInt | Basic::CLongDouble => 16,
         }
     }
 
     /// Which predefined types share one representation in MPICH's type engine (all integers
     /// of one width are the same type there): a struct whose members all share it is laid
     /// out without padding.
-    pub fn class(self, size: usize) -> u64 {
+    pub fn class(self) -> u64 {
         match self {
             Basic::I8 | Basic::U8 | Basic::Bool => 1,
-            Basic::Byte if size >= 32 => 15,
+            Basic::CLongDouble => 15,
             Basic::Byte => 1,
             Basic::I16 | Basic::U16 => 2,
             Basic::I32 | Basic::U32 => 4,

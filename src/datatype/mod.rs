@@ -65,7 +65,7 @@ impl Datatype {
     /// A predefined type: `size` bytes, contiguous.
     pub fn predefined(name: &str, size: usize, basic: Option<Basic>) -> Self {
         let (align, ident, elements) = match basic {
-            Some(b) => (b.align(size), b.class(size), b.elements(size)),
+            Some(b) => (b.align(), b.class(), b.elements(size)),
             None => (
                 1,
                 NULL_IDENT,

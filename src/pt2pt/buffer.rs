@@ -101,13 +101,14 @@ impl MsgBuf {
     /// The buffer must be readable (the send's contract).
     pub unsafe fn pack(&mut self) -> Box<[u8]> {
         let mut out = vec![0u8; self.len()].into_boxed_slice();
-        let mut at = 0;
+        let mut dst = out.as_mut_ptr();
         self.pieces(0, out.len(), |a, l| {
-            // SAFETY: (a, l) lies in the send buffer (caller's contract); the pieces add
-            // up to the buffer's length, which `out` has.
-            out[at..at + l]
-                .copy_from_slice(unsafe { std::slice::from_raw_parts(a as *const u8, l) });
-            at += l;
+            // SAFETY: (a, l) lies in the send buffer (caller's contract); `dst` walks `out`,
+            // and the pieces add up to the buffer's length, which `out` has.
+            unsafe {
+                copy_run(a as *const u8, dst, l);
+                dst = dst.add(l);
+            }
         });
         out
     }
@@ -169,7 +170,7 @@ impl MsgBuf {
             // SAFETY: (a, l) lies in the receive buffer (caller); `src` walks `bytes`, and
             // the pieces add up to at most bytes.len().
             unsafe {
-                std::ptr::copy_nonoverlapping(src, a as *mut u8, l);
+                copy_run(src, a as *mut u8, l);
                 src = src.add(l);
             }
         });
@@ -184,6 +185,24 @@ impl MsgBuf {
             // SAFETY: (a, l) lies in the send buffer (caller's contract).
             out.push(unsafe { std::slice::from_raw_parts(a as *const u8, l) })
         });
+    }
+}
+
+/// Copy one run. Runs of a basic type's size are common in strided data (a column of
+/// doubles): a single unaligned load and store beats a call to `memcpy` for them.
+///
+/// # Safety
+/// `src` readable and `dst` writable for `len` bytes, not overlapping.
+#[inline(always)]
+unsafe fn copy_run(src: *const u8, dst: *mut u8, len: usize) {
+    // SAFETY: the caller's contract; unaligned accesses of exactly `len` bytes.
+    unsafe {
+        match len {
+            4 => (dst as *mut u32).write_unaligned((src as *const u32).read_unaligned()),
+            8 => (dst as *mut u64).write_unaligned((src as *const u64).read_unaligned()),
+            16 => (dst as *mut u128).write_unaligned((src as *const u128).read_unaligned()),
+            _ => std::ptr::copy_nonoverlapping(src, dst, len),
+        }
     }
 }
 
