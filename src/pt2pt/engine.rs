@@ -3,8 +3,8 @@
 //! streamed copy path for rails without RDMA.
 //!
 //! Sans-I/O in the sense that matters: packets come in through `on_packet`, and every reply
-//! goes to an outbound queue that `flush` hands to a rail; RDMA reads are queued too and run
-//! by `run_reads`. Nothing here blocks or knows about MPI handles.
+//! goes to an outbound queue that `flush` hands to a rail; RDMA reads and writes (and the
+//! registrations and prefetches around them) are queued too and run by `run_rdma`. Nothing here blocks or knows about MPI handles.
 //!
 //! Buffers are raw pointers into the application's memory. MPI's rules make that sound: a
 //! buffer handed to a nonblocking call stays valid and untouched until its request
