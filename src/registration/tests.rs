@@ -366,7 +366,7 @@ fn dontneed_invalidates_and_never_hangs() {
     unmap(moved as usize, 16 * pg);
 }
 
-const CHILD: &str = "RAILMPI_REGTEST_CHILD";
+const CHILD: &str = "REGISTRATION_TEST_CHILD";
 
 /// Without `CAP_IPC_LOCK` and with `RLIMIT_MEMLOCK` at 64 KiB, pin-down evicts the cache,
 /// then registers without pinning, logs it, and never fails.
