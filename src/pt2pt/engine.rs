@@ -4,7 +4,8 @@
 //!
 //! Sans-I/O in the sense that matters: packets come in through `on_packet`, and every reply
 //! goes to an outbound queue that `flush` hands to a rail; RDMA reads and writes (and the
-//! registrations and prefetches around them) are queued too and run by `run_rdma`. Nothing here blocks or knows about MPI handles.
+//! registrations and prefetches around them) are queued too and run by `run_rdma`.
+//! Nothing here blocks or knows about MPI handles.
 //!
 //! Buffers are raw pointers into the application's memory. MPI's rules make that sound: a
 //! buffer handed to a nonblocking call stays valid and untouched until its request
@@ -702,6 +703,9 @@ impl Pt2pt {
     }
 
     /// Register a rendezvous payload under the policy (odp-enhanced prefetches at once).
+    /// ODP prefetches only fresh registrations: one the cache served covers memory that was
+    /// transferred before and not given back since, so its pages are in place (prefetching
+    /// them again halved the bandwidth of a reused buffer).
     /// A failure leaves the payload unregistered: on this rail the transfer does not need
     /// it, and an unmapped buffer is reported by the transfer itself.
     fn register_payload(
@@ -714,7 +718,7 @@ impl Pt2pt {
         let (addr, len) = data.span()?;
         match registry.register(addr, len, policy.mode()) {
             Ok(reg) => {
-                if policy == RegPolicy::OdpEnhanced {
+                if policy == RegPolicy::OdpEnhanced && reg.is_fresh() {
                     let _ = registry.prefetch(addr, len, access);
                 }
                 Some(reg)
@@ -729,8 +733,11 @@ impl Pt2pt {
     /// Prefetch a pending request's payload (odp-optimal, overlapped with the handshake).
     fn prefetch_request(&self, req: ReqId, access: Access) {
         if let (Some(registry), Some(r)) = (&self.registry, self.reqs.get(req)) {
-            if let Some((addr, len)) = r.data.span() {
-                let _ = registry.prefetch(addr, len, access);
+            match (&r.reg, r.data.span()) {
+                (Some(reg), Some((addr, len))) if reg.is_fresh() => {
+                    let _ = registry.prefetch(addr, len, access);
+                }
+                _ => {}
             }
         }
     }
@@ -1368,7 +1375,7 @@ impl Pt2pt {
         } else {
             add(registry.register_uncached(addr, len, mode));
         }
-        if !regs.is_empty() && self.reg_policy == RegPolicy::OdpEnhanced {
+        if self.reg_policy == RegPolicy::OdpEnhanced && regs.iter().any(|r| r.is_fresh()) {
             let _ = registry.prefetch(addr, len, access);
         }
         regs

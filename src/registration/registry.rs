@@ -103,6 +103,8 @@ pub struct Registration {
     provider_key: u64,
     /// False for `register_uncached`: the entry ends with its last handle.
     cached: bool,
+    /// Made by this call, not served by a cached registration.
+    fresh: bool,
 }
 
 impl Registration {
@@ -122,6 +124,12 @@ impl Registration {
     }
     pub fn mode(&self) -> Mode {
         self.mode
+    }
+    /// Whether this registration was made afresh rather than served by the cache. A
+    /// cached ODP registration whose memory was not given back since (the cache would
+    /// have dropped it) has its pages in place already: no need to prefetch them again.
+    pub fn is_fresh(&self) -> bool {
+        self.fresh
     }
     /// Whether the pages are pinned (false for ODP, and for pin-down that fell back).
     pub fn is_pinned(&self) -> bool {
@@ -242,7 +250,7 @@ impl Registry {
                 st.map.acquire(key);
                 inner.stats.cache_hits(1);
                 let e = st.map.get(key).expect("just found");
-                return Ok(self.handle(key, e, addr, len, true));
+                return Ok(self.handle(key, e, addr, len, true, false));
             }
             inner.stats.cache_misses(1);
         }
@@ -325,11 +333,20 @@ impl Registry {
             .map
             .insert(Entry::new(range, mode, pinned, watched, provider_key));
         let e = st.map.get(key).expect("just inserted");
-        Ok(self.handle(key, e, addr, len, cache))
+        Ok(self.handle(key, e, addr, len, cache, true))
     }
 
-    fn handle(&self, key: Key, e: &Entry, addr: usize, len: usize, cached: bool) -> Registration {
+    fn handle(
+        &self,
+        key: Key,
+        e: &Entry,
+        addr: usize,
+        len: usize,
+        cached: bool,
+        fresh: bool,
+    ) -> Registration {
         Registration {
+            fresh,
             inner: self.inner.clone(),
             key,
             range: e.range,

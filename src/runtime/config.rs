@@ -79,9 +79,10 @@ pub const SETTINGS: &[Setting] = &[
     },
     Setting {
         name: "RAILMPI_REG_MODE",
-        default: "pin",
+        default: "odp-optimal",
         help: "registration of rendezvous payloads: pin, odp-native, odp-enhanced, \
-               odp-optimal (parsed; protocols do not use it yet)",
+               odp-optimal (ODP, prefetch of fresh registrations overlapped with the \
+               handshake)",
     },
     Setting {
         name: "RAILMPI_REG_CACHE_MAX",
