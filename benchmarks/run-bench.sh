@@ -58,6 +58,9 @@
 #                  "pin odp-native odp-enhanced odp-optimal"; protocol auto)
 #   BENCH_REG_REUSE  reuse counts for the reuse sweep (default
 #                  "1 2 5 10 20 50 100")
+#   BENCH_HALO_NP    ranks for the halo exchange of the sweeps (halo_odp.c, Li
+#                  2016 Table I; default 4)
+#   BENCH_HALO_ARGS  its arguments (default "-w 64M": 64 MiB working set)
 #   BENCH_REG_SIZE   message size of the reuse sweep (default 8M)
 #
 # Output: combined tables on stdout, also written to $BUILD/bench/report.txt:
@@ -96,6 +99,8 @@ TMO=${BENCH_TIMEOUT:-900}
 IMPLS=${BENCH_IMPLS:-"railmpi mpich openmpi"}
 BENCHES=${BENCH_BENCHES:-"latency bw noreuse_bw coll_allreduce coll_bcast coll_alltoall"}
 REG=${BENCH_REG:-1}
+HALO_NP=${BENCH_HALO_NP:-4}
+HALO_ARGS=${BENCH_HALO_ARGS:--w 64M}
 REG_RUNS=${BENCH_REG_RUNS:-$RUNS}
 REG_ARGS=${BENCH_REG_ARGS:-$ARGS}
 REG_PROTOS=${BENCH_REG_PROTOCOLS:-"copy get put pipeline pipeline-cached auto"}
@@ -339,7 +344,37 @@ run_reg() {
             fi
         done
     done
+    # Li 2016 Table I: the halo exchange with computation, once per mode, with
+    # RAILMPI_STATS=1 for page faults, prefetched pages and pinned bytes.
+    if "$(impl_cc railmpi)" -O2 -o "$REGDIR/halo_odp" "$SRC_DIR/halo_odp.c" \
+        >>"$REGDIR/build.log" 2>&1; then
+        for m in $REG_MODES; do
+            log "railmpi: halo_odp RAILMPI_REG_MODE=$m"
+            # shellcheck disable=SC2046,SC2086
+            timeout -k 10 "$TMO" env RAILMPI_STATS=1 RAILMPI_REG_MODE="$m" \
+                $(impl_launch railmpi "$HALO_NP") "$REGDIR/halo_odp" $HALO_ARGS \
+                >"$REGDIR/halo-$m.out" 2>&1 || log "halo_odp with $m failed"
+        done
+    fi
     REG_STATUS=ok
+}
+
+# One row of the halo table from a halo_odp run's output (rank 0's time line and the
+# RAILMPI_STATS totals line).
+halo_row() {
+    awk -v mode="$1" '
+        /^halo_odp ranks/ { for (i = 1; i < NF; i++) if ($i == "us_per_iter") t = $(i + 1) }
+        /railmpi stats total/ {
+            for (i = 1; i < NF; i++) {
+                if ($i == "(peak") peak = $(i + 1)
+                if ($i == "prefetch" && $(i + 2) == "calls") pages = $(i + 3)
+                if ($i == "page" && $(i + 1) == "faults") faults = $(i + 2)
+            }
+        }
+        END {
+            if (t == "") { printf "%-13s | %12s | %12s | %15s | %15s\n", mode, "n/a", "n/a", "n/a", "n/a"; exit }
+            printf "%-13s | %12s | %12s | %15s | %15s\n", mode, t, faults, pages, peak
+        }' "$2"
 }
 
 # Prints a railmpi-only table: $1 = title, $2 = row heading, $3 = file
@@ -433,6 +468,12 @@ fi
         # shellcheck disable=SC2086
         reg_table "# Ping-pong bandwidth (MB/s) at $REG_SIZE against the number of times each buffer is used, per RAILMPI_RNDV_PROTOCOL (Woodall Fig. 6), best of runs" \
             Reuses reuse- $REG_PROTOS
+        echo
+        echo "# Halo exchange with computation (Li 2016 Table I), $HALO_NP ranks, args: ${HALO_ARGS:-<defaults>}, one run per RAILMPI_REG_MODE"
+        printf "%-13s | %12s | %12s | %15s | %15s\n" Mode "us/iter" "page faults" "prefetch pages" "peak pinned B"
+        for m in $REG_MODES; do
+            halo_row "$m" "$REGDIR/halo-$m.out"
+        done
     fi
 } | tee "$REPORT"
 
