@@ -3,6 +3,7 @@
 
 use super::plan::{sub, Plan, TypedBuf};
 use super::schedule::{Buf, Schedule};
+use super::tree::Binomial;
 
 /// From this many bytes on (with at least `LONG_MIN_PROCS` ranks) the broadcast scatters
 /// the message and gathers it back with a ring, so every rank moves about 2× the message
@@ -57,24 +58,13 @@ pub fn flat(p: &mut Plan, data: Buf, root: usize) {
 
 /// Binomial tree: receive from the parent, then send to every child at once.
 pub fn binomial(p: &mut Plan, data: Buf, root: usize) {
-    let n = p.n;
-    let vr = (p.rank + n - root) % n;
-    let real = |v: usize| (v + root) % n;
-    let mut mask = 1;
-    while mask < n {
-        if vr & mask != 0 {
-            p.recv(real(vr - mask), data);
-            p.step();
-            break;
-        }
-        mask <<= 1;
+    let t = Binomial::new(p.rank, p.n, root);
+    if let Some(parent) = t.parent() {
+        p.recv(parent, data);
+        p.step();
     }
-    mask >>= 1;
-    while mask > 0 {
-        if vr + mask < n {
-            p.send(real(vr + mask), data);
-        }
-        mask >>= 1;
+    for child in t.children().rev() {
+        p.send(child, data);
     }
     p.step();
 }

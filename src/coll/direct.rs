@@ -11,6 +11,7 @@
 //! is non-contiguous takes the schedule while its peers come here.
 
 use super::plan::{pof2_floor, CombineFn};
+use super::tree::Binomial;
 use super::CollTransport;
 use crate::comm::Communicator;
 use crate::error::Result;
@@ -79,24 +80,16 @@ pub fn barrier(t: &dyn CollTransport, comm: &Communicator, tag: i32, fan_in: boo
         }
         return Ok(());
     }
-    let mut mask = 1;
-    while mask < n {
-        if r & mask != 0 {
-            t.send(comm, r - mask, tag, &[])?;
-            t.recv(comm, r - mask, tag, &mut [])?;
-            break;
-        }
-        if r + mask < n {
-            t.recv(comm, r + mask, tag, &mut [])?;
-        }
-        mask <<= 1;
+    let tree = Binomial::new(r, n, 0);
+    for child in tree.children() {
+        t.recv(comm, child, tag, &mut [])?;
     }
-    mask >>= 1;
-    while mask > 0 {
-        if r + mask < n {
-            t.send(comm, r + mask, tag, &[])?;
-        }
-        mask >>= 1;
+    if let Some(parent) = tree.parent() {
+        t.send(comm, parent, tag, &[])?;
+        t.recv(comm, parent, tag, &mut [])?;
+    }
+    for child in tree.children().rev() {
+        t.send(comm, child, tag, &[])?;
     }
     Ok(())
 }
@@ -124,21 +117,12 @@ pub fn bcast(
         }
         return t.recv(comm, root, tag, buf);
     }
-    let vr = (comm.rank + n - root) % n;
-    let mut mask = 1;
-    while mask < n {
-        if vr & mask != 0 {
-            t.recv(comm, (vr - mask + root) % n, tag, buf)?;
-            break;
-        }
-        mask <<= 1;
+    let tree = Binomial::new(comm.rank, n, root);
+    if let Some(parent) = tree.parent() {
+        t.recv(comm, parent, tag, buf)?;
     }
-    mask >>= 1;
-    while mask > 0 {
-        if vr + mask < n {
-            t.send(comm, (vr + mask + root) % n, tag, buf)?;
-        }
-        mask >>= 1;
+    for child in tree.children().rev() {
+        t.send(comm, child, tag, buf)?;
     }
     Ok(())
 }
@@ -157,8 +141,7 @@ pub fn reduce(
     root: usize,
     combine: &CombineFn,
 ) -> Result<()> {
-    let n = comm.size();
-    let vr = (comm.rank + n - root) % n;
+    let tree = Binomial::new(comm.rank, comm.size(), root);
     let mine: &[u8] = match (input, output.as_deref()) {
         (Some(i), _) => i,
         (None, Some(o)) => o,
@@ -172,18 +155,14 @@ pub fn reduce(
     let (mut acc_space, mut tmp_space) = (Scratch::new(len), Scratch::new(len));
     let (acc, tmp) = (acc_space.get(), tmp_space.get());
     acc.copy_from_slice(mine);
-    let mut mask = 1;
-    while mask < n {
-        if vr & mask != 0 {
-            return t.send(comm, (vr - mask + root) % n, tag, acc);
-        }
-        if vr + mask < n {
-            t.recv(comm, (vr + mask + root) % n, tag, tmp)?;
-            // acc holds the lower ranks, tmp the higher ones: acc = acc ∘ tmp.
-            combine(acc, tmp)?;
-            acc.copy_from_slice(tmp);
-        }
-        mask <<= 1;
+    for child in tree.children() {
+        t.recv(comm, child, tag, tmp)?;
+        // acc holds the lower ranks, tmp the higher ones: acc = acc ∘ tmp.
+        combine(acc, tmp)?;
+        acc.copy_from_slice(tmp);
+    }
+    if let Some(parent) = tree.parent() {
+        return t.send(comm, parent, tag, acc);
     }
     if let Some(out) = output {
         out.copy_from_slice(acc);

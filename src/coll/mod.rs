@@ -28,6 +28,7 @@ pub mod reduce;
 pub mod reduce_scatter;
 pub mod scan;
 pub mod schedule;
+pub mod tree;
 pub mod x87;
 
 pub use plan::{Blocks, Plan, Reducer, TypedBuf};

@@ -5,6 +5,7 @@
 
 use super::plan::{combine_buf, copy_typed, Plan, Reducer, TypedBuf};
 use super::schedule::{Buf, Schedule};
+use super::tree::Binomial;
 
 /// MPI_Reduce / MPI_Ireduce. `input` is this rank's contribution (the receive buffer at a
 /// root that passed MPI_IN_PLACE); `output` is the root's receive buffer (None elsewhere).
@@ -65,21 +66,9 @@ pub fn binomial(p: &mut Plan, input: TypedBuf, out: Option<TypedBuf>, r: &Reduce
     let (n, rank) = (p.n, p.rank);
     let len = input.bytes();
     let tree_root = if r.commutative { root } else { 0 };
-    let vr = (rank + n - tree_root) % n;
-    let real = |v: usize| (v + tree_root) % n;
-    let mut children = Vec::new();
-    let mut parent = None;
-    let mut mask = 1;
-    while mask < n {
-        if vr & mask != 0 {
-            parent = Some(real(vr - mask));
-            break;
-        }
-        if vr + mask < n {
-            children.push(real(vr + mask));
-        }
-        mask <<= 1;
-    }
+    let tree = Binomial::new(rank, n, tree_root);
+    let children: Vec<usize> = tree.children().collect();
+    let parent = tree.parent();
 
     let acc = match out {
         _ if children.is_empty() => p.input(input),

@@ -18,68 +18,48 @@ const ZERO: [u8; VALUE] = [0; VALUE];
 mod fpu {
     use std::arch::asm;
 
-    /// `*b = *a + *b` (`add`) or `*a * *b` (`mul`) on 80-bit values.
-    ///
-    /// # Safety
-    /// `a` readable and `b` readable and writable for 10 bytes each.
-    pub unsafe fn add(a: *const u8, b: *mut u8) {
-        // SAFETY: the caller's pointers; the x87 stack is empty on entry (the Rust ABI
-        // keeps it so) and both values are popped again, so it is empty on exit; every
-        // x87 register is declared clobbered.
-        unsafe {
-            asm!(
-                "fld tbyte ptr [{b}]",
-                "fld tbyte ptr [{a}]",
-                "faddp st(1), st",
-                "fstp tbyte ptr [{b}]",
-                a = in(reg) a,
-                b = in(reg) b,
-                out("st(0)") _, out("st(1)") _, out("st(2)") _, out("st(3)") _,
-                out("st(4)") _, out("st(5)") _, out("st(6)") _, out("st(7)") _,
-                options(nostack),
-            );
-        }
+    /// A binary operation on the 80-bit values at `a` and `b`, result stored at `b`: the
+    /// two loads (their order decides which operand a non-commutative operation takes
+    /// first), the popping arithmetic instruction, the store.
+    macro_rules! binop {
+        ($(#[$doc:meta])* $name:ident: $load1:literal, $load2:literal, $op:literal) => {
+            $(#[$doc])*
+            ///
+            /// # Safety
+            /// `a` readable and `b` readable and writable for 10 bytes each.
+            pub unsafe fn $name(a: *const u8, b: *mut u8) {
+                // SAFETY: the caller's pointers; the x87 stack is empty on entry (the Rust
+                // ABI keeps it so) and both values are popped again, so it is empty on
+                // exit; every x87 register is declared clobbered.
+                unsafe {
+                    asm!(
+                        $load1,
+                        $load2,
+                        $op,
+                        "fstp tbyte ptr [{b}]",
+                        a = in(reg) a,
+                        b = in(reg) b,
+                        out("st(0)") _, out("st(1)") _, out("st(2)") _, out("st(3)") _,
+                        out("st(4)") _, out("st(5)") _, out("st(6)") _, out("st(7)") _,
+                        options(nostack),
+                    );
+                }
+            }
+        };
     }
 
-    /// # Safety
-    /// As `add`.
-    pub unsafe fn mul(a: *const u8, b: *mut u8) {
-        // SAFETY: as in `add`.
-        unsafe {
-            asm!(
-                "fld tbyte ptr [{b}]",
-                "fld tbyte ptr [{a}]",
-                "fmulp st(1), st",
-                "fstp tbyte ptr [{b}]",
-                a = in(reg) a,
-                b = in(reg) b,
-                out("st(0)") _, out("st(1)") _, out("st(2)") _, out("st(3)") _,
-                out("st(4)") _, out("st(5)") _, out("st(6)") _, out("st(7)") _,
-                options(nostack),
-            );
-        }
-    }
-
-    /// `*b = *a - *b`.
-    ///
-    /// # Safety
-    /// As `add`.
-    pub unsafe fn sub(a: *const u8, b: *mut u8) {
-        // SAFETY: as in `add`.
-        unsafe {
-            asm!(
-                "fld tbyte ptr [{a}]",
-                "fld tbyte ptr [{b}]",
-                "fsubp st(1), st",
-                "fstp tbyte ptr [{b}]",
-                a = in(reg) a,
-                b = in(reg) b,
-                out("st(0)") _, out("st(1)") _, out("st(2)") _, out("st(3)") _,
-                out("st(4)") _, out("st(5)") _, out("st(6)") _, out("st(7)") _,
-                options(nostack),
-            );
-        }
-    }
+    binop!(
+        /// `*b = *a + *b`.
+        add: "fld tbyte ptr [{b}]", "fld tbyte ptr [{a}]", "faddp st(1), st"
+    );
+    binop!(
+        /// `*b = *a * *b`.
+        mul: "fld tbyte ptr [{b}]", "fld tbyte ptr [{a}]", "fmulp st(1), st"
+    );
+    binop!(
+        /// `*b = *a - *b`.
+        sub: "fld tbyte ptr [{a}]", "fld tbyte ptr [{b}]", "fsubp st(1), st"
+    );
 
     /// Compare `*a` with `*b`: (greater, less, unordered).
     ///
@@ -87,7 +67,7 @@ mod fpu {
     /// `a` and `b` readable for 10 bytes each.
     pub unsafe fn compare(a: *const u8, b: *const u8) -> (bool, bool, bool) {
         let (gt, lt, un): (u8, u8, u8);
-        // SAFETY: as in `add`; FUCOMIP sets ZF/PF/CF (unordered: all three) and the
+        // SAFETY: as in `binop!`; FUCOMIP sets ZF/PF/CF (unordered: all three) and the
         // following FSTP leaves EFLAGS alone.
         unsafe {
             asm!(
