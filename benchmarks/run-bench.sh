@@ -279,8 +279,8 @@ REGDIR=$OUT/reg
 REG_STATUS=""
 REG_NOTES=()
 
-# Runs railmpi's noreuse_bw REG_RUNS times with an environment setting.
-# $1 = result name (files $REGDIR/$1.*), $2 = VAR=value, rest = program
+# Runs railmpi's noreuse_bw REG_RUNS times with environment settings.
+# $1 = result name (files $REGDIR/$1.*), $2 = "VAR=value ...", rest = program
 # arguments.  Leaves $REGDIR/$1.best ("size MB/s" rows) when a run succeeded.
 # The first failing run ends the series (a refused setting fails at
 # start-up every time); returns 1 when no run succeeded.
@@ -290,7 +290,7 @@ reg_point() {
     for r in $(seq 1 "$REG_RUNS"); do
         log "railmpi: noreuse_bw $setting $* run $r/$REG_RUNS"
         # shellcheck disable=SC2086
-        timeout -k 10 "$TMO" env "$setting" $(impl_launch railmpi 2) \
+        timeout -k 10 "$TMO" env $setting $(impl_launch railmpi 2) \
             "$REGDIR/noreuse_bw" "$@" \
             >"$REGDIR/$name.run$r.out" 2>"$REGDIR/$name.run$r.err" </dev/null
         rc=$?
@@ -317,6 +317,11 @@ run_reg() {
         REG_STATUS="build of noreuse_bw failed (see $REGDIR/build.log)"
         return
     fi
+    # Woodall's setting (pinned registration) first, then railmpi's default (ODP).
+    # shellcheck disable=SC2086
+    for p in $REG_PROTOS; do
+        reg_point "pin-proto-$p" "RAILMPI_REG_MODE=pin RAILMPI_RNDV_PROTOCOL=$p" $REG_ARGS
+    done
     # shellcheck disable=SC2086
     for p in $REG_PROTOS; do
         reg_point "proto-$p" "RAILMPI_RNDV_PROTOCOL=$p" $REG_ARGS
@@ -330,7 +335,7 @@ run_reg() {
         failed=0
         for n in $REG_REUSE; do
             # shellcheck disable=SC2086
-            if reg_point "reuse-$p-$n" "RAILMPI_RNDV_PROTOCOL=$p" \
+            if reg_point "reuse-$p-$n" "RAILMPI_REG_MODE=pin RAILMPI_RNDV_PROTOCOL=$p" \
                 $REG_ARGS -s "$REG_SIZE" -r "$n"; then
                 awk -v n="$n" 'NF >= 2 { print n, $2; exit }' \
                     "$REGDIR/reuse-$p-$n.best" >>"$REGDIR/reuse-$p.best"
@@ -338,7 +343,7 @@ run_reg() {
                 failed=$((failed + 1))
                 # A value refused at start-up (no result in the protocol
                 # sweep either) would fail for every reuse count.
-                if [ ! -s "$REGDIR/proto-$p.best" ] || [ $failed -ge 2 ]; then
+                if [ ! -s "$REGDIR/pin-proto-$p.best" ] || [ $failed -ge 2 ]; then
                     break
                 fi
             fi
@@ -458,7 +463,11 @@ fi
         done
         echo
         # shellcheck disable=SC2086
-        reg_table "# No-reuse ping-pong bandwidth (MB/s) per RAILMPI_RNDV_PROTOCOL (Woodall Fig. 5), best of runs, higher is better" \
+        reg_table "# No-reuse ping-pong bandwidth (MB/s) per RAILMPI_RNDV_PROTOCOL with RAILMPI_REG_MODE=pin (Woodall Fig. 5: pinned registration), best of runs, higher is better" \
+            Size pin-proto- $REG_PROTOS
+        echo
+        # shellcheck disable=SC2086
+        reg_table "# No-reuse ping-pong bandwidth (MB/s) per RAILMPI_RNDV_PROTOCOL with the default registration (odp-optimal), best of runs, higher is better" \
             Size proto- $REG_PROTOS
         echo
         # shellcheck disable=SC2086
@@ -466,7 +475,7 @@ fi
             Size mode- $REG_MODES
         echo
         # shellcheck disable=SC2086
-        reg_table "# Ping-pong bandwidth (MB/s) at $REG_SIZE against the number of times each buffer is used, per RAILMPI_RNDV_PROTOCOL (Woodall Fig. 6), best of runs" \
+        reg_table "# Ping-pong bandwidth (MB/s) at $REG_SIZE against the number of times each buffer is used, per RAILMPI_RNDV_PROTOCOL with RAILMPI_REG_MODE=pin (Woodall Fig. 6), best of runs" \
             Reuses reuse- $REG_PROTOS
         echo
         echo "# Halo exchange with computation (Li 2016 Table I), $HALO_NP ranks, args: ${HALO_ARGS:-<defaults>}, one run per RAILMPI_REG_MODE"

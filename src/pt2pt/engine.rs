@@ -16,7 +16,7 @@ use super::matching::{Envelope, MatchQueues, Pattern};
 use super::request::{Bounce, Kind, RecvState, ReqId, Request, SendWait, Slab, Status};
 use super::wire::{self, MatchHeader, Packet};
 use crate::fabric::{Rail, RailError, RemoteRange};
-use crate::registration::{Access, RegPolicy, Registration, Registry};
+use crate::registration::{Access, Mode, RegPolicy, Registration, Registry};
 use std::collections::{HashMap, VecDeque};
 use std::io::IoSliceMut;
 
@@ -87,8 +87,10 @@ pub enum Rndv {
 }
 
 impl Rndv {
-    fn is_pipeline(self) -> bool {
-        matches!(self, Rndv::Pipeline | Rndv::PipelineCached)
+    /// Whether pipeline blocks are registered through the cache: the caching pipeline,
+    /// and `Auto`, which sees reuse by finding a buffer's blocks cached.
+    fn caches_blocks(self) -> bool {
+        self != Rndv::Pipeline
     }
 }
 
@@ -189,6 +191,17 @@ struct PipeRecv {
     left: u64,
 }
 
+/// odp-optimal on a receive buffer the peer writes (RPUT, pipeline blocks): we prefetch
+/// `[floor, cursor)` from the end backwards while the writer faults pages in from the
+/// front, so the two cores share the first-touch work and meet in the middle; what the
+/// writer reaches after that is resident and costs it a plain copy.
+struct BackwardPrefetch {
+    req: ReqId,
+    base: u64,
+    floor: u64,
+    cursor: u64,
+}
+
 /// A READY the sender will answer: write block `[offset, offset + len)` to `addr`.
 struct PipeWrite {
     peer: usize,
@@ -267,6 +280,8 @@ pub struct Pt2pt {
     pipes_in: HashMap<ReqId, PipeRecv>,
     pipe_due: Vec<ReqId>,
     pipe_writes: Vec<PipeWrite>,
+    /// Receive buffers the peer writes, prefetched from the end (odp-optimal).
+    backward_prefetch: Vec<BackwardPrefetch>,
     /// Non-contiguous rendezvous whose runs average fewer bytes than this (on either side)
     /// are streamed instead of read: CMA pins pages per iovec, which costs far more than
     /// copying a few bytes through the rings (0: always read).
@@ -311,6 +326,7 @@ impl Pt2pt {
             pipes_in: HashMap::new(),
             pipe_due: Vec::new(),
             pipe_writes: Vec::new(),
+            backward_prefetch: Vec::new(),
             min_rdma_run: 0,
             registry: None,
             reg_policy: RegPolicy::Pin,
@@ -417,8 +433,12 @@ impl Pt2pt {
         let pipeline = !eager
             && peer != self.me
             && self.settings.rdma
-            && self.settings.rndv.is_pipeline()
-            && data.is_contiguous();
+            && data.is_contiguous()
+            && match self.settings.rndv {
+                Rndv::Pipeline | Rndv::PipelineCached => true,
+                Rndv::Auto => self.auto_pipelines(&data),
+                _ => false,
+            };
         let reg = if eager || peer == self.me || pipeline {
             // The pipeline registers block by block as READYs come.
             None
@@ -467,7 +487,7 @@ impl Pt2pt {
                 self.pipes_out.insert(
                     req,
                     PipeSend {
-                        cached: self.settings.rndv == Rndv::PipelineCached,
+                        cached: self.settings.rndv.caches_blocks(),
                         eager: part as u64,
                         acked: false,
                         receiver_req: 0,
@@ -509,6 +529,23 @@ impl Pt2pt {
             self.prefetch_request(req, Access::Read);
         }
         SendStart::Pending(req)
+    }
+
+    /// `Auto`'s choice for a contiguous rendezvous payload: the (caching) pipeline where
+    /// registering costs about what the copy does — pin-down, whose `mlock` faults in and
+    /// pins every page — and the buffer is fresh (its first block is not in the cache), so
+    /// that registration overlaps the transfer (Woodall 2006, §4). A reused buffer finds
+    /// its blocks cached and takes the split rendezvous, the fastest on registered memory;
+    /// so does everything under ODP, where the split already has both cores fault in
+    /// pages (measured in `make bench`'s registration sweeps).
+    fn auto_pipelines(&self, data: &MsgBuf) -> bool {
+        let (Some(registry), Some((addr, len))) = (&self.registry, data.span()) else {
+            return false;
+        };
+        let frag = self.settings.pipeline.frag.max(1);
+        self.reg_policy.mode() == Mode::Pin
+            && len > frag
+            && !registry.is_cached(addr, (addr / frag + 1) * frag - addr)
     }
 
     fn queue(&mut self, peer: usize, item: Outbound) {
@@ -1116,10 +1153,12 @@ impl Pt2pt {
             && r.data.mean_run().min(theirs) >= self.min_rdma_run;
         if rdma && peer != self.me {
             r.reg = Self::register_payload(&self.registry, self.reg_policy, &r.data, Access::Write);
-            if self.reg_policy == RegPolicy::OdpOptimal {
-                self.prefetch_due.push(req);
-            }
         }
+        // odp-optimal prefetches a fresh registration once our reply is out.
+        let prefetch = rdma
+            && peer != self.me
+            && self.reg_policy == RegPolicy::OdpOptimal
+            && r.reg.as_ref().is_some_and(|g| g.is_fresh());
         let take = (hdr.len as usize).min(cap);
         r.status = Status {
             source: hdr.src,
@@ -1151,6 +1190,20 @@ impl Pt2pt {
                 _ => take,
             };
             let split = head < take;
+            match base {
+                // The peer writes all of it: prefetch from the end, towards its writes.
+                Some(base) if prefetch && head == 0 => {
+                    self.backward_prefetch.push(BackwardPrefetch {
+                        req,
+                        base,
+                        floor: 0,
+                        cursor: take as u64,
+                    })
+                }
+                _ if prefetch => self.prefetch_due.push(req),
+                _ => {}
+            }
+            let r = self.reqs.get_mut(req).expect("matched request exists");
             r.kind = Kind::Recv(RecvState::Rdma {
                 peer,
                 sender_req: hdr.sender_req,
@@ -1235,7 +1288,7 @@ impl Pt2pt {
             PipeRecv {
                 peer,
                 sender_req: hdr.sender_req,
-                cached: self.settings.rndv == Rndv::PipelineCached,
+                cached: self.settings.rndv.caches_blocks(),
                 base: base.unwrap_or(0),
                 stream_from: head,
                 limit,
@@ -1246,6 +1299,14 @@ impl Pt2pt {
         );
         if rdma_offset < limit {
             self.pipe_due.push(req);
+            if self.reg_policy == RegPolicy::OdpOptimal && self.registry.is_some() {
+                self.backward_prefetch.push(BackwardPrefetch {
+                    req,
+                    base: base.unwrap_or(0),
+                    floor: rdma_offset,
+                    cursor: limit,
+                });
+            }
         }
     }
 
@@ -1382,8 +1443,10 @@ impl Pt2pt {
     }
 
     /// Register the next blocks of a pipelined receive, up to the depth, and READY each
-    /// (Woodall 2006, §4, Fig. 2). Returns how many.
-    fn pipe_advance(&mut self, req: ReqId) -> usize {
+    /// (Woodall 2006, §4, Fig. 2), each READY out before the next block registers (a
+    /// pinning registration takes long enough for the sender to start on the first).
+    /// Returns how many.
+    fn pipe_advance(&mut self, rail: &mut dyn Rail, req: ReqId) -> usize {
         let PipelineSettings { frag, depth, .. } = self.settings.pipeline;
         let (frag, depth) = (frag.max(1) as u64, depth.max(1));
         let mut n = 0;
@@ -1419,8 +1482,41 @@ impl Pt2pt {
             pr.next += len;
             let (peer, sender_req) = (pr.peer, pr.sender_req);
             self.queue_control(peer, wire::pipe_ready(sender_req, req, off, len, addr));
+            self.flush_peer(rail, peer);
             n += 1;
         }
+    }
+
+    /// odp-optimal: prefetch one more chunk of a receive buffer that the peer writes, from
+    /// the end backwards, down to where the writes have got to (a pipeline's READY'd
+    /// blocks) or to the start. One chunk per call, so FINs are answered in between.
+    fn backward_prefetch_step(&mut self) -> usize {
+        const CHUNK: u64 = 256 << 10;
+        let Some(p) = self.backward_prefetch.first_mut() else {
+            return 0;
+        };
+        let floor = match (self.pipes_in.get(&p.req), self.reqs.get(p.req)) {
+            (Some(pr), _) => Some(pr.next),
+            (None, Some(r))
+                if !r.done && !matches!(r.kind, Kind::Recv(RecvState::Pipeline { .. })) =>
+            {
+                Some(p.floor)
+            }
+            _ => None,
+        };
+        let Some(registry) = self
+            .registry
+            .as_ref()
+            .filter(|_| floor.is_some_and(|f| p.cursor > f))
+        else {
+            self.backward_prefetch.remove(0);
+            return 0;
+        };
+        let from = p.cursor.saturating_sub(CHUNK).max(floor.unwrap_or(0));
+        let (addr, len) = (p.base + from, p.cursor - from);
+        p.cursor = from;
+        let _ = registry.prefetch(addr as usize, len as usize, Access::Write);
+        1
     }
 
     /// Answer one READY: register the source block, RDMA-write it, deregister it and FIN
@@ -1494,12 +1590,13 @@ impl Pt2pt {
         due.sort_unstable();
         due.dedup();
         for req in due {
-            n += self.pipe_advance(req);
+            n += self.pipe_advance(rail, req);
         }
         for w in std::mem::take(&mut self.pipe_writes) {
             self.pipe_write(rail, w);
             n += 1;
         }
+        n += self.backward_prefetch_step();
         for w in std::mem::take(&mut self.writes) {
             self.count_faults(w.local as usize, w.len);
             // SAFETY: (local, len) lies in a pending send's buffer (checked at PUT_REQ).
@@ -1708,6 +1805,12 @@ impl Pt2pt {
         }
     }
 
+    /// Pipelined sends and receives in progress.
+    #[cfg(test)]
+    pub(crate) fn pipelines(&self) -> usize {
+        self.pipes_out.len() + self.pipes_in.len()
+    }
+
     /// Anything left to push out or read?
     pub fn has_output(&self) -> bool {
         !self.busy_peers.is_empty()
@@ -1716,6 +1819,7 @@ impl Pt2pt {
             || !self.writes.is_empty()
             || !self.pipe_due.is_empty()
             || !self.pipe_writes.is_empty()
+            || !self.backward_prefetch.is_empty()
     }
 }
 

@@ -827,6 +827,55 @@ fn pipeline_blocks_are_cached_only_by_the_caching_pipeline() {
     }
 }
 
+/// `Auto` under pin-down: a fresh buffer goes through the caching pipeline; sent again, its
+/// blocks are cached and it takes the split rendezvous. Under ODP it never pipelines.
+#[test]
+fn auto_pipelines_fresh_buffers_under_pin_down() {
+    use crate::registration::{Invalidation, RegPolicy, Registry, RegistryConfig};
+    // Pins: serialised with the registration tests' VmLck checks.
+    let _g = crate::registration::tests::serial();
+    for policy in [RegPolicy::Pin, RegPolicy::OdpOptimal] {
+        let mut s = with_rndv(settings(true, 8192), Rndv::Auto);
+        s.pipeline.frag = 64 << 10;
+        let mut p = Pair::new(s, 8, false);
+        let regs: Vec<Registry> = (0..2)
+            .map(|_| {
+                Registry::new(RegistryConfig {
+                    cache_max: 1 << 24,
+                    invalidation: Invalidation::Hooks,
+                })
+            })
+            .collect();
+        for (e, r) in p.eng.iter_mut().zip(&regs) {
+            e.registry = Some(r.clone());
+            e.reg_policy = policy;
+        }
+        let n = 300_000;
+        let data = pattern(n);
+        let mut buf = vec![0u8; n];
+        for round in 0..3 {
+            buf.fill(0);
+            let r = p.recv(Some(1), &mut buf);
+            let sr = p.send(1, &data, false).expect("rendezvous");
+            let pipelined = p.eng[0].pipelines() > 0;
+            p.progress();
+            assert!(p.eng[1].take_if_done(r).is_some());
+            assert!(p.eng[0].take_if_done(sr).is_some());
+            assert!(buf == data, "{policy:?} round {round}");
+            assert_eq!(
+                pipelined,
+                policy == RegPolicy::Pin && round == 0,
+                "{policy:?} round {round}"
+            );
+        }
+        drop(p);
+        for reg in regs {
+            let st = reg.stats();
+            assert_eq!(st.registrations, st.deregistrations);
+        }
+    }
+}
+
 #[test]
 fn forged_pipeline_packets_are_rejected_without_touching_memory() {
     use super::wire;

@@ -20,7 +20,7 @@ mod stats;
 mod uffd_monitor;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 pub use crate::sys::vmem::Access;
 pub use provider::{MemoryProvider, PinError, ShmProvider};

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 static VMLCK: Mutex<()> = Mutex::new(());
 
-fn serial() -> std::sync::MutexGuard<'static, ()> {
+pub(crate) fn serial() -> std::sync::MutexGuard<'static, ()> {
     VMLCK.lock().unwrap_or_else(|e| e.into_inner())
 }
 
