@@ -28,6 +28,21 @@ if [ "${CT_IMPL:-railmpi}" = railmpi ]; then
             setpriv --bounding-set=-ipc_lock --inh-caps=-ipc_lock \
             prlimit --memlock=65536 $MPIEXEC -n 2 "$CT/large"
     fi
+    # Buffers given back and changed between rendezvous (munmap + mmap at the same address,
+    # mremap, madvise DONTNEED) under pin-down with each invalidation method: the data must
+    # be right every time, and uffd and hooks must have noticed (invalidations > 0; uffd
+    # may instead report that the kernel has no userfaultfd, and then caches nothing).
+    # no-trim does not see the program's own munmap: only the data is checked there.
+    _reg_inval="$_reg_total .* invalidate [1-9][0-9]*,"
+    CASE_EXPECT="$_reg_inval|userfaultfd unavailable" run_case reg_reuse.uffd.n2 0 \
+        env RAILMPI_STATS=1 RAILMPI_REG_MODE=pin RAILMPI_REG_INVALIDATE=uffd \
+        $MPIEXEC -n 2 "$CT/reg_reuse"
+    CASE_EXPECT="$_reg_inval" run_case reg_reuse.hooks.n2 0 \
+        env RAILMPI_STATS=1 RAILMPI_REG_MODE=pin RAILMPI_REG_INVALIDATE=hooks \
+        $MPIEXEC -n 2 "$CT/reg_reuse"
+    CASE_EXPECT='^ok reg_reuse ' run_case reg_reuse.no-trim.n2 0 \
+        env RAILMPI_STATS=1 RAILMPI_REG_MODE=pin RAILMPI_REG_INVALIDATE=no-trim \
+        $MPIEXEC -n 2 "$CT/reg_reuse"
     # Many concurrent rendezvous between all pairs of 8 ranks, each mode.
     for _m in pin odp-optimal; do
         CASE_EXPECT='^ok allpairs ' run_case "reg_$_m.allpairs.n8" 0 \

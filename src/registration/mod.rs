@@ -5,14 +5,18 @@
 //! `count_nonresident` counts the pages a transfer is about to fault on. Modes: pin-down
 //! (shm: `mlock`) and ODP (shm: nothing pinned). Registrations are kept in a cache ("leave
 //! pinned", Woodall §5.1: page-aligned interval map, LRU, byte limit) and dropped when the
-//! application gives their memory back, noticed by userfaultfd events (`uffd`), by an
-//! explicit `invalidate` call (`hooks`), or prevented by keeping malloc from returning
-//! memory (`no-trim`). The provider (`MemoryProvider`) is what a rail does to register:
-//! `ShmProvider` today, verbs later, behind the same calls.
+//! application gives their memory back, noticed by userfaultfd events (`uffd`), by
+//! libmpi's own `munmap`/`mremap`/`madvise`/`brk`/`sbrk` interposing the program's calls
+//! (`hooks`, see `hooks.rs`; glibc malloc's internal calls are invisible to it, so `hooks`
+//! also keeps malloc from returning memory), or prevented by keeping malloc from returning
+//! memory (`no-trim`). Both event sources feed the same queue shape, applied under the
+//! registry lock before every lookup. The provider (`MemoryProvider`) is what a rail does
+//! to register: `ShmProvider` today, verbs later, behind the same calls.
 //!
 //! The point-to-point engine registers every rendezvous payload here (`RAILMPI_REG_MODE`
 //! picks pin-down or ODP and when ODP prefetches); the pipeline protocols are to come.
 
+mod hooks;
 mod interval_map;
 mod provider;
 mod registry;
@@ -81,8 +85,10 @@ impl FromStr for RegPolicy {
 pub enum Invalidation {
     /// userfaultfd unmap/remove/remap events on cached ranges, read by a monitor thread.
     Uffd,
-    /// Whoever frees memory calls `Registry::invalidate` (the `munmap`/`mremap`/`madvise`/
-    /// `brk` interposition that will call it is not built yet).
+    /// libmpi defines `munmap`, `mremap`, `madvise`, `brk` and `sbrk`, ahead of libc in
+    /// symbol lookup: the program's calls forward to the kernel and queue what went away
+    /// for the registry. malloc's internal unmapping bypasses symbol lookup, so malloc is
+    /// also kept from returning memory (as `NoTrim`).
     Hooks,
     /// malloc never returns memory (`M_TRIM_THRESHOLD` -1, `M_MMAP_MAX` 0), so freed
     /// buffers stay mapped; memory the application `munmap`s itself is not covered.

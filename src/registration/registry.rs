@@ -2,10 +2,11 @@
 //! One lock (`State`) guards the interval map and the pinned-bytes count; statistics are
 //! atomics outside it.
 
+use super::hooks::{self, Subscription};
 use super::interval_map::{Entry, IntervalMap, Key};
 use super::provider::{MemoryProvider, PinError, ShmProvider};
 use super::stats::{Stats, StatsSnapshot};
-use super::uffd_monitor::{Monitor, QUEUE_CAPACITY};
+use super::uffd_monitor::{Monitor, Queue, QUEUE_CAPACITY};
 use super::{Access, Invalidation, Mode, PageRange};
 use crate::sys::userfaultfd::{Event, WatchMode};
 use crate::sys::vmem;
@@ -70,7 +71,8 @@ struct State {
     map: IntervalMap,
     /// Bytes pinned: the union of pinned entries (what `VmLck` counts for us).
     pinned: usize,
-    /// The monitor's queue is swapped with this one, so neither side allocates.
+    /// An event queue (the monitor's or the hooks') is swapped with this one, so neither
+    /// side allocates.
     spare: Vec<Event>,
 }
 
@@ -79,6 +81,8 @@ struct Inner {
     stats: Stats,
     provider: Box<dyn MemoryProvider>,
     monitor: Option<Monitor>,
+    /// `hooks`: this registry's queue of the interposed calls' events.
+    hooks: Option<Subscription>,
     cfg: RegistryConfig,
     page: usize,
     warned_memlock: AtomicBool,
@@ -171,8 +175,9 @@ impl Registry {
     }
 
     pub fn with_provider(cfg: RegistryConfig, provider: Box<dyn MemoryProvider>) -> Registry {
+        let caching = cfg.cache_max > 0;
         let monitor = match cfg.invalidation {
-            Invalidation::Uffd if cfg.cache_max > 0 => match Monitor::start() {
+            Invalidation::Uffd if caching => match Monitor::start() {
                 Ok(m) => Some(m),
                 Err(e) => {
                     tracing::warn!(
@@ -182,11 +187,28 @@ impl Registry {
                     None
                 }
             },
-            Invalidation::NoTrim => {
-                if !vmem::keep_allocator_memory() {
-                    tracing::warn!("mallopt refused to keep freed memory mapped");
+            _ => None,
+        };
+        // `hooks` sees only what the program unmaps itself; malloc's own trimming goes to
+        // glibc-internal calls, so malloc is also told to keep its memory (as `no-trim`).
+        let keep_malloc_memory = match cfg.invalidation {
+            Invalidation::NoTrim => true,
+            Invalidation::Hooks => caching,
+            Invalidation::Uffd => false,
+        };
+        if keep_malloc_memory && !vmem::keep_allocator_memory() {
+            tracing::warn!("mallopt refused to keep freed memory mapped");
+        }
+        let hooks = match cfg.invalidation {
+            Invalidation::Hooks if caching => {
+                let s = hooks::arm();
+                if s.is_none() {
+                    tracing::warn!(
+                        "too many registries listening to the memory hooks: this one does \
+                         not cache registrations"
+                    );
                 }
-                None
+                s
             }
             _ => None,
         };
@@ -200,6 +222,7 @@ impl Registry {
                 stats: Stats::default(),
                 provider,
                 monitor,
+                hooks,
                 cfg,
                 page: vmem::page_size(),
                 warned_memlock: AtomicBool::new(false),
@@ -395,7 +418,8 @@ impl Registry {
     }
 
     /// Forget every registration intersecting `[addr, addr+len)`: memory there is about to
-    /// be (or was) given back. The entry point of the `hooks` method; usable with any.
+    /// be (or was) given back. Usable with any method (the interposed calls of `hooks`
+    /// record their events into a queue instead, see `hooks.rs`).
     pub fn invalidate(&self, addr: usize, len: usize) {
         let Some(range) = PageRange::covering(addr, len, self.inner.page) else {
             return;
@@ -462,7 +486,11 @@ impl Inner {
         let Some(e) = st.map.get(key) else { return }; // invalidated while in use
         let cacheable = cached
             && self.cfg.cache_max > 0
-            && (e.watched || self.cfg.invalidation != Invalidation::Uffd);
+            && match self.cfg.invalidation {
+                Invalidation::Uffd => e.watched,
+                Invalidation::Hooks => self.hooks.is_some(),
+                Invalidation::NoTrim => true,
+            };
         if st.map.release(key) > 0 {
             return;
         }
@@ -479,11 +507,20 @@ impl Inner {
         }
     }
 
-    /// Apply the userfaultfd events queued since the last call.
+    /// Apply the events queued since the last call: the userfaultfd monitor's (`uffd`) or
+    /// the interposed calls' (`hooks`), the same way.
     fn apply_events(&self, st: &mut State) {
-        let Some(m) = &self.monitor else { return };
+        if let Some(m) = &self.monitor {
+            self.drain(st, &m.queue, "userfaultfd");
+        }
+        if let Some(h) = &self.hooks {
+            self.drain(st, h.queue(), "memory hook");
+        }
+    }
+
+    fn drain(&self, st: &mut State, queue: &Mutex<Queue>, source: &str) {
         let overflow = {
-            let mut q = m.queue.lock();
+            let mut q = queue.lock();
             if q.events.is_empty() && !q.overflow {
                 return;
             }
@@ -513,9 +550,7 @@ impl Inner {
         }
         st.spare = events;
         if overflow {
-            tracing::warn!(
-                "userfaultfd event queue overflowed: dropping every cached registration"
-            );
+            tracing::warn!("{source} event queue overflowed: dropping every cached registration");
             let all = PageRange::new(0, usize::MAX & !(self.page - 1));
             self.invalidate(st, all, Gone::Mapped);
         }

@@ -259,10 +259,13 @@ fn free_and_reuse(invalidation: Invalidation) {
         drop(reg.register(p, len, Mode::Pin).unwrap());
         assert!(reg.is_cached(p, len));
         assert_eq!(vmlck() - base, len);
-        if invalidation == Invalidation::Hooks {
-            reg.invalidate(p, len);
-        }
         unmap(p, len);
+        if invalidation == Invalidation::Hooks {
+            // `libc::munmap` resolves to the crate's own definition in this test binary
+            // too (a definition in the executable wins over libc's): the unmap is queued
+            // before munmap returns, so the next lookup drops the entry.
+            assert!(!reg.is_cached(p, len), "the interposed munmap reported it");
+        }
         if try_map(len, p).is_ok() {
             break;
         }
@@ -290,8 +293,295 @@ fn free_and_reuse_under_uffd() {
 }
 
 #[test]
-fn free_and_reuse_under_explicit_invalidate() {
+fn free_and_reuse_under_hooks() {
     free_and_reuse(Invalidation::Hooks);
+}
+
+fn madvise(p: usize, len: usize, advice: libc::c_int) -> std::io::Result<()> {
+    // SAFETY: the tests advise only on mappings they made and no longer need the contents of.
+    match unsafe { libc::madvise(p as *mut libc::c_void, len, advice) } {
+        0 => Ok(()),
+        _ => Err(std::io::Error::last_os_error()),
+    }
+}
+
+/// `mremap` through the interposed definition (variadic in C: the fifth argument only
+/// with `MREMAP_FIXED`).
+fn mremap(p: usize, old: usize, new: usize, flags: libc::c_int, to: usize) -> Option<usize> {
+    // SAFETY: the tests move or resize only mappings they made (and `to`, their own too).
+    let r = unsafe {
+        if flags & libc::MREMAP_FIXED != 0 {
+            libc::mremap(p as *mut _, old, new, flags, to as *mut libc::c_void)
+        } else {
+            libc::mremap(p as *mut _, old, new, flags)
+        }
+    };
+    (r != libc::MAP_FAILED).then_some(r as usize)
+}
+
+#[test]
+fn hooks_madvise_drops_entries_and_keeps_accounting() {
+    let _g = serial();
+    let base = vmlck();
+    let pg = page();
+    let reg = registry(1 << 30, Invalidation::Hooks);
+    // ODP, populated and cached: advice that drops pages drops the entry at once.
+    let p = map(8 * pg, 0);
+    // SAFETY: our mapping; fill it.
+    unsafe { std::ptr::write_bytes(p as *mut u8, 9, 8 * pg) };
+    for advice in [libc::MADV_DONTNEED, libc::MADV_FREE] {
+        drop(reg.register(p, 8 * pg, Mode::Odp).unwrap());
+        assert!(reg.is_cached(p, 8 * pg));
+        madvise(p + 2 * pg, 2 * pg, advice).unwrap();
+        assert!(!reg.is_cached(p, pg), "advice {advice} dropped the entry");
+    }
+    // Advice that keeps the pages keeps the entry.
+    drop(reg.register(p, 8 * pg, Mode::Odp).unwrap());
+    madvise(p, 8 * pg, libc::MADV_WILLNEED).unwrap();
+    assert!(reg.is_cached(p, 8 * pg));
+    assert_eq!(reg.stats().invalidations, 2);
+    // Pinned and cached: the kernel refuses DONTNEED on locked memory (EINVAL); a failed
+    // call records nothing and the entry stays.
+    let q = map(8 * pg, 0);
+    drop(reg.register(q, 8 * pg, Mode::Pin).unwrap());
+    match madvise(q, 8 * pg, libc::MADV_DONTNEED) {
+        Ok(()) => assert!(!reg.is_cached(q, 8 * pg)),
+        Err(e) => {
+            assert_eq!(e.raw_os_error(), Some(libc::EINVAL));
+            assert!(reg.is_cached(q, 8 * pg));
+            assert_eq!(reg.stats().invalidations, 2);
+        }
+    }
+    assert_accounting(&reg, base);
+    // DONTNEED_LOCKED (Linux 5.18) drops locked pages: the entry goes and what it pinned
+    // is unlocked, the part outside the advice too.
+    drop(reg.register(q, 8 * pg, Mode::Pin).unwrap());
+    assert_eq!(reg.pinned_bytes(), 8 * pg);
+    match madvise(q + 2 * pg, 2 * pg, libc::MADV_DONTNEED_LOCKED) {
+        Ok(()) => {
+            assert!(!reg.is_cached(q, pg));
+            assert_eq!(reg.pinned_bytes(), 0);
+        }
+        Err(e) => eprintln!("MADV_DONTNEED_LOCKED refused ({e}): that part skipped"),
+    }
+    assert_accounting(&reg, base);
+    drop(reg);
+    assert_eq!(vmlck(), base);
+    unmap(p, 8 * pg);
+    unmap(q, 8 * pg);
+}
+
+#[test]
+fn hooks_mremap_drops_entries_and_keeps_accounting() {
+    let _g = serial();
+    let base = vmlck();
+    let pg = page();
+    let reg = registry(1 << 30, Invalidation::Hooks);
+    // Moved with MREMAP_FIXED onto a mapping of ours: the lock moves with the pages and
+    // the registry releases it at the target.
+    let q = map(8 * pg, 0);
+    let t = map(8 * pg, 0);
+    drop(reg.register(q, 8 * pg, Mode::Pin).unwrap());
+    assert_eq!(vmlck() - base, 8 * pg);
+    let fixed = libc::MREMAP_MAYMOVE | libc::MREMAP_FIXED;
+    assert_eq!(mremap(q, 8 * pg, 8 * pg, fixed, t), Some(t));
+    assert!(!reg.is_cached(q, pg) && !reg.is_cached(t, pg));
+    assert_eq!(reg.pinned_bytes(), 0);
+    assert_accounting(&reg, base);
+    // Grown and (maybe) moved: the locked new tail is released as well.
+    drop(reg.register(t, 8 * pg, Mode::Pin).unwrap());
+    let moved = mremap(t, 8 * pg, 16 * pg, libc::MREMAP_MAYMOVE, 0).expect("mremap");
+    assert!(!reg.is_cached(t, pg));
+    assert_accounting(&reg, base);
+    // Shrunk in place: the tail is unmapped, the head unlocked.
+    drop(reg.register(moved, 16 * pg, Mode::Pin).unwrap());
+    assert_eq!(
+        mremap(moved, 16 * pg, 4 * pg, 0, 0),
+        Some(moved),
+        "shrinks in place"
+    );
+    assert!(!reg.is_cached(moved, pg));
+    assert_eq!(reg.pinned_bytes(), 0);
+    assert_accounting(&reg, base);
+    // Grown in place (the pages after it free, unless another thread just took them).
+    drop(reg.register(moved, 4 * pg, Mode::Pin).unwrap());
+    match mremap(moved, 4 * pg, 16 * pg, 0, 0) {
+        Some(at) => {
+            assert_eq!(at, moved);
+            assert!(
+                !reg.is_cached(moved, pg),
+                "the locked tail is no one's: dropped"
+            );
+            assert_accounting(&reg, base);
+            unmap(moved, 16 * pg);
+        }
+        None => {
+            eprintln!("no room to grow in place: that part skipped");
+            unmap(moved, 4 * pg);
+        }
+    }
+    assert_accounting(&reg, base);
+    drop(reg);
+    assert_eq!(vmlck(), base);
+}
+
+/// Run test `name` alone, in a child process (this binary, one test thread), and check it
+/// printed `NAME child ok`: returns true in the child, where the caller runs its body. For
+/// what other tests' threads would disturb (the heap's break, the hooks' global state).
+fn alone_in_child(name: &str) -> bool {
+    if std::env::var(CHILD).is_ok() {
+        return true;
+    }
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", &format!("registration::tests::{name}")])
+        .args(["--nocapture", "--test-threads=1"])
+        .env(CHILD, "1")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout) + String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "child failed:\n{text}");
+    assert!(
+        text.contains(&format!("{name} child ok")),
+        "child did not run:\n{text}"
+    );
+    false
+}
+
+/// Lowering the break unmaps the whole pages above it: a registration there is dropped.
+/// Only what the test grew is given back, and only if nothing else moved the break.
+#[test]
+fn hooks_sbrk_and_brk_lowering_drops_entries() {
+    const NAME: &str = "hooks_sbrk_and_brk_lowering_drops_entries";
+    if !alone_in_child(NAME) {
+        return;
+    }
+    let base = vmlck();
+    let pg = page();
+    let reg = registry(1 << 30, Invalidation::Hooks);
+    let grow = 8 * pg;
+    for use_brk in [false, true] {
+        // SAFETY: grows the heap by `grow` bytes, ours until given back below.
+        let old = unsafe { libc::sbrk(grow as libc::intptr_t) } as usize;
+        assert_ne!(
+            old as isize,
+            -1,
+            "sbrk: {}",
+            std::io::Error::last_os_error()
+        );
+        let top = old + grow;
+        // The whole pages of what we grew.
+        let (start, end) = (old.next_multiple_of(pg), top & !(pg - 1));
+        drop(reg.register(start, end - start, Mode::Pin).unwrap());
+        assert!(reg.is_cached(start, end - start));
+        assert_accounting(&reg, base);
+        // SAFETY: sbrk(0) only reads the break.
+        if unsafe { libc::sbrk(0) } as usize != top {
+            eprintln!("the break moved meanwhile (malloc grew the heap): shrinking skipped");
+            break;
+        }
+        if use_brk {
+            // SAFETY: lowers the break back to where it was: only our growth goes.
+            assert_eq!(unsafe { libc::brk(old as *mut libc::c_void) }, 0);
+        } else {
+            // SAFETY: as above.
+            assert_eq!(
+                unsafe { libc::sbrk(-(grow as libc::intptr_t)) } as usize,
+                top
+            );
+        }
+        // SAFETY: reads the break.
+        assert_eq!(unsafe { libc::sbrk(0) } as usize, old);
+        assert!(
+            !reg.is_cached(start, pg),
+            "brk={use_brk}: the entry went with its pages"
+        );
+        assert_eq!(reg.pinned_bytes(), 0);
+        assert_accounting(&reg, base);
+    }
+    drop(reg);
+    assert_eq!(vmlck(), base);
+    println!("{NAME} child ok");
+}
+
+/// More events than a queue holds between two lookups: the registry cannot know which
+/// entries they hit, so it drops every one (and caches again afterwards).
+#[test]
+fn hooks_queue_overflow_drops_everything() {
+    const NAME: &str = "hooks_queue_overflow_drops_everything";
+    if !alone_in_child(NAME) {
+        return;
+    }
+    let pg = page();
+    let reg = registry(1 << 30, Invalidation::Hooks);
+    let (p, q) = (map(4 * pg, 0), map(pg, 0));
+    drop(reg.register(p, 4 * pg, Mode::Odp).unwrap());
+    // Events about other memory: applied one by one, the entry stays.
+    for _ in 0..10 {
+        madvise(q, pg, libc::MADV_DONTNEED).unwrap();
+    }
+    assert!(reg.is_cached(p, 4 * pg));
+    for _ in 0..2 * super::uffd_monitor::QUEUE_CAPACITY {
+        madvise(q, pg, libc::MADV_DONTNEED).unwrap();
+    }
+    assert!(!reg.is_cached(p, pg), "overflow: everything dropped");
+    drop(reg.register(p, 4 * pg, Mode::Odp).unwrap());
+    assert!(reg.is_cached(p, 4 * pg), "and caching goes on");
+    drop(reg);
+    unmap(p, 4 * pg);
+    unmap(q, pg);
+    println!("{NAME} child ok");
+}
+
+/// With no registry listening (uffd, no-trim, or hooks without a cache), the interposed
+/// calls only forward: results and errno as libc's, nothing recorded.
+#[test]
+fn unarmed_hooks_forward_and_record_nothing() {
+    const NAME: &str = "unarmed_hooks_forward_and_record_nothing";
+    if !alone_in_child(NAME) {
+        return;
+    }
+    use std::sync::atomic::Ordering::Relaxed;
+    let pg = page();
+    let errno = || std::io::Error::last_os_error().raw_os_error();
+    let _uncached = registry(0, Invalidation::Hooks);
+    let _uffd = registry(1 << 30, Invalidation::Uffd);
+    let reg = registry(1 << 30, Invalidation::NoTrim);
+    assert!(!hooks::armed());
+    let recorded = hooks::RECORDED.load(Relaxed);
+    let p = map(8 * pg, 0);
+    // SAFETY: our mapping; fill it.
+    unsafe { std::ptr::write_bytes(p as *mut u8, 7, 8 * pg) };
+    drop(reg.register(p, 8 * pg, Mode::Odp).unwrap());
+    madvise(p, pg, libc::MADV_DONTNEED).unwrap();
+    // SAFETY: p is still mapped; its first page was dropped.
+    assert_eq!(unsafe { *(p as *const u8) }, 0);
+    assert_eq!(
+        madvise(p, pg, 12345).unwrap_err().raw_os_error(),
+        Some(libc::EINVAL)
+    );
+    let q = mremap(p, 8 * pg, 32 * pg, libc::MREMAP_MAYMOVE, 0).expect("mremap");
+    // SAFETY: the moved mapping keeps its contents.
+    assert_eq!(unsafe { *((q + pg) as *const u8) }, 7);
+    assert_eq!(mremap(q + 1, pg, pg, 0, 0), None, "unaligned");
+    assert_eq!(errno(), Some(libc::EINVAL));
+    // SAFETY: an unaligned munmap fails with EINVAL and unmaps nothing.
+    assert_eq!(unsafe { libc::munmap((q + 1) as *mut _, pg) }, -1);
+    assert_eq!(errno(), Some(libc::EINVAL));
+    unmap(q, 32 * pg);
+    assert!(!vmem::is_mapped(q, pg), "munmap forwarded");
+    // SAFETY: sbrk(0) reads the break; brk to the same place changes nothing.
+    let cur = unsafe { libc::sbrk(0) };
+    // SAFETY: as above.
+    assert_eq!(unsafe { libc::brk(cur) }, 0);
+    // SAFETY: the kernel's brk(0) returns the break without moving it.
+    assert_eq!(
+        unsafe { libc::syscall(libc::SYS_brk, 0) } as usize,
+        cur as usize
+    );
+    assert_eq!(hooks::RECORDED.load(Relaxed), recorded, "nothing recorded");
+    // no-trim does not see the program's own munmap: the stale entry stays.
+    assert!(reg.is_cached(p, 8 * pg));
+    println!("{NAME} child ok");
 }
 
 /// Touch `p` from another thread; fail rather than hang if it blocks.

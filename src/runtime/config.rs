@@ -93,8 +93,9 @@ pub const SETTINGS: &[Setting] = &[
         name: "RAILMPI_REG_INVALIDATE",
         default: "uffd",
         help: "how cached registrations learn memory was freed: uffd (userfaultfd events), \
-               hooks (explicit invalidation; interposition not built yet), no-trim (malloc \
-               never returns memory)",
+               hooks (libmpi interposes munmap/mremap/madvise/brk/sbrk, \
+               plus no-trim for malloc's internal calls), no-trim (malloc never returns \
+               memory)",
     },
     Setting {
         name: "RAILMPI_STATS",
