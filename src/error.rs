@@ -36,6 +36,8 @@ pub enum ErrorClass {
     RmaSync,
     RmaRange,
     RmaConflict,
+    RmaFlavor,
+    RmaAttach,
     LockType,
     Assert,
     Size,

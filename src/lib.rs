@@ -14,5 +14,6 @@ pub mod fabric;
 pub mod launcher;
 pub mod pt2pt;
 pub mod registration;
+pub mod rma;
 pub mod runtime;
 pub mod sys;

@@ -1,4 +1,4 @@
-//! Attribute caching on communicators (MPI-3.1 §6.7): keyvals, set/get/delete, the copy
+//! Attribute caching on communicators and windows (MPI-3.1 §6.7): keyvals, set/get/delete, the copy
 //! callbacks MPI_Comm_dup runs, the delete callbacks MPI_Comm_free, MPI_Comm_delete_attr,
 //! a replacing MPI_Comm_set_attr and MPI_Finalize (on MPI_COMM_SELF, then MPI_COMM_WORLD)
 //! run; the predefined attributes (MPI_TAG_UB …); and the MPI-1 names of all this.
@@ -10,14 +10,54 @@
 
 use super::args;
 use super::consts::*;
-use super::handles::{self, KEYVALS, KEYVAL_OBJ_COMM};
+use super::handles::{self, KEYVALS, KEYVAL_OBJ_COMM, KEYVAL_OBJ_WIN};
 use super::shim::{self, put, run};
 use crate::error::{Error, ErrorClass, Result};
 use crate::mpi_err;
 use std::os::raw::{c_int, c_void};
 use std::sync::atomic::{AtomicI32, Ordering};
 
-/// A communicator keyval (MPI_Comm_create_keyval).
+/// What attributes are cached on: a communicator or a window. (Windows are never
+/// duplicated, so their keyvals' copy callbacks never run; the callback types of both are
+/// the same C signature, the handles being ints.)
+pub(crate) trait AttrObject: Copy {
+    /// The keyval object kind (`KEYVAL_OBJ_*`) and its name in messages.
+    const KIND: u32;
+    const NAME: &'static str;
+    fn handle(self) -> c_int;
+    /// Run `f` on the object's attribute list (MPI_ERR_COMM / MPI_ERR_WIN if invalid).
+    fn with_attrs<T>(self, f: impl FnOnce(&mut Vec<(c_int, usize)>) -> T) -> Result<T>;
+}
+
+#[derive(Clone, Copy)]
+pub(crate) struct CommAttrs(pub MPI_Comm);
+
+#[derive(Clone, Copy)]
+pub(crate) struct WinAttrs(pub MPI_Win);
+
+impl AttrObject for CommAttrs {
+    const KIND: u32 = KEYVAL_OBJ_COMM;
+    const NAME: &'static str = "communicator";
+    fn handle(self) -> c_int {
+        self.0
+    }
+    fn with_attrs<T>(self, f: impl FnOnce(&mut Vec<(c_int, usize)>) -> T) -> Result<T> {
+        handles::with_comm_entry(self.0, |e| f(&mut e.attrs))
+    }
+}
+
+impl AttrObject for WinAttrs {
+    const KIND: u32 = KEYVAL_OBJ_WIN;
+    const NAME: &'static str = "window";
+    fn handle(self) -> c_int {
+        self.0
+    }
+    fn with_attrs<T>(self, f: impl FnOnce(&mut Vec<(c_int, usize)>) -> T) -> Result<T> {
+        handles::with_win_entry(self.0, |e| f(&mut e.attrs))
+    }
+}
+
+/// A keyval (MPI_Comm_create_keyval, MPI_Win_create_keyval).
 pub struct Keyval {
     copy: MPI_Comm_copy_attr_function,
     delete: MPI_Comm_delete_attr_function,
@@ -33,17 +73,17 @@ fn is_builtin(keyval: c_int) -> bool {
     (keyval as u32) & 0xfc00_0000 == 0x6400_0000
 }
 
-/// The table slot of a live communicator keyval, or MPI_ERR_KEYVAL.
-fn slot(keyval: c_int) -> Result<usize> {
+/// The table slot of a live keyval of object kind `kind`, or MPI_ERR_KEYVAL.
+fn slot(keyval: c_int, kind: u32, name: &str) -> Result<usize> {
     if keyval == MPI_KEYVAL_INVALID {
         return mpi_err!(Keyval, "MPI_KEYVAL_INVALID");
     }
-    handles::keyval_index(keyval, KEYVAL_OBJ_COMM)
+    handles::keyval_index(keyval, kind)
         .filter(|&i| KEYVALS.read().get(i).is_some_and(|k| !k.freed))
         .ok_or_else(|| {
             Error::new(
                 ErrorClass::Keyval,
-                format!("invalid communicator keyval {keyval:#x}"),
+                format!("invalid {name} keyval {keyval:#x}"),
             )
         })
 }
@@ -51,20 +91,21 @@ fn slot(keyval: c_int) -> Result<usize> {
 /// A keyval's callbacks and extra state; None if it no longer exists.
 fn callbacks(
     keyval: c_int,
+    kind: u32,
 ) -> Option<(
     MPI_Comm_copy_attr_function,
     MPI_Comm_delete_attr_function,
     usize,
 )> {
-    let i = handles::keyval_index(keyval, KEYVAL_OBJ_COMM)?;
+    let i = handles::keyval_index(keyval, kind)?;
     KEYVALS
         .read()
         .get(i)
         .map(|k| (k.copy, k.delete, k.extra_state))
 }
 
-fn add_use(keyval: c_int) {
-    if let Some(i) = handles::keyval_index(keyval, KEYVAL_OBJ_COMM) {
+fn add_use(keyval: c_int, kind: u32) {
+    if let Some(i) = handles::keyval_index(keyval, kind) {
         if let Some(k) = KEYVALS.write().get_mut(i) {
             k.uses += 1;
         }
@@ -72,8 +113,8 @@ fn add_use(keyval: c_int) {
 }
 
 /// One attribute using `keyval` is gone; a freed keyval goes with its last use.
-fn release_use(keyval: c_int) {
-    let Some(i) = handles::keyval_index(keyval, KEYVAL_OBJ_COMM) else {
+fn release_use(keyval: c_int, kind: u32) {
+    let Some(i) = handles::keyval_index(keyval, kind) else {
         return;
     };
     let mut t = KEYVALS.write();
@@ -85,14 +126,22 @@ fn release_use(keyval: c_int) {
     }
 }
 
-/// Run `keyval`'s delete callback on `value`, cached on `comm`.
-fn call_delete(comm: MPI_Comm, keyval: c_int, value: usize) -> Result<()> {
-    let Some((_, Some(f), extra)) = callbacks(keyval) else {
+/// Run `keyval`'s delete callback on `value`, cached on `obj`.
+fn call_delete<O: AttrObject>(obj: O, keyval: c_int, value: usize) -> Result<()> {
+    let Some((_, Some(f), extra)) = callbacks(keyval, O::KIND) else {
         return Ok(());
     };
-    // SAFETY: `f` was registered by the application as an MPI_Comm_delete_attr_function;
-    // value and extra state are the opaque words it gave us.
-    let rc = unsafe { f(comm, keyval, value as *mut c_void, extra as *mut c_void) };
+    // SAFETY: `f` was registered by the application as the object's delete_attr_function
+    // (an int handle, the keyval, two opaque words); value and extra state are the words
+    // it gave us.
+    let rc = unsafe {
+        f(
+            obj.handle(),
+            keyval,
+            value as *mut c_void,
+            extra as *mut c_void,
+        )
+    };
     if rc != MPI_SUCCESS {
         return mpi_err!(
             Other,
@@ -105,14 +154,19 @@ fn call_delete(comm: MPI_Comm, keyval: c_int, value: usize) -> Result<()> {
 /// Delete every attribute of `comm`, newest first (MPI_Comm_free, MPI_Finalize). All
 /// callbacks run; the first failure is returned.
 pub fn delete_all(comm: MPI_Comm) -> Result<()> {
-    let attrs = handles::with_comm_entry(comm, |e| std::mem::take(&mut e.attrs))?;
+    delete_all_of(CommAttrs(comm))
+}
+
+/// Delete every attribute of `obj`, newest first.
+pub(crate) fn delete_all_of<O: AttrObject>(obj: O) -> Result<()> {
+    let attrs = obj.with_attrs(std::mem::take)?;
     let mut first = Ok(());
     for (k, v) in attrs.into_iter().rev() {
-        let r = call_delete(comm, k, v);
+        let r = call_delete(obj, k, v);
         if first.is_ok() {
             first = r;
         }
-        release_use(k);
+        release_use(k, O::KIND);
     }
     first
 }
@@ -125,7 +179,7 @@ pub fn copy_all(old: MPI_Comm, new: MPI_Comm) -> Result<()> {
     let mut copied = Vec::new();
     let mut result = Ok(());
     for &(k, v) in attrs.iter().rev() {
-        let Some((Some(f), _, extra)) = callbacks(k) else {
+        let Some((Some(f), _, extra)) = callbacks(k, KEYVAL_OBJ_COMM) else {
             continue;
         };
         let mut out: *mut c_void = std::ptr::null_mut();
@@ -150,7 +204,7 @@ pub fn copy_all(old: MPI_Comm, new: MPI_Comm) -> Result<()> {
             break;
         }
         if flag != 0 {
-            add_use(k);
+            add_use(k, KEYVAL_OBJ_COMM);
             copied.push((k, out as usize));
         }
     }
@@ -174,6 +228,15 @@ fn create_keyval(
     delete: MPI_Comm_delete_attr_function,
     extra_state: *mut c_void,
 ) -> c_int {
+    new_keyval(copy, delete, extra_state, KEYVAL_OBJ_COMM)
+}
+
+pub(crate) fn new_keyval(
+    copy: MPI_Comm_copy_attr_function,
+    delete: MPI_Comm_delete_attr_function,
+    extra_state: *mut c_void,
+    kind: u32,
+) -> c_int {
     handles::new_keyval(
         Keyval {
             copy,
@@ -182,13 +245,19 @@ fn create_keyval(
             uses: 0,
             freed: false,
         },
-        KEYVAL_OBJ_COMM,
+        kind,
     )
 }
 
 /// # Safety
 /// `keyval` is NULL or valid.
 unsafe fn free_keyval(keyval: *mut c_int) -> Result<()> {
+    free_keyval_of::<CommAttrs>(keyval)
+}
+
+/// # Safety
+/// `keyval` is NULL or valid.
+pub(crate) unsafe fn free_keyval_of<O: AttrObject>(keyval: *mut c_int) -> Result<()> {
     if keyval.is_null() {
         return mpi_err!(Arg, "NULL keyval pointer");
     }
@@ -196,7 +265,7 @@ unsafe fn free_keyval(keyval: *mut c_int) -> Result<()> {
     if is_builtin(k) {
         return mpi_err!(Keyval, "cannot free a predefined keyval");
     }
-    let i = slot(k)?;
+    let i = slot(k, O::KIND, O::NAME)?;
     {
         let mut t = KEYVALS.write();
         if let Some(e) = t.get_mut(i) {
@@ -266,26 +335,28 @@ pub unsafe extern "C" fn PMPI_Keyval_free(keyval: *mut c_int) -> c_int {
 fn set_attr(comm: MPI_Comm, keyval: c_int, value: *mut c_void) -> Result<()> {
     shim::world()?;
     handles::comm(comm)?;
+    set_attr_of(CommAttrs(comm), keyval, value)
+}
+
+pub(crate) fn set_attr_of<O: AttrObject>(obj: O, keyval: c_int, value: *mut c_void) -> Result<()> {
     if is_builtin(keyval) {
         return mpi_err!(Keyval, "predefined attribute {keyval:#x} cannot be set");
     }
-    slot(keyval)?;
-    let old = handles::with_comm_entry(comm, |e| {
-        e.attrs.iter().find(|a| a.0 == keyval).map(|a| a.1)
-    })?;
+    slot(keyval, O::KIND, O::NAME)?;
+    let old = obj.with_attrs(|a| a.iter().find(|a| a.0 == keyval).map(|a| a.1))?;
     match old {
         Some(old) => {
             // Replacing a value runs the delete callback on the old one first.
-            call_delete(comm, keyval, old)?;
-            handles::with_comm_entry(comm, |e| {
-                if let Some(a) = e.attrs.iter_mut().find(|a| a.0 == keyval) {
+            call_delete(obj, keyval, old)?;
+            obj.with_attrs(|attrs| {
+                if let Some(a) = attrs.iter_mut().find(|a| a.0 == keyval) {
                     a.1 = value as usize;
                 }
             })
         }
         None => {
-            add_use(keyval);
-            handles::with_comm_entry(comm, |e| e.attrs.push((keyval, value as usize)))
+            add_use(keyval, O::KIND);
+            obj.with_attrs(|a| a.push((keyval, value as usize)))
         }
     }
 }
@@ -293,20 +364,31 @@ fn set_attr(comm: MPI_Comm, keyval: c_int, value: *mut c_void) -> Result<()> {
 fn delete_attr(comm: MPI_Comm, keyval: c_int) -> Result<()> {
     shim::world()?;
     handles::comm(comm)?;
+    delete_attr_of(CommAttrs(comm), keyval)
+}
+
+pub(crate) fn delete_attr_of<O: AttrObject>(obj: O, keyval: c_int) -> Result<()> {
     if is_builtin(keyval) {
         return mpi_err!(Keyval, "predefined attribute {keyval:#x} cannot be deleted");
     }
-    slot(keyval)?;
-    let Some(value) = handles::with_comm_entry(comm, |e| {
-        e.attrs.iter().find(|a| a.0 == keyval).map(|a| a.1)
-    })?
-    else {
+    slot(keyval, O::KIND, O::NAME)?;
+    let Some(value) = obj.with_attrs(|a| a.iter().find(|a| a.0 == keyval).map(|a| a.1))? else {
         return Ok(());
     };
-    call_delete(comm, keyval, value)?;
-    handles::with_comm_entry(comm, |e| e.attrs.retain(|a| a.0 != keyval))?;
-    release_use(keyval);
+    call_delete(obj, keyval, value)?;
+    obj.with_attrs(|a| a.retain(|a| a.0 != keyval))?;
+    release_use(keyval, O::KIND);
     Ok(())
+}
+
+/// A user attribute of `obj`: Some(value) if set.
+pub(crate) fn user_attr_of<O: AttrObject>(obj: O, keyval: c_int) -> Result<Option<usize>> {
+    if is_builtin(keyval) {
+        // A predefined keyval of another object kind (e.g. MPI_WIN_BASE on a comm).
+        return mpi_err!(Keyval, "keyval {keyval:#x} is not a {} keyval", O::NAME);
+    }
+    slot(keyval, O::KIND, O::NAME)?;
+    obj.with_attrs(|a| a.iter().find(|a| a.0 == keyval).map(|a| a.1))
 }
 
 static TAG_UB_VALUE: AtomicI32 = AtomicI32::new(args::TAG_UB);
@@ -351,15 +433,7 @@ unsafe fn get_attr(
         )?;
         return put(flag, 1);
     }
-    if is_builtin(keyval) {
-        // A predefined keyval of another object kind (e.g. MPI_WIN_BASE).
-        return mpi_err!(Keyval, "keyval {keyval:#x} is not a communicator keyval");
-    }
-    slot(keyval)?;
-    let value = handles::with_comm_entry(comm, |e| {
-        e.attrs.iter().find(|a| a.0 == keyval).map(|a| a.1)
-    })?;
-    match value {
+    match user_attr_of(CommAttrs(comm), keyval)? {
         Some(v) => {
             put(attribute_val as *mut *mut c_void, v as *mut c_void)?;
             put(flag, 1)

@@ -39,6 +39,8 @@ pub fn class_code(c: ErrorClass) -> c_int {
         RmaSync => MPI_ERR_RMA_SYNC,
         RmaRange => MPI_ERR_RMA_RANGE,
         RmaConflict => MPI_ERR_RMA_CONFLICT,
+        RmaFlavor => MPI_ERR_RMA_FLAVOR,
+        RmaAttach => MPI_ERR_RMA_ATTACH,
         LockType => MPI_ERR_LOCKTYPE,
         Assert => MPI_ERR_ASSERT,
         Size => MPI_ERR_SIZE,
@@ -84,6 +86,9 @@ pub fn class_string(code: c_int) -> Option<&'static str> {
         MPI_ERR_DISP => "Invalid displacement argument",
         MPI_ERR_ASSERT => "Invalid assert argument",
         MPI_ERR_RMA_RANGE => "Target memory is not part of the window",
+        MPI_ERR_RMA_ATTACH => "Memory cannot be attached",
+        MPI_ERR_RMA_FLAVOR => "Passed window has incorrect flavor for attempted operation",
+        MPI_ERR_RMA_SHARED => "Memory cannot be shared",
         MPI_ERR_UNSUPPORTED_OPERATION => "Unsupported operation",
         c if (1..=MPI_ERR_VALUE_TOO_LARGE).contains(&c) => "MPI error",
         _ => return None,
@@ -112,6 +117,32 @@ pub fn raise(func: &str, comm: MPI_Comm, err: Error) -> c_int {
                     let f: unsafe extern "C" fn(*mut MPI_Comm, *mut c_int, ...) =
                         std::mem::transmute(f);
                     f(&mut c, &mut e);
+                }
+            }
+            code
+        }
+    }
+}
+
+/// Raise `err` from `func` on window `win`, through the window's error handler.
+pub fn raise_win(func: &str, win: MPI_Win, err: Error) -> c_int {
+    raise_win_code(func, win, class_code(err.class), &err.msg)
+}
+
+/// `raise_win` with an error code (MPI_Win_call_errhandler's).
+pub fn raise_win_code(func: &str, win: MPI_Win, code: c_int, msg: &str) -> c_int {
+    match handles::win_errhandler(win) {
+        MPI_ERRORS_RETURN => code,
+        MPI_ERRORS_ARE_FATAL | MPI_ERRORS_ABORT => fatal(func, code, msg),
+        h => {
+            if let Some(f) = handles::errhandler_fn(h) {
+                let (mut w, mut e) = (win, code);
+                // SAFETY: `f` was registered by the application as an
+                // MPI_Win_errhandler_function, which takes (MPI_Win *, int *, ...).
+                unsafe {
+                    let f: unsafe extern "C" fn(*mut MPI_Win, *mut c_int, ...) =
+                        std::mem::transmute(f);
+                    f(&mut w, &mut e);
                 }
             }
             code

@@ -23,6 +23,7 @@ const KIND_REQUEST: u32 = 0x2c00_0000;
 const KIND_GROUP: u32 = 0x0800_0000;
 const KIND_INFO: u32 = 0x1c00_0000;
 const KIND_KEYVAL: u32 = 0x2400_0000;
+const KIND_WIN: u32 = 0x2000_0000;
 /// Direct datatype indices below this are MPICH's pair types (0x8c000000..=4).
 const FIRST_DYNAMIC_TYPE: usize = 8;
 
@@ -190,6 +191,63 @@ pub fn free_comm(h: MPI_Comm) -> Result<()> {
     }
 }
 
+// ------------------------------------------------------------------ windows
+
+pub struct WinEntry {
+    pub win: Arc<crate::rma::Window>,
+    pub errhandler: MPI_Errhandler,
+    pub name: String,
+    /// Attributes (keyval, value), oldest first (see `abi::rma`).
+    pub attrs: Vec<(c_int, usize)>,
+    /// The address MPI_Win_create was given (MPI_WIN_BASE reports it as is).
+    pub base: usize,
+    pub info: Vec<(String, String)>,
+    /// What MPI_Win_get_attr points to for the predefined attributes.
+    pub values: Box<super::rma::WinAttrValues>,
+}
+
+pub static WINS: RwLock<Slab<WinEntry>> = RwLock::new(Slab::new(0));
+
+fn win_index(h: MPI_Win) -> Option<usize> {
+    direct_index(h, KIND_WIN)
+}
+
+fn bad_win(h: MPI_Win) -> Error {
+    Error::new(ErrorClass::Win, format!("invalid window {h:#x}"))
+}
+
+/// The window behind `h`, or MPI_ERR_WIN.
+pub fn win(h: MPI_Win) -> Result<Arc<crate::rma::Window>> {
+    win_index(h)
+        .and_then(|i| WINS.read().get(i).map(|e| e.win.clone()))
+        .ok_or_else(|| bad_win(h))
+}
+
+pub fn with_win_entry<T>(h: MPI_Win, f: impl FnOnce(&mut WinEntry) -> T) -> Result<T> {
+    let i = win_index(h).ok_or_else(|| bad_win(h))?;
+    let mut t = WINS.write();
+    Ok(f(t.get_mut(i).ok_or_else(|| bad_win(h))?))
+}
+
+/// The error handler of window `h`; MPI_ERRORS_ARE_FATAL for an invalid handle (as for
+/// errors on no object: MPI_COMM_WORLD's default).
+pub fn win_errhandler(h: MPI_Win) -> MPI_Errhandler {
+    win_index(h)
+        .and_then(|i| WINS.read().get(i).map(|e| e.errhandler))
+        .unwrap_or(MPI_ERRORS_ARE_FATAL)
+}
+
+pub fn new_win(e: WinEntry) -> MPI_Win {
+    let i = WINS.write().insert(e);
+    (DIRECT | KIND_WIN | i as u32) as MPI_Win
+}
+
+pub fn remove_win(h: MPI_Win) -> Result<WinEntry> {
+    win_index(h)
+        .and_then(|i| WINS.write().remove(i))
+        .ok_or_else(|| bad_win(h))
+}
+
 // ------------------------------------------------------------------ groups
 
 static GROUPS: RwLock<Slab<Arc<Group>>> = RwLock::new(Slab::new(0));
@@ -268,6 +326,7 @@ const KEYVAL_OBJ_SHIFT: u32 = 22;
 const KEYVAL_INDEX_MASK: u32 = 0x003f_ffff;
 /// The object kind of communicator keyvals.
 pub(crate) const KEYVAL_OBJ_COMM: u32 = 1;
+pub(crate) const KEYVAL_OBJ_WIN: u32 = 2;
 
 pub static KEYVALS: RwLock<Slab<super::attr::Keyval>> = RwLock::new(Slab::new(0));
 

@@ -23,5 +23,6 @@ pub mod info;
 pub mod op;
 pub mod pt2pt;
 pub mod requests;
+pub mod rma;
 pub mod shim;
 pub mod topo;

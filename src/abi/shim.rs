@@ -16,6 +16,25 @@ pub fn run(func: &'static str, comm: MPI_Comm, body: impl FnOnce() -> Result<()>
     run_on(func, &Cell::new(comm), body)
 }
 
+/// Run the body of MPI function `func`; errors go to window `win`'s error handler.
+#[inline]
+pub fn run_win(func: &'static str, win: MPI_Win, body: impl FnOnce() -> Result<()>) -> c_int {
+    match catch_unwind(AssertUnwindSafe(body)) {
+        Ok(Ok(())) => MPI_SUCCESS,
+        Ok(Err(e)) => errors::raise_win(func, win, e),
+        Err(panic) => errors::raise_win(func, win, panic_error(panic)),
+    }
+}
+
+fn panic_error(panic: Box<dyn std::any::Any + Send>) -> Error {
+    let msg = panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "panic".into());
+    Error::new(ErrorClass::Intern, format!("internal error: {msg}"))
+}
+
 /// As `run`, for calls whose communicator is known only inside the body (a request's):
 /// the body stores it in `comm` before it returns an error.
 #[inline]
@@ -27,18 +46,7 @@ pub fn run_on(
     match catch_unwind(AssertUnwindSafe(body)) {
         Ok(Ok(())) => MPI_SUCCESS,
         Ok(Err(e)) => errors::raise(func, comm.get(), e),
-        Err(panic) => {
-            let msg = panic
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "panic".into());
-            errors::raise(
-                func,
-                comm.get(),
-                Error::new(ErrorClass::Intern, format!("internal error: {msg}")),
-            )
-        }
+        Err(panic) => errors::raise(func, comm.get(), panic_error(panic)),
     }
 }
 

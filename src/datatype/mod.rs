@@ -129,6 +129,16 @@ impl Datatype {
     /// The byte runs of `count` elements, offsets relative to the buffer, in type-map
     /// order, runs that abut across element boundaries merged (iovecs for a rail).
     pub fn runs(&self, count: usize) -> Runs<'_> {
+        if self.is_contiguous() && self.size > 0 && count > 0 {
+            // Elements abut: one run, without walking them.
+            return Runs {
+                t: self,
+                count: 0,
+                elem: 0,
+                seg: 0,
+                pending: Some((0, self.size * count)),
+            };
+        }
         Runs {
             t: self,
             count,

@@ -690,3 +690,16 @@ fn check_coll_size(st: &Status, want: usize) -> Result<()> {
     }
     Ok(())
 }
+
+/// Windows synchronize over their own duplicate communicator and, while they wait on
+/// another rank's atomics (a lock, a post), keep everything else moving.
+impl crate::rma::RmaHost for World {
+    fn dup_comm(&self, comm: &Communicator) -> Result<Arc<Communicator>> {
+        self.comm_dup(comm)
+    }
+
+    fn idle(&self) {
+        self.progress.with(|_| ());
+        crate::sys::cpu::yield_now();
+    }
+}

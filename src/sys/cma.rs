@@ -83,12 +83,42 @@ pub const IOV_MAX: usize = 1024;
 /// at most `IOV_MAX` entries per side and call, continuing after partial transfers. Stops
 /// when either list is used up.
 pub fn readv(pid: i32, local: &mut [IoSliceMut<'_>], remote: &[RemoteRange]) -> io::Result<()> {
-    let mut liov: Vec<libc::iovec> = local
+    let local: Vec<(usize, usize)> = local
         .iter_mut()
-        .filter(|s| !s.is_empty())
-        .map(|s| libc::iovec {
-            iov_base: s.as_mut_ptr() as *mut libc::c_void,
-            iov_len: s.len(),
+        .map(|s| (s.as_mut_ptr() as usize, s.len()))
+        .collect();
+    // SAFETY: every local range is a live, exclusively borrowed slice.
+    unsafe { transfer_vectored(Direction::Read, pid, &local, remote) }
+}
+
+/// Which way a vectored transfer moves bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Direction {
+    /// From the remote ranges into the local ones (`process_vm_readv`).
+    Read,
+    /// From the local ranges into the remote ones (`process_vm_writev`).
+    Write,
+}
+
+/// Move bytes between our `local` (address, length) ranges and the `remote` ranges of
+/// process `pid`, both in order: at most `IOV_MAX` entries per side and call, continuing
+/// after partial transfers. Stops when either list is used up.
+///
+/// # Safety
+/// Each local range must be valid for its length: writable for `Read`, readable for
+/// `Write`, and not touched by anyone else during the call.
+pub unsafe fn transfer_vectored(
+    dir: Direction,
+    pid: i32,
+    local: &[(usize, usize)],
+    remote: &[RemoteRange],
+) -> io::Result<()> {
+    let mut liov: Vec<libc::iovec> = local
+        .iter()
+        .filter(|s| s.1 > 0)
+        .map(|&(a, n)| libc::iovec {
+            iov_base: a as *mut libc::c_void,
+            iov_len: n,
         })
         .collect();
     let mut riov: Vec<libc::iovec> = remote
@@ -99,23 +129,25 @@ pub fn readv(pid: i32, local: &mut [IoSliceMut<'_>], remote: &[RemoteRange]) -> 
             iov_len: r.len,
         })
         .collect();
+    let call: VmCall = match dir {
+        Direction::Read => libc::process_vm_readv,
+        Direction::Write => libc::process_vm_writev,
+    };
     let (mut li, mut ri) = (0, 0);
     while li < liov.len() && ri < riov.len() {
         let ln = (liov.len() - li).min(IOV_MAX);
         let rn = (riov.len() - ri).min(IOV_MAX);
-        // SAFETY: every local iovec is a live exclusively borrowed slice (or the unread
-        // tail of one); the kernel checks the remote ones against the target's mappings
-        // and fails with EFAULT rather than touching anything else.
-        let n = unsafe {
-            libc::process_vm_readv(
-                pid,
-                liov[li..].as_ptr(),
-                ln as libc::c_ulong,
-                riov[ri..].as_ptr(),
-                rn as libc::c_ulong,
-                0,
-            )
-        };
+        // SAFETY: the local iovecs are the caller's valid ranges (or their untransferred
+        // tails); the kernel checks the remote ones against the target's mappings and
+        // fails with EFAULT rather than touching anything else.
+        let n = call(
+            pid,
+            liov[li..].as_ptr(),
+            ln as libc::c_ulong,
+            riov[ri..].as_ptr(),
+            rn as libc::c_ulong,
+            0,
+        );
         if n < 0 {
             return Err(io::Error::last_os_error());
         }

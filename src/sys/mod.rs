@@ -4,6 +4,7 @@ pub mod cma;
 pub mod cpu;
 pub mod futex;
 pub mod membarrier;
+pub mod memfd;
 pub mod shm_segment;
 pub mod userfaultfd;
 pub mod vmem;

@@ -14,10 +14,11 @@ use std::os::raw::{c_char, c_int, c_void};
 use std::ptr::null_mut;
 
 /// Number of C functions with a Fortran binding here.
-pub const BOUND: usize = 209;
+pub const BOUND: usize = 256;
 
 extern "C" {
     fn PMPI_Abort(comm: MPI_Comm, errorcode: c_int) -> c_int;
+    fn PMPI_Accumulate(origin_addr: *const c_void, origin_count: c_int, origin_datatype: MPI_Datatype, target_rank: c_int, target_disp: MPI_Aint, target_count: c_int, target_datatype: MPI_Datatype, op: MPI_Op, win: MPI_Win) -> c_int;
     fn PMPI_Address(location: *mut c_void, address: *mut MPI_Aint) -> c_int;
     fn PMPI_Allgather(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, comm: MPI_Comm) -> c_int;
     fn PMPI_Allgatherv(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, displs: *const c_int, recvtype: MPI_Datatype, comm: MPI_Comm) -> c_int;
@@ -68,6 +69,7 @@ extern "C" {
     fn PMPI_Comm_split(comm: MPI_Comm, color: c_int, key: c_int, newcomm: *mut MPI_Comm) -> c_int;
     fn PMPI_Comm_split_type(comm: MPI_Comm, split_type: c_int, key: c_int, info: MPI_Info, newcomm: *mut MPI_Comm) -> c_int;
     fn PMPI_Comm_test_inter(comm: MPI_Comm, flag: *mut c_int) -> c_int;
+    fn PMPI_Compare_and_swap(origin_addr: *const c_void, compare_addr: *const c_void, result_addr: *mut c_void, datatype: MPI_Datatype, target_rank: c_int, target_disp: MPI_Aint, win: MPI_Win) -> c_int;
     fn PMPI_Dims_create(nnodes: c_int, ndims: c_int, dims: *mut c_int) -> c_int;
     fn PMPI_Dist_graph_create(comm_old: MPI_Comm, n: c_int, sources: *const c_int, degrees: *const c_int, destinations: *const c_int, weights: *const c_int, info: MPI_Info, reorder: c_int, comm_dist_graph: *mut MPI_Comm) -> c_int;
     fn PMPI_Dist_graph_create_adjacent(comm_old: MPI_Comm, indegree: c_int, sources: *const c_int, sourceweights: *const c_int, outdegree: c_int, destinations: *const c_int, destweights: *const c_int, info: MPI_Info, reorder: c_int, comm_dist_graph: *mut MPI_Comm) -> c_int;
@@ -77,11 +79,14 @@ extern "C" {
     fn PMPI_Error_class(errorcode: c_int, errorclass: *mut c_int) -> c_int;
     fn PMPI_Error_string(errorcode: c_int, string: *mut c_char, resultlen: *mut c_int) -> c_int;
     fn PMPI_Exscan(sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm) -> c_int;
+    fn PMPI_Fetch_and_op(origin_addr: *const c_void, result_addr: *mut c_void, datatype: MPI_Datatype, target_rank: c_int, target_disp: MPI_Aint, op: MPI_Op, win: MPI_Win) -> c_int;
     fn PMPI_Finalize() -> c_int;
     fn PMPI_Finalized(flag: *mut c_int) -> c_int;
     fn PMPI_Free_mem(base: *mut c_void) -> c_int;
     fn PMPI_Gather(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, root: c_int, comm: MPI_Comm) -> c_int;
     fn PMPI_Gatherv(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, displs: *const c_int, recvtype: MPI_Datatype, root: c_int, comm: MPI_Comm) -> c_int;
+    fn PMPI_Get(origin_addr: *mut c_void, origin_count: c_int, origin_datatype: MPI_Datatype, target_rank: c_int, target_disp: MPI_Aint, target_count: c_int, target_datatype: MPI_Datatype, win: MPI_Win) -> c_int;
+    fn PMPI_Get_accumulate(origin_addr: *const c_void, origin_count: c_int, origin_datatype: MPI_Datatype, result_addr: *mut c_void, result_count: c_int, result_datatype: MPI_Datatype, target_rank: c_int, target_disp: MPI_Aint, target_count: c_int, target_datatype: MPI_Datatype, op: MPI_Op, win: MPI_Win) -> c_int;
     fn PMPI_Get_address(location: *const c_void, address: *mut MPI_Aint) -> c_int;
     fn PMPI_Get_count(status: *const MPI_Status, datatype: MPI_Datatype, count: *mut c_int) -> c_int;
     fn PMPI_Get_elements(status: *const MPI_Status, datatype: MPI_Datatype, count: *mut c_int) -> c_int;
@@ -160,7 +165,9 @@ extern "C" {
     fn PMPI_Pack(inbuf: *const c_void, incount: c_int, datatype: MPI_Datatype, outbuf: *mut c_void, outsize: c_int, position: *mut c_int, comm: MPI_Comm) -> c_int;
     fn PMPI_Pack_size(incount: c_int, datatype: MPI_Datatype, comm: MPI_Comm, size: *mut c_int) -> c_int;
     fn PMPI_Probe(source: c_int, tag: c_int, comm: MPI_Comm, status: *mut MPI_Status) -> c_int;
+    fn PMPI_Put(origin_addr: *const c_void, origin_count: c_int, origin_datatype: MPI_Datatype, target_rank: c_int, target_disp: MPI_Aint, target_count: c_int, target_datatype: MPI_Datatype, win: MPI_Win) -> c_int;
     fn PMPI_Query_thread(provided: *mut c_int) -> c_int;
+    fn PMPI_Raccumulate(origin_addr: *const c_void, origin_count: c_int, origin_datatype: MPI_Datatype, target_rank: c_int, target_disp: MPI_Aint, target_count: c_int, target_datatype: MPI_Datatype, op: MPI_Op, win: MPI_Win, request: *mut MPI_Request) -> c_int;
     fn PMPI_Recv(buf: *mut c_void, count: c_int, datatype: MPI_Datatype, source: c_int, tag: c_int, comm: MPI_Comm, status: *mut MPI_Status) -> c_int;
     fn PMPI_Recv_init(buf: *mut c_void, count: c_int, datatype: MPI_Datatype, source: c_int, tag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int;
     fn PMPI_Reduce(sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, datatype: MPI_Datatype, op: MPI_Op, root: c_int, comm: MPI_Comm) -> c_int;
@@ -169,6 +176,9 @@ extern "C" {
     fn PMPI_Reduce_scatter_block(sendbuf: *const c_void, recvbuf: *mut c_void, recvcount: c_int, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm) -> c_int;
     fn PMPI_Request_free(request: *mut MPI_Request) -> c_int;
     fn PMPI_Request_get_status(request: MPI_Request, flag: *mut c_int, status: *mut MPI_Status) -> c_int;
+    fn PMPI_Rget(origin_addr: *mut c_void, origin_count: c_int, origin_datatype: MPI_Datatype, target_rank: c_int, target_disp: MPI_Aint, target_count: c_int, target_datatype: MPI_Datatype, win: MPI_Win, request: *mut MPI_Request) -> c_int;
+    fn PMPI_Rget_accumulate(origin_addr: *const c_void, origin_count: c_int, origin_datatype: MPI_Datatype, result_addr: *mut c_void, result_count: c_int, result_datatype: MPI_Datatype, target_rank: c_int, target_disp: MPI_Aint, target_count: c_int, target_datatype: MPI_Datatype, op: MPI_Op, win: MPI_Win, request: *mut MPI_Request) -> c_int;
+    fn PMPI_Rput(origin_addr: *const c_void, origin_count: c_int, origin_datatype: MPI_Datatype, target_rank: c_int, target_disp: MPI_Aint, target_count: c_int, target_datatype: MPI_Datatype, win: MPI_Win, request: *mut MPI_Request) -> c_int;
     fn PMPI_Rsend(buf: *const c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm) -> c_int;
     fn PMPI_Rsend_init(buf: *const c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int;
     fn PMPI_Scan(sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm) -> c_int;
@@ -224,6 +234,43 @@ extern "C" {
     fn PMPI_Waitall(count: c_int, requests: *mut MPI_Request, statuses: *mut MPI_Status) -> c_int;
     fn PMPI_Waitany(count: c_int, requests: *mut MPI_Request, index: *mut c_int, status: *mut MPI_Status) -> c_int;
     fn PMPI_Waitsome(incount: c_int, requests: *mut MPI_Request, outcount: *mut c_int, indices: *mut c_int, statuses: *mut MPI_Status) -> c_int;
+    fn PMPI_Win_allocate(size: MPI_Aint, disp_unit: c_int, info: MPI_Info, comm: MPI_Comm, baseptr: *mut c_void, win: *mut MPI_Win) -> c_int;
+    fn PMPI_Win_allocate_shared(size: MPI_Aint, disp_unit: c_int, info: MPI_Info, comm: MPI_Comm, baseptr: *mut c_void, win: *mut MPI_Win) -> c_int;
+    fn PMPI_Win_attach(win: MPI_Win, base: *mut c_void, size: MPI_Aint) -> c_int;
+    fn PMPI_Win_call_errhandler(win: MPI_Win, errorcode: c_int) -> c_int;
+    fn PMPI_Win_complete(win: MPI_Win) -> c_int;
+    fn PMPI_Win_create(base: *mut c_void, size: MPI_Aint, disp_unit: c_int, info: MPI_Info, comm: MPI_Comm, win: *mut MPI_Win) -> c_int;
+    fn PMPI_Win_create_dynamic(info: MPI_Info, comm: MPI_Comm, win: *mut MPI_Win) -> c_int;
+    fn PMPI_Win_create_errhandler(win_errhandler_fn: MPI_Win_errhandler_function, errhandler: *mut MPI_Errhandler) -> c_int;
+    fn PMPI_Win_create_keyval(win_copy_attr_fn: MPI_Win_copy_attr_function, win_delete_attr_fn: MPI_Win_delete_attr_function, win_keyval: *mut c_int, extra_state: *mut c_void) -> c_int;
+    fn PMPI_Win_delete_attr(win: MPI_Win, keyval: c_int) -> c_int;
+    fn PMPI_Win_detach(win: MPI_Win, base: *const c_void) -> c_int;
+    fn PMPI_Win_fence(assert: c_int, win: MPI_Win) -> c_int;
+    fn PMPI_Win_flush(rank: c_int, win: MPI_Win) -> c_int;
+    fn PMPI_Win_flush_all(win: MPI_Win) -> c_int;
+    fn PMPI_Win_flush_local(rank: c_int, win: MPI_Win) -> c_int;
+    fn PMPI_Win_flush_local_all(win: MPI_Win) -> c_int;
+    fn PMPI_Win_free(win: *mut MPI_Win) -> c_int;
+    fn PMPI_Win_free_keyval(win_keyval: *mut c_int) -> c_int;
+    fn PMPI_Win_get_attr(win: MPI_Win, keyval: c_int, attribute_val: *mut c_void, flag: *mut c_int) -> c_int;
+    fn PMPI_Win_get_errhandler(win: MPI_Win, errhandler: *mut MPI_Errhandler) -> c_int;
+    fn PMPI_Win_get_group(win: MPI_Win, group: *mut MPI_Group) -> c_int;
+    fn PMPI_Win_get_info(win: MPI_Win, info_used: *mut MPI_Info) -> c_int;
+    fn PMPI_Win_get_name(win: MPI_Win, win_name: *mut c_char, resultlen: *mut c_int) -> c_int;
+    fn PMPI_Win_lock(lock_type: c_int, rank: c_int, assert: c_int, win: MPI_Win) -> c_int;
+    fn PMPI_Win_lock_all(assert: c_int, win: MPI_Win) -> c_int;
+    fn PMPI_Win_post(group: MPI_Group, assert: c_int, win: MPI_Win) -> c_int;
+    fn PMPI_Win_set_attr(win: MPI_Win, keyval: c_int, attribute_val: *mut c_void) -> c_int;
+    fn PMPI_Win_set_errhandler(win: MPI_Win, errhandler: MPI_Errhandler) -> c_int;
+    fn PMPI_Win_set_info(win: MPI_Win, info: MPI_Info) -> c_int;
+    fn PMPI_Win_set_name(win: MPI_Win, win_name: *const c_char) -> c_int;
+    fn PMPI_Win_shared_query(win: MPI_Win, rank: c_int, size: *mut MPI_Aint, disp_unit: *mut c_int, baseptr: *mut c_void) -> c_int;
+    fn PMPI_Win_start(group: MPI_Group, assert: c_int, win: MPI_Win) -> c_int;
+    fn PMPI_Win_sync(win: MPI_Win) -> c_int;
+    fn PMPI_Win_test(win: MPI_Win, flag: *mut c_int) -> c_int;
+    fn PMPI_Win_unlock(rank: c_int, win: MPI_Win) -> c_int;
+    fn PMPI_Win_unlock_all(win: MPI_Win) -> c_int;
+    fn PMPI_Win_wait(win: MPI_Win) -> c_int;
     fn PMPI_Wtick() -> f64;
     fn PMPI_Wtime() -> f64;
 }
@@ -237,6 +284,17 @@ pub unsafe extern "C" fn pmpi_abort_(comm: *const MPI_Comm, errorcode: *const c_
 #[no_mangle]
 pub unsafe extern "C" fn mpi_abort_(comm: *const MPI_Comm, errorcode: *const c_int, ierror: *mut MPI_Fint) {
     pmpi_abort_(comm, errorcode, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_accumulate_(origin_addr: *const c_void, origin_count: *const c_int, origin_datatype: *const MPI_Datatype, target_rank: *const c_int, target_disp: *const MPI_Aint, target_count: *const c_int, target_datatype: *const MPI_Datatype, op: *const MPI_Op, win: *const MPI_Win, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Accumulate(f_buf(origin_addr as *mut c_void), *origin_count, *origin_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *op, *win);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_accumulate_(origin_addr: *const c_void, origin_count: *const c_int, origin_datatype: *const MPI_Datatype, target_rank: *const c_int, target_disp: *const MPI_Aint, target_count: *const c_int, target_datatype: *const MPI_Datatype, op: *const MPI_Op, win: *const MPI_Win, ierror: *mut MPI_Fint) {
+    pmpi_accumulate_(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win, ierror)
 }
 
 #[no_mangle]
@@ -818,6 +876,17 @@ pub unsafe extern "C" fn mpi_comm_test_inter_(comm: *const MPI_Comm, flag: *mut 
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn pmpi_compare_and_swap_(origin_addr: *const c_void, compare_addr: *const c_void, result_addr: *mut c_void, datatype: *const MPI_Datatype, target_rank: *const c_int, target_disp: *const MPI_Aint, win: *const MPI_Win, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Compare_and_swap(f_buf(origin_addr as *mut c_void), f_buf(compare_addr as *mut c_void), f_buf(result_addr as *mut c_void), *datatype, *target_rank, *target_disp, *win);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_compare_and_swap_(origin_addr: *const c_void, compare_addr: *const c_void, result_addr: *mut c_void, datatype: *const MPI_Datatype, target_rank: *const c_int, target_disp: *const MPI_Aint, win: *const MPI_Win, ierror: *mut MPI_Fint) {
+    pmpi_compare_and_swap_(origin_addr, compare_addr, result_addr, datatype, target_rank, target_disp, win, ierror)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn pmpi_dims_create_(nnodes: *const c_int, ndims: *const c_int, dims: *mut c_int, ierror: *mut MPI_Fint) {
     let rc = PMPI_Dims_create(*nnodes, *ndims, dims);
     set_ierror(ierror, rc);
@@ -921,6 +990,17 @@ pub unsafe extern "C" fn mpi_exscan_(sendbuf: *const c_void, recvbuf: *mut c_voi
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn pmpi_fetch_and_op_(origin_addr: *const c_void, result_addr: *mut c_void, datatype: *const MPI_Datatype, target_rank: *const c_int, target_disp: *const MPI_Aint, op: *const MPI_Op, win: *const MPI_Win, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Fetch_and_op(f_buf(origin_addr as *mut c_void), f_buf(result_addr as *mut c_void), *datatype, *target_rank, *target_disp, *op, *win);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_fetch_and_op_(origin_addr: *const c_void, result_addr: *mut c_void, datatype: *const MPI_Datatype, target_rank: *const c_int, target_disp: *const MPI_Aint, op: *const MPI_Op, win: *const MPI_Win, ierror: *mut MPI_Fint) {
+    pmpi_fetch_and_op_(origin_addr, result_addr, datatype, target_rank, target_disp, op, win, ierror)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn pmpi_finalize_(ierror: *mut MPI_Fint) {
     let rc = PMPI_Finalize();
     set_ierror(ierror, rc);
@@ -973,6 +1053,28 @@ pub unsafe extern "C" fn pmpi_gatherv_(sendbuf: *const c_void, sendcount: *const
 #[no_mangle]
 pub unsafe extern "C" fn mpi_gatherv_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, displs: *const c_int, recvtype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
     pmpi_gatherv_(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_get_(origin_addr: *mut c_void, origin_count: *const c_int, origin_datatype: *const MPI_Datatype, target_rank: *const c_int, target_disp: *const MPI_Aint, target_count: *const c_int, target_datatype: *const MPI_Datatype, win: *const MPI_Win, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Get(f_buf(origin_addr as *mut c_void), *origin_count, *origin_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *win);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_get_(origin_addr: *mut c_void, origin_count: *const c_int, origin_datatype: *const MPI_Datatype, target_rank: *const c_int, target_disp: *const MPI_Aint, target_count: *const c_int, target_datatype: *const MPI_Datatype, win: *const MPI_Win, ierror: *mut MPI_Fint) {
+    pmpi_get_(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_get_accumulate_(origin_addr: *const c_void, origin_count: *const c_int, origin_datatype: *const MPI_Datatype, result_addr: *mut c_void, result_count: *const c_int, result_datatype: *const MPI_Datatype, target_rank: *const c_int, target_disp: *const MPI_Aint, target_count: *const c_int, target_datatype: *const MPI_Datatype, op: *const MPI_Op, win: *const MPI_Win, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Get_accumulate(f_buf(origin_addr as *mut c_void), *origin_count, *origin_datatype, f_buf(result_addr as *mut c_void), *result_count, *result_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *op, *win);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_get_accumulate_(origin_addr: *const c_void, origin_count: *const c_int, origin_datatype: *const MPI_Datatype, result_addr: *mut c_void, result_count: *const c_int, result_datatype: *const MPI_Datatype, target_rank: *const c_int, target_disp: *const MPI_Aint, target_count: *const c_int, target_datatype: *const MPI_Datatype, op: *const MPI_Op, win: *const MPI_Win, ierror: *mut MPI_Fint) {
+    pmpi_get_accumulate_(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win, ierror)
 }
 
 #[no_mangle]
@@ -1864,6 +1966,17 @@ pub unsafe extern "C" fn mpi_probe_(source: *const c_int, tag: *const c_int, com
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn pmpi_put_(origin_addr: *const c_void, origin_count: *const c_int, origin_datatype: *const MPI_Datatype, target_rank: *const c_int, target_disp: *const MPI_Aint, target_count: *const c_int, target_datatype: *const MPI_Datatype, win: *const MPI_Win, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Put(f_buf(origin_addr as *mut c_void), *origin_count, *origin_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *win);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_put_(origin_addr: *const c_void, origin_count: *const c_int, origin_datatype: *const MPI_Datatype, target_rank: *const c_int, target_disp: *const MPI_Aint, target_count: *const c_int, target_datatype: *const MPI_Datatype, win: *const MPI_Win, ierror: *mut MPI_Fint) {
+    pmpi_put_(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, ierror)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn pmpi_query_thread_(provided: *mut c_int, ierror: *mut MPI_Fint) {
     let rc = PMPI_Query_thread(provided);
     set_ierror(ierror, rc);
@@ -1872,6 +1985,17 @@ pub unsafe extern "C" fn pmpi_query_thread_(provided: *mut c_int, ierror: *mut M
 #[no_mangle]
 pub unsafe extern "C" fn mpi_query_thread_(provided: *mut c_int, ierror: *mut MPI_Fint) {
     pmpi_query_thread_(provided, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_raccumulate_(origin_addr: *const c_void, origin_count: *const c_int, origin_datatype: *const MPI_Datatype, target_rank: *const c_int, target_disp: *const MPI_Aint, target_count: *const c_int, target_datatype: *const MPI_Datatype, op: *const MPI_Op, win: *const MPI_Win, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Raccumulate(f_buf(origin_addr as *mut c_void), *origin_count, *origin_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *op, *win, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_raccumulate_(origin_addr: *const c_void, origin_count: *const c_int, origin_datatype: *const MPI_Datatype, target_rank: *const c_int, target_disp: *const MPI_Aint, target_count: *const c_int, target_datatype: *const MPI_Datatype, op: *const MPI_Op, win: *const MPI_Win, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_raccumulate_(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request, ierror)
 }
 
 #[no_mangle]
@@ -1960,6 +2084,39 @@ pub unsafe extern "C" fn pmpi_request_get_status_(request: *const MPI_Request, f
 #[no_mangle]
 pub unsafe extern "C" fn mpi_request_get_status_(request: *const MPI_Request, flag: *mut c_int, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
     pmpi_request_get_status_(request, flag, status, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_rget_(origin_addr: *mut c_void, origin_count: *const c_int, origin_datatype: *const MPI_Datatype, target_rank: *const c_int, target_disp: *const MPI_Aint, target_count: *const c_int, target_datatype: *const MPI_Datatype, win: *const MPI_Win, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Rget(f_buf(origin_addr as *mut c_void), *origin_count, *origin_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *win, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_rget_(origin_addr: *mut c_void, origin_count: *const c_int, origin_datatype: *const MPI_Datatype, target_rank: *const c_int, target_disp: *const MPI_Aint, target_count: *const c_int, target_datatype: *const MPI_Datatype, win: *const MPI_Win, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_rget_(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, request, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_rget_accumulate_(origin_addr: *const c_void, origin_count: *const c_int, origin_datatype: *const MPI_Datatype, result_addr: *mut c_void, result_count: *const c_int, result_datatype: *const MPI_Datatype, target_rank: *const c_int, target_disp: *const MPI_Aint, target_count: *const c_int, target_datatype: *const MPI_Datatype, op: *const MPI_Op, win: *const MPI_Win, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Rget_accumulate(f_buf(origin_addr as *mut c_void), *origin_count, *origin_datatype, f_buf(result_addr as *mut c_void), *result_count, *result_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *op, *win, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_rget_accumulate_(origin_addr: *const c_void, origin_count: *const c_int, origin_datatype: *const MPI_Datatype, result_addr: *mut c_void, result_count: *const c_int, result_datatype: *const MPI_Datatype, target_rank: *const c_int, target_disp: *const MPI_Aint, target_count: *const c_int, target_datatype: *const MPI_Datatype, op: *const MPI_Op, win: *const MPI_Win, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_rget_accumulate_(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_rput_(origin_addr: *const c_void, origin_count: *const c_int, origin_datatype: *const MPI_Datatype, target_rank: *const c_int, target_disp: *const MPI_Aint, target_count: *const c_int, target_datatype: *const MPI_Datatype, win: *const MPI_Win, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Rput(f_buf(origin_addr as *mut c_void), *origin_count, *origin_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *win, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_rput_(origin_addr: *const c_void, origin_count: *const c_int, origin_datatype: *const MPI_Datatype, target_rank: *const c_int, target_disp: *const MPI_Aint, target_count: *const c_int, target_datatype: *const MPI_Datatype, win: *const MPI_Win, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_rput_(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, request, ierror)
 }
 
 #[no_mangle]
@@ -2586,6 +2743,433 @@ pub unsafe extern "C" fn pmpi_waitsome_(incount: *const c_int, requests: *mut MP
 #[no_mangle]
 pub unsafe extern "C" fn mpi_waitsome_(incount: *const c_int, requests: *mut MPI_Request, outcount: *mut c_int, indices: *mut c_int, statuses: *mut MPI_Status, ierror: *mut MPI_Fint) {
     pmpi_waitsome_(incount, requests, outcount, indices, statuses, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_win_allocate_(size: *const MPI_Aint, disp_unit: *const c_int, info: *const MPI_Info, comm: *const MPI_Comm, baseptr: *mut c_void, win: *mut MPI_Win, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Win_allocate(*size, *disp_unit, *info, *comm, baseptr, win);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_win_allocate_(size: *const MPI_Aint, disp_unit: *const c_int, info: *const MPI_Info, comm: *const MPI_Comm, baseptr: *mut c_void, win: *mut MPI_Win, ierror: *mut MPI_Fint) {
+    pmpi_win_allocate_(size, disp_unit, info, comm, baseptr, win, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_win_allocate_shared_(size: *const MPI_Aint, disp_unit: *const c_int, info: *const MPI_Info, comm: *const MPI_Comm, baseptr: *mut c_void, win: *mut MPI_Win, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Win_allocate_shared(*size, *disp_unit, *info, *comm, baseptr, win);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_win_allocate_shared_(size: *const MPI_Aint, disp_unit: *const c_int, info: *const MPI_Info, comm: *const MPI_Comm, baseptr: *mut c_void, win: *mut MPI_Win, ierror: *mut MPI_Fint) {
+    pmpi_win_allocate_shared_(size, disp_unit, info, comm, baseptr, win, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_win_attach_(win: *const MPI_Win, base: *mut c_void, size: *const MPI_Aint, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Win_attach(*win, f_buf(base as *mut c_void), *size);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_win_attach_(win: *const MPI_Win, base: *mut c_void, size: *const MPI_Aint, ierror: *mut MPI_Fint) {
+    pmpi_win_attach_(win, base, size, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_win_call_errhandler_(win: *const MPI_Win, errorcode: *const c_int, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Win_call_errhandler(*win, *errorcode);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_win_call_errhandler_(win: *const MPI_Win, errorcode: *const c_int, ierror: *mut MPI_Fint) {
+    pmpi_win_call_errhandler_(win, errorcode, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_win_complete_(win: *const MPI_Win, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Win_complete(*win);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_win_complete_(win: *const MPI_Win, ierror: *mut MPI_Fint) {
+    pmpi_win_complete_(win, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_win_create_(base: *mut c_void, size: *const MPI_Aint, disp_unit: *const c_int, info: *const MPI_Info, comm: *const MPI_Comm, win: *mut MPI_Win, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Win_create(f_buf(base as *mut c_void), *size, *disp_unit, *info, *comm, win);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_win_create_(base: *mut c_void, size: *const MPI_Aint, disp_unit: *const c_int, info: *const MPI_Info, comm: *const MPI_Comm, win: *mut MPI_Win, ierror: *mut MPI_Fint) {
+    pmpi_win_create_(base, size, disp_unit, info, comm, win, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_win_create_dynamic_(info: *const MPI_Info, comm: *const MPI_Comm, win: *mut MPI_Win, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Win_create_dynamic(*info, *comm, win);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_win_create_dynamic_(info: *const MPI_Info, comm: *const MPI_Comm, win: *mut MPI_Win, ierror: *mut MPI_Fint) {
+    pmpi_win_create_dynamic_(info, comm, win, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_win_create_errhandler_(win_errhandler_fn: MPI_Win_errhandler_function, errhandler: *mut MPI_Errhandler, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Win_create_errhandler(win_errhandler_fn, errhandler);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_win_create_errhandler_(win_errhandler_fn: MPI_Win_errhandler_function, errhandler: *mut MPI_Errhandler, ierror: *mut MPI_Fint) {
+    pmpi_win_create_errhandler_(win_errhandler_fn, errhandler, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_win_create_keyval_(copy_fn: FCopyFn, delete_fn: FDeleteFn, keyval: *mut c_int, extra_state: *const MPI_Aint, ierror: *mut MPI_Fint) {
+    let state = FKeyval::new(copy_fn, delete_fn, *extra_state as MPI_Aint, true);
+    let rc = PMPI_Win_create_keyval(
+        Some(f_copy_trampoline),
+        Some(f_delete_trampoline),
+        keyval,
+        state as *mut c_void,
+    );
+    if rc != MPI_SUCCESS {
+        FKeyval::free(state);
+    }
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_win_create_keyval_(copy_fn: FCopyFn, delete_fn: FDeleteFn, keyval: *mut c_int, extra_state: *const MPI_Aint, ierror: *mut MPI_Fint) {
+    pmpi_win_create_keyval_(copy_fn, delete_fn, keyval, extra_state, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_win_delete_attr_(win: *const MPI_Win, keyval: *const c_int, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Win_delete_attr(*win, *keyval);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_win_delete_attr_(win: *const MPI_Win, keyval: *const c_int, ierror: *mut MPI_Fint) {
+    pmpi_win_delete_attr_(win, keyval, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_win_detach_(win: *const MPI_Win, base: *const c_void, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Win_detach(*win, f_buf(base as *mut c_void));
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_win_detach_(win: *const MPI_Win, base: *const c_void, ierror: *mut MPI_Fint) {
+    pmpi_win_detach_(win, base, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_win_fence_(assert: *const c_int, win: *const MPI_Win, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Win_fence(*assert, *win);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_win_fence_(assert: *const c_int, win: *const MPI_Win, ierror: *mut MPI_Fint) {
+    pmpi_win_fence_(assert, win, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_win_flush_(rank: *const c_int, win: *const MPI_Win, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Win_flush(*rank, *win);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_win_flush_(rank: *const c_int, win: *const MPI_Win, ierror: *mut MPI_Fint) {
+    pmpi_win_flush_(rank, win, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_win_flush_all_(win: *const MPI_Win, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Win_flush_all(*win);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_win_flush_all_(win: *const MPI_Win, ierror: *mut MPI_Fint) {
+    pmpi_win_flush_all_(win, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_win_flush_local_(rank: *const c_int, win: *const MPI_Win, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Win_flush_local(*rank, *win);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_win_flush_local_(rank: *const c_int, win: *const MPI_Win, ierror: *mut MPI_Fint) {
+    pmpi_win_flush_local_(rank, win, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_win_flush_local_all_(win: *const MPI_Win, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Win_flush_local_all(*win);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_win_flush_local_all_(win: *const MPI_Win, ierror: *mut MPI_Fint) {
+    pmpi_win_flush_local_all_(win, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_win_free_(win: *mut MPI_Win, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Win_free(win);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_win_free_(win: *mut MPI_Win, ierror: *mut MPI_Fint) {
+    pmpi_win_free_(win, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_win_free_keyval_(win_keyval: *mut c_int, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Win_free_keyval(win_keyval);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_win_free_keyval_(win_keyval: *mut c_int, ierror: *mut MPI_Fint) {
+    pmpi_win_free_keyval_(win_keyval, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_win_get_attr_(obj: *const MPI_Win, keyval: *const c_int, attribute_val: *mut MPI_Aint, flag: *mut c_int, ierror: *mut MPI_Fint) {
+    let k = f_keyval(*keyval);
+    let mut v: *mut c_void = null_mut();
+    let rc = PMPI_Win_get_attr(*obj, k, &raw mut v as *mut c_void, flag);
+    if rc == MPI_SUCCESS && *flag != 0 {
+        *attribute_val = f_attr_value(AttrObj::Win, k, v);
+    }
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_win_get_attr_(obj: *const MPI_Win, keyval: *const c_int, attribute_val: *mut MPI_Aint, flag: *mut c_int, ierror: *mut MPI_Fint) {
+    pmpi_win_get_attr_(obj, keyval, attribute_val, flag, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_win_get_errhandler_(win: *const MPI_Win, errhandler: *mut MPI_Errhandler, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Win_get_errhandler(*win, errhandler);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_win_get_errhandler_(win: *const MPI_Win, errhandler: *mut MPI_Errhandler, ierror: *mut MPI_Fint) {
+    pmpi_win_get_errhandler_(win, errhandler, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_win_get_group_(win: *const MPI_Win, group: *mut MPI_Group, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Win_get_group(*win, group);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_win_get_group_(win: *const MPI_Win, group: *mut MPI_Group, ierror: *mut MPI_Fint) {
+    pmpi_win_get_group_(win, group, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_win_get_info_(win: *const MPI_Win, info_used: *mut MPI_Info, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Win_get_info(*win, info_used);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_win_get_info_(win: *const MPI_Win, info_used: *mut MPI_Info, ierror: *mut MPI_Fint) {
+    pmpi_win_get_info_(win, info_used, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_win_get_name_(win: *const MPI_Win, win_name: *mut c_char, resultlen: *mut c_int, ierror: *mut MPI_Fint, win_name_flen: usize) {
+    let mut win_name_c = FStrOut::new(win_name_flen);
+    let rc = PMPI_Win_get_name(*win, win_name_c.as_mut_ptr(), resultlen);
+    if rc == MPI_SUCCESS {
+        win_name_c.copy_to(win_name, win_name_flen);
+    }
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_win_get_name_(win: *const MPI_Win, win_name: *mut c_char, resultlen: *mut c_int, ierror: *mut MPI_Fint, win_name_flen: usize) {
+    pmpi_win_get_name_(win, win_name, resultlen, ierror, win_name_flen)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_win_lock_(lock_type: *const c_int, rank: *const c_int, assert: *const c_int, win: *const MPI_Win, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Win_lock(*lock_type, *rank, *assert, *win);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_win_lock_(lock_type: *const c_int, rank: *const c_int, assert: *const c_int, win: *const MPI_Win, ierror: *mut MPI_Fint) {
+    pmpi_win_lock_(lock_type, rank, assert, win, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_win_lock_all_(assert: *const c_int, win: *const MPI_Win, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Win_lock_all(*assert, *win);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_win_lock_all_(assert: *const c_int, win: *const MPI_Win, ierror: *mut MPI_Fint) {
+    pmpi_win_lock_all_(assert, win, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_win_post_(group: *const MPI_Group, assert: *const c_int, win: *const MPI_Win, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Win_post(*group, *assert, *win);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_win_post_(group: *const MPI_Group, assert: *const c_int, win: *const MPI_Win, ierror: *mut MPI_Fint) {
+    pmpi_win_post_(group, assert, win, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_win_set_attr_(obj: *const MPI_Win, keyval: *const c_int, attribute_val: *const MPI_Aint, ierror: *mut MPI_Fint) {
+    let v = *attribute_val as MPI_Aint as *mut c_void;
+    let rc = PMPI_Win_set_attr(*obj, f_keyval(*keyval), v);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_win_set_attr_(obj: *const MPI_Win, keyval: *const c_int, attribute_val: *const MPI_Aint, ierror: *mut MPI_Fint) {
+    pmpi_win_set_attr_(obj, keyval, attribute_val, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_win_set_errhandler_(win: *const MPI_Win, errhandler: *const MPI_Errhandler, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Win_set_errhandler(*win, *errhandler);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_win_set_errhandler_(win: *const MPI_Win, errhandler: *const MPI_Errhandler, ierror: *mut MPI_Fint) {
+    pmpi_win_set_errhandler_(win, errhandler, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_win_set_info_(win: *const MPI_Win, info: *const MPI_Info, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Win_set_info(*win, *info);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_win_set_info_(win: *const MPI_Win, info: *const MPI_Info, ierror: *mut MPI_Fint) {
+    pmpi_win_set_info_(win, info, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_win_set_name_(win: *const MPI_Win, win_name: *const c_char, ierror: *mut MPI_Fint, win_name_flen: usize) {
+    let win_name_c = f_str_in(win_name, win_name_flen);
+    let rc = PMPI_Win_set_name(*win, win_name_c.as_ptr());
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_win_set_name_(win: *const MPI_Win, win_name: *const c_char, ierror: *mut MPI_Fint, win_name_flen: usize) {
+    pmpi_win_set_name_(win, win_name, ierror, win_name_flen)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_win_shared_query_(win: *const MPI_Win, rank: *const c_int, size: *mut MPI_Aint, disp_unit: *mut c_int, baseptr: *mut c_void, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Win_shared_query(*win, *rank, size, disp_unit, baseptr);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_win_shared_query_(win: *const MPI_Win, rank: *const c_int, size: *mut MPI_Aint, disp_unit: *mut c_int, baseptr: *mut c_void, ierror: *mut MPI_Fint) {
+    pmpi_win_shared_query_(win, rank, size, disp_unit, baseptr, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_win_start_(group: *const MPI_Group, assert: *const c_int, win: *const MPI_Win, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Win_start(*group, *assert, *win);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_win_start_(group: *const MPI_Group, assert: *const c_int, win: *const MPI_Win, ierror: *mut MPI_Fint) {
+    pmpi_win_start_(group, assert, win, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_win_sync_(win: *const MPI_Win, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Win_sync(*win);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_win_sync_(win: *const MPI_Win, ierror: *mut MPI_Fint) {
+    pmpi_win_sync_(win, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_win_test_(win: *const MPI_Win, flag: *mut c_int, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Win_test(*win, flag);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_win_test_(win: *const MPI_Win, flag: *mut c_int, ierror: *mut MPI_Fint) {
+    pmpi_win_test_(win, flag, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_win_unlock_(rank: *const c_int, win: *const MPI_Win, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Win_unlock(*rank, *win);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_win_unlock_(rank: *const c_int, win: *const MPI_Win, ierror: *mut MPI_Fint) {
+    pmpi_win_unlock_(rank, win, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_win_unlock_all_(win: *const MPI_Win, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Win_unlock_all(*win);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_win_unlock_all_(win: *const MPI_Win, ierror: *mut MPI_Fint) {
+    pmpi_win_unlock_all_(win, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_win_wait_(win: *const MPI_Win, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Win_wait(*win);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_win_wait_(win: *const MPI_Win, ierror: *mut MPI_Fint) {
+    pmpi_win_wait_(win, ierror)
 }
 
 #[no_mangle]

@@ -1,0 +1,1080 @@
+//! One-sided shims: windows (MPI_Win_create …), communication (MPI_Put …) and
+//! synchronization (MPI_Win_fence …). Errors go through the window's error handler
+//! (`shim::run_win`); creation errors through the communicator's.
+
+use super::args;
+use super::attr::{self, WinAttrs};
+use super::consts::*;
+use super::handles::{self, TypeRef, WinEntry, KEYVAL_OBJ_WIN};
+use super::op;
+use super::shim::{self, put, put_str, run, run_win};
+use crate::coll::ops::Op;
+use crate::error::{Error, ErrorClass, Result};
+use crate::mpi_err;
+use crate::rma::{Flavor, Local, LockKind, Remote, Window};
+use std::os::raw::{c_char, c_int, c_void};
+use std::sync::Arc;
+
+/// The values MPI_Win_get_attr points to for the predefined window attributes (they must
+/// outlive the call: they live as long as the window's table entry).
+#[repr(C)]
+pub struct WinAttrValues {
+    pub size: MPI_Aint,
+    pub disp_unit: c_int,
+    pub flavor: c_int,
+    pub model: c_int,
+}
+
+// ------------------------------------------------------------------ creation
+
+fn flavor_code(f: Flavor) -> c_int {
+    match f {
+        Flavor::Create => MPI_WIN_FLAVOR_CREATE,
+        Flavor::Allocate => MPI_WIN_FLAVOR_ALLOCATE,
+        Flavor::Shared => MPI_WIN_FLAVOR_SHARED,
+        Flavor::Dynamic => MPI_WIN_FLAVOR_DYNAMIC,
+    }
+}
+
+/// Make a window and its handle (collective over `comm`).
+///
+/// # Safety
+/// `win` is NULL or valid for writing.
+unsafe fn create(
+    comm: MPI_Comm,
+    flavor: Flavor,
+    base: usize,
+    size: MPI_Aint,
+    disp_unit: c_int,
+    info: MPI_Info,
+    win: *mut MPI_Win,
+) -> Result<Arc<Window>> {
+    let w = shim::world()?;
+    let c = handles::comm(comm)?;
+    if win.is_null() {
+        return mpi_err!(Arg, "NULL window pointer");
+    }
+    if size < 0 {
+        return mpi_err!(Size, "negative window size {size}");
+    }
+    if disp_unit <= 0 {
+        return mpi_err!(Arg, "displacement unit {disp_unit} is not positive");
+    }
+    if flavor == Flavor::Create && base == 0 && size > 0 {
+        return mpi_err!(Arg, "NULL base for a window of {size} bytes");
+    }
+    let infos = if info == MPI_INFO_NULL {
+        Vec::new()
+    } else {
+        handles::with_info(info, |e| e.clone())?
+    };
+    let window = Arc::new(Window::new(
+        w,
+        &c,
+        flavor,
+        base,
+        size as usize,
+        disp_unit as usize,
+    )?);
+    let values = Box::new(WinAttrValues {
+        size: window.size as MPI_Aint,
+        disp_unit: window.disp_unit as c_int,
+        flavor: flavor_code(flavor),
+        model: MPI_WIN_UNIFIED,
+    });
+    let h = handles::new_win(WinEntry {
+        win: window.clone(),
+        errhandler: MPI_ERRORS_ARE_FATAL,
+        name: String::new(),
+        attrs: Vec::new(),
+        base: if flavor == Flavor::Create {
+            base
+        } else {
+            window.base
+        },
+        info: infos,
+        values,
+    });
+    put(win, h)?;
+    Ok(window)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_create(
+    base: *mut c_void,
+    size: MPI_Aint,
+    disp_unit: c_int,
+    info: MPI_Info,
+    comm: MPI_Comm,
+    win: *mut MPI_Win,
+) -> c_int {
+    run("MPI_Win_create", comm, || {
+        create(
+            comm,
+            Flavor::Create,
+            base as usize,
+            size,
+            disp_unit,
+            info,
+            win,
+        )
+        .map(|_| ())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_allocate(
+    size: MPI_Aint,
+    disp_unit: c_int,
+    info: MPI_Info,
+    comm: MPI_Comm,
+    baseptr: *mut c_void,
+    win: *mut MPI_Win,
+) -> c_int {
+    run("MPI_Win_allocate", comm, || {
+        if baseptr.is_null() {
+            return mpi_err!(Arg, "NULL baseptr");
+        }
+        let w = create(comm, Flavor::Allocate, 0, size, disp_unit, info, win)?;
+        // baseptr is really a `void **`.
+        put(baseptr as *mut *mut c_void, w.base as *mut c_void)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_allocate_shared(
+    size: MPI_Aint,
+    disp_unit: c_int,
+    info: MPI_Info,
+    comm: MPI_Comm,
+    baseptr: *mut c_void,
+    win: *mut MPI_Win,
+) -> c_int {
+    run("MPI_Win_allocate_shared", comm, || {
+        if baseptr.is_null() {
+            return mpi_err!(Arg, "NULL baseptr");
+        }
+        let w = create(comm, Flavor::Shared, 0, size, disp_unit, info, win)?;
+        put(baseptr as *mut *mut c_void, w.base as *mut c_void)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_create_dynamic(
+    info: MPI_Info,
+    comm: MPI_Comm,
+    win: *mut MPI_Win,
+) -> c_int {
+    run("MPI_Win_create_dynamic", comm, || {
+        create(comm, Flavor::Dynamic, 0, 0, 1, info, win).map(|_| ())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_shared_query(
+    win: MPI_Win,
+    rank: c_int,
+    size: *mut MPI_Aint,
+    disp_unit: *mut c_int,
+    baseptr: *mut c_void,
+) -> c_int {
+    run_win("MPI_Win_shared_query", win, || {
+        let w = handles::win(win)?;
+        let r = win_rank(&w, rank)?
+            .ok_or_else(|| Error::new(ErrorClass::Rank, "MPI_PROC_NULL in MPI_Win_shared_query"))?;
+        let (sz, du, base) = w.shared_query(r)?;
+        put(size, sz as MPI_Aint)?;
+        put(disp_unit, du as c_int)?;
+        put(baseptr as *mut *mut c_void, base as *mut c_void)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_attach(win: MPI_Win, base: *mut c_void, size: MPI_Aint) -> c_int {
+    run_win("MPI_Win_attach", win, || {
+        if size < 0 {
+            return mpi_err!(Size, "negative size {size}");
+        }
+        handles::win(win)?.attach(base as u64, size as u64)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_detach(win: MPI_Win, base: *const c_void) -> c_int {
+    run_win("MPI_Win_detach", win, || {
+        handles::win(win)?.detach(base as u64)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_free(win: *mut MPI_Win) -> c_int {
+    let h = if win.is_null() { MPI_WIN_NULL } else { *win };
+    run_win("MPI_Win_free", h, || {
+        let w = shim::world()?;
+        if win.is_null() {
+            return mpi_err!(Arg, "NULL window pointer");
+        }
+        let window = handles::win(h)?;
+        window.check_free()?;
+        attr::delete_all_of(WinAttrs(h))?;
+        window.free(w)?;
+        handles::remove_win(h)?;
+        *win = MPI_WIN_NULL;
+        Ok(())
+    })
+}
+
+// ------------------------------------------------------------------ attributes, names
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_get_attr(
+    win: MPI_Win,
+    keyval: c_int,
+    attribute_val: *mut c_void,
+    flag: *mut c_int,
+) -> c_int {
+    run_win("MPI_Win_get_attr", win, || {
+        handles::win(win)?;
+        let out = attribute_val as *mut *mut c_void;
+        let predefined = handles::with_win_entry(win, |e| {
+            let v = &*e.values;
+            Some(match keyval {
+                MPI_WIN_BASE => e.base as *mut c_void,
+                MPI_WIN_SIZE => &v.size as *const MPI_Aint as *mut c_void,
+                MPI_WIN_DISP_UNIT => &v.disp_unit as *const c_int as *mut c_void,
+                MPI_WIN_CREATE_FLAVOR => &v.flavor as *const c_int as *mut c_void,
+                MPI_WIN_MODEL => &v.model as *const c_int as *mut c_void,
+                _ => return None,
+            })
+        })?;
+        if let Some(p) = predefined {
+            put(out, p)?;
+            return put(flag, 1);
+        }
+        match attr::user_attr_of(WinAttrs(win), keyval)? {
+            Some(v) => {
+                put(out, v as *mut c_void)?;
+                put(flag, 1)
+            }
+            None => put(flag, 0),
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_set_attr(
+    win: MPI_Win,
+    keyval: c_int,
+    attribute_val: *mut c_void,
+) -> c_int {
+    run_win("MPI_Win_set_attr", win, || {
+        handles::win(win)?;
+        attr::set_attr_of(WinAttrs(win), keyval, attribute_val)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_delete_attr(win: MPI_Win, keyval: c_int) -> c_int {
+    run_win("MPI_Win_delete_attr", win, || {
+        handles::win(win)?;
+        attr::delete_attr_of(WinAttrs(win), keyval)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_create_keyval(
+    win_copy_attr_fn: MPI_Win_copy_attr_function,
+    win_delete_attr_fn: MPI_Win_delete_attr_function,
+    win_keyval: *mut c_int,
+    extra_state: *mut c_void,
+) -> c_int {
+    run("MPI_Win_create_keyval", MPI_COMM_WORLD, || {
+        shim::world()?;
+        if win_keyval.is_null() {
+            return mpi_err!(Arg, "NULL keyval pointer");
+        }
+        // Window and communicator callbacks have the same C signature (int handles).
+        put(
+            win_keyval,
+            attr::new_keyval(
+                win_copy_attr_fn,
+                win_delete_attr_fn,
+                extra_state,
+                KEYVAL_OBJ_WIN,
+            ),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_free_keyval(win_keyval: *mut c_int) -> c_int {
+    run("MPI_Win_free_keyval", MPI_COMM_WORLD, || {
+        shim::world()?;
+        attr::free_keyval_of::<WinAttrs>(win_keyval)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_set_name(win: MPI_Win, win_name: *const c_char) -> c_int {
+    run_win("MPI_Win_set_name", win, || {
+        if win_name.is_null() {
+            return mpi_err!(Arg, "NULL name");
+        }
+        let name = std::ffi::CStr::from_ptr(win_name).to_string_lossy();
+        let max = MPI_MAX_OBJECT_NAME as usize - 1;
+        let name: String = name.chars().take(max).collect();
+        handles::with_win_entry(win, |e| e.name = name)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_get_name(
+    win: MPI_Win,
+    win_name: *mut c_char,
+    resultlen: *mut c_int,
+) -> c_int {
+    run_win("MPI_Win_get_name", win, || {
+        let name = handles::with_win_entry(win, |e| e.name.clone())?;
+        put_str(&name, win_name, MPI_MAX_OBJECT_NAME as usize, resultlen)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_get_group(win: MPI_Win, group: *mut MPI_Group) -> c_int {
+    run_win("MPI_Win_get_group", win, || {
+        let w = handles::win(win)?;
+        put(group, handles::new_group(w.comm.group.clone()))
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_get_info(win: MPI_Win, info_used: *mut MPI_Info) -> c_int {
+    run_win("MPI_Win_get_info", win, || {
+        let infos = handles::with_win_entry(win, |e| e.info.clone())?;
+        put(info_used, handles::new_info(infos))
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_set_info(win: MPI_Win, info: MPI_Info) -> c_int {
+    run_win("MPI_Win_set_info", win, || {
+        handles::win(win)?;
+        let infos = handles::with_info(info, |e| e.clone())?;
+        // No hint changes behaviour; they are kept for MPI_Win_get_info.
+        handles::with_win_entry(win, |e| {
+            for (k, v) in infos {
+                match e.info.iter_mut().find(|(ek, _)| *ek == k) {
+                    Some(slot) => slot.1 = v,
+                    None => e.info.push((k, v)),
+                }
+            }
+        })
+    })
+}
+
+// ------------------------------------------------------------------ error handlers
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_create_errhandler(
+    win_errhandler_fn: MPI_Win_errhandler_function,
+    errhandler: *mut MPI_Errhandler,
+) -> c_int {
+    run("MPI_Win_create_errhandler", MPI_COMM_WORLD, || {
+        let Some(f) = win_errhandler_fn else {
+            return mpi_err!(Arg, "NULL error handler function");
+        };
+        put(errhandler, handles::new_errhandler(f as usize))
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_set_errhandler(
+    win: MPI_Win,
+    errhandler: MPI_Errhandler,
+) -> c_int {
+    run_win("MPI_Win_set_errhandler", win, || {
+        if !handles::valid_errhandler(errhandler) {
+            return mpi_err!(Arg, "invalid error handler {errhandler:#x}");
+        }
+        handles::with_win_entry(win, |e| e.errhandler = errhandler)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_get_errhandler(
+    win: MPI_Win,
+    errhandler: *mut MPI_Errhandler,
+) -> c_int {
+    run_win("MPI_Win_get_errhandler", win, || {
+        let h = handles::with_win_entry(win, |e| e.errhandler)?;
+        put(errhandler, h)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_call_errhandler(win: MPI_Win, errorcode: c_int) -> c_int {
+    handles::win(win).map_or(MPI_ERR_WIN, |_| {
+        super::errors::raise_win_code(
+            "MPI_Win_call_errhandler",
+            win,
+            errorcode,
+            &format!("error code {errorcode} raised by the application"),
+        );
+        MPI_SUCCESS
+    })
+}
+
+// ------------------------------------------------------------------ communication
+
+/// A target rank of the window, None for MPI_PROC_NULL.
+fn win_rank(w: &Window, r: c_int) -> Result<Option<usize>> {
+    args::dest(&w.comm, r)
+}
+
+fn target_disp(d: MPI_Aint) -> Result<u64> {
+    if d < 0 {
+        return mpi_err!(Disp, "negative target displacement {d}");
+    }
+    Ok(d as u64)
+}
+
+/// Resolved arguments of one RMA communication call.
+struct Call {
+    win: Arc<Window>,
+    /// None: MPI_PROC_NULL (nothing happens).
+    target: Option<usize>,
+    disp: u64,
+    tcount: usize,
+    ttype: TypeRef,
+}
+
+/// Check the target side and the epoch.
+fn resolve(
+    win: MPI_Win,
+    target_rank: c_int,
+    disp: MPI_Aint,
+    tcount: c_int,
+    tdatatype: MPI_Datatype,
+    request_based: bool,
+) -> Result<Call> {
+    shim::world()?;
+    let w = handles::win(win)?;
+    let tcount = args::count(tcount)?;
+    let ttype = handles::datatype(tdatatype)?;
+    let target = win_rank(&w, target_rank)?;
+    let disp = target_disp(disp)?;
+    if let Some(t) = target {
+        let mut ep = w.epochs.lock();
+        if request_based {
+            ep.request_access(t)?;
+        } else {
+            ep.access(t)?;
+        }
+    }
+    Ok(Call {
+        win: w,
+        target,
+        disp,
+        tcount,
+        ttype,
+    })
+}
+
+/// An origin-side buffer argument.
+fn local<'a>(buf: *const c_void, count: c_int, ty: &'a TypeRef) -> Result<Local<'a>> {
+    let count = args::count(count)?;
+    args::buffer(buf, count, ty)?;
+    Ok(Local {
+        addr: buf as usize,
+        count,
+        dtype: ty,
+    })
+}
+
+impl Call {
+    fn remote(&self, rank: usize) -> Remote<'_> {
+        Remote {
+            rank,
+            disp: self.disp,
+            count: self.tcount,
+            dtype: &self.ttype,
+        }
+    }
+}
+
+/// The request handle of a request-based operation: already complete (operations
+/// complete when issued).
+///
+/// # Safety
+/// `request` is NULL or valid for writing.
+unsafe fn done_request(request: *mut MPI_Request) -> Result<()> {
+    put(request, handles::REQUEST_SEND_DONE)
+}
+
+#[allow(clippy::too_many_arguments)]
+unsafe fn put_or_get(
+    get: bool,
+    origin: *const c_void,
+    ocount: c_int,
+    otype: MPI_Datatype,
+    target: c_int,
+    disp: MPI_Aint,
+    tcount: c_int,
+    ttype: MPI_Datatype,
+    win: MPI_Win,
+    request_based: bool,
+) -> Result<()> {
+    let call = resolve(win, target, disp, tcount, ttype, request_based)?;
+    let oty = handles::datatype(otype)?;
+    let o = local(origin, ocount, &oty)?;
+    let Some(t) = call.target else { return Ok(()) };
+    if get {
+        call.win.get(o, call.remote(t))
+    } else {
+        call.win.put(o, call.remote(t))
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Put(
+    origin_addr: *const c_void,
+    origin_count: c_int,
+    origin_datatype: MPI_Datatype,
+    target_rank: c_int,
+    target_disp: MPI_Aint,
+    target_count: c_int,
+    target_datatype: MPI_Datatype,
+    win: MPI_Win,
+) -> c_int {
+    run_win("MPI_Put", win, || {
+        put_or_get(
+            false,
+            origin_addr,
+            origin_count,
+            origin_datatype,
+            target_rank,
+            target_disp,
+            target_count,
+            target_datatype,
+            win,
+            false,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Get(
+    origin_addr: *mut c_void,
+    origin_count: c_int,
+    origin_datatype: MPI_Datatype,
+    target_rank: c_int,
+    target_disp: MPI_Aint,
+    target_count: c_int,
+    target_datatype: MPI_Datatype,
+    win: MPI_Win,
+) -> c_int {
+    run_win("MPI_Get", win, || {
+        put_or_get(
+            true,
+            origin_addr,
+            origin_count,
+            origin_datatype,
+            target_rank,
+            target_disp,
+            target_count,
+            target_datatype,
+            win,
+            false,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Rput(
+    origin_addr: *const c_void,
+    origin_count: c_int,
+    origin_datatype: MPI_Datatype,
+    target_rank: c_int,
+    target_disp: MPI_Aint,
+    target_count: c_int,
+    target_datatype: MPI_Datatype,
+    win: MPI_Win,
+    request: *mut MPI_Request,
+) -> c_int {
+    run_win("MPI_Rput", win, || {
+        put_or_get(
+            false,
+            origin_addr,
+            origin_count,
+            origin_datatype,
+            target_rank,
+            target_disp,
+            target_count,
+            target_datatype,
+            win,
+            true,
+        )?;
+        done_request(request)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Rget(
+    origin_addr: *mut c_void,
+    origin_count: c_int,
+    origin_datatype: MPI_Datatype,
+    target_rank: c_int,
+    target_disp: MPI_Aint,
+    target_count: c_int,
+    target_datatype: MPI_Datatype,
+    win: MPI_Win,
+    request: *mut MPI_Request,
+) -> c_int {
+    run_win("MPI_Rget", win, || {
+        put_or_get(
+            true,
+            origin_addr,
+            origin_count,
+            origin_datatype,
+            target_rank,
+            target_disp,
+            target_count,
+            target_datatype,
+            win,
+            true,
+        )?;
+        done_request(request)
+    })
+}
+
+/// An accumulate-family operation: one-sided ops are predefined ones, MPI_REPLACE and
+/// MPI_NO_OP (MPI_NO_OP only where results are fetched).
+fn rma_op(h: MPI_Op, fetching: bool) -> Result<Op> {
+    let o = op::predefined_op(h)?;
+    if o == Op::NoOp && !fetching {
+        return mpi_err!(
+            Op,
+            "MPI_NO_OP is only for MPI_Get_accumulate and MPI_Fetch_and_op"
+        );
+    }
+    Ok(o)
+}
+
+#[allow(clippy::too_many_arguments)]
+unsafe fn accumulate(
+    origin: Option<(*const c_void, c_int, MPI_Datatype)>,
+    result: Option<(*mut c_void, c_int, MPI_Datatype)>,
+    target: c_int,
+    disp: MPI_Aint,
+    tcount: c_int,
+    ttype: MPI_Datatype,
+    op: MPI_Op,
+    win: MPI_Win,
+    request_based: bool,
+) -> Result<()> {
+    let w = shim::world()?;
+    let call = resolve(win, target, disp, tcount, ttype, request_based)?;
+    let op = rma_op(op, result.is_some())?;
+    let oty = match origin {
+        Some((_, _, t)) if op != Op::NoOp => Some(handles::datatype(t)?),
+        _ => None,
+    };
+    let rty = match result {
+        Some((_, _, t)) => Some(handles::datatype(t)?),
+        None => None,
+    };
+    let o = match (origin, &oty) {
+        (Some((b, c, _)), Some(ty)) => Some(local(b, c, ty)?),
+        _ => None,
+    };
+    let r = match (result, &rty) {
+        (Some((b, c, _)), Some(ty)) => Some(local(b, c, ty)?),
+        _ => None,
+    };
+    let Some(t) = call.target else { return Ok(()) };
+    call.win.accumulate(w, op, o, r, call.remote(t))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Accumulate(
+    origin_addr: *const c_void,
+    origin_count: c_int,
+    origin_datatype: MPI_Datatype,
+    target_rank: c_int,
+    target_disp: MPI_Aint,
+    target_count: c_int,
+    target_datatype: MPI_Datatype,
+    op: MPI_Op,
+    win: MPI_Win,
+) -> c_int {
+    run_win("MPI_Accumulate", win, || {
+        accumulate(
+            Some((origin_addr, origin_count, origin_datatype)),
+            None,
+            target_rank,
+            target_disp,
+            target_count,
+            target_datatype,
+            op,
+            win,
+            false,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Raccumulate(
+    origin_addr: *const c_void,
+    origin_count: c_int,
+    origin_datatype: MPI_Datatype,
+    target_rank: c_int,
+    target_disp: MPI_Aint,
+    target_count: c_int,
+    target_datatype: MPI_Datatype,
+    op: MPI_Op,
+    win: MPI_Win,
+    request: *mut MPI_Request,
+) -> c_int {
+    run_win("MPI_Raccumulate", win, || {
+        accumulate(
+            Some((origin_addr, origin_count, origin_datatype)),
+            None,
+            target_rank,
+            target_disp,
+            target_count,
+            target_datatype,
+            op,
+            win,
+            true,
+        )?;
+        done_request(request)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Get_accumulate(
+    origin_addr: *const c_void,
+    origin_count: c_int,
+    origin_datatype: MPI_Datatype,
+    result_addr: *mut c_void,
+    result_count: c_int,
+    result_datatype: MPI_Datatype,
+    target_rank: c_int,
+    target_disp: MPI_Aint,
+    target_count: c_int,
+    target_datatype: MPI_Datatype,
+    op: MPI_Op,
+    win: MPI_Win,
+) -> c_int {
+    run_win("MPI_Get_accumulate", win, || {
+        accumulate(
+            Some((origin_addr, origin_count, origin_datatype)),
+            Some((result_addr, result_count, result_datatype)),
+            target_rank,
+            target_disp,
+            target_count,
+            target_datatype,
+            op,
+            win,
+            false,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Rget_accumulate(
+    origin_addr: *const c_void,
+    origin_count: c_int,
+    origin_datatype: MPI_Datatype,
+    result_addr: *mut c_void,
+    result_count: c_int,
+    result_datatype: MPI_Datatype,
+    target_rank: c_int,
+    target_disp: MPI_Aint,
+    target_count: c_int,
+    target_datatype: MPI_Datatype,
+    op: MPI_Op,
+    win: MPI_Win,
+    request: *mut MPI_Request,
+) -> c_int {
+    run_win("MPI_Rget_accumulate", win, || {
+        accumulate(
+            Some((origin_addr, origin_count, origin_datatype)),
+            Some((result_addr, result_count, result_datatype)),
+            target_rank,
+            target_disp,
+            target_count,
+            target_datatype,
+            op,
+            win,
+            true,
+        )?;
+        done_request(request)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Fetch_and_op(
+    origin_addr: *const c_void,
+    result_addr: *mut c_void,
+    datatype: MPI_Datatype,
+    target_rank: c_int,
+    target_disp: MPI_Aint,
+    op: MPI_Op,
+    win: MPI_Win,
+) -> c_int {
+    run_win("MPI_Fetch_and_op", win, || {
+        predefined_type(datatype)?;
+        accumulate(
+            Some((origin_addr, 1, datatype)),
+            Some((result_addr, 1, datatype)),
+            target_rank,
+            target_disp,
+            1,
+            datatype,
+            op,
+            win,
+            false,
+        )
+    })
+}
+
+/// Fetch-and-op and compare-and-swap take one predefined element.
+fn predefined_type(h: MPI_Datatype) -> Result<TypeRef> {
+    let t = handles::datatype(h)?;
+    if !t.predefined || t.basic.is_none() {
+        return mpi_err!(Type, "a predefined datatype is required");
+    }
+    Ok(t)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Compare_and_swap(
+    origin_addr: *const c_void,
+    compare_addr: *const c_void,
+    result_addr: *mut c_void,
+    datatype: MPI_Datatype,
+    target_rank: c_int,
+    target_disp: MPI_Aint,
+    win: MPI_Win,
+) -> c_int {
+    run_win("MPI_Compare_and_swap", win, || {
+        let w = shim::world()?;
+        let ty = predefined_type(datatype)?;
+        let (basic, _) = ty.basic.expect("checked");
+        // MPI allows C integer, Fortran integer, logical, byte types.
+        if !matches!(
+            basic,
+            crate::datatype::Basic::I8
+                | crate::datatype::Basic::U8
+                | crate::datatype::Basic::I16
+                | crate::datatype::Basic::U16
+                | crate::datatype::Basic::I32
+                | crate::datatype::Basic::U32
+                | crate::datatype::Basic::I64
+                | crate::datatype::Basic::U64
+                | crate::datatype::Basic::Bool
+                | crate::datatype::Basic::Byte
+        ) {
+            return mpi_err!(
+                Type,
+                "MPI_Compare_and_swap needs an integer, logical or byte type"
+            );
+        }
+        let call = resolve(win, target_rank, target_disp, 1, datatype, false)?;
+        let n = ty.size;
+        for p in [origin_addr, compare_addr, result_addr as *const c_void] {
+            if p.is_null() {
+                return mpi_err!(Buffer, "NULL buffer");
+            }
+        }
+        let Some(t) = call.target else { return Ok(()) };
+        let origin = std::slice::from_raw_parts(origin_addr as *const u8, n);
+        let compare = std::slice::from_raw_parts(compare_addr as *const u8, n);
+        let mut result = vec![0u8; n];
+        call.win
+            .compare_and_swap(w, basic, origin, compare, &mut result, call.remote(t))?;
+        std::ptr::copy_nonoverlapping(result.as_ptr(), result_addr as *mut u8, n);
+        Ok(())
+    })
+}
+
+// ------------------------------------------------------------------ synchronization
+
+/// Assertions a call accepts (anything else is MPI_ERR_ASSERT).
+fn check_assert(assert: c_int, allowed: c_int) -> Result<()> {
+    if assert & !allowed != 0 {
+        return mpi_err!(Assert, "invalid assert {assert:#x}");
+    }
+    Ok(())
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_fence(assert: c_int, win: MPI_Win) -> c_int {
+    run_win("MPI_Win_fence", win, || {
+        let w = shim::world()?;
+        check_assert(
+            assert,
+            MPI_MODE_NOSTORE | MPI_MODE_NOPUT | MPI_MODE_NOPRECEDE | MPI_MODE_NOSUCCEED,
+        )?;
+        handles::win(win)?.fence(w, assert & MPI_MODE_NOSUCCEED != 0)
+    })
+}
+
+/// The window-communicator ranks of `group`'s members (MPI_ERR_GROUP if one is not in it).
+fn group_ranks(w: &Window, group: MPI_Group) -> Result<Vec<usize>> {
+    let g = handles::group(group)?;
+    g.members
+        .iter()
+        .map(|&m| {
+            w.comm.group.rank_of(m).ok_or_else(|| {
+                Error::new(
+                    ErrorClass::Group,
+                    format!("process {m} of the group is not in the window"),
+                )
+            })
+        })
+        .collect()
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_post(group: MPI_Group, assert: c_int, win: MPI_Win) -> c_int {
+    run_win("MPI_Win_post", win, || {
+        shim::world()?;
+        check_assert(assert, MPI_MODE_NOCHECK | MPI_MODE_NOSTORE | MPI_MODE_NOPUT)?;
+        let w = handles::win(win)?;
+        let ranks = group_ranks(&w, group)?;
+        w.post(ranks)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_start(group: MPI_Group, assert: c_int, win: MPI_Win) -> c_int {
+    run_win("MPI_Win_start", win, || {
+        let world = shim::world()?;
+        check_assert(assert, MPI_MODE_NOCHECK)?;
+        let w = handles::win(win)?;
+        let ranks = group_ranks(&w, group)?;
+        w.start(world, ranks, assert & MPI_MODE_NOCHECK != 0)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_complete(win: MPI_Win) -> c_int {
+    run_win("MPI_Win_complete", win, || {
+        shim::world()?;
+        handles::win(win)?.complete()
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_wait(win: MPI_Win) -> c_int {
+    run_win("MPI_Win_wait", win, || {
+        let w = shim::world()?;
+        handles::win(win)?.wait(w, true).map(|_| ())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_test(win: MPI_Win, flag: *mut c_int) -> c_int {
+    run_win("MPI_Win_test", win, || {
+        let w = shim::world()?;
+        let done = handles::win(win)?.wait(w, false)?;
+        put(flag, c_int::from(done))
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_lock(
+    lock_type: c_int,
+    rank: c_int,
+    assert: c_int,
+    win: MPI_Win,
+) -> c_int {
+    run_win("MPI_Win_lock", win, || {
+        let world = shim::world()?;
+        let kind = match lock_type {
+            MPI_LOCK_EXCLUSIVE => LockKind::Exclusive,
+            MPI_LOCK_SHARED => LockKind::Shared,
+            _ => return mpi_err!(LockType, "invalid lock type {lock_type}"),
+        };
+        check_assert(assert, MPI_MODE_NOCHECK)?;
+        let w = handles::win(win)?;
+        let Some(t) = win_rank(&w, rank)? else {
+            return Ok(());
+        };
+        w.lock(world, kind, t, assert & MPI_MODE_NOCHECK != 0)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_unlock(rank: c_int, win: MPI_Win) -> c_int {
+    run_win("MPI_Win_unlock", win, || {
+        shim::world()?;
+        let w = handles::win(win)?;
+        let Some(t) = win_rank(&w, rank)? else {
+            return Ok(());
+        };
+        w.unlock(t)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_lock_all(assert: c_int, win: MPI_Win) -> c_int {
+    run_win("MPI_Win_lock_all", win, || {
+        let world = shim::world()?;
+        check_assert(assert, MPI_MODE_NOCHECK)?;
+        handles::win(win)?.lock_all(world, assert & MPI_MODE_NOCHECK != 0)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_unlock_all(win: MPI_Win) -> c_int {
+    run_win("MPI_Win_unlock_all", win, || {
+        shim::world()?;
+        handles::win(win)?.unlock_all()
+    })
+}
+
+unsafe fn flush_one(win: MPI_Win, rank: c_int) -> Result<()> {
+    shim::world()?;
+    let w = handles::win(win)?;
+    match win_rank(&w, rank)? {
+        Some(t) => w.flush(Some(t)),
+        None => Ok(()),
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_flush(rank: c_int, win: MPI_Win) -> c_int {
+    run_win("MPI_Win_flush", win, || flush_one(win, rank))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_flush_local(rank: c_int, win: MPI_Win) -> c_int {
+    run_win("MPI_Win_flush_local", win, || flush_one(win, rank))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_flush_all(win: MPI_Win) -> c_int {
+    run_win("MPI_Win_flush_all", win, || {
+        shim::world()?;
+        handles::win(win)?.flush(None)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_flush_local_all(win: MPI_Win) -> c_int {
+    run_win("MPI_Win_flush_local_all", win, || {
+        shim::world()?;
+        handles::win(win)?.flush(None)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_sync(win: MPI_Win) -> c_int {
+    run_win("MPI_Win_sync", win, || {
+        shim::world()?;
+        handles::win(win)?.sync()
+    })
+}

@@ -1,0 +1,532 @@
+//! Moving data to and from a target's window: put, get, the accumulate family and the
+//! atomics. Every operation completes before it returns (a copy, a CPU atomic or a Cross
+//! Memory Attach call), so flush, unlock and fence only have to order memory.
+//!
+//! Before a byte moves, the target range is checked against what the target exposes (its
+//! window size, or for a dynamic window the regions it attached, read from its control
+//! block): nothing ever lands outside a window (MPI_ERR_RMA_RANGE).
+//!
+//! Accumulates are element-wise atomic with respect to each other (MPI-3.1 §11.7.1): on
+//! mapped memory a value of 1, 2, 4 or 8 bytes without padding is updated with a
+//! compare-and-swap loop; anything else (long double, 16-byte complex, pairs with
+//! padding, memory reached by CMA) under the target's accumulate lock. A given basic type
+//! at a given address always takes the same path, so the two never mix on one value.
+
+use super::window::{Reach, RmaHost, Target, Window};
+use crate::coll::ops::{self, Op};
+use crate::datatype::{Basic, Datatype};
+use crate::error::{Error, ErrorClass, Result};
+use crate::sys::cma::{self, Direction, RemoteRange};
+use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering};
+
+/// `count` elements of `dtype` at `addr` in this process (origin or result buffer).
+#[derive(Clone, Copy)]
+pub struct Local<'a> {
+    pub addr: usize,
+    pub count: usize,
+    pub dtype: &'a Datatype,
+}
+
+/// `count` elements of `dtype` at displacement `disp` of a target's window.
+#[derive(Clone, Copy)]
+pub struct Remote<'a> {
+    pub rank: usize,
+    pub disp: u64,
+    pub count: usize,
+    pub dtype: &'a Datatype,
+}
+
+fn range_err(msg: String) -> Error {
+    Error::new(ErrorClass::RmaRange, msg)
+}
+
+/// Where the target's bytes are: runs as (offset from `origin`, length), and how to reach
+/// them. `origin` is an address here (mapped) or in the target (CMA).
+struct Placed {
+    origin: u64,
+    runs: Vec<(u64, usize)>,
+    mapped: bool,
+    pid: i32,
+}
+
+impl Window {
+    /// Resolve the target side: check the span against the window and list its runs.
+    fn place(&self, t: &Target, r: &Remote) -> Result<Placed> {
+        let (lo, hi) = span(r)?;
+        let (origin, mapped, pid) = match t.reach {
+            Reach::Mapped { base } => (base as u64, true, 0),
+            Reach::Remote { pid, base } => (base, false, pid),
+            Reach::Dynamic { pid } => (0, false, pid),
+        };
+        let disp_bytes = match t.reach {
+            Reach::Dynamic { .. } => r.disp as i128,
+            _ => r.disp as i128 * t.disp_unit as i128,
+        };
+        let (lo, hi) = (disp_bytes + lo, disp_bytes + hi);
+        if lo < hi {
+            let ok = match t.reach {
+                Reach::Dynamic { .. } => t
+                    .ctrl
+                    .regions()
+                    .iter()
+                    .any(|&(a, l)| lo >= a as i128 && hi <= a as i128 + l as i128),
+                _ => lo >= 0 && hi <= t.size as i128,
+            };
+            if !ok {
+                return Err(range_err(format!(
+                    "bytes [{lo}, {hi}) of rank {}'s window are outside it ({})",
+                    r.rank,
+                    match t.reach {
+                        Reach::Dynamic { .. } => "not in an attached region".to_string(),
+                        _ => format!("{} bytes", t.size),
+                    }
+                )));
+            }
+        }
+        let runs = r
+            .dtype
+            .runs(r.count)
+            .map(|(off, len)| ((disp_bytes + off as i128) as u64, len))
+            .collect();
+        Ok(Placed {
+            origin,
+            runs,
+            mapped,
+            pid,
+        })
+    }
+
+    /// Both sides contiguous: the target range `[off, off + n)` (checked) and its reach,
+    /// without listing runs (the latency path: no allocation).
+    fn contiguous(&self, t: &Target, o: &Local, r: &Remote) -> Result<Option<(u64, usize)>> {
+        if !(o.dtype.is_contiguous() && r.dtype.is_contiguous())
+            || matches!(t.reach, Reach::Dynamic { .. })
+        {
+            return Ok(None);
+        }
+        let n = r.dtype.size * r.count;
+        let off = r.disp as u128 * t.disp_unit as u128;
+        if n > 0 && off + n as u128 > t.size as u128 {
+            return Err(range_err(format!(
+                "bytes [{off}, {}) of rank {}'s window are outside it ({} bytes)",
+                off + n as u128,
+                r.rank,
+                t.size
+            )));
+        }
+        Ok(Some((off as u64, n)))
+    }
+
+    /// MPI_Put.
+    pub fn put(&self, origin: Local, target: Remote) -> Result<()> {
+        same_size(&origin, &target)?;
+        let t = self.target(target.rank)?;
+        if let Some((off, n)) = self.contiguous(t, &origin, &target)? {
+            let src = origin.addr as *const u8;
+            return match t.reach {
+                // SAFETY: the origin buffer holds n bytes (MPI's contract); the target
+                // range is inside the mapped window (checked).
+                Reach::Mapped { base } => unsafe {
+                    std::ptr::copy(src, (base + off as usize) as *mut u8, n);
+                    Ok(())
+                },
+                Reach::Remote { pid, base } => {
+                    // SAFETY: as above; CMA checks the remote range itself.
+                    let local = unsafe { std::slice::from_raw_parts(src, n) };
+                    cma::write(pid, local, base + off).map_err(|e| cma_err(target.rank, e))
+                }
+                Reach::Dynamic { .. } => unreachable!("not contiguous-placed"),
+            };
+        }
+        let p = self.place(t, &target)?;
+        let local: Vec<(usize, usize)> = local_runs(&origin);
+        if p.mapped {
+            // SAFETY: the local runs are the application's origin buffer (MPI's contract);
+            // the target runs lie inside the mapped window (checked by `place`).
+            unsafe { copy_runs(&local, &p.runs, p.origin as usize) };
+            Ok(())
+        } else {
+            let remote = remote_ranges(&p);
+            // SAFETY: the local runs are the origin buffer, readable (MPI's contract).
+            unsafe { cma::transfer_vectored(Direction::Write, p.pid, &local, &remote) }
+                .map_err(|e| cma_err(target.rank, e))
+        }
+    }
+
+    /// MPI_Get.
+    pub fn get(&self, origin: Local, target: Remote) -> Result<()> {
+        same_size(&origin, &target)?;
+        let t = self.target(target.rank)?;
+        if let Some((off, n)) = self.contiguous(t, &origin, &target)? {
+            let dst = origin.addr as *mut u8;
+            return match t.reach {
+                // SAFETY: the origin buffer holds n writable bytes (MPI's contract); the
+                // target range is inside the mapped window (checked).
+                Reach::Mapped { base } => unsafe {
+                    std::ptr::copy((base + off as usize) as *const u8, dst, n);
+                    Ok(())
+                },
+                Reach::Remote { pid, base } => {
+                    // SAFETY: as above.
+                    let local = unsafe { std::slice::from_raw_parts_mut(dst, n) };
+                    cma::read(pid, local, base + off).map_err(|e| cma_err(target.rank, e))
+                }
+                Reach::Dynamic { .. } => unreachable!("not contiguous-placed"),
+            };
+        }
+        let p = self.place(t, &target)?;
+        let local: Vec<(usize, usize)> = local_runs(&origin);
+        if p.mapped {
+            let src: Vec<(usize, usize)> = p
+                .runs
+                .iter()
+                .map(|&(o, l)| ((p.origin + o) as usize, l))
+                .collect();
+            // SAFETY: as in `put`, the other way round.
+            unsafe { copy_runs(&src, &as_dst(&local), 0) };
+            Ok(())
+        } else {
+            let remote = remote_ranges(&p);
+            // SAFETY: the local runs are the origin buffer, writable (MPI's contract).
+            unsafe { cma::transfer_vectored(Direction::Read, p.pid, &local, &remote) }
+                .map_err(|e| cma_err(target.rank, e))
+        }
+    }
+
+    /// The accumulate family: `target = op(origin, target)` element-wise, atomically per
+    /// element; the old target values go to `result` if given (MPI_Get_accumulate,
+    /// MPI_Fetch_and_op). `origin` None is MPI_NO_OP's "no origin buffer".
+    pub fn accumulate(
+        &self,
+        host: &dyn RmaHost,
+        op: Op,
+        origin: Option<Local>,
+        result: Option<Local>,
+        target: Remote,
+    ) -> Result<()> {
+        let basic = acc_basic(target.dtype)?;
+        for side in origin.iter().chain(result.iter()) {
+            if acc_basic(side.dtype)? != basic && side.dtype.size * side.count > 0 {
+                return Err(Error::new(
+                    ErrorClass::Type,
+                    "origin and target datatypes are built from different basic types",
+                ));
+            }
+        }
+        ops::check(op, basic).map_err(|_| {
+            Error::new(
+                ErrorClass::Op,
+                format!("the operation is not defined on {basic:?}"),
+            )
+        })?;
+        let nbytes = target.dtype.size * target.count;
+        if let Some(o) = origin.filter(|_| op != Op::NoOp) {
+            if o.dtype.size * o.count != nbytes {
+                return Err(size_err(o.dtype.size * o.count, nbytes));
+            }
+        }
+        if let Some(r) = result {
+            if r.dtype.size * r.count != nbytes {
+                return Err(size_err(r.dtype.size * r.count, nbytes));
+            }
+        }
+        let t = self.target(target.rank)?;
+        let p = self.place(t, &target)?;
+        // The origin's values, packed (as collectives reduce them).
+        let mut input = Vec::new();
+        if let Some(o) = origin.filter(|_| op != Op::NoOp) {
+            // SAFETY: the origin buffer holds `count` elements (MPI's contract).
+            unsafe { o.dtype.pack(o.count, o.addr as *const u8, &mut input) };
+        } else {
+            input = vec![0u8; nbytes];
+        }
+        let mut old = vec![0u8; if result.is_some() { nbytes } else { 0 }];
+        let width = basic.size();
+        let cas = p.mapped
+            && ops::packed_size(basic) == width
+            && matches!(width, 1 | 2 | 4 | 8)
+            && p.runs
+                .iter()
+                .all(|&(o, l)| (p.origin + o) % width as u64 == 0 && l % width == 0);
+        if cas {
+            let mut at = 0;
+            for &(o, l) in &p.runs {
+                for k in (0..l).step_by(width) {
+                    let addr = (p.origin + o) as usize + k;
+                    let prev = if result.is_some() {
+                        Some(&mut old[at..at + width])
+                    } else {
+                        None
+                    };
+                    // SAFETY: `addr` is inside the mapped window (checked by `place`) and
+                    // aligned to `width` (checked above).
+                    unsafe { atomic_update(addr, op, basic, &input[at..at + width], prev) };
+                    at += width;
+                }
+            }
+        } else {
+            self.with_acc_lock(host, t, || {
+                let mut cur = vec![0u8; nbytes];
+                self.read_runs(&p, &mut cur)?;
+                if result.is_some() {
+                    old.copy_from_slice(&cur);
+                }
+                if op != Op::NoOp {
+                    ops::apply_packed(op, basic, &input, &mut cur).map_err(|_| {
+                        Error::new(ErrorClass::Op, "operation not defined on the type")
+                    })?;
+                    self.write_runs(&p, &cur)?;
+                }
+                Ok(())
+            })?;
+        }
+        if let Some(r) = result {
+            // SAFETY: the result buffer holds `count` elements, writable (MPI's contract).
+            unsafe { r.dtype.unpack(r.count, &old, r.addr as *mut u8) };
+        }
+        Ok(())
+    }
+
+    /// MPI_Compare_and_swap: one element; `result` gets the old value, and the target takes
+    /// `origin` if the old value equals `compare`.
+    pub fn compare_and_swap(
+        &self,
+        host: &dyn RmaHost,
+        basic: Basic,
+        origin: &[u8],
+        compare: &[u8],
+        result: &mut [u8],
+        target: Remote,
+    ) -> Result<()> {
+        let w = basic.size();
+        let t = self.target(target.rank)?;
+        let p = self.place(t, &target)?;
+        let addr = p.origin + p.runs.first().map_or(0, |r| r.0);
+        if p.mapped && matches!(w, 1 | 2 | 4 | 8) && addr % w as u64 == 0 {
+            // SAFETY: one element inside the mapped window (checked), aligned.
+            unsafe { atomic_cas(addr as usize, w, origin, compare, result) };
+            return Ok(());
+        }
+        self.with_acc_lock(host, t, || {
+            self.read_runs(&p, result)?;
+            if result[..w] == compare[..w] {
+                self.write_runs(&p, &origin[..w])?;
+            }
+            Ok(())
+        })
+    }
+
+    fn with_acc_lock<T>(
+        &self,
+        host: &dyn RmaHost,
+        t: &Target,
+        f: impl FnOnce() -> Result<T>,
+    ) -> Result<T> {
+        let mut spins = 0u32;
+        while !t.ctrl.try_acc_lock() {
+            spins += 1;
+            if spins < 64 {
+                std::hint::spin_loop();
+            } else {
+                host.idle();
+            }
+        }
+        let r = f();
+        t.ctrl.acc_unlock();
+        r
+    }
+
+    /// Read the placed target bytes, in run order, into `out`.
+    fn read_runs(&self, p: &Placed, out: &mut [u8]) -> Result<()> {
+        let local = [(out.as_mut_ptr() as usize, out.len())];
+        if p.mapped {
+            let src: Vec<(usize, usize)> = p
+                .runs
+                .iter()
+                .map(|&(o, l)| ((p.origin + o) as usize, l))
+                .collect();
+            // SAFETY: target runs inside the mapped window; `out` is ours.
+            unsafe { copy_runs(&src, &as_dst(&local), 0) };
+            Ok(())
+        } else {
+            // SAFETY: `out` is exclusively borrowed.
+            unsafe { cma::transfer_vectored(Direction::Read, p.pid, &local, &remote_ranges(p)) }
+                .map_err(|e| cma_err(0, e))
+        }
+    }
+
+    fn write_runs(&self, p: &Placed, data: &[u8]) -> Result<()> {
+        let local = [(data.as_ptr() as usize, data.len())];
+        if p.mapped {
+            // SAFETY: target runs inside the mapped window; `data` is ours.
+            unsafe { copy_runs(&local, &p.runs, p.origin as usize) };
+            Ok(())
+        } else {
+            // SAFETY: `data` is borrowed for the call.
+            unsafe { cma::transfer_vectored(Direction::Write, p.pid, &local, &remote_ranges(p)) }
+                .map_err(|e| cma_err(0, e))
+        }
+    }
+}
+
+/// The span `[lo, hi)` of bytes the target side covers, relative to its displacement.
+fn span(r: &Remote) -> Result<(i128, i128)> {
+    if r.count == 0 || r.dtype.size == 0 {
+        return Ok((0, 0));
+    }
+    let t = r.dtype;
+    let last = (r.count as i128 - 1) * t.extent as i128;
+    let lo = t.true_lb as i128 + last.min(0);
+    let hi = t.true_ub() as i128 + last.max(0);
+    Ok((lo, hi))
+}
+
+fn size_err(have: usize, want: usize) -> Error {
+    Error::new(
+        ErrorClass::Arg,
+        format!("origin describes {have} bytes but the target {want}"),
+    )
+}
+
+fn same_size(o: &Local, t: &Remote) -> Result<()> {
+    let (a, b) = (o.dtype.size * o.count, t.dtype.size * t.count);
+    if a != b {
+        return Err(size_err(a, b));
+    }
+    Ok(())
+}
+
+/// The basic type an accumulate's datatype is made of.
+fn acc_basic(t: &Datatype) -> Result<Basic> {
+    match t.basic {
+        Some((b, _)) => Ok(b),
+        None if t.size == 0 => Ok(Basic::Byte),
+        None => Err(Error::new(
+            ErrorClass::Type,
+            "accumulate datatypes must be made of one predefined type",
+        )),
+    }
+}
+
+fn local_runs(l: &Local) -> Vec<(usize, usize)> {
+    l.dtype
+        .runs(l.count)
+        .map(|(off, len)| ((l.addr as isize + off) as usize, len))
+        .collect()
+}
+
+/// Absolute local runs as `copy_runs` destinations (offsets from 0).
+fn as_dst(runs: &[(usize, usize)]) -> Vec<(u64, usize)> {
+    runs.iter().map(|&(a, l)| (a as u64, l)).collect()
+}
+
+fn remote_ranges(p: &Placed) -> Vec<RemoteRange> {
+    p.runs
+        .iter()
+        .map(|&(o, len)| RemoteRange {
+            addr: p.origin + o,
+            len,
+        })
+        .collect()
+}
+
+fn cma_err(rank: usize, e: std::io::Error) -> Error {
+    Error::new(
+        ErrorClass::Other,
+        format!("cross-memory transfer with rank {rank} failed: {e}"),
+    )
+}
+
+/// Copy the bytes of the `src` runs (absolute addresses) into the `dst` runs (offsets from
+/// `dst_base`), both in order, until either ends.
+///
+/// # Safety
+/// Every run must be valid for its length (readable / writable).
+unsafe fn copy_runs(src: &[(usize, usize)], dst: &[(u64, usize)], dst_base: usize) {
+    let (mut si, mut so, mut di, mut dof) = (0, 0, 0, 0);
+    while si < src.len() && di < dst.len() {
+        let (sa, sl) = src[si];
+        let (da, dl) = dst[di];
+        let n = (sl - so).min(dl - dof);
+        std::ptr::copy(
+            (sa + so) as *const u8,
+            (dst_base + da as usize + dof) as *mut u8,
+            n,
+        );
+        so += n;
+        dof += n;
+        if so == sl {
+            si += 1;
+            so = 0;
+        }
+        if dof == dl {
+            di += 1;
+            dof = 0;
+        }
+    }
+}
+
+macro_rules! cas_loop {
+    ($atomic:ty, $int:ty, $addr:expr, $op:expr, $basic:expr, $input:expr, $prev:expr) => {{
+        // SAFETY: the caller's contract: aligned, inside live shared memory.
+        let a = unsafe { <$atomic>::from_ptr($addr as *mut $int) };
+        let mut cur = a.load(Ordering::Acquire);
+        loop {
+            let mut new = cur.to_ne_bytes();
+            // The op was checked against the type by the caller.
+            let _ = ops::apply($op, $basic, $input, &mut new);
+            match a.compare_exchange_weak(
+                cur,
+                <$int>::from_ne_bytes(new),
+                Ordering::AcqRel,
+                Ordering::Acquire,
+            ) {
+                Ok(_) => break,
+                Err(now) => cur = now,
+            }
+        }
+        if let Some(p) = $prev {
+            p.copy_from_slice(&cur.to_ne_bytes());
+        }
+    }};
+}
+
+/// One element at `addr`: `*addr = op(input, *addr)` atomically; the old value to `prev`.
+///
+/// # Safety
+/// `addr` is aligned to the element's width and inside memory mapped for the call.
+unsafe fn atomic_update(addr: usize, op: Op, basic: Basic, input: &[u8], prev: Option<&mut [u8]>) {
+    match input.len() {
+        1 => cas_loop!(AtomicU8, u8, addr, op, basic, input, prev),
+        2 => cas_loop!(AtomicU16, u16, addr, op, basic, input, prev),
+        4 => cas_loop!(AtomicU32, u32, addr, op, basic, input, prev),
+        8 => cas_loop!(AtomicU64, u64, addr, op, basic, input, prev),
+        _ => unreachable!("widths are checked by the caller"),
+    }
+}
+
+macro_rules! cas_once {
+    ($atomic:ty, $int:ty, $addr:expr, $origin:expr, $compare:expr, $result:expr) => {{
+        // SAFETY: the caller's contract: aligned, inside live shared memory.
+        let a = unsafe { <$atomic>::from_ptr($addr as *mut $int) };
+        let want = <$int>::from_ne_bytes($compare.try_into().expect("width"));
+        let new = <$int>::from_ne_bytes($origin.try_into().expect("width"));
+        let old = match a.compare_exchange(want, new, Ordering::AcqRel, Ordering::Acquire) {
+            Ok(v) | Err(v) => v,
+        };
+        $result.copy_from_slice(&old.to_ne_bytes());
+    }};
+}
+
+/// # Safety
+/// As `atomic_update`; the slices hold `w` bytes each.
+unsafe fn atomic_cas(addr: usize, w: usize, origin: &[u8], compare: &[u8], result: &mut [u8]) {
+    let (o, c, r) = (&origin[..w], &compare[..w], &mut result[..w]);
+    match w {
+        1 => cas_once!(AtomicU8, u8, addr, o, c, r),
+        2 => cas_once!(AtomicU16, u16, addr, o, c, r),
+        4 => cas_once!(AtomicU32, u32, addr, o, c, r),
+        8 => cas_once!(AtomicU64, u64, addr, o, c, r),
+        _ => unreachable!("widths are checked by the caller"),
+    }
+}

@@ -1,0 +1,18 @@
+//! rma: one-sided communication (MPI-3.1 §11; DESIGN.md §rma; Tipparaju 2004, Li 2016 §VI).
+//!
+//! `window.rs` makes windows in the four flavors and runs their synchronization; `epoch.rs`
+//! is the state machine that says which RMA calls are allowed when; `control.rs` is the
+//! per-rank control block in shared memory (lock word, accumulate lock, PSCW counters,
+//! attached regions) that origins update with CPU atomics, so a passive target's CPU is
+//! never needed; `access.rs` moves the data: plain copies and CPU atomics on window memory
+//! the library allocated (shared memory, mapped by every rank of the node), Cross Memory
+//! Attach on memory the application brought.
+
+mod access;
+mod control;
+mod epoch;
+mod window;
+
+pub use access::{Local, Remote};
+pub use epoch::LockKind;
+pub use window::{Flavor, RmaHost, Window};

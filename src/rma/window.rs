@@ -1,0 +1,571 @@
+//! Windows: creation in the four flavors, what each rank knows of every target, and the
+//! synchronization calls (fence, post/start/complete/wait, lock/unlock, flush).
+//!
+//! Creation is collective over a private duplicate of the communicator. Every rank makes a
+//! control block (`control.rs`) in anonymous shared memory and every rank maps every other
+//! rank's, so locks and PSCW counters are CPU atomics that need nothing from the target.
+//! Memory the library allocates (`MPI_Win_allocate`, `MPI_Win_allocate_shared`) is shared
+//! memory too, mapped by every rank of the node: a put or get into it is a plain copy, an
+//! accumulate a CPU atomic. Memory the application brings (`MPI_Win_create`, attached
+//! regions of dynamic windows) stays private to it and is reached with Cross Memory Attach.
+
+use super::control::{self, Control};
+use super::epoch::{Epochs, LockKind};
+use crate::coll::{self, CollTransport};
+use crate::comm::Communicator;
+use crate::error::{Error, ErrorClass, Result};
+use crate::sys::memfd::SharedMemory;
+use parking_lot::Mutex;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+/// What a window needs from the runtime.
+pub trait RmaHost: CollTransport {
+    /// A duplicate of `comm` with a fresh context (collective): the window's own traffic.
+    fn dup_comm(&self, comm: &Communicator) -> Result<Arc<Communicator>>;
+    /// Called while waiting on another rank (a lock, a post): make progress on everything
+    /// else and let other processes run.
+    fn idle(&self);
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flavor {
+    Create,
+    Allocate,
+    Shared,
+    Dynamic,
+}
+
+/// How this process reaches a target's window memory.
+#[derive(Clone, Copy, Debug)]
+pub enum Reach {
+    /// Mapped here: loads, stores and CPU atomics at `base`.
+    Mapped { base: usize },
+    /// In the target's address space at `base`: Cross Memory Attach.
+    Remote { pid: i32, base: u64 },
+    /// A dynamic window: displacements are addresses in the target, which must fall in a
+    /// region it attached (checked against its control block's table).
+    Dynamic { pid: i32 },
+}
+
+/// What this rank knows of one target.
+pub struct Target {
+    pub size: u64,
+    pub disp_unit: u64,
+    pub reach: Reach,
+    pub ctrl: Control,
+}
+
+/// One exchanged description of a rank's part of a window (fixed size on the wire).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Record {
+    pid: i32,
+    ctrl_fd: i32,
+    data_fd: i32,
+    base: u64,
+    size: u64,
+    disp_unit: u64,
+    /// Shared flavor: where this rank's part begins in rank 0's segment.
+    offset: u64,
+}
+
+const RECORD: usize = 44;
+
+impl Record {
+    fn encode(&self) -> [u8; RECORD] {
+        let mut b = [0u8; RECORD];
+        b[0..4].copy_from_slice(&self.pid.to_le_bytes());
+        b[4..8].copy_from_slice(&self.ctrl_fd.to_le_bytes());
+        b[8..12].copy_from_slice(&self.data_fd.to_le_bytes());
+        b[12..20].copy_from_slice(&self.base.to_le_bytes());
+        b[20..28].copy_from_slice(&self.size.to_le_bytes());
+        b[28..36].copy_from_slice(&self.disp_unit.to_le_bytes());
+        b[36..44].copy_from_slice(&self.offset.to_le_bytes());
+        b
+    }
+
+    fn decode(b: &[u8]) -> Record {
+        let i = |r: std::ops::Range<usize>| i32::from_le_bytes(b[r].try_into().unwrap());
+        let u = |r: std::ops::Range<usize>| u64::from_le_bytes(b[r].try_into().unwrap());
+        Record {
+            pid: i(0..4),
+            ctrl_fd: i(4..8),
+            data_fd: i(8..12),
+            base: u(12..20),
+            size: u(20..28),
+            disp_unit: u(28..36),
+            offset: u(36..44),
+        }
+    }
+}
+
+/// Passive-target state of this rank as an origin: which locks it holds.
+struct Held {
+    /// Per target: the lock word hold we took (None with MPI_MODE_NOCHECK).
+    locks: Vec<Option<LockKind>>,
+    lock_all_taken: bool,
+}
+
+pub struct Window {
+    /// The window's private communicator (a duplicate of the one it was made on).
+    pub comm: Arc<Communicator>,
+    pub flavor: Flavor,
+    /// This rank's part: base address (0 for a dynamic window), bytes, displacement unit.
+    pub base: usize,
+    pub size: usize,
+    pub disp_unit: usize,
+    targets: Vec<Target>,
+    /// Our control block (also `targets[rank].ctrl`).
+    own: Control,
+    /// Shared memory mapped for the window's data (kept alive with it).
+    _data: Vec<Arc<SharedMemory>>,
+    pub epochs: Mutex<Epochs>,
+    held: Mutex<Held>,
+    /// PSCW: posts and completes consumed so far, per rank.
+    posts_seen: Mutex<Vec<u32>>,
+    completes_seen: Mutex<Vec<u32>>,
+    /// Dynamic windows: the regions attached here.
+    attached: Mutex<Vec<(u64, u64)>>,
+}
+
+// SAFETY: the raw addresses in `Reach` point into mappings the window holds (`_data`,
+// control blocks) or into other processes; access is coordinated by MPI's epochs.
+unsafe impl Send for Window {}
+unsafe impl Sync for Window {}
+
+fn win_err(msg: impl Into<String>) -> Error {
+    Error::new(ErrorClass::Win, msg)
+}
+
+fn os_err(what: &str, e: std::io::Error) -> Error {
+    Error::new(ErrorClass::NoMem, format!("{what}: {e}"))
+}
+
+impl Window {
+    /// Make a window (collective over `comm`). `base`/`size` describe the application's
+    /// memory for `Create`; for `Allocate`/`Shared` the window allocates `size` bytes, and
+    /// `base` is ignored; `Dynamic` has neither.
+    pub fn new(
+        host: &dyn RmaHost,
+        comm: &Communicator,
+        flavor: Flavor,
+        base: usize,
+        size: usize,
+        disp_unit: usize,
+    ) -> Result<Window> {
+        let wcomm = host.dup_comm(comm)?;
+        let (n, me) = (wcomm.size(), wcomm.rank);
+        let pid = std::process::id() as i32;
+        let own_mem = Arc::new(
+            SharedMemory::create("railmpi-win-control", control::size(n))
+                .map_err(|e| os_err("window control block", e))?,
+        );
+        let own = Control::new(own_mem.clone(), n).expect("sized for n");
+        let mut data: Vec<Arc<SharedMemory>> = Vec::new();
+        let size = if flavor == Flavor::Dynamic { 0 } else { size };
+        let mut mine = Record {
+            pid,
+            ctrl_fd: own_mem.fd().expect("ours"),
+            data_fd: -1,
+            base: base as u64,
+            size: size as u64,
+            disp_unit: disp_unit as u64,
+            offset: 0,
+        };
+        if flavor == Flavor::Allocate {
+            let m = Arc::new(
+                SharedMemory::create("railmpi-win", size)
+                    .map_err(|e| os_err("MPI_Win_allocate", e))?,
+            );
+            mine.data_fd = m.fd().expect("ours");
+            mine.base = m.as_ptr() as u64;
+            data.push(m);
+        }
+        let mut all = exchange(host, &wcomm, &mine)?;
+        if flavor == Flavor::Shared {
+            // One segment, the parts in rank order (contiguous, as MPI's default asks),
+            // each part starting on a 64-byte boundary.
+            let mut off = 0u64;
+            for r in all.iter_mut() {
+                r.offset = off;
+                off += r.size.next_multiple_of(64);
+            }
+            let mut fd = [0u8; 4];
+            let seg = if me == 0 {
+                let m = Arc::new(
+                    SharedMemory::create("railmpi-win-shared", off as usize)
+                        .map_err(|e| os_err("MPI_Win_allocate_shared", e))?,
+                );
+                fd = m.fd().expect("ours").to_le_bytes();
+                Some(m)
+            } else {
+                None
+            };
+            coll::direct::bcast(host, &wcomm, coll::TAG_RUNTIME_ALLGATHER, &mut fd, 0)?;
+            let seg = match seg {
+                Some(m) => m,
+                None => Arc::new(
+                    SharedMemory::open(all[0].pid, i32::from_le_bytes(fd), off as usize)
+                        .map_err(|e| os_err("mapping the shared window", e))?,
+                ),
+            };
+            for r in all.iter_mut() {
+                r.base = seg.as_ptr() as u64 + r.offset;
+            }
+            data.push(seg);
+        }
+        let mut targets = Vec::with_capacity(n);
+        for (r, rec) in all.iter().enumerate() {
+            let ctrl = if r == me {
+                own.clone()
+            } else {
+                let m = SharedMemory::open(rec.pid, rec.ctrl_fd, control::size(n))
+                    .map_err(|e| os_err("mapping a window control block", e))?;
+                Control::new(Arc::new(m), n)
+                    .ok_or_else(|| win_err("a peer's window control block is too small"))?
+            };
+            let reach = match flavor {
+                Flavor::Allocate if r == me => Reach::Mapped {
+                    base: rec.base as usize,
+                },
+                Flavor::Allocate => {
+                    let m = Arc::new(
+                        SharedMemory::open(rec.pid, rec.data_fd, rec.size as usize)
+                            .map_err(|e| os_err("mapping a peer's window", e))?,
+                    );
+                    let base = m.as_ptr() as usize;
+                    data.push(m);
+                    Reach::Mapped { base }
+                }
+                Flavor::Shared => Reach::Mapped {
+                    base: rec.base as usize,
+                },
+                Flavor::Create if r == me => Reach::Mapped {
+                    base: rec.base as usize,
+                },
+                Flavor::Create => Reach::Remote {
+                    pid: rec.pid,
+                    base: rec.base,
+                },
+                Flavor::Dynamic => Reach::Dynamic { pid: rec.pid },
+            };
+            targets.push(Target {
+                size: rec.size,
+                disp_unit: rec.disp_unit.max(1),
+                reach,
+                ctrl,
+            });
+        }
+        let my_base = match targets[me].reach {
+            Reach::Mapped { base } => base,
+            _ => 0,
+        };
+        Ok(Window {
+            comm: wcomm,
+            flavor,
+            base: my_base,
+            size,
+            disp_unit,
+            targets,
+            own,
+            _data: data,
+            epochs: Mutex::new(Epochs::new(n)),
+            held: Mutex::new(Held {
+                locks: vec![None; n],
+                lock_all_taken: false,
+            }),
+            posts_seen: Mutex::new(vec![0; n]),
+            completes_seen: Mutex::new(vec![0; n]),
+            attached: Mutex::new(Vec::new()),
+        })
+    }
+
+    pub fn target(&self, rank: usize) -> Result<&Target> {
+        self.targets
+            .get(rank)
+            .ok_or_else(|| Error::new(ErrorClass::Rank, format!("no rank {rank} in the window")))
+    }
+
+    pub fn ranks(&self) -> usize {
+        self.targets.len()
+    }
+
+    /// MPI_Win_shared_query: (size, disp_unit, address here) of `rank`'s part, for windows
+    /// whose memory this process maps.
+    pub fn shared_query(&self, rank: usize) -> Result<(u64, u64, usize)> {
+        let t = self.target(rank)?;
+        match (self.flavor, t.reach) {
+            (Flavor::Shared, Reach::Mapped { base }) => Ok((t.size, t.disp_unit, base)),
+            _ => Err(Error::new(
+                ErrorClass::RmaFlavor,
+                "MPI_Win_shared_query needs a window from MPI_Win_allocate_shared",
+            )),
+        }
+    }
+
+    // ------------------------------------------------------------ dynamic windows
+
+    /// MPI_Win_attach: `[addr, addr+len)` becomes reachable; it must not overlap a region
+    /// attached already.
+    pub fn attach(&self, addr: u64, len: u64) -> Result<()> {
+        if self.flavor != Flavor::Dynamic {
+            return Err(Error::new(
+                ErrorClass::RmaFlavor,
+                "MPI_Win_attach needs a window from MPI_Win_create_dynamic",
+            ));
+        }
+        let end = addr
+            .checked_add(len)
+            .ok_or_else(|| Error::new(ErrorClass::Arg, "region past the address space"))?;
+        let mut regs = self.attached.lock();
+        if regs.iter().any(|&(a, l)| addr < a + l && a < end) {
+            return Err(Error::new(
+                ErrorClass::RmaAttach,
+                format!("region {addr:#x}+{len} overlaps an attached region"),
+            ));
+        }
+        if regs.len() >= control::MAX_REGIONS {
+            return Err(Error::new(
+                ErrorClass::RmaAttach,
+                format!("more than {} regions attached", control::MAX_REGIONS),
+            ));
+        }
+        if len > 0 {
+            regs.push((addr, len));
+        }
+        self.own.set_regions(&regs);
+        Ok(())
+    }
+
+    /// MPI_Win_detach of the region attached at `addr`.
+    pub fn detach(&self, addr: u64) -> Result<()> {
+        if self.flavor != Flavor::Dynamic {
+            return Err(Error::new(
+                ErrorClass::RmaFlavor,
+                "MPI_Win_detach needs a window from MPI_Win_create_dynamic",
+            ));
+        }
+        let mut regs = self.attached.lock();
+        let Some(i) = regs.iter().position(|&(a, _)| a == addr) else {
+            return Err(Error::new(
+                ErrorClass::RmaAttach,
+                format!("no region attached at {addr:#x}"),
+            ));
+        };
+        regs.remove(i);
+        self.own.set_regions(&regs);
+        Ok(())
+    }
+
+    // ------------------------------------------------------------ synchronization
+
+    /// MPI_Win_fence (collective). Every operation of ours completed when it was issued, so
+    /// a barrier makes them (and our local stores) visible to all.
+    pub fn fence(&self, host: &dyn RmaHost, nosucceed: bool) -> Result<()> {
+        self.epochs.lock().fence(nosucceed)?;
+        std::sync::atomic::fence(Ordering::SeqCst);
+        coll::direct::barrier(host, &self.comm, coll::TAG_RUNTIME_BARRIER, false)
+    }
+
+    /// Wait until `ready` holds, letting the host progress (locks and PSCW signals come
+    /// from other processes' atomics, not from messages).
+    fn wait_for(&self, host: &dyn RmaHost, mut ready: impl FnMut() -> bool) {
+        let mut spins = 0u32;
+        while !ready() {
+            spins += 1;
+            if spins < 64 {
+                std::hint::spin_loop();
+            } else {
+                host.idle();
+            }
+        }
+    }
+
+    pub fn lock(
+        &self,
+        host: &dyn RmaHost,
+        kind: LockKind,
+        target: usize,
+        nocheck: bool,
+    ) -> Result<()> {
+        let ctrl = self.target(target)?.ctrl.clone();
+        self.epochs.lock().lock(target, kind)?;
+        if !nocheck {
+            let exclusive = kind == LockKind::Exclusive;
+            self.wait_for(host, || ctrl.try_lock(exclusive));
+            self.held.lock().locks[target] = Some(kind);
+        }
+        Ok(())
+    }
+
+    pub fn unlock(&self, target: usize) -> Result<()> {
+        self.target(target)?;
+        self.epochs.lock().unlock(target)?;
+        std::sync::atomic::fence(Ordering::SeqCst);
+        if let Some(kind) = self.held.lock().locks[target].take() {
+            self.targets[target]
+                .ctrl
+                .unlock(kind == LockKind::Exclusive);
+        }
+        Ok(())
+    }
+
+    pub fn lock_all(&self, host: &dyn RmaHost, nocheck: bool) -> Result<()> {
+        self.epochs.lock().lock_all()?;
+        if !nocheck {
+            for t in &self.targets {
+                self.wait_for(host, || t.ctrl.try_lock(false));
+            }
+            self.held.lock().lock_all_taken = true;
+        }
+        Ok(())
+    }
+
+    pub fn unlock_all(&self) -> Result<()> {
+        self.epochs.lock().unlock_all()?;
+        std::sync::atomic::fence(Ordering::SeqCst);
+        let mut held = self.held.lock();
+        if std::mem::take(&mut held.lock_all_taken) {
+            for t in &self.targets {
+                t.ctrl.unlock(false);
+            }
+        }
+        Ok(())
+    }
+
+    /// MPI_Win_flush / flush_local (a target) or their `_all` forms (None): operations
+    /// complete when issued, so this only orders memory.
+    pub fn flush(&self, target: Option<usize>) -> Result<()> {
+        match target {
+            Some(t) => {
+                self.target(t)?;
+                self.epochs.lock().flush(t)?;
+            }
+            None => self.epochs.lock().flush_all()?,
+        }
+        std::sync::atomic::fence(Ordering::SeqCst);
+        Ok(())
+    }
+
+    /// MPI_Win_sync: public and private copies are one here (unified model).
+    pub fn sync(&self) -> Result<()> {
+        self.epochs.lock().flush_all()?;
+        std::sync::atomic::fence(Ordering::SeqCst);
+        Ok(())
+    }
+
+    /// MPI_Win_post: expose our window to `group` (comm ranks).
+    pub fn post(&self, group: Vec<usize>) -> Result<()> {
+        for &o in &group {
+            self.target(o)?;
+        }
+        self.epochs.lock().post(group.clone())?;
+        std::sync::atomic::fence(Ordering::SeqCst);
+        let me = self.comm.rank;
+        for o in group {
+            self.targets[o]
+                .ctrl
+                .posts(me)
+                .fetch_add(1, Ordering::Release);
+        }
+        Ok(())
+    }
+
+    /// MPI_Win_start: access `group`'s windows once each has posted (unless NOCHECK).
+    pub fn start(&self, host: &dyn RmaHost, group: Vec<usize>, nocheck: bool) -> Result<()> {
+        for &t in &group {
+            self.target(t)?;
+        }
+        self.epochs.lock().start(group.clone())?;
+        if !nocheck {
+            let mut seen = self.posts_seen.lock();
+            for t in group {
+                let want = seen[t].wrapping_add(1);
+                self.wait_for(host, || {
+                    self.own.posts(t).load(Ordering::Acquire).wrapping_sub(want) as i32 >= 0
+                });
+                seen[t] = want;
+            }
+        }
+        Ok(())
+    }
+
+    /// MPI_Win_complete: tell every target of the access epoch we are done.
+    pub fn complete(&self) -> Result<()> {
+        let group = self.epochs.lock().complete()?;
+        std::sync::atomic::fence(Ordering::SeqCst);
+        let me = self.comm.rank;
+        for t in group {
+            self.targets[t]
+                .ctrl
+                .completes(me)
+                .fetch_add(1, Ordering::Release);
+        }
+        Ok(())
+    }
+
+    /// MPI_Win_wait (`block`) or MPI_Win_test: has every origin of the exposure completed?
+    pub fn wait(&self, host: &dyn RmaHost, block: bool) -> Result<bool> {
+        let group = self.epochs.lock().exposure()?.to_vec();
+        let mut seen = self.completes_seen.lock();
+        let done = |o: usize| {
+            self.own
+                .completes(o)
+                .load(Ordering::Acquire)
+                .wrapping_sub(seen[o].wrapping_add(1)) as i32
+                >= 0
+        };
+        if block {
+            for &o in &group {
+                self.wait_for(host, || done(o));
+            }
+        } else if !group.iter().all(|&o| done(o)) {
+            return Ok(false);
+        }
+        for &o in &group {
+            seen[o] = seen[o].wrapping_add(1);
+        }
+        self.epochs.lock().end_exposure();
+        std::sync::atomic::fence(Ordering::SeqCst);
+        Ok(true)
+    }
+
+    /// MPI_Win_free (collective): no epoch may be open; everyone is done with everyone's
+    /// memory when the barrier returns.
+    pub fn free(&self, host: &dyn RmaHost) -> Result<()> {
+        self.epochs.lock().free()?;
+        coll::direct::barrier(host, &self.comm, coll::TAG_RUNTIME_BARRIER, false)
+    }
+
+    pub fn check_free(&self) -> Result<()> {
+        self.epochs.lock().free()
+    }
+}
+
+/// Allgather every rank's record over the window's communicator.
+fn exchange(host: &dyn RmaHost, comm: &Communicator, mine: &Record) -> Result<Vec<Record>> {
+    let n = comm.size();
+    let mut all = vec![0u8; RECORD * n];
+    all[RECORD * comm.rank..RECORD * (comm.rank + 1)].copy_from_slice(&mine.encode());
+    coll::direct::allgather(host, comm, coll::TAG_RUNTIME_ALLGATHER, &mut all)?;
+    Ok(all.chunks_exact(RECORD).map(Record::decode).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_round_trip() {
+        let r = Record {
+            pid: 77,
+            ctrl_fd: 5,
+            data_fd: -1,
+            base: 1 << 44,
+            size: 12345,
+            disp_unit: 8,
+            offset: 640,
+        };
+        assert_eq!(Record::decode(&r.encode()), r);
+    }
+}
