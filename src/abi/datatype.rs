@@ -321,6 +321,17 @@ pub unsafe extern "C" fn PMPI_Get_address(
     })
 }
 
+/// Address arithmetic (MPI-3.1 §4.1.5): plain integer arithmetic on this ABI.
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Aint_add(base: MPI_Aint, disp: MPI_Aint) -> MPI_Aint {
+    base.wrapping_add(disp)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Aint_diff(addr1: MPI_Aint, addr2: MPI_Aint) -> MPI_Aint {
+    addr1.wrapping_sub(addr2)
+}
+
 /// MPI-1's MPI_Address (removed in MPI-3, still in MPICH).
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Address(location: *mut c_void, address: *mut MPI_Aint) -> c_int {

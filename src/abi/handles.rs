@@ -229,12 +229,12 @@ pub fn with_win_entry<T>(h: MPI_Win, f: impl FnOnce(&mut WinEntry) -> T) -> Resu
     Ok(f(t.get_mut(i).ok_or_else(|| bad_win(h))?))
 }
 
-/// The error handler of window `h`; MPI_ERRORS_ARE_FATAL for an invalid handle (as for
-/// errors on no object: MPI_COMM_WORLD's default).
+/// The error handler of window `h`; for an invalid handle, MPI_COMM_WORLD's (errors on
+/// no valid object, as for communicators).
 pub fn win_errhandler(h: MPI_Win) -> MPI_Errhandler {
     win_index(h)
         .and_then(|i| WINS.read().get(i).map(|e| e.errhandler))
-        .unwrap_or(MPI_ERRORS_ARE_FATAL)
+        .unwrap_or_else(|| comm_errhandler(MPI_COMM_WORLD))
 }
 
 pub fn new_win(e: WinEntry) -> MPI_Win {

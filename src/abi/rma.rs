@@ -180,9 +180,7 @@ pub unsafe extern "C" fn PMPI_Win_shared_query(
 ) -> c_int {
     run_win("MPI_Win_shared_query", win, || {
         let w = handles::win(win)?;
-        let r = win_rank(&w, rank)?
-            .ok_or_else(|| Error::new(ErrorClass::Rank, "MPI_PROC_NULL in MPI_Win_shared_query"))?;
-        let (sz, du, base) = w.shared_query(r)?;
+        let (sz, du, base) = w.shared_query(win_rank(&w, rank)?)?;
         put(size, sz as MPI_Aint)?;
         put(disp_unit, du as c_int)?;
         put(baseptr as *mut *mut c_void, base as *mut c_void)
@@ -524,14 +522,15 @@ unsafe fn put_or_get(
     win: MPI_Win,
     request_based: bool,
 ) -> Result<()> {
+    let w = shim::world()?;
     let call = resolve(win, target, disp, tcount, ttype, request_based)?;
     let oty = handles::datatype(otype)?;
     let o = local(origin, ocount, &oty)?;
     let Some(t) = call.target else { return Ok(()) };
     if get {
-        call.win.get(o, call.remote(t))
+        call.win.get(w, o, call.remote(t))
     } else {
-        call.win.put(o, call.remote(t))
+        call.win.put(w, o, call.remote(t))
     }
 }
 

@@ -12,6 +12,7 @@
 //! padding, memory reached by CMA) under the target's accumulate lock. A given basic type
 //! at a given address always takes the same path, so the two never mix on one value.
 
+use super::helper::{Desc, Kind};
 use super::window::{Reach, RmaHost, Target, Window};
 use crate::coll::ops::{self, Op};
 use crate::datatype::{Basic, Datatype};
@@ -118,7 +119,7 @@ impl Window {
     }
 
     /// MPI_Put.
-    pub fn put(&self, origin: Local, target: Remote) -> Result<()> {
+    pub fn put(&self, host: &dyn RmaHost, origin: Local, target: Remote) -> Result<()> {
         same_size(&origin, &target)?;
         let t = self.target(target.rank)?;
         if let Some((off, n)) = self.contiguous(t, &origin, &target)? {
@@ -139,6 +140,18 @@ impl Window {
             };
         }
         let p = self.place(t, &target)?;
+        if self.settings.helper_transfers {
+            // Host-assisted: one packed stream; the target's helper scatters it.
+            let mut data = Vec::new();
+            // SAFETY: the origin buffer holds `count` elements (MPI's contract).
+            unsafe {
+                origin
+                    .dtype
+                    .pack(origin.count, origin.addr as *const u8, &mut data)
+            };
+            let d = transfer_desc(Kind::Put, &p, data.as_ptr() as u64, 0);
+            return self.helper_call_with_table(host, target.rank, d, &p);
+        }
         let local: Vec<(usize, usize)> = local_runs(&origin);
         if p.mapped {
             // SAFETY: the local runs are the application's origin buffer (MPI's contract);
@@ -154,7 +167,7 @@ impl Window {
     }
 
     /// MPI_Get.
-    pub fn get(&self, origin: Local, target: Remote) -> Result<()> {
+    pub fn get(&self, host: &dyn RmaHost, origin: Local, target: Remote) -> Result<()> {
         same_size(&origin, &target)?;
         let t = self.target(target.rank)?;
         if let Some((off, n)) = self.contiguous(t, &origin, &target)? {
@@ -175,6 +188,19 @@ impl Window {
             };
         }
         let p = self.place(t, &target)?;
+        if self.settings.helper_transfers {
+            // Host-assisted: the target's helper gathers into one stream here.
+            let mut data = vec![0u8; target.dtype.size * target.count];
+            let d = transfer_desc(Kind::Get, &p, 0, data.as_mut_ptr() as u64);
+            self.helper_call_with_table(host, target.rank, d, &p)?;
+            // SAFETY: the origin buffer holds `count` elements, writable (MPI's contract).
+            unsafe {
+                origin
+                    .dtype
+                    .unpack(origin.count, &data, origin.addr as *mut u8)
+            };
+            return Ok(());
+        }
         let local: Vec<(usize, usize)> = local_runs(&origin);
         if p.mapped {
             let src: Vec<(usize, usize)> = p
@@ -241,13 +267,48 @@ impl Window {
             input = vec![0u8; nbytes];
         }
         let mut old = vec![0u8; if result.is_some() { nbytes } else { 0 }];
+        if self.settings.helper_atomics || !p.mapped {
+            // The target's helper applies it under the window's accumulate lock.
+            let mut d = transfer_desc(Kind::Acc, &p, input.as_ptr() as u64, 0);
+            d.op = op;
+            d.basic = basic;
+            if result.is_some() {
+                d.result = old.as_mut_ptr() as u64;
+            }
+            self.helper_call_with_table(host, target.rank, d, &p)?;
+        } else {
+            self.accumulate_here(host, t, &p, op, basic, &input, result.is_some(), &mut old)?;
+        }
+        if let Some(r) = result {
+            // SAFETY: the result buffer holds `count` elements, writable (MPI's contract).
+            unsafe { r.dtype.unpack(r.count, &old, r.addr as *mut u8) };
+        }
+        Ok(())
+    }
+
+    /// The accumulate on mapped memory, by this process: CPU atomics element by element
+    /// where the values allow, else under the target's accumulate lock.
+    #[allow(clippy::too_many_arguments)]
+    fn accumulate_here(
+        &self,
+        host: &dyn RmaHost,
+        t: &Target,
+        p: &Placed,
+        op: Op,
+        basic: Basic,
+        input: &[u8],
+        fetch: bool,
+        old: &mut [u8],
+    ) -> Result<()> {
+        let nbytes = input.len();
+        let result: Option<()> = fetch.then_some(());
         let width = basic.size();
-        let cas = p.mapped
+        let cas = t.native_atomics
             && ops::packed_size(basic) == width
             && matches!(width, 1 | 2 | 4 | 8)
-            && p.runs
-                .iter()
-                .all(|&(o, l)| (p.origin + o) % width as u64 == 0 && l % width == 0);
+            && p.runs.iter().all(|&(o, l)| {
+                (p.origin + o).is_multiple_of(width as u64) && l.is_multiple_of(width)
+            });
         if cas {
             let mut at = 0;
             for &(o, l) in &p.runs {
@@ -267,24 +328,44 @@ impl Window {
         } else {
             self.with_acc_lock(host, t, || {
                 let mut cur = vec![0u8; nbytes];
-                self.read_runs(&p, &mut cur)?;
+                read_mapped(p, &mut cur);
                 if result.is_some() {
                     old.copy_from_slice(&cur);
                 }
                 if op != Op::NoOp {
-                    ops::apply_packed(op, basic, &input, &mut cur).map_err(|_| {
+                    ops::apply_packed(op, basic, input, &mut cur).map_err(|_| {
                         Error::new(ErrorClass::Op, "operation not defined on the type")
                     })?;
-                    self.write_runs(&p, &cur)?;
+                    write_mapped(p, &cur);
                 }
                 Ok(())
             })?;
         }
-        if let Some(r) = result {
-            // SAFETY: the result buffer holds `count` elements, writable (MPI's contract).
-            unsafe { r.dtype.unpack(r.count, &old, r.addr as *mut u8) };
-        }
         Ok(())
+    }
+
+    /// `helper_call` with the target run table `d` points to kept alive for the call.
+    fn helper_call_with_table(
+        &self,
+        host: &dyn RmaHost,
+        rank: usize,
+        mut d: Desc,
+        p: &Placed,
+    ) -> Result<()> {
+        let table: Vec<u8> = if p.runs.len() > 1 {
+            p.runs
+                .iter()
+                .flat_map(|&(o, l)| o.to_le_bytes().into_iter().chain((l as u64).to_le_bytes()))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        if !table.is_empty() {
+            d.target = 0;
+            d.runs = table.as_ptr() as u64;
+            d.nruns = p.runs.len() as u32;
+        }
+        self.helper_call(host, rank, &d)
     }
 
     /// MPI_Compare_and_swap: one element; `result` gets the old value, and the target takes
@@ -302,15 +383,26 @@ impl Window {
         let t = self.target(target.rank)?;
         let p = self.place(t, &target)?;
         let addr = p.origin + p.runs.first().map_or(0, |r| r.0);
-        if p.mapped && matches!(w, 1 | 2 | 4 | 8) && addr % w as u64 == 0 {
+        if self.settings.helper_atomics || !p.mapped {
+            let inline = |v: &[u8]| {
+                let mut b = [0u8; 8];
+                b[..w.min(8)].copy_from_slice(&v[..w.min(8)]);
+                u64::from_le_bytes(b)
+            };
+            let mut d = transfer_desc(Kind::Cas, &p, inline(origin), result.as_mut_ptr() as u64);
+            d.basic = basic;
+            d.compare = inline(compare);
+            return self.helper_call(host, target.rank, &d);
+        }
+        if t.native_atomics && matches!(w, 1 | 2 | 4 | 8) && addr.is_multiple_of(w as u64) {
             // SAFETY: one element inside the mapped window (checked), aligned.
             unsafe { atomic_cas(addr as usize, w, origin, compare, result) };
             return Ok(());
         }
         self.with_acc_lock(host, t, || {
-            self.read_runs(&p, result)?;
+            read_mapped(&p, result);
             if result[..w] == compare[..w] {
-                self.write_runs(&p, &origin[..w])?;
+                write_mapped(&p, &origin[..w]);
             }
             Ok(())
         })
@@ -335,37 +427,44 @@ impl Window {
         t.ctrl.acc_unlock();
         r
     }
+}
 
-    /// Read the placed target bytes, in run order, into `out`.
-    fn read_runs(&self, p: &Placed, out: &mut [u8]) -> Result<()> {
-        let local = [(out.as_mut_ptr() as usize, out.len())];
-        if p.mapped {
-            let src: Vec<(usize, usize)> = p
-                .runs
-                .iter()
-                .map(|&(o, l)| ((p.origin + o) as usize, l))
-                .collect();
-            // SAFETY: target runs inside the mapped window; `out` is ours.
-            unsafe { copy_runs(&src, &as_dst(&local), 0) };
-            Ok(())
-        } else {
-            // SAFETY: `out` is exclusively borrowed.
-            unsafe { cma::transfer_vectored(Direction::Read, p.pid, &local, &remote_ranges(p)) }
-                .map_err(|e| cma_err(0, e))
-        }
-    }
+/// Read the placed (mapped) target bytes, in run order, into `out`.
+fn read_mapped(p: &Placed, out: &mut [u8]) {
+    let src: Vec<(usize, usize)> = p
+        .runs
+        .iter()
+        .map(|&(o, l)| ((p.origin + o) as usize, l))
+        .collect();
+    // SAFETY: target runs inside the mapped window (checked by `place`); `out` is ours.
+    unsafe { copy_runs(&src, &as_dst(&[(out.as_mut_ptr() as usize, out.len())]), 0) };
+}
 
-    fn write_runs(&self, p: &Placed, data: &[u8]) -> Result<()> {
-        let local = [(data.as_ptr() as usize, data.len())];
-        if p.mapped {
-            // SAFETY: target runs inside the mapped window; `data` is ours.
-            unsafe { copy_runs(&local, &p.runs, p.origin as usize) };
-            Ok(())
-        } else {
-            // SAFETY: `data` is borrowed for the call.
-            unsafe { cma::transfer_vectored(Direction::Write, p.pid, &local, &remote_ranges(p)) }
-                .map_err(|e| cma_err(0, e))
-        }
+fn write_mapped(p: &Placed, data: &[u8]) {
+    // SAFETY: target runs inside the mapped window (checked by `place`); `data` is ours.
+    unsafe {
+        copy_runs(
+            &[(data.as_ptr() as usize, data.len())],
+            &p.runs,
+            p.origin as usize,
+        )
+    };
+}
+
+/// A helper descriptor for the placed target side (one contiguous range; a run table is
+/// attached by `helper_call_with_table`).
+fn transfer_desc(kind: Kind, p: &Placed, data: u64, result: u64) -> Desc {
+    Desc {
+        kind,
+        op: Op::Replace,
+        basic: Basic::Byte,
+        target: p.runs.first().map_or(0, |r| r.0),
+        len: p.runs.iter().map(|r| r.1 as u64).sum(),
+        data,
+        result,
+        compare: 0,
+        runs: 0,
+        nruns: 0,
     }
 }
 

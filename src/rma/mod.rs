@@ -6,13 +6,15 @@
 //! attached regions) that origins update with CPU atomics, so a passive target's CPU is
 //! never needed; `access.rs` moves the data: plain copies and CPU atomics on window memory
 //! the library allocated (shared memory, mapped by every rank of the node), Cross Memory
-//! Attach on memory the application brought.
+//! Attach on memory the application brought; `helper.rs` is the per-process helper thread
+//! that serves accumulates and atomics on that memory, and host-assisted transfers.
 
 mod access;
 mod control;
 mod epoch;
+mod helper;
 mod window;
 
 pub use access::{Local, Remote};
 pub use epoch::LockKind;
-pub use window::{Flavor, RmaHost, Window};
+pub use window::{Flavor, RmaHost, RmaSettings, Window};

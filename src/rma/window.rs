@@ -11,6 +11,7 @@
 
 use super::control::{self, Control};
 use super::epoch::{Epochs, LockKind};
+use super::helper::{self, Desc, Exposed, Inbox};
 use crate::coll::{self, CollTransport};
 use crate::comm::Communicator;
 use crate::error::{Error, ErrorClass, Result};
@@ -26,6 +27,18 @@ pub trait RmaHost: CollTransport {
     /// Called while waiting on another rank (a lock, a post): make progress on everything
     /// else and let other processes run.
     fn idle(&self);
+    fn rma_settings(&self) -> RmaSettings;
+}
+
+/// How operations travel (`RAILMPI_RMA_ATOMICS`, `RAILMPI_RMA_TRANSFER`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RmaSettings {
+    /// Accumulates and atomics by the target's helper thread even where CPU atomics on
+    /// mapped memory could do them.
+    pub helper_atomics: bool,
+    /// Noncontiguous puts and gets by the target's helper (host-assisted: the origin
+    /// sends one contiguous stream, the target scatters or gathers it).
+    pub helper_transfers: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,7 +66,13 @@ pub struct Target {
     pub size: u64,
     pub disp_unit: u64,
     pub reach: Reach,
+    /// Every rank maps this memory (library-allocated windows), so accumulates may use
+    /// CPU atomics on it. Elsewhere the owner's helper applies remote ones under the
+    /// accumulate lock, so the owner must take that lock too, even on its own memory.
+    pub native_atomics: bool,
     pub ctrl: Control,
+    /// The target process's helper doorbell.
+    pub inbox: Arc<Inbox>,
 }
 
 /// One exchanged description of a rank's part of a window (fixed size on the wire).
@@ -67,9 +86,11 @@ struct Record {
     disp_unit: u64,
     /// Shared flavor: where this rank's part begins in rank 0's segment.
     offset: u64,
+    /// The process's RMA helper inbox.
+    inbox_fd: i32,
 }
 
-const RECORD: usize = 44;
+const RECORD: usize = 48;
 
 impl Record {
     fn encode(&self) -> [u8; RECORD] {
@@ -81,6 +102,7 @@ impl Record {
         b[20..28].copy_from_slice(&self.size.to_le_bytes());
         b[28..36].copy_from_slice(&self.disp_unit.to_le_bytes());
         b[36..44].copy_from_slice(&self.offset.to_le_bytes());
+        b[44..48].copy_from_slice(&self.inbox_fd.to_le_bytes());
         b
     }
 
@@ -95,6 +117,7 @@ impl Record {
             size: u(20..28),
             disp_unit: u(28..36),
             offset: u(36..44),
+            inbox_fd: i(44..48),
         }
     }
 }
@@ -109,6 +132,11 @@ struct Held {
 pub struct Window {
     /// The window's private communicator (a duplicate of the one it was made on).
     pub comm: Arc<Communicator>,
+    pub settings: RmaSettings,
+    /// What our helper serves of this window.
+    exposed: Arc<Exposed>,
+    /// Requests we posted to each target's helper (our side of our ring there).
+    posted: Mutex<Vec<u64>>,
     pub flavor: Flavor,
     /// This rank's part: base address (0 for a dynamic window), bytes, displacement unit.
     pub base: usize,
@@ -156,6 +184,7 @@ impl Window {
         let wcomm = host.dup_comm(comm)?;
         let (n, me) = (wcomm.size(), wcomm.rank);
         let pid = std::process::id() as i32;
+        let helper = helper::helper().map_err(|e| os_err("starting the RMA helper thread", e))?;
         let own_mem = Arc::new(
             SharedMemory::create("railmpi-win-control", control::size(n))
                 .map_err(|e| os_err("window control block", e))?,
@@ -171,6 +200,7 @@ impl Window {
             size: size as u64,
             disp_unit: disp_unit as u64,
             offset: 0,
+            inbox_fd: helper.inbox_fd(),
         };
         if flavor == Flavor::Allocate {
             let m = Arc::new(
@@ -183,12 +213,12 @@ impl Window {
         }
         let mut all = exchange(host, &wcomm, &mine)?;
         if flavor == Flavor::Shared {
-            // One segment, the parts in rank order (contiguous, as MPI's default asks),
-            // each part starting on a 64-byte boundary.
+            // One segment, the parts in rank order, back to back (contiguous, as MPI
+            // requires unless `alloc_shared_noncontig` is given).
             let mut off = 0u64;
             for r in all.iter_mut() {
                 r.offset = off;
-                off += r.size.next_multiple_of(64);
+                off += r.size;
             }
             let mut fd = [0u8; 4];
             let seg = if me == 0 {
@@ -249,19 +279,38 @@ impl Window {
                 },
                 Flavor::Dynamic => Reach::Dynamic { pid: rec.pid },
             };
+            let inbox = Arc::new(
+                Inbox::open(rec.pid, rec.inbox_fd)
+                    .map_err(|e| os_err("mapping a peer's RMA inbox", e))?,
+            );
             targets.push(Target {
                 size: rec.size,
                 disp_unit: rec.disp_unit.max(1),
+                native_atomics: matches!(flavor, Flavor::Allocate | Flavor::Shared),
                 reach,
                 ctrl,
+                inbox,
             });
         }
         let my_base = match targets[me].reach {
             Reach::Mapped { base } => base,
             _ => 0,
         };
+        static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+        let exposed = Arc::new(Exposed::new(
+            NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            own.clone(),
+            my_base,
+            size as u64,
+            flavor == Flavor::Dynamic,
+            all.iter().map(|r| r.pid).collect(),
+        ));
+        helper.expose(exposed.clone());
         Ok(Window {
             comm: wcomm,
+            settings: host.rma_settings(),
+            exposed,
+            posted: Mutex::new(vec![0; n]),
             flavor,
             base: my_base,
             size,
@@ -292,7 +341,15 @@ impl Window {
 
     /// MPI_Win_shared_query: (size, disp_unit, address here) of `rank`'s part, for windows
     /// whose memory this process maps.
-    pub fn shared_query(&self, rank: usize) -> Result<(u64, u64, usize)> {
+    /// `rank` None (MPI_PROC_NULL): the lowest rank whose part is not empty.
+    pub fn shared_query(&self, rank: Option<usize>) -> Result<(u64, u64, usize)> {
+        let rank = match rank {
+            Some(r) => r,
+            None => match self.targets.iter().position(|t| t.size > 0) {
+                Some(r) => r,
+                None => return Ok((0, self.targets[0].disp_unit, 0)),
+            },
+        };
         let t = self.target(rank)?;
         match (self.flavor, t.reach) {
             (Flavor::Shared, Reach::Mapped { base }) => Ok((t.size, t.disp_unit, base)),
@@ -534,7 +591,38 @@ impl Window {
     /// memory when the barrier returns.
     pub fn free(&self, host: &dyn RmaHost) -> Result<()> {
         self.epochs.lock().free()?;
-        coll::direct::barrier(host, &self.comm, coll::TAG_RUNTIME_BARRIER, false)
+        coll::direct::barrier(host, &self.comm, coll::TAG_RUNTIME_BARRIER, false)?;
+        if let Ok(h) = helper::helper() {
+            h.withdraw(self.exposed.id);
+        }
+        Ok(())
+    }
+
+    /// Have `target`'s helper run `d` and wait until it has (the bytes `d` names in our
+    /// memory must stay put until then, which waiting here guarantees).
+    pub(crate) fn helper_call(&self, host: &dyn RmaHost, target: usize, d: &Desc) -> Result<()> {
+        let t = self.target(target)?;
+        let me = self.comm.rank;
+        let seq = {
+            let mut posted = self.posted.lock();
+            let seq = posted[target];
+            let done = t.ctrl.ring_done(me);
+            self.wait_for(host, || {
+                seq - done.load(Ordering::Acquire) < control::RING_SLOTS as u64
+            });
+            let slot = t.ctrl.ring_slot(me, seq);
+            let raw = d.encode();
+            // SAFETY: the slot is ours to write: the helper finished the request that
+            // used it last (checked above) and reads it only after `posted` moves on.
+            unsafe { std::ptr::copy_nonoverlapping(raw.as_ptr(), slot, raw.len()) };
+            t.ctrl.ring_posted(me).store(seq + 1, Ordering::Release);
+            posted[target] = seq + 1;
+            seq + 1
+        };
+        t.inbox.ring();
+        let done = t.ctrl.ring_done(me);
+        self.wait_for(host, || done.load(Ordering::Acquire) >= seq);
+        Ok(())
     }
 
     pub fn check_free(&self) -> Result<()> {
@@ -565,6 +653,7 @@ mod tests {
             size: 12345,
             disp_unit: 8,
             offset: 640,
+            inbox_fd: 9,
         };
         assert_eq!(Record::decode(&r.encode()), r);
     }

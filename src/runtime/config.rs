@@ -100,7 +100,21 @@ pub const SETTINGS: &[Setting] = &[
     Setting {
         name: "RAILMPI_STATS",
         default: "0",
-        help: "1: print registration statistics at finalize (not wired yet)",
+        help: "1: print registration statistics per rank and for the job at finalize",
+    },
+    Setting {
+        name: "RAILMPI_RMA_ATOMICS",
+        default: "native",
+        help: "accumulates and atomics: native (CPU atomics on window memory the library \
+               allocated, mapped by every rank of the node; the target's helper thread for \
+               windows on user memory) or helper (always the target's helper thread)",
+    },
+    Setting {
+        name: "RAILMPI_RMA_TRANSFER",
+        default: "direct",
+        help: "puts and gets: direct (copies and CMA with scatter/gather lists on both \
+               sides) or helper (host-assisted: one packed stream, scattered or gathered \
+               by the target's helper thread)",
     },
     Setting {
         name: "RAILMPI_LOG",
@@ -128,6 +142,19 @@ pub struct Config {
     pub reg_cache_max: usize,
     pub reg_invalidate: crate::registration::Invalidation,
     pub stats: bool,
+    /// `RAILMPI_RMA_ATOMICS=helper`.
+    pub rma_helper_atomics: bool,
+    /// `RAILMPI_RMA_TRANSFER=helper`.
+    pub rma_helper_transfers: bool,
+}
+
+/// A two-valued setting: false for `no`, true for `yes`, else an error naming it.
+fn choice(name: &str, no: &str, yes: &str) -> Result<bool, String> {
+    match value(name).as_str() {
+        v if v == no => Ok(false),
+        v if v == yes => Ok(true),
+        v => Err(format!("{name}={v:?} is not one of {no}, {yes}")),
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -182,6 +209,8 @@ impl Config {
                 .parse()
                 .map_err(|e| format!("RAILMPI_REG_INVALIDATE={e}"))?,
             stats: parse::<u32>("RAILMPI_STATS")? != 0,
+            rma_helper_atomics: choice("RAILMPI_RMA_ATOMICS", "native", "helper")?,
+            rma_helper_transfers: choice("RAILMPI_RMA_TRANSFER", "direct", "helper")?,
         })
     }
 }

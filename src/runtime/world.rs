@@ -702,4 +702,11 @@ impl crate::rma::RmaHost for World {
         self.progress.with(|_| ());
         crate::sys::cpu::yield_now();
     }
+
+    fn rma_settings(&self) -> crate::rma::RmaSettings {
+        crate::rma::RmaSettings {
+            helper_atomics: self.config.rma_helper_atomics,
+            helper_transfers: self.config.rma_helper_transfers,
+        }
+    }
 }
