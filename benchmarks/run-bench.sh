@@ -94,10 +94,11 @@ REPORT=$OUT/report.txt
 RUNS=${BENCH_RUNS:-2}
 ARGS=${BENCH_ARGS:-}
 COLL_ARGS=${BENCH_COLL_ARGS:-}
+RMA_ARGS=${BENCH_RMA_ARGS:-$ARGS}
 COLL_NP=${BENCH_COLL_NP:-4}
 TMO=${BENCH_TIMEOUT:-900}
 IMPLS=${BENCH_IMPLS:-"railmpi mpich openmpi"}
-BENCHES=${BENCH_BENCHES:-"latency bw noreuse_bw coll_allreduce coll_bcast coll_alltoall"}
+BENCHES=${BENCH_BENCHES:-"latency bw noreuse_bw coll_allreduce coll_bcast coll_alltoall rma_put_lat rma_get_lat rma_put_fence rma_get_fence rma_put_bw rma_get_bw rma_acc_lat rma_fop_lat rma_cas_lat"}
 REG=${BENCH_REG:-1}
 HALO_NP=${BENCH_HALO_NP:-4}
 HALO_ARGS=${BENCH_HALO_ARGS:--w 64M}
@@ -139,8 +140,16 @@ impl_launch() {
 
 # Ranks, extra arguments and "which is better" (min|max) per benchmark.
 bench_np() { case $1 in coll_*) echo "$COLL_NP" ;; *) echo 2 ;; esac; }
-bench_args() { case $1 in coll_*) echo "$COLL_ARGS" ;; *) echo "$ARGS" ;; esac; }
-bench_mode() { case $1 in bw | noreuse_bw) echo max ;; *) echo min ;; esac; }
+bench_args() {
+    case $1 in
+        coll_*) echo "$COLL_ARGS" ;;
+        rma_*) echo "${1#rma_} $RMA_ARGS" ;;
+        *) echo "$ARGS" ;;
+    esac
+}
+bench_mode() { case $1 in bw | noreuse_bw | rma_*_bw) echo max ;; *) echo min ;; esac; }
+# The program a benchmark runs: the rma_* ones are modes of benchmarks/rma.c.
+bench_src() { case $1 in rma_*) echo rma ;; *) echo "$1" ;; esac; }
 
 have_cmd() {
     case $1 in
@@ -190,7 +199,9 @@ run_impl() {
     fi
 
     for bench in $BENCHES; do
-        if ! "$cc" -O2 -o "$dir/$bench" "$SRC_DIR/$bench.c" -lm \
+        local src
+        src=$(bench_src "$bench")
+        if [ ! -x "$dir/$src" ] && ! "$cc" -O2 -o "$dir/$src" "$SRC_DIR/$src.c" -lm \
             >"$dir/$bench.build.log" 2>&1; then
             log "$impl: building $bench failed (see $dir/$bench.build.log); n/a"
             STATUS[$impl]="${STATUS[$impl]:-}build of $bench failed; "
@@ -201,7 +212,7 @@ run_impl() {
         for r in $(seq 1 "$RUNS"); do
             log "$impl: $bench run $r/$RUNS"
             # shellcheck disable=SC2086
-            timeout -k 10 "$TMO" $launch "$dir/$bench" $(bench_args "$bench") \
+            timeout -k 10 "$TMO" $launch "$dir/$src" $(bench_args "$bench") \
                 >"$dir/$bench.run$r.out" 2>"$dir/$bench.run$r.err" </dev/null
             rc=$?
             if [ $rc -eq 0 ]; then
@@ -229,6 +240,15 @@ bench_title() {
         coll_allreduce) echo "# MPI_Allreduce (MPI_FLOAT, MPI_SUM), $COLL_NP ranks: average latency (us), best of runs; ratio = railmpi / min(peers), lower is better" ;;
         coll_bcast) echo "# MPI_Bcast (root 0), $COLL_NP ranks: average latency (us), best of runs; ratio = railmpi / min(peers), lower is better" ;;
         coll_alltoall) echo "# MPI_Alltoall (size per peer), $COLL_NP ranks: average latency (us), best of runs; ratio = railmpi / min(peers), lower is better" ;;
+        rma_put_lat) echo "# MPI_Put + MPI_Win_flush in a lock epoch, MPI_Win_allocate window (OSU -s flush): latency (us), best of runs; ratio = railmpi / min(peers), lower is better" ;;
+        rma_get_lat) echo "# MPI_Get + MPI_Win_flush in a lock epoch, MPI_Win_allocate window (OSU -s flush): latency (us), best of runs; ratio = railmpi / min(peers), lower is better" ;;
+        rma_put_fence) echo "# MPI_Put between two MPI_Win_fence calls: latency (us), best of runs; ratio = railmpi / min(peers), lower is better" ;;
+        rma_get_fence) echo "# MPI_Get between two MPI_Win_fence calls: latency (us), best of runs; ratio = railmpi / min(peers), lower is better" ;;
+        rma_put_bw) echo "# MPI_Put bandwidth, 64 operations per MPI_Win_flush (MB/s), best of runs; ratio = railmpi / max(peers), higher is better" ;;
+        rma_get_bw) echo "# MPI_Get bandwidth, 64 operations per MPI_Win_flush (MB/s), best of runs; ratio = railmpi / max(peers), higher is better" ;;
+        rma_acc_lat) echo "# MPI_Accumulate (MPI_SUM, MPI_INT) + flush: latency (us), best of runs; ratio = railmpi / min(peers), lower is better" ;;
+        rma_fop_lat) echo "# MPI_Fetch_and_op (MPI_SUM, MPI_LONG) + flush: latency (us), best of runs; ratio = railmpi / min(peers), lower is better" ;;
+        rma_cas_lat) echo "# MPI_Compare_and_swap (MPI_LONG) + flush: latency (us), best of runs; ratio = railmpi / min(peers), lower is better" ;;
     esac
 }
 
@@ -361,8 +381,39 @@ run_reg() {
                 >"$REGDIR/halo-$m.out" 2>&1 || log "halo_odp with $m failed"
         done
     fi
+    # RMA (railmpi only): overlap, busy target, helper vs native atomics.
+    if "$(impl_cc railmpi)" -O2 -o "$REGDIR/rma" "$SRC_DIR/rma.c" -lm \
+        >>"$REGDIR/build.log" 2>&1; then
+        local mode setting name
+        for mode in overlap busy; do
+            rma_point "rma-$mode" "" "$mode"
+        done
+        for setting in RAILMPI_RMA_ATOMICS=native RAILMPI_RMA_ATOMICS=helper; do
+            for mode in fop_lat cas_lat acc_lat; do
+                name="rma-${setting#*=}-$mode"
+                rma_point "$name" "$setting" "$mode" -m 64
+            done
+        done
+    fi
     REG_STATUS=ok
 }
+
+# One railmpi-only RMA measurement: $1 = result name, $2 = "VAR=value" or "",
+# rest = rma arguments.  Leaves $REGDIR/$1.best.
+rma_point() {
+    local name=$1 setting=$2 r good=()
+    shift 2
+    for r in $(seq 1 "$REG_RUNS"); do
+        log "railmpi: rma $* $setting run $r/$REG_RUNS"
+        # shellcheck disable=SC2086
+        if timeout -k 10 "$TMO" env $setting $(impl_launch railmpi 2) "$REGDIR/rma" "$@" \
+            >"$REGDIR/$name.run$r.out" 2>"$REGDIR/$name.run$r.err" </dev/null; then
+            good+=("$REGDIR/$name.run$r.out")
+        fi
+    done
+    [ ${#good[@]} -gt 0 ] && best_of "$(rma_mode "$1")" "${good[@]}" >"$REGDIR/$name.best"
+}
+rma_mode() { case $1 in *overlap* | *busy*) echo max ;; *) echo min ;; esac; }
 
 # One row of the halo table from a halo_odp run's output (rank 0's time line and the
 # RAILMPI_STATS totals line).
@@ -477,6 +528,12 @@ fi
         # shellcheck disable=SC2086
         reg_table "# Ping-pong bandwidth (MB/s) at $REG_SIZE against the number of times each buffer is used, per RAILMPI_RNDV_PROTOCOL with RAILMPI_REG_MODE=pin (Woodall Fig. 6), best of runs" \
             Reuses reuse- $REG_PROTOS
+        echo
+        reg_table "# MPI_Rget overlap with computation (Tipparaju 2004 Fig. 7: % of the transfer hidden) and get bandwidth with a computing target / an idle one (Fig. 6, 10; %), best of runs, higher is better" \
+            Size rma- overlap busy
+        echo
+        reg_table "# Atomics latency (us), RAILMPI_RMA_ATOMICS=native vs helper (fetch-and-op and compare-and-swap of one long, accumulate of SIZE bytes of int), best of runs" \
+            Size rma- native-fop_lat helper-fop_lat native-cas_lat helper-cas_lat native-acc_lat helper-acc_lat
         echo
         echo "# Halo exchange with computation (Li 2016 Table I), $HALO_NP ranks, args: ${HALO_ARGS:-<defaults>}, one run per RAILMPI_REG_MODE"
         printf "%-13s | %12s | %12s | %15s | %15s\n" Mode "us/iter" "page faults" "prefetch pages" "peak pinned B"

@@ -223,6 +223,15 @@ pub fn win(h: MPI_Win) -> Result<Arc<crate::rma::Window>> {
         .ok_or_else(|| bad_win(h))
 }
 
+/// Run `f` on the window behind `h` without taking a reference (the latency path of
+/// MPI_Put and friends); MPI_ERR_WIN if invalid. `f` must not create or free windows.
+#[inline]
+pub fn with_win<T>(h: MPI_Win, f: impl FnOnce(&crate::rma::Window) -> Result<T>) -> Result<T> {
+    let i = win_index(h).ok_or_else(|| bad_win(h))?;
+    let t = WINS.read();
+    f(&t.get(i).ok_or_else(|| bad_win(h))?.win)
+}
+
 pub fn with_win_entry<T>(h: MPI_Win, f: impl FnOnce(&mut WinEntry) -> T) -> Result<T> {
     let i = win_index(h).ok_or_else(|| bad_win(h))?;
     let mut t = WINS.write();

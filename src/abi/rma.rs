@@ -437,8 +437,8 @@ fn target_disp(d: MPI_Aint) -> Result<u64> {
 }
 
 /// Resolved arguments of one RMA communication call.
-struct Call {
-    win: Arc<Window>,
+struct Call<'a> {
+    win: &'a Window,
     /// None: MPI_PROC_NULL (nothing happens).
     target: Option<usize>,
     disp: u64,
@@ -446,35 +446,32 @@ struct Call {
     ttype: TypeRef,
 }
 
-/// Check the target side and the epoch.
-fn resolve(
+/// Check the target side and the epoch, then run `f` on the window (borrowed from the
+/// handle table, not counted: this is the latency path).
+fn with_call<T>(
     win: MPI_Win,
     target_rank: c_int,
     disp: MPI_Aint,
     tcount: c_int,
     tdatatype: MPI_Datatype,
     request_based: bool,
-) -> Result<Call> {
-    shim::world()?;
-    let w = handles::win(win)?;
+    f: impl FnOnce(Call) -> Result<T>,
+) -> Result<T> {
     let tcount = args::count(tcount)?;
     let ttype = handles::datatype(tdatatype)?;
-    let target = win_rank(&w, target_rank)?;
     let disp = target_disp(disp)?;
-    if let Some(t) = target {
-        let mut ep = w.epochs.lock();
-        if request_based {
-            ep.request_access(t)?;
-        } else {
-            ep.access(t)?;
+    handles::with_win(win, |w| {
+        let target = win_rank(w, target_rank)?;
+        if let Some(t) = target {
+            w.check_access(t, request_based)?;
         }
-    }
-    Ok(Call {
-        win: w,
-        target,
-        disp,
-        tcount,
-        ttype,
+        f(Call {
+            win: w,
+            target,
+            disp,
+            tcount,
+            ttype,
+        })
     })
 }
 
@@ -489,7 +486,7 @@ fn local<'a>(buf: *const c_void, count: c_int, ty: &'a TypeRef) -> Result<Local<
     })
 }
 
-impl Call {
+impl Call<'_> {
     fn remote(&self, rank: usize) -> Remote<'_> {
         Remote {
             rank,
@@ -523,15 +520,16 @@ unsafe fn put_or_get(
     request_based: bool,
 ) -> Result<()> {
     let w = shim::world()?;
-    let call = resolve(win, target, disp, tcount, ttype, request_based)?;
     let oty = handles::datatype(otype)?;
     let o = local(origin, ocount, &oty)?;
-    let Some(t) = call.target else { return Ok(()) };
-    if get {
-        call.win.get(w, o, call.remote(t))
-    } else {
-        call.win.put(w, o, call.remote(t))
-    }
+    with_call(win, target, disp, tcount, ttype, request_based, |call| {
+        let Some(t) = call.target else { return Ok(()) };
+        if get {
+            call.win.get(w, o, call.remote(t))
+        } else {
+            call.win.put(w, o, call.remote(t))
+        }
+    })
 }
 
 #[no_mangle]
@@ -672,7 +670,6 @@ unsafe fn accumulate(
     request_based: bool,
 ) -> Result<()> {
     let w = shim::world()?;
-    let call = resolve(win, target, disp, tcount, ttype, request_based)?;
     let op = rma_op(op, result.is_some())?;
     let oty = match origin {
         Some((_, _, t)) if op != Op::NoOp => Some(handles::datatype(t)?),
@@ -690,8 +687,10 @@ unsafe fn accumulate(
         (Some((b, c, _)), Some(ty)) => Some(local(b, c, ty)?),
         _ => None,
     };
-    let Some(t) = call.target else { return Ok(()) };
-    call.win.accumulate(w, op, o, r, call.remote(t))
+    with_call(win, target, disp, tcount, ttype, request_based, |call| {
+        let Some(t) = call.target else { return Ok(()) };
+        call.win.accumulate(w, op, o, r, call.remote(t))
+    })
 }
 
 #[no_mangle]
@@ -880,21 +879,28 @@ pub unsafe extern "C" fn PMPI_Compare_and_swap(
                 "MPI_Compare_and_swap needs an integer, logical or byte type"
             );
         }
-        let call = resolve(win, target_rank, target_disp, 1, datatype, false)?;
         let n = ty.size;
         for p in [origin_addr, compare_addr, result_addr as *const c_void] {
             if p.is_null() {
                 return mpi_err!(Buffer, "NULL buffer");
             }
         }
-        let Some(t) = call.target else { return Ok(()) };
-        let origin = std::slice::from_raw_parts(origin_addr as *const u8, n);
-        let compare = std::slice::from_raw_parts(compare_addr as *const u8, n);
-        let mut result = vec![0u8; n];
-        call.win
-            .compare_and_swap(w, basic, origin, compare, &mut result, call.remote(t))?;
-        std::ptr::copy_nonoverlapping(result.as_ptr(), result_addr as *mut u8, n);
-        Ok(())
+        with_call(win, target_rank, target_disp, 1, datatype, false, |call| {
+            let Some(t) = call.target else { return Ok(()) };
+            let origin = std::slice::from_raw_parts(origin_addr as *const u8, n);
+            let compare = std::slice::from_raw_parts(compare_addr as *const u8, n);
+            let mut result = [0u8; 32];
+            call.win.compare_and_swap(
+                w,
+                basic,
+                origin,
+                compare,
+                &mut result[..n],
+                call.remote(t),
+            )?;
+            std::ptr::copy_nonoverlapping(result.as_ptr(), result_addr as *mut u8, n);
+            Ok(())
+        })
     })
 }
 
@@ -1037,11 +1043,10 @@ pub unsafe extern "C" fn PMPI_Win_unlock_all(win: MPI_Win) -> c_int {
 
 unsafe fn flush_one(win: MPI_Win, rank: c_int) -> Result<()> {
     shim::world()?;
-    let w = handles::win(win)?;
-    match win_rank(&w, rank)? {
+    handles::with_win(win, |w| match win_rank(w, rank)? {
         Some(t) => w.flush(Some(t)),
         None => Ok(()),
-    }
+    })
 }
 
 #[no_mangle]

@@ -6,11 +6,13 @@
 //! window size, or for a dynamic window the regions it attached, read from its control
 //! block): nothing ever lands outside a window (MPI_ERR_RMA_RANGE).
 //!
-//! Accumulates are element-wise atomic with respect to each other (MPI-3.1 §11.7.1): on
-//! mapped memory a value of 1, 2, 4 or 8 bytes without padding is updated with a
-//! compare-and-swap loop; anything else (long double, 16-byte complex, pairs with
-//! padding, memory reached by CMA) under the target's accumulate lock. A given basic type
-//! at a given address always takes the same path, so the two never mix on one value.
+//! Accumulates are element-wise atomic with respect to each other (MPI-3.1 §11.7.1): each
+//! is applied under the target's accumulate lock, a CPU atomic in its control block —
+//! by the origin itself on memory every rank maps (`RAILMPI_RMA_ATOMICS=native`), by the
+//! target's helper thread elsewhere; both take the same lock. (Per-element
+//! compare-and-swap loops were tried first: 15 ns an element made a 64 KiB accumulate
+//! take 250 µs, and one lock covers compare-and-swap, fetch-and-op and accumulates of any
+//! type alike, so they never mix on one value.)
 
 use super::helper::{Desc, Kind};
 use super::window::{Reach, RmaHost, Target, Window};
@@ -18,7 +20,6 @@ use crate::coll::ops::{self, Op};
 use crate::datatype::{Basic, Datatype};
 use crate::error::{Error, ErrorClass, Result};
 use crate::sys::cma::{self, Direction, RemoteRange};
-use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering};
 
 /// `count` elements of `dtype` at `addr` in this process (origin or result buffer).
 #[derive(Clone, Copy)]
@@ -99,10 +100,8 @@ impl Window {
 
     /// Both sides contiguous: the target range `[off, off + n)` (checked) and its reach,
     /// without listing runs (the latency path: no allocation).
-    fn contiguous(&self, t: &Target, o: &Local, r: &Remote) -> Result<Option<(u64, usize)>> {
-        if !(o.dtype.is_contiguous() && r.dtype.is_contiguous())
-            || matches!(t.reach, Reach::Dynamic { .. })
-        {
+    fn contiguous(&self, t: &Target, r: &Remote) -> Result<Option<(u64, usize)>> {
+        if !r.dtype.is_contiguous() || matches!(t.reach, Reach::Dynamic { .. }) {
             return Ok(None);
         }
         let n = r.dtype.size * r.count;
@@ -122,7 +121,8 @@ impl Window {
     pub fn put(&self, host: &dyn RmaHost, origin: Local, target: Remote) -> Result<()> {
         same_size(&origin, &target)?;
         let t = self.target(target.rank)?;
-        if let Some((off, n)) = self.contiguous(t, &origin, &target)? {
+        if !origin.dtype.is_contiguous() {
+        } else if let Some((off, n)) = self.contiguous(t, &target)? {
             let src = origin.addr as *const u8;
             return match t.reach {
                 // SAFETY: the origin buffer holds n bytes (MPI's contract); the target
@@ -170,7 +170,8 @@ impl Window {
     pub fn get(&self, host: &dyn RmaHost, origin: Local, target: Remote) -> Result<()> {
         same_size(&origin, &target)?;
         let t = self.target(target.rank)?;
-        if let Some((off, n)) = self.contiguous(t, &origin, &target)? {
+        if !origin.dtype.is_contiguous() {
+        } else if let Some((off, n)) = self.contiguous(t, &target)? {
             let dst = origin.addr as *mut u8;
             return match t.reach {
                 // SAFETY: the origin buffer holds n writable bytes (MPI's contract); the
@@ -257,6 +258,38 @@ impl Window {
             }
         }
         let t = self.target(target.rank)?;
+        // The latency path: everything contiguous on mapped memory, applied in place under
+        // the lock, no allocation.
+        if !self.settings.helper_atomics && t.native_atomics {
+            let contiguous = |l: &Option<Local>| l.is_none_or(|l| l.dtype.is_contiguous());
+            let origin = origin.filter(|_| op != Op::NoOp);
+            if contiguous(&origin) && contiguous(&result) {
+                if let Some((off, n)) = self.contiguous(t, &target)? {
+                    let Reach::Mapped { base } = t.reach else {
+                        unreachable!("native atomics are on mapped memory")
+                    };
+                    return self.with_acc_lock(host, t, || {
+                        // SAFETY: [off, off + n) is inside the mapped window (checked);
+                        // the origin and result buffers hold n bytes each (MPI's contract,
+                        // sizes checked above); we hold the accumulate lock.
+                        let cur = unsafe {
+                            std::slice::from_raw_parts_mut((base + off as usize) as *mut u8, n)
+                        };
+                        if let Some(r) = result {
+                            unsafe { std::ptr::copy(cur.as_ptr(), r.addr as *mut u8, n) };
+                        }
+                        if let Some(o) = origin {
+                            let input =
+                                unsafe { std::slice::from_raw_parts(o.addr as *const u8, n) };
+                            ops::apply_packed(op, basic, input, cur).map_err(|_| {
+                                Error::new(ErrorClass::Op, "operation not defined on the type")
+                            })?;
+                        }
+                        Ok(())
+                    });
+                }
+            }
+        }
         let p = self.place(t, &target)?;
         // The origin's values, packed (as collectives reduce them).
         let mut input = Vec::new();
@@ -286,8 +319,9 @@ impl Window {
         Ok(())
     }
 
-    /// The accumulate on mapped memory, by this process: CPU atomics element by element
-    /// where the values allow, else under the target's accumulate lock.
+    /// The accumulate on mapped memory, by this process, under the target's accumulate
+    /// lock (the helper takes the same lock, so every accumulate is atomic with respect to
+    /// every other, whoever applies it).
     #[allow(clippy::too_many_arguments)]
     fn accumulate_here(
         &self,
@@ -300,48 +334,19 @@ impl Window {
         fetch: bool,
         old: &mut [u8],
     ) -> Result<()> {
-        let nbytes = input.len();
-        let result: Option<()> = fetch.then_some(());
-        let width = basic.size();
-        let cas = t.native_atomics
-            && ops::packed_size(basic) == width
-            && matches!(width, 1 | 2 | 4 | 8)
-            && p.runs.iter().all(|&(o, l)| {
-                (p.origin + o).is_multiple_of(width as u64) && l.is_multiple_of(width)
-            });
-        if cas {
-            let mut at = 0;
-            for &(o, l) in &p.runs {
-                for k in (0..l).step_by(width) {
-                    let addr = (p.origin + o) as usize + k;
-                    let prev = if result.is_some() {
-                        Some(&mut old[at..at + width])
-                    } else {
-                        None
-                    };
-                    // SAFETY: `addr` is inside the mapped window (checked by `place`) and
-                    // aligned to `width` (checked above).
-                    unsafe { atomic_update(addr, op, basic, &input[at..at + width], prev) };
-                    at += width;
-                }
+        self.with_acc_lock(host, t, || {
+            let mut cur = vec![0u8; input.len()];
+            read_mapped(p, &mut cur);
+            if fetch {
+                old.copy_from_slice(&cur);
             }
-        } else {
-            self.with_acc_lock(host, t, || {
-                let mut cur = vec![0u8; nbytes];
-                read_mapped(p, &mut cur);
-                if result.is_some() {
-                    old.copy_from_slice(&cur);
-                }
-                if op != Op::NoOp {
-                    ops::apply_packed(op, basic, input, &mut cur).map_err(|_| {
-                        Error::new(ErrorClass::Op, "operation not defined on the type")
-                    })?;
-                    write_mapped(p, &cur);
-                }
-                Ok(())
-            })?;
-        }
-        Ok(())
+            if op != Op::NoOp {
+                ops::apply_packed(op, basic, input, &mut cur)
+                    .map_err(|_| Error::new(ErrorClass::Op, "operation not defined on the type"))?;
+                write_mapped(p, &cur);
+            }
+            Ok(())
+        })
     }
 
     /// `helper_call` with the target run table `d` points to kept alive for the call.
@@ -381,31 +386,34 @@ impl Window {
     ) -> Result<()> {
         let w = basic.size();
         let t = self.target(target.rank)?;
-        let p = self.place(t, &target)?;
-        let addr = p.origin + p.runs.first().map_or(0, |r| r.0);
-        if self.settings.helper_atomics || !p.mapped {
-            let inline = |v: &[u8]| {
-                let mut b = [0u8; 8];
-                b[..w.min(8)].copy_from_slice(&v[..w.min(8)]);
-                u64::from_le_bytes(b)
-            };
-            let mut d = transfer_desc(Kind::Cas, &p, inline(origin), result.as_mut_ptr() as u64);
-            d.basic = basic;
-            d.compare = inline(compare);
-            return self.helper_call(host, target.rank, &d);
-        }
-        if t.native_atomics && matches!(w, 1 | 2 | 4 | 8) && addr.is_multiple_of(w as u64) {
-            // SAFETY: one element inside the mapped window (checked), aligned.
-            unsafe { atomic_cas(addr as usize, w, origin, compare, result) };
-            return Ok(());
-        }
-        self.with_acc_lock(host, t, || {
-            read_mapped(&p, result);
-            if result[..w] == compare[..w] {
-                write_mapped(&p, &origin[..w]);
+        if !self.settings.helper_atomics {
+            if let (Reach::Mapped { base }, Some((off, _))) =
+                (t.reach, self.contiguous(t, &target)?)
+            {
+                return self.with_acc_lock(host, t, || {
+                    // SAFETY: one value inside the mapped window (checked by `contiguous`);
+                    // we hold the accumulate lock.
+                    let cur = unsafe {
+                        std::slice::from_raw_parts_mut((base + off as usize) as *mut u8, w)
+                    };
+                    result[..w].copy_from_slice(cur);
+                    if *cur == compare[..w] {
+                        cur.copy_from_slice(&origin[..w]);
+                    }
+                    Ok(())
+                });
             }
-            Ok(())
-        })
+        }
+        let p = self.place(t, &target)?;
+        let inline = |v: &[u8]| {
+            let mut b = [0u8; 8];
+            b[..w.min(8)].copy_from_slice(&v[..w.min(8)]);
+            u64::from_le_bytes(b)
+        };
+        let mut d = transfer_desc(Kind::Cas, &p, inline(origin), result.as_mut_ptr() as u64);
+        d.basic = basic;
+        d.compare = inline(compare);
+        self.helper_call(host, target.rank, &d)
     }
 
     fn with_acc_lock<T>(
@@ -562,70 +570,5 @@ unsafe fn copy_runs(src: &[(usize, usize)], dst: &[(u64, usize)], dst_base: usiz
             di += 1;
             dof = 0;
         }
-    }
-}
-
-macro_rules! cas_loop {
-    ($atomic:ty, $int:ty, $addr:expr, $op:expr, $basic:expr, $input:expr, $prev:expr) => {{
-        // SAFETY: the caller's contract: aligned, inside live shared memory.
-        let a = unsafe { <$atomic>::from_ptr($addr as *mut $int) };
-        let mut cur = a.load(Ordering::Acquire);
-        loop {
-            let mut new = cur.to_ne_bytes();
-            // The op was checked against the type by the caller.
-            let _ = ops::apply($op, $basic, $input, &mut new);
-            match a.compare_exchange_weak(
-                cur,
-                <$int>::from_ne_bytes(new),
-                Ordering::AcqRel,
-                Ordering::Acquire,
-            ) {
-                Ok(_) => break,
-                Err(now) => cur = now,
-            }
-        }
-        if let Some(p) = $prev {
-            p.copy_from_slice(&cur.to_ne_bytes());
-        }
-    }};
-}
-
-/// One element at `addr`: `*addr = op(input, *addr)` atomically; the old value to `prev`.
-///
-/// # Safety
-/// `addr` is aligned to the element's width and inside memory mapped for the call.
-unsafe fn atomic_update(addr: usize, op: Op, basic: Basic, input: &[u8], prev: Option<&mut [u8]>) {
-    match input.len() {
-        1 => cas_loop!(AtomicU8, u8, addr, op, basic, input, prev),
-        2 => cas_loop!(AtomicU16, u16, addr, op, basic, input, prev),
-        4 => cas_loop!(AtomicU32, u32, addr, op, basic, input, prev),
-        8 => cas_loop!(AtomicU64, u64, addr, op, basic, input, prev),
-        _ => unreachable!("widths are checked by the caller"),
-    }
-}
-
-macro_rules! cas_once {
-    ($atomic:ty, $int:ty, $addr:expr, $origin:expr, $compare:expr, $result:expr) => {{
-        // SAFETY: the caller's contract: aligned, inside live shared memory.
-        let a = unsafe { <$atomic>::from_ptr($addr as *mut $int) };
-        let want = <$int>::from_ne_bytes($compare.try_into().expect("width"));
-        let new = <$int>::from_ne_bytes($origin.try_into().expect("width"));
-        let old = match a.compare_exchange(want, new, Ordering::AcqRel, Ordering::Acquire) {
-            Ok(v) | Err(v) => v,
-        };
-        $result.copy_from_slice(&old.to_ne_bytes());
-    }};
-}
-
-/// # Safety
-/// As `atomic_update`; the slices hold `w` bytes each.
-unsafe fn atomic_cas(addr: usize, w: usize, origin: &[u8], compare: &[u8], result: &mut [u8]) {
-    let (o, c, r) = (&origin[..w], &compare[..w], &mut result[..w]);
-    match w {
-        1 => cas_once!(AtomicU8, u8, addr, o, c, r),
-        2 => cas_once!(AtomicU16, u16, addr, o, c, r),
-        4 => cas_once!(AtomicU32, u32, addr, o, c, r),
-        8 => cas_once!(AtomicU64, u64, addr, o, c, r),
-        _ => unreachable!("widths are checked by the caller"),
     }
 }

@@ -148,6 +148,9 @@ pub struct Window {
     /// Shared memory mapped for the window's data (kept alive with it).
     _data: Vec<Arc<SharedMemory>>,
     pub epochs: Mutex<Epochs>,
+    /// Per target: a passive-target epoch (lock or lock_all) is open — what `epochs` says,
+    /// mirrored so that the latency path checks it without taking the lock.
+    passive: Vec<std::sync::atomic::AtomicBool>,
     held: Mutex<Held>,
     /// PSCW: posts and completes consumed so far, per rank.
     posts_seen: Mutex<Vec<u32>>,
@@ -319,6 +322,7 @@ impl Window {
             own,
             _data: data,
             epochs: Mutex::new(Epochs::new(n)),
+            passive: (0..n).map(|_| Default::default()).collect(),
             held: Mutex::new(Held {
                 locks: vec![None; n],
                 lock_all_taken: false,
@@ -447,6 +451,7 @@ impl Window {
     ) -> Result<()> {
         let ctrl = self.target(target)?.ctrl.clone();
         self.epochs.lock().lock(target, kind)?;
+        self.passive[target].store(true, Ordering::Relaxed);
         if !nocheck {
             let exclusive = kind == LockKind::Exclusive;
             self.wait_for(host, || ctrl.try_lock(exclusive));
@@ -458,6 +463,7 @@ impl Window {
     pub fn unlock(&self, target: usize) -> Result<()> {
         self.target(target)?;
         self.epochs.lock().unlock(target)?;
+        self.passive[target].store(false, Ordering::Relaxed);
         std::sync::atomic::fence(Ordering::SeqCst);
         if let Some(kind) = self.held.lock().locks[target].take() {
             self.targets[target]
@@ -469,6 +475,9 @@ impl Window {
 
     pub fn lock_all(&self, host: &dyn RmaHost, nocheck: bool) -> Result<()> {
         self.epochs.lock().lock_all()?;
+        for p in &self.passive {
+            p.store(true, Ordering::Relaxed);
+        }
         if !nocheck {
             for t in &self.targets {
                 self.wait_for(host, || t.ctrl.try_lock(false));
@@ -480,6 +489,9 @@ impl Window {
 
     pub fn unlock_all(&self) -> Result<()> {
         self.epochs.lock().unlock_all()?;
+        for p in &self.passive {
+            p.store(false, Ordering::Relaxed);
+        }
         std::sync::atomic::fence(Ordering::SeqCst);
         let mut held = self.held.lock();
         if std::mem::take(&mut held.lock_all_taken) {
@@ -491,17 +503,44 @@ impl Window {
     }
 
     /// MPI_Win_flush / flush_local (a target) or their `_all` forms (None): operations
-    /// complete when issued, so this only orders memory.
+    /// complete when issued (a copy into coherent shared memory, a finished CMA call, a
+    /// helper request waited for), so there is nothing left to complete; only the epoch
+    /// is checked.
     pub fn flush(&self, target: Option<usize>) -> Result<()> {
         match target {
+            Some(t)
+                if self
+                    .passive
+                    .get(t)
+                    .is_some_and(|p| p.load(Ordering::Relaxed)) =>
+            {
+                Ok(())
+            }
             Some(t) => {
                 self.target(t)?;
-                self.epochs.lock().flush(t)?;
+                self.epochs.lock().flush(t)
             }
-            None => self.epochs.lock().flush_all()?,
+            None => self.epochs.lock().flush_all(),
         }
-        std::sync::atomic::fence(Ordering::SeqCst);
-        Ok(())
+    }
+
+    /// May this rank access `target` now (an RMA communication call; `request_based`:
+    /// MPI_Rput and friends, which need a passive-target epoch)? MPI_ERR_RMA_SYNC if not.
+    #[inline]
+    pub fn check_access(&self, target: usize, request_based: bool) -> Result<()> {
+        if self
+            .passive
+            .get(target)
+            .is_some_and(|p| p.load(Ordering::Relaxed))
+        {
+            return Ok(());
+        }
+        let mut ep = self.epochs.lock();
+        if request_based {
+            ep.request_access(target)
+        } else {
+            ep.access(target).map(|_| ())
+        }
     }
 
     /// MPI_Win_sync: public and private copies are one here (unified model).
