@@ -245,7 +245,7 @@ static void busy(long size, double scale, unsigned char *buf)
 {
     unsigned char *base;
     MPI_Win win = new_window(size, &base);
-    int iters = scaled(size <= 65536 ? 2000 : 100, scale);
+    double min_time = 0.2 * scale;
     double bw[2] = {0, 0}, budget = 0;
 
     for (int phase = 0; phase < 2; phase++) {
@@ -254,16 +254,20 @@ static void busy(long size, double scale, unsigned char *buf)
         if (my_rank == 0) {
             double t;
 
+            long iters = 0;
+
             MPI_OK(MPI_Win_lock(MPI_LOCK_SHARED, 1, 0, win));
             t = MPI_Wtime();
-            for (int i = 0; i < iters; i++) {
+            /* At least min_time of gets (the target's computation outlasts it). */
+            while (MPI_Wtime() - t < min_time) {
                 MPI_OK(MPI_Get(buf, (int)size, MPI_BYTE, 1, 0, (int)size, MPI_BYTE, win));
                 MPI_OK(MPI_Win_flush(1, win));
+                iters++;
             }
             t = MPI_Wtime() - t;
             MPI_OK(MPI_Win_unlock(1, win));
-            bw[phase] = (double)size * iters / t / 1e6;
-            budget = 3 * t + 0.05;
+            bw[phase] = (double)size * (double)iters / t / 1e6;
+            budget = 2 * t + 0.1;
         } else if (phase == 1) {
             compute(budget);
         }

@@ -79,9 +79,10 @@ done
 
 # railmpi's other paths: accumulates and atomics by the target's helper thread everywhere
 # (RAILMPI_RMA_ATOMICS=helper), and host-assisted noncontiguous puts and gets
-# (RAILMPI_RMA_TRANSFER=helper: one packed stream, scattered or gathered by the target).
+# (RAILMPI_RMA_TRANSFER=helper: one packed stream, scattered or gathered by the target), and
+# every MPI_Rput / MPI_Rget carried out by the target's helper (RAILMPI_RMA_ASYNC_MIN=1).
 if [ "${CT_IMPL:-railmpi}" = railmpi ]; then
-    for _ct_env in RAILMPI_RMA_ATOMICS=helper RAILMPI_RMA_TRANSFER=helper; do
+    for _ct_env in RAILMPI_RMA_ATOMICS=helper RAILMPI_RMA_TRANSFER=helper RAILMPI_RMA_ASYNC_MIN=1; do
         _ct_tag=$(echo "${_ct_env#RAILMPI_RMA_}" | tr 'A-Z=' 'a-z_')
         for _ct_case in rma_ops:3 rma_dtypes:2 rma_dynamic:2 rma_pscw:3; do
             CASE_EXPECT="^ok ${_ct_case%%:*} " run_case "${_ct_case%%:*}.$_ct_tag.n${_ct_case#*:}" 0 \

@@ -481,6 +481,13 @@ pub enum RequestEntry {
         id: crate::coll::schedule::CollId,
         comm: MPI_Comm,
     },
+    /// A request-based RMA operation queued at the target's helper (MPI_Rget, MPI_Rput):
+    /// done when the helper has finished request `seq` of our ring there.
+    Rma {
+        win: Arc<crate::rma::Window>,
+        target: usize,
+        seq: u64,
+    },
     /// A persistent request (MPI_Send_init / MPI_Recv_init) and its current round.
     Persistent {
         spec: PersistentSpec,

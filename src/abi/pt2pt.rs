@@ -539,6 +539,14 @@ pub unsafe extern "C" fn PMPI_Request_get_status(
                 write_status(status, &st, MPI_SUCCESS);
                 Ok(())
             }
+            requests::Pending::Rma(_) => {
+                // Completion is the helper's to report; test without freeing.
+                let done = requests::pending_done(request)?;
+                if done {
+                    write_status(status, &args::empty_status(MPI_ANY_SOURCE), MPI_SUCCESS);
+                }
+                put(flag, done as c_int)
+            }
             requests::Pending::Coll(id) => {
                 let done = shim::world()?.progress.with(|e| e.colls.is_done(id));
                 if done {

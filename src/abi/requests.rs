@@ -108,6 +108,24 @@ pub enum Pending {
     Engine(ReqId),
     /// A nonblocking collective.
     Coll(CollId),
+    /// A request-based RMA operation at a target's helper (the request table's index).
+    Rma(usize),
+}
+
+/// Whether an RMA request handle is done (MPI_Request_get_status: no freeing).
+pub fn pending_done(h: MPI_Request) -> Result<bool> {
+    match pending(h)? {
+        Pending::Rma(i) => Ok(rma_done(i)),
+        _ => Ok(true),
+    }
+}
+
+/// Whether the RMA request at table index `i` is done (a freed one counts as done).
+fn rma_done(i: usize) -> bool {
+    match REQUESTS.lock().get(i) {
+        Some(RequestEntry::Rma { win, target, seq }) => win.helper_done(*target, *seq),
+        _ => true,
+    }
 }
 
 fn pending(h: MPI_Request) -> Result<Pending> {
@@ -133,6 +151,7 @@ fn pending(h: MPI_Request) -> Result<Pending> {
         }) => Ok(Pending::Engine(*req)),
         Some(RequestEntry::Persistent { active: None, .. }) => Ok(Pending::Empty),
         Some(RequestEntry::Coll { id, .. }) => Ok(Pending::Coll(*id)),
+        Some(RequestEntry::Rma { .. }) => Ok(Pending::Rma(i)),
         None => Err(invalid(h)),
     }
 }
@@ -187,6 +206,11 @@ fn finish(h: &mut MPI_Request, st: Status, owner: i32) -> Completion {
             *h = MPI_REQUEST_NULL;
             Completion::new(st, comm)
         }
+        Some(RequestEntry::Rma { .. }) => {
+            t.remove(i);
+            *h = MPI_REQUEST_NULL;
+            Completion::new(st, MPI_COMM_WORLD)
+        }
         None => Completion::new(st, MPI_COMM_WORLD),
     }
 }
@@ -227,6 +251,10 @@ pub fn wait(h: &mut MPI_Request) -> Result<Completion> {
             let (st, owner) = shim::world()?.wait_owned(req);
             Ok(finish(h, st, owner))
         }
+        Pending::Rma(i) => {
+            shim::world()?.progress.wait(|_| rma_done(i).then_some(()));
+            Ok(finish(h, Status::default(), 0))
+        }
     }
 }
 
@@ -242,6 +270,7 @@ pub fn test(h: &mut MPI_Request) -> Result<Option<Completion>> {
         Pending::Engine(req) => Ok(shim::world()?
             .test_owned(req)
             .map(|(st, owner)| finish(h, st, owner))),
+        Pending::Rma(i) => Ok(rma_done(i).then(|| finish(h, Status::default(), 0))),
     }
 }
 
@@ -270,6 +299,7 @@ pub fn wait_some(ps: &[Pending], block: bool) -> Result<Vec<usize>> {
                 Pending::Done(_) => true,
                 Pending::Engine(r) => e.p2p.is_done(*r) != Some(false),
                 Pending::Coll(id) => e.colls.is_done(*id),
+                Pending::Rma(i) => rma_done(*i),
             })
             .map(|(i, _)| i)
             .collect()
@@ -293,6 +323,7 @@ pub fn complete_done(hs: &mut [MPI_Request], i: usize, p: Pending) -> Result<Com
         }
         Pending::Engine(id) => shim::world()?.test_owned(id).unwrap_or_default(),
         Pending::Done(st) => (st, 0),
+        Pending::Rma(_) => (Status::default(), 0),
         Pending::Empty => return Ok(empty()),
     };
     Ok(finish(&mut hs[i], st, owner))
@@ -381,6 +412,8 @@ pub fn free(h: &mut MPI_Request) -> Result<()> {
             active: Some(req), ..
         } => w.request_free(req),
         RequestEntry::Persistent { active: None, .. } => {}
+        // It completes anyway; the window's flush, unlock or fence waits for it.
+        RequestEntry::Rma { .. } => {}
     }
     *h = MPI_REQUEST_NULL;
     Ok(())

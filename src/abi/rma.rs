@@ -5,7 +5,7 @@
 use super::args;
 use super::attr::{self, WinAttrs};
 use super::consts::*;
-use super::handles::{self, TypeRef, WinEntry, KEYVAL_OBJ_WIN};
+use super::handles::{self, RequestEntry, TypeRef, WinEntry, KEYVAL_OBJ_WIN};
 use super::op;
 use super::shim::{self, put, put_str, run, run_win};
 use crate::coll::ops::Op;
@@ -532,6 +532,54 @@ unsafe fn put_or_get(
     })
 }
 
+/// MPI_Rput / MPI_Rget: large contiguous ones proceed at the target's helper while the
+/// origin goes on (the request completes when the helper is done); others complete here.
+#[allow(clippy::too_many_arguments)]
+unsafe fn request_based(
+    get: bool,
+    origin: *const c_void,
+    ocount: c_int,
+    otype: MPI_Datatype,
+    target: c_int,
+    disp: MPI_Aint,
+    tcount: c_int,
+    ttype: MPI_Datatype,
+    win: MPI_Win,
+    request: *mut MPI_Request,
+) -> Result<()> {
+    if request.is_null() {
+        return mpi_err!(Arg, "NULL request pointer");
+    }
+    let w = shim::world()?;
+    let oty = handles::datatype(otype)?;
+    let o = local(origin, ocount, &oty)?;
+    let queued = with_call(win, target, disp, tcount, ttype, true, |call| {
+        let Some(t) = call.target else {
+            return Ok(None);
+        };
+        Ok(call
+            .win
+            .start_async(w, get, o, call.remote(t))?
+            .map(|seq| (t, seq)))
+    })?;
+    match queued {
+        Some((target, seq)) => put(
+            request,
+            handles::new_request(RequestEntry::Rma {
+                win: handles::win(win)?,
+                target,
+                seq,
+            }),
+        ),
+        None => {
+            put_or_get(
+                get, origin, ocount, otype, target, disp, tcount, ttype, win, true,
+            )?;
+            done_request(request)
+        }
+    }
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Put(
     origin_addr: *const c_void,
@@ -599,7 +647,7 @@ pub unsafe extern "C" fn PMPI_Rput(
     request: *mut MPI_Request,
 ) -> c_int {
     run_win("MPI_Rput", win, || {
-        put_or_get(
+        request_based(
             false,
             origin_addr,
             origin_count,
@@ -609,9 +657,8 @@ pub unsafe extern "C" fn PMPI_Rput(
             target_count,
             target_datatype,
             win,
-            true,
-        )?;
-        done_request(request)
+            request,
+        )
     })
 }
 
@@ -628,7 +675,7 @@ pub unsafe extern "C" fn PMPI_Rget(
     request: *mut MPI_Request,
 ) -> c_int {
     run_win("MPI_Rget", win, || {
-        put_or_get(
+        request_based(
             true,
             origin_addr,
             origin_count,
@@ -638,9 +685,8 @@ pub unsafe extern "C" fn PMPI_Rget(
             target_count,
             target_datatype,
             win,
-            true,
-        )?;
-        done_request(request)
+            request,
+        )
     })
 }
 
@@ -967,8 +1013,8 @@ pub unsafe extern "C" fn PMPI_Win_start(group: MPI_Group, assert: c_int, win: MP
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Win_complete(win: MPI_Win) -> c_int {
     run_win("MPI_Win_complete", win, || {
-        shim::world()?;
-        handles::win(win)?.complete()
+        let w = shim::world()?;
+        handles::win(win)?.complete(w)
     })
 }
 
@@ -1015,12 +1061,12 @@ pub unsafe extern "C" fn PMPI_Win_lock(
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Win_unlock(rank: c_int, win: MPI_Win) -> c_int {
     run_win("MPI_Win_unlock", win, || {
-        shim::world()?;
+        let world = shim::world()?;
         let w = handles::win(win)?;
         let Some(t) = win_rank(&w, rank)? else {
             return Ok(());
         };
-        w.unlock(t)
+        w.unlock(world, t)
     })
 }
 
@@ -1036,15 +1082,15 @@ pub unsafe extern "C" fn PMPI_Win_lock_all(assert: c_int, win: MPI_Win) -> c_int
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Win_unlock_all(win: MPI_Win) -> c_int {
     run_win("MPI_Win_unlock_all", win, || {
-        shim::world()?;
-        handles::win(win)?.unlock_all()
+        let w = shim::world()?;
+        handles::win(win)?.unlock_all(w)
     })
 }
 
 unsafe fn flush_one(win: MPI_Win, rank: c_int) -> Result<()> {
-    shim::world()?;
+    let world = shim::world()?;
     handles::with_win(win, |w| match win_rank(w, rank)? {
-        Some(t) => w.flush(Some(t)),
+        Some(t) => w.flush(world, Some(t)),
         None => Ok(()),
     })
 }
@@ -1062,16 +1108,16 @@ pub unsafe extern "C" fn PMPI_Win_flush_local(rank: c_int, win: MPI_Win) -> c_in
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Win_flush_all(win: MPI_Win) -> c_int {
     run_win("MPI_Win_flush_all", win, || {
-        shim::world()?;
-        handles::win(win)?.flush(None)
+        let w = shim::world()?;
+        handles::win(win)?.flush(w, None)
     })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Win_flush_local_all(win: MPI_Win) -> c_int {
     run_win("MPI_Win_flush_local_all", win, || {
-        shim::world()?;
-        handles::win(win)?.flush(None)
+        let w = shim::world()?;
+        handles::win(win)?.flush(w, None)
     })
 }
 

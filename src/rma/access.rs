@@ -117,6 +117,35 @@ impl Window {
         Ok(Some((off as u64, n)))
     }
 
+    /// A request-based put (`get` false) or get that the target's helper can carry out
+    /// while the origin computes (Tipparaju 2004 Fig. 7): contiguous on both sides and at
+    /// least `async_min` bytes. Queues it and returns its sequence number (see
+    /// `helper_done`); None when it should be done at once instead.
+    pub fn start_async(
+        &self,
+        host: &dyn RmaHost,
+        get: bool,
+        origin: Local,
+        target: Remote,
+    ) -> Result<Option<u64>> {
+        same_size(&origin, &target)?;
+        let n = origin.dtype.size * origin.count;
+        let min = self.settings.async_min;
+        if min == 0 || n < min || !origin.dtype.is_contiguous() || !target.dtype.is_contiguous() {
+            return Ok(None);
+        }
+        let t = self.target(target.rank)?;
+        let p = self.place(t, &target)?;
+        let (data, result) = if get {
+            (0, origin.addr)
+        } else {
+            (origin.addr, 0)
+        };
+        let kind = if get { Kind::Get } else { Kind::Put };
+        let d = transfer_desc(kind, &p, data as u64, result as u64);
+        self.helper_post(host, target.rank, &d).map(Some)
+    }
+
     /// MPI_Put.
     pub fn put(&self, host: &dyn RmaHost, origin: Local, target: Remote) -> Result<()> {
         same_size(&origin, &target)?;

@@ -39,6 +39,9 @@ pub struct RmaSettings {
     /// Noncontiguous puts and gets by the target's helper (host-assisted: the origin
     /// sends one contiguous stream, the target scatters or gathers it).
     pub helper_transfers: bool,
+    /// Request-based puts and gets of at least this many contiguous bytes go to the
+    /// target's helper and proceed while the origin computes (0: never).
+    pub async_min: usize,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -424,6 +427,7 @@ impl Window {
     /// a barrier makes them (and our local stores) visible to all.
     pub fn fence(&self, host: &dyn RmaHost, nosucceed: bool) -> Result<()> {
         self.epochs.lock().fence(nosucceed)?;
+        self.drain_all(host);
         std::sync::atomic::fence(Ordering::SeqCst);
         coll::direct::barrier(host, &self.comm, coll::TAG_RUNTIME_BARRIER, false)
     }
@@ -460,9 +464,10 @@ impl Window {
         Ok(())
     }
 
-    pub fn unlock(&self, target: usize) -> Result<()> {
+    pub fn unlock(&self, host: &dyn RmaHost, target: usize) -> Result<()> {
         self.target(target)?;
         self.epochs.lock().unlock(target)?;
+        self.drain(host, target);
         self.passive[target].store(false, Ordering::Relaxed);
         std::sync::atomic::fence(Ordering::SeqCst);
         if let Some(kind) = self.held.lock().locks[target].take() {
@@ -487,8 +492,9 @@ impl Window {
         Ok(())
     }
 
-    pub fn unlock_all(&self) -> Result<()> {
+    pub fn unlock_all(&self, host: &dyn RmaHost) -> Result<()> {
         self.epochs.lock().unlock_all()?;
+        self.drain_all(host);
         for p in &self.passive {
             p.store(false, Ordering::Relaxed);
         }
@@ -502,26 +508,28 @@ impl Window {
         Ok(())
     }
 
-    /// MPI_Win_flush / flush_local (a target) or their `_all` forms (None): operations
-    /// complete when issued (a copy into coherent shared memory, a finished CMA call, a
-    /// helper request waited for), so there is nothing left to complete; only the epoch
-    /// is checked.
-    pub fn flush(&self, target: Option<usize>) -> Result<()> {
+    /// MPI_Win_flush / flush_local (a target) or their `_all` forms (None). Operations
+    /// complete when issued (a copy into coherent shared memory, a finished CMA call),
+    /// except those queued at a helper, which are waited for here.
+    pub fn flush(&self, host: &dyn RmaHost, target: Option<usize>) -> Result<()> {
         match target {
-            Some(t)
-                if self
+            Some(t) => {
+                if !self
                     .passive
                     .get(t)
-                    .is_some_and(|p| p.load(Ordering::Relaxed)) =>
-            {
-                Ok(())
+                    .is_some_and(|p| p.load(Ordering::Relaxed))
+                {
+                    self.target(t)?;
+                    self.epochs.lock().flush(t)?;
+                }
+                self.drain(host, t);
             }
-            Some(t) => {
-                self.target(t)?;
-                self.epochs.lock().flush(t)
+            None => {
+                self.epochs.lock().flush_all()?;
+                self.drain_all(host);
             }
-            None => self.epochs.lock().flush_all(),
         }
+        Ok(())
     }
 
     /// May this rank access `target` now (an RMA communication call; `request_based`:
@@ -587,8 +595,11 @@ impl Window {
     }
 
     /// MPI_Win_complete: tell every target of the access epoch we are done.
-    pub fn complete(&self) -> Result<()> {
+    pub fn complete(&self, host: &dyn RmaHost) -> Result<()> {
         let group = self.epochs.lock().complete()?;
+        for &t in &group {
+            self.drain(host, t);
+        }
         std::sync::atomic::fence(Ordering::SeqCst);
         let me = self.comm.rank;
         for t in group {
@@ -640,6 +651,14 @@ impl Window {
     /// Have `target`'s helper run `d` and wait until it has (the bytes `d` names in our
     /// memory must stay put until then, which waiting here guarantees).
     pub(crate) fn helper_call(&self, host: &dyn RmaHost, target: usize, d: &Desc) -> Result<()> {
+        let seq = self.helper_post(host, target, d)?;
+        self.wait_for(host, || self.helper_done(target, seq));
+        Ok(())
+    }
+
+    /// Queue `d` at `target`'s helper; returns its sequence number (`helper_done`). The
+    /// memory `d` names must stay put until it is done.
+    pub(crate) fn helper_post(&self, host: &dyn RmaHost, target: usize, d: &Desc) -> Result<u64> {
         let t = self.target(target)?;
         let me = self.comm.rank;
         let seq = {
@@ -659,9 +678,29 @@ impl Window {
             seq + 1
         };
         t.inbox.ring();
-        let done = t.ctrl.ring_done(me);
-        self.wait_for(host, || done.load(Ordering::Acquire) >= seq);
-        Ok(())
+        Ok(seq)
+    }
+
+    /// Whether request `seq` queued at `target`'s helper is done.
+    pub fn helper_done(&self, target: usize, seq: u64) -> bool {
+        self.targets[target]
+            .ctrl
+            .ring_done(self.comm.rank)
+            .load(Ordering::Acquire)
+            >= seq
+    }
+
+    /// Wait for every request queued at `target`'s helper (operations complete at flush,
+    /// unlock, fence and complete).
+    fn drain(&self, host: &dyn RmaHost, target: usize) {
+        let upto = self.posted.lock()[target];
+        self.wait_for(host, || self.helper_done(target, upto));
+    }
+
+    fn drain_all(&self, host: &dyn RmaHost) {
+        for t in 0..self.targets.len() {
+            self.drain(host, t);
+        }
     }
 
     pub fn check_free(&self) -> Result<()> {

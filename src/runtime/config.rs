@@ -110,6 +110,13 @@ pub const SETTINGS: &[Setting] = &[
                windows on user memory) or helper (always the target's helper thread)",
     },
     Setting {
+        name: "RAILMPI_RMA_ASYNC_MIN",
+        default: "65536",
+        help: "MPI_Rput / MPI_Rget of at least this many contiguous bytes are carried out \
+               by the target's helper thread while the origin goes on (0: never; smaller \
+               ones complete inside the call)",
+    },
+    Setting {
         name: "RAILMPI_RMA_TRANSFER",
         default: "direct",
         help: "puts and gets: direct (copies and CMA with scatter/gather lists on both \
@@ -146,6 +153,7 @@ pub struct Config {
     pub rma_helper_atomics: bool,
     /// `RAILMPI_RMA_TRANSFER=helper`.
     pub rma_helper_transfers: bool,
+    pub rma_async_min: usize,
 }
 
 /// A two-valued setting: false for `no`, true for `yes`, else an error naming it.
@@ -211,6 +219,7 @@ impl Config {
             stats: parse::<u32>("RAILMPI_STATS")? != 0,
             rma_helper_atomics: choice("RAILMPI_RMA_ATOMICS", "native", "helper")?,
             rma_helper_transfers: choice("RAILMPI_RMA_TRANSFER", "direct", "helper")?,
+            rma_async_min: parse("RAILMPI_RMA_ASYNC_MIN")?,
         })
     }
 }

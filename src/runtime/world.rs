@@ -707,6 +707,7 @@ impl crate::rma::RmaHost for World {
         crate::rma::RmaSettings {
             helper_atomics: self.config.rma_helper_atomics,
             helper_transfers: self.config.rma_helper_transfers,
+            async_min: self.config.rma_async_min,
         }
     }
 }
