@@ -94,3 +94,14 @@ if [ "${CT_IMPL:-railmpi}" = railmpi ]; then
             env "$_ct_env" $MPIEXEC -n 2 "$CT/rma_passive" 3
     done
 fi
+
+# Windows go through the registration layer (Li 2016 §VI): pin-down pins window memory,
+# odp-optimal pins nothing and prefetches it at the first fence or post.
+if [ "${CT_IMPL:-railmpi}" = railmpi ]; then
+    _ct_total='railmpi stats total \(2 ranks\): pinned [0-9]+ B'
+    CASE_EXPECT="$_ct_total \(peak [1-9][0-9]* B\), reg [1-9]" run_case rma_ops.reg_pin.n2 0 \
+        env RAILMPI_STATS=1 RAILMPI_REG_MODE=pin $MPIEXEC -n 2 "$CT/rma_ops"
+    CASE_EXPECT="$_ct_total \(peak 0 B\), reg [1-9].* prefetch [1-9][0-9]* calls" \
+        run_case rma_ops.reg_odp_optimal.n2 0 \
+        env RAILMPI_STATS=1 RAILMPI_REG_MODE=odp-optimal $MPIEXEC -n 2 "$CT/rma_ops"
+fi

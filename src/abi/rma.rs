@@ -193,7 +193,10 @@ pub unsafe extern "C" fn PMPI_Win_attach(win: MPI_Win, base: *mut c_void, size: 
         if size < 0 {
             return mpi_err!(Size, "negative size {size}");
         }
-        handles::win(win)?.attach(base as u64, size as u64)
+        let w = handles::win(win)?;
+        w.attach(base as u64, size as u64)?;
+        w.register_region(shim::world()?, base as u64, size as u64);
+        Ok(())
     })
 }
 
@@ -991,11 +994,11 @@ fn group_ranks(w: &Window, group: MPI_Group) -> Result<Vec<usize>> {
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Win_post(group: MPI_Group, assert: c_int, win: MPI_Win) -> c_int {
     run_win("MPI_Win_post", win, || {
-        shim::world()?;
+        let world = shim::world()?;
         check_assert(assert, MPI_MODE_NOCHECK | MPI_MODE_NOSTORE | MPI_MODE_NOPUT)?;
         let w = handles::win(win)?;
         let ranks = group_ranks(&w, group)?;
-        w.post(ranks)
+        w.post(world, ranks)
     })
 }
 

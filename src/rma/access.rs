@@ -143,7 +143,11 @@ impl Window {
         };
         let kind = if get { Kind::Get } else { Kind::Put };
         let d = transfer_desc(kind, &p, data as u64, result as u64);
-        self.helper_post(host, target.rank, &d).map(Some)
+        let seq = self.helper_post(host, target.rank, &d)?;
+        if get {
+            self.prefetch_local(host, origin.addr, n);
+        }
+        Ok(Some(seq))
     }
 
     /// MPI_Put.

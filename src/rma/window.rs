@@ -15,6 +15,7 @@ use super::helper::{self, Desc, Exposed, Inbox};
 use crate::coll::{self, CollTransport};
 use crate::comm::Communicator;
 use crate::error::{Error, ErrorClass, Result};
+use crate::registration::{Access, RegPolicy, Registration, Registry};
 use crate::sys::memfd::SharedMemory;
 use parking_lot::Mutex;
 use std::sync::atomic::Ordering;
@@ -28,6 +29,8 @@ pub trait RmaHost: CollTransport {
     /// else and let other processes run.
     fn idle(&self);
     fn rma_settings(&self) -> RmaSettings;
+    /// The registration layer windows register their memory with, and its policy.
+    fn registration(&self) -> Option<(&Registry, RegPolicy)>;
 }
 
 /// How operations travel (`RAILMPI_RMA_ATOMICS`, `RAILMPI_RMA_TRANSFER`).
@@ -160,6 +163,12 @@ pub struct Window {
     completes_seen: Mutex<Vec<u32>>,
     /// Dynamic windows: the regions attached here.
     attached: Mutex<Vec<(u64, u64)>>,
+    /// Our window memory (and attached regions) registered under `RAILMPI_REG_MODE`
+    /// (Li 2016 §VI), with the policy; odp-optimal prefetches it at the first
+    /// synchronization that exposes it (fence, post) rather than at creation.
+    regs: Mutex<Vec<Registration>>,
+    policy: Option<RegPolicy>,
+    exposed_once: std::sync::atomic::AtomicBool,
 }
 
 // SAFETY: the raw addresses in `Reach` point into mappings the window holds (`_data`,
@@ -312,7 +321,15 @@ impl Window {
             all.iter().map(|r| r.pid).collect(),
         ));
         helper.expose(exposed.clone());
+        let policy = host.registration().map(|(_, p)| p);
+        let mut regs = Vec::new();
+        if let (Some((registry, p)), true) = (host.registration(), size > 0 && my_base != 0) {
+            regs.extend(register(registry, p, my_base, size));
+        }
         Ok(Window {
+            regs: Mutex::new(regs),
+            policy,
+            exposed_once: Default::default(),
             comm: wcomm,
             settings: host.rma_settings(),
             exposed,
@@ -401,6 +418,39 @@ impl Window {
         Ok(())
     }
 
+    /// Register an attached region (MPI_Win_attach's memory, under the policy).
+    pub fn register_region(&self, host: &dyn RmaHost, addr: u64, len: u64) {
+        if let (Some((registry, p)), true) = (host.registration(), len > 0) {
+            if let Some(r) = register(registry, p, addr as usize, len as usize) {
+                self.regs.lock().push(r);
+            }
+        }
+    }
+
+    /// odp-optimal: fault our window memory in at the first synchronization that exposes
+    /// it to others (Li 2016 §VI), overlapped with the peers' side of that call.
+    fn prefetch_exposed(&self, host: &dyn RmaHost) {
+        if self.policy != Some(RegPolicy::OdpOptimal)
+            || self.exposed_once.swap(true, Ordering::Relaxed)
+        {
+            return;
+        }
+        if let Some((registry, _)) = host.registration() {
+            for r in self.regs.lock().iter().filter(|r| r.is_fresh()) {
+                let _ = registry.prefetch(r.addr(), r.len(), Access::Write);
+            }
+        }
+    }
+
+    /// odp-optimal: a get's local buffer, faulted in while the target's helper works.
+    pub(crate) fn prefetch_local(&self, host: &dyn RmaHost, addr: usize, len: usize) {
+        if self.policy == Some(RegPolicy::OdpOptimal) {
+            if let Some((registry, _)) = host.registration() {
+                let _ = registry.prefetch(addr, len, Access::Write);
+            }
+        }
+    }
+
     /// MPI_Win_detach of the region attached at `addr`.
     pub fn detach(&self, addr: u64) -> Result<()> {
         if self.flavor != Flavor::Dynamic {
@@ -410,6 +460,8 @@ impl Window {
             ));
         }
         let mut regs = self.attached.lock();
+        // Its registration goes with it.
+        self.regs.lock().retain(|r| r.addr() as u64 != addr);
         let Some(i) = regs.iter().position(|&(a, _)| a == addr) else {
             return Err(Error::new(
                 ErrorClass::RmaAttach,
@@ -428,6 +480,7 @@ impl Window {
     pub fn fence(&self, host: &dyn RmaHost, nosucceed: bool) -> Result<()> {
         self.epochs.lock().fence(nosucceed)?;
         self.drain_all(host);
+        self.prefetch_exposed(host);
         std::sync::atomic::fence(Ordering::SeqCst);
         coll::direct::barrier(host, &self.comm, coll::TAG_RUNTIME_BARRIER, false)
     }
@@ -559,11 +612,12 @@ impl Window {
     }
 
     /// MPI_Win_post: expose our window to `group` (comm ranks).
-    pub fn post(&self, group: Vec<usize>) -> Result<()> {
+    pub fn post(&self, host: &dyn RmaHost, group: Vec<usize>) -> Result<()> {
         for &o in &group {
             self.target(o)?;
         }
         self.epochs.lock().post(group.clone())?;
+        self.prefetch_exposed(host);
         std::sync::atomic::fence(Ordering::SeqCst);
         let me = self.comm.rank;
         for o in group {
@@ -705,6 +759,28 @@ impl Window {
 
     pub fn check_free(&self) -> Result<()> {
         self.epochs.lock().free()
+    }
+}
+
+/// Register window memory under `policy` (odp-enhanced prefetches at once); a failure
+/// leaves it unregistered (nothing on this rail needs it) and is logged.
+fn register(
+    registry: &Registry,
+    policy: RegPolicy,
+    addr: usize,
+    len: usize,
+) -> Option<Registration> {
+    match registry.register(addr, len, policy.mode()) {
+        Ok(r) => {
+            if policy == RegPolicy::OdpEnhanced && r.is_fresh() {
+                let _ = registry.prefetch(addr, len, Access::Write);
+            }
+            Some(r)
+        }
+        Err(e) => {
+            tracing::debug!("window memory not registered: {e}");
+            None
+        }
     }
 }
 

@@ -703,6 +703,15 @@ impl crate::rma::RmaHost for World {
         crate::sys::cpu::yield_now();
     }
 
+    fn registration(
+        &self,
+    ) -> Option<(
+        &crate::registration::Registry,
+        crate::registration::RegPolicy,
+    )> {
+        self.registry.as_ref().map(|r| (r, self.config.reg_policy))
+    }
+
     fn rma_settings(&self) -> crate::rma::RmaSettings {
         crate::rma::RmaSettings {
             helper_atomics: self.config.rma_helper_atomics,
