@@ -14,12 +14,14 @@ use std::os::raw::{c_char, c_int, c_void};
 use std::ptr::null_mut;
 
 /// Number of C functions with a Fortran binding here.
-pub const BOUND: usize = 256;
+pub const BOUND: usize = 258;
 
 extern "C" {
     fn PMPI_Abort(comm: MPI_Comm, errorcode: c_int) -> c_int;
     fn PMPI_Accumulate(origin_addr: *const c_void, origin_count: c_int, origin_datatype: MPI_Datatype, target_rank: c_int, target_disp: MPI_Aint, target_count: c_int, target_datatype: MPI_Datatype, op: MPI_Op, win: MPI_Win) -> c_int;
     fn PMPI_Address(location: *mut c_void, address: *mut MPI_Aint) -> c_int;
+    fn PMPI_Aint_add(base: MPI_Aint, disp: MPI_Aint) -> MPI_Aint;
+    fn PMPI_Aint_diff(addr1: MPI_Aint, addr2: MPI_Aint) -> MPI_Aint;
     fn PMPI_Allgather(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, comm: MPI_Comm) -> c_int;
     fn PMPI_Allgatherv(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, displs: *const c_int, recvtype: MPI_Datatype, comm: MPI_Comm) -> c_int;
     fn PMPI_Alloc_mem(size: MPI_Aint, info: MPI_Info, baseptr: *mut c_void) -> c_int;
@@ -308,6 +310,26 @@ pub unsafe extern "C" fn pmpi_address_(location: *mut c_void, address: *mut c_in
 #[no_mangle]
 pub unsafe extern "C" fn mpi_address_(location: *mut c_void, address: *mut c_int, ierror: *mut MPI_Fint) {
     pmpi_address_(location, address, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_aint_add_(base: *const MPI_Aint, disp: *const MPI_Aint) -> MPI_Aint {
+    PMPI_Aint_add(*base, *disp)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_aint_add_(base: *const MPI_Aint, disp: *const MPI_Aint) -> MPI_Aint {
+    pmpi_aint_add_(base, disp)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_aint_diff_(addr1: *const MPI_Aint, addr2: *const MPI_Aint) -> MPI_Aint {
+    PMPI_Aint_diff(*addr1, *addr2)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_aint_diff_(addr1: *const MPI_Aint, addr2: *const MPI_Aint) -> MPI_Aint {
+    pmpi_aint_diff_(addr1, addr2)
 }
 
 #[no_mangle]
