@@ -122,6 +122,30 @@ pub unsafe extern "C" fn PMPI_Win_create(
     })
 }
 
+/// MPI_Win_allocate / MPI_Win_allocate_shared: the window's memory comes from us.
+///
+/// # Safety
+/// `baseptr` (really a `void **`) and `win` are NULL or valid for writing.
+#[allow(clippy::too_many_arguments)]
+unsafe fn allocate(
+    func: &'static str,
+    flavor: Flavor,
+    size: MPI_Aint,
+    disp_unit: c_int,
+    info: MPI_Info,
+    comm: MPI_Comm,
+    baseptr: *mut c_void,
+    win: *mut MPI_Win,
+) -> c_int {
+    run(func, comm, || {
+        if baseptr.is_null() {
+            return mpi_err!(Arg, "NULL baseptr");
+        }
+        let w = create(comm, flavor, 0, size, disp_unit, info, win)?;
+        put(baseptr as *mut *mut c_void, w.base as *mut c_void)
+    })
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Win_allocate(
     size: MPI_Aint,
@@ -131,14 +155,17 @@ pub unsafe extern "C" fn PMPI_Win_allocate(
     baseptr: *mut c_void,
     win: *mut MPI_Win,
 ) -> c_int {
-    run("MPI_Win_allocate", comm, || {
-        if baseptr.is_null() {
-            return mpi_err!(Arg, "NULL baseptr");
-        }
-        let w = create(comm, Flavor::Allocate, 0, size, disp_unit, info, win)?;
-        // baseptr is really a `void **`.
-        put(baseptr as *mut *mut c_void, w.base as *mut c_void)
-    })
+    let f = Flavor::Allocate;
+    allocate(
+        "MPI_Win_allocate",
+        f,
+        size,
+        disp_unit,
+        info,
+        comm,
+        baseptr,
+        win,
+    )
 }
 
 #[no_mangle]
@@ -150,13 +177,17 @@ pub unsafe extern "C" fn PMPI_Win_allocate_shared(
     baseptr: *mut c_void,
     win: *mut MPI_Win,
 ) -> c_int {
-    run("MPI_Win_allocate_shared", comm, || {
-        if baseptr.is_null() {
-            return mpi_err!(Arg, "NULL baseptr");
-        }
-        let w = create(comm, Flavor::Shared, 0, size, disp_unit, info, win)?;
-        put(baseptr as *mut *mut c_void, w.base as *mut c_void)
-    })
+    let f = Flavor::Shared;
+    allocate(
+        "MPI_Win_allocate_shared",
+        f,
+        size,
+        disp_unit,
+        info,
+        comm,
+        baseptr,
+        win,
+    )
 }
 
 #[no_mangle]

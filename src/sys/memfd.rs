@@ -38,7 +38,7 @@ impl SharedMemory {
         if unsafe { libc::ftruncate(fd.as_raw_fd(), size) } != 0 {
             return Err(io::Error::last_os_error());
         }
-        let ptr = map(fd.as_raw_fd(), len.max(1))?;
+        let ptr = map_shared(fd.as_raw_fd(), len.max(1))?;
         Ok(Self {
             ptr,
             len,
@@ -69,7 +69,7 @@ impl SharedMemory {
                 format!("shared memory of process {pid} is smaller than announced"),
             ));
         }
-        let ptr = map(own.as_raw_fd(), len.max(1))?;
+        let ptr = map_shared(own.as_raw_fd(), len.max(1))?;
         Ok(Self { ptr, len, fd: None })
     }
 
@@ -88,7 +88,8 @@ impl SharedMemory {
     }
 }
 
-fn map(fd: i32, len: usize) -> io::Result<*mut u8> {
+/// Map `len` bytes of `fd` shared, read-write, where the kernel likes.
+pub fn map_shared(fd: i32, len: usize) -> io::Result<*mut u8> {
     // SAFETY: a fresh shared mapping of a valid descriptor; the kernel picks the address.
     let p = unsafe {
         libc::mmap(

@@ -62,24 +62,11 @@ impl SharedSegment {
     }
 
     fn map(fd: libc::c_int, len: usize, name: &str) -> io::Result<Self> {
-        // SAFETY: mapping a fresh region of a valid fd; the kernel picks the address.
-        let ptr = unsafe {
-            libc::mmap(
-                std::ptr::null_mut(),
-                len,
-                libc::PROT_READ | libc::PROT_WRITE,
-                libc::MAP_SHARED,
-                fd,
-                0,
-            )
-        };
+        let ptr = super::memfd::map_shared(fd, len);
         // SAFETY: fd is valid; the mapping keeps the object alive after close.
         unsafe { libc::close(fd) };
-        if ptr == libc::MAP_FAILED {
-            return Err(io::Error::last_os_error());
-        }
         Ok(Self {
-            ptr: ptr as *mut u8,
+            ptr: ptr?,
             len,
             name: name.to_string(),
         })
