@@ -241,6 +241,19 @@ impl Inbox {
 pub struct Helper {
     inbox: Arc<Inbox>,
     windows: Mutex<Vec<Arc<Exposed>>>,
+    /// The doorbell count up to which every request was served.
+    served: AtomicU32,
+}
+
+/// Whether this process's helper has requests to serve: a thread of ours that waits in a
+/// spin loop (a fence's barrier, say) should then give it the core rather than spin —
+/// on a machine with as many ranks as cores the helper has no core of its own, and a
+/// peer's accumulate would wait for the scheduler (half a millisecond per operation).
+pub fn has_work() -> bool {
+    match HELPER.get() {
+        Some(Ok(h)) => h.inbox.word(0).load(Ordering::Relaxed) != h.served.load(Ordering::Relaxed),
+        _ => false,
+    }
 }
 
 static HELPER: OnceLock<std::io::Result<&'static Helper>> = OnceLock::new();
@@ -252,6 +265,7 @@ pub fn helper() -> std::io::Result<&'static Helper> {
         let h: &'static Helper = Box::leak(Box::new(Helper {
             inbox: Arc::new(Inbox { mem }),
             windows: Mutex::new(Vec::new()),
+            served: AtomicU32::new(0),
         }));
         std::thread::Builder::new()
             .name("railmpi-rma".into())
@@ -285,6 +299,8 @@ impl Helper {
             if self.serve_all() > 0 {
                 continue;
             }
+            // Everything rung for up to `seen` is served (see `has_work`).
+            self.served.store(seen, Ordering::Release);
             // Requests often come back to back (a latency loop, a flush after many
             // operations): look again for a few microseconds before paying a futex wake.
             let idle = std::time::Instant::now();

@@ -174,7 +174,7 @@ impl Progress {
                 }
             }
             idle = idle.saturating_add(1);
-            if idle < self.policy.spins {
+            if idle < self.policy.spins && !crate::rma::helper_has_work() {
                 std::hint::spin_loop();
             } else if idle < self.policy.spins.saturating_add(self.policy.yields) {
                 crate::sys::cpu::yield_now();
