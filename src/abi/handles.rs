@@ -223,11 +223,30 @@ pub fn win(h: MPI_Win) -> Result<Arc<crate::rma::Window>> {
         .ok_or_else(|| bad_win(h))
 }
 
-/// Run `f` on the window behind `h` without taking a reference (the latency path of
-/// MPI_Put and friends); MPI_ERR_WIN if invalid. `f` must not create or free windows.
+/// The windows of the first `FAST_WINS` handle slots, for `with_win` to find without a
+/// lock: a pointer to the `Window` its table entry holds (null when the slot is free).
+/// Set after the entry is inserted, cleared before it is removed (`new_win`, `remove_win`).
+const FAST_WINS: usize = 1024;
+static FAST: [std::sync::atomic::AtomicPtr<crate::rma::Window>; FAST_WINS] =
+    [const { std::sync::atomic::AtomicPtr::new(std::ptr::null_mut()) }; FAST_WINS];
+
+/// Run `f` on the window behind `h` without taking a reference or a lock (the latency
+/// path of MPI_Put and friends: the table lock's two locked instructions were half of an
+/// 8-byte put); MPI_ERR_WIN if invalid. `f` must not create or free windows.
 #[inline]
 pub fn with_win<T>(h: MPI_Win, f: impl FnOnce(&crate::rma::Window) -> Result<T>) -> Result<T> {
     let i = win_index(h).ok_or_else(|| bad_win(h))?;
+    if let Some(slot) = FAST.get(i) {
+        let p = slot.load(std::sync::atomic::Ordering::Acquire);
+        if p.is_null() {
+            return Err(bad_win(h));
+        }
+        // SAFETY: a non-null slot points to the Window that WINS[i] holds an Arc of; the
+        // slot is cleared before that Arc is dropped (MPI_Win_free), and MPI forbids
+        // freeing a window while another thread still uses it (MPI_Win_free is collective
+        // and needs every RMA call on the window complete), so it outlives `f`.
+        return f(unsafe { &*p });
+    }
     let t = WINS.read();
     f(&t.get(i).ok_or_else(|| bad_win(h))?.win)
 }
@@ -247,14 +266,22 @@ pub fn win_errhandler(h: MPI_Win) -> MPI_Errhandler {
 }
 
 pub fn new_win(e: WinEntry) -> MPI_Win {
+    let p = Arc::as_ptr(&e.win) as *mut crate::rma::Window;
     let i = WINS.write().insert(e);
+    if let Some(slot) = FAST.get(i) {
+        slot.store(p, std::sync::atomic::Ordering::Release);
+    }
     (DIRECT | KIND_WIN | i as u32) as MPI_Win
 }
 
 pub fn remove_win(h: MPI_Win) -> Result<WinEntry> {
-    win_index(h)
-        .and_then(|i| WINS.write().remove(i))
-        .ok_or_else(|| bad_win(h))
+    let i = win_index(h).ok_or_else(|| bad_win(h))?;
+    let mut t = WINS.write();
+    t.get(i).ok_or_else(|| bad_win(h))?;
+    if let Some(slot) = FAST.get(i) {
+        slot.store(std::ptr::null_mut(), std::sync::atomic::Ordering::Release);
+    }
+    t.remove(i).ok_or_else(|| bad_win(h))
 }
 
 // ------------------------------------------------------------------ groups
