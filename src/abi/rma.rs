@@ -4,6 +4,7 @@
 
 use super::args;
 use super::attr::{self, WinAttrs};
+use super::builtin_types;
 use super::consts::*;
 use super::handles::{self, RequestEntry, TypeRef, WinEntry, KEYVAL_OBJ_WIN};
 use super::op;
@@ -470,6 +471,38 @@ fn target_disp(d: MPI_Aint) -> Result<u64> {
     Ok(d as u64)
 }
 
+/// The latency path of MPI_Put / MPI_Get (see `Window::try_copy`): predefined datatypes
+/// on both sides describing the same bytes, a buffer, a valid window whose target memory
+/// is mapped here in an open passive epoch. True when done; false leaves everything —
+/// including reporting any error — to the general path.
+///
+/// # Safety
+/// MPI's: `origin` holds `ocount` elements of `otype`.
+#[inline]
+unsafe fn fast_copy(get: bool, origin: Buf, target: Tgt, win: MPI_Win) -> bool {
+    let (Buf(addr, ocount, otype), Tgt(rank, disp, tcount, ttype)) = (origin, target);
+    let (Some(o), Some(t)) = (builtin_types::lookup(otype), builtin_types::lookup(ttype)) else {
+        return false;
+    };
+    let n = o.size.checked_mul(ocount.max(0) as usize);
+    if addr.is_null() || rank < 0 || disp < 0 || n != t.size.checked_mul(tcount.max(0) as usize) {
+        return false;
+    }
+    let Some(n) = n else { return false };
+    handles::with_win(win, |w| {
+        Ok(w.try_copy(get, addr as usize, n, rank as usize, disp as u64))
+    })
+    .unwrap_or(false)
+}
+
+/// A buffer argument as C passes it: address, count, datatype handle.
+#[derive(Clone, Copy)]
+struct Buf(*const c_void, c_int, MPI_Datatype);
+
+/// The target arguments as C passes them: rank, displacement, count, datatype handle.
+#[derive(Clone, Copy)]
+struct Tgt(c_int, MPI_Aint, c_int, MPI_Datatype);
+
 /// Resolved arguments of one RMA communication call.
 struct Call<'a> {
     win: &'a Window,
@@ -484,10 +517,7 @@ struct Call<'a> {
 /// handle table, not counted: this is the latency path).
 fn with_call<T>(
     win: MPI_Win,
-    target_rank: c_int,
-    disp: MPI_Aint,
-    tcount: c_int,
-    tdatatype: MPI_Datatype,
+    Tgt(target_rank, disp, tcount, tdatatype): Tgt,
     request_based: bool,
     f: impl FnOnce(Call) -> Result<T>,
 ) -> Result<T> {
@@ -543,20 +573,15 @@ unsafe fn done_request(request: *mut MPI_Request) -> Result<()> {
 #[allow(clippy::too_many_arguments)]
 unsafe fn put_or_get(
     get: bool,
-    origin: *const c_void,
-    ocount: c_int,
-    otype: MPI_Datatype,
-    target: c_int,
-    disp: MPI_Aint,
-    tcount: c_int,
-    ttype: MPI_Datatype,
+    origin: Buf,
+    target: Tgt,
     win: MPI_Win,
     request_based: bool,
 ) -> Result<()> {
     let w = shim::world()?;
-    let oty = handles::datatype(otype)?;
-    let o = local(origin, ocount, &oty)?;
-    with_call(win, target, disp, tcount, ttype, request_based, |call| {
+    let oty = handles::datatype(origin.2)?;
+    let o = local(origin.0, origin.1, &oty)?;
+    with_call(win, target, request_based, |call| {
         let Some(t) = call.target else { return Ok(()) };
         if get {
             call.win.get(w, o, call.remote(t))
@@ -571,13 +596,8 @@ unsafe fn put_or_get(
 #[allow(clippy::too_many_arguments)]
 unsafe fn request_based(
     get: bool,
-    origin: *const c_void,
-    ocount: c_int,
-    otype: MPI_Datatype,
-    target: c_int,
-    disp: MPI_Aint,
-    tcount: c_int,
-    ttype: MPI_Datatype,
+    origin: Buf,
+    target: Tgt,
     win: MPI_Win,
     request: *mut MPI_Request,
 ) -> Result<()> {
@@ -585,9 +605,9 @@ unsafe fn request_based(
         return mpi_err!(Arg, "NULL request pointer");
     }
     let w = shim::world()?;
-    let oty = handles::datatype(otype)?;
-    let o = local(origin, ocount, &oty)?;
-    let queued = with_call(win, target, disp, tcount, ttype, true, |call| {
+    let oty = handles::datatype(origin.2)?;
+    let o = local(origin.0, origin.1, &oty)?;
+    let queued = with_call(win, target, true, |call| {
         let Some(t) = call.target else {
             return Ok(None);
         };
@@ -597,18 +617,16 @@ unsafe fn request_based(
             .map(|seq| (t, seq)))
     })?;
     match queued {
-        Some((target, seq)) => put(
+        Some((rank, seq)) => put(
             request,
             handles::new_request(RequestEntry::Rma {
                 win: handles::win(win)?,
-                target,
+                target: rank,
                 seq,
             }),
         ),
         None => {
-            put_or_get(
-                get, origin, ocount, otype, target, disp, tcount, ttype, win, true,
-            )?;
+            put_or_get(get, origin, target, win, true)?;
             done_request(request)
         }
     }
@@ -625,19 +643,13 @@ pub unsafe extern "C" fn PMPI_Put(
     target_datatype: MPI_Datatype,
     win: MPI_Win,
 ) -> c_int {
+    let tgt = Tgt(target_rank, target_disp, target_count, target_datatype);
+    let origin = Buf(origin_addr, origin_count, origin_datatype);
+    if fast_copy(false, origin, tgt, win) {
+        return MPI_SUCCESS;
+    }
     run_win("MPI_Put", win, || {
-        put_or_get(
-            false,
-            origin_addr,
-            origin_count,
-            origin_datatype,
-            target_rank,
-            target_disp,
-            target_count,
-            target_datatype,
-            win,
-            false,
-        )
+        put_or_get(false, origin, tgt, win, false)
     })
 }
 
@@ -652,20 +664,12 @@ pub unsafe extern "C" fn PMPI_Get(
     target_datatype: MPI_Datatype,
     win: MPI_Win,
 ) -> c_int {
-    run_win("MPI_Get", win, || {
-        put_or_get(
-            true,
-            origin_addr,
-            origin_count,
-            origin_datatype,
-            target_rank,
-            target_disp,
-            target_count,
-            target_datatype,
-            win,
-            false,
-        )
-    })
+    let tgt = Tgt(target_rank, target_disp, target_count, target_datatype);
+    let origin = Buf(origin_addr, origin_count, origin_datatype);
+    if fast_copy(true, origin, tgt, win) {
+        return MPI_SUCCESS;
+    }
+    run_win("MPI_Get", win, || put_or_get(true, origin, tgt, win, false))
 }
 
 #[no_mangle]
@@ -681,15 +685,11 @@ pub unsafe extern "C" fn PMPI_Rput(
     request: *mut MPI_Request,
 ) -> c_int {
     run_win("MPI_Rput", win, || {
+        let tgt = Tgt(target_rank, target_disp, target_count, target_datatype);
         request_based(
             false,
-            origin_addr,
-            origin_count,
-            origin_datatype,
-            target_rank,
-            target_disp,
-            target_count,
-            target_datatype,
+            Buf(origin_addr, origin_count, origin_datatype),
+            tgt,
             win,
             request,
         )
@@ -709,15 +709,11 @@ pub unsafe extern "C" fn PMPI_Rget(
     request: *mut MPI_Request,
 ) -> c_int {
     run_win("MPI_Rget", win, || {
+        let tgt = Tgt(target_rank, target_disp, target_count, target_datatype);
         request_based(
             true,
-            origin_addr,
-            origin_count,
-            origin_datatype,
-            target_rank,
-            target_disp,
-            target_count,
-            target_datatype,
+            Buf(origin_addr, origin_count, origin_datatype),
+            tgt,
             win,
             request,
         )
@@ -739,12 +735,9 @@ fn rma_op(h: MPI_Op, fetching: bool) -> Result<Op> {
 
 #[allow(clippy::too_many_arguments)]
 unsafe fn accumulate(
-    origin: Option<(*const c_void, c_int, MPI_Datatype)>,
-    result: Option<(*mut c_void, c_int, MPI_Datatype)>,
-    target: c_int,
-    disp: MPI_Aint,
-    tcount: c_int,
-    ttype: MPI_Datatype,
+    origin: Option<Buf>,
+    result: Option<Buf>,
+    target: Tgt,
     op: MPI_Op,
     win: MPI_Win,
     request_based: bool,
@@ -752,22 +745,22 @@ unsafe fn accumulate(
     let w = shim::world()?;
     let op = rma_op(op, result.is_some())?;
     let oty = match origin {
-        Some((_, _, t)) if op != Op::NoOp => Some(handles::datatype(t)?),
+        Some(Buf(_, _, t)) if op != Op::NoOp => Some(handles::datatype(t)?),
         _ => None,
     };
     let rty = match result {
-        Some((_, _, t)) => Some(handles::datatype(t)?),
+        Some(Buf(_, _, t)) => Some(handles::datatype(t)?),
         None => None,
     };
     let o = match (origin, &oty) {
-        (Some((b, c, _)), Some(ty)) => Some(local(b, c, ty)?),
+        (Some(Buf(b, c, _)), Some(ty)) => Some(local(b, c, ty)?),
         _ => None,
     };
     let r = match (result, &rty) {
-        (Some((b, c, _)), Some(ty)) => Some(local(b, c, ty)?),
+        (Some(Buf(b, c, _)), Some(ty)) => Some(local(b, c, ty)?),
         _ => None,
     };
-    with_call(win, target, disp, tcount, ttype, request_based, |call| {
+    with_call(win, target, request_based, |call| {
         let Some(t) = call.target else { return Ok(()) };
         call.win.accumulate(w, op, o, r, call.remote(t))
     })
@@ -786,13 +779,11 @@ pub unsafe extern "C" fn PMPI_Accumulate(
     win: MPI_Win,
 ) -> c_int {
     run_win("MPI_Accumulate", win, || {
+        let tgt = Tgt(target_rank, target_disp, target_count, target_datatype);
         accumulate(
-            Some((origin_addr, origin_count, origin_datatype)),
+            Some(Buf(origin_addr, origin_count, origin_datatype)),
             None,
-            target_rank,
-            target_disp,
-            target_count,
-            target_datatype,
+            tgt,
             op,
             win,
             false,
@@ -814,13 +805,11 @@ pub unsafe extern "C" fn PMPI_Raccumulate(
     request: *mut MPI_Request,
 ) -> c_int {
     run_win("MPI_Raccumulate", win, || {
+        let tgt = Tgt(target_rank, target_disp, target_count, target_datatype);
         accumulate(
-            Some((origin_addr, origin_count, origin_datatype)),
+            Some(Buf(origin_addr, origin_count, origin_datatype)),
             None,
-            target_rank,
-            target_disp,
-            target_count,
-            target_datatype,
+            tgt,
             op,
             win,
             true,
@@ -845,13 +834,11 @@ pub unsafe extern "C" fn PMPI_Get_accumulate(
     win: MPI_Win,
 ) -> c_int {
     run_win("MPI_Get_accumulate", win, || {
+        let tgt = Tgt(target_rank, target_disp, target_count, target_datatype);
         accumulate(
-            Some((origin_addr, origin_count, origin_datatype)),
-            Some((result_addr, result_count, result_datatype)),
-            target_rank,
-            target_disp,
-            target_count,
-            target_datatype,
+            Some(Buf(origin_addr, origin_count, origin_datatype)),
+            Some(Buf(result_addr, result_count, result_datatype)),
+            tgt,
             op,
             win,
             false,
@@ -876,13 +863,11 @@ pub unsafe extern "C" fn PMPI_Rget_accumulate(
     request: *mut MPI_Request,
 ) -> c_int {
     run_win("MPI_Rget_accumulate", win, || {
+        let tgt = Tgt(target_rank, target_disp, target_count, target_datatype);
         accumulate(
-            Some((origin_addr, origin_count, origin_datatype)),
-            Some((result_addr, result_count, result_datatype)),
-            target_rank,
-            target_disp,
-            target_count,
-            target_datatype,
+            Some(Buf(origin_addr, origin_count, origin_datatype)),
+            Some(Buf(result_addr, result_count, result_datatype)),
+            tgt,
             op,
             win,
             true,
@@ -904,12 +889,9 @@ pub unsafe extern "C" fn PMPI_Fetch_and_op(
     run_win("MPI_Fetch_and_op", win, || {
         predefined_type(datatype)?;
         accumulate(
-            Some((origin_addr, 1, datatype)),
-            Some((result_addr, 1, datatype)),
-            target_rank,
-            target_disp,
-            1,
-            datatype,
+            Some(Buf(origin_addr, 1, datatype)),
+            Some(Buf(result_addr, 1, datatype)),
+            Tgt(target_rank, target_disp, 1, datatype),
             op,
             win,
             false,
@@ -965,22 +947,27 @@ pub unsafe extern "C" fn PMPI_Compare_and_swap(
                 return mpi_err!(Buffer, "NULL buffer");
             }
         }
-        with_call(win, target_rank, target_disp, 1, datatype, false, |call| {
-            let Some(t) = call.target else { return Ok(()) };
-            let origin = std::slice::from_raw_parts(origin_addr as *const u8, n);
-            let compare = std::slice::from_raw_parts(compare_addr as *const u8, n);
-            let mut result = [0u8; 32];
-            call.win.compare_and_swap(
-                w,
-                basic,
-                origin,
-                compare,
-                &mut result[..n],
-                call.remote(t),
-            )?;
-            std::ptr::copy_nonoverlapping(result.as_ptr(), result_addr as *mut u8, n);
-            Ok(())
-        })
+        with_call(
+            win,
+            Tgt(target_rank, target_disp, 1, datatype),
+            false,
+            |call| {
+                let Some(t) = call.target else { return Ok(()) };
+                let origin = std::slice::from_raw_parts(origin_addr as *const u8, n);
+                let compare = std::slice::from_raw_parts(compare_addr as *const u8, n);
+                let mut result = [0u8; 32];
+                call.win.compare_and_swap(
+                    w,
+                    basic,
+                    origin,
+                    compare,
+                    &mut result[..n],
+                    call.remote(t),
+                )?;
+                std::ptr::copy_nonoverlapping(result.as_ptr(), result_addr as *mut u8, n);
+                Ok(())
+            },
+        )
     })
 }
 

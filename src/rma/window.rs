@@ -442,11 +442,18 @@ impl Window {
         }
     }
 
-    /// odp-optimal: a get's local buffer, faulted in while the target's helper works.
+    /// odp-optimal: a get's local buffer, faulted in while the target's helper works —
+    /// if it is fresh memory: a buffer the cache knows is in place already (prefetching
+    /// resident pages walks them all, which a 4 MiB Rget's overlap could not hide).
     pub(crate) fn prefetch_local(&self, host: &dyn RmaHost, addr: usize, len: usize) {
-        if self.policy == Some(RegPolicy::OdpOptimal) {
-            if let Some((registry, _)) = host.registration() {
-                let _ = registry.prefetch(addr, len, Access::Write);
+        if self.policy != Some(RegPolicy::OdpOptimal) {
+            return;
+        }
+        if let Some((registry, p)) = host.registration() {
+            if let Ok(r) = registry.register(addr, len, p.mode()) {
+                if r.is_fresh() {
+                    let _ = registry.prefetch(addr, len, Access::Write);
+                }
             }
         }
     }
@@ -583,6 +590,47 @@ impl Window {
             }
         }
         Ok(())
+    }
+
+    /// The latency path of MPI_Put / MPI_Get: `n` contiguous bytes between `local` here and
+    /// displacement `disp` of `target`'s memory, when that memory is mapped here and a
+    /// passive-target epoch is open on it. Returns false, having done nothing, whenever any
+    /// of that does not hold: the general path then does (or refuses) the operation.
+    ///
+    /// # Safety
+    /// `local` is valid for `n` bytes (readable for a put, writable for a get).
+    #[inline]
+    pub unsafe fn try_copy(
+        &self,
+        get: bool,
+        local: usize,
+        n: usize,
+        target: usize,
+        disp: u64,
+    ) -> bool {
+        let (Some(t), Some(open)) = (self.targets.get(target), self.passive.get(target)) else {
+            return false;
+        };
+        let Reach::Mapped { base } = t.reach else {
+            return false;
+        };
+        if !open.load(Ordering::Relaxed) || self.settings.helper_transfers {
+            return false;
+        }
+        match disp.checked_mul(t.disp_unit) {
+            Some(off) if off <= t.size && n as u64 <= t.size - off => {
+                let remote = base + off as usize;
+                // SAFETY: [off, off + n) is inside the mapped window (checked); `local` is
+                // the caller's.
+                if get {
+                    std::ptr::copy(remote as *const u8, local as *mut u8, n);
+                } else {
+                    std::ptr::copy(local as *const u8, remote as *mut u8, n);
+                }
+                true
+            }
+            _ => false,
+        }
     }
 
     /// May this rank access `target` now (an RMA communication call; `request_based`:
