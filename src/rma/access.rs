@@ -161,7 +161,7 @@ impl Window {
                 // SAFETY: the origin buffer holds n bytes (MPI's contract); the target
                 // range is inside the mapped window (checked).
                 Reach::Mapped { base } => unsafe {
-                    std::ptr::copy(src, (base + off as usize) as *mut u8, n);
+                    crate::sys::copy::copy(src, (base + off as usize) as *mut u8, n);
                     Ok(())
                 },
                 Reach::Remote { pid, base } => {
@@ -210,7 +210,7 @@ impl Window {
                 // SAFETY: the origin buffer holds n writable bytes (MPI's contract); the
                 // target range is inside the mapped window (checked).
                 Reach::Mapped { base } => unsafe {
-                    std::ptr::copy((base + off as usize) as *const u8, dst, n);
+                    crate::sys::copy::copy((base + off as usize) as *const u8, dst, n);
                     Ok(())
                 },
                 Reach::Remote { pid, base } => {
@@ -588,7 +588,7 @@ unsafe fn copy_runs(src: &[(usize, usize)], dst: &[(u64, usize)], dst_base: usiz
         let (sa, sl) = src[si];
         let (da, dl) = dst[di];
         let n = (sl - so).min(dl - dof);
-        std::ptr::copy(
+        crate::sys::copy::copy(
             (sa + so) as *const u8,
             (dst_base + da as usize + dof) as *mut u8,
             n,

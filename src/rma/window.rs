@@ -623,9 +623,9 @@ impl Window {
                 // SAFETY: [off, off + n) is inside the mapped window (checked); `local` is
                 // the caller's.
                 if get {
-                    std::ptr::copy(remote as *const u8, local as *mut u8, n);
+                    crate::sys::copy::copy(remote as *const u8, local as *mut u8, n);
                 } else {
-                    std::ptr::copy(local as *const u8, remote as *mut u8, n);
+                    crate::sys::copy::copy(local as *const u8, remote as *mut u8, n);
                 }
                 true
             }

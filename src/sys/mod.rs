@@ -1,6 +1,7 @@
 //! sys: small safe wrappers over the OS facilities the rails use. Every `unsafe` block of
 //! the transport lives here or in the ring code, each with the invariant that makes it sound.
 pub mod cma;
+pub mod copy;
 pub mod cpu;
 pub mod futex;
 pub mod membarrier;
