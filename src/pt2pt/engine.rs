@@ -979,28 +979,14 @@ impl Pt2pt {
                 len,
                 addr,
             } => {
-                let ok = match (
-                    self.reqs.get(sender_req),
-                    self.pipes_out.get_mut(&sender_req),
-                ) {
-                    (
-                        Some(Request {
-                            kind:
-                                Kind::Send {
-                                    peer: p,
-                                    wait: SendWait::Pipeline,
-                                },
-                            done: false,
-                            ..
-                        }),
-                        Some(ps),
-                    ) if *p == peer
-                        && ps.acked
-                        && ps.receiver_req == receiver_req
-                        && len > 0
-                        && offset >= ps.rdma_offset
-                        && offset.checked_add(len).is_some_and(|e| e <= ps.limit)
-                        && ps.asked + len <= ps.limit - ps.rdma_offset =>
+                let ok = match self.pipe_send_to(peer, sender_req) {
+                    Some((ps, _))
+                        if ps.acked
+                            && ps.receiver_req == receiver_req
+                            && len > 0
+                            && offset >= ps.rdma_offset
+                            && offset.checked_add(len).is_some_and(|e| e <= ps.limit)
+                            && ps.asked + len <= ps.limit - ps.rdma_offset =>
                     {
                         ps.asked += len;
                         true
@@ -1320,7 +1306,42 @@ impl Pt2pt {
         rdma: u64,
         limit: u64,
     ) {
-        let ps = match (
+        let ps = match self.pipe_send_to(peer, sender_req) {
+            Some((ps, buffer))
+                if !ps.acked
+                    && limit <= buffer
+                    && rdma <= limit
+                    && (rdma >= ps.eager || rdma == limit) =>
+            {
+                ps
+            }
+            _ => return self.reject(peer, "pipeline ACK for an unknown send or outside it"),
+        };
+        ps.acked = true;
+        ps.receiver_req = receiver_req;
+        ps.rdma_offset = rdma;
+        ps.limit = limit;
+        ps.left = limit.saturating_sub(ps.eager);
+        let eager = ps.eager;
+        if rdma > eager {
+            // Send/receive covers the pipeline's start-up (Woodall 2006, §4, Fig. 3).
+            self.streams.push_back(Stream {
+                peer,
+                receiver_req,
+                start: eager as usize,
+                len: rdma as usize,
+                sent: eager as usize,
+                req: sender_req,
+                pipeline: true,
+            });
+        }
+        self.pipe_check_send(sender_req);
+    }
+
+    /// The pipelined send `sender_req` to `peer` still in progress, and its buffer's length
+    /// (what an ACK or READY from that peer may name).
+    fn pipe_send_to(&mut self, peer: usize, sender_req: ReqId) -> Option<(&mut PipeSend, u64)> {
+        match (
             self.reqs.get(sender_req),
             self.pipes_out.get_mut(&sender_req),
         ) {
@@ -1336,34 +1357,9 @@ impl Pt2pt {
                     ..
                 }),
                 Some(ps),
-            ) if *p == peer
-                && !ps.acked
-                && limit <= data.len() as u64
-                && rdma <= limit
-                && (rdma >= ps.eager || rdma == limit) =>
-            {
-                ps
-            }
-            _ => return self.reject(peer, "pipeline ACK for an unknown send or outside it"),
-        };
-        ps.acked = true;
-        ps.receiver_req = receiver_req;
-        ps.rdma_offset = rdma;
-        ps.limit = limit;
-        ps.left = limit.saturating_sub(ps.eager);
-        if rdma > ps.eager {
-            // Send/receive covers the pipeline's start-up (Woodall 2006, §4, Fig. 3).
-            self.streams.push_back(Stream {
-                peer,
-                receiver_req,
-                start: ps.eager as usize,
-                len: rdma as usize,
-                sent: ps.eager as usize,
-                req: sender_req,
-                pipeline: true,
-            });
+            ) if *p == peer => Some((ps, data.len() as u64)),
+            _ => None,
         }
-        self.pipe_check_send(sender_req);
     }
 
     /// `n` more bytes of a pipelined send were delivered (written, or streamed).

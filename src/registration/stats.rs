@@ -140,22 +140,14 @@ impl StatsSnapshot {
 
 impl fmt::Display for StatsSnapshot {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The counters in `to_array`'s order (the one list of them).
+        let [pinned, peak, reg, dereg, hit, miss, evict, inval, pf_calls, pf_pages, memlock, faults] =
+            self.to_array();
         write!(
             f,
-            "pinned {} B (peak {} B), reg {} dereg {}, cache hit {} miss {} evict {} \
-             invalidate {}, prefetch {} calls {} pages, memlock fallbacks {}, page faults {}",
-            self.pinned_bytes,
-            self.pinned_peak,
-            self.registrations,
-            self.deregistrations,
-            self.cache_hits,
-            self.cache_misses,
-            self.evictions,
-            self.invalidations,
-            self.prefetch_calls,
-            self.prefetch_pages,
-            self.memlock_fallbacks,
-            self.page_faults
+            "pinned {pinned} B (peak {peak} B), reg {reg} dereg {dereg}, cache hit {hit} miss \
+             {miss} evict {evict} invalidate {inval}, prefetch {pf_calls} calls {pf_pages} pages, \
+             memlock fallbacks {memlock}, page faults {faults}"
         )
     }
 }

@@ -117,6 +117,39 @@ impl Window {
         Ok(Some((off as u64, n)))
     }
 
+    /// The latency path of MPI_Put / MPI_Get: `n` contiguous bytes between `local` here and
+    /// displacement `disp` of `target`'s memory, when that memory is mapped here and a
+    /// passive-target epoch is open on it. Returns false, having done nothing, whenever any
+    /// of that does not hold: the general path then does (or refuses) the operation.
+    ///
+    /// # Safety
+    /// `local` is valid for `n` bytes (readable for a put, writable for a get).
+    #[inline]
+    pub unsafe fn try_copy(
+        &self,
+        get: bool,
+        local: usize,
+        n: usize,
+        target: usize,
+        disp: u64,
+    ) -> bool {
+        let Some(t) = self.targets_get(target) else {
+            return false;
+        };
+        if !matches!(t.reach, Reach::Mapped { .. })
+            || !self.passive_open(target)
+            || self.settings.helper_transfers
+        {
+            return false;
+        }
+        match disp.checked_mul(t.disp_unit) {
+            Some(off) if off <= t.size && n as u64 <= t.size - off => {
+                copy_contiguous(get, t, target, off, local, n).is_ok()
+            }
+            _ => false,
+        }
+    }
+
     /// A request-based put (`get` false) or get that the target's helper can carry out
     /// while the origin computes (Tipparaju 2004 Fig. 7): contiguous on both sides and at
     /// least `async_min` bytes. Queues it and returns its sequence number (see
@@ -154,23 +187,11 @@ impl Window {
     pub fn put(&self, host: &dyn RmaHost, origin: Local, target: Remote) -> Result<()> {
         same_size(&origin, &target)?;
         let t = self.target(target.rank)?;
-        if !origin.dtype.is_contiguous() {
-        } else if let Some((off, n)) = self.contiguous(t, &target)? {
-            let src = origin.addr as *const u8;
-            return match t.reach {
-                // SAFETY: the origin buffer holds n bytes (MPI's contract); the target
-                // range is inside the mapped window (checked).
-                Reach::Mapped { base } => unsafe {
-                    crate::sys::copy::copy(src, (base + off as usize) as *mut u8, n);
-                    Ok(())
-                },
-                Reach::Remote { pid, base } => {
-                    // SAFETY: as above; CMA checks the remote range itself.
-                    let local = unsafe { std::slice::from_raw_parts(src, n) };
-                    cma::write(pid, local, base + off).map_err(|e| cma_err(target.rank, e))
-                }
-                Reach::Dynamic { .. } => unreachable!("not contiguous-placed"),
-            };
+        if origin.dtype.is_contiguous() {
+            if let Some((off, n)) = self.contiguous(t, &target)? {
+                // SAFETY: the origin buffer holds n bytes (MPI's contract).
+                return unsafe { copy_contiguous(false, t, target.rank, off, origin.addr, n) };
+            }
         }
         let p = self.place(t, &target)?;
         if self.settings.helper_transfers {
@@ -203,23 +224,11 @@ impl Window {
     pub fn get(&self, host: &dyn RmaHost, origin: Local, target: Remote) -> Result<()> {
         same_size(&origin, &target)?;
         let t = self.target(target.rank)?;
-        if !origin.dtype.is_contiguous() {
-        } else if let Some((off, n)) = self.contiguous(t, &target)? {
-            let dst = origin.addr as *mut u8;
-            return match t.reach {
-                // SAFETY: the origin buffer holds n writable bytes (MPI's contract); the
-                // target range is inside the mapped window (checked).
-                Reach::Mapped { base } => unsafe {
-                    crate::sys::copy::copy((base + off as usize) as *const u8, dst, n);
-                    Ok(())
-                },
-                Reach::Remote { pid, base } => {
-                    // SAFETY: as above.
-                    let local = unsafe { std::slice::from_raw_parts_mut(dst, n) };
-                    cma::read(pid, local, base + off).map_err(|e| cma_err(target.rank, e))
-                }
-                Reach::Dynamic { .. } => unreachable!("not contiguous-placed"),
-            };
+        if origin.dtype.is_contiguous() {
+            if let Some((off, n)) = self.contiguous(t, &target)? {
+                // SAFETY: the origin buffer holds n writable bytes (MPI's contract).
+                return unsafe { copy_contiguous(true, t, target.rank, off, origin.addr, n) };
+            }
         }
         let p = self.place(t, &target)?;
         if self.settings.helper_transfers {
@@ -467,6 +476,52 @@ impl Window {
         let r = f();
         t.ctrl.acc_unlock();
         r
+    }
+}
+
+/// Move `n` bytes between `local` here and `[off, off + n)` of `t`'s window (checked to be
+/// inside it by the caller): one copy where the memory is mapped here, one CMA call where
+/// it is another process's.
+///
+/// # Safety
+/// `local` is valid for `n` bytes (readable for a put, writable for a get); the target
+/// range is inside the window.
+unsafe fn copy_contiguous(
+    get: bool,
+    t: &Target,
+    rank: usize,
+    off: u64,
+    local: usize,
+    n: usize,
+) -> Result<()> {
+    match t.reach {
+        Reach::Mapped { base } => {
+            let remote = base + off as usize;
+            let (src, dst) = if get {
+                (remote, local)
+            } else {
+                (local, remote)
+            };
+            crate::sys::copy::copy(src as *const u8, dst as *mut u8, n);
+            Ok(())
+        }
+        Reach::Remote { pid, base } => {
+            let r = if get {
+                cma::read(
+                    pid,
+                    std::slice::from_raw_parts_mut(local as *mut u8, n),
+                    base + off,
+                )
+            } else {
+                cma::write(
+                    pid,
+                    std::slice::from_raw_parts(local as *const u8, n),
+                    base + off,
+                )
+            };
+            r.map_err(|e| cma_err(rank, e))
+        }
+        Reach::Dynamic { .. } => unreachable!("dynamic windows are never placed contiguously"),
     }
 }
 

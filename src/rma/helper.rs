@@ -16,7 +16,7 @@
 //! Descriptors come from other processes: each is decoded with a checked parser, and
 //! every offset, length and run table is checked against the window before a byte moves.
 
-use super::control::{Control, RING_SLOTS, SLOT};
+use super::control::{Control, SLOT};
 use crate::coll::ops::{self, Op};
 use crate::datatype::Basic;
 use crate::sys::cma::{self, Direction, RemoteRange};
@@ -351,8 +351,6 @@ impl Helper {
                     w.ctrl.ring_done(origin).store(seq + 1, Ordering::Release);
                     n += 1;
                 }
-                // A full ring leaves room only as requests finish; nothing else to do.
-                let _ = RING_SLOTS;
             }
         }
         n

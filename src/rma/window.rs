@@ -592,45 +592,18 @@ impl Window {
         Ok(())
     }
 
-    /// The latency path of MPI_Put / MPI_Get: `n` contiguous bytes between `local` here and
-    /// displacement `disp` of `target`'s memory, when that memory is mapped here and a
-    /// passive-target epoch is open on it. Returns false, having done nothing, whenever any
-    /// of that does not hold: the general path then does (or refuses) the operation.
-    ///
-    /// # Safety
-    /// `local` is valid for `n` bytes (readable for a put, writable for a get).
+    /// Target `rank`, if there is one (no error: the latency path's lookup).
     #[inline]
-    pub unsafe fn try_copy(
-        &self,
-        get: bool,
-        local: usize,
-        n: usize,
-        target: usize,
-        disp: u64,
-    ) -> bool {
-        let (Some(t), Some(open)) = (self.targets.get(target), self.passive.get(target)) else {
-            return false;
-        };
-        let Reach::Mapped { base } = t.reach else {
-            return false;
-        };
-        if !open.load(Ordering::Relaxed) || self.settings.helper_transfers {
-            return false;
-        }
-        match disp.checked_mul(t.disp_unit) {
-            Some(off) if off <= t.size && n as u64 <= t.size - off => {
-                let remote = base + off as usize;
-                // SAFETY: [off, off + n) is inside the mapped window (checked); `local` is
-                // the caller's.
-                if get {
-                    crate::sys::copy::copy(remote as *const u8, local as *mut u8, n);
-                } else {
-                    crate::sys::copy::copy(local as *const u8, remote as *mut u8, n);
-                }
-                true
-            }
-            _ => false,
-        }
+    pub(super) fn targets_get(&self, rank: usize) -> Option<&Target> {
+        self.targets.get(rank)
+    }
+
+    /// Whether a passive-target epoch (lock or lock_all) is open on `target`.
+    #[inline]
+    pub(super) fn passive_open(&self, target: usize) -> bool {
+        self.passive
+            .get(target)
+            .is_some_and(|p| p.load(Ordering::Relaxed))
     }
 
     /// May this rank access `target` now (an RMA communication call; `request_based`:
