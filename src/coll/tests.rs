@@ -1,5 +1,5 @@
 //! Every collective algorithm run for 1..=16 in-process ranks: one point-to-point engine
-//! per rank, joined by an in-memory rail whose RDMA is a plain copy (all "processes"
+//! per rank, joined by the in-process rail whose RDMA is a key-checked copy (all "processes"
 //! share this address space), each rank's schedule driven by its own `Schedules`, and the
 //! results compared with a serial computation. The eager limit is small, so long messages
 //! take the rendezvous paths (plain and split).
@@ -10,67 +10,23 @@ use super::{ops, KIND_ALLGATHER, KIND_ALLREDUCE, KIND_ALLTOALL, KIND_BCAST, KIND
 use super::{KIND_NEIGHBOR, KIND_REDUCE, KIND_REDUCE_SCATTER, KIND_SCAN, KIND_SCATTER};
 use crate::comm::{Communicator, Group};
 use crate::datatype::{Basic, Datatype};
-use crate::fabric::{Rail, RailCaps, RailError};
+use crate::fabric::inproc::{self, InprocRail};
+use crate::fabric::Rail;
 use crate::pt2pt::{ProtocolSettings, Pt2pt};
-use std::cell::RefCell;
-use std::collections::VecDeque;
-use std::rc::Rc;
+use crate::registration::{Invalidation, Registry, RegistryConfig};
 use std::sync::Arc;
-
-type Queues = Rc<RefCell<Vec<VecDeque<(usize, Vec<u8>)>>>>;
-
-/// One rank's end of the mesh: messages for rank r wait in queue r.
-struct MeshRail {
-    caps: RailCaps,
-    me: usize,
-    n: usize,
-    queues: Queues,
-}
-
-// SAFETY: the tests drive every rail from one thread.
-unsafe impl Send for MeshRail {}
-
-impl Rail for MeshRail {
-    fn caps(&self) -> &RailCaps {
-        &self.caps
-    }
-    fn peers(&self) -> usize {
-        self.n
-    }
-    fn try_send(&mut self, peer: usize, parts: &[&[u8]]) -> bool {
-        self.queues.borrow_mut()[peer].push_back((self.me, parts.concat()));
-        true
-    }
-    fn poll(&mut self, sink: &mut dyn FnMut(usize, &[u8])) -> usize {
-        let msgs: Vec<_> = self.queues.borrow_mut()[self.me].drain(..).collect();
-        for (src, m) in &msgs {
-            sink(*src, m);
-        }
-        msgs.len()
-    }
-    fn read(&mut self, _peer: usize, local: &mut [u8], remote: u64) -> Result<(), RailError> {
-        // SAFETY: `remote` is a live buffer of another engine in this process.
-        unsafe { std::ptr::copy(remote as *const u8, local.as_mut_ptr(), local.len()) };
-        Ok(())
-    }
-    fn write(&mut self, _peer: usize, local: &[u8], remote: u64) -> Result<(), RailError> {
-        // SAFETY: as for read.
-        unsafe { std::ptr::copy(local.as_ptr(), remote as *mut u8, local.len()) };
-        Ok(())
-    }
-}
 
 /// n ranks: their communicators (one group, ranks 0..n) and engines.
 struct Mesh {
     comms: Vec<Communicator>,
-    rails: Vec<MeshRail>,
+    rails: Vec<InprocRail>,
     engs: Vec<Pt2pt>,
     colls: Vec<Schedules>,
 }
 
 impl Mesh {
     fn new(n: usize) -> Self {
-        let queues: Queues = Rc::new(RefCell::new(vec![VecDeque::new(); n]));
+        let rails = inproc::network(n, 4096);
         let group = Arc::new(Group::new((0..n).collect()));
         let settings = ProtocolSettings {
             eager_limit: 256,
@@ -83,21 +39,24 @@ impl Mesh {
             comms: (0..n)
                 .map(|r| Communicator::new(8, r, group.clone()))
                 .collect(),
-            rails: (0..n)
-                .map(|me| MeshRail {
-                    caps: RailCaps {
-                        name: "mesh",
-                        max_message: 4096,
-                        rdma: true,
-                    },
-                    me,
-                    n,
-                    queues: queues.clone(),
+            engs: rails
+                .iter()
+                .enumerate()
+                .map(|(r, rail)| {
+                    let mut e = Pt2pt::new(r, n, settings.clone(), 4096);
+                    e.registry = Some(Registry::with_domain(
+                        RegistryConfig {
+                            cache_max: 0,
+                            invalidation: Invalidation::Hooks,
+                        },
+                        rail.memory(),
+                    ));
+                    // ODP: nothing pinned (the registration tests check VmLck).
+                    e.reg_policy = crate::registration::RegPolicy::OdpNative;
+                    e
                 })
                 .collect(),
-            engs: (0..n)
-                .map(|r| Pt2pt::new(r, n, settings.clone(), 4096))
-                .collect(),
+            rails,
             colls: (0..n).map(|_| Schedules::default()).collect(),
         }
     }
@@ -116,7 +75,7 @@ impl Mesh {
             for r in 0..n {
                 let (rail, eng, colls) =
                     (&mut self.rails[r], &mut self.engs[r], &mut self.colls[r]);
-                events += rail.poll(&mut |p, m| eng.on_packet(p, m));
+                events += rail.poll(&mut |ev| eng.on_event(ev));
                 events += eng.flush(rail);
                 events += eng.run_rdma(rail);
                 events += eng.flush(rail);
@@ -685,7 +644,7 @@ fn concurrent_collectives_do_not_mix() {
             for q in 0..n {
                 let (rail, eng, colls) =
                     (&mut mesh.rails[q], &mut mesh.engs[q], &mut mesh.colls[q]);
-                rail.poll(&mut |p, m| eng.on_packet(p, m));
+                rail.poll(&mut |ev| eng.on_event(ev));
                 eng.flush(rail);
                 eng.run_rdma(rail);
                 eng.flush(rail);
@@ -727,7 +686,7 @@ fn mismatched_sizes_are_truncation_errors() {
     for _ in 0..100 {
         for q in 0..2 {
             let (rail, eng, colls) = (&mut mesh.rails[q], &mut mesh.engs[q], &mut mesh.colls[q]);
-            rail.poll(&mut |p, m| eng.on_packet(p, m));
+            rail.poll(&mut |ev| eng.on_event(ev));
             eng.flush(rail);
             colls.progress(eng, rail);
         }

@@ -1,10 +1,16 @@
-//! The `self` provider: a process alone (singleton, or the only rank on its node). It has no
-//! peers to message; reads and writes are local copies.
+//! The `self` provider: a process alone (singleton). It has no peers to message or reach;
+//! messages to itself never reach a rail (the protocol engine handles them).
 
-use super::{Rail, RailCaps, RailError};
+use super::shm::domain::ShmDomain;
+use super::{
+    AtomicOp, Doorbell, MemoryDomain, Rail, RailCaps, RailError, RailEvent, RemoteKey, Span,
+};
+use std::sync::Arc;
 
 pub struct LoopbackRail {
     caps: RailCaps,
+    memory: Arc<ShmDomain>,
+    wait: Doorbell,
 }
 
 impl Default for LoopbackRail {
@@ -13,8 +19,19 @@ impl Default for LoopbackRail {
             caps: RailCaps {
                 name: "self",
                 max_message: 64 * 1024,
-                rdma: true,
+                max_inline: 64 * 1024,
+                max_sge: 0,
+                rdma_read: false,
+                rdma_write: false,
+                atomics: false,
+                odp: true,
+                mapped: false,
+                bandwidth: 0,
+                latency_ns: 0,
+                min_rdma_run: 0,
             },
+            memory: Arc::new(ShmDomain::private()),
+            wait: Doorbell::local(),
         }
     }
 }
@@ -26,16 +43,49 @@ impl Rail for LoopbackRail {
     fn peers(&self) -> usize {
         1
     }
+    fn memory(&self) -> Arc<dyn MemoryDomain> {
+        self.memory.clone()
+    }
+    fn wait_handle(&self) -> Doorbell {
+        self.wait
+    }
     fn try_send(&mut self, _peer: usize, _parts: &[&[u8]]) -> bool {
         false
     }
-    fn poll(&mut self, _sink: &mut dyn FnMut(usize, &[u8])) -> usize {
+    fn poll(&mut self, _sink: &mut dyn FnMut(RailEvent<'_>)) -> usize {
         0
     }
-    fn read(&mut self, peer: usize, _local: &mut [u8], _remote: u64) -> Result<(), RailError> {
+    fn has_completions(&self) -> bool {
+        false
+    }
+    unsafe fn post_write(
+        &mut self,
+        peer: usize,
+        _local: &[Span],
+        _remote: &[Span],
+        _rkey: RemoteKey,
+        _token: u64,
+    ) -> Result<(), RailError> {
         Err(RailError::NoSuchPeer(peer))
     }
-    fn write(&mut self, peer: usize, _local: &[u8], _remote: u64) -> Result<(), RailError> {
+    unsafe fn post_read(
+        &mut self,
+        peer: usize,
+        _local: &[Span],
+        _remote: &[Span],
+        _rkey: RemoteKey,
+        _token: u64,
+    ) -> Result<(), RailError> {
+        Err(RailError::NoSuchPeer(peer))
+    }
+    fn post_atomic(
+        &mut self,
+        peer: usize,
+        _op: AtomicOp,
+        _remote: u64,
+        _rkey: RemoteKey,
+        _token: u64,
+    ) -> Result<(), RailError> {
         Err(RailError::NoSuchPeer(peer))
     }
 }

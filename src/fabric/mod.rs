@@ -1,30 +1,87 @@
 //! fabric: the Rail interface (verbs-like, small and fixed; compare UCX's UCT) and its
-//! providers. Upper layers see only `Rail`; nothing here knows about MPI.
+//! providers. Upper layers see only `Rail` and `MemoryDomain`; nothing here knows about MPI.
+//!
+//! A rail offers channel semantics (`try_send` small messages, delivered in order per peer
+//! by `poll`), memory semantics (`post_write` / `post_read` of registered peer memory named
+//! by a remote key, `post_atomic` on 64-bit words), each completing later through `poll` as
+//! a `Completion` with the caller's token, a memory domain to register with, a wait handle
+//! to sleep on, and `caps` saying what it can do. `open` builds the rails of a job.
 
+pub mod doorbell;
+#[cfg(test)]
+pub mod inproc;
 pub mod loopback;
+pub mod memory;
+mod open;
 pub mod shm;
 
+pub use doorbell::Doorbell;
+pub use memory::{MemKey, MemoryDomain, RemoteKey};
+pub use open::{open, Bootstrap, Fabric, FabricSettings, Route};
+pub use shm::keys::KeyError;
+
 use std::fmt;
-use std::io::IoSliceMut;
+use std::sync::Arc;
 
-pub use crate::sys::cma::RemoteRange;
+/// A range of memory: local (this process) or remote (the peer's addresses, as its
+/// registration covers them). The layout of the run tables peers read (`repr(C)`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Span {
+    pub addr: u64,
+    pub len: u64,
+}
 
-/// What a rail can do; the protocol layer picks protocols from this.
+/// What a rail can do; the protocol layers pick protocols from this.
 #[derive(Clone, Debug)]
 pub struct RailCaps {
     pub name: &'static str,
     /// Largest message `try_send` accepts, in bytes.
     pub max_message: usize,
-    /// One-sided read/write of peer memory without the peer's CPU (CMA, verbs).
-    pub rdma: bool,
+    /// Bytes a send carries inside its descriptor, without a copy from a registered
+    /// buffer (verbs: `max_inline_data`; shm: a ring cell, the same as `max_message`).
+    pub max_inline: usize,
+    /// Scatter/gather entries one posted operation takes on each side.
+    pub max_sge: usize,
+    /// One-sided reads and writes of peer memory (without the peer's CPU where the
+    /// provider can: CMA, verbs).
+    pub rdma_read: bool,
+    pub rdma_write: bool,
+    /// Remote 64-bit fetch-and-add and compare-and-swap (`post_atomic`).
+    pub atomics: bool,
+    /// Registration without pinning (on-demand paging).
+    pub odp: bool,
+    /// Peer memory the library allocated is reachable by plain loads and stores (shm).
+    pub mapped: bool,
+    /// Estimates for scheduling: bytes per second of one large transfer, and the one-way
+    /// latency of a small message, in nanoseconds.
+    pub bandwidth: u64,
+    pub latency_ns: u64,
+    /// Shortest run worth a scatter/gather entry: below it, packing through the channel is
+    /// faster than one-sided transfers of the runs.
+    pub min_rdma_run: usize,
 }
 
+impl RailCaps {
+    /// Both one-sided directions, which the rendezvous protocols need.
+    pub fn rdma(&self) -> bool {
+        self.rdma_read && self.rdma_write
+    }
+}
+
+/// Why an operation failed (posting, or in its completion).
 #[derive(Debug)]
 pub enum RailError {
     /// The peer's memory could not be reached (bad address, or access refused).
     Access(std::io::Error),
     /// Peer index outside the rail.
     NoSuchPeer(usize),
+    /// The remote key does not allow the transfer; nothing moved.
+    Key(KeyError),
+    /// More scatter/gather entries than `caps().max_sge`.
+    TooManyEntries,
+    /// The rail does not offer this operation (see `caps`).
+    Unsupported(&'static str),
 }
 
 impl fmt::Display for RailError {
@@ -32,64 +89,91 @@ impl fmt::Display for RailError {
         match self {
             RailError::Access(e) => write!(f, "remote memory access failed: {e}"),
             RailError::NoSuchPeer(p) => write!(f, "no such peer {p}"),
+            RailError::Key(e) => write!(f, "refused: {e}"),
+            RailError::TooManyEntries => write!(f, "too many scatter/gather entries"),
+            RailError::Unsupported(what) => write!(f, "{what} is not offered by this rail"),
         }
     }
+}
+
+/// Remote 64-bit atomic operations (executed at the target, atomically with respect to
+/// every other atomic on the same word).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AtomicOp {
+    FetchAdd(u64),
+    CompareSwap { compare: u64, swap: u64 },
+}
+
+/// A posted operation finished: `Ok(value)` (the fetched word for atomics, 0 otherwise).
+#[derive(Debug)]
+pub struct Completion {
+    pub token: u64,
+    pub result: Result<u64, RailError>,
+}
+
+/// What `poll` hands up.
+pub enum RailEvent<'a> {
+    /// A message from `peer`; the bytes are valid only during the call.
+    Message {
+        peer: usize,
+        bytes: &'a [u8],
+    },
+    Completion(Completion),
 }
 
 /// The transport interface every provider implements.
 ///
-/// Channel semantics: `try_send` / `poll` move small messages in order per peer pair.
-/// Memory semantics: `read` / `write` move bytes between this process and a peer's address
-/// space (one-sided; the peer's CPU is not involved where the provider can avoid it).
+/// Posted operations name peer memory by its addresses and the remote key of the peer's
+/// registration covering them; the rail checks the key before a byte moves wherever it
+/// places the data itself. Span lists are read during the call; the local memory they
+/// describe must stay valid (and untouched) until the operation's completion is polled.
 pub trait Rail: Send {
     fn caps(&self) -> &RailCaps;
     /// Number of peers this rail reaches (including this process).
     fn peers(&self) -> usize;
+    /// The domain that registers memory for this rail.
+    fn memory(&self) -> Arc<dyn MemoryDomain>;
+    /// What this process sleeps on: rung when a message or a completion arrives.
+    fn wait_handle(&self) -> Doorbell;
     /// Queue one message made of `parts` for `peer`. False when there is no room now.
     fn try_send(&mut self, peer: usize, parts: &[&[u8]]) -> bool;
-    /// Hand every waiting message to `sink(peer, bytes)`; the bytes are valid only during
-    /// the call. Returns the number delivered.
-    fn poll(&mut self, sink: &mut dyn FnMut(usize, &[u8])) -> usize;
-    /// RDMA read: fill `local` from `remote_addr` in `peer`.
-    fn read(&mut self, peer: usize, local: &mut [u8], remote_addr: u64) -> Result<(), RailError>;
-    /// RDMA write: copy `local` to `remote_addr` in `peer`.
-    fn write(&mut self, peer: usize, local: &[u8], remote_addr: u64) -> Result<(), RailError>;
-    /// Vectored RDMA read: fill the `local` slices in order from the `remote` ranges in
-    /// order (scatter/gather on both sides; the two lists describe the same byte count).
-    /// The default runs one `read` per piece where a local and a remote entry overlap.
-    fn read_vectored(
+    /// Hand every waiting completion and message to `sink`. Returns the number delivered.
+    fn poll(&mut self, sink: &mut dyn FnMut(RailEvent<'_>)) -> usize;
+    /// Whether completions wait to be polled.
+    fn has_completions(&self) -> bool;
+    /// RDMA write: the `local` spans, in order, to the `remote` spans of `peer`, in order
+    /// (both lists describe the same byte count).
+    ///
+    /// # Safety
+    /// The local spans must stay readable and unchanged until the completion.
+    unsafe fn post_write(
         &mut self,
         peer: usize,
-        local: &mut [IoSliceMut<'_>],
-        remote: &[RemoteRange],
-    ) -> Result<(), RailError> {
-        let mut remote = remote.iter().filter(|r| r.len > 0);
-        let mut cur: Option<RemoteRange> = None;
-        for l in local.iter_mut() {
-            let mut l: &mut [u8] = l;
-            while !l.is_empty() {
-                let r = match cur.take() {
-                    Some(r) => r,
-                    None => match remote.next() {
-                        Some(r) => *r,
-                        None => return Ok(()),
-                    },
-                };
-                let n = r.len.min(l.len());
-                let (now, rest) = l.split_at_mut(n);
-                self.read(peer, now, r.addr)?;
-                l = rest;
-                if n < r.len {
-                    cur = Some(RemoteRange {
-                        addr: r.addr + n as u64,
-                        len: r.len - n,
-                    });
-                }
-            }
-        }
-        Ok(())
-    }
+        local: &[Span],
+        remote: &[Span],
+        rkey: RemoteKey,
+        token: u64,
+    ) -> Result<(), RailError>;
+    /// RDMA read: fill the `local` spans from the `remote` spans of `peer`.
+    ///
+    /// # Safety
+    /// The local spans must stay writable, and untouched by others, until the completion.
+    unsafe fn post_read(
+        &mut self,
+        peer: usize,
+        local: &[Span],
+        remote: &[Span],
+        rkey: RemoteKey,
+        token: u64,
+    ) -> Result<(), RailError>;
+    /// A 64-bit atomic on the 8-byte aligned word at `remote` in `peer`; the completion
+    /// carries the word's previous value.
+    fn post_atomic(
+        &mut self,
+        peer: usize,
+        op: AtomicOp,
+        remote: u64,
+        rkey: RemoteKey,
+        token: u64,
+    ) -> Result<(), RailError>;
 }
-
-pub mod doorbell;
-pub use doorbell::Doorbell;

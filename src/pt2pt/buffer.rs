@@ -4,12 +4,7 @@
 
 /// One run of a non-contiguous buffer. `repr(C)` because a sender's run table is read by
 /// its peer (with CMA) as an array of native-endian `(u64 addr, u64 len)` pairs.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Run {
-    pub addr: u64,
-    pub len: u64,
-}
+pub use crate::fabric::Span as Run;
 
 /// Bytes of one run table entry on the wire.
 pub const RUN_ENTRY: usize = std::mem::size_of::<Run>();

@@ -2,10 +2,12 @@
 //! (RPUT), the pipeline of Woodall 2006 (§4; with cached block registrations, §5.2) and the
 //! streamed copy path for rails without RDMA.
 //!
-//! Sans-I/O in the sense that matters: packets come in through `on_packet`, and every reply
-//! goes to an outbound queue that `flush` hands to a rail; RDMA reads and writes (and the
-//! registrations and prefetches around them) are queued too and run by `run_rdma`.
-//! Nothing here blocks or knows about MPI handles.
+//! Sans-I/O in the sense that matters: packets come in through `on_packet` and completions
+//! of posted RDMA operations through `on_completion`; every reply goes to an outbound queue
+//! that `flush` hands to a rail; RDMA reads and writes (and the registrations and
+//! prefetches around them) are queued too and posted by `run_rdma`, naming the peer's
+//! memory by the remote key its RTS, PUT_REQ or READY carried. Nothing here blocks or
+//! knows about MPI handles.
 //!
 //! Buffers are raw pointers into the application's memory. MPI's rules make that sound: a
 //! buffer handed to a nonblocking call stays valid and untouched until its request
@@ -15,10 +17,9 @@ use super::buffer::{self, MsgBuf, Run, TableError, MAX_RUN_TABLE, RUN_ENTRY};
 use super::matching::{Envelope, MatchQueues, Pattern};
 use super::request::{Bounce, Kind, RecvState, ReqId, Request, SendWait, Slab, Status};
 use super::wire::{self, MatchHeader, Packet};
-use crate::fabric::{Rail, RailError, RemoteRange};
+use crate::fabric::{Completion, Rail, RailError, RailEvent, RemoteKey, Span};
 use crate::registration::{Access, Mode, RegPolicy, Registration, Registry};
 use std::collections::{HashMap, VecDeque};
-use std::io::IoSliceMut;
 
 /// Protocol settings, fixed at start-up.
 #[derive(Clone, Debug)]
@@ -104,8 +105,7 @@ enum Unexpected {
     Rts {
         peer: usize,
         hdr: MatchHeader,
-        addr: u64,
-        entries: u64,
+        rts: RtsRef,
     },
     /// A pipeline's MATCH header and eager part (Woodall 2006, §4).
     PipeRts {
@@ -113,6 +113,17 @@ enum Unexpected {
         hdr: MatchHeader,
         data: Vec<u8>,
     },
+}
+
+/// Where an RTS says the sender's payload is: at `addr` (or in the runs of the
+/// `entries`-long table at `addr`, registered under `table_rkey`), in memory registered
+/// under `rkey` (none: not registered, so it must be streamed).
+#[derive(Clone, Copy)]
+struct RtsRef {
+    addr: u64,
+    rkey: RemoteKey,
+    entries: u64,
+    table_rkey: RemoteKey,
 }
 
 /// Where a queued matching packet's payload is.
@@ -202,7 +213,8 @@ struct BackwardPrefetch {
     cursor: u64,
 }
 
-/// A READY the sender will answer: write block `[offset, offset + len)` to `addr`.
+/// A READY the sender will answer: write block `[offset, offset + len)` to `addr`
+/// (registered under `rkey` in the receiver).
 struct PipeWrite {
     peer: usize,
     req: ReqId,
@@ -210,6 +222,7 @@ struct PipeWrite {
     offset: u64,
     len: u64,
     addr: u64,
+    rkey: RemoteKey,
 }
 
 /// Our part of an RDMA rendezvous: read `len` bytes at `offset` of the sender's message
@@ -218,27 +231,48 @@ struct PipeWrite {
 struct RdmaRead {
     peer: usize,
     req: ReqId,
-    addr: u64,
-    entries: u64,
+    rts: RtsRef,
     total: u64,
     offset: usize,
     len: usize,
 }
 
-/// Why an RDMA read did not happen.
-enum ReadError {
-    Rail(RailError),
-    /// The sender's run table is malformed (nothing was read into the buffer).
-    Table(TableError),
-}
-
-/// The sender's part of a split rendezvous: write `(local, len)` to `addr` in the receiver.
+/// The sender's part of a split rendezvous: write `(local, len)` to `addr` (under `rkey`)
+/// in the receiver.
 struct RdmaWrite {
     peer: usize,
     local: *const u8,
     len: usize,
     addr: u64,
+    rkey: RemoteKey,
     receiver_req: u64,
+}
+
+/// The payload read of a non-contiguous rendezvous, once the sender's run table is read
+/// and checked: `len` bytes at `offset` of the receive buffer from the `remote` runs.
+struct PayloadRead {
+    peer: usize,
+    req: ReqId,
+    offset: usize,
+    len: usize,
+    remote: Vec<Span>,
+    rkey: RemoteKey,
+}
+
+/// An RDMA operation posted to the rail, by its token, until its completion.
+enum Posted {
+    /// The first step of reading a non-contiguous payload: its run table, into `raw`.
+    Table { rd: RdmaRead, raw: Box<[u8]> },
+    /// Our read of (part of) a rendezvous payload into receive `req`.
+    Read { req: ReqId },
+    /// The sender's write of a split rendezvous's tail.
+    Write { peer: usize, receiver_req: u64 },
+    /// A pipeline block's write; its source registration is released on completion
+    /// (Woodall 2006, §4).
+    PipeWrite {
+        w: PipeWrite,
+        _reg: Vec<Registration>,
+    },
 }
 
 #[derive(Default)]
@@ -282,6 +316,11 @@ pub struct Pt2pt {
     pipe_writes: Vec<PipeWrite>,
     /// Receive buffers the peer writes, prefetched from the end (odp-optimal).
     backward_prefetch: Vec<BackwardPrefetch>,
+    /// RDMA operations posted and not completed, by token.
+    posted: HashMap<u64, Posted>,
+    next_token: u64,
+    /// Payload reads due once their run table arrived.
+    payload_reads: Vec<PayloadRead>,
     /// Non-contiguous rendezvous whose runs average fewer bytes than this (on either side)
     /// are streamed instead of read: CMA pins pages per iovec, which costs far more than
     /// copying a few bytes through the rings (0: always read).
@@ -327,6 +366,9 @@ impl Pt2pt {
             pipe_due: Vec::new(),
             pipe_writes: Vec::new(),
             backward_prefetch: Vec::new(),
+            posted: HashMap::new(),
+            next_token: 0,
+            payload_reads: Vec::new(),
             min_rdma_run: 0,
             registry: None,
             reg_policy: RegPolicy::Pin,
@@ -454,11 +496,25 @@ impl Pt2pt {
         } else {
             SendWait::Queued
         };
-        // A run table lives in the request (boxed: its address stays put) until FIN.
+        // A run table lives in the request (boxed: its address stays put) until FIN, and
+        // is registered for the receiver to read it.
         let (contig, table) = match &data {
             MsgBuf::Contig { ptr, len } => (Some((*ptr as *const u8, *len)), None),
             MsgBuf::Runs { runs, .. } => (None, Some((runs.as_ptr() as u64, runs.len() as u64))),
         };
+        let table_reg = match (&reg, table) {
+            (Some(_), Some((addr, entries))) => Self::register_payload(
+                &self.registry,
+                self.reg_policy,
+                &MsgBuf::contig(addr as *const u8, entries as usize * RUN_ENTRY),
+                Access::Read,
+            ),
+            _ => None,
+        };
+        let rkey = reg.as_ref().map_or(RemoteKey::NONE, |g| g.remote_key());
+        let table_rkey = table_reg
+            .as_ref()
+            .map_or(RemoteKey::NONE, |g| g.remote_key());
         let req = self.reqs.insert(Request {
             kind: Kind::Send { peer, wait },
             done: false,
@@ -471,6 +527,7 @@ impl Pt2pt {
             owner: 0,
             bounce,
             reg,
+            table_reg,
         });
         hdr.sender_req = req;
         let mut head = [0u8; wire::RTS_RUNS_LEN];
@@ -507,11 +564,11 @@ impl Pt2pt {
                 };
                 (n, payload, !sync)
             } else if let Some((addr, entries)) = table {
-                head.copy_from_slice(&wire::rts_runs(&hdr, addr, entries));
+                head.copy_from_slice(&wire::rts_runs(&hdr, addr, table_rkey.0, entries, rkey.0));
                 (wire::RTS_RUNS_LEN, none, false)
             } else {
                 let addr = contig.map_or(0, |(p, _)| p as u64);
-                head[..wire::RTS_LEN].copy_from_slice(&wire::rts(&hdr, addr));
+                head[..wire::RTS_LEN].copy_from_slice(&wire::rts(&hdr, addr, rkey.0));
                 (wire::RTS_LEN, none, false)
             };
         self.queue(
@@ -587,6 +644,7 @@ impl Pt2pt {
             owner: 0,
             bounce: None,
             reg: None,
+            table_reg: None,
         });
         if let Some((env, msg)) = self.mq.post(pat, req) {
             self.deliver_unexpected(req, env, msg);
@@ -631,12 +689,7 @@ impl Pt2pt {
                 r.status = unsafe { copy_out(&env, &data, &mut r.data) };
                 self.complete(req);
             }
-            Unexpected::Rts {
-                peer,
-                hdr,
-                addr,
-                entries,
-            } => self.start_rendezvous(req, peer, &hdr, addr, entries),
+            Unexpected::Rts { peer, hdr, rts } => self.start_rendezvous(req, peer, &hdr, rts),
             Unexpected::PipeRts { peer, hdr, data } => self.start_pipeline(req, peer, &hdr, &data),
         }
     }
@@ -685,6 +738,7 @@ impl Pt2pt {
             owner: 0,
             bounce: None,
             reg: None,
+            table_reg: None,
         })
     }
 
@@ -795,6 +849,7 @@ impl Pt2pt {
             // Released now, not when the application collects the request: pins are
             // scarce (a cache may keep the pages registered for the next transfer).
             r.reg = None;
+            r.table_reg = None;
             if let Some(Bounce {
                 bytes,
                 unpack_to: Some(runs),
@@ -814,6 +869,15 @@ impl Pt2pt {
     }
 
     // ---------------------------------------------------------------- arrivals
+
+    /// Handle one rail event: a message, or the completion of a posted operation.
+    #[inline]
+    pub fn on_event(&mut self, ev: RailEvent<'_>) {
+        match ev {
+            RailEvent::Message { peer, bytes } => self.on_packet(peer, bytes),
+            RailEvent::Completion(c) => self.on_completion(c),
+        }
+    }
 
     /// Handle one rail message from `peer`.
     pub fn on_packet(&mut self, peer: usize, bytes: &[u8]) {
@@ -849,23 +913,29 @@ impl Pt2pt {
                     ),
                 }
             }
-            Packet::Rts { hdr, addr, entries } => {
+            Packet::Rts {
+                hdr,
+                addr,
+                rkey,
+                entries,
+                table_rkey,
+            } => {
                 let env = Envelope {
                     ctx: hdr.ctx,
                     src: hdr.src,
                     tag: hdr.tag,
                 };
+                let rts = RtsRef {
+                    addr,
+                    rkey: RemoteKey(rkey),
+                    entries,
+                    table_rkey: RemoteKey(table_rkey),
+                };
                 match self.mq.arrive(&env) {
-                    Some(req) => self.start_rendezvous(req, peer, &hdr, addr, entries),
-                    None => self.mq.push_unexpected(
-                        env,
-                        Unexpected::Rts {
-                            peer,
-                            hdr,
-                            addr,
-                            entries,
-                        },
-                    ),
+                    Some(req) => self.start_rendezvous(req, peer, &hdr, rts),
+                    None => self
+                        .mq
+                        .push_unexpected(env, Unexpected::Rts { peer, hdr, rts }),
                 }
             }
             Packet::Fin { sender_req } | Packet::SyncAck { sender_req } => {
@@ -918,6 +988,7 @@ impl Pt2pt {
                 offset,
                 len,
                 addr,
+                rkey,
             } => {
                 match self.reqs.get(sender_req) {
                     Some(Request {
@@ -939,6 +1010,7 @@ impl Pt2pt {
                             local,
                             len: len as usize,
                             addr,
+                            rkey: RemoteKey(rkey),
                             receiver_req,
                         });
                     }
@@ -978,6 +1050,7 @@ impl Pt2pt {
                 offset,
                 len,
                 addr,
+                rkey,
             } => {
                 let ok = match self.pipe_send_to(peer, sender_req) {
                     Some((ps, _))
@@ -1003,6 +1076,7 @@ impl Pt2pt {
                     offset,
                     len,
                     addr,
+                    rkey: RemoteKey(rkey),
                 });
             }
             Packet::PipeFin {
@@ -1110,14 +1184,8 @@ impl Pt2pt {
         }
     }
 
-    fn start_rendezvous(
-        &mut self,
-        req: ReqId,
-        peer: usize,
-        hdr: &MatchHeader,
-        addr: u64,
-        entries: u64,
-    ) {
+    fn start_rendezvous(&mut self, req: ReqId, peer: usize, hdr: &MatchHeader, rts: RtsRef) {
+        let entries = rts.entries;
         let r = self.reqs.get_mut(req).expect("matched request exists");
         let cap = r.data.len();
         let theirs = match entries {
@@ -1134,8 +1202,11 @@ impl Pt2pt {
                 unpack_to: Some(runs),
             });
         }
+        // The sender's payload (and run table) must be keyed: unregistered memory streams.
+        let keyed = !rts.rkey.is_none() && (entries == 0 || !rts.table_rkey.is_none());
         let rdma = self.settings.rdma
             && self.settings.rndv != Rndv::Copy
+            && keyed
             && r.data.mean_run().min(theirs) >= self.min_rdma_run;
         if rdma && peer != self.me {
             r.reg = Self::register_payload(&self.registry, self.reg_policy, &r.data, Access::Write);
@@ -1163,8 +1234,10 @@ impl Pt2pt {
             };
             // The sender writes [head, take) and we read [0, head). Auto splits at a page
             // boundary near the middle (a message too short for a page-aligned half is read
-            // whole); Put has the sender write everything; Get reads everything.
-            let writable = peer != self.me && base.is_some();
+            // whole); Put has the sender write everything; Get reads everything. The
+            // sender writes only into a buffer we could key.
+            let rkey = r.reg.as_ref().map_or(RemoteKey::NONE, |g| g.remote_key());
+            let writable = peer != self.me && base.is_some() && !rkey.is_none();
             let head = match self.settings.rndv {
                 Rndv::Put if writable && take > 0 => 0,
                 Rndv::Auto if writable && threshold > 0 && take >= threshold => {
@@ -1207,6 +1280,7 @@ impl Pt2pt {
                         head as u64,
                         (take - head) as u64,
                         tail_addr,
+                        rkey.0,
                     ),
                 );
             }
@@ -1214,8 +1288,7 @@ impl Pt2pt {
                 self.reads.push(RdmaRead {
                     peer,
                     req,
-                    addr,
-                    entries,
+                    rts,
                     total: hdr.len,
                     offset: 0,
                     len: head,
@@ -1469,6 +1542,15 @@ impl Pt2pt {
                 Access::Write,
                 within,
             );
+            // The registration holding the whole block keys it; without one the sender's
+            // write is refused and the block comes streamed instead.
+            let rkey = reg
+                .iter()
+                .find(|g| {
+                    let p = g.pages();
+                    p.start as u64 <= addr && addr + len <= p.end as u64
+                })
+                .map_or(RemoteKey::NONE, |g| g.remote_key());
             let pr = self.pipes_in.get_mut(&req).expect("checked above");
             pr.blocks.push(Block {
                 offset: off,
@@ -1477,7 +1559,10 @@ impl Pt2pt {
             });
             pr.next += len;
             let (peer, sender_req) = (pr.peer, pr.sender_req);
-            self.queue_control(peer, wire::pipe_ready(sender_req, req, off, len, addr));
+            self.queue_control(
+                peer,
+                wire::pipe_ready(sender_req, req, off, len, addr, rkey.0),
+            );
             self.flush_peer(rail, peer);
             n += 1;
         }
@@ -1515,8 +1600,9 @@ impl Pt2pt {
         1
     }
 
-    /// Answer one READY: register the source block, RDMA-write it, deregister it and FIN
-    /// it (Woodall 2006, §4, Fig. 4). A failed write streams the block instead.
+    /// Answer one READY: register the source block and post its RDMA write; its completion
+    /// deregisters it and FINs it (Woodall 2006, §4, Fig. 4). A failed write streams the
+    /// block instead.
     fn pipe_write(&mut self, rail: &mut dyn Rail, w: PipeWrite) {
         let (ptr, total) = match self.reqs.get(w.req) {
             Some(Request {
@@ -1539,12 +1625,24 @@ impl Pt2pt {
             (ptr as usize, total),
         );
         self.count_faults(local as usize, w.len as usize);
-        // SAFETY: as above: a range of a pending send's buffer.
-        let ok = rail
-            .write(w.peer, unsafe { slice(local, w.len as usize) }, w.addr)
-            .is_ok();
-        // Deregistered on local completion (Woodall 2006, §4).
-        drop(reg);
+        let l = [Span {
+            addr: local as u64,
+            len: w.len,
+        }];
+        let r = [Span {
+            addr: w.addr,
+            len: w.len,
+        }];
+        let (peer, rkey) = (w.peer, w.rkey);
+        let token = self.track(Posted::PipeWrite { w, _reg: reg });
+        // SAFETY: a range of a pending send's buffer, which stays put until the send
+        // completes — after this write's completion.
+        let res = unsafe { rail.post_write(peer, &l, &r, rkey, token) };
+        self.post_failed(token, res);
+    }
+
+    /// The completion of a pipeline block's write.
+    fn pipe_written(&mut self, w: PipeWrite, ok: bool) {
         self.queue_control(w.peer, wire::pipe_fin(w.receiver_req, w.offset, w.len, ok));
         if ok {
             self.pipe_credit(w.req, w.len);
@@ -1572,7 +1670,7 @@ impl Pt2pt {
 
     // ---------------------------------------------------------------- output
 
-    /// Run queued RDMA reads and writes. Returns how many ran.
+    /// Post queued RDMA reads and writes. Returns how many were posted.
     pub fn run_rdma(&mut self, rail: &mut dyn Rail) -> usize {
         let mut n = 0;
         // The progress loop flushed our CTS / write requests before this: the prefetch
@@ -1595,63 +1693,198 @@ impl Pt2pt {
         n += self.backward_prefetch_step();
         for w in std::mem::take(&mut self.writes) {
             self.count_faults(w.local as usize, w.len);
-            // SAFETY: (local, len) lies in a pending send's buffer (checked at PUT_REQ).
-            let local = unsafe { slice(w.local, w.len) };
-            let ok = rail.write(w.peer, local, w.addr).is_ok();
-            if !ok {
-                tracing::warn!(
-                    peer = w.peer,
-                    "RDMA write failed; the receiver will ask for a stream"
-                );
-            }
-            self.queue_control(w.peer, wire::put_done(w.receiver_req, ok));
+            let l = [Span {
+                addr: w.local as u64,
+                len: w.len as u64,
+            }];
+            let r = [Span {
+                addr: w.addr,
+                len: w.len as u64,
+            }];
+            let token = self.track(Posted::Write {
+                peer: w.peer,
+                receiver_req: w.receiver_req,
+            });
+            // SAFETY: (local, len) lies in a pending send's buffer (checked at PUT_REQ),
+            // which completes only after FIN, after this write's completion.
+            let res = unsafe { rail.post_write(w.peer, &l, &r, w.rkey, token) };
+            self.post_failed(token, res);
             n += 1;
         }
         for rd in std::mem::take(&mut self.reads) {
-            let Some(r) = self.reqs.get_mut(rd.req) else {
+            self.post_rget(rail, rd);
+            n += 1;
+        }
+        for pr in std::mem::take(&mut self.payload_reads) {
+            let Some(r) = self.reqs.get_mut(pr.req) else {
                 continue;
             };
-            // offset + len <= the receive buffer's capacity (set at match).
-            let local = r.data.runs_at(rd.offset, rd.len);
-            if let Some(first) = local.first() {
-                let end = local
-                    .iter()
-                    .map(|l| l.addr + l.len)
-                    .max()
-                    .unwrap_or(first.addr);
-                self.count_faults(first.addr as usize, (end - first.addr) as usize);
-            }
-            let ok = match rget(rail, self.me, &rd, &local) {
-                Ok(()) => true,
-                Err(ReadError::Rail(e)) => {
-                    // The peer's memory is unreachable (CMA refused mid-run): stream, now
-                    // and from now on.
-                    tracing::warn!(
-                        peer = rd.peer,
-                        "RDMA read failed ({e}); asking for a stream"
-                    );
-                    self.settings.rdma = false;
-                    false
+            let local = r.data.runs_at(pr.offset, pr.len);
+            let token = self.track(Posted::Read { req: pr.req });
+            // SAFETY: runs of a pending receive's buffer, ours until it completes.
+            let res = unsafe { rail.post_read(pr.peer, &local, &pr.remote, pr.rkey, token) };
+            self.post_failed(token, res);
+            n += 1;
+        }
+        n
+    }
+
+    /// Keep `op` until its completion; its token.
+    fn track(&mut self, op: Posted) -> u64 {
+        self.next_token = self.next_token.wrapping_add(1);
+        self.posted.insert(self.next_token, op);
+        self.next_token
+    }
+
+    /// A post the rail refused at once completes with that error.
+    fn post_failed(&mut self, token: u64, res: Result<(), RailError>) {
+        if let Err(e) = res {
+            self.on_completion(Completion {
+                token,
+                result: Err(e),
+            });
+        }
+    }
+
+    /// Post our part `rd` of a rendezvous read: the payload, or first the sender's run
+    /// table (checked before any payload byte moves). Reads from ourselves are copies.
+    fn post_rget(&mut self, rail: &mut dyn Rail, rd: RdmaRead) {
+        let Some(r) = self.reqs.get_mut(rd.req) else {
+            return;
+        };
+        // offset + len <= the receive buffer's capacity (set at match).
+        let local = r.data.runs_at(rd.offset, rd.len);
+        if let Some(first) = local.first() {
+            let end = local
+                .iter()
+                .map(|l| l.addr + l.len)
+                .max()
+                .unwrap_or(first.addr);
+            self.count_faults(first.addr as usize, (end - first.addr) as usize);
+        }
+        if rd.peer == self.me {
+            let own_table = (rd.rts.entries > 0 && rd.rts.entries <= MAX_RUN_TABLE.min(rd.total))
+                .then(|| {
+                    // SAFETY: our own send's run table (self-send), boxed in its request until
+                    // FIN; its length was bounded just above.
+                    unsafe {
+                        std::slice::from_raw_parts(
+                            rd.rts.addr as *const u8,
+                            rd.rts.entries as usize * RUN_ENTRY,
+                        )
+                    }
+                });
+            let ok = match remote_runs(&rd, own_table) {
+                Ok(remote) => {
+                    // SAFETY: our own send buffer and this receive's buffer (self-send);
+                    // the sender's request keeps its memory valid until FIN.
+                    unsafe { copy_runs(&local, &remote) };
+                    true
                 }
-                Err(ReadError::Table(e)) => {
-                    // Nothing was read; the sender may still stream its message.
+                Err(e) => {
                     self.reject(rd.peer, &format!("malformed run table ({e:?})"));
                     false
                 }
             };
-            if !ok {
-                if let Some(Request {
-                    kind: Kind::Recv(RecvState::Rdma { failed, .. }),
-                    ..
-                }) = self.reqs.get_mut(rd.req)
-                {
-                    *failed = true;
-                }
-            }
-            self.part_done(rd.req);
-            n += 1;
+            return self.read_done(rd.req, ok);
         }
-        n
+        if rd.rts.entries == 0 {
+            let remote = remote_runs(&rd, None).expect("contiguous");
+            let token = self.track(Posted::Read { req: rd.req });
+            // SAFETY: runs of a pending receive's buffer, ours until it completes.
+            let res = unsafe { rail.post_read(rd.peer, &local, &remote, rd.rts.rkey, token) };
+            return self.post_failed(token, res);
+        }
+        // Every run holds at least one byte, so a table longer than the message is bogus.
+        if rd.rts.entries > MAX_RUN_TABLE || rd.rts.entries > rd.total {
+            self.reject(rd.peer, "malformed run table (too many entries)");
+            return self.read_done(rd.req, false);
+        }
+        let raw = vec![0u8; rd.rts.entries as usize * RUN_ENTRY].into_boxed_slice();
+        let l = [Span {
+            addr: raw.as_ptr() as u64,
+            len: raw.len() as u64,
+        }];
+        let r = [Span {
+            addr: rd.rts.addr,
+            len: raw.len() as u64,
+        }];
+        let (peer, rkey) = (rd.peer, rd.rts.table_rkey);
+        // The boxed table moves into `posted` without its heap memory moving.
+        let token = self.track(Posted::Table { rd, raw });
+        // SAFETY: `raw` lives in `posted` until this read's completion.
+        let res = unsafe { rail.post_read(peer, &l, &r, rkey, token) };
+        self.post_failed(token, res);
+    }
+
+    /// A posted operation finished (or failed): continue the protocol it belongs to.
+    pub fn on_completion(&mut self, c: Completion) {
+        let Some(op) = self.posted.remove(&c.token) else {
+            return self.reject(usize::MAX, "completion of nothing posted");
+        };
+        let ok = match &c.result {
+            Ok(_) => true,
+            Err(e) => {
+                tracing::warn!("RDMA operation failed: {e}");
+                false
+            }
+        };
+        match op {
+            Posted::Read { req } => {
+                if let Err(RailError::Access(_)) = c.result {
+                    // The peer's memory is unreachable (CMA refused mid-run): stream, now
+                    // and from now on.
+                    self.settings.rdma = false;
+                }
+                self.read_done(req, ok)
+            }
+            Posted::Table { rd, raw } => {
+                if !ok {
+                    return self.read_done(rd.req, false);
+                }
+                let remote = match remote_runs(&rd, Some(&raw)) {
+                    Ok(r) => r,
+                    Err(e) => {
+                        // Nothing was read; the sender may still stream its message.
+                        self.reject(rd.peer, &format!("malformed run table ({e:?})"));
+                        return self.read_done(rd.req, false);
+                    }
+                };
+                // Posted by the next `run_rdma`.
+                self.payload_reads.push(PayloadRead {
+                    peer: rd.peer,
+                    req: rd.req,
+                    offset: rd.offset,
+                    len: rd.len,
+                    remote,
+                    rkey: rd.rts.rkey,
+                });
+            }
+            Posted::Write { peer, receiver_req } => {
+                if !ok {
+                    tracing::warn!(
+                        peer,
+                        "RDMA write failed; the receiver will ask for a stream"
+                    );
+                }
+                self.queue_control(peer, wire::put_done(receiver_req, ok));
+            }
+            Posted::PipeWrite { w, .. } => self.pipe_written(w, ok),
+        }
+    }
+
+    /// Our read into receive `req` finished (`ok`) or failed.
+    fn read_done(&mut self, req: ReqId, ok: bool) {
+        if !ok {
+            if let Some(Request {
+                kind: Kind::Recv(RecvState::Rdma { failed, .. }),
+                ..
+            }) = self.reqs.get_mut(req)
+            {
+                *failed = true;
+            }
+        }
+        self.part_done(req);
     }
 
     /// One part of an RDMA rendezvous finished. When none is left, the receive completes and
@@ -1816,6 +2049,8 @@ impl Pt2pt {
             || !self.pipe_due.is_empty()
             || !self.pipe_writes.is_empty()
             || !self.backward_prefetch.is_empty()
+            || !self.payload_reads.is_empty()
+            || !self.posted.is_empty()
     }
 }
 
@@ -1847,88 +2082,42 @@ unsafe fn copy_out(env: &Envelope, payload: &[u8], data: &mut MsgBuf) -> Status 
     }
 }
 
-/// Read our part `rd` of a rendezvous payload into the `local` runs (which hold `rd.len`
-/// bytes). A run table is read first and checked before any payload byte moves.
-fn rget(rail: &mut dyn Rail, me: usize, rd: &RdmaRead, local: &[Run]) -> Result<(), ReadError> {
-    let remote = if rd.entries == 0 {
-        vec![Run {
-            addr: rd.addr.wrapping_add(rd.offset as u64),
+/// The sender's runs our part `rd` of a rendezvous reads: one range of a contiguous
+/// payload, or the runs of its `table` (checked, and clipped to our part).
+fn remote_runs(rd: &RdmaRead, table: Option<&[u8]>) -> Result<Vec<Span>, TableError> {
+    if rd.rts.entries == 0 {
+        return Ok(vec![Span {
+            addr: rd.rts.addr.wrapping_add(rd.offset as u64),
             len: rd.len as u64,
-        }]
-    } else {
-        // Every run holds at least one byte, so a table longer than the message is bogus.
-        if rd.entries > MAX_RUN_TABLE || rd.entries > rd.total {
-            return Err(ReadError::Table(TableError::Entries));
-        }
-        let mut raw = vec![0u8; rd.entries as usize * RUN_ENTRY];
-        let table = [Run {
-            addr: rd.addr,
-            len: raw.len() as u64,
-        }];
-        let whole = [Run {
-            addr: raw.as_mut_ptr() as u64,
-            len: raw.len() as u64,
-        }];
-        read_runs(rail, me, rd.peer, &whole, &table).map_err(ReadError::Rail)?;
-        let runs = buffer::parse_run_table(&raw, rd.total).map_err(ReadError::Table)?;
-        buffer::clip(runs, rd.len as u64)
-    };
-    read_runs(rail, me, rd.peer, local, &remote).map_err(ReadError::Rail)
+        }]);
+    }
+    let raw = table.ok_or(TableError::Entries)?;
+    let runs = buffer::parse_run_table(raw, rd.total)?;
+    Ok(buffer::clip(runs, rd.len as u64))
 }
 
-/// Fill the `local` runs from the `remote` runs of `peer` (both the same byte count).
-fn read_runs(
-    rail: &mut dyn Rail,
-    me: usize,
-    peer: usize,
-    local: &[Run],
-    remote: &[Run],
-) -> Result<(), RailError> {
-    if peer == me {
-        // Our own send buffer (self-send): the addresses came from this process, and the
-        // sender's request keeps them valid until FIN.
-        let mut src = remote.iter().map(|r| (r.addr, r.len));
-        let mut cur = (0u64, 0u64);
-        for l in local {
-            let (mut at, mut left) = (l.addr, l.len);
-            while left > 0 {
-                if cur.1 == 0 {
-                    let Some(next) = src.next() else {
-                        return Ok(());
-                    };
-                    cur = next;
-                }
-                let n = left.min(cur.1);
-                // SAFETY: both ranges lie in live buffers of this process (above); a
-                // send-to-self may share memory with its receive, hence `copy`.
-                unsafe { std::ptr::copy(cur.0 as *const u8, at as *mut u8, n as usize) };
-                (at, left) = (at + n, left - n);
-                cur = (cur.0 + n, cur.1 - n);
+/// Copy the `remote` runs (of this process: a send to ourselves) into the `local` runs.
+///
+/// # Safety
+/// Both lists must describe live memory of this process, `local` writable.
+unsafe fn copy_runs(local: &[Run], remote: &[Run]) {
+    let mut src = remote.iter().map(|r| (r.addr, r.len));
+    let mut cur = (0u64, 0u64);
+    for l in local {
+        let (mut at, mut left) = (l.addr, l.len);
+        while left > 0 {
+            if cur.1 == 0 {
+                let Some(next) = src.next() else {
+                    return;
+                };
+                cur = next;
             }
+            let n = left.min(cur.1);
+            // SAFETY: the caller's contract; a send-to-self may share memory with its
+            // receive, hence `copy`.
+            unsafe { std::ptr::copy(cur.0 as *const u8, at as *mut u8, n as usize) };
+            (at, left) = (at + n, left - n);
+            cur = (cur.0 + n, cur.1 - n);
         }
-        return Ok(());
     }
-    if let ([l], [r]) = (local, remote) {
-        // SAFETY: a run of the receive buffer, ours until the receive completes.
-        let l = unsafe { std::slice::from_raw_parts_mut(l.addr as *mut u8, l.len as usize) };
-        return rail.read(peer, l, r.addr);
-    }
-    let mut liov: Vec<IoSliceMut> = local
-        .iter()
-        .map(|l| {
-            // SAFETY: runs of the receive buffer, ours until the receive completes, and
-            // disjoint (a type's runs may not overlap in a receive buffer under MPI).
-            IoSliceMut::new(unsafe {
-                std::slice::from_raw_parts_mut(l.addr as *mut u8, l.len as usize)
-            })
-        })
-        .collect();
-    let riov: Vec<RemoteRange> = remote
-        .iter()
-        .map(|r| RemoteRange {
-            addr: r.addr,
-            len: r.len as usize,
-        })
-        .collect();
-    rail.read_vectored(peer, &mut liov, &riov)
 }

@@ -83,6 +83,8 @@ pub struct Request {
     pub bounce: Option<Bounce>,
     /// The registration of a rendezvous payload (released at completion).
     pub reg: Option<Registration>,
+    /// A non-contiguous send's run table, registered for the receiver to read.
+    pub table_reg: Option<Registration>,
 }
 
 /// A bounce buffer: a send's tiny runs packed once, or a receive's filled from it on
@@ -171,6 +173,7 @@ mod tests {
             owner: 0,
             bounce: None,
             reg: None,
+            table_reg: None,
         }
     }
 

@@ -1,112 +1,48 @@
 //! The protocol engines driven against each other in one process: two `Pt2pt` instances
-//! joined by an in-memory rail whose RDMA is a plain copy (both "processes" share this
-//! address space), so every protocol path runs without processes.
+//! joined by the in-process rail (RDMA is a key-checked plain copy: both "processes" share
+//! this address space), so every protocol path runs without processes.
 
 use super::buffer::MsgBuf;
 use super::engine::{PipelineSettings, ProtocolSettings, Pt2pt, Rndv, SendStart};
 use super::matching::Pattern;
 use super::request::ReqId;
-use crate::fabric::{Rail, RailCaps, RailError};
-use std::collections::VecDeque;
-
-/// Both directions of a two-peer rail; `side` says which end a `PairRail` is.
-struct PairRail {
-    caps: RailCaps,
-    side: usize,
-    queues: *mut [VecDeque<Vec<u8>>; 2],
-    /// Messages one queue may hold (to exercise back-pressure).
-    depth: usize,
-    fail_rdma: bool,
-    /// Bytes this side moved by RDMA read and write (which protocol ran).
-    read_bytes: usize,
-    written_bytes: usize,
-}
-
-// SAFETY: the tests drive both rails from one thread.
-unsafe impl Send for PairRail {}
-
-impl Rail for PairRail {
-    fn caps(&self) -> &RailCaps {
-        &self.caps
-    }
-    fn peers(&self) -> usize {
-        2
-    }
-    fn try_send(&mut self, peer: usize, parts: &[&[u8]]) -> bool {
-        assert_ne!(peer, self.side);
-        // SAFETY: the queues outlive both rails and the test is single-threaded.
-        let q = unsafe { &mut (*self.queues)[peer] };
-        if q.len() >= self.depth {
-            return false;
-        }
-        q.push_back(parts.concat());
-        true
-    }
-    fn poll(&mut self, sink: &mut dyn FnMut(usize, &[u8])) -> usize {
-        // SAFETY: as above.
-        let q = unsafe { &mut (*self.queues)[self.side] };
-        let mut n = 0;
-        while let Some(m) = q.pop_front() {
-            sink(1 - self.side, &m);
-            n += 1;
-        }
-        n
-    }
-    fn read(&mut self, _peer: usize, local: &mut [u8], remote: u64) -> Result<(), RailError> {
-        if self.fail_rdma {
-            return Err(RailError::Access(std::io::Error::from(
-                std::io::ErrorKind::PermissionDenied,
-            )));
-        }
-        // SAFETY: `remote` is a live buffer of the other engine in this process.
-        unsafe { std::ptr::copy(remote as *const u8, local.as_mut_ptr(), local.len()) };
-        self.read_bytes += local.len();
-        Ok(())
-    }
-    fn write(&mut self, _peer: usize, local: &[u8], remote: u64) -> Result<(), RailError> {
-        if self.fail_rdma {
-            return Err(RailError::Access(std::io::Error::from(
-                std::io::ErrorKind::PermissionDenied,
-            )));
-        }
-        // SAFETY: as for read.
-        unsafe { std::ptr::copy(local.as_ptr(), remote as *mut u8, local.len()) };
-        self.written_bytes += local.len();
-        Ok(())
-    }
-}
+use crate::fabric::inproc::{self, InprocRail};
+use crate::fabric::Rail;
+use crate::registration::{Invalidation, Registry, RegistryConfig};
 
 struct Pair {
-    _queues: Box<[VecDeque<Vec<u8>>; 2]>,
-    rails: [PairRail; 2],
+    rails: Vec<InprocRail>,
     eng: [Pt2pt; 2],
+}
+
+/// A registry over `rail`'s domain that keeps nothing cached.
+fn registry(rail: &InprocRail, cache_max: usize) -> Registry {
+    Registry::with_domain(
+        RegistryConfig {
+            cache_max,
+            invalidation: Invalidation::Hooks,
+        },
+        rail.memory(),
+    )
 }
 
 impl Pair {
     fn new(settings: ProtocolSettings, depth: usize, fail_rdma: bool) -> Self {
-        let mut queues = Box::new([VecDeque::new(), VecDeque::new()]);
-        let qp: *mut _ = &mut *queues;
-        let rail = |side| PairRail {
-            caps: RailCaps {
-                name: "pair",
-                max_message: 4096,
-                rdma: true,
-            },
-            side,
-            queues: qp,
-            depth,
-            fail_rdma,
-            read_bytes: 0,
-            written_bytes: 0,
-        };
-        Pair {
-            _queues: queues,
-            rails: [rail(0), rail(1)],
-            eng: [
-                Pt2pt::new(0, 2, settings.clone(), 4096),
-                Pt2pt::new(1, 2, settings, 4096),
-            ],
+        let mut rails = inproc::network(2, 4096);
+        for r in &mut rails {
+            r.depth = depth;
+            r.fail_rdma = fail_rdma;
         }
+        let mut eng = [
+            Pt2pt::new(0, 2, settings.clone(), 4096),
+            Pt2pt::new(1, 2, settings, 4096),
+        ];
+        for (e, r) in eng.iter_mut().zip(&rails) {
+            e.registry = Some(registry(r, 0));
+            // ODP: nothing pinned, so the registration tests' VmLck checks stay exact.
+            e.reg_policy = crate::registration::RegPolicy::OdpNative;
+        }
+        Pair { rails, eng }
     }
 
     fn progress(&mut self) {
@@ -114,7 +50,7 @@ impl Pair {
             let mut n = 0;
             for i in 0..2 {
                 let (rail, eng) = (&mut self.rails[i], &mut self.eng[i]);
-                n += rail.poll(&mut |p, m| eng.on_packet(p, m));
+                n += rail.poll(&mut |ev| eng.on_event(ev));
                 n += eng.flush(rail);
                 n += eng.run_rdma(rail);
                 n += eng.flush(rail);
@@ -303,7 +239,7 @@ fn forged_replies_are_rejected() {
     for pkt in [
         super::wire::fin(12345).0[..16].to_vec(),
         super::wire::cts(1 << 32, 3).0[..24].to_vec(),
-        super::wire::put_req(1 << 32, 1, 0, 1 << 40, 0).0[..48].to_vec(),
+        super::wire::put_req(1 << 32, 1, 0, 1 << 40, 0, 0).0[..56].to_vec(),
         {
             let mut d = super::wire::rndv_data_header(77, 0).to_vec();
             d.push(1);
@@ -644,9 +580,22 @@ fn malformed_run_tables_are_rejected_before_any_byte_moves() {
             sender_req: 1 << 32,
             flags: 0,
         };
+        // The forged table is genuinely registered by the "sender": the keys pass, and the
+        // engine's own checks of the table must refuse it.
+        let treg = p.eng[0]
+            .registry
+            .as_ref()
+            .unwrap()
+            .register(
+                table.as_ptr() as usize,
+                table.len() * std::mem::size_of::<Run>(),
+                crate::registration::Mode::Odp,
+            )
+            .unwrap();
+        let key = treg.remote_key().0;
         p.eng[1].on_packet(
             0,
-            &wire::rts_runs(&hdr, table.as_ptr() as u64, table.len() as u64),
+            &wire::rts_runs(&hdr, table.as_ptr() as u64, key, table.len() as u64, key),
         );
         p.progress();
         assert!(
@@ -780,18 +729,11 @@ fn pipeline_write_failures_stream_the_blocks() {
 
 #[test]
 fn pipeline_blocks_are_cached_only_by_the_caching_pipeline() {
-    use crate::registration::{Invalidation, RegPolicy, Registry, RegistryConfig};
+    use crate::registration::RegPolicy;
     for rndv in [Rndv::Pipeline, Rndv::PipelineCached] {
         let s = with_rndv(settings(true, 8192), rndv);
         let mut p = Pair::new(s, 8, false);
-        let regs: Vec<Registry> = (0..2)
-            .map(|_| {
-                Registry::new(RegistryConfig {
-                    cache_max: 1 << 24,
-                    invalidation: Invalidation::Hooks,
-                })
-            })
-            .collect();
+        let regs: Vec<Registry> = p.rails.iter().map(|r| registry(r, 1 << 24)).collect();
         for (e, r) in p.eng.iter_mut().zip(&regs) {
             e.registry = Some(r.clone());
             // ODP: nothing pinned, so the registration tests' VmLck checks stay exact.
@@ -831,21 +773,14 @@ fn pipeline_blocks_are_cached_only_by_the_caching_pipeline() {
 /// blocks are cached and it takes the split rendezvous. Under ODP it never pipelines.
 #[test]
 fn auto_pipelines_fresh_buffers_under_pin_down() {
-    use crate::registration::{Invalidation, RegPolicy, Registry, RegistryConfig};
+    use crate::registration::RegPolicy;
     // Pins: serialised with the registration tests' VmLck checks.
     let _g = crate::registration::tests::serial();
     for policy in [RegPolicy::Pin, RegPolicy::OdpOptimal] {
         let mut s = with_rndv(settings(true, 8192), Rndv::Auto);
         s.pipeline.frag = 64 << 10;
         let mut p = Pair::new(s, 8, false);
-        let regs: Vec<Registry> = (0..2)
-            .map(|_| {
-                Registry::new(RegistryConfig {
-                    cache_max: 1 << 24,
-                    invalidation: Invalidation::Hooks,
-                })
-            })
-            .collect();
+        let regs: Vec<Registry> = p.rails.iter().map(|r| registry(r, 1 << 24)).collect();
         for (e, r) in p.eng.iter_mut().zip(&regs) {
             e.registry = Some(r.clone());
             e.reg_policy = policy;
@@ -884,13 +819,21 @@ fn forged_pipeline_packets_are_rejected_without_touching_memory() {
     let data = pattern(n);
     let mut guard = vec![0xeeu8; 1 << 16];
     let gaddr = guard.as_mut_ptr() as u64;
+    // The guard, registered at the receiver: the one READY that passes names its key.
 
     // Sender side: the PIPE_RTS is out, nothing answered yet.
     let mut p = Pair::new(s.clone(), 8, false);
+    let greg = p.eng[1]
+        .registry
+        .as_ref()
+        .unwrap()
+        .register(gaddr as usize, guard.len(), crate::registration::Mode::Odp)
+        .unwrap();
+    let gkey = greg.remote_key().0;
     let sr = p.send(5, &data, false).expect("pipeline waits");
     let bad = [
         // READY before any ACK.
-        wire::pipe_ready(sr, 9, PIPE_BASE as u64, 100, gaddr),
+        wire::pipe_ready(sr, 9, PIPE_BASE as u64, 100, gaddr, gkey),
         // ACKs for an unknown send, past the message, before the eager part's end, with
         // the RDMA offset past the limit.
         wire::pipe_ack(sr ^ (1 << 40), 9, PIPE_BASE as u64, n as u64),
@@ -906,12 +849,12 @@ fn forged_pipeline_packets_are_rejected_without_touching_memory() {
     let (ack, len) = wire::pipe_ack(sr, 9, PIPE_BASE as u64, 20_000);
     p.eng[0].on_packet(1, &ack[..len]);
     let bad = [
-        wire::pipe_ready(sr, 8, PIPE_BASE as u64, 100, gaddr), // other receive
-        wire::pipe_ready(sr, 9, 100, 100, gaddr),              // in the streamed part
-        wire::pipe_ready(sr, 9, 19_990, 100, gaddr),           // past the limit
-        wire::pipe_ready(sr, 9, u64::MAX - 5, 100, gaddr),     // wrapping
-        wire::pipe_ready(sr, 9, PIPE_BASE as u64, 0, gaddr),   // empty
-        wire::pipe_ack(sr, 9, PIPE_BASE as u64, 20_000),       // a second ACK
+        wire::pipe_ready(sr, 8, PIPE_BASE as u64, 100, gaddr, gkey), // other receive
+        wire::pipe_ready(sr, 9, 100, 100, gaddr, gkey),              // in the streamed part
+        wire::pipe_ready(sr, 9, 19_990, 100, gaddr, gkey),           // past the limit
+        wire::pipe_ready(sr, 9, u64::MAX - 5, 100, gaddr, gkey),     // wrapping
+        wire::pipe_ready(sr, 9, PIPE_BASE as u64, 0, gaddr, gkey),   // empty
+        wire::pipe_ack(sr, 9, PIPE_BASE as u64, 20_000),             // a second ACK
     ];
     for (pkt, len) in bad {
         p.eng[0].on_packet(1, &pkt[..len]);
@@ -920,7 +863,7 @@ fn forged_pipeline_packets_are_rejected_without_touching_memory() {
     // READYs asking for more than the RDMA part holds (each byte once): the second is
     // refused.
     let part = (20_000 - PIPE_BASE) as u64;
-    let (r1, l1) = wire::pipe_ready(sr, 9, PIPE_BASE as u64, part, gaddr);
+    let (r1, l1) = wire::pipe_ready(sr, 9, PIPE_BASE as u64, part, gaddr, gkey);
     p.eng[0].on_packet(1, &r1[..l1]);
     p.eng[0].on_packet(1, &r1[..l1]);
     assert_eq!(p.eng[0].bad_packets, 12);
@@ -936,7 +879,7 @@ fn forged_pipeline_packets_are_rejected_without_touching_memory() {
     let sr = p.send(5, &data, false).expect("pipeline waits");
     {
         let (rail, eng) = (&mut p.rails[1], &mut p.eng[1]);
-        rail.poll(&mut |q, m| eng.on_packet(q, m));
+        rail.poll(&mut |ev| eng.on_event(ev));
         eng.flush(rail);
         eng.run_rdma(rail);
     }

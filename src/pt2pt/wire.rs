@@ -40,13 +40,16 @@ pub struct MatchHeader {
 pub enum Packet<'a> {
     /// The whole message rides along.
     Eager { hdr: MatchHeader, payload: &'a [u8] },
-    /// Request to send: the payload stays at `addr` in the sender until FIN; with
+    /// Request to send: the payload stays at `addr` in the sender until FIN, registered
+    /// under remote key `rkey` (0: not registered, so it cannot be read); with
     /// `FLAG_RUNS`, `addr` is a table of `entries` (addr, len) runs that hold it
-    /// (`entries` is 0 otherwise).
+    /// (`entries` is 0 otherwise), itself registered under `table_rkey`.
     Rts {
         hdr: MatchHeader,
         addr: u64,
+        rkey: u64,
         entries: u64,
+        table_rkey: u64,
     },
     /// The receiver has read the payload (RGET done); the sender's request completes.
     Fin { sender_req: u64 },
@@ -61,13 +64,15 @@ pub enum Packet<'a> {
         payload: &'a [u8],
     },
     /// Split rendezvous: the receiver asks the sender to RDMA-write bytes
-    /// `[offset, offset + len)` of its message to `addr` while it reads the rest itself.
+    /// `[offset, offset + len)` of its message to `addr` (registered under `rkey`) while it
+    /// reads the rest itself.
     PutReq {
         sender_req: u64,
         receiver_req: u64,
         offset: u64,
         len: u64,
         addr: u64,
+        rkey: u64,
     },
     /// The sender's part of a split rendezvous is written (`ok`) or could not be.
     PutDone { receiver_req: u64, ok: bool },
@@ -83,13 +88,14 @@ pub enum Packet<'a> {
         limit: u64,
     },
     /// Pipeline, receiver → sender: block `[offset, offset + len)` of the message is
-    /// registered at `addr` in the receiver; write it.
+    /// registered at `addr` in the receiver, under `rkey`; write it.
     PipeReady {
         sender_req: u64,
         receiver_req: u64,
         offset: u64,
         len: u64,
         addr: u64,
+        rkey: u64,
     },
     /// Pipeline, sender → receiver: the block is written (`ok`), or could not be and comes
     /// as RNDV_DATA instead.
@@ -104,13 +110,13 @@ pub enum Packet<'a> {
 /// EAGER header without / with the sender's request id (only synchronous sends carry it).
 pub const EAGER_HEADER: usize = 16;
 pub const EAGER_SYNC_HEADER: usize = 24;
-pub const RTS_LEN: usize = 40;
-pub const RTS_RUNS_LEN: usize = 48;
+pub const RTS_LEN: usize = 48;
+pub const RTS_RUNS_LEN: usize = 64;
 pub const RNDV_DATA_HEADER: usize = 24;
 /// PIPE_RTS header (the MATCH header); the eager part follows.
 pub const PIPE_RTS_HEADER: usize = 32;
-/// Largest control packet (PUT_REQ).
-pub const MAX_CONTROL: usize = 48;
+/// Largest control packet (PUT_REQ, PIPE_READY).
+pub const MAX_CONTROL: usize = 56;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WireError {
@@ -155,22 +161,31 @@ pub fn eager_header(h: &MatchHeader) -> ([u8; EAGER_SYNC_HEADER], usize) {
     }
 }
 
-pub fn rts(h: &MatchHeader, addr: u64) -> [u8; RTS_LEN] {
+pub fn rts(h: &MatchHeader, addr: u64, rkey: u64) -> [u8; RTS_LEN] {
     let mut b = [0u8; RTS_LEN];
     put_match(&mut b, KIND_RTS, h);
     b[32..40].copy_from_slice(&addr.to_le_bytes());
+    b[40..48].copy_from_slice(&rkey.to_le_bytes());
     b
 }
 
-/// RTS for a non-contiguous payload: `table` holds `entries` runs (see `buffer::Run`).
-pub fn rts_runs(h: &MatchHeader, table: u64, entries: u64) -> [u8; RTS_RUNS_LEN] {
+/// RTS for a non-contiguous payload: `table` (under `table_rkey`) holds `entries` runs
+/// (see `buffer::Run`), which lie in memory registered under `rkey`.
+pub fn rts_runs(
+    h: &MatchHeader,
+    table: u64,
+    table_rkey: u64,
+    entries: u64,
+    rkey: u64,
+) -> [u8; RTS_RUNS_LEN] {
     let h = MatchHeader {
         flags: h.flags | FLAG_RUNS,
         ..*h
     };
     let mut b = [0u8; RTS_RUNS_LEN];
-    b[..RTS_LEN].copy_from_slice(&rts(&h, table));
-    b[40..48].copy_from_slice(&entries.to_le_bytes());
+    b[..RTS_LEN].copy_from_slice(&rts(&h, table, rkey));
+    b[48..56].copy_from_slice(&entries.to_le_bytes());
+    b[56..64].copy_from_slice(&table_rkey.to_le_bytes());
     b
 }
 
@@ -203,16 +218,13 @@ pub fn put_req(
     offset: u64,
     len: u64,
     addr: u64,
+    rkey: u64,
 ) -> ([u8; MAX_CONTROL], usize) {
-    let mut p = [0u8; MAX_CONTROL];
-    p[0] = KIND_PUT_REQ;
-    for (i, w) in [sender_req, receiver_req, offset, len, addr]
-        .iter()
-        .enumerate()
-    {
-        p[8 + 8 * i..16 + 8 * i].copy_from_slice(&w.to_le_bytes());
-    }
-    (p, 48)
+    words(
+        KIND_PUT_REQ,
+        0,
+        &[sender_req, receiver_req, offset, len, addr, rkey],
+    )
 }
 
 pub fn put_done(receiver_req: u64, ok: bool) -> ([u8; MAX_CONTROL], usize) {
@@ -258,11 +270,12 @@ pub fn pipe_ready(
     offset: u64,
     len: u64,
     addr: u64,
+    rkey: u64,
 ) -> ([u8; MAX_CONTROL], usize) {
     words(
         KIND_PIPE_READY,
         0,
-        &[sender_req, receiver_req, offset, len, addr],
+        &[sender_req, receiver_req, offset, len, addr, rkey],
     )
 }
 
@@ -333,16 +346,18 @@ pub fn decode(b: &[u8]) -> Result<Packet<'_>, WireError> {
         KIND_RTS => {
             need(b, RTS_LEN)?;
             let hdr = get_match(b);
-            let entries = if hdr.flags & FLAG_RUNS != 0 {
+            let (entries, table_rkey) = if hdr.flags & FLAG_RUNS != 0 {
                 need(b, RTS_RUNS_LEN)?;
-                u64_at(b, 40)
+                (u64_at(b, 48), u64_at(b, 56))
             } else {
-                0
+                (0, 0)
             };
             Ok(Packet::Rts {
                 hdr,
                 addr: u64_at(b, 32),
+                rkey: u64_at(b, 40),
                 entries,
+                table_rkey,
             })
         }
         KIND_FIN => {
@@ -373,13 +388,14 @@ pub fn decode(b: &[u8]) -> Result<Packet<'_>, WireError> {
             })
         }
         KIND_PUT_REQ => {
-            need(b, 48)?;
+            need(b, 56)?;
             Ok(Packet::PutReq {
                 sender_req: u64_at(b, 8),
                 receiver_req: u64_at(b, 16),
                 offset: u64_at(b, 24),
                 len: u64_at(b, 32),
                 addr: u64_at(b, 40),
+                rkey: u64_at(b, 48),
             })
         }
         KIND_PUT_DONE => {
@@ -406,13 +422,14 @@ pub fn decode(b: &[u8]) -> Result<Packet<'_>, WireError> {
             })
         }
         KIND_PIPE_READY => {
-            need(b, 48)?;
+            need(b, 56)?;
             Ok(Packet::PipeReady {
                 sender_req: u64_at(b, 8),
                 receiver_req: u64_at(b, 16),
                 offset: u64_at(b, 24),
                 len: u64_at(b, 32),
                 addr: u64_at(b, 40),
+                rkey: u64_at(b, 48),
             })
         }
         KIND_PIPE_FIN => {
@@ -471,22 +488,26 @@ mod tests {
             }
         );
         assert_eq!(
-            decode(&rts(&hdr(), 0xdead)).unwrap(),
+            decode(&rts(&hdr(), 0xdead, 0x5_0000_0003)).unwrap(),
             Packet::Rts {
                 hdr: hdr(),
                 addr: 0xdead,
-                entries: 0
+                rkey: 0x5_0000_0003,
+                entries: 0,
+                table_rkey: 0
             }
         );
         assert_eq!(
-            decode(&rts_runs(&hdr(), 0xbeef, 3000)).unwrap(),
+            decode(&rts_runs(&hdr(), 0xbeef, 77, 3000, 78)).unwrap(),
             Packet::Rts {
                 hdr: MatchHeader {
                     flags: FLAG_SYNC | FLAG_RUNS,
                     ..hdr()
                 },
                 addr: 0xbeef,
-                entries: 3000
+                rkey: 78,
+                entries: 3000,
+                table_rkey: 77
             }
         );
         let (c, n) = cts(9, 11);
@@ -497,7 +518,7 @@ mod tests {
                 receiver_req: 11
             }
         );
-        let (p, n) = put_req(1, 2, 3, 4, 5);
+        let (p, n) = put_req(1, 2, 3, 4, 5, 6);
         assert_eq!(
             decode(&p[..n]).unwrap(),
             Packet::PutReq {
@@ -505,7 +526,8 @@ mod tests {
                 receiver_req: 2,
                 offset: 3,
                 len: 4,
-                addr: 5
+                addr: 5,
+                rkey: 6
             }
         );
         assert!(decode(&p[..n - 1]).is_err());
@@ -554,7 +576,7 @@ mod tests {
             }
         );
         assert!(decode(&p[..n - 1]).is_err());
-        let (p, n) = pipe_ready(1, 2, 3, 4, 5);
+        let (p, n) = pipe_ready(1, 2, 3, 4, 5, 6);
         assert_eq!(n, MAX_CONTROL);
         assert_eq!(
             decode(&p[..n]).unwrap(),
@@ -563,7 +585,8 @@ mod tests {
                 receiver_req: 2,
                 offset: 3,
                 len: 4,
-                addr: 5
+                addr: 5,
+                rkey: 6
             }
         );
         assert!(decode(&p[..n - 1]).is_err());
@@ -584,10 +607,10 @@ mod tests {
     fn rejects_malformed() {
         assert_eq!(decode(&[]), Err(WireError::Truncated));
         assert_eq!(decode(&[99, 0, 0]), Err(WireError::UnknownKind(99)));
-        assert_eq!(decode(&rts(&hdr(), 1)[..39]), Err(WireError::Truncated));
-        // A run-table RTS without its entry count.
+        assert_eq!(decode(&rts(&hdr(), 1, 2)[..47]), Err(WireError::Truncated));
+        // A run-table RTS without its entry count and table key.
         assert_eq!(
-            decode(&rts_runs(&hdr(), 1, 2)[..RTS_LEN]),
+            decode(&rts_runs(&hdr(), 1, 2, 3, 4)[..RTS_LEN]),
             Err(WireError::Truncated)
         );
         // A synchronous EAGER cut inside its sender id.

@@ -2,7 +2,7 @@
 //! (start, id), so entries may overlap (an in-use registration is never merged away), plus
 //! an LRU index of the idle ones (held only by the cache). Pure bookkeeping: no syscalls.
 
-use super::{Mode, PageRange};
+use super::{MemKey, Mode, PageRange};
 use std::collections::BTreeMap;
 
 /// Names one entry: (start address, unique id).
@@ -17,15 +17,15 @@ pub(crate) struct Entry {
     pub pinned: bool,
     /// Whether the kernel tells us when its memory goes away (userfaultfd).
     pub watched: bool,
-    /// The provider's key.
-    pub key: u64,
+    /// The domain's keys.
+    pub key: MemKey,
     /// Registration handles holding it; 0 = idle, kept only by the cache.
     pub refs: u32,
     tick: u64,
 }
 
 impl Entry {
-    pub fn new(range: PageRange, mode: Mode, pinned: bool, watched: bool, key: u64) -> Entry {
+    pub fn new(range: PageRange, mode: Mode, pinned: bool, watched: bool, key: MemKey) -> Entry {
         Entry {
             range,
             mode,
@@ -188,8 +188,20 @@ mod tests {
     #[test]
     fn covering_intersecting_uncovered() {
         let mut m = IntervalMap::default();
-        let a = m.insert(Entry::new(r(10, 20), Mode::Pin, true, true, 0));
-        let b = m.insert(Entry::new(r(15, 30), Mode::Odp, false, true, 0));
+        let a = m.insert(Entry::new(
+            r(10, 20),
+            Mode::Pin,
+            true,
+            true,
+            MemKey::default(),
+        ));
+        let b = m.insert(Entry::new(
+            r(15, 30),
+            Mode::Odp,
+            false,
+            true,
+            MemKey::default(),
+        ));
         assert_eq!(m.covering(r(11, 19), Mode::Pin), Some(a));
         assert_eq!(m.covering(r(16, 30), Mode::Pin), None);
         assert_eq!(m.covering(r(16, 30), Mode::Odp), Some(b));
@@ -207,8 +219,20 @@ mod tests {
     #[test]
     fn lru_order_and_idle_bytes() {
         let mut m = IntervalMap::default();
-        let a = m.insert(Entry::new(r(0, 1), Mode::Pin, true, true, 0));
-        let b = m.insert(Entry::new(r(5, 7), Mode::Pin, true, true, 0));
+        let a = m.insert(Entry::new(
+            r(0, 1),
+            Mode::Pin,
+            true,
+            true,
+            MemKey::default(),
+        ));
+        let b = m.insert(Entry::new(
+            r(5, 7),
+            Mode::Pin,
+            true,
+            true,
+            MemKey::default(),
+        ));
         assert_eq!(m.oldest_idle(|_| true), None);
         assert_eq!(m.release(b), 0);
         assert_eq!(m.release(a), 0);

@@ -10,15 +10,15 @@
 //! (`hooks`, see `hooks.rs`; glibc malloc's internal calls are invisible to it, so `hooks`
 //! also keeps malloc from returning memory), or prevented by keeping malloc from returning
 //! memory (`no-trim`). Both event sources feed the same queue shape, applied under the
-//! registry lock before every lookup. The provider (`MemoryProvider`) is what a rail does
-//! to register: `ShmProvider` today, verbs later, behind the same calls.
+//! registry lock before every lookup. Registering is the rail's business: the registry calls
+//! the rail's `fabric::MemoryDomain` (shm: `mlock` and a key in the segment's key table;
+//! verbs later, behind the same calls) and keeps the key it returns with the entry.
 //!
 //! The point-to-point engine registers every rendezvous payload here (`RAILMPI_REG_MODE`
 //! picks pin-down or ODP and when ODP prefetches); the pipeline protocols are to come.
 
 mod hooks;
 mod interval_map;
-mod provider;
 mod registry;
 mod stats;
 mod uffd_monitor;
@@ -26,21 +26,11 @@ mod uffd_monitor;
 #[cfg(test)]
 pub(crate) mod tests;
 
-pub use crate::sys::vmem::Access;
-pub use provider::{MemoryProvider, PinError, ShmProvider};
+pub use crate::fabric::memory::{Access, MemKey, MemoryDomain, Mode, PageRange, PinError};
 pub use registry::{RegError, Registration, Registry, RegistryConfig};
 pub use stats::{Stats, StatsSnapshot};
 
 use std::str::FromStr;
-
-/// How one registration makes its memory reachable.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Mode {
-    /// Pages pinned for the registration's life: a transfer never faults.
-    Pin,
-    /// On-demand paging: nothing pinned; pages fault in when touched (or when prefetched).
-    Odp,
-}
 
 /// `RAILMPI_REG_MODE`: the registration policy of the protocols (Li 2016 §VII).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -104,45 +94,5 @@ impl FromStr for Invalidation {
             "no-trim" => Ok(Invalidation::NoTrim),
             _ => Err(format!("{s:?} is not one of uffd, hooks, no-trim")),
         }
-    }
-}
-
-/// A page-aligned address range `[start, end)`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct PageRange {
-    pub start: usize,
-    pub end: usize,
-}
-
-impl PageRange {
-    pub fn new(start: usize, end: usize) -> PageRange {
-        debug_assert!(start <= end);
-        PageRange { start, end }
-    }
-
-    /// The pages `[addr, addr+len)` touches; None if empty or past the address space.
-    pub fn covering(addr: usize, len: usize, page: usize) -> Option<PageRange> {
-        let end = addr.checked_add(len)?.checked_add(page - 1)? & !(page - 1);
-        (len > 0).then(|| PageRange::new(addr & !(page - 1), end))
-    }
-
-    pub fn len(&self) -> usize {
-        self.end - self.start
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.end == self.start
-    }
-
-    pub fn intersect(&self, o: PageRange) -> Option<PageRange> {
-        let (s, e) = (self.start.max(o.start), self.end.min(o.end));
-        (s < e).then(|| PageRange::new(s, e))
-    }
-
-    /// The parts of `self` outside `o` (zero, one or two ranges).
-    pub fn minus(&self, o: PageRange) -> impl Iterator<Item = PageRange> {
-        let left = PageRange::new(self.start, o.start.clamp(self.start, self.end));
-        let right = PageRange::new(o.end.clamp(self.start, self.end), self.end);
-        [left, right].into_iter().filter(|r| !r.is_empty())
     }
 }

@@ -4,10 +4,10 @@
 
 use super::hooks::{self, Subscription};
 use super::interval_map::{Entry, IntervalMap, Key};
-use super::provider::{MemoryProvider, PinError, ShmProvider};
 use super::stats::{Stats, StatsSnapshot};
 use super::uffd_monitor::{Monitor, Queue, QUEUE_CAPACITY};
-use super::{Access, Invalidation, Mode, PageRange};
+use super::{Access, Invalidation, MemKey, MemoryDomain, Mode, PageRange, PinError};
+use crate::fabric::shm::domain::ShmDomain;
 use crate::sys::userfaultfd::{Event, WatchMode};
 use crate::sys::vmem;
 use parking_lot::Mutex;
@@ -30,8 +30,10 @@ pub enum RegError {
     BadRange { addr: usize, len: usize },
     /// Part of the range is not mapped.
     NotMapped { addr: usize, len: usize },
-    /// The provider refused for another reason.
+    /// The domain refused for another reason.
     Provider(std::io::Error),
+    /// The domain has no key left and no idle registration to take one from.
+    NoKeys,
 }
 
 impl fmt::Display for RegError {
@@ -50,6 +52,7 @@ impl fmt::Display for RegError {
                 )
             }
             RegError::Provider(e) => write!(f, "registration failed: {e}"),
+            RegError::NoKeys => write!(f, "registration failed: every remote key is in use"),
         }
     }
 }
@@ -79,7 +82,7 @@ struct State {
 struct Inner {
     state: Mutex<State>,
     stats: Stats,
-    provider: Box<dyn MemoryProvider>,
+    domain: Arc<dyn MemoryDomain>,
     monitor: Option<Monitor>,
     /// `hooks`: this registry's queue of the interposed calls' events.
     hooks: Option<Subscription>,
@@ -88,7 +91,7 @@ struct Inner {
     warned_memlock: AtomicBool,
 }
 
-/// The registration layer of one process (one per rail provider).
+/// The registration layer of one process over a rail's memory domain.
 #[derive(Clone)]
 pub struct Registry {
     inner: Arc<Inner>,
@@ -104,7 +107,7 @@ pub struct Registration {
     len: usize,
     mode: Mode,
     pinned: bool,
-    provider_key: u64,
+    mem_key: MemKey,
     /// False for `register_uncached`: the entry ends with its last handle.
     cached: bool,
     /// Made by this call, not served by a cached registration.
@@ -139,9 +142,14 @@ impl Registration {
     pub fn is_pinned(&self) -> bool {
         self.pinned
     }
-    /// The provider's key (what a peer names this memory by; shm: 0).
-    pub fn key(&self) -> u64 {
-        self.provider_key
+    /// The domain's keys for the pages registered.
+    pub fn key(&self) -> MemKey {
+        self.mem_key
+    }
+
+    /// What a peer names this memory by.
+    pub fn remote_key(&self) -> crate::fabric::RemoteKey {
+        self.mem_key.remote
     }
     /// False once the memory was given back to the OS while registered (the application
     /// freed a buffer a transfer still uses): the transfer must not touch it.
@@ -169,12 +177,14 @@ impl Drop for Registration {
 }
 
 impl Registry {
-    /// The shm rail's registry.
+    /// A registry over a domain of its own (shm's registration with a private key table:
+    /// a process alone, and tests).
     pub fn new(cfg: RegistryConfig) -> Registry {
-        Registry::with_provider(cfg, Box::new(ShmProvider))
+        Registry::with_domain(cfg, Arc::new(ShmDomain::private()))
     }
 
-    pub fn with_provider(cfg: RegistryConfig, provider: Box<dyn MemoryProvider>) -> Registry {
+    /// A registry over a rail's memory domain.
+    pub fn with_domain(cfg: RegistryConfig, domain: Arc<dyn MemoryDomain>) -> Registry {
         let caching = cfg.cache_max > 0;
         let monitor = match cfg.invalidation {
             Invalidation::Uffd if caching => match Monitor::start() {
@@ -220,7 +230,7 @@ impl Registry {
                     spare: Vec::with_capacity(QUEUE_CAPACITY),
                 }),
                 stats: Stats::default(),
-                provider,
+                domain,
                 monitor,
                 hooks,
                 cfg,
@@ -304,8 +314,8 @@ impl Registry {
             inner.drop_entry(&mut st, key, Gone::Mapped);
             inner.stats.evictions(1);
         }
-        let (pinned, provider_key) = loop {
-            match inner.provider.register(range, mode) {
+        let (pinned, mem_key) = loop {
+            match inner.domain.register(range, mode) {
                 Ok(k) => break (mode == Mode::Pin, k),
                 Err(PinError::NotMapped(e)) => {
                     return Err(match e.raw_os_error() {
@@ -315,10 +325,21 @@ impl Registry {
                         _ => RegError::Provider(e),
                     })
                 }
+                Err(PinError::Keys) => {
+                    // Every key in use: give an idle registration's back and retry.
+                    match st.map.oldest_idle(|_| true) {
+                        Some(key) => {
+                            inner.drop_entry(&mut st, key, Gone::Mapped);
+                            inner.stats.evictions(1);
+                            continue;
+                        }
+                        None => return Err(RegError::NoKeys),
+                    }
+                }
                 Err(PinError::Limit(e)) => {
                     // Undo any partial pin, except where other registrations pin.
                     let spans = st.map.uncovered(range, |o| o.pinned);
-                    inner.provider.release(0, &spans);
+                    inner.domain.deregister(MemKey::default(), &spans);
                     if let Some(key) = st.map.oldest_idle(|o| o.pinned) {
                         inner.drop_entry(&mut st, key, Gone::Mapped);
                         inner.stats.evictions(1);
@@ -332,11 +353,12 @@ impl Registry {
                             range.len()
                         );
                     }
-                    match inner.provider.register(range, Mode::Odp) {
+                    match inner.domain.register(range, Mode::Odp) {
                         Ok(k) => break (false, k),
                         Err(PinError::NotMapped(e) | PinError::Limit(e)) => {
                             return Err(RegError::Provider(e))
                         }
+                        Err(PinError::Keys) => return Err(RegError::NoKeys),
                     }
                 }
             }
@@ -354,7 +376,7 @@ impl Registry {
         let watched = inner.watch(&st, range, pinned);
         let key = st
             .map
-            .insert(Entry::new(range, mode, pinned, watched, provider_key));
+            .insert(Entry::new(range, mode, pinned, watched, mem_key));
         let e = st.map.get(key).expect("just inserted");
         Ok(self.handle(key, e, addr, len, cache, true))
     }
@@ -377,7 +399,7 @@ impl Registry {
             len,
             mode: e.mode,
             pinned: e.pinned,
-            provider_key: e.key,
+            mem_key: e.key,
             cached,
         }
     }
@@ -393,7 +415,7 @@ impl Registry {
         let range = PageRange::covering(addr, len, self.inner.page)
             .ok_or(RegError::BadRange { addr, len })?;
         self.inner
-            .provider
+            .domain
             .prefetch(range, access)
             .map_err(|e| match e.raw_os_error() {
                 Some(libc::ENOMEM) | Some(libc::EFAULT) => RegError::NotMapped { addr, len },
@@ -577,7 +599,7 @@ impl Inner {
             let tail = to + range.len();
             if let Some(end) = moved_end.filter(|&e| e > tail) {
                 let spans = st.map.uncovered(PageRange::new(tail, end), |o| o.pinned);
-                self.provider.release(0, &spans);
+                self.domain.deregister(MemKey::default(), &spans);
             }
         }
     }
@@ -613,9 +635,9 @@ impl Inner {
             let spans = st.map.uncovered(e.range, |o| o.pinned);
             st.pinned -= spans.iter().map(|r| r.len()).sum::<usize>();
             self.stats.set_pinned(st.pinned as u64);
-            self.provider.release(e.key, &relocate(spans));
+            self.domain.deregister(e.key, &relocate(spans));
         } else {
-            self.provider.release(e.key, &[]);
+            self.domain.deregister(e.key, &[]);
         }
         if e.watched {
             if let Some(m) = &self.monitor {

@@ -24,11 +24,16 @@ impl Engine {
     #[inline]
     pub fn progress(&mut self) -> usize {
         let Engine { rail, p2p, colls } = self;
-        let mut n = rail.poll(&mut |peer, msg| p2p.on_packet(peer, msg));
+        let mut n = rail.poll(&mut |ev| p2p.on_event(ev));
         if p2p.has_output() {
             // Flush first so requests for the peer's help (PUT_REQ) leave before our copy.
             n += p2p.flush(rail.as_mut());
             n += p2p.run_rdma(rail.as_mut());
+            if rail.has_completions() {
+                // A rail that completes inside the post (shm): continue those protocols
+                // (FIN, the next block) in this same round.
+                n += rail.poll(&mut |ev| p2p.on_event(ev));
+            }
             n += p2p.flush(rail.as_mut());
         }
         if colls.has_work() {

@@ -7,9 +7,8 @@ use crate::coll::schedule::{CollId, Schedule};
 use crate::coll::{self, CollTransport};
 use crate::comm::{Communicator, Group};
 use crate::error::{Error, ErrorClass, Result};
-use crate::fabric::loopback::LoopbackRail;
-use crate::fabric::shm::{ShmRail, ShmSettings};
-use crate::fabric::{Doorbell, Rail};
+use crate::fabric::shm::ShmSettings;
+use crate::fabric::{self, Bootstrap, FabricSettings};
 use crate::mpi_err;
 use crate::pt2pt::{MsgBuf, Pattern, ProtocolSettings, Pt2pt, ReqId, SendStart, Status};
 use crate::registration::{Registry, RegistryConfig, StatsSnapshot};
@@ -104,54 +103,41 @@ impl World {
         super::logging::init(&config.log, rank);
         let host = cpu::hostname();
 
-        let pmi_err = |e: pmi::PmiError| format!("PMI: {e}");
-        if size > 1 {
-            // Every rank must be on this node until a network rail exists.
-            pmi.put(&format!("host-{rank}"), &host)
-                .map_err(pmi_err)
-                .map_err(intern)?;
-            pmi.barrier().map_err(pmi_err).map_err(intern)?;
-            for r in 0..size {
-                let h = pmi
-                    .get(&format!("host-{r}"))
-                    .map_err(pmi_err)
-                    .map_err(intern)?;
-                if h != host {
-                    return mpi_err!(
-                        Other,
-                        "rank {r} runs on {h}, not {host}: only one node is supported so far"
-                    );
-                }
-            }
-        }
-
         // Judged before binding: a bound rank sees one CPU, whatever the machine has.
         let oversubscribed = size > cpu::usable_cpus();
         bind_cpu(config.bind, rank, size, multithreaded);
         crate::fabric::doorbell::init_barriers();
 
-        let (rail, doorbell): (Box<dyn Rail>, Doorbell) = if size == 1 {
-            (Box::new(LoopbackRail::default()), Doorbell::local())
-        } else {
-            let name = format!("{}shm", pmi::shm_prefix(pmi.kvsname()));
-            let settings = ShmSettings {
-                ncells: config.shm_cells,
-                cell_size: config.shm_cell_size,
-                cma: config.shm_cma,
-            };
-            let mut barrier = || pmi.barrier().map_err(pmi_err);
-            let rail =
-                ShmRail::establish(&name, rank, size, &settings, &mut barrier).map_err(intern)?;
-            let bell = rail.doorbell();
-            (Box::new(rail), bell)
-        };
+        let fabric = fabric::open(
+            &FabricSettings {
+                host: host.clone(),
+                shm_segment: format!("{}shm", pmi::shm_prefix(pmi.kvsname())),
+                shm: ShmSettings {
+                    ncells: config.shm_cells,
+                    cell_size: config.shm_cell_size,
+                    cma: config.shm_cma,
+                },
+            },
+            &PmiBootstrap(&pmi),
+        )
+        .map_err(intern)?;
+        let doorbell = fabric.wait;
+        // One rail reaches every peer so far (fabric::open refuses anything else), and it
+        // numbers them as the job does; the channel layer will map ranks to rails.
+        let mut rails = fabric.rails;
+        debug_assert!(fabric
+            .routes
+            .iter()
+            .enumerate()
+            .all(|(r, route)| route.peer == r));
+        let rail = rails.remove(0);
         let caps = rail.caps().clone();
         let mut p2p = Pt2pt::new(
             rank,
             size,
             ProtocolSettings {
                 eager_limit: config.eager_limit,
-                rdma: caps.rdma,
+                rdma: caps.rdma(),
                 split_threshold: config.rndv_split,
                 rndv: config.rndv,
                 pipeline: crate::pt2pt::PipelineSettings {
@@ -162,15 +148,17 @@ impl World {
             },
             caps.max_message,
         );
-        // Measured on shm: vectored CMA of 8-byte runs moves ~13 MB/s, of 4 KiB runs ~1 GB/s.
-        p2p.min_rdma_run = 1024;
-        // Rendezvous payloads are registered (pinned or ODP, cached) as a verbs rail needs;
-        // a single process has no peer to reach.
+        p2p.min_rdma_run = caps.min_rdma_run;
+        // Rendezvous payloads are registered (pinned or ODP, cached) through the rail's
+        // memory domain, which keys them for peers; a single process has no peer to reach.
         let registry = (size > 1).then(|| {
-            Registry::new(RegistryConfig {
-                cache_max: config.reg_cache_max,
-                invalidation: config.reg_invalidate,
-            })
+            Registry::with_domain(
+                RegistryConfig {
+                    cache_max: config.reg_cache_max,
+                    invalidation: config.reg_invalidate,
+                },
+                rail.memory(),
+            )
         });
         p2p.registry = registry.clone();
         p2p.reg_policy = config.reg_policy;
@@ -196,7 +184,7 @@ impl World {
             rank,
             size,
             rail = caps.name,
-            rdma = caps.rdma,
+            rdma = caps.rdma(),
             "initialised"
         );
         Ok(World {
@@ -215,7 +203,7 @@ impl World {
             ),
             thread_level_multiple: multithreaded,
             rail_name: caps.name,
-            rdma: caps.rdma,
+            rdma: caps.rdma(),
             processor_name: host,
             comm_world: Arc::new(Communicator::new(
                 CTX_WORLD,
@@ -594,6 +582,27 @@ fn bind_cpu(bind: Bind, local_rank: usize, local_size: usize, multithreaded: boo
     match cpu::bind_to(core) {
         Ok(()) => tracing::debug!(core, "bound to core"),
         Err(e) => tracing::warn!("could not bind to core {core}: {e}"),
+    }
+}
+
+/// The launcher's PMI as the rails' bootstrap.
+struct PmiBootstrap<'a>(&'a Pmi);
+
+impl Bootstrap for PmiBootstrap<'_> {
+    fn rank(&self) -> usize {
+        self.0.rank() as usize
+    }
+    fn size(&self) -> usize {
+        self.0.size() as usize
+    }
+    fn put(&self, key: &str, value: &str) -> std::result::Result<(), String> {
+        self.0.put(key, value).map_err(|e| format!("PMI: {e}"))
+    }
+    fn get(&self, key: &str) -> std::result::Result<String, String> {
+        self.0.get(key).map_err(|e| format!("PMI: {e}"))
+    }
+    fn barrier(&self) -> std::result::Result<(), String> {
+        self.0.barrier().map_err(|e| format!("PMI: {e}"))
     }
 }
 

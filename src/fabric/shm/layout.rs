@@ -1,11 +1,12 @@
-//! Layout of the job's shared segment: header, one block per rank, then the rings
-//! (ring from `i` to `j` at index `i * n + j`).
+//! Layout of the job's shared segment: header, one block per rank, one key table per rank,
+//! then the rings (ring from `i` to `j` at index `i * n + j`).
 
+use super::keys::{KeySlot, TABLE_BYTES};
 use super::ring::{RingGeometry, CACHE_LINE};
 use crate::fabric::doorbell::DoorbellWords;
 use std::sync::atomic::{AtomicI32, AtomicU64};
 
-const MAGIC: u64 = 0x7261_696c_6d70_6901; // "railmpi" v1
+const MAGIC: u64 = 0x7261_696c_6d70_6902; // "railmpi" v2 (key tables)
 const PAGE: usize = 4096;
 
 #[repr(C)]
@@ -41,9 +42,13 @@ impl SegmentLayout {
         PAGE
     }
 
-    fn rings_offset(&self) -> usize {
+    fn keys_offset(&self) -> usize {
         let end = PAGE + self.nranks * std::mem::size_of::<RankBlock>();
         end.div_ceil(PAGE) * PAGE
+    }
+
+    fn rings_offset(&self) -> usize {
+        self.keys_offset() + self.nranks * TABLE_BYTES.div_ceil(PAGE) * PAGE
     }
 
     pub fn total_bytes(&self) -> usize {
@@ -93,6 +98,15 @@ impl SegmentLayout {
     pub unsafe fn rank_block(&self, base: *mut u8, r: usize) -> *const RankBlock {
         debug_assert!(r < self.nranks);
         base.add(self.blocks_offset() + r * std::mem::size_of::<RankBlock>()) as *const RankBlock
+    }
+
+    /// Rank `r`'s key table (`KEY_SLOTS` slots).
+    ///
+    /// # Safety
+    /// `base` maps `total_bytes()` bytes and `r < nranks`.
+    pub unsafe fn key_table(&self, base: *mut u8, r: usize) -> *const KeySlot {
+        debug_assert!(r < self.nranks);
+        base.add(self.keys_offset() + r * TABLE_BYTES.div_ceil(PAGE) * PAGE) as *const KeySlot
     }
 
     /// # Safety

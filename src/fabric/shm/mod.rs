@@ -2,16 +2,29 @@
 //!
 //! Channel semantics through per-pair rings (`ring.rs`) in one shared segment per job;
 //! memory semantics through Cross Memory Attach (`process_vm_readv/writev`), proved to work
-//! at start-up with a real probe against a peer.
+//! at start-up with a real probe against a peer. Every registration is keyed in the
+//! owner's table in the segment (`keys.rs`), and a posted read or write checks the target's
+//! key before CMA moves a byte. CMA completes inside the call, so a posted operation's
+//! completion is queued here and handed up by the next `poll`.
 
+pub mod domain;
+pub mod keys;
 pub mod layout;
 pub mod ring;
 
-use super::{Doorbell, Rail, RailCaps, RailError};
-use crate::sys::{cma, cpu, shm_segment::SharedSegment};
+use super::{
+    AtomicOp, Completion, Doorbell, MemoryDomain, Rail, RailCaps, RailError, RailEvent, RemoteKey,
+    Span,
+};
+use crate::sys::cma::{self, Direction, RemoteRange};
+use crate::sys::{cpu, shm_segment::SharedSegment};
+use domain::ShmDomain;
+use keys::{KeySlot, RIGHT_READ, RIGHT_WRITE};
 use layout::{RankBlock, SegmentLayout};
 use ring::{RingGeometry, RingRx, RingTx};
+use std::collections::VecDeque;
 use std::sync::atomic::Ordering;
+use std::sync::Arc;
 
 /// Settings the runtime passes in (from the `RAILMPI_SHM_CELLS`, `RAILMPI_SHM_CELL_SIZE`
 /// and `RAILMPI_SHM_CMA` variables).
@@ -30,10 +43,19 @@ pub struct ShmRail {
     tx: Vec<Option<RingTx>>,
     rx: Vec<Option<RingRx>>,
     doorbells: Vec<Doorbell>,
+    /// Every rank's key table, in the segment.
+    key_tables: Vec<*const KeySlot>,
+    memory: Arc<ShmDomain>,
+    /// Completions of posted operations, handed up by the next `poll`.
+    done: VecDeque<Completion>,
     /// Next peer to poll first, so no peer starves the others.
     poll_start: usize,
-    _segment: SharedSegment,
+    _segment: Arc<SharedSegment>,
 }
+
+// SAFETY: the key-table pointers point into the segment this rail keeps mapped (`_segment`)
+// and are read only through atomics; the rest is owned data.
+unsafe impl Send for ShmRail {}
 
 /// Messages taken from one peer per poll before moving on (fairness).
 const POLL_BUDGET_PER_PEER: usize = 32;
@@ -138,25 +160,122 @@ impl ShmRail {
             // SAFETY: the doorbell words live in the segment, which the rail keeps mapped.
             .map(|r| unsafe { Doorbell::new(&block(r).doorbell) })
             .collect();
+        let segment = Arc::new(segment);
+        let key_tables: Vec<*const KeySlot> = (0..n)
+            // SAFETY: r < n, and the layout was validated against the mapping's length.
+            .map(|r| unsafe { lay.key_table(segment.as_ptr(), r) })
+            .collect();
+        // SAFETY: our own table, inside the segment the domain keeps alive; peers only
+        // read it.
+        let memory = Arc::new(unsafe { ShmDomain::in_segment(segment.clone(), key_tables[me]) });
         Ok(ShmRail {
             caps: RailCaps {
                 name: "shm",
                 max_message: geo.max_payload(),
-                rdma: cma_ok,
+                max_inline: geo.max_payload(),
+                // CMA takes any list: the kernel call is repeated per IOV_MAX entries.
+                max_sge: usize::MAX,
+                rdma_read: cma_ok,
+                rdma_write: cma_ok,
+                // CPU atomics need memory mapped on both sides (windows the library
+                // allocates); CMA has none.
+                atomics: false,
+                odp: true,
+                mapped: true,
+                // Measured here: CMA copies ~8 GB/s, a ring message ~0.2 us one way.
+                bandwidth: 8_000_000_000,
+                latency_ns: 200,
+                // Vectored CMA of 8-byte runs moves ~13 MB/s, of 4 KiB runs ~1 GB/s.
+                min_rdma_run: 1024,
             },
             me,
             pids,
             tx,
             rx,
             doorbells,
+            key_tables,
+            memory,
+            done: VecDeque::new(),
             poll_start: 0,
             _segment: segment,
         })
     }
 
-    /// This process's doorbell (peers ring it after writing to our rings).
-    pub fn doorbell(&self) -> Doorbell {
-        self.doorbells[self.me]
+    /// Check `rkey` at `peer` for `rights` over `remote`, then move the bytes with CMA.
+    ///
+    /// # Safety
+    /// The local spans are valid for `dir` (readable for a write, writable for a read).
+    unsafe fn transfer(
+        &self,
+        dir: Direction,
+        peer: usize,
+        local: &[Span],
+        remote: &[Span],
+        rkey: RemoteKey,
+    ) -> Result<(), RailError> {
+        let pid = *self.pids.get(peer).ok_or(RailError::NoSuchPeer(peer))?;
+        if peer == self.me {
+            return Err(RailError::NoSuchPeer(peer));
+        }
+        let rights = match dir {
+            Direction::Read => RIGHT_READ,
+            Direction::Write => RIGHT_WRITE,
+        };
+        // SAFETY: the peer's table lies in the segment we keep mapped.
+        unsafe {
+            keys::check(
+                self.key_tables[peer],
+                rkey,
+                remote.iter().map(|s| (s.addr, s.len)),
+                rights,
+            )
+        }
+        .map_err(RailError::Key)?;
+        let res = match (local, remote) {
+            // One range each side: no vectors to build.
+            ([l], [r]) if l.len == r.len => {
+                let len = l.len as usize;
+                match dir {
+                    // SAFETY: the caller's contract on `local`.
+                    Direction::Read => cma::read(
+                        pid,
+                        unsafe { std::slice::from_raw_parts_mut(l.addr as *mut u8, len) },
+                        r.addr,
+                    ),
+                    // SAFETY: as above.
+                    Direction::Write => cma::write(
+                        pid,
+                        unsafe { std::slice::from_raw_parts(l.addr as *const u8, len) },
+                        r.addr,
+                    ),
+                }
+            }
+            _ => {
+                let l: Vec<(usize, usize)> = local
+                    .iter()
+                    .map(|s| (s.addr as usize, s.len as usize))
+                    .collect();
+                let r: Vec<RemoteRange> = remote
+                    .iter()
+                    .map(|s| RemoteRange {
+                        addr: s.addr,
+                        len: s.len as usize,
+                    })
+                    .collect();
+                // SAFETY: the caller's contract on `local`.
+                unsafe { cma::transfer_vectored(dir, pid, &l, &r) }
+            }
+        };
+        res.map_err(RailError::Access)
+    }
+
+    fn complete(&mut self, token: u64, result: Result<(), RailError>) {
+        self.done.push_back(Completion {
+            token,
+            result: result.map(|()| 0),
+        });
+        // A waiter of ours that sleeps before polling must see it.
+        self.doorbells[self.me].ring();
     }
 }
 
@@ -167,6 +286,14 @@ impl Rail for ShmRail {
 
     fn peers(&self) -> usize {
         self.pids.len()
+    }
+
+    fn memory(&self) -> Arc<dyn MemoryDomain> {
+        self.memory.clone()
+    }
+
+    fn wait_handle(&self) -> Doorbell {
+        self.doorbells[self.me]
     }
 
     #[inline]
@@ -182,9 +309,13 @@ impl Rail for ShmRail {
         }
     }
 
-    fn poll(&mut self, sink: &mut dyn FnMut(usize, &[u8])) -> usize {
-        let n = self.rx.len();
+    fn poll(&mut self, sink: &mut dyn FnMut(RailEvent<'_>)) -> usize {
         let mut delivered = 0;
+        while let Some(c) = self.done.pop_front() {
+            sink(RailEvent::Completion(c));
+            delivered += 1;
+        }
+        let n = self.rx.len();
         for k in 0..n {
             let peer = (self.poll_start + k) % n;
             let Some(rx) = self.rx[peer].as_mut() else {
@@ -192,8 +323,8 @@ impl Rail for ShmRail {
             };
             let mut budget = POLL_BUDGET_PER_PEER;
             while budget > 0 {
-                let Some(msg) = rx.peek() else { break };
-                sink(peer, msg);
+                let Some(bytes) = rx.peek() else { break };
+                sink(RailEvent::Message { peer, bytes });
                 rx.pop();
                 delivered += 1;
                 budget -= 1;
@@ -203,23 +334,200 @@ impl Rail for ShmRail {
         delivered
     }
 
-    fn read(&mut self, peer: usize, local: &mut [u8], remote_addr: u64) -> Result<(), RailError> {
-        let pid = *self.pids.get(peer).ok_or(RailError::NoSuchPeer(peer))?;
-        cma::read(pid, local, remote_addr).map_err(RailError::Access)
+    fn has_completions(&self) -> bool {
+        !self.done.is_empty()
     }
 
-    fn write(&mut self, peer: usize, local: &[u8], remote_addr: u64) -> Result<(), RailError> {
-        let pid = *self.pids.get(peer).ok_or(RailError::NoSuchPeer(peer))?;
-        cma::write(pid, local, remote_addr).map_err(RailError::Access)
-    }
-
-    fn read_vectored(
+    unsafe fn post_write(
         &mut self,
         peer: usize,
-        local: &mut [std::io::IoSliceMut<'_>],
-        remote: &[super::RemoteRange],
+        local: &[Span],
+        remote: &[Span],
+        rkey: RemoteKey,
+        token: u64,
     ) -> Result<(), RailError> {
-        let pid = *self.pids.get(peer).ok_or(RailError::NoSuchPeer(peer))?;
-        cma::readv(pid, local, remote).map_err(RailError::Access)
+        if !self.caps.rdma_write {
+            return Err(RailError::Unsupported("RDMA write"));
+        }
+        // SAFETY: the caller's contract on `local`.
+        let res = unsafe { self.transfer(Direction::Write, peer, local, remote, rkey) };
+        self.complete(token, res);
+        Ok(())
+    }
+
+    unsafe fn post_read(
+        &mut self,
+        peer: usize,
+        local: &[Span],
+        remote: &[Span],
+        rkey: RemoteKey,
+        token: u64,
+    ) -> Result<(), RailError> {
+        if !self.caps.rdma_read {
+            return Err(RailError::Unsupported("RDMA read"));
+        }
+        // SAFETY: the caller's contract on `local`.
+        let res = unsafe { self.transfer(Direction::Read, peer, local, remote, rkey) };
+        self.complete(token, res);
+        Ok(())
+    }
+
+    fn post_atomic(
+        &mut self,
+        _peer: usize,
+        _op: AtomicOp,
+        _remote: u64,
+        _rkey: RemoteKey,
+        _token: u64,
+    ) -> Result<(), RailError> {
+        Err(RailError::Unsupported(
+            "remote atomics on memory not mapped by both sides",
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fabric::memory::{Mode, PageRange};
+    use crate::fabric::KeyError;
+    use std::sync::Barrier;
+
+    /// Two ends of a real shm rail (one segment, CMA), both in this process.
+    fn pair() -> (ShmRail, ShmRail) {
+        let name = format!("railmpi-test-keys-{}", cpu::pid());
+        let settings = ShmSettings {
+            ncells: 8,
+            cell_size: 256,
+            cma: true,
+        };
+        let barrier = Arc::new(Barrier::new(2));
+        let ends: Vec<_> = (0..2)
+            .map(|me| {
+                let (name, settings, barrier) = (name.clone(), settings.clone(), barrier.clone());
+                std::thread::spawn(move || {
+                    let mut wait = || {
+                        barrier.wait();
+                        Ok(())
+                    };
+                    ShmRail::establish(&name, me, 2, &settings, &mut wait).unwrap()
+                })
+            })
+            .collect();
+        let mut ends = ends.into_iter().map(|t| t.join().unwrap());
+        (ends.next().unwrap(), ends.next().unwrap())
+    }
+
+    fn completions(rail: &mut ShmRail) -> Vec<Completion> {
+        let mut out = Vec::new();
+        rail.poll(&mut |ev| {
+            if let RailEvent::Completion(c) = ev {
+                out.push(c)
+            }
+        });
+        out
+    }
+
+    #[test]
+    fn posted_writes_and_reads_check_the_targets_key() {
+        let (mut a, b) = pair();
+        assert!(a.caps().rdma(), "CMA to ourselves works");
+        let page = crate::sys::vmem::page_size();
+        // The target's buffer: three pages, the middle one registered.
+        let mut target = vec![0xeeu8; 3 * page + page];
+        let base = (target.as_mut_ptr() as usize).div_ceil(page) * page;
+        let region = PageRange::new(base + page, base + 2 * page);
+        let key = b.memory().register(region, Mode::Odp).unwrap();
+        let src = vec![0x42u8; page];
+        let local = |n: usize| {
+            [Span {
+                addr: src.as_ptr() as u64,
+                len: n as u64,
+            }]
+        };
+        let at = |off: usize, n: usize| {
+            [Span {
+                addr: (base + off) as u64,
+                len: n as u64,
+            }]
+        };
+        let post = |a: &mut ShmRail, off, n, k, token| unsafe {
+            a.post_write(1, &local(n), &at(off, n), k, token).unwrap()
+        };
+        let snapshot =
+            || unsafe { std::slice::from_raw_parts(base as *const u8, 3 * page) }.to_vec();
+        let before = snapshot();
+
+        // Forged keys, a range past the registration, a range before it: refused, and
+        // nothing written anywhere.
+        post(&mut a, page, 64, RemoteKey(key.remote.0 ^ 2), 1);
+        post(&mut a, page, 64, RemoteKey(0xdead_0000_0001), 2);
+        post(&mut a, page, 64, RemoteKey::NONE, 3);
+        post(&mut a, 2 * page - 8, 64, key.remote, 4);
+        post(&mut a, page - 8, 64, key.remote, 5);
+        let done = completions(&mut a);
+        let errs: Vec<_> = done
+            .iter()
+            .map(|c| match &c.result {
+                Err(RailError::Key(e)) => (c.token, *e),
+                other => panic!("token {} not refused: {other:?}", c.token),
+            })
+            .collect();
+        assert_eq!(
+            errs,
+            vec![
+                (1, KeyError::Stale),
+                (2, KeyError::Unknown),
+                (3, KeyError::Unknown),
+                (4, KeyError::OutOfRange),
+                (5, KeyError::OutOfRange),
+            ]
+        );
+        assert!(snapshot() == before, "refused writes moved no byte");
+
+        // The genuine key: exactly the range written, then read back.
+        post(&mut a, page + 100, 64, key.remote, 6);
+        let done = completions(&mut a);
+        assert!(matches!(
+            done[..],
+            [Completion {
+                token: 6,
+                result: Ok(0)
+            }]
+        ));
+        let after = snapshot();
+        assert!(after[page + 100..page + 164].iter().all(|&x| x == 0x42));
+        assert!(after[..page + 100] == before[..page + 100]);
+        assert!(after[page + 164..] == before[page + 164..]);
+        let mut back = vec![0u8; 64];
+        let l = [Span {
+            addr: back.as_mut_ptr() as u64,
+            len: 64,
+        }];
+        unsafe {
+            a.post_read(1, &l, &at(page + 100, 64), key.remote, 7)
+                .unwrap()
+        };
+        assert!(matches!(
+            completions(&mut a)[..],
+            [Completion {
+                token: 7,
+                result: Ok(_)
+            }]
+        ));
+        assert!(back.iter().all(|&x| x == 0x42));
+
+        // Deregistered: the same key is stale and writes nothing more.
+        b.memory().deregister(key, &[]);
+        post(&mut a, page, 64, key.remote, 8);
+        let done = completions(&mut a);
+        assert!(matches!(
+            done[..],
+            [Completion {
+                token: 8,
+                result: Err(RailError::Key(KeyError::Stale))
+            }]
+        ));
+        assert!(snapshot() == after);
     }
 }
