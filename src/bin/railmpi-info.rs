@@ -1,21 +1,59 @@
 //! `railmpi-info`: version, the rails this machine offers, and every `RAILMPI_*` setting
 //! with its value in this environment and its default.
 
-use mpi::runtime::config::{value, SETTINGS};
+use mpi::fabric::shm::{ShmRail, ShmSettings};
+use mpi::fabric::{Rail, RailCaps};
+use mpi::runtime::config::{value, Config, SETTINGS};
+
+fn print_caps(c: &RailCaps, what: &str) {
+    let yes = |b: bool| if b { "yes" } else { "no" };
+    let sge = if c.max_sge == usize::MAX {
+        "any".to_string()
+    } else {
+        c.max_sge.to_string()
+    };
+    println!("  {:<6} available ({what})", c.name);
+    println!(
+        "         message {} B, inline {} B, sge {sge}, rdma read/write {}/{}, atomics {}, \
+         odp {}, mapped {}",
+        c.max_message,
+        c.max_inline,
+        yes(c.rdma_read),
+        yes(c.rdma_write),
+        yes(c.atomics),
+        yes(c.odp),
+        yes(c.mapped)
+    );
+    println!(
+        "         ~{} MB/s, ~{} ns, min RDMA run {} B",
+        c.bandwidth / 1_000_000,
+        c.latency_ns,
+        c.min_rdma_run
+    );
+}
 
 fn main() {
     println!("{}", mpi::abi::env::library_version());
     println!();
-    println!("Rails:");
-    let shm = std::path::Path::new("/dev/shm").is_dir();
-    println!(
-        "  shm    {}  (one node: shared-memory rings + Cross Memory Attach)",
-        if shm {
-            "available"
-        } else {
-            "unavailable: no /dev/shm"
+    println!("Rails (fabric::Rail providers; each job opens those that reach its peers):");
+    let config = match Config::from_env() {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("railmpi-info: {e}");
+            std::process::exit(1);
         }
-    );
+    };
+    let settings = ShmSettings {
+        ncells: config.shm_cells,
+        cell_size: config.shm_cell_size,
+        cma: config.shm_cma,
+    };
+    // A one-process shm rail, built for real (segment, key table), to report its caps.
+    let name = format!("railmpi-info-{}", std::process::id());
+    match ShmRail::establish(&name, 0, 1, &settings, &mut || Ok(())) {
+        Ok(rail) => print_caps(rail.caps(), "one node: rings + Cross Memory Attach, keyed"),
+        Err(e) => println!("  shm    unavailable: {e}"),
+    }
     println!("  tcp    not built yet");
     println!("  verbs  not built yet");
     println!();
