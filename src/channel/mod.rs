@@ -1,7 +1,408 @@
-//! channel: virtual channels (Liu 2004, §4.2) — one per peer, made of subchannels over
-//! several rails, with a scheduler, striping policies, a completion filter and sequence
-//! numbers with an out-of-order queue.
+//! channel: virtual channels (Liu 2004, §4.2) — one per peer, made of subchannels over the
+//! rails that reach it — between the protocol layers (`pt2pt`, `coll` through it) and
+//! `fabric`. The layers above address peers by rank and never see a rail.
 //!
-//! With a single rail (the `shm` rail today) a virtual channel is a pass-through, so the
-//! point-to-point engine drives the rail directly and this layer holds no code yet; the
-//! multirail issue fills it in between `pt2pt` and `fabric`.
+//! What a channel adds to its rails:
+//! - a sequence number on every message and, at the receiver, the expected number and an
+//!   out-of-order queue (`reorder.rs`, Liu §5.2), so MPI's non-overtaking order holds
+//!   whichever subchannel a message took;
+//! - a completion filter (`filter.rs`, Liu §5.3): a transfer cut into parts (more
+//!   scatter/gather entries than the rail takes) completes once all parts have.
+//!
+//! One subchannel per peer today (the rail `fabric::open` chose); the multirail scheduler
+//! and striping policies will choose among several here.
+
+pub mod filter;
+pub mod reorder;
+
+use crate::fabric::{
+    AtomicOp, Completion, Doorbell, MemoryDomain, Rail, RailCaps, RailError, RailEvent, RemoteKey,
+    Route, Span,
+};
+use filter::Filter;
+use reorder::{Arrival, Reorder, Sequencer, SEQ_HEADER};
+use std::sync::Arc;
+
+/// One path to a peer: rail `rail`, where the peer is `peer`.
+#[derive(Clone, Copy, Debug)]
+struct Subchannel {
+    rail: usize,
+    peer: usize,
+}
+
+/// Everything about one peer.
+struct VirtualChannel {
+    sub: Subchannel,
+    send: Sequencer,
+    recv: Reorder,
+}
+
+pub struct Channels {
+    rails: Vec<Box<dyn Rail>>,
+    vcs: Vec<VirtualChannel>,
+    /// `ranks[rail][rail peer]`: the rank a rail's peer index stands for.
+    ranks: Vec<Vec<usize>>,
+    caps: RailCaps,
+    filter: Filter,
+    wait: Doorbell,
+    /// Messages dropped: too short for a sequence number, duplicated, or far out of order.
+    pub bad_messages: u64,
+}
+
+impl Channels {
+    /// Channels over `rails`, reaching rank `r` as `routes[r]` says.
+    pub fn new(rails: Vec<Box<dyn Rail>>, routes: &[Route], wait: Doorbell) -> Self {
+        let mut ranks: Vec<Vec<usize>> = rails.iter().map(|r| vec![0; r.peers()]).collect();
+        for (rank, route) in routes.iter().enumerate() {
+            if let Some(slot) = ranks
+                .get_mut(route.rail)
+                .and_then(|v| v.get_mut(route.peer))
+            {
+                *slot = rank;
+            }
+        }
+        // What the layers above may count on: the smallest of every rail's limits, less
+        // the sequence number.
+        let mut caps = rails[0].caps().clone();
+        caps.max_message -= SEQ_HEADER;
+        caps.max_inline = caps.max_inline.saturating_sub(SEQ_HEADER);
+        Channels {
+            vcs: routes
+                .iter()
+                .map(|r| VirtualChannel {
+                    sub: Subchannel {
+                        rail: r.rail,
+                        peer: r.peer,
+                    },
+                    send: Sequencer::default(),
+                    recv: Reorder::default(),
+                })
+                .collect(),
+            rails,
+            ranks,
+            caps,
+            filter: Filter::default(),
+            wait,
+            bad_messages: 0,
+        }
+    }
+
+    /// What the channels can do (of the rails under them).
+    pub fn caps(&self) -> &RailCaps {
+        &self.caps
+    }
+
+    /// Ranks reached (this one included).
+    pub fn peers(&self) -> usize {
+        self.vcs.len()
+    }
+
+    /// The memory domain registrations go through (one rail today: its domain).
+    pub fn memory(&self) -> Arc<dyn MemoryDomain> {
+        self.rails[0].memory()
+    }
+
+    /// What a waiting thread sleeps on.
+    pub fn wait_handle(&self) -> Doorbell {
+        self.wait
+    }
+
+    /// Queue one message made of `parts` for rank `peer`. False when there is no room now.
+    #[inline]
+    pub fn try_send(&mut self, peer: usize, parts: &[&[u8]]) -> bool {
+        let vc = &mut self.vcs[peer];
+        let seq = vc.send.peek();
+        let rail = &mut self.rails[vc.sub.rail];
+        let sent = match *parts {
+            [a] => rail.try_send(vc.sub.peer, &[&seq, a]),
+            [a, b] => rail.try_send(vc.sub.peer, &[&seq, a, b]),
+            _ => {
+                let mut all: Vec<&[u8]> = Vec::with_capacity(parts.len() + 1);
+                all.push(&seq);
+                all.extend_from_slice(parts);
+                rail.try_send(vc.sub.peer, &all)
+            }
+        };
+        if sent {
+            vc.send.commit();
+        }
+        sent
+    }
+
+    /// Hand every completion and every message that is next in its channel's order to
+    /// `sink` (peers as ranks). Returns how many.
+    pub fn poll(&mut self, sink: &mut dyn FnMut(RailEvent<'_>)) -> usize {
+        let Channels {
+            rails,
+            vcs,
+            ranks,
+            filter,
+            bad_messages,
+            ..
+        } = self;
+        let mut n = 0;
+        for (i, rail) in rails.iter_mut().enumerate() {
+            let ranks = &ranks[i];
+            rail.poll(&mut |ev| match ev {
+                RailEvent::Message { peer, bytes } => {
+                    let rank = ranks[peer];
+                    let (Some(seq), Some(body)) =
+                        (bytes.get(..SEQ_HEADER), bytes.get(SEQ_HEADER..))
+                    else {
+                        *bad_messages += 1;
+                        return;
+                    };
+                    let seq = u32::from_le_bytes(seq.try_into().expect("4 bytes"));
+                    let vc = &mut vcs[rank];
+                    match vc.recv.arrive(seq, body) {
+                        Arrival::InOrder => {
+                            sink(RailEvent::Message {
+                                peer: rank,
+                                bytes: body,
+                            });
+                            n += 1;
+                            while let Some(m) = vc.recv.next_held() {
+                                sink(RailEvent::Message {
+                                    peer: rank,
+                                    bytes: &m,
+                                });
+                                n += 1;
+                            }
+                        }
+                        Arrival::Held => {}
+                        Arrival::Rejected => *bad_messages += 1,
+                    }
+                }
+                RailEvent::Completion(c) => {
+                    if let Some(c) = filter.complete(c) {
+                        sink(RailEvent::Completion(c));
+                        n += 1;
+                    }
+                }
+            });
+        }
+        n
+    }
+
+    /// Whether completions wait in a rail.
+    pub fn has_completions(&self) -> bool {
+        self.rails.iter().any(|r| r.has_completions())
+    }
+
+    /// RDMA write to rank `peer` (see `Rail::post_write`); `token` must not have the top
+    /// bit set. Cut into parts where the rail takes fewer entries; one completion.
+    ///
+    /// # Safety
+    /// As for `Rail::post_write`.
+    pub unsafe fn post_write(
+        &mut self,
+        peer: usize,
+        local: &[Span],
+        remote: &[Span],
+        rkey: RemoteKey,
+        token: u64,
+    ) -> Result<(), RailError> {
+        // SAFETY: the caller's contract.
+        unsafe { self.post(peer, local, remote, rkey, token, true) }
+    }
+
+    /// RDMA read from rank `peer` (see `Rail::post_read`).
+    ///
+    /// # Safety
+    /// As for `Rail::post_read`.
+    pub unsafe fn post_read(
+        &mut self,
+        peer: usize,
+        local: &[Span],
+        remote: &[Span],
+        rkey: RemoteKey,
+        token: u64,
+    ) -> Result<(), RailError> {
+        // SAFETY: the caller's contract.
+        unsafe { self.post(peer, local, remote, rkey, token, false) }
+    }
+
+    /// # Safety
+    /// As for `Rail::post_write` / `post_read`.
+    unsafe fn post(
+        &mut self,
+        peer: usize,
+        local: &[Span],
+        remote: &[Span],
+        rkey: RemoteKey,
+        token: u64,
+        write: bool,
+    ) -> Result<(), RailError> {
+        debug_assert!(Filter::is_user_token(token));
+        let sub = self.vcs.get(peer).ok_or(RailError::NoSuchPeer(peer))?.sub;
+        let rail = &mut self.rails[sub.rail];
+        let max = rail.caps().max_sge;
+        let go = |rail: &mut Box<dyn Rail>, l: &[Span], r: &[Span], t| {
+            // SAFETY: the caller's contract covers every part of its spans.
+            unsafe {
+                if write {
+                    rail.post_write(sub.peer, l, r, rkey, t)
+                } else {
+                    rail.post_read(sub.peer, l, r, rkey, t)
+                }
+            }
+        };
+        if local.len() <= max && remote.len() <= max {
+            return go(rail, local, remote, token);
+        }
+        let parts = filter::cut(local, remote, max);
+        let tokens = self.filter.split(token, parts.len());
+        let rail = &mut self.rails[sub.rail];
+        for ((l, r), t) in parts.iter().zip(tokens) {
+            if let Err(e) = go(rail, l, r, t) {
+                // Refused at once: it completes (with this error) like a posted part.
+                if let Some(c) = self.filter.complete(Completion {
+                    token: t,
+                    result: Err(e),
+                }) {
+                    return Err(c.result.expect_err("an error"));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A 64-bit atomic at rank `peer` (see `Rail::post_atomic`).
+    pub fn post_atomic(
+        &mut self,
+        peer: usize,
+        op: AtomicOp,
+        remote: u64,
+        rkey: RemoteKey,
+        token: u64,
+    ) -> Result<(), RailError> {
+        let sub = self.vcs.get(peer).ok_or(RailError::NoSuchPeer(peer))?.sub;
+        self.rails[sub.rail].post_atomic(sub.peer, op, remote, rkey, token)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fabric::inproc;
+    use crate::fabric::memory::{Mode, PageRange};
+
+    fn pair() -> Vec<Channels> {
+        let rails = inproc::network(2, 4096);
+        let routes: Vec<Route> = (0..2).map(|r| Route { rail: 0, peer: r }).collect();
+        rails
+            .into_iter()
+            .map(|r| {
+                let wait = r.wait_handle();
+                Channels::new(vec![Box::new(r)], &routes, wait)
+            })
+            .collect()
+    }
+
+    fn messages(ch: &mut Channels) -> Vec<Vec<u8>> {
+        let mut out = Vec::new();
+        ch.poll(&mut |ev| {
+            if let RailEvent::Message { peer, bytes } = ev {
+                assert_eq!(peer, 0);
+                out.push(bytes.to_vec());
+            }
+        });
+        out
+    }
+
+    #[test]
+    fn messages_keep_their_order_and_lose_their_header() {
+        let mut ch = pair();
+        for i in 0..10u8 {
+            assert!(ch[0].try_send(1, &[&[i], &[i, i]]));
+        }
+        assert!(ch[0].try_send(1, &[&[1], &[2], &[3]]));
+        let got = messages(&mut ch[1]);
+        assert_eq!(got.len(), 11);
+        for (i, m) in got.iter().take(10).enumerate() {
+            assert_eq!(m, &[i as u8, i as u8, i as u8]);
+        }
+        assert_eq!(got[10], vec![1, 2, 3]);
+        assert_eq!(ch[0].caps().max_message, 4096 - SEQ_HEADER);
+    }
+
+    #[test]
+    fn transfers_over_the_sge_limit_complete_once() {
+        // The origin's rail takes 2 entries per operation; 5 runs are written through the
+        // channel, which cuts the list into 3 parts and reports one completion.
+        let mut rails = inproc::network(2, 4096);
+        rails[0].set_max_sge(2);
+        let routes: Vec<Route> = (0..2).map(|r| Route { rail: 0, peer: r }).collect();
+        let mut ch: Vec<Channels> = rails
+            .into_iter()
+            .map(|r| {
+                let wait = r.wait_handle();
+                Channels::new(vec![Box::new(r)], &routes, wait)
+            })
+            .collect();
+        let page = crate::sys::vmem::page_size();
+        let mut target = vec![0u8; 3 * page];
+        let base = (target.as_mut_ptr() as usize).div_ceil(page) * page;
+        let key = ch[1]
+            .memory()
+            .register(PageRange::new(base, base + page), Mode::Odp)
+            .unwrap();
+        let src: Vec<u8> = (0..100u8).collect();
+        let local: Vec<Span> = (0..5)
+            .map(|i| Span {
+                addr: src.as_ptr() as u64 + 20 * i,
+                len: 20,
+            })
+            .collect();
+        let remote = [Span {
+            addr: base as u64,
+            len: 100,
+        }];
+        unsafe {
+            ch[0]
+                .post_write(1, &local, &remote, key.remote, 42)
+                .unwrap()
+        };
+        assert_eq!(ch[0].filter.pending(), 1);
+        let mut done = Vec::new();
+        ch[0].poll(&mut |ev| {
+            if let RailEvent::Completion(c) = ev {
+                done.push(c)
+            }
+        });
+        assert_eq!(done.len(), 1);
+        assert_eq!(done[0].token, 42);
+        assert!(done[0].result.is_ok());
+        assert_eq!(ch[0].filter.pending(), 0);
+        let got = unsafe { std::slice::from_raw_parts(base as *const u8, 100) };
+        assert_eq!(got, &src[..]);
+        // A forged key: every part refused, one failed completion, nothing written.
+        let fresh = [7u8; 100];
+        let local = [Span {
+            addr: fresh.as_ptr() as u64,
+            len: 100,
+        }];
+        let remote: Vec<Span> = (0..5)
+            .map(|i| Span {
+                addr: base as u64 + 20 * i,
+                len: 20,
+            })
+            .collect();
+        let forged = RemoteKey(key.remote.0 ^ 4);
+        unsafe { ch[0].post_write(1, &local, &remote, forged, 43).unwrap() };
+        let mut done = Vec::new();
+        ch[0].poll(&mut |ev| {
+            if let RailEvent::Completion(c) = ev {
+                done.push(c)
+            }
+        });
+        assert!(matches!(
+            done[..],
+            [Completion {
+                token: 43,
+                result: Err(RailError::Key(_))
+            }]
+        ));
+        assert_eq!(got, &src[..], "nothing written");
+    }
+}

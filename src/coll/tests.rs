@@ -8,10 +8,11 @@ use super::plan::{Blocks, Plan, Reducer, TypedBuf};
 use super::schedule::{Schedule, Schedules};
 use super::{ops, KIND_ALLGATHER, KIND_ALLREDUCE, KIND_ALLTOALL, KIND_BCAST, KIND_GATHER};
 use super::{KIND_NEIGHBOR, KIND_REDUCE, KIND_REDUCE_SCATTER, KIND_SCAN, KIND_SCATTER};
+use crate::channel::Channels;
 use crate::comm::{Communicator, Group};
 use crate::datatype::{Basic, Datatype};
-use crate::fabric::inproc::{self, InprocRail};
-use crate::fabric::Rail;
+use crate::fabric::inproc;
+use crate::fabric::{Rail, Route};
 use crate::pt2pt::{ProtocolSettings, Pt2pt};
 use crate::registration::{Invalidation, Registry, RegistryConfig};
 use std::sync::Arc;
@@ -19,14 +20,15 @@ use std::sync::Arc;
 /// n ranks: their communicators (one group, ranks 0..n) and engines.
 struct Mesh {
     comms: Vec<Communicator>,
-    rails: Vec<InprocRail>,
+    rails: Vec<Channels>,
     engs: Vec<Pt2pt>,
     colls: Vec<Schedules>,
 }
 
 impl Mesh {
     fn new(n: usize) -> Self {
-        let rails = inproc::network(n, 4096);
+        let rails = inproc::network(n, 4096 + crate::channel::reorder::SEQ_HEADER);
+        let routes: Vec<Route> = (0..n).map(|r| Route { rail: 0, peer: r }).collect();
         let group = Arc::new(Group::new((0..n).collect()));
         let settings = ProtocolSettings {
             eager_limit: 256,
@@ -56,7 +58,13 @@ impl Mesh {
                     e
                 })
                 .collect(),
-            rails,
+            rails: rails
+                .into_iter()
+                .map(|r| {
+                    let wait = r.wait_handle();
+                    Channels::new(vec![Box::new(r)], &routes, wait)
+                })
+                .collect(),
             colls: (0..n).map(|_| Schedules::default()).collect(),
         }
     }

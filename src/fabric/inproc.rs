@@ -10,7 +10,7 @@ use super::{
     AtomicOp, Completion, Doorbell, MemoryDomain, Rail, RailCaps, RailError, RailEvent, RemoteKey,
     Span,
 };
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -32,9 +32,15 @@ pub struct InprocRail {
     pub depth: usize,
     /// Every RDMA operation fails as an unreachable peer's would.
     pub fail_rdma: bool,
-    /// Bytes this endpoint moved by RDMA read and write (which protocol ran).
-    pub read_bytes: usize,
-    pub written_bytes: usize,
+    stats: Rc<InprocStats>,
+}
+
+/// Bytes an endpoint moved by RDMA read and write (which protocol ran); shared, so a test
+/// still reads them once the rail went into a channel.
+#[derive(Default)]
+pub struct InprocStats {
+    pub read: Cell<usize>,
+    pub written: Cell<usize>,
 }
 
 // SAFETY: tests drive every endpoint from one thread.
@@ -69,13 +75,21 @@ pub fn network(n: usize, max_message: usize) -> Vec<InprocRail> {
             wait: Doorbell::local(),
             depth: usize::MAX,
             fail_rdma: false,
-            read_bytes: 0,
-            written_bytes: 0,
+            stats: Rc::default(),
         })
         .collect()
 }
 
 impl InprocRail {
+    pub fn stats(&self) -> Rc<InprocStats> {
+        self.stats.clone()
+    }
+
+    /// Take at most `n` scatter/gather entries per operation (longer lists are refused).
+    pub fn set_max_sge(&mut self, n: usize) {
+        self.caps.max_sge = n;
+    }
+
     /// Check the key, then copy; the bytes moved.
     fn transfer(
         &self,
@@ -86,6 +100,9 @@ impl InprocRail {
         write: bool,
     ) -> Result<usize, RailError> {
         let domain = self.domains.get(peer).ok_or(RailError::NoSuchPeer(peer))?;
+        if local.len() > self.caps.max_sge || remote.len() > self.caps.max_sge {
+            return Err(RailError::TooManyEntries);
+        }
         if self.fail_rdma {
             return Err(RailError::Access(std::io::Error::from(
                 std::io::ErrorKind::PermissionDenied,
@@ -135,11 +152,12 @@ impl InprocRail {
     ) -> Result<(), RailError> {
         let res = self.transfer(peer, local, remote, rkey, write);
         if let Ok(n) = res {
-            if write {
-                self.written_bytes += n;
+            let c = if write {
+                &self.stats.written
             } else {
-                self.read_bytes += n;
-            }
+                &self.stats.read
+            };
+            c.set(c.get() + n);
         }
         self.done.push_back(Completion {
             token,

@@ -17,7 +17,8 @@ use super::buffer::{self, MsgBuf, Run, TableError, MAX_RUN_TABLE, RUN_ENTRY};
 use super::matching::{Envelope, MatchQueues, Pattern};
 use super::request::{Bounce, Kind, RecvState, ReqId, Request, SendWait, Slab, Status};
 use super::wire::{self, MatchHeader, Packet};
-use crate::fabric::{Completion, Rail, RailError, RailEvent, RemoteKey, Span};
+use crate::channel::Channels;
+use crate::fabric::{Completion, RailError, RailEvent, RemoteKey, Span};
 use crate::registration::{Access, Mode, RegPolicy, Registration, Registry};
 use std::collections::{HashMap, VecDeque};
 
@@ -393,7 +394,7 @@ impl Pt2pt {
     #[allow(clippy::too_many_arguments)]
     pub unsafe fn send(
         &mut self,
-        rail: &mut dyn Rail,
+        ch: &mut Channels,
         peer: usize,
         ctx: u32,
         src: i32,
@@ -403,7 +404,7 @@ impl Pt2pt {
         sync: bool,
     ) -> SendStart {
         // SAFETY: the caller's contract.
-        unsafe { self.send_buf(rail, peer, ctx, src, tag, MsgBuf::contig(data, len), sync) }
+        unsafe { self.send_buf(ch, peer, ctx, src, tag, MsgBuf::contig(data, len), sync) }
     }
 
     /// Start a send of the bytes `data` describes (contiguous or runs).
@@ -414,7 +415,7 @@ impl Pt2pt {
     #[allow(clippy::too_many_arguments)]
     pub unsafe fn send_buf(
         &mut self,
-        rail: &mut dyn Rail,
+        ch: &mut Channels,
         peer: usize,
         ctx: u32,
         src: i32,
@@ -439,13 +440,13 @@ impl Pt2pt {
             let sent = match &mut data {
                 // SAFETY: (ptr, len) is the caller's send buffer (module contract).
                 MsgBuf::Contig { ptr, len } => {
-                    rail.try_send(peer, &[&head[..n], unsafe { slice(*ptr, *len) }])
+                    ch.try_send(peer, &[&head[..n], unsafe { slice(*ptr, *len) }])
                 }
                 runs => {
                     let mut parts = vec![&head[..n]];
                     // SAFETY: the runs are the caller's send buffer (module contract).
                     unsafe { runs.gather(0, len, &mut parts) };
-                    rail.try_send(peer, &parts)
+                    ch.try_send(peer, &parts)
                 }
             };
             if sent {
@@ -580,7 +581,7 @@ impl Pt2pt {
                 req: complete_when_sent.then_some(req),
             },
         );
-        self.flush_peer(rail, peer);
+        self.flush_peer(ch, peer);
         if !eager && !pipeline && self.reg_policy == RegPolicy::OdpOptimal {
             // The RTS is out: fault the payload in while the receiver answers.
             self.prefetch_request(req, Access::Read);
@@ -1515,7 +1516,7 @@ impl Pt2pt {
     /// (Woodall 2006, §4, Fig. 2), each READY out before the next block registers (a
     /// pinning registration takes long enough for the sender to start on the first).
     /// Returns how many.
-    fn pipe_advance(&mut self, rail: &mut dyn Rail, req: ReqId) -> usize {
+    fn pipe_advance(&mut self, ch: &mut Channels, req: ReqId) -> usize {
         let PipelineSettings { frag, depth, .. } = self.settings.pipeline;
         let (frag, depth) = (frag.max(1) as u64, depth.max(1));
         let mut n = 0;
@@ -1563,7 +1564,7 @@ impl Pt2pt {
                 peer,
                 wire::pipe_ready(sender_req, req, off, len, addr, rkey.0),
             );
-            self.flush_peer(rail, peer);
+            self.flush_peer(ch, peer);
             n += 1;
         }
     }
@@ -1603,7 +1604,7 @@ impl Pt2pt {
     /// Answer one READY: register the source block and post its RDMA write; its completion
     /// deregisters it and FINs it (Woodall 2006, §4, Fig. 4). A failed write streams the
     /// block instead.
-    fn pipe_write(&mut self, rail: &mut dyn Rail, w: PipeWrite) {
+    fn pipe_write(&mut self, ch: &mut Channels, w: PipeWrite) {
         let (ptr, total) = match self.reqs.get(w.req) {
             Some(Request {
                 data: MsgBuf::Contig { ptr, len },
@@ -1637,7 +1638,7 @@ impl Pt2pt {
         let token = self.track(Posted::PipeWrite { w, _reg: reg });
         // SAFETY: a range of a pending send's buffer, which stays put until the send
         // completes — after this write's completion.
-        let res = unsafe { rail.post_write(peer, &l, &r, rkey, token) };
+        let res = unsafe { ch.post_write(peer, &l, &r, rkey, token) };
         self.post_failed(token, res);
     }
 
@@ -1671,7 +1672,7 @@ impl Pt2pt {
     // ---------------------------------------------------------------- output
 
     /// Post queued RDMA reads and writes. Returns how many were posted.
-    pub fn run_rdma(&mut self, rail: &mut dyn Rail) -> usize {
+    pub fn run_rdma(&mut self, ch: &mut Channels) -> usize {
         let mut n = 0;
         // The progress loop flushed our CTS / write requests before this: the prefetch
         // overlaps with the peer's side of the handshake.
@@ -1684,10 +1685,10 @@ impl Pt2pt {
         due.sort_unstable();
         due.dedup();
         for req in due {
-            n += self.pipe_advance(rail, req);
+            n += self.pipe_advance(ch, req);
         }
         for w in std::mem::take(&mut self.pipe_writes) {
-            self.pipe_write(rail, w);
+            self.pipe_write(ch, w);
             n += 1;
         }
         n += self.backward_prefetch_step();
@@ -1707,12 +1708,12 @@ impl Pt2pt {
             });
             // SAFETY: (local, len) lies in a pending send's buffer (checked at PUT_REQ),
             // which completes only after FIN, after this write's completion.
-            let res = unsafe { rail.post_write(w.peer, &l, &r, w.rkey, token) };
+            let res = unsafe { ch.post_write(w.peer, &l, &r, w.rkey, token) };
             self.post_failed(token, res);
             n += 1;
         }
         for rd in std::mem::take(&mut self.reads) {
-            self.post_rget(rail, rd);
+            self.post_rget(ch, rd);
             n += 1;
         }
         for pr in std::mem::take(&mut self.payload_reads) {
@@ -1722,7 +1723,7 @@ impl Pt2pt {
             let local = r.data.runs_at(pr.offset, pr.len);
             let token = self.track(Posted::Read { req: pr.req });
             // SAFETY: runs of a pending receive's buffer, ours until it completes.
-            let res = unsafe { rail.post_read(pr.peer, &local, &pr.remote, pr.rkey, token) };
+            let res = unsafe { ch.post_read(pr.peer, &local, &pr.remote, pr.rkey, token) };
             self.post_failed(token, res);
             n += 1;
         }
@@ -1748,7 +1749,7 @@ impl Pt2pt {
 
     /// Post our part `rd` of a rendezvous read: the payload, or first the sender's run
     /// table (checked before any payload byte moves). Reads from ourselves are copies.
-    fn post_rget(&mut self, rail: &mut dyn Rail, rd: RdmaRead) {
+    fn post_rget(&mut self, ch: &mut Channels, rd: RdmaRead) {
         let Some(r) = self.reqs.get_mut(rd.req) else {
             return;
         };
@@ -1792,7 +1793,7 @@ impl Pt2pt {
             let remote = remote_runs(&rd, None).expect("contiguous");
             let token = self.track(Posted::Read { req: rd.req });
             // SAFETY: runs of a pending receive's buffer, ours until it completes.
-            let res = unsafe { rail.post_read(rd.peer, &local, &remote, rd.rts.rkey, token) };
+            let res = unsafe { ch.post_read(rd.peer, &local, &remote, rd.rts.rkey, token) };
             return self.post_failed(token, res);
         }
         // Every run holds at least one byte, so a table longer than the message is bogus.
@@ -1813,7 +1814,7 @@ impl Pt2pt {
         // The boxed table moves into `posted` without its heap memory moving.
         let token = self.track(Posted::Table { rd, raw });
         // SAFETY: `raw` lives in `posted` until this read's completion.
-        let res = unsafe { rail.post_read(peer, &l, &r, rkey, token) };
+        let res = unsafe { ch.post_read(peer, &l, &r, rkey, token) };
         self.post_failed(token, res);
     }
 
@@ -1924,26 +1925,26 @@ impl Pt2pt {
     }
 
     /// Push queued output into the rail. Returns how many rail messages went out.
-    pub fn flush(&mut self, rail: &mut dyn Rail) -> usize {
+    pub fn flush(&mut self, ch: &mut Channels) -> usize {
         let mut sent = 0;
         let mut i = 0;
         while i < self.busy_peers.len() {
             let peer = self.busy_peers[i];
-            sent += self.flush_peer(rail, peer);
+            sent += self.flush_peer(ch, peer);
             if self.out[peer].is_empty() {
                 self.busy_peers.swap_remove(i);
             } else {
                 i += 1;
             }
         }
-        sent + self.flush_streams(rail)
+        sent + self.flush_streams(ch)
     }
 
-    fn flush_peer(&mut self, rail: &mut dyn Rail, peer: usize) -> usize {
+    fn flush_peer(&mut self, ch: &mut Channels, peer: usize) -> usize {
         let mut sent = 0;
         while let Some((pkt, len)) = self.out[peer].control.front() {
             let bytes = pkt[..*len as usize].to_vec();
-            if !self.transmit(rail, peer, &[&bytes]) {
+            if !self.transmit(ch, peer, &[&bytes]) {
                 return sent;
             }
             self.out[peer].control.pop_front();
@@ -1961,7 +1962,7 @@ impl Pt2pt {
                 Payload::Contig(data, len) => {
                     // SAFETY: the payload belongs to a pending send request (module contract).
                     let payload = unsafe { slice(data, len) };
-                    self.transmit(rail, peer, &[&head[..head_len], payload])
+                    self.transmit(ch, peer, &[&head[..head_len], payload])
                 }
                 Payload::Runs(of) => {
                     let mut parts = vec![&head[..head_len]];
@@ -1969,7 +1970,7 @@ impl Pt2pt {
                         // SAFETY: the runs of a pending send request (module contract).
                         unsafe { r.data.gather(0, usize::MAX, &mut parts) };
                     }
-                    self.transmit(rail, peer, &parts)
+                    self.transmit(ch, peer, &parts)
                 }
             };
             if !ok {
@@ -1984,7 +1985,7 @@ impl Pt2pt {
         sent
     }
 
-    fn flush_streams(&mut self, rail: &mut dyn Rail) -> usize {
+    fn flush_streams(&mut self, ch: &mut Channels) -> usize {
         let chunk = self.max_message - wire::RNDV_DATA_HEADER;
         let mut sent = 0;
         let mut k = 0;
@@ -2002,7 +2003,7 @@ impl Pt2pt {
                 };
                 // SAFETY: the pending send's buffer; the pieces cover [off, off + n) of it.
                 unsafe { r.data.gather(off, n, &mut parts) };
-                if !self.transmit(rail, peer, &parts) {
+                if !self.transmit(ch, peer, &parts) {
                     break;
                 }
                 off += n;
@@ -2024,13 +2025,13 @@ impl Pt2pt {
     }
 
     /// One rail message to `peer`; messages to ourselves are handled right here.
-    fn transmit(&mut self, rail: &mut dyn Rail, peer: usize, parts: &[&[u8]]) -> bool {
+    fn transmit(&mut self, ch: &mut Channels, peer: usize, parts: &[&[u8]]) -> bool {
         if peer == self.me {
             let bytes: Vec<u8> = parts.concat();
             self.on_packet(peer, &bytes);
             true
         } else {
-            rail.try_send(peer, parts)
+            ch.try_send(peer, parts)
         }
     }
 

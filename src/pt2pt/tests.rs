@@ -6,17 +6,34 @@ use super::buffer::MsgBuf;
 use super::engine::{PipelineSettings, ProtocolSettings, Pt2pt, Rndv, SendStart};
 use super::matching::Pattern;
 use super::request::ReqId;
-use crate::fabric::inproc::{self, InprocRail};
-use crate::fabric::Rail;
+use crate::channel::Channels;
+use crate::fabric::inproc::{self, InprocRail, InprocStats};
+use crate::fabric::{Rail, Route};
 use crate::registration::{Invalidation, Registry, RegistryConfig};
+use std::rc::Rc;
 
 struct Pair {
-    rails: Vec<InprocRail>,
+    rails: Vec<Channels>,
+    stats: Vec<Rc<InprocStats>>,
     eng: [Pt2pt; 2],
 }
 
-/// A registry over `rail`'s domain that keeps nothing cached.
-fn registry(rail: &InprocRail, cache_max: usize) -> Registry {
+/// Each endpoint's channels over its in-process rail.
+fn channels(rails: Vec<InprocRail>) -> Vec<Channels> {
+    let routes: Vec<Route> = (0..rails.len())
+        .map(|r| Route { rail: 0, peer: r })
+        .collect();
+    rails
+        .into_iter()
+        .map(|r| {
+            let wait = r.wait_handle();
+            Channels::new(vec![Box::new(r)], &routes, wait)
+        })
+        .collect()
+}
+
+/// A registry over a domain that keeps at most `cache_max` bytes cached.
+fn registry(rail: &dyn Rail, cache_max: usize) -> Registry {
     Registry::with_domain(
         RegistryConfig {
             cache_max,
@@ -28,7 +45,7 @@ fn registry(rail: &InprocRail, cache_max: usize) -> Registry {
 
 impl Pair {
     fn new(settings: ProtocolSettings, depth: usize, fail_rdma: bool) -> Self {
-        let mut rails = inproc::network(2, 4096);
+        let mut rails = inproc::network(2, 4096 + crate::channel::reorder::SEQ_HEADER);
         for r in &mut rails {
             r.depth = depth;
             r.fail_rdma = fail_rdma;
@@ -42,7 +59,9 @@ impl Pair {
             // ODP: nothing pinned, so the registration tests' VmLck checks stay exact.
             e.reg_policy = crate::registration::RegPolicy::OdpNative;
         }
-        Pair { rails, eng }
+        let stats = rails.iter().map(|r| r.stats()).collect();
+        let rails = channels(rails);
+        Pair { rails, stats, eng }
     }
 
     fn progress(&mut self) {
@@ -363,7 +382,7 @@ fn layout_trip(
         "{what}"
     );
     assert_eq!(p.eng[0].bad_packets + p.eng[1].bad_packets, 0, "{what}");
-    (p.rails[1].read_bytes, p.rails[0].written_bytes)
+    (p.stats[1].read.get(), p.stats[0].written.get())
 }
 
 #[test]
@@ -674,7 +693,7 @@ fn pipe_trip(
         take.saturating_sub(PIPE_BASE)
     };
     assert_eq!(
-        (p.rails[1].read_bytes, p.rails[0].written_bytes),
+        (p.stats[1].read.get(), p.stats[0].written.get()),
         (0, rdma),
         "bytes past the send length by RDMA write: {what}"
     );
@@ -733,7 +752,19 @@ fn pipeline_blocks_are_cached_only_by_the_caching_pipeline() {
     for rndv in [Rndv::Pipeline, Rndv::PipelineCached] {
         let s = with_rndv(settings(true, 8192), rndv);
         let mut p = Pair::new(s, 8, false);
-        let regs: Vec<Registry> = p.rails.iter().map(|r| registry(r, 1 << 24)).collect();
+        let regs: Vec<Registry> = p
+            .rails
+            .iter()
+            .map(|c| {
+                Registry::with_domain(
+                    RegistryConfig {
+                        cache_max: 1 << 24,
+                        invalidation: Invalidation::Hooks,
+                    },
+                    c.memory(),
+                )
+            })
+            .collect();
         for (e, r) in p.eng.iter_mut().zip(&regs) {
             e.registry = Some(r.clone());
             // ODP: nothing pinned, so the registration tests' VmLck checks stay exact.
@@ -780,7 +811,19 @@ fn auto_pipelines_fresh_buffers_under_pin_down() {
         let mut s = with_rndv(settings(true, 8192), Rndv::Auto);
         s.pipeline.frag = 64 << 10;
         let mut p = Pair::new(s, 8, false);
-        let regs: Vec<Registry> = p.rails.iter().map(|r| registry(r, 1 << 24)).collect();
+        let regs: Vec<Registry> = p
+            .rails
+            .iter()
+            .map(|c| {
+                Registry::with_domain(
+                    RegistryConfig {
+                        cache_max: 1 << 24,
+                        invalidation: Invalidation::Hooks,
+                    },
+                    c.memory(),
+                )
+            })
+            .collect();
         for (e, r) in p.eng.iter_mut().zip(&regs) {
             e.registry = Some(r.clone());
             e.reg_policy = policy;

@@ -3,8 +3,9 @@
 //! yield, then sleep on the process's doorbell, so ranks that outnumber cores (or threads
 //! that outnumber them) still let the process that holds the work run.
 
+use crate::channel::Channels;
 use crate::coll::schedule::Schedules;
-use crate::fabric::{Doorbell, Rail};
+use crate::fabric::Doorbell;
 use crate::pt2pt::Pt2pt;
 use parking_lot::lock_api::RawMutex as _;
 use parking_lot::RawMutex;
@@ -13,7 +14,8 @@ use std::ops::{Deref, DerefMut};
 use std::time::Duration;
 
 pub struct Engine {
-    pub rail: Box<dyn Rail>,
+    /// The virtual channels to every peer (over the rails `fabric::open` chose).
+    pub channels: Channels,
     pub p2p: Pt2pt,
     /// Collectives in flight (nonblocking ones, and blocking ones being waited for).
     pub colls: Schedules,
@@ -23,21 +25,25 @@ impl Engine {
     /// One round of progress; returns how many events happened.
     #[inline]
     pub fn progress(&mut self) -> usize {
-        let Engine { rail, p2p, colls } = self;
-        let mut n = rail.poll(&mut |ev| p2p.on_event(ev));
+        let Engine {
+            channels: ch,
+            p2p,
+            colls,
+        } = self;
+        let mut n = ch.poll(&mut |ev| p2p.on_event(ev));
         if p2p.has_output() {
             // Flush first so requests for the peer's help (PUT_REQ) leave before our copy.
-            n += p2p.flush(rail.as_mut());
-            n += p2p.run_rdma(rail.as_mut());
-            if rail.has_completions() {
+            n += p2p.flush(ch);
+            n += p2p.run_rdma(ch);
+            if ch.has_completions() {
                 // A rail that completes inside the post (shm): continue those protocols
                 // (FIN, the next block) in this same round.
-                n += rail.poll(&mut |ev| p2p.on_event(ev));
+                n += ch.poll(&mut |ev| p2p.on_event(ev));
             }
-            n += p2p.flush(rail.as_mut());
+            n += p2p.flush(ch);
         }
         if colls.has_work() {
-            n += colls.progress(p2p, rail.as_mut());
+            n += colls.progress(p2p, ch);
         }
         n
     }

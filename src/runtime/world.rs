@@ -3,6 +3,7 @@
 use super::config::{Bind, Config};
 use super::pmi::{self, Pmi};
 use super::progress::{Engine, Progress, WaitPolicy};
+use crate::channel::Channels;
 use crate::coll::schedule::{CollId, Schedule};
 use crate::coll::{self, CollTransport};
 use crate::comm::{Communicator, Group};
@@ -122,16 +123,8 @@ impl World {
         )
         .map_err(intern)?;
         let doorbell = fabric.wait;
-        // One rail reaches every peer so far (fabric::open refuses anything else), and it
-        // numbers them as the job does; the channel layer will map ranks to rails.
-        let mut rails = fabric.rails;
-        debug_assert!(fabric
-            .routes
-            .iter()
-            .enumerate()
-            .all(|(r, route)| route.peer == r));
-        let rail = rails.remove(0);
-        let caps = rail.caps().clone();
+        let channels = Channels::new(fabric.rails, &fabric.routes, fabric.wait);
+        let caps = channels.caps().clone();
         let mut p2p = Pt2pt::new(
             rank,
             size,
@@ -157,7 +150,7 @@ impl World {
                     cache_max: config.reg_cache_max,
                     invalidation: config.reg_invalidate,
                 },
-                rail.memory(),
+                channels.memory(),
             )
         });
         p2p.registry = registry.clone();
@@ -193,7 +186,7 @@ impl World {
             pmi,
             progress: Progress::new(
                 Engine {
-                    rail,
+                    channels,
                     p2p,
                     colls: Default::default(),
                 },
@@ -341,8 +334,8 @@ impl World {
         let peer = comm.world_rank(dst);
         let src = comm.rank as i32;
         self.progress.locked(|e| {
-            let Engine { rail, p2p, .. } = e;
-            let started = p2p.send_buf(rail.as_mut(), peer, ctx, src, tag, data, sync);
+            let Engine { channels, p2p, .. } = e;
+            let started = p2p.send_buf(channels, peer, ctx, src, tag, data, sync);
             if let SendStart::Pending(req) = started {
                 p2p.set_owner(req, owner);
             }
@@ -463,8 +456,12 @@ impl World {
     /// Start a collective schedule (nonblocking).
     pub fn start_collective(&self, s: Schedule) -> CollId {
         self.progress.locked(|e| {
-            let Engine { rail, p2p, colls } = e;
-            colls.start(s, p2p, rail.as_mut())
+            let Engine {
+                channels,
+                p2p,
+                colls,
+            } = e;
+            colls.start(s, p2p, channels)
         })
     }
 
