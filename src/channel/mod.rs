@@ -20,8 +20,15 @@ use crate::fabric::{
     Route, Span,
 };
 use filter::Filter;
-use reorder::{Arrival, Reorder, Sequencer, SEQ_HEADER};
+use reorder::{Arrival, Reorder, Sequencer};
 use std::sync::Arc;
+
+/// What the channels hand up: a message from a rank (in its channel's order), or the
+/// completion of a posted transfer (all its parts).
+pub enum Event<'a> {
+    Message { peer: usize, bytes: &'a [u8] },
+    Completion(Completion),
+}
 
 /// One path to a peer: rail `rail`, where the peer is `peer`.
 #[derive(Clone, Copy, Debug)]
@@ -61,11 +68,8 @@ impl Channels {
                 *slot = rank;
             }
         }
-        // What the layers above may count on: the smallest of every rail's limits, less
-        // the sequence number.
-        let mut caps = rails[0].caps().clone();
-        caps.max_message -= SEQ_HEADER;
-        caps.max_inline = caps.max_inline.saturating_sub(SEQ_HEADER);
+        // What the layers above may count on (one rail today: its caps).
+        let caps = rails[0].caps().clone();
         Channels {
             vcs: routes
                 .iter()
@@ -111,18 +115,9 @@ impl Channels {
     #[inline]
     pub fn try_send(&mut self, peer: usize, parts: &[&[u8]]) -> bool {
         let vc = &mut self.vcs[peer];
-        let seq = vc.send.peek();
-        let rail = &mut self.rails[vc.sub.rail];
-        let sent = match *parts {
-            [a] => rail.try_send(vc.sub.peer, &[&seq, a]),
-            [a, b] => rail.try_send(vc.sub.peer, &[&seq, a, b]),
-            _ => {
-                let mut all: Vec<&[u8]> = Vec::with_capacity(parts.len() + 1);
-                all.push(&seq);
-                all.extend_from_slice(parts);
-                rail.try_send(vc.sub.peer, &all)
-            }
-        };
+        // The sequence number rides as the rail's immediate word: no byte of the payload
+        // moves for it.
+        let sent = self.rails[vc.sub.rail].try_send(vc.sub.peer, vc.send.next(), parts);
         if sent {
             vc.send.commit();
         }
@@ -131,7 +126,8 @@ impl Channels {
 
     /// Hand every completion and every message that is next in its channel's order to
     /// `sink` (peers as ranks). Returns how many.
-    pub fn poll(&mut self, sink: &mut dyn FnMut(RailEvent<'_>)) -> usize {
+    #[inline]
+    pub fn poll<F: FnMut(Event<'_>)>(&mut self, sink: &mut F) -> usize {
         let Channels {
             rails,
             vcs,
@@ -144,25 +140,15 @@ impl Channels {
         for (i, rail) in rails.iter_mut().enumerate() {
             let ranks = &ranks[i];
             rail.poll(&mut |ev| match ev {
-                RailEvent::Message { peer, bytes } => {
+                RailEvent::Message { peer, imm, bytes } => {
                     let rank = ranks[peer];
-                    let (Some(seq), Some(body)) =
-                        (bytes.get(..SEQ_HEADER), bytes.get(SEQ_HEADER..))
-                    else {
-                        *bad_messages += 1;
-                        return;
-                    };
-                    let seq = u32::from_le_bytes(seq.try_into().expect("4 bytes"));
                     let vc = &mut vcs[rank];
-                    match vc.recv.arrive(seq, body) {
+                    match vc.recv.arrive(imm, bytes) {
                         Arrival::InOrder => {
-                            sink(RailEvent::Message {
-                                peer: rank,
-                                bytes: body,
-                            });
+                            sink(Event::Message { peer: rank, bytes });
                             n += 1;
                             while let Some(m) = vc.recv.next_held() {
-                                sink(RailEvent::Message {
+                                sink(Event::Message {
                                     peer: rank,
                                     bytes: &m,
                                 });
@@ -175,7 +161,7 @@ impl Channels {
                 }
                 RailEvent::Completion(c) => {
                     if let Some(c) = filter.complete(c) {
-                        sink(RailEvent::Completion(c));
+                        sink(Event::Completion(c));
                         n += 1;
                     }
                 }
@@ -302,7 +288,7 @@ mod tests {
     fn messages(ch: &mut Channels) -> Vec<Vec<u8>> {
         let mut out = Vec::new();
         ch.poll(&mut |ev| {
-            if let RailEvent::Message { peer, bytes } = ev {
+            if let Event::Message { peer, bytes } = ev {
                 assert_eq!(peer, 0);
                 out.push(bytes.to_vec());
             }
@@ -323,7 +309,7 @@ mod tests {
             assert_eq!(m, &[i as u8, i as u8, i as u8]);
         }
         assert_eq!(got[10], vec![1, 2, 3]);
-        assert_eq!(ch[0].caps().max_message, 4096 - SEQ_HEADER);
+        assert_eq!(ch[1].bad_messages, 0);
     }
 
     #[test]
@@ -366,7 +352,7 @@ mod tests {
         assert_eq!(ch[0].filter.pending(), 1);
         let mut done = Vec::new();
         ch[0].poll(&mut |ev| {
-            if let RailEvent::Completion(c) = ev {
+            if let Event::Completion(c) = ev {
                 done.push(c)
             }
         });
@@ -392,7 +378,7 @@ mod tests {
         unsafe { ch[0].post_write(1, &local, &remote, forged, 43).unwrap() };
         let mut done = Vec::new();
         ch[0].poll(&mut |ev| {
-            if let RailEvent::Completion(c) = ev {
+            if let Event::Completion(c) = ev {
                 done.push(c)
             }
         });

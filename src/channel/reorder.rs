@@ -1,13 +1,11 @@
 //! Sequence numbers and the out-of-order queue of one virtual channel (Liu 2004, §5.2):
-//! every channel message carries the sender's next number for that peer; the receiver
+//! every channel message carries the sender's next number for that peer (as the rail's
+//! immediate word, beside the payload); the receiver
 //! delivers a message only when its number is the one expected, and keeps those that ran
 //! ahead (over another subchannel) until the gap is filled. MPI's non-overtaking rule then
 //! rests on this, not on any rail being FIFO.
 
 use std::collections::BTreeMap;
-
-/// Bytes of the sequence number in front of every channel message.
-pub const SEQ_HEADER: usize = 4;
 
 /// Most messages held back per peer: a sender never runs this far ahead of a gap (a window
 /// of messages in flight on several subchannels is far smaller), so more is a forgery.
@@ -75,8 +73,8 @@ pub struct Sequencer {
 impl Sequencer {
     /// The number for the message about to go (advanced only once it went: `commit`).
     #[inline]
-    pub fn peek(&self) -> [u8; SEQ_HEADER] {
-        self.next.to_le_bytes()
+    pub fn next(&self) -> u32 {
+        self.next
     }
 
     #[inline]

@@ -27,7 +27,7 @@ struct Mesh {
 
 impl Mesh {
     fn new(n: usize) -> Self {
-        let rails = inproc::network(n, 4096 + crate::channel::reorder::SEQ_HEADER);
+        let rails = inproc::network(n, 4096);
         let routes: Vec<Route> = (0..n).map(|r| Route { rail: 0, peer: r }).collect();
         let group = Arc::new(Group::new((0..n).collect()));
         let settings = ProtocolSettings {

@@ -17,7 +17,7 @@ use std::sync::Arc;
 
 struct Net {
     /// Messages for endpoint `i`, with their source.
-    queues: Vec<VecDeque<(usize, Vec<u8>)>>,
+    queues: Vec<VecDeque<(usize, u32, Vec<u8>)>>,
 }
 
 /// One endpoint of an in-process network of `n`.
@@ -180,14 +180,14 @@ impl Rail for InprocRail {
     fn wait_handle(&self) -> Doorbell {
         self.wait
     }
-    fn try_send(&mut self, peer: usize, parts: &[&[u8]]) -> bool {
+    fn try_send(&mut self, peer: usize, imm: u32, parts: &[&[u8]]) -> bool {
         assert_ne!(peer, self.me, "engines handle messages to themselves");
         let mut net = self.net.borrow_mut();
         let q = &mut net.queues[peer];
         if q.len() >= self.depth {
             return false;
         }
-        q.push_back((self.me, parts.concat()));
+        q.push_back((self.me, imm, parts.concat()));
         true
     }
     fn poll(&mut self, sink: &mut dyn FnMut(RailEvent<'_>)) -> usize {
@@ -197,8 +197,12 @@ impl Rail for InprocRail {
             n += 1;
         }
         let msgs: Vec<_> = self.net.borrow_mut().queues[self.me].drain(..).collect();
-        for (peer, bytes) in &msgs {
-            sink(RailEvent::Message { peer: *peer, bytes });
+        for (peer, imm, bytes) in &msgs {
+            sink(RailEvent::Message {
+                peer: *peer,
+                imm: *imm,
+                bytes,
+            });
         }
         n + msgs.len()
     }

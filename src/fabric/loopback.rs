@@ -49,7 +49,7 @@ impl Rail for LoopbackRail {
     fn wait_handle(&self) -> Doorbell {
         self.wait
     }
-    fn try_send(&mut self, _peer: usize, _parts: &[&[u8]]) -> bool {
+    fn try_send(&mut self, _peer: usize, _imm: u32, _parts: &[&[u8]]) -> bool {
         false
     }
     fn poll(&mut self, _sink: &mut dyn FnMut(RailEvent<'_>)) -> usize {

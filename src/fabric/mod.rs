@@ -113,9 +113,11 @@ pub struct Completion {
 
 /// What `poll` hands up.
 pub enum RailEvent<'a> {
-    /// A message from `peer`; the bytes are valid only during the call.
+    /// A message from `peer` with the immediate word its sender gave it; the bytes are
+    /// valid only during the call.
     Message {
         peer: usize,
+        imm: u32,
         bytes: &'a [u8],
     },
     Completion(Completion),
@@ -133,10 +135,13 @@ pub trait Rail: Send {
     fn peers(&self) -> usize;
     /// The domain that registers memory for this rail.
     fn memory(&self) -> Arc<dyn MemoryDomain>;
-    /// What this process sleeps on: rung when a message or a completion arrives.
+    /// What this process sleeps on: rung when a message or a completion arrives (except a
+    /// completion made inside this process's own post, which `has_completions` shows).
     fn wait_handle(&self) -> Doorbell;
-    /// Queue one message made of `parts` for `peer`. False when there is no room now.
-    fn try_send(&mut self, peer: usize, parts: &[&[u8]]) -> bool;
+    /// Queue one message made of `parts` for `peer`, with a 32-bit immediate word that
+    /// travels beside the payload (verbs: send with immediate). False when there is no
+    /// room now.
+    fn try_send(&mut self, peer: usize, imm: u32, parts: &[&[u8]]) -> bool;
     /// Hand every waiting completion and message to `sink`. Returns the number delivered.
     fn poll(&mut self, sink: &mut dyn FnMut(RailEvent<'_>)) -> usize;
     /// Whether completions wait to be polled.

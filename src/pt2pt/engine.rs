@@ -17,8 +17,8 @@ use super::buffer::{self, MsgBuf, Run, TableError, MAX_RUN_TABLE, RUN_ENTRY};
 use super::matching::{Envelope, MatchQueues, Pattern};
 use super::request::{Bounce, Kind, RecvState, ReqId, Request, SendWait, Slab, Status};
 use super::wire::{self, MatchHeader, Packet};
-use crate::channel::Channels;
-use crate::fabric::{Completion, RailError, RailEvent, RemoteKey, Span};
+use crate::channel::{Channels, Event};
+use crate::fabric::{Completion, RailError, RemoteKey, Span};
 use crate::registration::{Access, Mode, RegPolicy, Registration, Registry};
 use std::collections::{HashMap, VecDeque};
 
@@ -317,9 +317,10 @@ pub struct Pt2pt {
     pipe_writes: Vec<PipeWrite>,
     /// Receive buffers the peer writes, prefetched from the end (odp-optimal).
     backward_prefetch: Vec<BackwardPrefetch>,
-    /// RDMA operations posted and not completed, by token.
-    posted: HashMap<u64, Posted>,
-    next_token: u64,
+    /// RDMA operations posted and not completed, by token (see `track`).
+    posted: Vec<(u32, Option<Posted>)>,
+    free_posted: Vec<u32>,
+    live_posted: usize,
     /// Payload reads due once their run table arrived.
     payload_reads: Vec<PayloadRead>,
     /// Non-contiguous rendezvous whose runs average fewer bytes than this (on either side)
@@ -367,8 +368,9 @@ impl Pt2pt {
             pipe_due: Vec::new(),
             pipe_writes: Vec::new(),
             backward_prefetch: Vec::new(),
-            posted: HashMap::new(),
-            next_token: 0,
+            posted: Vec::new(),
+            free_posted: Vec::new(),
+            live_posted: 0,
             payload_reads: Vec::new(),
             min_rdma_run: 0,
             registry: None,
@@ -873,10 +875,10 @@ impl Pt2pt {
 
     /// Handle one rail event: a message, or the completion of a posted operation.
     #[inline]
-    pub fn on_event(&mut self, ev: RailEvent<'_>) {
+    pub fn on_event(&mut self, ev: Event<'_>) {
         match ev {
-            RailEvent::Message { peer, bytes } => self.on_packet(peer, bytes),
-            RailEvent::Completion(c) => self.on_completion(c),
+            Event::Message { peer, bytes } => self.on_packet(peer, bytes),
+            Event::Completion(c) => self.on_completion(c),
         }
     }
 
@@ -1730,11 +1732,34 @@ impl Pt2pt {
         n
     }
 
-    /// Keep `op` until its completion; its token.
+    /// Keep `op` until its completion; its token: `generation << 32 | slot + 1` (never 0,
+    /// top bit clear, and a slot's reuse changes it).
     fn track(&mut self, op: Posted) -> u64 {
-        self.next_token = self.next_token.wrapping_add(1);
-        self.posted.insert(self.next_token, op);
-        self.next_token
+        let slot = match self.free_posted.pop() {
+            Some(i) => i as usize,
+            None => {
+                self.posted.push((0, None));
+                self.posted.len() - 1
+            }
+        };
+        let e = &mut self.posted[slot];
+        e.0 = e.0.wrapping_add(1) & 0x7fff_ffff;
+        e.1 = Some(op);
+        self.live_posted += 1;
+        ((e.0 as u64) << 32) | (slot as u64 + 1)
+    }
+
+    /// The operation `token` names, taken out of the table.
+    fn untrack(&mut self, token: u64) -> Option<Posted> {
+        let slot = ((token as u32) as usize).checked_sub(1)?;
+        let e = self.posted.get_mut(slot)?;
+        if e.0 as u64 != token >> 32 {
+            return None;
+        }
+        let op = e.1.take()?;
+        self.free_posted.push(slot as u32);
+        self.live_posted -= 1;
+        Some(op)
     }
 
     /// A post the rail refused at once completes with that error.
@@ -1820,7 +1845,7 @@ impl Pt2pt {
 
     /// A posted operation finished (or failed): continue the protocol it belongs to.
     pub fn on_completion(&mut self, c: Completion) {
-        let Some(op) = self.posted.remove(&c.token) else {
+        let Some(op) = self.untrack(c.token) else {
             return self.reject(usize::MAX, "completion of nothing posted");
         };
         let ok = match &c.result {
@@ -2051,7 +2076,7 @@ impl Pt2pt {
             || !self.pipe_writes.is_empty()
             || !self.backward_prefetch.is_empty()
             || !self.payload_reads.is_empty()
-            || !self.posted.is_empty()
+            || self.live_posted > 0
     }
 }
 

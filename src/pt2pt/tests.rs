@@ -45,7 +45,7 @@ fn registry(rail: &dyn Rail, cache_max: usize) -> Registry {
 
 impl Pair {
     fn new(settings: ProtocolSettings, depth: usize, fail_rdma: bool) -> Self {
-        let mut rails = inproc::network(2, 4096 + crate::channel::reorder::SEQ_HEADER);
+        let mut rails = inproc::network(2, 4096);
         for r in &mut rails {
             r.depth = depth;
             r.fail_rdma = fail_rdma;

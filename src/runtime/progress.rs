@@ -35,10 +35,16 @@ impl Engine {
             // Flush first so requests for the peer's help (PUT_REQ) leave before our copy.
             n += p2p.flush(ch);
             n += p2p.run_rdma(ch);
-            if ch.has_completions() {
-                // A rail that completes inside the post (shm): continue those protocols
-                // (FIN, the next block) in this same round.
+            // A rail that completes inside the post (shm): continue those protocols (FIN,
+            // a run table's payload read, the next block) in this same round, so nothing
+            // is left waiting in a rail when a waiter goes to sleep.
+            let mut rounds = 0;
+            while ch.has_completions() && rounds < 8 {
                 n += ch.poll(&mut |ev| p2p.on_event(ev));
+                // The replies (FIN, PUT_DONE) leave before the next copy starts.
+                n += p2p.flush(ch);
+                n += p2p.run_rdma(ch);
+                rounds += 1;
             }
             n += p2p.flush(ch);
         }

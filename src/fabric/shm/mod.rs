@@ -269,13 +269,14 @@ impl ShmRail {
         res.map_err(RailError::Access)
     }
 
+    /// Queue a completion. No doorbell: it was made by this process's own thread inside a
+    /// post, and the progress loop polls again after posting (`has_completions`), so no
+    /// waiter sleeps on it.
     fn complete(&mut self, token: u64, result: Result<(), RailError>) {
         self.done.push_back(Completion {
             token,
             result: result.map(|()| 0),
         });
-        // A waiter of ours that sleeps before polling must see it.
-        self.doorbells[self.me].ring();
     }
 }
 
@@ -297,11 +298,11 @@ impl Rail for ShmRail {
     }
 
     #[inline]
-    fn try_send(&mut self, peer: usize, parts: &[&[u8]]) -> bool {
+    fn try_send(&mut self, peer: usize, imm: u32, parts: &[&[u8]]) -> bool {
         let Some(Some(tx)) = self.tx.get_mut(peer) else {
             return false;
         };
-        if tx.try_push(parts) {
+        if tx.try_push(imm, parts) {
             self.doorbells[peer].ring();
             true
         } else {
@@ -323,8 +324,10 @@ impl Rail for ShmRail {
             };
             let mut budget = POLL_BUDGET_PER_PEER;
             while budget > 0 {
-                let Some(bytes) = rx.peek() else { break };
-                sink(RailEvent::Message { peer, bytes });
+                let Some((imm, bytes)) = rx.peek() else {
+                    break;
+                };
+                sink(RailEvent::Message { peer, imm, bytes });
                 rx.pop();
                 delivered += 1;
                 budget -= 1;

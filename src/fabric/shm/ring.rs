@@ -9,8 +9,9 @@
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 pub const CACHE_LINE: usize = 64;
-/// `seq` and `len`: small, so a short message and its header share one cache line.
-const CELL_HEADER: usize = 8;
+/// `seq`, `len` and the immediate word (padded): small, so a short message and its header
+/// share one cache line.
+const CELL_HEADER: usize = 16;
 
 #[repr(C)]
 struct RingCtl {
@@ -23,6 +24,9 @@ struct CellHeader {
     /// so the truncation never makes an old value look current).
     seq: AtomicU32,
     len: u32,
+    /// The sender's immediate word (see `Rail::try_send`).
+    imm: u32,
+    _pad: u32,
 }
 
 /// Geometry shared by both ends (both derive it from the segment header).
@@ -89,7 +93,7 @@ impl RingTx {
     /// Copy the concatenation of `parts` into the next cell. False if the ring is full.
     /// Panics (a caller bug) when the parts exceed one cell.
     #[inline]
-    pub fn try_push(&mut self, parts: &[&[u8]]) -> bool {
+    pub fn try_push(&mut self, imm: u32, parts: &[&[u8]]) -> bool {
         let total: usize = parts.iter().map(|p| p.len()).sum();
         assert!(
             total <= self.geo.max_payload(),
@@ -113,6 +117,7 @@ impl RingTx {
             }
             let hdr = &mut *(cell as *mut CellHeader);
             hdr.len = total as u32;
+            hdr.imm = imm;
             hdr.seq.store((self.head + 1) as u32, Ordering::Release);
         }
         self.head += 1;
@@ -139,9 +144,10 @@ impl RingRx {
         unsafe { self.base.add(CACHE_LINE + i * self.geo.cell_size) }
     }
 
-    /// The next message, if one has arrived. Call `pop` when done with it.
+    /// The next message and its immediate word, if one has arrived. Call `pop` when done
+    /// with it.
     #[inline]
-    pub fn peek(&self) -> Option<&[u8]> {
+    pub fn peek(&self) -> Option<(u32, &[u8])> {
         let cell = self.cell(self.next);
         // SAFETY: the header is inside the ring; `seq` is read atomically.
         let hdr = unsafe { &*(cell as *const CellHeader) };
@@ -152,7 +158,9 @@ impl RingRx {
         let len = (hdr.len as usize).min(self.geo.max_payload());
         // SAFETY: the acquire load above makes the producer's payload visible, and the
         // producer won't touch the cell until we advance `tail` in `pop`.
-        Some(unsafe { std::slice::from_raw_parts(cell.add(CELL_HEADER), len) })
+        Some((hdr.imm, unsafe {
+            std::slice::from_raw_parts(cell.add(CELL_HEADER), len)
+        }))
     }
 
     /// Release the message returned by `peek`.
@@ -193,11 +201,12 @@ mod tests {
         assert!(rx.peek().is_none());
         for round in 0..10u8 {
             for i in 0..4u8 {
-                assert!(tx.try_push(&[&[round, i], &[7; 3]]));
+                assert!(tx.try_push(i as u32 * 3, &[&[round, i], &[7; 3]]));
             }
-            assert!(!tx.try_push(&[&[1]]), "ring of 4 must be full");
+            assert!(!tx.try_push(0, &[&[1]]), "ring of 4 must be full");
             for i in 0..4u8 {
-                assert_eq!(rx.peek().unwrap(), &[round, i, 7, 7, 7]);
+                let (imm, msg) = rx.peek().unwrap();
+                assert_eq!((imm, msg), (i as u32 * 3, &[round, i, 7, 7, 7][..]));
                 rx.pop();
             }
             assert!(rx.peek().is_none());
@@ -215,7 +224,7 @@ mod tests {
         let producer = std::thread::spawn(move || {
             let mut tx = unsafe { RingTx::new(base as *mut u8, geo) };
             for i in 0..100_000u32 {
-                while !tx.try_push(&[&i.to_le_bytes()]) {
+                while !tx.try_push(i, &[&i.to_le_bytes()]) {
                     std::hint::spin_loop();
                 }
             }
@@ -223,8 +232,9 @@ mod tests {
         let mut rx = unsafe { RingRx::new(base as *mut u8, geo) };
         let mut expect = 0u32;
         while expect < 100_000 {
-            if let Some(m) = rx.peek() {
+            if let Some((imm, m)) = rx.peek() {
                 assert_eq!(u32::from_le_bytes(m.try_into().unwrap()), expect);
+                assert_eq!(imm, expect);
                 rx.pop();
                 expect += 1;
             }
