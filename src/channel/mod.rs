@@ -112,7 +112,7 @@ impl Channels {
     }
 
     /// Queue one message made of `parts` for rank `peer`. False when there is no room now.
-    #[inline]
+    #[inline(always)]
     pub fn try_send(&mut self, peer: usize, parts: &[&[u8]]) -> bool {
         let vc = &mut self.vcs[peer];
         // The sequence number rides as the rail's immediate word: no byte of the payload
@@ -143,6 +143,11 @@ impl Channels {
                 RailEvent::Message { peer, imm, bytes } => {
                     let rank = ranks[peer];
                     let vc = &mut vcs[rank];
+                    if vc.recv.take_in_order(imm) {
+                        sink(Event::Message { peer: rank, bytes });
+                        n += 1;
+                        return;
+                    }
                     match vc.recv.arrive(imm, bytes) {
                         Arrival::InOrder => {
                             sink(Event::Message { peer: rank, bytes });

@@ -30,8 +30,20 @@ pub enum Arrival {
 }
 
 impl Reorder {
+    /// The common case, checked inline: `seq` is the expected number and nothing is held
+    /// back (then it is taken, and nothing held can follow it).
+    #[inline(always)]
+    pub fn take_in_order(&mut self, seq: u32) -> bool {
+        if seq == self.expected && self.held.is_empty() {
+            self.expected = self.expected.wrapping_add(1);
+            true
+        } else {
+            false
+        }
+    }
+
     /// Classify a message numbered `seq` (and keep it if it ran ahead).
-    #[inline]
+    #[cold]
     pub fn arrive(&mut self, seq: u32, bytes: &[u8]) -> Arrival {
         if seq == self.expected {
             self.expected = self.expected.wrapping_add(1);

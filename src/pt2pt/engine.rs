@@ -427,7 +427,7 @@ impl Pt2pt {
     ) -> SendStart {
         let len = data.len();
         let eager = len <= self.settings.eager_limit;
-        let mut hdr = MatchHeader {
+        let hdr = MatchHeader {
             ctx,
             src,
             tag,
@@ -455,6 +455,26 @@ impl Pt2pt {
                 return SendStart::Done;
             }
         }
+        // SAFETY: the caller's contract.
+        unsafe { self.send_queued(ch, peer, hdr, data, sync) }
+    }
+
+    /// A send that needs a request: rendezvous, synchronous, or queued behind others.
+    /// Out of line, so the eager fast path above stays small.
+    ///
+    /// # Safety
+    /// As for `send_buf`.
+    #[inline(never)]
+    unsafe fn send_queued(
+        &mut self,
+        ch: &mut Channels,
+        peer: usize,
+        mut hdr: MatchHeader,
+        mut data: MsgBuf,
+        sync: bool,
+    ) -> SendStart {
+        let len = data.len();
+        let eager = len <= self.settings.eager_limit;
         // Runs too small to read one by one go packed, once: the receiver then reads one
         // range (and a split rendezvous lets both cores share the copy).
         let bounce = if !eager
@@ -489,6 +509,7 @@ impl Pt2pt {
             None
         } else {
             Self::register_payload(&self.registry, self.reg_policy, &data, Access::Read)
+                .map(Box::new)
         };
         let wait = if pipeline {
             SendWait::Pipeline
@@ -511,7 +532,8 @@ impl Pt2pt {
                 self.reg_policy,
                 &MsgBuf::contig(addr as *const u8, entries as usize * RUN_ENTRY),
                 Access::Read,
-            ),
+            )
+            .map(Box::new),
             _ => None,
         };
         let rkey = reg.as_ref().map_or(RemoteKey::NONE, |g| g.remote_key());
@@ -851,8 +873,10 @@ impl Pt2pt {
             r.done = true;
             // Released now, not when the application collects the request: pins are
             // scarce (a cache may keep the pages registered for the next transfer).
-            r.reg = None;
-            r.table_reg = None;
+            if r.reg.is_some() {
+                r.reg = None;
+                r.table_reg = None;
+            }
             if let Some(Bounce {
                 bytes,
                 unpack_to: Some(runs),
@@ -1212,7 +1236,8 @@ impl Pt2pt {
             && keyed
             && r.data.mean_run().min(theirs) >= self.min_rdma_run;
         if rdma && peer != self.me {
-            r.reg = Self::register_payload(&self.registry, self.reg_policy, &r.data, Access::Write);
+            r.reg = Self::register_payload(&self.registry, self.reg_policy, &r.data, Access::Write)
+                .map(Box::new);
         }
         // odp-optimal prefetches a fresh registration once our reply is out.
         let prefetch = rdma

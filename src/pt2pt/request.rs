@@ -81,10 +81,11 @@ pub struct Request {
     /// The contiguous stand-in `data` points into when the application's runs are too
     /// small to move one by one (see `Pt2pt::min_rdma_run`).
     pub bounce: Option<Bounce>,
-    /// The registration of a rendezvous payload (released at completion).
-    pub reg: Option<Registration>,
+    /// The registration of a rendezvous payload (released at completion). Boxed, like the
+    /// next: eager requests, the many, stay small.
+    pub reg: Option<Box<Registration>>,
     /// A non-contiguous send's run table, registered for the receiver to read.
-    pub table_reg: Option<Registration>,
+    pub table_reg: Option<Box<Registration>>,
 }
 
 /// A bounce buffer: a send's tiny runs packed once, or a receive's filled from it on

@@ -25,33 +25,38 @@ impl Engine {
     /// One round of progress; returns how many events happened.
     #[inline]
     pub fn progress(&mut self) -> usize {
-        let Engine {
-            channels: ch,
-            p2p,
-            colls,
-        } = self;
-        let mut n = ch.poll(&mut |ev| p2p.on_event(ev));
-        if p2p.has_output() {
-            // Flush first so requests for the peer's help (PUT_REQ) leave before our copy.
-            n += p2p.flush(ch);
-            n += p2p.run_rdma(ch);
-            // A rail that completes inside the post (shm): continue those protocols (FIN,
-            // a run table's payload read, the next block) in this same round, so nothing
-            // is left waiting in a rail when a waiter goes to sleep.
-            let mut rounds = 0;
-            while ch.has_completions() && rounds < 8 {
-                n += ch.poll(&mut |ev| p2p.on_event(ev));
-                // The replies (FIN, PUT_DONE) leave before the next copy starts.
-                n += p2p.flush(ch);
-                n += p2p.run_rdma(ch);
-                rounds += 1;
-            }
-            n += p2p.flush(ch);
+        let mut n = self.channels.poll(&mut |ev| self.p2p.on_event(ev));
+        if self.p2p.has_output() {
+            n += self.output();
         }
-        if colls.has_work() {
-            n += colls.progress(p2p, ch);
+        if self.colls.has_work() {
+            n += self.colls.progress(&mut self.p2p, &mut self.channels);
         }
         n
+    }
+
+    /// Queued protocol output: replies, streams, RDMA posts. Out of line: the polling
+    /// loop stays small (waiters spin on it).
+    #[inline(never)]
+    fn output(&mut self) -> usize {
+        let Engine {
+            channels: ch, p2p, ..
+        } = self;
+        // Flush first so requests for the peer's help (PUT_REQ) leave before our copy.
+        let mut n = p2p.flush(ch);
+        n += p2p.run_rdma(ch);
+        // A rail that completes inside the post (shm): continue those protocols (FIN, a
+        // run table's payload read, the next block) in this same round, so nothing is left
+        // waiting in a rail when a waiter goes to sleep.
+        let mut rounds = 0;
+        while ch.has_completions() && rounds < 8 {
+            n += ch.poll(&mut |ev| p2p.on_event(ev));
+            // The replies (FIN, PUT_DONE) leave before the next copy starts.
+            n += p2p.flush(ch);
+            n += p2p.run_rdma(ch);
+            rounds += 1;
+        }
+        n + p2p.flush(ch)
     }
 }
 

@@ -1,5 +1,5 @@
-//! Layout of the job's shared segment: header, one block per rank, one key table per rank,
-//! then the rings (ring from `i` to `j` at index `i * n + j`).
+//! Layout of the job's shared segment: header, one block per rank, the rings (ring from `i`
+//! to `j` at index `i * n + j`), then one key table per rank.
 
 use super::keys::{KeySlot, TABLE_BYTES};
 use super::ring::{RingGeometry, CACHE_LINE};
@@ -42,17 +42,20 @@ impl SegmentLayout {
         PAGE
     }
 
-    fn keys_offset(&self) -> usize {
+    fn rings_offset(&self) -> usize {
         let end = PAGE + self.nranks * std::mem::size_of::<RankBlock>();
         end.div_ceil(PAGE) * PAGE
     }
 
-    fn rings_offset(&self) -> usize {
-        self.keys_offset() + self.nranks * TABLE_BYTES.div_ceil(PAGE) * PAGE
+    /// The key tables follow the rings (page-aligned), leaving the rings where they were
+    /// before keys existed (their placement measurably affects message latency).
+    fn keys_offset(&self) -> usize {
+        let end = self.rings_offset() + self.nranks * self.nranks * self.geo.bytes();
+        end.div_ceil(PAGE) * PAGE
     }
 
     pub fn total_bytes(&self) -> usize {
-        self.rings_offset() + self.nranks * self.nranks * self.geo.bytes()
+        self.keys_offset() + self.nranks * TABLE_BYTES.div_ceil(PAGE) * PAGE
     }
 
     /// # Safety

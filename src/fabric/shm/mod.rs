@@ -269,6 +269,16 @@ impl ShmRail {
         res.map_err(RailError::Access)
     }
 
+    /// Hand up the queued completions (out of line: the polling loop stays small).
+    #[inline(never)]
+    fn drain_completions(&mut self, sink: &mut dyn FnMut(RailEvent<'_>)) -> usize {
+        let n = self.done.len();
+        while let Some(c) = self.done.pop_front() {
+            sink(RailEvent::Completion(c));
+        }
+        n
+    }
+
     /// Queue a completion. No doorbell: it was made by this process's own thread inside a
     /// post, and the progress loop polls again after posting (`has_completions`), so no
     /// waiter sleeps on it.
@@ -312,28 +322,32 @@ impl Rail for ShmRail {
 
     fn poll(&mut self, sink: &mut dyn FnMut(RailEvent<'_>)) -> usize {
         let mut delivered = 0;
-        while let Some(c) = self.done.pop_front() {
-            sink(RailEvent::Completion(c));
-            delivered += 1;
+        if !self.done.is_empty() {
+            delivered += self.drain_completions(sink);
         }
         let n = self.rx.len();
-        for k in 0..n {
-            let peer = (self.poll_start + k) % n;
-            let Some(rx) = self.rx[peer].as_mut() else {
-                continue;
-            };
-            let mut budget = POLL_BUDGET_PER_PEER;
-            while budget > 0 {
-                let Some((imm, bytes)) = rx.peek() else {
-                    break;
-                };
-                sink(RailEvent::Message { peer, imm, bytes });
-                rx.pop();
-                delivered += 1;
-                budget -= 1;
+        // Round robin from `poll_start`, wrapping without a division (a `div` per peer and
+        // poll was a visible part of an idle polling loop).
+        let mut peer = self.poll_start;
+        for _ in 0..n {
+            if let Some(rx) = self.rx[peer].as_mut() {
+                let mut budget = POLL_BUDGET_PER_PEER;
+                while budget > 0 {
+                    let Some((imm, bytes)) = rx.peek() else {
+                        break;
+                    };
+                    sink(RailEvent::Message { peer, imm, bytes });
+                    rx.pop();
+                    delivered += 1;
+                    budget -= 1;
+                }
             }
+            peer = if peer + 1 == n { 0 } else { peer + 1 };
         }
-        self.poll_start = (self.poll_start + 1) % n.max(1);
+        self.poll_start += 1;
+        if self.poll_start >= n {
+            self.poll_start = 0;
+        }
         delivered
     }
 
