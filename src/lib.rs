@@ -1,7 +1,9 @@
 //! railmpi: an MPI library with RDMA-style protocols, exporting the MPICH ABI.
 //!
 //! Layers (see `../shared/DESIGN.md`), each calling only downward:
-//! `abi` → `runtime` → `pt2pt` / `coll` / `datatype` / `comm` → `channel` → `fabric` → `sys`.
+//! `abi` → `runtime` → `pt2pt` / `rma` / `coll` / `datatype` / `comm` (and `op`, the
+//! predefined reductions that `coll` and `rma` share) → `channel` / `registration` →
+//! `fabric` → `sys`.
 //! `launcher` is the `mpiexec` side (PMI server) and shares only the PMI wire codec.
 
 pub mod abi;
@@ -12,6 +14,7 @@ pub mod datatype;
 pub mod error;
 pub mod fabric;
 pub mod launcher;
+pub mod op;
 pub mod pt2pt;
 pub mod registration;
 pub mod rma;

@@ -10,8 +10,8 @@
 
 use super::args;
 use super::consts::*;
-use super::handles::{self, KEYVALS, KEYVAL_OBJ_COMM, KEYVAL_OBJ_WIN};
-use super::shim::{self, put, run};
+use super::handles::{self, Keyval, KEYVALS, KEYVAL_OBJ_COMM, KEYVAL_OBJ_WIN};
+use super::shim::{self, run, write_out};
 use crate::error::{Error, ErrorClass, Result};
 use crate::mpi_err;
 use std::os::raw::{c_int, c_void};
@@ -55,17 +55,6 @@ impl AttrObject for WinAttrs {
     fn with_attrs<T>(self, f: impl FnOnce(&mut Vec<(c_int, usize)>) -> T) -> Result<T> {
         handles::with_win_entry(self.0, |e| f(&mut e.attrs))
     }
-}
-
-/// A keyval (MPI_Comm_create_keyval, MPI_Win_create_keyval).
-pub struct Keyval {
-    copy: MPI_Comm_copy_attr_function,
-    delete: MPI_Comm_delete_attr_function,
-    extra_state: usize,
-    /// Attributes set with it that still exist.
-    uses: usize,
-    /// MPI_Comm_free_keyval was called: the entry goes when its last use does.
-    freed: bool,
 }
 
 /// Builtin keyvals (kind bits `01`, object type keyval): the predefined attributes.
@@ -291,7 +280,7 @@ pub unsafe extern "C" fn PMPI_Comm_create_keyval(
         if comm_keyval.is_null() {
             return mpi_err!(Arg, "NULL keyval pointer");
         }
-        put(
+        write_out(
             comm_keyval,
             create_keyval(comm_copy_attr_fn, comm_delete_attr_fn, extra_state),
         )
@@ -318,7 +307,7 @@ pub unsafe extern "C" fn PMPI_Keyval_create(
         if keyval.is_null() {
             return mpi_err!(Arg, "NULL keyval pointer");
         }
-        put(keyval, create_keyval(copy_fn, delete_fn, extra_state))
+        write_out(keyval, create_keyval(copy_fn, delete_fn, extra_state))
     })
 }
 
@@ -427,18 +416,18 @@ unsafe fn get_attr(
         _ => None,
     };
     if let Some(cell) = predefined {
-        put(
+        write_out(
             attribute_val as *mut *mut c_void,
             cell.as_ptr() as *mut c_void,
         )?;
-        return put(flag, 1);
+        return write_out(flag, 1);
     }
     match user_attr_of(CommAttrs(comm), keyval)? {
         Some(v) => {
-            put(attribute_val as *mut *mut c_void, v as *mut c_void)?;
-            put(flag, 1)
+            write_out(attribute_val as *mut *mut c_void, v as *mut c_void)?;
+            write_out(flag, 1)
         }
-        None => put(flag, 0),
+        None => write_out(flag, 0),
     }
 }
 

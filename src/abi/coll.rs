@@ -7,7 +7,7 @@ use super::args;
 use super::consts::*;
 use super::handles::{self, RequestEntry, TypeRef};
 use super::op::reducer;
-use super::shim::{self, put, run};
+use super::shim::{self, run, write_out};
 use crate::coll::plan::{raw, raw_mut};
 use crate::coll::schedule::Schedule;
 use crate::coll::{self, Blocks, Plan, TypedBuf};
@@ -48,7 +48,7 @@ unsafe fn launch(
         None => w.run_collective(s),
         Some(r) => {
             let id = w.start_collective(s);
-            put(r, handles::new_request(RequestEntry::Coll { id, comm }))
+            write_out(r, handles::new_request(RequestEntry::Coll { id, comm }))
         }
     }
 }

@@ -6,7 +6,7 @@ use super::args;
 use super::attr;
 use super::consts::*;
 use super::handles;
-use super::shim::{self, put, put_str, run};
+use super::shim::{self, run, write_out, write_out_str};
 use crate::comm::{Communicator, Comparison};
 use crate::error::Result;
 use crate::mpi_err;
@@ -17,7 +17,7 @@ use std::os::raw::{c_char, c_int};
 pub unsafe extern "C" fn PMPI_Comm_rank(comm: MPI_Comm, rank: *mut c_int) -> c_int {
     run("MPI_Comm_rank", comm, || {
         shim::world()?;
-        put(rank, handles::comm(comm)?.rank as c_int)
+        write_out(rank, handles::comm(comm)?.rank as c_int)
     })
 }
 
@@ -25,7 +25,7 @@ pub unsafe extern "C" fn PMPI_Comm_rank(comm: MPI_Comm, rank: *mut c_int) -> c_i
 pub unsafe extern "C" fn PMPI_Comm_size(comm: MPI_Comm, size: *mut c_int) -> c_int {
     run("MPI_Comm_size", comm, || {
         shim::world()?;
-        put(size, handles::comm(comm)?.size() as c_int)
+        write_out(size, handles::comm(comm)?.size() as c_int)
     })
 }
 
@@ -53,7 +53,7 @@ pub unsafe extern "C" fn PMPI_Comm_dup(comm: MPI_Comm, newcomm: *mut MPI_Comm) -
         if newcomm.is_null() {
             return mpi_err!(Arg, "NULL newcomm");
         }
-        put(newcomm, dup(comm)?)
+        write_out(newcomm, dup(comm)?)
     })
 }
 
@@ -68,7 +68,7 @@ pub unsafe extern "C" fn PMPI_Comm_dup_with_info(
         if newcomm.is_null() {
             return mpi_err!(Arg, "NULL newcomm");
         }
-        put(newcomm, dup(comm)?)
+        write_out(newcomm, dup(comm)?)
     })
 }
 
@@ -85,8 +85,8 @@ pub unsafe extern "C" fn PMPI_Comm_idup(
         if newcomm.is_null() || request.is_null() {
             return mpi_err!(Arg, "NULL newcomm or request");
         }
-        put(newcomm, dup(comm)?)?;
-        put(request, handles::REQUEST_SEND_DONE)
+        write_out(newcomm, dup(comm)?)?;
+        write_out(request, handles::REQUEST_SEND_DONE)
     })
 }
 
@@ -110,7 +110,7 @@ pub unsafe extern "C" fn PMPI_Comm_create(
             Some(c) => handles::new_comm(c, handles::comm_errhandler(comm)),
             None => MPI_COMM_NULL,
         };
-        put(newcomm, h)
+        write_out(newcomm, h)
     })
 }
 
@@ -136,7 +136,7 @@ pub unsafe extern "C" fn PMPI_Comm_create_group(
             Some(c) => handles::new_comm(c, handles::comm_errhandler(comm)),
             None => MPI_COMM_NULL,
         };
-        put(newcomm, h)
+        write_out(newcomm, h)
     })
 }
 
@@ -162,7 +162,7 @@ pub unsafe extern "C" fn PMPI_Comm_split_type(
             Some(c) => handles::new_comm(c, handles::comm_errhandler(comm)),
             None => MPI_COMM_NULL,
         };
-        put(newcomm, h)
+        write_out(newcomm, h)
     })
 }
 
@@ -171,7 +171,7 @@ pub unsafe extern "C" fn PMPI_Comm_test_inter(comm: MPI_Comm, flag: *mut c_int) 
     run("MPI_Comm_test_inter", comm, || {
         shim::world()?;
         handles::comm(comm)?;
-        put(flag, 0) // railmpi has intracommunicators only
+        write_out(flag, 0) // railmpi has intracommunicators only
     })
 }
 
@@ -209,7 +209,7 @@ pub unsafe extern "C" fn PMPI_Comm_get_info(comm: MPI_Comm, info_used: *mut MPI_
     run("MPI_Comm_get_info", comm, || {
         shim::world()?;
         handles::comm(comm)?;
-        put(info_used, handles::new_info(handles::InfoEntry::new()))
+        write_out(info_used, handles::new_info(handles::InfoEntry::new()))
     })
 }
 
@@ -231,7 +231,7 @@ pub unsafe extern "C" fn PMPI_Comm_split(
             Some(c) => handles::new_comm(c, handles::comm_errhandler(comm)),
             None => MPI_COMM_NULL,
         };
-        put(newcomm, h)
+        write_out(newcomm, h)
     })
 }
 
@@ -270,7 +270,7 @@ pub unsafe extern "C" fn PMPI_Comm_compare(
             Comparison::Similar => MPI_SIMILAR,
             Comparison::Unequal => MPI_UNEQUAL,
         };
-        put(result, r)
+        write_out(result, r)
     })
 }
 
@@ -295,7 +295,7 @@ pub unsafe extern "C" fn PMPI_Comm_get_name(
     run("MPI_Comm_get_name", comm, || {
         shim::world()?;
         let name = handles::with_comm_entry(comm, |e| e.name.clone())?;
-        put_str(&name, comm_name, MPI_MAX_OBJECT_NAME as usize, resultlen)
+        write_out_str(&name, comm_name, MPI_MAX_OBJECT_NAME as usize, resultlen)
     })
 }
 
@@ -323,7 +323,7 @@ pub unsafe extern "C" fn PMPI_Comm_get_errhandler(
     run("MPI_Comm_get_errhandler", comm, || {
         shim::world()?;
         let h = handles::with_comm_entry(comm, |e| e.errhandler)?;
-        put(errhandler, h)
+        write_out(errhandler, h)
     })
 }
 
@@ -336,7 +336,7 @@ pub unsafe extern "C" fn PMPI_Comm_create_errhandler(
         let Some(f) = function else {
             return mpi_err!(Arg, "NULL error handler function");
         };
-        put(errhandler, handles::new_errhandler(f as usize))
+        write_out(errhandler, handles::new_errhandler(f as usize))
     })
 }
 

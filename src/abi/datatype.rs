@@ -12,7 +12,7 @@ use super::args;
 use super::builtin_types;
 use super::consts::*;
 use super::handles::{self, TypeRef};
-use super::shim::{put, put_str, run};
+use super::shim::{run, write_out, write_out_str};
 use crate::datatype::{Datatype, Distrib, Member, Order, TypeError};
 use crate::error::{Error, ErrorClass, Result};
 use crate::mpi_err;
@@ -180,14 +180,14 @@ fn out<T>(p: *mut T) -> Result<*mut T> {
 pub unsafe extern "C" fn PMPI_Type_size(datatype: MPI_Datatype, size: *mut c_int) -> c_int {
     run("MPI_Type_size", MPI_COMM_WORLD, || {
         let t = any_type(datatype)?;
-        put(size, i32::try_from(t.size).unwrap_or(MPI_UNDEFINED))
+        write_out(size, i32::try_from(t.size).unwrap_or(MPI_UNDEFINED))
     })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Type_size_x(datatype: MPI_Datatype, size: *mut MPI_Count) -> c_int {
     run("MPI_Type_size_x", MPI_COMM_WORLD, || {
-        put(size, any_type(datatype)?.size as MPI_Count)
+        write_out(size, any_type(datatype)?.size as MPI_Count)
     })
 }
 
@@ -199,8 +199,8 @@ pub unsafe extern "C" fn PMPI_Type_get_extent(
 ) -> c_int {
     run("MPI_Type_get_extent", MPI_COMM_WORLD, || {
         let t = any_type(datatype)?;
-        put(lb, t.lb as MPI_Aint)?;
-        put(extent, t.extent as MPI_Aint)
+        write_out(lb, t.lb as MPI_Aint)?;
+        write_out(extent, t.extent as MPI_Aint)
     })
 }
 
@@ -212,8 +212,8 @@ pub unsafe extern "C" fn PMPI_Type_get_extent_x(
 ) -> c_int {
     run("MPI_Type_get_extent_x", MPI_COMM_WORLD, || {
         let t = any_type(datatype)?;
-        put(lb, t.lb as MPI_Count)?;
-        put(extent, t.extent as MPI_Count)
+        write_out(lb, t.lb as MPI_Count)?;
+        write_out(extent, t.extent as MPI_Count)
     })
 }
 
@@ -225,8 +225,8 @@ pub unsafe extern "C" fn PMPI_Type_get_true_extent(
 ) -> c_int {
     run("MPI_Type_get_true_extent", MPI_COMM_WORLD, || {
         let t = any_type(datatype)?;
-        put(true_lb, t.true_lb as MPI_Aint)?;
-        put(true_extent, t.true_extent as MPI_Aint)
+        write_out(true_lb, t.true_lb as MPI_Aint)?;
+        write_out(true_extent, t.true_extent as MPI_Aint)
     })
 }
 
@@ -238,8 +238,8 @@ pub unsafe extern "C" fn PMPI_Type_get_true_extent_x(
 ) -> c_int {
     run("MPI_Type_get_true_extent_x", MPI_COMM_WORLD, || {
         let t = any_type(datatype)?;
-        put(true_lb, t.true_lb as MPI_Count)?;
-        put(true_extent, t.true_extent as MPI_Count)
+        write_out(true_lb, t.true_lb as MPI_Count)?;
+        write_out(true_extent, t.true_extent as MPI_Count)
     })
 }
 
@@ -249,7 +249,7 @@ pub unsafe extern "C" fn PMPI_Type_lb(
     displacement: *mut MPI_Aint,
 ) -> c_int {
     run("MPI_Type_lb", MPI_COMM_WORLD, || {
-        put(displacement, any_type(datatype)?.lb as MPI_Aint)
+        write_out(displacement, any_type(datatype)?.lb as MPI_Aint)
     })
 }
 
@@ -259,14 +259,14 @@ pub unsafe extern "C" fn PMPI_Type_ub(
     displacement: *mut MPI_Aint,
 ) -> c_int {
     run("MPI_Type_ub", MPI_COMM_WORLD, || {
-        put(displacement, any_type(datatype)?.ub() as MPI_Aint)
+        write_out(displacement, any_type(datatype)?.ub() as MPI_Aint)
     })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Type_extent(datatype: MPI_Datatype, extent: *mut MPI_Aint) -> c_int {
     run("MPI_Type_extent", MPI_COMM_WORLD, || {
-        put(extent, any_type(datatype)?.extent as MPI_Aint)
+        write_out(extent, any_type(datatype)?.extent as MPI_Aint)
     })
 }
 
@@ -280,7 +280,7 @@ pub unsafe extern "C" fn PMPI_Type_get_name(
         let t = any_type(datatype)?;
         let renamed = PREDEFINED_NAMES.lock().get(&datatype).cloned();
         let name = renamed.as_deref().unwrap_or(&t.name);
-        put_str(name, type_name, MPI_MAX_OBJECT_NAME as usize, resultlen)
+        write_out_str(name, type_name, MPI_MAX_OBJECT_NAME as usize, resultlen)
     })
 }
 
@@ -317,7 +317,7 @@ pub unsafe extern "C" fn PMPI_Get_address(
     address: *mut MPI_Aint,
 ) -> c_int {
     run("MPI_Get_address", MPI_COMM_WORLD, || {
-        put(address, location as MPI_Aint)
+        write_out(address, location as MPI_Aint)
     })
 }
 
@@ -336,7 +336,7 @@ pub unsafe extern "C" fn PMPI_Aint_diff(addr1: MPI_Aint, addr2: MPI_Aint) -> MPI
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Address(location: *mut c_void, address: *mut MPI_Aint) -> c_int {
     run("MPI_Address", MPI_COMM_WORLD, || {
-        put(address, location as MPI_Aint)
+        write_out(address, location as MPI_Aint)
     })
 }
 
@@ -390,7 +390,7 @@ pub unsafe extern "C" fn PMPI_Type_match_size(
             builtin_types::lookup(h).is_some_and(|d| size >= 0 && d.size == size as usize)
         });
         match found {
-            Some(h) => put(datatype, h),
+            Some(h) => write_out(datatype, h),
             None => mpi_err!(Arg, "no type of class {typeclass} has size {size}"),
         }
     })
@@ -415,10 +415,10 @@ pub unsafe extern "C" fn PMPI_Type_get_envelope(
             }
             None => (0, 0, 0, MPI_COMBINER_NAMED),
         };
-        put(num_integers, ni as c_int)?;
-        put(num_addresses, na as c_int)?;
-        put(num_datatypes, nd as c_int)?;
-        put(combiner, comb)
+        write_out(num_integers, ni as c_int)?;
+        write_out(num_addresses, na as c_int)?;
+        write_out(num_datatypes, nd as c_int)?;
+        write_out(combiner, comb)
     })
 }
 
@@ -490,7 +490,7 @@ pub unsafe extern "C" fn PMPI_Type_contiguous(
         let old = old_type(oldtype)?;
         let newtype = out(newtype)?;
         let t = Datatype::contiguous(n, &old).map_err(type_error)?;
-        put(
+        write_out(
             newtype,
             create(
                 t,
@@ -518,7 +518,7 @@ pub unsafe extern "C" fn PMPI_Type_vector(
         let newtype = out(newtype)?;
         let t = Datatype::vector(n, bl, stride as i64, &old).map_err(type_error)?;
         let ints = vec![count, blocklength, stride];
-        put(
+        write_out(
             newtype,
             create(t, MPI_COMBINER_VECTOR, ints, vec![], vec![oldtype]),
         )
@@ -538,7 +538,7 @@ unsafe fn hvector(
     let newtype = out(newtype)?;
     let t = Datatype::hvector(n, bl, stride as isize, &old).map_err(type_error)?;
     let ints = vec![count, blocklength];
-    put(
+    write_out(
         newtype,
         create(t, MPI_COMBINER_HVECTOR, ints, vec![stride], vec![oldtype]),
     )
@@ -596,7 +596,7 @@ pub unsafe extern "C" fn PMPI_Type_indexed(
         let mut ints = vec![count];
         ints.extend_from_slice(bls);
         ints.extend_from_slice(ds);
-        put(
+        write_out(
             newtype,
             create(t, MPI_COMBINER_INDEXED, ints, vec![], vec![oldtype]),
         )
@@ -620,7 +620,7 @@ unsafe fn hindexed(
     let t = Datatype::hindexed(&bl, &d, &old).map_err(type_error)?;
     let mut ints = vec![count];
     ints.extend_from_slice(bls);
-    put(
+    write_out(
         newtype,
         create(t, MPI_COMBINER_HINDEXED, ints, ds.to_vec(), vec![oldtype]),
     )
@@ -684,7 +684,7 @@ pub unsafe extern "C" fn PMPI_Type_create_indexed_block(
         let t = Datatype::indexed_block(bl, &d, &old).map_err(type_error)?;
         let mut ints = vec![count, blocklength];
         ints.extend_from_slice(ds);
-        put(
+        write_out(
             newtype,
             create(t, MPI_COMBINER_INDEXED_BLOCK, ints, vec![], vec![oldtype]),
         )
@@ -708,7 +708,7 @@ pub unsafe extern "C" fn PMPI_Type_create_hindexed_block(
         let d: Vec<isize> = ds.iter().map(|&x| x as isize).collect();
         let t = Datatype::hindexed_block(bl, &d, &old).map_err(type_error)?;
         let ints = vec![count, blocklength];
-        put(
+        write_out(
             newtype,
             create(
                 t,
@@ -755,7 +755,7 @@ unsafe fn structure(
     let t = Datatype::structure(&bl, &d, &members).map_err(type_error)?;
     let mut ints = vec![count];
     ints.extend_from_slice(bls);
-    put(
+    write_out(
         newtype,
         create(t, MPI_COMBINER_STRUCT, ints, ds.to_vec(), tys.to_vec()),
     )
@@ -811,7 +811,7 @@ pub unsafe extern "C" fn PMPI_Type_create_resized(
         let old = old_type(oldtype)?;
         let newtype = out(newtype)?;
         let t = Datatype::resized(&old, lb as isize, extent as isize).map_err(type_error)?;
-        put(
+        write_out(
             newtype,
             create(
                 t,
@@ -830,7 +830,7 @@ pub unsafe extern "C" fn PMPI_Type_dup(oldtype: MPI_Datatype, newtype: *mut MPI_
         let old = old_type(oldtype)?;
         let newtype = out(newtype)?;
         let t = Datatype::dup(&old);
-        put(
+        write_out(
             newtype,
             create(t, MPI_COMBINER_DUP, vec![], vec![], vec![oldtype]),
         )
@@ -890,7 +890,7 @@ pub unsafe extern "C" fn PMPI_Type_create_subarray(
         ints.extend_from_slice(subsizes);
         ints.extend_from_slice(starts);
         ints.push(order);
-        put(
+        write_out(
             newtype,
             create(t, MPI_COMBINER_SUBARRAY, ints, vec![], vec![oldtype]),
         )
@@ -982,7 +982,7 @@ pub unsafe extern "C" fn PMPI_Type_create_darray(
         ints.extend_from_slice(dargs);
         ints.extend_from_slice(psizes);
         ints.push(order);
-        put(
+        write_out(
             newtype,
             create(t, MPI_COMBINER_DARRAY, ints, vec![], vec![oldtype]),
         )
@@ -1054,7 +1054,7 @@ pub unsafe extern "C" fn PMPI_Get_elements_x(
 ) -> c_int {
     run("MPI_Get_elements_x", MPI_COMM_WORLD, || {
         let n = status_elements(status, datatype)?;
-        put(
+        write_out(
             count,
             n.and_then(|n| MPI_Count::try_from(n).ok())
                 .unwrap_or(MPI_UNDEFINED as MPI_Count),
@@ -1179,6 +1179,6 @@ pub unsafe extern "C" fn PMPI_Pack_size(
         handles::comm(comm)?;
         let n = args::count(incount)?;
         let t = handles::datatype(datatype)?;
-        put(size, packed_size(n, &t)? as c_int)
+        write_out(size, packed_size(n, &t)? as c_int)
     })
 }

@@ -3,7 +3,7 @@
 use super::consts::*;
 use super::errors;
 use super::handles;
-use super::shim::{self, put, put_str, run};
+use super::shim::{self, run, write_out, write_out_str};
 use crate::error::{Error, ErrorClass, Result};
 use crate::mpi_err;
 use crate::runtime::world::{self, World};
@@ -42,21 +42,21 @@ pub unsafe extern "C" fn PMPI_Init_thread(
         init(required == MPI_THREAD_MULTIPLE)?;
         // Exactly the level asked for: below MPI_THREAD_MULTIPLE the engine skips its lock.
         THREAD_LEVEL.store(required, Ordering::Relaxed);
-        put(provided, required)
+        write_out(provided, required)
     })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Initialized(flag: *mut c_int) -> c_int {
     run("MPI_Initialized", MPI_COMM_WORLD, || {
-        put(flag, world::initialized() as c_int)
+        write_out(flag, world::initialized() as c_int)
     })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Finalized(flag: *mut c_int) -> c_int {
     run("MPI_Finalized", MPI_COMM_WORLD, || {
-        put(flag, world::finalized() as c_int)
+        write_out(flag, world::finalized() as c_int)
     })
 }
 
@@ -87,7 +87,7 @@ pub unsafe extern "C" fn PMPI_Abort(comm: MPI_Comm, errorcode: c_int) -> c_int {
 pub unsafe extern "C" fn PMPI_Query_thread(provided: *mut c_int) -> c_int {
     run("MPI_Query_thread", MPI_COMM_WORLD, || {
         shim::world()?;
-        put(provided, THREAD_LEVEL.load(Ordering::Relaxed))
+        write_out(provided, THREAD_LEVEL.load(Ordering::Relaxed))
     })
 }
 
@@ -95,7 +95,7 @@ pub unsafe extern "C" fn PMPI_Query_thread(provided: *mut c_int) -> c_int {
 pub unsafe extern "C" fn PMPI_Is_thread_main(flag: *mut c_int) -> c_int {
     run("MPI_Is_thread_main", MPI_COMM_WORLD, || {
         let w = shim::world()?;
-        put(
+        write_out(
             flag,
             (std::thread::current().id() == w.main_thread) as c_int,
         )
@@ -105,8 +105,8 @@ pub unsafe extern "C" fn PMPI_Is_thread_main(flag: *mut c_int) -> c_int {
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Get_version(version: *mut c_int, subversion: *mut c_int) -> c_int {
     run("MPI_Get_version", MPI_COMM_WORLD, || {
-        put(version, MPI_VERSION)?;
-        put(subversion, MPI_SUBVERSION)
+        write_out(version, MPI_VERSION)?;
+        write_out(subversion, MPI_SUBVERSION)
     })
 }
 
@@ -126,7 +126,7 @@ pub unsafe extern "C" fn PMPI_Get_library_version(
     resultlen: *mut c_int,
 ) -> c_int {
     run("MPI_Get_library_version", MPI_COMM_WORLD, || {
-        put_str(
+        write_out_str(
             &library_version(),
             version,
             MPI_MAX_LIBRARY_VERSION_STRING as usize,
@@ -142,7 +142,7 @@ pub unsafe extern "C" fn PMPI_Get_processor_name(
 ) -> c_int {
     run("MPI_Get_processor_name", MPI_COMM_WORLD, || {
         let host = crate::sys::cpu::hostname();
-        put_str(&host, name, MPI_MAX_PROCESSOR_NAME as usize, resultlen)
+        write_out_str(&host, name, MPI_MAX_PROCESSOR_NAME as usize, resultlen)
     })
 }
 
@@ -174,7 +174,7 @@ pub unsafe extern "C" fn PMPI_Alloc_mem(
             return mpi_err!(NoMem, "cannot allocate {size} bytes");
         }
         // baseptr is really a `void **` (MPI's C binding declares it `void *`).
-        put(baseptr as *mut *mut c_void, p)
+        write_out(baseptr as *mut *mut c_void, p)
     })
 }
 
@@ -196,7 +196,7 @@ pub unsafe extern "C" fn PMPI_Error_string(
         "MPI_Error_string",
         MPI_COMM_WORLD,
         || match errors::class_string(errorcode) {
-            Some(s) => put_str(s, string, MPI_MAX_ERROR_STRING as usize, resultlen),
+            Some(s) => write_out_str(s, string, MPI_MAX_ERROR_STRING as usize, resultlen),
             None => Err(Error::new(
                 ErrorClass::Arg,
                 format!("invalid error code {errorcode}"),
@@ -211,7 +211,7 @@ pub unsafe extern "C" fn PMPI_Error_class(errorcode: c_int, errorclass: *mut c_i
         "MPI_Error_class",
         MPI_COMM_WORLD,
         || match errors::class_string(errorcode) {
-            Some(_) => put(errorclass, errorcode),
+            Some(_) => write_out(errorclass, errorcode),
             None => Err(Error::new(
                 ErrorClass::Arg,
                 format!("invalid error code {errorcode}"),

@@ -4,7 +4,7 @@
 
 use super::consts::*;
 use super::handles;
-use super::shim::{self, put, run};
+use super::shim::{self, run, write_out};
 use crate::comm::group::GroupComparison;
 use crate::comm::Group;
 use crate::error::Result;
@@ -43,7 +43,7 @@ fn too_many(n: c_int, g: &Group) -> Result<()> {
 /// # Safety
 /// `newgroup` is NULL or valid for writing.
 unsafe fn give(newgroup: *mut MPI_Group, g: Group) -> Result<()> {
-    put(newgroup, handles::new_group(Arc::new(g)))
+    write_out(newgroup, handles::new_group(Arc::new(g)))
 }
 
 #[no_mangle]
@@ -51,14 +51,14 @@ pub unsafe extern "C" fn PMPI_Comm_group(comm: MPI_Comm, group: *mut MPI_Group) 
     run("MPI_Comm_group", comm, || {
         shim::world()?;
         let c = handles::comm(comm)?;
-        put(group, handles::new_group(c.group.clone()))
+        write_out(group, handles::new_group(c.group.clone()))
     })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Group_size(group: MPI_Group, size: *mut c_int) -> c_int {
     run("MPI_Group_size", MPI_COMM_WORLD, || {
-        put(size, handles::group(group)?.size() as c_int)
+        write_out(size, handles::group(group)?.size() as c_int)
     })
 }
 
@@ -69,7 +69,7 @@ pub unsafe extern "C" fn PMPI_Group_rank(group: MPI_Group, rank: *mut c_int) -> 
         let r = handles::group(group)?
             .rank_of(me)
             .map_or(MPI_UNDEFINED, |r| r as c_int);
-        put(rank, r)
+        write_out(rank, r)
     })
 }
 
@@ -218,7 +218,7 @@ pub unsafe extern "C" fn PMPI_Group_compare(
             GroupComparison::Similar => MPI_SIMILAR,
             GroupComparison::Unequal => MPI_UNEQUAL,
         };
-        put(result, r)
+        write_out(result, r)
     })
 }
 

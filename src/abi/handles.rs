@@ -203,7 +203,17 @@ pub struct WinEntry {
     pub base: usize,
     pub info: Vec<(String, String)>,
     /// What MPI_Win_get_attr points to for the predefined attributes.
-    pub values: Box<super::rma::WinAttrValues>,
+    pub values: Box<WinAttrValues>,
+}
+
+/// The values MPI_Win_get_attr points to for the predefined window attributes (they must
+/// outlive the call: they live as long as the window's table entry).
+#[repr(C)]
+pub struct WinAttrValues {
+    pub size: MPI_Aint,
+    pub disp_unit: c_int,
+    pub flavor: c_int,
+    pub model: c_int,
 }
 
 pub static WINS: RwLock<Slab<WinEntry>> = RwLock::new(Slab::new(0));
@@ -364,9 +374,20 @@ const KEYVAL_INDEX_MASK: u32 = 0x003f_ffff;
 pub(crate) const KEYVAL_OBJ_COMM: u32 = 1;
 pub(crate) const KEYVAL_OBJ_WIN: u32 = 2;
 
-pub static KEYVALS: RwLock<Slab<super::attr::Keyval>> = RwLock::new(Slab::new(0));
+/// A keyval (MPI_Comm_create_keyval, MPI_Win_create_keyval); `abi::attr` runs them.
+pub struct Keyval {
+    pub copy: MPI_Comm_copy_attr_function,
+    pub delete: MPI_Comm_delete_attr_function,
+    pub extra_state: usize,
+    /// Attributes set with it that still exist.
+    pub uses: usize,
+    /// MPI_Comm_free_keyval was called: the entry goes when its last use does.
+    pub freed: bool,
+}
 
-pub fn new_keyval(k: super::attr::Keyval, obj: u32) -> c_int {
+pub static KEYVALS: RwLock<Slab<Keyval>> = RwLock::new(Slab::new(0));
+
+pub fn new_keyval(k: Keyval, obj: u32) -> c_int {
     let i = KEYVALS.write().insert(k);
     (DIRECT | KIND_KEYVAL | (obj << KEYVAL_OBJ_SHIFT) | i as u32) as c_int
 }

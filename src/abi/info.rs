@@ -4,7 +4,7 @@
 
 use super::consts::*;
 use super::handles::{self, InfoEntry};
-use super::shim::{put, put_str, run};
+use super::shim::{run, write_out, write_out_str};
 use crate::error::{Error, ErrorClass, Result};
 use crate::mpi_err;
 use std::ffi::CStr;
@@ -70,7 +70,7 @@ pub unsafe extern "C" fn PMPI_Info_create(info: *mut MPI_Info) -> c_int {
         if info.is_null() {
             return mpi_err!(Arg, "NULL info pointer");
         }
-        put(info, handles::new_info(InfoEntry::new()))
+        write_out(info, handles::new_info(InfoEntry::new()))
     })
 }
 
@@ -135,12 +135,12 @@ pub unsafe extern "C" fn PMPI_Info_get(
         match get(info, k)? {
             Some(v) => {
                 // `value` holds valuelen characters plus the terminating NUL.
-                put_str(&v, value, valuelen as usize + 1, std::ptr::null_mut())?;
-                put(flag, 1)
+                write_out_str(&v, value, valuelen as usize + 1, std::ptr::null_mut())?;
+                write_out(flag, 1)
             }
             None => {
                 read(info, |_| ())?;
-                put(flag, 0)
+                write_out(flag, 0)
             }
         }
     })
@@ -157,12 +157,12 @@ pub unsafe extern "C" fn PMPI_Info_get_valuelen(
         let k = self::key(key)?;
         match get(info, k)? {
             Some(v) => {
-                put(valuelen, v.len() as c_int)?;
-                put(flag, 1)
+                write_out(valuelen, v.len() as c_int)?;
+                write_out(flag, 1)
             }
             None => {
                 read(info, |_| ())?;
-                put(flag, 0)
+                write_out(flag, 0)
             }
         }
     })
@@ -171,7 +171,7 @@ pub unsafe extern "C" fn PMPI_Info_get_valuelen(
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Info_get_nkeys(info: MPI_Info, nkeys: *mut c_int) -> c_int {
     run("MPI_Info_get_nkeys", MPI_COMM_WORLD, || {
-        put(nkeys, read(info, |e| e.len() as c_int)?)
+        write_out(nkeys, read(info, |e| e.len() as c_int)?)
     })
 }
 
@@ -188,7 +188,7 @@ pub unsafe extern "C" fn PMPI_Info_get_nthkey(info: MPI_Info, n: c_int, key: *mu
         match k {
             // At most MPI_MAX_INFO_KEY bytes with the NUL, as MPICH writes: a program may
             // pass a buffer of just MPI_MAX_INFO_KEY.
-            Ok(k) => put_str(&k, key, MPI_MAX_INFO_KEY as usize, std::ptr::null_mut()),
+            Ok(k) => write_out_str(&k, key, MPI_MAX_INFO_KEY as usize, std::ptr::null_mut()),
             Err(len) => mpi_err!(Arg, "no key number {n} (the info object has {len})"),
         }
     })
@@ -201,7 +201,7 @@ pub unsafe extern "C" fn PMPI_Info_dup(info: MPI_Info, newinfo: *mut MPI_Info) -
             return mpi_err!(Arg, "NULL info pointer");
         }
         let pairs = read(info, |e| e.clone())?;
-        put(newinfo, handles::new_info(pairs))
+        write_out(newinfo, handles::new_info(pairs))
     })
 }
 

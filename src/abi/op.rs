@@ -3,11 +3,12 @@
 //! the collectives run.
 
 use super::consts::*;
-use super::shim::{put, run};
-use crate::coll::{ops, Reducer};
+use super::shim::{run, write_out};
+use crate::coll::Reducer;
 use crate::datatype::Datatype;
 use crate::error::{Error, ErrorClass, Result};
 use crate::mpi_err;
+use crate::op as ops;
 use parking_lot::RwLock;
 use std::os::raw::{c_int, c_void};
 use std::sync::Arc;
@@ -235,7 +236,7 @@ pub unsafe extern "C" fn PMPI_Op_create(
         if i as u32 > INDEX_MASK {
             return mpi_err!(Other, "too many user operations");
         }
-        put(op, (OP_DIRECT | i as u32) as MPI_Op)
+        write_out(op, (OP_DIRECT | i as u32) as MPI_Op)
     })
 }
 
@@ -274,6 +275,6 @@ pub unsafe extern "C" fn PMPI_Op_commutative(op: MPI_Op, commute: *mut c_int) ->
         } else {
             return mpi_err!(Op, "invalid operation {op:#x}");
         };
-        put(commute, c as c_int)
+        write_out(commute, c as c_int)
     })
 }

@@ -4,7 +4,7 @@ use super::args::{self, write_status, Source};
 use super::consts::*;
 use super::handles::{self, PersistentSpec, RequestEntry};
 use super::requests::{self, msg_buf, status_at};
-use super::shim::{self, put, run, run_on};
+use super::shim::{self, run, run_on, write_out};
 use crate::error::{Error, ErrorClass, Result};
 use crate::mpi_err;
 use crate::pt2pt::MsgBuf;
@@ -146,7 +146,7 @@ unsafe fn isend(
             return mpi_err!(Arg, "NULL request pointer");
         }
         let started = requests::start_send(&s, comm)?;
-        put(request, requests::handle_for(started, comm)?)
+        write_out(request, requests::handle_for(started, comm)?)
     })
 }
 
@@ -220,7 +220,7 @@ pub unsafe extern "C" fn PMPI_Irecv(
         }
         let started =
             requests::start_recv(&spec(false, false, buf, count, datatype, source, tag), comm)?;
-        put(request, requests::handle_for(started, comm)?)
+        write_out(request, requests::handle_for(started, comm)?)
     })
 }
 
@@ -320,11 +320,11 @@ pub unsafe extern "C" fn PMPI_Test(
         match requests::test(&mut *request)? {
             Some(c) => {
                 comm.set(c.comm);
-                put(flag, 1)?;
+                write_out(flag, 1)?;
                 write_status(status, &c.status, c.code);
                 requests::code_result(c.code)
             }
-            None => put(flag, 0),
+            None => write_out(flag, 0),
         }
     })
 }
@@ -384,9 +384,9 @@ pub unsafe extern "C" fn PMPI_Testall(
             .filter(|p| !matches!(p, requests::Pending::Empty))
             .count();
         if done.len() < active {
-            return put(flag, 0);
+            return write_out(flag, 0);
         }
-        put(flag, 1)?;
+        write_out(flag, 1)?;
         complete_all(hs, statuses)
     })
 }
@@ -403,13 +403,13 @@ pub unsafe extern "C" fn PMPI_Waitany(
         let ids = requests::pending_all(hs)?;
         match requests::wait_some(&ids, true)?.first() {
             None => {
-                put(index, MPI_UNDEFINED)?;
+                write_out(index, MPI_UNDEFINED)?;
                 write_status(status, &args::empty_status(MPI_ANY_SOURCE), MPI_SUCCESS);
                 Ok(())
             }
             Some(&i) => {
                 let c = requests::complete_done(hs, i, ids[i])?;
-                put(index, i as c_int)?;
+                write_out(index, i as c_int)?;
                 write_status(status, &c.status, c.code);
                 requests::code_result(c.code)
             }
@@ -429,20 +429,20 @@ pub unsafe extern "C" fn PMPI_Testany(
         let hs = slice_mut(requests, count)?;
         let ids = requests::pending_all(hs)?;
         if requests::none_active(&ids) {
-            put(flag, 1)?;
-            put(index, MPI_UNDEFINED)?;
+            write_out(flag, 1)?;
+            write_out(index, MPI_UNDEFINED)?;
             write_status(status, &args::empty_status(MPI_ANY_SOURCE), MPI_SUCCESS);
             return Ok(());
         }
         match requests::wait_some(&ids, false)?.first() {
             None => {
-                put(flag, 0)?;
-                put(index, MPI_UNDEFINED)
+                write_out(flag, 0)?;
+                write_out(index, MPI_UNDEFINED)
             }
             Some(&i) => {
                 let c = requests::complete_done(hs, i, ids[i])?;
-                put(flag, 1)?;
-                put(index, i as c_int)?;
+                write_out(flag, 1)?;
+                write_out(index, i as c_int)?;
                 write_status(status, &c.status, c.code);
                 requests::code_result(c.code)
             }
@@ -463,7 +463,7 @@ unsafe fn some(
         let hs = slice_mut(requests, incount)?;
         let ids = requests::pending_all(hs)?;
         if requests::none_active(&ids) {
-            return put(outcount, MPI_UNDEFINED);
+            return write_out(outcount, MPI_UNDEFINED);
         }
         let done = requests::wait_some(&ids, block)?;
         let mut failed = false;
@@ -473,7 +473,7 @@ unsafe fn some(
             *indices.add(k) = i as c_int;
             write_status(status_at(statuses, k), &c.status, c.code);
         }
-        put(outcount, done.len() as c_int)?;
+        write_out(outcount, done.len() as c_int)?;
         if failed {
             return mpi_err!(InStatus, "a request failed: see the statuses");
         }
@@ -530,12 +530,12 @@ pub unsafe extern "C" fn PMPI_Request_get_status(
         MPI_COMM_WORLD,
         || match requests::pending_all(&[request])?[0] {
             requests::Pending::Empty => {
-                put(flag, 1)?;
+                write_out(flag, 1)?;
                 write_status(status, &args::empty_status(MPI_ANY_SOURCE), MPI_SUCCESS);
                 Ok(())
             }
             requests::Pending::Done(st) => {
-                put(flag, 1)?;
+                write_out(flag, 1)?;
                 write_status(status, &st, MPI_SUCCESS);
                 Ok(())
             }
@@ -545,14 +545,14 @@ pub unsafe extern "C" fn PMPI_Request_get_status(
                 if done {
                     write_status(status, &args::empty_status(MPI_ANY_SOURCE), MPI_SUCCESS);
                 }
-                put(flag, done as c_int)
+                write_out(flag, done as c_int)
             }
             requests::Pending::Coll(id) => {
                 let done = shim::world()?.progress.with(|e| e.colls.is_done(id));
                 if done {
                     write_status(status, &args::empty_status(MPI_ANY_SOURCE), MPI_SUCCESS);
                 }
-                put(flag, done as c_int)
+                write_out(flag, done as c_int)
             }
             requests::Pending::Engine(id) => {
                 let w = shim::world()?;
@@ -563,7 +563,7 @@ pub unsafe extern "C" fn PMPI_Request_get_status(
                 });
                 match st {
                     Some(st) => {
-                        put(flag, 1)?;
+                        write_out(flag, 1)?;
                         write_status(
                             status,
                             &st,
@@ -575,7 +575,7 @@ pub unsafe extern "C" fn PMPI_Request_get_status(
                         );
                         Ok(())
                     }
-                    None => put(flag, 0),
+                    None => write_out(flag, 0),
                 }
             }
         },
@@ -608,7 +608,7 @@ pub unsafe extern "C" fn PMPI_Test_cancelled(status: *const MPI_Status, flag: *m
         if status.is_null() {
             return mpi_err!(Arg, "NULL status");
         }
-        put(flag, (*status).count_hi_and_cancelled & 1)
+        write_out(flag, (*status).count_hi_and_cancelled & 1)
     })
 }
 
@@ -653,16 +653,16 @@ pub unsafe extern "C" fn PMPI_Iprobe(
         let src = match args::source(&c, source)? {
             Source::Null => {
                 write_status(status, &args::empty_status(MPI_PROC_NULL), MPI_SUCCESS);
-                return put(flag, 1);
+                return write_out(flag, 1);
             }
             s => s.as_option(),
         };
         match w.iprobe(&c, src, tag) {
             Some(st) => {
                 write_status(status, &st, MPI_SUCCESS);
-                put(flag, 1)
+                write_out(flag, 1)
             }
-            None => put(flag, 0),
+            None => write_out(flag, 0),
         }
     })
 }
@@ -691,7 +691,7 @@ pub unsafe extern "C" fn PMPI_Get_count(
         } else {
             (bytes / ty.size as u64) as c_int
         };
-        put(count, n)
+        write_out(count, n)
     })
 }
 
@@ -703,7 +703,7 @@ pub unsafe extern "C" fn PMPI_Get_elements(
 ) -> c_int {
     run("MPI_Get_elements", MPI_COMM_WORLD, || {
         let n = super::datatype::status_elements(status, datatype)?;
-        put(
+        write_out(
             count,
             n.and_then(|n| c_int::try_from(n).ok())
                 .unwrap_or(MPI_UNDEFINED),
@@ -733,7 +733,7 @@ unsafe fn init(
             args::recv_tag(s.tag)?;
             args::source(&c, s.peer)?;
         }
-        put(
+        write_out(
             request,
             handles::new_request(RequestEntry::Persistent {
                 spec: s,

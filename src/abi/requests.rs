@@ -291,7 +291,7 @@ pub fn wait_some(ps: &[Pending], block: bool) -> Result<Vec<usize>> {
         return Ok(vec![]);
     }
     let w = shim::world()?;
-    let done_now = |e: &mut crate::runtime::progress::Engine| -> Vec<usize> {
+    let done_now = |e: &mut crate::runtime::progress::ProgressState| -> Vec<usize> {
         ps.iter()
             .enumerate()
             .filter(|(_, p)| match p {

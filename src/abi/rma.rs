@@ -6,25 +6,15 @@ use super::args;
 use super::attr::{self, WinAttrs};
 use super::builtin_types;
 use super::consts::*;
-use super::handles::{self, RequestEntry, TypeRef, WinEntry, KEYVAL_OBJ_WIN};
+use super::handles::{self, RequestEntry, TypeRef, WinAttrValues, WinEntry, KEYVAL_OBJ_WIN};
 use super::op;
-use super::shim::{self, put, put_str, run, run_win};
-use crate::coll::ops::Op;
+use super::shim::{self, run, run_win, write_out, write_out_str};
 use crate::error::{Error, ErrorClass, Result};
 use crate::mpi_err;
+use crate::op::Op;
 use crate::rma::{Flavor, Local, LockKind, Remote, Window};
 use std::os::raw::{c_char, c_int, c_void};
 use std::sync::Arc;
-
-/// The values MPI_Win_get_attr points to for the predefined window attributes (they must
-/// outlive the call: they live as long as the window's table entry).
-#[repr(C)]
-pub struct WinAttrValues {
-    pub size: MPI_Aint,
-    pub disp_unit: c_int,
-    pub flavor: c_int,
-    pub model: c_int,
-}
 
 // ------------------------------------------------------------------ creation
 
@@ -96,7 +86,7 @@ unsafe fn create(
         info: infos,
         values,
     });
-    put(win, h)?;
+    write_out(win, h)?;
     Ok(window)
 }
 
@@ -143,7 +133,7 @@ unsafe fn allocate(
             return mpi_err!(Arg, "NULL baseptr");
         }
         let w = create(comm, flavor, 0, size, disp_unit, info, win)?;
-        put(baseptr as *mut *mut c_void, w.base as *mut c_void)
+        write_out(baseptr as *mut *mut c_void, w.base as *mut c_void)
     })
 }
 
@@ -213,9 +203,9 @@ pub unsafe extern "C" fn PMPI_Win_shared_query(
     run_win("MPI_Win_shared_query", win, || {
         let w = handles::win(win)?;
         let (sz, du, base) = w.shared_query(win_rank(&w, rank)?)?;
-        put(size, sz as MPI_Aint)?;
-        put(disp_unit, du as c_int)?;
-        put(baseptr as *mut *mut c_void, base as *mut c_void)
+        write_out(size, sz as MPI_Aint)?;
+        write_out(disp_unit, du as c_int)?;
+        write_out(baseptr as *mut *mut c_void, base as *mut c_void)
     })
 }
 
@@ -281,15 +271,15 @@ pub unsafe extern "C" fn PMPI_Win_get_attr(
             })
         })?;
         if let Some(p) = predefined {
-            put(out, p)?;
-            return put(flag, 1);
+            write_out(out, p)?;
+            return write_out(flag, 1);
         }
         match attr::user_attr_of(WinAttrs(win), keyval)? {
             Some(v) => {
-                put(out, v as *mut c_void)?;
-                put(flag, 1)
+                write_out(out, v as *mut c_void)?;
+                write_out(flag, 1)
             }
-            None => put(flag, 0),
+            None => write_out(flag, 0),
         }
     })
 }
@@ -327,7 +317,7 @@ pub unsafe extern "C" fn PMPI_Win_create_keyval(
             return mpi_err!(Arg, "NULL keyval pointer");
         }
         // Window and communicator callbacks have the same C signature (int handles).
-        put(
+        write_out(
             win_keyval,
             attr::new_keyval(
                 win_copy_attr_fn,
@@ -368,7 +358,7 @@ pub unsafe extern "C" fn PMPI_Win_get_name(
 ) -> c_int {
     run_win("MPI_Win_get_name", win, || {
         let name = handles::with_win_entry(win, |e| e.name.clone())?;
-        put_str(&name, win_name, MPI_MAX_OBJECT_NAME as usize, resultlen)
+        write_out_str(&name, win_name, MPI_MAX_OBJECT_NAME as usize, resultlen)
     })
 }
 
@@ -376,7 +366,7 @@ pub unsafe extern "C" fn PMPI_Win_get_name(
 pub unsafe extern "C" fn PMPI_Win_get_group(win: MPI_Win, group: *mut MPI_Group) -> c_int {
     run_win("MPI_Win_get_group", win, || {
         let w = handles::win(win)?;
-        put(group, handles::new_group(w.comm.group.clone()))
+        write_out(group, handles::new_group(w.comm.group.clone()))
     })
 }
 
@@ -384,7 +374,7 @@ pub unsafe extern "C" fn PMPI_Win_get_group(win: MPI_Win, group: *mut MPI_Group)
 pub unsafe extern "C" fn PMPI_Win_get_info(win: MPI_Win, info_used: *mut MPI_Info) -> c_int {
     run_win("MPI_Win_get_info", win, || {
         let infos = handles::with_win_entry(win, |e| e.info.clone())?;
-        put(info_used, handles::new_info(infos))
+        write_out(info_used, handles::new_info(infos))
     })
 }
 
@@ -416,7 +406,7 @@ pub unsafe extern "C" fn PMPI_Win_create_errhandler(
         let Some(f) = win_errhandler_fn else {
             return mpi_err!(Arg, "NULL error handler function");
         };
-        put(errhandler, handles::new_errhandler(f as usize))
+        write_out(errhandler, handles::new_errhandler(f as usize))
     })
 }
 
@@ -440,7 +430,7 @@ pub unsafe extern "C" fn PMPI_Win_get_errhandler(
 ) -> c_int {
     run_win("MPI_Win_get_errhandler", win, || {
         let h = handles::with_win_entry(win, |e| e.errhandler)?;
-        put(errhandler, h)
+        write_out(errhandler, h)
     })
 }
 
@@ -567,7 +557,7 @@ impl Call<'_> {
 /// # Safety
 /// `request` is NULL or valid for writing.
 unsafe fn done_request(request: *mut MPI_Request) -> Result<()> {
-    put(request, handles::REQUEST_SEND_DONE)
+    write_out(request, handles::REQUEST_SEND_DONE)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -617,7 +607,7 @@ unsafe fn request_based(
             .map(|seq| (t, seq)))
     })?;
     match queued {
-        Some((rank, seq)) => put(
+        Some((rank, seq)) => write_out(
             request,
             handles::new_request(RequestEntry::Rma {
                 win: handles::win(win)?,
@@ -1052,7 +1042,7 @@ pub unsafe extern "C" fn PMPI_Win_test(win: MPI_Win, flag: *mut c_int) -> c_int 
     run_win("MPI_Win_test", win, || {
         let w = shim::world()?;
         let done = handles::win(win)?.wait(w, false)?;
-        put(flag, c_int::from(done))
+        write_out(flag, c_int::from(done))
     })
 }
 

@@ -68,7 +68,7 @@ pub fn world() -> Result<&'static World> {
 /// # Safety
 /// `p` is NULL or valid for writing a `T`.
 #[inline]
-pub unsafe fn put<T>(p: *mut T, v: T) -> Result<()> {
+pub unsafe fn write_out<T>(p: *mut T, v: T) -> Result<()> {
     if p.is_null() {
         return Err(Error::new(ErrorClass::Arg, "NULL output argument"));
     }
@@ -80,7 +80,7 @@ pub unsafe fn put<T>(p: *mut T, v: T) -> Result<()> {
 ///
 /// # Safety
 /// `buf` is valid for `cap` bytes; `len` is NULL or valid.
-pub unsafe fn put_str(
+pub unsafe fn write_out_str(
     s: &str,
     buf: *mut std::os::raw::c_char,
     cap: usize,

@@ -5,7 +5,7 @@
 
 use super::consts::*;
 use super::handles;
-use super::shim::{self, put, run};
+use super::shim::{self, run, write_out};
 use crate::comm::topology::{self, Cart, DistGraph, Edge, Graph, Topology};
 use crate::error::Result;
 use crate::mpi_err;
@@ -210,7 +210,7 @@ pub unsafe extern "C" fn PMPI_Cart_create(
             return mpi_err!(Arg, "NULL comm_cart");
         }
         let c = w.comm_first(&parent, n)?;
-        put(comm_cart, publish(c, comm_old, Topology::Cart(cart))?)
+        write_out(comm_cart, publish(c, comm_old, Topology::Cart(cart))?)
     })
 }
 
@@ -233,7 +233,7 @@ pub unsafe extern "C" fn PMPI_Cart_map(
                 c.size()
             );
         }
-        put(
+        write_out(
             newrank,
             if c.rank < n {
                 c.rank as c_int
@@ -248,7 +248,7 @@ pub unsafe extern "C" fn PMPI_Cart_map(
 pub unsafe extern "C" fn PMPI_Cartdim_get(comm: MPI_Comm, ndims: *mut c_int) -> c_int {
     run("MPI_Cartdim_get", comm, || {
         let (t, _) = cart_of(comm)?;
-        put(ndims, cart(&t).ndims() as c_int)
+        write_out(ndims, cart(&t).ndims() as c_int)
     })
 }
 
@@ -314,7 +314,7 @@ pub unsafe extern "C" fn PMPI_Cart_rank(
             .iter()
             .map(|&x| x as i64)
             .collect();
-        put(rank, c.rank_of(&co)? as c_int)
+        write_out(rank, c.rank_of(&co)? as c_int)
     })
 }
 
@@ -341,8 +341,8 @@ pub unsafe extern "C" fn PMPI_Cart_shift(
         }
         let (s, d) = c.shift(rank, direction as usize, disp as i64);
         let r = |x: Option<usize>| x.map_or(MPI_PROC_NULL, |x| x as c_int);
-        put(rank_source, r(s))?;
-        put(rank_dest, r(d))
+        write_out(rank_source, r(s))?;
+        write_out(rank_dest, r(d))
     })
 }
 
@@ -367,7 +367,7 @@ pub unsafe extern "C" fn PMPI_Cart_sub(
         // Every kept-nothing process ends up alone in a zero-dimensional grid.
         let (color, key, sub) = c.sub(rank, &remain);
         let new = w.comm_split(&parent, Some(color as i32), key as i32)?;
-        put(newcomm, publish(new, comm, Topology::Cart(sub))?)
+        write_out(newcomm, publish(new, comm, Topology::Cart(sub))?)
     })
 }
 
@@ -400,7 +400,7 @@ pub unsafe extern "C" fn PMPI_Graph_create(
             return mpi_err!(Arg, "NULL comm_graph");
         }
         let c = w.comm_first(&parent, nnodes as usize)?;
-        put(comm_graph, publish(c, comm_old, Topology::Graph(g))?)
+        write_out(comm_graph, publish(c, comm_old, Topology::Graph(g))?)
     })
 }
 
@@ -423,7 +423,7 @@ pub unsafe extern "C" fn PMPI_Graph_map(
                 c.size()
             );
         }
-        put(
+        write_out(
             newrank,
             if (c.rank as c_int) < nnodes {
                 c.rank as c_int
@@ -443,8 +443,8 @@ pub unsafe extern "C" fn PMPI_Graphdims_get(
     run("MPI_Graphdims_get", comm, || {
         let t = graph_of(comm)?;
         let g = graph(&t);
-        put(nnodes, g.nnodes() as c_int)?;
-        put(nedges, g.edges.len() as c_int)
+        write_out(nnodes, g.nnodes() as c_int)?;
+        write_out(nedges, g.edges.len() as c_int)
     })
 }
 
@@ -486,7 +486,7 @@ pub unsafe extern "C" fn PMPI_Graph_neighbors_count(
     run("MPI_Graph_neighbors_count", comm, || {
         let t = graph_of(comm)?;
         let g = graph(&t);
-        put(nneighbors, g.neighbors(graph_node(g, rank)?).len() as c_int)
+        write_out(nneighbors, g.neighbors(graph_node(g, rank)?).len() as c_int)
     })
 }
 
@@ -592,7 +592,7 @@ pub unsafe extern "C" fn PMPI_Dist_graph_create_adjacent(
             return mpi_err!(Arg, "NULL comm_dist_graph");
         }
         let c = w.comm_first(&parent, n)?;
-        put(
+        write_out(
             comm_dist_graph,
             publish(c, comm_old, Topology::DistGraph(g))?,
         )
@@ -659,7 +659,7 @@ pub unsafe extern "C" fn PMPI_Dist_graph_create(
             .collect();
         let g = DistGraph::from_edges(parent.rank, &edges, weighted);
         let c = w.comm_first(&parent, size)?;
-        put(
+        write_out(
             comm_dist_graph,
             publish(c, comm_old, Topology::DistGraph(g))?,
         )
@@ -676,9 +676,9 @@ pub unsafe extern "C" fn PMPI_Dist_graph_neighbors_count(
     run("MPI_Dist_graph_neighbors_count", comm, || {
         let t = dist_graph_of(comm)?;
         let g = dist_graph(&t);
-        put(indegree, g.sources.len() as c_int)?;
-        put(outdegree, g.destinations.len() as c_int)?;
-        put(weighted, g.weighted as c_int)
+        write_out(indegree, g.sources.len() as c_int)?;
+        write_out(outdegree, g.destinations.len() as c_int)?;
+        write_out(weighted, g.weighted as c_int)
     })
 }
 
@@ -723,6 +723,6 @@ pub unsafe extern "C" fn PMPI_Topo_test(comm: MPI_Comm, status: *mut c_int) -> c
             Some(Topology::DistGraph(_)) => MPI_DIST_GRAPH,
             None => MPI_UNDEFINED,
         };
-        put(status, kind)
+        write_out(status, kind)
     })
 }

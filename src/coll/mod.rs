@@ -22,14 +22,12 @@ pub mod bcast;
 pub mod direct;
 pub mod gather;
 pub mod neighbor;
-pub mod ops;
 pub mod plan;
 pub mod reduce;
 pub mod reduce_scatter;
 pub mod scan;
 pub mod schedule;
 pub mod tree;
-pub mod x87;
 
 pub use plan::{Blocks, Plan, Reducer, TypedBuf};
 

@@ -6,13 +6,14 @@
 
 use super::plan::{Blocks, Plan, Reducer, TypedBuf};
 use super::schedule::{Schedule, Schedules};
-use super::{ops, KIND_ALLGATHER, KIND_ALLREDUCE, KIND_ALLTOALL, KIND_BCAST, KIND_GATHER};
+use super::{KIND_ALLGATHER, KIND_ALLREDUCE, KIND_ALLTOALL, KIND_BCAST, KIND_GATHER};
 use super::{KIND_NEIGHBOR, KIND_REDUCE, KIND_REDUCE_SCATTER, KIND_SCAN, KIND_SCATTER};
 use crate::channel::Channels;
 use crate::comm::{Communicator, Group};
 use crate::datatype::{Basic, Datatype};
 use crate::fabric::inproc;
 use crate::fabric::{Rail, Route};
+use crate::op as ops;
 use crate::pt2pt::{ProtocolSettings, Pt2pt};
 use crate::registration::{Invalidation, Registry, RegistryConfig};
 use std::sync::Arc;

@@ -16,9 +16,9 @@
 
 use super::helper::{Desc, Kind};
 use super::window::{Reach, RmaHost, Target, Window};
-use crate::coll::ops::{self, Op};
 use crate::datatype::{Basic, Datatype};
 use crate::error::{Error, ErrorClass, Result};
+use crate::op::{self as ops, Op};
 use crate::sys::cma::{self, Direction, RemoteRange};
 
 /// `count` elements of `dtype` at `addr` in this process (origin or result buffer).

@@ -17,8 +17,8 @@
 //! every offset, length and run table is checked against the window before a byte moves.
 
 use super::control::{Control, SLOT};
-use crate::coll::ops::{self, Op};
 use crate::datatype::Basic;
+use crate::op::{self as ops, Op};
 use crate::sys::cma::{self, Direction, RemoteRange};
 use crate::sys::futex;
 use crate::sys::memfd::SharedMemory;

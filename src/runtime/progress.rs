@@ -1,5 +1,6 @@
-//! Progress and waiting. One engine per process behind one lock: a call takes the lock,
-//! polls the rail, runs protocol work, and releases it. Waiting threads spin briefly, then
+//! Progress and waiting. One progress state per process (the channels, the point-to-point
+//! engine, the collectives in flight) behind one lock: a call takes the lock, polls the
+//! channels, runs protocol work, and releases it. Waiting threads spin briefly, then
 //! yield, then sleep on the process's doorbell, so ranks that outnumber cores (or threads
 //! that outnumber them) still let the process that holds the work run.
 
@@ -13,7 +14,9 @@ use std::cell::UnsafeCell;
 use std::ops::{Deref, DerefMut};
 use std::time::Duration;
 
-pub struct Engine {
+/// What progress moves: the channels to every peer, the point-to-point protocol engine
+/// over them, and the collective schedules over that.
+pub struct ProgressState {
     /// The virtual channels to every peer (over the rails `fabric::open` chose).
     pub channels: Channels,
     pub p2p: Pt2pt,
@@ -21,7 +24,7 @@ pub struct Engine {
     pub colls: Schedules,
 }
 
-impl Engine {
+impl ProgressState {
     /// One round of progress; returns how many events happened.
     #[inline]
     pub fn progress(&mut self) -> usize {
@@ -39,7 +42,7 @@ impl Engine {
     /// loop stays small (waiters spin on it).
     #[inline(never)]
     fn output(&mut self) -> usize {
-        let Engine {
+        let ProgressState {
             channels: ch, p2p, ..
         } = self;
         // Flush first so requests for the peer's help (PUT_REQ) leave before our copy.
@@ -70,61 +73,61 @@ pub struct WaitPolicy {
 /// Longest sleep between checks: a safety net, wakeups come from the doorbell.
 const MAX_SLEEP: Duration = Duration::from_millis(20);
 
-/// The engine behind a lock that is taken only when the program asked for
+/// The progress state behind a lock that is taken only when the program asked for
 /// MPI_THREAD_MULTIPLE. At the lower levels MPI promises that no two threads are in MPI at
 /// once, and a locked instruction right after a send would make the sender wait for its
 /// cache-line transfers to finish instead of overlapping them with the next message
 /// (MPICH makes the same choice).
-struct EngineCell {
+struct StateCell {
     raw: RawMutex,
     threaded: bool,
-    engine: UnsafeCell<Engine>,
+    state: UnsafeCell<ProgressState>,
 }
 
-// SAFETY: access to `engine` goes through `lock`, which excludes other threads when
+// SAFETY: access to `state` goes through `lock`, which excludes other threads when
 // `threaded`; otherwise MPI's thread level forbids concurrent calls into the library.
-unsafe impl Sync for EngineCell {}
-unsafe impl Send for EngineCell {}
+unsafe impl Sync for StateCell {}
+unsafe impl Send for StateCell {}
 
-struct EngineGuard<'a>(&'a EngineCell);
+struct StateGuard<'a>(&'a StateCell);
 
-impl EngineCell {
+impl StateCell {
     #[inline]
-    fn lock(&self) -> EngineGuard<'_> {
+    fn lock(&self) -> StateGuard<'_> {
         if self.threaded {
             self.raw.lock();
         }
-        EngineGuard(self)
+        StateGuard(self)
     }
 }
 
-impl Drop for EngineGuard<'_> {
+impl Drop for StateGuard<'_> {
     #[inline]
     fn drop(&mut self) {
         if self.0.threaded {
-            // SAFETY: this guard took the lock in `EngineCell::lock`.
+            // SAFETY: this guard took the lock in `StateCell::lock`.
             unsafe { self.0.raw.unlock() };
         }
     }
 }
 
-impl Deref for EngineGuard<'_> {
-    type Target = Engine;
-    fn deref(&self) -> &Engine {
-        // SAFETY: the guard stands for exclusive access (see EngineCell).
-        unsafe { &*self.0.engine.get() }
+impl Deref for StateGuard<'_> {
+    type Target = ProgressState;
+    fn deref(&self) -> &ProgressState {
+        // SAFETY: the guard stands for exclusive access (see StateCell).
+        unsafe { &*self.0.state.get() }
     }
 }
 
-impl DerefMut for EngineGuard<'_> {
-    fn deref_mut(&mut self) -> &mut Engine {
+impl DerefMut for StateGuard<'_> {
+    fn deref_mut(&mut self) -> &mut ProgressState {
         // SAFETY: as for deref.
-        unsafe { &mut *self.0.engine.get() }
+        unsafe { &mut *self.0.state.get() }
     }
 }
 
 pub struct Progress {
-    engine: EngineCell,
+    state: StateCell,
     doorbell: Doorbell,
     policy: WaitPolicy,
     /// Times a waiter went to sleep (reported at finalize in the debug log).
@@ -133,12 +136,17 @@ pub struct Progress {
 
 impl Progress {
     /// `threaded`: the program asked for MPI_THREAD_MULTIPLE.
-    pub fn new(engine: Engine, doorbell: Doorbell, policy: WaitPolicy, threaded: bool) -> Self {
+    pub fn new(
+        state: ProgressState,
+        doorbell: Doorbell,
+        policy: WaitPolicy,
+        threaded: bool,
+    ) -> Self {
         Self {
-            engine: EngineCell {
+            state: StateCell {
                 raw: RawMutex::INIT,
                 threaded,
-                engine: UnsafeCell::new(engine),
+                state: UnsafeCell::new(state),
             },
             doorbell,
             policy,
@@ -146,31 +154,31 @@ impl Progress {
         }
     }
 
-    /// Run `f` on the engine after one round of progress.
+    /// Run `f` on the progress state after one round of progress.
     #[inline]
-    pub fn with<T>(&self, f: impl FnOnce(&mut Engine) -> T) -> T {
-        let mut e = self.engine.lock();
+    pub fn with<T>(&self, f: impl FnOnce(&mut ProgressState) -> T) -> T {
+        let mut e = self.state.lock();
         self.step(&mut e);
         f(&mut e)
     }
 
-    /// Run `f` on the engine without polling first.
+    /// Run `f` on the progress state without polling first.
     #[inline]
-    pub fn locked<T>(&self, f: impl FnOnce(&mut Engine) -> T) -> T {
-        let mut e = self.engine.lock();
+    pub fn locked<T>(&self, f: impl FnOnce(&mut ProgressState) -> T) -> T {
+        let mut e = self.state.lock();
         let before = e.p2p.completions;
         let t = f(&mut e);
-        if self.engine.threaded && e.p2p.completions != before {
+        if self.state.threaded && e.p2p.completions != before {
             self.doorbell.ring();
         }
         t
     }
 
     #[inline]
-    fn step(&self, e: &mut Engine) -> usize {
+    fn step(&self, e: &mut ProgressState) -> usize {
         let before = e.p2p.completions;
         let n = e.progress();
-        if self.engine.threaded && e.p2p.completions != before {
+        if self.state.threaded && e.p2p.completions != before {
             // Another thread of ours may be asleep waiting for what just completed.
             self.doorbell.ring();
         }
@@ -178,15 +186,15 @@ impl Progress {
     }
 
     /// Make progress until `ready` returns a value.
-    pub fn wait<T>(&self, mut ready: impl FnMut(&mut Engine) -> Option<T>) -> T {
+    pub fn wait<T>(&self, mut ready: impl FnMut(&mut ProgressState) -> Option<T>) -> T {
         // Often it is ready already (a request that completed earlier): no poll needed.
-        if let Some(t) = ready(&mut self.engine.lock()) {
+        if let Some(t) = ready(&mut self.state.lock()) {
             return t;
         }
         let mut idle = 0u32;
         loop {
             {
-                let mut e = self.engine.lock();
+                let mut e = self.state.lock();
                 let events = self.step(&mut e);
                 if let Some(t) = ready(&mut e) {
                     return t;
@@ -202,7 +210,7 @@ impl Progress {
                 crate::sys::cpu::yield_now();
             } else {
                 let ticket = self.doorbell.prepare();
-                let mut e = self.engine.lock();
+                let mut e = self.state.lock();
                 self.step(&mut e);
                 if let Some(t) = ready(&mut e) {
                     self.doorbell.cancel(ticket);

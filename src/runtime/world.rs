@@ -2,7 +2,7 @@
 
 use super::config::{Bind, Config};
 use super::pmi::{self, Pmi};
-use super::progress::{Engine, Progress, WaitPolicy};
+use super::progress::{Progress, ProgressState, WaitPolicy};
 use crate::channel::Channels;
 use crate::coll::schedule::{CollId, Schedule};
 use crate::coll::{self, CollTransport};
@@ -185,7 +185,7 @@ impl World {
             size,
             pmi,
             progress: Progress::new(
-                Engine {
+                ProgressState {
                     channels,
                     p2p,
                     colls: Default::default(),
@@ -334,7 +334,7 @@ impl World {
         let peer = comm.world_rank(dst);
         let src = comm.rank as i32;
         self.progress.locked(|e| {
-            let Engine { channels, p2p, .. } = e;
+            let ProgressState { channels, p2p, .. } = e;
             let started = p2p.send_buf(channels, peer, ctx, src, tag, data, sync);
             if let SendStart::Pending(req) = started {
                 p2p.set_owner(req, owner);
@@ -456,7 +456,7 @@ impl World {
     /// Start a collective schedule (nonblocking).
     pub fn start_collective(&self, s: Schedule) -> CollId {
         self.progress.locked(|e| {
-            let Engine {
+            let ProgressState {
                 channels,
                 p2p,
                 colls,

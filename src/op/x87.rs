@@ -3,7 +3,7 @@
 //! kernels run the x87 instructions themselves. Only the 10 value bytes are read and
 //! written; padding bytes of the result are left as they were.
 
-use super::ops::{Op, OpTypeMismatch};
+use super::{Op, OpTypeMismatch};
 use std::cmp::Ordering;
 
 /// Bytes of one value in memory (10 significant).

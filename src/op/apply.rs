@@ -1,29 +1,9 @@
-//! Predefined reduction operations over basic types.
+//! The kernels of the predefined operations: which types each is defined on, and applying
+//! one to packed or typed buffers (x87 extended precision in `x87.rs`).
 
 use super::x87;
+use super::{Op, OpTypeMismatch};
 use crate::datatype::Basic;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Op {
-    Max,
-    Min,
-    Sum,
-    Prod,
-    Land,
-    Band,
-    Lor,
-    Bor,
-    Lxor,
-    Bxor,
-    Maxloc,
-    Minloc,
-    Replace,
-    NoOp,
-}
-
-/// The op is not defined on the type (MPI_ERR_OP).
-#[derive(Debug, PartialEq, Eq)]
-pub struct OpTypeMismatch;
 
 /// Whether MPI defines `op` on `basic` (MPI-3.1 §5.9.2), as far as we implement it.
 pub fn check(op: Op, basic: Basic) -> Result<(), OpTypeMismatch> {
