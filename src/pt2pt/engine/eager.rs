@@ -1,0 +1,196 @@
+//! Eager sends and receives: the fast path straight into the channel, posted and
+//! unexpected receives, probing and cancelling.
+
+use super::*;
+
+impl Pt2pt {
+    /// Start a send of `len` bytes at `data` to rail peer `peer`.
+    /// `sync`: complete only once matched (MPI_Ssend).
+    ///
+    /// # Safety
+    /// `(data, len)` must stay readable and unchanged until the send completes.
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe fn send(
+        &mut self,
+        ch: &mut Channels,
+        peer: usize,
+        ctx: u32,
+        src: i32,
+        tag: i32,
+        data: *const u8,
+        len: usize,
+        sync: bool,
+    ) -> SendStart {
+        // SAFETY: the caller's contract.
+        unsafe { self.send_buf(ch, peer, ctx, src, tag, MsgBuf::contig(data, len), sync) }
+    }
+
+    /// Start a send of the bytes `data` describes (contiguous or runs).
+    ///
+    /// # Safety
+    /// The memory `data` describes must stay readable and unchanged until the send
+    /// completes.
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe fn send_buf(
+        &mut self,
+        ch: &mut Channels,
+        peer: usize,
+        ctx: u32,
+        src: i32,
+        tag: i32,
+        mut data: MsgBuf,
+        sync: bool,
+    ) -> SendStart {
+        let len = data.len();
+        let eager = len <= self.settings.eager_limit;
+        let hdr = MatchHeader {
+            ctx,
+            src,
+            tag,
+            len: len as u64,
+            sender_req: 0,
+            flags: if sync { wire::FLAG_SYNC } else { 0 },
+        };
+        if eager && !sync && peer != self.me && self.out[peer].is_empty() {
+            // Fast path: straight into the ring, no request at all; runs are gathered
+            // into the ring cell.
+            let (head, n) = wire::eager_header(&hdr);
+            let sent = match &mut data {
+                // SAFETY: (ptr, len) is the caller's send buffer (module contract).
+                MsgBuf::Contig { ptr, len } => {
+                    ch.try_send(peer, &[&head[..n], unsafe { slice(*ptr, *len) }])
+                }
+                runs => {
+                    let mut parts = vec![&head[..n]];
+                    // SAFETY: the runs are the caller's send buffer (module contract).
+                    unsafe { runs.gather(0, len, &mut parts) };
+                    ch.try_send(peer, &parts)
+                }
+            };
+            if sent {
+                return SendStart::Done;
+            }
+        }
+        // SAFETY: the caller's contract.
+        unsafe { self.send_queued(ch, peer, hdr, data, sync) }
+    }
+
+    /// Post a receive into `(buf, cap)`. Returns the request (possibly already complete).
+    ///
+    /// # Safety
+    /// `(buf, cap)` must stay writable, and untouched by others, until the receive completes.
+    pub unsafe fn recv(&mut self, pat: Pattern, buf: *mut u8, cap: usize) -> ReqId {
+        // SAFETY: the caller's contract.
+        unsafe { self.recv_buf(pat, MsgBuf::contig(buf, cap)) }
+    }
+
+    /// Post a receive into the memory `data` describes (contiguous or runs).
+    ///
+    /// # Safety
+    /// That memory must stay writable, and untouched by others, until the receive completes.
+    pub unsafe fn recv_buf(&mut self, pat: Pattern, data: MsgBuf) -> ReqId {
+        let req = self.reqs.insert(Request {
+            kind: Kind::Recv(RecvState::Posted),
+            done: false,
+            freed: false,
+            status: Status::default(),
+            data,
+            owner: 0,
+            bounce: None,
+            reg: None,
+            table_reg: None,
+        });
+        if let Some((env, msg)) = self.mq.post(pat, req) {
+            self.deliver_unexpected(req, env, msg);
+        }
+        req
+    }
+
+    /// Blocking-receive fast path: if a matching eager message is already here, copy it
+    /// out without creating a request.
+    ///
+    /// # Safety
+    /// The memory `data` describes must be writable.
+    pub unsafe fn try_recv_now(&mut self, pat: &Pattern, data: &mut MsgBuf) -> Option<Status> {
+        let (_, first) = self.mq.peek_unexpected(pat)?;
+        if !matches!(first, Unexpected::Eager { .. }) {
+            return None;
+        }
+        let (env, msg) = self.mq.take_unexpected(pat)?;
+        let Unexpected::Eager {
+            peer,
+            data: payload,
+            sync,
+        } = msg
+        else {
+            unreachable!()
+        };
+        if let Some(s) = sync {
+            self.queue_control(peer, wire::sync_ack(s));
+        }
+        // SAFETY: the caller's contract.
+        Some(unsafe { copy_out(&env, &payload, data) })
+    }
+
+    pub(super) fn deliver_unexpected(&mut self, req: ReqId, env: Envelope, msg: Unexpected) {
+        match msg {
+            Unexpected::Eager { peer, data, sync } => {
+                if let Some(s) = sync {
+                    self.queue_control(peer, wire::sync_ack(s));
+                }
+                let r = self.reqs.get_mut(req).expect("just inserted");
+                // SAFETY: the posted receive's buffer (module contract).
+                r.status = unsafe { copy_out(&env, &data, &mut r.data) };
+                self.complete(req);
+            }
+            Unexpected::Rts { peer, hdr, rts } => self.start_rendezvous(req, peer, &hdr, rts),
+            Unexpected::PipeRts { peer, hdr, data } => self.start_pipeline(req, peer, &hdr, &data),
+        }
+    }
+
+    /// Probe: the envelope and size of the first matching unexpected message.
+    pub fn iprobe(&self, pat: &Pattern) -> Option<Status> {
+        let (env, msg) = self.mq.peek_unexpected(pat)?;
+        let count = match msg {
+            Unexpected::Eager { data, .. } => data.len(),
+            Unexpected::Rts { hdr, .. } | Unexpected::PipeRts { hdr, .. } => hdr.len as usize,
+        };
+        Some(Status {
+            source: env.src,
+            tag: env.tag,
+            count,
+            ..Status::default()
+        })
+    }
+
+    /// Withdraw a posted receive. True if it was cancelled (not yet matched).
+    pub fn cancel_recv(&mut self, req: ReqId) -> bool {
+        if self.mq.cancel(req) {
+            if let Some(r) = self.reqs.get_mut(req) {
+                r.status.cancelled = true;
+            }
+            self.complete(req);
+            true
+        } else {
+            false
+        }
+    }
+}
+
+/// Copy (scatter) an eager payload into a receive buffer; the resulting status.
+///
+/// # Safety
+/// The memory `data` describes must be writable.
+pub(super) unsafe fn copy_out(env: &Envelope, payload: &[u8], data: &mut MsgBuf) -> Status {
+    let cap = data.len();
+    let n = payload.len().min(cap);
+    // SAFETY: the caller's contract; scatter writes n <= cap bytes.
+    unsafe { data.scatter(0, &payload[..n]) };
+    Status {
+        source: env.src,
+        tag: env.tag,
+        count: n,
+        truncated: payload.len() > cap,
+        cancelled: false,
+    }
+}

@@ -1,0 +1,801 @@
+//! The point-to-point protocol engine: eager, rendezvous by RDMA read (RGET), RDMA write
+//! (RPUT), the pipeline of Woodall 2006 (§4; with cached block registrations, §5.2) and the
+//! streamed copy path for rails without RDMA.
+//!
+//! Sans-I/O in the sense that matters: packets come in through `on_packet` and completions
+//! of posted RDMA operations through `on_completion`; every reply goes to an outbound queue
+//! that `flush` hands to a rail; RDMA reads and writes (and the registrations and
+//! prefetches around them) are queued too and posted by `run_rdma`, naming the peer's
+//! memory by the remote key its RTS, PUT_REQ or READY carried. Nothing here blocks or
+//! knows about MPI handles.
+//!
+//! Here: the settings, the engine's state and requests, and the dispatch of arriving
+//! packets; each protocol in its own file — `eager.rs` (the fast path, receives),
+//! `rndv.rs` (RGET / RPUT / split), `pipeline.rs` (Woodall 2006), `stream.rs` (the copy
+//! path), `outbox.rs` (what waits to go out, in order), `posted.rs` (RDMA operations and
+//! their completions).
+//!
+//! Buffers are raw pointers into the application's memory. MPI's rules make that sound: a
+//! buffer handed to a nonblocking call stays valid and untouched until its request
+//! completes, and the ABI layer checked that `(buf, len)` describes the buffer.
+
+use super::buffer::{self, MsgBuf, Run, TableError, MAX_RUN_TABLE, RUN_ENTRY};
+use super::matching::{Envelope, MatchQueues, Pattern};
+use super::request::{Bounce, Kind, RecvState, ReqId, Request, SendWait, Slab, Status};
+use super::wire::{self, MatchHeader, Packet};
+use crate::channel::{Channels, Event};
+use crate::fabric::{Completion, RailError, RemoteKey, Span};
+use crate::registration::{Access, Mode, RegPolicy, Registration, Registry};
+use std::collections::{HashMap, VecDeque};
+
+mod eager;
+use eager::copy_out;
+mod outbox;
+mod pipeline;
+mod posted;
+mod rndv;
+mod stream;
+
+/// Protocol settings, fixed at start-up.
+#[derive(Clone, Debug)]
+pub struct ProtocolSettings {
+    /// Largest payload sent eagerly (clamped to what one rail message holds).
+    pub eager_limit: usize,
+    /// Use RDMA read for rendezvous when the rail offers it.
+    pub rdma: bool,
+    /// From this many bytes on, an RDMA rendezvous is split: the receiver reads the first
+    /// half while the sender writes the second, so both cores copy (0: never split).
+    /// `Rndv::Auto` only.
+    pub split_threshold: usize,
+    /// How rendezvous payloads move; the receiver picks when it matches the RTS — except
+    /// the pipeline, which the sender picks (it sends data before any reply).
+    pub rndv: Rndv,
+    /// Pipeline geometry (`Rndv::Pipeline`, `Rndv::PipelineCached`).
+    pub pipeline: PipelineSettings,
+}
+
+/// The pipeline protocol's geometry (Woodall 2006, §4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PipelineSettings {
+    /// Bytes per RDMA block: each is registered, written and deregistered on its own.
+    pub frag: usize,
+    /// Blocks registered (READY sent, FIN awaited) at once per message.
+    pub depth: usize,
+    /// Bytes after the eager part sent through the channel (RNDV_DATA) while the first
+    /// blocks are registered: the RDMA offset of the ACK is eager part + this.
+    pub send_length: usize,
+}
+
+impl Default for PipelineSettings {
+    fn default() -> Self {
+        // The defaults of RAILMPI_PIPELINE_* (see config.rs for why these values).
+        PipelineSettings {
+            frag: 1 << 20,
+            depth: 4,
+            send_length: 128 << 10,
+        }
+    }
+}
+
+/// Rendezvous protocols (`RAILMPI_RNDV_PROTOCOL`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Rndv {
+    /// RGET, split with an RPUT of the tail from `split_threshold` bytes on.
+    #[default]
+    Auto,
+    /// Copy in/out: the sender streams the payload through the channel (CTS, RNDV_DATA).
+    Copy,
+    /// RGET: the receiver reads the sender's buffer, then FIN.
+    Get,
+    /// RPUT: the receiver names its buffer (PUT_REQ), the sender writes it (PUT_DONE),
+    /// then FIN.
+    Put,
+    /// Pipeline (Woodall 2006, §4): the eager part rides with the MATCH header
+    /// (PIPE_RTS); the receiver ACKs with the RDMA offset, the sender streams up to it, and
+    /// the receiver registers blocks (at most `depth` at once) and READYs each; the sender
+    /// registers its block, writes it and sends FIN(block). Every block is registered
+    /// bypassing the registration cache. Chosen by the sender for contiguous payloads
+    /// (others send a plain RTS, which a receiver with this setting reads: RGET).
+    Pipeline,
+    /// The pipeline with block registrations kept in the cache, aligned to the block size
+    /// so that later transfers over the same memory reuse them (Woodall 2006, §5.2).
+    PipelineCached,
+}
+
+impl Rndv {
+    /// Whether pipeline blocks are registered through the cache: the caching pipeline,
+    /// and `Auto`, which sees reuse by finding a buffer's blocks cached.
+    fn caches_blocks(self) -> bool {
+        self != Rndv::Pipeline
+    }
+}
+
+/// An unmatched arrival.
+enum Unexpected {
+    Eager {
+        peer: usize,
+        data: Vec<u8>,
+        sync: Option<u64>,
+    },
+    Rts {
+        peer: usize,
+        hdr: MatchHeader,
+        rts: RtsRef,
+    },
+    /// A pipeline's MATCH header and eager part (Woodall 2006, §4).
+    PipeRts {
+        peer: usize,
+        hdr: MatchHeader,
+        data: Vec<u8>,
+    },
+}
+
+/// Where an RTS says the sender's payload is: at `addr` (or in the runs of the
+/// `entries`-long table at `addr`, registered under `table_rkey`), in memory registered
+/// under `rkey` (none: not registered, so it must be streamed).
+#[derive(Clone, Copy)]
+struct RtsRef {
+    addr: u64,
+    rkey: RemoteKey,
+    entries: u64,
+    table_rkey: RemoteKey,
+}
+
+/// Where a queued matching packet's payload is.
+#[derive(Clone, Copy)]
+enum Payload {
+    Contig(*const u8, usize),
+    /// Gathered from the runs of this (pending) send request.
+    Runs(ReqId),
+}
+
+/// One item waiting to go out to a peer.
+enum Outbound {
+    /// Matching packet (EAGER/RTS): header bytes plus the payload (empty for RTS).
+    Match {
+        head: [u8; wire::RTS_RUNS_LEN],
+        head_len: u8,
+        payload: Payload,
+        req: Option<ReqId>,
+    },
+}
+
+/// A streamed rendezvous payload (copy path), or a streamed stretch of a pipeline, in
+/// progress: bytes `[start, len)` of the send request's buffer, `[start, sent)` out.
+struct Stream {
+    peer: usize,
+    receiver_req: u64,
+    start: usize,
+    len: usize,
+    sent: usize,
+    req: ReqId,
+    /// Part of a pipeline: when done, credit the pipeline instead of completing the send.
+    pipeline: bool,
+}
+
+/// The sender's side of a pipeline (Woodall 2006, §4), keyed by the send request.
+struct PipeSend {
+    /// Block registrations go to the cache (§5.2).
+    cached: bool,
+    /// Bytes sent with the MATCH header.
+    eager: u64,
+    /// From the receiver's ACK: its request, where the RDMA blocks begin, and where the
+    /// receive buffer ends (bytes past it are skipped: truncation).
+    acked: bool,
+    receiver_req: u64,
+    rdma_offset: u64,
+    limit: u64,
+    /// Bytes of `[eager, limit)` not yet delivered (written, or streamed and out).
+    left: u64,
+    /// Bytes READY has asked for: never more than `[rdma_offset, limit)` holds.
+    asked: u64,
+}
+
+/// One registered block of a pipeline's receive buffer, READY sent, FIN awaited.
+struct Block {
+    offset: u64,
+    len: u64,
+    /// Released on FIN (Woodall 2006, §4).
+    _reg: Vec<Registration>,
+}
+
+/// The receiver's side of a pipeline, keyed by the receive request.
+struct PipeRecv {
+    peer: usize,
+    sender_req: u64,
+    cached: bool,
+    /// The (contiguous) receive buffer; 0 when every byte is streamed.
+    base: u64,
+    /// Streamed bytes land in `[stream_from, limit)` (after the eager part).
+    stream_from: u64,
+    /// The message bytes the buffer takes.
+    limit: u64,
+    /// The next block begins here (`limit`: all registered).
+    next: u64,
+    blocks: Vec<Block>,
+    /// Bytes of `[stream_from, limit)` not arrived yet.
+    left: u64,
+}
+
+/// odp-optimal on a receive buffer the peer writes (RPUT, pipeline blocks): we prefetch
+/// `[floor, cursor)` from the end backwards while the writer faults pages in from the
+/// front, so the two cores share the first-touch work and meet in the middle; what the
+/// writer reaches after that is resident and costs it a plain copy.
+struct BackwardPrefetch {
+    req: ReqId,
+    base: u64,
+    floor: u64,
+    cursor: u64,
+}
+
+/// A READY the sender will answer: write block `[offset, offset + len)` to `addr`
+/// (registered under `rkey` in the receiver).
+struct PipeWrite {
+    peer: usize,
+    req: ReqId,
+    receiver_req: u64,
+    offset: u64,
+    len: u64,
+    addr: u64,
+    rkey: RemoteKey,
+}
+
+/// Our part of an RDMA rendezvous: read `len` bytes at `offset` of the sender's message
+/// (at `addr`, or in the runs of the `entries`-long table at `addr`; then `offset` is 0)
+/// into the same offset of the receive buffer. `total` is the message length.
+struct RdmaRead {
+    peer: usize,
+    req: ReqId,
+    rts: RtsRef,
+    total: u64,
+    offset: usize,
+    len: usize,
+}
+
+/// The sender's part of a split rendezvous: write `(local, len)` to `addr` (under `rkey`)
+/// in the receiver.
+struct RdmaWrite {
+    peer: usize,
+    local: *const u8,
+    len: usize,
+    addr: u64,
+    rkey: RemoteKey,
+    receiver_req: u64,
+}
+
+/// The payload read of a non-contiguous rendezvous, once the sender's run table is read
+/// and checked: `len` bytes at `offset` of the receive buffer from the `remote` runs.
+struct PayloadRead {
+    peer: usize,
+    req: ReqId,
+    offset: usize,
+    len: usize,
+    remote: Vec<Span>,
+    rkey: RemoteKey,
+}
+
+/// An RDMA operation posted to the rail, by its token, until its completion.
+enum Posted {
+    /// The first step of reading a non-contiguous payload: its run table, into `raw`.
+    Table { rd: RdmaRead, raw: Box<[u8]> },
+    /// Our read of (part of) a rendezvous payload into receive `req`.
+    Read { req: ReqId },
+    /// The sender's write of a split rendezvous's tail.
+    Write { peer: usize, receiver_req: u64 },
+    /// A pipeline block's write; its source registration is released on completion
+    /// (Woodall 2006, §4).
+    PipeWrite {
+        w: PipeWrite,
+        _reg: Vec<Registration>,
+    },
+}
+
+#[derive(Default)]
+struct PeerOut {
+    /// Replies (FIN, CTS, SYNC_ACK): independent of matching order, sent first.
+    control: VecDeque<([u8; wire::MAX_CONTROL], u8)>,
+    /// EAGER and RTS in the order the application sent them (non-overtaking).
+    matching: VecDeque<Outbound>,
+}
+
+impl PeerOut {
+    fn is_empty(&self) -> bool {
+        self.control.is_empty() && self.matching.is_empty()
+    }
+}
+
+/// What a send call achieved at once.
+pub enum SendStart {
+    /// The payload is out of the user's buffer; nothing to wait for.
+    Done,
+    Pending(ReqId),
+}
+
+pub struct Pt2pt {
+    me: usize,
+    settings: ProtocolSettings,
+    max_message: usize,
+    reqs: Slab,
+    mq: MatchQueues<ReqId, Unexpected>,
+    out: Vec<PeerOut>,
+    /// Peers with something in `out` (each listed once).
+    busy_peers: Vec<usize>,
+    streams: VecDeque<Stream>,
+    reads: Vec<RdmaRead>,
+    writes: Vec<RdmaWrite>,
+    /// Pipelines in progress (Woodall 2006, §4): sends and receives by request, receives
+    /// whose next blocks are due for registration, and READY'd blocks to write.
+    pipes_out: HashMap<ReqId, PipeSend>,
+    pipes_in: HashMap<ReqId, PipeRecv>,
+    pipe_due: Vec<ReqId>,
+    pipe_writes: Vec<PipeWrite>,
+    /// Receive buffers the peer writes, prefetched from the end (odp-optimal).
+    backward_prefetch: Vec<BackwardPrefetch>,
+    /// RDMA operations posted and not completed, by token (see `track`).
+    posted: Vec<(u32, Option<Posted>)>,
+    free_posted: Vec<u32>,
+    live_posted: usize,
+    /// Payload reads due once their run table arrived.
+    payload_reads: Vec<PayloadRead>,
+    /// Non-contiguous rendezvous whose runs average fewer bytes than this (on either side)
+    /// are streamed instead of read: CMA pins pages per iovec, which costs far more than
+    /// copying a few bytes through the rings (0: always read).
+    pub min_rdma_run: usize,
+    /// Registration of rendezvous payloads (None: none, as in the engine tests), and the
+    /// policy: pin-down or ODP, and when ODP prefetches (Li 2016 §VII).
+    pub registry: Option<Registry>,
+    pub reg_policy: RegPolicy,
+    /// Count the pages each RDMA transfer finds not resident (costs a `mincore` per
+    /// transfer; on with RAILMPI_STATS).
+    pub count_faults: bool,
+    /// Receives whose buffers odp-optimal prefetches once their control message is out.
+    prefetch_due: Vec<ReqId>,
+    /// Count of completed requests, so waiters can tell that something happened.
+    pub completions: u64,
+    /// Protocol violations seen from peers (dropped packets).
+    pub bad_packets: u64,
+}
+
+// SAFETY: the raw pointers are application buffers owned by pending requests; the engine is
+// only ever used under the runtime's lock, one thread at a time.
+unsafe impl Send for Pt2pt {}
+
+impl Pt2pt {
+    pub fn new(me: usize, peers: usize, settings: ProtocolSettings, max_message: usize) -> Self {
+        let mut settings = settings;
+        settings.eager_limit = settings
+            .eager_limit
+            .min(max_message - wire::EAGER_SYNC_HEADER);
+        Self {
+            me,
+            settings,
+            max_message,
+            reqs: Slab::default(),
+            mq: MatchQueues::new(),
+            out: (0..peers).map(|_| PeerOut::default()).collect(),
+            busy_peers: Vec::new(),
+            streams: VecDeque::new(),
+            reads: Vec::new(),
+            writes: Vec::new(),
+            pipes_out: HashMap::new(),
+            pipes_in: HashMap::new(),
+            pipe_due: Vec::new(),
+            pipe_writes: Vec::new(),
+            backward_prefetch: Vec::new(),
+            posted: Vec::new(),
+            free_posted: Vec::new(),
+            live_posted: 0,
+            payload_reads: Vec::new(),
+            min_rdma_run: 0,
+            registry: None,
+            reg_policy: RegPolicy::Pin,
+            count_faults: false,
+            prefetch_due: Vec::new(),
+            completions: 0,
+            bad_packets: 0,
+        }
+    }
+
+    pub fn eager_limit(&self) -> usize {
+        self.settings.eager_limit
+    }
+
+    /// A request that is already complete (a send that went out at once, MPI_PROC_NULL).
+    pub fn completed_request(&mut self, status: Status) -> ReqId {
+        self.reqs.insert(Request {
+            kind: Kind::Send {
+                peer: self.me,
+                wait: SendWait::Queued,
+            },
+            done: true,
+            freed: false,
+            status,
+            data: MsgBuf::contig(std::ptr::null(), 0),
+            owner: 0,
+            bounce: None,
+            reg: None,
+            table_reg: None,
+        })
+    }
+
+    pub fn is_done(&self, req: ReqId) -> Option<bool> {
+        self.reqs.get(req).map(|r| r.done)
+    }
+
+    pub fn status(&self, req: ReqId) -> Option<Status> {
+        self.reqs.get(req).map(|r| r.status)
+    }
+
+    /// Tag a request with an opaque owner value (see `Request::owner`).
+    pub fn set_owner(&mut self, req: ReqId, owner: i32) {
+        if let Some(r) = self.reqs.get_mut(req) {
+            r.owner = owner;
+        }
+    }
+
+    /// The request now in slot `slot` (how the ABI turns a handle back into an id).
+    pub fn slot_id(&self, slot: u32) -> Option<ReqId> {
+        self.reqs.id_at(slot)
+    }
+
+    /// Remove a completed request; its status and owner.
+    pub fn take_done_owned(&mut self, req: ReqId) -> Option<(Status, i32)> {
+        match self.reqs.get(req) {
+            Some(r) if r.done => self.reqs.remove(req).map(|r| (r.status, r.owner)),
+            _ => None,
+        }
+    }
+
+    /// Remove a completed request and return its status.
+    pub fn take_if_done(&mut self, req: ReqId) -> Option<Status> {
+        match self.reqs.get(req) {
+            Some(r) if r.done => self.reqs.remove(req).map(|r| r.status),
+            _ => None,
+        }
+    }
+
+    /// MPI_Request_free: drop now if complete, else when it completes.
+    pub fn release(&mut self, req: ReqId) {
+        match self.reqs.get_mut(req) {
+            Some(r) if r.done => {
+                self.reqs.remove(req);
+            }
+            Some(r) => r.freed = true,
+            None => {}
+        }
+    }
+
+    pub fn live_requests(&self) -> usize {
+        self.reqs.live()
+    }
+
+    fn complete(&mut self, req: ReqId) {
+        self.completions += 1;
+        if let Some(r) = self.reqs.get_mut(req) {
+            r.done = true;
+            // Released now, not when the application collects the request: pins are
+            // scarce (a cache may keep the pages registered for the next transfer).
+            if r.reg.is_some() {
+                r.reg = None;
+                r.table_reg = None;
+            }
+            if let Some(Bounce {
+                bytes,
+                unpack_to: Some(runs),
+            }) = &mut r.bounce
+            {
+                if !r.status.cancelled {
+                    let n = r.status.count.min(bytes.len());
+                    // SAFETY: `runs` is the receive buffer, writable until completion
+                    // (module contract), which is now.
+                    unsafe { runs.scatter(0, &bytes[..n]) };
+                }
+            }
+            if r.freed {
+                self.reqs.remove(req);
+            }
+        }
+    }
+
+    /// Handle one rail event: a message, or the completion of a posted operation.
+    #[inline]
+    pub fn on_event(&mut self, ev: Event<'_>) {
+        match ev {
+            Event::Message { peer, bytes } => self.on_packet(peer, bytes),
+            Event::Completion(c) => self.on_completion(c),
+        }
+    }
+
+    /// Handle one rail message from `peer`.
+    pub fn on_packet(&mut self, peer: usize, bytes: &[u8]) {
+        let pkt = match wire::decode(bytes) {
+            Ok(p) => p,
+            Err(e) => return self.reject(peer, &format!("{e}")),
+        };
+        match pkt {
+            Packet::Eager { hdr, payload } => {
+                let env = Envelope {
+                    ctx: hdr.ctx,
+                    src: hdr.src,
+                    tag: hdr.tag,
+                };
+                let sync = (hdr.flags & wire::FLAG_SYNC != 0).then_some(hdr.sender_req);
+                match self.mq.arrive(&env) {
+                    Some(req) => {
+                        if let Some(s) = sync {
+                            self.queue_control(peer, wire::sync_ack(s));
+                        }
+                        let r = self.reqs.get_mut(req).expect("posted request exists");
+                        // SAFETY: the posted receive's buffer (module contract).
+                        r.status = unsafe { copy_out(&env, payload, &mut r.data) };
+                        self.complete(req);
+                    }
+                    None => self.mq.push_unexpected(
+                        env,
+                        Unexpected::Eager {
+                            peer,
+                            data: payload.to_vec(),
+                            sync,
+                        },
+                    ),
+                }
+            }
+            Packet::Rts {
+                hdr,
+                addr,
+                rkey,
+                entries,
+                table_rkey,
+            } => {
+                let env = Envelope {
+                    ctx: hdr.ctx,
+                    src: hdr.src,
+                    tag: hdr.tag,
+                };
+                let rts = RtsRef {
+                    addr,
+                    rkey: RemoteKey(rkey),
+                    entries,
+                    table_rkey: RemoteKey(table_rkey),
+                };
+                match self.mq.arrive(&env) {
+                    Some(req) => self.start_rendezvous(req, peer, &hdr, rts),
+                    None => self
+                        .mq
+                        .push_unexpected(env, Unexpected::Rts { peer, hdr, rts }),
+                }
+            }
+            Packet::Fin { sender_req } | Packet::SyncAck { sender_req } => {
+                let expect = if matches!(pkt, Packet::Fin { .. }) {
+                    SendWait::Rendezvous
+                } else {
+                    SendWait::SyncAck
+                };
+                match self.reqs.get(sender_req) {
+                    Some(Request {
+                        kind: Kind::Send { peer: p, wait },
+                        done: false,
+                        ..
+                    }) if *p == peer && *wait == expect => self.complete(sender_req),
+                    _ => self.reject(peer, "reply for an unknown or finished send"),
+                }
+            }
+            Packet::Cts {
+                sender_req,
+                receiver_req,
+            } => match self.reqs.get_mut(sender_req) {
+                Some(Request {
+                    kind: Kind::Send { peer: p, wait },
+                    done: false,
+                    data,
+                    ..
+                }) if *p == peer && *wait == SendWait::Rendezvous => {
+                    *wait = SendWait::Streaming;
+                    let len = data.len();
+                    self.streams.push_back(Stream {
+                        peer,
+                        receiver_req,
+                        start: 0,
+                        len,
+                        sent: 0,
+                        req: sender_req,
+                        pipeline: false,
+                    });
+                }
+                _ => self.reject(peer, "CTS for an unknown or finished send"),
+            },
+            Packet::RndvData {
+                receiver_req,
+                offset,
+                payload,
+            } => self.on_stream_data(peer, receiver_req, offset, payload),
+            Packet::PutReq {
+                sender_req,
+                receiver_req,
+                offset,
+                len,
+                addr,
+                rkey,
+            } => {
+                match self.reqs.get(sender_req) {
+                    Some(Request {
+                        kind:
+                            Kind::Send {
+                                peer: p,
+                                wait: SendWait::Rendezvous,
+                            },
+                        done: false,
+                        data: MsgBuf::Contig { ptr, len: total },
+                        ..
+                    }) if *p == peer
+                        && offset.checked_add(len).is_some_and(|e| e <= *total as u64) =>
+                    {
+                        // SAFETY: offset + len <= the send buffer's length (checked).
+                        let local = unsafe { ptr.add(offset as usize) };
+                        self.writes.push(RdmaWrite {
+                            peer,
+                            local,
+                            len: len as usize,
+                            addr,
+                            rkey: RemoteKey(rkey),
+                            receiver_req,
+                        });
+                    }
+                    _ => self.reject(peer, "write request for an unknown send or outside it"),
+                }
+            }
+            Packet::PipeRts { hdr, payload } => {
+                if payload.len() as u64 > hdr.len {
+                    return self.reject(peer, "pipeline eager part longer than the message");
+                }
+                let env = Envelope {
+                    ctx: hdr.ctx,
+                    src: hdr.src,
+                    tag: hdr.tag,
+                };
+                match self.mq.arrive(&env) {
+                    Some(req) => self.start_pipeline(req, peer, &hdr, payload),
+                    None => self.mq.push_unexpected(
+                        env,
+                        Unexpected::PipeRts {
+                            peer,
+                            hdr,
+                            data: payload.to_vec(),
+                        },
+                    ),
+                }
+            }
+            Packet::PipeAck {
+                sender_req,
+                receiver_req,
+                rdma_offset,
+                limit,
+            } => self.on_pipe_ack(peer, sender_req, receiver_req, rdma_offset, limit),
+            Packet::PipeReady {
+                sender_req,
+                receiver_req,
+                offset,
+                len,
+                addr,
+                rkey,
+            } => {
+                let ok = match self.pipe_send_to(peer, sender_req) {
+                    Some((ps, _))
+                        if ps.acked
+                            && ps.receiver_req == receiver_req
+                            && len > 0
+                            && offset >= ps.rdma_offset
+                            && offset.checked_add(len).is_some_and(|e| e <= ps.limit)
+                            && ps.asked + len <= ps.limit - ps.rdma_offset =>
+                    {
+                        ps.asked += len;
+                        true
+                    }
+                    _ => false,
+                };
+                if !ok {
+                    return self.reject(peer, "READY for an unknown pipeline or outside it");
+                }
+                self.pipe_writes.push(PipeWrite {
+                    peer,
+                    req: sender_req,
+                    receiver_req,
+                    offset,
+                    len,
+                    addr,
+                    rkey: RemoteKey(rkey),
+                });
+            }
+            Packet::PipeFin {
+                receiver_req,
+                offset,
+                len,
+                ok,
+            } => {
+                let known = match (
+                    self.reqs.get(receiver_req),
+                    self.pipes_in.get_mut(&receiver_req),
+                ) {
+                    (
+                        Some(Request {
+                            kind: Kind::Recv(RecvState::Pipeline { peer: p }),
+                            done: false,
+                            ..
+                        }),
+                        Some(pr),
+                    ) if *p == peer => {
+                        match pr
+                            .blocks
+                            .iter()
+                            .position(|b| b.offset == offset && b.len == len)
+                        {
+                            Some(i) => {
+                                // Deregistered on FIN (Woodall 2006, §4). A block that could
+                                // not be written comes as RNDV_DATA instead.
+                                pr.blocks.swap_remove(i);
+                                if ok {
+                                    pr.left = pr.left.saturating_sub(len);
+                                }
+                                true
+                            }
+                            None => false,
+                        }
+                    }
+                    _ => false,
+                };
+                if !known {
+                    return self.reject(peer, "FIN for an unknown pipeline block");
+                }
+                // The FIN advances the pipeline: the next block is registered and READY'd
+                // in `run_rdma`.
+                self.pipe_due.push(receiver_req);
+                self.pipe_check_recv(receiver_req);
+            }
+            Packet::PutDone { receiver_req, ok } => match self.reqs.get_mut(receiver_req) {
+                Some(Request {
+                    kind:
+                        Kind::Recv(RecvState::Rdma {
+                            peer: p,
+                            pending,
+                            failed,
+                            ..
+                        }),
+                    done: false,
+                    ..
+                }) if *p == peer && *pending > 0 => {
+                    *failed |= !ok;
+                    self.part_done(receiver_req);
+                }
+                _ => self.reject(peer, "write completion for an unknown receive"),
+            },
+        }
+    }
+
+    fn reject(&mut self, peer: usize, why: &str) {
+        self.bad_packets += 1;
+        tracing::error!(peer, "dropped a malformed packet: {why}");
+    }
+
+    /// Anything left to push out or read?
+    pub fn has_output(&self) -> bool {
+        !self.busy_peers.is_empty()
+            || !self.streams.is_empty()
+            || !self.reads.is_empty()
+            || !self.writes.is_empty()
+            || !self.pipe_due.is_empty()
+            || !self.pipe_writes.is_empty()
+            || !self.backward_prefetch.is_empty()
+            || !self.payload_reads.is_empty()
+            || self.live_posted > 0
+    }
+}
+
+/// # Safety
+/// `(data, len)` must be readable for the returned lifetime; `len == 0` allows any pointer.
+unsafe fn slice<'a>(data: *const u8, len: usize) -> &'a [u8] {
+    if len == 0 {
+        &[]
+    } else {
+        std::slice::from_raw_parts(data, len)
+    }
+}

@@ -1,0 +1,92 @@
+//! The outbox: per-peer queues of control replies and matching packets (in the order the
+//! application sent them: non-overtaking), flushed into the channels.
+
+use super::*;
+
+impl Pt2pt {
+    pub(super) fn queue(&mut self, peer: usize, item: Outbound) {
+        if self.out[peer].is_empty() {
+            self.busy_peers.push(peer);
+        }
+        self.out[peer].matching.push_back(item);
+    }
+
+    pub(super) fn queue_control(&mut self, peer: usize, pkt: ([u8; wire::MAX_CONTROL], usize)) {
+        if self.out[peer].is_empty() {
+            self.busy_peers.push(peer);
+        }
+        self.out[peer].control.push_back((pkt.0, pkt.1 as u8));
+    }
+
+    /// Push queued output into the rail. Returns how many rail messages went out.
+    pub fn flush(&mut self, ch: &mut Channels) -> usize {
+        let mut sent = 0;
+        let mut i = 0;
+        while i < self.busy_peers.len() {
+            let peer = self.busy_peers[i];
+            sent += self.flush_peer(ch, peer);
+            if self.out[peer].is_empty() {
+                self.busy_peers.swap_remove(i);
+            } else {
+                i += 1;
+            }
+        }
+        sent + self.flush_streams(ch)
+    }
+
+    pub(super) fn flush_peer(&mut self, ch: &mut Channels, peer: usize) -> usize {
+        let mut sent = 0;
+        while let Some((pkt, len)) = self.out[peer].control.front() {
+            let bytes = pkt[..*len as usize].to_vec();
+            if !self.transmit(ch, peer, &[&bytes]) {
+                return sent;
+            }
+            self.out[peer].control.pop_front();
+            sent += 1;
+        }
+        while let Some(Outbound::Match {
+            head,
+            head_len,
+            payload,
+            req,
+        }) = self.out[peer].matching.front()
+        {
+            let (head, head_len, payload, req) = (*head, *head_len as usize, *payload, *req);
+            let ok = match payload {
+                Payload::Contig(data, len) => {
+                    // SAFETY: the payload belongs to a pending send request (module contract).
+                    let payload = unsafe { slice(data, len) };
+                    self.transmit(ch, peer, &[&head[..head_len], payload])
+                }
+                Payload::Runs(of) => {
+                    let mut parts = vec![&head[..head_len]];
+                    if let Some(r) = self.reqs.get_mut(of) {
+                        // SAFETY: the runs of a pending send request (module contract).
+                        unsafe { r.data.gather(0, usize::MAX, &mut parts) };
+                    }
+                    self.transmit(ch, peer, &parts)
+                }
+            };
+            if !ok {
+                return sent;
+            }
+            self.out[peer].matching.pop_front();
+            sent += 1;
+            if let Some(req) = req {
+                self.complete(req);
+            }
+        }
+        sent
+    }
+
+    /// One rail message to `peer`; messages to ourselves are handled right here.
+    pub(super) fn transmit(&mut self, ch: &mut Channels, peer: usize, parts: &[&[u8]]) -> bool {
+        if peer == self.me {
+            let bytes: Vec<u8> = parts.concat();
+            self.on_packet(peer, &bytes);
+            true
+        } else {
+            ch.try_send(peer, parts)
+        }
+    }
+}

@@ -1,0 +1,498 @@
+//! Rendezvous by RDMA read (RGET), RDMA write (RPUT) and both at once (split): the RTS,
+//! registering payloads, the receiver's reads (a run table first, checked, then the
+//! payload) and their completion.
+
+use super::*;
+
+impl Pt2pt {
+    /// A send that needs a request: rendezvous, synchronous, or queued behind others.
+    /// Out of line, so the eager fast path above stays small.
+    ///
+    /// # Safety
+    /// As for `send_buf`.
+    #[inline(never)]
+    pub(super) unsafe fn send_queued(
+        &mut self,
+        ch: &mut Channels,
+        peer: usize,
+        mut hdr: MatchHeader,
+        mut data: MsgBuf,
+        sync: bool,
+    ) -> SendStart {
+        let len = data.len();
+        let eager = len <= self.settings.eager_limit;
+        // Runs too small to read one by one go packed, once: the receiver then reads one
+        // range (and a split rendezvous lets both cores share the copy).
+        let bounce = if !eager
+            && peer != self.me
+            && self.settings.rdma
+            && data.mean_run() < self.min_rdma_run
+        {
+            // SAFETY: the runs are the caller's send buffer (module contract).
+            let bytes = unsafe { data.pack() };
+            data = MsgBuf::contig(bytes.as_ptr(), len);
+            Some(Bounce {
+                bytes,
+                unpack_to: None,
+            })
+        } else {
+            None
+        };
+        // The pipeline is the sender's choice: it sends data before the receiver says
+        // anything (Woodall 2006, §4). A contiguous payload only (packed runs included):
+        // READY names a block by its offset, and the sender writes it from one range.
+        let pipeline = !eager
+            && peer != self.me
+            && self.settings.rdma
+            && data.is_contiguous()
+            && match self.settings.rndv {
+                Rndv::Pipeline | Rndv::PipelineCached => true,
+                Rndv::Auto => self.auto_pipelines(&data),
+                _ => false,
+            };
+        let reg = if eager || peer == self.me || pipeline {
+            // The pipeline registers block by block as READYs come.
+            None
+        } else {
+            Self::register_payload(&self.registry, self.reg_policy, &data, Access::Read)
+                .map(Box::new)
+        };
+        let wait = if pipeline {
+            SendWait::Pipeline
+        } else if !eager {
+            SendWait::Rendezvous
+        } else if sync {
+            SendWait::SyncAck
+        } else {
+            SendWait::Queued
+        };
+        // A run table lives in the request (boxed: its address stays put) until FIN, and
+        // is registered for the receiver to read it.
+        let (contig, table) = match &data {
+            MsgBuf::Contig { ptr, len } => (Some((*ptr as *const u8, *len)), None),
+            MsgBuf::Runs { runs, .. } => (None, Some((runs.as_ptr() as u64, runs.len() as u64))),
+        };
+        let table_reg = match (&reg, table) {
+            (Some(_), Some((addr, entries))) => Self::register_payload(
+                &self.registry,
+                self.reg_policy,
+                &MsgBuf::contig(addr as *const u8, entries as usize * RUN_ENTRY),
+                Access::Read,
+            )
+            .map(Box::new),
+            _ => None,
+        };
+        let rkey = reg.as_ref().map_or(RemoteKey::NONE, |g| g.remote_key());
+        let table_rkey = table_reg
+            .as_ref()
+            .map_or(RemoteKey::NONE, |g| g.remote_key());
+        let req = self.reqs.insert(Request {
+            kind: Kind::Send { peer, wait },
+            done: false,
+            freed: false,
+            status: Status {
+                count: len,
+                ..Status::default()
+            },
+            data,
+            owner: 0,
+            bounce,
+            reg,
+            table_reg,
+        });
+        hdr.sender_req = req;
+        let mut head = [0u8; wire::RTS_RUNS_LEN];
+        let none = Payload::Contig(std::ptr::null(), 0);
+        let (head_len, payload, complete_when_sent) =
+            if let (true, Some((p, _))) = (pipeline, contig) {
+                // The first part of the message rides with the MATCH header.
+                let part = self
+                    .settings
+                    .eager_limit
+                    .min(self.max_message - wire::PIPE_RTS_HEADER)
+                    .min(len);
+                head[..wire::PIPE_RTS_HEADER].copy_from_slice(&wire::pipe_rts_header(&hdr));
+                self.pipes_out.insert(
+                    req,
+                    PipeSend {
+                        cached: self.settings.rndv.caches_blocks(),
+                        eager: part as u64,
+                        acked: false,
+                        receiver_req: 0,
+                        rdma_offset: 0,
+                        limit: 0,
+                        left: 0,
+                        asked: 0,
+                    },
+                );
+                (wire::PIPE_RTS_HEADER, Payload::Contig(p, part), false)
+            } else if eager {
+                let (h, n) = wire::eager_header(&hdr);
+                head[..n].copy_from_slice(&h[..n]);
+                let payload = match contig {
+                    Some((p, n)) => Payload::Contig(p, n),
+                    None => Payload::Runs(req),
+                };
+                (n, payload, !sync)
+            } else if let Some((addr, entries)) = table {
+                head.copy_from_slice(&wire::rts_runs(&hdr, addr, table_rkey.0, entries, rkey.0));
+                (wire::RTS_RUNS_LEN, none, false)
+            } else {
+                let addr = contig.map_or(0, |(p, _)| p as u64);
+                head[..wire::RTS_LEN].copy_from_slice(&wire::rts(&hdr, addr, rkey.0));
+                (wire::RTS_LEN, none, false)
+            };
+        self.queue(
+            peer,
+            Outbound::Match {
+                head,
+                head_len: head_len as u8,
+                payload,
+                req: complete_when_sent.then_some(req),
+            },
+        );
+        self.flush_peer(ch, peer);
+        if !eager && !pipeline && self.reg_policy == RegPolicy::OdpOptimal {
+            // The RTS is out: fault the payload in while the receiver answers.
+            self.prefetch_request(req, Access::Read);
+        }
+        SendStart::Pending(req)
+    }
+
+    /// Register a rendezvous payload under the policy (odp-enhanced prefetches at once).
+    /// ODP prefetches only fresh registrations: one the cache served covers memory that was
+    /// transferred before and not given back since, so its pages are in place (prefetching
+    /// them again halved the bandwidth of a reused buffer).
+    /// A failure leaves the payload unregistered: on this rail the transfer does not need
+    /// it, and an unmapped buffer is reported by the transfer itself.
+    pub(super) fn register_payload(
+        registry: &Option<Registry>,
+        policy: RegPolicy,
+        data: &MsgBuf,
+        access: Access,
+    ) -> Option<Registration> {
+        let registry = registry.as_ref()?;
+        let (addr, len) = data.span()?;
+        match registry.register(addr, len, policy.mode()) {
+            Ok(reg) => {
+                if policy == RegPolicy::OdpEnhanced && reg.is_fresh() {
+                    let _ = registry.prefetch(addr, len, access);
+                }
+                Some(reg)
+            }
+            Err(e) => {
+                tracing::debug!("payload not registered: {e}");
+                None
+            }
+        }
+    }
+
+    /// Prefetch a pending request's payload (odp-optimal, overlapped with the handshake).
+    pub(super) fn prefetch_request(&self, req: ReqId, access: Access) {
+        if let (Some(registry), Some(r)) = (&self.registry, self.reqs.get(req)) {
+            match (&r.reg, r.data.span()) {
+                (Some(reg), Some((addr, len))) if reg.is_fresh() => {
+                    let _ = registry.prefetch(addr, len, access);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Note how many pages of a local range an RDMA transfer is about to fault in.
+    pub(super) fn count_faults(&self, addr: usize, len: usize) {
+        if let (true, Some(registry)) = (self.count_faults, &self.registry) {
+            if len > 0 {
+                let _ = registry.count_nonresident(addr, len);
+            }
+        }
+    }
+
+    pub(super) fn start_rendezvous(
+        &mut self,
+        req: ReqId,
+        peer: usize,
+        hdr: &MatchHeader,
+        rts: RtsRef,
+    ) {
+        let entries = rts.entries;
+        let r = self.reqs.get_mut(req).expect("matched request exists");
+        let cap = r.data.len();
+        let theirs = match entries {
+            0 => usize::MAX,
+            n => (hdr.len / n) as usize,
+        };
+        if self.settings.rdma && peer != self.me && r.data.mean_run() < self.min_rdma_run {
+            // Our runs are too small to read into one by one: read into a contiguous
+            // stand-in and scatter from it on completion.
+            let bytes = vec![0u8; cap].into_boxed_slice();
+            let runs = std::mem::replace(&mut r.data, MsgBuf::contig(bytes.as_ptr(), cap));
+            r.bounce = Some(Bounce {
+                bytes,
+                unpack_to: Some(runs),
+            });
+        }
+        // The sender's payload (and run table) must be keyed: unregistered memory streams.
+        let keyed = !rts.rkey.is_none() && (entries == 0 || !rts.table_rkey.is_none());
+        let rdma = self.settings.rdma
+            && self.settings.rndv != Rndv::Copy
+            && keyed
+            && r.data.mean_run().min(theirs) >= self.min_rdma_run;
+        if rdma && peer != self.me {
+            r.reg = Self::register_payload(&self.registry, self.reg_policy, &r.data, Access::Write)
+                .map(Box::new);
+        }
+        // odp-optimal prefetches a fresh registration once our reply is out.
+        let prefetch = rdma
+            && peer != self.me
+            && self.reg_policy == RegPolicy::OdpOptimal
+            && r.reg.as_ref().is_some_and(|g| g.is_fresh());
+        let take = (hdr.len as usize).min(cap);
+        r.status = Status {
+            source: hdr.src,
+            tag: hdr.tag,
+            count: take,
+            truncated: hdr.len as usize > cap,
+            cancelled: false,
+        };
+        if rdma || peer == self.me {
+            let threshold = self.settings.split_threshold;
+            // Only a contiguous message into a contiguous buffer is split: the write request
+            // names one range on each side.
+            let base = match r.data {
+                MsgBuf::Contig { ptr, .. } if entries == 0 => Some(ptr as u64),
+                _ => None,
+            };
+            // The sender writes [head, take) and we read [0, head). Auto splits at a page
+            // boundary near the middle (a message too short for a page-aligned half is read
+            // whole); Put has the sender write everything; Get reads everything. The
+            // sender writes only into a buffer we could key.
+            let rkey = r.reg.as_ref().map_or(RemoteKey::NONE, |g| g.remote_key());
+            let writable = peer != self.me && base.is_some() && !rkey.is_none();
+            let head = match self.settings.rndv {
+                Rndv::Put if writable && take > 0 => 0,
+                Rndv::Auto if writable && threshold > 0 && take >= threshold => {
+                    match (take / 2) & !4095 {
+                        0 => take,
+                        h => h,
+                    }
+                }
+                _ => take,
+            };
+            let split = head < take;
+            match base {
+                // The peer writes all of it: prefetch from the end, towards its writes.
+                Some(base) if prefetch && head == 0 => {
+                    self.backward_prefetch.push(BackwardPrefetch {
+                        req,
+                        base,
+                        floor: 0,
+                        cursor: take as u64,
+                    })
+                }
+                _ if prefetch => self.prefetch_due.push(req),
+                _ => {}
+            }
+            let r = self.reqs.get_mut(req).expect("matched request exists");
+            r.kind = Kind::Recv(RecvState::Rdma {
+                peer,
+                sender_req: hdr.sender_req,
+                total: hdr.len,
+                pending: u8::from(head > 0 || take == 0) + u8::from(split),
+                failed: false,
+            });
+            if let (true, Some(base)) = (split, base) {
+                let tail_addr = base + head as u64;
+                self.queue_control(
+                    peer,
+                    wire::put_req(
+                        hdr.sender_req,
+                        req,
+                        head as u64,
+                        (take - head) as u64,
+                        tail_addr,
+                        rkey.0,
+                    ),
+                );
+            }
+            if head > 0 || take == 0 {
+                self.reads.push(RdmaRead {
+                    peer,
+                    req,
+                    rts,
+                    total: hdr.len,
+                    offset: 0,
+                    len: head,
+                });
+            }
+        } else {
+            r.kind = Kind::Recv(RecvState::Streaming {
+                peer,
+                expected: hdr.len,
+                received: 0,
+            });
+            self.queue_control(peer, wire::cts(hdr.sender_req, req));
+        }
+    }
+
+    /// Post our part `rd` of a rendezvous read: the payload, or first the sender's run
+    /// table (checked before any payload byte moves). Reads from ourselves are copies.
+    pub(super) fn post_rget(&mut self, ch: &mut Channels, rd: RdmaRead) {
+        let Some(r) = self.reqs.get_mut(rd.req) else {
+            return;
+        };
+        // offset + len <= the receive buffer's capacity (set at match).
+        let local = r.data.runs_at(rd.offset, rd.len);
+        if let Some(first) = local.first() {
+            let end = local
+                .iter()
+                .map(|l| l.addr + l.len)
+                .max()
+                .unwrap_or(first.addr);
+            self.count_faults(first.addr as usize, (end - first.addr) as usize);
+        }
+        if rd.peer == self.me {
+            let own_table = (rd.rts.entries > 0 && rd.rts.entries <= MAX_RUN_TABLE.min(rd.total))
+                .then(|| {
+                    // SAFETY: our own send's run table (self-send), boxed in its request until
+                    // FIN; its length was bounded just above.
+                    unsafe {
+                        std::slice::from_raw_parts(
+                            rd.rts.addr as *const u8,
+                            rd.rts.entries as usize * RUN_ENTRY,
+                        )
+                    }
+                });
+            let ok = match remote_runs(&rd, own_table) {
+                Ok(remote) => {
+                    // SAFETY: our own send buffer and this receive's buffer (self-send);
+                    // the sender's request keeps its memory valid until FIN.
+                    unsafe { copy_runs(&local, &remote) };
+                    true
+                }
+                Err(e) => {
+                    self.reject(rd.peer, &format!("malformed run table ({e:?})"));
+                    false
+                }
+            };
+            return self.read_done(rd.req, ok);
+        }
+        if rd.rts.entries == 0 {
+            let remote = remote_runs(&rd, None).expect("contiguous");
+            let token = self.track(Posted::Read { req: rd.req });
+            // SAFETY: runs of a pending receive's buffer, ours until it completes.
+            let res = unsafe { ch.post_read(rd.peer, &local, &remote, rd.rts.rkey, token) };
+            return self.post_failed(token, res);
+        }
+        // Every run holds at least one byte, so a table longer than the message is bogus.
+        if rd.rts.entries > MAX_RUN_TABLE || rd.rts.entries > rd.total {
+            self.reject(rd.peer, "malformed run table (too many entries)");
+            return self.read_done(rd.req, false);
+        }
+        let raw = vec![0u8; rd.rts.entries as usize * RUN_ENTRY].into_boxed_slice();
+        let l = [Span {
+            addr: raw.as_ptr() as u64,
+            len: raw.len() as u64,
+        }];
+        let r = [Span {
+            addr: rd.rts.addr,
+            len: raw.len() as u64,
+        }];
+        let (peer, rkey) = (rd.peer, rd.rts.table_rkey);
+        // The boxed table moves into `posted` without its heap memory moving.
+        let token = self.track(Posted::Table { rd, raw });
+        // SAFETY: `raw` lives in `posted` until this read's completion.
+        let res = unsafe { ch.post_read(peer, &l, &r, rkey, token) };
+        self.post_failed(token, res);
+    }
+
+    /// Our read into receive `req` finished (`ok`) or failed.
+    pub(super) fn read_done(&mut self, req: ReqId, ok: bool) {
+        if !ok {
+            if let Some(Request {
+                kind: Kind::Recv(RecvState::Rdma { failed, .. }),
+                ..
+            }) = self.reqs.get_mut(req)
+            {
+                *failed = true;
+            }
+        }
+        self.part_done(req);
+    }
+
+    /// One part of an RDMA rendezvous finished. When none is left, the receive completes and
+    /// FIN releases the sender — or, if a part failed, the whole message is asked for as a
+    /// stream instead.
+    pub(super) fn part_done(&mut self, req: ReqId) {
+        let Some(r) = self.reqs.get_mut(req) else {
+            return;
+        };
+        let Kind::Recv(RecvState::Rdma {
+            peer,
+            sender_req,
+            total,
+            pending,
+            failed,
+        }) = &mut r.kind
+        else {
+            return;
+        };
+        *pending -= 1;
+        if *pending > 0 {
+            return;
+        }
+        let (peer, sender_req, total, failed) = (*peer, *sender_req, *total, *failed);
+        if failed {
+            // The sender streams the whole message; our buffer takes what fits.
+            r.kind = Kind::Recv(RecvState::Streaming {
+                peer,
+                expected: total,
+                received: 0,
+            });
+            self.queue_control(peer, wire::cts(sender_req, req));
+        } else {
+            self.complete(req);
+            self.queue_control(peer, wire::fin(sender_req));
+        }
+    }
+}
+
+/// The sender's runs our part `rd` of a rendezvous reads: one range of a contiguous
+/// payload, or the runs of its `table` (checked, and clipped to our part).
+pub(super) fn remote_runs(rd: &RdmaRead, table: Option<&[u8]>) -> Result<Vec<Span>, TableError> {
+    if rd.rts.entries == 0 {
+        return Ok(vec![Span {
+            addr: rd.rts.addr.wrapping_add(rd.offset as u64),
+            len: rd.len as u64,
+        }]);
+    }
+    let raw = table.ok_or(TableError::Entries)?;
+    let runs = buffer::parse_run_table(raw, rd.total)?;
+    Ok(buffer::clip(runs, rd.len as u64))
+}
+
+/// Copy the `remote` runs (of this process: a send to ourselves) into the `local` runs.
+///
+/// # Safety
+/// Both lists must describe live memory of this process, `local` writable.
+pub(super) unsafe fn copy_runs(local: &[Run], remote: &[Run]) {
+    let mut src = remote.iter().map(|r| (r.addr, r.len));
+    let mut cur = (0u64, 0u64);
+    for l in local {
+        let (mut at, mut left) = (l.addr, l.len);
+        while left > 0 {
+            if cur.1 == 0 {
+                let Some(next) = src.next() else {
+                    return;
+                };
+                cur = next;
+            }
+            let n = left.min(cur.1);
+            // SAFETY: the caller's contract; a send-to-self may share memory with its
+            // receive, hence `copy`.
+            unsafe { std::ptr::copy(cur.0 as *const u8, at as *mut u8, n as usize) };
+            (at, left) = (at + n, left - n);
+            cur = (cur.0 + n, cur.1 - n);
+        }
+    }
+}
