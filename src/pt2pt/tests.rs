@@ -801,15 +801,23 @@ fn pipeline_blocks_are_cached_only_by_the_caching_pipeline() {
 }
 
 /// `Auto` under pin-down: a fresh buffer goes through the caching pipeline; sent again, its
-/// blocks are cached and it takes the split rendezvous. Under ODP it never pipelines.
+/// blocks are cached and it takes the split rendezvous. Under ODP it never pipelines. The
+/// send buffer starts at a block window's start, and just before a window's end (then its
+/// first window holds only streamed bytes and is never registered: reuse must be told from
+/// the window of the first RDMA block).
 #[test]
 fn auto_pipelines_fresh_buffers_under_pin_down() {
     use crate::registration::RegPolicy;
     // Pins: serialised with the registration tests' VmLck checks.
     let _g = crate::registration::tests::serial();
-    for policy in [RegPolicy::Pin, RegPolicy::OdpOptimal] {
+    let frag = 64 << 10;
+    for (policy, skew) in [
+        (RegPolicy::Pin, 0),
+        (RegPolicy::Pin, frag - 100),
+        (RegPolicy::OdpOptimal, 0),
+    ] {
         let mut s = with_rndv(settings(true, 8192), Rndv::Auto);
-        s.pipeline.frag = 64 << 10;
+        s.pipeline.frag = frag;
         let mut p = Pair::new(s, 8, false);
         let regs: Vec<Registry> = p
             .rails
@@ -829,21 +837,25 @@ fn auto_pipelines_fresh_buffers_under_pin_down() {
             e.reg_policy = policy;
         }
         let n = 300_000;
-        let data = pattern(n);
+        let mut mem = vec![0u8; n + 2 * frag];
+        let at = (mem.as_ptr() as usize).div_ceil(frag) * frag + skew - mem.as_ptr() as usize;
+        let data = &mut mem[at..at + n];
+        data.copy_from_slice(&pattern(n));
+        let data = &*data;
         let mut buf = vec![0u8; n];
         for round in 0..3 {
             buf.fill(0);
             let r = p.recv(Some(1), &mut buf);
-            let sr = p.send(1, &data, false).expect("rendezvous");
+            let sr = p.send(1, data, false).expect("rendezvous");
             let pipelined = p.eng[0].pipelines() > 0;
             p.progress();
             assert!(p.eng[1].take_if_done(r).is_some());
             assert!(p.eng[0].take_if_done(sr).is_some());
-            assert!(buf == data, "{policy:?} round {round}");
+            assert!(buf == data, "{policy:?} skew {skew} round {round}");
             assert_eq!(
                 pipelined,
                 policy == RegPolicy::Pin && round == 0,
-                "{policy:?} round {round}"
+                "{policy:?} skew {skew} round {round}"
             );
         }
         drop(p);

@@ -7,19 +7,29 @@ use super::*;
 impl Pt2pt {
     /// `Auto`'s choice for a contiguous rendezvous payload: the (caching) pipeline where
     /// registering costs about what the copy does — pin-down, whose `mlock` faults in and
-    /// pins every page — and the buffer is fresh (its first block is not in the cache), so
-    /// that registration overlaps the transfer (Woodall 2006, §4). A reused buffer finds
-    /// its blocks cached and takes the split rendezvous, the fastest on registered memory;
-    /// so does everything under ODP, where the split already has both cores fault in
-    /// pages (measured in `make bench`'s registration sweeps).
+    /// pins every page — and the buffer is fresh (its first RDMA block is not in the
+    /// cache), so that registration overlaps the transfer (Woodall 2006, §4). A reused
+    /// buffer finds its blocks cached and takes the split rendezvous, the fastest on
+    /// registered memory; so does everything under ODP, where the split already has both
+    /// cores fault in pages (measured in `make bench`'s registration sweeps).
     pub(super) fn auto_pipelines(&self, data: &MsgBuf) -> bool {
         let (Some(registry), Some((addr, len))) = (&self.registry, data.span()) else {
             return false;
         };
         let frag = self.settings.pipeline.frag.max(1);
-        self.reg_policy.mode() == Mode::Pin
-            && len > frag
-            && !registry.is_cached(addr, (addr / frag + 1) * frag - addr)
+        if self.reg_policy.mode() != Mode::Pin || len <= frag {
+            return false;
+        }
+        // The first block written starts past the eager part and the streamed stretch
+        // (the receiver's RDMA offset under these settings); the buffer's own first window
+        // may lie wholly before it and never be registered.
+        let part = self
+            .settings
+            .eager_limit
+            .min(self.max_message - wire::PIPE_RTS_HEADER);
+        let first = addr + (part + self.settings.pipeline.send_length).min(len - 1);
+        let window = ((first / frag + 1) * frag).min(addr + len) - first;
+        !registry.is_cached(first, window)
     }
 
     /// The receiver's side of a PIPE_RTS on match (Woodall 2006, §4): deliver the eager
