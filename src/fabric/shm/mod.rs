@@ -279,6 +279,33 @@ impl ShmRail {
         n
     }
 
+    /// A posted read or write: refused at once where CMA is unavailable; otherwise done
+    /// now (key checked first) and its completion queued.
+    ///
+    /// # Safety
+    /// As for `transfer`.
+    unsafe fn post(
+        &mut self,
+        dir: Direction,
+        peer: usize,
+        local: &[Span],
+        remote: &[Span],
+        rkey: RemoteKey,
+        token: u64,
+    ) -> Result<(), RailError> {
+        let (able, what) = match dir {
+            Direction::Read => (self.caps.rdma_read, "RDMA read"),
+            Direction::Write => (self.caps.rdma_write, "RDMA write"),
+        };
+        if !able {
+            return Err(RailError::Unsupported(what));
+        }
+        // SAFETY: the caller's contract on `local`.
+        let res = unsafe { self.transfer(dir, peer, local, remote, rkey) };
+        self.complete(token, res);
+        Ok(())
+    }
+
     /// Queue a completion. No doorbell: it was made by this process's own thread inside a
     /// post, and the progress loop polls again after posting (`has_completions`), so no
     /// waiter sleeps on it.
@@ -363,13 +390,8 @@ impl Rail for ShmRail {
         rkey: RemoteKey,
         token: u64,
     ) -> Result<(), RailError> {
-        if !self.caps.rdma_write {
-            return Err(RailError::Unsupported("RDMA write"));
-        }
         // SAFETY: the caller's contract on `local`.
-        let res = unsafe { self.transfer(Direction::Write, peer, local, remote, rkey) };
-        self.complete(token, res);
-        Ok(())
+        unsafe { self.post(Direction::Write, peer, local, remote, rkey, token) }
     }
 
     unsafe fn post_read(
@@ -380,13 +402,8 @@ impl Rail for ShmRail {
         rkey: RemoteKey,
         token: u64,
     ) -> Result<(), RailError> {
-        if !self.caps.rdma_read {
-            return Err(RailError::Unsupported("RDMA read"));
-        }
         // SAFETY: the caller's contract on `local`.
-        let res = unsafe { self.transfer(Direction::Read, peer, local, remote, rkey) };
-        self.complete(token, res);
-        Ok(())
+        unsafe { self.post(Direction::Read, peer, local, remote, rkey, token) }
     }
 
     fn post_atomic(
