@@ -10,7 +10,7 @@ use crate::comm::topology::Topology;
 use crate::comm::{Communicator, Group};
 use crate::datatype::Datatype;
 use crate::error::{Error, ErrorClass, Result};
-use crate::pt2pt::ReqId;
+use crate::pt2pt::{Owner, ReqId};
 use parking_lot::{Mutex, RwLock};
 use std::sync::{Arc, LazyLock};
 
@@ -176,6 +176,22 @@ pub fn new_comm(comm: Arc<Communicator>, errhandler: MPI_Errhandler) -> MPI_Comm
         topo: None,
     });
     (DIRECT | KIND_COMM | i as u32) as MPI_Comm
+}
+
+/// The owner tag the engine keeps with a request started on communicator `h`: its slot in
+/// the table, plus one (0: none). No C handle travels below the ABI.
+pub fn comm_owner(h: MPI_Comm) -> Owner {
+    Owner(comm_index(h).map_or(0, |i| i as u32 + 1))
+}
+
+/// The communicator handle behind an owner tag (MPI_COMM_WORLD for none): where an error
+/// found at completion goes.
+pub fn owner_comm(o: Owner) -> MPI_Comm {
+    match o.0 {
+        0 | 1 => MPI_COMM_WORLD,
+        2 => MPI_COMM_SELF,
+        n => (DIRECT | KIND_COMM | (n - 1)) as MPI_Comm,
+    }
 }
 
 pub fn free_comm(h: MPI_Comm) -> Result<()> {

@@ -8,7 +8,7 @@ use super::shim;
 use crate::coll::schedule::CollId;
 use crate::error::{Error, ErrorClass, Result};
 use crate::mpi_err;
-use crate::pt2pt::{MsgBuf, ReqId, Status};
+use crate::pt2pt::{MsgBuf, Owner, ReqId, Status};
 use std::os::raw::{c_int, c_void};
 
 /// The memory `count` elements of `ty` at `buf` cover, for the engine: contiguous data as
@@ -58,10 +58,19 @@ pub unsafe fn start_send(spec: &PersistentSpec, comm_h: MPI_Comm) -> Result<Star
         return Ok(Started::Done { proc_null: true });
     };
     let data = msg_buf(spec.buf as *const c_void, count, &ty)?;
-    Ok(match w.isend(&comm, dst, tag, data, spec.sync, comm_h) {
-        None => Started::Done { proc_null: false },
-        Some(req) => Started::Pending(req),
-    })
+    Ok(
+        match w.isend(
+            &comm,
+            dst,
+            tag,
+            data,
+            spec.sync,
+            handles::comm_owner(comm_h),
+        ) {
+            None => Started::Done { proc_null: false },
+            Some(req) => Started::Pending(req),
+        },
+    )
 }
 
 /// Start a nonblocking receive.
@@ -83,7 +92,13 @@ pub unsafe fn start_recv(spec: &PersistentSpec, comm_h: MPI_Comm) -> Result<Star
         s => s.as_option(),
     };
     let data = msg_buf(spec.buf as *const c_void, count, &ty)?;
-    Ok(Started::Pending(w.irecv(&comm, src, tag, data, comm_h)))
+    Ok(Started::Pending(w.irecv(
+        &comm,
+        src,
+        tag,
+        data,
+        handles::comm_owner(comm_h),
+    )))
 }
 
 /// The request handle for a started operation.
@@ -182,11 +197,11 @@ impl Completion {
 
 /// Finish a completed handle: free or deactivate it. `owner` is the engine's
 /// record of the communicator (used for handles without a table entry).
-fn finish(h: &mut MPI_Request, st: Status, owner: i32) -> Completion {
+fn finish(h: &mut MPI_Request, st: Status, owner: Owner) -> Completion {
     let Some(i) = handles::request_index(*h) else {
         // Completed when started, or a plain engine request: nothing else to release.
         *h = MPI_REQUEST_NULL;
-        return Completion::new(st, if owner != 0 { owner } else { MPI_COMM_WORLD });
+        return Completion::new(st, handles::owner_comm(owner));
     };
     let mut t = REQUESTS.lock();
     match t.get_mut(i) {
@@ -233,7 +248,7 @@ fn finish_coll(h: &mut MPI_Request, res: Result<()>) -> Result<Completion> {
             tag: MPI_ANY_TAG,
             ..Status::default()
         },
-        0,
+        Owner::NONE,
     );
     res.map(|()| c)
 }
@@ -242,7 +257,7 @@ fn finish_coll(h: &mut MPI_Request, res: Result<()>) -> Result<Completion> {
 pub fn wait(h: &mut MPI_Request) -> Result<Completion> {
     match pending(*h)? {
         Pending::Empty => Ok(empty()),
-        Pending::Done(st) => Ok(finish(h, st, 0)),
+        Pending::Done(st) => Ok(finish(h, st, Owner::NONE)),
         Pending::Coll(id) => {
             let res = shim::world()?.wait_collective(id);
             finish_coll(h, res)
@@ -253,7 +268,7 @@ pub fn wait(h: &mut MPI_Request) -> Result<Completion> {
         }
         Pending::Rma(i) => {
             shim::world()?.progress.wait(|_| rma_done(i).then_some(()));
-            Ok(finish(h, Status::default(), 0))
+            Ok(finish(h, Status::default(), Owner::NONE))
         }
     }
 }
@@ -262,7 +277,7 @@ pub fn wait(h: &mut MPI_Request) -> Result<Completion> {
 pub fn test(h: &mut MPI_Request) -> Result<Option<Completion>> {
     match pending(*h)? {
         Pending::Empty => Ok(Some(empty())),
-        Pending::Done(st) => Ok(Some(finish(h, st, 0))),
+        Pending::Done(st) => Ok(Some(finish(h, st, Owner::NONE))),
         Pending::Coll(id) => match shim::world()?.test_collective(id) {
             Some(res) => finish_coll(h, res).map(Some),
             None => Ok(None),
@@ -270,7 +285,7 @@ pub fn test(h: &mut MPI_Request) -> Result<Option<Completion>> {
         Pending::Engine(req) => Ok(shim::world()?
             .test_owned(req)
             .map(|(st, owner)| finish(h, st, owner))),
-        Pending::Rma(i) => Ok(rma_done(i).then(|| finish(h, Status::default(), 0))),
+        Pending::Rma(i) => Ok(rma_done(i).then(|| finish(h, Status::default(), Owner::NONE))),
     }
 }
 
@@ -322,8 +337,8 @@ pub fn complete_done(hs: &mut [MPI_Request], i: usize, p: Pending) -> Result<Com
             return finish_coll(&mut hs[i], res);
         }
         Pending::Engine(id) => shim::world()?.test_owned(id).unwrap_or_default(),
-        Pending::Done(st) => (st, 0),
-        Pending::Rma(_) => (Status::default(), 0),
+        Pending::Done(st) => (st, Owner::NONE),
+        Pending::Rma(_) => (Status::default(), Owner::NONE),
         Pending::Empty => return Ok(empty()),
     };
     Ok(finish(&mut hs[i], st, owner))

@@ -216,9 +216,7 @@ pub unsafe extern "C" fn PMPI_Win_attach(win: MPI_Win, base: *mut c_void, size: 
             return mpi_err!(Size, "negative size {size}");
         }
         let w = handles::win(win)?;
-        w.attach(base as u64, size as u64)?;
-        w.register_region(shim::world()?, base as u64, size as u64);
-        Ok(())
+        w.attach(shim::world()?, base as u64, size as u64)
     })
 }
 

@@ -8,9 +8,9 @@
 //! Sans-I/O like the point-to-point engine: `Schedules::progress` is driven with the
 //! engine and rail the runtime owns.
 
-use crate::channel::Channels;
 use crate::comm::Communicator;
 use crate::error::{Error, ErrorClass, Result};
+use crate::pt2pt::Io;
 use crate::pt2pt::{Pattern, Pt2pt, ReqId, SendStart};
 
 /// Names a running schedule.
@@ -141,7 +141,7 @@ impl Schedule {
     }
 
     /// Advance as far as possible. Ok(true) when finished.
-    fn advance(&mut self, p2p: &mut Pt2pt, ch: &mut Channels) -> Result<bool> {
+    fn advance(&mut self, p2p: &mut Pt2pt, io: &mut impl Io) -> Result<bool> {
         loop {
             if self.started {
                 // Wait for the step in flight.
@@ -182,7 +182,7 @@ impl Schedule {
                         // SAFETY: `resolve` gives a live buffer that stays valid until the
                         // step completes (user buffers by MPI's rules, scratch owned here).
                         let s = unsafe {
-                            p2p.send(ch, peer, self.ctx, self.my_rank, self.tag, ptr, len, false)
+                            p2p.send(io, peer, self.ctx, self.my_rank, self.tag, ptr, len, false)
                         };
                         if let SendStart::Pending(req) = s {
                             self.active.push((req, None));
@@ -218,17 +218,17 @@ pub struct Schedules {
 }
 
 impl Schedules {
-    pub fn start(&mut self, s: Schedule, p2p: &mut Pt2pt, ch: &mut Channels) -> CollId {
+    pub fn start(&mut self, s: Schedule, p2p: &mut Pt2pt, io: &mut impl Io) -> CollId {
         self.next_id += 1;
         let id = self.next_id;
         self.running.push((id, s));
-        self.advance_at(self.running.len() - 1, p2p, ch);
+        self.advance_at(self.running.len() - 1, p2p, io);
         id
     }
 
     /// Advance the schedule at `idx` of `running`; true when it finished (and moved out).
-    fn advance_at(&mut self, idx: usize, p2p: &mut Pt2pt, ch: &mut Channels) -> bool {
-        let outcome = match self.running[idx].1.advance(p2p, ch) {
+    fn advance_at(&mut self, idx: usize, p2p: &mut Pt2pt, io: &mut impl Io) -> bool {
+        let outcome = match self.running[idx].1.advance(p2p, io) {
             Ok(false) => return false,
             Ok(true) => Ok(()),
             Err(e) => Err(e),
@@ -259,11 +259,11 @@ impl Schedules {
     }
 
     /// Advance every running schedule; returns how many finished.
-    pub fn progress(&mut self, p2p: &mut Pt2pt, ch: &mut Channels) -> usize {
+    pub fn progress(&mut self, p2p: &mut Pt2pt, io: &mut impl Io) -> usize {
         let mut done = 0;
         let mut i = 0;
         while i < self.running.len() {
-            if self.advance_at(i, p2p, ch) {
+            if self.advance_at(i, p2p, io) {
                 done += 1;
             } else {
                 i += 1;

@@ -1,6 +1,7 @@
 //! Every collective algorithm run for 1..=16 in-process ranks: one point-to-point engine
-//! per rank, joined by the in-process rail whose RDMA is a key-checked copy (all "processes"
-//! share this address space), each rank's schedule driven by its own `Schedules`, and the
+//! per rank, their actions carried between them by `pt2pt::testnet` (RDMA is a key-checked
+//! copy: all "processes" share this address space), each rank's schedule driven by its own
+//! `Schedules`, and the
 //! results compared with a serial computation. The eager limit is small, so long messages
 //! take the rendezvous paths (plain and split).
 
@@ -8,28 +9,23 @@ use super::plan::{Blocks, Plan, Reducer, TypedBuf};
 use super::schedule::{Schedule, Schedules};
 use super::{KIND_ALLGATHER, KIND_ALLREDUCE, KIND_ALLTOALL, KIND_BCAST, KIND_GATHER};
 use super::{KIND_NEIGHBOR, KIND_REDUCE, KIND_REDUCE_SCATTER, KIND_SCAN, KIND_SCATTER};
-use crate::channel::Channels;
 use crate::comm::{Communicator, Group};
 use crate::datatype::{Basic, Datatype};
-use crate::fabric::inproc;
-use crate::fabric::{Rail, Route};
 use crate::op as ops;
+use crate::pt2pt::testnet::Net;
 use crate::pt2pt::{ProtocolSettings, Pt2pt};
-use crate::registration::{Invalidation, Registry, RegistryConfig};
 use std::sync::Arc;
 
 /// n ranks: their communicators (one group, ranks 0..n) and engines.
 struct Mesh {
     comms: Vec<Communicator>,
-    rails: Vec<Channels>,
+    net: Net,
     engs: Vec<Pt2pt>,
     colls: Vec<Schedules>,
 }
 
 impl Mesh {
     fn new(n: usize) -> Self {
-        let rails = inproc::network(n, 4096);
-        let routes: Vec<Route> = (0..n).map(|r| Route { rail: 0, peer: r }).collect();
         let group = Arc::new(Group::new((0..n).collect()));
         let settings = ProtocolSettings {
             eager_limit: 256,
@@ -42,32 +38,24 @@ impl Mesh {
             comms: (0..n)
                 .map(|r| Communicator::new(8, r, group.clone()))
                 .collect(),
-            engs: rails
-                .iter()
-                .enumerate()
-                .map(|(r, rail)| {
-                    let mut e = Pt2pt::new(r, n, settings.clone(), 4096);
-                    e.registry = Some(Registry::with_domain(
-                        RegistryConfig {
-                            cache_max: 0,
-                            invalidation: Invalidation::Hooks,
-                        },
-                        rail.memory(),
-                    ));
-                    // ODP: nothing pinned (the registration tests check VmLck).
-                    e.reg_policy = crate::registration::RegPolicy::OdpNative;
-                    e
-                })
-                .collect(),
-            rails: rails
-                .into_iter()
-                .map(|r| {
-                    let wait = r.wait_handle();
-                    Channels::new(vec![Box::new(r)], &routes, wait)
-                })
-                .collect(),
+            net: Net::new(n, 0),
+            engs: Net::engines(n, &settings, 4096),
             colls: (0..n).map(|_| Schedules::default()).collect(),
         }
+    }
+
+    /// Start rank `r`'s schedule.
+    fn start(&mut self, r: usize, s: Schedule) -> super::schedule::CollId {
+        self.colls[r].start(s, &mut self.engs[r], &mut self.net.ends[r])
+    }
+
+    /// One round: each rank's collectives advance, then the engines' actions are carried.
+    fn round(&mut self) -> usize {
+        let mut events = 0;
+        for r in 0..self.engs.len() {
+            events += self.colls[r].progress(&mut self.engs[r], &mut self.net.ends[r]);
+        }
+        events + self.net.round(&mut self.engs)
     }
 
     /// Run one schedule per rank to completion; every rank must succeed.
@@ -76,21 +64,14 @@ impl Mesh {
         let ids: Vec<_> = scheds
             .into_iter()
             .enumerate()
-            .map(|(r, s)| self.colls[r].start(s, &mut self.engs[r], &mut self.rails[r]))
+            .map(|(r, s)| self.start(r, s))
             .collect();
         let mut done = vec![false; n];
         for _ in 0..1_000_000 {
-            let mut events = 0;
+            let events = self.round();
             for r in 0..n {
-                let (rail, eng, colls) =
-                    (&mut self.rails[r], &mut self.engs[r], &mut self.colls[r]);
-                events += rail.poll(&mut |ev| eng.on_event(ev));
-                events += eng.flush(rail);
-                events += eng.run_rdma(rail);
-                events += eng.flush(rail);
-                events += colls.progress(eng, rail);
                 if !done[r] {
-                    if let Some(res) = colls.take_if_done(ids[r]) {
+                    if let Some(res) = self.colls[r].take_if_done(ids[r]) {
                         res.unwrap_or_else(|e| panic!("rank {r} of {n}: {e}"));
                         done[r] = true;
                     }
@@ -646,19 +627,11 @@ fn concurrent_collectives_do_not_mix() {
                 let i = TypedBuf::new(ins[q].as_ptr() as *const u8, 40 - k * 10, &t);
                 let o = TypedBuf::new(out.as_mut_ptr() as *const u8, 40 - k * 10, &t);
                 let s = super::allreduce::allreduce(p, i, o, &r);
-                ids[q].push(mesh.colls[q].start(s, &mut mesh.engs[q], &mut mesh.rails[q]));
+                ids[q].push(mesh.start(q, s));
             }
         }
         for _ in 0..100_000 {
-            for q in 0..n {
-                let (rail, eng, colls) =
-                    (&mut mesh.rails[q], &mut mesh.engs[q], &mut mesh.colls[q]);
-                rail.poll(&mut |ev| eng.on_event(ev));
-                eng.flush(rail);
-                eng.run_rdma(rail);
-                eng.flush(rail);
-                colls.progress(eng, rail);
-            }
+            mesh.round();
             if !mesh.colls.iter().any(|c| c.has_work()) {
                 break;
             }
@@ -690,15 +663,10 @@ fn mismatched_sizes_are_truncation_errors() {
         TypedBuf::new(b.as_mut_ptr() as *const u8, 5, &t),
         0,
     );
-    let id0 = mesh.colls[0].start(s0, &mut mesh.engs[0], &mut mesh.rails[0]);
-    let id1 = mesh.colls[1].start(s1, &mut mesh.engs[1], &mut mesh.rails[1]);
+    let id0 = mesh.start(0, s0);
+    let id1 = mesh.start(1, s1);
     for _ in 0..100 {
-        for q in 0..2 {
-            let (rail, eng, colls) = (&mut mesh.rails[q], &mut mesh.engs[q], &mut mesh.colls[q]);
-            rail.poll(&mut |ev| eng.on_event(ev));
-            eng.flush(rail);
-            colls.progress(eng, rail);
-        }
+        mesh.round();
     }
     assert!(mesh.colls[0].take_if_done(id0).unwrap().is_ok());
     let e = mesh.colls[1].take_if_done(id1).unwrap().unwrap_err();

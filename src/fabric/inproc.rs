@@ -1,8 +1,8 @@
-//! An in-process rail for engine tests: every "process" is an engine in this one process,
-//! messages wait in per-destination queues, and RDMA is a plain copy — after the same key
-//! check the shm rail makes against the target's key table (each endpoint registers
-//! through its own `ShmDomain`), so forged or stale keys fail here as they do between
-//! processes.
+//! An in-process rail for the channel layer's tests: every endpoint lives in this one
+//! process, messages wait in per-destination queues, and RDMA is a plain copy — after the
+//! same key check the shm rail makes against the target's key table (each endpoint
+//! registers through its own `ShmDomain`), so forged or stale keys fail here as they do
+//! between processes. (`checked_copy` also serves the engine tests' action carrier.)
 
 use super::shm::domain::ShmDomain;
 use super::shm::keys::{self, RIGHT_READ, RIGHT_WRITE};
@@ -10,7 +10,7 @@ use super::{
     AtomicOp, Completion, Doorbell, MemoryDomain, Rail, RailCaps, RailError, RailEvent, RemoteKey,
     Span,
 };
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -28,19 +28,6 @@ pub struct InprocRail {
     domains: Vec<Arc<ShmDomain>>,
     done: VecDeque<Completion>,
     wait: Doorbell,
-    /// Messages one queue may hold (to exercise back-pressure).
-    pub depth: usize,
-    /// Every RDMA operation fails as an unreachable peer's would.
-    pub fail_rdma: bool,
-    stats: Rc<InprocStats>,
-}
-
-/// Bytes an endpoint moved by RDMA read and write (which protocol ran); shared, so a test
-/// still reads them once the rail went into a channel.
-#[derive(Default)]
-pub struct InprocStats {
-    pub read: Cell<usize>,
-    pub written: Cell<usize>,
 }
 
 // SAFETY: tests drive every endpoint from one thread.
@@ -73,18 +60,11 @@ pub fn network(n: usize, max_message: usize) -> Vec<InprocRail> {
             domains: domains.clone(),
             done: VecDeque::new(),
             wait: Doorbell::local(),
-            depth: usize::MAX,
-            fail_rdma: false,
-            stats: Rc::default(),
         })
         .collect()
 }
 
 impl InprocRail {
-    pub fn stats(&self) -> Rc<InprocStats> {
-        self.stats.clone()
-    }
-
     /// Take at most `n` scatter/gather entries per operation (longer lists are refused).
     pub fn set_max_sge(&mut self, n: usize) {
         self.caps.max_sge = n;
@@ -103,42 +83,8 @@ impl InprocRail {
         if local.len() > self.caps.max_sge || remote.len() > self.caps.max_sge {
             return Err(RailError::TooManyEntries);
         }
-        if self.fail_rdma {
-            return Err(RailError::Access(std::io::Error::from(
-                std::io::ErrorKind::PermissionDenied,
-            )));
-        }
-        let rights = if write { RIGHT_WRITE } else { RIGHT_READ };
-        // SAFETY: the peer's table is owned by its domain, alive in `domains`.
-        unsafe {
-            keys::check(
-                domain.table(),
-                rkey,
-                remote.iter().map(|s| (s.addr, s.len)),
-                rights,
-            )
-        }
-        .map_err(RailError::Key)?;
-        let (mut r, mut at, mut moved) = (remote.iter(), (0u64, 0u64), 0usize);
-        for l in local {
-            let (mut pos, mut left) = (l.addr, l.len);
-            while left > 0 {
-                if at.1 == 0 {
-                    let Some(next) = r.next() else {
-                        return Ok(moved);
-                    };
-                    at = (next.addr, next.len);
-                }
-                let n = left.min(at.1);
-                let (src, dst) = if write { (pos, at.0) } else { (at.0, pos) };
-                // SAFETY: both ranges are live buffers of engines in this process (the
-                // remote one vouched for by its key); `copy` allows overlap (self-sends).
-                unsafe { std::ptr::copy(src as *const u8, dst as *mut u8, n as usize) };
-                (pos, left, moved) = (pos + n, left - n, moved + n as usize);
-                at = (at.0 + n, at.1 - n);
-            }
-        }
-        Ok(moved)
+        // SAFETY: every endpoint's memory lives in this process (the module's premise).
+        unsafe { checked_copy(domain, local, remote, rkey, write) }
     }
 
     fn post(
@@ -151,14 +97,6 @@ impl InprocRail {
         write: bool,
     ) -> Result<(), RailError> {
         let res = self.transfer(peer, local, remote, rkey, write);
-        if let Ok(n) = res {
-            let c = if write {
-                &self.stats.written
-            } else {
-                &self.stats.read
-            };
-            c.set(c.get() + n);
-        }
         self.done.push_back(Completion {
             token,
             result: res.map(|_| 0),
@@ -182,12 +120,7 @@ impl Rail for InprocRail {
     }
     fn try_send(&mut self, peer: usize, imm: u32, parts: &[&[u8]]) -> bool {
         assert_ne!(peer, self.me, "engines handle messages to themselves");
-        let mut net = self.net.borrow_mut();
-        let q = &mut net.queues[peer];
-        if q.len() >= self.depth {
-            return false;
-        }
-        q.push_back((self.me, imm, parts.concat()));
+        self.net.borrow_mut().queues[peer].push_back((self.me, imm, parts.concat()));
         true
     }
     fn poll(&mut self, sink: &mut dyn FnMut(RailEvent<'_>)) -> usize {
@@ -239,4 +172,51 @@ impl Rail for InprocRail {
     ) -> Result<(), RailError> {
         Err(RailError::Unsupported("remote atomics"))
     }
+}
+
+/// An RDMA transfer between two "processes" of this one: check `rkey` against the target's
+/// key table (as the shm rail does between processes), then copy between the `local` and
+/// the `remote` spans; the bytes moved.
+///
+/// # Safety
+/// The local spans must be live memory of this process (writable for a read); the remote
+/// ones are vouched for by the key.
+pub unsafe fn checked_copy(
+    target: &ShmDomain,
+    local: &[Span],
+    remote: &[Span],
+    rkey: RemoteKey,
+    write: bool,
+) -> Result<usize, RailError> {
+    let rights = if write { RIGHT_WRITE } else { RIGHT_READ };
+    // SAFETY: the target's table is owned by its domain, alive for this borrow.
+    unsafe {
+        keys::check(
+            target.table(),
+            rkey,
+            remote.iter().map(|s| (s.addr, s.len)),
+            rights,
+        )
+    }
+    .map_err(RailError::Key)?;
+    let (mut r, mut at, mut moved) = (remote.iter(), (0u64, 0u64), 0usize);
+    for l in local {
+        let (mut pos, mut left) = (l.addr, l.len);
+        while left > 0 {
+            if at.1 == 0 {
+                let Some(next) = r.next() else {
+                    return Ok(moved);
+                };
+                at = (next.addr, next.len);
+            }
+            let n = left.min(at.1);
+            let (src, dst) = if write { (pos, at.0) } else { (at.0, pos) };
+            // SAFETY: the local range is the caller's, the remote one vouched for by its
+            // key; `copy` allows overlap (self-sends).
+            unsafe { std::ptr::copy(src as *const u8, dst as *mut u8, n as usize) };
+            (pos, left, moved) = (pos + n, left - n, moved + n as usize);
+            at = (at.0 + n, at.1 - n);
+        }
+    }
+    Ok(moved)
 }

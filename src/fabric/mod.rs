@@ -11,6 +11,7 @@ pub mod doorbell;
 #[cfg(test)]
 pub mod inproc;
 pub mod loopback;
+pub mod mapped;
 pub mod memory;
 mod open;
 pub mod shm;

@@ -5,10 +5,12 @@ pub mod engine;
 pub mod matching;
 pub mod request;
 #[cfg(test)]
+pub(crate) mod testnet;
+#[cfg(test)]
 mod tests;
 pub mod wire;
 
 pub use buffer::MsgBuf;
-pub use engine::{PipelineSettings, ProtocolSettings, Pt2pt, Rndv, SendStart};
+pub use engine::{ChannelIo, Io, PipelineSettings, ProtocolSettings, Pt2pt, Rndv, SendStart};
 pub use matching::Pattern;
-pub use request::{ReqId, Status};
+pub use request::{Owner, ReqId, Status};

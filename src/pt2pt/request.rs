@@ -66,6 +66,14 @@ pub enum Kind {
     Recv(RecvState),
 }
 
+/// A value the engine keeps with a request for its caller and never interprets.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Owner(pub u32);
+
+impl Owner {
+    pub const NONE: Owner = Owner(0);
+}
+
 #[derive(Debug)]
 pub struct Request {
     pub kind: Kind,
@@ -75,9 +83,9 @@ pub struct Request {
     pub status: Status,
     /// Send: the payload; receive: the destination (its length is the capacity).
     pub data: MsgBuf,
-    /// Opaque to the engine: the ABI keeps the request's communicator handle here, so an
-    /// error found at completion goes to the right error handler.
-    pub owner: i32,
+    /// Whoever started the request, in the caller's own terms (the C surface maps it to the
+    /// request's communicator, whose error handler an error at completion goes to).
+    pub owner: Owner,
     /// The contiguous stand-in `data` points into when the application's runs are too
     /// small to move one by one (see `Pt2pt::min_rdma_run`).
     pub bounce: Option<Bounce>,
@@ -171,7 +179,7 @@ mod tests {
             freed: false,
             status: Status::default(),
             data: MsgBuf::contig(std::ptr::null(), 0),
-            owner: 0,
+            owner: Owner::NONE,
             bounce: None,
             reg: None,
             table_reg: None,

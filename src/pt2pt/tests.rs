@@ -1,91 +1,45 @@
 //! The protocol engines driven against each other in one process: two `Pt2pt` instances
-//! joined by the in-process rail (RDMA is a key-checked plain copy: both "processes" share
-//! this address space), so every protocol path runs without processes.
+//! whose actions `testnet::Net` carries between them (RDMA is a key-checked plain copy:
+//! both "processes" share this address space), so every protocol path runs without a
+//! rail or processes.
 
 use super::buffer::MsgBuf;
 use super::engine::{PipelineSettings, ProtocolSettings, Pt2pt, Rndv, SendStart};
 use super::matching::Pattern;
 use super::request::ReqId;
-use crate::channel::Channels;
-use crate::fabric::inproc::{self, InprocRail, InprocStats};
-use crate::fabric::{Rail, Route};
-use crate::registration::{Invalidation, Registry, RegistryConfig};
-use std::rc::Rc;
+use super::testnet::Net;
+use crate::registration::Registry;
 
 struct Pair {
-    rails: Vec<Channels>,
-    stats: Vec<Rc<InprocStats>>,
-    eng: [Pt2pt; 2],
-}
-
-/// Each endpoint's channels over its in-process rail.
-fn channels(rails: Vec<InprocRail>) -> Vec<Channels> {
-    let routes: Vec<Route> = (0..rails.len())
-        .map(|r| Route { rail: 0, peer: r })
-        .collect();
-    rails
-        .into_iter()
-        .map(|r| {
-            let wait = r.wait_handle();
-            Channels::new(vec![Box::new(r)], &routes, wait)
-        })
-        .collect()
-}
-
-/// A registry over a domain that keeps at most `cache_max` bytes cached.
-fn registry(rail: &dyn Rail, cache_max: usize) -> Registry {
-    Registry::with_domain(
-        RegistryConfig {
-            cache_max,
-            invalidation: Invalidation::Hooks,
-        },
-        rail.memory(),
-    )
+    net: Net,
+    eng: Vec<Pt2pt>,
 }
 
 impl Pair {
     fn new(settings: ProtocolSettings, depth: usize, fail_rdma: bool) -> Self {
-        let mut rails = inproc::network(2, 4096);
-        for r in &mut rails {
-            r.depth = depth;
-            r.fail_rdma = fail_rdma;
+        let mut net = Net::new(2, 0);
+        for end in &mut net.ends {
+            end.depth = depth;
+            end.fail_rdma = fail_rdma;
         }
-        let mut eng = [
-            Pt2pt::new(0, 2, settings.clone(), 4096),
-            Pt2pt::new(1, 2, settings, 4096),
-        ];
-        for (e, r) in eng.iter_mut().zip(&rails) {
-            e.registry = Some(registry(r, 0));
-            // ODP: nothing pinned, so the registration tests' VmLck checks stay exact.
-            e.reg_policy = crate::registration::RegPolicy::OdpNative;
-        }
-        let stats = rails.iter().map(|r| r.stats()).collect();
-        let rails = channels(rails);
-        Pair { rails, stats, eng }
+        let eng = Net::engines(2, &settings, 4096);
+        Pair { net, eng }
     }
 
     fn progress(&mut self) {
-        for _ in 0..10_000 {
-            let mut n = 0;
-            for i in 0..2 {
-                let (rail, eng) = (&mut self.rails[i], &mut self.eng[i]);
-                n += rail.poll(&mut |ev| eng.on_event(ev));
-                n += eng.flush(rail);
-                n += eng.run_rdma(rail);
-                n += eng.flush(rail);
-            }
-            if n == 0 {
-                return;
-            }
-        }
-        panic!("no quiescence");
+        self.net.settle(&mut self.eng);
+    }
+
+    /// Bytes moved by the receiver's RDMA reads and the sender's RDMA writes.
+    fn moved(&self) -> (usize, usize) {
+        (self.net.ends[1].read, self.net.ends[0].written)
     }
 
     fn send(&mut self, tag: i32, data: &[u8], sync: bool) -> Option<ReqId> {
         // SAFETY: callers keep `data` alive until the send completes (checked by waiting).
         match unsafe {
             self.eng[0].send(
-                &mut self.rails[0],
+                &mut self.net.ends[0],
                 1,
                 7,
                 0,
@@ -102,7 +56,7 @@ impl Pair {
 
     fn send_buf(&mut self, tag: i32, data: MsgBuf) -> Option<ReqId> {
         // SAFETY: callers keep the memory alive until the send completes.
-        match unsafe { self.eng[0].send_buf(&mut self.rails[0], 1, 7, 0, tag, data, false) } {
+        match unsafe { self.eng[0].send_buf(&mut self.net.ends[0], 1, 7, 0, tag, data, false) } {
             SendStart::Done => None,
             SendStart::Pending(r) => Some(r),
         }
@@ -382,7 +336,7 @@ fn layout_trip(
         "{what}"
     );
     assert_eq!(p.eng[0].bad_packets + p.eng[1].bad_packets, 0, "{what}");
-    (p.stats[1].read.get(), p.stats[0].written.get())
+    p.moved()
 }
 
 #[test]
@@ -601,10 +555,8 @@ fn malformed_run_tables_are_rejected_before_any_byte_moves() {
         };
         // The forged table is genuinely registered by the "sender": the keys pass, and the
         // engine's own checks of the table must refuse it.
-        let treg = p.eng[0]
+        let treg = p.net.ends[0]
             .registry
-            .as_ref()
-            .unwrap()
             .register(
                 table.as_ptr() as usize,
                 table.len() * std::mem::size_of::<Run>(),
@@ -693,7 +645,7 @@ fn pipe_trip(
         take.saturating_sub(PIPE_BASE)
     };
     assert_eq!(
-        (p.stats[1].read.get(), p.stats[0].written.get()),
+        p.moved(),
         (0, rdma),
         "bytes past the send length by RDMA write: {what}"
     );
@@ -748,28 +700,15 @@ fn pipeline_write_failures_stream_the_blocks() {
 
 #[test]
 fn pipeline_blocks_are_cached_only_by_the_caching_pipeline() {
-    use crate::registration::RegPolicy;
     for rndv in [Rndv::Pipeline, Rndv::PipelineCached] {
         let s = with_rndv(settings(true, 8192), rndv);
         let mut p = Pair::new(s, 8, false);
         let regs: Vec<Registry> = p
-            .rails
-            .iter()
-            .map(|c| {
-                Registry::with_domain(
-                    RegistryConfig {
-                        cache_max: 1 << 24,
-                        invalidation: Invalidation::Hooks,
-                    },
-                    c.memory(),
-                )
-            })
+            .net
+            .ends
+            .iter_mut()
+            .map(|e| e.set_cache(1 << 24))
             .collect();
-        for (e, r) in p.eng.iter_mut().zip(&regs) {
-            e.registry = Some(r.clone());
-            // ODP: nothing pinned, so the registration tests' VmLck checks stay exact.
-            e.reg_policy = RegPolicy::OdpNative;
-        }
         let n = 100_000;
         let data = pattern(n);
         let mut buf = vec![0u8; n];
@@ -820,20 +759,12 @@ fn auto_pipelines_fresh_buffers_under_pin_down() {
         s.pipeline.frag = frag;
         let mut p = Pair::new(s, 8, false);
         let regs: Vec<Registry> = p
-            .rails
-            .iter()
-            .map(|c| {
-                Registry::with_domain(
-                    RegistryConfig {
-                        cache_max: 1 << 24,
-                        invalidation: Invalidation::Hooks,
-                    },
-                    c.memory(),
-                )
-            })
+            .net
+            .ends
+            .iter_mut()
+            .map(|e| e.set_cache(1 << 24))
             .collect();
-        for (e, r) in p.eng.iter_mut().zip(&regs) {
-            e.registry = Some(r.clone());
+        for e in &mut p.eng {
             e.reg_policy = policy;
         }
         let n = 300_000;
@@ -878,10 +809,8 @@ fn forged_pipeline_packets_are_rejected_without_touching_memory() {
 
     // Sender side: the PIPE_RTS is out, nothing answered yet.
     let mut p = Pair::new(s.clone(), 8, false);
-    let greg = p.eng[1]
+    let greg = p.net.ends[1]
         .registry
-        .as_ref()
-        .unwrap()
         .register(gaddr as usize, guard.len(), crate::registration::Mode::Odp)
         .unwrap();
     let gkey = greg.remote_key().0;
@@ -923,7 +852,8 @@ fn forged_pipeline_packets_are_rejected_without_touching_memory() {
     p.eng[0].on_packet(1, &r1[..l1]);
     assert_eq!(p.eng[0].bad_packets, 12);
     // Run the one accepted write: the guard takes exactly those bytes.
-    p.eng[0].run_rdma(&mut p.rails[0]);
+    p.eng[0].run_rdma(&mut p.net.ends[0]);
+    p.net.carry(&mut p.eng);
     assert!(guard[..part as usize] == data[PIPE_BASE..20_000]);
     assert!(guard[part as usize..].iter().all(|&b| b == 0xee));
 
@@ -932,12 +862,10 @@ fn forged_pipeline_packets_are_rejected_without_touching_memory() {
     let mut buf = vec![0xeeu8; n];
     let r = p.recv(Some(5), &mut buf);
     let sr = p.send(5, &data, false).expect("pipeline waits");
-    {
-        let (rail, eng) = (&mut p.rails[1], &mut p.eng[1]);
-        rail.poll(&mut |ev| eng.on_event(ev));
-        eng.flush(rail);
-        eng.run_rdma(rail);
-    }
+    // The PIPE_RTS reaches the receiver, whose ACK and READYs stay in flight.
+    p.net.carry(&mut p.eng);
+    p.eng[1].flush(&mut p.net.ends[1]);
+    p.eng[1].run_rdma(&mut p.net.ends[1]);
     let bad = [
         wire::pipe_fin(r, PIPE_BASE as u64 + 1, 8192, true), // not a block
         wire::pipe_fin(r, PIPE_BASE as u64, 8191, true),     // not its length

@@ -1,6 +1,8 @@
 //! Moving data to and from a target's window: put, get, the accumulate family and the
-//! atomics. Every operation completes before it returns (a copy, a CPU atomic or a Cross
-//! Memory Attach call), so flush, unlock and fence only have to order memory.
+//! atomics. Every operation completes before it returns (a copy or a CPU atomic on memory
+//! mapped here, or an RDMA read or write posted on the channel to the target under the
+//! key its window record or region table published), so flush, unlock and fence only have
+//! to order memory.
 //!
 //! Before a byte moves, the target range is checked against what the target exposes (its
 //! window size, or for a dynamic window the regions it attached, read from its control
@@ -18,8 +20,8 @@ use super::helper::{Desc, Kind};
 use super::window::{Reach, RmaHost, Target, Window};
 use crate::datatype::{Basic, Datatype};
 use crate::error::{Error, ErrorClass, Result};
+use crate::fabric::{RailError, RemoteKey, Span};
 use crate::op::{self as ops, Op};
-use crate::sys::cma::{self, Direction, RemoteRange};
 
 /// `count` elements of `dtype` at `addr` in this process (origin or result buffer).
 #[derive(Clone, Copy)]
@@ -43,22 +45,25 @@ fn range_err(msg: String) -> Error {
 }
 
 /// Where the target's bytes are: runs as (offset from `origin`, length), and how to reach
-/// them. `origin` is an address here (mapped) or in the target (CMA).
+/// them. `origin` is an address here (mapped) or in world rank `peer` (under `rkey`).
 struct Placed {
     origin: u64,
     runs: Vec<(u64, usize)>,
     mapped: bool,
-    pid: i32,
+    peer: usize,
+    rkey: RemoteKey,
 }
 
 impl Window {
     /// Resolve the target side: check the span against the window and list its runs.
     fn place(&self, t: &Target, r: &Remote) -> Result<Placed> {
         let (lo, hi) = span(r)?;
-        let (origin, mapped, pid) = match t.reach {
-            Reach::Mapped { base } => (base as u64, true, 0),
-            Reach::Remote { pid, base } => (base, false, pid),
-            Reach::Dynamic { pid } => (0, false, pid),
+        let (origin, mapped, peer, mut rkey) = match t.reach {
+            Reach::Mapped { base } => (base as u64, true, 0, RemoteKey::NONE),
+            Reach::Remote { peer, base, rkey } => (base, false, peer, rkey),
+            // Our own dynamic window: its addresses are ours, reached by plain copies.
+            Reach::Dynamic { peer } if r.rank == self.comm.rank => (0, true, peer, RemoteKey::NONE),
+            Reach::Dynamic { peer } => (0, false, peer, RemoteKey::NONE),
         };
         let disp_bytes = match t.reach {
             Reach::Dynamic { .. } => r.disp as i128,
@@ -67,11 +72,13 @@ impl Window {
         let (lo, hi) = (disp_bytes + lo, disp_bytes + hi);
         if lo < hi {
             let ok = match t.reach {
-                Reach::Dynamic { .. } => t
-                    .ctrl
-                    .regions()
-                    .iter()
-                    .any(|&(a, l)| lo >= a as i128 && hi <= a as i128 + l as i128),
+                Reach::Dynamic { .. } => match t.ctrl.regions().iter().find(|g| g.holds(lo, hi)) {
+                    Some(g) => {
+                        rkey = g.rkey;
+                        true
+                    }
+                    None => false,
+                },
                 _ => lo >= 0 && hi <= t.size as i128,
             };
             if !ok {
@@ -94,7 +101,8 @@ impl Window {
             origin,
             runs,
             mapped,
-            pid,
+            peer,
+            rkey,
         })
     }
 
@@ -144,7 +152,7 @@ impl Window {
         }
         match disp.checked_mul(t.disp_unit) {
             Some(off) if off <= t.size && n as u64 <= t.size - off => {
-                copy_contiguous(get, t, target, off, local, n).is_ok()
+                copy_contiguous(None, get, t, target, off, local, n).is_ok()
             }
             _ => false,
         }
@@ -190,7 +198,9 @@ impl Window {
         if origin.dtype.is_contiguous() {
             if let Some((off, n)) = self.contiguous(t, &target)? {
                 // SAFETY: the origin buffer holds n bytes (MPI's contract).
-                return unsafe { copy_contiguous(false, t, target.rank, off, origin.addr, n) };
+                return unsafe {
+                    copy_contiguous(Some(host), false, t, target.rank, off, origin.addr, n)
+                };
             }
         }
         let p = self.place(t, &target)?;
@@ -213,10 +223,9 @@ impl Window {
             unsafe { copy_runs(&local, &p.runs, p.origin as usize) };
             Ok(())
         } else {
-            let remote = remote_ranges(&p);
             // SAFETY: the local runs are the origin buffer, readable (MPI's contract).
-            unsafe { cma::transfer_vectored(Direction::Write, p.pid, &local, &remote) }
-                .map_err(|e| cma_err(target.rank, e))
+            unsafe { host.transfer(p.peer, true, &spans(&local), &remote_spans(&p), p.rkey) }
+                .map_err(|e| rail_err(target.rank, e))
         }
     }
 
@@ -227,7 +236,9 @@ impl Window {
         if origin.dtype.is_contiguous() {
             if let Some((off, n)) = self.contiguous(t, &target)? {
                 // SAFETY: the origin buffer holds n writable bytes (MPI's contract).
-                return unsafe { copy_contiguous(true, t, target.rank, off, origin.addr, n) };
+                return unsafe {
+                    copy_contiguous(Some(host), true, t, target.rank, off, origin.addr, n)
+                };
             }
         }
         let p = self.place(t, &target)?;
@@ -255,10 +266,9 @@ impl Window {
             unsafe { copy_runs(&src, &as_dst(&local), 0) };
             Ok(())
         } else {
-            let remote = remote_ranges(&p);
             // SAFETY: the local runs are the origin buffer, writable (MPI's contract).
-            unsafe { cma::transfer_vectored(Direction::Read, p.pid, &local, &remote) }
-                .map_err(|e| cma_err(target.rank, e))
+            unsafe { host.transfer(p.peer, false, &spans(&local), &remote_spans(&p), p.rkey) }
+                .map_err(|e| rail_err(target.rank, e))
         }
     }
 
@@ -480,13 +490,14 @@ impl Window {
 }
 
 /// Move `n` bytes between `local` here and `[off, off + n)` of `t`'s window (checked to be
-/// inside it by the caller): one copy where the memory is mapped here, one CMA call where
-/// it is another process's.
+/// inside it by the caller): one copy where the memory is mapped here, one posted rail
+/// transfer (through `host`; None: mapped memory only) where it is another process's.
 ///
 /// # Safety
 /// `local` is valid for `n` bytes (readable for a put, writable for a get); the target
 /// range is inside the window.
 unsafe fn copy_contiguous(
+    host: Option<&dyn RmaHost>,
     get: bool,
     t: &Target,
     rank: usize,
@@ -494,34 +505,36 @@ unsafe fn copy_contiguous(
     local: usize,
     n: usize,
 ) -> Result<()> {
-    match t.reach {
-        Reach::Mapped { base } => {
+    match (t.reach, host) {
+        (Reach::Mapped { base }, _) => {
             let remote = base + off as usize;
             let (src, dst) = if get {
                 (remote, local)
             } else {
                 (local, remote)
             };
-            crate::sys::copy::copy(src as *const u8, dst as *mut u8, n);
+            crate::fabric::mapped::copy(src as *const u8, dst as *mut u8, n);
             Ok(())
         }
-        Reach::Remote { pid, base } => {
-            let r = if get {
-                cma::read(
-                    pid,
-                    std::slice::from_raw_parts_mut(local as *mut u8, n),
-                    base + off,
-                )
-            } else {
-                cma::write(
-                    pid,
-                    std::slice::from_raw_parts(local as *const u8, n),
-                    base + off,
-                )
-            };
-            r.map_err(|e| cma_err(rank, e))
+        (Reach::Remote { peer, base, rkey }, Some(host)) => {
+            let l = [Span {
+                addr: local as u64,
+                len: n as u64,
+            }];
+            let r = [Span {
+                addr: base + off,
+                len: n as u64,
+            }];
+            host.transfer(peer, !get, &l, &r, rkey)
+                .map_err(|e| rail_err(rank, e))
         }
-        Reach::Dynamic { .. } => unreachable!("dynamic windows are never placed contiguously"),
+        (Reach::Remote { .. }, None) => Err(rail_err(
+            rank,
+            RailError::Unsupported("transfers without a host"),
+        )),
+        (Reach::Dynamic { .. }, _) => {
+            unreachable!("dynamic windows are never placed contiguously")
+        }
     }
 }
 
@@ -615,20 +628,35 @@ fn as_dst(runs: &[(usize, usize)]) -> Vec<(u64, usize)> {
     runs.iter().map(|&(a, l)| (a as u64, l)).collect()
 }
 
-fn remote_ranges(p: &Placed) -> Vec<RemoteRange> {
-    p.runs
-        .iter()
-        .map(|&(o, len)| RemoteRange {
-            addr: p.origin + o,
-            len,
+/// Local runs as rail spans.
+fn spans(runs: &[(usize, usize)]) -> Vec<Span> {
+    runs.iter()
+        .map(|&(a, l)| Span {
+            addr: a as u64,
+            len: l as u64,
         })
         .collect()
 }
 
-fn cma_err(rank: usize, e: std::io::Error) -> Error {
+/// The placed target runs as spans in the target.
+fn remote_spans(p: &Placed) -> Vec<Span> {
+    p.runs
+        .iter()
+        .map(|&(o, len)| Span {
+            addr: p.origin + o,
+            len: len as u64,
+        })
+        .collect()
+}
+
+fn rail_err(rank: usize, e: RailError) -> Error {
+    let class = match e {
+        RailError::Key(_) => ErrorClass::RmaRange,
+        _ => ErrorClass::Other,
+    };
     Error::new(
-        ErrorClass::Other,
-        format!("cross-memory transfer with rank {rank} failed: {e}"),
+        class,
+        format!("RDMA transfer with rank {rank} of the window failed: {e}"),
     )
 }
 
@@ -643,7 +671,7 @@ unsafe fn copy_runs(src: &[(usize, usize)], dst: &[(u64, usize)], dst_base: usiz
         let (sa, sl) = src[si];
         let (da, dl) = dst[di];
         let n = (sl - so).min(dl - dof);
-        crate::sys::copy::copy(
+        crate::fabric::mapped::copy(
             (sa + so) as *const u8,
             (dst_base + da as usize + dof) as *mut u8,
             n,

@@ -7,15 +7,31 @@
 //! - `0`  lock word: `EXCLUSIVE` bit | number of shared holders (MPI_Win_lock);
 //! - `8`  accumulate lock: serialises accumulates that CPU atomics cannot do element-wise;
 //! - `12` dynamic-window region table version (a seqlock: odd while being changed);
-//! - `16` number of attached regions; `24` the regions, (address, length) pairs;
+//! - `16` number of attached regions; `24` the regions, (address, length, remote key);
 //! - then `posts[n]` (bumped by target `t` in origin `o`'s block when `t` posts to `o`) and
 //!   `completes[n]` (bumped by origin `o` in target `t`'s block at MPI_Win_complete);
 //! - then one request ring per origin for the target's helper thread (`helper.rs`):
 //!   `posted` (origin writes), `done` (helper writes), `RING_SLOTS` descriptors.
 
-use crate::sys::memfd::SharedMemory;
+use crate::fabric::mapped::MappedRegion;
+use crate::fabric::RemoteKey;
 use std::sync::atomic::{fence, AtomicU32, AtomicU64, Ordering};
 use std::sync::Arc;
+
+/// A region attached to a dynamic window, and the key that reaches it over the rails.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Region {
+    pub addr: u64,
+    pub len: u64,
+    pub rkey: RemoteKey,
+}
+
+impl Region {
+    /// Whether `[lo, hi)` lies inside.
+    pub fn holds(&self, lo: i128, hi: i128) -> bool {
+        lo >= self.addr as i128 && hi <= self.addr as i128 + self.len as i128
+    }
+}
 
 /// Regions a dynamic window may have attached at once on one rank.
 pub const MAX_REGIONS: usize = 256;
@@ -25,7 +41,8 @@ const ACC_LOCK: usize = 8;
 const REGIONS_SEQ: usize = 12;
 const NREGIONS: usize = 16;
 const REGIONS: usize = 24;
-const COUNTERS: usize = REGIONS + MAX_REGIONS * 16;
+const REGION: usize = 24;
+const COUNTERS: usize = REGIONS + MAX_REGIONS * REGION;
 
 /// Descriptors one origin may have queued at one target's helper at once.
 pub const RING_SLOTS: usize = 32;
@@ -48,17 +65,17 @@ pub fn size(n: usize) -> usize {
 /// One rank's control block, mapped (ours or a peer's).
 #[derive(Clone)]
 pub struct Control {
-    mem: Arc<SharedMemory>,
+    mem: Arc<MappedRegion>,
     n: usize,
 }
 
 impl Control {
     /// `mem` must hold at least `size(n)` bytes (checked).
-    pub fn new(mem: Arc<SharedMemory>, n: usize) -> Option<Control> {
+    pub fn new(mem: Arc<MappedRegion>, n: usize) -> Option<Control> {
         (mem.len() >= size(n)).then_some(Control { mem, n })
     }
 
-    pub fn memory(&self) -> &Arc<SharedMemory> {
+    pub fn memory(&self) -> &Arc<MappedRegion> {
         &self.mem
     }
 
@@ -152,7 +169,7 @@ impl Control {
     }
 
     /// The attached regions of a dynamic window, read consistently (seqlock).
-    pub fn regions(&self) -> Vec<(u64, u64)> {
+    pub fn regions(&self) -> Vec<Region> {
         let seq = self.u32_at(REGIONS_SEQ);
         loop {
             let before = seq.load(Ordering::Acquire);
@@ -161,12 +178,14 @@ impl Control {
                 continue;
             }
             let n = (self.u32_at(NREGIONS).load(Ordering::Relaxed) as usize).min(MAX_REGIONS);
-            let out: Vec<(u64, u64)> = (0..n)
+            let out: Vec<Region> = (0..n)
                 .map(|i| {
-                    (
-                        self.u64_at(REGIONS + 16 * i).load(Ordering::Relaxed),
-                        self.u64_at(REGIONS + 16 * i + 8).load(Ordering::Relaxed),
-                    )
+                    let at = |k: usize| self.u64_at(REGIONS + REGION * i + k);
+                    Region {
+                        addr: at(0).load(Ordering::Relaxed),
+                        len: at(8).load(Ordering::Relaxed),
+                        rkey: RemoteKey(at(16).load(Ordering::Relaxed)),
+                    }
                 })
                 .collect();
             fence(Ordering::Acquire);
@@ -177,15 +196,16 @@ impl Control {
     }
 
     /// Replace the region table (only its owner writes it).
-    pub fn set_regions(&self, regions: &[(u64, u64)]) {
+    pub fn set_regions(&self, regions: &[Region]) {
         assert!(regions.len() <= MAX_REGIONS);
         let seq = self.u32_at(REGIONS_SEQ);
         seq.fetch_add(1, Ordering::AcqRel);
         fence(Ordering::Release);
-        for (i, &(a, l)) in regions.iter().enumerate() {
-            self.u64_at(REGIONS + 16 * i).store(a, Ordering::Relaxed);
-            self.u64_at(REGIONS + 16 * i + 8)
-                .store(l, Ordering::Relaxed);
+        for (i, r) in regions.iter().enumerate() {
+            let at = |k: usize| self.u64_at(REGIONS + REGION * i + k);
+            at(0).store(r.addr, Ordering::Relaxed);
+            at(8).store(r.len, Ordering::Relaxed);
+            at(16).store(r.rkey.0, Ordering::Relaxed);
         }
         self.u32_at(NREGIONS)
             .store(regions.len() as u32, Ordering::Relaxed);
@@ -200,7 +220,7 @@ mod tests {
     #[test]
     fn locks_counters_and_regions() {
         let n = 5;
-        let mem = Arc::new(SharedMemory::create("ctl", size(n)).unwrap());
+        let mem = Arc::new(MappedRegion::create("ctl", size(n)).unwrap());
         let c = Control::new(mem.clone(), n).unwrap();
         assert!(
             Control::new(mem, 1 << 20).is_none(),
@@ -219,8 +239,20 @@ mod tests {
         c.completes(0).fetch_add(1, Ordering::Relaxed);
         assert_eq!(c.posts(4).load(Ordering::Relaxed), 2);
         assert_eq!(c.completes(4).load(Ordering::Relaxed), 0);
-        c.set_regions(&[(4096, 10), (1 << 40, 3)]);
-        assert_eq!(c.regions(), vec![(4096, 10), (1 << 40, 3)]);
+        let regions = [
+            Region {
+                addr: 4096,
+                len: 10,
+                rkey: RemoteKey(7),
+            },
+            Region {
+                addr: 1 << 40,
+                len: 3,
+                rkey: RemoteKey(u64::MAX),
+            },
+        ];
+        c.set_regions(&regions);
+        assert_eq!(c.regions(), regions);
         c.set_regions(&[]);
         assert!(c.regions().is_empty());
     }

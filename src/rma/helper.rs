@@ -18,10 +18,10 @@
 
 use super::control::{Control, SLOT};
 use crate::datatype::Basic;
+use crate::fabric::mapped::MappedRegion;
 use crate::op::{self as ops, Op};
 use crate::sys::cma::{self, Direction, RemoteRange};
 use crate::sys::futex;
-use crate::sys::memfd::SharedMemory;
 use parking_lot::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -212,7 +212,7 @@ impl Exposed {
 
 /// The process's inbox: the doorbell word origins bump, and whether the helper sleeps.
 pub struct Inbox {
-    mem: SharedMemory,
+    mem: MappedRegion,
 }
 
 impl Inbox {
@@ -225,7 +225,7 @@ impl Inbox {
     /// Map a peer's inbox.
     pub fn open(pid: i32, fd: i32) -> std::io::Result<Inbox> {
         Ok(Inbox {
-            mem: SharedMemory::open(pid, fd, 8)?,
+            mem: MappedRegion::open(pid, fd, 8)?,
         })
     }
 
@@ -261,7 +261,7 @@ static HELPER: OnceLock<std::io::Result<&'static Helper>> = OnceLock::new();
 /// The process's helper, started on first use.
 pub fn helper() -> std::io::Result<&'static Helper> {
     match HELPER.get_or_init(|| {
-        let mem = SharedMemory::create("railmpi-rma-inbox", 8)?;
+        let mem = MappedRegion::create("railmpi-rma-inbox", 8)?;
         let h: &'static Helper = Box::leak(Box::new(Helper {
             inbox: Arc::new(Inbox { mem }),
             windows: Mutex::new(Vec::new()),
@@ -389,7 +389,7 @@ fn pieces(w: &Exposed, pid: i32, d: &Desc) -> Result<Vec<(usize, usize)>, String
         let inside = if w.dynamic {
             regions
                 .iter()
-                .any(|&(a, l)| start >= a && end <= a.saturating_add(l))
+                .any(|g| start >= g.addr && end <= g.addr.saturating_add(g.len))
         } else {
             end <= w.size
         };
@@ -531,7 +531,7 @@ mod tests {
     #[test]
     fn requests_outside_the_window_are_refused_before_any_byte_moves() {
         let n = 1;
-        let mem = Arc::new(SharedMemory::create("t", super::super::control::size(n)).unwrap());
+        let mem = Arc::new(MappedRegion::create("t", super::super::control::size(n)).unwrap());
         let ctrl = Control::new(mem, n).unwrap();
         let mut window = vec![0u8; 64];
         let pid = std::process::id() as i32;

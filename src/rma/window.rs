@@ -9,14 +9,15 @@
 //! accumulate a CPU atomic. Memory the application brings (`MPI_Win_create`, attached
 //! regions of dynamic windows) stays private to it and is reached with Cross Memory Attach.
 
-use super::control::{self, Control};
+use super::control::{self, Control, Region};
 use super::epoch::{Epochs, LockKind};
 use super::helper::{self, Desc, Exposed, Inbox};
 use crate::coll::{self, CollTransport};
 use crate::comm::Communicator;
 use crate::error::{Error, ErrorClass, Result};
-use crate::registration::{Access, RegPolicy, Registration, Registry};
-use crate::sys::memfd::SharedMemory;
+use crate::fabric::mapped::MappedRegion;
+use crate::fabric::{RailError, RemoteKey, Span};
+use crate::registration::{Access, Mode, RegPolicy, Registration, Registry};
 use parking_lot::Mutex;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -28,6 +29,20 @@ pub trait RmaHost: CollTransport {
     /// Called while waiting on another rank (a lock, a post): make progress on everything
     /// else and let other processes run.
     fn idle(&self);
+    /// Move bytes between the `local` spans here and the `remote` spans of world rank
+    /// `peer`'s memory under its key `rkey`, by a rail operation posted on the channel to
+    /// it (`write`: local to remote); returns once it completed.
+    ///
+    /// # Safety
+    /// The local spans are valid — readable for a write, writable for a read — until then.
+    unsafe fn transfer(
+        &self,
+        peer: usize,
+        write: bool,
+        local: &[Span],
+        remote: &[Span],
+        rkey: RemoteKey,
+    ) -> std::result::Result<(), RailError>;
     fn rma_settings(&self) -> RmaSettings;
     /// The registration layer windows register their memory with, and its policy.
     fn registration(&self) -> Option<(&Registry, RegPolicy)>;
@@ -60,11 +75,17 @@ pub enum Flavor {
 pub enum Reach {
     /// Mapped here: loads, stores and CPU atomics at `base`.
     Mapped { base: usize },
-    /// In the target's address space at `base`: Cross Memory Attach.
-    Remote { pid: i32, base: u64 },
-    /// A dynamic window: displacements are addresses in the target, which must fall in a
-    /// region it attached (checked against its control block's table).
-    Dynamic { pid: i32 },
+    /// In world rank `peer`'s address space at `base`, under its key `rkey`: posted rail
+    /// reads and writes.
+    Remote {
+        peer: usize,
+        base: u64,
+        rkey: RemoteKey,
+    },
+    /// A dynamic window of world rank `peer`: displacements are addresses there, which
+    /// must fall in a region it attached (checked against its control block's table, which
+    /// also holds the region's key).
+    Dynamic { peer: usize },
 }
 
 /// What this rank knows of one target.
@@ -94,9 +115,11 @@ struct Record {
     offset: u64,
     /// The process's RMA helper inbox.
     inbox_fd: i32,
+    /// The key peers reach this part with over the rails (`Create`, `Allocate`).
+    rkey: u64,
 }
 
-const RECORD: usize = 48;
+const RECORD: usize = 56;
 
 impl Record {
     fn encode(&self) -> [u8; RECORD] {
@@ -109,6 +132,7 @@ impl Record {
         b[28..36].copy_from_slice(&self.disp_unit.to_le_bytes());
         b[36..44].copy_from_slice(&self.offset.to_le_bytes());
         b[44..48].copy_from_slice(&self.inbox_fd.to_le_bytes());
+        b[48..56].copy_from_slice(&self.rkey.to_le_bytes());
         b
     }
 
@@ -124,6 +148,7 @@ impl Record {
             disp_unit: u(28..36),
             offset: u(36..44),
             inbox_fd: i(44..48),
+            rkey: u(48..56),
         }
     }
 }
@@ -152,7 +177,7 @@ pub struct Window {
     /// Our control block (also `targets[rank].ctrl`).
     own: Control,
     /// Shared memory mapped for the window's data (kept alive with it).
-    _data: Vec<Arc<SharedMemory>>,
+    _data: Vec<Arc<MappedRegion>>,
     pub epochs: Mutex<Epochs>,
     /// Per target: a passive-target epoch (lock or lock_all) is open — what `epochs` says,
     /// mirrored so that the latency path checks it without taking the lock.
@@ -162,7 +187,7 @@ pub struct Window {
     posts_seen: Mutex<Vec<u32>>,
     completes_seen: Mutex<Vec<u32>>,
     /// Dynamic windows: the regions attached here.
-    attached: Mutex<Vec<(u64, u64)>>,
+    attached: Mutex<Vec<Region>>,
     /// Our window memory (and attached regions) registered under `RAILMPI_REG_MODE`
     /// (Li 2016 §VI), with the policy; odp-optimal prefetches it at the first
     /// synchronization that exposes it (fence, post) rather than at creation.
@@ -201,11 +226,11 @@ impl Window {
         let pid = std::process::id() as i32;
         let helper = helper::helper().map_err(|e| os_err("starting the RMA helper thread", e))?;
         let own_mem = Arc::new(
-            SharedMemory::create("railmpi-win-control", control::size(n))
+            MappedRegion::create("railmpi-win-control", control::size(n))
                 .map_err(|e| os_err("window control block", e))?,
         );
         let own = Control::new(own_mem.clone(), n).expect("sized for n");
-        let mut data: Vec<Arc<SharedMemory>> = Vec::new();
+        let mut data: Vec<Arc<MappedRegion>> = Vec::new();
         let size = if flavor == Flavor::Dynamic { 0 } else { size };
         let mut mine = Record {
             pid,
@@ -216,15 +241,27 @@ impl Window {
             disp_unit: disp_unit as u64,
             offset: 0,
             inbox_fd: helper.inbox_fd(),
+            rkey: 0,
         };
         if flavor == Flavor::Allocate {
             let m = Arc::new(
-                SharedMemory::create("railmpi-win", size)
+                MappedRegion::create("railmpi-win", size)
                     .map_err(|e| os_err("MPI_Win_allocate", e))?,
             );
             mine.data_fd = m.fd().expect("ours");
             mine.base = m.as_ptr() as u64;
             data.push(m);
+        }
+        // Our part is registered before the exchange: its key travels in the record.
+        let mut regs = Vec::new();
+        if let (Some((registry, p)), true) = (
+            host.registration(),
+            size > 0 && matches!(flavor, Flavor::Create | Flavor::Allocate),
+        ) {
+            if let Some(r) = register(registry, p, mine.base as usize, size) {
+                mine.rkey = r.remote_key().0;
+                regs.push(r);
+            }
         }
         let mut all = exchange(host, &wcomm, &mine)?;
         if flavor == Flavor::Shared {
@@ -238,7 +275,7 @@ impl Window {
             let mut fd = [0u8; 4];
             let seg = if me == 0 {
                 let m = Arc::new(
-                    SharedMemory::create("railmpi-win-shared", off as usize)
+                    MappedRegion::create("railmpi-win-shared", off as usize)
                         .map_err(|e| os_err("MPI_Win_allocate_shared", e))?,
                 );
                 fd = m.fd().expect("ours").to_le_bytes();
@@ -250,7 +287,7 @@ impl Window {
             let seg = match seg {
                 Some(m) => m,
                 None => Arc::new(
-                    SharedMemory::open(all[0].pid, i32::from_le_bytes(fd), off as usize)
+                    MappedRegion::open(all[0].pid, i32::from_le_bytes(fd), off as usize)
                         .map_err(|e| os_err("mapping the shared window", e))?,
                 ),
             };
@@ -264,7 +301,7 @@ impl Window {
             let ctrl = if r == me {
                 own.clone()
             } else {
-                let m = SharedMemory::open(rec.pid, rec.ctrl_fd, control::size(n))
+                let m = MappedRegion::open(rec.pid, rec.ctrl_fd, control::size(n))
                     .map_err(|e| os_err("mapping a window control block", e))?;
                 Control::new(Arc::new(m), n)
                     .ok_or_else(|| win_err("a peer's window control block is too small"))?
@@ -275,7 +312,7 @@ impl Window {
                 },
                 Flavor::Allocate => {
                     let m = Arc::new(
-                        SharedMemory::open(rec.pid, rec.data_fd, rec.size as usize)
+                        MappedRegion::open(rec.pid, rec.data_fd, rec.size as usize)
                             .map_err(|e| os_err("mapping a peer's window", e))?,
                     );
                     let base = m.as_ptr() as usize;
@@ -289,10 +326,13 @@ impl Window {
                     base: rec.base as usize,
                 },
                 Flavor::Create => Reach::Remote {
-                    pid: rec.pid,
+                    peer: wcomm.world_rank(r),
                     base: rec.base,
+                    rkey: RemoteKey(rec.rkey),
                 },
-                Flavor::Dynamic => Reach::Dynamic { pid: rec.pid },
+                Flavor::Dynamic => Reach::Dynamic {
+                    peer: wcomm.world_rank(r),
+                },
             };
             let inbox = Arc::new(
                 Inbox::open(rec.pid, rec.inbox_fd)
@@ -322,9 +362,10 @@ impl Window {
         ));
         helper.expose(exposed.clone());
         let policy = host.registration().map(|(_, p)| p);
-        let mut regs = Vec::new();
-        if let (Some((registry, p)), true) = (host.registration(), size > 0 && my_base != 0) {
-            regs.extend(register(registry, p, my_base, size));
+        if let (Some((registry, p)), Flavor::Shared) = (host.registration(), flavor) {
+            if size > 0 {
+                regs.extend(register(registry, p, my_base, size));
+            }
         }
         Ok(Window {
             regs: Mutex::new(regs),
@@ -386,9 +427,9 @@ impl Window {
 
     // ------------------------------------------------------------ dynamic windows
 
-    /// MPI_Win_attach: `[addr, addr+len)` becomes reachable; it must not overlap a region
-    /// attached already.
-    pub fn attach(&self, addr: u64, len: u64) -> Result<()> {
+    /// MPI_Win_attach: `[addr, addr+len)` becomes reachable — registered, and published
+    /// with its key in our control block; it must not overlap a region attached already.
+    pub fn attach(&self, host: &dyn RmaHost, addr: u64, len: u64) -> Result<()> {
         if self.flavor != Flavor::Dynamic {
             return Err(Error::new(
                 ErrorClass::RmaFlavor,
@@ -398,33 +439,34 @@ impl Window {
         let end = addr
             .checked_add(len)
             .ok_or_else(|| Error::new(ErrorClass::Arg, "region past the address space"))?;
-        let mut regs = self.attached.lock();
-        if regs.iter().any(|&(a, l)| addr < a + l && a < end) {
+        let mut regions = self.attached.lock();
+        if regions
+            .iter()
+            .any(|r| addr < r.addr + r.len && r.addr < end)
+        {
             return Err(Error::new(
                 ErrorClass::RmaAttach,
                 format!("region {addr:#x}+{len} overlaps an attached region"),
             ));
         }
-        if regs.len() >= control::MAX_REGIONS {
+        if regions.len() >= control::MAX_REGIONS {
             return Err(Error::new(
                 ErrorClass::RmaAttach,
                 format!("more than {} regions attached", control::MAX_REGIONS),
             ));
         }
         if len > 0 {
-            regs.push((addr, len));
-        }
-        self.own.set_regions(&regs);
-        Ok(())
-    }
-
-    /// Register an attached region (MPI_Win_attach's memory, under the policy).
-    pub fn register_region(&self, host: &dyn RmaHost, addr: u64, len: u64) {
-        if let (Some((registry, p)), true) = (host.registration(), len > 0) {
-            if let Some(r) = register(registry, p, addr as usize, len as usize) {
-                self.regs.lock().push(r);
+            let mut rkey = RemoteKey::NONE;
+            if let Some((registry, p)) = host.registration() {
+                if let Some(r) = register(registry, p, addr as usize, len as usize) {
+                    rkey = r.remote_key();
+                    self.regs.lock().push(r);
+                }
             }
+            regions.push(Region { addr, len, rkey });
         }
+        self.own.set_regions(&regions);
+        Ok(())
     }
 
     /// odp-optimal: fault our window memory in at the first synchronization that exposes
@@ -466,17 +508,17 @@ impl Window {
                 "MPI_Win_detach needs a window from MPI_Win_create_dynamic",
             ));
         }
-        let mut regs = self.attached.lock();
-        // Its registration goes with it.
-        self.regs.lock().retain(|r| r.addr() as u64 != addr);
-        let Some(i) = regs.iter().position(|&(a, _)| a == addr) else {
+        let mut regions = self.attached.lock();
+        let Some(i) = regions.iter().position(|r| r.addr == addr) else {
             return Err(Error::new(
                 ErrorClass::RmaAttach,
                 format!("no region attached at {addr:#x}"),
             ));
         };
-        regs.remove(i);
-        self.own.set_regions(&regs);
+        let gone = regions.remove(i);
+        self.own.set_regions(&regions);
+        // Its registration goes with it (unpublished first: no peer finds the key now).
+        self.regs.lock().retain(|r| r.remote_key() != gone.rkey);
         Ok(())
     }
 
@@ -791,7 +833,12 @@ fn register(
     addr: usize,
     len: usize,
 ) -> Option<Registration> {
-    match registry.register(addr, len, policy.mode()) {
+    // Peers reach the memory only through its key: where the policy's mode cannot have
+    // it (pin-down past the locked-memory limit), an ODP registration keys it unpinned.
+    let reg = registry
+        .register(addr, len, policy.mode())
+        .or_else(|_| registry.register(addr, len, Mode::Odp));
+    match reg {
         Ok(r) => {
             if policy == RegPolicy::OdpEnhanced && r.is_fresh() {
                 let _ = registry.prefetch(addr, len, Access::Write);
@@ -799,7 +846,7 @@ fn register(
             Some(r)
         }
         Err(e) => {
-            tracing::debug!("window memory not registered: {e}");
+            tracing::warn!("window memory not registered (peers cannot reach it): {e}");
             None
         }
     }
@@ -829,6 +876,7 @@ mod tests {
             disp_unit: 8,
             offset: 640,
             inbox_fd: 9,
+            rkey: 0xfeed_0000_0001,
         };
         assert_eq!(Record::decode(&r.encode()), r);
     }

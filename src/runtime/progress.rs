@@ -4,10 +4,12 @@
 //! yield, then sleep on the process's doorbell, so ranks that outnumber cores (or threads
 //! that outnumber them) still let the process that holds the work run.
 
-use crate::channel::Channels;
+use crate::channel::{Channels, Event};
 use crate::coll::schedule::Schedules;
+use crate::fabric::Completion;
 use crate::fabric::Doorbell;
-use crate::pt2pt::Pt2pt;
+use crate::pt2pt::{ChannelIo, Pt2pt};
+use crate::registration::Registry;
 use parking_lot::lock_api::RawMutex as _;
 use parking_lot::RawMutex;
 use std::cell::UnsafeCell;
@@ -19,23 +21,72 @@ use std::time::Duration;
 pub struct ProgressState {
     /// The virtual channels to every peer (over the rails `fabric::open` chose).
     pub channels: Channels,
+    /// Where the engine's registrations go (None: a job of one, nothing to key).
+    pub registry: Option<Registry>,
+    /// Count the pages each RDMA transfer faults in (RAILMPI_STATS).
+    pub count_faults: bool,
     pub p2p: Pt2pt,
     /// Collectives in flight (nonblocking ones, and blocking ones being waited for).
     pub colls: Schedules,
+    /// One-sided transfers posted for windows (tokens with `RMA_TOKEN`), and the
+    /// completions that came back for them, waiting to be collected.
+    pub rma_posted: u64,
+    pub rma_done: Vec<Completion>,
+}
+
+/// Completions of posts made for windows carry this bit; the engine's tokens stay below it
+/// (and the channel keeps the top bit for the parts of cut transfers).
+pub const RMA_TOKEN: u64 = 1 << 62;
+
+/// Where a channel event goes: completions of window transfers to `rma_done`, everything
+/// else to the point-to-point engine.
+#[inline(always)]
+fn route(p2p: &mut Pt2pt, rma_done: &mut Vec<Completion>, ev: Event<'_>) {
+    match ev {
+        Event::Completion(c) if c.token & RMA_TOKEN != 0 => rma_done.push(c),
+        ev => p2p.on_event(ev),
+    }
 }
 
 impl ProgressState {
     /// One round of progress; returns how many events happened.
     #[inline]
     pub fn progress(&mut self) -> usize {
-        let mut n = self.channels.poll(&mut |ev| self.p2p.on_event(ev));
+        let ProgressState {
+            channels,
+            p2p,
+            rma_done,
+            ..
+        } = self;
+        let mut n = channels.poll(&mut |ev| route(p2p, rma_done, ev));
         if self.p2p.has_output() {
             n += self.output();
         }
         if self.colls.has_work() {
-            n += self.colls.progress(&mut self.p2p, &mut self.channels);
+            let (p2p, mut io, colls) = self.split();
+            n += colls.progress(p2p, &mut io);
         }
         n
+    }
+
+    /// The engine, the `Io` that carries out its actions (on these channels and this
+    /// registry), and the collectives: borrowed apart.
+    #[inline]
+    pub fn split(&mut self) -> (&mut Pt2pt, ChannelIo<'_>, &mut Schedules) {
+        let ProgressState {
+            channels,
+            registry,
+            count_faults,
+            p2p,
+            colls,
+            ..
+        } = self;
+        let io = ChannelIo {
+            ch: channels,
+            registry: registry.as_ref(),
+            count_faults: *count_faults,
+        };
+        (p2p, io, colls)
     }
 
     /// Queued protocol output: replies, streams, RDMA posts. Out of line: the polling
@@ -43,23 +94,39 @@ impl ProgressState {
     #[inline(never)]
     fn output(&mut self) -> usize {
         let ProgressState {
-            channels: ch, p2p, ..
+            channels,
+            registry,
+            count_faults,
+            p2p,
+            rma_done,
+            ..
         } = self;
+        let mut io = ChannelIo {
+            ch: channels,
+            registry: registry.as_ref(),
+            count_faults: *count_faults,
+        };
         // Flush first so requests for the peer's help (PUT_REQ) leave before our copy.
-        let mut n = p2p.flush(ch);
-        n += p2p.run_rdma(ch);
+        let mut n = p2p.flush(&mut io);
+        n += p2p.run_rdma(&mut io);
         // A rail that completes inside the post (shm): continue those protocols (FIN, a
         // run table's payload read, the next block) in this same round, so nothing is left
         // waiting in a rail when a waiter goes to sleep.
         let mut rounds = 0;
-        while ch.has_completions() && rounds < 8 {
-            n += ch.poll(&mut |ev| p2p.on_event(ev));
+        while io.ch.has_completions() && rounds < 8 {
+            n += io.ch.poll(&mut |ev| route(p2p, rma_done, ev));
             // The replies (FIN, PUT_DONE) leave before the next copy starts.
-            n += p2p.flush(ch);
-            n += p2p.run_rdma(ch);
+            n += p2p.flush(&mut io);
+            n += p2p.run_rdma(&mut io);
             rounds += 1;
         }
-        n + p2p.flush(ch)
+        n + p2p.flush(&mut io)
+    }
+
+    /// The completion of window transfer `token`, if it came.
+    pub fn take_rma(&mut self, token: u64) -> Option<Completion> {
+        let i = self.rma_done.iter().position(|c| c.token == token)?;
+        Some(self.rma_done.swap_remove(i))
     }
 }
 

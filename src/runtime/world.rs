@@ -2,16 +2,16 @@
 
 use super::config::{Bind, Config};
 use super::pmi::{self, Pmi};
-use super::progress::{Progress, ProgressState, WaitPolicy};
+use super::progress::{Progress, ProgressState, WaitPolicy, RMA_TOKEN};
 use crate::channel::Channels;
 use crate::coll::schedule::{CollId, Schedule};
 use crate::coll::{self, CollTransport};
 use crate::comm::{Communicator, Group};
 use crate::error::{Error, ErrorClass, Result};
 use crate::fabric::shm::ShmSettings;
-use crate::fabric::{self, Bootstrap, FabricSettings};
+use crate::fabric::{self, Bootstrap, FabricSettings, RailError, RemoteKey, Span};
 use crate::mpi_err;
-use crate::pt2pt::{MsgBuf, Pattern, ProtocolSettings, Pt2pt, ReqId, SendStart, Status};
+use crate::pt2pt::{MsgBuf, Owner, Pattern, ProtocolSettings, Pt2pt, ReqId, SendStart, Status};
 use crate::registration::{Registry, RegistryConfig, StatsSnapshot};
 use crate::sys::cpu;
 use std::sync::atomic::{AtomicU32, AtomicU8, Ordering};
@@ -153,9 +153,7 @@ impl World {
                 channels.memory(),
             )
         });
-        p2p.registry = registry.clone();
         p2p.reg_policy = config.reg_policy;
-        p2p.count_faults = config.stats;
         let policy = match config.spin {
             Some(s) => WaitPolicy {
                 spins: s,
@@ -187,8 +185,12 @@ impl World {
             progress: Progress::new(
                 ProgressState {
                     channels,
+                    registry: registry.clone(),
+                    count_faults: config.stats,
                     p2p,
                     colls: Default::default(),
+                    rma_posted: 0,
+                    rma_done: Vec::new(),
                 },
                 doorbell,
                 policy,
@@ -288,7 +290,7 @@ impl World {
     /// # Safety
     /// The memory `data` describes must be readable.
     pub unsafe fn send(&self, comm: &Communicator, dst: usize, tag: i32, data: MsgBuf, sync: bool) {
-        let start = self.start_send(comm.ctx, comm, dst, tag, data, sync, 0);
+        let start = self.start_send(comm.ctx, comm, dst, tag, data, sync, Owner::NONE);
         if let SendStart::Pending(req) = start {
             self.wait(req);
         }
@@ -308,7 +310,7 @@ impl World {
         tag: i32,
         data: MsgBuf,
         sync: bool,
-        owner: i32,
+        owner: Owner,
     ) -> Option<ReqId> {
         match self.start_send(comm.ctx, comm, dst, tag, data, sync, owner) {
             SendStart::Pending(req) => Some(req),
@@ -329,13 +331,13 @@ impl World {
         tag: i32,
         data: MsgBuf,
         sync: bool,
-        owner: i32,
+        owner: Owner,
     ) -> SendStart {
         let peer = comm.world_rank(dst);
         let src = comm.rank as i32;
         self.progress.locked(|e| {
-            let ProgressState { channels, p2p, .. } = e;
-            let started = p2p.send_buf(channels, peer, ctx, src, tag, data, sync);
+            let (p2p, mut io, _) = e.split();
+            let started = p2p.send_buf(&mut io, peer, ctx, src, tag, data, sync);
             if let SendStart::Pending(req) = started {
                 p2p.set_owner(req, owner);
             }
@@ -383,7 +385,7 @@ impl World {
         src: Option<usize>,
         tag: Option<i32>,
         buf: MsgBuf,
-        owner: i32,
+        owner: Owner,
     ) -> ReqId {
         let pat = pattern(comm, src, tag);
         self.progress.locked(|e| {
@@ -399,7 +401,7 @@ impl World {
     }
 
     /// Wait for a request, free it; its status and owner.
-    pub fn wait_owned(&self, req: ReqId) -> (Status, i32) {
+    pub fn wait_owned(&self, req: ReqId) -> (Status, Owner) {
         self.progress.wait(|e| match e.p2p.is_done(req) {
             Some(true) | None => Some(e.p2p.take_done_owned(req).unwrap_or_default()),
             Some(false) => None,
@@ -407,7 +409,7 @@ impl World {
     }
 
     /// Test a request: its status and owner (and the request freed) if complete.
-    pub fn test_owned(&self, req: ReqId) -> Option<(Status, i32)> {
+    pub fn test_owned(&self, req: ReqId) -> Option<(Status, Owner)> {
         self.progress.with(|e| e.p2p.take_done_owned(req))
     }
 
@@ -456,12 +458,8 @@ impl World {
     /// Start a collective schedule (nonblocking).
     pub fn start_collective(&self, s: Schedule) -> CollId {
         self.progress.locked(|e| {
-            let ProgressState {
-                channels,
-                p2p,
-                colls,
-            } = e;
-            colls.start(s, p2p, channels)
+            let (p2p, mut io, colls) = e.split();
+            colls.start(s, p2p, &mut io)
         })
     }
 
@@ -619,7 +617,7 @@ impl CollTransport for World {
                 tag,
                 MsgBuf::contig(data.as_ptr(), data.len()),
                 false,
-                0,
+                Owner::NONE,
             )
         } {
             self.wait(req);
@@ -665,7 +663,7 @@ impl CollTransport for World {
                 tag,
                 MsgBuf::contig(data.as_ptr(), data.len()),
                 false,
-                0,
+                Owner::NONE,
             )
         };
         let st = self.wait(rreq);
@@ -707,6 +705,30 @@ impl crate::rma::RmaHost for World {
     fn idle(&self) {
         self.progress.with(|_| ());
         crate::sys::cpu::yield_now();
+    }
+
+    unsafe fn transfer(
+        &self,
+        peer: usize,
+        write: bool,
+        local: &[Span],
+        remote: &[Span],
+        rkey: RemoteKey,
+    ) -> std::result::Result<(), RailError> {
+        let token = self.progress.locked(|e| {
+            e.rma_posted += 1;
+            let token = RMA_TOKEN | (e.rma_posted & (RMA_TOKEN - 1));
+            // SAFETY: the caller's contract; we wait for the completion below.
+            unsafe {
+                if write {
+                    e.channels.post_write(peer, local, remote, rkey, token)
+                } else {
+                    e.channels.post_read(peer, local, remote, rkey, token)
+                }
+            }
+            .map(|()| token)
+        })?;
+        self.progress.wait(|e| e.take_rma(token)).result.map(|_| ())
     }
 
     fn registration(

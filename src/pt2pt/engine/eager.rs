@@ -10,9 +10,9 @@ impl Pt2pt {
     /// # Safety
     /// `(data, len)` must stay readable and unchanged until the send completes.
     #[allow(clippy::too_many_arguments)]
-    pub unsafe fn send(
+    pub unsafe fn send<I: Io>(
         &mut self,
-        ch: &mut Channels,
+        io: &mut I,
         peer: usize,
         ctx: u32,
         src: i32,
@@ -22,7 +22,7 @@ impl Pt2pt {
         sync: bool,
     ) -> SendStart {
         // SAFETY: the caller's contract.
-        unsafe { self.send_buf(ch, peer, ctx, src, tag, MsgBuf::contig(data, len), sync) }
+        unsafe { self.send_buf(io, peer, ctx, src, tag, MsgBuf::contig(data, len), sync) }
     }
 
     /// Start a send of the bytes `data` describes (contiguous or runs).
@@ -31,9 +31,9 @@ impl Pt2pt {
     /// The memory `data` describes must stay readable and unchanged until the send
     /// completes.
     #[allow(clippy::too_many_arguments)]
-    pub unsafe fn send_buf(
+    pub unsafe fn send_buf<I: Io>(
         &mut self,
-        ch: &mut Channels,
+        io: &mut I,
         peer: usize,
         ctx: u32,
         src: i32,
@@ -58,13 +58,13 @@ impl Pt2pt {
             let sent = match &mut data {
                 // SAFETY: (ptr, len) is the caller's send buffer (module contract).
                 MsgBuf::Contig { ptr, len } => {
-                    ch.try_send(peer, &[&head[..n], unsafe { slice(*ptr, *len) }])
+                    io.send(peer, &[&head[..n], unsafe { slice(*ptr, *len) }])
                 }
                 runs => {
                     let mut parts = vec![&head[..n]];
                     // SAFETY: the runs are the caller's send buffer (module contract).
                     unsafe { runs.gather(0, len, &mut parts) };
-                    ch.try_send(peer, &parts)
+                    io.send(peer, &parts)
                 }
             };
             if sent {
@@ -72,7 +72,7 @@ impl Pt2pt {
             }
         }
         // SAFETY: the caller's contract.
-        unsafe { self.send_queued(ch, peer, hdr, data, sync) }
+        unsafe { self.send_queued(io, peer, hdr, data, sync) }
     }
 
     /// Post a receive into `(buf, cap)`. Returns the request (possibly already complete).
@@ -95,7 +95,7 @@ impl Pt2pt {
             freed: false,
             status: Status::default(),
             data,
-            owner: 0,
+            owner: Owner::NONE,
             bounce: None,
             reg: None,
             table_reg: None,

@@ -2,18 +2,20 @@
 //! (RPUT), the pipeline of Woodall 2006 (§4; with cached block registrations, §5.2) and the
 //! streamed copy path for rails without RDMA.
 //!
-//! Sans-I/O in the sense that matters: packets come in through `on_packet` and completions
-//! of posted RDMA operations through `on_completion`; every reply goes to an outbound queue
-//! that `flush` hands to a rail; RDMA reads and writes (and the registrations and
-//! prefetches around them) are queued too and posted by `run_rdma`, naming the peer's
-//! memory by the remote key its RTS, PUT_REQ or READY carried. Nothing here blocks or
-//! knows about MPI handles.
+//! Sans-I/O (compare quinn-proto's `handle_event` / `poll_transmit`): events come in —
+//! packets through `on_packet`, completions of posted RDMA operations through
+//! `on_completion` — and only change state: replies wait in an outbound queue, RDMA work
+//! (and the registrations and prefetches around it) in work queues. `flush` and
+//! `run_rdma` turn them into actions on an `Io` (send this, post this read or write with
+//! this key, register, prefetch), which the runtime carries out on the channels and the
+//! registration cache and the tests carry between two engines. Nothing here touches a
+//! rail or a syscall, blocks, or knows about MPI handles.
 //!
 //! Here: the settings, the engine's state and requests, and the dispatch of arriving
 //! packets; each protocol in its own file — `eager.rs` (the fast path, receives),
 //! `rndv.rs` (RGET / RPUT / split), `pipeline.rs` (Woodall 2006), `stream.rs` (the copy
 //! path), `outbox.rs` (what waits to go out, in order), `posted.rs` (RDMA operations and
-//! their completions).
+//! their completions), `io.rs` (the actions).
 //!
 //! Buffers are raw pointers into the application's memory. MPI's rules make that sound: a
 //! buffer handed to a nonblocking call stays valid and untouched until its request
@@ -21,15 +23,17 @@
 
 use super::buffer::{self, MsgBuf, Run, TableError, MAX_RUN_TABLE, RUN_ENTRY};
 use super::matching::{Envelope, MatchQueues, Pattern};
-use super::request::{Bounce, Kind, RecvState, ReqId, Request, SendWait, Slab, Status};
+use super::request::{Bounce, Kind, Owner, RecvState, ReqId, Request, SendWait, Slab, Status};
 use super::wire::{self, MatchHeader, Packet};
-use crate::channel::{Channels, Event};
+use crate::channel::Event;
 use crate::fabric::{Completion, RailError, RemoteKey, Span};
-use crate::registration::{Access, Mode, RegPolicy, Registration, Registry};
+use crate::registration::{Access, Mode, RegPolicy, Registration};
 use std::collections::{HashMap, VecDeque};
 
 mod eager;
 use eager::copy_out;
+mod io;
+pub use io::{ChannelIo, Io};
 mod outbox;
 mod pipeline;
 mod posted;
@@ -243,6 +247,17 @@ struct PipeWrite {
 /// Our part of an RDMA rendezvous: read `len` bytes at `offset` of the sender's message
 /// (at `addr`, or in the runs of the `entries`-long table at `addr`; then `offset` is 0)
 /// into the same offset of the receive buffer. `total` is the message length.
+/// A matched rendezvous waiting for `run_rdma` to begin it (`begin_rdma`).
+struct RndvDue {
+    peer: usize,
+    req: ReqId,
+    sender_req: u64,
+    total: u64,
+    /// The bytes our buffer takes.
+    take: usize,
+    rts: RtsRef,
+}
+
 struct RdmaRead {
     peer: usize,
     req: ReqId,
@@ -321,7 +336,8 @@ pub struct Pt2pt {
     /// Peers with something in `out` (each listed once).
     busy_peers: Vec<usize>,
     streams: VecDeque<Stream>,
-    reads: Vec<RdmaRead>,
+    /// Matched rendezvous whose transfer `run_rdma` begins (registering is an action).
+    rndv_due: Vec<RndvDue>,
     writes: Vec<RdmaWrite>,
     /// Pipelines in progress (Woodall 2006, §4): sends and receives by request, receives
     /// whose next blocks are due for registration, and READY'd blocks to write.
@@ -341,13 +357,9 @@ pub struct Pt2pt {
     /// are streamed instead of read: CMA pins pages per iovec, which costs far more than
     /// copying a few bytes through the rings (0: always read).
     pub min_rdma_run: usize,
-    /// Registration of rendezvous payloads (None: none, as in the engine tests), and the
-    /// policy: pin-down or ODP, and when ODP prefetches (Li 2016 §VII).
-    pub registry: Option<Registry>,
+    /// How rendezvous payloads are registered (through `Io`): pin-down or ODP, and when
+    /// ODP prefetches (Li 2016 §VII).
     pub reg_policy: RegPolicy,
-    /// Count the pages each RDMA transfer finds not resident (costs a `mincore` per
-    /// transfer; on with RAILMPI_STATS).
-    pub count_faults: bool,
     /// Receives whose buffers odp-optimal prefetches once their control message is out.
     prefetch_due: Vec<ReqId>,
     /// Count of completed requests, so waiters can tell that something happened.
@@ -375,7 +387,7 @@ impl Pt2pt {
             out: (0..peers).map(|_| PeerOut::default()).collect(),
             busy_peers: Vec::new(),
             streams: VecDeque::new(),
-            reads: Vec::new(),
+            rndv_due: Vec::new(),
             writes: Vec::new(),
             pipes_out: HashMap::new(),
             pipes_in: HashMap::new(),
@@ -387,9 +399,7 @@ impl Pt2pt {
             live_posted: 0,
             payload_reads: Vec::new(),
             min_rdma_run: 0,
-            registry: None,
             reg_policy: RegPolicy::Pin,
-            count_faults: false,
             prefetch_due: Vec::new(),
             completions: 0,
             bad_packets: 0,
@@ -411,7 +421,7 @@ impl Pt2pt {
             freed: false,
             status,
             data: MsgBuf::contig(std::ptr::null(), 0),
-            owner: 0,
+            owner: Owner::NONE,
             bounce: None,
             reg: None,
             table_reg: None,
@@ -427,7 +437,7 @@ impl Pt2pt {
     }
 
     /// Tag a request with an opaque owner value (see `Request::owner`).
-    pub fn set_owner(&mut self, req: ReqId, owner: i32) {
+    pub fn set_owner(&mut self, req: ReqId, owner: Owner) {
         if let Some(r) = self.reqs.get_mut(req) {
             r.owner = owner;
         }
@@ -439,7 +449,7 @@ impl Pt2pt {
     }
 
     /// Remove a completed request; its status and owner.
-    pub fn take_done_owned(&mut self, req: ReqId) -> Option<(Status, i32)> {
+    pub fn take_done_owned(&mut self, req: ReqId) -> Option<(Status, Owner)> {
         match self.reqs.get(req) {
             Some(r) if r.done => self.reqs.remove(req).map(|r| (r.status, r.owner)),
             _ => None,
@@ -780,7 +790,7 @@ impl Pt2pt {
     pub fn has_output(&self) -> bool {
         !self.busy_peers.is_empty()
             || !self.streams.is_empty()
-            || !self.reads.is_empty()
+            || !self.rndv_due.is_empty()
             || !self.writes.is_empty()
             || !self.pipe_due.is_empty()
             || !self.pipe_writes.is_empty()

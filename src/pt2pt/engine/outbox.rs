@@ -19,26 +19,26 @@ impl Pt2pt {
     }
 
     /// Push queued output into the rail. Returns how many rail messages went out.
-    pub fn flush(&mut self, ch: &mut Channels) -> usize {
+    pub fn flush<I: Io>(&mut self, io: &mut I) -> usize {
         let mut sent = 0;
         let mut i = 0;
         while i < self.busy_peers.len() {
             let peer = self.busy_peers[i];
-            sent += self.flush_peer(ch, peer);
+            sent += self.flush_peer(io, peer);
             if self.out[peer].is_empty() {
                 self.busy_peers.swap_remove(i);
             } else {
                 i += 1;
             }
         }
-        sent + self.flush_streams(ch)
+        sent + self.flush_streams(io)
     }
 
-    pub(super) fn flush_peer(&mut self, ch: &mut Channels, peer: usize) -> usize {
+    pub(super) fn flush_peer<I: Io>(&mut self, io: &mut I, peer: usize) -> usize {
         let mut sent = 0;
         while let Some((pkt, len)) = self.out[peer].control.front() {
             let bytes = pkt[..*len as usize].to_vec();
-            if !self.transmit(ch, peer, &[&bytes]) {
+            if !self.transmit(io, peer, &[&bytes]) {
                 return sent;
             }
             self.out[peer].control.pop_front();
@@ -56,7 +56,7 @@ impl Pt2pt {
                 Payload::Contig(data, len) => {
                     // SAFETY: the payload belongs to a pending send request (module contract).
                     let payload = unsafe { slice(data, len) };
-                    self.transmit(ch, peer, &[&head[..head_len], payload])
+                    self.transmit(io, peer, &[&head[..head_len], payload])
                 }
                 Payload::Runs(of) => {
                     let mut parts = vec![&head[..head_len]];
@@ -64,7 +64,7 @@ impl Pt2pt {
                         // SAFETY: the runs of a pending send request (module contract).
                         unsafe { r.data.gather(0, usize::MAX, &mut parts) };
                     }
-                    self.transmit(ch, peer, &parts)
+                    self.transmit(io, peer, &parts)
                 }
             };
             if !ok {
@@ -80,13 +80,13 @@ impl Pt2pt {
     }
 
     /// One rail message to `peer`; messages to ourselves are handled right here.
-    pub(super) fn transmit(&mut self, ch: &mut Channels, peer: usize, parts: &[&[u8]]) -> bool {
+    pub(super) fn transmit<I: Io>(&mut self, io: &mut I, peer: usize, parts: &[&[u8]]) -> bool {
         if peer == self.me {
             let bytes: Vec<u8> = parts.concat();
             self.on_packet(peer, &bytes);
             true
         } else {
-            ch.try_send(peer, parts)
+            io.send(peer, parts)
         }
     }
 }

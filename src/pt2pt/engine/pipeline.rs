@@ -12,8 +12,8 @@ impl Pt2pt {
     /// buffer finds its blocks cached and takes the split rendezvous, the fastest on
     /// registered memory; so does everything under ODP, where the split already has both
     /// cores fault in pages (measured in `make bench`'s registration sweeps).
-    pub(super) fn auto_pipelines(&self, data: &MsgBuf) -> bool {
-        let (Some(registry), Some((addr, len))) = (&self.registry, data.span()) else {
+    pub(super) fn auto_pipelines<I: Io>(&self, io: &I, data: &MsgBuf) -> bool {
+        let (true, Some((addr, len))) = (io.registers(), data.span()) else {
             return false;
         };
         let frag = self.settings.pipeline.frag.max(1);
@@ -29,7 +29,7 @@ impl Pt2pt {
             .min(self.max_message - wire::PIPE_RTS_HEADER);
         let first = addr + (part + self.settings.pipeline.send_length).min(len - 1);
         let window = ((first / frag + 1) * frag).min(addr + len) - first;
-        !registry.is_cached(first, window)
+        !io.is_cached(first, window)
     }
 
     /// The receiver's side of a PIPE_RTS on match (Woodall 2006, §4): deliver the eager
@@ -92,7 +92,7 @@ impl Pt2pt {
         );
         if rdma_offset < limit {
             self.pipe_due.push(req);
-            if self.reg_policy == RegPolicy::OdpOptimal && self.registry.is_some() {
+            if self.reg_policy == RegPolicy::OdpOptimal {
                 self.backward_prefetch.push(BackwardPrefetch {
                     req,
                     base: base.unwrap_or(0),
@@ -212,17 +212,18 @@ impl Pt2pt {
     /// memory finds them cached whatever its block boundaries (Woodall 2006, §5.2). Separate
     /// windows, not one widened range: windows never overlap, so a registration never
     /// merges with (and re-pins) its idle neighbours.
-    pub(super) fn register_block(
+    pub(super) fn register_block<I: Io>(
         &self,
+        io: &mut I,
         addr: usize,
         len: usize,
         cached: bool,
         access: Access,
         within: (usize, usize),
     ) -> Vec<Registration> {
-        let Some(registry) = self.registry.as_ref() else {
+        if !io.registers() {
             return Vec::new();
-        };
+        }
         let mode = self.reg_policy.mode();
         let mut regs = Vec::new();
         let mut add = |res: Result<Registration, _>| match res {
@@ -236,15 +237,15 @@ impl Pt2pt {
             while w < end {
                 let (a, b) = (w.max(within.0), w.saturating_add(frag).min(buf_end));
                 if a < b {
-                    add(registry.register(a, b - a, mode));
+                    add(io.register(a, b - a, mode, true));
                 }
                 w = w.saturating_add(frag);
             }
         } else {
-            add(registry.register_uncached(addr, len, mode));
+            add(io.register(addr, len, mode, false));
         }
         if self.reg_policy == RegPolicy::OdpEnhanced && regs.iter().any(|r| r.is_fresh()) {
-            let _ = registry.prefetch(addr, len, access);
+            io.prefetch(addr, len, access);
         }
         regs
     }
@@ -253,7 +254,7 @@ impl Pt2pt {
     /// (Woodall 2006, §4, Fig. 2), each READY out before the next block registers (a
     /// pinning registration takes long enough for the sender to start on the first).
     /// Returns how many.
-    pub(super) fn pipe_advance(&mut self, ch: &mut Channels, req: ReqId) -> usize {
+    pub(super) fn pipe_advance<I: Io>(&mut self, io: &mut I, req: ReqId) -> usize {
         let PipelineSettings { frag, depth, .. } = self.settings.pipeline;
         let (frag, depth) = (frag.max(1) as u64, depth.max(1));
         let mut n = 0;
@@ -274,6 +275,7 @@ impl Pt2pt {
             };
             let within = (pr.base as usize, pr.limit as usize);
             let reg = self.register_block(
+                io,
                 addr as usize,
                 len as usize,
                 pr.cached,
@@ -301,7 +303,7 @@ impl Pt2pt {
                 peer,
                 wire::pipe_ready(sender_req, req, off, len, addr, rkey.0),
             );
-            self.flush_peer(ch, peer);
+            self.flush_peer(io, peer);
             n += 1;
         }
     }
@@ -309,7 +311,7 @@ impl Pt2pt {
     /// odp-optimal: prefetch one more chunk of a receive buffer that the peer writes, from
     /// the end backwards, down to where the writes have got to (a pipeline's READY'd
     /// blocks) or to the start. One chunk per call, so FINs are answered in between.
-    pub(super) fn backward_prefetch_step(&mut self) -> usize {
+    pub(super) fn backward_prefetch_step<I: Io>(&mut self, io: &mut I) -> usize {
         const CHUNK: u64 = 256 << 10;
         let Some(p) = self.backward_prefetch.first_mut() else {
             return 0;
@@ -323,25 +325,21 @@ impl Pt2pt {
             }
             _ => None,
         };
-        let Some(registry) = self
-            .registry
-            .as_ref()
-            .filter(|_| floor.is_some_and(|f| p.cursor > f))
-        else {
+        if !io.registers() || floor.is_none_or(|f| p.cursor <= f) {
             self.backward_prefetch.remove(0);
             return 0;
-        };
+        }
         let from = p.cursor.saturating_sub(CHUNK).max(floor.unwrap_or(0));
         let (addr, len) = (p.base + from, p.cursor - from);
         p.cursor = from;
-        let _ = registry.prefetch(addr as usize, len as usize, Access::Write);
+        io.prefetch(addr as usize, len as usize, Access::Write);
         1
     }
 
     /// Answer one READY: register the source block and post its RDMA write; its completion
     /// deregisters it and FINs it (Woodall 2006, §4, Fig. 4). A failed write streams the
     /// block instead.
-    pub(super) fn pipe_write(&mut self, ch: &mut Channels, w: PipeWrite) {
+    pub(super) fn pipe_write<I: Io>(&mut self, io: &mut I, w: PipeWrite) {
         let (ptr, total) = match self.reqs.get(w.req) {
             Some(Request {
                 data: MsgBuf::Contig { ptr, len },
@@ -356,13 +354,13 @@ impl Pt2pt {
         // SAFETY: offset + len <= limit <= the send buffer's length (checked at READY/ACK).
         let local = unsafe { ptr.add(w.offset as usize) };
         let reg = self.register_block(
+            io,
             local as usize,
             w.len as usize,
             cached,
             Access::Read,
             (ptr as usize, total),
         );
-        self.count_faults(local as usize, w.len as usize);
         let l = [Span {
             addr: local as u64,
             len: w.len,
@@ -375,7 +373,7 @@ impl Pt2pt {
         let token = self.track(Posted::PipeWrite { w, _reg: reg });
         // SAFETY: a range of a pending send's buffer, which stays put until the send
         // completes — after this write's completion.
-        let res = unsafe { ch.post_write(peer, &l, &r, rkey, token) };
+        let res = unsafe { io.post_write(peer, &l, &r, rkey, token) };
         self.post_failed(token, res);
     }
 

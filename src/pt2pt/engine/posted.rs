@@ -6,28 +6,32 @@ use super::*;
 
 impl Pt2pt {
     /// Post queued RDMA reads and writes. Returns how many were posted.
-    pub fn run_rdma(&mut self, ch: &mut Channels) -> usize {
+    pub fn run_rdma<I: Io>(&mut self, io: &mut I) -> usize {
         let mut n = 0;
         // The progress loop flushed our CTS / write requests before this: the prefetch
         // overlaps with the peer's side of the handshake.
         for req in std::mem::take(&mut self.prefetch_due) {
-            self.prefetch_request(req, Access::Write);
+            self.prefetch_request(io, req, Access::Write);
         }
         // Pipelines: the receiver's next blocks (its ACK or FINs went out before this),
         // then the sender's writes of READY'd blocks.
+        // Matched rendezvous: register, split, PUT_REQ out, then our read.
+        for d in std::mem::take(&mut self.rndv_due) {
+            self.begin_rdma(io, d);
+            n += 1;
+        }
         let mut due = std::mem::take(&mut self.pipe_due);
         due.sort_unstable();
         due.dedup();
         for req in due {
-            n += self.pipe_advance(ch, req);
+            n += self.pipe_advance(io, req);
         }
         for w in std::mem::take(&mut self.pipe_writes) {
-            self.pipe_write(ch, w);
+            self.pipe_write(io, w);
             n += 1;
         }
-        n += self.backward_prefetch_step();
+        n += self.backward_prefetch_step(io);
         for w in std::mem::take(&mut self.writes) {
-            self.count_faults(w.local as usize, w.len);
             let l = [Span {
                 addr: w.local as u64,
                 len: w.len as u64,
@@ -42,12 +46,8 @@ impl Pt2pt {
             });
             // SAFETY: (local, len) lies in a pending send's buffer (checked at PUT_REQ),
             // which completes only after FIN, after this write's completion.
-            let res = unsafe { ch.post_write(w.peer, &l, &r, w.rkey, token) };
+            let res = unsafe { io.post_write(w.peer, &l, &r, w.rkey, token) };
             self.post_failed(token, res);
-            n += 1;
-        }
-        for rd in std::mem::take(&mut self.reads) {
-            self.post_rget(ch, rd);
             n += 1;
         }
         for pr in std::mem::take(&mut self.payload_reads) {
@@ -57,7 +57,7 @@ impl Pt2pt {
             let local = r.data.runs_at(pr.offset, pr.len);
             let token = self.track(Posted::Read { req: pr.req });
             // SAFETY: runs of a pending receive's buffer, ours until it completes.
-            let res = unsafe { ch.post_read(pr.peer, &local, &pr.remote, pr.rkey, token) };
+            let res = unsafe { io.post_read(pr.peer, &local, &pr.remote, pr.rkey, token) };
             self.post_failed(token, res);
             n += 1;
         }
@@ -65,7 +65,8 @@ impl Pt2pt {
     }
 
     /// Keep `op` until its completion; its token: `generation << 32 | slot + 1` (never 0,
-    /// top bit clear, and a slot's reuse changes it).
+    /// below 2^62 — the bits above belong to the channel and to window transfers — and a
+    /// slot's reuse changes it).
     pub(super) fn track(&mut self, op: Posted) -> u64 {
         let slot = match self.free_posted.pop() {
             Some(i) => i as usize,
@@ -75,7 +76,7 @@ impl Pt2pt {
             }
         };
         let e = &mut self.posted[slot];
-        e.0 = e.0.wrapping_add(1) & 0x7fff_ffff;
+        e.0 = e.0.wrapping_add(1) & 0x3fff_ffff;
         e.1 = Some(op);
         self.live_posted += 1;
         ((e.0 as u64) << 32) | (slot as u64 + 1)

@@ -11,9 +11,9 @@ impl Pt2pt {
     /// # Safety
     /// As for `send_buf`.
     #[inline(never)]
-    pub(super) unsafe fn send_queued(
+    pub(super) unsafe fn send_queued<I: Io>(
         &mut self,
-        ch: &mut Channels,
+        io: &mut I,
         peer: usize,
         mut hdr: MatchHeader,
         mut data: MsgBuf,
@@ -47,15 +47,14 @@ impl Pt2pt {
             && data.is_contiguous()
             && match self.settings.rndv {
                 Rndv::Pipeline | Rndv::PipelineCached => true,
-                Rndv::Auto => self.auto_pipelines(&data),
+                Rndv::Auto => self.auto_pipelines(io, &data),
                 _ => false,
             };
         let reg = if eager || peer == self.me || pipeline {
             // The pipeline registers block by block as READYs come.
             None
         } else {
-            Self::register_payload(&self.registry, self.reg_policy, &data, Access::Read)
-                .map(Box::new)
+            Self::register_payload(io, self.reg_policy, &data, Access::Read).map(Box::new)
         };
         let wait = if pipeline {
             SendWait::Pipeline
@@ -74,7 +73,7 @@ impl Pt2pt {
         };
         let table_reg = match (&reg, table) {
             (Some(_), Some((addr, entries))) => Self::register_payload(
-                &self.registry,
+                io,
                 self.reg_policy,
                 &MsgBuf::contig(addr as *const u8, entries as usize * RUN_ENTRY),
                 Access::Read,
@@ -95,7 +94,7 @@ impl Pt2pt {
                 ..Status::default()
             },
             data,
-            owner: 0,
+            owner: Owner::NONE,
             bounce,
             reg,
             table_reg,
@@ -151,10 +150,10 @@ impl Pt2pt {
                 req: complete_when_sent.then_some(req),
             },
         );
-        self.flush_peer(ch, peer);
+        self.flush_peer(io, peer);
         if !eager && !pipeline && self.reg_policy == RegPolicy::OdpOptimal {
             // The RTS is out: fault the payload in while the receiver answers.
-            self.prefetch_request(req, Access::Read);
+            self.prefetch_request(io, req, Access::Read);
         }
         SendStart::Pending(req)
     }
@@ -165,18 +164,20 @@ impl Pt2pt {
     /// them again halved the bandwidth of a reused buffer).
     /// A failure leaves the payload unregistered: on this rail the transfer does not need
     /// it, and an unmapped buffer is reported by the transfer itself.
-    pub(super) fn register_payload(
-        registry: &Option<Registry>,
+    pub(super) fn register_payload<I: Io>(
+        io: &mut I,
         policy: RegPolicy,
         data: &MsgBuf,
         access: Access,
     ) -> Option<Registration> {
-        let registry = registry.as_ref()?;
+        if !io.registers() {
+            return None;
+        }
         let (addr, len) = data.span()?;
-        match registry.register(addr, len, policy.mode()) {
+        match io.register(addr, len, policy.mode(), true) {
             Ok(reg) => {
                 if policy == RegPolicy::OdpEnhanced && reg.is_fresh() {
-                    let _ = registry.prefetch(addr, len, access);
+                    io.prefetch(addr, len, access);
                 }
                 Some(reg)
             }
@@ -188,22 +189,11 @@ impl Pt2pt {
     }
 
     /// Prefetch a pending request's payload (odp-optimal, overlapped with the handshake).
-    pub(super) fn prefetch_request(&self, req: ReqId, access: Access) {
-        if let (Some(registry), Some(r)) = (&self.registry, self.reqs.get(req)) {
+    pub(super) fn prefetch_request<I: Io>(&self, io: &mut I, req: ReqId, access: Access) {
+        if let Some(r) = self.reqs.get(req) {
             match (&r.reg, r.data.span()) {
-                (Some(reg), Some((addr, len))) if reg.is_fresh() => {
-                    let _ = registry.prefetch(addr, len, access);
-                }
+                (Some(reg), Some((addr, len))) if reg.is_fresh() => io.prefetch(addr, len, access),
                 _ => {}
-            }
-        }
-    }
-
-    /// Note how many pages of a local range an RDMA transfer is about to fault in.
-    pub(super) fn count_faults(&self, addr: usize, len: usize) {
-        if let (true, Some(registry)) = (self.count_faults, &self.registry) {
-            if len > 0 {
-                let _ = registry.count_nonresident(addr, len);
             }
         }
     }
@@ -238,15 +228,6 @@ impl Pt2pt {
             && self.settings.rndv != Rndv::Copy
             && keyed
             && r.data.mean_run().min(theirs) >= self.min_rdma_run;
-        if rdma && peer != self.me {
-            r.reg = Self::register_payload(&self.registry, self.reg_policy, &r.data, Access::Write)
-                .map(Box::new);
-        }
-        // odp-optimal prefetches a fresh registration once our reply is out.
-        let prefetch = rdma
-            && peer != self.me
-            && self.reg_policy == RegPolicy::OdpOptimal
-            && r.reg.as_ref().is_some_and(|g| g.is_fresh());
         let take = (hdr.len as usize).min(cap);
         r.status = Status {
             source: hdr.src,
@@ -256,75 +237,15 @@ impl Pt2pt {
             cancelled: false,
         };
         if rdma || peer == self.me {
-            let threshold = self.settings.split_threshold;
-            // Only a contiguous message into a contiguous buffer is split: the write request
-            // names one range on each side.
-            let base = match r.data {
-                MsgBuf::Contig { ptr, .. } if entries == 0 => Some(ptr as u64),
-                _ => None,
-            };
-            // The sender writes [head, take) and we read [0, head). Auto splits at a page
-            // boundary near the middle (a message too short for a page-aligned half is read
-            // whole); Put has the sender write everything; Get reads everything. The
-            // sender writes only into a buffer we could key.
-            let rkey = r.reg.as_ref().map_or(RemoteKey::NONE, |g| g.remote_key());
-            let writable = peer != self.me && base.is_some() && !rkey.is_none();
-            let head = match self.settings.rndv {
-                Rndv::Put if writable && take > 0 => 0,
-                Rndv::Auto if writable && threshold > 0 && take >= threshold => {
-                    match (take / 2) & !4095 {
-                        0 => take,
-                        h => h,
-                    }
-                }
-                _ => take,
-            };
-            let split = head < take;
-            match base {
-                // The peer writes all of it: prefetch from the end, towards its writes.
-                Some(base) if prefetch && head == 0 => {
-                    self.backward_prefetch.push(BackwardPrefetch {
-                        req,
-                        base,
-                        floor: 0,
-                        cursor: take as u64,
-                    })
-                }
-                _ if prefetch => self.prefetch_due.push(req),
-                _ => {}
-            }
-            let r = self.reqs.get_mut(req).expect("matched request exists");
-            r.kind = Kind::Recv(RecvState::Rdma {
+            // Registering our buffer is an action: `run_rdma` begins the transfer.
+            self.rndv_due.push(RndvDue {
+                req,
                 peer,
                 sender_req: hdr.sender_req,
                 total: hdr.len,
-                pending: u8::from(head > 0 || take == 0) + u8::from(split),
-                failed: false,
+                take,
+                rts,
             });
-            if let (true, Some(base)) = (split, base) {
-                let tail_addr = base + head as u64;
-                self.queue_control(
-                    peer,
-                    wire::put_req(
-                        hdr.sender_req,
-                        req,
-                        head as u64,
-                        (take - head) as u64,
-                        tail_addr,
-                        rkey.0,
-                    ),
-                );
-            }
-            if head > 0 || take == 0 {
-                self.reads.push(RdmaRead {
-                    peer,
-                    req,
-                    rts,
-                    total: hdr.len,
-                    offset: 0,
-                    len: head,
-                });
-            }
         } else {
             r.kind = Kind::Recv(RecvState::Streaming {
                 peer,
@@ -335,22 +256,109 @@ impl Pt2pt {
         }
     }
 
+    /// Begin a matched RDMA rendezvous (or a send to ourselves): register our buffer, and
+    /// split the payload between our read and the sender's write. Our PUT_REQ leaves
+    /// before our read is posted, so that the sender's write overlaps it.
+    pub(super) fn begin_rdma<I: Io>(&mut self, io: &mut I, d: RndvDue) {
+        let RndvDue {
+            req,
+            peer,
+            sender_req,
+            total,
+            take,
+            rts,
+        } = d;
+        let Some(r) = self.reqs.get_mut(req) else {
+            return;
+        };
+        if peer != self.me {
+            r.reg =
+                Self::register_payload(io, self.reg_policy, &r.data, Access::Write).map(Box::new);
+        }
+        // odp-optimal prefetches a fresh registration once our reply is out.
+        let prefetch = peer != self.me
+            && self.reg_policy == RegPolicy::OdpOptimal
+            && r.reg.as_ref().is_some_and(|g| g.is_fresh());
+        let threshold = self.settings.split_threshold;
+        // Only a contiguous message into a contiguous buffer is split: the write request
+        // names one range on each side.
+        let base = match r.data {
+            MsgBuf::Contig { ptr, .. } if rts.entries == 0 => Some(ptr as u64),
+            _ => None,
+        };
+        // The sender writes [head, take) and we read [0, head). Auto splits at a page
+        // boundary near the middle (a message too short for a page-aligned half is read
+        // whole); Put has the sender write everything; Get reads everything. The sender
+        // writes only into a buffer we could key.
+        let rkey = r.reg.as_ref().map_or(RemoteKey::NONE, |g| g.remote_key());
+        let writable = peer != self.me && base.is_some() && !rkey.is_none();
+        let head = match self.settings.rndv {
+            Rndv::Put if writable && take > 0 => 0,
+            Rndv::Auto if writable && threshold > 0 && take >= threshold => {
+                match (take / 2) & !4095 {
+                    0 => take,
+                    h => h,
+                }
+            }
+            _ => take,
+        };
+        let split = head < take;
+        r.kind = Kind::Recv(RecvState::Rdma {
+            peer,
+            sender_req,
+            total,
+            pending: u8::from(head > 0 || take == 0) + u8::from(split),
+            failed: false,
+        });
+        match base {
+            // The peer writes all of it: prefetch from the end, towards its writes.
+            Some(base) if prefetch && head == 0 => self.backward_prefetch.push(BackwardPrefetch {
+                req,
+                base,
+                floor: 0,
+                cursor: take as u64,
+            }),
+            _ if prefetch => self.prefetch_due.push(req),
+            _ => {}
+        }
+        if let (true, Some(base)) = (split, base) {
+            let tail_addr = base + head as u64;
+            self.queue_control(
+                peer,
+                wire::put_req(
+                    sender_req,
+                    req,
+                    head as u64,
+                    (take - head) as u64,
+                    tail_addr,
+                    rkey.0,
+                ),
+            );
+            self.flush_peer(io, peer);
+        }
+        if head > 0 || take == 0 {
+            self.post_rget(
+                io,
+                RdmaRead {
+                    peer,
+                    req,
+                    rts,
+                    total,
+                    offset: 0,
+                    len: head,
+                },
+            );
+        }
+    }
+
     /// Post our part `rd` of a rendezvous read: the payload, or first the sender's run
     /// table (checked before any payload byte moves). Reads from ourselves are copies.
-    pub(super) fn post_rget(&mut self, ch: &mut Channels, rd: RdmaRead) {
+    pub(super) fn post_rget<I: Io>(&mut self, io: &mut I, rd: RdmaRead) {
         let Some(r) = self.reqs.get_mut(rd.req) else {
             return;
         };
         // offset + len <= the receive buffer's capacity (set at match).
         let local = r.data.runs_at(rd.offset, rd.len);
-        if let Some(first) = local.first() {
-            let end = local
-                .iter()
-                .map(|l| l.addr + l.len)
-                .max()
-                .unwrap_or(first.addr);
-            self.count_faults(first.addr as usize, (end - first.addr) as usize);
-        }
         if rd.peer == self.me {
             let own_table = (rd.rts.entries > 0 && rd.rts.entries <= MAX_RUN_TABLE.min(rd.total))
                 .then(|| {
@@ -381,7 +389,7 @@ impl Pt2pt {
             let remote = remote_runs(&rd, None).expect("contiguous");
             let token = self.track(Posted::Read { req: rd.req });
             // SAFETY: runs of a pending receive's buffer, ours until it completes.
-            let res = unsafe { ch.post_read(rd.peer, &local, &remote, rd.rts.rkey, token) };
+            let res = unsafe { io.post_read(rd.peer, &local, &remote, rd.rts.rkey, token) };
             return self.post_failed(token, res);
         }
         // Every run holds at least one byte, so a table longer than the message is bogus.
@@ -402,7 +410,7 @@ impl Pt2pt {
         // The boxed table moves into `posted` without its heap memory moving.
         let token = self.track(Posted::Table { rd, raw });
         // SAFETY: `raw` lives in `posted` until this read's completion.
-        let res = unsafe { ch.post_read(peer, &l, &r, rkey, token) };
+        let res = unsafe { io.post_read(peer, &l, &r, rkey, token) };
         self.post_failed(token, res);
     }
 

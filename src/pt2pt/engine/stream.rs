@@ -44,7 +44,7 @@ impl Pt2pt {
         }
     }
 
-    pub(super) fn flush_streams(&mut self, ch: &mut Channels) -> usize {
+    pub(super) fn flush_streams<I: Io>(&mut self, io: &mut I) -> usize {
         let chunk = self.max_message - wire::RNDV_DATA_HEADER;
         let mut sent = 0;
         let mut k = 0;
@@ -62,7 +62,7 @@ impl Pt2pt {
                 };
                 // SAFETY: the pending send's buffer; the pieces cover [off, off + n) of it.
                 unsafe { r.data.gather(off, n, &mut parts) };
-                if !self.transmit(ch, peer, &parts) {
+                if !self.transmit(io, peer, &parts) {
                     break;
                 }
                 off += n;

@@ -1,0 +1,254 @@
+//! Engines driven against each other in one process, with no rail between them: each
+//! engine's `Io` (an `End`) records the actions it asks for — messages, posted reads and
+//! writes — and `Net::carry` carries them out: a message goes to the destination engine's
+//! `on_packet`, a posted operation is checked against the target's key table (a real
+//! registration cache and key table per end) and copied (both "processes" share this
+//! address space), and its completion goes back to `on_completion`.
+
+use super::engine::{Io, Pt2pt};
+use crate::fabric::inproc::checked_copy;
+use crate::fabric::shm::domain::ShmDomain;
+use crate::fabric::{Completion, RailError, RemoteKey, Span};
+use crate::registration::{Access, Invalidation, Mode, RegError, Registration, Registry};
+use crate::registration::{RegPolicy, RegistryConfig};
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+/// One posted operation, waiting to be carried out.
+struct Post {
+    peer: usize,
+    local: Vec<Span>,
+    remote: Vec<Span>,
+    rkey: RemoteKey,
+    token: u64,
+    write: bool,
+}
+
+/// One engine's outlet.
+pub struct End {
+    domain: Arc<ShmDomain>,
+    /// Its registrations (keyed in `domain`'s table).
+    pub registry: Registry,
+    /// Messages in flight, by destination.
+    out: Vec<VecDeque<Vec<u8>>>,
+    posts: Vec<Post>,
+    /// Messages one destination's queue holds (to exercise back-pressure).
+    pub depth: usize,
+    /// Every posted operation fails as an unreachable peer's would.
+    pub fail_rdma: bool,
+    /// Bytes this end moved by RDMA read and write (which protocol ran).
+    pub read: usize,
+    pub written: usize,
+}
+
+impl End {
+    /// Replace the registration cache (a test that watches its statistics).
+    pub fn set_cache(&mut self, cache_max: usize) -> Registry {
+        self.registry = registry(&self.domain, cache_max);
+        self.registry.clone()
+    }
+}
+
+fn registry(domain: &Arc<ShmDomain>, cache_max: usize) -> Registry {
+    Registry::with_domain(
+        RegistryConfig {
+            cache_max,
+            invalidation: Invalidation::Hooks,
+        },
+        domain.clone(),
+    )
+}
+
+impl Io for End {
+    fn send(&mut self, peer: usize, parts: &[&[u8]]) -> bool {
+        let q = &mut self.out[peer];
+        if q.len() >= self.depth {
+            return false;
+        }
+        q.push_back(parts.concat());
+        true
+    }
+
+    unsafe fn post_write(
+        &mut self,
+        peer: usize,
+        local: &[Span],
+        remote: &[Span],
+        rkey: RemoteKey,
+        token: u64,
+    ) -> Result<(), RailError> {
+        self.post(peer, local, remote, rkey, token, true)
+    }
+
+    unsafe fn post_read(
+        &mut self,
+        peer: usize,
+        local: &[Span],
+        remote: &[Span],
+        rkey: RemoteKey,
+        token: u64,
+    ) -> Result<(), RailError> {
+        self.post(peer, local, remote, rkey, token, false)
+    }
+
+    fn registers(&self) -> bool {
+        true
+    }
+
+    fn register(
+        &mut self,
+        addr: usize,
+        len: usize,
+        mode: Mode,
+        cached: bool,
+    ) -> Result<Registration, RegError> {
+        if cached {
+            self.registry.register(addr, len, mode)
+        } else {
+            self.registry.register_uncached(addr, len, mode)
+        }
+    }
+
+    fn is_cached(&self, addr: usize, len: usize) -> bool {
+        self.registry.is_cached(addr, len)
+    }
+
+    fn prefetch(&mut self, addr: usize, len: usize, access: Access) {
+        let _ = self.registry.prefetch(addr, len, access);
+    }
+}
+
+impl End {
+    fn post(
+        &mut self,
+        peer: usize,
+        local: &[Span],
+        remote: &[Span],
+        rkey: RemoteKey,
+        token: u64,
+        write: bool,
+    ) -> Result<(), RailError> {
+        if peer >= self.out.len() {
+            return Err(RailError::NoSuchPeer(peer));
+        }
+        self.posts.push(Post {
+            peer,
+            local: local.to_vec(),
+            remote: remote.to_vec(),
+            rkey,
+            token,
+            write,
+        });
+        Ok(())
+    }
+}
+
+/// `n` ends, one per engine.
+pub struct Net {
+    pub ends: Vec<End>,
+}
+
+impl Net {
+    /// `n` ends whose caches keep at most `cache_max` idle bytes.
+    pub fn new(n: usize, cache_max: usize) -> Net {
+        Net {
+            ends: (0..n)
+                .map(|_| {
+                    let domain = Arc::new(ShmDomain::private());
+                    End {
+                        registry: registry(&domain, cache_max),
+                        domain,
+                        out: (0..n).map(|_| VecDeque::new()).collect(),
+                        posts: Vec::new(),
+                        depth: usize::MAX,
+                        fail_rdma: false,
+                        read: 0,
+                        written: 0,
+                    }
+                })
+                .collect(),
+        }
+    }
+
+    /// `n` engines with `settings`, registering under ODP (nothing pinned, so the
+    /// registration tests' VmLck checks stay exact), messages of at most `max_message`.
+    pub fn engines(n: usize, settings: &super::ProtocolSettings, max_message: usize) -> Vec<Pt2pt> {
+        (0..n)
+            .map(|r| {
+                let mut e = Pt2pt::new(r, n, settings.clone(), max_message);
+                e.reg_policy = RegPolicy::OdpNative;
+                e
+            })
+            .collect()
+    }
+
+    /// Carry out the posted operations (their completions back to the posting engine),
+    /// then deliver the messages in flight, in order per pair. Returns how many actions.
+    pub fn carry(&mut self, engines: &mut [Pt2pt]) -> usize {
+        let mut n = 0;
+        for (i, eng) in engines.iter_mut().enumerate() {
+            for p in std::mem::take(&mut self.ends[i].posts) {
+                let res = if self.ends[i].fail_rdma {
+                    Err(RailError::Access(std::io::Error::from(
+                        std::io::ErrorKind::PermissionDenied,
+                    )))
+                } else {
+                    // SAFETY: the engines' buffers live in this process; the local spans
+                    // belong to the posting engine's pending request (its contract).
+                    unsafe {
+                        checked_copy(
+                            &self.ends[p.peer].domain,
+                            &p.local,
+                            &p.remote,
+                            p.rkey,
+                            p.write,
+                        )
+                    }
+                };
+                if let Ok(m) = res {
+                    let end = &mut self.ends[i];
+                    *(if p.write {
+                        &mut end.written
+                    } else {
+                        &mut end.read
+                    }) += m;
+                }
+                eng.on_completion(Completion {
+                    token: p.token,
+                    result: res.map(|_| 0),
+                });
+                n += 1;
+            }
+        }
+        for i in 0..self.ends.len() {
+            for (j, eng) in engines.iter_mut().enumerate() {
+                while let Some(m) = self.ends[i].out[j].pop_front() {
+                    eng.on_packet(i, &m);
+                    n += 1;
+                }
+            }
+        }
+        n
+    }
+
+    /// One round: every engine's queued output turned into actions, then carried.
+    pub fn round(&mut self, engines: &mut [Pt2pt]) -> usize {
+        let mut n = 0;
+        for (e, io) in engines.iter_mut().zip(&mut self.ends) {
+            n += e.flush(io);
+            n += e.run_rdma(io);
+            n += e.flush(io);
+        }
+        n + self.carry(engines)
+    }
+
+    /// Rounds until nothing moves.
+    pub fn settle(&mut self, engines: &mut [Pt2pt]) {
+        for _ in 0..10_000 {
+            if self.round(engines) == 0 {
+                return;
+            }
+        }
+        panic!("no quiescence");
+    }
+}
