@@ -102,7 +102,9 @@ impl<'a> ChannelIo<'a> {
 }
 
 impl Io for ChannelIo<'_> {
-    #[inline]
+    // Always: the eager fast path is this call, straight into the channel (a call frame
+    // here measured 14 instructions more per send).
+    #[inline(always)]
     fn send(&mut self, peer: usize, parts: &[&[u8]]) -> bool {
         self.ch.try_send(peer, parts)
     }
