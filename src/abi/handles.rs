@@ -175,7 +175,16 @@ pub fn new_comm(comm: Arc<Communicator>, errhandler: MPI_Errhandler) -> MPI_Comm
         attrs: Vec::new(),
         topo: None,
     });
-    (DIRECT | KIND_COMM | i as u32) as MPI_Comm
+    comm_handle(i)
+}
+
+/// The handle of table slot `i` (the inverse of `comm_index`).
+fn comm_handle(i: usize) -> MPI_Comm {
+    match i {
+        0 => MPI_COMM_WORLD,
+        1 => MPI_COMM_SELF,
+        _ => (DIRECT | KIND_COMM | i as u32) as MPI_Comm,
+    }
 }
 
 /// The owner tag the engine keeps with a request started on communicator `h`: its slot in
@@ -187,11 +196,8 @@ pub fn comm_owner(h: MPI_Comm) -> Owner {
 /// The communicator handle behind an owner tag (MPI_COMM_WORLD for none): where an error
 /// found at completion goes.
 pub fn owner_comm(o: Owner) -> MPI_Comm {
-    match o.0 {
-        0 | 1 => MPI_COMM_WORLD,
-        2 => MPI_COMM_SELF,
-        n => (DIRECT | KIND_COMM | (n - 1)) as MPI_Comm,
-    }
+    o.0.checked_sub(1)
+        .map_or(MPI_COMM_WORLD, |i| comm_handle(i as usize))
 }
 
 pub fn free_comm(h: MPI_Comm) -> Result<()> {

@@ -16,7 +16,7 @@ pub mod filter;
 pub mod reorder;
 
 use crate::fabric::{
-    AtomicOp, Completion, Doorbell, MemoryDomain, Rail, RailCaps, RailError, RailEvent, RemoteKey,
+    Completion, Doorbell, MemoryDomain, Rail, RailCaps, RailError, RailEvent, RdmaOp, RemoteKey,
     Route, Span,
 };
 use filter::Filter;
@@ -180,72 +180,34 @@ impl Channels {
         self.rails.iter().any(|r| r.has_completions())
     }
 
-    /// RDMA write to rank `peer` (see `Rail::post_write`); `token` must not have the top
-    /// bit set. Cut into parts where the rail takes fewer entries; one completion.
+    /// An RDMA read or write with rank `peer` (see `Rail::post`); `token` must not have
+    /// the top bit set. Cut into parts where the rail takes fewer entries; one completion.
     ///
     /// # Safety
-    /// As for `Rail::post_write`.
-    pub unsafe fn post_write(
+    /// As for `Rail::post`.
+    pub unsafe fn post(
         &mut self,
+        op: RdmaOp,
         peer: usize,
         local: &[Span],
         remote: &[Span],
         rkey: RemoteKey,
         token: u64,
-    ) -> Result<(), RailError> {
-        // SAFETY: the caller's contract.
-        unsafe { self.post(peer, local, remote, rkey, token, true) }
-    }
-
-    /// RDMA read from rank `peer` (see `Rail::post_read`).
-    ///
-    /// # Safety
-    /// As for `Rail::post_read`.
-    pub unsafe fn post_read(
-        &mut self,
-        peer: usize,
-        local: &[Span],
-        remote: &[Span],
-        rkey: RemoteKey,
-        token: u64,
-    ) -> Result<(), RailError> {
-        // SAFETY: the caller's contract.
-        unsafe { self.post(peer, local, remote, rkey, token, false) }
-    }
-
-    /// # Safety
-    /// As for `Rail::post_write` / `post_read`.
-    unsafe fn post(
-        &mut self,
-        peer: usize,
-        local: &[Span],
-        remote: &[Span],
-        rkey: RemoteKey,
-        token: u64,
-        write: bool,
     ) -> Result<(), RailError> {
         debug_assert!(Filter::is_user_token(token));
         let sub = self.vcs.get(peer).ok_or(RailError::NoSuchPeer(peer))?.sub;
         let rail = &mut self.rails[sub.rail];
         let max = rail.caps().max_sge;
-        let go = |rail: &mut Box<dyn Rail>, l: &[Span], r: &[Span], t| {
-            // SAFETY: the caller's contract covers every part of its spans.
-            unsafe {
-                if write {
-                    rail.post_write(sub.peer, l, r, rkey, t)
-                } else {
-                    rail.post_read(sub.peer, l, r, rkey, t)
-                }
-            }
-        };
         if local.len() <= max && remote.len() <= max {
-            return go(rail, local, remote, token);
+            // SAFETY: the caller's contract.
+            return unsafe { rail.post(op, sub.peer, local, remote, rkey, token) };
         }
         let parts = filter::cut(local, remote, max);
         let tokens = self.filter.split(token, parts.len());
         let rail = &mut self.rails[sub.rail];
         for ((l, r), t) in parts.iter().zip(tokens) {
-            if let Err(e) = go(rail, l, r, t) {
+            // SAFETY: the caller's contract covers every part of its spans.
+            if let Err(e) = unsafe { rail.post(op, sub.peer, l, r, rkey, t) } {
                 // Refused at once: it completes (with this error) like a posted part.
                 if let Some(c) = self.filter.complete(Completion {
                     token: t,
@@ -256,19 +218,6 @@ impl Channels {
             }
         }
         Ok(())
-    }
-
-    /// A 64-bit atomic at rank `peer` (see `Rail::post_atomic`).
-    pub fn post_atomic(
-        &mut self,
-        peer: usize,
-        op: AtomicOp,
-        remote: u64,
-        rkey: RemoteKey,
-        token: u64,
-    ) -> Result<(), RailError> {
-        let sub = self.vcs.get(peer).ok_or(RailError::NoSuchPeer(peer))?.sub;
-        self.rails[sub.rail].post_atomic(sub.peer, op, remote, rkey, token)
     }
 }
 
@@ -351,7 +300,7 @@ mod tests {
         }];
         unsafe {
             ch[0]
-                .post_write(1, &local, &remote, key.remote, 42)
+                .post(RdmaOp::Write, 1, &local, &remote, key.remote, 42)
                 .unwrap()
         };
         assert_eq!(ch[0].filter.pending(), 1);
@@ -380,7 +329,11 @@ mod tests {
             })
             .collect();
         let forged = RemoteKey(key.remote.0 ^ 4);
-        unsafe { ch[0].post_write(1, &local, &remote, forged, 43).unwrap() };
+        unsafe {
+            ch[0]
+                .post(RdmaOp::Write, 1, &local, &remote, forged, 43)
+                .unwrap()
+        };
         let mut done = Vec::new();
         ch[0].poll(&mut |ev| {
             if let Event::Completion(c) = ev {

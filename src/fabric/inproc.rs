@@ -5,10 +5,10 @@
 //! between processes. (`checked_copy` also serves the engine tests' action carrier.)
 
 use super::shm::domain::ShmDomain;
-use super::shm::keys::{self, RIGHT_READ, RIGHT_WRITE};
+use super::shm::keys;
 use super::{
-    AtomicOp, Completion, Doorbell, MemoryDomain, Rail, RailCaps, RailError, RailEvent, RemoteKey,
-    Span,
+    AtomicOp, Completion, Doorbell, MemoryDomain, Rail, RailCaps, RailError, RailEvent, RdmaOp,
+    RemoteKey, Span,
 };
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -73,35 +73,18 @@ impl InprocRail {
     /// Check the key, then copy; the bytes moved.
     fn transfer(
         &self,
+        op: RdmaOp,
         peer: usize,
         local: &[Span],
         remote: &[Span],
         rkey: RemoteKey,
-        write: bool,
     ) -> Result<usize, RailError> {
         let domain = self.domains.get(peer).ok_or(RailError::NoSuchPeer(peer))?;
         if local.len() > self.caps.max_sge || remote.len() > self.caps.max_sge {
             return Err(RailError::TooManyEntries);
         }
         // SAFETY: every endpoint's memory lives in this process (the module's premise).
-        unsafe { checked_copy(domain, local, remote, rkey, write) }
-    }
-
-    fn post(
-        &mut self,
-        peer: usize,
-        local: &[Span],
-        remote: &[Span],
-        rkey: RemoteKey,
-        token: u64,
-        write: bool,
-    ) -> Result<(), RailError> {
-        let res = self.transfer(peer, local, remote, rkey, write);
-        self.done.push_back(Completion {
-            token,
-            result: res.map(|_| 0),
-        });
-        Ok(())
+        unsafe { checked_copy(op, domain, local, remote, rkey) }
     }
 }
 
@@ -142,25 +125,21 @@ impl Rail for InprocRail {
     fn has_completions(&self) -> bool {
         !self.done.is_empty()
     }
-    unsafe fn post_write(
+    unsafe fn post(
         &mut self,
+        op: RdmaOp,
         peer: usize,
         local: &[Span],
         remote: &[Span],
         rkey: RemoteKey,
         token: u64,
     ) -> Result<(), RailError> {
-        self.post(peer, local, remote, rkey, token, true)
-    }
-    unsafe fn post_read(
-        &mut self,
-        peer: usize,
-        local: &[Span],
-        remote: &[Span],
-        rkey: RemoteKey,
-        token: u64,
-    ) -> Result<(), RailError> {
-        self.post(peer, local, remote, rkey, token, false)
+        let res = self.transfer(op, peer, local, remote, rkey);
+        self.done.push_back(Completion {
+            token,
+            result: res.map(|_| 0),
+        });
+        Ok(())
     }
     fn post_atomic(
         &mut self,
@@ -182,20 +161,19 @@ impl Rail for InprocRail {
 /// The local spans must be live memory of this process (writable for a read); the remote
 /// ones are vouched for by the key.
 pub unsafe fn checked_copy(
+    op: RdmaOp,
     target: &ShmDomain,
     local: &[Span],
     remote: &[Span],
     rkey: RemoteKey,
-    write: bool,
 ) -> Result<usize, RailError> {
-    let rights = if write { RIGHT_WRITE } else { RIGHT_READ };
     // SAFETY: the target's table is owned by its domain, alive for this borrow.
     unsafe {
         keys::check(
             target.table(),
             rkey,
             remote.iter().map(|s| (s.addr, s.len)),
-            rights,
+            keys::right_for(op),
         )
     }
     .map_err(RailError::Key)?;
@@ -210,7 +188,10 @@ pub unsafe fn checked_copy(
                 at = (next.addr, next.len);
             }
             let n = left.min(at.1);
-            let (src, dst) = if write { (pos, at.0) } else { (at.0, pos) };
+            let (src, dst) = match op {
+                RdmaOp::Write => (pos, at.0),
+                RdmaOp::Read => (at.0, pos),
+            };
             // SAFETY: the local range is the caller's, the remote one vouched for by its
             // key; `copy` allows overlap (self-sends).
             unsafe { std::ptr::copy(src as *const u8, dst as *mut u8, n as usize) };

@@ -3,7 +3,7 @@
 
 use super::shm::domain::ShmDomain;
 use super::{
-    AtomicOp, Doorbell, MemoryDomain, Rail, RailCaps, RailError, RailEvent, RemoteKey, Span,
+    AtomicOp, Doorbell, MemoryDomain, Rail, RailCaps, RailError, RailEvent, RdmaOp, RemoteKey, Span,
 };
 use std::sync::Arc;
 
@@ -58,18 +58,9 @@ impl Rail for LoopbackRail {
     fn has_completions(&self) -> bool {
         false
     }
-    unsafe fn post_write(
+    unsafe fn post(
         &mut self,
-        peer: usize,
-        _local: &[Span],
-        _remote: &[Span],
-        _rkey: RemoteKey,
-        _token: u64,
-    ) -> Result<(), RailError> {
-        Err(RailError::NoSuchPeer(peer))
-    }
-    unsafe fn post_read(
-        &mut self,
+        _op: RdmaOp,
         peer: usize,
         _local: &[Span],
         _remote: &[Span],

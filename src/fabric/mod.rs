@@ -97,6 +97,15 @@ impl fmt::Display for RailError {
     }
 }
 
+/// Which way a posted transfer moves bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RdmaOp {
+    /// Fill the local spans from the peer's remote spans.
+    Read,
+    /// The local spans to the peer's remote spans.
+    Write,
+}
+
 /// Remote 64-bit atomic operations (executed at the target, atomically with respect to
 /// every other atomic on the same word).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -147,11 +156,25 @@ pub trait Rail: Send {
     fn poll(&mut self, sink: &mut dyn FnMut(RailEvent<'_>)) -> usize;
     /// Whether completions wait to be polled.
     fn has_completions(&self) -> bool;
-    /// RDMA write: the `local` spans, in order, to the `remote` spans of `peer`, in order
-    /// (both lists describe the same byte count).
+    /// An RDMA read or write between the `local` spans, in order, and the `remote` spans
+    /// of `peer`, in order (both lists describe the same byte count).
     ///
     /// # Safety
-    /// The local spans must stay readable and unchanged until the completion.
+    /// The local spans must stay valid until the completion: readable and unchanged for a
+    /// write, writable and untouched by others for a read.
+    unsafe fn post(
+        &mut self,
+        op: RdmaOp,
+        peer: usize,
+        local: &[Span],
+        remote: &[Span],
+        rkey: RemoteKey,
+        token: u64,
+    ) -> Result<(), RailError>;
+    /// RDMA write (`post` with `RdmaOp::Write`).
+    ///
+    /// # Safety
+    /// As for `post`.
     unsafe fn post_write(
         &mut self,
         peer: usize,
@@ -159,11 +182,14 @@ pub trait Rail: Send {
         remote: &[Span],
         rkey: RemoteKey,
         token: u64,
-    ) -> Result<(), RailError>;
-    /// RDMA read: fill the `local` spans from the `remote` spans of `peer`.
+    ) -> Result<(), RailError> {
+        // SAFETY: the caller's contract.
+        unsafe { self.post(RdmaOp::Write, peer, local, remote, rkey, token) }
+    }
+    /// RDMA read (`post` with `RdmaOp::Read`).
     ///
     /// # Safety
-    /// The local spans must stay writable, and untouched by others, until the completion.
+    /// As for `post`.
     unsafe fn post_read(
         &mut self,
         peer: usize,
@@ -171,7 +197,10 @@ pub trait Rail: Send {
         remote: &[Span],
         rkey: RemoteKey,
         token: u64,
-    ) -> Result<(), RailError>;
+    ) -> Result<(), RailError> {
+        // SAFETY: the caller's contract.
+        unsafe { self.post(RdmaOp::Read, peer, local, remote, rkey, token) }
+    }
     /// A 64-bit atomic on the 8-byte aligned word at `remote` in `peer`; the completion
     /// carries the word's previous value.
     fn post_atomic(

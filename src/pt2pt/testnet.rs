@@ -8,7 +8,7 @@
 use super::engine::{Io, Pt2pt};
 use crate::fabric::inproc::checked_copy;
 use crate::fabric::shm::domain::ShmDomain;
-use crate::fabric::{Completion, RailError, RemoteKey, Span};
+use crate::fabric::{Completion, RailError, RdmaOp, RemoteKey, Span};
 use crate::registration::{Access, Invalidation, Mode, RegError, Registration, Registry};
 use crate::registration::{RegPolicy, RegistryConfig};
 use std::collections::VecDeque;
@@ -16,12 +16,12 @@ use std::sync::Arc;
 
 /// One posted operation, waiting to be carried out.
 struct Post {
+    op: RdmaOp,
     peer: usize,
     local: Vec<Span>,
     remote: Vec<Span>,
     rkey: RemoteKey,
     token: u64,
-    write: bool,
 }
 
 /// One engine's outlet.
@@ -69,26 +69,27 @@ impl Io for End {
         true
     }
 
-    unsafe fn post_write(
+    unsafe fn post(
         &mut self,
+        op: RdmaOp,
         peer: usize,
         local: &[Span],
         remote: &[Span],
         rkey: RemoteKey,
         token: u64,
     ) -> Result<(), RailError> {
-        self.post(peer, local, remote, rkey, token, true)
-    }
-
-    unsafe fn post_read(
-        &mut self,
-        peer: usize,
-        local: &[Span],
-        remote: &[Span],
-        rkey: RemoteKey,
-        token: u64,
-    ) -> Result<(), RailError> {
-        self.post(peer, local, remote, rkey, token, false)
+        if peer >= self.out.len() {
+            return Err(RailError::NoSuchPeer(peer));
+        }
+        self.posts.push(Post {
+            op,
+            peer,
+            local: local.to_vec(),
+            remote: remote.to_vec(),
+            rkey,
+            token,
+        });
+        Ok(())
     }
 
     fn registers(&self) -> bool {
@@ -115,31 +116,6 @@ impl Io for End {
 
     fn prefetch(&mut self, addr: usize, len: usize, access: Access) {
         let _ = self.registry.prefetch(addr, len, access);
-    }
-}
-
-impl End {
-    fn post(
-        &mut self,
-        peer: usize,
-        local: &[Span],
-        remote: &[Span],
-        rkey: RemoteKey,
-        token: u64,
-        write: bool,
-    ) -> Result<(), RailError> {
-        if peer >= self.out.len() {
-            return Err(RailError::NoSuchPeer(peer));
-        }
-        self.posts.push(Post {
-            peer,
-            local: local.to_vec(),
-            remote: remote.to_vec(),
-            rkey,
-            token,
-            write,
-        });
-        Ok(())
     }
 }
 
@@ -196,22 +172,15 @@ impl Net {
                     // SAFETY: the engines' buffers live in this process; the local spans
                     // belong to the posting engine's pending request (its contract).
                     unsafe {
-                        checked_copy(
-                            &self.ends[p.peer].domain,
-                            &p.local,
-                            &p.remote,
-                            p.rkey,
-                            p.write,
-                        )
+                        checked_copy(p.op, &self.ends[p.peer].domain, &p.local, &p.remote, p.rkey)
                     }
                 };
                 if let Ok(m) = res {
                     let end = &mut self.ends[i];
-                    *(if p.write {
-                        &mut end.written
-                    } else {
-                        &mut end.read
-                    }) += m;
+                    *match p.op {
+                        RdmaOp::Write => &mut end.written,
+                        RdmaOp::Read => &mut end.read,
+                    } += m;
                 }
                 eng.on_completion(Completion {
                     token: p.token,

@@ -20,7 +20,7 @@ use super::helper::{Desc, Kind};
 use super::window::{Reach, RmaHost, Target, Window};
 use crate::datatype::{Basic, Datatype};
 use crate::error::{Error, ErrorClass, Result};
-use crate::fabric::{RailError, RemoteKey, Span};
+use crate::fabric::{RailError, RdmaOp, RemoteKey, Span};
 use crate::op::{self as ops, Op};
 
 /// `count` elements of `dtype` at `addr` in this process (origin or result buffer).
@@ -144,15 +144,17 @@ impl Window {
         let Some(t) = self.targets_get(target) else {
             return false;
         };
-        if !matches!(t.reach, Reach::Mapped { .. })
-            || !self.passive_open(target)
-            || self.settings.helper_transfers
-        {
+        if !self.passive_open(target) || self.settings.helper_transfers {
             return false;
         }
+        let Reach::Mapped { base } = t.reach else {
+            return false;
+        };
         match disp.checked_mul(t.disp_unit) {
             Some(off) if off <= t.size && n as u64 <= t.size - off => {
-                copy_contiguous(None, get, t, target, off, local, n).is_ok()
+                let op = if get { RdmaOp::Read } else { RdmaOp::Write };
+                copy_mapped(op, base + off as usize, local, n);
+                true
             }
             _ => false,
         }
@@ -199,7 +201,7 @@ impl Window {
             if let Some((off, n)) = self.contiguous(t, &target)? {
                 // SAFETY: the origin buffer holds n bytes (MPI's contract).
                 return unsafe {
-                    copy_contiguous(Some(host), false, t, target.rank, off, origin.addr, n)
+                    copy_contiguous(host, RdmaOp::Write, t, target.rank, off, origin.addr, n)
                 };
             }
         }
@@ -224,8 +226,16 @@ impl Window {
             Ok(())
         } else {
             // SAFETY: the local runs are the origin buffer, readable (MPI's contract).
-            unsafe { host.transfer(p.peer, true, &spans(&local), &remote_spans(&p), p.rkey) }
-                .map_err(|e| rail_err(target.rank, e))
+            unsafe {
+                host.transfer(
+                    RdmaOp::Write,
+                    p.peer,
+                    &spans(&local),
+                    &remote_spans(&p),
+                    p.rkey,
+                )
+            }
+            .map_err(|e| rail_err(target.rank, e))
         }
     }
 
@@ -237,7 +247,7 @@ impl Window {
             if let Some((off, n)) = self.contiguous(t, &target)? {
                 // SAFETY: the origin buffer holds n writable bytes (MPI's contract).
                 return unsafe {
-                    copy_contiguous(Some(host), true, t, target.rank, off, origin.addr, n)
+                    copy_contiguous(host, RdmaOp::Read, t, target.rank, off, origin.addr, n)
                 };
             }
         }
@@ -267,8 +277,16 @@ impl Window {
             Ok(())
         } else {
             // SAFETY: the local runs are the origin buffer, writable (MPI's contract).
-            unsafe { host.transfer(p.peer, false, &spans(&local), &remote_spans(&p), p.rkey) }
-                .map_err(|e| rail_err(target.rank, e))
+            unsafe {
+                host.transfer(
+                    RdmaOp::Read,
+                    p.peer,
+                    &spans(&local),
+                    &remote_spans(&p),
+                    p.rkey,
+                )
+            }
+            .map_err(|e| rail_err(target.rank, e))
         }
     }
 
@@ -491,32 +509,26 @@ impl Window {
 
 /// Move `n` bytes between `local` here and `[off, off + n)` of `t`'s window (checked to be
 /// inside it by the caller): one copy where the memory is mapped here, one posted rail
-/// transfer (through `host`; None: mapped memory only) where it is another process's.
+/// transfer where it is another process's.
 ///
 /// # Safety
 /// `local` is valid for `n` bytes (readable for a put, writable for a get); the target
 /// range is inside the window.
 unsafe fn copy_contiguous(
-    host: Option<&dyn RmaHost>,
-    get: bool,
+    host: &dyn RmaHost,
+    op: RdmaOp,
     t: &Target,
     rank: usize,
     off: u64,
     local: usize,
     n: usize,
 ) -> Result<()> {
-    match (t.reach, host) {
-        (Reach::Mapped { base }, _) => {
-            let remote = base + off as usize;
-            let (src, dst) = if get {
-                (remote, local)
-            } else {
-                (local, remote)
-            };
-            crate::fabric::mapped::copy(src as *const u8, dst as *mut u8, n);
+    match t.reach {
+        Reach::Mapped { base } => {
+            copy_mapped(op, base + off as usize, local, n);
             Ok(())
         }
-        (Reach::Remote { peer, base, rkey }, Some(host)) => {
+        Reach::Remote { peer, base, rkey } => {
             let l = [Span {
                 addr: local as u64,
                 len: n as u64,
@@ -525,17 +537,23 @@ unsafe fn copy_contiguous(
                 addr: base + off,
                 len: n as u64,
             }];
-            host.transfer(peer, !get, &l, &r, rkey)
+            host.transfer(op, peer, &l, &r, rkey)
                 .map_err(|e| rail_err(rank, e))
         }
-        (Reach::Remote { .. }, None) => Err(rail_err(
-            rank,
-            RailError::Unsupported("transfers without a host"),
-        )),
-        (Reach::Dynamic { .. }, _) => {
-            unreachable!("dynamic windows are never placed contiguously")
-        }
+        Reach::Dynamic { .. } => unreachable!("dynamic windows are never placed contiguously"),
     }
+}
+
+/// `n` bytes between `local` and `remote`, both mapped here (`op` as seen from `local`).
+///
+/// # Safety
+/// Both ranges are valid for `n` bytes in the direction `op` moves them.
+unsafe fn copy_mapped(op: RdmaOp, remote: usize, local: usize, n: usize) {
+    let (src, dst) = match op {
+        RdmaOp::Read => (remote, local),
+        RdmaOp::Write => (local, remote),
+    };
+    crate::fabric::mapped::copy(src as *const u8, dst as *mut u8, n);
 }
 
 /// Read the placed (mapped) target bytes, in run order, into `out`.

@@ -16,7 +16,7 @@ use crate::coll::{self, CollTransport};
 use crate::comm::Communicator;
 use crate::error::{Error, ErrorClass, Result};
 use crate::fabric::mapped::MappedRegion;
-use crate::fabric::{RailError, RemoteKey, Span};
+use crate::fabric::{RailError, RdmaOp, RemoteKey, Span};
 use crate::registration::{Access, Mode, RegPolicy, Registration, Registry};
 use parking_lot::Mutex;
 use std::sync::atomic::Ordering;
@@ -31,14 +31,14 @@ pub trait RmaHost: CollTransport {
     fn idle(&self);
     /// Move bytes between the `local` spans here and the `remote` spans of world rank
     /// `peer`'s memory under its key `rkey`, by a rail operation posted on the channel to
-    /// it (`write`: local to remote); returns once it completed.
+    /// it; returns once it completed.
     ///
     /// # Safety
     /// The local spans are valid — readable for a write, writable for a read — until then.
     unsafe fn transfer(
         &self,
+        op: RdmaOp,
         peer: usize,
-        write: bool,
         local: &[Span],
         remote: &[Span],
         rkey: RemoteKey,

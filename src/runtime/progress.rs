@@ -6,8 +6,7 @@
 
 use crate::channel::{Channels, Event};
 use crate::coll::schedule::Schedules;
-use crate::fabric::Completion;
-use crate::fabric::Doorbell;
+use crate::fabric::{Completion, Doorbell, RailError, RdmaOp, RemoteKey, Span};
 use crate::pt2pt::{ChannelIo, Pt2pt};
 use crate::registration::Registry;
 use parking_lot::lock_api::RawMutex as _;
@@ -36,7 +35,7 @@ pub struct ProgressState {
 
 /// Completions of posts made for windows carry this bit; the engine's tokens stay below it
 /// (and the channel keeps the top bit for the parts of cut transfers).
-pub const RMA_TOKEN: u64 = 1 << 62;
+const RMA_TOKEN: u64 = 1 << 62;
 
 /// Where a channel event goes: completions of window transfers to `rma_done`, everything
 /// else to the point-to-point engine.
@@ -73,12 +72,27 @@ impl ProgressState {
     /// registry), and the collectives: borrowed apart.
     #[inline]
     pub fn split(&mut self) -> (&mut Pt2pt, ChannelIo<'_>, &mut Schedules) {
+        let (p2p, io, colls, _) = self.parts();
+        (p2p, io, colls)
+    }
+
+    /// `split`, and the window completions the poll routes aside.
+    #[inline]
+    fn parts(
+        &mut self,
+    ) -> (
+        &mut Pt2pt,
+        ChannelIo<'_>,
+        &mut Schedules,
+        &mut Vec<Completion>,
+    ) {
         let ProgressState {
             channels,
             registry,
             count_faults,
             p2p,
             colls,
+            rma_done,
             ..
         } = self;
         let io = ChannelIo {
@@ -86,26 +100,14 @@ impl ProgressState {
             registry: registry.as_ref(),
             count_faults: *count_faults,
         };
-        (p2p, io, colls)
+        (p2p, io, colls, rma_done)
     }
 
     /// Queued protocol output: replies, streams, RDMA posts. Out of line: the polling
     /// loop stays small (waiters spin on it).
     #[inline(never)]
     fn output(&mut self) -> usize {
-        let ProgressState {
-            channels,
-            registry,
-            count_faults,
-            p2p,
-            rma_done,
-            ..
-        } = self;
-        let mut io = ChannelIo {
-            ch: channels,
-            registry: registry.as_ref(),
-            count_faults: *count_faults,
-        };
+        let (p2p, mut io, _, rma_done) = self.parts();
         // Flush first so requests for the peer's help (PUT_REQ) leave before our copy.
         let mut n = p2p.flush(&mut io);
         n += p2p.run_rdma(&mut io);
@@ -121,6 +123,24 @@ impl ProgressState {
             rounds += 1;
         }
         n + p2p.flush(&mut io)
+    }
+
+    /// Post a window's transfer on the channel to rank `peer`; its token, for `take_rma`.
+    ///
+    /// # Safety
+    /// As for `Channels::post`.
+    pub unsafe fn post_rma(
+        &mut self,
+        op: RdmaOp,
+        peer: usize,
+        local: &[Span],
+        remote: &[Span],
+        rkey: RemoteKey,
+    ) -> Result<u64, RailError> {
+        self.rma_posted += 1;
+        let token = RMA_TOKEN | (self.rma_posted & (RMA_TOKEN - 1));
+        // SAFETY: the caller's contract.
+        unsafe { self.channels.post(op, peer, local, remote, rkey, token) }.map(|()| token)
     }
 
     /// The completion of window transfer `token`, if it came.

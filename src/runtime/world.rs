@@ -2,14 +2,14 @@
 
 use super::config::{Bind, Config};
 use super::pmi::{self, Pmi};
-use super::progress::{Progress, ProgressState, WaitPolicy, RMA_TOKEN};
+use super::progress::{Progress, ProgressState, WaitPolicy};
 use crate::channel::Channels;
 use crate::coll::schedule::{CollId, Schedule};
 use crate::coll::{self, CollTransport};
 use crate::comm::{Communicator, Group};
 use crate::error::{Error, ErrorClass, Result};
 use crate::fabric::shm::ShmSettings;
-use crate::fabric::{self, Bootstrap, FabricSettings, RailError, RemoteKey, Span};
+use crate::fabric::{self, Bootstrap, FabricSettings, RailError, RdmaOp, RemoteKey, Span};
 use crate::mpi_err;
 use crate::pt2pt::{MsgBuf, Owner, Pattern, ProtocolSettings, Pt2pt, ReqId, SendStart, Status};
 use crate::registration::{Registry, RegistryConfig, StatsSnapshot};
@@ -709,25 +709,16 @@ impl crate::rma::RmaHost for World {
 
     unsafe fn transfer(
         &self,
+        op: RdmaOp,
         peer: usize,
-        write: bool,
         local: &[Span],
         remote: &[Span],
         rkey: RemoteKey,
     ) -> std::result::Result<(), RailError> {
-        let token = self.progress.locked(|e| {
-            e.rma_posted += 1;
-            let token = RMA_TOKEN | (e.rma_posted & (RMA_TOKEN - 1));
-            // SAFETY: the caller's contract; we wait for the completion below.
-            unsafe {
-                if write {
-                    e.channels.post_write(peer, local, remote, rkey, token)
-                } else {
-                    e.channels.post_read(peer, local, remote, rkey, token)
-                }
-            }
-            .map(|()| token)
-        })?;
+        // SAFETY: the caller's contract; we wait for the completion below.
+        let token = self
+            .progress
+            .locked(|e| unsafe { e.post_rma(op, peer, local, remote, rkey) })?;
         self.progress.wait(|e| e.take_rma(token)).result.map(|_| ())
     }
 

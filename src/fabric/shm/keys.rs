@@ -11,6 +11,7 @@
 //! then base, length and rights, then the generation again.
 
 use crate::fabric::memory::RemoteKey;
+use crate::fabric::RdmaOp;
 use parking_lot::Mutex;
 use std::sync::atomic::{fence, AtomicU32, AtomicU64, Ordering};
 
@@ -21,6 +22,14 @@ pub const KEY_SLOTS: usize = 4096;
 pub const RIGHT_READ: u32 = 1;
 /// The peer may write the memory (RDMA write).
 pub const RIGHT_WRITE: u32 = 2;
+
+/// The right a transfer needs at its target.
+pub fn right_for(op: RdmaOp) -> u32 {
+    match op {
+        RdmaOp::Read => RIGHT_READ,
+        RdmaOp::Write => RIGHT_WRITE,
+    }
+}
 
 #[repr(C, align(32))]
 #[derive(Default)]

@@ -13,13 +13,13 @@ pub mod layout;
 pub mod ring;
 
 use super::{
-    AtomicOp, Completion, Doorbell, MemoryDomain, Rail, RailCaps, RailError, RailEvent, RemoteKey,
-    Span,
+    AtomicOp, Completion, Doorbell, MemoryDomain, Rail, RailCaps, RailError, RailEvent, RdmaOp,
+    RemoteKey, Span,
 };
 use crate::sys::cma::{self, Direction, RemoteRange};
 use crate::sys::{cpu, shm_segment::SharedSegment};
 use domain::ShmDomain;
-use keys::{KeySlot, RIGHT_READ, RIGHT_WRITE};
+use keys::KeySlot;
 use layout::{RankBlock, SegmentLayout};
 use ring::{RingGeometry, RingRx, RingTx};
 use std::collections::VecDeque;
@@ -207,7 +207,7 @@ impl ShmRail {
     /// The local spans are valid for `dir` (readable for a write, writable for a read).
     unsafe fn transfer(
         &self,
-        dir: Direction,
+        op: RdmaOp,
         peer: usize,
         local: &[Span],
         remote: &[Span],
@@ -217,17 +217,13 @@ impl ShmRail {
         if peer == self.me {
             return Err(RailError::NoSuchPeer(peer));
         }
-        let rights = match dir {
-            Direction::Read => RIGHT_READ,
-            Direction::Write => RIGHT_WRITE,
-        };
         // SAFETY: the peer's table lies in the segment we keep mapped.
         unsafe {
             keys::check(
                 self.key_tables[peer],
                 rkey,
                 remote.iter().map(|s| (s.addr, s.len)),
-                rights,
+                keys::right_for(op),
             )
         }
         .map_err(RailError::Key)?;
@@ -235,15 +231,15 @@ impl ShmRail {
             // One range each side: no vectors to build.
             ([l], [r]) if l.len == r.len => {
                 let len = l.len as usize;
-                match dir {
+                match op {
                     // SAFETY: the caller's contract on `local`.
-                    Direction::Read => cma::read(
+                    RdmaOp::Read => cma::read(
                         pid,
                         unsafe { std::slice::from_raw_parts_mut(l.addr as *mut u8, len) },
                         r.addr,
                     ),
                     // SAFETY: as above.
-                    Direction::Write => cma::write(
+                    RdmaOp::Write => cma::write(
                         pid,
                         unsafe { std::slice::from_raw_parts(l.addr as *const u8, len) },
                         r.addr,
@@ -262,6 +258,10 @@ impl ShmRail {
                         len: s.len as usize,
                     })
                     .collect();
+                let dir = match op {
+                    RdmaOp::Read => Direction::Read,
+                    RdmaOp::Write => Direction::Write,
+                };
                 // SAFETY: the caller's contract on `local`.
                 unsafe { cma::transfer_vectored(dir, pid, &l, &r) }
             }
@@ -277,33 +277,6 @@ impl ShmRail {
             sink(RailEvent::Completion(c));
         }
         n
-    }
-
-    /// A posted read or write: refused at once where CMA is unavailable; otherwise done
-    /// now (key checked first) and its completion queued.
-    ///
-    /// # Safety
-    /// As for `transfer`.
-    unsafe fn post(
-        &mut self,
-        dir: Direction,
-        peer: usize,
-        local: &[Span],
-        remote: &[Span],
-        rkey: RemoteKey,
-        token: u64,
-    ) -> Result<(), RailError> {
-        let (able, what) = match dir {
-            Direction::Read => (self.caps.rdma_read, "RDMA read"),
-            Direction::Write => (self.caps.rdma_write, "RDMA write"),
-        };
-        if !able {
-            return Err(RailError::Unsupported(what));
-        }
-        // SAFETY: the caller's contract on `local`.
-        let res = unsafe { self.transfer(dir, peer, local, remote, rkey) };
-        self.complete(token, res);
-        Ok(())
     }
 
     /// Queue a completion. No doorbell: it was made by this process's own thread inside a
@@ -382,28 +355,29 @@ impl Rail for ShmRail {
         !self.done.is_empty()
     }
 
-    unsafe fn post_write(
+    unsafe fn post(
         &mut self,
+        op: RdmaOp,
         peer: usize,
         local: &[Span],
         remote: &[Span],
         rkey: RemoteKey,
         token: u64,
     ) -> Result<(), RailError> {
+        let able = match op {
+            RdmaOp::Read => self.caps.rdma_read,
+            RdmaOp::Write => self.caps.rdma_write,
+        };
+        if !able {
+            return Err(RailError::Unsupported(match op {
+                RdmaOp::Read => "RDMA read",
+                RdmaOp::Write => "RDMA write",
+            }));
+        }
         // SAFETY: the caller's contract on `local`.
-        unsafe { self.post(Direction::Write, peer, local, remote, rkey, token) }
-    }
-
-    unsafe fn post_read(
-        &mut self,
-        peer: usize,
-        local: &[Span],
-        remote: &[Span],
-        rkey: RemoteKey,
-        token: u64,
-    ) -> Result<(), RailError> {
-        // SAFETY: the caller's contract on `local`.
-        unsafe { self.post(Direction::Read, peer, local, remote, rkey, token) }
+        let res = unsafe { self.transfer(op, peer, local, remote, rkey) };
+        self.complete(token, res);
+        Ok(())
     }
 
     fn post_atomic(

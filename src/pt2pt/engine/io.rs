@@ -10,7 +10,7 @@
 //! goes into the RTS being built), as `ibv_reg_mr` gives it.
 
 use crate::channel::Channels;
-use crate::fabric::{RailError, RemoteKey, Span};
+use crate::fabric::{RailError, RdmaOp, RemoteKey, Span};
 use crate::registration::{Access, Mode, RegError, Registration, Registry};
 
 /// What the engine can ask for. Generic (monomorphised), so the fast paths pay no dynamic
@@ -20,27 +20,16 @@ pub trait Io {
     /// keeps it queued and tries again at the next flush).
     fn send(&mut self, peer: usize, parts: &[&[u8]]) -> bool;
 
-    /// Post an RDMA write of the `local` spans into `peer`'s `remote` spans under `rkey`;
-    /// its completion comes back to `Pt2pt::on_completion` with `token`. An error: refused
-    /// at once (nothing posted).
+    /// Post an RDMA read or write between the `local` spans and `peer`'s `remote` spans
+    /// under `rkey`; its completion comes back to `Pt2pt::on_completion` with `token`. An
+    /// error: refused at once (nothing posted).
     ///
     /// # Safety
-    /// The local spans must stay readable until the completion.
-    unsafe fn post_write(
+    /// The local spans must stay valid until the completion (readable and unchanged for a
+    /// write; writable and untouched by others for a read).
+    unsafe fn post(
         &mut self,
-        peer: usize,
-        local: &[Span],
-        remote: &[Span],
-        rkey: RemoteKey,
-        token: u64,
-    ) -> Result<(), RailError>;
-
-    /// Post an RDMA read of `peer`'s `remote` spans into the `local` spans (as `post_write`).
-    ///
-    /// # Safety
-    /// The local spans must stay writable, and untouched by others, until the completion.
-    unsafe fn post_read(
-        &mut self,
+        op: RdmaOp,
         peer: usize,
         local: &[Span],
         remote: &[Span],
@@ -78,15 +67,7 @@ pub struct ChannelIo<'a> {
     pub count_faults: bool,
 }
 
-impl<'a> ChannelIo<'a> {
-    pub fn new(ch: &'a mut Channels, registry: Option<&'a Registry>) -> Self {
-        ChannelIo {
-            ch,
-            registry,
-            count_faults: false,
-        }
-    }
-
+impl ChannelIo<'_> {
     /// Note how many pages of the local side a transfer is about to fault in.
     fn count(&self, local: &[Span]) {
         if let (true, Some(registry), Some(first)) =
@@ -109,8 +90,9 @@ impl Io for ChannelIo<'_> {
         self.ch.try_send(peer, parts)
     }
 
-    unsafe fn post_write(
+    unsafe fn post(
         &mut self,
+        op: RdmaOp,
         peer: usize,
         local: &[Span],
         remote: &[Span],
@@ -119,20 +101,7 @@ impl Io for ChannelIo<'_> {
     ) -> Result<(), RailError> {
         self.count(local);
         // SAFETY: the caller's contract.
-        unsafe { self.ch.post_write(peer, local, remote, rkey, token) }
-    }
-
-    unsafe fn post_read(
-        &mut self,
-        peer: usize,
-        local: &[Span],
-        remote: &[Span],
-        rkey: RemoteKey,
-        token: u64,
-    ) -> Result<(), RailError> {
-        self.count(local);
-        // SAFETY: the caller's contract.
-        unsafe { self.ch.post_read(peer, local, remote, rkey, token) }
+        unsafe { self.ch.post(op, peer, local, remote, rkey, token) }
     }
 
     fn registers(&self) -> bool {

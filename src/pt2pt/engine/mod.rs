@@ -26,7 +26,7 @@ use super::matching::{Envelope, MatchQueues, Pattern};
 use super::request::{Bounce, Kind, Owner, RecvState, ReqId, Request, SendWait, Slab, Status};
 use super::wire::{self, MatchHeader, Packet};
 use crate::channel::Event;
-use crate::fabric::{Completion, RailError, RemoteKey, Span};
+use crate::fabric::{Completion, RailError, RdmaOp, RemoteKey, Span};
 use crate::registration::{Access, Mode, RegPolicy, Registration};
 use std::collections::{HashMap, VecDeque};
 

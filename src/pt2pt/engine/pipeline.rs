@@ -373,7 +373,7 @@ impl Pt2pt {
         let token = self.track(Posted::PipeWrite { w, _reg: reg });
         // SAFETY: a range of a pending send's buffer, which stays put until the send
         // completes — after this write's completion.
-        let res = unsafe { io.post_write(peer, &l, &r, rkey, token) };
+        let res = unsafe { io.post(RdmaOp::Write, peer, &l, &r, rkey, token) };
         self.post_failed(token, res);
     }
 

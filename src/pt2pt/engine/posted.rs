@@ -46,7 +46,7 @@ impl Pt2pt {
             });
             // SAFETY: (local, len) lies in a pending send's buffer (checked at PUT_REQ),
             // which completes only after FIN, after this write's completion.
-            let res = unsafe { io.post_write(w.peer, &l, &r, w.rkey, token) };
+            let res = unsafe { io.post(RdmaOp::Write, w.peer, &l, &r, w.rkey, token) };
             self.post_failed(token, res);
             n += 1;
         }
@@ -57,7 +57,7 @@ impl Pt2pt {
             let local = r.data.runs_at(pr.offset, pr.len);
             let token = self.track(Posted::Read { req: pr.req });
             // SAFETY: runs of a pending receive's buffer, ours until it completes.
-            let res = unsafe { io.post_read(pr.peer, &local, &pr.remote, pr.rkey, token) };
+            let res = unsafe { io.post(RdmaOp::Read, pr.peer, &local, &pr.remote, pr.rkey, token) };
             self.post_failed(token, res);
             n += 1;
         }

@@ -389,7 +389,8 @@ impl Pt2pt {
             let remote = remote_runs(&rd, None).expect("contiguous");
             let token = self.track(Posted::Read { req: rd.req });
             // SAFETY: runs of a pending receive's buffer, ours until it completes.
-            let res = unsafe { io.post_read(rd.peer, &local, &remote, rd.rts.rkey, token) };
+            let res =
+                unsafe { io.post(RdmaOp::Read, rd.peer, &local, &remote, rd.rts.rkey, token) };
             return self.post_failed(token, res);
         }
         // Every run holds at least one byte, so a table longer than the message is bogus.
@@ -410,7 +411,7 @@ impl Pt2pt {
         // The boxed table moves into `posted` without its heap memory moving.
         let token = self.track(Posted::Table { rd, raw });
         // SAFETY: `raw` lives in `posted` until this read's completion.
-        let res = unsafe { io.post_read(peer, &l, &r, rkey, token) };
+        let res = unsafe { io.post(RdmaOp::Read, peer, &l, &r, rkey, token) };
         self.post_failed(token, res);
     }
 
