@@ -11,6 +11,7 @@ use std::os::raw::{c_int, c_void};
 /// Largest tag (MPI_TAG_UB's value).
 pub(crate) const TAG_UB: c_int = i32::MAX;
 
+#[inline]
 pub fn count(c: c_int) -> Result<usize> {
     if c < 0 {
         return mpi_err!(Count, "negative count {c}");
@@ -19,6 +20,7 @@ pub fn count(c: c_int) -> Result<usize> {
 }
 
 /// A destination: a rank of the communicator or MPI_PROC_NULL.
+#[inline]
 pub fn dest(comm: &Communicator, r: c_int) -> Result<Option<usize>> {
     if r == MPI_PROC_NULL {
         return Ok(None);
@@ -45,6 +47,7 @@ impl Source {
     }
 }
 
+#[inline]
 pub fn source(comm: &Communicator, r: c_int) -> Result<Source> {
     match r {
         MPI_PROC_NULL => Ok(Source::Null),
@@ -58,6 +61,7 @@ pub fn source(comm: &Communicator, r: c_int) -> Result<Source> {
     }
 }
 
+#[inline]
 pub fn send_tag(t: c_int) -> Result<i32> {
     if !(0..=TAG_UB).contains(&t) {
         return mpi_err!(Tag, "invalid tag {t} (must be 0..={TAG_UB})");
@@ -65,6 +69,7 @@ pub fn send_tag(t: c_int) -> Result<i32> {
     Ok(t)
 }
 
+#[inline]
 pub fn recv_tag(t: c_int) -> Result<Option<i32>> {
     if t == MPI_ANY_TAG {
         return Ok(None);
@@ -81,6 +86,7 @@ pub fn root(comm: &Communicator, r: c_int) -> Result<usize> {
 
 /// A NULL buffer is an error when it must hold data of a type that starts at offset 0
 /// (MPI_BOTTOM with absolute-address derived types stays legal).
+#[inline]
 pub fn buffer(buf: *const c_void, count: usize, ty: &TypeRef) -> Result<()> {
     if buf.is_null() && count > 0 && ty.size > 0 && ty.true_lb == 0 {
         return mpi_err!(Buffer, "NULL buffer with count {count}");
@@ -89,6 +95,7 @@ pub fn buffer(buf: *const c_void, count: usize, ty: &TypeRef) -> Result<()> {
 }
 
 /// Bytes of `count` elements, guarding against overflow.
+#[inline]
 pub fn bytes(count: usize, ty: &TypeRef) -> Result<usize> {
     count
         .checked_mul(ty.size)
@@ -105,7 +112,7 @@ pub unsafe fn write_status(st: *mut MPI_Status, s: &Status, error: c_int) {
     }
     let count = s.count as u64;
     (*st).count_lo = count as u32 as c_int;
-    (*st).count_hi_and_cancelled = (((count >> 32) as c_int) << 1) | s.cancelled as c_int;
+    (*st).count_hi_and_cancelled = (((count >> 32) as c_int) << 1) | s.cancelled() as c_int;
     (*st).MPI_SOURCE = s.source;
     (*st).MPI_TAG = s.tag;
     (*st).MPI_ERROR = error;
@@ -113,13 +120,7 @@ pub unsafe fn write_status(st: *mut MPI_Status, s: &Status, error: c_int) {
 
 /// The status of a receive from MPI_PROC_NULL (and of a null request).
 pub fn empty_status(source: c_int) -> Status {
-    Status {
-        source,
-        tag: MPI_ANY_TAG,
-        count: 0,
-        truncated: false,
-        cancelled: false,
-    }
+    Status::received(source, MPI_ANY_TAG, 0, false)
 }
 
 /// Bytes recorded in a status.

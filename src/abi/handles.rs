@@ -125,6 +125,12 @@ pub fn comm(h: MPI_Comm) -> Result<CommRef> {
             _ => {}
         }
     }
+    table_comm(h)
+}
+
+/// `comm` for handles in the table (out of line: the hot path above stays small).
+#[inline(never)]
+fn table_comm(h: MPI_Comm) -> Result<CommRef> {
     comm_index(h)
         .and_then(|i| COMMS.read().get(i).map(|e| CommRef::Shared(e.comm.clone())))
         .ok_or_else(|| Error::new(ErrorClass::Comm, format!("invalid communicator {h:#x}")))
@@ -431,6 +437,12 @@ pub fn datatype(h: MPI_Datatype) -> Result<TypeRef> {
     if let Some(d) = builtin_types::lookup(h) {
         return Ok(TypeRef::Builtin(d));
     }
+    derived_datatype(h)
+}
+
+/// `datatype` for derived types (out of line: the predefined ones are the hot path).
+#[inline(never)]
+fn derived_datatype(h: MPI_Datatype) -> Result<TypeRef> {
     let d = any_datatype(h)?;
     if !d.committed {
         return Err(Error::new(ErrorClass::Type, "datatype is not committed"));

@@ -104,7 +104,7 @@ pub unsafe extern "C" fn PMPI_Recv(
             s => s.as_option(),
         };
         let st = w.recv(&c, src, tag, msg_buf(buf, count, &ty)?);
-        let code = if st.truncated {
+        let code = if st.truncated() {
             MPI_ERR_TRUNCATE
         } else {
             MPI_SUCCESS
@@ -567,7 +567,7 @@ pub unsafe extern "C" fn PMPI_Request_get_status(
                         write_status(
                             status,
                             &st,
-                            if st.truncated {
+                            if st.truncated() {
                                 MPI_ERR_TRUNCATE
                             } else {
                                 MPI_SUCCESS

@@ -13,6 +13,7 @@ use std::os::raw::{c_int, c_void};
 
 /// The memory `count` elements of `ty` at `buf` cover, for the engine: contiguous data as
 /// one range, anything else as its runs (iovecs), never packed.
+#[inline]
 pub fn msg_buf(buf: *const c_void, count: usize, ty: &TypeRef) -> Result<MsgBuf> {
     let len = args::bytes(count, ty)?;
     if ty.is_contiguous() {
@@ -186,7 +187,7 @@ pub struct Completion {
 
 impl Completion {
     fn new(status: Status, comm: MPI_Comm) -> Self {
-        let code = if status.truncated {
+        let code = if status.truncated() {
             MPI_ERR_TRUNCATE
         } else {
             MPI_SUCCESS
@@ -255,6 +256,17 @@ fn finish_coll(h: &mut MPI_Request, res: Result<()>) -> Result<Completion> {
 
 /// MPI_Wait on one handle.
 pub fn wait(h: &mut MPI_Request) -> Result<Completion> {
+    // The common cases first, in one step each: an eager send that completed when it
+    // started, and a plain engine request (found, waited for and freed in one call).
+    if *h == handles::REQUEST_SEND_DONE {
+        *h = MPI_REQUEST_NULL;
+        return Ok(Completion::new(Status::default(), MPI_COMM_WORLD));
+    }
+    if let Some(slot) = handles::engine_slot(*h) {
+        let (st, owner) = shim::world()?.wait_slot(slot).ok_or_else(|| invalid(*h))?;
+        *h = MPI_REQUEST_NULL;
+        return Ok(Completion::new(st, handles::owner_comm(owner)));
+    }
     match pending(*h)? {
         Pending::Empty => Ok(empty()),
         Pending::Done(st) => Ok(finish(h, st, Owner::NONE)),

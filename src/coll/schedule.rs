@@ -153,7 +153,7 @@ impl Schedule {
                 for (req, want) in std::mem::take(&mut self.active) {
                     let st = p2p.take_if_done(req).unwrap_or_default();
                     if let Some(want) = want {
-                        if st.truncated || st.count != want {
+                        if st.truncated() || st.count != want {
                             return Err(Error::new(
                                 ErrorClass::Truncate,
                                 format!(

@@ -119,6 +119,7 @@ impl Datatype {
     }
 
     /// One element is a single run starting at offset 0 with no gaps, and elements abut.
+    #[inline]
     pub fn is_contiguous(&self) -> bool {
         self.size == 0
             || (self.segments.len() == 1

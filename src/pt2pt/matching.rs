@@ -62,14 +62,12 @@ impl<R: PartialEq + Copy, U> MatchQueues<R, U> {
 
     /// Remove and return the earliest unexpected message matching `pat` (matched probe).
     pub fn take_unexpected(&mut self, pat: &Pattern) -> Option<(Envelope, U)> {
-        let i = self.unexpected.iter().position(|(e, _)| pat.matches(e))?;
-        self.unexpected.remove(i)
+        take_first(&mut self.unexpected, |(e, _)| pat.matches(e))
     }
 
     /// A message arrived: the earliest posted receive it matches, removed from the queue.
     pub fn arrive(&mut self, env: &Envelope) -> Option<R> {
-        let i = self.posted.iter().position(|(p, _)| p.matches(env))?;
-        self.posted.remove(i).map(|(_, r)| r)
+        take_first(&mut self.posted, |(p, _)| p.matches(env)).map(|(_, r)| r)
     }
 
     /// Keep an unmatched arrival for a later receive.
@@ -107,6 +105,18 @@ impl<R: PartialEq + Copy, U> MatchQueues<R, U> {
     pub fn unexpected_len(&self) -> usize {
         self.unexpected.len()
     }
+}
+
+/// Remove and return the first entry that satisfies `hit`. The front is by far the common
+/// case (a message matches the oldest receive), so it is tried before the general search:
+/// `VecDeque`'s iterator and `remove` pay for their wrap-around arithmetic even there.
+#[inline]
+fn take_first<T>(q: &mut VecDeque<T>, mut hit: impl FnMut(&T) -> bool) -> Option<T> {
+    if hit(q.front()?) {
+        return q.pop_front();
+    }
+    let i = q.iter().position(hit)?;
+    q.remove(i)
 }
 
 #[cfg(test)]

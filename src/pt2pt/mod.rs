@@ -11,6 +11,8 @@ mod tests;
 pub mod wire;
 
 pub use buffer::MsgBuf;
-pub use engine::{ChannelIo, Io, PipelineSettings, ProtocolSettings, Pt2pt, Rndv, SendStart};
+pub use engine::{
+    ChannelIo, Io, PipelineSettings, ProtocolSettings, Pt2pt, Rndv, SendStart, SlotPoll,
+};
 pub use matching::Pattern;
 pub use request::{Owner, ReqId, Status};

@@ -122,7 +122,7 @@ fn round_trip(s: ProtocolSettings, n: usize, recv_first: bool, fail_rdma: bool) 
     p.progress();
     let st = p.eng[1].take_if_done(rreq).expect("receive complete");
     assert_eq!(
-        (st.source, st.tag, st.count, st.truncated),
+        (st.source, st.tag, st.count, st.truncated()),
         (0, 5, n, false)
     );
     if let Some(s) = sreq {
@@ -158,7 +158,7 @@ fn truncation_keeps_bytes_past_the_buffer() {
             let sreq = p.send(9, &data, false);
             p.progress();
             let st = p.eng[1].take_if_done(r).unwrap();
-            assert!(st.truncated);
+            assert!(st.truncated());
             assert_eq!(st.count, n / 2);
             assert_eq!(&buf[..n / 2], &data[..n / 2]);
             assert!(
@@ -314,7 +314,7 @@ fn layout_trip(
     p.progress();
     let st = p.eng[1].take_if_done(rreq).expect(&what);
     let got = n.min(cap);
-    assert_eq!((st.count, st.truncated), (got, n > cap), "{what}");
+    assert_eq!((st.count, st.truncated()), (got, n > cap), "{what}");
     if let Some(r) = sreq {
         assert!(p.eng[0].take_if_done(r).is_some(), "send complete: {what}");
     }
@@ -452,7 +452,7 @@ fn short_runs_go_through_a_bounce_buffer() {
                 let sr = p.send_buf(5, src.buf()).expect("rendezvous waits");
                 p.progress();
                 let st = p.eng[1].take_if_done(r).expect("receive done");
-                assert_eq!((st.count, st.truncated), (cap, cap < n));
+                assert_eq!((st.count, st.truncated()), (cap, cap < n));
                 assert!(p.eng[0].take_if_done(sr).is_some());
                 assert_eq!(dst.contents(0xee), (data[..cap].to_vec(), true));
                 assert_eq!(src.contents(0x5a), (data, true), "send buffer unchanged");
@@ -620,7 +620,7 @@ fn pipe_trip(
     p.progress();
     let st = p.eng[1].take_if_done(rreq).expect(&what);
     let take = n.min(cap);
-    assert_eq!((st.count, st.truncated), (take, n > cap), "{what}");
+    assert_eq!((st.count, st.truncated()), (take, n > cap), "{what}");
     if let Some(r) = sreq {
         assert!(p.eng[0].take_if_done(r).is_some(), "send complete: {what}");
     }

@@ -11,7 +11,9 @@ use crate::error::{Error, ErrorClass, Result};
 use crate::fabric::shm::ShmSettings;
 use crate::fabric::{self, Bootstrap, FabricSettings, RailError, RdmaOp, RemoteKey, Span};
 use crate::mpi_err;
-use crate::pt2pt::{MsgBuf, Owner, Pattern, ProtocolSettings, Pt2pt, ReqId, SendStart, Status};
+use crate::pt2pt::{
+    MsgBuf, Owner, Pattern, ProtocolSettings, Pt2pt, ReqId, SendStart, SlotPoll, Status,
+};
 use crate::registration::{Registry, RegistryConfig, StatsSnapshot};
 use crate::sys::cpu;
 use std::sync::atomic::{AtomicU32, AtomicU8, Ordering};
@@ -388,11 +390,7 @@ impl World {
         owner: Owner,
     ) -> ReqId {
         let pat = pattern(comm, src, tag);
-        self.progress.locked(|e| {
-            let req = e.p2p.recv_buf(pat, buf);
-            e.p2p.set_owner(req, owner);
-            req
-        })
+        self.progress.locked(|e| e.p2p.recv_owned(pat, buf, owner))
     }
 
     /// The engine request now in `slot` (an ABI handle's index).
@@ -405,6 +403,16 @@ impl World {
         self.progress.wait(|e| match e.p2p.is_done(req) {
             Some(true) | None => Some(e.p2p.take_done_owned(req).unwrap_or_default()),
             Some(false) => None,
+        })
+    }
+
+    /// Wait for the request in engine slot `slot` (an ABI handle's index) and free it: its
+    /// status and owner, or None when the slot holds no request.
+    pub fn wait_slot(&self, slot: u32) -> Option<(Status, Owner)> {
+        self.progress.wait(|e| match e.p2p.poll_slot(slot) {
+            SlotPoll::Pending => None,
+            SlotPoll::Empty => Some(None),
+            SlotPoll::Done(st, owner) => Some(Some((st, owner))),
         })
     }
 
@@ -684,7 +692,7 @@ fn pattern(comm: &Communicator, src: Option<usize>, tag: Option<i32>) -> Pattern
 }
 
 fn check_coll_size(st: &Status, want: usize) -> Result<()> {
-    if st.truncated || st.count != want {
+    if st.truncated() || st.count != want {
         return mpi_err!(
             Truncate,
             "collective message of unexpected size ({} bytes, expected {want}): \

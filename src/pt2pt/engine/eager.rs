@@ -89,13 +89,22 @@ impl Pt2pt {
     /// # Safety
     /// That memory must stay writable, and untouched by others, until the receive completes.
     pub unsafe fn recv_buf(&mut self, pat: Pattern, data: MsgBuf) -> ReqId {
+        // SAFETY: the caller's contract.
+        unsafe { self.recv_owned(pat, data, Owner::NONE) }
+    }
+
+    /// `recv_buf` for a request tagged with `owner` (see `Request::owner`).
+    ///
+    /// # Safety
+    /// As for `recv_buf`.
+    pub unsafe fn recv_owned(&mut self, pat: Pattern, data: MsgBuf, owner: Owner) -> ReqId {
         let req = self.reqs.insert(Request {
             kind: Kind::Recv(RecvState::Posted),
             done: false,
             freed: false,
             status: Status::default(),
             data,
-            owner: Owner::NONE,
+            owner,
             bounce: None,
             reg: None,
             table_reg: None,
@@ -167,7 +176,7 @@ impl Pt2pt {
     pub fn cancel_recv(&mut self, req: ReqId) -> bool {
         if self.mq.cancel(req) {
             if let Some(r) = self.reqs.get_mut(req) {
-                r.status.cancelled = true;
+                r.status.set_cancelled();
             }
             self.complete(req);
             true
@@ -186,11 +195,5 @@ pub(super) unsafe fn copy_out(env: &Envelope, payload: &[u8], data: &mut MsgBuf)
     let n = payload.len().min(cap);
     // SAFETY: the caller's contract; scatter writes n <= cap bytes.
     unsafe { data.scatter(0, &payload[..n]) };
-    Status {
-        source: env.src,
-        tag: env.tag,
-        count: n,
-        truncated: payload.len() > cap,
-        cancelled: false,
-    }
+    Status::received(env.src, env.tag, n, payload.len() > cap)
 }

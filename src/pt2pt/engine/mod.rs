@@ -326,6 +326,15 @@ pub enum SendStart {
     Pending(ReqId),
 }
 
+/// A request slot as the C surface's wait finds it (see `Pt2pt::poll_slot`).
+pub enum SlotPoll {
+    /// No request there (a stale or forged handle).
+    Empty,
+    Pending,
+    /// Complete, and now removed: its status and owner.
+    Done(Status, Owner),
+}
+
 pub struct Pt2pt {
     me: usize,
     settings: ProtocolSettings,
@@ -448,6 +457,16 @@ impl Pt2pt {
         self.reqs.id_at(slot)
     }
 
+    /// The request in slot `slot` (an ABI handle's index), taken if complete.
+    #[inline]
+    pub fn poll_slot(&mut self, slot: u32) -> SlotPoll {
+        match self.reqs.take_at_if(slot, |r| r.done) {
+            Ok(r) => SlotPoll::Done(r.status, r.owner),
+            Err(true) => SlotPoll::Pending,
+            Err(false) => SlotPoll::Empty,
+        }
+    }
+
     /// Remove a completed request; its status and owner.
     pub fn take_done_owned(&mut self, req: ReqId) -> Option<(Status, Owner)> {
         match self.reqs.get(req) {
@@ -492,9 +511,9 @@ impl Pt2pt {
             if let Some(Bounce {
                 bytes,
                 unpack_to: Some(runs),
-            }) = &mut r.bounce
+            }) = r.bounce.as_deref_mut()
             {
-                if !r.status.cancelled {
+                if !r.status.cancelled() {
                     let n = r.status.count.min(bytes.len());
                     // SAFETY: `runs` is the receive buffer, writable until completion
                     // (module contract), which is now.

@@ -46,13 +46,7 @@ impl Pt2pt {
         let r = self.reqs.get_mut(req).expect("matched request exists");
         let cap = r.data.len() as u64;
         let limit = hdr.len.min(cap);
-        r.status = Status {
-            source: hdr.src,
-            tag: hdr.tag,
-            count: limit as usize,
-            truncated: hdr.len > cap,
-            cancelled: false,
-        };
+        r.status = Status::received(hdr.src, hdr.tag, limit as usize, hdr.len > cap);
         let head = (eager.len() as u64).min(limit);
         // SAFETY: the posted receive's buffer (module contract); head <= its length.
         unsafe { r.data.scatter(0, &eager[..head as usize]) };

@@ -31,10 +31,10 @@ impl Pt2pt {
             // SAFETY: the runs are the caller's send buffer (module contract).
             let bytes = unsafe { data.pack() };
             data = MsgBuf::contig(bytes.as_ptr(), len);
-            Some(Bounce {
+            Some(Box::new(Bounce {
                 bytes,
                 unpack_to: None,
-            })
+            }))
         } else {
             None
         };
@@ -217,10 +217,10 @@ impl Pt2pt {
             // stand-in and scatter from it on completion.
             let bytes = vec![0u8; cap].into_boxed_slice();
             let runs = std::mem::replace(&mut r.data, MsgBuf::contig(bytes.as_ptr(), cap));
-            r.bounce = Some(Bounce {
+            r.bounce = Some(Box::new(Bounce {
                 bytes,
                 unpack_to: Some(runs),
-            });
+            }));
         }
         // The sender's payload (and run table) must be keyed: unregistered memory streams.
         let keyed = !rts.rkey.is_none() && (entries == 0 || !rts.table_rkey.is_none());
@@ -229,13 +229,7 @@ impl Pt2pt {
             && keyed
             && r.data.mean_run().min(theirs) >= self.min_rdma_run;
         let take = (hdr.len as usize).min(cap);
-        r.status = Status {
-            source: hdr.src,
-            tag: hdr.tag,
-            count: take,
-            truncated: hdr.len as usize > cap,
-            cancelled: false,
-        };
+        r.status = Status::received(hdr.src, hdr.tag, take, hdr.len as usize > cap);
         if rdma || peer == self.me {
             // Registering our buffer is an action: `run_rdma` begins the transfer.
             self.rndv_due.push(RndvDue {
