@@ -58,13 +58,12 @@ pub const SETTINGS: &[Setting] = &[
     Setting {
         name: "RAILMPI_SHM_CELLS",
         default: "64",
-        help: "ring capacity in messages of the largest eager size (power of two; shorter \
-               messages pack densely); one ring per ordered pair of local ranks",
+        help: "cells per ring (power of two); one ring per ordered pair of local ranks",
     },
     Setting {
         name: "RAILMPI_SHM_CELL_SIZE",
         default: "16448",
-        help: "bytes of the largest ring record (multiple of 64); bounds the eager limit",
+        help: "bytes per ring cell (multiple of 64); bounds the eager limit",
     },
     Setting {
         name: "RAILMPI_SPIN",
