@@ -257,7 +257,8 @@ fn finish_coll(h: &mut MPI_Request, res: Result<()>) -> Result<Completion> {
 /// MPI_Wait on one handle.
 pub fn wait(h: &mut MPI_Request) -> Result<Completion> {
     // The common cases first, in one step each: an eager send that completed when it
-    // started, and a plain engine request (found, waited for and freed in one call).
+    // started (nothing to look up), and a plain engine request (resolved and waited for
+    // in one call: through `pending` it cost a tenth more per message at high rates).
     if *h == handles::REQUEST_SEND_DONE {
         *h = MPI_REQUEST_NULL;
         return Ok(Completion::new(Status::default(), MPI_COMM_WORLD));

@@ -196,25 +196,6 @@ impl Slab {
         slot.req.take()
     }
 
-    /// The request in `slot`: removed and returned when `done` says so (`Err(true)`: it
-    /// is not done; `Err(false)`: the slot is empty). One lookup for the C surface's wait.
-    #[inline]
-    pub fn take_at_if(
-        &mut self,
-        slot: u32,
-        done: impl FnOnce(&Request) -> bool,
-    ) -> Result<Request, bool> {
-        let s = self.slots.get_mut(slot as usize).ok_or(false)?;
-        match &s.req {
-            None => Err(false),
-            Some(r) if !done(r) => Err(true),
-            Some(_) => {
-                self.free.push(slot);
-                s.req.take().ok_or(false)
-            }
-        }
-    }
-
     pub fn live(&self) -> usize {
         self.slots.len() - self.free.len()
     }

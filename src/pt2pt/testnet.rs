@@ -9,7 +9,7 @@ use super::engine::{Io, Pt2pt};
 use crate::fabric::inproc::checked_copy;
 use crate::fabric::shm::domain::ShmDomain;
 use crate::fabric::{Completion, RailError, RdmaOp, RemoteKey, Span};
-use crate::registration::{Access, Invalidation, Mode, RegError, Registration, Registry};
+use crate::registration::{Invalidation, Registry};
 use crate::registration::{RegPolicy, RegistryConfig};
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -92,30 +92,8 @@ impl Io for End {
         Ok(())
     }
 
-    fn registers(&self) -> bool {
-        true
-    }
-
-    fn register(
-        &mut self,
-        addr: usize,
-        len: usize,
-        mode: Mode,
-        cached: bool,
-    ) -> Result<Registration, RegError> {
-        if cached {
-            self.registry.register(addr, len, mode)
-        } else {
-            self.registry.register_uncached(addr, len, mode)
-        }
-    }
-
-    fn is_cached(&self, addr: usize, len: usize) -> bool {
-        self.registry.is_cached(addr, len)
-    }
-
-    fn prefetch(&mut self, addr: usize, len: usize, access: Access) {
-        let _ = self.registry.prefetch(addr, len, access);
+    fn registry(&self) -> Option<&Registry> {
+        Some(&self.registry)
     }
 }
 

@@ -7,7 +7,8 @@
 //! Memory the library allocates (`MPI_Win_allocate`, `MPI_Win_allocate_shared`) is shared
 //! memory too, mapped by every rank of the node: a put or get into it is a plain copy, an
 //! accumulate a CPU atomic. Memory the application brings (`MPI_Win_create`, attached
-//! regions of dynamic windows) stays private to it and is reached with Cross Memory Attach.
+//! regions of dynamic windows) stays private to it: registered, and reached by rail reads
+//! and writes posted on the channel under the key its record or region table publishes.
 
 use super::control::{self, Control, Region};
 use super::epoch::{Epochs, LockKind};
@@ -186,9 +187,10 @@ pub struct Window {
     /// PSCW: posts and completes consumed so far, per rank.
     posts_seen: Mutex<Vec<u32>>,
     completes_seen: Mutex<Vec<u32>>,
-    /// Dynamic windows: the regions attached here.
-    attached: Mutex<Vec<Region>>,
-    /// Our window memory (and attached regions) registered under `RAILMPI_REG_MODE`
+    /// Dynamic windows: the regions attached here, each with the registration that keys it
+    /// (dropped at its detach).
+    attached: Mutex<Vec<(Region, Option<Registration>)>>,
+    /// Our window memory registered under `RAILMPI_REG_MODE`
     /// (Li 2016 §VI), with the policy; odp-optimal prefetches it at the first
     /// synchronization that exposes it (fence, post) rather than at creation.
     regs: Mutex<Vec<Registration>>,
@@ -362,10 +364,10 @@ impl Window {
         ));
         helper.expose(exposed.clone());
         let policy = host.registration().map(|(_, p)| p);
-        if let (Some((registry, p)), Flavor::Shared) = (host.registration(), flavor) {
-            if size > 0 {
-                regs.extend(register(registry, p, my_base, size));
-            }
+        // A shared window's part is known only now (the segment is laid out above).
+        if let (Some((registry, p)), Flavor::Shared, true) = (host.registration(), flavor, size > 0)
+        {
+            regs.extend(register(registry, p, my_base, size));
         }
         Ok(Window {
             regs: Mutex::new(regs),
@@ -442,7 +444,7 @@ impl Window {
         let mut regions = self.attached.lock();
         if regions
             .iter()
-            .any(|r| addr < r.addr + r.len && r.addr < end)
+            .any(|(r, _)| addr < r.addr + r.len && r.addr < end)
         {
             return Err(Error::new(
                 ErrorClass::RmaAttach,
@@ -456,16 +458,13 @@ impl Window {
             ));
         }
         if len > 0 {
-            let mut rkey = RemoteKey::NONE;
-            if let Some((registry, p)) = host.registration() {
-                if let Some(r) = register(registry, p, addr as usize, len as usize) {
-                    rkey = r.remote_key();
-                    self.regs.lock().push(r);
-                }
-            }
-            regions.push(Region { addr, len, rkey });
+            let reg = host
+                .registration()
+                .and_then(|(registry, p)| register(registry, p, addr as usize, len as usize));
+            let rkey = reg.as_ref().map_or(RemoteKey::NONE, |r| r.remote_key());
+            regions.push((Region { addr, len, rkey }, reg));
         }
-        self.own.set_regions(&regions);
+        self.publish_regions(&regions);
         Ok(())
     }
 
@@ -478,7 +477,12 @@ impl Window {
             return;
         }
         if let Some((registry, _)) = host.registration() {
-            for r in self.regs.lock().iter().filter(|r| r.is_fresh()) {
+            let regs = self.regs.lock();
+            let attached = self.attached.lock();
+            let all = regs
+                .iter()
+                .chain(attached.iter().filter_map(|(_, r)| r.as_ref()));
+            for r in all.filter(|r| r.is_fresh()) {
                 let _ = registry.prefetch(r.addr(), r.len(), Access::Write);
             }
         }
@@ -509,17 +513,23 @@ impl Window {
             ));
         }
         let mut regions = self.attached.lock();
-        let Some(i) = regions.iter().position(|r| r.addr == addr) else {
+        let Some(i) = regions.iter().position(|(r, _)| r.addr == addr) else {
             return Err(Error::new(
                 ErrorClass::RmaAttach,
                 format!("no region attached at {addr:#x}"),
             ));
         };
-        let gone = regions.remove(i);
-        self.own.set_regions(&regions);
-        // Its registration goes with it (unpublished first: no peer finds the key now).
-        self.regs.lock().retain(|r| r.remote_key() != gone.rkey);
+        let (_, reg) = regions.remove(i);
+        self.publish_regions(&regions);
+        // Its registration goes with it, unpublished first: no peer finds the key now.
+        drop(reg);
         Ok(())
+    }
+
+    /// Publish the attached regions with their keys in our control block.
+    fn publish_regions(&self, regions: &[(Region, Option<Registration>)]) {
+        let table: Vec<Region> = regions.iter().map(|(r, _)| *r).collect();
+        self.own.set_regions(&table);
     }
 
     // ------------------------------------------------------------ synchronization

@@ -12,7 +12,7 @@ use crate::fabric::shm::ShmSettings;
 use crate::fabric::{self, Bootstrap, FabricSettings, RailError, RdmaOp, RemoteKey, Span};
 use crate::mpi_err;
 use crate::pt2pt::{
-    MsgBuf, Owner, Pattern, ProtocolSettings, Pt2pt, ReqId, SendStart, SlotPoll, Status,
+    MsgBuf, Owner, Pattern, ProtocolSettings, Pt2pt, ReqId, SendStart, Status, Taken,
 };
 use crate::registration::{Registry, RegistryConfig, StatsSnapshot};
 use crate::sys::cpu;
@@ -398,22 +398,25 @@ impl World {
         self.progress.locked(|e| e.p2p.slot_id(slot))
     }
 
-    /// Wait for a request, free it; its status and owner.
+    /// Wait for a request, free it; its status and owner (defaults for one already gone).
     pub fn wait_owned(&self, req: ReqId) -> (Status, Owner) {
-        self.progress.wait(|e| match e.p2p.is_done(req) {
-            Some(true) | None => Some(e.p2p.take_done_owned(req).unwrap_or_default()),
-            Some(false) => None,
+        self.progress.wait(|e| match e.p2p.take_done(req) {
+            Taken::Pending => None,
+            Taken::Gone => Some(Default::default()),
+            Taken::Done(st, owner) => Some((st, owner)),
         })
     }
 
-    /// Wait for the request in engine slot `slot` (an ABI handle's index) and free it: its
-    /// status and owner, or None when the slot holds no request.
+    /// `wait_owned` for the request now in engine slot `slot` (a C handle's index): found
+    /// and waited for under one lock per round, or None when the slot holds no request.
     pub fn wait_slot(&self, slot: u32) -> Option<(Status, Owner)> {
-        self.progress.wait(|e| match e.p2p.poll_slot(slot) {
-            SlotPoll::Pending => None,
-            SlotPoll::Empty => Some(None),
-            SlotPoll::Done(st, owner) => Some(Some((st, owner))),
-        })
+        self.progress.wait(
+            |e| match e.p2p.slot_id(slot).map(|req| e.p2p.take_done(req)) {
+                None | Some(Taken::Gone) => Some(None),
+                Some(Taken::Pending) => None,
+                Some(Taken::Done(st, owner)) => Some(Some((st, owner))),
+            },
+        )
     }
 
     /// Test a request: its status and owner (and the request freed) if complete.
@@ -423,10 +426,7 @@ impl World {
 
     /// Wait for a request, free it and return its status.
     pub fn wait(&self, req: ReqId) -> Status {
-        self.progress.wait(|e| match e.p2p.is_done(req) {
-            Some(true) | None => Some(e.p2p.take_if_done(req).unwrap_or_default()),
-            Some(false) => None,
-        })
+        self.wait_owned(req).0
     }
 
     /// Test a request: its status (and the request freed) if complete.

@@ -37,8 +37,14 @@ pub trait Io {
         token: u64,
     ) -> Result<(), RailError>;
 
+    /// The registration cache that keys memory for the peers (None: the job registers
+    /// nothing). The registration actions below go to it.
+    fn registry(&self) -> Option<&Registry>;
+
     /// Whether memory can be registered here at all (false: payloads go unkeyed, streamed).
-    fn registers(&self) -> bool;
+    fn registers(&self) -> bool {
+        self.registry().is_some()
+    }
 
     /// Register `[addr, addr + len)` in `mode`, through the cache (`cached`) or for this
     /// transfer alone. The registration is released when the handle drops.
@@ -48,13 +54,30 @@ pub trait Io {
         len: usize,
         mode: Mode,
         cached: bool,
-    ) -> Result<Registration, RegError>;
+    ) -> Result<Registration, RegError> {
+        let Some(registry) = self.registry() else {
+            return Err(RegError::Provider(std::io::Error::from(
+                std::io::ErrorKind::Unsupported,
+            )));
+        };
+        if cached {
+            registry.register(addr, len, mode)
+        } else {
+            registry.register_uncached(addr, len, mode)
+        }
+    }
 
     /// Whether the cache holds a registration covering the range.
-    fn is_cached(&self, addr: usize, len: usize) -> bool;
+    fn is_cached(&self, addr: usize, len: usize) -> bool {
+        self.registry().is_some_and(|r| r.is_cached(addr, len))
+    }
 
     /// Fault a range in ahead of a transfer (ODP prefetch, Li 2016 §VII); best effort.
-    fn prefetch(&mut self, addr: usize, len: usize, access: Access);
+    fn prefetch(&mut self, addr: usize, len: usize, access: Access) {
+        if let Some(registry) = self.registry() {
+            let _ = registry.prefetch(addr, len, access);
+        }
+    }
 }
 
 /// The progress loop's `Io`: messages and posted operations to the channels, registrations
@@ -104,36 +127,7 @@ impl Io for ChannelIo<'_> {
         unsafe { self.ch.post(op, peer, local, remote, rkey, token) }
     }
 
-    fn registers(&self) -> bool {
-        self.registry.is_some()
-    }
-
-    fn register(
-        &mut self,
-        addr: usize,
-        len: usize,
-        mode: Mode,
-        cached: bool,
-    ) -> Result<Registration, RegError> {
-        let Some(registry) = self.registry else {
-            return Err(RegError::Provider(std::io::Error::from(
-                std::io::ErrorKind::Unsupported,
-            )));
-        };
-        if cached {
-            registry.register(addr, len, mode)
-        } else {
-            registry.register_uncached(addr, len, mode)
-        }
-    }
-
-    fn is_cached(&self, addr: usize, len: usize) -> bool {
-        self.registry.is_some_and(|r| r.is_cached(addr, len))
-    }
-
-    fn prefetch(&mut self, addr: usize, len: usize, access: Access) {
-        if let Some(registry) = self.registry {
-            let _ = registry.prefetch(addr, len, access);
-        }
+    fn registry(&self) -> Option<&Registry> {
+        self.registry
     }
 }

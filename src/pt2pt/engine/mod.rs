@@ -244,9 +244,6 @@ struct PipeWrite {
     rkey: RemoteKey,
 }
 
-/// Our part of an RDMA rendezvous: read `len` bytes at `offset` of the sender's message
-/// (at `addr`, or in the runs of the `entries`-long table at `addr`; then `offset` is 0)
-/// into the same offset of the receive buffer. `total` is the message length.
 /// A matched rendezvous waiting for `run_rdma` to begin it (`begin_rdma`).
 struct RndvDue {
     peer: usize,
@@ -258,6 +255,9 @@ struct RndvDue {
     rts: RtsRef,
 }
 
+/// Our part of an RDMA rendezvous: read `len` bytes at `offset` of the sender's message
+/// (at `addr`, or in the runs of the `entries`-long table at `addr`; then `offset` is 0)
+/// into the same offset of the receive buffer. `total` is the message length.
 struct RdmaRead {
     peer: usize,
     req: ReqId,
@@ -326,10 +326,10 @@ pub enum SendStart {
     Pending(ReqId),
 }
 
-/// A request slot as the C surface's wait finds it (see `Pt2pt::poll_slot`).
-pub enum SlotPoll {
-    /// No request there (a stale or forged handle).
-    Empty,
+/// A request as a waiter finds it (see `Pt2pt::take_done`).
+pub enum Taken {
+    /// No such request (a stale id, or one freed already).
+    Gone,
     Pending,
     /// Complete, and now removed: its status and owner.
     Done(Status, Owner),
@@ -457,30 +457,30 @@ impl Pt2pt {
         self.reqs.id_at(slot)
     }
 
-    /// The request in slot `slot` (an ABI handle's index), taken if complete.
+    /// A request, removed if it is complete (what every wait and test comes down to).
     #[inline]
-    pub fn poll_slot(&mut self, slot: u32) -> SlotPoll {
-        match self.reqs.take_at_if(slot, |r| r.done) {
-            Ok(r) => SlotPoll::Done(r.status, r.owner),
-            Err(true) => SlotPoll::Pending,
-            Err(false) => SlotPoll::Empty,
+    pub fn take_done(&mut self, req: ReqId) -> Taken {
+        match self.reqs.get(req) {
+            None => Taken::Gone,
+            Some(r) if !r.done => Taken::Pending,
+            Some(_) => match self.reqs.remove(req) {
+                Some(r) => Taken::Done(r.status, r.owner),
+                None => Taken::Gone,
+            },
         }
     }
 
     /// Remove a completed request; its status and owner.
     pub fn take_done_owned(&mut self, req: ReqId) -> Option<(Status, Owner)> {
-        match self.reqs.get(req) {
-            Some(r) if r.done => self.reqs.remove(req).map(|r| (r.status, r.owner)),
+        match self.take_done(req) {
+            Taken::Done(st, owner) => Some((st, owner)),
             _ => None,
         }
     }
 
     /// Remove a completed request and return its status.
     pub fn take_if_done(&mut self, req: ReqId) -> Option<Status> {
-        match self.reqs.get(req) {
-            Some(r) if r.done => self.reqs.remove(req).map(|r| r.status),
-            _ => None,
-        }
+        self.take_done_owned(req).map(|(st, _)| st)
     }
 
     /// MPI_Request_free: drop now if complete, else when it completes.

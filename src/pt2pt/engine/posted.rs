@@ -13,13 +13,13 @@ impl Pt2pt {
         for req in std::mem::take(&mut self.prefetch_due) {
             self.prefetch_request(io, req, Access::Write);
         }
-        // Pipelines: the receiver's next blocks (its ACK or FINs went out before this),
-        // then the sender's writes of READY'd blocks.
         // Matched rendezvous: register, split, PUT_REQ out, then our read.
         for d in std::mem::take(&mut self.rndv_due) {
             self.begin_rdma(io, d);
             n += 1;
         }
+        // Pipelines: the receiver's next blocks (its ACK or FINs went out before this),
+        // then the sender's writes of READY'd blocks.
         let mut due = std::mem::take(&mut self.pipe_due);
         due.sort_unstable();
         due.dedup();
