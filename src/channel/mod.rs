@@ -14,6 +14,7 @@
 
 pub mod filter;
 pub mod reorder;
+pub mod service;
 
 use crate::fabric::{
     Completion, Doorbell, MemoryDomain, Rail, RailCaps, RailError, RailEvent, RdmaOp, RemoteKey,

@@ -5,7 +5,8 @@
 //! by `poll`), memory semantics (`post_write` / `post_read` of registered peer memory named
 //! by a remote key, `post_atomic` on 64-bit words), each completing later through `poll` as
 //! a `Completion` with the caller's token, a memory domain to register with, a wait handle
-//! to sleep on, and `caps` saying what it can do. `open` builds the rails of a job.
+//! to sleep on, and `caps` saying what it can do; beside it, a service queue for requests
+//! a peer's service thread carries out (`service.rs`). `open` builds the rails of a job.
 
 pub mod doorbell;
 #[cfg(test)]
@@ -14,11 +15,13 @@ pub mod loopback;
 pub mod mapped;
 pub mod memory;
 mod open;
+pub mod service;
 pub mod shm;
 
 pub use doorbell::Doorbell;
 pub use memory::{MemKey, MemoryDomain, RemoteKey};
 pub use open::{open, Bootstrap, Fabric, FabricSettings, Route};
+pub use service::Service;
 pub use shm::keys::KeyError;
 
 use std::fmt;

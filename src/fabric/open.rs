@@ -6,7 +6,8 @@
 
 use super::loopback::LoopbackRail;
 use super::shm::{ShmRail, ShmSettings};
-use super::{Doorbell, Rail};
+use super::{Doorbell, Rail, Service};
+use std::sync::Arc;
 
 /// What the rails need from the launcher to find each other (PMI: put, fence, get).
 pub trait Bootstrap {
@@ -40,6 +41,8 @@ pub struct Route {
 /// The rails of this process.
 pub struct Fabric {
     pub rails: Vec<Box<dyn Rail>>,
+    /// Each rail's service queue (`service.rs`), where it has one.
+    pub services: Vec<Option<Arc<dyn Service>>>,
     /// Indexed by rank: the rail that reaches it (ourselves included).
     pub routes: Vec<Route>,
     /// Rung when any rail has something for us.
@@ -54,6 +57,7 @@ pub fn open(settings: &FabricSettings, boot: &dyn Bootstrap) -> Result<Fabric, S
         let wait = rail.wait_handle();
         return Ok(Fabric {
             rails: vec![Box::new(rail)],
+            services: vec![None],
             routes: vec![Route { rail: 0, peer: 0 }],
             wait,
         });
@@ -84,12 +88,14 @@ pub fn open(settings: &FabricSettings, boot: &dyn Bootstrap) -> Result<Fabric, S
         &mut barrier,
     )?;
     let wait = rail.wait_handle();
+    let service: Arc<dyn Service> = rail.service();
     let mut routes = vec![Route { rail: 0, peer: 0 }; size];
     for (i, &r) in local.iter().enumerate() {
         routes[r] = Route { rail: 0, peer: i };
     }
     Ok(Fabric {
         rails: vec![Box::new(rail)],
+        services: vec![Some(service)],
         routes,
         wait,
     })

@@ -174,7 +174,12 @@ impl Window {
         same_size(&origin, &target)?;
         let n = origin.dtype.size * origin.count;
         let min = self.settings.async_min;
-        if min == 0 || n < min || !origin.dtype.is_contiguous() || !target.dtype.is_contiguous() {
+        if min == 0
+            || n < min
+            || !origin.dtype.is_contiguous()
+            || !target.dtype.is_contiguous()
+            || target.rank == self.comm.rank
+        {
             return Ok(None);
         }
         let t = self.target(target.rank)?;
@@ -186,7 +191,7 @@ impl Window {
         };
         let kind = if get { Kind::Get } else { Kind::Put };
         let d = transfer_desc(kind, &p, data as u64, result as u64);
-        let seq = self.helper_post(host, target.rank, &d)?;
+        let seq = self.helper_post(host, target.rank, d)?;
         if get {
             self.prefetch_local(host, origin.addr, n);
         }
@@ -206,7 +211,7 @@ impl Window {
             }
         }
         let p = self.place(t, &target)?;
-        if self.settings.helper_transfers {
+        if self.settings.helper_transfers && target.rank != self.comm.rank {
             // Host-assisted: one packed stream; the target's helper scatters it.
             let mut data = Vec::new();
             // SAFETY: the origin buffer holds `count` elements (MPI's contract).
@@ -252,7 +257,7 @@ impl Window {
             }
         }
         let p = self.place(t, &target)?;
-        if self.settings.helper_transfers {
+        if self.settings.helper_transfers && target.rank != self.comm.rank {
             // Host-assisted: the target's helper gathers into one stream here.
             let mut data = vec![0u8; target.dtype.size * target.count];
             let d = transfer_desc(Kind::Get, &p, 0, data.as_mut_ptr() as u64);
@@ -370,7 +375,7 @@ impl Window {
             input = vec![0u8; nbytes];
         }
         let mut old = vec![0u8; if result.is_some() { nbytes } else { 0 }];
-        if self.settings.helper_atomics || !p.mapped {
+        if (self.settings.helper_atomics && target.rank != self.comm.rank) || !p.mapped {
             // The target's helper applies it under the window's accumulate lock.
             let mut d = transfer_desc(Kind::Acc, &p, input.as_ptr() as u64, 0);
             d.op = op;
@@ -440,7 +445,7 @@ impl Window {
             d.runs = table.as_ptr() as u64;
             d.nruns = p.runs.len() as u32;
         }
-        self.helper_call(host, rank, &d)
+        self.helper_call(host, rank, d)
     }
 
     /// MPI_Compare_and_swap: one element; `result` gets the old value, and the target takes
@@ -456,7 +461,7 @@ impl Window {
     ) -> Result<()> {
         let w = basic.size();
         let t = self.target(target.rank)?;
-        if !self.settings.helper_atomics {
+        if !self.settings.helper_atomics || target.rank == self.comm.rank {
             if let (Reach::Mapped { base }, Some((off, _))) =
                 (t.reach, self.contiguous(t, &target)?)
             {
@@ -483,7 +488,7 @@ impl Window {
         let mut d = transfer_desc(Kind::Cas, &p, inline(origin), result.as_mut_ptr() as u64);
         d.basic = basic;
         d.compare = inline(compare);
-        self.helper_call(host, target.rank, &d)
+        self.helper_call(host, target.rank, d)
     }
 
     fn with_acc_lock<T>(
@@ -592,6 +597,11 @@ fn transfer_desc(kind: Kind, p: &Placed, data: u64, result: u64) -> Desc {
         compare: 0,
         runs: 0,
         nruns: 0,
+        // Filled in when the request is queued (`helper_post`).
+        window: 0,
+        data_key: RemoteKey::NONE,
+        result_key: RemoteKey::NONE,
+        runs_key: RemoteKey::NONE,
     }
 }
 

@@ -9,9 +9,10 @@
 //! - `12` dynamic-window region table version (a seqlock: odd while being changed);
 //! - `16` number of attached regions; `24` the regions, (address, length, remote key);
 //! - then `posts[n]` (bumped by target `t` in origin `o`'s block when `t` posts to `o`) and
-//!   `completes[n]` (bumped by origin `o` in target `t`'s block at MPI_Win_complete);
-//! - then one request ring per origin for the target's helper thread (`helper.rs`):
-//!   `posted` (origin writes), `done` (helper writes), `RING_SLOTS` descriptors.
+//!   `completes[n]` (bumped by origin `o` in target `t`'s block at MPI_Win_complete).
+//!
+//! (Requests for the target's helper thread travel on the channels' service queue, not
+//! here: `helper.rs`.)
 
 use crate::fabric::mapped::MappedRegion;
 use crate::fabric::RemoteKey;
@@ -44,22 +45,12 @@ const REGIONS: usize = 24;
 const REGION: usize = 24;
 const COUNTERS: usize = REGIONS + MAX_REGIONS * REGION;
 
-/// Descriptors one origin may have queued at one target's helper at once.
-pub const RING_SLOTS: usize = 32;
-/// Bytes of one descriptor.
-pub const SLOT: usize = 64;
-const RING: usize = 16 + RING_SLOTS * SLOT;
-
 /// The lock word's exclusive bit; the low bits count shared holders.
 pub const EXCLUSIVE: u64 = 1 << 63;
 
-fn rings(n: usize) -> usize {
-    (COUNTERS + 8 * n).next_multiple_of(64)
-}
-
 /// Bytes of the control block of a window over `n` ranks.
 pub fn size(n: usize) -> usize {
-    rings(n) + RING * n
+    (COUNTERS + 8 * n).next_multiple_of(64)
 }
 
 /// One rank's control block, mapped (ours or a peer's).
@@ -145,27 +136,6 @@ impl Control {
     pub fn completes(&self, from: usize) -> &AtomicU32 {
         assert!(from < self.n);
         self.u32_at(COUNTERS + 4 * self.n + 4 * from)
-    }
-
-    /// Origin `from`'s ring: descriptors it posted, and descriptors the helper finished.
-    pub fn ring_posted(&self, from: usize) -> &AtomicU64 {
-        assert!(from < self.n);
-        self.u64_at(rings(self.n) + RING * from)
-    }
-
-    pub fn ring_done(&self, from: usize) -> &AtomicU64 {
-        assert!(from < self.n);
-        self.u64_at(rings(self.n) + RING * from + 8)
-    }
-
-    /// Descriptor `seq` of origin `from`'s ring (slot `seq % RING_SLOTS`).
-    pub fn ring_slot(&self, from: usize, seq: u64) -> *mut u8 {
-        assert!(from < self.n);
-        let off = rings(self.n) + RING * from + 16 + (seq as usize % RING_SLOTS) * SLOT;
-        // SAFETY: inside the block (size(n) counts every ring); the pointer is only used
-        // for SLOT bytes, by the ring's one writer before it publishes `posted` and its one
-        // reader after it saw `posted`.
-        unsafe { self.mem.as_ptr().add(off) }
     }
 
     /// The attached regions of a dynamic window, read consistently (seqlock).

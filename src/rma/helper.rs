@@ -1,33 +1,37 @@
 //! The RMA helper thread: host-assisted one-sided operations (Tipparaju 2004 §4–§5;
 //! DESIGN.md §rma). One thread per process serves every window this process exposes: an
-//! origin writes a descriptor into its ring in the target's control block and rings the
-//! target process's doorbell; the helper applies the operation to its own memory (window
-//! memory the application brought, which other processes cannot load from or store to),
-//! moving the origin's bytes with Cross Memory Attach, and publishes completion in the
-//! ring. It is how accumulates and atomics reach `MPI_Win_create` and dynamic windows
-//! (under the window's accumulate lock, so they are atomic with respect to each other),
-//! and, with `RAILMPI_RMA_TRANSFER=helper`, how noncontiguous puts and gets travel (the
-//! target scatters or gathers; the origin sends one contiguous stream).
+//! origin queues a request for it on the channels' service queue (its own queue, apart
+//! from point-to-point: Tsai, Penoff, Wagner §IV; `channel::service`); the helper applies
+//! the operation to its own memory (window memory the application brought, which other
+//! processes cannot load from or store to), moving the origin's operands and results
+//! through the service queue's keyed access under the keys of the origin's registrations
+//! the request names, and marks the request served. It is how accumulates and atomics
+//! reach `MPI_Win_create` and dynamic windows (under the window's accumulate lock, so they
+//! are atomic with respect to each other), and, with `RAILMPI_RMA_TRANSFER=helper`, how
+//! noncontiguous puts and gets travel (the target scatters or gathers; the origin sends
+//! one contiguous stream).
 //!
-//! The thread sleeps on a futex in the process's inbox (shared memory every peer maps)
-//! while there is nothing to do, so an idle target burns no CPU; it never needs the
-//! application's thread, so a target that computes still serves.
+//! The thread sleeps on the service queue's doorbell while there is nothing to do, so an
+//! idle target burns no CPU; it never needs the application's thread, so a target that
+//! computes still serves.
 //!
-//! Descriptors come from other processes: each is decoded with a checked parser, and
-//! every offset, length and run table is checked against the window before a byte moves.
+//! Requests come from other processes: each is decoded with a checked parser, its window
+//! must be one this process exposes to the origin, and every offset, length and run table
+//! is checked against the window before a byte moves here (the origin's side is checked by
+//! its keys).
 
-use super::control::{Control, SLOT};
+use super::control::Control;
+use crate::channel::service::ServiceChannels;
 use crate::datatype::Basic;
-use crate::fabric::mapped::MappedRegion;
+use crate::fabric::service::REQUEST;
+use crate::fabric::{RdmaOp, RemoteKey, Span};
 use crate::op::{self as ops, Op};
-use crate::sys::cma::{self, Direction, RemoteRange};
-use crate::sys::futex;
 use parking_lot::Mutex;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-/// What a descriptor asks for.
+/// What a request asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
     /// Write the origin's `len` packed bytes at `data` into the target range.
@@ -42,24 +46,30 @@ pub enum Kind {
     Cas,
 }
 
-/// One request, as laid out in a ring slot.
+/// One request, as laid out in a service queue slot. Origin addresses come with the key
+/// of the origin's registration that covers them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Desc {
     pub kind: Kind,
     pub op: Op,
     pub basic: Basic,
+    /// The target's window (its helper's id for it, from the window records).
+    pub window: u64,
     /// Byte offset in the window (an address, for a dynamic window).
     pub target: u64,
     /// Bytes at the target.
     pub len: u64,
     /// Origin address of the operand (Cas: the new value, inline).
     pub data: u64,
+    pub data_key: RemoteKey,
     /// Origin address for fetched bytes (0: none).
     pub result: u64,
+    pub result_key: RemoteKey,
     pub compare: u64,
     /// Origin address of the target run table ((offset, length) u64 pairs relative to
     /// `target`), 0 for one contiguous range.
     pub runs: u64,
+    pub runs_key: RemoteKey,
     pub nruns: u32,
 }
 
@@ -114,9 +124,13 @@ const SPIN_BEFORE_SLEEP: Duration = Duration::from_micros(50);
 /// Most run-table entries one request may carry.
 pub const MAX_RUNS: u32 = 1 << 20;
 
+/// The request's 64-bit words, after the 8-byte head (kind, op, type, run count).
+const WORDS: usize = 12;
+const _: () = assert!(8 + 8 * WORDS <= REQUEST);
+
 impl Desc {
-    pub fn encode(&self) -> [u8; SLOT] {
-        let mut b = [0u8; SLOT];
+    pub fn encode(&self) -> [u8; REQUEST] {
+        let mut b = [0u8; REQUEST];
         b[0] = match self.kind {
             Kind::Put => 1,
             Kind::Get => 2,
@@ -129,24 +143,29 @@ impl Desc {
             .position(|&x| x == self.basic)
             .expect("every basic") as u8;
         b[4..8].copy_from_slice(&self.nruns.to_le_bytes());
-        for (i, v) in [
+        let words: [u64; WORDS] = [
+            self.window,
             self.target,
             self.len,
             self.data,
+            self.data_key.0,
             self.result,
+            self.result_key.0,
             self.compare,
             self.runs,
-        ]
-        .iter()
-        .enumerate()
-        {
+            self.runs_key.0,
+            0,
+            0,
+        ];
+        for (i, v) in words.iter().enumerate() {
             b[8 + 8 * i..16 + 8 * i].copy_from_slice(&v.to_le_bytes());
         }
         b
     }
 
-    /// Checked decode: None for an unknown kind, op or type.
-    pub fn decode(b: &[u8; SLOT]) -> Option<Desc> {
+    /// Checked decode: None for a short request or an unknown kind, op or type.
+    pub fn decode(b: &[u8]) -> Option<Desc> {
+        let b: &[u8; REQUEST] = b.get(..REQUEST)?.try_into().ok()?;
         let kind = match b[0] {
             1 => Kind::Put,
             2 => Kind::Get,
@@ -160,12 +179,16 @@ impl Desc {
             op: *OPS.get(b[1] as usize)?,
             basic: *BASICS.get(b[2] as usize)?,
             nruns: u32::from_le_bytes(b[4..8].try_into().unwrap()),
-            target: word(0),
-            len: word(1),
-            data: word(2),
-            result: word(3),
-            compare: word(4),
-            runs: word(5),
+            window: word(0),
+            target: word(1),
+            len: word(2),
+            data: word(3),
+            data_key: RemoteKey(word(4)),
+            result: word(5),
+            result_key: RemoteKey(word(6)),
+            compare: word(7),
+            runs: word(8),
+            runs_key: RemoteKey(word(9)),
         })
     }
 }
@@ -173,16 +196,14 @@ impl Desc {
 /// A window as this process exposes it to the helper.
 pub struct Exposed {
     pub id: u64,
-    /// Our control block (the rings are in it).
+    /// Our control block (its accumulate lock; a dynamic window's regions).
     pub ctrl: Control,
     /// Where our window memory is here, and how large (dynamic: regions in `ctrl`).
     pub base: usize,
     pub size: u64,
     pub dynamic: bool,
-    /// The window's processes, by window rank (origins are named by their ring).
-    pub pids: Vec<i32>,
-    /// Requests served so far per origin (the helper's side of each ring).
-    served: Mutex<Vec<u64>>,
+    /// The window's processes as world ranks: only they may ask.
+    pub members: Vec<usize>,
     /// Requests rejected as malformed (logged).
     pub rejected: std::sync::atomic::AtomicU64,
 }
@@ -194,55 +215,23 @@ impl Exposed {
         base: usize,
         size: u64,
         dynamic: bool,
-        pids: Vec<i32>,
+        members: Vec<usize>,
     ) -> Self {
-        let n = pids.len();
         Exposed {
             id,
             ctrl,
             base,
             size,
             dynamic,
-            pids,
-            served: Mutex::new(vec![0; n]),
+            members,
             rejected: Default::default(),
         }
     }
 }
 
-/// The process's inbox: the doorbell word origins bump, and whether the helper sleeps.
-pub struct Inbox {
-    mem: MappedRegion,
-}
-
-impl Inbox {
-    fn word(&self, i: usize) -> &AtomicU32 {
-        // SAFETY: the inbox mapping holds at least 8 bytes (created or checked so), is
-        // page-aligned, and outlives `self`; every process touches the words atomically.
-        unsafe { AtomicU32::from_ptr((self.mem.as_ptr() as *mut u32).add(i)) }
-    }
-
-    /// Map a peer's inbox.
-    pub fn open(pid: i32, fd: i32) -> std::io::Result<Inbox> {
-        Ok(Inbox {
-            mem: MappedRegion::open(pid, fd, 8)?,
-        })
-    }
-
-    /// Tell the helper there is work (after publishing it with a release store).
-    pub fn ring(&self) {
-        self.word(0).fetch_add(1, Ordering::SeqCst);
-        if self.word(1).load(Ordering::SeqCst) != 0 {
-            futex::wake_all(self.word(0));
-        }
-    }
-}
-
 pub struct Helper {
-    inbox: Arc<Inbox>,
+    services: Arc<ServiceChannels>,
     windows: Mutex<Vec<Arc<Exposed>>>,
-    /// The doorbell count up to which every request was served.
-    served: AtomicU32,
 }
 
 /// Whether this process's helper has requests to serve: a thread of ours that waits in a
@@ -251,21 +240,19 @@ pub struct Helper {
 /// peer's accumulate would wait for the scheduler (half a millisecond per operation).
 pub fn has_work() -> bool {
     match HELPER.get() {
-        Some(Ok(h)) => h.inbox.word(0).load(Ordering::Relaxed) != h.served.load(Ordering::Relaxed),
+        Some(Ok(h)) => h.services.pending(),
         _ => false,
     }
 }
 
 static HELPER: OnceLock<std::io::Result<&'static Helper>> = OnceLock::new();
 
-/// The process's helper, started on first use.
-pub fn helper() -> std::io::Result<&'static Helper> {
+/// The process's helper, started on first use over the process's service queues.
+pub fn helper(services: &Arc<ServiceChannels>) -> std::io::Result<&'static Helper> {
     match HELPER.get_or_init(|| {
-        let mem = MappedRegion::create("railmpi-rma-inbox", 8)?;
         let h: &'static Helper = Box::leak(Box::new(Helper {
-            inbox: Arc::new(Inbox { mem }),
+            services: services.clone(),
             windows: Mutex::new(Vec::new()),
-            served: AtomicU32::new(0),
         }));
         std::thread::Builder::new()
             .name("railmpi-rma".into())
@@ -277,12 +264,12 @@ pub fn helper() -> std::io::Result<&'static Helper> {
     }
 }
 
-impl Helper {
-    /// Our inbox's descriptor, for peers to map.
-    pub fn inbox_fd(&self) -> i32 {
-        self.inbox.mem.fd().expect("ours")
-    }
+/// The helper, if it was started (`withdraw` at MPI_Win_free).
+pub fn started() -> Option<&'static Helper> {
+    HELPER.get().and_then(|h| h.as_ref().ok().copied())
+}
 
+impl Helper {
     pub fn expose(&self, w: Arc<Exposed>) {
         self.windows.lock().push(w);
     }
@@ -293,72 +280,87 @@ impl Helper {
     }
 
     fn run(&self) {
-        let (seq, sleeping) = (self.inbox.word(0), self.inbox.word(1));
+        let bell = self.services.wait_handle();
         loop {
-            let seen = seq.load(Ordering::SeqCst);
             if self.serve_all() > 0 {
                 continue;
             }
-            // Everything rung for up to `seen` is served (see `has_work`).
-            self.served.store(seen, Ordering::Release);
             // Requests often come back to back (a latency loop, a flush after many
             // operations): look again for a few microseconds before paying a futex wake.
             let idle = std::time::Instant::now();
-            while idle.elapsed() < SPIN_BEFORE_SLEEP && seq.load(Ordering::Acquire) == seen {
+            while idle.elapsed() < SPIN_BEFORE_SLEEP && !self.services.pending() {
                 std::thread::yield_now();
             }
-            if seq.load(Ordering::Acquire) != seen {
+            if self.services.pending() {
                 continue;
             }
-            sleeping.store(1, Ordering::SeqCst);
-            // Re-check after announcing the sleep: a ring that raced with it is seen here
-            // or changes `seq` before the wait.
+            let ticket = bell.prepare();
+            // Re-check after announcing the sleep: a request that raced with it is served
+            // here or rings the bell before the wait.
             if self.serve_all() == 0 {
-                futex::wait(seq, seen, Duration::from_millis(200));
+                bell.sleep(ticket, Duration::from_millis(200));
+            } else {
+                bell.cancel(ticket);
             }
-            sleeping.store(0, Ordering::SeqCst);
         }
     }
 
-    /// Serve every posted request of every exposed window; returns how many.
+    /// Serve every queued request; returns how many.
     fn serve_all(&self) -> usize {
-        let windows: Vec<Arc<Exposed>> = self.windows.lock().clone();
-        let mut n = 0;
-        for w in &windows {
-            let mut served = w.served.lock();
-            for origin in 0..w.pids.len() {
-                let posted = w.ctrl.ring_posted(origin).load(Ordering::Acquire);
-                while served[origin] < posted {
-                    let seq = served[origin];
-                    let mut raw = [0u8; SLOT];
-                    // SAFETY: the slot of a posted, unfinished request: its writer is done
-                    // with it (it published `posted` after writing) and waits for `done`.
-                    unsafe {
-                        std::ptr::copy_nonoverlapping(
-                            w.ctrl.ring_slot(origin, seq),
-                            raw.as_mut_ptr(),
-                            SLOT,
-                        )
-                    };
-                    if let Err(why) = Desc::decode(&raw)
-                        .ok_or_else(|| "unknown request".to_string())
-                        .and_then(|d| serve(w, origin, &d))
-                    {
+        let services = &*self.services;
+        services.serve(&mut |origin, raw| {
+            let result = Desc::decode(raw)
+                .ok_or_else(|| "unknown request".to_string())
+                .and_then(|d| {
+                    let w = self
+                        .windows
+                        .lock()
+                        .iter()
+                        .find(|w| w.id == d.window)
+                        .cloned()
+                        .ok_or_else(|| format!("no window {} exposed here", d.window))?;
+                    let r = serve(&w, services, origin, &d);
+                    if r.is_err() {
                         w.rejected.fetch_add(1, Ordering::Relaxed);
-                        tracing::error!(origin, "RMA helper rejected a request: {why}");
                     }
-                    served[origin] = seq + 1;
-                    w.ctrl.ring_done(origin).store(seq + 1, Ordering::Release);
-                    n += 1;
-                }
+                    r
+                });
+            if let Err(why) = result {
+                tracing::error!(origin, "RMA helper rejected a request: {why}");
             }
-        }
-        n
+        })
     }
 }
 
+/// A span of the origin's memory.
+fn at(addr: u64, len: usize) -> [Span; 1] {
+    [Span {
+        addr,
+        len: len as u64,
+    }]
+}
+
+/// Read `out.len()` bytes of the origin's memory at `addr` under `key`.
+fn read_origin(
+    svc: &ServiceChannels,
+    origin: usize,
+    out: &mut [u8],
+    addr: u64,
+    key: RemoteKey,
+) -> Result<(), String> {
+    let local = at(out.as_mut_ptr() as u64, out.len());
+    // SAFETY: `local` is `out`, writable for the call.
+    unsafe { svc.access(RdmaOp::Read, origin, &local, &at(addr, out.len()), key) }
+        .map_err(|e| format!("reading rank {origin}'s memory: {e}"))
+}
+
 /// The target pieces of `d` as (address here, length), checked against the window.
-fn pieces(w: &Exposed, pid: i32, d: &Desc) -> Result<Vec<(usize, usize)>, String> {
+fn pieces(
+    w: &Exposed,
+    svc: &ServiceChannels,
+    origin: usize,
+    d: &Desc,
+) -> Result<Vec<(usize, usize)>, String> {
     let runs: Vec<(u64, u64)> = if d.runs == 0 {
         vec![(0, d.len)]
     } else {
@@ -366,7 +368,7 @@ fn pieces(w: &Exposed, pid: i32, d: &Desc) -> Result<Vec<(usize, usize)>, String
             return Err(format!("{} run-table entries", d.nruns));
         }
         let mut raw = vec![0u8; d.nruns as usize * 16];
-        cma::read(pid, &mut raw, d.runs).map_err(|e| format!("reading the run table: {e}"))?;
+        read_origin(svc, origin, &mut raw, d.runs, d.runs_key)?;
         raw.chunks_exact(16)
             .map(|c| {
                 (
@@ -410,41 +412,63 @@ fn pieces(w: &Exposed, pid: i32, d: &Desc) -> Result<Vec<(usize, usize)>, String
     Ok(out)
 }
 
-fn serve(w: &Exposed, origin: usize, d: &Desc) -> Result<(), String> {
-    let pid = *w.pids.get(origin).ok_or("no such origin")?;
+fn serve(w: &Exposed, svc: &ServiceChannels, origin: usize, d: &Desc) -> Result<(), String> {
+    if !w.members.contains(&origin) {
+        return Err(format!("rank {origin} is not in window {}", w.id));
+    }
     let width = d.basic.size() as u64;
     if d.kind == Kind::Cas && (width > 8 || d.len != width) {
         return Err("compare-and-swap of more than one 8-byte value".into());
     }
-    let local = pieces(w, pid, d)?;
-    let stream = |addr: u64| {
-        [RemoteRange {
-            addr,
-            len: d.len as usize,
-        }]
-    };
-    let err = |e: std::io::Error| format!("moving data with rank {origin}: {e}");
+    let local = pieces(w, svc, origin, d)?;
+    let spans: Vec<Span> = local
+        .iter()
+        .map(|&(a, l)| Span {
+            addr: a as u64,
+            len: l as u64,
+        })
+        .collect();
+    let moved = |e| format!("moving data with rank {origin}: {e}");
     match d.kind {
-        // SAFETY (all transfers): `local` lies inside our window (checked by `pieces`);
-        // the remote ranges are the origin's, checked by the kernel.
+        // SAFETY (both transfers): `spans` lie inside our window (checked by `pieces`);
+        // the origin's side is checked against its key before a byte moves.
         Kind::Put => unsafe {
-            cma::transfer_vectored(Direction::Read, pid, &local, &stream(d.data)).map_err(err)
-        },
+            svc.access(
+                RdmaOp::Read,
+                origin,
+                &spans,
+                &at(d.data, d.len as usize),
+                d.data_key,
+            )
+        }
+        .map_err(moved),
         Kind::Get => unsafe {
-            cma::transfer_vectored(Direction::Write, pid, &local, &stream(d.result)).map_err(err)
-        },
+            svc.access(
+                RdmaOp::Write,
+                origin,
+                &spans,
+                &at(d.result, d.len as usize),
+                d.result_key,
+            )
+        }
+        .map_err(moved),
         Kind::Acc | Kind::Cas => {
             ops::check(d.op, d.basic).map_err(|_| "operation not defined on the type")?;
             let n = d.len as usize;
             let mut cur = vec![0u8; n];
             let mut input = vec![0u8; n];
             if d.kind == Kind::Acc && d.op != Op::NoOp {
-                cma::read(pid, &mut input, d.data).map_err(err)?;
+                read_origin(svc, origin, &mut input, d.data, d.data_key)?;
             }
             with_acc_lock(&w.ctrl, || {
                 gather(&local, &mut cur);
                 if d.result != 0 {
-                    cma::write(pid, &cur, d.result).map_err(err)?;
+                    let l = at(cur.as_ptr() as u64, n);
+                    // SAFETY: `l` is `cur`, readable for the call.
+                    unsafe {
+                        svc.access(RdmaOp::Write, origin, &l, &at(d.result, n), d.result_key)
+                    }
+                    .map_err(moved)?;
                 }
                 let new = match d.kind {
                     Kind::Cas => {
@@ -501,6 +525,10 @@ fn scatter(data: &[u8], local: &[(usize, usize)]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fabric::memory::{Mode, PageRange};
+    use crate::fabric::shm::test_pair;
+    use crate::fabric::mapped::MappedRegion;
+    use crate::fabric::{Rail, Route};
 
     #[test]
     fn descriptors_round_trip_and_reject_garbage() {
@@ -508,64 +536,115 @@ mod tests {
             kind: Kind::Acc,
             op: Op::Minloc,
             basic: Basic::DoubleInt,
+            window: 9,
             target: 1 << 40,
             len: 48,
             data: 0xdead_beef,
+            data_key: RemoteKey(11),
             result: 7,
+            result_key: RemoteKey(12),
             compare: u64::MAX,
             runs: 0x1000,
+            runs_key: RemoteKey(13),
             nruns: 3,
         };
         assert_eq!(Desc::decode(&d.encode()), Some(d));
-        let mut bad = d.encode();
-        bad[0] = 9;
-        assert_eq!(Desc::decode(&bad), None);
-        let mut bad = d.encode();
-        bad[1] = 200;
-        assert_eq!(Desc::decode(&bad), None);
-        let mut bad = d.encode();
-        bad[2] = 99;
-        assert_eq!(Desc::decode(&bad), None);
+        assert_eq!(Desc::decode(&d.encode()[..REQUEST - 1]), None, "short");
+        for (byte, value) in [(0, 9u8), (1, 200), (2, 99)] {
+            let mut bad = d.encode();
+            bad[byte] = value;
+            assert_eq!(Desc::decode(&bad), None);
+        }
     }
 
     #[test]
-    fn requests_outside_the_window_are_refused_before_any_byte_moves() {
-        let n = 1;
-        let mem = Arc::new(MappedRegion::create("t", super::super::control::size(n)).unwrap());
-        let ctrl = Control::new(mem, n).unwrap();
+    fn requests_outside_the_window_or_the_origins_keys_are_refused_before_any_byte_moves() {
+        // Rank 0 (origin) and rank 1 (target, whose helper serves) on a real shm rail,
+        // both ends in this process.
+        let (origin, target) = test_pair();
+        let routes = [Route { rail: 0, peer: 0 }, Route { rail: 0, peer: 1 }];
+        let svc = ServiceChannels::new(vec![Some(target.service())], &routes).unwrap();
+        let mem = Arc::new(MappedRegion::create("t", super::super::control::size(2)).unwrap());
+        let ctrl = Control::new(mem, 2).unwrap();
         let mut window = vec![0u8; 64];
-        let pid = std::process::id() as i32;
-        let w = Exposed::new(1, ctrl, window.as_mut_ptr() as usize, 64, false, vec![pid]);
-        let src = [0xabu8; 64];
+        let w = Exposed::new(1, ctrl, window.as_mut_ptr() as usize, 64, false, vec![0, 1]);
+        // The origin's operand (first page) and run table (second page), registered with
+        // the origin's domain.
+        let page = crate::sys::vmem::page_size();
+        let mut buf = vec![0u8; 3 * page];
+        let base = (buf.as_mut_ptr() as usize).div_ceil(page) * page;
+        let src = base as *mut u8;
+        unsafe { std::ptr::write_bytes(src, 0xab, 64) };
+        let key = origin
+            .memory()
+            .register(PageRange::new(base, base + 2 * page), Mode::Odp)
+            .unwrap()
+            .remote;
         let put = |target, len| Desc {
             kind: Kind::Put,
             op: Op::Replace,
             basic: Basic::Byte,
+            window: 1,
             target,
             len,
-            data: src.as_ptr() as u64,
+            data: base as u64,
+            data_key: key,
             result: 0,
+            result_key: RemoteKey::NONE,
             compare: 0,
             runs: 0,
+            runs_key: RemoteKey::NONE,
             nruns: 0,
         };
-        assert!(serve(&w, 0, &put(60, 8)).is_err());
-        assert!(serve(&w, 0, &put(u64::MAX - 2, 8)).is_err());
-        assert!(serve(&w, 1, &put(0, 8)).is_err(), "unknown origin");
+        assert!(serve(&w, &svc, 0, &put(60, 8)).is_err());
+        assert!(serve(&w, &svc, 0, &put(u64::MAX - 2, 8)).is_err());
+        assert!(serve(&w, &svc, 2, &put(0, 8)).is_err(), "not a member");
+        let mut forged = put(0, 8);
+        forged.data_key = RemoteKey(key.0 ^ 2);
+        assert!(serve(&w, &svc, 0, &forged).unwrap_err().contains("refused"));
+        let mut past = put(0, 8);
+        past.data = (base + 2 * page - 4) as u64;
+        assert!(serve(&w, &svc, 0, &past).is_err(), "past the registration");
         // A run table whose entries leave the window, or do not add up.
-        let table: Vec<u8> = [(0u64, 4u64), (100, 4)]
-            .iter()
-            .flat_map(|&(o, l)| o.to_le_bytes().into_iter().chain(l.to_le_bytes()))
-            .collect();
+        let table = (base + page) as *mut u64;
+        unsafe { std::ptr::copy_nonoverlapping([0u64, 4, 100, 4].as_ptr(), table, 4) };
         let mut d = put(0, 8);
-        d.runs = table.as_ptr() as u64;
-        d.nruns = 2;
-        assert!(serve(&w, 0, &d).is_err());
+        (d.runs, d.runs_key, d.nruns) = (table as u64, key, 2);
+        assert!(serve(&w, &svc, 0, &d).is_err());
         d.len = 9;
-        assert!(serve(&w, 0, &d).is_err());
+        assert!(serve(&w, &svc, 0, &d).is_err());
         assert!(window.iter().all(|&b| b == 0), "nothing was written");
-        serve(&w, 0, &put(8, 16)).unwrap();
+        serve(&w, &svc, 0, &put(8, 16)).unwrap();
         assert!(window[8..24].iter().all(|&b| b == 0xab));
         assert!(window[..8].iter().chain(&window[24..]).all(|&b| b == 0));
+    }
+
+    #[test]
+    fn requests_travel_on_the_service_queue_and_complete_in_order() {
+        let (origin, target) = test_pair();
+        let routes = [Route { rail: 0, peer: 0 }, Route { rail: 0, peer: 1 }];
+        let out = ServiceChannels::new(vec![Some(origin.service())], &routes).unwrap();
+        let inn = ServiceChannels::new(vec![Some(target.service())], &routes).unwrap();
+        assert!(!inn.pending());
+        let mut tickets = Vec::new();
+        while let Some(t) = out.try_request(1, &[tickets.len() as u8; 40]) {
+            tickets.push(t);
+        }
+        assert_eq!(tickets.len(), crate::fabric::shm::service::SLOTS, "full queue");
+        assert!(inn.pending() && !out.served(1, tickets[0]));
+        let mut seen = Vec::new();
+        assert_eq!(
+            inn.serve(&mut |from, req| {
+                assert_eq!(from, 0);
+                assert_eq!(req.len(), REQUEST);
+                assert!(req[40..].iter().all(|&b| b == 0), "the rest zeroed");
+                seen.push(req[0]);
+            }),
+            tickets.len()
+        );
+        assert_eq!(seen, (0..tickets.len() as u8).collect::<Vec<_>>());
+        assert!(out.served(1, *tickets.last().unwrap()) && !inn.pending());
+        assert!(out.try_request(1, &[1]).is_some(), "room again");
+        assert!(out.try_request(7, &[1]).is_none(), "no such rank");
     }
 }

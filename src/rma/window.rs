@@ -12,7 +12,8 @@
 
 use super::control::{self, Control, Region};
 use super::epoch::{Epochs, LockKind};
-use super::helper::{self, Desc, Exposed, Inbox};
+use super::helper::{self, Desc, Exposed, Kind};
+use crate::channel::service::ServiceChannels;
 use crate::coll::{self, CollTransport};
 use crate::comm::Communicator;
 use crate::error::{Error, ErrorClass, Result};
@@ -47,6 +48,9 @@ pub trait RmaHost: CollTransport {
     fn rma_settings(&self) -> RmaSettings;
     /// The registration layer windows register their memory with, and its policy.
     fn registration(&self) -> Option<(&Registry, RegPolicy)>;
+    /// The queues that carry requests to other processes' RMA helpers (None for a process
+    /// alone).
+    fn services(&self) -> Option<&Arc<ServiceChannels>>;
 }
 
 /// How operations travel (`RAILMPI_RMA_ATOMICS`, `RAILMPI_RMA_TRANSFER`).
@@ -99,8 +103,8 @@ pub struct Target {
     /// accumulate lock, so the owner must take that lock too, even on its own memory.
     pub native_atomics: bool,
     pub ctrl: Control,
-    /// The target process's helper doorbell.
-    pub inbox: Arc<Inbox>,
+    /// The target's helper's name for this window (in requests to it).
+    pub helper_window: u64,
 }
 
 /// One exchanged description of a rank's part of a window (fixed size on the wire).
@@ -114,13 +118,13 @@ struct Record {
     disp_unit: u64,
     /// Shared flavor: where this rank's part begins in rank 0's segment.
     offset: u64,
-    /// The process's RMA helper inbox.
-    inbox_fd: i32,
     /// The key peers reach this part with over the rails (`Create`, `Allocate`).
     rkey: u64,
+    /// What this process's RMA helper calls the window.
+    helper_window: u64,
 }
 
-const RECORD: usize = 56;
+const RECORD: usize = 64;
 
 impl Record {
     fn encode(&self) -> [u8; RECORD] {
@@ -132,8 +136,8 @@ impl Record {
         b[20..28].copy_from_slice(&self.size.to_le_bytes());
         b[28..36].copy_from_slice(&self.disp_unit.to_le_bytes());
         b[36..44].copy_from_slice(&self.offset.to_le_bytes());
-        b[44..48].copy_from_slice(&self.inbox_fd.to_le_bytes());
         b[48..56].copy_from_slice(&self.rkey.to_le_bytes());
+        b[56..64].copy_from_slice(&self.helper_window.to_le_bytes());
         b
     }
 
@@ -148,8 +152,8 @@ impl Record {
             size: u(20..28),
             disp_unit: u(28..36),
             offset: u(36..44),
-            inbox_fd: i(44..48),
             rkey: u(48..56),
+            helper_window: u(56..64),
         }
     }
 }
@@ -165,10 +169,15 @@ pub struct Window {
     /// The window's private communicator (a duplicate of the one it was made on).
     pub comm: Arc<Communicator>,
     pub settings: RmaSettings,
-    /// What our helper serves of this window.
-    exposed: Arc<Exposed>,
-    /// Requests we posted to each target's helper (our side of our ring there).
+    /// What our helper serves of this window (None for a process alone, which has no
+    /// peer to serve).
+    exposed: Option<Arc<Exposed>>,
+    /// The process's service queues, which carry requests to targets' helpers.
+    services: Option<Arc<ServiceChannels>>,
+    /// Per target: the ticket of the last request we queued at its helper.
     posted: Mutex<Vec<u64>>,
+    /// Registrations of our memory that queued requests name, kept until served.
+    in_flight: Mutex<Vec<(usize, u64, Registration)>>,
     pub flavor: Flavor,
     /// This rank's part: base address (0 for a dynamic window), bytes, displacement unit.
     pub base: usize,
@@ -226,7 +235,13 @@ impl Window {
         let wcomm = host.dup_comm(comm)?;
         let (n, me) = (wcomm.size(), wcomm.rank);
         let pid = std::process::id() as i32;
-        let helper = helper::helper().map_err(|e| os_err("starting the RMA helper thread", e))?;
+        let helper = host
+            .services()
+            .map(helper::helper)
+            .transpose()
+            .map_err(|e| os_err("starting the RMA helper thread", e))?;
+        static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+        let helper_window = NEXT_ID.fetch_add(1, Ordering::Relaxed);
         let own_mem = Arc::new(
             MappedRegion::create("railmpi-win-control", control::size(n))
                 .map_err(|e| os_err("window control block", e))?,
@@ -242,8 +257,8 @@ impl Window {
             size: size as u64,
             disp_unit: disp_unit as u64,
             offset: 0,
-            inbox_fd: helper.inbox_fd(),
             rkey: 0,
+            helper_window,
         };
         if flavor == Flavor::Allocate {
             let m = Arc::new(
@@ -336,33 +351,31 @@ impl Window {
                     peer: wcomm.world_rank(r),
                 },
             };
-            let inbox = Arc::new(
-                Inbox::open(rec.pid, rec.inbox_fd)
-                    .map_err(|e| os_err("mapping a peer's RMA inbox", e))?,
-            );
             targets.push(Target {
                 size: rec.size,
                 disp_unit: rec.disp_unit.max(1),
                 native_atomics: matches!(flavor, Flavor::Allocate | Flavor::Shared),
                 reach,
                 ctrl,
-                inbox,
+                helper_window: rec.helper_window,
             });
         }
         let my_base = match targets[me].reach {
             Reach::Mapped { base } => base,
             _ => 0,
         };
-        static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
-        let exposed = Arc::new(Exposed::new(
-            NEXT_ID.fetch_add(1, Ordering::Relaxed),
-            own.clone(),
-            my_base,
-            size as u64,
-            flavor == Flavor::Dynamic,
-            all.iter().map(|r| r.pid).collect(),
-        ));
-        helper.expose(exposed.clone());
+        let exposed = helper.map(|h| {
+            let e = Arc::new(Exposed::new(
+                helper_window,
+                own.clone(),
+                my_base,
+                size as u64,
+                flavor == Flavor::Dynamic,
+                (0..n).map(|r| wcomm.world_rank(r)).collect(),
+            ));
+            h.expose(e.clone());
+            e
+        });
         let policy = host.registration().map(|(_, p)| p);
         // A shared window's part is known only now (the segment is laid out above).
         if let (Some((registry, p)), Flavor::Shared, true) = (host.registration(), flavor, size > 0)
@@ -376,7 +389,9 @@ impl Window {
             comm: wcomm,
             settings: host.rma_settings(),
             exposed,
+            services: host.services().cloned(),
             posted: Mutex::new(vec![0; n]),
+            in_flight: Mutex::new(Vec::new()),
             flavor,
             base: my_base,
             size,
@@ -769,52 +784,84 @@ impl Window {
     pub fn free(&self, host: &dyn RmaHost) -> Result<()> {
         self.epochs.lock().free()?;
         coll::direct::barrier(host, &self.comm, coll::TAG_RUNTIME_BARRIER, false)?;
-        if let Ok(h) = helper::helper() {
-            h.withdraw(self.exposed.id);
+        if let (Some(h), Some(e)) = (helper::started(), &self.exposed) {
+            h.withdraw(e.id);
         }
         Ok(())
     }
 
     /// Have `target`'s helper run `d` and wait until it has (the bytes `d` names in our
     /// memory must stay put until then, which waiting here guarantees).
-    pub(crate) fn helper_call(&self, host: &dyn RmaHost, target: usize, d: &Desc) -> Result<()> {
-        let seq = self.helper_post(host, target, d)?;
-        self.wait_for(host, || self.helper_done(target, seq));
+    pub(crate) fn helper_call(&self, host: &dyn RmaHost, target: usize, d: Desc) -> Result<()> {
+        let ticket = self.helper_post(host, target, d)?;
+        self.wait_for(host, || self.helper_done(target, ticket));
+        self.release_served();
         Ok(())
     }
 
-    /// Queue `d` at `target`'s helper; returns its sequence number (`helper_done`). The
-    /// memory `d` names must stay put until it is done.
-    pub(crate) fn helper_post(&self, host: &dyn RmaHost, target: usize, d: &Desc) -> Result<u64> {
+    /// Queue `d` at `target`'s helper on the service queue; returns its ticket
+    /// (`helper_done`). The memory `d` names here is registered for the helper to reach
+    /// (its keys go in the request) and must stay put until the request is served.
+    pub(crate) fn helper_post(&self, host: &dyn RmaHost, target: usize, mut d: Desc) -> Result<u64> {
         let t = self.target(target)?;
-        let me = self.comm.rank;
-        let seq = {
-            let mut posted = self.posted.lock();
-            let seq = posted[target];
-            let done = t.ctrl.ring_done(me);
-            self.wait_for(host, || {
-                seq - done.load(Ordering::Acquire) < control::RING_SLOTS as u64
-            });
-            let slot = t.ctrl.ring_slot(me, seq);
-            let raw = d.encode();
-            // SAFETY: the slot is ours to write: the helper finished the request that
-            // used it last (checked above) and reads it only after `posted` moves on.
-            unsafe { std::ptr::copy_nonoverlapping(raw.as_ptr(), slot, raw.len()) };
-            t.ctrl.ring_posted(me).store(seq + 1, Ordering::Release);
-            posted[target] = seq + 1;
-            seq + 1
+        let services = self
+            .services
+            .as_ref()
+            .ok_or_else(|| win_err("no service queue reaches the target's helper"))?;
+        let peer = self.comm.world_rank(target);
+        d.window = t.helper_window;
+        let mut regs = Vec::new();
+        let mut key = |addr: u64, len: u64| -> Result<RemoteKey> {
+            if addr == 0 || len == 0 {
+                return Ok(RemoteKey::NONE);
+            }
+            let (registry, _) = host
+                .registration()
+                .ok_or_else(|| win_err("no registration layer to key RMA operands with"))?;
+            let r = registry
+                .register(addr as usize, len as usize, Mode::Odp)
+                .map_err(|e| Error::new(ErrorClass::NoMem, format!("registering an RMA operand: {e}")))?;
+            let k = r.remote_key();
+            regs.push(r);
+            Ok(k)
         };
-        t.inbox.ring();
-        Ok(seq)
+        if d.kind != Kind::Cas {
+            d.data_key = key(d.data, d.len)?;
+        }
+        d.result_key = key(d.result, d.len)?;
+        d.runs_key = key(d.runs, u64::from(d.nruns) * 16)?;
+        let raw = d.encode();
+        let ticket = {
+            let mut posted = self.posted.lock();
+            let mut ticket = None;
+            self.wait_for(host, || {
+                ticket = services.try_request(peer, &raw);
+                ticket.is_some()
+            });
+            let ticket = ticket.expect("queued");
+            posted[target] = ticket;
+            ticket
+        };
+        self.in_flight
+            .lock()
+            .extend(regs.into_iter().map(|r| (target, ticket, r)));
+        Ok(ticket)
     }
 
-    /// Whether request `seq` queued at `target`'s helper is done.
-    pub fn helper_done(&self, target: usize, seq: u64) -> bool {
-        self.targets[target]
-            .ctrl
-            .ring_done(self.comm.rank)
-            .load(Ordering::Acquire)
-            >= seq
+    /// Whether request `ticket` queued at `target`'s helper is done.
+    pub fn helper_done(&self, target: usize, ticket: u64) -> bool {
+        ticket == 0
+            || self.services.as_ref().is_some_and(|s| {
+                target < self.targets.len() && s.served(self.comm.world_rank(target), ticket)
+            })
+    }
+
+    /// Drop the registrations of requests that were served.
+    fn release_served(&self) {
+        let mut f = self.in_flight.lock();
+        if !f.is_empty() {
+            f.retain(|&(t, ticket, _)| !self.helper_done(t, ticket));
+        }
     }
 
     /// Wait for every request queued at `target`'s helper (operations complete at flush,
@@ -822,6 +869,7 @@ impl Window {
     fn drain(&self, host: &dyn RmaHost, target: usize) {
         let upto = self.posted.lock()[target];
         self.wait_for(host, || self.helper_done(target, upto));
+        self.release_served();
     }
 
     fn drain_all(&self, host: &dyn RmaHost) {
@@ -885,8 +933,8 @@ mod tests {
             size: 12345,
             disp_unit: 8,
             offset: 640,
-            inbox_fd: 9,
             rkey: 0xfeed_0000_0001,
+            helper_window: 1 << 40 | 3,
         };
         assert_eq!(Record::decode(&r.encode()), r);
     }

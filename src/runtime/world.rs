@@ -3,6 +3,7 @@
 use super::config::{Bind, Config};
 use super::pmi::{self, Pmi};
 use super::progress::{Progress, ProgressState, WaitPolicy};
+use crate::channel::service::ServiceChannels;
 use crate::channel::Channels;
 use crate::coll::schedule::{CollId, Schedule};
 use crate::coll::{self, CollTransport};
@@ -40,6 +41,8 @@ pub struct World {
     pub oversubscribed: bool,
     /// The registration layer the protocols use (None for a single process).
     pub registry: Option<Registry>,
+    /// The second queue of the channels, to other processes' RMA helpers.
+    services: Option<Arc<ServiceChannels>>,
 }
 
 const STATE_NEW: u8 = 0;
@@ -125,6 +128,7 @@ impl World {
         )
         .map_err(intern)?;
         let doorbell = fabric.wait;
+        let services = ServiceChannels::new(fabric.services, &fabric.routes).map(Arc::new);
         let channels = Channels::new(fabric.rails, &fabric.routes, fabric.wait);
         let caps = channels.caps().clone();
         let mut p2p = Pt2pt::new(
@@ -216,6 +220,7 @@ impl World {
             main_thread: std::thread::current().id(),
             oversubscribed,
             registry,
+            services,
             config,
         })
     }
@@ -737,6 +742,10 @@ impl crate::rma::RmaHost for World {
         crate::registration::RegPolicy,
     )> {
         self.registry.as_ref().map(|r| (r, self.config.reg_policy))
+    }
+
+    fn services(&self) -> Option<&Arc<ServiceChannels>> {
+        self.services.as_ref()
     }
 
     fn rma_settings(&self) -> crate::rma::RmaSettings {

@@ -1,12 +1,14 @@
 //! Layout of the job's shared segment: header, one block per rank, the rings (ring from `i`
-//! to `j` at index `i * n + j`), then one key table per rank.
+//! to `j` at index `i * n + j`), one key table per rank, then the service queues (queue
+//! from `i` to `j` at index `i * n + j`, `service.rs`).
 
 use super::keys::{KeySlot, TABLE_BYTES};
 use super::ring::{RingGeometry, CACHE_LINE};
+use super::service::QUEUE_BYTES;
 use crate::fabric::doorbell::DoorbellWords;
 use std::sync::atomic::{AtomicI32, AtomicU64};
 
-const MAGIC: u64 = 0x7261_696c_6d70_6902; // "railmpi" v2 (key tables)
+const MAGIC: u64 = 0x7261_696c_6d70_6903; // "railmpi" v3 (service queues)
 const PAGE: usize = 4096;
 
 #[repr(C)]
@@ -17,7 +19,9 @@ struct SegHeader {
     cell_size: u64,
 }
 
-/// Per-rank facts peers need: pid for CMA, the CMA probe, and the doorbell.
+/// Per-rank facts peers need: pid for CMA, the CMA probe, the doorbell, and (on a line of
+/// their own, so that RMA requests do not disturb the message path) the service thread's
+/// doorbell and the count of requests queued for it.
 #[repr(C, align(64))]
 pub struct RankBlock {
     pub pid: AtomicI32,
@@ -25,6 +29,9 @@ pub struct RankBlock {
     pub probe_value: AtomicU64,
     _pad: [u8; 40],
     pub doorbell: DoorbellWords,
+    _pad2: [u8; 56],
+    pub service_bell: DoorbellWords,
+    pub requests: AtomicU64,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -54,8 +61,12 @@ impl SegmentLayout {
         end.div_ceil(PAGE) * PAGE
     }
 
-    pub fn total_bytes(&self) -> usize {
+    fn services_offset(&self) -> usize {
         self.keys_offset() + self.nranks * TABLE_BYTES.div_ceil(PAGE) * PAGE
+    }
+
+    pub fn total_bytes(&self) -> usize {
+        self.services_offset() + self.nranks * self.nranks * QUEUE_BYTES
     }
 
     /// # Safety
@@ -119,5 +130,14 @@ impl SegmentLayout {
         let off = self.rings_offset() + (from * self.nranks + to) * self.geo.bytes();
         debug_assert_eq!(off % CACHE_LINE, 0);
         base.add(off)
+    }
+
+    /// The service queue from `from` to `to` (`QUEUE_BYTES`, cache-line aligned).
+    ///
+    /// # Safety
+    /// `base` maps `total_bytes()` bytes and `from, to < nranks`.
+    pub unsafe fn service_queue(&self, base: *mut u8, from: usize, to: usize) -> *mut u8 {
+        debug_assert!(from < self.nranks && to < self.nranks);
+        base.add(self.services_offset() + (from * self.nranks + to) * QUEUE_BYTES)
     }
 }

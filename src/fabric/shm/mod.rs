@@ -7,20 +7,24 @@
 //! key before CMA moves a byte. CMA completes inside the call, so a posted operation's
 //! completion is queued here and handed up by the next `poll`.
 
+pub mod access;
 pub mod domain;
 pub mod keys;
 pub mod layout;
 pub mod ring;
+pub mod service;
 
 use super::{
     AtomicOp, Completion, Doorbell, MemoryDomain, Rail, RailCaps, RailError, RailEvent, RdmaOp,
     RemoteKey, Span,
 };
-use crate::sys::cma::{self, Direction, RemoteRange};
+use crate::sys::cma;
 use crate::sys::{cpu, shm_segment::SharedSegment};
+use access::PeerAccess;
 use domain::ShmDomain;
 use keys::KeySlot;
 use layout::{RankBlock, SegmentLayout};
+use service::ShmService;
 use ring::{RingGeometry, RingRx, RingTx};
 use std::collections::VecDeque;
 use std::sync::atomic::Ordering;
@@ -39,22 +43,21 @@ pub struct ShmSettings {
 pub struct ShmRail {
     caps: RailCaps,
     me: usize,
-    pids: Vec<i32>,
     tx: Vec<Option<RingTx>>,
     rx: Vec<Option<RingRx>>,
     doorbells: Vec<Doorbell>,
-    /// Every rank's key table, in the segment.
-    key_tables: Vec<*const KeySlot>,
+    /// Keyed CMA to peers (shared with the service queue).
+    access: Arc<PeerAccess>,
     memory: Arc<ShmDomain>,
+    service: Arc<ShmService>,
     /// Completions of posted operations, handed up by the next `poll`.
     done: VecDeque<Completion>,
     /// Next peer to poll first, so no peer starves the others.
     poll_start: usize,
-    _segment: Arc<SharedSegment>,
 }
 
-// SAFETY: the key-table pointers point into the segment this rail keeps mapped (`_segment`)
-// and are read only through atomics; the rest is owned data.
+// SAFETY: the rings and doorbells point into the segment that `access`, `memory` and
+// `service` keep mapped; the rail is used by one thread at a time.
 unsafe impl Send for ShmRail {}
 
 /// Messages taken from one peer per poll before moving on (fairness).
@@ -168,6 +171,10 @@ impl ShmRail {
         // SAFETY: our own table, inside the segment the domain keeps alive; peers only
         // read it.
         let memory = Arc::new(unsafe { ShmDomain::in_segment(segment.clone(), key_tables[me]) });
+        // SAFETY: the tables lie in `segment`, which the access keeps mapped.
+        let access = Arc::new(unsafe { PeerAccess::new(me, pids, key_tables, segment.clone()) });
+        // SAFETY: the layout was validated against the mapping, which the service keeps.
+        let service = Arc::new(unsafe { ShmService::new(segment, lay, me, access.clone()) });
         Ok(ShmRail {
             caps: RailCaps {
                 name: "shm",
@@ -189,84 +196,20 @@ impl ShmRail {
                 min_rdma_run: 1024,
             },
             me,
-            pids,
             tx,
             rx,
             doorbells,
-            key_tables,
+            access,
             memory,
+            service,
             done: VecDeque::new(),
             poll_start: 0,
-            _segment: segment,
         })
     }
 
-    /// Check `rkey` at `peer` for `rights` over `remote`, then move the bytes with CMA.
-    ///
-    /// # Safety
-    /// The local spans are valid for `dir` (readable for a write, writable for a read).
-    unsafe fn transfer(
-        &self,
-        op: RdmaOp,
-        peer: usize,
-        local: &[Span],
-        remote: &[Span],
-        rkey: RemoteKey,
-    ) -> Result<(), RailError> {
-        let pid = *self.pids.get(peer).ok_or(RailError::NoSuchPeer(peer))?;
-        if peer == self.me {
-            return Err(RailError::NoSuchPeer(peer));
-        }
-        // SAFETY: the peer's table lies in the segment we keep mapped.
-        unsafe {
-            keys::check(
-                self.key_tables[peer],
-                rkey,
-                remote.iter().map(|s| (s.addr, s.len)),
-                keys::right_for(op),
-            )
-        }
-        .map_err(RailError::Key)?;
-        let res = match (local, remote) {
-            // One range each side: no vectors to build.
-            ([l], [r]) if l.len == r.len => {
-                let len = l.len as usize;
-                match op {
-                    // SAFETY: the caller's contract on `local`.
-                    RdmaOp::Read => cma::read(
-                        pid,
-                        unsafe { std::slice::from_raw_parts_mut(l.addr as *mut u8, len) },
-                        r.addr,
-                    ),
-                    // SAFETY: as above.
-                    RdmaOp::Write => cma::write(
-                        pid,
-                        unsafe { std::slice::from_raw_parts(l.addr as *const u8, len) },
-                        r.addr,
-                    ),
-                }
-            }
-            _ => {
-                let l: Vec<(usize, usize)> = local
-                    .iter()
-                    .map(|s| (s.addr as usize, s.len as usize))
-                    .collect();
-                let r: Vec<RemoteRange> = remote
-                    .iter()
-                    .map(|s| RemoteRange {
-                        addr: s.addr,
-                        len: s.len as usize,
-                    })
-                    .collect();
-                let dir = match op {
-                    RdmaOp::Read => Direction::Read,
-                    RdmaOp::Write => Direction::Write,
-                };
-                // SAFETY: the caller's contract on `local`.
-                unsafe { cma::transfer_vectored(dir, pid, &l, &r) }
-            }
-        };
-        res.map_err(RailError::Access)
+    /// This process's end of the job's service queues (`service.rs`).
+    pub fn service(&self) -> Arc<ShmService> {
+        self.service.clone()
     }
 
     /// Hand up the queued completions (out of line: the polling loop stays small).
@@ -296,7 +239,7 @@ impl Rail for ShmRail {
     }
 
     fn peers(&self) -> usize {
-        self.pids.len()
+        self.access.peers()
     }
 
     fn memory(&self) -> Arc<dyn MemoryDomain> {
@@ -375,7 +318,7 @@ impl Rail for ShmRail {
             }));
         }
         // SAFETY: the caller's contract on `local`.
-        let res = unsafe { self.transfer(op, peer, local, remote, rkey) };
+        let res = unsafe { self.access.transfer(op, peer, local, remote, rkey) };
         self.complete(token, res);
         Ok(())
     }
@@ -394,37 +337,43 @@ impl Rail for ShmRail {
     }
 }
 
+/// Two ends of a real shm rail (one segment, CMA), both in this process (for tests).
+#[cfg(test)]
+pub fn test_pair() -> (ShmRail, ShmRail) {
+    use std::sync::atomic::AtomicU32;
+    static N: AtomicU32 = AtomicU32::new(0);
+    let name = format!(
+        "railmpi-test-pair-{}-{}",
+        cpu::pid(),
+        N.fetch_add(1, Ordering::Relaxed)
+    );
+    let settings = ShmSettings {
+        ncells: 8,
+        cell_size: 256,
+        cma: true,
+    };
+    let barrier = Arc::new(std::sync::Barrier::new(2));
+    let ends: Vec<_> = (0..2)
+        .map(|me| {
+            let (name, settings, barrier) = (name.clone(), settings.clone(), barrier.clone());
+            std::thread::spawn(move || {
+                let mut wait = || {
+                    barrier.wait();
+                    Ok(())
+                };
+                ShmRail::establish(&name, me, 2, &settings, &mut wait).unwrap()
+            })
+        })
+        .collect();
+    let mut ends = ends.into_iter().map(|t| t.join().unwrap());
+    (ends.next().unwrap(), ends.next().unwrap())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::fabric::memory::{Mode, PageRange};
     use crate::fabric::KeyError;
-    use std::sync::Barrier;
-
-    /// Two ends of a real shm rail (one segment, CMA), both in this process.
-    fn pair() -> (ShmRail, ShmRail) {
-        let name = format!("railmpi-test-keys-{}", cpu::pid());
-        let settings = ShmSettings {
-            ncells: 8,
-            cell_size: 256,
-            cma: true,
-        };
-        let barrier = Arc::new(Barrier::new(2));
-        let ends: Vec<_> = (0..2)
-            .map(|me| {
-                let (name, settings, barrier) = (name.clone(), settings.clone(), barrier.clone());
-                std::thread::spawn(move || {
-                    let mut wait = || {
-                        barrier.wait();
-                        Ok(())
-                    };
-                    ShmRail::establish(&name, me, 2, &settings, &mut wait).unwrap()
-                })
-            })
-            .collect();
-        let mut ends = ends.into_iter().map(|t| t.join().unwrap());
-        (ends.next().unwrap(), ends.next().unwrap())
-    }
 
     fn completions(rail: &mut ShmRail) -> Vec<Completion> {
         let mut out = Vec::new();
@@ -438,7 +387,7 @@ mod tests {
 
     #[test]
     fn posted_writes_and_reads_check_the_targets_key() {
-        let (mut a, b) = pair();
+        let (mut a, b) = test_pair();
         assert!(a.caps().rdma(), "CMA to ourselves works");
         let page = crate::sys::vmem::page_size();
         // The target's buffer: three pages, the middle one registered.

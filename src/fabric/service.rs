@@ -1,0 +1,47 @@
+//! The service queue: a rail's second queue, for requests a peer's service thread carries
+//! out on its own memory (host-assisted one-sided operations: Tipparaju 2004 §4; the RMA
+//! helper), apart from the channel messages of point-to-point, so that neither waits
+//! behind the other (Tsai, Penoff, Wagner §IV: one-sided traffic queued and progressed
+//! separately). Compare a second queue pair on the same port.
+//!
+//! Any thread of an origin may queue a request; each process runs one service thread,
+//! which sleeps on the queue's wait handle, serves what arrived, and marks each request
+//! served, which is how its origin learns it is done. While serving, the service moves
+//! the origin's operands and results with `access`, under keys of the origin's
+//! registrations named in the request — the same key checks as a posted transfer.
+
+use super::{Doorbell, RailError, RdmaOp, RemoteKey, Span};
+
+/// Largest request, in bytes.
+pub const REQUEST: usize = 128;
+
+pub trait Service: Send + Sync {
+    /// Queue `req` (at most `REQUEST` bytes) for `peer`'s service thread: its ticket, or
+    /// None when the queue to `peer` is full now (wait for earlier tickets, then retry).
+    fn try_request(&self, peer: usize, req: &[u8]) -> Option<u64>;
+    /// Whether request `ticket` to `peer`, and every one queued before it, was served.
+    fn served(&self, peer: usize, ticket: u64) -> bool;
+    /// The service thread's side: hand every waiting request to `f` (origin peer, the
+    /// request's `REQUEST` bytes, untrusted), marking each served after `f` returns.
+    /// Returns how many. One thread serves.
+    fn serve(&self, f: &mut dyn FnMut(usize, &[u8])) -> usize;
+    /// Whether requests may be waiting (cheap; for spinning threads that should yield to
+    /// the service thread).
+    fn pending(&self) -> bool;
+    /// What the service thread sleeps on: rung when a request arrives.
+    fn wait_handle(&self) -> Doorbell;
+    /// For the service thread: move bytes between the `local` spans here and `peer`'s
+    /// `remote` spans under `peer`'s key `rkey` (checked before a byte moves); returns
+    /// when done.
+    ///
+    /// # Safety
+    /// The local spans are valid for `op` (writable for a read, readable for a write).
+    unsafe fn access(
+        &self,
+        op: RdmaOp,
+        peer: usize,
+        local: &[Span],
+        remote: &[Span],
+        rkey: RemoteKey,
+    ) -> Result<(), RailError>;
+}
