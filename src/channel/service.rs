@@ -54,7 +54,8 @@ impl ServiceChannels {
 
     /// Whether request `ticket` to `rank` (and each before it) was served.
     pub fn served(&self, rank: usize, ticket: u64) -> bool {
-        self.route(rank).is_some_and(|(s, peer)| s.served(peer, ticket))
+        self.route(rank)
+            .is_some_and(|(s, peer)| s.served(peer, ticket))
     }
 
     /// Serve every waiting request: `f(origin rank, request bytes)`. Returns how many.

@@ -525,9 +525,9 @@ fn scatter(data: &[u8], local: &[(usize, usize)]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fabric::mapped::MappedRegion;
     use crate::fabric::memory::{Mode, PageRange};
     use crate::fabric::shm::test_pair;
-    use crate::fabric::mapped::MappedRegion;
     use crate::fabric::{Rail, Route};
 
     #[test]
@@ -630,7 +630,11 @@ mod tests {
         while let Some(t) = out.try_request(1, &[tickets.len() as u8; 40]) {
             tickets.push(t);
         }
-        assert_eq!(tickets.len(), crate::fabric::shm::service::SLOTS, "full queue");
+        assert_eq!(
+            tickets.len(),
+            crate::fabric::shm::service::SLOTS,
+            "full queue"
+        );
         assert!(inn.pending() && !out.served(1, tickets[0]));
         let mut seen = Vec::new();
         assert_eq!(

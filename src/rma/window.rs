@@ -802,7 +802,12 @@ impl Window {
     /// Queue `d` at `target`'s helper on the service queue; returns its ticket
     /// (`helper_done`). The memory `d` names here is registered for the helper to reach
     /// (its keys go in the request) and must stay put until the request is served.
-    pub(crate) fn helper_post(&self, host: &dyn RmaHost, target: usize, mut d: Desc) -> Result<u64> {
+    pub(crate) fn helper_post(
+        &self,
+        host: &dyn RmaHost,
+        target: usize,
+        mut d: Desc,
+    ) -> Result<u64> {
         let t = self.target(target)?;
         let services = self
             .services
@@ -820,7 +825,12 @@ impl Window {
                 .ok_or_else(|| win_err("no registration layer to key RMA operands with"))?;
             let r = registry
                 .register(addr as usize, len as usize, Mode::Odp)
-                .map_err(|e| Error::new(ErrorClass::NoMem, format!("registering an RMA operand: {e}")))?;
+                .map_err(|e| {
+                    Error::new(
+                        ErrorClass::NoMem,
+                        format!("registering an RMA operand: {e}"),
+                    )
+                })?;
             let k = r.remote_key();
             regs.push(r);
             Ok(k)

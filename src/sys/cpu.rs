@@ -68,3 +68,29 @@ pub fn hostname() -> String {
     let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
     String::from_utf8_lossy(&buf[..end]).into_owned()
 }
+
+/// Start fetching the cache line at `p` for reading (a hint: no fault, no effect on
+/// memory, a no-op where the CPU has no prefetch instruction we use).
+#[inline(always)]
+pub fn prefetch_read(p: *const u8) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch never faults or changes memory, whatever the address.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p as *const i8)
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
+}
+
+/// Start fetching the cache line at `p` with intent to write (`prefetchw`), so a store to
+/// it later finds the line already owned.
+#[inline(always)]
+pub fn prefetch_write(p: *const u8) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: as for `prefetch_read`.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_ET0 }>(p as *const i8)
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
+}

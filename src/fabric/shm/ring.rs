@@ -6,12 +6,15 @@
 //! the count of messages it has consumed in `tail`, which the producer reads only when its
 //! cached copy says the ring is full, so the hot path touches one line per message.
 
+use crate::sys::cpu;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 pub const CACHE_LINE: usize = 64;
 /// `seq`, `len` and the immediate word (padded): small, so a short message and its header
 /// share one cache line.
 const CELL_HEADER: usize = 16;
+/// How many cells ahead each end prefetches.
+const AHEAD: u64 = 4;
 
 #[repr(C)]
 struct RingCtl {
@@ -121,6 +124,11 @@ impl RingTx {
             hdr.seq.store((self.head + 1) as u32, Ordering::Release);
         }
         self.head += 1;
+        // Take ownership of a cell we will fill a few messages from now. The consumer read
+        // it a lap ago, so a store to it must first take the line back; done now, that
+        // transfer overlaps our next messages instead of stalling a store then (the
+        // consumer polls only the cell at `head`, never this one).
+        cpu::prefetch_write(self.cell(self.head + AHEAD));
         true
     }
 
@@ -154,6 +162,9 @@ impl RingRx {
         if hdr.seq.load(Ordering::Acquire) != (self.next + 1) as u32 {
             return None;
         }
+        // Start loading a cell a few messages ahead: when we are behind the producer it is
+        // written already, and its miss overlaps this message's work.
+        cpu::prefetch_read(self.cell(self.next + AHEAD));
         // The length comes from another process: clamp it to the cell.
         let len = (hdr.len as usize).min(self.geo.max_payload());
         // SAFETY: the acquire load above makes the producer's payload visible, and the
