@@ -51,7 +51,10 @@ fn main() {
     // A one-process shm rail, built for real (segment, key table), to report its caps.
     let name = format!("railmpi-info-{}", std::process::id());
     match ShmRail::establish(&name, 0, 1, &settings, &mut || Ok(())) {
-        Ok(rail) => print_caps(rail.caps(), "one node: rings + Cross Memory Attach, keyed"),
+        Ok(rail) => print_caps(
+            rail.caps(),
+            "one node: rings + Cross Memory Attach, keyed; a service queue per pair of ranks",
+        ),
         Err(e) => println!("  shm    unavailable: {e}"),
     }
     println!("  tcp    not built yet");

@@ -878,6 +878,10 @@ impl Window {
     /// unlock, fence and complete).
     fn drain(&self, host: &dyn RmaHost, target: usize) {
         let upto = self.posted.lock()[target];
+        if upto == 0 {
+            // Nothing ever queued there (the latency path of flush and unlock).
+            return;
+        }
         self.wait_for(host, || self.helper_done(target, upto));
         self.release_served();
     }
