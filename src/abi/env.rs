@@ -76,7 +76,9 @@ pub unsafe extern "C" fn PMPI_Finalize() -> c_int {
 pub unsafe extern "C" fn PMPI_Abort(comm: MPI_Comm, errorcode: c_int) -> c_int {
     // MPI_Abort never returns; the whole job goes down with `errorcode`.
     let rank = crate::runtime::world().map(|w| w.rank as i64).unwrap_or(-1);
-    eprintln!("railmpi: rank {rank} called MPI_Abort(comm={comm:#x}, errorcode={errorcode})");
+    crate::runtime::logging::say(&format!(
+        "railmpi: rank {rank} called MPI_Abort(comm={comm:#x}, errorcode={errorcode})"
+    ));
     match crate::runtime::world() {
         Some(w) => w.abort(errorcode, "MPI_Abort"),
         None => std::process::exit(errorcode),

@@ -156,7 +156,9 @@ pub fn fatal(func: &str, code: c_int, msg: &str) -> ! {
     let rank = world::world()
         .map(|w| w.rank.to_string())
         .unwrap_or_else(|| "?".into());
-    eprintln!("railmpi: rank {rank}: fatal error in {func}: {class}: {msg}");
+    crate::runtime::logging::say(&format!(
+        "railmpi: rank {rank}: fatal error in {func}: {class}: {msg}"
+    ));
     match world::world() {
         Some(w) => w.abort(1, &format!("fatal error in {func}")),
         None => std::process::exit(1),

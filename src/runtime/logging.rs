@@ -38,3 +38,14 @@ where
         writeln!(w)
     }
 }
+
+/// Print `line` and a newline on stderr in one `write`: ranks share their launcher's
+/// terminal or pipe, and `eprintln!` writes each formatted piece separately, so two ranks
+/// failing at once interleaved mid-line.
+pub fn say(line: &str) {
+    use std::io::Write;
+    let mut buf = String::with_capacity(line.len() + 1);
+    buf.push_str(line);
+    buf.push('\n');
+    let _ = std::io::stderr().lock().write_all(buf.as_bytes());
+}

@@ -275,11 +275,11 @@ impl World {
                     StatsSnapshot::from_array(a)
                 })
                 .collect();
-            eprintln!(
+            super::logging::say(&format!(
                 "railmpi stats total ({} ranks): {}",
                 snaps.len(),
                 StatsSnapshot::sum(&snaps)
-            );
+            ));
         }
         Ok(())
     }

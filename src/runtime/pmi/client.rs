@@ -547,7 +547,10 @@ impl Pmi {
     /// is none) and does not exit: the caller exits right after.
     pub fn abort(&self, code: i32, msg: &str) {
         if !msg.is_empty() {
-            eprintln!("[{}] aborting job (exit code {code}): {msg}", self.rank);
+            crate::runtime::logging::say(&format!(
+                "[{}] aborting job (exit code {code}): {msg}",
+                self.rank
+            ));
         }
         if let Backend::Wire { conn, raw } = &self.backend {
             let line = Command::Abort { exitcode: code }.encode();
