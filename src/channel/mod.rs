@@ -69,8 +69,22 @@ impl Channels {
                 *slot = rank;
             }
         }
-        // What the layers above may count on (one rail today: its caps).
-        let caps = rails[0].caps().clone();
+        // What the layers above may count on: what every rail offers.
+        let caps = rails[1..].iter().fold(rails[0].caps().clone(), |mut c, r| {
+            let o = r.caps();
+            c.max_message = c.max_message.min(o.max_message);
+            c.max_inline = c.max_inline.min(o.max_inline);
+            c.max_sge = c.max_sge.min(o.max_sge);
+            c.rdma_read &= o.rdma_read;
+            c.rdma_write &= o.rdma_write;
+            c.atomics &= o.atomics;
+            c.odp &= o.odp;
+            c.mapped &= o.mapped;
+            c.bandwidth = c.bandwidth.min(o.bandwidth);
+            c.latency_ns = c.latency_ns.max(o.latency_ns);
+            c.min_rdma_run = c.min_rdma_run.max(o.min_rdma_run);
+            c
+        });
         Channels {
             vcs: routes
                 .iter()
@@ -102,7 +116,8 @@ impl Channels {
         self.vcs.len()
     }
 
-    /// The memory domain registrations go through (one rail today: its domain).
+    /// The memory domain registrations go through (the rails share one: see
+    /// `fabric::open`).
     pub fn memory(&self) -> Arc<dyn MemoryDomain> {
         self.rails[0].memory()
     }
@@ -174,6 +189,13 @@ impl Channels {
             });
         }
         n
+    }
+
+    /// The job is over for this process: every rail says goodbye (see `Rail::close`).
+    pub fn close(&mut self) {
+        for r in &mut self.rails {
+            r.close();
+        }
     }
 
     /// Whether completions wait in a rail.

@@ -17,6 +17,7 @@ pub mod memory;
 mod open;
 pub mod service;
 pub mod shm;
+pub mod tcp;
 
 pub use doorbell::Doorbell;
 pub use memory::{MemKey, MemoryDomain, RemoteKey};
@@ -214,4 +215,8 @@ pub trait Rail: Send {
         rkey: RemoteKey,
         token: u64,
     ) -> Result<(), RailError>;
+    /// The job is over for this process (after its last collective): a rail with
+    /// connections says goodbye on each and waits, bounded, for the peers' goodbyes, so
+    /// that no peer takes the closing for a death. Nothing is sent afterwards.
+    fn close(&mut self) {}
 }

@@ -1,11 +1,15 @@
 //! `open`: build the rails a job can use and tell which rail reaches each peer.
 //!
 //! Ranks are grouped by host name (exchanged through the launcher's key-value space); the
-//! ranks of this host share the `shm` rail. A rank that no rail reaches is an error naming
-//! it and its host.
+//! ranks of this host share the `shm` rail, and the `tcp` rail reaches the others (every
+//! rank, when shm is not in use). Both rails key registrations in one table (the shm
+//! domain's), so one remote key serves a peer whichever rail carries the transfer. A rank
+//! that no rail reaches is an error naming it and its host.
 
 use super::loopback::LoopbackRail;
+use super::shm::domain::ShmDomain;
 use super::shm::{ShmRail, ShmSettings};
+use super::tcp::{random, secret_from_hex, secret_to_hex, Secret, TcpRail, TcpSettings};
 use super::{Doorbell, Rail, Service};
 use std::sync::Arc;
 
@@ -26,9 +30,15 @@ pub trait Bootstrap {
 pub struct FabricSettings {
     /// This process's host name: ranks with the same name share the shm rail.
     pub host: String,
-    /// Name of the job's shared segment (unique per job).
+    /// Name of the job's shared segment on this host (unique per job and host).
     pub shm_segment: String,
     pub shm: ShmSettings,
+    /// Whether the shm rail may join the ranks of one host.
+    pub use_shm: bool,
+    /// The tcp rail's settings, when it may be used.
+    pub tcp: Option<TcpSettings>,
+    /// The job's secret for tcp connections, when the launcher gave one.
+    pub secret: Option<Secret>,
 }
 
 /// How a peer is reached: rail `rail` of `Fabric::rails`, where it is peer `peer`.
@@ -49,7 +59,11 @@ pub struct Fabric {
     pub wait: Doorbell,
 }
 
-/// Build the rails for `boot`'s job (collective: every rank calls it).
+/// Key under which rank 0 hands out a job secret it drew (launchers that give none).
+const SECRET_KEY: &str = "tcp-secret";
+
+/// Build the rails for `boot`'s job (collective: every rank calls it, and every decision
+/// below depends only on what all ranks see alike: the settings and the host list).
 pub fn open(settings: &FabricSettings, boot: &dyn Bootstrap) -> Result<Fabric, String> {
     let (rank, size) = (boot.rank(), boot.size());
     if size == 1 {
@@ -67,36 +81,76 @@ pub fn open(settings: &FabricSettings, boot: &dyn Bootstrap) -> Result<Fabric, S
     let hosts = (0..size)
         .map(|r| boot.get(&format!("host-{r}")))
         .collect::<Result<Vec<String>, String>>()?;
-    let local: Vec<usize> = (0..size).filter(|&r| hosts[r] == settings.host).collect();
-    if let Some(r) = (0..size).find(|&r| hosts[r] != settings.host) {
-        return Err(format!(
-            "rank {r} runs on host {}, which no rail reaches from {} (rank {rank}): the shm \
-             rail joins the ranks of one host, and this build has no network rail yet",
-            hosts[r], settings.host
-        ));
+    let one_host = hosts.iter().all(|h| *h == hosts[0]);
+    let use_tcp = settings.tcp.is_some() && (!settings.use_shm || !one_host);
+    if !use_tcp {
+        if let Some(r) = (0..size).find(|&r| hosts[r] != settings.host) {
+            return Err(format!(
+                "rank {r} runs on host {}, which no rail reaches from {} (rank {rank}): the \
+                 shm rail joins the ranks of one host, and RAILMPI_RAILS leaves out tcp",
+                hosts[r], settings.host
+            ));
+        }
     }
-    let me = local
-        .iter()
-        .position(|&r| r == rank)
-        .expect("this rank is on its own host");
-    let mut barrier = || boot.barrier();
-    let rail = ShmRail::establish(
-        &settings.shm_segment,
-        me,
-        local.len(),
-        &settings.shm,
-        &mut barrier,
-    )?;
-    let wait = rail.wait_handle();
-    let service: Arc<dyn Service> = rail.service();
-    let mut routes = vec![Route { rail: 0, peer: 0 }; size];
-    for (i, &r) in local.iter().enumerate() {
-        routes[r] = Route { rail: 0, peer: i };
+    let mut rails: Vec<Box<dyn Rail>> = Vec::new();
+    let mut services: Vec<Option<Arc<dyn Service>>> = Vec::new();
+    let mut routes = vec![None; size];
+    let mut wait = None;
+    let mut domain = None;
+    if settings.use_shm {
+        let local: Vec<usize> = (0..size).filter(|&r| hosts[r] == settings.host).collect();
+        let me = local
+            .iter()
+            .position(|&r| r == rank)
+            .expect("this rank is on its own host");
+        let mut barrier = || boot.barrier();
+        let rail = ShmRail::establish(
+            &settings.shm_segment,
+            me,
+            local.len(),
+            &settings.shm,
+            &mut barrier,
+        )?;
+        wait = Some(rail.wait_handle());
+        domain = Some(rail.domain());
+        services.push(Some(rail.service() as Arc<dyn Service>));
+        for (i, &r) in local.iter().enumerate() {
+            routes[r] = Some(Route { rail: 0, peer: i });
+        }
+        rails.push(Box::new(rail));
+    }
+    if let (true, Some(tcp)) = (use_tcp, &settings.tcp) {
+        let secret = match settings.secret {
+            Some(s) => s,
+            None => {
+                if rank == 0 {
+                    boot.put(SECRET_KEY, &secret_to_hex(&random()))?;
+                }
+                boot.barrier()?;
+                secret_from_hex(&boot.get(SECRET_KEY)?)
+                    .ok_or("the job's tcp secret from rank 0 does not parse")?
+            }
+        };
+        let wait = *wait.get_or_insert_with(Doorbell::local);
+        let domain = domain.get_or_insert_with(|| Arc::new(ShmDomain::private()));
+        let rail = TcpRail::establish(tcp, boot, hosts, secret, domain.clone(), wait)?;
+        let index = rails.len();
+        for (r, route) in routes.iter_mut().enumerate() {
+            route.get_or_insert(Route {
+                rail: index,
+                peer: r,
+            });
+        }
+        services.push(None);
+        rails.push(Box::new(rail));
     }
     Ok(Fabric {
-        rails: vec![Box::new(rail)],
-        services: vec![Some(service)],
-        routes,
-        wait,
+        rails,
+        services,
+        routes: routes
+            .into_iter()
+            .map(|r| r.expect("every rank has a route"))
+            .collect(),
+        wait: wait.expect("at least one rail"),
     })
 }

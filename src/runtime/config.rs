@@ -66,6 +66,33 @@ pub const SETTINGS: &[Setting] = &[
         help: "bytes per ring cell (multiple of 64); bounds the eager limit",
     },
     Setting {
+        name: "RAILMPI_RAILS",
+        default: "shm,tcp",
+        help: "rails the job may use: shm joins the ranks of one host, tcp reaches the \
+               others (and every rank when shm is not listed: tcp alone runs everything \
+               over sockets)",
+    },
+    Setting {
+        name: "RAILMPI_TCP_CONNECT",
+        default: "lazy",
+        help: "tcp connections: lazy (at the first message to a peer) or eager (to every \
+               peer at start)",
+    },
+    Setting {
+        name: "RAILMPI_TCP_IFACES",
+        default: "",
+        help: "interfaces the tcp rail listens on: names or networks (CIDR), comma \
+               separated; empty: every interface that is up except loopback (loopback when \
+               there is no other)",
+    },
+    Setting {
+        name: "RAILMPI_JOB_SECRET",
+        default: "",
+        help: "set by mpiexec for its ranks (64 hex digits): the secret every tcp \
+               connection proves; without it (other launchers) rank 0 draws one and hands \
+               it out through the launcher's key-value space",
+    },
+    Setting {
         name: "RAILMPI_SPIN",
         default: "auto",
         help: "polls a waiting call spins before yielding and then sleeping; auto: long when \
@@ -139,6 +166,12 @@ pub struct Config {
     pub pipeline_depth: usize,
     pub pipeline_send_length: usize,
     pub shm_cma: bool,
+    /// `RAILMPI_RAILS` includes shm / tcp.
+    pub rail_shm: bool,
+    pub rail_tcp: bool,
+    pub tcp: crate::fabric::tcp::TcpSettings,
+    /// From the launcher (`RAILMPI_JOB_SECRET`), if it gave one.
+    pub job_secret: Option<crate::fabric::tcp::Secret>,
     pub shm_cells: usize,
     pub shm_cell_size: usize,
     /// None: decide from the number of local ranks and cores.
@@ -196,6 +229,27 @@ impl Config {
             pipeline_depth: positive("RAILMPI_PIPELINE_DEPTH")?,
             pipeline_send_length: parse("RAILMPI_PIPELINE_SEND_LENGTH")?,
             shm_cma: parse::<u32>("RAILMPI_SHM_CMA")? != 0,
+            rail_shm: rails()?.0,
+            rail_tcp: rails()?.1,
+            tcp: crate::fabric::tcp::TcpSettings {
+                connect: match value("RAILMPI_TCP_CONNECT").as_str() {
+                    "lazy" => crate::fabric::tcp::Connect::Lazy,
+                    "eager" => crate::fabric::tcp::Connect::Eager,
+                    v => {
+                        return Err(format!(
+                            "RAILMPI_TCP_CONNECT={v:?} is not one of lazy, eager"
+                        ))
+                    }
+                },
+                ifaces: list("RAILMPI_TCP_IFACES"),
+            },
+            job_secret: match value("RAILMPI_JOB_SECRET").as_str() {
+                "" => None,
+                v => Some(
+                    crate::fabric::tcp::secret_from_hex(v)
+                        .ok_or("RAILMPI_JOB_SECRET is not 64 hex digits")?,
+                ),
+            },
             shm_cells: parse("RAILMPI_SHM_CELLS")?,
             shm_cell_size: parse("RAILMPI_SHM_CELL_SIZE")?,
             spin: match value("RAILMPI_SPIN").as_str() {
@@ -242,6 +296,31 @@ fn parse<T: std::str::FromStr>(name: &str) -> Result<T, String> {
     v.trim()
         .parse()
         .map_err(|_| format!("{name}={v:?} is not a valid value"))
+}
+
+/// A comma-separated list (empty items dropped).
+fn list(name: &str) -> Vec<String> {
+    value(name)
+        .split(',')
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .collect()
+}
+
+/// `RAILMPI_RAILS`: whether shm and tcp may be used.
+fn rails() -> Result<(bool, bool), String> {
+    let (mut shm, mut tcp) = (false, false);
+    for r in list("RAILMPI_RAILS") {
+        match r.as_str() {
+            "shm" => shm = true,
+            "tcp" => tcp = true,
+            _ => return Err(format!("RAILMPI_RAILS: unknown rail {r:?} (shm, tcp)")),
+        }
+    }
+    if !shm && !tcp {
+        return Err("RAILMPI_RAILS names no rail".into());
+    }
+    Ok((shm, tcp))
 }
 
 /// A count that must be at least 1.

@@ -117,12 +117,20 @@ impl World {
         let fabric = fabric::open(
             &FabricSettings {
                 host: host.clone(),
-                shm_segment: format!("{}shm", pmi::shm_prefix(pmi.kvsname())),
+                // Per host: hosts emulated on one machine share its /dev/shm.
+                shm_segment: format!(
+                    "{}shm-{}",
+                    pmi::shm_prefix(pmi.kvsname()),
+                    host.replace(|c: char| !c.is_ascii_alphanumeric() && c != '-', "_")
+                ),
                 shm: ShmSettings {
                     ncells: config.shm_cells,
                     cell_size: config.shm_cell_size,
                     cma: config.shm_cma,
                 },
+                use_shm: config.rail_shm,
+                tcp: config.rail_tcp.then(|| config.tcp.clone()),
+                secret: config.job_secret,
             },
             &PmiBootstrap(&pmi),
         )
@@ -242,6 +250,7 @@ impl World {
             sleeps = self.progress.sleeps.load(Ordering::Relaxed),
             "finalize"
         );
+        self.progress.locked(|e| e.channels.close());
         let _ = self.pmi.finalize();
         STATE.store(STATE_FINALIZED, Ordering::Release);
         Ok(())

@@ -6,6 +6,7 @@ pub mod cpu;
 pub mod futex;
 pub mod membarrier;
 pub mod memfd;
+pub mod net;
 pub mod shm_segment;
 pub mod userfaultfd;
 pub mod vmem;

@@ -207,6 +207,11 @@ impl ShmRail {
         })
     }
 
+    /// The domain keying this process's registrations (its key table in the segment).
+    pub fn domain(&self) -> Arc<ShmDomain> {
+        self.memory.clone()
+    }
+
     /// This process's end of the job's service queues (`service.rs`).
     pub fn service(&self) -> Arc<ShmService> {
         self.service.clone()

@@ -1,0 +1,345 @@
+//! One connection's byte streams: the outbox (frames waiting for the socket, written with
+//! one `writev` for as many as fit) and the reader (a header, then the payload into
+//! whatever sink the header's kind calls for — a buffer, registered memory in place, or
+//! nowhere for a refused frame).
+
+use super::wire::{BadHeader, Header, HEADER};
+use std::collections::VecDeque;
+use std::io;
+use std::os::fd::RawFd;
+
+/// iovecs per `writev` / `readv`.
+const IOV: usize = 64;
+
+/// What follows a frame's header on the wire.
+pub enum Body {
+    Empty,
+    Owned(Vec<u8>),
+    /// Memory of this process that stays valid until the operation completes (the
+    /// posting caller's contract, or a registration the peer's key vouched for):
+    /// `(address, length)` runs.
+    Spans(Vec<(usize, usize)>),
+}
+
+pub struct OutFrame {
+    head: [u8; HEADER],
+    body: Body,
+    /// Bytes of head + body already written.
+    sent: usize,
+}
+
+impl OutFrame {
+    pub fn new(h: &Header, body: Body) -> OutFrame {
+        OutFrame {
+            head: h.encode(),
+            body,
+            sent: 0,
+        }
+    }
+
+    /// Count the first `n` bytes as written (a partial write made before queueing).
+    pub fn skip(&mut self, n: usize) {
+        self.sent = n;
+    }
+
+    fn len(&self) -> usize {
+        HEADER
+            + match &self.body {
+                Body::Empty => 0,
+                Body::Owned(v) => v.len(),
+                Body::Spans(s) => s.iter().map(|s| s.1).sum(),
+            }
+    }
+
+    /// Append iovecs for the unsent bytes; false when `iov` is full before the end.
+    fn unsent(&self, iov: &mut Vec<libc::iovec>) -> bool {
+        let mut skip = self.sent;
+        let mut push = |addr: usize, len: usize| -> bool {
+            if skip >= len {
+                skip -= len;
+                return true;
+            }
+            if iov.len() == IOV {
+                return false;
+            }
+            iov.push(libc::iovec {
+                iov_base: (addr + skip) as *mut libc::c_void,
+                iov_len: len - skip,
+            });
+            skip = 0;
+            true
+        };
+        if !push(self.head.as_ptr() as usize, HEADER) {
+            return false;
+        }
+        match &self.body {
+            Body::Empty => true,
+            Body::Owned(v) => push(v.as_ptr() as usize, v.len()),
+            Body::Spans(s) => s.iter().all(|&(a, n)| push(a, n)),
+        }
+    }
+}
+
+/// Frames for one peer, in order.
+#[derive(Default)]
+pub struct Outbox {
+    frames: VecDeque<OutFrame>,
+    /// Bytes queued (for back-pressure).
+    pub bytes: usize,
+}
+
+// SAFETY: the raw addresses in `Body::Spans` name memory that stays valid until the
+// operation completes (see `Body`); nothing else in the outbox is tied to a thread.
+unsafe impl Send for Outbox {}
+
+impl Outbox {
+    pub fn is_empty(&self) -> bool {
+        self.frames.is_empty()
+    }
+
+    pub fn push(&mut self, f: OutFrame) {
+        self.bytes += f.len();
+        self.frames.push_back(f);
+    }
+
+    /// Write what the socket takes now. Ok(true) once everything is out.
+    pub fn flush(&mut self, fd: RawFd) -> io::Result<bool> {
+        while !self.frames.is_empty() {
+            let mut iov = Vec::with_capacity(IOV);
+            for f in &self.frames {
+                if !f.unsent(&mut iov) {
+                    break;
+                }
+            }
+            let mut n = writev(fd, &iov)?;
+            if n == 0 {
+                return Ok(false);
+            }
+            self.bytes -= n;
+            while n > 0 {
+                let f = self.frames.front_mut().expect("bytes written belong to a frame");
+                let left = f.len() - f.sent;
+                if n >= left {
+                    n -= left;
+                    self.frames.pop_front();
+                } else {
+                    f.sent += n;
+                    n = 0;
+                }
+            }
+        }
+        Ok(true)
+    }
+}
+
+/// `writev` that reports a full socket as 0 bytes and retries interruptions.
+pub fn writev(fd: RawFd, iov: &[libc::iovec]) -> io::Result<usize> {
+    loop {
+        // SAFETY: every iovec names memory that is valid to read (the frames' heads and
+        // bodies, see `Body`); the kernel reports a bad address as EFAULT.
+        let r = unsafe {
+            libc::writev(
+                fd,
+                iov.as_ptr(),
+                iov.len().min(libc::c_int::MAX as usize) as libc::c_int,
+            )
+        };
+        if r >= 0 {
+            return Ok(r as usize);
+        }
+        let e = io::Error::last_os_error();
+        match e.kind() {
+            io::ErrorKind::Interrupted => continue,
+            io::ErrorKind::WouldBlock => return Ok(0),
+            _ => return Err(e),
+        }
+    }
+}
+
+/// `readv` into `iov`: Ok(None) when nothing is there now, Ok(Some(0)) at the end.
+fn readv(fd: RawFd, iov: &[libc::iovec]) -> io::Result<Option<usize>> {
+    loop {
+        // SAFETY: every iovec names memory this process may write (the reader's own
+        // buffers, or a sink the caller vouched for); a bad address fails with EFAULT.
+        let r = unsafe { libc::readv(fd, iov.as_ptr(), iov.len() as libc::c_int) };
+        if r >= 0 {
+            return Ok(Some(r as usize));
+        }
+        let e = io::Error::last_os_error();
+        match e.kind() {
+            io::ErrorKind::Interrupted => continue,
+            io::ErrorKind::WouldBlock => return Ok(None),
+            _ => return Err(e),
+        }
+    }
+}
+
+/// Where a frame's payload goes.
+pub enum Sink {
+    /// Collect it (messages, handshake, small requests).
+    Buffer(Vec<u8>),
+    /// Straight into memory of this process: `(address, length)` runs that the caller
+    /// checked (a key it verified, or the sink of its own read).
+    Place(Vec<(usize, usize)>),
+    /// Read and drop (a refused write).
+    Discard,
+}
+
+/// A whole frame has arrived.
+pub struct Frame {
+    pub header: Header,
+    /// The payload, for `Sink::Buffer`; empty otherwise.
+    pub payload: Vec<u8>,
+}
+
+pub enum ReadError {
+    Io(io::Error),
+    Header(BadHeader),
+    /// The peer closed the connection.
+    Closed,
+    /// The handler refused a frame (a protocol violation): the connection ends.
+    Refused(String),
+}
+
+/// What the reader asks of its owner, frame by frame.
+pub trait Handler {
+    /// Where the payload of the frame with this header goes.
+    fn sink(&mut self, header: &Header) -> Sink;
+    /// A whole frame arrived; Err ends the connection.
+    fn frame(&mut self, frame: Frame) -> Result<(), String>;
+}
+
+enum Stage {
+    Header,
+    Body {
+        header: Header,
+        sink: Sink,
+        done: usize,
+    },
+}
+
+pub struct Reader {
+    head: [u8; HEADER],
+    got: usize,
+    stage: Stage,
+    scratch: Vec<u8>,
+}
+
+impl Default for Reader {
+    fn default() -> Self {
+        Reader {
+            head: [0; HEADER],
+            got: 0,
+            stage: Stage::Header,
+            scratch: Vec::new(),
+        }
+    }
+}
+
+impl Reader {
+    /// Read from `fd` until it has nothing more (or `budget` bytes went by), asking `h`
+    /// where each payload goes and handing it each whole frame. Ok(()) when the socket is
+    /// drained for now (or the budget is spent).
+    pub fn read(
+        &mut self,
+        fd: RawFd,
+        mut budget: usize,
+        h: &mut dyn Handler,
+    ) -> Result<(), ReadError> {
+        loop {
+            match &mut self.stage {
+                Stage::Header => {
+                    let iov = [libc::iovec {
+                        iov_base: self.head[self.got..].as_mut_ptr() as *mut libc::c_void,
+                        iov_len: HEADER - self.got,
+                    }];
+                    let n = match readv(fd, &iov).map_err(ReadError::Io)? {
+                        None => return Ok(()),
+                        Some(0) => return Err(ReadError::Closed),
+                        Some(n) => n,
+                    };
+                    self.got += n;
+                    if self.got < HEADER {
+                        continue;
+                    }
+                    self.got = 0;
+                    let header = Header::decode(&self.head).map_err(ReadError::Header)?;
+                    let mut sink = h.sink(&header);
+                    if let Sink::Buffer(v) = &mut sink {
+                        v.clear();
+                        v.resize(header.len as usize, 0);
+                    }
+                    self.stage = Stage::Body {
+                        header,
+                        sink,
+                        done: 0,
+                    };
+                }
+                Stage::Body { header, sink, done } => {
+                    let len = header.len as usize;
+                    if *done < len {
+                        let mut iov = Vec::with_capacity(4);
+                        match sink {
+                            Sink::Buffer(v) => iov.push(libc::iovec {
+                                iov_base: v[*done..].as_mut_ptr() as *mut libc::c_void,
+                                iov_len: len - *done,
+                            }),
+                            Sink::Place(runs) => {
+                                let mut skip = *done;
+                                for &(a, n) in runs.iter() {
+                                    if skip >= n {
+                                        skip -= n;
+                                        continue;
+                                    }
+                                    if iov.len() == IOV {
+                                        break;
+                                    }
+                                    iov.push(libc::iovec {
+                                        iov_base: (a + skip) as *mut libc::c_void,
+                                        iov_len: n - skip,
+                                    });
+                                    skip = 0;
+                                }
+                            }
+                            Sink::Discard => {
+                                self.scratch.resize(64 * 1024, 0);
+                                iov.push(libc::iovec {
+                                    iov_base: self.scratch.as_mut_ptr() as *mut libc::c_void,
+                                    iov_len: (len - *done).min(self.scratch.len()),
+                                });
+                            }
+                        }
+                        let n = match readv(fd, &iov).map_err(ReadError::Io)? {
+                            None => return Ok(()),
+                            Some(0) => return Err(ReadError::Closed),
+                            Some(n) => n,
+                        };
+                        *done += n;
+                        budget = budget.saturating_sub(n);
+                        if *done < len {
+                            if budget == 0 {
+                                return Ok(());
+                            }
+                            continue;
+                        }
+                    }
+                    let Stage::Body { header, sink, .. } =
+                        std::mem::replace(&mut self.stage, Stage::Header)
+                    else {
+                        unreachable!("in the body stage")
+                    };
+                    let payload = match sink {
+                        Sink::Buffer(v) => v,
+                        _ => Vec::new(),
+                    };
+                    h.frame(Frame { header, payload })
+                        .map_err(ReadError::Refused)?;
+                    budget = budget.saturating_sub(HEADER);
+                    if budget == 0 {
+                        return Ok(());
+                    }
+                }
+            }
+        }
+    }
+}

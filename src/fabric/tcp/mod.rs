@@ -1,0 +1,614 @@
+//! The `tcp` provider: software RDMA over TCP sockets, for ranks on different hosts (or
+//! every rank, with `RAILMPI_RAILS=tcp`).
+//!
+//! - Untagged frames carry messages (eager payloads, control) to the peer's receive path.
+//! - Tagged frames carry (steering tag, address, length): the target checks the tag — the
+//!   remote key of one of its registrations, in the same key table the shm rail publishes
+//!   — its generation, the bounds and the rights, then `readv`s the bytes straight into
+//!   place. Reads are requests the target answers with tagged data (`writev` from the
+//!   registered memory); 64-bit atomics run at the target. Transfers are cut into
+//!   segments (`wire::SEGMENT`) so several interleave on one connection.
+//! - A per-process progress thread (`progress.rs`, epoll through `polling`) reads every
+//!   socket and serves tagged writes, reads and atomics, so passive-target RMA and
+//!   rendezvous reads complete while the target computes; it sleeps when idle. The
+//!   thread calling MPI writes to the sockets itself (no hand-off on the send path).
+//! - Connections are made on demand at the first frame for a peer (or all at start with
+//!   `RAILMPI_TCP_CONNECT=eager`), and each proves the job's secret (`auth.rs`). When two
+//!   ranks connect to each other at once, the connection of the lower rank stays.
+
+mod auth;
+mod conn;
+mod progress;
+pub mod wire;
+
+pub use auth::{random, secret_from_hex, secret_to_hex, Secret};
+
+use super::shm::domain::ShmDomain;
+use super::{
+    AtomicOp, Completion, Doorbell, MemoryDomain, Rail, RailCaps, RailError, RailEvent, RdmaOp,
+    RemoteKey, Span,
+};
+use conn::{Body, OutFrame, Outbox};
+use parking_lot::Mutex;
+use progress::Progress;
+use std::collections::{HashMap, VecDeque};
+use std::net::{IpAddr, SocketAddr, TcpListener};
+use std::os::fd::RawFd;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use wire::{Header, Kind, FLAG_CAS, FLAG_LAST, HEADER, MAX_MESSAGE, SEGMENT};
+
+/// When connections are made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Connect {
+    /// At the first frame for a peer.
+    Lazy,
+    /// To every peer at start.
+    Eager,
+}
+
+#[derive(Clone, Debug)]
+pub struct TcpSettings {
+    pub connect: Connect,
+    /// Interface names or networks (CIDR) to listen on; empty: every interface that is up,
+    /// loopback only when there is no other.
+    pub ifaces: Vec<String>,
+}
+
+impl Default for TcpSettings {
+    fn default() -> Self {
+        TcpSettings {
+            connect: Connect::Lazy,
+            ifaces: Vec::new(),
+        }
+    }
+}
+
+/// Bytes queued for one peer before `try_send` says "no room" (the engine queues then).
+const OUTBOX_LIMIT: usize = 8 << 20;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LinkState {
+    /// No connection and none being made.
+    Idle,
+    /// Being made (either way); frames wait in the outbox.
+    Connecting,
+    /// Authenticated: frames go to `fd`.
+    Up,
+    /// Closed after the peer said goodbye (or we did).
+    Closed,
+}
+
+/// The path to one peer: its connection's write side and the frames waiting for it.
+struct Link {
+    state: LinkState,
+    fd: RawFd,
+    out: Outbox,
+}
+
+impl Link {
+    /// Write what the socket takes; true when something is left for the progress thread.
+    fn flush(&mut self) -> std::io::Result<bool> {
+        if self.state != LinkState::Up {
+            return Ok(!self.out.is_empty());
+        }
+        self.out.flush(self.fd).map(|empty| !empty)
+    }
+}
+
+/// What the progress thread hands to the thread that polls the rail.
+enum Inbound {
+    Message { peer: usize, imm: u32, bytes: Vec<u8> },
+    Done(Completion),
+}
+
+/// A posted operation waiting for its answer.
+struct Op {
+    token: u64,
+    peer: usize,
+    kind: OpKind,
+    /// A refusal of one of its segments (reported when the last one is answered).
+    error: Option<wire::Refusal>,
+}
+
+enum OpKind {
+    Write,
+    /// Where the read data goes: `(address, length)` runs, `len` bytes in all.
+    Read {
+        sink: Vec<(usize, usize)>,
+        len: usize,
+    },
+    Atomic,
+}
+
+/// State shared by the rail (the thread calling MPI) and the progress thread.
+struct Shared {
+    me: usize,
+    secret: Secret,
+    /// The key table tagged frames are checked against (the one shm peers check too).
+    domain: Arc<ShmDomain>,
+    wait: Doorbell,
+    poller: polling::Poller,
+    /// Where each peer listens, and its host (for messages).
+    addrs: Vec<SocketAddr>,
+    hosts: Vec<String>,
+    links: Vec<Mutex<Link>>,
+    inbox: Mutex<VecDeque<Inbound>>,
+    inbox_len: AtomicUsize,
+    ops: Mutex<HashMap<u64, Op>>,
+    next_op: AtomicU64,
+    /// Peers to connect to, or whose outbox needs the progress thread.
+    requests: Mutex<Vec<usize>>,
+    stopping: AtomicBool,
+}
+
+impl Shared {
+    fn deliver(&self, ev: Inbound) {
+        self.inbox.lock().push_back(ev);
+        self.inbox_len.fetch_add(1, Ordering::Release);
+        self.wait.ring();
+    }
+
+    /// Ask the progress thread to look at `peer` (connect, or watch for writability).
+    fn request(&self, peer: usize) {
+        self.requests.lock().push(peer);
+        let _ = self.poller.notify();
+    }
+
+    /// Queue `frames` for `peer` and write what the socket takes now.
+    fn send(&self, peer: usize, frames: impl IntoIterator<Item = OutFrame>) -> Result<(), RailError> {
+        let mut link = self.links[peer].lock();
+        for f in frames {
+            link.out.push(f);
+        }
+        let idle = link.state == LinkState::Idle;
+        if idle {
+            link.state = LinkState::Connecting;
+        }
+        let pending = link.flush().map_err(RailError::Access)?;
+        drop(link);
+        if idle || pending {
+            self.request(peer);
+        }
+        Ok(())
+    }
+}
+
+pub struct TcpRail {
+    caps: RailCaps,
+    shared: Arc<Shared>,
+    thread: Option<JoinHandle<()>>,
+    /// Messages taken from the inbox, handed out by `poll`.
+    batch: VecDeque<Inbound>,
+}
+
+/// What a rank publishes for its peers: its listening address.
+pub fn address_key(rank: usize) -> String {
+    format!("tcp-addr-{rank}")
+}
+
+/// The addresses this process may listen on, per `settings.ifaces`.
+fn listen_addrs(settings: &TcpSettings) -> Result<Vec<IpAddr>, String> {
+    let all = crate::sys::net::interfaces().map_err(|e| format!("listing interfaces: {e}"))?;
+    let chosen: Vec<IpAddr> = if settings.ifaces.is_empty() {
+        let up: Vec<_> = all.iter().filter(|i| i.up && i.addr.is_ipv4()).collect();
+        let outside: Vec<IpAddr> = up.iter().filter(|i| !i.loopback).map(|i| i.addr).collect();
+        if outside.is_empty() {
+            up.iter().map(|i| i.addr).collect()
+        } else {
+            outside
+        }
+    } else {
+        let mut v = Vec::new();
+        for want in &settings.ifaces {
+            let matched: Vec<IpAddr> = match want.split_once('/') {
+                Some((net, bits)) => {
+                    let net: IpAddr = net
+                        .parse()
+                        .map_err(|_| format!("RAILMPI_TCP_IFACES: bad network {want}"))?;
+                    let bits: u32 = bits
+                        .parse()
+                        .map_err(|_| format!("RAILMPI_TCP_IFACES: bad prefix in {want}"))?;
+                    all.iter()
+                        .filter(|i| crate::sys::net::in_network(i.addr, net, bits))
+                        .map(|i| i.addr)
+                        .collect()
+                }
+                None => all
+                    .iter()
+                    .filter(|i| &i.name == want && i.addr.is_ipv4())
+                    .map(|i| i.addr)
+                    .collect(),
+            };
+            v.extend(matched);
+        }
+        v
+    };
+    if chosen.is_empty() {
+        return Err(format!(
+            "no usable network interface (RAILMPI_TCP_IFACES={})",
+            settings.ifaces.join(",")
+        ));
+    }
+    Ok(chosen)
+}
+
+impl TcpRail {
+    /// Listen, publish our address, learn every peer's (collective through `boot`).
+    pub fn establish(
+        settings: &TcpSettings,
+        boot: &dyn super::Bootstrap,
+        hosts: Vec<String>,
+        secret: Secret,
+        domain: Arc<ShmDomain>,
+        wait: Doorbell,
+    ) -> Result<TcpRail, String> {
+        let (me, n) = (boot.rank(), boot.size());
+        let ip = listen_addrs(settings)?[0];
+        let listener = TcpListener::bind(SocketAddr::new(ip, 0))
+            .map_err(|e| format!("tcp rail: cannot listen on {ip}: {e}"))?;
+        let local = listener.local_addr().map_err(|e| e.to_string())?;
+        boot.put(&address_key(me), &local.to_string())?;
+        boot.barrier()?;
+        let addrs = (0..n)
+            .map(|r| {
+                let v = boot.get(&address_key(r))?;
+                v.parse::<SocketAddr>()
+                    .map_err(|_| format!("rank {r} published a bad tcp address {v:?}"))
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        let poller = polling::Poller::new().map_err(|e| format!("tcp rail: epoll: {e}"))?;
+        let shared = Arc::new(Shared {
+            me,
+            secret,
+            domain,
+            wait,
+            poller,
+            addrs,
+            hosts,
+            links: (0..n)
+                .map(|_| {
+                    Mutex::new(Link {
+                        state: LinkState::Idle,
+                        fd: -1,
+                        out: Outbox::default(),
+                    })
+                })
+                .collect(),
+            inbox: Mutex::new(VecDeque::new()),
+            inbox_len: AtomicUsize::new(0),
+            ops: Mutex::new(HashMap::new()),
+            next_op: AtomicU64::new(1),
+            requests: Mutex::new(Vec::new()),
+            stopping: AtomicBool::new(false),
+        });
+        let progress = Progress::new(shared.clone(), listener)
+            .map_err(|e| format!("tcp rail: progress thread: {e}"))?;
+        let thread = std::thread::Builder::new()
+            .name("railmpi-tcp".into())
+            .spawn(move || progress.run())
+            .map_err(|e| format!("tcp rail: cannot start its progress thread: {e}"))?;
+        let rail = TcpRail {
+            caps: RailCaps {
+                name: "tcp",
+                max_message: MAX_MESSAGE,
+                max_inline: MAX_MESSAGE,
+                max_sge: 1024,
+                rdma_read: true,
+                rdma_write: true,
+                atomics: true,
+                odp: true,
+                mapped: false,
+                bandwidth: 1_000_000_000,
+                latency_ns: 20_000,
+                min_rdma_run: 1024,
+            },
+            shared,
+            thread: Some(thread),
+            batch: VecDeque::new(),
+        };
+        if settings.connect == Connect::Eager {
+            rail.connect_all()?;
+        }
+        Ok(rail)
+    }
+
+    /// Connect to every peer now (eager mode): higher ranks are dialed, lower ranks dial
+    /// us; returns once every link is up.
+    fn connect_all(&self) -> Result<(), String> {
+        let s = &self.shared;
+        for peer in s.me + 1..s.links.len() {
+            let mut link = s.links[peer].lock();
+            if link.state == LinkState::Idle {
+                link.state = LinkState::Connecting;
+                drop(link);
+                s.request(peer);
+            }
+        }
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        for peer in (0..s.links.len()).filter(|&p| p != s.me) {
+            while s.links[peer].lock().state != LinkState::Up {
+                if std::time::Instant::now() > deadline {
+                    return Err(format!(
+                        "tcp rail: no connection to rank {peer} ({}) after 60 s",
+                        s.addrs[peer]
+                    ));
+                }
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+        }
+        Ok(())
+    }
+
+    fn op(&self, token: u64, peer: usize, kind: OpKind) -> u64 {
+        let id = self.shared.next_op.fetch_add(1, Ordering::Relaxed);
+        self.shared.ops.lock().insert(
+            id,
+            Op {
+                token,
+                peer,
+                kind,
+                error: None,
+            },
+        );
+        id
+    }
+
+    fn done_now(&self, token: u64, result: Result<u64, RailError>) {
+        self.shared.deliver(Inbound::Done(Completion { token, result }));
+    }
+}
+
+/// `(address, length)` runs of `spans` between byte offsets `[from, from + n)`.
+fn sub_runs(spans: &[(usize, usize)], mut from: usize, mut n: usize) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for &(a, len) in spans {
+        if n == 0 {
+            break;
+        }
+        if from >= len {
+            from -= len;
+            continue;
+        }
+        let take = (len - from).min(n);
+        out.push((a + from, take));
+        n -= take;
+        from = 0;
+    }
+    out
+}
+
+fn runs(spans: &[Span]) -> Result<Vec<(usize, usize)>, RailError> {
+    spans
+        .iter()
+        .filter(|s| s.len > 0)
+        .map(|s| {
+            let a = usize::try_from(s.addr).map_err(|_| RailError::Unsupported("address"))?;
+            let n = usize::try_from(s.len).map_err(|_| RailError::Unsupported("length"))?;
+            Ok((a, n))
+        })
+        .collect()
+}
+
+impl Rail for TcpRail {
+    fn caps(&self) -> &RailCaps {
+        &self.caps
+    }
+
+    fn peers(&self) -> usize {
+        self.shared.links.len()
+    }
+
+    fn memory(&self) -> Arc<dyn MemoryDomain> {
+        self.shared.domain.clone()
+    }
+
+    fn wait_handle(&self) -> Doorbell {
+        self.shared.wait
+    }
+
+    fn try_send(&mut self, peer: usize, imm: u32, parts: &[&[u8]]) -> bool {
+        let total: usize = parts.iter().map(|p| p.len()).sum();
+        assert!(total <= MAX_MESSAGE, "message larger than the rail's max_message");
+        let Some(link) = self.shared.links.get(peer) else {
+            return false;
+        };
+        let link = link.lock();
+        if link.out.bytes > OUTBOX_LIMIT {
+            return false;
+        }
+        let mut h = Header::new(Kind::Msg);
+        h.len = total as u32;
+        h.arg = imm as u64;
+        let head = h.encode();
+        let mut written = 0;
+        if link.state == LinkState::Up && link.out.is_empty() {
+            // The common case: straight to the socket, no copy.
+            let mut iov = Vec::with_capacity(parts.len() + 1);
+            iov.push(libc::iovec {
+                iov_base: head.as_ptr() as *mut libc::c_void,
+                iov_len: HEADER,
+            });
+            for p in parts.iter().filter(|p| !p.is_empty()) {
+                iov.push(libc::iovec {
+                    iov_base: p.as_ptr() as *mut libc::c_void,
+                    iov_len: p.len(),
+                });
+            }
+            // A failed write leaves the frame queued; the progress thread sees the
+            // connection fail and reports it.
+            written = conn::writev(link.fd, &iov).unwrap_or(0);
+            if written == HEADER + total {
+                return true;
+            }
+        }
+        // Keep the unsent rest (the parts are only borrowed for this call).
+        let mut body = Vec::with_capacity(total);
+        for p in parts {
+            body.extend_from_slice(p);
+        }
+        let mut frame = OutFrame::new(&h, Body::Owned(body));
+        frame.skip(written);
+        drop(link);
+        // Errors surface through the progress thread (the connection is reported).
+        let _ = self.shared.send(peer, [frame]);
+        true
+    }
+
+    fn poll(&mut self, sink: &mut dyn FnMut(RailEvent<'_>)) -> usize {
+        if self.batch.is_empty() {
+            if self.shared.inbox_len.load(Ordering::Acquire) == 0 {
+                return 0;
+            }
+            let mut inbox = self.shared.inbox.lock();
+            std::mem::swap(&mut *inbox, &mut self.batch);
+            self.shared
+                .inbox_len
+                .fetch_sub(self.batch.len(), Ordering::AcqRel);
+        }
+        let mut n = 0;
+        while let Some(ev) = self.batch.pop_front() {
+            match ev {
+                Inbound::Message { peer, imm, bytes } => sink(RailEvent::Message {
+                    peer,
+                    imm,
+                    bytes: &bytes,
+                }),
+                Inbound::Done(c) => sink(RailEvent::Completion(c)),
+            }
+            n += 1;
+        }
+        n
+    }
+
+    fn has_completions(&self) -> bool {
+        !self.batch.is_empty() || self.shared.inbox_len.load(Ordering::Acquire) > 0
+    }
+
+    unsafe fn post(
+        &mut self,
+        op: RdmaOp,
+        peer: usize,
+        local: &[Span],
+        remote: &[Span],
+        rkey: RemoteKey,
+        token: u64,
+    ) -> Result<(), RailError> {
+        if peer >= self.shared.links.len() {
+            return Err(RailError::NoSuchPeer(peer));
+        }
+        let local = runs(local)?;
+        let remote = runs(remote)?;
+        let total: usize = local.iter().map(|r| r.1).sum();
+        if total != remote.iter().map(|r| r.1).sum::<usize>() {
+            return Err(RailError::Unsupported("spans of different lengths"));
+        }
+        if total == 0 {
+            self.done_now(token, Ok(0));
+            return Ok(());
+        }
+        let kind = match op {
+            RdmaOp::Write => OpKind::Write,
+            RdmaOp::Read => OpKind::Read {
+                sink: local.clone(),
+                len: total,
+            },
+        };
+        let id = self.op(token, peer, kind);
+        // One frame per remote run piece of at most a segment.
+        let mut frames = Vec::new();
+        let mut off = 0usize;
+        for &(raddr, rlen) in &remote {
+            let mut done = 0;
+            while done < rlen {
+                let n = (rlen - done).min(SEGMENT);
+                let mut h = Header::new(match op {
+                    RdmaOp::Write => Kind::Write,
+                    RdmaOp::Read => Kind::ReadReq,
+                });
+                h.op = id;
+                h.key = rkey.0;
+                h.addr = (raddr + done) as u64;
+                h.off = off as u64;
+                if off + n == total {
+                    h.flags |= FLAG_LAST;
+                }
+                frames.push(match op {
+                    RdmaOp::Write => {
+                        h.len = n as u32;
+                        OutFrame::new(&h, Body::Spans(sub_runs(&local, off, n)))
+                    }
+                    RdmaOp::Read => {
+                        h.arg = n as u64;
+                        OutFrame::new(&h, Body::Empty)
+                    }
+                });
+                done += n;
+                off += n;
+            }
+        }
+        self.shared.send(peer, frames)
+    }
+
+    fn post_atomic(
+        &mut self,
+        peer: usize,
+        op: AtomicOp,
+        remote: u64,
+        rkey: RemoteKey,
+        token: u64,
+    ) -> Result<(), RailError> {
+        if peer >= self.shared.links.len() {
+            return Err(RailError::NoSuchPeer(peer));
+        }
+        let id = self.op(token, peer, OpKind::Atomic);
+        let mut h = Header::new(Kind::Atomic);
+        h.flags = FLAG_LAST;
+        h.op = id;
+        h.key = rkey.0;
+        h.addr = remote;
+        match op {
+            AtomicOp::FetchAdd(v) => h.arg = v,
+            AtomicOp::CompareSwap { compare, swap } => {
+                h.flags |= FLAG_CAS;
+                h.arg = compare;
+                h.off = swap;
+            }
+        }
+        self.shared.send(peer, [OutFrame::new(&h, Body::Empty)])
+    }
+
+    fn close(&mut self) {
+        self.shut_down();
+    }
+}
+
+impl Drop for TcpRail {
+    fn drop(&mut self) {
+        self.close();
+    }
+}
+
+impl TcpRail {
+    fn shut_down(&mut self) {
+        if self.thread.is_none() {
+            return;
+        }
+        // Say goodbye on every connection, then let the progress thread drain what the
+        // peers still send until they have said goodbye too (bounded), and stop.
+        self.shared.stopping.store(true, Ordering::Release);
+        for peer in 0..self.shared.links.len() {
+            let up = self.shared.links[peer].lock().state == LinkState::Up;
+            if up {
+                let _ = self
+                    .shared
+                    .send(peer, [OutFrame::new(&Header::new(Kind::Bye), Body::Empty)]);
+            }
+        }
+        let _ = self.shared.poller.notify();
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}

@@ -1,0 +1,719 @@
+//! The tcp rail's progress thread: accepts and makes connections (authenticating each),
+//! reads every socket, places tagged writes, answers reads and atomics, completes the
+//! operations this process posted, and hands messages to the thread that polls the rail.
+//! It sleeps in epoll when nothing happens.
+
+use super::auth::{self, Challenge, Hello, Role, Transcript, NONCE, VERSION};
+use super::conn::{Body, Frame, Handler, OutFrame, ReadError, Reader, Sink};
+use super::wire::{Header, Kind, Refusal, FLAG_CAS, FLAG_LAST, SEGMENT};
+use super::{Inbound, LinkState, OpKind, Shared};
+use crate::fabric::shm::keys::{self, KeyError, RIGHT_READ, RIGHT_WRITE};
+use crate::fabric::{Completion, RailError, RemoteKey};
+use polling::{Event, Events, PollMode};
+use std::collections::HashMap;
+use std::io::Write;
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::os::fd::AsRawFd;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Poller key of the listening socket; connection `i` has key `i + 1`.
+const LISTENER: usize = 0;
+/// Bytes read from one connection before the others get a turn.
+const READ_BUDGET: usize = 4 << 20;
+/// How long a leaving process waits for its peers' goodbyes.
+const GOODBYE: Duration = Duration::from_secs(5);
+/// How long a connection attempt may take.
+const DIAL: Duration = Duration::from_secs(10);
+
+enum Stage {
+    /// Accepted; waiting for the connector's Hello.
+    AwaitHello,
+    AwaitProof { peer: usize, t: Transcript },
+    /// Dialed; waiting for the acceptor's Challenge.
+    AwaitChallenge { peer: usize, nonce: [u8; NONCE] },
+    Up { peer: usize },
+}
+
+struct Conn {
+    stream: TcpStream,
+    addr: SocketAddr,
+    reader: Reader,
+    stage: Stage,
+    /// Whether the poller watches it for writability too.
+    writable: bool,
+}
+
+/// What the progress thread knows about its peers (beside the shared links).
+struct Peers {
+    /// The connection we dialed to a peer, while it is not up.
+    dialing: HashMap<usize, usize>,
+    /// The connection that carries a peer's frames.
+    up: Vec<Option<usize>>,
+    /// Peers that said goodbye.
+    bye: Vec<bool>,
+}
+
+/// Things a frame handler needs done to other connections once it returns.
+enum Action {
+    Close(usize),
+}
+
+pub struct Progress {
+    s: Arc<Shared>,
+    listener: TcpListener,
+    conns: Vec<Option<Conn>>,
+    peers: Peers,
+}
+
+impl Progress {
+    pub fn new(s: Arc<Shared>, listener: TcpListener) -> std::io::Result<Progress> {
+        listener.set_nonblocking(true)?;
+        // SAFETY: the listener is deleted from the poller before it is dropped (`run`).
+        unsafe {
+            s.poller
+                .add_with_mode(&listener, Event::readable(LISTENER), PollMode::Level)?
+        };
+        let n = s.links.len();
+        Ok(Progress {
+            s,
+            listener,
+            conns: Vec::new(),
+            peers: Peers {
+                dialing: HashMap::new(),
+                up: vec![None; n],
+                bye: vec![false; n],
+            },
+        })
+    }
+
+    pub fn run(mut self) {
+        let mut events = Events::new();
+        let mut leave_by: Option<Instant> = None;
+        loop {
+            events.clear();
+            let timeout = leave_by.map(|_| Duration::from_millis(20));
+            if let Err(e) = self.s.poller.wait(&mut events, timeout) {
+                if e.kind() != std::io::ErrorKind::Interrupted {
+                    fatal(&format!("tcp rail: epoll failed: {e}"));
+                }
+            }
+            self.serve_requests();
+            for ev in events.iter() {
+                if ev.key == LISTENER {
+                    self.accept();
+                    continue;
+                }
+                let i = ev.key - 1;
+                if ev.readable {
+                    self.read(i);
+                }
+                if ev.writable {
+                    self.flush(i);
+                }
+            }
+            if self.s.stopping.load(Ordering::Acquire) {
+                let deadline = *leave_by.get_or_insert_with(|| Instant::now() + GOODBYE);
+                if self.all_gone() || Instant::now() > deadline {
+                    break;
+                }
+            }
+        }
+        let _ = self.s.poller.delete(&self.listener);
+        for i in 0..self.conns.len() {
+            self.close(i);
+        }
+    }
+
+    /// Every peer we were connected to said goodbye and got ours.
+    fn all_gone(&self) -> bool {
+        (0..self.peers.up.len()).all(|p| {
+            let link = self.s.links[p].lock();
+            link.state != LinkState::Up || (self.peers.bye[p] && link.out.is_empty())
+        })
+    }
+
+    /// Peers the rail asked about: dial those waiting for a connection, watch the
+    /// sockets of those with frames left over.
+    fn serve_requests(&mut self) {
+        let asked = std::mem::take(&mut *self.s.requests.lock());
+        for peer in asked {
+            let state = self.s.links[peer].lock().state;
+            match state {
+                LinkState::Connecting => {
+                    let busy = self.peers.dialing.contains_key(&peer)
+                        || self.conns.iter().flatten().any(|c| {
+                            matches!(c.stage, Stage::AwaitProof { peer: p, .. } if p == peer)
+                        });
+                    if !busy {
+                        self.dial(peer);
+                    }
+                }
+                LinkState::Up => {
+                    if let Some(i) = self.peers.up[peer] {
+                        self.flush(i);
+                    }
+                }
+                LinkState::Idle | LinkState::Closed => {}
+            }
+        }
+    }
+
+    fn add(&mut self, stream: TcpStream, addr: SocketAddr, stage: Stage) -> Option<usize> {
+        let i = match self.conns.iter().position(|c| c.is_none()) {
+            Some(i) => i,
+            None => {
+                self.conns.push(None);
+                self.conns.len() - 1
+            }
+        };
+        // SAFETY: the stream is deleted from the poller before it is dropped (`close`).
+        let added = unsafe {
+            self.s
+                .poller
+                .add_with_mode(&stream, Event::readable(i + 1), PollMode::Level)
+        };
+        if let Err(e) = added {
+            tracing::warn!("tcp rail: cannot watch a connection from {addr}: {e}");
+            return None;
+        }
+        self.conns[i] = Some(Conn {
+            stream,
+            addr,
+            reader: Reader::default(),
+            stage,
+            writable: false,
+        });
+        Some(i)
+    }
+
+    fn close(&mut self, i: usize) {
+        let Some(c) = self.conns.get_mut(i).and_then(|c| c.take()) else {
+            return;
+        };
+        let _ = self.s.poller.delete(&c.stream);
+        match c.stage {
+            Stage::Up { peer } => {
+                let mut link = self.s.links[peer].lock();
+                link.state = LinkState::Closed;
+                link.fd = -1;
+                self.peers.up[peer] = None;
+            }
+            Stage::AwaitChallenge { peer, .. } => {
+                if self.peers.dialing.get(&peer) == Some(&i) {
+                    self.peers.dialing.remove(&peer);
+                }
+            }
+            Stage::AwaitHello | Stage::AwaitProof { .. } => {}
+        }
+    }
+
+    fn accept(&mut self) {
+        loop {
+            match self.listener.accept() {
+                Ok((stream, addr)) => {
+                    if stream.set_nonblocking(true).is_err() || stream.set_nodelay(true).is_err()
+                    {
+                        continue;
+                    }
+                    self.add(stream, addr, Stage::AwaitHello);
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => return,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    tracing::warn!("tcp rail: accept failed: {e}");
+                    return;
+                }
+            }
+        }
+    }
+
+    fn dial(&mut self, peer: usize) {
+        let addr = self.s.addrs[peer];
+        let stream = TcpStream::connect_timeout(&addr, DIAL).and_then(|mut st| {
+            st.set_nodelay(true)?;
+            let hello = Hello {
+                version: VERSION,
+                rank: self.s.me as u32,
+                nonce: auth::random(),
+            };
+            write_frame(&mut st, Kind::Hello, &hello.encode())?;
+            st.set_nonblocking(true)?;
+            Ok((st, hello.nonce))
+        });
+        match stream {
+            Ok((st, nonce)) => {
+                if let Some(i) = self.add(st, addr, Stage::AwaitChallenge { peer, nonce }) {
+                    self.peers.dialing.insert(peer, i);
+                }
+            }
+            Err(e) => fatal(&format!(
+                "rank {}: cannot connect to rank {peer} on host {} at {addr}: {e}",
+                self.s.me, self.s.hosts[peer]
+            )),
+        }
+    }
+
+    /// Write a peer's queued frames; watch the socket for room while some are left.
+    fn flush(&mut self, i: usize) {
+        let Some(Stage::Up { peer }) = self.conns[i].as_ref().map(|c| &c.stage) else {
+            return;
+        };
+        let peer = *peer;
+        let flushed = self.s.links[peer].lock().flush();
+        let left = match flushed {
+            Ok(left) => left,
+            Err(e) => return self.lost(i, &e.to_string()),
+        };
+        let c = self.conns[i].as_mut().expect("checked above");
+        if left != c.writable {
+            c.writable = left;
+            let _ = self.s.poller.modify(&c.stream, Event::new(i + 1, true, left));
+        }
+    }
+
+    fn read(&mut self, i: usize) {
+        let Some(c) = self.conns[i].as_mut() else {
+            return;
+        };
+        let fd = c.stream.as_raw_fd();
+        let mut reader = std::mem::take(&mut c.reader);
+        let mut actions = Vec::new();
+        let mut h = ConnHandler {
+            s: &self.s,
+            peers: &mut self.peers,
+            conn: i,
+            fd,
+            addr: c.addr,
+            stage: &mut c.stage,
+            refused: None,
+            actions: &mut actions,
+        };
+        let r = reader.read(fd, READ_BUDGET, &mut h);
+        if let Some(c) = self.conns[i].as_mut() {
+            c.reader = reader;
+        }
+        for a in actions {
+            match a {
+                Action::Close(j) => self.close(j),
+            }
+        }
+        match r {
+            Ok(()) => {
+                // Frames may have been queued for the peer meanwhile (answers, or a
+                // link that just came up).
+                self.flush(i);
+            }
+            Err(ReadError::Closed) => self.lost(i, "connection closed"),
+            Err(ReadError::Io(e)) => self.lost(i, &e.to_string()),
+            Err(ReadError::Header(e)) => self.lost(i, &format!("bad frame: {e}")),
+            Err(ReadError::Refused(why)) => self.lost(i, &why),
+        }
+    }
+
+    /// Connection `i` ended: expected for a peer that said goodbye (or while we leave),
+    /// logged for one being set up, fatal for a peer still in the job.
+    fn lost(&mut self, i: usize, why: &str) {
+        let Some(c) = self.conns[i].as_ref() else {
+            return;
+        };
+        let addr = c.addr;
+        match c.stage {
+            Stage::Up { peer } => {
+                if !self.peers.bye[peer] && !self.s.stopping.load(Ordering::Acquire) {
+                    fatal(&format!(
+                        "rank {}: lost the connection to rank {peer} on host {} ({addr}): \
+                         {why}; that rank probably died",
+                        self.s.me, self.s.hosts[peer]
+                    ));
+                }
+            }
+            Stage::AwaitHello | Stage::AwaitProof { .. } => {
+                tracing::warn!("tcp rail: refused a connection from {addr}: {why}");
+            }
+            Stage::AwaitChallenge { .. } => {
+                tracing::debug!("tcp rail: dialed connection to {addr} closed: {why}");
+            }
+        }
+        self.close(i);
+    }
+}
+
+/// A whole small frame with a blocking write (handshake).
+fn write_frame(st: &mut TcpStream, kind: Kind, payload: &[u8]) -> std::io::Result<()> {
+    let mut h = Header::new(kind);
+    h.len = payload.len() as u32;
+    let mut buf = h.encode().to_vec();
+    buf.extend_from_slice(payload);
+    st.write_all(&buf)
+}
+
+/// The job cannot go on: say why and end this process (the launcher ends the others).
+fn fatal(msg: &str) -> ! {
+    let _ = std::io::stderr().write_all(format!("railmpi: fatal: {msg}\n").as_bytes());
+    std::process::exit(1)
+}
+
+fn refusal(e: KeyError) -> Refusal {
+    match e {
+        KeyError::Unknown => Refusal::Unknown,
+        KeyError::Stale => Refusal::Stale,
+        KeyError::OutOfRange => Refusal::Range,
+        KeyError::Rights => Refusal::Rights,
+    }
+}
+
+fn rail_error(r: Refusal) -> RailError {
+    match r {
+        Refusal::Unknown => RailError::Key(KeyError::Unknown),
+        Refusal::Stale => RailError::Key(KeyError::Stale),
+        Refusal::Range => RailError::Key(KeyError::OutOfRange),
+        Refusal::Rights => RailError::Key(KeyError::Rights),
+        Refusal::Fault => RailError::Access(std::io::Error::other("target memory unreachable")),
+        Refusal::Bad => RailError::Access(std::io::Error::other("request refused as malformed")),
+    }
+}
+
+struct ConnHandler<'a> {
+    s: &'a Shared,
+    peers: &'a mut Peers,
+    conn: usize,
+    fd: i32,
+    addr: SocketAddr,
+    stage: &'a mut Stage,
+    /// Why the tagged frame being read was refused (its payload is discarded).
+    refused: Option<Refusal>,
+    actions: &'a mut Vec<Action>,
+}
+
+impl ConnHandler<'_> {
+    /// The table our registrations' keys live in, checked before a byte moves.
+    fn check(&self, h: &Header, len: u64, rights: u32) -> Result<(), Refusal> {
+        // SAFETY: the domain's table holds KEY_SLOTS slots for the domain's life, and the
+        // domain outlives this thread (held by `Shared`).
+        unsafe {
+            keys::check(
+                self.s.domain.table(),
+                RemoteKey(h.key),
+                std::iter::once((h.addr, len)),
+                rights,
+            )
+        }
+        .map_err(refusal)?;
+        // The registration's range is ours, but keep addresses inside what a pointer
+        // holds before making one.
+        usize::try_from(h.addr.checked_add(len).ok_or(Refusal::Range)?)
+            .map(|_| ())
+            .map_err(|_| Refusal::Range)
+    }
+
+    fn answer(&self, peer: usize, h: Header, body: Body) {
+        // A write error shows up as the connection failing in `read`/`flush`.
+        let _ = self.s.send(peer, [OutFrame::new(&h, body)]);
+    }
+
+    fn nak(&self, peer: usize, req: &Header, why: Refusal) {
+        let mut h = Header::new(Kind::Nak);
+        h.op = req.op;
+        h.arg = why as u64;
+        h.flags = req.flags & FLAG_LAST;
+        self.answer(peer, h, Body::Empty);
+    }
+
+    /// The answer to the last segment of operation `op` arrived.
+    fn finish(&self, peer: usize, op: u64, result: Result<u64, Refusal>) {
+        // Only the peer the operation went to may answer it.
+        let o = {
+            let mut ops = self.s.ops.lock();
+            match ops.get(&op) {
+                Some(o) if o.peer == peer => ops.remove(&op),
+                _ => None,
+            }
+        };
+        let Some(o) = o else {
+            return;
+        };
+        let result = match (o.error, result) {
+            (Some(r), _) | (None, Err(r)) => Err(rail_error(r)),
+            (None, Ok(v)) => Ok(v),
+        };
+        self.s.deliver(Inbound::Done(Completion {
+            token: o.token,
+            result,
+        }));
+    }
+
+    fn link_up(&mut self, peer: usize) {
+        *self.stage = Stage::Up { peer };
+        self.peers.up[peer] = Some(self.conn);
+        self.peers.dialing.remove(&peer);
+        let mut link = self.s.links[peer].lock();
+        link.state = LinkState::Up;
+        link.fd = self.fd;
+        tracing::debug!("tcp rail: connected to rank {peer} ({})", self.addr);
+    }
+
+    fn hello(&mut self, payload: &[u8]) -> Result<(), String> {
+        let hello = Hello::decode(payload).ok_or("malformed hello")?;
+        let n = self.s.links.len();
+        let peer = hello.rank as usize;
+        if hello.version != VERSION {
+            return Err(format!("protocol version {} (ours {VERSION})", hello.version));
+        }
+        if peer >= n || peer == self.s.me {
+            return Err(format!("claims to be rank {peer}"));
+        }
+        if self.peers.up[peer].is_some() {
+            return Err(format!("rank {peer} is connected already"));
+        }
+        if let Some(&mine) = self.peers.dialing.get(&peer) {
+            // Both dialed at once: the connection of the lower rank stays.
+            if self.s.me < peer {
+                return Err(format!("rank {peer} and we dialed at once; ours stays"));
+            }
+            self.peers.dialing.remove(&peer);
+            self.actions.push(Action::Close(mine));
+        }
+        {
+            let mut link = self.s.links[peer].lock();
+            if link.state == LinkState::Idle {
+                link.state = LinkState::Connecting;
+            }
+        }
+        let t = Transcript {
+            connector: peer as u32,
+            acceptor: self.s.me as u32,
+            connector_nonce: hello.nonce,
+            acceptor_nonce: auth::random(),
+        };
+        let ch = Challenge {
+            rank: self.s.me as u32,
+            nonce: t.acceptor_nonce,
+            mac: t.prove(&self.s.secret, Role::Acceptor),
+        };
+        self.send_raw(Kind::Challenge, &ch.encode())?;
+        *self.stage = Stage::AwaitProof { peer, t };
+        Ok(())
+    }
+
+    /// A handshake frame on a fresh socket (a few dozen bytes: it fits the empty send
+    /// buffer; anything less is a failure).
+    fn send_raw(&self, kind: Kind, payload: &[u8]) -> Result<(), String> {
+        let mut h = Header::new(kind);
+        h.len = payload.len() as u32;
+        let head = h.encode();
+        let iov = [
+            libc::iovec {
+                iov_base: head.as_ptr() as *mut libc::c_void,
+                iov_len: head.len(),
+            },
+            libc::iovec {
+                iov_base: payload.as_ptr() as *mut libc::c_void,
+                iov_len: payload.len(),
+            },
+        ];
+        match super::conn::writev(self.fd, &iov) {
+            Ok(n) if n == head.len() + payload.len() => Ok(()),
+            Ok(_) => Err("handshake write incomplete".into()),
+            Err(e) => Err(e.to_string()),
+        }
+    }
+}
+
+impl Handler for ConnHandler<'_> {
+    fn sink(&mut self, h: &Header) -> Sink {
+        self.refused = None;
+        let Stage::Up { .. } = self.stage else {
+            // Before authentication only handshake payloads are read (into a buffer the
+            // header's checked length sized); `frame` refuses anything else.
+            return Sink::Buffer(Vec::new());
+        };
+        match h.kind {
+            Kind::Write => match self.check(h, h.len as u64, RIGHT_WRITE) {
+                Ok(()) => Sink::Place(vec![(h.addr as usize, h.len as usize)]),
+                Err(r) => {
+                    self.refused = Some(r);
+                    Sink::Discard
+                }
+            },
+            Kind::ReadData => {
+                let ops = self.s.ops.lock();
+                let peer = match &*self.stage {
+                    Stage::Up { peer } => *peer,
+                    _ => usize::MAX,
+                };
+                match ops.get(&h.op).filter(|o| o.peer == peer).map(|o| &o.kind) {
+                    Some(OpKind::Read { sink, len }) => match (h.off as usize).checked_add(h.len as usize) {
+                        Some(end) if end <= *len => {
+                            Sink::Place(super::sub_runs(sink, h.off as usize, h.len as usize))
+                        }
+                        _ => {
+                            self.refused = Some(Refusal::Bad);
+                            Sink::Discard
+                        }
+                    },
+                    _ => {
+                        self.refused = Some(Refusal::Bad);
+                        Sink::Discard
+                    }
+                }
+            }
+            _ => Sink::Buffer(Vec::new()),
+        }
+    }
+
+    fn frame(&mut self, f: Frame) -> Result<(), String> {
+        let h = f.header;
+        let peer = match &*self.stage {
+            Stage::Up { peer } => *peer,
+            Stage::AwaitHello => {
+                return match h.kind {
+                    Kind::Hello => self.hello(&f.payload),
+                    k => Err(format!("{k:?} before hello")),
+                }
+            }
+            Stage::AwaitProof { peer, t } => {
+                let peer = *peer;
+                if h.kind != Kind::Proof {
+                    return Err(format!("{:?} before proof", h.kind));
+                }
+                if !t.verify(&self.s.secret, Role::Connector, &f.payload) {
+                    return Err(format!("rank {peer} did not prove the job's secret"));
+                }
+                self.link_up(peer);
+                return Ok(());
+            }
+            Stage::AwaitChallenge { peer, nonce } => {
+                let (peer, nonce) = (*peer, *nonce);
+                if h.kind != Kind::Challenge {
+                    return Err(format!("{:?} before challenge", h.kind));
+                }
+                let ch = Challenge::decode(&f.payload).ok_or("malformed challenge")?;
+                if ch.rank as usize != peer {
+                    return Err(format!("rank {} answered for rank {peer}", ch.rank));
+                }
+                let t = Transcript {
+                    connector: self.s.me as u32,
+                    acceptor: peer as u32,
+                    connector_nonce: nonce,
+                    acceptor_nonce: ch.nonce,
+                };
+                if !t.verify(&self.s.secret, Role::Acceptor, &ch.mac) {
+                    return Err(format!("rank {peer} did not prove the job's secret"));
+                }
+                self.send_raw(Kind::Proof, &t.prove(&self.s.secret, Role::Connector))?;
+                self.link_up(peer);
+                return Ok(());
+            }
+        };
+        match h.kind {
+            Kind::Msg => {
+                self.s.deliver(Inbound::Message {
+                    peer,
+                    imm: h.arg as u32,
+                    bytes: f.payload,
+                });
+            }
+            Kind::Write => {
+                if let Some(r) = self.refused.take() {
+                    tracing::warn!(
+                        "tcp rail: refused a tagged write from rank {peer} ({}): {r:?}",
+                        self.addr
+                    );
+                    self.nak(peer, &h, r);
+                } else if h.last() {
+                    let mut a = Header::new(Kind::Ack);
+                    a.op = h.op;
+                    self.answer(peer, a, Body::Empty);
+                }
+            }
+            Kind::ReadReq => {
+                let ok = if h.arg == 0 || h.arg > SEGMENT as u64 {
+                    Err(Refusal::Bad)
+                } else {
+                    self.check(&h, h.arg, RIGHT_READ)
+                };
+                match ok {
+                    Ok(()) => {
+                        let mut d = Header::new(Kind::ReadData);
+                        d.op = h.op;
+                        d.off = h.off;
+                        d.len = h.arg as u32;
+                        d.flags = h.flags & FLAG_LAST;
+                        // Straight from the registered memory the key vouched for.
+                        self.answer(
+                            peer,
+                            d,
+                            Body::Spans(vec![(h.addr as usize, h.arg as usize)]),
+                        );
+                    }
+                    Err(r) => {
+                        tracing::warn!(
+                            "tcp rail: refused a read from rank {peer} ({}): {r:?}",
+                            self.addr
+                        );
+                        self.nak(peer, &h, r);
+                    }
+                }
+            }
+            Kind::ReadData => {
+                if let Some(r) = self.refused.take() {
+                    return Err(format!("read data that fits no read of ours ({r:?})"));
+                }
+                if h.last() {
+                    self.finish(peer, h.op, Ok(0));
+                }
+            }
+            Kind::Atomic => {
+                let ok = if h.addr % 8 != 0 {
+                    Err(Refusal::Bad)
+                } else {
+                    self.check(&h, 8, RIGHT_READ | RIGHT_WRITE)
+                };
+                match ok {
+                    Ok(()) => {
+                        // SAFETY: the key vouches for 8 aligned bytes of registered memory
+                        // of this process that peers update only atomically.
+                        let word = unsafe { AtomicU64::from_ptr(h.addr as usize as *mut u64) };
+                        let old = if h.flags & FLAG_CAS != 0 {
+                            match word.compare_exchange(h.arg, h.off, Ordering::AcqRel, Ordering::Acquire) {
+                                Ok(v) | Err(v) => v,
+                            }
+                        } else {
+                            word.fetch_add(h.arg, Ordering::AcqRel)
+                        };
+                        let mut a = Header::new(Kind::AtomicResp);
+                        a.op = h.op;
+                        a.arg = old;
+                        self.answer(peer, a, Body::Empty);
+                    }
+                    Err(r) => {
+                        tracing::warn!(
+                            "tcp rail: refused an atomic from rank {peer} ({}): {r:?}",
+                            self.addr
+                        );
+                        self.nak(peer, &h, r);
+                    }
+                }
+            }
+            Kind::AtomicResp => self.finish(peer, h.op, Ok(h.arg)),
+            Kind::Ack => self.finish(peer, h.op, Ok(0)),
+            Kind::Nak => {
+                let r = Refusal::from_u64(h.arg);
+                if h.last() {
+                    self.finish(peer, h.op, Err(r));
+                } else if let Some(o) = self.s.ops.lock().get_mut(&h.op) {
+                    if o.peer == peer {
+                        o.error.get_or_insert(r);
+                    }
+                }
+            }
+            Kind::Bye => self.peers.bye[peer] = true,
+            Kind::Hello | Kind::Challenge | Kind::Proof => {
+                return Err(format!("{:?} on an established connection", h.kind))
+            }
+        }
+        Ok(())
+    }
+}
