@@ -171,8 +171,11 @@ pub fn run(opts: &Options) -> i32 {
         deadline: opts.timeout.map(|t| Instant::now() + t),
         unfinalized_exit: None,
     };
+    // The secret tcp connections prove (fabric::tcp::auth): drawn here, known only to the
+    // job's processes (an environment is readable by its user alone).
+    let secret = crate::fabric::tcp::secret_to_hex(&crate::fabric::tcp::random());
     for rank in 0..opts.nprocs {
-        match spawn_rank(opts, rank) {
+        match spawn_rank(opts, rank, &secret) {
             Ok(r) => job.ranks.push(r),
             Err(e) => {
                 let status = match e.kind() {
@@ -194,7 +197,7 @@ pub fn run(opts: &Options) -> i32 {
 }
 
 /// Starts one rank with its end of a fresh PMI socketpair.
-fn spawn_rank(opts: &Options, rank: u32) -> io::Result<Rank> {
+fn spawn_rank(opts: &Options, rank: u32, secret: &str) -> io::Result<Rank> {
     // Both ends are close-on-exec: no rank inherits another rank's socket or ours.
     let (parent_end, child_end) = UnixStream::pair()?;
     parent_end.set_nonblocking(true)?;
@@ -211,7 +214,8 @@ fn spawn_rank(opts: &Options, rank: u32) -> io::Result<Rank> {
         .env("PMI_RANK", &r)
         .env("PMI_SIZE", &n)
         .env("MPI_LOCALRANKID", &r)
-        .env("MPI_LOCALNRANKS", &n);
+        .env("MPI_LOCALNRANKS", &n)
+        .env("RAILMPI_JOB_SECRET", secret);
     cmd.stdin(if rank == 0 {
         Stdio::inherit()
     } else {

@@ -19,6 +19,8 @@
 mod auth;
 mod conn;
 mod progress;
+#[cfg(test)]
+mod tests;
 pub mod wire;
 
 pub use auth::{random, secret_from_hex, secret_to_hex, Secret};
@@ -141,9 +143,15 @@ struct Shared {
     /// Peers to connect to, or whose outbox needs the progress thread.
     requests: Mutex<Vec<usize>>,
     stopping: AtomicBool,
+    /// Peers that said goodbye (their connection's end is no failure).
+    bye: Vec<AtomicBool>,
 }
 
 impl Shared {
+    fn bye_from(&self, peer: usize) -> bool {
+        self.bye[peer].load(Ordering::Acquire)
+    }
+
     fn deliver(&self, ev: Inbound) {
         self.inbox.lock().push_back(ev);
         self.inbox_len.fetch_add(1, Ordering::Release);
@@ -282,6 +290,7 @@ impl TcpRail {
             next_op: AtomicU64::new(1),
             requests: Mutex::new(Vec::new()),
             stopping: AtomicBool::new(false),
+            bye: (0..n).map(|_| AtomicBool::new(false)).collect(),
         });
         let progress = Progress::new(shared.clone(), listener)
             .map_err(|e| format!("tcp rail: progress thread: {e}"))?;

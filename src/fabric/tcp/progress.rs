@@ -24,7 +24,7 @@ const LISTENER: usize = 0;
 const READ_BUDGET: usize = 4 << 20;
 /// How long a leaving process waits for its peers' goodbyes.
 const GOODBYE: Duration = Duration::from_secs(5);
-/// How long a connection attempt may take.
+/// How long a connection attempt may take, and a handshake.
 const DIAL: Duration = Duration::from_secs(10);
 
 enum Stage {
@@ -43,6 +43,8 @@ struct Conn {
     stage: Stage,
     /// Whether the poller watches it for writability too.
     writable: bool,
+    /// When it was opened (a handshake must end within `DIAL`).
+    since: Instant,
 }
 
 /// What the progress thread knows about its peers (beside the shared links).
@@ -51,8 +53,6 @@ struct Peers {
     dialing: HashMap<usize, usize>,
     /// The connection that carries a peer's frames.
     up: Vec<Option<usize>>,
-    /// Peers that said goodbye.
-    bye: Vec<bool>,
 }
 
 /// Things a frame handler needs done to other connections once it returns.
@@ -83,7 +83,6 @@ impl Progress {
             peers: Peers {
                 dialing: HashMap::new(),
                 up: vec![None; n],
-                bye: vec![false; n],
             },
         })
     }
@@ -93,11 +92,23 @@ impl Progress {
         let mut leave_by: Option<Instant> = None;
         loop {
             events.clear();
-            let timeout = leave_by.map(|_| Duration::from_millis(20));
+            let handshaking = self
+                .conns
+                .iter()
+                .flatten()
+                .any(|c| !matches!(c.stage, Stage::Up { .. }));
+            let timeout = match (leave_by, handshaking) {
+                (Some(_), _) => Some(Duration::from_millis(20)),
+                (None, true) => Some(Duration::from_secs(1)),
+                (None, false) => None,
+            };
             if let Err(e) = self.s.poller.wait(&mut events, timeout) {
                 if e.kind() != std::io::ErrorKind::Interrupted {
                     fatal(&format!("tcp rail: epoll failed: {e}"));
                 }
+            }
+            if handshaking {
+                self.expire_handshakes();
             }
             self.serve_requests();
             for ev in events.iter() {
@@ -126,11 +137,45 @@ impl Progress {
         }
     }
 
+    /// Close connections whose handshake did not end in time (a client that connects and
+    /// stays silent must not hold a peer's place).
+    fn expire_handshakes(&mut self) {
+        let now = Instant::now();
+        for i in 0..self.conns.len() {
+            let stale = self.conns[i]
+                .as_ref()
+                .is_some_and(|c| !matches!(c.stage, Stage::Up { .. }) && now - c.since > DIAL);
+            if stale {
+                self.lost(i, "handshake timed out");
+            }
+        }
+    }
+
+    /// A handshake with `peer` failed: try again if frames wait for it and no other
+    /// attempt is under way; otherwise the link is idle again.
+    fn retry(&mut self, peer: usize) {
+        let other = self.peers.dialing.contains_key(&peer)
+            || self.conns.iter().flatten().any(|c| {
+                matches!(c.stage, Stage::AwaitProof { peer: p, .. } if p == peer)
+            });
+        let mut link = self.s.links[peer].lock();
+        if link.state != LinkState::Connecting || other {
+            return;
+        }
+        if link.out.is_empty() {
+            link.state = LinkState::Idle;
+        } else {
+            drop(link);
+            self.s.requests.lock().push(peer);
+            let _ = self.s.poller.notify();
+        }
+    }
+
     /// Every peer we were connected to said goodbye and got ours.
     fn all_gone(&self) -> bool {
         (0..self.peers.up.len()).all(|p| {
             let link = self.s.links[p].lock();
-            link.state != LinkState::Up || (self.peers.bye[p] && link.out.is_empty())
+            link.state != LinkState::Up || (self.s.bye_from(p) && link.out.is_empty())
         })
     }
 
@@ -184,6 +229,7 @@ impl Progress {
             reader: Reader::default(),
             stage,
             writable: false,
+            since: Instant::now(),
         });
         Some(i)
     }
@@ -204,8 +250,10 @@ impl Progress {
                 if self.peers.dialing.get(&peer) == Some(&i) {
                     self.peers.dialing.remove(&peer);
                 }
+                self.retry(peer);
             }
-            Stage::AwaitHello | Stage::AwaitProof { .. } => {}
+            Stage::AwaitProof { peer, .. } => self.retry(peer),
+            Stage::AwaitHello => {}
         }
     }
 
@@ -269,7 +317,11 @@ impl Progress {
         let c = self.conns[i].as_mut().expect("checked above");
         if left != c.writable {
             c.writable = left;
-            let _ = self.s.poller.modify(&c.stream, Event::new(i + 1, true, left));
+            let _ = self.s.poller.modify_with_mode(
+                &c.stream,
+                Event::new(i + 1, true, left),
+                PollMode::Level,
+            );
         }
     }
 
@@ -321,7 +373,7 @@ impl Progress {
         let addr = c.addr;
         match c.stage {
             Stage::Up { peer } => {
-                if !self.peers.bye[peer] && !self.s.stopping.load(Ordering::Acquire) {
+                if !self.s.bye_from(peer) && !self.s.stopping.load(Ordering::Acquire) {
                     fatal(&format!(
                         "rank {}: lost the connection to rank {peer} on host {} ({addr}): \
                          {why}; that rank probably died",
@@ -470,7 +522,9 @@ impl ConnHandler<'_> {
         if let Some(&mine) = self.peers.dialing.get(&peer) {
             // Both dialed at once: the connection of the lower rank stays.
             if self.s.me < peer {
-                return Err(format!("rank {peer} and we dialed at once; ours stays"));
+                tracing::debug!("tcp rail: rank {peer} and we dialed at once; ours stays");
+                self.actions.push(Action::Close(self.conn));
+                return Ok(());
             }
             self.peers.dialing.remove(&peer);
             self.actions.push(Action::Close(mine));
@@ -709,7 +763,7 @@ impl Handler for ConnHandler<'_> {
                     }
                 }
             }
-            Kind::Bye => self.peers.bye[peer] = true,
+            Kind::Bye => self.s.bye[peer].store(true, Ordering::Release),
             Kind::Hello | Kind::Challenge | Kind::Proof => {
                 return Err(format!("{:?} on an established connection", h.kind))
             }
