@@ -48,13 +48,17 @@ if [ "$MPIEXEC" = "$BUILD/bin/mpiexec" ]; then
     CASE_TIMEOUT=10 CASE_FORBID='BUG:' run_case die.n3 134 $MPIEXEC -n 3 "$CT/die"
 fi
 
-# Ranks on two hosts (a UTS namespace each, with its own host name): no rail of this build
-# reaches across hosts, so MPI_Init must fail with a message naming the rank and its host
-# (not hang, not pretend the shm rail reaches it).
+# Ranks on two hosts (a UTS namespace each, with its own host name, same network): the tcp
+# rail joins them; with RAILMPI_RAILS=shm no rail reaches across hosts, so MPI_Init must fail
+# with a message naming the rank and its host (not hang, not pretend the shm rail reaches it).
 if [ "$CT_IMPL" = railmpi ] && [ "$(id -u)" = 0 ] && unshare --uts true 2>/dev/null; then
     CASE_EXPECT='rank 1 runs on host railmpi-ct-host1' CASE_FORBID='^ok hello' \
-        run_case two_hosts.refused nonzero $MPIEXEC -n 2 sh -c \
+        run_case two_hosts.shm_only_refused nonzero env RAILMPI_RAILS=shm $MPIEXEC -n 2 sh -c \
+        'exec unshare --uts sh -c "hostname railmpi-ct-host\$PMI_RANK && exec $0" ' "$CT/hello"
+    CASE_EXPECT='^ok hello ' \
+        run_case two_hosts.tcp 0 env RAILMPI_RAILS=shm,tcp $MPIEXEC -n 2 sh -c \
         'exec unshare --uts sh -c "hostname railmpi-ct-host\$PMI_RANK && exec $0" ' "$CT/hello"
 else
-    skip_case two_hosts.refused "needs root and unshare --uts"
+    skip_case two_hosts.shm_only_refused "needs root and unshare --uts"
+    skip_case two_hosts.tcp "needs root and unshare --uts"
 fi

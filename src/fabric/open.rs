@@ -133,7 +133,15 @@ pub fn open(settings: &FabricSettings, boot: &dyn Bootstrap) -> Result<Fabric, S
         };
         let wait = *wait.get_or_insert_with(Doorbell::local);
         let domain = domain.get_or_insert_with(|| Arc::new(ShmDomain::private()));
-        let rail = TcpRail::establish(tcp, boot, hosts, secret, domain.clone(), wait)?;
+        // The service thread sleeps on one doorbell (the first queue's): requests from
+        // tcp peers ring the shm queue's where there is one.
+        let service_bell = services
+            .iter()
+            .flatten()
+            .next()
+            .map_or_else(Doorbell::local, |s| s.wait_handle());
+        let rail =
+            TcpRail::establish(tcp, boot, hosts, secret, domain.clone(), wait, service_bell)?;
         let index = rails.len();
         for (r, route) in routes.iter_mut().enumerate() {
             route.get_or_insert(Route {
@@ -141,7 +149,7 @@ pub fn open(settings: &FabricSettings, boot: &dyn Bootstrap) -> Result<Fabric, S
                 peer: r,
             });
         }
-        services.push(None);
+        services.push(Some(rail.service() as Arc<dyn Service>));
         rails.push(Box::new(rail));
     }
     Ok(Fabric {

@@ -644,9 +644,20 @@ fn dontneed_invalidates_and_never_hangs() {
     touch_without_hanging(q);
     assert_accounting(&reg, base);
     // mremap moves a cached pinned range: REMAP → entry gone, lock released at the target.
-    // SAFETY: moving our own mapping to a new place chosen by the kernel.
-    let moved = unsafe { libc::mremap(q as *mut _, 8 * pg, 16 * pg, libc::MREMAP_MAYMOVE) };
-    assert_ne!(moved, libc::MAP_FAILED);
+    // The move is forced onto a range we reserved: with MAYMOVE alone the kernel grows the
+    // mapping in place when the pages after it are free, and an in-place grow sends no REMAP.
+    let dest = map(16 * pg, 0);
+    // SAFETY: moving our own mapping over a reservation of our own (MREMAP_FIXED replaces it).
+    let moved = unsafe {
+        libc::mremap(
+            q as *mut _,
+            8 * pg,
+            16 * pg,
+            libc::MREMAP_MAYMOVE | libc::MREMAP_FIXED,
+            dest as *mut libc::c_void,
+        )
+    };
+    assert_eq!(moved as usize, dest);
     wait_until("REMAP applied", || !reg.is_cached(q, pg));
     assert_accounting(&reg, base);
     touch_without_hanging(moved as usize + 9 * pg);

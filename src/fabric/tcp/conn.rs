@@ -117,7 +117,10 @@ impl Outbox {
             }
             self.bytes -= n;
             while n > 0 {
-                let f = self.frames.front_mut().expect("bytes written belong to a frame");
+                let f = self
+                    .frames
+                    .front_mut()
+                    .expect("bytes written belong to a frame");
                 let left = f.len() - f.sent;
                 if n >= left {
                     n -= left;

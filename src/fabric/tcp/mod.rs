@@ -19,11 +19,13 @@
 mod auth;
 mod conn;
 mod progress;
+mod service;
 #[cfg(test)]
 mod tests;
 pub mod wire;
 
 pub use auth::{random, secret_from_hex, secret_to_hex, Secret};
+pub use service::TcpService;
 
 use super::shm::domain::ShmDomain;
 use super::{
@@ -87,6 +89,8 @@ struct Link {
     state: LinkState,
     fd: RawFd,
     out: Outbox,
+    /// Service requests sent to the peer (the last ticket).
+    tickets: u64,
 }
 
 impl Link {
@@ -101,7 +105,11 @@ impl Link {
 
 /// What the progress thread hands to the thread that polls the rail.
 enum Inbound {
-    Message { peer: usize, imm: u32, bytes: Vec<u8> },
+    Message {
+        peer: usize,
+        imm: u32,
+        bytes: Vec<u8>,
+    },
     Done(Completion),
 }
 
@@ -112,6 +120,37 @@ struct Op {
     kind: OpKind,
     /// A refusal of one of its segments (reported when the last one is answered).
     error: Option<wire::Refusal>,
+    /// Who learns of its completion: the service thread that posted it, or (None) the
+    /// rail's poll.
+    waiter: Option<Arc<Waiter>>,
+}
+
+/// Where a service thread waits for an operation it posted.
+#[derive(Default)]
+struct Waiter {
+    done: Mutex<Option<Result<u64, RailError>>>,
+    cv: parking_lot::Condvar,
+}
+
+impl Waiter {
+    fn set(&self, r: Result<u64, RailError>) {
+        *self.done.lock() = Some(r);
+        self.cv.notify_all();
+    }
+
+    /// The result, once it came; fatal if `peer` is gone meanwhile.
+    fn wait(&self, s: &Shared, peer: usize) -> Result<u64, RailError> {
+        let mut g = self.done.lock();
+        loop {
+            if let Some(r) = g.take() {
+                return r;
+            }
+            self.cv.wait_for(&mut g, std::time::Duration::from_secs(1));
+            if g.is_none() && s.gone[peer].lock().is_some() {
+                s.peer_gone(peer);
+            }
+        }
+    }
 }
 
 enum OpKind {
@@ -145,6 +184,14 @@ struct Shared {
     stopping: AtomicBool,
     /// Peers that said goodbye (their connection's end is no failure).
     bye: Vec<AtomicBool>,
+    /// Peers whose connection ended without a goodbye, and how.
+    gone: Vec<Mutex<Option<String>>>,
+    /// The service thread's doorbell, and the requests waiting for it (origin, ticket,
+    /// bytes); per peer, the last of our tickets it served.
+    service_bell: Doorbell,
+    requests_in: Mutex<VecDeque<(usize, u64, Vec<u8>)>>,
+    requests_waiting: AtomicUsize,
+    served: Vec<AtomicU64>,
 }
 
 impl Shared {
@@ -164,9 +211,120 @@ impl Shared {
         let _ = self.poller.notify();
     }
 
+    /// `peer` left without a goodbye and we need it: the job cannot go on.
+    fn peer_gone(&self, peer: usize) -> ! {
+        let how = self.gone[peer].lock().clone().unwrap_or_default();
+        progress::fatal(&format!(
+            "rank {}: rank {peer} on host {} is gone (its connection ended without a \
+             goodbye: {how}); it died or left without MPI_Finalize",
+            self.me, self.hosts[peer]
+        ))
+    }
+
+    /// Post a tagged write or read (see `Rail::post`); it completes to `waiter` if given,
+    /// else to the rail's poll with `token`.
+    ///
+    /// # Safety
+    /// As for `Rail::post`.
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn post(
+        &self,
+        op: RdmaOp,
+        peer: usize,
+        local: &[Span],
+        remote: &[Span],
+        rkey: RemoteKey,
+        token: u64,
+        waiter: Option<Arc<Waiter>>,
+    ) -> Result<(), RailError> {
+        if peer >= self.links.len() {
+            return Err(RailError::NoSuchPeer(peer));
+        }
+        let local = runs(local)?;
+        let remote = runs(remote)?;
+        let total: usize = local.iter().map(|r| r.1).sum();
+        if total != remote.iter().map(|r| r.1).sum::<usize>() {
+            return Err(RailError::Unsupported("spans of different lengths"));
+        }
+        if total == 0 {
+            match waiter {
+                Some(w) => w.set(Ok(0)),
+                None => self.deliver(Inbound::Done(Completion {
+                    token,
+                    result: Ok(0),
+                })),
+            }
+            return Ok(());
+        }
+        let kind = match op {
+            RdmaOp::Write => OpKind::Write,
+            RdmaOp::Read => OpKind::Read {
+                sink: local.clone(),
+                len: total,
+            },
+        };
+        let id = self.op(token, peer, kind, waiter);
+        // One frame per remote run piece of at most a segment.
+        let mut frames = Vec::new();
+        let mut off = 0usize;
+        for &(raddr, rlen) in &remote {
+            let mut done = 0;
+            while done < rlen {
+                let n = (rlen - done).min(SEGMENT);
+                let mut h = Header::new(match op {
+                    RdmaOp::Write => Kind::Write,
+                    RdmaOp::Read => Kind::ReadReq,
+                });
+                h.op = id;
+                h.key = rkey.0;
+                h.addr = (raddr + done) as u64;
+                h.off = off as u64;
+                if off + n == total {
+                    h.flags |= FLAG_LAST;
+                }
+                frames.push(match op {
+                    RdmaOp::Write => {
+                        h.len = n as u32;
+                        OutFrame::new(&h, Body::Spans(sub_runs(&local, off, n)))
+                    }
+                    RdmaOp::Read => {
+                        h.arg = n as u64;
+                        OutFrame::new(&h, Body::Empty)
+                    }
+                });
+                done += n;
+                off += n;
+            }
+        }
+        self.send(peer, frames)
+    }
+
+    fn op(&self, token: u64, peer: usize, kind: OpKind, waiter: Option<Arc<Waiter>>) -> u64 {
+        let id = self.next_op.fetch_add(1, Ordering::Relaxed);
+        self.ops.lock().insert(
+            id,
+            Op {
+                token,
+                peer,
+                kind,
+                error: None,
+                waiter,
+            },
+        );
+        id
+    }
+
     /// Queue `frames` for `peer` and write what the socket takes now.
-    fn send(&self, peer: usize, frames: impl IntoIterator<Item = OutFrame>) -> Result<(), RailError> {
+    fn send(
+        &self,
+        peer: usize,
+        frames: impl IntoIterator<Item = OutFrame>,
+    ) -> Result<(), RailError> {
         let mut link = self.links[peer].lock();
+        if link.state == LinkState::Closed && self.gone[peer].lock().is_some() {
+            drop(link);
+            self.peer_gone(peer);
+        }
         for f in frames {
             link.out.push(f);
         }
@@ -251,6 +409,7 @@ impl TcpRail {
         secret: Secret,
         domain: Arc<ShmDomain>,
         wait: Doorbell,
+        service_bell: Doorbell,
     ) -> Result<TcpRail, String> {
         let (me, n) = (boot.rank(), boot.size());
         let ip = listen_addrs(settings)?[0];
@@ -281,6 +440,7 @@ impl TcpRail {
                         state: LinkState::Idle,
                         fd: -1,
                         out: Outbox::default(),
+                        tickets: 0,
                     })
                 })
                 .collect(),
@@ -291,6 +451,11 @@ impl TcpRail {
             requests: Mutex::new(Vec::new()),
             stopping: AtomicBool::new(false),
             bye: (0..n).map(|_| AtomicBool::new(false)).collect(),
+            gone: (0..n).map(|_| Mutex::new(None)).collect(),
+            service_bell,
+            requests_in: Mutex::new(VecDeque::new()),
+            requests_waiting: AtomicUsize::new(0),
+            served: (0..n).map(|_| AtomicU64::new(0)).collect(),
         });
         let progress = Progress::new(shared.clone(), listener)
             .map_err(|e| format!("tcp rail: progress thread: {e}"))?;
@@ -350,22 +515,11 @@ impl TcpRail {
         Ok(())
     }
 
-    fn op(&self, token: u64, peer: usize, kind: OpKind) -> u64 {
-        let id = self.shared.next_op.fetch_add(1, Ordering::Relaxed);
-        self.shared.ops.lock().insert(
-            id,
-            Op {
-                token,
-                peer,
-                kind,
-                error: None,
-            },
-        );
-        id
-    }
-
-    fn done_now(&self, token: u64, result: Result<u64, RailError>) {
-        self.shared.deliver(Inbound::Done(Completion { token, result }));
+    /// This rail's service queue (requests for peers' service threads).
+    pub fn service(&self) -> Arc<TcpService> {
+        Arc::new(TcpService {
+            shared: self.shared.clone(),
+        })
     }
 }
 
@@ -419,7 +573,10 @@ impl Rail for TcpRail {
 
     fn try_send(&mut self, peer: usize, imm: u32, parts: &[&[u8]]) -> bool {
         let total: usize = parts.iter().map(|p| p.len()).sum();
-        assert!(total <= MAX_MESSAGE, "message larger than the rail's max_message");
+        assert!(
+            total <= MAX_MESSAGE,
+            "message larger than the rail's max_message"
+        );
         let Some(link) = self.shared.links.get(peer) else {
             return false;
         };
@@ -504,60 +661,8 @@ impl Rail for TcpRail {
         rkey: RemoteKey,
         token: u64,
     ) -> Result<(), RailError> {
-        if peer >= self.shared.links.len() {
-            return Err(RailError::NoSuchPeer(peer));
-        }
-        let local = runs(local)?;
-        let remote = runs(remote)?;
-        let total: usize = local.iter().map(|r| r.1).sum();
-        if total != remote.iter().map(|r| r.1).sum::<usize>() {
-            return Err(RailError::Unsupported("spans of different lengths"));
-        }
-        if total == 0 {
-            self.done_now(token, Ok(0));
-            return Ok(());
-        }
-        let kind = match op {
-            RdmaOp::Write => OpKind::Write,
-            RdmaOp::Read => OpKind::Read {
-                sink: local.clone(),
-                len: total,
-            },
-        };
-        let id = self.op(token, peer, kind);
-        // One frame per remote run piece of at most a segment.
-        let mut frames = Vec::new();
-        let mut off = 0usize;
-        for &(raddr, rlen) in &remote {
-            let mut done = 0;
-            while done < rlen {
-                let n = (rlen - done).min(SEGMENT);
-                let mut h = Header::new(match op {
-                    RdmaOp::Write => Kind::Write,
-                    RdmaOp::Read => Kind::ReadReq,
-                });
-                h.op = id;
-                h.key = rkey.0;
-                h.addr = (raddr + done) as u64;
-                h.off = off as u64;
-                if off + n == total {
-                    h.flags |= FLAG_LAST;
-                }
-                frames.push(match op {
-                    RdmaOp::Write => {
-                        h.len = n as u32;
-                        OutFrame::new(&h, Body::Spans(sub_runs(&local, off, n)))
-                    }
-                    RdmaOp::Read => {
-                        h.arg = n as u64;
-                        OutFrame::new(&h, Body::Empty)
-                    }
-                });
-                done += n;
-                off += n;
-            }
-        }
-        self.shared.send(peer, frames)
+        // SAFETY: the caller's contract.
+        unsafe { self.shared.post(op, peer, local, remote, rkey, token, None) }
     }
 
     fn post_atomic(
@@ -571,7 +676,7 @@ impl Rail for TcpRail {
         if peer >= self.shared.links.len() {
             return Err(RailError::NoSuchPeer(peer));
         }
-        let id = self.op(token, peer, OpKind::Atomic);
+        let id = self.shared.op(token, peer, OpKind::Atomic, None);
         let mut h = Header::new(Kind::Atomic);
         h.flags = FLAG_LAST;
         h.op = id;

@@ -30,10 +30,18 @@ const DIAL: Duration = Duration::from_secs(10);
 enum Stage {
     /// Accepted; waiting for the connector's Hello.
     AwaitHello,
-    AwaitProof { peer: usize, t: Transcript },
+    AwaitProof {
+        peer: usize,
+        t: Transcript,
+    },
     /// Dialed; waiting for the acceptor's Challenge.
-    AwaitChallenge { peer: usize, nonce: [u8; NONCE] },
-    Up { peer: usize },
+    AwaitChallenge {
+        peer: usize,
+        nonce: [u8; NONCE],
+    },
+    Up {
+        peer: usize,
+    },
 }
 
 struct Conn {
@@ -155,9 +163,11 @@ impl Progress {
     /// attempt is under way; otherwise the link is idle again.
     fn retry(&mut self, peer: usize) {
         let other = self.peers.dialing.contains_key(&peer)
-            || self.conns.iter().flatten().any(|c| {
-                matches!(c.stage, Stage::AwaitProof { peer: p, .. } if p == peer)
-            });
+            || self
+                .conns
+                .iter()
+                .flatten()
+                .any(|c| matches!(c.stage, Stage::AwaitProof { peer: p, .. } if p == peer));
         let mut link = self.s.links[peer].lock();
         if link.state != LinkState::Connecting || other {
             return;
@@ -188,9 +198,9 @@ impl Progress {
             match state {
                 LinkState::Connecting => {
                     let busy = self.peers.dialing.contains_key(&peer)
-                        || self.conns.iter().flatten().any(|c| {
-                            matches!(c.stage, Stage::AwaitProof { peer: p, .. } if p == peer)
-                        });
+                        || self.conns.iter().flatten().any(
+                            |c| matches!(c.stage, Stage::AwaitProof { peer: p, .. } if p == peer),
+                        );
                     if !busy {
                         self.dial(peer);
                     }
@@ -261,8 +271,7 @@ impl Progress {
         loop {
             match self.listener.accept() {
                 Ok((stream, addr)) => {
-                    if stream.set_nonblocking(true).is_err() || stream.set_nodelay(true).is_err()
-                    {
+                    if stream.set_nonblocking(true).is_err() || stream.set_nodelay(true).is_err() {
                         continue;
                     }
                     self.add(stream, addr, Stage::AwaitHello);
@@ -374,11 +383,15 @@ impl Progress {
         match c.stage {
             Stage::Up { peer } => {
                 if !self.s.bye_from(peer) && !self.s.stopping.load(Ordering::Acquire) {
-                    fatal(&format!(
-                        "rank {}: lost the connection to rank {peer} on host {} ({addr}): \
-                         {why}; that rank probably died",
-                        self.s.me, self.s.hosts[peer]
-                    ));
+                    // Gone without a goodbye: it died, or left without MPI_Finalize. Fatal
+                    // now if we wait for it; otherwise at our next frame for it.
+                    let why = format!("{why} ({addr})");
+                    self.s.gone[peer].lock().get_or_insert(why);
+                    let waiting = self.s.ops.lock().values().any(|o| o.peer == peer)
+                        || !self.s.links[peer].lock().out.is_empty();
+                    if waiting {
+                        self.s.peer_gone(peer);
+                    }
                 }
             }
             Stage::AwaitHello | Stage::AwaitProof { .. } => {
@@ -402,7 +415,7 @@ fn write_frame(st: &mut TcpStream, kind: Kind, payload: &[u8]) -> std::io::Resul
 }
 
 /// The job cannot go on: say why and end this process (the launcher ends the others).
-fn fatal(msg: &str) -> ! {
+pub(super) fn fatal(msg: &str) -> ! {
     let _ = std::io::stderr().write_all(format!("railmpi: fatal: {msg}\n").as_bytes());
     std::process::exit(1)
 }
@@ -490,10 +503,13 @@ impl ConnHandler<'_> {
             (Some(r), _) | (None, Err(r)) => Err(rail_error(r)),
             (None, Ok(v)) => Ok(v),
         };
-        self.s.deliver(Inbound::Done(Completion {
-            token: o.token,
-            result,
-        }));
+        match o.waiter {
+            Some(w) => w.set(result),
+            None => self.s.deliver(Inbound::Done(Completion {
+                token: o.token,
+                result,
+            })),
+        }
     }
 
     fn link_up(&mut self, peer: usize) {
@@ -511,13 +527,19 @@ impl ConnHandler<'_> {
         let n = self.s.links.len();
         let peer = hello.rank as usize;
         if hello.version != VERSION {
-            return Err(format!("protocol version {} (ours {VERSION})", hello.version));
+            return Err(format!(
+                "protocol version {} (ours {VERSION})",
+                hello.version
+            ));
         }
         if peer >= n || peer == self.s.me {
             return Err(format!("claims to be rank {peer}"));
         }
         if self.peers.up[peer].is_some() {
-            return Err(format!("rank {peer} is connected already"));
+            // It dialed while our own connection to it came up: that one serves.
+            tracing::debug!("tcp rail: rank {peer} dialed, but we are connected already");
+            self.actions.push(Action::Close(self.conn));
+            return Ok(());
         }
         if let Some(&mine) = self.peers.dialing.get(&peer) {
             // Both dialed at once: the connection of the lower rank stays.
@@ -598,15 +620,17 @@ impl Handler for ConnHandler<'_> {
                     _ => usize::MAX,
                 };
                 match ops.get(&h.op).filter(|o| o.peer == peer).map(|o| &o.kind) {
-                    Some(OpKind::Read { sink, len }) => match (h.off as usize).checked_add(h.len as usize) {
-                        Some(end) if end <= *len => {
-                            Sink::Place(super::sub_runs(sink, h.off as usize, h.len as usize))
+                    Some(OpKind::Read { sink, len }) => {
+                        match (h.off as usize).checked_add(h.len as usize) {
+                            Some(end) if end <= *len => {
+                                Sink::Place(super::sub_runs(sink, h.off as usize, h.len as usize))
+                            }
+                            _ => {
+                                self.refused = Some(Refusal::Bad);
+                                Sink::Discard
+                            }
                         }
-                        _ => {
-                            self.refused = Some(Refusal::Bad);
-                            Sink::Discard
-                        }
-                    },
+                    }
                     _ => {
                         self.refused = Some(Refusal::Bad);
                         Sink::Discard
@@ -720,7 +744,7 @@ impl Handler for ConnHandler<'_> {
                 }
             }
             Kind::Atomic => {
-                let ok = if h.addr % 8 != 0 {
+                let ok = if !h.addr.is_multiple_of(8) {
                     Err(Refusal::Bad)
                 } else {
                     self.check(&h, 8, RIGHT_READ | RIGHT_WRITE)
@@ -731,7 +755,12 @@ impl Handler for ConnHandler<'_> {
                         // of this process that peers update only atomically.
                         let word = unsafe { AtomicU64::from_ptr(h.addr as usize as *mut u64) };
                         let old = if h.flags & FLAG_CAS != 0 {
-                            match word.compare_exchange(h.arg, h.off, Ordering::AcqRel, Ordering::Acquire) {
+                            match word.compare_exchange(
+                                h.arg,
+                                h.off,
+                                Ordering::AcqRel,
+                                Ordering::Acquire,
+                            ) {
                                 Ok(v) | Err(v) => v,
                             }
                         } else {
@@ -764,6 +793,8 @@ impl Handler for ConnHandler<'_> {
                 }
             }
             Kind::Bye => self.s.bye[peer].store(true, Ordering::Release),
+            Kind::Request => self.s.request_arrived(peer, h.op, f.payload),
+            Kind::Served => self.s.requests_served(peer, h.op),
             Kind::Hello | Kind::Challenge | Kind::Proof => {
                 return Err(format!("{:?} on an established connection", h.kind))
             }

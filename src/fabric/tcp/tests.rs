@@ -70,6 +70,7 @@ fn pair_with(connect: Connect) -> Pair {
                     secret,
                     domain,
                     Doorbell::local(),
+                    Doorbell::local(),
                 )
                 .unwrap()
             })
@@ -99,7 +100,10 @@ fn pair() -> Pair {
 }
 
 /// Poll `rail` until `want` events came (10 s at most).
-fn collect(rail: &mut TcpRail, want: usize) -> (Vec<(usize, u32, Vec<u8>)>, Vec<Completion>) {
+/// Messages as (peer, immediate, bytes), and completions.
+type Collected = (Vec<(usize, u32, Vec<u8>)>, Vec<Completion>);
+
+fn collect(rail: &mut TcpRail, want: usize) -> Collected {
     let (mut msgs, mut done) = (Vec::new(), Vec::new());
     let deadline = Instant::now() + Duration::from_secs(10);
     while msgs.len() + done.len() < want {
@@ -169,7 +173,10 @@ fn tagged_writes_reads_and_atomics_check_the_key() {
         .remote;
     // A write of more than a segment, gathered from two local runs.
     let src: Vec<u8> = (0..page).map(|i| (i % 251) as u8).collect();
-    let local = [span(src.as_ptr() as usize, 1000), span(src.as_ptr() as usize + 1000, page - 1000)];
+    let local = [
+        span(src.as_ptr() as usize, 1000),
+        span(src.as_ptr() as usize + 1000, page - 1000),
+    ];
     unsafe { p.rails[0].post_write(1, &local, &[span(reg, page)], key, 1) }.unwrap();
     let (_, done) = collect(&mut p.rails[0], 1);
     assert_eq!(done[0].token, 1);
@@ -193,7 +200,7 @@ fn tagged_writes_reads_and_atomics_check_the_key() {
     assert!(done[0].result.is_ok());
     assert_eq!(back, src);
     // Refusals: a forged key, bytes past the registration, and each moves nothing.
-    let junk = vec![0xeeu8; 64];
+    let junk = [0xeeu8; 64];
     let j = [span(junk.as_ptr() as usize, 64)];
     let forged = RemoteKey(key.0 | (1 << 60));
     unsafe { p.rails[0].post_write(1, &j, &[span(reg, 64)], forged, 3) }.unwrap();
@@ -201,9 +208,18 @@ fn tagged_writes_reads_and_atomics_check_the_key() {
     unsafe { p.rails[0].post_write(1, &j, &[span(base, 64)], key, 5) }.unwrap();
     let (_, mut done) = collect(&mut p.rails[0], 3);
     done.sort_by_key(|c| c.token);
-    assert!(matches!(done[0].result, Err(RailError::Key(KeyError::Unknown))));
-    assert!(matches!(done[1].result, Err(RailError::Key(KeyError::OutOfRange))));
-    assert!(matches!(done[2].result, Err(RailError::Key(KeyError::OutOfRange))));
+    assert!(matches!(
+        done[0].result,
+        Err(RailError::Key(KeyError::Unknown))
+    ));
+    assert!(matches!(
+        done[1].result,
+        Err(RailError::Key(KeyError::OutOfRange))
+    ));
+    assert!(matches!(
+        done[2].result,
+        Err(RailError::Key(KeyError::OutOfRange))
+    ));
     assert_eq!(placed, &src[..], "nothing written");
     let below = unsafe { std::slice::from_raw_parts(base as *const u8, page) };
     assert!(below.iter().all(|&b| b == 0));
@@ -237,10 +253,19 @@ fn tagged_writes_reads_and_atomics_check_the_key() {
     let (_, done) = collect(&mut p.rails[0], 1);
     assert!(done[0].result.is_err());
     // After deregistration the key is stale.
-    p.domains[1].deregister(MemKey { local: 0, remote: key }, &[]);
+    p.domains[1].deregister(
+        MemKey {
+            local: 0,
+            remote: key,
+        },
+        &[],
+    );
     unsafe { p.rails[0].post_read(1, &j, &[span(reg, 64)], key, 10) }.unwrap();
     let (_, done) = collect(&mut p.rails[0], 1);
-    assert!(matches!(done[0].result, Err(RailError::Key(KeyError::Stale))));
+    assert!(matches!(
+        done[0].result,
+        Err(RailError::Key(KeyError::Stale))
+    ));
 }
 
 /// A raw client: connect to rank `to`'s listener and send a Hello as rank `as_rank`.
@@ -287,7 +312,11 @@ fn a_connection_without_the_secret_is_refused() {
         connector_nonce: hello.nonce,
         acceptor_nonce: ch.nonce,
     };
-    send(&mut st, Header::new(Kind::Proof), &t.prove(&wrong, Role::Connector));
+    send(
+        &mut st,
+        Header::new(Kind::Proof),
+        &t.prove(&wrong, Role::Connector),
+    );
     let mut m = Header::new(Kind::Msg);
     m.arg = 5;
     let _ = st.write_all(&{
@@ -323,13 +352,29 @@ fn a_forged_tagged_write_is_refused_and_writes_nothing() {
         connector_nonce: hello.nonce,
         acceptor_nonce: ch.nonce,
     };
-    send(&mut st, Header::new(Kind::Proof), &t.prove(&p.secret, Role::Connector));
+    send(
+        &mut st,
+        Header::new(Kind::Proof),
+        &t.prove(&p.secret, Role::Connector),
+    );
     let cases = [
         (Kind::Write, key.0 + 2, base as u64, 16u64, Refusal::Stale),
         (Kind::Write, 77 << 40, base as u64, 16, Refusal::Unknown),
-        (Kind::Write, key.0, (base + page - 8) as u64, 16, Refusal::Range),
+        (
+            Kind::Write,
+            key.0,
+            (base + page - 8) as u64,
+            16,
+            Refusal::Range,
+        ),
         (Kind::Write, key.0, u64::MAX - 4, 16, Refusal::Range),
-        (Kind::ReadReq, key.0, (base + page - 8) as u64, 16, Refusal::Range),
+        (
+            Kind::ReadReq,
+            key.0,
+            (base + page - 8) as u64,
+            16,
+            Refusal::Range,
+        ),
         (Kind::Atomic, key.0, (base + 4) as u64, 0, Refusal::Bad),
     ];
     for (i, &(kind, k, addr, n, _)) in cases.iter().enumerate() {

@@ -54,6 +54,10 @@ pub enum Kind {
     Nak = 11,
     /// The sender leaves (finalize): no more frames follow.
     Bye = 12,
+    /// A request for the target's service thread (`fabric::Service`), ticket `op`.
+    Request = 13,
+    /// The target's service thread served every request up to ticket `op`.
+    Served = 14,
 }
 
 impl Kind {
@@ -71,6 +75,8 @@ impl Kind {
             10 => Kind::Ack,
             11 => Kind::Nak,
             12 => Kind::Bye,
+            13 => Kind::Request,
+            14 => Kind::Served,
             _ => return None,
         })
     }
@@ -80,13 +86,15 @@ impl Kind {
         match self {
             Kind::Hello | Kind::Challenge | Kind::Proof => MAX_HANDSHAKE,
             Kind::Msg => MAX_MESSAGE,
+            Kind::Request => crate::fabric::service::REQUEST,
             Kind::Write | Kind::ReadData => SEGMENT,
             Kind::Atomic
             | Kind::ReadReq
             | Kind::AtomicResp
             | Kind::Ack
             | Kind::Nak
-            | Kind::Bye => 0,
+            | Kind::Bye
+            | Kind::Served => 0,
         }
     }
 }
