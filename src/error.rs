@@ -38,6 +38,7 @@ pub enum ErrorClass {
     RmaConflict,
     RmaFlavor,
     RmaAttach,
+    RmaShared,
     LockType,
     Assert,
     Size,

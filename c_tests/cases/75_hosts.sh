@@ -12,8 +12,10 @@ if [ "$CT_IMPL" != railmpi ] || [ "$(id -u)" != 0 ] || ! ip netns list >/dev/nul
 fi
 
 # tcp alone, one host: the rail by itself, lazy and eager connections.
+# RMA: windows reach each other's control blocks and allocated memory under keys, by rail
+# atomics, reads and writes, as across hosts.
 for prog in ring allpairs wildcard coll_basic coll_nb dtype_p2p large rma_ops rma_passive \
-    rma_atomics rma_pscw; do
+    rma_atomics rma_pscw rma_dynamic rma_dtypes rma_mixed; do
     CASE_EXPECT="^ok $prog " run_case "tcp_only.$prog.n3" 0 \
         env RAILMPI_RAILS=tcp $MPIEXEC -n 3 "$CT/$prog"
 done
@@ -36,8 +38,12 @@ _ct_hosts() {
 }
 H2=10.77.0.10,10.77.0.11
 H4=10.77.0.10,10.77.0.11,10.77.0.12,10.77.0.13
+# RMA with targets on the other host: passive target served by its progress thread while it
+# computes; a shared window over both hosts refused (rma_errors), one per host works
+# (rma_shared).
 for prog in hello ring allpairs wildcard probe ssend coll_basic coll_nb coll_reduce \
-    dtype_p2p large comm; do
+    dtype_p2p large comm rma_ops rma_passive rma_atomics rma_pscw rma_dynamic rma_dtypes \
+    rma_mixed rma_errors rma_shared; do
     _ct_hosts "$prog" "$H2" 2
 done
 for prog in hello allpairs coll_basic alltoall_pairs large; do

@@ -15,6 +15,7 @@
  *   Win_flush outside a passive epoch MPI_ERR_RMA_SYNC
  *   Win_complete without Win_start    MPI_ERR_RMA_SYNC
  *   Compare_and_swap on MPI_DOUBLE    MPI_ERR_TYPE
+ *   Win_allocate_shared over hosts    MPI_ERR_RMA_SHARED (on one host: it must work)
  * usage: rma_errors [mpich]   With "mpich" (CT_IMPL=mpich), the deviations of MPICH 4.0.2
  * (ch4:ucx) are accepted and reported as "note:" lines: MPI_ERR_ARG instead of
  * MPI_ERR_LOCKTYPE and MPI_ERR_ASSERT; no error at all (MPI_SUCCESS) for Put/Get beyond the
@@ -148,6 +149,29 @@ int main(int argc, char **argv)
     CHECK_MPI(MPI_Win_detach(dw, region));
     CHECK_MPI(MPI_Win_free(&dw));
     free(region);
+
+    /* a shared window over ranks of several hosts cannot be: MPI_ERR_RMA_SHARED */
+    char names[n][MPI_MAX_PROCESSOR_NAME];
+    int len, one_host = 1;
+    memset(names, 0, sizeof names);
+    CHECK_MPI(MPI_Get_processor_name(names[rank], &len));
+    CHECK_MPI(MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, names, MPI_MAX_PROCESSOR_NAME,
+                            MPI_CHAR, MPI_COMM_WORLD));
+    for (int r = 1; r < n; r++)
+        one_host &= strcmp(names[r], names[0]) == 0;
+    int *sh = NULL;
+    MPI_Win sw = MPI_WIN_NULL;
+    rc = MPI_Win_allocate_shared(64, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &sh, &sw);
+    if (one_host) {
+        CHECK(rc == MPI_SUCCESS, "MPI_Win_allocate_shared on one host failed (rc %d)", rc);
+        sh[0] = rank;
+        CHECK_MPI(MPI_Win_free(&sw));
+    } else {
+        expect("MPI_Win_allocate_shared over several hosts", rc, MPI_ERR_RMA_SHARED, -1);
+        CHECK(sw == MPI_WIN_NULL, "a failed MPI_Win_allocate_shared returned a window");
+        if (rank == 0)
+            printf("ranks on several hosts: MPI_Win_allocate_shared refused\n");
+    }
 
     /* invalid handle (last: a library that wrongly treats it as fatal ends the run here) */
     expect("MPI_Win_fence(MPI_WIN_NULL)", MPI_Win_fence(0, MPI_WIN_NULL), MPI_ERR_WIN, -1);

@@ -41,6 +41,7 @@ pub fn class_code(c: ErrorClass) -> c_int {
         RmaConflict => MPI_ERR_RMA_CONFLICT,
         RmaFlavor => MPI_ERR_RMA_FLAVOR,
         RmaAttach => MPI_ERR_RMA_ATTACH,
+        RmaShared => MPI_ERR_RMA_SHARED,
         LockType => MPI_ERR_LOCKTYPE,
         Assert => MPI_ERR_ASSERT,
         Size => MPI_ERR_SIZE,

@@ -17,8 +17,8 @@ pub mod reorder;
 pub mod service;
 
 use crate::fabric::{
-    Completion, Doorbell, MemoryDomain, Rail, RailCaps, RailError, RailEvent, RdmaOp, RemoteKey,
-    Route, Span,
+    AtomicOp, Completion, Doorbell, MemoryDomain, Rail, RailCaps, RailError, RailEvent, RdmaOp,
+    RemoteKey, Route, Span,
 };
 use filter::Filter;
 use reorder::{Arrival, Reorder, Sequencer};
@@ -196,6 +196,29 @@ impl Channels {
         for r in &mut self.rails {
             r.close();
         }
+    }
+
+    /// Whether memory the library allocated in rank `peer` can be mapped here and reached
+    /// by loads and stores (the rail to it says so: shm, on one host).
+    pub fn maps(&self, peer: usize) -> bool {
+        self.vcs
+            .get(peer)
+            .is_some_and(|vc| self.rails[vc.sub.rail].caps().mapped)
+    }
+
+    /// A 64-bit atomic on the word at `remote` in rank `peer` (see `Rail::post_atomic`);
+    /// its completion carries the previous value.
+    pub fn post_atomic(
+        &mut self,
+        peer: usize,
+        op: AtomicOp,
+        remote: u64,
+        rkey: RemoteKey,
+        token: u64,
+    ) -> Result<(), RailError> {
+        debug_assert!(Filter::is_user_token(token));
+        let sub = self.vcs.get(peer).ok_or(RailError::NoSuchPeer(peer))?.sub;
+        self.rails[sub.rail].post_atomic(sub.peer, op, remote, rkey, token)
     }
 
     /// Whether completions wait in a rail.

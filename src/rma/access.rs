@@ -56,7 +56,7 @@ struct Placed {
 
 impl Window {
     /// Resolve the target side: check the span against the window and list its runs.
-    fn place(&self, t: &Target, r: &Remote) -> Result<Placed> {
+    fn place(&self, host: &dyn RmaHost, t: &Target, r: &Remote) -> Result<Placed> {
         let (lo, hi) = span(r)?;
         let (origin, mapped, peer, mut rkey) = match t.reach {
             Reach::Mapped { base } => (base as u64, true, 0, RemoteKey::NONE),
@@ -72,7 +72,13 @@ impl Window {
         let (lo, hi) = (disp_bytes + lo, disp_bytes + hi);
         if lo < hi {
             let ok = match t.reach {
-                Reach::Dynamic { .. } => match t.ctrl.regions().iter().find(|g| g.holds(lo, hi)) {
+                Reach::Dynamic { .. } => match t
+                    .ctrl
+                    .regions(host)
+                    .map_err(|e| rail_err(r.rank, e))?
+                    .iter()
+                    .find(|g| g.holds(lo, hi))
+                {
                     Some(g) => {
                         rkey = g.rkey;
                         true
@@ -183,7 +189,7 @@ impl Window {
             return Ok(None);
         }
         let t = self.target(target.rank)?;
-        let p = self.place(t, &target)?;
+        let p = self.place(host, t, &target)?;
         let (data, result) = if get {
             (0, origin.addr)
         } else {
@@ -210,7 +216,7 @@ impl Window {
                 };
             }
         }
-        let p = self.place(t, &target)?;
+        let p = self.place(host, t, &target)?;
         if self.settings.helper_transfers && target.rank != self.comm.rank {
             // Host-assisted: one packed stream; the target's helper scatters it.
             let mut data = Vec::new();
@@ -256,7 +262,7 @@ impl Window {
                 };
             }
         }
-        let p = self.place(t, &target)?;
+        let p = self.place(host, t, &target)?;
         if self.settings.helper_transfers && target.rank != self.comm.rank {
             // Host-assisted: the target's helper gathers into one stream here.
             let mut data = vec![0u8; target.dtype.size * target.count];
@@ -365,7 +371,7 @@ impl Window {
                 }
             }
         }
-        let p = self.place(t, &target)?;
+        let p = self.place(host, t, &target)?;
         // The origin's values, packed (as collectives reduce them).
         let mut input = Vec::new();
         if let Some(o) = origin.filter(|_| op != Op::NoOp) {
@@ -479,7 +485,7 @@ impl Window {
                 });
             }
         }
-        let p = self.place(t, &target)?;
+        let p = self.place(host, t, &target)?;
         let inline = |v: &[u8]| {
             let mut b = [0u8; 8];
             b[..w.min(8)].copy_from_slice(&v[..w.min(8)]);
@@ -497,8 +503,13 @@ impl Window {
         t: &Target,
         f: impl FnOnce() -> Result<T>,
     ) -> Result<T> {
+        // Applied here only on memory mapped here, whose block is mapped too.
+        let ctrl = t
+            .ctrl
+            .mapped()
+            .expect("the accumulate lock of a mapped window");
         let mut spins = 0u32;
-        while !t.ctrl.try_acc_lock() {
+        while !ctrl.try_acc_lock() {
             spins += 1;
             if spins < 64 {
                 std::hint::spin_loop();
@@ -507,7 +518,7 @@ impl Window {
             }
         }
         let r = f();
-        t.ctrl.acc_unlock();
+        ctrl.acc_unlock();
         r
     }
 }

@@ -1,21 +1,28 @@
-//! The control block of one rank's window: words in shared memory that origins update with
-//! CPU atomics, so that synchronization needs nothing from the target's CPU (passive
-//! target, Tipparaju 2004 §4; DESIGN.md §rma). Every rank of the window maps every other
-//! rank's block.
+//! The control block of one rank's window: words that origins update with atomics, so that
+//! synchronization needs nothing from the target's CPU (passive target, Tipparaju 2004 §4;
+//! DESIGN.md §rma). Ranks whose rail maps the owner's memory (one host) map the block and
+//! use CPU atomics; the others reach it under its key with the rail's 64-bit atomics and
+//! reads, which the owner's rail applies to the same words (`TargetControl`).
 //!
-//! Layout (all little-endian atomics, offsets in bytes):
+//! Layout (all little-endian, offsets in bytes; every word a rail touches is a 64-bit
+//! word of its own, as rail atomics are 64-bit):
 //! - `0`  lock word: `EXCLUSIVE` bit | number of shared holders (MPI_Win_lock);
-//! - `8`  accumulate lock: serialises accumulates that CPU atomics cannot do element-wise;
-//! - `12` dynamic-window region table version (a seqlock: odd while being changed);
-//! - `16` number of attached regions; `24` the regions, (address, length, remote key);
+//! - `8`  accumulate lock (32 bits): serialises accumulates that CPU atomics cannot do
+//!   element-wise; only processes that map the block take it (the others' accumulates are
+//!   applied by the owner's helper);
+//! - `16` dynamic-window region table version (a seqlock: odd while being changed);
+//! - `24` number of attached regions; `32` the regions, (address, length, remote key);
 //! - then `posts[n]` (bumped by target `t` in origin `o`'s block when `t` posts to `o`) and
-//!   `completes[n]` (bumped by origin `o` in target `t`'s block at MPI_Win_complete).
+//!   `completes[n]` (bumped by origin `o` in target `t`'s block at MPI_Win_complete), 64
+//!   bits each.
 //!
 //! (Requests for the target's helper thread travel on the channels' service queue, not
 //! here: `helper.rs`.)
 
+use super::window::RmaHost;
 use crate::fabric::mapped::MappedRegion;
-use crate::fabric::RemoteKey;
+use crate::fabric::{AtomicOp, RailError, RdmaOp, RemoteKey, Span};
+use parking_lot::Mutex;
 use std::sync::atomic::{fence, AtomicU32, AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -39,9 +46,9 @@ pub const MAX_REGIONS: usize = 256;
 
 const LOCK: usize = 0;
 const ACC_LOCK: usize = 8;
-const REGIONS_SEQ: usize = 12;
-const NREGIONS: usize = 16;
-const REGIONS: usize = 24;
+const REGIONS_SEQ: usize = 16;
+const NREGIONS: usize = 24;
+const REGIONS: usize = 32;
 const REGION: usize = 24;
 const COUNTERS: usize = REGIONS + MAX_REGIONS * REGION;
 
@@ -50,7 +57,7 @@ pub const EXCLUSIVE: u64 = 1 << 63;
 
 /// Bytes of the control block of a window over `n` ranks.
 pub fn size(n: usize) -> usize {
-    (COUNTERS + 8 * n).next_multiple_of(64)
+    (COUNTERS + 16 * n).next_multiple_of(64)
 }
 
 /// One rank's control block, mapped (ours or a peer's).
@@ -110,12 +117,10 @@ impl Control {
     }
 
     pub fn unlock(&self, exclusive: bool) {
-        let w = self.lock_word();
-        if exclusive {
-            w.store(0, Ordering::Release);
-        } else {
-            w.fetch_sub(1, Ordering::Release);
-        }
+        // Subtracted, not stored: a remote origin's shared attempt may hold a passing
+        // count in the word (see `TargetControl::try_lock`), which it takes back itself.
+        self.lock_word()
+            .fetch_sub(if exclusive { EXCLUSIVE } else { 1 }, Ordering::Release);
     }
 
     pub fn try_acc_lock(&self) -> bool {
@@ -128,26 +133,24 @@ impl Control {
         self.u32_at(ACC_LOCK).store(0, Ordering::Release);
     }
 
-    pub fn posts(&self, from: usize) -> &AtomicU32 {
-        assert!(from < self.n);
-        self.u32_at(COUNTERS + 4 * from)
+    pub fn posts(&self, from: usize) -> &AtomicU64 {
+        self.u64_at(posts_at(self.n, from))
     }
 
-    pub fn completes(&self, from: usize) -> &AtomicU32 {
-        assert!(from < self.n);
-        self.u32_at(COUNTERS + 4 * self.n + 4 * from)
+    pub fn completes(&self, from: usize) -> &AtomicU64 {
+        self.u64_at(completes_at(self.n, from))
     }
 
     /// The attached regions of a dynamic window, read consistently (seqlock).
     pub fn regions(&self) -> Vec<Region> {
-        let seq = self.u32_at(REGIONS_SEQ);
+        let seq = self.u64_at(REGIONS_SEQ);
         loop {
             let before = seq.load(Ordering::Acquire);
             if before & 1 == 1 {
                 std::hint::spin_loop();
                 continue;
             }
-            let n = (self.u32_at(NREGIONS).load(Ordering::Relaxed) as usize).min(MAX_REGIONS);
+            let n = (self.u64_at(NREGIONS).load(Ordering::Relaxed) as usize).min(MAX_REGIONS);
             let out: Vec<Region> = (0..n)
                 .map(|i| {
                     let at = |k: usize| self.u64_at(REGIONS + REGION * i + k);
@@ -168,7 +171,7 @@ impl Control {
     /// Replace the region table (only its owner writes it).
     pub fn set_regions(&self, regions: &[Region]) {
         assert!(regions.len() <= MAX_REGIONS);
-        let seq = self.u32_at(REGIONS_SEQ);
+        let seq = self.u64_at(REGIONS_SEQ);
         seq.fetch_add(1, Ordering::AcqRel);
         fence(Ordering::Release);
         for (i, r) in regions.iter().enumerate() {
@@ -177,9 +180,200 @@ impl Control {
             at(8).store(r.len, Ordering::Relaxed);
             at(16).store(r.rkey.0, Ordering::Relaxed);
         }
-        self.u32_at(NREGIONS)
-            .store(regions.len() as u32, Ordering::Relaxed);
+        self.u64_at(NREGIONS)
+            .store(regions.len() as u64, Ordering::Relaxed);
         seq.fetch_add(1, Ordering::Release);
+    }
+}
+
+fn posts_at(n: usize, from: usize) -> usize {
+    assert!(from < n);
+    COUNTERS + 8 * from
+}
+
+fn completes_at(n: usize, from: usize) -> usize {
+    assert!(from < n);
+    COUNTERS + 8 * n + 8 * from
+}
+
+/// A target's control block as an origin reaches it: mapped here, or in another process
+/// under its key.
+pub enum TargetControl {
+    Mapped(Control),
+    Remote(RemoteControl),
+}
+
+/// A control block reached by rail operations: world rank `peer`'s block at `base`, under
+/// `rkey`.
+pub struct RemoteControl {
+    pub peer: usize,
+    pub base: u64,
+    pub rkey: RemoteKey,
+    pub n: usize,
+    /// The region table last read, with the version it was read at: a dynamic window's
+    /// operations cost one atomic (the version) while the table stays as it is.
+    regions: Mutex<Option<(u64, Vec<Region>)>>,
+}
+
+type RailResult<T> = std::result::Result<T, RailError>;
+
+impl RemoteControl {
+    pub fn new(peer: usize, base: u64, rkey: RemoteKey, n: usize) -> RemoteControl {
+        RemoteControl {
+            peer,
+            base,
+            rkey,
+            n,
+            regions: Mutex::new(None),
+        }
+    }
+
+    fn atomic(&self, host: &dyn RmaHost, off: usize, op: AtomicOp) -> RailResult<u64> {
+        host.atomic(op, self.peer, self.base + off as u64, self.rkey)
+    }
+
+    fn read(&self, host: &dyn RmaHost, off: usize, into: &mut [u8]) -> RailResult<()> {
+        let local = [Span {
+            addr: into.as_mut_ptr() as u64,
+            len: into.len() as u64,
+        }];
+        let remote = [Span {
+            addr: self.base + off as u64,
+            len: into.len() as u64,
+        }];
+        // SAFETY: `into` is ours, writable, and borrowed until `transfer` returns, which is
+        // after the read completed.
+        unsafe { host.transfer(RdmaOp::Read, self.peer, &local, &remote, self.rkey) }
+    }
+
+    /// The region table, read as the seqlock demands: version, table, version again (the
+    /// version by an atomic, so it is never torn).
+    fn regions(&self, host: &dyn RmaHost) -> RailResult<Vec<Region>> {
+        let version = || self.atomic(host, REGIONS_SEQ, AtomicOp::FetchAdd(0));
+        let mut cached = self.regions.lock();
+        for _ in 0..1000 {
+            let before = version()?;
+            if before & 1 == 1 {
+                std::thread::yield_now();
+                continue;
+            }
+            if let Some((v, table)) = cached.as_ref() {
+                if *v == before {
+                    return Ok(table.clone());
+                }
+            }
+            let mut word = [0u8; 8];
+            self.read(host, NREGIONS, &mut word)?;
+            // Another process's word: bounded before it sizes anything.
+            let n = (u64::from_le_bytes(word) as usize).min(MAX_REGIONS);
+            let mut raw = vec![0u8; n * REGION];
+            if n > 0 {
+                self.read(host, REGIONS, &mut raw)?;
+            }
+            if version()? != before {
+                continue;
+            }
+            let u = |b: &[u8]| u64::from_le_bytes(b.try_into().expect("8 bytes"));
+            let table: Vec<Region> = raw
+                .chunks_exact(REGION)
+                .map(|e| Region {
+                    addr: u(&e[0..8]),
+                    len: u(&e[8..16]),
+                    rkey: RemoteKey(u(&e[16..24])),
+                })
+                .collect();
+            *cached = Some((before, table.clone()));
+            return Ok(table);
+        }
+        // The owner changes its table faster than we can read it: it attaches and
+        // detaches in a loop while we access it, which MPI leaves undefined anyway.
+        Err(RailError::Access(std::io::Error::other(
+            "the region table kept changing",
+        )))
+    }
+}
+
+impl TargetControl {
+    /// The block mapped here (a target on this host: accumulates under its lock).
+    pub fn mapped(&self) -> Option<&Control> {
+        match self {
+            TargetControl::Mapped(c) => Some(c),
+            TargetControl::Remote(_) => None,
+        }
+    }
+
+    /// Take a shared or exclusive hold of the target's lock word if it is free for it now.
+    /// Remotely a shared attempt adds one and takes it back if the exclusive bit was set
+    /// (one atomic when it succeeds, as MPICH's and ARMCI's passive-target locks do).
+    pub fn try_lock(&self, host: &dyn RmaHost, exclusive: bool) -> RailResult<bool> {
+        let r = match self {
+            TargetControl::Mapped(c) => return Ok(c.try_lock(exclusive)),
+            TargetControl::Remote(r) => r,
+        };
+        if exclusive {
+            let old = r.atomic(
+                host,
+                LOCK,
+                AtomicOp::CompareSwap {
+                    compare: 0,
+                    swap: EXCLUSIVE,
+                },
+            )?;
+            return Ok(old == 0);
+        }
+        let old = r.atomic(host, LOCK, AtomicOp::FetchAdd(1))?;
+        if old & EXCLUSIVE != 0 {
+            r.atomic(host, LOCK, AtomicOp::FetchAdd(u64::MAX))?;
+            return Ok(false);
+        }
+        Ok(true)
+    }
+
+    pub fn unlock(&self, host: &dyn RmaHost, exclusive: bool) -> RailResult<()> {
+        match self {
+            TargetControl::Mapped(c) => c.unlock(exclusive),
+            TargetControl::Remote(r) => {
+                // Adding 2^63 clears the exclusive bit (the carry leaves the word);
+                // adding 2^64 - 1 takes one shared holder away.
+                let delta = if exclusive { EXCLUSIVE } else { u64::MAX };
+                r.atomic(host, LOCK, AtomicOp::FetchAdd(delta))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// MPI_Win_post's signal to origin `self` from target `from`.
+    pub fn signal_post(&self, host: &dyn RmaHost, from: usize) -> RailResult<()> {
+        match self {
+            TargetControl::Mapped(c) => {
+                c.posts(from).fetch_add(1, Ordering::Release);
+            }
+            TargetControl::Remote(r) => {
+                r.atomic(host, posts_at(r.n, from), AtomicOp::FetchAdd(1))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// MPI_Win_complete's signal to target `self` from origin `from`.
+    pub fn signal_complete(&self, host: &dyn RmaHost, from: usize) -> RailResult<()> {
+        match self {
+            TargetControl::Mapped(c) => {
+                c.completes(from).fetch_add(1, Ordering::Release);
+            }
+            TargetControl::Remote(r) => {
+                r.atomic(host, completes_at(r.n, from), AtomicOp::FetchAdd(1))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A dynamic window's attached regions.
+    pub fn regions(&self, host: &dyn RmaHost) -> RailResult<Vec<Region>> {
+        match self {
+            TargetControl::Mapped(c) => Ok(c.regions()),
+            TargetControl::Remote(r) => r.regions(host),
+        }
     }
 }
 
@@ -202,7 +396,11 @@ mod tests {
         c.unlock(false);
         assert!(c.try_lock(true));
         assert!(!c.try_lock(false) && !c.try_lock(true));
+        // A remote shared attempt's passing count survives the exclusive unlock.
+        c.lock_word().fetch_add(1, Ordering::Relaxed);
         c.unlock(true);
+        assert_eq!(c.lock_word().load(Ordering::Relaxed), 1);
+        c.lock_word().fetch_sub(1, Ordering::Relaxed);
         assert!(c.try_acc_lock() && !c.try_acc_lock());
         c.acc_unlock();
         c.posts(4).fetch_add(2, Ordering::Relaxed);

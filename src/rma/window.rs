@@ -2,15 +2,18 @@
 //! synchronization calls (fence, post/start/complete/wait, lock/unlock, flush).
 //!
 //! Creation is collective over a private duplicate of the communicator. Every rank makes a
-//! control block (`control.rs`) in anonymous shared memory and every rank maps every other
-//! rank's, so locks and PSCW counters are CPU atomics that need nothing from the target.
-//! Memory the library allocates (`MPI_Win_allocate`, `MPI_Win_allocate_shared`) is shared
-//! memory too, mapped by every rank of the node: a put or get into it is a plain copy, an
-//! accumulate a CPU atomic. Memory the application brings (`MPI_Win_create`, attached
-//! regions of dynamic windows) stays private to it: registered, and reached by rail reads
-//! and writes posted on the channel under the key its record or region table publishes.
+//! control block (`control.rs`) in anonymous shared memory; ranks whose rail maps each
+//! other's memory (one host) map each other's blocks, so locks and PSCW counters are CPU
+//! atomics that need nothing from the target, and the others reach the block under its key
+//! with rail atomics, which the owner's rail applies without the owner either. Memory the
+//! library allocates (`MPI_Win_allocate`, `MPI_Win_allocate_shared`) is shared memory too,
+//! mapped by the ranks of the host: a put or get into it is a plain copy, an accumulate a
+//! CPU operation under the accumulate lock. Memory the application brings
+//! (`MPI_Win_create`, attached regions of dynamic windows), and allocated memory on
+//! another host, is registered and reached by rail reads and writes posted on the channel
+//! under the key its record or region table publishes.
 
-use super::control::{self, Control, Region};
+use super::control::{self, Control, Region, RemoteControl, TargetControl};
 use super::epoch::{Epochs, LockKind};
 use super::helper::{self, Desc, Exposed, Kind};
 use crate::channel::service::ServiceChannels;
@@ -18,7 +21,7 @@ use crate::coll::{self, CollTransport};
 use crate::comm::Communicator;
 use crate::error::{Error, ErrorClass, Result};
 use crate::fabric::mapped::MappedRegion;
-use crate::fabric::{RailError, RdmaOp, RemoteKey, Span};
+use crate::fabric::{AtomicOp, RailError, RdmaOp, RemoteKey, Span};
 use crate::registration::{Access, Mode, RegPolicy, Registration, Registry};
 use parking_lot::Mutex;
 use std::sync::atomic::Ordering;
@@ -45,6 +48,22 @@ pub trait RmaHost: CollTransport {
         remote: &[Span],
         rkey: RemoteKey,
     ) -> std::result::Result<(), RailError>;
+    /// A 64-bit atomic on the word at `remote` in world rank `peer`'s memory under its key
+    /// `rkey`, posted on the channel to it; returns the word's previous value once done.
+    fn atomic(
+        &self,
+        op: AtomicOp,
+        peer: usize,
+        remote: u64,
+        rkey: RemoteKey,
+    ) -> std::result::Result<u64, RailError>;
+    /// Whether memory the library allocates in world rank `peer` can be mapped here (the
+    /// rail to it reaches it by loads and stores); otherwise its window memory and control
+    /// block are reached by rail operations under their keys.
+    fn maps(&self, peer: usize) -> bool;
+    /// This process's node (the same number on every process of a host): what
+    /// `MPI_Win_allocate_shared` needs all its ranks to share.
+    fn node(&self) -> u32;
     fn rma_settings(&self) -> RmaSettings;
     /// The registration layer windows register their memory with, and its policy.
     fn registration(&self) -> Option<(&Registry, RegPolicy)>;
@@ -102,7 +121,7 @@ pub struct Target {
     /// CPU atomics on it. Elsewhere the owner's helper applies remote ones under the
     /// accumulate lock, so the owner must take that lock too, even on its own memory.
     pub native_atomics: bool,
-    pub ctrl: Control,
+    pub ctrl: TargetControl,
     /// The target's helper's name for this window (in requests to it).
     pub helper_window: u64,
 }
@@ -122,9 +141,14 @@ struct Record {
     rkey: u64,
     /// What this process's RMA helper calls the window.
     helper_window: u64,
+    /// The control block, for peers that reach it under `ctrl_rkey` (another host).
+    ctrl_base: u64,
+    ctrl_rkey: u64,
+    /// The node of the process (`RmaHost::node`).
+    node: u32,
 }
 
-const RECORD: usize = 64;
+const RECORD: usize = 80;
 
 impl Record {
     fn encode(&self) -> [u8; RECORD] {
@@ -136,8 +160,11 @@ impl Record {
         b[20..28].copy_from_slice(&self.size.to_le_bytes());
         b[28..36].copy_from_slice(&self.disp_unit.to_le_bytes());
         b[36..44].copy_from_slice(&self.offset.to_le_bytes());
+        b[44..48].copy_from_slice(&self.node.to_le_bytes());
         b[48..56].copy_from_slice(&self.rkey.to_le_bytes());
         b[56..64].copy_from_slice(&self.helper_window.to_le_bytes());
+        b[64..72].copy_from_slice(&self.ctrl_base.to_le_bytes());
+        b[72..80].copy_from_slice(&self.ctrl_rkey.to_le_bytes());
         b
     }
 
@@ -152,8 +179,11 @@ impl Record {
             size: u(20..28),
             disp_unit: u(28..36),
             offset: u(36..44),
+            node: u32::from_le_bytes(b[44..48].try_into().unwrap()),
             rkey: u(48..56),
             helper_window: u(56..64),
+            ctrl_base: u(64..72),
+            ctrl_rkey: u(72..80),
         }
     }
 }
@@ -194,8 +224,8 @@ pub struct Window {
     passive: Vec<std::sync::atomic::AtomicBool>,
     held: Mutex<Held>,
     /// PSCW: posts and completes consumed so far, per rank.
-    posts_seen: Mutex<Vec<u32>>,
-    completes_seen: Mutex<Vec<u32>>,
+    posts_seen: Mutex<Vec<u64>>,
+    completes_seen: Mutex<Vec<u64>>,
     /// Dynamic windows: the regions attached here, each with the registration that keys it
     /// (dropped at its detach).
     attached: Mutex<Vec<(Region, Option<Registration>)>>,
@@ -259,7 +289,15 @@ impl Window {
             offset: 0,
             rkey: 0,
             helper_window,
+            ctrl_base: own_mem.as_ptr() as u64,
+            ctrl_rkey: 0,
+            node: host.node(),
         };
+        // Which targets this process maps (their rail reaches them by loads and stores);
+        // the others are reached under keys, which our record must then carry too.
+        let maps: Vec<bool> = (0..n)
+            .map(|r| r == me || host.maps(wcomm.world_rank(r)))
+            .collect();
         if flavor == Flavor::Allocate {
             let m = Arc::new(
                 MappedRegion::create("railmpi-win", size)
@@ -271,6 +309,12 @@ impl Window {
         }
         // Our part is registered before the exchange: its key travels in the record.
         let mut regs = Vec::new();
+        if let (Some((registry, p)), false) = (host.registration(), maps.iter().all(|&m| m)) {
+            if let Some(r) = register(registry, p, own_mem.as_ptr() as usize, own_mem.len()) {
+                mine.ctrl_rkey = r.remote_key().0;
+                regs.push(r);
+            }
+        }
         if let (Some((registry, p)), true) = (
             host.registration(),
             size > 0 && matches!(flavor, Flavor::Create | Flavor::Allocate),
@@ -281,6 +325,14 @@ impl Window {
             }
         }
         let mut all = exchange(host, &wcomm, &mine)?;
+        if flavor == Flavor::Shared && all.iter().any(|r| r.node != all[0].node) {
+            // Every rank sees the same records, so all of them refuse alike.
+            return Err(Error::new(
+                ErrorClass::RmaShared,
+                "MPI_Win_allocate_shared: the communicator spans several hosts, which \
+                 cannot share memory (split it with MPI_COMM_TYPE_SHARED first)",
+            ));
+        }
         if flavor == Flavor::Shared {
             // One segment, the parts in rank order, back to back (contiguous, as MPI
             // requires unless `alloc_shared_noncontig` is given).
@@ -315,17 +367,33 @@ impl Window {
         }
         let mut targets = Vec::with_capacity(n);
         for (r, rec) in all.iter().enumerate() {
+            // A shared window's ranks are all on this host (checked above).
+            let mapped = maps[r] || flavor == Flavor::Shared;
             let ctrl = if r == me {
-                own.clone()
-            } else {
+                TargetControl::Mapped(own.clone())
+            } else if mapped {
                 let m = MappedRegion::open(rec.pid, rec.ctrl_fd, control::size(n))
                     .map_err(|e| os_err("mapping a window control block", e))?;
-                Control::new(Arc::new(m), n)
-                    .ok_or_else(|| win_err("a peer's window control block is too small"))?
+                TargetControl::Mapped(
+                    Control::new(Arc::new(m), n)
+                        .ok_or_else(|| win_err("a peer's window control block is too small"))?,
+                )
+            } else {
+                TargetControl::Remote(RemoteControl::new(
+                    wcomm.world_rank(r),
+                    rec.ctrl_base,
+                    RemoteKey(rec.ctrl_rkey),
+                    n,
+                ))
             };
             let reach = match flavor {
                 Flavor::Allocate if r == me => Reach::Mapped {
                     base: rec.base as usize,
+                },
+                Flavor::Allocate if !mapped => Reach::Remote {
+                    peer: wcomm.world_rank(r),
+                    base: rec.base,
+                    rkey: RemoteKey(rec.rkey),
                 },
                 Flavor::Allocate => {
                     let m = Arc::new(
@@ -354,7 +422,7 @@ impl Window {
             targets.push(Target {
                 size: rec.size,
                 disp_unit: rec.disp_unit.max(1),
-                native_atomics: matches!(flavor, Flavor::Allocate | Flavor::Shared),
+                native_atomics: mapped && matches!(flavor, Flavor::Allocate | Flavor::Shared),
                 reach,
                 ctrl,
                 helper_window: rec.helper_window,
@@ -562,14 +630,37 @@ impl Window {
     /// Wait until `ready` holds, letting the host progress (locks and PSCW signals come
     /// from other processes' atomics, not from messages).
     fn wait_for(&self, host: &dyn RmaHost, mut ready: impl FnMut() -> bool) {
+        let _ = self.try_wait_for(host, || Ok(ready()));
+    }
+
+    /// `wait_for` on a condition that may fail (a rail atomic on another host's block).
+    fn try_wait_for(
+        &self,
+        host: &dyn RmaHost,
+        mut ready: impl FnMut() -> Result<bool>,
+    ) -> Result<()> {
         let mut spins = 0u32;
-        while !ready() {
+        while !ready()? {
             spins += 1;
             if spins < 64 {
                 std::hint::spin_loop();
             } else {
                 host.idle();
             }
+        }
+        Ok(())
+    }
+
+    /// A failed rail operation on `target`'s control block, as an MPI error.
+    fn ctrl_err(&self, target: usize) -> impl Fn(RailError) -> Error + '_ {
+        move |e| {
+            Error::new(
+                ErrorClass::Other,
+                format!(
+                    "rank {target}'s window control block (world rank {}): {e}",
+                    self.comm.world_rank(target)
+                ),
+            )
         }
     }
 
@@ -580,12 +671,15 @@ impl Window {
         target: usize,
         nocheck: bool,
     ) -> Result<()> {
-        let ctrl = self.target(target)?.ctrl.clone();
+        let ctrl = &self.target(target)?.ctrl;
         self.epochs.lock().lock(target, kind)?;
         self.passive[target].store(true, Ordering::Relaxed);
         if !nocheck {
             let exclusive = kind == LockKind::Exclusive;
-            self.wait_for(host, || ctrl.try_lock(exclusive));
+            self.try_wait_for(host, || {
+                ctrl.try_lock(host, exclusive)
+                    .map_err(self.ctrl_err(target))
+            })?;
             self.held.lock().locks[target] = Some(kind);
         }
         Ok(())
@@ -600,7 +694,8 @@ impl Window {
         if let Some(kind) = self.held.lock().locks[target].take() {
             self.targets[target]
                 .ctrl
-                .unlock(kind == LockKind::Exclusive);
+                .unlock(host, kind == LockKind::Exclusive)
+                .map_err(self.ctrl_err(target))?;
         }
         Ok(())
     }
@@ -611,8 +706,10 @@ impl Window {
             p.store(true, Ordering::Relaxed);
         }
         if !nocheck {
-            for t in &self.targets {
-                self.wait_for(host, || t.ctrl.try_lock(false));
+            for (r, t) in self.targets.iter().enumerate() {
+                self.try_wait_for(host, || {
+                    t.ctrl.try_lock(host, false).map_err(self.ctrl_err(r))
+                })?;
             }
             self.held.lock().lock_all_taken = true;
         }
@@ -628,8 +725,8 @@ impl Window {
         std::sync::atomic::fence(Ordering::SeqCst);
         let mut held = self.held.lock();
         if std::mem::take(&mut held.lock_all_taken) {
-            for t in &self.targets {
-                t.ctrl.unlock(false);
+            for (r, t) in self.targets.iter().enumerate() {
+                t.ctrl.unlock(host, false).map_err(self.ctrl_err(r))?;
             }
         }
         Ok(())
@@ -711,8 +808,8 @@ impl Window {
         for o in group {
             self.targets[o]
                 .ctrl
-                .posts(me)
-                .fetch_add(1, Ordering::Release);
+                .signal_post(host, me)
+                .map_err(self.ctrl_err(o))?;
         }
         Ok(())
     }
@@ -728,7 +825,7 @@ impl Window {
             for t in group {
                 let want = seen[t].wrapping_add(1);
                 self.wait_for(host, || {
-                    self.own.posts(t).load(Ordering::Acquire).wrapping_sub(want) as i32 >= 0
+                    self.own.posts(t).load(Ordering::Acquire).wrapping_sub(want) as i64 >= 0
                 });
                 seen[t] = want;
             }
@@ -747,8 +844,8 @@ impl Window {
         for t in group {
             self.targets[t]
                 .ctrl
-                .completes(me)
-                .fetch_add(1, Ordering::Release);
+                .signal_complete(host, me)
+                .map_err(self.ctrl_err(t))?;
         }
         Ok(())
     }
@@ -761,7 +858,7 @@ impl Window {
             self.own
                 .completes(o)
                 .load(Ordering::Acquire)
-                .wrapping_sub(seen[o].wrapping_add(1)) as i32
+                .wrapping_sub(seen[o].wrapping_add(1)) as i64
                 >= 0
         };
         if block {
@@ -949,6 +1046,9 @@ mod tests {
             offset: 640,
             rkey: 0xfeed_0000_0001,
             helper_window: 1 << 40 | 3,
+            ctrl_base: 1 << 45,
+            ctrl_rkey: 0xbeef,
+            node: 0x7fff_0001,
         };
         assert_eq!(Record::decode(&r.encode()), r);
     }

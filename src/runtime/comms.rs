@@ -243,7 +243,7 @@ impl World {
 }
 
 /// The split colour of this node: a hash of its host name (non-negative, as colours are).
-fn node_color(host: &str) -> i32 {
+pub(super) fn node_color(host: &str) -> i32 {
     // FNV-1a: the same on every process, whatever the build.
     let h = host.bytes().fold(0x811c_9dc5u32, |h, b| {
         (h ^ b as u32).wrapping_mul(0x0100_0193)

@@ -6,7 +6,7 @@
 
 use crate::channel::{Channels, Event};
 use crate::coll::schedule::Schedules;
-use crate::fabric::{Completion, Doorbell, RailError, RdmaOp, RemoteKey, Span};
+use crate::fabric::{AtomicOp, Completion, Doorbell, RailError, RdmaOp, RemoteKey, Span};
 use crate::pt2pt::{ChannelIo, Pt2pt};
 use crate::registration::Registry;
 use parking_lot::lock_api::RawMutex as _;
@@ -141,6 +141,22 @@ impl ProgressState {
         let token = RMA_TOKEN | (self.rma_posted & (RMA_TOKEN - 1));
         // SAFETY: the caller's contract.
         unsafe { self.channels.post(op, peer, local, remote, rkey, token) }.map(|()| token)
+    }
+
+    /// Post a window's 64-bit atomic on the word at `remote` in rank `peer`; its token, for
+    /// `take_rma` (the completion carries the previous value).
+    pub fn post_rma_atomic(
+        &mut self,
+        peer: usize,
+        op: AtomicOp,
+        remote: u64,
+        rkey: RemoteKey,
+    ) -> Result<u64, RailError> {
+        self.rma_posted += 1;
+        let token = RMA_TOKEN | (self.rma_posted & (RMA_TOKEN - 1));
+        self.channels
+            .post_atomic(peer, op, remote, rkey, token)
+            .map(|()| token)
     }
 
     /// The completion of window transfer `token`, if it came.

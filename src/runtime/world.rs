@@ -744,6 +744,27 @@ impl crate::rma::RmaHost for World {
         self.progress.wait(|e| e.take_rma(token)).result.map(|_| ())
     }
 
+    fn atomic(
+        &self,
+        op: crate::fabric::AtomicOp,
+        peer: usize,
+        remote: u64,
+        rkey: RemoteKey,
+    ) -> std::result::Result<u64, RailError> {
+        let token = self
+            .progress
+            .locked(|e| e.post_rma_atomic(peer, op, remote, rkey))?;
+        self.progress.wait(|e| e.take_rma(token)).result
+    }
+
+    fn maps(&self, peer: usize) -> bool {
+        peer == self.rank || self.progress.locked(|e| e.channels.maps(peer))
+    }
+
+    fn node(&self) -> u32 {
+        super::comms::node_color(&self.processor_name) as u32
+    }
+
     fn registration(
         &self,
     ) -> Option<(
