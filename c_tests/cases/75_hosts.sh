@@ -1,8 +1,9 @@
 # 75_hosts: ranks on several hosts — network namespaces with their own host names, joined by
 # a bridge (c_tests/netns.sh) — so the tcp rail carries what crosses hosts and shm what stays
 # on one: 2 hosts x 2 ranks and 4 hosts x 1 rank under MPICH's Hydra (rsh launcher through
-# netns.sh), every byte checked by the programs. Plus tcp alone on one host (RAILMPI_RAILS=tcp)
-# under our mpiexec. Needs root (namespaces), otherwise skipped.
+# netns.sh) and under our mpiexec (a proxy per host, started through netns.sh), every byte
+# checked by the programs; our mpiexec's stdin, output, failures and signals across hosts.
+# Plus tcp alone on one host (RAILMPI_RAILS=tcp) under our mpiexec. Needs root (namespaces), otherwise skipped.
 
 NETNS=$ROOT/c_tests/netns.sh
 if [ "$CT_IMPL" != railmpi ] || [ "$(id -u)" != 0 ] || ! ip netns list >/dev/null 2>&1 ||
@@ -49,6 +50,33 @@ done
 for prog in hello allpairs coll_basic alltoall_pairs large; do
     _ct_hosts "$prog" "$H4" 1
 done
+
+# Our mpiexec across hosts: one proxy per host started by the launcher (netns.sh standing in
+# for ssh), PMI relayed to the root, output, stdin, exits and signals relayed back.
+OURS="$MPIEXEC --launcher $NETNS"
+for prog in hello allpairs coll_basic rma_passive large; do
+    CASE_EXPECT="^ok $prog " run_case "ours.$prog.2x2" 0 $OURS -hosts "$H2" -ppn 2 "$CT/$prog"
+done
+printf '%s:2\n%s:1\n# comment\n%s\n' 10.77.0.10 10.77.0.11 10.77.0.12 >"$LOGDIR/hostfile"
+CASE_EXPECT="^ok alltoall_pairs " run_case ours.hostfile.n4 0 \
+    $OURS -f "$LOGDIR/hostfile" "$CT/alltoall_pairs"
+CASE_EXPECT="^\[3\] hello from rank 3 of 4 on rmh1" run_case ours.tag_output 0 \
+    $OURS -hosts "$H2" -ppn 2 -l "$CT/hello"
+CASE_EXPECT="rank 0 on rmh0 read \[line1\]" CASE_FORBID="rank 1 on rmh1 read \[line" \
+    run_case ours.stdin 0 sh -c "printf 'line1\nline2\n' | $OURS -hosts $H2 -ppn 1 \
+    sh -c 'read x; echo \"rank \$PMI_RANK on \$(hostname) read [\$x]\"'"
+# Failures: the first failing status, named with its host; nothing left running.
+CASE_FORBID='BUG:' run_case ours.abort 3 $OURS -hosts "$H2" -ppn 2 "$CT/abort"
+CASE_TIMEOUT=20 CASE_EXPECT="rank 1 .*on 10.77.0.10.*SIGABRT" CASE_FORBID='BUG:' \
+    run_case ours.die 134 $OURS -hosts "$H2" -ppn 2 "$CT/die"
+CASE_TIMEOUT=20 CASE_EXPECT="before the proxy connected" run_case ours.bad_launcher 1 \
+    $MPIEXEC --launcher false -hosts "$H2" "$CT/hello"
+CASE_TIMEOUT=20 run_case ours.sigterm 143 sh -c "$OURS -hosts $H2 -ppn 1 sleep 30 & p=\$!; \
+    sleep 1; kill -TERM \$p; wait \$p"
+# mpiexec killed outright: each proxy sees its connection end and kills its ranks.
+CASE_TIMEOUT=20 CASE_FORBID="still running" run_case ours.sigkill 0 sh -c "$OURS -hosts $H2 \
+    -ppn 1 sleep 31 & p=\$!; sleep 1; kill -KILL \$p; sleep 1; \
+    pgrep -fx 'sleep 31' >/dev/null && echo 'rank still running'; true"
 
 "$NETNS" down
 trap - EXIT

@@ -1,26 +1,40 @@
 //! Command line of `mpiexec`.
 //!
 //! ```text
-//! mpiexec [-n N | -np N] [-env K V]... [-genv K V]... [--timeout S] [--tag-output] prog [args...]
+//! mpiexec [-n N | -np N] [-hosts H,H:S | -f FILE] [-ppn N] [--launcher ssh|rsh|CMD]
+//!         [-iface IF] [-env K V]... [-genv K V]... [--timeout S] [--tag-output] prog [args...]
+//! mpiexec --proxy ADDR:PORT ID      (started by mpiexec itself on each host)
 //! ```
 //! Options take one or two leading dashes (`-timeout` = `--timeout`) and `-opt=value` for
 //! options with one value. The first argument that is not an option is the program;
 //! everything after it belongs to the program. `--` ends the options explicitly.
 
+use super::hosts::{self, Host};
+use std::net::SocketAddr;
 use std::time::Duration;
 
 pub const USAGE: &str = "\
 usage: mpiexec [options] program [args...]
 
 options:
-  -n N, -np N        number of ranks to start on this node (default 1)
+  -n N, -np N        number of ranks (default 1 on this node; with hosts, the sum of
+                     their slots, or hosts x ppn)
+  -hosts H[:S],...   run on these hosts (S: ranks the host takes, default 1)
+  -f FILE            hosts from a file, one host[:slots] per line (also -hostfile)
+  -ppn N             ranks per host (overrides the slots)
+  --launcher L       how to start the proxy on another host: ssh (default), rsh, or a
+                     command run as `L host command...`
+  -iface IF          the interface whose address the hosts reach this mpiexec at
+                     (default: ours on a network that holds the first remote host)
   -env K V           set environment variable K=V in every rank (repeatable)
   -genv K V          same as -env (one program, so global and local are the same)
   --timeout S        kill the job after S seconds and exit with status 124
   --tag-output, -l   prefix every line of a rank's stdout/stderr with \"[rank] \"
   -h, --help         show this help
 
-Rank 0 reads mpiexec's stdin; the others read /dev/null. The exit status is the first
+Rank 0 reads mpiexec's stdin; the others read /dev/null. Across hosts, one proxy per host
+(this program, started by the launcher) starts that host's ranks and relays their PMI,
+output and exits; ranks of one host are consecutive. The exit status is the first
 failing rank's (128+N for a rank killed by signal N, the abort code after MPI_Abort).";
 
 /// Upper bound on `-n`: far more than one node can run, small enough to catch typos.
@@ -30,6 +44,13 @@ pub const MAX_RANKS: u32 = 1 << 16;
 #[derive(Debug, Clone, PartialEq)]
 pub struct Options {
     pub nprocs: u32,
+    /// `-n` was given (with hosts, the default is their slots).
+    pub nprocs_set: bool,
+    /// `-hosts` or `-f`: a multi-host job (through proxies).
+    pub hosts: Option<Vec<Host>>,
+    pub ppn: Option<u32>,
+    pub launcher: String,
+    pub iface: Option<String>,
     /// `-env`/`-genv` pairs in command-line order (later ones win).
     pub env: Vec<(String, String)>,
     pub timeout: Option<Duration>,
@@ -43,6 +64,11 @@ pub struct Options {
 pub enum Parsed {
     Run(Options),
     Help,
+    /// Proxy mode: connect to the root mpiexec at `root` as proxy `id`.
+    Proxy {
+        root: SocketAddr,
+        id: u32,
+    },
 }
 
 fn parse_nprocs(v: &str) -> Result<u32, String> {
@@ -75,7 +101,23 @@ fn check_env(k: &str, v: &str) -> Result<(), String> {
 
 /// Parses the arguments after the program name.
 pub fn parse(argv: &[String]) -> Result<Parsed, String> {
+    if argv.first().map(String::as_str) == Some("--proxy") {
+        let (Some(addr), Some(id), 3) = (argv.get(1), argv.get(2), argv.len()) else {
+            return Err("usage: mpiexec --proxy ADDR:PORT ID".into());
+        };
+        return Ok(Parsed::Proxy {
+            root: addr
+                .parse()
+                .map_err(|_| format!("invalid proxy address {addr:?}"))?,
+            id: id.parse().map_err(|_| format!("invalid proxy id {id:?}"))?,
+        });
+    }
     let mut nprocs = 1;
+    let mut nprocs_set = false;
+    let mut host_list = None;
+    let mut ppn = None;
+    let mut launcher = "ssh".to_string();
+    let mut iface = None;
     let mut env = Vec::new();
     let mut timeout = None;
     let mut tag_output = false;
@@ -113,7 +155,30 @@ pub fn parse(argv: &[String]) -> Result<Parsed, String> {
             None => (name, None),
         };
         match name {
-            "n" | "np" => nprocs = parse_nprocs(value(argv, &mut i, inline, arg)?)?,
+            "n" | "np" => {
+                nprocs = parse_nprocs(value(argv, &mut i, inline, arg)?)?;
+                nprocs_set = true;
+            }
+            "hosts" | "host" => {
+                host_list = Some(hosts::parse_list(value(argv, &mut i, inline, arg)?)?)
+            }
+            "f" | "hostfile" | "machinefile" => {
+                let path = value(argv, &mut i, inline, arg)?;
+                let text = std::fs::read_to_string(path)
+                    .map_err(|e| format!("cannot read hostfile {path:?}: {e}"))?;
+                host_list = Some(hosts::parse_file(&text)?);
+            }
+            "ppn" => ppn = Some(parse_nprocs(value(argv, &mut i, inline, arg)?)?),
+            "launcher" | "bootstrap" => {
+                launcher = value(argv, &mut i, inline, arg)?.to_string();
+                if launcher.trim().is_empty() {
+                    return Err("empty launcher".into());
+                }
+            }
+            "launcher-exec" | "bootstrap-exec" => {
+                launcher = value(argv, &mut i, inline, arg)?.to_string();
+            }
+            "iface" => iface = Some(value(argv, &mut i, inline, arg)?.to_string()),
             "timeout" => timeout = Some(parse_timeout(value(argv, &mut i, inline, arg)?)?),
             "env" | "genv" => {
                 if inline.is_some() {
@@ -139,8 +204,18 @@ pub fn parse(argv: &[String]) -> Result<Parsed, String> {
     if program.is_empty() {
         return Err("empty program name".to_string());
     }
+    if let (Some(h), false) = (&host_list, nprocs_set) {
+        let per = |x: &Host| u64::from(ppn.or(x.slots).unwrap_or(1));
+        let total: u64 = h.iter().map(per).sum();
+        nprocs = parse_nprocs(&total.to_string())?;
+    }
     Ok(Parsed::Run(Options {
         nprocs,
+        nprocs_set,
+        hosts: host_list,
+        ppn,
+        launcher,
+        iface,
         env,
         timeout,
         tag_output,
@@ -161,7 +236,7 @@ mod tests {
     fn opts(s: &str) -> Options {
         match p(s).unwrap() {
             Parsed::Run(o) => o,
-            Parsed::Help => panic!("help"),
+            _ => panic!("not a run"),
         }
     }
 
@@ -195,6 +270,38 @@ mod tests {
         assert_eq!(opts("-n 2 -- -weird").program, "-weird");
         assert_eq!(p("--help").unwrap(), Parsed::Help);
         assert_eq!(p("-h prog").unwrap(), Parsed::Help);
+    }
+
+    #[test]
+    fn hosts_and_proxies() {
+        let o = opts("-hosts a,b:3 --launcher rsh -iface eth1 prog");
+        assert_eq!(o.nprocs, 4, "slots summed");
+        assert_eq!(o.hosts.as_ref().unwrap().len(), 2);
+        assert_eq!(
+            (o.launcher.as_str(), o.iface.as_deref()),
+            ("rsh", Some("eth1"))
+        );
+        let o = opts("-hosts a,b -ppn 2 prog");
+        assert_eq!((o.nprocs, o.ppn), (4, Some(2)));
+        assert_eq!(opts("-n 3 -hosts a,b prog").nprocs, 3);
+        assert_eq!(opts("prog").launcher, "ssh");
+        assert_eq!(
+            p("--proxy 10.0.0.1:5000 3").unwrap(),
+            Parsed::Proxy {
+                root: "10.0.0.1:5000".parse().unwrap(),
+                id: 3
+            }
+        );
+        for bad in [
+            "--proxy 10.0.0.1 3",
+            "--proxy 10.0.0.1:5 x",
+            "--proxy",
+            "-hosts a:0 prog",
+            "-f /nonexistent/hostfile prog",
+            "-ppn 0 -hosts a prog",
+        ] {
+            assert!(p(bad).is_err(), "{bad:?} should fail");
+        }
     }
 
     #[test]

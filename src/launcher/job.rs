@@ -1,5 +1,8 @@
-//! One job on this node: starting the ranks, the event loop (PMI service, output
-//! forwarding, reaping, signals, timeout) and the exit policy.
+//! One job: starting the ranks (here, or through one proxy per host, `proxy.rs`), the
+//! event loop (PMI service, output forwarding, reaping, signals, timeout) and the exit
+//! policy, which is the same wherever the ranks run: a proxy reports its ranks' starts and
+//! exits, relays their PMI lines to the one PMI server here and their output, and takes
+//! signals for them.
 //!
 //! Exit policy:
 //! - every rank exits 0 after PMI finalize (or never used PMI) → 0;
@@ -16,6 +19,7 @@
 //!   (status 128 + that signal).
 
 use std::io::{self, Read, Write};
+use std::net::{TcpListener, TcpStream};
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::net::UnixStream;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
@@ -23,8 +27,10 @@ use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 use super::args::Options;
-use super::output::{Sink, TaggedPipe};
+use super::hosts;
+use super::output::{self, Sink, TaggedPipe};
 use super::pmi_server::{Effect, PmiServer};
+use super::relay::{Frame, Setup};
 use super::signals;
 use crate::runtime::pmi::wire::{self, LineBuffer};
 
@@ -39,12 +45,21 @@ const KILL_GRACE: Duration = Duration::from_millis(500);
 const OUTPUT_DRAIN: Duration = Duration::from_secs(1);
 /// Exit status for `--timeout`.
 pub const TIMEOUT_STATUS: i32 = 124;
+/// How long a proxy may take to start and connect back.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(60);
+/// How long one connecting proxy may take over its handshake.
+pub(super) const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+/// What a proxy connection's acceptor calls itself in the handshake (no rank has it).
+pub(super) const ROOT_ID: u32 = u32::MAX;
 
 /// The parent's side of one rank.
 struct Rank {
     rank: u32,
     pid: u32,
-    child: Child,
+    /// Our child (one-node jobs); None for a rank a proxy started.
+    child: Option<Child>,
+    /// The proxy (index into `Job::links`) that started it.
+    proxy: Option<usize>,
     /// Set once reaped.
     status: Option<ExitStatus>,
     /// Parent's end of the PMI socket; `None` after EOF or an error.
@@ -61,7 +76,7 @@ impl Rank {
     }
 
     fn signal(&self, sig: libc::c_int) {
-        if self.alive() {
+        if self.alive() && self.child.is_some() {
             // SAFETY: kill(2) has no memory-safety preconditions. The pid is our child
             // and not yet reaped (status is None), so it cannot have been reused.
             unsafe { libc::kill(self.pid as libc::pid_t, sig) };
@@ -133,6 +148,58 @@ struct Failure {
     status: i32,
 }
 
+/// A proxy: its launcher here, and its connection once it has proven the job secret.
+struct Link {
+    host: String,
+    ranks: Vec<u32>,
+    launcher: Child,
+    launcher_done: bool,
+    /// Connected and authenticated; None before and after.
+    stream: Option<TcpStream>,
+    connected_once: bool,
+    inbuf: Vec<u8>,
+    outbuf: Vec<u8>,
+}
+
+impl Link {
+    fn send(&mut self, f: &Frame) {
+        if self.stream.is_some() {
+            self.outbuf.extend_from_slice(&f.encode());
+        }
+    }
+
+    /// Writes what is queued until done or the socket is full; false when the
+    /// connection failed.
+    fn flush(&mut self) -> bool {
+        let Some(s) = self.stream.as_mut() else {
+            return true;
+        };
+        while !self.outbuf.is_empty() {
+            match s.write(&self.outbuf) {
+                Ok(n) => {
+                    self.outbuf.drain(..n);
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => return true,
+                Err(_) => return false,
+            }
+        }
+        true
+    }
+}
+
+/// The part of a multi-host job only the root has.
+struct Hosts {
+    listener: TcpListener,
+    secret: crate::fabric::tcp::Secret,
+    links: Vec<Link>,
+    connect_deadline: Instant,
+    /// Forwarding our stdin to rank 0's proxy (until end of file).
+    stdin_to: Option<usize>,
+    /// `--tag-output` of remote ranks: the partial line of each (rank, stream).
+    partial: std::collections::HashMap<(u32, u8), Vec<u8>>,
+}
+
 struct Job<'a> {
     opts: &'a Options,
     server: PmiServer,
@@ -146,6 +213,8 @@ struct Job<'a> {
     deadline: Option<Instant>,
     /// A rank exited 0 without finalize: (who, when).
     unfinalized_exit: Option<(String, Instant)>,
+    /// A multi-host job's proxies.
+    hosts: Option<Hosts>,
 }
 
 /// The job's kvsname, derived from mpiexec's pid.
@@ -170,19 +239,52 @@ pub fn run(opts: &Options) -> i32 {
         forwarded_signal: false,
         deadline: opts.timeout.map(|t| Instant::now() + t),
         unfinalized_exit: None,
+        hosts: None,
     };
     // The secret tcp connections prove (fabric::tcp::auth): drawn here, known only to the
     // job's processes (an environment is readable by its user alone).
-    let secret = crate::fabric::tcp::secret_to_hex(&crate::fabric::tcp::random());
+    let raw_secret = crate::fabric::tcp::random();
+    let secret = crate::fabric::tcp::secret_to_hex(&raw_secret);
+    if let Some(hosts) = &opts.hosts {
+        let placement = hosts::place(hosts, Some(opts.nprocs), opts.ppn);
+        if let Some(m) = hosts::process_mapping(&placement) {
+            job.server.set_process_mapping(&m);
+        }
+        match start_proxies(opts, &placement, raw_secret, &secret) {
+            Ok(h) => {
+                for (k, (_, ranks)) in placement.iter().enumerate() {
+                    for &rank in ranks {
+                        job.ranks.push(Rank {
+                            rank,
+                            pid: 0,
+                            child: None,
+                            proxy: Some(k),
+                            status: None,
+                            pmi: None,
+                            inbuf: LineBuffer::new(),
+                            outbuf: Vec::new(),
+                            pipes: Vec::new(),
+                        });
+                    }
+                }
+                job.ranks.sort_by_key(|r| r.rank);
+                job.hosts = Some(h);
+            }
+            Err(e) => {
+                eprintln!("mpiexec: {e}");
+                return 1;
+            }
+        }
+        let status = job.event_loop();
+        job.end_proxies();
+        remove_shm_files(&kvsname);
+        return status;
+    }
     for rank in 0..opts.nprocs {
         match spawn_rank(opts, rank, &secret) {
             Ok(r) => job.ranks.push(r),
             Err(e) => {
-                let status = match e.kind() {
-                    io::ErrorKind::NotFound => 127,
-                    io::ErrorKind::PermissionDenied => 126,
-                    _ => 1,
-                };
+                let status = start_failure_status(&e);
                 job.fail(
                     status,
                     format!("cannot start rank {rank} ({}): {e}", opts.program),
@@ -196,32 +298,55 @@ pub fn run(opts: &Options) -> i32 {
     status
 }
 
-/// Starts one rank with its end of a fresh PMI socketpair.
-fn spawn_rank(opts: &Options, rank: u32, secret: &str) -> io::Result<Rank> {
+/// What a rank's standard input is.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Input {
+    Inherit,
+    Null,
+    Piped,
+}
+
+/// How one rank is started (here, or by a proxy on its host).
+pub(super) struct Start<'a> {
+    pub program: &'a str,
+    pub args: &'a [String],
+    pub env: &'a [(String, String)],
+    pub rank: u32,
+    pub size: u32,
+    /// Its place among the ranks of its host.
+    pub local_rank: u32,
+    pub local_size: u32,
+    pub secret: &'a str,
+    pub stdin: Input,
+    /// Its stdout and stderr go to pipes (else they are inherited).
+    pub capture: bool,
+}
+
+/// Starts one rank with its end of a fresh PMI socketpair; returns the child and our end
+/// (non-blocking).
+pub(super) fn start(s: &Start) -> io::Result<(Child, UnixStream)> {
     // Both ends are close-on-exec: no rank inherits another rank's socket or ours.
     let (parent_end, child_end) = UnixStream::pair()?;
     parent_end.set_nonblocking(true)?;
     let child_fd = child_end.as_raw_fd();
-    let n = opts.nprocs.to_string();
-    let r = rank.to_string();
 
-    let mut cmd = Command::new(&opts.program);
-    cmd.args(&opts.args);
-    for (k, v) in &opts.env {
+    let mut cmd = Command::new(s.program);
+    cmd.args(s.args);
+    for (k, v) in s.env {
         cmd.env(k, v);
     }
     cmd.env("PMI_FD", child_fd.to_string())
-        .env("PMI_RANK", &r)
-        .env("PMI_SIZE", &n)
-        .env("MPI_LOCALRANKID", &r)
-        .env("MPI_LOCALNRANKS", &n)
-        .env("RAILMPI_JOB_SECRET", secret);
-    cmd.stdin(if rank == 0 {
-        Stdio::inherit()
-    } else {
-        Stdio::null()
+        .env("PMI_RANK", s.rank.to_string())
+        .env("PMI_SIZE", s.size.to_string())
+        .env("MPI_LOCALRANKID", s.local_rank.to_string())
+        .env("MPI_LOCALNRANKS", s.local_size.to_string())
+        .env("RAILMPI_JOB_SECRET", s.secret);
+    cmd.stdin(match s.stdin {
+        Input::Inherit => Stdio::inherit(),
+        Input::Null => Stdio::null(),
+        Input::Piped => Stdio::piped(),
     });
-    if opts.tag_output {
+    if s.capture {
         cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
     }
     // SAFETY (getpid): no preconditions.
@@ -251,9 +376,38 @@ fn spawn_rank(opts: &Options, rank: u32, secret: &str) -> io::Result<Rank> {
             Ok(())
         });
     }
-    let mut child = cmd.spawn()?;
+    let child = cmd.spawn()?;
     drop(child_end);
+    Ok((child, parent_end))
+}
 
+/// The exit status of a process that failed to start: 127 not found, 126 not executable.
+pub(super) fn start_failure_status(e: &io::Error) -> i32 {
+    match e.kind() {
+        io::ErrorKind::NotFound => 127,
+        io::ErrorKind::PermissionDenied => 126,
+        _ => 1,
+    }
+}
+
+/// Starts one rank of a one-node job.
+fn spawn_rank(opts: &Options, rank: u32, secret: &str) -> io::Result<Rank> {
+    let (mut child, parent_end) = start(&Start {
+        program: &opts.program,
+        args: &opts.args,
+        env: &opts.env,
+        rank,
+        size: opts.nprocs,
+        local_rank: rank,
+        local_size: opts.nprocs,
+        secret,
+        stdin: if rank == 0 {
+            Input::Inherit
+        } else {
+            Input::Null
+        },
+        capture: opts.tag_output,
+    })?;
     let mut pipes = Vec::new();
     if let Some(out) = child.stdout.take() {
         pipes.push(TaggedPipe::new(OwnedFd::from(out), rank, Sink::Stdout)?);
@@ -264,7 +418,8 @@ fn spawn_rank(opts: &Options, rank: u32, secret: &str) -> io::Result<Rank> {
     Ok(Rank {
         rank,
         pid: child.id(),
-        child,
+        child: Some(child),
+        proxy: None,
         status: None,
         pmi: Some(parent_end),
         inbuf: LineBuffer::new(),
@@ -278,6 +433,9 @@ fn spawn_rank(opts: &Options, rank: u32, secret: &str) -> io::Result<Rank> {
 enum Source {
     Pmi(usize),
     Pipe(usize, usize),
+    Listener,
+    Link(usize),
+    Stdin,
 }
 
 impl Job<'_> {
@@ -300,16 +458,30 @@ impl Job<'_> {
     fn start_kill(&mut self) {
         if self.kill_started.is_none() {
             self.kill_started = Some(Instant::now());
-            for r in &self.ranks {
-                r.signal(libc::SIGTERM);
-            }
+            self.signal_all(libc::SIGTERM);
         }
     }
 
     fn kill_hard(&mut self) {
         self.sent_sigkill = true;
+        self.signal_all(libc::SIGKILL);
+    }
+
+    /// `sig` to every live rank: by kill(2) here, through its proxy elsewhere.
+    fn signal_all(&mut self, sig: libc::c_int) {
         for r in &self.ranks {
-            r.signal(libc::SIGKILL);
+            r.signal(sig);
+            if let (Some(k), Some(h), true) = (r.proxy, self.hosts.as_mut(), r.alive()) {
+                h.links[k].send(&Frame::Signal {
+                    rank: r.rank,
+                    signal: sig,
+                });
+            }
+        }
+        if let Some(h) = self.hosts.as_mut() {
+            h.links.iter_mut().for_each(|l| {
+                l.flush();
+            });
         }
     }
 
@@ -334,9 +506,7 @@ impl Job<'_> {
                         "mpiexec: received {}, forwarding it to {live} rank(s)",
                         signals::name(sig)
                     );
-                    for r in &self.ranks {
-                        r.signal(sig);
-                    }
+                    self.signal_all(sig);
                 }
             }
             let now = Instant::now();
@@ -363,13 +533,31 @@ impl Job<'_> {
                 }
             }
 
+            if let Some(h) = &self.hosts {
+                if self.failure.is_none() && now >= h.connect_deadline {
+                    if let Some(l) = h.links.iter().find(|l| !l.connected_once) {
+                        let msg = format!(
+                            "the proxy on host {} did not connect back within {} s",
+                            l.host,
+                            CONNECT_TIMEOUT.as_secs()
+                        );
+                        self.fail(1, msg);
+                        self.kill_started = Some(now - 4 * KILL_GRACE);
+                    }
+                }
+            }
+
             // Done when every rank is reaped and its output forwarded (or given up on).
             if self.ranks.iter().all(|r| !r.alive()) {
                 let t = *all_exited_at.get_or_insert(now);
                 let pipes_open = self
                     .ranks
                     .iter()
-                    .any(|r| r.pipes.iter().any(|p| p.fd().is_some()));
+                    .any(|r| r.pipes.iter().any(|p| p.fd().is_some()))
+                    || self
+                        .hosts
+                        .as_ref()
+                        .is_some_and(|h| h.links.iter().any(|l| l.stream.is_some()));
                 if !pipes_open || now >= t + OUTPUT_DRAIN {
                     for r in &mut self.ranks {
                         r.pipes.iter_mut().for_each(TaggedPipe::close);
@@ -380,6 +568,8 @@ impl Job<'_> {
 
             self.poll_once(now);
             self.reap();
+            self.reap_launchers();
+            self.give_up_on_proxies(now);
         }
         self.failure.as_ref().map_or(0, |f| f.status)
     }
@@ -410,6 +600,36 @@ impl Job<'_> {
                     });
                     srcs.push(Source::Pipe(i, j));
                 }
+            }
+        }
+        if let Some(h) = &self.hosts {
+            fds.push(libc::pollfd {
+                fd: h.listener.as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            });
+            srcs.push(Source::Listener);
+            for (k, l) in h.links.iter().enumerate() {
+                if let Some(s) = &l.stream {
+                    let mut events = libc::POLLIN;
+                    if !l.outbuf.is_empty() {
+                        events |= libc::POLLOUT;
+                    }
+                    fds.push(libc::pollfd {
+                        fd: s.as_raw_fd(),
+                        events,
+                        revents: 0,
+                    });
+                    srcs.push(Source::Link(k));
+                }
+            }
+            if h.stdin_to.is_some_and(|k| h.links[k].stream.is_some()) {
+                fds.push(libc::pollfd {
+                    fd: 0,
+                    events: libc::POLLIN,
+                    revents: 0,
+                });
+                srcs.push(Source::Stdin);
             }
         }
         let mut wait = POLL_INTERVAL;
@@ -447,13 +667,30 @@ impl Job<'_> {
                 Source::Pipe(i, j) => {
                     self.ranks[i].pipes[j].on_readable();
                 }
+                Source::Listener => self.accept_proxy(),
+                Source::Link(k) => {
+                    if pfd.revents & libc::POLLOUT != 0 {
+                        self.flush_link(k);
+                    }
+                    if pfd.revents & (libc::POLLIN | libc::POLLHUP | libc::POLLERR) != 0 {
+                        self.read_link(k);
+                    }
+                }
+                Source::Stdin => self.forward_stdin(),
             }
         }
     }
 
     /// Reads and handles the PMI lines rank `i` has sent.
     fn service_pmi(&mut self, i: usize) {
-        let lines = self.ranks[i].read_lines();
+        let lines = if self.ranks[i].proxy.is_some() {
+            // Relayed by its proxy into `inbuf` already.
+            let mut lines = Vec::new();
+            self.ranks[i].take_lines(&mut lines);
+            lines
+        } else {
+            self.ranks[i].read_lines()
+        };
         let rank = self.ranks[i].rank;
         let pid = self.ranks[i].pid;
         let mut effects = Vec::new();
@@ -489,16 +726,23 @@ impl Job<'_> {
             match e {
                 Effect::Reply(to, reply) => {
                     let r = &mut self.ranks[to as usize];
-                    if r.pmi.is_some() {
+                    if let (Some(k), Some(h)) = (r.proxy, self.hosts.as_mut()) {
+                        if r.status.is_none() {
+                            h.links[k].send(&Frame::Pmi {
+                                rank: to,
+                                line: reply.encode().into_bytes(),
+                            });
+                        }
+                    } else if r.pmi.is_some() {
                         r.outbuf.extend_from_slice(reply.encode().as_bytes());
                         touched.push(to as usize);
                     }
                 }
                 Effect::Abort { rank, code } => {
-                    let pid = self.ranks[rank as usize].pid;
+                    let who = self.who(rank as usize);
                     self.fail(
                         code,
-                        format!("rank {rank} (pid {pid}) called abort (MPI_Abort) with exit code {code}"),
+                        format!("{who} called abort (MPI_Abort) with exit code {code}"),
                     );
                 }
             }
@@ -506,6 +750,14 @@ impl Job<'_> {
         touched.dedup();
         for i in touched {
             self.ranks[i].flush();
+        }
+        if let Some(h) = self.hosts.as_mut() {
+            for k in 0..h.links.len() {
+                if !h.links[k].outbuf.is_empty() {
+                    self.flush_link(k);
+                    return;
+                }
+            }
         }
     }
 
@@ -515,7 +767,10 @@ impl Job<'_> {
             if !self.ranks[i].alive() {
                 continue;
             }
-            let status = match self.ranks[i].child.try_wait() {
+            let Some(child) = self.ranks[i].child.as_mut() else {
+                continue; // a proxy reports it
+            };
+            let status = match child.try_wait() {
                 Ok(Some(s)) => s,
                 Ok(None) => continue,
                 Err(e) => {
@@ -528,14 +783,32 @@ impl Job<'_> {
             if self.ranks[i].pmi.is_some() {
                 self.service_pmi(i);
             }
+            self.judge(i, status);
+        }
+    }
+
+    /// "rank R (pid P)", with the host where a proxy started it.
+    fn who(&self, i: usize) -> String {
+        let r = &self.ranks[i];
+        match (r.proxy, &self.hosts) {
+            (Some(k), Some(h)) => {
+                format!("rank {} (pid {} on {})", r.rank, r.pid, h.links[k].host)
+            }
+            _ => format!("rank {} (pid {})", r.rank, r.pid),
+        }
+    }
+
+    /// Rank `i` ended with `status`: the exit policy.
+    fn judge(&mut self, i: usize, status: ExitStatus) {
+        {
             self.ranks[i].status = Some(status);
             self.ranks[i].pmi = None;
             if self.failure.is_some() {
-                continue; // killed by us, or after the failure: not the cause
+                return; // killed by us, or after the failure: not the cause
             }
             let r = &self.ranks[i];
             let st = self.server.rank_state(r.rank);
-            let who = format!("rank {} (pid {})", r.rank, r.pid);
+            let who = self.who(i);
             if let Some(sig) = status.signal() {
                 let core = if status.core_dumped() {
                     ", core dumped"
@@ -555,6 +828,424 @@ impl Job<'_> {
                     self.fail(code, format!("{who} exited with status {code}"));
                 } else if st.initialized && !st.finalized && self.unfinalized_exit.is_none() {
                     self.unfinalized_exit = Some((who, Instant::now()));
+                }
+            }
+        }
+    }
+}
+
+/// Shell-quotes one word (for the remote shell ssh and rsh hand the command to).
+fn shell_word(w: &str) -> String {
+    if !w.is_empty()
+        && w.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./:=@%+,".contains(c))
+    {
+        return w.to_string();
+    }
+    format!("'{}'", w.replace('\'', "'\\''"))
+}
+
+/// Listens for the proxies and starts one per host through the launcher (directly on
+/// this host). Each proxy gets the job secret on its standard input.
+fn start_proxies(
+    opts: &Options,
+    placement: &[(String, Vec<u32>)],
+    secret: crate::fabric::tcp::Secret,
+    secret_hex: &str,
+) -> Result<Hosts, String> {
+    let names: Vec<String> = placement.iter().map(|(h, _)| h.clone()).collect();
+    let ip = hosts::root_address(&names, opts.iface.as_deref())?;
+    let listener = TcpListener::bind((ip, 0)).map_err(|e| format!("listening on {ip}: {e}"))?;
+    listener
+        .set_nonblocking(true)
+        .map_err(|e| format!("listening on {ip}: {e}"))?;
+    let addr = listener
+        .local_addr()
+        .map_err(|e| format!("listening on {ip}: {e}"))?;
+    let exe = std::env::current_exe()
+        .map_err(|e| format!("cannot find this program's path for the proxies: {e}"))?;
+    let exe = exe.to_string_lossy().into_owned();
+    let mut links = Vec::new();
+    for (k, (host, ranks)) in placement.iter().enumerate() {
+        let remote = [
+            exe.clone(),
+            "--proxy".to_string(),
+            addr.to_string(),
+            k.to_string(),
+        ];
+        let mut cmd = if hosts::is_local(host) {
+            let mut c = Command::new(&remote[0]);
+            c.args(&remote[1..]);
+            c
+        } else {
+            let words: Vec<String> = remote.iter().map(|w| shell_word(w)).collect();
+            let mut c = match opts.launcher.as_str() {
+                "ssh" => {
+                    let mut c = Command::new("ssh");
+                    c.args(["-x", "-o", "BatchMode=yes"]);
+                    c
+                }
+                "rsh" => Command::new("rsh"),
+                other => {
+                    let mut parts = other.split_whitespace();
+                    let mut c = Command::new(parts.next().unwrap_or(other));
+                    c.args(parts);
+                    c
+                }
+            };
+            c.arg(host).args(words);
+            c
+        };
+        cmd.stdin(Stdio::piped());
+        let mut launcher = cmd.spawn().map_err(|e| {
+            format!(
+                "cannot start the launcher {:?} for host {host}: {e}",
+                opts.launcher
+            )
+        })?;
+        if let Some(mut input) = launcher.stdin.take() {
+            // A launcher that does not read its input gets EPIPE; its proxy then fails
+            // to authenticate and that is reported.
+            let _ = input.write_all(format!("{secret_hex}\n").as_bytes());
+        }
+        links.push(Link {
+            host: host.clone(),
+            ranks: ranks.clone(),
+            launcher,
+            launcher_done: false,
+            stream: None,
+            connected_once: false,
+            inbuf: Vec::new(),
+            outbuf: Vec::new(),
+        });
+    }
+    let stdin_to = placement.iter().position(|(_, r)| r.contains(&0));
+    Ok(Hosts {
+        listener,
+        secret,
+        links,
+        connect_deadline: Instant::now() + CONNECT_TIMEOUT,
+        stdin_to,
+        partial: Default::default(),
+    })
+}
+
+/// The acceptor's side of a proxy's handshake: its hello, our challenge, its proof.
+/// Returns the proxy's id once it proved the secret.
+fn handshake(s: &mut TcpStream, secret: &crate::fabric::tcp::Secret) -> io::Result<u32> {
+    use crate::fabric::tcp::auth::{self, Challenge, Hello, Role, Transcript};
+    let bad = |m: &str| io::Error::new(io::ErrorKind::InvalidData, m.to_string());
+    s.set_read_timeout(Some(HANDSHAKE_TIMEOUT))?;
+    s.set_write_timeout(Some(HANDSHAKE_TIMEOUT))?;
+    let mut b = [0u8; Hello::BYTES];
+    s.read_exact(&mut b)?;
+    let hello = Hello::decode(&b).ok_or_else(|| bad("not a hello"))?;
+    if hello.version != auth::VERSION {
+        return Err(bad("another protocol version"));
+    }
+    let t = Transcript {
+        connector: hello.rank,
+        acceptor: ROOT_ID,
+        connector_nonce: hello.nonce,
+        acceptor_nonce: auth::random(),
+    };
+    let c = Challenge {
+        rank: ROOT_ID,
+        nonce: t.acceptor_nonce,
+        mac: t.prove(secret, Role::Acceptor),
+    };
+    s.write_all(&c.encode())?;
+    let mut mac = [0u8; auth::MAC];
+    s.read_exact(&mut mac)?;
+    if !t.verify(secret, Role::Connector, &mac) {
+        return Err(bad("wrong proof of the job secret"));
+    }
+    Ok(hello.rank)
+}
+
+impl Job<'_> {
+    /// A proxy connects back: admitted once it proved the secret, then sent its setup.
+    fn accept_proxy(&mut self) {
+        let Some(h) = self.hosts.as_mut() else { return };
+        let (mut s, peer) = match h.listener.accept() {
+            Ok(x) => x,
+            Err(_) => return,
+        };
+        // Blocking, bounded by HANDSHAKE_TIMEOUT: proxies connect once each.
+        let _ = s.set_nonblocking(false);
+        let id = match handshake(&mut s, &h.secret) {
+            Ok(id) => id as usize,
+            Err(e) => {
+                eprintln!("mpiexec: refused a connection from {peer}: {e}");
+                return;
+            }
+        };
+        let Some(link) = h.links.get_mut(id).filter(|l| l.stream.is_none()) else {
+            eprintln!("mpiexec: refused a connection from {peer}: no proxy {id} is expected");
+            return;
+        };
+        if s.set_nonblocking(true).is_err() {
+            return;
+        }
+        let _ = s.set_nodelay(true);
+        link.stream = Some(s);
+        link.connected_once = true;
+        let setup = Setup {
+            kvsname: self.server.kvsname().to_string(),
+            size: self.opts.nprocs,
+            ranks: link.ranks.clone(),
+            program: self.opts.program.clone(),
+            args: self.opts.args.clone(),
+            env: self.opts.env.clone(),
+        };
+        link.send(&Frame::Setup(setup));
+        self.flush_link(id);
+    }
+
+    fn flush_link(&mut self, k: usize) {
+        let Some(h) = self.hosts.as_mut() else { return };
+        if !h.links[k].flush() {
+            self.lose_link(k, "writing to it failed");
+        }
+    }
+
+    /// The connection to proxy `k` ended: its ranks that have not exited are lost.
+    fn lose_link(&mut self, k: usize, why: &str) {
+        let Some(h) = self.hosts.as_mut() else { return };
+        let l = &mut h.links[k];
+        l.stream = None;
+        l.outbuf.clear();
+        let host = l.host.clone();
+        let lost: Vec<usize> = (0..self.ranks.len())
+            .filter(|&i| self.ranks[i].proxy == Some(k) && self.ranks[i].alive())
+            .collect();
+        if lost.is_empty() {
+            return;
+        }
+        for &i in &lost {
+            self.ranks[i].status = Some(ExitStatus::from_raw(255 << 8));
+        }
+        self.fail(
+            255,
+            format!(
+                "lost the proxy on host {host} ({why}) with {} rank(s) running",
+                lost.len()
+            ),
+        );
+    }
+
+    fn read_link(&mut self, k: usize) {
+        let Some(h) = self.hosts.as_mut() else { return };
+        let l = &mut h.links[k];
+        let mut chunk = [0u8; 64 * 1024];
+        let mut eof = false;
+        for _ in 0..16 {
+            let Some(s) = l.stream.as_mut() else { return };
+            match s.read(&mut chunk) {
+                Ok(0) => {
+                    eof = true;
+                    break;
+                }
+                Ok(n) => l.inbuf.extend_from_slice(&chunk[..n]),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
+                Err(_) => {
+                    eof = true;
+                    break;
+                }
+            }
+        }
+        loop {
+            let Some(h) = self.hosts.as_mut() else { return };
+            let l = &mut h.links[k];
+            match Frame::take(&mut l.inbuf) {
+                Ok(Some(f)) => {
+                    if let Err(e) = self.on_frame(k, f) {
+                        self.lose_link(k, &e);
+                        return;
+                    }
+                }
+                Ok(None) => break,
+                Err(e) => {
+                    self.lose_link(k, &format!("it sent {e}"));
+                    return;
+                }
+            }
+        }
+        if eof {
+            self.lose_link(k, "its connection closed");
+        }
+    }
+
+    /// One frame from proxy `k`; Err for one it had no business sending.
+    fn on_frame(&mut self, k: usize, f: Frame) -> Result<(), String> {
+        let rank_of = |job: &Self, rank: u32| -> Result<usize, String> {
+            match job.ranks.get(rank as usize) {
+                Some(r) if r.proxy == Some(k) => Ok(rank as usize),
+                _ => Err(format!("it named rank {rank}, which is not its own")),
+            }
+        };
+        match f {
+            Frame::Pmi { rank, line } => {
+                let i = rank_of(self, rank)?;
+                if self.ranks[i].alive() {
+                    self.ranks[i].inbuf.push(&line);
+                    self.service_pmi(i);
+                }
+            }
+            Frame::Output {
+                rank,
+                stream,
+                bytes,
+            } => {
+                rank_of(self, rank)?;
+                let sink = if stream == 1 {
+                    Sink::Stdout
+                } else {
+                    Sink::Stderr
+                };
+                if self.opts.tag_output {
+                    let h = self.hosts.as_mut().expect("multi-host");
+                    let partial = h.partial.entry((rank, stream)).or_default();
+                    partial.extend_from_slice(&bytes);
+                    let mut out = Vec::new();
+                    output::take_lines(format!("[{rank}] ").as_bytes(), partial, &mut out, false);
+                    output::emit(sink, &out);
+                } else {
+                    output::emit(sink, &bytes);
+                }
+            }
+            Frame::Started { rank, pid } => {
+                let i = rank_of(self, rank)?;
+                self.ranks[i].pid = pid;
+            }
+            Frame::Exited {
+                rank,
+                code,
+                signal,
+                core,
+            } => {
+                let i = rank_of(self, rank)?;
+                if self.opts.tag_output {
+                    let h = self.hosts.as_mut().expect("multi-host");
+                    for stream in [1u8, 2] {
+                        if let Some(mut partial) = h.partial.remove(&(rank, stream)) {
+                            let mut out = Vec::new();
+                            let prefix = format!("[{rank}] ");
+                            output::take_lines(prefix.as_bytes(), &mut partial, &mut out, true);
+                            let sink = if stream == 1 {
+                                Sink::Stdout
+                            } else {
+                                Sink::Stderr
+                            };
+                            output::emit(sink, &out);
+                        }
+                    }
+                }
+                if self.ranks[i].alive() {
+                    let raw = if signal != 0 {
+                        (signal & 0x7f) | if core { 0x80 } else { 0 }
+                    } else {
+                        (code & 0xff) << 8
+                    };
+                    self.service_pmi(i);
+                    self.judge(i, ExitStatus::from_raw(raw));
+                }
+            }
+            other => return Err(format!("it sent a frame for proxies: {other:?}")),
+        }
+        Ok(())
+    }
+
+    /// Our stdin, to rank 0's proxy.
+    fn forward_stdin(&mut self) {
+        let Some(h) = self.hosts.as_mut() else { return };
+        let Some(k) = h.stdin_to else { return };
+        let mut chunk = vec![0u8; 64 * 1024];
+        // SAFETY: reading into a buffer we own, of the length given.
+        let n = unsafe { libc::read(0, chunk.as_mut_ptr() as *mut libc::c_void, chunk.len()) };
+        if n < 0 && io::Error::last_os_error().kind() == io::ErrorKind::Interrupted {
+            return;
+        }
+        chunk.truncate(n.max(0) as usize);
+        if chunk.is_empty() {
+            h.stdin_to = None; // end of file (or an error): tell the proxy
+        }
+        h.links[k].send(&Frame::Stdin(chunk));
+        self.flush_link(k);
+    }
+
+    /// A launcher that ends before its proxy connected: the proxy could not start.
+    fn reap_launchers(&mut self) {
+        let Some(h) = self.hosts.as_mut() else { return };
+        let mut failed = None;
+        let mut never = Vec::new();
+        for (k, l) in h
+            .links
+            .iter_mut()
+            .enumerate()
+            .filter(|(_, l)| !l.launcher_done)
+        {
+            if let Ok(Some(st)) = l.launcher.try_wait() {
+                l.launcher_done = true;
+                if !l.connected_once {
+                    never.push(k);
+                }
+                if !l.connected_once && failed.is_none() {
+                    let code = st.code().unwrap_or(255);
+                    failed = Some((
+                        if code == 0 { 1 } else { code },
+                        format!(
+                            "the launcher for host {} ended ({st}) before the proxy connected",
+                            l.host
+                        ),
+                    ));
+                }
+            }
+        }
+        if let Some((code, msg)) = failed {
+            self.fail(code, msg);
+        }
+        // No proxy will report those ranks: they never ran.
+        for k in never {
+            for r in self.ranks.iter_mut().filter(|r| r.proxy == Some(k)) {
+                r.status.get_or_insert(ExitStatus::from_raw(255 << 8));
+            }
+        }
+    }
+
+    /// Tearing down, ranks whose proxy never answers are given up on (after the kill
+    /// sequence had time to reach them): nothing waits forever.
+    fn give_up_on_proxies(&mut self, now: Instant) {
+        let Some(t) = self.kill_started else { return };
+        if now < t + 4 * KILL_GRACE || self.hosts.is_none() {
+            return;
+        }
+        for r in self.ranks.iter_mut().filter(|r| r.proxy.is_some()) {
+            r.status.get_or_insert(ExitStatus::from_raw(255 << 8));
+        }
+    }
+
+    /// The job is over: close the connections (a proxy still running then kills its
+    /// ranks) and give the launchers a moment before ending them.
+    fn end_proxies(&mut self) {
+        let Some(h) = self.hosts.as_mut() else { return };
+        for l in &mut h.links {
+            l.stream = None;
+        }
+        let until = Instant::now() + KILL_GRACE;
+        for l in &mut h.links {
+            while !l.launcher_done {
+                match l.launcher.try_wait() {
+                    Ok(None) if Instant::now() < until => {
+                        std::thread::sleep(Duration::from_millis(10))
+                    }
+                    Ok(None) => {
+                        let _ = l.launcher.kill();
+                        let _ = l.launcher.wait();
+                        l.launcher_done = true;
+                    }
+                    _ => l.launcher_done = true,
                 }
             }
         }

@@ -7,14 +7,20 @@
 //!   files at the end;
 //! - [`pmi_server`]: the PMI-1 server state machine (key-value store, barrier);
 //! - [`output`]: `--tag-output` line forwarding;
-//! - [`signals`]: signal handlers for mpiexec itself.
+//! - [`signals`]: signal handlers for mpiexec itself;
+//! - [`hosts`]: multi-host jobs: host lists and files, placement, the address proxies reach;
+//! - [`proxy`]: proxy mode, one per host of a multi-host job, started by the launcher;
+//! - [`relay`]: the frames between mpiexec and its proxies.
 //!
 //! The job's kvsname is `railmpi_<mpiexec pid>_0`.
 
 pub mod args;
+pub mod hosts;
 pub mod job;
 pub mod output;
 pub mod pmi_server;
+pub mod proxy;
+pub mod relay;
 pub mod signals;
 
 /// Entry point of the `mpiexec` binary; returns its exit status (2 for usage errors).
@@ -36,6 +42,7 @@ pub fn main() -> i32 {
             0
         }
         Ok(args::Parsed::Run(opts)) => job::run(&opts),
+        Ok(args::Parsed::Proxy { root, id }) => proxy::run(root, id),
         Err(msg) => {
             eprintln!("mpiexec: {msg}\n\n{}", args::USAGE);
             2

@@ -86,7 +86,7 @@ impl TaggedPipe {
 
 /// Moves the complete lines of `partial` (all of it when `flush`, or when it exceeds
 /// [`MAX_PARTIAL`]) to `out`, each prefixed and newline-terminated.
-fn take_lines(prefix: &[u8], partial: &mut Vec<u8>, out: &mut Vec<u8>, flush: bool) {
+pub fn take_lines(prefix: &[u8], partial: &mut Vec<u8>, out: &mut Vec<u8>, flush: bool) {
     let mut start = 0;
     while let Some(i) = partial[start..].iter().position(|&b| b == b'\n') {
         out.extend_from_slice(prefix);
@@ -101,7 +101,7 @@ fn take_lines(prefix: &[u8], partial: &mut Vec<u8>, out: &mut Vec<u8>, flush: bo
     }
 }
 
-fn emit(sink: Sink, data: &[u8]) {
+pub fn emit(sink: Sink, data: &[u8]) {
     if data.is_empty() {
         return;
     }

@@ -61,6 +61,12 @@ impl PmiServer {
         }
     }
 
+    /// The ranks' placement on nodes, as `PMI_process_mapping` says it (multi-host jobs).
+    pub fn set_process_mapping(&mut self, mapping: &str) {
+        self.committed
+            .insert("PMI_process_mapping".to_string(), mapping.to_string());
+    }
+
     pub fn kvsname(&self) -> &str {
         &self.kvsname
     }

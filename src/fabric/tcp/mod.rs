@@ -16,7 +16,7 @@
 //!   `RAILMPI_TCP_CONNECT=eager`), and each proves the job's secret (`auth.rs`). When two
 //!   ranks connect to each other at once, the connection of the lower rank stays.
 
-mod auth;
+pub mod auth;
 mod conn;
 mod progress;
 mod service;
