@@ -1,9 +1,10 @@
-# 75_hosts: ranks on several hosts — network namespaces with their own host names, joined by
+# 95_hosts: ranks on several hosts — network namespaces with their own host names, joined by
 # a bridge (c_tests/netns.sh) — so the tcp rail carries what crosses hosts and shm what stays
 # on one: 2 hosts x 2 ranks and 4 hosts x 1 rank under MPICH's Hydra (rsh launcher through
 # netns.sh) and under our mpiexec (a proxy per host, started through netns.sh), every byte
 # checked by the programs; our mpiexec's stdin, output, failures and signals across hosts.
-# Plus tcp alone on one host (RAILMPI_RAILS=tcp) under our mpiexec. Needs root (namespaces), otherwise skipped.
+# Plus tcp alone on one host (RAILMPI_RAILS=tcp) under our mpiexec. Runs after 90_fortran,
+# which builds the Fortran programs. Needs root (namespaces), otherwise skipped.
 
 NETNS=$ROOT/c_tests/netns.sh
 if [ "$CT_IMPL" != railmpi ] || [ "$(id -u)" != 0 ] || ! ip netns list >/dev/null 2>&1 ||
@@ -77,6 +78,28 @@ CASE_TIMEOUT=20 run_case ours.sigterm 143 sh -c "$OURS -hosts $H2 -ppn 1 sleep 3
 CASE_TIMEOUT=20 CASE_FORBID="still running" run_case ours.sigkill 0 sh -c "$OURS -hosts $H2 \
     -ppn 1 sleep 31 & p=\$!; sleep 1; kill -KILL \$p; sleep 1; \
     pgrep -fx 'sleep 31' >/dev/null && echo 'rank still running'; true"
+
+# Fortran across hosts, and programs built with MPICH's mpicc swapped in (LD_LIBRARY_PATH)
+# under both launchers.
+for prog in f_ring f_coll f_rma; do
+    [ -x "$BUILD/f_tests/$prog" ] || continue
+    CASE_EXPECT="ok " run_case "ours.fortran.$prog.2x2" 0 \
+        $OURS -hosts "$H2" -ppn 2 "$BUILD/f_tests/$prog"
+done
+for prog in allpairs coll_basic rma_ops; do
+    CASE_EXPECT="^ok $prog " run_case "ours.swapin.$prog.2x2" 0 \
+        $OURS -hosts "$H2" -ppn 2 -env LD_LIBRARY_PATH "$LIB" "$CTM/$prog"
+    CASE_EXPECT="^ok $prog " run_case "hydra.swapin.$prog.2x2" 0 \
+        $HYDRA -iface rmbr0 -launcher rsh -launcher-exec "$NETNS" -hosts "$H2" -ppn 2 \
+        -env LD_LIBRARY_PATH "$LIB" "$CTM/$prog"
+done
+
+# A host that dies (every process of its namespace killed) ends the job within 5 s.
+CASE_TIMEOUT=30 CASE_EXPECT="host lost: job ended" CASE_FORBID="BUG:" run_case ours.host_loss 0 \
+    "$ROOT/c_tests/host_loss.sh" rmh1 $OURS -hosts "$H2" -ppn 2 "$CT/host_loss"
+CASE_TIMEOUT=30 CASE_EXPECT="host lost: job ended" CASE_FORBID="BUG:" run_case hydra.host_loss 0 \
+    "$ROOT/c_tests/host_loss.sh" rmh1 $HYDRA -iface rmbr0 -launcher rsh -launcher-exec "$NETNS" \
+    -hosts "$H2" -ppn 2 "$CT/host_loss"
 
 "$NETNS" down
 trap - EXIT
