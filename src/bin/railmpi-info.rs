@@ -57,13 +57,19 @@ fn main() {
         ),
         Err(e) => println!("  shm    unavailable: {e}"),
     }
-    println!("  tcp    not built yet");
+    print_caps(
+        &mpi::fabric::tcp::caps(),
+        "other hosts: software RDMA over sockets, keyed; a progress thread serves peers",
+    );
     println!("  verbs  not built yet");
     println!();
     println!("Settings:");
     for s in SETTINGS {
         let v = value(s.name);
-        if std::env::var(s.name).is_ok() {
+        if s.name == "RAILMPI_JOB_SECRET" && !v.is_empty() {
+            // A secret is not printed, only that it is there.
+            println!("  {}=(set, not shown)", s.name);
+        } else if std::env::var(s.name).is_ok() {
             println!("  {}={}  (set; default {})", s.name, v, s.default);
         } else {
             println!("  {}={}  (default)", s.name, v);

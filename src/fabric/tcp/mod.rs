@@ -341,6 +341,25 @@ impl Shared {
     }
 }
 
+/// What the tcp rail offers (the same for every job; bandwidth and latency are estimates of
+/// a 10 Gbit/s Ethernet link, which the multirail scheduler refines by measuring).
+pub fn caps() -> RailCaps {
+    RailCaps {
+        name: "tcp",
+        max_message: MAX_MESSAGE,
+        max_inline: MAX_MESSAGE,
+        max_sge: 1024,
+        rdma_read: true,
+        rdma_write: true,
+        atomics: true,
+        odp: true,
+        mapped: false,
+        bandwidth: 1_000_000_000,
+        latency_ns: 20_000,
+        min_rdma_run: 1024,
+    }
+}
+
 pub struct TcpRail {
     caps: RailCaps,
     shared: Arc<Shared>,
@@ -464,20 +483,7 @@ impl TcpRail {
             .spawn(move || progress.run())
             .map_err(|e| format!("tcp rail: cannot start its progress thread: {e}"))?;
         let rail = TcpRail {
-            caps: RailCaps {
-                name: "tcp",
-                max_message: MAX_MESSAGE,
-                max_inline: MAX_MESSAGE,
-                max_sge: 1024,
-                rdma_read: true,
-                rdma_write: true,
-                atomics: true,
-                odp: true,
-                mapped: false,
-                bandwidth: 1_000_000_000,
-                latency_ns: 20_000,
-                min_rdma_run: 1024,
-            },
+            caps: caps(),
             shared,
             thread: Some(thread),
             batch: VecDeque::new(),
