@@ -206,6 +206,11 @@ impl Channels {
             .is_some_and(|vc| self.rails[vc.sub.rail].caps().mapped)
     }
 
+    /// What the rail that reaches rank `peer` can do.
+    pub fn rail_caps(&self, peer: usize) -> Option<&RailCaps> {
+        self.vcs.get(peer).map(|vc| self.rails[vc.sub.rail].caps())
+    }
+
     /// A 64-bit atomic on the word at `remote` in rank `peer` (see `Rail::post_atomic`);
     /// its completion carries the previous value.
     pub fn post_atomic(

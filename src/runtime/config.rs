@@ -86,6 +86,13 @@ pub const SETTINGS: &[Setting] = &[
                there is no other)",
     },
     Setting {
+        name: "RAILMPI_TCP_EAGER_LIMIT",
+        default: "65536",
+        help: "largest message (bytes) sent eagerly to a rank reached over tcp (at most \
+               the rail's 64 KiB message, never below RAILMPI_EAGER_LIMIT): between hosts \
+               a rendezvous costs a network round trip, which a copy of tens of KiB does not",
+    },
+    Setting {
         name: "RAILMPI_JOB_SECRET",
         default: "",
         help: "set by mpiexec for its ranks (64 hex digits): the secret every tcp \
@@ -170,6 +177,8 @@ pub struct Config {
     pub rail_shm: bool,
     pub rail_tcp: bool,
     pub tcp: crate::fabric::tcp::TcpSettings,
+    /// Eager limit towards ranks the tcp rail reaches.
+    pub tcp_eager_limit: usize,
     /// From the launcher (`RAILMPI_JOB_SECRET`), if it gave one.
     pub job_secret: Option<crate::fabric::tcp::Secret>,
     pub shm_cells: usize,
@@ -243,6 +252,7 @@ impl Config {
                 },
                 ifaces: list("RAILMPI_TCP_IFACES"),
             },
+            tcp_eager_limit: parse("RAILMPI_TCP_EAGER_LIMIT")?,
             job_secret: match value("RAILMPI_JOB_SECRET").as_str() {
                 "" => None,
                 v => Some(

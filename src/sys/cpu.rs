@@ -47,6 +47,24 @@ pub fn bind_to(cpu: usize) -> std::io::Result<()> {
     Ok(())
 }
 
+/// Let the calling thread run on any online CPU (a service thread of a rank pinned to one
+/// core: it must not wait for the core its rank spins on).
+pub fn unbind_thread() -> std::io::Result<()> {
+    // SAFETY: sysconf has no preconditions; `set` is plain data and CPU_SET writes inside
+    // it (indices below CPU_SETSIZE); sched_setaffinity(0) acts on the calling thread.
+    unsafe {
+        let n = libc::sysconf(libc::_SC_NPROCESSORS_ONLN).max(1) as usize;
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        for cpu in 0..n.min(libc::CPU_SETSIZE as usize) {
+            libc::CPU_SET(cpu, &mut set);
+        }
+        if libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+    }
+    Ok(())
+}
+
 pub fn yield_now() {
     // SAFETY: no arguments.
     unsafe { libc::sched_yield() };

@@ -42,7 +42,7 @@ impl Pt2pt {
         sync: bool,
     ) -> SendStart {
         let len = data.len();
-        let eager = len <= self.settings.eager_limit;
+        let eager = len <= self.eager_limit_for(peer);
         let hdr = MatchHeader {
             ctx,
             src,

@@ -339,6 +339,9 @@ pub struct Pt2pt {
     me: usize,
     settings: ProtocolSettings,
     max_message: usize,
+    /// Per peer: the largest payload sent to it eagerly (`settings.eager_limit`, or more
+    /// where the rail to it takes larger messages: `set_peer_eager_limit`).
+    peer_eager: Vec<usize>,
     reqs: Slab,
     mq: MatchQueues<ReqId, Unexpected>,
     out: Vec<PeerOut>,
@@ -389,6 +392,7 @@ impl Pt2pt {
             .min(max_message - wire::EAGER_SYNC_HEADER);
         Self {
             me,
+            peer_eager: vec![settings.eager_limit; peers],
             settings,
             max_message,
             reqs: Slab::default(),
@@ -417,6 +421,25 @@ impl Pt2pt {
 
     pub fn eager_limit(&self) -> usize {
         self.settings.eager_limit
+    }
+
+    /// Messages to `peer` up to `limit` bytes go eagerly: the rail to it takes messages of
+    /// `rail_max_message` bytes (a network rail, where a rendezvous costs round trips that
+    /// a copy of a few tens of KiB does not). Never below the common limit.
+    pub fn set_peer_eager_limit(&mut self, peer: usize, limit: usize, rail_max_message: usize) {
+        if let Some(l) = self.peer_eager.get_mut(peer) {
+            let cap = rail_max_message.saturating_sub(wire::EAGER_SYNC_HEADER);
+            *l = limit.min(cap).max(self.settings.eager_limit);
+        }
+    }
+
+    /// The eager limit towards `peer`.
+    #[inline]
+    pub(super) fn eager_limit_for(&self, peer: usize) -> usize {
+        self.peer_eager
+            .get(peer)
+            .copied()
+            .unwrap_or(self.settings.eager_limit)
     }
 
     /// A request that is already complete (a send that went out at once, MPI_PROC_NULL).

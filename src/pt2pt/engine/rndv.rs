@@ -20,7 +20,7 @@ impl Pt2pt {
         sync: bool,
     ) -> SendStart {
         let len = data.len();
-        let eager = len <= self.settings.eager_limit;
+        let eager = len <= self.eager_limit_for(peer);
         // Runs too small to read one by one go packed, once: the receiver then reads one
         // range (and a split rendezvous lets both cores share the copy).
         let bounce = if !eager

@@ -1,8 +1,11 @@
-//! PMI-1 client: the connection an MPI process opens to its launcher at `MPI_Init`.
+//! PMI client: the connection an MPI process opens to its launcher at `MPI_Init`.
 //!
 //! A launcher (Hydra's `mpiexec.hydra`, our `mpiexec`) starts each rank with an open
-//! socket whose number is in `PMI_FD`, and `PMI_RANK` / `PMI_SIZE`. Without `PMI_FD` the
-//! process is a singleton: rank 0 of 1, with a private key-value store.
+//! socket whose number is in `PMI_FD`, and `PMI_RANK` / `PMI_SIZE`, and speaks PMI-1 on it.
+//! Slurm's `srun --mpi=pmi2` also sets `PMI_JOBID` and speaks PMI-2 (`wire2.rs`); the same
+//! operations map onto its commands (put → kvs-put, barrier → kvs-fence, get → kvs-get, the
+//! process mapping → info-getjobattr). Without `PMI_FD` the process is a singleton: rank 0
+//! of 1, with a private key-value store.
 //!
 //! Every request holds the connection lock until its reply has arrived, so `Pmi` may be
 //! shared between threads; requests from different threads are serialised.
@@ -18,6 +21,7 @@ use std::time::Duration;
 use parking_lot::Mutex;
 
 use super::wire::{self, Command, LineBuffer, Reply, WireError};
+use super::wire2::{self, Message};
 use super::{KEY_MAX, KVSNAME_MAX, VALUE_MAX};
 
 /// Why a PMI operation failed.
@@ -174,7 +178,64 @@ fn wait_writable(fd: RawFd) -> Result<(), PmiError> {
     poll_one(fd, libc::POLLOUT)
 }
 
+/// A PMI-2 connection.
+struct Conn2 {
+    file: File,
+    reader: wire2::Reader,
+    finalized: bool,
+}
+
+impl Conn2 {
+    fn send(&mut self, m: &Message) -> Result<(), PmiError> {
+        send_all(self.file.as_raw_fd(), &m.encode())
+    }
+
+    fn recv(&mut self) -> Result<Message, PmiError> {
+        loop {
+            if let Some(m) = self.reader.next_message() {
+                return m.map_err(|e| PmiError::UnexpectedReply {
+                    expected: "a PMI-2 message",
+                    got: e,
+                });
+            }
+            let mut chunk = [0u8; 4096];
+            match self.file.read(&mut chunk) {
+                Ok(0) => return Err(PmiError::Closed),
+                Ok(n) => self.reader.push(&chunk[..n]),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => wait_readable(&self.file)?,
+                Err(err) => return Err(PmiError::Io { op: "read", err }),
+            }
+        }
+    }
+
+    /// Sends `m` and returns the reply, which must be `expected` with `rc=0`.
+    fn request(&mut self, m: &Message, expected: &'static str) -> Result<Message, PmiError> {
+        if self.finalized {
+            return Err(PmiError::Finalized);
+        }
+        self.send(m)?;
+        let r = self.recv()?;
+        if r.cmd != expected {
+            return Err(PmiError::UnexpectedReply {
+                expected,
+                got: r.cmd,
+            });
+        }
+        if r.rc() != 0 {
+            return Err(PmiError::Failed {
+                cmd: expected,
+                rc: r.rc(),
+                msg: r.get("errmsg").unwrap_or("").to_string(),
+            });
+        }
+        Ok(r)
+    }
+}
+
 enum Backend {
+    /// A PMI-2 launcher (Slurm) on the other end of `PMI_FD`.
+    Wire2 { conn: Mutex<Conn2>, raw: RawFd },
     /// A real launcher on the other end of `PMI_FD`.
     Wire {
         conn: Mutex<Conn>,
@@ -307,6 +368,9 @@ impl Pmi {
         // client alone, and it is open (checked above). `FD_TAKEN` guarantees we adopt it
         // at most once per process, so no second owner can close it.
         let owned = unsafe { OwnedFd::from_raw_fd(fd) };
+        if let Some(jobid) = env_var("PMI_JOBID")? {
+            return Pmi::init_pmi2(File::from(owned), fd, rank, size, &jobid);
+        }
         let mut conn = Conn {
             file: File::from(owned),
             inbuf: LineBuffer::new(),
@@ -375,6 +439,70 @@ impl Pmi {
         })
     }
 
+    /// PMI-2 (Slurm): `fullinit`, then the job id, which names the key-value space.
+    fn init_pmi2(
+        file: File,
+        fd: RawFd,
+        rank: u32,
+        size: u32,
+        jobid: &str,
+    ) -> Result<Pmi, PmiError> {
+        let mut conn = Conn2 {
+            file,
+            reader: wire2::Reader::default(),
+            finalized: false,
+        };
+        let r = conn.request(
+            &Message::new("fullinit")
+                .with("pmijobid", jobid)
+                .with("pmirank", &rank.to_string())
+                .with("threaded", "FALSE"),
+            "fullinit-response",
+        )?;
+        let num = |key: &'static str| -> Result<i64, PmiError> {
+            r.get(key)
+                .and_then(|v| v.parse().ok())
+                .ok_or_else(|| PmiError::UnexpectedReply {
+                    expected: "fullinit-response",
+                    got: format!("no number {key} in it"),
+                })
+        };
+        if num("rank")? != i64::from(rank) || num("size")? != i64::from(size) {
+            return Err(PmiError::UnexpectedReply {
+                expected: "fullinit-response",
+                got: format!(
+                    "rank {:?} of {:?}, while PMI_RANK/PMI_SIZE say {rank} of {size}",
+                    r.get("rank"),
+                    r.get("size")
+                ),
+            });
+        }
+        let appnum = num("appnum").unwrap_or(0).max(0) as i32;
+        let kvsname = match conn.request(&Message::new("job-getid"), "job-getid-response") {
+            Ok(m) => m.get("jobid").unwrap_or(jobid).to_string(),
+            Err(_) => jobid.to_string(),
+        };
+        if kvsname.is_empty() || kvsname.len() > KVSNAME_MAX {
+            return Err(PmiError::UnexpectedReply {
+                expected: "job-getid-response",
+                got: format!("a job id of {} bytes", kvsname.len()),
+            });
+        }
+        Ok(Pmi {
+            rank,
+            size,
+            kvsname,
+            appnum,
+            universe_size: Some(size),
+            keylen_max: KEY_MAX,
+            vallen_max: VALUE_MAX,
+            backend: Backend::Wire2 {
+                conn: Mutex::new(conn),
+                raw: fd,
+            },
+        })
+    }
+
     /// A process started without a launcher.
     pub fn singleton() -> Pmi {
         Pmi {
@@ -436,6 +564,15 @@ impl Pmi {
                 kvs.pending.push((key.to_string(), value.to_string()));
                 Ok(())
             }
+            Backend::Wire2 { conn, .. } => conn
+                .lock()
+                .request(
+                    &Message::new("kvs-put")
+                        .with("key", key)
+                        .with("value", value),
+                    "kvs-put-response",
+                )
+                .map(drop),
             Backend::Wire { conn, .. } => {
                 let r = conn.lock().request(&Command::Put {
                     kvsname: self.kvsname.clone(),
@@ -470,6 +607,10 @@ impl Pmi {
                 kvs.committed.extend(pending);
                 Ok(())
             }
+            Backend::Wire2 { conn, .. } => conn
+                .lock()
+                .request(&Message::new("kvs-fence"), "kvs-fence-response")
+                .map(drop),
             Backend::Wire { conn, .. } => {
                 let r = conn.lock().request(&Command::BarrierIn)?;
                 expect("barrier_out", r, |r| match r {
@@ -499,6 +640,30 @@ impl Pmi {
                         key: key.to_string(),
                     })
             }
+            Backend::Wire2 { conn, .. } => {
+                let mut c = conn.lock();
+                // Job attributes (the process mapping) are not in the key-value space.
+                let r = if key == "PMI_process_mapping" {
+                    c.request(
+                        &Message::new("info-getjobattr").with("key", key),
+                        "info-getjobattr-response",
+                    )?
+                } else {
+                    c.request(
+                        &Message::new("kvs-get")
+                            .with("jobid", &self.kvsname)
+                            .with("srcid", "-1")
+                            .with("key", key),
+                        "kvs-get-response",
+                    )?
+                };
+                match (r.get("found"), r.get("value")) {
+                    (Some("TRUE"), Some(v)) => Ok(v.to_string()),
+                    _ => Err(PmiError::NotFound {
+                        key: key.to_string(),
+                    }),
+                }
+            }
             Backend::Wire { conn, .. } => {
                 let r = conn.lock().request(&Command::Get {
                     kvsname: self.kvsname.clone(),
@@ -527,6 +692,15 @@ impl Pmi {
                 kvs.lock().finalized = true;
                 Ok(())
             }
+            Backend::Wire2 { conn, .. } => {
+                let mut c = conn.lock();
+                if c.finalized {
+                    return Ok(());
+                }
+                let r = c.request(&Message::new("finalize"), "finalize-response");
+                c.finalized = true;
+                r.map(drop)
+            }
             Backend::Wire { conn, .. } => {
                 let mut c = conn.lock();
                 if c.finalized {
@@ -551,6 +725,22 @@ impl Pmi {
                 "[{}] aborting job (exit code {code}): {msg}",
                 self.rank
             ));
+        }
+        if let Backend::Wire2 { conn, raw } = &self.backend {
+            // PMI-2's abort carries no exit code: the message says which it was.
+            let m = Message::new("abort").with("isworld", "TRUE").with(
+                "msg",
+                &format!("rank {} aborted with exit code {code}", self.rank)
+                    .replace(|c: char| !c.is_ascii_graphic() && c != ' ', "_"),
+            );
+            match conn.try_lock_for(Duration::from_millis(100)) {
+                Some(c) => {
+                    let _ = send_all(c.file.as_raw_fd(), &m.encode());
+                }
+                None => {
+                    let _ = send_all(*raw, &m.encode());
+                }
+            }
         }
         if let Backend::Wire { conn, raw } = &self.backend {
             let line = Command::Abort { exitcode: code }.encode();

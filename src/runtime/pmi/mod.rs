@@ -18,6 +18,7 @@
 
 pub mod client;
 pub mod wire;
+pub mod wire2;
 
 pub use client::{Pmi, PmiError};
 
