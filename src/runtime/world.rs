@@ -187,10 +187,9 @@ impl World {
                 spins: 0,
                 yields: 2_000,
             },
-            // Messages from other hosts arrive through the tcp rail's thread, which needs
-            // a core: spin briefly, then yield, so that it runs at once (with every core
-            // spinning, a long spin made a message wait for a preemption: 25 us instead of
-            // 7 us for 8 bytes between two hosts).
+            // The tcp rail's thread takes over the sockets when the rank stops polling
+            // and needs a core then: spin briefly, then yield (with every core spinning,
+            // a long spin made messages wait for preemptions).
             None if rail_thread => WaitPolicy {
                 spins: 50,
                 yields: 5_000,

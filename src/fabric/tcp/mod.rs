@@ -192,6 +192,10 @@ struct Shared {
     requests_in: Mutex<VecDeque<(usize, u64, Vec<u8>)>>,
     requests_waiting: AtomicUsize,
     served: Vec<AtomicU64>,
+    /// Polls of the rail by the rank (the progress thread naps while this moves), and
+    /// whether the rank, finding the thread in a turn, asked it to hand over.
+    rank_polls: AtomicU64,
+    rank_waiting: AtomicBool,
 }
 
 impl Shared {
@@ -364,6 +368,9 @@ pub struct TcpRail {
     caps: RailCaps,
     shared: Arc<Shared>,
     thread: Option<JoinHandle<()>>,
+    /// The sockets' state; whoever holds it drives the rail (see `Progress::run`).
+    engine: Arc<Mutex<Progress>>,
+    polls: u64,
     /// Messages taken from the inbox, handed out by `poll`.
     batch: VecDeque<Inbound>,
 }
@@ -475,17 +482,24 @@ impl TcpRail {
             requests_in: Mutex::new(VecDeque::new()),
             requests_waiting: AtomicUsize::new(0),
             served: (0..n).map(|_| AtomicU64::new(0)).collect(),
+            rank_polls: AtomicU64::new(0),
+            rank_waiting: AtomicBool::new(false),
         });
-        let progress = Progress::new(shared.clone(), listener)
-            .map_err(|e| format!("tcp rail: progress thread: {e}"))?;
+        let engine = Arc::new(Mutex::new(
+            Progress::new(shared.clone(), listener)
+                .map_err(|e| format!("tcp rail: progress thread: {e}"))?,
+        ));
+        let (e, s) = (engine.clone(), shared.clone());
         let thread = std::thread::Builder::new()
             .name("railmpi-tcp".into())
-            .spawn(move || progress.run())
+            .spawn(move || Progress::run(e, s))
             .map_err(|e| format!("tcp rail: cannot start its progress thread: {e}"))?;
         let rail = TcpRail {
             caps: caps(),
             shared,
             thread: Some(thread),
+            engine,
+            polls: 0,
             batch: VecDeque::new(),
         };
         if settings.connect == Connect::Eager {
@@ -631,6 +645,9 @@ impl Rail for TcpRail {
     fn poll(&mut self, sink: &mut dyn FnMut(RailEvent<'_>)) -> usize {
         if self.batch.is_empty() {
             if self.shared.inbox_len.load(Ordering::Acquire) == 0 {
+                self.drive();
+            }
+            if self.shared.inbox_len.load(Ordering::Acquire) == 0 {
                 return 0;
             }
             let mut inbox = self.shared.inbox.lock();
@@ -711,6 +728,21 @@ impl Drop for TcpRail {
 }
 
 impl TcpRail {
+    /// Serve the sockets from the polling thread: one turn that does not block, or, while
+    /// the progress thread is in a turn, a request that it hand over.
+    fn drive(&mut self) {
+        self.polls += 1;
+        self.shared.rank_polls.store(self.polls, Ordering::Release);
+        match self.engine.try_lock() {
+            Some(mut p) => p.turn(Some(std::time::Duration::ZERO)),
+            None => {
+                if !self.shared.rank_waiting.swap(true, Ordering::AcqRel) {
+                    let _ = self.shared.poller.notify();
+                }
+            }
+        }
+    }
+
     fn shut_down(&mut self) {
         if self.thread.is_none() {
             return;

@@ -9,6 +9,7 @@ use super::wire::{Header, Kind, Refusal, FLAG_CAS, FLAG_LAST, SEGMENT};
 use super::{Inbound, LinkState, OpKind, Shared};
 use crate::fabric::shm::keys::{self, KeyError, RIGHT_READ, RIGHT_WRITE};
 use crate::fabric::{Completion, RailError, RemoteKey};
+use parking_lot::Mutex;
 use polling::{Event, Events, PollMode};
 use std::collections::HashMap;
 use std::io::Write;
@@ -24,6 +25,10 @@ const LISTENER: usize = 0;
 const READ_BUDGET: usize = 4 << 20;
 /// How long a leaving process waits for its peers' goodbyes.
 const GOODBYE: Duration = Duration::from_secs(5);
+/// How long the progress thread first naps while the rank drives the rail, and at most
+/// (the longest a message waits for it once the rank stops polling).
+const NAP_MIN: Duration = Duration::from_micros(50);
+const NAP_MAX: Duration = Duration::from_millis(1);
 /// How long a connection attempt may take, and a handshake.
 const DIAL: Duration = Duration::from_secs(10);
 
@@ -70,6 +75,9 @@ enum Action {
 
 pub struct Progress {
     s: Arc<Shared>,
+    events: Events,
+    /// `(key, readable, writable)` of the events being served.
+    ready: Vec<(usize, bool, bool)>,
     listener: TcpListener,
     conns: Vec<Option<Conn>>,
     peers: Peers,
@@ -86,6 +94,8 @@ impl Progress {
         let n = s.links.len();
         Ok(Progress {
             s,
+            events: Events::new(),
+            ready: Vec::new(),
             listener,
             conns: Vec::new(),
             peers: Peers {
@@ -95,50 +105,93 @@ impl Progress {
         })
     }
 
-    pub fn run(mut self) {
-        let mut events = Events::new();
+    /// The progress thread: it drives the rail while the rank does not (computing, or
+    /// asleep in a wait), and naps while the rank's polls drive it (`turn` in the rank's
+    /// thread: a message then reaches the rank without a switch between threads, which on
+    /// a core shared with the rank cost tens of microseconds per message).
+    pub fn run(engine: Arc<Mutex<Progress>>, s: Arc<Shared>) {
+        // The rank may be pinned to one core and spin on it while it waits for what this
+        // thread receives: run elsewhere when another core is free.
+        let _ = crate::sys::cpu::unbind_thread();
+        let mut seen = s.rank_polls.load(Ordering::Acquire);
+        let mut nap = NAP_MIN;
         let mut leave_by: Option<Instant> = None;
         loop {
-            events.clear();
-            let handshaking = self
-                .conns
-                .iter()
-                .flatten()
-                .any(|c| !matches!(c.stage, Stage::Up { .. }));
-            let timeout = match (leave_by, handshaking) {
+            let polls = s.rank_polls.load(Ordering::Acquire);
+            if polls != seen && leave_by.is_none() {
+                // The rank polled since we last looked: it drives; look again later, less
+                // often the longer it keeps driving.
+                seen = polls;
+                std::thread::sleep(nap);
+                nap = (nap * 2).min(NAP_MAX);
+                continue;
+            }
+            nap = NAP_MIN;
+            let mut p = engine.lock();
+            // Whatever the rank asked for by waking us is served by this turn.
+            s.rank_waiting.store(false, Ordering::Release);
+            let timeout = match (leave_by, p.handshaking()) {
                 (Some(_), _) => Some(Duration::from_millis(20)),
                 (None, true) => Some(Duration::from_secs(1)),
                 (None, false) => None,
             };
-            if let Err(e) = self.s.poller.wait(&mut events, timeout) {
-                if e.kind() != std::io::ErrorKind::Interrupted {
-                    fatal(&format!("tcp rail: epoll failed: {e}"));
-                }
-            }
-            if handshaking {
-                self.expire_handshakes();
-            }
-            self.serve_requests();
-            for ev in events.iter() {
-                if ev.key == LISTENER {
-                    self.accept();
-                    continue;
-                }
-                let i = ev.key - 1;
-                if ev.readable {
-                    self.read(i);
-                }
-                if ev.writable {
-                    self.flush(i);
-                }
-            }
-            if self.s.stopping.load(Ordering::Acquire) {
+            p.turn(timeout);
+            if s.stopping.load(Ordering::Acquire) {
                 let deadline = *leave_by.get_or_insert_with(|| Instant::now() + GOODBYE);
-                if self.all_gone() || Instant::now() > deadline {
-                    break;
+                if p.all_gone() || Instant::now() > deadline {
+                    p.finish();
+                    return;
                 }
             }
         }
+    }
+
+    fn handshaking(&self) -> bool {
+        self.conns
+            .iter()
+            .flatten()
+            .any(|c| !matches!(c.stage, Stage::Up { .. }))
+    }
+
+    /// One round: wait for events up to `timeout` (None: until one comes), then serve
+    /// the rail's requests and every socket that is ready.
+    pub fn turn(&mut self, timeout: Option<Duration>) {
+        self.events.clear();
+        if let Err(e) = self.s.poller.wait(&mut self.events, timeout) {
+            if e.kind() != std::io::ErrorKind::Interrupted {
+                fatal(&format!("tcp rail: epoll failed: {e}"));
+            }
+        }
+        if self.handshaking() {
+            self.expire_handshakes();
+        }
+        self.serve_requests();
+        // The handlers need `self`: copy the events out (into a buffer kept for reuse).
+        let mut ready = std::mem::take(&mut self.ready);
+        ready.clear();
+        ready.extend(
+            self.events
+                .iter()
+                .map(|ev| (ev.key, ev.readable, ev.writable)),
+        );
+        for &(key, readable, writable) in &ready {
+            if key == LISTENER {
+                self.accept();
+                continue;
+            }
+            let i = key - 1;
+            if readable {
+                self.read(i);
+            }
+            if writable {
+                self.flush(i);
+            }
+        }
+        self.ready = ready;
+    }
+
+    /// Stop watching every socket and close them (the process leaves).
+    fn finish(&mut self) {
         let _ = self.s.poller.delete(&self.listener);
         for i in 0..self.conns.len() {
             self.close(i);
