@@ -11,9 +11,10 @@ CTESTS_MPICH := $(patsubst c_tests/src/%.c,$(BUILD)/c_tests_mpich/%,$(CTEST_SRCS
 BENCHES    := $(BUILD)/benchmarks/latency $(BUILD)/benchmarks/bw
 # Debian packages the tests need: MPICH (headers, wrappers, Hydra) to prove ABI
 # compatibility, Open MPI and NetPIPE to compare and swap in; iproute2 and util-linux for
-# hosts emulated with network namespaces (ip netns, unshare).
+# hosts emulated with network namespaces (ip netns, unshare); slurm-wlm to launch across them
+# with srun.
 DEB_PKGS   := gcc make mpich libmpich-dev openmpi-bin libopenmpi-dev netpipe-mpich2 iproute2 \
-              util-linux
+              util-linux slurm-wlm
 
 # Fortran: mpif.h, the mpi module, mpif90, the libmpichfort.so.12 link (adds gfortran to DEB_PKGS).
 include fortran.mk

@@ -19,10 +19,20 @@ BR=rmbr0
 
 down() {
     local d=${1:-$DIR} ns
+    local link i
+    # The veths first: deleting one end removes both at once, while a deleted namespace
+    # frees its devices later (an `up` right after would find the names taken).
+    for link in $(ip -o link show 2>/dev/null | awk -F'[:@ ]+' '/ rmv[0-9]+@/ {print $2}'); do
+        ip link del "$link" 2>/dev/null
+    done
     for ns in $(ip netns list 2>/dev/null | awk '/^rmh[0-9]+/ {print $1}'); do
         ip netns del "$ns" 2>/dev/null
     done
     ip link del "$BR" 2>/dev/null
+    for ((i = 0; i < 50; i++)); do
+        ip -o link show 2>/dev/null | grep -q ' rmv[0-9]*@' || break
+        sleep 0.1
+    done
     rm -rf "$d"
     return 0
 }

@@ -3,7 +3,8 @@
 # on one: 2 hosts x 2 ranks and 4 hosts x 1 rank under MPICH's Hydra (rsh launcher through
 # netns.sh) and under our mpiexec (a proxy per host, started through netns.sh), every byte
 # checked by the programs; our mpiexec's stdin, output, failures and signals across hosts.
-# Plus tcp alone on one host (RAILMPI_RAILS=tcp) under our mpiexec. Runs after 90_fortran,
+# Plus tcp alone on one host (RAILMPI_RAILS=tcp) under our mpiexec, and Slurm (srun, pmi2)
+# over the namespaces. Runs after 90_fortran,
 # which builds the Fortran programs. Needs root (namespaces), otherwise skipped.
 
 NETNS=$ROOT/c_tests/netns.sh
@@ -100,6 +101,42 @@ CASE_TIMEOUT=30 CASE_EXPECT="host lost: job ended" CASE_FORBID="BUG:" run_case o
 CASE_TIMEOUT=30 CASE_EXPECT="host lost: job ended" CASE_FORBID="BUG:" run_case hydra.host_loss 0 \
     "$ROOT/c_tests/host_loss.sh" rmh1 $HYDRA -iface rmbr0 -launcher rsh -launcher-exec "$NETNS" \
     -hosts "$H2" -ppn 2 "$CT/host_loss"
+
+# Slurm: slurmctld on the bridge, a slurmd per namespace (c_tests/slurm.sh), ranks started
+# by srun and wired up through its pmi2 plugin (PMI-2 over PMI_FD). -K: a rank that fails
+# ends the step (Slurm's default lets the others run on).
+SLURMDIR=$LOGDIR/slurm
+if command -v slurmctld >/dev/null 2>&1 && command -v srun >/dev/null 2>&1; then
+    if "$ROOT/c_tests/slurm.sh" up 2 "$SLURMDIR" >"$LOGDIR/slurm_up.log" 2>&1; then
+        trap '"$ROOT/c_tests/slurm.sh" down "$SLURMDIR"; "$NETNS" down' EXIT
+        SRUN="env SLURM_CONF=$SLURMDIR/slurm.conf srun -K --mpi=pmi2 -N 2"
+        for prog in hello allpairs coll_basic coll_nb large rma_ops rma_passive rma_pscw; do
+            CASE_EXPECT="^ok $prog " run_case "slurm.$prog.2x2" 0 $SRUN -n 4 "$CT/$prog"
+        done
+        CASE_EXPECT="^ok allpairs " run_case slurm.allpairs.n3 0 $SRUN -n 3 "$CT/allpairs"
+        CASE_EXPECT="^hello from rank 1 of 4 on rmh1" run_case slurm.cyclic 0 \
+            $SRUN -n 4 -m cyclic "$CT/hello"
+        [ -x "$BUILD/f_tests/f_coll" ] && CASE_EXPECT="ok " run_case slurm.fortran.f_coll 0 \
+            $SRUN -n 4 "$BUILD/f_tests/f_coll"
+        CASE_EXPECT="^ok coll_basic \[railmpi" run_case slurm.swapin.coll_basic 0 \
+            env LD_LIBRARY_PATH="$LIB" $SRUN -n 4 "$CTM/coll_basic"
+        # MPI_Abort and a rank that dies end the step, with a failing status (srun's is
+        # 137 as it kills the other ranks: checked here, as the harness takes 137 for its
+        # own timeout).
+        for prog in abort die; do
+            CASE_TIMEOUT=30 CASE_FORBID='BUG:' CASE_EXPECT='srun failed: [1-9]' \
+                run_case "slurm.$prog" 0 sh -c "$SRUN -n 4 $CT/$prog; rc=\$?; \
+                [ \$rc -ne 0 ] && echo srun failed: \$rc"
+        done
+        "$ROOT/c_tests/slurm.sh" down "$SLURMDIR"
+        trap '"$NETNS" down' EXIT
+    else
+        _ct_fail slurm_up "cannot start slurmctld and slurmd" "$LOGDIR/slurm_up.log"
+        "$ROOT/c_tests/slurm.sh" down "$SLURMDIR"
+    fi
+else
+    skip_case slurm "needs slurm-wlm (slurmctld, slurmd, srun)"
+fi
 
 "$NETNS" down
 trap - EXIT

@@ -368,9 +368,10 @@ impl Pmi {
         // client alone, and it is open (checked above). `FD_TAKEN` guarantees we adopt it
         // at most once per process, so no second owner can close it.
         let owned = unsafe { OwnedFd::from_raw_fd(fd) };
-        if let Some(jobid) = env_var("PMI_JOBID")? {
-            return Pmi::init_pmi2(File::from(owned), fd, rank, size, &jobid);
-        }
+        // PMI_JOBID: a PMI-2 server (Slurm's pmi2 plugin); the version is agreed in a
+        // PMI-1 line, then the messages are PMI-2's.
+        let pmi2_job = env_var("PMI_JOBID")?;
+        let want = if pmi2_job.is_some() { 2 } else { 1 };
         let mut conn = Conn {
             file: File::from(owned),
             inbuf: LineBuffer::new(),
@@ -378,8 +379,8 @@ impl Pmi {
         };
 
         let r = conn.request(&Command::Init {
-            pmi_version: 1,
-            pmi_subversion: 1,
+            pmi_version: want,
+            pmi_subversion: if want == 2 { 0 } else { 1 },
         })?;
         let (ver, rc) = expect("response_to_init", r, |r| match r {
             Reply::Init {
@@ -387,12 +388,15 @@ impl Pmi {
             } => Ok((pmi_version, rc)),
             r => Err(r),
         })?;
-        if rc != 0 || ver != 1 {
+        if rc != 0 || ver != want {
             return Err(PmiError::Failed {
                 cmd: "init",
                 rc,
-                msg: format!("server speaks PMI version {ver}"),
+                msg: format!("server speaks PMI version {ver}, not {want}"),
             });
+        }
+        if let Some(jobid) = pmi2_job {
+            return Pmi::init_pmi2(conn.file, fd, rank, size, &jobid);
         }
         let r = conn.request(&Command::GetMaxes)?;
         let (kvs_max, key_max, val_max) = expect("maxes", r, |r| match r {
