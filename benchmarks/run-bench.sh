@@ -62,6 +62,9 @@
 #                  2016 Table I; default 4)
 #   BENCH_HALO_ARGS  its arguments (default "-w 64M": 64 MiB working set)
 #   BENCH_REG_SIZE   message size of the reuse sweep (default 8M)
+#   BENCH_HOSTS    1 (default): then benchmarks/hosts-bench.sh, point-to-point over tcp
+#                  between two hosts emulated with network namespaces and on one host
+#                  (appended to the report); 0: skip it
 #
 # Output: combined tables on stdout, also written to $BUILD/bench/report.txt:
 #   latency   (us):   Size | railmpi | MPICH | Open MPI | railmpi/best-peer
@@ -542,6 +545,10 @@ fi
         done
     fi
 } | tee "$REPORT"
+
+if [ "${BENCH_HOSTS:-1}" = 1 ]; then
+    bash "$SRC_DIR/hosts-bench.sh" "$BUILD" | tee -a "$REPORT"
+fi
 
 log "report written to $REPORT"
 exit 0

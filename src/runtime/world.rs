@@ -160,7 +160,7 @@ impl World {
         p2p.min_rdma_run = caps.min_rdma_run;
         for peer in 0..size {
             if let Some(c) = channels.rail_caps(peer).filter(|c| c.name == "tcp") {
-                p2p.set_peer_eager_limit(peer, config.tcp_eager_limit, c.max_message);
+                p2p.set_peer_network(peer, config.tcp_eager_limit, c.max_message);
             }
         }
         // Rendezvous payloads are registered (pinned or ODP, cached) through the rail's

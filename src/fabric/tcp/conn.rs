@@ -221,20 +221,28 @@ enum Stage {
     },
 }
 
+/// Bytes read ahead of the frame being served: one `readv` takes a small frame whole,
+/// with whatever follows it.
+const STAGE: usize = 64 * 1024;
+/// A payload with this much left to come is read straight to its sink (beside the
+/// staging buffer, in the same `readv`), not copied through the staging buffer.
+const DIRECT: usize = 16 * 1024;
+
 pub struct Reader {
-    head: [u8; HEADER],
-    got: usize,
+    /// Read-ahead: `buf[lo..hi]` is received and not yet served.
+    buf: Vec<u8>,
+    lo: usize,
+    hi: usize,
     stage: Stage,
-    scratch: Vec<u8>,
 }
 
 impl Default for Reader {
     fn default() -> Self {
         Reader {
-            head: [0; HEADER],
-            got: 0,
+            buf: Vec::new(),
+            lo: 0,
+            hi: 0,
             stage: Stage::Header,
-            scratch: Vec::new(),
         }
     }
 }
@@ -242,31 +250,82 @@ impl Default for Reader {
 impl Reader {
     /// Read from `fd` until it has nothing more (or `budget` bytes went by), asking `h`
     /// where each payload goes and handing it each whole frame. Ok(()) when the socket is
-    /// drained for now (or the budget is spent).
+    /// drained for now (or the budget is spent); nothing read is left unserved, as
+    /// readiness only reports the socket.
     pub fn read(
         &mut self,
         fd: RawFd,
         mut budget: usize,
         h: &mut dyn Handler,
     ) -> Result<(), ReadError> {
+        if self.buf.is_empty() {
+            self.buf = vec![0; STAGE];
+        }
+        loop {
+            self.serve(h)?;
+            if budget == 0 {
+                return Ok(());
+            }
+            // What is left is part of a header (the body bytes are all served): move it
+            // to the front.
+            if self.lo > 0 {
+                self.buf.copy_within(self.lo..self.hi, 0);
+                self.hi -= self.lo;
+                self.lo = 0;
+            }
+            let mut iov: Vec<libc::iovec> = Vec::with_capacity(IOV + 1);
+            let mut direct = 0;
+            if let Stage::Body { header, sink, done } = &mut self.stage {
+                let left = header.len as usize - *done;
+                if left >= DIRECT {
+                    match sink {
+                        Sink::Buffer(v) => iov.push(libc::iovec {
+                            iov_base: v[*done..].as_mut_ptr() as *mut libc::c_void,
+                            iov_len: left,
+                        }),
+                        Sink::Place(runs) => place_iov(runs, *done, &mut iov),
+                        Sink::Discard => {}
+                    }
+                    direct = iov.iter().map(|v| v.iov_len).sum();
+                }
+            }
+            let room = STAGE - self.hi;
+            iov.push(libc::iovec {
+                iov_base: self.buf[self.hi..].as_mut_ptr() as *mut libc::c_void,
+                iov_len: room,
+            });
+            let n = match readv(fd, &iov).map_err(ReadError::Io)? {
+                None => return Ok(()),
+                Some(0) => return Err(ReadError::Closed),
+                Some(n) => n,
+            };
+            budget = budget.saturating_sub(n);
+            let to_sink = n.min(direct);
+            if let Stage::Body { done, .. } = &mut self.stage {
+                *done += to_sink;
+            }
+            self.hi += n - to_sink;
+            if n < direct + room {
+                // A short read: the socket is drained for now (it reports new bytes).
+                self.serve(h)?;
+                return Ok(());
+            }
+        }
+    }
+
+    /// Serve every whole header and every payload byte the staging buffer holds.
+    fn serve(&mut self, h: &mut dyn Handler) -> Result<(), ReadError> {
         loop {
             match &mut self.stage {
                 Stage::Header => {
-                    let iov = [libc::iovec {
-                        iov_base: self.head[self.got..].as_mut_ptr() as *mut libc::c_void,
-                        iov_len: HEADER - self.got,
-                    }];
-                    let n = match readv(fd, &iov).map_err(ReadError::Io)? {
-                        None => return Ok(()),
-                        Some(0) => return Err(ReadError::Closed),
-                        Some(n) => n,
-                    };
-                    self.got += n;
-                    if self.got < HEADER {
-                        continue;
+                    if self.hi - self.lo < HEADER {
+                        return Ok(());
                     }
-                    self.got = 0;
-                    let header = Header::decode(&self.head).map_err(ReadError::Header)?;
+                    let head: &[u8; HEADER] = self.buf[self.lo..self.lo + HEADER]
+                        .try_into()
+                        .expect("HEADER bytes");
+                    let header = Header::decode(head).map_err(ReadError::Header)?;
+                    self.lo += HEADER;
                     let mut sink = h.sink(&header);
                     if let Sink::Buffer(v) = &mut sink {
                         v.clear();
@@ -280,51 +339,19 @@ impl Reader {
                 }
                 Stage::Body { header, sink, done } => {
                     let len = header.len as usize;
-                    if *done < len {
-                        let mut iov = Vec::with_capacity(4);
+                    let take = (len - *done).min(self.hi - self.lo);
+                    if take > 0 {
+                        let bytes = &self.buf[self.lo..self.lo + take];
                         match sink {
-                            Sink::Buffer(v) => iov.push(libc::iovec {
-                                iov_base: v[*done..].as_mut_ptr() as *mut libc::c_void,
-                                iov_len: len - *done,
-                            }),
-                            Sink::Place(runs) => {
-                                let mut skip = *done;
-                                for &(a, n) in runs.iter() {
-                                    if skip >= n {
-                                        skip -= n;
-                                        continue;
-                                    }
-                                    if iov.len() == IOV {
-                                        break;
-                                    }
-                                    iov.push(libc::iovec {
-                                        iov_base: (a + skip) as *mut libc::c_void,
-                                        iov_len: n - skip,
-                                    });
-                                    skip = 0;
-                                }
-                            }
-                            Sink::Discard => {
-                                self.scratch.resize(64 * 1024, 0);
-                                iov.push(libc::iovec {
-                                    iov_base: self.scratch.as_mut_ptr() as *mut libc::c_void,
-                                    iov_len: (len - *done).min(self.scratch.len()),
-                                });
-                            }
+                            Sink::Buffer(v) => v[*done..*done + take].copy_from_slice(bytes),
+                            Sink::Place(runs) => place(runs, *done, bytes)?,
+                            Sink::Discard => {}
                         }
-                        let n = match readv(fd, &iov).map_err(ReadError::Io)? {
-                            None => return Ok(()),
-                            Some(0) => return Err(ReadError::Closed),
-                            Some(n) => n,
-                        };
-                        *done += n;
-                        budget = budget.saturating_sub(n);
-                        if *done < len {
-                            if budget == 0 {
-                                return Ok(());
-                            }
-                            continue;
-                        }
+                        self.lo += take;
+                        *done += take;
+                    }
+                    if *done < len {
+                        return Ok(());
                     }
                     let Stage::Body { header, sink, .. } =
                         std::mem::replace(&mut self.stage, Stage::Header)
@@ -337,12 +364,50 @@ impl Reader {
                     };
                     h.frame(Frame { header, payload })
                         .map_err(ReadError::Refused)?;
-                    budget = budget.saturating_sub(HEADER);
-                    if budget == 0 {
-                        return Ok(());
-                    }
                 }
             }
         }
     }
+}
+
+/// iovecs for the runs of a `Sink::Place` from byte `from` on (at most `IOV`).
+fn place_iov(runs: &[(usize, usize)], from: usize, iov: &mut Vec<libc::iovec>) {
+    let mut skip = from;
+    for &(a, n) in runs {
+        if skip >= n {
+            skip -= n;
+            continue;
+        }
+        if iov.len() == IOV {
+            break;
+        }
+        iov.push(libc::iovec {
+            iov_base: (a + skip) as *mut libc::c_void,
+            iov_len: n - skip,
+        });
+        skip = 0;
+    }
+}
+
+/// Copy read-ahead `bytes` into the runs of a `Sink::Place` from byte `from` on. Through
+/// the kernel (`process_vm_writev` on ourselves), like the `readv` that places the rest:
+/// memory unmapped since its key was checked fails with EFAULT instead of a fault here.
+fn place(runs: &[(usize, usize)], from: usize, bytes: &[u8]) -> Result<(), ReadError> {
+    let mut skip = from;
+    let mut rest = bytes;
+    for &(a, n) in runs {
+        if rest.is_empty() {
+            break;
+        }
+        if skip >= n {
+            skip -= n;
+            continue;
+        }
+        let k = (n - skip).min(rest.len());
+        crate::sys::cma::write(std::process::id() as i32, &rest[..k], (a + skip) as u64)
+            .map_err(ReadError::Io)?;
+        rest = &rest[k..];
+        skip = 0;
+    }
+    Ok(())
 }

@@ -342,6 +342,9 @@ pub struct Pt2pt {
     /// Per peer: the largest payload sent to it eagerly (`settings.eager_limit`, or more
     /// where the rail to it takes larger messages: `set_peer_eager_limit`).
     peer_eager: Vec<usize>,
+    /// Per peer: whether a rendezvous may be split (`settings.split_threshold`); not to a
+    /// peer over a network rail (`set_peer_network`).
+    peer_split: Vec<bool>,
     reqs: Slab,
     mq: MatchQueues<ReqId, Unexpected>,
     out: Vec<PeerOut>,
@@ -393,6 +396,7 @@ impl Pt2pt {
         Self {
             me,
             peer_eager: vec![settings.eager_limit; peers],
+            peer_split: vec![true; peers],
             settings,
             max_message,
             reqs: Slab::default(),
@@ -423,13 +427,16 @@ impl Pt2pt {
         self.settings.eager_limit
     }
 
-    /// Messages to `peer` up to `limit` bytes go eagerly: the rail to it takes messages of
-    /// `rail_max_message` bytes (a network rail, where a rendezvous costs round trips that
-    /// a copy of a few tens of KiB does not). Never below the common limit.
-    pub fn set_peer_eager_limit(&mut self, peer: usize, limit: usize, rail_max_message: usize) {
+    /// `peer` is reached over a network rail that takes messages of `rail_max_message`
+    /// bytes: messages up to `limit` bytes go eagerly (a rendezvous costs round trips that
+    /// a copy of a few tens of KiB does not; never below the common limit), and a
+    /// rendezvous is read whole, not split (with one wire between the two, the split's
+    /// write costs a round trip and moves nothing in parallel).
+    pub fn set_peer_network(&mut self, peer: usize, limit: usize, rail_max_message: usize) {
         if let Some(l) = self.peer_eager.get_mut(peer) {
             let cap = rail_max_message.saturating_sub(wire::EAGER_SYNC_HEADER);
             *l = limit.min(cap).max(self.settings.eager_limit);
+            self.peer_split[peer] = false;
         }
     }
 
