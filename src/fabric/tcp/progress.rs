@@ -436,15 +436,13 @@ impl Progress {
         match c.stage {
             Stage::Up { peer } => {
                 if !self.s.bye_from(peer) && !self.s.stopping.load(Ordering::Acquire) {
-                    // Gone without a goodbye: it died, or left without MPI_Finalize. Fatal
-                    // now if we wait for it; otherwise at our next frame for it.
+                    // Gone without a goodbye: it died, or left without MPI_Finalize. The
+                    // job cannot complete (a receive from it, a collective with it would
+                    // wait forever, and a launcher such as srun without -K lets us run
+                    // on): end now, naming it.
                     let why = format!("{why} ({addr})");
                     self.s.gone[peer].lock().get_or_insert(why);
-                    let waiting = self.s.ops.lock().values().any(|o| o.peer == peer)
-                        || !self.s.links[peer].lock().out.is_empty();
-                    if waiting {
-                        self.s.peer_gone(peer);
-                    }
+                    self.s.peer_gone(peer);
                 }
             }
             Stage::AwaitHello | Stage::AwaitProof { .. } => {
