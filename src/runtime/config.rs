@@ -87,10 +87,10 @@ pub const SETTINGS: &[Setting] = &[
     },
     Setting {
         name: "RAILMPI_TCP_EAGER_LIMIT",
-        default: "65536",
+        default: "131072",
         help: "largest message (bytes) sent eagerly to a rank reached over tcp (at most \
-               the rail's 64 KiB message, never below RAILMPI_EAGER_LIMIT): between hosts \
-               a rendezvous costs a network round trip, which a copy of tens of KiB does not",
+               the rail's 256 KiB message, never below RAILMPI_EAGER_LIMIT): between hosts \
+               a rendezvous costs a network round trip, which a copy of 128 KiB does not",
     },
     Setting {
         name: "RAILMPI_JOB_SECRET",

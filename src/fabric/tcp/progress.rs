@@ -156,24 +156,28 @@ impl Progress {
     /// One round: wait for events up to `timeout` (None: until one comes), then serve
     /// the rail's requests and every socket that is ready.
     pub fn turn(&mut self, timeout: Option<Duration>) {
-        self.events.clear();
-        if let Err(e) = self.s.poller.wait(&mut self.events, timeout) {
-            if e.kind() != std::io::ErrorKind::Interrupted {
-                fatal(&format!("tcp rail: epoll failed: {e}"));
+        // The handlers need `self`: the events are copied out (into a buffer kept for
+        // reuse).
+        let mut ready = std::mem::take(&mut self.ready);
+        ready.clear();
+        if timeout != Some(Duration::ZERO) || !self.poll_now(&mut ready) {
+            self.events.clear();
+            if let Err(e) = self.s.poller.wait(&mut self.events, timeout) {
+                if e.kind() != std::io::ErrorKind::Interrupted {
+                    fatal(&format!("tcp rail: epoll failed: {e}"));
+                }
             }
+            ready.clear();
+            ready.extend(
+                self.events
+                    .iter()
+                    .map(|ev| (ev.key, ev.readable, ev.writable)),
+            );
         }
         if self.handshaking() {
             self.expire_handshakes();
         }
         self.serve_requests();
-        // The handlers need `self`: copy the events out (into a buffer kept for reuse).
-        let mut ready = std::mem::take(&mut self.ready);
-        ready.clear();
-        ready.extend(
-            self.events
-                .iter()
-                .map(|ev| (ev.key, ev.readable, ev.writable)),
-        );
         for &(key, readable, writable) in &ready {
             if key == LISTENER {
                 self.accept();
@@ -188,6 +192,42 @@ impl Progress {
             }
         }
         self.ready = ready;
+    }
+
+    /// The rank's look at the sockets: one `epoll_wait` that does not block, where the
+    /// poller's own wait costs five system calls (it arms a timer and re-arms its
+    /// notification each time). False when the poller's notification or timer fired:
+    /// only its wait clears and re-arms them (oneshot), so the caller makes that wait
+    /// (level-triggered sockets report again there).
+    fn poll_now(&mut self, ready: &mut Vec<(usize, bool, bool)>) -> bool {
+        const MAX: usize = 64;
+        let mut evs = [libc::epoll_event { events: 0, u64: 0 }; MAX];
+        // SAFETY: the poller's epoll descriptor is open while `self.s` lives, and `evs`
+        // holds MAX writable entries.
+        let n = unsafe {
+            libc::epoll_wait(
+                self.s.poller.as_raw_fd(),
+                evs.as_mut_ptr(),
+                MAX as libc::c_int,
+                0,
+            )
+        };
+        if n < 0 {
+            return false;
+        }
+        let (read, write) = (
+            (libc::EPOLLIN | libc::EPOLLHUP | libc::EPOLLERR | libc::EPOLLPRI) as u32,
+            (libc::EPOLLOUT | libc::EPOLLHUP | libc::EPOLLERR) as u32,
+        );
+        for ev in &evs[..n as usize] {
+            let (flags, key) = (ev.events, ev.u64 as usize);
+            // polling's key for its notification and timer.
+            if key == usize::MAX {
+                return false;
+            }
+            ready.push((key, flags & read != 0, flags & write != 0));
+        }
+        true
     }
 
     /// Stop watching every socket and close them (the process leaves).

@@ -12,7 +12,7 @@
 /// Bytes of every header.
 pub const HEADER: usize = 48;
 /// Largest untagged message (the rail's `max_message`).
-pub const MAX_MESSAGE: usize = 64 * 1024;
+pub const MAX_MESSAGE: usize = 256 * 1024 + 256;
 /// Largest payload of one tagged frame: transfers are cut into segments of at most this
 /// many bytes, so that several transfers interleave on one connection.
 pub const SEGMENT: usize = 256 * 1024;
