@@ -1,6 +1,8 @@
-//! Network interfaces of this host (`getifaddrs`): what the tcp rail may listen on.
+//! Network interfaces of this host (`getifaddrs`): what the tcp rail may listen on; and
+//! connections made from a chosen local address.
 
-use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, TcpStream};
+use std::time::Duration;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Interface {
@@ -74,6 +76,98 @@ unsafe fn sockaddr_ip(sa: *const libc::sockaddr) -> Option<IpAddr> {
     }
 }
 
+/// A connection to `remote` from address `local` (port chosen by the kernel), so that it
+/// leaves from the interface the rail listens on; within `timeout`.
+pub fn connect_from(
+    local: IpAddr,
+    remote: SocketAddr,
+    timeout: Duration,
+) -> std::io::Result<TcpStream> {
+    use std::os::fd::{FromRawFd, OwnedFd};
+    let err = std::io::Error::last_os_error;
+    let family = if remote.is_ipv4() {
+        libc::AF_INET
+    } else {
+        libc::AF_INET6
+    };
+    // SAFETY: socket() takes plain arguments; a descriptor it returns is ours alone.
+    let fd = unsafe { libc::socket(family, libc::SOCK_STREAM | libc::SOCK_CLOEXEC, 0) };
+    if fd < 0 {
+        return Err(err());
+    }
+    // SAFETY: `fd` is a fresh descriptor nobody else owns (closed on every early return).
+    let owned = unsafe { OwnedFd::from_raw_fd(fd) };
+    let (src, src_len) = sockaddr(SocketAddr::new(local, 0));
+    // SAFETY: `src` is a sockaddr_storage holding a sockaddr of `src_len` bytes.
+    if unsafe { libc::bind(fd, &src as *const _ as *const libc::sockaddr, src_len) } != 0 {
+        return Err(err());
+    }
+    let stream = TcpStream::from(owned);
+    stream.set_nonblocking(true)?;
+    let (dst, dst_len) = sockaddr(remote);
+    // SAFETY: as above, for the destination.
+    let r = unsafe { libc::connect(fd, &dst as *const _ as *const libc::sockaddr, dst_len) };
+    if r != 0 {
+        let e = err();
+        if e.raw_os_error() != Some(libc::EINPROGRESS) {
+            return Err(e);
+        }
+        let mut pfd = libc::pollfd {
+            fd,
+            events: libc::POLLOUT,
+            revents: 0,
+        };
+        let ms = timeout.as_millis().min(i32::MAX as u128) as i32;
+        // SAFETY: one valid pollfd on our stack.
+        match unsafe { libc::poll(&mut pfd, 1, ms) } {
+            0 => return Err(std::io::ErrorKind::TimedOut.into()),
+            n if n < 0 => return Err(err()),
+            _ => {}
+        }
+        if let Some(e) = stream.take_error()? {
+            return Err(e);
+        }
+    }
+    stream.set_nonblocking(false)?;
+    Ok(stream)
+}
+
+/// `addr` as a sockaddr_in / sockaddr_in6 in a sockaddr_storage, with its length.
+fn sockaddr(addr: SocketAddr) -> (libc::sockaddr_storage, libc::socklen_t) {
+    // SAFETY: sockaddr_storage is plain data; all zeroes is a valid value.
+    let mut ss: libc::sockaddr_storage = unsafe { std::mem::zeroed() };
+    let len = match addr {
+        SocketAddr::V4(a) => {
+            let sin = libc::sockaddr_in {
+                sin_family: libc::AF_INET as libc::sa_family_t,
+                sin_port: a.port().to_be(),
+                sin_addr: libc::in_addr {
+                    s_addr: u32::from_ne_bytes(a.ip().octets()),
+                },
+                sin_zero: [0; 8],
+            };
+            // SAFETY: sockaddr_storage is larger than and aligned for sockaddr_in.
+            unsafe { std::ptr::write(&mut ss as *mut _ as *mut libc::sockaddr_in, sin) };
+            std::mem::size_of::<libc::sockaddr_in>()
+        }
+        SocketAddr::V6(a) => {
+            let sin6 = libc::sockaddr_in6 {
+                sin6_family: libc::AF_INET6 as libc::sa_family_t,
+                sin6_port: a.port().to_be(),
+                sin6_flowinfo: a.flowinfo(),
+                sin6_addr: libc::in6_addr {
+                    s6_addr: a.ip().octets(),
+                },
+                sin6_scope_id: a.scope_id(),
+            };
+            // SAFETY: as above, for sockaddr_in6.
+            unsafe { std::ptr::write(&mut ss as *mut _ as *mut libc::sockaddr_in6, sin6) };
+            std::mem::size_of::<libc::sockaddr_in6>()
+        }
+    };
+    (ss, len as libc::socklen_t)
+}
+
 /// Whether `addr` lies in `net/prefix`.
 pub fn in_network(addr: IpAddr, net: IpAddr, prefix: u32) -> bool {
     match (addr, net) {
@@ -100,6 +194,20 @@ pub fn in_network(addr: IpAddr, net: IpAddr, prefix: u32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn connections_leave_from_the_chosen_address() {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let to = l.local_addr().unwrap();
+        let from: IpAddr = "127.0.0.2".parse().unwrap();
+        let c = connect_from(from, to, Duration::from_secs(5)).unwrap();
+        let (_, peer) = l.accept().unwrap();
+        assert_eq!(peer.ip(), from);
+        assert_eq!(c.local_addr().unwrap().ip(), from);
+        drop(l);
+        // Nobody listens any more: refused, not hung.
+        assert!(connect_from(from, to, Duration::from_secs(5)).is_err());
+    }
 
     #[test]
     fn loopback_is_listed_and_networks_match() {

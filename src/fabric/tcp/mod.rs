@@ -171,6 +171,8 @@ struct Shared {
     domain: Arc<ShmDomain>,
     wait: Doorbell,
     poller: polling::Poller,
+    /// The address we listen on: connections we make leave from it too (its interface).
+    local_ip: IpAddr,
     /// Where each peer listens, and its host (for messages).
     addrs: Vec<SocketAddr>,
     hosts: Vec<String>,
@@ -458,6 +460,7 @@ impl TcpRail {
             domain,
             wait,
             poller,
+            local_ip: ip,
             addrs,
             hosts,
             links: (0..n)

@@ -381,17 +381,18 @@ impl Progress {
 
     fn dial(&mut self, peer: usize) {
         let addr = self.s.addrs[peer];
-        let stream = TcpStream::connect_timeout(&addr, DIAL).and_then(|mut st| {
-            st.set_nodelay(true)?;
-            let hello = Hello {
-                version: VERSION,
-                rank: self.s.me as u32,
-                nonce: auth::random(),
-            };
-            write_frame(&mut st, Kind::Hello, &hello.encode())?;
-            st.set_nonblocking(true)?;
-            Ok((st, hello.nonce))
-        });
+        let stream =
+            crate::sys::net::connect_from(self.s.local_ip, addr, DIAL).and_then(|mut st| {
+                st.set_nodelay(true)?;
+                let hello = Hello {
+                    version: VERSION,
+                    rank: self.s.me as u32,
+                    nonce: auth::random(),
+                };
+                write_frame(&mut st, Kind::Hello, &hello.encode())?;
+                st.set_nonblocking(true)?;
+                Ok((st, hello.nonce))
+            });
         match stream {
             Ok((st, nonce)) => {
                 if let Some(i) = self.add(st, addr, Stage::AwaitChallenge { peer, nonce }) {
