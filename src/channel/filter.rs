@@ -78,6 +78,28 @@ impl Filter {
     }
 }
 
+/// The spans of bytes `[from, from + n)` of the transfer `spans` describe.
+pub fn range(spans: &[Span], mut from: u64, mut n: u64) -> Vec<Span> {
+    let mut out = Vec::new();
+    for s in spans {
+        if n == 0 {
+            break;
+        }
+        if from >= s.len {
+            from -= s.len;
+            continue;
+        }
+        let take = (s.len - from).min(n);
+        out.push(Span {
+            addr: s.addr + from,
+            len: take,
+        });
+        n -= take;
+        from = 0;
+    }
+    out
+}
+
 /// Cut a transfer (`local` and `remote` spans describing the same bytes) into parts of at
 /// most `max` entries on each side.
 pub fn cut(local: &[Span], remote: &[Span], max: usize) -> Vec<(Vec<Span>, Vec<Span>)> {

@@ -9,11 +9,15 @@
 //! - a completion filter (`filter.rs`, Liu §5.3): a transfer cut into parts (more
 //!   scatter/gather entries than the rail takes) completes once all parts have.
 //!
-//! One subchannel per peer today (the rail `fabric::open` chose); the multirail scheduler
-//! and striping policies will choose among several here.
+//! - the scheduler (`sched.rs`, Liu §4.4–4.5) where a peer has several subchannels (tcp
+//!   rails over several interfaces or connections): a policy for messages, and stripes for
+//!   large RDMA transfers, weighted by rates the adaptive policy measures per stripe.
+//!
+//! Atomics stay on a peer's first subchannel (their order is the rail's).
 
 pub mod filter;
 pub mod reorder;
+pub mod sched;
 pub mod service;
 
 use crate::fabric::{
@@ -22,7 +26,10 @@ use crate::fabric::{
 };
 use filter::Filter;
 use reorder::{Arrival, Reorder, Sequencer};
+use sched::{MultirailSettings, Scheduler, Striping};
+use std::collections::HashMap;
 use std::sync::Arc;
+use std::time::Instant;
 
 /// What the channels hand up: a message from a rank (in its channel's order), or the
 /// completion of a posted transfer (all its parts).
@@ -40,9 +47,33 @@ struct Subchannel {
 
 /// Everything about one peer.
 struct VirtualChannel {
+    /// The first subchannel (atomics, and every message under `Policy::Binding`).
     sub: Subchannel,
+    /// Every subchannel (`sub` first).
+    subs: Vec<Subchannel>,
     send: Sequencer,
     recv: Reorder,
+    sched: Scheduler,
+    /// Per subchannel: messages, stripes and striped bytes sent (RAILMPI_STATS).
+    counts: Vec<SubCounts>,
+}
+
+#[derive(Clone, Copy, Default, Debug)]
+struct SubCounts {
+    messages: u64,
+    stripes: u64,
+    bytes: u64,
+}
+
+/// A finished stripe: (subchannel, bytes, seconds from post to completion).
+type StripeTime = (usize, usize, f64);
+
+/// A stripe (or part of one) in flight: its subchannel, bytes, transfer and start.
+struct Stripe {
+    sub: usize,
+    bytes: usize,
+    transfer: u64,
+    start: Instant,
 }
 
 pub struct Channels {
@@ -53,20 +84,39 @@ pub struct Channels {
     caps: RailCaps,
     filter: Filter,
     wait: Doorbell,
+    settings: MultirailSettings,
+    /// Part token → stripe, and per striped transfer its peer and the finished stripes'
+    /// (subchannel, bytes, seconds).
+    stripes: HashMap<u64, Stripe>,
+    finished: HashMap<u64, (usize, Vec<StripeTime>)>,
     /// Messages dropped: too short for a sequence number, duplicated, or far out of order.
     pub bad_messages: u64,
 }
 
 impl Channels {
-    /// Channels over `rails`, reaching rank `r` as `routes[r]` says.
+    /// Channels over `rails`, reaching rank `r` as `routes[r]` says (one subchannel each).
     pub fn new(rails: Vec<Box<dyn Rail>>, routes: &[Route], wait: Doorbell) -> Self {
+        let subs: Vec<Vec<Route>> = routes.iter().map(|r| vec![*r]).collect();
+        Self::multirail(rails, &subs, wait, MultirailSettings::default())
+    }
+
+    /// Channels over `rails`, reaching rank `r` over the subchannels `subchannels[r]`
+    /// (the first carries atomics), scheduled as `settings` says.
+    pub fn multirail(
+        rails: Vec<Box<dyn Rail>>,
+        subchannels: &[Vec<Route>],
+        wait: Doorbell,
+        settings: MultirailSettings,
+    ) -> Self {
         let mut ranks: Vec<Vec<usize>> = rails.iter().map(|r| vec![0; r.peers()]).collect();
-        for (rank, route) in routes.iter().enumerate() {
-            if let Some(slot) = ranks
-                .get_mut(route.rail)
-                .and_then(|v| v.get_mut(route.peer))
-            {
-                *slot = rank;
+        for (rank, subs) in subchannels.iter().enumerate() {
+            for route in subs {
+                if let Some(slot) = ranks
+                    .get_mut(route.rail)
+                    .and_then(|v| v.get_mut(route.peer))
+                {
+                    *slot = rank;
+                }
             }
         }
         // What the layers above may count on: what every rail offers.
@@ -86,15 +136,24 @@ impl Channels {
             c
         });
         Channels {
-            vcs: routes
+            vcs: subchannels
                 .iter()
-                .map(|r| VirtualChannel {
-                    sub: Subchannel {
-                        rail: r.rail,
-                        peer: r.peer,
-                    },
-                    send: Sequencer::default(),
-                    recv: Reorder::default(),
+                .map(|routes| {
+                    let subs: Vec<Subchannel> = routes
+                        .iter()
+                        .map(|r| Subchannel {
+                            rail: r.rail,
+                            peer: r.peer,
+                        })
+                        .collect();
+                    VirtualChannel {
+                        sub: subs[0],
+                        sched: Scheduler::new(subs.len(), &settings.striping),
+                        counts: vec![SubCounts::default(); subs.len()],
+                        subs,
+                        send: Sequencer::default(),
+                        recv: Reorder::default(),
+                    }
                 })
                 .collect(),
             rails,
@@ -102,6 +161,9 @@ impl Channels {
             caps,
             filter: Filter::default(),
             wait,
+            settings,
+            stripes: HashMap::new(),
+            finished: HashMap::new(),
             bad_messages: 0,
         }
     }
@@ -133,9 +195,21 @@ impl Channels {
         let vc = &mut self.vcs[peer];
         // The sequence number rides as the rail's immediate word: no byte of the payload
         // moves for it.
-        let sent = self.rails[vc.sub.rail].try_send(vc.sub.peer, vc.send.next(), parts);
+        if vc.subs.len() == 1 {
+            let sent = self.rails[vc.sub.rail].try_send(vc.sub.peer, vc.send.next(), parts);
+            if sent {
+                vc.send.commit();
+            }
+            return sent;
+        }
+        // Several subchannels: the policy picks one; the sequence number keeps the order.
+        // (A refusal moves round robin on: the retry takes the next one.)
+        let i = vc.sched.pick(&self.settings.policy);
+        let sub = vc.subs[i];
+        let sent = self.rails[sub.rail].try_send(sub.peer, vc.send.next(), parts);
         if sent {
             vc.send.commit();
+            vc.counts[i].messages += 1;
         }
         sent
     }
@@ -150,6 +224,9 @@ impl Channels {
             ranks,
             filter,
             bad_messages,
+            settings,
+            stripes,
+            finished,
             ..
         } = self;
         let mut n = 0;
@@ -181,7 +258,17 @@ impl Channels {
                     }
                 }
                 RailEvent::Completion(c) => {
+                    if let Some(st) = stripes.remove(&c.token) {
+                        if let Some(f) = finished.get_mut(&st.transfer) {
+                            f.1.push((st.sub, st.bytes, st.start.elapsed().as_secs_f64()));
+                        }
+                    }
                     if let Some(c) = filter.complete(c) {
+                        if let Some((peer, done)) = finished.remove(&c.token) {
+                            if let Striping::Adaptive { alpha } = settings.striping {
+                                vcs[peer].sched.adapt(alpha, &per_subchannel(&done));
+                            }
+                        }
                         sink(Event::Completion(c));
                         n += 1;
                     }
@@ -246,30 +333,183 @@ impl Channels {
         token: u64,
     ) -> Result<(), RailError> {
         debug_assert!(Filter::is_user_token(token));
-        let sub = self.vcs.get(peer).ok_or(RailError::NoSuchPeer(peer))?.sub;
-        let rail = &mut self.rails[sub.rail];
+        let vc = self.vcs.get_mut(peer).ok_or(RailError::NoSuchPeer(peer))?;
+        let sub = match vc.subs.len() {
+            1 => 0,
+            _ => {
+                let total: u64 = local.iter().map(|s| s.len).sum();
+                if total >= self.settings.threshold as u64 {
+                    // SAFETY: the caller's contract.
+                    return unsafe {
+                        self.post_striped(op, peer, local, remote, rkey, token, total)
+                    };
+                }
+                // Not striped: the message policy spreads whole transfers.
+                vc.sched.pick(&self.settings.policy)
+            }
+        };
+        let s = vc.subs[sub];
+        let rail = &mut self.rails[s.rail];
         let max = rail.caps().max_sge;
         if local.len() <= max && remote.len() <= max {
             // SAFETY: the caller's contract.
-            return unsafe { rail.post(op, sub.peer, local, remote, rkey, token) };
+            return unsafe { rail.post(op, s.peer, local, remote, rkey, token) };
         }
-        let parts = filter::cut(local, remote, max);
+        let parts: Vec<(usize, Vec<Span>, Vec<Span>)> = filter::cut(local, remote, max)
+            .into_iter()
+            .map(|(l, r)| (sub, l, r))
+            .collect();
+        // SAFETY: the caller's contract covers every part of its spans.
+        unsafe { self.post_parts(op, peer, parts, rkey, token, false) }
+    }
+
+    /// A transfer of `total` bytes in stripes over `peer`'s subchannels, by the weights of
+    /// its scheduler (Liu §4.5); one completion when every stripe is done, whose times
+    /// feed the adaptive policy.
+    ///
+    /// # Safety
+    /// As for `Rail::post`.
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn post_striped(
+        &mut self,
+        op: RdmaOp,
+        peer: usize,
+        local: &[Span],
+        remote: &[Span],
+        rkey: RemoteKey,
+        token: u64,
+        total: u64,
+    ) -> Result<(), RailError> {
+        let vc = &mut self.vcs[peer];
+        let min = vc
+            .subs
+            .iter()
+            .map(|s| self.rails[s.rail].caps().min_stripe)
+            .max()
+            .unwrap_or(1);
+        let plan = vc.sched.stripes(total as usize, min, STRIPE_ALIGN);
+        let mut parts = Vec::new();
+        for &(sub, off, len) in &plan {
+            let (l, r) = (
+                filter::range(local, off as u64, len as u64),
+                filter::range(remote, off as u64, len as u64),
+            );
+            let max = self.rails[vc.subs[sub].rail].caps().max_sge;
+            for (l, r) in filter::cut(&l, &r, max) {
+                parts.push((sub, l, r));
+            }
+            vc.counts[sub].stripes += 1;
+            vc.counts[sub].bytes += len as u64;
+        }
+        let timed = plan.len() > 1;
+        // SAFETY: the caller's contract covers every stripe of its spans.
+        unsafe { self.post_parts(op, peer, parts, rkey, token, timed) }
+    }
+
+    /// Post `(subchannel, local, remote)` parts of transfer `token` to `peer`, completing
+    /// once (the filter); `timed`: record each part's delivery time for the scheduler.
+    ///
+    /// # Safety
+    /// As for `Rail::post`, for every part.
+    unsafe fn post_parts(
+        &mut self,
+        op: RdmaOp,
+        peer: usize,
+        parts: Vec<(usize, Vec<Span>, Vec<Span>)>,
+        rkey: RemoteKey,
+        token: u64,
+        timed: bool,
+    ) -> Result<(), RailError> {
         let tokens = self.filter.split(token, parts.len());
-        let rail = &mut self.rails[sub.rail];
-        for ((l, r), t) in parts.iter().zip(tokens) {
+        if timed {
+            self.finished.insert(token, (peer, Vec::new()));
+        }
+        let start = Instant::now();
+        for ((sub, l, r), t) in parts.into_iter().zip(tokens) {
+            let s = self.vcs[peer].subs[sub];
+            if timed {
+                let bytes = l.iter().map(|x| x.len as usize).sum();
+                self.stripes.insert(
+                    t,
+                    Stripe {
+                        sub,
+                        bytes,
+                        transfer: token,
+                        start,
+                    },
+                );
+            }
             // SAFETY: the caller's contract covers every part of its spans.
-            if let Err(e) = unsafe { rail.post(op, sub.peer, l, r, rkey, t) } {
+            if let Err(e) = unsafe { self.rails[s.rail].post(op, s.peer, &l, &r, rkey, t) } {
+                self.stripes.remove(&t);
                 // Refused at once: it completes (with this error) like a posted part.
                 if let Some(c) = self.filter.complete(Completion {
                     token: t,
                     result: Err(e),
                 }) {
+                    self.finished.remove(&token);
                     return Err(c.result.expect_err("an error"));
                 }
             }
         }
         Ok(())
     }
+
+    /// Per peer with several subchannels: messages, stripes and striped bytes per
+    /// subchannel (named by rail), and the striping weights (RAILMPI_STATS).
+    pub fn stats(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for (rank, vc) in self
+            .vcs
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| v.subs.len() > 1)
+        {
+            let subs: Vec<String> = vc
+                .subs
+                .iter()
+                .zip(&vc.counts)
+                .zip(&vc.sched.weights)
+                .map(|((s, c), w)| {
+                    format!(
+                        "rail {} ({}): {} messages, {} stripes, {} bytes, weight {:.3}",
+                        s.rail,
+                        self.rails[s.rail].caps().name,
+                        c.messages,
+                        c.stripes,
+                        c.bytes,
+                        w
+                    )
+                })
+                .collect();
+            out.push(format!("to rank {rank}: {}", subs.join("; ")));
+        }
+        out
+    }
+
+    /// The striping weights towards `peer` (one per subchannel).
+    pub fn weights(&self, peer: usize) -> Option<&[f64]> {
+        self.vcs.get(peer).map(|v| &v.sched.weights[..])
+    }
+}
+
+/// Stripes end at multiples of this (pages: a rail may register or fault by page).
+const STRIPE_ALIGN: usize = 4096;
+
+/// Stripes cut into parts (more entries than a rail takes) count once per subchannel: their
+/// bytes summed, the last part's time.
+fn per_subchannel(parts: &[StripeTime]) -> Vec<StripeTime> {
+    let mut out: Vec<StripeTime> = Vec::new();
+    for &(sub, bytes, t) in parts {
+        match out.iter_mut().find(|o| o.0 == sub) {
+            Some(o) => {
+                o.1 += bytes;
+                o.2 = o.2.max(t);
+            }
+            None => out.push((sub, bytes, t)),
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -54,6 +54,7 @@ pub fn network(n: usize, max_message: usize) -> Vec<InprocRail> {
                 bandwidth: 0,
                 latency_ns: 0,
                 min_rdma_run: 0,
+                min_stripe: 4096,
             },
             me,
             net: net.clone(),

@@ -29,6 +29,7 @@ impl Default for LoopbackRail {
                 bandwidth: 0,
                 latency_ns: 0,
                 min_rdma_run: 0,
+                min_stripe: 4096,
             },
             memory: Arc::new(ShmDomain::private()),
             wait: Doorbell::local(),

@@ -65,6 +65,9 @@ pub struct RailCaps {
     /// Shortest run worth a scatter/gather entry: below it, packing through the channel is
     /// faster than one-sided transfers of the runs.
     pub min_rdma_run: usize,
+    /// Smallest stripe of a transfer split over several rails worth its fixed costs (a
+    /// request and an answer per stripe).
+    pub min_stripe: usize,
 }
 
 impl RailCaps {

@@ -53,8 +53,12 @@ pub struct Fabric {
     pub rails: Vec<Box<dyn Rail>>,
     /// Each rail's service queue (`service.rs`), where it has one.
     pub services: Vec<Option<Arc<dyn Service>>>,
-    /// Indexed by rank: the rail that reaches it (ourselves included).
+    /// Indexed by rank: the rail that reaches it (ourselves included); its first
+    /// subchannel.
     pub routes: Vec<Route>,
+    /// Indexed by rank: every subchannel that reaches it (`routes[r]` first): one per tcp
+    /// rail (interface × connection) for a rank on another host, one otherwise.
+    pub subchannels: Vec<Vec<Route>>,
     /// Rung when any rail has something for us.
     pub wait: Doorbell,
 }
@@ -73,6 +77,7 @@ pub fn open(settings: &FabricSettings, boot: &dyn Bootstrap) -> Result<Fabric, S
             rails: vec![Box::new(rail)],
             services: vec![None],
             routes: vec![Route { rail: 0, peer: 0 }],
+            subchannels: vec![vec![Route { rail: 0, peer: 0 }]],
             wait,
         });
     }
@@ -95,6 +100,7 @@ pub fn open(settings: &FabricSettings, boot: &dyn Bootstrap) -> Result<Fabric, S
     let mut rails: Vec<Box<dyn Rail>> = Vec::new();
     let mut services: Vec<Option<Arc<dyn Service>>> = Vec::new();
     let mut routes = vec![None; size];
+    let mut tcp_subs: Vec<Vec<Route>> = vec![Vec::new(); size];
     let mut wait = None;
     let mut domain = None;
     if settings.use_shm {
@@ -140,18 +146,52 @@ pub fn open(settings: &FabricSettings, boot: &dyn Bootstrap) -> Result<Fabric, S
             .flatten()
             .next()
             .map_or_else(Doorbell::local, |s| s.wait_handle());
-        let rail =
-            TcpRail::establish(tcp, boot, hosts, secret, domain.clone(), wait, service_bell)?;
-        let index = rails.len();
-        for (r, route) in routes.iter_mut().enumerate() {
-            route.get_or_insert(Route {
-                rail: index,
-                peer: r,
-            });
+        // One rail per interface and connection; every rank opens as many as the rank
+        // with the fewest (rail i joins the peers' rails i).
+        let ips = super::tcp::rail_addrs(tcp)?;
+        let mine = ips.len() * tcp.conns_per_iface.max(1);
+        boot.put(&format!("tcp-rails-{rank}"), &mine.to_string())?;
+        boot.barrier()?;
+        let mut count = mine;
+        for r in 0..size {
+            let v = boot.get(&format!("tcp-rails-{r}"))?;
+            let n: usize = v
+                .parse()
+                .map_err(|_| format!("rank {r} published a bad tcp rail count {v:?}"))?;
+            count = count.min(n.max(1));
         }
-        services.push(Some(rail.service() as Arc<dyn Service>));
-        rails.push(Box::new(rail));
+        for i in 0..count {
+            let ip = ips[i / tcp.conns_per_iface.max(1)];
+            let rail = TcpRail::establish_on(
+                ip,
+                i,
+                tcp.connect,
+                boot,
+                hosts.clone(),
+                secret,
+                domain.clone(),
+                wait,
+                service_bell,
+            )?;
+            let index = rails.len();
+            for (r, subs) in tcp_subs.iter_mut().enumerate() {
+                subs.push(Route {
+                    rail: index,
+                    peer: r,
+                });
+            }
+            services.push(Some(rail.service() as Arc<dyn Service>));
+            rails.push(Box::new(rail));
+        }
     }
+    // shm reaches the ranks of this host; tcp (all its rails) the others.
+    let subchannels: Vec<Vec<Route>> = (0..size)
+        .map(|r| match routes[r] {
+            Some(route) => vec![route],
+            None => std::mem::take(&mut tcp_subs[r]),
+        })
+        .collect();
+    let routes: Vec<Option<Route>> = subchannels.iter().map(|s| s.first().copied()).collect();
     Ok(Fabric {
         rails,
         services,
@@ -159,6 +199,7 @@ pub fn open(settings: &FabricSettings, boot: &dyn Bootstrap) -> Result<Fabric, S
             .into_iter()
             .map(|r| r.expect("every rank has a route"))
             .collect(),
+        subchannels,
         wait: wait.expect("at least one rail"),
     })
 }

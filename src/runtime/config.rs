@@ -81,9 +81,36 @@ pub const SETTINGS: &[Setting] = &[
     Setting {
         name: "RAILMPI_TCP_IFACES",
         default: "",
-        help: "interfaces the tcp rail listens on: names or networks (CIDR), comma \
-               separated; empty: every interface that is up except loopback (loopback when \
-               there is no other)",
+        help: "interfaces for tcp rails: names or networks (CIDR), comma separated, one \
+               rail (subchannel to every peer) per entry, on its first address; empty: one \
+               rail on the first interface that is up, not loopback when there is another",
+    },
+    Setting {
+        name: "RAILMPI_TCP_CONNS_PER_IFACE",
+        default: "1",
+        help: "tcp rails per interface: each is a connection to every peer and a \
+               subchannel the multirail scheduler can choose or stripe over",
+    },
+    Setting {
+        name: "RAILMPI_SCHED",
+        default: "round-robin",
+        help: "multirail: which subchannel carries a message (and a transfer not striped) \
+               to a peer with several: binding (the first), round-robin, weighted-rr (by \
+               the striping weights), window-rr:W (W messages on one, then the next)",
+    },
+    Setting {
+        name: "RAILMPI_STRIPING",
+        default: "adaptive",
+        help: "multirail: how a large RDMA transfer is split over a peer's subchannels: \
+               even, weighted:w1,w2,... (one weight per subchannel), adaptive[:alpha] \
+               (start even, then after each striped transfer move each weight by alpha \
+               (default 0.5) towards the rate its stripe was delivered at: Liu 2004 eq. 4)",
+    },
+    Setting {
+        name: "RAILMPI_STRIPING_THRESHOLD",
+        default: "262144",
+        help: "multirail: RDMA transfers of at least this many bytes are striped over a \
+               peer's subchannels (stripes no smaller than the rails' minimum: 64 KiB on tcp)",
     },
     Setting {
         name: "RAILMPI_TCP_EAGER_LIMIT",
@@ -134,7 +161,8 @@ pub const SETTINGS: &[Setting] = &[
     Setting {
         name: "RAILMPI_STATS",
         default: "0",
-        help: "1: print registration statistics per rank and for the job at finalize",
+        help: "1: print registration statistics per rank and for the job at finalize, and \
+               per peer with several subchannels what each carried and the striping weights",
     },
     Setting {
         name: "RAILMPI_RMA_ATOMICS",
@@ -179,6 +207,8 @@ pub struct Config {
     pub tcp: crate::fabric::tcp::TcpSettings,
     /// Eager limit towards ranks the tcp rail reaches.
     pub tcp_eager_limit: usize,
+    /// Scheduling over several subchannels (RAILMPI_SCHED, _STRIPING, _STRIPING_THRESHOLD).
+    pub multirail: crate::channel::sched::MultirailSettings,
     /// From the launcher (`RAILMPI_JOB_SECRET`), if it gave one.
     pub job_secret: Option<crate::fabric::tcp::Secret>,
     pub shm_cells: usize,
@@ -251,8 +281,14 @@ impl Config {
                     }
                 },
                 ifaces: list("RAILMPI_TCP_IFACES"),
+                conns_per_iface: positive("RAILMPI_TCP_CONNS_PER_IFACE")?,
             },
             tcp_eager_limit: parse("RAILMPI_TCP_EAGER_LIMIT")?,
+            multirail: crate::channel::sched::MultirailSettings::parse(
+                &value("RAILMPI_SCHED"),
+                &value("RAILMPI_STRIPING"),
+                parse("RAILMPI_STRIPING_THRESHOLD")?,
+            )?,
             job_secret: match value("RAILMPI_JOB_SECRET").as_str() {
                 "" => None,
                 v => Some(

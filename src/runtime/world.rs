@@ -139,7 +139,12 @@ impl World {
         let services = ServiceChannels::new(fabric.services, &fabric.routes).map(Arc::new);
         // A rail served by a thread of ours (tcp) needs CPU time while we wait for it.
         let rail_thread = fabric.rails.iter().any(|r| r.caps().name == "tcp");
-        let channels = Channels::new(fabric.rails, &fabric.routes, fabric.wait);
+        let channels = Channels::multirail(
+            fabric.rails,
+            &fabric.subchannels,
+            fabric.wait,
+            config.multirail.clone(),
+        );
         let caps = channels.caps().clone();
         let mut p2p = Pt2pt::new(
             rank,
@@ -279,7 +284,11 @@ impl World {
             .map(|r| r.stats())
             .unwrap_or_default();
         // One write per line, so ranks' lines don't interleave.
-        let line = format!("railmpi stats rank {}: {mine}\n", self.rank);
+        let mut line = format!("railmpi stats rank {}: {mine}\n", self.rank);
+        // Multirail: what each subchannel carried and the weights striping settled on.
+        for l in self.progress.locked(|e| e.channels.stats()) {
+            line.push_str(&format!("railmpi stats rank {} multirail {l}\n", self.rank));
+        }
         let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
         let bytes: Vec<u8> = mine
             .to_array()

@@ -194,6 +194,7 @@ impl ShmRail {
                 latency_ns: 200,
                 // Vectored CMA of 8-byte runs moves ~13 MB/s, of 4 KiB runs ~1 GB/s.
                 min_rdma_run: 1024,
+                min_stripe: 256 * 1024,
             },
             me,
             tx,

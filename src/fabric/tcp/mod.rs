@@ -58,6 +58,8 @@ pub struct TcpSettings {
     /// Interface names or networks (CIDR) to listen on; empty: every interface that is up,
     /// loopback only when there is no other.
     pub ifaces: Vec<String>,
+    /// Rails (connections to each peer) per interface.
+    pub conns_per_iface: usize,
 }
 
 impl Default for TcpSettings {
@@ -65,6 +67,7 @@ impl Default for TcpSettings {
         TcpSettings {
             connect: Connect::Lazy,
             ifaces: Vec::new(),
+            conns_per_iface: 1,
         }
     }
 }
@@ -363,6 +366,7 @@ pub fn caps() -> RailCaps {
         bandwidth: 1_000_000_000,
         latency_ns: 20_000,
         min_rdma_run: 1024,
+        min_stripe: 64 * 1024,
     }
 }
 
@@ -377,53 +381,53 @@ pub struct TcpRail {
     batch: VecDeque<Inbound>,
 }
 
-/// What a rank publishes for its peers: its listening address.
-pub fn address_key(rank: usize) -> String {
-    format!("tcp-addr-{rank}")
+/// What a rank publishes for its peers: where its rail `index` listens.
+pub fn address_key(index: usize, rank: usize) -> String {
+    format!("tcp-addr-{index}-{rank}")
 }
 
-/// The addresses this process may listen on, per `settings.ifaces`.
-fn listen_addrs(settings: &TcpSettings) -> Result<Vec<IpAddr>, String> {
+/// The address each of this process's tcp rails listens on (the first address of each
+/// interface or network `settings.ifaces` names, in its order: one rail per entry; by
+/// default one rail, on the first interface that is up, not loopback when there is
+/// another). An entry that matches no interface is an error naming it.
+pub fn rail_addrs(settings: &TcpSettings) -> Result<Vec<IpAddr>, String> {
     let all = crate::sys::net::interfaces().map_err(|e| format!("listing interfaces: {e}"))?;
-    let chosen: Vec<IpAddr> = if settings.ifaces.is_empty() {
+    if settings.ifaces.is_empty() {
         let up: Vec<_> = all.iter().filter(|i| i.up && i.addr.is_ipv4()).collect();
-        let outside: Vec<IpAddr> = up.iter().filter(|i| !i.loopback).map(|i| i.addr).collect();
-        if outside.is_empty() {
-            up.iter().map(|i| i.addr).collect()
-        } else {
-            outside
-        }
-    } else {
-        let mut v = Vec::new();
-        for want in &settings.ifaces {
-            let matched: Vec<IpAddr> = match want.split_once('/') {
-                Some((net, bits)) => {
-                    let net: IpAddr = net
-                        .parse()
-                        .map_err(|_| format!("RAILMPI_TCP_IFACES: bad network {want}"))?;
-                    let bits: u32 = bits
-                        .parse()
-                        .map_err(|_| format!("RAILMPI_TCP_IFACES: bad prefix in {want}"))?;
-                    all.iter()
-                        .filter(|i| crate::sys::net::in_network(i.addr, net, bits))
-                        .map(|i| i.addr)
-                        .collect()
-                }
-                None => all
-                    .iter()
-                    .filter(|i| &i.name == want && i.addr.is_ipv4())
+        return up
+            .iter()
+            .find(|i| !i.loopback)
+            .or(up.first())
+            .map(|i| vec![i.addr])
+            .ok_or_else(|| "no network interface is up".to_string());
+    }
+    let mut chosen = Vec::new();
+    for want in &settings.ifaces {
+        let found = match want.split_once('/') {
+            Some((net, bits)) => {
+                let net: IpAddr = net
+                    .parse()
+                    .map_err(|_| format!("RAILMPI_TCP_IFACES: bad network {want}"))?;
+                let bits: u32 = bits
+                    .parse()
+                    .map_err(|_| format!("RAILMPI_TCP_IFACES: bad prefix in {want}"))?;
+                all.iter()
+                    .find(|i| crate::sys::net::in_network(i.addr, net, bits))
                     .map(|i| i.addr)
-                    .collect(),
-            };
-            v.extend(matched);
+            }
+            None => all
+                .iter()
+                .find(|i| &i.name == want && i.addr.is_ipv4())
+                .map(|i| i.addr),
+        };
+        match found {
+            Some(a) if !chosen.contains(&a) => chosen.push(a),
+            Some(_) => {}
+            None => return Err(format!(
+                "RAILMPI_TCP_IFACES: no interface here is or has {want} (RAILMPI_TCP_IFACES={})",
+                settings.ifaces.join(",")
+            )),
         }
-        v
-    };
-    if chosen.is_empty() {
-        return Err(format!(
-            "no usable network interface (RAILMPI_TCP_IFACES={})",
-            settings.ifaces.join(",")
-        ));
     }
     Ok(chosen)
 }
@@ -439,16 +443,43 @@ impl TcpRail {
         wait: Doorbell,
         service_bell: Doorbell,
     ) -> Result<TcpRail, String> {
+        let ip = rail_addrs(settings)?[0];
+        Self::establish_on(
+            ip,
+            0,
+            settings.connect,
+            boot,
+            hosts,
+            secret,
+            domain,
+            wait,
+            service_bell,
+        )
+    }
+
+    /// Rail `index` of this process, listening on `ip` (every rank opens its rails in the
+    /// same order: rail `index` connects to the peers' rails `index`).
+    #[allow(clippy::too_many_arguments)]
+    pub fn establish_on(
+        ip: IpAddr,
+        index: usize,
+        connect: Connect,
+        boot: &dyn super::Bootstrap,
+        hosts: Vec<String>,
+        secret: Secret,
+        domain: Arc<ShmDomain>,
+        wait: Doorbell,
+        service_bell: Doorbell,
+    ) -> Result<TcpRail, String> {
         let (me, n) = (boot.rank(), boot.size());
-        let ip = listen_addrs(settings)?[0];
         let listener = TcpListener::bind(SocketAddr::new(ip, 0))
             .map_err(|e| format!("tcp rail: cannot listen on {ip}: {e}"))?;
         let local = listener.local_addr().map_err(|e| e.to_string())?;
-        boot.put(&address_key(me), &local.to_string())?;
+        boot.put(&address_key(index, me), &local.to_string())?;
         boot.barrier()?;
         let addrs = (0..n)
             .map(|r| {
-                let v = boot.get(&address_key(r))?;
+                let v = boot.get(&address_key(index, r))?;
                 v.parse::<SocketAddr>()
                     .map_err(|_| format!("rank {r} published a bad tcp address {v:?}"))
             })
@@ -505,7 +536,7 @@ impl TcpRail {
             polls: 0,
             batch: VecDeque::new(),
         };
-        if settings.connect == Connect::Eager {
+        if connect == Connect::Eager {
             rail.connect_all()?;
         }
         Ok(rail)

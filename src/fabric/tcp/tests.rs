@@ -62,6 +62,7 @@ fn pair_with(connect: Connect) -> Pair {
                 let settings = TcpSettings {
                     connect,
                     ifaces: vec!["127.0.0.0/8".into()],
+                    conns_per_iface: 1,
                 };
                 TcpRail::establish(
                     &settings,
