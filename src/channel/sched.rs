@@ -42,7 +42,7 @@ pub struct MultirailSettings {
 impl Default for MultirailSettings {
     fn default() -> Self {
         MultirailSettings {
-            policy: Policy::RoundRobin,
+            policy: Policy::WeightedRr,
             striping: Striping::Adaptive { alpha: 0.5 },
             threshold: 256 * 1024,
         }
@@ -214,6 +214,12 @@ impl Scheduler {
             }
             share.remove(k);
         }
+        if share.len() == 1 && n > 1 && !probe {
+            // Too small to split: the whole transfer goes to one subchannel, chosen in
+            // proportion to the weights (many such transfers in flight share the rails).
+            let i = self.pick(&Policy::WeightedRr);
+            return vec![(i, 0, total)];
+        }
         let sum: f64 = share.iter().map(|s| s.1).sum();
         let align = align.max(1);
         let mut out = Vec::with_capacity(share.len());
@@ -340,9 +346,16 @@ mod tests {
             off += n;
         }
         assert_eq!(off, 1 << 20);
-        // Too small for three stripes of 64 KiB: the smallest shares drop out.
-        let st = s.stripes(100 << 10, 64 << 10, 4096);
-        assert_eq!(st, vec![(0, 0, 100 << 10)]);
+        // Too small for two stripes of 64 KiB: whole transfers, spread by the weights.
+        let whole: Vec<usize> = (0..8)
+            .map(|_| {
+                let st = s.stripes(100 << 10, 64 << 10, 4096);
+                assert_eq!(st.len(), 1);
+                assert_eq!((st[0].1, st[0].2), (0, 100 << 10));
+                st[0].0
+            })
+            .collect();
+        assert_eq!(whole.iter().filter(|&&i| i == 0).count(), 4, "{whole:?}");
     }
 
     #[test]

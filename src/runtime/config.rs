@@ -93,7 +93,7 @@ pub const SETTINGS: &[Setting] = &[
     },
     Setting {
         name: "RAILMPI_SCHED",
-        default: "round-robin",
+        default: "weighted-rr",
         help: "multirail: which subchannel carries a message (and a transfer not striped) \
                to a peer with several: binding (the first), round-robin, weighted-rr (by \
                the striping weights), window-rr:W (W messages on one, then the next)",

@@ -423,10 +423,12 @@ pub fn rail_addrs(settings: &TcpSettings) -> Result<Vec<IpAddr>, String> {
         match found {
             Some(a) if !chosen.contains(&a) => chosen.push(a),
             Some(_) => {}
-            None => return Err(format!(
+            None => {
+                return Err(format!(
                 "RAILMPI_TCP_IFACES: no interface here is or has {want} (RAILMPI_TCP_IFACES={})",
                 settings.ifaces.join(",")
-            )),
+            ))
+            }
         }
     }
     Ok(chosen)
