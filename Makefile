@@ -76,7 +76,15 @@ test: deps build
 	$(MAKE) --no-print-directory rust-test
 	$(MAKE) --no-print-directory c-tests
 
+# gnuplot draws the multirail figures (benchmarks/multirail-bench.sh).
+BENCH_PKGS := gnuplot-nox
+
 bench: deps build
+	@missing=""; for p in $(BENCH_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	    echo "installing:$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	fi
 	bash benchmarks/run-bench.sh $(BUILD)
 
 clean:

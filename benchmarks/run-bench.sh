@@ -65,6 +65,9 @@
 #   BENCH_HOSTS    1 (default): then benchmarks/hosts-bench.sh, point-to-point over tcp
 #                  between two hosts emulated with network namespaces and on one host
 #                  (appended to the report); 0: skip it
+#   BENCH_MULTIRAIL 1 (default): then benchmarks/multirail-bench.sh, two links shaped
+#                  with tc (striping policies, Open MPI over both links, a competing
+#                  flow; PNG figures under $BUILD/bench/multirail); 0: skip it
 #
 # Output: combined tables on stdout, also written to $BUILD/bench/report.txt:
 #   latency   (us):   Size | railmpi | MPICH | Open MPI | railmpi/best-peer
@@ -548,6 +551,9 @@ fi
 
 if [ "${BENCH_HOSTS:-1}" = 1 ]; then
     bash "$SRC_DIR/hosts-bench.sh" "$BUILD" | tee -a "$REPORT"
+fi
+if [ "${BENCH_MULTIRAIL:-1}" = 1 ]; then
+    bash "$SRC_DIR/multirail-bench.sh" "$BUILD" | tee -a "$REPORT"
 fi
 
 log "report written to $REPORT"
