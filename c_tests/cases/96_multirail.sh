@@ -61,6 +61,19 @@ for prog in stripes wildcard probe; do
 done
 "$NETNS" shape 1 none
 
+# A link that fails mid-run (its device taken down on one host, or its bridge port, which
+# neither end sees: TCP_USER_TIMEOUT finds it): the channel carries on over the other link,
+# failed transfers go again and logged messages are sent again; every byte checked.
+for where in "ip -n rmh1 link set eth1 down" "ip link set rmv1l1 down"; do
+    tag=$( [ "${where#ip -n}" != "$where" ] && echo device || echo bridge )
+    CASE_TIMEOUT=60 CASE_EXPECT="ok rail_loss .*failed \(|rail 2 \(tcp\) to rank [01] failed" \
+        CASE_FORBID="CHECK|fatal" run_case "mr.link_down.$tag" 0 sh -c "
+        (sleep 2; $where) & $MPIEXEC --launcher $NETNS -hosts $H2 -ppn 1 \
+        -genv RAILMPI_TCP_IFACES eth0,eth1 -genv RAILMPI_TCP_TIMEOUT 2000 $CT/rail_loss 6; \
+        rc=\$?; wait; exit \$rc"
+    LINKS=2 "$NETNS" up 2 >>"$LOGDIR/netns_mr.log" 2>&1
+done
+
 # Three links.
 if LINKS=3 "$NETNS" up 2 >"$LOGDIR/netns_mr3.log" 2>&1; then
     CASE_EXPECT="^ok stripes " run_case mr.three_links 0 \

@@ -25,9 +25,9 @@ use crate::fabric::{
     RemoteKey, Route, Span,
 };
 use filter::Filter;
-use reorder::{Arrival, Reorder, Sequencer};
+use reorder::{Arrival, Reorder, Sequencer, CONTROL};
 use sched::{MultirailSettings, Scheduler, Striping};
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -56,6 +56,49 @@ struct VirtualChannel {
     sched: Scheduler,
     /// Per subchannel: messages, stripes and striped bytes sent (RAILMPI_STATS).
     counts: Vec<SubCounts>,
+    /// Several subchannels: the last messages sent (sequence number, bytes), to send again
+    /// over a live subchannel when one fails with messages in flight (the receiver drops
+    /// the copies it already has).
+    log: VecDeque<(u32, Vec<u8>)>,
+    log_bytes: usize,
+}
+
+/// What the message log keeps per peer at most: far more than a failed connection can
+/// have had in flight (its socket buffers).
+const LOG_BYTES: usize = 64 << 20;
+const LOG_MESSAGES: usize = 1 << 16;
+
+/// A transfer posted over one of several subchannels, kept until it completes so that it
+/// can go again over another when its link fails.
+struct PostRecord {
+    op: RdmaOp,
+    peer: usize,
+    sub: usize,
+    local: Vec<Span>,
+    remote: Vec<Span>,
+    rkey: RemoteKey,
+}
+
+/// A channel control message (imm `CONTROL`): "my subchannel `sub` to you failed; the
+/// next message I expect from you is `expected`". 4 magic bytes, then both as u32 LE.
+const RESYNC: &[u8; 4] = b"RSYN";
+
+fn resync_message(sub: usize, expected: u32) -> [u8; 12] {
+    let mut m = [0u8; 12];
+    m[..4].copy_from_slice(RESYNC);
+    m[4..8].copy_from_slice(&(sub as u32).to_le_bytes());
+    m[8..].copy_from_slice(&expected.to_le_bytes());
+    m
+}
+
+/// A resync message's (subchannel, expected), if `b` is one.
+fn parse_resync(b: &[u8]) -> Option<(usize, u32)> {
+    if b.len() != 12 || &b[..4] != RESYNC {
+        return None;
+    }
+    let sub = u32::from_le_bytes(b[4..8].try_into().ok()?) as usize;
+    let expected = u32::from_le_bytes(b[8..12].try_into().ok()?);
+    Some((sub, expected))
 }
 
 #[derive(Clone, Copy, Default, Debug)]
@@ -89,6 +132,12 @@ pub struct Channels {
     /// (subchannel, bytes, seconds).
     stripes: HashMap<u64, Stripe>,
     finished: HashMap<u64, (usize, Vec<StripeTime>)>,
+    /// Rail token → a transfer posted to a peer with several subchannels.
+    posts: HashMap<u64, PostRecord>,
+    /// Resync messages not yet sent (no room): (rank, failed subchannel).
+    resyncs_due: Vec<(usize, usize)>,
+    /// Logged messages to send again after a failure: (rank, number, bytes).
+    resends_due: VecDeque<(usize, u32, Vec<u8>)>,
     /// Messages dropped: too short for a sequence number, duplicated, or far out of order.
     pub bad_messages: u64,
 }
@@ -150,6 +199,8 @@ impl Channels {
                         sub: subs[0],
                         sched: Scheduler::new(subs.len(), &settings.striping),
                         counts: vec![SubCounts::default(); subs.len()],
+                        log: VecDeque::new(),
+                        log_bytes: 0,
                         subs,
                         send: Sequencer::default(),
                         recv: Reorder::default(),
@@ -164,6 +215,9 @@ impl Channels {
             settings,
             stripes: HashMap::new(),
             finished: HashMap::new(),
+            posts: HashMap::new(),
+            resyncs_due: Vec::new(),
+            resends_due: VecDeque::new(),
             bad_messages: 0,
         }
     }
@@ -206,10 +260,20 @@ impl Channels {
         // (A refusal moves round robin on: the retry takes the next one.)
         let i = vc.sched.pick(&self.settings.policy);
         let sub = vc.subs[i];
-        let sent = self.rails[sub.rail].try_send(sub.peer, vc.send.next(), parts);
+        let seq = vc.send.next();
+        let sent = self.rails[sub.rail].try_send(sub.peer, seq, parts);
         if sent {
             vc.send.commit();
             vc.counts[i].messages += 1;
+            let bytes: Vec<u8> = parts.concat();
+            vc.log_bytes += bytes.len();
+            vc.log.push_back((seq, bytes));
+            while vc.log_bytes > LOG_BYTES || vc.log.len() > LOG_MESSAGES {
+                match vc.log.pop_front() {
+                    Some((_, b)) => vc.log_bytes -= b.len(),
+                    None => break,
+                }
+            }
         }
         sent
     }
@@ -227,15 +291,25 @@ impl Channels {
             settings,
             stripes,
             finished,
+            posts,
             ..
         } = self;
         let mut n = 0;
+        // Failures and control messages are handled once every rail has been polled (they
+        // post and send on other rails).
+        let mut lost: Vec<(usize, usize, String)> = Vec::new();
+        let mut retries: Vec<(u64, PostRecord)> = Vec::new();
+        let mut controls: Vec<(usize, usize, Vec<u8>)> = Vec::new();
         for (i, rail) in rails.iter_mut().enumerate() {
             let ranks = &ranks[i];
             rail.poll(&mut |ev| match ev {
                 RailEvent::Message { peer, imm, bytes } => {
                     let rank = ranks[peer];
                     let vc = &mut vcs[rank];
+                    if imm == CONTROL {
+                        controls.push((rank, i, bytes.to_vec()));
+                        return;
+                    }
                     if vc.recv.take_in_order(imm) {
                         sink(Event::Message { peer: rank, bytes });
                         n += 1;
@@ -257,7 +331,18 @@ impl Channels {
                         Arrival::Rejected => *bad_messages += 1,
                     }
                 }
+                RailEvent::Lost { peer, why } => lost.push((i, ranks[peer], why)),
                 RailEvent::Completion(c) => {
+                    if !posts.is_empty() {
+                        if let Some(rec) = posts.remove(&c.token) {
+                            if matches!(c.result, Err(RailError::Lost(_))) {
+                                // Its link failed: it goes again over another.
+                                stripes.remove(&c.token);
+                                retries.push((c.token, rec));
+                                return;
+                            }
+                        }
+                    }
                     if let Some(st) = stripes.remove(&c.token) {
                         if let Some(f) = finished.get_mut(&st.transfer) {
                             f.1.push((st.sub, st.bytes, st.start.elapsed().as_secs_f64()));
@@ -275,7 +360,147 @@ impl Channels {
                 }
             });
         }
+        if !lost.is_empty() || !retries.is_empty() || !controls.is_empty() {
+            self.recover(lost, retries, controls, sink, &mut n);
+        }
+        if !self.resyncs_due.is_empty() {
+            self.send_resyncs();
+        }
+        if !self.resends_due.is_empty() {
+            self.send_resends();
+        }
         n
+    }
+
+    /// Links that failed, transfers that failed with them, and peers' resync messages:
+    /// carry on over the live subchannels, or end the job when a peer has none left.
+    #[cold]
+    fn recover<F: FnMut(Event<'_>)>(
+        &mut self,
+        lost: Vec<(usize, usize, String)>,
+        retries: Vec<(u64, PostRecord)>,
+        controls: Vec<(usize, usize, Vec<u8>)>,
+        sink: &mut F,
+        n: &mut usize,
+    ) {
+        for (rail, rank, why) in lost {
+            if let Some(sub) = self.vcs[rank].subs.iter().position(|s| s.rail == rail) {
+                self.subchannel_failed(rank, sub, &why);
+            }
+        }
+        for (rank, rail, bytes) in controls {
+            let Some((sub, expected)) = parse_resync(&bytes) else {
+                self.bad_messages += 1;
+                continue;
+            };
+            if sub >= self.vcs[rank].subs.len() {
+                self.bad_messages += 1;
+                continue;
+            }
+            tracing::debug!("rank {rank} resyncs over rail {rail}: subchannel {sub} failed");
+            if self.vcs[rank].sched.is_alive(sub) {
+                self.subchannel_failed(rank, sub, "the peer saw it fail");
+            }
+            self.resend(rank, expected);
+        }
+        for (token, mut rec) in retries {
+            let vc = &mut self.vcs[rec.peer];
+            if vc.sched.live() == 0 {
+                continue;
+            }
+            rec.sub = vc.sched.pick(&self.settings.policy);
+            let s = vc.subs[rec.sub];
+            // SAFETY: the transfer's memory stays valid until its completion goes up, which
+            // has not happened (the failed attempt's completion was held back).
+            let r = unsafe {
+                self.rails[s.rail].post(rec.op, s.peer, &rec.local, &rec.remote, rec.rkey, token)
+            };
+            match r {
+                Ok(()) => {
+                    self.posts.insert(token, rec);
+                }
+                Err(e) => {
+                    if let Some(c) = self.filter.complete(Completion {
+                        token,
+                        result: Err(e),
+                    }) {
+                        self.finished.remove(&c.token);
+                        sink(Event::Completion(c));
+                        *n += 1;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Subchannel `sub` to `rank` failed: schedule nothing more on it, tell the peer (and
+    /// what we expect next from it), or end the job if it was the last.
+    fn subchannel_failed(&mut self, rank: usize, sub: usize, why: &str) {
+        let vc = &mut self.vcs[rank];
+        if !vc.sched.is_alive(sub) {
+            return;
+        }
+        let rail = vc.subs[sub].rail;
+        let left = vc.sched.kill(sub);
+        if left == 0 {
+            crate::fabric::fatal(&format!(
+                "rank {rank} is unreachable: the last rail to it ({rail}, {}) failed: {why}",
+                self.rails[rail].caps().name
+            ));
+        }
+        tracing::warn!(
+            "rail {rail} ({}) to rank {rank} failed ({why}); carrying on over {left} other(s)",
+            self.rails[rail].caps().name
+        );
+        self.resyncs_due.push((rank, sub));
+        self.send_resyncs();
+    }
+
+    /// Send the resync messages that wait (over a live subchannel each).
+    fn send_resyncs(&mut self) {
+        let due = std::mem::take(&mut self.resyncs_due);
+        for (rank, sub) in due {
+            let vc = &self.vcs[rank];
+            let live = vc.subs[vc.sched.first_alive()];
+            let m = resync_message(sub, vc.recv.expected());
+            if !self.rails[live.rail].try_send(live.peer, CONTROL, &[&m]) {
+                self.resyncs_due.push((rank, sub));
+            }
+        }
+    }
+
+    /// The peer expects message `expected` next: send every logged one from it on again,
+    /// over live subchannels (it drops those it has).
+    fn resend(&mut self, rank: usize, expected: u32) {
+        let vc = &mut self.vcs[rank];
+        let behind = |seq: u32| seq.wrapping_sub(expected) >= (1 << 31);
+        if vc.send.next() != expected {
+            // Messages from `expected` on went out: the log must still hold them all.
+            let first = vc.log.front().map(|m| m.0);
+            if !first.is_some_and(|f| f == expected || behind(f)) {
+                crate::fabric::fatal(&format!(
+                    "rank {rank} lost messages with a failed link that this rank no longer \
+                     holds (it expects number {expected}; the oldest kept is {first:?})"
+                ));
+            }
+        }
+        for (seq, bytes) in vc.log.iter().filter(|(seq, _)| !behind(*seq)) {
+            self.resends_due.push_back((rank, *seq, bytes.clone()));
+        }
+        self.send_resends();
+    }
+
+    /// Send the logged messages that wait to go again (over live subchannels).
+    fn send_resends(&mut self) {
+        while let Some((rank, seq, bytes)) = self.resends_due.pop_front() {
+            let vc = &mut self.vcs[rank];
+            let s = vc.subs[vc.sched.pick(&self.settings.policy)];
+            if !self.rails[s.rail].try_send(s.peer, seq, &[&bytes]) {
+                // No room now: the next poll tries again.
+                self.resends_due.push_front((rank, seq, bytes));
+                return;
+            }
+        }
     }
 
     /// The job is over for this process: every rail says goodbye (see `Rail::close`).
@@ -309,7 +534,10 @@ impl Channels {
         token: u64,
     ) -> Result<(), RailError> {
         debug_assert!(Filter::is_user_token(token));
-        let sub = self.vcs.get(peer).ok_or(RailError::NoSuchPeer(peer))?.sub;
+        let vc = self.vcs.get(peer).ok_or(RailError::NoSuchPeer(peer))?;
+        // The first live subchannel (an atomic in flight on a link that fails fails too:
+        // it may or may not have been applied).
+        let sub = vc.subs[vc.sched.first_alive()];
         self.rails[sub.rail].post_atomic(sub.peer, op, remote, rkey, token)
     }
 
@@ -349,11 +577,26 @@ impl Channels {
             }
         };
         let s = vc.subs[sub];
+        let multi = vc.subs.len() > 1;
         let rail = &mut self.rails[s.rail];
         let max = rail.caps().max_sge;
         if local.len() <= max && remote.len() <= max {
             // SAFETY: the caller's contract.
-            return unsafe { rail.post(op, s.peer, local, remote, rkey, token) };
+            unsafe { rail.post(op, s.peer, local, remote, rkey, token) }?;
+            if multi {
+                self.posts.insert(
+                    token,
+                    PostRecord {
+                        op,
+                        peer,
+                        sub,
+                        local: local.to_vec(),
+                        remote: remote.to_vec(),
+                        rkey,
+                    },
+                );
+            }
+            return Ok(());
         }
         let parts: Vec<(usize, Vec<Span>, Vec<Span>)> = filter::cut(local, remote, max)
             .into_iter()
@@ -440,7 +683,21 @@ impl Channels {
                 );
             }
             // SAFETY: the caller's contract covers every part of its spans.
-            if let Err(e) = unsafe { self.rails[s.rail].post(op, s.peer, &l, &r, rkey, t) } {
+            let posted = unsafe { self.rails[s.rail].post(op, s.peer, &l, &r, rkey, t) };
+            if posted.is_ok() && self.vcs[peer].subs.len() > 1 {
+                self.posts.insert(
+                    t,
+                    PostRecord {
+                        op,
+                        peer,
+                        sub,
+                        local: l,
+                        remote: r,
+                        rkey,
+                    },
+                );
+            }
+            if let Err(e) = posted {
                 self.stripes.remove(&t);
                 // Refused at once: it completes (with this error) like a posted part.
                 if let Some(c) = self.filter.complete(Completion {

@@ -7,6 +7,21 @@
 
 use std::collections::BTreeMap;
 
+/// The immediate word of a channel's own control messages (never a sequence number: the
+/// numbers skip it).
+pub const CONTROL: u32 = u32::MAX;
+
+/// The number after `x` (skipping `CONTROL`).
+#[inline(always)]
+pub fn after(x: u32) -> u32 {
+    let n = x.wrapping_add(1);
+    if n == CONTROL {
+        0
+    } else {
+        n
+    }
+}
+
 /// Most messages held back per peer: a sender never runs this far ahead of a gap (a window
 /// of messages in flight on several subchannels is far smaller), so more is a forgery.
 pub const MAX_HELD: usize = 1 << 16;
@@ -35,7 +50,7 @@ impl Reorder {
     #[inline(always)]
     pub fn take_in_order(&mut self, seq: u32) -> bool {
         if seq == self.expected && self.held.is_empty() {
-            self.expected = self.expected.wrapping_add(1);
+            self.expected = after(self.expected);
             true
         } else {
             false
@@ -46,7 +61,7 @@ impl Reorder {
     #[cold]
     pub fn arrive(&mut self, seq: u32, bytes: &[u8]) -> Arrival {
         if seq == self.expected {
-            self.expected = self.expected.wrapping_add(1);
+            self.expected = after(self.expected);
             return Arrival::InOrder;
         }
         let ahead = seq.wrapping_sub(self.expected);
@@ -66,13 +81,18 @@ impl Reorder {
             return None;
         }
         let m = self.held.remove(&self.expected)?;
-        self.expected = self.expected.wrapping_add(1);
+        self.expected = after(self.expected);
         Some(m)
     }
 
     /// Messages held back now.
     pub fn held(&self) -> usize {
         self.held.len()
+    }
+
+    /// The number expected next.
+    pub fn expected(&self) -> u32 {
+        self.expected
     }
 }
 
@@ -91,7 +111,7 @@ impl Sequencer {
 
     #[inline]
     pub fn commit(&mut self) {
-        self.next = self.next.wrapping_add(1);
+        self.next = after(self.next);
     }
 }
 
@@ -107,7 +127,7 @@ mod tests {
         };
         let mut out = Vec::new();
         for &s in order {
-            let seq = start.wrapping_add(s);
+            let seq = (0..s).fold(start, |x, _| after(x));
             match r.arrive(seq, &s.to_le_bytes()) {
                 Arrival::InOrder => {
                     out.push(s);

@@ -114,9 +114,11 @@ pub struct Scheduler {
     /// Weighted round robin (smooth, as nginx's): each pick adds the weights and takes
     /// the largest credit.
     credit: Vec<f64>,
-    /// Striping weights, summing to 1.
+    /// Striping weights, summing to 1 (0 for a failed subchannel).
     pub weights: Vec<f64>,
     striped: u64,
+    /// Per subchannel: false once its link failed.
+    alive: Vec<bool>,
 }
 
 impl Scheduler {
@@ -133,7 +135,32 @@ impl Scheduler {
             credit: vec![0.0; n],
             weights,
             striped: 0,
+            alive: vec![true; n],
         }
+    }
+
+    /// Subchannel `i`'s link failed: nothing more is scheduled on it. Returns how many
+    /// subchannels are left.
+    pub fn kill(&mut self, i: usize) -> usize {
+        if let Some(a) = self.alive.get_mut(i) {
+            *a = false;
+            self.weights[i] = 0.0;
+            normalize_alive(&mut self.weights, &self.alive);
+        }
+        self.live()
+    }
+
+    pub fn live(&self) -> usize {
+        self.alive.iter().filter(|&&a| a).count()
+    }
+
+    pub fn is_alive(&self, i: usize) -> bool {
+        self.alive.get(i).copied().unwrap_or(false)
+    }
+
+    /// The first subchannel still alive (atomics, and messages under binding).
+    pub fn first_alive(&self) -> usize {
+        self.alive.iter().position(|&a| a).unwrap_or(0)
     }
 
     /// The subchannel for the next message.
@@ -141,6 +168,9 @@ impl Scheduler {
         let n = self.weights.len();
         if n == 1 {
             return 0;
+        }
+        if self.live() < n {
+            return self.pick_alive(policy);
         }
         match policy {
             Policy::Binding => 0,
@@ -172,6 +202,37 @@ impl Scheduler {
         }
     }
 
+    /// `pick` once a subchannel failed: the policy's choice, moved on to a live one.
+    #[cold]
+    fn pick_alive(&mut self, policy: &Policy) -> usize {
+        let n = self.weights.len();
+        if self.live() == 0 {
+            return 0;
+        }
+        match policy {
+            Policy::Binding => self.first_alive(),
+            Policy::WeightedRr => {
+                let mut best = self.first_alive();
+                for i in (0..n).filter(|&i| self.alive[i]) {
+                    self.credit[i] += self.weights[i];
+                    if self.credit[i] > self.credit[best] {
+                        best = i;
+                    }
+                }
+                self.credit[best] -= 1.0;
+                best
+            }
+            Policy::RoundRobin | Policy::WindowRr(_) => {
+                let mut i = self.next % n;
+                while !self.alive[i] {
+                    i = (i + 1) % n;
+                }
+                self.next = (i + 1) % n;
+                i
+            }
+        }
+    }
+
     /// Stripes of a transfer of `total` bytes: `(subchannel, offset, length)`, in offset
     /// order, each at least `min` bytes (but the only one), cut at multiples of `align`.
     pub fn stripes(
@@ -185,6 +246,7 @@ impl Scheduler {
         let probe = self.striped.is_multiple_of(PROBE_EVERY);
         // Who takes part, with what share.
         let mut share: Vec<(usize, f64)> = (0..n)
+            .filter(|&i| self.alive[i])
             .filter_map(|i| {
                 let w = self.weights[i];
                 if w >= FLOOR {
@@ -197,7 +259,7 @@ impl Scheduler {
             })
             .collect();
         if share.is_empty() {
-            share.push((0, 1.0));
+            share.push((self.first_alive(), 1.0));
         }
         // Drop the smallest shares while a stripe would be under the minimum.
         let min = min.max(1);
@@ -214,7 +276,7 @@ impl Scheduler {
             }
             share.remove(k);
         }
-        if share.len() == 1 && n > 1 && !probe {
+        if share.len() == 1 && self.live() > 1 && !probe {
             // Too small to split: the whole transfer goes to one subchannel, chosen in
             // proportion to the weights (many such transfers in flight share the rails).
             let i = self.pick(&Policy::WeightedRr);
@@ -268,7 +330,25 @@ impl Scheduler {
             let target = held * rate[k] / rates;
             self.weights[i] = (1.0 - alpha) * self.weights[i] + alpha * target;
         }
-        normalize(&mut self.weights);
+        normalize_alive(&mut self.weights, &self.alive);
+    }
+}
+
+/// Weights of failed subchannels at 0, the others summing to 1.
+fn normalize_alive(w: &mut [f64], alive: &[bool]) {
+    for (x, &a) in w.iter_mut().zip(alive) {
+        if !a {
+            *x = 0.0;
+        }
+    }
+    let sum: f64 = w.iter().sum();
+    if sum > 0.0 && sum.is_finite() {
+        w.iter_mut().for_each(|x| *x /= sum);
+    } else {
+        let n = alive.iter().filter(|&&a| a).count().max(1) as f64;
+        for (x, &a) in w.iter_mut().zip(alive) {
+            *x = if a { 1.0 / n } else { 0.0 };
+        }
     }
 }
 
@@ -369,6 +449,29 @@ mod tests {
         // The flow ends: equal rates again; probes let rail 1 climb back.
         run(&mut s, &[400e6, 400e6], 0.5, 200);
         assert!((s.weights[1] - 0.5).abs() < 0.05, "{:?}", s.weights);
+    }
+
+    #[test]
+    fn a_failed_subchannel_is_never_chosen_again() {
+        let mut s = Scheduler::new(3, &Striping::Adaptive { alpha: 0.5 });
+        assert_eq!(s.kill(0), 2);
+        for p in [
+            Policy::Binding,
+            Policy::RoundRobin,
+            Policy::WeightedRr,
+            Policy::WindowRr(2),
+        ] {
+            assert!((0..12).all(|_| s.pick(&p) != 0), "{p:?}");
+        }
+        assert_eq!(s.first_alive(), 1);
+        let st = s.stripes(8 << 20, 64 << 10, 4096);
+        assert!(st.iter().all(|x| x.0 != 0) && st.len() == 2, "{st:?}");
+        s.adapt(0.5, &[(1, 1000, 1.0), (2, 1000, 2.0)]);
+        assert_eq!(s.weights[0], 0.0);
+        assert!((s.weights.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+        assert_eq!(s.kill(1), 1);
+        assert!((0..5).all(|_| s.pick(&Policy::RoundRobin) == 2));
+        assert_eq!(s.stripes(8 << 20, 64 << 10, 4096), vec![(2, 0, 8 << 20)]);
     }
 
     #[test]

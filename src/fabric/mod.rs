@@ -90,6 +90,8 @@ pub enum RailError {
     TooManyEntries,
     /// The rail does not offer this operation (see `caps`).
     Unsupported(&'static str),
+    /// The rail's link to the peer failed (`RailEvent::Lost`): nothing more goes that way.
+    Lost(usize),
 }
 
 impl fmt::Display for RailError {
@@ -100,6 +102,7 @@ impl fmt::Display for RailError {
             RailError::Key(e) => write!(f, "refused: {e}"),
             RailError::TooManyEntries => write!(f, "too many scatter/gather entries"),
             RailError::Unsupported(what) => write!(f, "{what} is not offered by this rail"),
+            RailError::Lost(p) => write!(f, "the link to peer {p} failed"),
         }
     }
 }
@@ -138,6 +141,21 @@ pub enum RailEvent<'a> {
         bytes: &'a [u8],
     },
     Completion(Completion),
+    /// The link to `peer` failed (its connection ended without a goodbye); operations
+    /// posted to it complete with `RailError::Lost`. Only a rail told that other rails
+    /// reach its peers reports this; a rail that is a peer's only way ends the job instead.
+    Lost {
+        peer: usize,
+        why: String,
+    },
+}
+
+/// The job cannot go on (a peer is unreachable): say why and end this process; the launcher
+/// ends the others.
+pub fn fatal(msg: &str) -> ! {
+    use std::io::Write;
+    let _ = std::io::stderr().write_all(format!("railmpi: fatal: {msg}\n").as_bytes());
+    std::process::exit(1)
 }
 
 /// The transport interface every provider implements.

@@ -166,6 +166,8 @@ pub fn open(settings: &FabricSettings, boot: &dyn Bootstrap) -> Result<Fabric, S
                 ip,
                 i,
                 tcp.connect,
+                tcp.timeout_ms,
+                count > 1,
                 boot,
                 hosts.clone(),
                 secret,

@@ -92,6 +92,13 @@ pub const SETTINGS: &[Setting] = &[
                subchannel the multirail scheduler can choose or stripe over",
     },
     Setting {
+        name: "RAILMPI_TCP_TIMEOUT",
+        default: "30000",
+        help: "milliseconds after which a tcp connection whose data stays unacknowledged \
+               (or that answers no keepalive probe) has failed: with several rails the \
+               channel carries on over the others, else the job ends",
+    },
+    Setting {
         name: "RAILMPI_SCHED",
         default: "weighted-rr",
         help: "multirail: which subchannel carries a message (and a transfer not striped) \
@@ -282,6 +289,7 @@ impl Config {
                 },
                 ifaces: list("RAILMPI_TCP_IFACES"),
                 conns_per_iface: positive("RAILMPI_TCP_CONNS_PER_IFACE")?,
+                timeout_ms: positive("RAILMPI_TCP_TIMEOUT")?.min(u32::MAX as usize) as u32,
             },
             tcp_eager_limit: parse("RAILMPI_TCP_EAGER_LIMIT")?,
             multirail: crate::channel::sched::MultirailSettings::parse(

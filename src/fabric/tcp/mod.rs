@@ -60,6 +60,9 @@ pub struct TcpSettings {
     pub ifaces: Vec<String>,
     /// Rails (connections to each peer) per interface.
     pub conns_per_iface: usize,
+    /// A connection whose sent data stays unacknowledged this long, or that answers no
+    /// keepalive probe for as long, has failed (TCP_USER_TIMEOUT).
+    pub timeout_ms: u32,
 }
 
 impl Default for TcpSettings {
@@ -68,6 +71,7 @@ impl Default for TcpSettings {
             connect: Connect::Lazy,
             ifaces: Vec::new(),
             conns_per_iface: 1,
+            timeout_ms: 30_000,
         }
     }
 }
@@ -114,6 +118,10 @@ enum Inbound {
         bytes: Vec<u8>,
     },
     Done(Completion),
+    Lost {
+        peer: usize,
+        why: String,
+    },
 }
 
 /// A posted operation waiting for its answer.
@@ -176,6 +184,10 @@ struct Shared {
     poller: polling::Poller,
     /// The address we listen on: connections we make leave from it too (its interface).
     local_ip: IpAddr,
+    /// Other rails reach our peers too: a failed link is reported (`RailEvent::Lost`),
+    /// not the end of the job.
+    survive_loss: bool,
+    timeout_ms: u32,
     /// Where each peer listens, and its host (for messages).
     addrs: Vec<SocketAddr>,
     hosts: Vec<String>,
@@ -332,6 +344,9 @@ impl Shared {
         let mut link = self.links[peer].lock();
         if link.state == LinkState::Closed && self.gone[peer].lock().is_some() {
             drop(link);
+            if self.survive_loss {
+                return Err(RailError::Lost(peer));
+            }
             self.peer_gone(peer);
         }
         for f in frames {
@@ -450,6 +465,8 @@ impl TcpRail {
             ip,
             0,
             settings.connect,
+            settings.timeout_ms,
+            false,
             boot,
             hosts,
             secret,
@@ -466,6 +483,8 @@ impl TcpRail {
         ip: IpAddr,
         index: usize,
         connect: Connect,
+        timeout_ms: u32,
+        survive_loss: bool,
         boot: &dyn super::Bootstrap,
         hosts: Vec<String>,
         secret: Secret,
@@ -494,6 +513,8 @@ impl TcpRail {
             wait,
             poller,
             local_ip: ip,
+            survive_loss,
+            timeout_ms,
             addrs,
             hosts,
             links: (0..n)
@@ -640,6 +661,13 @@ impl Rail for TcpRail {
         if link.out.bytes > OUTBOX_LIMIT {
             return false;
         }
+        if link.state == LinkState::Closed
+            && self.shared.survive_loss
+            && self.shared.gone[peer].lock().is_some()
+        {
+            // The link failed (reported as `RailEvent::Lost`): the channel goes elsewhere.
+            return false;
+        }
         let mut h = Header::new(Kind::Msg);
         h.len = total as u32;
         h.arg = imm as u64;
@@ -701,6 +729,7 @@ impl Rail for TcpRail {
                     bytes: &bytes,
                 }),
                 Inbound::Done(c) => sink(RailEvent::Completion(c)),
+                Inbound::Lost { peer, why } => sink(RailEvent::Lost { peer, why }),
             }
             n += 1;
         }

@@ -367,6 +367,7 @@ impl Progress {
                     if stream.set_nonblocking(true).is_err() || stream.set_nodelay(true).is_err() {
                         continue;
                     }
+                    set_timeouts(&stream, self.s.timeout_ms);
                     self.add(stream, addr, Stage::AwaitHello);
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => return,
@@ -384,6 +385,7 @@ impl Progress {
         let stream =
             crate::sys::net::connect_from(self.s.local_ip, addr, DIAL).and_then(|mut st| {
                 st.set_nodelay(true)?;
+                set_timeouts(&st, self.s.timeout_ms);
                 let hello = Hello {
                     version: VERSION,
                     rank: self.s.me as u32,
@@ -477,12 +479,22 @@ impl Progress {
         match c.stage {
             Stage::Up { peer } => {
                 if !self.s.bye_from(peer) && !self.s.stopping.load(Ordering::Acquire) {
+                    let why = format!("{why} ({addr})");
+                    self.s.gone[peer].lock().get_or_insert(why.clone());
+                    if self.s.survive_loss {
+                        // One of several rails: this link failed; the channel carries on
+                        // over the others (or ends the job when none is left). What was
+                        // posted here fails, so that it can go again elsewhere.
+                        self.fail_ops(peer);
+                        self.s.deliver(Inbound::Lost { peer, why });
+                        self.close(i);
+                        self.s.links[peer].lock().out = Default::default();
+                        return;
+                    }
                     // Gone without a goodbye: it died, or left without MPI_Finalize. The
                     // job cannot complete (a receive from it, a collective with it would
                     // wait forever, and a launcher such as srun without -K lets us run
                     // on): end now, naming it.
-                    let why = format!("{why} ({addr})");
-                    self.s.gone[peer].lock().get_or_insert(why);
                     self.s.peer_gone(peer);
                 }
             }
@@ -497,6 +509,58 @@ impl Progress {
     }
 }
 
+impl Progress {
+    /// Every operation posted to `peer` completes with `RailError::Lost`.
+    fn fail_ops(&mut self, peer: usize) {
+        let failed: Vec<super::Op> = {
+            let mut ops = self.s.ops.lock();
+            let ids: Vec<u64> = ops
+                .iter()
+                .filter(|(_, o)| o.peer == peer)
+                .map(|(&id, _)| id)
+                .collect();
+            ids.iter().filter_map(|id| ops.remove(id)).collect()
+        };
+        for o in failed {
+            match o.waiter {
+                Some(w) => w.set(Err(RailError::Lost(peer))),
+                None => self.s.deliver(Inbound::Done(Completion {
+                    token: o.token,
+                    result: Err(RailError::Lost(peer)),
+                })),
+            }
+        }
+    }
+}
+
+/// Give up on a connection whose sent data stays unacknowledged for `ms` (a failed link:
+/// TCP would otherwise retransmit for many minutes), and probe an idle one every second.
+fn set_timeouts(stream: &TcpStream, ms: u32) {
+    let fd = stream.as_raw_fd();
+    let set = |level: i32, opt: i32, v: i32| {
+        // SAFETY: setsockopt reads one int from the pointer we pass, with its size.
+        unsafe {
+            libc::setsockopt(
+                fd,
+                level,
+                opt,
+                &v as *const i32 as *const libc::c_void,
+                std::mem::size_of::<i32>() as libc::socklen_t,
+            )
+        }
+    };
+    let probes = (ms / 1000).clamp(1, 100) as i32;
+    set(
+        libc::IPPROTO_TCP,
+        libc::TCP_USER_TIMEOUT,
+        ms.min(i32::MAX as u32) as i32,
+    );
+    set(libc::SOL_SOCKET, libc::SO_KEEPALIVE, 1);
+    set(libc::IPPROTO_TCP, libc::TCP_KEEPIDLE, 1);
+    set(libc::IPPROTO_TCP, libc::TCP_KEEPINTVL, 1);
+    set(libc::IPPROTO_TCP, libc::TCP_KEEPCNT, probes);
+}
+
 /// A whole small frame with a blocking write (handshake).
 fn write_frame(st: &mut TcpStream, kind: Kind, payload: &[u8]) -> std::io::Result<()> {
     let mut h = Header::new(kind);
@@ -508,8 +572,7 @@ fn write_frame(st: &mut TcpStream, kind: Kind, payload: &[u8]) -> std::io::Resul
 
 /// The job cannot go on: say why and end this process (the launcher ends the others).
 pub(super) fn fatal(msg: &str) -> ! {
-    let _ = std::io::stderr().write_all(format!("railmpi: fatal: {msg}\n").as_bytes());
-    std::process::exit(1)
+    crate::fabric::fatal(msg)
 }
 
 fn refusal(e: KeyError) -> Refusal {

@@ -63,6 +63,7 @@ fn pair_with(connect: Connect) -> Pair {
                     connect,
                     ifaces: vec!["127.0.0.0/8".into()],
                     conns_per_iface: 1,
+                    timeout_ms: 30_000,
                 };
                 TcpRail::establish(
                     &settings,
@@ -112,6 +113,7 @@ fn collect(rail: &mut TcpRail, want: usize) -> Collected {
         rail.poll(&mut |ev| match ev {
             RailEvent::Message { peer, imm, bytes } => msgs.push((peer, imm, bytes.to_vec())),
             RailEvent::Completion(c) => done.push(c),
+            RailEvent::Lost { peer, why } => panic!("link to {peer} lost: {why}"),
         });
         std::thread::yield_now();
     }
