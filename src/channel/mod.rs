@@ -306,13 +306,14 @@ impl Channels {
                 RailEvent::Message { peer, imm, bytes } => {
                     let rank = ranks[peer];
                     let vc = &mut vcs[rank];
-                    if imm == CONTROL {
-                        controls.push((rank, i, bytes.to_vec()));
-                        return;
-                    }
                     if vc.recv.take_in_order(imm) {
                         sink(Event::Message { peer: rank, bytes });
                         n += 1;
+                        return;
+                    }
+                    // (Never the expected number: sequence numbers skip CONTROL.)
+                    if imm == CONTROL {
+                        controls.push((rank, i, bytes.to_vec()));
                         return;
                     }
                     match vc.recv.arrive(imm, bytes) {
