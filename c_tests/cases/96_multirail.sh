@@ -33,6 +33,11 @@ for sched in binding round-robin weighted-rr window-rr:3; do
             $MR $LOW -genv RAILMPI_SCHED "$sched" "$CT/$prog"
     done
 done
+# Every rendezvous protocol's RDMA is striped (RGET is the default towards network peers).
+for rndv in get put pipeline pipeline-cached; do
+    CASE_EXPECT="^ok stripes " run_case "mr.rndv.$rndv" 0 \
+        $MR $LOW -genv RAILMPI_RNDV_PROTOCOL "$rndv" "$CT/stripes"
+done
 for prog in rma_ops rma_passive rma_dtypes large dtype_p2p; do
     CASE_EXPECT="^ok $prog " run_case "mr.default.$prog" 0 $MR $LOW "$CT/$prog"
 done
