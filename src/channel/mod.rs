@@ -63,9 +63,10 @@ struct VirtualChannel {
     log_bytes: usize,
 }
 
-/// What the message log keeps per peer at most: far more than a failed connection can
-/// have had in flight (its socket buffers).
-const LOG_BYTES: usize = 64 << 20;
+/// What the message log keeps per peer at most: more than a failed connection can have
+/// had in flight (Linux grows a socket's send buffer to 4 MiB and the peer's receive
+/// buffer to 6 MiB by default; the rail's outbox holds at most 8 MiB more).
+const LOG_BYTES: usize = 24 << 20;
 const LOG_MESSAGES: usize = 1 << 16;
 
 /// A transfer posted over one of several subchannels, kept until it completes so that it
