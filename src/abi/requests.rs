@@ -13,14 +13,20 @@ use std::os::raw::{c_int, c_void};
 
 /// The memory `count` elements of `ty` at `buf` cover, for the engine: contiguous data as
 /// one range, anything else as its runs (iovecs), never packed.
-#[inline]
+#[inline(always)]
 pub fn msg_buf(buf: *const c_void, count: usize, ty: &TypeRef) -> Result<MsgBuf> {
     let len = args::bytes(count, ty)?;
     if ty.is_contiguous() {
         return Ok(MsgBuf::contig(buf as *const u8, len));
     }
-    // Derived types, and the predefined pairs with a gap (MPI_DOUBLE_INT…).
-    Ok(MsgBuf::from_runs(buf as *const u8, ty.runs(count)))
+    Ok(msg_buf_runs(buf, count, ty))
+}
+
+/// `msg_buf` for derived types, and the predefined pairs with a gap (MPI_DOUBLE_INT…): out
+/// of line, so that the contiguous case inlines into every caller.
+#[inline(never)]
+fn msg_buf_runs(buf: *const c_void, count: usize, ty: &TypeRef) -> MsgBuf {
+    MsgBuf::from_runs(buf as *const u8, ty.runs(count))
 }
 
 /// Send modes.
