@@ -7,14 +7,15 @@
 //!   out-of-order queue (`reorder.rs`, Liu §5.2), so MPI's non-overtaking order holds
 //!   whichever subchannel a message took;
 //! - a completion filter (`filter.rs`, Liu §5.3): a transfer cut into parts (more
-//!   scatter/gather entries than the rail takes) completes once all parts have.
-//!
+//!   scatter/gather entries than the rail takes, or stripes) completes once all parts have;
 //! - the scheduler (`sched.rs`, Liu §4.4–4.5) where a peer has several subchannels (tcp
 //!   rails over several interfaces or connections): a policy for messages, and stripes for
-//!   large RDMA transfers, weighted by rates the adaptive policy measures per stripe.
+//!   large RDMA transfers, weighted by rates the adaptive policy measures per stripe;
+//! - carrying on when one of a peer's subchannels fails (`failover.rs`).
 //!
-//! Atomics stay on a peer's first subchannel (their order is the rail's).
+//! Atomics go on a peer's first live subchannel (their order is the rail's).
 
+mod failover;
 pub mod filter;
 pub mod reorder;
 pub mod sched;
@@ -24,6 +25,7 @@ use crate::fabric::{
     AtomicOp, Completion, Doorbell, MemoryDomain, Rail, RailCaps, RailError, RailEvent, RdmaOp,
     RemoteKey, Route, Span,
 };
+use failover::MessageLog;
 use filter::Filter;
 use reorder::{Arrival, Reorder, Sequencer, CONTROL};
 use sched::{MultirailSettings, Scheduler, Striping};
@@ -47,7 +49,8 @@ struct Subchannel {
 
 /// Everything about one peer.
 struct VirtualChannel {
-    /// The first subchannel (atomics, and every message under `Policy::Binding`).
+    /// The first subchannel: all there is for most peers (the fast path reads it here,
+    /// not through `subs`).
     sub: Subchannel,
     /// Every subchannel (`sub` first).
     subs: Vec<Subchannel>,
@@ -56,21 +59,13 @@ struct VirtualChannel {
     sched: Scheduler,
     /// Per subchannel: messages, stripes and striped bytes sent (RAILMPI_STATS).
     counts: Vec<SubCounts>,
-    /// Several subchannels: the last messages sent (sequence number, bytes), to send again
-    /// over a live subchannel when one fails with messages in flight (the receiver drops
-    /// the copies it already has).
-    log: VecDeque<(u32, Vec<u8>)>,
-    log_bytes: usize,
+    /// Several subchannels: the last messages sent, to send again when one fails.
+    log: MessageLog,
 }
 
-/// What the message log keeps per peer at most: more than a failed connection can have
-/// had in flight (Linux grows a socket's send buffer to 4 MiB and the peer's receive
-/// buffer to 6 MiB by default; the rail's outbox holds at most 8 MiB more).
-const LOG_BYTES: usize = 24 << 20;
-const LOG_MESSAGES: usize = 1 << 16;
-
-/// A transfer posted over one of several subchannels, kept until it completes so that it
-/// can go again over another when its link fails.
+/// A transfer (or part of one) posted to a peer with several subchannels, kept until it
+/// completes: so that it can go again over another when its link fails, and, for a stripe,
+/// to time its delivery for the scheduler.
 struct PostRecord {
     op: RdmaOp,
     peer: usize,
@@ -78,28 +73,8 @@ struct PostRecord {
     local: Vec<Span>,
     remote: Vec<Span>,
     rkey: RemoteKey,
-}
-
-/// A channel control message (imm `CONTROL`): "my subchannel `sub` to you failed; the
-/// next message I expect from you is `expected`". 4 magic bytes, then both as u32 LE.
-const RESYNC: &[u8; 4] = b"RSYN";
-
-fn resync_message(sub: usize, expected: u32) -> [u8; 12] {
-    let mut m = [0u8; 12];
-    m[..4].copy_from_slice(RESYNC);
-    m[4..8].copy_from_slice(&(sub as u32).to_le_bytes());
-    m[8..].copy_from_slice(&expected.to_le_bytes());
-    m
-}
-
-/// A resync message's (subchannel, expected), if `b` is one.
-fn parse_resync(b: &[u8]) -> Option<(usize, u32)> {
-    if b.len() != 12 || &b[..4] != RESYNC {
-        return None;
-    }
-    let sub = u32::from_le_bytes(b[4..8].try_into().ok()?) as usize;
-    let expected = u32::from_le_bytes(b[8..12].try_into().ok()?);
-    Some((sub, expected))
+    /// A stripe: its transfer's token, and when it was posted.
+    timing: Option<(u64, Instant)>,
 }
 
 #[derive(Clone, Copy, Default, Debug)]
@@ -112,14 +87,6 @@ struct SubCounts {
 /// A finished stripe: (subchannel, bytes, seconds from post to completion).
 type StripeTime = (usize, usize, f64);
 
-/// A stripe (or part of one) in flight: its subchannel, bytes, transfer and start.
-struct Stripe {
-    sub: usize,
-    bytes: usize,
-    transfer: u64,
-    start: Instant,
-}
-
 pub struct Channels {
     rails: Vec<Box<dyn Rail>>,
     vcs: Vec<VirtualChannel>,
@@ -129,11 +96,10 @@ pub struct Channels {
     filter: Filter,
     wait: Doorbell,
     settings: MultirailSettings,
-    /// Part token → stripe, and per striped transfer its peer and the finished stripes'
-    /// (subchannel, bytes, seconds).
-    stripes: HashMap<u64, Stripe>,
+    /// Per striped transfer: its peer and its finished stripes' (subchannel, bytes,
+    /// seconds).
     finished: HashMap<u64, (usize, Vec<StripeTime>)>,
-    /// Rail token → a transfer posted to a peer with several subchannels.
+    /// Rail token → a transfer or part posted to a peer with several subchannels.
     posts: HashMap<u64, PostRecord>,
     /// Resync messages not yet sent (no room): (rank, failed subchannel).
     resyncs_due: Vec<(usize, usize)>,
@@ -200,8 +166,7 @@ impl Channels {
                         sub: subs[0],
                         sched: Scheduler::new(subs.len(), &settings.striping),
                         counts: vec![SubCounts::default(); subs.len()],
-                        log: VecDeque::new(),
-                        log_bytes: 0,
+                        log: MessageLog::default(),
                         subs,
                         send: Sequencer::default(),
                         recv: Reorder::default(),
@@ -214,7 +179,6 @@ impl Channels {
             filter: Filter::default(),
             wait,
             settings,
-            stripes: HashMap::new(),
             finished: HashMap::new(),
             posts: HashMap::new(),
             resyncs_due: Vec::new(),
@@ -266,15 +230,7 @@ impl Channels {
         if sent {
             vc.send.commit();
             vc.counts[i].messages += 1;
-            let bytes: Vec<u8> = parts.concat();
-            vc.log_bytes += bytes.len();
-            vc.log.push_back((seq, bytes));
-            while vc.log_bytes > LOG_BYTES || vc.log.len() > LOG_MESSAGES {
-                match vc.log.pop_front() {
-                    Some((_, b)) => vc.log_bytes -= b.len(),
-                    None => break,
-                }
-            }
+            vc.log.push(seq, parts);
         }
         sent
     }
@@ -290,7 +246,6 @@ impl Channels {
             filter,
             bad_messages,
             settings,
-            stripes,
             finished,
             posts,
             ..
@@ -335,19 +290,20 @@ impl Channels {
                 }
                 RailEvent::Lost { peer, why } => lost.push((i, ranks[peer], why)),
                 RailEvent::Completion(c) => {
-                    if !posts.is_empty() {
-                        if let Some(rec) = posts.remove(&c.token) {
-                            if matches!(c.result, Err(RailError::Lost(_))) {
-                                // Its link failed: it goes again over another.
-                                stripes.remove(&c.token);
-                                retries.push((c.token, rec));
-                                return;
-                            }
+                    if let Some(rec) = (!posts.is_empty())
+                        .then(|| posts.remove(&c.token))
+                        .flatten()
+                    {
+                        if matches!(c.result, Err(RailError::Lost(_))) {
+                            // Its link failed: it goes again over another.
+                            retries.push((c.token, rec));
+                            return;
                         }
-                    }
-                    if let Some(st) = stripes.remove(&c.token) {
-                        if let Some(f) = finished.get_mut(&st.transfer) {
-                            f.1.push((st.sub, st.bytes, st.start.elapsed().as_secs_f64()));
+                        if let Some((transfer, start)) = rec.timing {
+                            if let Some(f) = finished.get_mut(&transfer) {
+                                let bytes = rec.local.iter().map(|x| x.len as usize).sum();
+                                f.1.push((rec.sub, bytes, start.elapsed().as_secs_f64()));
+                            }
                         }
                     }
                     if let Some(c) = filter.complete(c) {
@@ -362,147 +318,15 @@ impl Channels {
                 }
             });
         }
-        if !lost.is_empty() || !retries.is_empty() || !controls.is_empty() {
+        if !lost.is_empty()
+            || !retries.is_empty()
+            || !controls.is_empty()
+            || !self.resyncs_due.is_empty()
+            || !self.resends_due.is_empty()
+        {
             self.recover(lost, retries, controls, sink, &mut n);
         }
-        if !self.resyncs_due.is_empty() {
-            self.send_resyncs();
-        }
-        if !self.resends_due.is_empty() {
-            self.send_resends();
-        }
         n
-    }
-
-    /// Links that failed, transfers that failed with them, and peers' resync messages:
-    /// carry on over the live subchannels, or end the job when a peer has none left.
-    #[cold]
-    fn recover<F: FnMut(Event<'_>)>(
-        &mut self,
-        lost: Vec<(usize, usize, String)>,
-        retries: Vec<(u64, PostRecord)>,
-        controls: Vec<(usize, usize, Vec<u8>)>,
-        sink: &mut F,
-        n: &mut usize,
-    ) {
-        for (rail, rank, why) in lost {
-            if let Some(sub) = self.vcs[rank].subs.iter().position(|s| s.rail == rail) {
-                self.subchannel_failed(rank, sub, &why);
-            }
-        }
-        for (rank, rail, bytes) in controls {
-            let Some((sub, expected)) = parse_resync(&bytes) else {
-                self.bad_messages += 1;
-                continue;
-            };
-            if sub >= self.vcs[rank].subs.len() {
-                self.bad_messages += 1;
-                continue;
-            }
-            tracing::debug!("rank {rank} resyncs over rail {rail}: subchannel {sub} failed");
-            if self.vcs[rank].sched.is_alive(sub) {
-                self.subchannel_failed(rank, sub, "the peer saw it fail");
-            }
-            self.resend(rank, expected);
-        }
-        for (token, mut rec) in retries {
-            let vc = &mut self.vcs[rec.peer];
-            if vc.sched.live() == 0 {
-                continue;
-            }
-            rec.sub = vc.sched.pick(&self.settings.policy);
-            let s = vc.subs[rec.sub];
-            // SAFETY: the transfer's memory stays valid until its completion goes up, which
-            // has not happened (the failed attempt's completion was held back).
-            let r = unsafe {
-                self.rails[s.rail].post(rec.op, s.peer, &rec.local, &rec.remote, rec.rkey, token)
-            };
-            match r {
-                Ok(()) => {
-                    self.posts.insert(token, rec);
-                }
-                Err(e) => {
-                    if let Some(c) = self.filter.complete(Completion {
-                        token,
-                        result: Err(e),
-                    }) {
-                        self.finished.remove(&c.token);
-                        sink(Event::Completion(c));
-                        *n += 1;
-                    }
-                }
-            }
-        }
-    }
-
-    /// Subchannel `sub` to `rank` failed: schedule nothing more on it, tell the peer (and
-    /// what we expect next from it), or end the job if it was the last.
-    fn subchannel_failed(&mut self, rank: usize, sub: usize, why: &str) {
-        let vc = &mut self.vcs[rank];
-        if !vc.sched.is_alive(sub) {
-            return;
-        }
-        let rail = vc.subs[sub].rail;
-        let left = vc.sched.kill(sub);
-        if left == 0 {
-            crate::fabric::fatal(&format!(
-                "rank {rank} is unreachable: the last rail to it ({rail}, {}) failed: {why}",
-                self.rails[rail].caps().name
-            ));
-        }
-        tracing::warn!(
-            "rail {rail} ({}) to rank {rank} failed ({why}); carrying on over {left} other(s)",
-            self.rails[rail].caps().name
-        );
-        self.resyncs_due.push((rank, sub));
-        self.send_resyncs();
-    }
-
-    /// Send the resync messages that wait (over a live subchannel each).
-    fn send_resyncs(&mut self) {
-        let due = std::mem::take(&mut self.resyncs_due);
-        for (rank, sub) in due {
-            let vc = &self.vcs[rank];
-            let live = vc.subs[vc.sched.first_alive()];
-            let m = resync_message(sub, vc.recv.expected());
-            if !self.rails[live.rail].try_send(live.peer, CONTROL, &[&m]) {
-                self.resyncs_due.push((rank, sub));
-            }
-        }
-    }
-
-    /// The peer expects message `expected` next: send every logged one from it on again,
-    /// over live subchannels (it drops those it has).
-    fn resend(&mut self, rank: usize, expected: u32) {
-        let vc = &mut self.vcs[rank];
-        let behind = |seq: u32| seq.wrapping_sub(expected) >= (1 << 31);
-        if vc.send.next() != expected {
-            // Messages from `expected` on went out: the log must still hold them all.
-            let first = vc.log.front().map(|m| m.0);
-            if !first.is_some_and(|f| f == expected || behind(f)) {
-                crate::fabric::fatal(&format!(
-                    "rank {rank} lost messages with a failed link that this rank no longer \
-                     holds (it expects number {expected}; the oldest kept is {first:?})"
-                ));
-            }
-        }
-        for (seq, bytes) in vc.log.iter().filter(|(seq, _)| !behind(*seq)) {
-            self.resends_due.push_back((rank, *seq, bytes.clone()));
-        }
-        self.send_resends();
-    }
-
-    /// Send the logged messages that wait to go again (over live subchannels).
-    fn send_resends(&mut self) {
-        while let Some((rank, seq, bytes)) = self.resends_due.pop_front() {
-            let vc = &mut self.vcs[rank];
-            let s = vc.subs[vc.sched.pick(&self.settings.policy)];
-            if !self.rails[s.rail].try_send(s.peer, seq, &[&bytes]) {
-                // No room now: the next poll tries again.
-                self.resends_due.push_front((rank, seq, bytes));
-                return;
-            }
-        }
     }
 
     /// The job is over for this process: every rail says goodbye (see `Rail::close`).
@@ -515,9 +339,7 @@ impl Channels {
     /// Whether memory the library allocated in rank `peer` can be mapped here and reached
     /// by loads and stores (the rail to it says so: shm, on one host).
     pub fn maps(&self, peer: usize) -> bool {
-        self.vcs
-            .get(peer)
-            .is_some_and(|vc| self.rails[vc.sub.rail].caps().mapped)
+        self.rail_caps(peer).is_some_and(|c| c.mapped)
     }
 
     /// What the rail that reaches rank `peer` can do.
@@ -564,42 +386,26 @@ impl Channels {
     ) -> Result<(), RailError> {
         debug_assert!(Filter::is_user_token(token));
         let vc = self.vcs.get_mut(peer).ok_or(RailError::NoSuchPeer(peer))?;
-        let sub = match vc.subs.len() {
-            1 => 0,
-            _ => {
-                let total: u64 = local.iter().map(|s| s.len).sum();
-                if total >= self.settings.threshold as u64 {
-                    // SAFETY: the caller's contract.
-                    return unsafe {
-                        self.post_striped(op, peer, local, remote, rkey, token, total)
-                    };
-                }
-                // Not striped: the message policy spreads whole transfers.
-                vc.sched.pick(&self.settings.policy)
+        let sub = if vc.subs.len() == 1 {
+            let s = vc.sub;
+            let rail = &mut self.rails[s.rail];
+            let max = rail.caps().max_sge;
+            if local.len() <= max && remote.len() <= max {
+                // SAFETY: the caller's contract.
+                return unsafe { rail.post(op, s.peer, local, remote, rkey, token) };
             }
+            0
+        } else {
+            let total: u64 = local.iter().map(|s| s.len).sum();
+            if total >= self.settings.threshold as u64 {
+                // SAFETY: the caller's contract.
+                return unsafe { self.post_striped(op, peer, local, remote, rkey, token, total) };
+            }
+            // Not striped: the message policy spreads whole transfers (recorded by
+            // `post_parts`, to go again if their link fails).
+            vc.sched.pick(&self.settings.policy)
         };
-        let s = vc.subs[sub];
-        let multi = vc.subs.len() > 1;
-        let rail = &mut self.rails[s.rail];
-        let max = rail.caps().max_sge;
-        if local.len() <= max && remote.len() <= max {
-            // SAFETY: the caller's contract.
-            unsafe { rail.post(op, s.peer, local, remote, rkey, token) }?;
-            if multi {
-                self.posts.insert(
-                    token,
-                    PostRecord {
-                        op,
-                        peer,
-                        sub,
-                        local: local.to_vec(),
-                        remote: remote.to_vec(),
-                        rkey,
-                    },
-                );
-            }
-            return Ok(());
-        }
+        let max = self.rails[vc.subs[sub].rail].caps().max_sge;
         let parts: Vec<(usize, Vec<Span>, Vec<Span>)> = filter::cut(local, remote, max)
             .into_iter()
             .map(|(l, r)| (sub, l, r))
@@ -669,24 +475,13 @@ impl Channels {
         if timed {
             self.finished.insert(token, (peer, Vec::new()));
         }
-        let start = Instant::now();
+        let timing = timed.then(|| (token, Instant::now()));
+        let multi = self.vcs[peer].subs.len() > 1;
         for ((sub, l, r), t) in parts.into_iter().zip(tokens) {
             let s = self.vcs[peer].subs[sub];
-            if timed {
-                let bytes = l.iter().map(|x| x.len as usize).sum();
-                self.stripes.insert(
-                    t,
-                    Stripe {
-                        sub,
-                        bytes,
-                        transfer: token,
-                        start,
-                    },
-                );
-            }
             // SAFETY: the caller's contract covers every part of its spans.
             let posted = unsafe { self.rails[s.rail].post(op, s.peer, &l, &r, rkey, t) };
-            if posted.is_ok() && self.vcs[peer].subs.len() > 1 {
+            if posted.is_ok() && multi {
                 self.posts.insert(
                     t,
                     PostRecord {
@@ -696,11 +491,11 @@ impl Channels {
                         local: l,
                         remote: r,
                         rkey,
+                        timing,
                     },
                 );
             }
             if let Err(e) = posted {
-                self.stripes.remove(&t);
                 // Refused at once: it completes (with this error) like a posted part.
                 if let Some(c) = self.filter.complete(Completion {
                     token: t,
@@ -744,11 +539,6 @@ impl Channels {
             out.push(format!("to rank {rank}: {}", subs.join("; ")));
         }
         out
-    }
-
-    /// The striping weights towards `peer` (one per subchannel).
-    pub fn weights(&self, peer: usize) -> Option<&[f64]> {
-        self.vcs.get(peer).map(|v| &v.sched.weights[..])
     }
 }
 

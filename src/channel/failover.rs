@@ -1,0 +1,245 @@
+//! When a link fails (Liu 2004 leaves it to the scheduler; a network rail reports it as
+//! `RailEvent::Lost`): the subchannel is dropped from the scheduler, transfers posted on it
+//! go again over a live one, and the peer learns which message we expect next (a resync
+//! control message) so that it sends again what it logged from there; its copies of what we
+//! already have are dropped by our sequence numbers. The job ends only when a peer's last
+//! subchannel fails.
+
+use super::reorder::CONTROL;
+use super::{Channels, Event, PostRecord};
+use crate::fabric::Completion;
+use std::collections::VecDeque;
+
+/// What the message log keeps per peer at most: more than a failed connection can have
+/// had in flight (Linux grows a socket's send buffer to 4 MiB and the peer's receive
+/// buffer to 6 MiB by default; the rail's outbox holds at most 8 MiB more).
+const LOG_BYTES: usize = 24 << 20;
+const LOG_MESSAGES: usize = 1 << 16;
+
+/// The last messages sent to a peer with several subchannels: (sequence number, bytes).
+#[derive(Default)]
+pub(super) struct MessageLog {
+    msgs: VecDeque<(u32, Vec<u8>)>,
+    bytes: usize,
+}
+
+impl MessageLog {
+    pub fn push(&mut self, seq: u32, parts: &[&[u8]]) {
+        let m = parts.concat();
+        self.bytes += m.len();
+        self.msgs.push_back((seq, m));
+        while self.bytes > LOG_BYTES || self.msgs.len() > LOG_MESSAGES {
+            match self.msgs.pop_front() {
+                Some((_, b)) => self.bytes -= b.len(),
+                None => break,
+            }
+        }
+    }
+
+    /// The logged messages from number `expected` on, given that `next` is the number the
+    /// next message will take; None when some of them are no longer kept.
+    pub fn since(&self, expected: u32, next: u32) -> Option<impl Iterator<Item = (u32, &[u8])>> {
+        let behind = move |seq: u32| seq.wrapping_sub(expected) >= (1 << 31);
+        if next != expected {
+            let first = self.msgs.front().map(|m| m.0);
+            if !first.is_some_and(|f| f == expected || behind(f)) {
+                return None;
+            }
+        }
+        Some(
+            self.msgs
+                .iter()
+                .filter(move |(seq, _)| !behind(*seq))
+                .map(|(seq, b)| (*seq, &b[..])),
+        )
+    }
+}
+
+/// A channel control message (imm `CONTROL`): "my subchannel `sub` to you failed; the
+/// next message I expect from you is `expected`". 4 magic bytes, then both as u32 LE.
+const RESYNC: &[u8; 4] = b"RSYN";
+
+fn resync_message(sub: usize, expected: u32) -> [u8; 12] {
+    let mut m = [0u8; 12];
+    m[..4].copy_from_slice(RESYNC);
+    m[4..8].copy_from_slice(&(sub as u32).to_le_bytes());
+    m[8..].copy_from_slice(&expected.to_le_bytes());
+    m
+}
+
+/// A resync message's (subchannel, expected), if `b` is one.
+fn parse_resync(b: &[u8]) -> Option<(usize, u32)> {
+    if b.len() != 12 || &b[..4] != RESYNC {
+        return None;
+    }
+    let sub = u32::from_le_bytes(b[4..8].try_into().ok()?) as usize;
+    let expected = u32::from_le_bytes(b[8..12].try_into().ok()?);
+    Some((sub, expected))
+}
+
+impl Channels {
+    /// Links that failed, transfers that failed with them, and peers' resync messages:
+    /// carry on over the live subchannels, or end the job when a peer has none left. Then
+    /// whatever control and logged messages still wait for room.
+    #[cold]
+    pub(super) fn recover<F: FnMut(Event<'_>)>(
+        &mut self,
+        lost: Vec<(usize, usize, String)>,
+        retries: Vec<(u64, PostRecord)>,
+        controls: Vec<(usize, usize, Vec<u8>)>,
+        sink: &mut F,
+        n: &mut usize,
+    ) {
+        for (rail, rank, why) in lost {
+            if let Some(sub) = self.vcs[rank].subs.iter().position(|s| s.rail == rail) {
+                self.subchannel_failed(rank, sub, &why);
+            }
+        }
+        for (rank, rail, bytes) in controls {
+            let Some((sub, expected)) = parse_resync(&bytes) else {
+                self.bad_messages += 1;
+                continue;
+            };
+            if sub >= self.vcs[rank].subs.len() {
+                self.bad_messages += 1;
+                continue;
+            }
+            tracing::debug!("rank {rank} resyncs over rail {rail}: subchannel {sub} failed");
+            if self.vcs[rank].sched.is_alive(sub) {
+                self.subchannel_failed(rank, sub, "the peer saw it fail");
+            }
+            self.resend(rank, expected);
+        }
+        for (token, mut rec) in retries {
+            let vc = &mut self.vcs[rec.peer];
+            if vc.sched.live() == 0 {
+                continue;
+            }
+            rec.sub = vc.sched.pick(&self.settings.policy);
+            // A stripe sent again tells nothing about its new subchannel's rate.
+            rec.timing = None;
+            let s = vc.subs[rec.sub];
+            // SAFETY: the transfer's memory stays valid until its completion goes up, which
+            // has not happened (the failed attempt's completion was held back).
+            let r = unsafe {
+                self.rails[s.rail].post(rec.op, s.peer, &rec.local, &rec.remote, rec.rkey, token)
+            };
+            match r {
+                Ok(()) => {
+                    self.posts.insert(token, rec);
+                }
+                Err(e) => {
+                    if let Some(c) = self.filter.complete(Completion {
+                        token,
+                        result: Err(e),
+                    }) {
+                        self.finished.remove(&c.token);
+                        sink(Event::Completion(c));
+                        *n += 1;
+                    }
+                }
+            }
+        }
+        self.send_resyncs();
+        self.send_resends();
+    }
+
+    /// Subchannel `sub` to `rank` failed: schedule nothing more on it, tell the peer (and
+    /// what we expect next from it), or end the job if it was the last.
+    fn subchannel_failed(&mut self, rank: usize, sub: usize, why: &str) {
+        let vc = &mut self.vcs[rank];
+        if !vc.sched.is_alive(sub) {
+            return;
+        }
+        let rail = vc.subs[sub].rail;
+        let left = vc.sched.kill(sub);
+        if left == 0 {
+            crate::fabric::fatal(&format!(
+                "rank {rank} is unreachable: the last rail to it ({rail}, {}) failed: {why}",
+                self.rails[rail].caps().name
+            ));
+        }
+        tracing::warn!(
+            "rail {rail} ({}) to rank {rank} failed ({why}); carrying on over {left} other(s)",
+            self.rails[rail].caps().name
+        );
+        self.resyncs_due.push((rank, sub));
+        self.send_resyncs();
+    }
+
+    /// Send the resync messages that wait (over a live subchannel each).
+    fn send_resyncs(&mut self) {
+        let due = std::mem::take(&mut self.resyncs_due);
+        for (rank, sub) in due {
+            let vc = &self.vcs[rank];
+            let live = vc.subs[vc.sched.first_alive()];
+            let m = resync_message(sub, vc.recv.expected());
+            if !self.rails[live.rail].try_send(live.peer, CONTROL, &[&m]) {
+                self.resyncs_due.push((rank, sub));
+            }
+        }
+    }
+
+    /// The peer expects message `expected` next: send every logged one from it on again,
+    /// over live subchannels (it drops those it has).
+    fn resend(&mut self, rank: usize, expected: u32) {
+        let vc = &self.vcs[rank];
+        let Some(again) = vc.log.since(expected, vc.send.next()) else {
+            crate::fabric::fatal(&format!(
+                "rank {rank} lost messages with a failed link that this rank no longer holds \
+                 (it expects number {expected})"
+            ));
+        };
+        self.resends_due
+            .extend(again.map(|(seq, bytes)| (rank, seq, bytes.to_vec())));
+        self.send_resends();
+    }
+
+    /// Send the logged messages that wait to go again (over live subchannels).
+    fn send_resends(&mut self) {
+        while let Some((rank, seq, bytes)) = self.resends_due.pop_front() {
+            let vc = &mut self.vcs[rank];
+            let s = vc.subs[vc.sched.pick(&self.settings.policy)];
+            if !self.rails[s.rail].try_send(s.peer, seq, &[&bytes]) {
+                // No room now: the next poll tries again.
+                self.resends_due.push_front((rank, seq, bytes));
+                return;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_log_gives_back_what_the_peer_misses_or_nothing() {
+        let mut log = MessageLog::default();
+        for seq in 0..10u32 {
+            log.push(seq, &[&[seq as u8], &[0xee]]);
+        }
+        let again: Vec<u32> = log.since(7, 10).unwrap().map(|m| m.0).collect();
+        assert_eq!(again, [7, 8, 9]);
+        assert_eq!(log.since(3, 10).unwrap().next().unwrap().1, &[3, 0xee]);
+        assert_eq!(log.since(10, 10).unwrap().count(), 0);
+        // Trimmed: the oldest go first; asking for one of them is refused.
+        for seq in 10..10 + LOG_MESSAGES as u32 {
+            log.push(seq, &[&[1]]);
+        }
+        assert!(log.since(5, 10 + LOG_MESSAGES as u32).is_none());
+        assert_eq!(
+            log.since(LOG_MESSAGES as u32, 10 + LOG_MESSAGES as u32)
+                .unwrap()
+                .count(),
+            10
+        );
+    }
+
+    #[test]
+    fn resync_messages_round_trip_and_others_are_refused() {
+        assert_eq!(parse_resync(&resync_message(3, 77)), Some((3, 77)));
+        assert_eq!(parse_resync(b"RSYN\0\0\0"), None);
+        assert_eq!(parse_resync(&[0u8; 12]), None);
+    }
+}
