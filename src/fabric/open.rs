@@ -9,7 +9,10 @@
 use super::loopback::LoopbackRail;
 use super::shm::domain::ShmDomain;
 use super::shm::{ShmRail, ShmSettings};
-use super::tcp::{random, secret_from_hex, secret_to_hex, Secret, TcpRail, TcpSettings};
+use super::tcp::{
+    address_key, peer_addr, random, secret_from_hex, secret_to_hex, Secret, TcpContext, TcpRail,
+    TcpSettings,
+};
 use super::{Doorbell, Rail, Service};
 use std::sync::Arc;
 
@@ -126,17 +129,37 @@ pub fn open(settings: &FabricSettings, boot: &dyn Bootstrap) -> Result<Fabric, S
         rails.push(Box::new(rail));
     }
     if let (true, Some(tcp)) = (use_tcp, &settings.tcp) {
+        // One rail per interface and connection, listening before the one exchange that
+        // publishes them all (with rank 0's secret when the launcher gave none).
+        let ips = super::tcp::rail_addrs(tcp)?;
+        let per_iface = tcp.conns_per_iface.max(1);
+        let listeners = (0..ips.len() * per_iface)
+            .map(|i| super::tcp::listen(ips[i / per_iface]))
+            .collect::<Result<Vec<_>, String>>()?;
+        for (i, l) in listeners.iter().enumerate() {
+            let local = l.local_addr().map_err(|e| e.to_string())?;
+            boot.put(&address_key(i, rank), &local.to_string())?;
+        }
+        boot.put(&format!("tcp-rails-{rank}"), &listeners.len().to_string())?;
+        if settings.secret.is_none() && rank == 0 {
+            boot.put(SECRET_KEY, &secret_to_hex(&random()))?;
+        }
+        boot.barrier()?;
         let secret = match settings.secret {
             Some(s) => s,
-            None => {
-                if rank == 0 {
-                    boot.put(SECRET_KEY, &secret_to_hex(&random()))?;
-                }
-                boot.barrier()?;
-                secret_from_hex(&boot.get(SECRET_KEY)?)
-                    .ok_or("the job's tcp secret from rank 0 does not parse")?
-            }
+            None => secret_from_hex(&boot.get(SECRET_KEY)?)
+                .ok_or("the job's tcp secret from rank 0 does not parse")?,
         };
+        // Every rank opens as many rails as the rank with the fewest (rail i joins the
+        // peers' rails i).
+        let mut count = listeners.len();
+        for r in 0..size {
+            let v = boot.get(&format!("tcp-rails-{r}"))?;
+            let n: usize = v
+                .parse()
+                .map_err(|_| format!("rank {r} published a bad tcp rail count {v:?}"))?;
+            count = count.min(n.max(1));
+        }
         let wait = *wait.get_or_insert_with(Doorbell::local);
         let domain = domain.get_or_insert_with(|| Arc::new(ShmDomain::private()));
         // The service thread sleeps on one doorbell (the first queue's): requests from
@@ -146,35 +169,22 @@ pub fn open(settings: &FabricSettings, boot: &dyn Bootstrap) -> Result<Fabric, S
             .flatten()
             .next()
             .map_or_else(Doorbell::local, |s| s.wait_handle());
-        // One rail per interface and connection; every rank opens as many as the rank
-        // with the fewest (rail i joins the peers' rails i).
-        let ips = super::tcp::rail_addrs(tcp)?;
-        let mine = ips.len() * tcp.conns_per_iface.max(1);
-        boot.put(&format!("tcp-rails-{rank}"), &mine.to_string())?;
-        boot.barrier()?;
-        let mut count = mine;
-        for r in 0..size {
-            let v = boot.get(&format!("tcp-rails-{r}"))?;
-            let n: usize = v
-                .parse()
-                .map_err(|_| format!("rank {r} published a bad tcp rail count {v:?}"))?;
-            count = count.min(n.max(1));
-        }
-        for i in 0..count {
-            let ip = ips[i / tcp.conns_per_iface.max(1)];
-            let rail = TcpRail::establish_on(
-                ip,
-                i,
-                tcp.connect,
-                tcp.timeout_ms,
-                count > 1,
-                boot,
-                hosts.clone(),
-                secret,
-                domain.clone(),
-                wait,
-                service_bell,
-            )?;
+        let ctx = TcpContext {
+            me: rank,
+            hosts,
+            secret,
+            domain: domain.clone(),
+            wait,
+            service_bell,
+            connect: tcp.connect,
+            timeout_ms: tcp.timeout_ms,
+            survive_loss: count > 1,
+        };
+        for (i, listener) in listeners.into_iter().take(count).enumerate() {
+            let addrs = (0..size)
+                .map(|r| peer_addr(boot, i, r))
+                .collect::<Result<Vec<_>, String>>()?;
+            let rail = TcpRail::start(&ctx, listener, addrs)?;
             let index = rails.len();
             for (r, subs) in tcp_subs.iter_mut().enumerate() {
                 subs.push(Route {

@@ -401,6 +401,41 @@ pub fn address_key(index: usize, rank: usize) -> String {
     format!("tcp-addr-{index}-{rank}")
 }
 
+/// What every tcp rail of a process shares.
+#[derive(Clone)]
+pub struct TcpContext {
+    /// This rank, and every rank's host name (for messages).
+    pub me: usize,
+    pub hosts: Vec<String>,
+    pub secret: Secret,
+    /// The key table tagged frames are checked against (shared with shm).
+    pub domain: Arc<ShmDomain>,
+    /// Rung when a message or completion arrives; the RMA service thread's doorbell.
+    pub wait: Doorbell,
+    pub service_bell: Doorbell,
+    pub connect: Connect,
+    pub timeout_ms: u32,
+    /// Other rails reach the peers too: a failed link is reported, not fatal.
+    pub survive_loss: bool,
+}
+
+/// A listening socket on `ip` (port chosen by the kernel), for a rail to `start` on.
+pub fn listen(ip: IpAddr) -> Result<TcpListener, String> {
+    TcpListener::bind(SocketAddr::new(ip, 0))
+        .map_err(|e| format!("tcp rail: cannot listen on {ip}: {e}"))
+}
+
+/// Where rank `r`'s rail `index` listens (published under `address_key`).
+pub fn peer_addr(
+    boot: &dyn super::Bootstrap,
+    index: usize,
+    r: usize,
+) -> Result<SocketAddr, String> {
+    let v = boot.get(&address_key(index, r))?;
+    v.parse()
+        .map_err(|_| format!("rank {r} published a bad tcp address {v:?}"))
+}
+
 /// The address each of this process's tcp rails listens on (the first address of each
 /// interface or network `settings.ifaces` names, in its order: one rail per entry; by
 /// default one rail, on the first interface that is up, not loopback when there is
@@ -450,73 +485,44 @@ pub fn rail_addrs(settings: &TcpSettings) -> Result<Vec<IpAddr>, String> {
 }
 
 impl TcpRail {
-    /// Listen, publish our address, learn every peer's (collective through `boot`).
+    /// One rail on `settings`' first interface: listen, publish our address, learn every
+    /// peer's (collective through `boot`). `fabric::open` opens several with one exchange.
     pub fn establish(
         settings: &TcpSettings,
         boot: &dyn super::Bootstrap,
-        hosts: Vec<String>,
-        secret: Secret,
-        domain: Arc<ShmDomain>,
-        wait: Doorbell,
-        service_bell: Doorbell,
+        ctx: &TcpContext,
     ) -> Result<TcpRail, String> {
-        let ip = rail_addrs(settings)?[0];
-        Self::establish_on(
-            ip,
-            0,
-            settings.connect,
-            settings.timeout_ms,
-            false,
-            boot,
-            hosts,
-            secret,
-            domain,
-            wait,
-            service_bell,
-        )
+        let listener = listen(rail_addrs(settings)?[0])?;
+        let local = listener.local_addr().map_err(|e| e.to_string())?;
+        boot.put(&address_key(0, ctx.me), &local.to_string())?;
+        boot.barrier()?;
+        let addrs = (0..boot.size())
+            .map(|r| peer_addr(boot, 0, r))
+            .collect::<Result<Vec<_>, String>>()?;
+        Self::start(ctx, listener, addrs)
     }
 
-    /// Rail `index` of this process, listening on `ip` (every rank opens its rails in the
-    /// same order: rail `index` connects to the peers' rails `index`).
-    #[allow(clippy::too_many_arguments)]
-    pub fn establish_on(
-        ip: IpAddr,
-        index: usize,
-        connect: Connect,
-        timeout_ms: u32,
-        survive_loss: bool,
-        boot: &dyn super::Bootstrap,
-        hosts: Vec<String>,
-        secret: Secret,
-        domain: Arc<ShmDomain>,
-        wait: Doorbell,
-        service_bell: Doorbell,
+    /// A rail listening on `listener`, whose peers' rails listen on `addrs` (by rank):
+    /// starts its progress thread, and connects to every peer now under `Connect::Eager`.
+    pub fn start(
+        ctx: &TcpContext,
+        listener: TcpListener,
+        addrs: Vec<SocketAddr>,
     ) -> Result<TcpRail, String> {
-        let (me, n) = (boot.rank(), boot.size());
-        let listener = TcpListener::bind(SocketAddr::new(ip, 0))
-            .map_err(|e| format!("tcp rail: cannot listen on {ip}: {e}"))?;
-        let local = listener.local_addr().map_err(|e| e.to_string())?;
-        boot.put(&address_key(index, me), &local.to_string())?;
-        boot.barrier()?;
-        let addrs = (0..n)
-            .map(|r| {
-                let v = boot.get(&address_key(index, r))?;
-                v.parse::<SocketAddr>()
-                    .map_err(|_| format!("rank {r} published a bad tcp address {v:?}"))
-            })
-            .collect::<Result<Vec<_>, String>>()?;
+        let (me, n) = (ctx.me, addrs.len());
+        let local_ip = listener.local_addr().map_err(|e| e.to_string())?.ip();
         let poller = polling::Poller::new().map_err(|e| format!("tcp rail: epoll: {e}"))?;
         let shared = Arc::new(Shared {
             me,
-            secret,
-            domain,
-            wait,
+            secret: ctx.secret,
+            domain: ctx.domain.clone(),
+            wait: ctx.wait,
             poller,
-            local_ip: ip,
-            survive_loss,
-            timeout_ms,
+            local_ip,
+            survive_loss: ctx.survive_loss,
+            timeout_ms: ctx.timeout_ms,
             addrs,
-            hosts,
+            hosts: ctx.hosts.clone(),
             links: (0..n)
                 .map(|_| {
                     Mutex::new(Link {
@@ -535,7 +541,7 @@ impl TcpRail {
             stopping: AtomicBool::new(false),
             bye: (0..n).map(|_| AtomicBool::new(false)).collect(),
             gone: (0..n).map(|_| Mutex::new(None)).collect(),
-            service_bell,
+            service_bell: ctx.service_bell,
             requests_in: Mutex::new(VecDeque::new()),
             requests_waiting: AtomicUsize::new(0),
             served: (0..n).map(|_| AtomicU64::new(0)).collect(),
@@ -559,7 +565,7 @@ impl TcpRail {
             polls: 0,
             batch: VecDeque::new(),
         };
-        if connect == Connect::Eager {
+        if ctx.connect == Connect::Eager {
             rail.connect_all()?;
         }
         Ok(rail)

@@ -65,16 +65,18 @@ fn pair_with(connect: Connect) -> Pair {
                     conns_per_iface: 1,
                     timeout_ms: 30_000,
                 };
-                TcpRail::establish(
-                    &settings,
-                    &boot,
-                    vec!["a".into(), "b".into()],
+                let ctx = TcpContext {
+                    me: rank,
+                    hosts: vec!["a".into(), "b".into()],
                     secret,
                     domain,
-                    Doorbell::local(),
-                    Doorbell::local(),
-                )
-                .unwrap()
+                    wait: Doorbell::local(),
+                    service_bell: Doorbell::local(),
+                    connect,
+                    timeout_ms: settings.timeout_ms,
+                    survive_loss: false,
+                };
+                TcpRail::establish(&settings, &boot, &ctx).unwrap()
             })
         })
         .collect();
