@@ -235,7 +235,7 @@ impl Shared {
     /// `peer` left without a goodbye and we need it: the job cannot go on.
     fn peer_gone(&self, peer: usize) -> ! {
         let how = self.gone[peer].lock().clone().unwrap_or_default();
-        progress::fatal(&format!(
+        super::fatal(&format!(
             "rank {}: rank {peer} on host {} is gone (its connection ended without a \
              goodbye: {how}); it died or left without MPI_Finalize",
             self.me, self.hosts[peer]

@@ -164,7 +164,7 @@ impl Progress {
             self.events.clear();
             if let Err(e) = self.s.poller.wait(&mut self.events, timeout) {
                 if e.kind() != std::io::ErrorKind::Interrupted {
-                    fatal(&format!("tcp rail: epoll failed: {e}"));
+                    crate::fabric::fatal(&format!("tcp rail: epoll failed: {e}"));
                 }
             }
             ready.clear();
@@ -228,6 +228,28 @@ impl Progress {
             ready.push((key, flags & read != 0, flags & write != 0));
         }
         true
+    }
+
+    /// Every operation posted to `peer` completes with `RailError::Lost`.
+    fn fail_ops(&mut self, peer: usize) {
+        let failed: Vec<super::Op> = {
+            let mut ops = self.s.ops.lock();
+            let ids: Vec<u64> = ops
+                .iter()
+                .filter(|(_, o)| o.peer == peer)
+                .map(|(&id, _)| id)
+                .collect();
+            ids.iter().filter_map(|id| ops.remove(id)).collect()
+        };
+        for o in failed {
+            match o.waiter {
+                Some(w) => w.set(Err(RailError::Lost(peer))),
+                None => self.s.deliver(Inbound::Done(Completion {
+                    token: o.token,
+                    result: Err(RailError::Lost(peer)),
+                })),
+            }
+        }
     }
 
     /// Stop watching every socket and close them (the process leaves).
@@ -401,7 +423,7 @@ impl Progress {
                     self.peers.dialing.insert(peer, i);
                 }
             }
-            Err(e) => fatal(&format!(
+            Err(e) => crate::fabric::fatal(&format!(
                 "rank {}: cannot connect to rank {peer} on host {} at {addr}: {e}",
                 self.s.me, self.s.hosts[peer]
             )),
@@ -509,30 +531,6 @@ impl Progress {
     }
 }
 
-impl Progress {
-    /// Every operation posted to `peer` completes with `RailError::Lost`.
-    fn fail_ops(&mut self, peer: usize) {
-        let failed: Vec<super::Op> = {
-            let mut ops = self.s.ops.lock();
-            let ids: Vec<u64> = ops
-                .iter()
-                .filter(|(_, o)| o.peer == peer)
-                .map(|(&id, _)| id)
-                .collect();
-            ids.iter().filter_map(|id| ops.remove(id)).collect()
-        };
-        for o in failed {
-            match o.waiter {
-                Some(w) => w.set(Err(RailError::Lost(peer))),
-                None => self.s.deliver(Inbound::Done(Completion {
-                    token: o.token,
-                    result: Err(RailError::Lost(peer)),
-                })),
-            }
-        }
-    }
-}
-
 /// Give up on a connection whose sent data stays unacknowledged for `ms` (a failed link:
 /// TCP would otherwise retransmit for many minutes), and probe an idle one every second.
 fn set_timeouts(stream: &TcpStream, ms: u32) {
@@ -568,11 +566,6 @@ fn write_frame(st: &mut TcpStream, kind: Kind, payload: &[u8]) -> std::io::Resul
     let mut buf = h.encode().to_vec();
     buf.extend_from_slice(payload);
     st.write_all(&buf)
-}
-
-/// The job cannot go on: say why and end this process (the launcher ends the others).
-pub(super) fn fatal(msg: &str) -> ! {
-    crate::fabric::fatal(msg)
 }
 
 fn refusal(e: KeyError) -> Refusal {

@@ -335,16 +335,21 @@ pub enum Taken {
     Done(Status, Owner),
 }
 
+/// How messages to one peer go (the settings', unless the rail to it calls for others).
+#[derive(Clone, Copy, Debug)]
+struct PeerProtocol {
+    /// Largest payload sent eagerly.
+    eager_limit: usize,
+    /// From this many bytes on a rendezvous is split (0: never).
+    split_threshold: usize,
+}
+
 pub struct Pt2pt {
     me: usize,
     settings: ProtocolSettings,
     max_message: usize,
-    /// Per peer: the largest payload sent to it eagerly (`settings.eager_limit`, or more
-    /// where the rail to it takes larger messages: `set_peer_eager_limit`).
-    peer_eager: Vec<usize>,
-    /// Per peer: whether a rendezvous may be split (`settings.split_threshold`); not to a
-    /// peer over a network rail (`set_peer_network`).
-    peer_split: Vec<bool>,
+    /// Per peer: how messages to it go (`set_peer_network` for peers over a network).
+    peer_protocol: Vec<PeerProtocol>,
     reqs: Slab,
     mq: MatchQueues<ReqId, Unexpected>,
     out: Vec<PeerOut>,
@@ -395,8 +400,13 @@ impl Pt2pt {
             .min(max_message - wire::EAGER_SYNC_HEADER);
         Self {
             me,
-            peer_eager: vec![settings.eager_limit; peers],
-            peer_split: vec![true; peers],
+            peer_protocol: vec![
+                PeerProtocol {
+                    eager_limit: settings.eager_limit,
+                    split_threshold: settings.split_threshold,
+                };
+                peers
+            ],
             settings,
             max_message,
             reqs: Slab::default(),
@@ -433,20 +443,26 @@ impl Pt2pt {
     /// rendezvous is read whole, not split (with one wire between the two, the split's
     /// write costs a round trip and moves nothing in parallel).
     pub fn set_peer_network(&mut self, peer: usize, limit: usize, rail_max_message: usize) {
-        if let Some(l) = self.peer_eager.get_mut(peer) {
+        if let Some(p) = self.peer_protocol.get_mut(peer) {
             let cap = rail_max_message.saturating_sub(wire::EAGER_SYNC_HEADER);
-            *l = limit.min(cap).max(self.settings.eager_limit);
-            self.peer_split[peer] = false;
+            p.eager_limit = limit.min(cap).max(self.settings.eager_limit);
+            p.split_threshold = 0;
         }
     }
 
     /// The eager limit towards `peer`.
     #[inline]
     pub(super) fn eager_limit_for(&self, peer: usize) -> usize {
-        self.peer_eager
+        self.peer_protocol
             .get(peer)
-            .copied()
-            .unwrap_or(self.settings.eager_limit)
+            .map_or(self.settings.eager_limit, |p| p.eager_limit)
+    }
+
+    /// From how many bytes on a rendezvous with `peer` is split (0: never).
+    pub(super) fn split_threshold_for(&self, peer: usize) -> usize {
+        self.peer_protocol
+            .get(peer)
+            .map_or(self.settings.split_threshold, |p| p.split_threshold)
     }
 
     /// A request that is already complete (a send that went out at once, MPI_PROC_NULL).

@@ -262,6 +262,7 @@ impl Pt2pt {
             take,
             rts,
         } = d;
+        let threshold = self.split_threshold_for(peer);
         let Some(r) = self.reqs.get_mut(req) else {
             return;
         };
@@ -273,11 +274,6 @@ impl Pt2pt {
         let prefetch = peer != self.me
             && self.reg_policy == RegPolicy::OdpOptimal
             && r.reg.as_ref().is_some_and(|g| g.is_fresh());
-        let threshold = if self.peer_split.get(peer).copied().unwrap_or(true) {
-            self.settings.split_threshold
-        } else {
-            0
-        };
         // Only a contiguous message into a contiguous buffer is split: the write request
         // names one range on each side.
         let base = match r.data {

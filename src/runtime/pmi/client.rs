@@ -103,14 +103,7 @@ impl Conn {
                 let line = line.map_err(PmiError::Wire)?;
                 return Reply::parse(&line).map_err(PmiError::Wire);
             }
-            let mut chunk = [0u8; 4096];
-            match self.file.read(&mut chunk) {
-                Ok(0) => return Err(PmiError::Closed),
-                Ok(n) => self.inbuf.push(&chunk[..n]),
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) if e.kind() == io::ErrorKind::WouldBlock => wait_readable(&self.file)?,
-                Err(err) => return Err(PmiError::Io { op: "read", err }),
-            }
+            read_some(&mut self.file, |b| self.inbuf.push(b))?;
         }
     }
 
@@ -120,6 +113,22 @@ impl Conn {
         }
         self.send(cmd)?;
         self.recv()
+    }
+}
+
+/// One read from the launcher's socket, handed to `push` (nothing when interrupted, or
+/// when it had nothing yet: then after waiting until it has).
+fn read_some(file: &mut File, push: impl FnOnce(&[u8])) -> Result<(), PmiError> {
+    let mut chunk = [0u8; 4096];
+    match file.read(&mut chunk) {
+        Ok(0) => Err(PmiError::Closed),
+        Ok(n) => {
+            push(&chunk[..n]);
+            Ok(())
+        }
+        Err(e) if e.kind() == io::ErrorKind::Interrupted => Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::WouldBlock => wait_readable(file),
+        Err(err) => Err(PmiError::Io { op: "read", err }),
     }
 }
 
@@ -198,14 +207,7 @@ impl Conn2 {
                     got: e,
                 });
             }
-            let mut chunk = [0u8; 4096];
-            match self.file.read(&mut chunk) {
-                Ok(0) => return Err(PmiError::Closed),
-                Ok(n) => self.reader.push(&chunk[..n]),
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) if e.kind() == io::ErrorKind::WouldBlock => wait_readable(&self.file)?,
-                Err(err) => return Err(PmiError::Io { op: "read", err }),
-            }
+            read_some(&mut self.file, |b| self.reader.push(b))?;
         }
     }
 
