@@ -56,14 +56,19 @@ pub struct Fabric {
     pub rails: Vec<Box<dyn Rail>>,
     /// Each rail's service queue (`service.rs`), where it has one.
     pub services: Vec<Option<Arc<dyn Service>>>,
-    /// Indexed by rank: the rail that reaches it (ourselves included); its first
-    /// subchannel.
-    pub routes: Vec<Route>,
-    /// Indexed by rank: every subchannel that reaches it (`routes[r]` first): one per tcp
-    /// rail (interface × connection) for a rank on another host, one otherwise.
+    /// Indexed by rank (ourselves included): every subchannel that reaches it, never
+    /// none: one per tcp rail (interface × connection) for a rank on another host, one
+    /// otherwise.
     pub subchannels: Vec<Vec<Route>>,
     /// Rung when any rail has something for us.
     pub wait: Doorbell,
+}
+
+impl Fabric {
+    /// Per rank, its first subchannel (where requests to its RMA helper go).
+    pub fn first_routes(&self) -> Vec<Route> {
+        self.subchannels.iter().map(|s| s[0]).collect()
+    }
 }
 
 /// Key under which rank 0 hands out a job secret it drew (launchers that give none).
@@ -79,7 +84,6 @@ pub fn open(settings: &FabricSettings, boot: &dyn Bootstrap) -> Result<Fabric, S
         return Ok(Fabric {
             rails: vec![Box::new(rail)],
             services: vec![None],
-            routes: vec![Route { rail: 0, peer: 0 }],
             subchannels: vec![vec![Route { rail: 0, peer: 0 }]],
             wait,
         });
@@ -102,7 +106,7 @@ pub fn open(settings: &FabricSettings, boot: &dyn Bootstrap) -> Result<Fabric, S
     }
     let mut rails: Vec<Box<dyn Rail>> = Vec::new();
     let mut services: Vec<Option<Arc<dyn Service>>> = Vec::new();
-    let mut routes = vec![None; size];
+    let mut shm_routes = vec![None; size];
     let mut tcp_subs: Vec<Vec<Route>> = vec![Vec::new(); size];
     let mut wait = None;
     let mut domain = None;
@@ -124,7 +128,7 @@ pub fn open(settings: &FabricSettings, boot: &dyn Bootstrap) -> Result<Fabric, S
         domain = Some(rail.domain());
         services.push(Some(rail.service() as Arc<dyn Service>));
         for (i, &r) in local.iter().enumerate() {
-            routes[r] = Some(Route { rail: 0, peer: i });
+            shm_routes[r] = Some(Route { rail: 0, peer: i });
         }
         rails.push(Box::new(rail));
     }
@@ -171,7 +175,7 @@ pub fn open(settings: &FabricSettings, boot: &dyn Bootstrap) -> Result<Fabric, S
             .map_or_else(Doorbell::local, |s| s.wait_handle());
         let ctx = TcpContext {
             me: rank,
-            hosts,
+            hosts: hosts.clone(),
             secret,
             domain: domain.clone(),
             wait,
@@ -198,19 +202,17 @@ pub fn open(settings: &FabricSettings, boot: &dyn Bootstrap) -> Result<Fabric, S
     }
     // shm reaches the ranks of this host; tcp (all its rails) the others.
     let subchannels: Vec<Vec<Route>> = (0..size)
-        .map(|r| match routes[r] {
+        .map(|r| match shm_routes[r] {
             Some(route) => vec![route],
             None => std::mem::take(&mut tcp_subs[r]),
         })
         .collect();
-    let routes: Vec<Option<Route>> = subchannels.iter().map(|s| s.first().copied()).collect();
+    if let Some(r) = subchannels.iter().position(|s| s.is_empty()) {
+        return Err(format!("no rail reaches rank {r} (host {})", hosts[r]));
+    }
     Ok(Fabric {
         rails,
         services,
-        routes: routes
-            .into_iter()
-            .map(|r| r.expect("every rank has a route"))
-            .collect(),
         subchannels,
         wait: wait.expect("at least one rail"),
     })

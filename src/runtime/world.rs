@@ -136,7 +136,8 @@ impl World {
         )
         .map_err(intern)?;
         let doorbell = fabric.wait;
-        let services = ServiceChannels::new(fabric.services, &fabric.routes).map(Arc::new);
+        let first_routes = fabric.first_routes();
+        let services = ServiceChannels::new(fabric.services, &first_routes).map(Arc::new);
         // A rail served by a thread of ours (tcp) needs CPU time while we wait for it.
         let rail_thread = fabric.rails.iter().any(|r| r.caps().name == "tcp");
         let channels = Channels::multirail(
