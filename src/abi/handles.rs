@@ -401,6 +401,7 @@ const KEYVAL_INDEX_MASK: u32 = 0x003f_ffff;
 /// The object kind of communicator keyvals.
 pub(crate) const KEYVAL_OBJ_COMM: u32 = 1;
 pub(crate) const KEYVAL_OBJ_WIN: u32 = 2;
+pub(crate) const KEYVAL_OBJ_TYPE: u32 = 3;
 
 /// A keyval (MPI_Comm_create_keyval, MPI_Win_create_keyval); `abi::attr` runs them.
 pub struct Keyval {

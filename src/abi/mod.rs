@@ -26,3 +26,4 @@ pub mod requests;
 pub mod rma;
 pub mod shim;
 pub mod topo;
+pub mod type_attr;

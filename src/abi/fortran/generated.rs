@@ -14,11 +14,14 @@ use std::os::raw::{c_char, c_int, c_void};
 use std::ptr::null_mut;
 
 /// Number of C functions with a Fortran binding here.
-pub const BOUND: usize = 258;
+pub const BOUND: usize = 274;
 
 extern "C" {
     fn PMPI_Abort(comm: MPI_Comm, errorcode: c_int) -> c_int;
     fn PMPI_Accumulate(origin_addr: *const c_void, origin_count: c_int, origin_datatype: MPI_Datatype, target_rank: c_int, target_disp: MPI_Aint, target_count: c_int, target_datatype: MPI_Datatype, op: MPI_Op, win: MPI_Win) -> c_int;
+    fn PMPI_Add_error_class(errorclass: *mut c_int) -> c_int;
+    fn PMPI_Add_error_code(errorclass: c_int, errorcode: *mut c_int) -> c_int;
+    fn PMPI_Add_error_string(errorcode: c_int, string: *const c_char) -> c_int;
     fn PMPI_Address(location: *mut c_void, address: *mut MPI_Aint) -> c_int;
     fn PMPI_Aint_add(base: MPI_Aint, disp: MPI_Aint) -> MPI_Aint;
     fn PMPI_Aint_diff(addr1: MPI_Aint, addr2: MPI_Aint) -> MPI_Aint;
@@ -137,6 +140,7 @@ extern "C" {
     fn PMPI_Info_get(info: MPI_Info, key: *const c_char, valuelen: c_int, value: *mut c_char, flag: *mut c_int) -> c_int;
     fn PMPI_Info_get_nkeys(info: MPI_Info, nkeys: *mut c_int) -> c_int;
     fn PMPI_Info_get_nthkey(info: MPI_Info, n: c_int, key: *mut c_char) -> c_int;
+    fn PMPI_Info_get_string(info: MPI_Info, key: *const c_char, buflen: *mut c_int, value: *mut c_char, flag: *mut c_int) -> c_int;
     fn PMPI_Info_get_valuelen(info: MPI_Info, key: *const c_char, valuelen: *mut c_int, flag: *mut c_int) -> c_int;
     fn PMPI_Info_set(info: MPI_Info, key: *const c_char, value: *const c_char) -> c_int;
     fn PMPI_Init(argc: *mut c_int, argv: *mut *mut *mut c_char) -> c_int;
@@ -165,7 +169,10 @@ extern "C" {
     fn PMPI_Op_create(user_fn: MPI_User_function, commute: c_int, op: *mut MPI_Op) -> c_int;
     fn PMPI_Op_free(op: *mut MPI_Op) -> c_int;
     fn PMPI_Pack(inbuf: *const c_void, incount: c_int, datatype: MPI_Datatype, outbuf: *mut c_void, outsize: c_int, position: *mut c_int, comm: MPI_Comm) -> c_int;
+    fn PMPI_Pack_external(datarep: *const c_char, inbuf: *const c_void, incount: c_int, datatype: MPI_Datatype, outbuf: *mut c_void, outsize: MPI_Aint, position: *mut MPI_Aint) -> c_int;
+    fn PMPI_Pack_external_size(datarep: *const c_char, incount: c_int, datatype: MPI_Datatype, size: *mut MPI_Aint) -> c_int;
     fn PMPI_Pack_size(incount: c_int, datatype: MPI_Datatype, comm: MPI_Comm, size: *mut c_int) -> c_int;
+    fn PMPI_Pcontrol(level: c_int, ...) -> c_int;
     fn PMPI_Probe(source: c_int, tag: c_int, comm: MPI_Comm, status: *mut MPI_Status) -> c_int;
     fn PMPI_Put(origin_addr: *const c_void, origin_count: c_int, origin_datatype: MPI_Datatype, target_rank: c_int, target_disp: MPI_Aint, target_count: c_int, target_datatype: MPI_Datatype, win: MPI_Win) -> c_int;
     fn PMPI_Query_thread(provided: *mut c_int) -> c_int;
@@ -203,16 +210,23 @@ extern "C" {
     fn PMPI_Type_commit(datatype: *mut MPI_Datatype) -> c_int;
     fn PMPI_Type_contiguous(count: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int;
     fn PMPI_Type_create_darray(size: c_int, rank: c_int, ndims: c_int, array_of_gsizes: *const c_int, array_of_distribs: *const c_int, array_of_dargs: *const c_int, array_of_psizes: *const c_int, order: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int;
+    fn PMPI_Type_create_f90_complex(p: c_int, r: c_int, newtype: *mut MPI_Datatype) -> c_int;
+    fn PMPI_Type_create_f90_integer(r: c_int, newtype: *mut MPI_Datatype) -> c_int;
+    fn PMPI_Type_create_f90_real(p: c_int, r: c_int, newtype: *mut MPI_Datatype) -> c_int;
     fn PMPI_Type_create_hindexed(count: c_int, array_of_blocklengths: *const c_int, array_of_displacements: *const MPI_Aint, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int;
     fn PMPI_Type_create_hindexed_block(count: c_int, blocklength: c_int, array_of_displacements: *const MPI_Aint, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int;
     fn PMPI_Type_create_hvector(count: c_int, blocklength: c_int, stride: MPI_Aint, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int;
     fn PMPI_Type_create_indexed_block(count: c_int, blocklength: c_int, array_of_displacements: *const c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int;
+    fn PMPI_Type_create_keyval(type_copy_attr_fn: MPI_Type_copy_attr_function, type_delete_attr_fn: MPI_Type_delete_attr_function, type_keyval: *mut c_int, extra_state: *mut c_void) -> c_int;
     fn PMPI_Type_create_resized(oldtype: MPI_Datatype, lb: MPI_Aint, extent: MPI_Aint, newtype: *mut MPI_Datatype) -> c_int;
     fn PMPI_Type_create_struct(count: c_int, array_of_blocklengths: *const c_int, array_of_displacements: *const MPI_Aint, array_of_types: *const MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int;
     fn PMPI_Type_create_subarray(ndims: c_int, array_of_sizes: *const c_int, array_of_subsizes: *const c_int, array_of_starts: *const c_int, order: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int;
+    fn PMPI_Type_delete_attr(datatype: MPI_Datatype, type_keyval: c_int) -> c_int;
     fn PMPI_Type_dup(oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int;
     fn PMPI_Type_extent(datatype: MPI_Datatype, extent: *mut MPI_Aint) -> c_int;
     fn PMPI_Type_free(datatype: *mut MPI_Datatype) -> c_int;
+    fn PMPI_Type_free_keyval(type_keyval: *mut c_int) -> c_int;
+    fn PMPI_Type_get_attr(datatype: MPI_Datatype, type_keyval: c_int, attribute_val: *mut c_void, flag: *mut c_int) -> c_int;
     fn PMPI_Type_get_contents(datatype: MPI_Datatype, max_integers: c_int, max_addresses: c_int, max_datatypes: c_int, array_of_integers: *mut c_int, array_of_addresses: *mut MPI_Aint, array_of_datatypes: *mut MPI_Datatype) -> c_int;
     fn PMPI_Type_get_envelope(datatype: MPI_Datatype, num_integers: *mut c_int, num_addresses: *mut c_int, num_datatypes: *mut c_int, combiner: *mut c_int) -> c_int;
     fn PMPI_Type_get_extent(datatype: MPI_Datatype, lb: *mut MPI_Aint, extent: *mut MPI_Aint) -> c_int;
@@ -225,6 +239,7 @@ extern "C" {
     fn PMPI_Type_indexed(count: c_int, array_of_blocklengths: *const c_int, array_of_displacements: *const c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int;
     fn PMPI_Type_lb(datatype: MPI_Datatype, displacement: *mut MPI_Aint) -> c_int;
     fn PMPI_Type_match_size(typeclass: c_int, size: c_int, datatype: *mut MPI_Datatype) -> c_int;
+    fn PMPI_Type_set_attr(datatype: MPI_Datatype, type_keyval: c_int, attribute_val: *mut c_void) -> c_int;
     fn PMPI_Type_set_name(datatype: MPI_Datatype, type_name: *const c_char) -> c_int;
     fn PMPI_Type_size(datatype: MPI_Datatype, size: *mut c_int) -> c_int;
     fn PMPI_Type_size_x(datatype: MPI_Datatype, size: *mut MPI_Count) -> c_int;
@@ -232,6 +247,7 @@ extern "C" {
     fn PMPI_Type_ub(datatype: MPI_Datatype, displacement: *mut MPI_Aint) -> c_int;
     fn PMPI_Type_vector(count: c_int, blocklength: c_int, stride: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int;
     fn PMPI_Unpack(inbuf: *const c_void, insize: c_int, position: *mut c_int, outbuf: *mut c_void, outcount: c_int, datatype: MPI_Datatype, comm: MPI_Comm) -> c_int;
+    fn PMPI_Unpack_external(datarep: *const c_char, inbuf: *const c_void, insize: MPI_Aint, position: *mut MPI_Aint, outbuf: *mut c_void, outcount: c_int, datatype: MPI_Datatype) -> c_int;
     fn PMPI_Wait(request: *mut MPI_Request, status: *mut MPI_Status) -> c_int;
     fn PMPI_Waitall(count: c_int, requests: *mut MPI_Request, statuses: *mut MPI_Status) -> c_int;
     fn PMPI_Waitany(count: c_int, requests: *mut MPI_Request, index: *mut c_int, status: *mut MPI_Status) -> c_int;
@@ -297,6 +313,40 @@ pub unsafe extern "C" fn pmpi_accumulate_(origin_addr: *const c_void, origin_cou
 #[no_mangle]
 pub unsafe extern "C" fn mpi_accumulate_(origin_addr: *const c_void, origin_count: *const c_int, origin_datatype: *const MPI_Datatype, target_rank: *const c_int, target_disp: *const MPI_Aint, target_count: *const c_int, target_datatype: *const MPI_Datatype, op: *const MPI_Op, win: *const MPI_Win, ierror: *mut MPI_Fint) {
     pmpi_accumulate_(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_add_error_class_(errorclass: *mut c_int, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Add_error_class(errorclass);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_add_error_class_(errorclass: *mut c_int, ierror: *mut MPI_Fint) {
+    pmpi_add_error_class_(errorclass, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_add_error_code_(errorclass: *const c_int, errorcode: *mut c_int, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Add_error_code(*errorclass, errorcode);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_add_error_code_(errorclass: *const c_int, errorcode: *mut c_int, ierror: *mut MPI_Fint) {
+    pmpi_add_error_code_(errorclass, errorcode, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_add_error_string_(errorcode: *const c_int, string: *const c_char, ierror: *mut MPI_Fint, string_flen: usize) {
+    let string_c = f_str_in(string, string_flen);
+    let rc = PMPI_Add_error_string(*errorcode, string_c.as_ptr());
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_add_error_string_(errorcode: *const c_int, string: *const c_char, ierror: *mut MPI_Fint, string_flen: usize) {
+    pmpi_add_error_string_(errorcode, string, ierror, string_flen)
 }
 
 #[no_mangle]
@@ -1646,6 +1696,22 @@ pub unsafe extern "C" fn mpi_info_get_nthkey_(info: *const MPI_Info, n: *const c
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn pmpi_info_get_string_(info: *const MPI_Info, key: *const c_char, buflen: *mut c_int, value: *mut c_char, flag: *mut c_int, ierror: *mut MPI_Fint, key_flen: usize, value_flen: usize) {
+    let key_c = f_str_in_info(key, key_flen);
+    let mut value_c = FStrOut::new(value_flen);
+    let rc = PMPI_Info_get_string(*info, key_c.as_ptr(), buflen, value_c.as_mut_ptr(), flag);
+    if rc == MPI_SUCCESS && *flag != 0 {
+        value_c.copy_to(value, value_flen);
+    }
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_info_get_string_(info: *const MPI_Info, key: *const c_char, buflen: *mut c_int, value: *mut c_char, flag: *mut c_int, ierror: *mut MPI_Fint, key_flen: usize, value_flen: usize) {
+    pmpi_info_get_string_(info, key, buflen, value, flag, ierror, key_flen, value_flen)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn pmpi_info_get_valuelen_(info: *const MPI_Info, key: *const c_char, valuelen: *mut c_int, flag: *mut c_int, ierror: *mut MPI_Fint, key_flen: usize) {
     let key_c = f_str_in_info(key, key_flen);
     let rc = PMPI_Info_get_valuelen(*info, key_c.as_ptr(), valuelen, flag);
@@ -1966,6 +2032,30 @@ pub unsafe extern "C" fn mpi_pack_(inbuf: *const c_void, incount: *const c_int, 
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn pmpi_pack_external_(datarep: *const c_char, inbuf: *const c_void, incount: *const c_int, datatype: *const MPI_Datatype, outbuf: *mut c_void, outsize: *const MPI_Aint, position: *mut MPI_Aint, ierror: *mut MPI_Fint, datarep_flen: usize) {
+    let datarep_c = f_str_in(datarep, datarep_flen);
+    let rc = PMPI_Pack_external(datarep_c.as_ptr(), f_buf(inbuf as *mut c_void), *incount, *datatype, f_buf(outbuf as *mut c_void), *outsize, position);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_pack_external_(datarep: *const c_char, inbuf: *const c_void, incount: *const c_int, datatype: *const MPI_Datatype, outbuf: *mut c_void, outsize: *const MPI_Aint, position: *mut MPI_Aint, ierror: *mut MPI_Fint, datarep_flen: usize) {
+    pmpi_pack_external_(datarep, inbuf, incount, datatype, outbuf, outsize, position, ierror, datarep_flen)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_pack_external_size_(datarep: *const c_char, incount: *const c_int, datatype: *const MPI_Datatype, size: *mut MPI_Aint, ierror: *mut MPI_Fint, datarep_flen: usize) {
+    let datarep_c = f_str_in(datarep, datarep_flen);
+    let rc = PMPI_Pack_external_size(datarep_c.as_ptr(), *incount, *datatype, size);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_pack_external_size_(datarep: *const c_char, incount: *const c_int, datatype: *const MPI_Datatype, size: *mut MPI_Aint, ierror: *mut MPI_Fint, datarep_flen: usize) {
+    pmpi_pack_external_size_(datarep, incount, datatype, size, ierror, datarep_flen)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn pmpi_pack_size_(incount: *const c_int, datatype: *const MPI_Datatype, comm: *const MPI_Comm, size: *mut c_int, ierror: *mut MPI_Fint) {
     let rc = PMPI_Pack_size(*incount, *datatype, *comm, size);
     set_ierror(ierror, rc);
@@ -1974,6 +2064,16 @@ pub unsafe extern "C" fn pmpi_pack_size_(incount: *const c_int, datatype: *const
 #[no_mangle]
 pub unsafe extern "C" fn mpi_pack_size_(incount: *const c_int, datatype: *const MPI_Datatype, comm: *const MPI_Comm, size: *mut c_int, ierror: *mut MPI_Fint) {
     pmpi_pack_size_(incount, datatype, comm, size, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_pcontrol_(level: *const c_int) {
+    PMPI_Pcontrol(*level);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_pcontrol_(level: *const c_int) {
+    pmpi_pcontrol_(level)
 }
 
 #[no_mangle]
@@ -2388,6 +2488,39 @@ pub unsafe extern "C" fn mpi_type_create_darray_(size: *const c_int, rank: *cons
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn pmpi_type_create_f90_complex_(p: *const c_int, r: *const c_int, newtype: *mut MPI_Datatype, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Type_create_f90_complex(*p, *r, newtype);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_type_create_f90_complex_(p: *const c_int, r: *const c_int, newtype: *mut MPI_Datatype, ierror: *mut MPI_Fint) {
+    pmpi_type_create_f90_complex_(p, r, newtype, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_type_create_f90_integer_(r: *const c_int, newtype: *mut MPI_Datatype, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Type_create_f90_integer(*r, newtype);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_type_create_f90_integer_(r: *const c_int, newtype: *mut MPI_Datatype, ierror: *mut MPI_Fint) {
+    pmpi_type_create_f90_integer_(r, newtype, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_type_create_f90_real_(p: *const c_int, r: *const c_int, newtype: *mut MPI_Datatype, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Type_create_f90_real(*p, *r, newtype);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_type_create_f90_real_(p: *const c_int, r: *const c_int, newtype: *mut MPI_Datatype, ierror: *mut MPI_Fint) {
+    pmpi_type_create_f90_real_(p, r, newtype, ierror)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn pmpi_type_create_hindexed_(count: *const c_int, array_of_blocklengths: *const c_int, array_of_displacements: *const MPI_Aint, oldtype: *const MPI_Datatype, newtype: *mut MPI_Datatype, ierror: *mut MPI_Fint) {
     let rc = PMPI_Type_create_hindexed(*count, array_of_blocklengths, array_of_displacements, *oldtype, newtype);
     set_ierror(ierror, rc);
@@ -2432,6 +2565,26 @@ pub unsafe extern "C" fn mpi_type_create_indexed_block_(count: *const c_int, blo
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn pmpi_type_create_keyval_(copy_fn: FCopyFn, delete_fn: FDeleteFn, keyval: *mut c_int, extra_state: *const MPI_Aint, ierror: *mut MPI_Fint) {
+    let state = FKeyval::new(copy_fn, delete_fn, *extra_state as MPI_Aint, true);
+    let rc = PMPI_Type_create_keyval(
+        Some(f_copy_trampoline),
+        Some(f_delete_trampoline),
+        keyval,
+        state as *mut c_void,
+    );
+    if rc != MPI_SUCCESS {
+        FKeyval::free(state);
+    }
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_type_create_keyval_(copy_fn: FCopyFn, delete_fn: FDeleteFn, keyval: *mut c_int, extra_state: *const MPI_Aint, ierror: *mut MPI_Fint) {
+    pmpi_type_create_keyval_(copy_fn, delete_fn, keyval, extra_state, ierror)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn pmpi_type_create_resized_(oldtype: *const MPI_Datatype, lb: *const MPI_Aint, extent: *const MPI_Aint, newtype: *mut MPI_Datatype, ierror: *mut MPI_Fint) {
     let rc = PMPI_Type_create_resized(*oldtype, *lb, *extent, newtype);
     set_ierror(ierror, rc);
@@ -2462,6 +2615,17 @@ pub unsafe extern "C" fn pmpi_type_create_subarray_(ndims: *const c_int, array_o
 #[no_mangle]
 pub unsafe extern "C" fn mpi_type_create_subarray_(ndims: *const c_int, array_of_sizes: *const c_int, array_of_subsizes: *const c_int, array_of_starts: *const c_int, order: *const c_int, oldtype: *const MPI_Datatype, newtype: *mut MPI_Datatype, ierror: *mut MPI_Fint) {
     pmpi_type_create_subarray_(ndims, array_of_sizes, array_of_subsizes, array_of_starts, order, oldtype, newtype, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_type_delete_attr_(datatype: *const MPI_Datatype, type_keyval: *const c_int, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Type_delete_attr(*datatype, *type_keyval);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_type_delete_attr_(datatype: *const MPI_Datatype, type_keyval: *const c_int, ierror: *mut MPI_Fint) {
+    pmpi_type_delete_attr_(datatype, type_keyval, ierror)
 }
 
 #[no_mangle]
@@ -2497,6 +2661,33 @@ pub unsafe extern "C" fn pmpi_type_free_(datatype: *mut MPI_Datatype, ierror: *m
 #[no_mangle]
 pub unsafe extern "C" fn mpi_type_free_(datatype: *mut MPI_Datatype, ierror: *mut MPI_Fint) {
     pmpi_type_free_(datatype, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_type_free_keyval_(type_keyval: *mut c_int, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Type_free_keyval(type_keyval);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_type_free_keyval_(type_keyval: *mut c_int, ierror: *mut MPI_Fint) {
+    pmpi_type_free_keyval_(type_keyval, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_type_get_attr_(obj: *const MPI_Datatype, keyval: *const c_int, attribute_val: *mut MPI_Aint, flag: *mut c_int, ierror: *mut MPI_Fint) {
+    let k = f_keyval(*keyval);
+    let mut v: *mut c_void = null_mut();
+    let rc = PMPI_Type_get_attr(*obj, k, &raw mut v as *mut c_void, flag);
+    if rc == MPI_SUCCESS && *flag != 0 {
+        *attribute_val = f_attr_value(AttrObj::Type, k, v);
+    }
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_type_get_attr_(obj: *const MPI_Datatype, keyval: *const c_int, attribute_val: *mut MPI_Aint, flag: *mut c_int, ierror: *mut MPI_Fint) {
+    pmpi_type_get_attr_(obj, keyval, attribute_val, flag, ierror)
 }
 
 #[no_mangle]
@@ -2639,6 +2830,18 @@ pub unsafe extern "C" fn mpi_type_match_size_(typeclass: *const c_int, size: *co
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn pmpi_type_set_attr_(obj: *const MPI_Datatype, keyval: *const c_int, attribute_val: *const MPI_Aint, ierror: *mut MPI_Fint) {
+    let v = *attribute_val as MPI_Aint as *mut c_void;
+    let rc = PMPI_Type_set_attr(*obj, f_keyval(*keyval), v);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_type_set_attr_(obj: *const MPI_Datatype, keyval: *const c_int, attribute_val: *const MPI_Aint, ierror: *mut MPI_Fint) {
+    pmpi_type_set_attr_(obj, keyval, attribute_val, ierror)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn pmpi_type_set_name_(datatype: *const MPI_Datatype, type_name: *const c_char, ierror: *mut MPI_Fint, type_name_flen: usize) {
     let type_name_c = f_str_in(type_name, type_name_flen);
     let rc = PMPI_Type_set_name(*datatype, type_name_c.as_ptr());
@@ -2717,6 +2920,18 @@ pub unsafe extern "C" fn pmpi_unpack_(inbuf: *const c_void, insize: *const c_int
 #[no_mangle]
 pub unsafe extern "C" fn mpi_unpack_(inbuf: *const c_void, insize: *const c_int, position: *mut c_int, outbuf: *mut c_void, outcount: *const c_int, datatype: *const MPI_Datatype, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
     pmpi_unpack_(inbuf, insize, position, outbuf, outcount, datatype, comm, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_unpack_external_(datarep: *const c_char, inbuf: *const c_void, insize: *const MPI_Aint, position: *mut MPI_Aint, outbuf: *mut c_void, outcount: *const c_int, datatype: *const MPI_Datatype, ierror: *mut MPI_Fint, datarep_flen: usize) {
+    let datarep_c = f_str_in(datarep, datarep_flen);
+    let rc = PMPI_Unpack_external(datarep_c.as_ptr(), f_buf(inbuf as *mut c_void), *insize, position, f_buf(outbuf as *mut c_void), *outcount, *datatype);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_unpack_external_(datarep: *const c_char, inbuf: *const c_void, insize: *const MPI_Aint, position: *mut MPI_Aint, outbuf: *mut c_void, outcount: *const c_int, datatype: *const MPI_Datatype, ierror: *mut MPI_Fint, datarep_flen: usize) {
+    pmpi_unpack_external_(datarep, inbuf, insize, position, outbuf, outcount, datatype, ierror, datarep_flen)
 }
 
 #[no_mangle]
@@ -3214,4 +3429,5 @@ pub unsafe extern "C" fn mpi_wtime_() -> f64 {
     pmpi_wtime_()
 }
 
-// Not bound (0):
+// Not bound (1):
+//   MPI_Info_create_env: `char **argv` (array of strings)
