@@ -571,6 +571,13 @@ pub enum RequestEntry {
         target: usize,
         seq: u64,
     },
+    /// A persistent collective (MPI_Bcast_init ...): how to start a round, and the
+    /// nonblocking collective of the current one.
+    PersistentColl {
+        start: super::coll_persistent::StartColl,
+        active: Option<crate::coll::schedule::CollId>,
+        comm: MPI_Comm,
+    },
     /// A persistent request (MPI_Send_init / MPI_Recv_init) and its current round.
     Persistent {
         spec: PersistentSpec,

@@ -818,6 +818,12 @@ pub unsafe extern "C" fn PMPI_Recv_init(
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Start(request: *mut MPI_Request) -> c_int {
+    if let Some(rc) = (!request.is_null())
+        .then(|| requests::start_collective(*request))
+        .flatten()
+    {
+        return rc;
+    }
     run("MPI_Start", MPI_COMM_WORLD, || {
         if request.is_null() {
             return mpi_err!(Request, "NULL request pointer");
@@ -830,7 +836,17 @@ pub unsafe extern "C" fn PMPI_Start(request: *mut MPI_Request) -> c_int {
 pub unsafe extern "C" fn PMPI_Startall(count: c_int, requests: *mut MPI_Request) -> c_int {
     run("MPI_Startall", MPI_COMM_WORLD, || {
         for &h in slice_mut(requests, count)?.iter() {
-            requests::start(h)?;
+            match requests::start_collective(h) {
+                None => requests::start(h)?,
+                Some(MPI_SUCCESS) => {}
+                // The collective's own error went to its communicator's handler already.
+                Some(rc) => {
+                    return Err(Error::new(
+                        ErrorClass::Other,
+                        format!("a collective could not start (error {rc})"),
+                    ))
+                }
+            }
         }
         Ok(())
     })

@@ -14,7 +14,7 @@ use std::os::raw::{c_char, c_int, c_void};
 use std::ptr::null_mut;
 
 /// Number of C functions with a Fortran binding here.
-pub const BOUND: usize = 274;
+pub const BOUND: usize = 296;
 
 extern "C" {
     fn PMPI_Abort(comm: MPI_Comm, errorcode: c_int) -> c_int;
@@ -26,17 +26,25 @@ extern "C" {
     fn PMPI_Aint_add(base: MPI_Aint, disp: MPI_Aint) -> MPI_Aint;
     fn PMPI_Aint_diff(addr1: MPI_Aint, addr2: MPI_Aint) -> MPI_Aint;
     fn PMPI_Allgather(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, comm: MPI_Comm) -> c_int;
+    fn PMPI_Allgather_init(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int;
     fn PMPI_Allgatherv(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, displs: *const c_int, recvtype: MPI_Datatype, comm: MPI_Comm) -> c_int;
+    fn PMPI_Allgatherv_init(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, displs: *const c_int, recvtype: MPI_Datatype, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int;
     fn PMPI_Alloc_mem(size: MPI_Aint, info: MPI_Info, baseptr: *mut c_void) -> c_int;
     fn PMPI_Allreduce(sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm) -> c_int;
+    fn PMPI_Allreduce_init(sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int;
     fn PMPI_Alltoall(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, comm: MPI_Comm) -> c_int;
+    fn PMPI_Alltoall_init(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int;
     fn PMPI_Alltoallv(sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const c_int, recvtype: MPI_Datatype, comm: MPI_Comm) -> c_int;
+    fn PMPI_Alltoallv_init(sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const c_int, recvtype: MPI_Datatype, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int;
     fn PMPI_Alltoallw(sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const c_int, sendtypes: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const c_int, recvtypes: *const MPI_Datatype, comm: MPI_Comm) -> c_int;
+    fn PMPI_Alltoallw_init(sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const c_int, sendtypes: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const c_int, recvtypes: *const MPI_Datatype, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int;
     fn PMPI_Attr_delete(comm: MPI_Comm, keyval: c_int) -> c_int;
     fn PMPI_Attr_get(comm: MPI_Comm, keyval: c_int, attribute_val: *mut c_void, flag: *mut c_int) -> c_int;
     fn PMPI_Attr_put(comm: MPI_Comm, keyval: c_int, attribute_val: *mut c_void) -> c_int;
     fn PMPI_Barrier(comm: MPI_Comm) -> c_int;
+    fn PMPI_Barrier_init(comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int;
     fn PMPI_Bcast(buffer: *mut c_void, count: c_int, datatype: MPI_Datatype, root: c_int, comm: MPI_Comm) -> c_int;
+    fn PMPI_Bcast_init(buffer: *mut c_void, count: c_int, datatype: MPI_Datatype, root: c_int, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int;
     fn PMPI_Cancel(request: *mut MPI_Request) -> c_int;
     fn PMPI_Cart_coords(comm: MPI_Comm, rank: c_int, maxdims: c_int, coords: *mut c_int) -> c_int;
     fn PMPI_Cart_create(comm_old: MPI_Comm, ndims: c_int, dims: *const c_int, periods: *const c_int, reorder: c_int, comm_cart: *mut MPI_Comm) -> c_int;
@@ -84,12 +92,15 @@ extern "C" {
     fn PMPI_Error_class(errorcode: c_int, errorclass: *mut c_int) -> c_int;
     fn PMPI_Error_string(errorcode: c_int, string: *mut c_char, resultlen: *mut c_int) -> c_int;
     fn PMPI_Exscan(sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm) -> c_int;
+    fn PMPI_Exscan_init(sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int;
     fn PMPI_Fetch_and_op(origin_addr: *const c_void, result_addr: *mut c_void, datatype: MPI_Datatype, target_rank: c_int, target_disp: MPI_Aint, op: MPI_Op, win: MPI_Win) -> c_int;
     fn PMPI_Finalize() -> c_int;
     fn PMPI_Finalized(flag: *mut c_int) -> c_int;
     fn PMPI_Free_mem(base: *mut c_void) -> c_int;
     fn PMPI_Gather(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, root: c_int, comm: MPI_Comm) -> c_int;
+    fn PMPI_Gather_init(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, root: c_int, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int;
     fn PMPI_Gatherv(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, displs: *const c_int, recvtype: MPI_Datatype, root: c_int, comm: MPI_Comm) -> c_int;
+    fn PMPI_Gatherv_init(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, displs: *const c_int, recvtype: MPI_Datatype, root: c_int, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int;
     fn PMPI_Get(origin_addr: *mut c_void, origin_count: c_int, origin_datatype: MPI_Datatype, target_rank: c_int, target_disp: MPI_Aint, target_count: c_int, target_datatype: MPI_Datatype, win: MPI_Win) -> c_int;
     fn PMPI_Get_accumulate(origin_addr: *const c_void, origin_count: c_int, origin_datatype: MPI_Datatype, result_addr: *mut c_void, result_count: c_int, result_datatype: MPI_Datatype, target_rank: c_int, target_disp: MPI_Aint, target_count: c_int, target_datatype: MPI_Datatype, op: MPI_Op, win: MPI_Win) -> c_int;
     fn PMPI_Get_address(location: *const c_void, address: *mut MPI_Aint) -> c_int;
@@ -161,10 +172,15 @@ extern "C" {
     fn PMPI_Keyval_create(copy_fn: MPI_Copy_function, delete_fn: MPI_Delete_function, keyval: *mut c_int, extra_state: *mut c_void) -> c_int;
     fn PMPI_Keyval_free(keyval: *mut c_int) -> c_int;
     fn PMPI_Neighbor_allgather(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, comm: MPI_Comm) -> c_int;
+    fn PMPI_Neighbor_allgather_init(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int;
     fn PMPI_Neighbor_allgatherv(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, displs: *const c_int, recvtype: MPI_Datatype, comm: MPI_Comm) -> c_int;
+    fn PMPI_Neighbor_allgatherv_init(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, displs: *const c_int, recvtype: MPI_Datatype, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int;
     fn PMPI_Neighbor_alltoall(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, comm: MPI_Comm) -> c_int;
+    fn PMPI_Neighbor_alltoall_init(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int;
     fn PMPI_Neighbor_alltoallv(sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const c_int, recvtype: MPI_Datatype, comm: MPI_Comm) -> c_int;
+    fn PMPI_Neighbor_alltoallv_init(sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const c_int, recvtype: MPI_Datatype, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int;
     fn PMPI_Neighbor_alltoallw(sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const MPI_Aint, sendtypes: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const MPI_Aint, recvtypes: *const MPI_Datatype, comm: MPI_Comm) -> c_int;
+    fn PMPI_Neighbor_alltoallw_init(sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const MPI_Aint, sendtypes: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const MPI_Aint, recvtypes: *const MPI_Datatype, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int;
     fn PMPI_Op_commutative(op: MPI_Op, commute: *mut c_int) -> c_int;
     fn PMPI_Op_create(user_fn: MPI_User_function, commute: c_int, op: *mut MPI_Op) -> c_int;
     fn PMPI_Op_free(op: *mut MPI_Op) -> c_int;
@@ -180,9 +196,12 @@ extern "C" {
     fn PMPI_Recv(buf: *mut c_void, count: c_int, datatype: MPI_Datatype, source: c_int, tag: c_int, comm: MPI_Comm, status: *mut MPI_Status) -> c_int;
     fn PMPI_Recv_init(buf: *mut c_void, count: c_int, datatype: MPI_Datatype, source: c_int, tag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int;
     fn PMPI_Reduce(sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, datatype: MPI_Datatype, op: MPI_Op, root: c_int, comm: MPI_Comm) -> c_int;
+    fn PMPI_Reduce_init(sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, datatype: MPI_Datatype, op: MPI_Op, root: c_int, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int;
     fn PMPI_Reduce_local(inbuf: *const c_void, inoutbuf: *mut c_void, count: c_int, datatype: MPI_Datatype, op: MPI_Op) -> c_int;
     fn PMPI_Reduce_scatter(sendbuf: *const c_void, recvbuf: *mut c_void, recvcounts: *const c_int, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm) -> c_int;
     fn PMPI_Reduce_scatter_block(sendbuf: *const c_void, recvbuf: *mut c_void, recvcount: c_int, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm) -> c_int;
+    fn PMPI_Reduce_scatter_block_init(sendbuf: *const c_void, recvbuf: *mut c_void, recvcount: c_int, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int;
+    fn PMPI_Reduce_scatter_init(sendbuf: *const c_void, recvbuf: *mut c_void, recvcounts: *const c_int, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int;
     fn PMPI_Request_free(request: *mut MPI_Request) -> c_int;
     fn PMPI_Request_get_status(request: MPI_Request, flag: *mut c_int, status: *mut MPI_Status) -> c_int;
     fn PMPI_Rget(origin_addr: *mut c_void, origin_count: c_int, origin_datatype: MPI_Datatype, target_rank: c_int, target_disp: MPI_Aint, target_count: c_int, target_datatype: MPI_Datatype, win: MPI_Win, request: *mut MPI_Request) -> c_int;
@@ -191,8 +210,11 @@ extern "C" {
     fn PMPI_Rsend(buf: *const c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm) -> c_int;
     fn PMPI_Rsend_init(buf: *const c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int;
     fn PMPI_Scan(sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm) -> c_int;
+    fn PMPI_Scan_init(sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int;
     fn PMPI_Scatter(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, root: c_int, comm: MPI_Comm) -> c_int;
+    fn PMPI_Scatter_init(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, root: c_int, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int;
     fn PMPI_Scatterv(sendbuf: *const c_void, sendcounts: *const c_int, displs: *const c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, root: c_int, comm: MPI_Comm) -> c_int;
+    fn PMPI_Scatterv_init(sendbuf: *const c_void, sendcounts: *const c_int, displs: *const c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, root: c_int, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int;
     fn PMPI_Send(buf: *const c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm) -> c_int;
     fn PMPI_Send_init(buf: *const c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int;
     fn PMPI_Sendrecv(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, dest: c_int, sendtag: c_int, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, source: c_int, recvtag: c_int, comm: MPI_Comm, status: *mut MPI_Status) -> c_int;
@@ -394,6 +416,17 @@ pub unsafe extern "C" fn mpi_allgather_(sendbuf: *const c_void, sendcount: *cons
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn pmpi_allgather_init_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcount: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Allgather_init(f_buf(sendbuf as *mut c_void), *sendcount, *sendtype, f_buf(recvbuf as *mut c_void), *recvcount, *recvtype, *comm, *info, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_allgather_init_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcount: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_allgather_init_(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request, ierror)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn pmpi_allgatherv_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, displs: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
     let rc = PMPI_Allgatherv(f_buf(sendbuf as *mut c_void), *sendcount, *sendtype, f_buf(recvbuf as *mut c_void), recvcounts, displs, *recvtype, *comm);
     set_ierror(ierror, rc);
@@ -402,6 +435,17 @@ pub unsafe extern "C" fn pmpi_allgatherv_(sendbuf: *const c_void, sendcount: *co
 #[no_mangle]
 pub unsafe extern "C" fn mpi_allgatherv_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, displs: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
     pmpi_allgatherv_(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_allgatherv_init_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, displs: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Allgatherv_init(f_buf(sendbuf as *mut c_void), *sendcount, *sendtype, f_buf(recvbuf as *mut c_void), recvcounts, displs, *recvtype, *comm, *info, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_allgatherv_init_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, displs: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_allgatherv_init_(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, request, ierror)
 }
 
 #[no_mangle]
@@ -427,6 +471,17 @@ pub unsafe extern "C" fn mpi_allreduce_(sendbuf: *const c_void, recvbuf: *mut c_
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn pmpi_allreduce_init_(sendbuf: *const c_void, recvbuf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Allreduce_init(f_buf(sendbuf as *mut c_void), f_buf(recvbuf as *mut c_void), *count, *datatype, *op, *comm, *info, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_allreduce_init_(sendbuf: *const c_void, recvbuf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_allreduce_init_(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn pmpi_alltoall_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcount: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
     let rc = PMPI_Alltoall(f_buf(sendbuf as *mut c_void), *sendcount, *sendtype, f_buf(recvbuf as *mut c_void), *recvcount, *recvtype, *comm);
     set_ierror(ierror, rc);
@@ -435,6 +490,17 @@ pub unsafe extern "C" fn pmpi_alltoall_(sendbuf: *const c_void, sendcount: *cons
 #[no_mangle]
 pub unsafe extern "C" fn mpi_alltoall_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcount: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
     pmpi_alltoall_(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_alltoall_init_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcount: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Alltoall_init(f_buf(sendbuf as *mut c_void), *sendcount, *sendtype, f_buf(recvbuf as *mut c_void), *recvcount, *recvtype, *comm, *info, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_alltoall_init_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcount: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_alltoall_init_(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request, ierror)
 }
 
 #[no_mangle]
@@ -449,6 +515,17 @@ pub unsafe extern "C" fn mpi_alltoallv_(sendbuf: *const c_void, sendcounts: *con
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn pmpi_alltoallv_init_(sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Alltoallv_init(f_buf(sendbuf as *mut c_void), sendcounts, sdispls, *sendtype, f_buf(recvbuf as *mut c_void), recvcounts, rdispls, *recvtype, *comm, *info, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_alltoallv_init_(sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_alltoallv_init_(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request, ierror)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn pmpi_alltoallw_(sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const c_int, sendtypes: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const c_int, recvtypes: *const MPI_Datatype, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
     let rc = PMPI_Alltoallw(f_buf(sendbuf as *mut c_void), sendcounts, sdispls, sendtypes, f_buf(recvbuf as *mut c_void), recvcounts, rdispls, recvtypes, *comm);
     set_ierror(ierror, rc);
@@ -457,6 +534,17 @@ pub unsafe extern "C" fn pmpi_alltoallw_(sendbuf: *const c_void, sendcounts: *co
 #[no_mangle]
 pub unsafe extern "C" fn mpi_alltoallw_(sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const c_int, sendtypes: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const c_int, recvtypes: *const MPI_Datatype, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
     pmpi_alltoallw_(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_alltoallw_init_(sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const c_int, sendtypes: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const c_int, recvtypes: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Alltoallw_init(f_buf(sendbuf as *mut c_void), sendcounts, sdispls, sendtypes, f_buf(recvbuf as *mut c_void), recvcounts, rdispls, recvtypes, *comm, *info, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_alltoallw_init_(sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const c_int, sendtypes: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const c_int, recvtypes: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_alltoallw_init_(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request, ierror)
 }
 
 #[no_mangle]
@@ -510,6 +598,17 @@ pub unsafe extern "C" fn mpi_barrier_(comm: *const MPI_Comm, ierror: *mut MPI_Fi
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn pmpi_barrier_init_(comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Barrier_init(*comm, *info, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_barrier_init_(comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_barrier_init_(comm, info, request, ierror)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn pmpi_bcast_(buffer: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
     let rc = PMPI_Bcast(f_buf(buffer as *mut c_void), *count, *datatype, *root, *comm);
     set_ierror(ierror, rc);
@@ -518,6 +617,17 @@ pub unsafe extern "C" fn pmpi_bcast_(buffer: *mut c_void, count: *const c_int, d
 #[no_mangle]
 pub unsafe extern "C" fn mpi_bcast_(buffer: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
     pmpi_bcast_(buffer, count, datatype, root, comm, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_bcast_init_(buffer: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Bcast_init(f_buf(buffer as *mut c_void), *count, *datatype, *root, *comm, *info, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_bcast_init_(buffer: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_bcast_init_(buffer, count, datatype, root, comm, info, request, ierror)
 }
 
 #[no_mangle]
@@ -1062,6 +1172,17 @@ pub unsafe extern "C" fn mpi_exscan_(sendbuf: *const c_void, recvbuf: *mut c_voi
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn pmpi_exscan_init_(sendbuf: *const c_void, recvbuf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Exscan_init(f_buf(sendbuf as *mut c_void), f_buf(recvbuf as *mut c_void), *count, *datatype, *op, *comm, *info, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_exscan_init_(sendbuf: *const c_void, recvbuf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_exscan_init_(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn pmpi_fetch_and_op_(origin_addr: *const c_void, result_addr: *mut c_void, datatype: *const MPI_Datatype, target_rank: *const c_int, target_disp: *const MPI_Aint, op: *const MPI_Op, win: *const MPI_Win, ierror: *mut MPI_Fint) {
     let rc = PMPI_Fetch_and_op(f_buf(origin_addr as *mut c_void), f_buf(result_addr as *mut c_void), *datatype, *target_rank, *target_disp, *op, *win);
     set_ierror(ierror, rc);
@@ -1117,6 +1238,17 @@ pub unsafe extern "C" fn mpi_gather_(sendbuf: *const c_void, sendcount: *const c
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn pmpi_gather_init_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcount: *const c_int, recvtype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Gather_init(f_buf(sendbuf as *mut c_void), *sendcount, *sendtype, f_buf(recvbuf as *mut c_void), *recvcount, *recvtype, *root, *comm, *info, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_gather_init_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcount: *const c_int, recvtype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_gather_init_(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request, ierror)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn pmpi_gatherv_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, displs: *const c_int, recvtype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
     let rc = PMPI_Gatherv(f_buf(sendbuf as *mut c_void), *sendcount, *sendtype, f_buf(recvbuf as *mut c_void), recvcounts, displs, *recvtype, *root, *comm);
     set_ierror(ierror, rc);
@@ -1125,6 +1257,17 @@ pub unsafe extern "C" fn pmpi_gatherv_(sendbuf: *const c_void, sendcount: *const
 #[no_mangle]
 pub unsafe extern "C" fn mpi_gatherv_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, displs: *const c_int, recvtype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
     pmpi_gatherv_(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_gatherv_init_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, displs: *const c_int, recvtype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Gatherv_init(f_buf(sendbuf as *mut c_void), *sendcount, *sendtype, f_buf(recvbuf as *mut c_void), recvcounts, displs, *recvtype, *root, *comm, *info, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_gatherv_init_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, displs: *const c_int, recvtype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_gatherv_init_(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, info, request, ierror)
 }
 
 #[no_mangle]
@@ -1944,6 +2087,17 @@ pub unsafe extern "C" fn mpi_neighbor_allgather_(sendbuf: *const c_void, sendcou
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn pmpi_neighbor_allgather_init_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcount: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Neighbor_allgather_init(f_buf(sendbuf as *mut c_void), *sendcount, *sendtype, f_buf(recvbuf as *mut c_void), *recvcount, *recvtype, *comm, *info, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_neighbor_allgather_init_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcount: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_neighbor_allgather_init_(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request, ierror)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn pmpi_neighbor_allgatherv_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, displs: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
     let rc = PMPI_Neighbor_allgatherv(f_buf(sendbuf as *mut c_void), *sendcount, *sendtype, f_buf(recvbuf as *mut c_void), recvcounts, displs, *recvtype, *comm);
     set_ierror(ierror, rc);
@@ -1952,6 +2106,17 @@ pub unsafe extern "C" fn pmpi_neighbor_allgatherv_(sendbuf: *const c_void, sendc
 #[no_mangle]
 pub unsafe extern "C" fn mpi_neighbor_allgatherv_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, displs: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
     pmpi_neighbor_allgatherv_(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_neighbor_allgatherv_init_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, displs: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Neighbor_allgatherv_init(f_buf(sendbuf as *mut c_void), *sendcount, *sendtype, f_buf(recvbuf as *mut c_void), recvcounts, displs, *recvtype, *comm, *info, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_neighbor_allgatherv_init_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, displs: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_neighbor_allgatherv_init_(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, request, ierror)
 }
 
 #[no_mangle]
@@ -1966,6 +2131,17 @@ pub unsafe extern "C" fn mpi_neighbor_alltoall_(sendbuf: *const c_void, sendcoun
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn pmpi_neighbor_alltoall_init_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcount: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Neighbor_alltoall_init(f_buf(sendbuf as *mut c_void), *sendcount, *sendtype, f_buf(recvbuf as *mut c_void), *recvcount, *recvtype, *comm, *info, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_neighbor_alltoall_init_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcount: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_neighbor_alltoall_init_(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request, ierror)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn pmpi_neighbor_alltoallv_(sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
     let rc = PMPI_Neighbor_alltoallv(f_buf(sendbuf as *mut c_void), sendcounts, sdispls, *sendtype, f_buf(recvbuf as *mut c_void), recvcounts, rdispls, *recvtype, *comm);
     set_ierror(ierror, rc);
@@ -1977,6 +2153,17 @@ pub unsafe extern "C" fn mpi_neighbor_alltoallv_(sendbuf: *const c_void, sendcou
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn pmpi_neighbor_alltoallv_init_(sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Neighbor_alltoallv_init(f_buf(sendbuf as *mut c_void), sendcounts, sdispls, *sendtype, f_buf(recvbuf as *mut c_void), recvcounts, rdispls, *recvtype, *comm, *info, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_neighbor_alltoallv_init_(sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_neighbor_alltoallv_init_(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request, ierror)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn pmpi_neighbor_alltoallw_(sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const MPI_Aint, sendtypes: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const MPI_Aint, recvtypes: *const MPI_Datatype, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
     let rc = PMPI_Neighbor_alltoallw(f_buf(sendbuf as *mut c_void), sendcounts, sdispls, sendtypes, f_buf(recvbuf as *mut c_void), recvcounts, rdispls, recvtypes, *comm);
     set_ierror(ierror, rc);
@@ -1985,6 +2172,17 @@ pub unsafe extern "C" fn pmpi_neighbor_alltoallw_(sendbuf: *const c_void, sendco
 #[no_mangle]
 pub unsafe extern "C" fn mpi_neighbor_alltoallw_(sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const MPI_Aint, sendtypes: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const MPI_Aint, recvtypes: *const MPI_Datatype, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
     pmpi_neighbor_alltoallw_(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_neighbor_alltoallw_init_(sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const MPI_Aint, sendtypes: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const MPI_Aint, recvtypes: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Neighbor_alltoallw_init(f_buf(sendbuf as *mut c_void), sendcounts, sdispls, sendtypes, f_buf(recvbuf as *mut c_void), recvcounts, rdispls, recvtypes, *comm, *info, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_neighbor_alltoallw_init_(sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const MPI_Aint, sendtypes: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const MPI_Aint, recvtypes: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_neighbor_alltoallw_init_(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request, ierror)
 }
 
 #[no_mangle]
@@ -2154,6 +2352,17 @@ pub unsafe extern "C" fn mpi_reduce_(sendbuf: *const c_void, recvbuf: *mut c_voi
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn pmpi_reduce_init_(sendbuf: *const c_void, recvbuf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, root: *const c_int, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Reduce_init(f_buf(sendbuf as *mut c_void), f_buf(recvbuf as *mut c_void), *count, *datatype, *op, *root, *comm, *info, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_reduce_init_(sendbuf: *const c_void, recvbuf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, root: *const c_int, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_reduce_init_(sendbuf, recvbuf, count, datatype, op, root, comm, info, request, ierror)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn pmpi_reduce_local_(inbuf: *const c_void, inoutbuf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, ierror: *mut MPI_Fint) {
     let rc = PMPI_Reduce_local(f_buf(inbuf as *mut c_void), f_buf(inoutbuf as *mut c_void), *count, *datatype, *op);
     set_ierror(ierror, rc);
@@ -2184,6 +2393,28 @@ pub unsafe extern "C" fn pmpi_reduce_scatter_block_(sendbuf: *const c_void, recv
 #[no_mangle]
 pub unsafe extern "C" fn mpi_reduce_scatter_block_(sendbuf: *const c_void, recvbuf: *mut c_void, recvcount: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
     pmpi_reduce_scatter_block_(sendbuf, recvbuf, recvcount, datatype, op, comm, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_reduce_scatter_block_init_(sendbuf: *const c_void, recvbuf: *mut c_void, recvcount: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Reduce_scatter_block_init(f_buf(sendbuf as *mut c_void), f_buf(recvbuf as *mut c_void), *recvcount, *datatype, *op, *comm, *info, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_reduce_scatter_block_init_(sendbuf: *const c_void, recvbuf: *mut c_void, recvcount: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_reduce_scatter_block_init_(sendbuf, recvbuf, recvcount, datatype, op, comm, info, request, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_reduce_scatter_init_(sendbuf: *const c_void, recvbuf: *mut c_void, recvcounts: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Reduce_scatter_init(f_buf(sendbuf as *mut c_void), f_buf(recvbuf as *mut c_void), recvcounts, *datatype, *op, *comm, *info, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_reduce_scatter_init_(sendbuf: *const c_void, recvbuf: *mut c_void, recvcounts: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_reduce_scatter_init_(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request, ierror)
 }
 
 #[no_mangle]
@@ -2275,6 +2506,17 @@ pub unsafe extern "C" fn mpi_scan_(sendbuf: *const c_void, recvbuf: *mut c_void,
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn pmpi_scan_init_(sendbuf: *const c_void, recvbuf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Scan_init(f_buf(sendbuf as *mut c_void), f_buf(recvbuf as *mut c_void), *count, *datatype, *op, *comm, *info, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_scan_init_(sendbuf: *const c_void, recvbuf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_scan_init_(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn pmpi_scatter_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcount: *const c_int, recvtype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
     let rc = PMPI_Scatter(f_buf(sendbuf as *mut c_void), *sendcount, *sendtype, f_buf(recvbuf as *mut c_void), *recvcount, *recvtype, *root, *comm);
     set_ierror(ierror, rc);
@@ -2286,6 +2528,17 @@ pub unsafe extern "C" fn mpi_scatter_(sendbuf: *const c_void, sendcount: *const 
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn pmpi_scatter_init_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcount: *const c_int, recvtype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Scatter_init(f_buf(sendbuf as *mut c_void), *sendcount, *sendtype, f_buf(recvbuf as *mut c_void), *recvcount, *recvtype, *root, *comm, *info, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_scatter_init_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcount: *const c_int, recvtype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_scatter_init_(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request, ierror)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn pmpi_scatterv_(sendbuf: *const c_void, sendcounts: *const c_int, displs: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcount: *const c_int, recvtype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
     let rc = PMPI_Scatterv(f_buf(sendbuf as *mut c_void), sendcounts, displs, *sendtype, f_buf(recvbuf as *mut c_void), *recvcount, *recvtype, *root, *comm);
     set_ierror(ierror, rc);
@@ -2294,6 +2547,17 @@ pub unsafe extern "C" fn pmpi_scatterv_(sendbuf: *const c_void, sendcounts: *con
 #[no_mangle]
 pub unsafe extern "C" fn mpi_scatterv_(sendbuf: *const c_void, sendcounts: *const c_int, displs: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcount: *const c_int, recvtype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
     pmpi_scatterv_(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_scatterv_init_(sendbuf: *const c_void, sendcounts: *const c_int, displs: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcount: *const c_int, recvtype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Scatterv_init(f_buf(sendbuf as *mut c_void), sendcounts, displs, *sendtype, f_buf(recvbuf as *mut c_void), *recvcount, *recvtype, *root, *comm, *info, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_scatterv_init_(sendbuf: *const c_void, sendcounts: *const c_int, displs: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcount: *const c_int, recvtype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_scatterv_init_(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request, ierror)
 }
 
 #[no_mangle]
