@@ -39,6 +39,30 @@ static int failing_copy(MPI_Datatype t, int key, void *extra, void *in, void *ou
     return MPI_ERR_OTHER;
 }
 
+static int handler_calls;
+
+static void count_handler(MPI_Comm *comm, int *code, ...)
+{
+    (void)comm;
+    (void)code;
+    handler_calls++;
+}
+
+/* The MPI-1 names of the error-handler calls. */
+static void errhandler_mpi1(void)
+{
+    MPI_Errhandler eh, got;
+    CHECK_MPI(MPI_Errhandler_create(count_handler, &eh));
+    CHECK_MPI(MPI_Errhandler_set(MPI_COMM_SELF, eh));
+    CHECK_MPI(MPI_Errhandler_get(MPI_COMM_SELF, &got));
+    CHECK(got == eh, "MPI_Errhandler_get");
+    CHECK(MPI_Send(NULL, -1, MPI_INT, 0, 0, MPI_COMM_SELF) == MPI_ERR_COUNT, "error code");
+    CHECK(handler_calls == 1, "handler ran %d times", handler_calls);
+    CHECK_MPI(MPI_Errhandler_set(MPI_COMM_SELF, MPI_ERRORS_RETURN));
+    CHECK_MPI(MPI_Errhandler_free(&got));
+    CHECK_MPI(MPI_Errhandler_free(&eh));
+}
+
 static void errors_added(void)
 {
     int cls, code, code2, c, len, last = 0, flag = 0, *lastp;
@@ -225,6 +249,7 @@ int main(int argc, char **argv)
     CHECK(MPI_Pcontrol(1) == MPI_SUCCESS, "MPI_Pcontrol(1)");
     CHECK(MPI_Pcontrol(2, "extra", 3) == MPI_SUCCESS, "variadic MPI_Pcontrol");
     errors_added();
+    errhandler_mpi1();
     type_attrs();
     pack_external();
     f90_types();

@@ -279,3 +279,27 @@ pub unsafe extern "C" fn PMPI_Error_class(errorcode: c_int, errorclass: *mut c_i
         },
     )
 }
+
+// MPI-1 names of the communicator error-handler calls (deprecated in MPI-2, removed in
+// MPI-3, still linked by old programs and MPICH's tests; MPICH exports them).
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Errhandler_create(
+    function: MPI_Handler_function,
+    errhandler: *mut MPI_Errhandler,
+) -> c_int {
+    super::comm::PMPI_Comm_create_errhandler(function, errhandler)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Errhandler_set(comm: MPI_Comm, errhandler: MPI_Errhandler) -> c_int {
+    super::comm::PMPI_Comm_set_errhandler(comm, errhandler)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Errhandler_get(
+    comm: MPI_Comm,
+    errhandler: *mut MPI_Errhandler,
+) -> c_int {
+    super::comm::PMPI_Comm_get_errhandler(comm, errhandler)
+}

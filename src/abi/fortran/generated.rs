@@ -14,7 +14,7 @@ use std::os::raw::{c_char, c_int, c_void};
 use std::ptr::null_mut;
 
 /// Number of C functions with a Fortran binding here.
-pub const BOUND: usize = 296;
+pub const BOUND: usize = 299;
 
 extern "C" {
     fn PMPI_Abort(comm: MPI_Comm, errorcode: c_int) -> c_int;
@@ -88,7 +88,10 @@ extern "C" {
     fn PMPI_Dist_graph_create_adjacent(comm_old: MPI_Comm, indegree: c_int, sources: *const c_int, sourceweights: *const c_int, outdegree: c_int, destinations: *const c_int, destweights: *const c_int, info: MPI_Info, reorder: c_int, comm_dist_graph: *mut MPI_Comm) -> c_int;
     fn PMPI_Dist_graph_neighbors(comm: MPI_Comm, maxindegree: c_int, sources: *mut c_int, sourceweights: *mut c_int, maxoutdegree: c_int, destinations: *mut c_int, destweights: *mut c_int) -> c_int;
     fn PMPI_Dist_graph_neighbors_count(comm: MPI_Comm, indegree: *mut c_int, outdegree: *mut c_int, weighted: *mut c_int) -> c_int;
+    fn PMPI_Errhandler_create(function: MPI_Handler_function, errhandler: *mut MPI_Errhandler) -> c_int;
     fn PMPI_Errhandler_free(errhandler: *mut MPI_Errhandler) -> c_int;
+    fn PMPI_Errhandler_get(comm: MPI_Comm, errhandler: *mut MPI_Errhandler) -> c_int;
+    fn PMPI_Errhandler_set(comm: MPI_Comm, errhandler: MPI_Errhandler) -> c_int;
     fn PMPI_Error_class(errorcode: c_int, errorclass: *mut c_int) -> c_int;
     fn PMPI_Error_string(errorcode: c_int, string: *mut c_char, resultlen: *mut c_int) -> c_int;
     fn PMPI_Exscan(sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm) -> c_int;
@@ -1124,6 +1127,17 @@ pub unsafe extern "C" fn mpi_dist_graph_neighbors_count_(comm: *const MPI_Comm, 
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn pmpi_errhandler_create_(function: MPI_Handler_function, errhandler: *mut MPI_Errhandler, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Errhandler_create(function, errhandler);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_errhandler_create_(function: MPI_Handler_function, errhandler: *mut MPI_Errhandler, ierror: *mut MPI_Fint) {
+    pmpi_errhandler_create_(function, errhandler, ierror)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn pmpi_errhandler_free_(errhandler: *mut MPI_Errhandler, ierror: *mut MPI_Fint) {
     let rc = PMPI_Errhandler_free(errhandler);
     set_ierror(ierror, rc);
@@ -1132,6 +1146,28 @@ pub unsafe extern "C" fn pmpi_errhandler_free_(errhandler: *mut MPI_Errhandler, 
 #[no_mangle]
 pub unsafe extern "C" fn mpi_errhandler_free_(errhandler: *mut MPI_Errhandler, ierror: *mut MPI_Fint) {
     pmpi_errhandler_free_(errhandler, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_errhandler_get_(comm: *const MPI_Comm, errhandler: *mut MPI_Errhandler, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Errhandler_get(*comm, errhandler);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_errhandler_get_(comm: *const MPI_Comm, errhandler: *mut MPI_Errhandler, ierror: *mut MPI_Fint) {
+    pmpi_errhandler_get_(comm, errhandler, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_errhandler_set_(comm: *const MPI_Comm, errhandler: *const MPI_Errhandler, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Errhandler_set(*comm, *errhandler);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_errhandler_set_(comm: *const MPI_Comm, errhandler: *const MPI_Errhandler, ierror: *mut MPI_Fint) {
+    pmpi_errhandler_set_(comm, errhandler, ierror)
 }
 
 #[no_mangle]
