@@ -242,6 +242,73 @@ static void info_calls(int argc, char **argv)
     CHECK_MPI(MPI_Info_free(&info));
 }
 
+static int keyval_deletes;
+
+static int count_delete(MPI_Comm c, int key, void *val, void *extra)
+{
+    (void)c;
+    (void)key;
+    (void)val;
+    (void)extra;
+    keyval_deletes++;
+    return MPI_SUCCESS;
+}
+
+/* A keyval freed while attributes use it lives on with its handle: copies of the handle
+ * still delete the attribute and may be freed again (MPICH's attr/keyval_double_free). */
+static void keyval_refs(void)
+{
+    int key, copy1, copy2;
+    CHECK_MPI(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, count_delete, &key, NULL));
+    copy1 = copy2 = key;
+    CHECK_MPI(MPI_Comm_set_attr(MPI_COMM_SELF, key, NULL));
+    CHECK_MPI(MPI_Comm_free_keyval(&key));
+    CHECK(key == MPI_KEYVAL_INVALID, "keyval not reset");
+    CHECK_MPI(MPI_Comm_free_keyval(&copy1));
+    CHECK_MPI(MPI_Comm_delete_attr(MPI_COMM_SELF, copy2));
+    CHECK(keyval_deletes == 1, "delete callback ran %d times", keyval_deletes);
+    /* the last use is gone: the handle is dead now */
+    CHECK(MPI_Comm_free_keyval(&copy2) == MPI_ERR_KEYVAL, "dead keyval freed");
+}
+
+/* Window hints: the defaults of MPI-3.1 11.2.1 are reported, unknown keys are not; RMA
+ * operations of zero bytes move nothing and need no valid buffer. */
+static void window_calls(void)
+{
+    int rank, size, *mem, v, flag;
+    char val[MPI_MAX_INFO_VAL + 1];
+    MPI_Info in, used;
+    MPI_Win win;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    mem = calloc(4, sizeof(int));
+    MPI_Info_create(&in);
+    MPI_Info_set(in, "railmpi_unknown_hint", "1");
+    MPI_Info_set(in, "accumulate_ops", "same_op");
+    CHECK_MPI(MPI_Win_create(mem, 4 * sizeof(int), sizeof(int), in, MPI_COMM_WORLD, &win));
+    MPI_Info_free(&in);
+    CHECK_MPI(MPI_Win_get_info(win, &used));
+    CHECK_MPI(MPI_Info_get(used, "accumulate_ordering", MPI_MAX_INFO_VAL, val, &flag));
+    CHECK(flag && strcmp(val, "rar,raw,war,waw") == 0, "accumulate_ordering \"%s\"", val);
+    CHECK_MPI(MPI_Info_get(used, "accumulate_ops", MPI_MAX_INFO_VAL, val, &flag));
+    CHECK(flag && strcmp(val, "same_op") == 0, "accumulate_ops \"%s\"", val);
+    CHECK_MPI(MPI_Info_get(used, "no_locks", MPI_MAX_INFO_VAL, val, &flag));
+    CHECK(flag && strcmp(val, "false") == 0, "no_locks \"%s\"", val);
+    CHECK_MPI(MPI_Info_get(used, "railmpi_unknown_hint", MPI_MAX_INFO_VAL, val, &flag));
+    CHECK(!flag, "an unknown hint reported as used");
+    MPI_Info_free(&used);
+    CHECK_MPI(MPI_Win_lock(MPI_LOCK_SHARED, size - 1, 0, win));
+    CHECK_MPI(MPI_Put(NULL, 0, MPI_INT, size - 1, 0, 0, MPI_INT, win));
+    CHECK_MPI(MPI_Get(NULL, 0, MPI_INT, size - 1, 1, 0, MPI_INT, win));
+    CHECK_MPI(MPI_Accumulate(NULL, 0, MPI_INT, size - 1, 2, 0, MPI_INT, MPI_SUM, win));
+    CHECK_MPI(MPI_Get_accumulate(NULL, 0, MPI_INT, &v, 0, MPI_INT, size - 1, 3, 0, MPI_INT,
+                                 MPI_SUM, win));
+    CHECK_MPI(MPI_Win_unlock(size - 1, win));
+    CHECK_MPI(MPI_Win_free(&win));
+    CHECK(mem[0] == 0 && mem[1] == 0 && mem[2] == 0 && mem[3] == 0, "zero-byte ops wrote");
+    free(mem);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -254,6 +321,8 @@ int main(int argc, char **argv)
     pack_external();
     f90_types();
     info_calls(argc, argv);
+    keyval_refs();
+    window_calls();
     ct_ok("mpi_misc");
     MPI_Finalize();
     return 0;

@@ -195,6 +195,8 @@ int main(int argc, char **argv)
         int remain[2] = {0, 0};
         CHECK_MPI(MPI_Cart_sub(cart, remain, &sub));
         CHECK(cr != 0 || sub != MPI_COMM_NULL, "Cart_sub(nothing) gave rank 0 no communicator");
+        CHECK(cr == 0 || sub == MPI_COMM_NULL, "Cart_sub(nothing) gave rank %d a communicator",
+              cr);
         if (sub != MPI_COMM_NULL) {
             int nd = -1, ss = -1;
             CHECK_MPI(MPI_Cartdim_get(sub, &nd));

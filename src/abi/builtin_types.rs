@@ -63,7 +63,8 @@ const BUILTINS: &[(MPI_Datatype, &str, usize, Basic)] = &[
     (MPI_UINT32_T, "MPI_UINT32_T", 4, Basic::U32),
     (MPI_UINT64_T, "MPI_UINT64_T", 8, Basic::U64),
     (MPI_C_BOOL, "MPI_C_BOOL", 1, Basic::Bool),
-    (MPI_C_FLOAT_COMPLEX, "MPI_C_FLOAT_COMPLEX", 8, Basic::C32),
+    // MPI_C_COMPLEX and MPI_C_FLOAT_COMPLEX are one handle; MPICH names it MPI_C_COMPLEX.
+    (MPI_C_FLOAT_COMPLEX, "MPI_C_COMPLEX", 8, Basic::C32),
     (MPI_C_DOUBLE_COMPLEX, "MPI_C_DOUBLE_COMPLEX", 16, Basic::C64),
     (
         MPI_C_LONG_DOUBLE_COMPLEX,

@@ -368,10 +368,29 @@ pub unsafe extern "C" fn PMPI_Win_get_group(win: MPI_Win, group: *mut MPI_Group)
     })
 }
 
+/// The window hints of MPI-3.1 §11.2.1 and their defaults.
+const WIN_HINTS: [(&str, &str); 6] = [
+    ("no_locks", "false"),
+    ("accumulate_ordering", "rar,raw,war,waw"),
+    ("accumulate_ops", "same_op_no_op"),
+    ("same_size", "false"),
+    ("same_disp_unit", "false"),
+    ("alloc_shared_noncontig", "false"),
+];
+
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Win_get_info(win: MPI_Win, info_used: *mut MPI_Info) -> c_int {
     run_win("MPI_Win_get_info", win, || {
-        let infos = handles::with_win_entry(win, |e| e.info.clone())?;
+        let set = handles::with_win_entry(win, |e| e.info.clone())?;
+        // The hints MPI-3.1 §11.2.1 defines, with their defaults unless given; other keys
+        // are not hints railmpi knows, so they are not reported as used.
+        let infos = WIN_HINTS
+            .iter()
+            .map(|&(k, default)| {
+                let v = set.iter().find(|(sk, _)| sk == k).map(|(_, v)| v.clone());
+                (k.to_string(), v.unwrap_or_else(|| default.to_string()))
+            })
+            .collect();
         write_out(info_used, handles::new_info(infos))
     })
 }

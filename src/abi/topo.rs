@@ -364,8 +364,14 @@ pub unsafe extern "C" fn PMPI_Cart_sub(
             return mpi_err!(Arg, "NULL newcomm");
         }
         let parent = handles::comm(comm)?;
-        // Every kept-nothing process ends up alone in a zero-dimensional grid.
         let (color, key, sub) = c.sub(rank, &remain);
+        if !remain.iter().any(|&r| r) {
+            // No dimension kept: one zero-dimensional grid of one process, rank 0 (as for
+            // MPI_Cart_create with ndims 0, and as MPICH does); the others get
+            // MPI_COMM_NULL.
+            let new = w.comm_split(&parent, (rank == 0).then_some(0), 0)?;
+            return write_out(newcomm, publish(new, comm, Topology::Cart(sub))?);
+        }
         let new = w.comm_split(&parent, Some(color as i32), key as i32)?;
         write_out(newcomm, publish(new, comm, Topology::Cart(sub))?)
     })

@@ -181,6 +181,7 @@ impl Window {
         let n = origin.dtype.size * origin.count;
         let min = self.settings.async_min;
         if min == 0
+            || n == 0
             || n < min
             || !origin.dtype.is_contiguous()
             || !target.dtype.is_contiguous()
@@ -208,6 +209,9 @@ impl Window {
     pub fn put(&self, host: &dyn RmaHost, origin: Local, target: Remote) -> Result<()> {
         same_size(&origin, &target)?;
         let t = self.target(target.rank)?;
+        if origin.dtype.size * origin.count == 0 {
+            return Ok(()); // nothing moves (and no key or address need be valid)
+        }
         if origin.dtype.is_contiguous() {
             if let Some((off, n)) = self.contiguous(t, &target)? {
                 // SAFETY: the origin buffer holds n bytes (MPI's contract).
@@ -254,6 +258,9 @@ impl Window {
     pub fn get(&self, host: &dyn RmaHost, origin: Local, target: Remote) -> Result<()> {
         same_size(&origin, &target)?;
         let t = self.target(target.rank)?;
+        if origin.dtype.size * origin.count == 0 {
+            return Ok(());
+        }
         if origin.dtype.is_contiguous() {
             if let Some((off, n)) = self.contiguous(t, &target)? {
                 // SAFETY: the origin buffer holds n writable bytes (MPI's contract).
@@ -339,6 +346,9 @@ impl Window {
             }
         }
         let t = self.target(target.rank)?;
+        if nbytes == 0 {
+            return Ok(());
+        }
         // The latency path: everything contiguous on mapped memory, applied in place under
         // the lock, no allocation.
         if !self.settings.helper_atomics && t.native_atomics {
