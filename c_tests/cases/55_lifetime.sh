@@ -26,9 +26,22 @@ if [ "$CT_IMPL" = railmpi ]; then
         run_case lifetime.init_kill_launcher 0 "$HERE/lifetime.sh" init_kill_launcher "$MPIEXEC" "$CT/lifetime"
     CASE_TIMEOUT=20 CASE_EXPECT='^ok lifetime.sh squat' \
         run_case lifetime.squat 0 "$HERE/lifetime.sh" squat "$MPIEXEC" "$CT/lifetime"
-    # Output a rank buffered before MPI_Abort reaches the terminal.
+    # MPI_Abort(comm, 0) while the others create dynamic windows: the others fail when the
+    # aborting rank's memory goes, but the abort decides the status.
+    CASE_TIMEOUT=20 CASE_FORBID='BUG:' \
+        run_case lifetime.abort_win.n4 0 $MPIEXEC -n 4 "$CT/lifetime" abort_win
+    # Output a rank buffered before MPI_Abort reaches the terminal (C and Fortran).
     CASE_TIMEOUT=10 CASE_EXPECT='^rank 1 wrote this line before MPI_Abort' CASE_FORBID='BUG:' \
         run_case lifetime.abort_output 5 $MPIEXEC -n 2 "$CT/lifetime" abort_out
+    if [ -x "$BUILD/bin/mpif90" ] && mkdir -p "$BUILD/f_tests" &&
+        "$BUILD/bin/mpif90" -o "$BUILD/f_tests/lifetime_abort" "$HERE/lifetime_abort.f90" \
+            >"$LOGDIR/build_lifetime_abort.log" 2>&1; then
+        CASE_TIMEOUT=10 CASE_EXPECT='^fortran rank 1 wrote this line before MPI_Abort' \
+            CASE_FORBID='BUG:' \
+            run_case lifetime.abort_output.fortran 6 $MPIEXEC -n 2 "$BUILD/f_tests/lifetime_abort"
+    else
+        skip_case lifetime.abort_output.fortran "no Fortran wrapper or it failed to build"
+    fi
 fi
 
 # Under Hydra: a rank killed before MPI_Init while the others are inside it, and the

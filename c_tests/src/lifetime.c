@@ -7,6 +7,8 @@
  *   init_wait : rank 1 sleeps 3 s before MPI_Init (the others wait inside MPI_Init)
  *   init_die  : rank 1 sleeps 1 s and kills itself before MPI_Init
  *   abort_out : rank 1 writes a line without flushing it, then MPI_Abort(MPI_COMM_WORLD, 5)
+ *   abort_win : every rank creates and frees dynamic windows in a loop; rank 0 calls
+ *               MPI_Abort(MPI_COMM_WORLD, 0) in the middle: the job's status must be 0
  */
 #include "check.h"
 #include <signal.h>
@@ -68,6 +70,17 @@ int main(int argc, char **argv)
         }
         MPI_Recv(&x, 1, MPI_INT, 1, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         printf("BUG: rank %d received a message nobody sent\n", rank);
+        return 1;
+    }
+    if (strcmp(mode, "abort_win") == 0) {
+        for (int i = 0; i < 400; i++) {
+            MPI_Win win;
+            if (rank == 0 && i == 50)
+                MPI_Abort(MPI_COMM_WORLD, 0);
+            CHECK_MPI(MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &win));
+            CHECK_MPI(MPI_Win_free(&win));
+        }
+        printf("BUG: rank %d finished every window after rank 0 aborted\n", rank);
         return 1;
     }
     CHECK_MPI(MPI_Finalize());

@@ -147,6 +147,8 @@ impl Rank {
 /// Why the job is ending early.
 struct Failure {
     status: i32,
+    /// What happened, printed once the ranks' output is forwarded (so it comes last).
+    report: String,
 }
 
 /// A proxy: its launcher here, and its connection once it has proven the job secret.
@@ -217,6 +219,8 @@ struct Job<'a> {
     unfinalized_exit: Option<(String, Instant, usize)>,
     /// A multi-host job's proxies.
     hosts: Option<Hosts>,
+    /// The rank that called abort (spared the SIGTERM).
+    aborting: Option<usize>,
 }
 
 /// The job's kvsname, derived from mpiexec's pid.
@@ -242,6 +246,7 @@ pub fn run(opts: &Options) -> i32 {
         deadline: opts.timeout.map(|t| Instant::now() + t),
         unfinalized_exit: None,
         hosts: None,
+        aborting: None,
     };
     // The secret tcp connections prove (fabric::tcp::auth): drawn here, known only to the
     // job's processes (an environment is readable by its user alone).
@@ -471,12 +476,12 @@ impl Job<'_> {
             return;
         }
         let live = self.ranks.iter().filter(|r| r.alive()).count();
-        if live > 0 {
-            eprintln!("mpiexec: {what}; terminating the job ({live} rank(s) left)");
+        let report = if live > 0 {
+            format!("mpiexec: {what}; terminating the job ({live} rank(s) left)")
         } else {
-            eprintln!("mpiexec: {what}");
-        }
-        self.failure = Some(Failure { status });
+            format!("mpiexec: {what}")
+        };
+        self.failure = Some(Failure { status, report });
         self.start_kill();
     }
 
@@ -494,7 +499,12 @@ impl Job<'_> {
 
     /// `sig` to every live rank: by kill(2) here, through its proxy elsewhere.
     fn signal_all(&mut self, sig: libc::c_int) {
-        for r in &self.ranks {
+        let spared = self.aborting.filter(|_| sig == libc::SIGTERM);
+        for r in self
+            .ranks
+            .iter()
+            .filter(|r| Some(r.rank as usize) != spared)
+        {
             r.signal(sig);
             if let (Some(k), Some(h), true) = (r.proxy, self.hosts.as_mut(), r.alive()) {
                 h.links[k].send(&Frame::Signal {
@@ -602,6 +612,9 @@ impl Job<'_> {
         if self.kill_started.is_some() {
             // What the ranks' wrappers left behind when they went (their groups).
             self.ranks.iter().for_each(|r| r.signal(libc::SIGKILL));
+        }
+        if let Some(f) = &self.failure {
+            eprintln!("{}", f.report);
         }
         self.failure.as_ref().map_or(0, |f| f.status)
     }
@@ -771,6 +784,9 @@ impl Job<'_> {
                     }
                 }
                 Effect::Abort { rank, code } => {
+                    // It leaves by itself, flushing its output on the way: no SIGTERM
+                    // (SIGKILL after the grace, like the others, if it lingers).
+                    self.aborting = Some(rank as usize);
                     let who = self.who(rank as usize);
                     self.fail(
                         code,
@@ -795,6 +811,7 @@ impl Job<'_> {
 
     /// `waitpid(WNOHANG)` on every live rank; judges each exit.
     fn reap(&mut self) {
+        let mut exited = Vec::new();
         for i in 0..self.ranks.len() {
             if !self.ranks[i].alive() {
                 continue;
@@ -802,19 +819,27 @@ impl Job<'_> {
             let Some(child) = self.ranks[i].child.as_mut() else {
                 continue; // a proxy reports it
             };
-            let status = match child.try_wait() {
-                Ok(Some(s)) => s,
-                Ok(None) => continue,
+            match child.try_wait() {
+                Ok(Some(s)) => exited.push((i, s)),
+                Ok(None) => {}
                 Err(e) => {
                     // ECHILD cannot happen for our own unreaped child; treat as lost.
                     eprintln!("mpiexec: waitpid for rank {i} failed: {e}");
-                    ExitStatus::from_raw(255 << 8)
+                    exited.push((i, ExitStatus::from_raw(255 << 8)));
                 }
-            };
-            // Lines it sent just before exiting (finalize, abort) are still in the socket.
-            if self.ranks[i].pmi.is_some() {
+            }
+        }
+        if exited.is_empty() {
+            return;
+        }
+        // Lines sent before these exits (finalize, and an abort by any rank: a rank that
+        // failed because another aborted must not be taken for the cause) come first.
+        for i in 0..self.ranks.len() {
+            if self.ranks[i].child.is_some() && self.ranks[i].pmi.is_some() {
                 self.service_pmi(i);
             }
+        }
+        for (i, status) in exited {
             self.judge(i, status);
         }
     }

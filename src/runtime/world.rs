@@ -322,6 +322,9 @@ impl World {
     /// MPI_Abort: tell the launcher, then leave with `code`.
     pub fn abort(&self, code: i32, msg: &str) -> ! {
         super::lifetime::leaving();
+        // What the program wrote is out before the launcher hears of the abort.
+        // SAFETY: fflush(NULL) flushes every C stdio stream; no pointer of ours is passed.
+        unsafe { libc::fflush(std::ptr::null_mut()) };
         self.pmi.abort(code, msg);
         std::process::exit(code)
     }
