@@ -8,17 +8,24 @@
 #   wrapped_kill_launcher  ranks behind /usr/bin/time; the launcher gets SIGKILL
 #   launcher_gone          ranks behind two shells (the launcher's death signal reaches only
 #                          the outer one); the launcher gets SIGKILL: the ranks must notice
-#   init_kill_launcher     the launcher gets SIGKILL while rank 0 waits inside MPI_Init, the
-#                          moment the job's shared segment is there (8 ranks, 5 tries)
-#   hydra_init_die         under Hydra, rank 1 dies before MPI_Init while the others are in it
+#   init_kill_launcher     the launcher gets SIGKILL inside MPI_Init, the moment the job's
+#                          shared segment has a name (8 ranks, 10 tries)
+#   init_kill_rank         the same with SIGKILL to a rank (Hydra then ends the others)
 #   squat                  the name the job's segment used to have exists already
 #   wrap PROG ARGS...      (internal) runs PROG ARGS and then exits with its status
+#   recorded DIR PROG ARGS (internal) writes its pid to DIR/<rank>, then becomes PROG ARGS
 set -u
 scenario=$1
 if [ "$scenario" = wrap ]; then
     shift
     "$@"
     exit $?
+fi
+if [ "$scenario" = recorded ]; then
+    # (internal) recorded DIR PROG ARGS...: the rank's pid in DIR/<rank>, then PROG.
+    echo $$ >"$2/$PMI_RANK"
+    shift 2
+    exec "$@"
 fi
 launcher=$2 prog=$3
 self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
@@ -72,12 +79,18 @@ launcher_gone)
     grep -q 'the job is gone' "$out" || die "no message from the ranks"
     ;;
 init_kill_launcher)
-    for try in 1 2 3 4 5; do
+    for try in 1 2 3 4 5 6 7 8 9 10; do
         : >"$out"
         $launcher -n 8 "$prog" block "$token" >"$out" 2>&1 &
         pid=$!
-        # SIGKILL as soon as the segment's name shows, else once the job is up.
-        wait_for 100 eval 'job_files $pid >/dev/null || ready' || die "the job did not start"
+        # SIGKILL as soon as the segment's name shows (a tight loop of shell builtins: the
+        # name used to live for a few PMI round trips only), else once the job is up.
+        end=$((SECONDS + 10))
+        while [ $SECONDS -lt $end ]; do
+            f=(/dev/shm/railmpi-railmpi_${pid}_0-*)
+            [ -e "${f[0]}" ] && break
+            [ -s "$out" ] && ready && break
+        done
         kill -KILL $pid
         wait_for 50 gone $pid
         no_orphans
@@ -85,13 +98,26 @@ init_kill_launcher)
         [ -z "$left" ] || { rm -f $(printf '/dev/shm/%s ' $left); die "left in /dev/shm: $left"; }
     done
     ;;
-hydra_init_die)
-    $launcher -n 3 "$prog" init_die "$token" >"$out" 2>&1 &
-    pid=$!
-    wait_for 100 gone $pid || die "the job did not end within 10 s"
-    no_orphans
-    left=$(job_files $pid)
-    [ -z "$left" ] || { rm -f $(printf '/dev/shm/%s ' $left); die "left in /dev/shm: $left"; }
+init_kill_rank)
+    for try in 1 2 3 4 5 6 7 8 9 10; do
+        : >"$out"
+        pids=$(mktemp -d /tmp/railmpi-lifetime-pids.XXXXXX)
+        $launcher -n 8 "$self" recorded "$pids" "$prog" block "$token" >"$out" 2>&1 &
+        pid=$!
+        end=$((SECONDS + 10))
+        while [ $SECONDS -lt $end ]; do
+            f=(/dev/shm/railmpi-*_${pid}_*)
+            [ -e "${f[0]}" ] && break
+            [ -s "$out" ] && ready && break
+        done
+        wait_for 50 test -s "$pids/7" || die "rank 7 did not start"
+        kill -KILL "$(<"$pids/7")"
+        rm -rf "$pids"
+        wait_for 100 gone $pid || die "the job did not end within 10 s"
+        no_orphans
+        left=$(job_files $pid)
+        [ -z "$left" ] || { rm -f $(printf '/dev/shm/%s ' $left); die "left in /dev/shm: $left"; }
+    done
     ;;
 squat)
     # The old name: railmpi-<kvsname>-shm-<host>, kvsname railmpi_<mpiexec pid>_0; exec

@@ -148,3 +148,25 @@ pub fn check_peers() {
         }
     }
 }
+
+/// Whether process `pid` has ended (gone, or a zombie nobody reaped yet).
+fn ended(pid: i32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        // The state follows the command name, which is in parentheses.
+        Ok(stat) => stat
+            .rsplit_once(')')
+            .is_some_and(|(_, rest)| rest.trim_start().starts_with(['Z', 'X'])),
+        Err(_) => true,
+    }
+}
+
+/// A peer's memory could not be opened: when its process has ended, the job is ending
+/// (the peer aborted or died, which its launcher acts on). Leave without an error report
+/// of our own (an abort with our code), which the launcher could take for the cause.
+pub fn exit_if_ended(pid: i32) {
+    if !LEAVING.load(Ordering::SeqCst) && ended(pid) {
+        crate::fabric::fatal(&format!(
+            "process {pid}, a rank of this job, ended while this rank was reaching its memory"
+        ));
+    }
+}
