@@ -170,3 +170,26 @@ pub fn exit_if_ended(pid: i32) {
         ));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_zombie_and_a_reaped_child_have_ended() {
+        assert!(!ended(std::process::id() as i32));
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let pid = child.id() as i32;
+        // Not reaped yet: a zombie once it exits.
+        let t = Instant::now();
+        while !ended(pid) {
+            assert!(
+                t.elapsed() < Duration::from_secs(10),
+                "child {pid} never ended"
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        child.wait().unwrap();
+        assert!(ended(pid));
+    }
+}
