@@ -32,22 +32,26 @@ struct Peers {
 /// How often a waiting call looks at its peers' processes.
 const PEER_CHECK: Duration = Duration::from_millis(100);
 
-/// Arms the parent-death signal and starts watching the launcher's connection `pmi_fd`
-/// (a launched rank; not for a singleton).
-pub fn arm(pmi_fd: RawFd, rank: u32) {
+/// Arms the parent-death signal behind a wrapper (a parent other than `launcher`, the
+/// process at the other end of the PMI connection: a launcher's direct child is the
+/// launcher's to end) and starts watching the launcher's connection `pmi_fd` (a launched
+/// rank; not for a singleton).
+pub fn arm(pmi_fd: RawFd, rank: u32, launcher: Option<i32>) {
     // No check of getppid() after arming: a launcher may itself be pid 1 (a container),
     // and a parent that died before this point closed the PMI connection, which the
     // watch below sees.
-    // SAFETY: prctl with integer arguments only.
+    // SAFETY: getppid and prctl take and return plain integers.
     unsafe {
-        libc::prctl(
-            libc::PR_SET_PDEATHSIG,
-            libc::SIGKILL as libc::c_ulong,
-            0,
-            0,
-            0,
-        )
-    };
+        if launcher != Some(libc::getppid()) {
+            libc::prctl(
+                libc::PR_SET_PDEATHSIG,
+                libc::SIGKILL as libc::c_ulong,
+                0,
+                0,
+                0,
+            );
+        }
+    }
     let spawned = std::thread::Builder::new()
         .name("railmpi-launcher-watch".into())
         .spawn(move || watch_launcher(pmi_fd, rank));

@@ -108,7 +108,7 @@ impl World {
         let (rank, size) = (pmi.rank() as usize, pmi.size() as usize);
         super::logging::init(&config.log, rank);
         if let Some(fd) = pmi.raw_fd() {
-            super::lifetime::arm(fd, rank as u32);
+            super::lifetime::arm(fd, rank as u32, pmi.launcher_pid());
         }
         let host = cpu::hostname();
 
