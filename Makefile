@@ -4,6 +4,7 @@
 BUILD      := $(CURDIR)/build
 CARGO      ?= cargo
 CARGOFLAGS := --release
+VERSION    := $(shell sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
 TARGET     := $(CURDIR)/target/release
 CTEST_SRCS := $(wildcard c_tests/src/*.c)
 CTESTS     := $(patsubst c_tests/src/%.c,$(BUILD)/c_tests/%,$(CTEST_SRCS))
@@ -39,9 +40,14 @@ build:
 	@ln -sf libmpi.so.12 $(BUILD)/lib/libmpich.so
 	@install -m 644 include/mpi.h $(BUILD)/include/mpi.h
 	@install -m 755 $(TARGET)/mpiexec $(TARGET)/railmpi-info $(BUILD)/bin/
-	@sed -e 's/@LANG@/CC/' -e 's/@DEFAULT_CC@/cc/' tools/mpicc.in > $(BUILD)/bin/mpicc
-	@sed -e 's/@LANG@/CXX/' -e 's/@DEFAULT_CC@/c++/' tools/mpicc.in > $(BUILD)/bin/mpicxx
+	@sed -e 's/@LANG@/CC/' -e 's/@DEFAULT_CC@/cc/' -e 's/@VERSION@/$(VERSION)/' tools/mpicc.in > $(BUILD)/bin/mpicc
+	@sed -e 's/@LANG@/CXX/' -e 's/@DEFAULT_CC@/c++/' -e 's/@VERSION@/$(VERSION)/' tools/mpicc.in > $(BUILD)/bin/mpicxx
 	@chmod 755 $(BUILD)/bin/mpicc $(BUILD)/bin/mpicxx
+	@mkdir -p $(BUILD)/lib/pkgconfig
+	@for n in mpi mpich mpi-c mpi-cxx mpi-fort; do \
+	    sed -e 's|@PREFIX@|$(BUILD)|' -e 's/@VERSION@/$(VERSION)/' -e "s/@NAME@/$$n/" \
+	        tools/mpi.pc.in > $(BUILD)/lib/pkgconfig/$$n.pc; \
+	done
 	@$(MAKE) --no-print-directory fortran-build
 
 # Regenerate the checked-in header from the Rust definitions (cbindgen runs in build.rs).

@@ -51,7 +51,7 @@ $(BUILD)/include/mpi.mod: include/mpi_module.f90 include/mpif.h | fortran-deps
 # of one implicit-interface routine with different buffer types unless told otherwise.
 $(BUILD)/bin/mpif90: tools/mpicc.in fortran.mk
 	@mkdir -p $(BUILD)/bin
-	@sed -e 's/@LANG@/FC/' -e 's/@DEFAULT_CC@/gfortran/' \
+	@sed -e 's/@LANG@/FC/' -e 's/@DEFAULT_CC@/gfortran/' -e 's/@VERSION@/$(VERSION)/' \
 	    -e 's/mpicc: it adds/mpif90: it adds/' \
 	    -e '/^cflags=/a\
 case "$$($$cc --version 2>/dev/null | head -n 1)" in *"GNU Fortran"*) [ "$$($$cc -dumpversion | cut -d. -f1)" -ge 10 ] 2>/dev/null \&\& cflags="$$cflags -fallow-argument-mismatch" ;; esac' \

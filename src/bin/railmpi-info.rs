@@ -47,10 +47,16 @@ fn main() {
         ncells: config.shm_cells,
         cell_size: config.shm_cell_size,
         cma: config.shm_cma,
+        launcher: None,
     };
     // A one-process shm rail, built for real (segment, key table), to report its caps.
-    let name = format!("railmpi-info-{}", std::process::id());
-    match ShmRail::establish(&name, 0, 1, &settings, &mut || Ok(())) {
+    match ShmRail::establish(
+        0,
+        1,
+        &settings,
+        &mut |v| Ok(v.unwrap_or_default()),
+        &mut || Ok(()),
+    ) {
         Ok(rail) => print_caps(
             rail.caps(),
             "one node: rings + Cross Memory Attach, keyed; a service queue per pair of ranks",

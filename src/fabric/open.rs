@@ -33,8 +33,6 @@ pub trait Bootstrap {
 pub struct FabricSettings {
     /// This process's host name: ranks with the same name share the shm rail.
     pub host: String,
-    /// Name of the job's shared segment on this host (unique per job and host).
-    pub shm_segment: String,
     pub shm: ShmSettings,
     /// Whether the shm rail may join the ranks of one host.
     pub use_shm: bool,
@@ -116,14 +114,24 @@ pub fn open(settings: &FabricSettings, boot: &dyn Bootstrap) -> Result<Fabric, S
             .iter()
             .position(|&r| r == rank)
             .expect("this rank is on its own host");
+        // Hosts emulated on one machine (namespaces) are told apart by the leader's rank.
+        let key = format!("shm-segment-{}", local[0]);
+        let mut share = |v: Option<String>| {
+            if let Some(v) = v {
+                boot.put(&key, &v)?;
+            }
+            boot.barrier()?;
+            boot.get(&key)
+        };
         let mut barrier = || boot.barrier();
-        let rail = ShmRail::establish(
-            &settings.shm_segment,
-            me,
-            local.len(),
-            &settings.shm,
-            &mut barrier,
-        )?;
+        let rail = ShmRail::establish(me, local.len(), &settings.shm, &mut share, &mut barrier)?;
+        let peers: Vec<(usize, i32)> = local
+            .iter()
+            .zip(rail.peer_pids())
+            .filter(|&(&r, _)| r != rank)
+            .map(|(&r, &pid)| (r, pid))
+            .collect();
+        crate::runtime::lifetime::watch_peers(&peers);
         wait = Some(rail.wait_handle());
         domain = Some(rail.domain());
         services.push(Some(rail.service() as Arc<dyn Service>));

@@ -11,8 +11,10 @@
 //!   and SIGKILL 500 ms later; statuses of ranks killed that way are ignored;
 //! - a rank that exits 0 after using PMI but without finalize is not a failure by itself
 //!   (as with Hydra; some programs, e.g. OSU's osu_latency_mt, never call MPI_Finalize),
-//!   but the others then have `UNFINALIZED_GRACE` to finish: ranks still running after that
-//!   are presumably waiting for the one that left, and the job fails with status 1;
+//!   but it ends the job at once (status 0, the others are killed): they cannot finish
+//!   what needed it. Only while a process it forked keeps its PMI connection open (children
+//!   forked after MPI_Init, as osu_latency_mp's) do the others get `UNFINALIZED_GRACE` to
+//!   finish; ranks still running after that fail the job with status 1;
 //! - `--timeout` expiry → the same kill sequence and status 124;
 //! - SIGINT/SIGTERM/SIGHUP to mpiexec are forwarded to every rank; ranks dying of it are
 //!   failures like any other; a second signal kills every rank with SIGKILL at once
@@ -34,7 +36,8 @@ use super::relay::{Frame, Setup};
 use super::signals;
 use crate::runtime::pmi::wire::{self, LineBuffer};
 
-/// How long the other ranks may run on after one exited without MPI_Finalize.
+/// How long the other ranks may run on after one exited without MPI_Finalize while a
+/// process it forked still holds its PMI connection.
 const UNFINALIZED_GRACE: Duration = Duration::from_secs(10);
 /// Longest wait in one `poll` (the reaping and timeout granularity).
 const POLL_INTERVAL: Duration = Duration::from_millis(100);
@@ -76,10 +79,8 @@ impl Rank {
     }
 
     fn signal(&self, sig: libc::c_int) {
-        if self.alive() && self.child.is_some() {
-            // SAFETY: kill(2) has no memory-safety preconditions. The pid is our child
-            // and not yet reaped (status is None), so it cannot have been reused.
-            unsafe { libc::kill(self.pid as libc::pid_t, sig) };
+        if self.child.is_some() {
+            signal_rank(self.pid, sig, self.alive());
         }
     }
 
@@ -146,6 +147,8 @@ impl Rank {
 /// Why the job is ending early.
 struct Failure {
     status: i32,
+    /// What happened, printed once the ranks' output is forwarded (so it comes last).
+    report: String,
 }
 
 /// A proxy: its launcher here, and its connection once it has proven the job secret.
@@ -211,10 +214,13 @@ struct Job<'a> {
     /// A signal to mpiexec was forwarded to the ranks (a second one kills them).
     forwarded_signal: bool,
     deadline: Option<Instant>,
-    /// A rank exited 0 without finalize: (who, when).
-    unfinalized_exit: Option<(String, Instant)>,
+    /// A rank exited 0 without finalize while a process it forked keeps its PMI
+    /// connection open: (who, when, index).
+    unfinalized_exit: Option<(String, Instant, usize)>,
     /// A multi-host job's proxies.
     hosts: Option<Hosts>,
+    /// The rank that called abort (spared the SIGTERM).
+    aborting: Option<usize>,
 }
 
 /// The job's kvsname, derived from mpiexec's pid.
@@ -240,6 +246,7 @@ pub fn run(opts: &Options) -> i32 {
         deadline: opts.timeout.map(|t| Instant::now() + t),
         unfinalized_exit: None,
         hosts: None,
+        aborting: None,
     };
     // The secret tcp connections prove (fabric::tcp::auth): drawn here, known only to the
     // job's processes (an environment is readable by its user alone).
@@ -351,6 +358,11 @@ pub(super) fn start(s: &Start) -> io::Result<(Child, UnixStream)> {
     }
     // SAFETY (getpid): no preconditions.
     let parent_pid = unsafe { libc::getpid() };
+    // Each rank leads a process group of its own, so that a signal reaches what a wrapper
+    // (`time`, a shell script) started too, even after the wrapper itself is gone. A rank
+    // reading our terminal stays in our group: a background group reading it would stop.
+    // SAFETY: isatty on descriptor 0 has no memory-safety preconditions.
+    let own_group = s.stdin != Input::Inherit || unsafe { libc::isatty(0) } == 0;
     // SAFETY: the closure runs in the forked child before exec and calls only
     // async-signal-safe functions (fcntl, prctl, getppid) on plain integers; it allocates
     // nothing and touches no locks.
@@ -369,6 +381,9 @@ pub(super) fn start(s: &Start) -> io::Result<(Child, UnixStream)> {
                 0,
                 0,
             );
+            if own_group && libc::setpgid(0, 0) != 0 {
+                return Err(io::Error::last_os_error());
+            }
             if libc::getppid() != parent_pid {
                 // No allocation here: report "no such process" (the parent).
                 return Err(io::Error::from_raw_os_error(libc::ESRCH));
@@ -379,6 +394,21 @@ pub(super) fn start(s: &Start) -> io::Result<(Child, UnixStream)> {
     let child = cmd.spawn()?;
     drop(child_end);
     Ok((child, parent_end))
+}
+
+/// `sig` to the process group a rank leads (what a wrapper started included), or to the
+/// rank alone where it has no group of its own (it reads our terminal). `alive`: not yet
+/// reaped. A reaped rank's group is signalled only while it has members: the kernel does
+/// not hand out a pid that still names a process group, so they are the rank's.
+pub(super) fn signal_rank(pid: u32, sig: libc::c_int, alive: bool) {
+    let pid = pid as libc::pid_t;
+    // SAFETY: kill(2) has no memory-safety preconditions; see above for why the ids are
+    // the rank's.
+    unsafe {
+        if libc::kill(-pid, sig) != 0 && alive {
+            libc::kill(pid, sig);
+        }
+    }
 }
 
 /// The exit status of a process that failed to start: 127 not found, 126 not executable.
@@ -446,12 +476,12 @@ impl Job<'_> {
             return;
         }
         let live = self.ranks.iter().filter(|r| r.alive()).count();
-        if live > 0 {
-            eprintln!("mpiexec: {what}; terminating the job ({live} rank(s) left)");
+        let report = if live > 0 {
+            format!("mpiexec: {what}; terminating the job ({live} rank(s) left)")
         } else {
-            eprintln!("mpiexec: {what}");
-        }
-        self.failure = Some(Failure { status });
+            format!("mpiexec: {what}")
+        };
+        self.failure = Some(Failure { status, report });
         self.start_kill();
     }
 
@@ -469,7 +499,12 @@ impl Job<'_> {
 
     /// `sig` to every live rank: by kill(2) here, through its proxy elsewhere.
     fn signal_all(&mut self, sig: libc::c_int) {
-        for r in &self.ranks {
+        let spared = self.aborting.filter(|_| sig == libc::SIGTERM);
+        for r in self
+            .ranks
+            .iter()
+            .filter(|r| Some(r.rank as usize) != spared)
+        {
             r.signal(sig);
             if let (Some(k), Some(h), true) = (r.proxy, self.hosts.as_mut(), r.alive()) {
                 h.links[k].send(&Frame::Signal {
@@ -517,8 +552,11 @@ impl Job<'_> {
                     self.fail(TIMEOUT_STATUS, format!("job timed out after {secs} s"));
                 }
             }
-            if let Some((who, t)) = &self.unfinalized_exit {
-                if self.failure.is_none() && now >= *t + UNFINALIZED_GRACE {
+            if let Some((who, t, i)) = &self.unfinalized_exit {
+                if self.failure.is_none() && self.ranks[*i].pmi.is_none() {
+                    // What it forked has gone too.
+                    self.fail(0, format!("{who} exited without MPI_Finalize"));
+                } else if self.failure.is_none() && now >= *t + UNFINALIZED_GRACE {
                     let msg = format!(
                         "{who} exited without MPI_Finalize {} s ago and the other ranks have \
                          not finished",
@@ -570,6 +608,13 @@ impl Job<'_> {
             self.reap();
             self.reap_launchers();
             self.give_up_on_proxies(now);
+        }
+        if self.kill_started.is_some() {
+            // What the ranks' wrappers left behind when they went (their groups).
+            self.ranks.iter().for_each(|r| r.signal(libc::SIGKILL));
+        }
+        if let Some(f) = &self.failure {
+            eprintln!("{}", f.report);
         }
         self.failure.as_ref().map_or(0, |f| f.status)
     }
@@ -739,6 +784,9 @@ impl Job<'_> {
                     }
                 }
                 Effect::Abort { rank, code } => {
+                    // It leaves by itself, flushing its output on the way: no SIGTERM
+                    // (SIGKILL after the grace, like the others, if it lingers).
+                    self.aborting = Some(rank as usize);
                     let who = self.who(rank as usize);
                     self.fail(
                         code,
@@ -763,6 +811,7 @@ impl Job<'_> {
 
     /// `waitpid(WNOHANG)` on every live rank; judges each exit.
     fn reap(&mut self) {
+        let mut exited = Vec::new();
         for i in 0..self.ranks.len() {
             if !self.ranks[i].alive() {
                 continue;
@@ -770,19 +819,27 @@ impl Job<'_> {
             let Some(child) = self.ranks[i].child.as_mut() else {
                 continue; // a proxy reports it
             };
-            let status = match child.try_wait() {
-                Ok(Some(s)) => s,
-                Ok(None) => continue,
+            match child.try_wait() {
+                Ok(Some(s)) => exited.push((i, s)),
+                Ok(None) => {}
                 Err(e) => {
                     // ECHILD cannot happen for our own unreaped child; treat as lost.
                     eprintln!("mpiexec: waitpid for rank {i} failed: {e}");
-                    ExitStatus::from_raw(255 << 8)
+                    exited.push((i, ExitStatus::from_raw(255 << 8)));
                 }
-            };
-            // Lines it sent just before exiting (finalize, abort) are still in the socket.
-            if self.ranks[i].pmi.is_some() {
+            }
+        }
+        if exited.is_empty() {
+            return;
+        }
+        // Lines sent before these exits (finalize, and an abort by any rank: a rank that
+        // failed because another aborted must not be taken for the cause) come first.
+        for i in 0..self.ranks.len() {
+            if self.ranks[i].child.is_some() && self.ranks[i].pmi.is_some() {
                 self.service_pmi(i);
             }
+        }
+        for (i, status) in exited {
             self.judge(i, status);
         }
     }
@@ -802,7 +859,8 @@ impl Job<'_> {
     fn judge(&mut self, i: usize, status: ExitStatus) {
         {
             self.ranks[i].status = Some(status);
-            self.ranks[i].pmi = None;
+            // Still open after the rank exited: a process it forked holds it.
+            let pmi_held = self.ranks[i].pmi.take();
             if self.failure.is_some() {
                 return; // killed by us, or after the failure: not the cause
             }
@@ -826,8 +884,20 @@ impl Job<'_> {
                 let code = status.code().unwrap_or(255);
                 if code != 0 {
                     self.fail(code, format!("{who} exited with status {code}"));
-                } else if st.initialized && !st.finalized && self.unfinalized_exit.is_none() {
-                    self.unfinalized_exit = Some((who, Instant::now()));
+                } else if st.initialized && !st.finalized {
+                    match pmi_held {
+                        // Nothing of it is left: the others cannot finish what needed it
+                        // (as Hydra, the job ends at once; not a failure by itself).
+                        None => self.fail(0, format!("{who} exited without MPI_Finalize")),
+                        // Children it forked after MPI_Init (which never initialized
+                        // themselves, as osu_latency_mp's) may still be working: they
+                        // get the grace.
+                        Some(sock) if self.unfinalized_exit.is_none() => {
+                            self.ranks[i].pmi = Some(sock);
+                            self.unfinalized_exit = Some((who, Instant::now(), i));
+                        }
+                        Some(_) => {}
+                    }
                 }
             }
         }

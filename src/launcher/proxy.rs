@@ -245,9 +245,8 @@ impl Proxy {
     }
 
     fn signal_all(&self, sig: libc::c_int) {
-        for r in self.ranks.iter().filter(|r| !r.done) {
-            // SAFETY: kill(2) on our own unreaped child (not done), so the pid is ours.
-            unsafe { libc::kill(r.child.id() as libc::pid_t, sig) };
+        for r in &self.ranks {
+            job::signal_rank(r.child.id(), sig, !r.done);
         }
     }
 
@@ -277,6 +276,10 @@ impl Proxy {
             }
             self.poll_once();
             self.flush();
+        }
+        if self.killing.is_some() {
+            // What the ranks' wrappers left behind when they went (their groups).
+            self.signal_all(libc::SIGKILL);
         }
         match self.killing {
             Some(why) if self.root.is_none() => fail(format!("{why}; ranks killed")),
@@ -387,9 +390,8 @@ impl Proxy {
             }
             Frame::Signal { rank, signal } => {
                 if let Some(r) = find(&self.ranks, rank).map(|i| &self.ranks[i]) {
-                    if !r.done && (1..64).contains(&signal) {
-                        // SAFETY: kill(2) on our own unreaped child.
-                        unsafe { libc::kill(r.child.id() as libc::pid_t, signal) };
+                    if (1..64).contains(&signal) {
+                        job::signal_rank(r.child.id(), signal, !r.done);
                     }
                 }
             }

@@ -356,8 +356,12 @@ impl Window {
             let seg = match seg {
                 Some(m) => m,
                 None => Arc::new(
-                    MappedRegion::open(all[0].pid, i32::from_le_bytes(fd), off as usize)
-                        .map_err(|e| os_err("mapping the shared window", e))?,
+                    MappedRegion::open(all[0].pid, i32::from_le_bytes(fd), off as usize).map_err(
+                        |e| {
+                            crate::runtime::lifetime::exit_if_ended(all[0].pid);
+                            os_err("mapping the shared window", e)
+                        },
+                    )?,
                 ),
             };
             for r in all.iter_mut() {
@@ -372,8 +376,11 @@ impl Window {
             let ctrl = if r == me {
                 TargetControl::Mapped(own.clone())
             } else if mapped {
-                let m = MappedRegion::open(rec.pid, rec.ctrl_fd, control::size(n))
-                    .map_err(|e| os_err("mapping a window control block", e))?;
+                let m =
+                    MappedRegion::open(rec.pid, rec.ctrl_fd, control::size(n)).map_err(|e| {
+                        crate::runtime::lifetime::exit_if_ended(rec.pid);
+                        os_err("mapping a window control block", e)
+                    })?;
                 TargetControl::Mapped(
                     Control::new(Arc::new(m), n)
                         .ok_or_else(|| win_err("a peer's window control block is too small"))?,
@@ -397,8 +404,12 @@ impl Window {
                 },
                 Flavor::Allocate => {
                     let m = Arc::new(
-                        MappedRegion::open(rec.pid, rec.data_fd, rec.size as usize)
-                            .map_err(|e| os_err("mapping a peer's window", e))?,
+                        MappedRegion::open(rec.pid, rec.data_fd, rec.size as usize).map_err(
+                            |e| {
+                                crate::runtime::lifetime::exit_if_ended(rec.pid);
+                                os_err("mapping a peer's window", e)
+                            },
+                        )?,
                     );
                     let base = m.as_ptr() as usize;
                     data.push(m);

@@ -320,6 +320,7 @@ impl Progress {
                     return t;
                 }
                 drop(e);
+                super::lifetime::check_peers();
                 self.sleeps
                     .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 self.doorbell.sleep(ticket, MAX_SLEEP);

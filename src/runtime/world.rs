@@ -1,7 +1,7 @@
 //! The `World`: everything MPI_Init builds, used by every later call until MPI_Finalize.
 
 use super::config::{Bind, Config};
-use super::pmi::{self, Pmi};
+use super::pmi::Pmi;
 use super::progress::{Progress, ProgressState, WaitPolicy};
 use crate::channel::service::ServiceChannels;
 use crate::channel::Channels;
@@ -107,6 +107,9 @@ impl World {
             Pmi::from_env().map_err(|e| Error::new(ErrorClass::Other, format!("PMI: {e}")))?;
         let (rank, size) = (pmi.rank() as usize, pmi.size() as usize);
         super::logging::init(&config.log, rank);
+        if let Some(fd) = pmi.raw_fd() {
+            super::lifetime::arm(fd, rank as u32, pmi.launcher_pid());
+        }
         let host = cpu::hostname();
 
         // Judged before binding: a bound rank sees one CPU, whatever the machine has.
@@ -117,16 +120,11 @@ impl World {
         let fabric = fabric::open(
             &FabricSettings {
                 host: host.clone(),
-                // Per host: hosts emulated on one machine share its /dev/shm.
-                shm_segment: format!(
-                    "{}shm-{}",
-                    pmi::shm_prefix(pmi.kvsname()),
-                    host.replace(|c: char| !c.is_ascii_alphanumeric() && c != '-', "_")
-                ),
                 shm: ShmSettings {
                     ncells: config.shm_cells,
                     cell_size: config.shm_cell_size,
                     cma: config.shm_cma,
+                    launcher: pmi.launcher_pid(),
                 },
                 use_shm: config.rail_shm,
                 tcp: config.rail_tcp.then(|| config.tcp.clone()),
@@ -259,6 +257,7 @@ impl World {
     /// MPI_Finalize: synchronise so nobody leaves while peers may still reach its memory,
     /// drain our output, and tell the launcher.
     pub fn finalize(&self) -> Result<()> {
+        super::lifetime::leaving();
         coll::direct::barrier(
             self,
             &self.comm_world,
@@ -322,6 +321,10 @@ impl World {
 
     /// MPI_Abort: tell the launcher, then leave with `code`.
     pub fn abort(&self, code: i32, msg: &str) -> ! {
+        super::lifetime::leaving();
+        // What the program wrote is out before the launcher hears of the abort.
+        // SAFETY: fflush(NULL) flushes every C stdio stream; no pointer of ours is passed.
+        unsafe { libc::fflush(std::ptr::null_mut()) };
         self.pmi.abort(code, msg);
         std::process::exit(code)
     }

@@ -10,11 +10,68 @@ pub struct RemoteRange {
     pub len: usize,
 }
 
-/// Allow any process of ours to attach (Yama `ptrace_scope=1` otherwise forbids CMA between
-/// siblings). Harmless where Yama is absent.
-pub fn allow_peers_to_attach() {
+/// What a process does so that its shm peers may attach to it with CMA (which needs
+/// ptrace access), given Yama's `ptrace_scope` (`None`: no Yama).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ptracer {
+    /// Nothing to widen: no Yama, scope 0 (the classic same-user rule), or CMA not used.
+    Unchanged,
+    /// Scope 1 allows only descendants of a declared process: the launcher, whose
+    /// descendants the peers are.
+    Launcher(i32),
+    /// Scope 1 and no launcher known: any process of this user.
+    Any,
+    /// Scope 2 or more: only a privileged tracer may attach; no declaration helps.
+    Denied,
+}
+
+impl Ptracer {
+    pub fn choose(yama_scope: Option<u32>, cma: bool, launcher: Option<i32>) -> Ptracer {
+        match (cma, yama_scope) {
+            (false, _) | (true, None | Some(0)) => Ptracer::Unchanged,
+            (true, Some(1)) => launcher.map_or(Ptracer::Any, Ptracer::Launcher),
+            (true, Some(_)) => Ptracer::Denied,
+        }
+    }
+}
+
+/// Yama's `ptrace_scope`, `None` where Yama is not in the kernel.
+pub fn yama_scope() -> Option<u32> {
+    std::fs::read_to_string("/proc/sys/kernel/yama/ptrace_scope")
+        .ok()?
+        .trim()
+        .parse()
+        .ok()
+}
+
+/// Declares the ptracer `p` asks for (says so at `info`); `revert` takes it back.
+pub fn declare_ptracer(p: Ptracer) {
+    let who = match p {
+        Ptracer::Launcher(pid) => {
+            tracing::info!(
+                launcher = pid,
+                "Yama ptrace_scope 1: letting the launcher's descendants (the job's ranks) \
+                 attach for Cross Memory Attach (RAILMPI_SHM_CMA=0 avoids it)"
+            );
+            pid as libc::c_ulong
+        }
+        Ptracer::Any => {
+            tracing::info!(
+                "Yama ptrace_scope 1 and no launcher process known: letting any process of \
+                 this user attach for Cross Memory Attach (RAILMPI_SHM_CMA=0 avoids it)"
+            );
+            libc::PR_SET_PTRACER_ANY
+        }
+        Ptracer::Unchanged | Ptracer::Denied => return,
+    };
     // SAFETY: prctl with integer arguments only.
-    unsafe { libc::prctl(libc::PR_SET_PTRACER, libc::PR_SET_PTRACER_ANY, 0, 0, 0) };
+    unsafe { libc::prctl(libc::PR_SET_PTRACER, who, 0, 0, 0) };
+}
+
+/// Takes back what `declare_ptracer` allowed (CMA turned out unusable).
+pub fn revoke_ptracer() {
+    // SAFETY: prctl with integer arguments only; 0 clears the declaration.
+    unsafe { libc::prctl(libc::PR_SET_PTRACER, 0, 0, 0, 0) };
 }
 
 type VmCall = unsafe extern "C" fn(
@@ -191,6 +248,20 @@ pub fn write(pid: i32, local: &[u8], remote_addr: u64) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ptracer_widens_only_under_yama_scope_1_with_cma() {
+        assert_eq!(Ptracer::choose(None, true, Some(7)), Ptracer::Unchanged);
+        assert_eq!(Ptracer::choose(Some(0), true, Some(7)), Ptracer::Unchanged);
+        assert_eq!(Ptracer::choose(Some(1), false, Some(7)), Ptracer::Unchanged);
+        assert_eq!(
+            Ptracer::choose(Some(1), true, Some(7)),
+            Ptracer::Launcher(7)
+        );
+        assert_eq!(Ptracer::choose(Some(1), true, None), Ptracer::Any);
+        assert_eq!(Ptracer::choose(Some(2), true, Some(7)), Ptracer::Denied);
+        assert_eq!(Ptracer::choose(Some(3), true, None), Ptracer::Denied);
+    }
 
     #[test]
     fn readv_gathers_more_runs_than_one_call_takes() {

@@ -63,6 +63,14 @@ impl SharedMemory {
         if unsafe { libc::fstat(own.as_raw_fd(), &mut st) } != 0 {
             return Err(io::Error::last_os_error());
         }
+        // Only memory of our own user is taken (what /proc let us open could be another's).
+        // SAFETY: geteuid has no preconditions.
+        if st.st_uid != unsafe { libc::geteuid() } {
+            return Err(io::Error::new(
+                io::ErrorKind::PermissionDenied,
+                format!("shared memory of process {pid} belongs to another user"),
+            ));
+        }
         if (st.st_size as u64) < len.max(1) as u64 {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidData,

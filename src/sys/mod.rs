@@ -7,6 +7,5 @@ pub mod futex;
 pub mod membarrier;
 pub mod memfd;
 pub mod net;
-pub mod shm_segment;
 pub mod userfaultfd;
 pub mod vmem;

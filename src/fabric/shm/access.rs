@@ -5,7 +5,7 @@
 use super::keys::{self, KeySlot};
 use crate::fabric::{RailError, RdmaOp, RemoteKey, Span};
 use crate::sys::cma::{self, Direction, RemoteRange};
-use crate::sys::shm_segment::SharedSegment;
+use crate::sys::memfd::SharedMemory;
 use std::sync::Arc;
 
 pub struct PeerAccess {
@@ -13,7 +13,7 @@ pub struct PeerAccess {
     pids: Vec<i32>,
     /// Every rank's key table, in the segment.
     key_tables: Vec<*const KeySlot>,
-    _segment: Arc<SharedSegment>,
+    _segment: Arc<SharedMemory>,
 }
 
 // SAFETY: the key-table pointers point into the segment this value keeps mapped
@@ -28,7 +28,7 @@ impl PeerAccess {
         me: usize,
         pids: Vec<i32>,
         key_tables: Vec<*const KeySlot>,
-        segment: Arc<SharedSegment>,
+        segment: Arc<SharedMemory>,
     ) -> Self {
         PeerAccess {
             me,
@@ -40,6 +40,11 @@ impl PeerAccess {
 
     pub fn peers(&self) -> usize {
         self.pids.len()
+    }
+
+    /// The process id of each local rank, in local order.
+    pub fn pids(&self) -> &[i32] {
+        &self.pids
     }
 
     /// Check `rkey` at `peer` for the rights `op` needs over `remote`, then move the bytes

@@ -4,7 +4,7 @@
 
 use super::keys::{KeyIssuer, KeySlot, KEY_SLOTS, RIGHT_READ, RIGHT_WRITE};
 use crate::fabric::memory::{Access, MemKey, MemoryDomain, Mode, PageRange, PinError};
-use crate::sys::shm_segment::SharedSegment;
+use crate::sys::memfd::SharedMemory;
 use crate::sys::vmem;
 use std::io;
 use std::sync::Arc;
@@ -13,7 +13,7 @@ use std::sync::Arc;
 #[allow(dead_code)] // held, never read
 enum TableStorage {
     /// Our table in the job's segment, which peers map too.
-    Segment(Arc<SharedSegment>),
+    Segment(Arc<SharedMemory>),
     /// A table no other process sees (a process alone; tests).
     Private(Box<[KeySlot]>),
 }
@@ -29,7 +29,7 @@ impl ShmDomain {
     /// # Safety
     /// `table` must point to `KEY_SLOTS` slots inside `segment` that only this process
     /// writes.
-    pub unsafe fn in_segment(segment: Arc<SharedSegment>, table: *const KeySlot) -> Self {
+    pub unsafe fn in_segment(segment: Arc<SharedMemory>, table: *const KeySlot) -> Self {
         Self {
             // SAFETY: the caller's contract; the segment is kept alive with the issuer.
             keys: unsafe { KeyIssuer::new(table) },

@@ -19,7 +19,7 @@ use super::{
     RemoteKey, Span,
 };
 use crate::sys::cma;
-use crate::sys::{cpu, shm_segment::SharedSegment};
+use crate::sys::{cpu, memfd::SharedMemory};
 use access::PeerAccess;
 use domain::ShmDomain;
 use keys::KeySlot;
@@ -38,6 +38,9 @@ pub struct ShmSettings {
     pub cell_size: usize,
     /// Use CMA if the probe succeeds (`RAILMPI_SHM_CMA`).
     pub cma: bool,
+    /// The launcher process the ranks descend from (the PMI connection's other end), which
+    /// Yama's ptrace_scope 1 can be told to let attach.
+    pub launcher: Option<i32>,
 }
 
 pub struct ShmRail {
@@ -65,12 +68,16 @@ const POLL_BUDGET_PER_PEER: usize = 32;
 
 impl ShmRail {
     /// Build the rail for `n` local processes, `me` among them. The process with `me == 0`
-    /// creates the segment `name`; `barrier` synchronises all `n` (PMI barrier).
+    /// creates the segment, anonymous memory (a memfd) that never has a name in /dev/shm:
+    /// nothing is left behind however the job ends, and there is no name for another user
+    /// to take first. `share` is collective over the `n`: the creator passes the segment's
+    /// address (`pid:fd:len`, opened by the others through `/proc`), every caller gets it
+    /// back; `barrier` synchronises all `n` (PMI barrier).
     pub fn establish(
-        name: &str,
         me: usize,
         n: usize,
         settings: &ShmSettings,
+        share: &mut dyn FnMut(Option<String>) -> Result<String, String>,
         barrier: &mut dyn FnMut() -> Result<(), String>,
     ) -> Result<ShmRail, String> {
         let geo = RingGeometry {
@@ -84,28 +91,33 @@ impl ShmRail {
                 geo.ncells, geo.cell_size
             ));
         }
-        cma::allow_peers_to_attach();
         let probe: &'static u64 = Box::leak(Box::new(0x5241_494c_4d50_4900 ^ cpu::pid() as u64));
 
         let segment = if me == 0 {
             let lay = SegmentLayout::new(n, geo);
-            let seg = SharedSegment::create(name, lay.total_bytes())
-                .map_err(|e| format!("cannot create shared segment /dev/shm/{name}: {e}"))?;
+            let seg = SharedMemory::create("railmpi-shm", lay.total_bytes())
+                .map_err(|e| format!("cannot create the shared segment: {e}"))?;
             // SAFETY: fresh zeroed mapping of the layout's size, and nobody else maps it yet.
             unsafe { lay.write_header(seg.as_ptr()) };
-            barrier()?;
+            let fd = seg.fd().expect("our own memory has a descriptor");
+            share(Some(format!("{}:{fd}:{}", cpu::pid(), seg.len())))?;
             seg
         } else {
-            barrier()?;
-            SharedSegment::open(name)
-                .map_err(|e| format!("cannot open shared segment /dev/shm/{name}: {e}"))?
+            let at = share(None)?;
+            let bad = || format!("the shared segment's address {at:?} does not parse");
+            let mut it = at.split(':').map(|v| v.parse::<usize>().map_err(|_| bad()));
+            let (pid, fd, len) = match (it.next(), it.next(), it.next(), it.next()) {
+                (Some(p), Some(f), Some(l), None) => (p?, f?, l?),
+                _ => return Err(bad()),
+            };
+            SharedMemory::open(pid as i32, fd as i32, len).map_err(|e| {
+                format!("cannot map the shared segment of process {pid} (descriptor {fd}): {e}")
+            })?
         };
         // SAFETY: the segment holds at least a header (checked inside against its length).
         let lay = unsafe { SegmentLayout::read_header(segment.as_ptr(), segment.len()) }?;
         if lay.nranks != n || lay.geo != geo {
-            return Err(format!(
-                "shared segment {name} does not match this job's settings"
-            ));
+            return Err("the shared segment does not match this job's settings".to_string());
         }
         let block = |r: usize| -> &RankBlock {
             // SAFETY: r < n and the layout was validated against the mapping's length.
@@ -116,11 +128,14 @@ impl ShmRail {
             .probe_addr
             .store(probe as *const u64 as u64, Ordering::Release);
         block(me).probe_value.store(*probe, Ordering::Release);
+        // Peers probe CMA after the barrier: allowed by then, as narrowly as Yama permits.
+        let ptracer = cma::Ptracer::choose(
+            (n > 1).then(cma::yama_scope).flatten(),
+            settings.cma,
+            settings.launcher,
+        );
+        cma::declare_ptracer(ptracer);
         barrier()?;
-        if me == 0 {
-            // Every process has mapped it: the name can go, so nothing is left behind.
-            let _ = segment.unlink();
-        }
 
         let pids: Vec<i32> = (0..n)
             .map(|r| block(r).pid.load(Ordering::Acquire))
@@ -137,6 +152,9 @@ impl ShmRail {
                 .map(|_| u64::from_ne_bytes(got) == block(peer).probe_value.load(Ordering::Acquire))
                 .unwrap_or(false)
             });
+        if settings.cma && !cma_ok && ptracer != cma::Ptracer::Unchanged {
+            cma::revoke_ptracer();
+        }
         if settings.cma && !cma_ok {
             tracing::warn!(
                 "Cross Memory Attach is not permitted here; large messages take the two-copy \
@@ -211,6 +229,11 @@ impl ShmRail {
     /// The domain keying this process's registrations (its key table in the segment).
     pub fn domain(&self) -> Arc<ShmDomain> {
         self.memory.clone()
+    }
+
+    /// The process id of each local rank, in local order.
+    pub fn peer_pids(&self) -> &[i32] {
+        self.access.pids()
     }
 
     /// This process's end of the job's service queues (`service.rs`).
@@ -348,26 +371,30 @@ impl Rail for ShmRail {
 pub fn test_pair() -> (ShmRail, ShmRail) {
     use std::sync::atomic::AtomicU32;
     static N: AtomicU32 = AtomicU32::new(0);
-    let name = format!(
-        "railmpi-test-pair-{}-{}",
-        cpu::pid(),
-        N.fetch_add(1, Ordering::Relaxed)
-    );
     let settings = ShmSettings {
         ncells: 8,
         cell_size: 256,
         cma: true,
+        launcher: None,
     };
     let barrier = Arc::new(std::sync::Barrier::new(2));
+    let at = Arc::new(std::sync::Mutex::new(String::new()));
     let ends: Vec<_> = (0..2)
         .map(|me| {
-            let (name, settings, barrier) = (name.clone(), settings.clone(), barrier.clone());
+            let (settings, barrier, at) = (settings.clone(), barrier.clone(), at.clone());
             std::thread::spawn(move || {
                 let mut wait = || {
                     barrier.wait();
                     Ok(())
                 };
-                ShmRail::establish(&name, me, 2, &settings, &mut wait).unwrap()
+                let mut share = |v: Option<String>| {
+                    if let Some(v) = v {
+                        *at.lock().unwrap() = v;
+                    }
+                    barrier.wait();
+                    Ok(at.lock().unwrap().clone())
+                };
+                ShmRail::establish(me, 2, &settings, &mut share, &mut wait).unwrap()
             })
         })
         .collect();

@@ -13,7 +13,7 @@ use super::access::PeerAccess;
 use super::layout::{RankBlock, SegmentLayout};
 use crate::fabric::service::{Service, REQUEST};
 use crate::fabric::{Doorbell, RailError, RdmaOp, RemoteKey, Span};
-use crate::sys::shm_segment::SharedSegment;
+use crate::sys::memfd::SharedMemory;
 use parking_lot::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -60,7 +60,7 @@ pub struct ShmService {
     served: Mutex<Vec<u64>>,
     /// Requests served in all (compared with our block's `requests` by `pending`).
     served_total: AtomicU64,
-    _segment: Arc<SharedSegment>,
+    _segment: Arc<SharedMemory>,
 }
 
 // SAFETY: `base` points into the segment this value keeps mapped; the shared words are
@@ -73,7 +73,7 @@ impl ShmService {
     /// # Safety
     /// `lay` was validated against `segment`'s mapping.
     pub unsafe fn new(
-        segment: Arc<SharedSegment>,
+        segment: Arc<SharedMemory>,
         lay: SegmentLayout,
         me: usize,
         access: Arc<PeerAccess>,

@@ -546,6 +546,34 @@ impl Pmi {
         self.universe_size
     }
 
+    /// The launcher's connection (`PMI_FD`), `None` for a singleton.
+    pub fn raw_fd(&self) -> Option<RawFd> {
+        match &self.backend {
+            Backend::Wire { raw, .. } | Backend::Wire2 { raw, .. } => Some(*raw),
+            Backend::Singleton { .. } => None,
+        }
+    }
+
+    /// The process at the other end of the launcher's connection (`SO_PEERCRED`), where
+    /// it is a local socket: the launcher or proxy every rank of this host descends from.
+    pub fn launcher_pid(&self) -> Option<i32> {
+        let fd = self.raw_fd()?;
+        // SAFETY: `cred` is plain data of the size passed; getsockopt fills at most that.
+        let mut cred: libc::ucred = unsafe { std::mem::zeroed() };
+        let mut len = std::mem::size_of::<libc::ucred>() as libc::socklen_t;
+        // SAFETY: as above; `fd` is our open PMI descriptor.
+        let rc = unsafe {
+            libc::getsockopt(
+                fd,
+                libc::SOL_SOCKET,
+                libc::SO_PEERCRED,
+                &mut cred as *mut libc::ucred as *mut libc::c_void,
+                &mut len,
+            )
+        };
+        (rc == 0 && cred.pid > 0).then_some(cred.pid)
+    }
+
     pub fn is_singleton(&self) -> bool {
         matches!(self.backend, Backend::Singleton { .. })
     }

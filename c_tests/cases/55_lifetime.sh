@@ -1,0 +1,61 @@
+# 55_lifetime: how a job ends when part of it goes (c_tests/lifetime.sh runs each scenario
+# and checks that nothing of the job is left: no process, no /dev/shm file).
+
+if [ "$CT_IMPL" = railmpi ]; then
+    # Ranks behind a wrapper (/usr/bin/time): a killed rank, SIGTERM or SIGKILL to mpiexec
+    # end every real rank, not only the wrappers.
+    for s in wrapped_kill_rank wrapped_term_launcher wrapped_kill_launcher; do
+        CASE_TIMEOUT=20 CASE_EXPECT="^ok lifetime.sh $s" \
+            run_case "lifetime.$s" 0 "$HERE/lifetime.sh" $s "$MPIEXEC" "$CT/lifetime"
+    done
+    # The launcher gone while the ranks' parents live on: the ranks notice (PMI connection).
+    CASE_TIMEOUT=20 CASE_EXPECT='^ok lifetime.sh launcher_gone' \
+        run_case lifetime.launcher_gone 0 "$HERE/lifetime.sh" launcher_gone "$MPIEXEC" "$CT/lifetime"
+    # A rank that leaves without MPI_Finalize ends the job at once (status 0, as Hydra);
+    # the others were waiting for it.
+    CASE_TIMEOUT=5 CASE_EXPECT='rank 0 .*exited without MPI_Finalize' CASE_FORBID='BUG:' \
+        run_case lifetime.leave.n4 0 $MPIEXEC -n 4 "$CT/lifetime" leave
+    # A peer that went without MPI_Finalize where the launcher cannot see it (its wrapper
+    # lives on): the rank waiting for it fails at once instead of spinning.
+    CASE_TIMEOUT=8 CASE_EXPECT='rank 1 \(pid [0-9]+\) ended without MPI_Finalize' CASE_FORBID='BUG:' \
+        run_case lifetime.peer_dies nonzero $MPIEXEC -n 2 "$HERE/lifetime.sh" wrap sh -c \
+        '"$0" peer_dies || exit; sleep 20' "$CT/lifetime"
+    # SIGKILL to mpiexec while the ranks are inside MPI_Init leaves no shared segment; a
+    # file with the name the segment used to have does not stop a job.
+    CASE_TIMEOUT=100 CASE_EXPECT='^ok lifetime.sh init_kill_launcher' \
+        run_case lifetime.init_kill_launcher 0 "$HERE/lifetime.sh" init_kill_launcher "$MPIEXEC" "$CT/lifetime"
+    CASE_TIMEOUT=20 CASE_EXPECT='^ok lifetime.sh squat' \
+        run_case lifetime.squat 0 "$HERE/lifetime.sh" squat "$MPIEXEC" "$CT/lifetime"
+    # MPI_Abort(comm, 0) while the others create dynamic windows: they find the aborting
+    # rank's memory gone, but the abort decides the status (a race: 10 jobs).
+    CASE_TIMEOUT=40 CASE_FORBID='BUG:' \
+        run_case lifetime.abort_win.n4 0 sh -c \
+        'for i in 1 2 3 4 5 6 7 8 9 10; do "$0" -n 4 "$1" abort_win || exit; done' \
+        "$MPIEXEC" "$CT/lifetime"
+    # Output a rank buffered before MPI_Abort reaches the terminal (C and Fortran).
+    CASE_TIMEOUT=10 CASE_EXPECT='^rank 1 wrote this line before MPI_Abort' CASE_FORBID='BUG:' \
+        run_case lifetime.abort_output 5 $MPIEXEC -n 2 "$CT/lifetime" abort_out
+    if [ -x "$BUILD/bin/mpif90" ] && mkdir -p "$BUILD/f_tests" &&
+        "$BUILD/bin/mpif90" -o "$BUILD/f_tests/lifetime_abort" "$HERE/lifetime_abort.f90" \
+            >"$LOGDIR/build_lifetime_abort.log" 2>&1; then
+        # The loss was a race (the launcher's SIGTERM against the exit's flush), seen with
+        # the output going to a file: 5 jobs, each exit 6 with the line.
+        CASE_TIMEOUT=30 CASE_EXPECT='^5 aborting jobs showed the line' CASE_FORBID='BUG:' \
+            run_case lifetime.abort_output.fortran 0 sh -c 'f=$(mktemp); trap "rm -f $f" EXIT
+            for i in 1 2 3 4 5; do
+                "$0" -n 2 "$1" >"$f" 2>&1; rc=$?; cat "$f"; [ $rc = 6 ] || exit 1
+                grep -q "^fortran rank 1 wrote this line before MPI_Abort" "$f" || exit 1
+            done; echo "5 aborting jobs showed the line"' "$MPIEXEC" "$BUILD/f_tests/lifetime_abort"
+    else
+        skip_case lifetime.abort_output.fortran "no Fortran wrapper or it failed to build"
+    fi
+fi
+
+# Under Hydra: a rank killed inside MPI_Init leaves no segment behind, and the
+# wrapper cases (Hydra's own kill reaches only the wrapper; the ranks arm their own signal).
+if [ "$CT_IMPL" = railmpi ] && command -v "${HYDRA%% *}" >/dev/null 2>&1; then
+    CASE_TIMEOUT=100 CASE_EXPECT='^ok lifetime.sh init_kill_rank' \
+        run_case lifetime.hydra.init_kill_rank 0 "$HERE/lifetime.sh" init_kill_rank "$HYDRA" "$CT/lifetime"
+    CASE_TIMEOUT=20 CASE_EXPECT='^ok lifetime.sh wrapped_kill_launcher' \
+        run_case lifetime.hydra.wrapped_kill_launcher 0 "$HERE/lifetime.sh" wrapped_kill_launcher "$HYDRA" "$CT/lifetime"
+fi

@@ -1,0 +1,79 @@
+/* lifetime MODE [TOKEN]: how a job ends when part of it goes (c_tests/cases/55_lifetime.sh,
+ * driven by c_tests/lifetime.sh; TOKEN only marks the processes for pgrep).
+ *   block     : every rank blocks in a receive nobody matches; rank 0 prints "ready" first
+ *   leave     : rank 0 returns without MPI_Finalize, the others wait for it in MPI_Recv
+ *   peer_dies : rank 1 _exit(0)s without MPI_Finalize (its wrapper keeps the launcher from
+ *               seeing it), rank 0 waits for it in MPI_Recv
+ *   plain     : (any other MODE) MPI_Init, MPI_Finalize, rank 0 prints "ok lifetime MODE"
+ *   abort_out : rank 1 writes a line without flushing it, then MPI_Abort(MPI_COMM_WORLD, 5)
+ *   abort_win : every rank creates and frees dynamic windows in a loop; the last calls
+ *               MPI_Abort(MPI_COMM_WORLD, 0) after one of its creations returned: the
+ *               job's status must be 0
+ */
+#include "check.h"
+#include <unistd.h>
+
+int main(int argc, char **argv)
+{
+    int rank, size, x = 0;
+    CHECK(argc >= 2, "usage: lifetime MODE [TOKEN]");
+    const char *mode = argv[1];
+    CHECK_MPI(MPI_Init(&argc, &argv));
+    CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
+    CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &size));
+    CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+    if (strcmp(mode, "block") == 0) {
+        if (rank == 0) {
+            printf("ready\n");
+            fflush(stdout);
+        }
+        MPI_Recv(&x, 1, MPI_INT, (rank + 1) % size, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        printf("BUG: rank %d received a message nobody sent\n", rank);
+        return 1;
+    }
+    if (strcmp(mode, "leave") == 0) {
+        if (rank == 0)
+            return 0;
+        MPI_Recv(&x, 1, MPI_INT, 0, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        printf("BUG: rank %d received a message nobody sent\n", rank);
+        return 1;
+    }
+    if (strcmp(mode, "peer_dies") == 0) {
+        if (rank == 1)
+            _exit(0);
+        if (rank == 0) {
+            MPI_Recv(&x, 1, MPI_INT, 1, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            printf("BUG: received from a rank that is gone\n");
+            return 1;
+        }
+        sleep(30);
+        return 0;
+    }
+    if (strcmp(mode, "abort_out") == 0) {
+        if (rank == 1) {
+            printf("rank 1 wrote this line before MPI_Abort\n"); /* no fflush: the library's */
+            MPI_Abort(MPI_COMM_WORLD, 5);
+            return 1;
+        }
+        MPI_Recv(&x, 1, MPI_INT, 1, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        printf("BUG: rank %d received a message nobody sent\n", rank);
+        return 1;
+    }
+    if (strcmp(mode, "abort_win") == 0) {
+        for (int i = 0; i < 400; i++) {
+            MPI_Win win;
+            CHECK_MPI(MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &win));
+            /* Right after its own creation returned: the others may still be mapping
+             * what it shared. */
+            if (rank == size - 1 && i == 50)
+                MPI_Abort(MPI_COMM_WORLD, 0);
+            CHECK_MPI(MPI_Win_free(&win));
+        }
+        printf("BUG: rank %d finished every window after rank 0 aborted\n", rank);
+        return 1;
+    }
+    CHECK_MPI(MPI_Finalize());
+    if (rank == 0)
+        printf("ok lifetime %s\n", mode);
+    return 0;
+}
