@@ -1,5 +1,5 @@
 //! Communicator shims: rank/size, dup/idup/split/split_type/create/create_group/free/compare,
-//! names, error handlers, info, intercommunicator queries (railmpi has none). Groups are in
+//! names, error handlers, info, intercommunicators (create, merge, queries). Groups are in
 //! `group.rs`, attributes in `attr.rs`, topologies in `topo.rs`.
 
 use super::args;
@@ -10,6 +10,7 @@ use super::shim::{self, run, write_out, write_out_str};
 use crate::comm::{Communicator, Comparison};
 use crate::error::Result;
 use crate::mpi_err;
+use crate::runtime::intercomm::Bridge;
 use std::ffi::CStr;
 use std::os::raw::{c_char, c_int};
 
@@ -124,6 +125,7 @@ pub unsafe extern "C" fn PMPI_Comm_create_group(
     run("MPI_Comm_create_group", comm, || {
         let w = shim::world()?;
         let parent = handles::comm(comm)?;
+        args::intra(&parent)?;
         let g = handles::group(group)?;
         let tag = args::send_tag(tag)?;
         if !g.is_subset_of(&parent.group) {
@@ -170,28 +172,108 @@ pub unsafe extern "C" fn PMPI_Comm_split_type(
 pub unsafe extern "C" fn PMPI_Comm_test_inter(comm: MPI_Comm, flag: *mut c_int) -> c_int {
     run("MPI_Comm_test_inter", comm, || {
         shim::world()?;
-        handles::comm(comm)?;
-        write_out(flag, 0) // railmpi has intracommunicators only
+        let c = handles::comm(comm)?;
+        write_out(flag, c.is_inter() as c_int)
     })
+}
+
+/// The communicator behind `h`, which must be an intercommunicator (MPI_ERR_COMM).
+fn inter(h: MPI_Comm) -> Result<handles::CommRef> {
+    let c = handles::comm(h)?;
+    if !c.is_inter() {
+        return mpi_err!(Comm, "not an intercommunicator");
+    }
+    Ok(c)
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Comm_remote_size(comm: MPI_Comm, size: *mut c_int) -> c_int {
-    let _ = size;
     run("MPI_Comm_remote_size", comm, || {
         shim::world()?;
-        handles::comm(comm)?;
-        mpi_err!(Comm, "not an intercommunicator")
+        write_out(size, inter(comm)?.peer_size() as c_int)
     })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Comm_remote_group(comm: MPI_Comm, group: *mut MPI_Group) -> c_int {
-    let _ = group;
     run("MPI_Comm_remote_group", comm, || {
         shim::world()?;
-        handles::comm(comm)?;
-        mpi_err!(Comm, "not an intercommunicator")
+        let c = inter(comm)?;
+        if group.is_null() {
+            return mpi_err!(Arg, "NULL group");
+        }
+        write_out(group, handles::new_group(c.peers.clone()))
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Intercomm_create(
+    local_comm: MPI_Comm,
+    local_leader: c_int,
+    peer_comm: MPI_Comm,
+    remote_leader: c_int,
+    tag: c_int,
+    newintercomm: *mut MPI_Comm,
+) -> c_int {
+    run("MPI_Intercomm_create", local_comm, || {
+        let w = shim::world()?;
+        let lc = handles::comm(local_comm)?;
+        args::intra(&lc)?;
+        if local_leader < 0 || local_leader as usize >= lc.size() {
+            return mpi_err!(
+                Rank,
+                "invalid local leader {local_leader} (communicator size {})",
+                lc.size()
+            );
+        }
+        if newintercomm.is_null() {
+            return mpi_err!(Arg, "NULL newintercomm");
+        }
+        let leader = local_leader as usize;
+        let tag = args::send_tag(tag)?; // checked everywhere, as MPICH does
+                                        // peer_comm and remote_leader are significant at the local leader only.
+        let pc;
+        let bridge = if lc.rank == leader {
+            pc = handles::comm(peer_comm)?;
+            let Some(remote) = args::dest(&pc, remote_leader)? else {
+                return mpi_err!(Rank, "the remote leader cannot be MPI_PROC_NULL");
+            };
+            if !pc.is_inter() && remote == pc.rank {
+                return mpi_err!(Rank, "the remote leader is the local leader itself");
+            }
+            Some(Bridge {
+                peer_comm: &pc,
+                remote_leader: remote,
+                tag,
+            })
+        } else {
+            None
+        };
+        let c = w.intercomm_create(&lc, leader, bridge)?;
+        write_out(
+            newintercomm,
+            handles::new_comm(c, handles::comm_errhandler(local_comm)),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Intercomm_merge(
+    intercomm: MPI_Comm,
+    high: c_int,
+    newintracomm: *mut MPI_Comm,
+) -> c_int {
+    run("MPI_Intercomm_merge", intercomm, || {
+        let w = shim::world()?;
+        let c = inter(intercomm)?;
+        if newintracomm.is_null() {
+            return mpi_err!(Arg, "NULL newintracomm");
+        }
+        let merged = w.intercomm_merge(&c, high != 0)?;
+        write_out(
+            newintracomm,
+            handles::new_comm(merged, handles::comm_errhandler(intercomm)),
+        )
     })
 }
 

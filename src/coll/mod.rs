@@ -21,6 +21,7 @@ pub mod alltoall;
 pub mod bcast;
 pub mod direct;
 pub mod gather;
+pub mod inter;
 pub mod neighbor;
 pub mod plan;
 pub mod reduce;
@@ -70,6 +71,9 @@ pub trait CollTransport {
 pub const TAG_RUNTIME_BARRIER: i32 = 1;
 pub const TAG_RUNTIME_ALLREDUCE: i32 = 3;
 pub const TAG_RUNTIME_ALLGATHER: i32 = 4;
+pub const TAG_RUNTIME_BCAST: i32 = 5;
+/// The leaders of an intercommunicator's groups swapping what their groups agree on.
+pub const TAG_RUNTIME_SWAP: i32 = 6;
 
 /// Dissemination barrier as a schedule (blocking and nonblocking MPI_Barrier): ⌈log2 n⌉
 /// rounds; in round k every rank signals rank + 2^k and waits for rank − 2^k.

@@ -78,6 +78,9 @@ impl World {
         parent: &Communicator,
         group: Arc<Group>,
     ) -> Result<Option<Arc<Communicator>>> {
+        if parent.is_inter() {
+            return self.intercomm_create_sub(parent, group);
+        }
         let ctx = self.new_context(parent)?;
         Ok(group
             .rank_of(self.rank)
