@@ -13,7 +13,7 @@ _ct_inter() {
     done
 }
 
-_ct_inter_progs="intercomm_create intercomm_coll"
+_ct_inter_progs="intercomm_create intercomm_coll intercomm_ops"
 for prog in $_ct_inter_progs; do
     _ct_inter "$prog" 2 3 4 5 7
 done
