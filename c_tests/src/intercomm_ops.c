@@ -1,5 +1,6 @@
 /* Communicator operations on intercommunicators, for each way intercomm.h builds them:
- * MPI_Comm_dup / idup / dup_with_info (attributes copied, contexts apart), MPI_Comm_split
+ * MPI_Comm_dup / idup / dup_with_info (attributes copied, contexts apart; idup that does
+ * not block, overlapping idups), MPI_Comm_split
  * and MPI_Comm_create in their intercommunicator forms (MPI-2.2), MPI_Comm_compare,
  * attributes with copy and delete callbacks, names, info, MPI_Comm_free, and the error
  * class (MPI_ERR_COMM) of calls that need an intracommunicator: topology constructors,
@@ -154,6 +155,41 @@ static void check_dup(const ct_inter *ic)
     CHECK_MPI(MPI_Comm_free_keyval(&key));
 }
 
+/* MPI_Comm_idup must not block: local rank 0 of each group waits for synchronous sends
+ * from the remote group's other members, which send them only after starting their idup.
+ * Then two idups started in opposite orders by the two groups (overlapping agreements). */
+static void check_idup_nonblocking(const ct_inter *ic)
+{
+    MPI_Comm c, pair[2], base[2];
+    MPI_Request r, rs[2];
+    int v = 0;
+    if (ic->lrank == 0) {
+        for (int j = 1; j < ic->rsize; j++)
+            CHECK_MPI(MPI_Recv(&v, 1, MPI_INT, j, 4, ic->inter, MPI_STATUS_IGNORE));
+        CHECK_MPI(MPI_Comm_idup(ic->inter, &c, &r));
+    } else {
+        CHECK_MPI(MPI_Comm_idup(ic->inter, &c, &r));
+        CHECK_MPI(MPI_Ssend(&v, 1, MPI_INT, 0, 4, ic->inter));
+    }
+    CHECK_MPI(MPI_Wait(&r, MPI_STATUS_IGNORE));
+    check_inter(c, ic->lworld, ic->lsize, ic->rworld, ic->rsize, ic->lrank, "idup");
+    CHECK_MPI(MPI_Comm_free(&c));
+    CHECK_MPI(MPI_Comm_dup(ic->inter, &base[0]));
+    CHECK_MPI(MPI_Comm_dup(ic->inter, &base[1]));
+    for (int k = 0; k < 2; k++) {
+        int i = ic->group ? 1 - k : k;
+        CHECK_MPI(MPI_Comm_idup(base[i], &pair[i], &rs[i]));
+    }
+    MPI_Status sts[2];
+    CHECK_MPI(MPI_Waitall(2, rs, sts));
+    for (int i = 0; i < 2; i++) {
+        check_inter(pair[i], ic->lworld, ic->lsize, ic->rworld, ic->rsize, ic->lrank,
+                    "crossed idup");
+        CHECK_MPI(MPI_Comm_free(&pair[i]));
+        CHECK_MPI(MPI_Comm_free(&base[i]));
+    }
+}
+
 static void check_split(const ct_inter *ic)
 {
     /* Colour by parity of the local rank, key -rank: each side keeps its members of the
@@ -268,6 +304,7 @@ int main(int argc, char **argv)
         ct_inter ic;
         ct_intercomm(kind, &ic);
         check_dup(&ic);
+        check_idup_nonblocking(&ic);
         check_split(&ic);
         check_create(&ic);
         check_errors(&ic);

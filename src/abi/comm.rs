@@ -5,7 +5,7 @@
 use super::args;
 use super::attr;
 use super::consts::*;
-use super::handles;
+use super::handles::{self, RequestEntry};
 use super::shim::{self, run, write_out, write_out_str};
 use crate::comm::{Communicator, Comparison};
 use crate::error::Result;
@@ -13,6 +13,7 @@ use crate::mpi_err;
 use crate::runtime::intercomm::Bridge;
 use std::ffi::CStr;
 use std::os::raw::{c_char, c_int};
+use std::sync::Arc;
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Comm_rank(comm: MPI_Comm, rank: *mut c_int) -> c_int {
@@ -36,7 +37,12 @@ pub unsafe extern "C" fn PMPI_Comm_size(comm: MPI_Comm, size: *mut c_int) -> c_i
 fn dup(comm: MPI_Comm) -> Result<MPI_Comm> {
     let w = shim::world()?;
     let parent = handles::comm(comm)?;
-    let new = w.comm_dup(&parent)?;
+    dup_as(comm, w.comm_dup(&parent)?)
+}
+
+/// A new handle for `new`, a duplicate of `comm` (its error handler, topology and
+/// attributes).
+fn dup_as(comm: MPI_Comm, new: Arc<Communicator>) -> Result<MPI_Comm> {
     let h = handles::new_comm(new, handles::comm_errhandler(comm));
     let topo = handles::with_comm_entry(comm, |e| e.topo.clone())?;
     handles::with_comm_entry(h, |e| e.topo = topo)?;
@@ -73,9 +79,14 @@ pub unsafe extern "C" fn PMPI_Comm_dup_with_info(
     })
 }
 
-/// MPI_Comm_idup completes at once: the duplicate is made before it returns, and the
-/// request is one that is already complete (`handles::REQUEST_SEND_DONE`, which the
-/// wait and test calls finish with an empty status and no table entry).
+/// A context id no communicator uses: the stand-in behind an MPI_Comm_idup handle until
+/// the agreement completes (MPI forbids using the handle before).
+const CTX_PENDING: u32 = u32::MAX - 7;
+
+/// MPI_Comm_idup: the new handle is made at once (with the error handler, topology and
+/// attributes of `comm`), and the context agreement runs as a nonblocking collective
+/// (`World::idup_schedule`) that puts the real communicator behind the handle when it
+/// completes.
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Comm_idup(
     comm: MPI_Comm,
@@ -83,11 +94,26 @@ pub unsafe extern "C" fn PMPI_Comm_idup(
     request: *mut MPI_Request,
 ) -> c_int {
     run("MPI_Comm_idup", comm, || {
+        let w = shim::world()?;
+        let parent = handles::comm(comm)?;
         if newcomm.is_null() || request.is_null() {
             return mpi_err!(Arg, "NULL newcomm or request");
         }
-        write_out(newcomm, dup(comm)?)?;
-        write_out(request, handles::REQUEST_SEND_DONE)
+        let (rank, group) = (parent.rank, parent.group.clone());
+        let standin = match parent.remote_group() {
+            Some(r) => Communicator::new_inter(CTX_PENDING, rank, group, r.clone()),
+            None => Communicator::new(CTX_PENDING, rank, group),
+        };
+        let h = dup_as(comm, Arc::new(standin))?;
+        let install = move |c| {
+            let _ = handles::with_comm_entry(h, |e| e.comm = c);
+        };
+        let id = w.start_collective(w.idup_schedule(&parent, Box::new(install)));
+        write_out(newcomm, h)?;
+        write_out(
+            request,
+            handles::new_request(RequestEntry::Coll { id, comm }),
+        )
     })
 }
 

@@ -15,6 +15,7 @@
 //! per-call ones: collective calls on one communicator happen in the same order
 //! everywhere and point-to-point messages don't overtake.
 
+pub mod agree;
 pub mod allgather;
 pub mod allreduce;
 pub mod alltoall;
@@ -45,6 +46,7 @@ pub const KIND_ALLTOALL: i32 = 9;
 pub const KIND_REDUCE_SCATTER: i32 = 10;
 pub const KIND_SCAN: i32 = 11;
 pub const KIND_NEIGHBOR: i32 = 12;
+pub const KIND_IDUP: i32 = 13;
 
 use crate::comm::Communicator;
 use crate::error::Result;
