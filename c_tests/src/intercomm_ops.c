@@ -21,6 +21,17 @@ static int copy_fn(MPI_Comm c, int key, void *extra, void *in, void *out, int *f
     return MPI_SUCCESS;
 }
 
+static int failing_copy_fn(MPI_Comm c, int key, void *extra, void *in, void *out, int *flag)
+{
+    (void)c;
+    (void)key;
+    (void)extra;
+    (void)in;
+    (void)out;
+    *flag = 0;
+    return MPI_ERR_OTHER;
+}
+
 static int delete_fn(MPI_Comm c, int key, void *val, void *extra)
 {
     (void)c;
@@ -152,6 +163,20 @@ static void check_dup(const ct_inter *ic)
     CHECK(deletes == 3, "%d attribute deletions for 3 freed duplicates", deletes);
     CHECK_MPI(MPI_Comm_delete_attr(ic->inter, key));
     CHECK(deletes == 4, "delete_attr did not call the delete callback");
+    CHECK_MPI(MPI_Comm_free_keyval(&key));
+    /* A copy callback that fails: the duplicate is not made and newcomm is
+     * MPI_COMM_NULL (every process fails alike, so none is left waiting). */
+    CHECK_MPI(MPI_Comm_create_keyval(failing_copy_fn, MPI_COMM_NULL_DELETE_FN, &key, NULL));
+    CHECK_MPI(MPI_Comm_set_attr(ic->inter, key, NULL));
+    CHECK_MPI(MPI_Comm_set_errhandler(ic->inter, MPI_ERRORS_RETURN));
+    MPI_Comm bad = ic->inter;
+    CHECK(MPI_Comm_dup(ic->inter, &bad) != MPI_SUCCESS, "dup with a failing copy callback");
+    CHECK(bad == MPI_COMM_NULL, "failed dup left newcomm %#x", (unsigned)bad);
+    bad = ic->inter;
+    CHECK(MPI_Comm_idup(ic->inter, &bad, &r) != MPI_SUCCESS, "idup with a failing copy");
+    CHECK(bad == MPI_COMM_NULL, "failed idup left newcomm %#x", (unsigned)bad);
+    CHECK_MPI(MPI_Comm_set_errhandler(ic->inter, MPI_ERRORS_ARE_FATAL));
+    CHECK_MPI(MPI_Comm_delete_attr(ic->inter, key));
     CHECK_MPI(MPI_Comm_free_keyval(&key));
 }
 

@@ -40,6 +40,14 @@ fn dup(comm: MPI_Comm) -> Result<MPI_Comm> {
     dup_as(comm, w.comm_dup(&parent)?)
 }
 
+/// `dup` into `newcomm` (checked not NULL), which is MPI_COMM_NULL when it fails (an
+/// attribute copy callback's error, MPI-3.1 §6.7.2).
+unsafe fn dup_into(comm: MPI_Comm, newcomm: *mut MPI_Comm) -> Result<()> {
+    let h = dup(comm);
+    *newcomm = *h.as_ref().unwrap_or(&MPI_COMM_NULL);
+    h.map(|_| ())
+}
+
 /// A new handle for `new`, a duplicate of `comm` (its error handler, topology and
 /// attributes).
 fn dup_as(comm: MPI_Comm, new: Arc<Communicator>) -> Result<MPI_Comm> {
@@ -60,7 +68,7 @@ pub unsafe extern "C" fn PMPI_Comm_dup(comm: MPI_Comm, newcomm: *mut MPI_Comm) -
         if newcomm.is_null() {
             return mpi_err!(Arg, "NULL newcomm");
         }
-        write_out(newcomm, dup(comm)?)
+        dup_into(comm, newcomm)
     })
 }
 
@@ -75,7 +83,7 @@ pub unsafe extern "C" fn PMPI_Comm_dup_with_info(
         if newcomm.is_null() {
             return mpi_err!(Arg, "NULL newcomm");
         }
-        write_out(newcomm, dup(comm)?)
+        dup_into(comm, newcomm)
     })
 }
 
@@ -104,7 +112,7 @@ pub unsafe extern "C" fn PMPI_Comm_idup(
             Some(r) => Communicator::new_inter(CTX_PENDING, rank, group, r.clone()),
             None => Communicator::new(CTX_PENDING, rank, group),
         };
-        let h = dup_as(comm, Arc::new(standin))?;
+        let h = dup_as(comm, Arc::new(standin)).inspect_err(|_| *newcomm = MPI_COMM_NULL)?;
         let install = move |c| {
             let _ = handles::with_comm_entry(h, |e| e.comm = c);
         };
