@@ -54,11 +54,11 @@ build:
 header: build
 	cp "$$(ls -t $(TARGET)/build/railmpi-*/out/mpi.h | head -1)" include/mpi.h
 
-$(BUILD)/c_tests/%: c_tests/src/%.c c_tests/src/check.h build
+$(BUILD)/c_tests/%: c_tests/src/%.c $(wildcard c_tests/src/*.h) build
 	@mkdir -p $(BUILD)/c_tests
 	$(BUILD)/bin/mpicc -O2 -g -Wall -o $@ $< -pthread
 
-$(BUILD)/c_tests_mpich/%: c_tests/src/%.c c_tests/src/check.h
+$(BUILD)/c_tests_mpich/%: c_tests/src/%.c $(wildcard c_tests/src/*.h)
 	@mkdir -p $(BUILD)/c_tests_mpich
 	mpicc.mpich -O2 -g -o $@ $< -pthread
 

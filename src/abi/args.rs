@@ -2,6 +2,7 @@
 
 use super::consts::*;
 use super::handles::TypeRef;
+use crate::coll::inter::Root as InterRoot;
 use crate::comm::Communicator;
 use crate::error::{Error, ErrorClass, Result};
 use crate::mpi_err;
@@ -19,14 +20,19 @@ pub fn count(c: c_int) -> Result<usize> {
     Ok(c as usize)
 }
 
-/// A destination: a rank of the communicator or MPI_PROC_NULL.
+/// A destination: a rank of the communicator (of its remote group on an
+/// intercommunicator) or MPI_PROC_NULL.
 #[inline]
 pub fn dest(comm: &Communicator, r: c_int) -> Result<Option<usize>> {
     if r == MPI_PROC_NULL {
         return Ok(None);
     }
-    if r < 0 || r as usize >= comm.size() {
-        return mpi_err!(Rank, "invalid rank {r} (communicator size {})", comm.size());
+    if r < 0 || r as usize >= comm.peer_size() {
+        return mpi_err!(
+            Rank,
+            "invalid rank {r} (communicator size {})",
+            comm.peer_size()
+        );
     }
     Ok(Some(r as usize))
 }
@@ -52,11 +58,11 @@ pub fn source(comm: &Communicator, r: c_int) -> Result<Source> {
     match r {
         MPI_PROC_NULL => Ok(Source::Null),
         MPI_ANY_SOURCE => Ok(Source::Any),
-        r if r >= 0 && (r as usize) < comm.size() => Ok(Source::Rank(r as usize)),
+        r if r >= 0 && (r as usize) < comm.peer_size() => Ok(Source::Rank(r as usize)),
         r => mpi_err!(
             Rank,
             "invalid source rank {r} (communicator size {})",
-            comm.size()
+            comm.peer_size()
         ),
     }
 }
@@ -77,11 +83,34 @@ pub fn recv_tag(t: c_int) -> Result<Option<i32>> {
     send_tag(t).map(Some)
 }
 
+/// The root of an intracommunicator's rooted collective.
 pub fn root(comm: &Communicator, r: c_int) -> Result<usize> {
     if r < 0 || r as usize >= comm.size() {
         return mpi_err!(Root, "invalid root {r} (communicator size {})", comm.size());
     }
     Ok(r as usize)
+}
+
+/// The root argument of a rooted collective on an intercommunicator (MPI-3.1 §5.2.2).
+pub fn inter_root(comm: &Communicator, r: c_int) -> Result<InterRoot> {
+    match r {
+        MPI_ROOT => Ok(InterRoot::Here),
+        MPI_PROC_NULL => Ok(InterRoot::Idle),
+        r if r >= 0 && (r as usize) < comm.peer_size() => Ok(InterRoot::Remote(r as usize)),
+        r => mpi_err!(
+            Root,
+            "invalid root {r} (MPI_ROOT, MPI_PROC_NULL or a rank of the remote group of size {})",
+            comm.peer_size()
+        ),
+    }
+}
+
+/// The communicator must be an intracommunicator (MPI_ERR_COMM otherwise).
+pub fn intra(comm: &Communicator) -> Result<()> {
+    if comm.is_inter() {
+        return mpi_err!(Comm, "this call needs an intracommunicator");
+    }
+    Ok(())
 }
 
 /// A NULL buffer is an error when it must hold data of a type that starts at offset 0

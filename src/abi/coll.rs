@@ -4,13 +4,14 @@
 //! request whose schedule the progress engine advances.
 
 use super::args;
+use super::coll_inter::{self, Rooted};
 use super::consts::*;
 use super::handles::{self, RequestEntry, TypeRef};
 use super::op::reducer;
 use super::shim::{self, run, write_out};
 use crate::coll::plan::{raw, raw_mut};
 use crate::coll::schedule::Schedule;
-use crate::coll::{self, Blocks, Plan, TypedBuf};
+use crate::coll::{self, inter, Blocks, Plan, TypedBuf};
 use crate::comm::Communicator;
 use crate::error::Result;
 use crate::mpi_err;
@@ -38,7 +39,7 @@ fn request_arg(r: Option<*mut MPI_Request>) -> Result<()> {
 }
 
 /// Run a schedule to completion (blocking form) or start it behind a new request.
-unsafe fn launch(
+pub(super) unsafe fn launch(
     w: &World,
     s: Schedule,
     comm: MPI_Comm,
@@ -54,7 +55,7 @@ unsafe fn launch(
 }
 
 /// `MPI_IN_PLACE` where MPI does not allow it (MPICH: MPI_ERR_BUFFER).
-fn not_in_place(p: *const c_void, count: usize, what: &str) -> Result<()> {
+pub(super) fn not_in_place(p: *const c_void, count: usize, what: &str) -> Result<()> {
     if count > 0 && in_place(p) {
         return mpi_err!(Buffer, "{what} cannot be MPI_IN_PLACE here");
     }
@@ -82,7 +83,11 @@ fn direct(request: Option<*mut MPI_Request>, bufs: &[&TypedBuf]) -> bool {
 }
 
 /// A (buffer, count, datatype) triple, checked.
-unsafe fn typed<'a>(buf: *const c_void, count: usize, ty: &'a TypeRef) -> Result<TypedBuf<'a>> {
+pub(super) unsafe fn typed<'a>(
+    buf: *const c_void,
+    count: usize,
+    ty: &'a TypeRef,
+) -> Result<TypedBuf<'a>> {
     args::buffer(buf, count, ty)?;
     args::bytes(count, ty)?;
     Ok(TypedBuf::new(buf as *const u8, count, ty))
@@ -130,7 +135,7 @@ unsafe fn type_array(p: *const MPI_Datatype, n: usize, what: &str) -> Result<Vec
 }
 
 /// Blocks of a v-collective buffer, checked (NULL buffer with data, overflow).
-unsafe fn blocks<'a>(
+pub(super) unsafe fn blocks<'a>(
     base: *const c_void,
     ty: &'a TypeRef,
     counts: Vec<usize>,
@@ -157,6 +162,14 @@ pub unsafe extern "C" fn PMPI_Barrier(comm: MPI_Comm) -> c_int {
     run("MPI_Barrier", comm, || {
         let w = shim::world()?;
         let c = handles::comm(comm)?;
+        if c.is_inter() {
+            return launch(
+                w,
+                inter::barrier(plan(w, &c, coll::KIND_BARRIER)),
+                comm,
+                None,
+            );
+        }
         let tag = Plan::new(&c, coll::KIND_BARRIER).tag();
         coll::direct::barrier(w, &c, tag, w.oversubscribed)
     })
@@ -168,7 +181,11 @@ pub unsafe extern "C" fn PMPI_Ibarrier(comm: MPI_Comm, request: *mut MPI_Request
         let w = shim::world()?;
         let c = handles::comm(comm)?;
         request_arg(Some(request))?;
-        launch(w, coll::barrier_schedule(&c), comm, Some(request))
+        let s = match c.is_inter() {
+            true => inter::barrier(plan(w, &c, coll::KIND_BARRIER)),
+            false => coll::barrier_schedule(&c),
+        };
+        launch(w, s, comm, Some(request))
     })
 }
 
@@ -187,6 +204,10 @@ unsafe fn bcast_impl(
     // Opened first: the call counts in the collective sequence even if its checks fail.
     let p = plan(w, &c, coll::KIND_BCAST);
     request_arg(request)?;
+    if c.is_inter() {
+        let (b, n, t) = (buffer, count, datatype);
+        return coll_inter::bcast(w, p, &c, b, n, t, root, comm, request);
+    }
     let n = args::count(count)?;
     let ty = handles::datatype(datatype)?;
     let root = args::root(&c, root)?;
@@ -245,6 +266,10 @@ unsafe fn reduce_impl(
     // Opened first: the call counts in the collective sequence even if its checks fail.
     let p = plan(w, &c, coll::KIND_REDUCE);
     request_arg(request)?;
+    if c.is_inter() {
+        let (s, r, n, t) = (sendbuf, recvbuf, count, datatype);
+        return coll_inter::reduce(w, p, &c, s, r, n, t, op, root, comm, request);
+    }
     let n = args::count(count)?;
     let ty = handles::datatype(datatype)?;
     let root = args::root(&c, root)?;
@@ -367,6 +392,10 @@ unsafe fn allreduce_impl(
     // Opened first: the call counts in the collective sequence even if its checks fail.
     let p = plan(w, &c, coll::KIND_ALLREDUCE);
     request_arg(request)?;
+    if c.is_inter() {
+        let (s, r, n, t) = (sendbuf, recvbuf, count, datatype);
+        return coll_inter::allreduce(w, p, s, r, n, t, op, comm, request);
+    }
     let n = args::count(count)?;
     let ty = handles::datatype(datatype)?;
     let r = reducer(op, datatype, &ty)?;
@@ -444,6 +473,10 @@ unsafe fn gatherv_impl(
     // Opened first: the call counts in the collective sequence even if its checks fail.
     let p = plan(w, &c, coll::KIND_GATHER);
     request_arg(request)?;
+    if c.is_inter() {
+        let a = Rooted::new((sendbuf, sendcount, sendtype), (recvbuf, recv, recvtype));
+        return coll_inter::rooted(w, p, &c, a, false, root, comm, request);
+    }
     let root = args::root(&c, root)?;
     let is_root = c.rank == root;
     let send_given = !(is_root && in_place(sendbuf));
@@ -458,7 +491,7 @@ unsafe fn gatherv_impl(
     };
     let recv = if is_root {
         rty = handles::datatype(recvtype)?;
-        let (counts, displs) = recv.arrays(&c)?;
+        let (counts, displs) = recv.arrays(c.size())?;
         not_in_place(recvbuf, counts.iter().sum(), "recvbuf")?;
         let b = blocks(recvbuf, &rty, counts, displs)?;
         if let Some(s) = &send {
@@ -474,7 +507,7 @@ unsafe fn gatherv_impl(
 }
 
 /// The receive (or send) side description of a collective: one count, or v-arrays.
-enum RecvSpec {
+pub(super) enum RecvSpec {
     Uniform(c_int),
     V(*const c_int, *const c_int),
     /// Counts only (MPI_Reduce_scatter).
@@ -482,8 +515,8 @@ enum RecvSpec {
 }
 
 impl RecvSpec {
-    unsafe fn arrays(&self, c: &Communicator) -> Result<(Vec<usize>, Vec<isize>)> {
-        let n = c.size();
+    /// The counts and displacements of `n` blocks.
+    pub(super) unsafe fn arrays(&self, n: usize) -> Result<(Vec<usize>, Vec<isize>)> {
         match *self {
             RecvSpec::Uniform(k) => {
                 let k = args::count(k)?;
@@ -625,6 +658,10 @@ unsafe fn scatterv_impl(
     // Opened first: the call counts in the collective sequence even if its checks fail.
     let p = plan(w, &c, coll::KIND_SCATTER);
     request_arg(request)?;
+    if c.is_inter() {
+        let a = Rooted::new((recvbuf, recvcount, recvtype), (sendbuf, send, sendtype));
+        return coll_inter::rooted(w, p, &c, a, true, root, comm, request);
+    }
     let root = args::root(&c, root)?;
     let is_root = c.rank == root;
     let recv_given = !(is_root && in_place(recvbuf));
@@ -639,7 +676,7 @@ unsafe fn scatterv_impl(
     };
     let sends = if is_root {
         sty = handles::datatype(sendtype)?;
-        let (counts, displs) = send.arrays(&c)?;
+        let (counts, displs) = send.arrays(c.size())?;
         not_in_place(sendbuf, counts.iter().sum(), "sendbuf")?;
         let b = blocks(sendbuf, &sty, counts, displs)?;
         if let Some(r) = &recv {
@@ -785,6 +822,10 @@ unsafe fn allgatherv_impl(
     // Opened first: the call counts in the collective sequence even if its checks fail.
     let p = plan(w, &c, coll::KIND_ALLGATHER);
     request_arg(request)?;
+    if c.is_inter() {
+        let a = Rooted::new((sendbuf, sendcount, sendtype), (recvbuf, recv, recvtype));
+        return coll_inter::allgatherv(w, p, &c, a, comm, request);
+    }
     let sty;
     let send = if in_place(sendbuf) {
         None
@@ -794,7 +835,7 @@ unsafe fn allgatherv_impl(
         Some(typed(sendbuf, n, &sty)?)
     };
     let rty = handles::datatype(recvtype)?;
-    let (counts, displs) = recv.arrays(&c)?;
+    let (counts, displs) = recv.arrays(c.size())?;
     not_in_place(recvbuf, counts.iter().sum(), "recvbuf")?;
     let b = blocks(recvbuf, &rty, counts, displs)?;
     if let Some(s) = &send {
@@ -909,7 +950,7 @@ pub unsafe extern "C" fn PMPI_Iallgatherv(
 
 /// One side of an all-to-all: per-peer counts, displacements (in extents of one type, or
 /// in bytes with per-peer types).
-enum Side {
+pub(super) enum Side {
     Uniform(c_int, MPI_Datatype),
     V(*const c_int, *const c_int, MPI_Datatype),
     W(*const c_int, *const c_int, *const MPI_Datatype),
@@ -920,15 +961,15 @@ enum Side {
 }
 
 /// The datatypes one side uses, resolved (one, or one per peer).
-struct SideTypes {
+pub(super) struct SideTypes {
     types: Vec<TypeRef>,
-    counts: Vec<usize>,
+    pub(super) counts: Vec<usize>,
     /// Byte displacements.
     displs: Vec<isize>,
 }
 
 impl Side {
-    unsafe fn resolve(&self, n: usize) -> Result<SideTypes> {
+    pub(super) unsafe fn resolve(&self, n: usize) -> Result<SideTypes> {
         match *self {
             Side::Uniform(k, t) => {
                 let k = args::count(k)?;
@@ -981,7 +1022,7 @@ impl SideTypes {
     }
 
     /// The per-peer buffers at `base`, checked.
-    unsafe fn bufs(&self, base: *const c_void) -> Result<Vec<TypedBuf<'_>>> {
+    pub(super) unsafe fn bufs(&self, base: *const c_void) -> Result<Vec<TypedBuf<'_>>> {
         (0..self.counts.len())
             .map(|i| {
                 let ty = self.ty(i);
@@ -1009,6 +1050,10 @@ unsafe fn alltoall_impl(
     // Opened first: the call counts in the collective sequence even if its checks fail.
     let p = plan(w, &c, coll::KIND_ALLTOALL);
     request_arg(request)?;
+    if c.is_inter() {
+        let (s, r) = (sendbuf, recvbuf);
+        return coll_inter::alltoall(w, p, &c, s, send, r, recv, comm, request);
+    }
     let n = c.size();
     if let (None, Side::Uniform(sc, st), Side::Uniform(rc, rt)) = (request, &send, &recv) {
         if !in_place(sendbuf)
@@ -1228,7 +1273,11 @@ unsafe fn reduce_scatter_impl(
     // Opened first: the call counts in the collective sequence even if its checks fail.
     let p = plan(w, &c, coll::KIND_REDUCE_SCATTER);
     request_arg(request)?;
-    let (counts, _) = counts.arrays(&c)?;
+    if c.is_inter() {
+        let (s, r, t) = (sendbuf, recvbuf, datatype);
+        return coll_inter::reduce_scatter(w, p, &c, s, r, counts, t, op, comm, request);
+    }
+    let (counts, _) = counts.arrays(c.size())?;
     let ty = handles::datatype(datatype)?;
     let r = reducer(op, datatype, &ty)?;
     let total: usize = counts.iter().sum();
@@ -1358,6 +1407,7 @@ unsafe fn scan_impl(
     // Opened first: the call counts in the collective sequence even if its checks fail.
     let p = plan(w, &c, coll::KIND_SCAN);
     request_arg(request)?;
+    args::intra(&c)?;
     let n = args::count(count)?;
     let ty = handles::datatype(datatype)?;
     let r = reducer(op, datatype, &ty)?;
@@ -1468,6 +1518,7 @@ unsafe fn neighbor_impl(
     // Opened first: the call counts in the collective sequence even if its checks fail.
     let p = plan(w, &c, coll::KIND_NEIGHBOR);
     request_arg(request)?;
+    args::intra(&c)?;
     let (sources, dests) = super::topo::neighbors(comm)?;
     let rank_of = |v: Vec<i32>| -> Vec<Option<usize>> {
         v.into_iter()

@@ -1,17 +1,19 @@
 //! Communicator shims: rank/size, dup/idup/split/split_type/create/create_group/free/compare,
-//! names, error handlers, info, intercommunicator queries (railmpi has none). Groups are in
+//! names, error handlers, info, intercommunicators (create, merge, queries). Groups are in
 //! `group.rs`, attributes in `attr.rs`, topologies in `topo.rs`.
 
 use super::args;
 use super::attr;
 use super::consts::*;
-use super::handles;
+use super::handles::{self, RequestEntry};
 use super::shim::{self, run, write_out, write_out_str};
 use crate::comm::{Communicator, Comparison};
 use crate::error::Result;
 use crate::mpi_err;
+use crate::runtime::intercomm::Bridge;
 use std::ffi::CStr;
 use std::os::raw::{c_char, c_int};
+use std::sync::Arc;
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Comm_rank(comm: MPI_Comm, rank: *mut c_int) -> c_int {
@@ -35,7 +37,20 @@ pub unsafe extern "C" fn PMPI_Comm_size(comm: MPI_Comm, size: *mut c_int) -> c_i
 fn dup(comm: MPI_Comm) -> Result<MPI_Comm> {
     let w = shim::world()?;
     let parent = handles::comm(comm)?;
-    let new = w.comm_dup(&parent)?;
+    dup_as(comm, w.comm_dup(&parent)?)
+}
+
+/// `dup` into `newcomm` (checked not NULL), which is MPI_COMM_NULL when it fails (an
+/// attribute copy callback's error, MPI-3.1 §6.7.2).
+unsafe fn dup_into(comm: MPI_Comm, newcomm: *mut MPI_Comm) -> Result<()> {
+    let h = dup(comm);
+    *newcomm = *h.as_ref().unwrap_or(&MPI_COMM_NULL);
+    h.map(|_| ())
+}
+
+/// A new handle for `new`, a duplicate of `comm` (its error handler, topology and
+/// attributes).
+fn dup_as(comm: MPI_Comm, new: Arc<Communicator>) -> Result<MPI_Comm> {
     let h = handles::new_comm(new, handles::comm_errhandler(comm));
     let topo = handles::with_comm_entry(comm, |e| e.topo.clone())?;
     handles::with_comm_entry(h, |e| e.topo = topo)?;
@@ -53,7 +68,7 @@ pub unsafe extern "C" fn PMPI_Comm_dup(comm: MPI_Comm, newcomm: *mut MPI_Comm) -
         if newcomm.is_null() {
             return mpi_err!(Arg, "NULL newcomm");
         }
-        write_out(newcomm, dup(comm)?)
+        dup_into(comm, newcomm)
     })
 }
 
@@ -68,13 +83,18 @@ pub unsafe extern "C" fn PMPI_Comm_dup_with_info(
         if newcomm.is_null() {
             return mpi_err!(Arg, "NULL newcomm");
         }
-        write_out(newcomm, dup(comm)?)
+        dup_into(comm, newcomm)
     })
 }
 
-/// MPI_Comm_idup completes at once: the duplicate is made before it returns, and the
-/// request is one that is already complete (`handles::REQUEST_SEND_DONE`, which the
-/// wait and test calls finish with an empty status and no table entry).
+/// A context id no communicator uses: the stand-in behind an MPI_Comm_idup handle until
+/// the agreement completes (MPI forbids using the handle before).
+const CTX_PENDING: u32 = u32::MAX - 7;
+
+/// MPI_Comm_idup: the new handle is made at once (with the error handler, topology and
+/// attributes of `comm`), and the context agreement runs as a nonblocking collective
+/// (`World::idup_schedule`) that puts the real communicator behind the handle when it
+/// completes.
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Comm_idup(
     comm: MPI_Comm,
@@ -82,11 +102,26 @@ pub unsafe extern "C" fn PMPI_Comm_idup(
     request: *mut MPI_Request,
 ) -> c_int {
     run("MPI_Comm_idup", comm, || {
+        let w = shim::world()?;
+        let parent = handles::comm(comm)?;
         if newcomm.is_null() || request.is_null() {
             return mpi_err!(Arg, "NULL newcomm or request");
         }
-        write_out(newcomm, dup(comm)?)?;
-        write_out(request, handles::REQUEST_SEND_DONE)
+        let (rank, group) = (parent.rank, parent.group.clone());
+        let standin = match parent.remote_group() {
+            Some(r) => Communicator::new_inter(CTX_PENDING, rank, group, r.clone()),
+            None => Communicator::new(CTX_PENDING, rank, group),
+        };
+        let h = dup_as(comm, Arc::new(standin)).inspect_err(|_| *newcomm = MPI_COMM_NULL)?;
+        let install = move |c| {
+            let _ = handles::with_comm_entry(h, |e| e.comm = c);
+        };
+        let id = w.start_collective(w.idup_schedule(&parent, Box::new(install)));
+        write_out(newcomm, h)?;
+        write_out(
+            request,
+            handles::new_request(RequestEntry::Coll { id, comm }),
+        )
     })
 }
 
@@ -124,6 +159,7 @@ pub unsafe extern "C" fn PMPI_Comm_create_group(
     run("MPI_Comm_create_group", comm, || {
         let w = shim::world()?;
         let parent = handles::comm(comm)?;
+        args::intra(&parent)?;
         let g = handles::group(group)?;
         let tag = args::send_tag(tag)?;
         if !g.is_subset_of(&parent.group) {
@@ -170,28 +206,108 @@ pub unsafe extern "C" fn PMPI_Comm_split_type(
 pub unsafe extern "C" fn PMPI_Comm_test_inter(comm: MPI_Comm, flag: *mut c_int) -> c_int {
     run("MPI_Comm_test_inter", comm, || {
         shim::world()?;
-        handles::comm(comm)?;
-        write_out(flag, 0) // railmpi has intracommunicators only
+        let c = handles::comm(comm)?;
+        write_out(flag, c.is_inter() as c_int)
     })
+}
+
+/// The communicator behind `h`, which must be an intercommunicator (MPI_ERR_COMM).
+fn inter(h: MPI_Comm) -> Result<handles::CommRef> {
+    let c = handles::comm(h)?;
+    if !c.is_inter() {
+        return mpi_err!(Comm, "not an intercommunicator");
+    }
+    Ok(c)
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Comm_remote_size(comm: MPI_Comm, size: *mut c_int) -> c_int {
-    let _ = size;
     run("MPI_Comm_remote_size", comm, || {
         shim::world()?;
-        handles::comm(comm)?;
-        mpi_err!(Comm, "not an intercommunicator")
+        write_out(size, inter(comm)?.peer_size() as c_int)
     })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Comm_remote_group(comm: MPI_Comm, group: *mut MPI_Group) -> c_int {
-    let _ = group;
     run("MPI_Comm_remote_group", comm, || {
         shim::world()?;
-        handles::comm(comm)?;
-        mpi_err!(Comm, "not an intercommunicator")
+        let c = inter(comm)?;
+        if group.is_null() {
+            return mpi_err!(Arg, "NULL group");
+        }
+        write_out(group, handles::new_group(c.peers.clone()))
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Intercomm_create(
+    local_comm: MPI_Comm,
+    local_leader: c_int,
+    peer_comm: MPI_Comm,
+    remote_leader: c_int,
+    tag: c_int,
+    newintercomm: *mut MPI_Comm,
+) -> c_int {
+    run("MPI_Intercomm_create", local_comm, || {
+        let w = shim::world()?;
+        let lc = handles::comm(local_comm)?;
+        args::intra(&lc)?;
+        if local_leader < 0 || local_leader as usize >= lc.size() {
+            return mpi_err!(
+                Rank,
+                "invalid local leader {local_leader} (communicator size {})",
+                lc.size()
+            );
+        }
+        if newintercomm.is_null() {
+            return mpi_err!(Arg, "NULL newintercomm");
+        }
+        let leader = local_leader as usize;
+        let tag = args::send_tag(tag)?; // checked everywhere, as MPICH does
+                                        // peer_comm and remote_leader are significant at the local leader only.
+        let pc;
+        let bridge = if lc.rank == leader {
+            pc = handles::comm(peer_comm)?;
+            let Some(remote) = args::dest(&pc, remote_leader)? else {
+                return mpi_err!(Rank, "the remote leader cannot be MPI_PROC_NULL");
+            };
+            if !pc.is_inter() && remote == pc.rank {
+                return mpi_err!(Rank, "the remote leader is the local leader itself");
+            }
+            Some(Bridge {
+                peer_comm: &pc,
+                remote_leader: remote,
+                tag,
+            })
+        } else {
+            None
+        };
+        let c = w.intercomm_create(&lc, leader, bridge)?;
+        write_out(
+            newintercomm,
+            handles::new_comm(c, handles::comm_errhandler(local_comm)),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Intercomm_merge(
+    intercomm: MPI_Comm,
+    high: c_int,
+    newintracomm: *mut MPI_Comm,
+) -> c_int {
+    run("MPI_Intercomm_merge", intercomm, || {
+        let w = shim::world()?;
+        let c = inter(intercomm)?;
+        if newintracomm.is_null() {
+            return mpi_err!(Arg, "NULL newintracomm");
+        }
+        let merged = w.intercomm_merge(&c, high != 0)?;
+        write_out(
+            newintracomm,
+            handles::new_comm(merged, handles::comm_errhandler(intercomm)),
+        )
     })
 }
 

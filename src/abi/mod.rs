@@ -11,6 +11,7 @@ pub mod args;
 pub mod attr;
 pub mod builtin_types;
 pub mod coll;
+pub mod coll_inter;
 pub mod coll_persistent;
 pub mod comm;
 pub mod consts;

@@ -42,6 +42,7 @@ unsafe fn create(
 ) -> Result<Arc<Window>> {
     let w = shim::world()?;
     let c = handles::comm(comm)?;
+    args::intra(&c)?;
     if win.is_null() {
         return mpi_err!(Arg, "NULL window pointer");
     }

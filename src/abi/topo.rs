@@ -3,6 +3,7 @@
 //! neighbourhood collectives use. The topology is kept in the communicator's table entry
 //! (`CommEntry::topo`) and goes with it through MPI_Comm_dup. Ranks are never reordered.
 
+use super::args;
 use super::consts::*;
 use super::handles;
 use super::shim::{self, run, write_out};
@@ -197,6 +198,7 @@ pub unsafe extern "C" fn PMPI_Cart_create(
     run("MPI_Cart_create", comm_old, || {
         let w = shim::world()?;
         let parent = handles::comm(comm_old)?;
+        args::intra(&parent)?;
         let cart = cart_args(ndims, dims, periods)?;
         let n = cart.nnodes();
         if n > parent.size() {
@@ -225,6 +227,7 @@ pub unsafe extern "C" fn PMPI_Cart_map(
     run("MPI_Cart_map", comm, || {
         shim::world()?;
         let c = handles::comm(comm)?;
+        args::intra(&c)?;
         let n = cart_args(ndims, dims, periods)?.nnodes();
         if n > c.size() {
             return mpi_err!(
@@ -392,6 +395,7 @@ pub unsafe extern "C" fn PMPI_Graph_create(
     run("MPI_Graph_create", comm_old, || {
         let w = shim::world()?;
         let parent = handles::comm(comm_old)?;
+        args::intra(&parent)?;
         if nnodes < 0 || nnodes as usize > parent.size() {
             return mpi_err!(
                 Arg,
@@ -422,6 +426,7 @@ pub unsafe extern "C" fn PMPI_Graph_map(
     run("MPI_Graph_map", comm, || {
         shim::world()?;
         let c = handles::comm(comm)?;
+        args::intra(&c)?;
         if nnodes < 0 || nnodes as usize > c.size() {
             return mpi_err!(
                 Arg,
@@ -566,6 +571,7 @@ pub unsafe extern "C" fn PMPI_Dist_graph_create_adjacent(
     run("MPI_Dist_graph_create_adjacent", comm_old, || {
         let w = shim::world()?;
         let parent = handles::comm(comm_old)?;
+        args::intra(&parent)?;
         super::info::check(info)?;
         if indegree < 0 || outdegree < 0 {
             return mpi_err!(Arg, "negative degree (in {indegree}, out {outdegree})");
@@ -621,6 +627,7 @@ pub unsafe extern "C" fn PMPI_Dist_graph_create(
     run("MPI_Dist_graph_create", comm_old, || {
         let w = shim::world()?;
         let parent = handles::comm(comm_old)?;
+        args::intra(&parent)?;
         super::info::check(info)?;
         if n < 0 {
             return mpi_err!(Arg, "negative n {n}");

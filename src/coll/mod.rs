@@ -15,12 +15,14 @@
 //! per-call ones: collective calls on one communicator happen in the same order
 //! everywhere and point-to-point messages don't overtake.
 
+pub mod agree;
 pub mod allgather;
 pub mod allreduce;
 pub mod alltoall;
 pub mod bcast;
 pub mod direct;
 pub mod gather;
+pub mod inter;
 pub mod neighbor;
 pub mod plan;
 pub mod reduce;
@@ -44,6 +46,7 @@ pub const KIND_ALLTOALL: i32 = 9;
 pub const KIND_REDUCE_SCATTER: i32 = 10;
 pub const KIND_SCAN: i32 = 11;
 pub const KIND_NEIGHBOR: i32 = 12;
+pub const KIND_IDUP: i32 = 13;
 
 use crate::comm::Communicator;
 use crate::error::Result;
@@ -70,6 +73,9 @@ pub trait CollTransport {
 pub const TAG_RUNTIME_BARRIER: i32 = 1;
 pub const TAG_RUNTIME_ALLREDUCE: i32 = 3;
 pub const TAG_RUNTIME_ALLGATHER: i32 = 4;
+pub const TAG_RUNTIME_BCAST: i32 = 5;
+/// The leaders of an intercommunicator's groups swapping what their groups agree on.
+pub const TAG_RUNTIME_SWAP: i32 = 6;
 
 /// Dissemination barrier as a schedule (blocking and nonblocking MPI_Barrier): ⌈log2 n⌉
 /// rounds; in round k every rank signals rank + 2^k and waits for rank − 2^k.

@@ -336,6 +336,20 @@ impl<'c> Plan<'c> {
         }
     }
 
+    /// Send `b` to local-group rank `dst` of an intercommunicator in the current step.
+    pub fn send_local(&mut self, dst: usize, b: Buf) {
+        for piece in pieces(b, self.piece) {
+            self.s.send_local(self.comm, dst, piece);
+        }
+    }
+
+    /// Receive exactly `b`'s length from local-group rank `src` of an intercommunicator.
+    pub fn recv_local(&mut self, src: usize, b: Buf) {
+        for piece in pieces(b, self.piece) {
+            self.s.recv_local(src, piece);
+        }
+    }
+
     /// End the current step: what follows waits for its transfers.
     pub fn step(&mut self) {
         self.s.barrier();

@@ -29,9 +29,11 @@ pub enum Buf {
 /// application are written by the last step's work (it may capture user pointers).
 pub type LocalWork = Box<dyn FnMut(&mut [Vec<u8>]) -> Result<()> + Send>;
 
+/// `local`: on an intercommunicator, an operation with a member of the local group (on
+/// its local intracommunicator's collective context), not with the remote group.
 enum Op {
-    Send { peer: usize, buf: Buf },
-    Recv { src: usize, buf: Buf },
+    Send { peer: usize, buf: Buf, local: bool },
+    Recv { src: usize, buf: Buf, local: bool },
 }
 
 #[derive(Default)]
@@ -43,6 +45,9 @@ struct Step {
 /// A collective under construction, then running.
 pub struct Schedule {
     ctx: u32,
+    /// The context of operations within the local group (`ctx` but on an
+    /// intercommunicator).
+    local_ctx: u32,
     my_rank: i32,
     tag: i32,
     steps: Vec<Step>,
@@ -66,6 +71,7 @@ impl Schedule {
         let seq = (comm.next_coll_seq() % (1 << 24)) as i32;
         Schedule {
             ctx: comm.coll_ctx(),
+            local_ctx: comm.local_comm().coll_ctx(),
             my_rank: comm.rank as i32,
             tag: ((seq + 1) << 6) | (kind & 63),
             // No step until the first operation: a call that ends up on `coll::direct`
@@ -106,12 +112,27 @@ impl Schedule {
     /// Send `buf` to communicator rank `dst` (`peer`: its world rank) in the current step.
     pub fn send(&mut self, comm: &Communicator, dst: usize, buf: Buf) {
         let peer = comm.world_rank(dst);
-        self.current().ops.push(Op::Send { peer, buf });
+        let local = false;
+        self.current().ops.push(Op::Send { peer, buf, local });
     }
 
     /// Receive exactly `buf`'s length from communicator rank `src` in the current step.
     pub fn recv(&mut self, src: usize, buf: Buf) {
-        self.current().ops.push(Op::Recv { src, buf });
+        let local = false;
+        self.current().ops.push(Op::Recv { src, buf, local });
+    }
+
+    /// Send `buf` to local-group rank `dst` of an intercommunicator.
+    pub fn send_local(&mut self, comm: &Communicator, dst: usize, buf: Buf) {
+        let peer = comm.local_world_rank(dst);
+        let local = true;
+        self.current().ops.push(Op::Send { peer, buf, local });
+    }
+
+    /// Receive exactly `buf`'s length from local-group rank `src` of an intercommunicator.
+    pub fn recv_local(&mut self, src: usize, buf: Buf) {
+        let local = true;
+        self.current().ops.push(Op::Recv { src, buf, local });
     }
 
     /// Local work once the current step's transfers are done; ends the step.
@@ -177,21 +198,22 @@ impl Schedule {
             let ops = std::mem::take(&mut self.steps[self.next].ops);
             for op in ops {
                 match op {
-                    Op::Send { peer, buf } => {
+                    Op::Send { peer, buf, local } => {
                         let (ptr, len) = self.resolve(buf);
+                        let ctx = if local { self.local_ctx } else { self.ctx };
                         // SAFETY: `resolve` gives a live buffer that stays valid until the
                         // step completes (user buffers by MPI's rules, scratch owned here).
                         let s = unsafe {
-                            p2p.send(io, peer, self.ctx, self.my_rank, self.tag, ptr, len, false)
+                            p2p.send(io, peer, ctx, self.my_rank, self.tag, ptr, len, false)
                         };
                         if let SendStart::Pending(req) = s {
                             self.active.push((req, None));
                         }
                     }
-                    Op::Recv { src, buf } => {
+                    Op::Recv { src, buf, local } => {
                         let (ptr, len) = self.resolve(buf);
                         let pat = Pattern {
-                            ctx: self.ctx,
+                            ctx: if local { self.local_ctx } else { self.ctx },
                             src: Some(src as i32),
                             tag: Some(self.tag),
                         };

@@ -44,6 +44,20 @@ impl Mesh {
         }
     }
 
+    /// n ranks as an intercommunicator: world ranks 0..a and a..n are its two groups.
+    fn new_inter(n: usize, a: usize) -> Self {
+        let mut m = Mesh::new(n);
+        let lo = Arc::new(Group::new((0..a).collect()));
+        let hi = Arc::new(Group::new((a..n).collect()));
+        m.comms = (0..n)
+            .map(|w| match w < a {
+                true => Communicator::new_inter(8, w, lo.clone(), hi.clone()),
+                false => Communicator::new_inter(8, w - a, hi.clone(), lo.clone()),
+            })
+            .collect();
+        m
+    }
+
     /// Start rank `r`'s schedule.
     fn start(&mut self, r: usize, s: Schedule) -> super::schedule::CollId {
         self.colls[r].start(s, &mut self.engs[r], &mut self.net.ends[r])
@@ -604,6 +618,83 @@ fn neighbor_ring_every_size() {
             // from the left neighbour its block 1 (sent right), from the right its block 0.
             assert_eq!(got[0], left(r).map_or(-1, |l| l as i32 * 10 + 1));
             assert_eq!(got[1], right(r).map_or(-1, |x| x as i32 * 10));
+        }
+    }
+}
+
+/// Intercommunicator allreduce (non-commutative: each group gets the other's matrices
+/// multiplied in rank order), reduce_scatter (sums, scattered by each group's own counts)
+/// and barrier, for every split of 2..=9 ranks into two groups.
+#[test]
+fn intercommunicator_reductions() {
+    let t = int_type();
+    let mut m4 = Datatype::predefined("mat", 16, None);
+    m4.predefined = false;
+    const T: usize = 12;
+    for n in 2..=9 {
+        for a in 1..n {
+            let other = |w: usize| if w < a { (a, n) } else { (0, a) };
+            for &count in &[3usize, 600] {
+                let mut mesh = Mesh::new_inter(n, a);
+                let ins: Vec<Vec<u8>> = (0..n)
+                    .map(|w| bytes(&(0..count).flat_map(|k| mat(w, k)).collect::<Vec<_>>()))
+                    .collect();
+                let mut outs = vec![vec![0u8; 16 * count]; n];
+                let r = mat_reducer();
+                let scheds = (0..n)
+                    .map(|w| {
+                        let p = Plan::new(&mesh.comms[w], KIND_ALLREDUCE).with_eager_limit(256);
+                        let i = TypedBuf::new(ins[w].as_ptr(), count, &m4);
+                        let o = TypedBuf::new(outs[w].as_mut_ptr(), count, &m4);
+                        super::inter::allreduce(p, i, o, &r)
+                    })
+                    .collect();
+                mesh.run(scheds);
+                for (w, out) in outs.iter().enumerate() {
+                    let (lo, hi) = other(w);
+                    let want: Vec<i32> = (0..count).flat_map(|k| mat_fold(lo, hi, k)).collect();
+                    assert_eq!(ints(out), want, "allreduce n={n} a={a} rank {w}");
+                }
+            }
+            let mut mesh = Mesh::new_inter(n, a);
+            let counts = |size: usize| -> Vec<usize> {
+                (0..size)
+                    .map(|i| T / size + usize::from(i < T % size))
+                    .collect()
+            };
+            let ins: Vec<Vec<u8>> = (0..n)
+                .map(|w| bytes(&(0..T).map(|i| val(w, i)).collect::<Vec<_>>()))
+                .collect();
+            let mut outs = vec![vec![0u8; 4 * T]; n];
+            let r = sum_reducer();
+            let scheds = (0..n)
+                .map(|w| {
+                    let c = &mesh.comms[w];
+                    let cs = counts(c.size());
+                    let p = Plan::new(c, KIND_REDUCE_SCATTER);
+                    let i = TypedBuf::new(ins[w].as_ptr(), T, &t);
+                    let o = TypedBuf::new(outs[w].as_mut_ptr(), cs[c.rank], &t);
+                    super::inter::reduce_scatter(p, i, o, &cs, &r)
+                })
+                .collect();
+            mesh.run(scheds);
+            for (w, (c, out)) in mesh.comms.iter().zip(&outs).enumerate() {
+                let cs = counts(c.size());
+                let off: usize = cs[..c.rank].iter().sum();
+                let (lo, hi) = other(w);
+                let want: Vec<i32> = (off..off + cs[c.rank])
+                    .map(|i| (lo..hi).map(|q| val(q, i)).sum())
+                    .collect();
+                assert_eq!(
+                    &ints(out)[..cs[c.rank]],
+                    &want[..],
+                    "reduce_scatter n={n} a={a}"
+                );
+            }
+            let scheds = (0..n)
+                .map(|w| super::inter::barrier(Plan::new(&mesh.comms[w], super::KIND_BARRIER)))
+                .collect();
+            mesh.run(scheds);
         }
     }
 }

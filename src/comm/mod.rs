@@ -1,5 +1,10 @@
 //! comm: groups and communicators. A communicator is a group plus a context id; traffic
 //! carries the context so it never crosses communicators. Collectives use `ctx + 1`.
+//!
+//! An intercommunicator (MPI-3.1 §6.6) has a local group (its members' ranks, `size`) and
+//! a remote group (the ranks point-to-point names, `peer_size`); it carries an
+//! intracommunicator over its local group (context `ctx + 2`) for the local phases of its
+//! collectives and the runtime's agreements.
 
 pub mod group;
 pub mod topology;
@@ -29,9 +34,15 @@ impl Group {
 pub struct Communicator {
     /// Point-to-point context id (even); collectives use `ctx + 1`.
     pub ctx: u32,
-    /// This process's rank in the communicator.
+    /// This process's rank in the communicator (in the local group).
     pub rank: usize,
+    /// The (local) group.
     pub group: Arc<Group>,
+    /// The processes point-to-point ranks name: the remote group of an intercommunicator,
+    /// else `group` itself.
+    pub peers: Arc<Group>,
+    /// An intercommunicator's intracommunicator over its local group.
+    local: Option<Arc<Communicator>>,
     /// Collectives started on this communicator so far. Every rank starts them in the same
     /// order, so the count names one collective instance job-wide: schedules put it in their
     /// tags, and nonblocking collectives in flight together never match each other's
@@ -53,9 +64,47 @@ impl Communicator {
         Self {
             ctx,
             rank,
+            peers: group.clone(),
             group,
+            local: None,
             coll_seq: Default::default(),
         }
+    }
+
+    /// An intercommunicator on contexts `ctx` (point-to-point), `ctx + 1` (collectives)
+    /// and `ctx + 2` (its local intracommunicator): the caller has agreed on all of them
+    /// with both groups.
+    pub fn new_inter(ctx: u32, rank: usize, local: Arc<Group>, remote: Arc<Group>) -> Self {
+        let intra = Arc::new(Communicator::new(ctx + 2, rank, local.clone()));
+        Self {
+            ctx,
+            rank,
+            group: local,
+            peers: remote,
+            local: Some(intra),
+            coll_seq: Default::default(),
+        }
+    }
+
+    pub fn is_inter(&self) -> bool {
+        self.local.is_some()
+    }
+
+    /// The intracommunicator over the local group: the communicator itself unless it is
+    /// an intercommunicator.
+    pub fn local_comm(&self) -> &Communicator {
+        self.local.as_deref().unwrap_or(self)
+    }
+
+    /// The remote group of an intercommunicator.
+    pub fn remote_group(&self) -> Option<&Arc<Group>> {
+        self.is_inter().then_some(&self.peers)
+    }
+
+    /// How many ranks point-to-point may name (the remote group's size on an
+    /// intercommunicator).
+    pub fn peer_size(&self) -> usize {
+        self.peers.size()
     }
 
     /// The sequence number of the next collective on this communicator.
@@ -76,28 +125,44 @@ impl Communicator {
     pub fn coll_ctx(&self) -> u32 {
         self.ctx + 1
     }
-    /// World rank of communicator rank `r` (the caller has checked `r < size`).
+    /// World rank of the process point-to-point rank `r` names (the caller has checked
+    /// `r < peer_size`): in the remote group of an intercommunicator.
     pub fn world_rank(&self, r: usize) -> usize {
+        self.peers.members[r]
+    }
+
+    /// World rank of local-group rank `r` (the same as `world_rank` on an
+    /// intracommunicator).
+    pub fn local_world_rank(&self, r: usize) -> usize {
         self.group.members[r]
     }
 
+    /// MPI_Comm_compare: intercommunicators compare both groups (MPI-3.1 §6.4.1); an
+    /// intercommunicator and an intracommunicator are unequal.
     pub fn compare(a: &Communicator, b: &Communicator) -> Comparison {
-        if a.ctx == b.ctx && a.group == b.group {
+        if a.is_inter() != b.is_inter() {
+            return Comparison::Unequal;
+        }
+        let same = a.group == b.group && a.peers == b.peers;
+        if a.ctx == b.ctx && same {
             Comparison::Ident
-        } else if a.group == b.group {
+        } else if same {
             Comparison::Congruent
+        } else if similar(&a.group, &b.group) && similar(&a.peers, &b.peers) {
+            Comparison::Similar
         } else {
-            let mut x = a.group.members.clone();
-            let mut y = b.group.members.clone();
-            x.sort_unstable();
-            y.sort_unstable();
-            if x == y {
-                Comparison::Similar
-            } else {
-                Comparison::Unequal
-            }
+            Comparison::Unequal
         }
     }
+}
+
+/// The same members in any order.
+fn similar(a: &Group, b: &Group) -> bool {
+    let mut x = a.members.clone();
+    let mut y = b.members.clone();
+    x.sort_unstable();
+    y.sort_unstable();
+    x == y
 }
 
 /// Order the (color, key, parent rank) triples of one color as MPI_Comm_split does:
@@ -136,5 +201,25 @@ mod tests {
         assert_eq!(Communicator::compare(&a, &b), Comparison::Congruent);
         assert_eq!(Communicator::compare(&a, &c), Comparison::Similar);
         assert_eq!(Communicator::compare(&a, &d), Comparison::Unequal);
+    }
+
+    #[test]
+    fn intercommunicators_name_the_remote_group() {
+        let g = |m: Vec<usize>| Arc::new(Group::new(m));
+        let x = Communicator::new_inter(8, 1, g(vec![0, 2]), g(vec![5, 3, 1]));
+        assert!(x.is_inter());
+        assert_eq!((x.size(), x.peer_size()), (2, 3));
+        assert_eq!((x.world_rank(2), x.local_world_rank(1)), (1, 2));
+        assert_eq!(x.local_comm().ctx, 10);
+        assert!(!x.local_comm().is_inter());
+        let same = Communicator::new_inter(12, 1, g(vec![0, 2]), g(vec![5, 3, 1]));
+        let shuffled = Communicator::new_inter(12, 1, g(vec![2, 0]), g(vec![1, 3, 5]));
+        let other = Communicator::new_inter(12, 1, g(vec![0, 2]), g(vec![5, 3]));
+        assert_eq!(Communicator::compare(&x, &x), Comparison::Ident);
+        assert_eq!(Communicator::compare(&x, &same), Comparison::Congruent);
+        assert_eq!(Communicator::compare(&x, &shuffled), Comparison::Similar);
+        assert_eq!(Communicator::compare(&x, &other), Comparison::Unequal);
+        let intra = Communicator::new(8, 1, g(vec![0, 2]));
+        assert_eq!(Communicator::compare(&x, &intra), Comparison::Unequal);
     }
 }

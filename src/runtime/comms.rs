@@ -20,34 +20,42 @@ use std::sync::Arc;
 /// lowest free id at or above the floor, they take the maximum, each reserves it if it is
 /// free here, and they keep it if it was free everywhere (else they release it and retry
 /// above it). Single-threaded, the first round always succeeds.
-const GROUP_CTX_FIRST: u32 = 0x8000_0000;
+pub(super) const GROUP_CTX_FIRST: u32 = 0x8000_0000;
 
-struct GroupContexts {
+pub(super) struct GroupContexts {
     /// Every id below `next` (in this space) is taken.
     next: u32,
     /// Ids at or above `next` taken or reserved by an agreement in progress.
     reserved: BTreeSet<u32>,
 }
 
-static GROUP_CTXS: Mutex<GroupContexts> = Mutex::new(GroupContexts {
+pub(super) static GROUP_CTXS: Mutex<GroupContexts> = Mutex::new(GroupContexts {
     next: GROUP_CTX_FIRST,
     reserved: BTreeSet::new(),
 });
 
 impl GroupContexts {
-    /// The lowest id at or above `floor` that is free here.
-    fn lowest_free(&self, floor: u32) -> u32 {
+    fn free(&self, c: u32, width: u32) -> bool {
+        c >= self.next && (0..width).all(|k| !self.reserved.contains(&(c + 2 * k)))
+    }
+
+    /// The lowest id at or above `floor` that is free here with the `width - 1` slots
+    /// of two ids above it (an intercommunicator takes two: `ctx` and `ctx + 2`).
+    pub(super) fn lowest_free(&self, floor: u32, width: u32) -> u32 {
         let mut c = floor.max(self.next);
-        while self.reserved.contains(&c) {
+        while !self.free(c, width) {
             c += 2;
         }
         c
     }
 
-    /// Reserve `c` if it is free here.
-    fn reserve(&mut self, c: u32) -> bool {
-        if c < self.next || !self.reserved.insert(c) {
+    /// Reserve `c` (and the slots of its width) if free here.
+    pub(super) fn reserve(&mut self, c: u32, width: u32) -> bool {
+        if !self.free(c, width) {
             return false;
+        }
+        for k in 0..width {
+            self.reserved.insert(c + 2 * k);
         }
         while self.reserved.remove(&self.next) {
             self.next += 2;
@@ -55,8 +63,10 @@ impl GroupContexts {
         true
     }
 
-    fn release(&mut self, c: u32) {
-        self.reserved.remove(&c);
+    pub(super) fn release(&mut self, c: u32, width: u32) {
+        for k in 0..width {
+            self.reserved.remove(&(c + 2 * k));
+        }
     }
 }
 
@@ -78,6 +88,9 @@ impl World {
         parent: &Communicator,
         group: Arc<Group>,
     ) -> Result<Option<Arc<Communicator>>> {
+        if parent.is_inter() {
+            return self.intercomm_create_sub(parent, group);
+        }
         let ctx = self.new_context(parent)?;
         Ok(group
             .rank_of(self.rank)
@@ -112,7 +125,7 @@ impl World {
         };
         let mut floor = GROUP_CTX_FIRST;
         let ctx = loop {
-            let proposal = GROUP_CTXS.lock().lowest_free(floor);
+            let proposal = GROUP_CTXS.lock().lowest_free(floor, 1);
             let c = self.reduce_over(
                 parent,
                 &peers,
@@ -124,7 +137,7 @@ impl World {
             if c >= u32::MAX - 4 {
                 return mpi_err!(Other, "out of communicator context ids");
             }
-            let free_here = GROUP_CTXS.lock().reserve(c);
+            let free_here = GROUP_CTXS.lock().reserve(c, 1);
             let everywhere = self.reduce_over(
                 parent,
                 &peers,
@@ -137,7 +150,7 @@ impl World {
                 break c;
             }
             if free_here {
-                GROUP_CTXS.lock().release(c);
+                GROUP_CTXS.lock().release(c, 1);
             }
             floor = c + 2;
         };
@@ -261,18 +274,28 @@ mod tests {
             next: 10,
             reserved: BTreeSet::new(),
         };
-        assert_eq!(g.lowest_free(0), 10);
-        assert!(g.reserve(14));
-        assert_eq!(g.lowest_free(14), 16);
-        assert!(!g.reserve(14));
-        assert!(g.reserve(10));
+        assert_eq!(g.lowest_free(0, 1), 10);
+        assert!(g.reserve(14, 1));
+        assert_eq!(g.lowest_free(14, 1), 16);
+        assert!(!g.reserve(14, 1));
+        assert!(g.reserve(10, 1));
         assert_eq!(g.next, 12);
-        assert_eq!(g.lowest_free(0), 12);
-        assert!(!g.reserve(8));
-        g.release(14);
-        assert_eq!(g.lowest_free(14), 14);
-        assert!(g.reserve(12));
-        assert_eq!((g.next, g.lowest_free(0)), (14, 14));
+        assert_eq!(g.lowest_free(0, 1), 12);
+        assert!(!g.reserve(8, 1));
+        g.release(14, 1);
+        assert_eq!(g.lowest_free(14, 1), 14);
+        assert!(g.reserve(12, 1));
+        assert_eq!((g.next, g.lowest_free(0, 1)), (14, 14));
+        // Two slots: 14 and 16 both free.
+        assert!(g.reserve(18, 1));
+        assert_eq!(g.lowest_free(0, 2), 14);
+        assert!(g.reserve(16, 1));
+        assert_eq!(g.lowest_free(0, 2), 20);
+        assert!(!g.reserve(14, 2));
+        assert!(g.reserve(20, 2));
+        assert_eq!(g.lowest_free(20, 1), 24);
+        g.release(20, 2);
+        assert_eq!(g.lowest_free(20, 2), 20);
     }
 
     #[test]

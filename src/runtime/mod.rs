@@ -2,6 +2,8 @@
 //! the PMI client, progress and waiting, logging.
 pub mod comms;
 pub mod config;
+pub mod idup;
+pub mod intercomm;
 pub mod lifetime;
 pub mod logging;
 pub mod pmi;

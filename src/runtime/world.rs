@@ -539,8 +539,30 @@ impl World {
 
     // ------------------------------------------------------------ communicators
 
-    /// Agree on a fresh context id among the members of `parent` (collective).
+    /// Agree on a fresh context id among the members of `parent` (collective; over both
+    /// groups of an intercommunicator). The id and the three above it are then taken: an
+    /// intercommunicator made on it uses `ctx + 2` for its local intracommunicator.
     pub fn new_context(&self, parent: &Communicator) -> Result<u32> {
+        let ctx = self.group_max_ctx(parent.local_comm())?;
+        let ctx = match parent.is_inter() {
+            true => ctx.max(self.swap_u32(parent, ctx)?),
+            false => ctx,
+        };
+        self.take_contexts(ctx)
+    }
+
+    /// The ids from `ctx` to `ctx + 3` are taken here (every process that agreed on `ctx`
+    /// calls this).
+    pub(super) fn take_contexts(&self, ctx: u32) -> Result<u32> {
+        if ctx >= u32::MAX - 8 {
+            return mpi_err!(Other, "out of communicator context ids");
+        }
+        self.next_ctx.fetch_max(ctx + 4, Ordering::AcqRel);
+        Ok(ctx)
+    }
+
+    /// The highest next context id of `comm`'s members (an intracommunicator).
+    pub(super) fn group_max_ctx(&self, comm: &Communicator) -> Result<u32> {
         let mine = self.next_ctx.load(Ordering::Acquire);
         let mut acc = mine.to_le_bytes();
         let max = |a: &[u8], b: &mut [u8]| -> Result<()> {
@@ -551,27 +573,22 @@ impl World {
         };
         coll::direct::allreduce(
             self,
-            parent,
+            comm,
             coll::TAG_RUNTIME_ALLREDUCE,
             &mut acc,
             &max,
             true,
         )?;
-        let ctx = u32::from_le_bytes(acc[..4].try_into().unwrap());
-        if ctx >= u32::MAX - 4 {
-            return mpi_err!(Other, "out of communicator context ids");
-        }
-        self.next_ctx.fetch_max(ctx + 2, Ordering::AcqRel);
-        Ok(ctx)
+        Ok(u32::from_le_bytes(acc[..4].try_into().unwrap()))
     }
 
     pub fn comm_dup(&self, parent: &Communicator) -> Result<Arc<Communicator>> {
         let ctx = self.new_context(parent)?;
-        Ok(Arc::new(Communicator::new(
-            ctx,
-            parent.rank,
-            parent.group.clone(),
-        )))
+        let (rank, group) = (parent.rank, parent.group.clone());
+        Ok(Arc::new(match parent.remote_group() {
+            Some(remote) => Communicator::new_inter(ctx, rank, group, remote.clone()),
+            None => Communicator::new(ctx, rank, group),
+        }))
     }
 
     /// MPI_Comm_split; None for MPI_UNDEFINED color (`color < 0`).
@@ -581,6 +598,9 @@ impl World {
         color: Option<i32>,
         key: i32,
     ) -> Result<Option<Arc<Communicator>>> {
+        if parent.is_inter() {
+            return self.intercomm_split(parent, color, key);
+        }
         let n = parent.size();
         let mut all = vec![0u8; 8 * n];
         let c = color.unwrap_or(-1);
@@ -697,8 +717,27 @@ impl CollTransport for World {
         buf: &mut [u8],
         tag: i32,
     ) -> Result<()> {
+        self.sendrecv_on(comm.coll_ctx(), comm, dst, data, src, buf, tag)
+    }
+}
+
+impl World {
+    /// Send `data` to `dst` and receive exactly `buf.len()` bytes from `src` at once, on
+    /// context `ctx` of `comm` (its collective one, or its point-to-point one for the
+    /// runtime's exchanges on an application's tag).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn sendrecv_on(
+        &self,
+        ctx: u32,
+        comm: &Communicator,
+        dst: usize,
+        data: &[u8],
+        src: usize,
+        buf: &mut [u8],
+        tag: i32,
+    ) -> Result<()> {
         let pat = Pattern {
-            ctx: comm.coll_ctx(),
+            ctx,
             src: Some(src as i32),
             tag: Some(tag),
         };
@@ -709,7 +748,7 @@ impl CollTransport for World {
             .locked(|e| unsafe { e.p2p.recv(pat, ptr, cap) });
         let sent = unsafe {
             self.start_send(
-                comm.coll_ctx(),
+                ctx,
                 comm,
                 dst,
                 tag,

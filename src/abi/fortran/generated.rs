@@ -14,7 +14,7 @@ use std::os::raw::{c_char, c_int, c_void};
 use std::ptr::null_mut;
 
 /// Number of C functions with a Fortran binding here.
-pub const BOUND: usize = 299;
+pub const BOUND: usize = 301;
 
 extern "C" {
     fn PMPI_Abort(comm: MPI_Comm, errorcode: c_int) -> c_int;
@@ -160,6 +160,8 @@ extern "C" {
     fn PMPI_Init(argc: *mut c_int, argv: *mut *mut *mut c_char) -> c_int;
     fn PMPI_Init_thread(argc: *mut c_int, argv: *mut *mut *mut c_char, required: c_int, provided: *mut c_int) -> c_int;
     fn PMPI_Initialized(flag: *mut c_int) -> c_int;
+    fn PMPI_Intercomm_create(local_comm: MPI_Comm, local_leader: c_int, peer_comm: MPI_Comm, remote_leader: c_int, tag: c_int, newintercomm: *mut MPI_Comm) -> c_int;
+    fn PMPI_Intercomm_merge(intercomm: MPI_Comm, high: c_int, newintracomm: *mut MPI_Comm) -> c_int;
     fn PMPI_Iprobe(source: c_int, tag: c_int, comm: MPI_Comm, flag: *mut c_int, status: *mut MPI_Status) -> c_int;
     fn PMPI_Irecv(buf: *mut c_void, count: c_int, datatype: MPI_Datatype, source: c_int, tag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int;
     fn PMPI_Ireduce(sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, datatype: MPI_Datatype, op: MPI_Op, root: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int;
@@ -1946,6 +1948,28 @@ pub unsafe extern "C" fn pmpi_initialized_(flag: *mut c_int, ierror: *mut MPI_Fi
 #[no_mangle]
 pub unsafe extern "C" fn mpi_initialized_(flag: *mut c_int, ierror: *mut MPI_Fint) {
     pmpi_initialized_(flag, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_intercomm_create_(local_comm: *const MPI_Comm, local_leader: *const c_int, peer_comm: *const MPI_Comm, remote_leader: *const c_int, tag: *const c_int, newintercomm: *mut MPI_Comm, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Intercomm_create(*local_comm, *local_leader, *peer_comm, *remote_leader, *tag, newintercomm);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_intercomm_create_(local_comm: *const MPI_Comm, local_leader: *const c_int, peer_comm: *const MPI_Comm, remote_leader: *const c_int, tag: *const c_int, newintercomm: *mut MPI_Comm, ierror: *mut MPI_Fint) {
+    pmpi_intercomm_create_(local_comm, local_leader, peer_comm, remote_leader, tag, newintercomm, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_intercomm_merge_(intercomm: *const MPI_Comm, high: *const c_int, newintracomm: *mut MPI_Comm, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Intercomm_merge(*intercomm, *high, newintracomm);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_intercomm_merge_(intercomm: *const MPI_Comm, high: *const c_int, newintracomm: *mut MPI_Comm, ierror: *mut MPI_Fint) {
+    pmpi_intercomm_merge_(intercomm, high, newintracomm, ierror)
 }
 
 #[no_mangle]

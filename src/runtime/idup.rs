@@ -1,0 +1,124 @@
+//! MPI_Comm_idup's context agreement, nonblocking: a collective schedule on the parent
+//! that the progress engine advances, so a process may go on (and call other collectives,
+//! other idups) while its peers catch up.
+//!
+//! The id comes from the space MPI_Comm_create_group uses (`comms::GROUP_CTXS`), whose
+//! reservations keep agreements that run at the same time on a process apart. In each
+//! round every member reserves its lowest free id as its proposal; they take the maximum;
+//! each keeps it if it is its own proposal or free here (reserving it), and they keep it
+//! if that held everywhere. Idups started in the same order everywhere (the common case)
+//! so agree in one round. Otherwise (agreements started in different orders on different
+//! processes) they release and retry above the id, each agreement skipping a distance of
+//! its own (from the parent's context and the call's tag), so that two that collided do
+//! not collide again.
+
+use super::comms::{GROUP_CTXS, GROUP_CTX_FIRST};
+use super::World;
+use crate::coll::agree::{allreduce_u32, read, write};
+use crate::coll::schedule::Schedule;
+use crate::coll::{self, Plan};
+use crate::comm::Communicator;
+use crate::mpi_err;
+use parking_lot::Mutex;
+use std::sync::Arc;
+
+/// Rounds before the agreement gives up (one suffices unless agreements overlap).
+const ROUNDS: usize = 8;
+
+#[derive(Default)]
+struct Round {
+    floor: u32,
+    proposal: u32,
+    candidate: u32,
+    reserved_here: bool,
+    agreed: Option<u32>,
+}
+
+/// What the caller gets when the duplicate is ready.
+pub type OnDone = Box<dyn FnMut(Arc<Communicator>) + Send>;
+
+impl World {
+    /// The schedule of MPI_Comm_idup on `parent` (collective): when it completes,
+    /// `done` receives the duplicate (the same groups, a context agreed by all).
+    pub fn idup_schedule(&self, parent: &Communicator, mut done: OnDone) -> Schedule {
+        let width = if parent.is_inter() { 2 } else { 1 };
+        let (rank, group, remote) = (
+            parent.rank,
+            parent.group.clone(),
+            parent.remote_group().cloned(),
+        );
+        let st = Arc::new(Mutex::new(Round {
+            floor: GROUP_CTX_FIRST,
+            ..Default::default()
+        }));
+        let mut p = Plan::new(parent, coll::KIND_IDUP);
+        // The retry distance of this agreement: the same at every member.
+        let mix = (parent.ctx ^ (p.tag() as u32).rotate_left(16)).wrapping_mul(0x9e37_79b9);
+        let skip = 2 * (1 + (mix >> 16) % 64);
+        let val = p.scratch(4);
+        for _ in 0..ROUNDS {
+            let s = st.clone();
+            p.work(move |sc| {
+                let mut r = s.lock();
+                if r.agreed.is_some() {
+                    write(sc, val, 0);
+                    return Ok(());
+                }
+                let mut ids = GROUP_CTXS.lock();
+                r.proposal = ids.lowest_free(r.floor, width);
+                ids.reserve(r.proposal, width);
+                write(sc, val, r.proposal);
+                Ok(())
+            });
+            allreduce_u32(&mut p, val, u32::max);
+            let s = st.clone();
+            p.work(move |sc| {
+                let mut r = s.lock();
+                if r.agreed.is_some() {
+                    write(sc, val, 1);
+                    return Ok(());
+                }
+                let c = read(sc, val);
+                if c >= u32::MAX - 8 {
+                    return mpi_err!(Other, "out of communicator context ids");
+                }
+                r.candidate = c;
+                r.reserved_here = c == r.proposal || {
+                    let mut ids = GROUP_CTXS.lock();
+                    ids.release(r.proposal, width);
+                    ids.reserve(c, width)
+                };
+                write(sc, val, r.reserved_here as u32);
+                Ok(())
+            });
+            allreduce_u32(&mut p, val, u32::min);
+            let s = st.clone();
+            p.work(move |sc| {
+                let mut r = s.lock();
+                if r.agreed.is_none() {
+                    if read(sc, val) == 1 {
+                        r.agreed = Some(r.candidate);
+                    } else {
+                        if r.reserved_here {
+                            GROUP_CTXS.lock().release(r.candidate, width);
+                        }
+                        r.floor = r.candidate + skip;
+                    }
+                }
+                Ok(())
+            });
+        }
+        p.work(move |_| {
+            let Some(ctx) = st.lock().agreed else {
+                return mpi_err!(Intern, "MPI_Comm_idup: no context id agreed");
+            };
+            let c = match &remote {
+                Some(r) => Communicator::new_inter(ctx, rank, group.clone(), r.clone()),
+                None => Communicator::new(ctx, rank, group.clone()),
+            };
+            done(Arc::new(c));
+            Ok(())
+        });
+        p.build()
+    }
+}

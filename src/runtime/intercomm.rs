@@ -1,0 +1,245 @@
+//! Intercommunicators (MPI-3.1 §6.6): MPI_Intercomm_create, MPI_Intercomm_merge, and the
+//! intercommunicator forms of MPI_Comm_split and MPI_Comm_create. The two groups agree
+//! through their leaders: each group agrees within itself (on its local
+//! intracommunicator), the leaders swap the result, and each broadcasts what it received.
+//! Context ids are agreed over both groups, so no member of either uses them yet.
+
+use super::World;
+use crate::coll::{self, CollTransport};
+use crate::comm::{split_order, Communicator, Group};
+use crate::error::Result;
+use crate::mpi_err;
+use std::sync::Arc;
+
+/// The far end of MPI_Intercomm_create, significant at the local leader only.
+pub struct Bridge<'a> {
+    pub peer_comm: &'a Communicator,
+    /// The remote leader's rank in `peer_comm`.
+    pub remote_leader: usize,
+    pub tag: i32,
+}
+
+fn u32s(v: &[u32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+fn from_u32s(b: &[u8]) -> Vec<u32> {
+    b.chunks_exact(4)
+        .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes")))
+        .collect()
+}
+
+fn members(b: &[u8]) -> Vec<usize> {
+    from_u32s(b).into_iter().map(|m| m as usize).collect()
+}
+
+fn member_bytes(g: &Group) -> Vec<u8> {
+    u32s(&g.members.iter().map(|&m| m as u32).collect::<Vec<_>>())
+}
+
+impl World {
+    /// Broadcast `buf` within `comm` (an intracommunicator) from `root`; its length is
+    /// known everywhere.
+    fn runtime_bcast(&self, comm: &Communicator, buf: &mut [u8], root: usize) -> Result<()> {
+        coll::direct::bcast(self, comm, coll::TAG_RUNTIME_BCAST, buf, root)
+    }
+
+    /// A byte string of any length from `root` to every member of `comm`.
+    fn bcast_bytes(&self, comm: &Communicator, mine: Vec<u8>, root: usize) -> Result<Vec<u8>> {
+        let mut len = (mine.len() as u64).to_le_bytes();
+        self.runtime_bcast(comm, &mut len, root)?;
+        let mut all = mine;
+        all.resize(u64::from_le_bytes(len) as usize, 0);
+        self.runtime_bcast(comm, &mut all, root)?;
+        Ok(all)
+    }
+
+    /// Collective over both groups of `inter`: each group's leader sends `mine` (what its
+    /// group agreed on) and every member gets the remote leader's.
+    pub(super) fn swap_bytes(&self, inter: &Communicator, mine: &[u8]) -> Result<Vec<u8>> {
+        let local = inter.local_comm();
+        let mut theirs = Vec::new();
+        if inter.rank == 0 {
+            let tag = coll::TAG_RUNTIME_SWAP;
+            let mut len = [0u8; 8];
+            self.sendrecv(
+                inter,
+                0,
+                &(mine.len() as u64).to_le_bytes(),
+                0,
+                &mut len,
+                tag,
+            )?;
+            theirs = vec![0u8; u64::from_le_bytes(len) as usize];
+            self.sendrecv(inter, 0, mine, 0, &mut theirs, tag)?;
+        }
+        self.bcast_bytes(local, theirs, 0)
+    }
+
+    /// `swap_bytes` of one number.
+    pub(super) fn swap_u32(&self, inter: &Communicator, mine: u32) -> Result<u32> {
+        let b = self.swap_bytes(inter, &mine.to_le_bytes())?;
+        match from_u32s(&b)[..] {
+            [x] => Ok(x),
+            _ => mpi_err!(Intern, "intercommunicator agreement of the wrong size"),
+        }
+    }
+
+    /// MPI_Intercomm_create (collective over both groups): `local_comm`'s group and the
+    /// remote group the leaders learn from each other over `peer_comm` (`bridge`, given at
+    /// the local leader only).
+    pub fn intercomm_create(
+        &self,
+        local_comm: &Communicator,
+        local_leader: usize,
+        bridge: Option<Bridge>,
+    ) -> Result<Arc<Communicator>> {
+        let group_ctx = self.group_max_ctx(local_comm)?;
+        // The leader's verdict: [ctx, overlapping groups] and then the remote members.
+        let mut verdict = Vec::new();
+        if local_comm.rank == local_leader {
+            let Some(b) = bridge else {
+                return mpi_err!(Intern, "the local leader needs its peer communicator");
+            };
+            let mine = member_bytes(&local_comm.group);
+            let (head, theirs) = self.leaders_swap(&b, &u32s(&[group_ctx]), &mine)?;
+            let ctx = group_ctx.max(from_u32s(&head)[0]);
+            let remote = members(&theirs);
+            let overlap = remote
+                .iter()
+                .any(|m| local_comm.group.rank_of(*m).is_some());
+            verdict = u32s(&[ctx, overlap as u32]);
+            verdict.extend_from_slice(&theirs);
+        }
+        let verdict = self.bcast_bytes(local_comm, verdict, local_leader)?;
+        if verdict.len() < 8 {
+            return mpi_err!(Intern, "intercommunicator agreement of the wrong size");
+        }
+        let head = from_u32s(&verdict[..8]);
+        if head[1] != 0 {
+            return mpi_err!(
+                Comm,
+                "the local and remote groups of MPI_Intercomm_create overlap"
+            );
+        }
+        let ctx = self.take_contexts(head[0])?;
+        let remote = Arc::new(Group::new(members(&verdict[8..])));
+        Ok(Arc::new(Communicator::new_inter(
+            ctx,
+            local_comm.rank,
+            local_comm.group.clone(),
+            remote,
+        )))
+    }
+
+    /// The leaders' exchange over the peer communicator, on the application's tag: a
+    /// fixed header, then a member list of any length. Returns the remote's pair.
+    fn leaders_swap(&self, b: &Bridge, head: &[u8], list: &[u8]) -> Result<(Vec<u8>, Vec<u8>)> {
+        let (peer, ctx, tag) = (b.remote_leader, b.peer_comm.ctx, b.tag);
+        let mut first = head.to_vec();
+        first.extend_from_slice(&(list.len() as u64).to_le_bytes());
+        let mut got = vec![0u8; first.len()];
+        self.sendrecv_on(ctx, b.peer_comm, peer, &first, peer, &mut got, tag)?;
+        let len = u64::from_le_bytes(got[head.len()..].try_into().expect("8 bytes"));
+        let mut theirs = vec![0u8; len as usize];
+        self.sendrecv_on(ctx, b.peer_comm, peer, list, peer, &mut theirs, tag)?;
+        got.truncate(head.len());
+        Ok((got, theirs))
+    }
+
+    /// MPI_Intercomm_merge (collective over both groups): the union of the groups as an
+    /// intracommunicator, the group that passed `high` false first; when both passed the
+    /// same value, the group whose leader has the lower world rank.
+    pub fn intercomm_merge(&self, inter: &Communicator, high: bool) -> Result<Arc<Communicator>> {
+        let remote = inter.remote_group().expect("an intercommunicator").clone();
+        let remote_high = self.swap_u32(inter, high as u32)? != 0;
+        let ctx = self.new_context(inter)?;
+        let local_first = if high != remote_high {
+            !high
+        } else {
+            inter.group.members[0] < remote.members[0]
+        };
+        let (first, second) = match local_first {
+            true => (&inter.group, &remote),
+            false => (&remote, &inter.group),
+        };
+        let mut all = first.members.clone();
+        all.extend_from_slice(&second.members);
+        let rank = match local_first {
+            true => inter.rank,
+            false => remote.size() + inter.rank,
+        };
+        Ok(Arc::new(Communicator::new(
+            ctx,
+            rank,
+            Arc::new(Group::new(all)),
+        )))
+    }
+
+    /// MPI_Comm_split on an intercommunicator (collective over both groups): the local
+    /// members of `color` (by key, then rank) and the remote members of the same color;
+    /// None for MPI_UNDEFINED or when no remote member chose `color`.
+    pub(super) fn intercomm_split(
+        &self,
+        inter: &Communicator,
+        color: Option<i32>,
+        key: i32,
+    ) -> Result<Option<Arc<Communicator>>> {
+        let local = inter.local_comm();
+        let n = local.size();
+        let mut all = vec![0u8; 8 * n];
+        let c = color.unwrap_or(-1);
+        all[8 * local.rank..8 * local.rank + 8].copy_from_slice(&u32s(&[c as u32, key as u32]));
+        coll::direct::allgather(self, local, coll::TAG_RUNTIME_ALLGATHER, &mut all)?;
+        let theirs = self.swap_bytes(inter, &all)?;
+        let ctx = self.new_context(inter)?;
+        let Some(color) = color else { return Ok(None) };
+        let entries = |b: &[u8]| -> Vec<(i32, i32)> {
+            from_u32s(b)
+                .chunks_exact(2)
+                .map(|p| (p[0] as i32, p[1] as i32))
+                .collect()
+        };
+        let mine = split_order(&entries(&all), color);
+        let remote = split_order(&entries(&theirs), color);
+        if remote.is_empty() {
+            return Ok(None);
+        }
+        let rank = mine
+            .iter()
+            .position(|&r| r == inter.rank)
+            .expect("own color");
+        let pick = |order: Vec<usize>, g: &Group| {
+            Arc::new(Group::new(order.iter().map(|&r| g.members[r]).collect()))
+        };
+        let remote_group = inter.remote_group().expect("an intercommunicator");
+        Ok(Some(Arc::new(Communicator::new_inter(
+            ctx,
+            rank,
+            pick(mine, &inter.group),
+            pick(remote, remote_group),
+        ))))
+    }
+
+    /// MPI_Comm_create on an intercommunicator (collective over both groups): `group` (a
+    /// subset of the local group, the same at every local member) and the subset the
+    /// remote group passed; None outside `group` or when the remote subset is empty.
+    pub(super) fn intercomm_create_sub(
+        &self,
+        inter: &Communicator,
+        group: Arc<Group>,
+    ) -> Result<Option<Arc<Communicator>>> {
+        let theirs = self.swap_bytes(inter, &member_bytes(&group))?;
+        let ctx = self.new_context(inter)?;
+        let remote = members(&theirs);
+        match group.rank_of(self.rank) {
+            Some(rank) if !remote.is_empty() => Ok(Some(Arc::new(Communicator::new_inter(
+                ctx,
+                rank,
+                group,
+                Arc::new(Group::new(remote)),
+            )))),
+            _ => Ok(None),
+        }
+    }
+}
