@@ -98,7 +98,16 @@ impl Pt2pt {
     /// # Safety
     /// As for `recv_buf`.
     pub unsafe fn recv_owned(&mut self, pat: Pattern, data: MsgBuf, owner: Owner) -> ReqId {
-        let req = self.reqs.insert(Request {
+        let req = self.new_recv(data, owner);
+        if let Some((env, msg)) = self.mq.post(pat, req) {
+            self.deliver_unexpected(req, env, msg);
+        }
+        req
+    }
+
+    /// A receive request in the posted state.
+    fn new_recv(&mut self, data: MsgBuf, owner: Owner) -> ReqId {
+        self.reqs.insert(Request {
             kind: Kind::Recv(RecvState::Posted),
             done: false,
             freed: false,
@@ -108,11 +117,7 @@ impl Pt2pt {
             bounce: None,
             reg: None,
             table_reg: None,
-        });
-        if let Some((env, msg)) = self.mq.post(pat, req) {
-            self.deliver_unexpected(req, env, msg);
-        }
-        req
+        })
     }
 
     /// Blocking-receive fast path: if a matching eager message is already here, copy it
@@ -160,16 +165,30 @@ impl Pt2pt {
     /// Probe: the envelope and size of the first matching unexpected message.
     pub fn iprobe(&self, pat: &Pattern) -> Option<Status> {
         let (env, msg) = self.mq.peek_unexpected(pat)?;
-        let count = match msg {
-            Unexpected::Eager { data, .. } => data.len(),
-            Unexpected::Rts { hdr, .. } | Unexpected::PipeRts { hdr, .. } => hdr.len as usize,
-        };
-        Some(Status {
-            source: env.src,
-            tag: env.tag,
-            count,
-            ..Status::default()
-        })
+        Some(probe_status(env, msg))
+    }
+
+    /// Matched probe (MPI_Improbe): take the first matching unexpected message out of
+    /// matching, so that no other receive or probe can have it; `mrecv` receives it.
+    pub fn improbe(&mut self, pat: &Pattern) -> Option<(MsgId, Status)> {
+        let (env, msg) = self.mq.take_unexpected(pat)?;
+        let st = probe_status(&env, &msg);
+        let id = self.next_msg;
+        self.next_msg += 1;
+        self.matched.insert(id, (env, msg));
+        Some((id, st))
+    }
+
+    /// Receive the message a matched probe took (MPI_Mrecv, MPI_Imrecv) into the memory
+    /// `data` describes; None if `msg` names no such message (received already).
+    ///
+    /// # Safety
+    /// As for `recv_buf`.
+    pub unsafe fn mrecv(&mut self, msg: MsgId, data: MsgBuf, owner: Owner) -> Option<ReqId> {
+        let (env, m) = self.matched.remove(&msg)?;
+        let req = self.new_recv(data, owner);
+        self.deliver_unexpected(req, env, m);
+        Some(req)
     }
 
     /// Withdraw a posted receive. True if it was cancelled (not yet matched).
@@ -183,6 +202,20 @@ impl Pt2pt {
         } else {
             false
         }
+    }
+}
+
+/// What a probe reports for an unexpected message.
+fn probe_status(env: &Envelope, msg: &Unexpected) -> Status {
+    let count = match msg {
+        Unexpected::Eager { data, .. } => data.len(),
+        Unexpected::Rts { hdr, .. } | Unexpected::PipeRts { hdr, .. } => hdr.len as usize,
+    };
+    Status {
+        source: env.src,
+        tag: env.tag,
+        count,
+        ..Status::default()
     }
 }
 

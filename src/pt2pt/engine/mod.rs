@@ -326,6 +326,9 @@ pub enum SendStart {
     Pending(ReqId),
 }
 
+/// A message a matched probe took out of matching (MPI_Message), for `mrecv`.
+pub type MsgId = u64;
+
 /// A request as a waiter finds it (see `Pt2pt::take_done`).
 pub enum Taken {
     /// No such request (a stale id, or one freed already).
@@ -352,6 +355,10 @@ pub struct Pt2pt {
     peer_protocol: Vec<PeerProtocol>,
     reqs: Slab,
     mq: MatchQueues<ReqId, Unexpected>,
+    /// Messages taken out of matching by a matched probe (MPI_Mprobe), by `MsgId`, until
+    /// their MPI_Mrecv.
+    matched: HashMap<MsgId, (Envelope, Unexpected)>,
+    next_msg: MsgId,
     out: Vec<PeerOut>,
     /// Peers with something in `out` (each listed once).
     busy_peers: Vec<usize>,
@@ -411,6 +418,8 @@ impl Pt2pt {
             max_message,
             reqs: Slab::default(),
             mq: MatchQueues::new(),
+            matched: HashMap::new(),
+            next_msg: 1,
             out: (0..peers).map(|_| PeerOut::default()).collect(),
             busy_peers: Vec::new(),
             streams: VecDeque::new(),
