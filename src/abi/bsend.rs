@@ -159,6 +159,13 @@ pub unsafe extern "C" fn PMPI_Buffer_attach(buffer: *mut c_void, size: c_int) ->
         if buffer.is_null() && size > 0 {
             return mpi_err!(Buffer, "NULL buffer of {size} bytes");
         }
+        if size < MPI_BSEND_OVERHEAD {
+            // As MPICH: no message could ever fit.
+            return mpi_err!(
+                Buffer,
+                "buffer of {size} bytes is smaller than MPI_BSEND_OVERHEAD ({MPI_BSEND_OVERHEAD})"
+            );
+        }
         let mut a = ATTACHED.lock();
         if a.is_some() {
             return mpi_err!(Buffer, "a buffer is attached already");

@@ -57,8 +57,8 @@ fn query(g: &Grequest) -> (Status, c_int) {
         Some(f) => unsafe { f(g.extra_state as *mut c_void, &mut st) },
         None => MPI_SUCCESS,
     };
-    // SAFETY: `st` is a valid status.
     let mut s = Status::received(st.MPI_SOURCE, st.MPI_TAG, 0, false);
+    // SAFETY: `st` is a valid status.
     s.count = unsafe { args::status_bytes(&st) } as usize;
     if st.count_hi_and_cancelled & 1 != 0 {
         s.set_cancelled();
@@ -262,7 +262,7 @@ pub unsafe extern "C" fn PMPI_Status_c2f(
     f_status: *mut MPI_Fint,
 ) -> c_int {
     run("MPI_Status_c2f", MPI_COMM_WORLD, || {
-        if c_status.is_null() || c_status == MPI_STATUS_IGNORE as *const MPI_Status {
+        if c_status.is_null() || std::ptr::eq(c_status, MPI_STATUS_IGNORE) {
             return mpi_err!(Arg, "NULL or MPI_STATUS_IGNORE C status");
         }
         if f_status.is_null() {
@@ -280,7 +280,7 @@ pub unsafe extern "C" fn PMPI_Status_f2c(
     c_status: *mut MPI_Status,
 ) -> c_int {
     run("MPI_Status_f2c", MPI_COMM_WORLD, || {
-        if f_status.is_null() || f_status == MPI_F_STATUS_IGNORE.0 as *const MPI_Fint {
+        if f_status.is_null() || std::ptr::eq(f_status, MPI_F_STATUS_IGNORE.0) {
             return mpi_err!(Arg, "NULL or MPI_F_STATUS_IGNORE Fortran status");
         }
         if c_status.is_null() || c_status == MPI_STATUS_IGNORE {

@@ -894,3 +894,52 @@ fn forged_pipeline_packets_are_rejected_without_touching_memory() {
     assert!(buf == data);
     assert_eq!(p.eng[0].bad_packets, 0);
 }
+
+#[test]
+fn matched_probe_takes_the_message_out_of_matching() {
+    // Eager, rendezvous (RGET), and pipeline (its eager part rides with the header).
+    for (s, n) in [
+        (settings(true, 0), 500),
+        (settings(true, 0), 50_000),
+        (with_rndv(settings(true, 0), Rndv::Pipeline), 50_000),
+    ] {
+        let mut p = Pair::new(s, 8, false);
+        let first = pattern(n);
+        let second: Vec<u8> = first.iter().map(|b| !b).collect();
+        let s1 = p.send(3, &first, false);
+        let s2 = p.send(3, &second, false);
+        p.progress();
+        let pat = Pattern {
+            ctx: 7,
+            src: None,
+            tag: Some(3),
+        };
+        let (msg, st) = p.eng[1].improbe(&pat).expect("a message is there");
+        assert_eq!((st.source, st.tag, st.count), (0, 3, n));
+        // A receive posted now gets the second message, not the probed one.
+        let mut b2 = vec![0u8; n];
+        let r2 = p.recv(Some(3), &mut b2);
+        let mut b1 = vec![0u8; n];
+        // SAFETY: b1 outlives the receive (taken below).
+        let r1 =
+            unsafe { p.eng[1].mrecv(msg, MsgBuf::contig(b1.as_mut_ptr(), n), Default::default()) }
+                .expect("the probed message");
+        // SAFETY: as above; a message is received once.
+        assert!(unsafe {
+            p.eng[1].mrecv(msg, MsgBuf::contig(b1.as_mut_ptr(), n), Default::default())
+        }
+        .is_none());
+        p.progress();
+        assert_eq!(p.eng[1].take_if_done(r1).expect("mrecv complete").count, n);
+        assert_eq!(p.eng[1].take_if_done(r2).expect("recv complete").count, n);
+        assert!(
+            b1 == first && b2 == second,
+            "{n} bytes: each message where it belongs"
+        );
+        for s in [s1, s2].into_iter().flatten() {
+            assert!(p.eng[0].take_if_done(s).is_some(), "send complete");
+        }
+        assert!(p.eng[1].improbe(&pat).is_none());
+        assert_eq!(p.eng[0].live_requests() + p.eng[1].live_requests(), 0);
+    }
+}
