@@ -149,6 +149,21 @@ pub unsafe fn bsend(
     Ok(())
 }
 
+/// At MPI_Finalize: wait until the messages sent from the attached buffer are out of it
+/// (they must still be delivered, and the application may free the buffer after).
+pub fn drain(w: &crate::runtime::World) {
+    let pending = ATTACHED.lock().as_ref().map(Attached::pending);
+    if let Some(pending) = pending {
+        wait_sent(w, &pending);
+    }
+}
+
+/// Wait until every one of these sends is complete.
+fn wait_sent(w: &crate::runtime::World, pending: &[ReqId]) {
+    w.progress
+        .wait(|e| pending.iter().all(|&r| send_done(e, r)).then_some(()));
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Buffer_attach(buffer: *mut c_void, size: c_int) -> c_int {
     run("MPI_Buffer_attach", MPI_COMM_WORLD, || {
@@ -194,9 +209,7 @@ pub unsafe extern "C" fn PMPI_Buffer_detach(buffer_addr: *mut c_void, size: *mut
             write_out(buffer_addr as *mut *mut c_void, std::ptr::null_mut())?;
             return write_out(size, 0);
         };
-        let pending = a.pending();
-        w.progress
-            .wait(|e| pending.iter().all(|&r| send_done(e, r)).then_some(()));
+        wait_sent(w, &a.pending());
         write_out(buffer_addr as *mut *mut c_void, a.base as *mut c_void)?;
         write_out(size, a.size as c_int)
     })

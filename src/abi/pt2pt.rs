@@ -241,23 +241,14 @@ unsafe fn start_sendrecv(
     requests::check(rs, comm)?;
     let recv = requests::start_recv(rs, comm)?;
     let send = match copy {
-        Some(c) => {
-            let bytes = PersistentSpec {
-                buf: c.as_ptr() as usize,
-                count: c.len() as c_int,
-                datatype: MPI_BYTE,
-                held_type: None,
-                ..ss.clone()
-            };
-            requests::start_send(&bytes, comm)?
-        }
+        Some(c) => requests::start_send_packed(ss, comm, c)?,
         None => requests::start_send(ss, comm)?,
     };
     Ok((recv, send))
 }
 
 /// The packed copy of `count` elements of `datatype` at `buf` that a send-receive with
-/// replace sends (its bytes must fit a c_int count of MPI_BYTE).
+/// replace sends.
 ///
 /// # Safety
 /// MPI's: `buf` holds the elements.
@@ -265,9 +256,6 @@ unsafe fn replace_copy(buf: *mut c_void, count: c_int, datatype: MPI_Datatype) -
     let n = args::count(count)?;
     let ty = handles::datatype(datatype)?;
     args::buffer(buf, n, &ty)?;
-    if args::bytes(n, &ty)? > c_int::MAX as usize {
-        return mpi_err!(Count, "{n} elements are too many bytes to replace");
-    }
     let mut copy = Vec::new();
     ty.pack(n, buf as *const u8, &mut copy);
     Ok(copy)

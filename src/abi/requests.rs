@@ -86,19 +86,44 @@ pub unsafe fn start_send(spec: &PersistentSpec, comm_h: MPI_Comm) -> Result<Star
         return Ok(Started::Done { proc_null: true });
     };
     let data = msg_buf(spec.buf as *const c_void, count, &ty)?;
-    Ok(
-        match w.isend(
-            &comm,
-            dst,
-            tag,
-            data,
-            spec.sync,
-            handles::comm_owner(comm_h),
-        ) {
-            None => Started::Done { proc_null: false },
-            Some(req) => Started::Pending(req),
-        },
-    )
+    Ok(isend(w, &comm, dst, tag, data, spec.sync, comm_h))
+}
+
+/// Start a send of `data`, bytes packed already, to where `spec` says (its buffer, count
+/// and datatype are not looked at: MPI_Sendrecv_replace sends a packed copy).
+///
+/// # Safety
+/// `data` stays readable until the send completes.
+pub unsafe fn start_send_packed(
+    spec: &PersistentSpec,
+    comm_h: MPI_Comm,
+    data: &[u8],
+) -> Result<Started> {
+    let w = shim::world()?;
+    let comm = handles::comm(comm_h)?;
+    let tag = args::send_tag(spec.tag)?;
+    let Some(dst) = args::dest(&comm, spec.peer)? else {
+        return Ok(Started::Done { proc_null: true });
+    };
+    let data = MsgBuf::contig(data.as_ptr(), data.len());
+    Ok(isend(w, &comm, dst, tag, data, spec.sync, comm_h))
+}
+
+/// `World::isend` as a `Started`.
+#[inline(always)]
+unsafe fn isend(
+    w: &crate::runtime::World,
+    comm: &crate::comm::Communicator,
+    dst: usize,
+    tag: i32,
+    data: MsgBuf,
+    sync: bool,
+    comm_h: MPI_Comm,
+) -> Started {
+    match w.isend(comm, dst, tag, data, sync, handles::comm_owner(comm_h)) {
+        None => Started::Done { proc_null: false },
+        Some(req) => Started::Pending(req),
+    }
 }
 
 /// Start a nonblocking receive.
