@@ -172,6 +172,29 @@ int main(int argc, char **argv)
           (void *)bbuf, total);
     memset(bbuf, 0x55, total);
     free(bbuf);
+
+    /* Detach waits: rank 1 sends rank 0 a rendezvous-sized message from a fresh buffer and
+     * detaches at once, then wipes the buffer; rank 0 posts its receive only 300 ms later.
+     * A detach that returned before the message left the buffer hands rank 0 the wipe. */
+    CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+    if (n >= 2 && rank == 1) {
+        int bytes = maxb + MPI_BSEND_OVERHEAD;
+        char *b2 = malloc(bytes);
+        CHECK_MPI(MPI_Buffer_attach(b2, bytes));
+        ct_fill(sbuf, maxb, seed(1, 0, 30));
+        CHECK_MPI(MPI_Bsend(sbuf, maxb, MPI_BYTE, 0, 30, MPI_COMM_WORLD));
+        double t0 = MPI_Wtime();
+        CHECK_MPI(MPI_Buffer_detach(&addr, &size));
+        double waited = MPI_Wtime() - t0;
+        memset(b2, 0x55, bytes);
+        free(b2);
+        CHECK(waited > 0.1, "MPI_Buffer_detach returned after %.3f s, before the receive", waited);
+    } else if (n >= 2 && rank == 0) {
+        ct_sleep_ms(300);
+        memset(rbuf, 0, maxb);
+        CHECK_MPI(MPI_Recv(rbuf, maxb, MPI_BYTE, 1, 30, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+        CHECK(ct_verify(rbuf, maxb, seed(1, 0, 30), "Bsend before detach"), "from 1");
+    }
     free(sbuf);
     free(vbuf);
     free(rbuf);
