@@ -1,7 +1,8 @@
 # 22_pt2pt_api: buffered mode (bsend), matched probe (mprobe, with four threads taking
 # messages of one tag), generalized requests and the status setters (grequest), MPI-4's
 # nonblocking send-receive (isendrecv), and the argument checks of the completion calls
-# (request_errors: a failed call leaves every request as it was), at 1-4 ranks.
+# (request_errors: a failed call leaves every request as it was), at 1-4 ranks; flow control
+# (flood: 128 MiB of unexpected eager messages grow the receiver by less than 96 MiB).
 # Every program must exit 0 and rank 0 must print its "ok PROG" line.
 
 _ct_api() {
@@ -17,6 +18,7 @@ _ct_api mprobe 1 2 3 4
 _ct_api grequest 1 2 3
 _ct_api isendrecv 1 2 3 4
 _ct_api request_errors 1 2
+_ct_api flood 2 3
 
 # The same programs built with Debian MPICH's mpicc, on railmpi swapped in through
 # LD_LIBRARY_PATH ($LIB/libmpich.so.12 links to railmpi): MPICH's MPI_BSEND_OVERHEAD,

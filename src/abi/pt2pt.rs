@@ -454,16 +454,16 @@ pub unsafe extern "C" fn PMPI_Test(
     })
 }
 
-/// The request array of a multiple-completion call, each handle checked (what it refers
-/// to, in order), and its status array checked against NULL.
-unsafe fn requests_arg<'a>(
+/// The request array of a multiple-completion call, with its status array checked
+/// against NULL (the handles are the caller's to check).
+unsafe fn request_array<'a>(
     p: *mut MPI_Request,
     n: c_int,
     statuses: *mut MPI_Status,
-) -> Result<(&'a mut [MPI_Request], Vec<requests::Pending>)> {
+) -> Result<&'a mut [MPI_Request]> {
     let n = args::count(n)?;
     if n == 0 {
-        return Ok((&mut [], Vec::new()));
+        return Ok(&mut []);
     }
     if p.is_null() {
         return mpi_err!(Arg, "NULL request array");
@@ -471,7 +471,17 @@ unsafe fn requests_arg<'a>(
     if statuses.is_null() {
         return mpi_err!(Arg, "NULL status array (MPI_STATUSES_IGNORE is not NULL)");
     }
-    let hs = std::slice::from_raw_parts_mut(p, n);
+    Ok(std::slice::from_raw_parts_mut(p, n))
+}
+
+/// `request_array`, and what each handle refers to (MPI_ERR_REQUEST for one that names
+/// no request).
+unsafe fn requests_arg<'a>(
+    p: *mut MPI_Request,
+    n: c_int,
+    statuses: *mut MPI_Status,
+) -> Result<(&'a mut [MPI_Request], Vec<requests::Pending>)> {
+    let hs = request_array(p, n, statuses)?;
     let ids = requests::pending_all(hs)?;
     Ok((hs, ids))
 }
@@ -500,7 +510,8 @@ pub unsafe extern "C" fn PMPI_Waitall(
     statuses: *mut MPI_Status,
 ) -> c_int {
     run("MPI_Waitall", MPI_COMM_WORLD, || {
-        let (hs, _) = requests_arg(requests, count, statuses)?;
+        let hs = request_array(requests, count, statuses)?;
+        requests::check_all(hs)?;
         complete_all(hs, statuses)
     })
 }

@@ -405,6 +405,29 @@ pub fn test(h: &mut MPI_Request) -> Result<Option<Completion>> {
     }
 }
 
+/// Check that every handle of a list names a request, before a call completes any of
+/// them (MPI_ERR_REQUEST for the first that does not); the engine's in one round under
+/// its lock (MPI_Waitall of a window of receives is on the message-rate path).
+pub fn check_all(hs: &[MPI_Request]) -> Result<()> {
+    let mut engine = false;
+    for &h in hs {
+        if handles::engine_slot(h).is_some() {
+            engine = true;
+        } else {
+            pending(h)?;
+        }
+    }
+    if !engine {
+        return Ok(());
+    }
+    let bad = shim::world()?.progress.locked(|e| {
+        hs.iter()
+            .copied()
+            .find(|&h| handles::engine_slot(h).is_some_and(|slot| e.p2p.slot_id(slot).is_none()))
+    });
+    bad.map_or(Ok(()), |h| Err(invalid(h)))
+}
+
 /// What each of a list of handles refers to.
 pub fn pending_all(hs: &[MPI_Request]) -> Result<Vec<Pending>> {
     hs.iter().map(|&h| pending(h)).collect()

@@ -164,6 +164,7 @@ impl World {
             caps.max_message,
         );
         p2p.min_rdma_run = caps.min_rdma_run;
+        p2p.unexpected_limit = config.unexpected_limit;
         for peer in 0..size {
             if let Some(c) = channels.rail_caps(peer).filter(|c| c.name == "tcp") {
                 p2p.set_peer_network(peer, config.tcp_eager_limit, c.max_message);

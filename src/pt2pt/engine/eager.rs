@@ -105,7 +105,9 @@ impl Pt2pt {
         req
     }
 
-    /// A receive request in the posted state.
+    /// A receive request in the posted state. Inlined: a `MsgBuf` passed by value and
+    /// read back at once stalls store forwarding (see `abi::requests::msg_buf`).
+    #[inline(always)]
     fn new_recv(&mut self, data: MsgBuf, owner: Owner) -> ReqId {
         self.reqs.insert(Request {
             kind: Kind::Recv(RecvState::Posted),
@@ -142,6 +144,7 @@ impl Pt2pt {
         if let Some(s) = sync {
             self.queue_control(peer, wire::sync_ack(s));
         }
+        self.release_unexpected(peer, payload.len());
         // SAFETY: the caller's contract.
         Some(unsafe { copy_out(&env, &payload, data) })
     }
@@ -149,6 +152,7 @@ impl Pt2pt {
     pub(super) fn deliver_unexpected(&mut self, req: ReqId, env: Envelope, msg: Unexpected) {
         match msg {
             Unexpected::Eager { peer, data, sync } => {
+                self.release_unexpected(peer, data.len());
                 if let Some(s) = sync {
                     self.queue_control(peer, wire::sync_ack(s));
                 }
@@ -158,7 +162,35 @@ impl Pt2pt {
                 self.complete(req);
             }
             Unexpected::Rts { peer, hdr, rts } => self.start_rendezvous(req, peer, &hdr, rts),
-            Unexpected::PipeRts { peer, hdr, data } => self.start_pipeline(req, peer, &hdr, &data),
+            Unexpected::PipeRts { peer, hdr, data } => {
+                self.release_unexpected(peer, data.len());
+                self.start_pipeline(req, peer, &hdr, &data)
+            }
+        }
+    }
+
+    /// An unexpected arrival from `peer` holds `len` more bytes here: past the limit, the
+    /// peer is told to send by rendezvous, so a flood waits in the senders' memory.
+    pub(super) fn hold_unexpected(&mut self, peer: usize, len: usize) {
+        let held = &mut self.unexpected_bytes[peer];
+        *held += len;
+        if *held > self.unexpected_limit
+            && self.unexpected_limit > 0
+            && !self.throttling[peer]
+            && peer != self.me
+        {
+            self.throttling[peer] = true;
+            self.queue_control(peer, wire::throttle(true));
+        }
+    }
+
+    /// `len` unexpected bytes from `peer` were received: eager again once at half the limit.
+    fn release_unexpected(&mut self, peer: usize, len: usize) {
+        let held = &mut self.unexpected_bytes[peer];
+        *held -= len;
+        if self.throttling[peer] && *held <= self.unexpected_limit / 2 {
+            self.throttling[peer] = false;
+            self.queue_control(peer, wire::throttle(false));
         }
     }
 
