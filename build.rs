@@ -134,6 +134,9 @@ fn postprocess(raw: &str) -> (String, Vec<String>) {
             protos_at.get_or_insert(out.len());
             // cbindgen spells struct parameters `struct MPI_Status *`; MPICH, `MPI_Status *`.
             let line = &line.replace("(struct ", "(").replace(" struct ", " ");
+            // MPI_Pcontrol is variadic in C; the Rust shim takes the level only (the extra
+            // arguments of a variadic call are the caller's to clean up on x86-64 and arm64).
+            let line = &line.replace("Pcontrol(int level)", "Pcontrol(const int level, ...)");
             if let Some(rest) = name.strip_prefix("PMPI_") {
                 mpi_protos.push(line.replacen(name, &format!("MPI_{rest}"), 1));
                 pmpi_protos.push(line.to_string());

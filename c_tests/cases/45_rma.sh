@@ -23,6 +23,7 @@ else
 fi
 _ct_rma rma_dtypes 2 3
 _ct_rma rma_pscw 2 3 4
+_ct_rma rma_create_race 2 7
 _ct_rma rma_dynamic 1 2 4
 _ct_rma rma_shared 1 2 4
 _ct_rma rma_mixed 2 3 4

@@ -154,6 +154,25 @@ static void run(MPI_Comm comm, int indeg, const int *srcs, int outdeg, const int
         snprintf(what, sizeof what, "%s %sNeighbor_alltoallw", topo, nb ? "I" : "");
         for (int k = 0; k < indeg; k++)
             check_block(r, k, rc[k], srcs[k], slot[k], what);
+
+        /* alltoallw again from MPI_BOTTOM with absolute addresses as displacements. */
+        for (int j = 0; j < outdeg; j++)
+            MPI_Get_address(s + j * C, &sda[j]);
+        for (int k = 0; k < indeg; k++)
+            MPI_Get_address(r + k * C, &rda[k]);
+        for (int i = 0; i < indeg * C; i++)
+            r[i] = UNTOUCHED;
+        if (nb) {
+            CHECK_MPI(MPI_Ineighbor_alltoallw(MPI_BOTTOM, sc, sda, st, MPI_BOTTOM, rc, rda, rt,
+                                              comm, &req));
+            CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+        } else {
+            CHECK_MPI(MPI_Neighbor_alltoallw(MPI_BOTTOM, sc, sda, st, MPI_BOTTOM, rc, rda, rt,
+                                             comm));
+        }
+        snprintf(what, sizeof what, "%s %sNeighbor_alltoallw(MPI_BOTTOM)", topo, nb ? "I" : "");
+        for (int k = 0; k < indeg; k++)
+            check_block(r, k, rc[k], srcs[k], slot[k], what);
     }
     free(s);
     free(r);

@@ -164,20 +164,26 @@ pub(crate) fn delete_all_of<O: AttrObject>(obj: O) -> Result<()> {
 /// callbacks (MPI_Comm_dup / MPI_Comm_idup). On a failing callback the attributes copied
 /// so far stay on `new` (the caller frees it) and the error is returned.
 pub fn copy_all(old: MPI_Comm, new: MPI_Comm) -> Result<()> {
-    let attrs = handles::with_comm_entry(old, |e| e.attrs.clone())?;
+    copy_all_of(CommAttrs(old), CommAttrs(new))
+}
+
+/// Copy the attributes of `old` onto `new` (of the same kind) through their copy callbacks.
+pub(crate) fn copy_all_of<O: AttrObject>(old: O, new: O) -> Result<()> {
+    let attrs = old.with_attrs(|a| a.clone())?;
     let mut copied = Vec::new();
     let mut result = Ok(());
     for &(k, v) in attrs.iter().rev() {
-        let Some((Some(f), _, extra)) = callbacks(k, KEYVAL_OBJ_COMM) else {
+        let Some((Some(f), _, extra)) = callbacks(k, O::KIND) else {
             continue;
         };
         let mut out: *mut c_void = std::ptr::null_mut();
         let mut flag: c_int = 0;
-        // SAFETY: `f` was registered as an MPI_Comm_copy_attr_function; `out` and `flag`
-        // are live locals of the types MPI passes (attribute_val_out is a `void **`).
+        // SAFETY: `f` was registered as the object's copy_attr_function (an int handle, the
+        // keyval, three opaque words, an int flag); `out` and `flag` are live locals of the
+        // types MPI passes (attribute_val_out is a `void **`).
         let rc = unsafe {
             f(
-                old,
+                old.handle(),
                 k,
                 extra as *mut c_void,
                 v as *mut c_void,
@@ -193,12 +199,12 @@ pub fn copy_all(old: MPI_Comm, new: MPI_Comm) -> Result<()> {
             break;
         }
         if flag != 0 {
-            add_use(k, KEYVAL_OBJ_COMM);
+            add_use(k, O::KIND);
             copied.push((k, out as usize));
         }
     }
     copied.reverse();
-    handles::with_comm_entry(new, |e| e.attrs = copied)?;
+    new.with_attrs(|a| *a = copied)?;
     result
 }
 
@@ -412,7 +418,10 @@ unsafe fn get_attr(
             APPNUM_VALUE.store(w.pmi.appnum(), Ordering::Relaxed);
             Some(&APPNUM_VALUE)
         }
-        MPI_LASTUSEDCODE => Some(&LASTUSED_VALUE),
+        MPI_LASTUSEDCODE => {
+            LASTUSED_VALUE.store(super::errors::last_used_code(), Ordering::Relaxed);
+            Some(&LASTUSED_VALUE)
+        }
         _ => None,
     };
     if let Some(cell) = predefined {

@@ -986,7 +986,9 @@ impl SideTypes {
             .map(|i| {
                 let ty = self.ty(i);
                 let p = (base as *const u8).wrapping_offset(self.displs[i]);
-                args::buffer(base, self.counts[i], ty)?;
+                // The address the data is at: MPI_BOTTOM plus absolute displacements is
+                // a valid buffer (what a NULL check on the base would refuse).
+                args::buffer(p as *const c_void, self.counts[i], ty)?;
                 args::bytes(self.counts[i], ty)?;
                 Ok(TypedBuf::new(p, self.counts[i], ty))
             })

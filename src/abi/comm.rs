@@ -311,7 +311,9 @@ pub unsafe extern "C" fn PMPI_Comm_set_errhandler(
         if !handles::valid_errhandler(errhandler) {
             return mpi_err!(Arg, "invalid error handler {errhandler:#x}");
         }
-        handles::with_comm_entry(comm, |e| e.errhandler = errhandler)
+        handles::with_comm_entry(comm, |e| e.errhandler = errhandler)?;
+        handles::retain_errhandler(errhandler);
+        Ok(())
     })
 }
 
@@ -323,7 +325,10 @@ pub unsafe extern "C" fn PMPI_Comm_get_errhandler(
     run("MPI_Comm_get_errhandler", comm, || {
         shim::world()?;
         let h = handles::with_comm_entry(comm, |e| e.errhandler)?;
-        write_out(errhandler, h)
+        write_out(errhandler, h)?;
+        // The caller owns a reference now (and frees it with MPI_Errhandler_free).
+        handles::retain_errhandler(h);
+        Ok(())
     })
 }
 

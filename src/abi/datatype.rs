@@ -13,6 +13,7 @@ use super::builtin_types;
 use super::consts::*;
 use super::handles::{self, TypeRef};
 use super::shim::{run, write_out, write_out_str};
+use super::type_attr;
 use crate::datatype::{Datatype, Distrib, Member, Order, TypeError};
 use crate::error::{Error, ErrorClass, Result};
 use crate::mpi_err;
@@ -830,10 +831,15 @@ pub unsafe extern "C" fn PMPI_Type_dup(oldtype: MPI_Datatype, newtype: *mut MPI_
         let old = old_type(oldtype)?;
         let newtype = out(newtype)?;
         let t = Datatype::dup(&old);
-        write_out(
-            newtype,
-            create(t, MPI_COMBINER_DUP, vec![], vec![], vec![oldtype]),
-        )
+        let h = create(t, MPI_COMBINER_DUP, vec![], vec![], vec![oldtype]);
+        if let Err(e) = type_attr::copy_all(oldtype, h) {
+            // The copy callbacks' error is the call's; the half-made type goes.
+            let _ = type_attr::delete_all(h);
+            let _ = release(h);
+            *newtype = MPI_DATATYPE_NULL;
+            return Err(e);
+        }
+        write_out(newtype, h)
     })
 }
 
@@ -1023,6 +1029,7 @@ pub unsafe extern "C" fn PMPI_Type_free(datatype: *mut MPI_Datatype) -> c_int {
         // Pending operations keep their own reference to the type map (an Arc), so the
         // handle can go now.
         handles::any_datatype(h)?;
+        type_attr::delete_all(h)?;
         release(h)?;
         *datatype = MPI_DATATYPE_NULL;
         Ok(())
@@ -1166,6 +1173,231 @@ pub unsafe extern "C" fn PMPI_Unpack(
         *position = pos + len as c_int;
         Ok(())
     })
+}
+
+/// The data representation argument of the external pack calls: only "external32" exists.
+///
+/// # Safety
+/// `datarep` is NULL or a NUL-terminated string.
+unsafe fn external32(datarep: *const c_char) -> Result<()> {
+    if datarep.is_null() {
+        return mpi_err!(Arg, "NULL datarep");
+    }
+    match CStr::from_ptr(datarep).to_bytes() {
+        b"external32" => Ok(()),
+        other => mpi_err!(
+            Arg,
+            "unknown data representation \"{}\" (only \"external32\")",
+            String::from_utf8_lossy(other)
+        ),
+    }
+}
+
+/// Checks a position of the external calls (MPI_Aint) against the buffer size; as usize.
+fn external_position(position: *mut MPI_Aint, size: MPI_Aint) -> Result<usize> {
+    let position = out(position)?;
+    // SAFETY: non-NULL (checked); MPI: points to the caller's MPI_Aint.
+    let pos = unsafe { *position };
+    if pos < 0 || size < 0 {
+        return mpi_err!(Arg, "negative position {pos} or buffer size {size}");
+    }
+    Ok(pos as usize)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Pack_external(
+    datarep: *const c_char,
+    inbuf: *const c_void,
+    incount: c_int,
+    datatype: MPI_Datatype,
+    outbuf: *mut c_void,
+    outsize: MPI_Aint,
+    position: *mut MPI_Aint,
+) -> c_int {
+    run("MPI_Pack_external", MPI_COMM_WORLD, || {
+        external32(datarep)?;
+        let n = args::count(incount)?;
+        let t = handles::datatype(datatype)?;
+        let pos = external_position(position, outsize)?;
+        let len = n
+            .checked_mul(t.size)
+            .ok_or_else(|| Error::new(ErrorClass::Count, "too large"))?;
+        if len == 0 {
+            return Ok(());
+        }
+        if pos
+            .checked_add(len)
+            .is_none_or(|end| end > outsize as usize)
+        {
+            return mpi_err!(
+                Truncate,
+                "{len} packed bytes do not fit at position {pos} of a {outsize}-byte buffer"
+            );
+        }
+        if outbuf.is_null() || (inbuf.is_null() && t.true_lb == 0) {
+            return mpi_err!(Arg, "NULL buffer");
+        }
+        // SAFETY: MPI: outbuf holds outsize bytes, of which pos..pos+len fit (checked);
+        // inbuf holds `n` elements of the type.
+        let dst = std::slice::from_raw_parts_mut((outbuf as *mut u8).add(pos), len);
+        t.pack_into(n, 0, inbuf as *const u8, dst);
+        crate::datatype::external32::swap_packed(&t, dst);
+        *position = (pos + len) as MPI_Aint;
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Unpack_external(
+    datarep: *const c_char,
+    inbuf: *const c_void,
+    insize: MPI_Aint,
+    position: *mut MPI_Aint,
+    outbuf: *mut c_void,
+    outcount: c_int,
+    datatype: MPI_Datatype,
+) -> c_int {
+    run("MPI_Unpack_external", MPI_COMM_WORLD, || {
+        external32(datarep)?;
+        let n = args::count(outcount)?;
+        let t = handles::datatype(datatype)?;
+        let pos = external_position(position, insize)?;
+        let len = n
+            .checked_mul(t.size)
+            .ok_or_else(|| Error::new(ErrorClass::Count, "too large"))?;
+        if len == 0 {
+            return Ok(());
+        }
+        if pos.checked_add(len).is_none_or(|end| end > insize as usize) {
+            return mpi_err!(
+                Truncate,
+                "unpacking {len} bytes at position {pos} runs past the {insize}-byte input"
+            );
+        }
+        if inbuf.is_null() || (outbuf.is_null() && t.true_lb == 0) {
+            return mpi_err!(Arg, "NULL buffer");
+        }
+        // SAFETY: MPI: inbuf holds insize bytes, pos..pos+len among them (checked); outbuf
+        // has room for `n` elements. The input is the caller's: converted in a copy.
+        let mut native = std::slice::from_raw_parts((inbuf as *const u8).add(pos), len).to_vec();
+        crate::datatype::external32::swap_packed(&t, &mut native);
+        t.unpack_from(n, 0, &native, outbuf as *mut u8);
+        *position = (pos + len) as MPI_Aint;
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Pack_external_size(
+    datarep: *const c_char,
+    incount: c_int,
+    datatype: MPI_Datatype,
+    size: *mut MPI_Aint,
+) -> c_int {
+    run("MPI_Pack_external_size", MPI_COMM_WORLD, || {
+        external32(datarep)?;
+        let n = args::count(incount)?;
+        let t = handles::datatype(datatype)?;
+        let len = n
+            .checked_mul(t.size)
+            .ok_or_else(|| Error::new(ErrorClass::Count, "too large"))?;
+        write_out(size, len as MPI_Aint)
+    })
+}
+
+/// The predefined type of the smallest Fortran kind that meets a precision/range request
+/// (MPI_Type_create_f90_integer/real/complex); MPI_UNDEFINED leaves a bound open. The
+/// limits are gfortran's SELECTED_INT_KIND / SELECTED_REAL_KIND on x86-64.
+fn f90_type(kinds: &[(c_int, c_int, MPI_Datatype)], p: c_int, r: c_int) -> Result<MPI_Datatype> {
+    let p_open = p == MPI_UNDEFINED;
+    let r_open = r == MPI_UNDEFINED;
+    if p_open && r_open {
+        return mpi_err!(Arg, "both precision and range are MPI_UNDEFINED");
+    }
+    if (!p_open && p < 0) || (!r_open && r < 0) {
+        return mpi_err!(Arg, "negative precision {p} or range {r}");
+    }
+    kinds
+        .iter()
+        .find(|&&(kp, kr, _)| (p_open || p <= kp) && (r_open || r <= kr))
+        .map(|k| k.2)
+        .ok_or_else(|| {
+            Error::new(
+                ErrorClass::Arg,
+                format!("no Fortran kind has precision {p} and range {r}"),
+            )
+        })
+}
+
+/// Fortran kinds on x86-64 as (precision, range, type), smallest first.
+const F90_INTEGERS: [(c_int, c_int, MPI_Datatype); 4] = [
+    (0, 2, MPI_INTEGER1),
+    (0, 4, MPI_INTEGER2),
+    (0, 9, MPI_INTEGER4),
+    (0, 18, MPI_INTEGER8),
+];
+const F90_REALS: [(c_int, c_int, MPI_Datatype); 3] = [
+    (6, 37, MPI_REAL4),
+    (15, 307, MPI_REAL8),
+    (18, 4931, MPI_REAL16),
+];
+const F90_COMPLEXES: [(c_int, c_int, MPI_Datatype); 3] = [
+    (6, 37, MPI_COMPLEX8),
+    (15, 307, MPI_COMPLEX16),
+    (18, 4931, MPI_COMPLEX32),
+];
+
+/// The body of the MPI_Type_create_f90_* calls.
+///
+/// # Safety
+/// `newtype` is NULL or valid for writing.
+unsafe fn create_f90(
+    func: &'static str,
+    kinds: &[(c_int, c_int, MPI_Datatype)],
+    p: c_int,
+    r: c_int,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    run(func, MPI_COMM_WORLD, || {
+        let newtype = out(newtype)?;
+        write_out(newtype, f90_type(kinds, p, r)?)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_create_f90_integer(
+    r: c_int,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    if r == MPI_UNDEFINED {
+        // The range is the only bound an integer kind has.
+        return create_f90("MPI_Type_create_f90_integer", &[], 0, r, newtype);
+    }
+    create_f90(
+        "MPI_Type_create_f90_integer",
+        &F90_INTEGERS,
+        MPI_UNDEFINED,
+        r,
+        newtype,
+    )
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_create_f90_real(
+    p: c_int,
+    r: c_int,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    create_f90("MPI_Type_create_f90_real", &F90_REALS, p, r, newtype)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_create_f90_complex(
+    p: c_int,
+    r: c_int,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    create_f90("MPI_Type_create_f90_complex", &F90_COMPLEXES, p, r, newtype)
 }
 
 #[no_mangle]

@@ -15,6 +15,16 @@ use std::time::Instant;
 /// The thread level provided (MPI_Init: MPI_THREAD_SINGLE, as MPICH).
 static THREAD_LEVEL: AtomicI32 = AtomicI32::new(MPI_THREAD_SINGLE);
 
+/// The thread level provided, by name (MPI_Info_create_env's "thread_level").
+pub fn thread_level_name() -> &'static str {
+    match THREAD_LEVEL.load(Ordering::Relaxed) {
+        MPI_THREAD_SINGLE => "MPI_THREAD_SINGLE",
+        MPI_THREAD_FUNNELED => "MPI_THREAD_FUNNELED",
+        MPI_THREAD_SERIALIZED => "MPI_THREAD_SERIALIZED",
+        _ => "MPI_THREAD_MULTIPLE",
+    }
+}
+
 fn init(multithreaded: bool) -> Result<()> {
     let w = World::init(multithreaded)?;
     handles::init_comms(w.comm_world.clone(), w.comm_self.clone());
@@ -198,8 +208,8 @@ pub unsafe extern "C" fn PMPI_Error_string(
     run(
         "MPI_Error_string",
         MPI_COMM_WORLD,
-        || match errors::class_string(errorcode) {
-            Some(s) => write_out_str(s, string, MPI_MAX_ERROR_STRING as usize, resultlen),
+        || match errors::code_string(errorcode) {
+            Some(s) => write_out_str(&s, string, MPI_MAX_ERROR_STRING as usize, resultlen),
             None => Err(Error::new(
                 ErrorClass::Arg,
                 format!("invalid error code {errorcode}"),
@@ -209,16 +219,88 @@ pub unsafe extern "C" fn PMPI_Error_string(
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn PMPI_Add_error_class(errorclass: *mut c_int) -> c_int {
+    run("MPI_Add_error_class", MPI_COMM_WORLD, || {
+        if errorclass.is_null() {
+            return mpi_err!(Arg, "NULL errorclass");
+        }
+        write_out(errorclass, errors::add_code(None)?)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Add_error_code(errorclass: c_int, errorcode: *mut c_int) -> c_int {
+    run("MPI_Add_error_code", MPI_COMM_WORLD, || {
+        if errorcode.is_null() {
+            return mpi_err!(Arg, "NULL errorcode");
+        }
+        write_out(errorcode, errors::add_code(Some(errorclass))?)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Add_error_string(errorcode: c_int, string: *const c_char) -> c_int {
+    run("MPI_Add_error_string", MPI_COMM_WORLD, || {
+        if string.is_null() {
+            return mpi_err!(Arg, "NULL error string");
+        }
+        // SAFETY: a NUL-terminated string from the caller (MPI's contract for `string`).
+        let s = std::ffi::CStr::from_ptr(string).to_string_lossy();
+        if s.len() >= MPI_MAX_ERROR_STRING as usize {
+            return mpi_err!(
+                Arg,
+                "error string of {} bytes (at most {})",
+                s.len(),
+                MPI_MAX_ERROR_STRING - 1
+            );
+        }
+        errors::set_code_string(errorcode, &s)
+    })
+}
+
+/// Profiling control: railmpi has no profiling layer of its own to steer, so every level is
+/// accepted and ignored (as MPICH does); tools that interpose MPI_Pcontrol see the call.
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Pcontrol(level: c_int) -> c_int {
+    let _ = level;
+    MPI_SUCCESS
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn PMPI_Error_class(errorcode: c_int, errorclass: *mut c_int) -> c_int {
     run(
         "MPI_Error_class",
         MPI_COMM_WORLD,
-        || match errors::class_string(errorcode) {
-            Some(_) => write_out(errorclass, errorcode),
+        || match errors::code_class(errorcode) {
+            Some(class) => write_out(errorclass, class),
             None => Err(Error::new(
                 ErrorClass::Arg,
                 format!("invalid error code {errorcode}"),
             )),
         },
     )
+}
+
+// MPI-1 names of the communicator error-handler calls (deprecated in MPI-2, removed in
+// MPI-3, still linked by old programs and MPICH's tests; MPICH exports them).
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Errhandler_create(
+    function: MPI_Handler_function,
+    errhandler: *mut MPI_Errhandler,
+) -> c_int {
+    super::comm::PMPI_Comm_create_errhandler(function, errhandler)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Errhandler_set(comm: MPI_Comm, errhandler: MPI_Errhandler) -> c_int {
+    super::comm::PMPI_Comm_set_errhandler(comm, errhandler)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Errhandler_get(
+    comm: MPI_Comm,
+    errhandler: *mut MPI_Errhandler,
+) -> c_int {
+    super::comm::PMPI_Comm_get_errhandler(comm, errhandler)
 }

@@ -2,8 +2,10 @@
 
 use super::consts::*;
 use super::handles;
+use crate::error::Result;
 use crate::error::{Error, ErrorClass};
 use crate::runtime::world;
+use parking_lot::Mutex;
 use std::os::raw::c_int;
 
 pub fn class_code(c: ErrorClass) -> c_int {
@@ -145,6 +147,88 @@ pub fn class_string(code: c_int) -> Option<&'static str> {
 
 /// Raise `err` from function `func` on communicator `comm`: run its error handler and
 /// return the code to give the caller (if the handler returns at all).
+/// Error classes and codes added by the application (MPI_Add_error_class/_code), numbered
+/// from `MPI_ERR_LASTCODE + 1` in order of creation, each with its class and its string.
+struct UserCode {
+    class: c_int,
+    text: String,
+}
+
+static USER_CODES: Mutex<Vec<UserCode>> = Mutex::new(Vec::new());
+
+/// The first code the application can add: above every predefined one.
+const FIRST_USER_CODE: c_int = MPI_ERR_LASTCODE + 1;
+
+/// The largest code in use (the value of the MPI_LASTUSEDCODE attribute).
+pub fn last_used_code() -> c_int {
+    FIRST_USER_CODE - 1 + USER_CODES.lock().len() as c_int
+}
+
+/// Adds a code of `class` (a new class when `class` is None: its own class); returns it.
+pub fn add_code(class: Option<c_int>) -> Result<c_int> {
+    let mut codes = USER_CODES.lock();
+    if let Some(c) = class {
+        if !is_class(&codes, c) {
+            return Err(Error::new(
+                ErrorClass::Arg,
+                format!("{c} is not an error class"),
+            ));
+        }
+    }
+    let code = FIRST_USER_CODE
+        .checked_add(codes.len() as c_int)
+        .ok_or_else(|| Error::new(ErrorClass::Intern, "no error codes left"))?;
+    codes.push(UserCode {
+        class: class.unwrap_or(code),
+        text: String::new(),
+    });
+    Ok(code)
+}
+
+/// Whether `c` is a predefined or an added error class (an added code that is its own class).
+fn is_class(codes: &[UserCode], c: c_int) -> bool {
+    match user_index(c) {
+        Some(i) => codes.get(i).is_some_and(|u| u.class == c),
+        None => c == MPI_SUCCESS || (class_string(c).is_some() && c <= MPI_ERR_LASTCODE),
+    }
+}
+
+fn user_index(code: c_int) -> Option<usize> {
+    code.checked_sub(FIRST_USER_CODE)
+        .and_then(|i| usize::try_from(i).ok())
+}
+
+/// Sets the string of an added code or class (predefined ones keep theirs: MPI_ERR_ARG).
+pub fn set_code_string(code: c_int, text: &str) -> Result<()> {
+    let mut codes = USER_CODES.lock();
+    match user_index(code).and_then(|i| codes.get_mut(i)) {
+        Some(u) => {
+            u.text = text.to_string();
+            Ok(())
+        }
+        None => Err(Error::new(
+            ErrorClass::Arg,
+            format!("{code} is not an error code added by the application"),
+        )),
+    }
+}
+
+/// The class of any valid error code, predefined or added.
+pub fn code_class(code: c_int) -> Option<c_int> {
+    match user_index(code) {
+        Some(i) => USER_CODES.lock().get(i).map(|u| u.class),
+        None => class_string(code).map(|_| code),
+    }
+}
+
+/// The string of any valid error code, predefined or added.
+pub fn code_string(code: c_int) -> Option<String> {
+    match user_index(code) {
+        Some(i) => USER_CODES.lock().get(i).map(|u| u.text.clone()),
+        None => class_string(code).map(str::to_string),
+    }
+}
+
 pub fn raise(func: &str, comm: MPI_Comm, err: Error) -> c_int {
     let code = class_code(err.class);
     let handler = if world::world().is_some() {
@@ -200,7 +284,7 @@ pub fn raise_win_code(func: &str, win: MPI_Win, code: c_int, msg: &str) -> c_int
 
 /// MPI_ERRORS_ARE_FATAL: say what went wrong and take the whole job down.
 pub fn fatal(func: &str, code: c_int, msg: &str) -> ! {
-    let class = class_string(code).unwrap_or("MPI error");
+    let class = code_string(code).unwrap_or_else(|| "MPI error".into());
     let rank = world::world()
         .map(|w| w.rank.to_string())
         .unwrap_or_else(|| "?".into());

@@ -401,6 +401,7 @@ const KEYVAL_INDEX_MASK: u32 = 0x003f_ffff;
 /// The object kind of communicator keyvals.
 pub(crate) const KEYVAL_OBJ_COMM: u32 = 1;
 pub(crate) const KEYVAL_OBJ_WIN: u32 = 2;
+pub(crate) const KEYVAL_OBJ_TYPE: u32 = 3;
 
 /// A keyval (MPI_Comm_create_keyval, MPI_Win_create_keyval); `abi::attr` runs them.
 pub struct Keyval {
@@ -519,36 +520,63 @@ impl std::ops::Deref for TypeRef {
 /// A user error handler function (MPI_Comm_create_errhandler).
 pub type ErrhandlerFn = unsafe extern "C" fn(*mut MPI_Comm, *mut c_int, ...);
 
-pub static ERRHANDLERS: RwLock<Slab<usize>> = RwLock::new(Slab::new(0));
+/// Created error handlers: (the user function's address, references). A handle's
+/// references are the creation, every MPI_*_get_errhandler that returned it and every
+/// object it was set on; MPI_Errhandler_free drops one. Setting never gives one back (the
+/// object's later handler or its freeing does not), so a handler once set stays: a few
+/// bytes, against a handler vanishing from under a communicator that still uses it.
+pub static ERRHANDLERS: RwLock<Slab<(usize, u32)>> = RwLock::new(Slab::new(0));
 
 pub fn new_errhandler(f: usize) -> MPI_Errhandler {
-    let i = ERRHANDLERS.write().insert(f);
+    let i = ERRHANDLERS.write().insert((f, 1));
     (DIRECT | KIND_ERRHANDLER | i as u32) as MPI_Errhandler
 }
 
 /// The user function behind a created error handler.
 pub fn errhandler_fn(h: MPI_Errhandler) -> Option<usize> {
-    direct_index(h, KIND_ERRHANDLER).and_then(|i| ERRHANDLERS.read().get(i).copied())
+    direct_index(h, KIND_ERRHANDLER).and_then(|i| ERRHANDLERS.read().get(i).map(|e| e.0))
 }
 
-pub fn valid_errhandler(h: MPI_Errhandler) -> bool {
+fn predefined_errhandler(h: MPI_Errhandler) -> bool {
     matches!(
         h,
         MPI_ERRORS_ARE_FATAL | MPI_ERRORS_RETURN | MPI_ERRORS_ABORT
-    ) || errhandler_fn(h).is_some()
+    )
+}
+
+pub fn valid_errhandler(h: MPI_Errhandler) -> bool {
+    predefined_errhandler(h) || errhandler_fn(h).is_some()
+}
+
+/// One more reference to a created handler (a get returned it, or it was set on an object).
+pub fn retain_errhandler(h: MPI_Errhandler) {
+    if let Some(i) = direct_index(h, KIND_ERRHANDLER) {
+        if let Some(e) = ERRHANDLERS.write().get_mut(i) {
+            e.1 += 1;
+        }
+    }
 }
 
 pub fn free_errhandler(h: MPI_Errhandler) -> Result<()> {
-    if matches!(
-        h,
-        MPI_ERRORS_ARE_FATAL | MPI_ERRORS_RETURN | MPI_ERRORS_ABORT
-    ) {
+    if predefined_errhandler(h) {
         return Ok(()); // predefined: freeing is a no-op on the handle's object
     }
-    direct_index(h, KIND_ERRHANDLER)
-        .and_then(|i| ERRHANDLERS.write().remove(i))
-        .map(|_| ())
-        .ok_or_else(|| Error::new(ErrorClass::Arg, format!("invalid error handler {h:#x}")))
+    let i = direct_index(h, KIND_ERRHANDLER)
+        .ok_or_else(|| Error::new(ErrorClass::Arg, format!("invalid error handler {h:#x}")))?;
+    let mut t = ERRHANDLERS.write();
+    match t.get_mut(i) {
+        Some(e) if e.1 > 1 => e.1 -= 1,
+        Some(_) => {
+            t.remove(i);
+        }
+        None => {
+            return Err(Error::new(
+                ErrorClass::Arg,
+                format!("invalid error handler {h:#x}"),
+            ))
+        }
+    }
+    Ok(())
 }
 
 // ------------------------------------------------------------------ requests
@@ -585,6 +613,13 @@ pub enum RequestEntry {
         send: ReqId,
         comm: MPI_Comm,
         copy: Option<Vec<u8>>,
+    },
+    /// A persistent collective (MPI_Bcast_init ...): how to start a round, and the
+    /// nonblocking collective of the current one.
+    PersistentColl {
+        start: super::coll_persistent::StartColl,
+        active: Option<crate::coll::schedule::CollId>,
+        comm: MPI_Comm,
     },
     /// A persistent request (MPI_Send_init / MPI_Recv_init) and its current round.
     Persistent {

@@ -219,3 +219,92 @@ pub unsafe extern "C" fn PMPI_Info_free(info: *mut MPI_Info) -> c_int {
         Ok(())
     })
 }
+
+/// MPI-4.0 §10.2: the value of `key` into a buffer of `*buflen` bytes; `*buflen` comes back
+/// as the value's length plus one (the size that holds it whole), so a first call with 0
+/// asks for the size.
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Info_get_string(
+    info: MPI_Info,
+    key: *const c_char,
+    buflen: *mut c_int,
+    value: *mut c_char,
+    flag: *mut c_int,
+) -> c_int {
+    run("MPI_Info_get_string", MPI_COMM_WORLD, || {
+        let k = self::key(key)?;
+        if buflen.is_null() || flag.is_null() {
+            return mpi_err!(Arg, "NULL buflen or flag");
+        }
+        // SAFETY: non-NULL (checked); MPI: the caller's int.
+        let cap = *buflen;
+        if cap < 0 {
+            return mpi_err!(Arg, "negative buflen {cap}");
+        }
+        match get(info, k)? {
+            Some(v) => {
+                if cap > 0 {
+                    write_out_str(&v, value, cap as usize, std::ptr::null_mut())?;
+                }
+                *buflen = v.len() as c_int + 1;
+                write_out(flag, 1)
+            }
+            None => {
+                read(info, |_| ())?;
+                write_out(flag, 0)
+            }
+        }
+    })
+}
+
+/// MPI-4.0 §11.2.3: a new info object with the keys MPI_INFO_ENV may hold, as this process
+/// sees them (callable before MPI_Init: the values come from the process and launcher).
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Info_create_env(
+    argc: c_int,
+    argv: *mut *mut c_char,
+    info: *mut MPI_Info,
+) -> c_int {
+    run("MPI_Info_create_env", MPI_COMM_WORLD, || {
+        if info.is_null() {
+            return mpi_err!(Arg, "NULL info pointer");
+        }
+        let mut args = Vec::new();
+        if !argv.is_null() {
+            for i in 0..argc.max(0) as usize {
+                // SAFETY: MPI: argv holds argc strings (main's arguments), NULL-terminated.
+                let a = *argv.add(i);
+                if a.is_null() {
+                    break;
+                }
+                args.push(CStr::from_ptr(a).to_string_lossy().into_owned());
+            }
+        }
+        let mut pairs = InfoEntry::new();
+        if let Some((cmd, rest)) = args.split_first() {
+            pairs.push(("command".into(), cmd.clone()));
+            if !rest.is_empty() {
+                pairs.push(("argv".into(), rest.join(" ")));
+            }
+        }
+        // Before MPI_Init the launcher's word (PMI_SIZE; Slurm's for srun) is all there is.
+        let size = crate::runtime::world::world().map(|w| w.size).or_else(|| {
+            ["PMI_SIZE", "SLURM_NTASKS"]
+                .iter()
+                .find_map(|v| std::env::var(v).ok()?.parse::<usize>().ok())
+        });
+        if let Some(n) = size {
+            pairs.push(("maxprocs".into(), n.to_string()));
+        }
+        pairs.push(("host".into(), crate::sys::cpu::hostname()));
+        pairs.push(("arch".into(), std::env::consts::ARCH.into()));
+        if let Ok(dir) = std::env::current_dir() {
+            pairs.push(("wdir".into(), dir.to_string_lossy().into_owned()));
+        }
+        pairs.push((
+            "thread_level".into(),
+            super::env::thread_level_name().into(),
+        ));
+        write_out(info, handles::new_info(pairs))
+    })
+}

@@ -970,6 +970,12 @@ pub unsafe extern "C" fn PMPI_Recv_init(
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Start(request: *mut MPI_Request) -> c_int {
+    if let Some(rc) = (!request.is_null())
+        .then(|| requests::start_collective(*request))
+        .flatten()
+    {
+        return rc;
+    }
     run("MPI_Start", MPI_COMM_WORLD, || {
         requests::start(*request_arg(request)?)
     })
@@ -988,10 +994,20 @@ pub unsafe extern "C" fn PMPI_Startall(count: c_int, requests: *mut MPI_Request)
         let hs = std::slice::from_raw_parts(requests, n);
         // None starts unless all can.
         for &h in hs {
-            requests::startable(h)?;
+            requests::check_startable(h)?;
         }
         for &h in hs {
-            requests::start(h)?;
+            match requests::start_collective(h) {
+                None => requests::start(h)?,
+                Some(MPI_SUCCESS) => {}
+                // The collective's own error went to its communicator's handler already.
+                Some(rc) => {
+                    return Err(Error::new(
+                        ErrorClass::Other,
+                        format!("a collective could not start (error {rc})"),
+                    ))
+                }
+            }
         }
         Ok(())
     })

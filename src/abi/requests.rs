@@ -222,7 +222,11 @@ fn pending(h: MPI_Request) -> Result<Pending> {
             active: Some(req), ..
         }) => Ok(Pending::Engine(*req)),
         Some(RequestEntry::Persistent { active: None, .. }) => Ok(Pending::Empty),
-        Some(RequestEntry::Coll { id, .. }) => Ok(Pending::Coll(*id)),
+        Some(RequestEntry::Coll { id, .. })
+        | Some(RequestEntry::PersistentColl {
+            active: Some(id), ..
+        }) => Ok(Pending::Coll(*id)),
+        Some(RequestEntry::PersistentColl { active: None, .. }) => Ok(Pending::Empty),
         Some(RequestEntry::Rma { .. }) => Ok(Pending::Rma(i)),
         Some(RequestEntry::Grequest(_)) => Ok(Pending::Grequest(i)),
         Some(RequestEntry::Pair { recv, send, .. }) => Ok(Pending::Pair(*recv, *send)),
@@ -291,6 +295,10 @@ fn finish(h: &mut MPI_Request, st: Status, owner: Owner) -> Completion {
     let mut t = REQUESTS.lock();
     match t.get_mut(i) {
         Some(RequestEntry::Persistent { active, comm, .. }) => {
+            *active = None;
+            Completion::new(st, *comm)
+        }
+        Some(RequestEntry::PersistentColl { active, comm, .. }) => {
             *active = None;
             Completion::new(st, *comm)
         }
@@ -505,6 +513,52 @@ pub unsafe fn status_at(sts: *mut MPI_Status, i: usize) -> *mut MPI_Status {
     }
 }
 
+/// MPI_Start of a persistent collective: None if `h` is not one; else the call's return
+/// code (the nonblocking collective's, whose errors went to the communicator's handler).
+pub fn start_collective(h: MPI_Request) -> Option<c_int> {
+    let i = handles::request_index(h)?;
+    let start = match REQUESTS.lock().get(i) {
+        Some(RequestEntry::PersistentColl {
+            start,
+            active: None,
+            ..
+        }) => start.clone(),
+        Some(RequestEntry::PersistentColl { comm, .. }) => {
+            let err = Error::new(ErrorClass::Request, "persistent request is already active");
+            return Some(super::errors::raise("MPI_Start", *comm, err));
+        }
+        _ => return None,
+    };
+    // Called without the table's lock: the collective adds its own entry.
+    let mut round = MPI_REQUEST_NULL;
+    let rc = start(&mut round);
+    if rc != MPI_SUCCESS {
+        return Some(rc);
+    }
+    let id = handles::request_index(round).and_then(|j| match REQUESTS.lock().remove(j) {
+        Some(RequestEntry::Coll { id, .. }) => Some(id),
+        _ => None,
+    });
+    if let Some(RequestEntry::PersistentColl { active, .. }) = REQUESTS.lock().get_mut(i) {
+        *active = id;
+    }
+    Some(MPI_SUCCESS)
+}
+
+/// Check that MPI_Start may start `h` (MPI_Startall checks every handle first): an
+/// inactive persistent request, point-to-point or collective.
+pub fn check_startable(h: MPI_Request) -> Result<()> {
+    let coll = handles::request_index(h).and_then(|i| match REQUESTS.lock().get(i) {
+        Some(RequestEntry::PersistentColl { active, .. }) => Some(active.is_none()),
+        _ => None,
+    });
+    match coll {
+        Some(true) => Ok(()),
+        Some(false) => mpi_err!(Request, "persistent request is already active"),
+        None => startable(h).map(drop),
+    }
+}
+
 /// An inactive persistent request's table index, spec and communicator (else the error
 /// MPI_Start gives).
 pub fn startable(h: MPI_Request) -> Result<(usize, PersistentSpec, MPI_Comm)> {
@@ -607,7 +661,11 @@ pub fn free(h: &mut MPI_Request) -> Result<()> {
         | RequestEntry::Persistent {
             active: Some(req), ..
         } => w.request_free(req),
-        RequestEntry::Persistent { active: None, .. } => {}
+        RequestEntry::PersistentColl {
+            active: Some(id), ..
+        } => w.detach_collective(id),
+        RequestEntry::Persistent { active: None, .. }
+        | RequestEntry::PersistentColl { active: None, .. } => {}
         // It completes anyway; the window's flush, unlock or fence waits for it.
         RequestEntry::Rma { .. } => {}
         RequestEntry::Pair {

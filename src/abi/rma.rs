@@ -417,7 +417,9 @@ pub unsafe extern "C" fn PMPI_Win_set_errhandler(
         if !handles::valid_errhandler(errhandler) {
             return mpi_err!(Arg, "invalid error handler {errhandler:#x}");
         }
-        handles::with_win_entry(win, |e| e.errhandler = errhandler)
+        handles::with_win_entry(win, |e| e.errhandler = errhandler)?;
+        handles::retain_errhandler(errhandler);
+        Ok(())
     })
 }
 
@@ -428,7 +430,9 @@ pub unsafe extern "C" fn PMPI_Win_get_errhandler(
 ) -> c_int {
     run_win("MPI_Win_get_errhandler", win, || {
         let h = handles::with_win_entry(win, |e| e.errhandler)?;
-        write_out(errhandler, h)
+        write_out(errhandler, h)?;
+        handles::retain_errhandler(h);
+        Ok(())
     })
 }
 

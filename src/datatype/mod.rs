@@ -12,6 +12,7 @@
 
 pub mod basic;
 mod constructors;
+pub mod external32;
 
 pub use basic::Basic;
 pub use constructors::{Distrib, Member, Order};

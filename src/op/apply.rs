@@ -151,7 +151,8 @@ pub fn apply(op: Op, basic: Basic, input: &[u8], inout: &mut [u8]) -> Result<(),
     }
     match basic {
         Basic::I8 => int_kernel!(i8, op, input, inout),
-        Basic::U8 | Basic::Bool => int_kernel!(u8, op, input, inout),
+        // Bytes take the bitwise operations only (`check` refuses the others).
+        Basic::U8 | Basic::Bool | Basic::Byte => int_kernel!(u8, op, input, inout),
         Basic::I16 => int_kernel!(i16, op, input, inout),
         Basic::U16 => int_kernel!(u16, op, input, inout),
         Basic::I32 => int_kernel!(i32, op, input, inout),
@@ -170,7 +171,6 @@ pub fn apply(op: Op, basic: Basic, input: &[u8], inout: &mut [u8]) -> Result<(),
         Basic::LongDouble => return x87::apply(op, input, inout),
         Basic::CLongDouble => return x87::apply_complex(op, input, inout),
         Basic::LongDoubleInt => return x87::apply_loc(op, x87::SIZE, basic.size(), input, inout),
-        Basic::Byte => return Err(OpTypeMismatch),
     }
     Ok(())
 }

@@ -444,6 +444,12 @@ impl Window {
             h.expose(e.clone());
             e
         });
+        if n > 1 {
+            // No peer may post a request to our helper before it knows the window: a
+            // peer leaves the record exchange above as soon as it has every record, which
+            // can be before we get here.
+            coll::direct::barrier(host, &wcomm, coll::TAG_RUNTIME_BARRIER, false)?;
+        }
         let policy = host.registration().map(|(_, p)| p);
         // A shared window's part is known only now (the segment is laid out above).
         if let (Some((registry, p)), Flavor::Shared, true) = (host.registration(), flavor, size > 0)

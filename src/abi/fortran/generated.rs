@@ -14,26 +14,37 @@ use std::os::raw::{c_char, c_int, c_void};
 use std::ptr::null_mut;
 
 /// Number of C functions with a Fortran binding here.
-pub const BOUND: usize = 273;
+pub const BOUND: usize = 314;
 
 extern "C" {
     fn PMPI_Abort(comm: MPI_Comm, errorcode: c_int) -> c_int;
     fn PMPI_Accumulate(origin_addr: *const c_void, origin_count: c_int, origin_datatype: MPI_Datatype, target_rank: c_int, target_disp: MPI_Aint, target_count: c_int, target_datatype: MPI_Datatype, op: MPI_Op, win: MPI_Win) -> c_int;
+    fn PMPI_Add_error_class(errorclass: *mut c_int) -> c_int;
+    fn PMPI_Add_error_code(errorclass: c_int, errorcode: *mut c_int) -> c_int;
+    fn PMPI_Add_error_string(errorcode: c_int, string: *const c_char) -> c_int;
     fn PMPI_Address(location: *mut c_void, address: *mut MPI_Aint) -> c_int;
     fn PMPI_Aint_add(base: MPI_Aint, disp: MPI_Aint) -> MPI_Aint;
     fn PMPI_Aint_diff(addr1: MPI_Aint, addr2: MPI_Aint) -> MPI_Aint;
     fn PMPI_Allgather(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, comm: MPI_Comm) -> c_int;
+    fn PMPI_Allgather_init(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int;
     fn PMPI_Allgatherv(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, displs: *const c_int, recvtype: MPI_Datatype, comm: MPI_Comm) -> c_int;
+    fn PMPI_Allgatherv_init(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, displs: *const c_int, recvtype: MPI_Datatype, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int;
     fn PMPI_Alloc_mem(size: MPI_Aint, info: MPI_Info, baseptr: *mut c_void) -> c_int;
     fn PMPI_Allreduce(sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm) -> c_int;
+    fn PMPI_Allreduce_init(sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int;
     fn PMPI_Alltoall(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, comm: MPI_Comm) -> c_int;
+    fn PMPI_Alltoall_init(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int;
     fn PMPI_Alltoallv(sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const c_int, recvtype: MPI_Datatype, comm: MPI_Comm) -> c_int;
+    fn PMPI_Alltoallv_init(sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const c_int, recvtype: MPI_Datatype, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int;
     fn PMPI_Alltoallw(sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const c_int, sendtypes: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const c_int, recvtypes: *const MPI_Datatype, comm: MPI_Comm) -> c_int;
+    fn PMPI_Alltoallw_init(sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const c_int, sendtypes: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const c_int, recvtypes: *const MPI_Datatype, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int;
     fn PMPI_Attr_delete(comm: MPI_Comm, keyval: c_int) -> c_int;
     fn PMPI_Attr_get(comm: MPI_Comm, keyval: c_int, attribute_val: *mut c_void, flag: *mut c_int) -> c_int;
     fn PMPI_Attr_put(comm: MPI_Comm, keyval: c_int, attribute_val: *mut c_void) -> c_int;
     fn PMPI_Barrier(comm: MPI_Comm) -> c_int;
+    fn PMPI_Barrier_init(comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int;
     fn PMPI_Bcast(buffer: *mut c_void, count: c_int, datatype: MPI_Datatype, root: c_int, comm: MPI_Comm) -> c_int;
+    fn PMPI_Bcast_init(buffer: *mut c_void, count: c_int, datatype: MPI_Datatype, root: c_int, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int;
     fn PMPI_Bsend(buf: *const c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm) -> c_int;
     fn PMPI_Bsend_init(buf: *const c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int;
     fn PMPI_Buffer_attach(buffer: *mut c_void, size: c_int) -> c_int;
@@ -81,16 +92,22 @@ extern "C" {
     fn PMPI_Dist_graph_create_adjacent(comm_old: MPI_Comm, indegree: c_int, sources: *const c_int, sourceweights: *const c_int, outdegree: c_int, destinations: *const c_int, destweights: *const c_int, info: MPI_Info, reorder: c_int, comm_dist_graph: *mut MPI_Comm) -> c_int;
     fn PMPI_Dist_graph_neighbors(comm: MPI_Comm, maxindegree: c_int, sources: *mut c_int, sourceweights: *mut c_int, maxoutdegree: c_int, destinations: *mut c_int, destweights: *mut c_int) -> c_int;
     fn PMPI_Dist_graph_neighbors_count(comm: MPI_Comm, indegree: *mut c_int, outdegree: *mut c_int, weighted: *mut c_int) -> c_int;
+    fn PMPI_Errhandler_create(function: MPI_Handler_function, errhandler: *mut MPI_Errhandler) -> c_int;
     fn PMPI_Errhandler_free(errhandler: *mut MPI_Errhandler) -> c_int;
+    fn PMPI_Errhandler_get(comm: MPI_Comm, errhandler: *mut MPI_Errhandler) -> c_int;
+    fn PMPI_Errhandler_set(comm: MPI_Comm, errhandler: MPI_Errhandler) -> c_int;
     fn PMPI_Error_class(errorcode: c_int, errorclass: *mut c_int) -> c_int;
     fn PMPI_Error_string(errorcode: c_int, string: *mut c_char, resultlen: *mut c_int) -> c_int;
     fn PMPI_Exscan(sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm) -> c_int;
+    fn PMPI_Exscan_init(sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int;
     fn PMPI_Fetch_and_op(origin_addr: *const c_void, result_addr: *mut c_void, datatype: MPI_Datatype, target_rank: c_int, target_disp: MPI_Aint, op: MPI_Op, win: MPI_Win) -> c_int;
     fn PMPI_Finalize() -> c_int;
     fn PMPI_Finalized(flag: *mut c_int) -> c_int;
     fn PMPI_Free_mem(base: *mut c_void) -> c_int;
     fn PMPI_Gather(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, root: c_int, comm: MPI_Comm) -> c_int;
+    fn PMPI_Gather_init(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, root: c_int, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int;
     fn PMPI_Gatherv(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, displs: *const c_int, recvtype: MPI_Datatype, root: c_int, comm: MPI_Comm) -> c_int;
+    fn PMPI_Gatherv_init(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, displs: *const c_int, recvtype: MPI_Datatype, root: c_int, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int;
     fn PMPI_Get(origin_addr: *mut c_void, origin_count: c_int, origin_datatype: MPI_Datatype, target_rank: c_int, target_disp: MPI_Aint, target_count: c_int, target_datatype: MPI_Datatype, win: MPI_Win) -> c_int;
     fn PMPI_Get_accumulate(origin_addr: *const c_void, origin_count: c_int, origin_datatype: MPI_Datatype, result_addr: *mut c_void, result_count: c_int, result_datatype: MPI_Datatype, target_rank: c_int, target_disp: MPI_Aint, target_count: c_int, target_datatype: MPI_Datatype, op: MPI_Op, win: MPI_Win) -> c_int;
     fn PMPI_Get_address(location: *const c_void, address: *mut MPI_Aint) -> c_int;
@@ -145,6 +162,7 @@ extern "C" {
     fn PMPI_Info_get(info: MPI_Info, key: *const c_char, valuelen: c_int, value: *mut c_char, flag: *mut c_int) -> c_int;
     fn PMPI_Info_get_nkeys(info: MPI_Info, nkeys: *mut c_int) -> c_int;
     fn PMPI_Info_get_nthkey(info: MPI_Info, n: c_int, key: *mut c_char) -> c_int;
+    fn PMPI_Info_get_string(info: MPI_Info, key: *const c_char, buflen: *mut c_int, value: *mut c_char, flag: *mut c_int) -> c_int;
     fn PMPI_Info_get_valuelen(info: MPI_Info, key: *const c_char, valuelen: *mut c_int, flag: *mut c_int) -> c_int;
     fn PMPI_Info_set(info: MPI_Info, key: *const c_char, value: *const c_char) -> c_int;
     fn PMPI_Init(argc: *mut c_int, argv: *mut *mut *mut c_char) -> c_int;
@@ -169,15 +187,23 @@ extern "C" {
     fn PMPI_Mprobe(source: c_int, tag: c_int, comm: MPI_Comm, message: *mut MPI_Message, status: *mut MPI_Status) -> c_int;
     fn PMPI_Mrecv(buf: *mut c_void, count: c_int, datatype: MPI_Datatype, message: *mut MPI_Message, status: *mut MPI_Status) -> c_int;
     fn PMPI_Neighbor_allgather(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, comm: MPI_Comm) -> c_int;
+    fn PMPI_Neighbor_allgather_init(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int;
     fn PMPI_Neighbor_allgatherv(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, displs: *const c_int, recvtype: MPI_Datatype, comm: MPI_Comm) -> c_int;
+    fn PMPI_Neighbor_allgatherv_init(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, displs: *const c_int, recvtype: MPI_Datatype, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int;
     fn PMPI_Neighbor_alltoall(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, comm: MPI_Comm) -> c_int;
+    fn PMPI_Neighbor_alltoall_init(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int;
     fn PMPI_Neighbor_alltoallv(sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const c_int, recvtype: MPI_Datatype, comm: MPI_Comm) -> c_int;
+    fn PMPI_Neighbor_alltoallv_init(sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const c_int, recvtype: MPI_Datatype, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int;
     fn PMPI_Neighbor_alltoallw(sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const MPI_Aint, sendtypes: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const MPI_Aint, recvtypes: *const MPI_Datatype, comm: MPI_Comm) -> c_int;
+    fn PMPI_Neighbor_alltoallw_init(sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const MPI_Aint, sendtypes: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const MPI_Aint, recvtypes: *const MPI_Datatype, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int;
     fn PMPI_Op_commutative(op: MPI_Op, commute: *mut c_int) -> c_int;
     fn PMPI_Op_create(user_fn: MPI_User_function, commute: c_int, op: *mut MPI_Op) -> c_int;
     fn PMPI_Op_free(op: *mut MPI_Op) -> c_int;
     fn PMPI_Pack(inbuf: *const c_void, incount: c_int, datatype: MPI_Datatype, outbuf: *mut c_void, outsize: c_int, position: *mut c_int, comm: MPI_Comm) -> c_int;
+    fn PMPI_Pack_external(datarep: *const c_char, inbuf: *const c_void, incount: c_int, datatype: MPI_Datatype, outbuf: *mut c_void, outsize: MPI_Aint, position: *mut MPI_Aint) -> c_int;
+    fn PMPI_Pack_external_size(datarep: *const c_char, incount: c_int, datatype: MPI_Datatype, size: *mut MPI_Aint) -> c_int;
     fn PMPI_Pack_size(incount: c_int, datatype: MPI_Datatype, comm: MPI_Comm, size: *mut c_int) -> c_int;
+    fn PMPI_Pcontrol(level: c_int, ...) -> c_int;
     fn PMPI_Probe(source: c_int, tag: c_int, comm: MPI_Comm, status: *mut MPI_Status) -> c_int;
     fn PMPI_Put(origin_addr: *const c_void, origin_count: c_int, origin_datatype: MPI_Datatype, target_rank: c_int, target_disp: MPI_Aint, target_count: c_int, target_datatype: MPI_Datatype, win: MPI_Win) -> c_int;
     fn PMPI_Query_thread(provided: *mut c_int) -> c_int;
@@ -185,9 +211,12 @@ extern "C" {
     fn PMPI_Recv(buf: *mut c_void, count: c_int, datatype: MPI_Datatype, source: c_int, tag: c_int, comm: MPI_Comm, status: *mut MPI_Status) -> c_int;
     fn PMPI_Recv_init(buf: *mut c_void, count: c_int, datatype: MPI_Datatype, source: c_int, tag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int;
     fn PMPI_Reduce(sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, datatype: MPI_Datatype, op: MPI_Op, root: c_int, comm: MPI_Comm) -> c_int;
+    fn PMPI_Reduce_init(sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, datatype: MPI_Datatype, op: MPI_Op, root: c_int, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int;
     fn PMPI_Reduce_local(inbuf: *const c_void, inoutbuf: *mut c_void, count: c_int, datatype: MPI_Datatype, op: MPI_Op) -> c_int;
     fn PMPI_Reduce_scatter(sendbuf: *const c_void, recvbuf: *mut c_void, recvcounts: *const c_int, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm) -> c_int;
     fn PMPI_Reduce_scatter_block(sendbuf: *const c_void, recvbuf: *mut c_void, recvcount: c_int, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm) -> c_int;
+    fn PMPI_Reduce_scatter_block_init(sendbuf: *const c_void, recvbuf: *mut c_void, recvcount: c_int, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int;
+    fn PMPI_Reduce_scatter_init(sendbuf: *const c_void, recvbuf: *mut c_void, recvcounts: *const c_int, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int;
     fn PMPI_Request_free(request: *mut MPI_Request) -> c_int;
     fn PMPI_Request_get_status(request: MPI_Request, flag: *mut c_int, status: *mut MPI_Status) -> c_int;
     fn PMPI_Rget(origin_addr: *mut c_void, origin_count: c_int, origin_datatype: MPI_Datatype, target_rank: c_int, target_disp: MPI_Aint, target_count: c_int, target_datatype: MPI_Datatype, win: MPI_Win, request: *mut MPI_Request) -> c_int;
@@ -196,8 +225,11 @@ extern "C" {
     fn PMPI_Rsend(buf: *const c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm) -> c_int;
     fn PMPI_Rsend_init(buf: *const c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int;
     fn PMPI_Scan(sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm) -> c_int;
+    fn PMPI_Scan_init(sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int;
     fn PMPI_Scatter(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, root: c_int, comm: MPI_Comm) -> c_int;
+    fn PMPI_Scatter_init(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, root: c_int, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int;
     fn PMPI_Scatterv(sendbuf: *const c_void, sendcounts: *const c_int, displs: *const c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, root: c_int, comm: MPI_Comm) -> c_int;
+    fn PMPI_Scatterv_init(sendbuf: *const c_void, sendcounts: *const c_int, displs: *const c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, root: c_int, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int;
     fn PMPI_Send(buf: *const c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm) -> c_int;
     fn PMPI_Send_init(buf: *const c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int;
     fn PMPI_Sendrecv(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, dest: c_int, sendtag: c_int, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, source: c_int, recvtag: c_int, comm: MPI_Comm, status: *mut MPI_Status) -> c_int;
@@ -218,16 +250,23 @@ extern "C" {
     fn PMPI_Type_commit(datatype: *mut MPI_Datatype) -> c_int;
     fn PMPI_Type_contiguous(count: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int;
     fn PMPI_Type_create_darray(size: c_int, rank: c_int, ndims: c_int, array_of_gsizes: *const c_int, array_of_distribs: *const c_int, array_of_dargs: *const c_int, array_of_psizes: *const c_int, order: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int;
+    fn PMPI_Type_create_f90_complex(p: c_int, r: c_int, newtype: *mut MPI_Datatype) -> c_int;
+    fn PMPI_Type_create_f90_integer(r: c_int, newtype: *mut MPI_Datatype) -> c_int;
+    fn PMPI_Type_create_f90_real(p: c_int, r: c_int, newtype: *mut MPI_Datatype) -> c_int;
     fn PMPI_Type_create_hindexed(count: c_int, array_of_blocklengths: *const c_int, array_of_displacements: *const MPI_Aint, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int;
     fn PMPI_Type_create_hindexed_block(count: c_int, blocklength: c_int, array_of_displacements: *const MPI_Aint, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int;
     fn PMPI_Type_create_hvector(count: c_int, blocklength: c_int, stride: MPI_Aint, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int;
     fn PMPI_Type_create_indexed_block(count: c_int, blocklength: c_int, array_of_displacements: *const c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int;
+    fn PMPI_Type_create_keyval(type_copy_attr_fn: MPI_Type_copy_attr_function, type_delete_attr_fn: MPI_Type_delete_attr_function, type_keyval: *mut c_int, extra_state: *mut c_void) -> c_int;
     fn PMPI_Type_create_resized(oldtype: MPI_Datatype, lb: MPI_Aint, extent: MPI_Aint, newtype: *mut MPI_Datatype) -> c_int;
     fn PMPI_Type_create_struct(count: c_int, array_of_blocklengths: *const c_int, array_of_displacements: *const MPI_Aint, array_of_types: *const MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int;
     fn PMPI_Type_create_subarray(ndims: c_int, array_of_sizes: *const c_int, array_of_subsizes: *const c_int, array_of_starts: *const c_int, order: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int;
+    fn PMPI_Type_delete_attr(datatype: MPI_Datatype, type_keyval: c_int) -> c_int;
     fn PMPI_Type_dup(oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int;
     fn PMPI_Type_extent(datatype: MPI_Datatype, extent: *mut MPI_Aint) -> c_int;
     fn PMPI_Type_free(datatype: *mut MPI_Datatype) -> c_int;
+    fn PMPI_Type_free_keyval(type_keyval: *mut c_int) -> c_int;
+    fn PMPI_Type_get_attr(datatype: MPI_Datatype, type_keyval: c_int, attribute_val: *mut c_void, flag: *mut c_int) -> c_int;
     fn PMPI_Type_get_contents(datatype: MPI_Datatype, max_integers: c_int, max_addresses: c_int, max_datatypes: c_int, array_of_integers: *mut c_int, array_of_addresses: *mut MPI_Aint, array_of_datatypes: *mut MPI_Datatype) -> c_int;
     fn PMPI_Type_get_envelope(datatype: MPI_Datatype, num_integers: *mut c_int, num_addresses: *mut c_int, num_datatypes: *mut c_int, combiner: *mut c_int) -> c_int;
     fn PMPI_Type_get_extent(datatype: MPI_Datatype, lb: *mut MPI_Aint, extent: *mut MPI_Aint) -> c_int;
@@ -240,6 +279,7 @@ extern "C" {
     fn PMPI_Type_indexed(count: c_int, array_of_blocklengths: *const c_int, array_of_displacements: *const c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int;
     fn PMPI_Type_lb(datatype: MPI_Datatype, displacement: *mut MPI_Aint) -> c_int;
     fn PMPI_Type_match_size(typeclass: c_int, size: c_int, datatype: *mut MPI_Datatype) -> c_int;
+    fn PMPI_Type_set_attr(datatype: MPI_Datatype, type_keyval: c_int, attribute_val: *mut c_void) -> c_int;
     fn PMPI_Type_set_name(datatype: MPI_Datatype, type_name: *const c_char) -> c_int;
     fn PMPI_Type_size(datatype: MPI_Datatype, size: *mut c_int) -> c_int;
     fn PMPI_Type_size_x(datatype: MPI_Datatype, size: *mut MPI_Count) -> c_int;
@@ -247,6 +287,7 @@ extern "C" {
     fn PMPI_Type_ub(datatype: MPI_Datatype, displacement: *mut MPI_Aint) -> c_int;
     fn PMPI_Type_vector(count: c_int, blocklength: c_int, stride: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int;
     fn PMPI_Unpack(inbuf: *const c_void, insize: c_int, position: *mut c_int, outbuf: *mut c_void, outcount: c_int, datatype: MPI_Datatype, comm: MPI_Comm) -> c_int;
+    fn PMPI_Unpack_external(datarep: *const c_char, inbuf: *const c_void, insize: MPI_Aint, position: *mut MPI_Aint, outbuf: *mut c_void, outcount: c_int, datatype: MPI_Datatype) -> c_int;
     fn PMPI_Wait(request: *mut MPI_Request, status: *mut MPI_Status) -> c_int;
     fn PMPI_Waitall(count: c_int, requests: *mut MPI_Request, statuses: *mut MPI_Status) -> c_int;
     fn PMPI_Waitany(count: c_int, requests: *mut MPI_Request, index: *mut c_int, status: *mut MPI_Status) -> c_int;
@@ -315,6 +356,40 @@ pub unsafe extern "C" fn mpi_accumulate_(origin_addr: *const c_void, origin_coun
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn pmpi_add_error_class_(errorclass: *mut c_int, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Add_error_class(errorclass);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_add_error_class_(errorclass: *mut c_int, ierror: *mut MPI_Fint) {
+    pmpi_add_error_class_(errorclass, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_add_error_code_(errorclass: *const c_int, errorcode: *mut c_int, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Add_error_code(*errorclass, errorcode);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_add_error_code_(errorclass: *const c_int, errorcode: *mut c_int, ierror: *mut MPI_Fint) {
+    pmpi_add_error_code_(errorclass, errorcode, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_add_error_string_(errorcode: *const c_int, string: *const c_char, ierror: *mut MPI_Fint, string_flen: usize) {
+    let string_c = f_str_in(string, string_flen);
+    let rc = PMPI_Add_error_string(*errorcode, string_c.as_ptr());
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_add_error_string_(errorcode: *const c_int, string: *const c_char, ierror: *mut MPI_Fint, string_flen: usize) {
+    pmpi_add_error_string_(errorcode, string, ierror, string_flen)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn pmpi_address_(location: *mut c_void, address: *mut c_int, ierror: *mut MPI_Fint) {
     let mut address_a: MPI_Aint = 0;
     let rc = PMPI_Address(f_buf(location as *mut c_void), &raw mut address_a);
@@ -359,6 +434,17 @@ pub unsafe extern "C" fn mpi_allgather_(sendbuf: *const c_void, sendcount: *cons
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn pmpi_allgather_init_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcount: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Allgather_init(f_buf(sendbuf as *mut c_void), *sendcount, *sendtype, f_buf(recvbuf as *mut c_void), *recvcount, *recvtype, *comm, *info, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_allgather_init_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcount: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_allgather_init_(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request, ierror)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn pmpi_allgatherv_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, displs: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
     let rc = PMPI_Allgatherv(f_buf(sendbuf as *mut c_void), *sendcount, *sendtype, f_buf(recvbuf as *mut c_void), recvcounts, displs, *recvtype, *comm);
     set_ierror(ierror, rc);
@@ -367,6 +453,17 @@ pub unsafe extern "C" fn pmpi_allgatherv_(sendbuf: *const c_void, sendcount: *co
 #[no_mangle]
 pub unsafe extern "C" fn mpi_allgatherv_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, displs: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
     pmpi_allgatherv_(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_allgatherv_init_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, displs: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Allgatherv_init(f_buf(sendbuf as *mut c_void), *sendcount, *sendtype, f_buf(recvbuf as *mut c_void), recvcounts, displs, *recvtype, *comm, *info, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_allgatherv_init_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, displs: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_allgatherv_init_(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, request, ierror)
 }
 
 #[no_mangle]
@@ -392,6 +489,17 @@ pub unsafe extern "C" fn mpi_allreduce_(sendbuf: *const c_void, recvbuf: *mut c_
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn pmpi_allreduce_init_(sendbuf: *const c_void, recvbuf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Allreduce_init(f_buf(sendbuf as *mut c_void), f_buf(recvbuf as *mut c_void), *count, *datatype, *op, *comm, *info, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_allreduce_init_(sendbuf: *const c_void, recvbuf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_allreduce_init_(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn pmpi_alltoall_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcount: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
     let rc = PMPI_Alltoall(f_buf(sendbuf as *mut c_void), *sendcount, *sendtype, f_buf(recvbuf as *mut c_void), *recvcount, *recvtype, *comm);
     set_ierror(ierror, rc);
@@ -400,6 +508,17 @@ pub unsafe extern "C" fn pmpi_alltoall_(sendbuf: *const c_void, sendcount: *cons
 #[no_mangle]
 pub unsafe extern "C" fn mpi_alltoall_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcount: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
     pmpi_alltoall_(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_alltoall_init_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcount: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Alltoall_init(f_buf(sendbuf as *mut c_void), *sendcount, *sendtype, f_buf(recvbuf as *mut c_void), *recvcount, *recvtype, *comm, *info, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_alltoall_init_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcount: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_alltoall_init_(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request, ierror)
 }
 
 #[no_mangle]
@@ -414,6 +533,17 @@ pub unsafe extern "C" fn mpi_alltoallv_(sendbuf: *const c_void, sendcounts: *con
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn pmpi_alltoallv_init_(sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Alltoallv_init(f_buf(sendbuf as *mut c_void), sendcounts, sdispls, *sendtype, f_buf(recvbuf as *mut c_void), recvcounts, rdispls, *recvtype, *comm, *info, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_alltoallv_init_(sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_alltoallv_init_(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request, ierror)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn pmpi_alltoallw_(sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const c_int, sendtypes: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const c_int, recvtypes: *const MPI_Datatype, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
     let rc = PMPI_Alltoallw(f_buf(sendbuf as *mut c_void), sendcounts, sdispls, sendtypes, f_buf(recvbuf as *mut c_void), recvcounts, rdispls, recvtypes, *comm);
     set_ierror(ierror, rc);
@@ -422,6 +552,17 @@ pub unsafe extern "C" fn pmpi_alltoallw_(sendbuf: *const c_void, sendcounts: *co
 #[no_mangle]
 pub unsafe extern "C" fn mpi_alltoallw_(sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const c_int, sendtypes: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const c_int, recvtypes: *const MPI_Datatype, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
     pmpi_alltoallw_(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_alltoallw_init_(sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const c_int, sendtypes: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const c_int, recvtypes: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Alltoallw_init(f_buf(sendbuf as *mut c_void), sendcounts, sdispls, sendtypes, f_buf(recvbuf as *mut c_void), recvcounts, rdispls, recvtypes, *comm, *info, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_alltoallw_init_(sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const c_int, sendtypes: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const c_int, recvtypes: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_alltoallw_init_(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request, ierror)
 }
 
 #[no_mangle]
@@ -475,6 +616,17 @@ pub unsafe extern "C" fn mpi_barrier_(comm: *const MPI_Comm, ierror: *mut MPI_Fi
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn pmpi_barrier_init_(comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Barrier_init(*comm, *info, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_barrier_init_(comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_barrier_init_(comm, info, request, ierror)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn pmpi_bcast_(buffer: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
     let rc = PMPI_Bcast(f_buf(buffer as *mut c_void), *count, *datatype, *root, *comm);
     set_ierror(ierror, rc);
@@ -483,6 +635,17 @@ pub unsafe extern "C" fn pmpi_bcast_(buffer: *mut c_void, count: *const c_int, d
 #[no_mangle]
 pub unsafe extern "C" fn mpi_bcast_(buffer: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
     pmpi_bcast_(buffer, count, datatype, root, comm, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_bcast_init_(buffer: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Bcast_init(f_buf(buffer as *mut c_void), *count, *datatype, *root, *comm, *info, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_bcast_init_(buffer: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_bcast_init_(buffer, count, datatype, root, comm, info, request, ierror)
 }
 
 #[no_mangle]
@@ -1025,6 +1188,17 @@ pub unsafe extern "C" fn mpi_dist_graph_neighbors_count_(comm: *const MPI_Comm, 
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn pmpi_errhandler_create_(function: MPI_Handler_function, errhandler: *mut MPI_Errhandler, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Errhandler_create(function, errhandler);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_errhandler_create_(function: MPI_Handler_function, errhandler: *mut MPI_Errhandler, ierror: *mut MPI_Fint) {
+    pmpi_errhandler_create_(function, errhandler, ierror)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn pmpi_errhandler_free_(errhandler: *mut MPI_Errhandler, ierror: *mut MPI_Fint) {
     let rc = PMPI_Errhandler_free(errhandler);
     set_ierror(ierror, rc);
@@ -1033,6 +1207,28 @@ pub unsafe extern "C" fn pmpi_errhandler_free_(errhandler: *mut MPI_Errhandler, 
 #[no_mangle]
 pub unsafe extern "C" fn mpi_errhandler_free_(errhandler: *mut MPI_Errhandler, ierror: *mut MPI_Fint) {
     pmpi_errhandler_free_(errhandler, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_errhandler_get_(comm: *const MPI_Comm, errhandler: *mut MPI_Errhandler, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Errhandler_get(*comm, errhandler);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_errhandler_get_(comm: *const MPI_Comm, errhandler: *mut MPI_Errhandler, ierror: *mut MPI_Fint) {
+    pmpi_errhandler_get_(comm, errhandler, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_errhandler_set_(comm: *const MPI_Comm, errhandler: *const MPI_Errhandler, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Errhandler_set(*comm, *errhandler);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_errhandler_set_(comm: *const MPI_Comm, errhandler: *const MPI_Errhandler, ierror: *mut MPI_Fint) {
+    pmpi_errhandler_set_(comm, errhandler, ierror)
 }
 
 #[no_mangle]
@@ -1070,6 +1266,17 @@ pub unsafe extern "C" fn pmpi_exscan_(sendbuf: *const c_void, recvbuf: *mut c_vo
 #[no_mangle]
 pub unsafe extern "C" fn mpi_exscan_(sendbuf: *const c_void, recvbuf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
     pmpi_exscan_(sendbuf, recvbuf, count, datatype, op, comm, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_exscan_init_(sendbuf: *const c_void, recvbuf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Exscan_init(f_buf(sendbuf as *mut c_void), f_buf(recvbuf as *mut c_void), *count, *datatype, *op, *comm, *info, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_exscan_init_(sendbuf: *const c_void, recvbuf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_exscan_init_(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
 }
 
 #[no_mangle]
@@ -1128,6 +1335,17 @@ pub unsafe extern "C" fn mpi_gather_(sendbuf: *const c_void, sendcount: *const c
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn pmpi_gather_init_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcount: *const c_int, recvtype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Gather_init(f_buf(sendbuf as *mut c_void), *sendcount, *sendtype, f_buf(recvbuf as *mut c_void), *recvcount, *recvtype, *root, *comm, *info, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_gather_init_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcount: *const c_int, recvtype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_gather_init_(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request, ierror)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn pmpi_gatherv_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, displs: *const c_int, recvtype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
     let rc = PMPI_Gatherv(f_buf(sendbuf as *mut c_void), *sendcount, *sendtype, f_buf(recvbuf as *mut c_void), recvcounts, displs, *recvtype, *root, *comm);
     set_ierror(ierror, rc);
@@ -1136,6 +1354,17 @@ pub unsafe extern "C" fn pmpi_gatherv_(sendbuf: *const c_void, sendcount: *const
 #[no_mangle]
 pub unsafe extern "C" fn mpi_gatherv_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, displs: *const c_int, recvtype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
     pmpi_gatherv_(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_gatherv_init_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, displs: *const c_int, recvtype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Gatherv_init(f_buf(sendbuf as *mut c_void), *sendcount, *sendtype, f_buf(recvbuf as *mut c_void), recvcounts, displs, *recvtype, *root, *comm, *info, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_gatherv_init_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, displs: *const c_int, recvtype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_gatherv_init_(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, info, request, ierror)
 }
 
 #[no_mangle]
@@ -1751,6 +1980,22 @@ pub unsafe extern "C" fn mpi_info_get_nthkey_(info: *const MPI_Info, n: *const c
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn pmpi_info_get_string_(info: *const MPI_Info, key: *const c_char, buflen: *mut c_int, value: *mut c_char, flag: *mut c_int, ierror: *mut MPI_Fint, key_flen: usize, value_flen: usize) {
+    let key_c = f_str_in_info(key, key_flen);
+    let mut value_c = FStrOut::new(value_flen);
+    let rc = PMPI_Info_get_string(*info, key_c.as_ptr(), buflen, value_c.as_mut_ptr(), flag);
+    if rc == MPI_SUCCESS && *flag != 0 {
+        value_c.copy_to(value, value_flen);
+    }
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_info_get_string_(info: *const MPI_Info, key: *const c_char, buflen: *mut c_int, value: *mut c_char, flag: *mut c_int, ierror: *mut MPI_Fint, key_flen: usize, value_flen: usize) {
+    pmpi_info_get_string_(info, key, buflen, value, flag, ierror, key_flen, value_flen)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn pmpi_info_get_valuelen_(info: *const MPI_Info, key: *const c_char, valuelen: *mut c_int, flag: *mut c_int, ierror: *mut MPI_Fint, key_flen: usize) {
     let key_c = f_str_in_info(key, key_flen);
     let rc = PMPI_Info_get_valuelen(*info, key_c.as_ptr(), valuelen, flag);
@@ -2027,6 +2272,17 @@ pub unsafe extern "C" fn mpi_neighbor_allgather_(sendbuf: *const c_void, sendcou
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn pmpi_neighbor_allgather_init_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcount: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Neighbor_allgather_init(f_buf(sendbuf as *mut c_void), *sendcount, *sendtype, f_buf(recvbuf as *mut c_void), *recvcount, *recvtype, *comm, *info, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_neighbor_allgather_init_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcount: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_neighbor_allgather_init_(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request, ierror)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn pmpi_neighbor_allgatherv_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, displs: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
     let rc = PMPI_Neighbor_allgatherv(f_buf(sendbuf as *mut c_void), *sendcount, *sendtype, f_buf(recvbuf as *mut c_void), recvcounts, displs, *recvtype, *comm);
     set_ierror(ierror, rc);
@@ -2035,6 +2291,17 @@ pub unsafe extern "C" fn pmpi_neighbor_allgatherv_(sendbuf: *const c_void, sendc
 #[no_mangle]
 pub unsafe extern "C" fn mpi_neighbor_allgatherv_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, displs: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
     pmpi_neighbor_allgatherv_(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_neighbor_allgatherv_init_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, displs: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Neighbor_allgatherv_init(f_buf(sendbuf as *mut c_void), *sendcount, *sendtype, f_buf(recvbuf as *mut c_void), recvcounts, displs, *recvtype, *comm, *info, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_neighbor_allgatherv_init_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, displs: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_neighbor_allgatherv_init_(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, request, ierror)
 }
 
 #[no_mangle]
@@ -2049,6 +2316,17 @@ pub unsafe extern "C" fn mpi_neighbor_alltoall_(sendbuf: *const c_void, sendcoun
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn pmpi_neighbor_alltoall_init_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcount: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Neighbor_alltoall_init(f_buf(sendbuf as *mut c_void), *sendcount, *sendtype, f_buf(recvbuf as *mut c_void), *recvcount, *recvtype, *comm, *info, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_neighbor_alltoall_init_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcount: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_neighbor_alltoall_init_(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request, ierror)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn pmpi_neighbor_alltoallv_(sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
     let rc = PMPI_Neighbor_alltoallv(f_buf(sendbuf as *mut c_void), sendcounts, sdispls, *sendtype, f_buf(recvbuf as *mut c_void), recvcounts, rdispls, *recvtype, *comm);
     set_ierror(ierror, rc);
@@ -2060,6 +2338,17 @@ pub unsafe extern "C" fn mpi_neighbor_alltoallv_(sendbuf: *const c_void, sendcou
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn pmpi_neighbor_alltoallv_init_(sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Neighbor_alltoallv_init(f_buf(sendbuf as *mut c_void), sendcounts, sdispls, *sendtype, f_buf(recvbuf as *mut c_void), recvcounts, rdispls, *recvtype, *comm, *info, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_neighbor_alltoallv_init_(sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_neighbor_alltoallv_init_(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request, ierror)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn pmpi_neighbor_alltoallw_(sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const MPI_Aint, sendtypes: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const MPI_Aint, recvtypes: *const MPI_Datatype, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
     let rc = PMPI_Neighbor_alltoallw(f_buf(sendbuf as *mut c_void), sendcounts, sdispls, sendtypes, f_buf(recvbuf as *mut c_void), recvcounts, rdispls, recvtypes, *comm);
     set_ierror(ierror, rc);
@@ -2068,6 +2357,17 @@ pub unsafe extern "C" fn pmpi_neighbor_alltoallw_(sendbuf: *const c_void, sendco
 #[no_mangle]
 pub unsafe extern "C" fn mpi_neighbor_alltoallw_(sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const MPI_Aint, sendtypes: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const MPI_Aint, recvtypes: *const MPI_Datatype, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
     pmpi_neighbor_alltoallw_(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_neighbor_alltoallw_init_(sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const MPI_Aint, sendtypes: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const MPI_Aint, recvtypes: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Neighbor_alltoallw_init(f_buf(sendbuf as *mut c_void), sendcounts, sdispls, sendtypes, f_buf(recvbuf as *mut c_void), recvcounts, rdispls, recvtypes, *comm, *info, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_neighbor_alltoallw_init_(sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const MPI_Aint, sendtypes: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const MPI_Aint, recvtypes: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_neighbor_alltoallw_init_(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request, ierror)
 }
 
 #[no_mangle]
@@ -2115,6 +2415,30 @@ pub unsafe extern "C" fn mpi_pack_(inbuf: *const c_void, incount: *const c_int, 
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn pmpi_pack_external_(datarep: *const c_char, inbuf: *const c_void, incount: *const c_int, datatype: *const MPI_Datatype, outbuf: *mut c_void, outsize: *const MPI_Aint, position: *mut MPI_Aint, ierror: *mut MPI_Fint, datarep_flen: usize) {
+    let datarep_c = f_str_in(datarep, datarep_flen);
+    let rc = PMPI_Pack_external(datarep_c.as_ptr(), f_buf(inbuf as *mut c_void), *incount, *datatype, f_buf(outbuf as *mut c_void), *outsize, position);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_pack_external_(datarep: *const c_char, inbuf: *const c_void, incount: *const c_int, datatype: *const MPI_Datatype, outbuf: *mut c_void, outsize: *const MPI_Aint, position: *mut MPI_Aint, ierror: *mut MPI_Fint, datarep_flen: usize) {
+    pmpi_pack_external_(datarep, inbuf, incount, datatype, outbuf, outsize, position, ierror, datarep_flen)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_pack_external_size_(datarep: *const c_char, incount: *const c_int, datatype: *const MPI_Datatype, size: *mut MPI_Aint, ierror: *mut MPI_Fint, datarep_flen: usize) {
+    let datarep_c = f_str_in(datarep, datarep_flen);
+    let rc = PMPI_Pack_external_size(datarep_c.as_ptr(), *incount, *datatype, size);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_pack_external_size_(datarep: *const c_char, incount: *const c_int, datatype: *const MPI_Datatype, size: *mut MPI_Aint, ierror: *mut MPI_Fint, datarep_flen: usize) {
+    pmpi_pack_external_size_(datarep, incount, datatype, size, ierror, datarep_flen)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn pmpi_pack_size_(incount: *const c_int, datatype: *const MPI_Datatype, comm: *const MPI_Comm, size: *mut c_int, ierror: *mut MPI_Fint) {
     let rc = PMPI_Pack_size(*incount, *datatype, *comm, size);
     set_ierror(ierror, rc);
@@ -2123,6 +2447,16 @@ pub unsafe extern "C" fn pmpi_pack_size_(incount: *const c_int, datatype: *const
 #[no_mangle]
 pub unsafe extern "C" fn mpi_pack_size_(incount: *const c_int, datatype: *const MPI_Datatype, comm: *const MPI_Comm, size: *mut c_int, ierror: *mut MPI_Fint) {
     pmpi_pack_size_(incount, datatype, comm, size, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_pcontrol_(level: *const c_int) {
+    PMPI_Pcontrol(*level);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_pcontrol_(level: *const c_int) {
+    pmpi_pcontrol_(level)
 }
 
 #[no_mangle]
@@ -2203,6 +2537,17 @@ pub unsafe extern "C" fn mpi_reduce_(sendbuf: *const c_void, recvbuf: *mut c_voi
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn pmpi_reduce_init_(sendbuf: *const c_void, recvbuf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, root: *const c_int, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Reduce_init(f_buf(sendbuf as *mut c_void), f_buf(recvbuf as *mut c_void), *count, *datatype, *op, *root, *comm, *info, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_reduce_init_(sendbuf: *const c_void, recvbuf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, root: *const c_int, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_reduce_init_(sendbuf, recvbuf, count, datatype, op, root, comm, info, request, ierror)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn pmpi_reduce_local_(inbuf: *const c_void, inoutbuf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, ierror: *mut MPI_Fint) {
     let rc = PMPI_Reduce_local(f_buf(inbuf as *mut c_void), f_buf(inoutbuf as *mut c_void), *count, *datatype, *op);
     set_ierror(ierror, rc);
@@ -2233,6 +2578,28 @@ pub unsafe extern "C" fn pmpi_reduce_scatter_block_(sendbuf: *const c_void, recv
 #[no_mangle]
 pub unsafe extern "C" fn mpi_reduce_scatter_block_(sendbuf: *const c_void, recvbuf: *mut c_void, recvcount: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
     pmpi_reduce_scatter_block_(sendbuf, recvbuf, recvcount, datatype, op, comm, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_reduce_scatter_block_init_(sendbuf: *const c_void, recvbuf: *mut c_void, recvcount: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Reduce_scatter_block_init(f_buf(sendbuf as *mut c_void), f_buf(recvbuf as *mut c_void), *recvcount, *datatype, *op, *comm, *info, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_reduce_scatter_block_init_(sendbuf: *const c_void, recvbuf: *mut c_void, recvcount: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_reduce_scatter_block_init_(sendbuf, recvbuf, recvcount, datatype, op, comm, info, request, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_reduce_scatter_init_(sendbuf: *const c_void, recvbuf: *mut c_void, recvcounts: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Reduce_scatter_init(f_buf(sendbuf as *mut c_void), f_buf(recvbuf as *mut c_void), recvcounts, *datatype, *op, *comm, *info, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_reduce_scatter_init_(sendbuf: *const c_void, recvbuf: *mut c_void, recvcounts: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_reduce_scatter_init_(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request, ierror)
 }
 
 #[no_mangle]
@@ -2324,6 +2691,17 @@ pub unsafe extern "C" fn mpi_scan_(sendbuf: *const c_void, recvbuf: *mut c_void,
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn pmpi_scan_init_(sendbuf: *const c_void, recvbuf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Scan_init(f_buf(sendbuf as *mut c_void), f_buf(recvbuf as *mut c_void), *count, *datatype, *op, *comm, *info, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_scan_init_(sendbuf: *const c_void, recvbuf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_scan_init_(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn pmpi_scatter_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcount: *const c_int, recvtype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
     let rc = PMPI_Scatter(f_buf(sendbuf as *mut c_void), *sendcount, *sendtype, f_buf(recvbuf as *mut c_void), *recvcount, *recvtype, *root, *comm);
     set_ierror(ierror, rc);
@@ -2335,6 +2713,17 @@ pub unsafe extern "C" fn mpi_scatter_(sendbuf: *const c_void, sendcount: *const 
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn pmpi_scatter_init_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcount: *const c_int, recvtype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Scatter_init(f_buf(sendbuf as *mut c_void), *sendcount, *sendtype, f_buf(recvbuf as *mut c_void), *recvcount, *recvtype, *root, *comm, *info, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_scatter_init_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcount: *const c_int, recvtype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_scatter_init_(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request, ierror)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn pmpi_scatterv_(sendbuf: *const c_void, sendcounts: *const c_int, displs: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcount: *const c_int, recvtype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
     let rc = PMPI_Scatterv(f_buf(sendbuf as *mut c_void), sendcounts, displs, *sendtype, f_buf(recvbuf as *mut c_void), *recvcount, *recvtype, *root, *comm);
     set_ierror(ierror, rc);
@@ -2343,6 +2732,17 @@ pub unsafe extern "C" fn pmpi_scatterv_(sendbuf: *const c_void, sendcounts: *con
 #[no_mangle]
 pub unsafe extern "C" fn mpi_scatterv_(sendbuf: *const c_void, sendcounts: *const c_int, displs: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcount: *const c_int, recvtype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
     pmpi_scatterv_(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_scatterv_init_(sendbuf: *const c_void, sendcounts: *const c_int, displs: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcount: *const c_int, recvtype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Scatterv_init(f_buf(sendbuf as *mut c_void), sendcounts, displs, *sendtype, f_buf(recvbuf as *mut c_void), *recvcount, *recvtype, *root, *comm, *info, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_scatterv_init_(sendbuf: *const c_void, sendcounts: *const c_int, displs: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcount: *const c_int, recvtype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_scatterv_init_(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request, ierror)
 }
 
 #[no_mangle]
@@ -2570,6 +2970,39 @@ pub unsafe extern "C" fn mpi_type_create_darray_(size: *const c_int, rank: *cons
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn pmpi_type_create_f90_complex_(p: *const c_int, r: *const c_int, newtype: *mut MPI_Datatype, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Type_create_f90_complex(*p, *r, newtype);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_type_create_f90_complex_(p: *const c_int, r: *const c_int, newtype: *mut MPI_Datatype, ierror: *mut MPI_Fint) {
+    pmpi_type_create_f90_complex_(p, r, newtype, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_type_create_f90_integer_(r: *const c_int, newtype: *mut MPI_Datatype, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Type_create_f90_integer(*r, newtype);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_type_create_f90_integer_(r: *const c_int, newtype: *mut MPI_Datatype, ierror: *mut MPI_Fint) {
+    pmpi_type_create_f90_integer_(r, newtype, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_type_create_f90_real_(p: *const c_int, r: *const c_int, newtype: *mut MPI_Datatype, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Type_create_f90_real(*p, *r, newtype);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_type_create_f90_real_(p: *const c_int, r: *const c_int, newtype: *mut MPI_Datatype, ierror: *mut MPI_Fint) {
+    pmpi_type_create_f90_real_(p, r, newtype, ierror)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn pmpi_type_create_hindexed_(count: *const c_int, array_of_blocklengths: *const c_int, array_of_displacements: *const MPI_Aint, oldtype: *const MPI_Datatype, newtype: *mut MPI_Datatype, ierror: *mut MPI_Fint) {
     let rc = PMPI_Type_create_hindexed(*count, array_of_blocklengths, array_of_displacements, *oldtype, newtype);
     set_ierror(ierror, rc);
@@ -2614,6 +3047,26 @@ pub unsafe extern "C" fn mpi_type_create_indexed_block_(count: *const c_int, blo
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn pmpi_type_create_keyval_(copy_fn: FCopyFn, delete_fn: FDeleteFn, keyval: *mut c_int, extra_state: *const MPI_Aint, ierror: *mut MPI_Fint) {
+    let state = FKeyval::new(copy_fn, delete_fn, *extra_state as MPI_Aint, true);
+    let rc = PMPI_Type_create_keyval(
+        Some(f_copy_trampoline),
+        Some(f_delete_trampoline),
+        keyval,
+        state as *mut c_void,
+    );
+    if rc != MPI_SUCCESS {
+        FKeyval::free(state);
+    }
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_type_create_keyval_(copy_fn: FCopyFn, delete_fn: FDeleteFn, keyval: *mut c_int, extra_state: *const MPI_Aint, ierror: *mut MPI_Fint) {
+    pmpi_type_create_keyval_(copy_fn, delete_fn, keyval, extra_state, ierror)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn pmpi_type_create_resized_(oldtype: *const MPI_Datatype, lb: *const MPI_Aint, extent: *const MPI_Aint, newtype: *mut MPI_Datatype, ierror: *mut MPI_Fint) {
     let rc = PMPI_Type_create_resized(*oldtype, *lb, *extent, newtype);
     set_ierror(ierror, rc);
@@ -2644,6 +3097,17 @@ pub unsafe extern "C" fn pmpi_type_create_subarray_(ndims: *const c_int, array_o
 #[no_mangle]
 pub unsafe extern "C" fn mpi_type_create_subarray_(ndims: *const c_int, array_of_sizes: *const c_int, array_of_subsizes: *const c_int, array_of_starts: *const c_int, order: *const c_int, oldtype: *const MPI_Datatype, newtype: *mut MPI_Datatype, ierror: *mut MPI_Fint) {
     pmpi_type_create_subarray_(ndims, array_of_sizes, array_of_subsizes, array_of_starts, order, oldtype, newtype, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_type_delete_attr_(datatype: *const MPI_Datatype, type_keyval: *const c_int, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Type_delete_attr(*datatype, *type_keyval);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_type_delete_attr_(datatype: *const MPI_Datatype, type_keyval: *const c_int, ierror: *mut MPI_Fint) {
+    pmpi_type_delete_attr_(datatype, type_keyval, ierror)
 }
 
 #[no_mangle]
@@ -2679,6 +3143,33 @@ pub unsafe extern "C" fn pmpi_type_free_(datatype: *mut MPI_Datatype, ierror: *m
 #[no_mangle]
 pub unsafe extern "C" fn mpi_type_free_(datatype: *mut MPI_Datatype, ierror: *mut MPI_Fint) {
     pmpi_type_free_(datatype, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_type_free_keyval_(type_keyval: *mut c_int, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Type_free_keyval(type_keyval);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_type_free_keyval_(type_keyval: *mut c_int, ierror: *mut MPI_Fint) {
+    pmpi_type_free_keyval_(type_keyval, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_type_get_attr_(obj: *const MPI_Datatype, keyval: *const c_int, attribute_val: *mut MPI_Aint, flag: *mut c_int, ierror: *mut MPI_Fint) {
+    let k = f_keyval(*keyval);
+    let mut v: *mut c_void = null_mut();
+    let rc = PMPI_Type_get_attr(*obj, k, &raw mut v as *mut c_void, flag);
+    if rc == MPI_SUCCESS && *flag != 0 {
+        *attribute_val = f_attr_value(AttrObj::Type, k, v);
+    }
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_type_get_attr_(obj: *const MPI_Datatype, keyval: *const c_int, attribute_val: *mut MPI_Aint, flag: *mut c_int, ierror: *mut MPI_Fint) {
+    pmpi_type_get_attr_(obj, keyval, attribute_val, flag, ierror)
 }
 
 #[no_mangle]
@@ -2821,6 +3312,18 @@ pub unsafe extern "C" fn mpi_type_match_size_(typeclass: *const c_int, size: *co
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn pmpi_type_set_attr_(obj: *const MPI_Datatype, keyval: *const c_int, attribute_val: *const MPI_Aint, ierror: *mut MPI_Fint) {
+    let v = *attribute_val as MPI_Aint as *mut c_void;
+    let rc = PMPI_Type_set_attr(*obj, f_keyval(*keyval), v);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_type_set_attr_(obj: *const MPI_Datatype, keyval: *const c_int, attribute_val: *const MPI_Aint, ierror: *mut MPI_Fint) {
+    pmpi_type_set_attr_(obj, keyval, attribute_val, ierror)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn pmpi_type_set_name_(datatype: *const MPI_Datatype, type_name: *const c_char, ierror: *mut MPI_Fint, type_name_flen: usize) {
     let type_name_c = f_str_in(type_name, type_name_flen);
     let rc = PMPI_Type_set_name(*datatype, type_name_c.as_ptr());
@@ -2899,6 +3402,18 @@ pub unsafe extern "C" fn pmpi_unpack_(inbuf: *const c_void, insize: *const c_int
 #[no_mangle]
 pub unsafe extern "C" fn mpi_unpack_(inbuf: *const c_void, insize: *const c_int, position: *mut c_int, outbuf: *mut c_void, outcount: *const c_int, datatype: *const MPI_Datatype, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
     pmpi_unpack_(inbuf, insize, position, outbuf, outcount, datatype, comm, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_unpack_external_(datarep: *const c_char, inbuf: *const c_void, insize: *const MPI_Aint, position: *mut MPI_Aint, outbuf: *mut c_void, outcount: *const c_int, datatype: *const MPI_Datatype, ierror: *mut MPI_Fint, datarep_flen: usize) {
+    let datarep_c = f_str_in(datarep, datarep_flen);
+    let rc = PMPI_Unpack_external(datarep_c.as_ptr(), f_buf(inbuf as *mut c_void), *insize, position, f_buf(outbuf as *mut c_void), *outcount, *datatype);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_unpack_external_(datarep: *const c_char, inbuf: *const c_void, insize: *const MPI_Aint, position: *mut MPI_Aint, outbuf: *mut c_void, outcount: *const c_int, datatype: *const MPI_Datatype, ierror: *mut MPI_Fint, datarep_flen: usize) {
+    pmpi_unpack_external_(datarep, inbuf, insize, position, outbuf, outcount, datatype, ierror, datarep_flen)
 }
 
 #[no_mangle]
@@ -3396,7 +3911,8 @@ pub unsafe extern "C" fn mpi_wtime_() -> f64 {
     pmpi_wtime_()
 }
 
-// Not bound (3):
+// Not bound (4):
 //   MPI_Grequest_start: `MPI_Grequest_query_function query_fn` (callback with a Fortran calling convention of its own)
+//   MPI_Info_create_env: `char **argv` (array of strings)
 //   MPI_Status_c2f: no Fortran binding (C only, or large-count)
 //   MPI_Status_f2c: no Fortran binding (C only, or large-count)

@@ -1,0 +1,24 @@
+# 39_mpi_misc: the small calls real programs link (added error classes and codes,
+# MPI_Pcontrol, datatype attributes, external32 packing, f90 types, MPI-4 info calls and
+# persistent collectives) and the reduction operation x type table of MPI-3.1 §5.9.2. Every program must exit 0 and rank 0
+# must print its "ok PROG" line; also built with MPICH's mpicc and swapped in.
+
+_ct_misc() {
+    local prog=$1 n
+    shift
+    for n in "$@"; do
+        CASE_EXPECT="^ok $prog " run_case "$prog.n$n" 0 $MPIEXEC -n "$n" "$CT/$prog"
+    done
+}
+
+_ct_misc mpi_misc 1 2
+_ct_misc op_table 1 2 3 5
+_ct_misc persistent_coll 1 2 3 4 7
+
+if [ "$CT_IMPL" = railmpi ] && [ -e "$LIB/libmpich.so.12" ]; then
+    for prog in mpi_misc op_table persistent_coll; do
+        [ -x "$CTM/$prog" ] || continue
+        CASE_EXPECT="^ok $prog \[railmpi" run_case "swapin.$prog.n3" 0 \
+            env "LD_LIBRARY_PATH=$LIB${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" $MPIEXEC -n 3 "$CTM/$prog"
+    done
+fi

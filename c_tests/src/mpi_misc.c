@@ -1,0 +1,260 @@
+/* mpi_misc: the small MPI calls real programs link: added error classes, codes and strings
+ * (and MPI_LASTUSEDCODE), MPI_Pcontrol, datatype attributes with their copy and delete
+ * callbacks, MPI_Pack_external / MPI_Unpack_external ("external32": big-endian, checked
+ * byte for byte), MPI_Type_create_f90_*, MPI_Info_get_string and MPI_Info_create_env. */
+#include "check.h"
+#include <unistd.h>
+
+static int copies, deletes;
+
+static int type_copy(MPI_Datatype t, int key, void *extra, void *in, void *out, int *flag)
+{
+    (void)t;
+    (void)key;
+    CHECK(extra == (void *)&copies, "extra state %p", extra);
+    copies++;
+    *(void **)out = (char *)in + 1;
+    *flag = 1;
+    return MPI_SUCCESS;
+}
+
+static int type_delete(MPI_Datatype t, int key, void *val, void *extra)
+{
+    (void)t;
+    (void)key;
+    (void)val;
+    (void)extra;
+    deletes++;
+    return MPI_SUCCESS;
+}
+
+static int failing_copy(MPI_Datatype t, int key, void *extra, void *in, void *out, int *flag)
+{
+    (void)t;
+    (void)key;
+    (void)extra;
+    (void)in;
+    (void)out;
+    (void)flag;
+    return MPI_ERR_OTHER;
+}
+
+static int handler_calls;
+
+static void count_handler(MPI_Comm *comm, int *code, ...)
+{
+    (void)comm;
+    (void)code;
+    handler_calls++;
+}
+
+/* The MPI-1 names of the error-handler calls. */
+static void errhandler_mpi1(void)
+{
+    MPI_Errhandler eh, got;
+    CHECK_MPI(MPI_Errhandler_create(count_handler, &eh));
+    CHECK_MPI(MPI_Errhandler_set(MPI_COMM_SELF, eh));
+    CHECK_MPI(MPI_Errhandler_get(MPI_COMM_SELF, &got));
+    CHECK(got == eh, "MPI_Errhandler_get");
+    CHECK(MPI_Send(NULL, -1, MPI_INT, 0, 0, MPI_COMM_SELF) == MPI_ERR_COUNT, "error code");
+    CHECK(handler_calls == 1, "handler ran %d times", handler_calls);
+    CHECK_MPI(MPI_Errhandler_set(MPI_COMM_SELF, MPI_ERRORS_RETURN));
+    CHECK_MPI(MPI_Errhandler_free(&got));
+    CHECK_MPI(MPI_Errhandler_free(&eh));
+}
+
+static void errors_added(void)
+{
+    int cls, code, code2, c, len, last = 0, flag = 0, *lastp;
+    char s[MPI_MAX_ERROR_STRING];
+
+    CHECK_MPI(MPI_Add_error_class(&cls));
+    CHECK(cls > MPI_ERR_LASTCODE, "new class %d not above MPI_ERR_LASTCODE", cls);
+    CHECK_MPI(MPI_Add_error_code(cls, &code));
+    CHECK_MPI(MPI_Add_error_code(MPI_ERR_ARG, &code2));
+    CHECK(code != code2 && code != cls, "codes %d %d class %d", code, code2, cls);
+    CHECK_MPI(MPI_Add_error_string(cls, "my class"));
+    CHECK_MPI(MPI_Add_error_string(code, "my code"));
+    CHECK_MPI(MPI_Error_class(code, &c));
+    CHECK(c == cls, "class of code %d is %d, want %d", code, c, cls);
+    CHECK_MPI(MPI_Error_class(code2, &c));
+    CHECK(c == MPI_ERR_ARG, "class of code2 is %d", c);
+    CHECK_MPI(MPI_Error_class(cls, &c));
+    CHECK(c == cls, "a class is its own class");
+    CHECK_MPI(MPI_Error_string(code, s, &len));
+    CHECK(strcmp(s, "my code") == 0 && len == 7, "string \"%s\" len %d", s, len);
+    CHECK_MPI(MPI_Error_string(cls, s, &len));
+    CHECK(strcmp(s, "my class") == 0, "string \"%s\"", s);
+    CHECK_MPI(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_LASTUSEDCODE, &lastp, &flag));
+    last = *lastp;
+    CHECK(flag && last >= code && last >= code2 && last >= cls, "MPI_LASTUSEDCODE %d", last);
+    /* Errors: a code is not a class; predefined strings cannot change. */
+    CHECK(MPI_Add_error_code(code, &c) == MPI_ERR_ARG, "code as a class accepted");
+    CHECK(MPI_Add_error_string(MPI_ERR_TYPE, "x") == MPI_ERR_ARG, "predefined string changed");
+    /* The handler sees the added code, and the class stays reachable. */
+    CHECK(MPI_Comm_call_errhandler(MPI_COMM_WORLD, code) == MPI_SUCCESS, "call_errhandler");
+}
+
+static void type_attrs(void)
+{
+    int key, flag = 0;
+    void *v;
+    MPI_Datatype t, d;
+
+    CHECK_MPI(MPI_Type_create_keyval(type_copy, type_delete, &key, &copies));
+    CHECK_MPI(MPI_Type_contiguous(3, MPI_INT, &t));
+    CHECK_MPI(MPI_Type_get_attr(t, key, &v, &flag));
+    CHECK(!flag, "attribute before set");
+    CHECK_MPI(MPI_Type_set_attr(t, key, (void *)100));
+    CHECK_MPI(MPI_Type_get_attr(t, key, &v, &flag));
+    CHECK(flag && v == (void *)100, "get after set: %d %p", flag, v);
+    /* dup runs the copy callback: the new value is old + 1 */
+    CHECK_MPI(MPI_Type_dup(t, &d));
+    CHECK(copies == 1, "copies %d", copies);
+    CHECK_MPI(MPI_Type_get_attr(d, key, &v, &flag));
+    CHECK(flag && v == (void *)101, "dup's attribute %p", v);
+    /* replacing runs delete on the old value; free runs it on what is left */
+    CHECK_MPI(MPI_Type_set_attr(t, key, (void *)200));
+    CHECK(deletes == 1, "deletes %d after replace", deletes);
+    CHECK_MPI(MPI_Type_delete_attr(t, key));
+    CHECK(deletes == 2, "deletes %d after delete", deletes);
+    CHECK_MPI(MPI_Type_get_attr(t, key, &v, &flag));
+    CHECK(!flag, "attribute after delete");
+    CHECK_MPI(MPI_Type_free(&d));
+    CHECK(deletes == 3, "deletes %d after free", deletes);
+    /* predefined types carry attributes too */
+    CHECK_MPI(MPI_Type_set_attr(MPI_INT, key, (void *)7));
+    CHECK_MPI(MPI_Type_get_attr(MPI_INT, key, &v, &flag));
+    CHECK(flag && v == (void *)7, "attribute on MPI_INT");
+    CHECK_MPI(MPI_Type_delete_attr(MPI_INT, key));
+    CHECK_MPI(MPI_Type_free_keyval(&key));
+    CHECK(key == MPI_KEYVAL_INVALID, "keyval not reset");
+    /* a failing copy callback fails MPI_Type_dup and leaves MPI_DATATYPE_NULL */
+    CHECK_MPI(MPI_Type_create_keyval(failing_copy, MPI_TYPE_NULL_DELETE_FN, &key, NULL));
+    CHECK_MPI(MPI_Type_set_attr(t, key, (void *)1));
+    d = MPI_INT;
+    CHECK(MPI_Type_dup(t, &d) != MPI_SUCCESS, "dup with a failing copy callback");
+    CHECK(d == MPI_DATATYPE_NULL, "newtype not MPI_DATATYPE_NULL");
+    CHECK(MPI_Type_set_attr(t, MPI_KEYVAL_INVALID, NULL) == MPI_ERR_KEYVAL, "invalid keyval");
+    CHECK(MPI_Type_get_attr(MPI_DATATYPE_NULL, key, &v, &flag) == MPI_ERR_TYPE, "null type");
+    CHECK_MPI(MPI_Type_free(&t));
+    CHECK_MPI(MPI_Type_free_keyval(&key));
+}
+
+static void pack_external(void)
+{
+    struct {
+        int i;
+        double d;
+        short s;
+    } in[2] = {{0x01020304, 1.0, 0x0506}, {-2, -0.5, 0x0708}},
+      out[2];
+    int bl[3] = {1, 1, 1};
+    MPI_Aint disp[3] = {offsetof(__typeof__(in[0]), i), offsetof(__typeof__(in[0]), d),
+                        offsetof(__typeof__(in[0]), s)};
+    MPI_Datatype types[3] = {MPI_INT, MPI_DOUBLE, MPI_SHORT}, st, rt;
+    unsigned char buf[64];
+    MPI_Aint size = 0, pos = 0;
+    const unsigned char one_be[8] = {0x3f, 0xf0, 0, 0, 0, 0, 0, 0};
+
+    CHECK_MPI(MPI_Type_create_struct(3, bl, disp, types, &st));
+    CHECK_MPI(MPI_Type_create_resized(st, 0, sizeof(in[0]), &rt));
+    CHECK_MPI(MPI_Type_commit(&rt));
+    CHECK_MPI(MPI_Pack_external_size("external32", 2, rt, &size));
+    CHECK(size == 2 * (4 + 8 + 2), "external32 size %ld", (long)size);
+    CHECK_MPI(MPI_Pack_external("external32", in, 2, rt, buf, sizeof buf, &pos));
+    CHECK(pos == size, "position %ld", (long)pos);
+    /* big-endian: int 0x01020304, then 1.0 as IEEE double, then the short */
+    CHECK(buf[0] == 1 && buf[1] == 2 && buf[2] == 3 && buf[3] == 4, "int not big-endian");
+    CHECK(memcmp(buf + 4, one_be, 8) == 0, "double not big-endian");
+    CHECK(buf[12] == 5 && buf[13] == 6, "short not big-endian");
+    CHECK(buf[14] == 0xff && buf[17] == 0xfe, "-2 not big-endian");
+    memset(out, 0, sizeof out);
+    pos = 0;
+    CHECK_MPI(MPI_Unpack_external("external32", buf, size, &pos, out, 2, rt));
+    CHECK(pos == size && out[0].i == in[0].i && out[0].d == 1.0 && out[0].s == 0x0506 &&
+              out[1].i == -2 && out[1].d == -0.5 && out[1].s == 0x0708,
+          "round trip");
+    pos = 0;
+    CHECK(MPI_Pack_external("native", in, 1, rt, buf, sizeof buf, &pos) == MPI_ERR_ARG,
+          "unknown representation accepted");
+    pos = 0;
+    CHECK(MPI_Pack_external("external32", in, 2, rt, buf, 10, &pos) == MPI_ERR_TRUNCATE,
+          "short buffer accepted");
+    CHECK_MPI(MPI_Type_free(&rt));
+    CHECK_MPI(MPI_Type_free(&st));
+}
+
+static void f90_types(void)
+{
+    MPI_Datatype t;
+    int sz;
+    CHECK_MPI(MPI_Type_create_f90_integer(9, &t));
+    MPI_Type_size(t, &sz);
+    CHECK(sz == 4, "f90 integer r=9 size %d", sz);
+    CHECK_MPI(MPI_Type_create_f90_integer(10, &t));
+    MPI_Type_size(t, &sz);
+    CHECK(sz == 8, "f90 integer r=10 size %d", sz);
+    CHECK_MPI(MPI_Type_create_f90_real(6, MPI_UNDEFINED, &t));
+    CHECK(t == MPI_REAL4, "f90 real p=6");
+    CHECK_MPI(MPI_Type_create_f90_real(MPI_UNDEFINED, 300, &t));
+    CHECK(t == MPI_REAL8, "f90 real r=300");
+    CHECK_MPI(MPI_Type_create_f90_complex(15, 307, &t));
+    CHECK(t == MPI_COMPLEX16, "f90 complex p=15");
+    CHECK(MPI_Type_create_f90_integer(40, &t) == MPI_ERR_ARG, "r=40 accepted");
+    CHECK(MPI_Type_create_f90_real(40, 5000, &t) == MPI_ERR_ARG, "p=40 accepted");
+}
+
+static void info_calls(int argc, char **argv)
+{
+    MPI_Info info;
+    char v[8];
+    int len = 0, flag = 0;
+    char wd[4096];
+
+    CHECK_MPI(MPI_Info_create(&info));
+    CHECK_MPI(MPI_Info_set(info, "railmpi_key", "0123456789"));
+    CHECK_MPI(MPI_Info_get_string(info, "railmpi_key", &len, v, &flag));
+    CHECK(flag && len == 11, "size query: flag %d len %d", flag, len);
+    len = sizeof v;
+    CHECK_MPI(MPI_Info_get_string(info, "railmpi_key", &len, v, &flag));
+    CHECK(flag && len == 11 && strcmp(v, "0123456") == 0, "truncated copy \"%s\" %d", v, len);
+    len = sizeof v;
+    CHECK_MPI(MPI_Info_get_string(info, "absent", &len, v, &flag));
+    CHECK(!flag, "absent key found");
+    CHECK_MPI(MPI_Info_free(&info));
+
+    CHECK_MPI(MPI_Info_create_env(argc, argv, &info));
+    {
+        char val[MPI_MAX_INFO_VAL + 1];
+        int size;
+        len = sizeof val;
+        CHECK_MPI(MPI_Info_get_string(info, "command", &len, val, &flag));
+        CHECK(flag && strcmp(val, argv[0]) == 0, "command \"%s\"", val);
+        len = sizeof val;
+        CHECK_MPI(MPI_Info_get_string(info, "maxprocs", &len, val, &flag));
+        MPI_Comm_size(MPI_COMM_WORLD, &size);
+        CHECK(flag && atoi(val) == size, "maxprocs \"%s\"", val);
+        len = sizeof val;
+        CHECK_MPI(MPI_Info_get_string(info, "wdir", &len, val, &flag));
+        CHECK(flag && getcwd(wd, sizeof wd) && strcmp(val, wd) == 0, "wdir \"%s\"", val);
+    }
+    CHECK_MPI(MPI_Info_free(&info));
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    CHECK(MPI_Pcontrol(1) == MPI_SUCCESS, "MPI_Pcontrol(1)");
+    CHECK(MPI_Pcontrol(2, "extra", 3) == MPI_SUCCESS, "variadic MPI_Pcontrol");
+    errors_added();
+    errhandler_mpi1();
+    type_attrs();
+    pack_external();
+    f90_types();
+    info_calls(argc, argv);
+    ct_ok("mpi_misc");
+    MPI_Finalize();
+    return 0;
+}

@@ -1,0 +1,138 @@
+//! Attribute caching on datatypes (MPI-3.1 §6.7.4): keyvals, set/get/delete, the copy
+//! callbacks MPI_Type_dup runs and the delete callbacks MPI_Type_free runs. The machinery is
+//! `abi::attr`'s; only where the values live differs: datatypes, predefined ones included,
+//! carry their attributes in a side table keyed by handle (few types ever have any).
+
+use super::attr::{self, AttrObject};
+use super::consts::*;
+use super::handles::{self, KEYVAL_OBJ_TYPE};
+use super::shim::{self, run, write_out};
+use crate::error::Result;
+use crate::mpi_err;
+use parking_lot::Mutex;
+use std::os::raw::{c_int, c_void};
+
+/// A datatype's attributes, (keyval, value) oldest first.
+type AttrList = Vec<(c_int, usize)>;
+
+/// (datatype handle, its attributes); entries without attributes are dropped.
+static TYPE_ATTRS: Mutex<Vec<(MPI_Datatype, AttrList)>> = Mutex::new(Vec::new());
+
+#[derive(Clone, Copy)]
+pub(crate) struct TypeAttrs(pub MPI_Datatype);
+
+impl AttrObject for TypeAttrs {
+    const KIND: u32 = KEYVAL_OBJ_TYPE;
+    const NAME: &'static str = "datatype";
+    fn handle(self) -> c_int {
+        self.0
+    }
+    fn with_attrs<T>(self, f: impl FnOnce(&mut AttrList) -> T) -> Result<T> {
+        if self.0 == MPI_DATATYPE_NULL {
+            return mpi_err!(Type, "MPI_DATATYPE_NULL has no attributes");
+        }
+        handles::any_datatype(self.0)?;
+        let mut table = TYPE_ATTRS.lock();
+        let i = match table.iter().position(|e| e.0 == self.0) {
+            Some(i) => i,
+            None => {
+                table.push((self.0, Vec::new()));
+                table.len() - 1
+            }
+        };
+        let r = f(&mut table[i].1);
+        if table[i].1.is_empty() {
+            table.swap_remove(i);
+        }
+        Ok(r)
+    }
+}
+
+/// MPI_Type_free's first step: every attribute of `datatype` deleted, newest first.
+pub fn delete_all(datatype: MPI_Datatype) -> Result<()> {
+    attr::delete_all_of(TypeAttrs(datatype))
+}
+
+/// MPI_Type_dup's last step: the attributes of `old` copied onto `new` by their callbacks.
+pub fn copy_all(old: MPI_Datatype, new: MPI_Datatype) -> Result<()> {
+    attr::copy_all_of(TypeAttrs(old), TypeAttrs(new))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_create_keyval(
+    type_copy_attr_fn: MPI_Type_copy_attr_function,
+    type_delete_attr_fn: MPI_Type_delete_attr_function,
+    type_keyval: *mut c_int,
+    extra_state: *mut c_void,
+) -> c_int {
+    run("MPI_Type_create_keyval", MPI_COMM_WORLD, || {
+        shim::world()?;
+        if type_keyval.is_null() {
+            return mpi_err!(Arg, "NULL keyval pointer");
+        }
+        // Datatype and communicator callbacks have the same C signature (int handles).
+        write_out(
+            type_keyval,
+            attr::new_keyval(
+                type_copy_attr_fn,
+                type_delete_attr_fn,
+                extra_state,
+                KEYVAL_OBJ_TYPE,
+            ),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_free_keyval(type_keyval: *mut c_int) -> c_int {
+    run("MPI_Type_free_keyval", MPI_COMM_WORLD, || {
+        shim::world()?;
+        attr::free_keyval_of::<TypeAttrs>(type_keyval)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_set_attr(
+    datatype: MPI_Datatype,
+    type_keyval: c_int,
+    attribute_val: *mut c_void,
+) -> c_int {
+    run("MPI_Type_set_attr", MPI_COMM_WORLD, || {
+        shim::world()?;
+        attr::set_attr_of(TypeAttrs(datatype), type_keyval, attribute_val)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_get_attr(
+    datatype: MPI_Datatype,
+    type_keyval: c_int,
+    attribute_val: *mut c_void,
+    flag: *mut c_int,
+) -> c_int {
+    run("MPI_Type_get_attr", MPI_COMM_WORLD, || {
+        shim::world()?;
+        if attribute_val.is_null() || flag.is_null() {
+            return mpi_err!(Arg, "NULL attribute_val or flag");
+        }
+        match attr::user_attr_of(TypeAttrs(datatype), type_keyval)? {
+            Some(v) => {
+                // `attribute_val` is really a `void **` (MPI-3.1 §6.7.4).
+                write_out(attribute_val as *mut *mut c_void, v as *mut c_void)?;
+                write_out(flag, 1)
+            }
+            None => write_out(flag, 0),
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_delete_attr(
+    datatype: MPI_Datatype,
+    type_keyval: c_int,
+) -> c_int {
+    run("MPI_Type_delete_attr", MPI_COMM_WORLD, || {
+        shim::world()?;
+        attr::delete_attr_of(TypeAttrs(datatype), type_keyval)
+    })
+}
