@@ -131,6 +131,16 @@ pub fn bytes(count: usize, ty: &TypeRef) -> Result<usize> {
         .ok_or_else(|| Error::new(ErrorClass::Count, "message too large"))
 }
 
+/// A status output argument: MPI_STATUS_IGNORE or a status, never NULL (MPICH's
+/// MPI_ERR_ARG; checked before the call does anything).
+#[inline]
+pub fn status_arg(st: *const MPI_Status) -> Result<()> {
+    if st.is_null() {
+        return mpi_err!(Arg, "NULL status pointer (MPI_STATUS_IGNORE is not NULL)");
+    }
+    Ok(())
+}
+
 /// Fill an MPI_Status (unless it is MPI_STATUS_IGNORE).
 ///
 /// # Safety

@@ -77,6 +77,7 @@ pub unsafe extern "C" fn PMPI_Finalize() -> c_int {
         // First of all, the attribute delete callbacks of MPI_COMM_SELF (then those of
         // MPI_COMM_WORLD), while MPI is still fully usable (MPI-3.1 §8.7.1).
         let attrs = super::attr::finalize_builtin_comms();
+        super::bsend::drain(w);
         w.finalize()?;
         attrs
     })

@@ -598,6 +598,22 @@ pub enum RequestEntry {
         target: usize,
         seq: u64,
     },
+    /// A message a matched probe took out of matching (an MPI_Message handle: MPICH's
+    /// messages are requests too), until MPI_Mrecv / MPI_Imrecv.
+    Message {
+        msg: crate::pt2pt::MsgId,
+        comm: MPI_Comm,
+    },
+    /// A generalized request (MPI_Grequest_start; see `abi::grequest`).
+    Grequest(Box<super::grequest::Grequest>),
+    /// MPI_Isendrecv(_replace): done when both engine requests are (`send` 0: the send
+    /// completed when it started); `copy` holds the data a replace sends.
+    Pair {
+        recv: ReqId,
+        send: ReqId,
+        comm: MPI_Comm,
+        copy: Option<Vec<u8>>,
+    },
     /// A persistent collective (MPI_Bcast_init ...): how to start a round, and the
     /// nonblocking collective of the current one.
     PersistentColl {
@@ -617,6 +633,8 @@ pub enum RequestEntry {
 pub struct PersistentSpec {
     pub send: bool,
     pub sync: bool,
+    /// MPI_Bsend_init: each start packs into the attached buffer (see `abi::bsend`).
+    pub buffered: bool,
     pub buf: usize,
     pub count: c_int,
     pub datatype: MPI_Datatype,
@@ -635,23 +653,29 @@ pub fn new_request(e: RequestEntry) -> MPI_Request {
     (DIRECT | KIND_REQUEST | i as u32) as MPI_Request
 }
 
-/// Handles of requests that completed when they were started, so they need no table
-/// entry: an eager send that went straight into the rail, and operations on MPI_PROC_NULL.
-pub(crate) const REQUEST_SEND_DONE: MPI_Request = 0x6c00_0001;
-pub(crate) const REQUEST_PROC_NULL_DONE: MPI_Request = 0x6c00_0002;
-
 /// A plain engine request is named by its engine slot, with the handle-kind bits MPICH
 /// leaves unused for requests (`11`), so it needs no table entry at all.
 const ENGINE_REQUEST: u32 = 0xc000_0000 | KIND_REQUEST;
+/// Engine slots from here on name no engine request: the two handles below.
+const FIRST_RESERVED_SLOT: u32 = INDEX_MASK - 1;
+
+/// Handles of requests that completed when they were started, so they need no table
+/// entry: an eager send that went straight into the rail, and operations on MPI_PROC_NULL.
+/// The last two slots of the engine range: no MPICH handle value (0x6c000001 is one of
+/// MPICH's builtin requests, so a program may well pass it, and must get MPI_ERR_REQUEST).
+pub(crate) const REQUEST_SEND_DONE: MPI_Request = (ENGINE_REQUEST | INDEX_MASK) as MPI_Request;
+pub(crate) const REQUEST_PROC_NULL_DONE: MPI_Request =
+    (ENGINE_REQUEST | FIRST_RESERVED_SLOT) as MPI_Request;
 
 pub fn engine_handle(id: ReqId) -> Option<MPI_Request> {
     let slot = (id & 0xffff_ffff) as u32;
-    (slot <= INDEX_MASK).then_some((ENGINE_REQUEST | slot) as MPI_Request)
+    (slot < FIRST_RESERVED_SLOT).then_some((ENGINE_REQUEST | slot) as MPI_Request)
 }
 
 pub fn engine_slot(h: MPI_Request) -> Option<u32> {
     let u = h as u32;
-    (u & 0xfc00_0000 == ENGINE_REQUEST).then_some(u & INDEX_MASK)
+    (u & 0xfc00_0000 == ENGINE_REQUEST && u & INDEX_MASK < FIRST_RESERVED_SLOT)
+        .then_some(u & INDEX_MASK)
 }
 
 pub fn request_index(h: MPI_Request) -> Option<usize> {

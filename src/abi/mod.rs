@@ -9,6 +9,7 @@
 
 pub mod args;
 pub mod attr;
+pub mod bsend;
 pub mod builtin_types;
 pub mod coll;
 pub mod coll_inter;
@@ -19,9 +20,11 @@ pub mod datatype;
 pub mod env;
 pub mod errors;
 pub mod fortran;
+pub mod grequest;
 pub mod group;
 pub mod handles;
 pub mod info;
+pub mod mprobe;
 pub mod op;
 pub mod pt2pt;
 pub mod requests;

@@ -7,7 +7,7 @@ use super::requests::{self, msg_buf, status_at};
 use super::shim::{self, run, run_on, write_out};
 use crate::error::{Error, ErrorClass, Result};
 use crate::mpi_err;
-use crate::pt2pt::MsgBuf;
+use crate::pt2pt::Status;
 use std::cell::Cell;
 use std::os::raw::{c_int, c_void};
 
@@ -90,6 +90,7 @@ pub unsafe extern "C" fn PMPI_Recv(
     status: *mut MPI_Status,
 ) -> c_int {
     run("MPI_Recv", comm, || {
+        args::status_arg(status)?;
         let w = shim::world()?;
         let c = handles::comm(comm)?;
         let count = args::count(count)?;
@@ -126,6 +127,7 @@ fn spec(
     PersistentSpec {
         send,
         sync,
+        buffered: false,
         buf: buf as usize,
         count,
         datatype,
@@ -224,6 +226,52 @@ pub unsafe extern "C" fn PMPI_Irecv(
     })
 }
 
+/// Start a send-receive: the receive, then the send (of `copy` instead of the send
+/// spec's buffer when given), after checking every argument of both.
+///
+/// # Safety
+/// MPI's, for both buffers; `copy` outlives the send.
+unsafe fn start_sendrecv(
+    ss: &PersistentSpec,
+    rs: &PersistentSpec,
+    copy: Option<&[u8]>,
+    comm: MPI_Comm,
+) -> Result<(requests::Started, requests::Started)> {
+    requests::check(ss, comm)?;
+    requests::check(rs, comm)?;
+    let recv = requests::start_recv(rs, comm)?;
+    let send = match copy {
+        Some(c) => requests::start_send_packed(ss, comm, c)?,
+        None => requests::start_send(ss, comm)?,
+    };
+    Ok((recv, send))
+}
+
+/// The packed copy of `count` elements of `datatype` at `buf` that a send-receive with
+/// replace sends.
+///
+/// # Safety
+/// MPI's: `buf` holds the elements.
+unsafe fn replace_copy(buf: *mut c_void, count: c_int, datatype: MPI_Datatype) -> Result<Vec<u8>> {
+    let n = args::count(count)?;
+    let ty = handles::datatype(datatype)?;
+    args::buffer(buf, n, &ty)?;
+    let mut copy = Vec::new();
+    ty.pack(n, buf as *const u8, &mut copy);
+    Ok(copy)
+}
+
+/// Wait for a started send-receive; its receive's completion.
+fn wait_sendrecv(
+    (recv, send): (requests::Started, requests::Started),
+    comm: MPI_Comm,
+) -> Result<requests::Completion> {
+    let mut rreq = requests::handle_for(recv, comm)?;
+    let mut sreq = requests::handle_for(send, comm)?;
+    requests::wait(&mut sreq)?;
+    requests::wait(&mut rreq)
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Sendrecv(
     sendbuf: *const c_void,
@@ -240,12 +288,10 @@ pub unsafe extern "C" fn PMPI_Sendrecv(
     status: *mut MPI_Status,
 ) -> c_int {
     run("MPI_Sendrecv", comm, || {
+        args::status_arg(status)?;
         let rs = spec(false, false, recvbuf, recvcount, recvtype, source, recvtag);
         let ss = spec(true, false, sendbuf, sendcount, sendtype, dest, sendtag);
-        let mut rreq = requests::handle_for(requests::start_recv(&rs, comm)?, comm)?;
-        let mut sreq = requests::handle_for(requests::start_send(&ss, comm)?, comm)?;
-        requests::wait(&mut sreq)?;
-        let c = requests::wait(&mut rreq)?;
+        let c = wait_sendrecv(start_sendrecv(&ss, &rs, None, comm)?, comm)?;
         write_status(status, &c.status, c.code);
         requests::code_result(c.code)
     })
@@ -264,42 +310,121 @@ pub unsafe extern "C" fn PMPI_Sendrecv_replace(
     status: *mut MPI_Status,
 ) -> c_int {
     run("MPI_Sendrecv_replace", comm, || {
-        let n = args::count(count)?;
-        let ty = handles::datatype(datatype)?;
-        args::buffer(buf, n, &ty)?;
-        // Send from a packed copy, receive into the buffer itself.
-        let mut copy = Vec::new();
-        ty.pack(n, buf as *const u8, &mut copy);
-        let w = shim::world()?;
-        let c = handles::comm(comm)?;
-        let tag = args::send_tag(sendtag)?;
+        args::status_arg(status)?;
         let rs = spec(false, false, buf, count, datatype, source, recvtag);
-        let mut rreq = requests::handle_for(requests::start_recv(&rs, comm)?, comm)?;
-        if let Some(dst) = args::dest(&c, dest)? {
-            w.send(
-                &c,
-                dst,
-                tag,
-                MsgBuf::contig(copy.as_ptr(), copy.len()),
-                false,
-            );
-        }
-        let c = requests::wait(&mut rreq)?;
+        let ss = spec(true, false, buf, count, datatype, dest, sendtag);
+        requests::check(&ss, comm)?;
+        // Send from a packed copy, receive into the buffer itself.
+        let copy = replace_copy(buf, count, datatype)?;
+        let c = wait_sendrecv(start_sendrecv(&ss, &rs, Some(&copy), comm)?, comm)?;
         write_status(status, &c.status, c.code);
         requests::code_result(c.code)
     })
 }
 
+/// The request of a started MPI_Isendrecv(_replace): one handle for both parts.
+fn sendrecv_request(
+    (recv, send): (requests::Started, requests::Started),
+    copy: Option<Vec<u8>>,
+    comm: MPI_Comm,
+) -> Result<MPI_Request> {
+    let w = shim::world()?;
+    let recv = match recv {
+        requests::Started::Pending(r) => r,
+        requests::Started::Done { .. } => w.completed_request(args::empty_status(MPI_PROC_NULL)),
+    };
+    let send = match send {
+        requests::Started::Pending(r) => r,
+        requests::Started::Done { .. } => 0,
+    };
+    Ok(handles::new_request(RequestEntry::Pair {
+        recv,
+        send,
+        comm,
+        copy,
+    }))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Isendrecv(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    dest: c_int,
+    sendtag: c_int,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    source: c_int,
+    recvtag: c_int,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    run("MPI_Isendrecv", comm, || {
+        if request.is_null() {
+            return mpi_err!(Arg, "NULL request pointer");
+        }
+        let rs = spec(false, false, recvbuf, recvcount, recvtype, source, recvtag);
+        let ss = spec(true, false, sendbuf, sendcount, sendtype, dest, sendtag);
+        let started = start_sendrecv(&ss, &rs, None, comm)?;
+        write_out(request, sendrecv_request(started, None, comm)?)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Isendrecv_replace(
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    dest: c_int,
+    sendtag: c_int,
+    source: c_int,
+    recvtag: c_int,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    run("MPI_Isendrecv_replace", comm, || {
+        if request.is_null() {
+            return mpi_err!(Arg, "NULL request pointer");
+        }
+        let rs = spec(false, false, buf, count, datatype, source, recvtag);
+        let ss = spec(true, false, buf, count, datatype, dest, sendtag);
+        requests::check(&ss, comm)?;
+        let copy = replace_copy(buf, count, datatype)?;
+        // The copy moves into the request (a Vec's heap buffer does not move with it).
+        let started = start_sendrecv(&ss, &rs, Some(&copy), comm)?;
+        write_out(request, sendrecv_request(started, Some(copy), comm)?)
+    })
+}
+
 // ------------------------------------------------------------------ completion
+//
+// Every argument is checked before a request is touched: a call that fails leaves every
+// request as it was (MPI_Test with a NULL flag must not complete and free the request).
+
+/// The request pointer of a single-request call (NULL: MPICH's MPI_ERR_ARG).
+unsafe fn request_arg<'a>(request: *mut MPI_Request) -> Result<&'a mut MPI_Request> {
+    if request.is_null() {
+        return mpi_err!(Arg, "NULL request pointer");
+    }
+    Ok(&mut *request)
+}
+
+/// An output argument that must not be NULL.
+fn out_arg<T>(p: *mut T, what: &str) -> Result<()> {
+    if p.is_null() {
+        return mpi_err!(Arg, "NULL {what} pointer");
+    }
+    Ok(())
+}
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Wait(request: *mut MPI_Request, status: *mut MPI_Status) -> c_int {
     let comm = Cell::new(MPI_COMM_WORLD);
     run_on("MPI_Wait", &comm, || {
-        if request.is_null() {
-            return mpi_err!(Request, "NULL request pointer");
-        }
-        let c = requests::wait(&mut *request)?;
+        let request = request_arg(request)?;
+        args::status_arg(status)?;
+        let c = requests::wait(request)?;
         comm.set(c.comm);
         write_status(status, &c.status, c.code);
         requests::code_result(c.code)
@@ -314,10 +439,10 @@ pub unsafe extern "C" fn PMPI_Test(
 ) -> c_int {
     let comm = Cell::new(MPI_COMM_WORLD);
     run_on("MPI_Test", &comm, || {
-        if request.is_null() {
-            return mpi_err!(Request, "NULL request pointer");
-        }
-        match requests::test(&mut *request)? {
+        let request = request_arg(request)?;
+        out_arg(flag, "flag")?;
+        args::status_arg(status)?;
+        match requests::test(request)? {
             Some(c) => {
                 comm.set(c.comm);
                 write_out(flag, 1)?;
@@ -329,15 +454,36 @@ pub unsafe extern "C" fn PMPI_Test(
     })
 }
 
-unsafe fn slice_mut<'a>(p: *mut MPI_Request, n: c_int) -> Result<&'a mut [MPI_Request]> {
+/// The request array of a multiple-completion call, with its status array checked
+/// against NULL (the handles are the caller's to check).
+unsafe fn request_array<'a>(
+    p: *mut MPI_Request,
+    n: c_int,
+    statuses: *mut MPI_Status,
+) -> Result<&'a mut [MPI_Request]> {
     let n = args::count(n)?;
     if n == 0 {
         return Ok(&mut []);
     }
     if p.is_null() {
-        return mpi_err!(Request, "NULL request array");
+        return mpi_err!(Arg, "NULL request array");
+    }
+    if statuses.is_null() {
+        return mpi_err!(Arg, "NULL status array (MPI_STATUSES_IGNORE is not NULL)");
     }
     Ok(std::slice::from_raw_parts_mut(p, n))
+}
+
+/// `request_array`, and what each handle refers to (MPI_ERR_REQUEST for one that names
+/// no request).
+unsafe fn requests_arg<'a>(
+    p: *mut MPI_Request,
+    n: c_int,
+    statuses: *mut MPI_Status,
+) -> Result<(&'a mut [MPI_Request], Vec<requests::Pending>)> {
+    let hs = request_array(p, n, statuses)?;
+    let ids = requests::pending_all(hs)?;
+    Ok((hs, ids))
 }
 
 /// Complete every listed handle, writing statuses; MPI_ERR_IN_STATUS if any failed.
@@ -364,7 +510,9 @@ pub unsafe extern "C" fn PMPI_Waitall(
     statuses: *mut MPI_Status,
 ) -> c_int {
     run("MPI_Waitall", MPI_COMM_WORLD, || {
-        complete_all(slice_mut(requests, count)?, statuses)
+        let hs = request_array(requests, count, statuses)?;
+        requests::check_all(hs)?;
+        complete_all(hs, statuses)
     })
 }
 
@@ -376,8 +524,8 @@ pub unsafe extern "C" fn PMPI_Testall(
     statuses: *mut MPI_Status,
 ) -> c_int {
     run("MPI_Testall", MPI_COMM_WORLD, || {
-        let hs = slice_mut(requests, count)?;
-        let ids = requests::pending_all(hs)?;
+        out_arg(flag, "flag")?;
+        let (hs, ids) = requests_arg(requests, count, statuses)?;
         let done = requests::wait_some(&ids, false)?;
         let active = ids
             .iter()
@@ -399,8 +547,9 @@ pub unsafe extern "C" fn PMPI_Waitany(
     status: *mut MPI_Status,
 ) -> c_int {
     run("MPI_Waitany", MPI_COMM_WORLD, || {
-        let hs = slice_mut(requests, count)?;
-        let ids = requests::pending_all(hs)?;
+        out_arg(index, "index")?;
+        args::status_arg(status)?;
+        let (hs, ids) = requests_arg(requests, count, MPI_STATUSES_IGNORE)?;
         match requests::wait_some(&ids, true)?.first() {
             None => {
                 write_out(index, MPI_UNDEFINED)?;
@@ -426,8 +575,10 @@ pub unsafe extern "C" fn PMPI_Testany(
     status: *mut MPI_Status,
 ) -> c_int {
     run("MPI_Testany", MPI_COMM_WORLD, || {
-        let hs = slice_mut(requests, count)?;
-        let ids = requests::pending_all(hs)?;
+        out_arg(index, "index")?;
+        out_arg(flag, "flag")?;
+        args::status_arg(status)?;
+        let (hs, ids) = requests_arg(requests, count, MPI_STATUSES_IGNORE)?;
         if requests::none_active(&ids) {
             write_out(flag, 1)?;
             write_out(index, MPI_UNDEFINED)?;
@@ -460,8 +611,11 @@ unsafe fn some(
     statuses: *mut MPI_Status,
 ) -> c_int {
     run(name, MPI_COMM_WORLD, || {
-        let hs = slice_mut(requests, incount)?;
-        let ids = requests::pending_all(hs)?;
+        out_arg(outcount, "outcount")?;
+        let (hs, ids) = requests_arg(requests, incount, statuses)?;
+        if !hs.is_empty() {
+            out_arg(indices, "indices")?;
+        }
         if requests::none_active(&ids) {
             return write_out(outcount, MPI_UNDEFINED);
         }
@@ -519,86 +673,70 @@ pub unsafe extern "C" fn PMPI_Testsome(
     )
 }
 
+/// A completed request's status for MPI_Request_get_status, which leaves it alone.
+fn peek_done(st: Status) -> (Status, c_int) {
+    let code = if st.truncated() {
+        MPI_ERR_TRUNCATE
+    } else {
+        MPI_SUCCESS
+    };
+    (st, code)
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Request_get_status(
     request: MPI_Request,
     flag: *mut c_int,
     status: *mut MPI_Status,
 ) -> c_int {
-    run(
-        "MPI_Request_get_status",
-        MPI_COMM_WORLD,
-        || match requests::pending_all(&[request])?[0] {
-            requests::Pending::Empty => {
+    run("MPI_Request_get_status", MPI_COMM_WORLD, || {
+        out_arg(flag, "flag")?;
+        args::status_arg(status)?;
+        let empty = || Some(peek_done(args::empty_status(MPI_ANY_SOURCE)));
+        let done = match requests::pending_all(&[request])?[0] {
+            requests::Pending::Empty => empty(),
+            requests::Pending::Done(st) => Some(peek_done(st)),
+            // Completion is the helper's to report; test without freeing.
+            requests::Pending::Rma(_) => requests::pending_done(request)?.then(empty).flatten(),
+            requests::Pending::Coll(id) => shim::world()?
+                .progress
+                .with(|e| e.colls.is_done(id))
+                .then(empty)
+                .flatten(),
+            requests::Pending::Engine(id) => shim::world()?.progress.with(|e| {
+                e.p2p
+                    .is_done(id)
+                    .and_then(|d| d.then(|| e.p2p.status(id)).flatten())
+                    .map(peek_done)
+            }),
+            requests::Pending::Pair(r, s) => shim::world()?.progress.with(|e| {
+                (e.p2p.is_done(r) != Some(false) && e.p2p.is_done(s) != Some(false))
+                    .then(|| peek_done(e.p2p.status(r).unwrap_or_default()))
+            }),
+            requests::Pending::Grequest(i) => super::grequest::peek(i),
+        };
+        match done {
+            Some((st, code)) => {
                 write_out(flag, 1)?;
-                write_status(status, &args::empty_status(MPI_ANY_SOURCE), MPI_SUCCESS);
-                Ok(())
+                write_status(status, &st, code);
+                requests::code_result(code)
             }
-            requests::Pending::Done(st) => {
-                write_out(flag, 1)?;
-                write_status(status, &st, MPI_SUCCESS);
-                Ok(())
-            }
-            requests::Pending::Rma(_) => {
-                // Completion is the helper's to report; test without freeing.
-                let done = requests::pending_done(request)?;
-                if done {
-                    write_status(status, &args::empty_status(MPI_ANY_SOURCE), MPI_SUCCESS);
-                }
-                write_out(flag, done as c_int)
-            }
-            requests::Pending::Coll(id) => {
-                let done = shim::world()?.progress.with(|e| e.colls.is_done(id));
-                if done {
-                    write_status(status, &args::empty_status(MPI_ANY_SOURCE), MPI_SUCCESS);
-                }
-                write_out(flag, done as c_int)
-            }
-            requests::Pending::Engine(id) => {
-                let w = shim::world()?;
-                let st = w.progress.with(|e| {
-                    e.p2p
-                        .is_done(id)
-                        .and_then(|d| d.then(|| e.p2p.status(id)).flatten())
-                });
-                match st {
-                    Some(st) => {
-                        write_out(flag, 1)?;
-                        write_status(
-                            status,
-                            &st,
-                            if st.truncated() {
-                                MPI_ERR_TRUNCATE
-                            } else {
-                                MPI_SUCCESS
-                            },
-                        );
-                        Ok(())
-                    }
-                    None => write_out(flag, 0),
-                }
-            }
-        },
-    )
+            None => write_out(flag, 0),
+        }
+    })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Request_free(request: *mut MPI_Request) -> c_int {
     run("MPI_Request_free", MPI_COMM_WORLD, || {
-        if request.is_null() {
-            return mpi_err!(Request, "NULL request pointer");
-        }
-        requests::free(&mut *request)
+        requests::free(request_arg(request)?)
     })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Cancel(request: *mut MPI_Request) -> c_int {
     run("MPI_Cancel", MPI_COMM_WORLD, || {
-        if request.is_null() {
-            return mpi_err!(Request, "NULL request pointer");
-        }
-        requests::cancel(*request)
+        requests::cancel(*request_arg(request)?)
     })
 }
 
@@ -622,6 +760,7 @@ pub unsafe extern "C" fn PMPI_Probe(
     status: *mut MPI_Status,
 ) -> c_int {
     run("MPI_Probe", comm, || {
+        args::status_arg(status)?;
         let w = shim::world()?;
         let c = handles::comm(comm)?;
         let tag = args::recv_tag(tag)?;
@@ -647,6 +786,10 @@ pub unsafe extern "C" fn PMPI_Iprobe(
     status: *mut MPI_Status,
 ) -> c_int {
     run("MPI_Iprobe", comm, || {
+        args::status_arg(status)?;
+        if flag.is_null() {
+            return mpi_err!(Arg, "NULL flag pointer");
+        }
         let w = shim::world()?;
         let c = handles::comm(comm)?;
         let tag = args::recv_tag(tag)?;
@@ -720,19 +863,11 @@ unsafe fn init(
     request: *mut MPI_Request,
 ) -> c_int {
     run(name, comm, || {
-        shim::world()?;
-        let c = handles::comm(comm)?;
-        args::count(s.count)?;
-        let ty = handles::datatype(s.datatype)?;
-        args::buffer(s.buf as *const c_void, s.count as usize, &ty)?;
-        s.held_type = Some(ty);
-        if s.send {
-            args::send_tag(s.tag)?;
-            args::dest(&c, s.peer)?;
-        } else {
-            args::recv_tag(s.tag)?;
-            args::source(&c, s.peer)?;
+        requests::check(&s, comm)?;
+        if request.is_null() {
+            return mpi_err!(Arg, "NULL request pointer");
         }
+        s.held_type = Some(handles::datatype(s.datatype)?);
         write_out(
             request,
             handles::new_request(RequestEntry::Persistent {
@@ -799,6 +934,23 @@ pub unsafe extern "C" fn PMPI_Rsend_init(
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn PMPI_Bsend_init(
+    buf: *const c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    dest: c_int,
+    tag: c_int,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    let s = PersistentSpec {
+        buffered: true,
+        ..spec(true, false, buf, count, datatype, dest, tag)
+    };
+    init("MPI_Bsend_init", s, comm, request)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn PMPI_Recv_init(
     buf: *mut c_void,
     count: c_int,
@@ -825,17 +977,26 @@ pub unsafe extern "C" fn PMPI_Start(request: *mut MPI_Request) -> c_int {
         return rc;
     }
     run("MPI_Start", MPI_COMM_WORLD, || {
-        if request.is_null() {
-            return mpi_err!(Request, "NULL request pointer");
-        }
-        requests::start(*request)
+        requests::start(*request_arg(request)?)
     })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Startall(count: c_int, requests: *mut MPI_Request) -> c_int {
     run("MPI_Startall", MPI_COMM_WORLD, || {
-        for &h in slice_mut(requests, count)?.iter() {
+        let n = args::count(count)?;
+        if n == 0 {
+            return Ok(());
+        }
+        if requests.is_null() {
+            return mpi_err!(Arg, "NULL request array");
+        }
+        let hs = std::slice::from_raw_parts(requests, n);
+        // None starts unless all can.
+        for &h in hs {
+            requests::check_startable(h)?;
+        }
+        for &h in hs {
             match requests::start_collective(h) {
                 None => requests::start(h)?,
                 Some(MPI_SUCCESS) => {}

@@ -3,12 +3,14 @@
 
 use super::args::{self, Source};
 use super::consts::*;
+use super::grequest;
 use super::handles::{self, PersistentSpec, RequestEntry, TypeRef, REQUESTS};
 use super::shim;
 use crate::coll::schedule::CollId;
 use crate::error::{Error, ErrorClass, Result};
 use crate::mpi_err;
 use crate::pt2pt::{MsgBuf, Owner, ReqId, Status};
+use crate::runtime::progress::ProgressState;
 use std::os::raw::{c_int, c_void};
 
 /// The memory `count` elements of `ty` at `buf` cover, for the engine: contiguous data as
@@ -47,6 +49,25 @@ pub enum Started {
     Pending(ReqId),
 }
 
+/// Check every argument of a send or receive without starting it (for calls that start
+/// two operations: neither may start when the other's arguments are wrong).
+pub fn check(spec: &PersistentSpec, comm_h: MPI_Comm) -> Result<()> {
+    shim::world()?;
+    let comm = handles::comm(comm_h)?;
+    let count = args::count(spec.count)?;
+    let ty = handles::datatype(spec.datatype)?;
+    args::buffer(spec.buf as *const c_void, count, &ty)?;
+    args::bytes(count, &ty)?;
+    if spec.send {
+        args::send_tag(spec.tag)?;
+        args::dest(&comm, spec.peer)?;
+    } else {
+        args::recv_tag(spec.tag)?;
+        args::source(&comm, spec.peer)?;
+    }
+    Ok(())
+}
+
 /// Start a nonblocking send.
 ///
 /// # Safety
@@ -65,19 +86,44 @@ pub unsafe fn start_send(spec: &PersistentSpec, comm_h: MPI_Comm) -> Result<Star
         return Ok(Started::Done { proc_null: true });
     };
     let data = msg_buf(spec.buf as *const c_void, count, &ty)?;
-    Ok(
-        match w.isend(
-            &comm,
-            dst,
-            tag,
-            data,
-            spec.sync,
-            handles::comm_owner(comm_h),
-        ) {
-            None => Started::Done { proc_null: false },
-            Some(req) => Started::Pending(req),
-        },
-    )
+    Ok(isend(w, &comm, dst, tag, data, spec.sync, comm_h))
+}
+
+/// Start a send of `data`, bytes packed already, to where `spec` says (its buffer, count
+/// and datatype are not looked at: MPI_Sendrecv_replace sends a packed copy).
+///
+/// # Safety
+/// `data` stays readable until the send completes.
+pub unsafe fn start_send_packed(
+    spec: &PersistentSpec,
+    comm_h: MPI_Comm,
+    data: &[u8],
+) -> Result<Started> {
+    let w = shim::world()?;
+    let comm = handles::comm(comm_h)?;
+    let tag = args::send_tag(spec.tag)?;
+    let Some(dst) = args::dest(&comm, spec.peer)? else {
+        return Ok(Started::Done { proc_null: true });
+    };
+    let data = MsgBuf::contig(data.as_ptr(), data.len());
+    Ok(isend(w, &comm, dst, tag, data, spec.sync, comm_h))
+}
+
+/// `World::isend` as a `Started`.
+#[inline(always)]
+unsafe fn isend(
+    w: &crate::runtime::World,
+    comm: &crate::comm::Communicator,
+    dst: usize,
+    tag: i32,
+    data: MsgBuf,
+    sync: bool,
+    comm_h: MPI_Comm,
+) -> Started {
+    match w.isend(comm, dst, tag, data, sync, handles::comm_owner(comm_h)) {
+        None => Started::Done { proc_null: false },
+        Some(req) => Started::Pending(req),
+    }
 }
 
 /// Start a nonblocking receive.
@@ -132,6 +178,10 @@ pub enum Pending {
     Coll(CollId),
     /// A request-based RMA operation at a target's helper (the request table's index).
     Rma(usize),
+    /// A generalized request (the request table's index).
+    Grequest(usize),
+    /// MPI_Isendrecv: its receive and its send (0: none).
+    Pair(ReqId, ReqId),
 }
 
 /// Whether an RMA request handle is done (MPI_Request_get_status: no freeing).
@@ -178,11 +228,29 @@ fn pending(h: MPI_Request) -> Result<Pending> {
         }) => Ok(Pending::Coll(*id)),
         Some(RequestEntry::PersistentColl { active: None, .. }) => Ok(Pending::Empty),
         Some(RequestEntry::Rma { .. }) => Ok(Pending::Rma(i)),
-        None => Err(invalid(h)),
+        Some(RequestEntry::Grequest(_)) => Ok(Pending::Grequest(i)),
+        Some(RequestEntry::Pair { recv, send, .. }) => Ok(Pending::Pair(*recv, *send)),
+        // A message handle is no request.
+        Some(RequestEntry::Message { .. }) | None => Err(invalid(h)),
     }
 }
 
-fn invalid(h: MPI_Request) -> Error {
+/// Whether both parts of an MPI_Isendrecv are complete (a part the engine no longer
+/// holds completed and was dropped).
+fn pair_done(e: &mut ProgressState, recv: ReqId, send: ReqId) -> bool {
+    e.p2p.is_done(recv) != Some(false) && e.p2p.is_done(send) != Some(false)
+}
+
+/// Collect a complete MPI_Isendrecv from the engine: the receive's status.
+fn pair_take(e: &mut ProgressState, recv: ReqId, send: ReqId) -> Option<Status> {
+    if !pair_done(e, recv, send) {
+        return None;
+    }
+    e.p2p.take_done(send);
+    Some(e.p2p.take_done_owned(recv).unwrap_or_default().0)
+}
+
+pub(crate) fn invalid(h: MPI_Request) -> Error {
     Error::new(ErrorClass::Request, format!("invalid request {h:#x}"))
 }
 
@@ -196,7 +264,17 @@ pub struct Completion {
 }
 
 impl Completion {
-    fn new(status: Status, comm: MPI_Comm) -> Self {
+    /// What a null or inactive request completes with.
+    pub(crate) fn empty() -> Self {
+        let st = Status {
+            source: MPI_ANY_SOURCE,
+            tag: MPI_ANY_TAG,
+            ..Status::default()
+        };
+        Completion::new(st, MPI_COMM_WORLD)
+    }
+
+    pub(crate) fn new(status: Status, comm: MPI_Comm) -> Self {
         let code = if status.truncated() {
             MPI_ERR_TRUNCATE
         } else {
@@ -236,22 +314,21 @@ fn finish(h: &mut MPI_Request, st: Status, owner: Owner) -> Completion {
             *h = MPI_REQUEST_NULL;
             Completion::new(st, comm)
         }
-        Some(RequestEntry::Rma { .. }) => {
+        Some(RequestEntry::Pair { comm, .. }) => {
+            let comm = *comm;
+            t.remove(i);
+            *h = MPI_REQUEST_NULL;
+            Completion::new(st, comm)
+        }
+        Some(
+            RequestEntry::Rma { .. } | RequestEntry::Grequest(_) | RequestEntry::Message { .. },
+        ) => {
             t.remove(i);
             *h = MPI_REQUEST_NULL;
             Completion::new(st, MPI_COMM_WORLD)
         }
         None => Completion::new(st, MPI_COMM_WORLD),
     }
-}
-
-fn empty() -> Completion {
-    let st = Status {
-        source: MPI_ANY_SOURCE,
-        tag: MPI_ANY_TAG,
-        ..Status::default()
-    };
-    Completion::new(st, MPI_COMM_WORLD)
 }
 
 /// The end of a nonblocking collective: an empty status, or its error.
@@ -283,7 +360,7 @@ pub fn wait(h: &mut MPI_Request) -> Result<Completion> {
         return Ok(Completion::new(st, handles::owner_comm(owner)));
     }
     match pending(*h)? {
-        Pending::Empty => Ok(empty()),
+        Pending::Empty => Ok(Completion::empty()),
         Pending::Done(st) => Ok(finish(h, st, Owner::NONE)),
         Pending::Coll(id) => {
             let res = shim::world()?.wait_collective(id);
@@ -297,13 +374,24 @@ pub fn wait(h: &mut MPI_Request) -> Result<Completion> {
             shim::world()?.progress.wait(|_| rma_done(i).then_some(()));
             Ok(finish(h, Status::default(), Owner::NONE))
         }
+        Pending::Grequest(i) => {
+            // Progress goes on meanwhile: the request may wait for MPI communication.
+            shim::world()?
+                .progress
+                .wait(|_| grequest::is_complete(i).then_some(()));
+            Ok(grequest::finish(h, i))
+        }
+        Pending::Pair(r, s) => {
+            let st = shim::world()?.progress.wait(|e| pair_take(e, r, s));
+            Ok(finish(h, st, Owner::NONE))
+        }
     }
 }
 
 /// MPI_Test on one handle: Some when complete.
 pub fn test(h: &mut MPI_Request) -> Result<Option<Completion>> {
     match pending(*h)? {
-        Pending::Empty => Ok(Some(empty())),
+        Pending::Empty => Ok(Some(Completion::empty())),
         Pending::Done(st) => Ok(Some(finish(h, st, Owner::NONE))),
         Pending::Coll(id) => match shim::world()?.test_collective(id) {
             Some(res) => finish_coll(h, res).map(Some),
@@ -313,7 +401,39 @@ pub fn test(h: &mut MPI_Request) -> Result<Option<Completion>> {
             .test_owned(req)
             .map(|(st, owner)| finish(h, st, owner))),
         Pending::Rma(i) => Ok(rma_done(i).then(|| finish(h, Status::default(), Owner::NONE))),
+        Pending::Grequest(i) => {
+            // A round of progress, as every test makes.
+            shim::world()?.progress.with(|_| ());
+            Ok(grequest::is_complete(i).then(|| grequest::finish(h, i)))
+        }
+        Pending::Pair(r, s) => Ok(shim::world()?
+            .progress
+            .with(|e| pair_take(e, r, s))
+            .map(|st| finish(h, st, Owner::NONE))),
     }
+}
+
+/// Check that every handle of a list names a request, before a call completes any of
+/// them (MPI_ERR_REQUEST for the first that does not); the engine's in one round under
+/// its lock (MPI_Waitall of a window of receives is on the message-rate path).
+pub fn check_all(hs: &[MPI_Request]) -> Result<()> {
+    let mut engine = false;
+    for &h in hs {
+        if handles::engine_slot(h).is_some() {
+            engine = true;
+        } else {
+            pending(h)?;
+        }
+    }
+    if !engine {
+        return Ok(());
+    }
+    let bad = shim::world()?.progress.locked(|e| {
+        hs.iter()
+            .copied()
+            .find(|&h| handles::engine_slot(h).is_some_and(|slot| e.p2p.slot_id(slot).is_none()))
+    });
+    bad.map_or(Ok(()), |h| Err(invalid(h)))
 }
 
 /// What each of a list of handles refers to.
@@ -333,7 +453,7 @@ pub fn wait_some(ps: &[Pending], block: bool) -> Result<Vec<usize>> {
         return Ok(vec![]);
     }
     let w = shim::world()?;
-    let done_now = |e: &mut crate::runtime::progress::ProgressState| -> Vec<usize> {
+    let done_now = |e: &mut ProgressState| -> Vec<usize> {
         ps.iter()
             .enumerate()
             .filter(|(_, p)| match p {
@@ -342,6 +462,8 @@ pub fn wait_some(ps: &[Pending], block: bool) -> Result<Vec<usize>> {
                 Pending::Engine(r) => e.p2p.is_done(*r) != Some(false),
                 Pending::Coll(id) => e.colls.is_done(*id),
                 Pending::Rma(i) => rma_done(*i),
+                Pending::Grequest(i) => grequest::is_complete(*i),
+                Pending::Pair(r, s) => pair_done(e, *r, *s),
             })
             .map(|(i, _)| i)
             .collect()
@@ -366,7 +488,15 @@ pub fn complete_done(hs: &mut [MPI_Request], i: usize, p: Pending) -> Result<Com
         Pending::Engine(id) => shim::world()?.test_owned(id).unwrap_or_default(),
         Pending::Done(st) => (st, Owner::NONE),
         Pending::Rma(_) => (Status::default(), Owner::NONE),
-        Pending::Empty => return Ok(empty()),
+        Pending::Grequest(g) => return Ok(grequest::finish(&mut hs[i], g)),
+        Pending::Pair(r, s) => (
+            shim::world()?
+                .progress
+                .with(|e| pair_take(e, r, s))
+                .unwrap_or_default(),
+            Owner::NONE,
+        ),
+        Pending::Empty => return Ok(Completion::empty()),
     };
     Ok(finish(&mut hs[i], st, owner))
 }
@@ -415,24 +545,59 @@ pub fn start_collective(h: MPI_Request) -> Option<c_int> {
     Some(MPI_SUCCESS)
 }
 
-/// Start an inactive persistent request.
-pub fn start(h: MPI_Request) -> Result<()> {
+/// Check that MPI_Start may start `h` (MPI_Startall checks every handle first): an
+/// inactive persistent request, point-to-point or collective.
+pub fn check_startable(h: MPI_Request) -> Result<()> {
+    let coll = handles::request_index(h).and_then(|i| match REQUESTS.lock().get(i) {
+        Some(RequestEntry::PersistentColl { active, .. }) => Some(active.is_none()),
+        _ => None,
+    });
+    match coll {
+        Some(true) => Ok(()),
+        Some(false) => mpi_err!(Request, "persistent request is already active"),
+        None => startable(h).map(drop),
+    }
+}
+
+/// An inactive persistent request's table index, spec and communicator (else the error
+/// MPI_Start gives).
+pub fn startable(h: MPI_Request) -> Result<(usize, PersistentSpec, MPI_Comm)> {
     let i = handles::request_index(h).ok_or_else(|| invalid(h))?;
-    let (spec, comm) = match REQUESTS.lock().get(i) {
+    match REQUESTS.lock().get(i) {
         Some(RequestEntry::Persistent {
             spec,
             active: None,
             comm,
-        }) => (spec.clone(), *comm),
+        }) => Ok((i, spec.clone(), *comm)),
         Some(RequestEntry::Persistent { .. }) => {
-            return mpi_err!(Request, "persistent request is already active")
+            mpi_err!(Request, "persistent request is already active")
         }
-        _ => return Err(invalid(h)),
-    };
+        _ => Err(invalid(h)),
+    }
+}
+
+/// Start an inactive persistent request.
+pub fn start(h: MPI_Request) -> Result<()> {
+    let (i, spec, comm) = startable(h)?;
     // SAFETY: MPI_Send_init/MPI_Recv_init's buffer stays valid while the persistent
     // request exists (the application's obligation under MPI).
     let started = unsafe {
-        if spec.send {
+        if spec.buffered {
+            let buf = spec.buf as *const c_void;
+            let ty = spec.held_type.as_ref();
+            super::bsend::bsend(
+                buf,
+                spec.count,
+                spec.datatype,
+                ty,
+                spec.peer,
+                spec.tag,
+                comm,
+            )?;
+            Started::Done {
+                proc_null: spec.peer == MPI_PROC_NULL,
+            }
+        } else if spec.send {
             start_send(&spec, comm)?
         } else {
             start_recv(&spec, comm)?
@@ -456,8 +621,15 @@ pub fn start(h: MPI_Request) -> Result<()> {
     Ok(())
 }
 
-/// MPI_Request_free.
+/// Send data of freed MPI_Isendrecv_replace requests whose send was still in flight: kept
+/// until the engine is done with it.
+static ORPHANS: parking_lot::Mutex<Vec<(ReqId, Vec<u8>)>> = parking_lot::Mutex::new(Vec::new());
+
+/// MPI_Request_free (MPI_REQUEST_NULL is an error, as in MPICH).
 pub fn free(h: &mut MPI_Request) -> Result<()> {
+    if *h == MPI_REQUEST_NULL {
+        return mpi_err!(Request, "MPI_REQUEST_NULL cannot be freed");
+    }
     if matches!(
         *h,
         handles::REQUEST_SEND_DONE | handles::REQUEST_PROC_NULL_DONE
@@ -472,9 +644,13 @@ pub fn free(h: &mut MPI_Request) -> Result<()> {
         *h = MPI_REQUEST_NULL;
         return Ok(());
     }
+    let w = shim::world()?;
+    if let Pending::Grequest(i) = pending(*h)? {
+        *h = MPI_REQUEST_NULL;
+        return grequest::free(i);
+    }
     let i = handles::request_index(*h).ok_or_else(|| invalid(*h))?;
     let entry = REQUESTS.lock().remove(i).ok_or_else(|| invalid(*h))?;
-    let w = shim::world()?;
     match entry {
         RequestEntry::Coll { id, .. } => {
             // Freeing an active collective is allowed; it still completes in the background
@@ -492,27 +668,51 @@ pub fn free(h: &mut MPI_Request) -> Result<()> {
         | RequestEntry::PersistentColl { active: None, .. } => {}
         // It completes anyway; the window's flush, unlock or fence waits for it.
         RequestEntry::Rma { .. } => {}
+        RequestEntry::Pair {
+            recv, send, copy, ..
+        } => {
+            w.request_free(recv);
+            w.request_free(send);
+            let mut orphans = ORPHANS.lock();
+            w.progress.with(|e| {
+                orphans.retain(|(r, _)| e.p2p.is_done(*r) == Some(false));
+                if let Some(c) = copy.filter(|_| e.p2p.is_done(send) == Some(false)) {
+                    orphans.push((send, c));
+                }
+            });
+        }
+        RequestEntry::Grequest(_) | RequestEntry::Message { .. } => unreachable!("not freed here"),
     }
     *h = MPI_REQUEST_NULL;
     Ok(())
 }
 
-/// MPI_Cancel: receives only (sends complete on their own).
+/// MPI_Cancel: receives and generalized requests (sends complete on their own).
 pub fn cancel(h: MPI_Request) -> Result<()> {
-    if let Pending::Engine(req) = pending(h)? {
-        shim::world()?.cancel_recv(req);
+    if h == MPI_REQUEST_NULL {
+        return mpi_err!(Request, "MPI_REQUEST_NULL cannot be cancelled");
+    }
+    match pending(h)? {
+        Pending::Engine(req) => {
+            shim::world()?.cancel_recv(req);
+        }
+        Pending::Grequest(i) => return grequest::cancel(i),
+        _ => {}
     }
     Ok(())
 }
 
 /// Turn a per-request code into the call's result, for single completions.
 pub fn code_result(code: c_int) -> Result<()> {
-    if code == MPI_SUCCESS {
-        Ok(())
-    } else {
-        Err(Error::new(
+    match code {
+        MPI_SUCCESS => Ok(()),
+        MPI_ERR_TRUNCATE => Err(Error::new(
             ErrorClass::Truncate,
             "message truncated: the receive buffer is too small",
-        ))
+        )),
+        c => Err(Error::new(
+            super::errors::class_of(c),
+            format!("the request failed with error {c}"),
+        )),
     }
 }

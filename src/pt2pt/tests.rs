@@ -894,3 +894,112 @@ fn forged_pipeline_packets_are_rejected_without_touching_memory() {
     assert!(buf == data);
     assert_eq!(p.eng[0].bad_packets, 0);
 }
+
+#[test]
+fn matched_probe_takes_the_message_out_of_matching() {
+    // Eager, rendezvous (RGET), and pipeline (its eager part rides with the header).
+    for (s, n) in [
+        (settings(true, 0), 500),
+        (settings(true, 0), 50_000),
+        (with_rndv(settings(true, 0), Rndv::Pipeline), 50_000),
+    ] {
+        let mut p = Pair::new(s, 8, false);
+        let first = pattern(n);
+        let second: Vec<u8> = first.iter().map(|b| !b).collect();
+        let s1 = p.send(3, &first, false);
+        let s2 = p.send(3, &second, false);
+        p.progress();
+        let pat = Pattern {
+            ctx: 7,
+            src: None,
+            tag: Some(3),
+        };
+        let (msg, st) = p.eng[1].improbe(&pat).expect("a message is there");
+        assert_eq!((st.source, st.tag, st.count), (0, 3, n));
+        // A receive posted now gets the second message, not the probed one.
+        let mut b2 = vec![0u8; n];
+        let r2 = p.recv(Some(3), &mut b2);
+        let mut b1 = vec![0u8; n];
+        // SAFETY: b1 outlives the receive (taken below).
+        let r1 =
+            unsafe { p.eng[1].mrecv(msg, MsgBuf::contig(b1.as_mut_ptr(), n), Default::default()) }
+                .expect("the probed message");
+        // SAFETY: as above; a message is received once.
+        assert!(unsafe {
+            p.eng[1].mrecv(msg, MsgBuf::contig(b1.as_mut_ptr(), n), Default::default())
+        }
+        .is_none());
+        p.progress();
+        assert_eq!(p.eng[1].take_if_done(r1).expect("mrecv complete").count, n);
+        assert_eq!(p.eng[1].take_if_done(r2).expect("recv complete").count, n);
+        assert!(
+            b1 == first && b2 == second,
+            "{n} bytes: each message where it belongs"
+        );
+        for s in [s1, s2].into_iter().flatten() {
+            assert!(p.eng[0].take_if_done(s).is_some(), "send complete");
+        }
+        assert!(p.eng[1].improbe(&pat).is_none());
+        assert_eq!(p.eng[0].live_requests() + p.eng[1].live_requests(), 0);
+    }
+}
+
+#[test]
+fn small_messages_by_rendezvous() {
+    for rndv in [
+        Rndv::Auto,
+        Rndv::Get,
+        Rndv::Put,
+        Rndv::Copy,
+        Rndv::Pipeline,
+        Rndv::PipelineCached,
+    ] {
+        for &n in &[1, 7, 1000, 5000] {
+            for recv_first in [true, false] {
+                let mut s = with_rndv(settings(true, 0), rndv);
+                s.eager_limit = 0;
+                round_trip(s, n, recv_first, false);
+            }
+        }
+    }
+}
+
+#[test]
+fn unexpected_flood_switches_the_sender_to_rendezvous() {
+    let mut p = Pair::new(settings(true, 0), 8, false);
+    p.eng[1].unexpected_limit = 4000;
+    let msgs: Vec<Vec<u8>> = (0..12u8)
+        .map(|i| pattern(1000).iter().map(|b| b ^ i).collect())
+        .collect();
+    let mut sends = Vec::new();
+    for m in &msgs {
+        sends.push(p.send(4, m, false));
+        p.progress();
+    }
+    // The fifth takes the receiver past 4000 bytes: from the sixth on, rendezvous.
+    assert!(sends[..5].iter().all(Option::is_none), "eager first");
+    assert!(sends[5..].iter().all(Option::is_some), "then rendezvous");
+    assert_eq!(p.eng[1].unexpected_held(0), 5000);
+    let mut bufs = vec![vec![0u8; 1000]; msgs.len()];
+    for b in bufs.iter_mut() {
+        let r = p.recv(Some(4), b);
+        p.progress();
+        assert_eq!(p.eng[1].take_if_done(r).expect("received").count, 1000);
+    }
+    assert!(bufs == msgs, "every message intact, in order");
+    for s in sends.into_iter().flatten() {
+        assert!(
+            p.eng[0].take_if_done(s).is_some(),
+            "rendezvous send complete"
+        );
+    }
+    assert_eq!(p.eng[1].unexpected_held(0), 0);
+    // Down to half the limit: eager again.
+    assert!(p.send(4, &msgs[0], false).is_none());
+    p.progress();
+    let mut b = vec![0u8; 1000];
+    let r = p.recv(Some(4), &mut b);
+    p.progress();
+    assert!(p.eng[1].take_if_done(r).is_some() && b == msgs[0]);
+    assert_eq!(p.eng[0].bad_packets + p.eng[1].bad_packets, 0);
+}

@@ -15,6 +15,7 @@ pub const KIND_PIPE_RTS: u8 = 9;
 pub const KIND_PIPE_ACK: u8 = 10;
 pub const KIND_PIPE_READY: u8 = 11;
 pub const KIND_PIPE_FIN: u8 = 12;
+pub const KIND_THROTTLE: u8 = 13;
 
 /// Flag: the sender wants to know when the message is matched (MPI_Ssend).
 pub const FLAG_SYNC: u8 = 1;
@@ -55,6 +56,10 @@ pub enum Packet<'a> {
     Fin { sender_req: u64 },
     /// An eager synchronous send was matched.
     SyncAck { sender_req: u64 },
+    /// Flow control: the receiver holds too many unexpected eager bytes from us (`on`:
+    /// send payloads by rendezvous, so they wait in our memory until matched), or no
+    /// longer (`!on`: eager again).
+    Throttle { on: bool },
     /// Clear to send: the sender streams the payload (copy path when RDMA is unavailable).
     Cts { sender_req: u64, receiver_req: u64 },
     /// A piece of a streamed rendezvous payload.
@@ -204,6 +209,11 @@ fn two_words(kind: u8, a: u64, b: Option<u64>) -> ([u8; MAX_CONTROL], usize) {
 
 pub fn fin(sender_req: u64) -> ([u8; MAX_CONTROL], usize) {
     two_words(KIND_FIN, sender_req, None)
+}
+pub fn throttle(on: bool) -> ([u8; MAX_CONTROL], usize) {
+    let (mut p, n) = two_words(KIND_THROTTLE, 0, None);
+    p[1] = on as u8;
+    (p, n)
 }
 pub fn sync_ack(sender_req: u64) -> ([u8; MAX_CONTROL], usize) {
     two_words(KIND_SYNC_ACK, sender_req, None)
@@ -371,6 +381,10 @@ pub fn decode(b: &[u8]) -> Result<Packet<'_>, WireError> {
             Ok(Packet::SyncAck {
                 sender_req: u64_at(b, 8),
             })
+        }
+        KIND_THROTTLE => {
+            need(b, 16)?;
+            Ok(Packet::Throttle { on: b[1] != 0 })
         }
         KIND_CTS => {
             need(b, 24)?;

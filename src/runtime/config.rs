@@ -179,6 +179,13 @@ pub const SETTINGS: &[Setting] = &[
                windows on user memory) or helper (always the target's helper thread)",
     },
     Setting {
+        name: "RAILMPI_UNEXPECTED_LIMIT",
+        default: "33554432",
+        help: "bytes of unexpected eager messages a rank holds from one peer before that \
+               peer sends by rendezvous (the data waits in the sender until a receive \
+               matches it), until they are down to half; 0: no limit",
+    },
+    Setting {
         name: "RAILMPI_RMA_ASYNC_MIN",
         default: "65536",
         help: "MPI_Rput / MPI_Rget of at least this many contiguous bytes are carried out \
@@ -233,6 +240,8 @@ pub struct Config {
     /// `RAILMPI_RMA_TRANSFER=helper`.
     pub rma_helper_transfers: bool,
     pub rma_async_min: usize,
+    /// Unexpected eager bytes held per peer before it is throttled (0: no limit).
+    pub unexpected_limit: usize,
 }
 
 /// A two-valued setting: false for `no`, true for `yes`, else an error naming it.
@@ -328,6 +337,7 @@ impl Config {
             rma_helper_atomics: choice("RAILMPI_RMA_ATOMICS", "native", "helper")?,
             rma_helper_transfers: choice("RAILMPI_RMA_TRANSFER", "direct", "helper")?,
             rma_async_min: parse("RAILMPI_RMA_ASYNC_MIN")?,
+            unexpected_limit: parse("RAILMPI_UNEXPECTED_LIMIT")?,
         })
     }
 }

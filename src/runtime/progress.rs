@@ -288,6 +288,12 @@ impl Progress {
         n
     }
 
+    /// Wake the threads asleep in `wait` (something they may wait for happened outside
+    /// the engine: MPI_Grequest_complete).
+    pub fn wake(&self) {
+        self.doorbell.ring();
+    }
+
     /// Make progress until `ready` returns a value.
     pub fn wait<T>(&self, mut ready: impl FnMut(&mut ProgressState) -> Option<T>) -> T {
         // Often it is ready already (a request that completed earlier): no poll needed.

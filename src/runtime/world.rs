@@ -13,7 +13,7 @@ use crate::fabric::shm::ShmSettings;
 use crate::fabric::{self, Bootstrap, FabricSettings, RailError, RdmaOp, RemoteKey, Span};
 use crate::mpi_err;
 use crate::pt2pt::{
-    MsgBuf, Owner, Pattern, ProtocolSettings, Pt2pt, ReqId, SendStart, Status, Taken,
+    MsgBuf, MsgId, Owner, Pattern, ProtocolSettings, Pt2pt, ReqId, SendStart, Status, Taken,
 };
 use crate::registration::{Registry, RegistryConfig, StatsSnapshot};
 use crate::sys::cpu;
@@ -162,6 +162,7 @@ impl World {
             caps.max_message,
         );
         p2p.min_rdma_run = caps.min_rdma_run;
+        p2p.unexpected_limit = config.unexpected_limit;
         for peer in 0..size {
             if let Some(c) = channels.rail_caps(peer).filter(|c| c.name == "tcp") {
                 p2p.set_peer_network(peer, config.tcp_eager_limit, c.max_message);
@@ -491,6 +492,36 @@ impl World {
     pub fn probe(&self, comm: &Communicator, src: Option<usize>, tag: Option<i32>) -> Status {
         let pat = pattern(comm, src, tag);
         self.progress.wait(|e| e.p2p.iprobe(&pat))
+    }
+
+    /// Matched probe: the first matching message, taken out of matching for `mrecv`.
+    pub fn improbe(
+        &self,
+        comm: &Communicator,
+        src: Option<usize>,
+        tag: Option<i32>,
+    ) -> Option<(MsgId, Status)> {
+        let pat = pattern(comm, src, tag);
+        self.progress.with(|e| e.p2p.improbe(&pat))
+    }
+
+    /// Blocking matched probe.
+    pub fn mprobe(
+        &self,
+        comm: &Communicator,
+        src: Option<usize>,
+        tag: Option<i32>,
+    ) -> (MsgId, Status) {
+        let pat = pattern(comm, src, tag);
+        self.progress.wait(|e| e.p2p.improbe(&pat))
+    }
+
+    /// Receive a message `improbe` took; None if it was received already.
+    ///
+    /// # Safety
+    /// The memory `buf` describes must stay writable until the receive completes.
+    pub unsafe fn mrecv(&self, msg: MsgId, buf: MsgBuf, owner: Owner) -> Option<ReqId> {
+        self.progress.locked(|e| e.p2p.mrecv(msg, buf, owner))
     }
 
     pub fn cancel_recv(&self, req: ReqId) -> bool {

@@ -14,7 +14,7 @@ use std::os::raw::{c_char, c_int, c_void};
 use std::ptr::null_mut;
 
 /// Number of C functions with a Fortran binding here.
-pub const BOUND: usize = 301;
+pub const BOUND: usize = 316;
 
 extern "C" {
     fn PMPI_Abort(comm: MPI_Comm, errorcode: c_int) -> c_int;
@@ -45,6 +45,10 @@ extern "C" {
     fn PMPI_Barrier_init(comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int;
     fn PMPI_Bcast(buffer: *mut c_void, count: c_int, datatype: MPI_Datatype, root: c_int, comm: MPI_Comm) -> c_int;
     fn PMPI_Bcast_init(buffer: *mut c_void, count: c_int, datatype: MPI_Datatype, root: c_int, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int;
+    fn PMPI_Bsend(buf: *const c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm) -> c_int;
+    fn PMPI_Bsend_init(buf: *const c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int;
+    fn PMPI_Buffer_attach(buffer: *mut c_void, size: c_int) -> c_int;
+    fn PMPI_Buffer_detach(buffer_addr: *mut c_void, size: *mut c_int) -> c_int;
     fn PMPI_Cancel(request: *mut MPI_Request) -> c_int;
     fn PMPI_Cart_coords(comm: MPI_Comm, rank: c_int, maxdims: c_int, coords: *mut c_int) -> c_int;
     fn PMPI_Cart_create(comm_old: MPI_Comm, ndims: c_int, dims: *const c_int, periods: *const c_int, reorder: c_int, comm_cart: *mut MPI_Comm) -> c_int;
@@ -119,6 +123,7 @@ extern "C" {
     fn PMPI_Graph_neighbors(comm: MPI_Comm, rank: c_int, maxneighbors: c_int, neighbors: *mut c_int) -> c_int;
     fn PMPI_Graph_neighbors_count(comm: MPI_Comm, rank: c_int, nneighbors: *mut c_int) -> c_int;
     fn PMPI_Graphdims_get(comm: MPI_Comm, nnodes: *mut c_int, nedges: *mut c_int) -> c_int;
+    fn PMPI_Grequest_complete(request: MPI_Request) -> c_int;
     fn PMPI_Group_compare(group1: MPI_Group, group2: MPI_Group, result: *mut c_int) -> c_int;
     fn PMPI_Group_difference(group1: MPI_Group, group2: MPI_Group, newgroup: *mut MPI_Group) -> c_int;
     fn PMPI_Group_excl(group: MPI_Group, n: c_int, ranks: *const c_int, newgroup: *mut MPI_Group) -> c_int;
@@ -139,9 +144,12 @@ extern "C" {
     fn PMPI_Ialltoallw(sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const c_int, sendtypes: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const c_int, recvtypes: *const MPI_Datatype, comm: MPI_Comm, request: *mut MPI_Request) -> c_int;
     fn PMPI_Ibarrier(comm: MPI_Comm, request: *mut MPI_Request) -> c_int;
     fn PMPI_Ibcast(buffer: *mut c_void, count: c_int, datatype: MPI_Datatype, root: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int;
+    fn PMPI_Ibsend(buf: *const c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int;
     fn PMPI_Iexscan(sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm, request: *mut MPI_Request) -> c_int;
     fn PMPI_Igather(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, root: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int;
     fn PMPI_Igatherv(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, displs: *const c_int, recvtype: MPI_Datatype, root: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int;
+    fn PMPI_Improbe(source: c_int, tag: c_int, comm: MPI_Comm, flag: *mut c_int, message: *mut MPI_Message, status: *mut MPI_Status) -> c_int;
+    fn PMPI_Imrecv(buf: *mut c_void, count: c_int, datatype: MPI_Datatype, message: *mut MPI_Message, request: *mut MPI_Request) -> c_int;
     fn PMPI_Ineighbor_allgather(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, comm: MPI_Comm, request: *mut MPI_Request) -> c_int;
     fn PMPI_Ineighbor_allgatherv(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, displs: *const c_int, recvtype: MPI_Datatype, comm: MPI_Comm, request: *mut MPI_Request) -> c_int;
     fn PMPI_Ineighbor_alltoall(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, comm: MPI_Comm, request: *mut MPI_Request) -> c_int;
@@ -173,9 +181,13 @@ extern "C" {
     fn PMPI_Iscatter(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, root: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int;
     fn PMPI_Iscatterv(sendbuf: *const c_void, sendcounts: *const c_int, displs: *const c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, root: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int;
     fn PMPI_Isend(buf: *const c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int;
+    fn PMPI_Isendrecv(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, dest: c_int, sendtag: c_int, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, source: c_int, recvtag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int;
+    fn PMPI_Isendrecv_replace(buf: *mut c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, sendtag: c_int, source: c_int, recvtag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int;
     fn PMPI_Issend(buf: *const c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int;
     fn PMPI_Keyval_create(copy_fn: MPI_Copy_function, delete_fn: MPI_Delete_function, keyval: *mut c_int, extra_state: *mut c_void) -> c_int;
     fn PMPI_Keyval_free(keyval: *mut c_int) -> c_int;
+    fn PMPI_Mprobe(source: c_int, tag: c_int, comm: MPI_Comm, message: *mut MPI_Message, status: *mut MPI_Status) -> c_int;
+    fn PMPI_Mrecv(buf: *mut c_void, count: c_int, datatype: MPI_Datatype, message: *mut MPI_Message, status: *mut MPI_Status) -> c_int;
     fn PMPI_Neighbor_allgather(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, comm: MPI_Comm) -> c_int;
     fn PMPI_Neighbor_allgather_init(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int;
     fn PMPI_Neighbor_allgatherv(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, displs: *const c_int, recvtype: MPI_Datatype, comm: MPI_Comm) -> c_int;
@@ -228,6 +240,9 @@ extern "C" {
     fn PMPI_Ssend_init(buf: *const c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int;
     fn PMPI_Start(request: *mut MPI_Request) -> c_int;
     fn PMPI_Startall(count: c_int, requests: *mut MPI_Request) -> c_int;
+    fn PMPI_Status_set_cancelled(status: *mut MPI_Status, flag: c_int) -> c_int;
+    fn PMPI_Status_set_elements(status: *mut MPI_Status, datatype: MPI_Datatype, count: c_int) -> c_int;
+    fn PMPI_Status_set_elements_x(status: *mut MPI_Status, datatype: MPI_Datatype, count: MPI_Count) -> c_int;
     fn PMPI_Test(request: *mut MPI_Request, flag: *mut c_int, status: *mut MPI_Status) -> c_int;
     fn PMPI_Test_cancelled(status: *const MPI_Status, flag: *mut c_int) -> c_int;
     fn PMPI_Testall(count: c_int, requests: *mut MPI_Request, flag: *mut c_int, statuses: *mut MPI_Status) -> c_int;
@@ -633,6 +648,52 @@ pub unsafe extern "C" fn pmpi_bcast_init_(buffer: *mut c_void, count: *const c_i
 #[no_mangle]
 pub unsafe extern "C" fn mpi_bcast_init_(buffer: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     pmpi_bcast_init_(buffer, count, datatype, root, comm, info, request, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_bsend_(buf: *const c_void, count: *const c_int, datatype: *const MPI_Datatype, dest: *const c_int, tag: *const c_int, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Bsend(f_buf(buf as *mut c_void), *count, *datatype, *dest, *tag, *comm);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_bsend_(buf: *const c_void, count: *const c_int, datatype: *const MPI_Datatype, dest: *const c_int, tag: *const c_int, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
+    pmpi_bsend_(buf, count, datatype, dest, tag, comm, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_bsend_init_(buf: *const c_void, count: *const c_int, datatype: *const MPI_Datatype, dest: *const c_int, tag: *const c_int, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Bsend_init(f_buf(buf as *mut c_void), *count, *datatype, *dest, *tag, *comm, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_bsend_init_(buf: *const c_void, count: *const c_int, datatype: *const MPI_Datatype, dest: *const c_int, tag: *const c_int, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_bsend_init_(buf, count, datatype, dest, tag, comm, request, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_buffer_attach_(buffer: *mut c_void, size: *const c_int, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Buffer_attach(f_buf(buffer as *mut c_void), *size);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_buffer_attach_(buffer: *mut c_void, size: *const c_int, ierror: *mut MPI_Fint) {
+    pmpi_buffer_attach_(buffer, size, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_buffer_detach_(buffer_addr: *mut c_void, size: *mut c_int, ierror: *mut MPI_Fint) {
+    let _ = buffer_addr;
+    let mut addr: *mut c_void = null_mut();
+    let rc = PMPI_Buffer_detach(&raw mut addr as *mut c_void, size);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_buffer_detach_(buffer_addr: *mut c_void, size: *mut c_int, ierror: *mut MPI_Fint) {
+    pmpi_buffer_detach_(buffer_addr, size, ierror)
 }
 
 #[no_mangle]
@@ -1482,6 +1543,17 @@ pub unsafe extern "C" fn mpi_graphdims_get_(comm: *const MPI_Comm, nnodes: *mut 
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn pmpi_grequest_complete_(request: *const MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Grequest_complete(*request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_grequest_complete_(request: *const MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_grequest_complete_(request, ierror)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn pmpi_group_compare_(group1: *const MPI_Group, group2: *const MPI_Group, result: *mut c_int, ierror: *mut MPI_Fint) {
     let rc = PMPI_Group_compare(*group1, *group2, result);
     set_ierror(ierror, rc);
@@ -1702,6 +1774,17 @@ pub unsafe extern "C" fn mpi_ibcast_(buffer: *mut c_void, count: *const c_int, d
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn pmpi_ibsend_(buf: *const c_void, count: *const c_int, datatype: *const MPI_Datatype, dest: *const c_int, tag: *const c_int, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Ibsend(f_buf(buf as *mut c_void), *count, *datatype, *dest, *tag, *comm, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_ibsend_(buf: *const c_void, count: *const c_int, datatype: *const MPI_Datatype, dest: *const c_int, tag: *const c_int, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_ibsend_(buf, count, datatype, dest, tag, comm, request, ierror)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn pmpi_iexscan_(sendbuf: *const c_void, recvbuf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     let rc = PMPI_Iexscan(f_buf(sendbuf as *mut c_void), f_buf(recvbuf as *mut c_void), *count, *datatype, *op, *comm, request);
     set_ierror(ierror, rc);
@@ -1732,6 +1815,28 @@ pub unsafe extern "C" fn pmpi_igatherv_(sendbuf: *const c_void, sendcount: *cons
 #[no_mangle]
 pub unsafe extern "C" fn mpi_igatherv_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, displs: *const c_int, recvtype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     pmpi_igatherv_(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, request, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_improbe_(source: *const c_int, tag: *const c_int, comm: *const MPI_Comm, flag: *mut c_int, message: *mut MPI_Message, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Improbe(*source, *tag, *comm, flag, message, f_status(status));
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_improbe_(source: *const c_int, tag: *const c_int, comm: *const MPI_Comm, flag: *mut c_int, message: *mut MPI_Message, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    pmpi_improbe_(source, tag, comm, flag, message, status, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_imrecv_(buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, message: *mut MPI_Message, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Imrecv(f_buf(buf as *mut c_void), *count, *datatype, message, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_imrecv_(buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, message: *mut MPI_Message, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_imrecv_(buf, count, datatype, message, request, ierror)
 }
 
 #[no_mangle]
@@ -2094,6 +2199,28 @@ pub unsafe extern "C" fn mpi_isend_(buf: *const c_void, count: *const c_int, dat
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn pmpi_isendrecv_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Datatype, dest: *const c_int, sendtag: *const c_int, recvbuf: *mut c_void, recvcount: *const c_int, recvtype: *const MPI_Datatype, source: *const c_int, recvtag: *const c_int, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Isendrecv(f_buf(sendbuf as *mut c_void), *sendcount, *sendtype, *dest, *sendtag, f_buf(recvbuf as *mut c_void), *recvcount, *recvtype, *source, *recvtag, *comm, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_isendrecv_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Datatype, dest: *const c_int, sendtag: *const c_int, recvbuf: *mut c_void, recvcount: *const c_int, recvtype: *const MPI_Datatype, source: *const c_int, recvtag: *const c_int, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_isendrecv_(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, request, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_isendrecv_replace_(buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, dest: *const c_int, sendtag: *const c_int, source: *const c_int, recvtag: *const c_int, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Isendrecv_replace(f_buf(buf as *mut c_void), *count, *datatype, *dest, *sendtag, *source, *recvtag, *comm, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_isendrecv_replace_(buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, dest: *const c_int, sendtag: *const c_int, source: *const c_int, recvtag: *const c_int, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_isendrecv_replace_(buf, count, datatype, dest, sendtag, source, recvtag, comm, request, ierror)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn pmpi_issend_(buf: *const c_void, count: *const c_int, datatype: *const MPI_Datatype, dest: *const c_int, tag: *const c_int, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     let rc = PMPI_Issend(f_buf(buf as *mut c_void), *count, *datatype, *dest, *tag, *comm, request);
     set_ierror(ierror, rc);
@@ -2133,6 +2260,28 @@ pub unsafe extern "C" fn pmpi_keyval_free_(keyval: *mut c_int, ierror: *mut MPI_
 #[no_mangle]
 pub unsafe extern "C" fn mpi_keyval_free_(keyval: *mut c_int, ierror: *mut MPI_Fint) {
     pmpi_keyval_free_(keyval, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_mprobe_(source: *const c_int, tag: *const c_int, comm: *const MPI_Comm, message: *mut MPI_Message, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Mprobe(*source, *tag, *comm, message, f_status(status));
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_mprobe_(source: *const c_int, tag: *const c_int, comm: *const MPI_Comm, message: *mut MPI_Message, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    pmpi_mprobe_(source, tag, comm, message, status, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_mrecv_(buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, message: *mut MPI_Message, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Mrecv(f_buf(buf as *mut c_void), *count, *datatype, message, f_status(status));
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_mrecv_(buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, message: *mut MPI_Message, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    pmpi_mrecv_(buf, count, datatype, message, status, ierror)
 }
 
 #[no_mangle]
@@ -2706,6 +2855,39 @@ pub unsafe extern "C" fn pmpi_startall_(count: *const c_int, requests: *mut MPI_
 #[no_mangle]
 pub unsafe extern "C" fn mpi_startall_(count: *const c_int, requests: *mut MPI_Request, ierror: *mut MPI_Fint) {
     pmpi_startall_(count, requests, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_status_set_cancelled_(status: *mut MPI_Status, flag: *const c_int, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Status_set_cancelled(f_status(status), *flag);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_status_set_cancelled_(status: *mut MPI_Status, flag: *const c_int, ierror: *mut MPI_Fint) {
+    pmpi_status_set_cancelled_(status, flag, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_status_set_elements_(status: *mut MPI_Status, datatype: *const MPI_Datatype, count: *const c_int, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Status_set_elements(f_status(status), *datatype, *count);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_status_set_elements_(status: *mut MPI_Status, datatype: *const MPI_Datatype, count: *const c_int, ierror: *mut MPI_Fint) {
+    pmpi_status_set_elements_(status, datatype, count, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_status_set_elements_x_(status: *mut MPI_Status, datatype: *const MPI_Datatype, count: *const MPI_Count, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Status_set_elements_x(f_status(status), *datatype, *count);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_status_set_elements_x_(status: *mut MPI_Status, datatype: *const MPI_Datatype, count: *const MPI_Count, ierror: *mut MPI_Fint) {
+    pmpi_status_set_elements_x_(status, datatype, count, ierror)
 }
 
 #[no_mangle]
@@ -3753,5 +3935,8 @@ pub unsafe extern "C" fn mpi_wtime_() -> f64 {
     pmpi_wtime_()
 }
 
-// Not bound (1):
+// Not bound (4):
+//   MPI_Grequest_start: `MPI_Grequest_query_function query_fn` (callback with a Fortran calling convention of its own)
 //   MPI_Info_create_env: `char **argv` (array of strings)
+//   MPI_Status_c2f: no Fortran binding (C only, or large-count)
+//   MPI_Status_f2c: no Fortran binding (C only, or large-count)

@@ -98,7 +98,18 @@ impl Pt2pt {
     /// # Safety
     /// As for `recv_buf`.
     pub unsafe fn recv_owned(&mut self, pat: Pattern, data: MsgBuf, owner: Owner) -> ReqId {
-        let req = self.reqs.insert(Request {
+        let req = self.new_recv(data, owner);
+        if let Some((env, msg)) = self.mq.post(pat, req) {
+            self.deliver_unexpected(req, env, msg);
+        }
+        req
+    }
+
+    /// A receive request in the posted state. Inlined: a `MsgBuf` passed by value and
+    /// read back at once stalls store forwarding (see `abi::requests::msg_buf`).
+    #[inline(always)]
+    fn new_recv(&mut self, data: MsgBuf, owner: Owner) -> ReqId {
+        self.reqs.insert(Request {
             kind: Kind::Recv(RecvState::Posted),
             done: false,
             freed: false,
@@ -108,11 +119,7 @@ impl Pt2pt {
             bounce: None,
             reg: None,
             table_reg: None,
-        });
-        if let Some((env, msg)) = self.mq.post(pat, req) {
-            self.deliver_unexpected(req, env, msg);
-        }
-        req
+        })
     }
 
     /// Blocking-receive fast path: if a matching eager message is already here, copy it
@@ -137,6 +144,7 @@ impl Pt2pt {
         if let Some(s) = sync {
             self.queue_control(peer, wire::sync_ack(s));
         }
+        self.release_unexpected(peer, payload.len());
         // SAFETY: the caller's contract.
         Some(unsafe { copy_out(&env, &payload, data) })
     }
@@ -144,6 +152,7 @@ impl Pt2pt {
     pub(super) fn deliver_unexpected(&mut self, req: ReqId, env: Envelope, msg: Unexpected) {
         match msg {
             Unexpected::Eager { peer, data, sync } => {
+                self.release_unexpected(peer, data.len());
                 if let Some(s) = sync {
                     self.queue_control(peer, wire::sync_ack(s));
                 }
@@ -153,23 +162,65 @@ impl Pt2pt {
                 self.complete(req);
             }
             Unexpected::Rts { peer, hdr, rts } => self.start_rendezvous(req, peer, &hdr, rts),
-            Unexpected::PipeRts { peer, hdr, data } => self.start_pipeline(req, peer, &hdr, &data),
+            Unexpected::PipeRts { peer, hdr, data } => {
+                self.release_unexpected(peer, data.len());
+                self.start_pipeline(req, peer, &hdr, &data)
+            }
+        }
+    }
+
+    /// An unexpected arrival from `peer` holds `len` more bytes here: past the limit, the
+    /// peer is told to send by rendezvous, so a flood waits in the senders' memory.
+    pub(super) fn hold_unexpected(&mut self, peer: usize, len: usize) {
+        let held = &mut self.unexpected_bytes[peer];
+        *held += len;
+        if *held > self.unexpected_limit
+            && self.unexpected_limit > 0
+            && !self.throttling[peer]
+            && peer != self.me
+        {
+            self.throttling[peer] = true;
+            self.queue_control(peer, wire::throttle(true));
+        }
+    }
+
+    /// `len` unexpected bytes from `peer` were received: eager again once at half the limit.
+    fn release_unexpected(&mut self, peer: usize, len: usize) {
+        let held = &mut self.unexpected_bytes[peer];
+        *held -= len;
+        if self.throttling[peer] && *held <= self.unexpected_limit / 2 {
+            self.throttling[peer] = false;
+            self.queue_control(peer, wire::throttle(false));
         }
     }
 
     /// Probe: the envelope and size of the first matching unexpected message.
     pub fn iprobe(&self, pat: &Pattern) -> Option<Status> {
         let (env, msg) = self.mq.peek_unexpected(pat)?;
-        let count = match msg {
-            Unexpected::Eager { data, .. } => data.len(),
-            Unexpected::Rts { hdr, .. } | Unexpected::PipeRts { hdr, .. } => hdr.len as usize,
-        };
-        Some(Status {
-            source: env.src,
-            tag: env.tag,
-            count,
-            ..Status::default()
-        })
+        Some(probe_status(env, msg))
+    }
+
+    /// Matched probe (MPI_Improbe): take the first matching unexpected message out of
+    /// matching, so that no other receive or probe can have it; `mrecv` receives it.
+    pub fn improbe(&mut self, pat: &Pattern) -> Option<(MsgId, Status)> {
+        let (env, msg) = self.mq.take_unexpected(pat)?;
+        let st = probe_status(&env, &msg);
+        let id = self.next_msg;
+        self.next_msg += 1;
+        self.matched.insert(id, (env, msg));
+        Some((id, st))
+    }
+
+    /// Receive the message a matched probe took (MPI_Mrecv, MPI_Imrecv) into the memory
+    /// `data` describes; None if `msg` names no such message (received already).
+    ///
+    /// # Safety
+    /// As for `recv_buf`.
+    pub unsafe fn mrecv(&mut self, msg: MsgId, data: MsgBuf, owner: Owner) -> Option<ReqId> {
+        let (env, m) = self.matched.remove(&msg)?;
+        let req = self.new_recv(data, owner);
+        self.deliver_unexpected(req, env, m);
+        Some(req)
     }
 
     /// Withdraw a posted receive. True if it was cancelled (not yet matched).
@@ -183,6 +234,20 @@ impl Pt2pt {
         } else {
             false
         }
+    }
+}
+
+/// What a probe reports for an unexpected message.
+fn probe_status(env: &Envelope, msg: &Unexpected) -> Status {
+    let count = match msg {
+        Unexpected::Eager { data, .. } => data.len(),
+        Unexpected::Rts { hdr, .. } | Unexpected::PipeRts { hdr, .. } => hdr.len as usize,
+    };
+    Status {
+        source: env.src,
+        tag: env.tag,
+        count,
+        ..Status::default()
     }
 }
 

@@ -153,6 +153,17 @@ enum Payload {
     Runs(ReqId),
 }
 
+impl Payload {
+    /// Bytes counted against a peer's queue (a run payload's are not known here: an eager
+    /// message's runs are small by definition).
+    fn len(&self) -> usize {
+        match self {
+            Payload::Contig(_, n) => *n,
+            Payload::Runs(_) => 0,
+        }
+    }
+}
+
 /// One item waiting to go out to a peer.
 enum Outbound {
     /// Matching packet (EAGER/RTS): header bytes plus the payload (empty for RTS).
@@ -311,6 +322,8 @@ struct PeerOut {
     control: VecDeque<([u8; wire::MAX_CONTROL], u8)>,
     /// EAGER and RTS in the order the application sent them (non-overtaking).
     matching: VecDeque<Outbound>,
+    /// Payload bytes in `matching` (flow control: see `send_queued`).
+    queued_bytes: usize,
 }
 
 impl PeerOut {
@@ -326,6 +339,9 @@ pub enum SendStart {
     Pending(ReqId),
 }
 
+/// A message a matched probe took out of matching (MPI_Message), for `mrecv`.
+pub type MsgId = u64;
+
 /// A request as a waiter finds it (see `Pt2pt::take_done`).
 pub enum Taken {
     /// No such request (a stale id, or one freed already).
@@ -338,8 +354,10 @@ pub enum Taken {
 /// How messages to one peer go (the settings', unless the rail to it calls for others).
 #[derive(Clone, Copy, Debug)]
 struct PeerProtocol {
-    /// Largest payload sent eagerly.
+    /// Largest payload sent eagerly (0 while the peer throttles us).
     eager_limit: usize,
+    /// The eager limit when the peer does not throttle us.
+    normal_eager_limit: usize,
     /// From this many bytes on a rendezvous is split (0: never).
     split_threshold: usize,
 }
@@ -352,6 +370,10 @@ pub struct Pt2pt {
     peer_protocol: Vec<PeerProtocol>,
     reqs: Slab,
     mq: MatchQueues<ReqId, Unexpected>,
+    /// Messages taken out of matching by a matched probe (MPI_Mprobe), by `MsgId`, until
+    /// their MPI_Mrecv.
+    matched: HashMap<MsgId, (Envelope, Unexpected)>,
+    next_msg: MsgId,
     out: Vec<PeerOut>,
     /// Peers with something in `out` (each listed once).
     busy_peers: Vec<usize>,
@@ -382,6 +404,12 @@ pub struct Pt2pt {
     pub reg_policy: RegPolicy,
     /// Receives whose buffers odp-optimal prefetches once their control message is out.
     prefetch_due: Vec<ReqId>,
+    /// Flow control: unexpected eager bytes held per peer, and whether we told the peer to
+    /// throttle (send by rendezvous) because they passed `unexpected_limit`; it may send
+    /// eagerly again once they are down to half (0: no limit).
+    unexpected_bytes: Vec<usize>,
+    throttling: Vec<bool>,
+    pub unexpected_limit: usize,
     /// Count of completed requests, so waiters can tell that something happened.
     pub completions: u64,
     /// Protocol violations seen from peers (dropped packets).
@@ -403,6 +431,7 @@ impl Pt2pt {
             peer_protocol: vec![
                 PeerProtocol {
                     eager_limit: settings.eager_limit,
+                    normal_eager_limit: settings.eager_limit,
                     split_threshold: settings.split_threshold,
                 };
                 peers
@@ -411,6 +440,8 @@ impl Pt2pt {
             max_message,
             reqs: Slab::default(),
             mq: MatchQueues::new(),
+            matched: HashMap::new(),
+            next_msg: 1,
             out: (0..peers).map(|_| PeerOut::default()).collect(),
             busy_peers: Vec::new(),
             streams: VecDeque::new(),
@@ -428,6 +459,9 @@ impl Pt2pt {
             min_rdma_run: 0,
             reg_policy: RegPolicy::Pin,
             prefetch_due: Vec::new(),
+            unexpected_bytes: vec![0; peers],
+            throttling: vec![false; peers],
+            unexpected_limit: 0,
             completions: 0,
             bad_packets: 0,
         }
@@ -445,7 +479,8 @@ impl Pt2pt {
     pub fn set_peer_network(&mut self, peer: usize, limit: usize, rail_max_message: usize) {
         if let Some(p) = self.peer_protocol.get_mut(peer) {
             let cap = rail_max_message.saturating_sub(wire::EAGER_SYNC_HEADER);
-            p.eager_limit = limit.min(cap).max(self.settings.eager_limit);
+            p.normal_eager_limit = limit.min(cap).max(self.settings.eager_limit);
+            p.eager_limit = p.normal_eager_limit;
             p.split_threshold = 0;
         }
     }
@@ -540,6 +575,11 @@ impl Pt2pt {
         }
     }
 
+    /// Unexpected eager bytes held from `peer` (flow control).
+    pub fn unexpected_held(&self, peer: usize) -> usize {
+        self.unexpected_bytes.get(peer).copied().unwrap_or(0)
+    }
+
     pub fn live_requests(&self) -> usize {
         self.reqs.live()
     }
@@ -605,14 +645,17 @@ impl Pt2pt {
                         r.status = unsafe { copy_out(&env, payload, &mut r.data) };
                         self.complete(req);
                     }
-                    None => self.mq.push_unexpected(
-                        env,
-                        Unexpected::Eager {
-                            peer,
-                            data: payload.to_vec(),
-                            sync,
-                        },
-                    ),
+                    None => {
+                        self.hold_unexpected(peer, payload.len());
+                        self.mq.push_unexpected(
+                            env,
+                            Unexpected::Eager {
+                                peer,
+                                data: payload.to_vec(),
+                                sync,
+                            },
+                        )
+                    }
                 }
             }
             Packet::Rts {
@@ -638,6 +681,11 @@ impl Pt2pt {
                     None => self
                         .mq
                         .push_unexpected(env, Unexpected::Rts { peer, hdr, rts }),
+                }
+            }
+            Packet::Throttle { on } => {
+                if let Some(p) = self.peer_protocol.get_mut(peer) {
+                    p.eager_limit = if on { 0 } else { p.normal_eager_limit };
                 }
             }
             Packet::Fin { sender_req } | Packet::SyncAck { sender_req } => {
@@ -730,14 +778,17 @@ impl Pt2pt {
                 };
                 match self.mq.arrive(&env) {
                     Some(req) => self.start_pipeline(req, peer, &hdr, payload),
-                    None => self.mq.push_unexpected(
-                        env,
-                        Unexpected::PipeRts {
-                            peer,
-                            hdr,
-                            data: payload.to_vec(),
-                        },
-                    ),
+                    None => {
+                        self.hold_unexpected(peer, payload.len());
+                        self.mq.push_unexpected(
+                            env,
+                            Unexpected::PipeRts {
+                                peer,
+                                hdr,
+                                data: payload.to_vec(),
+                            },
+                        )
+                    }
                 }
             }
             Packet::PipeAck {

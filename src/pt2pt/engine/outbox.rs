@@ -8,6 +8,8 @@ impl Pt2pt {
         if self.out[peer].is_empty() {
             self.busy_peers.push(peer);
         }
+        let Outbound::Match { payload, .. } = &item;
+        self.out[peer].queued_bytes += payload.len();
         self.out[peer].matching.push_back(item);
     }
 
@@ -71,6 +73,7 @@ impl Pt2pt {
                 return sent;
             }
             self.out[peer].matching.pop_front();
+            self.out[peer].queued_bytes -= payload.len();
             sent += 1;
             if let Some(req) = req {
                 self.complete(req);

@@ -20,7 +20,12 @@ impl Pt2pt {
         sync: bool,
     ) -> SendStart {
         let len = data.len();
-        let eager = len <= self.eager_limit_for(peer);
+        // Flow control, the sender's half: eager messages that wait behind a full channel
+        // beyond a quarter of the receiver's unexpected limit go by rendezvous (a flood of
+        // nonblocking sends is out before the receiver's THROTTLE can arrive).
+        let backlog =
+            self.unexpected_limit > 0 && self.out[peer].queued_bytes >= self.unexpected_limit / 4;
+        let eager = len <= self.eager_limit_for(peer) && !backlog;
         // Runs too small to read one by one go packed, once: the receiver then reads one
         // range (and a split rendezvous lets both cores share the copy).
         let bounce = if !eager
@@ -41,8 +46,11 @@ impl Pt2pt {
         // The pipeline is the sender's choice: it sends data before the receiver says
         // anything (Woodall 2006, §4). A contiguous payload only (packed runs included):
         // READY names a block by its offset, and the sender writes it from one range.
+        // (Not while the peer throttles us: its eager part would be unexpected data.)
         let pipeline = !eager
             && peer != self.me
+            && !backlog
+            && self.eager_limit_for(peer) > 0
             && self.settings.rdma
             && data.is_contiguous()
             && match self.settings.rndv {

@@ -1,0 +1,293 @@
+//! Generalized requests (MPI_Grequest_start, MPI_Grequest_complete) and the status calls
+//! they need (MPI_Status_set_elements(_x), MPI_Status_set_cancelled), with MPI_Status_c2f
+//! and MPI_Status_f2c.
+//!
+//! The request lives in the request table; the wait and test family find it there
+//! (`requests::Pending::Grequest`). Its callbacks run without any lock held: they are the
+//! application's code and may call MPI.
+
+use super::args;
+use super::consts::*;
+use super::handles::{self, RequestEntry, REQUESTS};
+use super::requests::Completion;
+use super::shim::{self, run, write_out};
+use crate::error::Result;
+use crate::mpi_err;
+use crate::pt2pt::Status;
+use std::os::raw::{c_int, c_void};
+
+#[derive(Clone, Copy)]
+pub struct Grequest {
+    query: MPI_Grequest_query_function,
+    free: MPI_Grequest_free_function,
+    cancel: MPI_Grequest_cancel_function,
+    extra_state: usize,
+    /// MPI_Grequest_complete was called.
+    complete: bool,
+    /// MPI_Request_free was called before completion: free_fn runs, and the entry goes,
+    /// at MPI_Grequest_complete.
+    freed: bool,
+}
+
+/// The generalized request at table index `i`, if it is one (a copy: callbacks run
+/// without the table's lock).
+fn callbacks(i: usize) -> Option<Grequest> {
+    match REQUESTS.lock().get(i) {
+        Some(RequestEntry::Grequest(g)) => Some(**g),
+        _ => None,
+    }
+}
+
+/// Whether the generalized request at table index `i` is complete (a freed one counts).
+pub fn is_complete(i: usize) -> bool {
+    callbacks(i).is_none_or(|g| g.complete)
+}
+
+/// Call query_fn: the status it fills in, and its return code.
+fn query(g: &Grequest) -> (Status, c_int) {
+    let mut st = MPI_Status {
+        count_lo: 0,
+        count_hi_and_cancelled: 0,
+        MPI_SOURCE: MPI_UNDEFINED,
+        MPI_TAG: MPI_UNDEFINED,
+        MPI_ERROR: MPI_SUCCESS,
+    };
+    let rc = match g.query {
+        // SAFETY: the application registered query_fn with this extra_state for this call.
+        Some(f) => unsafe { f(g.extra_state as *mut c_void, &mut st) },
+        None => MPI_SUCCESS,
+    };
+    let mut s = Status::received(st.MPI_SOURCE, st.MPI_TAG, 0, false);
+    // SAFETY: `st` is a valid status.
+    s.count = unsafe { args::status_bytes(&st) } as usize;
+    if st.count_hi_and_cancelled & 1 != 0 {
+        s.set_cancelled();
+    }
+    (s, rc)
+}
+
+fn call_free(g: &Grequest) -> c_int {
+    match g.free {
+        // SAFETY: as for query_fn.
+        Some(f) => unsafe { f(g.extra_state as *mut c_void) },
+        None => MPI_SUCCESS,
+    }
+}
+
+/// Finish the complete generalized request `*h` (table index `i`): query_fn for its
+/// status, then free_fn; the handle becomes MPI_REQUEST_NULL. The code is query_fn's,
+/// or free_fn's if query_fn succeeded (MPI-3.1 §12.2).
+pub fn finish(h: &mut MPI_Request, i: usize) -> Completion {
+    let Some(g) = callbacks(i) else {
+        *h = MPI_REQUEST_NULL;
+        return Completion::empty();
+    };
+    let (st, rc) = query(&g);
+    let frc = call_free(&g);
+    REQUESTS.lock().remove(i);
+    *h = MPI_REQUEST_NULL;
+    Completion {
+        status: st,
+        code: if rc != MPI_SUCCESS { rc } else { frc },
+        comm: MPI_COMM_WORLD,
+    }
+}
+
+/// MPI_Request_get_status: the status without freeing (None while incomplete).
+pub fn peek(i: usize) -> Option<(Status, c_int)> {
+    let g = callbacks(i)?;
+    g.complete.then(|| query(&g))
+}
+
+/// MPI_Request_free on the generalized request at index `i`: free_fn now if complete,
+/// else at MPI_Grequest_complete.
+pub fn free(i: usize) -> Result<()> {
+    let g = {
+        let mut t = REQUESTS.lock();
+        match t.get_mut(i) {
+            Some(RequestEntry::Grequest(g)) if !g.complete => {
+                g.freed = true;
+                return Ok(());
+            }
+            Some(RequestEntry::Grequest(_)) => match t.remove(i) {
+                Some(RequestEntry::Grequest(g)) => g,
+                _ => unreachable!("checked above"),
+            },
+            _ => return Ok(()),
+        }
+    };
+    super::requests::code_result(call_free(&g))
+}
+
+/// MPI_Cancel: cancel_fn, told whether the request is complete.
+pub fn cancel(i: usize) -> Result<()> {
+    let Some(g) = callbacks(i) else {
+        return Ok(());
+    };
+    let rc = match g.cancel {
+        // SAFETY: as for query_fn.
+        Some(f) => unsafe { f(g.extra_state as *mut c_void, g.complete as c_int) },
+        None => MPI_SUCCESS,
+    };
+    super::requests::code_result(rc)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Grequest_start(
+    query_fn: MPI_Grequest_query_function,
+    free_fn: MPI_Grequest_free_function,
+    cancel_fn: MPI_Grequest_cancel_function,
+    extra_state: *mut c_void,
+    request: *mut MPI_Request,
+) -> c_int {
+    run("MPI_Grequest_start", MPI_COMM_WORLD, || {
+        shim::world()?;
+        if request.is_null() {
+            return mpi_err!(Arg, "NULL request pointer");
+        }
+        let g = Grequest {
+            query: query_fn,
+            free: free_fn,
+            cancel: cancel_fn,
+            extra_state: extra_state as usize,
+            complete: false,
+            freed: false,
+        };
+        write_out(
+            request,
+            handles::new_request(RequestEntry::Grequest(Box::new(g))),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Grequest_complete(request: MPI_Request) -> c_int {
+    run("MPI_Grequest_complete", MPI_COMM_WORLD, || {
+        let w = shim::world()?;
+        let bad = || mpi_err!(Request, "{request:#x} is not a generalized request");
+        let Some(i) = handles::request_index(request) else {
+            return bad();
+        };
+        let freed = {
+            let mut t = REQUESTS.lock();
+            match t.get_mut(i) {
+                Some(RequestEntry::Grequest(g)) if !g.complete => {
+                    g.complete = true;
+                    if g.freed {
+                        t.remove(i)
+                    } else {
+                        None
+                    }
+                }
+                Some(RequestEntry::Grequest(_)) => {
+                    return mpi_err!(Request, "generalized request completed twice")
+                }
+                _ => return bad(),
+            }
+        };
+        // A waiter in another thread may be asleep on this request.
+        w.progress.wake();
+        match freed {
+            Some(RequestEntry::Grequest(g)) => super::requests::code_result(call_free(&g)),
+            _ => Ok(()),
+        }
+    })
+}
+
+/// A status pointer an MPI_Status_set_* call may write (MPI_STATUS_IGNORE is no status).
+fn status_out(status: *mut MPI_Status) -> Result<*mut MPI_Status> {
+    if status.is_null() || status == MPI_STATUS_IGNORE {
+        return mpi_err!(Arg, "NULL or MPI_STATUS_IGNORE status");
+    }
+    Ok(status)
+}
+
+/// Record `count` elements of `datatype` in `status` (as their bytes, which is what
+/// MPI_Get_count and MPI_Get_elements read back).
+unsafe fn set_elements(status: *mut MPI_Status, datatype: MPI_Datatype, count: i64) -> Result<()> {
+    let st = status_out(status)?;
+    let ty = handles::any_datatype(datatype)?;
+    if count < 0 {
+        return mpi_err!(Count, "negative count {count}");
+    }
+    let Some(bytes) = (count as u64).checked_mul(ty.size as u64) else {
+        return mpi_err!(Count, "count {count} too large");
+    };
+    if bytes >> 62 != 0 {
+        return mpi_err!(Count, "count {count} too large");
+    }
+    (*st).count_lo = bytes as u32 as c_int;
+    (*st).count_hi_and_cancelled =
+        (((bytes >> 32) as c_int) << 1) | ((*st).count_hi_and_cancelled & 1);
+    Ok(())
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Status_set_elements(
+    status: *mut MPI_Status,
+    datatype: MPI_Datatype,
+    count: c_int,
+) -> c_int {
+    run("MPI_Status_set_elements", MPI_COMM_WORLD, || {
+        set_elements(status, datatype, count as i64)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Status_set_elements_x(
+    status: *mut MPI_Status,
+    datatype: MPI_Datatype,
+    count: MPI_Count,
+) -> c_int {
+    run("MPI_Status_set_elements_x", MPI_COMM_WORLD, || {
+        set_elements(status, datatype, count)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Status_set_cancelled(status: *mut MPI_Status, flag: c_int) -> c_int {
+    run("MPI_Status_set_cancelled", MPI_COMM_WORLD, || {
+        let st = status_out(status)?;
+        (*st).count_hi_and_cancelled = ((*st).count_hi_and_cancelled & !1) | (flag != 0) as c_int;
+        Ok(())
+    })
+}
+
+/// The five integers of a status, in MPICH's order (the Fortran status has the same).
+const STATUS_INTS: usize = MPI_F_STATUS_SIZE as usize;
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Status_c2f(
+    c_status: *const MPI_Status,
+    f_status: *mut MPI_Fint,
+) -> c_int {
+    run("MPI_Status_c2f", MPI_COMM_WORLD, || {
+        if c_status.is_null() || std::ptr::eq(c_status, MPI_STATUS_IGNORE) {
+            return mpi_err!(Arg, "NULL or MPI_STATUS_IGNORE C status");
+        }
+        if f_status.is_null() {
+            return mpi_err!(Arg, "NULL Fortran status");
+        }
+        // SAFETY: MPI_Status is five C ints (asserted in consts.rs), MPI_Fint is int.
+        std::ptr::copy(c_status as *const MPI_Fint, f_status, STATUS_INTS);
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Status_f2c(
+    f_status: *const MPI_Fint,
+    c_status: *mut MPI_Status,
+) -> c_int {
+    run("MPI_Status_f2c", MPI_COMM_WORLD, || {
+        if f_status.is_null() || std::ptr::eq(f_status, MPI_F_STATUS_IGNORE.0) {
+            return mpi_err!(Arg, "NULL or MPI_F_STATUS_IGNORE Fortran status");
+        }
+        if c_status.is_null() || c_status == MPI_STATUS_IGNORE {
+            return mpi_err!(Arg, "NULL or MPI_STATUS_IGNORE C status");
+        }
+        // SAFETY: as in MPI_Status_c2f.
+        std::ptr::copy(f_status, c_status as *mut MPI_Fint, STATUS_INTS);
+        Ok(())
+    })
+}
