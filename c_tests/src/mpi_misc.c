@@ -309,6 +309,25 @@ static void window_calls(void)
     free(mem);
 }
 
+/* A periodic ring of one or two processes: both neighbours are the same process, and the
+ * block sent to the negative neighbour arrives in its positive slot (MPI-4.0 8.6). */
+static void ring_neighbors(void)
+{
+    int rank, n, sbuf[2] = {-1, 1}, rbuf[2] = {0, 0}, periods[1] = {1};
+    MPI_Comm pair, ring;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_split(MPI_COMM_WORLD, rank < 2 ? 0 : MPI_UNDEFINED, rank, &pair);
+    if (pair == MPI_COMM_NULL)
+        return;
+    MPI_Comm_size(pair, &n);
+    CHECK_MPI(MPI_Cart_create(pair, 1, &n, periods, 0, &ring));
+    CHECK_MPI(MPI_Neighbor_alltoall(sbuf, 1, MPI_INT, rbuf, 1, MPI_INT, ring));
+    CHECK(rbuf[0] == 1 && rbuf[1] == -1, "ring of %d: got (%d,%d), want (1,-1)", n, rbuf[0],
+          rbuf[1]);
+    MPI_Comm_free(&ring);
+    MPI_Comm_free(&pair);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -323,6 +342,7 @@ int main(int argc, char **argv)
     info_calls(argc, argv);
     keyval_refs();
     window_calls();
+    ring_neighbors();
     ct_ok("mpi_misc");
     MPI_Finalize();
     return 0;

@@ -1530,8 +1530,19 @@ unsafe fn neighbor_impl(
     let rs = recv.resolve(sources.len())?;
     not_in_place(sendbuf, ss.counts.iter().sum(), "sendbuf")?;
     not_in_place(recvbuf, rs.counts.iter().sum(), "recvbuf")?;
-    let sends = ss.bufs(sendbuf)?;
+    let (mut dests, mut sends) = (dests, ss.bufs(sendbuf)?);
     let recvs = rs.bufs(recvbuf)?;
+    if super::topo::is_cart(comm)? {
+        // In each dimension the block for the negative neighbour goes after the one for
+        // the positive neighbour: when both are the same process (a periodic dimension of
+        // one or two), messages from one peer match in order, and its receive for our
+        // side in its negative direction (us, seen from there) comes first (MPI-4.0
+        // §8.6, MPICH's coll/ring_neighbor_alltoall).
+        for pair in (0..dests.len() / 2).map(|d| 2 * d) {
+            dests.swap(pair, pair + 1);
+            sends.swap(pair, pair + 1);
+        }
+    }
     launch(
         w,
         coll::neighbor::neighbor_alltoallw(p, &sources, &dests, &sends, &recvs),

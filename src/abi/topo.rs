@@ -123,6 +123,14 @@ pub fn neighbors(comm: MPI_Comm) -> Result<(Vec<i32>, Vec<i32>)> {
     Ok((c(src), c(dst)))
 }
 
+/// Whether `comm` has a Cartesian topology.
+pub fn is_cart(comm: MPI_Comm) -> Result<bool> {
+    Ok(matches!(
+        topology(comm)?.as_deref(),
+        Some(Topology::Cart(_))
+    ))
+}
+
 /// Register a new communicator with its topology (or MPI_COMM_NULL for None).
 fn publish(
     c: Option<Arc<crate::comm::Communicator>>,
