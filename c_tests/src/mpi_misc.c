@@ -309,6 +309,30 @@ static void window_calls(void)
     free(mem);
 }
 
+/* Atomics on our own attached memory of a dynamic window (served by our own RMA helper:
+ * MPICH's rma/linked_list; it was refused as "no such peer"). */
+static void dynamic_self(void)
+{
+    int rank, mem[2] = {10, 20}, one = 1, old = -1, cmp = 20, swap = 7;
+    MPI_Aint disp;
+    MPI_Win win;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    CHECK_MPI(MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &win));
+    CHECK_MPI(MPI_Win_attach(win, mem, sizeof mem));
+    MPI_Get_address(mem, &disp);
+    CHECK_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, rank, 0, win));
+    CHECK_MPI(MPI_Fetch_and_op(&one, &old, MPI_INT, rank, disp, MPI_SUM, win));
+    CHECK_MPI(MPI_Win_flush(rank, win));
+    CHECK(old == 10, "fetch_and_op fetched %d", old);
+    CHECK_MPI(MPI_Compare_and_swap(&swap, &cmp, &old, MPI_INT, rank, disp + sizeof(int), win));
+    CHECK_MPI(MPI_Accumulate(&one, 1, MPI_INT, rank, disp, 1, MPI_INT, MPI_SUM, win));
+    CHECK_MPI(MPI_Win_unlock(rank, win));
+    CHECK(old == 20 && mem[0] == 12 && mem[1] == 7, "after: old %d mem (%d,%d)", old, mem[0],
+          mem[1]);
+    CHECK_MPI(MPI_Win_detach(win, mem));
+    CHECK_MPI(MPI_Win_free(&win));
+}
+
 /* A periodic ring of one or two processes: both neighbours are the same process, and the
  * block sent to the negative neighbour arrives in its positive slot (MPI-4.0 8.6). */
 static void ring_neighbors(void)
@@ -343,6 +367,7 @@ int main(int argc, char **argv)
     keyval_refs();
     window_calls();
     ring_neighbors();
+    dynamic_self();
     ct_ok("mpi_misc");
     MPI_Finalize();
     return 0;

@@ -496,6 +496,18 @@ impl Window {
             }
         }
         let p = self.place(host, t, &target)?;
+        if p.mapped && (!self.settings.helper_atomics || target.rank == self.comm.rank) {
+            // Our own dynamic window: its memory is ours, applied here under the lock.
+            return self.with_acc_lock(host, t, || {
+                let mut cur = vec![0u8; w];
+                read_mapped(&p, &mut cur);
+                result[..w].copy_from_slice(&cur);
+                if cur == compare[..w] {
+                    write_mapped(&p, &origin[..w]);
+                }
+                Ok(())
+            });
+        }
         let inline = |v: &[u8]| {
             let mut b = [0u8; 8];
             b[..w.min(8)].copy_from_slice(&v[..w.min(8)]);

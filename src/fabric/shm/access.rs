@@ -61,9 +61,6 @@ impl PeerAccess {
         rkey: RemoteKey,
     ) -> Result<(), RailError> {
         let pid = *self.pids.get(peer).ok_or(RailError::NoSuchPeer(peer))?;
-        if peer == self.me {
-            return Err(RailError::NoSuchPeer(peer));
-        }
         // SAFETY: the peer's table lies in the segment we keep mapped.
         unsafe {
             keys::check(
@@ -74,6 +71,25 @@ impl PeerAccess {
             )
         }
         .map_err(RailError::Key)?;
+        if peer == self.me {
+            // Loopback (a helper serving its own process): the key was checked like any
+            // other; both sides are our own memory.
+            let total = |v: &[Span]| v.iter().map(|s| s.len).sum::<u64>();
+            if total(local) != total(remote) {
+                return Err(RailError::Access(std::io::Error::other(
+                    "local and remote lengths differ",
+                )));
+            }
+            // SAFETY: the remote spans are registered memory of this process (key checked
+            // with the rights `op` needs); the local ones are valid by the caller's contract.
+            unsafe {
+                match op {
+                    RdmaOp::Read => copy_spans(remote, local),
+                    RdmaOp::Write => copy_spans(local, remote),
+                }
+            }
+            return Ok(());
+        }
         let res = match (local, remote) {
             // One range each side: no vectors to build.
             ([l], [r]) if l.len == r.len => {
@@ -114,5 +130,34 @@ impl PeerAccess {
             }
         };
         res.map_err(RailError::Access)
+    }
+}
+
+/// Copies the bytes of the `from` spans into the `to` spans, in order (equal totals).
+///
+/// # Safety
+/// Every span is valid memory of this process: `from` readable, `to` writable.
+unsafe fn copy_spans(from: &[Span], to: &[Span]) {
+    let (mut i, mut io, mut j, mut jo) = (0, 0u64, 0, 0u64);
+    while i < from.len() && j < to.len() {
+        let n = (from[i].len - io).min(to[j].len - jo);
+        // SAFETY: the caller's contract; `n` stays inside both current spans.
+        unsafe {
+            std::ptr::copy(
+                (from[i].addr + io) as *const u8,
+                (to[j].addr + jo) as *mut u8,
+                n as usize,
+            )
+        };
+        io += n;
+        jo += n;
+        if io == from[i].len {
+            i += 1;
+            io = 0;
+        }
+        if jo == to[j].len {
+            j += 1;
+            jo = 0;
+        }
     }
 }
