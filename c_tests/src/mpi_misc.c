@@ -333,6 +333,48 @@ static void dynamic_self(void)
     CHECK_MPI(MPI_Win_free(&win));
 }
 
+/* Put and get from one attached region of a dynamic window into the next one adjacent to
+ * it (MPICH's rma/win_dynamic_rma_flush_get: "not in an attached region" before). */
+static void dynamic_span(void)
+{
+    static int mem[64];
+    int rank, size, i, out[48], back[48];
+    MPI_Aint mine, *addrs;
+    MPI_Win win;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    addrs = malloc(size * sizeof(MPI_Aint));
+    for (i = 0; i < 64; i++)
+        mem[i] = -1;
+    CHECK_MPI(MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &win));
+    CHECK_MPI(MPI_Win_attach(win, mem, 32 * sizeof(int)));
+    CHECK_MPI(MPI_Win_attach(win, mem + 32, 32 * sizeof(int)));
+    MPI_Get_address(mem + 8, &mine);
+    MPI_Allgather(&mine, 1, MPI_AINT, addrs, 1, MPI_AINT, MPI_COMM_WORLD);
+    int to = (rank + 1) % size, from = (rank + size - 1) % size;
+    for (i = 0; i < 48; i++)
+        out[i] = 1000 * rank + i;
+    CHECK_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, to, 0, win));
+    CHECK_MPI(MPI_Put(out, 48, MPI_INT, to, addrs[to], 48, MPI_INT, win));
+    CHECK_MPI(MPI_Win_unlock(to, win));
+    MPI_Barrier(MPI_COMM_WORLD);
+    for (i = 0; i < 64; i++) {
+        int want = i >= 8 && i < 56 ? 1000 * from + i - 8 : -1;
+        CHECK(mem[i] == want, "span put: mem[%d] = %d, want %d", i, mem[i], want);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    CHECK_MPI(MPI_Win_lock(MPI_LOCK_SHARED, to, 0, win));
+    CHECK_MPI(MPI_Get(back, 48, MPI_INT, to, addrs[to], 48, MPI_INT, win));
+    CHECK_MPI(MPI_Win_unlock(to, win));
+    for (i = 0; i < 48; i++)
+        CHECK(back[i] == out[i], "span get: [%d] = %d, want %d", i, back[i], out[i]);
+    MPI_Barrier(MPI_COMM_WORLD);
+    CHECK_MPI(MPI_Win_detach(win, mem));
+    CHECK_MPI(MPI_Win_detach(win, mem + 32));
+    CHECK_MPI(MPI_Win_free(&win));
+    free(addrs);
+}
+
 /* A periodic ring of one or two processes: both neighbours are the same process, and the
  * block sent to the negative neighbour arrives in its positive slot (MPI-4.0 8.6). */
 static void ring_neighbors(void)
@@ -368,6 +410,7 @@ int main(int argc, char **argv)
     window_calls();
     ring_neighbors();
     dynamic_self();
+    dynamic_span();
     ct_ok("mpi_misc");
     MPI_Finalize();
     return 0;

@@ -52,6 +52,10 @@ struct Placed {
     mapped: bool,
     peer: usize,
     rkey: RemoteKey,
+    /// The span crosses from one attached region of a dynamic window into the next: no
+    /// one key covers it, so the target's helper (which checks its regions itself) moves
+    /// it.
+    regions: bool,
 }
 
 impl Window {
@@ -70,21 +74,22 @@ impl Window {
             _ => r.disp as i128 * t.disp_unit as i128,
         };
         let (lo, hi) = (disp_bytes + lo, disp_bytes + hi);
+        let mut regions = false;
         if lo < hi {
             let ok = match t.reach {
-                Reach::Dynamic { .. } => match t
-                    .ctrl
-                    .regions(host)
-                    .map_err(|e| rail_err(r.rank, e))?
-                    .iter()
-                    .find(|g| g.holds(lo, hi))
-                {
-                    Some(g) => {
-                        rkey = g.rkey;
-                        true
+                Reach::Dynamic { .. } => {
+                    let attached = t.ctrl.regions(host).map_err(|e| rail_err(r.rank, e))?;
+                    match attached.iter().find(|g| g.holds(lo, hi)) {
+                        Some(g) => {
+                            rkey = g.rkey;
+                            true
+                        }
+                        None => {
+                            regions = super::control::covered(&attached, lo, hi);
+                            regions
+                        }
                     }
-                    None => false,
-                },
+                }
                 _ => lo >= 0 && hi <= t.size as i128,
             };
             if !ok {
@@ -109,6 +114,7 @@ impl Window {
             mapped,
             peer,
             rkey,
+            regions,
         })
     }
 
@@ -221,7 +227,9 @@ impl Window {
             }
         }
         let p = self.place(host, t, &target)?;
-        if self.settings.helper_transfers && target.rank != self.comm.rank {
+        if (self.settings.helper_transfers && target.rank != self.comm.rank)
+            || (p.regions && !p.mapped)
+        {
             // Host-assisted: one packed stream; the target's helper scatters it.
             let mut data = Vec::new();
             // SAFETY: the origin buffer holds `count` elements (MPI's contract).
@@ -270,7 +278,9 @@ impl Window {
             }
         }
         let p = self.place(host, t, &target)?;
-        if self.settings.helper_transfers && target.rank != self.comm.rank {
+        if (self.settings.helper_transfers && target.rank != self.comm.rank)
+            || (p.regions && !p.mapped)
+        {
             // Host-assisted: the target's helper gathers into one stream here.
             let mut data = vec![0u8; target.dtype.size * target.count];
             let d = transfer_desc(Kind::Get, &p, 0, data.as_mut_ptr() as u64);

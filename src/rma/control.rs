@@ -41,6 +41,23 @@ impl Region {
     }
 }
 
+/// Whether `[lo, hi)` lies inside the union of `regions` (an access may run from one
+/// attached region into the next one adjacent to it, as MPICH allows).
+pub fn covered(regions: &[Region], lo: i128, hi: i128) -> bool {
+    let mut pos = lo;
+    while pos < hi {
+        match regions
+            .iter()
+            .find(|g| g.holds(pos, pos + 1))
+            .map(|g| g.addr as i128 + g.len as i128)
+        {
+            Some(end) => pos = end,
+            None => return false,
+        }
+    }
+    true
+}
+
 /// Regions a dynamic window may have attached at once on one rank.
 pub const MAX_REGIONS: usize = 256;
 

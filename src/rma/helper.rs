@@ -389,9 +389,7 @@ fn pieces(
         let start = d.target.checked_add(off).ok_or("offset overflows")?;
         let end = start.checked_add(len).ok_or("length overflows")?;
         let inside = if w.dynamic {
-            regions
-                .iter()
-                .any(|g| start >= g.addr && end <= g.addr.saturating_add(g.len))
+            super::control::covered(&regions, start as i128, end as i128)
         } else {
             end <= w.size
         };
