@@ -375,6 +375,30 @@ static void dynamic_span(void)
     free(addrs);
 }
 
+/* Calls that complete one operation leave MPI_ERROR alone (MPI-3.1 3.2.5; MPICH's
+ * pt2pt/mprobe checks it): Recv, Wait, Probe, Mprobe, Mrecv. */
+static void status_error_kept(void)
+{
+    int x = 5, y = 0;
+    MPI_Status st;
+    MPI_Request r;
+    MPI_Message m;
+    st.MPI_ERROR = MPI_ERR_DIMS;
+    CHECK_MPI(MPI_Sendrecv(&x, 1, MPI_INT, 0, 3, &y, 1, MPI_INT, 0, 3, MPI_COMM_SELF, &st));
+    CHECK(st.MPI_ERROR == MPI_ERR_DIMS && y == 5, "Sendrecv set MPI_ERROR to %d", st.MPI_ERROR);
+    CHECK_MPI(MPI_Isend(&x, 1, MPI_INT, 0, 4, MPI_COMM_SELF, &r));
+    CHECK_MPI(MPI_Probe(0, 4, MPI_COMM_SELF, &st));
+    CHECK(st.MPI_ERROR == MPI_ERR_DIMS, "Probe set MPI_ERROR to %d", st.MPI_ERROR);
+    CHECK_MPI(MPI_Mprobe(0, 4, MPI_COMM_SELF, &m, &st));
+    CHECK(st.MPI_ERROR == MPI_ERR_DIMS, "Mprobe set MPI_ERROR to %d", st.MPI_ERROR);
+    CHECK_MPI(MPI_Mrecv(&y, 1, MPI_INT, &m, &st));
+    CHECK(st.MPI_ERROR == MPI_ERR_DIMS, "Mrecv set MPI_ERROR to %d", st.MPI_ERROR);
+    CHECK_MPI(MPI_Wait(&r, &st));
+    CHECK(st.MPI_ERROR == MPI_ERR_DIMS, "Wait set MPI_ERROR to %d", st.MPI_ERROR);
+    CHECK_MPI(MPI_Recv(&y, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_SELF, &st));
+    CHECK(st.MPI_ERROR == MPI_ERR_DIMS && st.MPI_SOURCE == MPI_PROC_NULL, "Recv(PROC_NULL)");
+}
+
 /* A periodic ring of one or two processes: both neighbours are the same process, and the
  * block sent to the negative neighbour arrives in its positive slot (MPI-4.0 8.6). */
 static void ring_neighbors(void)
@@ -411,6 +435,7 @@ int main(int argc, char **argv)
     ring_neighbors();
     dynamic_self();
     dynamic_span();
+    status_error_kept();
     ct_ok("mpi_misc");
     MPI_Finalize();
     return 0;

@@ -157,6 +157,23 @@ pub unsafe fn write_status(st: *mut MPI_Status, s: &Status, error: c_int) {
     (*st).MPI_ERROR = error;
 }
 
+/// Fill a status for a call that completes one operation (MPI-3.1 §3.2.5: only the calls
+/// that can return MPI_ERR_IN_STATUS set MPI_ERROR; the others leave it as it was, as
+/// MPICH does, unless there is an error to record).
+///
+/// # Safety
+/// As for `write_status`.
+pub unsafe fn write_single_status(st: *mut MPI_Status, s: &Status, error: c_int) {
+    if st.is_null() || st as usize == 1 {
+        return;
+    }
+    let kept = (*st).MPI_ERROR;
+    write_status(st, s, error);
+    if error == MPI_SUCCESS {
+        (*st).MPI_ERROR = kept;
+    }
+}
+
 /// The status of a receive from MPI_PROC_NULL (and of a null request).
 pub fn empty_status(source: c_int) -> Status {
     Status::received(source, MPI_ANY_TAG, 0, false)

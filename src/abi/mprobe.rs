@@ -5,7 +5,7 @@
 //! is an entry of the request table (MPICH's messages are requests too:
 //! MPI_MESSAGE_NULL is MPI_REQUEST_NULL's value).
 
-use super::args::{self, write_status, Source};
+use super::args::{self, write_single_status, Source};
 use super::consts::*;
 use super::handles::{self, RequestEntry, REQUESTS};
 use super::requests::{self, msg_buf};
@@ -60,7 +60,7 @@ pub unsafe extern "C" fn PMPI_Mprobe(
             return mpi_err!(Arg, "NULL message pointer");
         }
         let (h, st) = probe(source, tag, comm, true)?.expect("a blocking probe finds one");
-        write_status(status, &st, MPI_SUCCESS);
+        write_single_status(status, &st, MPI_SUCCESS);
         write_out(message, h)
     })
 }
@@ -81,7 +81,7 @@ pub unsafe extern "C" fn PMPI_Improbe(
         }
         match probe(source, tag, comm, false)? {
             Some((h, st)) => {
-                write_status(status, &st, MPI_SUCCESS);
+                write_single_status(status, &st, MPI_SUCCESS);
                 write_out(message, h)?;
                 write_out(flag, 1)
             }
@@ -160,7 +160,7 @@ pub unsafe extern "C" fn PMPI_Mrecv(
         args::status_arg(status)?;
         let started = start_mrecv(buf, count, datatype, message, &comm)?;
         let c = requests::wait(&mut requests::handle_for(started, comm.get())?)?;
-        write_status(status, &c.status, c.code);
+        write_single_status(status, &c.status, c.code);
         requests::code_result(c.code)
     })
 }

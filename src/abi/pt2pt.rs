@@ -99,7 +99,7 @@ pub unsafe extern "C" fn PMPI_Recv(
         let tag = args::recv_tag(tag)?;
         let src = match args::source(&c, source)? {
             Source::Null => {
-                write_status(status, &args::empty_status(MPI_PROC_NULL), MPI_SUCCESS);
+                args::write_single_status(status, &args::empty_status(MPI_PROC_NULL), MPI_SUCCESS);
                 return Ok(());
             }
             s => s.as_option(),
@@ -110,7 +110,7 @@ pub unsafe extern "C" fn PMPI_Recv(
         } else {
             MPI_SUCCESS
         };
-        write_status(status, &st, code);
+        args::write_single_status(status, &st, code);
         requests::code_result(code)
     })
 }
@@ -292,7 +292,7 @@ pub unsafe extern "C" fn PMPI_Sendrecv(
         let rs = spec(false, false, recvbuf, recvcount, recvtype, source, recvtag);
         let ss = spec(true, false, sendbuf, sendcount, sendtype, dest, sendtag);
         let c = wait_sendrecv(start_sendrecv(&ss, &rs, None, comm)?, comm)?;
-        write_status(status, &c.status, c.code);
+        args::write_single_status(status, &c.status, c.code);
         requests::code_result(c.code)
     })
 }
@@ -317,7 +317,7 @@ pub unsafe extern "C" fn PMPI_Sendrecv_replace(
         // Send from a packed copy, receive into the buffer itself.
         let copy = replace_copy(buf, count, datatype)?;
         let c = wait_sendrecv(start_sendrecv(&ss, &rs, Some(&copy), comm)?, comm)?;
-        write_status(status, &c.status, c.code);
+        args::write_single_status(status, &c.status, c.code);
         requests::code_result(c.code)
     })
 }
@@ -426,7 +426,7 @@ pub unsafe extern "C" fn PMPI_Wait(request: *mut MPI_Request, status: *mut MPI_S
         args::status_arg(status)?;
         let c = requests::wait(request)?;
         comm.set(c.comm);
-        write_status(status, &c.status, c.code);
+        args::write_single_status(status, &c.status, c.code);
         requests::code_result(c.code)
     })
 }
@@ -446,7 +446,7 @@ pub unsafe extern "C" fn PMPI_Test(
             Some(c) => {
                 comm.set(c.comm);
                 write_out(flag, 1)?;
-                write_status(status, &c.status, c.code);
+                args::write_single_status(status, &c.status, c.code);
                 requests::code_result(c.code)
             }
             None => write_out(flag, 0),
@@ -553,13 +553,13 @@ pub unsafe extern "C" fn PMPI_Waitany(
         match requests::wait_some(&ids, true)?.first() {
             None => {
                 write_out(index, MPI_UNDEFINED)?;
-                write_status(status, &args::empty_status(MPI_ANY_SOURCE), MPI_SUCCESS);
+                args::write_single_status(status, &args::empty_status(MPI_ANY_SOURCE), MPI_SUCCESS);
                 Ok(())
             }
             Some(&i) => {
                 let c = requests::complete_done(hs, i, ids[i])?;
                 write_out(index, i as c_int)?;
-                write_status(status, &c.status, c.code);
+                args::write_single_status(status, &c.status, c.code);
                 requests::code_result(c.code)
             }
         }
@@ -582,7 +582,7 @@ pub unsafe extern "C" fn PMPI_Testany(
         if requests::none_active(&ids) {
             write_out(flag, 1)?;
             write_out(index, MPI_UNDEFINED)?;
-            write_status(status, &args::empty_status(MPI_ANY_SOURCE), MPI_SUCCESS);
+            args::write_single_status(status, &args::empty_status(MPI_ANY_SOURCE), MPI_SUCCESS);
             return Ok(());
         }
         match requests::wait_some(&ids, false)?.first() {
@@ -594,7 +594,7 @@ pub unsafe extern "C" fn PMPI_Testany(
                 let c = requests::complete_done(hs, i, ids[i])?;
                 write_out(flag, 1)?;
                 write_out(index, i as c_int)?;
-                write_status(status, &c.status, c.code);
+                args::write_single_status(status, &c.status, c.code);
                 requests::code_result(c.code)
             }
         }
@@ -718,7 +718,7 @@ pub unsafe extern "C" fn PMPI_Request_get_status(
         match done {
             Some((st, code)) => {
                 write_out(flag, 1)?;
-                write_status(status, &st, code);
+                args::write_single_status(status, &st, code);
                 requests::code_result(code)
             }
             None => write_out(flag, 0),
@@ -766,13 +766,13 @@ pub unsafe extern "C" fn PMPI_Probe(
         let tag = args::recv_tag(tag)?;
         let src = match args::source(&c, source)? {
             Source::Null => {
-                write_status(status, &args::empty_status(MPI_PROC_NULL), MPI_SUCCESS);
+                args::write_single_status(status, &args::empty_status(MPI_PROC_NULL), MPI_SUCCESS);
                 return Ok(());
             }
             s => s.as_option(),
         };
         let st = w.probe(&c, src, tag);
-        write_status(status, &st, MPI_SUCCESS);
+        args::write_single_status(status, &st, MPI_SUCCESS);
         Ok(())
     })
 }
@@ -795,14 +795,14 @@ pub unsafe extern "C" fn PMPI_Iprobe(
         let tag = args::recv_tag(tag)?;
         let src = match args::source(&c, source)? {
             Source::Null => {
-                write_status(status, &args::empty_status(MPI_PROC_NULL), MPI_SUCCESS);
+                args::write_single_status(status, &args::empty_status(MPI_PROC_NULL), MPI_SUCCESS);
                 return write_out(flag, 1);
             }
             s => s.as_option(),
         };
         match w.iprobe(&c, src, tag) {
             Some(st) => {
-                write_status(status, &st, MPI_SUCCESS);
+                args::write_single_status(status, &st, MPI_SUCCESS);
                 write_out(flag, 1)
             }
             None => write_out(flag, 0),
