@@ -399,6 +399,28 @@ static void status_error_kept(void)
     CHECK(st.MPI_ERROR == MPI_ERR_DIMS && st.MPI_SOURCE == MPI_PROC_NULL, "Recv(PROC_NULL)");
 }
 
+/* MPI-4's MPI_Comm_idup_with_info: a congruent communicator once the request completes. */
+static void idup_info(void)
+{
+    MPI_Comm dup;
+    MPI_Request r;
+    MPI_Info info;
+    int result, sum = 0, one = 1, size;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "mpi_assert_no_any_tag", "true");
+    CHECK_MPI(MPI_Comm_idup_with_info(MPI_COMM_WORLD, info, &dup, &r));
+    MPI_Info_free(&info);
+    CHECK_MPI(MPI_Wait(&r, MPI_STATUS_IGNORE));
+    CHECK_MPI(MPI_Comm_compare(MPI_COMM_WORLD, dup, &result));
+    CHECK(result == MPI_CONGRUENT, "idup_with_info: compare gave %d", result);
+    CHECK_MPI(MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, dup));
+    CHECK(sum == size, "allreduce on the dup: %d", sum);
+    CHECK(MPI_Comm_idup_with_info(MPI_COMM_WORLD, (MPI_Info)0x1234, &dup, &r) == MPI_ERR_INFO,
+          "an invalid info accepted");
+    CHECK_MPI(MPI_Comm_free(&dup));
+}
+
 /* A periodic ring of one or two processes: both neighbours are the same process, and the
  * block sent to the negative neighbour arrives in its positive slot (MPI-4.0 8.6). */
 static void ring_neighbors(void)
@@ -436,6 +458,7 @@ int main(int argc, char **argv)
     dynamic_self();
     dynamic_span();
     status_error_kept();
+    idup_info();
     ct_ok("mpi_misc");
     MPI_Finalize();
     return 0;

@@ -87,6 +87,21 @@ pub unsafe extern "C" fn PMPI_Comm_dup_with_info(
     })
 }
 
+/// MPI-4.0's MPI_Comm_idup_with_info: MPI_Comm_idup with hints (checked; none is used).
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Comm_idup_with_info(
+    comm: MPI_Comm,
+    info: MPI_Info,
+    newcomm: *mut MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    let rc = run("MPI_Comm_idup_with_info", comm, || super::info::check(info));
+    if rc != MPI_SUCCESS {
+        return rc;
+    }
+    PMPI_Comm_idup(comm, newcomm, request)
+}
+
 /// A context id no communicator uses: the stand-in behind an MPI_Comm_idup handle until
 /// the agreement completes (MPI forbids using the handle before).
 const CTX_PENDING: u32 = u32::MAX - 7;

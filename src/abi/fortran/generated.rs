@@ -14,7 +14,7 @@ use std::os::raw::{c_char, c_int, c_void};
 use std::ptr::null_mut;
 
 /// Number of C functions with a Fortran binding here.
-pub const BOUND: usize = 316;
+pub const BOUND: usize = 317;
 
 extern "C" {
     fn PMPI_Abort(comm: MPI_Comm, errorcode: c_int) -> c_int;
@@ -75,6 +75,7 @@ extern "C" {
     fn PMPI_Comm_get_name(comm: MPI_Comm, comm_name: *mut c_char, resultlen: *mut c_int) -> c_int;
     fn PMPI_Comm_group(comm: MPI_Comm, group: *mut MPI_Group) -> c_int;
     fn PMPI_Comm_idup(comm: MPI_Comm, newcomm: *mut MPI_Comm, request: *mut MPI_Request) -> c_int;
+    fn PMPI_Comm_idup_with_info(comm: MPI_Comm, info: MPI_Info, newcomm: *mut MPI_Comm, request: *mut MPI_Request) -> c_int;
     fn PMPI_Comm_rank(comm: MPI_Comm, rank: *mut c_int) -> c_int;
     fn PMPI_Comm_remote_group(comm: MPI_Comm, group: *mut MPI_Group) -> c_int;
     fn PMPI_Comm_remote_size(comm: MPI_Comm, size: *mut c_int) -> c_int;
@@ -998,6 +999,17 @@ pub unsafe extern "C" fn pmpi_comm_idup_(comm: *const MPI_Comm, newcomm: *mut MP
 #[no_mangle]
 pub unsafe extern "C" fn mpi_comm_idup_(comm: *const MPI_Comm, newcomm: *mut MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     pmpi_comm_idup_(comm, newcomm, request, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_comm_idup_with_info_(comm: *const MPI_Comm, info: *const MPI_Info, newcomm: *mut MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Comm_idup_with_info(*comm, *info, newcomm, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_comm_idup_with_info_(comm: *const MPI_Comm, info: *const MPI_Info, newcomm: *mut MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_comm_idup_with_info_(comm, info, newcomm, request, ierror)
 }
 
 #[no_mangle]
