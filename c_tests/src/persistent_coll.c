@@ -1,7 +1,8 @@
 /* persistent_coll: MPI-4 persistent collectives. Each request is made once and started for
  * several rounds; the buffers change between rounds, so every round must read them anew.
  * Bcast, Allreduce, Reduce, Gather(v), Scatter, Allgather, Alltoall(v), Reduce_scatter_block,
- * Scan, Exscan and Barrier, through MPI_Start/MPI_Wait and MPI_Startall/MPI_Waitall; a
+ * Scan, Exscan and Barrier, through MPI_Start/MPI_Wait and MPI_Startall/MPI_Waitall, also
+ * started in a different order on different ranks (only the _init order must match); a
  * request is inactive after its wait (MPI_Test on it is complete at once), MPI_Start of an
  * active one is MPI_ERR_REQUEST, and MPI_Request_free releases it. */
 #include "check.h"
@@ -135,6 +136,22 @@ int main(int argc, char **argv)
         CHECK(scan_out == (rank + 1) * (round + 1), "round %d scan %d", round, scan_out);
         if (rank > 0)
             CHECK(exscan_out == rank * (round + 1), "round %d exscan %d", round, exscan_out);
+    }
+    /* The order of the _init calls is what must match; ranks may start in any order. */
+    {
+        int a = -1, k;
+        MPI_Request q[2];
+        for (k = 0; k < 3; k++) {
+            CHECK_MPI(MPI_Bcast_init(&a, 1, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &q[0]));
+            CHECK_MPI(MPI_Barrier_init(MPI_COMM_WORLD, MPI_INFO_NULL, &q[1]));
+            a = rank == 0 ? 42 + k : -1;
+            CHECK_MPI(MPI_Start(&q[rank % 2]));
+            CHECK_MPI(MPI_Start(&q[1 - rank % 2]));
+            CHECK_MPI(MPI_Waitall(2, q, sts));
+            CHECK(a == 42 + k, "out-of-order starts: bcast gave %d", a);
+            MPI_Request_free(&q[0]);
+            MPI_Request_free(&q[1]);
+        }
     }
     for (i = 0; i < 13; i++) {
         CHECK_MPI(MPI_Request_free(&r[i]));

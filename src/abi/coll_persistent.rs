@@ -1,8 +1,9 @@
 //! Persistent collective operations (MPI-4.0 §6.13, which MPICH 4 builds link): the
-//! `_init` call checks the communicator, info and request arguments and keeps the call's
-//! arguments; every MPI_Start runs the matching nonblocking collective on them (its
-//! arguments are checked then, and its schedule takes the next collective sequence number,
-//! so all ranks must start in the same order, as MPI requires). Buffers and arrays stay the
+//! `_init` call checks the communicator, info and request arguments, keeps the call's
+//! arguments and takes the call's collective sequence number (the order of the `_init`
+//! calls is what must match across ranks, not the order of the starts); every MPI_Start
+//! runs the matching nonblocking collective on them under that number (its arguments are
+//! checked then). Buffers and arrays stay the
 //! application's until the request is freed, as MPI says; pointers are kept as addresses.
 
 use super::coll::{
@@ -16,6 +17,7 @@ use super::consts::*;
 use super::handles::{self, RequestEntry};
 use super::info;
 use super::shim::{self, run, write_out};
+use crate::coll::schedule::with_pinned_seq;
 use crate::mpi_err;
 use std::os::raw::{c_int, c_void};
 use std::sync::Arc;
@@ -36,11 +38,14 @@ unsafe fn init(
 ) -> c_int {
     run(func, comm, || {
         shim::world()?;
-        handles::comm(comm)?;
+        let c = handles::comm(comm)?;
         info::check(info)?;
         if request.is_null() {
             return mpi_err!(Arg, "NULL request pointer");
         }
+        // Its place in the collective order is taken now; every round runs under it.
+        let seq = c.next_coll_seq();
+        let start: StartColl = Arc::new(move |r| with_pinned_seq(seq, || start(r)));
         write_out(
             request,
             handles::new_request(RequestEntry::PersistentColl {

@@ -62,13 +62,30 @@ pub struct Schedule {
 // untouched until the collective completes; a schedule runs under the engine's lock.
 unsafe impl Send for Schedule {}
 
+thread_local! {
+    /// A sequence number taken earlier, for the next schedule made on this thread.
+    static PINNED_SEQ: std::cell::Cell<Option<u32>> = const { std::cell::Cell::new(None) };
+}
+
+/// Runs `f` with the next schedule made on this thread numbered `seq` (a number taken
+/// from `Communicator::next_coll_seq` before): a persistent collective takes its place
+/// in the collective order when it is initialized, and every start runs under it, so the
+/// members may start several in different orders (MPI-4.0 §6.13).
+pub fn with_pinned_seq<T>(seq: u32, f: impl FnOnce() -> T) -> T {
+    PINNED_SEQ.set(Some(seq));
+    let r = f();
+    PINNED_SEQ.set(None);
+    r
+}
+
 impl Schedule {
     /// A schedule on `comm`'s collective context for collective kind `kind` (0..64). Its
     /// tag combines the kind with the communicator's collective sequence number, so
     /// collectives in flight together (and the runtime's own fixed-tag collectives, which
     /// use tags below 64) never exchange messages by mistake.
     pub fn new(comm: &Communicator, kind: i32) -> Self {
-        let seq = (comm.next_coll_seq() % (1 << 24)) as i32;
+        let seq = PINNED_SEQ.take().unwrap_or_else(|| comm.next_coll_seq());
+        let seq = (seq % (1 << 24)) as i32;
         Schedule {
             ctx: comm.coll_ctx(),
             local_ctx: comm.local_comm().coll_ctx(),
