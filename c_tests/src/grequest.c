@@ -170,6 +170,12 @@ int main(int argc, char **argv)
     CHECK(got == big, "Get_elements_x gave %lld, set %lld", (long long)got, (long long)big);
     CHECK_MPI(MPI_Get_count(&st, MPI_INT, &cnt));
     CHECK(cnt == MPI_UNDEFINED, "Get_count of 2^31+5 ints gave %d", cnt);
+    /* The whole 63 bits of MPICH's layout (its pt2pt/big_count_status). */
+    MPI_Count huge = (MPI_Count)0x7654321ff1234567LL;
+    CHECK_MPI(MPI_Status_set_elements_x(&st, MPI_BYTE, huge));
+    CHECK_MPI(MPI_Get_elements_x(&st, MPI_BYTE, &got));
+    CHECK(got == huge, "Get_elements_x gave %llx, set %llx", (long long)got, (long long)huge);
+    CHECK_MPI(MPI_Status_set_elements_x(&st, MPI_INT, big));
     CHECK_MPI(MPI_Status_set_cancelled(&st, 0));
     CHECK_MPI(MPI_Test_cancelled(&st, &flag));
     CHECK(!flag, "set_cancelled(0) left it cancelled");

@@ -184,5 +184,5 @@ pub fn empty_status(source: c_int) -> Status {
 /// # Safety
 /// `st` is valid for reading.
 pub unsafe fn status_bytes(st: *const MPI_Status) -> u64 {
-    ((*st).count_lo as u32 as u64) | ((((*st).count_hi_and_cancelled >> 1) as u64) << 32)
+    ((*st).count_lo as u32 as u64) | ((((*st).count_hi_and_cancelled as u32) >> 1) as u64) << 32
 }

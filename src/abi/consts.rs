@@ -61,7 +61,7 @@ pub type MPI_Count = c_long;
 pub type MPI_Fint = c_int;
 
 /// Status of a completed receive: MPICH's layout, five `int`s. The received size in bytes is
-/// `count_lo` plus `(count_hi_and_cancelled >> 1) << 31`; bit 0 of `count_hi_and_cancelled`
+/// `count_lo` (unsigned) plus `(count_hi_and_cancelled >> 1) << 32`, 63 bits; bit 0 of `count_hi_and_cancelled`
 /// is the cancelled flag.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -213,7 +213,8 @@ unsafe fn set_elements(status: *mut MPI_Status, datatype: MPI_Datatype, count: i
     let Some(bytes) = (count as u64).checked_mul(ty.size as u64) else {
         return mpi_err!(Count, "count {count} too large");
     };
-    if bytes >> 62 != 0 {
+    // 63 bits: 32 in count_lo, 31 above the cancelled bit (MPICH's layout).
+    if bytes >> 63 != 0 {
         return mpi_err!(Count, "count {count} too large");
     }
     (*st).count_lo = bytes as u32 as c_int;
