@@ -59,6 +59,9 @@ int main(int argc, char **argv)
               (long)(seg_ints(r) * sizeof(int)));
         CHECK(du == (int)sizeof(int), "shared_query(%d): disp unit %d", r, du);
         CHECK(seg_ints(r) == 0 || ptr[r] != NULL, "shared_query(%d): NULL pointer", r);
+        /* a part of no bytes has no address (MPICH: NULL) */
+        CHECK(seg_ints(r) > 0 || ptr[r] == NULL, "shared_query(%d) of 0 bytes: %p", r,
+              (void *)ptr[r]);
         if (r == rank && mine > 0)
             CHECK(ptr[r] == base, "shared_query(self) %p differs from the allocated base %p",
                   (void *)ptr[r], (void *)base);

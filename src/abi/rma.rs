@@ -204,6 +204,9 @@ pub unsafe extern "C" fn PMPI_Win_shared_query(
     run_win("MPI_Win_shared_query", win, || {
         let w = handles::win(win)?;
         let (sz, du, base) = w.shared_query(win_rank(&w, rank)?)?;
+        // A part of no bytes has no address (MPICH answers NULL; its
+        // rma/win_shared_noncontig_put asserts it).
+        let base = if sz == 0 { 0 } else { base };
         write_out(size, sz as MPI_Aint)?;
         write_out(disp_unit, du as c_int)?;
         write_out(baseptr as *mut *mut c_void, base as *mut c_void)
