@@ -369,8 +369,6 @@ impl Rail for ShmRail {
 /// Two ends of a real shm rail (one segment, CMA), both in this process (for tests).
 #[cfg(test)]
 pub fn test_pair() -> (ShmRail, ShmRail) {
-    use std::sync::atomic::AtomicU32;
-    static N: AtomicU32 = AtomicU32::new(0);
     let settings = ShmSettings {
         ncells: 8,
         cell_size: 256,
