@@ -421,6 +421,41 @@ static void idup_info(void)
     CHECK_MPI(MPI_Comm_free(&dup));
 }
 
+/* A thousand regions attached to one dynamic window (MPICH's rma/window_attach; railmpi
+ * refused more than 256), the last one written by the next rank. */
+static void many_regions(void)
+{
+    enum { REGIONS = 1000 };
+    int rank, size, i, **bufs = malloc(REGIONS * sizeof(int *)), v;
+    MPI_Aint last, *addrs;
+    MPI_Win win;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    addrs = malloc(size * sizeof(MPI_Aint));
+    CHECK_MPI(MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &win));
+    for (i = 0; i < REGIONS; i++) {
+        bufs[i] = calloc(4, sizeof(int));
+        CHECK_MPI(MPI_Win_attach(win, bufs[i], 4 * sizeof(int)));
+    }
+    MPI_Get_address(bufs[REGIONS - 1], &last);
+    MPI_Allgather(&last, 1, MPI_AINT, addrs, 1, MPI_AINT, MPI_COMM_WORLD);
+    int to = (rank + 1) % size;
+    v = 500 + rank;
+    CHECK_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, to, 0, win));
+    CHECK_MPI(MPI_Put(&v, 1, MPI_INT, to, addrs[to] + 2 * sizeof(int), 1, MPI_INT, win));
+    CHECK_MPI(MPI_Win_unlock(to, win));
+    MPI_Barrier(MPI_COMM_WORLD);
+    CHECK(bufs[REGIONS - 1][2] == 500 + (rank + size - 1) % size, "last region holds %d",
+          bufs[REGIONS - 1][2]);
+    for (i = 0; i < REGIONS; i++) {
+        CHECK_MPI(MPI_Win_detach(win, bufs[i]));
+        free(bufs[i]);
+    }
+    CHECK_MPI(MPI_Win_free(&win));
+    free(bufs);
+    free(addrs);
+}
+
 /* A periodic ring of one or two processes: both neighbours are the same process, and the
  * block sent to the negative neighbour arrives in its positive slot (MPI-4.0 8.6). */
 static void ring_neighbors(void)
@@ -459,6 +494,7 @@ int main(int argc, char **argv)
     dynamic_span();
     status_error_kept();
     idup_info();
+    many_regions();
     ct_ok("mpi_misc");
     MPI_Finalize();
     return 0;
