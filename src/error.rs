@@ -3,9 +3,23 @@
 
 use std::fmt;
 
-/// MPI error classes the core can raise (names follow MPI's `MPI_ERR_*`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ErrorClass {
+/// Declares `ErrorClass` and `ErrorClass::ALL` from one list of variants.
+macro_rules! error_classes {
+    ($($v:ident),* $(,)?) => {
+        /// MPI error classes the core can raise (names follow MPI's `MPI_ERR_*`).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum ErrorClass {
+            $($v),*
+        }
+
+        impl ErrorClass {
+            /// Every class, in declaration order.
+            pub const ALL: &'static [ErrorClass] = &[$(ErrorClass::$v),*];
+        }
+    };
+}
+
+error_classes! {
     Buffer,
     Count,
     Type,

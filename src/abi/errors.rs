@@ -53,48 +53,11 @@ pub fn class_code(c: ErrorClass) -> c_int {
 /// The class of an error code (a code the application's callbacks returned: query_fn of a
 /// generalized request); MPI_ERR_OTHER for one railmpi does not raise itself.
 pub fn class_of(code: c_int) -> ErrorClass {
-    use ErrorClass::*;
-    [
-        Buffer,
-        Count,
-        Type,
-        Tag,
-        Comm,
-        Rank,
-        Request,
-        Root,
-        Group,
-        Op,
-        Topology,
-        Dims,
-        Arg,
-        Unknown,
-        Truncate,
-        Other,
-        Intern,
-        InStatus,
-        Pending,
-        Keyval,
-        NoMem,
-        Info,
-        InfoKey,
-        InfoValue,
-        InfoNoKey,
-        Win,
-        Disp,
-        RmaSync,
-        RmaRange,
-        RmaConflict,
-        RmaFlavor,
-        RmaAttach,
-        RmaShared,
-        LockType,
-        Assert,
-        Size,
-    ]
-    .into_iter()
-    .find(|&c| class_code(c) == code)
-    .unwrap_or(Other)
+    ErrorClass::ALL
+        .iter()
+        .copied()
+        .find(|&c| class_code(c) == code)
+        .unwrap_or(ErrorClass::Other)
 }
 
 /// MPI_Error_string's text for an error class (codes are classes in railmpi).
