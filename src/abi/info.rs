@@ -287,12 +287,10 @@ pub unsafe extern "C" fn PMPI_Info_create_env(
                 pairs.push(("argv".into(), rest.join(" ")));
             }
         }
-        // Before MPI_Init the launcher's word (PMI_SIZE; Slurm's for srun) is all there is.
-        let size = crate::runtime::world::world().map(|w| w.size).or_else(|| {
-            ["PMI_SIZE", "SLURM_NTASKS"]
-                .iter()
-                .find_map(|v| std::env::var(v).ok()?.parse::<usize>().ok())
-        });
+        // Before MPI_Init the launcher's word is all there is.
+        let size = crate::runtime::world::world()
+            .map(|w| w.size)
+            .or_else(crate::runtime::pmi::size_from_env);
         if let Some(n) = size {
             pairs.push(("maxprocs".into(), n.to_string()));
         }

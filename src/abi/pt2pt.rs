@@ -970,15 +970,17 @@ pub unsafe extern "C" fn PMPI_Recv_init(
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Start(request: *mut MPI_Request) -> c_int {
-    if let Some(rc) = (!request.is_null())
-        .then(|| requests::start_collective(*request))
-        .flatten()
-    {
-        return rc;
+    let mut started = MPI_SUCCESS;
+    let rc = run("MPI_Start", MPI_COMM_WORLD, || {
+        started = requests::start(*request_arg(request)?)?;
+        Ok(())
+    });
+    // A persistent collective's own error went to its communicator's handler already.
+    if rc == MPI_SUCCESS {
+        started
+    } else {
+        rc
     }
-    run("MPI_Start", MPI_COMM_WORLD, || {
-        requests::start(*request_arg(request)?)
-    })
 }
 
 #[no_mangle]
@@ -994,19 +996,16 @@ pub unsafe extern "C" fn PMPI_Startall(count: c_int, requests: *mut MPI_Request)
         let hs = std::slice::from_raw_parts(requests, n);
         // None starts unless all can.
         for &h in hs {
-            requests::check_startable(h)?;
+            requests::startable(h)?;
         }
         for &h in hs {
-            match requests::start_collective(h) {
-                None => requests::start(h)?,
-                Some(MPI_SUCCESS) => {}
+            let rc = requests::start(h)?;
+            if rc != MPI_SUCCESS {
                 // The collective's own error went to its communicator's handler already.
-                Some(rc) => {
-                    return Err(Error::new(
-                        ErrorClass::Other,
-                        format!("a collective could not start (error {rc})"),
-                    ))
-                }
+                return Err(Error::new(
+                    ErrorClass::Other,
+                    format!("a collective could not start (error {rc})"),
+                ));
             }
         }
         Ok(())

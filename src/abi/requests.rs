@@ -513,27 +513,42 @@ pub unsafe fn status_at(sts: *mut MPI_Status, i: usize) -> *mut MPI_Status {
     }
 }
 
-/// MPI_Start of a persistent collective: None if `h` is not one; else the call's return
-/// code (the nonblocking collective's, whose errors went to the communicator's handler).
-pub fn start_collective(h: MPI_Request) -> Option<c_int> {
-    let i = handles::request_index(h)?;
-    let start = match REQUESTS.lock().get(i) {
+/// An inactive persistent request, found by one look-up in the table.
+pub enum Startable {
+    PointToPoint(usize, PersistentSpec, MPI_Comm),
+    Collective(usize, super::coll_persistent::StartColl),
+}
+
+/// The inactive persistent request `h`, point-to-point or collective (else the error
+/// MPI_Start gives).
+pub fn startable(h: MPI_Request) -> Result<Startable> {
+    let i = handles::request_index(h).ok_or_else(|| invalid(h))?;
+    match REQUESTS.lock().get(i) {
+        Some(RequestEntry::Persistent {
+            spec,
+            active: None,
+            comm,
+        }) => Ok(Startable::PointToPoint(i, spec.clone(), *comm)),
         Some(RequestEntry::PersistentColl {
             start,
             active: None,
             ..
-        }) => start.clone(),
-        Some(RequestEntry::PersistentColl { comm, .. }) => {
-            let err = Error::new(ErrorClass::Request, "persistent request is already active");
-            return Some(super::errors::raise("MPI_Start", *comm, err));
+        }) => Ok(Startable::Collective(i, start.clone())),
+        Some(RequestEntry::Persistent { .. } | RequestEntry::PersistentColl { .. }) => {
+            mpi_err!(Request, "persistent request is already active")
         }
-        _ => return None,
-    };
+        _ => Err(invalid(h)),
+    }
+}
+
+/// One round of persistent collective `i`: the nonblocking collective's return code (its
+/// errors went to its communicator's handler already).
+fn start_collective(i: usize, start: super::coll_persistent::StartColl) -> c_int {
     // Called without the table's lock: the collective adds its own entry.
     let mut round = MPI_REQUEST_NULL;
     let rc = start(&mut round);
     if rc != MPI_SUCCESS {
-        return Some(rc);
+        return rc;
     }
     let id = handles::request_index(round).and_then(|j| match REQUESTS.lock().remove(j) {
         Some(RequestEntry::Coll { id, .. }) => Some(id),
@@ -542,43 +557,16 @@ pub fn start_collective(h: MPI_Request) -> Option<c_int> {
     if let Some(RequestEntry::PersistentColl { active, .. }) = REQUESTS.lock().get_mut(i) {
         *active = id;
     }
-    Some(MPI_SUCCESS)
+    MPI_SUCCESS
 }
 
-/// Check that MPI_Start may start `h` (MPI_Startall checks every handle first): an
-/// inactive persistent request, point-to-point or collective.
-pub fn check_startable(h: MPI_Request) -> Result<()> {
-    let coll = handles::request_index(h).and_then(|i| match REQUESTS.lock().get(i) {
-        Some(RequestEntry::PersistentColl { active, .. }) => Some(active.is_none()),
-        _ => None,
-    });
-    match coll {
-        Some(true) => Ok(()),
-        Some(false) => mpi_err!(Request, "persistent request is already active"),
-        None => startable(h).map(drop),
-    }
-}
-
-/// An inactive persistent request's table index, spec and communicator (else the error
-/// MPI_Start gives).
-pub fn startable(h: MPI_Request) -> Result<(usize, PersistentSpec, MPI_Comm)> {
-    let i = handles::request_index(h).ok_or_else(|| invalid(h))?;
-    match REQUESTS.lock().get(i) {
-        Some(RequestEntry::Persistent {
-            spec,
-            active: None,
-            comm,
-        }) => Ok((i, spec.clone(), *comm)),
-        Some(RequestEntry::Persistent { .. }) => {
-            mpi_err!(Request, "persistent request is already active")
-        }
-        _ => Err(invalid(h)),
-    }
-}
-
-/// Start an inactive persistent request.
-pub fn start(h: MPI_Request) -> Result<()> {
-    let (i, spec, comm) = startable(h)?;
+/// Start an inactive persistent request. Ok holds a persistent collective's own return
+/// code (MPI_SUCCESS for point-to-point).
+pub fn start(h: MPI_Request) -> Result<c_int> {
+    let (i, spec, comm) = match startable(h)? {
+        Startable::PointToPoint(i, spec, comm) => (i, spec, comm),
+        Startable::Collective(i, f) => return Ok(start_collective(i, f)),
+    };
     // SAFETY: MPI_Send_init/MPI_Recv_init's buffer stays valid while the persistent
     // request exists (the application's obligation under MPI).
     let started = unsafe {
@@ -618,7 +606,7 @@ pub fn start(h: MPI_Request) -> Result<()> {
     if let Some(RequestEntry::Persistent { active, .. }) = REQUESTS.lock().get_mut(i) {
         *active = Some(round);
     }
-    Ok(())
+    Ok(MPI_SUCCESS)
 }
 
 /// Send data of freed MPI_Isendrecv_replace requests whose send was still in flight: kept

@@ -284,7 +284,6 @@ pub fn run(opts: &Options) -> i32 {
         }
         let status = job.event_loop();
         job.end_proxies();
-        remove_shm_files(&kvsname);
         return status;
     }
     for rank in 0..opts.nprocs {
@@ -300,9 +299,7 @@ pub fn run(opts: &Options) -> i32 {
             }
         }
     }
-    let status = job.event_loop();
-    remove_shm_files(&kvsname);
-    status
+    job.event_loop()
 }
 
 /// What a rank's standard input is.
@@ -1319,55 +1316,5 @@ impl Job<'_> {
                 }
             }
         }
-    }
-}
-
-/// Removes the job's shared-memory files (`/dev/shm/<shm_prefix(kvsname)>*`); returns
-/// how many were removed.
-pub fn remove_shm_files(kvsname: &str) -> usize {
-    remove_prefixed("/dev/shm", &crate::runtime::pmi::shm_prefix(kvsname))
-}
-
-fn remove_prefixed(dir: &str, prefix: &str) -> usize {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return 0;
-    };
-    let mut removed = 0;
-    for e in entries.flatten() {
-        let name = e.file_name();
-        let Some(name) = name.to_str() else { continue };
-        if name.starts_with(prefix) && std::fs::remove_file(e.path()).is_ok() {
-            removed += 1;
-        }
-    }
-    removed
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn removes_only_the_jobs_files() {
-        let dir = std::env::temp_dir().join(format!("railmpi-shmtest-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let kvs = "railmpi_12_0";
-        let prefix = crate::runtime::pmi::shm_prefix(kvs);
-        for name in [
-            format!("{prefix}ring0"),
-            format!("{prefix}x"),
-            "railmpi-railmpi_123_0-ring0".to_string(),
-            "other".to_string(),
-        ] {
-            std::fs::write(dir.join(name), b"").unwrap();
-        }
-        assert_eq!(remove_prefixed(dir.to_str().unwrap(), &prefix), 2);
-        let mut left: Vec<_> = std::fs::read_dir(&dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().into_string().unwrap())
-            .collect();
-        left.sort();
-        assert_eq!(left, vec!["other", "railmpi-railmpi_123_0-ring0"]);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -3,8 +3,8 @@
 //! - [`args`]: the command line;
 //! - [`job`]: starting ranks (one `socketpair` each, `PMI_FD`/`PMI_RANK`/`PMI_SIZE`), the
 //!   event loop and the exit policy (first failure wins, teardown within a second,
-//!   `--timeout` → 124, forwarded SIGINT/SIGTERM), and removal of the job's `/dev/shm`
-//!   files at the end;
+//!   `--timeout` → 124, forwarded SIGINT/SIGTERM; the library's shared memory is memfds,
+//!   so there are no files to remove at the end);
 //! - [`pmi_server`]: the PMI-1 server state machine (key-value store, barrier);
 //! - [`output`]: `--tag-output` line forwarding;
 //! - [`signals`]: signal handlers for mpiexec itself;

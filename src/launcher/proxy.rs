@@ -61,9 +61,7 @@ pub fn run(root: SocketAddr, id: u32) -> i32 {
     let mut proxy = Proxy::new(stream, &setup, &line);
     proxy.inbuf = rest;
     proxy.read_root();
-    let status = proxy.run();
-    job::remove_shm_files(&setup.kvsname);
-    status
+    proxy.run()
 }
 
 /// The connector's side of the handshake (see `job::handshake`).

@@ -29,37 +29,10 @@ pub const VALUE_MAX: usize = 1024;
 /// Longest kvsname (Hydra's `kvsname_max`).
 pub const KVSNAME_MAX: usize = 256;
 
-/// Prefix of every shared-memory file of the job named `kvsname`.
-///
-/// The library names its segments `/dev/shm/{shm_prefix(kvsname)}{suffix}` (suffix free-form,
-/// e.g. `node0-ring`), and mpiexec removes every file in `/dev/shm` starting with this prefix
-/// when the job ends. The prefix is `railmpi-<kvsname>-`: the trailing `-` keeps job
-/// `..._12` from matching job `..._123`. Characters of `kvsname` other than
-/// `[A-Za-z0-9_.-]` (it comes from the launcher, so it is untrusted) become `_`, so the
-/// prefix is always a single, safe file name component.
-pub fn shm_prefix(kvsname: &str) -> String {
-    let mut s = String::with_capacity(kvsname.len() + 9);
-    s.push_str("railmpi-");
-    s.extend(kvsname.chars().map(|c| {
-        if c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.' {
-            c
-        } else {
-            '_'
-        }
-    }));
-    s.push('-');
-    s
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn shm_prefix_is_one_safe_component() {
-        assert_eq!(shm_prefix("railmpi_42_0"), "railmpi-railmpi_42_0-");
-        assert_eq!(shm_prefix("kvs_1_0_2_vm"), "railmpi-kvs_1_0_2_vm-");
-        assert_eq!(shm_prefix("../x/y z"), "railmpi-.._x_y_z-");
-        assert!(!shm_prefix("singleton_123").starts_with(&shm_prefix("singleton_12")));
-    }
+/// The job's size as the launcher told it in the environment, before (or without) a PMI
+/// connection: PMI_SIZE (our mpiexec, Hydra), else SLURM_NTASKS (srun).
+pub fn size_from_env() -> Option<usize> {
+    ["PMI_SIZE", "SLURM_NTASKS"]
+        .iter()
+        .find_map(|v| std::env::var(v).ok()?.parse::<usize>().ok())
 }
