@@ -330,6 +330,9 @@ fn get_match(b: &[u8]) -> MatchHeader {
     }
 }
 
+/// Inlined into its one caller: a packet returned through memory is written field by field
+/// and read back with wider loads, a store-forwarding stall on every message.
+#[inline(always)]
 pub fn decode(b: &[u8]) -> Result<Packet<'_>, WireError> {
     need(b, 1)?;
     match b[0] {

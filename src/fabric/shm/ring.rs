@@ -115,7 +115,7 @@ impl RingTx {
         unsafe {
             let mut dst = cell.add(CELL_HEADER);
             for p in parts {
-                std::ptr::copy_nonoverlapping(p.as_ptr(), dst, p.len());
+                crate::sys::copy::copy_disjoint(p.as_ptr(), dst, p.len());
                 dst = dst.add(p.len());
             }
             let hdr = &mut *(cell as *mut CellHeader);

@@ -93,6 +93,25 @@ impl Pt2pt {
         unsafe { self.recv_owned(pat, data, Owner::NONE) }
     }
 
+    /// `recv_owned` into contiguous memory, the request's fields stored in place.
+    ///
+    /// # Safety
+    /// As for `recv_buf`.
+    #[inline(always)]
+    pub unsafe fn recv_contig(
+        &mut self,
+        pat: Pattern,
+        ptr: *mut u8,
+        len: usize,
+        owner: Owner,
+    ) -> ReqId {
+        let req = self.reqs.insert_posted_recv(ptr, len, owner);
+        if let Some((env, msg)) = self.mq.post(pat, req) {
+            self.deliver_unexpected(req, env, msg);
+        }
+        req
+    }
+
     /// `recv_buf` for a request tagged with `owner` (see `Request::owner`).
     ///
     /// # Safety
@@ -255,6 +274,7 @@ fn probe_status(env: &Envelope, msg: &Unexpected) -> Status {
 ///
 /// # Safety
 /// The memory `data` describes must be writable.
+#[inline(always)] // the status goes to the request in registers (see `Slab::insert_posted_recv`)
 pub(super) unsafe fn copy_out(env: &Envelope, payload: &[u8], data: &mut MsgBuf) -> Status {
     let cap = data.len();
     let n = payload.len().min(cap);
