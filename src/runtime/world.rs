@@ -453,8 +453,9 @@ impl World {
         len: usize,
         owner: Owner,
     ) -> ReqId {
-        let pat = pattern(comm, src, tag);
-        self.progress.lock().p2p.recv_contig(pat, ptr, len, owner)
+        let src = src.map(|s| s as i32);
+        let p2p = &mut self.progress.lock().p2p;
+        p2p.recv_contig(comm.ctx, src, tag, ptr, len, owner)
     }
 
     /// The engine request now in `slot` (an ABI handle's index).

@@ -95,20 +95,31 @@ impl Pt2pt {
 
     /// `recv_owned` into contiguous memory, the request's fields stored in place.
     ///
+    /// The pattern comes as its parts and is built where it is queued: built earlier, it
+    /// waits on the stack and its copy reads narrow fields back with a wide load (a
+    /// store-forwarding stall on every posted receive).
+    ///
     /// # Safety
     /// As for `recv_buf`.
+    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     pub unsafe fn recv_contig(
         &mut self,
-        pat: Pattern,
+        ctx: u32,
+        src: Option<i32>,
+        tag: Option<i32>,
         ptr: *mut u8,
         len: usize,
         owner: Owner,
     ) -> ReqId {
         let req = self.reqs.insert_posted_recv(ptr, len, owner);
-        if let Some((env, msg)) = self.mq.post(pat, req) {
-            self.deliver_unexpected(req, env, msg);
+        if self.mq.has_unexpected() {
+            if let Some((env, msg)) = self.mq.take_unexpected(&Pattern { ctx, src, tag }) {
+                self.deliver_unexpected(req, env, msg);
+                return req;
+            }
         }
+        self.mq.push_posted(Pattern { ctx, src, tag }, req);
         req
     }
 
