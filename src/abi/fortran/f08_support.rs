@@ -1,0 +1,274 @@
+//! What the `mpi_f08` module (include/mpi_f08.f90, written by tools/gen_f08.py) needs from
+//! libmpi besides the `use mpi` entry points: its special variables, the handle comparisons,
+//! the ISO_Fortran_binding descriptors of choice buffers (f08_generated.rs), and
+//! MPI_Buffer_detach's TYPE(C_PTR) form.
+#![allow(non_upper_case_globals)]
+
+use super::support::set_ierror;
+use crate::abi::consts::*;
+use std::os::raw::{c_char, c_int, c_void};
+
+// ---------------------------------------------------------------------------------------
+// Special variables: the module declares them BIND(C) with these names and builds no object
+// code, so these are their storage. support::addrs() looks their bound addresses up (an
+// executable may hold copies) and f_buf, f_status, ... recognise them.
+// ---------------------------------------------------------------------------------------
+
+#[no_mangle]
+pub static mut railmpi_f08_bottom: MPI_Fint = 0;
+#[no_mangle]
+pub static mut railmpi_f08_in_place: MPI_Fint = 0;
+/// TYPE(MPI_Status): MPI_STATUS_SIZE integers.
+#[no_mangle]
+pub static mut railmpi_f08_status_ignore: [MPI_Fint; 5] = [0; 5];
+#[no_mangle]
+pub static mut railmpi_f08_statuses_ignore: [MPI_Fint; 5] = [0; 5];
+#[no_mangle]
+pub static mut railmpi_f08_errcodes_ignore: [MPI_Fint; 1] = [0; 1];
+#[no_mangle]
+pub static mut railmpi_f08_unweighted: [MPI_Fint; 1] = [0; 1];
+#[no_mangle]
+pub static mut railmpi_f08_weights_empty: [MPI_Fint; 1] = [0; 1];
+#[no_mangle]
+pub static mut railmpi_f08_argv_null: [u8; 1] = [0; 1];
+
+// ---------------------------------------------------------------------------------------
+// Handle comparisons: `interface operator(==)` / `(/=)` of every handle type binds to these
+// (one binding label per type and operator: a label names one procedure per program).
+// ---------------------------------------------------------------------------------------
+
+macro_rules! f08_handle_compare {
+    ($($eq:ident $ne:ident;)*) => {$(
+        /// `x == y` of two mpi_f08 handles (their MPI_VAL).
+        ///
+        /// # Safety
+        /// Both point to a handle (one INTEGER).
+        #[no_mangle]
+        pub unsafe extern "C" fn $eq(x: *const MPI_Fint, y: *const MPI_Fint) -> MPI_Fint {
+            (*x == *y) as MPI_Fint
+        }
+
+        /// `x /= y` of two mpi_f08 handles.
+        ///
+        /// # Safety
+        /// Both point to a handle (one INTEGER).
+        #[no_mangle]
+        pub unsafe extern "C" fn $ne(x: *const MPI_Fint, y: *const MPI_Fint) -> MPI_Fint {
+            (*x != *y) as MPI_Fint
+        }
+    )*};
+}
+
+f08_handle_compare! {
+    railmpi_f08_comm_eq railmpi_f08_comm_ne;
+    railmpi_f08_datatype_eq railmpi_f08_datatype_ne;
+    railmpi_f08_group_eq railmpi_f08_group_ne;
+    railmpi_f08_request_eq railmpi_f08_request_ne;
+    railmpi_f08_op_eq railmpi_f08_op_ne;
+    railmpi_f08_win_eq railmpi_f08_win_ne;
+    railmpi_f08_file_eq railmpi_f08_file_ne;
+    railmpi_f08_info_eq railmpi_f08_info_ne;
+    railmpi_f08_errhandler_eq railmpi_f08_errhandler_ne;
+    railmpi_f08_message_eq railmpi_f08_message_ne;
+    railmpi_f08_session_eq railmpi_f08_session_ne;
+}
+
+// ---------------------------------------------------------------------------------------
+// Descriptors. A BIND(C) dummy `TYPE(*), DIMENSION(..)` or `CHARACTER(LEN=*)` arrives as a
+// pointer to a CFI_cdesc_t; the layout is gfortran's ISO_Fortran_binding.h (gfortran 9 and
+// later, 12 checked): base_addr, elem_len, version, rank, attribute, type, dim[rank].
+// ---------------------------------------------------------------------------------------
+
+/// `CFI_dim_t`.
+#[repr(C)]
+pub struct CfiDim {
+    pub lower_bound: isize,
+    pub extent: isize,
+    /// Distance in bytes between elements of this dimension.
+    pub sm: isize,
+}
+
+/// `CFI_cdesc_t` (the header of it: `dim` has `rank` entries).
+#[repr(C)]
+pub struct CfiDesc {
+    pub base_addr: *mut c_void,
+    pub elem_len: usize,
+    pub version: c_int,
+    pub rank: i8,
+    pub attribute: i8,
+    pub type_: i16,
+    pub dim: [CfiDim; 0],
+}
+
+/// Whether the array a descriptor describes is contiguous (a scalar, an empty array, an
+/// assumed-size array's last dimension, extents of one: all are).
+///
+/// # Safety
+/// `d` is a valid descriptor with `rank` dimensions.
+pub unsafe fn cfi_contiguous(d: &CfiDesc) -> bool {
+    let dims = std::slice::from_raw_parts(d.dim.as_ptr(), d.rank.max(0) as usize);
+    if dims.iter().any(|x| x.extent == 0) {
+        return true;
+    }
+    let mut want = d.elem_len as isize;
+    for x in dims {
+        if x.extent != 1 && x.sm != want {
+            return false;
+        }
+        // An assumed-size array's last extent is -1: nothing follows it.
+        want = want.saturating_mul(x.extent.max(1));
+    }
+    true
+}
+
+/// A choice buffer's address, or None when the actual argument is a noncontiguous section
+/// (MPI_SUBARRAYS_SUPPORTED is .false.).
+///
+/// # Safety
+/// `d` is the descriptor gfortran passed.
+pub unsafe fn f08_buf(d: *const CfiDesc) -> Option<*mut c_void> {
+    let d = &*d;
+    cfi_contiguous(d).then_some(d.base_addr)
+}
+
+/// A CHARACTER(LEN=*) argument: its address and length, as the `use mpi` entry points take
+/// them.
+///
+/// # Safety
+/// `d` is the descriptor gfortran passed.
+pub unsafe fn f08_str(d: *const CfiDesc) -> (*mut c_char, usize) {
+    let d = &*d;
+    (d.base_addr as *mut c_char, d.elem_len)
+}
+
+/// Where a call's argument error is raised.
+pub enum F08Err {
+    Comm(MPI_Comm),
+    Win(MPI_Win),
+    World,
+}
+
+extern "C" {
+    fn PMPI_Comm_call_errhandler(comm: MPI_Comm, errorcode: c_int) -> c_int;
+    fn PMPI_Win_call_errhandler(win: MPI_Win, errorcode: c_int) -> c_int;
+    fn PMPI_Buffer_detach(buffer_addr: *mut c_void, size: *mut c_int) -> c_int;
+}
+
+/// A noncontiguous array section passed as a choice buffer: MPI_ERR_BUFFER through the
+/// call's error handler (fatal by default, which names the class), in `ierror` otherwise.
+///
+/// # Safety
+/// `ierror` is NULL or valid for writing.
+pub unsafe fn f08_noncontiguous(on: F08Err, ierror: *mut MPI_Fint) {
+    match on {
+        F08Err::Comm(c) => PMPI_Comm_call_errhandler(c, MPI_ERR_BUFFER),
+        F08Err::Win(w) => PMPI_Win_call_errhandler(w, MPI_ERR_BUFFER),
+        F08Err::World => PMPI_Comm_call_errhandler(MPI_COMM_WORLD, MPI_ERR_BUFFER),
+    };
+    set_ierror(ierror, MPI_ERR_BUFFER);
+}
+
+/// `MPI_Buffer_detach(buffer_addr, size, ierror)` of mpi_f08: TYPE(C_PTR) buffer_addr.
+///
+/// # Safety
+/// `buffer_addr` and `size` are valid for writing, `ierror` is NULL or valid.
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Buffer_detach_f08(
+    buffer_addr: *mut *mut c_void,
+    size: *mut MPI_Fint,
+    ierror: *mut MPI_Fint,
+) {
+    let rc = PMPI_Buffer_detach(buffer_addr as *mut c_void, size);
+    set_ierror(ierror, rc);
+}
+
+/// The MPI_ name of [`PMPI_Buffer_detach_f08`].
+///
+/// # Safety
+/// As [`PMPI_Buffer_detach_f08`].
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Buffer_detach_f08(
+    buffer_addr: *mut *mut c_void,
+    size: *mut MPI_Fint,
+    ierror: *mut MPI_Fint,
+) {
+    PMPI_Buffer_detach_f08(buffer_addr, size, ierror)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A descriptor with room for two dimensions.
+    #[repr(C)]
+    struct Desc2 {
+        d: CfiDesc,
+        dims: [CfiDim; 2],
+    }
+
+    fn desc(elem_len: usize, dims: &[(isize, isize)]) -> Desc2 {
+        let mut x = Desc2 {
+            d: CfiDesc {
+                base_addr: 0x1000 as *mut c_void,
+                elem_len,
+                version: 1,
+                rank: dims.len() as i8,
+                attribute: 2,
+                type_: 1025,
+                dim: [],
+            },
+            dims: [
+                CfiDim {
+                    lower_bound: 0,
+                    extent: 0,
+                    sm: 0,
+                },
+                CfiDim {
+                    lower_bound: 0,
+                    extent: 0,
+                    sm: 0,
+                },
+            ],
+        };
+        for (i, &(extent, sm)) in dims.iter().enumerate() {
+            x.dims[i] = CfiDim {
+                lower_bound: 0,
+                extent,
+                sm,
+            };
+        }
+        x
+    }
+
+    #[test]
+    fn contiguity_from_strides() {
+        // (extent, sm) per dimension, 4-byte elements.
+        let cases: [(&[(isize, isize)], bool); 8] = [
+            (&[], true),                  // scalar
+            (&[(10, 4)], true),           // a(:)
+            (&[(5, 8)], false),           // a(1:10:2)
+            (&[(1, 8)], true),            // one element of a strided section
+            (&[(10, 4), (3, 40)], true),  // a(:, 1:3)
+            (&[(9, 4), (3, 40)], false),  // a(1:9, 1:3) of a(10, :)
+            (&[(0, 8), (3, 40)], true),   // empty
+            (&[(10, 4), (-1, 40)], true), // assumed size
+        ];
+        for (dims, want) in cases {
+            let x = desc(4, dims);
+            // SAFETY: `x.d` is followed by room for its `rank` <= 2 dimensions.
+            let got = unsafe { f08_buf(&x.d) };
+            assert_eq!(got.is_some(), want, "{dims:?}");
+        }
+    }
+
+    #[test]
+    fn handles_compare() {
+        let (a, b) = (MPI_COMM_WORLD, MPI_COMM_SELF);
+        // SAFETY: pointers to live locals.
+        unsafe {
+            assert_eq!(railmpi_f08_comm_eq(&a, &a), 1);
+            assert_eq!(railmpi_f08_comm_eq(&a, &b), 0);
+            assert_eq!(railmpi_f08_comm_ne(&a, &b), 1);
+        }
+    }
+}
