@@ -533,7 +533,8 @@ def render_rust(hdr, procs):
             if k == "buf":
                 sig.append(f"{name}: *const CfiDesc")
                 pre += [f"let Some({name}) = f08_buf({name}) else {{",
-                        f"    return f08_noncontiguous({target}, ierror);", "};"]
+                        f'    return f08_noncontiguous("MPI_{p.cname[5:]}", {target}, ierror);',
+                        "};"]
                 call.append(f"{name} as {t}")
             elif k == "str":
                 sig.append(f"{name}: *const CfiDesc")

@@ -7,6 +7,9 @@
 #                                and include/mpif.h match include/mpi.h
 #   fortran.f08_generated_fresh  tools/gen_f08.py --check: include/mpi_f08.f90 and
 #                                src/abi/fortran/f08_generated.rs match include/mpi.h
+#   fortran.f08_noncontig_fatal  c_tests/fortran/fatal/f08_noncontig: a noncontiguous section
+#                                as an mpi_f08 buffer ends the job (MPI_ERRORS_ARE_FATAL) with
+#                                MPI_ERR_BUFFER's reason, naming the call
 #   fortran.cmake_f08            CMake's find_package(MPI COMPONENTS Fortran), given
 #                                $BUILD/bin/mpif90, reports MPI_Fortran_HAVE_F08_MODULE and
 #                                builds c_tests/fortran/cmake (`use mpi_f08`), which runs
@@ -141,6 +144,12 @@ if [ "$CT_IMPL" = railmpi ]; then
     run_case fortran.mpif_vs_mpich 0 \
         bash -c 'f_mpif_constants "$@"' _ "$BUILD/include" "$F_MPICH_INC"
     run_case fortran.symbols 0 bash -c 'f_symbols "$@"' _ "$LIB/libmpi.so.12"
+    mkdir -p "$BUILD/f_tests"
+    run_case fortran.build.f08_noncontig 0 "$BUILD/bin/mpif90" -o "$BUILD/f_tests/f08_noncontig" \
+        "$F_CT_DIR/fortran/fatal/f08_noncontig.f90"
+    CASE_EXPECT='fatal error in MPI_Bcast: .*noncontiguous array section' \
+        CASE_FORBID='MPI_Bcast returned' \
+        run_case fortran.f08_noncontig_fatal nonzero $MPIEXEC -n 2 "$BUILD/f_tests/f08_noncontig"
     if command -v cmake >/dev/null 2>&1; then
         CASE_TIMEOUT=120 run_case fortran.cmake_f08 0 \
             bash -c 'f_cmake_f08 "$@"' _ "$BUILD" "$MPIEXEC"

@@ -7,6 +7,7 @@
 program f08_coll
   use mpi_f08
   implicit none
+  character(len=*), parameter :: prog = 'f08_coll'
   procedure(MPI_User_function) :: compose
   integer, parameter :: n = 1000
   integer :: rank, nprocs, root, i, r, ierr, expect
@@ -121,21 +122,7 @@ program f08_coll
 
 contains
 
-  subroutine fail(what, i)
-    character(len=*), intent(in) :: what
-    integer, intent(in) :: i
-    write(0, *) 'f08_coll: rank', rank, ': ', what, ': wrong element', i
-    error stop 1
-  end subroutine fail
-
-  subroutine check(cond, what)
-    logical, intent(in) :: cond
-    character(len=*), intent(in) :: what
-    if (.not. cond) then
-      write(0, *) 'f08_coll: rank', rank, ': check failed: ', what
-      error stop 1
-    end if
-  end subroutine check
+  include 'f08_check.inc'
 end program f08_coll
 
 ! Elements are pairs (a, b), the affine maps x -> a * x + b; inoutvec = inoutvec o invec

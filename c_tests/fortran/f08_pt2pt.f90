@@ -7,6 +7,7 @@
 program f08_pt2pt
   use mpi_f08
   implicit none
+  character(len=*), parameter :: prog = 'f08_pt2pt'
   integer, parameter :: n = 5000
   integer :: rank, nprocs, right, left, i, cnt, idx, ierr
   integer, allocatable :: ibuf(:), iin(:)
@@ -144,21 +145,7 @@ program f08_pt2pt
 
 contains
 
-  subroutine fail(what, i)
-    character(len=*), intent(in) :: what
-    integer, intent(in) :: i
-    write(0, *) 'f08_pt2pt: rank', rank, ': ', what, ': wrong element', i
-    error stop 1
-  end subroutine fail
-
-  subroutine check(cond, what)
-    logical, intent(in) :: cond
-    character(len=*), intent(in) :: what
-    if (.not. cond) then
-      write(0, *) 'f08_pt2pt: rank', rank, ': check failed: ', what
-      error stop 1
-    end if
-  end subroutine check
+  include 'f08_check.inc'
 
   subroutine ok(name)
     character(len=*), intent(in) :: name

@@ -6,6 +6,8 @@
 
 use super::support::set_ierror;
 use crate::abi::consts::*;
+use crate::abi::errors;
+use crate::error::{Error, ErrorClass};
 use std::os::raw::{c_char, c_int, c_void};
 
 // ---------------------------------------------------------------------------------------
@@ -149,23 +151,29 @@ pub enum F08Err {
 }
 
 extern "C" {
-    fn PMPI_Comm_call_errhandler(comm: MPI_Comm, errorcode: c_int) -> c_int;
-    fn PMPI_Win_call_errhandler(win: MPI_Win, errorcode: c_int) -> c_int;
     fn PMPI_Buffer_detach(buffer_addr: *mut c_void, size: *mut c_int) -> c_int;
 }
 
-/// A noncontiguous array section passed as a choice buffer: MPI_ERR_BUFFER through the
-/// call's error handler (fatal by default, which names the class), in `ierror` otherwise.
+/// A noncontiguous array section passed as a choice buffer to `func`: MPI_ERR_BUFFER through
+/// the call's error handler (the fatal one says why), in `ierror` otherwise. Nothing else of
+/// the call happens.
 ///
 /// # Safety
 /// `ierror` is NULL or valid for writing.
-pub unsafe fn f08_noncontiguous(on: F08Err, ierror: *mut MPI_Fint) {
-    match on {
-        F08Err::Comm(c) => PMPI_Comm_call_errhandler(c, MPI_ERR_BUFFER),
-        F08Err::Win(w) => PMPI_Win_call_errhandler(w, MPI_ERR_BUFFER),
-        F08Err::World => PMPI_Comm_call_errhandler(MPI_COMM_WORLD, MPI_ERR_BUFFER),
+pub unsafe fn f08_noncontiguous(func: &'static str, on: F08Err, ierror: *mut MPI_Fint) {
+    let err = || {
+        Error::new(
+            ErrorClass::Buffer,
+            "a noncontiguous array section as a buffer (mpi_f08: MPI_SUBARRAYS_SUPPORTED is \
+             .false.; describe strided data with a derived datatype)",
+        )
     };
-    set_ierror(ierror, MPI_ERR_BUFFER);
+    let rc = match on {
+        F08Err::Comm(c) => errors::raise(func, c, err()),
+        F08Err::Win(w) => errors::raise_win(func, w, err()),
+        F08Err::World => errors::raise(func, MPI_COMM_WORLD, err()),
+    };
+    set_ierror(ierror, rc);
 }
 
 /// `MPI_Buffer_detach(buffer_addr, size, ierror)` of mpi_f08: TYPE(C_PTR) buffer_addr.

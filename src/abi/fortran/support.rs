@@ -178,16 +178,24 @@ pub fn f_buf(p: *mut c_void) -> *mut c_void {
     }
 }
 
+/// Whether `p` is one of the status-ignoring variables (mpif.h's and mpi_f08's
+/// MPI_STATUS_IGNORE and MPI_STATUSES_IGNORE: either is accepted where the other belongs,
+/// as MPICH does).
+fn ignores_status(p: *mut MPI_Status) -> bool {
+    let a = addrs();
+    [
+        a.status_ignore,
+        a.statuses_ignore,
+        a.f08.status_ignore,
+        a.f08.statuses_ignore,
+    ]
+    .contains(&(p as usize))
+}
+
 /// A status argument: Fortran's MPI_STATUS_IGNORE becomes C's.
 #[inline]
 pub fn f_status(p: *mut MPI_Status) -> *mut MPI_Status {
-    let a = addrs();
-    let u = p as usize;
-    if u == a.status_ignore
-        || u == a.statuses_ignore
-        || u == a.f08.status_ignore
-        || u == a.f08.statuses_ignore
-    {
+    if ignores_status(p) {
         MPI_STATUS_IGNORE
     } else {
         p
@@ -197,13 +205,7 @@ pub fn f_status(p: *mut MPI_Status) -> *mut MPI_Status {
 /// A status array: Fortran's MPI_STATUSES_IGNORE becomes C's.
 #[inline]
 pub fn f_statuses(p: *mut MPI_Status) -> *mut MPI_Status {
-    let a = addrs();
-    let u = p as usize;
-    if u == a.statuses_ignore
-        || u == a.status_ignore
-        || u == a.f08.statuses_ignore
-        || u == a.f08.status_ignore
-    {
+    if ignores_status(p) {
         MPI_STATUSES_IGNORE
     } else {
         p
