@@ -7864,5 +7864,73 @@ module mpi_f08
       implicit none
     end function PMPI_Wtime
   end interface PMPI_Wtime
+  interface MPI_Sizeof
+    subroutine MPI_Sizeof_f08ts(x, size, ierror) bind(C, name="MPI_Sizeof_f08ts")
+      import
+      implicit none
+      type(*), dimension(..) :: x
+      integer, intent(out) :: size
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Sizeof_f08ts
+  end interface MPI_Sizeof
+  interface PMPI_Sizeof
+    subroutine PMPI_Sizeof_f08ts(x, size, ierror) bind(C, name="PMPI_Sizeof_f08ts")
+      import
+      implicit none
+      type(*), dimension(..) :: x
+      integer, intent(out) :: size
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Sizeof_f08ts
+  end interface PMPI_Sizeof
+  interface MPI_F_sync_reg
+    subroutine MPI_F_sync_reg_f08ts(buf) bind(C, name="MPI_F_sync_reg_f08ts")
+      import
+      implicit none
+      type(*), dimension(..) :: buf
+    end subroutine MPI_F_sync_reg_f08ts
+  end interface MPI_F_sync_reg
+  interface PMPI_F_sync_reg
+    subroutine PMPI_F_sync_reg_f08ts(buf) bind(C, name="PMPI_F_sync_reg_f08ts")
+      import
+      implicit none
+      type(*), dimension(..) :: buf
+    end subroutine PMPI_F_sync_reg_f08ts
+  end interface PMPI_F_sync_reg
+  interface MPI_Status_f2f08
+    subroutine MPI_Status_f2f08(f_status, f08_status, ierror)
+      import
+      implicit none
+      integer, intent(in) :: f_status(MPI_STATUS_SIZE)
+      type(MPI_Status), intent(out) :: f08_status
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Status_f2f08
+  end interface MPI_Status_f2f08
+  interface PMPI_Status_f2f08
+    subroutine PMPI_Status_f2f08(f_status, f08_status, ierror)
+      import
+      implicit none
+      integer, intent(in) :: f_status(MPI_STATUS_SIZE)
+      type(MPI_Status), intent(out) :: f08_status
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Status_f2f08
+  end interface PMPI_Status_f2f08
+  interface MPI_Status_f082f
+    subroutine MPI_Status_f082f(f08_status, f_status, ierror)
+      import
+      implicit none
+      type(MPI_Status), intent(in) :: f08_status
+      integer, intent(out) :: f_status(MPI_STATUS_SIZE)
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Status_f082f
+  end interface MPI_Status_f082f
+  interface PMPI_Status_f082f
+    subroutine PMPI_Status_f082f(f08_status, f_status, ierror)
+      import
+      implicit none
+      type(MPI_Status), intent(in) :: f08_status
+      integer, intent(out) :: f_status(MPI_STATUS_SIZE)
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Status_f082f
+  end interface PMPI_Status_f082f
 
 end module mpi_f08

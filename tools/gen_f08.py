@@ -35,10 +35,11 @@ depends on libgfortran. Two kinds of interfaces:
 MPI_BOTTOM, MPI_IN_PLACE, MPI_STATUS(ES)_IGNORE, ... are BIND(C) module variables whose
 storage is libmpi's (`railmpi_f08_bottom`, ...; f08_support.rs), recognised by address by the
 same helpers as the COMMON blocks. Handle `==`/`/=` are BIND(C) functions in f08_support.rs.
-Not provided: the MPI-1 calls MPI-3.0 removed or that mpi_f08 leaves out (MPI_Address,
-MPI_Attr_*, MPI_Keyval_*, MPI_Errhandler_create/get/set, MPI_Type_extent/lb/ub/hvector/
-hindexed/struct), MPI_Sizeof, MPI_F_sync_reg, the f08 status conversions, and what `use mpi`
-does not bind.
+MPI_Sizeof (the descriptor's elem_len), MPI_F_sync_reg and MPI_Status_f2f08/f082f are
+written by hand there. Not provided: the MPI-1 calls MPI-3.0 removed or that mpi_f08 leaves
+out (MPI_Address, MPI_Attr_*, MPI_Keyval_*, MPI_Errhandler_create/get/set,
+MPI_Type_extent/lb/ub/hvector/hindexed/struct), the C/f08 status conversions (C only), and
+what `use mpi` does not bind.
 """
 
 import argparse
@@ -193,8 +194,9 @@ F08_SPECIAL = {
                        ["integer(kind=MPI_ADDRESS_KIND), intent(in) :: addr1",
                         "integer(kind=MPI_ADDRESS_KIND), intent(in) :: addr2"]),
 }
-# No ierror (MPI_Pcontrol and the functions).
-NO_IERROR = {"PMPI_Pcontrol", "PMPI_Wtime", "PMPI_Wtick", "PMPI_Aint_add", "PMPI_Aint_diff"}
+# No ierror (MPI_Pcontrol, MPI_F_sync_reg and the functions).
+NO_IERROR = {"PMPI_Pcontrol", "PMPI_Wtime", "PMPI_Wtick", "PMPI_Aint_add", "PMPI_Aint_diff",
+             "PMPI_F_sync_reg"}
 
 
 def wrap(line, indent):
@@ -213,8 +215,9 @@ def wrap(line, indent):
 class F08Proc:
     """One MPI function: its dummies and whether it goes through a BIND(C) entry point."""
 
-    def __init__(self, cname, dummies, kind="subroutine", rust_params=None):
+    def __init__(self, cname, dummies, kind="subroutine", rust_params=None, cargs=()):
         self.cname = cname
+        self.cargs = cargs  # the C prototype's parameters
         self.dummies = dummies
         self.kind = kind
         self.ts = any(d.kind == "buf" for d in dummies)
@@ -246,6 +249,23 @@ class F08Proc:
         return out
 
 
+def fortran_only():
+    """The procedures of Fortran's own (MPI-3.1 sections 17.1.7, 17.1.18, 17.2.5): their entry
+    points are in f08_support.rs (MPI_Sizeof_f08ts, MPI_F_sync_reg_f08ts, mpi_status_f2f08_,
+    ...); the status conversions serve `use mpi` too."""
+    return [
+        F08Proc("PMPI_Sizeof", [Dummy("x", "type(*), dimension(..) :: x", "buf"),
+                                Dummy("size", "integer, intent(out) :: size")]),
+        F08Proc("PMPI_F_sync_reg", [Dummy("buf", "type(*), dimension(..) :: buf", "buf")]),
+        F08Proc("PMPI_Status_f2f08", [
+            Dummy("f_status", "integer, intent(in) :: f_status(MPI_STATUS_SIZE)"),
+            Dummy("f08_status", "type(MPI_Status), intent(out) :: f08_status")]),
+        F08Proc("PMPI_Status_f082f", [
+            Dummy("f08_status", "type(MPI_Status), intent(in) :: f08_status"),
+            Dummy("f_status", "integer, intent(out) :: f_status(MPI_STATUS_SIZE)")]),
+    ]
+
+
 def procedures(hdr):
     """The f08 procedures, and the functions left out (name, why)."""
     _, bindings, _ = gf.render_rust(hdr)
@@ -274,8 +294,8 @@ def procedures(hdr):
         if n != len(ds) or any(p[1] != "usize" for p in params[n + 1:]):
             left.append((c, "the `use mpi` entry's parameters are not the C ones in order"))
             continue
-        procs.append(F08Proc(c, ds, rust_params=params))
-    return procs, left
+        procs.append(F08Proc(c, ds, rust_params=params, cargs=protos[c]))
+    return procs + fortran_only(), left
 
 
 # ---------------------------------------------------------------------------------------
@@ -487,14 +507,23 @@ def render_f08(hdr, procs):
 # ---------------------------------------------------------------------------------------
 
 
-def err_target(params):
-    """Where a noncontiguous buffer's MPI_ERR_BUFFER goes: the call's communicator or window,
-    else MPI_COMM_WORLD."""
-    for n, t in params:
-        if t == "*const MPI_Comm":
-            return f"F08Err::Comm(*{n})"
-        if t == "*const MPI_Win":
-            return f"F08Err::Win(*{n})"
+def err_target(p, hdr):
+    """Where a noncontiguous buffer's MPI_ERR_BUFFER goes: the call's communicator, window or
+    file (the first by value, from the C prototype), else MPI_COMM_WORLD."""
+    types = dict(p.rust_params)
+    for text in p.cargs:
+        m = re.match(r"^(?:const )?(\w+) (\w+)$", text)
+        if not m:
+            continue
+        base, name = m.groups()
+        if name in gf.RUST_KEYWORDS or name in gf.RESERVED_LOCALS:
+            name += "_"
+        if base == "MPI_Comm" and types.get(name) == "*const MPI_Comm":
+            return f"F08Err::Comm(*{name})"
+        if base == "MPI_Win" and types.get(name) == "*const MPI_Win":
+            return f"F08Err::Win(*{name})"
+        if base == "MPI_File" and types.get(name) in ("*const MPI_Fint", "*const c_int"):
+            return f"F08Err::File(*{name})"
     return "F08Err::World"
 
 
@@ -515,17 +544,17 @@ def render_rust(hdr, procs):
     w("use crate::abi::consts::*;")
     w("#[allow(unused_imports)]")
     w("use std::os::raw::{c_char, c_int, c_void};")
-    n = sum(1 for p in procs if p.ts)
+    n = sum(1 for p in procs if p.ts and p.rust_params)
     w("")
     w("/// Number of mpi_f08 procedures with an entry point here.")
     w(f"pub const BOUND_TS: usize = {n};")
     for p in procs:
-        if not p.ts:
-            continue
+        if not p.ts or not p.rust_params:
+            continue  # the `use mpi` entry point, or one of f08_support.rs
         params = p.rust_params
         kinds = {d.name: d.kind for d in p.dummies}
         sig, pre, call = [], [], []
-        target = err_target(params)
+        target = err_target(p, hdr)
         for name, t in params:
             if t == "usize":
                 continue  # a string's length: the descriptor's elem_len
@@ -586,7 +615,7 @@ def main():
                 with open(path, "w") as f:
                     f.write(text)
     ts = sum(1 for p in procs if p.ts)
-    summary = f"{len(procs) + 1} procedures ({ts + 1} BIND(C) with buffers), {len(left)} left out"
+    summary = f"{len(procs) + 1} procedures ({ts} BIND(C) with buffers), {len(left)} left out"
     if opts.check:
         if stale:
             print(f"gen_f08: stale: {' '.join(stale)} (run `python3 tools/gen_f08.py`)",

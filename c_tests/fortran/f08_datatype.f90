@@ -3,7 +3,7 @@
 ! MPI_Type_indexed, a struct built from MPI_Get_address displacements
 ! (INTEGER(KIND=MPI_ADDRESS_KIND)), MPI_Type_create_resized, MPI_Type_create_subarray;
 ! MPI_Type_size, MPI_Type_get_extent, MPI_Pack / MPI_Unpack / MPI_Pack_size, MPI_Type_dup,
-! MPI_Type_set_name / MPI_Type_get_name.
+! MPI_Type_set_name / MPI_Type_get_name; MPI_Sizeof.
 program f08_datatype
   use mpi_f08
   implicit none
@@ -105,6 +105,16 @@ program f08_datatype
   call check(all(row == (/ (rank * 1000 + 1 + (j - 1) * m, j = 1, n) /)), 'MPI_Unpack 1')
   call MPI_Unpack(packbuf, len(packbuf), pos, row, n, MPI_INTEGER, MPI_COMM_WORLD)
   call check(all(row == (/ (rank * 1000 + 3 + (j - 1) * m, j = 1, n) /)), 'MPI_Unpack 2')
+
+  ! MPI_Sizeof of scalars and arrays of several types.
+  call MPI_Sizeof(sz, psize)
+  call check(psize == 4, 'MPI_Sizeof INTEGER')
+  call MPI_Sizeof(recs(1)%val, psize)
+  call check(psize == 8, 'MPI_Sizeof DOUBLE PRECISION')
+  call MPI_Sizeof(big, psize)
+  call check(psize == 4, 'MPI_Sizeof INTEGER array')
+  call MPI_Sizeof((/ (1d0, 2d0), (3d0, 4d0) /), psize)
+  call check(psize == 16, 'MPI_Sizeof COMPLEX(8)')
 
   ! Names and duplicates.
   call MPI_Type_dup(rowtype, dup)

@@ -2,8 +2,8 @@
 ! PRECISION arrays, a scalar, a 2-D array) with TYPE(MPI_Status) checked (source, tag,
 ! MPI_Get_count), MPI_STATUS_IGNORE; MPI_Isend/MPI_Irecv with MPI_Wait, MPI_Waitall with
 ! statuses and with MPI_STATUSES_IGNORE, MPI_Waitany, MPI_Test; MPI_Sendrecv, MPI_Probe,
-! MPI_ANY_SOURCE; ierror omitted throughout; handle comparisons (==, /=, .EQ., .NE.);
-! every element checked.
+! MPI_ANY_SOURCE; MPI_Status_f082f / MPI_Status_f2f08; ierror omitted throughout; handle
+! comparisons (==, /=, .EQ., .NE.); every element checked.
 program f08_pt2pt
   use mpi_f08
   implicit none
@@ -15,6 +15,7 @@ program f08_pt2pt
   integer :: mat(30, 20), mat_in(30, 20)
   type(MPI_Status) :: st
   type(MPI_Status) :: sts(4)
+  integer :: fst(MPI_STATUS_SIZE)
   type(MPI_Request) :: reqs(4), req
   logical :: flag
 
@@ -41,6 +42,12 @@ program f08_pt2pt
   call check(st%MPI_SOURCE == left .and. st%MPI_TAG == 7, 'Sendrecv status')
   call MPI_Get_count(st, MPI_INTEGER, cnt)
   call check(cnt == n, 'Sendrecv count')
+  ! The INTEGER form of the status and back.
+  call MPI_Status_f082f(st, fst)
+  call check(fst(MPI_SOURCE) == left .and. fst(MPI_TAG) == 7, 'MPI_Status_f082f')
+  call MPI_Status_f2f08(fst, sts(1))
+  call MPI_Get_count(sts(1), MPI_INTEGER, cnt)
+  call check(cnt == n .and. sts(1)%MPI_SOURCE == left, 'MPI_Status_f2f08')
   do i = 1, n
     if (iin(i) /= left * 100000 + i) call fail('Sendrecv INTEGER', i)
   end do

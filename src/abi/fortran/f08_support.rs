@@ -147,6 +147,8 @@ pub unsafe fn f08_str(d: *const CfiDesc) -> (*mut c_char, usize) {
 pub enum F08Err {
     Comm(MPI_Comm),
     Win(MPI_Win),
+    /// A file's Fortran handle.
+    File(MPI_Fint),
     World,
 }
 
@@ -171,9 +173,39 @@ pub unsafe fn f08_noncontiguous(func: &'static str, on: F08Err, ierror: *mut MPI
     let rc = match on {
         F08Err::Comm(c) => errors::raise(func, c, err()),
         F08Err::Win(w) => errors::raise_win(func, w, err()),
+        F08Err::File(fh) => raise_on_file(func, fh, err()),
         F08Err::World => errors::raise(func, MPI_COMM_WORLD, err()),
     };
     set_ierror(ierror, rc);
+}
+
+/// An error of a call on file `fh` (a Fortran handle), through the file's error handler.
+/// MPI-IO's calls are looked up at run time: the file's handler when the library has them
+/// (MPI_File_f2c, MPI_File_call_errhandler), MPI_COMM_WORLD's otherwise.
+fn raise_on_file(func: &'static str, fh: MPI_Fint, err: Error) -> c_int {
+    type F2c = unsafe extern "C" fn(MPI_Fint) -> *mut c_void;
+    type Call = unsafe extern "C" fn(*mut c_void, c_int) -> c_int;
+    // SAFETY: dlsym with RTLD_DEFAULT and NUL-terminated names only reads the loader's
+    // tables.
+    let (f2c, call) = unsafe {
+        (
+            libc::dlsym(libc::RTLD_DEFAULT, c"PMPI_File_f2c".as_ptr()),
+            libc::dlsym(libc::RTLD_DEFAULT, c"PMPI_File_call_errhandler".as_ptr()),
+        )
+    };
+    if f2c.is_null() || call.is_null() {
+        return errors::raise(func, MPI_COMM_WORLD, err);
+    }
+    // SAFETY: both symbols are railmpi's MPI-IO functions, with MPI's C prototypes
+    // (MPI_File is a pointer).
+    unsafe {
+        let (f2c, call) = (
+            std::mem::transmute::<*mut c_void, F2c>(f2c),
+            std::mem::transmute::<*mut c_void, Call>(call),
+        );
+        call(f2c(fh), MPI_ERR_BUFFER);
+    }
+    MPI_ERR_BUFFER
 }
 
 /// `MPI_Buffer_detach(buffer_addr, size, ierror)` of mpi_f08: TYPE(C_PTR) buffer_addr.
@@ -201,6 +233,78 @@ pub unsafe extern "C" fn MPI_Buffer_detach_f08(
     ierror: *mut MPI_Fint,
 ) {
     PMPI_Buffer_detach_f08(buffer_addr, size, ierror)
+}
+
+// Procedures of Fortran's own (tools/gen_f08.py: fortran_only).
+
+/// `MPI_Sizeof(x, size, ierror)`: the size in bytes of one element of `x`, whatever its
+/// type and rank (the descriptor says).
+///
+/// # Safety
+/// `x` is the descriptor gfortran passed, `size` valid, `ierror` NULL or valid.
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Sizeof_f08ts(
+    x: *const CfiDesc,
+    size: *mut MPI_Fint,
+    ierror: *mut MPI_Fint,
+) {
+    *size = (*x).elem_len as MPI_Fint;
+    set_ierror(ierror, MPI_SUCCESS);
+}
+
+/// The MPI_ name of [`PMPI_Sizeof_f08ts`].
+///
+/// # Safety
+/// As [`PMPI_Sizeof_f08ts`].
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Sizeof_f08ts(
+    x: *const CfiDesc,
+    size: *mut MPI_Fint,
+    ierror: *mut MPI_Fint,
+) {
+    PMPI_Sizeof_f08ts(x, size, ierror)
+}
+
+/// `MPI_F_sync_reg(buf)`: does nothing; that the compiler must assume it reads and writes
+/// `buf` is its purpose (MPI-3.1 section 17.1.8).
+#[no_mangle]
+pub extern "C" fn PMPI_F_sync_reg_f08ts(_buf: *const CfiDesc) {}
+
+/// The MPI_ name of [`PMPI_F_sync_reg_f08ts`].
+#[no_mangle]
+pub extern "C" fn MPI_F_sync_reg_f08ts(buf: *const CfiDesc) {
+    PMPI_F_sync_reg_f08ts(buf)
+}
+
+/// Copies a status between its INTEGER(MPI_STATUS_SIZE) and TYPE(MPI_Status) forms, which
+/// have one layout.
+///
+/// # Safety
+/// `from` and `to` hold MPI_STATUS_SIZE INTEGERs; `ierror` is NULL or valid.
+unsafe fn copy_status(from: *const MPI_Fint, to: *mut MPI_Fint, ierror: *mut MPI_Fint) {
+    std::ptr::copy(from, to, std::mem::size_of::<MPI_Status>() / 4);
+    set_ierror(ierror, MPI_SUCCESS);
+}
+
+macro_rules! f_status_conversions {
+    ($($name:ident;)*) => {$(
+        /// `MPI_STATUS_F2F08(F_STATUS, F08_STATUS, IERROR)` or `..._F082F`, for `use mpi`
+        /// and `use mpi_f08` (gfortran's external name).
+        ///
+        /// # Safety
+        /// Both statuses valid; `ierror` is NULL or valid.
+        #[no_mangle]
+        pub unsafe extern "C" fn $name(from: *const MPI_Fint, to: *mut MPI_Fint, ierror: *mut MPI_Fint) {
+            copy_status(from, to, ierror)
+        }
+    )*};
+}
+
+f_status_conversions! {
+    mpi_status_f2f08_;
+    pmpi_status_f2f08_;
+    mpi_status_f082f_;
+    pmpi_status_f082f_;
 }
 
 #[cfg(test)]
