@@ -2,10 +2,12 @@
 ! PRECISION arrays, a scalar, a 2-D array) with TYPE(MPI_Status) checked (source, tag,
 ! MPI_Get_count), MPI_STATUS_IGNORE; MPI_Isend/MPI_Irecv with MPI_Wait, MPI_Waitall with
 ! statuses and with MPI_STATUSES_IGNORE, MPI_Waitany, MPI_Test; MPI_Sendrecv, MPI_Probe,
-! MPI_ANY_SOURCE; MPI_Status_f082f / MPI_Status_f2f08; ierror omitted throughout; handle
-! comparisons (==, /=, .EQ., .NE.); every element checked.
+! MPI_ANY_SOURCE; MPI_Status_f082f / MPI_Status_f2f08; MPI_Bsend with MPI_Buffer_detach's
+! TYPE(C_PTR); MPI_Wtime; ierror omitted throughout; handle comparisons (==, /=, .EQ., .NE.);
+! every element checked.
 program f08_pt2pt
   use mpi_f08
+  use, intrinsic :: iso_c_binding, only: c_ptr, c_loc, c_intptr_t
   implicit none
   character(len=*), parameter :: prog = 'f08_pt2pt'
   integer, parameter :: n = 5000
@@ -18,6 +20,9 @@ program f08_pt2pt
   integer :: fst(MPI_STATUS_SIZE)
   type(MPI_Request) :: reqs(4), req
   logical :: flag
+  integer, target :: bsbuf(1000)
+  type(c_ptr) :: detached
+  double precision :: t0
 
   call MPI_Init()
   call MPI_Comm_rank(MPI_COMM_WORLD, rank)
@@ -146,6 +151,20 @@ program f08_pt2pt
   call MPI_Recv(iin, cnt, MPI_INTEGER, st%MPI_SOURCE, 51, MPI_COMM_WORLD, MPI_STATUS_IGNORE)
   call MPI_Wait(req, MPI_STATUS_IGNORE)
   call check(iin(17) == left * 100000 + 17, 'Probe data')
+
+  ! Buffered mode: MPI_Buffer_detach hands the attached buffer's address back as TYPE(C_PTR).
+  call MPI_Buffer_attach(bsbuf, size(bsbuf) * 4)
+  call MPI_Bsend(ibuf, 100, MPI_INTEGER, right, 61, MPI_COMM_WORLD)
+  call MPI_Recv(iin, 100, MPI_INTEGER, left, 61, MPI_COMM_WORLD, MPI_STATUS_IGNORE)
+  call MPI_Buffer_detach(detached, cnt)
+  ! (Compared as integers: gfortran -O2 folds c_associated(detached, c_loc(bsbuf)) to
+  ! .false., bsbuf's address not having escaped as far as it knows.)
+  call check(transfer(detached, 0_c_intptr_t) == transfer(c_loc(bsbuf), 0_c_intptr_t) .and. &
+      cnt == size(bsbuf) * 4, 'MPI_Buffer_detach')
+  call check(iin(100) == left * 100000 + 100, 'MPI_Bsend data')
+
+  t0 = MPI_Wtime()
+  call check(t0 > 0d0 .and. MPI_Wtick() > 0d0 .and. MPI_Wtime() >= t0, 'MPI_Wtime')
 
   call ok('f08_pt2pt')
   call MPI_Finalize()
