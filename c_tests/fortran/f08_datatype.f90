@@ -3,7 +3,7 @@
 ! MPI_Type_indexed, a struct built from MPI_Get_address displacements
 ! (INTEGER(KIND=MPI_ADDRESS_KIND)), MPI_Type_create_resized, MPI_Type_create_subarray;
 ! MPI_Type_size, MPI_Type_get_extent, MPI_Pack / MPI_Unpack / MPI_Pack_size, MPI_Type_dup,
-! MPI_Type_set_name / MPI_Type_get_name; MPI_Sizeof.
+! MPI_Type_set_name / MPI_Type_get_name; MPI_Pack_external / MPI_Unpack_external; MPI_Sizeof.
 program f08_datatype
   use mpi_f08
   implicit none
@@ -20,7 +20,7 @@ program f08_datatype
   type(MPI_Datatype) :: rowtype, idxtype, rectype, resized, subtype, dup
   type(MPI_Datatype) :: types(2)
   integer :: blens(2)
-  integer(kind=MPI_ADDRESS_KIND) :: disps(2), base, lb, extent
+  integer(kind=MPI_ADDRESS_KIND) :: disps(2), base, lb, extent, asize, apos
   type(rec_t) :: recs(3), recs_in(3)
   character(len=1000) :: packbuf
   character(len=MPI_MAX_OBJECT_NAME) :: name
@@ -105,6 +105,20 @@ program f08_datatype
   call check(all(row == (/ (rank * 1000 + 1 + (j - 1) * m, j = 1, n) /)), 'MPI_Unpack 1')
   call MPI_Unpack(packbuf, len(packbuf), pos, row, n, MPI_INTEGER, MPI_COMM_WORLD)
   call check(all(row == (/ (rank * 1000 + 3 + (j - 1) * m, j = 1, n) /)), 'MPI_Unpack 2')
+
+  ! external32: big-endian, whatever the host (a CHARACTER argument next to buffers).
+  call MPI_Pack_external_size('external32', 2, MPI_INTEGER, asize)
+  call check(asize == 8, 'MPI_Pack_external_size')
+  apos = 0
+  call MPI_Pack_external('external32', (/ 258, -2 /), 2, MPI_INTEGER, packbuf, &
+      int(len(packbuf), MPI_ADDRESS_KIND), apos)
+  call check(apos == 8, 'MPI_Pack_external position')
+  call check(packbuf(1:8) == char(0) // char(0) // char(1) // char(2) // repeat(char(255), 3) &
+      // char(254), 'MPI_Pack_external bytes')
+  apos = 0
+  call MPI_Unpack_external('external32  ', packbuf, 8_MPI_ADDRESS_KIND, apos, row, 2, &
+      MPI_INTEGER)
+  call check(row(1) == 258 .and. row(2) == -2 .and. apos == 8, 'MPI_Unpack_external')
 
   ! MPI_Sizeof of scalars and arrays of several types.
   call MPI_Sizeof(sz, psize)
