@@ -6063,20 +6063,20 @@ module mpi_f08
     end subroutine PMPI_Start
   end interface PMPI_Start
   interface MPI_Startall
-    subroutine MPI_Startall(count, requests, ierror)
+    subroutine MPI_Startall(count, array_of_requests, ierror)
       import
       implicit none
       integer, intent(in) :: count
-      type(MPI_Request), intent(inout) :: requests(*)
+      type(MPI_Request), intent(inout) :: array_of_requests(*)
       integer, optional, intent(out) :: ierror
     end subroutine MPI_Startall
   end interface MPI_Startall
   interface PMPI_Startall
-    subroutine PMPI_Startall(count, requests, ierror)
+    subroutine PMPI_Startall(count, array_of_requests, ierror)
       import
       implicit none
       integer, intent(in) :: count
-      type(MPI_Request), intent(inout) :: requests(*)
+      type(MPI_Request), intent(inout) :: array_of_requests(*)
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Startall
   end interface PMPI_Startall
@@ -6177,33 +6177,33 @@ module mpi_f08
     end subroutine PMPI_Test_cancelled
   end interface PMPI_Test_cancelled
   interface MPI_Testall
-    subroutine MPI_Testall(count, requests, flag, statuses, ierror)
+    subroutine MPI_Testall(count, array_of_requests, flag, array_of_statuses, ierror)
       import
       implicit none
       integer, intent(in) :: count
-      type(MPI_Request), intent(inout) :: requests(*)
+      type(MPI_Request), intent(inout) :: array_of_requests(*)
       logical, intent(out) :: flag
-      type(MPI_Status), intent(out) :: statuses(*)
+      type(MPI_Status), intent(out) :: array_of_statuses(*)
       integer, optional, intent(out) :: ierror
     end subroutine MPI_Testall
   end interface MPI_Testall
   interface PMPI_Testall
-    subroutine PMPI_Testall(count, requests, flag, statuses, ierror)
+    subroutine PMPI_Testall(count, array_of_requests, flag, array_of_statuses, ierror)
       import
       implicit none
       integer, intent(in) :: count
-      type(MPI_Request), intent(inout) :: requests(*)
+      type(MPI_Request), intent(inout) :: array_of_requests(*)
       logical, intent(out) :: flag
-      type(MPI_Status), intent(out) :: statuses(*)
+      type(MPI_Status), intent(out) :: array_of_statuses(*)
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Testall
   end interface PMPI_Testall
   interface MPI_Testany
-    subroutine MPI_Testany(count, requests, index, flag, status, ierror)
+    subroutine MPI_Testany(count, array_of_requests, index, flag, status, ierror)
       import
       implicit none
       integer, intent(in) :: count
-      type(MPI_Request), intent(inout) :: requests(*)
+      type(MPI_Request), intent(inout) :: array_of_requests(*)
       integer, intent(out) :: index
       logical, intent(out) :: flag
       type(MPI_Status), intent(out) :: status
@@ -6211,11 +6211,11 @@ module mpi_f08
     end subroutine MPI_Testany
   end interface MPI_Testany
   interface PMPI_Testany
-    subroutine PMPI_Testany(count, requests, index, flag, status, ierror)
+    subroutine PMPI_Testany(count, array_of_requests, index, flag, status, ierror)
       import
       implicit none
       integer, intent(in) :: count
-      type(MPI_Request), intent(inout) :: requests(*)
+      type(MPI_Request), intent(inout) :: array_of_requests(*)
       integer, intent(out) :: index
       logical, intent(out) :: flag
       type(MPI_Status), intent(out) :: status
@@ -6223,26 +6223,28 @@ module mpi_f08
     end subroutine PMPI_Testany
   end interface PMPI_Testany
   interface MPI_Testsome
-    subroutine MPI_Testsome(incount, requests, outcount, indices, statuses, ierror)
+    subroutine MPI_Testsome(incount, array_of_requests, outcount, array_of_indices, &
+        array_of_statuses, ierror)
       import
       implicit none
       integer, intent(in) :: incount
-      type(MPI_Request), intent(inout) :: requests(*)
+      type(MPI_Request), intent(inout) :: array_of_requests(*)
       integer, intent(out) :: outcount
-      integer, intent(out) :: indices(*)
-      type(MPI_Status), intent(out) :: statuses(*)
+      integer, intent(out) :: array_of_indices(*)
+      type(MPI_Status), intent(out) :: array_of_statuses(*)
       integer, optional, intent(out) :: ierror
     end subroutine MPI_Testsome
   end interface MPI_Testsome
   interface PMPI_Testsome
-    subroutine PMPI_Testsome(incount, requests, outcount, indices, statuses, ierror)
+    subroutine PMPI_Testsome(incount, array_of_requests, outcount, array_of_indices, &
+        array_of_statuses, ierror)
       import
       implicit none
       integer, intent(in) :: incount
-      type(MPI_Request), intent(inout) :: requests(*)
+      type(MPI_Request), intent(inout) :: array_of_requests(*)
       integer, intent(out) :: outcount
-      integer, intent(out) :: indices(*)
-      type(MPI_Status), intent(out) :: statuses(*)
+      integer, intent(out) :: array_of_indices(*)
+      type(MPI_Status), intent(out) :: array_of_statuses(*)
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Testsome
   end interface PMPI_Testsome
@@ -7067,68 +7069,70 @@ module mpi_f08
     end subroutine PMPI_Wait
   end interface PMPI_Wait
   interface MPI_Waitall
-    subroutine MPI_Waitall(count, requests, statuses, ierror)
+    subroutine MPI_Waitall(count, array_of_requests, array_of_statuses, ierror)
       import
       implicit none
       integer, intent(in) :: count
-      type(MPI_Request), intent(inout) :: requests(*)
-      type(MPI_Status), intent(out) :: statuses(*)
+      type(MPI_Request), intent(inout) :: array_of_requests(*)
+      type(MPI_Status), intent(out) :: array_of_statuses(*)
       integer, optional, intent(out) :: ierror
     end subroutine MPI_Waitall
   end interface MPI_Waitall
   interface PMPI_Waitall
-    subroutine PMPI_Waitall(count, requests, statuses, ierror)
+    subroutine PMPI_Waitall(count, array_of_requests, array_of_statuses, ierror)
       import
       implicit none
       integer, intent(in) :: count
-      type(MPI_Request), intent(inout) :: requests(*)
-      type(MPI_Status), intent(out) :: statuses(*)
+      type(MPI_Request), intent(inout) :: array_of_requests(*)
+      type(MPI_Status), intent(out) :: array_of_statuses(*)
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Waitall
   end interface PMPI_Waitall
   interface MPI_Waitany
-    subroutine MPI_Waitany(count, requests, index, status, ierror)
+    subroutine MPI_Waitany(count, array_of_requests, index, status, ierror)
       import
       implicit none
       integer, intent(in) :: count
-      type(MPI_Request), intent(inout) :: requests(*)
+      type(MPI_Request), intent(inout) :: array_of_requests(*)
       integer, intent(out) :: index
       type(MPI_Status), intent(out) :: status
       integer, optional, intent(out) :: ierror
     end subroutine MPI_Waitany
   end interface MPI_Waitany
   interface PMPI_Waitany
-    subroutine PMPI_Waitany(count, requests, index, status, ierror)
+    subroutine PMPI_Waitany(count, array_of_requests, index, status, ierror)
       import
       implicit none
       integer, intent(in) :: count
-      type(MPI_Request), intent(inout) :: requests(*)
+      type(MPI_Request), intent(inout) :: array_of_requests(*)
       integer, intent(out) :: index
       type(MPI_Status), intent(out) :: status
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Waitany
   end interface PMPI_Waitany
   interface MPI_Waitsome
-    subroutine MPI_Waitsome(incount, requests, outcount, indices, statuses, ierror)
+    subroutine MPI_Waitsome(incount, array_of_requests, outcount, array_of_indices, &
+        array_of_statuses, ierror)
       import
       implicit none
       integer, intent(in) :: incount
-      type(MPI_Request), intent(inout) :: requests(*)
+      type(MPI_Request), intent(inout) :: array_of_requests(*)
       integer, intent(out) :: outcount
-      integer, intent(out) :: indices(*)
-      type(MPI_Status), intent(out) :: statuses(*)
+      integer, intent(out) :: array_of_indices(*)
+      type(MPI_Status), intent(out) :: array_of_statuses(*)
       integer, optional, intent(out) :: ierror
     end subroutine MPI_Waitsome
   end interface MPI_Waitsome
   interface PMPI_Waitsome
-    subroutine PMPI_Waitsome(incount, requests, outcount, indices, statuses, ierror)
+    subroutine PMPI_Waitsome(incount, array_of_requests, outcount, array_of_indices, &
+        array_of_statuses, ierror)
       import
       implicit none
       integer, intent(in) :: incount
-      type(MPI_Request), intent(inout) :: requests(*)
+      type(MPI_Request), intent(inout) :: array_of_requests(*)
       integer, intent(out) :: outcount
-      integer, intent(out) :: indices(*)
-      type(MPI_Status), intent(out) :: statuses(*)
+      integer, intent(out) :: array_of_indices(*)
+      type(MPI_Status), intent(out) :: array_of_statuses(*)
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Waitsome
   end interface PMPI_Waitsome

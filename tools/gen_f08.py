@@ -73,6 +73,9 @@ ARRAY_NAMES = {
     "coords", "destinations", "destweights", "dims", "edges", "index", "indices", "neighbors",
     "periods", "ranks2", "requests", "sources", "sourceweights", "statuses",
 }
+# The dummy names MPI-3.1 gives (for keyword arguments) where the C header's differ.
+F08_NAMES = {"requests": "array_of_requests", "statuses": "array_of_statuses",
+             "indices": "array_of_indices"}
 # Calls that read and write their handle (or keyval, position) argument: INTENT(INOUT).
 INOUT_CALLS = re.compile(
     r"_free(_keyval)?$|^PMPI_(Wait|Test|Start|Mrecv|Imrecv|Type_commit|Comm_disconnect|"
@@ -175,6 +178,7 @@ def dummy(text, hdr, cname):
     if base == "MPI_Status":
         inout = cname.startswith("PMPI_Status_set")
     intent = "inout" if inout else "out"
+    name = F08_NAMES.get(name, name)
     return Dummy(name, f"{ftype}, intent({intent}) :: {name}{'(*)' if array else ''}")
 
 

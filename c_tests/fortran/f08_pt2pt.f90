@@ -1,7 +1,7 @@
 ! f08_pt2pt: `use mpi_f08`. Blocking MPI_Send/MPI_Recv round a ring (INTEGER and DOUBLE
 ! PRECISION arrays, a scalar, a 2-D array) with TYPE(MPI_Status) checked (source, tag,
 ! MPI_Get_count), MPI_STATUS_IGNORE; MPI_Isend/MPI_Irecv with MPI_Wait, MPI_Waitall with
-! statuses and with MPI_STATUSES_IGNORE, MPI_Waitany, MPI_Test; MPI_Sendrecv, MPI_Probe,
+! statuses and with MPI_STATUSES_IGNORE (keyword arguments), MPI_Waitany, MPI_Test; MPI_Sendrecv, MPI_Probe,
 ! MPI_ANY_SOURCE; MPI_Status_f082f / MPI_Status_f2f08; MPI_Bsend with MPI_Buffer_detach's
 ! TYPE(C_PTR); MPI_Wtime; ierror omitted throughout; handle comparisons (==, /=, .EQ., .NE.);
 ! every element checked.
@@ -124,7 +124,8 @@ program f08_pt2pt
   iin = -1
   call MPI_Irecv(iin, n, MPI_INTEGER, left, 31, MPI_COMM_WORLD, reqs(1))
   call MPI_Isend(ibuf, n, MPI_INTEGER, right, 31, MPI_COMM_WORLD, reqs(2))
-  call MPI_Waitall(2, reqs, MPI_STATUSES_IGNORE, ierr)
+  call MPI_Waitall(count=2, array_of_requests=reqs, array_of_statuses=MPI_STATUSES_IGNORE, &
+      ierror=ierr)
   call check(ierr == MPI_SUCCESS, 'Waitall ierror')
   call check(reqs(1) == MPI_REQUEST_NULL .and. reqs(2) == MPI_REQUEST_NULL, 'Waitall nulls')
   call check(iin(n) == left * 100000 + n, 'Waitall STATUSES_IGNORE data')
