@@ -1563,19 +1563,19 @@ module mpi_f08
     end subroutine PMPI_Comm_create
   end interface PMPI_Comm_create
   interface MPI_Comm_create_errhandler
-    subroutine MPI_Comm_create_errhandler(function, errhandler, ierror)
+    subroutine MPI_Comm_create_errhandler(comm_errhandler_fn, errhandler, ierror)
       import
       implicit none
-      procedure(MPI_Comm_errhandler_function) :: function
+      procedure(MPI_Comm_errhandler_function) :: comm_errhandler_fn
       type(MPI_Errhandler), intent(out) :: errhandler
       integer, optional, intent(out) :: ierror
     end subroutine MPI_Comm_create_errhandler
   end interface MPI_Comm_create_errhandler
   interface PMPI_Comm_create_errhandler
-    subroutine PMPI_Comm_create_errhandler(function, errhandler, ierror)
+    subroutine PMPI_Comm_create_errhandler(comm_errhandler_fn, errhandler, ierror)
       import
       implicit none
-      procedure(MPI_Comm_errhandler_function) :: function
+      procedure(MPI_Comm_errhandler_function) :: comm_errhandler_fn
       type(MPI_Errhandler), intent(out) :: errhandler
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Comm_create_errhandler
@@ -2773,12 +2773,12 @@ module mpi_f08
     end subroutine PMPI_Get_version
   end interface PMPI_Get_version
   interface MPI_Graph_create
-    subroutine MPI_Graph_create(comm_old, nnodes, indx, edges, reorder, comm_graph, ierror)
+    subroutine MPI_Graph_create(comm_old, nnodes, index, edges, reorder, comm_graph, ierror)
       import
       implicit none
       type(MPI_Comm), intent(in) :: comm_old
       integer, intent(in) :: nnodes
-      integer, intent(in) :: indx(*)
+      integer, intent(in) :: index(*)
       integer, intent(in) :: edges(*)
       logical, intent(in) :: reorder
       type(MPI_Comm), intent(out) :: comm_graph
@@ -2786,12 +2786,12 @@ module mpi_f08
     end subroutine MPI_Graph_create
   end interface MPI_Graph_create
   interface PMPI_Graph_create
-    subroutine PMPI_Graph_create(comm_old, nnodes, indx, edges, reorder, comm_graph, ierror)
+    subroutine PMPI_Graph_create(comm_old, nnodes, index, edges, reorder, comm_graph, ierror)
       import
       implicit none
       type(MPI_Comm), intent(in) :: comm_old
       integer, intent(in) :: nnodes
-      integer, intent(in) :: indx(*)
+      integer, intent(in) :: index(*)
       integer, intent(in) :: edges(*)
       logical, intent(in) :: reorder
       type(MPI_Comm), intent(out) :: comm_graph
@@ -2799,48 +2799,48 @@ module mpi_f08
     end subroutine PMPI_Graph_create
   end interface PMPI_Graph_create
   interface MPI_Graph_get
-    subroutine MPI_Graph_get(comm, maxindex, maxedges, indx, edges, ierror)
+    subroutine MPI_Graph_get(comm, maxindex, maxedges, index, edges, ierror)
       import
       implicit none
       type(MPI_Comm), intent(in) :: comm
       integer, intent(in) :: maxindex
       integer, intent(in) :: maxedges
-      integer, intent(out) :: indx
+      integer, intent(out) :: index(*)
       integer, intent(out) :: edges(*)
       integer, optional, intent(out) :: ierror
     end subroutine MPI_Graph_get
   end interface MPI_Graph_get
   interface PMPI_Graph_get
-    subroutine PMPI_Graph_get(comm, maxindex, maxedges, indx, edges, ierror)
+    subroutine PMPI_Graph_get(comm, maxindex, maxedges, index, edges, ierror)
       import
       implicit none
       type(MPI_Comm), intent(in) :: comm
       integer, intent(in) :: maxindex
       integer, intent(in) :: maxedges
-      integer, intent(out) :: indx
+      integer, intent(out) :: index(*)
       integer, intent(out) :: edges(*)
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Graph_get
   end interface PMPI_Graph_get
   interface MPI_Graph_map
-    subroutine MPI_Graph_map(comm, nnodes, indx, edges, newrank, ierror)
+    subroutine MPI_Graph_map(comm, nnodes, index, edges, newrank, ierror)
       import
       implicit none
       type(MPI_Comm), intent(in) :: comm
       integer, intent(in) :: nnodes
-      integer, intent(in) :: indx(*)
+      integer, intent(in) :: index(*)
       integer, intent(in) :: edges(*)
       integer, intent(out) :: newrank
       integer, optional, intent(out) :: ierror
     end subroutine MPI_Graph_map
   end interface MPI_Graph_map
   interface PMPI_Graph_map
-    subroutine PMPI_Graph_map(comm, nnodes, indx, edges, newrank, ierror)
+    subroutine PMPI_Graph_map(comm, nnodes, index, edges, newrank, ierror)
       import
       implicit none
       type(MPI_Comm), intent(in) :: comm
       integer, intent(in) :: nnodes
-      integer, intent(in) :: indx(*)
+      integer, intent(in) :: index(*)
       integer, intent(in) :: edges(*)
       integer, intent(out) :: newrank
       integer, optional, intent(out) :: ierror
@@ -7333,20 +7333,20 @@ module mpi_f08
     end subroutine PMPI_Win_create_keyval
   end interface PMPI_Win_create_keyval
   interface MPI_Win_delete_attr
-    subroutine MPI_Win_delete_attr(win, keyval, ierror)
+    subroutine MPI_Win_delete_attr(win, win_keyval, ierror)
       import
       implicit none
       type(MPI_Win), intent(in) :: win
-      integer, intent(in) :: keyval
+      integer, intent(in) :: win_keyval
       integer, optional, intent(out) :: ierror
     end subroutine MPI_Win_delete_attr
   end interface MPI_Win_delete_attr
   interface PMPI_Win_delete_attr
-    subroutine PMPI_Win_delete_attr(win, keyval, ierror)
+    subroutine PMPI_Win_delete_attr(win, win_keyval, ierror)
       import
       implicit none
       type(MPI_Win), intent(in) :: win
-      integer, intent(in) :: keyval
+      integer, intent(in) :: win_keyval
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Win_delete_attr
   end interface PMPI_Win_delete_attr
@@ -7487,22 +7487,22 @@ module mpi_f08
     end subroutine PMPI_Win_free_keyval
   end interface PMPI_Win_free_keyval
   interface MPI_Win_get_attr
-    subroutine MPI_Win_get_attr(win, keyval, attribute_val, flag, ierror)
+    subroutine MPI_Win_get_attr(win, win_keyval, attribute_val, flag, ierror)
       import
       implicit none
       type(MPI_Win), intent(in) :: win
-      integer, intent(in) :: keyval
+      integer, intent(in) :: win_keyval
       integer(kind=MPI_ADDRESS_KIND), intent(out) :: attribute_val
       logical, intent(out) :: flag
       integer, optional, intent(out) :: ierror
     end subroutine MPI_Win_get_attr
   end interface MPI_Win_get_attr
   interface PMPI_Win_get_attr
-    subroutine PMPI_Win_get_attr(win, keyval, attribute_val, flag, ierror)
+    subroutine PMPI_Win_get_attr(win, win_keyval, attribute_val, flag, ierror)
       import
       implicit none
       type(MPI_Win), intent(in) :: win
-      integer, intent(in) :: keyval
+      integer, intent(in) :: win_keyval
       integer(kind=MPI_ADDRESS_KIND), intent(out) :: attribute_val
       logical, intent(out) :: flag
       integer, optional, intent(out) :: ierror
@@ -7643,21 +7643,21 @@ module mpi_f08
     end subroutine PMPI_Win_post
   end interface PMPI_Win_post
   interface MPI_Win_set_attr
-    subroutine MPI_Win_set_attr(win, keyval, attribute_val, ierror)
+    subroutine MPI_Win_set_attr(win, win_keyval, attribute_val, ierror)
       import
       implicit none
       type(MPI_Win), intent(in) :: win
-      integer, intent(in) :: keyval
+      integer, intent(in) :: win_keyval
       integer(kind=MPI_ADDRESS_KIND), intent(in) :: attribute_val
       integer, optional, intent(out) :: ierror
     end subroutine MPI_Win_set_attr
   end interface MPI_Win_set_attr
   interface PMPI_Win_set_attr
-    subroutine PMPI_Win_set_attr(win, keyval, attribute_val, ierror)
+    subroutine PMPI_Win_set_attr(win, win_keyval, attribute_val, ierror)
       import
       implicit none
       type(MPI_Win), intent(in) :: win
-      integer, intent(in) :: keyval
+      integer, intent(in) :: win_keyval
       integer(kind=MPI_ADDRESS_KIND), intent(in) :: attribute_val
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Win_set_attr

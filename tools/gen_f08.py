@@ -70,12 +70,21 @@ F08_OMIT = {
 LOGICAL_NAMES = {"flag", "reorder", "periods", "remain_dims", "high", "commute", "weighted"}
 # Non-const pointers that are arrays (the others are scalars).
 ARRAY_NAMES = {
-    "coords", "destinations", "destweights", "dims", "edges", "index", "indices", "neighbors",
-    "periods", "ranks2", "requests", "sources", "sourceweights", "statuses",
+    "coords", "destinations", "destweights", "dims", "edges", "index", "indx", "indices",
+    "neighbors", "periods", "ranks2", "requests", "sources", "sourceweights", "statuses",
 }
 # The dummy names MPI-3.1 gives (for keyword arguments) where the C header's differ.
 F08_NAMES = {"requests": "array_of_requests", "statuses": "array_of_statuses",
-             "indices": "array_of_indices"}
+             "indices": "array_of_indices", "indx": "index"}
+
+
+def f08_name(cname, name):
+    """The MPI-3.1 name of C parameter `name` of `cname` (MPI_Win_*_attr's keyval, ...)."""
+    if name == "keyval" and cname.startswith("PMPI_Win_"):
+        return "win_keyval"
+    if name == "function" and cname == "PMPI_Comm_create_errhandler":
+        return "comm_errhandler_fn"
+    return F08_NAMES.get(name, name)
 # Calls that read and write their handle (or keyval, position) argument: INTENT(INOUT).
 INOUT_CALLS = re.compile(
     r"_free(_keyval)?$|^PMPI_(Wait|Test|Start|Mrecv|Imrecv|Type_commit|Comm_disconnect|"
@@ -178,7 +187,6 @@ def dummy(text, hdr, cname):
     if base == "MPI_Status":
         inout = cname.startswith("PMPI_Status_set")
     intent = "inout" if inout else "out"
-    name = F08_NAMES.get(name, name)
     return Dummy(name, f"{ftype}, intent({intent}) :: {name}{'(*)' if array else ''}")
 
 
@@ -292,6 +300,11 @@ def procedures(hdr):
         except gf.Unsupported as e:
             left.append((c, str(e)))
             continue
+        for d in ds:
+            if d.kind == "ref" and f08_name(c, d.name) != d.name:
+                new = f08_name(c, d.name)
+                d.decl = re.sub(rf":: {d.name}\b", f":: {new}", d.decl)
+                d.name = new
         # The `use mpi` entry takes the C parameters in order, ierror, then string lengths.
         params = [p.split(": ") for p in b.params]
         n = next((i for i, p in enumerate(params) if p[0] == "ierror"), None)

@@ -10,6 +10,10 @@
 #   fortran.f08_noncontig_fatal  c_tests/fortran/fatal/f08_noncontig: a noncontiguous section
 #                                as an mpi_f08 buffer ends the job (MPI_ERRORS_ARE_FATAL) with
 #                                MPI_ERR_BUFFER's reason, naming the call
+#   fortran.f08_calls[_mpich]    every generic procedure of include/mpi_f08.f90 called with
+#                                arguments of the types its interface declares, positionally
+#                                and by keyword (c_tests/tools/f08_calls.py), compiles with
+#                                railmpi's mpi_f08 and with MPICH's: the interfaces are MPI's
 #   fortran.cmake_f08            CMake's find_package(MPI COMPONENTS Fortran), given
 #                                $BUILD/bin/mpif90, reports MPI_Fortran_HAVE_F08_MODULE and
 #                                builds c_tests/fortran/cmake (`use mpi_f08`), which runs
@@ -77,6 +81,20 @@ EOF
     return $rc
 }
 
+# f_f08_calls FC MPI_F08_F90: the calls of every mpi_f08 procedure, positional and by keyword,
+# compile with FC.
+f_f08_calls() {
+    local fc=$1 src=$2 tmp rc=0 how
+    tmp=$(mktemp -d) || return 1
+    for how in positional --keywords; do
+        python3 "$F_CT_DIR/tools/f08_calls.py" "$src" $how >"$tmp/calls.f90" || rc=1
+        echo "$how: $(grep -c '^ *\(call\|r[0-9]* =\) ' "$tmp/calls.f90") calls"
+        (cd "$tmp" && "$fc" -fsyntax-only calls.f90) || rc=1
+    done
+    rm -rf "$tmp"
+    return $rc
+}
+
 # f_cmake_f08 BUILD MPIEXEC: FindMPI with our mpif90 finds mpi_f08; the program it builds runs.
 f_cmake_f08() {
     local build=$1 mpiexec=$2 tmp rc=0 out
@@ -118,7 +136,7 @@ f_symbols() {
     fi
 }
 
-export -f f_mpif_constants f_symbols f_cmake_f08
+export -f f_mpif_constants f_symbols f_cmake_f08 f_f08_calls
 export F_CT_DIR
 
 # Names of the programs, and what each requires.
@@ -144,6 +162,14 @@ if [ "$CT_IMPL" = railmpi ]; then
     run_case fortran.mpif_vs_mpich 0 \
         bash -c 'f_mpif_constants "$@"' _ "$BUILD/include" "$F_MPICH_INC"
     run_case fortran.symbols 0 bash -c 'f_symbols "$@"' _ "$LIB/libmpi.so.12"
+    run_case fortran.f08_calls 0 \
+        bash -c 'f_f08_calls "$@"' _ "$BUILD/bin/mpif90" "$F_ROOT/include/mpi_f08.f90"
+    if command -v "$F_MPICH_FC" >/dev/null 2>&1; then
+        run_case fortran.f08_calls_mpich 0 \
+            bash -c 'f_f08_calls "$@"' _ "$F_MPICH_FC" "$F_ROOT/include/mpi_f08.f90"
+    else
+        skip_case fortran.f08_calls_mpich "$F_MPICH_FC not found (Debian package libmpich-dev)"
+    fi
     mkdir -p "$BUILD/f_tests"
     run_case fortran.build.f08_noncontig 0 "$BUILD/bin/mpif90" -o "$BUILD/f_tests/f08_noncontig" \
         "$F_CT_DIR/fortran/fatal/f08_noncontig.f90"

@@ -1,8 +1,8 @@
 ! f08_pt2pt: `use mpi_f08`. Blocking MPI_Send/MPI_Recv round a ring (INTEGER and DOUBLE
 ! PRECISION arrays, a scalar, a 2-D array) with TYPE(MPI_Status) checked (source, tag,
 ! MPI_Get_count), MPI_STATUS_IGNORE; MPI_Isend/MPI_Irecv with MPI_Wait, MPI_Waitall with
-! statuses and with MPI_STATUSES_IGNORE (keyword arguments), MPI_Waitany, MPI_Test; MPI_Sendrecv, MPI_Probe,
-! MPI_ANY_SOURCE; MPI_Status_f082f / MPI_Status_f2f08; MPI_Bsend with MPI_Buffer_detach's
+! statuses and with MPI_STATUSES_IGNORE (keyword arguments), MPI_Waitany, MPI_Test;
+! MPI_Sendrecv, MPI_Probe, MPI_ANY_SOURCE; MPI_Status_f082f / MPI_Status_f2f08; MPI_Bsend with MPI_Buffer_detach's
 ! TYPE(C_PTR); MPI_Wtime; ierror omitted throughout; handle comparisons (==, /=, .EQ., .NE.);
 ! every element checked.
 program f08_pt2pt
