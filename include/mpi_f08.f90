@@ -54,114 +54,114 @@ module mpi_f08
   end type MPI_Session
 
   interface operator(==)
-    logical function railmpi_f08_comm_eq(x, y) bind(C, name="railmpi_f08_comm_eq")
+    logical function railmpi_f08_comm_eq(x, y)
       import
       implicit none
       type(MPI_Comm), intent(in) :: x, y
     end function railmpi_f08_comm_eq
-    logical function railmpi_f08_datatype_eq(x, y) bind(C, name="railmpi_f08_datatype_eq")
+    logical function railmpi_f08_datatype_eq(x, y)
       import
       implicit none
       type(MPI_Datatype), intent(in) :: x, y
     end function railmpi_f08_datatype_eq
-    logical function railmpi_f08_group_eq(x, y) bind(C, name="railmpi_f08_group_eq")
+    logical function railmpi_f08_group_eq(x, y)
       import
       implicit none
       type(MPI_Group), intent(in) :: x, y
     end function railmpi_f08_group_eq
-    logical function railmpi_f08_request_eq(x, y) bind(C, name="railmpi_f08_request_eq")
+    logical function railmpi_f08_request_eq(x, y)
       import
       implicit none
       type(MPI_Request), intent(in) :: x, y
     end function railmpi_f08_request_eq
-    logical function railmpi_f08_op_eq(x, y) bind(C, name="railmpi_f08_op_eq")
+    logical function railmpi_f08_op_eq(x, y)
       import
       implicit none
       type(MPI_Op), intent(in) :: x, y
     end function railmpi_f08_op_eq
-    logical function railmpi_f08_win_eq(x, y) bind(C, name="railmpi_f08_win_eq")
+    logical function railmpi_f08_win_eq(x, y)
       import
       implicit none
       type(MPI_Win), intent(in) :: x, y
     end function railmpi_f08_win_eq
-    logical function railmpi_f08_file_eq(x, y) bind(C, name="railmpi_f08_file_eq")
+    logical function railmpi_f08_file_eq(x, y)
       import
       implicit none
       type(MPI_File), intent(in) :: x, y
     end function railmpi_f08_file_eq
-    logical function railmpi_f08_info_eq(x, y) bind(C, name="railmpi_f08_info_eq")
+    logical function railmpi_f08_info_eq(x, y)
       import
       implicit none
       type(MPI_Info), intent(in) :: x, y
     end function railmpi_f08_info_eq
-    logical function railmpi_f08_errhandler_eq(x, y) bind(C, name="railmpi_f08_errhandler_eq")
+    logical function railmpi_f08_errhandler_eq(x, y)
       import
       implicit none
       type(MPI_Errhandler), intent(in) :: x, y
     end function railmpi_f08_errhandler_eq
-    logical function railmpi_f08_message_eq(x, y) bind(C, name="railmpi_f08_message_eq")
+    logical function railmpi_f08_message_eq(x, y)
       import
       implicit none
       type(MPI_Message), intent(in) :: x, y
     end function railmpi_f08_message_eq
-    logical function railmpi_f08_session_eq(x, y) bind(C, name="railmpi_f08_session_eq")
+    logical function railmpi_f08_session_eq(x, y)
       import
       implicit none
       type(MPI_Session), intent(in) :: x, y
     end function railmpi_f08_session_eq
   end interface
   interface operator(/=)
-    logical function railmpi_f08_comm_ne(x, y) bind(C, name="railmpi_f08_comm_ne")
+    logical function railmpi_f08_comm_ne(x, y)
       import
       implicit none
       type(MPI_Comm), intent(in) :: x, y
     end function railmpi_f08_comm_ne
-    logical function railmpi_f08_datatype_ne(x, y) bind(C, name="railmpi_f08_datatype_ne")
+    logical function railmpi_f08_datatype_ne(x, y)
       import
       implicit none
       type(MPI_Datatype), intent(in) :: x, y
     end function railmpi_f08_datatype_ne
-    logical function railmpi_f08_group_ne(x, y) bind(C, name="railmpi_f08_group_ne")
+    logical function railmpi_f08_group_ne(x, y)
       import
       implicit none
       type(MPI_Group), intent(in) :: x, y
     end function railmpi_f08_group_ne
-    logical function railmpi_f08_request_ne(x, y) bind(C, name="railmpi_f08_request_ne")
+    logical function railmpi_f08_request_ne(x, y)
       import
       implicit none
       type(MPI_Request), intent(in) :: x, y
     end function railmpi_f08_request_ne
-    logical function railmpi_f08_op_ne(x, y) bind(C, name="railmpi_f08_op_ne")
+    logical function railmpi_f08_op_ne(x, y)
       import
       implicit none
       type(MPI_Op), intent(in) :: x, y
     end function railmpi_f08_op_ne
-    logical function railmpi_f08_win_ne(x, y) bind(C, name="railmpi_f08_win_ne")
+    logical function railmpi_f08_win_ne(x, y)
       import
       implicit none
       type(MPI_Win), intent(in) :: x, y
     end function railmpi_f08_win_ne
-    logical function railmpi_f08_file_ne(x, y) bind(C, name="railmpi_f08_file_ne")
+    logical function railmpi_f08_file_ne(x, y)
       import
       implicit none
       type(MPI_File), intent(in) :: x, y
     end function railmpi_f08_file_ne
-    logical function railmpi_f08_info_ne(x, y) bind(C, name="railmpi_f08_info_ne")
+    logical function railmpi_f08_info_ne(x, y)
       import
       implicit none
       type(MPI_Info), intent(in) :: x, y
     end function railmpi_f08_info_ne
-    logical function railmpi_f08_errhandler_ne(x, y) bind(C, name="railmpi_f08_errhandler_ne")
+    logical function railmpi_f08_errhandler_ne(x, y)
       import
       implicit none
       type(MPI_Errhandler), intent(in) :: x, y
     end function railmpi_f08_errhandler_ne
-    logical function railmpi_f08_message_ne(x, y) bind(C, name="railmpi_f08_message_ne")
+    logical function railmpi_f08_message_ne(x, y)
       import
       implicit none
       type(MPI_Message), intent(in) :: x, y
     end function railmpi_f08_message_ne
-    logical function railmpi_f08_session_ne(x, y) bind(C, name="railmpi_f08_session_ne")
+    logical function railmpi_f08_session_ne(x, y)
       import
       implicit none
       type(MPI_Session), intent(in) :: x, y

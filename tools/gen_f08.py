@@ -30,7 +30,12 @@ depends on libgfortran. Two kinds of interfaces:
   gives; PMPI_Send_f08ts likewise) receives each buffer (and any CHARACTER) as a pointer to a
   CFI_cdesc_t (ISO_Fortran_binding.h), the rest by reference. The Rust entry point takes the
   buffer's address (MPI_SUBARRAYS_SUPPORTED is .false.: a noncontiguous section is
-  MPI_ERR_BUFFER, raised on the call's communicator or window) and calls the `use mpi` entry.
+  MPI_ERR_BUFFER, raised on the call's communicator, window or file) and calls the `use mpi`
+  entry.
+
+Dummy arguments have MPI-3.1's names (keyword arguments), types, kinds, ranks and intents;
+c_tests/tools/f08_calls.py checks them against MPICH's mpi_f08. The specific names of the
+procedures without buffers are the generic ones (MPI_Comm_rank, not MPI_Comm_rank_f08).
 
 MPI_BOTTOM, MPI_IN_PLACE, MPI_STATUS(ES)_IGNORE, ... are BIND(C) module variables whose
 storage is libmpi's (`railmpi_f08_bottom`, ...; f08_support.rs), recognised by address by the
@@ -456,13 +461,15 @@ def handle_section():
     for h in HANDLE_TYPES:
         out += [f"  type, bind(C) :: {h}", "    integer(c_int) :: MPI_VAL", f"  end type {h}"]
     out.append("")
-    # ==, /= (.EQ., .NE.): libmpi compares the integers (f08_support.rs).
+    # ==, /= (.EQ., .NE.): libmpi compares the integers (f08_support.rs: railmpi_f08_comm_eq_,
+    # ...). Not BIND(C): a default LOGICAL result of a BIND(C) function is a GNU extension,
+    # which -std=f2018 rejects.
     for op, sfx in (("==", "eq"), ("/=", "ne")):
         out.append(f"  interface operator({op})")
         for h in HANDLE_TYPES:
             f = f"railmpi_f08_{h[4:].lower()}_{sfx}"
             out += [
-                f'    logical function {f}(x, y) bind(C, name="{f}")',
+                f"    logical function {f}(x, y)",
                 "      import",
                 "      implicit none",
                 f"      type({h}), intent(in) :: x, y",

@@ -13,7 +13,8 @@
 #   fortran.f08_calls[_mpich]    every generic procedure of include/mpi_f08.f90 called with
 #                                arguments of the types its interface declares, positionally
 #                                and by keyword (c_tests/tools/f08_calls.py), compiles with
-#                                railmpi's mpi_f08 and with MPICH's: the interfaces are MPI's
+#                                railmpi's mpi_f08 and with MPICH's (-std=f2018): the
+#                                interfaces are MPI's
 #   fortran.cmake_f08            CMake's find_package(MPI COMPONENTS Fortran), given
 #                                $BUILD/bin/mpif90, reports MPI_Fortran_HAVE_F08_MODULE and
 #                                builds c_tests/fortran/cmake (`use mpi_f08`), which runs
@@ -82,14 +83,14 @@ EOF
 }
 
 # f_f08_calls FC MPI_F08_F90: the calls of every mpi_f08 procedure, positional and by keyword,
-# compile with FC.
+# compile with FC, as standard Fortran 2018 (no GNU extension in the interfaces).
 f_f08_calls() {
     local fc=$1 src=$2 tmp rc=0 how
     tmp=$(mktemp -d) || return 1
     for how in positional --keywords; do
         python3 "$F_CT_DIR/tools/f08_calls.py" "$src" $how >"$tmp/calls.f90" || rc=1
         echo "$how: $(grep -c '^ *\(call\|r[0-9]* =\) ' "$tmp/calls.f90") calls"
-        (cd "$tmp" && "$fc" -fsyntax-only calls.f90) || rc=1
+        (cd "$tmp" && "$fc" -std=f2018 -fsyntax-only calls.f90) || rc=1
     done
     rm -rf "$tmp"
     return $rc

@@ -35,8 +35,8 @@ pub static mut railmpi_f08_weights_empty: [MPI_Fint; 1] = [0; 1];
 pub static mut railmpi_f08_argv_null: [u8; 1] = [0; 1];
 
 // ---------------------------------------------------------------------------------------
-// Handle comparisons: `interface operator(==)` / `(/=)` of every handle type binds to these
-// (one binding label per type and operator: a label names one procedure per program).
+// Handle comparisons: `interface operator(==)` / `(/=)` of every handle type names these
+// (gfortran's external names of LOGICAL functions: the result is a 4-byte integer, 0 or 1).
 // ---------------------------------------------------------------------------------------
 
 macro_rules! f08_handle_compare {
@@ -62,17 +62,17 @@ macro_rules! f08_handle_compare {
 }
 
 f08_handle_compare! {
-    railmpi_f08_comm_eq railmpi_f08_comm_ne;
-    railmpi_f08_datatype_eq railmpi_f08_datatype_ne;
-    railmpi_f08_group_eq railmpi_f08_group_ne;
-    railmpi_f08_request_eq railmpi_f08_request_ne;
-    railmpi_f08_op_eq railmpi_f08_op_ne;
-    railmpi_f08_win_eq railmpi_f08_win_ne;
-    railmpi_f08_file_eq railmpi_f08_file_ne;
-    railmpi_f08_info_eq railmpi_f08_info_ne;
-    railmpi_f08_errhandler_eq railmpi_f08_errhandler_ne;
-    railmpi_f08_message_eq railmpi_f08_message_ne;
-    railmpi_f08_session_eq railmpi_f08_session_ne;
+    railmpi_f08_comm_eq_ railmpi_f08_comm_ne_;
+    railmpi_f08_datatype_eq_ railmpi_f08_datatype_ne_;
+    railmpi_f08_group_eq_ railmpi_f08_group_ne_;
+    railmpi_f08_request_eq_ railmpi_f08_request_ne_;
+    railmpi_f08_op_eq_ railmpi_f08_op_ne_;
+    railmpi_f08_win_eq_ railmpi_f08_win_ne_;
+    railmpi_f08_file_eq_ railmpi_f08_file_ne_;
+    railmpi_f08_info_eq_ railmpi_f08_info_ne_;
+    railmpi_f08_errhandler_eq_ railmpi_f08_errhandler_ne_;
+    railmpi_f08_message_eq_ railmpi_f08_message_ne_;
+    railmpi_f08_session_eq_ railmpi_f08_session_ne_;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -378,9 +378,9 @@ mod tests {
         let (a, b) = (MPI_COMM_WORLD, MPI_COMM_SELF);
         // SAFETY: pointers to live locals.
         unsafe {
-            assert_eq!(railmpi_f08_comm_eq(&a, &a), 1);
-            assert_eq!(railmpi_f08_comm_eq(&a, &b), 0);
-            assert_eq!(railmpi_f08_comm_ne(&a, &b), 1);
+            assert_eq!(railmpi_f08_comm_eq_(&a, &a), 1);
+            assert_eq!(railmpi_f08_comm_eq_(&a, &b), 0);
+            assert_eq!(railmpi_f08_comm_ne_(&a, &b), 1);
         }
     }
 }
