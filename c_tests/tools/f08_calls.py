@@ -2,9 +2,9 @@
 """c_tests/tools/f08_calls.py MPI_F08_F90 [--keywords]: a Fortran subroutine that calls every
 generic procedure of railmpi's mpi_f08 module (include/mpi_f08.f90) once, with variables of
 the types, kinds and ranks its interface declares (by keyword with --keywords, but for the
-calls with an `index`, which MPICH names otherwise). Compiled,
-never run: 90_fortran.sh (fortran.f08_calls_mpich) checks that MPICH's mpi_f08 accepts the
-same calls, i.e. that railmpi's interfaces are the standard's."""
+calls with an `index`, which MPICH names otherwise), and compares handles of each type.
+Compiled, never run: 90_fortran.sh (fortran.f08_calls_mpich) checks that MPICH's mpi_f08
+accepts the same calls, i.e. that railmpi's interfaces are the standard's."""
 import re
 import sys
 
@@ -42,6 +42,13 @@ for m in re.finditer(r"^  interface (MPI_\w+)\n(.*?)^  end interface \1\n", text
         n += 1
         decls.append(f"  {kind.replace(' function', '')} :: r{n}")
         calls.append(f"  r{n} = {name}({', '.join(actuals)})")
+# The handle comparisons.
+decls.append("  logical :: same")
+for t in ("MPI_Comm", "MPI_Datatype", "MPI_Group", "MPI_Request", "MPI_Op", "MPI_Win",
+          "MPI_File", "MPI_Info", "MPI_Errhandler", "MPI_Message"):
+    n += 1
+    decls.append(f"  type({t}) :: h{n}")
+    calls.append(f"  same = h{n} == h{n} .and. .not. (h{n} /= h{n}) .and. h{n} .eq. h{n}")
 out = ["subroutine f08_calls()", "  use mpi_f08", "  use, intrinsic :: iso_c_binding, only: c_ptr",
        "  implicit none"]
 for line in decls + calls:
