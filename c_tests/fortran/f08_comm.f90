@@ -1,7 +1,8 @@
 ! f08_comm: `use mpi_f08`. Communicators and groups: MPI_Comm_split (odd/even, reversed key),
 ! MPI_Comm_dup and MPI_Comm_compare, MPI_Comm_group / MPI_Group_incl / MPI_Group_translate_ranks
 ! / MPI_Comm_create, MPI_Comm_set_name / MPI_Comm_get_name, MPI_Cart_create (LOGICAL periods)
-! with MPI_Cart_coords and MPI_Cart_shift; attributes: a keyval with f08 copy and delete
+! with MPI_Cart_coords and MPI_Cart_shift, MPI_Dist_graph_create_adjacent with MPI_UNWEIGHTED
+! (LOGICAL weighted out); attributes: a keyval with f08 copy and delete
 ! procedures (copied by MPI_Comm_dup, deleted on free, counted), MPI_COMM_DUP_FN and
 ! MPI_COMM_NULL_COPY_FN, MPI_Comm_get_attr of MPI_TAG_UB; MPI_Info set/get (strings).
 program f08_comm
@@ -13,10 +14,10 @@ program f08_comm
   integer :: copies, deletes
   common /f08cnt/ copies, deletes
   integer :: rank, nprocs, srank, ssize, res, namelen, keyval, keyval2, vlen
-  integer :: ranks(2), tr(2), coords(1), src, dst
+  integer :: ranks(2), tr(2), coords(1), src, dst, indeg, outdeg
   integer(kind=MPI_ADDRESS_KIND) :: val
   logical :: flag
-  type(MPI_Comm) :: split, dup, sub, cart, dup2
+  type(MPI_Comm) :: split, dup, sub, cart, dup2, graph
   type(MPI_Group) :: world_group, pair
   type(MPI_Info) :: info
   character(len=MPI_MAX_OBJECT_NAME) :: name
@@ -75,6 +76,18 @@ program f08_comm
   call check(src == mod(rank - 1 + nprocs, nprocs) .and. dst == mod(rank + 1, nprocs), &
       'MPI_Cart_shift periodic')
   call MPI_Comm_free(cart)
+
+  ! A distributed graph ring without weights (MPI_UNWEIGHTED recognised by address).
+  src = mod(rank - 1 + nprocs, nprocs)
+  dst = mod(rank + 1, nprocs)
+  call MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, (/ src /), MPI_UNWEIGHTED, 1, &
+      (/ dst /), MPI_UNWEIGHTED, MPI_INFO_NULL, .false., graph)
+  call MPI_Dist_graph_neighbors_count(graph, indeg, outdeg, flag)
+  call check(indeg == 1 .and. outdeg == 1 .and. .not. flag, 'unweighted dist graph')
+  call MPI_Dist_graph_neighbors(graph, 1, ranks(1:1), MPI_UNWEIGHTED, 1, ranks(2:2), &
+      MPI_UNWEIGHTED)
+  call check(ranks(1) == src .and. ranks(2) == dst, 'MPI_Dist_graph_neighbors')
+  call MPI_Comm_free(graph)
 
   ! Attributes.
   call MPI_Comm_create_keyval(copy_plus_one, count_delete, keyval, 5_MPI_ADDRESS_KIND)
