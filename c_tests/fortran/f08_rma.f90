@@ -3,7 +3,8 @@
 ! right neighbour between fences, MPI_Accumulate (MPI_SUM) from every rank to rank 0, then
 ! passive target (MPI_Win_lock / MPI_Put / MPI_Win_unlock, MPI_Win_lock_all /
 ! MPI_Fetch_and_op / MPI_Win_flush / MPI_Win_unlock_all); MPI_Win_allocate with a TYPE(C_PTR)
-! base used through c_f_pointer, MPI_Compare_and_swap; every element checked.
+! base used through c_f_pointer, MPI_Compare_and_swap; MPI_Alloc_mem / MPI_Free_mem; every
+! element checked.
 program f08_rma
   use mpi_f08
   use, intrinsic :: iso_c_binding, only: c_ptr, c_f_pointer
@@ -18,6 +19,7 @@ program f08_rma
   type(MPI_Win) :: win, win2
   type(c_ptr) :: base
   integer, pointer, volatile :: mem(:)
+  integer, pointer :: am(:)
 
   call MPI_Init()
   call MPI_Comm_rank(MPI_COMM_WORLD, rank)
@@ -102,6 +104,13 @@ program f08_rma
   end do
   if (rank == 0) call check(mem(2) == nprocs, 'MPI_Compare_and_swap result')
   call MPI_Win_free(win2)
+
+  ! MPI_Alloc_mem's TYPE(C_PTR), the memory used and given back through the Fortran pointer.
+  call MPI_Alloc_mem(40_MPI_ADDRESS_KIND, MPI_INFO_NULL, base)
+  call c_f_pointer(base, am, (/ 10 /))
+  am = (/ (i * rank, i = 1, 10) /)
+  call check(sum(am) == 55 * rank, 'MPI_Alloc_mem memory')
+  call MPI_Free_mem(am)
 
   call MPI_Barrier(MPI_COMM_WORLD)
   if (rank == 0) write(*, '(a)') 'ok f08_rma'
