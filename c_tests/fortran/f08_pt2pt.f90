@@ -2,7 +2,8 @@
 ! PRECISION arrays, a scalar, a 2-D array) with TYPE(MPI_Status) checked (source, tag,
 ! MPI_Get_count), MPI_STATUS_IGNORE; MPI_Isend/MPI_Irecv with MPI_Wait, MPI_Waitall with
 ! statuses and with MPI_STATUSES_IGNORE (keyword arguments), MPI_Waitany, MPI_Test;
-! MPI_Sendrecv, MPI_Probe, MPI_ANY_SOURCE; MPI_Status_f082f / MPI_Status_f2f08; MPI_Bsend with MPI_Buffer_detach's
+! MPI_Sendrecv, MPI_Probe, MPI_ANY_SOURCE; persistent requests (MPI_Startall on an array
+! section); MPI_Mprobe / MPI_Mrecv; MPI_Status_f082f / MPI_Status_f2f08; MPI_Bsend with MPI_Buffer_detach's
 ! TYPE(C_PTR); MPI_Wtime; ierror omitted throughout; handle comparisons (==, /=, .EQ., .NE.);
 ! every element checked.
 program f08_pt2pt
@@ -12,13 +13,15 @@ program f08_pt2pt
   character(len=*), parameter :: prog = 'f08_pt2pt'
   integer, parameter :: n = 5000
   integer :: rank, nprocs, right, left, i, cnt, idx, ierr
-  integer, allocatable :: ibuf(:), iin(:)
-  double precision :: dbuf(n), din(n), dscal, dscal_in
+  ! ASYNCHRONOUS: nonblocking and persistent calls use them after they return (MPI-3.1 17.1.16).
+  integer, allocatable, asynchronous :: ibuf(:), iin(:)
+  double precision, asynchronous :: dbuf(n), din(n), dscal, dscal_in
   integer :: mat(30, 20), mat_in(30, 20)
   type(MPI_Status) :: st
   type(MPI_Status) :: sts(4)
   integer :: fst(MPI_STATUS_SIZE)
   type(MPI_Request) :: reqs(4), req
+  type(MPI_Message) :: msg
   logical :: flag
   integer, target :: bsbuf(1000)
   type(c_ptr) :: detached
@@ -152,6 +155,31 @@ program f08_pt2pt
   call MPI_Recv(iin, cnt, MPI_INTEGER, st%MPI_SOURCE, 51, MPI_COMM_WORLD, MPI_STATUS_IGNORE)
   call MPI_Wait(req, MPI_STATUS_IGNORE)
   call check(iin(17) == left * 100000 + 17, 'Probe data')
+
+  ! Persistent requests, started twice.
+  call MPI_Recv_init(iin, 50, MPI_INTEGER, left, 71, MPI_COMM_WORLD, reqs(1))
+  call MPI_Send_init(ibuf, 50, MPI_INTEGER, right, 71, MPI_COMM_WORLD, reqs(2))
+  do i = 1, 2
+    iin = -1
+    ibuf(50) = rank * 10 + i
+    call MPI_Startall(2, reqs(1:2))
+    call MPI_Waitall(2, reqs(1:2), sts(1:2))
+    call check(iin(50) == left * 10 + i .and. sts(1)%MPI_TAG == 71, 'persistent requests')
+    call check(reqs(1) /= MPI_REQUEST_NULL, 'persistent request stays')
+  end do
+  call MPI_Request_free(reqs(1))
+  call MPI_Request_free(reqs(2))
+  ibuf(50) = rank * 100000 + 50
+
+  ! Matched probe: TYPE(MPI_Message).
+  call MPI_Isend(ibuf, 9, MPI_INTEGER, right, 81, MPI_COMM_WORLD, req)
+  call MPI_Mprobe(left, 81, MPI_COMM_WORLD, msg, st)
+  call MPI_Get_count(st, MPI_INTEGER, cnt)
+  call check(cnt == 9 .and. msg /= MPI_MESSAGE_NULL, 'MPI_Mprobe')
+  iin = -1
+  call MPI_Mrecv(iin, cnt, MPI_INTEGER, msg, MPI_STATUS_IGNORE)
+  call check(msg == MPI_MESSAGE_NULL .and. iin(9) == left * 100000 + 9, 'MPI_Mrecv')
+  call MPI_Wait(req, MPI_STATUS_IGNORE)
 
   ! Buffered mode: MPI_Buffer_detach hands the attached buffer's address back as TYPE(C_PTR).
   call MPI_Buffer_attach(bsbuf, size(bsbuf) * 4)
