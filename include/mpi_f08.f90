@@ -4,8 +4,8 @@
 ! in its docstring). An interface-only module, compiled with -fsyntax-only: procedures
 ! without choice buffers are the `use mpi` entry points of libmpi (mpi_x_), those with
 ! choice buffers BIND(C) entry points MPI_X_f08ts taking ISO_Fortran_binding descriptors.
-! Array sections passed as buffers must be contiguous (MPI_SUBARRAYS_SUPPORTED = .false.;
-! a noncontiguous one is MPI_ERR_BUFFER).
+! MPI_SUBARRAYS_SUPPORTED = .false.: a noncontiguous section is copied in and out around a
+! call that is done with its buffer on return, and is MPI_ERR_BUFFER in one that keeps it.
 module mpi_f08
   use, intrinsic :: iso_c_binding, only: c_int, c_ptr
   implicit none

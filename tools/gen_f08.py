@@ -29,9 +29,12 @@ depends on libgfortran. Two kinds of interfaces:
   is BIND(C): `MPI_Send_f08ts` with binding label "MPI_Send_f08ts" (the names MPI-3.1 §17.1.5
   gives; PMPI_Send_f08ts likewise) receives each buffer (and any CHARACTER) as a pointer to a
   CFI_cdesc_t (ISO_Fortran_binding.h), the rest by reference. The Rust entry point takes the
-  buffer's address (MPI_SUBARRAYS_SUPPORTED is .false.: a noncontiguous section is
-  MPI_ERR_BUFFER, raised on the call's communicator, window or file) and calls the `use mpi`
-  entry.
+  buffer's address and calls the `use mpi` entry. MPI_SUBARRAYS_SUPPORTED is .false.: a
+  noncontiguous section is copied in and out around a call that is done with the buffer
+  when it returns (as gfortran does for `use mpi`'s implicit interfaces), and is
+  MPI_ERR_BUFFER (raised on the call's communicator, window or file) in one that keeps using
+  it (nonblocking, persistent, one-sided, attached: ASYNC_CALLS), where a copy would be
+  wrong.
 
 Dummy arguments have MPI-3.1's names (keyword arguments), types, kinds, ranks and intents;
 c_tests/tools/f08_calls.py checks them against MPICH's mpi_f08. The specific names of the
@@ -331,8 +334,8 @@ F08_HEAD = """\
 ! in its docstring). An interface-only module, compiled with -fsyntax-only: procedures
 ! without choice buffers are the `use mpi` entry points of libmpi (mpi_x_), those with
 ! choice buffers BIND(C) entry points MPI_X_f08ts taking ISO_Fortran_binding descriptors.
-! Array sections passed as buffers must be contiguous (MPI_SUBARRAYS_SUPPORTED = .false.;
-! a noncontiguous one is MPI_ERR_BUFFER).
+! MPI_SUBARRAYS_SUPPORTED = .false.: a noncontiguous section is copied in and out around a
+! call that is done with its buffer on return, and is MPI_ERR_BUFFER in one that keeps it.
 module mpi_f08
   use, intrinsic :: iso_c_binding, only: c_int, c_ptr
   implicit none
@@ -560,7 +563,9 @@ def render_rust(hdr, procs):
     w("// The BIND(C) entry points of mpi_f08's procedures with choice buffers (MPI-3.1's")
     w("// MPI_X_f08ts names): buffers and strings arrive as CFI descriptors, the rest as the")
     w("// `use mpi` entry points take them; each calls that entry point (generated.rs) with the")
-    w("// buffer's address. MPI_X_f08ts calls PMPI_X_f08ts (the profiling interface).")
+    w("// buffer's address, or, for a noncontiguous section in a call that is done with it on")
+    w("// return, a contiguous copy (written back after a call that writes the buffer).")
+    w("// MPI_X_f08ts calls PMPI_X_f08ts (the profiling interface).")
     w("")
     w("use super::f08_support::*;")
     w("use super::generated::*;")
@@ -577,18 +582,25 @@ def render_rust(hdr, procs):
             continue  # the `use mpi` entry point, or one of f08_support.rs
         params = p.rust_params
         kinds = {d.name: d.kind for d in p.dummies}
-        sig, pre, call = [], [], []
+        sig, pre, call, post = [], [], [], []
         target = err_target(p, hdr)
+        # Done with its buffers when it returns: a noncontiguous section can be copied.
+        blocking = "false" if ASYNC_CALLS.search(p.cname) else "true"
         for name, t in params:
             if t == "usize":
                 continue  # a string's length: the descriptor's elem_len
             k = kinds.get(name, "ref")
-            if k == "buf":
+            if k == "buf" and name == "location":
+                sig.append(f"{name}: *const CfiDesc")  # MPI_Get_address: its address only
+                call.append(f"f08_base({name}) as {t}")
+            elif k == "buf":
                 sig.append(f"{name}: *const CfiDesc")
-                pre += [f"let Some({name}) = f08_buf({name}) else {{",
+                pre += [f"let Some({name}) = f08_buf({name}, {blocking}) else {{",
                         f'    return f08_noncontiguous("MPI_{p.cname[5:]}", {target}, ierror);',
                         "};"]
-                call.append(f"{name} as {t}")
+                call.append(f"{name}.addr() as {t}")
+                if blocking == "true" and t.startswith("*mut"):
+                    post.append(f"{name}.copy_out();")
             elif k == "str":
                 sig.append(f"{name}: *const CfiDesc")
                 pre.append(f"let ({name}, {name}_flen) = f08_str({name});")
@@ -604,7 +616,9 @@ def render_rust(hdr, procs):
         w(f'pub unsafe extern "C" fn PMPI_{spec}({", ".join(sig)}) {{')
         for line in pre:
             w(f"    {line}")
-        w(f"    pmpi_{fname}_({', '.join(call)})")
+        w(f"    pmpi_{fname}_({', '.join(call)});")
+        for line in post:
+            w(f"    {line}")
         w("}")
         w("")
         w("#[no_mangle]")

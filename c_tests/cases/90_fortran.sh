@@ -8,8 +8,9 @@
 #   fortran.f08_generated_fresh  tools/gen_f08.py --check: include/mpi_f08.f90 and
 #                                src/abi/fortran/f08_generated.rs match include/mpi.h
 #   fortran.f08_noncontig_fatal  c_tests/fortran/fatal/f08_noncontig: a noncontiguous section
-#                                as an mpi_f08 buffer ends the job (MPI_ERRORS_ARE_FATAL) with
-#                                MPI_ERR_BUFFER's reason, naming the call
+#                                as an mpi_f08 nonblocking call's buffer ends the job
+#                                (MPI_ERRORS_ARE_FATAL) with MPI_ERR_BUFFER's reason, naming
+#                                the call
 #   fortran.f08_calls[_mpich]    every generic procedure of include/mpi_f08.f90 called with
 #                                arguments of the types its interface declares, positionally
 #                                and by keyword (c_tests/tools/f08_calls.py), compiles with
@@ -174,8 +175,8 @@ if [ "$CT_IMPL" = railmpi ]; then
     mkdir -p "$BUILD/f_tests"
     run_case fortran.build.f08_noncontig 0 "$BUILD/bin/mpif90" -o "$BUILD/f_tests/f08_noncontig" \
         "$F_CT_DIR/fortran/fatal/f08_noncontig.f90"
-    CASE_EXPECT='fatal error in MPI_Bcast: .*noncontiguous array section' \
-        CASE_FORBID='MPI_Bcast returned' \
+    CASE_EXPECT='fatal error in MPI_Ibcast: .*noncontiguous array section' \
+        CASE_FORBID='MPI_Ibcast returned' \
         run_case fortran.f08_noncontig_fatal nonzero $MPIEXEC -n 2 "$BUILD/f_tests/f08_noncontig"
     if command -v cmake >/dev/null 2>&1; then
         CASE_TIMEOUT=120 run_case fortran.cmake_f08 0 \

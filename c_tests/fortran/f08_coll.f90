@@ -1,5 +1,6 @@
 ! f08_coll: `use mpi_f08`. MPI_Bcast from every root, MPI_Reduce (MPI_SUM) with MPI_IN_PLACE
-! at the root, MPI_Allreduce with and without MPI_IN_PLACE, MPI_Allgather, MPI_Alltoall,
+! at the root, MPI_Allreduce with and without MPI_IN_PLACE, a matrix row (noncontiguous
+! section) in MPI_Allreduce (in place) and MPI_Bcast, MPI_Allgather, MPI_Alltoall,
 ! MPI_Gatherv, MPI_Scatter, MPI_Iallreduce, and a user-defined op (MPI_Op_create with an
 ! f08 MPI_User_function, non-commutative) in MPI_Allreduce and MPI_Reduce_local: every element
 ! checked against the serial result.
@@ -11,7 +12,7 @@ program f08_coll
   procedure(MPI_User_function) :: compose
   integer, parameter :: n = 1000
   integer :: rank, nprocs, root, i, r, ierr, expect
-  integer :: ibuf(n), iout(n)
+  integer :: ibuf(n), iout(n), mat(4, 7)
   integer, allocatable :: gat(:), counts(:), displs(:)
   double precision :: dbuf(n), dout(n)
   type(MPI_Op) :: op
@@ -56,6 +57,19 @@ program f08_coll
   do i = 1, n
     if (ibuf(i) /= nprocs * i + nprocs * (nprocs - 1) / 2) call fail('Allreduce IN_PLACE', i)
   end do
+
+  ! A row of a matrix (a noncontiguous section, copied in and out): summed in place, and
+  ! broadcast; the other rows untouched.
+  mat = -1
+  mat(2, :) = (/ (rank + i, i = 1, 7) /)
+  call MPI_Allreduce(MPI_IN_PLACE, mat(2, :), 7, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
+  call check(all(mat(2, :) == (/ (nprocs * i + nprocs * (nprocs - 1) / 2, i = 1, 7) /)), &
+      'Allreduce IN_PLACE of a row')
+  if (rank /= 0) mat(3, :) = 0
+  if (rank == 0) mat(3, :) = (/ (i * 11, i = 1, 7) /)
+  call MPI_Bcast(mat(3, :), 7, MPI_INTEGER, 0, MPI_COMM_WORLD)
+  call check(all(mat(3, :) == (/ (i * 11, i = 1, 7) /)), 'MPI_Bcast of a row')
+  call check(all(mat(1, :) == -1) .and. all(mat(4, :) == -1), 'rows around untouched')
 
   ! Allgather, Alltoall, Gatherv, Scatter.
   ibuf = (/ (rank * n + i, i = 1, n) /)

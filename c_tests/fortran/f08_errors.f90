@@ -3,9 +3,9 @@
 ! MPI_ERR_COMM for MPI_COMM_NULL) and, with ierror omitted, return without aborting;
 ! MPI_Error_class / MPI_Error_string; an errhandler from an f08 MPI_Comm_errhandler_function
 ! (MPI_Comm_create_errhandler) sees the failing communicator and the code, also through
-! MPI_Comm_call_errhandler. A noncontiguous array section as a buffer: with
-! MPI_SUBARRAYS_SUPPORTED .false. (railmpi) the call fails with MPI_ERR_BUFFER and sends
-! nothing; with .true. (MPICH) the section arrives whole.
+! MPI_Comm_call_errhandler. Noncontiguous array sections as buffers: blocking calls take them
+! (MPI_Sendrecv, MPI_Sendrecv_replace); a nonblocking one fails with MPI_ERR_BUFFER and sends
+! nothing while MPI_SUBARRAYS_SUPPORTED is .false. (railmpi), and sends with .true. (MPICH).
 program f08_errors
   use mpi_f08
   implicit none
@@ -14,7 +14,7 @@ program f08_errors
   integer :: seen_code, seen_calls
   type(MPI_Comm) :: seen_comm
   common /f08err/ seen_code, seen_calls, seen_comm
-  integer :: rank, nprocs, ierr, cls, slen, i, a(20), b(10)
+  integer :: rank, nprocs, ierr, cls, slen, i, a(20), b(10), c(20)
   type(MPI_Comm) :: comm
   type(MPI_Errhandler) :: eh
   character(len=MPI_MAX_ERROR_STRING) :: msg
@@ -59,22 +59,40 @@ program f08_errors
   call check(eh == MPI_ERRHANDLER_NULL, 'MPI_Errhandler_free')
   call MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN)
 
-  ! A noncontiguous section a(1:20:2) sent to myself.
+  ! Noncontiguous sections in a blocking call (railmpi copies them in and out): a(1:20:2)
+  ! sent to myself into c(2:20:2), the elements between untouched.
   a = (/ (rank * 100 + i, i = 1, 20) /)
+  c = -1
+  call MPI_Sendrecv(a(1:20:2), 10, MPI_INTEGER, rank, 8, c(2:20:2), 10, MPI_INTEGER, rank, 8, &
+      comm, st, ierr)
+  call check(ierr == MPI_SUCCESS .and. st%MPI_TAG == 8, 'sections in MPI_Sendrecv')
+  call check(all(c(2:20:2) == a(1:20:2)) .and. all(c(1:19:2) == -1), 'sections: data')
+  ! Round the ring: c(1:20:4) replaced by the left neighbour's.
+  c = -1
+  c(1:20:4) = (/ (rank * 10 + i, i = 1, 5) /)
+  call MPI_Sendrecv_replace(c(1:20:4), 5, MPI_INTEGER, mod(rank + 1, nprocs), 7, &
+      mod(rank - 1 + nprocs, nprocs), 7, comm, st)
+  call check(all(c(1:20:4) == (/ (mod(rank - 1 + nprocs, nprocs) * 10 + i, i = 1, 5) /)), &
+      'MPI_Sendrecv_replace of a section')
+  c(1:20:4) = -1
+  call check(all(c == -1), 'MPI_Sendrecv_replace: only the section written')
+
+  ! A nonblocking call keeps its buffer: with MPI_SUBARRAYS_SUPPORTED .false. (railmpi) a
+  ! noncontiguous section is MPI_ERR_BUFFER and nothing is sent; with .true. (MPICH) it goes.
   b = -1
   if (MPI_SUBARRAYS_SUPPORTED) then
-    call MPI_Sendrecv(a(1:20:2), 10, MPI_INTEGER, rank, 9, b, 10, MPI_INTEGER, rank, 9, &
-        comm, st, ierr)
-    call check(ierr == MPI_SUCCESS, 'section sent')
-    call check(all(b == (/ (rank * 100 + i, i = 1, 20, 2) /)), 'section received')
+    call MPI_Isend(a(1:20:2), 10, MPI_INTEGER, rank, 9, comm, req)
+    call MPI_Recv(b, 10, MPI_INTEGER, rank, 9, comm, st)
+    call MPI_Wait(req, MPI_STATUS_IGNORE)
+    call check(all(b == a(1:20:2)), 'section sent by MPI_Isend')
   else
-    call MPI_Send(a(1:20:2), 10, MPI_INTEGER, rank, 9, comm, ierr)
+    call MPI_Isend(a(1:20:2), 10, MPI_INTEGER, rank, 9, comm, req, ierr)
     call MPI_Error_class(ierr, cls)
-    call check(cls == MPI_ERR_BUFFER, 'noncontiguous section: MPI_ERR_BUFFER')
+    call check(cls == MPI_ERR_BUFFER, 'noncontiguous MPI_Isend: MPI_ERR_BUFFER')
     call MPI_Irecv(b(1:10:3), 4, MPI_INTEGER, rank, 9, comm, req, ierr)
     call MPI_Error_class(ierr, cls)
-    call check(cls == MPI_ERR_BUFFER, 'noncontiguous receive: MPI_ERR_BUFFER')
-    ! Contiguous sections are fine.
+    call check(cls == MPI_ERR_BUFFER, 'noncontiguous MPI_Irecv: MPI_ERR_BUFFER')
+    ! Contiguous sections are fine; the failed MPI_Isend sent nothing this could receive.
     call MPI_Sendrecv(a(3:12), 10, MPI_INTEGER, rank, 9, b, 10, MPI_INTEGER, rank, 9, &
         comm, st, ierr)
     call check(ierr == MPI_SUCCESS .and. st%MPI_TAG == 9, 'contiguous section')

@@ -4,7 +4,9 @@
 // The BIND(C) entry points of mpi_f08's procedures with choice buffers (MPI-3.1's
 // MPI_X_f08ts names): buffers and strings arrive as CFI descriptors, the rest as the
 // `use mpi` entry points take them; each calls that entry point (generated.rs) with the
-// buffer's address. MPI_X_f08ts calls PMPI_X_f08ts (the profiling interface).
+// buffer's address, or, for a noncontiguous section in a call that is done with it on
+// return, a contiguous copy (written back after a call that writes the buffer).
+// MPI_X_f08ts calls PMPI_X_f08ts (the profiling interface).
 
 use super::f08_support::*;
 use super::generated::*;
@@ -18,10 +20,10 @@ pub const BOUND_TS: usize = 105;
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Accumulate_f08ts(origin_addr: *const CfiDesc, origin_count: *const c_int, origin_datatype: *const MPI_Datatype, target_rank: *const c_int, target_disp: *const MPI_Aint, target_count: *const c_int, target_datatype: *const MPI_Datatype, op: *const MPI_Op, win: *const MPI_Win, ierror: *mut MPI_Fint) {
-    let Some(origin_addr) = f08_buf(origin_addr) else {
+    let Some(origin_addr) = f08_buf(origin_addr, false) else {
         return f08_noncontiguous("MPI_Accumulate", F08Err::Win(*win), ierror);
     };
-    pmpi_accumulate_(origin_addr as *const c_void, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win, ierror)
+    pmpi_accumulate_(origin_addr.addr() as *const c_void, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win, ierror);
 }
 
 #[no_mangle]
@@ -31,13 +33,14 @@ pub unsafe extern "C" fn MPI_Accumulate_f08ts(origin_addr: *const CfiDesc, origi
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Allgather_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcount: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
-    let Some(sendbuf) = f08_buf(sendbuf) else {
+    let Some(sendbuf) = f08_buf(sendbuf, true) else {
         return f08_noncontiguous("MPI_Allgather", F08Err::Comm(*comm), ierror);
     };
-    let Some(recvbuf) = f08_buf(recvbuf) else {
+    let Some(recvbuf) = f08_buf(recvbuf, true) else {
         return f08_noncontiguous("MPI_Allgather", F08Err::Comm(*comm), ierror);
     };
-    pmpi_allgather_(sendbuf as *const c_void, sendcount, sendtype, recvbuf as *mut c_void, recvcount, recvtype, comm, ierror)
+    pmpi_allgather_(sendbuf.addr() as *const c_void, sendcount, sendtype, recvbuf.addr() as *mut c_void, recvcount, recvtype, comm, ierror);
+    recvbuf.copy_out();
 }
 
 #[no_mangle]
@@ -47,13 +50,13 @@ pub unsafe extern "C" fn MPI_Allgather_f08ts(sendbuf: *const CfiDesc, sendcount:
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Allgather_init_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcount: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    let Some(sendbuf) = f08_buf(sendbuf) else {
+    let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Allgather_init", F08Err::Comm(*comm), ierror);
     };
-    let Some(recvbuf) = f08_buf(recvbuf) else {
+    let Some(recvbuf) = f08_buf(recvbuf, false) else {
         return f08_noncontiguous("MPI_Allgather_init", F08Err::Comm(*comm), ierror);
     };
-    pmpi_allgather_init_(sendbuf as *const c_void, sendcount, sendtype, recvbuf as *mut c_void, recvcount, recvtype, comm, info, request, ierror)
+    pmpi_allgather_init_(sendbuf.addr() as *const c_void, sendcount, sendtype, recvbuf.addr() as *mut c_void, recvcount, recvtype, comm, info, request, ierror);
 }
 
 #[no_mangle]
@@ -63,13 +66,14 @@ pub unsafe extern "C" fn MPI_Allgather_init_f08ts(sendbuf: *const CfiDesc, sendc
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Allgatherv_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcounts: *const c_int, displs: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
-    let Some(sendbuf) = f08_buf(sendbuf) else {
+    let Some(sendbuf) = f08_buf(sendbuf, true) else {
         return f08_noncontiguous("MPI_Allgatherv", F08Err::Comm(*comm), ierror);
     };
-    let Some(recvbuf) = f08_buf(recvbuf) else {
+    let Some(recvbuf) = f08_buf(recvbuf, true) else {
         return f08_noncontiguous("MPI_Allgatherv", F08Err::Comm(*comm), ierror);
     };
-    pmpi_allgatherv_(sendbuf as *const c_void, sendcount, sendtype, recvbuf as *mut c_void, recvcounts, displs, recvtype, comm, ierror)
+    pmpi_allgatherv_(sendbuf.addr() as *const c_void, sendcount, sendtype, recvbuf.addr() as *mut c_void, recvcounts, displs, recvtype, comm, ierror);
+    recvbuf.copy_out();
 }
 
 #[no_mangle]
@@ -79,13 +83,13 @@ pub unsafe extern "C" fn MPI_Allgatherv_f08ts(sendbuf: *const CfiDesc, sendcount
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Allgatherv_init_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcounts: *const c_int, displs: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    let Some(sendbuf) = f08_buf(sendbuf) else {
+    let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Allgatherv_init", F08Err::Comm(*comm), ierror);
     };
-    let Some(recvbuf) = f08_buf(recvbuf) else {
+    let Some(recvbuf) = f08_buf(recvbuf, false) else {
         return f08_noncontiguous("MPI_Allgatherv_init", F08Err::Comm(*comm), ierror);
     };
-    pmpi_allgatherv_init_(sendbuf as *const c_void, sendcount, sendtype, recvbuf as *mut c_void, recvcounts, displs, recvtype, comm, info, request, ierror)
+    pmpi_allgatherv_init_(sendbuf.addr() as *const c_void, sendcount, sendtype, recvbuf.addr() as *mut c_void, recvcounts, displs, recvtype, comm, info, request, ierror);
 }
 
 #[no_mangle]
@@ -95,13 +99,14 @@ pub unsafe extern "C" fn MPI_Allgatherv_init_f08ts(sendbuf: *const CfiDesc, send
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Allreduce_f08ts(sendbuf: *const CfiDesc, recvbuf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
-    let Some(sendbuf) = f08_buf(sendbuf) else {
+    let Some(sendbuf) = f08_buf(sendbuf, true) else {
         return f08_noncontiguous("MPI_Allreduce", F08Err::Comm(*comm), ierror);
     };
-    let Some(recvbuf) = f08_buf(recvbuf) else {
+    let Some(recvbuf) = f08_buf(recvbuf, true) else {
         return f08_noncontiguous("MPI_Allreduce", F08Err::Comm(*comm), ierror);
     };
-    pmpi_allreduce_(sendbuf as *const c_void, recvbuf as *mut c_void, count, datatype, op, comm, ierror)
+    pmpi_allreduce_(sendbuf.addr() as *const c_void, recvbuf.addr() as *mut c_void, count, datatype, op, comm, ierror);
+    recvbuf.copy_out();
 }
 
 #[no_mangle]
@@ -111,13 +116,13 @@ pub unsafe extern "C" fn MPI_Allreduce_f08ts(sendbuf: *const CfiDesc, recvbuf: *
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Allreduce_init_f08ts(sendbuf: *const CfiDesc, recvbuf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    let Some(sendbuf) = f08_buf(sendbuf) else {
+    let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Allreduce_init", F08Err::Comm(*comm), ierror);
     };
-    let Some(recvbuf) = f08_buf(recvbuf) else {
+    let Some(recvbuf) = f08_buf(recvbuf, false) else {
         return f08_noncontiguous("MPI_Allreduce_init", F08Err::Comm(*comm), ierror);
     };
-    pmpi_allreduce_init_(sendbuf as *const c_void, recvbuf as *mut c_void, count, datatype, op, comm, info, request, ierror)
+    pmpi_allreduce_init_(sendbuf.addr() as *const c_void, recvbuf.addr() as *mut c_void, count, datatype, op, comm, info, request, ierror);
 }
 
 #[no_mangle]
@@ -127,13 +132,14 @@ pub unsafe extern "C" fn MPI_Allreduce_init_f08ts(sendbuf: *const CfiDesc, recvb
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Alltoall_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcount: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
-    let Some(sendbuf) = f08_buf(sendbuf) else {
+    let Some(sendbuf) = f08_buf(sendbuf, true) else {
         return f08_noncontiguous("MPI_Alltoall", F08Err::Comm(*comm), ierror);
     };
-    let Some(recvbuf) = f08_buf(recvbuf) else {
+    let Some(recvbuf) = f08_buf(recvbuf, true) else {
         return f08_noncontiguous("MPI_Alltoall", F08Err::Comm(*comm), ierror);
     };
-    pmpi_alltoall_(sendbuf as *const c_void, sendcount, sendtype, recvbuf as *mut c_void, recvcount, recvtype, comm, ierror)
+    pmpi_alltoall_(sendbuf.addr() as *const c_void, sendcount, sendtype, recvbuf.addr() as *mut c_void, recvcount, recvtype, comm, ierror);
+    recvbuf.copy_out();
 }
 
 #[no_mangle]
@@ -143,13 +149,13 @@ pub unsafe extern "C" fn MPI_Alltoall_f08ts(sendbuf: *const CfiDesc, sendcount: 
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Alltoall_init_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcount: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    let Some(sendbuf) = f08_buf(sendbuf) else {
+    let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Alltoall_init", F08Err::Comm(*comm), ierror);
     };
-    let Some(recvbuf) = f08_buf(recvbuf) else {
+    let Some(recvbuf) = f08_buf(recvbuf, false) else {
         return f08_noncontiguous("MPI_Alltoall_init", F08Err::Comm(*comm), ierror);
     };
-    pmpi_alltoall_init_(sendbuf as *const c_void, sendcount, sendtype, recvbuf as *mut c_void, recvcount, recvtype, comm, info, request, ierror)
+    pmpi_alltoall_init_(sendbuf.addr() as *const c_void, sendcount, sendtype, recvbuf.addr() as *mut c_void, recvcount, recvtype, comm, info, request, ierror);
 }
 
 #[no_mangle]
@@ -159,13 +165,14 @@ pub unsafe extern "C" fn MPI_Alltoall_init_f08ts(sendbuf: *const CfiDesc, sendco
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Alltoallv_f08ts(sendbuf: *const CfiDesc, sendcounts: *const c_int, sdispls: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcounts: *const c_int, rdispls: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
-    let Some(sendbuf) = f08_buf(sendbuf) else {
+    let Some(sendbuf) = f08_buf(sendbuf, true) else {
         return f08_noncontiguous("MPI_Alltoallv", F08Err::Comm(*comm), ierror);
     };
-    let Some(recvbuf) = f08_buf(recvbuf) else {
+    let Some(recvbuf) = f08_buf(recvbuf, true) else {
         return f08_noncontiguous("MPI_Alltoallv", F08Err::Comm(*comm), ierror);
     };
-    pmpi_alltoallv_(sendbuf as *const c_void, sendcounts, sdispls, sendtype, recvbuf as *mut c_void, recvcounts, rdispls, recvtype, comm, ierror)
+    pmpi_alltoallv_(sendbuf.addr() as *const c_void, sendcounts, sdispls, sendtype, recvbuf.addr() as *mut c_void, recvcounts, rdispls, recvtype, comm, ierror);
+    recvbuf.copy_out();
 }
 
 #[no_mangle]
@@ -175,13 +182,13 @@ pub unsafe extern "C" fn MPI_Alltoallv_f08ts(sendbuf: *const CfiDesc, sendcounts
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Alltoallv_init_f08ts(sendbuf: *const CfiDesc, sendcounts: *const c_int, sdispls: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcounts: *const c_int, rdispls: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    let Some(sendbuf) = f08_buf(sendbuf) else {
+    let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Alltoallv_init", F08Err::Comm(*comm), ierror);
     };
-    let Some(recvbuf) = f08_buf(recvbuf) else {
+    let Some(recvbuf) = f08_buf(recvbuf, false) else {
         return f08_noncontiguous("MPI_Alltoallv_init", F08Err::Comm(*comm), ierror);
     };
-    pmpi_alltoallv_init_(sendbuf as *const c_void, sendcounts, sdispls, sendtype, recvbuf as *mut c_void, recvcounts, rdispls, recvtype, comm, info, request, ierror)
+    pmpi_alltoallv_init_(sendbuf.addr() as *const c_void, sendcounts, sdispls, sendtype, recvbuf.addr() as *mut c_void, recvcounts, rdispls, recvtype, comm, info, request, ierror);
 }
 
 #[no_mangle]
@@ -191,13 +198,14 @@ pub unsafe extern "C" fn MPI_Alltoallv_init_f08ts(sendbuf: *const CfiDesc, sendc
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Alltoallw_f08ts(sendbuf: *const CfiDesc, sendcounts: *const c_int, sdispls: *const c_int, sendtypes: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcounts: *const c_int, rdispls: *const c_int, recvtypes: *const MPI_Datatype, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
-    let Some(sendbuf) = f08_buf(sendbuf) else {
+    let Some(sendbuf) = f08_buf(sendbuf, true) else {
         return f08_noncontiguous("MPI_Alltoallw", F08Err::Comm(*comm), ierror);
     };
-    let Some(recvbuf) = f08_buf(recvbuf) else {
+    let Some(recvbuf) = f08_buf(recvbuf, true) else {
         return f08_noncontiguous("MPI_Alltoallw", F08Err::Comm(*comm), ierror);
     };
-    pmpi_alltoallw_(sendbuf as *const c_void, sendcounts, sdispls, sendtypes, recvbuf as *mut c_void, recvcounts, rdispls, recvtypes, comm, ierror)
+    pmpi_alltoallw_(sendbuf.addr() as *const c_void, sendcounts, sdispls, sendtypes, recvbuf.addr() as *mut c_void, recvcounts, rdispls, recvtypes, comm, ierror);
+    recvbuf.copy_out();
 }
 
 #[no_mangle]
@@ -207,13 +215,13 @@ pub unsafe extern "C" fn MPI_Alltoallw_f08ts(sendbuf: *const CfiDesc, sendcounts
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Alltoallw_init_f08ts(sendbuf: *const CfiDesc, sendcounts: *const c_int, sdispls: *const c_int, sendtypes: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcounts: *const c_int, rdispls: *const c_int, recvtypes: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    let Some(sendbuf) = f08_buf(sendbuf) else {
+    let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Alltoallw_init", F08Err::Comm(*comm), ierror);
     };
-    let Some(recvbuf) = f08_buf(recvbuf) else {
+    let Some(recvbuf) = f08_buf(recvbuf, false) else {
         return f08_noncontiguous("MPI_Alltoallw_init", F08Err::Comm(*comm), ierror);
     };
-    pmpi_alltoallw_init_(sendbuf as *const c_void, sendcounts, sdispls, sendtypes, recvbuf as *mut c_void, recvcounts, rdispls, recvtypes, comm, info, request, ierror)
+    pmpi_alltoallw_init_(sendbuf.addr() as *const c_void, sendcounts, sdispls, sendtypes, recvbuf.addr() as *mut c_void, recvcounts, rdispls, recvtypes, comm, info, request, ierror);
 }
 
 #[no_mangle]
@@ -223,10 +231,11 @@ pub unsafe extern "C" fn MPI_Alltoallw_init_f08ts(sendbuf: *const CfiDesc, sendc
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Bcast_f08ts(buffer: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
-    let Some(buffer) = f08_buf(buffer) else {
+    let Some(buffer) = f08_buf(buffer, true) else {
         return f08_noncontiguous("MPI_Bcast", F08Err::Comm(*comm), ierror);
     };
-    pmpi_bcast_(buffer as *mut c_void, count, datatype, root, comm, ierror)
+    pmpi_bcast_(buffer.addr() as *mut c_void, count, datatype, root, comm, ierror);
+    buffer.copy_out();
 }
 
 #[no_mangle]
@@ -236,10 +245,10 @@ pub unsafe extern "C" fn MPI_Bcast_f08ts(buffer: *const CfiDesc, count: *const c
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Bcast_init_f08ts(buffer: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    let Some(buffer) = f08_buf(buffer) else {
+    let Some(buffer) = f08_buf(buffer, false) else {
         return f08_noncontiguous("MPI_Bcast_init", F08Err::Comm(*comm), ierror);
     };
-    pmpi_bcast_init_(buffer as *mut c_void, count, datatype, root, comm, info, request, ierror)
+    pmpi_bcast_init_(buffer.addr() as *mut c_void, count, datatype, root, comm, info, request, ierror);
 }
 
 #[no_mangle]
@@ -249,10 +258,10 @@ pub unsafe extern "C" fn MPI_Bcast_init_f08ts(buffer: *const CfiDesc, count: *co
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Bsend_f08ts(buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, dest: *const c_int, tag: *const c_int, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
-    let Some(buf) = f08_buf(buf) else {
+    let Some(buf) = f08_buf(buf, true) else {
         return f08_noncontiguous("MPI_Bsend", F08Err::Comm(*comm), ierror);
     };
-    pmpi_bsend_(buf as *const c_void, count, datatype, dest, tag, comm, ierror)
+    pmpi_bsend_(buf.addr() as *const c_void, count, datatype, dest, tag, comm, ierror);
 }
 
 #[no_mangle]
@@ -262,10 +271,10 @@ pub unsafe extern "C" fn MPI_Bsend_f08ts(buf: *const CfiDesc, count: *const c_in
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Bsend_init_f08ts(buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, dest: *const c_int, tag: *const c_int, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    let Some(buf) = f08_buf(buf) else {
+    let Some(buf) = f08_buf(buf, false) else {
         return f08_noncontiguous("MPI_Bsend_init", F08Err::Comm(*comm), ierror);
     };
-    pmpi_bsend_init_(buf as *const c_void, count, datatype, dest, tag, comm, request, ierror)
+    pmpi_bsend_init_(buf.addr() as *const c_void, count, datatype, dest, tag, comm, request, ierror);
 }
 
 #[no_mangle]
@@ -275,10 +284,10 @@ pub unsafe extern "C" fn MPI_Bsend_init_f08ts(buf: *const CfiDesc, count: *const
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Buffer_attach_f08ts(buffer: *const CfiDesc, size: *const c_int, ierror: *mut MPI_Fint) {
-    let Some(buffer) = f08_buf(buffer) else {
+    let Some(buffer) = f08_buf(buffer, false) else {
         return f08_noncontiguous("MPI_Buffer_attach", F08Err::World, ierror);
     };
-    pmpi_buffer_attach_(buffer as *mut c_void, size, ierror)
+    pmpi_buffer_attach_(buffer.addr() as *mut c_void, size, ierror);
 }
 
 #[no_mangle]
@@ -288,16 +297,16 @@ pub unsafe extern "C" fn MPI_Buffer_attach_f08ts(buffer: *const CfiDesc, size: *
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Compare_and_swap_f08ts(origin_addr: *const CfiDesc, compare_addr: *const CfiDesc, result_addr: *const CfiDesc, datatype: *const MPI_Datatype, target_rank: *const c_int, target_disp: *const MPI_Aint, win: *const MPI_Win, ierror: *mut MPI_Fint) {
-    let Some(origin_addr) = f08_buf(origin_addr) else {
+    let Some(origin_addr) = f08_buf(origin_addr, false) else {
         return f08_noncontiguous("MPI_Compare_and_swap", F08Err::Win(*win), ierror);
     };
-    let Some(compare_addr) = f08_buf(compare_addr) else {
+    let Some(compare_addr) = f08_buf(compare_addr, false) else {
         return f08_noncontiguous("MPI_Compare_and_swap", F08Err::Win(*win), ierror);
     };
-    let Some(result_addr) = f08_buf(result_addr) else {
+    let Some(result_addr) = f08_buf(result_addr, false) else {
         return f08_noncontiguous("MPI_Compare_and_swap", F08Err::Win(*win), ierror);
     };
-    pmpi_compare_and_swap_(origin_addr as *const c_void, compare_addr as *const c_void, result_addr as *mut c_void, datatype, target_rank, target_disp, win, ierror)
+    pmpi_compare_and_swap_(origin_addr.addr() as *const c_void, compare_addr.addr() as *const c_void, result_addr.addr() as *mut c_void, datatype, target_rank, target_disp, win, ierror);
 }
 
 #[no_mangle]
@@ -307,13 +316,14 @@ pub unsafe extern "C" fn MPI_Compare_and_swap_f08ts(origin_addr: *const CfiDesc,
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Exscan_f08ts(sendbuf: *const CfiDesc, recvbuf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
-    let Some(sendbuf) = f08_buf(sendbuf) else {
+    let Some(sendbuf) = f08_buf(sendbuf, true) else {
         return f08_noncontiguous("MPI_Exscan", F08Err::Comm(*comm), ierror);
     };
-    let Some(recvbuf) = f08_buf(recvbuf) else {
+    let Some(recvbuf) = f08_buf(recvbuf, true) else {
         return f08_noncontiguous("MPI_Exscan", F08Err::Comm(*comm), ierror);
     };
-    pmpi_exscan_(sendbuf as *const c_void, recvbuf as *mut c_void, count, datatype, op, comm, ierror)
+    pmpi_exscan_(sendbuf.addr() as *const c_void, recvbuf.addr() as *mut c_void, count, datatype, op, comm, ierror);
+    recvbuf.copy_out();
 }
 
 #[no_mangle]
@@ -323,13 +333,13 @@ pub unsafe extern "C" fn MPI_Exscan_f08ts(sendbuf: *const CfiDesc, recvbuf: *con
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Exscan_init_f08ts(sendbuf: *const CfiDesc, recvbuf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    let Some(sendbuf) = f08_buf(sendbuf) else {
+    let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Exscan_init", F08Err::Comm(*comm), ierror);
     };
-    let Some(recvbuf) = f08_buf(recvbuf) else {
+    let Some(recvbuf) = f08_buf(recvbuf, false) else {
         return f08_noncontiguous("MPI_Exscan_init", F08Err::Comm(*comm), ierror);
     };
-    pmpi_exscan_init_(sendbuf as *const c_void, recvbuf as *mut c_void, count, datatype, op, comm, info, request, ierror)
+    pmpi_exscan_init_(sendbuf.addr() as *const c_void, recvbuf.addr() as *mut c_void, count, datatype, op, comm, info, request, ierror);
 }
 
 #[no_mangle]
@@ -339,13 +349,13 @@ pub unsafe extern "C" fn MPI_Exscan_init_f08ts(sendbuf: *const CfiDesc, recvbuf:
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Fetch_and_op_f08ts(origin_addr: *const CfiDesc, result_addr: *const CfiDesc, datatype: *const MPI_Datatype, target_rank: *const c_int, target_disp: *const MPI_Aint, op: *const MPI_Op, win: *const MPI_Win, ierror: *mut MPI_Fint) {
-    let Some(origin_addr) = f08_buf(origin_addr) else {
+    let Some(origin_addr) = f08_buf(origin_addr, false) else {
         return f08_noncontiguous("MPI_Fetch_and_op", F08Err::Win(*win), ierror);
     };
-    let Some(result_addr) = f08_buf(result_addr) else {
+    let Some(result_addr) = f08_buf(result_addr, false) else {
         return f08_noncontiguous("MPI_Fetch_and_op", F08Err::Win(*win), ierror);
     };
-    pmpi_fetch_and_op_(origin_addr as *const c_void, result_addr as *mut c_void, datatype, target_rank, target_disp, op, win, ierror)
+    pmpi_fetch_and_op_(origin_addr.addr() as *const c_void, result_addr.addr() as *mut c_void, datatype, target_rank, target_disp, op, win, ierror);
 }
 
 #[no_mangle]
@@ -355,10 +365,10 @@ pub unsafe extern "C" fn MPI_Fetch_and_op_f08ts(origin_addr: *const CfiDesc, res
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Free_mem_f08ts(base: *const CfiDesc, ierror: *mut MPI_Fint) {
-    let Some(base) = f08_buf(base) else {
+    let Some(base) = f08_buf(base, false) else {
         return f08_noncontiguous("MPI_Free_mem", F08Err::World, ierror);
     };
-    pmpi_free_mem_(base as *mut c_void, ierror)
+    pmpi_free_mem_(base.addr() as *mut c_void, ierror);
 }
 
 #[no_mangle]
@@ -368,13 +378,14 @@ pub unsafe extern "C" fn MPI_Free_mem_f08ts(base: *const CfiDesc, ierror: *mut M
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Gather_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcount: *const c_int, recvtype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
-    let Some(sendbuf) = f08_buf(sendbuf) else {
+    let Some(sendbuf) = f08_buf(sendbuf, true) else {
         return f08_noncontiguous("MPI_Gather", F08Err::Comm(*comm), ierror);
     };
-    let Some(recvbuf) = f08_buf(recvbuf) else {
+    let Some(recvbuf) = f08_buf(recvbuf, true) else {
         return f08_noncontiguous("MPI_Gather", F08Err::Comm(*comm), ierror);
     };
-    pmpi_gather_(sendbuf as *const c_void, sendcount, sendtype, recvbuf as *mut c_void, recvcount, recvtype, root, comm, ierror)
+    pmpi_gather_(sendbuf.addr() as *const c_void, sendcount, sendtype, recvbuf.addr() as *mut c_void, recvcount, recvtype, root, comm, ierror);
+    recvbuf.copy_out();
 }
 
 #[no_mangle]
@@ -384,13 +395,13 @@ pub unsafe extern "C" fn MPI_Gather_f08ts(sendbuf: *const CfiDesc, sendcount: *c
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Gather_init_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcount: *const c_int, recvtype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    let Some(sendbuf) = f08_buf(sendbuf) else {
+    let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Gather_init", F08Err::Comm(*comm), ierror);
     };
-    let Some(recvbuf) = f08_buf(recvbuf) else {
+    let Some(recvbuf) = f08_buf(recvbuf, false) else {
         return f08_noncontiguous("MPI_Gather_init", F08Err::Comm(*comm), ierror);
     };
-    pmpi_gather_init_(sendbuf as *const c_void, sendcount, sendtype, recvbuf as *mut c_void, recvcount, recvtype, root, comm, info, request, ierror)
+    pmpi_gather_init_(sendbuf.addr() as *const c_void, sendcount, sendtype, recvbuf.addr() as *mut c_void, recvcount, recvtype, root, comm, info, request, ierror);
 }
 
 #[no_mangle]
@@ -400,13 +411,14 @@ pub unsafe extern "C" fn MPI_Gather_init_f08ts(sendbuf: *const CfiDesc, sendcoun
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Gatherv_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcounts: *const c_int, displs: *const c_int, recvtype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
-    let Some(sendbuf) = f08_buf(sendbuf) else {
+    let Some(sendbuf) = f08_buf(sendbuf, true) else {
         return f08_noncontiguous("MPI_Gatherv", F08Err::Comm(*comm), ierror);
     };
-    let Some(recvbuf) = f08_buf(recvbuf) else {
+    let Some(recvbuf) = f08_buf(recvbuf, true) else {
         return f08_noncontiguous("MPI_Gatherv", F08Err::Comm(*comm), ierror);
     };
-    pmpi_gatherv_(sendbuf as *const c_void, sendcount, sendtype, recvbuf as *mut c_void, recvcounts, displs, recvtype, root, comm, ierror)
+    pmpi_gatherv_(sendbuf.addr() as *const c_void, sendcount, sendtype, recvbuf.addr() as *mut c_void, recvcounts, displs, recvtype, root, comm, ierror);
+    recvbuf.copy_out();
 }
 
 #[no_mangle]
@@ -416,13 +428,13 @@ pub unsafe extern "C" fn MPI_Gatherv_f08ts(sendbuf: *const CfiDesc, sendcount: *
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Gatherv_init_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcounts: *const c_int, displs: *const c_int, recvtype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    let Some(sendbuf) = f08_buf(sendbuf) else {
+    let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Gatherv_init", F08Err::Comm(*comm), ierror);
     };
-    let Some(recvbuf) = f08_buf(recvbuf) else {
+    let Some(recvbuf) = f08_buf(recvbuf, false) else {
         return f08_noncontiguous("MPI_Gatherv_init", F08Err::Comm(*comm), ierror);
     };
-    pmpi_gatherv_init_(sendbuf as *const c_void, sendcount, sendtype, recvbuf as *mut c_void, recvcounts, displs, recvtype, root, comm, info, request, ierror)
+    pmpi_gatherv_init_(sendbuf.addr() as *const c_void, sendcount, sendtype, recvbuf.addr() as *mut c_void, recvcounts, displs, recvtype, root, comm, info, request, ierror);
 }
 
 #[no_mangle]
@@ -432,10 +444,10 @@ pub unsafe extern "C" fn MPI_Gatherv_init_f08ts(sendbuf: *const CfiDesc, sendcou
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Get_f08ts(origin_addr: *const CfiDesc, origin_count: *const c_int, origin_datatype: *const MPI_Datatype, target_rank: *const c_int, target_disp: *const MPI_Aint, target_count: *const c_int, target_datatype: *const MPI_Datatype, win: *const MPI_Win, ierror: *mut MPI_Fint) {
-    let Some(origin_addr) = f08_buf(origin_addr) else {
+    let Some(origin_addr) = f08_buf(origin_addr, false) else {
         return f08_noncontiguous("MPI_Get", F08Err::Win(*win), ierror);
     };
-    pmpi_get_(origin_addr as *mut c_void, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, ierror)
+    pmpi_get_(origin_addr.addr() as *mut c_void, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, ierror);
 }
 
 #[no_mangle]
@@ -445,13 +457,13 @@ pub unsafe extern "C" fn MPI_Get_f08ts(origin_addr: *const CfiDesc, origin_count
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Get_accumulate_f08ts(origin_addr: *const CfiDesc, origin_count: *const c_int, origin_datatype: *const MPI_Datatype, result_addr: *const CfiDesc, result_count: *const c_int, result_datatype: *const MPI_Datatype, target_rank: *const c_int, target_disp: *const MPI_Aint, target_count: *const c_int, target_datatype: *const MPI_Datatype, op: *const MPI_Op, win: *const MPI_Win, ierror: *mut MPI_Fint) {
-    let Some(origin_addr) = f08_buf(origin_addr) else {
+    let Some(origin_addr) = f08_buf(origin_addr, false) else {
         return f08_noncontiguous("MPI_Get_accumulate", F08Err::Win(*win), ierror);
     };
-    let Some(result_addr) = f08_buf(result_addr) else {
+    let Some(result_addr) = f08_buf(result_addr, false) else {
         return f08_noncontiguous("MPI_Get_accumulate", F08Err::Win(*win), ierror);
     };
-    pmpi_get_accumulate_(origin_addr as *const c_void, origin_count, origin_datatype, result_addr as *mut c_void, result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win, ierror)
+    pmpi_get_accumulate_(origin_addr.addr() as *const c_void, origin_count, origin_datatype, result_addr.addr() as *mut c_void, result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win, ierror);
 }
 
 #[no_mangle]
@@ -461,10 +473,7 @@ pub unsafe extern "C" fn MPI_Get_accumulate_f08ts(origin_addr: *const CfiDesc, o
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Get_address_f08ts(location: *const CfiDesc, address: *mut MPI_Aint, ierror: *mut MPI_Fint) {
-    let Some(location) = f08_buf(location) else {
-        return f08_noncontiguous("MPI_Get_address", F08Err::World, ierror);
-    };
-    pmpi_get_address_(location as *const c_void, address, ierror)
+    pmpi_get_address_(f08_base(location) as *const c_void, address, ierror);
 }
 
 #[no_mangle]
@@ -474,13 +483,13 @@ pub unsafe extern "C" fn MPI_Get_address_f08ts(location: *const CfiDesc, address
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Iallgather_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcount: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    let Some(sendbuf) = f08_buf(sendbuf) else {
+    let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Iallgather", F08Err::Comm(*comm), ierror);
     };
-    let Some(recvbuf) = f08_buf(recvbuf) else {
+    let Some(recvbuf) = f08_buf(recvbuf, false) else {
         return f08_noncontiguous("MPI_Iallgather", F08Err::Comm(*comm), ierror);
     };
-    pmpi_iallgather_(sendbuf as *const c_void, sendcount, sendtype, recvbuf as *mut c_void, recvcount, recvtype, comm, request, ierror)
+    pmpi_iallgather_(sendbuf.addr() as *const c_void, sendcount, sendtype, recvbuf.addr() as *mut c_void, recvcount, recvtype, comm, request, ierror);
 }
 
 #[no_mangle]
@@ -490,13 +499,13 @@ pub unsafe extern "C" fn MPI_Iallgather_f08ts(sendbuf: *const CfiDesc, sendcount
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Iallgatherv_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcounts: *const c_int, displs: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    let Some(sendbuf) = f08_buf(sendbuf) else {
+    let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Iallgatherv", F08Err::Comm(*comm), ierror);
     };
-    let Some(recvbuf) = f08_buf(recvbuf) else {
+    let Some(recvbuf) = f08_buf(recvbuf, false) else {
         return f08_noncontiguous("MPI_Iallgatherv", F08Err::Comm(*comm), ierror);
     };
-    pmpi_iallgatherv_(sendbuf as *const c_void, sendcount, sendtype, recvbuf as *mut c_void, recvcounts, displs, recvtype, comm, request, ierror)
+    pmpi_iallgatherv_(sendbuf.addr() as *const c_void, sendcount, sendtype, recvbuf.addr() as *mut c_void, recvcounts, displs, recvtype, comm, request, ierror);
 }
 
 #[no_mangle]
@@ -506,13 +515,13 @@ pub unsafe extern "C" fn MPI_Iallgatherv_f08ts(sendbuf: *const CfiDesc, sendcoun
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Iallreduce_f08ts(sendbuf: *const CfiDesc, recvbuf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    let Some(sendbuf) = f08_buf(sendbuf) else {
+    let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Iallreduce", F08Err::Comm(*comm), ierror);
     };
-    let Some(recvbuf) = f08_buf(recvbuf) else {
+    let Some(recvbuf) = f08_buf(recvbuf, false) else {
         return f08_noncontiguous("MPI_Iallreduce", F08Err::Comm(*comm), ierror);
     };
-    pmpi_iallreduce_(sendbuf as *const c_void, recvbuf as *mut c_void, count, datatype, op, comm, request, ierror)
+    pmpi_iallreduce_(sendbuf.addr() as *const c_void, recvbuf.addr() as *mut c_void, count, datatype, op, comm, request, ierror);
 }
 
 #[no_mangle]
@@ -522,13 +531,13 @@ pub unsafe extern "C" fn MPI_Iallreduce_f08ts(sendbuf: *const CfiDesc, recvbuf: 
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Ialltoall_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcount: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    let Some(sendbuf) = f08_buf(sendbuf) else {
+    let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Ialltoall", F08Err::Comm(*comm), ierror);
     };
-    let Some(recvbuf) = f08_buf(recvbuf) else {
+    let Some(recvbuf) = f08_buf(recvbuf, false) else {
         return f08_noncontiguous("MPI_Ialltoall", F08Err::Comm(*comm), ierror);
     };
-    pmpi_ialltoall_(sendbuf as *const c_void, sendcount, sendtype, recvbuf as *mut c_void, recvcount, recvtype, comm, request, ierror)
+    pmpi_ialltoall_(sendbuf.addr() as *const c_void, sendcount, sendtype, recvbuf.addr() as *mut c_void, recvcount, recvtype, comm, request, ierror);
 }
 
 #[no_mangle]
@@ -538,13 +547,13 @@ pub unsafe extern "C" fn MPI_Ialltoall_f08ts(sendbuf: *const CfiDesc, sendcount:
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Ialltoallv_f08ts(sendbuf: *const CfiDesc, sendcounts: *const c_int, sdispls: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcounts: *const c_int, rdispls: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    let Some(sendbuf) = f08_buf(sendbuf) else {
+    let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Ialltoallv", F08Err::Comm(*comm), ierror);
     };
-    let Some(recvbuf) = f08_buf(recvbuf) else {
+    let Some(recvbuf) = f08_buf(recvbuf, false) else {
         return f08_noncontiguous("MPI_Ialltoallv", F08Err::Comm(*comm), ierror);
     };
-    pmpi_ialltoallv_(sendbuf as *const c_void, sendcounts, sdispls, sendtype, recvbuf as *mut c_void, recvcounts, rdispls, recvtype, comm, request, ierror)
+    pmpi_ialltoallv_(sendbuf.addr() as *const c_void, sendcounts, sdispls, sendtype, recvbuf.addr() as *mut c_void, recvcounts, rdispls, recvtype, comm, request, ierror);
 }
 
 #[no_mangle]
@@ -554,13 +563,13 @@ pub unsafe extern "C" fn MPI_Ialltoallv_f08ts(sendbuf: *const CfiDesc, sendcount
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Ialltoallw_f08ts(sendbuf: *const CfiDesc, sendcounts: *const c_int, sdispls: *const c_int, sendtypes: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcounts: *const c_int, rdispls: *const c_int, recvtypes: *const MPI_Datatype, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    let Some(sendbuf) = f08_buf(sendbuf) else {
+    let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Ialltoallw", F08Err::Comm(*comm), ierror);
     };
-    let Some(recvbuf) = f08_buf(recvbuf) else {
+    let Some(recvbuf) = f08_buf(recvbuf, false) else {
         return f08_noncontiguous("MPI_Ialltoallw", F08Err::Comm(*comm), ierror);
     };
-    pmpi_ialltoallw_(sendbuf as *const c_void, sendcounts, sdispls, sendtypes, recvbuf as *mut c_void, recvcounts, rdispls, recvtypes, comm, request, ierror)
+    pmpi_ialltoallw_(sendbuf.addr() as *const c_void, sendcounts, sdispls, sendtypes, recvbuf.addr() as *mut c_void, recvcounts, rdispls, recvtypes, comm, request, ierror);
 }
 
 #[no_mangle]
@@ -570,10 +579,10 @@ pub unsafe extern "C" fn MPI_Ialltoallw_f08ts(sendbuf: *const CfiDesc, sendcount
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Ibcast_f08ts(buffer: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    let Some(buffer) = f08_buf(buffer) else {
+    let Some(buffer) = f08_buf(buffer, false) else {
         return f08_noncontiguous("MPI_Ibcast", F08Err::Comm(*comm), ierror);
     };
-    pmpi_ibcast_(buffer as *mut c_void, count, datatype, root, comm, request, ierror)
+    pmpi_ibcast_(buffer.addr() as *mut c_void, count, datatype, root, comm, request, ierror);
 }
 
 #[no_mangle]
@@ -583,10 +592,10 @@ pub unsafe extern "C" fn MPI_Ibcast_f08ts(buffer: *const CfiDesc, count: *const 
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Ibsend_f08ts(buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, dest: *const c_int, tag: *const c_int, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    let Some(buf) = f08_buf(buf) else {
+    let Some(buf) = f08_buf(buf, false) else {
         return f08_noncontiguous("MPI_Ibsend", F08Err::Comm(*comm), ierror);
     };
-    pmpi_ibsend_(buf as *const c_void, count, datatype, dest, tag, comm, request, ierror)
+    pmpi_ibsend_(buf.addr() as *const c_void, count, datatype, dest, tag, comm, request, ierror);
 }
 
 #[no_mangle]
@@ -596,13 +605,13 @@ pub unsafe extern "C" fn MPI_Ibsend_f08ts(buf: *const CfiDesc, count: *const c_i
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Iexscan_f08ts(sendbuf: *const CfiDesc, recvbuf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    let Some(sendbuf) = f08_buf(sendbuf) else {
+    let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Iexscan", F08Err::Comm(*comm), ierror);
     };
-    let Some(recvbuf) = f08_buf(recvbuf) else {
+    let Some(recvbuf) = f08_buf(recvbuf, false) else {
         return f08_noncontiguous("MPI_Iexscan", F08Err::Comm(*comm), ierror);
     };
-    pmpi_iexscan_(sendbuf as *const c_void, recvbuf as *mut c_void, count, datatype, op, comm, request, ierror)
+    pmpi_iexscan_(sendbuf.addr() as *const c_void, recvbuf.addr() as *mut c_void, count, datatype, op, comm, request, ierror);
 }
 
 #[no_mangle]
@@ -612,13 +621,13 @@ pub unsafe extern "C" fn MPI_Iexscan_f08ts(sendbuf: *const CfiDesc, recvbuf: *co
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Igather_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcount: *const c_int, recvtype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    let Some(sendbuf) = f08_buf(sendbuf) else {
+    let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Igather", F08Err::Comm(*comm), ierror);
     };
-    let Some(recvbuf) = f08_buf(recvbuf) else {
+    let Some(recvbuf) = f08_buf(recvbuf, false) else {
         return f08_noncontiguous("MPI_Igather", F08Err::Comm(*comm), ierror);
     };
-    pmpi_igather_(sendbuf as *const c_void, sendcount, sendtype, recvbuf as *mut c_void, recvcount, recvtype, root, comm, request, ierror)
+    pmpi_igather_(sendbuf.addr() as *const c_void, sendcount, sendtype, recvbuf.addr() as *mut c_void, recvcount, recvtype, root, comm, request, ierror);
 }
 
 #[no_mangle]
@@ -628,13 +637,13 @@ pub unsafe extern "C" fn MPI_Igather_f08ts(sendbuf: *const CfiDesc, sendcount: *
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Igatherv_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcounts: *const c_int, displs: *const c_int, recvtype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    let Some(sendbuf) = f08_buf(sendbuf) else {
+    let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Igatherv", F08Err::Comm(*comm), ierror);
     };
-    let Some(recvbuf) = f08_buf(recvbuf) else {
+    let Some(recvbuf) = f08_buf(recvbuf, false) else {
         return f08_noncontiguous("MPI_Igatherv", F08Err::Comm(*comm), ierror);
     };
-    pmpi_igatherv_(sendbuf as *const c_void, sendcount, sendtype, recvbuf as *mut c_void, recvcounts, displs, recvtype, root, comm, request, ierror)
+    pmpi_igatherv_(sendbuf.addr() as *const c_void, sendcount, sendtype, recvbuf.addr() as *mut c_void, recvcounts, displs, recvtype, root, comm, request, ierror);
 }
 
 #[no_mangle]
@@ -644,10 +653,10 @@ pub unsafe extern "C" fn MPI_Igatherv_f08ts(sendbuf: *const CfiDesc, sendcount: 
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Imrecv_f08ts(buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, message: *mut MPI_Message, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    let Some(buf) = f08_buf(buf) else {
+    let Some(buf) = f08_buf(buf, false) else {
         return f08_noncontiguous("MPI_Imrecv", F08Err::World, ierror);
     };
-    pmpi_imrecv_(buf as *mut c_void, count, datatype, message, request, ierror)
+    pmpi_imrecv_(buf.addr() as *mut c_void, count, datatype, message, request, ierror);
 }
 
 #[no_mangle]
@@ -657,13 +666,13 @@ pub unsafe extern "C" fn MPI_Imrecv_f08ts(buf: *const CfiDesc, count: *const c_i
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Ineighbor_allgather_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcount: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    let Some(sendbuf) = f08_buf(sendbuf) else {
+    let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Ineighbor_allgather", F08Err::Comm(*comm), ierror);
     };
-    let Some(recvbuf) = f08_buf(recvbuf) else {
+    let Some(recvbuf) = f08_buf(recvbuf, false) else {
         return f08_noncontiguous("MPI_Ineighbor_allgather", F08Err::Comm(*comm), ierror);
     };
-    pmpi_ineighbor_allgather_(sendbuf as *const c_void, sendcount, sendtype, recvbuf as *mut c_void, recvcount, recvtype, comm, request, ierror)
+    pmpi_ineighbor_allgather_(sendbuf.addr() as *const c_void, sendcount, sendtype, recvbuf.addr() as *mut c_void, recvcount, recvtype, comm, request, ierror);
 }
 
 #[no_mangle]
@@ -673,13 +682,13 @@ pub unsafe extern "C" fn MPI_Ineighbor_allgather_f08ts(sendbuf: *const CfiDesc, 
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Ineighbor_allgatherv_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcounts: *const c_int, displs: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    let Some(sendbuf) = f08_buf(sendbuf) else {
+    let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Ineighbor_allgatherv", F08Err::Comm(*comm), ierror);
     };
-    let Some(recvbuf) = f08_buf(recvbuf) else {
+    let Some(recvbuf) = f08_buf(recvbuf, false) else {
         return f08_noncontiguous("MPI_Ineighbor_allgatherv", F08Err::Comm(*comm), ierror);
     };
-    pmpi_ineighbor_allgatherv_(sendbuf as *const c_void, sendcount, sendtype, recvbuf as *mut c_void, recvcounts, displs, recvtype, comm, request, ierror)
+    pmpi_ineighbor_allgatherv_(sendbuf.addr() as *const c_void, sendcount, sendtype, recvbuf.addr() as *mut c_void, recvcounts, displs, recvtype, comm, request, ierror);
 }
 
 #[no_mangle]
@@ -689,13 +698,13 @@ pub unsafe extern "C" fn MPI_Ineighbor_allgatherv_f08ts(sendbuf: *const CfiDesc,
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Ineighbor_alltoall_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcount: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    let Some(sendbuf) = f08_buf(sendbuf) else {
+    let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Ineighbor_alltoall", F08Err::Comm(*comm), ierror);
     };
-    let Some(recvbuf) = f08_buf(recvbuf) else {
+    let Some(recvbuf) = f08_buf(recvbuf, false) else {
         return f08_noncontiguous("MPI_Ineighbor_alltoall", F08Err::Comm(*comm), ierror);
     };
-    pmpi_ineighbor_alltoall_(sendbuf as *const c_void, sendcount, sendtype, recvbuf as *mut c_void, recvcount, recvtype, comm, request, ierror)
+    pmpi_ineighbor_alltoall_(sendbuf.addr() as *const c_void, sendcount, sendtype, recvbuf.addr() as *mut c_void, recvcount, recvtype, comm, request, ierror);
 }
 
 #[no_mangle]
@@ -705,13 +714,13 @@ pub unsafe extern "C" fn MPI_Ineighbor_alltoall_f08ts(sendbuf: *const CfiDesc, s
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Ineighbor_alltoallv_f08ts(sendbuf: *const CfiDesc, sendcounts: *const c_int, sdispls: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcounts: *const c_int, rdispls: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    let Some(sendbuf) = f08_buf(sendbuf) else {
+    let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Ineighbor_alltoallv", F08Err::Comm(*comm), ierror);
     };
-    let Some(recvbuf) = f08_buf(recvbuf) else {
+    let Some(recvbuf) = f08_buf(recvbuf, false) else {
         return f08_noncontiguous("MPI_Ineighbor_alltoallv", F08Err::Comm(*comm), ierror);
     };
-    pmpi_ineighbor_alltoallv_(sendbuf as *const c_void, sendcounts, sdispls, sendtype, recvbuf as *mut c_void, recvcounts, rdispls, recvtype, comm, request, ierror)
+    pmpi_ineighbor_alltoallv_(sendbuf.addr() as *const c_void, sendcounts, sdispls, sendtype, recvbuf.addr() as *mut c_void, recvcounts, rdispls, recvtype, comm, request, ierror);
 }
 
 #[no_mangle]
@@ -721,13 +730,13 @@ pub unsafe extern "C" fn MPI_Ineighbor_alltoallv_f08ts(sendbuf: *const CfiDesc, 
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Ineighbor_alltoallw_f08ts(sendbuf: *const CfiDesc, sendcounts: *const c_int, sdispls: *const MPI_Aint, sendtypes: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcounts: *const c_int, rdispls: *const MPI_Aint, recvtypes: *const MPI_Datatype, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    let Some(sendbuf) = f08_buf(sendbuf) else {
+    let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Ineighbor_alltoallw", F08Err::Comm(*comm), ierror);
     };
-    let Some(recvbuf) = f08_buf(recvbuf) else {
+    let Some(recvbuf) = f08_buf(recvbuf, false) else {
         return f08_noncontiguous("MPI_Ineighbor_alltoallw", F08Err::Comm(*comm), ierror);
     };
-    pmpi_ineighbor_alltoallw_(sendbuf as *const c_void, sendcounts, sdispls, sendtypes, recvbuf as *mut c_void, recvcounts, rdispls, recvtypes, comm, request, ierror)
+    pmpi_ineighbor_alltoallw_(sendbuf.addr() as *const c_void, sendcounts, sdispls, sendtypes, recvbuf.addr() as *mut c_void, recvcounts, rdispls, recvtypes, comm, request, ierror);
 }
 
 #[no_mangle]
@@ -737,10 +746,10 @@ pub unsafe extern "C" fn MPI_Ineighbor_alltoallw_f08ts(sendbuf: *const CfiDesc, 
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Irecv_f08ts(buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, source: *const c_int, tag: *const c_int, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    let Some(buf) = f08_buf(buf) else {
+    let Some(buf) = f08_buf(buf, false) else {
         return f08_noncontiguous("MPI_Irecv", F08Err::Comm(*comm), ierror);
     };
-    pmpi_irecv_(buf as *mut c_void, count, datatype, source, tag, comm, request, ierror)
+    pmpi_irecv_(buf.addr() as *mut c_void, count, datatype, source, tag, comm, request, ierror);
 }
 
 #[no_mangle]
@@ -750,13 +759,13 @@ pub unsafe extern "C" fn MPI_Irecv_f08ts(buf: *const CfiDesc, count: *const c_in
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Ireduce_f08ts(sendbuf: *const CfiDesc, recvbuf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, root: *const c_int, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    let Some(sendbuf) = f08_buf(sendbuf) else {
+    let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Ireduce", F08Err::Comm(*comm), ierror);
     };
-    let Some(recvbuf) = f08_buf(recvbuf) else {
+    let Some(recvbuf) = f08_buf(recvbuf, false) else {
         return f08_noncontiguous("MPI_Ireduce", F08Err::Comm(*comm), ierror);
     };
-    pmpi_ireduce_(sendbuf as *const c_void, recvbuf as *mut c_void, count, datatype, op, root, comm, request, ierror)
+    pmpi_ireduce_(sendbuf.addr() as *const c_void, recvbuf.addr() as *mut c_void, count, datatype, op, root, comm, request, ierror);
 }
 
 #[no_mangle]
@@ -766,13 +775,13 @@ pub unsafe extern "C" fn MPI_Ireduce_f08ts(sendbuf: *const CfiDesc, recvbuf: *co
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Ireduce_scatter_f08ts(sendbuf: *const CfiDesc, recvbuf: *const CfiDesc, recvcounts: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    let Some(sendbuf) = f08_buf(sendbuf) else {
+    let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Ireduce_scatter", F08Err::Comm(*comm), ierror);
     };
-    let Some(recvbuf) = f08_buf(recvbuf) else {
+    let Some(recvbuf) = f08_buf(recvbuf, false) else {
         return f08_noncontiguous("MPI_Ireduce_scatter", F08Err::Comm(*comm), ierror);
     };
-    pmpi_ireduce_scatter_(sendbuf as *const c_void, recvbuf as *mut c_void, recvcounts, datatype, op, comm, request, ierror)
+    pmpi_ireduce_scatter_(sendbuf.addr() as *const c_void, recvbuf.addr() as *mut c_void, recvcounts, datatype, op, comm, request, ierror);
 }
 
 #[no_mangle]
@@ -782,13 +791,13 @@ pub unsafe extern "C" fn MPI_Ireduce_scatter_f08ts(sendbuf: *const CfiDesc, recv
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Ireduce_scatter_block_f08ts(sendbuf: *const CfiDesc, recvbuf: *const CfiDesc, recvcount: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    let Some(sendbuf) = f08_buf(sendbuf) else {
+    let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Ireduce_scatter_block", F08Err::Comm(*comm), ierror);
     };
-    let Some(recvbuf) = f08_buf(recvbuf) else {
+    let Some(recvbuf) = f08_buf(recvbuf, false) else {
         return f08_noncontiguous("MPI_Ireduce_scatter_block", F08Err::Comm(*comm), ierror);
     };
-    pmpi_ireduce_scatter_block_(sendbuf as *const c_void, recvbuf as *mut c_void, recvcount, datatype, op, comm, request, ierror)
+    pmpi_ireduce_scatter_block_(sendbuf.addr() as *const c_void, recvbuf.addr() as *mut c_void, recvcount, datatype, op, comm, request, ierror);
 }
 
 #[no_mangle]
@@ -798,10 +807,10 @@ pub unsafe extern "C" fn MPI_Ireduce_scatter_block_f08ts(sendbuf: *const CfiDesc
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Irsend_f08ts(buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, dest: *const c_int, tag: *const c_int, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    let Some(buf) = f08_buf(buf) else {
+    let Some(buf) = f08_buf(buf, false) else {
         return f08_noncontiguous("MPI_Irsend", F08Err::Comm(*comm), ierror);
     };
-    pmpi_irsend_(buf as *const c_void, count, datatype, dest, tag, comm, request, ierror)
+    pmpi_irsend_(buf.addr() as *const c_void, count, datatype, dest, tag, comm, request, ierror);
 }
 
 #[no_mangle]
@@ -811,13 +820,13 @@ pub unsafe extern "C" fn MPI_Irsend_f08ts(buf: *const CfiDesc, count: *const c_i
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Iscan_f08ts(sendbuf: *const CfiDesc, recvbuf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    let Some(sendbuf) = f08_buf(sendbuf) else {
+    let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Iscan", F08Err::Comm(*comm), ierror);
     };
-    let Some(recvbuf) = f08_buf(recvbuf) else {
+    let Some(recvbuf) = f08_buf(recvbuf, false) else {
         return f08_noncontiguous("MPI_Iscan", F08Err::Comm(*comm), ierror);
     };
-    pmpi_iscan_(sendbuf as *const c_void, recvbuf as *mut c_void, count, datatype, op, comm, request, ierror)
+    pmpi_iscan_(sendbuf.addr() as *const c_void, recvbuf.addr() as *mut c_void, count, datatype, op, comm, request, ierror);
 }
 
 #[no_mangle]
@@ -827,13 +836,13 @@ pub unsafe extern "C" fn MPI_Iscan_f08ts(sendbuf: *const CfiDesc, recvbuf: *cons
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Iscatter_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcount: *const c_int, recvtype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    let Some(sendbuf) = f08_buf(sendbuf) else {
+    let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Iscatter", F08Err::Comm(*comm), ierror);
     };
-    let Some(recvbuf) = f08_buf(recvbuf) else {
+    let Some(recvbuf) = f08_buf(recvbuf, false) else {
         return f08_noncontiguous("MPI_Iscatter", F08Err::Comm(*comm), ierror);
     };
-    pmpi_iscatter_(sendbuf as *const c_void, sendcount, sendtype, recvbuf as *mut c_void, recvcount, recvtype, root, comm, request, ierror)
+    pmpi_iscatter_(sendbuf.addr() as *const c_void, sendcount, sendtype, recvbuf.addr() as *mut c_void, recvcount, recvtype, root, comm, request, ierror);
 }
 
 #[no_mangle]
@@ -843,13 +852,13 @@ pub unsafe extern "C" fn MPI_Iscatter_f08ts(sendbuf: *const CfiDesc, sendcount: 
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Iscatterv_f08ts(sendbuf: *const CfiDesc, sendcounts: *const c_int, displs: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcount: *const c_int, recvtype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    let Some(sendbuf) = f08_buf(sendbuf) else {
+    let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Iscatterv", F08Err::Comm(*comm), ierror);
     };
-    let Some(recvbuf) = f08_buf(recvbuf) else {
+    let Some(recvbuf) = f08_buf(recvbuf, false) else {
         return f08_noncontiguous("MPI_Iscatterv", F08Err::Comm(*comm), ierror);
     };
-    pmpi_iscatterv_(sendbuf as *const c_void, sendcounts, displs, sendtype, recvbuf as *mut c_void, recvcount, recvtype, root, comm, request, ierror)
+    pmpi_iscatterv_(sendbuf.addr() as *const c_void, sendcounts, displs, sendtype, recvbuf.addr() as *mut c_void, recvcount, recvtype, root, comm, request, ierror);
 }
 
 #[no_mangle]
@@ -859,10 +868,10 @@ pub unsafe extern "C" fn MPI_Iscatterv_f08ts(sendbuf: *const CfiDesc, sendcounts
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Isend_f08ts(buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, dest: *const c_int, tag: *const c_int, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    let Some(buf) = f08_buf(buf) else {
+    let Some(buf) = f08_buf(buf, false) else {
         return f08_noncontiguous("MPI_Isend", F08Err::Comm(*comm), ierror);
     };
-    pmpi_isend_(buf as *const c_void, count, datatype, dest, tag, comm, request, ierror)
+    pmpi_isend_(buf.addr() as *const c_void, count, datatype, dest, tag, comm, request, ierror);
 }
 
 #[no_mangle]
@@ -872,13 +881,13 @@ pub unsafe extern "C" fn MPI_Isend_f08ts(buf: *const CfiDesc, count: *const c_in
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Isendrecv_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, dest: *const c_int, sendtag: *const c_int, recvbuf: *const CfiDesc, recvcount: *const c_int, recvtype: *const MPI_Datatype, source: *const c_int, recvtag: *const c_int, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    let Some(sendbuf) = f08_buf(sendbuf) else {
+    let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Isendrecv", F08Err::Comm(*comm), ierror);
     };
-    let Some(recvbuf) = f08_buf(recvbuf) else {
+    let Some(recvbuf) = f08_buf(recvbuf, false) else {
         return f08_noncontiguous("MPI_Isendrecv", F08Err::Comm(*comm), ierror);
     };
-    pmpi_isendrecv_(sendbuf as *const c_void, sendcount, sendtype, dest, sendtag, recvbuf as *mut c_void, recvcount, recvtype, source, recvtag, comm, request, ierror)
+    pmpi_isendrecv_(sendbuf.addr() as *const c_void, sendcount, sendtype, dest, sendtag, recvbuf.addr() as *mut c_void, recvcount, recvtype, source, recvtag, comm, request, ierror);
 }
 
 #[no_mangle]
@@ -888,10 +897,10 @@ pub unsafe extern "C" fn MPI_Isendrecv_f08ts(sendbuf: *const CfiDesc, sendcount:
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Isendrecv_replace_f08ts(buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, dest: *const c_int, sendtag: *const c_int, source: *const c_int, recvtag: *const c_int, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    let Some(buf) = f08_buf(buf) else {
+    let Some(buf) = f08_buf(buf, false) else {
         return f08_noncontiguous("MPI_Isendrecv_replace", F08Err::Comm(*comm), ierror);
     };
-    pmpi_isendrecv_replace_(buf as *mut c_void, count, datatype, dest, sendtag, source, recvtag, comm, request, ierror)
+    pmpi_isendrecv_replace_(buf.addr() as *mut c_void, count, datatype, dest, sendtag, source, recvtag, comm, request, ierror);
 }
 
 #[no_mangle]
@@ -901,10 +910,10 @@ pub unsafe extern "C" fn MPI_Isendrecv_replace_f08ts(buf: *const CfiDesc, count:
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Issend_f08ts(buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, dest: *const c_int, tag: *const c_int, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    let Some(buf) = f08_buf(buf) else {
+    let Some(buf) = f08_buf(buf, false) else {
         return f08_noncontiguous("MPI_Issend", F08Err::Comm(*comm), ierror);
     };
-    pmpi_issend_(buf as *const c_void, count, datatype, dest, tag, comm, request, ierror)
+    pmpi_issend_(buf.addr() as *const c_void, count, datatype, dest, tag, comm, request, ierror);
 }
 
 #[no_mangle]
@@ -914,10 +923,11 @@ pub unsafe extern "C" fn MPI_Issend_f08ts(buf: *const CfiDesc, count: *const c_i
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Mrecv_f08ts(buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, message: *mut MPI_Message, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
-    let Some(buf) = f08_buf(buf) else {
+    let Some(buf) = f08_buf(buf, true) else {
         return f08_noncontiguous("MPI_Mrecv", F08Err::World, ierror);
     };
-    pmpi_mrecv_(buf as *mut c_void, count, datatype, message, status, ierror)
+    pmpi_mrecv_(buf.addr() as *mut c_void, count, datatype, message, status, ierror);
+    buf.copy_out();
 }
 
 #[no_mangle]
@@ -927,13 +937,14 @@ pub unsafe extern "C" fn MPI_Mrecv_f08ts(buf: *const CfiDesc, count: *const c_in
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Neighbor_allgather_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcount: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
-    let Some(sendbuf) = f08_buf(sendbuf) else {
+    let Some(sendbuf) = f08_buf(sendbuf, true) else {
         return f08_noncontiguous("MPI_Neighbor_allgather", F08Err::Comm(*comm), ierror);
     };
-    let Some(recvbuf) = f08_buf(recvbuf) else {
+    let Some(recvbuf) = f08_buf(recvbuf, true) else {
         return f08_noncontiguous("MPI_Neighbor_allgather", F08Err::Comm(*comm), ierror);
     };
-    pmpi_neighbor_allgather_(sendbuf as *const c_void, sendcount, sendtype, recvbuf as *mut c_void, recvcount, recvtype, comm, ierror)
+    pmpi_neighbor_allgather_(sendbuf.addr() as *const c_void, sendcount, sendtype, recvbuf.addr() as *mut c_void, recvcount, recvtype, comm, ierror);
+    recvbuf.copy_out();
 }
 
 #[no_mangle]
@@ -943,13 +954,13 @@ pub unsafe extern "C" fn MPI_Neighbor_allgather_f08ts(sendbuf: *const CfiDesc, s
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Neighbor_allgather_init_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcount: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    let Some(sendbuf) = f08_buf(sendbuf) else {
+    let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Neighbor_allgather_init", F08Err::Comm(*comm), ierror);
     };
-    let Some(recvbuf) = f08_buf(recvbuf) else {
+    let Some(recvbuf) = f08_buf(recvbuf, false) else {
         return f08_noncontiguous("MPI_Neighbor_allgather_init", F08Err::Comm(*comm), ierror);
     };
-    pmpi_neighbor_allgather_init_(sendbuf as *const c_void, sendcount, sendtype, recvbuf as *mut c_void, recvcount, recvtype, comm, info, request, ierror)
+    pmpi_neighbor_allgather_init_(sendbuf.addr() as *const c_void, sendcount, sendtype, recvbuf.addr() as *mut c_void, recvcount, recvtype, comm, info, request, ierror);
 }
 
 #[no_mangle]
@@ -959,13 +970,14 @@ pub unsafe extern "C" fn MPI_Neighbor_allgather_init_f08ts(sendbuf: *const CfiDe
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Neighbor_allgatherv_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcounts: *const c_int, displs: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
-    let Some(sendbuf) = f08_buf(sendbuf) else {
+    let Some(sendbuf) = f08_buf(sendbuf, true) else {
         return f08_noncontiguous("MPI_Neighbor_allgatherv", F08Err::Comm(*comm), ierror);
     };
-    let Some(recvbuf) = f08_buf(recvbuf) else {
+    let Some(recvbuf) = f08_buf(recvbuf, true) else {
         return f08_noncontiguous("MPI_Neighbor_allgatherv", F08Err::Comm(*comm), ierror);
     };
-    pmpi_neighbor_allgatherv_(sendbuf as *const c_void, sendcount, sendtype, recvbuf as *mut c_void, recvcounts, displs, recvtype, comm, ierror)
+    pmpi_neighbor_allgatherv_(sendbuf.addr() as *const c_void, sendcount, sendtype, recvbuf.addr() as *mut c_void, recvcounts, displs, recvtype, comm, ierror);
+    recvbuf.copy_out();
 }
 
 #[no_mangle]
@@ -975,13 +987,13 @@ pub unsafe extern "C" fn MPI_Neighbor_allgatherv_f08ts(sendbuf: *const CfiDesc, 
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Neighbor_allgatherv_init_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcounts: *const c_int, displs: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    let Some(sendbuf) = f08_buf(sendbuf) else {
+    let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Neighbor_allgatherv_init", F08Err::Comm(*comm), ierror);
     };
-    let Some(recvbuf) = f08_buf(recvbuf) else {
+    let Some(recvbuf) = f08_buf(recvbuf, false) else {
         return f08_noncontiguous("MPI_Neighbor_allgatherv_init", F08Err::Comm(*comm), ierror);
     };
-    pmpi_neighbor_allgatherv_init_(sendbuf as *const c_void, sendcount, sendtype, recvbuf as *mut c_void, recvcounts, displs, recvtype, comm, info, request, ierror)
+    pmpi_neighbor_allgatherv_init_(sendbuf.addr() as *const c_void, sendcount, sendtype, recvbuf.addr() as *mut c_void, recvcounts, displs, recvtype, comm, info, request, ierror);
 }
 
 #[no_mangle]
@@ -991,13 +1003,14 @@ pub unsafe extern "C" fn MPI_Neighbor_allgatherv_init_f08ts(sendbuf: *const CfiD
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Neighbor_alltoall_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcount: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
-    let Some(sendbuf) = f08_buf(sendbuf) else {
+    let Some(sendbuf) = f08_buf(sendbuf, true) else {
         return f08_noncontiguous("MPI_Neighbor_alltoall", F08Err::Comm(*comm), ierror);
     };
-    let Some(recvbuf) = f08_buf(recvbuf) else {
+    let Some(recvbuf) = f08_buf(recvbuf, true) else {
         return f08_noncontiguous("MPI_Neighbor_alltoall", F08Err::Comm(*comm), ierror);
     };
-    pmpi_neighbor_alltoall_(sendbuf as *const c_void, sendcount, sendtype, recvbuf as *mut c_void, recvcount, recvtype, comm, ierror)
+    pmpi_neighbor_alltoall_(sendbuf.addr() as *const c_void, sendcount, sendtype, recvbuf.addr() as *mut c_void, recvcount, recvtype, comm, ierror);
+    recvbuf.copy_out();
 }
 
 #[no_mangle]
@@ -1007,13 +1020,13 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoall_f08ts(sendbuf: *const CfiDesc, se
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Neighbor_alltoall_init_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcount: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    let Some(sendbuf) = f08_buf(sendbuf) else {
+    let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Neighbor_alltoall_init", F08Err::Comm(*comm), ierror);
     };
-    let Some(recvbuf) = f08_buf(recvbuf) else {
+    let Some(recvbuf) = f08_buf(recvbuf, false) else {
         return f08_noncontiguous("MPI_Neighbor_alltoall_init", F08Err::Comm(*comm), ierror);
     };
-    pmpi_neighbor_alltoall_init_(sendbuf as *const c_void, sendcount, sendtype, recvbuf as *mut c_void, recvcount, recvtype, comm, info, request, ierror)
+    pmpi_neighbor_alltoall_init_(sendbuf.addr() as *const c_void, sendcount, sendtype, recvbuf.addr() as *mut c_void, recvcount, recvtype, comm, info, request, ierror);
 }
 
 #[no_mangle]
@@ -1023,13 +1036,14 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoall_init_f08ts(sendbuf: *const CfiDes
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Neighbor_alltoallv_f08ts(sendbuf: *const CfiDesc, sendcounts: *const c_int, sdispls: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcounts: *const c_int, rdispls: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
-    let Some(sendbuf) = f08_buf(sendbuf) else {
+    let Some(sendbuf) = f08_buf(sendbuf, true) else {
         return f08_noncontiguous("MPI_Neighbor_alltoallv", F08Err::Comm(*comm), ierror);
     };
-    let Some(recvbuf) = f08_buf(recvbuf) else {
+    let Some(recvbuf) = f08_buf(recvbuf, true) else {
         return f08_noncontiguous("MPI_Neighbor_alltoallv", F08Err::Comm(*comm), ierror);
     };
-    pmpi_neighbor_alltoallv_(sendbuf as *const c_void, sendcounts, sdispls, sendtype, recvbuf as *mut c_void, recvcounts, rdispls, recvtype, comm, ierror)
+    pmpi_neighbor_alltoallv_(sendbuf.addr() as *const c_void, sendcounts, sdispls, sendtype, recvbuf.addr() as *mut c_void, recvcounts, rdispls, recvtype, comm, ierror);
+    recvbuf.copy_out();
 }
 
 #[no_mangle]
@@ -1039,13 +1053,13 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoallv_f08ts(sendbuf: *const CfiDesc, s
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Neighbor_alltoallv_init_f08ts(sendbuf: *const CfiDesc, sendcounts: *const c_int, sdispls: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcounts: *const c_int, rdispls: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    let Some(sendbuf) = f08_buf(sendbuf) else {
+    let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Neighbor_alltoallv_init", F08Err::Comm(*comm), ierror);
     };
-    let Some(recvbuf) = f08_buf(recvbuf) else {
+    let Some(recvbuf) = f08_buf(recvbuf, false) else {
         return f08_noncontiguous("MPI_Neighbor_alltoallv_init", F08Err::Comm(*comm), ierror);
     };
-    pmpi_neighbor_alltoallv_init_(sendbuf as *const c_void, sendcounts, sdispls, sendtype, recvbuf as *mut c_void, recvcounts, rdispls, recvtype, comm, info, request, ierror)
+    pmpi_neighbor_alltoallv_init_(sendbuf.addr() as *const c_void, sendcounts, sdispls, sendtype, recvbuf.addr() as *mut c_void, recvcounts, rdispls, recvtype, comm, info, request, ierror);
 }
 
 #[no_mangle]
@@ -1055,13 +1069,14 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoallv_init_f08ts(sendbuf: *const CfiDe
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Neighbor_alltoallw_f08ts(sendbuf: *const CfiDesc, sendcounts: *const c_int, sdispls: *const MPI_Aint, sendtypes: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcounts: *const c_int, rdispls: *const MPI_Aint, recvtypes: *const MPI_Datatype, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
-    let Some(sendbuf) = f08_buf(sendbuf) else {
+    let Some(sendbuf) = f08_buf(sendbuf, true) else {
         return f08_noncontiguous("MPI_Neighbor_alltoallw", F08Err::Comm(*comm), ierror);
     };
-    let Some(recvbuf) = f08_buf(recvbuf) else {
+    let Some(recvbuf) = f08_buf(recvbuf, true) else {
         return f08_noncontiguous("MPI_Neighbor_alltoallw", F08Err::Comm(*comm), ierror);
     };
-    pmpi_neighbor_alltoallw_(sendbuf as *const c_void, sendcounts, sdispls, sendtypes, recvbuf as *mut c_void, recvcounts, rdispls, recvtypes, comm, ierror)
+    pmpi_neighbor_alltoallw_(sendbuf.addr() as *const c_void, sendcounts, sdispls, sendtypes, recvbuf.addr() as *mut c_void, recvcounts, rdispls, recvtypes, comm, ierror);
+    recvbuf.copy_out();
 }
 
 #[no_mangle]
@@ -1071,13 +1086,13 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoallw_f08ts(sendbuf: *const CfiDesc, s
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Neighbor_alltoallw_init_f08ts(sendbuf: *const CfiDesc, sendcounts: *const c_int, sdispls: *const MPI_Aint, sendtypes: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcounts: *const c_int, rdispls: *const MPI_Aint, recvtypes: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    let Some(sendbuf) = f08_buf(sendbuf) else {
+    let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Neighbor_alltoallw_init", F08Err::Comm(*comm), ierror);
     };
-    let Some(recvbuf) = f08_buf(recvbuf) else {
+    let Some(recvbuf) = f08_buf(recvbuf, false) else {
         return f08_noncontiguous("MPI_Neighbor_alltoallw_init", F08Err::Comm(*comm), ierror);
     };
-    pmpi_neighbor_alltoallw_init_(sendbuf as *const c_void, sendcounts, sdispls, sendtypes, recvbuf as *mut c_void, recvcounts, rdispls, recvtypes, comm, info, request, ierror)
+    pmpi_neighbor_alltoallw_init_(sendbuf.addr() as *const c_void, sendcounts, sdispls, sendtypes, recvbuf.addr() as *mut c_void, recvcounts, rdispls, recvtypes, comm, info, request, ierror);
 }
 
 #[no_mangle]
@@ -1087,13 +1102,14 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoallw_init_f08ts(sendbuf: *const CfiDe
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Pack_f08ts(inbuf: *const CfiDesc, incount: *const c_int, datatype: *const MPI_Datatype, outbuf: *const CfiDesc, outsize: *const c_int, position: *mut c_int, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
-    let Some(inbuf) = f08_buf(inbuf) else {
+    let Some(inbuf) = f08_buf(inbuf, true) else {
         return f08_noncontiguous("MPI_Pack", F08Err::Comm(*comm), ierror);
     };
-    let Some(outbuf) = f08_buf(outbuf) else {
+    let Some(outbuf) = f08_buf(outbuf, true) else {
         return f08_noncontiguous("MPI_Pack", F08Err::Comm(*comm), ierror);
     };
-    pmpi_pack_(inbuf as *const c_void, incount, datatype, outbuf as *mut c_void, outsize, position, comm, ierror)
+    pmpi_pack_(inbuf.addr() as *const c_void, incount, datatype, outbuf.addr() as *mut c_void, outsize, position, comm, ierror);
+    outbuf.copy_out();
 }
 
 #[no_mangle]
@@ -1104,13 +1120,14 @@ pub unsafe extern "C" fn MPI_Pack_f08ts(inbuf: *const CfiDesc, incount: *const c
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Pack_external_f08ts(datarep: *const CfiDesc, inbuf: *const CfiDesc, incount: *const c_int, datatype: *const MPI_Datatype, outbuf: *const CfiDesc, outsize: *const MPI_Aint, position: *mut MPI_Aint, ierror: *mut MPI_Fint) {
     let (datarep, datarep_flen) = f08_str(datarep);
-    let Some(inbuf) = f08_buf(inbuf) else {
+    let Some(inbuf) = f08_buf(inbuf, true) else {
         return f08_noncontiguous("MPI_Pack_external", F08Err::World, ierror);
     };
-    let Some(outbuf) = f08_buf(outbuf) else {
+    let Some(outbuf) = f08_buf(outbuf, true) else {
         return f08_noncontiguous("MPI_Pack_external", F08Err::World, ierror);
     };
-    pmpi_pack_external_(datarep as *const c_char, inbuf as *const c_void, incount, datatype, outbuf as *mut c_void, outsize, position, ierror, datarep_flen)
+    pmpi_pack_external_(datarep as *const c_char, inbuf.addr() as *const c_void, incount, datatype, outbuf.addr() as *mut c_void, outsize, position, ierror, datarep_flen);
+    outbuf.copy_out();
 }
 
 #[no_mangle]
@@ -1120,10 +1137,10 @@ pub unsafe extern "C" fn MPI_Pack_external_f08ts(datarep: *const CfiDesc, inbuf:
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Put_f08ts(origin_addr: *const CfiDesc, origin_count: *const c_int, origin_datatype: *const MPI_Datatype, target_rank: *const c_int, target_disp: *const MPI_Aint, target_count: *const c_int, target_datatype: *const MPI_Datatype, win: *const MPI_Win, ierror: *mut MPI_Fint) {
-    let Some(origin_addr) = f08_buf(origin_addr) else {
+    let Some(origin_addr) = f08_buf(origin_addr, false) else {
         return f08_noncontiguous("MPI_Put", F08Err::Win(*win), ierror);
     };
-    pmpi_put_(origin_addr as *const c_void, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, ierror)
+    pmpi_put_(origin_addr.addr() as *const c_void, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, ierror);
 }
 
 #[no_mangle]
@@ -1133,10 +1150,10 @@ pub unsafe extern "C" fn MPI_Put_f08ts(origin_addr: *const CfiDesc, origin_count
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Raccumulate_f08ts(origin_addr: *const CfiDesc, origin_count: *const c_int, origin_datatype: *const MPI_Datatype, target_rank: *const c_int, target_disp: *const MPI_Aint, target_count: *const c_int, target_datatype: *const MPI_Datatype, op: *const MPI_Op, win: *const MPI_Win, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    let Some(origin_addr) = f08_buf(origin_addr) else {
+    let Some(origin_addr) = f08_buf(origin_addr, false) else {
         return f08_noncontiguous("MPI_Raccumulate", F08Err::Win(*win), ierror);
     };
-    pmpi_raccumulate_(origin_addr as *const c_void, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request, ierror)
+    pmpi_raccumulate_(origin_addr.addr() as *const c_void, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request, ierror);
 }
 
 #[no_mangle]
@@ -1146,10 +1163,11 @@ pub unsafe extern "C" fn MPI_Raccumulate_f08ts(origin_addr: *const CfiDesc, orig
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Recv_f08ts(buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, source: *const c_int, tag: *const c_int, comm: *const MPI_Comm, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
-    let Some(buf) = f08_buf(buf) else {
+    let Some(buf) = f08_buf(buf, true) else {
         return f08_noncontiguous("MPI_Recv", F08Err::Comm(*comm), ierror);
     };
-    pmpi_recv_(buf as *mut c_void, count, datatype, source, tag, comm, status, ierror)
+    pmpi_recv_(buf.addr() as *mut c_void, count, datatype, source, tag, comm, status, ierror);
+    buf.copy_out();
 }
 
 #[no_mangle]
@@ -1159,10 +1177,10 @@ pub unsafe extern "C" fn MPI_Recv_f08ts(buf: *const CfiDesc, count: *const c_int
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Recv_init_f08ts(buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, source: *const c_int, tag: *const c_int, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    let Some(buf) = f08_buf(buf) else {
+    let Some(buf) = f08_buf(buf, false) else {
         return f08_noncontiguous("MPI_Recv_init", F08Err::Comm(*comm), ierror);
     };
-    pmpi_recv_init_(buf as *mut c_void, count, datatype, source, tag, comm, request, ierror)
+    pmpi_recv_init_(buf.addr() as *mut c_void, count, datatype, source, tag, comm, request, ierror);
 }
 
 #[no_mangle]
@@ -1172,13 +1190,14 @@ pub unsafe extern "C" fn MPI_Recv_init_f08ts(buf: *const CfiDesc, count: *const 
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Reduce_f08ts(sendbuf: *const CfiDesc, recvbuf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, root: *const c_int, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
-    let Some(sendbuf) = f08_buf(sendbuf) else {
+    let Some(sendbuf) = f08_buf(sendbuf, true) else {
         return f08_noncontiguous("MPI_Reduce", F08Err::Comm(*comm), ierror);
     };
-    let Some(recvbuf) = f08_buf(recvbuf) else {
+    let Some(recvbuf) = f08_buf(recvbuf, true) else {
         return f08_noncontiguous("MPI_Reduce", F08Err::Comm(*comm), ierror);
     };
-    pmpi_reduce_(sendbuf as *const c_void, recvbuf as *mut c_void, count, datatype, op, root, comm, ierror)
+    pmpi_reduce_(sendbuf.addr() as *const c_void, recvbuf.addr() as *mut c_void, count, datatype, op, root, comm, ierror);
+    recvbuf.copy_out();
 }
 
 #[no_mangle]
@@ -1188,13 +1207,13 @@ pub unsafe extern "C" fn MPI_Reduce_f08ts(sendbuf: *const CfiDesc, recvbuf: *con
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Reduce_init_f08ts(sendbuf: *const CfiDesc, recvbuf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, root: *const c_int, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    let Some(sendbuf) = f08_buf(sendbuf) else {
+    let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Reduce_init", F08Err::Comm(*comm), ierror);
     };
-    let Some(recvbuf) = f08_buf(recvbuf) else {
+    let Some(recvbuf) = f08_buf(recvbuf, false) else {
         return f08_noncontiguous("MPI_Reduce_init", F08Err::Comm(*comm), ierror);
     };
-    pmpi_reduce_init_(sendbuf as *const c_void, recvbuf as *mut c_void, count, datatype, op, root, comm, info, request, ierror)
+    pmpi_reduce_init_(sendbuf.addr() as *const c_void, recvbuf.addr() as *mut c_void, count, datatype, op, root, comm, info, request, ierror);
 }
 
 #[no_mangle]
@@ -1204,13 +1223,14 @@ pub unsafe extern "C" fn MPI_Reduce_init_f08ts(sendbuf: *const CfiDesc, recvbuf:
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Reduce_local_f08ts(inbuf: *const CfiDesc, inoutbuf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, ierror: *mut MPI_Fint) {
-    let Some(inbuf) = f08_buf(inbuf) else {
+    let Some(inbuf) = f08_buf(inbuf, true) else {
         return f08_noncontiguous("MPI_Reduce_local", F08Err::World, ierror);
     };
-    let Some(inoutbuf) = f08_buf(inoutbuf) else {
+    let Some(inoutbuf) = f08_buf(inoutbuf, true) else {
         return f08_noncontiguous("MPI_Reduce_local", F08Err::World, ierror);
     };
-    pmpi_reduce_local_(inbuf as *const c_void, inoutbuf as *mut c_void, count, datatype, op, ierror)
+    pmpi_reduce_local_(inbuf.addr() as *const c_void, inoutbuf.addr() as *mut c_void, count, datatype, op, ierror);
+    inoutbuf.copy_out();
 }
 
 #[no_mangle]
@@ -1220,13 +1240,14 @@ pub unsafe extern "C" fn MPI_Reduce_local_f08ts(inbuf: *const CfiDesc, inoutbuf:
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Reduce_scatter_f08ts(sendbuf: *const CfiDesc, recvbuf: *const CfiDesc, recvcounts: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
-    let Some(sendbuf) = f08_buf(sendbuf) else {
+    let Some(sendbuf) = f08_buf(sendbuf, true) else {
         return f08_noncontiguous("MPI_Reduce_scatter", F08Err::Comm(*comm), ierror);
     };
-    let Some(recvbuf) = f08_buf(recvbuf) else {
+    let Some(recvbuf) = f08_buf(recvbuf, true) else {
         return f08_noncontiguous("MPI_Reduce_scatter", F08Err::Comm(*comm), ierror);
     };
-    pmpi_reduce_scatter_(sendbuf as *const c_void, recvbuf as *mut c_void, recvcounts, datatype, op, comm, ierror)
+    pmpi_reduce_scatter_(sendbuf.addr() as *const c_void, recvbuf.addr() as *mut c_void, recvcounts, datatype, op, comm, ierror);
+    recvbuf.copy_out();
 }
 
 #[no_mangle]
@@ -1236,13 +1257,14 @@ pub unsafe extern "C" fn MPI_Reduce_scatter_f08ts(sendbuf: *const CfiDesc, recvb
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Reduce_scatter_block_f08ts(sendbuf: *const CfiDesc, recvbuf: *const CfiDesc, recvcount: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
-    let Some(sendbuf) = f08_buf(sendbuf) else {
+    let Some(sendbuf) = f08_buf(sendbuf, true) else {
         return f08_noncontiguous("MPI_Reduce_scatter_block", F08Err::Comm(*comm), ierror);
     };
-    let Some(recvbuf) = f08_buf(recvbuf) else {
+    let Some(recvbuf) = f08_buf(recvbuf, true) else {
         return f08_noncontiguous("MPI_Reduce_scatter_block", F08Err::Comm(*comm), ierror);
     };
-    pmpi_reduce_scatter_block_(sendbuf as *const c_void, recvbuf as *mut c_void, recvcount, datatype, op, comm, ierror)
+    pmpi_reduce_scatter_block_(sendbuf.addr() as *const c_void, recvbuf.addr() as *mut c_void, recvcount, datatype, op, comm, ierror);
+    recvbuf.copy_out();
 }
 
 #[no_mangle]
@@ -1252,13 +1274,13 @@ pub unsafe extern "C" fn MPI_Reduce_scatter_block_f08ts(sendbuf: *const CfiDesc,
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Reduce_scatter_block_init_f08ts(sendbuf: *const CfiDesc, recvbuf: *const CfiDesc, recvcount: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    let Some(sendbuf) = f08_buf(sendbuf) else {
+    let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Reduce_scatter_block_init", F08Err::Comm(*comm), ierror);
     };
-    let Some(recvbuf) = f08_buf(recvbuf) else {
+    let Some(recvbuf) = f08_buf(recvbuf, false) else {
         return f08_noncontiguous("MPI_Reduce_scatter_block_init", F08Err::Comm(*comm), ierror);
     };
-    pmpi_reduce_scatter_block_init_(sendbuf as *const c_void, recvbuf as *mut c_void, recvcount, datatype, op, comm, info, request, ierror)
+    pmpi_reduce_scatter_block_init_(sendbuf.addr() as *const c_void, recvbuf.addr() as *mut c_void, recvcount, datatype, op, comm, info, request, ierror);
 }
 
 #[no_mangle]
@@ -1268,13 +1290,13 @@ pub unsafe extern "C" fn MPI_Reduce_scatter_block_init_f08ts(sendbuf: *const Cfi
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Reduce_scatter_init_f08ts(sendbuf: *const CfiDesc, recvbuf: *const CfiDesc, recvcounts: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    let Some(sendbuf) = f08_buf(sendbuf) else {
+    let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Reduce_scatter_init", F08Err::Comm(*comm), ierror);
     };
-    let Some(recvbuf) = f08_buf(recvbuf) else {
+    let Some(recvbuf) = f08_buf(recvbuf, false) else {
         return f08_noncontiguous("MPI_Reduce_scatter_init", F08Err::Comm(*comm), ierror);
     };
-    pmpi_reduce_scatter_init_(sendbuf as *const c_void, recvbuf as *mut c_void, recvcounts, datatype, op, comm, info, request, ierror)
+    pmpi_reduce_scatter_init_(sendbuf.addr() as *const c_void, recvbuf.addr() as *mut c_void, recvcounts, datatype, op, comm, info, request, ierror);
 }
 
 #[no_mangle]
@@ -1284,10 +1306,10 @@ pub unsafe extern "C" fn MPI_Reduce_scatter_init_f08ts(sendbuf: *const CfiDesc, 
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Rget_f08ts(origin_addr: *const CfiDesc, origin_count: *const c_int, origin_datatype: *const MPI_Datatype, target_rank: *const c_int, target_disp: *const MPI_Aint, target_count: *const c_int, target_datatype: *const MPI_Datatype, win: *const MPI_Win, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    let Some(origin_addr) = f08_buf(origin_addr) else {
+    let Some(origin_addr) = f08_buf(origin_addr, false) else {
         return f08_noncontiguous("MPI_Rget", F08Err::Win(*win), ierror);
     };
-    pmpi_rget_(origin_addr as *mut c_void, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, request, ierror)
+    pmpi_rget_(origin_addr.addr() as *mut c_void, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, request, ierror);
 }
 
 #[no_mangle]
@@ -1297,13 +1319,13 @@ pub unsafe extern "C" fn MPI_Rget_f08ts(origin_addr: *const CfiDesc, origin_coun
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Rget_accumulate_f08ts(origin_addr: *const CfiDesc, origin_count: *const c_int, origin_datatype: *const MPI_Datatype, result_addr: *const CfiDesc, result_count: *const c_int, result_datatype: *const MPI_Datatype, target_rank: *const c_int, target_disp: *const MPI_Aint, target_count: *const c_int, target_datatype: *const MPI_Datatype, op: *const MPI_Op, win: *const MPI_Win, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    let Some(origin_addr) = f08_buf(origin_addr) else {
+    let Some(origin_addr) = f08_buf(origin_addr, false) else {
         return f08_noncontiguous("MPI_Rget_accumulate", F08Err::Win(*win), ierror);
     };
-    let Some(result_addr) = f08_buf(result_addr) else {
+    let Some(result_addr) = f08_buf(result_addr, false) else {
         return f08_noncontiguous("MPI_Rget_accumulate", F08Err::Win(*win), ierror);
     };
-    pmpi_rget_accumulate_(origin_addr as *const c_void, origin_count, origin_datatype, result_addr as *mut c_void, result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request, ierror)
+    pmpi_rget_accumulate_(origin_addr.addr() as *const c_void, origin_count, origin_datatype, result_addr.addr() as *mut c_void, result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request, ierror);
 }
 
 #[no_mangle]
@@ -1313,10 +1335,10 @@ pub unsafe extern "C" fn MPI_Rget_accumulate_f08ts(origin_addr: *const CfiDesc, 
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Rput_f08ts(origin_addr: *const CfiDesc, origin_count: *const c_int, origin_datatype: *const MPI_Datatype, target_rank: *const c_int, target_disp: *const MPI_Aint, target_count: *const c_int, target_datatype: *const MPI_Datatype, win: *const MPI_Win, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    let Some(origin_addr) = f08_buf(origin_addr) else {
+    let Some(origin_addr) = f08_buf(origin_addr, false) else {
         return f08_noncontiguous("MPI_Rput", F08Err::Win(*win), ierror);
     };
-    pmpi_rput_(origin_addr as *const c_void, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, request, ierror)
+    pmpi_rput_(origin_addr.addr() as *const c_void, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, request, ierror);
 }
 
 #[no_mangle]
@@ -1326,10 +1348,10 @@ pub unsafe extern "C" fn MPI_Rput_f08ts(origin_addr: *const CfiDesc, origin_coun
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Rsend_f08ts(buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, dest: *const c_int, tag: *const c_int, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
-    let Some(buf) = f08_buf(buf) else {
+    let Some(buf) = f08_buf(buf, true) else {
         return f08_noncontiguous("MPI_Rsend", F08Err::Comm(*comm), ierror);
     };
-    pmpi_rsend_(buf as *const c_void, count, datatype, dest, tag, comm, ierror)
+    pmpi_rsend_(buf.addr() as *const c_void, count, datatype, dest, tag, comm, ierror);
 }
 
 #[no_mangle]
@@ -1339,10 +1361,10 @@ pub unsafe extern "C" fn MPI_Rsend_f08ts(buf: *const CfiDesc, count: *const c_in
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Rsend_init_f08ts(buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, dest: *const c_int, tag: *const c_int, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    let Some(buf) = f08_buf(buf) else {
+    let Some(buf) = f08_buf(buf, false) else {
         return f08_noncontiguous("MPI_Rsend_init", F08Err::Comm(*comm), ierror);
     };
-    pmpi_rsend_init_(buf as *const c_void, count, datatype, dest, tag, comm, request, ierror)
+    pmpi_rsend_init_(buf.addr() as *const c_void, count, datatype, dest, tag, comm, request, ierror);
 }
 
 #[no_mangle]
@@ -1352,13 +1374,14 @@ pub unsafe extern "C" fn MPI_Rsend_init_f08ts(buf: *const CfiDesc, count: *const
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Scan_f08ts(sendbuf: *const CfiDesc, recvbuf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
-    let Some(sendbuf) = f08_buf(sendbuf) else {
+    let Some(sendbuf) = f08_buf(sendbuf, true) else {
         return f08_noncontiguous("MPI_Scan", F08Err::Comm(*comm), ierror);
     };
-    let Some(recvbuf) = f08_buf(recvbuf) else {
+    let Some(recvbuf) = f08_buf(recvbuf, true) else {
         return f08_noncontiguous("MPI_Scan", F08Err::Comm(*comm), ierror);
     };
-    pmpi_scan_(sendbuf as *const c_void, recvbuf as *mut c_void, count, datatype, op, comm, ierror)
+    pmpi_scan_(sendbuf.addr() as *const c_void, recvbuf.addr() as *mut c_void, count, datatype, op, comm, ierror);
+    recvbuf.copy_out();
 }
 
 #[no_mangle]
@@ -1368,13 +1391,13 @@ pub unsafe extern "C" fn MPI_Scan_f08ts(sendbuf: *const CfiDesc, recvbuf: *const
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Scan_init_f08ts(sendbuf: *const CfiDesc, recvbuf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    let Some(sendbuf) = f08_buf(sendbuf) else {
+    let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Scan_init", F08Err::Comm(*comm), ierror);
     };
-    let Some(recvbuf) = f08_buf(recvbuf) else {
+    let Some(recvbuf) = f08_buf(recvbuf, false) else {
         return f08_noncontiguous("MPI_Scan_init", F08Err::Comm(*comm), ierror);
     };
-    pmpi_scan_init_(sendbuf as *const c_void, recvbuf as *mut c_void, count, datatype, op, comm, info, request, ierror)
+    pmpi_scan_init_(sendbuf.addr() as *const c_void, recvbuf.addr() as *mut c_void, count, datatype, op, comm, info, request, ierror);
 }
 
 #[no_mangle]
@@ -1384,13 +1407,14 @@ pub unsafe extern "C" fn MPI_Scan_init_f08ts(sendbuf: *const CfiDesc, recvbuf: *
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Scatter_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcount: *const c_int, recvtype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
-    let Some(sendbuf) = f08_buf(sendbuf) else {
+    let Some(sendbuf) = f08_buf(sendbuf, true) else {
         return f08_noncontiguous("MPI_Scatter", F08Err::Comm(*comm), ierror);
     };
-    let Some(recvbuf) = f08_buf(recvbuf) else {
+    let Some(recvbuf) = f08_buf(recvbuf, true) else {
         return f08_noncontiguous("MPI_Scatter", F08Err::Comm(*comm), ierror);
     };
-    pmpi_scatter_(sendbuf as *const c_void, sendcount, sendtype, recvbuf as *mut c_void, recvcount, recvtype, root, comm, ierror)
+    pmpi_scatter_(sendbuf.addr() as *const c_void, sendcount, sendtype, recvbuf.addr() as *mut c_void, recvcount, recvtype, root, comm, ierror);
+    recvbuf.copy_out();
 }
 
 #[no_mangle]
@@ -1400,13 +1424,13 @@ pub unsafe extern "C" fn MPI_Scatter_f08ts(sendbuf: *const CfiDesc, sendcount: *
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Scatter_init_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcount: *const c_int, recvtype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    let Some(sendbuf) = f08_buf(sendbuf) else {
+    let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Scatter_init", F08Err::Comm(*comm), ierror);
     };
-    let Some(recvbuf) = f08_buf(recvbuf) else {
+    let Some(recvbuf) = f08_buf(recvbuf, false) else {
         return f08_noncontiguous("MPI_Scatter_init", F08Err::Comm(*comm), ierror);
     };
-    pmpi_scatter_init_(sendbuf as *const c_void, sendcount, sendtype, recvbuf as *mut c_void, recvcount, recvtype, root, comm, info, request, ierror)
+    pmpi_scatter_init_(sendbuf.addr() as *const c_void, sendcount, sendtype, recvbuf.addr() as *mut c_void, recvcount, recvtype, root, comm, info, request, ierror);
 }
 
 #[no_mangle]
@@ -1416,13 +1440,14 @@ pub unsafe extern "C" fn MPI_Scatter_init_f08ts(sendbuf: *const CfiDesc, sendcou
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Scatterv_f08ts(sendbuf: *const CfiDesc, sendcounts: *const c_int, displs: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcount: *const c_int, recvtype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
-    let Some(sendbuf) = f08_buf(sendbuf) else {
+    let Some(sendbuf) = f08_buf(sendbuf, true) else {
         return f08_noncontiguous("MPI_Scatterv", F08Err::Comm(*comm), ierror);
     };
-    let Some(recvbuf) = f08_buf(recvbuf) else {
+    let Some(recvbuf) = f08_buf(recvbuf, true) else {
         return f08_noncontiguous("MPI_Scatterv", F08Err::Comm(*comm), ierror);
     };
-    pmpi_scatterv_(sendbuf as *const c_void, sendcounts, displs, sendtype, recvbuf as *mut c_void, recvcount, recvtype, root, comm, ierror)
+    pmpi_scatterv_(sendbuf.addr() as *const c_void, sendcounts, displs, sendtype, recvbuf.addr() as *mut c_void, recvcount, recvtype, root, comm, ierror);
+    recvbuf.copy_out();
 }
 
 #[no_mangle]
@@ -1432,13 +1457,13 @@ pub unsafe extern "C" fn MPI_Scatterv_f08ts(sendbuf: *const CfiDesc, sendcounts:
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Scatterv_init_f08ts(sendbuf: *const CfiDesc, sendcounts: *const c_int, displs: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcount: *const c_int, recvtype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    let Some(sendbuf) = f08_buf(sendbuf) else {
+    let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Scatterv_init", F08Err::Comm(*comm), ierror);
     };
-    let Some(recvbuf) = f08_buf(recvbuf) else {
+    let Some(recvbuf) = f08_buf(recvbuf, false) else {
         return f08_noncontiguous("MPI_Scatterv_init", F08Err::Comm(*comm), ierror);
     };
-    pmpi_scatterv_init_(sendbuf as *const c_void, sendcounts, displs, sendtype, recvbuf as *mut c_void, recvcount, recvtype, root, comm, info, request, ierror)
+    pmpi_scatterv_init_(sendbuf.addr() as *const c_void, sendcounts, displs, sendtype, recvbuf.addr() as *mut c_void, recvcount, recvtype, root, comm, info, request, ierror);
 }
 
 #[no_mangle]
@@ -1448,10 +1473,10 @@ pub unsafe extern "C" fn MPI_Scatterv_init_f08ts(sendbuf: *const CfiDesc, sendco
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Send_f08ts(buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, dest: *const c_int, tag: *const c_int, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
-    let Some(buf) = f08_buf(buf) else {
+    let Some(buf) = f08_buf(buf, true) else {
         return f08_noncontiguous("MPI_Send", F08Err::Comm(*comm), ierror);
     };
-    pmpi_send_(buf as *const c_void, count, datatype, dest, tag, comm, ierror)
+    pmpi_send_(buf.addr() as *const c_void, count, datatype, dest, tag, comm, ierror);
 }
 
 #[no_mangle]
@@ -1461,10 +1486,10 @@ pub unsafe extern "C" fn MPI_Send_f08ts(buf: *const CfiDesc, count: *const c_int
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Send_init_f08ts(buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, dest: *const c_int, tag: *const c_int, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    let Some(buf) = f08_buf(buf) else {
+    let Some(buf) = f08_buf(buf, false) else {
         return f08_noncontiguous("MPI_Send_init", F08Err::Comm(*comm), ierror);
     };
-    pmpi_send_init_(buf as *const c_void, count, datatype, dest, tag, comm, request, ierror)
+    pmpi_send_init_(buf.addr() as *const c_void, count, datatype, dest, tag, comm, request, ierror);
 }
 
 #[no_mangle]
@@ -1474,13 +1499,14 @@ pub unsafe extern "C" fn MPI_Send_init_f08ts(buf: *const CfiDesc, count: *const 
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Sendrecv_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, dest: *const c_int, sendtag: *const c_int, recvbuf: *const CfiDesc, recvcount: *const c_int, recvtype: *const MPI_Datatype, source: *const c_int, recvtag: *const c_int, comm: *const MPI_Comm, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
-    let Some(sendbuf) = f08_buf(sendbuf) else {
+    let Some(sendbuf) = f08_buf(sendbuf, true) else {
         return f08_noncontiguous("MPI_Sendrecv", F08Err::Comm(*comm), ierror);
     };
-    let Some(recvbuf) = f08_buf(recvbuf) else {
+    let Some(recvbuf) = f08_buf(recvbuf, true) else {
         return f08_noncontiguous("MPI_Sendrecv", F08Err::Comm(*comm), ierror);
     };
-    pmpi_sendrecv_(sendbuf as *const c_void, sendcount, sendtype, dest, sendtag, recvbuf as *mut c_void, recvcount, recvtype, source, recvtag, comm, status, ierror)
+    pmpi_sendrecv_(sendbuf.addr() as *const c_void, sendcount, sendtype, dest, sendtag, recvbuf.addr() as *mut c_void, recvcount, recvtype, source, recvtag, comm, status, ierror);
+    recvbuf.copy_out();
 }
 
 #[no_mangle]
@@ -1490,10 +1516,11 @@ pub unsafe extern "C" fn MPI_Sendrecv_f08ts(sendbuf: *const CfiDesc, sendcount: 
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Sendrecv_replace_f08ts(buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, dest: *const c_int, sendtag: *const c_int, source: *const c_int, recvtag: *const c_int, comm: *const MPI_Comm, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
-    let Some(buf) = f08_buf(buf) else {
+    let Some(buf) = f08_buf(buf, true) else {
         return f08_noncontiguous("MPI_Sendrecv_replace", F08Err::Comm(*comm), ierror);
     };
-    pmpi_sendrecv_replace_(buf as *mut c_void, count, datatype, dest, sendtag, source, recvtag, comm, status, ierror)
+    pmpi_sendrecv_replace_(buf.addr() as *mut c_void, count, datatype, dest, sendtag, source, recvtag, comm, status, ierror);
+    buf.copy_out();
 }
 
 #[no_mangle]
@@ -1503,10 +1530,10 @@ pub unsafe extern "C" fn MPI_Sendrecv_replace_f08ts(buf: *const CfiDesc, count: 
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Ssend_f08ts(buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, dest: *const c_int, tag: *const c_int, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
-    let Some(buf) = f08_buf(buf) else {
+    let Some(buf) = f08_buf(buf, true) else {
         return f08_noncontiguous("MPI_Ssend", F08Err::Comm(*comm), ierror);
     };
-    pmpi_ssend_(buf as *const c_void, count, datatype, dest, tag, comm, ierror)
+    pmpi_ssend_(buf.addr() as *const c_void, count, datatype, dest, tag, comm, ierror);
 }
 
 #[no_mangle]
@@ -1516,10 +1543,10 @@ pub unsafe extern "C" fn MPI_Ssend_f08ts(buf: *const CfiDesc, count: *const c_in
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Ssend_init_f08ts(buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, dest: *const c_int, tag: *const c_int, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    let Some(buf) = f08_buf(buf) else {
+    let Some(buf) = f08_buf(buf, false) else {
         return f08_noncontiguous("MPI_Ssend_init", F08Err::Comm(*comm), ierror);
     };
-    pmpi_ssend_init_(buf as *const c_void, count, datatype, dest, tag, comm, request, ierror)
+    pmpi_ssend_init_(buf.addr() as *const c_void, count, datatype, dest, tag, comm, request, ierror);
 }
 
 #[no_mangle]
@@ -1529,13 +1556,14 @@ pub unsafe extern "C" fn MPI_Ssend_init_f08ts(buf: *const CfiDesc, count: *const
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Unpack_f08ts(inbuf: *const CfiDesc, insize: *const c_int, position: *mut c_int, outbuf: *const CfiDesc, outcount: *const c_int, datatype: *const MPI_Datatype, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
-    let Some(inbuf) = f08_buf(inbuf) else {
+    let Some(inbuf) = f08_buf(inbuf, true) else {
         return f08_noncontiguous("MPI_Unpack", F08Err::Comm(*comm), ierror);
     };
-    let Some(outbuf) = f08_buf(outbuf) else {
+    let Some(outbuf) = f08_buf(outbuf, true) else {
         return f08_noncontiguous("MPI_Unpack", F08Err::Comm(*comm), ierror);
     };
-    pmpi_unpack_(inbuf as *const c_void, insize, position, outbuf as *mut c_void, outcount, datatype, comm, ierror)
+    pmpi_unpack_(inbuf.addr() as *const c_void, insize, position, outbuf.addr() as *mut c_void, outcount, datatype, comm, ierror);
+    outbuf.copy_out();
 }
 
 #[no_mangle]
@@ -1546,13 +1574,14 @@ pub unsafe extern "C" fn MPI_Unpack_f08ts(inbuf: *const CfiDesc, insize: *const 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Unpack_external_f08ts(datarep: *const CfiDesc, inbuf: *const CfiDesc, insize: *const MPI_Aint, position: *mut MPI_Aint, outbuf: *const CfiDesc, outcount: *const c_int, datatype: *const MPI_Datatype, ierror: *mut MPI_Fint) {
     let (datarep, datarep_flen) = f08_str(datarep);
-    let Some(inbuf) = f08_buf(inbuf) else {
+    let Some(inbuf) = f08_buf(inbuf, true) else {
         return f08_noncontiguous("MPI_Unpack_external", F08Err::World, ierror);
     };
-    let Some(outbuf) = f08_buf(outbuf) else {
+    let Some(outbuf) = f08_buf(outbuf, true) else {
         return f08_noncontiguous("MPI_Unpack_external", F08Err::World, ierror);
     };
-    pmpi_unpack_external_(datarep as *const c_char, inbuf as *const c_void, insize, position, outbuf as *mut c_void, outcount, datatype, ierror, datarep_flen)
+    pmpi_unpack_external_(datarep as *const c_char, inbuf.addr() as *const c_void, insize, position, outbuf.addr() as *mut c_void, outcount, datatype, ierror, datarep_flen);
+    outbuf.copy_out();
 }
 
 #[no_mangle]
@@ -1562,10 +1591,10 @@ pub unsafe extern "C" fn MPI_Unpack_external_f08ts(datarep: *const CfiDesc, inbu
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Win_attach_f08ts(win: *const MPI_Win, base: *const CfiDesc, size: *const MPI_Aint, ierror: *mut MPI_Fint) {
-    let Some(base) = f08_buf(base) else {
+    let Some(base) = f08_buf(base, false) else {
         return f08_noncontiguous("MPI_Win_attach", F08Err::Win(*win), ierror);
     };
-    pmpi_win_attach_(win, base as *mut c_void, size, ierror)
+    pmpi_win_attach_(win, base.addr() as *mut c_void, size, ierror);
 }
 
 #[no_mangle]
@@ -1575,10 +1604,10 @@ pub unsafe extern "C" fn MPI_Win_attach_f08ts(win: *const MPI_Win, base: *const 
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Win_create_f08ts(base: *const CfiDesc, size: *const MPI_Aint, disp_unit: *const c_int, info: *const MPI_Info, comm: *const MPI_Comm, win: *mut MPI_Win, ierror: *mut MPI_Fint) {
-    let Some(base) = f08_buf(base) else {
+    let Some(base) = f08_buf(base, false) else {
         return f08_noncontiguous("MPI_Win_create", F08Err::Comm(*comm), ierror);
     };
-    pmpi_win_create_(base as *mut c_void, size, disp_unit, info, comm, win, ierror)
+    pmpi_win_create_(base.addr() as *mut c_void, size, disp_unit, info, comm, win, ierror);
 }
 
 #[no_mangle]
@@ -1588,10 +1617,10 @@ pub unsafe extern "C" fn MPI_Win_create_f08ts(base: *const CfiDesc, size: *const
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Win_detach_f08ts(win: *const MPI_Win, base: *const CfiDesc, ierror: *mut MPI_Fint) {
-    let Some(base) = f08_buf(base) else {
+    let Some(base) = f08_buf(base, false) else {
         return f08_noncontiguous("MPI_Win_detach", F08Err::Win(*win), ierror);
     };
-    pmpi_win_detach_(win, base as *const c_void, ierror)
+    pmpi_win_detach_(win, base.addr() as *const c_void, ierror);
 }
 
 #[no_mangle]

@@ -123,14 +123,102 @@ pub unsafe fn cfi_contiguous(d: &CfiDesc) -> bool {
     true
 }
 
-/// A choice buffer's address, or None when the actual argument is a noncontiguous section
-/// (MPI_SUBARRAYS_SUPPORTED is .false.).
+/// The byte offsets from `base_addr` of the elements of a noncontiguous array, in array
+/// element order; None for an assumed-size one (which is contiguous, so never asked).
+///
+/// # Safety
+/// `d` is a valid descriptor with `rank` dimensions.
+unsafe fn cfi_offsets(d: &CfiDesc) -> Option<Vec<isize>> {
+    let dims = std::slice::from_raw_parts(d.dim.as_ptr(), d.rank.max(0) as usize);
+    if dims.iter().any(|x| x.extent < 0) {
+        return None;
+    }
+    let mut offsets = vec![0isize];
+    for x in dims {
+        // Dimension k varies slower than the ones before it.
+        let step: Vec<isize> = (0..x.extent).map(|i| i * x.sm).collect();
+        offsets = step
+            .iter()
+            .flat_map(|&s| offsets.iter().map(move |&o| o + s))
+            .collect();
+    }
+    Some(offsets)
+}
+
+/// A choice buffer, as the `use mpi` entry point takes it: the actual argument's address, or
+/// a contiguous copy of a noncontiguous section (what a compiler makes for an assumed-size
+/// dummy), which `copy_out` writes back.
+pub struct F08Buf {
+    desc: *const CfiDesc,
+    addr: *mut c_void,
+    /// The section's elements packed, with their offsets in the actual argument.
+    copy: Option<(Vec<u8>, Vec<isize>)>,
+}
+
+impl F08Buf {
+    pub fn addr(&self) -> *mut c_void {
+        match &self.copy {
+            Some((bytes, _)) => bytes.as_ptr() as *mut c_void,
+            None => self.addr,
+        }
+    }
+
+    /// After a call that wrote the buffer: a copy goes back into the section.
+    ///
+    /// # Safety
+    /// The descriptor and the section it describes are still valid.
+    pub unsafe fn copy_out(&self) {
+        if let Some((bytes, offsets)) = &self.copy {
+            let len = (*self.desc).elem_len;
+            for (i, &o) in offsets.iter().enumerate() {
+                let dst = (self.addr as *mut u8).offset(o);
+                std::ptr::copy_nonoverlapping(bytes.as_ptr().add(i * len), dst, len);
+            }
+        }
+    }
+}
+
+/// A choice buffer. A noncontiguous section is copied in (and, by `copy_out`, out) when the
+/// call is done with its buffer on return (`blocking`); for a call that keeps using it
+/// (nonblocking, persistent, one-sided, attached) a copy would be wrong, and None says so:
+/// MPI_SUBARRAYS_SUPPORTED is .false.
 ///
 /// # Safety
 /// `d` is the descriptor gfortran passed.
-pub unsafe fn f08_buf(d: *const CfiDesc) -> Option<*mut c_void> {
-    let d = &*d;
-    cfi_contiguous(d).then_some(d.base_addr)
+pub unsafe fn f08_buf(d: *const CfiDesc, blocking: bool) -> Option<F08Buf> {
+    let desc = &*d;
+    let addr = desc.base_addr;
+    if cfi_contiguous(desc) {
+        return Some(F08Buf {
+            desc: d,
+            addr,
+            copy: None,
+        });
+    }
+    if !blocking {
+        return None;
+    }
+    let offsets = cfi_offsets(desc)?;
+    let len = desc.elem_len;
+    let mut bytes = vec![0u8; offsets.len() * len];
+    for (i, &o) in offsets.iter().enumerate() {
+        let src = (addr as *const u8).offset(o);
+        std::ptr::copy_nonoverlapping(src, bytes.as_mut_ptr().add(i * len), len);
+    }
+    Some(F08Buf {
+        desc: d,
+        addr,
+        copy: Some((bytes, offsets)),
+    })
+}
+
+/// A buffer whose address is all the call uses (MPI_Get_address's location): that of the
+/// first element, contiguous or not.
+///
+/// # Safety
+/// `d` is the descriptor gfortran passed.
+pub unsafe fn f08_base(d: *const CfiDesc) -> *mut c_void {
+    (*d).base_addr
 }
 
 /// A CHARACTER(LEN=*) argument: its address and length, as the `use mpi` entry points take
@@ -156,7 +244,8 @@ extern "C" {
     fn PMPI_Buffer_detach(buffer_addr: *mut c_void, size: *mut c_int) -> c_int;
 }
 
-/// A noncontiguous array section passed as a choice buffer to `func`: MPI_ERR_BUFFER through
+/// A noncontiguous array section passed as the choice buffer of `func`, which uses it after
+/// it returns (nonblocking, persistent, one-sided, attached): MPI_ERR_BUFFER through
 /// the call's error handler (the fatal one says why), in `ierror` otherwise. Nothing else of
 /// the call happens.
 ///
@@ -166,8 +255,9 @@ pub unsafe fn f08_noncontiguous(func: &'static str, on: F08Err, ierror: *mut MPI
     let err = || {
         Error::new(
             ErrorClass::Buffer,
-            "a noncontiguous array section as a buffer (mpi_f08: MPI_SUBARRAYS_SUPPORTED is \
-             .false.; describe strided data with a derived datatype)",
+            "a noncontiguous array section as the buffer of a call that uses it after it \
+             returns (mpi_f08: MPI_SUBARRAYS_SUPPORTED is .false.; describe strided data \
+             with a derived datatype)",
         )
     };
     let rc = match on {
@@ -368,9 +458,37 @@ mod tests {
         for (dims, want) in cases {
             let x = desc(4, dims);
             // SAFETY: `x.d` is followed by room for its `rank` <= 2 dimensions.
-            let got = unsafe { f08_buf(&x.d) };
-            assert_eq!(got.is_some(), want, "{dims:?}");
+            let got = unsafe { cfi_contiguous(&x.d) };
+            assert_eq!(got, want, "{dims:?}");
         }
+    }
+
+    #[test]
+    fn sections_copied_in_and_out() {
+        // a(2:5, 1:3:2) of INTEGER a(6, 4): 4 x 2 elements, rows 4 bytes, columns 48 apart.
+        let mut a: Vec<i32> = (0..24).collect();
+        let mut x = desc(4, &[(4, 4), (2, 48)]);
+        // SAFETY: base_addr points into `a`, which the section stays inside; `x.d` is
+        // followed by room for its 2 dimensions.
+        unsafe {
+            x.d.base_addr = a.as_mut_ptr().add(1) as *mut c_void;
+            assert!(f08_buf(&x.d, false).is_none());
+            let b = f08_buf(&x.d, true).expect("a blocking call gets a copy");
+            let copy = std::slice::from_raw_parts_mut(b.addr() as *mut i32, 8);
+            assert_eq!(copy, [1, 2, 3, 4, 13, 14, 15, 16]);
+            copy.iter_mut().for_each(|v| *v = -*v);
+            b.copy_out();
+        }
+        let want: Vec<i32> = (0..24)
+            .map(|i| {
+                if (1..5).contains(&(i % 6)) && (i / 6) % 2 == 0 {
+                    -i
+                } else {
+                    i
+                }
+            })
+            .collect();
+        assert_eq!(a, want);
     }
 
     #[test]
