@@ -565,7 +565,7 @@ def render_rust(hdr, procs):
     w("// `use mpi` entry points take them; each calls that entry point (generated.rs) with the")
     w("// buffer's address, or, for a noncontiguous section in a call that is done with it on")
     w("// return, a contiguous copy (written back after a call that writes the buffer).")
-    w("// MPI_X_f08ts calls PMPI_X_f08ts (the profiling interface).")
+    w("// MPI_X_f08ts is an alias of PMPI_X_f08ts (build.rs), as for the C functions.")
     w("")
     w("use super::f08_support::*;")
     w("use super::generated::*;")
@@ -620,11 +620,7 @@ def render_rust(hdr, procs):
         for line in post:
             w(f"    {line}")
         w("}")
-        w("")
-        w("#[no_mangle]")
-        w(f'pub unsafe extern "C" fn MPI_{spec}({", ".join(sig)}) {{')
-        w(f"    PMPI_{spec}({', '.join(s.split(':')[0] for s in sig)})")
-        w("}")
+
     return "\n".join(out) + "\n"
 
 

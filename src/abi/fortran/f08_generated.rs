@@ -6,7 +6,7 @@
 // `use mpi` entry points take them; each calls that entry point (generated.rs) with the
 // buffer's address, or, for a noncontiguous section in a call that is done with it on
 // return, a contiguous copy (written back after a call that writes the buffer).
-// MPI_X_f08ts calls PMPI_X_f08ts (the profiling interface).
+// MPI_X_f08ts is an alias of PMPI_X_f08ts (build.rs), as for the C functions.
 
 use super::f08_support::*;
 use super::generated::*;
@@ -27,11 +27,6 @@ pub unsafe extern "C" fn PMPI_Accumulate_f08ts(origin_addr: *const CfiDesc, orig
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn MPI_Accumulate_f08ts(origin_addr: *const CfiDesc, origin_count: *const c_int, origin_datatype: *const MPI_Datatype, target_rank: *const c_int, target_disp: *const MPI_Aint, target_count: *const c_int, target_datatype: *const MPI_Datatype, op: *const MPI_Op, win: *const MPI_Win, ierror: *mut MPI_Fint) {
-    PMPI_Accumulate_f08ts(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win, ierror)
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn PMPI_Allgather_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcount: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
     let Some(sendbuf) = f08_buf(sendbuf, true) else {
         return f08_noncontiguous("MPI_Allgather", F08Err::Comm(*comm), ierror);
@@ -44,11 +39,6 @@ pub unsafe extern "C" fn PMPI_Allgather_f08ts(sendbuf: *const CfiDesc, sendcount
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn MPI_Allgather_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcount: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
-    PMPI_Allgather_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierror)
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn PMPI_Allgather_init_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcount: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Allgather_init", F08Err::Comm(*comm), ierror);
@@ -57,11 +47,6 @@ pub unsafe extern "C" fn PMPI_Allgather_init_f08ts(sendbuf: *const CfiDesc, send
         return f08_noncontiguous("MPI_Allgather_init", F08Err::Comm(*comm), ierror);
     };
     pmpi_allgather_init_(sendbuf.addr() as *const c_void, sendcount, sendtype, recvbuf.addr() as *mut c_void, recvcount, recvtype, comm, info, request, ierror);
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Allgather_init_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcount: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    PMPI_Allgather_init_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request, ierror)
 }
 
 #[no_mangle]
@@ -77,11 +62,6 @@ pub unsafe extern "C" fn PMPI_Allgatherv_f08ts(sendbuf: *const CfiDesc, sendcoun
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn MPI_Allgatherv_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcounts: *const c_int, displs: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
-    PMPI_Allgatherv_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, ierror)
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn PMPI_Allgatherv_init_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcounts: *const c_int, displs: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Allgatherv_init", F08Err::Comm(*comm), ierror);
@@ -90,11 +70,6 @@ pub unsafe extern "C" fn PMPI_Allgatherv_init_f08ts(sendbuf: *const CfiDesc, sen
         return f08_noncontiguous("MPI_Allgatherv_init", F08Err::Comm(*comm), ierror);
     };
     pmpi_allgatherv_init_(sendbuf.addr() as *const c_void, sendcount, sendtype, recvbuf.addr() as *mut c_void, recvcounts, displs, recvtype, comm, info, request, ierror);
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Allgatherv_init_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcounts: *const c_int, displs: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    PMPI_Allgatherv_init_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, request, ierror)
 }
 
 #[no_mangle]
@@ -110,11 +85,6 @@ pub unsafe extern "C" fn PMPI_Allreduce_f08ts(sendbuf: *const CfiDesc, recvbuf: 
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn MPI_Allreduce_f08ts(sendbuf: *const CfiDesc, recvbuf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
-    PMPI_Allreduce_f08ts(sendbuf, recvbuf, count, datatype, op, comm, ierror)
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn PMPI_Allreduce_init_f08ts(sendbuf: *const CfiDesc, recvbuf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Allreduce_init", F08Err::Comm(*comm), ierror);
@@ -123,11 +93,6 @@ pub unsafe extern "C" fn PMPI_Allreduce_init_f08ts(sendbuf: *const CfiDesc, recv
         return f08_noncontiguous("MPI_Allreduce_init", F08Err::Comm(*comm), ierror);
     };
     pmpi_allreduce_init_(sendbuf.addr() as *const c_void, recvbuf.addr() as *mut c_void, count, datatype, op, comm, info, request, ierror);
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Allreduce_init_f08ts(sendbuf: *const CfiDesc, recvbuf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    PMPI_Allreduce_init_f08ts(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
 }
 
 #[no_mangle]
@@ -143,11 +108,6 @@ pub unsafe extern "C" fn PMPI_Alltoall_f08ts(sendbuf: *const CfiDesc, sendcount:
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn MPI_Alltoall_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcount: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
-    PMPI_Alltoall_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierror)
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn PMPI_Alltoall_init_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcount: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Alltoall_init", F08Err::Comm(*comm), ierror);
@@ -156,11 +116,6 @@ pub unsafe extern "C" fn PMPI_Alltoall_init_f08ts(sendbuf: *const CfiDesc, sendc
         return f08_noncontiguous("MPI_Alltoall_init", F08Err::Comm(*comm), ierror);
     };
     pmpi_alltoall_init_(sendbuf.addr() as *const c_void, sendcount, sendtype, recvbuf.addr() as *mut c_void, recvcount, recvtype, comm, info, request, ierror);
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Alltoall_init_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcount: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    PMPI_Alltoall_init_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request, ierror)
 }
 
 #[no_mangle]
@@ -176,11 +131,6 @@ pub unsafe extern "C" fn PMPI_Alltoallv_f08ts(sendbuf: *const CfiDesc, sendcount
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn MPI_Alltoallv_f08ts(sendbuf: *const CfiDesc, sendcounts: *const c_int, sdispls: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcounts: *const c_int, rdispls: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
-    PMPI_Alltoallv_f08ts(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, ierror)
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn PMPI_Alltoallv_init_f08ts(sendbuf: *const CfiDesc, sendcounts: *const c_int, sdispls: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcounts: *const c_int, rdispls: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Alltoallv_init", F08Err::Comm(*comm), ierror);
@@ -189,11 +139,6 @@ pub unsafe extern "C" fn PMPI_Alltoallv_init_f08ts(sendbuf: *const CfiDesc, send
         return f08_noncontiguous("MPI_Alltoallv_init", F08Err::Comm(*comm), ierror);
     };
     pmpi_alltoallv_init_(sendbuf.addr() as *const c_void, sendcounts, sdispls, sendtype, recvbuf.addr() as *mut c_void, recvcounts, rdispls, recvtype, comm, info, request, ierror);
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Alltoallv_init_f08ts(sendbuf: *const CfiDesc, sendcounts: *const c_int, sdispls: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcounts: *const c_int, rdispls: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    PMPI_Alltoallv_init_f08ts(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request, ierror)
 }
 
 #[no_mangle]
@@ -209,11 +154,6 @@ pub unsafe extern "C" fn PMPI_Alltoallw_f08ts(sendbuf: *const CfiDesc, sendcount
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn MPI_Alltoallw_f08ts(sendbuf: *const CfiDesc, sendcounts: *const c_int, sdispls: *const c_int, sendtypes: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcounts: *const c_int, rdispls: *const c_int, recvtypes: *const MPI_Datatype, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
-    PMPI_Alltoallw_f08ts(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, ierror)
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn PMPI_Alltoallw_init_f08ts(sendbuf: *const CfiDesc, sendcounts: *const c_int, sdispls: *const c_int, sendtypes: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcounts: *const c_int, rdispls: *const c_int, recvtypes: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Alltoallw_init", F08Err::Comm(*comm), ierror);
@@ -222,11 +162,6 @@ pub unsafe extern "C" fn PMPI_Alltoallw_init_f08ts(sendbuf: *const CfiDesc, send
         return f08_noncontiguous("MPI_Alltoallw_init", F08Err::Comm(*comm), ierror);
     };
     pmpi_alltoallw_init_(sendbuf.addr() as *const c_void, sendcounts, sdispls, sendtypes, recvbuf.addr() as *mut c_void, recvcounts, rdispls, recvtypes, comm, info, request, ierror);
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Alltoallw_init_f08ts(sendbuf: *const CfiDesc, sendcounts: *const c_int, sdispls: *const c_int, sendtypes: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcounts: *const c_int, rdispls: *const c_int, recvtypes: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    PMPI_Alltoallw_init_f08ts(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request, ierror)
 }
 
 #[no_mangle]
@@ -239,21 +174,11 @@ pub unsafe extern "C" fn PMPI_Bcast_f08ts(buffer: *const CfiDesc, count: *const 
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn MPI_Bcast_f08ts(buffer: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
-    PMPI_Bcast_f08ts(buffer, count, datatype, root, comm, ierror)
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn PMPI_Bcast_init_f08ts(buffer: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     let Some(buffer) = f08_buf(buffer, false) else {
         return f08_noncontiguous("MPI_Bcast_init", F08Err::Comm(*comm), ierror);
     };
     pmpi_bcast_init_(buffer.addr() as *mut c_void, count, datatype, root, comm, info, request, ierror);
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Bcast_init_f08ts(buffer: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    PMPI_Bcast_init_f08ts(buffer, count, datatype, root, comm, info, request, ierror)
 }
 
 #[no_mangle]
@@ -265,11 +190,6 @@ pub unsafe extern "C" fn PMPI_Bsend_f08ts(buf: *const CfiDesc, count: *const c_i
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn MPI_Bsend_f08ts(buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, dest: *const c_int, tag: *const c_int, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
-    PMPI_Bsend_f08ts(buf, count, datatype, dest, tag, comm, ierror)
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn PMPI_Bsend_init_f08ts(buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, dest: *const c_int, tag: *const c_int, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     let Some(buf) = f08_buf(buf, false) else {
         return f08_noncontiguous("MPI_Bsend_init", F08Err::Comm(*comm), ierror);
@@ -278,21 +198,11 @@ pub unsafe extern "C" fn PMPI_Bsend_init_f08ts(buf: *const CfiDesc, count: *cons
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn MPI_Bsend_init_f08ts(buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, dest: *const c_int, tag: *const c_int, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    PMPI_Bsend_init_f08ts(buf, count, datatype, dest, tag, comm, request, ierror)
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn PMPI_Buffer_attach_f08ts(buffer: *const CfiDesc, size: *const c_int, ierror: *mut MPI_Fint) {
     let Some(buffer) = f08_buf(buffer, false) else {
         return f08_noncontiguous("MPI_Buffer_attach", F08Err::World, ierror);
     };
     pmpi_buffer_attach_(buffer.addr() as *mut c_void, size, ierror);
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Buffer_attach_f08ts(buffer: *const CfiDesc, size: *const c_int, ierror: *mut MPI_Fint) {
-    PMPI_Buffer_attach_f08ts(buffer, size, ierror)
 }
 
 #[no_mangle]
@@ -310,11 +220,6 @@ pub unsafe extern "C" fn PMPI_Compare_and_swap_f08ts(origin_addr: *const CfiDesc
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn MPI_Compare_and_swap_f08ts(origin_addr: *const CfiDesc, compare_addr: *const CfiDesc, result_addr: *const CfiDesc, datatype: *const MPI_Datatype, target_rank: *const c_int, target_disp: *const MPI_Aint, win: *const MPI_Win, ierror: *mut MPI_Fint) {
-    PMPI_Compare_and_swap_f08ts(origin_addr, compare_addr, result_addr, datatype, target_rank, target_disp, win, ierror)
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn PMPI_Exscan_f08ts(sendbuf: *const CfiDesc, recvbuf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
     let Some(sendbuf) = f08_buf(sendbuf, true) else {
         return f08_noncontiguous("MPI_Exscan", F08Err::Comm(*comm), ierror);
@@ -324,11 +229,6 @@ pub unsafe extern "C" fn PMPI_Exscan_f08ts(sendbuf: *const CfiDesc, recvbuf: *co
     };
     pmpi_exscan_(sendbuf.addr() as *const c_void, recvbuf.addr() as *mut c_void, count, datatype, op, comm, ierror);
     recvbuf.copy_out();
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Exscan_f08ts(sendbuf: *const CfiDesc, recvbuf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
-    PMPI_Exscan_f08ts(sendbuf, recvbuf, count, datatype, op, comm, ierror)
 }
 
 #[no_mangle]
@@ -343,11 +243,6 @@ pub unsafe extern "C" fn PMPI_Exscan_init_f08ts(sendbuf: *const CfiDesc, recvbuf
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn MPI_Exscan_init_f08ts(sendbuf: *const CfiDesc, recvbuf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    PMPI_Exscan_init_f08ts(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn PMPI_Fetch_and_op_f08ts(origin_addr: *const CfiDesc, result_addr: *const CfiDesc, datatype: *const MPI_Datatype, target_rank: *const c_int, target_disp: *const MPI_Aint, op: *const MPI_Op, win: *const MPI_Win, ierror: *mut MPI_Fint) {
     let Some(origin_addr) = f08_buf(origin_addr, false) else {
         return f08_noncontiguous("MPI_Fetch_and_op", F08Err::Win(*win), ierror);
@@ -359,21 +254,11 @@ pub unsafe extern "C" fn PMPI_Fetch_and_op_f08ts(origin_addr: *const CfiDesc, re
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn MPI_Fetch_and_op_f08ts(origin_addr: *const CfiDesc, result_addr: *const CfiDesc, datatype: *const MPI_Datatype, target_rank: *const c_int, target_disp: *const MPI_Aint, op: *const MPI_Op, win: *const MPI_Win, ierror: *mut MPI_Fint) {
-    PMPI_Fetch_and_op_f08ts(origin_addr, result_addr, datatype, target_rank, target_disp, op, win, ierror)
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn PMPI_Free_mem_f08ts(base: *const CfiDesc, ierror: *mut MPI_Fint) {
     let Some(base) = f08_buf(base, false) else {
         return f08_noncontiguous("MPI_Free_mem", F08Err::World, ierror);
     };
     pmpi_free_mem_(base.addr() as *mut c_void, ierror);
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Free_mem_f08ts(base: *const CfiDesc, ierror: *mut MPI_Fint) {
-    PMPI_Free_mem_f08ts(base, ierror)
 }
 
 #[no_mangle]
@@ -389,11 +274,6 @@ pub unsafe extern "C" fn PMPI_Gather_f08ts(sendbuf: *const CfiDesc, sendcount: *
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn MPI_Gather_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcount: *const c_int, recvtype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
-    PMPI_Gather_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, ierror)
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn PMPI_Gather_init_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcount: *const c_int, recvtype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Gather_init", F08Err::Comm(*comm), ierror);
@@ -402,11 +282,6 @@ pub unsafe extern "C" fn PMPI_Gather_init_f08ts(sendbuf: *const CfiDesc, sendcou
         return f08_noncontiguous("MPI_Gather_init", F08Err::Comm(*comm), ierror);
     };
     pmpi_gather_init_(sendbuf.addr() as *const c_void, sendcount, sendtype, recvbuf.addr() as *mut c_void, recvcount, recvtype, root, comm, info, request, ierror);
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Gather_init_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcount: *const c_int, recvtype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    PMPI_Gather_init_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request, ierror)
 }
 
 #[no_mangle]
@@ -422,11 +297,6 @@ pub unsafe extern "C" fn PMPI_Gatherv_f08ts(sendbuf: *const CfiDesc, sendcount: 
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn MPI_Gatherv_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcounts: *const c_int, displs: *const c_int, recvtype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
-    PMPI_Gatherv_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, ierror)
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn PMPI_Gatherv_init_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcounts: *const c_int, displs: *const c_int, recvtype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Gatherv_init", F08Err::Comm(*comm), ierror);
@@ -438,21 +308,11 @@ pub unsafe extern "C" fn PMPI_Gatherv_init_f08ts(sendbuf: *const CfiDesc, sendco
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn MPI_Gatherv_init_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcounts: *const c_int, displs: *const c_int, recvtype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    PMPI_Gatherv_init_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, info, request, ierror)
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn PMPI_Get_f08ts(origin_addr: *const CfiDesc, origin_count: *const c_int, origin_datatype: *const MPI_Datatype, target_rank: *const c_int, target_disp: *const MPI_Aint, target_count: *const c_int, target_datatype: *const MPI_Datatype, win: *const MPI_Win, ierror: *mut MPI_Fint) {
     let Some(origin_addr) = f08_buf(origin_addr, false) else {
         return f08_noncontiguous("MPI_Get", F08Err::Win(*win), ierror);
     };
     pmpi_get_(origin_addr.addr() as *mut c_void, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, ierror);
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Get_f08ts(origin_addr: *const CfiDesc, origin_count: *const c_int, origin_datatype: *const MPI_Datatype, target_rank: *const c_int, target_disp: *const MPI_Aint, target_count: *const c_int, target_datatype: *const MPI_Datatype, win: *const MPI_Win, ierror: *mut MPI_Fint) {
-    PMPI_Get_f08ts(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, ierror)
 }
 
 #[no_mangle]
@@ -467,18 +327,8 @@ pub unsafe extern "C" fn PMPI_Get_accumulate_f08ts(origin_addr: *const CfiDesc, 
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn MPI_Get_accumulate_f08ts(origin_addr: *const CfiDesc, origin_count: *const c_int, origin_datatype: *const MPI_Datatype, result_addr: *const CfiDesc, result_count: *const c_int, result_datatype: *const MPI_Datatype, target_rank: *const c_int, target_disp: *const MPI_Aint, target_count: *const c_int, target_datatype: *const MPI_Datatype, op: *const MPI_Op, win: *const MPI_Win, ierror: *mut MPI_Fint) {
-    PMPI_Get_accumulate_f08ts(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win, ierror)
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn PMPI_Get_address_f08ts(location: *const CfiDesc, address: *mut MPI_Aint, ierror: *mut MPI_Fint) {
     pmpi_get_address_(f08_base(location) as *const c_void, address, ierror);
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Get_address_f08ts(location: *const CfiDesc, address: *mut MPI_Aint, ierror: *mut MPI_Fint) {
-    PMPI_Get_address_f08ts(location, address, ierror)
 }
 
 #[no_mangle]
@@ -493,11 +343,6 @@ pub unsafe extern "C" fn PMPI_Iallgather_f08ts(sendbuf: *const CfiDesc, sendcoun
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn MPI_Iallgather_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcount: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    PMPI_Iallgather_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, ierror)
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn PMPI_Iallgatherv_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcounts: *const c_int, displs: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Iallgatherv", F08Err::Comm(*comm), ierror);
@@ -506,11 +351,6 @@ pub unsafe extern "C" fn PMPI_Iallgatherv_f08ts(sendbuf: *const CfiDesc, sendcou
         return f08_noncontiguous("MPI_Iallgatherv", F08Err::Comm(*comm), ierror);
     };
     pmpi_iallgatherv_(sendbuf.addr() as *const c_void, sendcount, sendtype, recvbuf.addr() as *mut c_void, recvcounts, displs, recvtype, comm, request, ierror);
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Iallgatherv_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcounts: *const c_int, displs: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    PMPI_Iallgatherv_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request, ierror)
 }
 
 #[no_mangle]
@@ -525,11 +365,6 @@ pub unsafe extern "C" fn PMPI_Iallreduce_f08ts(sendbuf: *const CfiDesc, recvbuf:
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn MPI_Iallreduce_f08ts(sendbuf: *const CfiDesc, recvbuf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    PMPI_Iallreduce_f08ts(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn PMPI_Ialltoall_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcount: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Ialltoall", F08Err::Comm(*comm), ierror);
@@ -538,11 +373,6 @@ pub unsafe extern "C" fn PMPI_Ialltoall_f08ts(sendbuf: *const CfiDesc, sendcount
         return f08_noncontiguous("MPI_Ialltoall", F08Err::Comm(*comm), ierror);
     };
     pmpi_ialltoall_(sendbuf.addr() as *const c_void, sendcount, sendtype, recvbuf.addr() as *mut c_void, recvcount, recvtype, comm, request, ierror);
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Ialltoall_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcount: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    PMPI_Ialltoall_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, ierror)
 }
 
 #[no_mangle]
@@ -557,11 +387,6 @@ pub unsafe extern "C" fn PMPI_Ialltoallv_f08ts(sendbuf: *const CfiDesc, sendcoun
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn MPI_Ialltoallv_f08ts(sendbuf: *const CfiDesc, sendcounts: *const c_int, sdispls: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcounts: *const c_int, rdispls: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    PMPI_Ialltoallv_f08ts(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request, ierror)
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn PMPI_Ialltoallw_f08ts(sendbuf: *const CfiDesc, sendcounts: *const c_int, sdispls: *const c_int, sendtypes: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcounts: *const c_int, rdispls: *const c_int, recvtypes: *const MPI_Datatype, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Ialltoallw", F08Err::Comm(*comm), ierror);
@@ -573,11 +398,6 @@ pub unsafe extern "C" fn PMPI_Ialltoallw_f08ts(sendbuf: *const CfiDesc, sendcoun
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn MPI_Ialltoallw_f08ts(sendbuf: *const CfiDesc, sendcounts: *const c_int, sdispls: *const c_int, sendtypes: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcounts: *const c_int, rdispls: *const c_int, recvtypes: *const MPI_Datatype, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    PMPI_Ialltoallw_f08ts(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request, ierror)
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn PMPI_Ibcast_f08ts(buffer: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     let Some(buffer) = f08_buf(buffer, false) else {
         return f08_noncontiguous("MPI_Ibcast", F08Err::Comm(*comm), ierror);
@@ -586,21 +406,11 @@ pub unsafe extern "C" fn PMPI_Ibcast_f08ts(buffer: *const CfiDesc, count: *const
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn MPI_Ibcast_f08ts(buffer: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    PMPI_Ibcast_f08ts(buffer, count, datatype, root, comm, request, ierror)
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn PMPI_Ibsend_f08ts(buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, dest: *const c_int, tag: *const c_int, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     let Some(buf) = f08_buf(buf, false) else {
         return f08_noncontiguous("MPI_Ibsend", F08Err::Comm(*comm), ierror);
     };
     pmpi_ibsend_(buf.addr() as *const c_void, count, datatype, dest, tag, comm, request, ierror);
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Ibsend_f08ts(buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, dest: *const c_int, tag: *const c_int, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    PMPI_Ibsend_f08ts(buf, count, datatype, dest, tag, comm, request, ierror)
 }
 
 #[no_mangle]
@@ -615,11 +425,6 @@ pub unsafe extern "C" fn PMPI_Iexscan_f08ts(sendbuf: *const CfiDesc, recvbuf: *c
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn MPI_Iexscan_f08ts(sendbuf: *const CfiDesc, recvbuf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    PMPI_Iexscan_f08ts(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn PMPI_Igather_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcount: *const c_int, recvtype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Igather", F08Err::Comm(*comm), ierror);
@@ -628,11 +433,6 @@ pub unsafe extern "C" fn PMPI_Igather_f08ts(sendbuf: *const CfiDesc, sendcount: 
         return f08_noncontiguous("MPI_Igather", F08Err::Comm(*comm), ierror);
     };
     pmpi_igather_(sendbuf.addr() as *const c_void, sendcount, sendtype, recvbuf.addr() as *mut c_void, recvcount, recvtype, root, comm, request, ierror);
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Igather_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcount: *const c_int, recvtype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    PMPI_Igather_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request, ierror)
 }
 
 #[no_mangle]
@@ -647,21 +447,11 @@ pub unsafe extern "C" fn PMPI_Igatherv_f08ts(sendbuf: *const CfiDesc, sendcount:
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn MPI_Igatherv_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcounts: *const c_int, displs: *const c_int, recvtype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    PMPI_Igatherv_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, request, ierror)
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn PMPI_Imrecv_f08ts(buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, message: *mut MPI_Message, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     let Some(buf) = f08_buf(buf, false) else {
         return f08_noncontiguous("MPI_Imrecv", F08Err::World, ierror);
     };
     pmpi_imrecv_(buf.addr() as *mut c_void, count, datatype, message, request, ierror);
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Imrecv_f08ts(buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, message: *mut MPI_Message, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    PMPI_Imrecv_f08ts(buf, count, datatype, message, request, ierror)
 }
 
 #[no_mangle]
@@ -676,11 +466,6 @@ pub unsafe extern "C" fn PMPI_Ineighbor_allgather_f08ts(sendbuf: *const CfiDesc,
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn MPI_Ineighbor_allgather_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcount: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    PMPI_Ineighbor_allgather_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, ierror)
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn PMPI_Ineighbor_allgatherv_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcounts: *const c_int, displs: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Ineighbor_allgatherv", F08Err::Comm(*comm), ierror);
@@ -689,11 +474,6 @@ pub unsafe extern "C" fn PMPI_Ineighbor_allgatherv_f08ts(sendbuf: *const CfiDesc
         return f08_noncontiguous("MPI_Ineighbor_allgatherv", F08Err::Comm(*comm), ierror);
     };
     pmpi_ineighbor_allgatherv_(sendbuf.addr() as *const c_void, sendcount, sendtype, recvbuf.addr() as *mut c_void, recvcounts, displs, recvtype, comm, request, ierror);
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Ineighbor_allgatherv_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcounts: *const c_int, displs: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    PMPI_Ineighbor_allgatherv_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request, ierror)
 }
 
 #[no_mangle]
@@ -708,11 +488,6 @@ pub unsafe extern "C" fn PMPI_Ineighbor_alltoall_f08ts(sendbuf: *const CfiDesc, 
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn MPI_Ineighbor_alltoall_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcount: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    PMPI_Ineighbor_alltoall_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, ierror)
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn PMPI_Ineighbor_alltoallv_f08ts(sendbuf: *const CfiDesc, sendcounts: *const c_int, sdispls: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcounts: *const c_int, rdispls: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Ineighbor_alltoallv", F08Err::Comm(*comm), ierror);
@@ -721,11 +496,6 @@ pub unsafe extern "C" fn PMPI_Ineighbor_alltoallv_f08ts(sendbuf: *const CfiDesc,
         return f08_noncontiguous("MPI_Ineighbor_alltoallv", F08Err::Comm(*comm), ierror);
     };
     pmpi_ineighbor_alltoallv_(sendbuf.addr() as *const c_void, sendcounts, sdispls, sendtype, recvbuf.addr() as *mut c_void, recvcounts, rdispls, recvtype, comm, request, ierror);
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Ineighbor_alltoallv_f08ts(sendbuf: *const CfiDesc, sendcounts: *const c_int, sdispls: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcounts: *const c_int, rdispls: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    PMPI_Ineighbor_alltoallv_f08ts(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request, ierror)
 }
 
 #[no_mangle]
@@ -740,21 +510,11 @@ pub unsafe extern "C" fn PMPI_Ineighbor_alltoallw_f08ts(sendbuf: *const CfiDesc,
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn MPI_Ineighbor_alltoallw_f08ts(sendbuf: *const CfiDesc, sendcounts: *const c_int, sdispls: *const MPI_Aint, sendtypes: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcounts: *const c_int, rdispls: *const MPI_Aint, recvtypes: *const MPI_Datatype, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    PMPI_Ineighbor_alltoallw_f08ts(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request, ierror)
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn PMPI_Irecv_f08ts(buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, source: *const c_int, tag: *const c_int, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     let Some(buf) = f08_buf(buf, false) else {
         return f08_noncontiguous("MPI_Irecv", F08Err::Comm(*comm), ierror);
     };
     pmpi_irecv_(buf.addr() as *mut c_void, count, datatype, source, tag, comm, request, ierror);
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Irecv_f08ts(buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, source: *const c_int, tag: *const c_int, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    PMPI_Irecv_f08ts(buf, count, datatype, source, tag, comm, request, ierror)
 }
 
 #[no_mangle]
@@ -769,11 +529,6 @@ pub unsafe extern "C" fn PMPI_Ireduce_f08ts(sendbuf: *const CfiDesc, recvbuf: *c
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn MPI_Ireduce_f08ts(sendbuf: *const CfiDesc, recvbuf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, root: *const c_int, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    PMPI_Ireduce_f08ts(sendbuf, recvbuf, count, datatype, op, root, comm, request, ierror)
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn PMPI_Ireduce_scatter_f08ts(sendbuf: *const CfiDesc, recvbuf: *const CfiDesc, recvcounts: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Ireduce_scatter", F08Err::Comm(*comm), ierror);
@@ -782,11 +537,6 @@ pub unsafe extern "C" fn PMPI_Ireduce_scatter_f08ts(sendbuf: *const CfiDesc, rec
         return f08_noncontiguous("MPI_Ireduce_scatter", F08Err::Comm(*comm), ierror);
     };
     pmpi_ireduce_scatter_(sendbuf.addr() as *const c_void, recvbuf.addr() as *mut c_void, recvcounts, datatype, op, comm, request, ierror);
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Ireduce_scatter_f08ts(sendbuf: *const CfiDesc, recvbuf: *const CfiDesc, recvcounts: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    PMPI_Ireduce_scatter_f08ts(sendbuf, recvbuf, recvcounts, datatype, op, comm, request, ierror)
 }
 
 #[no_mangle]
@@ -801,21 +551,11 @@ pub unsafe extern "C" fn PMPI_Ireduce_scatter_block_f08ts(sendbuf: *const CfiDes
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn MPI_Ireduce_scatter_block_f08ts(sendbuf: *const CfiDesc, recvbuf: *const CfiDesc, recvcount: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    PMPI_Ireduce_scatter_block_f08ts(sendbuf, recvbuf, recvcount, datatype, op, comm, request, ierror)
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn PMPI_Irsend_f08ts(buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, dest: *const c_int, tag: *const c_int, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     let Some(buf) = f08_buf(buf, false) else {
         return f08_noncontiguous("MPI_Irsend", F08Err::Comm(*comm), ierror);
     };
     pmpi_irsend_(buf.addr() as *const c_void, count, datatype, dest, tag, comm, request, ierror);
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Irsend_f08ts(buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, dest: *const c_int, tag: *const c_int, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    PMPI_Irsend_f08ts(buf, count, datatype, dest, tag, comm, request, ierror)
 }
 
 #[no_mangle]
@@ -830,11 +570,6 @@ pub unsafe extern "C" fn PMPI_Iscan_f08ts(sendbuf: *const CfiDesc, recvbuf: *con
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn MPI_Iscan_f08ts(sendbuf: *const CfiDesc, recvbuf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    PMPI_Iscan_f08ts(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn PMPI_Iscatter_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcount: *const c_int, recvtype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Iscatter", F08Err::Comm(*comm), ierror);
@@ -843,11 +578,6 @@ pub unsafe extern "C" fn PMPI_Iscatter_f08ts(sendbuf: *const CfiDesc, sendcount:
         return f08_noncontiguous("MPI_Iscatter", F08Err::Comm(*comm), ierror);
     };
     pmpi_iscatter_(sendbuf.addr() as *const c_void, sendcount, sendtype, recvbuf.addr() as *mut c_void, recvcount, recvtype, root, comm, request, ierror);
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Iscatter_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcount: *const c_int, recvtype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    PMPI_Iscatter_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request, ierror)
 }
 
 #[no_mangle]
@@ -862,21 +592,11 @@ pub unsafe extern "C" fn PMPI_Iscatterv_f08ts(sendbuf: *const CfiDesc, sendcount
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn MPI_Iscatterv_f08ts(sendbuf: *const CfiDesc, sendcounts: *const c_int, displs: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcount: *const c_int, recvtype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    PMPI_Iscatterv_f08ts(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, request, ierror)
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn PMPI_Isend_f08ts(buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, dest: *const c_int, tag: *const c_int, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     let Some(buf) = f08_buf(buf, false) else {
         return f08_noncontiguous("MPI_Isend", F08Err::Comm(*comm), ierror);
     };
     pmpi_isend_(buf.addr() as *const c_void, count, datatype, dest, tag, comm, request, ierror);
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Isend_f08ts(buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, dest: *const c_int, tag: *const c_int, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    PMPI_Isend_f08ts(buf, count, datatype, dest, tag, comm, request, ierror)
 }
 
 #[no_mangle]
@@ -891,21 +611,11 @@ pub unsafe extern "C" fn PMPI_Isendrecv_f08ts(sendbuf: *const CfiDesc, sendcount
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn MPI_Isendrecv_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, dest: *const c_int, sendtag: *const c_int, recvbuf: *const CfiDesc, recvcount: *const c_int, recvtype: *const MPI_Datatype, source: *const c_int, recvtag: *const c_int, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    PMPI_Isendrecv_f08ts(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, request, ierror)
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn PMPI_Isendrecv_replace_f08ts(buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, dest: *const c_int, sendtag: *const c_int, source: *const c_int, recvtag: *const c_int, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     let Some(buf) = f08_buf(buf, false) else {
         return f08_noncontiguous("MPI_Isendrecv_replace", F08Err::Comm(*comm), ierror);
     };
     pmpi_isendrecv_replace_(buf.addr() as *mut c_void, count, datatype, dest, sendtag, source, recvtag, comm, request, ierror);
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Isendrecv_replace_f08ts(buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, dest: *const c_int, sendtag: *const c_int, source: *const c_int, recvtag: *const c_int, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    PMPI_Isendrecv_replace_f08ts(buf, count, datatype, dest, sendtag, source, recvtag, comm, request, ierror)
 }
 
 #[no_mangle]
@@ -917,22 +627,12 @@ pub unsafe extern "C" fn PMPI_Issend_f08ts(buf: *const CfiDesc, count: *const c_
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn MPI_Issend_f08ts(buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, dest: *const c_int, tag: *const c_int, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    PMPI_Issend_f08ts(buf, count, datatype, dest, tag, comm, request, ierror)
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn PMPI_Mrecv_f08ts(buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, message: *mut MPI_Message, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
     let Some(buf) = f08_buf(buf, true) else {
         return f08_noncontiguous("MPI_Mrecv", F08Err::World, ierror);
     };
     pmpi_mrecv_(buf.addr() as *mut c_void, count, datatype, message, status, ierror);
     buf.copy_out();
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Mrecv_f08ts(buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, message: *mut MPI_Message, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
-    PMPI_Mrecv_f08ts(buf, count, datatype, message, status, ierror)
 }
 
 #[no_mangle]
@@ -948,11 +648,6 @@ pub unsafe extern "C" fn PMPI_Neighbor_allgather_f08ts(sendbuf: *const CfiDesc, 
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn MPI_Neighbor_allgather_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcount: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
-    PMPI_Neighbor_allgather_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierror)
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn PMPI_Neighbor_allgather_init_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcount: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Neighbor_allgather_init", F08Err::Comm(*comm), ierror);
@@ -961,11 +656,6 @@ pub unsafe extern "C" fn PMPI_Neighbor_allgather_init_f08ts(sendbuf: *const CfiD
         return f08_noncontiguous("MPI_Neighbor_allgather_init", F08Err::Comm(*comm), ierror);
     };
     pmpi_neighbor_allgather_init_(sendbuf.addr() as *const c_void, sendcount, sendtype, recvbuf.addr() as *mut c_void, recvcount, recvtype, comm, info, request, ierror);
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Neighbor_allgather_init_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcount: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    PMPI_Neighbor_allgather_init_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request, ierror)
 }
 
 #[no_mangle]
@@ -981,11 +671,6 @@ pub unsafe extern "C" fn PMPI_Neighbor_allgatherv_f08ts(sendbuf: *const CfiDesc,
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn MPI_Neighbor_allgatherv_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcounts: *const c_int, displs: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
-    PMPI_Neighbor_allgatherv_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, ierror)
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn PMPI_Neighbor_allgatherv_init_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcounts: *const c_int, displs: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Neighbor_allgatherv_init", F08Err::Comm(*comm), ierror);
@@ -994,11 +679,6 @@ pub unsafe extern "C" fn PMPI_Neighbor_allgatherv_init_f08ts(sendbuf: *const Cfi
         return f08_noncontiguous("MPI_Neighbor_allgatherv_init", F08Err::Comm(*comm), ierror);
     };
     pmpi_neighbor_allgatherv_init_(sendbuf.addr() as *const c_void, sendcount, sendtype, recvbuf.addr() as *mut c_void, recvcounts, displs, recvtype, comm, info, request, ierror);
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Neighbor_allgatherv_init_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcounts: *const c_int, displs: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    PMPI_Neighbor_allgatherv_init_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, request, ierror)
 }
 
 #[no_mangle]
@@ -1014,11 +694,6 @@ pub unsafe extern "C" fn PMPI_Neighbor_alltoall_f08ts(sendbuf: *const CfiDesc, s
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn MPI_Neighbor_alltoall_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcount: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
-    PMPI_Neighbor_alltoall_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierror)
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn PMPI_Neighbor_alltoall_init_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcount: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Neighbor_alltoall_init", F08Err::Comm(*comm), ierror);
@@ -1027,11 +702,6 @@ pub unsafe extern "C" fn PMPI_Neighbor_alltoall_init_f08ts(sendbuf: *const CfiDe
         return f08_noncontiguous("MPI_Neighbor_alltoall_init", F08Err::Comm(*comm), ierror);
     };
     pmpi_neighbor_alltoall_init_(sendbuf.addr() as *const c_void, sendcount, sendtype, recvbuf.addr() as *mut c_void, recvcount, recvtype, comm, info, request, ierror);
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Neighbor_alltoall_init_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcount: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    PMPI_Neighbor_alltoall_init_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request, ierror)
 }
 
 #[no_mangle]
@@ -1047,11 +717,6 @@ pub unsafe extern "C" fn PMPI_Neighbor_alltoallv_f08ts(sendbuf: *const CfiDesc, 
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn MPI_Neighbor_alltoallv_f08ts(sendbuf: *const CfiDesc, sendcounts: *const c_int, sdispls: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcounts: *const c_int, rdispls: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
-    PMPI_Neighbor_alltoallv_f08ts(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, ierror)
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn PMPI_Neighbor_alltoallv_init_f08ts(sendbuf: *const CfiDesc, sendcounts: *const c_int, sdispls: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcounts: *const c_int, rdispls: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Neighbor_alltoallv_init", F08Err::Comm(*comm), ierror);
@@ -1060,11 +725,6 @@ pub unsafe extern "C" fn PMPI_Neighbor_alltoallv_init_f08ts(sendbuf: *const CfiD
         return f08_noncontiguous("MPI_Neighbor_alltoallv_init", F08Err::Comm(*comm), ierror);
     };
     pmpi_neighbor_alltoallv_init_(sendbuf.addr() as *const c_void, sendcounts, sdispls, sendtype, recvbuf.addr() as *mut c_void, recvcounts, rdispls, recvtype, comm, info, request, ierror);
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Neighbor_alltoallv_init_f08ts(sendbuf: *const CfiDesc, sendcounts: *const c_int, sdispls: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcounts: *const c_int, rdispls: *const c_int, recvtype: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    PMPI_Neighbor_alltoallv_init_f08ts(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request, ierror)
 }
 
 #[no_mangle]
@@ -1080,11 +740,6 @@ pub unsafe extern "C" fn PMPI_Neighbor_alltoallw_f08ts(sendbuf: *const CfiDesc, 
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn MPI_Neighbor_alltoallw_f08ts(sendbuf: *const CfiDesc, sendcounts: *const c_int, sdispls: *const MPI_Aint, sendtypes: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcounts: *const c_int, rdispls: *const MPI_Aint, recvtypes: *const MPI_Datatype, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
-    PMPI_Neighbor_alltoallw_f08ts(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, ierror)
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn PMPI_Neighbor_alltoallw_init_f08ts(sendbuf: *const CfiDesc, sendcounts: *const c_int, sdispls: *const MPI_Aint, sendtypes: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcounts: *const c_int, rdispls: *const MPI_Aint, recvtypes: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Neighbor_alltoallw_init", F08Err::Comm(*comm), ierror);
@@ -1093,11 +748,6 @@ pub unsafe extern "C" fn PMPI_Neighbor_alltoallw_init_f08ts(sendbuf: *const CfiD
         return f08_noncontiguous("MPI_Neighbor_alltoallw_init", F08Err::Comm(*comm), ierror);
     };
     pmpi_neighbor_alltoallw_init_(sendbuf.addr() as *const c_void, sendcounts, sdispls, sendtypes, recvbuf.addr() as *mut c_void, recvcounts, rdispls, recvtypes, comm, info, request, ierror);
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Neighbor_alltoallw_init_f08ts(sendbuf: *const CfiDesc, sendcounts: *const c_int, sdispls: *const MPI_Aint, sendtypes: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcounts: *const c_int, rdispls: *const MPI_Aint, recvtypes: *const MPI_Datatype, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    PMPI_Neighbor_alltoallw_init_f08ts(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request, ierror)
 }
 
 #[no_mangle]
@@ -1110,11 +760,6 @@ pub unsafe extern "C" fn PMPI_Pack_f08ts(inbuf: *const CfiDesc, incount: *const 
     };
     pmpi_pack_(inbuf.addr() as *const c_void, incount, datatype, outbuf.addr() as *mut c_void, outsize, position, comm, ierror);
     outbuf.copy_out();
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Pack_f08ts(inbuf: *const CfiDesc, incount: *const c_int, datatype: *const MPI_Datatype, outbuf: *const CfiDesc, outsize: *const c_int, position: *mut c_int, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
-    PMPI_Pack_f08ts(inbuf, incount, datatype, outbuf, outsize, position, comm, ierror)
 }
 
 #[no_mangle]
@@ -1131,11 +776,6 @@ pub unsafe extern "C" fn PMPI_Pack_external_f08ts(datarep: *const CfiDesc, inbuf
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn MPI_Pack_external_f08ts(datarep: *const CfiDesc, inbuf: *const CfiDesc, incount: *const c_int, datatype: *const MPI_Datatype, outbuf: *const CfiDesc, outsize: *const MPI_Aint, position: *mut MPI_Aint, ierror: *mut MPI_Fint) {
-    PMPI_Pack_external_f08ts(datarep, inbuf, incount, datatype, outbuf, outsize, position, ierror)
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn PMPI_Put_f08ts(origin_addr: *const CfiDesc, origin_count: *const c_int, origin_datatype: *const MPI_Datatype, target_rank: *const c_int, target_disp: *const MPI_Aint, target_count: *const c_int, target_datatype: *const MPI_Datatype, win: *const MPI_Win, ierror: *mut MPI_Fint) {
     let Some(origin_addr) = f08_buf(origin_addr, false) else {
         return f08_noncontiguous("MPI_Put", F08Err::Win(*win), ierror);
@@ -1144,21 +784,11 @@ pub unsafe extern "C" fn PMPI_Put_f08ts(origin_addr: *const CfiDesc, origin_coun
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn MPI_Put_f08ts(origin_addr: *const CfiDesc, origin_count: *const c_int, origin_datatype: *const MPI_Datatype, target_rank: *const c_int, target_disp: *const MPI_Aint, target_count: *const c_int, target_datatype: *const MPI_Datatype, win: *const MPI_Win, ierror: *mut MPI_Fint) {
-    PMPI_Put_f08ts(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, ierror)
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn PMPI_Raccumulate_f08ts(origin_addr: *const CfiDesc, origin_count: *const c_int, origin_datatype: *const MPI_Datatype, target_rank: *const c_int, target_disp: *const MPI_Aint, target_count: *const c_int, target_datatype: *const MPI_Datatype, op: *const MPI_Op, win: *const MPI_Win, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     let Some(origin_addr) = f08_buf(origin_addr, false) else {
         return f08_noncontiguous("MPI_Raccumulate", F08Err::Win(*win), ierror);
     };
     pmpi_raccumulate_(origin_addr.addr() as *const c_void, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request, ierror);
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Raccumulate_f08ts(origin_addr: *const CfiDesc, origin_count: *const c_int, origin_datatype: *const MPI_Datatype, target_rank: *const c_int, target_disp: *const MPI_Aint, target_count: *const c_int, target_datatype: *const MPI_Datatype, op: *const MPI_Op, win: *const MPI_Win, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    PMPI_Raccumulate_f08ts(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request, ierror)
 }
 
 #[no_mangle]
@@ -1171,21 +801,11 @@ pub unsafe extern "C" fn PMPI_Recv_f08ts(buf: *const CfiDesc, count: *const c_in
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn MPI_Recv_f08ts(buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, source: *const c_int, tag: *const c_int, comm: *const MPI_Comm, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
-    PMPI_Recv_f08ts(buf, count, datatype, source, tag, comm, status, ierror)
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn PMPI_Recv_init_f08ts(buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, source: *const c_int, tag: *const c_int, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     let Some(buf) = f08_buf(buf, false) else {
         return f08_noncontiguous("MPI_Recv_init", F08Err::Comm(*comm), ierror);
     };
     pmpi_recv_init_(buf.addr() as *mut c_void, count, datatype, source, tag, comm, request, ierror);
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Recv_init_f08ts(buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, source: *const c_int, tag: *const c_int, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    PMPI_Recv_init_f08ts(buf, count, datatype, source, tag, comm, request, ierror)
 }
 
 #[no_mangle]
@@ -1201,11 +821,6 @@ pub unsafe extern "C" fn PMPI_Reduce_f08ts(sendbuf: *const CfiDesc, recvbuf: *co
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn MPI_Reduce_f08ts(sendbuf: *const CfiDesc, recvbuf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, root: *const c_int, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
-    PMPI_Reduce_f08ts(sendbuf, recvbuf, count, datatype, op, root, comm, ierror)
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn PMPI_Reduce_init_f08ts(sendbuf: *const CfiDesc, recvbuf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, root: *const c_int, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Reduce_init", F08Err::Comm(*comm), ierror);
@@ -1214,11 +829,6 @@ pub unsafe extern "C" fn PMPI_Reduce_init_f08ts(sendbuf: *const CfiDesc, recvbuf
         return f08_noncontiguous("MPI_Reduce_init", F08Err::Comm(*comm), ierror);
     };
     pmpi_reduce_init_(sendbuf.addr() as *const c_void, recvbuf.addr() as *mut c_void, count, datatype, op, root, comm, info, request, ierror);
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Reduce_init_f08ts(sendbuf: *const CfiDesc, recvbuf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, root: *const c_int, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    PMPI_Reduce_init_f08ts(sendbuf, recvbuf, count, datatype, op, root, comm, info, request, ierror)
 }
 
 #[no_mangle]
@@ -1234,11 +844,6 @@ pub unsafe extern "C" fn PMPI_Reduce_local_f08ts(inbuf: *const CfiDesc, inoutbuf
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn MPI_Reduce_local_f08ts(inbuf: *const CfiDesc, inoutbuf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, ierror: *mut MPI_Fint) {
-    PMPI_Reduce_local_f08ts(inbuf, inoutbuf, count, datatype, op, ierror)
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn PMPI_Reduce_scatter_f08ts(sendbuf: *const CfiDesc, recvbuf: *const CfiDesc, recvcounts: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
     let Some(sendbuf) = f08_buf(sendbuf, true) else {
         return f08_noncontiguous("MPI_Reduce_scatter", F08Err::Comm(*comm), ierror);
@@ -1248,11 +853,6 @@ pub unsafe extern "C" fn PMPI_Reduce_scatter_f08ts(sendbuf: *const CfiDesc, recv
     };
     pmpi_reduce_scatter_(sendbuf.addr() as *const c_void, recvbuf.addr() as *mut c_void, recvcounts, datatype, op, comm, ierror);
     recvbuf.copy_out();
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Reduce_scatter_f08ts(sendbuf: *const CfiDesc, recvbuf: *const CfiDesc, recvcounts: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
-    PMPI_Reduce_scatter_f08ts(sendbuf, recvbuf, recvcounts, datatype, op, comm, ierror)
 }
 
 #[no_mangle]
@@ -1268,11 +868,6 @@ pub unsafe extern "C" fn PMPI_Reduce_scatter_block_f08ts(sendbuf: *const CfiDesc
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn MPI_Reduce_scatter_block_f08ts(sendbuf: *const CfiDesc, recvbuf: *const CfiDesc, recvcount: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
-    PMPI_Reduce_scatter_block_f08ts(sendbuf, recvbuf, recvcount, datatype, op, comm, ierror)
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn PMPI_Reduce_scatter_block_init_f08ts(sendbuf: *const CfiDesc, recvbuf: *const CfiDesc, recvcount: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Reduce_scatter_block_init", F08Err::Comm(*comm), ierror);
@@ -1281,11 +876,6 @@ pub unsafe extern "C" fn PMPI_Reduce_scatter_block_init_f08ts(sendbuf: *const Cf
         return f08_noncontiguous("MPI_Reduce_scatter_block_init", F08Err::Comm(*comm), ierror);
     };
     pmpi_reduce_scatter_block_init_(sendbuf.addr() as *const c_void, recvbuf.addr() as *mut c_void, recvcount, datatype, op, comm, info, request, ierror);
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Reduce_scatter_block_init_f08ts(sendbuf: *const CfiDesc, recvbuf: *const CfiDesc, recvcount: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    PMPI_Reduce_scatter_block_init_f08ts(sendbuf, recvbuf, recvcount, datatype, op, comm, info, request, ierror)
 }
 
 #[no_mangle]
@@ -1300,21 +890,11 @@ pub unsafe extern "C" fn PMPI_Reduce_scatter_init_f08ts(sendbuf: *const CfiDesc,
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn MPI_Reduce_scatter_init_f08ts(sendbuf: *const CfiDesc, recvbuf: *const CfiDesc, recvcounts: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    PMPI_Reduce_scatter_init_f08ts(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request, ierror)
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn PMPI_Rget_f08ts(origin_addr: *const CfiDesc, origin_count: *const c_int, origin_datatype: *const MPI_Datatype, target_rank: *const c_int, target_disp: *const MPI_Aint, target_count: *const c_int, target_datatype: *const MPI_Datatype, win: *const MPI_Win, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     let Some(origin_addr) = f08_buf(origin_addr, false) else {
         return f08_noncontiguous("MPI_Rget", F08Err::Win(*win), ierror);
     };
     pmpi_rget_(origin_addr.addr() as *mut c_void, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, request, ierror);
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Rget_f08ts(origin_addr: *const CfiDesc, origin_count: *const c_int, origin_datatype: *const MPI_Datatype, target_rank: *const c_int, target_disp: *const MPI_Aint, target_count: *const c_int, target_datatype: *const MPI_Datatype, win: *const MPI_Win, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    PMPI_Rget_f08ts(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, request, ierror)
 }
 
 #[no_mangle]
@@ -1329,21 +909,11 @@ pub unsafe extern "C" fn PMPI_Rget_accumulate_f08ts(origin_addr: *const CfiDesc,
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn MPI_Rget_accumulate_f08ts(origin_addr: *const CfiDesc, origin_count: *const c_int, origin_datatype: *const MPI_Datatype, result_addr: *const CfiDesc, result_count: *const c_int, result_datatype: *const MPI_Datatype, target_rank: *const c_int, target_disp: *const MPI_Aint, target_count: *const c_int, target_datatype: *const MPI_Datatype, op: *const MPI_Op, win: *const MPI_Win, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    PMPI_Rget_accumulate_f08ts(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request, ierror)
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn PMPI_Rput_f08ts(origin_addr: *const CfiDesc, origin_count: *const c_int, origin_datatype: *const MPI_Datatype, target_rank: *const c_int, target_disp: *const MPI_Aint, target_count: *const c_int, target_datatype: *const MPI_Datatype, win: *const MPI_Win, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     let Some(origin_addr) = f08_buf(origin_addr, false) else {
         return f08_noncontiguous("MPI_Rput", F08Err::Win(*win), ierror);
     };
     pmpi_rput_(origin_addr.addr() as *const c_void, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, request, ierror);
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Rput_f08ts(origin_addr: *const CfiDesc, origin_count: *const c_int, origin_datatype: *const MPI_Datatype, target_rank: *const c_int, target_disp: *const MPI_Aint, target_count: *const c_int, target_datatype: *const MPI_Datatype, win: *const MPI_Win, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    PMPI_Rput_f08ts(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, request, ierror)
 }
 
 #[no_mangle]
@@ -1355,21 +925,11 @@ pub unsafe extern "C" fn PMPI_Rsend_f08ts(buf: *const CfiDesc, count: *const c_i
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn MPI_Rsend_f08ts(buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, dest: *const c_int, tag: *const c_int, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
-    PMPI_Rsend_f08ts(buf, count, datatype, dest, tag, comm, ierror)
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn PMPI_Rsend_init_f08ts(buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, dest: *const c_int, tag: *const c_int, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     let Some(buf) = f08_buf(buf, false) else {
         return f08_noncontiguous("MPI_Rsend_init", F08Err::Comm(*comm), ierror);
     };
     pmpi_rsend_init_(buf.addr() as *const c_void, count, datatype, dest, tag, comm, request, ierror);
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Rsend_init_f08ts(buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, dest: *const c_int, tag: *const c_int, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    PMPI_Rsend_init_f08ts(buf, count, datatype, dest, tag, comm, request, ierror)
 }
 
 #[no_mangle]
@@ -1385,11 +945,6 @@ pub unsafe extern "C" fn PMPI_Scan_f08ts(sendbuf: *const CfiDesc, recvbuf: *cons
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn MPI_Scan_f08ts(sendbuf: *const CfiDesc, recvbuf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
-    PMPI_Scan_f08ts(sendbuf, recvbuf, count, datatype, op, comm, ierror)
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn PMPI_Scan_init_f08ts(sendbuf: *const CfiDesc, recvbuf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Scan_init", F08Err::Comm(*comm), ierror);
@@ -1398,11 +953,6 @@ pub unsafe extern "C" fn PMPI_Scan_init_f08ts(sendbuf: *const CfiDesc, recvbuf: 
         return f08_noncontiguous("MPI_Scan_init", F08Err::Comm(*comm), ierror);
     };
     pmpi_scan_init_(sendbuf.addr() as *const c_void, recvbuf.addr() as *mut c_void, count, datatype, op, comm, info, request, ierror);
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Scan_init_f08ts(sendbuf: *const CfiDesc, recvbuf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    PMPI_Scan_init_f08ts(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
 }
 
 #[no_mangle]
@@ -1418,11 +968,6 @@ pub unsafe extern "C" fn PMPI_Scatter_f08ts(sendbuf: *const CfiDesc, sendcount: 
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn MPI_Scatter_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcount: *const c_int, recvtype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
-    PMPI_Scatter_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, ierror)
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn PMPI_Scatter_init_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcount: *const c_int, recvtype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Scatter_init", F08Err::Comm(*comm), ierror);
@@ -1431,11 +976,6 @@ pub unsafe extern "C" fn PMPI_Scatter_init_f08ts(sendbuf: *const CfiDesc, sendco
         return f08_noncontiguous("MPI_Scatter_init", F08Err::Comm(*comm), ierror);
     };
     pmpi_scatter_init_(sendbuf.addr() as *const c_void, sendcount, sendtype, recvbuf.addr() as *mut c_void, recvcount, recvtype, root, comm, info, request, ierror);
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Scatter_init_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcount: *const c_int, recvtype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    PMPI_Scatter_init_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request, ierror)
 }
 
 #[no_mangle]
@@ -1451,11 +991,6 @@ pub unsafe extern "C" fn PMPI_Scatterv_f08ts(sendbuf: *const CfiDesc, sendcounts
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn MPI_Scatterv_f08ts(sendbuf: *const CfiDesc, sendcounts: *const c_int, displs: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcount: *const c_int, recvtype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
-    PMPI_Scatterv_f08ts(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, ierror)
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn PMPI_Scatterv_init_f08ts(sendbuf: *const CfiDesc, sendcounts: *const c_int, displs: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcount: *const c_int, recvtype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     let Some(sendbuf) = f08_buf(sendbuf, false) else {
         return f08_noncontiguous("MPI_Scatterv_init", F08Err::Comm(*comm), ierror);
@@ -1467,11 +1002,6 @@ pub unsafe extern "C" fn PMPI_Scatterv_init_f08ts(sendbuf: *const CfiDesc, sendc
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn MPI_Scatterv_init_f08ts(sendbuf: *const CfiDesc, sendcounts: *const c_int, displs: *const c_int, sendtype: *const MPI_Datatype, recvbuf: *const CfiDesc, recvcount: *const c_int, recvtype: *const MPI_Datatype, root: *const c_int, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    PMPI_Scatterv_init_f08ts(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request, ierror)
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn PMPI_Send_f08ts(buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, dest: *const c_int, tag: *const c_int, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
     let Some(buf) = f08_buf(buf, true) else {
         return f08_noncontiguous("MPI_Send", F08Err::Comm(*comm), ierror);
@@ -1480,21 +1010,11 @@ pub unsafe extern "C" fn PMPI_Send_f08ts(buf: *const CfiDesc, count: *const c_in
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn MPI_Send_f08ts(buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, dest: *const c_int, tag: *const c_int, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
-    PMPI_Send_f08ts(buf, count, datatype, dest, tag, comm, ierror)
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn PMPI_Send_init_f08ts(buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, dest: *const c_int, tag: *const c_int, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     let Some(buf) = f08_buf(buf, false) else {
         return f08_noncontiguous("MPI_Send_init", F08Err::Comm(*comm), ierror);
     };
     pmpi_send_init_(buf.addr() as *const c_void, count, datatype, dest, tag, comm, request, ierror);
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Send_init_f08ts(buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, dest: *const c_int, tag: *const c_int, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    PMPI_Send_init_f08ts(buf, count, datatype, dest, tag, comm, request, ierror)
 }
 
 #[no_mangle]
@@ -1510,22 +1030,12 @@ pub unsafe extern "C" fn PMPI_Sendrecv_f08ts(sendbuf: *const CfiDesc, sendcount:
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn MPI_Sendrecv_f08ts(sendbuf: *const CfiDesc, sendcount: *const c_int, sendtype: *const MPI_Datatype, dest: *const c_int, sendtag: *const c_int, recvbuf: *const CfiDesc, recvcount: *const c_int, recvtype: *const MPI_Datatype, source: *const c_int, recvtag: *const c_int, comm: *const MPI_Comm, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
-    PMPI_Sendrecv_f08ts(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, status, ierror)
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn PMPI_Sendrecv_replace_f08ts(buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, dest: *const c_int, sendtag: *const c_int, source: *const c_int, recvtag: *const c_int, comm: *const MPI_Comm, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
     let Some(buf) = f08_buf(buf, true) else {
         return f08_noncontiguous("MPI_Sendrecv_replace", F08Err::Comm(*comm), ierror);
     };
     pmpi_sendrecv_replace_(buf.addr() as *mut c_void, count, datatype, dest, sendtag, source, recvtag, comm, status, ierror);
     buf.copy_out();
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Sendrecv_replace_f08ts(buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, dest: *const c_int, sendtag: *const c_int, source: *const c_int, recvtag: *const c_int, comm: *const MPI_Comm, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
-    PMPI_Sendrecv_replace_f08ts(buf, count, datatype, dest, sendtag, source, recvtag, comm, status, ierror)
 }
 
 #[no_mangle]
@@ -1537,21 +1047,11 @@ pub unsafe extern "C" fn PMPI_Ssend_f08ts(buf: *const CfiDesc, count: *const c_i
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn MPI_Ssend_f08ts(buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, dest: *const c_int, tag: *const c_int, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
-    PMPI_Ssend_f08ts(buf, count, datatype, dest, tag, comm, ierror)
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn PMPI_Ssend_init_f08ts(buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, dest: *const c_int, tag: *const c_int, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     let Some(buf) = f08_buf(buf, false) else {
         return f08_noncontiguous("MPI_Ssend_init", F08Err::Comm(*comm), ierror);
     };
     pmpi_ssend_init_(buf.addr() as *const c_void, count, datatype, dest, tag, comm, request, ierror);
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Ssend_init_f08ts(buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, dest: *const c_int, tag: *const c_int, comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    PMPI_Ssend_init_f08ts(buf, count, datatype, dest, tag, comm, request, ierror)
 }
 
 #[no_mangle]
@@ -1564,11 +1064,6 @@ pub unsafe extern "C" fn PMPI_Unpack_f08ts(inbuf: *const CfiDesc, insize: *const
     };
     pmpi_unpack_(inbuf.addr() as *const c_void, insize, position, outbuf.addr() as *mut c_void, outcount, datatype, comm, ierror);
     outbuf.copy_out();
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Unpack_f08ts(inbuf: *const CfiDesc, insize: *const c_int, position: *mut c_int, outbuf: *const CfiDesc, outcount: *const c_int, datatype: *const MPI_Datatype, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
-    PMPI_Unpack_f08ts(inbuf, insize, position, outbuf, outcount, datatype, comm, ierror)
 }
 
 #[no_mangle]
@@ -1585,21 +1080,11 @@ pub unsafe extern "C" fn PMPI_Unpack_external_f08ts(datarep: *const CfiDesc, inb
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn MPI_Unpack_external_f08ts(datarep: *const CfiDesc, inbuf: *const CfiDesc, insize: *const MPI_Aint, position: *mut MPI_Aint, outbuf: *const CfiDesc, outcount: *const c_int, datatype: *const MPI_Datatype, ierror: *mut MPI_Fint) {
-    PMPI_Unpack_external_f08ts(datarep, inbuf, insize, position, outbuf, outcount, datatype, ierror)
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn PMPI_Win_attach_f08ts(win: *const MPI_Win, base: *const CfiDesc, size: *const MPI_Aint, ierror: *mut MPI_Fint) {
     let Some(base) = f08_buf(base, false) else {
         return f08_noncontiguous("MPI_Win_attach", F08Err::Win(*win), ierror);
     };
     pmpi_win_attach_(win, base.addr() as *mut c_void, size, ierror);
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Win_attach_f08ts(win: *const MPI_Win, base: *const CfiDesc, size: *const MPI_Aint, ierror: *mut MPI_Fint) {
-    PMPI_Win_attach_f08ts(win, base, size, ierror)
 }
 
 #[no_mangle]
@@ -1611,19 +1096,9 @@ pub unsafe extern "C" fn PMPI_Win_create_f08ts(base: *const CfiDesc, size: *cons
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn MPI_Win_create_f08ts(base: *const CfiDesc, size: *const MPI_Aint, disp_unit: *const c_int, info: *const MPI_Info, comm: *const MPI_Comm, win: *mut MPI_Win, ierror: *mut MPI_Fint) {
-    PMPI_Win_create_f08ts(base, size, disp_unit, info, comm, win, ierror)
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn PMPI_Win_detach_f08ts(win: *const MPI_Win, base: *const CfiDesc, ierror: *mut MPI_Fint) {
     let Some(base) = f08_buf(base, false) else {
         return f08_noncontiguous("MPI_Win_detach", F08Err::Win(*win), ierror);
     };
     pmpi_win_detach_(win, base.addr() as *const c_void, ierror);
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Win_detach_f08ts(win: *const MPI_Win, base: *const CfiDesc, ierror: *mut MPI_Fint) {
-    PMPI_Win_detach_f08ts(win, base, ierror)
 }

@@ -1,7 +1,8 @@
 //! What the `mpi_f08` module (include/mpi_f08.f90, written by tools/gen_f08.py) needs from
 //! libmpi besides the `use mpi` entry points: its special variables, the handle comparisons,
 //! the ISO_Fortran_binding descriptors of choice buffers (f08_generated.rs), and
-//! MPI_Buffer_detach's TYPE(C_PTR) form.
+//! MPI_Buffer_detach's TYPE(C_PTR) form. Each `PMPI_X` here gets its `MPI_X` alias from
+//! build.rs.
 #![allow(non_upper_case_globals)]
 
 use super::support::set_ierror;
@@ -312,19 +313,6 @@ pub unsafe extern "C" fn PMPI_Buffer_detach_f08(
     set_ierror(ierror, rc);
 }
 
-/// The MPI_ name of [`PMPI_Buffer_detach_f08`].
-///
-/// # Safety
-/// As [`PMPI_Buffer_detach_f08`].
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Buffer_detach_f08(
-    buffer_addr: *mut *mut c_void,
-    size: *mut MPI_Fint,
-    ierror: *mut MPI_Fint,
-) {
-    PMPI_Buffer_detach_f08(buffer_addr, size, ierror)
-}
-
 // Procedures of Fortran's own (tools/gen_f08.py: fortran_only).
 
 /// `MPI_Sizeof(x, size, ierror)`: the size in bytes of one element of `x`, whatever its
@@ -342,29 +330,10 @@ pub unsafe extern "C" fn PMPI_Sizeof_f08ts(
     set_ierror(ierror, MPI_SUCCESS);
 }
 
-/// The MPI_ name of [`PMPI_Sizeof_f08ts`].
-///
-/// # Safety
-/// As [`PMPI_Sizeof_f08ts`].
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Sizeof_f08ts(
-    x: *const CfiDesc,
-    size: *mut MPI_Fint,
-    ierror: *mut MPI_Fint,
-) {
-    PMPI_Sizeof_f08ts(x, size, ierror)
-}
-
 /// `MPI_F_sync_reg(buf)`: does nothing; that the compiler must assume it reads and writes
 /// `buf` is its purpose (MPI-3.1 section 17.1.8).
 #[no_mangle]
 pub extern "C" fn PMPI_F_sync_reg_f08ts(_buf: *const CfiDesc) {}
-
-/// The MPI_ name of [`PMPI_F_sync_reg_f08ts`].
-#[no_mangle]
-pub extern "C" fn MPI_F_sync_reg_f08ts(buf: *const CfiDesc) {
-    PMPI_F_sync_reg_f08ts(buf)
-}
 
 /// Copies a status between its INTEGER(MPI_STATUS_SIZE) and TYPE(MPI_Status) forms, which
 /// have one layout.
