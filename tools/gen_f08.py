@@ -84,15 +84,6 @@ ARRAY_NAMES = {
 # The dummy names MPI-3.1 gives (for keyword arguments) where the C header's differ.
 F08_NAMES = {"requests": "array_of_requests", "statuses": "array_of_statuses",
              "indices": "array_of_indices", "indx": "index"}
-
-
-def f08_name(cname, name):
-    """The MPI-3.1 name of C parameter `name` of `cname` (MPI_Win_*_attr's keyval, ...)."""
-    if name == "keyval" and cname.startswith("PMPI_Win_"):
-        return "win_keyval"
-    if name == "function" and cname == "PMPI_Comm_create_errhandler":
-        return "comm_errhandler_fn"
-    return F08_NAMES.get(name, name)
 # Calls that read and write their handle (or keyval, position) argument: INTENT(INOUT).
 INOUT_CALLS = re.compile(
     r"_free(_keyval)?$|^PMPI_(Wait|Test|Start|Mrecv|Imrecv|Type_commit|Comm_disconnect|"
@@ -127,6 +118,15 @@ KINDS = {"MPI_Aint": "MPI_ADDRESS_KIND", "MPI_Offset": "MPI_OFFSET_KIND",
 # `void *` parameters that are INTEGER(KIND=MPI_ADDRESS_KIND) values in Fortran (attribute
 # calls; gen_fortran's special cases pass them by reference).
 AINT_VOID = {"attribute_val", "extra_state"}
+
+
+def f08_name(cname, name):
+    """The MPI-3.1 name of C parameter `name` of `cname` (MPI_Win_*_attr's keyval, ...)."""
+    if name == "keyval" and cname.startswith("PMPI_Win_"):
+        return "win_keyval"
+    if name == "function" and cname == "PMPI_Comm_create_errhandler":
+        return "comm_errhandler_fn"
+    return F08_NAMES.get(name, name)
 
 
 class Dummy:
@@ -534,7 +534,7 @@ def render_f08(hdr, procs):
 # ---------------------------------------------------------------------------------------
 
 
-def err_target(p, hdr):
+def err_target(p):
     """Where a noncontiguous buffer's MPI_ERR_BUFFER goes: the call's communicator, window or
     file (the first by value, from the C prototype), else MPI_COMM_WORLD."""
     types = dict(p.rust_params)
@@ -583,7 +583,7 @@ def render_rust(hdr, procs):
         params = p.rust_params
         kinds = {d.name: d.kind for d in p.dummies}
         sig, pre, call, post = [], [], [], []
-        target = err_target(p, hdr)
+        target = err_target(p)
         # Done with its buffers when it returns: a noncontiguous section can be copied.
         blocking = "false" if ASYNC_CALLS.search(p.cname) else "true"
         for name, t in params:
