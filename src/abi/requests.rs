@@ -85,6 +85,17 @@ pub unsafe fn start_send(spec: &PersistentSpec, comm_h: MPI_Comm) -> Result<Star
     let Some(dst) = args::dest(&comm, spec.peer)? else {
         return Ok(Started::Done { proc_null: true });
     };
+    if ty.is_contiguous() {
+        let len = args::bytes(count, &ty)?;
+        let owner = handles::comm_owner(comm_h);
+        let ptr = spec.buf as *const u8;
+        return Ok(
+            match w.isend_contig(&comm, dst, tag, ptr, len, spec.sync, owner) {
+                None => Started::Done { proc_null: false },
+                Some(req) => Started::Pending(req),
+            },
+        );
+    }
     let data = msg_buf(spec.buf as *const c_void, count, &ty)?;
     Ok(isend(w, &comm, dst, tag, data, spec.sync, comm_h))
 }

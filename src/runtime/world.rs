@@ -365,6 +365,36 @@ impl World {
         }
     }
 
+    /// `isend` from contiguous memory `[ptr, ptr + len)`: the message-rate path, whose
+    /// arguments reach the ring in registers (see `Pt2pt::send_contig`).
+    ///
+    /// # Safety
+    /// As for `isend`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub unsafe fn isend_contig(
+        &self,
+        comm: &Communicator,
+        dst: usize,
+        tag: i32,
+        ptr: *const u8,
+        len: usize,
+        sync: bool,
+        owner: Owner,
+    ) -> Option<ReqId> {
+        let peer = comm.world_rank(dst);
+        let src = comm.rank as i32;
+        let mut e = self.progress.lock();
+        let (p2p, mut io, _) = e.split();
+        match p2p.send_contig(&mut io, peer, comm.ctx, src, tag, ptr, len, sync) {
+            SendStart::Done => None,
+            SendStart::Pending(req) => {
+                p2p.set_owner(req, owner);
+                Some(req)
+            }
+        }
+    }
+
     /// `owner` tags a pending request (see `Request::owner`).
     ///
     /// # Safety
