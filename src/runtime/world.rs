@@ -366,7 +366,7 @@ impl World {
     }
 
     /// `isend` from contiguous memory `[ptr, ptr + len)`: the message-rate path, whose
-    /// arguments reach the ring in registers (see `Pt2pt::send_contig`).
+    /// arguments reach the ring in registers (see `Pt2pt::send`).
     ///
     /// # Safety
     /// As for `isend`.
@@ -386,7 +386,7 @@ impl World {
         let src = comm.rank as i32;
         let mut e = self.progress.lock();
         let (p2p, mut io, _) = e.split();
-        match p2p.send_contig(&mut io, peer, comm.ctx, src, tag, ptr, len, sync) {
+        match p2p.send(&mut io, peer, comm.ctx, src, tag, ptr, len, sync) {
             SendStart::Done => None,
             SendStart::Pending(req) => {
                 p2p.set_owner(req, owner);

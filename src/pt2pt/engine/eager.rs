@@ -7,9 +7,14 @@ impl Pt2pt {
     /// Start a send of `len` bytes at `data` to rail peer `peer`.
     /// `sync`: complete only once matched (MPI_Ssend).
     ///
+    /// The message-rate path: the arguments come in registers and go straight into the
+    /// ring (a `MsgBuf` passed by value is stored and read back with wider loads, a
+    /// store-forwarding stall per send).
+    ///
     /// # Safety
     /// `(data, len)` must stay readable and unchanged until the send completes.
     #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     pub unsafe fn send<I: Io>(
         &mut self,
         io: &mut I,
@@ -17,12 +22,30 @@ impl Pt2pt {
         ctx: u32,
         src: i32,
         tag: i32,
-        data: *const u8,
+        ptr: *const u8,
         len: usize,
         sync: bool,
     ) -> SendStart {
+        if !sync
+            && peer != self.me
+            && len <= self.eager_limit_for(peer)
+            && self.out[peer].is_empty()
+        {
+            let (head, n) = wire::eager_header(&MatchHeader {
+                ctx,
+                src,
+                tag,
+                len: len as u64,
+                sender_req: 0,
+                flags: 0,
+            });
+            // SAFETY: (ptr, len) is the caller's send buffer (module contract).
+            if io.send(peer, &[&head[..n], unsafe { slice(ptr, len) }]) {
+                return SendStart::Done;
+            }
+        }
         // SAFETY: the caller's contract.
-        unsafe { self.send_buf(io, peer, ctx, src, tag, MsgBuf::contig(data, len), sync) }
+        unsafe { self.send_buf(io, peer, ctx, src, tag, MsgBuf::contig(ptr, len), sync) }
     }
 
     /// Start a send of the bytes `data` describes (contiguous or runs).
@@ -73,47 +96,6 @@ impl Pt2pt {
         }
         // SAFETY: the caller's contract.
         unsafe { self.send_queued(io, peer, hdr, data, sync) }
-    }
-
-    /// `send_buf` from contiguous memory `[ptr, ptr + len)`, the message-rate path: its
-    /// arguments come in registers and go straight into the ring (a `MsgBuf` passed by
-    /// value is stored and read back with wider loads, a store-forwarding stall per send).
-    ///
-    /// # Safety
-    /// As for `send_buf`.
-    #[allow(clippy::too_many_arguments)]
-    #[inline(always)]
-    pub unsafe fn send_contig<I: Io>(
-        &mut self,
-        io: &mut I,
-        peer: usize,
-        ctx: u32,
-        src: i32,
-        tag: i32,
-        ptr: *const u8,
-        len: usize,
-        sync: bool,
-    ) -> SendStart {
-        if !sync
-            && peer != self.me
-            && len <= self.eager_limit_for(peer)
-            && self.out[peer].is_empty()
-        {
-            let (head, n) = wire::eager_header(&MatchHeader {
-                ctx,
-                src,
-                tag,
-                len: len as u64,
-                sender_req: 0,
-                flags: 0,
-            });
-            // SAFETY: (ptr, len) is the caller's send buffer (module contract).
-            if io.send(peer, &[&head[..n], unsafe { slice(ptr, len) }]) {
-                return SendStart::Done;
-            }
-        }
-        // SAFETY: the caller's contract.
-        unsafe { self.send_buf(io, peer, ctx, src, tag, MsgBuf::contig(ptr, len), sync) }
     }
 
     /// Post a receive into `(buf, cap)`. Returns the request (possibly already complete).
