@@ -1,0 +1,41 @@
+# 47_io: MPI-IO (MPI-3.1 chapter 13), c_tests/src/io_*.c: open/close/delete and access-mode
+# errors, error handlers on files, sizes, hints, explicit offsets, individual and shared file
+# pointers, ordered and split collectives, nonblocking calls, views with subarray, darray and
+# vector filetypes (collective buffering and data sieving), external32, atomic mode with
+# overlapping writes. Each program takes a directory to write in: a fresh one on local disk,
+# removed at the end. Also built with MPICH's mpicc and swapped in (our mpiexec and Hydra).
+# Every program must exit 0 and rank 0 must print its "ok PROG" line.
+
+_ct_io_dir=$(mktemp -d "${TMPDIR:-/tmp}/railmpi-io.XXXXXX")
+
+_ct_io() {
+    local prog=$1 n
+    shift
+    for n in "$@"; do
+        CASE_EXPECT="^ok $prog " run_case "$prog.n$n" 0 $MPIEXEC -n "$n" "$CT/$prog" "$_ct_io_dir"
+    done
+}
+
+_ct_io io_basic 1 2 4
+_ct_io io_views 1 4 3
+_ct_io io_pointers 1 2 4
+_ct_io io_atomic 2 4
+
+if [ "$CT_IMPL" = railmpi ] && [ -e "$LIB/libmpich.so.12" ]; then
+    for prog in io_basic io_views io_pointers io_atomic; do
+        [ -x "$CTM/$prog" ] || continue
+        CASE_EXPECT="^ok $prog \[railmpi" run_case "swapin.$prog.n4" 0 \
+            env "LD_LIBRARY_PATH=$LIB${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+            $MPIEXEC -n 4 "$CTM/$prog" "$_ct_io_dir"
+    done
+    if command -v "${HYDRA%% *}" >/dev/null 2>&1; then
+        for prog in io_views io_pointers; do
+            [ -x "$CTM/$prog" ] || continue
+            CASE_EXPECT="^ok $prog \[railmpi" run_case "hydra.$prog.n3" 0 \
+                env "LD_LIBRARY_PATH=$LIB${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+                $HYDRA -n 3 "$CTM/$prog" "$_ct_io_dir"
+        done
+    fi
+fi
+
+rm -rf "$_ct_io_dir"
