@@ -1199,4 +1199,11 @@ double PMPI_Wtime(void);
 #define PMPI_Session_c2f(session) ((MPI_Fint)(session))
 #define PMPI_Session_f2c(session) ((MPI_Session)(session))
 
+/* ROMIO's names for MPI-IO requests (MPICH's mpio.h): they are MPI requests. */
+#define MPIO_USES_MPI_REQUEST
+#define MPIO_Request MPI_Request
+#define MPIO_REQUEST_NULL MPI_REQUEST_NULL
+#define MPIO_Wait MPI_Wait
+#define MPIO_Test MPI_Test
+
 #endif /* MPI_INCLUDED */

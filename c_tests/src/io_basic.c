@@ -188,6 +188,11 @@ int main(int argc, char **argv)
     CHECK_MPI(MPI_Wait(&reqs[0], &st));
     MPI_Get_count(&st, MPI_INT, &count);
     CHECK(count == 3 && reqs[0] == MPI_REQUEST_NULL, "iwrite_at wait");
+    MPIO_Request mreq; /* ROMIO's name, as MPICH's mpio.h has it (io/async) */
+    CHECK_MPI(MPI_File_iread_at(fh, at, nbb, 3, MPI_INT, &mreq));
+    CHECK_MPI(MPIO_Wait(&mreq, &st));
+    CHECK(nbb[2] == 3, "MPIO_Wait");
+    nbb[2] = 0;
     CHECK_MPI(MPI_File_iread_at(fh, at, nbb, 3, MPI_INT, &reqs[0]));
     int done = 0;
     CHECK_MPI(MPI_Test(&reqs[0], &done, &st));

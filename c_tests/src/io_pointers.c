@@ -198,6 +198,39 @@ int main(int argc, char **argv)
     CHECK_MPI(MPI_File_write_ordered(fh, &x, 1, MPI_INT, &st));
     CHECK_MPI(MPI_File_close(&fh));
 
+    /* MPI_DISPLACEMENT_CURRENT (sequential mode; MPICH's io/setviewcur): after rank 0
+     * read a header through the shared pointer, the new view starts behind it, whatever
+     * order the ranks reach set_view in. */
+    if (rank == 0) {
+        MPI_File f0;
+        CHECK_MPI(MPI_File_open(MPI_COMM_SELF, path, MPI_MODE_WRONLY | MPI_MODE_CREATE, MPI_INFO_NULL, &f0));
+        CHECK_MPI(MPI_File_set_size(f0, 0));
+        int hdr[65];
+        for (int i = 0; i < 65; i++)
+            hdr[i] = i - 1; /* header -1, then 0, 1, ... */
+        CHECK_MPI(MPI_File_write_at(f0, 0, hdr, 65, MPI_INT, &st));
+        CHECK_MPI(MPI_File_close(&f0));
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    CHECK_MPI(MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_RDONLY | MPI_MODE_SEQUENTIAL, MPI_INFO_NULL, &fh));
+    if (rank == 0) {
+        int hdr;
+        CHECK_MPI(MPI_File_read_shared(fh, &hdr, 1, MPI_INT, &st));
+        CHECK(hdr == -1, "header %d", hdr);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == size - 1)
+        usleep(20000); /* the last rank comes late: rank 0 must not reset the pointer first */
+    CHECK_MPI(MPI_File_set_view(fh, MPI_DISPLACEMENT_CURRENT, MPI_INT, MPI_INT, "native", MPI_INFO_NULL));
+    MPI_Offset d;
+    MPI_Datatype et, ft;
+    char rep[MPI_MAX_DATAREP_STRING];
+    CHECK_MPI(MPI_File_get_view(fh, &d, &et, &ft, rep));
+    CHECK(d == 4, "DISPLACEMENT_CURRENT gave %lld", (long long)d);
+    CHECK_MPI(MPI_File_read_ordered(fh, &x, 1, MPI_INT, &st));
+    CHECK(x == rank, "read_ordered after DISPLACEMENT_CURRENT: %d", x);
+    CHECK_MPI(MPI_File_close(&fh));
+
     if (rank == 0)
         unlink(path);
     free(all);

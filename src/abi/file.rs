@@ -11,7 +11,7 @@ use super::consts::*;
 use super::handles::{self, FileEntry, TypeRef};
 use super::shim::{self, run, run_file, write_out, write_out_str};
 use crate::error::{Error, ErrorClass, Result};
-use crate::io::{self, Datarep, Pos, Split, View};
+use crate::io::{self, Datarep, Pos, Split};
 use crate::mpi_err;
 use crate::pt2pt::Status;
 use std::ffi::CStr;
@@ -233,19 +233,16 @@ pub unsafe extern "C" fn PMPI_File_set_view(
         let ft = handles::datatype(filetype)?;
         let rep = Datarep::parse(&c_string(datarep, "data representation")?)?;
         let pairs = info_pairs(info)?;
-        let sequential = f.amode & io::amode::SEQUENTIAL != 0;
         let disp = if disp == MPI_DISPLACEMENT_CURRENT as MPI_Offset {
-            if !sequential {
+            if f.amode & io::amode::SEQUENTIAL == 0 {
                 return mpi_err!(Arg, "MPI_DISPLACEMENT_CURRENT needs MPI_MODE_SEQUENTIAL");
             }
-            let pos = f.position_shared(w)?;
-            f.byte_offset(pos)
+            None
         } else {
-            offset_arg(disp)?
+            Some(offset_arg(disp)?)
         };
-        let view = View::new(disp, &et, &ft, rep)?;
         f.state.lock().hints.apply(&pairs, f.comm.size());
-        f.set_view(w, view)?;
+        f.set_view(w, disp, &et, &ft, rep)?;
         handles::with_file_entry(fh, |e| {
             e.etype = (etype, et);
             e.filetype = (filetype, ft);

@@ -56,6 +56,9 @@ pub struct File {
     pub path: String,
     pub amode: i32,
     fd: Fd,
+    /// The descriptor can be read (a write-only file is opened for reading and writing
+    /// when the permissions allow, so data sieving can fill the holes it writes back).
+    readable: bool,
     shared: SharedPointer,
     aggrs: Vec<usize>,
     pub state: Mutex<State>,
@@ -68,6 +71,21 @@ fn strip_prefix(path: &str) -> &str {
         Some((p, rest)) if p.len() > 1 && p.chars().all(|c| c.is_ascii_alphanumeric()) => rest,
         _ => path,
     }
+}
+
+/// open(2) with `flags`; a write-only open is tried read-write first. Whether the
+/// descriptor is readable.
+fn open_fd(path: &str, flags: i32) -> Result<(Fd, bool)> {
+    if flags & libc::O_ACCMODE == libc::O_WRONLY {
+        let rw = (flags & !libc::O_ACCMODE) | libc::O_RDWR;
+        match Fd::open(path, rw) {
+            Ok(fd) => return Ok((fd, true)),
+            Err(e) if e.class == ErrorClass::Access => {}
+            Err(e) => return Err(e),
+        }
+        return Fd::open(path, flags).map(|fd| (fd, false));
+    }
+    Fd::open(path, flags).map(|fd| (fd, true))
 }
 
 fn host_id(name: &str) -> u64 {
@@ -96,7 +114,7 @@ impl File {
         // Rank 0 creates the file (alone, so O_EXCL means something), then the others
         // open what it made.
         let first = if comm.rank == 0 {
-            Fd::open(&path, flags).map(Some)
+            open_fd(&path, flags).map(Some)
         } else {
             Ok(None)
         };
@@ -112,7 +130,7 @@ impl File {
         }
         let fd = match first {
             Ok(Some(fd)) => Ok(fd),
-            _ => Fd::open(&path, flags & !(libc::O_CREAT | libc::O_EXCL)),
+            _ => open_fd(&path, flags & !(libc::O_CREAT | libc::O_EXCL)),
         };
         let codes = ex.allgather(&[class_index(&fd)])?;
         if let Some(&c) = codes.iter().find(|&&c| c != 0) {
@@ -124,7 +142,7 @@ impl File {
                 ),
             });
         }
-        let fd = fd?;
+        let (fd, readable) = fd?;
         let hosts = ex.allgather(&[host_id(&world.processor_name)])?;
         let mut hints = Hints::defaults({
             let mut h = hosts.clone();
@@ -147,6 +165,7 @@ impl File {
             path,
             amode: mode,
             fd,
+            readable,
             shared,
             aggrs,
             state: Mutex::new(State {
@@ -251,8 +270,47 @@ impl File {
         self.amode & amode::SEQUENTIAL != 0
     }
 
-    /// MPI_File_set_view (collective): the pointers go back to 0.
-    pub fn set_view(&self, world: &World, view: View) -> Result<()> {
+    /// MPI_File_set_view (collective): the pointers go back to 0. `disp` None is
+    /// MPI_DISPLACEMENT_CURRENT: where the shared pointer is (sequential mode), as rank 0
+    /// sees it before anyone resets it.
+    pub fn set_view(
+        &self,
+        world: &World,
+        disp: Option<u64>,
+        etype: &Datatype,
+        filetype: &Datatype,
+        datarep: Datarep,
+    ) -> Result<()> {
+        let disp = match disp {
+            Some(d) => d,
+            None => {
+                let here = if self.comm.rank == 0 {
+                    self.position_shared(world).map(|p| self.byte_offset(p))
+                } else {
+                    Ok(0)
+                };
+                let ex = self.ex(world);
+                let code = ex.bcast(0, class_index(&here))?;
+                let at = ex.bcast(0, *here.as_ref().unwrap_or(&0))?;
+                if code != 0 {
+                    return Err(Error::new(
+                        class_from(code),
+                        "cannot read the shared pointer",
+                    ));
+                }
+                at
+            }
+        };
+        let view = View::new(
+            disp,
+            etype,
+            filetype,
+            datarep,
+            self.amode & amode::RDONLY == 0,
+        );
+        // Everyone is here (and has read the old pointer) before rank 0 resets it.
+        self.agree(world, view.as_ref().map(|_| ()).map_err(Clone::clone))?;
+        let view = view?;
         {
             let mut st = self.state.lock();
             st.view = view;
@@ -386,12 +444,14 @@ impl File {
             cb_buffer: h.cb_buffer_size,
             align: h.striping_unit,
             mode: if read { h.cb_read } else { h.cb_write },
-            sieve: if read {
-                h.ind_rd_buffer_size
-            } else {
-                h.ind_wr_buffer_size
+            // No sieving of writes where the holes cannot be read first.
+            sieve: match (read, self.readable) {
+                (true, _) => h.ind_rd_buffer_size,
+                (false, true) => h.ind_wr_buffer_size,
+                (false, false) => 0,
             },
             atomic: st.atomic,
+            readable: self.readable,
         };
         (st.view.clone(), s)
     }

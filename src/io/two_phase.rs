@@ -108,12 +108,15 @@ pub struct Setup<'a> {
     pub mode: CbMode,
     pub sieve: usize,
     pub atomic: bool,
+    /// The descriptor can be read (else holes are left alone: covered runs written one
+    /// by one).
+    pub readable: bool,
 }
 
 /// Swaps extents and decides: None when each process is to access its own bytes.
 fn plan(ex: &Exchange, s: &Setup, ranges: &[(u64, u64)]) -> Result<Option<Plan>> {
-    let lo = ranges.first().map_or(u64::MAX, |r| r.0);
-    let hi = ranges.last().map_or(0, |r| r.0 + r.1);
+    let lo = ranges.iter().map(|r| r.0).min().unwrap_or(u64::MAX);
+    let hi = ranges.iter().map(|r| r.0 + r.1).max().unwrap_or(0);
     let all = ex.allgather(&[lo, hi, ranges.len() as u64])?;
     let extents: Vec<(u64, u64, u64)> = all.chunks_exact(3).map(|c| (c[0], c[1], c[2])).collect();
     if !wanted(s.mode, &extents) {
@@ -139,15 +142,27 @@ fn plan(ex: &Exchange, s: &Setup, ranges: &[(u64, u64)]) -> Result<Option<Plan>>
 /// A piece of one process's access: (file offset, length, stream position).
 type Piece = (u64, u64, u64);
 
-/// My pieces in window `[lo, hi)`.
-fn pieces(ranges: &[(u64, u64)], spos: &[u64], lo: u64, hi: u64) -> Vec<Piece> {
+/// Whether ranges' starts and ends both never decrease (what a filetype without
+/// overlapping runs gives): then a window's pieces are found by binary search.
+fn sorted(ranges: &[(u64, u64)]) -> bool {
+    ranges
+        .windows(2)
+        .all(|w| w[0].0 <= w[1].0 && w[0].0 + w[0].1 <= w[1].0 + w[1].1)
+}
+
+/// My pieces in window `[lo, hi)`; `sorted`: as `sorted(ranges)`.
+fn pieces(ranges: &[(u64, u64)], spos: &[u64], lo: u64, hi: u64, sorted: bool) -> Vec<Piece> {
     let mut out = Vec::new();
     if lo >= hi {
         return out;
     }
-    let first = ranges.partition_point(|r| r.0 + r.1 <= lo);
+    let first = if sorted {
+        ranges.partition_point(|r| r.0 + r.1 <= lo)
+    } else {
+        0
+    };
     for (i, &(o, l)) in ranges.iter().enumerate().skip(first) {
-        if o >= hi {
+        if o >= hi && sorted {
             break;
         }
         let (a, b) = (o.max(lo), (o + l).min(hi));
@@ -212,6 +227,7 @@ fn write_rounds(
     data: &[u8],
 ) -> Result<()> {
     let spos = stream_positions(ranges);
+    let in_order = sorted(ranges);
     let n = ex.size();
     let mut buf = Vec::new();
     let mut failed = Ok(());
@@ -219,7 +235,7 @@ fn write_rounds(
         let mut send = vec![Vec::new(); n];
         for (j, &a) in p.aggrs.iter().enumerate() {
             let (lo, hi) = p.window(j, k);
-            let ps = pieces(ranges, &spos, lo, hi);
+            let ps = pieces(ranges, &spos, lo, hi, in_order);
             if ps.is_empty() {
                 continue;
             }
@@ -274,15 +290,34 @@ fn write_window(
         };
         buf.clear();
         buf.resize((hi - lo) as usize, 0);
-        if holes {
+        if holes && s.readable {
             s.fd.pread_full(buf, lo)?;
         }
         for &(o, l, src, at) in &all {
             let d = (o - lo) as usize;
             buf[d..d + l as usize].copy_from_slice(&got[src][at..at + l as usize]);
         }
-        s.fd.pwrite_all(buf, lo)
+        if !holes || s.readable {
+            return s.fd.pwrite_all(buf, lo);
+        }
+        for (o, l) in covered(&all) {
+            let d = (o - lo) as usize;
+            s.fd.pwrite_all(&buf[d..d + l as usize], o)?;
+        }
+        Ok(())
     }
+}
+
+/// The runs (offset, len) that sorted pieces cover, overlapping and adjacent ones merged.
+fn covered(sorted: &[(u64, u64, usize, usize)]) -> Vec<(u64, u64)> {
+    let mut out: Vec<(u64, u64)> = Vec::new();
+    for &(o, l, _, _) in sorted {
+        match out.last_mut() {
+            Some(r) if o <= r.0 + r.1 => r.1 = r.1.max(o + l - r.0),
+            _ => out.push((o, l)),
+        }
+    }
+    out
 }
 
 /// MPI_File_read_all and friends: fills `data` (this process's stream bytes) from
@@ -294,6 +329,7 @@ pub fn read(ex: &Exchange, s: &Setup, ranges: &[(u64, u64)], data: &mut [u8]) ->
         return access::read(s.fd, &ranges, data, s.sieve, s.atomic);
     };
     let spos = stream_positions(&ranges);
+    let in_order = sorted(&ranges);
     let n = ex.size();
     let mut buf = Vec::new();
     let mut failed = Ok(());
@@ -302,7 +338,7 @@ pub fn read(ex: &Exchange, s: &Setup, ranges: &[(u64, u64)], data: &mut [u8]) ->
         let mut mine: Vec<(usize, Vec<Piece>)> = Vec::new();
         for (j, &a) in p.aggrs.iter().enumerate() {
             let (lo, hi) = p.window(j, k);
-            let ps = pieces(&ranges, &spos, lo, hi);
+            let ps = pieces(&ranges, &spos, lo, hi, in_order);
             if ps.is_empty() {
                 continue;
             }
@@ -405,11 +441,26 @@ mod tests {
     }
 
     #[test]
+    fn covered_runs_merge() {
+        let p = [(0, 4, 0, 0), (2, 4, 1, 0), (6, 2, 0, 0), (10, 1, 2, 0)];
+        assert_eq!(covered(&p), vec![(0, 8), (10, 1)]);
+    }
+
+    #[test]
     fn pieces_clip_to_window() {
         let r = [(0, 10), (20, 10), (40, 10)];
         let sp = stream_positions(&r);
-        assert_eq!(pieces(&r, &sp, 5, 25), vec![(5, 5, 5), (20, 5, 10)]);
-        assert_eq!(pieces(&r, &sp, 30, 40), vec![]);
-        assert_eq!(pieces(&r, &sp, 45, 100), vec![(45, 5, 25)]);
+        assert!(sorted(&r));
+        assert_eq!(pieces(&r, &sp, 5, 25, true), vec![(5, 5, 5), (20, 5, 10)]);
+        assert_eq!(pieces(&r, &sp, 30, 40, true), vec![]);
+        assert_eq!(pieces(&r, &sp, 45, 100, true), vec![(45, 5, 25)]);
+        // Overlapping runs (a filetype may have them): every range is looked at.
+        let r = [(0, 30), (10, 5), (40, 10)];
+        let sp = stream_positions(&r);
+        assert!(!sorted(&r));
+        assert_eq!(
+            pieces(&r, &sp, 12, 20, false),
+            vec![(12, 8, 12), (12, 3, 32)]
+        );
     }
 }

@@ -37,6 +37,27 @@ impl Datarep {
     }
 }
 
+/// MPI-3.1 §13.3: the displacements of an etype or filetype are non-negative and
+/// monotonically non-decreasing, and in a file open for writing its pieces do not
+/// overlap (MPI_ERR_IO, as ROMIO).
+fn monotone(t: &Datatype, what: &str, writable: bool) -> Result<()> {
+    let (mut last, mut last_end) = (0isize, 0isize);
+    for (off, len) in t.runs(1) {
+        if len == 0 {
+            continue;
+        }
+        if off < 0 || off < last {
+            return mpi_err!(Io, "the {what}'s displacements are negative or decreasing");
+        }
+        if writable && off < last_end {
+            return mpi_err!(Io, "the {what} overlaps itself in a file open for writing");
+        }
+        last = off;
+        last_end = last_end.max(off + len as isize);
+    }
+    Ok(())
+}
+
 /// A file view with its filetype flattened.
 #[derive(Clone, Debug)]
 pub struct View {
@@ -70,7 +91,14 @@ impl View {
     }
 
     /// The view of `filetype` tiled from `disp`, in etypes of `etype_size` bytes.
-    pub fn new(disp: u64, etype: &Datatype, filetype: &Datatype, datarep: Datarep) -> Result<View> {
+    /// `writable`: the file is open for writing (its types may not overlap themselves).
+    pub fn new(
+        disp: u64,
+        etype: &Datatype,
+        filetype: &Datatype,
+        datarep: Datarep,
+        writable: bool,
+    ) -> Result<View> {
         if etype.size == 0 {
             return mpi_err!(Type, "the etype has no data");
         }
@@ -85,30 +113,19 @@ impl View {
         if filetype.extent <= 0 {
             return mpi_err!(Type, "the filetype's extent is not positive");
         }
+        monotone(etype, "etype", writable)?;
+        monotone(filetype, "filetype", writable)?;
         let mut runs: Vec<(u64, u64)> = Vec::new();
-        let mut last_end = 0i64;
         for (off, len) in filetype.runs(1) {
             if len == 0 {
                 continue;
             }
-            // MPI-3.1 §13.3: the filetype's displacements are non-negative and
-            // monotonically non-decreasing (what makes the mapping monotone).
-            if off < 0 || (off as i64) < last_end {
-                return mpi_err!(
-                    Type,
-                    "the filetype's displacements are negative or decreasing"
-                );
-            }
-            last_end = off as i64 + len as i64;
             match runs.last_mut() {
                 Some(r) if r.0 + r.1 == off as u64 => r.1 += len as u64,
                 _ => runs.push((off as u64, len as u64)),
             }
         }
         let tile_extent = filetype.extent as u64;
-        if last_end as u64 > tile_extent {
-            return mpi_err!(Type, "the filetype's data reaches past its extent");
-        }
         let mut before = Vec::with_capacity(runs.len());
         let mut acc = 0;
         for r in &runs {
@@ -233,7 +250,7 @@ mod tests {
     fn vector_view_maps_strided() {
         // 2 bytes of data every 8, from displacement 100.
         let ft = filetype(&[(0, 2)], 8);
-        let v = View::new(100, &bytes_type(), &ft, Datarep::Native).unwrap();
+        let v = View::new(100, &bytes_type(), &ft, Datarep::Native, true).unwrap();
         let mut out = vec![];
         v.map(1, 6, &mut out);
         assert_eq!(out, vec![(101, 1), (108, 2), (116, 2), (124, 1)]);
@@ -246,10 +263,10 @@ mod tests {
     fn runs_merge_within_and_across_tiles() {
         // Runs (0,2),(2,2) merge into (0,4); the tile of extent 4 is then dense.
         let ft = filetype(&[(0, 2), (2, 2)], 4);
-        let v = View::new(0, &bytes_type(), &ft, Datarep::Native).unwrap();
+        let v = View::new(0, &bytes_type(), &ft, Datarep::Native, true).unwrap();
         assert!(v.contiguous());
         let ft = filetype(&[(4, 4)], 8); // hole first, data at the end of each tile
-        let v = View::new(0, &bytes_type(), &ft, Datarep::Native).unwrap();
+        let v = View::new(0, &bytes_type(), &ft, Datarep::Native, true).unwrap();
         let mut out = vec![(0, 4)];
         v.map(0, 8, &mut out);
         assert_eq!(out, vec![(0, 8), (12, 4)]);
@@ -258,7 +275,7 @@ mod tests {
     #[test]
     fn multi_run_tile() {
         let ft = filetype(&[(0, 1), (3, 2), (9, 1)], 12);
-        let v = View::new(0, &bytes_type(), &ft, Datarep::Native).unwrap();
+        let v = View::new(0, &bytes_type(), &ft, Datarep::Native, true).unwrap();
         let mut out = vec![];
         v.map(2, 6, &mut out);
         // positions 2..8: run(3,2) byte 1, run(9,1), tile 1: (12,1),(15,2),(21,1)
@@ -271,8 +288,21 @@ mod tests {
     #[test]
     fn bad_filetypes_refused() {
         let et = Datatype::predefined("MPI_INT", 4, None);
-        assert!(View::new(0, &et, &filetype(&[(0, 6)], 8), Datarep::Native).is_err());
-        assert!(View::new(0, &et, &filetype(&[(4, 4), (0, 4)], 8), Datarep::Native).is_err());
+        assert!(View::new(0, &et, &filetype(&[(0, 6)], 8), Datarep::Native, true).is_err());
+        let e = View::new(
+            0,
+            &et,
+            &filetype(&[(4, 4), (0, 4)], 8),
+            Datarep::Native,
+            true,
+        );
+        assert_eq!(e.unwrap_err().class, crate::error::ErrorClass::Io);
+        // Overlapping runs are legal in a file only read; data past the extent (a raised
+        // lower bound) always.
+        let overlap = filetype(&[(0, 12), (4, 4)], 16);
+        assert!(View::new(0, &et, &overlap, Datarep::Native, false).is_ok());
+        assert!(View::new(0, &et, &overlap, Datarep::Native, true).is_err());
+        assert!(View::new(0, &et, &filetype(&[(8, 8)], 8), Datarep::Native, true).is_ok());
         assert!(Datarep::parse("foo").is_err());
         assert_eq!(Datarep::parse("external32").unwrap().name(), "external32");
     }
