@@ -82,8 +82,9 @@ test: deps build
 	$(MAKE) --no-print-directory rust-test
 	$(MAKE) --no-print-directory c-tests
 
-# gnuplot draws the multirail figures (benchmarks/multirail-bench.sh).
-BENCH_PKGS := gnuplot-nox
+# gnuplot draws the multirail figures (benchmarks/multirail-bench.sh); strace counts the
+# MPI-IO benchmark's system calls (benchmarks/io-bench.sh).
+BENCH_PKGS := gnuplot-nox strace
 
 bench: deps build
 	@missing=""; for p in $(BENCH_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \

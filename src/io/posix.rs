@@ -129,6 +129,84 @@ impl Fd {
         Ok(())
     }
 
+    /// Writes the buffers `parts`, back to back, at `off` (pwritev, IOV_MAX at a time).
+    pub fn pwritev_all(&self, parts: &[&[u8]], mut off: u64) -> Result<()> {
+        const IOV_MAX: usize = 1024;
+        for chunk in parts.chunks(IOV_MAX) {
+            let iov: Vec<libc::iovec> = chunk
+                .iter()
+                .map(|p| libc::iovec {
+                    iov_base: p.as_ptr() as *mut libc::c_void,
+                    iov_len: p.len(),
+                })
+                .collect();
+            let total: usize = chunk.iter().map(|p| p.len()).sum();
+            // SAFETY: every iovec describes a live slice of `parts`; pwritev only reads.
+            let n = unsafe {
+                libc::pwritev(self.0, iov.as_ptr(), iov.len() as i32, off as libc::off_t)
+            };
+            if n < 0 && std::io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
+                return Err(last_error("write failed"));
+            }
+            let mut done = n.max(0) as usize;
+            // A short write (or EINTR): the rest piece by piece.
+            let mut at = off + done as u64;
+            for p in chunk {
+                if done >= p.len() {
+                    done -= p.len();
+                    continue;
+                }
+                self.pwrite_all(&p[done..], at)?;
+                at += (p.len() - done) as u64;
+                done = 0;
+            }
+            off += total as u64;
+        }
+        Ok(())
+    }
+
+    /// Reads into the buffers `parts`, back to back, from `off` (preadv, IOV_MAX at a
+    /// time), stopping at end of file (what is not read is left as it is).
+    pub fn preadv_full(&self, parts: &mut [&mut [u8]], mut off: u64) -> Result<()> {
+        const IOV_MAX: usize = 1024;
+        for chunk in parts.chunks_mut(IOV_MAX) {
+            let iov: Vec<libc::iovec> = chunk
+                .iter_mut()
+                .map(|p| libc::iovec {
+                    iov_base: p.as_mut_ptr() as *mut libc::c_void,
+                    iov_len: p.len(),
+                })
+                .collect();
+            let total: usize = chunk.iter().map(|p| p.len()).sum();
+            // SAFETY: every iovec describes a live, exclusively borrowed slice of `parts`.
+            let n =
+                unsafe { libc::preadv(self.0, iov.as_ptr(), iov.len() as i32, off as libc::off_t) };
+            if n < 0 && std::io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
+                return Err(last_error("read failed"));
+            }
+            let mut done = n.max(0) as usize;
+            if done < total {
+                // Short (end of file, or EINTR): the rest piece by piece until EOF.
+                let mut at = off + done as u64;
+                for p in chunk.iter_mut() {
+                    if done >= p.len() {
+                        done -= p.len();
+                        continue;
+                    }
+                    let want = p.len() - done;
+                    let got = self.pread_full(&mut p[done..], at)?;
+                    if got < want {
+                        return Ok(());
+                    }
+                    at += want as u64;
+                    done = 0;
+                }
+            }
+            off += total as u64;
+        }
+        Ok(())
+    }
+
     pub fn size(&self) -> Result<u64> {
         // SAFETY: an all-zero stat is valid; fstat fills it.
         let mut st: libc::stat = unsafe { std::mem::zeroed() };

@@ -274,39 +274,57 @@ fn write_window(
     mut all: Vec<(u64, u64, usize, usize)>,
     got: &[Vec<u8>],
 ) -> Result<()> {
-    {
-        all.sort_by_key(|x| x.0);
-        let lo = all[0].0;
-        let mut hi = lo;
-        let mut holes = false;
-        for x in &all {
-            holes |= x.0 > hi;
-            hi = hi.max(x.0 + x.1);
-        }
-        let _lock = if holes || s.atomic {
-            s.fd.lock(LockKind::Write, lo, hi - lo)?
-        } else {
-            None
-        };
-        buf.clear();
-        buf.resize((hi - lo) as usize, 0);
-        if holes && s.readable {
-            s.fd.pread_full(buf, lo)?;
-        }
-        for &(o, l, src, at) in &all {
-            let d = (o - lo) as usize;
-            buf[d..d + l as usize].copy_from_slice(&got[src][at..at + l as usize]);
-        }
-        if !holes || s.readable {
-            return s.fd.pwrite_all(buf, lo);
-        }
-        for (o, l) in covered(&all) {
-            let d = (o - lo) as usize;
-            s.fd.pwrite_all(&buf[d..d + l as usize], o)?;
-        }
-        Ok(())
+    all.sort_by_key(|x| x.0);
+    let lo = all[0].0;
+    let mut hi = lo;
+    let (mut holes, mut tiled) = (false, true);
+    for x in &all {
+        holes |= x.0 > hi;
+        tiled &= x.0 == hi;
+        hi = hi.max(x.0 + x.1);
     }
+    let _lock = if holes || s.atomic {
+        s.fd.lock(LockKind::Write, lo, hi - lo)?
+    } else {
+        None
+    };
+    // Pieces that tile the window and are not small go out straight from the messages
+    // (one pwritev per IOV_MAX pieces): no copy into the collective buffer.
+    if tiled && (hi - lo) / all.len() as u64 >= MIN_GATHER_PIECE {
+        let iov: Vec<&[u8]> = all
+            .iter()
+            .map(|&(_, l, src, at)| &got[src][at..at + l as usize])
+            .collect();
+        return s.fd.pwritev_all(&iov, lo);
+    }
+    let span = (hi - lo) as usize;
+    if buf.len() < span {
+        buf.resize(span, 0);
+    }
+    let buf = &mut buf[..span];
+    if holes && s.readable {
+        // Past the end of the file the holes read as zeros.
+        let n = s.fd.pread_full(buf, lo)?;
+        buf[n..].fill(0);
+    }
+    for &(o, l, src, at) in &all {
+        let d = (o - lo) as usize;
+        buf[d..d + l as usize].copy_from_slice(&got[src][at..at + l as usize]);
+    }
+    if !holes || s.readable {
+        return s.fd.pwrite_all(buf, lo);
+    }
+    for (o, l) in covered(&all) {
+        let d = (o - lo) as usize;
+        s.fd.pwrite_all(&buf[d..d + l as usize], o)?;
+    }
+    Ok(())
 }
+
+/// Pieces at least this large on average are written with pwritev from where they
+/// arrived; smaller ones are gathered into one buffer first (a pwritev of thousands of
+/// tiny pieces costs more than the copy).
+const MIN_GATHER_PIECE: u64 = 4096;
 
 /// The runs (offset, len) that sorted pieces cover, overlapping and adjacent ones merged.
 fn covered(sorted: &[(u64, u64, usize, usize)]) -> Vec<(u64, u64)> {
@@ -386,15 +404,57 @@ fn read_window(s: &Setup, buf: &mut Vec<u8>, asks: &[Vec<u8>]) -> Result<Vec<Vec
     } else {
         None
     };
-    buf.clear();
-    buf.resize((hi - lo) as usize, 0);
-    s.fd.pread_full(buf, lo)?;
+    // Pieces that tile the span and are not small are read straight into the replies
+    // (preadv); otherwise the span is read once and the pieces copied out.
+    let mut order: Vec<(u64, u64, usize, usize)> = Vec::new();
     for (src, ps) in parsed.iter().enumerate() {
-        let r = &mut replies[src];
+        let mut at = 0usize;
         for &(o, l) in ps {
-            let d = (o - lo) as usize;
-            r.extend_from_slice(&buf[d..d + l as usize]);
+            order.push((o, l, src, at));
+            at += l as usize;
         }
+        replies[src] = vec![0u8; at];
+    }
+    order.sort_by_key(|x| x.0);
+    let mut end = lo;
+    let tiled = order.iter().all(|x| {
+        let ok = x.0 == end;
+        end = x.0 + x.1;
+        ok
+    });
+    if tiled && (hi - lo) / order.len() as u64 >= MIN_GATHER_PIECE {
+        let mut parts: Vec<&mut [u8]> = Vec::with_capacity(order.len());
+        let mut rest: Vec<&mut [u8]> = replies.iter_mut().map(|r| r.as_mut_slice()).collect();
+        // Each source's pieces are asked in file order (its ranges are), so they come
+        // off the front of its reply in turn.
+        let mut taken = vec![0usize; rest.len()];
+        let mut sorted_ok = true;
+        for &(_, l, src, at) in &order {
+            if taken[src] != at {
+                sorted_ok = false;
+                break;
+            }
+            let r = std::mem::take(&mut rest[src]);
+            let (head, tail) = r.split_at_mut(l as usize);
+            parts.push(head);
+            rest[src] = tail;
+            taken[src] += l as usize;
+        }
+        if sorted_ok {
+            s.fd.preadv_full(&mut parts, lo)?;
+            return Ok(replies);
+        }
+    }
+    let span = (hi - lo) as usize;
+    if buf.len() < span {
+        buf.resize(span, 0);
+    }
+    let buf = &mut buf[..span];
+    let n = s.fd.pread_full(buf, lo)?;
+    buf[n..].fill(0);
+    for &(o, l, src, at) in &order {
+        let d = (o - lo) as usize;
+        replies[src][at..at + l as usize].copy_from_slice(&buf[d..d + l as usize]);
     }
     Ok(replies)
 }
