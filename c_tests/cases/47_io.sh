@@ -2,7 +2,8 @@
 # errors, error handlers on files, sizes, hints, explicit offsets, individual and shared file
 # pointers, ordered and split collectives, nonblocking calls, views with subarray, darray and
 # vector filetypes (collective buffering and data sieving), external32, atomic mode with
-# overlapping writes. Each program takes a directory to write in: a fresh one on local disk,
+# overlapping writes; parallel HDF5 (Debian's, built against MPICH) swapped in. Each program
+# takes a directory to write in: a fresh one on local disk,
 # removed at the end. Also built with MPICH's mpicc and swapped in (our mpiexec and Hydra).
 # Every program must exit 0 and rank 0 must print its "ok PROG" line.
 
@@ -35,6 +36,35 @@ if [ "$CT_IMPL" = railmpi ] && [ -e "$LIB/libmpich.so.12" ]; then
                 env "LD_LIBRARY_PATH=$LIB${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
                 $HYDRA -n 3 "$CTM/$prog" "$_ct_io_dir"
         done
+    fi
+fi
+
+# Parallel HDF5 from Debian (libhdf5-mpich-dev: h5pcc.mpich, HDF5 linked statically and as
+# a shared library), built against MPICH and run on railmpi swapped in, under our mpiexec and
+# under Hydra (with --mpich: on MPICH itself, which validates the program).
+if ! command -v h5pcc.mpich >/dev/null 2>&1; then
+    skip_case hdf5 "h5pcc.mpich not found (Debian package libhdf5-mpich-dev)"
+else
+    _ct_h5=$BUILD/h5_tests
+    mkdir -p "$_ct_h5"
+    _ct_h5src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/hdf5/h5_collective.c
+    run_case hdf5.build 0 h5pcc.mpich -O2 -o "$_ct_h5/h5_collective" "$_ct_h5src"
+    run_case hdf5.build_shlib 0 h5pcc.mpich -shlib -O2 -o "$_ct_h5/h5_collective_shlib" "$_ct_h5src"
+    if [ "$CT_IMPL" = railmpi ]; then
+        _ct_swap=(env "LD_LIBRARY_PATH=$LIB${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}")
+        for n in 1 4; do
+            CASE_EXPECT='^ok h5_collective \[railmpi' run_case "hdf5.h5_collective.n$n" 0 \
+                "${_ct_swap[@]}" $MPIEXEC -n "$n" "$_ct_h5/h5_collective" "$_ct_io_dir/h5_collective.h5"
+        done
+        CASE_EXPECT='^ok h5_collective \[railmpi' run_case hdf5.h5_collective_shlib.n3 0 \
+            "${_ct_swap[@]}" $MPIEXEC -n 3 "$_ct_h5/h5_collective_shlib" "$_ct_io_dir/h5_shlib.h5"
+        if command -v "${HYDRA%% *}" >/dev/null 2>&1; then
+            CASE_EXPECT='^ok h5_collective \[railmpi' run_case hdf5.hydra.h5_collective.n4 0 \
+                "${_ct_swap[@]}" $HYDRA -n 4 "$_ct_h5/h5_collective" "$_ct_io_dir/h5_hydra.h5"
+        fi
+    else
+        CASE_EXPECT='^ok h5_collective ' run_case hdf5.h5_collective.n4 0 \
+            $MPIEXEC -n 4 "$_ct_h5/h5_collective" "$_ct_io_dir/h5_collective.h5"
     fi
 fi
 
