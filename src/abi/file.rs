@@ -92,13 +92,7 @@ pub unsafe extern "C" fn PMPI_File_delete(filename: *const c_char, info: MPI_Inf
         shim::world()?;
         let path = c_string(filename, "file name")?;
         info_pairs(info)?;
-        let path = match path.split_once(':') {
-            Some((p, rest)) if p.len() > 1 && p.chars().all(|c| c.is_ascii_alphanumeric()) => {
-                rest.to_string()
-            }
-            _ => path,
-        };
-        io::posix::delete(&path)
+        io::posix::delete(io::file::strip_prefix(&path))
     })
 }
 

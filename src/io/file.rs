@@ -66,7 +66,7 @@ pub struct File {
 
 /// The path without a ROMIO file-system prefix ("ufs:", "nfs:" ...), which names the
 /// driver: railmpi has one.
-fn strip_prefix(path: &str) -> &str {
+pub fn strip_prefix(path: &str) -> &str {
     match path.split_once(':') {
         Some((p, rest)) if p.len() > 1 && p.chars().all(|c| c.is_ascii_alphanumeric()) => rest,
         _ => path,
