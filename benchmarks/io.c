@@ -7,11 +7,12 @@
  * Reports MB/s (file bytes / time from a barrier before the call to a barrier after it,
  * best of -r repetitions; 1 MB = 1e6 bytes) and checks every value read back.
  *
- * usage: io [-s SIZE] [-b DOUBLES] [-r REPS] [-d DIR]
+ * usage: io [-s SIZE] [-b DOUBLES] [-r REPS] [-d DIR] [-c CB_NODES]
  *   -s  file size in bytes (K/M/G suffixes; default RAILMPI_IO_BENCH_SIZE or 64M)
  *   -b  doubles per block of the strided pattern (default 16: 128 bytes)
  *   -r  repetitions (default 3)
  *   -d  directory for the file (default $TMPDIR or /tmp); removed at the end
+ *   -c  hint cb_nodes (aggregators; default: the library's)
  * Output: "pattern op MB/s" lines. */
 #include <mpi.h>
 #include <stdio.h>
@@ -31,6 +32,8 @@ static long long parse_size(const char *s)
     return v;
 }
 
+static MPI_Info g_info = MPI_INFO_NULL;
+
 static void die(const char *what)
 {
     fprintf(stderr, "io: %s\n", what);
@@ -47,7 +50,7 @@ static void run(const char *name, const char *path, MPI_Datatype ftype, MPI_Offs
     double best_w = 0, best_r = 0;
     for (int rep = 0; rep < reps; rep++) {
         MPI_File fh;
-        if (MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh))
+        if (MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_RDWR, g_info, &fh))
             die("open failed");
         MPI_File_set_view(fh, disp, MPI_DOUBLE, ftype, "native", MPI_INFO_NULL);
         for (long long i = 0; i < n; i++)
@@ -122,13 +125,17 @@ int main(int argc, char **argv)
     g_block = 16;
     const char *dir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
     int opt;
-    while ((opt = getopt(argc, argv, "s:b:r:d:")) != -1) {
+    while ((opt = getopt(argc, argv, "s:b:r:d:c:")) != -1) {
         switch (opt) {
         case 's': size = parse_size(optarg); break;
         case 'b': g_block = atoi(optarg); break;
         case 'r': reps = atoi(optarg); break;
         case 'd': dir = optarg; break;
-        default: die("usage: io [-s SIZE] [-b DOUBLES] [-r REPS] [-d DIR]");
+        case 'c':
+            MPI_Info_create(&g_info);
+            MPI_Info_set(g_info, "cb_nodes", optarg);
+            break;
+        default: die("usage: io [-s SIZE] [-b DOUBLES] [-r REPS] [-d DIR] [-c CB_NODES]");
         }
     }
     char path[4096];
@@ -174,6 +181,8 @@ int main(int argc, char **argv)
     MPI_Type_free(&contig);
     MPI_Type_free(&tile);
     free(buf);
+    if (g_info != MPI_INFO_NULL)
+        MPI_Info_free(&g_info);
     MPI_Finalize();
     return 0;
 }
