@@ -255,6 +255,22 @@ int main(int argc, char **argv)
     CHECK_MPI(MPI_File_close(&fh));
     CHECK(access(path, F_OK) != 0, "delete on close left the file");
     MPI_Barrier(MPI_COMM_WORLD);
+    /* railmpi: a delete-on-close that finds the file gone reports it, and the handle is
+     * closed all the same */
+    char lib[MPI_MAX_LIBRARY_VERSION_STRING];
+    int liblen;
+    MPI_Get_library_version(lib, &liblen);
+    if (strstr(lib, "railmpi")) {
+        CHECK_MPI(MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE,
+                                MPI_INFO_NULL, &fh));
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (rank == 0)
+            unlink(path);
+        MPI_Barrier(MPI_COMM_WORLD);
+        rc = MPI_File_close(&fh);
+        CHECK(err_class(rc) == MPI_ERR_NO_SUCH_FILE && fh == MPI_FILE_NULL, "close of a deleted file: %d", err_class(rc));
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0) {
         CHECK_MPI(MPI_File_open(MPI_COMM_SELF, path, MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL, &fh));
         CHECK_MPI(MPI_File_close(&fh));

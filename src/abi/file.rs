@@ -78,11 +78,13 @@ pub unsafe extern "C" fn PMPI_File_close(fh: *mut MPI_File) -> c_int {
             return mpi_err!(Arg, "NULL file handle pointer");
         }
         let f = handles::file(h)?;
-        f.close(w)?;
+        // The handle goes whatever the outcome (a failed delete-on-close included): the
+        // collective part of closing has run on every process.
+        let r = f.close(w);
         let e = handles::remove_file(h)?;
         let _ = handles::free_comm(e.comm);
         *fh = MPI_FILE_NULL;
-        Ok(())
+        r
     })
 }
 
