@@ -52,6 +52,8 @@ return 1-based indices; the MPI-1 calls MPI_Address, MPI_Type_extent/lb/ub/hvect
 struct take default-INTEGER addresses (converted; overflow is MPI_ERR_ARG).
 MPI-IO: a file handle is MPI_File_c2f's INTEGER (MPI_File_f2c gives the C handle; an
 MPI_File * is converted back after the call); MPI_Offset is INTEGER(KIND=MPI_OFFSET_KIND).
+A file error handler's procedure is passed on (railmpi's C handle holds the INTEGER in its
+first four bytes, so the handler reads its own handle).
 Not bound, by design: the _c (large-count) and MPI_T_ calls, handle conversions (_c2f/_f2c),
 arrays of strings (MPI_Comm_spawn*), generalized requests and data
 representations (their callbacks have Fortran conventions of their own).

@@ -1,11 +1,24 @@
 ! f_io: `use mpi` MPI-IO from Fortran. Each rank owns every nprocs-th block of 4 INTEGERs
 ! (a resized contiguous filetype); collective write through the view, then the whole file
 ! read back independently with MPI_File_read_at, a collective read through the view, the
-! size and the individual pointer checked, and the file deleted on close. The file lives in
+! size and the individual pointer checked, and the file deleted on close. A file error
+! handler written in Fortran gets the file's INTEGER handle and the code. The file lives in
 ! $TMPDIR (or /tmp), named after rank 0's process id.
 ! requires: mpi_file_open_ mpi_file_set_view_ mpi_file_write_all_ mpi_file_read_at_all_ mpi_file_close_
+module f_io_handler
+  implicit none
+  integer :: seen_file = -1, seen_code = -1
+contains
+  subroutine on_error(fh, code)
+    integer :: fh, code
+    seen_file = fh
+    seen_code = code
+  end subroutine on_error
+end module f_io_handler
+
 program f_io
   use mpi
+  use f_io_handler
   implicit none
   integer, parameter :: nb = 4, nblocks = 25
   integer :: ierr, rank, nprocs, fh, contig, tile, i, pid, count, isize, amode
@@ -15,7 +28,8 @@ program f_io
   integer(kind=MPI_OFFSET_KIND) :: disp, off, fsize, pos
   integer(kind=MPI_ADDRESS_KIND) :: lb, extent
   character(len=512) :: dir, path
-  integer :: dirlen, dirstat
+  integer :: dirlen, dirstat, eh, liblen
+  character(len=MPI_MAX_LIBRARY_VERSION_STRING) :: lib
 
   call MPI_Init(ierr)
   call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
@@ -73,6 +87,19 @@ program f_io
   do i = 1, nb * nblocks * nprocs
     call check(whole(i) == i - 1, 'file contents')
   end do
+
+  call MPI_File_create_errhandler(on_error, eh, ierr)
+  call check(ierr == MPI_SUCCESS, 'MPI_File_create_errhandler')
+  call MPI_File_set_errhandler(fh, eh, ierr)
+  call MPI_File_call_errhandler(fh, MPI_ERR_IO, ierr)
+  ! (MPICH 4.0.2 hands a Fortran handler something else than the INTEGER handle)
+  call MPI_Get_library_version(lib, liblen, ierr)
+  if (index(lib, 'railmpi') > 0) then
+    call check(seen_file == fh .and. seen_code == MPI_ERR_IO, 'Fortran file error handler')
+  else
+    call check(seen_code == MPI_ERR_IO, 'Fortran file error handler code')
+  end if
+  call MPI_Errhandler_free(eh, ierr)
 
   call MPI_File_close(fh, ierr)
   call check(ierr == MPI_SUCCESS .and. fh == MPI_FILE_NULL, 'MPI_File_close')

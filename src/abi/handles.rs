@@ -703,18 +703,19 @@ pub static FILES: RwLock<Slab<FileEntry>> = RwLock::new(Slab::new(0));
 pub static FILE_NULL_ERRHANDLER: Mutex<MPI_Errhandler> = Mutex::new(MPI_ERRORS_RETURN);
 
 /// MPI_File values are pointers in MPICH's ABI; ours encode a table slot (the program
-/// never looks behind them). `FILE_BASE + 16 (slot + 1)`; MPI_File_c2f's integer is
-/// `slot + 1`.
-const FILE_BASE: usize = 0x5f11_e000_0000;
+/// never looks behind them): `FILE_TAG` in the high half and MPI_File_c2f's integer,
+/// `slot + 1`, in the low one. An error handler written in Fortran, called with a pointer
+/// to the C handle, reads its first INTEGER and so sees the Fortran handle.
+const FILE_TAG: usize = 0x5f11 << 32;
 
 pub fn file_handle(slot: usize) -> MPI_File {
-    std::ptr::without_provenance_mut(FILE_BASE + 16 * (slot + 1))
+    std::ptr::without_provenance_mut(FILE_TAG | (slot as u32 as usize + 1))
 }
 
 /// The table slot behind a file handle.
 pub fn file_slot(h: MPI_File) -> Option<usize> {
-    let v = (h as usize).checked_sub(FILE_BASE + 16)?;
-    (v % 16 == 0).then_some(v / 16)
+    let v = h as usize;
+    (v >> 32 == FILE_TAG >> 32 && v as u32 != 0).then(|| (v as u32 - 1) as usize)
 }
 
 fn bad_file(h: MPI_File) -> Error {
