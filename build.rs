@@ -8,7 +8,8 @@
 //!    the unit test `abi::consts::tests::header_is_fresh` fails when the two differ.
 //! 3. For every `PMPI_X` found, the cdylib gets `MPI_X` as an exported alias of the same
 //!    code (`--defsym` plus a version script), and the soname `libmpi.so.12`. Tools that
-//!    define `MPI_X` themselves (PMPI interposition) take precedence over the alias.
+//!    define `MPI_X` themselves (PMPI interposition) take precedence over the alias. So do
+//!    the `mpi_f08` entry points `PMPI_X_f08ts` (src/abi/fortran, not in the header).
 
 use std::env;
 use std::fmt::Write as _;
@@ -77,7 +78,8 @@ fn main() {
     bindings.write(&mut raw);
     let raw = String::from_utf8(raw).expect("cbindgen wrote UTF-8");
 
-    let (header, pmpi) = postprocess(&raw);
+    let (header, mut pmpi) = postprocess(&raw);
+    pmpi.extend(fortran_pmpi(&manifest));
     write_if_changed(&out_dir.join("mpi.h"), &header);
 
     println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,{SONAME}");
@@ -99,6 +101,32 @@ fn main() {
             script_path.display()
         );
     }
+}
+
+/// The `PMPI_X` entry points of the `mpi_f08` module (`PMPI_Send_f08ts`, ...), which
+/// cbindgen does not see: their `MPI_X` names are aliases too, as MPI-3.1 section 17.1.5
+/// wants for profiling tools.
+fn fortran_pmpi(manifest: &std::path::Path) -> Vec<String> {
+    let mut out = Vec::new();
+    for file in ["f08_generated.rs", "f08_support.rs"] {
+        let path = manifest.join("src/abi/fortran").join(file);
+        let text =
+            fs::read_to_string(&path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
+        for line in text.lines() {
+            let Some((_, rest)) = line.split_once("extern \"C\" fn PMPI_") else {
+                continue;
+            };
+            if !line.trim_start().starts_with("pub ") {
+                continue;
+            }
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            out.push(format!("PMPI_{name}"));
+        }
+    }
+    out
 }
 
 /// Writes `text` to `path` unless it already holds exactly that.

@@ -2,14 +2,15 @@
 # (`make -f fortran.mk fortran-build`, after `make build`).
 #
 #   fortran-deps   install gfortran (Debian package, as root) when it is missing
-#   fortran-build  on top of `make build`: build/include/mpif.h and build/include/mpi.mod
-#                  (`use mpi`), the build/bin/mpif90 wrapper (with mpifort and mpif77 links), and
+#   fortran-build  on top of `make build`: build/include/mpif.h, build/include/mpi.mod
+#                  (`use mpi`) and build/include/mpi_f08.mod (`use mpi_f08`), the build/bin/mpif90 wrapper (with mpifort and mpif77 links), and
 #                  build/lib/libmpichfort.so.12 and libmpifort.so.12 links to libmpi.so.12, so
 #                  LD_LIBRARY_PATH=build/lib swaps railmpi in for Debian MPICH's Fortran
 #                  library too (libmpi.so.12 exports the mpi_x_ symbols and COMMON blocks)
-#   fortran-gen    regenerate src/abi/fortran/generated.rs and include/mpif.h from include/mpi.h
-#                  (run after `make header`)
-#   fortran-check  fail if those two are stale
+#   fortran-gen    regenerate src/abi/fortran/generated.rs and include/mpif.h (tools/gen_fortran.py),
+#                  include/mpi_f08.f90 and src/abi/fortran/f08_generated.rs (tools/gen_f08.py)
+#                  from include/mpi.h (run after `make header`)
+#   fortran-check  fail if any of those is stale
 #   fortran-tests  run the Fortran cases (c_tests/cases/90_fortran.sh; it builds the programs
 #                  in c_tests/fortran/ with build/bin/mpif90 and with mpif90.mpich)
 
@@ -18,8 +19,9 @@ PYTHON   ?= python3
 # The compiler mpi.mod is built with (a .mod file is specific to the compiler that wrote it).
 GFORTRAN ?= gfortran
 
-# `make deps` installs gfortran with the other Debian packages.
-DEB_PKGS += gfortran
+# `make deps` installs gfortran with the other Debian packages (cmake: the test that CMake's
+# FindMPI finds the Fortran bindings, mpi_f08 included).
+DEB_PKGS += gfortran cmake
 
 .PHONY: fortran-deps fortran-build fortran-gen fortran-check fortran-tests
 
@@ -29,7 +31,8 @@ fortran-deps:
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gfortran >/dev/null; \
 	}
 
-fortran-build: fortran-deps $(BUILD)/include/mpif.h $(BUILD)/include/mpi.mod $(BUILD)/bin/mpif90
+fortran-build: fortran-deps $(BUILD)/include/mpif.h $(BUILD)/include/mpi.mod \
+		$(BUILD)/include/mpi_f08.mod $(BUILD)/bin/mpif90
 	@test -e $(BUILD)/lib/libmpi.so.12 || { echo "fortran-build: run 'make build' first" >&2; exit 1; }
 	@for l in libmpichfort.so.12 libmpichfort.so libmpifort.so.12 libmpifort.so; do \
 	    ln -sf libmpi.so.12 $(BUILD)/lib/$$l; \
@@ -47,6 +50,13 @@ $(BUILD)/include/mpi.mod: include/mpi_module.f90 include/mpif.h | fortran-deps
 	@mkdir -p $(BUILD)/include
 	$(GFORTRAN) -fsyntax-only -Iinclude -J$(BUILD)/include $<
 
+# mpi_f08: interfaces only (procedures bind to libmpi's entry points, special variables to its
+# storage), so again no object file. -Wno-c-binding-type: MPI's f08 interfaces use default
+# INTEGER and LOGICAL, which gfortran warns may not be interoperable (they are int there).
+$(BUILD)/include/mpi_f08.mod: include/mpi_f08.f90 | fortran-deps
+	@mkdir -p $(BUILD)/include
+	$(GFORTRAN) -fsyntax-only -Wno-c-binding-type -J$(BUILD)/include $<
+
 # The C wrapper, for FC (RAILMPI_FC, default gfortran); gfortran 10 and later reject calls
 # of one implicit-interface routine with different buffer types unless told otherwise.
 $(BUILD)/bin/mpif90: tools/mpicc.in fortran.mk
@@ -60,9 +70,11 @@ case "$$($$cc --version 2>/dev/null | head -n 1)" in *"GNU Fortran"*) [ "$$($$cc
 
 fortran-gen:
 	$(PYTHON) tools/gen_fortran.py
+	$(PYTHON) tools/gen_f08.py
 
 fortran-check:
 	$(PYTHON) tools/gen_fortran.py --check
+	$(PYTHON) tools/gen_f08.py --check
 
 fortran-tests: fortran-build
 	bash c_tests/harness.sh $(BUILD) 90_fortran

@@ -5,6 +5,20 @@
 #
 #   fortran.generated_fresh      tools/gen_fortran.py --check: src/abi/fortran/generated.rs
 #                                and include/mpif.h match include/mpi.h
+#   fortran.f08_generated_fresh  tools/gen_f08.py --check: include/mpi_f08.f90 and
+#                                src/abi/fortran/f08_generated.rs match include/mpi.h
+#   fortran.f08_noncontig_fatal  c_tests/fortran/fatal/f08_noncontig: a noncontiguous section
+#                                as an mpi_f08 nonblocking call's buffer ends the job
+#                                (MPI_ERRORS_ARE_FATAL) with MPI_ERR_BUFFER's reason, naming
+#                                the call
+#   fortran.f08_calls[_mpich]    every generic procedure of include/mpi_f08.f90 called with
+#                                arguments of the types its interface declares, positionally
+#                                and by keyword (c_tests/tools/f08_calls.py), compiles with
+#                                railmpi's mpi_f08 and with MPICH's (-std=f2018): the
+#                                interfaces are MPI's
+#   fortran.cmake_f08            CMake's find_package(MPI COMPONENTS Fortran), given
+#                                $BUILD/bin/mpif90, reports MPI_Fortran_HAVE_F08_MODULE and
+#                                builds c_tests/fortran/cmake (`use mpi_f08`), which runs
 #   fortran.mpif_vs_mpich        every constant MPICH's mpif.h also has, has MPICH's value
 #                                (MPI_VERSION/MPI_SUBVERSION aside), compiled by gfortran
 #   fortran.symbols              every mpi_x_ in libmpi.so.12 has its pmpi_x_
@@ -12,7 +26,14 @@
 #   fortran.NAME.nN              under $MPIEXEC -n N
 #   fortran.swapin.HOW.NAME      the MPICH-built program on railmpi under Hydra, swapped in by
 #                                LD_LIBRARY_PATH=$LIB ($LIB/libmpichfort.so.12 and
-#                                libmpich.so.12 are links to libmpi.so.12) or LD_PRELOAD
+#                                libmpich.so.12 are links to libmpi.so.12) or LD_PRELOAD;
+#                                not the f08_* programs: MPICH's mpi_f08 procedures are
+#                                Fortran code in its libmpifort, which railmpi replaces, so
+#                                those are only built with mpif90.mpich (their interfaces
+#                                must accept the same programs). Run on MPICH (--mpich),
+#                                f08_pt2pt and f08_coll fail: Debian 12's MPICH 4.0 mpi_f08
+#                                returns a 0-based MPI_Waitany index and crashes on
+#                                MPI_IN_PLACE in MPI_Reduce.
 # A program whose first lines say `! requires: SYMBOL...` is left out (SKIP) while railmpi's
 # library lacks one of those Fortran symbols (functions other engineers are still adding).
 # With --mpich (CT_IMPL=mpich) the programs are built with mpif90.mpich and run under
@@ -62,6 +83,43 @@ EOF
     return $rc
 }
 
+# f_f08_calls FC MPI_F08_F90: the calls of every mpi_f08 procedure, positional and by keyword,
+# compile with FC, as standard Fortran 2018 (no GNU extension in the interfaces).
+f_f08_calls() {
+    local fc=$1 src=$2 tmp rc=0 how
+    tmp=$(mktemp -d) || return 1
+    for how in positional --keywords; do
+        python3 "$F_CT_DIR/tools/f08_calls.py" "$src" $how >"$tmp/calls.f90" || rc=1
+        echo "$how: $(grep -c '^ *\(call\|r[0-9]* =\) ' "$tmp/calls.f90") calls"
+        (cd "$tmp" && "$fc" -std=f2018 -fsyntax-only calls.f90) || rc=1
+    done
+    rm -rf "$tmp"
+    return $rc
+}
+
+# f_cmake_f08 BUILD MPIEXEC: FindMPI with our mpif90 finds mpi_f08; the program it builds runs.
+f_cmake_f08() {
+    local build=$1 mpiexec=$2 tmp rc=0 out
+    tmp=$(mktemp -d) || return 1
+    if cmake -S "$F_CT_DIR/fortran/cmake" -B "$tmp" -DMPI_Fortran_COMPILER="$build/bin/mpif90" \
+        >"$tmp/configure.log" 2>&1; then
+        grep 'f08check:' "$tmp/configure.log"
+        if cmake --build "$tmp" >"$tmp/build.log" 2>&1; then
+            out=$(timeout 30 "$mpiexec" -n 3 "$tmp/f08hello" 2>&1) || rc=1
+            echo "$out"
+            [ "$out" = "ok f08hello 6" ] || rc=1
+        else
+            cat "$tmp/build.log" >&2
+            rc=1
+        fi
+    else
+        cat "$tmp/configure.log" >&2
+        rc=1
+    fi
+    rm -rf "$tmp"
+    return $rc
+}
+
 # f_symbols LIBMPI: every exported mpi_x_ has a pmpi_x_, and the main calls are there.
 f_symbols() {
     local syms missing
@@ -80,7 +138,8 @@ f_symbols() {
     fi
 }
 
-export -f f_mpif_constants f_symbols
+export -f f_mpif_constants f_symbols f_cmake_f08 f_f08_calls
+export F_CT_DIR
 
 # Names of the programs, and what each requires.
 f_progs() {
@@ -95,7 +154,9 @@ f_requires() {
 
 if [ "$CT_IMPL" = railmpi ]; then
     run_case fortran.generated_fresh 0 python3 "$F_ROOT/tools/gen_fortran.py" --check
-    if [ ! -x "$BUILD/bin/mpif90" ] || [ ! -e "$BUILD/include/mpi.mod" ]; then
+    run_case fortran.f08_generated_fresh 0 python3 "$F_ROOT/tools/gen_f08.py" --check
+    if [ ! -x "$BUILD/bin/mpif90" ] || [ ! -e "$BUILD/include/mpi.mod" ] ||
+        [ ! -e "$BUILD/include/mpi_f08.mod" ]; then
         # Not built by the Makefile yet: build the Fortran parts here (needs `make build`).
         run_case fortran.build_support 0 make --no-print-directory -C "$F_ROOT" -f fortran.mk \
             fortran-build BUILD="$BUILD"
@@ -103,11 +164,32 @@ if [ "$CT_IMPL" = railmpi ]; then
     run_case fortran.mpif_vs_mpich 0 \
         bash -c 'f_mpif_constants "$@"' _ "$BUILD/include" "$F_MPICH_INC"
     run_case fortran.symbols 0 bash -c 'f_symbols "$@"' _ "$LIB/libmpi.so.12"
+    run_case fortran.f08_calls 0 \
+        bash -c 'f_f08_calls "$@"' _ "$BUILD/bin/mpif90" "$F_ROOT/include/mpi_f08.f90"
+    if command -v "$F_MPICH_FC" >/dev/null 2>&1; then
+        run_case fortran.f08_calls_mpich 0 \
+            bash -c 'f_f08_calls "$@"' _ "$F_MPICH_FC" "$F_ROOT/include/mpi_f08.f90"
+    else
+        skip_case fortran.f08_calls_mpich "$F_MPICH_FC not found (Debian package libmpich-dev)"
+    fi
+    mkdir -p "$BUILD/f_tests"
+    run_case fortran.build.f08_noncontig 0 "$BUILD/bin/mpif90" -o "$BUILD/f_tests/f08_noncontig" \
+        "$F_CT_DIR/fortran/fatal/f08_noncontig.f90"
+    CASE_EXPECT='fatal error in MPI_Ibcast: .*noncontiguous array section' \
+        CASE_FORBID='MPI_Ibcast returned' \
+        run_case fortran.f08_noncontig_fatal nonzero $MPIEXEC -n 2 "$BUILD/f_tests/f08_noncontig"
+    if command -v cmake >/dev/null 2>&1; then
+        CASE_TIMEOUT=120 run_case fortran.cmake_f08 0 \
+            bash -c 'f_cmake_f08 "$@"' _ "$BUILD" "$MPIEXEC"
+    else
+        skip_case fortran.cmake_f08 "no cmake (Debian package cmake; make deps installs it)"
+    fi
     F_FC=$BUILD/bin/mpif90
     F_OUT=$BUILD/f_tests
     F_SYMS=$(nm -D --defined-only "$LIB/libmpi.so.12" 2>/dev/null | awk '{ print $3 }')
 else
     skip_case fortran.generated_fresh "checks railmpi's sources"
+    skip_case fortran.f08_generated_fresh "checks railmpi's sources"
     F_FC=$F_MPICH_FC
     F_OUT=$BUILD/f_tests
     F_SYMS=
@@ -136,7 +218,7 @@ while IFS= read -r src; do
     if [ "$CT_IMPL" = railmpi ] && command -v "$F_MPICH_FC" >/dev/null 2>&1; then
         mkdir -p "$F_OUT_MPICH"
         run_case "fortran.build_mpich.$name" 0 "$F_MPICH_FC" -O2 -g -o "$F_OUT_MPICH/$name" "$src"
-        [ -x "$F_OUT_MPICH/$name" ] && F_SWAP+=("$name")
+        case $name in f08_*) ;; *) [ -x "$F_OUT_MPICH/$name" ] && F_SWAP+=("$name") ;; esac
     fi
 done < <(f_progs)
 

@@ -144,14 +144,16 @@ pub unsafe fn start_recv(spec: &PersistentSpec, comm_h: MPI_Comm) -> Result<Star
         Source::Null => return Ok(Started::Done { proc_null: true }),
         s => s.as_option(),
     };
+    let owner = handles::comm_owner(comm_h);
+    if ty.is_contiguous() {
+        let len = args::bytes(count, &ty)?;
+        let ptr = spec.buf as *mut u8;
+        return Ok(Started::Pending(
+            w.irecv_contig(&comm, src, tag, ptr, len, owner),
+        ));
+    }
     let data = msg_buf(spec.buf as *const c_void, count, &ty)?;
-    Ok(Started::Pending(w.irecv(
-        &comm,
-        src,
-        tag,
-        data,
-        handles::comm_owner(comm_h),
-    )))
+    Ok(Started::Pending(w.irecv(&comm, src, tag, data, owner)))
 }
 
 /// The request handle for a started operation.

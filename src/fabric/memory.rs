@@ -3,6 +3,8 @@
 //! `ibv_reg_mr`). The registration layer above (cache, accounting, invalidation) calls a
 //! rail's domain; the domain only pins, keys and prefetches.
 
+/// The copy the rails move small payloads with, for the layers above that copy messages.
+pub use crate::sys::copy::copy_disjoint;
 pub use crate::sys::vmem::Access;
 use std::io;
 

@@ -159,7 +159,27 @@ impl MsgBuf {
     ///
     /// # Safety
     /// The buffer must be writable (the receive's contract).
+    #[inline(always)]
     pub unsafe fn scatter(&mut self, offset: usize, bytes: &[u8]) {
+        // The common case inline: one contiguous buffer the bytes fit in.
+        if let MsgBuf::Contig { ptr, len } = *self {
+            if offset <= len && bytes.len() <= len - offset {
+                // SAFETY: [offset, offset + bytes.len()) lies in the buffer, writable
+                // (caller's contract); `bytes` is ours, not the application's buffer.
+                unsafe { copy_run(bytes.as_ptr(), ptr.add(offset), bytes.len()) };
+                return;
+            }
+        }
+        // SAFETY: the caller's contract.
+        unsafe { self.scatter_pieces(offset, bytes) }
+    }
+
+    /// `scatter` through `pieces` (runs, or bytes past a contiguous buffer's end).
+    ///
+    /// # Safety
+    /// As for `scatter`.
+    #[inline(never)]
+    unsafe fn scatter_pieces(&mut self, offset: usize, bytes: &[u8]) {
         let mut src = bytes.as_ptr();
         self.pieces(offset, bytes.len(), |a, l| {
             // SAFETY: (a, l) lies in the receive buffer (caller); `src` walks `bytes`, and
@@ -184,21 +204,15 @@ impl MsgBuf {
 }
 
 /// Copy one run. Runs of a basic type's size are common in strided data (a column of
-/// doubles): a single unaligned load and store beats a call to `memcpy` for them.
+/// doubles), and tiny messages are common: loads and stores inline beat a call to
+/// `memcpy` for them.
 ///
 /// # Safety
 /// `src` readable and `dst` writable for `len` bytes, not overlapping.
 #[inline(always)]
 unsafe fn copy_run(src: *const u8, dst: *mut u8, len: usize) {
-    // SAFETY: the caller's contract; unaligned accesses of exactly `len` bytes.
-    unsafe {
-        match len {
-            4 => (dst as *mut u32).write_unaligned((src as *const u32).read_unaligned()),
-            8 => (dst as *mut u64).write_unaligned((src as *const u64).read_unaligned()),
-            16 => (dst as *mut u128).write_unaligned((src as *const u128).read_unaligned()),
-            _ => std::ptr::copy_nonoverlapping(src, dst, len),
-        }
-    }
+    // SAFETY: the caller's contract.
+    unsafe { crate::fabric::memory::copy_disjoint(src, dst, len) }
 }
 
 /// Why a peer's run table was refused.

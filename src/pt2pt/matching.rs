@@ -4,8 +4,6 @@
 //! Both queues are FIFO and searched front to back, so the first posted receive that fits
 //! takes the earliest arrived message that fits, as MPI requires.
 
-use std::collections::VecDeque;
-
 /// What a receive (or probe) asks for; `None` is a wildcard.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Pattern {
@@ -33,8 +31,8 @@ impl Pattern {
 
 /// Posted receives (`R` identifies the request) and unexpected messages (`U` holds them).
 pub struct MatchQueues<R, U> {
-    posted: VecDeque<(Pattern, R)>,
-    unexpected: VecDeque<(Envelope, U)>,
+    posted: Fifo<(Pattern, R)>,
+    unexpected: Fifo<(Envelope, U)>,
 }
 
 impl<R: PartialEq + Copy, U> Default for MatchQueues<R, U> {
@@ -46,18 +44,35 @@ impl<R: PartialEq + Copy, U> Default for MatchQueues<R, U> {
 impl<R: PartialEq + Copy, U> MatchQueues<R, U> {
     pub fn new() -> Self {
         Self {
-            posted: VecDeque::new(),
-            unexpected: VecDeque::new(),
+            posted: Fifo::default(),
+            unexpected: Fifo::default(),
         }
     }
 
     /// A receive is posted: take the earliest unexpected message it matches, or queue it.
+    /// Inlined: a pattern passed through memory is read back with wider loads than it was
+    /// written with, a store-forwarding stall on every posted receive.
+    #[inline(always)]
     pub fn post(&mut self, pat: Pattern, req: R) -> Option<(Envelope, U)> {
-        if let Some(m) = self.take_unexpected(&pat) {
-            return Some(m);
+        if !self.unexpected.is_empty() {
+            if let Some(m) = self.take_unexpected(&pat) {
+                return Some(m);
+            }
         }
         self.posted.push_back((pat, req));
         None
+    }
+
+    /// Whether any unexpected message waits.
+    #[inline(always)]
+    pub fn has_unexpected(&self) -> bool {
+        !self.unexpected.is_empty()
+    }
+
+    /// Queue a posted receive that matched no unexpected message (see `post`).
+    #[inline(always)]
+    pub fn push_posted(&mut self, pat: Pattern, req: R) {
+        self.posted.push_back((pat, req));
     }
 
     /// Remove and return the earliest unexpected message matching `pat` (matched probe).
@@ -107,16 +122,95 @@ impl<R: PartialEq + Copy, U> MatchQueues<R, U> {
     }
 }
 
-/// Remove and return the first entry that satisfies `hit`. The front is by far the common
-/// case (a message matches the oldest receive), so it is tried before the general search:
-/// `VecDeque`'s iterator and `remove` pay for their wrap-around arithmetic even there.
-#[inline]
-fn take_first<T>(q: &mut VecDeque<T>, mut hit: impl FnMut(&T) -> bool) -> Option<T> {
-    if hit(q.front()?) {
-        return q.pop_front();
+/// A FIFO queue: a vector with a moving front. Unlike `VecDeque`, whose `push_back` is
+/// not inlined and so takes the entry through memory (read back with wider loads than it
+/// was written with, a store-forwarding stall on every posted receive), a push here is
+/// `Vec::push`, inlined. The consumed front is dropped when it outgrows the live part.
+struct Fifo<T> {
+    items: Vec<T>,
+    head: usize,
+}
+
+impl<T> Default for Fifo<T> {
+    fn default() -> Self {
+        Fifo {
+            items: Vec::new(),
+            head: 0,
+        }
     }
-    let i = q.iter().position(hit)?;
-    q.remove(i)
+}
+
+impl<T> Fifo<T> {
+    #[inline(always)]
+    fn push_back(&mut self, t: T) {
+        self.items.push(t);
+    }
+
+    fn len(&self) -> usize {
+        self.items.len() - self.head
+    }
+
+    fn is_empty(&self) -> bool {
+        self.head == self.items.len()
+    }
+
+    fn iter(&self) -> std::slice::Iter<'_, T> {
+        self.items[self.head..].iter()
+    }
+
+    fn iter_mut(&mut self) -> std::slice::IterMut<'_, T> {
+        self.items[self.head..].iter_mut()
+    }
+
+    /// Remove the entry at position `i` (from the front).
+    fn remove(&mut self, i: usize) -> T {
+        let at = self.head + i;
+        if i > 0 {
+            return self.items.remove(at);
+        }
+        // SAFETY: `at` < len (i < self.len()); the slot is read once and then counted as
+        // consumed (below `head`), never read or dropped again: the prefix below `head`
+        // is logically uninitialised, which `compact` and `Drop` respect.
+        let t = unsafe { std::ptr::read(&self.items[at]) };
+        self.head += 1;
+        if self.head == self.items.len() {
+            // SAFETY: every entry is consumed; none may be dropped again.
+            unsafe { self.items.set_len(0) };
+            self.head = 0;
+        } else if self.head >= 32 && self.head * 2 >= self.items.len() {
+            self.compact();
+        }
+        t
+    }
+
+    /// Move the live entries to the start of the vector.
+    fn compact(&mut self) {
+        let live = self.len();
+        // SAFETY: [head, len) are the live entries, moved (not copied) down to [0, live);
+        // the consumed prefix holds nothing to drop; set_len(live) then covers exactly
+        // the moved entries.
+        unsafe {
+            let base = self.items.as_mut_ptr();
+            std::ptr::copy(base.add(self.head), base, live);
+            self.items.set_len(live);
+        }
+        self.head = 0;
+    }
+}
+
+impl<T> Drop for Fifo<T> {
+    fn drop(&mut self) {
+        // The consumed prefix was moved out already: drop only the live entries.
+        self.compact();
+    }
+}
+
+/// Remove and return the first entry that satisfies `hit`. The front is by far the common
+/// case (a message matches the oldest receive), so it is tried before the general search.
+#[inline]
+fn take_first<T>(q: &mut Fifo<T>, mut hit: impl FnMut(&T) -> bool) -> Option<T> {
+    let i = q.iter().position(&mut hit)?;
+    Some(q.remove(i))
 }
 
 #[cfg(test)]
@@ -128,6 +222,43 @@ mod tests {
     }
     fn pat(src: Option<i32>, tag: Option<i32>) -> Pattern {
         Pattern { ctx: 0, src, tag }
+    }
+
+    #[test]
+    fn fifo_keeps_order_and_drops_each_entry_once() {
+        use std::rc::Rc;
+        let token = Rc::new(());
+        let mut q: Fifo<(u32, Rc<()>)> = Fifo::default();
+        let mut model: std::collections::VecDeque<u32> = Default::default();
+        let mut next = 0u32;
+        // Pushes, front removals (through the compaction threshold) and middle removals.
+        for round in 0..400u32 {
+            for _ in 0..3 {
+                q.push_back((next, token.clone()));
+                model.push_back(next);
+                next += 1;
+            }
+            let i = if round % 5 == 0 { model.len() / 2 } else { 0 };
+            assert_eq!(q.remove(i).0, model.remove(i).unwrap());
+            if round % 2 == 0 {
+                assert_eq!(q.remove(0).0, model.pop_front().unwrap());
+            }
+            assert!(q.iter().map(|e| e.0).eq(model.iter().copied()));
+            assert_eq!(Rc::strong_count(&token), 1 + model.len());
+        }
+        while !q.is_empty() {
+            assert_eq!(q.remove(0).0, model.pop_front().unwrap());
+        }
+        assert_eq!(Rc::strong_count(&token), 1);
+        q.push_back((1, token.clone()));
+        q.push_back((2, token.clone()));
+        q.remove(0);
+        drop(q);
+        assert_eq!(
+            Rc::strong_count(&token),
+            1,
+            "a dropped queue drops its live entries"
+        );
     }
 
     #[test]

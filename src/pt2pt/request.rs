@@ -138,9 +138,31 @@ pub struct Bounce {
     pub unpack_to: Option<MsgBuf>,
 }
 
+/// A slot keeps its `Request` when the request is removed (`live` says whether it holds
+/// one): a receive is then posted by storing its fields in place, where building a
+/// `Request` and moving it in read back freshly written narrow fields with wide loads,
+/// a store-forwarding stall on every posted receive.
 struct Slot {
     gen: u32,
-    req: Option<Request>,
+    live: bool,
+    req: Request,
+}
+
+impl Request {
+    /// What a slot holds when no request is live in it: no buffers, nothing registered.
+    fn vacant() -> Self {
+        Request {
+            kind: Kind::Recv(RecvState::Posted),
+            done: false,
+            freed: false,
+            status: Status::default(),
+            data: MsgBuf::contig(std::ptr::null(), 0),
+            owner: Owner::NONE,
+            bounce: None,
+            reg: None,
+            table_reg: None,
+        }
+    }
 }
 
 #[derive(Default)]
@@ -150,50 +172,93 @@ pub struct Slab {
 }
 
 impl Slab {
-    pub fn insert(&mut self, req: Request) -> ReqId {
+    /// A free slot, its generation advanced and marked live.
+    #[inline(always)]
+    fn claim(&mut self) -> (ReqId, &mut Request) {
         let idx = match self.free.pop() {
             Some(i) => i,
             None => {
-                self.slots.push(Slot { gen: 0, req: None });
+                self.slots.push(Slot {
+                    gen: 0,
+                    live: false,
+                    req: Request::vacant(),
+                });
                 (self.slots.len() - 1) as u32
             }
         };
         let slot = &mut self.slots[idx as usize];
         slot.gen = slot.gen.wrapping_add(1).max(1);
-        slot.req = Some(req);
-        ((slot.gen as u64) << 32) | idx as u64
+        slot.live = true;
+        (((slot.gen as u64) << 32) | idx as u64, &mut slot.req)
+    }
+
+    pub fn insert(&mut self, req: Request) -> ReqId {
+        let (id, slot) = self.claim();
+        *slot = req;
+        id
+    }
+
+    /// Insert a posted receive into contiguous memory `[ptr, ptr + len)`, field by field.
+    #[inline(always)]
+    pub fn insert_posted_recv(&mut self, ptr: *mut u8, len: usize, owner: Owner) -> ReqId {
+        let (id, r) = self.claim();
+        // A vacant request holds nothing to drop (see `remove`), so these are plain stores.
+        debug_assert!(r.bounce.is_none() && r.reg.is_none() && r.table_reg.is_none());
+        r.kind = Kind::Recv(RecvState::Posted);
+        r.done = false;
+        r.freed = false;
+        r.status = Status::default();
+        if let MsgBuf::Contig { ptr: p, len: l } = &mut r.data {
+            *p = ptr;
+            *l = len;
+        } else {
+            r.data = MsgBuf::Contig { ptr, len };
+        }
+        r.owner = owner;
+        id
     }
 
     /// The id of the request now in `slot`, if any.
     pub fn id_at(&self, slot: u32) -> Option<ReqId> {
         let s = self.slots.get(slot as usize)?;
-        s.req.as_ref().map(|_| ((s.gen as u64) << 32) | slot as u64)
+        s.live.then_some(((s.gen as u64) << 32) | slot as u64)
     }
 
     pub fn get(&self, id: ReqId) -> Option<&Request> {
         let slot = self.slots.get((id & 0xffff_ffff) as usize)?;
-        if slot.gen as u64 != id >> 32 {
+        if slot.gen as u64 != id >> 32 || !slot.live {
             return None;
         }
-        slot.req.as_ref()
+        Some(&slot.req)
     }
 
     pub fn get_mut(&mut self, id: ReqId) -> Option<&mut Request> {
         let slot = self.slots.get_mut((id & 0xffff_ffff) as usize)?;
-        if slot.gen as u64 != id >> 32 {
+        if slot.gen as u64 != id >> 32 || !slot.live {
             return None;
         }
-        slot.req.as_mut()
+        Some(&mut slot.req)
     }
 
-    pub fn remove(&mut self, id: ReqId) -> Option<Request> {
+    /// Remove a request: its status and owner. What it holds (a run table, a bounce
+    /// buffer, registrations) is released now. Inlined: its answer goes back in registers.
+    #[inline(always)]
+    pub fn remove(&mut self, id: ReqId) -> Option<(Status, Owner)> {
         let idx = (id & 0xffff_ffff) as usize;
         let slot = self.slots.get_mut(idx)?;
-        if slot.gen as u64 != id >> 32 || slot.req.is_none() {
+        if slot.gen as u64 != id >> 32 || !slot.live {
             return None;
         }
+        slot.live = false;
         self.free.push(idx as u32);
-        slot.req.take()
+        let r = &mut slot.req;
+        r.bounce = None;
+        r.reg = None;
+        r.table_reg = None;
+        if matches!(r.data, MsgBuf::Runs { .. }) {
+            r.data = MsgBuf::contig(std::ptr::null(), 0);
+        }
+        Some((r.status, r.owner))
     }
 
     pub fn live(&self) -> usize {
@@ -206,17 +271,35 @@ mod tests {
     use super::*;
 
     fn req() -> Request {
-        Request {
-            kind: Kind::Recv(RecvState::Posted),
-            done: false,
-            freed: false,
-            status: Status::default(),
-            data: MsgBuf::contig(std::ptr::null(), 0),
-            owner: Owner::NONE,
-            bounce: None,
-            reg: None,
-            table_reg: None,
-        }
+        Request::vacant()
+    }
+
+    #[test]
+    fn posted_receive_reuses_a_vacant_slot_in_place() {
+        let mut s = Slab::default();
+        let mut buf = [0u8; 8];
+        let a = s.insert(Request {
+            data: MsgBuf::from_runs(buf.as_ptr(), [(0isize, 2usize), (4, 2)].into_iter()),
+            status: Status::received(3, 4, 5, true),
+            owner: Owner(9),
+            done: true,
+            ..req()
+        });
+        assert!(matches!(s.get(a).unwrap().data, MsgBuf::Runs { .. }));
+        let (st, owner) = s.remove(a).unwrap();
+        assert_eq!(
+            (st.source, st.tag, st.count, st.truncated(), owner),
+            (3, 4, 5, true, Owner(9))
+        );
+        let b = s.insert_posted_recv(buf.as_mut_ptr(), 8, Owner(7));
+        assert_eq!(a & 0xffff_ffff, b & 0xffff_ffff, "slot reused");
+        assert!(s.get(a).is_none());
+        let r = s.get(b).unwrap();
+        assert!(!r.done && !r.freed && r.owner == Owner(7) && r.status == Status::default());
+        assert!(matches!(r.kind, Kind::Recv(RecvState::Posted)));
+        assert!(matches!(r.data, MsgBuf::Contig { ptr, len: 8 } if ptr == buf.as_mut_ptr()));
+        assert_eq!(s.remove(b).map(|(_, o)| o), Some(Owner(7)));
+        assert!(s.remove(b).is_none() && s.id_at((b & 0xffff_ffff) as u32).is_none());
     }
 
     #[test]

@@ -229,6 +229,38 @@ impl DerefMut for StateGuard<'_> {
     }
 }
 
+/// Exclusive access to the progress state (see `Progress::lock`); wakes sleeping threads
+/// when dropped if requests completed meanwhile.
+pub struct Locked<'a> {
+    guard: StateGuard<'a>,
+    before: u64,
+    progress: &'a Progress,
+}
+
+impl Deref for Locked<'_> {
+    type Target = ProgressState;
+    #[inline(always)]
+    fn deref(&self) -> &ProgressState {
+        &self.guard
+    }
+}
+
+impl DerefMut for Locked<'_> {
+    #[inline(always)]
+    fn deref_mut(&mut self) -> &mut ProgressState {
+        &mut self.guard
+    }
+}
+
+impl Drop for Locked<'_> {
+    #[inline(always)]
+    fn drop(&mut self) {
+        if self.progress.state.threaded && self.guard.p2p.completions != self.before {
+            self.progress.doorbell.ring();
+        }
+    }
+}
+
 pub struct Progress {
     state: StateCell,
     doorbell: Doorbell,
@@ -268,13 +300,21 @@ impl Progress {
     /// Run `f` on the progress state without polling first.
     #[inline]
     pub fn locked<T>(&self, f: impl FnOnce(&mut ProgressState) -> T) -> T {
-        let mut e = self.state.lock();
-        let before = e.p2p.completions;
-        let t = f(&mut e);
-        if self.state.threaded && e.p2p.completions != before {
-            self.doorbell.ring();
+        f(&mut self.lock())
+    }
+
+    /// The progress state, without polling first, as a guard (what `locked` does, for a
+    /// hot path whose arguments should reach the engine in registers: a closure stores
+    /// what it captures and reads it back, with wider loads that stall store forwarding).
+    #[inline(always)]
+    pub fn lock(&self) -> Locked<'_> {
+        let guard = self.state.lock();
+        let before = guard.p2p.completions;
+        Locked {
+            guard,
+            before,
+            progress: self,
         }
-        t
     }
 
     #[inline]

@@ -438,6 +438,26 @@ impl World {
         self.progress.locked(|e| e.p2p.recv_owned(pat, buf, owner))
     }
 
+    /// `irecv` into contiguous memory `[ptr, ptr + len)`: the message-rate path, whose
+    /// arguments reach the engine's request slot in registers (see `Slab::insert_posted_recv`).
+    ///
+    /// # Safety
+    /// As for `irecv`.
+    #[inline(always)]
+    pub unsafe fn irecv_contig(
+        &self,
+        comm: &Communicator,
+        src: Option<usize>,
+        tag: Option<i32>,
+        ptr: *mut u8,
+        len: usize,
+        owner: Owner,
+    ) -> ReqId {
+        let src = src.map(|s| s as i32);
+        let p2p = &mut self.progress.lock().p2p;
+        p2p.recv_contig(comm.ctx, src, tag, ptr, len, owner)
+    }
+
     /// The engine request now in `slot` (an ABI handle's index).
     pub fn slot_id(&self, slot: u32) -> Option<ReqId> {
         self.progress.locked(|e| e.p2p.slot_id(slot))
@@ -454,14 +474,17 @@ impl World {
 
     /// `wait_owned` for the request now in engine slot `slot` (a C handle's index): found
     /// and waited for under one lock per round, or None when the slot holds no request.
+    ///
+    /// The first look (a request that completed earlier, the common case) is inlined into
+    /// the caller, so the status reaches it in registers: returned through memory, it was
+    /// read back with wider loads than it was written with, a store-forwarding stall on
+    /// every completion.
+    #[inline(always)]
     pub fn wait_slot(&self, slot: u32) -> Option<(Status, Owner)> {
-        self.progress.wait(
-            |e| match e.p2p.slot_id(slot).map(|req| e.p2p.take_done(req)) {
-                None | Some(Taken::Gone) => Some(None),
-                Some(Taken::Pending) => None,
-                Some(Taken::Done(st, owner)) => Some(Some((st, owner))),
-            },
-        )
+        if let Some(t) = slot_ready(&mut self.progress.lock(), slot) {
+            return t;
+        }
+        self.progress.wait(|e| slot_ready(e, slot))
     }
 
     /// Test a request: its status and owner (and the request freed) if complete.
@@ -793,6 +816,17 @@ impl World {
             self.wait(req);
         }
         check_coll_size(&st, cap)
+    }
+}
+
+/// `World::wait_slot`'s test: None while the request in `slot` is pending; then its status
+/// and owner (None: no request there).
+#[inline(always)]
+fn slot_ready(e: &mut ProgressState, slot: u32) -> Option<Option<(Status, Owner)>> {
+    match e.p2p.slot_id(slot).map(|req| e.p2p.take_done(req)) {
+        None | Some(Taken::Gone) => Some(None),
+        Some(Taken::Pending) => None,
+        Some(Taken::Done(st, owner)) => Some(Some((st, owner))),
     }
 }
 

@@ -8,6 +8,54 @@
 /// from 5.4 to 7.7 GB/s; at 1 MiB a destination still in cache is faster kept there).
 pub const NON_TEMPORAL_MIN: usize = 2 << 20;
 
+/// Copy `n` bytes between disjoint ranges, up to 32 bytes inline: a call to `memcpy` for
+/// a tiny message's payload or header cost a sixth of a sender's time at high message
+/// rates. Sizes the compiler cannot see go through two (possibly overlapping) loads and
+/// stores of the largest width that fits.
+///
+/// # Safety
+/// `src` is readable and `dst` writable for `n` bytes; the ranges do not overlap.
+#[inline(always)]
+pub unsafe fn copy_disjoint(src: *const u8, dst: *mut u8, n: usize) {
+    // SAFETY: every access below lies in [0, n) of both ranges (caller's contract);
+    // unaligned reads and writes.
+    unsafe {
+        match n {
+            0 => {}
+            1..=3 => {
+                *dst = *src;
+                *dst.add(n / 2) = *src.add(n / 2);
+                *dst.add(n - 1) = *src.add(n - 1);
+            }
+            4..=7 => {
+                let (a, b) = (
+                    (src as *const u32).read_unaligned(),
+                    (src.add(n - 4) as *const u32).read_unaligned(),
+                );
+                (dst as *mut u32).write_unaligned(a);
+                (dst.add(n - 4) as *mut u32).write_unaligned(b);
+            }
+            8..=16 => {
+                let (a, b) = (
+                    (src as *const u64).read_unaligned(),
+                    (src.add(n - 8) as *const u64).read_unaligned(),
+                );
+                (dst as *mut u64).write_unaligned(a);
+                (dst.add(n - 8) as *mut u64).write_unaligned(b);
+            }
+            17..=32 => {
+                let (a, b) = (
+                    (src as *const u128).read_unaligned(),
+                    (src.add(n - 16) as *const u128).read_unaligned(),
+                );
+                (dst as *mut u128).write_unaligned(a);
+                (dst.add(n - 16) as *mut u128).write_unaligned(b);
+            }
+            _ => std::ptr::copy_nonoverlapping(src, dst, n),
+        }
+    }
+}
+
 /// Copy `n` bytes from `src` to `dst` (the ranges may overlap).
 ///
 /// # Safety
@@ -55,6 +103,26 @@ unsafe fn copy_streaming(src: *const u8, dst: *mut u8, n: usize) {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn copy_disjoint_every_small_size() {
+        let src: Vec<u8> = (0..80u8)
+            .map(|i| i.wrapping_mul(37).wrapping_add(1))
+            .collect();
+        for n in 0..=64 {
+            for off in 0..3 {
+                let mut dst = vec![0xeeu8; 80];
+                // SAFETY: off + n <= 67 < 80 for both vectors, which are distinct.
+                unsafe { super::copy_disjoint(src.as_ptr().add(off), dst.as_mut_ptr().add(1), n) };
+                assert_eq!(&dst[1..1 + n], &src[off..off + n], "n = {n}");
+                assert_eq!(dst[0], 0xee);
+                assert!(
+                    dst[1 + n..].iter().all(|&b| b == 0xee),
+                    "n = {n}: wrote past"
+                );
+            }
+        }
+    }
+
     use super::*;
 
     #[test]

@@ -12,6 +12,12 @@
 //!   with MPICH's `mpif90` run on railmpi too), recognising those addresses, CHARACTER
 //!   conversion, attribute values, keyval callbacks.
 //!
+//! - `f08_generated.rs`: the BIND(C) entry points (`MPI_X_f08ts`) of the `mpi_f08` module's
+//!   procedures with choice buffers, written by `tools/gen_f08.py` with
+//!   `include/mpi_f08.f90`; the module's other procedures are the `use mpi` entry points.
+//! - `f08_support.rs`: the module's special variables (`MPI_BOTTOM`, ...), handle `==`/`/=`,
+//!   CFI descriptors of choice buffers.
+//!
 //! cbindgen (build.rs) must not see these modules: their functions and statics are not
 //! part of the C header.
 
@@ -22,3 +28,8 @@
 pub mod generated;
 /// cbindgen:ignore
 pub mod support;
+/// cbindgen:ignore
+#[rustfmt::skip]
+pub mod f08_generated;
+/// cbindgen:ignore
+pub mod f08_support;

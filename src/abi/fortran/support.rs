@@ -1,6 +1,7 @@
 //! What the generated Fortran bindings share (see `mod.rs`).
 #![allow(non_upper_case_globals)]
 
+use super::f08_support as f08;
 use crate::abi::consts::*;
 use std::ffi::CString;
 use std::os::raw::{c_char, c_int, c_void};
@@ -70,6 +71,20 @@ pub struct FortranAddrs {
     pub errcodes_ignore: usize,
     pub unweighted: usize,
     pub weights_empty: usize,
+    /// The same, `use mpi_f08`'s (f08_support.rs).
+    pub f08: F08Addrs,
+}
+
+/// The addresses of mpi_f08's special variables.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct F08Addrs {
+    pub bottom: usize,
+    pub in_place: usize,
+    pub status_ignore: usize,
+    pub statuses_ignore: usize,
+    pub errcodes_ignore: usize,
+    pub unweighted: usize,
+    pub weights_empty: usize,
 }
 
 static ADDRS: OnceLock<FortranAddrs> = OnceLock::new();
@@ -100,6 +115,36 @@ pub fn addrs() -> &'static FortranAddrs {
             errcodes_ignore: p2 + std::mem::offset_of!(MpiPriv2, errcodes_ignore),
             unweighted: bound_address(c"mpifcmb5_", &raw const mpifcmb5_ as usize),
             weights_empty: bound_address(c"mpifcmb9_", &raw const mpifcmb9_ as usize),
+            f08: F08Addrs {
+                bottom: bound_address(
+                    c"railmpi_f08_bottom",
+                    &raw const f08::railmpi_f08_bottom as usize,
+                ),
+                in_place: bound_address(
+                    c"railmpi_f08_in_place",
+                    &raw const f08::railmpi_f08_in_place as usize,
+                ),
+                status_ignore: bound_address(
+                    c"railmpi_f08_status_ignore",
+                    &raw const f08::railmpi_f08_status_ignore as usize,
+                ),
+                statuses_ignore: bound_address(
+                    c"railmpi_f08_statuses_ignore",
+                    &raw const f08::railmpi_f08_statuses_ignore as usize,
+                ),
+                errcodes_ignore: bound_address(
+                    c"railmpi_f08_errcodes_ignore",
+                    &raw const f08::railmpi_f08_errcodes_ignore as usize,
+                ),
+                unweighted: bound_address(
+                    c"railmpi_f08_unweighted",
+                    &raw const f08::railmpi_f08_unweighted as usize,
+                ),
+                weights_empty: bound_address(
+                    c"railmpi_f08_weights_empty",
+                    &raw const f08::railmpi_f08_weights_empty as usize,
+                ),
+            },
         }
     })
 }
@@ -124,21 +169,33 @@ pub unsafe fn set_ierror(ierror: *mut MPI_Fint, rc: c_int) {
 pub fn f_buf(p: *mut c_void) -> *mut c_void {
     let a = addrs();
     let u = p as usize;
-    if u == a.bottom {
+    if u == a.bottom || u == a.f08.bottom {
         MPI_BOTTOM
-    } else if u == a.in_place {
+    } else if u == a.in_place || u == a.f08.in_place {
         MPI_IN_PLACE
     } else {
         p
     }
 }
 
+/// Whether `p` is one of the status-ignoring variables (mpif.h's and mpi_f08's
+/// MPI_STATUS_IGNORE and MPI_STATUSES_IGNORE: either is accepted where the other belongs,
+/// as MPICH does).
+fn ignores_status(p: *mut MPI_Status) -> bool {
+    let a = addrs();
+    [
+        a.status_ignore,
+        a.statuses_ignore,
+        a.f08.status_ignore,
+        a.f08.statuses_ignore,
+    ]
+    .contains(&(p as usize))
+}
+
 /// A status argument: Fortran's MPI_STATUS_IGNORE becomes C's.
 #[inline]
 pub fn f_status(p: *mut MPI_Status) -> *mut MPI_Status {
-    let a = addrs();
-    let u = p as usize;
-    if u == a.status_ignore || u == a.statuses_ignore {
+    if ignores_status(p) {
         MPI_STATUS_IGNORE
     } else {
         p
@@ -148,9 +205,7 @@ pub fn f_status(p: *mut MPI_Status) -> *mut MPI_Status {
 /// A status array: Fortran's MPI_STATUSES_IGNORE becomes C's.
 #[inline]
 pub fn f_statuses(p: *mut MPI_Status) -> *mut MPI_Status {
-    let a = addrs();
-    let u = p as usize;
-    if u == a.statuses_ignore || u == a.status_ignore {
+    if ignores_status(p) {
         MPI_STATUSES_IGNORE
     } else {
         p
@@ -162,9 +217,9 @@ pub fn f_statuses(p: *mut MPI_Status) -> *mut MPI_Status {
 pub fn f_weights(p: *mut c_int) -> *mut c_int {
     let a = addrs();
     let u = p as usize;
-    if u == a.unweighted {
+    if u == a.unweighted || u == a.f08.unweighted {
         MPI_UNWEIGHTED.0
-    } else if u == a.weights_empty {
+    } else if u == a.weights_empty || u == a.f08.weights_empty {
         MPI_WEIGHTS_EMPTY.0
     } else {
         p
@@ -174,7 +229,8 @@ pub fn f_weights(p: *mut c_int) -> *mut c_int {
 /// An error-code array: Fortran's MPI_ERRCODES_IGNORE becomes C's.
 #[inline]
 pub fn f_errcodes(p: *mut c_int) -> *mut c_int {
-    if p as usize == addrs().errcodes_ignore {
+    let a = addrs();
+    if p as usize == a.errcodes_ignore || p as usize == a.f08.errcodes_ignore {
         MPI_ERRCODES_IGNORE
     } else {
         p

@@ -93,6 +93,36 @@ impl Pt2pt {
         unsafe { self.recv_owned(pat, data, Owner::NONE) }
     }
 
+    /// `recv_owned` into contiguous memory, the request's fields stored in place.
+    ///
+    /// The pattern comes as its parts and is built where it is queued: built earlier, it
+    /// waits on the stack and its copy reads narrow fields back with a wide load (a
+    /// store-forwarding stall on every posted receive).
+    ///
+    /// # Safety
+    /// As for `recv_buf`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub unsafe fn recv_contig(
+        &mut self,
+        ctx: u32,
+        src: Option<i32>,
+        tag: Option<i32>,
+        ptr: *mut u8,
+        len: usize,
+        owner: Owner,
+    ) -> ReqId {
+        let req = self.reqs.insert_posted_recv(ptr, len, owner);
+        if self.mq.has_unexpected() {
+            if let Some((env, msg)) = self.mq.take_unexpected(&Pattern { ctx, src, tag }) {
+                self.deliver_unexpected(req, env, msg);
+                return req;
+            }
+        }
+        self.mq.push_posted(Pattern { ctx, src, tag }, req);
+        req
+    }
+
     /// `recv_buf` for a request tagged with `owner` (see `Request::owner`).
     ///
     /// # Safety
@@ -255,6 +285,7 @@ fn probe_status(env: &Envelope, msg: &Unexpected) -> Status {
 ///
 /// # Safety
 /// The memory `data` describes must be writable.
+#[inline(always)] // the status goes to the request in registers (see `Slab::insert_posted_recv`)
 pub(super) unsafe fn copy_out(env: &Envelope, payload: &[u8], data: &mut MsgBuf) -> Status {
     let cap = data.len();
     let n = payload.len().min(cap);

@@ -1,0 +1,668 @@
+#!/usr/bin/env python3
+"""Generate railmpi's `mpi_f08` module (MPI-3.1 §17.1) from the C header.
+
+    python3 tools/gen_f08.py            # rewrite the generated files
+    python3 tools/gen_f08.py --check    # exit 1 if they are stale (nothing written)
+
+Reads include/mpi.h with tools/gen_fortran.py's parser, binds every function that `use mpi`
+binds (gen_fortran's bindings: functions added there, MPI_File_* included, appear here on the
+next run), and writes
+
+  include/mpi_f08.f90              the module: handle types, MPI_Status, constants, special
+                                   addresses, callback interfaces, one generic interface per
+                                   MPI_X and PMPI_X; built with -fsyntax-only (fortran.mk)
+  src/abi/fortran/f08_generated.rs the entry points of the procedures with choice buffers
+
+Design: a module of interfaces only, so no Fortran object code goes into libmpi and nothing
+depends on libgfortran. Two kinds of interfaces:
+
+- A procedure without choice buffers is an external procedure whose specific name is the
+  generic one (`interface MPI_Comm_rank / subroutine MPI_Comm_rank(...)`), not BIND(C): gfortran
+  calls it `mpi_comm_rank_` with every argument by reference and CHARACTER lengths appended,
+  which is exactly the `use mpi` entry point in generated.rs. Those already accept what f08
+  adds: a handle type is its one INTEGER, TYPE(MPI_Status) has the INTEGER status array's
+  layout, a default LOGICAL is 0/1, an absent OPTIONAL ierror arrives as NULL (set_ierror
+  skips it) and f08 callbacks have the conventions the `use mpi` ones have. BIND(C) is ruled
+  out for them anyway: gfortran rejects a dummy procedure without BIND(C) in a BIND(C)
+  interface, and MPI's callback interfaces are not BIND(C).
+- A procedure with a choice buffer needs `TYPE(*), DIMENSION(..)`, whose only portable form
+  is BIND(C): `MPI_Send_f08ts` with binding label "MPI_Send_f08ts" (the names MPI-3.1 §17.1.5
+  gives; PMPI_Send_f08ts likewise) receives each buffer (and any CHARACTER) as a pointer to a
+  CFI_cdesc_t (ISO_Fortran_binding.h), the rest by reference. The Rust entry point takes the
+  buffer's address and calls the `use mpi` entry. MPI_SUBARRAYS_SUPPORTED is .false.: a
+  noncontiguous section is copied in and out around a call that is done with the buffer
+  when it returns (as gfortran does for `use mpi`'s implicit interfaces), and is
+  MPI_ERR_BUFFER (raised on the call's communicator, window or file) in one that keeps using
+  it (nonblocking, persistent, one-sided, attached: ASYNC_CALLS), where a copy would be
+  wrong.
+
+Dummy arguments have MPI-3.1's names (keyword arguments), types, kinds, ranks and intents;
+c_tests/tools/f08_calls.py checks them against MPICH's mpi_f08. The specific names of the
+procedures without buffers are the generic ones (MPI_Comm_rank, not MPI_Comm_rank_f08).
+
+MPI_BOTTOM, MPI_IN_PLACE, MPI_STATUS(ES)_IGNORE, ... are BIND(C) module variables whose
+storage is libmpi's (`railmpi_f08_bottom`, ...; f08_support.rs), recognised by address by the
+same helpers as the COMMON blocks. Handle `==`/`/=` are BIND(C) functions in f08_support.rs.
+MPI_Sizeof (the descriptor's elem_len), MPI_F_sync_reg and MPI_Status_f2f08/f082f are
+written by hand there. Not provided: the MPI-1 calls MPI-3.0 removed or that mpi_f08 leaves
+out (MPI_Address, MPI_Attr_*, MPI_Keyval_*, MPI_Errhandler_create/get/set,
+MPI_Type_extent/lb/ub/hvector/hindexed/struct), the C/f08 status conversions (C only), and
+what `use mpi` does not bind.
+"""
+
+import argparse
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gen_fortran as gf  # noqa: E402
+
+ROOT = gf.ROOT
+F08_OUT = os.path.join(ROOT, "include", "mpi_f08.f90")
+RUST_OUT = os.path.join(ROOT, "src", "abi", "fortran", "f08_generated.rs")
+
+# Handle types of mpi_f08 (MPI-3.1 §2.5.1; MPI_Session is MPI-4's, harmless here).
+HANDLE_TYPES = [
+    "MPI_Comm", "MPI_Datatype", "MPI_Group", "MPI_Request", "MPI_Op", "MPI_Win", "MPI_File",
+    "MPI_Info", "MPI_Errhandler", "MPI_Message", "MPI_Session",
+]
+# Not in mpi_f08 (removed in MPI-3.0, or deprecated MPI-1 calls mpi_f08 does not carry).
+F08_OMIT = {
+    "PMPI_Address", "PMPI_Attr_delete", "PMPI_Attr_get", "PMPI_Attr_put",
+    "PMPI_Errhandler_create", "PMPI_Errhandler_get", "PMPI_Errhandler_set",
+    "PMPI_Keyval_create", "PMPI_Keyval_free", "PMPI_Type_extent", "PMPI_Type_lb",
+    "PMPI_Type_ub", "PMPI_Type_hvector", "PMPI_Type_hindexed", "PMPI_Type_struct",
+}
+# C `int` parameters that are LOGICAL in Fortran.
+LOGICAL_NAMES = {"flag", "reorder", "periods", "remain_dims", "high", "commute", "weighted"}
+# Non-const pointers that are arrays (the others are scalars).
+ARRAY_NAMES = {
+    "coords", "destinations", "destweights", "dims", "edges", "index", "indx", "indices",
+    "neighbors", "periods", "ranks2", "requests", "sources", "sourceweights", "statuses",
+}
+# The dummy names MPI-3.1 gives (for keyword arguments) where the C header's differ.
+F08_NAMES = {"requests": "array_of_requests", "statuses": "array_of_statuses",
+             "indices": "array_of_indices", "indx": "index"}
+# Calls that read and write their handle (or keyval, position) argument: INTENT(INOUT).
+INOUT_CALLS = re.compile(
+    r"_free(_keyval)?$|^PMPI_(Wait|Test|Start|Mrecv|Imrecv|Type_commit|Comm_disconnect|"
+    r"Status_set|Dims_create|Pack|Unpack)|_close$"
+)
+INOUT_ARGS = set(HANDLE_TYPES) | {"MPI_Status"}
+INOUT_INTS = {"position", "dims", "keyval", "comm_keyval", "type_keyval", "win_keyval"}
+# Choice buffers the request or window keeps using after the call returns.
+ASYNC_CALLS = re.compile(
+    r"^PMPI_(I[a-z]|R(put|get|accumulate|get_accumulate)$|(Put|Get|Accumulate|Get_accumulate|"
+    r"Fetch_and_op|Compare_and_swap)$|\w+_init$|Buffer_attach|Win_(create|attach|detach)|"
+    r"Free_mem|Get_address|File_\w+_(begin|end)$|File_i)"
+)
+# Callback typedefs of the C header -> mpi_f08's abstract interface.
+CALLBACKS = {
+    "MPI_User_function": "MPI_User_function",
+    "MPI_Comm_copy_attr_function": "MPI_Comm_copy_attr_function",
+    "MPI_Comm_delete_attr_function": "MPI_Comm_delete_attr_function",
+    "MPI_Type_copy_attr_function": "MPI_Type_copy_attr_function",
+    "MPI_Type_delete_attr_function": "MPI_Type_delete_attr_function",
+    "MPI_Win_copy_attr_function": "MPI_Win_copy_attr_function",
+    "MPI_Win_delete_attr_function": "MPI_Win_delete_attr_function",
+    "MPI_Comm_errhandler_function": "MPI_Comm_errhandler_function",
+    "MPI_Comm_errhandler_fn": "MPI_Comm_errhandler_function",
+    "MPI_Win_errhandler_function": "MPI_Win_errhandler_function",
+    "MPI_Win_errhandler_fn": "MPI_Win_errhandler_function",
+    "MPI_File_errhandler_function": "MPI_File_errhandler_function",
+    "MPI_File_errhandler_fn": "MPI_File_errhandler_function",
+}
+KINDS = {"MPI_Aint": "MPI_ADDRESS_KIND", "MPI_Offset": "MPI_OFFSET_KIND",
+         "MPI_Count": "MPI_COUNT_KIND"}
+# `void *` parameters that are INTEGER(KIND=MPI_ADDRESS_KIND) values in Fortran (attribute
+# calls; gen_fortran's special cases pass them by reference).
+AINT_VOID = {"attribute_val", "extra_state"}
+
+
+def f08_name(cname, name):
+    """The MPI-3.1 name of C parameter `name` of `cname` (MPI_Win_*_attr's keyval, ...)."""
+    if name == "keyval" and cname.startswith("PMPI_Win_"):
+        return "win_keyval"
+    if name == "function" and cname == "PMPI_Comm_create_errhandler":
+        return "comm_errhandler_fn"
+    return F08_NAMES.get(name, name)
+
+
+class Dummy:
+    """One Fortran dummy argument: name, declaration, and how the entry point gets it."""
+
+    def __init__(self, name, decl, kind="ref"):
+        self.name, self.decl, self.kind = name, decl, kind  # kind: ref, buf, str
+
+
+def dummy(text, hdr, cname):
+    m = re.match(r"^(const )?(\w+) \( ?\*(\w+)\)\[(\d+)\]$", text)
+    if m:  # int (*ranges)[3]
+        return Dummy(m.group(3), f"integer, intent(in) :: {m.group(3)}({m.group(4)}, *)")
+    m = re.match(r"^(const )?(\w+) ?(\*+)? ?(const )?(\w+)$", text)
+    if not m:
+        raise gf.Unsupported(f"argument syntax `{text}`")
+    const, base, stars, _, name = m.groups()
+    if name in gf.RUST_KEYWORDS or name in gf.RESERVED_LOCALS:
+        name += "_"
+    depth = len(stars or "")
+    if base in hdr.callbacks:
+        if base not in CALLBACKS:
+            raise gf.Unsupported(f"`{text}`: no f08 callback interface")
+        return Dummy(name, f"procedure({CALLBACKS[base]}) :: {name}")
+    if base == "char":
+        if depth != 1:
+            raise gf.Unsupported(f"`{text}`")
+        return Dummy(name, f"character(len=*), intent({'in' if const else 'out'}) :: {name}",
+                     "str")
+    if base == "void":
+        if name in gf.BUFFER_NAMES:
+            attrs = ["type(*)", "dimension(..)"]
+            if const:
+                attrs.append("intent(in)")
+            if ASYNC_CALLS.search(cname):
+                attrs.append("asynchronous")
+            return Dummy(name, f"{', '.join(attrs)} :: {name}", "buf")
+        if name in gf.POINTER_OUT_NAMES:
+            return Dummy(name, f"type(c_ptr), intent(out) :: {name}")
+        if name in AINT_VOID:
+            intent = "in" if name == "extra_state" or "_set_" in cname else "out"
+            return Dummy(name, f"integer(kind=MPI_ADDRESS_KIND), intent({intent}) :: {name}")
+        raise gf.Unsupported(f"`{text}`")
+    if base == "int":
+        ftype = "logical" if name in LOGICAL_NAMES else "integer"
+    elif base in KINDS:
+        ftype = f"integer(kind={KINDS[base]})"
+    elif base in HANDLE_TYPES or base == "MPI_Status":
+        ftype = f"type({base})"
+    elif base == "double":
+        ftype = "double precision"
+    else:
+        raise gf.Unsupported(f"type `{base}`")
+    if depth == 0:
+        return Dummy(name, f"{ftype}, intent(in) :: {name}")
+    if depth > 1:
+        raise gf.Unsupported(f"`{text}`")
+    if const:
+        if base == "MPI_Status":
+            return Dummy(name, f"{ftype}, intent(in) :: {name}")
+        return Dummy(name, f"{ftype}, intent(in) :: {name}(*)")
+    array = name.startswith("array_of_") or name in ARRAY_NAMES
+    if name == "index" and cname in ("PMPI_Waitany", "PMPI_Testany"):
+        array = False  # MPI_Graph_get's index is an array, theirs the request's position
+    inout = INOUT_CALLS.search(cname) and (base in INOUT_ARGS or name in INOUT_INTS)
+    if base == "MPI_Status":
+        inout = cname.startswith("PMPI_Status_set")
+    intent = "inout" if inout else "out"
+    return Dummy(name, f"{ftype}, intent({intent}) :: {name}{'(*)' if array else ''}")
+
+
+# Calls whose f08 form is not the rule's (gen_fortran's special cases): the Fortran
+# declarations, in order; None = through the rule (the C parameters map one to one).
+F08_SPECIAL = {
+    "PMPI_Init": ("subroutine", []),
+    "PMPI_Init_thread": ("subroutine", ["integer, intent(in) :: required",
+                                        "integer, intent(out) :: provided"]),
+    "PMPI_Wtime": ("double precision function", []),
+    "PMPI_Wtick": ("double precision function", []),
+    "PMPI_Pcontrol": ("subroutine", ["integer, intent(in) :: level"]),
+    "PMPI_Aint_add": ("integer(kind=MPI_ADDRESS_KIND) function",
+                      ["integer(kind=MPI_ADDRESS_KIND), intent(in) :: base",
+                       "integer(kind=MPI_ADDRESS_KIND), intent(in) :: disp"]),
+    "PMPI_Aint_diff": ("integer(kind=MPI_ADDRESS_KIND) function",
+                       ["integer(kind=MPI_ADDRESS_KIND), intent(in) :: addr1",
+                        "integer(kind=MPI_ADDRESS_KIND), intent(in) :: addr2"]),
+}
+# No ierror (MPI_Pcontrol, MPI_F_sync_reg and the functions).
+NO_IERROR = {"PMPI_Pcontrol", "PMPI_Wtime", "PMPI_Wtick", "PMPI_Aint_add", "PMPI_Aint_diff",
+             "PMPI_F_sync_reg"}
+
+
+def wrap(line, indent):
+    """A free-form line of at most 100 columns, continued with `&`."""
+    out, cur = [], " " * indent + line
+    while len(cur) > 100:
+        cut = cur.rfind(", ", 0, 96)
+        if cut <= indent:
+            break
+        out.append(cur[:cut + 1] + " &")
+        cur = " " * (indent + 4) + cur[cut + 2:]
+    out.append(cur)
+    return out
+
+
+class F08Proc:
+    """One MPI function: its dummies and whether it goes through a BIND(C) entry point."""
+
+    def __init__(self, cname, dummies, kind="subroutine", rust_params=None, cargs=()):
+        self.cname = cname
+        self.cargs = cargs  # the C prototype's parameters
+        self.dummies = dummies
+        self.kind = kind
+        self.ts = any(d.kind == "buf" for d in dummies)
+        self.rust_params = rust_params  # the `use mpi` entry's parameters (for ts entries)
+
+    def generic(self, prefix):
+        return prefix + self.cname[len("PMPI_"):]
+
+    def interface(self, prefix):
+        """`interface MPI_X` ... `end interface` lines."""
+        gname = self.generic(prefix)
+        spec = gname + "_f08ts" if self.ts else gname
+        names = [d.name for d in self.dummies]
+        if self.cname not in NO_IERROR:
+            names.append("ierror")
+        head = f"{self.kind} {spec}({', '.join(names)})"
+        if self.ts:
+            head += f' bind(C, name="{spec}")'
+        out = [f"  interface {gname}"]
+        out += wrap(head, 4)
+        out.append("      import")
+        out.append("      implicit none")
+        for d in self.dummies:
+            out += wrap(d.decl, 6)
+        if self.cname not in NO_IERROR:
+            out.append("      integer, optional, intent(out) :: ierror")
+        out.append(f"    end {self.kind.split()[-1]} {spec}")
+        out.append(f"  end interface {gname}")
+        return out
+
+
+def fortran_only():
+    """The procedures of Fortran's own (MPI-3.1 sections 17.1.7, 17.1.18, 17.2.5): their entry
+    points are in f08_support.rs (MPI_Sizeof_f08ts, MPI_F_sync_reg_f08ts, mpi_status_f2f08_,
+    ...); the status conversions serve `use mpi` too."""
+    return [
+        F08Proc("PMPI_Sizeof", [Dummy("x", "type(*), dimension(..) :: x", "buf"),
+                                Dummy("size", "integer, intent(out) :: size")]),
+        F08Proc("PMPI_F_sync_reg", [Dummy("buf", "type(*), dimension(..) :: buf", "buf")]),
+        F08Proc("PMPI_Status_f2f08", [
+            Dummy("f_status", "integer, intent(in) :: f_status(MPI_STATUS_SIZE)"),
+            Dummy("f08_status", "type(MPI_Status), intent(out) :: f08_status")]),
+        F08Proc("PMPI_Status_f082f", [
+            Dummy("f08_status", "type(MPI_Status), intent(in) :: f08_status"),
+            Dummy("f_status", "integer, intent(out) :: f_status(MPI_STATUS_SIZE)")]),
+    ]
+
+
+def procedures(hdr):
+    """The f08 procedures, and the functions left out (name, why)."""
+    _, bindings, _ = gf.render_rust(hdr)
+    protos = {c: a for _, c, a in hdr.protos}
+    procs, left = [], []
+    for b in bindings:
+        c = b.cname
+        if c in F08_OMIT:
+            left.append((c, "not in mpi_f08 (removed or deprecated MPI-1 call)"))
+            continue
+        if c == "PMPI_Buffer_detach":
+            continue  # written by hand (f08_support.rs: TYPE(C_PTR) buffer_addr)
+        if c in F08_SPECIAL:
+            kind, decls = F08_SPECIAL[c]
+            ds = [Dummy(d.split(":: ")[1], d) for d in decls]
+            procs.append(F08Proc(c, ds, kind))
+            continue
+        try:
+            ds = [dummy(a, hdr, c) for a in protos[c]]
+        except gf.Unsupported as e:
+            left.append((c, str(e)))
+            continue
+        for d in ds:
+            if d.kind == "ref" and f08_name(c, d.name) != d.name:
+                new = f08_name(c, d.name)
+                d.decl = re.sub(rf":: {d.name}\b", f":: {new}", d.decl)
+                d.name = new
+        # The `use mpi` entry takes the C parameters in order, ierror, then string lengths.
+        params = [p.split(": ") for p in b.params]
+        n = next((i for i, p in enumerate(params) if p[0] == "ierror"), None)
+        if n != len(ds) or any(p[1] != "usize" for p in params[n + 1:]):
+            left.append((c, "the `use mpi` entry's parameters are not the C ones in order"))
+            continue
+        procs.append(F08Proc(c, ds, rust_params=params, cargs=protos[c]))
+    return procs + fortran_only(), left
+
+
+# ---------------------------------------------------------------------------------------
+# The module
+# ---------------------------------------------------------------------------------------
+
+F08_HEAD = """\
+! mpi_f08.f90: railmpi's `mpi_f08` module (MPI-3.1 section 17.1).
+!
+! GENERATED FILE, do not edit: tools/gen_f08.py writes it from include/mpi.h (the design is
+! in its docstring). An interface-only module, compiled with -fsyntax-only: procedures
+! without choice buffers are the `use mpi` entry points of libmpi (mpi_x_), those with
+! choice buffers BIND(C) entry points MPI_X_f08ts taking ISO_Fortran_binding descriptors.
+! MPI_SUBARRAYS_SUPPORTED = .false.: a noncontiguous section is copied in and out around a
+! call that is done with its buffer on return, and is MPI_ERR_BUFFER in one that keeps it.
+module mpi_f08
+  use, intrinsic :: iso_c_binding, only: c_int, c_ptr
+  implicit none
+
+  integer, parameter :: MPI_ADDRESS_KIND = 8, MPI_OFFSET_KIND = 8, MPI_COUNT_KIND = 8
+  integer, parameter :: MPI_INTEGER_KIND = 4
+  integer, parameter :: MPI_STATUS_SIZE = 5
+  integer, parameter :: MPI_SOURCE = 3, MPI_TAG = 4, MPI_ERROR = 5
+  logical, parameter :: MPI_SUBARRAYS_SUPPORTED = .false.
+  ! gfortran gives ASYNCHRONOUS no meaning that would protect a pending buffer.
+  logical, parameter :: MPI_ASYNC_PROTECTS_NONBLOCKING = .false.
+
+  ! Handles: the INTEGER handle of mpif.h and `use mpi` (MPICH's values) in a type of its own.
+"""
+
+F08_STATUS = """\
+  ! Laid out as INTEGER(MPI_STATUS_SIZE) and C's MPI_Status (MPICH's): the count words
+  ! first, then MPI_SOURCE, MPI_TAG, MPI_ERROR.
+  type, bind(C) :: MPI_Status
+    integer(c_int), private :: count_lo, count_hi_and_cancelled
+    integer(c_int) :: MPI_SOURCE, MPI_TAG, MPI_ERROR
+  end type MPI_Status
+
+"""
+
+F08_SPECIAL_VARS = """\
+  ! Special addresses: libmpi's variables (f08_support.rs), recognised by address.
+  integer(c_int), bind(C, name="railmpi_f08_bottom"), target :: MPI_BOTTOM
+  integer(c_int), bind(C, name="railmpi_f08_in_place"), target :: MPI_IN_PLACE
+  type(MPI_Status), bind(C, name="railmpi_f08_status_ignore"), target :: MPI_STATUS_IGNORE
+  type(MPI_Status), dimension(1), bind(C, name="railmpi_f08_statuses_ignore"), target :: &
+      MPI_STATUSES_IGNORE
+  integer(c_int), dimension(1), bind(C, name="railmpi_f08_errcodes_ignore"), target :: &
+      MPI_ERRCODES_IGNORE
+  integer(c_int), dimension(1), bind(C, name="railmpi_f08_unweighted"), target :: &
+      MPI_UNWEIGHTED
+  integer(c_int), dimension(1), bind(C, name="railmpi_f08_weights_empty"), target :: &
+      MPI_WEIGHTS_EMPTY
+  character(len=1), dimension(1), bind(C, name="railmpi_f08_argv_null"), target :: &
+      MPI_ARGV_NULL
+
+"""
+
+F08_CALLBACKS = """\
+  ! Callbacks (MPI-3.1 section 17.1.2): their conventions are the C ones (values by
+  ! reference but the two buffers), so libmpi calls them as it calls C callbacks.
+  abstract interface
+    subroutine MPI_User_function(invec, inoutvec, len, datatype)
+      import
+      implicit none
+      type(c_ptr), value :: invec, inoutvec
+      integer :: len
+      type(MPI_Datatype) :: datatype
+    end subroutine MPI_User_function
+@COPY_DELETE@
+    subroutine MPI_Comm_errhandler_function(comm, error_code)
+      import
+      implicit none
+      type(MPI_Comm) :: comm
+      integer :: error_code
+    end subroutine MPI_Comm_errhandler_function
+    subroutine MPI_Win_errhandler_function(win, error_code)
+      import
+      implicit none
+      type(MPI_Win) :: win
+      integer :: error_code
+    end subroutine MPI_Win_errhandler_function
+    subroutine MPI_File_errhandler_function(file, error_code)
+      import
+      implicit none
+      type(MPI_File) :: file
+      integer :: error_code
+    end subroutine MPI_File_errhandler_function
+  end interface
+
+  ! Predefined attribute callbacks (libmpi's mpi_comm_null_copy_fn_, ...).
+@PREDEFINED@
+
+  ! MPI_Buffer_detach: the buffer's address comes back as TYPE(C_PTR).
+  interface MPI_Buffer_detach
+    subroutine MPI_Buffer_detach_f08(buffer_addr, size, ierror) &
+        bind(C, name="MPI_Buffer_detach_f08")
+      import
+      implicit none
+      type(c_ptr), intent(out) :: buffer_addr
+      integer, intent(out) :: size
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Buffer_detach_f08
+  end interface MPI_Buffer_detach
+  interface PMPI_Buffer_detach
+    subroutine PMPI_Buffer_detach_f08(buffer_addr, size, ierror) &
+        bind(C, name="PMPI_Buffer_detach_f08")
+      import
+      implicit none
+      type(c_ptr), intent(out) :: buffer_addr
+      integer, intent(out) :: size
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Buffer_detach_f08
+  end interface PMPI_Buffer_detach
+
+"""
+
+COPY_DELETE = """\
+    subroutine MPI_{T}_copy_attr_function(old{o}, {o}_keyval, extra_state, attribute_val_in, &
+        attribute_val_out, flag, ierror)
+      import
+      implicit none
+      type(MPI_{H}) :: old{o}
+      integer :: {o}_keyval, ierror
+      integer(kind=MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, attribute_val_out
+      logical :: flag
+    end subroutine MPI_{T}_copy_attr_function
+    subroutine MPI_{T}_delete_attr_function({o}, {o}_keyval, attribute_val, extra_state, ierror)
+      import
+      implicit none
+      type(MPI_{H}) :: {o}
+      integer :: {o}_keyval, ierror
+      integer(kind=MPI_ADDRESS_KIND) :: attribute_val, extra_state
+    end subroutine MPI_{T}_delete_attr_function"""
+
+ATTR_KINDS = [("Comm", "comm", "Comm"), ("Type", "type", "Datatype"), ("Win", "win", "Win")]
+
+
+def handle_section():
+    out = []
+    for h in HANDLE_TYPES:
+        out += [f"  type, bind(C) :: {h}", "    integer(c_int) :: MPI_VAL", f"  end type {h}"]
+    out.append("")
+    # ==, /= (.EQ., .NE.): libmpi compares the integers (f08_support.rs: railmpi_f08_comm_eq_,
+    # ...). Not BIND(C): a default LOGICAL result of a BIND(C) function is a GNU extension,
+    # which -std=f2018 rejects.
+    for op, sfx in (("==", "eq"), ("/=", "ne")):
+        out.append(f"  interface operator({op})")
+        for h in HANDLE_TYPES:
+            f = f"railmpi_f08_{h[4:].lower()}_{sfx}"
+            out += [
+                f"    logical function {f}(x, y)",
+                "      import",
+                "      implicit none",
+                f"      type({h}), intent(in) :: x, y",
+                f"    end function {f}",
+            ]
+        out.append("  end interface")
+    out.append("")
+    return "\n".join(out) + "\n"
+
+
+def constants(hdr):
+    """The constants of mpif.h (gen_fortran's values), handles typed."""
+    mpif = gf.render_mpif(hdr)
+    types = {}
+    for name, raw in hdr.defines:
+        m = re.match(r"^\(\((\w+)\)", raw)
+        if m and m.group(1) in HANDLE_TYPES:
+            types[name] = m.group(1)
+    body = mpif.split("!     Constants of the C header.\n", 1)[1].split("\n!\n", 1)[0]
+    out, kind8 = ["  ! Constants (as in mpif.h)."], set()
+    for line in body.splitlines():
+        m = re.match(r"^      INTEGER\*8 (\w+)$", line)
+        if m:
+            kind8.add(m.group(1))
+            continue
+        m = re.match(r"^      PARAMETER \((\w+)=(.+)\)$", line)
+        if not m:
+            continue
+        name, lit = m.groups()
+        if name in types:
+            t = types[name]
+            out.append(f"  type({t}), parameter :: {name} = {t}({lit})")
+        elif name in kind8:
+            out.append(f"  integer(kind=MPI_OFFSET_KIND), parameter :: {name} = {lit}")
+        else:
+            out.append(f"  integer, parameter :: {name} = {lit}")
+    return "\n".join(out) + "\n\n"
+
+
+def render_f08(hdr, procs):
+    copy_delete = "\n".join(COPY_DELETE.format(T=t, o=o, H=h) for t, o, h in ATTR_KINDS)
+    pre = []
+    for t, _, _ in ATTR_KINDS:
+        up = t.upper()
+        pre.append(f"  procedure(MPI_{t}_copy_attr_function) :: MPI_{up}_NULL_COPY_FN, "
+                   f"MPI_{up}_DUP_FN")
+        pre.append(f"  procedure(MPI_{t}_delete_attr_function) :: MPI_{up}_NULL_DELETE_FN")
+    text = F08_HEAD + handle_section() + F08_STATUS + constants(hdr) + F08_SPECIAL_VARS
+    text += F08_CALLBACKS.replace("@COPY_DELETE@", copy_delete).replace(
+        "@PREDEFINED@", "\n".join(pre))
+    out = ["  ! Procedures: `interface MPI_X` and `interface PMPI_X` for each."]
+    for p in procs:
+        out += p.interface("MPI_") + p.interface("PMPI_")
+    return text + "\n".join(out) + "\n\nend module mpi_f08\n"
+
+
+# ---------------------------------------------------------------------------------------
+# Rust entry points of the procedures with choice buffers
+# ---------------------------------------------------------------------------------------
+
+
+def err_target(p):
+    """Where a noncontiguous buffer's MPI_ERR_BUFFER goes: the call's communicator, window or
+    file (the first by value, from the C prototype), else MPI_COMM_WORLD."""
+    types = dict(p.rust_params)
+    for text in p.cargs:
+        m = re.match(r"^(?:const )?(\w+) (\w+)$", text)
+        if not m:
+            continue
+        base, name = m.groups()
+        if name in gf.RUST_KEYWORDS or name in gf.RESERVED_LOCALS:
+            name += "_"
+        if base == "MPI_Comm" and types.get(name) == "*const MPI_Comm":
+            return f"F08Err::Comm(*{name})"
+        if base == "MPI_Win" and types.get(name) == "*const MPI_Win":
+            return f"F08Err::Win(*{name})"
+        if base == "MPI_File" and types.get(name) in ("*const MPI_Fint", "*const c_int"):
+            return f"F08Err::File(*{name})"
+    return "F08Err::World"
+
+
+def render_rust(procs):
+    out = []
+    w = out.append
+    w("// @generated by tools/gen_f08.py from include/mpi.h. DO NOT EDIT;")
+    w("// re-run `python3 tools/gen_f08.py` after `make header`.")
+    w("//")
+    w("// The BIND(C) entry points of mpi_f08's procedures with choice buffers (MPI-3.1's")
+    w("// MPI_X_f08ts names): buffers and strings arrive as CFI descriptors, the rest as the")
+    w("// `use mpi` entry points take them; each calls that entry point (generated.rs) with the")
+    w("// buffer's address, or, for a noncontiguous section in a call that is done with it on")
+    w("// return, a contiguous copy (written back after a call that writes the buffer).")
+    w("// MPI_X_f08ts is an alias of PMPI_X_f08ts (build.rs), as for the C functions.")
+    w("")
+    w("use super::f08_support::*;")
+    w("use super::generated::*;")
+    w("#[allow(unused_imports)]")
+    w("use crate::abi::consts::*;")
+    w("#[allow(unused_imports)]")
+    w("use std::os::raw::{c_char, c_int, c_void};")
+    n = sum(1 for p in procs if p.ts and p.rust_params)
+    w("")
+    w("/// Number of mpi_f08 procedures with an entry point here.")
+    w(f"pub const BOUND_TS: usize = {n};")
+    for p in procs:
+        if not p.ts or not p.rust_params:
+            continue  # the `use mpi` entry point, or one of f08_support.rs
+        params = p.rust_params
+        kinds = {d.name: d.kind for d in p.dummies}
+        sig, pre, call, post = [], [], [], []
+        target = err_target(p)
+        # Done with its buffers when it returns: a noncontiguous section can be copied.
+        blocking = "false" if ASYNC_CALLS.search(p.cname) else "true"
+        for name, t in params:
+            if t == "usize":
+                continue  # a string's length: the descriptor's elem_len
+            k = kinds.get(name, "ref")
+            if k == "buf" and name == "location":
+                sig.append(f"{name}: *const CfiDesc")  # MPI_Get_address: its address only
+                call.append(f"f08_base({name}) as {t}")
+            elif k == "buf":
+                sig.append(f"{name}: *const CfiDesc")
+                pre += [f"let Some({name}) = f08_buf({name}, {blocking}) else {{",
+                        f'    return f08_noncontiguous("MPI_{p.cname[5:]}", {target}, ierror);',
+                        "};"]
+                call.append(f"{name}.addr() as {t}")
+                if blocking == "true" and t.startswith("*mut"):
+                    post.append(f"{name}.copy_out();")
+            elif k == "str":
+                sig.append(f"{name}: *const CfiDesc")
+                pre.append(f"let ({name}, {name}_flen) = f08_str({name});")
+                call.append(f"{name} as {t}")
+            else:
+                sig.append(f"{name}: {t}")
+                call.append(name)
+        call += [name for name, t in params if t == "usize"]
+        spec = p.cname[len("PMPI_"):] + "_f08ts"
+        fname = gf.fortran_name(p.cname)
+        w("")
+        w("#[no_mangle]")
+        w(f'pub unsafe extern "C" fn PMPI_{spec}({", ".join(sig)}) {{')
+        for line in pre:
+            w(f"    {line}")
+        w(f"    pmpi_{fname}_({', '.join(call)});")
+        for line in post:
+            w(f"    {line}")
+        w("}")
+
+    return "\n".join(out) + "\n"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--check", action="store_true", help="exit 1 if the outputs are stale")
+    ap.add_argument("--header", default=gf.HEADER)
+    ap.add_argument("--f08", default=F08_OUT)
+    ap.add_argument("--rust", default=RUST_OUT)
+    ap.add_argument("-q", "--quiet", action="store_true", help="do not list left-out functions")
+    opts = ap.parse_args()
+    with open(opts.header) as f:
+        hdr = gf.Header(f.read())
+    procs, left = procedures(hdr)
+    outputs = ((opts.f08, render_f08(hdr, procs)), (opts.rust, render_rust(procs)))
+    stale = []
+    for path, text in outputs:
+        try:
+            with open(path) as f:
+                old = f.read()
+        except FileNotFoundError:
+            old = None
+        if old != text:
+            stale.append(os.path.relpath(path, ROOT))
+            if not opts.check:
+                with open(path, "w") as f:
+                    f.write(text)
+    ts = sum(1 for p in procs if p.ts)
+    summary = f"{len(procs) + 1} procedures ({ts} BIND(C) with buffers), {len(left)} left out"
+    if opts.check:
+        if stale:
+            print(f"gen_f08: stale: {' '.join(stale)} (run `python3 tools/gen_f08.py`)",
+                  file=sys.stderr)
+            return 1
+        print(f"gen_f08: up to date ({summary})")
+        return 0
+    print(f"gen_f08: {summary}; {'wrote ' + ' '.join(stale) if stale else 'no changes'}")
+    if not opts.quiet:
+        for c, why in left:
+            print(f"  left out: MPI_{c[5:]}: {why}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
