@@ -2506,19 +2506,19 @@ module mpi_f08
     end subroutine PMPI_File_get_byte_offset
   end interface PMPI_File_get_byte_offset
   interface MPI_File_get_errhandler
-    subroutine MPI_File_get_errhandler(fh, errhandler, ierror)
+    subroutine MPI_File_get_errhandler(file, errhandler, ierror)
       import
       implicit none
-      type(MPI_File), intent(in) :: fh
+      type(MPI_File), intent(in) :: file
       type(MPI_Errhandler), intent(out) :: errhandler
       integer, optional, intent(out) :: ierror
     end subroutine MPI_File_get_errhandler
   end interface MPI_File_get_errhandler
   interface PMPI_File_get_errhandler
-    subroutine PMPI_File_get_errhandler(fh, errhandler, ierror)
+    subroutine PMPI_File_get_errhandler(file, errhandler, ierror)
       import
       implicit none
-      type(MPI_File), intent(in) :: fh
+      type(MPI_File), intent(in) :: file
       type(MPI_Errhandler), intent(out) :: errhandler
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_File_get_errhandler
@@ -3326,19 +3326,19 @@ module mpi_f08
     end subroutine PMPI_File_set_atomicity
   end interface PMPI_File_set_atomicity
   interface MPI_File_set_errhandler
-    subroutine MPI_File_set_errhandler(fh, errhandler, ierror)
+    subroutine MPI_File_set_errhandler(file, errhandler, ierror)
       import
       implicit none
-      type(MPI_File), intent(in) :: fh
+      type(MPI_File), intent(in) :: file
       type(MPI_Errhandler), intent(in) :: errhandler
       integer, optional, intent(out) :: ierror
     end subroutine MPI_File_set_errhandler
   end interface MPI_File_set_errhandler
   interface PMPI_File_set_errhandler
-    subroutine PMPI_File_set_errhandler(fh, errhandler, ierror)
+    subroutine PMPI_File_set_errhandler(file, errhandler, ierror)
       import
       implicit none
-      type(MPI_File), intent(in) :: fh
+      type(MPI_File), intent(in) :: file
       type(MPI_Errhandler), intent(in) :: errhandler
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_File_set_errhandler

@@ -1181,19 +1181,20 @@ pub unsafe extern "C" fn PMPI_File_create_errhandler(
     })
 }
 
+// MPI-3.1 names the file of these two `file` (mpi_f08's keyword arguments follow it).
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_File_set_errhandler(
-    fh: MPI_File,
+    file: MPI_File,
     errhandler: MPI_Errhandler,
 ) -> c_int {
-    run_file("MPI_File_set_errhandler", fh, || {
+    run_file("MPI_File_set_errhandler", file, || {
         if !handles::valid_errhandler(errhandler) {
             return mpi_err!(Arg, "invalid error handler {errhandler:#x}");
         }
-        if fh == MPI_FILE_NULL {
+        if file == MPI_FILE_NULL {
             *handles::FILE_NULL_ERRHANDLER.lock() = errhandler;
         } else {
-            handles::with_file_entry(fh, |e| e.errhandler = errhandler)?;
+            handles::with_file_entry(file, |e| e.errhandler = errhandler)?;
         }
         handles::retain_errhandler(errhandler);
         Ok(())
@@ -1202,14 +1203,14 @@ pub unsafe extern "C" fn PMPI_File_set_errhandler(
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_File_get_errhandler(
-    fh: MPI_File,
+    file: MPI_File,
     errhandler: *mut MPI_Errhandler,
 ) -> c_int {
-    run_file("MPI_File_get_errhandler", fh, || {
-        let h = if fh == MPI_FILE_NULL {
+    run_file("MPI_File_get_errhandler", file, || {
+        let h = if file == MPI_FILE_NULL {
             *handles::FILE_NULL_ERRHANDLER.lock()
         } else {
-            handles::with_file_entry(fh, |e| e.errhandler)?
+            handles::with_file_entry(file, |e| e.errhandler)?
         };
         write_out(errhandler, h)?;
         handles::retain_errhandler(h);

@@ -109,7 +109,7 @@ extern "C" {
     fn PMPI_File_get_amode(fh: MPI_File, amode: *mut c_int) -> c_int;
     fn PMPI_File_get_atomicity(fh: MPI_File, flag: *mut c_int) -> c_int;
     fn PMPI_File_get_byte_offset(fh: MPI_File, offset: MPI_Offset, disp: *mut MPI_Offset) -> c_int;
-    fn PMPI_File_get_errhandler(fh: MPI_File, errhandler: *mut MPI_Errhandler) -> c_int;
+    fn PMPI_File_get_errhandler(file: MPI_File, errhandler: *mut MPI_Errhandler) -> c_int;
     fn PMPI_File_get_group(fh: MPI_File, group: *mut MPI_Group) -> c_int;
     fn PMPI_File_get_info(fh: MPI_File, info_used: *mut MPI_Info) -> c_int;
     fn PMPI_File_get_position(fh: MPI_File, offset: *mut MPI_Offset) -> c_int;
@@ -144,7 +144,7 @@ extern "C" {
     fn PMPI_File_seek(fh: MPI_File, offset: MPI_Offset, whence: c_int) -> c_int;
     fn PMPI_File_seek_shared(fh: MPI_File, offset: MPI_Offset, whence: c_int) -> c_int;
     fn PMPI_File_set_atomicity(fh: MPI_File, flag: c_int) -> c_int;
-    fn PMPI_File_set_errhandler(fh: MPI_File, errhandler: MPI_Errhandler) -> c_int;
+    fn PMPI_File_set_errhandler(file: MPI_File, errhandler: MPI_Errhandler) -> c_int;
     fn PMPI_File_set_info(fh: MPI_File, info: MPI_Info) -> c_int;
     fn PMPI_File_set_size(fh: MPI_File, size: MPI_Offset) -> c_int;
     fn PMPI_File_set_view(fh: MPI_File, disp: MPI_Offset, etype: MPI_Datatype, filetype: MPI_Datatype, datarep: *const c_char, info: MPI_Info) -> c_int;
@@ -1446,14 +1446,14 @@ pub unsafe extern "C" fn mpi_file_get_byte_offset_(fh: *const MPI_Fint, offset: 
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn pmpi_file_get_errhandler_(fh: *const MPI_Fint, errhandler: *mut MPI_Errhandler, ierror: *mut MPI_Fint) {
-    let rc = PMPI_File_get_errhandler(crate::abi::file::PMPI_File_f2c(*fh), errhandler);
+pub unsafe extern "C" fn pmpi_file_get_errhandler_(file: *const MPI_Fint, errhandler: *mut MPI_Errhandler, ierror: *mut MPI_Fint) {
+    let rc = PMPI_File_get_errhandler(crate::abi::file::PMPI_File_f2c(*file), errhandler);
     set_ierror(ierror, rc);
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn mpi_file_get_errhandler_(fh: *const MPI_Fint, errhandler: *mut MPI_Errhandler, ierror: *mut MPI_Fint) {
-    pmpi_file_get_errhandler_(fh, errhandler, ierror)
+pub unsafe extern "C" fn mpi_file_get_errhandler_(file: *const MPI_Fint, errhandler: *mut MPI_Errhandler, ierror: *mut MPI_Fint) {
+    pmpi_file_get_errhandler_(file, errhandler, ierror)
 }
 
 #[no_mangle]
@@ -1840,14 +1840,14 @@ pub unsafe extern "C" fn mpi_file_set_atomicity_(fh: *const MPI_Fint, flag: *con
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn pmpi_file_set_errhandler_(fh: *const MPI_Fint, errhandler: *const MPI_Errhandler, ierror: *mut MPI_Fint) {
-    let rc = PMPI_File_set_errhandler(crate::abi::file::PMPI_File_f2c(*fh), *errhandler);
+pub unsafe extern "C" fn pmpi_file_set_errhandler_(file: *const MPI_Fint, errhandler: *const MPI_Errhandler, ierror: *mut MPI_Fint) {
+    let rc = PMPI_File_set_errhandler(crate::abi::file::PMPI_File_f2c(*file), *errhandler);
     set_ierror(ierror, rc);
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn mpi_file_set_errhandler_(fh: *const MPI_Fint, errhandler: *const MPI_Errhandler, ierror: *mut MPI_Fint) {
-    pmpi_file_set_errhandler_(fh, errhandler, ierror)
+pub unsafe extern "C" fn mpi_file_set_errhandler_(file: *const MPI_Fint, errhandler: *const MPI_Errhandler, ierror: *mut MPI_Fint) {
+    pmpi_file_set_errhandler_(file, errhandler, ierror)
 }
 
 #[no_mangle]
