@@ -13,9 +13,9 @@ BENCHES    := $(BUILD)/benchmarks/latency $(BUILD)/benchmarks/bw
 # Debian packages the tests need: MPICH (headers, wrappers, Hydra) to prove ABI
 # compatibility, Open MPI and NetPIPE to compare and swap in; iproute2 and util-linux for
 # hosts emulated with network namespaces (ip netns, unshare); slurm-wlm to launch across them
-# with srun.
+# with srun; libhdf5-mpich-dev for parallel HDF5 on railmpi (c_tests/hdf5, 47_io).
 DEB_PKGS   := gcc make mpich libmpich-dev openmpi-bin libopenmpi-dev netpipe-mpich2 iproute2 \
-              util-linux slurm-wlm
+              util-linux slurm-wlm libhdf5-mpich-dev
 
 # Fortran: mpif.h, the mpi module, mpif90, the libmpichfort.so.12 link (adds gfortran to DEB_PKGS).
 include fortran.mk
@@ -82,8 +82,9 @@ test: deps build
 	$(MAKE) --no-print-directory rust-test
 	$(MAKE) --no-print-directory c-tests
 
-# gnuplot draws the multirail figures (benchmarks/multirail-bench.sh).
-BENCH_PKGS := gnuplot-nox
+# gnuplot draws the multirail figures (benchmarks/multirail-bench.sh); strace counts the
+# MPI-IO benchmark's system calls (benchmarks/io-bench.sh).
+BENCH_PKGS := gnuplot-nox strace
 
 bench: deps build
 	@missing=""; for p in $(BENCH_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \

@@ -65,6 +65,10 @@
 #   BENCH_HOSTS    1 (default): then benchmarks/hosts-bench.sh, point-to-point over tcp
 #                  between two hosts emulated with network namespaces and on one host
 #                  (appended to the report); 0: skip it
+#   BENCH_IO       1 (default): then benchmarks/io-bench.sh, MPI-IO collective write and
+#                  read (block-distributed 2-D array, strided small blocks) under the three
+#                  implementations, with their positioned-I/O system call counts
+#                  (RAILMPI_IO_BENCH_SIZE, default 1G; see that script); 0: skip it
 #   BENCH_MULTIRAIL 1 (default): then benchmarks/multirail-bench.sh, two links shaped
 #                  with tc (striping policies, Open MPI over both links, a competing
 #                  flow; PNG figures under $BUILD/bench/multirail); 0: skip it
@@ -551,6 +555,9 @@ fi
 
 if [ "${BENCH_HOSTS:-1}" = 1 ]; then
     bash "$SRC_DIR/hosts-bench.sh" "$BUILD" | tee -a "$REPORT"
+fi
+if [ "${BENCH_IO:-1}" = 1 ]; then
+    bash "$SRC_DIR/io-bench.sh" "$BUILD" | tee -a "$REPORT"
 fi
 if [ "${BENCH_MULTIRAIL:-1}" = 1 ]; then
     bash "$SRC_DIR/multirail-bench.sh" "$BUILD" | tee -a "$REPORT"

@@ -454,6 +454,7 @@ module mpi_f08
   type(MPI_Errhandler), parameter :: MPI_ERRORS_ARE_FATAL = MPI_Errhandler(1409286144)
   type(MPI_Errhandler), parameter :: MPI_ERRORS_RETURN = MPI_Errhandler(1409286145)
   type(MPI_Errhandler), parameter :: MPI_ERRORS_ABORT = MPI_Errhandler(1409286147)
+  integer, parameter :: MPIO_REQUEST_NULL = 738197504
 
   ! Special addresses: libmpi's variables (f08_support.rs), recognised by address.
   integer(c_int), bind(C, name="railmpi_f08_bottom"), target :: MPI_BOTTOM
@@ -2378,6 +2379,1348 @@ module mpi_f08
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Fetch_and_op_f08ts
   end interface PMPI_Fetch_and_op
+  interface MPI_File_call_errhandler
+    subroutine MPI_File_call_errhandler(fh, errorcode, ierror)
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      integer, intent(in) :: errorcode
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_File_call_errhandler
+  end interface MPI_File_call_errhandler
+  interface PMPI_File_call_errhandler
+    subroutine PMPI_File_call_errhandler(fh, errorcode, ierror)
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      integer, intent(in) :: errorcode
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_File_call_errhandler
+  end interface PMPI_File_call_errhandler
+  interface MPI_File_close
+    subroutine MPI_File_close(fh, ierror)
+      import
+      implicit none
+      type(MPI_File), intent(inout) :: fh
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_File_close
+  end interface MPI_File_close
+  interface PMPI_File_close
+    subroutine PMPI_File_close(fh, ierror)
+      import
+      implicit none
+      type(MPI_File), intent(inout) :: fh
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_File_close
+  end interface PMPI_File_close
+  interface MPI_File_create_errhandler
+    subroutine MPI_File_create_errhandler(file_errhandler_fn, errhandler, ierror)
+      import
+      implicit none
+      procedure(MPI_File_errhandler_function) :: file_errhandler_fn
+      type(MPI_Errhandler), intent(out) :: errhandler
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_File_create_errhandler
+  end interface MPI_File_create_errhandler
+  interface PMPI_File_create_errhandler
+    subroutine PMPI_File_create_errhandler(file_errhandler_fn, errhandler, ierror)
+      import
+      implicit none
+      procedure(MPI_File_errhandler_function) :: file_errhandler_fn
+      type(MPI_Errhandler), intent(out) :: errhandler
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_File_create_errhandler
+  end interface PMPI_File_create_errhandler
+  interface MPI_File_delete
+    subroutine MPI_File_delete(filename, info, ierror)
+      import
+      implicit none
+      character(len=*), intent(in) :: filename
+      type(MPI_Info), intent(in) :: info
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_File_delete
+  end interface MPI_File_delete
+  interface PMPI_File_delete
+    subroutine PMPI_File_delete(filename, info, ierror)
+      import
+      implicit none
+      character(len=*), intent(in) :: filename
+      type(MPI_Info), intent(in) :: info
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_File_delete
+  end interface PMPI_File_delete
+  interface MPI_File_get_amode
+    subroutine MPI_File_get_amode(fh, amode, ierror)
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      integer, intent(out) :: amode
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_File_get_amode
+  end interface MPI_File_get_amode
+  interface PMPI_File_get_amode
+    subroutine PMPI_File_get_amode(fh, amode, ierror)
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      integer, intent(out) :: amode
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_File_get_amode
+  end interface PMPI_File_get_amode
+  interface MPI_File_get_atomicity
+    subroutine MPI_File_get_atomicity(fh, flag, ierror)
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      logical, intent(out) :: flag
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_File_get_atomicity
+  end interface MPI_File_get_atomicity
+  interface PMPI_File_get_atomicity
+    subroutine PMPI_File_get_atomicity(fh, flag, ierror)
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      logical, intent(out) :: flag
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_File_get_atomicity
+  end interface PMPI_File_get_atomicity
+  interface MPI_File_get_byte_offset
+    subroutine MPI_File_get_byte_offset(fh, offset, disp, ierror)
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+      integer(kind=MPI_OFFSET_KIND), intent(out) :: disp
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_File_get_byte_offset
+  end interface MPI_File_get_byte_offset
+  interface PMPI_File_get_byte_offset
+    subroutine PMPI_File_get_byte_offset(fh, offset, disp, ierror)
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+      integer(kind=MPI_OFFSET_KIND), intent(out) :: disp
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_File_get_byte_offset
+  end interface PMPI_File_get_byte_offset
+  interface MPI_File_get_errhandler
+    subroutine MPI_File_get_errhandler(file, errhandler, ierror)
+      import
+      implicit none
+      type(MPI_File), intent(in) :: file
+      type(MPI_Errhandler), intent(out) :: errhandler
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_File_get_errhandler
+  end interface MPI_File_get_errhandler
+  interface PMPI_File_get_errhandler
+    subroutine PMPI_File_get_errhandler(file, errhandler, ierror)
+      import
+      implicit none
+      type(MPI_File), intent(in) :: file
+      type(MPI_Errhandler), intent(out) :: errhandler
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_File_get_errhandler
+  end interface PMPI_File_get_errhandler
+  interface MPI_File_get_group
+    subroutine MPI_File_get_group(fh, group, ierror)
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      type(MPI_Group), intent(out) :: group
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_File_get_group
+  end interface MPI_File_get_group
+  interface PMPI_File_get_group
+    subroutine PMPI_File_get_group(fh, group, ierror)
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      type(MPI_Group), intent(out) :: group
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_File_get_group
+  end interface PMPI_File_get_group
+  interface MPI_File_get_info
+    subroutine MPI_File_get_info(fh, info_used, ierror)
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      type(MPI_Info), intent(out) :: info_used
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_File_get_info
+  end interface MPI_File_get_info
+  interface PMPI_File_get_info
+    subroutine PMPI_File_get_info(fh, info_used, ierror)
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      type(MPI_Info), intent(out) :: info_used
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_File_get_info
+  end interface PMPI_File_get_info
+  interface MPI_File_get_position
+    subroutine MPI_File_get_position(fh, offset, ierror)
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      integer(kind=MPI_OFFSET_KIND), intent(out) :: offset
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_File_get_position
+  end interface MPI_File_get_position
+  interface PMPI_File_get_position
+    subroutine PMPI_File_get_position(fh, offset, ierror)
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      integer(kind=MPI_OFFSET_KIND), intent(out) :: offset
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_File_get_position
+  end interface PMPI_File_get_position
+  interface MPI_File_get_position_shared
+    subroutine MPI_File_get_position_shared(fh, offset, ierror)
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      integer(kind=MPI_OFFSET_KIND), intent(out) :: offset
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_File_get_position_shared
+  end interface MPI_File_get_position_shared
+  interface PMPI_File_get_position_shared
+    subroutine PMPI_File_get_position_shared(fh, offset, ierror)
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      integer(kind=MPI_OFFSET_KIND), intent(out) :: offset
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_File_get_position_shared
+  end interface PMPI_File_get_position_shared
+  interface MPI_File_get_size
+    subroutine MPI_File_get_size(fh, size, ierror)
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      integer(kind=MPI_OFFSET_KIND), intent(out) :: size
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_File_get_size
+  end interface MPI_File_get_size
+  interface PMPI_File_get_size
+    subroutine PMPI_File_get_size(fh, size, ierror)
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      integer(kind=MPI_OFFSET_KIND), intent(out) :: size
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_File_get_size
+  end interface PMPI_File_get_size
+  interface MPI_File_get_type_extent
+    subroutine MPI_File_get_type_extent(fh, datatype, extent, ierror)
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      type(MPI_Datatype), intent(in) :: datatype
+      integer(kind=MPI_ADDRESS_KIND), intent(out) :: extent
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_File_get_type_extent
+  end interface MPI_File_get_type_extent
+  interface PMPI_File_get_type_extent
+    subroutine PMPI_File_get_type_extent(fh, datatype, extent, ierror)
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      type(MPI_Datatype), intent(in) :: datatype
+      integer(kind=MPI_ADDRESS_KIND), intent(out) :: extent
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_File_get_type_extent
+  end interface PMPI_File_get_type_extent
+  interface MPI_File_get_view
+    subroutine MPI_File_get_view(fh, disp, etype, filetype, datarep, ierror)
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      integer(kind=MPI_OFFSET_KIND), intent(out) :: disp
+      type(MPI_Datatype), intent(out) :: etype
+      type(MPI_Datatype), intent(out) :: filetype
+      character(len=*), intent(out) :: datarep
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_File_get_view
+  end interface MPI_File_get_view
+  interface PMPI_File_get_view
+    subroutine PMPI_File_get_view(fh, disp, etype, filetype, datarep, ierror)
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      integer(kind=MPI_OFFSET_KIND), intent(out) :: disp
+      type(MPI_Datatype), intent(out) :: etype
+      type(MPI_Datatype), intent(out) :: filetype
+      character(len=*), intent(out) :: datarep
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_File_get_view
+  end interface PMPI_File_get_view
+  interface MPI_File_iread
+    subroutine MPI_File_iread_f08ts(fh, buf, count, datatype, request, ierror) bind(C, &
+        name="MPI_File_iread_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      type(*), dimension(..), asynchronous :: buf
+      integer, intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      type(MPI_Request), intent(out) :: request
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_File_iread_f08ts
+  end interface MPI_File_iread
+  interface PMPI_File_iread
+    subroutine PMPI_File_iread_f08ts(fh, buf, count, datatype, request, ierror) bind(C, &
+        name="PMPI_File_iread_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      type(*), dimension(..), asynchronous :: buf
+      integer, intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      type(MPI_Request), intent(out) :: request
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_File_iread_f08ts
+  end interface PMPI_File_iread
+  interface MPI_File_iread_all
+    subroutine MPI_File_iread_all_f08ts(fh, buf, count, datatype, request, ierror) bind(C, &
+        name="MPI_File_iread_all_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      type(*), dimension(..), asynchronous :: buf
+      integer, intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      type(MPI_Request), intent(out) :: request
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_File_iread_all_f08ts
+  end interface MPI_File_iread_all
+  interface PMPI_File_iread_all
+    subroutine PMPI_File_iread_all_f08ts(fh, buf, count, datatype, request, ierror) bind(C, &
+        name="PMPI_File_iread_all_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      type(*), dimension(..), asynchronous :: buf
+      integer, intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      type(MPI_Request), intent(out) :: request
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_File_iread_all_f08ts
+  end interface PMPI_File_iread_all
+  interface MPI_File_iread_at
+    subroutine MPI_File_iread_at_f08ts(fh, offset, buf, count, datatype, request, &
+        ierror) bind(C, name="MPI_File_iread_at_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+      type(*), dimension(..), asynchronous :: buf
+      integer, intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      type(MPI_Request), intent(out) :: request
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_File_iread_at_f08ts
+  end interface MPI_File_iread_at
+  interface PMPI_File_iread_at
+    subroutine PMPI_File_iread_at_f08ts(fh, offset, buf, count, datatype, request, &
+        ierror) bind(C, name="PMPI_File_iread_at_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+      type(*), dimension(..), asynchronous :: buf
+      integer, intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      type(MPI_Request), intent(out) :: request
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_File_iread_at_f08ts
+  end interface PMPI_File_iread_at
+  interface MPI_File_iread_at_all
+    subroutine MPI_File_iread_at_all_f08ts(fh, offset, buf, count, datatype, request, &
+        ierror) bind(C, name="MPI_File_iread_at_all_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+      type(*), dimension(..), asynchronous :: buf
+      integer, intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      type(MPI_Request), intent(out) :: request
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_File_iread_at_all_f08ts
+  end interface MPI_File_iread_at_all
+  interface PMPI_File_iread_at_all
+    subroutine PMPI_File_iread_at_all_f08ts(fh, offset, buf, count, datatype, request, &
+        ierror) bind(C, name="PMPI_File_iread_at_all_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+      type(*), dimension(..), asynchronous :: buf
+      integer, intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      type(MPI_Request), intent(out) :: request
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_File_iread_at_all_f08ts
+  end interface PMPI_File_iread_at_all
+  interface MPI_File_iread_shared
+    subroutine MPI_File_iread_shared_f08ts(fh, buf, count, datatype, request, ierror) bind(C, &
+        name="MPI_File_iread_shared_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      type(*), dimension(..), asynchronous :: buf
+      integer, intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      type(MPI_Request), intent(out) :: request
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_File_iread_shared_f08ts
+  end interface MPI_File_iread_shared
+  interface PMPI_File_iread_shared
+    subroutine PMPI_File_iread_shared_f08ts(fh, buf, count, datatype, request, ierror) bind(C, &
+        name="PMPI_File_iread_shared_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      type(*), dimension(..), asynchronous :: buf
+      integer, intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      type(MPI_Request), intent(out) :: request
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_File_iread_shared_f08ts
+  end interface PMPI_File_iread_shared
+  interface MPI_File_iwrite
+    subroutine MPI_File_iwrite_f08ts(fh, buf, count, datatype, request, ierror) bind(C, &
+        name="MPI_File_iwrite_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      type(*), dimension(..), asynchronous :: buf
+      integer, intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      type(MPI_Request), intent(out) :: request
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_File_iwrite_f08ts
+  end interface MPI_File_iwrite
+  interface PMPI_File_iwrite
+    subroutine PMPI_File_iwrite_f08ts(fh, buf, count, datatype, request, ierror) bind(C, &
+        name="PMPI_File_iwrite_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      type(*), dimension(..), asynchronous :: buf
+      integer, intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      type(MPI_Request), intent(out) :: request
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_File_iwrite_f08ts
+  end interface PMPI_File_iwrite
+  interface MPI_File_iwrite_all
+    subroutine MPI_File_iwrite_all_f08ts(fh, buf, count, datatype, request, ierror) bind(C, &
+        name="MPI_File_iwrite_all_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      type(*), dimension(..), asynchronous :: buf
+      integer, intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      type(MPI_Request), intent(out) :: request
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_File_iwrite_all_f08ts
+  end interface MPI_File_iwrite_all
+  interface PMPI_File_iwrite_all
+    subroutine PMPI_File_iwrite_all_f08ts(fh, buf, count, datatype, request, ierror) bind(C, &
+        name="PMPI_File_iwrite_all_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      type(*), dimension(..), asynchronous :: buf
+      integer, intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      type(MPI_Request), intent(out) :: request
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_File_iwrite_all_f08ts
+  end interface PMPI_File_iwrite_all
+  interface MPI_File_iwrite_at
+    subroutine MPI_File_iwrite_at_f08ts(fh, offset, buf, count, datatype, request, &
+        ierror) bind(C, name="MPI_File_iwrite_at_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+      type(*), dimension(..), asynchronous :: buf
+      integer, intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      type(MPI_Request), intent(out) :: request
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_File_iwrite_at_f08ts
+  end interface MPI_File_iwrite_at
+  interface PMPI_File_iwrite_at
+    subroutine PMPI_File_iwrite_at_f08ts(fh, offset, buf, count, datatype, request, &
+        ierror) bind(C, name="PMPI_File_iwrite_at_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+      type(*), dimension(..), asynchronous :: buf
+      integer, intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      type(MPI_Request), intent(out) :: request
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_File_iwrite_at_f08ts
+  end interface PMPI_File_iwrite_at
+  interface MPI_File_iwrite_at_all
+    subroutine MPI_File_iwrite_at_all_f08ts(fh, offset, buf, count, datatype, request, &
+        ierror) bind(C, name="MPI_File_iwrite_at_all_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+      type(*), dimension(..), asynchronous :: buf
+      integer, intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      type(MPI_Request), intent(out) :: request
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_File_iwrite_at_all_f08ts
+  end interface MPI_File_iwrite_at_all
+  interface PMPI_File_iwrite_at_all
+    subroutine PMPI_File_iwrite_at_all_f08ts(fh, offset, buf, count, datatype, request, &
+        ierror) bind(C, name="PMPI_File_iwrite_at_all_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+      type(*), dimension(..), asynchronous :: buf
+      integer, intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      type(MPI_Request), intent(out) :: request
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_File_iwrite_at_all_f08ts
+  end interface PMPI_File_iwrite_at_all
+  interface MPI_File_iwrite_shared
+    subroutine MPI_File_iwrite_shared_f08ts(fh, buf, count, datatype, request, ierror) bind(C, &
+        name="MPI_File_iwrite_shared_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      type(*), dimension(..), asynchronous :: buf
+      integer, intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      type(MPI_Request), intent(out) :: request
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_File_iwrite_shared_f08ts
+  end interface MPI_File_iwrite_shared
+  interface PMPI_File_iwrite_shared
+    subroutine PMPI_File_iwrite_shared_f08ts(fh, buf, count, datatype, request, ierror) bind(C, &
+        name="PMPI_File_iwrite_shared_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      type(*), dimension(..), asynchronous :: buf
+      integer, intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      type(MPI_Request), intent(out) :: request
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_File_iwrite_shared_f08ts
+  end interface PMPI_File_iwrite_shared
+  interface MPI_File_open
+    subroutine MPI_File_open(comm, filename, amode, info, fh, ierror)
+      import
+      implicit none
+      type(MPI_Comm), intent(in) :: comm
+      character(len=*), intent(in) :: filename
+      integer, intent(in) :: amode
+      type(MPI_Info), intent(in) :: info
+      type(MPI_File), intent(out) :: fh
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_File_open
+  end interface MPI_File_open
+  interface PMPI_File_open
+    subroutine PMPI_File_open(comm, filename, amode, info, fh, ierror)
+      import
+      implicit none
+      type(MPI_Comm), intent(in) :: comm
+      character(len=*), intent(in) :: filename
+      integer, intent(in) :: amode
+      type(MPI_Info), intent(in) :: info
+      type(MPI_File), intent(out) :: fh
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_File_open
+  end interface PMPI_File_open
+  interface MPI_File_preallocate
+    subroutine MPI_File_preallocate(fh, size, ierror)
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      integer(kind=MPI_OFFSET_KIND), intent(in) :: size
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_File_preallocate
+  end interface MPI_File_preallocate
+  interface PMPI_File_preallocate
+    subroutine PMPI_File_preallocate(fh, size, ierror)
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      integer(kind=MPI_OFFSET_KIND), intent(in) :: size
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_File_preallocate
+  end interface PMPI_File_preallocate
+  interface MPI_File_read
+    subroutine MPI_File_read_f08ts(fh, buf, count, datatype, status, ierror) bind(C, &
+        name="MPI_File_read_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      type(*), dimension(..) :: buf
+      integer, intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      type(MPI_Status), intent(out) :: status
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_File_read_f08ts
+  end interface MPI_File_read
+  interface PMPI_File_read
+    subroutine PMPI_File_read_f08ts(fh, buf, count, datatype, status, ierror) bind(C, &
+        name="PMPI_File_read_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      type(*), dimension(..) :: buf
+      integer, intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      type(MPI_Status), intent(out) :: status
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_File_read_f08ts
+  end interface PMPI_File_read
+  interface MPI_File_read_all
+    subroutine MPI_File_read_all_f08ts(fh, buf, count, datatype, status, ierror) bind(C, &
+        name="MPI_File_read_all_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      type(*), dimension(..) :: buf
+      integer, intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      type(MPI_Status), intent(out) :: status
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_File_read_all_f08ts
+  end interface MPI_File_read_all
+  interface PMPI_File_read_all
+    subroutine PMPI_File_read_all_f08ts(fh, buf, count, datatype, status, ierror) bind(C, &
+        name="PMPI_File_read_all_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      type(*), dimension(..) :: buf
+      integer, intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      type(MPI_Status), intent(out) :: status
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_File_read_all_f08ts
+  end interface PMPI_File_read_all
+  interface MPI_File_read_all_begin
+    subroutine MPI_File_read_all_begin_f08ts(fh, buf, count, datatype, ierror) bind(C, &
+        name="MPI_File_read_all_begin_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      type(*), dimension(..), asynchronous :: buf
+      integer, intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_File_read_all_begin_f08ts
+  end interface MPI_File_read_all_begin
+  interface PMPI_File_read_all_begin
+    subroutine PMPI_File_read_all_begin_f08ts(fh, buf, count, datatype, ierror) bind(C, &
+        name="PMPI_File_read_all_begin_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      type(*), dimension(..), asynchronous :: buf
+      integer, intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_File_read_all_begin_f08ts
+  end interface PMPI_File_read_all_begin
+  interface MPI_File_read_all_end
+    subroutine MPI_File_read_all_end_f08ts(fh, buf, status, ierror) bind(C, &
+        name="MPI_File_read_all_end_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      type(*), dimension(..), asynchronous :: buf
+      type(MPI_Status), intent(out) :: status
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_File_read_all_end_f08ts
+  end interface MPI_File_read_all_end
+  interface PMPI_File_read_all_end
+    subroutine PMPI_File_read_all_end_f08ts(fh, buf, status, ierror) bind(C, &
+        name="PMPI_File_read_all_end_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      type(*), dimension(..), asynchronous :: buf
+      type(MPI_Status), intent(out) :: status
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_File_read_all_end_f08ts
+  end interface PMPI_File_read_all_end
+  interface MPI_File_read_at
+    subroutine MPI_File_read_at_f08ts(fh, offset, buf, count, datatype, status, ierror) bind(C, &
+        name="MPI_File_read_at_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+      type(*), dimension(..) :: buf
+      integer, intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      type(MPI_Status), intent(out) :: status
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_File_read_at_f08ts
+  end interface MPI_File_read_at
+  interface PMPI_File_read_at
+    subroutine PMPI_File_read_at_f08ts(fh, offset, buf, count, datatype, status, &
+        ierror) bind(C, name="PMPI_File_read_at_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+      type(*), dimension(..) :: buf
+      integer, intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      type(MPI_Status), intent(out) :: status
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_File_read_at_f08ts
+  end interface PMPI_File_read_at
+  interface MPI_File_read_at_all
+    subroutine MPI_File_read_at_all_f08ts(fh, offset, buf, count, datatype, status, &
+        ierror) bind(C, name="MPI_File_read_at_all_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+      type(*), dimension(..) :: buf
+      integer, intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      type(MPI_Status), intent(out) :: status
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_File_read_at_all_f08ts
+  end interface MPI_File_read_at_all
+  interface PMPI_File_read_at_all
+    subroutine PMPI_File_read_at_all_f08ts(fh, offset, buf, count, datatype, status, &
+        ierror) bind(C, name="PMPI_File_read_at_all_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+      type(*), dimension(..) :: buf
+      integer, intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      type(MPI_Status), intent(out) :: status
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_File_read_at_all_f08ts
+  end interface PMPI_File_read_at_all
+  interface MPI_File_read_at_all_begin
+    subroutine MPI_File_read_at_all_begin_f08ts(fh, offset, buf, count, datatype, &
+        ierror) bind(C, name="MPI_File_read_at_all_begin_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+      type(*), dimension(..), asynchronous :: buf
+      integer, intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_File_read_at_all_begin_f08ts
+  end interface MPI_File_read_at_all_begin
+  interface PMPI_File_read_at_all_begin
+    subroutine PMPI_File_read_at_all_begin_f08ts(fh, offset, buf, count, datatype, &
+        ierror) bind(C, name="PMPI_File_read_at_all_begin_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+      type(*), dimension(..), asynchronous :: buf
+      integer, intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_File_read_at_all_begin_f08ts
+  end interface PMPI_File_read_at_all_begin
+  interface MPI_File_read_at_all_end
+    subroutine MPI_File_read_at_all_end_f08ts(fh, buf, status, ierror) bind(C, &
+        name="MPI_File_read_at_all_end_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      type(*), dimension(..), asynchronous :: buf
+      type(MPI_Status), intent(out) :: status
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_File_read_at_all_end_f08ts
+  end interface MPI_File_read_at_all_end
+  interface PMPI_File_read_at_all_end
+    subroutine PMPI_File_read_at_all_end_f08ts(fh, buf, status, ierror) bind(C, &
+        name="PMPI_File_read_at_all_end_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      type(*), dimension(..), asynchronous :: buf
+      type(MPI_Status), intent(out) :: status
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_File_read_at_all_end_f08ts
+  end interface PMPI_File_read_at_all_end
+  interface MPI_File_read_ordered
+    subroutine MPI_File_read_ordered_f08ts(fh, buf, count, datatype, status, ierror) bind(C, &
+        name="MPI_File_read_ordered_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      type(*), dimension(..) :: buf
+      integer, intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      type(MPI_Status), intent(out) :: status
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_File_read_ordered_f08ts
+  end interface MPI_File_read_ordered
+  interface PMPI_File_read_ordered
+    subroutine PMPI_File_read_ordered_f08ts(fh, buf, count, datatype, status, ierror) bind(C, &
+        name="PMPI_File_read_ordered_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      type(*), dimension(..) :: buf
+      integer, intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      type(MPI_Status), intent(out) :: status
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_File_read_ordered_f08ts
+  end interface PMPI_File_read_ordered
+  interface MPI_File_read_ordered_begin
+    subroutine MPI_File_read_ordered_begin_f08ts(fh, buf, count, datatype, ierror) bind(C, &
+        name="MPI_File_read_ordered_begin_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      type(*), dimension(..), asynchronous :: buf
+      integer, intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_File_read_ordered_begin_f08ts
+  end interface MPI_File_read_ordered_begin
+  interface PMPI_File_read_ordered_begin
+    subroutine PMPI_File_read_ordered_begin_f08ts(fh, buf, count, datatype, ierror) bind(C, &
+        name="PMPI_File_read_ordered_begin_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      type(*), dimension(..), asynchronous :: buf
+      integer, intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_File_read_ordered_begin_f08ts
+  end interface PMPI_File_read_ordered_begin
+  interface MPI_File_read_ordered_end
+    subroutine MPI_File_read_ordered_end_f08ts(fh, buf, status, ierror) bind(C, &
+        name="MPI_File_read_ordered_end_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      type(*), dimension(..), asynchronous :: buf
+      type(MPI_Status), intent(out) :: status
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_File_read_ordered_end_f08ts
+  end interface MPI_File_read_ordered_end
+  interface PMPI_File_read_ordered_end
+    subroutine PMPI_File_read_ordered_end_f08ts(fh, buf, status, ierror) bind(C, &
+        name="PMPI_File_read_ordered_end_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      type(*), dimension(..), asynchronous :: buf
+      type(MPI_Status), intent(out) :: status
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_File_read_ordered_end_f08ts
+  end interface PMPI_File_read_ordered_end
+  interface MPI_File_read_shared
+    subroutine MPI_File_read_shared_f08ts(fh, buf, count, datatype, status, ierror) bind(C, &
+        name="MPI_File_read_shared_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      type(*), dimension(..) :: buf
+      integer, intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      type(MPI_Status), intent(out) :: status
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_File_read_shared_f08ts
+  end interface MPI_File_read_shared
+  interface PMPI_File_read_shared
+    subroutine PMPI_File_read_shared_f08ts(fh, buf, count, datatype, status, ierror) bind(C, &
+        name="PMPI_File_read_shared_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      type(*), dimension(..) :: buf
+      integer, intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      type(MPI_Status), intent(out) :: status
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_File_read_shared_f08ts
+  end interface PMPI_File_read_shared
+  interface MPI_File_seek
+    subroutine MPI_File_seek(fh, offset, whence, ierror)
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+      integer, intent(in) :: whence
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_File_seek
+  end interface MPI_File_seek
+  interface PMPI_File_seek
+    subroutine PMPI_File_seek(fh, offset, whence, ierror)
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+      integer, intent(in) :: whence
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_File_seek
+  end interface PMPI_File_seek
+  interface MPI_File_seek_shared
+    subroutine MPI_File_seek_shared(fh, offset, whence, ierror)
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+      integer, intent(in) :: whence
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_File_seek_shared
+  end interface MPI_File_seek_shared
+  interface PMPI_File_seek_shared
+    subroutine PMPI_File_seek_shared(fh, offset, whence, ierror)
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+      integer, intent(in) :: whence
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_File_seek_shared
+  end interface PMPI_File_seek_shared
+  interface MPI_File_set_atomicity
+    subroutine MPI_File_set_atomicity(fh, flag, ierror)
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      logical, intent(in) :: flag
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_File_set_atomicity
+  end interface MPI_File_set_atomicity
+  interface PMPI_File_set_atomicity
+    subroutine PMPI_File_set_atomicity(fh, flag, ierror)
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      logical, intent(in) :: flag
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_File_set_atomicity
+  end interface PMPI_File_set_atomicity
+  interface MPI_File_set_errhandler
+    subroutine MPI_File_set_errhandler(file, errhandler, ierror)
+      import
+      implicit none
+      type(MPI_File), intent(in) :: file
+      type(MPI_Errhandler), intent(in) :: errhandler
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_File_set_errhandler
+  end interface MPI_File_set_errhandler
+  interface PMPI_File_set_errhandler
+    subroutine PMPI_File_set_errhandler(file, errhandler, ierror)
+      import
+      implicit none
+      type(MPI_File), intent(in) :: file
+      type(MPI_Errhandler), intent(in) :: errhandler
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_File_set_errhandler
+  end interface PMPI_File_set_errhandler
+  interface MPI_File_set_info
+    subroutine MPI_File_set_info(fh, info, ierror)
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      type(MPI_Info), intent(in) :: info
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_File_set_info
+  end interface MPI_File_set_info
+  interface PMPI_File_set_info
+    subroutine PMPI_File_set_info(fh, info, ierror)
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      type(MPI_Info), intent(in) :: info
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_File_set_info
+  end interface PMPI_File_set_info
+  interface MPI_File_set_size
+    subroutine MPI_File_set_size(fh, size, ierror)
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      integer(kind=MPI_OFFSET_KIND), intent(in) :: size
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_File_set_size
+  end interface MPI_File_set_size
+  interface PMPI_File_set_size
+    subroutine PMPI_File_set_size(fh, size, ierror)
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      integer(kind=MPI_OFFSET_KIND), intent(in) :: size
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_File_set_size
+  end interface PMPI_File_set_size
+  interface MPI_File_set_view
+    subroutine MPI_File_set_view(fh, disp, etype, filetype, datarep, info, ierror)
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      integer(kind=MPI_OFFSET_KIND), intent(in) :: disp
+      type(MPI_Datatype), intent(in) :: etype
+      type(MPI_Datatype), intent(in) :: filetype
+      character(len=*), intent(in) :: datarep
+      type(MPI_Info), intent(in) :: info
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_File_set_view
+  end interface MPI_File_set_view
+  interface PMPI_File_set_view
+    subroutine PMPI_File_set_view(fh, disp, etype, filetype, datarep, info, ierror)
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      integer(kind=MPI_OFFSET_KIND), intent(in) :: disp
+      type(MPI_Datatype), intent(in) :: etype
+      type(MPI_Datatype), intent(in) :: filetype
+      character(len=*), intent(in) :: datarep
+      type(MPI_Info), intent(in) :: info
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_File_set_view
+  end interface PMPI_File_set_view
+  interface MPI_File_sync
+    subroutine MPI_File_sync(fh, ierror)
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_File_sync
+  end interface MPI_File_sync
+  interface PMPI_File_sync
+    subroutine PMPI_File_sync(fh, ierror)
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_File_sync
+  end interface PMPI_File_sync
+  interface MPI_File_write
+    subroutine MPI_File_write_f08ts(fh, buf, count, datatype, status, ierror) bind(C, &
+        name="MPI_File_write_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      type(*), dimension(..) :: buf
+      integer, intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      type(MPI_Status), intent(out) :: status
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_File_write_f08ts
+  end interface MPI_File_write
+  interface PMPI_File_write
+    subroutine PMPI_File_write_f08ts(fh, buf, count, datatype, status, ierror) bind(C, &
+        name="PMPI_File_write_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      type(*), dimension(..) :: buf
+      integer, intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      type(MPI_Status), intent(out) :: status
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_File_write_f08ts
+  end interface PMPI_File_write
+  interface MPI_File_write_all
+    subroutine MPI_File_write_all_f08ts(fh, buf, count, datatype, status, ierror) bind(C, &
+        name="MPI_File_write_all_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      type(*), dimension(..) :: buf
+      integer, intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      type(MPI_Status), intent(out) :: status
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_File_write_all_f08ts
+  end interface MPI_File_write_all
+  interface PMPI_File_write_all
+    subroutine PMPI_File_write_all_f08ts(fh, buf, count, datatype, status, ierror) bind(C, &
+        name="PMPI_File_write_all_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      type(*), dimension(..) :: buf
+      integer, intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      type(MPI_Status), intent(out) :: status
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_File_write_all_f08ts
+  end interface PMPI_File_write_all
+  interface MPI_File_write_all_begin
+    subroutine MPI_File_write_all_begin_f08ts(fh, buf, count, datatype, ierror) bind(C, &
+        name="MPI_File_write_all_begin_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      type(*), dimension(..), asynchronous :: buf
+      integer, intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_File_write_all_begin_f08ts
+  end interface MPI_File_write_all_begin
+  interface PMPI_File_write_all_begin
+    subroutine PMPI_File_write_all_begin_f08ts(fh, buf, count, datatype, ierror) bind(C, &
+        name="PMPI_File_write_all_begin_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      type(*), dimension(..), asynchronous :: buf
+      integer, intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_File_write_all_begin_f08ts
+  end interface PMPI_File_write_all_begin
+  interface MPI_File_write_all_end
+    subroutine MPI_File_write_all_end_f08ts(fh, buf, status, ierror) bind(C, &
+        name="MPI_File_write_all_end_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      type(*), dimension(..), asynchronous :: buf
+      type(MPI_Status), intent(out) :: status
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_File_write_all_end_f08ts
+  end interface MPI_File_write_all_end
+  interface PMPI_File_write_all_end
+    subroutine PMPI_File_write_all_end_f08ts(fh, buf, status, ierror) bind(C, &
+        name="PMPI_File_write_all_end_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      type(*), dimension(..), asynchronous :: buf
+      type(MPI_Status), intent(out) :: status
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_File_write_all_end_f08ts
+  end interface PMPI_File_write_all_end
+  interface MPI_File_write_at
+    subroutine MPI_File_write_at_f08ts(fh, offset, buf, count, datatype, status, &
+        ierror) bind(C, name="MPI_File_write_at_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+      type(*), dimension(..) :: buf
+      integer, intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      type(MPI_Status), intent(out) :: status
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_File_write_at_f08ts
+  end interface MPI_File_write_at
+  interface PMPI_File_write_at
+    subroutine PMPI_File_write_at_f08ts(fh, offset, buf, count, datatype, status, &
+        ierror) bind(C, name="PMPI_File_write_at_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+      type(*), dimension(..) :: buf
+      integer, intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      type(MPI_Status), intent(out) :: status
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_File_write_at_f08ts
+  end interface PMPI_File_write_at
+  interface MPI_File_write_at_all
+    subroutine MPI_File_write_at_all_f08ts(fh, offset, buf, count, datatype, status, &
+        ierror) bind(C, name="MPI_File_write_at_all_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+      type(*), dimension(..) :: buf
+      integer, intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      type(MPI_Status), intent(out) :: status
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_File_write_at_all_f08ts
+  end interface MPI_File_write_at_all
+  interface PMPI_File_write_at_all
+    subroutine PMPI_File_write_at_all_f08ts(fh, offset, buf, count, datatype, status, &
+        ierror) bind(C, name="PMPI_File_write_at_all_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+      type(*), dimension(..) :: buf
+      integer, intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      type(MPI_Status), intent(out) :: status
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_File_write_at_all_f08ts
+  end interface PMPI_File_write_at_all
+  interface MPI_File_write_at_all_begin
+    subroutine MPI_File_write_at_all_begin_f08ts(fh, offset, buf, count, datatype, &
+        ierror) bind(C, name="MPI_File_write_at_all_begin_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+      type(*), dimension(..), asynchronous :: buf
+      integer, intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_File_write_at_all_begin_f08ts
+  end interface MPI_File_write_at_all_begin
+  interface PMPI_File_write_at_all_begin
+    subroutine PMPI_File_write_at_all_begin_f08ts(fh, offset, buf, count, datatype, &
+        ierror) bind(C, name="PMPI_File_write_at_all_begin_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+      type(*), dimension(..), asynchronous :: buf
+      integer, intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_File_write_at_all_begin_f08ts
+  end interface PMPI_File_write_at_all_begin
+  interface MPI_File_write_at_all_end
+    subroutine MPI_File_write_at_all_end_f08ts(fh, buf, status, ierror) bind(C, &
+        name="MPI_File_write_at_all_end_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      type(*), dimension(..), asynchronous :: buf
+      type(MPI_Status), intent(out) :: status
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_File_write_at_all_end_f08ts
+  end interface MPI_File_write_at_all_end
+  interface PMPI_File_write_at_all_end
+    subroutine PMPI_File_write_at_all_end_f08ts(fh, buf, status, ierror) bind(C, &
+        name="PMPI_File_write_at_all_end_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      type(*), dimension(..), asynchronous :: buf
+      type(MPI_Status), intent(out) :: status
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_File_write_at_all_end_f08ts
+  end interface PMPI_File_write_at_all_end
+  interface MPI_File_write_ordered
+    subroutine MPI_File_write_ordered_f08ts(fh, buf, count, datatype, status, ierror) bind(C, &
+        name="MPI_File_write_ordered_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      type(*), dimension(..) :: buf
+      integer, intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      type(MPI_Status), intent(out) :: status
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_File_write_ordered_f08ts
+  end interface MPI_File_write_ordered
+  interface PMPI_File_write_ordered
+    subroutine PMPI_File_write_ordered_f08ts(fh, buf, count, datatype, status, ierror) bind(C, &
+        name="PMPI_File_write_ordered_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      type(*), dimension(..) :: buf
+      integer, intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      type(MPI_Status), intent(out) :: status
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_File_write_ordered_f08ts
+  end interface PMPI_File_write_ordered
+  interface MPI_File_write_ordered_begin
+    subroutine MPI_File_write_ordered_begin_f08ts(fh, buf, count, datatype, ierror) bind(C, &
+        name="MPI_File_write_ordered_begin_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      type(*), dimension(..), asynchronous :: buf
+      integer, intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_File_write_ordered_begin_f08ts
+  end interface MPI_File_write_ordered_begin
+  interface PMPI_File_write_ordered_begin
+    subroutine PMPI_File_write_ordered_begin_f08ts(fh, buf, count, datatype, ierror) bind(C, &
+        name="PMPI_File_write_ordered_begin_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      type(*), dimension(..), asynchronous :: buf
+      integer, intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_File_write_ordered_begin_f08ts
+  end interface PMPI_File_write_ordered_begin
+  interface MPI_File_write_ordered_end
+    subroutine MPI_File_write_ordered_end_f08ts(fh, buf, status, ierror) bind(C, &
+        name="MPI_File_write_ordered_end_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      type(*), dimension(..), asynchronous :: buf
+      type(MPI_Status), intent(out) :: status
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_File_write_ordered_end_f08ts
+  end interface MPI_File_write_ordered_end
+  interface PMPI_File_write_ordered_end
+    subroutine PMPI_File_write_ordered_end_f08ts(fh, buf, status, ierror) bind(C, &
+        name="PMPI_File_write_ordered_end_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      type(*), dimension(..), asynchronous :: buf
+      type(MPI_Status), intent(out) :: status
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_File_write_ordered_end_f08ts
+  end interface PMPI_File_write_ordered_end
+  interface MPI_File_write_shared
+    subroutine MPI_File_write_shared_f08ts(fh, buf, count, datatype, status, ierror) bind(C, &
+        name="MPI_File_write_shared_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      type(*), dimension(..) :: buf
+      integer, intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      type(MPI_Status), intent(out) :: status
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_File_write_shared_f08ts
+  end interface MPI_File_write_shared
+  interface PMPI_File_write_shared
+    subroutine PMPI_File_write_shared_f08ts(fh, buf, count, datatype, status, ierror) bind(C, &
+        name="PMPI_File_write_shared_f08ts")
+      import
+      implicit none
+      type(MPI_File), intent(in) :: fh
+      type(*), dimension(..) :: buf
+      integer, intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      type(MPI_Status), intent(out) :: status
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_File_write_shared_f08ts
+  end interface PMPI_File_write_shared
   interface MPI_Finalize
     subroutine MPI_Finalize(ierror)
       import

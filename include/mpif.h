@@ -578,6 +578,8 @@
       PARAMETER (MPI_ERRORS_RETURN=1409286145)
       INTEGER MPI_ERRORS_ABORT
       PARAMETER (MPI_ERRORS_ABORT=1409286147)
+      INTEGER MPIO_REQUEST_NULL
+      PARAMETER (MPIO_REQUEST_NULL=738197504)
 !
 !     Special addresses, recognised by the library by address. The
 !     COMMON block names and layouts are MPICH's, so programs built with

@@ -56,6 +56,23 @@ error_classes! {
     LockType,
     Assert,
     Size,
+    // MPI-IO (MPI-3.1 §13.7)
+    File,
+    NotSame,
+    Amode,
+    UnsupportedDatarep,
+    UnsupportedOperation,
+    NoSuchFile,
+    FileExists,
+    BadFile,
+    Access,
+    NoSpace,
+    Quota,
+    ReadOnly,
+    FileInUse,
+    DupDatarep,
+    Conversion,
+    Io,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,7 +1,7 @@
 //! railmpi: an MPI library with RDMA-style protocols, exporting the MPICH ABI.
 //!
 //! Layers (see `../shared/DESIGN.md`), each calling only downward:
-//! `abi` → `runtime` → `pt2pt` / `rma` / `coll` / `datatype` / `comm` (and `op`, the
+//! `abi` → `io` (MPI-IO) → `runtime` → `pt2pt` / `rma` / `coll` / `datatype` / `comm` (and `op`, the
 //! predefined reductions that `coll` and `rma` share) → `channel` / `registration` →
 //! `fabric` → `sys`.
 //! `launcher` is the `mpiexec` side (PMI server) and shares only the PMI wire codec.
@@ -13,6 +13,7 @@ pub mod comm;
 pub mod datatype;
 pub mod error;
 pub mod fabric;
+pub mod io;
 pub mod launcher;
 pub mod op;
 pub mod pt2pt;

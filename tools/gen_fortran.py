@@ -50,8 +50,12 @@ plus one, as in MPICH), keyval creation (Fortran copy/delete procedures called t
 trampolines in support.rs), MPI_Buffer_detach. By rule: Waitany/Testany/Waitsome/Testsome
 return 1-based indices; the MPI-1 calls MPI_Address, MPI_Type_extent/lb/ub/hvector/hindexed/
 struct take default-INTEGER addresses (converted; overflow is MPI_ERR_ARG).
+MPI-IO: a file handle is MPI_File_c2f's INTEGER (MPI_File_f2c gives the C handle; an
+MPI_File * is converted back after the call); MPI_Offset is INTEGER(KIND=MPI_OFFSET_KIND).
+A file error handler's procedure is passed on (railmpi's C handle holds the INTEGER in its
+first four bytes, so the handler reads its own handle).
 Not bound, by design: the _c (large-count) and MPI_T_ calls, handle conversions (_c2f/_f2c),
-MPI-IO (MPI_File), arrays of strings (MPI_Comm_spawn*), generalized requests and data
+arrays of strings (MPI_Comm_spawn*), generalized requests and data
 representations (their callbacks have Fortran conventions of their own).
 """
 
@@ -182,8 +186,14 @@ class Arg:
         self.const = bool(const)
         self.base = base
         self.depth = depth
+        if base == "MPI_File" and depth <= 1:
+            # Fortran holds MPI_File_c2f's INTEGER; the C handle is a pointer.
+            self.kind = "file_val" if depth == 0 else "file_inout"
+            self.ctype = "MPI_File" if depth == 0 else "*mut MPI_File"
+            self.ftype = "*const MPI_Fint" if depth == 0 else "*mut MPI_Fint"
+            return
         if base in ("MPI_Fint", "MPI_File") or base.startswith("MPI_F08"):
-            raise Unsupported(f"`{text}` (C/Fortran conversion or MPI-IO)")
+            raise Unsupported(f"`{text}` (C/Fortran conversion)")
         if base == "char":
             if depth == 1:
                 # A string the C call writes must be one that MPI returns: a non-const
@@ -274,7 +284,7 @@ def rust_base(base, hdr):
         return "c_int"
     if base == "double":
         return "f64"
-    if base in hdr.handles or base in SCALARS or base == "MPI_Status":
+    if base in hdr.handles or base in SCALARS or base in ("MPI_Status", "MPI_File"):
         return base
     if base in hdr.long_types:
         return base
@@ -306,6 +316,8 @@ def c_call_arg(a):
         "int_val": f"*{a.name} as MPI_Aint",
         "int_array": f"{a.name}_a.as_ptr() as {a.ctype}",
         "int_out": f"&raw mut {a.name}_a",
+        "file_val": f"crate::abi::file::PMPI_File_f2c(*{a.name})",
+        "file_inout": f"&raw mut {a.name}_h",
     }[a.kind]
 
 
@@ -365,6 +377,12 @@ def generic_binding(ret, cname, args, args_text, hdr):
         elif a.kind == "int_out":
             pre.append(f"let mut {a.name}_a: MPI_Aint = 0;")
             post.append(f"let rc = f_aint_out(rc, {a.name}_a, {a.name});")
+        elif a.kind == "file_inout":
+            # MPI_File_open writes the handle, MPI_File_close sets it to MPI_FILE_NULL.
+            pre.append(f"let mut {a.name}_h = crate::abi::file::PMPI_File_f2c(*{a.name});")
+            post.append(f"if rc == MPI_SUCCESS {{")
+            post.append(f"    *{a.name} = crate::abi::file::PMPI_File_c2f({a.name}_h);")
+            post.append("}")
         if a.kind in ("str_in", "str_out"):
             flen = f"{a.name}_flen"
             if flen in names:

@@ -44,7 +44,8 @@ pub type MPI_Message = c_int;
 /// Session handle (MPI-4; kept because MPICH's header has it).
 pub type MPI_Session = c_int;
 
-/// The object an `MPI_File` points to (opaque: railmpi has no MPI-IO yet).
+/// The object an `MPI_File` points to in MPICH (opaque: railmpi's handles encode a table
+/// slot, see `handles::file_handle`).
 pub struct ADIOI_FileD {
     _opaque: [u8; 0],
 }

@@ -47,6 +47,22 @@ pub fn class_code(c: ErrorClass) -> c_int {
         LockType => MPI_ERR_LOCKTYPE,
         Assert => MPI_ERR_ASSERT,
         Size => MPI_ERR_SIZE,
+        File => MPI_ERR_FILE,
+        NotSame => MPI_ERR_NOT_SAME,
+        Amode => MPI_ERR_AMODE,
+        UnsupportedDatarep => MPI_ERR_UNSUPPORTED_DATAREP,
+        UnsupportedOperation => MPI_ERR_UNSUPPORTED_OPERATION,
+        NoSuchFile => MPI_ERR_NO_SUCH_FILE,
+        FileExists => MPI_ERR_FILE_EXISTS,
+        BadFile => MPI_ERR_BAD_FILE,
+        Access => MPI_ERR_ACCESS,
+        NoSpace => MPI_ERR_NO_SPACE,
+        Quota => MPI_ERR_QUOTA,
+        ReadOnly => MPI_ERR_READ_ONLY,
+        FileInUse => MPI_ERR_FILE_IN_USE,
+        DupDatarep => MPI_ERR_DUP_DATAREP,
+        Conversion => MPI_ERR_CONVERSION,
+        Io => MPI_ERR_IO,
     }
 }
 
@@ -103,6 +119,20 @@ pub fn class_string(code: c_int) -> Option<&'static str> {
         MPI_ERR_RMA_FLAVOR => "Passed window has incorrect flavor for attempted operation",
         MPI_ERR_RMA_SHARED => "Memory cannot be shared",
         MPI_ERR_UNSUPPORTED_OPERATION => "Unsupported operation",
+        MPI_ERR_FILE => "Invalid file handle",
+        MPI_ERR_NOT_SAME => "Collective argument not identical on all processes",
+        MPI_ERR_AMODE => "Invalid amode value in MPI_File_open",
+        MPI_ERR_UNSUPPORTED_DATAREP => "Unsupported datarep passed to MPI_File_set_view",
+        MPI_ERR_NO_SUCH_FILE => "File does not exist",
+        MPI_ERR_FILE_EXISTS => "File exists",
+        MPI_ERR_BAD_FILE => "Invalid file name",
+        MPI_ERR_NO_SPACE => "Not enough space",
+        MPI_ERR_QUOTA => "Quota exceeded",
+        MPI_ERR_READ_ONLY => "Read-only file or file system",
+        MPI_ERR_FILE_IN_USE => "File operation could not be completed, file in use",
+        MPI_ERR_DUP_DATAREP => "Data representation already registered",
+        MPI_ERR_CONVERSION => "Error in data conversion",
+        MPI_ERR_IO => "Other I/O error",
         c if (1..=MPI_ERR_VALUE_TOO_LARGE).contains(&c) => "MPI error",
         _ => return None,
     })
@@ -226,23 +256,54 @@ pub fn raise_win(func: &str, win: MPI_Win, err: Error) -> c_int {
 
 /// `raise_win` with an error code (MPI_Win_call_errhandler's).
 pub fn raise_win_code(func: &str, win: MPI_Win, code: c_int, msg: &str) -> c_int {
-    match handles::win_errhandler(win) {
+    let handler = handles::win_errhandler(win);
+    // SAFETY: a window's handler was registered as an MPI_Win_errhandler_function,
+    // which takes (MPI_Win *, int *, ...).
+    dispatch(func, handler, code, msg, |f, e| unsafe {
+        let f: unsafe extern "C" fn(*mut MPI_Win, *mut c_int, ...) = std::mem::transmute(f);
+        let mut w = win;
+        f(&mut w, e);
+    })
+}
+
+/// Runs error handler `handler` for `code`: returns, aborts, or calls the application's
+/// function through `call` (its address, the code).
+fn dispatch(
+    func: &str,
+    handler: MPI_Errhandler,
+    code: c_int,
+    msg: &str,
+    call: impl FnOnce(usize, &mut c_int),
+) -> c_int {
+    match handler {
         MPI_ERRORS_RETURN => code,
         MPI_ERRORS_ARE_FATAL | MPI_ERRORS_ABORT => fatal(func, code, msg),
         h => {
             if let Some(f) = handles::errhandler_fn(h) {
-                let (mut w, mut e) = (win, code);
-                // SAFETY: `f` was registered by the application as an
-                // MPI_Win_errhandler_function, which takes (MPI_Win *, int *, ...).
-                unsafe {
-                    let f: unsafe extern "C" fn(*mut MPI_Win, *mut c_int, ...) =
-                        std::mem::transmute(f);
-                    f(&mut w, &mut e);
-                }
+                let mut e = code;
+                call(f, &mut e);
             }
             code
         }
     }
+}
+
+/// Raise `err` from `func` on file `fh` (MPI_FILE_NULL: open and delete), through the
+/// file's error handler.
+pub fn raise_file(func: &str, fh: MPI_File, err: Error) -> c_int {
+    raise_file_code(func, fh, class_code(err.class), &err.msg)
+}
+
+/// `raise_file` with an error code (MPI_File_call_errhandler's).
+pub fn raise_file_code(func: &str, fh: MPI_File, code: c_int, msg: &str) -> c_int {
+    let handler = handles::file_errhandler(fh);
+    // SAFETY: a file's handler was registered as an MPI_File_errhandler_function,
+    // which takes (MPI_File *, int *, ...).
+    dispatch(func, handler, code, msg, |f, e| unsafe {
+        let f: unsafe extern "C" fn(*mut MPI_File, *mut c_int, ...) = std::mem::transmute(f);
+        let mut h = fh;
+        f(&mut h, e);
+    })
 }
 
 /// MPI_ERRORS_ARE_FATAL: say what went wrong and take the whole job down.

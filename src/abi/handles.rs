@@ -681,3 +681,73 @@ pub fn engine_slot(h: MPI_Request) -> Option<u32> {
 pub fn request_index(h: MPI_Request) -> Option<usize> {
     direct_index(h, KIND_REQUEST)
 }
+
+// ------------------------------------------------------------------ files
+
+/// An open MPI file and what the C surface keeps with it.
+pub struct FileEntry {
+    pub file: Arc<crate::io::File>,
+    pub errhandler: MPI_Errhandler,
+    /// The view's etype and filetype as the application gave them (MPI_File_get_view
+    /// returns them; held so MPI_Type_free of the handles does not affect the view).
+    pub etype: (MPI_Datatype, TypeRef),
+    pub filetype: (MPI_Datatype, TypeRef),
+    /// The private communicator's handle (errors of its collectives have somewhere to go).
+    pub comm: MPI_Comm,
+}
+
+pub static FILES: RwLock<Slab<FileEntry>> = RwLock::new(Slab::new(0));
+
+/// The error handler of MPI_FILE_NULL: new files start with it, and errors of
+/// MPI_File_open / MPI_File_delete go to it (MPI-3.1 §13.7: initially MPI_ERRORS_RETURN).
+pub static FILE_NULL_ERRHANDLER: Mutex<MPI_Errhandler> = Mutex::new(MPI_ERRORS_RETURN);
+
+/// MPI_File values are pointers in MPICH's ABI; ours encode a table slot (the program
+/// never looks behind them): `FILE_TAG` in the high half and MPI_File_c2f's integer,
+/// `slot + 1`, in the low one. An error handler written in Fortran, called with a pointer
+/// to the C handle, reads its first INTEGER and so sees the Fortran handle.
+const FILE_TAG: usize = 0x5f11 << 32;
+
+pub fn file_handle(slot: usize) -> MPI_File {
+    std::ptr::without_provenance_mut(FILE_TAG | (slot as u32 as usize + 1))
+}
+
+/// The table slot behind a file handle.
+pub fn file_slot(h: MPI_File) -> Option<usize> {
+    let v = h as usize;
+    (v >> 32 == FILE_TAG >> 32 && v as u32 != 0).then(|| (v as u32 - 1) as usize)
+}
+
+fn bad_file(h: MPI_File) -> Error {
+    Error::new(
+        ErrorClass::File,
+        format!("invalid file handle {:#x}", h as usize),
+    )
+}
+
+pub fn new_file(e: FileEntry) -> MPI_File {
+    file_handle(FILES.write().insert(e))
+}
+
+/// The open file behind `h`, or MPI_ERR_FILE.
+pub fn file(h: MPI_File) -> Result<Arc<crate::io::File>> {
+    with_file_entry(h, |e| e.file.clone())
+}
+
+pub fn with_file_entry<T>(h: MPI_File, f: impl FnOnce(&mut FileEntry) -> T) -> Result<T> {
+    let i = file_slot(h).ok_or_else(|| bad_file(h))?;
+    let mut t = FILES.write();
+    Ok(f(t.get_mut(i).ok_or_else(|| bad_file(h))?))
+}
+
+pub fn remove_file(h: MPI_File) -> Result<FileEntry> {
+    let i = file_slot(h).ok_or_else(|| bad_file(h))?;
+    FILES.write().remove(i).ok_or_else(|| bad_file(h))
+}
+
+/// The error handler of file `h`; MPI_FILE_NULL's for MPI_FILE_NULL and invalid handles.
+pub fn file_errhandler(h: MPI_File) -> MPI_Errhandler {
+    file_slot(h)
+        .and_then(|i| FILES.read().get(i).map(|e| e.errhandler))
+        .unwrap_or_else(|| *FILE_NULL_ERRHANDLER.lock())
+}

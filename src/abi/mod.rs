@@ -19,6 +19,7 @@ pub mod consts;
 pub mod datatype;
 pub mod env;
 pub mod errors;
+pub mod file;
 pub mod fortran;
 pub mod grequest;
 pub mod group;

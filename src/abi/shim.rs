@@ -26,6 +26,16 @@ pub fn run_win(func: &'static str, win: MPI_Win, body: impl FnOnce() -> Result<(
     }
 }
 
+/// Run the body of MPI function `func`; errors go to file `fh`'s error handler.
+#[inline]
+pub fn run_file(func: &'static str, fh: MPI_File, body: impl FnOnce() -> Result<()>) -> c_int {
+    match catch_unwind(AssertUnwindSafe(body)) {
+        Ok(Ok(())) => MPI_SUCCESS,
+        Ok(Err(e)) => errors::raise_file(func, fh, e),
+        Err(panic) => errors::raise_file(func, fh, panic_error(panic)),
+    }
+}
+
 fn panic_error(panic: Box<dyn std::any::Any + Send>) -> Error {
     let msg = panic
         .downcast_ref::<&str>()

@@ -16,7 +16,7 @@ use crate::abi::consts::*;
 use std::os::raw::{c_char, c_int, c_void};
 
 /// Number of mpi_f08 procedures with an entry point here.
-pub const BOUND_TS: usize = 105;
+pub const BOUND_TS: usize = 139;
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Accumulate_f08ts(origin_addr: *const CfiDesc, origin_count: *const c_int, origin_datatype: *const MPI_Datatype, target_rank: *const c_int, target_disp: *const MPI_Aint, target_count: *const c_int, target_datatype: *const MPI_Datatype, op: *const MPI_Op, win: *const MPI_Win, ierror: *mut MPI_Fint) {
@@ -251,6 +251,290 @@ pub unsafe extern "C" fn PMPI_Fetch_and_op_f08ts(origin_addr: *const CfiDesc, re
         return f08_noncontiguous("MPI_Fetch_and_op", F08Err::Win(*win), ierror);
     };
     pmpi_fetch_and_op_(origin_addr.addr() as *const c_void, result_addr.addr() as *mut c_void, datatype, target_rank, target_disp, op, win, ierror);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_iread_f08ts(fh: *const MPI_Fint, buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let Some(buf) = f08_buf(buf, false) else {
+        return f08_noncontiguous("MPI_File_iread", F08Err::File(*fh), ierror);
+    };
+    pmpi_file_iread_(fh, buf.addr() as *mut c_void, count, datatype, request, ierror);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_iread_all_f08ts(fh: *const MPI_Fint, buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let Some(buf) = f08_buf(buf, false) else {
+        return f08_noncontiguous("MPI_File_iread_all", F08Err::File(*fh), ierror);
+    };
+    pmpi_file_iread_all_(fh, buf.addr() as *mut c_void, count, datatype, request, ierror);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_iread_at_f08ts(fh: *const MPI_Fint, offset: *const MPI_Offset, buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let Some(buf) = f08_buf(buf, false) else {
+        return f08_noncontiguous("MPI_File_iread_at", F08Err::File(*fh), ierror);
+    };
+    pmpi_file_iread_at_(fh, offset, buf.addr() as *mut c_void, count, datatype, request, ierror);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_iread_at_all_f08ts(fh: *const MPI_Fint, offset: *const MPI_Offset, buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let Some(buf) = f08_buf(buf, false) else {
+        return f08_noncontiguous("MPI_File_iread_at_all", F08Err::File(*fh), ierror);
+    };
+    pmpi_file_iread_at_all_(fh, offset, buf.addr() as *mut c_void, count, datatype, request, ierror);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_iread_shared_f08ts(fh: *const MPI_Fint, buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let Some(buf) = f08_buf(buf, false) else {
+        return f08_noncontiguous("MPI_File_iread_shared", F08Err::File(*fh), ierror);
+    };
+    pmpi_file_iread_shared_(fh, buf.addr() as *mut c_void, count, datatype, request, ierror);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_iwrite_f08ts(fh: *const MPI_Fint, buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let Some(buf) = f08_buf(buf, false) else {
+        return f08_noncontiguous("MPI_File_iwrite", F08Err::File(*fh), ierror);
+    };
+    pmpi_file_iwrite_(fh, buf.addr() as *mut c_void, count, datatype, request, ierror);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_iwrite_all_f08ts(fh: *const MPI_Fint, buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let Some(buf) = f08_buf(buf, false) else {
+        return f08_noncontiguous("MPI_File_iwrite_all", F08Err::File(*fh), ierror);
+    };
+    pmpi_file_iwrite_all_(fh, buf.addr() as *mut c_void, count, datatype, request, ierror);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_iwrite_at_f08ts(fh: *const MPI_Fint, offset: *const MPI_Offset, buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let Some(buf) = f08_buf(buf, false) else {
+        return f08_noncontiguous("MPI_File_iwrite_at", F08Err::File(*fh), ierror);
+    };
+    pmpi_file_iwrite_at_(fh, offset, buf.addr() as *mut c_void, count, datatype, request, ierror);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_iwrite_at_all_f08ts(fh: *const MPI_Fint, offset: *const MPI_Offset, buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let Some(buf) = f08_buf(buf, false) else {
+        return f08_noncontiguous("MPI_File_iwrite_at_all", F08Err::File(*fh), ierror);
+    };
+    pmpi_file_iwrite_at_all_(fh, offset, buf.addr() as *mut c_void, count, datatype, request, ierror);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_iwrite_shared_f08ts(fh: *const MPI_Fint, buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let Some(buf) = f08_buf(buf, false) else {
+        return f08_noncontiguous("MPI_File_iwrite_shared", F08Err::File(*fh), ierror);
+    };
+    pmpi_file_iwrite_shared_(fh, buf.addr() as *mut c_void, count, datatype, request, ierror);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_read_f08ts(fh: *const MPI_Fint, buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    let Some(buf) = f08_buf(buf, true) else {
+        return f08_noncontiguous("MPI_File_read", F08Err::File(*fh), ierror);
+    };
+    pmpi_file_read_(fh, buf.addr() as *mut c_void, count, datatype, status, ierror);
+    buf.copy_out();
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_read_all_f08ts(fh: *const MPI_Fint, buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    let Some(buf) = f08_buf(buf, true) else {
+        return f08_noncontiguous("MPI_File_read_all", F08Err::File(*fh), ierror);
+    };
+    pmpi_file_read_all_(fh, buf.addr() as *mut c_void, count, datatype, status, ierror);
+    buf.copy_out();
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_read_all_begin_f08ts(fh: *const MPI_Fint, buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, ierror: *mut MPI_Fint) {
+    let Some(buf) = f08_buf(buf, false) else {
+        return f08_noncontiguous("MPI_File_read_all_begin", F08Err::File(*fh), ierror);
+    };
+    pmpi_file_read_all_begin_(fh, buf.addr() as *mut c_void, count, datatype, ierror);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_read_all_end_f08ts(fh: *const MPI_Fint, buf: *const CfiDesc, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    let Some(buf) = f08_buf(buf, false) else {
+        return f08_noncontiguous("MPI_File_read_all_end", F08Err::File(*fh), ierror);
+    };
+    pmpi_file_read_all_end_(fh, buf.addr() as *mut c_void, status, ierror);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_read_at_f08ts(fh: *const MPI_Fint, offset: *const MPI_Offset, buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    let Some(buf) = f08_buf(buf, true) else {
+        return f08_noncontiguous("MPI_File_read_at", F08Err::File(*fh), ierror);
+    };
+    pmpi_file_read_at_(fh, offset, buf.addr() as *mut c_void, count, datatype, status, ierror);
+    buf.copy_out();
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_read_at_all_f08ts(fh: *const MPI_Fint, offset: *const MPI_Offset, buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    let Some(buf) = f08_buf(buf, true) else {
+        return f08_noncontiguous("MPI_File_read_at_all", F08Err::File(*fh), ierror);
+    };
+    pmpi_file_read_at_all_(fh, offset, buf.addr() as *mut c_void, count, datatype, status, ierror);
+    buf.copy_out();
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_read_at_all_begin_f08ts(fh: *const MPI_Fint, offset: *const MPI_Offset, buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, ierror: *mut MPI_Fint) {
+    let Some(buf) = f08_buf(buf, false) else {
+        return f08_noncontiguous("MPI_File_read_at_all_begin", F08Err::File(*fh), ierror);
+    };
+    pmpi_file_read_at_all_begin_(fh, offset, buf.addr() as *mut c_void, count, datatype, ierror);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_read_at_all_end_f08ts(fh: *const MPI_Fint, buf: *const CfiDesc, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    let Some(buf) = f08_buf(buf, false) else {
+        return f08_noncontiguous("MPI_File_read_at_all_end", F08Err::File(*fh), ierror);
+    };
+    pmpi_file_read_at_all_end_(fh, buf.addr() as *mut c_void, status, ierror);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_read_ordered_f08ts(fh: *const MPI_Fint, buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    let Some(buf) = f08_buf(buf, true) else {
+        return f08_noncontiguous("MPI_File_read_ordered", F08Err::File(*fh), ierror);
+    };
+    pmpi_file_read_ordered_(fh, buf.addr() as *mut c_void, count, datatype, status, ierror);
+    buf.copy_out();
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_read_ordered_begin_f08ts(fh: *const MPI_Fint, buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, ierror: *mut MPI_Fint) {
+    let Some(buf) = f08_buf(buf, false) else {
+        return f08_noncontiguous("MPI_File_read_ordered_begin", F08Err::File(*fh), ierror);
+    };
+    pmpi_file_read_ordered_begin_(fh, buf.addr() as *mut c_void, count, datatype, ierror);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_read_ordered_end_f08ts(fh: *const MPI_Fint, buf: *const CfiDesc, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    let Some(buf) = f08_buf(buf, false) else {
+        return f08_noncontiguous("MPI_File_read_ordered_end", F08Err::File(*fh), ierror);
+    };
+    pmpi_file_read_ordered_end_(fh, buf.addr() as *mut c_void, status, ierror);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_read_shared_f08ts(fh: *const MPI_Fint, buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    let Some(buf) = f08_buf(buf, true) else {
+        return f08_noncontiguous("MPI_File_read_shared", F08Err::File(*fh), ierror);
+    };
+    pmpi_file_read_shared_(fh, buf.addr() as *mut c_void, count, datatype, status, ierror);
+    buf.copy_out();
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_write_f08ts(fh: *const MPI_Fint, buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    let Some(buf) = f08_buf(buf, true) else {
+        return f08_noncontiguous("MPI_File_write", F08Err::File(*fh), ierror);
+    };
+    pmpi_file_write_(fh, buf.addr() as *mut c_void, count, datatype, status, ierror);
+    buf.copy_out();
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_write_all_f08ts(fh: *const MPI_Fint, buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    let Some(buf) = f08_buf(buf, true) else {
+        return f08_noncontiguous("MPI_File_write_all", F08Err::File(*fh), ierror);
+    };
+    pmpi_file_write_all_(fh, buf.addr() as *mut c_void, count, datatype, status, ierror);
+    buf.copy_out();
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_write_all_begin_f08ts(fh: *const MPI_Fint, buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, ierror: *mut MPI_Fint) {
+    let Some(buf) = f08_buf(buf, false) else {
+        return f08_noncontiguous("MPI_File_write_all_begin", F08Err::File(*fh), ierror);
+    };
+    pmpi_file_write_all_begin_(fh, buf.addr() as *mut c_void, count, datatype, ierror);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_write_all_end_f08ts(fh: *const MPI_Fint, buf: *const CfiDesc, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    let Some(buf) = f08_buf(buf, false) else {
+        return f08_noncontiguous("MPI_File_write_all_end", F08Err::File(*fh), ierror);
+    };
+    pmpi_file_write_all_end_(fh, buf.addr() as *mut c_void, status, ierror);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_write_at_f08ts(fh: *const MPI_Fint, offset: *const MPI_Offset, buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    let Some(buf) = f08_buf(buf, true) else {
+        return f08_noncontiguous("MPI_File_write_at", F08Err::File(*fh), ierror);
+    };
+    pmpi_file_write_at_(fh, offset, buf.addr() as *mut c_void, count, datatype, status, ierror);
+    buf.copy_out();
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_write_at_all_f08ts(fh: *const MPI_Fint, offset: *const MPI_Offset, buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    let Some(buf) = f08_buf(buf, true) else {
+        return f08_noncontiguous("MPI_File_write_at_all", F08Err::File(*fh), ierror);
+    };
+    pmpi_file_write_at_all_(fh, offset, buf.addr() as *mut c_void, count, datatype, status, ierror);
+    buf.copy_out();
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_write_at_all_begin_f08ts(fh: *const MPI_Fint, offset: *const MPI_Offset, buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, ierror: *mut MPI_Fint) {
+    let Some(buf) = f08_buf(buf, false) else {
+        return f08_noncontiguous("MPI_File_write_at_all_begin", F08Err::File(*fh), ierror);
+    };
+    pmpi_file_write_at_all_begin_(fh, offset, buf.addr() as *mut c_void, count, datatype, ierror);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_write_at_all_end_f08ts(fh: *const MPI_Fint, buf: *const CfiDesc, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    let Some(buf) = f08_buf(buf, false) else {
+        return f08_noncontiguous("MPI_File_write_at_all_end", F08Err::File(*fh), ierror);
+    };
+    pmpi_file_write_at_all_end_(fh, buf.addr() as *mut c_void, status, ierror);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_write_ordered_f08ts(fh: *const MPI_Fint, buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    let Some(buf) = f08_buf(buf, true) else {
+        return f08_noncontiguous("MPI_File_write_ordered", F08Err::File(*fh), ierror);
+    };
+    pmpi_file_write_ordered_(fh, buf.addr() as *mut c_void, count, datatype, status, ierror);
+    buf.copy_out();
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_write_ordered_begin_f08ts(fh: *const MPI_Fint, buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, ierror: *mut MPI_Fint) {
+    let Some(buf) = f08_buf(buf, false) else {
+        return f08_noncontiguous("MPI_File_write_ordered_begin", F08Err::File(*fh), ierror);
+    };
+    pmpi_file_write_ordered_begin_(fh, buf.addr() as *mut c_void, count, datatype, ierror);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_write_ordered_end_f08ts(fh: *const MPI_Fint, buf: *const CfiDesc, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    let Some(buf) = f08_buf(buf, false) else {
+        return f08_noncontiguous("MPI_File_write_ordered_end", F08Err::File(*fh), ierror);
+    };
+    pmpi_file_write_ordered_end_(fh, buf.addr() as *mut c_void, status, ierror);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_write_shared_f08ts(fh: *const MPI_Fint, buf: *const CfiDesc, count: *const c_int, datatype: *const MPI_Datatype, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    let Some(buf) = f08_buf(buf, true) else {
+        return f08_noncontiguous("MPI_File_write_shared", F08Err::File(*fh), ierror);
+    };
+    pmpi_file_write_shared_(fh, buf.addr() as *mut c_void, count, datatype, status, ierror);
+    buf.copy_out();
 }
 
 #[no_mangle]

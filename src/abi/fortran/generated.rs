@@ -14,7 +14,7 @@ use std::os::raw::{c_char, c_int, c_void};
 use std::ptr::null_mut;
 
 /// Number of C functions with a Fortran binding here.
-pub const BOUND: usize = 317;
+pub const BOUND: usize = 376;
 
 extern "C" {
     fn PMPI_Abort(comm: MPI_Comm, errorcode: c_int) -> c_int;
@@ -102,6 +102,65 @@ extern "C" {
     fn PMPI_Exscan(sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm) -> c_int;
     fn PMPI_Exscan_init(sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int;
     fn PMPI_Fetch_and_op(origin_addr: *const c_void, result_addr: *mut c_void, datatype: MPI_Datatype, target_rank: c_int, target_disp: MPI_Aint, op: MPI_Op, win: MPI_Win) -> c_int;
+    fn PMPI_File_call_errhandler(fh: MPI_File, errorcode: c_int) -> c_int;
+    fn PMPI_File_close(fh: *mut MPI_File) -> c_int;
+    fn PMPI_File_create_errhandler(file_errhandler_fn: MPI_File_errhandler_function, errhandler: *mut MPI_Errhandler) -> c_int;
+    fn PMPI_File_delete(filename: *const c_char, info: MPI_Info) -> c_int;
+    fn PMPI_File_get_amode(fh: MPI_File, amode: *mut c_int) -> c_int;
+    fn PMPI_File_get_atomicity(fh: MPI_File, flag: *mut c_int) -> c_int;
+    fn PMPI_File_get_byte_offset(fh: MPI_File, offset: MPI_Offset, disp: *mut MPI_Offset) -> c_int;
+    fn PMPI_File_get_errhandler(file: MPI_File, errhandler: *mut MPI_Errhandler) -> c_int;
+    fn PMPI_File_get_group(fh: MPI_File, group: *mut MPI_Group) -> c_int;
+    fn PMPI_File_get_info(fh: MPI_File, info_used: *mut MPI_Info) -> c_int;
+    fn PMPI_File_get_position(fh: MPI_File, offset: *mut MPI_Offset) -> c_int;
+    fn PMPI_File_get_position_shared(fh: MPI_File, offset: *mut MPI_Offset) -> c_int;
+    fn PMPI_File_get_size(fh: MPI_File, size: *mut MPI_Offset) -> c_int;
+    fn PMPI_File_get_type_extent(fh: MPI_File, datatype: MPI_Datatype, extent: *mut MPI_Aint) -> c_int;
+    fn PMPI_File_get_view(fh: MPI_File, disp: *mut MPI_Offset, etype: *mut MPI_Datatype, filetype: *mut MPI_Datatype, datarep: *mut c_char) -> c_int;
+    fn PMPI_File_iread(fh: MPI_File, buf: *mut c_void, count: c_int, datatype: MPI_Datatype, request: *mut MPI_Request) -> c_int;
+    fn PMPI_File_iread_all(fh: MPI_File, buf: *mut c_void, count: c_int, datatype: MPI_Datatype, request: *mut MPI_Request) -> c_int;
+    fn PMPI_File_iread_at(fh: MPI_File, offset: MPI_Offset, buf: *mut c_void, count: c_int, datatype: MPI_Datatype, request: *mut MPI_Request) -> c_int;
+    fn PMPI_File_iread_at_all(fh: MPI_File, offset: MPI_Offset, buf: *mut c_void, count: c_int, datatype: MPI_Datatype, request: *mut MPI_Request) -> c_int;
+    fn PMPI_File_iread_shared(fh: MPI_File, buf: *mut c_void, count: c_int, datatype: MPI_Datatype, request: *mut MPI_Request) -> c_int;
+    fn PMPI_File_iwrite(fh: MPI_File, buf: *mut c_void, count: c_int, datatype: MPI_Datatype, request: *mut MPI_Request) -> c_int;
+    fn PMPI_File_iwrite_all(fh: MPI_File, buf: *mut c_void, count: c_int, datatype: MPI_Datatype, request: *mut MPI_Request) -> c_int;
+    fn PMPI_File_iwrite_at(fh: MPI_File, offset: MPI_Offset, buf: *mut c_void, count: c_int, datatype: MPI_Datatype, request: *mut MPI_Request) -> c_int;
+    fn PMPI_File_iwrite_at_all(fh: MPI_File, offset: MPI_Offset, buf: *mut c_void, count: c_int, datatype: MPI_Datatype, request: *mut MPI_Request) -> c_int;
+    fn PMPI_File_iwrite_shared(fh: MPI_File, buf: *mut c_void, count: c_int, datatype: MPI_Datatype, request: *mut MPI_Request) -> c_int;
+    fn PMPI_File_open(comm: MPI_Comm, filename: *const c_char, amode: c_int, info: MPI_Info, fh: *mut MPI_File) -> c_int;
+    fn PMPI_File_preallocate(fh: MPI_File, size: MPI_Offset) -> c_int;
+    fn PMPI_File_read(fh: MPI_File, buf: *mut c_void, count: c_int, datatype: MPI_Datatype, status: *mut MPI_Status) -> c_int;
+    fn PMPI_File_read_all(fh: MPI_File, buf: *mut c_void, count: c_int, datatype: MPI_Datatype, status: *mut MPI_Status) -> c_int;
+    fn PMPI_File_read_all_begin(fh: MPI_File, buf: *mut c_void, count: c_int, datatype: MPI_Datatype) -> c_int;
+    fn PMPI_File_read_all_end(fh: MPI_File, buf: *mut c_void, status: *mut MPI_Status) -> c_int;
+    fn PMPI_File_read_at(fh: MPI_File, offset: MPI_Offset, buf: *mut c_void, count: c_int, datatype: MPI_Datatype, status: *mut MPI_Status) -> c_int;
+    fn PMPI_File_read_at_all(fh: MPI_File, offset: MPI_Offset, buf: *mut c_void, count: c_int, datatype: MPI_Datatype, status: *mut MPI_Status) -> c_int;
+    fn PMPI_File_read_at_all_begin(fh: MPI_File, offset: MPI_Offset, buf: *mut c_void, count: c_int, datatype: MPI_Datatype) -> c_int;
+    fn PMPI_File_read_at_all_end(fh: MPI_File, buf: *mut c_void, status: *mut MPI_Status) -> c_int;
+    fn PMPI_File_read_ordered(fh: MPI_File, buf: *mut c_void, count: c_int, datatype: MPI_Datatype, status: *mut MPI_Status) -> c_int;
+    fn PMPI_File_read_ordered_begin(fh: MPI_File, buf: *mut c_void, count: c_int, datatype: MPI_Datatype) -> c_int;
+    fn PMPI_File_read_ordered_end(fh: MPI_File, buf: *mut c_void, status: *mut MPI_Status) -> c_int;
+    fn PMPI_File_read_shared(fh: MPI_File, buf: *mut c_void, count: c_int, datatype: MPI_Datatype, status: *mut MPI_Status) -> c_int;
+    fn PMPI_File_seek(fh: MPI_File, offset: MPI_Offset, whence: c_int) -> c_int;
+    fn PMPI_File_seek_shared(fh: MPI_File, offset: MPI_Offset, whence: c_int) -> c_int;
+    fn PMPI_File_set_atomicity(fh: MPI_File, flag: c_int) -> c_int;
+    fn PMPI_File_set_errhandler(file: MPI_File, errhandler: MPI_Errhandler) -> c_int;
+    fn PMPI_File_set_info(fh: MPI_File, info: MPI_Info) -> c_int;
+    fn PMPI_File_set_size(fh: MPI_File, size: MPI_Offset) -> c_int;
+    fn PMPI_File_set_view(fh: MPI_File, disp: MPI_Offset, etype: MPI_Datatype, filetype: MPI_Datatype, datarep: *const c_char, info: MPI_Info) -> c_int;
+    fn PMPI_File_sync(fh: MPI_File) -> c_int;
+    fn PMPI_File_write(fh: MPI_File, buf: *mut c_void, count: c_int, datatype: MPI_Datatype, status: *mut MPI_Status) -> c_int;
+    fn PMPI_File_write_all(fh: MPI_File, buf: *mut c_void, count: c_int, datatype: MPI_Datatype, status: *mut MPI_Status) -> c_int;
+    fn PMPI_File_write_all_begin(fh: MPI_File, buf: *mut c_void, count: c_int, datatype: MPI_Datatype) -> c_int;
+    fn PMPI_File_write_all_end(fh: MPI_File, buf: *mut c_void, status: *mut MPI_Status) -> c_int;
+    fn PMPI_File_write_at(fh: MPI_File, offset: MPI_Offset, buf: *mut c_void, count: c_int, datatype: MPI_Datatype, status: *mut MPI_Status) -> c_int;
+    fn PMPI_File_write_at_all(fh: MPI_File, offset: MPI_Offset, buf: *mut c_void, count: c_int, datatype: MPI_Datatype, status: *mut MPI_Status) -> c_int;
+    fn PMPI_File_write_at_all_begin(fh: MPI_File, offset: MPI_Offset, buf: *mut c_void, count: c_int, datatype: MPI_Datatype) -> c_int;
+    fn PMPI_File_write_at_all_end(fh: MPI_File, buf: *mut c_void, status: *mut MPI_Status) -> c_int;
+    fn PMPI_File_write_ordered(fh: MPI_File, buf: *mut c_void, count: c_int, datatype: MPI_Datatype, status: *mut MPI_Status) -> c_int;
+    fn PMPI_File_write_ordered_begin(fh: MPI_File, buf: *mut c_void, count: c_int, datatype: MPI_Datatype) -> c_int;
+    fn PMPI_File_write_ordered_end(fh: MPI_File, buf: *mut c_void, status: *mut MPI_Status) -> c_int;
+    fn PMPI_File_write_shared(fh: MPI_File, buf: *mut c_void, count: c_int, datatype: MPI_Datatype, status: *mut MPI_Status) -> c_int;
     fn PMPI_Finalize() -> c_int;
     fn PMPI_Finalized(flag: *mut c_int) -> c_int;
     fn PMPI_Free_mem(base: *mut c_void) -> c_int;
@@ -1302,6 +1361,670 @@ pub unsafe extern "C" fn pmpi_fetch_and_op_(origin_addr: *const c_void, result_a
 #[no_mangle]
 pub unsafe extern "C" fn mpi_fetch_and_op_(origin_addr: *const c_void, result_addr: *mut c_void, datatype: *const MPI_Datatype, target_rank: *const c_int, target_disp: *const MPI_Aint, op: *const MPI_Op, win: *const MPI_Win, ierror: *mut MPI_Fint) {
     pmpi_fetch_and_op_(origin_addr, result_addr, datatype, target_rank, target_disp, op, win, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_file_call_errhandler_(fh: *const MPI_Fint, errorcode: *const c_int, ierror: *mut MPI_Fint) {
+    let rc = PMPI_File_call_errhandler(crate::abi::file::PMPI_File_f2c(*fh), *errorcode);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_file_call_errhandler_(fh: *const MPI_Fint, errorcode: *const c_int, ierror: *mut MPI_Fint) {
+    pmpi_file_call_errhandler_(fh, errorcode, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_file_close_(fh: *mut MPI_Fint, ierror: *mut MPI_Fint) {
+    let mut fh_h = crate::abi::file::PMPI_File_f2c(*fh);
+    let rc = PMPI_File_close(&raw mut fh_h);
+    if rc == MPI_SUCCESS {
+        *fh = crate::abi::file::PMPI_File_c2f(fh_h);
+    }
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_file_close_(fh: *mut MPI_Fint, ierror: *mut MPI_Fint) {
+    pmpi_file_close_(fh, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_file_create_errhandler_(file_errhandler_fn: MPI_File_errhandler_function, errhandler: *mut MPI_Errhandler, ierror: *mut MPI_Fint) {
+    let rc = PMPI_File_create_errhandler(file_errhandler_fn, errhandler);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_file_create_errhandler_(file_errhandler_fn: MPI_File_errhandler_function, errhandler: *mut MPI_Errhandler, ierror: *mut MPI_Fint) {
+    pmpi_file_create_errhandler_(file_errhandler_fn, errhandler, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_file_delete_(filename: *const c_char, info: *const MPI_Info, ierror: *mut MPI_Fint, filename_flen: usize) {
+    let filename_c = f_str_in(filename, filename_flen);
+    let rc = PMPI_File_delete(filename_c.as_ptr(), *info);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_file_delete_(filename: *const c_char, info: *const MPI_Info, ierror: *mut MPI_Fint, filename_flen: usize) {
+    pmpi_file_delete_(filename, info, ierror, filename_flen)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_file_get_amode_(fh: *const MPI_Fint, amode: *mut c_int, ierror: *mut MPI_Fint) {
+    let rc = PMPI_File_get_amode(crate::abi::file::PMPI_File_f2c(*fh), amode);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_file_get_amode_(fh: *const MPI_Fint, amode: *mut c_int, ierror: *mut MPI_Fint) {
+    pmpi_file_get_amode_(fh, amode, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_file_get_atomicity_(fh: *const MPI_Fint, flag: *mut c_int, ierror: *mut MPI_Fint) {
+    let rc = PMPI_File_get_atomicity(crate::abi::file::PMPI_File_f2c(*fh), flag);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_file_get_atomicity_(fh: *const MPI_Fint, flag: *mut c_int, ierror: *mut MPI_Fint) {
+    pmpi_file_get_atomicity_(fh, flag, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_file_get_byte_offset_(fh: *const MPI_Fint, offset: *const MPI_Offset, disp: *mut MPI_Offset, ierror: *mut MPI_Fint) {
+    let rc = PMPI_File_get_byte_offset(crate::abi::file::PMPI_File_f2c(*fh), *offset, disp);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_file_get_byte_offset_(fh: *const MPI_Fint, offset: *const MPI_Offset, disp: *mut MPI_Offset, ierror: *mut MPI_Fint) {
+    pmpi_file_get_byte_offset_(fh, offset, disp, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_file_get_errhandler_(file: *const MPI_Fint, errhandler: *mut MPI_Errhandler, ierror: *mut MPI_Fint) {
+    let rc = PMPI_File_get_errhandler(crate::abi::file::PMPI_File_f2c(*file), errhandler);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_file_get_errhandler_(file: *const MPI_Fint, errhandler: *mut MPI_Errhandler, ierror: *mut MPI_Fint) {
+    pmpi_file_get_errhandler_(file, errhandler, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_file_get_group_(fh: *const MPI_Fint, group: *mut MPI_Group, ierror: *mut MPI_Fint) {
+    let rc = PMPI_File_get_group(crate::abi::file::PMPI_File_f2c(*fh), group);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_file_get_group_(fh: *const MPI_Fint, group: *mut MPI_Group, ierror: *mut MPI_Fint) {
+    pmpi_file_get_group_(fh, group, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_file_get_info_(fh: *const MPI_Fint, info_used: *mut MPI_Info, ierror: *mut MPI_Fint) {
+    let rc = PMPI_File_get_info(crate::abi::file::PMPI_File_f2c(*fh), info_used);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_file_get_info_(fh: *const MPI_Fint, info_used: *mut MPI_Info, ierror: *mut MPI_Fint) {
+    pmpi_file_get_info_(fh, info_used, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_file_get_position_(fh: *const MPI_Fint, offset: *mut MPI_Offset, ierror: *mut MPI_Fint) {
+    let rc = PMPI_File_get_position(crate::abi::file::PMPI_File_f2c(*fh), offset);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_file_get_position_(fh: *const MPI_Fint, offset: *mut MPI_Offset, ierror: *mut MPI_Fint) {
+    pmpi_file_get_position_(fh, offset, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_file_get_position_shared_(fh: *const MPI_Fint, offset: *mut MPI_Offset, ierror: *mut MPI_Fint) {
+    let rc = PMPI_File_get_position_shared(crate::abi::file::PMPI_File_f2c(*fh), offset);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_file_get_position_shared_(fh: *const MPI_Fint, offset: *mut MPI_Offset, ierror: *mut MPI_Fint) {
+    pmpi_file_get_position_shared_(fh, offset, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_file_get_size_(fh: *const MPI_Fint, size: *mut MPI_Offset, ierror: *mut MPI_Fint) {
+    let rc = PMPI_File_get_size(crate::abi::file::PMPI_File_f2c(*fh), size);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_file_get_size_(fh: *const MPI_Fint, size: *mut MPI_Offset, ierror: *mut MPI_Fint) {
+    pmpi_file_get_size_(fh, size, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_file_get_type_extent_(fh: *const MPI_Fint, datatype: *const MPI_Datatype, extent: *mut MPI_Aint, ierror: *mut MPI_Fint) {
+    let rc = PMPI_File_get_type_extent(crate::abi::file::PMPI_File_f2c(*fh), *datatype, extent);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_file_get_type_extent_(fh: *const MPI_Fint, datatype: *const MPI_Datatype, extent: *mut MPI_Aint, ierror: *mut MPI_Fint) {
+    pmpi_file_get_type_extent_(fh, datatype, extent, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_file_get_view_(fh: *const MPI_Fint, disp: *mut MPI_Offset, etype: *mut MPI_Datatype, filetype: *mut MPI_Datatype, datarep: *mut c_char, ierror: *mut MPI_Fint, datarep_flen: usize) {
+    let mut datarep_c = FStrOut::new(datarep_flen);
+    let rc = PMPI_File_get_view(crate::abi::file::PMPI_File_f2c(*fh), disp, etype, filetype, datarep_c.as_mut_ptr());
+    if rc == MPI_SUCCESS {
+        datarep_c.copy_to(datarep, datarep_flen);
+    }
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_file_get_view_(fh: *const MPI_Fint, disp: *mut MPI_Offset, etype: *mut MPI_Datatype, filetype: *mut MPI_Datatype, datarep: *mut c_char, ierror: *mut MPI_Fint, datarep_flen: usize) {
+    pmpi_file_get_view_(fh, disp, etype, filetype, datarep, ierror, datarep_flen)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_file_iread_(fh: *const MPI_Fint, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_File_iread(crate::abi::file::PMPI_File_f2c(*fh), f_buf(buf as *mut c_void), *count, *datatype, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_file_iread_(fh: *const MPI_Fint, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_file_iread_(fh, buf, count, datatype, request, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_file_iread_all_(fh: *const MPI_Fint, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_File_iread_all(crate::abi::file::PMPI_File_f2c(*fh), f_buf(buf as *mut c_void), *count, *datatype, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_file_iread_all_(fh: *const MPI_Fint, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_file_iread_all_(fh, buf, count, datatype, request, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_file_iread_at_(fh: *const MPI_Fint, offset: *const MPI_Offset, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_File_iread_at(crate::abi::file::PMPI_File_f2c(*fh), *offset, f_buf(buf as *mut c_void), *count, *datatype, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_file_iread_at_(fh: *const MPI_Fint, offset: *const MPI_Offset, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_file_iread_at_(fh, offset, buf, count, datatype, request, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_file_iread_at_all_(fh: *const MPI_Fint, offset: *const MPI_Offset, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_File_iread_at_all(crate::abi::file::PMPI_File_f2c(*fh), *offset, f_buf(buf as *mut c_void), *count, *datatype, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_file_iread_at_all_(fh: *const MPI_Fint, offset: *const MPI_Offset, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_file_iread_at_all_(fh, offset, buf, count, datatype, request, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_file_iread_shared_(fh: *const MPI_Fint, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_File_iread_shared(crate::abi::file::PMPI_File_f2c(*fh), f_buf(buf as *mut c_void), *count, *datatype, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_file_iread_shared_(fh: *const MPI_Fint, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_file_iread_shared_(fh, buf, count, datatype, request, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_file_iwrite_(fh: *const MPI_Fint, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_File_iwrite(crate::abi::file::PMPI_File_f2c(*fh), f_buf(buf as *mut c_void), *count, *datatype, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_file_iwrite_(fh: *const MPI_Fint, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_file_iwrite_(fh, buf, count, datatype, request, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_file_iwrite_all_(fh: *const MPI_Fint, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_File_iwrite_all(crate::abi::file::PMPI_File_f2c(*fh), f_buf(buf as *mut c_void), *count, *datatype, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_file_iwrite_all_(fh: *const MPI_Fint, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_file_iwrite_all_(fh, buf, count, datatype, request, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_file_iwrite_at_(fh: *const MPI_Fint, offset: *const MPI_Offset, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_File_iwrite_at(crate::abi::file::PMPI_File_f2c(*fh), *offset, f_buf(buf as *mut c_void), *count, *datatype, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_file_iwrite_at_(fh: *const MPI_Fint, offset: *const MPI_Offset, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_file_iwrite_at_(fh, offset, buf, count, datatype, request, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_file_iwrite_at_all_(fh: *const MPI_Fint, offset: *const MPI_Offset, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_File_iwrite_at_all(crate::abi::file::PMPI_File_f2c(*fh), *offset, f_buf(buf as *mut c_void), *count, *datatype, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_file_iwrite_at_all_(fh: *const MPI_Fint, offset: *const MPI_Offset, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_file_iwrite_at_all_(fh, offset, buf, count, datatype, request, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_file_iwrite_shared_(fh: *const MPI_Fint, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_File_iwrite_shared(crate::abi::file::PMPI_File_f2c(*fh), f_buf(buf as *mut c_void), *count, *datatype, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_file_iwrite_shared_(fh: *const MPI_Fint, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_file_iwrite_shared_(fh, buf, count, datatype, request, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_file_open_(comm: *const MPI_Comm, filename: *const c_char, amode: *const c_int, info: *const MPI_Info, fh: *mut MPI_Fint, ierror: *mut MPI_Fint, filename_flen: usize) {
+    let filename_c = f_str_in(filename, filename_flen);
+    let mut fh_h = crate::abi::file::PMPI_File_f2c(*fh);
+    let rc = PMPI_File_open(*comm, filename_c.as_ptr(), *amode, *info, &raw mut fh_h);
+    if rc == MPI_SUCCESS {
+        *fh = crate::abi::file::PMPI_File_c2f(fh_h);
+    }
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_file_open_(comm: *const MPI_Comm, filename: *const c_char, amode: *const c_int, info: *const MPI_Info, fh: *mut MPI_Fint, ierror: *mut MPI_Fint, filename_flen: usize) {
+    pmpi_file_open_(comm, filename, amode, info, fh, ierror, filename_flen)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_file_preallocate_(fh: *const MPI_Fint, size: *const MPI_Offset, ierror: *mut MPI_Fint) {
+    let rc = PMPI_File_preallocate(crate::abi::file::PMPI_File_f2c(*fh), *size);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_file_preallocate_(fh: *const MPI_Fint, size: *const MPI_Offset, ierror: *mut MPI_Fint) {
+    pmpi_file_preallocate_(fh, size, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_file_read_(fh: *const MPI_Fint, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    let rc = PMPI_File_read(crate::abi::file::PMPI_File_f2c(*fh), f_buf(buf as *mut c_void), *count, *datatype, f_status(status));
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_file_read_(fh: *const MPI_Fint, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    pmpi_file_read_(fh, buf, count, datatype, status, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_file_read_all_(fh: *const MPI_Fint, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    let rc = PMPI_File_read_all(crate::abi::file::PMPI_File_f2c(*fh), f_buf(buf as *mut c_void), *count, *datatype, f_status(status));
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_file_read_all_(fh: *const MPI_Fint, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    pmpi_file_read_all_(fh, buf, count, datatype, status, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_file_read_all_begin_(fh: *const MPI_Fint, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, ierror: *mut MPI_Fint) {
+    let rc = PMPI_File_read_all_begin(crate::abi::file::PMPI_File_f2c(*fh), f_buf(buf as *mut c_void), *count, *datatype);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_file_read_all_begin_(fh: *const MPI_Fint, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, ierror: *mut MPI_Fint) {
+    pmpi_file_read_all_begin_(fh, buf, count, datatype, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_file_read_all_end_(fh: *const MPI_Fint, buf: *mut c_void, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    let rc = PMPI_File_read_all_end(crate::abi::file::PMPI_File_f2c(*fh), f_buf(buf as *mut c_void), f_status(status));
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_file_read_all_end_(fh: *const MPI_Fint, buf: *mut c_void, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    pmpi_file_read_all_end_(fh, buf, status, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_file_read_at_(fh: *const MPI_Fint, offset: *const MPI_Offset, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    let rc = PMPI_File_read_at(crate::abi::file::PMPI_File_f2c(*fh), *offset, f_buf(buf as *mut c_void), *count, *datatype, f_status(status));
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_file_read_at_(fh: *const MPI_Fint, offset: *const MPI_Offset, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    pmpi_file_read_at_(fh, offset, buf, count, datatype, status, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_file_read_at_all_(fh: *const MPI_Fint, offset: *const MPI_Offset, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    let rc = PMPI_File_read_at_all(crate::abi::file::PMPI_File_f2c(*fh), *offset, f_buf(buf as *mut c_void), *count, *datatype, f_status(status));
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_file_read_at_all_(fh: *const MPI_Fint, offset: *const MPI_Offset, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    pmpi_file_read_at_all_(fh, offset, buf, count, datatype, status, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_file_read_at_all_begin_(fh: *const MPI_Fint, offset: *const MPI_Offset, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, ierror: *mut MPI_Fint) {
+    let rc = PMPI_File_read_at_all_begin(crate::abi::file::PMPI_File_f2c(*fh), *offset, f_buf(buf as *mut c_void), *count, *datatype);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_file_read_at_all_begin_(fh: *const MPI_Fint, offset: *const MPI_Offset, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, ierror: *mut MPI_Fint) {
+    pmpi_file_read_at_all_begin_(fh, offset, buf, count, datatype, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_file_read_at_all_end_(fh: *const MPI_Fint, buf: *mut c_void, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    let rc = PMPI_File_read_at_all_end(crate::abi::file::PMPI_File_f2c(*fh), f_buf(buf as *mut c_void), f_status(status));
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_file_read_at_all_end_(fh: *const MPI_Fint, buf: *mut c_void, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    pmpi_file_read_at_all_end_(fh, buf, status, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_file_read_ordered_(fh: *const MPI_Fint, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    let rc = PMPI_File_read_ordered(crate::abi::file::PMPI_File_f2c(*fh), f_buf(buf as *mut c_void), *count, *datatype, f_status(status));
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_file_read_ordered_(fh: *const MPI_Fint, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    pmpi_file_read_ordered_(fh, buf, count, datatype, status, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_file_read_ordered_begin_(fh: *const MPI_Fint, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, ierror: *mut MPI_Fint) {
+    let rc = PMPI_File_read_ordered_begin(crate::abi::file::PMPI_File_f2c(*fh), f_buf(buf as *mut c_void), *count, *datatype);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_file_read_ordered_begin_(fh: *const MPI_Fint, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, ierror: *mut MPI_Fint) {
+    pmpi_file_read_ordered_begin_(fh, buf, count, datatype, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_file_read_ordered_end_(fh: *const MPI_Fint, buf: *mut c_void, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    let rc = PMPI_File_read_ordered_end(crate::abi::file::PMPI_File_f2c(*fh), f_buf(buf as *mut c_void), f_status(status));
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_file_read_ordered_end_(fh: *const MPI_Fint, buf: *mut c_void, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    pmpi_file_read_ordered_end_(fh, buf, status, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_file_read_shared_(fh: *const MPI_Fint, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    let rc = PMPI_File_read_shared(crate::abi::file::PMPI_File_f2c(*fh), f_buf(buf as *mut c_void), *count, *datatype, f_status(status));
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_file_read_shared_(fh: *const MPI_Fint, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    pmpi_file_read_shared_(fh, buf, count, datatype, status, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_file_seek_(fh: *const MPI_Fint, offset: *const MPI_Offset, whence: *const c_int, ierror: *mut MPI_Fint) {
+    let rc = PMPI_File_seek(crate::abi::file::PMPI_File_f2c(*fh), *offset, *whence);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_file_seek_(fh: *const MPI_Fint, offset: *const MPI_Offset, whence: *const c_int, ierror: *mut MPI_Fint) {
+    pmpi_file_seek_(fh, offset, whence, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_file_seek_shared_(fh: *const MPI_Fint, offset: *const MPI_Offset, whence: *const c_int, ierror: *mut MPI_Fint) {
+    let rc = PMPI_File_seek_shared(crate::abi::file::PMPI_File_f2c(*fh), *offset, *whence);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_file_seek_shared_(fh: *const MPI_Fint, offset: *const MPI_Offset, whence: *const c_int, ierror: *mut MPI_Fint) {
+    pmpi_file_seek_shared_(fh, offset, whence, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_file_set_atomicity_(fh: *const MPI_Fint, flag: *const c_int, ierror: *mut MPI_Fint) {
+    let rc = PMPI_File_set_atomicity(crate::abi::file::PMPI_File_f2c(*fh), *flag);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_file_set_atomicity_(fh: *const MPI_Fint, flag: *const c_int, ierror: *mut MPI_Fint) {
+    pmpi_file_set_atomicity_(fh, flag, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_file_set_errhandler_(file: *const MPI_Fint, errhandler: *const MPI_Errhandler, ierror: *mut MPI_Fint) {
+    let rc = PMPI_File_set_errhandler(crate::abi::file::PMPI_File_f2c(*file), *errhandler);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_file_set_errhandler_(file: *const MPI_Fint, errhandler: *const MPI_Errhandler, ierror: *mut MPI_Fint) {
+    pmpi_file_set_errhandler_(file, errhandler, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_file_set_info_(fh: *const MPI_Fint, info: *const MPI_Info, ierror: *mut MPI_Fint) {
+    let rc = PMPI_File_set_info(crate::abi::file::PMPI_File_f2c(*fh), *info);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_file_set_info_(fh: *const MPI_Fint, info: *const MPI_Info, ierror: *mut MPI_Fint) {
+    pmpi_file_set_info_(fh, info, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_file_set_size_(fh: *const MPI_Fint, size: *const MPI_Offset, ierror: *mut MPI_Fint) {
+    let rc = PMPI_File_set_size(crate::abi::file::PMPI_File_f2c(*fh), *size);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_file_set_size_(fh: *const MPI_Fint, size: *const MPI_Offset, ierror: *mut MPI_Fint) {
+    pmpi_file_set_size_(fh, size, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_file_set_view_(fh: *const MPI_Fint, disp: *const MPI_Offset, etype: *const MPI_Datatype, filetype: *const MPI_Datatype, datarep: *const c_char, info: *const MPI_Info, ierror: *mut MPI_Fint, datarep_flen: usize) {
+    let datarep_c = f_str_in(datarep, datarep_flen);
+    let rc = PMPI_File_set_view(crate::abi::file::PMPI_File_f2c(*fh), *disp, *etype, *filetype, datarep_c.as_ptr(), *info);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_file_set_view_(fh: *const MPI_Fint, disp: *const MPI_Offset, etype: *const MPI_Datatype, filetype: *const MPI_Datatype, datarep: *const c_char, info: *const MPI_Info, ierror: *mut MPI_Fint, datarep_flen: usize) {
+    pmpi_file_set_view_(fh, disp, etype, filetype, datarep, info, ierror, datarep_flen)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_file_sync_(fh: *const MPI_Fint, ierror: *mut MPI_Fint) {
+    let rc = PMPI_File_sync(crate::abi::file::PMPI_File_f2c(*fh));
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_file_sync_(fh: *const MPI_Fint, ierror: *mut MPI_Fint) {
+    pmpi_file_sync_(fh, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_file_write_(fh: *const MPI_Fint, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    let rc = PMPI_File_write(crate::abi::file::PMPI_File_f2c(*fh), f_buf(buf as *mut c_void), *count, *datatype, f_status(status));
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_file_write_(fh: *const MPI_Fint, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    pmpi_file_write_(fh, buf, count, datatype, status, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_file_write_all_(fh: *const MPI_Fint, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    let rc = PMPI_File_write_all(crate::abi::file::PMPI_File_f2c(*fh), f_buf(buf as *mut c_void), *count, *datatype, f_status(status));
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_file_write_all_(fh: *const MPI_Fint, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    pmpi_file_write_all_(fh, buf, count, datatype, status, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_file_write_all_begin_(fh: *const MPI_Fint, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, ierror: *mut MPI_Fint) {
+    let rc = PMPI_File_write_all_begin(crate::abi::file::PMPI_File_f2c(*fh), f_buf(buf as *mut c_void), *count, *datatype);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_file_write_all_begin_(fh: *const MPI_Fint, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, ierror: *mut MPI_Fint) {
+    pmpi_file_write_all_begin_(fh, buf, count, datatype, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_file_write_all_end_(fh: *const MPI_Fint, buf: *mut c_void, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    let rc = PMPI_File_write_all_end(crate::abi::file::PMPI_File_f2c(*fh), f_buf(buf as *mut c_void), f_status(status));
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_file_write_all_end_(fh: *const MPI_Fint, buf: *mut c_void, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    pmpi_file_write_all_end_(fh, buf, status, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_file_write_at_(fh: *const MPI_Fint, offset: *const MPI_Offset, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    let rc = PMPI_File_write_at(crate::abi::file::PMPI_File_f2c(*fh), *offset, f_buf(buf as *mut c_void), *count, *datatype, f_status(status));
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_file_write_at_(fh: *const MPI_Fint, offset: *const MPI_Offset, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    pmpi_file_write_at_(fh, offset, buf, count, datatype, status, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_file_write_at_all_(fh: *const MPI_Fint, offset: *const MPI_Offset, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    let rc = PMPI_File_write_at_all(crate::abi::file::PMPI_File_f2c(*fh), *offset, f_buf(buf as *mut c_void), *count, *datatype, f_status(status));
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_file_write_at_all_(fh: *const MPI_Fint, offset: *const MPI_Offset, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    pmpi_file_write_at_all_(fh, offset, buf, count, datatype, status, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_file_write_at_all_begin_(fh: *const MPI_Fint, offset: *const MPI_Offset, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, ierror: *mut MPI_Fint) {
+    let rc = PMPI_File_write_at_all_begin(crate::abi::file::PMPI_File_f2c(*fh), *offset, f_buf(buf as *mut c_void), *count, *datatype);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_file_write_at_all_begin_(fh: *const MPI_Fint, offset: *const MPI_Offset, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, ierror: *mut MPI_Fint) {
+    pmpi_file_write_at_all_begin_(fh, offset, buf, count, datatype, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_file_write_at_all_end_(fh: *const MPI_Fint, buf: *mut c_void, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    let rc = PMPI_File_write_at_all_end(crate::abi::file::PMPI_File_f2c(*fh), f_buf(buf as *mut c_void), f_status(status));
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_file_write_at_all_end_(fh: *const MPI_Fint, buf: *mut c_void, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    pmpi_file_write_at_all_end_(fh, buf, status, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_file_write_ordered_(fh: *const MPI_Fint, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    let rc = PMPI_File_write_ordered(crate::abi::file::PMPI_File_f2c(*fh), f_buf(buf as *mut c_void), *count, *datatype, f_status(status));
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_file_write_ordered_(fh: *const MPI_Fint, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    pmpi_file_write_ordered_(fh, buf, count, datatype, status, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_file_write_ordered_begin_(fh: *const MPI_Fint, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, ierror: *mut MPI_Fint) {
+    let rc = PMPI_File_write_ordered_begin(crate::abi::file::PMPI_File_f2c(*fh), f_buf(buf as *mut c_void), *count, *datatype);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_file_write_ordered_begin_(fh: *const MPI_Fint, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, ierror: *mut MPI_Fint) {
+    pmpi_file_write_ordered_begin_(fh, buf, count, datatype, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_file_write_ordered_end_(fh: *const MPI_Fint, buf: *mut c_void, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    let rc = PMPI_File_write_ordered_end(crate::abi::file::PMPI_File_f2c(*fh), f_buf(buf as *mut c_void), f_status(status));
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_file_write_ordered_end_(fh: *const MPI_Fint, buf: *mut c_void, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    pmpi_file_write_ordered_end_(fh, buf, status, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_file_write_shared_(fh: *const MPI_Fint, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    let rc = PMPI_File_write_shared(crate::abi::file::PMPI_File_f2c(*fh), f_buf(buf as *mut c_void), *count, *datatype, f_status(status));
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_file_write_shared_(fh: *const MPI_Fint, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    pmpi_file_write_shared_(fh, buf, count, datatype, status, ierror)
 }
 
 #[no_mangle]
@@ -3947,8 +4670,11 @@ pub unsafe extern "C" fn mpi_wtime_() -> f64 {
     pmpi_wtime_()
 }
 
-// Not bound (4):
+// Not bound (7):
+//   MPI_File_c2f: no Fortran binding (C only, or large-count)
+//   MPI_File_f2c: no Fortran binding (C only, or large-count)
 //   MPI_Grequest_start: `MPI_Grequest_query_function query_fn` (callback with a Fortran calling convention of its own)
 //   MPI_Info_create_env: `char **argv` (array of strings)
+//   MPI_Register_datarep: `void *_read_conversion_fn` (not a choice buffer)
 //   MPI_Status_c2f: no Fortran binding (C only, or large-count)
 //   MPI_Status_f2c: no Fortran binding (C only, or large-count)

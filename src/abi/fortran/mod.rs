@@ -23,6 +23,8 @@
 
 /// cbindgen:ignore
 #[rustfmt::skip]
+// MPI_File is a pointer to an opaque C struct (MPICH's ABI): fine across FFI.
+#[allow(improper_ctypes)]
 pub mod generated;
 /// cbindgen:ignore
 pub mod support;

@@ -1,0 +1,1249 @@
+//! MPI-IO shims (MPI-3.1 chapter 13): argument checks, file handles and their error
+//! handlers over `crate::io`. Errors of MPI_File_open and MPI_File_delete go to
+//! MPI_FILE_NULL's error handler, every other call's to its file's.
+//!
+//! Nonblocking calls (MPI_File_iread, MPI_File_iwrite_at_all, ...) do their I/O at once
+//! and return a request that is already complete (an engine request holding the status),
+//! which the wait and test families handle like any other.
+
+use super::args;
+use super::consts::*;
+use super::handles::{self, FileEntry, TypeRef};
+use super::shim::{self, run, run_file, write_out, write_out_str};
+use crate::error::{Error, ErrorClass, Result};
+use crate::io::{self, Datarep, Pos, Split};
+use crate::mpi_err;
+use crate::pt2pt::Status;
+use std::ffi::CStr;
+use std::os::raw::{c_char, c_int, c_void};
+use std::sync::Arc;
+
+fn info_pairs(info: MPI_Info) -> Result<Vec<(String, String)>> {
+    if info == MPI_INFO_NULL {
+        return Ok(Vec::new());
+    }
+    handles::with_info(info, |e| e.clone())
+}
+
+/// # Safety
+/// `s` is NULL or a NUL-terminated string.
+unsafe fn c_string(s: *const c_char, what: &str) -> Result<String> {
+    if s.is_null() {
+        return mpi_err!(Arg, "NULL {what}");
+    }
+    Ok(CStr::from_ptr(s).to_string_lossy().into_owned())
+}
+
+fn io_status(bytes: usize) -> Status {
+    Status::received(MPI_UNDEFINED, MPI_UNDEFINED, bytes, false)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_open(
+    comm: MPI_Comm,
+    filename: *const c_char,
+    amode: c_int,
+    info: MPI_Info,
+    fh: *mut MPI_File,
+) -> c_int {
+    run_file("MPI_File_open", MPI_FILE_NULL, || {
+        let w = shim::world()?;
+        let c = handles::comm(comm)?;
+        args::intra(&c)?;
+        if fh.is_null() {
+            return mpi_err!(Arg, "NULL file handle pointer");
+        }
+        let path = c_string(filename, "file name")?;
+        let pairs = info_pairs(info)?;
+        let file = io::File::open(w, &c, &path, amode, &pairs)?;
+        let private = handles::new_comm(file.comm.clone(), MPI_ERRORS_RETURN);
+        let byte = handles::datatype(MPI_BYTE)?;
+        let h = handles::new_file(FileEntry {
+            file: Arc::new(file),
+            errhandler: *handles::FILE_NULL_ERRHANDLER.lock(),
+            etype: (MPI_BYTE, byte.clone()),
+            filetype: (MPI_BYTE, byte),
+            comm: private,
+        });
+        write_out(fh, h)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_close(fh: *mut MPI_File) -> c_int {
+    let h = if fh.is_null() { MPI_FILE_NULL } else { *fh };
+    run_file("MPI_File_close", h, || {
+        let w = shim::world()?;
+        if fh.is_null() {
+            return mpi_err!(Arg, "NULL file handle pointer");
+        }
+        let f = handles::file(h)?;
+        // The handle goes whatever the outcome (a failed delete-on-close included): the
+        // collective part of closing has run on every process.
+        let r = f.close(w);
+        let e = handles::remove_file(h)?;
+        let _ = handles::free_comm(e.comm);
+        *fh = MPI_FILE_NULL;
+        r
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_delete(filename: *const c_char, info: MPI_Info) -> c_int {
+    run_file("MPI_File_delete", MPI_FILE_NULL, || {
+        shim::world()?;
+        let path = c_string(filename, "file name")?;
+        info_pairs(info)?;
+        io::posix::delete(io::file::strip_prefix(&path))
+    })
+}
+
+fn offset_arg(o: MPI_Offset) -> Result<u64> {
+    u64::try_from(o).map_err(|_| Error::new(ErrorClass::Arg, format!("negative offset {o}")))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_set_size(fh: MPI_File, size: MPI_Offset) -> c_int {
+    run_file("MPI_File_set_size", fh, || {
+        let w = shim::world()?;
+        let f = handles::file(fh)?;
+        f.set_size(w, offset_arg(size)?)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_preallocate(fh: MPI_File, size: MPI_Offset) -> c_int {
+    run_file("MPI_File_preallocate", fh, || {
+        let w = shim::world()?;
+        let f = handles::file(fh)?;
+        f.preallocate(w, offset_arg(size)?)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_get_size(fh: MPI_File, size: *mut MPI_Offset) -> c_int {
+    run_file("MPI_File_get_size", fh, || {
+        let f = handles::file(fh)?;
+        write_out(size, f.size()? as MPI_Offset)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_get_group(fh: MPI_File, group: *mut MPI_Group) -> c_int {
+    run_file("MPI_File_get_group", fh, || {
+        let f = handles::file(fh)?;
+        if group.is_null() {
+            return mpi_err!(Arg, "NULL group pointer");
+        }
+        write_out(group, handles::new_group(f.comm.group.clone()))
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_get_amode(fh: MPI_File, amode: *mut c_int) -> c_int {
+    run_file("MPI_File_get_amode", fh, || {
+        write_out(amode, handles::file(fh)?.amode)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_set_info(fh: MPI_File, info: MPI_Info) -> c_int {
+    run_file("MPI_File_set_info", fh, || {
+        let f = handles::file(fh)?;
+        let pairs = info_pairs(info)?;
+        let mut st = f.state.lock();
+        // The aggregators were chosen at open: cb_nodes stays.
+        let nodes = st.hints.cb_nodes;
+        st.hints.apply(&pairs, f.comm.size());
+        st.hints.cb_nodes = nodes;
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_get_info(fh: MPI_File, info_used: *mut MPI_Info) -> c_int {
+    run_file("MPI_File_get_info", fh, || {
+        let f = handles::file(fh)?;
+        if info_used.is_null() {
+            return mpi_err!(Arg, "NULL info pointer");
+        }
+        let pairs = f.state.lock().hints.pairs();
+        write_out(info_used, handles::new_info(pairs))
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_sync(fh: MPI_File) -> c_int {
+    run_file("MPI_File_sync", fh, || {
+        let w = shim::world()?;
+        handles::file(fh)?.sync(w)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_set_atomicity(fh: MPI_File, flag: c_int) -> c_int {
+    run_file("MPI_File_set_atomicity", fh, || {
+        let w = shim::world()?;
+        handles::file(fh)?.set_atomicity(w, flag != 0)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_get_atomicity(fh: MPI_File, flag: *mut c_int) -> c_int {
+    run_file("MPI_File_get_atomicity", fh, || {
+        let f = handles::file(fh)?;
+        let a = f.state.lock().atomic;
+        write_out(flag, a as c_int)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_get_type_extent(
+    fh: MPI_File,
+    datatype: MPI_Datatype,
+    extent: *mut MPI_Aint,
+) -> c_int {
+    run_file("MPI_File_get_type_extent", fh, || {
+        handles::file(fh)?;
+        // Native, internal and external32 lay every type out alike on this platform.
+        let t = handles::any_datatype(datatype)?;
+        write_out(extent, t.extent as MPI_Aint)
+    })
+}
+
+// ------------------------------------------------------------------ views
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_set_view(
+    fh: MPI_File,
+    disp: MPI_Offset,
+    etype: MPI_Datatype,
+    filetype: MPI_Datatype,
+    datarep: *const c_char,
+    info: MPI_Info,
+) -> c_int {
+    run_file("MPI_File_set_view", fh, || {
+        let w = shim::world()?;
+        let f = handles::file(fh)?;
+        let et = handles::datatype(etype)?;
+        let ft = handles::datatype(filetype)?;
+        let rep = Datarep::parse(&c_string(datarep, "data representation")?)?;
+        let pairs = info_pairs(info)?;
+        let disp = if disp == MPI_DISPLACEMENT_CURRENT as MPI_Offset {
+            if f.amode & io::amode::SEQUENTIAL == 0 {
+                return mpi_err!(Arg, "MPI_DISPLACEMENT_CURRENT needs MPI_MODE_SEQUENTIAL");
+            }
+            None
+        } else {
+            Some(offset_arg(disp)?)
+        };
+        f.state.lock().hints.apply(&pairs, f.comm.size());
+        f.set_view(w, disp, &et, &ft, rep)?;
+        handles::with_file_entry(fh, |e| {
+            e.etype = (etype, et);
+            e.filetype = (filetype, ft);
+        })
+    })
+}
+
+/// The handle MPI_File_get_view returns for a view type: a predefined one as is, a
+/// derived one as a new handle to a copy (the application frees it).
+fn view_type(h: MPI_Datatype, t: &TypeRef) -> MPI_Datatype {
+    match t {
+        TypeRef::Builtin(_) => h,
+        TypeRef::Derived(d) => handles::new_datatype((**d).clone()),
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_get_view(
+    fh: MPI_File,
+    disp: *mut MPI_Offset,
+    etype: *mut MPI_Datatype,
+    filetype: *mut MPI_Datatype,
+    datarep: *mut c_char,
+) -> c_int {
+    run_file("MPI_File_get_view", fh, || {
+        let f = handles::file(fh)?;
+        if disp.is_null() || etype.is_null() || filetype.is_null() || datarep.is_null() {
+            return mpi_err!(Arg, "NULL output argument");
+        }
+        let (d, rep) = {
+            let st = f.state.lock();
+            (st.view.disp, st.view.datarep)
+        };
+        let (et, ft) = handles::with_file_entry(fh, |e| (e.etype.clone(), e.filetype.clone()))?;
+        write_out(disp, d as MPI_Offset)?;
+        write_out(etype, view_type(et.0, &et.1))?;
+        write_out(filetype, view_type(ft.0, &ft.1))?;
+        write_out_str(
+            rep.name(),
+            datarep,
+            MPI_MAX_DATAREP_STRING as usize,
+            std::ptr::null_mut(),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Register_datarep(
+    datarep: *const c_char,
+    _read_conversion_fn: *mut c_void,
+    _write_conversion_fn: *mut c_void,
+    _dtype_file_extent_fn: *mut c_void,
+    _extra_state: *mut c_void,
+) -> c_int {
+    run("MPI_Register_datarep", MPI_COMM_WORLD, || {
+        let name = c_string(datarep, "data representation")?;
+        if Datarep::parse(&name).is_ok() {
+            return mpi_err!(DupDatarep, "data representation {name:?} exists");
+        }
+        mpi_err!(
+            UnsupportedDatarep,
+            "user-defined data representations are not supported ({name:?})"
+        )
+    })
+}
+
+// ------------------------------------------------------------------ file pointers
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_seek(fh: MPI_File, offset: MPI_Offset, whence: c_int) -> c_int {
+    run_file("MPI_File_seek", fh, || {
+        handles::file(fh)?.seek(offset, whence)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_get_position(fh: MPI_File, offset: *mut MPI_Offset) -> c_int {
+    run_file("MPI_File_get_position", fh, || {
+        let f = handles::file(fh)?;
+        if f.amode & io::amode::SEQUENTIAL != 0 {
+            return mpi_err!(
+                UnsupportedOperation,
+                "no individual file pointer in sequential mode"
+            );
+        }
+        let p = f.state.lock().pos;
+        write_out(offset, p as MPI_Offset)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_get_byte_offset(
+    fh: MPI_File,
+    offset: MPI_Offset,
+    disp: *mut MPI_Offset,
+) -> c_int {
+    run_file("MPI_File_get_byte_offset", fh, || {
+        let f = handles::file(fh)?;
+        write_out(disp, f.byte_offset(offset_arg(offset)?) as MPI_Offset)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_seek_shared(
+    fh: MPI_File,
+    offset: MPI_Offset,
+    whence: c_int,
+) -> c_int {
+    run_file("MPI_File_seek_shared", fh, || {
+        let w = shim::world()?;
+        handles::file(fh)?.seek_shared(w, offset, whence)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_get_position_shared(
+    fh: MPI_File,
+    offset: *mut MPI_Offset,
+) -> c_int {
+    run_file("MPI_File_get_position_shared", fh, || {
+        let w = shim::world()?;
+        let p = handles::file(fh)?.position_shared(w)?;
+        write_out(offset, p as MPI_Offset)
+    })
+}
+
+// ------------------------------------------------------------------ data access
+
+/// Where a data access call starts, as the application gave it.
+#[derive(Clone, Copy)]
+enum PosArg {
+    At(MPI_Offset),
+    Other(Pos),
+}
+
+/// One data access call: checks, then the I/O; the bytes moved.
+///
+/// # Safety
+/// `buf` holds (for a write) or has room for (a read) `count` elements of `datatype`.
+#[allow(clippy::too_many_arguments)]
+unsafe fn access(
+    fh: MPI_File,
+    pos: PosArg,
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    write: bool,
+    coll: bool,
+) -> Result<usize> {
+    let w = shim::world()?;
+    let f = handles::file(fh)?;
+    let pos = match pos {
+        PosArg::At(o) => Pos::At(offset_arg(o)?),
+        PosArg::Other(p) => p,
+    };
+    let count = args::count(count)?;
+    let ty = handles::datatype(datatype)?;
+    args::buffer(buf, count, &ty)?;
+    args::bytes(count, &ty)?;
+    if write {
+        f.write(w, pos, buf as *const u8, count, &ty, coll)
+    } else {
+        f.read(w, pos, buf as *mut u8, count, &ty, coll)
+    }
+}
+
+/// A blocking data access call with its status.
+///
+/// # Safety
+/// As for `access`; `status` is MPI_STATUS_IGNORE or valid for writing.
+#[allow(clippy::too_many_arguments)]
+unsafe fn blocking(
+    func: &'static str,
+    fh: MPI_File,
+    pos: PosArg,
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    status: *mut MPI_Status,
+    write: bool,
+    coll: bool,
+) -> c_int {
+    run_file(func, fh, || {
+        args::status_arg(status)?;
+        let n = access(fh, pos, buf, count, datatype, write, coll)?;
+        args::write_single_status(status, &io_status(n), MPI_SUCCESS);
+        Ok(())
+    })
+}
+
+/// A nonblocking data access call: done now, its request complete.
+///
+/// # Safety
+/// As for `access`; `request` is valid for writing.
+#[allow(clippy::too_many_arguments)]
+unsafe fn nonblocking(
+    func: &'static str,
+    fh: MPI_File,
+    pos: PosArg,
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    request: *mut MPI_Request,
+    write: bool,
+    coll: bool,
+) -> c_int {
+    run_file(func, fh, || {
+        if request.is_null() {
+            return mpi_err!(Arg, "NULL request pointer");
+        }
+        let n = access(fh, pos, buf, count, datatype, write, coll)?;
+        let w = shim::world()?;
+        let id = w.completed_request(io_status(n));
+        let h = super::requests::handle_for(super::requests::Started::Pending(id), MPI_COMM_SELF)?;
+        write_out(request, h)
+    })
+}
+
+/// Begins split collective `kind` (one may be outstanding per file).
+///
+/// # Safety
+/// As for `access`.
+#[allow(clippy::too_many_arguments)]
+unsafe fn split_begin(
+    func: &'static str,
+    fh: MPI_File,
+    kind: Split,
+    pos: PosArg,
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    write: bool,
+) -> c_int {
+    run_file(func, fh, || {
+        let f = handles::file(fh)?;
+        if f.state.lock().split.is_some() {
+            return mpi_err!(
+                Other,
+                "a split collective is already outstanding on this file"
+            );
+        }
+        let n = access(fh, pos, buf, count, datatype, write, true)?;
+        f.state.lock().split = Some((kind, n));
+        Ok(())
+    })
+}
+
+/// Ends split collective `kind`.
+///
+/// # Safety
+/// `status` is MPI_STATUS_IGNORE or valid for writing.
+unsafe fn split_end(
+    func: &'static str,
+    fh: MPI_File,
+    kind: Split,
+    status: *mut MPI_Status,
+) -> c_int {
+    run_file(func, fh, || {
+        let f = handles::file(fh)?;
+        args::status_arg(status)?;
+        let mut st = f.state.lock();
+        match st.split {
+            Some((k, n)) if k == kind => {
+                st.split = None;
+                args::write_single_status(status, &io_status(n), MPI_SUCCESS);
+                Ok(())
+            }
+            Some(_) => mpi_err!(Request, "the outstanding split collective is another kind"),
+            None => mpi_err!(Request, "no split collective outstanding on this file"),
+        }
+    })
+}
+
+// The data access calls, one shim each (build.rs and cbindgen see only written-out
+// functions).
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_read_at(
+    fh: MPI_File,
+    offset: MPI_Offset,
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    status: *mut MPI_Status,
+) -> c_int {
+    blocking(
+        "MPI_File_read_at",
+        fh,
+        PosArg::At(offset),
+        buf,
+        count,
+        datatype,
+        status,
+        false,
+        false,
+    )
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_write_at(
+    fh: MPI_File,
+    offset: MPI_Offset,
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    status: *mut MPI_Status,
+) -> c_int {
+    blocking(
+        "MPI_File_write_at",
+        fh,
+        PosArg::At(offset),
+        buf,
+        count,
+        datatype,
+        status,
+        true,
+        false,
+    )
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_read_at_all(
+    fh: MPI_File,
+    offset: MPI_Offset,
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    status: *mut MPI_Status,
+) -> c_int {
+    blocking(
+        "MPI_File_read_at_all",
+        fh,
+        PosArg::At(offset),
+        buf,
+        count,
+        datatype,
+        status,
+        false,
+        true,
+    )
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_write_at_all(
+    fh: MPI_File,
+    offset: MPI_Offset,
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    status: *mut MPI_Status,
+) -> c_int {
+    blocking(
+        "MPI_File_write_at_all",
+        fh,
+        PosArg::At(offset),
+        buf,
+        count,
+        datatype,
+        status,
+        true,
+        true,
+    )
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_read(
+    fh: MPI_File,
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    status: *mut MPI_Status,
+) -> c_int {
+    blocking(
+        "MPI_File_read",
+        fh,
+        PosArg::Other(Pos::Individual),
+        buf,
+        count,
+        datatype,
+        status,
+        false,
+        false,
+    )
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_write(
+    fh: MPI_File,
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    status: *mut MPI_Status,
+) -> c_int {
+    blocking(
+        "MPI_File_write",
+        fh,
+        PosArg::Other(Pos::Individual),
+        buf,
+        count,
+        datatype,
+        status,
+        true,
+        false,
+    )
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_read_all(
+    fh: MPI_File,
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    status: *mut MPI_Status,
+) -> c_int {
+    blocking(
+        "MPI_File_read_all",
+        fh,
+        PosArg::Other(Pos::Individual),
+        buf,
+        count,
+        datatype,
+        status,
+        false,
+        true,
+    )
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_write_all(
+    fh: MPI_File,
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    status: *mut MPI_Status,
+) -> c_int {
+    blocking(
+        "MPI_File_write_all",
+        fh,
+        PosArg::Other(Pos::Individual),
+        buf,
+        count,
+        datatype,
+        status,
+        true,
+        true,
+    )
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_read_shared(
+    fh: MPI_File,
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    status: *mut MPI_Status,
+) -> c_int {
+    blocking(
+        "MPI_File_read_shared",
+        fh,
+        PosArg::Other(Pos::Shared),
+        buf,
+        count,
+        datatype,
+        status,
+        false,
+        false,
+    )
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_write_shared(
+    fh: MPI_File,
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    status: *mut MPI_Status,
+) -> c_int {
+    blocking(
+        "MPI_File_write_shared",
+        fh,
+        PosArg::Other(Pos::Shared),
+        buf,
+        count,
+        datatype,
+        status,
+        true,
+        false,
+    )
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_read_ordered(
+    fh: MPI_File,
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    status: *mut MPI_Status,
+) -> c_int {
+    blocking(
+        "MPI_File_read_ordered",
+        fh,
+        PosArg::Other(Pos::Ordered),
+        buf,
+        count,
+        datatype,
+        status,
+        false,
+        true,
+    )
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_write_ordered(
+    fh: MPI_File,
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    status: *mut MPI_Status,
+) -> c_int {
+    blocking(
+        "MPI_File_write_ordered",
+        fh,
+        PosArg::Other(Pos::Ordered),
+        buf,
+        count,
+        datatype,
+        status,
+        true,
+        true,
+    )
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_iread_at(
+    fh: MPI_File,
+    offset: MPI_Offset,
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    request: *mut MPI_Request,
+) -> c_int {
+    nonblocking(
+        "MPI_File_iread_at",
+        fh,
+        PosArg::At(offset),
+        buf,
+        count,
+        datatype,
+        request,
+        false,
+        false,
+    )
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_iwrite_at(
+    fh: MPI_File,
+    offset: MPI_Offset,
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    request: *mut MPI_Request,
+) -> c_int {
+    nonblocking(
+        "MPI_File_iwrite_at",
+        fh,
+        PosArg::At(offset),
+        buf,
+        count,
+        datatype,
+        request,
+        true,
+        false,
+    )
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_iread_at_all(
+    fh: MPI_File,
+    offset: MPI_Offset,
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    request: *mut MPI_Request,
+) -> c_int {
+    nonblocking(
+        "MPI_File_iread_at_all",
+        fh,
+        PosArg::At(offset),
+        buf,
+        count,
+        datatype,
+        request,
+        false,
+        true,
+    )
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_iwrite_at_all(
+    fh: MPI_File,
+    offset: MPI_Offset,
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    request: *mut MPI_Request,
+) -> c_int {
+    nonblocking(
+        "MPI_File_iwrite_at_all",
+        fh,
+        PosArg::At(offset),
+        buf,
+        count,
+        datatype,
+        request,
+        true,
+        true,
+    )
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_iread(
+    fh: MPI_File,
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    request: *mut MPI_Request,
+) -> c_int {
+    nonblocking(
+        "MPI_File_iread",
+        fh,
+        PosArg::Other(Pos::Individual),
+        buf,
+        count,
+        datatype,
+        request,
+        false,
+        false,
+    )
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_iwrite(
+    fh: MPI_File,
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    request: *mut MPI_Request,
+) -> c_int {
+    nonblocking(
+        "MPI_File_iwrite",
+        fh,
+        PosArg::Other(Pos::Individual),
+        buf,
+        count,
+        datatype,
+        request,
+        true,
+        false,
+    )
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_iread_all(
+    fh: MPI_File,
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    request: *mut MPI_Request,
+) -> c_int {
+    nonblocking(
+        "MPI_File_iread_all",
+        fh,
+        PosArg::Other(Pos::Individual),
+        buf,
+        count,
+        datatype,
+        request,
+        false,
+        true,
+    )
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_iwrite_all(
+    fh: MPI_File,
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    request: *mut MPI_Request,
+) -> c_int {
+    nonblocking(
+        "MPI_File_iwrite_all",
+        fh,
+        PosArg::Other(Pos::Individual),
+        buf,
+        count,
+        datatype,
+        request,
+        true,
+        true,
+    )
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_iread_shared(
+    fh: MPI_File,
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    request: *mut MPI_Request,
+) -> c_int {
+    nonblocking(
+        "MPI_File_iread_shared",
+        fh,
+        PosArg::Other(Pos::Shared),
+        buf,
+        count,
+        datatype,
+        request,
+        false,
+        false,
+    )
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_iwrite_shared(
+    fh: MPI_File,
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    request: *mut MPI_Request,
+) -> c_int {
+    nonblocking(
+        "MPI_File_iwrite_shared",
+        fh,
+        PosArg::Other(Pos::Shared),
+        buf,
+        count,
+        datatype,
+        request,
+        true,
+        false,
+    )
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_read_all_begin(
+    fh: MPI_File,
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+) -> c_int {
+    split_begin(
+        "MPI_File_read_all_begin",
+        fh,
+        Split::ReadAll,
+        PosArg::Other(Pos::Individual),
+        buf,
+        count,
+        datatype,
+        false,
+    )
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_read_all_end(
+    fh: MPI_File,
+    buf: *mut c_void,
+    status: *mut MPI_Status,
+) -> c_int {
+    let _ = buf; // the data moved at _begin
+    split_end("MPI_File_read_all_end", fh, Split::ReadAll, status)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_write_all_begin(
+    fh: MPI_File,
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+) -> c_int {
+    split_begin(
+        "MPI_File_write_all_begin",
+        fh,
+        Split::WriteAll,
+        PosArg::Other(Pos::Individual),
+        buf,
+        count,
+        datatype,
+        true,
+    )
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_write_all_end(
+    fh: MPI_File,
+    buf: *mut c_void,
+    status: *mut MPI_Status,
+) -> c_int {
+    let _ = buf; // the data moved at _begin
+    split_end("MPI_File_write_all_end", fh, Split::WriteAll, status)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_read_at_all_begin(
+    fh: MPI_File,
+    offset: MPI_Offset,
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+) -> c_int {
+    split_begin(
+        "MPI_File_read_at_all_begin",
+        fh,
+        Split::ReadAtAll,
+        PosArg::At(offset),
+        buf,
+        count,
+        datatype,
+        false,
+    )
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_read_at_all_end(
+    fh: MPI_File,
+    buf: *mut c_void,
+    status: *mut MPI_Status,
+) -> c_int {
+    let _ = buf; // the data moved at _begin
+    split_end("MPI_File_read_at_all_end", fh, Split::ReadAtAll, status)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_write_at_all_begin(
+    fh: MPI_File,
+    offset: MPI_Offset,
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+) -> c_int {
+    split_begin(
+        "MPI_File_write_at_all_begin",
+        fh,
+        Split::WriteAtAll,
+        PosArg::At(offset),
+        buf,
+        count,
+        datatype,
+        true,
+    )
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_write_at_all_end(
+    fh: MPI_File,
+    buf: *mut c_void,
+    status: *mut MPI_Status,
+) -> c_int {
+    let _ = buf; // the data moved at _begin
+    split_end("MPI_File_write_at_all_end", fh, Split::WriteAtAll, status)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_read_ordered_begin(
+    fh: MPI_File,
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+) -> c_int {
+    split_begin(
+        "MPI_File_read_ordered_begin",
+        fh,
+        Split::ReadOrdered,
+        PosArg::Other(Pos::Ordered),
+        buf,
+        count,
+        datatype,
+        false,
+    )
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_read_ordered_end(
+    fh: MPI_File,
+    buf: *mut c_void,
+    status: *mut MPI_Status,
+) -> c_int {
+    let _ = buf; // the data moved at _begin
+    split_end("MPI_File_read_ordered_end", fh, Split::ReadOrdered, status)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_write_ordered_begin(
+    fh: MPI_File,
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+) -> c_int {
+    split_begin(
+        "MPI_File_write_ordered_begin",
+        fh,
+        Split::WriteOrdered,
+        PosArg::Other(Pos::Ordered),
+        buf,
+        count,
+        datatype,
+        true,
+    )
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_write_ordered_end(
+    fh: MPI_File,
+    buf: *mut c_void,
+    status: *mut MPI_Status,
+) -> c_int {
+    let _ = buf; // the data moved at _begin
+    split_end(
+        "MPI_File_write_ordered_end",
+        fh,
+        Split::WriteOrdered,
+        status,
+    )
+}
+
+// ------------------------------------------------------------------ error handlers
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_create_errhandler(
+    file_errhandler_fn: MPI_File_errhandler_function,
+    errhandler: *mut MPI_Errhandler,
+) -> c_int {
+    run("MPI_File_create_errhandler", MPI_COMM_WORLD, || {
+        let Some(f) = file_errhandler_fn else {
+            return mpi_err!(Arg, "NULL error handler function");
+        };
+        write_out(errhandler, handles::new_errhandler(f as usize))
+    })
+}
+
+// MPI-3.1 names the file of these two `file` (mpi_f08's keyword arguments follow it).
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_set_errhandler(
+    file: MPI_File,
+    errhandler: MPI_Errhandler,
+) -> c_int {
+    run_file("MPI_File_set_errhandler", file, || {
+        if !handles::valid_errhandler(errhandler) {
+            return mpi_err!(Arg, "invalid error handler {errhandler:#x}");
+        }
+        if file == MPI_FILE_NULL {
+            *handles::FILE_NULL_ERRHANDLER.lock() = errhandler;
+        } else {
+            handles::with_file_entry(file, |e| e.errhandler = errhandler)?;
+        }
+        handles::retain_errhandler(errhandler);
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_get_errhandler(
+    file: MPI_File,
+    errhandler: *mut MPI_Errhandler,
+) -> c_int {
+    run_file("MPI_File_get_errhandler", file, || {
+        let h = if file == MPI_FILE_NULL {
+            *handles::FILE_NULL_ERRHANDLER.lock()
+        } else {
+            handles::with_file_entry(file, |e| e.errhandler)?
+        };
+        write_out(errhandler, h)?;
+        handles::retain_errhandler(h);
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_call_errhandler(fh: MPI_File, errorcode: c_int) -> c_int {
+    if fh != MPI_FILE_NULL && handles::file(fh).is_err() {
+        return MPI_ERR_FILE;
+    }
+    super::errors::raise_file_code(
+        "MPI_File_call_errhandler",
+        fh,
+        errorcode,
+        &format!("error code {errorcode} raised by the application"),
+    );
+    MPI_SUCCESS
+}
+
+// ------------------------------------------------------------------ Fortran handles
+
+/// The Fortran integer of a file handle: its table slot plus one (0: MPI_FILE_NULL).
+#[no_mangle]
+pub extern "C" fn PMPI_File_c2f(fh: MPI_File) -> MPI_Fint {
+    handles::file_slot(fh).map_or(0, |i| i as MPI_Fint + 1)
+}
+
+#[no_mangle]
+pub extern "C" fn PMPI_File_f2c(fh: MPI_Fint) -> MPI_File {
+    if fh <= 0 {
+        return MPI_FILE_NULL;
+    }
+    handles::file_handle(fh as usize - 1)
+}
