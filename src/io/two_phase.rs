@@ -13,7 +13,7 @@ use super::access;
 use super::exchange::{from_bytes, to_bytes, Exchange};
 use super::hints::CbMode;
 use super::posix::{Fd, LockKind};
-use crate::error::Result;
+use crate::error::{Error, ErrorClass, Result};
 
 /// `[lo, hi)` cut into `n` contiguous domains of (nearly) equal size, boundaries on
 /// multiples of `align` when it is not 0; some domains may be empty.
@@ -185,17 +185,47 @@ fn stream_positions(ranges: &[(u64, u64)]) -> Vec<u64> {
         .collect()
 }
 
-/// Pieces (offset, len) sent by one process, and where its bytes start in its message.
-fn parse(msg: &[u8]) -> (Vec<(u64, u64)>, usize) {
+/// The pieces (offset, len) one process sent to this aggregator for its window
+/// `[lo, hi)`, and where the pieces' bytes start in the message; with `data` the bytes
+/// follow (a write), else the message is the pieces alone (a read's ask). Checked: the
+/// message comes from another process, and a piece outside the window (a file range
+/// this aggregator does not own, or a span it would allocate) or bytes the message does
+/// not hold are refused.
+fn parse(msg: &[u8], (lo, hi): (u64, u64), data: bool) -> Result<(Vec<(u64, u64)>, usize)> {
     if msg.is_empty() {
-        return (Vec::new(), 0);
+        return Ok((Vec::new(), 0));
     }
-    let n = u64::from_le_bytes(msg[..8].try_into().expect("8 bytes")) as usize;
-    let v = from_bytes(&msg[8..8 + 16 * n]);
-    (
-        v.chunks_exact(2).map(|c| (c[0], c[1])).collect(),
-        8 + 16 * n,
-    )
+    let bad = || {
+        Error::new(
+            ErrorClass::Intern,
+            "malformed collective I/O message from another process",
+        )
+    };
+    let n = msg
+        .get(..8)
+        .map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes")))
+        .ok_or_else(bad)?;
+    let head = n
+        .checked_mul(16)
+        .and_then(|b| b.checked_add(8))
+        .filter(|&b| b <= msg.len() as u64)
+        .ok_or_else(bad)? as usize;
+    let ps: Vec<(u64, u64)> = from_bytes(&msg[8..head])
+        .chunks_exact(2)
+        .map(|c| (c[0], c[1]))
+        .collect();
+    let mut bytes = 0u64;
+    for &(o, l) in &ps {
+        if o < lo || o.checked_add(l).is_none_or(|end| end > hi) {
+            return Err(bad());
+        }
+        bytes = bytes.checked_add(l).ok_or_else(bad)?;
+    }
+    let body = (msg.len() - head) as u64;
+    if (data && bytes != body) || (!data && body != 0) {
+        return Err(bad());
+    }
+    Ok((ps, head))
 }
 
 fn header(ps: &[Piece]) -> Vec<u8> {
@@ -246,19 +276,28 @@ fn write_rounds(
             send[a] = msg;
         }
         let got = ex.alltoallv(send)?;
-        if !p.aggrs.contains(&ex.rank()) || failed.is_err() {
+        let Some(j) = p.aggrs.iter().position(|&a| a == ex.rank()) else {
+            continue;
+        };
+        if failed.is_err() {
             continue;
         }
         // Every piece sent here: (offset, len, sender, byte position in its message).
         let mut all: Vec<(u64, u64, usize, usize)> = Vec::new();
         for (src, msg) in got.iter().enumerate() {
-            let (ps, mut at) = parse(msg);
+            let (ps, mut at) = match parse(msg, p.window(j, k), true) {
+                Ok(parsed) => parsed,
+                Err(e) => {
+                    failed = Err(e);
+                    break;
+                }
+            };
             for (o, l) in ps {
                 all.push((o, l, src, at));
                 at += l as usize;
             }
         }
-        if all.is_empty() {
+        if all.is_empty() || failed.is_err() {
             continue;
         }
         failed = write_window(s, &mut buf, all, &got);
@@ -365,8 +404,9 @@ pub fn read(ex: &Exchange, s: &Setup, ranges: &[(u64, u64)], data: &mut [u8]) ->
         }
         let asks = ex.alltoallv(send)?;
         let mut replies = vec![Vec::new(); n];
-        if p.aggrs.contains(&ex.rank()) && failed.is_ok() {
-            match read_window(s, &mut buf, &asks) {
+        let me = p.aggrs.iter().position(|&a| a == ex.rank());
+        if let (Some(j), true) = (me, failed.is_ok()) {
+            match read_window(s, &mut buf, &asks, p.window(j, k)) {
                 Ok(r) => replies = r,
                 Err(e) => failed = Err(e),
             }
@@ -391,8 +431,16 @@ pub fn read(ex: &Exchange, s: &Setup, ranges: &[(u64, u64)], data: &mut [u8]) ->
 
 /// An aggregator reads the span the asks (each process's pieces) cover in one call; the
 /// replies, each process's bytes in the order it asked.
-fn read_window(s: &Setup, buf: &mut Vec<u8>, asks: &[Vec<u8>]) -> Result<Vec<Vec<u8>>> {
-    let parsed: Vec<Vec<(u64, u64)>> = asks.iter().map(|m| parse(m).0).collect();
+fn read_window(
+    s: &Setup,
+    buf: &mut Vec<u8>,
+    asks: &[Vec<u8>],
+    window: (u64, u64),
+) -> Result<Vec<Vec<u8>>> {
+    let parsed = asks
+        .iter()
+        .map(|m| parse(m, window, false).map(|(ps, _)| ps))
+        .collect::<Result<Vec<_>>>()?;
     let mut replies = vec![Vec::new(); asks.len()];
     let lo = parsed.iter().flatten().map(|x| x.0).min();
     let hi = parsed.iter().flatten().map(|x| x.0 + x.1).max();
@@ -462,6 +510,33 @@ fn read_window(s: &Setup, buf: &mut Vec<u8>, asks: &[Vec<u8>]) -> Result<Vec<Vec
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_peer_message_is_checked_before_use() {
+        let ps = [(100u64, 10u64, 0u64), (120, 5, 10)];
+        let mut msg = header(&ps);
+        msg.extend_from_slice(&[7u8; 15]);
+        assert_eq!(
+            parse(&msg, (100, 200), true).unwrap(),
+            (vec![(100, 10), (120, 5)], 8 + 32)
+        );
+        let refused = |m: &[u8], w: (u64, u64), data: bool| {
+            parse(m, w, data).unwrap_err().class == ErrorClass::Intern
+        };
+        // Outside the window, bytes missing or extra, an ask carrying bytes.
+        assert!(refused(&msg, (105, 200), true));
+        assert!(refused(&msg, (100, 124), true));
+        assert!(refused(&msg[..msg.len() - 1], (100, 200), true));
+        assert!(refused(&msg, (100, 200), false));
+        // A truncated count, a count past the message, an offset + length that wraps.
+        assert!(refused(&msg[..5], (0, u64::MAX), true));
+        let mut huge = msg.clone();
+        huge[..8].copy_from_slice(&u64::MAX.to_le_bytes());
+        assert!(refused(&huge, (0, u64::MAX), true));
+        let wrap = header(&[(u64::MAX - 1, 4, 0)]);
+        assert!(refused(&wrap, (0, u64::MAX), false));
+        assert_eq!(parse(&[], (0, 1), true).unwrap(), (vec![], 0));
+    }
 
     #[test]
     fn domains_cover_the_range() {
