@@ -80,8 +80,11 @@ impl Exchange<'_> {
 
     /// Every process sends `send[j]` to process j; the result's `[i]` is what process i
     /// sent here. Pairwise in n − 1 steps (sizes first), so no step waits on a third
-    /// process.
-    pub fn alltoallv(&self, mut send: Vec<Vec<u8>>) -> Result<Vec<Vec<u8>>> {
+    /// process. `limits[i]`: the most bytes process i may send here — a size announced by
+    /// another process is not trusted with an allocation; past its limit the message is
+    /// cut (every step still runs, so the others are not left waiting) and the result is
+    /// an error.
+    pub fn alltoallv(&self, mut send: Vec<Vec<u8>>, limits: &[u64]) -> Result<Vec<Vec<u8>>> {
         let (n, r) = (self.size(), self.rank());
         let mut recv: Vec<Vec<u8>> = vec![Vec::new(); n];
         recv[r] = std::mem::take(&mut send[r]);
@@ -94,16 +97,31 @@ impl Exchange<'_> {
                 .sendrecv(self.comm, dst, &out, src, &mut got, TAG_IO)?;
             sizes[src] = u64::from_le_bytes(got);
         }
+        let mut failed = Ok(());
         for k in 1..n {
             let (dst, src) = ((r + k) % n, (r + n - k) % n);
-            let mut buf = vec![0u8; sizes[src] as usize];
+            let limit = limits[src];
+            if sizes[src] > limit {
+                failed = Err(Error::new(
+                    ErrorClass::Intern,
+                    format!(
+                        "process {src} announced {} bytes of collective I/O data (at most {limit})",
+                        sizes[src]
+                    ),
+                ));
+            }
+            let mut buf = vec![0u8; sizes[src].min(limit) as usize];
             // Always a message, empty or not: each side's choice would have to match the
             // other's, and one sendrecv pairs two different peers.
-            self.t
-                .sendrecv(self.comm, dst, &send[dst], src, &mut buf, TAG_IO)?;
+            let step = self
+                .t
+                .sendrecv(self.comm, dst, &send[dst], src, &mut buf, TAG_IO);
+            if let Err(e) = step {
+                failed = failed.and(Err(e));
+            }
             recv[src] = buf;
         }
-        Ok(recv)
+        failed.map(|()| recv)
     }
 }
 

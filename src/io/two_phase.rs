@@ -89,9 +89,32 @@ struct Plan {
     domains: Vec<(u64, u64)>,
     rounds: u64,
     cb: u64,
+    /// How many file ranges each process accesses (bounds its pieces in any window).
+    ranges: Vec<u64>,
 }
 
 impl Plan {
+    /// The most bytes each process may send an aggregator in a round (what `alltoallv`
+    /// trusts another process with): the count and one (offset, len) per range it
+    /// accesses; with `data` (a write, whose ranges do not overlap) at most a window's
+    /// worth of pieces, each a byte or more, and the window's bytes.
+    fn limits(&self, data: bool) -> Vec<u64> {
+        self.ranges
+            .iter()
+            .map(|&n| {
+                let (pieces, bytes) = if data {
+                    (n.min(self.cb), self.cb)
+                } else {
+                    (n, 0)
+                };
+                pieces
+                    .saturating_mul(16)
+                    .saturating_add(8)
+                    .saturating_add(bytes)
+            })
+            .collect()
+    }
+
     /// The window of aggregator `j` in round `k`.
     fn window(&self, j: usize, k: u64) -> (u64, u64) {
         let (lo, hi) = self.domains[j];
@@ -136,6 +159,7 @@ fn plan(ex: &Exchange, s: &Setup, ranges: &[(u64, u64)]) -> Result<Option<Plan>>
         domains,
         rounds,
         cb,
+        ranges: extents.iter().map(|e| e.2).collect(),
     }))
 }
 
@@ -275,7 +299,7 @@ fn write_rounds(
             }
             send[a] = msg;
         }
-        let got = ex.alltoallv(send)?;
+        let got = ex.alltoallv(send, &p.limits(true))?;
         let Some(j) = p.aggrs.iter().position(|&a| a == ex.rank()) else {
             continue;
         };
@@ -402,7 +426,7 @@ pub fn read(ex: &Exchange, s: &Setup, ranges: &[(u64, u64)], data: &mut [u8]) ->
             send[a] = header(&ps);
             mine.push((a, ps));
         }
-        let asks = ex.alltoallv(send)?;
+        let asks = ex.alltoallv(send, &p.limits(false))?;
         let mut replies = vec![Vec::new(); n];
         let me = p.aggrs.iter().position(|&a| a == ex.rank());
         if let (Some(j), true) = (me, failed.is_ok()) {
@@ -411,9 +435,14 @@ pub fn read(ex: &Exchange, s: &Setup, ranges: &[(u64, u64)], data: &mut [u8]) ->
                 Err(e) => failed = Err(e),
             }
         }
-        let back = ex.alltoallv(replies)?;
+        // What each aggregator may send back: exactly the bytes asked of it.
+        let mut expect = vec![0u64; n];
+        for (a, ps) in &mine {
+            expect[*a] = ps.iter().map(|p| p.1).sum();
+        }
+        let back = ex.alltoallv(replies, &expect)?;
         for (a, ps) in mine {
-            let need: u64 = ps.iter().map(|p| p.1).sum();
+            let need = expect[a];
             if back[a].len() as u64 != need {
                 continue; // the aggregator failed: `agree` below reports it
             }
