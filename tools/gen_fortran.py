@@ -378,9 +378,11 @@ def generic_binding(ret, cname, args, args_text, hdr):
             pre.append(f"let mut {a.name}_a: MPI_Aint = 0;")
             post.append(f"let rc = f_aint_out(rc, {a.name}_a, {a.name});")
         elif a.kind == "file_inout":
-            # MPI_File_open writes the handle, MPI_File_close sets it to MPI_FILE_NULL.
+            # MPI_File_open writes the handle, MPI_File_close sets it to MPI_FILE_NULL; a
+            # failed open, or a close that freed the handle and then failed, leaves
+            # MPI_FILE_NULL, which the Fortran variable gets too.
             pre.append(f"let mut {a.name}_h = crate::abi::file::PMPI_File_f2c(*{a.name});")
-            post.append(f"if rc == MPI_SUCCESS {{")
+            post.append(f"if rc == MPI_SUCCESS || {a.name}_h == MPI_FILE_NULL {{")
             post.append(f"    *{a.name} = crate::abi::file::PMPI_File_c2f({a.name}_h);")
             post.append("}")
         if a.kind in ("str_in", "str_out"):

@@ -45,8 +45,10 @@ int main(int argc, char **argv)
         int rc = MPI_File_open(MPI_COMM_WORLD, path, bad[i], MPI_INFO_NULL, &fh);
         CHECK(err_class(rc) == MPI_ERR_AMODE, "amode %#x gave class %d", bad[i], err_class(rc));
     }
+    fh = (MPI_File)&fh; /* anything but MPI_FILE_NULL: a failed open must reset it */
     int rc = MPI_File_open(MPI_COMM_WORLD, missing, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh);
     CHECK(err_class(rc) == MPI_ERR_NO_SUCH_FILE, "missing file: class %d", err_class(rc));
+    CHECK(fh == MPI_FILE_NULL, "a failed open left %p, not MPI_FILE_NULL", (void *)fh);
     rc = MPI_File_delete(missing, MPI_INFO_NULL);
     CHECK(err_class(rc) == MPI_ERR_NO_SUCH_FILE, "delete missing: class %d", err_class(rc));
 

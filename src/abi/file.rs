@@ -53,6 +53,8 @@ pub unsafe extern "C" fn PMPI_File_open(
         if fh.is_null() {
             return mpi_err!(Arg, "NULL file handle pointer");
         }
+        // A failed open leaves MPI_FILE_NULL (as ROMIO), not what the caller had there.
+        write_out(fh, MPI_FILE_NULL)?;
         let path = c_string(filename, "file name")?;
         let pairs = info_pairs(info)?;
         let file = io::File::open(w, &c, &path, amode, &pairs)?;

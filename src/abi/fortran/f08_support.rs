@@ -271,32 +271,8 @@ pub unsafe fn f08_noncontiguous(func: &'static str, on: F08Err, ierror: *mut MPI
 }
 
 /// An error of a call on file `fh` (a Fortran handle), through the file's error handler.
-/// MPI-IO's calls are looked up at run time: the file's handler when the library has them
-/// (MPI_File_f2c, MPI_File_call_errhandler), MPI_COMM_WORLD's otherwise.
 fn raise_on_file(func: &'static str, fh: MPI_Fint, err: Error) -> c_int {
-    type F2c = unsafe extern "C" fn(MPI_Fint) -> *mut c_void;
-    type Call = unsafe extern "C" fn(*mut c_void, c_int) -> c_int;
-    // SAFETY: dlsym with RTLD_DEFAULT and NUL-terminated names only reads the loader's
-    // tables.
-    let (f2c, call) = unsafe {
-        (
-            libc::dlsym(libc::RTLD_DEFAULT, c"PMPI_File_f2c".as_ptr()),
-            libc::dlsym(libc::RTLD_DEFAULT, c"PMPI_File_call_errhandler".as_ptr()),
-        )
-    };
-    if f2c.is_null() || call.is_null() {
-        return errors::raise(func, MPI_COMM_WORLD, err);
-    }
-    // SAFETY: both symbols are railmpi's MPI-IO functions, with MPI's C prototypes
-    // (MPI_File is a pointer).
-    unsafe {
-        let (f2c, call) = (
-            std::mem::transmute::<*mut c_void, F2c>(f2c),
-            std::mem::transmute::<*mut c_void, Call>(call),
-        );
-        call(f2c(fh), MPI_ERR_BUFFER);
-    }
-    MPI_ERR_BUFFER
+    errors::raise_file(func, crate::abi::file::PMPI_File_f2c(fh), err)
 }
 
 /// `MPI_Buffer_detach(buffer_addr, size, ierror)` of mpi_f08: TYPE(C_PTR) buffer_addr.

@@ -1378,7 +1378,7 @@ pub unsafe extern "C" fn mpi_file_call_errhandler_(fh: *const MPI_Fint, errorcod
 pub unsafe extern "C" fn pmpi_file_close_(fh: *mut MPI_Fint, ierror: *mut MPI_Fint) {
     let mut fh_h = crate::abi::file::PMPI_File_f2c(*fh);
     let rc = PMPI_File_close(&raw mut fh_h);
-    if rc == MPI_SUCCESS {
+    if rc == MPI_SUCCESS || fh_h == MPI_FILE_NULL {
         *fh = crate::abi::file::PMPI_File_c2f(fh_h);
     }
     set_ierror(ierror, rc);
@@ -1652,7 +1652,7 @@ pub unsafe extern "C" fn pmpi_file_open_(comm: *const MPI_Comm, filename: *const
     let filename_c = f_str_in(filename, filename_flen);
     let mut fh_h = crate::abi::file::PMPI_File_f2c(*fh);
     let rc = PMPI_File_open(*comm, filename_c.as_ptr(), *amode, *info, &raw mut fh_h);
-    if rc == MPI_SUCCESS {
+    if rc == MPI_SUCCESS || fh_h == MPI_FILE_NULL {
         *fh = crate::abi::file::PMPI_File_c2f(fh_h);
     }
     set_ierror(ierror, rc);
