@@ -3,6 +3,7 @@
 pub mod cma;
 pub mod copy;
 pub mod cpu;
+pub mod file;
 pub mod futex;
 pub mod membarrier;
 pub mod memfd;
