@@ -18,13 +18,6 @@ use std::ffi::CStr;
 use std::os::raw::{c_char, c_int, c_void};
 use std::sync::Arc;
 
-fn info_pairs(info: MPI_Info) -> Result<Vec<(String, String)>> {
-    if info == MPI_INFO_NULL {
-        return Ok(Vec::new());
-    }
-    handles::with_info(info, |e| e.clone())
-}
-
 /// # Safety
 /// `s` is NULL or a NUL-terminated string.
 unsafe fn c_string(s: *const c_char, what: &str) -> Result<String> {
@@ -56,7 +49,7 @@ pub unsafe extern "C" fn PMPI_File_open(
         // A failed open leaves MPI_FILE_NULL (as ROMIO), not what the caller had there.
         write_out(fh, MPI_FILE_NULL)?;
         let path = c_string(filename, "file name")?;
-        let pairs = info_pairs(info)?;
+        let pairs = super::info::pairs(info)?;
         let file = io::File::open(w, &c, &path, amode, &pairs)?;
         let private = handles::new_comm(file.comm.clone(), MPI_ERRORS_RETURN);
         let byte = handles::datatype(MPI_BYTE)?;
@@ -95,7 +88,7 @@ pub unsafe extern "C" fn PMPI_File_delete(filename: *const c_char, info: MPI_Inf
     run_file("MPI_File_delete", MPI_FILE_NULL, || {
         shim::world()?;
         let path = c_string(filename, "file name")?;
-        info_pairs(info)?;
+        super::info::pairs(info)?;
         io::posix::delete(io::file::strip_prefix(&path))
     })
 }
@@ -152,7 +145,7 @@ pub unsafe extern "C" fn PMPI_File_get_amode(fh: MPI_File, amode: *mut c_int) ->
 pub unsafe extern "C" fn PMPI_File_set_info(fh: MPI_File, info: MPI_Info) -> c_int {
     run_file("MPI_File_set_info", fh, || {
         let f = handles::file(fh)?;
-        let pairs = info_pairs(info)?;
+        let pairs = super::info::pairs(info)?;
         let mut st = f.state.lock();
         // The aggregators were chosen at open: cb_nodes stays.
         let nodes = st.hints.cb_nodes;
@@ -230,7 +223,7 @@ pub unsafe extern "C" fn PMPI_File_set_view(
         let et = handles::datatype(etype)?;
         let ft = handles::datatype(filetype)?;
         let rep = Datarep::parse(&c_string(datarep, "data representation")?)?;
-        let pairs = info_pairs(info)?;
+        let pairs = super::info::pairs(info)?;
         let disp = if disp == MPI_DISPLACEMENT_CURRENT as MPI_Offset {
             if f.amode & io::amode::SEQUENTIAL == 0 {
                 return mpi_err!(Arg, "MPI_DISPLACEMENT_CURRENT needs MPI_MODE_SEQUENTIAL");

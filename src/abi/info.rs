@@ -54,6 +54,14 @@ pub fn check(info: MPI_Info) -> Result<()> {
     read(info, |_| ())
 }
 
+/// Every (key, value) of `info`, none for MPI_INFO_NULL (for calls that take hints).
+pub fn pairs(info: MPI_Info) -> Result<Vec<(String, String)>> {
+    if info == MPI_INFO_NULL {
+        return Ok(Vec::new());
+    }
+    read(info, |e| e.clone())
+}
+
 /// The value of `key` in `info`, if set (for calls that take hints).
 pub fn get(info: MPI_Info, key: &str) -> Result<Option<String>> {
     if info == MPI_INFO_NULL {

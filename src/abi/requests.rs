@@ -85,19 +85,16 @@ pub unsafe fn start_send(spec: &PersistentSpec, comm_h: MPI_Comm) -> Result<Star
     let Some(dst) = args::dest(&comm, spec.peer)? else {
         return Ok(Started::Done { proc_null: true });
     };
+    let owner = handles::comm_owner(comm_h);
     if ty.is_contiguous() {
         let len = args::bytes(count, &ty)?;
-        let owner = handles::comm_owner(comm_h);
         let ptr = spec.buf as *const u8;
-        return Ok(
-            match w.isend_contig(&comm, dst, tag, ptr, len, spec.sync, owner) {
-                None => Started::Done { proc_null: false },
-                Some(req) => Started::Pending(req),
-            },
-        );
+        return Ok(sent(
+            w.isend_contig(&comm, dst, tag, ptr, len, spec.sync, owner),
+        ));
     }
     let data = msg_buf(spec.buf as *const c_void, count, &ty)?;
-    Ok(isend(w, &comm, dst, tag, data, spec.sync, comm_h))
+    Ok(sent(w.isend(&comm, dst, tag, data, spec.sync, owner)))
 }
 
 /// Start a send of `data`, bytes packed already, to where `spec` says (its buffer, count
@@ -116,22 +113,17 @@ pub unsafe fn start_send_packed(
     let Some(dst) = args::dest(&comm, spec.peer)? else {
         return Ok(Started::Done { proc_null: true });
     };
-    let data = MsgBuf::contig(data.as_ptr(), data.len());
-    Ok(isend(w, &comm, dst, tag, data, spec.sync, comm_h))
+    let owner = handles::comm_owner(comm_h);
+    let (ptr, len) = (data.as_ptr(), data.len());
+    Ok(sent(
+        w.isend_contig(&comm, dst, tag, ptr, len, spec.sync, owner),
+    ))
 }
 
-/// `World::isend` as a `Started`.
+/// A started send as a `Started` (None: it went out at once, no request).
 #[inline(always)]
-unsafe fn isend(
-    w: &crate::runtime::World,
-    comm: &crate::comm::Communicator,
-    dst: usize,
-    tag: i32,
-    data: MsgBuf,
-    sync: bool,
-    comm_h: MPI_Comm,
-) -> Started {
-    match w.isend(comm, dst, tag, data, sync, handles::comm_owner(comm_h)) {
+fn sent(req: Option<ReqId>) -> Started {
+    match req {
         None => Started::Done { proc_null: false },
         Some(req) => Started::Pending(req),
     }

@@ -55,11 +55,7 @@ unsafe fn create(
     if flavor == Flavor::Create && base == 0 && size > 0 {
         return mpi_err!(Arg, "NULL base for a window of {size} bytes");
     }
-    let infos = if info == MPI_INFO_NULL {
-        Vec::new()
-    } else {
-        handles::with_info(info, |e| e.clone())?
-    };
+    let infos = super::info::pairs(info)?;
     let window = Arc::new(Window::new(
         w,
         &c,

@@ -21,8 +21,13 @@ pub fn class_index<T>(r: &Result<T>) -> u64 {
     }
 }
 
+/// The class `class_index` numbered `i` (another process's number: one out of range is
+/// MPI_ERR_OTHER, not a panic).
 pub fn class_from(i: u64) -> ErrorClass {
-    ErrorClass::ALL[(i - 1) as usize]
+    i.checked_sub(1)
+        .and_then(|i| ErrorClass::ALL.get(i as usize))
+        .copied()
+        .unwrap_or(ErrorClass::Other)
 }
 
 /// The tag of MPI-IO's messages (below the per-call collective tags, which are ≥ 64, and

@@ -560,5 +560,8 @@ mod tests {
         for (i, &c) in ErrorClass::ALL.iter().enumerate() {
             assert_eq!(class_from(i as u64 + 1), c);
         }
+        let past = ErrorClass::ALL.len() as u64 + 1;
+        assert_eq!(class_from(past), ErrorClass::Other);
+        assert_eq!(class_from(u64::MAX), ErrorClass::Other);
     }
 }
