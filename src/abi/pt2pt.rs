@@ -494,6 +494,11 @@ unsafe fn complete_all(hs: &mut [MPI_Request], statuses: *mut MPI_Status) -> Res
         failed |= c.code != MPI_SUCCESS;
         write_status(status_at(statuses, i), &c.status, c.code);
     }
+    in_status(failed)
+}
+
+/// MPI_ERR_IN_STATUS when a request of a list failed.
+fn in_status(failed: bool) -> Result<()> {
     if failed {
         return Err(Error::new(
             ErrorClass::InStatus,
@@ -511,6 +516,9 @@ pub unsafe extern "C" fn PMPI_Waitall(
 ) -> c_int {
     run("MPI_Waitall", MPI_COMM_WORLD, || {
         let hs = request_array(requests, count, statuses)?;
+        if let Some(failed) = requests::wait_all_plain(hs, statuses)? {
+            return in_status(failed);
+        }
         requests::check_all(hs)?;
         complete_all(hs, statuses)
     })

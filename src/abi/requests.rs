@@ -72,6 +72,7 @@ pub fn check(spec: &PersistentSpec, comm_h: MPI_Comm) -> Result<()> {
 ///
 /// # Safety
 /// MPI's: `spec.buf` holds the elements and stays valid until the request completes.
+#[inline(always)]
 pub unsafe fn start_send(spec: &PersistentSpec, comm_h: MPI_Comm) -> Result<Started> {
     let w = shim::world()?;
     let comm = handles::comm(comm_h)?;
@@ -133,6 +134,7 @@ fn sent(req: Option<ReqId>) -> Started {
 ///
 /// # Safety
 /// MPI's: `spec.buf` has room for the elements and stays valid until completion.
+#[inline(always)]
 pub unsafe fn start_recv(spec: &PersistentSpec, comm_h: MPI_Comm) -> Result<Started> {
     let w = shim::world()?;
     let comm = handles::comm(comm_h)?;
@@ -439,6 +441,77 @@ pub fn check_all(hs: &[MPI_Request]) -> Result<()> {
             .find(|&h| handles::engine_slot(h).is_some_and(|slot| e.p2p.slot_id(slot).is_none()))
     });
     bad.map_or(Ok(()), |h| Err(invalid(h)))
+}
+
+/// MPI_Waitall's common case, where every handle is an engine request, a send done when
+/// it started, or null (a window of receives or sends): each request is collected as
+/// soon as a round of progress finds it done, all under one hold of the progress lock per
+/// round rather than a call, a look-up of the world and a lock per handle. Statuses are
+/// written (`MPI_ERROR` too) and the handles set to null. None, with nothing done, when
+/// some handle is of another kind; else whether a request failed (MPI_ERR_IN_STATUS).
+///
+/// # Safety
+/// `statuses` is MPI_STATUSES_IGNORE or has room for `hs.len()` statuses.
+pub unsafe fn wait_all_plain(
+    hs: &mut [MPI_Request],
+    statuses: *mut MPI_Status,
+) -> Result<Option<bool>> {
+    let plain = |h: MPI_Request| {
+        h == MPI_REQUEST_NULL
+            || h == handles::REQUEST_SEND_DONE
+            || handles::engine_slot(h).is_some()
+    };
+    if !hs.iter().all(|&h| plain(h)) {
+        return Ok(None);
+    }
+    let w = shim::world()?;
+    let mut next = 0;
+    let mut failed = false;
+    let mut gone = None;
+    let mut checked = false;
+    w.progress.wait(|e| {
+        if !checked {
+            // Every handle names a request before any is completed (MPI_ERR_REQUEST).
+            checked = true;
+            gone = hs.iter().copied().find(|&h| {
+                handles::engine_slot(h).is_some_and(|slot| e.p2p.slot_id(slot).is_none())
+            });
+            if gone.is_some() {
+                return Some(());
+            }
+        }
+        while let Some(h) = hs.get_mut(next) {
+            let (st, code) = match handles::engine_slot(*h) {
+                Some(slot) => match crate::runtime::world::slot_ready(e, slot) {
+                    None => return None,
+                    Some(Some((st, _))) => {
+                        let c = Completion::new(st, MPI_COMM_WORLD);
+                        (c.status, c.code)
+                    }
+                    // Checked live above; gone only if another thread completed it.
+                    Some(None) => {
+                        gone = Some(*h);
+                        return Some(());
+                    }
+                },
+                None if *h == MPI_REQUEST_NULL => {
+                    let c = Completion::empty();
+                    (c.status, c.code)
+                }
+                None => (Status::default(), MPI_SUCCESS),
+            };
+            failed |= code != MPI_SUCCESS;
+            // SAFETY: the caller's contract on `statuses`.
+            unsafe { args::write_status(status_at(statuses, next), &st, code) };
+            *h = MPI_REQUEST_NULL;
+            next += 1;
+        }
+        Some(())
+    });
+    match gone {
+        Some(h) => Err(invalid(h)),
+        None => Ok(Some(failed)),
+    }
 }
 
 /// What each of a list of handles refers to.

@@ -22,7 +22,7 @@ pub mod sched;
 pub mod service;
 
 use crate::fabric::{
-    AtomicOp, Completion, Doorbell, MemoryDomain, Rail, RailCaps, RailError, RailEvent, RdmaOp,
+    AnyRail, AtomicOp, Completion, Doorbell, MemoryDomain, RailCaps, RailError, RailEvent, RdmaOp,
     RemoteKey, Route, Span,
 };
 use failover::MessageLog;
@@ -88,7 +88,7 @@ struct SubCounts {
 type StripeTime = (usize, usize, f64);
 
 pub struct Channels {
-    rails: Vec<Box<dyn Rail>>,
+    rails: Vec<AnyRail>,
     vcs: Vec<VirtualChannel>,
     /// `ranks[rail][rail peer]`: the rank a rail's peer index stands for.
     ranks: Vec<Vec<usize>>,
@@ -111,7 +111,7 @@ pub struct Channels {
 
 impl Channels {
     /// Channels over `rails`, reaching rank `r` as `routes[r]` says (one subchannel each).
-    pub fn new(rails: Vec<Box<dyn Rail>>, routes: &[Route], wait: Doorbell) -> Self {
+    pub fn new(rails: Vec<AnyRail>, routes: &[Route], wait: Doorbell) -> Self {
         let subs: Vec<Vec<Route>> = routes.iter().map(|r| vec![*r]).collect();
         Self::multirail(rails, &subs, wait, MultirailSettings::default())
     }
@@ -119,7 +119,7 @@ impl Channels {
     /// Channels over `rails`, reaching rank `r` over the subchannels `subchannels[r]`
     /// (the first carries atomics), scheduled as `settings` says.
     pub fn multirail(
-        rails: Vec<Box<dyn Rail>>,
+        rails: Vec<AnyRail>,
         subchannels: &[Vec<Route>],
         wait: Doorbell,
         settings: MultirailSettings,
@@ -251,73 +251,38 @@ impl Channels {
             ..
         } = self;
         let mut n = 0;
-        // Failures and control messages are handled once every rail has been polled (they
-        // post and send on other rails).
-        let mut lost: Vec<(usize, usize, String)> = Vec::new();
-        let mut retries: Vec<(u64, PostRecord)> = Vec::new();
-        let mut controls: Vec<(usize, usize, Vec<u8>)> = Vec::new();
+        let mut aside = Aside {
+            filter,
+            bad_messages,
+            settings,
+            finished,
+            posts,
+            lost: Vec::new(),
+            retries: Vec::new(),
+            controls: Vec::new(),
+        };
         for (i, rail) in rails.iter_mut().enumerate() {
             let ranks = &ranks[i];
-            rail.poll(&mut |ev| match ev {
-                RailEvent::Message { peer, imm, bytes } => {
+            rail.poll(&mut |ev| {
+                // The message that is next in its channel's order: the fast path, small
+                // enough to inline into the rail's loop.
+                if let RailEvent::Message { peer, imm, bytes } = ev {
                     let rank = ranks[peer];
-                    let vc = &mut vcs[rank];
-                    if vc.recv.take_in_order(imm) {
+                    if vcs[rank].recv.take_in_order(imm) {
                         sink(Event::Message { peer: rank, bytes });
                         n += 1;
                         return;
                     }
-                    // (Never the expected number: sequence numbers skip CONTROL.)
-                    if imm == CONTROL {
-                        controls.push((rank, i, bytes.to_vec()));
-                        return;
-                    }
-                    match vc.recv.arrive(imm, bytes) {
-                        Arrival::InOrder => {
-                            sink(Event::Message { peer: rank, bytes });
-                            n += 1;
-                            while let Some(m) = vc.recv.next_held() {
-                                sink(Event::Message {
-                                    peer: rank,
-                                    bytes: &m,
-                                });
-                                n += 1;
-                            }
-                        }
-                        Arrival::Held => {}
-                        Arrival::Rejected => *bad_messages += 1,
-                    }
                 }
-                RailEvent::Lost { peer, why } => lost.push((i, ranks[peer], why)),
-                RailEvent::Completion(c) => {
-                    if let Some(rec) = (!posts.is_empty())
-                        .then(|| posts.remove(&c.token))
-                        .flatten()
-                    {
-                        if matches!(c.result, Err(RailError::Lost(_))) {
-                            // Its link failed: it goes again over another.
-                            retries.push((c.token, rec));
-                            return;
-                        }
-                        if let Some((transfer, start)) = rec.timing {
-                            if let Some(f) = finished.get_mut(&transfer) {
-                                let bytes = rec.local.iter().map(|x| x.len as usize).sum();
-                                f.1.push((rec.sub, bytes, start.elapsed().as_secs_f64()));
-                            }
-                        }
-                    }
-                    if let Some(c) = filter.complete(c) {
-                        if let Some((peer, done)) = finished.remove(&c.token) {
-                            if let Striping::Adaptive { alpha } = settings.striping {
-                                vcs[peer].sched.adapt(alpha, &per_subchannel(&done));
-                            }
-                        }
-                        sink(Event::Completion(c));
-                        n += 1;
-                    }
-                }
+                aside.event(ev, i, ranks, vcs, sink, &mut n);
             });
         }
+        let Aside {
+            lost,
+            retries,
+            controls,
+            ..
+        } = aside;
         if !lost.is_empty()
             || !retries.is_empty()
             || !controls.is_empty()
@@ -561,11 +526,95 @@ fn per_subchannel(parts: &[StripeTime]) -> Vec<StripeTime> {
     out
 }
 
+/// What `Channels::poll` needs for every event but an in-order message, and what it
+/// sets aside (failures, retries, control messages) for after the rails are polled.
+struct Aside<'a> {
+    filter: &'a mut Filter,
+    bad_messages: &'a mut u64,
+    settings: &'a MultirailSettings,
+    finished: &'a mut HashMap<u64, (usize, Vec<StripeTime>)>,
+    posts: &'a mut HashMap<u64, PostRecord>,
+    lost: Vec<(usize, usize, String)>,
+    retries: Vec<(u64, PostRecord)>,
+    controls: Vec<(usize, usize, Vec<u8>)>,
+}
+
+impl Aside<'_> {
+    /// A message out of order or a control message, a lost link, or a completion from
+    /// rail `rail` (out of line: see `Channels::poll`).
+    #[inline(never)]
+    fn event<F: FnMut(Event<'_>)>(
+        &mut self,
+        ev: RailEvent<'_>,
+        rail: usize,
+        ranks: &[usize],
+        vcs: &mut [VirtualChannel],
+        sink: &mut F,
+        n: &mut usize,
+    ) {
+        match ev {
+            RailEvent::Message { peer, imm, bytes } => {
+                let rank = ranks[peer];
+                let vc = &mut vcs[rank];
+                // (Never the expected number: sequence numbers skip CONTROL.)
+                if imm == CONTROL {
+                    self.controls.push((rank, rail, bytes.to_vec()));
+                    return;
+                }
+                match vc.recv.arrive(imm, bytes) {
+                    Arrival::InOrder => {
+                        sink(Event::Message { peer: rank, bytes });
+                        *n += 1;
+                        while let Some(m) = vc.recv.next_held() {
+                            sink(Event::Message {
+                                peer: rank,
+                                bytes: &m,
+                            });
+                            *n += 1;
+                        }
+                    }
+                    Arrival::Held => {}
+                    Arrival::Rejected => *self.bad_messages += 1,
+                }
+            }
+            RailEvent::Lost { peer, why } => self.lost.push((rail, ranks[peer], why)),
+            RailEvent::Completion(c) => {
+                if let Some(rec) = (!self.posts.is_empty())
+                    .then(|| self.posts.remove(&c.token))
+                    .flatten()
+                {
+                    if matches!(c.result, Err(RailError::Lost(_))) {
+                        // Its link failed: it goes again over another.
+                        self.retries.push((c.token, rec));
+                        return;
+                    }
+                    if let Some((transfer, start)) = rec.timing {
+                        if let Some(f) = self.finished.get_mut(&transfer) {
+                            let bytes = rec.local.iter().map(|x| x.len as usize).sum();
+                            f.1.push((rec.sub, bytes, start.elapsed().as_secs_f64()));
+                        }
+                    }
+                }
+                if let Some(c) = self.filter.complete(c) {
+                    if let Some((peer, done)) = self.finished.remove(&c.token) {
+                        if let Striping::Adaptive { alpha } = self.settings.striping {
+                            vcs[peer].sched.adapt(alpha, &per_subchannel(&done));
+                        }
+                    }
+                    sink(Event::Completion(c));
+                    *n += 1;
+                }
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::fabric::inproc;
     use crate::fabric::memory::{Mode, PageRange};
+    use crate::fabric::Rail;
 
     fn pair() -> Vec<Channels> {
         let rails = inproc::network(2, 4096);
@@ -574,7 +623,7 @@ mod tests {
             .into_iter()
             .map(|r| {
                 let wait = r.wait_handle();
-                Channels::new(vec![Box::new(r)], &routes, wait)
+                Channels::new(vec![AnyRail::Dyn(Box::new(r))], &routes, wait)
             })
             .collect()
     }
@@ -617,7 +666,7 @@ mod tests {
             .into_iter()
             .map(|r| {
                 let wait = r.wait_handle();
-                Channels::new(vec![Box::new(r)], &routes, wait)
+                Channels::new(vec![AnyRail::Dyn(Box::new(r))], &routes, wait)
             })
             .collect();
         let page = crate::sys::vmem::page_size();

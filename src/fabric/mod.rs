@@ -8,6 +8,7 @@
 //! to sleep on, and `caps` saying what it can do; beside it, a service queue for requests
 //! a peer's service thread carries out (`service.rs`). `open` builds the rails of a job.
 
+mod dispatch;
 pub mod doorbell;
 #[cfg(test)]
 pub mod inproc;
@@ -19,6 +20,7 @@ pub mod service;
 pub mod shm;
 pub mod tcp;
 
+pub use dispatch::AnyRail;
 pub use doorbell::Doorbell;
 pub use memory::{MemKey, MemoryDomain, RemoteKey};
 pub use open::{open, Bootstrap, Fabric, FabricSettings, Route};

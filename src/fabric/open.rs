@@ -13,7 +13,7 @@ use super::tcp::{
     address_key, peer_addr, random, secret_from_hex, secret_to_hex, Secret, TcpContext, TcpRail,
     TcpSettings,
 };
-use super::{Doorbell, Rail, Service};
+use super::{AnyRail, Doorbell, Rail, Service};
 use std::sync::Arc;
 
 /// What the rails need from the launcher to find each other (PMI: put, fence, get).
@@ -51,7 +51,7 @@ pub struct Route {
 
 /// The rails of this process.
 pub struct Fabric {
-    pub rails: Vec<Box<dyn Rail>>,
+    pub rails: Vec<AnyRail>,
     /// Each rail's service queue (`service.rs`), where it has one.
     pub services: Vec<Option<Arc<dyn Service>>>,
     /// Indexed by rank (ourselves included): every subchannel that reaches it, never
@@ -80,7 +80,7 @@ pub fn open(settings: &FabricSettings, boot: &dyn Bootstrap) -> Result<Fabric, S
         let rail = LoopbackRail::default();
         let wait = rail.wait_handle();
         return Ok(Fabric {
-            rails: vec![Box::new(rail)],
+            rails: vec![AnyRail::Dyn(Box::new(rail))],
             services: vec![None],
             subchannels: vec![vec![Route { rail: 0, peer: 0 }]],
             wait,
@@ -102,7 +102,7 @@ pub fn open(settings: &FabricSettings, boot: &dyn Bootstrap) -> Result<Fabric, S
             ));
         }
     }
-    let mut rails: Vec<Box<dyn Rail>> = Vec::new();
+    let mut rails: Vec<AnyRail> = Vec::new();
     let mut services: Vec<Option<Arc<dyn Service>>> = Vec::new();
     let mut shm_routes = vec![None; size];
     let mut tcp_subs: Vec<Vec<Route>> = vec![Vec::new(); size];
@@ -138,7 +138,7 @@ pub fn open(settings: &FabricSettings, boot: &dyn Bootstrap) -> Result<Fabric, S
         for (i, &r) in local.iter().enumerate() {
             shm_routes[r] = Some(Route { rail: 0, peer: i });
         }
-        rails.push(Box::new(rail));
+        rails.push(AnyRail::Shm(rail));
     }
     if let (true, Some(tcp)) = (use_tcp, &settings.tcp) {
         // One rail per interface and connection, listening before the one exchange that
@@ -205,7 +205,7 @@ pub fn open(settings: &FabricSettings, boot: &dyn Bootstrap) -> Result<Fabric, S
                 });
             }
             services.push(Some(rail.service() as Arc<dyn Service>));
-            rails.push(Box::new(rail));
+            rails.push(AnyRail::Dyn(Box::new(rail)));
         }
     }
     // shm reaches the ranks of this host; tcp (all its rails) the others.

@@ -162,12 +162,14 @@ impl<T> Fifo<T> {
         self.items[self.head..].iter_mut()
     }
 
-    /// Remove the entry at position `i` (from the front).
+    /// Remove the entry at position `i` (from the front). The front, by far the common
+    /// case, inline; the rest out of line.
+    #[inline(always)]
     fn remove(&mut self, i: usize) -> T {
-        let at = self.head + i;
         if i > 0 {
-            return self.items.remove(at);
+            return self.remove_inner(i);
         }
+        let at = self.head;
         // SAFETY: `at` < len (i < self.len()); the slot is read once and then counted as
         // consumed (below `head`), never read or dropped again: the prefix below `head`
         // is logically uninitialised, which `compact` and `Drop` respect.
@@ -183,7 +185,14 @@ impl<T> Fifo<T> {
         t
     }
 
+    /// Remove the entry at position `i` > 0.
+    #[inline(never)]
+    fn remove_inner(&mut self, i: usize) -> T {
+        self.items.remove(self.head + i)
+    }
+
     /// Move the live entries to the start of the vector.
+    #[inline(never)]
     fn compact(&mut self) {
         let live = self.len();
         // SAFETY: [head, len) are the live entries, moved (not copied) down to [0, live);

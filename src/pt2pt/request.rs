@@ -252,9 +252,17 @@ impl Slab {
         slot.live = false;
         self.free.push(idx as u32);
         let r = &mut slot.req;
-        r.bounce = None;
-        r.reg = None;
-        r.table_reg = None;
+        // Tested first: eager requests hold none of these, and a plain store of None
+        // calls each field's drop glue out of line.
+        if r.bounce.is_some() {
+            r.bounce = None;
+        }
+        if r.reg.is_some() {
+            r.reg = None;
+        }
+        if r.table_reg.is_some() {
+            r.table_reg = None;
+        }
         if matches!(r.data, MsgBuf::Runs { .. }) {
             r.data = MsgBuf::contig(std::ptr::null(), 0);
         }

@@ -852,7 +852,7 @@ impl World {
 /// `World::wait_slot`'s test: None while the request in `slot` is pending; then its status
 /// and owner (None: no request there).
 #[inline(always)]
-fn slot_ready(e: &mut ProgressState, slot: u32) -> Option<Option<(Status, Owner)>> {
+pub fn slot_ready(e: &mut ProgressState, slot: u32) -> Option<Option<(Status, Owner)>> {
     match e.p2p.slot_id(slot).map(|req| e.p2p.take_done(req)) {
         None | Some(Taken::Gone) => Some(None),
         Some(Taken::Pending) => None,

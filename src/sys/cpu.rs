@@ -104,10 +104,13 @@ pub fn prefetch_read(p: *const u8) {
 /// it later finds the line already owned.
 #[inline(always)]
 pub fn prefetch_write(p: *const u8) {
+    // `_mm_prefetch` with `_MM_HINT_ET0` compiles to a plain `prefetcht0` (a shared
+    // copy: the store still waits for ownership) unless the crate is built for `prfchw`;
+    // `prefetchw` itself runs on every x86-64 (a no-op where unsupported).
+    // SAFETY: a prefetch never faults and writes nothing, whatever the address.
     #[cfg(target_arch = "x86_64")]
-    // SAFETY: as for `prefetch_read`.
     unsafe {
-        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_ET0 }>(p as *const i8)
+        std::arch::asm!("prefetchw [{0}]", in(reg) p, options(nostack, preserves_flags, readonly))
     };
     #[cfg(not(target_arch = "x86_64"))]
     let _ = p;

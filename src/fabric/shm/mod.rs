@@ -241,9 +241,57 @@ impl ShmRail {
         self.service.clone()
     }
 
+    /// `Rail::try_send`, inlined where the channel layer calls it directly (`AnyRail`).
+    #[inline(always)]
+    pub fn send_message(&mut self, peer: usize, imm: u32, parts: &[&[u8]]) -> bool {
+        let Some(Some(tx)) = self.tx.get_mut(peer) else {
+            return false;
+        };
+        if tx.try_push(imm, parts) {
+            self.doorbells[peer].ring();
+            true
+        } else {
+            false
+        }
+    }
+
+    /// `Rail::poll` for any sink: through `AnyRail` the channel's sink is inlined into the
+    /// ring loop (no indirect call per message).
+    #[inline(always)]
+    pub fn poll_with<F: FnMut(RailEvent<'_>) + ?Sized>(&mut self, sink: &mut F) -> usize {
+        let mut delivered = 0;
+        if !self.done.is_empty() {
+            delivered += self.drain_completions(sink);
+        }
+        let n = self.rx.len();
+        // Round robin from `poll_start`, wrapping without a division (a `div` per peer and
+        // poll was a visible part of an idle polling loop).
+        let mut peer = self.poll_start;
+        for _ in 0..n {
+            if let Some(rx) = self.rx[peer].as_mut() {
+                let mut budget = POLL_BUDGET_PER_PEER;
+                while budget > 0 {
+                    let Some((imm, bytes)) = rx.peek() else {
+                        break;
+                    };
+                    sink(RailEvent::Message { peer, imm, bytes });
+                    rx.pop();
+                    delivered += 1;
+                    budget -= 1;
+                }
+            }
+            peer = if peer + 1 == n { 0 } else { peer + 1 };
+        }
+        self.poll_start += 1;
+        if self.poll_start >= n {
+            self.poll_start = 0;
+        }
+        delivered
+    }
+
     /// Hand up the queued completions (out of line: the polling loop stays small).
     #[inline(never)]
-    fn drain_completions(&mut self, sink: &mut dyn FnMut(RailEvent<'_>)) -> usize {
+    fn drain_completions<F: FnMut(RailEvent<'_>) + ?Sized>(&mut self, sink: &mut F) -> usize {
         let n = self.done.len();
         while let Some(c) = self.done.pop_front() {
             sink(RailEvent::Completion(c));
@@ -279,48 +327,12 @@ impl Rail for ShmRail {
         self.doorbells[self.me]
     }
 
-    #[inline]
     fn try_send(&mut self, peer: usize, imm: u32, parts: &[&[u8]]) -> bool {
-        let Some(Some(tx)) = self.tx.get_mut(peer) else {
-            return false;
-        };
-        if tx.try_push(imm, parts) {
-            self.doorbells[peer].ring();
-            true
-        } else {
-            false
-        }
+        self.send_message(peer, imm, parts)
     }
 
     fn poll(&mut self, sink: &mut dyn FnMut(RailEvent<'_>)) -> usize {
-        let mut delivered = 0;
-        if !self.done.is_empty() {
-            delivered += self.drain_completions(sink);
-        }
-        let n = self.rx.len();
-        // Round robin from `poll_start`, wrapping without a division (a `div` per peer and
-        // poll was a visible part of an idle polling loop).
-        let mut peer = self.poll_start;
-        for _ in 0..n {
-            if let Some(rx) = self.rx[peer].as_mut() {
-                let mut budget = POLL_BUDGET_PER_PEER;
-                while budget > 0 {
-                    let Some((imm, bytes)) = rx.peek() else {
-                        break;
-                    };
-                    sink(RailEvent::Message { peer, imm, bytes });
-                    rx.pop();
-                    delivered += 1;
-                    budget -= 1;
-                }
-            }
-            peer = if peer + 1 == n { 0 } else { peer + 1 };
-        }
-        self.poll_start += 1;
-        if self.poll_start >= n {
-            self.poll_start = 0;
-        }
-        delivered
+        self.poll_with(sink)
     }
 
     fn has_completions(&self) -> bool {

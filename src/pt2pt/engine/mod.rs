@@ -644,7 +644,14 @@ impl Pt2pt {
                         let r = self.reqs.get_mut(req).expect("posted request exists");
                         // SAFETY: the posted receive's buffer (module contract).
                         r.status = unsafe { copy_out(&env, payload, &mut r.data) };
-                        self.complete(req);
+                        if r.reg.is_none() && r.bounce.is_none() && !r.freed {
+                            // Nothing to release, unpack or free (see `complete`): the
+                            // common eager receive completes in place.
+                            r.done = true;
+                            self.completions += 1;
+                        } else {
+                            self.complete(req);
+                        }
                     }
                     None => {
                         self.hold_unexpected(peer, payload.len());
