@@ -51,6 +51,11 @@ int main(int argc, char **argv)
         CHECK_MPI(MPI_Send(big, BIG, MPI_BYTE, 1, 8, MPI_COMM_WORLD));
         int ok4[4] = {1, 2, 3, 4};
         CHECK_MPI(MPI_Send(ok4, 4, MPI_INT, 1, 9, MPI_COMM_WORLD));
+        CHECK_MPI(MPI_Send(big, 400, MPI_BYTE, 1, 10, MPI_COMM_WORLD));
+        int back[4] = {0, 0, 0, 0};
+        CHECK_MPI(MPI_Recv(back, 4, MPI_INT, 1, 11, MPI_COMM_WORLD, &st));
+        CHECK(back[0] == 5 && back[1] == 6 && back[2] == 7 && back[3] == 8,
+              "message sent beside a truncated receive arrived wrong");
     } else if (rank == 1) {
         /* 1: eager-sized, blocking receive of 40 bytes. */
         memset(small, 0x5a, 1024 + GUARD);
@@ -105,6 +110,43 @@ int main(int argc, char **argv)
               sts[1].MPI_SOURCE, sts[1].MPI_TAG);
         CHECK(got4[0] == 1 && got4[1] == 2 && got4[2] == 3 && got4[3] == 4, "good message wrong");
         check_guard(small, 1024, "Waitall 1MiB into 1KiB");
+
+        /* 5: Waitall over an eager truncated receive, MPI_REQUEST_NULL and an eager send
+         * (the kind of list completed in one round on the message-rate path):
+         * MPI_ERR_IN_STATUS; the receive's status TRUNCATE with its source and tag, the null
+         * handle's status empty, the send MPI_SUCCESS (or left pending); handles nulled. */
+        MPI_Request r3[3];
+        MPI_Status s3[3];
+        int back[4] = {5, 6, 7, 8};
+        memset(small, 0x5a, 1024 + GUARD);
+        CHECK_MPI(MPI_Irecv(small, 10, MPI_INT, 0, 10, MPI_COMM_WORLD, &r3[0]));
+        r3[1] = MPI_REQUEST_NULL;
+        CHECK_MPI(MPI_Isend(back, 4, MPI_INT, 0, 11, MPI_COMM_WORLD, &r3[2]));
+        for (int i = 0; i < 3; i++)
+            s3[i].MPI_ERROR = s3[i].MPI_SOURCE = s3[i].MPI_TAG = -99;
+        rc = MPI_Waitall(3, r3, s3);
+        CHECK_MPI(MPI_Error_class(rc, &cls));
+        CHECK(cls == MPI_ERR_IN_STATUS, "Waitall (eager) returned class %d, expected IN_STATUS",
+              cls);
+        CHECK_MPI(MPI_Error_class(s3[0].MPI_ERROR, &cls));
+        CHECK(cls == MPI_ERR_TRUNCATE, "Waitall (eager) status[0] class %d, expected TRUNCATE",
+              cls);
+        CHECK(s3[0].MPI_SOURCE == 0 && s3[0].MPI_TAG == 10, "status[0] source %d tag %d",
+              s3[0].MPI_SOURCE, s3[0].MPI_TAG);
+        CHECK(r3[0] == MPI_REQUEST_NULL, "truncated receive's handle not freed");
+        CHECK(s3[1].MPI_ERROR == MPI_SUCCESS && s3[1].MPI_SOURCE == MPI_ANY_SOURCE &&
+                  s3[1].MPI_TAG == MPI_ANY_TAG,
+              "null handle's status: error %d source %d tag %d", s3[1].MPI_ERROR,
+              s3[1].MPI_SOURCE, s3[1].MPI_TAG);
+        if (s3[2].MPI_ERROR == MPI_ERR_PENDING) {
+            CHECK(r3[2] != MPI_REQUEST_NULL, "pending send was freed");
+            CHECK_MPI(MPI_Wait(&r3[2], &s3[2]));
+        } else {
+            CHECK(s3[2].MPI_ERROR == MPI_SUCCESS, "Waitall (eager) status[2].MPI_ERROR %d",
+                  s3[2].MPI_ERROR);
+            CHECK(r3[2] == MPI_REQUEST_NULL, "completed send's handle not freed");
+        }
+        check_guard(small, 40, "Waitall 400B into 40B");
     }
 
     /* Normal traffic still works: 1 MiB each way between 0 and 1. */

@@ -12,6 +12,23 @@ pub const RUN_ENTRY: usize = std::mem::size_of::<Run>();
 /// Most entries a peer's run table may have (bounds what a receiver allocates for it).
 pub const MAX_RUN_TABLE: u64 = 1 << 24;
 
+/// The runs of part of a message: one run kept inline (a contiguous buffer, the common
+/// case: no allocation per transfer), or a list.
+pub enum RunList {
+    One([Run; 1]),
+    Many(Vec<Run>),
+}
+
+impl std::ops::Deref for RunList {
+    type Target = [Run];
+    fn deref(&self) -> &[Run] {
+        match self {
+            RunList::One(r) => r,
+            RunList::Many(v) => v,
+        }
+    }
+}
+
 /// Where a message's bytes live in the application's memory.
 #[derive(Debug)]
 pub enum MsgBuf {
@@ -144,7 +161,16 @@ impl MsgBuf {
 
     /// The runs covering message bytes `[offset, offset + n)` (the local side of a
     /// vectored transfer).
-    pub fn runs_at(&mut self, offset: usize, n: usize) -> Vec<Run> {
+    pub fn runs_at(&mut self, offset: usize, n: usize) -> RunList {
+        if let MsgBuf::Contig { ptr, len } = *self {
+            let end = offset.saturating_add(n).min(len);
+            if offset < end {
+                return RunList::One([Run {
+                    addr: ptr as u64 + offset as u64,
+                    len: (end - offset) as u64,
+                }]);
+            }
+        }
         let mut v = Vec::new();
         self.pieces(offset, n, |a, l| {
             v.push(Run {
@@ -152,7 +178,7 @@ impl MsgBuf {
                 len: l as u64,
             })
         });
-        v
+        RunList::Many(v)
     }
 
     /// Copy `bytes` into message offset `offset`; bytes past the buffer are dropped.

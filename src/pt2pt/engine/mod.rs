@@ -296,7 +296,7 @@ struct PayloadRead {
     req: ReqId,
     offset: usize,
     len: usize,
-    remote: Vec<Span>,
+    remote: buffer::RunList,
     rkey: RemoteKey,
 }
 
@@ -380,6 +380,9 @@ pub struct Pt2pt {
     streams: VecDeque<Stream>,
     /// Matched rendezvous whose transfer `run_rdma` begins (registering is an action).
     rndv_due: Vec<RndvDue>,
+    /// Our reads of the rendezvous `run_rdma` begins, posted once every write request of
+    /// that round is out (a buffer kept between rounds).
+    reads_due: Vec<RdmaRead>,
     writes: Vec<RdmaWrite>,
     /// Pipelines in progress (Woodall 2006, §4): sends and receives by request, receives
     /// whose next blocks are due for registration, and READY'd blocks to write.
@@ -446,6 +449,7 @@ impl Pt2pt {
             busy_peers: Vec::new(),
             streams: VecDeque::new(),
             rndv_due: Vec::new(),
+            reads_due: Vec::new(),
             writes: Vec::new(),
             pipes_out: HashMap::new(),
             pipes_in: HashMap::new(),

@@ -38,9 +38,9 @@ impl Pt2pt {
 
     pub(super) fn flush_peer<I: Io>(&mut self, io: &mut I, peer: usize) -> usize {
         let mut sent = 0;
-        while let Some((pkt, len)) = self.out[peer].control.front() {
-            let bytes = pkt[..*len as usize].to_vec();
-            if !self.transmit(io, peer, &[&bytes]) {
+        while let Some(&(pkt, len)) = self.out[peer].control.front() {
+            // A copy on the stack (`transmit` borrows the engine): no allocation per reply.
+            if !self.transmit(io, peer, &[&pkt[..len as usize]]) {
                 return sent;
             }
             self.out[peer].control.pop_front();

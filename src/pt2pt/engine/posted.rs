@@ -10,58 +10,96 @@ impl Pt2pt {
         let mut n = 0;
         // The progress loop flushed our CTS / write requests before this: the prefetch
         // overlaps with the peer's side of the handshake.
-        for req in std::mem::take(&mut self.prefetch_due) {
-            self.prefetch_request(io, req, Access::Write);
-        }
-        // Matched rendezvous: register, split, PUT_REQ out, then our read.
-        for d in std::mem::take(&mut self.rndv_due) {
-            self.begin_rdma(io, d);
-            n += 1;
+        self.drain_due(
+            |e| &mut e.prefetch_due,
+            |e, req| e.prefetch_request(io, req, Access::Write),
+        );
+        // Matched rendezvous: register and split each, every PUT_REQ out, then our reads
+        // (the senders copy their halves of all of them while we copy ours).
+        if !self.rndv_due.is_empty() {
+            let mut reads = std::mem::take(&mut self.reads_due);
+            self.drain_due(
+                |e| &mut e.rndv_due,
+                |e, d| {
+                    reads.extend(e.begin_rdma(io, d));
+                    n += 1;
+                },
+            );
+            n += self.flush(io);
+            for rd in reads.drain(..) {
+                self.post_rget(io, rd);
+            }
+            give_back(&mut self.reads_due, reads);
         }
         // Pipelines: the receiver's next blocks (its ACK or FINs went out before this),
         // then the sender's writes of READY'd blocks.
-        let mut due = std::mem::take(&mut self.pipe_due);
-        due.sort_unstable();
-        due.dedup();
-        for req in due {
-            n += self.pipe_advance(io, req);
-        }
-        for w in std::mem::take(&mut self.pipe_writes) {
-            self.pipe_write(io, w);
-            n += 1;
-        }
+        self.pipe_due.sort_unstable();
+        self.pipe_due.dedup();
+        self.drain_due(|e| &mut e.pipe_due, |e, req| n += e.pipe_advance(io, req));
+        self.drain_due(
+            |e| &mut e.pipe_writes,
+            |e, w| {
+                e.pipe_write(io, w);
+                n += 1;
+            },
+        );
         n += self.backward_prefetch_step(io);
-        for w in std::mem::take(&mut self.writes) {
-            let l = [Span {
-                addr: w.local as u64,
-                len: w.len as u64,
-            }];
-            let r = [Span {
-                addr: w.addr,
-                len: w.len as u64,
-            }];
-            let token = self.track(Posted::Write {
-                peer: w.peer,
-                receiver_req: w.receiver_req,
-            });
-            // SAFETY: (local, len) lies in a pending send's buffer (checked at PUT_REQ),
-            // which completes only after FIN, after this write's completion.
-            let res = unsafe { io.post(RdmaOp::Write, w.peer, &l, &r, w.rkey, token) };
-            self.post_failed(token, res);
-            n += 1;
-        }
-        for pr in std::mem::take(&mut self.payload_reads) {
-            let Some(r) = self.reqs.get_mut(pr.req) else {
-                continue;
-            };
-            let local = r.data.runs_at(pr.offset, pr.len);
-            let token = self.track(Posted::Read { req: pr.req });
-            // SAFETY: runs of a pending receive's buffer, ours until it completes.
-            let res = unsafe { io.post(RdmaOp::Read, pr.peer, &local, &pr.remote, pr.rkey, token) };
-            self.post_failed(token, res);
-            n += 1;
-        }
+        self.drain_due(
+            |e| &mut e.writes,
+            |e, w| {
+                let l = [Span {
+                    addr: w.local as u64,
+                    len: w.len as u64,
+                }];
+                let r = [Span {
+                    addr: w.addr,
+                    len: w.len as u64,
+                }];
+                let token = e.track(Posted::Write {
+                    peer: w.peer,
+                    receiver_req: w.receiver_req,
+                });
+                // SAFETY: (local, len) lies in a pending send's buffer (checked at
+                // PUT_REQ), which completes only after FIN, after this write's completion.
+                let res = unsafe { io.post(RdmaOp::Write, w.peer, &l, &r, w.rkey, token) };
+                e.post_failed(token, res);
+                n += 1;
+            },
+        );
+        self.drain_due(
+            |e| &mut e.payload_reads,
+            |e, pr| {
+                let Some(r) = e.reqs.get_mut(pr.req) else {
+                    return;
+                };
+                let local = r.data.runs_at(pr.offset, pr.len);
+                let token = e.track(Posted::Read { req: pr.req });
+                // SAFETY: runs of a pending receive's buffer, ours until it completes.
+                let res =
+                    unsafe { io.post(RdmaOp::Read, pr.peer, &local, &pr.remote, pr.rkey, token) };
+                e.post_failed(token, res);
+                n += 1;
+            },
+        );
         n
+    }
+
+    /// Hand each item of the queue of due work `queue` picks to `each`, in order; the
+    /// queue keeps its buffer (taking it whole would free it, and the next message's push
+    /// allocate again) unless `each` queued more meanwhile.
+    fn drain_due<T>(
+        &mut self,
+        queue: fn(&mut Self) -> &mut Vec<T>,
+        mut each: impl FnMut(&mut Self, T),
+    ) {
+        if queue(self).is_empty() {
+            return;
+        }
+        let mut due = std::mem::take(queue(self));
+        for item in due.drain(..) {
+            each(self, item);
+        }
+        give_back(queue(self), due);
     }
 
     /// Keep `op` until its completion; its token: `generation << 32 | slot + 1` (never 0,
@@ -159,5 +197,14 @@ impl Pt2pt {
             }
             Posted::PipeWrite { w, .. } => self.pipe_written(w, ok),
         }
+    }
+}
+
+/// Give a drained queue of due work its buffer back, unless work was queued meanwhile:
+/// taking a queue whole frees its buffer, and the next message's push allocates again.
+fn give_back<T>(queue: &mut Vec<T>, drained: Vec<T>) {
+    debug_assert!(drained.is_empty());
+    if queue.capacity() == 0 {
+        *queue = drained;
     }
 }

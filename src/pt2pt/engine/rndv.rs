@@ -261,7 +261,7 @@ impl Pt2pt {
     /// Begin a matched RDMA rendezvous (or a send to ourselves): register our buffer, and
     /// split the payload between our read and the sender's write. Our PUT_REQ leaves
     /// before our read is posted, so that the sender's write overlaps it.
-    pub(super) fn begin_rdma<I: Io>(&mut self, io: &mut I, d: RndvDue) {
+    pub(super) fn begin_rdma<I: Io>(&mut self, io: &mut I, d: RndvDue) -> Option<RdmaRead> {
         let RndvDue {
             req,
             peer,
@@ -271,9 +271,7 @@ impl Pt2pt {
             rts,
         } = d;
         let threshold = self.split_threshold_for(peer);
-        let Some(r) = self.reqs.get_mut(req) else {
-            return;
-        };
+        let r = self.reqs.get_mut(req)?;
         if peer != self.me {
             r.reg =
                 Self::register_payload(io, self.reg_policy, &r.data, Access::Write).map(Box::new);
@@ -336,21 +334,15 @@ impl Pt2pt {
                     rkey.0,
                 ),
             );
-            self.flush_peer(io, peer);
         }
-        if head > 0 || take == 0 {
-            self.post_rget(
-                io,
-                RdmaRead {
-                    peer,
-                    req,
-                    rts,
-                    total,
-                    offset: 0,
-                    len: head,
-                },
-            );
-        }
+        (head > 0 || take == 0).then_some(RdmaRead {
+            peer,
+            req,
+            rts,
+            total,
+            offset: 0,
+            len: head,
+        })
     }
 
     /// Post our part `rd` of a rendezvous read: the payload, or first the sender's run
@@ -470,16 +462,19 @@ impl Pt2pt {
 
 /// The sender's runs our part `rd` of a rendezvous reads: one range of a contiguous
 /// payload, or the runs of its `table` (checked, and clipped to our part).
-pub(super) fn remote_runs(rd: &RdmaRead, table: Option<&[u8]>) -> Result<Vec<Span>, TableError> {
+pub(super) fn remote_runs(
+    rd: &RdmaRead,
+    table: Option<&[u8]>,
+) -> Result<buffer::RunList, TableError> {
     if rd.rts.entries == 0 {
-        return Ok(vec![Span {
+        return Ok(buffer::RunList::One([Span {
             addr: rd.rts.addr.wrapping_add(rd.offset as u64),
             len: rd.len as u64,
-        }]);
+        }]));
     }
     let raw = table.ok_or(TableError::Entries)?;
     let runs = buffer::parse_run_table(raw, rd.total)?;
-    Ok(buffer::clip(runs, rd.len as u64))
+    Ok(buffer::RunList::Many(buffer::clip(runs, rd.len as u64)))
 }
 
 /// Copy the `remote` runs (of this process: a send to ourselves) into the `local` runs.
