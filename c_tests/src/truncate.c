@@ -29,6 +29,19 @@ static void check_guard(const unsigned char *buf, size_t from, const char *what)
               i - from, from);
 }
 
+/* A request of a Waitall that returned MPI_ERR_IN_STATUS but did not itself fail: either
+ * completed (MPI_SUCCESS, handle freed) or left pending (then waited for here). */
+static void check_done_or_pending(MPI_Request *req, MPI_Status *st, const char *what)
+{
+    if (st->MPI_ERROR == MPI_ERR_PENDING) {
+        CHECK(*req != MPI_REQUEST_NULL, "%s: pending request was freed", what);
+        CHECK_MPI(MPI_Wait(req, st));
+    } else {
+        CHECK(st->MPI_ERROR == MPI_SUCCESS, "%s: status MPI_ERROR %d", what, st->MPI_ERROR);
+        CHECK(*req == MPI_REQUEST_NULL, "%s: completed request's handle not freed", what);
+    }
+}
+
 int main(int argc, char **argv)
 {
     int rank, n;
@@ -98,14 +111,7 @@ int main(int argc, char **argv)
               cls);
         CHECK(sts[0].MPI_SOURCE == 0 && sts[0].MPI_TAG == 8, "status[0] source %d tag %d",
               sts[0].MPI_SOURCE, sts[0].MPI_TAG);
-        /* The good request either completed (MPI_SUCCESS) or was left pending. */
-        if (sts[1].MPI_ERROR == MPI_ERR_PENDING) {
-            CHECK(reqs[1] != MPI_REQUEST_NULL, "pending request was freed");
-            CHECK_MPI(MPI_Wait(&reqs[1], &sts[1]));
-        } else {
-            CHECK(sts[1].MPI_ERROR == MPI_SUCCESS, "Waitall status[1].MPI_ERROR %d",
-                  sts[1].MPI_ERROR);
-        }
+        check_done_or_pending(&reqs[1], &sts[1], "Waitall's good receive");
         CHECK(sts[1].MPI_SOURCE == 0 && sts[1].MPI_TAG == 9, "status[1] source %d tag %d",
               sts[1].MPI_SOURCE, sts[1].MPI_TAG);
         CHECK(got4[0] == 1 && got4[1] == 2 && got4[2] == 3 && got4[3] == 4, "good message wrong");
@@ -138,14 +144,7 @@ int main(int argc, char **argv)
                   s3[1].MPI_TAG == MPI_ANY_TAG,
               "null handle's status: error %d source %d tag %d", s3[1].MPI_ERROR,
               s3[1].MPI_SOURCE, s3[1].MPI_TAG);
-        if (s3[2].MPI_ERROR == MPI_ERR_PENDING) {
-            CHECK(r3[2] != MPI_REQUEST_NULL, "pending send was freed");
-            CHECK_MPI(MPI_Wait(&r3[2], &s3[2]));
-        } else {
-            CHECK(s3[2].MPI_ERROR == MPI_SUCCESS, "Waitall (eager) status[2].MPI_ERROR %d",
-                  s3[2].MPI_ERROR);
-            CHECK(r3[2] == MPI_REQUEST_NULL, "completed send's handle not freed");
-        }
+        check_done_or_pending(&r3[2], &s3[2], "Waitall's eager send");
         check_guard(small, 40, "Waitall 400B into 40B");
     }
 
