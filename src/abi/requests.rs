@@ -282,12 +282,17 @@ impl Completion {
     }
 
     pub(crate) fn new(status: Status, comm: MPI_Comm) -> Self {
-        let code = if status.truncated() {
-            MPI_ERR_TRUNCATE
-        } else {
-            MPI_SUCCESS
-        };
+        let code = status_code(&status);
         Completion { status, code, comm }
+    }
+}
+
+/// The error code a completed request reports: MPI_ERR_TRUNCATE for a truncated receive.
+fn status_code(st: &Status) -> c_int {
+    if st.truncated() {
+        MPI_ERR_TRUNCATE
+    } else {
+        MPI_SUCCESS
     }
 }
 
@@ -435,12 +440,17 @@ pub fn check_all(hs: &[MPI_Request]) -> Result<()> {
     if !engine {
         return Ok(());
     }
-    let bad = shim::world()?.progress.locked(|e| {
-        hs.iter()
-            .copied()
-            .find(|&h| handles::engine_slot(h).is_some_and(|slot| e.p2p.slot_id(slot).is_none()))
-    });
+    let bad = shim::world()?
+        .progress
+        .locked(|e| dead_engine_handle(e, hs));
     bad.map_or(Ok(()), |h| Err(invalid(h)))
+}
+
+/// The first engine handle of a list whose request is gone (freed, or never was).
+fn dead_engine_handle(e: &ProgressState, hs: &[MPI_Request]) -> Option<MPI_Request> {
+    hs.iter()
+        .copied()
+        .find(|&h| handles::engine_slot(h).is_some_and(|slot| e.p2p.slot_id(slot).is_none()))
 }
 
 /// MPI_Waitall's common case, where every handle is an engine request, a send done when
@@ -473,9 +483,7 @@ pub unsafe fn wait_all_plain(
         if !checked {
             // Every handle names a request before any is completed (MPI_ERR_REQUEST).
             checked = true;
-            gone = hs.iter().copied().find(|&h| {
-                handles::engine_slot(h).is_some_and(|slot| e.p2p.slot_id(slot).is_none())
-            });
+            gone = dead_engine_handle(e, hs);
             if gone.is_some() {
                 return Some(());
             }
@@ -484,10 +492,7 @@ pub unsafe fn wait_all_plain(
             let (st, code) = match handles::engine_slot(*h) {
                 Some(slot) => match crate::runtime::world::slot_ready(e, slot) {
                     None => return None,
-                    Some(Some((st, _))) => {
-                        let c = Completion::new(st, MPI_COMM_WORLD);
-                        (c.status, c.code)
-                    }
+                    Some(Some((st, _))) => (st, status_code(&st)),
                     // Checked live above; gone only if another thread completed it.
                     Some(None) => {
                         gone = Some(*h);
