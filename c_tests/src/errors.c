@@ -125,7 +125,26 @@ int main(int argc, char **argv)
     CHECK_MPI(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st));
     CHECK(!flag, "a message (tag %d from %d) is pending after erroneous sends", st.MPI_TAG,
           st.MPI_SOURCE);
+    /* A communicator in use (looked up many times), then freed: its handle is refused,
+     * and one made next, which may take the same handle, is the new one. */
+    MPI_Comm stale = dup;
+    int size = -1;
+    for (int i = 0; i < 100; i++)
+        CHECK_MPI(MPI_Comm_size(dup, &size));
     CHECK_MPI(MPI_Comm_free(&dup));
+    EXPECT(MPI_Comm_size(stale, &size), MPI_ERR_COMM);
+    EXPECT(MPI_Send(buf, 1, MPI_INT, rank, 0, stale), MPI_ERR_COMM);
+    MPI_Comm half;
+    CHECK_MPI(MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half));
+    int half_size = -1, want = rank % 2 ? n / 2 : (n + 1) / 2;
+    CHECK_MPI(MPI_Comm_size(half, &half_size));
+    CHECK(half_size == want, "split after a free: size %d, expected %d", half_size, want);
+    if (half == stale) {
+        CHECK_MPI(MPI_Comm_size(stale, &size));
+        CHECK(size == want, "reused handle names the freed communicator (size %d, not %d)", size,
+              want);
+    }
+    CHECK_MPI(MPI_Comm_free(&half));
 
     ct_ok("errors");
     CHECK_MPI(MPI_Finalize());
