@@ -84,7 +84,19 @@ int main(int argc, char **argv)
     MPI_Datatype t3;
     CHECK_MPI(MPI_Type_contiguous(3, MPI_INT, &t3));
     EXPECT(MPI_Send(buf, 1, t3, rank, 0, MPI_COMM_WORLD), MPI_ERR_TYPE);
+    /* Committed after the refusal, it is usable (the refused look-up is not kept); used
+     * many times and freed, its handle is refused again. */
+    CHECK_MPI(MPI_Type_commit(&t3));
+    MPI_Datatype t3_stale = t3;
+    int sent3[3] = {7, 8, 9}, got3[3] = {0, 0, 0};
+    for (int i = 0; i < 50; i++) {
+        CHECK_MPI(MPI_Sendrecv(sent3, 1, t3, rank, 4, got3, 1, t3, rank, 4, MPI_COMM_WORLD,
+                               MPI_STATUS_IGNORE));
+    }
+    CHECK(got3[0] == 7 && got3[2] == 9, "self exchange of a committed type: %d %d", got3[0],
+          got3[2]);
     CHECK_MPI(MPI_Type_free(&t3));
+    EXPECT(MPI_Send(buf, 1, t3_stale, rank, 0, MPI_COMM_WORLD), MPI_ERR_TYPE);
 
     /* Root out of range in a collective (all ranks make the same erroneous call). */
     EXPECT(MPI_Bcast(buf, 1, MPI_INT, n, MPI_COMM_WORLD), MPI_ERR_ROOT);

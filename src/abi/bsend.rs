@@ -81,7 +81,7 @@ pub unsafe fn bsend(
     buf: *const c_void,
     count: c_int,
     datatype: MPI_Datatype,
-    held: Option<&handles::TypeRef>,
+    held: Option<&handles::KeptType>,
     dest: c_int,
     tag: c_int,
     comm_h: MPI_Comm,
@@ -90,7 +90,7 @@ pub unsafe fn bsend(
     let comm = handles::comm(comm_h)?;
     let count = args::count(count)?;
     let ty = match held {
-        Some(t) => t.clone(),
+        Some(t) => handles::TypeRef::from(t),
         None => handles::datatype(datatype)?,
     };
     args::buffer(buf, count, &ty)?;

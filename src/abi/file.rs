@@ -8,7 +8,7 @@
 
 use super::args;
 use super::consts::*;
-use super::handles::{self, FileEntry, TypeRef};
+use super::handles::{self, FileEntry, KeptType};
 use super::shim::{self, run, run_file, write_out, write_out_str};
 use crate::error::{Error, ErrorClass, Result};
 use crate::io::{self, Datarep, Pos, Split};
@@ -52,7 +52,7 @@ pub unsafe extern "C" fn PMPI_File_open(
         let pairs = super::info::pairs(info)?;
         let file = io::File::open(w, &c, &path, amode, &pairs)?;
         let private = handles::new_comm(file.comm.clone(), MPI_ERRORS_RETURN);
-        let byte = handles::datatype(MPI_BYTE)?;
+        let byte = handles::datatype(MPI_BYTE)?.to_kept();
         let h = handles::new_file(FileEntry {
             file: Arc::new(file),
             errhandler: *handles::FILE_NULL_ERRHANDLER.lock(),
@@ -235,18 +235,18 @@ pub unsafe extern "C" fn PMPI_File_set_view(
         f.state.lock().hints.apply(&pairs, f.comm.size());
         f.set_view(w, disp, &et, &ft, rep)?;
         handles::with_file_entry(fh, |e| {
-            e.etype = (etype, et);
-            e.filetype = (filetype, ft);
+            e.etype = (etype, et.to_kept());
+            e.filetype = (filetype, ft.to_kept());
         })
     })
 }
 
 /// The handle MPI_File_get_view returns for a view type: a predefined one as is, a
 /// derived one as a new handle to a copy (the application frees it).
-fn view_type(h: MPI_Datatype, t: &TypeRef) -> MPI_Datatype {
+fn view_type(h: MPI_Datatype, t: &KeptType) -> MPI_Datatype {
     match t {
-        TypeRef::Builtin(_) => h,
-        TypeRef::Derived(d) => handles::new_datatype((**d).clone()),
+        KeptType::Builtin(_) => h,
+        KeptType::Derived(d) => handles::new_datatype((**d).clone()),
     }
 }
 

@@ -6,13 +6,13 @@
 
 use super::builtin_types;
 use super::consts::*;
+use super::handle_cache::{self, Found, Lent, Ways};
 use crate::comm::topology::Topology;
 use crate::comm::{Communicator, Group};
 use crate::datatype::Datatype;
 use crate::error::{Error, ErrorClass, Result};
 use crate::pt2pt::{Owner, ReqId};
 use parking_lot::{Mutex, RwLock, RwLockWriteGuard};
-use std::cell::{Cell, UnsafeCell};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, LazyLock};
 
@@ -102,35 +102,9 @@ fn comms_write() -> RwLockWriteGuard<'static, Slab<CommEntry>> {
     t
 }
 
-/// A communicator this thread looked up in the table, with the table's epoch then, and
-/// how many `CommRef`s lend it now (a lent entry is never replaced).
-pub struct CachedComm {
-    handle: Cell<MPI_Comm>,
-    epoch: Cell<u64>,
-    lent: Cell<u32>,
-    comm: UnsafeCell<Option<Arc<Communicator>>>,
-}
-
-impl CachedComm {
-    const fn empty() -> Self {
-        CachedComm {
-            handle: Cell::new(MPI_COMM_NULL),
-            epoch: Cell::new(0),
-            lent: Cell::new(0),
-            comm: UnsafeCell::new(None),
-        }
-    }
-}
-
-/// Entries of a thread's communicator cache.
-const COMM_CACHE_WAYS: usize = 4;
-
 thread_local! {
-    /// The last communicators this thread took from the table. A hit lends the cached
-    /// `Arc` for the call: no lock and no reference count touched (two atomic operations
-    /// each, half the cost of a message on a duplicated communicator before).
-    static COMM_CACHE: [CachedComm; COMM_CACHE_WAYS] =
-        const { [const { CachedComm::empty() }; COMM_CACHE_WAYS] };
+    /// The communicators this thread took from the table last (see `handle_cache`).
+    static COMM_CACHE: Ways<Communicator> = const { Ways::new() };
 }
 
 fn comm_index(h: MPI_Comm) -> Option<usize> {
@@ -173,49 +147,26 @@ pub fn comm(h: MPI_Comm) -> Result<CommRef> {
     table_comm(h)
 }
 
-/// `comm` for handles in the table: from this thread's cache while the table is unchanged
-/// since, else looked up (and cached). Out of line: `comm`'s predefined cases stay small.
+/// `comm` for handles in the table: lent by this thread's cache while the table is as it
+/// was, else looked up (and cached). Out of line: `comm`'s predefined cases stay small.
 #[inline(never)]
 fn table_comm(h: MPI_Comm) -> Result<CommRef> {
-    // SAFETY: a thread's locals live until it exits; the reference goes only into a
-    // `CommRef`, which is not `Send` and is dropped within the MPI call that made it.
-    let ways: &'static [CachedComm; COMM_CACHE_WAYS] =
-        COMM_CACHE.with(|c| unsafe { &*(c as *const _) });
-    let epoch = COMMS_EPOCH.load(Ordering::Acquire);
-    let current = |w: &CachedComm| {
-        w.handle.get() == h
-            && w.epoch.get() == epoch
-            // SAFETY: read on this thread only; replaced only when not lent (below).
-            && unsafe { (*w.comm.get()).is_some() }
-    };
-    if let Some(w) = ways.iter().find(|w| current(w)) {
-        w.lent.set(w.lent.get() + 1);
-        return Ok(CommRef::Cached(w));
+    let load = || comm_index(h).and_then(|i| COMMS.read().get(i).map(|e| e.comm.clone()));
+    match handle_cache::lookup(handle_cache::local(&COMM_CACHE), h, &COMMS_EPOCH, load) {
+        Some(Found::Lent(c)) => Ok(CommRef::Cached(c)),
+        Some(Found::Shared(c)) => Ok(CommRef::Shared(c)),
+        None => Err(Error::new(
+            ErrorClass::Comm,
+            format!("invalid communicator {h:#x}"),
+        )),
     }
-    let comm = comm_index(h)
-        .and_then(|i| COMMS.read().get(i).map(|e| e.comm.clone()))
-        .ok_or_else(|| Error::new(ErrorClass::Comm, format!("invalid communicator {h:#x}")))?;
-    // A way no `CommRef` lends: a stale or empty one first, else the first.
-    let free = |w: &&CachedComm| w.lent.get() == 0;
-    if let Some(w) = ways
-        .iter()
-        .filter(free)
-        .find(|w| w.epoch.get() != epoch)
-        .or_else(|| ways.iter().find(free))
-    {
-        // SAFETY: not lent (checked), so no reference into it is alive.
-        unsafe { *w.comm.get() = Some(comm.clone()) };
-        w.handle.set(h);
-        w.epoch.set(epoch);
-    }
-    Ok(CommRef::Shared(comm))
 }
 
 /// A communicator borrowed for the world's lifetime, lent by this thread's cache, or
 /// shared from the table.
 pub enum CommRef {
     Static(&'static Communicator),
-    Cached(&'static CachedComm),
+    Cached(Lent<Communicator>),
     Shared(Arc<Communicator>),
 }
 
@@ -225,18 +176,8 @@ impl std::ops::Deref for CommRef {
     fn deref(&self) -> &Communicator {
         match self {
             CommRef::Static(c) => c,
-            // SAFETY: a lent way keeps its communicator until the lending ends (`Drop`).
-            CommRef::Cached(w) => unsafe { (*w.comm.get()).as_deref().unwrap_unchecked() },
+            CommRef::Cached(c) => c,
             CommRef::Shared(c) => c,
-        }
-    }
-}
-
-impl Drop for CommRef {
-    #[inline]
-    fn drop(&mut self) {
-        if let CommRef::Cached(w) = self {
-            w.lent.set(w.lent.get() - 1);
         }
     }
 }
@@ -518,7 +459,23 @@ pub fn keyval_index(h: c_int, obj: u32) -> Option<usize> {
 
 // ------------------------------------------------------------------ datatypes
 
+/// Changed only through `types_write`.
 static TYPES: RwLock<Slab<Arc<Datatype>>> = RwLock::new(Slab::new(FIRST_DYNAMIC_TYPE));
+
+/// Advanced by every change to `TYPES` (see `handle_cache`).
+static TYPES_EPOCH: AtomicU64 = AtomicU64::new(0);
+
+thread_local! {
+    /// The derived datatypes this thread took from the table last.
+    static TYPE_CACHE: Ways<Datatype> = const { Ways::new() };
+}
+
+/// Write access to the datatype table (every cached look-up is invalidated).
+fn types_write() -> RwLockWriteGuard<'static, Slab<Arc<Datatype>>> {
+    let t = TYPES.write();
+    TYPES_EPOCH.fetch_add(1, Ordering::AcqRel);
+    t
+}
 
 /// A datatype usable for communication: valid and committed (else MPI_ERR_TYPE).
 #[inline]
@@ -544,21 +501,29 @@ pub fn any_datatype(h: MPI_Datatype) -> Result<TypeRef> {
     if let Some(d) = builtin_types::lookup(h) {
         return Ok(TypeRef::Builtin(d));
     }
-    direct_index(h, KIND_DATATYPE)
-        .filter(|&i| i >= FIRST_DYNAMIC_TYPE)
-        .and_then(|i| TYPES.read().get(i).cloned())
-        .map(TypeRef::Derived)
-        .ok_or_else(|| Error::new(ErrorClass::Type, format!("invalid datatype {h:#x}")))
+    let load = || {
+        direct_index(h, KIND_DATATYPE)
+            .filter(|&i| i >= FIRST_DYNAMIC_TYPE)
+            .and_then(|i| TYPES.read().get(i).cloned())
+    };
+    match handle_cache::lookup(handle_cache::local(&TYPE_CACHE), h, &TYPES_EPOCH, load) {
+        Some(Found::Lent(d)) => Ok(TypeRef::Cached(d)),
+        Some(Found::Shared(d)) => Ok(TypeRef::Derived(d)),
+        None => Err(Error::new(
+            ErrorClass::Type,
+            format!("invalid datatype {h:#x}"),
+        )),
+    }
 }
 
 pub fn new_datatype(d: Datatype) -> MPI_Datatype {
-    let i = TYPES.write().insert(Arc::new(d));
+    let i = types_write().insert(Arc::new(d));
     (DIRECT | KIND_DATATYPE | i as u32) as MPI_Datatype
 }
 
 pub fn update_datatype(h: MPI_Datatype, f: impl FnOnce(&mut Datatype)) -> Result<()> {
     let i = direct_index(h, KIND_DATATYPE).filter(|&i| i >= FIRST_DYNAMIC_TYPE);
-    let mut t = TYPES.write();
+    let mut t = types_write();
     match i.and_then(|i| t.get_mut(i)) {
         Some(d) => {
             f(Arc::make_mut(d));
@@ -581,23 +546,64 @@ pub fn free_datatype(h: MPI_Datatype) -> Result<()> {
     }
     direct_index(h, KIND_DATATYPE)
         .filter(|&i| i >= FIRST_DYNAMIC_TYPE)
-        .and_then(|i| TYPES.write().remove(i))
+        .and_then(|i| types_write().remove(i))
         .map(|_| ())
         .ok_or_else(|| Error::new(ErrorClass::Type, format!("invalid datatype {h:#x}")))
 }
 
-/// A datatype borrowed from the builtin table or shared from the dynamic one.
+/// A datatype borrowed from the builtin table, lent by this thread's cache (for the call
+/// that looked it up), or shared from the dynamic table.
 #[derive(Clone)]
 pub enum TypeRef {
+    Builtin(&'static Datatype),
+    Cached(Lent<Datatype>),
+    Derived(Arc<Datatype>),
+}
+
+impl TypeRef {
+    /// The same datatype, to keep beyond the call (a persistent request's, a file view's).
+    pub fn to_kept(&self) -> KeptType {
+        match self {
+            TypeRef::Builtin(d) => KeptType::Builtin(d),
+            TypeRef::Cached(d) => KeptType::Derived(d.to_shared()),
+            TypeRef::Derived(d) => KeptType::Derived(d.clone()),
+        }
+    }
+}
+
+/// A datatype kept beyond the call that looked it up (`Send`, unlike a `TypeRef`).
+#[derive(Clone)]
+pub enum KeptType {
     Builtin(&'static Datatype),
     Derived(Arc<Datatype>),
 }
 
-impl std::ops::Deref for TypeRef {
+impl From<&KeptType> for TypeRef {
+    fn from(t: &KeptType) -> TypeRef {
+        match t {
+            KeptType::Builtin(d) => TypeRef::Builtin(d),
+            KeptType::Derived(d) => TypeRef::Derived(d.clone()),
+        }
+    }
+}
+
+impl std::ops::Deref for KeptType {
     type Target = Datatype;
     fn deref(&self) -> &Datatype {
         match self {
+            KeptType::Builtin(d) => d,
+            KeptType::Derived(d) => d,
+        }
+    }
+}
+
+impl std::ops::Deref for TypeRef {
+    type Target = Datatype;
+    #[inline]
+    fn deref(&self) -> &Datatype {
+        match self {
             TypeRef::Builtin(d) => d,
+            TypeRef::Cached(d) => d,
             TypeRef::Derived(d) => d,
         }
     }
@@ -728,7 +734,7 @@ pub struct PersistentSpec {
     pub datatype: MPI_Datatype,
     /// The datatype itself, held by a persistent request from MPI_Send_init/Recv_init on,
     /// so MPI_Type_free of the handle does not affect later MPI_Starts (MPI-3.1 §4.1.9).
-    pub held_type: Option<TypeRef>,
+    pub held_type: Option<KeptType>,
     pub peer: c_int,
     pub tag: c_int,
 }
@@ -778,8 +784,8 @@ pub struct FileEntry {
     pub errhandler: MPI_Errhandler,
     /// The view's etype and filetype as the application gave them (MPI_File_get_view
     /// returns them; held so MPI_Type_free of the handles does not affect the view).
-    pub etype: (MPI_Datatype, TypeRef),
-    pub filetype: (MPI_Datatype, TypeRef),
+    pub etype: (MPI_Datatype, KeptType),
+    pub filetype: (MPI_Datatype, KeptType),
     /// The private communicator's handle (errors of its collectives have somewhere to go).
     pub comm: MPI_Comm,
 }

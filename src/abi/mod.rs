@@ -23,6 +23,7 @@ pub mod file;
 pub mod fortran;
 pub mod grequest;
 pub mod group;
+pub mod handle_cache;
 pub mod handles;
 pub mod info;
 pub mod mprobe;

@@ -875,7 +875,7 @@ unsafe fn init(
         if request.is_null() {
             return mpi_err!(Arg, "NULL request pointer");
         }
-        s.held_type = Some(handles::datatype(s.datatype)?);
+        s.held_type = Some(handles::datatype(s.datatype)?.to_kept());
         write_out(
             request,
             handles::new_request(RequestEntry::Persistent {

@@ -78,7 +78,7 @@ pub unsafe fn start_send(spec: &PersistentSpec, comm_h: MPI_Comm) -> Result<Star
     let comm = handles::comm(comm_h)?;
     let count = args::count(spec.count)?;
     let ty = match &spec.held_type {
-        Some(t) => t.clone(),
+        Some(t) => TypeRef::from(t),
         None => handles::datatype(spec.datatype)?,
     };
     args::buffer(spec.buf as *const c_void, count, &ty)?;
@@ -140,7 +140,7 @@ pub unsafe fn start_recv(spec: &PersistentSpec, comm_h: MPI_Comm) -> Result<Star
     let comm = handles::comm(comm_h)?;
     let count = args::count(spec.count)?;
     let ty = match &spec.held_type {
-        Some(t) => t.clone(),
+        Some(t) => TypeRef::from(t),
         None => handles::datatype(spec.datatype)?,
     };
     args::buffer(spec.buf as *const c_void, count, &ty)?;
