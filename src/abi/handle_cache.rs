@@ -7,11 +7,38 @@
 //! table advances: an entry serves only under the epoch it was cached at, so a freed or
 //! replaced object is never lent. An entry is replaced only while nothing lends it.
 
+use parking_lot::{RwLock, RwLockReadGuard, RwLockWriteGuard};
 use std::cell::{Cell, UnsafeCell};
 use std::ops::Deref;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::thread::LocalKey;
+
+/// A handle table and its epoch, which every write advances.
+pub struct Table<T> {
+    slots: RwLock<T>,
+    epoch: AtomicU64,
+}
+
+impl<T> Table<T> {
+    pub const fn new(slots: T) -> Self {
+        Table {
+            slots: RwLock::new(slots),
+            epoch: AtomicU64::new(0),
+        }
+    }
+
+    pub fn read(&self) -> RwLockReadGuard<'_, T> {
+        self.slots.read()
+    }
+
+    /// Write access: every cached look-up is invalidated.
+    pub fn write(&self) -> RwLockWriteGuard<'_, T> {
+        let t = self.slots.write();
+        self.epoch.fetch_add(1, Ordering::AcqRel);
+        t
+    }
+}
 
 /// Entries per thread and table.
 pub(crate) const WAYS: usize = 4;
@@ -99,17 +126,17 @@ pub enum Found<T: 'static> {
     Shared(Arc<T>),
 }
 
-/// Handle `h`: lent from `ways` when cached under the current value of `epoch`, else
-/// `load`ed from the table (None: no such object) and cached for the next call.
+/// Handle `h`: lent from `ways` when cached under `table`'s current epoch, else `load`ed
+/// from `table` (None: no such object) and cached for the next call.
 #[inline]
-pub fn lookup<T>(
+pub fn lookup<T, S>(
     ways: &'static Ways<T>,
     h: i32,
-    epoch: &AtomicU64,
-    load: impl FnOnce() -> Option<Arc<T>>,
+    table: &Table<S>,
+    load: impl FnOnce(&S) -> Option<Arc<T>>,
 ) -> Option<Found<T>> {
-    // Read before the table (in `load`): a change after this makes the entry stale.
-    let now = epoch.load(Ordering::Acquire);
+    // Read before the table: a change after this makes the entry stale.
+    let now = table.epoch.load(Ordering::Acquire);
     let hit = ways.0.iter().find(|w| {
         // SAFETY: read on this thread only.
         w.handle.get() == h && w.epoch.get() == now && unsafe { (*w.obj.get()).is_some() }
@@ -118,7 +145,7 @@ pub fn lookup<T>(
         w.lent.set(w.lent.get() + 1);
         return Some(Found::Lent(Lent(w)));
     }
-    let obj = load()?;
+    let obj = load(&table.read())?;
     // An entry nothing lends: a stale or empty one first, else the first.
     let free = |w: &&Way<T>| w.lent.get() == 0;
     if let Some(w) = ways
@@ -145,9 +172,11 @@ mod tests {
         static CACHE: Ways<String> = const { Ways::new() };
     }
 
-    fn get(table: &[Option<Arc<String>>], epoch: &AtomicU64, h: i32) -> Option<Found<String>> {
-        lookup(local(&CACHE), h, epoch, || {
-            table.get(h as usize).cloned().flatten()
+    type Objects = Vec<Option<Arc<String>>>;
+
+    fn get(table: &Table<Objects>, h: i32) -> Option<Found<String>> {
+        lookup(local(&CACHE), h, table, |t| {
+            t.get(h as usize).cloned().flatten()
         })
     }
 
@@ -160,32 +189,28 @@ mod tests {
 
     #[test]
     fn hits_lend_until_the_epoch_moves_and_lent_entries_stay() {
-        let epoch = AtomicU64::new(0);
-        let mut table: Vec<Option<Arc<String>>> =
-            (0..8).map(|i| Some(Arc::new(format!("obj{i}")))).collect();
+        let table = Table::new((0..8).map(|i| Some(Arc::new(format!("obj{i}")))).collect());
         // First look-up loads, the second is lent from the cache.
-        assert!(matches!(get(&table, &epoch, 1), Some(Found::Shared(_))));
-        let lent = get(&table, &epoch, 1).unwrap();
+        assert!(matches!(get(&table, 1), Some(Found::Shared(_))));
+        let lent = get(&table, 1).unwrap();
         assert!(matches!(lent, Found::Lent(_)));
         assert_eq!(text(&lent), "obj1");
         // The table changes: nothing is lent under the old epoch, a freed handle is gone.
-        table[1] = None;
-        epoch.fetch_add(1, Ordering::AcqRel);
-        assert!(get(&table, &epoch, 1).is_none());
+        table.write()[1] = None;
+        assert!(get(&table, 1).is_none());
         // A new object under the same handle is the new one.
-        table[1] = Some(Arc::new("new1".into()));
-        epoch.fetch_add(1, Ordering::AcqRel);
-        assert_eq!(text(&get(&table, &epoch, 1).unwrap()), "new1");
+        table.write()[1] = Some(Arc::new("new1".into()));
+        assert_eq!(text(&get(&table, 1).unwrap()), "new1");
         // The entry lent before still reads what it lent (it is not replaced while lent),
         // though more handles than ways were looked up meanwhile.
         for h in 2..8 {
-            get(&table, &epoch, h);
+            get(&table, h);
         }
         assert_eq!(text(&lent), "obj1");
         drop(lent);
         for h in 2..8 {
-            get(&table, &epoch, h);
-            assert!(matches!(get(&table, &epoch, h), Some(Found::Lent(_))));
+            get(&table, h);
+            assert!(matches!(get(&table, h), Some(Found::Lent(_))));
         }
     }
 }

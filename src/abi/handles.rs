@@ -6,14 +6,13 @@
 
 use super::builtin_types;
 use super::consts::*;
-use super::handle_cache::{self, Found, Lent, Ways};
+use super::handle_cache::{self, Found, Lent, Table, Ways};
 use crate::comm::topology::Topology;
 use crate::comm::{Communicator, Group};
 use crate::datatype::Datatype;
 use crate::error::{Error, ErrorClass, Result};
 use crate::pt2pt::{Owner, ReqId};
-use parking_lot::{Mutex, RwLock, RwLockWriteGuard};
-use std::sync::atomic::{AtomicU64, Ordering};
+use parking_lot::{Mutex, RwLock};
 use std::sync::{Arc, LazyLock};
 
 const DIRECT: u32 = 0x8000_0000;
@@ -87,20 +86,8 @@ pub struct CommEntry {
     pub topo: Option<Arc<Topology>>,
 }
 
-/// Slot 0 is MPI_COMM_WORLD, slot 1 MPI_COMM_SELF; others are direct handles. Changed
-/// only through `comms_write`.
-static COMMS: RwLock<Slab<CommEntry>> = RwLock::new(Slab::new(0));
-
-/// Advanced by every change to `COMMS`: a thread's cached communicators (`COMM_CACHE`)
-/// serve only while it is the value they were cached under.
-static COMMS_EPOCH: AtomicU64 = AtomicU64::new(0);
-
-/// Write access to the communicator table (every cached look-up is invalidated).
-fn comms_write() -> RwLockWriteGuard<'static, Slab<CommEntry>> {
-    let t = COMMS.write();
-    COMMS_EPOCH.fetch_add(1, Ordering::AcqRel);
-    t
-}
+/// Slot 0 is MPI_COMM_WORLD, slot 1 MPI_COMM_SELF; others are direct handles.
+static COMMS: Table<Slab<CommEntry>> = Table::new(Slab::new(0));
 
 thread_local! {
     /// The communicators this thread took from the table last (see `handle_cache`).
@@ -116,7 +103,7 @@ fn comm_index(h: MPI_Comm) -> Option<usize> {
 }
 
 pub fn init_comms(world: Arc<Communicator>, selfc: Arc<Communicator>) {
-    let mut t = comms_write();
+    let mut t = COMMS.write();
     t.insert(CommEntry {
         comm: world,
         errhandler: MPI_ERRORS_ARE_FATAL,
@@ -151,8 +138,8 @@ pub fn comm(h: MPI_Comm) -> Result<CommRef> {
 /// was, else looked up (and cached). Out of line: `comm`'s predefined cases stay small.
 #[inline(never)]
 fn table_comm(h: MPI_Comm) -> Result<CommRef> {
-    let load = || comm_index(h).and_then(|i| COMMS.read().get(i).map(|e| e.comm.clone()));
-    match handle_cache::lookup(handle_cache::local(&COMM_CACHE), h, &COMMS_EPOCH, load) {
+    let load = |t: &Slab<CommEntry>| comm_index(h).and_then(|i| t.get(i).map(|e| e.comm.clone()));
+    match handle_cache::lookup(handle_cache::local(&COMM_CACHE), h, &COMMS, load) {
         Some(Found::Lent(c)) => Ok(CommRef::Cached(c)),
         Some(Found::Shared(c)) => Ok(CommRef::Shared(c)),
         None => Err(Error::new(
@@ -185,7 +172,7 @@ impl std::ops::Deref for CommRef {
 pub fn with_comm_entry<T>(h: MPI_Comm, f: impl FnOnce(&mut CommEntry) -> T) -> Result<T> {
     let i = comm_index(h)
         .ok_or_else(|| Error::new(ErrorClass::Comm, format!("invalid communicator {h:#x}")))?;
-    let mut t = comms_write();
+    let mut t = COMMS.write();
     let e = t
         .get_mut(i)
         .ok_or_else(|| Error::new(ErrorClass::Comm, format!("invalid communicator {h:#x}")))?;
@@ -203,7 +190,7 @@ pub fn comm_errhandler(h: MPI_Comm) -> MPI_Errhandler {
 }
 
 pub fn new_comm(comm: Arc<Communicator>, errhandler: MPI_Errhandler) -> MPI_Comm {
-    let i = comms_write().insert(CommEntry {
+    let i = COMMS.write().insert(CommEntry {
         comm,
         errhandler,
         name: String::new(),
@@ -242,7 +229,7 @@ pub fn free_comm(h: MPI_Comm) -> Result<()> {
             "cannot free a predefined communicator",
         )),
         _ => comm_index(h)
-            .and_then(|i| comms_write().remove(i))
+            .and_then(|i| COMMS.write().remove(i))
             .map(|_| ())
             .ok_or_else(|| Error::new(ErrorClass::Comm, format!("invalid communicator {h:#x}"))),
     }
@@ -459,22 +446,11 @@ pub fn keyval_index(h: c_int, obj: u32) -> Option<usize> {
 
 // ------------------------------------------------------------------ datatypes
 
-/// Changed only through `types_write`.
-static TYPES: RwLock<Slab<Arc<Datatype>>> = RwLock::new(Slab::new(FIRST_DYNAMIC_TYPE));
-
-/// Advanced by every change to `TYPES` (see `handle_cache`).
-static TYPES_EPOCH: AtomicU64 = AtomicU64::new(0);
+static TYPES: Table<Slab<Arc<Datatype>>> = Table::new(Slab::new(FIRST_DYNAMIC_TYPE));
 
 thread_local! {
     /// The derived datatypes this thread took from the table last.
     static TYPE_CACHE: Ways<Datatype> = const { Ways::new() };
-}
-
-/// Write access to the datatype table (every cached look-up is invalidated).
-fn types_write() -> RwLockWriteGuard<'static, Slab<Arc<Datatype>>> {
-    let t = TYPES.write();
-    TYPES_EPOCH.fetch_add(1, Ordering::AcqRel);
-    t
 }
 
 /// A datatype usable for communication: valid and committed (else MPI_ERR_TYPE).
@@ -501,12 +477,12 @@ pub fn any_datatype(h: MPI_Datatype) -> Result<TypeRef> {
     if let Some(d) = builtin_types::lookup(h) {
         return Ok(TypeRef::Builtin(d));
     }
-    let load = || {
+    let load = |t: &Slab<Arc<Datatype>>| {
         direct_index(h, KIND_DATATYPE)
             .filter(|&i| i >= FIRST_DYNAMIC_TYPE)
-            .and_then(|i| TYPES.read().get(i).cloned())
+            .and_then(|i| t.get(i).cloned())
     };
-    match handle_cache::lookup(handle_cache::local(&TYPE_CACHE), h, &TYPES_EPOCH, load) {
+    match handle_cache::lookup(handle_cache::local(&TYPE_CACHE), h, &TYPES, load) {
         Some(Found::Lent(d)) => Ok(TypeRef::Cached(d)),
         Some(Found::Shared(d)) => Ok(TypeRef::Derived(d)),
         None => Err(Error::new(
@@ -517,13 +493,13 @@ pub fn any_datatype(h: MPI_Datatype) -> Result<TypeRef> {
 }
 
 pub fn new_datatype(d: Datatype) -> MPI_Datatype {
-    let i = types_write().insert(Arc::new(d));
+    let i = TYPES.write().insert(Arc::new(d));
     (DIRECT | KIND_DATATYPE | i as u32) as MPI_Datatype
 }
 
 pub fn update_datatype(h: MPI_Datatype, f: impl FnOnce(&mut Datatype)) -> Result<()> {
     let i = direct_index(h, KIND_DATATYPE).filter(|&i| i >= FIRST_DYNAMIC_TYPE);
-    let mut t = types_write();
+    let mut t = TYPES.write();
     match i.and_then(|i| t.get_mut(i)) {
         Some(d) => {
             f(Arc::make_mut(d));
@@ -546,7 +522,7 @@ pub fn free_datatype(h: MPI_Datatype) -> Result<()> {
     }
     direct_index(h, KIND_DATATYPE)
         .filter(|&i| i >= FIRST_DYNAMIC_TYPE)
-        .and_then(|i| types_write().remove(i))
+        .and_then(|i| TYPES.write().remove(i))
         .map(|_| ())
         .ok_or_else(|| Error::new(ErrorClass::Type, format!("invalid datatype {h:#x}")))
 }

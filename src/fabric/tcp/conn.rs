@@ -135,18 +135,19 @@ impl Outbox {
     }
 }
 
-/// `writev` that reports a full socket as 0 bytes and retries interruptions.
+/// A gathering write to a socket (`sendmsg`, as `writev`) that reports a full socket as
+/// 0 bytes and retries interruptions. `MSG_NOSIGNAL`: a peer whose link went down gives
+/// `EPIPE` (the rail's failover handles it), not a `SIGPIPE` that kills the process — the
+/// application, not Rust's runtime, decides SIGPIPE's disposition in an MPI program.
 pub fn writev(fd: RawFd, iov: &[libc::iovec]) -> io::Result<usize> {
+    // SAFETY: msghdr is plain data; all-zero is a valid empty message.
+    let mut msg: libc::msghdr = unsafe { std::mem::zeroed() };
+    msg.msg_iov = iov.as_ptr() as *mut libc::iovec;
+    msg.msg_iovlen = iov.len().min(libc::c_int::MAX as usize) as _;
     loop {
-        // SAFETY: every iovec names memory that is valid to read (the frames' heads and
-        // bodies, see `Body`); the kernel reports a bad address as EFAULT.
-        let r = unsafe {
-            libc::writev(
-                fd,
-                iov.as_ptr(),
-                iov.len().min(libc::c_int::MAX as usize) as libc::c_int,
-            )
-        };
+        // SAFETY: `msg` names `iov`, every iovec memory that is valid to read (the frames'
+        // heads and bodies, see `Body`); the kernel reports a bad address as EFAULT.
+        let r = unsafe { libc::sendmsg(fd, &msg, libc::MSG_NOSIGNAL) };
         if r >= 0 {
             return Ok(r as usize);
         }
@@ -410,4 +411,53 @@ fn place(runs: &[(usize, usize)], from: usize, bytes: &[u8]) -> Result<(), ReadE
         skip = 0;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A write to a socket whose peer is gone is an error, not a SIGPIPE: checked in a
+    /// child process with SIGPIPE's default disposition (a C program's, unlike a Rust
+    /// test binary's), which a SIGPIPE would kill.
+    #[test]
+    fn a_write_to_a_closed_peer_is_epipe_not_sigpipe() {
+        let mut fds = [0; 2];
+        // SAFETY: a valid array for the two descriptors.
+        assert_eq!(
+            unsafe { libc::socketpair(libc::AF_UNIX, libc::SOCK_STREAM, 0, fds.as_mut_ptr()) },
+            0
+        );
+        // SAFETY: closing our own descriptor.
+        unsafe { libc::close(fds[1]) };
+        let bytes = [7u8; 64];
+        let iov = [libc::iovec {
+            iov_base: bytes.as_ptr() as *mut libc::c_void,
+            iov_len: bytes.len(),
+        }];
+        // SAFETY: the child only resets a signal, writes and exits (no allocation, no lock).
+        let pid = unsafe { libc::fork() };
+        assert!(pid >= 0);
+        if pid == 0 {
+            // SAFETY: async-signal-safe calls only, then _exit.
+            unsafe {
+                libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+                let code = match writev(fds[0], &iov) {
+                    Err(e) if e.raw_os_error() == Some(libc::EPIPE) => 0,
+                    _ => 1,
+                };
+                libc::_exit(code);
+            }
+        }
+        let mut status = 0;
+        // SAFETY: waiting for our own child.
+        assert_eq!(unsafe { libc::waitpid(pid, &mut status, 0) }, pid);
+        assert!(
+            libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+            "child status {status:#x} (killed by signal {})",
+            libc::WTERMSIG(status)
+        );
+        // SAFETY: closing our own descriptor.
+        unsafe { libc::close(fds[0]) };
+    }
 }
