@@ -474,6 +474,9 @@ pub unsafe fn wait_all_plain(
     if !hs.iter().all(|&h| plain(h)) {
         return Ok(None);
     }
+    if hs.is_empty() {
+        return Ok(Some(false));
+    }
     let w = shim::world()?;
     let mut next = 0;
     let mut failed = false;
