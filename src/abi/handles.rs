@@ -14,6 +14,7 @@ use crate::error::{Error, ErrorClass, Result};
 use crate::pt2pt::{Owner, ReqId};
 use parking_lot::{Mutex, RwLock};
 use std::sync::{Arc, LazyLock};
+use std::thread::LocalKey;
 
 const DIRECT: u32 = 0x8000_0000;
 const INDEX_MASK: u32 = 0x03ff_ffff;
@@ -139,14 +140,33 @@ pub fn comm(h: MPI_Comm) -> Result<CommRef> {
 #[inline(never)]
 fn table_comm(h: MPI_Comm) -> Result<CommRef> {
     let load = |t: &Slab<CommEntry>| comm_index(h).and_then(|i| t.get(i).map(|e| e.comm.clone()));
-    match handle_cache::lookup(handle_cache::local(&COMM_CACHE), h, &COMMS, load) {
-        Some(Found::Lent(c)) => Ok(CommRef::Cached(c)),
-        Some(Found::Shared(c)) => Ok(CommRef::Shared(c)),
-        None => Err(Error::new(
+    Ok(
+        match cached(
+            &COMM_CACHE,
+            h,
+            &COMMS,
+            load,
             ErrorClass::Comm,
-            format!("invalid communicator {h:#x}"),
-        )),
-    }
+            "communicator",
+        )? {
+            Found::Lent(c) => CommRef::Cached(c),
+            Found::Shared(c) => CommRef::Shared(c),
+        },
+    )
+}
+
+/// Handle `h` through this thread's cache of `table` (see `handle_cache::lookup`); an
+/// invalid one is an error of `class` naming the `kind` of handle.
+fn cached<T, S>(
+    cache: &'static LocalKey<Ways<T>>,
+    h: i32,
+    table: &Table<S>,
+    load: impl FnOnce(&S) -> Option<Arc<T>>,
+    class: ErrorClass,
+    kind: &str,
+) -> Result<Found<T>> {
+    handle_cache::lookup(handle_cache::local(cache), h, table, load)
+        .ok_or_else(|| Error::new(class, format!("invalid {kind} {h:#x}")))
 }
 
 /// A communicator borrowed for the world's lifetime, lent by this thread's cache, or
@@ -482,14 +502,12 @@ pub fn any_datatype(h: MPI_Datatype) -> Result<TypeRef> {
             .filter(|&i| i >= FIRST_DYNAMIC_TYPE)
             .and_then(|i| t.get(i).cloned())
     };
-    match handle_cache::lookup(handle_cache::local(&TYPE_CACHE), h, &TYPES, load) {
-        Some(Found::Lent(d)) => Ok(TypeRef::Cached(d)),
-        Some(Found::Shared(d)) => Ok(TypeRef::Derived(d)),
-        None => Err(Error::new(
-            ErrorClass::Type,
-            format!("invalid datatype {h:#x}"),
-        )),
-    }
+    Ok(
+        match cached(&TYPE_CACHE, h, &TYPES, load, ErrorClass::Type, "datatype")? {
+            Found::Lent(d) => TypeRef::Cached(d),
+            Found::Shared(d) => TypeRef::Derived(d),
+        },
+    )
 }
 
 pub fn new_datatype(d: Datatype) -> MPI_Datatype {

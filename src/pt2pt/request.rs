@@ -149,6 +149,13 @@ struct Slot {
 }
 
 impl Request {
+    /// Whether completing it is only marking it done: nothing registered to release, no
+    /// bounce buffer to unpack, not freed by the application (see `Pt2pt::complete`).
+    #[inline(always)]
+    pub fn completes_in_place(&self) -> bool {
+        self.reg.is_none() && self.bounce.is_none() && !self.freed
+    }
+
     /// What a slot holds when no request is live in it: no buffers, nothing registered.
     fn vacant() -> Self {
         Request {

@@ -10,6 +10,33 @@ use std::os::raw::c_int;
 #[derive(Debug)]
 pub struct File(c_int);
 
+/// A positioned transfer of `len` bytes repeated from where it stopped until done, end of
+/// file (a 0 result) or an error; interruptions are retried. `step(done)` moves bytes
+/// from `done` on and returns what the system call did. The bytes moved.
+fn repeat(len: usize, mut step: impl FnMut(usize) -> isize) -> io::Result<usize> {
+    let mut done = 0;
+    while done < len {
+        let n = step(done);
+        if n < 0 {
+            let e = io::Error::last_os_error();
+            if e.raw_os_error() == Some(libc::EINTR) {
+                continue;
+            }
+            return Err(e);
+        }
+        if n == 0 {
+            break;
+        }
+        done += n as usize;
+    }
+    Ok(done)
+}
+
+/// File offset `off + done`.
+fn pos(off: u64, done: usize) -> libc::off_t {
+    (off + done as u64) as libc::off_t
+}
+
 impl Drop for File {
     fn drop(&mut self) {
         // SAFETY: we own the descriptor; closing it once here.
@@ -52,51 +79,29 @@ impl File {
 
     /// Reads at `off` until `buf` is full or end of file; the bytes read.
     pub fn pread_full(&self, buf: &mut [u8], off: u64) -> io::Result<usize> {
-        let mut done = 0;
-        while done < buf.len() {
+        let len = buf.len();
+        let at = buf.as_mut_ptr();
+        repeat(len, |done| {
             // SAFETY: the pointer and length describe the unfilled part of `buf`.
-            let n = unsafe {
-                libc::pread(
-                    self.0,
-                    buf[done..].as_mut_ptr().cast(),
-                    buf.len() - done,
-                    (off + done as u64) as libc::off_t,
-                )
-            };
-            if n < 0 {
-                if io::Error::last_os_error().raw_os_error() == Some(libc::EINTR) {
-                    continue;
-                }
-                return Err(io::Error::last_os_error());
-            }
-            if n == 0 {
-                break;
-            }
-            done += n as usize;
-        }
-        Ok(done)
+            unsafe { libc::pread(self.0, at.add(done).cast(), len - done, pos(off, done)) }
+        })
     }
 
     /// Writes all of `buf` at `off`.
     pub fn pwrite_all(&self, buf: &[u8], off: u64) -> io::Result<()> {
-        let mut done = 0;
-        while done < buf.len() {
+        let n = repeat(buf.len(), |done| {
             // SAFETY: the pointer and length describe the unwritten part of `buf`.
-            let n = unsafe {
+            unsafe {
                 libc::pwrite(
                     self.0,
                     buf[done..].as_ptr().cast(),
                     buf.len() - done,
-                    (off + done as u64) as libc::off_t,
+                    pos(off, done),
                 )
-            };
-            if n < 0 {
-                if io::Error::last_os_error().raw_os_error() == Some(libc::EINTR) {
-                    continue;
-                }
-                return Err(io::Error::last_os_error());
             }
-            done += n as usize;
+        })?;
+        if n < buf.len() {
+            return Err(io::ErrorKind::WriteZero.into());
         }
         Ok(())
     }

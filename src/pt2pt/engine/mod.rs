@@ -593,6 +593,9 @@ impl Pt2pt {
         self.completions += 1;
         if let Some(r) = self.reqs.get_mut(req) {
             r.done = true;
+            if r.completes_in_place() {
+                return;
+            }
             // Released now, not when the application collects the request: pins are
             // scarce (a cache may keep the pages registered for the next transfer).
             if r.reg.is_some() {
@@ -648,9 +651,8 @@ impl Pt2pt {
                         let r = self.reqs.get_mut(req).expect("posted request exists");
                         // SAFETY: the posted receive's buffer (module contract).
                         r.status = unsafe { copy_out(&env, payload, &mut r.data) };
-                        if r.reg.is_none() && r.bounce.is_none() && !r.freed {
-                            // Nothing to release, unpack or free (see `complete`): the
-                            // common eager receive completes in place.
+                        if r.completes_in_place() {
+                            // The common eager receive: no second look-up of the request.
                             r.done = true;
                             self.completions += 1;
                         } else {
