@@ -4,7 +4,11 @@
 #       Runs CMD (stdin from /dev/null) under `timeout ${CASE_TIMEOUT:-120}`, output (stdout and
 #       stderr together) to $LOGDIR/NAME.log; prints "PASS NAME" or
 #       "FAIL NAME (exit X, expected Y; log: PATH)" and the last 20 log lines.
-#       EXPECTED_EXIT is a number, or "nonzero" (any failure exit except a timeout/kill).
+#       EXPECTED_EXIT is a number, or "nonzero" (any failure exit except a timeout/kill,
+#       or 126/127: a program that could not run is no expected failure).
+#       A word of CMD that names a program the build makes ($BUILD/bin, $CT, $CTM,
+#       $BUILD/{f,h5}_tests*; not the word after -o or -J) must exist: a program that was
+#       not built fails its case, it is never skipped.
 #       Optional, as prefix assignments on the call (e.g. `CASE_TIMEOUT=30 run_case ...`):
 #         CASE_TIMEOUT   seconds before the command is killed (default 120)
 #         CASE_EXPECT    extended regex that must occur in the output
@@ -78,6 +82,20 @@ run_case() {
         echo "# cmd: $*"
         echo "# expected exit: $expected"
     } >"$log"
+    local missing="" prev="" word
+    for word in "$@"; do
+        case "$prev" in -o | -J) prev=$word; continue ;; esac
+        case "$word" in
+        "$BUILD"/bin/* | "$CT"/* | "$CTM"/* | "$BUILD"/f_tests*/* | "$BUILD"/h5_tests/*)
+            [ -e "$word" ] || missing="$missing $word" ;;
+        esac
+        prev=$word
+    done
+    if [ -n "$missing" ]; then
+        echo "# not built:$missing" >>"$log"
+        _ct_fail "$name" "not built:$missing" "$log"
+        return
+    fi
     while [ $attempt -lt $attempts ]; do
         attempt=$((attempt + 1))
         [ $attempts -gt 1 ] && echo "# attempt $attempt of $attempts" >>"$log"
@@ -100,6 +118,7 @@ run_case() {
             why="timed out after ${CASE_TIMEOUT:-120}s (exit $rc), expected $expected"
         elif [ "$expected" = nonzero ]; then
             [ "$rc" = 0 ] && why="exit 0, expected non-zero"
+            [ "$rc" = 126 ] || [ "$rc" = 127 ] && why="exit $rc (a program could not run), expected a failure of the program"
         elif [ "$rc" != "$expected" ]; then
             why="exit $rc, expected $expected"
         fi

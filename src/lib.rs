@@ -4,7 +4,8 @@
 //! `abi` → `io` (MPI-IO) → `runtime` → `pt2pt` / `rma` / `coll` / `datatype` / `comm` (and `op`, the
 //! predefined reductions that `coll` and `rma` share) → `channel` / `registration` →
 //! `fabric` → `sys`.
-//! `launcher` is the `mpiexec` side (PMI server) and shares only the PMI wire codec.
+//! `launcher` is the `mpiexec` side (PMI server) and shares only the PMI wire codec;
+//! `ratelimit` bounds the warnings strangers can trigger (tcp rail and launcher alike).
 
 pub mod abi;
 pub mod channel;
@@ -17,6 +18,7 @@ pub mod io;
 pub mod launcher;
 pub mod op;
 pub mod pt2pt;
+pub mod ratelimit;
 pub mod registration;
 pub mod rma;
 pub mod runtime;

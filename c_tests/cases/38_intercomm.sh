@@ -22,7 +22,6 @@ done
 # LD_LIBRARY_PATH ($LIB/libmpich.so.12 links to railmpi): MPICH's handle values.
 if [ "$CT_IMPL" = railmpi ] && [ -e "$LIB/libmpich.so.12" ]; then
     for prog in $_ct_inter_progs; do
-        [ -x "$CTM/$prog" ] || continue
         for n in 3 4; do
             CASE_EXPECT="^ok $prog \[railmpi" run_case "swapin.$prog.n$n" 0 \
                 env "LD_LIBRARY_PATH=$LIB${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" $MPIEXEC -n "$n" "$CTM/$prog"

@@ -24,14 +24,12 @@ _ct_io io_atomic 2 4
 
 if [ "$CT_IMPL" = railmpi ] && [ -e "$LIB/libmpich.so.12" ]; then
     for prog in io_basic io_views io_pointers io_atomic; do
-        [ -x "$CTM/$prog" ] || continue
         CASE_EXPECT="^ok $prog \[railmpi" run_case "swapin.$prog.n4" 0 \
             env "LD_LIBRARY_PATH=$LIB${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
             $MPIEXEC -n 4 "$CTM/$prog" "$_ct_io_dir"
     done
     if command -v "${HYDRA%% *}" >/dev/null 2>&1; then
         for prog in io_views io_pointers; do
-            [ -x "$CTM/$prog" ] || continue
             CASE_EXPECT="^ok $prog \[railmpi" run_case "hydra.$prog.n3" 0 \
                 env "LD_LIBRARY_PATH=$LIB${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
                 $HYDRA -n 3 "$CTM/$prog" "$_ct_io_dir"

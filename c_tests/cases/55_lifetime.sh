@@ -35,20 +35,18 @@ if [ "$CT_IMPL" = railmpi ]; then
     # Output a rank buffered before MPI_Abort reaches the terminal (C and Fortran).
     CASE_TIMEOUT=10 CASE_EXPECT='^rank 1 wrote this line before MPI_Abort' CASE_FORBID='BUG:' \
         run_case lifetime.abort_output 5 $MPIEXEC -n 2 "$CT/lifetime" abort_out
-    if [ -x "$BUILD/bin/mpif90" ] && mkdir -p "$BUILD/f_tests" &&
-        "$BUILD/bin/mpif90" -o "$BUILD/f_tests/lifetime_abort" "$HERE/lifetime_abort.f90" \
-            >"$LOGDIR/build_lifetime_abort.log" 2>&1; then
-        # The loss was a race (the launcher's SIGTERM against the exit's flush), seen with
-        # the output going to a file: 5 jobs, each exit 6 with the line.
-        CASE_TIMEOUT=30 CASE_EXPECT='^5 aborting jobs showed the line' CASE_FORBID='BUG:' \
-            run_case lifetime.abort_output.fortran 0 sh -c 'f=$(mktemp); trap "rm -f $f" EXIT
-            for i in 1 2 3 4 5; do
-                "$0" -n 2 "$1" >"$f" 2>&1; rc=$?; cat "$f"; [ $rc = 6 ] || exit 1
-                grep -q "^fortran rank 1 wrote this line before MPI_Abort" "$f" || exit 1
-            done; echo "5 aborting jobs showed the line"' "$MPIEXEC" "$BUILD/f_tests/lifetime_abort"
-    else
-        skip_case lifetime.abort_output.fortran "no Fortran wrapper or it failed to build"
-    fi
+    # The Fortran wrapper is part of every build (make build): a failed build is a failure.
+    mkdir -p "$BUILD/f_tests"
+    run_case lifetime.build.lifetime_abort 0 "$BUILD/bin/mpif90" -J "$BUILD/f_tests" \
+        -o "$BUILD/f_tests/lifetime_abort" "$HERE/lifetime_abort.f90"
+    # The loss was a race (the launcher's SIGTERM against the exit's flush), seen with
+    # the output going to a file: 5 jobs, each exit 6 with the line.
+    CASE_TIMEOUT=30 CASE_EXPECT='^5 aborting jobs showed the line' CASE_FORBID='BUG:' \
+        run_case lifetime.abort_output.fortran 0 sh -c 'f=$(mktemp); trap "rm -f $f" EXIT
+        for i in 1 2 3 4 5; do
+            "$0" -n 2 "$1" >"$f" 2>&1; rc=$?; cat "$f"; [ $rc = 6 ] || exit 1
+            grep -q "^fortran rank 1 wrote this line before MPI_Abort" "$f" || exit 1
+        done; echo "5 aborting jobs showed the line"' "$MPIEXEC" "$BUILD/f_tests/lifetime_abort"
 fi
 
 # Under Hydra: a rank killed inside MPI_Init leaves no segment behind, and the

@@ -213,11 +213,12 @@ while IFS= read -r src; do
         skip_case "fortran.$name" "libmpi.so.12 lacks$missing"
         continue
     fi
-    run_case "fortran.build.$name" 0 "$F_FC" -O2 -g -o "$F_OUT/$name" "$src"
+    # -J: module files go beside the programs, not into the directory make runs in.
+    run_case "fortran.build.$name" 0 "$F_FC" -O2 -g -J "$F_OUT" -o "$F_OUT/$name" "$src"
     [ -x "$F_OUT/$name" ] && F_RUN+=("$name")
     if [ "$CT_IMPL" = railmpi ] && command -v "$F_MPICH_FC" >/dev/null 2>&1; then
         mkdir -p "$F_OUT_MPICH"
-        run_case "fortran.build_mpich.$name" 0 "$F_MPICH_FC" -O2 -g -o "$F_OUT_MPICH/$name" "$src"
+        run_case "fortran.build_mpich.$name" 0 "$F_MPICH_FC" -O2 -g -J "$F_OUT_MPICH" -o "$F_OUT_MPICH/$name" "$src"
         case $name in f08_*) ;; *) [ -x "$F_OUT_MPICH/$name" ] && F_SWAP+=("$name") ;; esac
     fi
 done < <(f_progs)
