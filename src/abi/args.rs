@@ -176,7 +176,7 @@ pub unsafe fn write_single_status(st: *mut MPI_Status, s: &Status, error: c_int)
 
 /// The status of a receive from MPI_PROC_NULL (and of a null request).
 pub fn empty_status(source: c_int) -> Status {
-    Status::received(source, MPI_ANY_TAG, 0, false)
+    Status::received(source, MPI_ANY_TAG, 0, 0)
 }
 
 /// Bytes recorded in a status.

@@ -28,7 +28,7 @@ unsafe fn c_string(s: *const c_char, what: &str) -> Result<String> {
 }
 
 fn io_status(bytes: usize) -> Status {
-    Status::received(MPI_UNDEFINED, MPI_UNDEFINED, bytes, false)
+    Status::received(MPI_UNDEFINED, MPI_UNDEFINED, bytes, bytes)
 }
 
 #[no_mangle]

@@ -57,7 +57,7 @@ fn query(g: &Grequest) -> (Status, c_int) {
         Some(f) => unsafe { f(g.extra_state as *mut c_void, &mut st) },
         None => MPI_SUCCESS,
     };
-    let mut s = Status::received(st.MPI_SOURCE, st.MPI_TAG, 0, false);
+    let mut s = Status::received(st.MPI_SOURCE, st.MPI_TAG, 0, 0);
     // SAFETY: `st` is a valid status.
     s.count = unsafe { args::status_bytes(&st) } as usize;
     if st.count_hi_and_cancelled & 1 != 0 {

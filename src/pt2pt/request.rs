@@ -20,25 +20,50 @@ pub struct Status {
     /// Bytes received (or sent).
     pub count: usize,
     pub(crate) flags: u32,
+    /// The message's own length when it was truncated (saturated at `u32::MAX`; it lives in
+    /// what was padding, so the status stays 24 bytes): what an error message names.
+    pub(crate) sent: u32,
 }
+
+// `sent` took what was padding: a status still moves in three words.
+#[cfg(target_pointer_width = "64")]
+const _: () = assert!(std::mem::size_of::<Status>() == 24);
 
 const TRUNCATED: u32 = 1;
 const CANCELLED: u32 = 2;
 
 impl Status {
-    /// A receive's status; `truncated`: the message was longer than the buffer.
-    pub fn received(source: i32, tag: i32, count: usize, truncated: bool) -> Self {
+    /// A receive's status: `count` bytes of a message of `len` bytes were received (truncated
+    /// when `len` is larger: the message was longer than the buffer).
+    #[inline(always)]
+    pub fn received(source: i32, tag: i32, count: usize, len: usize) -> Self {
+        let truncated = len > count;
         Status {
             source,
             tag,
             count,
             flags: if truncated { TRUNCATED } else { 0 },
+            sent: if truncated {
+                u32::try_from(len).unwrap_or(u32::MAX)
+            } else {
+                0
+            },
         }
     }
 
     /// The message was longer than the receive buffer (MPI_ERR_TRUNCATE).
     pub fn truncated(&self) -> bool {
         self.flags & TRUNCATED != 0
+    }
+
+    /// The length of the message that arrived, as words for an error message ("20 bytes",
+    /// or "4294967295 bytes or more" past what the status keeps).
+    pub fn message_len(&self) -> String {
+        match (self.truncated(), self.sent) {
+            (false, _) => format!("{} bytes", self.count),
+            (true, u32::MAX) => format!("{} bytes or more", u32::MAX),
+            (true, n) => format!("{n} bytes"),
+        }
     }
 
     /// The request was cancelled (MPI_Test_cancelled).
@@ -295,7 +320,7 @@ mod tests {
         let mut buf = [0u8; 8];
         let a = s.insert(Request {
             data: MsgBuf::from_runs(buf.as_ptr(), [(0isize, 2usize), (4, 2)].into_iter()),
-            status: Status::received(3, 4, 5, true),
+            status: Status::received(3, 4, 5, 6),
             owner: Owner(9),
             done: true,
             ..req()

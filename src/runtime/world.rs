@@ -873,9 +873,9 @@ fn check_coll_size(st: &Status, want: usize) -> Result<()> {
     if st.truncated() || st.count != want {
         return mpi_err!(
             Truncate,
-            "collective message of unexpected size ({} bytes, expected {want}): \
+            "collective message of unexpected size ({}, expected {want} bytes): \
              are the ranks calling the same collective with matching counts?",
-            st.count
+            st.message_len()
         );
     }
     Ok(())

@@ -314,5 +314,5 @@ pub(super) unsafe fn copy_out(env: &Envelope, payload: &[u8], data: &mut MsgBuf)
     let n = payload.len().min(cap);
     // SAFETY: the caller's contract; scatter writes n <= cap bytes.
     unsafe { data.scatter(0, &payload[..n]) };
-    Status::received(env.src, env.tag, n, payload.len() > cap)
+    Status::received(env.src, env.tag, n, payload.len())
 }

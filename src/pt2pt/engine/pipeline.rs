@@ -46,7 +46,7 @@ impl Pt2pt {
         let r = self.reqs.get_mut(req).expect("matched request exists");
         let cap = r.data.len() as u64;
         let limit = hdr.len.min(cap);
-        r.status = Status::received(hdr.src, hdr.tag, limit as usize, hdr.len > cap);
+        r.status = Status::received(hdr.src, hdr.tag, limit as usize, hdr.len as usize);
         let head = (eager.len() as u64).min(limit);
         // SAFETY: the posted receive's buffer (module contract); head <= its length.
         unsafe { r.data.scatter(0, &eager[..head as usize]) };

@@ -237,7 +237,7 @@ impl Pt2pt {
             && keyed
             && r.data.mean_run().min(theirs) >= self.min_rdma_run;
         let take = (hdr.len as usize).min(cap);
-        r.status = Status::received(hdr.src, hdr.tag, take, hdr.len as usize > cap);
+        r.status = Status::received(hdr.src, hdr.tag, take, hdr.len as usize);
         if rdma || peer == self.me {
             // Registering our buffer is an action: `run_rdma` begins the transfer.
             self.rndv_due.push(RndvDue {
