@@ -79,7 +79,7 @@ rust-test:
 	set -o pipefail; $(CARGO) test $(CARGOFLAGS) 2>&1 | tee $(BUILD)/rust-test.log
 
 c-tests: deps build $(CTESTS) $(CTESTS_MPICH)
-	bash c_tests/harness.sh $(BUILD)
+	bash c_tests/harness.sh $(BUILD) $(CT_FILTER)
 
 test: deps build
 	@mkdir -p $(BUILD)
