@@ -184,13 +184,18 @@ impl World {
             Some(s) => WaitPolicy {
                 spins: s,
                 yields: if oversubscribed { 2_000 } else { 1_000 },
+                yield_check: oversubscribed,
             },
             // More ranks than cores: spinning only burns the time slice the peer needs,
             // so yield at once — but yield for a good while before sleeping, since a
-            // futex sleep and wake-up costs more than most collective steps take.
+            // futex sleep and wake-up costs more than most collective steps take. Only
+            // while yields switch to another task, though: ranks that each have a session
+            // of their own (Hydra, srun) are each alone in their autogroup, where a yield
+            // returns at once; they sleep instead (`YieldProbe`).
             None if oversubscribed => WaitPolicy {
                 spins: 0,
                 yields: 2_000,
+                yield_check: true,
             },
             // With a tcp rail, spin briefly, then yield: its progress thread needs a core
             // when it takes over the sockets, and ranks of other "hosts" may share this
@@ -201,10 +206,12 @@ impl World {
             None if rail_thread => WaitPolicy {
                 spins: 50,
                 yields: 5_000,
+                yield_check: false,
             },
             None => WaitPolicy {
                 spins: 20_000,
                 yields: 2_000,
+                yield_check: false,
             },
         };
         tracing::info!(
