@@ -185,8 +185,8 @@ const YIELD_PROBE: u32 = 2;
 /// Whether this thread's yields let other tasks run. `sched_yield` only offers the CPU to
 /// tasks of the caller's own scheduling group. Our mpiexec keeps a job's ranks in one
 /// session, so with kernel autogroups (sched_autogroup_enabled) they share one group and a
-/// yield hands the core to the peer a rank waits for. Hydra and srun start each rank in a
-/// session of its own (and cgroup setups may give each its own group): then a rank is
+/// yield hands the core to the peer a rank waits for. Hydra starts each rank in a session
+/// of its own (and cgroup setups may give each its own group): then a rank is
 /// alone in its group, every yield returns at once, and a waiter burns the slice the peer
 /// needs — measured at 16 ranks on 2 cores under Hydra: 99% of yields switched nothing,
 /// and 40x fewer allreduces per second than in one session. A yield that switched counts

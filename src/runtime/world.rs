@@ -125,6 +125,7 @@ impl World {
                     cell_size: config.shm_cell_size,
                     cma: config.shm_cma,
                     launcher: pmi.launcher_pid(),
+                    fenced_wakeups: oversubscribed,
                 },
                 use_shm: config.rail_shm,
                 tcp: config.rail_tcp.then(|| config.tcp.clone()),
@@ -134,6 +135,11 @@ impl World {
         )
         .map_err(intern)?;
         let doorbell = fabric.wait;
+        if oversubscribed {
+            // Waiters sleep in most waits: a fence per message is cheaper than a membarrier
+            // per sleep (the shm rail marked its doorbell already, before peers could ring).
+            doorbell.set_fenced();
+        }
         let first_routes = fabric.first_routes();
         let services = ServiceChannels::new(fabric.services, &first_routes).map(Arc::new);
         // A rail served by a thread of ours (tcp) needs CPU time while we wait for it.
@@ -190,7 +196,7 @@ impl World {
             // so yield at once — but yield for a good while before sleeping, since a
             // futex sleep and wake-up costs more than most collective steps take. Only
             // while yields switch to another task, though: ranks that each have a session
-            // of their own (Hydra, srun) are each alone in their autogroup, where a yield
+            // of their own (Hydra) are each alone in their autogroup, where a yield
             // returns at once; they sleep instead (`YieldProbe`).
             None if oversubscribed => WaitPolicy {
                 spins: 0,
