@@ -62,6 +62,19 @@
 #                  2016 Table I; default 4)
 #   BENCH_HALO_ARGS  its arguments (default "-w 64M": 64 MiB working set)
 #   BENCH_REG_SIZE   message size of the reuse sweep (default 8M)
+#   BENCH_OVERSUB  1 (default): the oversubscribed table: benchmarks/oversub.c
+#                  (MPI_Allreduce of one double and MPI_Alltoall of one int per
+#                  peer in a loop, iterations/s) with more ranks than cores,
+#                  railmpi under its own mpiexec, under Hydra (mpiexec.hydra,
+#                  one session per rank) and under srun, then MPICH and Open
+#                  MPI; the launchers alternate within each round; 0: skip it
+#   BENCH_OVERSUB_NP    rank counts (default "8 16")
+#   BENCH_OVERSUB_ARGS  oversub arguments (default "-t 2": seconds per loop)
+#   BENCH_OVERSUB_RUNS  rounds (default 3; best kept)
+#   BENCH_OVERSUB_SRUN  1: the srun column (root, slurm-wlm: one Slurm node
+#                  in a network namespace, c_tests/netns.sh and slurm.sh, all
+#                  under flock /tmp/railmpi-netns.lock since the namespaces are
+#                  global); 0: n/a; default 1 when root with srun installed
 #   BENCH_HOSTS    1 (default): then benchmarks/hosts-bench.sh, point-to-point over tcp
 #                  between two hosts emulated with network namespaces and on one host
 #                  (appended to the report); 0: skip it
@@ -80,6 +93,10 @@
 #                     ratio = railmpi / max(peers), higher is better
 #   no-reuse ping-pong bandwidth (MB/s): as bandwidth
 #   MPI_Allreduce, MPI_Bcast, MPI_Alltoall average latency (us): as latency
+#   oversubscribed collectives (iterations/s): Loop | Ranks | railmpi under
+#                     mpiexec, Hydra, srun | MPICH | Open MPI | Hydra/mpiexec |
+#                     srun/mpiexec | railmpi/best-peer (mpiexec's figure over
+#                     the better peer's), higher is better
 #   registration sweeps (railmpi only, MB/s, best of runs):
 #     Size   | one column per RAILMPI_RNDV_PROTOCOL value (no reuse)
 #     Size   | one column per RAILMPI_REG_MODE value (no reuse)
@@ -481,12 +498,138 @@ reg_table() {
     '
 }
 
+# ---- oversubscribed collectives (BENCH_OVERSUB) ---------------------------
+OVS=${BENCH_OVERSUB:-1}
+OVS_NPS=${BENCH_OVERSUB_NP:-"8 16"}
+OVS_ARGS=${BENCH_OVERSUB_ARGS:--t 2}
+OVS_RUNS=${BENCH_OVERSUB_RUNS:-3}
+OVSDIR=$OUT/oversub
+OVS_STATUS=""
+OVS_NOTES=()
+OVS_CONFIGS="mpiexec hydra srun mpich openmpi"
+ROOT_DIR=$(cd "$SRC_DIR/.." && pwd)
+OVS_SLURM=$OVSDIR/slurm
+
+# The launcher of one column ($1) for $2 ranks; empty when it cannot run.
+ovs_launch() {
+    case $1 in
+        mpiexec) echo "$BUILD/bin/mpiexec -n $2" ;;
+        hydra) have_cmd mpiexec.hydra && echo "mpiexec.hydra -n $2" ;;
+        # -O: more tasks than the node's CPUs; -K: a failing rank ends the step.
+        srun) [ -f "$OVS_SLURM/slurm.conf" ] &&
+            echo "env SLURM_CONF=$OVS_SLURM/slurm.conf srun -K -O --mpi=pmi2 -N 1 -n $2" ;;
+        mpich) echo "mpiexec.mpich -n $2" ;;
+        openmpi) echo "mpiexec.openmpi --allow-run-as-root --oversubscribe -n $2" ;;
+    esac
+}
+# The build a column runs: railmpi's (the three launchers) or the peer's own.
+ovs_prog() { case $1 in mpiexec | hydra | srun) echo "$OVSDIR/railmpi/oversub" ;; *) echo "$OVSDIR/$1/oversub" ;; esac; }
+
+# One Slurm node (a network namespace with slurmd) for the srun column; returns 1 when
+# it cannot be had. The caller holds the netns lock.
+ovs_slurm_up() {
+    local want=${BENCH_OVERSUB_SRUN:-auto}
+    if [ "$want" = auto ]; then
+        want=0
+        [ "$(id -u)" = 0 ] && have_cmd srun && have_cmd slurmctld && want=1
+    fi
+    [ "$want" = 1 ] || { OVS_NOTES+=("srun: skipped (BENCH_OVERSUB_SRUN=${BENCH_OVERSUB_SRUN:-auto}, root and slurm-wlm needed)"); return 1; }
+    if "$ROOT_DIR/c_tests/netns.sh" up 1 >"$OVSDIR/netns.log" 2>&1 &&
+        "$ROOT_DIR/c_tests/slurm.sh" up 1 "$OVS_SLURM" >"$OVSDIR/slurm_up.log" 2>&1; then
+        return 0
+    fi
+    OVS_NOTES+=("srun: no Slurm node (see $OVSDIR/netns.log, $OVSDIR/slurm_up.log)")
+    "$ROOT_DIR/c_tests/slurm.sh" down "$OVS_SLURM" >/dev/null 2>&1
+    "$ROOT_DIR/c_tests/netns.sh" down >/dev/null 2>&1
+    return 1
+}
+
+run_oversub() {
+    local cfg np r launch prog lockfd srun_up=0
+    rm -rf "$OVSDIR"
+    mkdir -p "$OVSDIR"
+    for cfg in railmpi mpich openmpi; do
+        mkdir -p "$OVSDIR/$cfg"
+        case " $IMPLS " in *" $cfg "*) ;; *) continue ;; esac
+        have_cmd "$(impl_cc "$cfg")" &&
+            "$(impl_cc "$cfg")" -O2 -o "$OVSDIR/$cfg/oversub" "$SRC_DIR/oversub.c"                 >"$OVSDIR/$cfg/build.log" 2>&1 ||
+            OVS_NOTES+=("$cfg: not built (see $OVSDIR/$cfg/build.log)")
+    done
+    # The namespaces and Slurm daemons are the machine's, not ours: one user at a time.
+    exec {lockfd}>/tmp/railmpi-netns.lock
+    if [ -x "$OVSDIR/railmpi/oversub" ]; then
+        if flock -w 900 "$lockfd"; then
+            ovs_slurm_up && srun_up=1
+        else
+            OVS_NOTES+=("srun: /tmp/railmpi-netns.lock still held after 900 s")
+        fi
+    fi
+    for r in $(seq 1 "$OVS_RUNS"); do
+        for np in $OVS_NPS; do
+            # Every column once per round, in turn: drifts of a shared machine hit all.
+            for cfg in $OVS_CONFIGS; do
+                prog=$(ovs_prog "$cfg")
+                launch=$(ovs_launch "$cfg" "$np")
+                [ -x "$prog" ] && [ -n "$launch" ] || continue
+                log "oversub: $cfg $np ranks run $r/$OVS_RUNS"
+                # shellcheck disable=SC2086
+                timeout -k 10 "$TMO" $launch "$prog" $OVS_ARGS                     >"$OVSDIR/$cfg-$np.run$r.out" 2>"$OVSDIR/$cfg-$np.run$r.err" </dev/null ||
+                    OVS_NOTES+=("$cfg $np ranks run $r: exit $? (see $OVSDIR/$cfg-$np.run$r.err)")
+            done
+        done
+    done
+    if [ "$srun_up" = 1 ]; then
+        "$ROOT_DIR/c_tests/slurm.sh" down "$OVS_SLURM" >/dev/null 2>&1
+        "$ROOT_DIR/c_tests/netns.sh" down >/dev/null 2>&1
+    fi
+    exec {lockfd}>&-
+    OVS_STATUS=ok
+}
+
+# The table: one row per loop and rank count, the best iterations/s of each column.
+oversub_table() {
+    local cfg
+    for cfg in $OVS_CONFIGS; do
+        cat "$OVSDIR/$cfg"-*.run*.out 2>/dev/null | awk -v c="$cfg" '$1 == "oversub" { print c, $2, $4, $6 }'
+    done | awk -v cols="$OVS_CONFIGS" -v nps="$OVS_NPS" '
+        { k = $1 SUBSEP $2 SUBSEP $3; if (!(k in v) || $4 > v[k]) v[k] = $4 }
+        function cell(c, l, n) { return ((c, l, n) in v) ? sprintf("%.0f", v[c, l, n]) : "n/a" }
+        function ratio(a, b) { return (a != "n/a" && b != "n/a" && b > 0) ? sprintf("%.2f", a / b) : "n/a" }
+        END {
+            printf "%-9s | %5s | %15s | %13s | %12s | %8s | %8s | %13s | %12s | %17s\n", "Loop", "Ranks", \
+                "railmpi mpiexec", "railmpi Hydra", "railmpi srun", "MPICH", "Open MPI", \
+                "Hydra/mpiexec", "srun/mpiexec", "railmpi/best-peer"
+            nn = split(nps, np, " ")
+            for (li = 1; li <= 2; li++) {
+                l = li == 1 ? "allreduce" : "alltoall"
+                for (i = 1; i <= nn; i++) {
+                    n = np[i]
+                    m = cell("mpiexec", l, n); h = cell("hydra", l, n); s = cell("srun", l, n)
+                    a = cell("mpich", l, n); o = cell("openmpi", l, n)
+                    best = a
+                    if (best == "n/a" || (o != "n/a" && o + 0 > best + 0)) best = o
+                    printf "%-9s | %5d | %15s | %13s | %12s | %8s | %8s | %13s | %12s | %17s\n", \
+                        l, n, m, h, s, a, o, ratio(h, m), ratio(s, m), ratio(m, best)
+                }
+            }
+        }'
+}
+
 for impl in railmpi mpich openmpi; do
     case " $IMPLS " in
         *" $impl "*) run_impl "$impl" ;;
         *) rm -rf "${OUT:?}/$impl"; STATUS[$impl]="skipped (BENCH_IMPLS)" ;;
     esac
 done
+
+if [ "$OVS" = 1 ]; then
+    case " $IMPLS " in
+        *" railmpi "*) run_oversub ;;
+        *) OVS_STATUS="skipped (railmpi not in BENCH_IMPLS)" ;;
+    esac
+else
+    OVS_STATUS="skipped (BENCH_OVERSUB=$OVS)"
+fi
 
 if [ "$REG" = 1 ]; then
     case " $IMPLS " in
@@ -514,6 +657,15 @@ fi
         echo
         table "$bench"
     done
+    echo
+    echo "# Oversubscribed collectives (benchmarks/oversub.c $OVS_ARGS; $(nproc 2>/dev/null || echo '?') cpus): iterations/s, best of $OVS_RUNS rounds (columns alternate within each); higher is better: $OVS_STATUS"
+    if [ "$OVS_STATUS" = ok ]; then
+        echo "# railmpi under its mpiexec (one session), Hydra (a session per rank), srun (pmi2); MPICH under Hydra; Open MPI --oversubscribe"
+        for note in "${OVS_NOTES[@]}"; do
+            echo "# n/a: $note"
+        done
+        oversub_table
+    fi
     echo
     echo "# railmpi registration sweeps (noreuse_bw, 2 ranks, railmpi only): $REG_STATUS"
     if [ "$REG_STATUS" = ok ]; then

@@ -48,6 +48,7 @@ fn main() {
         cell_size: config.shm_cell_size,
         cma: config.shm_cma,
         launcher: None,
+        fenced_wakeups: false,
     };
     // A one-process shm rail, built for real (segment, key table), to report its caps.
     match ShmRail::establish(

@@ -8,6 +8,8 @@
 //! its cache misses (it dominated the message rate), so where the kernel offers it the
 //! sleeper pays instead: `membarrier` runs that barrier on every registered process's CPU
 //! (see `sys::membarrier`), and wakers then only need to keep the compiler from reordering.
+//! A doorbell whose owner sleeps often (ranks outnumber cores) is marked `fenced`: its
+//! wakers fence and its sleepers skip the far dearer membarrier.
 
 use crate::sys::{futex, membarrier};
 use std::sync::atomic::{compiler_fence, fence, AtomicBool, AtomicU32, Ordering};
@@ -30,6 +32,9 @@ pub fn init_barriers() {
 pub struct DoorbellWords {
     pub seq: AtomicU32,
     pub sleepers: AtomicU32,
+    /// Non-zero: this doorbell's sleepers skip `membarrier` and whoever rings it fences
+    /// (set by its owner before peers see it; see `Doorbell::set_fenced`).
+    pub fenced: AtomicU32,
 }
 
 /// A handle to doorbell words, in shared memory or in this process.
@@ -65,13 +70,25 @@ impl Doorbell {
         unsafe { &*self.words }
     }
 
+    /// Make whoever rings this doorbell fence, so that its sleepers can skip `membarrier`:
+    /// for a process that sleeps often (ranks that outnumber cores sleep in most waits), a
+    /// barrier IPI to every CPU per sleep costs more than a fence per message (in a VM the
+    /// IPIs were a fifth of such a job's CPU time). Call before peers can ring it (a ring
+    /// that still missed it only delays a wake-up to the sleep's timeout).
+    pub fn set_fenced(&self) {
+        self.w().fenced.store(1, Ordering::SeqCst);
+    }
+
     /// Announce that we are about to sleep. The caller must re-check for work afterwards
     /// and then call `sleep` or `cancel`.
     pub fn prepare(&self) -> SleepTicket {
         let w = self.w();
         let seq = w.seq.load(Ordering::SeqCst);
         w.sleepers.fetch_add(1, Ordering::SeqCst);
-        if SLEEPER_BARRIER.load(Ordering::Relaxed) {
+        if w.fenced.load(Ordering::Relaxed) != 0 {
+            // Our half of the Dekker pattern; the wakers fence theirs.
+            fence(Ordering::SeqCst);
+        } else if SLEEPER_BARRIER.load(Ordering::Relaxed) {
             // Stands in for the fence registered wakers skip. (It cannot fail once
             // supported; if it did, the sleep's timeout would still end the wait.)
             membarrier::global_expedited();
@@ -95,12 +112,12 @@ impl Doorbell {
     /// membarrier is unavailable).
     #[inline]
     pub fn ring(&self) {
-        if ASYMMETRIC.get().copied().unwrap_or(false) {
+        let w = self.w();
+        if ASYMMETRIC.get().copied().unwrap_or(false) && w.fenced.load(Ordering::Relaxed) == 0 {
             compiler_fence(Ordering::SeqCst);
         } else {
             fence(Ordering::SeqCst);
         }
-        let w = self.w();
         if w.sleepers.load(Ordering::Relaxed) != 0 {
             w.seq.fetch_add(1, Ordering::SeqCst);
             futex::wake_all(&w.seq);

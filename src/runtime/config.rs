@@ -137,7 +137,10 @@ pub const SETTINGS: &[Setting] = &[
         name: "RAILMPI_SPIN",
         default: "auto",
         help: "polls a waiting call spins before yielding and then sleeping; auto: long when \
-               every rank has a core, short when ranks outnumber cores",
+               every rank has a core, none when ranks outnumber cores (then a waiter yields \
+               only while its yields let another task run, else it sleeps at once: a rank \
+               alone in its scheduling group, as with a session per rank under Hydra and \
+               kernel autogroups, gains nothing from sched_yield)",
     },
     Setting {
         name: "RAILMPI_BIND",

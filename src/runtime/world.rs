@@ -125,6 +125,7 @@ impl World {
                     cell_size: config.shm_cell_size,
                     cma: config.shm_cma,
                     launcher: pmi.launcher_pid(),
+                    fenced_wakeups: oversubscribed,
                 },
                 use_shm: config.rail_shm,
                 tcp: config.rail_tcp.then(|| config.tcp.clone()),
@@ -134,6 +135,11 @@ impl World {
         )
         .map_err(intern)?;
         let doorbell = fabric.wait;
+        if oversubscribed {
+            // Waiters sleep in most waits: a fence per message is cheaper than a membarrier
+            // per sleep (the shm rail marked its doorbell already, before peers could ring).
+            doorbell.set_fenced();
+        }
         let first_routes = fabric.first_routes();
         let services = ServiceChannels::new(fabric.services, &first_routes).map(Arc::new);
         // A rail served by a thread of ours (tcp) needs CPU time while we wait for it.
@@ -184,13 +190,18 @@ impl World {
             Some(s) => WaitPolicy {
                 spins: s,
                 yields: if oversubscribed { 2_000 } else { 1_000 },
+                yield_check: oversubscribed,
             },
             // More ranks than cores: spinning only burns the time slice the peer needs,
             // so yield at once — but yield for a good while before sleeping, since a
-            // futex sleep and wake-up costs more than most collective steps take.
+            // futex sleep and wake-up costs more than most collective steps take. Only
+            // while yields switch to another task, though: ranks that each have a session
+            // of their own (Hydra) are each alone in their autogroup, where a yield
+            // returns at once; they sleep instead (`YieldProbe`).
             None if oversubscribed => WaitPolicy {
                 spins: 0,
                 yields: 2_000,
+                yield_check: true,
             },
             // With a tcp rail, spin briefly, then yield: its progress thread needs a core
             // when it takes over the sockets, and ranks of other "hosts" may share this
@@ -201,10 +212,12 @@ impl World {
             None if rail_thread => WaitPolicy {
                 spins: 50,
                 yields: 5_000,
+                yield_check: false,
             },
             None => WaitPolicy {
                 spins: 20_000,
                 yields: 2_000,
+                yield_check: false,
             },
         };
         tracing::info!(

@@ -70,6 +70,17 @@ pub fn yield_now() {
     unsafe { libc::sched_yield() };
 }
 
+/// How many times the calling thread was switched out involuntarily (a yield that let
+/// another task run counts here; one that found nobody to run to does not). None if the
+/// kernel does not say.
+pub fn involuntary_switches() -> Option<i64> {
+    // SAFETY: ru is plain data filled by the kernel.
+    unsafe {
+        let mut ru: libc::rusage = std::mem::zeroed();
+        (libc::getrusage(libc::RUSAGE_THREAD, &mut ru) == 0).then_some(ru.ru_nivcsw as i64)
+    }
+}
+
 pub fn pid() -> i32 {
     // SAFETY: no arguments.
     unsafe { libc::getpid() }

@@ -29,7 +29,7 @@ pub struct RankBlock {
     pub probe_value: AtomicU64,
     _pad: [u8; 40],
     pub doorbell: DoorbellWords,
-    _pad2: [u8; 56],
+    _pad2: [u8; 64 - std::mem::size_of::<DoorbellWords>()],
     pub service_bell: DoorbellWords,
     pub requests: AtomicU64,
 }

@@ -41,6 +41,9 @@ pub struct ShmSettings {
     /// The launcher process the ranks descend from (the PMI connection's other end), which
     /// Yama's ptrace_scope 1 can be told to let attach.
     pub launcher: Option<i32>,
+    /// This rank sleeps often (ranks outnumber cores): peers fence when they ring its
+    /// doorbell, and it sleeps without `membarrier` (`Doorbell::set_fenced`).
+    pub fenced_wakeups: bool,
 }
 
 pub struct ShmRail {
@@ -128,6 +131,11 @@ impl ShmRail {
             .probe_addr
             .store(probe as *const u64 as u64, Ordering::Release);
         block(me).probe_value.store(*probe, Ordering::Release);
+        if settings.fenced_wakeups {
+            // Before the barrier: no peer rings us before it sees the mark.
+            // SAFETY: the doorbell words live in the segment, mapped for this call.
+            unsafe { Doorbell::new(&block(me).doorbell) }.set_fenced();
+        }
         // Peers probe CMA after the barrier: allowed by then, as narrowly as Yama permits.
         let ptracer = cma::Ptracer::choose(
             (n > 1).then(cma::yama_scope).flatten(),
@@ -386,6 +394,7 @@ pub fn test_pair() -> (ShmRail, ShmRail) {
         cell_size: 256,
         cma: true,
         launcher: None,
+        fenced_wakeups: false,
     };
     let barrier = Arc::new(std::sync::Barrier::new(2));
     let at = Arc::new(std::sync::Mutex::new(String::new()));
