@@ -250,6 +250,7 @@ impl Pending {
         loop {
             while !self.hs.output().is_empty() {
                 match self.stream.write(self.hs.output()) {
+                    Ok(0) => return Err("it takes no bytes".into()),
                     Ok(n) => self.hs.sent(n),
                     Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                     Err(e) if e.kind() == io::ErrorKind::WouldBlock => return Ok(None),
