@@ -43,6 +43,11 @@ impl RateLimit {
             None
         }
     }
+
+    /// Lines dropped since the last one that passed (for a closing note).
+    pub fn suppressed(&self) -> u64 {
+        self.suppressed
+    }
 }
 
 /// The tail a line gets when others were suppressed before it ("" when none were).

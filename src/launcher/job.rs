@@ -21,7 +21,7 @@
 //!   (status 128 + that signal).
 
 use std::io::{self, Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::net::UnixStream;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
@@ -29,11 +29,13 @@ use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 use super::args::Options;
+use super::handshake::{Handshake, Progress};
 use super::hosts;
 use super::output::{self, Sink, TaggedPipe};
 use super::pmi_server::{Effect, PmiServer};
 use super::relay::{Frame, Setup};
 use super::signals;
+use crate::ratelimit::{suppressed_note, RateLimit};
 use crate::runtime::pmi::wire::{self, LineBuffer};
 
 /// How long the other ranks may run on after one exited without MPI_Finalize while a
@@ -50,8 +52,22 @@ const OUTPUT_DRAIN: Duration = Duration::from_secs(1);
 pub const TIMEOUT_STATUS: i32 = 124;
 /// How long a proxy may take to start and connect back.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(60);
-/// How long one connecting proxy may take over its handshake.
+/// How long a proxy may wait for the root while it connects and proves the secret.
 pub(super) const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long an accepted connection may take to prove the job secret before it is dropped:
+/// a proxy's handshake takes a round trip, so only a stranger's idle connection lasts.
+const PENDING_DEADLINE: Duration = Duration::from_secs(5);
+/// Handshakes pending at once, beyond one per proxy that has not connected yet: overall,
+/// and from one address. A new connection past either cap evicts the oldest pending one
+/// (of its address, or overall; one that sent no hello first) rather than being refused: a
+/// stranger holding connections open cannot lock the proxies out, and at most this many
+/// descriptors are theirs.
+const PENDING_MAX: usize = 64;
+const PENDING_PER_SOURCE: usize = 8;
+/// Connections taken off the listen queue per wake-up (a flood cannot starve the job).
+const ACCEPTS_PER_POLL: usize = 64;
+/// How long the listener rests after an accept failure nothing here can clear.
+const ACCEPT_PAUSE: Duration = Duration::from_millis(100);
 /// What a proxy connection's acceptor calls itself in the handshake (no rank has it).
 pub(super) const ROOT_ID: u32 = u32::MAX;
 
@@ -171,11 +187,11 @@ impl Link {
         }
     }
 
-    /// Writes what is queued until done or the socket is full; false when the
+    /// Writes what is queued until done or the socket is full; the error when the
     /// connection failed.
-    fn flush(&mut self) -> bool {
+    fn flush(&mut self) -> io::Result<()> {
         let Some(s) = self.stream.as_mut() else {
-            return true;
+            return Ok(());
         };
         while !self.outbuf.is_empty() {
             match s.write(&self.outbuf) {
@@ -183,11 +199,11 @@ impl Link {
                     self.outbuf.drain(..n);
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) if e.kind() == io::ErrorKind::WouldBlock => return true,
-                Err(_) => return false,
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => return Ok(()),
+                Err(e) => return Err(e),
             }
         }
-        true
+        Ok(())
     }
 }
 
@@ -201,6 +217,223 @@ struct Hosts {
     stdin_to: Option<usize>,
     /// `--tag-output` of remote ranks: the partial line of each (rank, stream).
     partial: std::collections::HashMap<(u32, u8), Vec<u8>>,
+    /// Accepted connections still in their handshake, oldest first.
+    pending: Vec<Pending>,
+    next_pending: u64,
+    /// A descriptor held in reserve: out of descriptors, it is closed to accept (and
+    /// close) the connection at the head of the queue, which would otherwise keep the
+    /// listener readable and the loop spinning.
+    spare: Option<std::fs::File>,
+    /// The listener is not polled until then (an accept failure with no remedy).
+    listen_paused_until: Option<Instant>,
+    /// Budget of the warnings strangers can trigger (refused connections).
+    warnings: RateLimit,
+    /// `RAILMPI_TCP_TIMEOUT` (ms): a proxy's connection that gets no answer for this long
+    /// has failed (keepalive probes and `TCP_USER_TIMEOUT`, on both ends).
+    timeout_ms: u32,
+}
+
+/// A connection accepted on the listener that has not proven the job secret yet.
+struct Pending {
+    id: u64,
+    stream: TcpStream,
+    peer: SocketAddr,
+    since: Instant,
+    hs: Handshake,
+}
+
+impl Pending {
+    /// Moves the handshake on with what the socket has, without blocking: Ok(None) while
+    /// bytes are due, Ok(Some(proxy id)) once the secret is proven, Err(why) to refuse.
+    fn step(&mut self, secret: &crate::fabric::tcp::Secret) -> Result<Option<u32>, String> {
+        // Each turn writes or reads at least one byte of a bounded exchange, or returns.
+        loop {
+            while !self.hs.output().is_empty() {
+                match self.stream.write(self.hs.output()) {
+                    Ok(0) => return Err("it takes no bytes".into()),
+                    Ok(n) => self.hs.sent(n),
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(e) if e.kind() == io::ErrorKind::WouldBlock => return Ok(None),
+                    Err(e) => return Err(format!("writing to it failed: {e}")),
+                }
+            }
+            let mut b = [0u8; 64];
+            let want = self.hs.wanted().min(b.len());
+            if want == 0 {
+                return Err("handshake already over".into());
+            }
+            match self.stream.read(&mut b[..want]) {
+                Ok(0) => return Err("it closed the connection during the handshake".into()),
+                Ok(n) => match self.hs.feed(&b[..n], secret) {
+                    Progress::More => {}
+                    Progress::Proven(id) => return Ok(Some(id)),
+                    Progress::Refused(why) => return Err(why.into()),
+                },
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => return Ok(None),
+                Err(e) => return Err(format!("reading from it failed: {e}")),
+            }
+        }
+    }
+}
+
+impl Hosts {
+    /// Logs a refused connection (within the warning budget) and drops it.
+    fn refuse(&mut self, peer: SocketAddr, why: &str) {
+        if let Some(n) = self.warnings.allow(Instant::now()) {
+            eprintln!(
+                "mpiexec: refused a connection from {peer}: {why}{}",
+                suppressed_note(n)
+            );
+        }
+    }
+
+    /// Logs an accept that failed (within the warning budget).
+    fn refuse_accept(&mut self, e: &io::Error) {
+        if let Some(n) = self.warnings.allow(Instant::now()) {
+            eprintln!(
+                "mpiexec: accepting a connection failed: {e}{}",
+                suppressed_note(n)
+            );
+        }
+    }
+
+    /// Proxies that have not connected yet (each may have a handshake pending).
+    fn awaited(&self) -> usize {
+        self.links.iter().filter(|l| !l.connected_once).count()
+    }
+
+    /// Queues a freshly accepted connection for its handshake, evicting the oldest pending
+    /// one of its address, or overall, when that cap is reached; returns its id.
+    fn add_pending(&mut self, stream: TcpStream, peer: SocketAddr, now: Instant) -> Option<u64> {
+        if let Err(e) = stream.set_nonblocking(true) {
+            self.refuse(peer, &format!("cannot make it non-blocking: {e}"));
+            return None;
+        }
+        let awaited = self.awaited();
+        let same = self
+            .pending
+            .iter()
+            .filter(|p| p.peer.ip() == peer.ip())
+            .count();
+        let evict = if same >= PENDING_PER_SOURCE + awaited {
+            self.victim(|p| p.peer.ip() == peer.ip())
+        } else if self.pending.len() >= PENDING_MAX + awaited {
+            self.victim(|_| true)
+        } else {
+            None
+        };
+        if let Some(j) = evict {
+            let old = self.pending.remove(j);
+            let why = if old.peer.ip() == peer.ip() {
+                "too many pending handshakes from its address (the oldest is dropped)"
+            } else {
+                "too many pending handshakes (the oldest is dropped)"
+            };
+            self.refuse(old.peer, why);
+        }
+        self.next_pending += 1;
+        let id = self.next_pending;
+        self.pending.push(Pending {
+            id,
+            stream,
+            peer,
+            since: now,
+            hs: Handshake::new(crate::fabric::tcp::random()),
+        });
+        Some(id)
+    }
+
+    /// The pending handshake to drop for room among those `of` selects: the oldest that
+    /// sent no hello yet (a proxy's hello comes with its connection), else the oldest.
+    fn victim(&self, of: impl Fn(&Pending) -> bool) -> Option<usize> {
+        let mut mine = self.pending.iter().enumerate().filter(|(_, p)| of(p));
+        let oldest = mine.clone().next().map(|(j, _)| j);
+        mine.find(|(_, p)| !p.hs.greeted())
+            .map(|(j, _)| j)
+            .or(oldest)
+    }
+
+    /// Drops the handshakes that ran past [`PENDING_DEADLINE`].
+    fn expire_pending(&mut self, now: Instant) {
+        while let Some(p) = self.pending.first() {
+            if now < p.since + PENDING_DEADLINE {
+                break;
+            }
+            let p = self.pending.remove(0);
+            let why = format!(
+                "no proof of the job secret within {} s",
+                PENDING_DEADLINE.as_secs()
+            );
+            self.refuse(p.peer, &why);
+        }
+    }
+
+    /// Out of descriptors: the oldest pending handshake (see [`Hosts::victim`]) makes room
+    /// for the new connection (a proxy's takes milliseconds, so the oldest is a
+    /// stranger's); with none pending, the spare descriptor lets the head of the queue be
+    /// accepted and closed. Stuck when neither helps (the listener then rests for
+    /// [`ACCEPT_PAUSE`]).
+    fn shed(&mut self) -> Shed {
+        if let Some(j) = self.victim(|_| true) {
+            let old = self.pending.remove(j);
+            self.refuse(old.peer, "out of file descriptors (the oldest is dropped)");
+            return Shed::Room;
+        }
+        if self.spare.take().is_none() {
+            self.spare = std::fs::File::open("/dev/null").ok();
+            return Shed::Stuck;
+        }
+        // Closed before the spare is opened again, which takes its slot back.
+        let taken = self.listener.accept().map(|(_, peer)| peer);
+        self.spare = std::fs::File::open("/dev/null").ok();
+        match taken {
+            Ok(peer) => {
+                self.refuse(peer, "out of file descriptors");
+                Shed::Room
+            }
+            // accept(2) wants a descriptor before it looks at the queue: EMFILE came
+            // with nothing queued.
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => Shed::Empty,
+            Err(_) => Shed::Stuck,
+        }
+    }
+}
+
+/// What [`Hosts::shed`] achieved.
+enum Shed {
+    /// A descriptor is free again, or the connection at the head of the queue is gone.
+    Room,
+    /// Nothing is queued.
+    Empty,
+    /// Nothing helped.
+    Stuck,
+}
+
+/// Why a connection between mpiexec and a proxy failed, in words: no answer within the
+/// timeout (or the network saying the host cannot be reached) is the other end's host
+/// being unreachable.
+pub(super) fn link_error(e: &io::Error, timeout_ms: u32) -> String {
+    match e.raw_os_error() {
+        Some(libc::ETIMEDOUT | libc::EHOSTUNREACH | libc::ENETUNREACH) => format!(
+            "unreachable: no answer for {} s",
+            f64::from(timeout_ms) / 1000.0
+        ),
+        _ => format!("its connection failed: {e}"),
+    }
+}
+
+/// `RAILMPI_TCP_TIMEOUT` from mpiexec's environment (ms; the library's default when
+/// unset): also the timeout of the connections to the proxies.
+fn tcp_timeout_ms() -> Result<u32, String> {
+    let name = "RAILMPI_TCP_TIMEOUT";
+    let v = crate::runtime::config::value(name);
+    match v.trim().parse::<u64>() {
+        Ok(ms) if ms > 0 => Ok(ms.min(u64::from(u32::MAX)) as u32),
+        _ => Err(format!(
+            "{name}={v:?} is not a valid value (milliseconds, at least 1)"
+        )),
+    }
 }
 
 struct Job<'a> {
@@ -253,11 +486,18 @@ pub fn run(opts: &Options) -> i32 {
     let raw_secret = crate::fabric::tcp::random();
     let secret = crate::fabric::tcp::secret_to_hex(&raw_secret);
     if let Some(hosts) = &opts.hosts {
+        let timeout_ms = match tcp_timeout_ms() {
+            Ok(ms) => ms,
+            Err(e) => {
+                eprintln!("mpiexec: {e}");
+                return 1;
+            }
+        };
         let placement = hosts::place(hosts, Some(opts.nprocs), opts.ppn);
         if let Some(m) = hosts::process_mapping(&placement) {
             job.server.set_process_mapping(&m);
         }
-        match start_proxies(opts, &placement, raw_secret, &secret) {
+        match start_proxies(opts, &placement, raw_secret, &secret, timeout_ms) {
             Ok(h) => {
                 for (k, (_, ranks)) in placement.iter().enumerate() {
                     for &rank in ranks {
@@ -461,6 +701,8 @@ enum Source {
     Pmi(usize),
     Pipe(usize, usize),
     Listener,
+    /// A connection in its handshake (by id: handling one entry may remove others).
+    Pending(u64),
     Link(usize),
     Stdin,
 }
@@ -511,8 +753,9 @@ impl Job<'_> {
             }
         }
         if let Some(h) = self.hosts.as_mut() {
+            // A failed connection is found (and reported) by its next read.
             h.links.iter_mut().for_each(|l| {
-                l.flush();
+                let _ = l.flush();
             });
         }
     }
@@ -568,6 +811,9 @@ impl Job<'_> {
                 }
             }
 
+            if let Some(h) = self.hosts.as_mut() {
+                h.expire_pending(now);
+            }
             if let Some(h) = &self.hosts {
                 if self.failure.is_none() && now >= h.connect_deadline {
                     if let Some(l) = h.links.iter().find(|l| !l.connected_once) {
@@ -645,12 +891,26 @@ impl Job<'_> {
             }
         }
         if let Some(h) = &self.hosts {
-            fds.push(libc::pollfd {
-                fd: h.listener.as_raw_fd(),
-                events: libc::POLLIN,
-                revents: 0,
-            });
-            srcs.push(Source::Listener);
+            if h.listen_paused_until.is_none_or(|t| now >= t) {
+                fds.push(libc::pollfd {
+                    fd: h.listener.as_raw_fd(),
+                    events: libc::POLLIN,
+                    revents: 0,
+                });
+                srcs.push(Source::Listener);
+            }
+            for p in &h.pending {
+                let mut events = libc::POLLIN;
+                if !p.hs.output().is_empty() {
+                    events |= libc::POLLOUT;
+                }
+                fds.push(libc::pollfd {
+                    fd: p.stream.as_raw_fd(),
+                    events,
+                    revents: 0,
+                });
+                srcs.push(Source::Pending(p.id));
+            }
             for (k, l) in h.links.iter().enumerate() {
                 if let Some(s) = &l.stream {
                     let mut events = libc::POLLIN;
@@ -709,7 +969,8 @@ impl Job<'_> {
                 Source::Pipe(i, j) => {
                     self.ranks[i].pipes[j].on_readable();
                 }
-                Source::Listener => self.accept_proxy(),
+                Source::Listener => self.accept_proxy(now),
+                Source::Pending(id) => self.service_pending(id),
                 Source::Link(k) => {
                     if pfd.revents & libc::POLLOUT != 0 {
                         self.flush_link(k);
@@ -919,6 +1180,7 @@ fn start_proxies(
     placement: &[(String, Vec<u32>)],
     secret: crate::fabric::tcp::Secret,
     secret_hex: &str,
+    timeout_ms: u32,
 ) -> Result<Hosts, String> {
     let names: Vec<String> = placement.iter().map(|(h, _)| h.clone()).collect();
     let ip = hosts::root_address(&names, opts.iface.as_deref())?;
@@ -994,67 +1256,88 @@ fn start_proxies(
         connect_deadline: Instant::now() + CONNECT_TIMEOUT,
         stdin_to,
         partial: Default::default(),
+        pending: Vec::new(),
+        next_pending: 0,
+        spare: std::fs::File::open("/dev/null").ok(),
+        listen_paused_until: None,
+        // A few lines, then one every so often saying how many were held back.
+        warnings: RateLimit::new(5, Duration::from_secs(10)),
+        timeout_ms,
     })
 }
 
-/// The acceptor's side of a proxy's handshake: its hello, our challenge, its proof.
-/// Returns the proxy's id once it proved the secret.
-fn handshake(s: &mut TcpStream, secret: &crate::fabric::tcp::Secret) -> io::Result<u32> {
-    use crate::fabric::tcp::auth::{self, Challenge, Hello, Role, Transcript};
-    let bad = |m: &str| io::Error::new(io::ErrorKind::InvalidData, m.to_string());
-    s.set_read_timeout(Some(HANDSHAKE_TIMEOUT))?;
-    s.set_write_timeout(Some(HANDSHAKE_TIMEOUT))?;
-    let mut b = [0u8; Hello::BYTES];
-    s.read_exact(&mut b)?;
-    let hello = Hello::decode(&b).ok_or_else(|| bad("not a hello"))?;
-    if hello.version != auth::VERSION {
-        return Err(bad("another protocol version"));
-    }
-    let t = Transcript {
-        connector: hello.rank,
-        acceptor: ROOT_ID,
-        connector_nonce: hello.nonce,
-        acceptor_nonce: auth::random(),
-    };
-    let c = Challenge {
-        rank: ROOT_ID,
-        nonce: t.acceptor_nonce,
-        mac: t.prove(secret, Role::Acceptor),
-    };
-    s.write_all(&c.encode())?;
-    let mut mac = [0u8; auth::MAC];
-    s.read_exact(&mut mac)?;
-    if !t.verify(secret, Role::Connector, &mac) {
-        return Err(bad("wrong proof of the job secret"));
-    }
-    Ok(hello.rank)
-}
-
 impl Job<'_> {
-    /// A proxy connects back: admitted once it proved the secret, then sent its setup.
-    fn accept_proxy(&mut self) {
-        let Some(h) = self.hosts.as_mut() else { return };
-        let (mut s, peer) = match h.listener.accept() {
-            Ok(x) => x,
-            Err(_) => return,
-        };
-        // Blocking, bounded by HANDSHAKE_TIMEOUT: proxies connect once each.
-        let _ = s.set_nonblocking(false);
-        let id = match handshake(&mut s, &h.secret) {
-            Ok(id) => id as usize,
-            Err(e) => {
-                eprintln!("mpiexec: refused a connection from {peer}: {e}");
-                return;
+    /// Takes new connections off the listen queue (a bounded number per call) and starts
+    /// their handshakes, which go on in the event loop: nothing here blocks.
+    fn accept_proxy(&mut self, now: Instant) {
+        for _ in 0..ACCEPTS_PER_POLL {
+            let Some(h) = self.hosts.as_mut() else { return };
+            match h.listener.accept() {
+                Ok((s, peer)) => {
+                    // A proxy's hello is usually there already.
+                    if let Some(id) = h.add_pending(s, peer, now) {
+                        self.service_pending(id);
+                    }
+                }
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => return,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) if matches!(e.raw_os_error(), Some(libc::EMFILE | libc::ENFILE)) => {
+                    match h.shed() {
+                        Shed::Room => {}
+                        Shed::Empty => return,
+                        Shed::Stuck => {
+                            h.listen_paused_until = Some(now + ACCEPT_PAUSE);
+                            h.refuse_accept(&e);
+                            return;
+                        }
+                    }
+                }
+                // The peer gave up (or a firewall said no) before we took it: nothing to do.
+                Err(e) if matches!(e.raw_os_error(), Some(libc::ECONNABORTED | libc::EPERM)) => {}
+                Err(e) => {
+                    // ENOBUFS, ENOMEM...: rest rather than spin on a readable listener.
+                    h.listen_paused_until = Some(now + ACCEPT_PAUSE);
+                    h.refuse_accept(&e);
+                    return;
+                }
             }
-        };
-        let Some(link) = h.links.get_mut(id).filter(|l| l.stream.is_none()) else {
-            eprintln!("mpiexec: refused a connection from {peer}: no proxy {id} is expected");
-            return;
-        };
-        if s.set_nonblocking(true).is_err() {
-            return;
         }
+    }
+
+    /// Moves pending handshake `id` on; admits the proxy once it proved the secret.
+    fn service_pending(&mut self, id: u64) {
+        let Some(h) = self.hosts.as_mut() else { return };
+        let Some(j) = h.pending.iter().position(|p| p.id == id) else {
+            return; // dropped meanwhile
+        };
+        match h.pending[j].step(&h.secret) {
+            Ok(None) => {}
+            Ok(Some(proxy)) => {
+                let p = h.pending.remove(j);
+                self.admit(p.stream, p.peer, proxy);
+            }
+            Err(why) => {
+                let p = h.pending.remove(j);
+                h.refuse(p.peer, &why);
+            }
+        }
+    }
+
+    /// Proxy `id` proved the secret on `s`: it becomes its link, and gets its setup.
+    fn admit(&mut self, s: TcpStream, peer: SocketAddr, id: u32) {
+        let Some(h) = self.hosts.as_mut() else { return };
+        let timeout_ms = h.timeout_ms;
+        let Some(link) = h
+            .links
+            .get_mut(id as usize)
+            .filter(|l| l.stream.is_none() && !l.connected_once)
+        else {
+            h.refuse(peer, &format!("no proxy {id} is expected"));
+            return;
+        };
         let _ = s.set_nodelay(true);
+        // A proxy whose host becomes unreachable is noticed even while the job is quiet.
+        crate::sys::net::set_timeouts(&s, timeout_ms);
         link.stream = Some(s);
         link.connected_once = true;
         let setup = Setup {
@@ -1064,15 +1347,17 @@ impl Job<'_> {
             program: self.opts.program.clone(),
             args: self.opts.args.clone(),
             env: self.opts.env.clone(),
+            timeout_ms,
         };
         link.send(&Frame::Setup(setup));
-        self.flush_link(id);
+        self.flush_link(id as usize);
     }
 
     fn flush_link(&mut self, k: usize) {
         let Some(h) = self.hosts.as_mut() else { return };
-        if !h.links[k].flush() {
-            self.lose_link(k, "writing to it failed");
+        if let Err(e) = h.links[k].flush() {
+            let why = link_error(&e, h.timeout_ms);
+            self.lose_link(k, &why);
         }
     }
 
@@ -1105,19 +1390,20 @@ impl Job<'_> {
         let Some(h) = self.hosts.as_mut() else { return };
         let l = &mut h.links[k];
         let mut chunk = [0u8; 64 * 1024];
-        let mut eof = false;
+        // Why the connection ended, once it did.
+        let mut ended = None;
         for _ in 0..16 {
             let Some(s) = l.stream.as_mut() else { return };
             match s.read(&mut chunk) {
                 Ok(0) => {
-                    eof = true;
+                    ended = Some("its connection closed".to_string());
                     break;
                 }
                 Ok(n) => l.inbuf.extend_from_slice(&chunk[..n]),
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
-                Err(_) => {
-                    eof = true;
+                Err(e) => {
+                    ended = Some(link_error(&e, h.timeout_ms));
                     break;
                 }
             }
@@ -1139,8 +1425,8 @@ impl Job<'_> {
                 }
             }
         }
-        if eof {
-            self.lose_link(k, "its connection closed");
+        if let Some(why) = ended {
+            self.lose_link(k, &why);
         }
     }
 
@@ -1299,6 +1585,11 @@ impl Job<'_> {
         let Some(h) = self.hosts.as_mut() else { return };
         for l in &mut h.links {
             l.stream = None;
+        }
+        h.pending.clear();
+        let held = h.warnings.suppressed();
+        if held > 0 {
+            eprintln!("mpiexec: {held} more refused connection(s) were not logged");
         }
         let until = Instant::now() + KILL_GRACE;
         for l in &mut h.links {

@@ -10,11 +10,13 @@
 //! - [`signals`]: signal handlers for mpiexec itself;
 //! - [`hosts`]: multi-host jobs: host lists and files, placement, the address proxies reach;
 //! - [`proxy`]: proxy mode, one per host of a multi-host job, started by the launcher;
-//! - [`relay`]: the frames between mpiexec and its proxies.
+//! - [`relay`]: the frames between mpiexec and its proxies;
+//! - [`handshake`]: the root's side of a proxy's handshake, fed bytes as they arrive.
 //!
 //! The job's kvsname is `railmpi_<mpiexec pid>_0`.
 
 pub mod args;
+mod handshake;
 pub mod hosts;
 pub mod job;
 pub mod output;

@@ -3,7 +3,9 @@
 //! root mpiexec and proves the secret, takes the `Setup` of its host, starts those ranks
 //! (the same way a one-node job does), and then relays: their PMI lines up and the replies
 //! down, their output up, their starts and exits up, stdin down to rank 0, signals down.
-//! When the root's connection ends first, the ranks are killed (nothing outlives the job);
+//! When the root's connection ends first, the ranks are killed (nothing outlives the job),
+//! also when it fails silently: keepalive probes and `TCP_USER_TIMEOUT` (the Setup's
+//! timeout, mpiexec's `RAILMPI_TCP_TIMEOUT`) find a root that no longer answers;
 //! when the ranks are done, the job's shared-memory files on this host are removed.
 
 use super::job::{self, Input, Start, HANDSHAKE_TIMEOUT, ROOT_ID};
@@ -58,6 +60,9 @@ pub fn run(root: SocketAddr, id: u32) -> i32 {
         Ok(s) => s,
         Err(e) => return fail(format!("no setup from {root}: {e}")),
     };
+    // From here on the job may be quiet for long: a root that stops answering (its host
+    // unreachable) must still be noticed.
+    crate::sys::net::set_timeouts(&stream, setup.timeout_ms.max(1));
     let mut proxy = Proxy::new(stream, &setup, &line);
     proxy.inbuf = rest;
     proxy.read_root();
@@ -121,7 +126,9 @@ struct Proxy {
     stdin_buf: Vec<u8>,
     stdin_eof: bool,
     /// Why the proxy is killing its ranks (the root is gone, or a start failed).
-    killing: Option<&'static str>,
+    killing: Option<String>,
+    /// The Setup's timeout (ms), for the words when the root stops answering.
+    timeout_ms: u32,
 }
 
 #[derive(Clone, Copy)]
@@ -143,6 +150,7 @@ impl Proxy {
             stdin_buf: Vec::new(),
             stdin_eof: false,
             killing: None,
+            timeout_ms: setup.timeout_ms,
         };
         let n = setup.ranks.len() as u32;
         for (local, &rank) in setup.ranks.iter().enumerate() {
@@ -225,21 +233,27 @@ impl Proxy {
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => return,
-                Err(_) => {
-                    self.root_gone("writing to it failed");
+                Err(e) => {
+                    let why = self.io_error(&e);
+                    self.root_gone(&why);
                     return;
                 }
             }
         }
     }
 
-    fn root_gone(&mut self, _why: &str) {
+    fn root_gone(&mut self, why: &str) {
         self.root = None;
         self.outbuf.clear();
         if self.killing.is_none() {
-            self.killing = Some("the connection to mpiexec ended");
+            self.killing = Some(format!("lost mpiexec ({why})"));
             self.signal_all(libc::SIGKILL);
         }
+    }
+
+    /// A failed read or write on the root's connection, in words.
+    fn io_error(&self, e: &io::Error) -> String {
+        job::link_error(e, self.timeout_ms)
     }
 
     fn signal_all(&self, sig: libc::c_int) {
@@ -254,7 +268,8 @@ impl Proxy {
             for sig in signals::take() {
                 // The launcher (ssh hanging up) or a user: the ranks go with us.
                 let _ = sig;
-                self.killing.get_or_insert("the proxy was signalled");
+                self.killing
+                    .get_or_insert_with(|| "the proxy was signalled".to_string());
                 self.signal_all(libc::SIGKILL);
             }
             self.reap();
@@ -279,7 +294,7 @@ impl Proxy {
             // What the ranks' wrappers left behind when they went (their groups).
             self.signal_all(libc::SIGKILL);
         }
-        match self.killing {
+        match &self.killing {
             Some(why) if self.root.is_none() => fail(format!("{why}; ranks killed")),
             _ => 0,
         }
@@ -365,7 +380,10 @@ impl Proxy {
                 Ok(n) => self.inbuf.extend_from_slice(&chunk[..n]),
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
-                Err(_) => return self.root_gone("reading from it failed"),
+                Err(e) => {
+                    let why = self.io_error(&e);
+                    return self.root_gone(&why);
+                }
             }
         }
         loop {

@@ -49,6 +49,10 @@ pub struct Setup {
     pub program: String,
     pub args: Vec<String>,
     pub env: Vec<(String, String)>,
+    /// `RAILMPI_TCP_TIMEOUT` of mpiexec (ms): the proxy's connection to the root fails
+    /// after this long without an answer (a proxy started by ssh has not mpiexec's
+    /// environment).
+    pub timeout_ms: u32,
 }
 
 const SETUP: u8 = 1;
@@ -116,6 +120,7 @@ impl Frame {
                     put_str(&mut p, k);
                     put_str(&mut p, v);
                 }
+                p.extend_from_slice(&s.timeout_ms.to_le_bytes());
                 (SETUP, 0)
             }
             Frame::Pmi { rank, line } => {
@@ -208,6 +213,7 @@ impl Frame {
                 let env = (0..n)
                     .map(|_| Ok((c.str()?, c.str()?)))
                     .collect::<Result<_, String>>()?;
+                let timeout_ms = c.u32()?;
                 Frame::Setup(Setup {
                     kvsname,
                     size,
@@ -215,6 +221,7 @@ impl Frame {
                     program,
                     args,
                     env,
+                    timeout_ms,
                 })
             }
             PMI => {
@@ -268,6 +275,7 @@ mod tests {
                 program: "/bin/prog".into(),
                 args: vec!["-x".into(), "".into(), "a b".into()],
                 env: vec![("A".into(), "1".into())],
+                timeout_ms: 3000,
             }),
             Frame::Pmi {
                 rank: 3,

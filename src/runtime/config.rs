@@ -96,7 +96,8 @@ pub const SETTINGS: &[Setting] = &[
         default: "30000",
         help: "milliseconds after which a tcp connection whose data stays unacknowledged \
                (or that answers no keepalive probe) has failed: with several rails the \
-               channel carries on over the others, else the job ends",
+               channel carries on over the others, else the job ends; also mpiexec's \
+               connections to its proxies (a host that answers nothing ends the job)",
     },
     Setting {
         name: "RAILMPI_SCHED",

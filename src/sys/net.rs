@@ -132,6 +132,38 @@ pub fn connect_from(
     Ok(stream)
 }
 
+/// Gives up on a connection whose sent data stays unacknowledged for `ms` (a failed link:
+/// TCP would otherwise retransmit for many minutes), and probes an idle one every second,
+/// so that a peer that vanished (its link down, its host off) is noticed within `ms` even
+/// when nothing is being sent: reads and writes then fail with `ETIMEDOUT`. The tcp rail
+/// and the launcher's connections to its proxies (`RAILMPI_TCP_TIMEOUT`) both use it.
+pub fn set_timeouts(stream: &TcpStream, ms: u32) {
+    use std::os::fd::AsRawFd;
+    let fd = stream.as_raw_fd();
+    let set = |level: i32, opt: i32, v: i32| {
+        // SAFETY: setsockopt reads one int from the pointer we pass, with its size.
+        unsafe {
+            libc::setsockopt(
+                fd,
+                level,
+                opt,
+                &v as *const i32 as *const libc::c_void,
+                std::mem::size_of::<i32>() as libc::socklen_t,
+            )
+        }
+    };
+    let probes = (ms / 1000).clamp(1, 100) as i32;
+    set(
+        libc::IPPROTO_TCP,
+        libc::TCP_USER_TIMEOUT,
+        ms.min(i32::MAX as u32) as i32,
+    );
+    set(libc::SOL_SOCKET, libc::SO_KEEPALIVE, 1);
+    set(libc::IPPROTO_TCP, libc::TCP_KEEPIDLE, 1);
+    set(libc::IPPROTO_TCP, libc::TCP_KEEPINTVL, 1);
+    set(libc::IPPROTO_TCP, libc::TCP_KEEPCNT, probes);
+}
+
 /// `addr` as a sockaddr_in / sockaddr_in6 in a sockaddr_storage, with its length.
 fn sockaddr(addr: SocketAddr) -> (libc::sockaddr_storage, libc::socklen_t) {
     // SAFETY: sockaddr_storage is plain data; all zeroes is a valid value.

@@ -534,29 +534,7 @@ impl Progress {
 /// Give up on a connection whose sent data stays unacknowledged for `ms` (a failed link:
 /// TCP would otherwise retransmit for many minutes), and probe an idle one every second.
 fn set_timeouts(stream: &TcpStream, ms: u32) {
-    let fd = stream.as_raw_fd();
-    let set = |level: i32, opt: i32, v: i32| {
-        // SAFETY: setsockopt reads one int from the pointer we pass, with its size.
-        unsafe {
-            libc::setsockopt(
-                fd,
-                level,
-                opt,
-                &v as *const i32 as *const libc::c_void,
-                std::mem::size_of::<i32>() as libc::socklen_t,
-            )
-        }
-    };
-    let probes = (ms / 1000).clamp(1, 100) as i32;
-    set(
-        libc::IPPROTO_TCP,
-        libc::TCP_USER_TIMEOUT,
-        ms.min(i32::MAX as u32) as i32,
-    );
-    set(libc::SOL_SOCKET, libc::SO_KEEPALIVE, 1);
-    set(libc::IPPROTO_TCP, libc::TCP_KEEPIDLE, 1);
-    set(libc::IPPROTO_TCP, libc::TCP_KEEPINTVL, 1);
-    set(libc::IPPROTO_TCP, libc::TCP_KEEPCNT, probes);
+    crate::sys::net::set_timeouts(stream, ms)
 }
 
 /// A whole small frame with a blocking write (handshake).
