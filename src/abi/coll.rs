@@ -27,7 +27,9 @@ fn in_place(p: *const c_void) -> bool {
 /// A new collective call on `c` (taking its place in the communicator's sequence), cutting
 /// messages at the point-to-point eager limit.
 fn plan<'c>(w: &World, c: &'c Communicator, kind: i32) -> Plan<'c> {
-    Plan::new(c, kind).with_eager_limit(w.config.eager_limit)
+    Plan::new(c, kind)
+        .with_eager_limit(w.config.eager_limit)
+        .with_fan_in(w.oversubscribed)
 }
 
 /// The request argument of a nonblocking collective, checked before anything starts.
@@ -415,7 +417,15 @@ unsafe fn allreduce_impl(
         if input.ptr != out.ptr {
             acc.copy_from_slice(raw(input.ptr, len));
         }
-        return coll::direct::allreduce(w, &c, p.tag(), acc, &*r.combine, r.commutative);
+        return coll::direct::allreduce(
+            w,
+            &c,
+            p.tag(),
+            acc,
+            &*r.combine,
+            r.commutative,
+            w.oversubscribed,
+        );
     }
     launch(
         w,

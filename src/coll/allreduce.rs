@@ -2,7 +2,8 @@
 //! Rabenseifner's reduce-scatter + allgather for long ones. Both fold a non-power-of-two
 //! communicator onto the nearest lower power of two first: the even ranks below
 //! 2·(n − 2^⌊log2 n⌋) hand their data to the next odd rank and get the result back at
-//! the end.
+//! the end. When ranks outnumber cores, a small commutative allreduce fans in to rank 0
+//! and out again instead (`fan_in`).
 
 use super::plan::{buf_len, combine_buf, pof2_floor, same_buf, sub, Plan, Reducer, TypedBuf};
 use super::schedule::{Buf, Schedule};
@@ -25,6 +26,14 @@ pub fn allreduce(mut p: Plan, input: TypedBuf, output: TypedBuf, r: &Reducer) ->
         let long = if p.n <= 4 { LONG_BYTES_FEW } else { LONG_BYTES };
         if r.commutative && len >= long && output.count >= pof2_floor(p.n) {
             rabenseifner(&mut p, acc, output.count, r);
+        } else if p.fan_in
+            && r.commutative
+            && len <= super::direct::DIRECT_MAX
+            && p.n <= super::direct::FAN_IN_ALLREDUCE_MAX
+        {
+            // The messages `direct::allreduce` sends for this size (a rank whose datatype
+            // is not contiguous comes here while its peers go there).
+            fan_in(&mut p, acc, r);
         } else {
             recursive_doubling(&mut p, acc, r);
         }
@@ -107,6 +116,34 @@ pub fn recursive_doubling(p: &mut Plan, acc: Buf, r: &Reducer) {
         }
     }
     unfold(p, acc);
+}
+
+/// Flat fan-in to rank 0 and fan-out of the result, for ranks that share cores (see
+/// `direct::allreduce_fan_in`, which sends the same messages).
+pub fn fan_in(p: &mut Plan, acc: Buf, r: &Reducer) {
+    if p.rank != 0 {
+        p.send(0, acc);
+        p.step();
+        p.recv(0, acc);
+        p.step();
+        return;
+    }
+    let len = buf_len(acc);
+    let parts: Vec<Buf> = (1..p.n).map(|_| p.scratch(len)).collect();
+    for (k, &b) in parts.iter().enumerate() {
+        p.recv(k + 1, b);
+    }
+    let rr = r.clone();
+    p.work(move |sc| {
+        for &b in &parts {
+            combine_buf(sc, &rr, b, acc)?;
+        }
+        Ok(())
+    });
+    for k in 1..p.n {
+        p.send(k, acc);
+    }
+    p.step();
 }
 
 /// Rabenseifner: reduce-scatter by recursive halving, then allgather by recursive

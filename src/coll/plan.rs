@@ -297,6 +297,8 @@ pub struct Plan<'c> {
     finish: Vec<LocalWork>,
     /// Messages are cut into pieces of this size (see `PIECES_UP_TO`).
     piece: usize,
+    /// Ranks outnumber cores: small allreduces fan in to rank 0 (`allreduce::fan_in`).
+    pub fan_in: bool,
 }
 
 impl<'c> Plan<'c> {
@@ -312,7 +314,14 @@ impl<'c> Plan<'c> {
             rank: comm.rank,
             finish: Vec::new(),
             piece: PIECE,
+            fan_in: false,
         }
+    }
+
+    /// Ranks outnumber cores (`fan_in`).
+    pub fn with_fan_in(mut self, fan_in: bool) -> Self {
+        self.fan_in = fan_in;
+        self
     }
 
     /// Cut messages of up to `PIECES_UP_TO` bytes into pieces of at most `eager_limit`

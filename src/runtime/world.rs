@@ -675,6 +675,7 @@ impl World {
             &mut acc,
             &max,
             true,
+            self.oversubscribed,
         )?;
         Ok(u32::from_le_bytes(acc[..4].try_into().unwrap()))
     }
