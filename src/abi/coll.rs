@@ -29,7 +29,7 @@ fn in_place(p: *const c_void) -> bool {
 fn plan<'c>(w: &World, c: &'c Communicator, kind: i32) -> Plan<'c> {
     Plan::new(c, kind)
         .with_eager_limit(w.config.eager_limit)
-        .with_fan_in(w.oversubscribed)
+        .with_fan_in(w.fan_in())
 }
 
 /// The request argument of a nonblocking collective, checked before anything starts.
@@ -173,7 +173,7 @@ pub unsafe extern "C" fn PMPI_Barrier(comm: MPI_Comm) -> c_int {
             );
         }
         let tag = Plan::new(&c, coll::KIND_BARRIER).tag();
-        coll::direct::barrier(w, &c, tag, w.oversubscribed)
+        coll::direct::barrier(w, &c, tag, w.fan_in())
     })
 }
 
@@ -424,7 +424,7 @@ unsafe fn allreduce_impl(
             acc,
             &*r.combine,
             r.commutative,
-            w.oversubscribed,
+            w.fan_in(),
         );
     }
     launch(

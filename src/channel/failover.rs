@@ -163,6 +163,11 @@ impl Channels {
             "rail {rail} ({}) to rank {rank} failed ({why}); carrying on over {left} other(s)",
             self.rails[rail].caps().name
         );
+        if left == 1 {
+            // No failover is left: the survivor rides out outages as a single link does.
+            let s = vc.subs[vc.sched.first_alive()];
+            self.rails[s.rail].last_link(s.peer);
+        }
         self.resyncs_due.push((rank, sub));
         self.send_resyncs();
     }

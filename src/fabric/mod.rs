@@ -238,6 +238,10 @@ pub trait Rail: Send {
         rkey: RemoteKey,
         token: u64,
     ) -> Result<(), RailError>;
+    /// The other rails' links to `peer` failed: this one carries the last. Hold on to it as
+    /// a job's only link would (tcp: the full `RAILMPI_TCP_TIMEOUT` instead of the shorter
+    /// failover timeout that lets traffic move to the other rails quickly).
+    fn last_link(&mut self, _peer: usize) {}
     /// The job is over for this process (after its last collective): a rail with
     /// connections says goodbye on each and waits, bounded, for the peers' goodbyes, so
     /// that no peer takes the closing for a death. Nothing is sent afterwards.

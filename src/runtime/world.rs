@@ -17,7 +17,7 @@ use crate::pt2pt::{
 };
 use crate::registration::{Registry, RegistryConfig, StatsSnapshot};
 use crate::sys::cpu;
-use std::sync::atomic::{AtomicU32, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU8, Ordering};
 use std::sync::{Arc, OnceLock};
 
 pub struct World {
@@ -36,9 +36,15 @@ pub struct World {
     pub main_thread: std::thread::ThreadId,
     /// The program asked for MPI_THREAD_MULTIPLE (otherwise calls are serialised by it).
     pub thread_level_multiple: bool,
-    /// More ranks than CPUs on this node: waiters yield, and collectives prefer
-    /// algorithms with fewer messages (each one may cost a context switch).
+    /// More ranks than CPUs on this node: waiters yield rather than spin (a choice each
+    /// rank makes alone).
     pub oversubscribed: bool,
+    /// Some rank of the job is oversubscribed: collectives prefer algorithms with fewer
+    /// messages (each may cost a context switch). Agreed by every rank in `MPI_Init` — ranks
+    /// of hosts with other core counts or bindings judge `oversubscribed` differently, and
+    /// ranks running different algorithms of one collective would wait for each other
+    /// forever.
+    fan_in: AtomicBool,
     /// The registration layer the protocols use (None for a single process).
     pub registry: Option<Registry>,
     /// The second queue of the channels, to other processes' RMA helpers.
@@ -92,7 +98,9 @@ impl World {
         match Self::build(multithreaded) {
             Ok(w) => {
                 let _ = WORLD.set(w);
-                Ok(WORLD.get().expect("just set"))
+                let w = WORLD.get().expect("just set");
+                w.agree_fan_in()?;
+                Ok(w)
             }
             Err(e) => {
                 STATE.store(STATE_FINALIZED, Ordering::Release);
@@ -262,10 +270,38 @@ impl World {
             next_ctx: AtomicU32::new(CTX_FIRST_FREE),
             main_thread: std::thread::current().id(),
             oversubscribed,
+            fan_in: AtomicBool::new(false),
             registry,
             services,
             config,
         })
+    }
+
+    /// Whether collectives take their fan-in forms (the same answer on every rank).
+    #[inline]
+    pub fn fan_in(&self) -> bool {
+        self.fan_in.load(Ordering::Relaxed)
+    }
+
+    /// Every rank learns whether any rank is oversubscribed (one allreduce, in the
+    /// algorithm every rank takes before agreeing).
+    fn agree_fan_in(&self) -> Result<()> {
+        let mut acc = [self.oversubscribed as u8];
+        let or = |a: &[u8], b: &mut [u8]| -> Result<()> {
+            b[0] |= a[0];
+            Ok(())
+        };
+        coll::direct::allreduce(
+            self,
+            &self.comm_world,
+            coll::TAG_RUNTIME_ALLREDUCE,
+            &mut acc,
+            &or,
+            true,
+            false,
+        )?;
+        self.fan_in.store(acc[0] != 0, Ordering::Relaxed);
+        Ok(())
     }
 
     /// MPI_Finalize: synchronise so nobody leaves while peers may still reach its memory,
@@ -276,7 +312,7 @@ impl World {
             self,
             &self.comm_world,
             coll::TAG_RUNTIME_BARRIER,
-            self.oversubscribed,
+            self.fan_in(),
         )?;
         self.progress.wait(|e| (!e.p2p.has_output()).then_some(()));
         if self.config.stats {
@@ -675,7 +711,7 @@ impl World {
             &mut acc,
             &max,
             true,
-            self.oversubscribed,
+            self.fan_in(),
         )?;
         Ok(u32::from_le_bytes(acc[..4].try_into().unwrap()))
     }
