@@ -1,8 +1,8 @@
 # 98_rail_attacks: a stranger on the network against a job's tcp rail (c_tests/tcp_stranger.py
 # runs src/tcp_first.c over RAILMPI_RAILS=tcp on this host and attacks rank 1's port):
 # forged Hellos held open before the first messages must not delay them; 1000 held
-# connections to a rank limited to 256 descriptors must neither kill the job nor flood its
-# log; a replayed Hello for a connected rank is refused with a warning naming the stranger.
+# connections to a rank limited to 256 descriptors (or out of them) must neither kill the
+# job nor flood its log; a replayed Hello for a connected rank is refused with a warning naming the stranger.
 # Then, over two namespaces (root), a link that stops answering is reported as unreachable,
 # naming the link and the timeout, not as a dead rank.
 
@@ -18,6 +18,10 @@ for mode in hello replay; do
 done
 CASE_TIMEOUT=60 CASE_EXPECT="^stranger: mode=flood" run_case attack.flood 0 \
     "$STRANGER" flood "$LOGDIR" sh -c 'ulimit -n 256; exec "$@"' sh $TCP3
+# The same against a rank that has used up its descriptors but 4 (TCP_FIRST_FILL): accepts
+# fail with EMFILE, and its own dials need the strangers' descriptors.
+CASE_TIMEOUT=60 CASE_EXPECT="^stranger: mode=flood" run_case attack.flood_fds 0 \
+    "$STRANGER" flood "$LOGDIR" sh -c 'ulimit -n 256; exec "$@"' sh env TCP_FIRST_FILL=4 $TCP3
 
 NETNS=$ROOT/c_tests/netns.sh
 if [ "$(id -u)" != 0 ] || ! ip netns list >/dev/null 2>&1; then
