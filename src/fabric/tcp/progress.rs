@@ -595,7 +595,15 @@ impl Progress {
                     self.add(stream, addr, Stage::AwaitHello);
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => return,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                // Interrupted, or reset by its client before we took it: the next one.
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        std::io::ErrorKind::Interrupted | std::io::ErrorKind::ConnectionAborted
+                    ) =>
+                {
+                    continue
+                }
                 Err(e) if out_of_descriptors(&e) => {
                     // No descriptor for the next connection: the oldest stranger's goes.
                     if self.evict_oldest(&format!("accept failed ({e}), its descriptor goes")) {
