@@ -828,7 +828,7 @@ impl Progress {
                 }
             }
             Stage::AwaitProof { peer, .. }
-                if matches!(why, Why::Closed)
+                if why.closed_by_peer()
                     && (self.peers.up[peer].is_some()
                         || self.peers.dialing.contains_key(&peer))
                     && addr.ip() == self.s.addrs[peer].ip() =>
@@ -854,6 +854,18 @@ enum Why {
     Closed,
     Io(std::io::Error),
     Other(String),
+}
+
+impl Why {
+    /// The other end closed the connection (a reset too: it closes with our challenge
+    /// unread).
+    fn closed_by_peer(&self) -> bool {
+        match self {
+            Why::Closed => true,
+            Why::Io(e) => e.kind() == std::io::ErrorKind::ConnectionReset,
+            Why::Other(_) => false,
+        }
+    }
 }
 
 impl std::fmt::Display for Why {
