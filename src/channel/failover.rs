@@ -154,8 +154,14 @@ impl Channels {
         let rail = vc.subs[sub].rail;
         let left = vc.sched.kill(sub);
         if left == 0 {
+            // Honest about which: a silent link (the peer may live) or a closed connection.
+            let what = if why.starts_with("unreachable") {
+                "is unreachable"
+            } else {
+                "is gone (it died or left without MPI_Finalize)"
+            };
             crate::fabric::fatal(&format!(
-                "rank {rank} is unreachable: the last rail to it ({rail}, {}) failed: {why}",
+                "rank {rank} {what}: the last rail to it ({rail}, {}) failed: {why}",
                 self.rails[rail].caps().name
             ));
         }

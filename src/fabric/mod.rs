@@ -148,6 +148,8 @@ pub enum RailEvent<'a> {
     /// reach its peers reports this; a rail that is a peer's only way ends the job instead.
     Lost {
         peer: usize,
+        /// Starts with "unreachable" when the link stopped answering (the peer may be
+        /// alive); anything else says how the connection closed.
         why: String,
     },
 }

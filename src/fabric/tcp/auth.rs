@@ -5,6 +5,8 @@
 //! connector → Hello     version, rank c, nonce_c
 //! acceptor  → Challenge rank a, nonce_a, MAC(secret, "acceptor"  | c | a | nonce_c | nonce_a)
 //! connector → Proof     MAC(secret, "connector" | c | a | nonce_c | nonce_a)
+//! acceptor  → Welcome   (empty) the acceptor keeps the connection; the connector's link
+//!                       is up only now (a simultaneous connect may keep the other one)
 //! ```
 //! The acceptor's fresh nonce makes a recorded proof useless on another connection; the
 //! roles in the MAC keep one side's proof from serving as the other's.
@@ -13,7 +15,7 @@ use hmac::{Hmac, Mac};
 use sha2::Sha256;
 
 /// Version of the frame protocol (a peer speaking another one is refused).
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 pub const NONCE: usize = 32;
 pub const MAC: usize = 32;
 /// Bytes of a job secret.

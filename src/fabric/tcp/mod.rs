@@ -124,6 +124,73 @@ enum Inbound {
     },
 }
 
+/// How a connection to a peer in the job ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Loss {
+    /// The link stopped answering (TCP_USER_TIMEOUT or keepalive expired, or the network
+    /// said the host cannot be reached): the peer may well be alive.
+    Unreachable {
+        local: Option<SocketAddr>,
+        remote: SocketAddr,
+        /// The timeout that expired (None: the network refused, not a timeout).
+        timeout_ms: Option<u32>,
+        error: String,
+    },
+    /// The connection closed or broke (reset, or a protocol error): the peer's end went.
+    Closed { remote: SocketAddr, why: String },
+}
+
+impl Loss {
+    /// What a failed socket operation on the connection `local` -> `remote` says.
+    fn from_error(
+        e: &std::io::Error,
+        local: Option<SocketAddr>,
+        remote: SocketAddr,
+        timeout_ms: u32,
+    ) -> Loss {
+        let unreachable = matches!(
+            e.raw_os_error(),
+            Some(libc::ETIMEDOUT | libc::EHOSTUNREACH | libc::ENETUNREACH | libc::EHOSTDOWN)
+        );
+        if unreachable {
+            Loss::Unreachable {
+                local,
+                remote,
+                timeout_ms: (e.raw_os_error() == Some(libc::ETIMEDOUT)).then_some(timeout_ms),
+                error: e.to_string(),
+            }
+        } else {
+            Loss::Closed {
+                remote,
+                why: e.to_string(),
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for Loss {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Loss::Unreachable {
+                local,
+                remote,
+                timeout_ms,
+                error,
+            } => {
+                let from = local.map_or_else(|| "?".into(), |l| l.to_string());
+                write!(f, "unreachable over {from} -> {remote} (")?;
+                if let Some(ms) = timeout_ms {
+                    // Whole seconds print without a fraction: "30 s", "2 s", "1.5 s".
+                    let secs = *ms as f64 / 1000.0;
+                    write!(f, "no answer for {secs} s: RAILMPI_TCP_TIMEOUT; ")?;
+                }
+                write!(f, "{error})")
+            }
+            Loss::Closed { remote, why } => write!(f, "{why} ({remote})"),
+        }
+    }
+}
+
 /// A posted operation waiting for its answer.
 struct Op {
     token: u64,
@@ -202,7 +269,7 @@ struct Shared {
     /// Peers that said goodbye (their connection's end is no failure).
     bye: Vec<AtomicBool>,
     /// Peers whose connection ended without a goodbye, and how.
-    gone: Vec<Mutex<Option<String>>>,
+    gone: Vec<Mutex<Option<Loss>>>,
     /// The service thread's doorbell, and the requests waiting for it (origin, ticket,
     /// bytes); per peer, the last of our tickets it served.
     service_bell: Doorbell,
@@ -232,14 +299,20 @@ impl Shared {
         let _ = self.poller.notify();
     }
 
-    /// `peer` left without a goodbye and we need it: the job cannot go on.
+    /// `peer`'s connection ended without a goodbye and we need it: the job cannot go on.
     fn peer_gone(&self, peer: usize) -> ! {
-        let how = self.gone[peer].lock().clone().unwrap_or_default();
-        super::fatal(&format!(
-            "rank {}: rank {peer} on host {} is gone (its connection ended without a \
-             goodbye: {how}); it died or left without MPI_Finalize",
-            self.me, self.hosts[peer]
-        ))
+        let loss = self.gone[peer].lock().clone();
+        let (me, host) = (self.me, &self.hosts[peer]);
+        super::fatal(&match loss {
+            Some(l @ Loss::Unreachable { .. }) => {
+                format!("rank {me}: rank {peer} on host {host} is {l}")
+            }
+            l => format!(
+                "rank {me}: rank {peer} on host {host} is gone (its connection ended without \
+                 a goodbye: {}); it died or left without MPI_Finalize",
+                l.map(|l| l.to_string()).unwrap_or_default()
+            ),
+        })
     }
 
     /// Post a tagged write or read (see `Rail::post`); it completes to `waiter` if given,

@@ -2,18 +2,28 @@
 //! reads every socket, places tagged writes, answers reads and atomics, completes the
 //! operations this process posted, and hands messages to the thread that polls the rail.
 //! It sleeps in epoll when nothing happens.
+//!
+//! Handshakes (`auth.rs`): an accepted connection decides nothing until its connector has
+//! proven the job's secret — a stranger's Hello claiming a rank must not cancel, delay or
+//! replace a real connection. On the proof the acceptor keeps the connection (Welcome,
+//! link up, our own dial to that rank dropped) unless it is connected to the rank already,
+//! or it is dialing the rank and has the lower rank (Tsai §III-B: the lower rank's dial
+//! stays); the dialer's link is up only at the Welcome, and a dial that closes before it
+//! is made again. Accepted connections awaiting their proof are bounded (in all and per
+//! source address, the oldest evicted first), and every refusal is a rate-limited warning.
 
 use super::auth::{self, Challenge, Hello, Role, Transcript, NONCE, VERSION};
 use super::conn::{Body, Frame, Handler, OutFrame, ReadError, Reader, Sink};
 use super::wire::{Header, Kind, Refusal, FLAG_CAS, FLAG_LAST, SEGMENT};
-use super::{Inbound, LinkState, OpKind, Shared};
+use super::{Inbound, LinkState, Loss, OpKind, Shared};
 use crate::fabric::shm::keys::{self, KeyError, RIGHT_READ, RIGHT_WRITE};
 use crate::fabric::{Completion, RailError, RemoteKey};
+use crate::ratelimit::{suppressed_note, RateLimit};
 use parking_lot::Mutex;
 use polling::{Event, Events, PollMode};
 use std::collections::HashMap;
 use std::io::Write;
-use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::net::{IpAddr, SocketAddr, TcpListener, TcpStream};
 use std::os::fd::AsRawFd;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -31,6 +41,19 @@ const NAP_MIN: Duration = Duration::from_micros(50);
 const NAP_MAX: Duration = Duration::from_millis(1);
 /// How long a connection attempt may take, and a handshake.
 const DIAL: Duration = Duration::from_secs(10);
+/// How long an unproven connection claiming a rank already connected may stay: its own
+/// dial from a simultaneous connect closes (or proves) within a round trip; a stranger's
+/// is refused then.
+const GRACE: Duration = Duration::from_secs(1);
+/// Accepted connections awaiting their proof (see `Caps`): slack over what the job's own
+/// ranks need, in all and per source address.
+const PENDING_SLACK: usize = 16;
+const PENDING_ADDR_SLACK: usize = 8;
+/// How long accepting pauses when not even the spare descriptor frees one.
+const ACCEPT_PAUSE: Duration = Duration::from_millis(100);
+/// Warnings a stranger can trigger: at most this many per interval (then a count).
+const WARN_BURST: u32 = 8;
+const WARN_INTERVAL: Duration = Duration::from_secs(10);
 
 enum Stage {
     /// Accepted; waiting for the connector's Hello.
@@ -44,20 +67,40 @@ enum Stage {
         peer: usize,
         nonce: [u8; NONCE],
     },
+    /// Dialed and proven; waiting for the acceptor to keep the connection (it may drop
+    /// it for its own dial to us, or one already up).
+    AwaitWelcome {
+        peer: usize,
+    },
     Up {
         peer: usize,
     },
 }
 
+impl Stage {
+    /// Accepted, and its connector has not proven the secret: it decides nothing and may
+    /// be evicted.
+    fn unproven(&self) -> bool {
+        matches!(self, Stage::AwaitHello | Stage::AwaitProof { .. })
+    }
+}
+
 struct Conn {
     stream: TcpStream,
+    /// The peer's address, and ours (for messages).
     addr: SocketAddr,
+    local: Option<SocketAddr>,
     reader: Reader,
     stage: Stage,
+    /// Why the tagged frame being read was refused: kept with the connection, as its
+    /// payload may arrive in a later read than its header.
+    refused: Option<Refusal>,
     /// Whether the poller watches it for writability too.
     writable: bool,
-    /// When it was opened (a handshake must end within `DIAL`).
+    /// When it was opened, and when its handshake must have ended (`DIAL` later, or
+    /// `GRACE` once it claims a rank connected meanwhile).
     since: Instant,
+    deadline: Instant,
 }
 
 /// What the progress thread knows about its peers (beside the shared links).
@@ -70,7 +113,52 @@ struct Peers {
 
 /// Things a frame handler needs done to other connections once it returns.
 enum Action {
-    Close(usize),
+    /// Connection `conn` carries `peer`'s link now: drop our other handshakes with it.
+    Up { peer: usize, conn: usize },
+}
+
+/// Bounds on accepted connections awaiting their proof (anyone may open them). A job's
+/// ranks dial from the address they listen on, one connection per rail at a time (two
+/// while a refused one is made again), so an address gets twice the ranks listening
+/// there, plus slack; all addresses together twice the job's ranks plus slack, but never
+/// more than a quarter of the descriptors the process may open (the rest stay ours).
+struct Caps {
+    total: usize,
+    per_addr: HashMap<IpAddr, usize>,
+}
+
+impl Caps {
+    fn new(addrs: &[SocketAddr]) -> Caps {
+        let mut per_addr = HashMap::new();
+        for a in addrs {
+            *per_addr.entry(a.ip()).or_insert(PENDING_ADDR_SLACK) += 2;
+        }
+        let total = (2 * addrs.len() + PENDING_SLACK).min((nofile() / 4).max(PENDING_SLACK));
+        Caps { total, per_addr }
+    }
+
+    fn addr(&self, ip: IpAddr) -> usize {
+        let n = self.per_addr.get(&ip).copied();
+        n.unwrap_or(PENDING_ADDR_SLACK).min(self.total)
+    }
+}
+
+/// The descriptors this process may open (its soft limit).
+fn nofile() -> usize {
+    let mut r = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes one rlimit to the pointer we pass.
+    if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut r) } != 0 {
+        return 1024;
+    }
+    usize::try_from(r.rlim_cur).unwrap_or(usize::MAX)
+}
+
+/// Whether an error says the process (or the system) has no descriptor left.
+fn out_of_descriptors(e: &std::io::Error) -> bool {
+    matches!(e.raw_os_error(), Some(libc::EMFILE | libc::ENFILE))
 }
 
 pub struct Progress {
@@ -81,6 +169,15 @@ pub struct Progress {
     listener: TcpListener,
     conns: Vec<Option<Conn>>,
     peers: Peers,
+    caps: Caps,
+    /// The budget of warnings strangers can trigger.
+    warn: RateLimit,
+    /// A descriptor held in reserve: when the process has none left, it is closed to
+    /// accept and close a connection, so that the listener stops reporting it (and a
+    /// dial gets it when nothing else frees one).
+    spare: Option<std::fs::File>,
+    /// Accepting is paused until then: no descriptor left, not even the spare.
+    accept_paused: Option<Instant>,
 }
 
 impl Progress {
@@ -92,6 +189,7 @@ impl Progress {
                 .add_with_mode(&listener, Event::readable(LISTENER), PollMode::Level)?
         };
         let n = s.links.len();
+        let caps = Caps::new(&s.addrs);
         Ok(Progress {
             s,
             events: Events::new(),
@@ -102,6 +200,10 @@ impl Progress {
                 dialing: HashMap::new(),
                 up: vec![None; n],
             },
+            caps,
+            warn: RateLimit::new(WARN_BURST, WARN_INTERVAL),
+            spare: std::fs::File::open("/dev/null").ok(),
+            accept_paused: None,
         })
     }
 
@@ -132,6 +234,7 @@ impl Progress {
             s.rank_waiting.store(false, Ordering::Release);
             let timeout = match (leave_by, p.handshaking()) {
                 (Some(_), _) => Some(Duration::from_millis(20)),
+                _ if p.accept_paused.is_some() => Some(ACCEPT_PAUSE),
                 (None, true) => Some(Duration::from_secs(1)),
                 (None, false) => None,
             };
@@ -144,6 +247,23 @@ impl Progress {
                 }
             }
         }
+    }
+
+    /// Connections up, and accepted ones awaiting their proof (for tests).
+    #[cfg(test)]
+    pub(super) fn counts(&self) -> (usize, usize) {
+        let conns = self.conns.iter().flatten();
+        let up = conns
+            .clone()
+            .filter(|c| matches!(c.stage, Stage::Up { .. }))
+            .count();
+        (up, conns.filter(|c| c.stage.unproven()).count())
+    }
+
+    /// The most unproven connections kept at once.
+    #[cfg(test)]
+    pub(super) fn pending_cap(&self) -> usize {
+        self.caps.total
     }
 
     fn handshaking(&self) -> bool {
@@ -176,6 +296,15 @@ impl Progress {
         }
         if self.handshaking() {
             self.expire_handshakes();
+        }
+        if self.accept_paused.is_some_and(|t| Instant::now() >= t) {
+            self.accept_paused = None;
+            let _ = self.s.poller.modify_with_mode(
+                &self.listener,
+                Event::readable(LISTENER),
+                PollMode::Level,
+            );
+            self.accept();
         }
         self.serve_requests();
         for &(key, readable, writable) in &ready {
@@ -265,24 +394,27 @@ impl Progress {
     fn expire_handshakes(&mut self) {
         let now = Instant::now();
         for i in 0..self.conns.len() {
-            let stale = self.conns[i]
-                .as_ref()
-                .is_some_and(|c| !matches!(c.stage, Stage::Up { .. }) && now - c.since > DIAL);
-            if stale {
-                self.lost(i, "handshake timed out");
+            let Some(c) = self.conns[i].as_ref() else {
+                continue;
+            };
+            if matches!(c.stage, Stage::Up { .. }) || now < c.deadline {
+                continue;
             }
+            let why = match c.stage {
+                Stage::AwaitProof { peer, .. } if self.peers.up[peer].is_some() => {
+                    format!("rank {peer} is connected already (no proof within {GRACE:?})")
+                }
+                _ => "handshake timed out".into(),
+            };
+            self.lost(i, Why::Other(why));
         }
     }
 
-    /// A handshake with `peer` failed: try again if frames wait for it and no other
-    /// attempt is under way; otherwise the link is idle again.
+    /// Our dial to `peer` failed: try again if frames wait for it and no other dial is
+    /// under way; otherwise the link is idle again. (Connections accepted from it count
+    /// for nothing until proven: anyone may claim to be `peer`.)
     fn retry(&mut self, peer: usize) {
-        let other = self.peers.dialing.contains_key(&peer)
-            || self
-                .conns
-                .iter()
-                .flatten()
-                .any(|c| matches!(c.stage, Stage::AwaitProof { peer: p, .. } if p == peer));
+        let other = self.peers.dialing.contains_key(&peer);
         let mut link = self.s.links[peer].lock();
         if link.state != LinkState::Connecting || other {
             return;
@@ -312,11 +444,8 @@ impl Progress {
             let state = self.s.links[peer].lock().state;
             match state {
                 LinkState::Connecting => {
-                    let busy = self.peers.dialing.contains_key(&peer)
-                        || self.conns.iter().flatten().any(
-                            |c| matches!(c.stage, Stage::AwaitProof { peer: p, .. } if p == peer),
-                        );
-                    if !busy {
+                    // An unproven connection claiming `peer` is no reason to wait.
+                    if !self.peers.dialing.contains_key(&peer) {
                         self.dial(peer);
                     }
                 }
@@ -348,13 +477,17 @@ impl Progress {
             tracing::warn!("tcp rail: cannot watch a connection from {addr}: {e}");
             return None;
         }
+        let local = stream.local_addr().ok();
         self.conns[i] = Some(Conn {
             stream,
             addr,
+            local,
             reader: Reader::default(),
             stage,
+            refused: None,
             writable: false,
             since: Instant::now(),
+            deadline: Instant::now() + DIAL,
         });
         Some(i)
     }
@@ -371,18 +504,86 @@ impl Progress {
                 link.fd = -1;
                 self.peers.up[peer] = None;
             }
-            Stage::AwaitChallenge { peer, .. } => {
+            Stage::AwaitChallenge { peer, .. } | Stage::AwaitWelcome { peer } => {
                 if self.peers.dialing.get(&peer) == Some(&i) {
                     self.peers.dialing.remove(&peer);
                 }
                 self.retry(peer);
             }
-            Stage::AwaitProof { peer, .. } => self.retry(peer),
-            Stage::AwaitHello => {}
+            Stage::AwaitProof { .. } | Stage::AwaitHello => {}
+        }
+    }
+
+    /// A warning a stranger can trigger, within the budget.
+    fn warn(&mut self, msg: std::fmt::Arguments<'_>) {
+        if let Some(n) = self.warn.allow(Instant::now()) {
+            tracing::warn!("tcp rail: {msg}{}", suppressed_note(n));
+        }
+    }
+
+    /// Close unproven connection `i` (evicted, or refused once its claim cannot hold),
+    /// with a warning naming its address.
+    fn refuse(&mut self, i: usize, why: &str) {
+        let Some(c) = self.conns[i].as_ref() else {
+            return;
+        };
+        let (addr, claim) = (c.addr, claim(&c.stage));
+        self.warn(format_args!(
+            "refused a connection from {addr}{claim}: {why}"
+        ));
+        self.close(i);
+    }
+
+    /// Unproven connections: (index, source address, opened), oldest first.
+    fn unproven(&self) -> Vec<(usize, IpAddr, Instant)> {
+        let mut v: Vec<_> = (self.conns.iter().enumerate())
+            .filter_map(|(i, c)| c.as_ref().map(|c| (i, c)))
+            .filter(|(_, c)| c.stage.unproven())
+            .map(|(i, c)| (i, c.addr.ip(), c.since))
+            .collect();
+        v.sort_by_key(|e| e.2);
+        v
+    }
+
+    /// Make room for a connection accepted from `ip`: while its address, or all
+    /// addresses together, hold as many unproven connections as allowed, evict the
+    /// oldest one of that address, or of the address holding the most.
+    fn make_room(&mut self, ip: IpAddr) {
+        loop {
+            let pending = self.unproven();
+            let from = pending.iter().filter(|e| e.1 == ip).count();
+            let victim = if from >= self.caps.addr(ip) {
+                pending.iter().find(|e| e.1 == ip)
+            } else if pending.len() >= self.caps.total {
+                let mut counts: HashMap<IpAddr, usize> = HashMap::new();
+                for e in &pending {
+                    *counts.entry(e.1).or_default() += 1;
+                }
+                let most = counts.iter().max_by_key(|(_, &n)| n).map(|(&a, _)| a);
+                pending.iter().find(|e| Some(e.1) == most)
+            } else {
+                return;
+            };
+            let Some(&(i, _, _)) = victim else { return };
+            self.refuse(i, "too many handshakes pending (the oldest goes)");
+        }
+    }
+
+    /// Close the oldest unproven connection to free a descriptor; false when none is.
+    fn evict_oldest(&mut self, why: &str) -> bool {
+        match self.unproven().first() {
+            Some(&(i, _, _)) => {
+                self.refuse(i, why);
+                true
+            }
+            None => false,
         }
     }
 
     fn accept(&mut self) {
+        if self.accept_paused.is_some() {
+            return;
+        }
         loop {
             match self.listener.accept() {
                 Ok((stream, addr)) => {
@@ -390,33 +591,78 @@ impl Progress {
                         continue;
                     }
                     set_timeouts(&stream, self.s.timeout_ms);
+                    self.make_room(addr.ip());
                     self.add(stream, addr, Stage::AwaitHello);
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => return,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                // Interrupted, or reset by its client before we took it: the next one.
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        std::io::ErrorKind::Interrupted | std::io::ErrorKind::ConnectionAborted
+                    ) =>
+                {
+                    continue
+                }
+                Err(e) if out_of_descriptors(&e) => {
+                    // No descriptor for the next connection: the oldest stranger's goes.
+                    if self.evict_oldest(&format!("accept failed ({e}), its descriptor goes")) {
+                        continue;
+                    }
+                    // None to take: accept with the spare and close at once, else the
+                    // level-triggered listener reports the connection for ever (a spin).
+                    if let Some(spare) = self.spare.take() {
+                        drop(spare);
+                        let dropped = self.listener.accept().map(|(_, a)| a);
+                        self.spare = std::fs::File::open("/dev/null").ok();
+                        if let Ok(a) = dropped {
+                            self.warn(format_args!(
+                                "refused a connection from {a}: no descriptor left ({e})"
+                            ));
+                            continue;
+                        }
+                    }
+                    self.warn(format_args!(
+                        "accept failed: {e}; not accepting for {} ms",
+                        ACCEPT_PAUSE.as_millis()
+                    ));
+                    self.pause_accepting();
+                    return;
+                }
                 Err(e) => {
-                    tracing::warn!("tcp rail: accept failed: {e}");
+                    self.warn(format_args!("accept failed: {e}"));
+                    self.pause_accepting();
                     return;
                 }
             }
         }
     }
 
+    /// Stop watching the listener for a while (its error would be reported at once).
+    fn pause_accepting(&mut self) {
+        self.accept_paused = Some(Instant::now() + ACCEPT_PAUSE);
+        let _ =
+            self.s
+                .poller
+                .modify_with_mode(&self.listener, Event::none(LISTENER), PollMode::Level);
+    }
+
     fn dial(&mut self, peer: usize) {
         let addr = self.s.addrs[peer];
-        let stream =
-            crate::sys::net::connect_from(self.s.local_ip, addr, DIAL).and_then(|mut st| {
-                st.set_nodelay(true)?;
-                set_timeouts(&st, self.s.timeout_ms);
-                let hello = Hello {
-                    version: VERSION,
-                    rank: self.s.me as u32,
-                    nonce: auth::random(),
-                };
-                write_frame(&mut st, Kind::Hello, &hello.encode())?;
-                st.set_nonblocking(true)?;
-                Ok((st, hello.nonce))
-            });
+        let mut stream = self.connect(peer);
+        if stream.as_ref().is_err_and(out_of_descriptors) {
+            // Strangers' connections hold our descriptors: theirs go, ours comes first.
+            let mut freed = 0;
+            while self.evict_oldest(&format!("a descriptor is needed to reach rank {peer}")) {
+                freed += 1;
+            }
+            self.spare = None;
+            tracing::debug!("tcp rail: freed {freed} descriptor(s) to reach rank {peer}");
+            stream = self.connect(peer);
+            if self.spare.is_none() {
+                self.spare = std::fs::File::open("/dev/null").ok();
+            }
+        }
         match stream {
             Ok((st, nonce)) => {
                 if let Some(i) = self.add(st, addr, Stage::AwaitChallenge { peer, nonce }) {
@@ -430,6 +676,23 @@ impl Progress {
         }
     }
 
+    /// A connection to `peer` with our Hello sent.
+    fn connect(&self, peer: usize) -> std::io::Result<(TcpStream, [u8; NONCE])> {
+        let addr = self.s.addrs[peer];
+        crate::sys::net::connect_from(self.s.local_ip, addr, DIAL).and_then(|mut st| {
+            st.set_nodelay(true)?;
+            set_timeouts(&st, self.s.timeout_ms);
+            let hello = Hello {
+                version: VERSION,
+                rank: self.s.me as u32,
+                nonce: auth::random(),
+            };
+            write_frame(&mut st, Kind::Hello, &hello.encode())?;
+            st.set_nonblocking(true)?;
+            Ok((st, hello.nonce))
+        })
+    }
+
     /// Write a peer's queued frames; watch the socket for room while some are left.
     fn flush(&mut self, i: usize) {
         let Some(Stage::Up { peer }) = self.conns[i].as_ref().map(|c| &c.stage) else {
@@ -439,7 +702,7 @@ impl Progress {
         let flushed = self.s.links[peer].lock().flush();
         let left = match flushed {
             Ok(left) => left,
-            Err(e) => return self.lost(i, &e.to_string()),
+            Err(e) => return self.lost(i, Why::Io(e)),
         };
         let c = self.conns[i].as_mut().expect("checked above");
         if left != c.writable {
@@ -466,16 +729,19 @@ impl Progress {
             fd,
             addr: c.addr,
             stage: &mut c.stage,
-            refused: None,
+            deadline: &mut c.deadline,
+            refused: &mut c.refused,
             actions: &mut actions,
+            quiet: false,
         };
         let r = reader.read(fd, READ_BUDGET, &mut h);
+        let quiet = h.quiet;
         if let Some(c) = self.conns[i].as_mut() {
             c.reader = reader;
         }
         for a in actions {
             match a {
-                Action::Close(j) => self.close(j),
+                Action::Up { peer, conn } => self.settle(peer, conn),
             }
         }
         match r {
@@ -484,50 +750,139 @@ impl Progress {
                 // link that just came up).
                 self.flush(i);
             }
-            Err(ReadError::Closed) => self.lost(i, "connection closed"),
-            Err(ReadError::Io(e)) => self.lost(i, &e.to_string()),
-            Err(ReadError::Header(e)) => self.lost(i, &format!("bad frame: {e}")),
-            Err(ReadError::Refused(why)) => self.lost(i, &why),
+            Err(ReadError::Refused(why)) if quiet => {
+                tracing::debug!("tcp rail: {why}");
+                self.close(i);
+            }
+            Err(ReadError::Closed) => self.lost(i, Why::Closed),
+            Err(ReadError::Io(e)) => self.lost(i, Why::Io(e)),
+            Err(ReadError::Header(e)) => self.lost(i, Why::Other(format!("bad frame: {e}"))),
+            Err(ReadError::Refused(why)) => self.lost(i, Why::Other(why)),
+        }
+    }
+
+    /// Connection `conn` carries `peer`'s link now: every other handshake with `peer`
+    /// goes — our own dial (the peer kept its own), and unproven connections claiming to
+    /// be `peer` (their proof would be refused now: why keep them).
+    fn settle(&mut self, peer: usize, conn: usize) {
+        for j in 0..self.conns.len() {
+            let Some(c) = self.conns[j].as_ref().filter(|_| j != conn) else {
+                continue;
+            };
+            match c.stage {
+                Stage::AwaitChallenge { peer: p, .. } | Stage::AwaitWelcome { peer: p }
+                    if p == peer =>
+                {
+                    tracing::debug!("tcp rail: rank {peer} connected; our own dial goes");
+                    self.close(j);
+                }
+                Stage::AwaitProof { peer: p, .. } if p == peer => {
+                    // The peer's own dial from a simultaneous connect (closed or proven
+                    // within a round trip), or a stranger's: refused after `GRACE`.
+                    let c = self.conns[j].as_mut().expect("checked above");
+                    c.deadline = c.deadline.min(Instant::now() + GRACE);
+                }
+                _ => {}
+            }
         }
     }
 
     /// Connection `i` ended: expected for a peer that said goodbye (or while we leave),
-    /// logged for one being set up, fatal for a peer still in the job.
-    fn lost(&mut self, i: usize, why: &str) {
+    /// a warning for an accepted one being set up (a stranger, or a peer that failed its
+    /// proof), fatal for a peer still in the job.
+    fn lost(&mut self, i: usize, why: Why) {
         let Some(c) = self.conns[i].as_ref() else {
             return;
         };
-        let addr = c.addr;
+        let (addr, local) = (c.addr, c.local);
         match c.stage {
             Stage::Up { peer } => {
                 if !self.s.bye_from(peer) && !self.s.stopping.load(Ordering::Acquire) {
-                    let why = format!("{why} ({addr})");
-                    self.s.gone[peer].lock().get_or_insert(why.clone());
+                    let loss = match why {
+                        Why::Io(e) => Loss::from_error(&e, local, addr, self.s.timeout_ms),
+                        Why::Closed => Loss::Closed {
+                            remote: addr,
+                            why: "connection closed".into(),
+                        },
+                        Why::Other(why) => Loss::Closed { remote: addr, why },
+                    };
+                    let loss = self.s.gone[peer].lock().get_or_insert(loss).clone();
                     if self.s.survive_loss {
                         // One of several rails: this link failed; the channel carries on
                         // over the others (or ends the job when none is left). What was
                         // posted here fails, so that it can go again elsewhere.
                         self.fail_ops(peer);
-                        self.s.deliver(Inbound::Lost { peer, why });
+                        self.s.deliver(Inbound::Lost {
+                            peer,
+                            why: loss.to_string(),
+                        });
                         self.close(i);
                         self.s.links[peer].lock().out = Default::default();
                         return;
                     }
-                    // Gone without a goodbye: it died, or left without MPI_Finalize. The
-                    // job cannot complete (a receive from it, a collective with it would
-                    // wait forever, and a launcher such as srun without -K lets us run
-                    // on): end now, naming it.
+                    // Gone without a goodbye: it died, left without MPI_Finalize, or its
+                    // link stopped answering. The job cannot complete (a receive from it,
+                    // a collective with it would wait forever, and a launcher such as
+                    // srun without -K lets us run on): end now, naming it.
                     self.s.peer_gone(peer);
                 }
             }
-            Stage::AwaitHello | Stage::AwaitProof { .. } => {
-                tracing::warn!("tcp rail: refused a connection from {addr}: {why}");
+            Stage::AwaitProof { peer, .. }
+                if why.closed_by_peer()
+                    && (self.peers.up[peer].is_some()
+                        || self.peers.dialing.contains_key(&peer))
+                    && addr.ip() == self.s.addrs[peer].ip() =>
+            {
+                // Most likely the peer's own dial, dropped as it keeps ours (a
+                // simultaneous connect: no stranger to warn about).
+                tracing::debug!("tcp rail: unproven connection from {addr} closed: {why}");
             }
-            Stage::AwaitChallenge { .. } => {
+            Stage::AwaitHello | Stage::AwaitProof { .. } => {
+                self.refuse(i, &why.to_string());
+                return;
+            }
+            Stage::AwaitChallenge { .. } | Stage::AwaitWelcome { .. } => {
                 tracing::debug!("tcp rail: dialed connection to {addr} closed: {why}");
             }
         }
         self.close(i);
+    }
+}
+
+/// Why a connection ended.
+enum Why {
+    Closed,
+    Io(std::io::Error),
+    Other(String),
+}
+
+impl Why {
+    /// The other end closed the connection (a reset too: it closes with our challenge
+    /// unread).
+    fn closed_by_peer(&self) -> bool {
+        match self {
+            Why::Closed => true,
+            Why::Io(e) => e.kind() == std::io::ErrorKind::ConnectionReset,
+            Why::Other(_) => false,
+        }
+    }
+}
+
+impl std::fmt::Display for Why {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Why::Closed => f.write_str("connection closed"),
+            Why::Io(e) => write!(f, "{e}"),
+            Why::Other(s) => f.write_str(s),
+        }
+    }
+}
+
+/// What an unproven connection claims, for messages.
+fn claim(stage: &Stage) -> String {
+    match stage {
+        Stage::AwaitProof { peer, .. } => format!(" claiming to be rank {peer}"),
+        _ => String::new(),
     }
 }
 
@@ -573,9 +928,12 @@ struct ConnHandler<'a> {
     fd: i32,
     addr: SocketAddr,
     stage: &'a mut Stage,
+    deadline: &'a mut Instant,
     /// Why the tagged frame being read was refused (its payload is discarded).
-    refused: Option<Refusal>,
+    refused: &'a mut Option<Refusal>,
     actions: &'a mut Vec<Action>,
+    /// The connection ends without a warning (a simultaneous connect settled).
+    quiet: bool,
 }
 
 impl ConnHandler<'_> {
@@ -646,8 +1004,14 @@ impl ConnHandler<'_> {
         link.state = LinkState::Up;
         link.fd = self.fd;
         tracing::debug!("tcp rail: connected to rank {peer} ({})", self.addr);
+        self.actions.push(Action::Up {
+            peer,
+            conn: self.conn,
+        });
     }
 
+    /// A Hello: challenge the connector to prove the secret. Nothing else changes until
+    /// it has (anyone can send a Hello).
     fn hello(&mut self, payload: &[u8]) -> Result<(), String> {
         let hello = Hello::decode(payload).ok_or("malformed hello")?;
         let n = self.s.links.len();
@@ -662,26 +1026,9 @@ impl ConnHandler<'_> {
             return Err(format!("claims to be rank {peer}"));
         }
         if self.peers.up[peer].is_some() {
-            // It dialed while our own connection to it came up: that one serves.
-            tracing::debug!("tcp rail: rank {peer} dialed, but we are connected already");
-            self.actions.push(Action::Close(self.conn));
-            return Ok(());
-        }
-        if let Some(&mine) = self.peers.dialing.get(&peer) {
-            // Both dialed at once: the connection of the lower rank stays.
-            if self.s.me < peer {
-                tracing::debug!("tcp rail: rank {peer} and we dialed at once; ours stays");
-                self.actions.push(Action::Close(self.conn));
-                return Ok(());
-            }
-            self.peers.dialing.remove(&peer);
-            self.actions.push(Action::Close(mine));
-        }
-        {
-            let mut link = self.s.links[peer].lock();
-            if link.state == LinkState::Idle {
-                link.state = LinkState::Connecting;
-            }
+            // The rank's own dial from a simultaneous connect that just settled, a replay
+            // or a stranger: challenged like any, but refused soon (`expire_handshakes`).
+            *self.deadline = (*self.deadline).min(Instant::now() + GRACE);
         }
         let t = Transcript {
             connector: peer as u32,
@@ -696,6 +1043,32 @@ impl ConnHandler<'_> {
         };
         self.send_raw(Kind::Challenge, &ch.encode())?;
         *self.stage = Stage::AwaitProof { peer, t };
+        Ok(())
+    }
+
+    /// `peer` proved the secret on this accepted connection: keep it (Welcome, link up)
+    /// unless a connection is up already, or our own dial to it is under way and we have
+    /// the lower rank — then ours stays and the peer takes it (Tsai §III-B).
+    fn proven(&mut self, peer: usize) -> Result<(), String> {
+        if self.peers.up[peer].is_some() {
+            // Its dial crossed ours, which the peer kept: no stranger (it proved the
+            // secret), no warning.
+            self.quiet = true;
+            return Err(format!(
+                "rank {peer} proved the secret, but is connected already ({})",
+                self.addr
+            ));
+        }
+        if self.peers.dialing.contains_key(&peer) && self.s.me < peer {
+            self.quiet = true;
+            return Err(format!(
+                "rank {peer} and we dialed at once; ours stays ({})",
+                self.addr
+            ));
+        }
+        self.send_raw(Kind::Welcome, &[])?;
+        // Our own dial, if any, goes (`settle`): the peer keeps this one.
+        self.link_up(peer);
         Ok(())
     }
 
@@ -725,7 +1098,7 @@ impl ConnHandler<'_> {
 
 impl Handler for ConnHandler<'_> {
     fn sink(&mut self, h: &Header) -> Sink {
-        self.refused = None;
+        *self.refused = None;
         let Stage::Up { .. } = self.stage else {
             // Before authentication only handshake payloads are read (into a buffer the
             // header's checked length sized); `frame` refuses anything else.
@@ -735,7 +1108,7 @@ impl Handler for ConnHandler<'_> {
             Kind::Write => match self.check(h, h.len as u64, RIGHT_WRITE) {
                 Ok(()) => Sink::Place(vec![(h.addr as usize, h.len as usize)]),
                 Err(r) => {
-                    self.refused = Some(r);
+                    *self.refused = Some(r);
                     Sink::Discard
                 }
             },
@@ -752,13 +1125,13 @@ impl Handler for ConnHandler<'_> {
                                 Sink::Place(super::sub_runs(sink, h.off as usize, h.len as usize))
                             }
                             _ => {
-                                self.refused = Some(Refusal::Bad);
+                                *self.refused = Some(Refusal::Bad);
                                 Sink::Discard
                             }
                         }
                     }
                     _ => {
-                        self.refused = Some(Refusal::Bad);
+                        *self.refused = Some(Refusal::Bad);
                         Sink::Discard
                     }
                 }
@@ -785,6 +1158,13 @@ impl Handler for ConnHandler<'_> {
                 if !t.verify(&self.s.secret, Role::Connector, &f.payload) {
                     return Err(format!("rank {peer} did not prove the job's secret"));
                 }
+                return self.proven(peer);
+            }
+            Stage::AwaitWelcome { peer } => {
+                let peer = *peer;
+                if h.kind != Kind::Welcome {
+                    return Err(format!("{:?} before welcome", h.kind));
+                }
                 self.link_up(peer);
                 return Ok(());
             }
@@ -807,7 +1187,8 @@ impl Handler for ConnHandler<'_> {
                     return Err(format!("rank {peer} did not prove the job's secret"));
                 }
                 self.send_raw(Kind::Proof, &t.prove(&self.s.secret, Role::Connector))?;
-                self.link_up(peer);
+                // Up only once the acceptor keeps this connection (it may keep its own).
+                *self.stage = Stage::AwaitWelcome { peer };
                 return Ok(());
             }
         };
@@ -921,7 +1302,7 @@ impl Handler for ConnHandler<'_> {
             Kind::Bye => self.s.bye[peer].store(true, Ordering::Release),
             Kind::Request => self.s.request_arrived(peer, h.op, f.payload),
             Kind::Served => self.s.requests_served(peer, h.op),
-            Kind::Hello | Kind::Challenge | Kind::Proof => {
+            Kind::Hello | Kind::Challenge | Kind::Proof | Kind::Welcome => {
                 return Err(format!("{:?} on an established connection", h.kind))
             }
         }

@@ -362,6 +362,8 @@ fn a_forged_tagged_write_is_refused_and_writes_nothing() {
         Header::new(Kind::Proof),
         &t.prove(&p.secret, Role::Connector),
     );
+    let (h, _) = recv(&mut st).expect("a welcome");
+    assert_eq!(h.kind, Kind::Welcome, "the acceptor keeps the connection");
     let cases = [
         (Kind::Write, key.0 + 2, base as u64, 16u64, Refusal::Stale),
         (Kind::Write, 77 << 40, base as u64, 16, Refusal::Unknown),
@@ -465,4 +467,136 @@ fn many_large_transfers_in_flight_complete() {
     assert!(done.iter().all(|c| c.result.is_ok()));
     let (msgs, _) = collect(&mut p.rails[0], m);
     assert_eq!(msgs.len(), m);
+}
+
+/// The rail's progress engine, taken from its thread as the rank takes it: a poll counted
+/// (the thread then naps between turns) and its wait woken.
+fn engine(r: &TcpRail) -> parking_lot::MutexGuard<'_, progress::Progress> {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        r.shared.rank_polls.fetch_add(1, Ordering::AcqRel);
+        let _ = r.shared.poller.notify();
+        if let Some(g) = r.engine.try_lock_for(Duration::from_millis(10)) {
+            return g;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the progress thread keeps its engine"
+        );
+    }
+}
+
+/// Connections up, and accepted ones awaiting their proof.
+fn counts(r: &TcpRail) -> (usize, usize) {
+    engine(r).counts()
+}
+
+/// Strangers claiming each rank to the other (a Hello, no proof, held open) before the
+/// first message: the ranks connect as fast as without them (they used to wait for the
+/// strangers' handshakes to time out, 10 s).
+#[test]
+fn a_stranger_claiming_a_rank_delays_nothing() {
+    let mut p = pair();
+    let _a = raw_hello(&p, 1, 0);
+    let _b = raw_hello(&p, 0, 1);
+    let t0 = Instant::now();
+    assert!(p.rails[1].try_send(0, 1, &[b"first"]));
+    let (msgs, _) = collect(&mut p.rails[0], 1);
+    assert_eq!(msgs, vec![(1, 1, b"first".to_vec())]);
+    assert!(p.rails[0].try_send(1, 2, &[b"back"]));
+    let (msgs, _) = collect(&mut p.rails[1], 1);
+    assert_eq!(msgs, vec![(0, 2, b"back".to_vec())]);
+    assert!(
+        t0.elapsed() < Duration::from_secs(2),
+        "took {:?}",
+        t0.elapsed()
+    );
+}
+
+/// Both ranks dial at once, many times: each pair ends with one connection up at each end
+/// (the lower rank's dial) and no handshake left over, and every message arrives.
+#[test]
+fn simultaneous_connects_settle_on_one_connection() {
+    for round in 0..5u32 {
+        let mut p = pair();
+        std::thread::scope(|s| {
+            let (a, b) = p.rails.split_at_mut(1);
+            s.spawn(|| assert!(a[0].try_send(1, round, &[b"from 0"])));
+            s.spawn(|| assert!(b[0].try_send(0, round, &[b"from 1"])));
+        });
+        let (m0, _) = collect(&mut p.rails[0], 1);
+        let (m1, _) = collect(&mut p.rails[1], 1);
+        assert_eq!(m0, vec![(1, round, b"from 1".to_vec())]);
+        assert_eq!(m1, vec![(0, round, b"from 0".to_vec())]);
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while p.rails.iter().any(|r| counts(r) != (1, 0)) {
+            assert!(
+                Instant::now() < deadline,
+                "round {round}: connections left over"
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+}
+
+/// A hundred connections that never speak: rank 0 keeps at most its cap of them (the
+/// oldest go), and the ranks still connect both ways at once.
+#[test]
+fn strangers_holding_connections_are_bounded() {
+    let mut p = pair();
+    let to = p.rails[0].shared.addrs[0];
+    let held: Vec<TcpStream> = (0..100)
+        .filter_map(|_| TcpStream::connect(to).ok())
+        .collect();
+    let cap = engine(&p.rails[0]).pending_cap();
+    assert!(held.len() > cap);
+    std::thread::sleep(Duration::from_millis(300));
+    let (_, pending) = counts(&p.rails[0]);
+    assert!(pending <= cap, "{pending} pending, cap {cap}");
+    let t0 = Instant::now();
+    assert!(p.rails[1].try_send(0, 3, &[b"through"]));
+    let (msgs, _) = collect(&mut p.rails[0], 1);
+    assert_eq!(msgs, vec![(1, 3, b"through".to_vec())]);
+    assert!(
+        t0.elapsed() < Duration::from_secs(2),
+        "took {:?}",
+        t0.elapsed()
+    );
+}
+
+/// A Hello for a rank that is connected (a replay) gets a challenge it cannot answer; a
+/// wrong proof closes it, and the real link carries on.
+#[test]
+fn a_replayed_hello_for_a_connected_rank_changes_nothing() {
+    let mut p = pair();
+    assert!(p.rails[1].try_send(0, 1, &[b"up"]));
+    collect(&mut p.rails[0], 1);
+    let (mut st, _, _) = raw_hello(&p, 0, 1);
+    send(&mut st, Header::new(Kind::Proof), &[7u8; 32]);
+    assert!(recv(&mut st).is_none(), "closed");
+    assert!(p.rails[1].try_send(0, 2, &[b"still"]));
+    let (msgs, _) = collect(&mut p.rails[0], 1);
+    assert_eq!(msgs, vec![(1, 2, b"still".to_vec())]);
+}
+
+/// A link that stopped answering (TCP_USER_TIMEOUT: ETIMEDOUT) is reported as unreachable,
+/// naming the link and the timeout; a reset connection as closed.
+#[test]
+fn a_silent_link_is_unreachable_not_gone() {
+    let (local, remote) = ("10.0.0.1:5".parse().ok(), "10.0.0.2:6".parse().unwrap());
+    let timed_out = std::io::Error::from_raw_os_error(libc::ETIMEDOUT);
+    let l = Loss::from_error(&timed_out, local, remote, 2000);
+    assert!(
+        l.to_string().starts_with(
+            "unreachable over 10.0.0.1:5 -> 10.0.0.2:6 (no answer for 2 s: RAILMPI_TCP_TIMEOUT"
+        ),
+        "{l}"
+    );
+    let l = Loss::from_error(&timed_out, local, remote, 1500);
+    assert!(l.to_string().contains("no answer for 1.5 s"), "{l}");
+    let reset = std::io::Error::from_raw_os_error(libc::ECONNRESET);
+    assert!(matches!(
+        Loss::from_error(&reset, local, remote, 2000),
+        Loss::Closed { .. }
+    ));
 }

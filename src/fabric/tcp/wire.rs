@@ -58,6 +58,9 @@ pub enum Kind {
     Request = 13,
     /// The target's service thread served every request up to ticket `op`.
     Served = 14,
+    /// Acceptor → connector, after a valid proof: the acceptor keeps this connection (it
+    /// may drop it instead for its own dial in a simultaneous connect).
+    Welcome = 15,
 }
 
 impl Kind {
@@ -77,6 +80,7 @@ impl Kind {
             12 => Kind::Bye,
             13 => Kind::Request,
             14 => Kind::Served,
+            15 => Kind::Welcome,
             _ => return None,
         })
     }
@@ -94,7 +98,8 @@ impl Kind {
             | Kind::Ack
             | Kind::Nak
             | Kind::Bye
-            | Kind::Served => 0,
+            | Kind::Served
+            | Kind::Welcome => 0,
         }
     }
 }
