@@ -79,6 +79,17 @@ for where in "ip -n rmh1 link set eth1 down" "ip link set rmv1l1 down"; do
     LINKS=2 "$NETNS" up 2 >>"$LOGDIR/netns_mr.log" 2>&1
 done
 
+# Fail over soon, then ride out: with RAILMPI_TCP_FAILOVER_TIMEOUT 2 s and RAILMPI_TCP_TIMEOUT
+# 20 s, link 1 failing (t = 2 s) is given up after 2 s and the channel carries on over link
+# 0, which now has the last link's timeout: link 0 down for 4 s (t = 8 to 12 s) is ridden out.
+CASE_TIMEOUT=60 CASE_EXPECT="rail 2 \(tcp\) to rank [01] failed .*no answer for 2 s: RAILMPI_TCP_FAILOVER_TIMEOUT" \
+    CASE_FORBID="CHECK|fatal" run_case mr.failover_then_ride_out 0 sh -c "
+    (sleep 2; ip link set rmv1l1 down; sleep 6; ip link set rmv1 down; sleep 4;
+     ip link set rmv1 up) & $MPIEXEC --launcher $NETNS -hosts $H2 -ppn 1 \
+    -genv RAILMPI_TCP_IFACES eth0,eth1 -genv RAILMPI_TCP_TIMEOUT 20000 \
+    -genv RAILMPI_TCP_FAILOVER_TIMEOUT 2000 $CT/rail_loss 15; rc=\$?; wait; exit \$rc"
+LINKS=2 "$NETNS" up 2 >>"$LOGDIR/netns_mr.log" 2>&1
+
 # Three links.
 if LINKS=3 "$NETNS" up 2 >"$LOGDIR/netns_mr3.log" 2>&1; then
     CASE_EXPECT="^ok stripes " run_case mr.three_links 0 \

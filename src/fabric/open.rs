@@ -190,6 +190,7 @@ pub fn open(settings: &FabricSettings, boot: &dyn Bootstrap) -> Result<Fabric, S
             service_bell,
             connect: tcp.connect,
             timeout_ms: tcp.timeout_ms,
+            failover_timeout_ms: tcp.failover_timeout_ms,
             survive_loss: count > 1,
         };
         for (i, listener) in listeners.into_iter().take(count).enumerate() {

@@ -93,11 +93,19 @@ pub const SETTINGS: &[Setting] = &[
     },
     Setting {
         name: "RAILMPI_TCP_TIMEOUT",
-        default: "30000",
-        help: "milliseconds after which a tcp connection whose data stays unacknowledged \
-               (or that answers no keepalive probe) has failed: with several rails the \
-               channel carries on over the others, else the job ends; also mpiexec's \
-               connections to its proxies (a host that answers nothing ends the job)",
+        default: "120000",
+        help: "milliseconds after which a peer's last tcp connection whose data stays \
+               unacknowledged (or that answers no keepalive probe) has failed and the job \
+               ends, naming the peer unreachable: shorter outages are ridden out (a minute \
+               with room for TCP's retransmission backoff); also mpiexec's connections to \
+               its proxies (a host that answers nothing ends the job)",
+    },
+    Setting {
+        name: "RAILMPI_TCP_FAILOVER_TIMEOUT",
+        default: "5000",
+        help: "the same for a connection while other rails reach the peer too (at most \
+               RAILMPI_TCP_TIMEOUT): the channel carries on over the others soon; the last \
+               one left then gets RAILMPI_TCP_TIMEOUT",
     },
     Setting {
         name: "RAILMPI_SCHED",
@@ -303,6 +311,8 @@ impl Config {
                 ifaces: list("RAILMPI_TCP_IFACES"),
                 conns_per_iface: positive("RAILMPI_TCP_CONNS_PER_IFACE")?,
                 timeout_ms: positive("RAILMPI_TCP_TIMEOUT")?.min(u32::MAX as usize) as u32,
+                failover_timeout_ms: positive("RAILMPI_TCP_FAILOVER_TIMEOUT")?
+                    .min(u32::MAX as usize) as u32,
             },
             tcp_eager_limit: parse("RAILMPI_TCP_EAGER_LIMIT")?,
             multirail: crate::channel::sched::MultirailSettings::parse(

@@ -137,9 +137,9 @@ pub fn connect_from(
 /// so that a peer that vanished (its link down, its host off) is noticed within `ms` even
 /// when nothing is being sent: reads and writes then fail with `ETIMEDOUT`. The tcp rail
 /// and the launcher's connections to its proxies (`RAILMPI_TCP_TIMEOUT`) both use it.
-pub fn set_timeouts(stream: &TcpStream, ms: u32) {
+pub fn set_timeouts(sock: impl std::os::fd::AsFd, ms: u32) {
     use std::os::fd::AsRawFd;
-    let fd = stream.as_raw_fd();
+    let fd = sock.as_fd().as_raw_fd();
     let set = |level: i32, opt: i32, v: i32| {
         // SAFETY: setsockopt reads one int from the pointer we pass, with its size.
         unsafe {

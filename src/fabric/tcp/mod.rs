@@ -63,7 +63,14 @@ pub struct TcpSettings {
     /// A connection whose sent data stays unacknowledged this long, or that answers no
     /// keepalive probe for as long, has failed (TCP_USER_TIMEOUT).
     pub timeout_ms: u32,
+    /// The same while other rails reach the peer too (at most `timeout_ms`): traffic moves
+    /// to them soon; the last link left gets `timeout_ms`.
+    pub failover_timeout_ms: u32,
 }
+
+/// The settings that name the timeouts (in messages).
+pub const TIMEOUT_KNOB: &str = "RAILMPI_TCP_TIMEOUT";
+pub const FAILOVER_KNOB: &str = "RAILMPI_TCP_FAILOVER_TIMEOUT";
 
 impl Default for TcpSettings {
     fn default() -> Self {
@@ -71,7 +78,8 @@ impl Default for TcpSettings {
             connect: Connect::Lazy,
             ifaces: Vec::new(),
             conns_per_iface: 1,
-            timeout_ms: 30_000,
+            timeout_ms: 120_000,
+            failover_timeout_ms: 5_000,
         }
     }
 }
@@ -98,6 +106,8 @@ struct Link {
     out: Outbox,
     /// Service requests sent to the peer (the last ticket).
     tickets: u64,
+    /// The other rails' links to the peer failed: this one has the full timeout.
+    last: bool,
 }
 
 impl Link {
@@ -132,8 +142,9 @@ enum Loss {
     Unreachable {
         local: Option<SocketAddr>,
         remote: SocketAddr,
-        /// The timeout that expired (None: the network refused, not a timeout).
-        timeout_ms: Option<u32>,
+        /// The timeout that expired and the setting it came from (None: the network
+        /// refused, not a timeout).
+        timeout: Option<(u32, &'static str)>,
         error: String,
     },
     /// The connection closed or broke (reset, or a protocol error): the peer's end went.
@@ -146,7 +157,7 @@ impl Loss {
         e: &std::io::Error,
         local: Option<SocketAddr>,
         remote: SocketAddr,
-        timeout_ms: u32,
+        timeout: (u32, &'static str),
     ) -> Loss {
         let unreachable = matches!(
             e.raw_os_error(),
@@ -156,7 +167,7 @@ impl Loss {
             Loss::Unreachable {
                 local,
                 remote,
-                timeout_ms: (e.raw_os_error() == Some(libc::ETIMEDOUT)).then_some(timeout_ms),
+                timeout: (e.raw_os_error() == Some(libc::ETIMEDOUT)).then_some(timeout),
                 error: e.to_string(),
             }
         } else {
@@ -174,15 +185,15 @@ impl std::fmt::Display for Loss {
             Loss::Unreachable {
                 local,
                 remote,
-                timeout_ms,
+                timeout,
                 error,
             } => {
                 let from = local.map_or_else(|| "?".into(), |l| l.to_string());
                 write!(f, "unreachable over {from} -> {remote} (")?;
-                if let Some(ms) = timeout_ms {
+                if let Some((ms, knob)) = timeout {
                     // Whole seconds print without a fraction: "30 s", "2 s", "1.5 s".
                     let secs = *ms as f64 / 1000.0;
-                    write!(f, "no answer for {secs} s: RAILMPI_TCP_TIMEOUT; ")?;
+                    write!(f, "no answer for {secs} s: {knob}; ")?;
                 }
                 write!(f, "{error})")
             }
@@ -255,6 +266,9 @@ struct Shared {
     /// not the end of the job.
     survive_loss: bool,
     timeout_ms: u32,
+    /// With other rails to fall back on (`survive_loss`): a link's timeout until it is
+    /// the peer's last.
+    failover_timeout_ms: u32,
     /// Where each peer listens, and its host (for messages).
     addrs: Vec<SocketAddr>,
     hosts: Vec<String>,
@@ -283,6 +297,17 @@ struct Shared {
 }
 
 impl Shared {
+    /// The timeout a link to `peer` has (`None`: not known yet — an accepted connection
+    /// before its proof), and the setting it comes from.
+    fn timeout(&self, peer: Option<usize>) -> (u32, &'static str) {
+        let last = peer.is_some_and(|p| self.links[p].lock().last);
+        if self.survive_loss && !last {
+            (self.failover_timeout_ms, FAILOVER_KNOB)
+        } else {
+            (self.timeout_ms, TIMEOUT_KNOB)
+        }
+    }
+
     fn bye_from(&self, peer: usize) -> bool {
         self.bye[peer].load(Ordering::Acquire)
     }
@@ -488,6 +513,7 @@ pub struct TcpContext {
     pub service_bell: Doorbell,
     pub connect: Connect,
     pub timeout_ms: u32,
+    pub failover_timeout_ms: u32,
     /// Other rails reach the peers too: a failed link is reported, not fatal.
     pub survive_loss: bool,
 }
@@ -594,6 +620,7 @@ impl TcpRail {
             local_ip,
             survive_loss: ctx.survive_loss,
             timeout_ms: ctx.timeout_ms,
+            failover_timeout_ms: ctx.failover_timeout_ms.min(ctx.timeout_ms),
             addrs,
             hosts: ctx.hosts.clone(),
             links: (0..n)
@@ -603,6 +630,7 @@ impl TcpRail {
                         fd: -1,
                         out: Outbox::default(),
                         tickets: 0,
+                        last: false,
                     })
                 })
                 .collect(),
@@ -858,6 +886,21 @@ impl Rail for TcpRail {
             }
         }
         self.shared.send(peer, [OutFrame::new(&h, Body::Empty)])
+    }
+
+    fn last_link(&mut self, peer: usize) {
+        let Some(link) = self.shared.links.get(peer) else {
+            return;
+        };
+        let mut link = link.lock();
+        link.last = true;
+        if link.state == LinkState::Up && link.fd >= 0 {
+            // SAFETY: an Up link's descriptor stays open while its lock is held: the
+            // progress thread marks the link Closed (fd -1) under this lock before it
+            // drops the connection that owns the descriptor.
+            let fd = unsafe { std::os::fd::BorrowedFd::borrow_raw(link.fd) };
+            crate::sys::net::set_timeouts(fd, self.shared.timeout_ms);
+        }
     }
 
     fn close(&mut self) {

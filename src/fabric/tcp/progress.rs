@@ -590,7 +590,7 @@ impl Progress {
                     if stream.set_nonblocking(true).is_err() || stream.set_nodelay(true).is_err() {
                         continue;
                     }
-                    set_timeouts(&stream, self.s.timeout_ms);
+                    set_timeouts(&stream, self.s.timeout(None).0);
                     self.make_room(addr.ip());
                     self.add(stream, addr, Stage::AwaitHello);
                 }
@@ -681,7 +681,7 @@ impl Progress {
         let addr = self.s.addrs[peer];
         crate::sys::net::connect_from(self.s.local_ip, addr, DIAL).and_then(|mut st| {
             st.set_nodelay(true)?;
-            set_timeouts(&st, self.s.timeout_ms);
+            set_timeouts(&st, self.s.timeout(Some(peer)).0);
             let hello = Hello {
                 version: VERSION,
                 rank: self.s.me as u32,
@@ -799,7 +799,7 @@ impl Progress {
             Stage::Up { peer } => {
                 if !self.s.bye_from(peer) && !self.s.stopping.load(Ordering::Acquire) {
                     let loss = match why {
-                        Why::Io(e) => Loss::from_error(&e, local, addr, self.s.timeout_ms),
+                        Why::Io(e) => Loss::from_error(&e, local, addr, self.s.timeout(Some(peer))),
                         Why::Closed => Loss::Closed {
                             remote: addr,
                             why: "connection closed".into(),
@@ -1003,6 +1003,13 @@ impl ConnHandler<'_> {
         let mut link = self.s.links[peer].lock();
         link.state = LinkState::Up;
         link.fd = self.fd;
+        if link.last && self.s.survive_loss {
+            // Made after the other rails failed: it has the last link's timeout (the
+            // socket got the failover one before its peer was known).
+            // SAFETY: the connection that owns `self.fd` is being read by the caller.
+            let fd = unsafe { std::os::fd::BorrowedFd::borrow_raw(self.fd) };
+            crate::sys::net::set_timeouts(fd, self.s.timeout_ms);
+        }
         tracing::debug!("tcp rail: connected to rank {peer} ({})", self.addr);
         self.actions.push(Action::Up {
             peer,

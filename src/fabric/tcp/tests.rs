@@ -64,6 +64,7 @@ fn pair_with(connect: Connect) -> Pair {
                     ifaces: vec!["127.0.0.0/8".into()],
                     conns_per_iface: 1,
                     timeout_ms: 30_000,
+                    failover_timeout_ms: 5_000,
                 };
                 let ctx = TcpContext {
                     me: rank,
@@ -74,6 +75,7 @@ fn pair_with(connect: Connect) -> Pair {
                     service_bell: Doorbell::local(),
                     connect,
                     timeout_ms: settings.timeout_ms,
+                    failover_timeout_ms: settings.failover_timeout_ms,
                     survive_loss: false,
                 };
                 TcpRail::establish(&settings, &boot, &ctx).unwrap()
@@ -585,18 +587,22 @@ fn a_replayed_hello_for_a_connected_rank_changes_nothing() {
 fn a_silent_link_is_unreachable_not_gone() {
     let (local, remote) = ("10.0.0.1:5".parse().ok(), "10.0.0.2:6".parse().unwrap());
     let timed_out = std::io::Error::from_raw_os_error(libc::ETIMEDOUT);
-    let l = Loss::from_error(&timed_out, local, remote, 2000);
+    let l = Loss::from_error(&timed_out, local, remote, (2000, TIMEOUT_KNOB));
     assert!(
         l.to_string().starts_with(
             "unreachable over 10.0.0.1:5 -> 10.0.0.2:6 (no answer for 2 s: RAILMPI_TCP_TIMEOUT"
         ),
         "{l}"
     );
-    let l = Loss::from_error(&timed_out, local, remote, 1500);
-    assert!(l.to_string().contains("no answer for 1.5 s"), "{l}");
+    let l = Loss::from_error(&timed_out, local, remote, (1500, FAILOVER_KNOB));
+    assert!(
+        l.to_string()
+            .contains("no answer for 1.5 s: RAILMPI_TCP_FAILOVER_TIMEOUT"),
+        "{l}"
+    );
     let reset = std::io::Error::from_raw_os_error(libc::ECONNRESET);
     assert!(matches!(
-        Loss::from_error(&reset, local, remote, 2000),
+        Loss::from_error(&reset, local, remote, (2000, TIMEOUT_KNOB)),
         Loss::Closed { .. }
     ));
 }
