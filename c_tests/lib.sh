@@ -186,3 +186,17 @@ is_hydra() {
     local first=${1%% *}
     timeout 10 "$first" --version 2>/dev/null </dev/null | grep -q "HYDRA"
 }
+
+# netns_up NAME N [LINKS]: N namespaces with LINKS links each (c_tests/netns.sh) for a case
+# file that emulates hosts, torn down when the harness exits; on failure the case NAME
+# fails with netns.sh's log, nothing is left up, and the status is non-zero (the case file
+# then returns).
+netns_up() {
+    local name=$1 n=$2 links=${3:-1} log="$LOGDIR/$1.log"
+    if ! LINKS=$links "$ROOT/c_tests/netns.sh" up "$n" >"$log" 2>&1; then
+        _ct_fail "$name" "cannot create the namespaces" "$log"
+        "$ROOT/c_tests/netns.sh" down
+        return 1
+    fi
+    trap '"$ROOT/c_tests/netns.sh" down' EXIT
+}

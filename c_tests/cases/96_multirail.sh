@@ -11,12 +11,7 @@ if [ "$CT_IMPL" != railmpi ] || [ "$(id -u)" != 0 ] || ! ip netns list >/dev/nul
     skip_case multirail "needs root, ip netns and tc"
     return 0
 fi
-if ! LINKS=2 "$NETNS" up 2 >"$LOGDIR/netns_mr.log" 2>&1; then
-    _ct_fail netns_multirail "cannot create the namespaces" "$LOGDIR/netns_mr.log"
-    "$NETNS" down
-    return 0
-fi
-trap '"$NETNS" down' EXIT
+netns_up netns_multirail 2 2 || return 0
 
 H2=10.77.0.10,10.77.0.11
 MR="$MPIEXEC --launcher $NETNS -hosts $H2 -ppn 2 -genv RAILMPI_TCP_IFACES eth0,eth1"
@@ -76,7 +71,7 @@ for where in "ip -n rmh1 link set eth1 down" "ip link set rmv1l1 down"; do
         (sleep 2; $where) & $MPIEXEC --launcher $NETNS -hosts $H2 -ppn 1 \
         -genv RAILMPI_TCP_IFACES eth0,eth1 -genv RAILMPI_TCP_TIMEOUT 2000 $CT/rail_loss 6; \
         rc=\$?; wait; exit \$rc"
-    LINKS=2 "$NETNS" up 2 >>"$LOGDIR/netns_mr.log" 2>&1
+    LINKS=2 "$NETNS" up 2 >>"$LOGDIR/netns_multirail.log" 2>&1
 done
 
 # Fail over soon, then ride out: with RAILMPI_TCP_FAILOVER_TIMEOUT 2 s and RAILMPI_TCP_TIMEOUT
@@ -88,7 +83,7 @@ CASE_TIMEOUT=60 CASE_EXPECT="rail 2 \(tcp\) to rank [01] failed .*no answer for 
      ip link set rmv1 up) & $MPIEXEC --launcher $NETNS -hosts $H2 -ppn 1 \
     -genv RAILMPI_TCP_IFACES eth0,eth1 -genv RAILMPI_TCP_TIMEOUT 20000 \
     -genv RAILMPI_TCP_FAILOVER_TIMEOUT 2000 $CT/rail_loss 15; rc=\$?; wait; exit \$rc"
-LINKS=2 "$NETNS" up 2 >>"$LOGDIR/netns_mr.log" 2>&1
+LINKS=2 "$NETNS" up 2 >>"$LOGDIR/netns_multirail.log" 2>&1
 
 # Three links.
 if LINKS=3 "$NETNS" up 2 >"$LOGDIR/netns_mr3.log" 2>&1; then

@@ -19,12 +19,7 @@ if [ "$CT_IMPL" != railmpi ] || [ "$(id -u)" != 0 ] || ! ip netns list >/dev/nul
     skip_case launcher_attacks "needs root, ip netns, setpriv and user nobody"
     return 0
 fi
-if ! "$NETNS" up 2 >"$LOGDIR/netns_up97.log" 2>&1; then
-    _ct_fail netns_up97 "cannot create the namespaces" "$LOGDIR/netns_up97.log"
-    "$NETNS" down
-    return 0
-fi
-trap '"$NETNS" down' EXIT
+netns_up netns_up97 2 || return 0
 
 H2=10.77.0.10,10.77.0.11
 OURS="$MPIEXEC --launcher $NETNS -hosts $H2 -ppn 1"

@@ -30,12 +30,7 @@ if [ "$(id -u)" != 0 ] || ! ip netns list >/dev/null 2>&1; then
 fi
 # The rail on link 1 alone (the launcher's connections stay on link 0); link 1's bridge port
 # of host 1 goes down mid-run: neither end sees it, TCP_USER_TIMEOUT does.
-if ! LINKS=2 "$NETNS" up 2 >"$LOGDIR/netns_attacks.log" 2>&1; then
-    _ct_fail netns_attacks "cannot create the namespaces" "$LOGDIR/netns_attacks.log"
-    "$NETNS" down
-    return 0
-fi
-trap '"$NETNS" down' EXIT
+netns_up netns_attacks 2 2 || return 0
 CASE_TIMEOUT=40 CASE_FORBID="is gone|died or left" \
     CASE_EXPECT="rank [01] on host rmh[01] is unreachable over 10\.78\.0\.1[01]:[0-9]+ -> 10\.78\.0\.1[01]:[0-9]+ \(no answer for 2 s: RAILMPI_TCP_TIMEOUT" \
     run_case attack.unreachable nonzero sh -c "

@@ -155,14 +155,15 @@ impl Channels {
         let left = vc.sched.kill(sub);
         if left == 0 {
             // Honest about which: a silent link (the peer may live) or a closed connection.
-            let what = if why.starts_with("unreachable") {
-                "is unreachable"
-            } else {
-                "is gone (it died or left without MPI_Finalize)"
-            };
-            crate::fabric::fatal(&format!(
-                "rank {rank} {what}: the last rail to it ({rail}, {}) failed: {why}",
-                self.rails[rail].caps().name
+            let name = self.rails[rail].caps().name;
+            if why.starts_with("unreachable") {
+                crate::fabric::fatal(&format!(
+                    "rank {rank} is unreachable: the last rail to it ({rail}, {name}) failed: {why}"
+                ));
+            }
+            crate::fabric::fatal_after_death(&format!(
+                "rank {rank} is gone (it died or left without MPI_Finalize): the last rail to \
+                 it ({rail}, {name}) failed: {why}"
             ));
         }
         tracing::warn!(

@@ -162,6 +162,20 @@ pub fn fatal(msg: &str) -> ! {
     std::process::exit(1)
 }
 
+/// How long a rank that learned of a peer's death waits before it ends itself.
+const CONSEQUENCE_GRACE: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// `fatal` for a peer that died: the death is the job's failure and our end only its
+/// consequence, so give the launcher a moment to hear of the death first (it then ends us
+/// itself) — else the job's status is our 1, not the dead rank's signal, whichever report
+/// reaches the launcher first.
+pub fn fatal_after_death(msg: &str) -> ! {
+    use std::io::Write;
+    let _ = std::io::stderr().write_all(format!("railmpi: fatal: {msg}\n").as_bytes());
+    std::thread::sleep(CONSEQUENCE_GRACE);
+    std::process::exit(1)
+}
+
 /// The transport interface every provider implements.
 ///
 /// Posted operations name peer memory by its addresses and the remote key of the peer's

@@ -148,7 +148,7 @@ pub fn check_peers() {
                  for communication"
             );
             drop(guard);
-            crate::fabric::fatal(&msg);
+            crate::fabric::fatal_after_death(&msg);
         }
     }
 }

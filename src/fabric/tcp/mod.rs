@@ -328,16 +328,16 @@ impl Shared {
     fn peer_gone(&self, peer: usize) -> ! {
         let loss = self.gone[peer].lock().clone();
         let (me, host) = (self.me, &self.hosts[peer]);
-        super::fatal(&match loss {
+        match loss {
             Some(l @ Loss::Unreachable { .. }) => {
-                format!("rank {me}: rank {peer} on host {host} is {l}")
+                super::fatal(&format!("rank {me}: rank {peer} on host {host} is {l}"))
             }
-            l => format!(
+            l => super::fatal_after_death(&format!(
                 "rank {me}: rank {peer} on host {host} is gone (its connection ended without \
                  a goodbye: {}); it died or left without MPI_Finalize",
                 l.map(|l| l.to_string()).unwrap_or_default()
-            ),
-        })
+            )),
+        }
     }
 
     /// Post a tagged write or read (see `Rail::post`); it completes to `waiter` if given,
