@@ -15,9 +15,10 @@ BENCHES    := $(BUILD)/benchmarks/latency $(BUILD)/benchmarks/bw
 # Debian packages the tests need: MPICH (headers, wrappers, Hydra) to prove ABI
 # compatibility, Open MPI and NetPIPE to compare and swap in; iproute2 and util-linux for
 # hosts emulated with network namespaces (ip netns, unshare); slurm-wlm to launch across them
-# with srun; libhdf5-mpich-dev for parallel HDF5 on railmpi (c_tests/hdf5, 47_io).
+# with srun; libhdf5-mpich-dev for parallel HDF5 on railmpi (c_tests/hdf5, 47_io); python3
+# for the generators and the attack scripts of 97_/98_.
 DEB_PKGS   := gcc make mpich libmpich-dev openmpi-bin libopenmpi-dev netpipe-mpich2 iproute2 \
-              util-linux slurm-wlm libhdf5-mpich-dev
+              util-linux slurm-wlm libhdf5-mpich-dev python3
 
 # Fortran: mpif.h, the mpi module, mpif90, the libmpichfort.so.12 link (adds gfortran to DEB_PKGS).
 include fortran.mk
