@@ -223,7 +223,7 @@ struct Hosts {
     /// A descriptor held in reserve: out of descriptors, it is closed to accept (and
     /// close) the connection at the head of the queue, which would otherwise keep the
     /// listener readable and the loop spinning.
-    spare: Option<std::fs::File>,
+    spare: crate::sys::net::SpareFd,
     /// The listener is not polled until then (an accept failure with no remedy).
     listen_paused_until: Option<Instant>,
     /// Budget of the warnings strangers can trigger (refused connections).
@@ -380,13 +380,9 @@ impl Hosts {
             self.refuse(old.peer, "out of file descriptors (the oldest is dropped)");
             return Shed::Room;
         }
-        if self.spare.take().is_none() {
-            self.spare = std::fs::File::open("/dev/null").ok();
+        let Some(taken) = self.spare.accept_and_close(&self.listener) else {
             return Shed::Stuck;
-        }
-        // Closed before the spare is opened again, which takes its slot back.
-        let taken = self.listener.accept().map(|(_, peer)| peer);
-        self.spare = std::fs::File::open("/dev/null").ok();
+        };
         match taken {
             Ok(peer) => {
                 self.refuse(peer, "out of file descriptors");
@@ -1258,7 +1254,7 @@ fn start_proxies(
         partial: Default::default(),
         pending: Vec::new(),
         next_pending: 0,
-        spare: std::fs::File::open("/dev/null").ok(),
+        spare: crate::sys::net::SpareFd::new(),
         listen_paused_until: None,
         // A few lines, then one every so often saying how many were held back.
         warnings: RateLimit::new(5, Duration::from_secs(10)),

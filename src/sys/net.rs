@@ -223,6 +223,44 @@ pub fn in_network(addr: IpAddr, net: IpAddr, prefix: u32) -> bool {
     }
 }
 
+/// A descriptor kept in reserve for a listener that has none left (EMFILE): released, it lets
+/// the connection at the head of the queue be accepted and closed at once — else a
+/// level-triggered listener reports that connection for ever and its loop spins, the way
+/// servers keep one. Shared by the tcp rail and mpiexec.
+pub struct SpareFd(Option<std::fs::File>);
+
+impl SpareFd {
+    pub fn new() -> SpareFd {
+        SpareFd(std::fs::File::open("/dev/null").ok())
+    }
+
+    /// Runs `f` with the spare's descriptor free, if one is held (it is taken back after,
+    /// if it can be).
+    pub fn freed<T>(&mut self, f: impl FnOnce() -> T) -> T {
+        self.0 = None;
+        let r = f();
+        self.0 = std::fs::File::open("/dev/null").ok();
+        r
+    }
+
+    /// Accepts the connection at the head of `listener`'s queue with the spare's descriptor
+    /// and closes it: its peer's address, an accept error, or None without a spare.
+    pub fn accept_and_close(
+        &mut self,
+        listener: &std::net::TcpListener,
+    ) -> Option<std::io::Result<SocketAddr>> {
+        self.0.as_ref()?;
+        Some(self.freed(|| listener.accept().map(|(_, a)| a)))
+    }
+}
+
+/// No descriptor held (a placeholder while the spare is lent out).
+impl Default for SpareFd {
+    fn default() -> Self {
+        SpareFd(None)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -239,6 +277,21 @@ mod tests {
         drop(l);
         // Nobody listens any more: refused, not hung.
         assert!(connect_from(from, to, Duration::from_secs(5)).is_err());
+    }
+
+    /// The spare takes the queued connection and closes it (its client reads end of
+    /// file); without a spare nothing is accepted.
+    #[test]
+    fn the_spare_accepts_and_closes() {
+        use std::io::Read;
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let mut c = std::net::TcpStream::connect(l.local_addr().unwrap()).unwrap();
+        let mut spare = SpareFd::new();
+        let got = spare.accept_and_close(&l).unwrap().unwrap();
+        assert_eq!(got, c.local_addr().unwrap());
+        let mut b = [0u8; 1];
+        assert_eq!(c.read(&mut b).unwrap(), 0);
+        assert!(SpareFd::default().accept_and_close(&l).is_none());
     }
 
     #[test]

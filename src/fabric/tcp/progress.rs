@@ -175,7 +175,7 @@ pub struct Progress {
     /// A descriptor held in reserve: when the process has none left, it is closed to
     /// accept and close a connection, so that the listener stops reporting it (and a
     /// dial gets it when nothing else frees one).
-    spare: Option<std::fs::File>,
+    spare: crate::sys::net::SpareFd,
     /// Accepting is paused until then: no descriptor left, not even the spare.
     accept_paused: Option<Instant>,
 }
@@ -202,7 +202,7 @@ impl Progress {
             },
             caps,
             warn: RateLimit::new(WARN_BURST, WARN_INTERVAL),
-            spare: std::fs::File::open("/dev/null").ok(),
+            spare: crate::sys::net::SpareFd::new(),
             accept_paused: None,
         })
     }
@@ -611,16 +611,11 @@ impl Progress {
                     }
                     // None to take: accept with the spare and close at once, else the
                     // level-triggered listener reports the connection for ever (a spin).
-                    if let Some(spare) = self.spare.take() {
-                        drop(spare);
-                        let dropped = self.listener.accept().map(|(_, a)| a);
-                        self.spare = std::fs::File::open("/dev/null").ok();
-                        if let Ok(a) = dropped {
-                            self.warn(format_args!(
-                                "refused a connection from {a}: no descriptor left ({e})"
-                            ));
-                            continue;
-                        }
+                    if let Some(Ok(a)) = self.spare.accept_and_close(&self.listener) {
+                        self.warn(format_args!(
+                            "refused a connection from {a}: no descriptor left ({e})"
+                        ));
+                        continue;
                     }
                     self.warn(format_args!(
                         "accept failed: {e}; not accepting for {} ms",
@@ -656,12 +651,11 @@ impl Progress {
             while self.evict_oldest(&format!("a descriptor is needed to reach rank {peer}")) {
                 freed += 1;
             }
-            self.spare = None;
             tracing::debug!("tcp rail: freed {freed} descriptor(s) to reach rank {peer}");
-            stream = self.connect(peer);
-            if self.spare.is_none() {
-                self.spare = std::fs::File::open("/dev/null").ok();
-            }
+            // The spare too: our own dial comes first.
+            let mut spare = std::mem::take(&mut self.spare);
+            stream = spare.freed(|| self.connect(peer));
+            self.spare = spare;
         }
         match stream {
             Ok((st, nonce)) => {
