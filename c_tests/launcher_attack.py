@@ -197,11 +197,17 @@ def compare(base, job, problems):
             problems.append("%r came %.2f s late" % (line, b[line] - a[line]))
 
 
+def undisturbed(cmd, bound):
+    """The job run once without attackers, to compare with: (job, status)."""
+    base = Job(cmd)
+    st0 = base.wait(bound)
+    base.dump("undisturbed")
+    return base, st0
+
+
 def mode_timing(argv):
     o, cmd = opts(argv, {"attackers": 3, "hold": 8.0, "bound": 40.0})
-    base = Job(cmd)
-    st0 = base.wait(o["bound"])
-    base.dump("undisturbed")
+    base, st0 = undisturbed(cmd, o["bound"])
     job = Job(cmd)
     addr = listening_port(job.proc.pid)
     att = attack(addr, o["attackers"], o["hold"]) if addr else None
@@ -269,9 +275,7 @@ def mode_kill(argv):
 
 def mode_flood(argv):
     o, cmd = opts(argv, {"conns": 500, "spare_fds": 4, "bound": 40.0})
-    base = Job(cmd)
-    st0 = base.wait(o["bound"])
-    base.dump("undisturbed")
+    base, st0 = undisturbed(cmd, o["bound"])
     job = Job(cmd)
     problems = []
     addr = listening_port(job.proc.pid)

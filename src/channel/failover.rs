@@ -84,15 +84,15 @@ impl Channels {
     #[cold]
     pub(super) fn recover<F: FnMut(Event<'_>)>(
         &mut self,
-        lost: Vec<(usize, usize, String)>,
+        lost: Vec<(usize, usize, String, bool)>,
         retries: Vec<(u64, PostRecord)>,
         controls: Vec<(usize, usize, Vec<u8>)>,
         sink: &mut F,
         n: &mut usize,
     ) {
-        for (rail, rank, why) in lost {
+        for (rail, rank, why, unreachable) in lost {
             if let Some(sub) = self.vcs[rank].subs.iter().position(|s| s.rail == rail) {
-                self.subchannel_failed(rank, sub, &why);
+                self.subchannel_failed(rank, sub, &why, unreachable);
             }
         }
         for (rank, rail, bytes) in controls {
@@ -106,7 +106,7 @@ impl Channels {
             }
             tracing::debug!("rank {rank} resyncs over rail {rail}: subchannel {sub} failed");
             if self.vcs[rank].sched.is_alive(sub) {
-                self.subchannel_failed(rank, sub, "the peer saw it fail");
+                self.subchannel_failed(rank, sub, "the peer saw it fail", false);
             }
             self.resend(rank, expected);
         }
@@ -146,7 +146,8 @@ impl Channels {
 
     /// Subchannel `sub` to `rank` failed: schedule nothing more on it, tell the peer (and
     /// what we expect next from it), or end the job if it was the last.
-    fn subchannel_failed(&mut self, rank: usize, sub: usize, why: &str) {
+    /// `unreachable`: the link stopped answering (else its connection closed).
+    fn subchannel_failed(&mut self, rank: usize, sub: usize, why: &str, unreachable: bool) {
         let vc = &mut self.vcs[rank];
         if !vc.sched.is_alive(sub) {
             return;
@@ -156,7 +157,7 @@ impl Channels {
         if left == 0 {
             // Honest about which: a silent link (the peer may live) or a closed connection.
             let name = self.rails[rail].caps().name;
-            if why.starts_with("unreachable") {
+            if unreachable {
                 crate::fabric::fatal(&format!(
                     "rank {rank} is unreachable: the last rail to it ({rail}, {name}) failed: {why}"
                 ));

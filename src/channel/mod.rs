@@ -534,7 +534,7 @@ struct Aside<'a> {
     settings: &'a MultirailSettings,
     finished: &'a mut HashMap<u64, (usize, Vec<StripeTime>)>,
     posts: &'a mut HashMap<u64, PostRecord>,
-    lost: Vec<(usize, usize, String)>,
+    lost: Vec<(usize, usize, String, bool)>,
     retries: Vec<(u64, PostRecord)>,
     controls: Vec<(usize, usize, Vec<u8>)>,
 }
@@ -577,7 +577,11 @@ impl Aside<'_> {
                     Arrival::Rejected => *self.bad_messages += 1,
                 }
             }
-            RailEvent::Lost { peer, why } => self.lost.push((rail, ranks[peer], why)),
+            RailEvent::Lost {
+                peer,
+                why,
+                unreachable,
+            } => self.lost.push((rail, ranks[peer], why, unreachable)),
             RailEvent::Completion(c) => {
                 if let Some(rec) = (!self.posts.is_empty())
                     .then(|| self.posts.remove(&c.token))

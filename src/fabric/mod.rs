@@ -148,9 +148,10 @@ pub enum RailEvent<'a> {
     /// reach its peers reports this; a rail that is a peer's only way ends the job instead.
     Lost {
         peer: usize,
-        /// Starts with "unreachable" when the link stopped answering (the peer may be
-        /// alive); anything else says how the connection closed.
         why: String,
+        /// The link stopped answering (the peer may be alive), rather than its
+        /// connection closing (the peer's end went).
+        unreachable: bool,
     },
 }
 

@@ -286,22 +286,32 @@ impl World {
     /// Every rank learns whether any rank is oversubscribed (one allreduce, in the
     /// algorithm every rank takes before agreeing).
     fn agree_fan_in(&self) -> Result<()> {
-        let mut acc = [self.oversubscribed as u8];
-        let or = |a: &[u8], b: &mut [u8]| -> Result<()> {
-            b[0] |= a[0];
+        // Not yet agreed: every rank takes the plain algorithm for this one.
+        let any = self.runtime_max(&self.comm_world, self.oversubscribed as u32, false)?;
+        self.fan_in.store(any != 0, Ordering::Relaxed);
+        Ok(())
+    }
+
+    /// The largest of the members' `mine` (an intracommunicator), by the runtime's own
+    /// allreduce; `fan_in` picks its algorithm, the same on every member.
+    fn runtime_max(&self, comm: &Communicator, mine: u32, fan_in: bool) -> Result<u32> {
+        let mut acc = mine.to_le_bytes();
+        let max = |a: &[u8], b: &mut [u8]| -> Result<()> {
+            let x = u32::from_le_bytes(a.try_into().unwrap());
+            let y = u32::from_le_bytes((&*b).try_into().unwrap());
+            b.copy_from_slice(&x.max(y).to_le_bytes());
             Ok(())
         };
         coll::direct::allreduce(
             self,
-            &self.comm_world,
+            comm,
             coll::TAG_RUNTIME_ALLREDUCE,
             &mut acc,
-            &or,
+            &max,
             true,
-            false,
+            fan_in,
         )?;
-        self.fan_in.store(acc[0] != 0, Ordering::Relaxed);
-        Ok(())
+        Ok(u32::from_le_bytes(acc))
     }
 
     /// MPI_Finalize: synchronise so nobody leaves while peers may still reach its memory,
@@ -696,24 +706,7 @@ impl World {
 
     /// The highest next context id of `comm`'s members (an intracommunicator).
     pub(super) fn group_max_ctx(&self, comm: &Communicator) -> Result<u32> {
-        let mine = self.next_ctx.load(Ordering::Acquire);
-        let mut acc = mine.to_le_bytes();
-        let max = |a: &[u8], b: &mut [u8]| -> Result<()> {
-            let x = u32::from_le_bytes(a.try_into().unwrap());
-            let y = u32::from_le_bytes((&*b).try_into().unwrap());
-            b.copy_from_slice(&x.max(y).to_le_bytes());
-            Ok(())
-        };
-        coll::direct::allreduce(
-            self,
-            comm,
-            coll::TAG_RUNTIME_ALLREDUCE,
-            &mut acc,
-            &max,
-            true,
-            self.fan_in(),
-        )?;
-        Ok(u32::from_le_bytes(acc[..4].try_into().unwrap()))
+        self.runtime_max(comm, self.next_ctx.load(Ordering::Acquire), self.fan_in())
     }
 
     pub fn comm_dup(&self, parent: &Communicator) -> Result<Arc<Communicator>> {

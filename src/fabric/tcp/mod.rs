@@ -131,6 +131,7 @@ enum Inbound {
     Lost {
         peer: usize,
         why: String,
+        unreachable: bool,
     },
 }
 
@@ -836,7 +837,15 @@ impl Rail for TcpRail {
                     bytes: &bytes,
                 }),
                 Inbound::Done(c) => sink(RailEvent::Completion(c)),
-                Inbound::Lost { peer, why } => sink(RailEvent::Lost { peer, why }),
+                Inbound::Lost {
+                    peer,
+                    why,
+                    unreachable,
+                } => sink(RailEvent::Lost {
+                    peer,
+                    why,
+                    unreachable,
+                }),
             }
             n += 1;
         }

@@ -809,6 +809,7 @@ impl Progress {
                         self.s.deliver(Inbound::Lost {
                             peer,
                             why: loss.to_string(),
+                            unreachable: matches!(loss, Loss::Unreachable { .. }),
                         });
                         self.close(i);
                         self.s.links[peer].lock().out = Default::default();

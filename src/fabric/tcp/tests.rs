@@ -117,7 +117,7 @@ fn collect(rail: &mut TcpRail, want: usize) -> Collected {
         rail.poll(&mut |ev| match ev {
             RailEvent::Message { peer, imm, bytes } => msgs.push((peer, imm, bytes.to_vec())),
             RailEvent::Completion(c) => done.push(c),
-            RailEvent::Lost { peer, why } => panic!("link to {peer} lost: {why}"),
+            RailEvent::Lost { peer, why, .. } => panic!("link to {peer} lost: {why}"),
         });
         std::thread::yield_now();
     }
