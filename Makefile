@@ -16,14 +16,16 @@ BENCHES    := $(BUILD)/benchmarks/latency $(BUILD)/benchmarks/bw
 # compatibility, Open MPI and NetPIPE to compare and swap in; iproute2 and util-linux for
 # hosts emulated with network namespaces (ip netns, unshare); slurm-wlm to launch across them
 # with srun; libhdf5-mpich-dev for parallel HDF5 on railmpi (c_tests/hdf5, 47_io); python3
-# for the generators and the attack scripts of 97_/98_.
+# for the generators and the attack scripts of 97_/98_. The verbs module (modules/verbs): rdma-sys
+# finds libibverbs and librdmacm with pkg-config and runs bindgen (libclang-dev) on their headers.
 DEB_PKGS   := gcc make mpich libmpich-dev openmpi-bin libopenmpi-dev netpipe-mpich2 iproute2 \
-              util-linux slurm-wlm libhdf5-mpich-dev python3
+              util-linux slurm-wlm libhdf5-mpich-dev python3 \
+              pkg-config libclang-dev libibverbs-dev librdmacm-dev
 
 # Fortran: mpif.h, the mpi module, mpif90, the libmpichfort.so.12 link (adds gfortran to DEB_PKGS).
 include fortran.mk
 
-.PHONY: all build deps run test bench header clean rust-test c-tests
+.PHONY: all build deps vm-deps run test bench header clean rust-test c-tests
 
 all: build
 
@@ -34,10 +36,30 @@ deps:
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
+# The QEMU guests of the RDMA tests (c_tests/vm/guest.sh, see its README.md), then their cache.
+# Their userland is the host's: iproute2 (ip, tc, rdma), rdma-core's providers and tools, perftest.
+# cpio, kmod and xz-utils make the initramfs; gcc, make, libelf1 and libssl3 (Debian's kbuild
+# tools) build siw. QEMU is unpacked into the cache, not installed, but its libraries are
+# installed here (apt-cache depends). --no-remove: nothing the machine has is replaced.
+VM_PKGS    := cpio kmod xz-utils gcc make libelf1 libssl3 iproute2 ibverbs-providers ibverbs-utils \
+              rdmacm-utils perftest
+
+vm-deps:
+	@apt-cache show qemu-system-x86 >/dev/null 2>&1 || apt-get update -qq
+	@qlibs=$$(apt-cache depends qemu-system-x86 | awk '$$1 == "Depends:" && $$2 ~ /^lib/ {print $$2}'); \
+	missing=""; for p in $(VM_PKGS) $$qlibs; do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	    echo "installing:$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-remove $$missing >/dev/null; \
+	fi
+	@bash c_tests/vm/guest.sh --setup || \
+	    echo "vm-deps: the guests cannot be set up here; the verbs cases (85_verbs) will SKIP"
+
 build:
-	$(CARGO) build $(CARGOFLAGS)
+	$(CARGO) build $(CARGOFLAGS) --workspace
 	@mkdir -p $(BUILD)/bin $(BUILD)/lib $(BUILD)/include
 	@install -m 755 $(TARGET)/libmpi.so $(BUILD)/lib/libmpi.so.12
+	@install -m 755 $(TARGET)/librailmpi_verbs.so $(BUILD)/lib/librailmpi_verbs.so
 	@ln -sf libmpi.so.12 $(BUILD)/lib/libmpi.so
 	@ln -sf libmpi.so.12 $(BUILD)/lib/libmpich.so.12
 	@ln -sf libmpi.so.12 $(BUILD)/lib/libmpich.so
@@ -77,9 +99,9 @@ run: deps build $(BENCHES)
 # of a signal or an abort, prints no "test result: FAILED" line.
 rust-test:
 	@mkdir -p $(BUILD)
-	set -o pipefail; $(CARGO) test $(CARGOFLAGS) 2>&1 | tee $(BUILD)/rust-test.log
+	set -o pipefail; $(CARGO) test $(CARGOFLAGS) --workspace 2>&1 | tee $(BUILD)/rust-test.log
 
-c-tests: deps build $(CTESTS) $(CTESTS_MPICH)
+c-tests: deps vm-deps build $(CTESTS) $(CTESTS_MPICH)
 	bash c_tests/harness.sh $(BUILD) $(CT_FILTER)
 
 test: deps build

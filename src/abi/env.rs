@@ -126,7 +126,7 @@ pub unsafe extern "C" fn PMPI_Get_version(version: *mut c_int, subversion: *mut 
 /// The library version string (also what `railmpi-info` prints first).
 pub fn library_version() -> String {
     format!(
-        "railmpi {} (MPI {}.{}, MPICH ABI; rails: shm, tcp)",
+        "railmpi {} (MPI {}.{}, MPICH ABI; rails: shm, tcp, verbs)",
         env!("CARGO_PKG_VERSION"),
         MPI_VERSION,
         MPI_SUBVERSION

@@ -32,6 +32,73 @@ fn print_caps(c: &RailCaps, what: &str) {
     );
 }
 
+/// Every verbs port with what the device says of it (the module is loaded only when the
+/// kernel shows a device).
+fn print_verbs() {
+    use mpi::fabric::verbs::{caps, module};
+    let m = match module::get() {
+        Ok(m) => m,
+        Err(e) => {
+            println!("  verbs  unavailable: {e}");
+            return;
+        }
+    };
+    let ports = match module::ports(m) {
+        Ok(p) => p,
+        Err(e) => {
+            println!("  verbs  unavailable: {e}");
+            return;
+        }
+    };
+    if ports.is_empty() {
+        println!(
+            "  verbs  unavailable: no RDMA device ({})",
+            m.path.display()
+        );
+        return;
+    }
+    for p in &ports {
+        let i = &p.info;
+        let state = if i.active != 0 { "active" } else { "down" };
+        print_caps(
+            &caps(p),
+            &format!(
+                "{}:{} {}, {state}; RDMA adapters, keyed by the adapter",
+                p.device,
+                p.port,
+                p.transport()
+            ),
+        );
+        let odp = if i.odp == 0 {
+            "none".to_string()
+        } else {
+            format!(
+                "{:#x}{}",
+                i.odp,
+                if i.odp & 32 != 0 { " (implicit)" } else { "" }
+            )
+        };
+        println!(
+            "         mtu {} B, {} Mb/s, max sge {} (read {}), qp wr {}, srq wr {}, \
+             rd atomics {}, odp {odp}, fw {}",
+            i.mtu,
+            i.speed_mbps,
+            i.max_sge,
+            i.max_sge_rd,
+            i.max_qp_wr,
+            i.max_srq_wr,
+            i.max_qp_rd_atom,
+            p.fw_ver()
+        );
+        let ip = p.ip().map_or("none".to_string(), |a| a.to_string());
+        println!(
+            "         gid index {} (RoCE v2 where the port has one), ip {ip}",
+            i.gid_index
+        );
+    }
+    println!("         module {}", m.path.display());
+}
+
 fn main() {
     println!("{}", mpi::abi::env::library_version());
     println!();
@@ -68,7 +135,7 @@ fn main() {
         &mpi::fabric::tcp::caps(),
         "other hosts: software RDMA over sockets, keyed; a progress thread serves peers",
     );
-    println!("  verbs  not built yet");
+    print_verbs();
     println!();
     println!("Settings:");
     for s in SETTINGS {

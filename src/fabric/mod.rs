@@ -19,6 +19,7 @@ mod open;
 pub mod service;
 pub mod shm;
 pub mod tcp;
+pub mod verbs;
 
 pub use dispatch::AnyRail;
 pub use doorbell::Doorbell;

@@ -13,6 +13,7 @@ use super::tcp::{
     address_key, peer_addr, random, secret_from_hex, secret_to_hex, Secret, TcpContext, TcpRail,
     TcpSettings,
 };
+use super::verbs::{VerbsContext, VerbsRail, VerbsSettings};
 use super::{AnyRail, Doorbell, Rail, Service};
 use std::sync::Arc;
 
@@ -38,7 +39,9 @@ pub struct FabricSettings {
     pub use_shm: bool,
     /// The tcp rail's settings, when it may be used.
     pub tcp: Option<TcpSettings>,
-    /// The job's secret for tcp connections, when the launcher gave one.
+    /// The verbs rails' settings, when they may be used.
+    pub verbs: Option<VerbsSettings>,
+    /// The job's secret for tcp and verbs connections, when the launcher gave one.
     pub secret: Option<Secret>,
 }
 
@@ -91,6 +94,9 @@ pub fn open(settings: &FabricSettings, boot: &dyn Bootstrap) -> Result<Fabric, S
     let hosts = (0..size)
         .map(|r| boot.get(&format!("host-{r}")))
         .collect::<Result<Vec<String>, String>>()?;
+    if let Some(verbs) = &settings.verbs {
+        return open_verbs(settings, verbs, boot, hosts);
+    }
     let one_host = hosts.iter().all(|h| *h == hosts[0]);
     let use_tcp = settings.tcp.is_some() && (!settings.use_shm || !one_host);
     if !use_tcp {
@@ -225,4 +231,98 @@ pub fn open(settings: &FabricSettings, boot: &dyn Bootstrap) -> Result<Fabric, S
         subchannels,
         wait: wait.expect("at least one rail"),
     })
+}
+
+/// Every rank over verbs: one rail per port (as many as the rank with the fewest), each
+/// peer reached over all of them.
+fn open_verbs(
+    settings: &FabricSettings,
+    verbs: &VerbsSettings,
+    boot: &dyn Bootstrap,
+    hosts: Vec<String>,
+) -> Result<Fabric, String> {
+    let (rank, size) = (boot.rank(), boot.size());
+    // A rank without a usable port publishes none, and the job stops with its reason.
+    let ports = match super::verbs::select_ports(verbs) {
+        Ok(p) if p.is_empty() => Err("no active RDMA port".to_string()),
+        other => other,
+    };
+    let mut own_error = None;
+    let ports = ports.unwrap_or_else(|e| {
+        own_error = Some(e);
+        Vec::new()
+    });
+    if own_error.is_some() {
+        boot.put(&format!("verbs-rails-{rank}"), "0")?;
+    }
+    if settings.secret.is_none() && rank == 0 {
+        boot.put(SECRET_KEY, &secret_to_hex(&random()))?;
+    }
+    let wait = Doorbell::local();
+    let mut rails = Vec::new();
+    for (i, port) in ports.iter().enumerate() {
+        let ctx = VerbsContext {
+            me: rank,
+            hosts: hosts.clone(),
+            // Replaced below, once the secret is known (the listener must be up first).
+            secret: [0; 32],
+            wait,
+            survive_loss: false,
+        };
+        let rail = VerbsRail::open(port, i as u32, size, &ctx, verbs)?;
+        boot.put(&verbs_key(i, rank), &rail.listen_addr()?.to_string())?;
+        rails.push(rail);
+    }
+    if !ports.is_empty() {
+        boot.put(&format!("verbs-rails-{rank}"), &ports.len().to_string())?;
+    }
+    boot.barrier()?;
+    let secret = match settings.secret {
+        Some(s) => s,
+        None => secret_from_hex(&boot.get(SECRET_KEY)?)
+            .ok_or("the job's secret from rank 0 does not parse")?,
+    };
+    let mut count = rails.len();
+    for r in 0..size {
+        let v = boot.get(&format!("verbs-rails-{r}"))?;
+        let n: usize = v
+            .parse()
+            .map_err(|_| format!("rank {r} published a bad verbs rail count {v:?}"))?;
+        if n == 0 {
+            return Err(match &own_error {
+                Some(why) => format!("no verbs rail on host {}: {why}", hosts[rank]),
+                None => format!("rank {r} (host {}) has no verbs rail", hosts[r]),
+            });
+        }
+        count = count.min(n);
+    }
+    rails.truncate(count);
+    let survive_loss = count > 1;
+    let mut out: Vec<AnyRail> = Vec::new();
+    for (i, mut rail) in rails.into_iter().enumerate() {
+        let addrs = (0..size)
+            .map(|r| {
+                let v = boot.get(&verbs_key(i, r))?;
+                v.parse()
+                    .map_err(|_| format!("rank {r} published a bad verbs address {v:?}"))
+            })
+            .collect::<Result<Vec<std::net::SocketAddr>, String>>()?;
+        rail.set_peers(addrs);
+        rail.set_secret(&secret, survive_loss);
+        out.push(AnyRail::Dyn(Box::new(rail)));
+    }
+    let subchannels = (0..size)
+        .map(|r| (0..count).map(|i| Route { rail: i, peer: r }).collect())
+        .collect();
+    Ok(Fabric {
+        services: out.iter().map(|_| None).collect(),
+        rails: out,
+        subchannels,
+        wait,
+    })
+}
+
+/// Key under which rank `rank` publishes where its verbs rail `index` listens.
+fn verbs_key(index: usize, rank: usize) -> String {
+    format!("verbs-addr-{index}-{rank}")
 }

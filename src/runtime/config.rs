@@ -70,7 +70,35 @@ pub const SETTINGS: &[Setting] = &[
         default: "shm,tcp",
         help: "rails the job may use: shm joins the ranks of one host, tcp reaches the \
                others (and every rank when shm is not listed: tcp alone runs everything \
-               over sockets)",
+               over sockets); verbs (alone, for now) runs every rank over RDMA adapters",
+    },
+    Setting {
+        name: "RAILMPI_VERBS_DEVICES",
+        default: "",
+        help: "verbs ports to use (device:port, comma-separated, e.g. rxe0:1,mlx5_0:1); \
+               empty: every active port. The verbs rail is used when RAILMPI_RAILS names it",
+    },
+    Setting {
+        name: "RAILMPI_VERBS_TIMEOUT",
+        default: "20",
+        help: "verbs queue pairs' retry timeout exponent (4.096 us x 2^N per try; 20 is \
+               about 4 s, long enough for emulated hosts)",
+    },
+    Setting {
+        name: "RAILMPI_VERBS_SQ_DEPTH",
+        default: "128",
+        help: "verbs: work requests outstanding per connection (more wait in order)",
+    },
+    Setting {
+        name: "RAILMPI_VERBS_SRQ_DEPTH",
+        default: "512",
+        help: "verbs: receive buffers (16 KiB each) in the shared receive queue",
+    },
+    Setting {
+        name: "RAILMPI_VERBS_MODULE",
+        default: "",
+        help: "path of the verbs module librailmpi_verbs.so (default: beside libmpi.so.12); \
+               loaded only when the verbs rail is asked for and a device exists",
     },
     Setting {
         name: "RAILMPI_TCP_CONNECT",
@@ -227,9 +255,11 @@ pub struct Config {
     pub pipeline_depth: usize,
     pub pipeline_send_length: usize,
     pub shm_cma: bool,
-    /// `RAILMPI_RAILS` includes shm / tcp.
+    /// `RAILMPI_RAILS` includes shm / tcp / verbs.
     pub rail_shm: bool,
     pub rail_tcp: bool,
+    pub rail_verbs: bool,
+    pub verbs: crate::fabric::verbs::VerbsSettings,
     pub tcp: crate::fabric::tcp::TcpSettings,
     /// Eager limit towards ranks the tcp rail reaches.
     pub tcp_eager_limit: usize,
@@ -298,6 +328,17 @@ impl Config {
             shm_cma: parse::<u32>("RAILMPI_SHM_CMA")? != 0,
             rail_shm: rails()?.0,
             rail_tcp: rails()?.1,
+            rail_verbs: rails()?.2,
+            verbs: crate::fabric::verbs::VerbsSettings {
+                devices: crate::fabric::verbs::parse_devices(&value("RAILMPI_VERBS_DEVICES"))?,
+                timeout: match parse::<u8>("RAILMPI_VERBS_TIMEOUT")? {
+                    t @ 1..=31 => t,
+                    _ => return Err("RAILMPI_VERBS_TIMEOUT must be 1..31".into()),
+                },
+                sq_depth: positive("RAILMPI_VERBS_SQ_DEPTH")?.min(1 << 16) as u32,
+                srq_depth: positive("RAILMPI_VERBS_SRQ_DEPTH")?.min(1 << 16) as u32,
+                ..Default::default()
+            },
             tcp: crate::fabric::tcp::TcpSettings {
                 connect: match value("RAILMPI_TCP_CONNECT").as_str() {
                     "lazy" => crate::fabric::tcp::Connect::Lazy,
@@ -385,20 +426,33 @@ fn list(name: &str) -> Vec<String> {
         .collect()
 }
 
-/// `RAILMPI_RAILS`: whether shm and tcp may be used.
-fn rails() -> Result<(bool, bool), String> {
-    let (mut shm, mut tcp) = (false, false);
+/// `RAILMPI_RAILS`: whether shm, tcp and verbs may be used.
+fn rails() -> Result<(bool, bool, bool), String> {
+    let (mut shm, mut tcp, mut verbs) = (false, false, false);
     for r in list("RAILMPI_RAILS") {
         match r.as_str() {
             "shm" => shm = true,
             "tcp" => tcp = true,
-            _ => return Err(format!("RAILMPI_RAILS: unknown rail {r:?} (shm, tcp)")),
+            "verbs" => verbs = true,
+            _ => {
+                return Err(format!(
+                    "RAILMPI_RAILS: unknown rail {r:?} (shm, tcp, verbs)"
+                ))
+            }
         }
     }
-    if !shm && !tcp {
+    if !shm && !tcp && !verbs {
         return Err("RAILMPI_RAILS names no rail".into());
     }
-    Ok((shm, tcp))
+    if verbs && (shm || tcp) {
+        // One memory domain keys a job's registrations today; per-rail keys come next.
+        return Err(
+            "RAILMPI_RAILS: verbs cannot yet be combined with shm or tcp \
+                    (RAILMPI_RAILS=verbs runs every rank over verbs)"
+                .into(),
+        );
+    }
+    Ok((shm, tcp, verbs))
 }
 
 /// A count that must be at least 1.

@@ -110,7 +110,7 @@ impl World {
     }
 
     fn build(multithreaded: bool) -> Result<World> {
-        let config = Config::from_env().map_err(|m| Error::new(ErrorClass::Arg, m))?;
+        let mut config = Config::from_env().map_err(|m| Error::new(ErrorClass::Arg, m))?;
         let pmi =
             Pmi::from_env().map_err(|e| Error::new(ErrorClass::Other, format!("PMI: {e}")))?;
         let (rank, size) = (pmi.rank() as usize, pmi.size() as usize);
@@ -137,6 +137,7 @@ impl World {
                 },
                 use_shm: config.rail_shm,
                 tcp: config.rail_tcp.then(|| config.tcp.clone()),
+                verbs: config.rail_verbs.then(|| config.verbs.clone()),
                 secret: config.job_secret,
             },
             &PmiBootstrap(&pmi),
@@ -193,6 +194,17 @@ impl World {
                 channels.memory(),
             )
         });
+        // A rail without on-demand paging pins what it registers (a verbs region holds the
+        // pages it was made with), so a cached registration is valid only while the
+        // invalidation watches it: register as pinned, which the cache guards (Li §VI's
+        // fallback), and say so once.
+        if !caps.odp && config.reg_policy != crate::registration::RegPolicy::Pin {
+            tracing::info!(
+                rail = caps.name,
+                "no on-demand paging: registering pinned (RAILMPI_REG_MODE has no effect)"
+            );
+            config.reg_policy = crate::registration::RegPolicy::Pin;
+        }
         p2p.reg_policy = config.reg_policy;
         let policy = match config.spin {
             Some(s) => WaitPolicy {

@@ -1,0 +1,116 @@
+# 85_verbs: the verbs rail on real (software) RDMA devices inside QEMU guests
+# (c_tests/vm/guest.sh): Soft-RoCE (rdma_rxe, rxe0) and soft-iWARP (siw0). Every rank runs
+# over verbs alone (RAILMPI_RAILS=verbs): point-to-point across every rendezvous protocol
+# and the eager/rendezvous threshold, wildcard receives, probes, collectives, and an
+# MPICH-built program swapped in. (RMA over verbs needs the rail's service queue for the
+# target's helper, which comes next: see the verbs issue's note.) One guest boot runs a
+# whole list (c_tests/vm/run_list.sh); each case is then judged here.
+# Where no guest can boot, every case prints SKIP with the reason.
+
+if [ "$CT_IMPL" != railmpi ]; then
+    skip_case verbs "railmpi's verbs rail"
+    return 0
+fi
+
+# libmpi.so.12 loads on machines without libibverbs: it never links it (the module does).
+run_case verbs.no_libibverbs_in_libmpi 0 bash -c '
+    ldd "$1/libmpi.so.12" | grep -E "ibverbs|rdmacm" && exit 1
+    ldd "$1/librailmpi_verbs.so" | grep -q libibverbs' _ "$LIB"
+# Without a device the module is not even opened, and the rail says why.
+CASE_EXPECT='RDMA' run_case verbs.no_device.n2 1 \
+    env RAILMPI_RAILS=verbs "$MPIEXEC" -n 2 "$CT/hello"
+
+VM=$ROOT/c_tests/vm/guest.sh
+VDIR=$LOGDIR/verbs
+rm -rf "$VDIR"
+mkdir -p "$VDIR"
+
+# _vcase NAME SECONDS EXPECT COMMAND: one line of the list (EXPECT: a regex the output must
+# hold, or -).
+_vcase() {
+    local name=$1 secs=$2 expect=$3
+    shift 3
+    printf '%s\t%s\t%s\n' "$name" "$secs" "$*" >>"$_vlist"
+    _vexpect+=("$name" "$expect")
+}
+
+# _vjudge: after the guest ran the list, one case per line, judged from its log and status.
+_vjudge() {
+    local i name expect
+    for ((i = 0; i < ${#_vexpect[@]}; i += 2)); do
+        name=${_vexpect[i]} expect=${_vexpect[i + 1]}
+        if [ "$expect" = - ]; then expect=.; fi
+        CASE_EXPECT=$expect run_case "$name" 0 bash -c '
+            cat "$1.log" 2>/dev/null
+            [ -e "$1.rc" ] || { echo "(the guest did not run this case)"; exit 99; }
+            exit "$(cat "$1.rc")"' _ "$_vdir/$name"
+    done
+}
+
+_venv="RAILMPI_RAILS=verbs RAILMPI_LOG=warn"
+
+# _vstart NAME: a new list.
+_vstart() {
+    _vdir=$VDIR/$1
+    mkdir -p "$_vdir"
+    _vlist=$_vdir/cases.tsv
+    : >"$_vlist"
+    _vexpect=()
+}
+
+# _vrun NAME BEFORE [GUEST OPTIONS]: boot a guest, run the shell command BEFORE, then the
+# list, and judge it (or skip it all).
+_vrun() {
+    local name=$1 before=$2 out=$LOGDIR/verbs.$1.guest.log rc why i
+    shift 2
+    "$VM" "$@" --timeout 900 -- bash -c "$before"'
+        exec bash "$0" "$1"' "$ROOT/c_tests/vm/run_list.sh" "$_vdir" >"$out" 2>&1
+    rc=$?
+    if [ "$rc" = 125 ]; then
+        why=$(grep -m1 'cannot boot' "$out" || echo "guest.sh exit 125")
+        for ((i = 0; i < ${#_vexpect[@]}; i += 2)); do skip_case "${_vexpect[i]}" "$why"; done
+    else
+        _vjudge
+    fi
+}
+
+# ---- Soft-RoCE: rxe0, one guest --------------------------------------------------------
+_vstart rxe
+_x="env $_venv RAILMPI_VERBS_DEVICES=rxe0:1 $MPIEXEC"
+_vcase verbs.rxe.info 30 'verbs +available \(rxe0:1 RoCE, active' "$BUILD/bin/railmpi-info"
+_vcase verbs.rxe.hello.n2 60 'railmpi' "$_x -n 2 $CT/hello"
+_vcase verbs.rxe.pingpong_many.n2 120 - "$_x -n 2 $CT/pingpong_many"
+_vcase verbs.rxe.wildcard.n3 120 - "$_x -n 3 $CT/wildcard"
+_vcase verbs.rxe.probe.n2 120 - "$_x -n 2 $CT/probe"
+_vcase verbs.rxe.ssend.n2 120 - "$_x -n 2 $CT/ssend"
+_vcase verbs.rxe.truncate.n2 120 - "$_x -n 2 $CT/truncate"
+_vcase verbs.rxe.allpairs.n4 180 - "$_x -n 4 $CT/allpairs"
+for _p in get put pipeline pipeline-cached auto; do
+    # 64 MiB each way takes ~20 s in the guest: the pipelines share one run.
+    [ "$_p" = pipeline ] || _vcase "verbs.rxe.rndv_$_p.large.n2" 180 '^ok large ' \
+        "env RAILMPI_RNDV_PROTOCOL=$_p $_x -n 2 $CT/large"
+    _vcase "verbs.rxe.rndv_$_p.dtype_p2p.n2" 180 '^ok dtype_p2p ' \
+        "env RAILMPI_RNDV_PROTOCOL=$_p $_x -n 2 $CT/dtype_p2p"
+done
+_vcase verbs.rxe.coll_basic.n4 180 - "$_x -n 4 $CT/coll_basic"
+_vcase verbs.rxe.coll_reduce.n3 180 - "$_x -n 3 $CT/coll_reduce"
+_vcase verbs.rxe.coll_nb.n4 180 - "$_x -n 4 $CT/coll_nb"
+# A program built with Debian's MPICH, swapped in by the library path.
+_vcase verbs.rxe.swapin.pingpong_many.n2 120 - \
+    "env LD_LIBRARY_PATH=$LIB $_x -n 2 $CTM/pingpong_many"
+
+_vrun rxe :
+
+# ---- soft-iWARP: siw0 (no atomics; connects only through rdma_cm), one guest ------------
+_vstart siw
+_x="env $_venv RAILMPI_VERBS_DEVICES=siw0:1 $MPIEXEC"
+_vcase verbs.siw.info 30 'verbs +available \(siw0:1 iWARP, active' "$BUILD/bin/railmpi-info"
+_vcase verbs.siw.pingpong_many.n2 120 - "$_x -n 2 $CT/pingpong_many"
+_vcase verbs.siw.wildcard.n3 120 - "$_x -n 3 $CT/wildcard"
+for _p in get put; do
+    _vcase "verbs.siw.rndv_$_p.large.n2" 180 '^ok large ' \
+        "env RAILMPI_RNDV_PROTOCOL=$_p $_x -n 2 $CT/large"
+done
+_vcase verbs.siw.coll_basic.n4 180 - "$_x -n 4 $CT/coll_basic"
+# rdma_cm picks the device by address: with rxe0 on the same interface it would take rxe0.
+_vrun siw 'rdma link delete rxe0 || exit 1' --siw

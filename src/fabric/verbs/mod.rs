@@ -1,0 +1,1358 @@
+//! The `verbs` provider: InfiniBand, RoCE and iWARP adapters through libibverbs and
+//! librdmacm, in a module loaded at run time (`module.rs`), so that libmpi.so.12 never needs
+//! them to load.
+//!
+//! - One rail per device port (`RAILMPI_VERBS_DEVICES`, default every active port): a
+//!   context with its protection domain, one completion queue shared by every queue pair
+//!   (its completion channel wakes a small thread that rings the process's doorbell), one
+//!   shared receive queue of pre-registered buffers (Li §V-A), and an rdma_cm listener.
+//! - RC queue pairs are connected on demand through rdma_cm (the same on IB, RoCE and
+//!   iWARP), proving the job's secret in the request; simultaneous connects keep the lower
+//!   rank's (`connect.rs`, Tsai §III-B).
+//! - Messages: send with immediate, from a registered bounce buffer (or inline), into the
+//!   peer's shared receive queue; an empty queue makes the sender's adapter retry
+//!   (receiver-not-ready, retried without limit), which is the back-pressure. The send
+//!   queue of each connection is bounded; what does not fit waits in order in a backlog.
+//! - One-sided: RDMA write and read and 64-bit atomics on the peer's memory regions, named
+//!   by their rkeys (`domain.rs`): the adapter checks the key, the bounds and the rights.
+//!   Local memory must lie in a region of ours; memory the layers above did not register
+//!   is registered for the one transfer.
+//! - A failed connection: an error completion for the operation that caused it; the others
+//!   go again on a new connection (flushed work requests are kept until they complete);
+//!   a peer that stops answering is lost (`RailEvent::Lost`, or the end of the job when no
+//!   other rail reaches it).
+
+pub mod buffers;
+pub mod connect;
+pub mod domain;
+pub mod module;
+
+use super::{
+    AtomicOp, Completion, Doorbell, KeyError, MemoryDomain, Rail, RailCaps, RailError, RailEvent,
+    RdmaOp, RemoteKey, Span,
+};
+use buffers::Pool;
+use connect::{Action, Connector};
+use domain::{rkey_of, VerbsDomain};
+use module::{abi, Module, Port};
+use std::collections::{HashMap, VecDeque};
+use std::ffi::CString;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// Settings of the verbs rails (`RAILMPI_VERBS_*`).
+#[derive(Clone, Debug)]
+pub struct VerbsSettings {
+    /// `device:port` pairs to use, in order; empty: every active port.
+    pub devices: Vec<(String, u32)>,
+    /// Work requests outstanding per connection.
+    pub sq_depth: u32,
+    /// Receive buffers of the shared receive queue.
+    pub srq_depth: u32,
+    /// Retry timeout exponent of the queue pairs (4.096 µs × 2^timeout).
+    pub timeout: u8,
+    pub retry_count: u8,
+}
+
+impl Default for VerbsSettings {
+    fn default() -> Self {
+        VerbsSettings {
+            devices: Vec::new(),
+            sq_depth: 128,
+            srq_depth: 512,
+            timeout: 20,
+            retry_count: 7,
+        }
+    }
+}
+
+/// Parse `RAILMPI_VERBS_DEVICES` (`rxe0:1,mlx5_0:1`; a port of 1 when left out).
+pub fn parse_devices(v: &str) -> Result<Vec<(String, u32)>, String> {
+    v.split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|s| match s.split_once(':') {
+            Some((d, p)) => p
+                .parse()
+                .map(|p| (d.to_string(), p))
+                .map_err(|_| format!("RAILMPI_VERBS_DEVICES: bad port in {s:?}")),
+            None => Ok((s.to_string(), 1)),
+        })
+        .collect()
+}
+
+/// The ports the rails would use: those `settings` names (each must exist and be active),
+/// or every active port. Loads the module.
+pub fn select_ports(settings: &VerbsSettings) -> Result<Vec<Port>, String> {
+    let m = module::get().map_err(|e| e.to_string())?;
+    let all = module::ports(m)?;
+    if settings.devices.is_empty() {
+        return Ok(all.into_iter().filter(|p| p.info.active != 0).collect());
+    }
+    settings
+        .devices
+        .iter()
+        .map(|(d, p)| {
+            let port = all
+                .iter()
+                .find(|x| &x.device == d && x.port == *p)
+                .ok_or_else(|| format!("RAILMPI_VERBS_DEVICES: no port {d}:{p} here"))?;
+            if port.info.active == 0 {
+                return Err(format!("RAILMPI_VERBS_DEVICES: port {d}:{p} is not active"));
+            }
+            Ok(port.clone())
+        })
+        .collect()
+}
+
+/// Bytes of one message slot (receive buffer and send bounce buffer): the largest message,
+/// as on shm (an eager payload of 16 KiB with its header).
+pub const MESSAGE: usize = 16448;
+/// Words atomics return into.
+const ATOMIC_SLOTS: usize = 256;
+/// Largest byte count of one work request (well below every adapter's limit).
+const MAX_WR_BYTES: u64 = 1 << 30;
+/// Rail control messages (sent without an immediate word): the first byte.
+const CTRL_BYE: u8 = 1;
+/// On iWARP (no immediate data), a message: this byte and the word lead the payload.
+const CTRL_MSG: u8 = 0;
+const IMM_HEAD: usize = 5;
+/// How long `close` waits for the peers' goodbyes.
+const CLOSE_WAIT: Duration = Duration::from_secs(5);
+/// A dial refused by a peer that still holds our old connection is tried again after
+/// this, until `REFUSED_FOR`.
+const REDIAL_AFTER: Duration = Duration::from_millis(20);
+const REFUSED_FOR: Duration = Duration::from_secs(10);
+
+/// What one port's rail offers.
+pub fn caps(port: &Port) -> RailCaps {
+    let i = &port.info;
+    let gbit = (i.speed_mbps / 1000).max(1);
+    RailCaps {
+        name: "verbs",
+        // iWARP carries the immediate word in the payload.
+        max_message: if i.transport == abi::TRANSPORT_IWARP {
+            MESSAGE - IMM_HEAD
+        } else {
+            MESSAGE
+        },
+        max_inline: i.max_inline as usize,
+        max_sge: i.max_sge.clamp(1, 16) as usize,
+        rdma_read: true,
+        rdma_write: true,
+        atomics: i.atomics != 0,
+        odp: i.odp & (abi::ODP_WRITE | abi::ODP_READ) == abi::ODP_WRITE | abi::ODP_READ,
+        mapped: false,
+        bandwidth: gbit * 125_000_000,
+        latency_ns: 3_000,
+        min_rdma_run: 2048,
+        min_stripe: 64 * 1024,
+    }
+}
+
+/// What every verbs rail of a process shares.
+#[derive(Clone)]
+pub struct VerbsContext {
+    pub me: usize,
+    pub hosts: Vec<String>,
+    pub secret: super::tcp::Secret,
+    /// Rung when a message or completion arrives.
+    pub wait: Doorbell,
+    /// Other rails reach the peers too: a lost link is reported, not fatal.
+    pub survive_loss: bool,
+}
+
+/// A work request the adapter holds (or that waits for room), kept until it completes so
+/// that it can go again on a new connection.
+struct Wr {
+    peer: usize,
+    what: WrKind,
+    opcode: u32,
+    flags: u32,
+    sges: Vec<abi::Sge>,
+    imm: u32,
+    remote_addr: u64,
+    rkey: u32,
+    compare_add: u64,
+    swap: u64,
+}
+
+enum WrKind {
+    /// A message from a bounce buffer (None: inline, copied at post).
+    Send {
+        slot: Option<u32>,
+    },
+    /// One piece of transfer `token`; regions registered for it alone.
+    Transfer {
+        token: u64,
+        temp: Vec<u64>,
+    },
+    Atomic {
+        token: u64,
+        slot: u32,
+    },
+}
+
+/// One peer's link.
+#[derive(Default)]
+struct Link {
+    cookie: Option<u64>,
+    /// Work requests posted on the connection and not completed.
+    outstanding: u32,
+    /// Work requests waiting for the connection or for room, in order.
+    backlog: VecDeque<u64>,
+    /// Refused dials: when the first was, and when to try again.
+    refused_since: Option<Instant>,
+    redial_at: Option<Instant>,
+    bye: bool,
+    lost: bool,
+}
+
+/// A transfer's pieces still out, and its first error.
+struct Pending {
+    left: u32,
+    error: Option<RailError>,
+}
+
+pub struct VerbsRail {
+    caps: RailCaps,
+    m: &'static Module,
+    ctx: *mut abi::Ctx,
+    domain: Arc<VerbsDomain>,
+    addrs: Vec<abi::Addr>,
+    hosts: Vec<String>,
+    sq_depth: u32,
+    survive_loss: bool,
+    /// The transport has no immediate data (iWARP): it travels in the payload.
+    imm_in_payload: bool,
+    conns: Connector,
+    links: Vec<Link>,
+    recv: Pool,
+    send: Pool,
+    atomics: Pool,
+    wrs: HashMap<u64, Wr>,
+    next_wr: u64,
+    pending: HashMap<u64, Pending>,
+    /// Events made outside `poll` (a failed post's completion, a lost link).
+    made: VecDeque<Made>,
+    wcs: Vec<abi::Wc>,
+    wait: Doorbell,
+    waker: Option<Waker>,
+}
+
+enum Made {
+    Done(Completion),
+    Lost { peer: usize, why: String },
+}
+
+// SAFETY: the context pointer is used by the thread that holds the rail (and the waker
+// thread only through `ack_events`, which libibverbs allows concurrently with polling).
+unsafe impl Send for VerbsRail {}
+
+/// The thread that sleeps on the completion and connection channels and rings the
+/// process's doorbell.
+struct Waker {
+    thread: JoinHandle<()>,
+    stop: std::os::fd::OwnedFd,
+    /// Set by the thread when rdma_cm events wait; cleared by the rail once drained.
+    cm_ready: Arc<AtomicBool>,
+}
+
+fn errno_text(rc: i32) -> String {
+    std::io::Error::from_raw_os_error(rc).to_string()
+}
+
+/// A socket address as the module takes it.
+pub fn to_addr(a: std::net::SocketAddr) -> abi::Addr {
+    let ip = match a.ip() {
+        std::net::IpAddr::V4(v4) => v4.to_ipv6_mapped().octets(),
+        std::net::IpAddr::V6(v6) => v6.octets(),
+    };
+    abi::Addr {
+        ip,
+        port: a.port(),
+        _pad: [0; 6],
+    }
+}
+
+pub fn from_addr(a: &abi::Addr) -> std::net::SocketAddr {
+    let v6 = std::net::Ipv6Addr::from(a.ip);
+    let ip = match v6.to_ipv4_mapped() {
+        Some(v4) => std::net::IpAddr::V4(v4),
+        None => std::net::IpAddr::V6(v6),
+    };
+    std::net::SocketAddr::new(ip, a.port)
+}
+
+impl VerbsRail {
+    /// Open a rail on `port` (rail number `index` of the job) for `peers` ranks; it
+    /// listens at once (`listen_addr`) and connects when `set_peers` has told it where the
+    /// peers listen.
+    pub fn open(
+        port: &Port,
+        index: u32,
+        peers: usize,
+        ctx: &VerbsContext,
+        settings: &VerbsSettings,
+    ) -> Result<VerbsRail, String> {
+        let m = module::get().map_err(|e| e.to_string())?;
+        let device = CString::new(port.device.clone()).map_err(|_| "bad device name")?;
+        let listen_ip = port.ip().ok_or_else(|| {
+            format!(
+                "verbs: port {}:{} has no IP address",
+                port.device, port.port
+            )
+        })?;
+        let sq_depth = settings.sq_depth.min(port.info.max_qp_wr.max(16));
+        let srq_depth = settings.srq_depth.min(port.info.max_srq_wr.max(16));
+        let cq_depth = (srq_depth as usize + sq_depth as usize * peers.max(1)).min(65536) as u32;
+        let params = abi::OpenParams {
+            device: device.as_ptr(),
+            port: port.port,
+            cq_depth,
+            sq_depth,
+            srq_depth,
+            max_inline: port.info.max_inline,
+            max_sge: caps(port).max_sge as u32,
+            timeout: settings.timeout,
+            retry_count: settings.retry_count,
+            rnr_retry: 7,
+            _pad: 0,
+            listen_ip: to_addr(std::net::SocketAddr::new(listen_ip, 0)).ip,
+        };
+        let mut raw: *mut abi::Ctx = std::ptr::null_mut();
+        let mut err = [0u8; 256];
+        // SAFETY: `params` and `device` live through the call; `raw` and `err` are valid
+        // out-buffers of the sizes given.
+        let rc = unsafe { (m.ops.open)(&params, &mut raw, err.as_mut_ptr().cast(), err.len()) };
+        if rc != 0 || raw.is_null() {
+            return Err(format!(
+                "verbs: cannot open {}:{}: {} ({})",
+                port.device,
+                port.port,
+                module::c_text(&err),
+                errno_text(rc)
+            ));
+        }
+        let domain = Arc::new(VerbsDomain::new(m, raw, port.info.odp));
+        let pools = (|| {
+            Ok::<_, std::io::Error>((
+                Pool::new(&domain, MESSAGE, srq_depth as usize)?,
+                Pool::new(&domain, MESSAGE, (sq_depth as usize * 2).max(64))?,
+                Pool::new(&domain, 8, ATOMIC_SLOTS)?,
+            ))
+        })();
+        let (recv, send, atomics) = match pools {
+            Ok(p) => p,
+            Err(e) => {
+                domain.close();
+                // SAFETY: the context opened above, with nothing else using it.
+                unsafe { (m.ops.close)(raw) };
+                return Err(format!("verbs: registering the rail's buffers: {e}"));
+            }
+        };
+        let nonce_source = || super::tcp::random::<{ connect::NONCE }>();
+        let mut rail = VerbsRail {
+            caps: caps(port),
+            m,
+            ctx: raw,
+            domain,
+            addrs: Vec::new(),
+            hosts: ctx.hosts.clone(),
+            sq_depth,
+            survive_loss: ctx.survive_loss,
+            imm_in_payload: port.info.transport == abi::TRANSPORT_IWARP,
+            conns: Connector::new(ctx.me, peers, index, &ctx.secret, Box::new(nonce_source)),
+            links: (0..peers).map(|_| Link::default()).collect(),
+            recv,
+            send,
+            atomics,
+            wrs: HashMap::new(),
+            next_wr: 1,
+            pending: HashMap::new(),
+            made: VecDeque::new(),
+            wcs: vec![abi::Wc::default(); 32],
+            wait: ctx.wait,
+            waker: None,
+        };
+        for i in 0..rail.recv.count as u32 {
+            rail.post_recv(i)?;
+        }
+        rail.waker = Some(rail.start_waker()?);
+        Ok(rail)
+    }
+
+    /// Where this rail listens (to publish).
+    pub fn listen_addr(&self) -> Result<std::net::SocketAddr, String> {
+        let mut a = abi::Addr::default();
+        // SAFETY: an open context; `a` is a valid out-pointer.
+        let rc = unsafe { (self.m.ops.listen_addr)(self.ctx, &mut a) };
+        if rc != 0 {
+            return Err(format!("verbs: listener address: {}", errno_text(rc)));
+        }
+        Ok(from_addr(&a))
+    }
+
+    /// Where each rank's rail listens (by rank).
+    pub fn set_peers(&mut self, addrs: Vec<std::net::SocketAddr>) {
+        self.addrs = addrs.into_iter().map(to_addr).collect();
+    }
+
+    /// The job's secret (known once every rail listens) and whether other rails reach the
+    /// peers too.
+    pub fn set_secret(&mut self, secret: &super::tcp::Secret, survive_loss: bool) {
+        self.conns.set_secret(secret);
+        self.survive_loss = survive_loss;
+    }
+
+    pub fn domain(&self) -> Arc<VerbsDomain> {
+        self.domain.clone()
+    }
+
+    fn post_recv(&mut self, slot: u32) -> Result<(), String> {
+        let sge = self.recv.sge(slot, MESSAGE);
+        // SAFETY: an open context; the slot is ours and not posted (the rail reposts a
+        // slot only after its completion was handled).
+        let rc = unsafe { (self.m.ops.post_recv)(self.ctx, slot as u64, &sge) };
+        if rc != 0 {
+            return Err(format!("verbs: posting a receive: {}", errno_text(rc)));
+        }
+        Ok(())
+    }
+
+    fn start_waker(&self) -> Result<Waker, String> {
+        let mut fds = [-1i32; 2];
+        // SAFETY: an open context; `fds` has room for the two descriptors.
+        let rc = unsafe { (self.m.ops.wait_fds)(self.ctx, fds.as_mut_ptr()) };
+        if rc != 0 {
+            return Err(format!("verbs: wait descriptors: {}", errno_text(rc)));
+        }
+        // SAFETY: eventfd creates a new descriptor, owned below.
+        let stop = unsafe { libc::eventfd(0, libc::EFD_CLOEXEC | libc::EFD_NONBLOCK) };
+        if stop < 0 {
+            return Err(format!(
+                "verbs: eventfd: {}",
+                std::io::Error::last_os_error()
+            ));
+        }
+        // SAFETY: a fresh descriptor nothing else owns.
+        let stop = unsafe { <std::os::fd::OwnedFd as std::os::fd::FromRawFd>::from_raw_fd(stop) };
+        let stop_raw = std::os::fd::AsRawFd::as_raw_fd(&stop);
+        let cm_ready = Arc::new(AtomicBool::new(false));
+        let (ready, wait, m, ctx) = (cm_ready.clone(), self.wait, self.m, self.ctx as usize);
+        let thread = std::thread::Builder::new()
+            .name("railmpi-verbs".into())
+            .spawn(move || {
+                let ctx = ctx as *mut abi::Ctx;
+                loop {
+                    let watch_cm = !ready.load(Ordering::Acquire);
+                    let mut p = [
+                        libc::pollfd {
+                            fd: stop_raw,
+                            events: libc::POLLIN,
+                            revents: 0,
+                        },
+                        libc::pollfd {
+                            fd: fds[0],
+                            events: libc::POLLIN,
+                            revents: 0,
+                        },
+                        libc::pollfd {
+                            fd: fds[1],
+                            events: libc::POLLIN,
+                            revents: 0,
+                        },
+                    ];
+                    let n = if watch_cm { 3 } else { 2 };
+                    // Without the connection channel in the set (events wait for the rail
+                    // to take them), look again soon.
+                    let timeout = if watch_cm { -1 } else { 10 };
+                    // SAFETY: `p` holds `n` initialised pollfds.
+                    let rc = unsafe { libc::poll(p.as_mut_ptr(), n as libc::nfds_t, timeout) };
+                    if rc < 0 {
+                        continue;
+                    }
+                    if p[0].revents != 0 {
+                        return;
+                    }
+                    if p[1].revents != 0 {
+                        // SAFETY: the context stays open until this thread has stopped
+                        // (`close` stops it first).
+                        unsafe { (m.ops.ack_events)(ctx) };
+                        wait.ring();
+                    }
+                    if n == 3 && p[2].revents != 0 {
+                        ready.store(true, Ordering::Release);
+                        wait.ring();
+                    }
+                }
+            })
+            .map_err(|e| format!("verbs: starting the waker thread: {e}"))?;
+        Ok(Waker {
+            thread,
+            stop,
+            cm_ready,
+        })
+    }
+
+    fn stop_waker(&mut self) {
+        if let Some(w) = self.waker.take() {
+            let one = 1u64;
+            // SAFETY: writing 8 bytes to our eventfd.
+            unsafe {
+                libc::write(
+                    std::os::fd::AsRawFd::as_raw_fd(&w.stop),
+                    (&one as *const u64).cast(),
+                    8,
+                )
+            };
+            let _ = w.thread.join();
+        }
+    }
+
+    fn host(&self, peer: usize) -> &str {
+        self.hosts.get(peer).map_or("?", String::as_str)
+    }
+
+    // ----- connections -------------------------------------------------------------
+
+    fn carry_out(&mut self, action: Action) {
+        match action {
+            Action::Dial { peer, cookie, data } => {
+                let Some(to) = self.addrs.get(peer).copied() else {
+                    return;
+                };
+                // SAFETY: an open context; `to` and `data` live through the call.
+                let rc = unsafe {
+                    (self.m.ops.connect)(self.ctx, &to, data.as_ptr(), data.len(), cookie)
+                };
+                if rc != 0 {
+                    self.conns.on_closed(cookie);
+                    self.link_failed(
+                        peer,
+                        format!("cannot connect to {}: {}", from_addr(&to), errno_text(rc)),
+                    );
+                }
+            }
+            Action::Accept { handle, cookie } => {
+                // SAFETY: `handle` came with a CM_REQUEST event of this context.
+                let rc = unsafe { (self.m.ops.accept)(self.ctx, handle, cookie) };
+                if rc != 0 {
+                    tracing::warn!("verbs: accepting a connection failed: {}", errno_text(rc));
+                    self.conns.on_closed(cookie);
+                }
+            }
+            Action::Reject { handle, why } => {
+                if let Some(why) = why {
+                    warn_refusal(&why);
+                }
+                // SAFETY: as for accept.
+                unsafe { (self.m.ops.reject)(self.ctx, handle, std::ptr::null(), 0) };
+            }
+            Action::Up { peer, cookie } => {
+                let link = &mut self.links[peer];
+                link.cookie = Some(cookie);
+                link.refused_since = None;
+                link.redial_at = None;
+                tracing::debug!(peer, "verbs: connected");
+                self.flush_backlog(peer);
+            }
+        }
+    }
+
+    fn drain_cm(&mut self) {
+        let Some(ready) = self.waker.as_ref().map(|w| w.cm_ready.clone()) else {
+            return;
+        };
+        if !ready.load(Ordering::Acquire) {
+            return;
+        }
+        loop {
+            let mut ev = abi::CmEvent {
+                kind: abi::CM_NONE,
+                status: 0,
+                error: 0,
+                data_len: 0,
+                conn: 0,
+                data: [0; abi::PRIVATE_DATA],
+            };
+            // SAFETY: an open context; `ev` is a valid out-pointer.
+            let rc = unsafe { (self.m.ops.cm_event)(self.ctx, &mut ev) };
+            if rc != 0 || ev.kind == abi::CM_NONE {
+                break;
+            }
+            self.on_cm(&ev);
+        }
+        // Let the waker watch the channel again (after draining: an event arriving now
+        // makes the channel readable, which the waker then sees).
+        ready.store(false, Ordering::Release);
+    }
+
+    fn on_cm(&mut self, ev: &abi::CmEvent) {
+        let peer = connect::peer_of(ev.conn);
+        match ev.kind {
+            abi::CM_REQUEST => {
+                let len = (ev.data_len as usize).min(abi::PRIVATE_DATA);
+                let action = self.conns.on_request(ev.conn, &ev.data[..len]);
+                self.carry_out(action);
+            }
+            abi::CM_ESTABLISHED => {
+                if let Some(a) = self.conns.on_established(ev.conn) {
+                    self.carry_out(a);
+                } else {
+                    // A connection we no longer want (its dial lost a tie-break).
+                    // SAFETY: a cookie of this context.
+                    unsafe { (self.m.ops.disconnect)(self.ctx, ev.conn) };
+                }
+            }
+            abi::CM_REJECTED if self.conns.on_rejected(ev.conn) => {
+                let link = &mut self.links[peer];
+                let since = *link.refused_since.get_or_insert_with(Instant::now);
+                if since.elapsed() > REFUSED_FOR {
+                    self.link_failed(peer, "it refuses every connection".into());
+                } else {
+                    link.redial_at = Some(Instant::now() + REDIAL_AFTER);
+                }
+            }
+            abi::CM_DISCONNECTED | abi::CM_ERROR => {
+                let current = self.links.get(peer).and_then(|l| l.cookie) == Some(ev.conn);
+                let was_current = self.conns.on_closed(ev.conn);
+                if current {
+                    self.links[peer].cookie = None;
+                }
+                if was_current || current {
+                    if self.links[peer].bye {
+                        return; // its goodbye came first: the end of the job
+                    }
+                    if ev.kind == abi::CM_ERROR && !current {
+                        // Our dial failed (no route, no listener): the peer is unreachable.
+                        let to = self.addrs.get(peer).map(from_addr);
+                        self.link_failed(
+                            peer,
+                            format!(
+                                "connecting to {to:?} failed (rdma_cm event {}, status {})",
+                                ev.status, ev.error
+                            ),
+                        );
+                    } else {
+                        // The connection went down: what it held goes again on a new one
+                        // (made when the flushed requests come back or traffic waits).
+                        self.want(peer);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn want(&mut self, peer: usize) {
+        if self.links[peer].lost {
+            return;
+        }
+        if let Some(t) = self.links[peer].redial_at {
+            if Instant::now() < t {
+                return;
+            }
+            self.links[peer].redial_at = None;
+        }
+        if let Some(a) = self.conns.want(peer) {
+            self.carry_out(a);
+        }
+    }
+
+    /// The link to `peer` cannot be made or kept: report it (other rails carry on) or end
+    /// the job.
+    fn link_failed(&mut self, peer: usize, why: String) {
+        let msg = format!(
+            "rank {peer} on host {} is unreachable over verbs: {why}",
+            self.host(peer)
+        );
+        if !self.survive_loss {
+            super::fatal(&msg);
+        }
+        if self.links[peer].lost {
+            return;
+        }
+        self.links[peer].lost = true;
+        // Everything queued for it fails now.
+        let queued: Vec<u64> = self.links[peer].backlog.drain(..).collect();
+        for id in queued {
+            if let Some(wr) = self.wrs.remove(&id) {
+                self.finish(wr, Err(RailError::Lost(peer)));
+            }
+        }
+        self.made.push_back(Made::Lost { peer, why: msg });
+    }
+
+    // ----- posting ---------------------------------------------------------------------
+
+    fn new_wr(&mut self, wr: Wr) -> u64 {
+        let id = self.next_wr;
+        self.next_wr += 1;
+        self.wrs.insert(id, wr);
+        id
+    }
+
+    /// Post `id` now if its connection is up and has room and nothing waits before it,
+    /// else queue it (and dial).
+    fn submit(&mut self, id: u64) {
+        let peer = self.wrs[&id].peer;
+        let link = &self.links[peer];
+        if link.cookie.is_some()
+            && link.backlog.is_empty()
+            && link.outstanding < self.sq_depth
+            && self.post_now(id)
+        {
+            return;
+        }
+        self.links[peer].backlog.push_back(id);
+        if self.links[peer].cookie.is_none() {
+            self.want(peer);
+        }
+    }
+
+    /// Hand `id` to the adapter. False when it must wait (no room).
+    fn post_now(&mut self, id: u64) -> bool {
+        let wr = &self.wrs[&id];
+        let peer = wr.peer;
+        let Some(cookie) = self.links[peer].cookie else {
+            return false;
+        };
+        let desc = abi::Desc {
+            wr_id: id,
+            opcode: wr.opcode,
+            flags: wr.flags | abi::FLAG_SIGNALED,
+            sge: wr.sges.as_ptr(),
+            num_sge: wr.sges.len() as u32,
+            imm: wr.imm,
+            remote_addr: wr.remote_addr,
+            rkey: wr.rkey,
+            _pad: 0,
+            compare_add: wr.compare_add,
+            swap: wr.swap,
+        };
+        // SAFETY: an open context; the descriptor's entries point into `wr.sges`, which
+        // lives in `self.wrs` until the completion; the memory they describe is ours
+        // (bounce slots) or the caller's, valid until the completion by `post`'s contract.
+        let rc = unsafe { (self.m.ops.post)(self.ctx, cookie, &desc) };
+        match rc {
+            0 => {
+                self.links[peer].outstanding += 1;
+                true
+            }
+            libc::ENOMEM => false,
+            _ => {
+                // The connection is going (ENOTCONN, or the queue pair is in error): keep
+                // the request for the next connection.
+                false
+            }
+        }
+    }
+
+    fn flush_backlog(&mut self, peer: usize) {
+        while self.links[peer].cookie.is_some() && self.links[peer].outstanding < self.sq_depth {
+            let Some(&id) = self.links[peer].backlog.front() else {
+                break;
+            };
+            if !self.post_now(id) {
+                break;
+            }
+            self.links[peer].backlog.pop_front();
+        }
+    }
+
+    // ----- completions -----------------------------------------------------------------
+
+    fn finish(&mut self, wr: Wr, result: Result<u64, RailError>) {
+        match wr.what {
+            WrKind::Send { slot } => {
+                if let Some(s) = slot {
+                    self.send.give(s);
+                }
+            }
+            WrKind::Transfer { token, temp } => {
+                for h in temp {
+                    self.domain.deregister_raw(h);
+                }
+                self.piece_done(token, result.map(|_| 0));
+            }
+            WrKind::Atomic { token, slot } => {
+                let value = u64::from_ne_bytes(self.atomics.slice(slot, 8).try_into().unwrap());
+                self.atomics.give(slot);
+                self.piece_done(token, result.map(|_| value));
+            }
+        }
+    }
+
+    fn piece_done(&mut self, token: u64, result: Result<u64, RailError>) {
+        let Some(p) = self.pending.get_mut(&token) else {
+            return;
+        };
+        p.left -= 1;
+        let value = match result {
+            Ok(v) => v,
+            Err(e) => {
+                p.error.get_or_insert(e);
+                0
+            }
+        };
+        if p.left == 0 {
+            let p = self.pending.remove(&token).unwrap();
+            let result = match p.error {
+                Some(e) => Err(e),
+                None => Ok(value),
+            };
+            self.made
+                .push_back(Made::Done(Completion { token, result }));
+        }
+    }
+
+    fn on_wc(&mut self, wc: &abi::Wc, sink: &mut dyn FnMut(RailEvent<'_>)) -> usize {
+        if wc.opcode == abi::WC_RECV || wc.opcode == abi::WC_RECV_WRITE_IMM {
+            let slot = wc.wr_id as u32;
+            let mut n = 0;
+            if wc.status == 0 {
+                let peer = connect::peer_of(wc.conn);
+                let len = (wc.byte_len as usize).min(MESSAGE);
+                if peer < self.links.len() && wc.conn != 0 {
+                    let bytes = self.recv.slice(slot, len);
+                    if wc.has_imm != 0 {
+                        sink(RailEvent::Message {
+                            peer,
+                            imm: wc.imm,
+                            bytes,
+                        });
+                        n = 1;
+                    } else if bytes.first() == Some(&CTRL_BYE) {
+                        self.links[peer].bye = true;
+                    } else if self.imm_in_payload
+                        && bytes.first() == Some(&CTRL_MSG)
+                        && len >= IMM_HEAD
+                    {
+                        sink(RailEvent::Message {
+                            peer,
+                            imm: u32::from_le_bytes(bytes[1..IMM_HEAD].try_into().unwrap()),
+                            bytes: &bytes[IMM_HEAD..],
+                        });
+                        n = 1;
+                    }
+                }
+            }
+            // A flushed receive (the context closing) is not posted again.
+            if wc.status == 0 {
+                if let Err(e) = self.post_recv(slot) {
+                    super::fatal(&e);
+                }
+            }
+            return n;
+        }
+        let Some(wr) = self.wrs.remove(&wc.wr_id) else {
+            return 0;
+        };
+        let peer = wr.peer;
+        let link = &mut self.links[peer];
+        link.outstanding = link.outstanding.saturating_sub(1);
+        match wc.status {
+            0 => self.finish(wr, Ok(0)),
+            // Flushed: the connection failed under it; it goes again on the next one, in
+            // its order (flushes arrive in posting order, ahead of what waited).
+            5 => {
+                let id = wc.wr_id;
+                self.wrs.insert(id, wr);
+                let link = &mut self.links[peer];
+                let at = link
+                    .backlog
+                    .iter()
+                    .position(|&w| w > id)
+                    .unwrap_or(link.backlog.len());
+                link.backlog.insert(at, id);
+                if link.cookie.is_none() {
+                    self.want(peer);
+                }
+            }
+            // Retry or receiver-not-ready retries exceeded: the peer does not answer.
+            12 | 13 => {
+                let why = format!("no answer ({})", module::status_text(self.m, wc.status));
+                self.finish(wr, Err(RailError::Lost(peer)));
+                self.drop_connection(peer);
+                self.link_failed(peer, why);
+            }
+            status => {
+                // The adapter refused this request (a bad key, bounds, rights): it fails,
+                // and the connection, now in error, is replaced.
+                let text = module::status_text(self.m, status);
+                let err = if status == 10 || status == 9 {
+                    RailError::Key(KeyError::Unknown)
+                } else {
+                    RailError::Access(std::io::Error::other(format!(
+                        "verbs: {text} (vendor error {:#x})",
+                        wc.vendor_err
+                    )))
+                };
+                tracing::warn!(peer, "verbs: a request failed: {text}");
+                self.finish(wr, Err(err));
+                self.drop_connection(peer);
+            }
+        }
+        self.flush_backlog(peer);
+        0
+    }
+
+    /// Forget the connection to `peer` (its queue pair failed); requests it still holds
+    /// come back flushed and go again on a new one.
+    fn drop_connection(&mut self, peer: usize) {
+        if let Some(c) = self.links[peer].cookie.take() {
+            self.conns.on_closed(c);
+            // SAFETY: a cookie of this context.
+            unsafe { (self.m.ops.disconnect)(self.ctx, c) };
+        }
+    }
+
+    fn local_sges(&self, local: &[Span]) -> Result<(Vec<abi::Sge>, Vec<u64>), RailError> {
+        let mut sges = Vec::with_capacity(local.len());
+        let mut temp = Vec::new();
+        for s in local.iter().filter(|s| s.len > 0) {
+            let mut at = s.addr;
+            let end = s.addr + s.len;
+            while at < end {
+                let n = (end - at).min(MAX_WR_BYTES);
+                // A region for this transfer alone. Looking up a region of the layers
+                // above by address is not safe: the registry learns of unmapped memory
+                // only when it next drains its invalidation events, so a region found by
+                // address may still hold the pages the address had before (seen as wrong
+                // data under userfaultfd invalidation). Keys passed with the transfer
+                // will replace this (see the verbs issue's note).
+                let lkey = {
+                    let page = crate::sys::vmem::page_size() as u64;
+                    let start = at & !(page - 1);
+                    let stop = (at + n).next_multiple_of(page);
+                    let mr = self
+                        .domain
+                        .register_raw(start, stop - start)
+                        .map_err(RailError::Access)?;
+                    temp.push(mr.handle);
+                    mr.lkey
+                };
+                sges.push(abi::Sge {
+                    addr: at,
+                    len: n as u32,
+                    lkey,
+                });
+                at += n;
+            }
+        }
+        Ok((sges, temp))
+    }
+}
+
+/// Refused connection requests are logged, at most a few lines per interval.
+fn warn_refusal(why: &str) {
+    use crate::ratelimit::{suppressed_note, RateLimit};
+    static LIMIT: parking_lot::Mutex<RateLimit> =
+        parking_lot::Mutex::new(RateLimit::new(8, Duration::from_secs(10)));
+    if let Some(n) = LIMIT.lock().allow(Instant::now()) {
+        tracing::warn!("verbs: refused {why}{}", suppressed_note(n));
+    }
+}
+
+impl Rail for VerbsRail {
+    fn caps(&self) -> &RailCaps {
+        &self.caps
+    }
+
+    fn peers(&self) -> usize {
+        self.links.len()
+    }
+
+    fn memory(&self) -> Arc<dyn MemoryDomain> {
+        self.domain.clone()
+    }
+
+    fn wait_handle(&self) -> Doorbell {
+        self.wait
+    }
+
+    fn try_send(&mut self, peer: usize, imm: u32, parts: &[&[u8]]) -> bool {
+        if self.imm_in_payload {
+            // iWARP has no immediate data: the word leads the payload, after a kind byte.
+            let head = [
+                CTRL_MSG,
+                imm as u8,
+                (imm >> 8) as u8,
+                (imm >> 16) as u8,
+                (imm >> 24) as u8,
+            ];
+            let mut all: Vec<&[u8]> = Vec::with_capacity(parts.len() + 1);
+            all.push(&head);
+            all.extend_from_slice(parts);
+            return self.send_message(peer, abi::OP_SEND, 0, &all);
+        }
+        self.send_message(peer, abi::OP_SEND_IMM, imm, parts)
+    }
+    fn poll(&mut self, sink: &mut dyn FnMut(RailEvent<'_>)) -> usize {
+        self.drain_cm();
+        let mut n = 0;
+        loop {
+            let mut count = 0usize;
+            let mut wcs = std::mem::take(&mut self.wcs);
+            // SAFETY: an open context; `wcs` has room for its length.
+            let rc =
+                unsafe { (self.m.ops.poll)(self.ctx, wcs.as_mut_ptr(), wcs.len(), &mut count) };
+            if rc != 0 {
+                self.wcs = wcs;
+                break;
+            }
+            for wc in &wcs[..count.min(wcs.len())] {
+                n += self.on_wc(wc, sink);
+            }
+            let full = count == wcs.len();
+            self.wcs = wcs;
+            if !full {
+                break;
+            }
+        }
+        // Peers whose dial waits for a retry.
+        let now = Instant::now();
+        for peer in 0..self.links.len() {
+            let l = &self.links[peer];
+            if l.redial_at.is_some_and(|t| now >= t) && !l.backlog.is_empty() {
+                self.want(peer);
+            }
+        }
+        while let Some(m) = self.made.pop_front() {
+            n += 1;
+            match m {
+                Made::Done(c) => sink(RailEvent::Completion(c)),
+                Made::Lost { peer, why } => sink(RailEvent::Lost {
+                    peer,
+                    why,
+                    unreachable: true,
+                }),
+            }
+        }
+        n
+    }
+
+    fn has_completions(&self) -> bool {
+        !self.made.is_empty()
+    }
+
+    unsafe fn post(
+        &mut self,
+        op: RdmaOp,
+        peer: usize,
+        local: &[Span],
+        remote: &[Span],
+        rkey: RemoteKey,
+        token: u64,
+    ) -> Result<(), RailError> {
+        if peer >= self.links.len() {
+            return Err(RailError::NoSuchPeer(peer));
+        }
+        if self.links[peer].lost {
+            return Err(RailError::Lost(peer));
+        }
+        let rkey = rkey_of(rkey).ok_or(RailError::Key(KeyError::Unknown))?;
+        let (mut sges, temp) = self.local_sges(local)?;
+        // One work request per remote span (and per `max_sge` local entries): cut the
+        // local entries along the remote spans.
+        let max_sge = self.caps.max_sge.max(1);
+        let mut pieces: Vec<(u64, Vec<abi::Sge>)> = Vec::new();
+        let mut li = 0usize;
+        for r in remote.iter().filter(|r| r.len > 0) {
+            let (mut raddr, mut left) = (r.addr, r.len);
+            while left > 0 {
+                let mut list = Vec::new();
+                let mut bytes = 0u64;
+                while left > bytes && list.len() < max_sge && bytes < MAX_WR_BYTES {
+                    let Some(s) = sges.get_mut(li) else {
+                        return Err(RailError::Unsupported("local and remote lengths differ"));
+                    };
+                    let take = (s.len as u64).min(left - bytes).min(MAX_WR_BYTES - bytes);
+                    list.push(abi::Sge {
+                        addr: s.addr,
+                        len: take as u32,
+                        lkey: s.lkey,
+                    });
+                    bytes += take;
+                    s.addr += take;
+                    s.len -= take as u32;
+                    if s.len == 0 {
+                        li += 1;
+                    }
+                }
+                pieces.push((raddr, list));
+                raddr += bytes;
+                left -= bytes;
+            }
+        }
+        if pieces.is_empty() {
+            for h in temp {
+                self.domain.deregister_raw(h);
+            }
+            self.made.push_back(Made::Done(Completion {
+                token,
+                result: Ok(0),
+            }));
+            return Ok(());
+        }
+        self.pending.insert(
+            token,
+            Pending {
+                left: pieces.len() as u32,
+                error: None,
+            },
+        );
+        let last = pieces.len() - 1;
+        let mut temp = Some(temp);
+        for (i, (raddr, list)) in pieces.into_iter().enumerate() {
+            let id = self.new_wr(Wr {
+                peer,
+                // The temporary regions go with the last piece (completions come in order).
+                what: WrKind::Transfer {
+                    token,
+                    temp: if i == last {
+                        temp.take().unwrap()
+                    } else {
+                        Vec::new()
+                    },
+                },
+                opcode: match op {
+                    RdmaOp::Read => abi::OP_READ,
+                    RdmaOp::Write => abi::OP_WRITE,
+                },
+                flags: 0,
+                sges: list,
+                imm: 0,
+                remote_addr: raddr,
+                rkey,
+                compare_add: 0,
+                swap: 0,
+            });
+            self.submit(id);
+        }
+        Ok(())
+    }
+
+    fn post_atomic(
+        &mut self,
+        peer: usize,
+        op: AtomicOp,
+        remote: u64,
+        rkey: RemoteKey,
+        token: u64,
+    ) -> Result<(), RailError> {
+        if !self.caps.atomics {
+            return Err(RailError::Unsupported("remote atomics"));
+        }
+        if peer >= self.links.len() {
+            return Err(RailError::NoSuchPeer(peer));
+        }
+        if self.links[peer].lost {
+            return Err(RailError::Lost(peer));
+        }
+        if !remote.is_multiple_of(8) {
+            return Err(RailError::Unsupported("an atomic on an unaligned word"));
+        }
+        let rkey = rkey_of(rkey).ok_or(RailError::Key(KeyError::Unknown))?;
+        let Some(slot) = self.atomics.take() else {
+            return Err(RailError::Unsupported("more atomics in flight"));
+        };
+        let (opcode, compare_add, swap) = match op {
+            AtomicOp::FetchAdd(v) => (abi::OP_FETCH_ADD, v, 0),
+            AtomicOp::CompareSwap { compare, swap } => (abi::OP_CMP_SWAP, compare, swap),
+        };
+        self.pending.insert(
+            token,
+            Pending {
+                left: 1,
+                error: None,
+            },
+        );
+        let id = self.new_wr(Wr {
+            peer,
+            what: WrKind::Atomic { token, slot },
+            opcode,
+            flags: 0,
+            sges: vec![self.atomics.sge(slot, 8)],
+            imm: 0,
+            remote_addr: remote,
+            rkey,
+            compare_add,
+            swap,
+        });
+        self.submit(id);
+        Ok(())
+    }
+
+    fn close(&mut self) {
+        if self.waker.is_none() {
+            return;
+        }
+        // Goodbye on every connection, then wait (bounded) for every peer's, so that no
+        // peer takes our leaving for a failure.
+        for peer in 0..self.links.len() {
+            if self.links[peer].cookie.is_some() {
+                let _ = self.send_control(peer, CTRL_BYE);
+            }
+        }
+        let deadline = Instant::now() + CLOSE_WAIT;
+        while Instant::now() < deadline {
+            let waiting = self.links.iter().any(|l| {
+                (l.cookie.is_some() && !l.bye) || l.outstanding > 0 || !l.backlog.is_empty()
+            });
+            if !waiting {
+                break;
+            }
+            self.poll(&mut |_| {});
+            std::thread::sleep(Duration::from_micros(200));
+        }
+        self.stop_waker();
+        for pool in [&mut self.recv, &mut self.send, &mut self.atomics] {
+            pool.release(&self.domain);
+        }
+        // Registrations the layers above still hold are dropped with the context; the
+        // domain refuses every later call.
+        self.domain.close();
+        // SAFETY: the waker thread has stopped and the domain refuses further calls; the
+        // context is closed once.
+        unsafe { (self.m.ops.close)(self.ctx) };
+    }
+}
+
+impl VerbsRail {
+    /// A message (`opcode`: send, with or without the immediate word).
+    fn send_message(&mut self, peer: usize, opcode: u32, imm: u32, parts: &[&[u8]]) -> bool {
+        let total: usize = parts.iter().map(|p| p.len()).sum();
+        assert!(
+            total <= MESSAGE,
+            "message larger than the rail's max_message"
+        );
+        if peer >= self.links.len() || self.links[peer].lost {
+            return false;
+        }
+        if self.links[peer].backlog.len() >= self.sq_depth as usize * 4 {
+            // Back-pressure: the connection is not up yet or its queue is full.
+            if self.links[peer].cookie.is_none() {
+                self.want(peer);
+            }
+            return false;
+        }
+        let inline = total <= self.caps.max_inline
+            && parts.len() <= self.caps.max_sge
+            && self.links[peer].cookie.is_some()
+            && self.links[peer].backlog.is_empty()
+            && self.links[peer].outstanding < self.sq_depth;
+        let (slot, sges) = if inline {
+            // Copied into the descriptor by the post below (the parts are only borrowed).
+            let sges = parts
+                .iter()
+                .filter(|p| !p.is_empty())
+                .map(|p| abi::Sge {
+                    addr: p.as_ptr() as u64,
+                    len: p.len() as u32,
+                    lkey: 0,
+                })
+                .collect();
+            (None, sges)
+        } else {
+            let Some(slot) = self.send.take() else {
+                return false;
+            };
+            let buf = self.send.slice_mut(slot);
+            let mut at = 0;
+            for p in parts {
+                buf[at..at + p.len()].copy_from_slice(p);
+                at += p.len();
+            }
+            (Some(slot), vec![self.send.sge(slot, total)])
+        };
+        let id = self.new_wr(Wr {
+            peer,
+            what: WrKind::Send { slot },
+            opcode,
+            flags: if inline { abi::FLAG_INLINE } else { 0 },
+            sges,
+            imm,
+            remote_addr: 0,
+            rkey: 0,
+            compare_add: 0,
+            swap: 0,
+        });
+        if inline {
+            if self.post_now(id) {
+                return true;
+            }
+            // No room after all: the parts must be copied to wait.
+            let wr = self.wrs.remove(&id).unwrap();
+            drop(wr);
+            return self.try_send_copied(peer, opcode, imm, parts, total);
+        }
+        self.submit(id);
+        true
+    }
+
+    /// A message the parts of which must be copied (to wait in the backlog).
+    fn try_send_copied(
+        &mut self,
+        peer: usize,
+        opcode: u32,
+        imm: u32,
+        parts: &[&[u8]],
+        total: usize,
+    ) -> bool {
+        let Some(slot) = self.send.take() else {
+            return false;
+        };
+        let buf = self.send.slice_mut(slot);
+        let mut at = 0;
+        for p in parts {
+            buf[at..at + p.len()].copy_from_slice(p);
+            at += p.len();
+        }
+        let id = self.new_wr(Wr {
+            peer,
+            what: WrKind::Send { slot: Some(slot) },
+            opcode,
+            flags: 0,
+            sges: vec![self.send.sge(slot, total)],
+            imm,
+            remote_addr: 0,
+            rkey: 0,
+            compare_add: 0,
+            swap: 0,
+        });
+        self.submit(id);
+        true
+    }
+
+    /// A rail control message (no immediate word: never handed up).
+    fn send_control(&mut self, peer: usize, kind: u8) -> bool {
+        let Some(slot) = self.send.take() else {
+            return false;
+        };
+        self.send.slice_mut(slot)[0] = kind;
+        let id = self.new_wr(Wr {
+            peer,
+            what: WrKind::Send { slot: Some(slot) },
+            opcode: abi::OP_SEND,
+            flags: 0,
+            sges: vec![self.send.sge(slot, 1)],
+            imm: 0,
+            remote_addr: 0,
+            rkey: 0,
+            compare_add: 0,
+            swap: 0,
+        });
+        self.submit(id);
+        true
+    }
+}
+
+impl Drop for VerbsRail {
+    fn drop(&mut self) {
+        self.close();
+    }
+}
