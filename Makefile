@@ -57,6 +57,7 @@ vm-deps:
 
 build:
 	$(CARGO) build $(CARGOFLAGS) --workspace
+	$(CARGO) build $(CARGOFLAGS) --workspace --examples
 	@mkdir -p $(BUILD)/bin $(BUILD)/lib $(BUILD)/include
 	@install -m 755 $(TARGET)/libmpi.so $(BUILD)/lib/libmpi.so.12
 	@install -m 755 $(TARGET)/librailmpi_verbs.so $(BUILD)/lib/librailmpi_verbs.so

@@ -13,6 +13,7 @@ use super::tcp::{
     address_key, peer_addr, random, secret_from_hex, secret_to_hex, Secret, TcpContext, TcpRail,
     TcpSettings,
 };
+use super::verbs::service::VerbsService;
 use super::verbs::{VerbsContext, VerbsRail, VerbsSettings};
 use super::{AnyRail, Doorbell, Rail, Service};
 use std::sync::Arc;
@@ -248,10 +249,24 @@ fn open_verbs(
         other => other,
     };
     let mut own_error = None;
-    let ports = ports.unwrap_or_else(|e| {
+    let mut ports = ports.unwrap_or_else(|e| {
         own_error = Some(e);
         Vec::new()
     });
+    if ports.len() > 1 {
+        // One memory domain keys a job's registrations today: a second port's protection
+        // domain would not know its keys. Several verbs rails come with keys per rail.
+        if rank == 0 {
+            tracing::warn!(
+                "verbs: using {}:{} only ({} active ports; several verbs rails are not \
+             supported yet — name one with RAILMPI_VERBS_DEVICES)",
+                ports[0].device,
+                ports[0].port,
+                ports.len()
+            );
+        }
+        ports.truncate(1);
+    }
     if own_error.is_some() {
         boot.put(&format!("verbs-rails-{rank}"), "0")?;
     }
@@ -259,6 +274,9 @@ fn open_verbs(
         boot.put(SECRET_KEY, &secret_to_hex(&random()))?;
     }
     let wait = Doorbell::local();
+    // The service queues' rails (one per data rail, sharing its protection domain) wake the
+    // RMA helper on one doorbell, and the rank too (it waits for its requests' answers).
+    let service_bell = Doorbell::local();
     let mut rails = Vec::new();
     for (i, port) in ports.iter().enumerate() {
         let ctx = VerbsContext {
@@ -267,11 +285,29 @@ fn open_verbs(
             // Replaced below, once the secret is known (the listener must be up first).
             secret: [0; 32],
             wait,
+            also_wake: None,
             survive_loss: false,
         };
         let rail = VerbsRail::open(port, i as u32, size, &ctx, verbs)?;
+        let svc_ctx = VerbsContext {
+            wait: service_bell,
+            also_wake: Some(wait),
+            ..ctx
+        };
+        let svc = VerbsRail::open_sharing(
+            port,
+            SERVICE_RAIL + i as u32,
+            size,
+            &svc_ctx,
+            verbs,
+            Some(&rail),
+        )?;
         boot.put(&verbs_key(i, rank), &rail.listen_addr()?.to_string())?;
-        rails.push(rail);
+        boot.put(
+            &verbs_key(SERVICE_RAIL as usize + i, rank),
+            &svc.listen_addr()?.to_string(),
+        )?;
+        rails.push((rail, svc));
     }
     if !ports.is_empty() {
         boot.put(&format!("verbs-rails-{rank}"), &ports.len().to_string())?;
@@ -298,29 +334,41 @@ fn open_verbs(
     }
     rails.truncate(count);
     let survive_loss = count > 1;
-    let mut out: Vec<AnyRail> = Vec::new();
-    for (i, mut rail) in rails.into_iter().enumerate() {
-        let addrs = (0..size)
+    let addrs = |index: usize| {
+        (0..size)
             .map(|r| {
-                let v = boot.get(&verbs_key(i, r))?;
+                let v = boot.get(&verbs_key(index, r))?;
                 v.parse()
                     .map_err(|_| format!("rank {r} published a bad verbs address {v:?}"))
             })
-            .collect::<Result<Vec<std::net::SocketAddr>, String>>()?;
-        rail.set_peers(addrs);
+            .collect::<Result<Vec<std::net::SocketAddr>, String>>()
+    };
+    let mut out: Vec<AnyRail> = Vec::new();
+    let mut services: Vec<Option<Arc<dyn Service>>> = Vec::new();
+    for (i, (mut rail, mut svc)) in rails.into_iter().enumerate() {
+        rail.set_peers(addrs(i)?);
         rail.set_secret(&secret, survive_loss);
+        svc.set_peers(addrs(SERVICE_RAIL as usize + i)?);
+        svc.set_secret(&secret, false);
+        let service = Arc::new(VerbsService::new(svc, service_bell, rail.domain()));
+        rail.set_atomic_proxy(service.clone());
         out.push(AnyRail::Dyn(Box::new(rail)));
+        services.push(Some(service));
     }
     let subchannels = (0..size)
         .map(|r| (0..count).map(|i| Route { rail: i, peer: r }).collect())
         .collect();
     Ok(Fabric {
-        services: out.iter().map(|_| None).collect(),
+        services,
         rails: out,
         subchannels,
         wait,
     })
 }
+
+/// Rail numbers of the service queues' rails (`SERVICE_RAIL + i` serves rail `i`): a
+/// connect request names the rail it is for, so the two never take each other's.
+const SERVICE_RAIL: u32 = 1000;
 
 /// Key under which rank `rank` publishes where its verbs rail `index` listens.
 fn verbs_key(index: usize, rank: usize) -> String {

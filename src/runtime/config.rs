@@ -76,7 +76,8 @@ pub const SETTINGS: &[Setting] = &[
         name: "RAILMPI_VERBS_DEVICES",
         default: "",
         help: "verbs ports to use (device:port, comma-separated, e.g. rxe0:1,mlx5_0:1); \
-               empty: every active port. The verbs rail is used when RAILMPI_RAILS names it",
+               empty: every active port (for now the first is used). The verbs rail is used \
+               when RAILMPI_RAILS names it",
     },
     Setting {
         name: "RAILMPI_VERBS_TIMEOUT",

@@ -2,7 +2,9 @@
 //! libmpi loads it.
 //!
 //! One process (default): two contexts A and B on one device port, A connects to B through
-//! rdma_cm, and every operation is checked byte for byte.
+//! rdma_cm, and every operation is checked byte for byte. Then `OpenParams::share_pd`: Q in
+//! P's protection domain does RDMA with P's keys on a connection to its own listener, R in
+//! a domain of its own is refused them, and Q outlives P (see `t_shared_pd`).
 //!
 //! Two processes (`--server` / `--client`, e.g. one per VM of `softroce-vm.sh --vms 2`): the
 //! server publishes its address and memory key in `$SOFTROCE_SHARED/selftest.addr`, the
@@ -96,6 +98,7 @@ fn parse_ip(s: &str) -> [u8; 16] {
 }
 
 /// A registered buffer, only ever touched through raw pointers (the device writes it too).
+#[derive(Clone, Copy)]
 struct Region {
     base: *mut u8,
     len: usize,
@@ -128,6 +131,10 @@ impl Region {
             unsafe { ptr::write_volatile(self.base.add(off + i), *b) };
         }
     }
+    /// The remote end of an RDMA request at `off`: address and rkey.
+    fn at(&self, off: usize) -> (u64, u32) {
+        (self.addr(off), self.mr.rkey)
+    }
     fn sge(&self, off: usize, len: usize) -> Sge {
         Sge {
             addr: self.addr(off),
@@ -159,6 +166,46 @@ struct Side {
     recv: Option<Region>,
 }
 
+/// `open` with our test parameters, in the protection domain of `share` (NULL: its own);
+/// the error is the errno and the reason `open` gave.
+fn open_ctx(
+    ops: &Ops,
+    dev: &str,
+    port: u32,
+    timeout: u8,
+    info: &PortInfo,
+    share: *mut Ctx,
+) -> Result<*mut Ctx, (i32, String)> {
+    let devc = CString::new(dev).unwrap();
+    let params = OpenParams {
+        device: devc.as_ptr(),
+        port,
+        cq_depth: 512,
+        sq_depth: SQ_DEPTH,
+        srq_depth: 128,
+        max_inline: info.max_inline.min(64),
+        max_sge: info.max_sge.clamp(1, 4),
+        timeout,
+        retry_count: 7,
+        rnr_retry: 7,
+        _pad: 0,
+        listen_ip: [0; 16],
+        share_pd: share,
+    };
+    let mut ctx = ptr::null_mut();
+    let mut err = [0 as c_char; 256];
+    // SAFETY: params is valid (share is NULL or an open context); err has 256 bytes.
+    let r = unsafe { (ops.open)(&params, &mut ctx, err.as_mut_ptr(), err.len()) };
+    if r != 0 {
+        // SAFETY: open wrote a NUL-terminated reason.
+        let msg = unsafe { CStr::from_ptr(err.as_ptr()) }
+            .to_string_lossy()
+            .into_owned();
+        return Err((r, msg));
+    }
+    Ok(ctx)
+}
+
 impl Side {
     fn open(
         name: &'static str,
@@ -168,32 +215,23 @@ impl Side {
         timeout: u8,
         info: &PortInfo,
     ) -> Side {
-        let devc = CString::new(dev).unwrap();
-        let params = OpenParams {
-            device: devc.as_ptr(),
-            port,
-            cq_depth: 512,
-            sq_depth: SQ_DEPTH,
-            srq_depth: 128,
-            max_inline: info.max_inline.min(64),
-            max_sge: info.max_sge.clamp(1, 4),
-            timeout,
-            retry_count: 7,
-            rnr_retry: 7,
-            _pad: 0,
-            listen_ip: [0; 16],
-        };
-        let mut ctx = ptr::null_mut();
-        let mut err = [0 as c_char; 256];
-        // SAFETY: params is valid; err has 256 bytes.
-        let r = unsafe { (ops.open)(&params, &mut ctx, err.as_mut_ptr(), err.len()) };
-        if r != 0 {
-            // SAFETY: open wrote a NUL-terminated reason.
-            let msg = unsafe { CStr::from_ptr(err.as_ptr()) }
-                .to_string_lossy()
-                .into_owned();
-            die(&format!("open {name} on {dev}:{port}: errno {r}: {msg}"));
-        }
+        Side::open_in(name, ops, dev, port, timeout, info, ptr::null_mut())
+    }
+
+    /// A context in the protection domain of `share` (NULL: its own), with a region
+    /// (`mem`) and receive buffers registered through it.
+    fn open_in(
+        name: &'static str,
+        ops: &'static Ops,
+        dev: &str,
+        port: u32,
+        timeout: u8,
+        info: &PortInfo,
+        share: *mut Ctx,
+    ) -> Side {
+        let ctx = open_ctx(ops, dev, port, timeout, info, share).unwrap_or_else(|(r, msg)| {
+            die(&format!("open {name} on {dev}:{port}: errno {r}: {msg}"))
+        });
         let mut s = Side {
             name,
             ops,
@@ -842,6 +880,7 @@ fn one_process(ops: &'static Ops, dev: &str, info: &PortInfo, timeout: u8, atomi
         "read: local bytes",
     );
     t_rest(s, ca, cb, info, atomics);
+    t_shared_pd(ops, dev, info, timeout);
 }
 
 fn t_write_imm(s: &mut [&mut Side], ca: u64, cb: u64) {
@@ -1132,6 +1171,359 @@ fn t_rest(s: &mut [&mut Side], ca: u64, cb: u64, info: &PortInfo, atomics: bool)
         unsafe { (side.ops.close)(side.ctx) };
     }
     check(true, "both contexts closed");
+}
+
+/// Every port `query` reports.
+fn ports(ops: &Ops) -> Vec<PortInfo> {
+    let mut n = 0usize;
+    // SAFETY: count only.
+    unsafe { (ops.query)(ptr::null_mut(), 0, &mut n) };
+    // SAFETY: PortInfo is integers and byte arrays: all-zero is valid.
+    let mut v = vec![unsafe { std::mem::zeroed::<PortInfo>() }; n];
+    // SAFETY: room for n.
+    unsafe { (ops.query)(v.as_mut_ptr(), n, &mut n) };
+    v.truncate(n);
+    v
+}
+
+/// How many protection domains of this process the kernel lists on `dev` (`rdma res show
+/// pd`, iproute2), if the tool answers. librdmacm holds one of its own per device while any
+/// rdma_cm id is bound to the device.
+fn my_pds(dev: &str) -> Option<usize> {
+    let out = std::process::Command::new("rdma")
+        .args(["res", "show", "pd", "dev", dev])
+        .output()
+        .ok()?;
+    if !out.status.success() {
+        return None;
+    }
+    let me = format!(" pid {} ", std::process::id());
+    Some(
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter(|l| format!("{l} ").contains(&me))
+            .count(),
+    )
+}
+
+/// Connect side `who` to its own listener: `ca` names the active end, `cb` the passive.
+fn connect_self(s: &mut [&mut Side], who: usize, ca: u64, cb: u64) -> bool {
+    let (name, to) = (s[who].name, s[who].listen());
+    // SAFETY: ctx live.
+    let r = unsafe { (s[who].ops.connect)(s[who].ctx, &to, ptr::null(), 0, ca) };
+    if !check(
+        r == 0,
+        &format!(
+            "{name}: connect {ca:#x} to its own listener {}:{} (got {r})",
+            fmt_ip(&to.ip),
+            to.port
+        ),
+    ) {
+        return false;
+    }
+    let Some(req) = wait_ev(s, who, "CM_REQUEST", |e| e.kind != CM_NONE) else {
+        return false;
+    };
+    if !check(
+        req.kind == CM_REQUEST,
+        &format!("{name}: CM_REQUEST ({})", ev_str(&req)),
+    ) {
+        return false;
+    }
+    // SAFETY: ctx live.
+    let r = unsafe { (s[who].ops.accept)(s[who].ctx, req.conn, cb) };
+    check(r == 0, &format!("{name}: accept -> {cb:#x} (got {r})"));
+    let ea = wait_ev(s, who, "ESTABLISHED (active end)", |e| e.conn == ca);
+    let eb = wait_ev(s, who, "ESTABLISHED (passive end)", |e| e.conn == cb);
+    check(
+        ea.is_some_and(|e| e.kind == CM_ESTABLISHED)
+            && eb.is_some_and(|e| e.kind == CM_ESTABLISHED),
+        &format!("{name}: ESTABLISHED {ca:#x} and {cb:#x}"),
+    )
+}
+
+/// One signaled RDMA write or read on `s[who]`'s connection `cookie`, to or from `remote`
+/// (address, rkey), waited for.
+fn rdma(
+    s: &mut [&mut Side],
+    (who, cookie): (usize, u64),
+    wr_id: u64,
+    opcode: u32,
+    local: Sge,
+    remote: (u64, u32),
+    what: &str,
+) -> Option<Wc> {
+    let mut d = desc(wr_id, opcode, FLAG_SIGNALED, &local);
+    (d.remote_addr, d.rkey) = remote;
+    let r = s[who].post(cookie, &d);
+    if r != 0 {
+        check(false, &format!("post {what} on {cookie:#x} (errno {r})"));
+        return None;
+    }
+    wait_wc(s, who, what, |w| w.wr_id == wr_id)
+}
+
+/// `len` bytes at `off` of `m` reach pattern `seed` within 2 s (an RDMA write's target:
+/// nothing completes there).
+fn lands(m: &Region, off: usize, len: usize, seed: u8) -> bool {
+    let end = Instant::now() + Duration::from_secs(2);
+    while !expect_pattern(&m.read(off, len), seed) && Instant::now() < end {}
+    expect_pattern(&m.read(off, len), seed)
+}
+
+/// `OpenParams::share_pd`: Q is opened in P's protection domain; on a connection from Q to
+/// its own listener (both queue pairs Q's), RDMA writes and reads use P's lkey and rkey
+/// (and Q's own region's), each queue pair once as requester and once as responder. R, in
+/// a domain of its own, is the control: P's lkey does not work there.
+fn t_shared_pd(ops: &'static Ops, dev: &str, info: &PortInfo, timeout: u8) {
+    println!("== share_pd: a second context in the first one's protection domain");
+    let pds0 = my_pds(dev);
+    let mut p = Side::open("P", ops, dev, info.port, timeout, info);
+    let pds1 = my_pds(dev);
+    let mut q = Side::open_in("Q", ops, dev, info.port, timeout, info, p.ctx);
+    let pds2 = my_pds(dev);
+    let (lp, lq) = (p.listen(), q.listen());
+    check(
+        lq.ip == lp.ip && lq.port != lp.port && lq.port != 0,
+        &format!(
+            "Q (share_pd = P) is open: listens on {}:{}, P on {}:{}",
+            fmt_ip(&lq.ip),
+            lq.port,
+            fmt_ip(&lp.ip),
+            lp.port
+        ),
+    );
+    match (pds0, pds1, pds2) {
+        (Some(a), Some(b), Some(c)) => {
+            check(
+                b > a && c == b,
+                &format!(
+                    "kernel PDs of this process on {dev}: {a}, P opened {b} (P's and \
+                     librdmacm's), Q opened {c} (none of its own)"
+                ),
+            );
+        }
+        _ => println!("  note  `rdma res show pd` does not answer: PD count not checked"),
+    }
+    // A context on another device cannot share P's domain.
+    for o in ports(ops) {
+        let odev = cname(&o.name);
+        if odev == dev || o.active != 1 || o.ip == [0; 16] || o.ip == lp.ip {
+            continue;
+        }
+        match open_ctx(ops, &odev, o.port, timeout, &o, p.ctx) {
+            Ok(ctx) => {
+                check(false, &format!("{odev} with share_pd = P ({dev}): refused"));
+                // SAFETY: just opened, closed once.
+                unsafe { (ops.close)(ctx) };
+            }
+            Err((r, msg)) => {
+                check(
+                    r == libc::EXDEV,
+                    &format!("{odev} with share_pd = P ({dev}): EXDEV (got {r}: {msg})"),
+                );
+            }
+        }
+    }
+
+    let pm = p.mem.unwrap();
+    let qm = q.mem.unwrap();
+    println!(
+        "  P's region: lkey {:#x} rkey {:#x}; Q's region: lkey {:#x} rkey {:#x}",
+        pm.mr.lkey, pm.mr.rkey, qm.mr.lkey, qm.mr.rkey
+    );
+    let s: &mut [&mut Side] = &mut [&mut p, &mut q];
+    if !connect_self(s, 1, 0xC1, 0xC2) {
+        die("Q cannot connect to itself");
+    }
+    let ok = |w: Option<Wc>, op: u32, len: u32| {
+        w.is_some_and(|w| w.status == 0 && w.opcode == op && (op != WC_READ || w.byte_len == len))
+    };
+    // P's keys at both ends; the write on 0xC1 (0xC2 responds), the read on 0xC2.
+    pm.fill(0, 8192, 21);
+    let w = rdma(
+        s,
+        (1, 0xC1),
+        1,
+        OP_WRITE,
+        pm.sge(0, 8192),
+        pm.at(65536),
+        "write",
+    );
+    check(
+        ok(w, WC_WRITE, 0),
+        &format!("Q 0xC1: write 8 KiB, local P lkey -> remote P rkey ({w:?})"),
+    );
+    check(
+        lands(&pm, 65536, 8192, 21),
+        "write: target bytes in P's region",
+    );
+    let w = rdma(
+        s,
+        (1, 0xC2),
+        2,
+        OP_READ,
+        pm.sge(131072, 8192),
+        pm.at(65536),
+        "read",
+    );
+    check(
+        ok(w, WC_READ, 8192),
+        &format!("Q 0xC2: read 8 KiB, local P lkey <- remote P rkey ({w:?})"),
+    );
+    check(
+        expect_pattern(&pm.read(131072, 8192), 21),
+        "read: local bytes in P's region",
+    );
+    // Q's own region (registered through Q, in the same domain) mixed with P's.
+    qm.fill(0, 4096, 22);
+    let w = rdma(
+        s,
+        (1, 0xC2),
+        3,
+        OP_WRITE,
+        qm.sge(0, 4096),
+        pm.at(200000),
+        "write",
+    );
+    check(
+        ok(w, WC_WRITE, 0),
+        &format!("Q 0xC2: write 4 KiB, local Q lkey -> remote P rkey ({w:?})"),
+    );
+    check(
+        lands(&pm, 200000, 4096, 22),
+        "write: target bytes in P's region",
+    );
+    let w = rdma(
+        s,
+        (1, 0xC1),
+        4,
+        OP_READ,
+        pm.sge(300000, 4096),
+        qm.at(0),
+        "read",
+    );
+    check(
+        ok(w, WC_READ, 4096),
+        &format!("Q 0xC1: read 4 KiB, local P lkey <- remote Q rkey ({w:?})"),
+    );
+    check(
+        expect_pattern(&pm.read(300000, 4096), 22),
+        "read: local bytes in P's region",
+    );
+
+    // The control: a context with its own domain refuses P's lkey.
+    let mut r = Side::open("R", ops, dev, info.port, timeout, info);
+    if let Some(n) = my_pds(dev) {
+        check(
+            pds2.is_some_and(|c| n == c + 1),
+            &format!("R (no share_pd) has a PD of its own: {n} PDs"),
+        );
+    }
+    let rm = r.mem.unwrap();
+    let sr: &mut [&mut Side] = &mut [&mut r];
+    if connect_self(sr, 0, 0xD1, 0xD2) {
+        rm.fill(0, 4096, 27);
+        let w = rdma(
+            sr,
+            (0, 0xD1),
+            8,
+            OP_WRITE,
+            rm.sge(0, 4096),
+            rm.at(8192),
+            "write",
+        );
+        check(
+            w.is_some_and(|w| w.status == 0) && lands(&rm, 8192, 4096, 27),
+            &format!("R 0xD1: write with R's own keys ({w:?})"),
+        );
+        pm.fill(0, 4096, 24);
+        rm.fill(0, 4096, 25);
+        let mut d = desc(5, OP_WRITE, FLAG_SIGNALED, &pm.sge(0, 4096));
+        d.remote_addr = rm.addr(0);
+        d.rkey = rm.mr.rkey;
+        let e = sr[0].post(0xD1, &d);
+        if e != 0 {
+            check(
+                true,
+                &format!("R: write with P's lkey refused at post (errno {e})"),
+            );
+        } else if let Some(w) = wait_wc(sr, 0, "control write", |w| w.wr_id == 5) {
+            let st = sr[0].status(w.status);
+            check(
+                w.status != 0,
+                &format!(
+                    "R (own PD): write with P's lkey fails: status {} ({st})",
+                    w.status
+                ),
+            );
+        }
+        check(lands(&rm, 0, 4096, 25), "R: nothing written at the target");
+    }
+    // SAFETY: ctx live, closed once.
+    unsafe { (ops.close)(sr[0].ctx) };
+
+    // The owner closed first (against the rule, but tolerated): Q's domain stays.
+    // SAFETY: ctx live, closed once; nothing of P is used after this.
+    unsafe { (ops.close)(s[0].ctx) };
+    check(true, "P (the owner) closed before Q");
+    if let (Some(n), Some(c)) = (my_pds(dev), pds2) {
+        check(
+            n == c,
+            &format!("the shared PD stays while Q uses it: {n} PDs"),
+        );
+    }
+    let s: &mut [&mut Side] = &mut [s[1]];
+    let extra = s[0].region(65536, ACCESS_REMOTE_READ | ACCESS_REMOTE_WRITE);
+    check(
+        true,
+        &format!("Q: reg_mr after P's close (lkey {:#x})", extra.mr.lkey),
+    );
+    qm.fill(0, 4096, 26);
+    let w = rdma(
+        s,
+        (0, 0xC1),
+        6,
+        OP_WRITE,
+        qm.sge(0, 4096),
+        extra.at(0),
+        "write",
+    );
+    check(
+        ok(w, WC_WRITE, 0),
+        &format!("Q 0xC1 after P's close: write 4 KiB ({w:?})"),
+    );
+    check(lands(&extra, 0, 4096, 26), "write: target bytes");
+    let w = rdma(
+        s,
+        (0, 0xC2),
+        7,
+        OP_READ,
+        qm.sge(8192, 4096),
+        extra.at(0),
+        "read",
+    );
+    check(
+        ok(w, WC_READ, 4096),
+        &format!("Q 0xC2 after P's close: read 4 KiB ({w:?})"),
+    );
+    check(
+        expect_pattern(&qm.read(8192, 4096), 26),
+        "read: local bytes",
+    );
+    // SAFETY: ctx live.
+    unsafe { (s[0].ops.disconnect)(s[0].ctx, 0xC1) };
+    let end = Instant::now() + Duration::from_millis(300);
+    pump_until(s, "quiet", |_| Instant::now() > end);
+    // SAFETY: ctx live, closed once.
+    unsafe { (ops.close)(s[0].ctx) };
+    check(true, "Q closed");
+    if let (Some(n), Some(a)) = (my_pds(dev), pds0) {
+        check(
+            n == a,
+            &format!("every PD of the test deallocated: {n} PDs"),
+        );
+    }
 }
 
 /// Two processes: the server is passive (it checks what arrives), the client drives.

@@ -4,12 +4,12 @@
 //! definition both sides compile (libmpi includes it by path).
 //!
 //! The shape is UCT-like and descriptor-based: a context per device port (protection
-//! domain, one completion queue with its completion channel, one shared receive queue, an
-//! rdma_cm event channel and listener), connections made and accepted through rdma_cm,
-//! memory regions whose keys belong to the context, one `Desc` per posted work request and
-//! one `Wc` per completion. Every decision (which peer, when to connect, who wins a
-//! simultaneous connect, what a message means) stays in libmpi's `fabric/verbs`; the module
-//! only turns descriptors into verbs calls.
+//! domain, its own or another context's, one completion queue with its completion channel,
+//! one shared receive queue, an rdma_cm event channel and listener), connections made and
+//! accepted through rdma_cm, memory regions whose keys belong to the protection domain, one
+//! `Desc` per posted work request and one `Wc` per completion. Every decision (which peer,
+//! when to connect, who wins a simultaneous connect, what a message means) stays in
+//! libmpi's `fabric/verbs`; the module only turns descriptors into verbs calls.
 //!
 //! Every function returns 0 or a positive errno (negative counts are never used: counts are
 //! returned through out-parameters), and never unwinds.
@@ -19,7 +19,7 @@
 use std::ffi::c_char;
 
 /// Bumped whenever a type or the table below changes; libmpi refuses another version.
-pub const ABI_VERSION: u32 = 1;
+pub const ABI_VERSION: u32 = 2;
 
 /// The symbol the module exports: `extern "C" fn() -> *const Ops`.
 pub const ENTRY_SYMBOL: &[u8] = b"railmpi_verbs_ops\0";
@@ -107,6 +107,19 @@ pub struct OpenParams {
     pub _pad: u8,
     /// Listen on this IP (16 bytes, IPv4-mapped for IPv4), port 0: any free one.
     pub listen_ip: [u8; 16],
+    /// NULL: the context allocates its own protection domain. Otherwise an open context on
+    /// the same device port, whose protection domain (and verbs device context) the new
+    /// context uses: its queue pairs and shared receive queue are made in that domain, so
+    /// the keys of every region registered through either context are valid on the queue
+    /// pairs of both, as requester and as responder; `reg_mr` through either registers in
+    /// the shared domain (each region is deregistered through, and with, the context that
+    /// registered it). `open` fails (EXDEV) unless rdma_cm binds the new listener to the
+    /// very device context of the one shared from. Close the sharing context before the
+    /// one it borrows from; closing them the other way round is tolerated (the domain is
+    /// reference-counted and freed with the last context that uses it), but the owner's
+    /// regions go with it, and their keys stop working on the sharer's queue pairs. `open`
+    /// only reads the shared context, which may meanwhile be used by another thread.
+    pub share_pd: *mut Ctx,
 }
 
 /// A memory region: `handle` for `dereg_mr`, the keys for descriptors.
@@ -256,7 +269,8 @@ pub struct Ops {
         err: *mut c_char,
         err_len: usize,
     ) -> i32,
-    /// Destroy every connection, region and queue of the context.
+    /// Destroy every connection, region and queue of the context (its protection domain
+    /// too, unless another open context shares it: see `OpenParams::share_pd`).
     pub close: unsafe extern "C" fn(ctx: *mut Ctx),
     /// The listener's address (after `open`).
     pub listen_addr: unsafe extern "C" fn(ctx: *mut Ctx, out: *mut Addr) -> i32,

@@ -2,6 +2,12 @@
 //! shared receive queue, rdma_cm event channel and listener, and the connections made on
 //! them.
 //!
+//! The protection domain is reference-counted: a context opened with `share_pd` holds the
+//! owner's, so the queue pairs of both are in one domain and every region's keys work on
+//! all of them. The domain is deallocated with the last context that holds it, whatever
+//! the order of the closes (each context's regions, queue pairs and shared receive queue
+//! are gone by then: `ibv_dealloc_pd` of a domain still in use would fail with EBUSY).
+//!
 //! Connections live in a table keyed by an internal tag, which is also what the rdma_cm
 //! id's `context` holds, so every cm event finds its connection; a request's tag is the
 //! handle `CM_REQUEST` hands out. The caller's cookie names a connection from `connect` or
@@ -19,7 +25,7 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use std::ffi::{c_char, c_void};
 use std::mem;
 use std::ptr;
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use rdma_sys::*;
@@ -152,7 +158,9 @@ pub(crate) struct Context {
     verbs: *mut ibv_context,
     ec: *mut rdma_event_channel,
     listener: *mut rdma_cm_id,
-    pd: *mut ibv_pd,
+    /// Ours, or the context's we were opened with as `share_pd` (None only while opening
+    /// and after teardown).
+    pd: Option<Arc<Pd>>,
     comp: *mut ibv_comp_channel,
     cq: *mut ibv_cq,
     srq: *mut ibv_srq,
@@ -173,6 +181,25 @@ macro_rules! trace {
             eprintln!("railmpi_verbs[{}]: {}", std::process::id(), format!($($a)*));
         }
     };
+}
+
+/// A protection domain, held by every context that uses it and deallocated with the last.
+struct Pd(*mut ibv_pd);
+
+// SAFETY: the pointer is only ever handed to libibverbs, whose verbs are thread-safe; the
+// domain is deallocated once, when the last holder drops it.
+unsafe impl Send for Pd {}
+// SAFETY: as above: no Rust-side state, verbs calls only.
+unsafe impl Sync for Pd {}
+
+impl Drop for Pd {
+    fn drop(&mut self) {
+        // SAFETY: a live PD of ours; every holder has destroyed what it made in it.
+        let r = verbs_ret(unsafe { ibv_dealloc_pd(self.0) });
+        if r != 0 {
+            trace!("ibv_dealloc_pd: {}", std::io::Error::from_raw_os_error(r));
+        }
+    }
 }
 
 fn set_nonblock(fd: i32) -> Result<(), i32> {
@@ -245,8 +272,12 @@ struct Ev {
 }
 
 impl Context {
-    /// Open a context (see `Ops::open`); the error string says which step failed.
-    pub(crate) fn open(p: &OpenParams) -> Result<Box<Context>, (i32, String)> {
+    /// Open a context (see `Ops::open`), in the protection domain of `share` if given (the
+    /// context `p.share_pd` names); the error string says which step failed.
+    pub(crate) fn open(
+        p: &OpenParams,
+        share: Option<&Context>,
+    ) -> Result<Box<Context>, (i32, String)> {
         if p.device.is_null() {
             return Err((libc::EINVAL, "no device name".into()));
         }
@@ -271,7 +302,7 @@ impl Context {
             verbs: ptr::null_mut(),
             ec: ptr::null_mut(),
             listener: ptr::null_mut(),
-            pd: ptr::null_mut(),
+            pd: None,
             comp: ptr::null_mut(),
             cq: ptr::null_mut(),
             srq: ptr::null_mut(),
@@ -292,13 +323,14 @@ impl Context {
             }),
         });
         // On error `c` drops, and Drop tears down whatever was built.
-        c.build(p, &device, &devname, ip)?;
+        c.build(p, share, &device, &devname, ip)?;
         Ok(c)
     }
 
     fn build(
         &mut self,
         p: &OpenParams,
+        share: Option<&Context>,
         device: &[u8],
         devname: &str,
         ip: [u8; 16],
@@ -358,6 +390,26 @@ impl Context {
                 ),
             ));
         }
+        if let Some(owner) = share {
+            // rdma_cm opens each device once per process, so a listener on the owner's device
+            // has the owner's verbs context; a PD is only usable with the context it was
+            // allocated on.
+            if verbs != owner.verbs {
+                // SAFETY: owner is open, so its verbs context and device are valid.
+                let theirs = unsafe { cstr(ibv_get_device_name((*owner.verbs).device)) };
+                return Err((
+                    libc::EXDEV,
+                    format!(
+                        "share_pd: rdma_cm binds {} to {devname} through another verbs \
+                         context ({verbs:p}) than the shared context's ({} at {:p}): its \
+                         protection domain cannot be used here",
+                        fmt_ip(&ip),
+                        String::from_utf8_lossy(theirs),
+                        owner.verbs
+                    ),
+                ));
+            }
+        }
         self.verbs = verbs;
         // SAFETY: listener is bound.
         if unsafe { rdma_listen(self.listener, 1024) } != 0 {
@@ -397,11 +449,20 @@ impl Context {
             );
         }
 
-        // SAFETY: verbs is open.
-        self.pd = unsafe { ibv_alloc_pd(verbs) };
-        if self.pd.is_null() {
-            return Err(fail("ibv_alloc_pd"));
-        }
+        self.pd = Some(match share {
+            Some(owner) => Arc::clone(owner.pd.as_ref().ok_or((
+                libc::EINVAL,
+                "share_pd: the shared context has no protection domain".to_string(),
+            ))?),
+            None => {
+                // SAFETY: verbs is open.
+                let pd = unsafe { ibv_alloc_pd(verbs) };
+                if pd.is_null() {
+                    return Err(fail("ibv_alloc_pd"));
+                }
+                Arc::new(Pd(pd))
+            }
+        });
         // SAFETY: verbs is open.
         self.comp = unsafe { ibv_create_comp_channel(verbs) };
         if self.comp.is_null() {
@@ -425,11 +486,16 @@ impl Context {
         sattr.attr.max_wr = p.srq_depth;
         sattr.attr.max_sge = 1;
         // SAFETY: pd is live; sattr is initialised.
-        self.srq = unsafe { ibv_create_srq(self.pd, &mut sattr) };
+        self.srq = unsafe { ibv_create_srq(self.pd(), &mut sattr) };
         if self.srq.is_null() {
             return Err(fail(&format!("ibv_create_srq({})", p.srq_depth)));
         }
         Ok(())
+    }
+
+    /// The protection domain (live from `build` to `teardown`).
+    fn pd(&self) -> *mut ibv_pd {
+        self.pd.as_ref().map_or(ptr::null_mut(), |pd| pd.0)
     }
 
     pub(crate) fn listen_addr(&self) -> Addr {
@@ -542,7 +608,7 @@ impl Context {
             };
             // SAFETY: id is live and on our device (checked by the callers); pd, cq and srq
             // belong to that device.
-            if unsafe { rdma_create_qp(id, self.pd, &mut init) } == 0 {
+            if unsafe { rdma_create_qp(id, self.pd(), &mut init) } == 0 {
                 return Ok(max_wr as u64);
             }
             let e = errno();
@@ -1100,7 +1166,7 @@ impl Context {
         };
         // SAFETY: pd is live; the caller vouches for [addr, addr+len) (or asks for the whole
         // address space with implicit ODP).
-        let mr = unsafe { ibv_reg_mr(self.pd, addr as *mut c_void, len, flags) };
+        let mr = unsafe { ibv_reg_mr(self.pd(), addr as *mut c_void, len, flags) };
         if mr.is_null() {
             return Err(errno());
         }
@@ -1139,7 +1205,7 @@ impl Context {
             lkey,
         };
         // SAFETY: pd is live; one sge on the stack.
-        verbs_ret(unsafe { ibv_advise_mr(self.pd, advice, 0, &mut sge, 1) })
+        verbs_ret(unsafe { ibv_advise_mr(self.pd(), advice, 0, &mut sge, 1) })
     }
 
     // ---- data path --------------------------------------------------------------------
@@ -1339,7 +1405,7 @@ impl Context {
         }
         // SAFETY: each object is ours, non-NULL when destroyed, destroyed once, after
         // everything that uses it (QPs before SRQ/CQ, CQ before its channel, all of them
-        // before the PD, every id before the event channel).
+        // before our hold on the PD goes, every id before the event channel).
         unsafe {
             if !self.listener.is_null() {
                 rdma_destroy_id(self.listener);
@@ -1357,10 +1423,17 @@ impl Context {
                 ibv_destroy_comp_channel(self.comp);
                 self.comp = ptr::null_mut();
             }
-            if !self.pd.is_null() {
-                ibv_dealloc_pd(self.pd);
-                self.pd = ptr::null_mut();
+        }
+        // Deallocated here unless another context holds it too (see the module's doc).
+        if let Some(pd) = self.pd.take() {
+            let others = Arc::strong_count(&pd) - 1;
+            if others > 0 {
+                trace!("close: the PD stays, {others} other context(s) use it");
             }
+            drop(pd);
+        }
+        // SAFETY: every id (the listener's and the connections') is destroyed above.
+        unsafe {
             if !self.ec.is_null() {
                 rdma_destroy_event_channel(self.ec);
                 self.ec = ptr::null_mut();

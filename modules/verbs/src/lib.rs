@@ -62,7 +62,10 @@ unsafe extern "C" fn open(
         }
         // SAFETY: checked non-NULL; the caller passes a valid OpenParams.
         let p = unsafe { &*params };
-        match Context::open(p) {
+        // SAFETY: share_pd is NULL or an open context (the ABI's contract); open only reads
+        // its verbs context and takes a hold on its PD.
+        let share = unsafe { context(p.share_pd) };
+        match Context::open(p, share) {
             Ok(c) => {
                 // SAFETY: out is writable (checked non-NULL).
                 unsafe { *out = Box::into_raw(c) as *mut Ctx };

@@ -4,7 +4,7 @@
 //! the lkey for our work requests, the rkey for peers — checked by the adapter, so a forged
 //! or stale key moves nothing and completes with a remote access error.
 //!
-//! `MemKey::local` carries the region's handle beside the lkey (to deregister it);
+//! `MemKey::local` carries the lkey (the domain finds the region's handle by it);
 //! `RemoteKey` carries the rkey with bit 32 set (0 is never a key, and an rkey may be 0).
 //! The domain keeps its live regions by address to find the one to prefetch.
 
@@ -32,6 +32,8 @@ pub fn rkey_of(key: RemoteKey) -> Option<u32> {
 struct Region {
     end: u64,
     handle: u64,
+    lkey: u32,
+    rkey: u32,
 }
 
 pub struct VerbsDomain {
@@ -108,6 +110,23 @@ impl VerbsDomain {
     }
 }
 
+impl VerbsDomain {
+    /// The 8-byte word at `addr` if a live region of ours keyed `rkey` holds it: what a
+    /// peer may update with an atomic our adapter cannot do (checked here, in software,
+    /// as the adapter checks its own).
+    pub fn atomic_word(&self, rkey: u32, addr: u64) -> Option<usize> {
+        let end = addr.checked_add(8)?;
+        if !addr.is_multiple_of(8) {
+            return None;
+        }
+        let regions = self.regions.lock();
+        regions
+            .iter()
+            .find(|(&(start, _), r)| r.rkey == rkey && start <= addr && r.end >= end)
+            .map(|_| addr as usize)
+    }
+}
+
 impl MemoryDomain for VerbsDomain {
     fn register(&self, range: PageRange, mode: Mode) -> Result<MemKey, PinError> {
         let mut access =
@@ -141,10 +160,13 @@ impl MemoryDomain for VerbsDomain {
             Region {
                 end: addr + len,
                 handle: mr.handle,
+                lkey: mr.lkey,
+                rkey: mr.rkey,
             },
         );
         Ok(MemKey {
-            local: mr.handle << 32 | mr.lkey as u64,
+            // The lkey names the region (unique among live ones); its handle stays here.
+            local: mr.lkey as u64,
             remote: remote_key(mr.rkey),
         })
     }
@@ -153,8 +175,18 @@ impl MemoryDomain for VerbsDomain {
         if key == MemKey::default() {
             return; // only a partial mlock undone: regions pin for themselves
         }
-        let handle = key.local >> 32;
-        self.regions.lock().retain(|_, r| r.handle != handle);
+        let lkey = key.local as u32;
+        let handle = {
+            let mut regions = self.regions.lock();
+            let Some(at) = regions
+                .iter()
+                .find(|(_, r)| r.lkey == lkey && r.rkey as u64 == key.remote.0 as u32 as u64)
+                .map(|(k, _)| *k)
+            else {
+                return;
+            };
+            regions.remove(&at).expect("found above").handle
+        };
         self.deregister_raw(handle);
     }
 

@@ -26,6 +26,7 @@ pub mod buffers;
 pub mod connect;
 pub mod domain;
 pub mod module;
+pub mod service;
 
 use super::{
     AtomicOp, Completion, Doorbell, KeyError, MemoryDomain, Rail, RailCaps, RailError, RailEvent,
@@ -160,6 +161,9 @@ pub struct VerbsContext {
     pub secret: super::tcp::Secret,
     /// Rung when a message or completion arrives.
     pub wait: Doorbell,
+    /// Rung too (a service rail: the rank, waiting for its requests to be served, sleeps
+    /// on the process's doorbell while the service thread sleeps on `wait`).
+    pub also_wake: Option<Doorbell>,
     /// Other rails reach the peers too: a lost link is reported, not fatal.
     pub survive_loss: bool,
 }
@@ -168,6 +172,9 @@ pub struct VerbsContext {
 /// that it can go again on a new connection.
 struct Wr {
     peer: usize,
+    /// The connection it was handed to (None while it waits): a completion from another
+    /// connection is a late one of a connection given up, and is ignored.
+    posted_on: Option<u64>,
     what: WrKind,
     opcode: u32,
     flags: u32,
@@ -227,6 +234,13 @@ pub struct VerbsRail {
     survive_loss: bool,
     /// The transport has no immediate data (iWARP): it travels in the payload.
     imm_in_payload: bool,
+    /// Scatter/gather entries an RDMA read takes.
+    max_sge_rd: usize,
+    /// `close` began: nothing is dialed, and a link that fails now is no error.
+    closing: bool,
+    /// Atomics go to the peer's service queue, which applies them in software
+    /// (`set_atomic_proxy`).
+    atomic_proxy: Option<Arc<service::VerbsService>>,
     conns: Connector,
     links: Vec<Link>,
     recv: Pool,
@@ -239,6 +253,7 @@ pub struct VerbsRail {
     made: VecDeque<Made>,
     wcs: Vec<abi::Wc>,
     wait: Doorbell,
+    also_wake: Option<Doorbell>,
     waker: Option<Waker>,
 }
 
@@ -297,6 +312,19 @@ impl VerbsRail {
         ctx: &VerbsContext,
         settings: &VerbsSettings,
     ) -> Result<VerbsRail, String> {
+        Self::open_sharing(port, index, peers, ctx, settings, None)
+    }
+
+    /// `open`, the new rail's context sharing `share`'s protection domain (so `share`'s
+    /// keys serve its transfers): the service queue's rail. It must close first.
+    pub fn open_sharing(
+        port: &Port,
+        index: u32,
+        peers: usize,
+        ctx: &VerbsContext,
+        settings: &VerbsSettings,
+        share: Option<&VerbsRail>,
+    ) -> Result<VerbsRail, String> {
         let m = module::get().map_err(|e| e.to_string())?;
         let device = CString::new(port.device.clone()).map_err(|_| "bad device name")?;
         let listen_ip = port.ip().ok_or_else(|| {
@@ -321,6 +349,7 @@ impl VerbsRail {
             rnr_retry: 7,
             _pad: 0,
             listen_ip: to_addr(std::net::SocketAddr::new(listen_ip, 0)).ip,
+            share_pd: share.map_or(std::ptr::null_mut(), |r| r.ctx),
         };
         let mut raw: *mut abi::Ctx = std::ptr::null_mut();
         let mut err = [0u8; 256];
@@ -364,6 +393,9 @@ impl VerbsRail {
             sq_depth,
             survive_loss: ctx.survive_loss,
             imm_in_payload: port.info.transport == abi::TRANSPORT_IWARP,
+            max_sge_rd: (port.info.max_sge_rd as usize).clamp(1, 16),
+            atomic_proxy: None,
+            closing: false,
             conns: Connector::new(ctx.me, peers, index, &ctx.secret, Box::new(nonce_source)),
             links: (0..peers).map(|_| Link::default()).collect(),
             recv,
@@ -375,6 +407,7 @@ impl VerbsRail {
             made: VecDeque::new(),
             wcs: vec![abi::Wc::default(); 32],
             wait: ctx.wait,
+            also_wake: ctx.also_wake,
             waker: None,
         };
         for i in 0..rail.recv.count as u32 {
@@ -405,6 +438,16 @@ impl VerbsRail {
     pub fn set_secret(&mut self, secret: &super::tcp::Secret, survive_loss: bool) {
         self.conns.set_secret(secret);
         self.survive_loss = survive_loss;
+    }
+
+    /// Where atomics go: the peer's service queue, which applies them with CPU atomics.
+    /// Even an adapter that has atomics is not used for them: its atomics are atomic only
+    /// among themselves (`IBV_ATOMIC_HCA`; rxe applies them under a lock of its own), while
+    /// the window's owner updates the same lock words with CPU atomics — two exclusive
+    /// lock holders at once were seen on rxe with 3 ranks.
+    pub fn set_atomic_proxy(&mut self, proxy: Arc<service::VerbsService>) {
+        self.atomic_proxy = Some(proxy);
+        self.caps.atomics = true;
     }
 
     pub fn domain(&self) -> Arc<VerbsDomain> {
@@ -441,7 +484,14 @@ impl VerbsRail {
         let stop = unsafe { <std::os::fd::OwnedFd as std::os::fd::FromRawFd>::from_raw_fd(stop) };
         let stop_raw = std::os::fd::AsRawFd::as_raw_fd(&stop);
         let cm_ready = Arc::new(AtomicBool::new(false));
-        let (ready, wait, m, ctx) = (cm_ready.clone(), self.wait, self.m, self.ctx as usize);
+        let (ready, wait, also, m) = (cm_ready.clone(), self.wait, self.also_wake, self.m);
+        let ctx = self.ctx as usize;
+        let ring = move || {
+            wait.ring();
+            if let Some(b) = also {
+                b.ring();
+            }
+        };
         let thread = std::thread::Builder::new()
             .name("railmpi-verbs".into())
             .spawn(move || {
@@ -481,11 +531,11 @@ impl VerbsRail {
                         // SAFETY: the context stays open until this thread has stopped
                         // (`close` stops it first).
                         unsafe { (m.ops.ack_events)(ctx) };
-                        wait.ring();
+                        ring();
                     }
                     if n == 3 && p[2].revents != 0 {
                         ready.store(true, Ordering::Release);
-                        wait.ring();
+                        ring();
                     }
                 }
             })
@@ -617,6 +667,9 @@ impl VerbsRail {
                 }
             }
             abi::CM_DISCONNECTED | abi::CM_ERROR => {
+                if peer < self.links.len() {
+                    self.requeue(ev.conn);
+                }
                 let current = self.links.get(peer).and_then(|l| l.cookie) == Some(ev.conn);
                 let was_current = self.conns.on_closed(ev.conn);
                 if current {
@@ -636,9 +689,10 @@ impl VerbsRail {
                                 ev.status, ev.error
                             ),
                         );
-                    } else {
-                        // The connection went down: what it held goes again on a new one
-                        // (made when the flushed requests come back or traffic waits).
+                    } else if !self.links[peer].backlog.is_empty() {
+                        // The connection went down: what waits goes on a new one (the
+                        // flushed requests dial again as they come back). Nothing waiting:
+                        // stay idle — a peer that left must not be dialed.
                         self.want(peer);
                     }
                 }
@@ -648,7 +702,7 @@ impl VerbsRail {
     }
 
     fn want(&mut self, peer: usize) {
-        if self.links[peer].lost {
+        if self.links[peer].lost || self.closing {
             return;
         }
         if let Some(t) = self.links[peer].redial_at {
@@ -669,7 +723,7 @@ impl VerbsRail {
             "rank {peer} on host {} is unreachable over verbs: {why}",
             self.host(peer)
         );
-        if !self.survive_loss {
+        if !self.survive_loss && !self.closing {
             super::fatal(&msg);
         }
         if self.links[peer].lost {
@@ -713,7 +767,8 @@ impl VerbsRail {
         }
     }
 
-    /// Hand `id` to the adapter. False when it must wait (no room).
+    /// Hand `id` to the adapter. False when it must wait (no room, no connection); true
+    /// when posted, or refused for good (then finished with an error).
     fn post_now(&mut self, id: u64) -> bool {
         let wr = &self.wrs[&id];
         let peer = wr.peer;
@@ -740,9 +795,21 @@ impl VerbsRail {
         match rc {
             0 => {
                 self.links[peer].outstanding += 1;
+                self.wrs.get_mut(&id).expect("posted above").posted_on = Some(cookie);
                 true
             }
             libc::ENOMEM => false,
+            libc::EINVAL => {
+                // The adapter refuses the request itself (more entries or inline bytes than
+                // it takes): waiting would not help.
+                let wr = self.wrs.remove(&id).expect("posted above");
+                let why = format!("the adapter refused a work request: {}", errno_text(rc));
+                if matches!(wr.what, WrKind::Send { .. }) {
+                    super::fatal(&format!("verbs: {why}"));
+                }
+                self.finish(wr, Err(RailError::Access(std::io::Error::other(why))));
+                true
+            }
             _ => {
                 // The connection is going (ENOTCONN, or the queue pair is in error): keep
                 // the request for the next connection.
@@ -848,30 +915,26 @@ impl VerbsRail {
             }
             return n;
         }
-        let Some(wr) = self.wrs.remove(&wc.wr_id) else {
+        if self.wrs.get(&wc.wr_id).map(|w| w.posted_on) != Some(Some(wc.conn)) {
+            return 0; // gone, or taken back from a connection given up
+        }
+        if wc.status == 5 {
+            // Flushed: the connection failed under it; everything it held goes again on
+            // the next one, in order.
+            let peer = self.wrs[&wc.wr_id].peer;
+            self.requeue(wc.conn);
+            if self.links[peer].cookie == Some(wc.conn) {
+                self.drop_connection(peer);
+            }
+            self.flush_backlog(peer);
             return 0;
-        };
+        }
+        let wr = self.wrs.remove(&wc.wr_id).expect("looked up above");
         let peer = wr.peer;
         let link = &mut self.links[peer];
         link.outstanding = link.outstanding.saturating_sub(1);
         match wc.status {
             0 => self.finish(wr, Ok(0)),
-            // Flushed: the connection failed under it; it goes again on the next one, in
-            // its order (flushes arrive in posting order, ahead of what waited).
-            5 => {
-                let id = wc.wr_id;
-                self.wrs.insert(id, wr);
-                let link = &mut self.links[peer];
-                let at = link
-                    .backlog
-                    .iter()
-                    .position(|&w| w > id)
-                    .unwrap_or(link.backlog.len());
-                link.backlog.insert(at, id);
-                if link.cookie.is_none() {
-                    self.want(peer);
-                }
-            }
             // Retry or receiver-not-ready retries exceeded: the peer does not answer.
             12 | 13 => {
                 let why = format!("no answer ({})", module::status_text(self.m, wc.status));
@@ -907,7 +970,34 @@ impl VerbsRail {
             self.conns.on_closed(c);
             // SAFETY: a cookie of this context.
             unsafe { (self.m.ops.disconnect)(self.ctx, c) };
+            self.requeue(c);
         }
+    }
+
+    /// Take back every request handed to connection `cookie` (given up): they wait, in
+    /// their order and ahead of what waited already, for the next connection. Not every
+    /// adapter flushes what a failed queue pair held (siw completes nothing posted to it),
+    /// so the rail does not wait for flushes; late completions from it are ignored.
+    fn requeue(&mut self, cookie: u64) {
+        let peer = connect::peer_of(cookie);
+        let mut taken: Vec<u64> = self
+            .wrs
+            .iter()
+            .filter(|(_, w)| w.posted_on == Some(cookie))
+            .map(|(&id, _)| id)
+            .collect();
+        if taken.is_empty() {
+            return;
+        }
+        taken.sort_unstable();
+        for id in &taken {
+            self.wrs.get_mut(id).expect("listed above").posted_on = None;
+        }
+        let link = &mut self.links[peer];
+        link.outstanding = link.outstanding.saturating_sub(taken.len() as u32);
+        let rest: Vec<u64> = link.backlog.drain(..).collect();
+        link.backlog.extend(taken);
+        link.backlog.extend(rest);
     }
 
     fn local_sges(&self, local: &[Span]) -> Result<(Vec<abi::Sge>, Vec<u64>), RailError> {
@@ -1021,6 +1111,9 @@ impl Rail for VerbsRail {
                 self.want(peer);
             }
         }
+        if let Some(proxy) = &self.atomic_proxy {
+            n += proxy.take_atomics(&mut |c| sink(RailEvent::Completion(c)));
+        }
         while let Some(m) = self.made.pop_front() {
             n += 1;
             match m {
@@ -1037,6 +1130,10 @@ impl Rail for VerbsRail {
 
     fn has_completions(&self) -> bool {
         !self.made.is_empty()
+            || self
+                .atomic_proxy
+                .as_ref()
+                .is_some_and(|p| p.atomics_waiting())
     }
 
     unsafe fn post(
@@ -1058,7 +1155,12 @@ impl Rail for VerbsRail {
         let (mut sges, temp) = self.local_sges(local)?;
         // One work request per remote span (and per `max_sge` local entries): cut the
         // local entries along the remote spans.
-        let max_sge = self.caps.max_sge.max(1);
+        // Reads take fewer entries on some adapters (siw: one).
+        let max_sge = match op {
+            RdmaOp::Read => self.max_sge_rd,
+            RdmaOp::Write => self.caps.max_sge,
+        }
+        .max(1);
         let mut pieces: Vec<(u64, Vec<abi::Sge>)> = Vec::new();
         let mut li = 0usize;
         for r in remote.iter().filter(|r| r.len > 0) {
@@ -1110,6 +1212,7 @@ impl Rail for VerbsRail {
         for (i, (raddr, list)) in pieces.into_iter().enumerate() {
             let id = self.new_wr(Wr {
                 peer,
+                posted_on: None,
                 // The temporary regions go with the last piece (completions come in order).
                 what: WrKind::Transfer {
                     token,
@@ -1144,11 +1247,17 @@ impl Rail for VerbsRail {
         rkey: RemoteKey,
         token: u64,
     ) -> Result<(), RailError> {
-        if !self.caps.atomics {
-            return Err(RailError::Unsupported("remote atomics"));
-        }
         if peer >= self.links.len() {
             return Err(RailError::NoSuchPeer(peer));
+        }
+        if let Some(proxy) = &self.atomic_proxy {
+            if !remote.is_multiple_of(8) {
+                return Err(RailError::Unsupported("an atomic on an unaligned word"));
+            }
+            return proxy.request_atomic(peer, op, remote, rkey, token);
+        }
+        if !self.caps.atomics {
+            return Err(RailError::Unsupported("remote atomics"));
         }
         if self.links[peer].lost {
             return Err(RailError::Lost(peer));
@@ -1173,6 +1282,7 @@ impl Rail for VerbsRail {
         );
         let id = self.new_wr(Wr {
             peer,
+            posted_on: None,
             what: WrKind::Atomic { token, slot },
             opcode,
             flags: 0,
@@ -1193,6 +1303,7 @@ impl Rail for VerbsRail {
         }
         // Goodbye on every connection, then wait (bounded) for every peer's, so that no
         // peer takes our leaving for a failure.
+        self.closing = true;
         for peer in 0..self.links.len() {
             if self.links[peer].cookie.is_some() {
                 let _ = self.send_control(peer, CTRL_BYE);
@@ -1200,8 +1311,9 @@ impl Rail for VerbsRail {
         }
         let deadline = Instant::now() + CLOSE_WAIT;
         while Instant::now() < deadline {
+            // Only connections count: nothing is dialed while closing.
             let waiting = self.links.iter().any(|l| {
-                (l.cookie.is_some() && !l.bye) || l.outstanding > 0 || !l.backlog.is_empty()
+                l.cookie.is_some() && (!l.bye || l.outstanding > 0 || !l.backlog.is_empty())
             });
             if !waiting {
                 break;
@@ -1271,6 +1383,7 @@ impl VerbsRail {
         };
         let id = self.new_wr(Wr {
             peer,
+            posted_on: None,
             what: WrKind::Send { slot },
             opcode,
             flags: if inline { abi::FLAG_INLINE } else { 0 },
@@ -1314,6 +1427,7 @@ impl VerbsRail {
         }
         let id = self.new_wr(Wr {
             peer,
+            posted_on: None,
             what: WrKind::Send { slot: Some(slot) },
             opcode,
             flags: 0,
@@ -1336,6 +1450,7 @@ impl VerbsRail {
         self.send.slice_mut(slot)[0] = kind;
         let id = self.new_wr(Wr {
             peer,
+            posted_on: None,
             what: WrKind::Send { slot: Some(slot) },
             opcode: abi::OP_SEND,
             flags: 0,

@@ -1,0 +1,336 @@
+//! The verbs rail's service queue (`fabric::Service`): "a second queue pair on the same
+//! port" — a second rail on the same port whose context shares the first one's protection
+//! domain, so the keys of registrations made through the rail's domain serve its transfers
+//! in both directions. Requests are messages to the peer's service rail; its service thread
+//! (the RMA helper) polls that rail itself — while the rank computes, its completion channel
+//! wakes the helper — carries them out, moving the origin's operands with RDMA reads and
+//! writes on the same connection, and answers with a `served` message.
+//!
+//! Any thread may use the queue: the rail is behind a lock; a thread that only looks
+//! (`served`, `pending`) takes it if it is free and polls.
+
+use super::domain::{rkey_of, VerbsDomain};
+use super::VerbsRail;
+use crate::fabric::service::REQUEST;
+use crate::fabric::{AtomicOp, Completion, KeyError};
+use crate::fabric::{Doorbell, Rail, RailError, RailEvent, RdmaOp, RemoteKey, Service, Span};
+use parking_lot::Mutex;
+use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Message kinds (the immediate word).
+const IMM_REQUEST: u32 = 1;
+const IMM_SERVED: u32 = 2;
+/// A 64-bit atomic for an adapter without them (siw): token, address, rkey, kind,
+/// operands; applied by whichever thread of the target polls its service rail, after the
+/// key check the adapter would have made.
+const IMM_ATOMIC: u32 = 3;
+/// Its answer: token, the word's old value, status (0 done, 1 refused).
+const IMM_ATOMIC_DONE: u32 = 4;
+const ATOMIC_BYTES: usize = 48;
+const ATOMIC_FETCH_ADD: u64 = 1;
+const ATOMIC_CMP_SWAP: u64 = 2;
+
+pub struct VerbsService {
+    rail: Mutex<VerbsRail>,
+    /// Per peer: the last ticket issued, and the last it served.
+    issued: Vec<AtomicU64>,
+    served: Vec<AtomicU64>,
+    /// Requests that arrived: (peer, ticket, bytes).
+    requests: Mutex<VecDeque<(usize, u64, Vec<u8>)>>,
+    waiting: AtomicUsize,
+    /// Finished transfers of `access` by token.
+    done: Mutex<HashMap<u64, Result<u64, RailError>>>,
+    next_token: AtomicU64,
+    bell: Doorbell,
+    /// The data rail's domain, whose regions atomics from peers name.
+    domain: Arc<VerbsDomain>,
+    /// Answers to our atomics, for the data rail's poll.
+    atomics_done: Mutex<VecDeque<Completion>>,
+    atomics_ready: AtomicUsize,
+    /// Answers to peers' atomics not sent yet (no room).
+    unsent: Mutex<VecDeque<(usize, [u8; 24])>>,
+}
+
+impl VerbsService {
+    /// Over `rail`, a rail of its own on the same port as the data rail whose keys it
+    /// serves (its context shares that rail's protection domain); `bell` is what the
+    /// service thread sleeps on.
+    pub fn new(rail: VerbsRail, bell: Doorbell, domain: Arc<VerbsDomain>) -> VerbsService {
+        let n = rail.peers();
+        VerbsService {
+            rail: Mutex::new(rail),
+            issued: (0..n).map(|_| AtomicU64::new(0)).collect(),
+            served: (0..n).map(|_| AtomicU64::new(0)).collect(),
+            requests: Mutex::new(VecDeque::new()),
+            waiting: AtomicUsize::new(0),
+            done: Mutex::new(HashMap::new()),
+            next_token: AtomicU64::new(1),
+            bell,
+            domain,
+            atomics_done: Mutex::new(VecDeque::new()),
+            atomics_ready: AtomicUsize::new(0),
+            unsent: Mutex::new(VecDeque::new()),
+        }
+    }
+
+    /// A 64-bit atomic on `peer`'s word at `remote` (in its region keyed `rkey`), carried
+    /// out by the peer in software; its completion comes out of `take_atomics`.
+    pub fn request_atomic(
+        &self,
+        peer: usize,
+        op: AtomicOp,
+        remote: u64,
+        rkey: crate::fabric::RemoteKey,
+        token: u64,
+    ) -> Result<(), RailError> {
+        let key = rkey_of(rkey).ok_or(RailError::Key(KeyError::Unknown))?;
+        let (kind, a, b) = match op {
+            AtomicOp::FetchAdd(v) => (ATOMIC_FETCH_ADD, v, 0),
+            AtomicOp::CompareSwap { compare, swap } => (ATOMIC_CMP_SWAP, compare, swap),
+        };
+        let mut m = [0u8; ATOMIC_BYTES];
+        for (i, w) in [token, remote, key as u64, kind, a, b]
+            .into_iter()
+            .enumerate()
+        {
+            m[i * 8..i * 8 + 8].copy_from_slice(&w.to_le_bytes());
+        }
+        self.send(peer, IMM_ATOMIC, &[&m]);
+        Ok(())
+    }
+
+    /// Answers to our atomics that arrived (polling the rail first if it is free).
+    pub fn take_atomics(&self, out: &mut dyn FnMut(Completion)) -> usize {
+        self.pump();
+        if self.atomics_ready.load(Ordering::Acquire) == 0 {
+            return 0;
+        }
+        let done: Vec<Completion> = self.atomics_done.lock().drain(..).collect();
+        self.atomics_ready.fetch_sub(done.len(), Ordering::AcqRel);
+        let n = done.len();
+        done.into_iter().for_each(out);
+        n
+    }
+
+    pub fn atomics_waiting(&self) -> bool {
+        self.atomics_ready.load(Ordering::Acquire) > 0
+    }
+
+    /// Apply a peer's atomic to our memory: the answer's bytes.
+    fn apply_atomic(&self, m: &[u8]) -> [u8; 24] {
+        let w = |i: usize| u64::from_le_bytes(m[i * 8..i * 8 + 8].try_into().unwrap());
+        let (token, addr, key, kind, a, b) = (w(0), w(1), w(2), w(3), w(4), w(5));
+        let mut answer = [0u8; 24];
+        answer[..8].copy_from_slice(&token.to_le_bytes());
+        let word = u32::try_from(key)
+            .ok()
+            .and_then(|k| self.domain.atomic_word(k, addr));
+        let old = match (word, kind) {
+            (Some(p), ATOMIC_FETCH_ADD) => {
+                // SAFETY: `p` is an 8-byte aligned word inside a live region of ours whose
+                // key the peer named (checked by `atomic_word`): memory this process
+                // registered for remote atomics, valid while registered; every software
+                // atomic on it is applied here, as an atomic.
+                Some(unsafe { &*(p as *const AtomicU64) }.fetch_add(a, Ordering::AcqRel))
+            }
+            (Some(p), ATOMIC_CMP_SWAP) => {
+                // SAFETY: as above.
+                let word = unsafe { &*(p as *const AtomicU64) };
+                Some(
+                    match word.compare_exchange(a, b, Ordering::AcqRel, Ordering::Acquire) {
+                        Ok(v) | Err(v) => v,
+                    },
+                )
+            }
+            _ => None,
+        };
+        match old {
+            Some(v) => answer[8..16].copy_from_slice(&v.to_le_bytes()),
+            None => answer[16..24].copy_from_slice(&1u64.to_le_bytes()),
+        }
+        answer
+    }
+
+    /// Hand what the rail has to the queues (`rail` held).
+    fn poll_locked(&self, rail: &mut VerbsRail) {
+        let mut arrived = Vec::new();
+        let mut finished = Vec::new();
+        let mut atomics: Vec<(usize, [u8; 24])> = Vec::new();
+        let mut answers = Vec::new();
+        rail.poll(&mut |ev| match ev {
+            RailEvent::Message { peer, imm, bytes }
+                if imm == IMM_ATOMIC && bytes.len() == ATOMIC_BYTES =>
+            {
+                atomics.push((peer, self.apply_atomic(bytes)))
+            }
+            RailEvent::Message { imm, bytes, .. }
+                if imm == IMM_ATOMIC_DONE && bytes.len() == 24 =>
+            {
+                let w = |i: usize| u64::from_le_bytes(bytes[i * 8..i * 8 + 8].try_into().unwrap());
+                answers.push(Completion {
+                    token: w(0),
+                    result: if w(2) == 0 {
+                        Ok(w(1))
+                    } else {
+                        Err(RailError::Key(KeyError::Unknown))
+                    },
+                });
+            }
+            RailEvent::Message { peer, imm, bytes } if bytes.len() >= 8 => {
+                let ticket = u64::from_le_bytes(bytes[..8].try_into().unwrap());
+                match imm {
+                    IMM_REQUEST if bytes.len() <= 8 + REQUEST => {
+                        arrived.push((peer, ticket, bytes[8..].to_vec()))
+                    }
+                    IMM_SERVED => {
+                        if let Some(s) = self.served.get(peer) {
+                            s.fetch_max(ticket, Ordering::AcqRel);
+                        }
+                    }
+                    _ => tracing::warn!(peer, imm, "verbs service: a malformed message"),
+                }
+            }
+            RailEvent::Message { peer, .. } => {
+                tracing::warn!(peer, "verbs service: a short message")
+            }
+            RailEvent::Completion(c) => finished.push((c.token, c.result)),
+            // A service rail is a peer's only service way: losing it ends the job there.
+            RailEvent::Lost { why, .. } => crate::fabric::fatal(&why),
+        });
+        if !finished.is_empty() {
+            self.done.lock().extend(finished);
+        }
+        if !answers.is_empty() {
+            let n = answers.len();
+            self.atomics_done.lock().extend(answers);
+            self.atomics_ready.fetch_add(n, Ordering::AcqRel);
+        }
+        // Answers go out in order; those without room wait for the next poll.
+        let mut unsent = self.unsent.lock();
+        unsent.extend(atomics);
+        while let Some((peer, answer)) = unsent.front() {
+            if !rail.try_send(*peer, IMM_ATOMIC_DONE, &[answer]) {
+                break;
+            }
+            unsent.pop_front();
+        }
+        if !arrived.is_empty() {
+            let n = arrived.len();
+            self.requests.lock().extend(arrived);
+            self.waiting.fetch_add(n, Ordering::AcqRel);
+            self.bell.ring();
+        }
+    }
+
+    /// Poll the rail if no other thread is at it.
+    fn pump(&self) {
+        if let Some(mut rail) = self.rail.try_lock() {
+            self.poll_locked(&mut rail);
+        }
+    }
+
+    /// Send a message, making progress until there is room (the rail ends the job if the
+    /// peer is lost).
+    fn send(&self, peer: usize, imm: u32, parts: &[&[u8]]) {
+        loop {
+            let mut rail = self.rail.lock();
+            if rail.try_send(peer, imm, parts) {
+                return;
+            }
+            self.poll_locked(&mut rail);
+            drop(rail);
+            std::thread::yield_now();
+        }
+    }
+}
+
+impl Service for VerbsService {
+    fn try_request(&self, peer: usize, req: &[u8]) -> Option<u64> {
+        if peer >= self.issued.len() || req.len() > REQUEST {
+            return None;
+        }
+        let mut rail = self.rail.lock();
+        // Tickets are taken under the rail's lock, so they go out in order.
+        let ticket = self.issued[peer].load(Ordering::Relaxed) + 1;
+        if !rail.try_send(peer, IMM_REQUEST, &[&ticket.to_le_bytes(), req]) {
+            self.poll_locked(&mut rail);
+            return None;
+        }
+        self.issued[peer].store(ticket, Ordering::Relaxed);
+        Some(ticket)
+    }
+
+    fn served(&self, peer: usize, ticket: u64) -> bool {
+        let Some(s) = self.served.get(peer) else {
+            return false;
+        };
+        if s.load(Ordering::Acquire) >= ticket {
+            return true;
+        }
+        self.pump();
+        s.load(Ordering::Acquire) >= ticket
+    }
+
+    fn serve(&self, f: &mut dyn FnMut(usize, &[u8])) -> usize {
+        self.pump();
+        let mut n = 0;
+        loop {
+            let Some((peer, ticket, mut req)) = self.requests.lock().pop_front() else {
+                return n;
+            };
+            self.waiting.fetch_sub(1, Ordering::AcqRel);
+            req.resize(REQUEST, 0);
+            f(peer, &req);
+            self.send(peer, IMM_SERVED, &[&ticket.to_le_bytes()]);
+            n += 1;
+        }
+    }
+
+    fn pending(&self) -> bool {
+        if self.waiting.load(Ordering::Acquire) > 0 {
+            return true;
+        }
+        self.pump();
+        self.waiting.load(Ordering::Acquire) > 0
+    }
+
+    fn wait_handle(&self) -> Doorbell {
+        self.bell
+    }
+
+    unsafe fn access(
+        &self,
+        op: RdmaOp,
+        peer: usize,
+        local: &[Span],
+        remote: &[Span],
+        rkey: RemoteKey,
+    ) -> Result<(), RailError> {
+        let token = self.next_token.fetch_add(1, Ordering::Relaxed);
+        {
+            let mut rail = self.rail.lock();
+            // SAFETY: the caller's contract; we wait for the completion below, so the
+            // local spans stay valid throughout.
+            unsafe { rail.post(op, peer, local, remote, rkey, token)? };
+        }
+        let start = Instant::now();
+        loop {
+            if let Some(r) = self.done.lock().remove(&token) {
+                return r.map(|_| ());
+            }
+            {
+                let mut rail = self.rail.lock();
+                self.poll_locked(&mut rail);
+            }
+            // A transfer takes microseconds to milliseconds: yield first, then nap.
+            if start.elapsed() < Duration::from_millis(2) {
+                std::thread::yield_now();
+            } else {
+                std::thread::sleep(Duration::from_micros(50));
+            }
+        }
+    }
+}
