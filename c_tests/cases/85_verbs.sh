@@ -59,13 +59,14 @@ _vstart() {
     _vexpect=()
 }
 
-# _vrun NAME BEFORE [GUEST OPTIONS]: boot a guest, run the shell command BEFORE, then the
-# list, and judge it (or skip it all).
+# _vrun NAME BEFORE AFTER [GUEST OPTIONS]: boot a guest, run the shell command BEFORE, the
+# list, then AFTER, and judge it (or skip it all).
 _vrun() {
-    local name=$1 before=$2 out=$LOGDIR/verbs.$1.guest.log rc why i
-    shift 2
+    local name=$1 before=$2 after=$3 out=$LOGDIR/verbs.$1.guest.log rc why i
+    shift 3
     "$VM" "$@" --timeout 900 -- bash -c "$before"'
-        exec bash "$0" "$1"' "$ROOT/c_tests/vm/run_list.sh" "$_vdir" >"$out" 2>&1
+        bash "$0" "$1"; rc=$?; '"$after"'; exit $rc' "$ROOT/c_tests/vm/run_list.sh" "$_vdir" \
+        >"$out" 2>&1
     rc=$?
     if [ "$rc" = 125 ]; then
         why=$(grep -m1 'cannot boot' "$out" || echo "guest.sh exit 125")
@@ -108,7 +109,7 @@ _vcase verbs.rxe.keys 120 '^ok verbs_keys rxe0' \
 _vcase verbs.rxe.swapin.pingpong_many.n2 120 - \
     "env LD_LIBRARY_PATH=$LIB $_x -n 2 $CTM/pingpong_many"
 
-_vrun rxe :
+_vrun rxe : :
 
 # ---- soft-iWARP: siw0 (no atomics; connects only through rdma_cm), one guest ------------
 _vstart siw
@@ -133,4 +134,16 @@ done
 _vcase verbs.siw.rndv_get.coll_basic.n3 180 - \
     "env RAILMPI_RNDV_PROTOCOL=get $_x -n 3 $CT/coll_basic"
 # rdma_cm picks the device by address: with rxe0 on the same interface it would take rxe0.
-_vrun siw 'rdma link delete rxe0 || exit 1' --siw
+_vrun siw 'rdma link delete rxe0 || exit 1;' : --siw
+
+# ---- Two guests (two hosts): our mpiexec starts the second guest's proxy through
+# c_tests/vm/remote.sh (the second guest runs c_tests/vm/agent.sh); ranks meet over rxe0
+# between the guests (the queue pairs' retry timeout, RAILMPI_VERBS_TIMEOUT, is 20).
+_vstart two
+# (Settings go with -genv: our mpiexec does not hand its environment to other hosts.)
+_x="$MPIEXEC -hosts railmpi-vm0,railmpi-vm1 --launcher $ROOT/c_tests/vm/remote.sh -n 2"
+_x="$_x -genv RAILMPI_RAILS verbs -genv RAILMPI_VERBS_DEVICES rxe0:1"
+_vcase verbs.two.pingpong_many.2x1 180 - "$_x $CT/pingpong_many"
+_vcase verbs.two.rma_ops.2x1 180 - "$_x $CT/rma_ops"
+_vrun two "[ \"\$RAILMPI_VM_NODE\" = 1 ] && exec $ROOT/c_tests/vm/agent.sh 900;" \
+    'touch "$RAILMPI_VM_SHARED/launch/stop"' --vms 2
