@@ -916,7 +916,15 @@ impl VerbsRail {
             return n;
         }
         if self.wrs.get(&wc.wr_id).map(|w| w.posted_on) != Some(Some(wc.conn)) {
-            return 0; // gone, or taken back from a connection given up
+            // Gone, or taken back from a connection given up.
+            tracing::debug!(
+                wr = wc.wr_id,
+                conn = wc.conn,
+                status = wc.status,
+                posted_on = ?self.wrs.get(&wc.wr_id).map(|w| w.posted_on),
+                "verbs: a late completion ignored"
+            );
+            return 0;
         }
         if wc.status == 5 {
             // Flushed: the connection failed under it; everything it held goes again on
