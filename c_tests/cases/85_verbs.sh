@@ -140,9 +140,10 @@ _vrun siw 'rdma link delete rxe0 || exit 1;' : --siw
 # c_tests/vm/remote.sh (the second guest runs c_tests/vm/agent.sh); ranks meet over rxe0
 # between the guests (the queue pairs' retry timeout, RAILMPI_VERBS_TIMEOUT, is 20).
 _vstart two
-# (Settings go with -genv: our mpiexec does not hand its environment to other hosts.)
-_x="$MPIEXEC -hosts railmpi-vm0,railmpi-vm1 --launcher $ROOT/c_tests/vm/remote.sh -n 2"
-_x="$_x -genv RAILMPI_RAILS verbs -genv RAILMPI_VERBS_DEVICES rxe0:1"
+# The settings are in mpiexec's environment only (the second guest's shell has none): our
+# mpiexec hands its RAILMPI_* variables to the ranks of other hosts, as Hydra does.
+_x="env RAILMPI_RAILS=verbs RAILMPI_VERBS_DEVICES=rxe0:1 $MPIEXEC -hosts railmpi-vm0,railmpi-vm1"
+_x="$_x --launcher $ROOT/c_tests/vm/remote.sh -n 2"
 _vcase verbs.two.pingpong_many.2x1 180 - "$_x $CT/pingpong_many"
 _vcase verbs.two.rma_ops.2x1 180 - "$_x $CT/rma_ops"
 _vrun two "[ \"\$RAILMPI_VM_NODE\" = 1 ] && exec $ROOT/c_tests/vm/agent.sh 900;" \

@@ -1342,7 +1342,7 @@ impl Job<'_> {
             ranks: link.ranks.clone(),
             program: self.opts.program.clone(),
             args: self.opts.args.clone(),
-            env: self.opts.env.clone(),
+            env: forwarded_env(&self.opts.env),
             timeout_ms,
         };
         link.send(&Frame::Setup(setup));
@@ -1604,4 +1604,16 @@ impl Job<'_> {
             }
         }
     }
+}
+
+/// What ranks on other hosts get in their environment: our `RAILMPI_*` settings (as ranks
+/// on this host inherit them; Hydra forwards its whole environment likewise), then the
+/// `-env`/`-genv` pairs, which win. The job secret travels apart.
+fn forwarded_env(explicit: &[(String, String)]) -> Vec<(String, String)> {
+    let mut env: Vec<(String, String)> = std::env::vars()
+        .filter(|(k, _)| k.starts_with("RAILMPI_") && k != "RAILMPI_JOB_SECRET")
+        .collect();
+    env.sort();
+    env.extend(explicit.iter().cloned());
+    env
 }
