@@ -252,6 +252,9 @@ pub struct VerbsRail {
     /// Events made outside `poll` (a failed post's completion, a lost link).
     made: VecDeque<Made>,
     wcs: Vec<abi::Wc>,
+    /// When the last completion came, and whether a stall was reported since.
+    wrs_done_at: Instant,
+    stall_told: bool,
     wait: Doorbell,
     also_wake: Option<Doorbell>,
     waker: Option<Waker>,
@@ -406,6 +409,8 @@ impl VerbsRail {
             pending: HashMap::new(),
             made: VecDeque::new(),
             wcs: vec![abi::Wc::default(); 32],
+            wrs_done_at: Instant::now(),
+            stall_told: false,
             wait: ctx.wait,
             also_wake: ctx.also_wake,
             waker: None,
@@ -904,8 +909,21 @@ impl VerbsRail {
                             bytes: &bytes[IMM_HEAD..],
                         });
                         n = 1;
+                    } else {
+                        tracing::warn!(peer, len, "verbs: a message of no known kind dropped");
                     }
+                } else {
+                    tracing::warn!(
+                        conn = wc.conn,
+                        len,
+                        "verbs: a message from no known connection dropped"
+                    );
                 }
+            } else {
+                tracing::debug!(
+                    status = wc.status,
+                    "verbs: a receive completed with an error"
+                );
             }
             // A flushed receive (the context closing) is not posted again.
             if wc.status == 0 {
@@ -1092,6 +1110,7 @@ impl Rail for VerbsRail {
     fn poll(&mut self, sink: &mut dyn FnMut(RailEvent<'_>)) -> usize {
         self.drain_cm();
         let mut n = 0;
+        self.watch_stall();
         loop {
             let mut count = 0usize;
             let mut wcs = std::mem::take(&mut self.wcs);
@@ -1101,6 +1120,10 @@ impl Rail for VerbsRail {
             if rc != 0 {
                 self.wcs = wcs;
                 break;
+            }
+            if count > 0 {
+                self.wrs_done_at = Instant::now();
+                self.stall_told = false;
             }
             for wc in &wcs[..count.min(wcs.len())] {
                 n += self.on_wc(wc, sink);
@@ -1471,6 +1494,42 @@ impl VerbsRail {
         });
         self.submit(id);
         true
+    }
+}
+
+impl VerbsRail {
+    /// Say so (once per stall) when requests are outstanding and no completion came for
+    /// `STALL` — an adapter or peer that stopped answering without an error shows up here
+    /// rather than as a silent hang.
+    fn watch_stall(&mut self) {
+        // Long enough for one large transfer over a slow link (a few MB/s between guests).
+        const STALL: Duration = Duration::from_secs(30);
+        if self.stall_told || self.wrs_done_at.elapsed() < STALL {
+            return;
+        }
+        if self.links.iter().all(|l| l.outstanding == 0) {
+            return;
+        }
+        self.stall_told = true;
+        let links: Vec<String> = self
+            .links
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| l.outstanding > 0 || !l.backlog.is_empty())
+            .map(|(p, l)| {
+                format!(
+                    "rank {p}: {} outstanding, {} waiting, connection {:?}",
+                    l.outstanding,
+                    l.backlog.len(),
+                    l.cookie
+                )
+            })
+            .collect();
+        tracing::warn!(
+            "verbs: no completion for {} s with requests outstanding ({})",
+            STALL.as_secs(),
+            links.join("; ")
+        );
     }
 }
 
