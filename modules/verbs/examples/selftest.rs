@@ -12,7 +12,7 @@
 //!
 //! Options: `--dev NAME` (default `$SOFTROCE_DEV`, else the first active port), `--port N`,
 //! `--lib PATH` (default `target/release/librailmpi_verbs.so` next to this example's
-//! directory, or `$RAILMPI_VERBS_LIB`), `--timeout EXP` (QP retry timeout exponent, default
+//! directory, or `$RAILMPI_VERBS_MODULE`), `--timeout EXP` (QP retry timeout exponent, default
 //! 14), `--no-atomics`. Exit status 0 only if every check passed.
 
 #[rustfmt::skip]
@@ -551,7 +551,7 @@ fn opts() -> Opts {
     let mut o = Opts {
         dev: std::env::var("SOFTROCE_DEV").ok(),
         port: 0,
-        lib: std::env::var("RAILMPI_VERBS_LIB").unwrap_or_else(|_| {
+        lib: std::env::var("RAILMPI_VERBS_MODULE").unwrap_or_else(|_| {
             let exe = std::env::current_exe().unwrap();
             exe.parent()
                 .and_then(|p| p.parent())
