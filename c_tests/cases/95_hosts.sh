@@ -110,8 +110,15 @@ if command -v slurmctld >/dev/null 2>&1 && command -v srun >/dev/null 2>&1; then
     if "$ROOT/c_tests/slurm.sh" up 2 "$SLURMDIR" >"$LOGDIR/slurm_up.log" 2>&1; then
         trap '"$ROOT/c_tests/slurm.sh" down "$SLURMDIR"; "$NETNS" down' EXIT
         SRUN="env SLURM_CONF=$SLURMDIR/slurm.conf srun -K --mpi=pmi2 -N 2"
+        # rma_passive's target computes 6 s here (not 3): 4 ranks, slurmd and tcp progress
+        # threads share 2 cores, and once in three full runs 2 of 3 origins were still
+        # short of their 100 rounds at 3 s. A library without passive progress never
+        # finishes them, however long.
         for prog in hello allpairs coll_basic coll_nb large rma_ops rma_passive rma_pscw; do
-            CASE_EXPECT="^ok $prog " run_case "slurm.$prog.2x2" 0 $SRUN -n 4 "$CT/$prog"
+            _args=()
+            [ "$prog" = rma_passive ] && _args=(6)
+            CASE_EXPECT="^ok $prog " run_case "slurm.$prog.2x2" 0 $SRUN -n 4 "$CT/$prog" \
+                "${_args[@]}"
         done
         CASE_EXPECT="^ok allpairs " run_case slurm.allpairs.n3 0 $SRUN -n 3 "$CT/allpairs"
         CASE_EXPECT="^hello from rank 1 of 4 on rmh1" run_case slurm.cyclic 0 \
