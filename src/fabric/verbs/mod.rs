@@ -252,8 +252,11 @@ pub struct VerbsRail {
     /// Events made outside `poll` (a failed post's completion, a lost link).
     made: VecDeque<Made>,
     wcs: Vec<abi::Wc>,
-    /// When the last completion came, and whether a stall was reported since.
-    wrs_done_at: Instant,
+    /// Polls without a completion in a row, when such a streak was first timed (the clock
+    /// is read only every `STALL_CHECK` idle polls, never on the message path), and
+    /// whether the stall was reported.
+    idle_polls: u32,
+    idle_since: Option<Instant>,
     stall_told: bool,
     wait: Doorbell,
     also_wake: Option<Doorbell>,
@@ -409,7 +412,8 @@ impl VerbsRail {
             pending: HashMap::new(),
             made: VecDeque::new(),
             wcs: vec![abi::Wc::default(); 32],
-            wrs_done_at: Instant::now(),
+            idle_polls: 0,
+            idle_since: None,
             stall_told: false,
             wait: ctx.wait,
             also_wake: ctx.also_wake,
@@ -1110,7 +1114,6 @@ impl Rail for VerbsRail {
     fn poll(&mut self, sink: &mut dyn FnMut(RailEvent<'_>)) -> usize {
         self.drain_cm();
         let mut n = 0;
-        self.watch_stall();
         loop {
             let mut count = 0usize;
             let mut wcs = std::mem::take(&mut self.wcs);
@@ -1122,8 +1125,11 @@ impl Rail for VerbsRail {
                 break;
             }
             if count > 0 {
-                self.wrs_done_at = Instant::now();
+                self.idle_polls = 0;
+                self.idle_since = None;
                 self.stall_told = false;
+            } else {
+                self.watch_stall();
             }
             for wc in &wcs[..count.min(wcs.len())] {
                 n += self.on_wc(wc, sink);
@@ -1498,13 +1504,18 @@ impl VerbsRail {
 }
 
 impl VerbsRail {
-    /// Say so (once per stall) when requests are outstanding and no completion came for
-    /// `STALL` — an adapter or peer that stopped answering without an error shows up here
+    /// After an idle poll: say so (once per stall) when requests are outstanding and no
+    /// completion came for at least `STALL` — an adapter or peer that stopped answering without an error shows up here
     /// rather than as a silent hang.
     fn watch_stall(&mut self) {
         // Long enough for one large transfer over a slow link (a few MB/s between guests).
         const STALL: Duration = Duration::from_secs(30);
-        if self.stall_told || self.wrs_done_at.elapsed() < STALL {
+        const STALL_CHECK: u32 = 4096;
+        self.idle_polls = self.idle_polls.wrapping_add(1);
+        if self.stall_told || !self.idle_polls.is_multiple_of(STALL_CHECK) {
+            return;
+        }
+        if self.idle_since.get_or_insert_with(Instant::now).elapsed() < STALL {
             return;
         }
         if self.links.iter().all(|l| l.outstanding == 0) {

@@ -67,7 +67,7 @@ fn candidates() -> Vec<PathBuf> {
 
 /// The directory of the object (library or executable) this function was linked into.
 fn own_dir() -> Option<PathBuf> {
-    let mut info: libc::Dl_info = unsafe_zeroed_dl_info();
+    let mut info: libc::Dl_info = empty_dl_info();
     let here = own_dir as *const () as *const libc::c_void;
     // SAFETY: dladdr only reads the address and fills `info`; `dli_fname` points into the
     // loader's tables, valid while the object stays loaded (ours: always).
@@ -81,7 +81,7 @@ fn own_dir() -> Option<PathBuf> {
     path.parent().map(|p| p.to_path_buf())
 }
 
-fn unsafe_zeroed_dl_info() -> libc::Dl_info {
+fn empty_dl_info() -> libc::Dl_info {
     libc::Dl_info {
         dli_fname: std::ptr::null(),
         dli_fbase: std::ptr::null_mut(),
