@@ -9,7 +9,7 @@
 
 use mpi::fabric::memory::{MemoryDomain, Mode, PageRange};
 use mpi::fabric::verbs::{self, module, VerbsContext, VerbsRail, VerbsSettings};
-use mpi::fabric::{Doorbell, Rail, RailEvent, RemoteKey, Span};
+use mpi::fabric::{Doorbell, Rail, RailEvent, RdmaOp, RemoteKey, Span, Transfer};
 use std::time::{Duration, Instant};
 
 fn fail(msg: &str) -> ! {
@@ -85,7 +85,16 @@ fn main() {
             len: src.len() as u64,
         }];
         // SAFETY: `src` outlives the transfer (we wait for its completion).
-        match unsafe { r0.post_write(1, &local, &remote, rkey, token) } {
+        match unsafe {
+            r0.post(&Transfer::new(
+                RdmaOp::Write,
+                1,
+                &local,
+                &remote,
+                rkey,
+                token,
+            ))
+        } {
             Err(e) => Err(format!("refused at post: {e}")),
             Ok(()) => complete(r0, r1, token),
         }

@@ -146,5 +146,20 @@ _x="env RAILMPI_RAILS=verbs RAILMPI_VERBS_DEVICES=rxe0:1 $MPIEXEC -hosts railmpi
 _x="$_x --launcher $ROOT/c_tests/vm/remote.sh -n 2"
 _vcase verbs.two.pingpong_many.2x1 180 - "$_x $CT/pingpong_many"
 _vcase verbs.two.rma_ops.2x1 180 - "$_x $CT/rma_ops"
+# shm within each guest, verbs between them (RAILMPI_RAILS=shm,verbs): two ranks per host,
+# so every program mixes both rails; each peer is given the key of the rail that reaches it
+# (the shm rail's key table, or the verbs port's protection domain). Without verbs the
+# guests could not reach each other (tcp is not named), without shm a rank's host mate
+# would go over verbs too.
+_x="env RAILMPI_RAILS=shm,verbs RAILMPI_VERBS_DEVICES=rxe0:1 $MPIEXEC -hosts railmpi-vm0,railmpi-vm1"
+_x="$_x --launcher $ROOT/c_tests/vm/remote.sh -n 4"
+for _t in allpairs coll_basic rma_ops; do
+    _vcase "verbs.two.shm_verbs.$_t.2x2" 240 - "$_x $CT/$_t"
+done
+# Passive target with one origin on each rail (ranks 0 and 2 on the first guest, 1 on the
+# second). The target computes 25 s, not 3: each of the remote origin's 100 rounds is a
+# dozen round trips between two emulated guests (measured 2x1: 7.2-7.7 s over verbs,
+# 4.8-7.5 s over tcp; 2x2 with two remote origins contending: 19.8 s).
+_vcase verbs.two.shm_verbs.rma_passive.n3 240 - "${_x/-n 4/-n 3} $CT/rma_passive 25"
 _vrun two "[ \"\$RAILMPI_VM_NODE\" = 1 ] && exec $ROOT/c_tests/vm/agent.sh 900;" \
     'touch "$RAILMPI_VM_SHARED/launch/stop"' --vms 2

@@ -7,7 +7,7 @@
 
 use super::reorder::CONTROL;
 use super::{Channels, Event, PostRecord};
-use crate::fabric::Completion;
+use crate::fabric::{Completion, Transfer};
 use std::collections::VecDeque;
 
 /// What the message log keeps per peer at most: more than a failed connection can have
@@ -122,7 +122,15 @@ impl Channels {
             // SAFETY: the transfer's memory stays valid until its completion goes up, which
             // has not happened (the failed attempt's completion was held back).
             let r = unsafe {
-                self.rails[s.rail].post(rec.op, s.peer, &rec.local, &rec.remote, rec.rkey, token)
+                self.rails[s.rail].post(&Transfer {
+                    op: rec.op,
+                    peer: s.peer,
+                    local: &rec.local,
+                    lkeys: rec.lkeys.as_ref(),
+                    remote: &rec.remote,
+                    rkey: rec.rkey,
+                    token,
+                })
             };
             match r {
                 Ok(()) => {

@@ -22,8 +22,8 @@ pub mod sched;
 pub mod service;
 
 use crate::fabric::{
-    AnyRail, AtomicOp, Completion, Doorbell, MemoryDomain, RailCaps, RailError, RailEvent, RdmaOp,
-    RemoteKey, Route, Span,
+    AnyRail, AtomicOp, Completion, Domains, Doorbell, Keys, RailCaps, RailError, RailEvent, RdmaOp,
+    RemoteKey, Route, Span, Transfer,
 };
 use failover::MessageLog;
 use filter::Filter;
@@ -71,6 +71,7 @@ struct PostRecord {
     peer: usize,
     sub: usize,
     local: Vec<Span>,
+    lkeys: Option<Keys>,
     remote: Vec<Span>,
     rkey: RemoteKey,
     /// A stripe: its transfer's token, and when it was posted.
@@ -197,10 +198,25 @@ impl Channels {
         self.vcs.len()
     }
 
-    /// The memory domain registrations go through (the rails share one: see
-    /// `fabric::open`).
-    pub fn memory(&self) -> Arc<dyn MemoryDomain> {
-        self.rails[0].memory()
+    /// The memory domains registrations go through: each rail's, once per slot.
+    pub fn domains(&self) -> Domains {
+        let mut list: Vec<(usize, Arc<dyn crate::fabric::MemoryDomain>)> = Vec::new();
+        for r in &self.rails {
+            let slot = r.caps().slot;
+            if !list.iter().any(|(s, _)| *s == slot) {
+                list.push((slot, r.memory()));
+            }
+        }
+        Domains::new(list)
+    }
+
+    /// The domain slot of the rail that reaches rank `peer` (which of a registration's
+    /// keys it is given). Every subchannel to a peer has the same slot (`fabric::open`).
+    #[inline]
+    pub fn key_slot(&self, peer: usize) -> usize {
+        self.vcs
+            .get(peer)
+            .map_or(0, |vc| self.rails[vc.sub.rail].caps().slot)
     }
 
     /// What a waiting thread sleeps on.
@@ -335,68 +351,53 @@ impl Channels {
         self.rails.iter().any(|r| r.has_completions())
     }
 
-    /// An RDMA read or write with rank `peer` (see `Rail::post`); `token` must not have
+    /// RDMA transfer `t` with rank `t.peer` (see `Rail::post`); its token must not have
     /// the top bit set. Cut into parts where the rail takes fewer entries; one completion.
     ///
     /// # Safety
     /// As for `Rail::post`.
-    pub unsafe fn post(
-        &mut self,
-        op: RdmaOp,
-        peer: usize,
-        local: &[Span],
-        remote: &[Span],
-        rkey: RemoteKey,
-        token: u64,
-    ) -> Result<(), RailError> {
-        debug_assert!(Filter::is_user_token(token));
-        let vc = self.vcs.get_mut(peer).ok_or(RailError::NoSuchPeer(peer))?;
+    pub unsafe fn post(&mut self, t: &Transfer<'_>) -> Result<(), RailError> {
+        debug_assert!(Filter::is_user_token(t.token));
+        let vc = self
+            .vcs
+            .get_mut(t.peer)
+            .ok_or(RailError::NoSuchPeer(t.peer))?;
         let sub = if vc.subs.len() == 1 {
             let s = vc.sub;
             let rail = &mut self.rails[s.rail];
             let max = rail.caps().max_sge;
-            if local.len() <= max && remote.len() <= max {
+            if t.local.len() <= max && t.remote.len() <= max {
                 // SAFETY: the caller's contract.
-                return unsafe { rail.post(op, s.peer, local, remote, rkey, token) };
+                return unsafe { rail.post(&Transfer { peer: s.peer, ..*t }) };
             }
             0
         } else {
-            let total: u64 = local.iter().map(|s| s.len).sum();
+            let total: u64 = t.local.iter().map(|s| s.len).sum();
             if total >= self.settings.threshold as u64 {
                 // SAFETY: the caller's contract.
-                return unsafe { self.post_striped(op, peer, local, remote, rkey, token, total) };
+                return unsafe { self.post_striped(t, total) };
             }
             // Not striped: the message policy spreads whole transfers (recorded by
             // `post_parts`, to go again if their link fails).
             vc.sched.pick(&self.settings.policy)
         };
         let max = self.rails[vc.subs[sub].rail].caps().max_sge;
-        let parts: Vec<(usize, Vec<Span>, Vec<Span>)> = filter::cut(local, remote, max)
+        let parts: Vec<(usize, Vec<Span>, Vec<Span>)> = filter::cut(t.local, t.remote, max)
             .into_iter()
             .map(|(l, r)| (sub, l, r))
             .collect();
         // SAFETY: the caller's contract covers every part of its spans.
-        unsafe { self.post_parts(op, peer, parts, rkey, token, false) }
+        unsafe { self.post_parts(t, parts, false) }
     }
 
-    /// A transfer of `total` bytes in stripes over `peer`'s subchannels, by the weights of
-    /// its scheduler (Liu §4.5); one completion when every stripe is done, whose times
-    /// feed the adaptive policy.
+    /// Transfer `t` of `total` bytes in stripes over its peer's subchannels, by the
+    /// weights of its scheduler (Liu §4.5); one completion when every stripe is done,
+    /// whose times feed the adaptive policy.
     ///
     /// # Safety
     /// As for `Rail::post`.
-    #[allow(clippy::too_many_arguments)]
-    unsafe fn post_striped(
-        &mut self,
-        op: RdmaOp,
-        peer: usize,
-        local: &[Span],
-        remote: &[Span],
-        rkey: RemoteKey,
-        token: u64,
-        total: u64,
-    ) -> Result<(), RailError> {
-        let vc = &mut self.vcs[peer];
+    unsafe fn post_striped(&mut self, t: &Transfer<'_>, total: u64) -> Result<(), RailError> {
+        let vc = &mut self.vcs[t.peer];
         let min = vc
             .subs
             .iter()
@@ -407,8 +408,8 @@ impl Channels {
         let mut parts = Vec::new();
         for &(sub, off, len) in &plan {
             let (l, r) = (
-                filter::range(local, off as u64, len as u64),
-                filter::range(remote, off as u64, len as u64),
+                filter::range(t.local, off as u64, len as u64),
+                filter::range(t.remote, off as u64, len as u64),
             );
             let max = self.rails[vc.subs[sub].rail].caps().max_sge;
             for (l, r) in filter::cut(&l, &r, max) {
@@ -419,43 +420,49 @@ impl Channels {
         }
         let timed = plan.len() > 1;
         // SAFETY: the caller's contract covers every stripe of its spans.
-        unsafe { self.post_parts(op, peer, parts, rkey, token, timed) }
+        unsafe { self.post_parts(t, parts, timed) }
     }
 
-    /// Post `(subchannel, local, remote)` parts of transfer `token` to `peer`, completing
-    /// once (the filter); `timed`: record each part's delivery time for the scheduler.
+    /// Post `(subchannel, local, remote)` parts of transfer `t` (whose rank is `t.peer`),
+    /// completing once (the filter); `timed`: record each part's delivery time for the
+    /// scheduler.
     ///
     /// # Safety
     /// As for `Rail::post`, for every part.
     unsafe fn post_parts(
         &mut self,
-        op: RdmaOp,
-        peer: usize,
+        t: &Transfer<'_>,
         parts: Vec<(usize, Vec<Span>, Vec<Span>)>,
-        rkey: RemoteKey,
-        token: u64,
         timed: bool,
     ) -> Result<(), RailError> {
+        let (peer, token) = (t.peer, t.token);
         let tokens = self.filter.split(token, parts.len());
         if timed {
             self.finished.insert(token, (peer, Vec::new()));
         }
         let timing = timed.then(|| (token, Instant::now()));
         let multi = self.vcs[peer].subs.len() > 1;
-        for ((sub, l, r), t) in parts.into_iter().zip(tokens) {
+        for ((sub, l, r), part) in parts.into_iter().zip(tokens) {
             let s = self.vcs[peer].subs[sub];
-            // SAFETY: the caller's contract covers every part of its spans.
-            let posted = unsafe { self.rails[s.rail].post(op, s.peer, &l, &r, rkey, t) };
+            let posted = {
+                let p = Transfer {
+                    peer: s.peer,
+                    ..t.part(&l, &r, part)
+                };
+                // SAFETY: the caller's contract covers every part of its spans.
+                unsafe { self.rails[s.rail].post(&p) }
+            };
             if posted.is_ok() && multi {
                 self.posts.insert(
-                    t,
+                    part,
                     PostRecord {
-                        op,
+                        op: t.op,
                         peer,
                         sub,
                         local: l,
+                        lkeys: t.lkeys.copied(),
                         remote: r,
-                        rkey,
+                        rkey: t.rkey,
                         timing,
                     },
                 );
@@ -463,7 +470,7 @@ impl Channels {
             if let Err(e) = posted {
                 // Refused at once: it completes (with this error) like a posted part.
                 if let Some(c) = self.filter.complete(Completion {
-                    token: t,
+                    token: part,
                     result: Err(e),
                 }) {
                     self.finished.remove(&token);
@@ -676,7 +683,7 @@ mod tests {
         let page = crate::sys::vmem::page_size();
         let mut target = vec![0u8; 3 * page];
         let base = (target.as_mut_ptr() as usize).div_ceil(page) * page;
-        let key = ch[1]
+        let key = ch[1].rails[0]
             .memory()
             .register(PageRange::new(base, base + page), Mode::Odp)
             .unwrap();
@@ -693,7 +700,14 @@ mod tests {
         }];
         unsafe {
             ch[0]
-                .post(RdmaOp::Write, 1, &local, &remote, key.remote, 42)
+                .post(&Transfer::new(
+                    RdmaOp::Write,
+                    1,
+                    &local,
+                    &remote,
+                    key.remote,
+                    42,
+                ))
                 .unwrap()
         };
         assert_eq!(ch[0].filter.pending(), 1);
@@ -724,7 +738,14 @@ mod tests {
         let forged = RemoteKey(key.remote.0 ^ 4);
         unsafe {
             ch[0]
-                .post(RdmaOp::Write, 1, &local, &remote, forged, 43)
+                .post(&Transfer::new(
+                    RdmaOp::Write,
+                    1,
+                    &local,
+                    &remote,
+                    forged,
+                    43,
+                ))
                 .unwrap()
         };
         let mut done = Vec::new();

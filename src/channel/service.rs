@@ -4,7 +4,7 @@
 //! every thread of the process (origins queue from the application's threads; the service
 //! thread serves), so it takes `&self` and needs no progress lock.
 
-use crate::fabric::{Doorbell, RailError, RdmaOp, RemoteKey, Route, Service, Span};
+use crate::fabric::{Doorbell, RailError, Route, Service, Transfer};
 use std::sync::Arc;
 
 pub struct ServiceChannels {
@@ -83,21 +83,13 @@ impl ServiceChannels {
         self.wait
     }
 
-    /// For the service thread: move bytes between the `local` spans here and rank
-    /// `rank`'s `remote` spans under its key `rkey` (checked first).
+    /// For the service thread: transfer `t` with rank `t.peer` (its key checked first).
     ///
     /// # Safety
     /// As for `Service::access`.
-    pub unsafe fn access(
-        &self,
-        op: RdmaOp,
-        rank: usize,
-        local: &[Span],
-        remote: &[Span],
-        rkey: RemoteKey,
-    ) -> Result<(), RailError> {
-        let (s, peer) = self.route(rank).ok_or(RailError::NoSuchPeer(rank))?;
+    pub unsafe fn access(&self, t: &Transfer<'_>) -> Result<(), RailError> {
+        let (s, peer) = self.route(t.peer).ok_or(RailError::NoSuchPeer(t.peer))?;
         // SAFETY: the caller's contract.
-        unsafe { s.access(op, peer, local, remote, rkey) }
+        unsafe { s.access(&Transfer { peer, ..*t }) }
     }
 }

@@ -8,7 +8,7 @@ use super::shm::domain::ShmDomain;
 use super::shm::keys;
 use super::{
     AtomicOp, Completion, Doorbell, MemoryDomain, Rail, RailCaps, RailError, RailEvent, RdmaOp,
-    RemoteKey, Span,
+    RemoteKey, Span, Transfer,
 };
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -43,6 +43,7 @@ pub fn network(n: usize, max_message: usize) -> Vec<InprocRail> {
         .map(|me| InprocRail {
             caps: RailCaps {
                 name: "inproc",
+                slot: super::slot::SHM,
                 max_message,
                 max_inline: max_message,
                 max_sge: usize::MAX,
@@ -55,6 +56,8 @@ pub fn network(n: usize, max_message: usize) -> Vec<InprocRail> {
                 latency_ns: 0,
                 min_rdma_run: 0,
                 min_stripe: 4096,
+                progress_thread: false,
+                eager_limit: 0,
             },
             me,
             net: net.clone(),
@@ -126,18 +129,10 @@ impl Rail for InprocRail {
     fn has_completions(&self) -> bool {
         !self.done.is_empty()
     }
-    unsafe fn post(
-        &mut self,
-        op: RdmaOp,
-        peer: usize,
-        local: &[Span],
-        remote: &[Span],
-        rkey: RemoteKey,
-        token: u64,
-    ) -> Result<(), RailError> {
-        let res = self.transfer(op, peer, local, remote, rkey);
+    unsafe fn post(&mut self, t: &Transfer<'_>) -> Result<(), RailError> {
+        let res = self.transfer(t.op, t.peer, t.local, t.remote, t.rkey);
         self.done.push_back(Completion {
-            token,
+            token: t.token,
             result: res.map(|_| 0),
         });
         Ok(())

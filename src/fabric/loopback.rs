@@ -3,7 +3,7 @@
 
 use super::shm::domain::ShmDomain;
 use super::{
-    AtomicOp, Doorbell, MemoryDomain, Rail, RailCaps, RailError, RailEvent, RdmaOp, RemoteKey, Span,
+    AtomicOp, Doorbell, MemoryDomain, Rail, RailCaps, RailError, RailEvent, RemoteKey, Transfer,
 };
 use std::sync::Arc;
 
@@ -18,6 +18,7 @@ impl Default for LoopbackRail {
         Self {
             caps: RailCaps {
                 name: "self",
+                slot: super::slot::SHM,
                 max_message: 64 * 1024,
                 max_inline: 64 * 1024,
                 max_sge: 0,
@@ -30,6 +31,8 @@ impl Default for LoopbackRail {
                 latency_ns: 0,
                 min_rdma_run: 0,
                 min_stripe: 4096,
+                progress_thread: false,
+                eager_limit: 0,
             },
             memory: Arc::new(ShmDomain::private()),
             wait: Doorbell::local(),
@@ -59,16 +62,8 @@ impl Rail for LoopbackRail {
     fn has_completions(&self) -> bool {
         false
     }
-    unsafe fn post(
-        &mut self,
-        _op: RdmaOp,
-        peer: usize,
-        _local: &[Span],
-        _remote: &[Span],
-        _rkey: RemoteKey,
-        _token: u64,
-    ) -> Result<(), RailError> {
-        Err(RailError::NoSuchPeer(peer))
+    unsafe fn post(&mut self, t: &Transfer<'_>) -> Result<(), RailError> {
+        Err(RailError::NoSuchPeer(t.peer))
     }
     fn post_atomic(
         &mut self,

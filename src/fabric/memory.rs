@@ -79,6 +79,141 @@ pub struct MemKey {
     pub remote: RemoteKey,
 }
 
+/// Where a domain's keys sit in a registration's `Keys`: one slot per kind of memory domain,
+/// the same in every process, so a key advertised for a slot means the same domain at both
+/// ends (rails pair up by kind and index: shm with shm, tcp with tcp, verbs port i with
+/// verbs port i).
+pub mod slot {
+    /// The shm rail's key table (in the job's segment).
+    pub const SHM: usize = 0;
+    /// The tcp rail's own key table.
+    pub const TCP: usize = 1;
+    /// Verbs port `i`'s protection domain: `VERBS + i`.
+    pub const VERBS: usize = 2;
+    /// Slots in all (verbs ports past `COUNT - VERBS` are not used).
+    pub const COUNT: usize = 6;
+}
+
+/// The keys one registration has in each domain of the process (`MemKey::default()` in a
+/// slot whose domain did not register it). Rails take their own slot's key: local keys
+/// for the transfers they post, remote keys to advertise to the peers they reach.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Keys(pub [MemKey; slot::COUNT]);
+
+impl Keys {
+    pub fn get(&self, slot: usize) -> MemKey {
+        self.0.get(slot).copied().unwrap_or_default()
+    }
+
+    pub fn remote(&self, slot: usize) -> RemoteKey {
+        self.get(slot).remote
+    }
+
+    /// Every slot's remote key (what a window advertises to all its ranks at once).
+    pub fn remotes(&self) -> RemoteKeys {
+        RemoteKeys(self.0.map(|k| k.remote))
+    }
+}
+
+/// A registration's remote keys, per domain slot (exchanged where every rank gets the same
+/// record, e.g. a window's: each reader takes the slot of the rail that reaches the owner).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RemoteKeys(pub [RemoteKey; slot::COUNT]);
+
+impl RemoteKeys {
+    pub const NONE: RemoteKeys = RemoteKeys([RemoteKey::NONE; slot::COUNT]);
+    /// Bytes on the wire.
+    pub const LEN: usize = 8 * slot::COUNT;
+
+    pub fn get(&self, slot: usize) -> RemoteKey {
+        self.0.get(slot).copied().unwrap_or_default()
+    }
+
+    pub fn encode(&self) -> [u8; Self::LEN] {
+        let mut b = [0u8; Self::LEN];
+        for (c, k) in b.chunks_exact_mut(8).zip(self.0) {
+            c.copy_from_slice(&k.0.to_le_bytes());
+        }
+        b
+    }
+
+    /// From `LEN` bytes (a shorter slice yields no keys).
+    pub fn decode(b: &[u8]) -> RemoteKeys {
+        let mut k = RemoteKeys::NONE;
+        if b.len() >= Self::LEN {
+            for (i, c) in b[..Self::LEN].chunks_exact(8).enumerate() {
+                k.0[i] = RemoteKey(u64::from_le_bytes(c.try_into().expect("8 bytes")));
+            }
+        }
+        k
+    }
+}
+
+/// The memory domains of a process's rails, one per slot in use: a registration is made
+/// in each (so each rail finds its own keys in it), released in each, prefetched once.
+#[derive(Clone, Default)]
+pub struct Domains {
+    list: Vec<(usize, std::sync::Arc<dyn MemoryDomain>)>,
+}
+
+impl Domains {
+    /// Domains by slot (the first registered pins; the others key the same pages, and
+    /// pinning twice is harmless: locks do not nest).
+    pub fn new(list: Vec<(usize, std::sync::Arc<dyn MemoryDomain>)>) -> Domains {
+        debug_assert!(list.iter().all(|(s, _)| *s < slot::COUNT));
+        Domains { list }
+    }
+
+    /// One domain in `slot` (a process alone, tests).
+    pub fn one(slot: usize, d: std::sync::Arc<dyn MemoryDomain>) -> Domains {
+        Domains::new(vec![(slot, d)])
+    }
+
+    /// The slots in use.
+    pub fn slots(&self) -> impl Iterator<Item = usize> + '_ {
+        self.list.iter().map(|(s, _)| *s)
+    }
+
+    /// The domain in `slot`.
+    pub fn get(&self, slot: usize) -> Option<&std::sync::Arc<dyn MemoryDomain>> {
+        self.list.iter().find(|(s, _)| *s == slot).map(|(_, d)| d)
+    }
+
+    /// Register `range` in every domain; on a failure the ones made are released (the
+    /// registry unlocks any pinned prefix, as for a single domain).
+    pub fn register(&self, range: PageRange, mode: Mode) -> Result<Keys, PinError> {
+        let mut keys = Keys::default();
+        for (i, (s, d)) in self.list.iter().enumerate() {
+            match d.register(range, mode) {
+                Ok(k) => keys.0[*s] = k,
+                Err(e) => {
+                    for (s, d) in &self.list[..i] {
+                        d.deregister(keys.0[*s], &[]);
+                    }
+                    return Err(e);
+                }
+            }
+        }
+        Ok(keys)
+    }
+
+    /// Release `keys` in every domain; `unpin` as for `MemoryDomain::deregister`.
+    pub fn deregister(&self, keys: &Keys, unpin: &[PageRange]) {
+        for (s, d) in &self.list {
+            d.deregister(keys.0[*s], unpin);
+        }
+    }
+
+    /// Fault `range` in (`MemoryDomain::prefetch`) in every domain: each adapter maps the
+    /// pages for itself.
+    pub fn prefetch(&self, range: PageRange, access: Access) -> io::Result<()> {
+        for (_, d) in &self.list {
+            d.prefetch(range, access)?;
+        }
+        Ok(())
+    }
+}
+
 /// Why a domain could not register.
 #[derive(Debug)]
 pub enum PinError {

@@ -2,11 +2,13 @@
 //! providers. Upper layers see only `Rail` and `MemoryDomain`; nothing here knows about MPI.
 //!
 //! A rail offers channel semantics (`try_send` small messages, delivered in order per peer
-//! by `poll`), memory semantics (`post_write` / `post_read` of registered peer memory named
-//! by a remote key, `post_atomic` on 64-bit words), each completing later through `poll` as
-//! a `Completion` with the caller's token, a memory domain to register with, a wait handle
-//! to sleep on, and `caps` saying what it can do; beside it, a service queue for requests
-//! a peer's service thread carries out (`service.rs`). `open` builds the rails of a job.
+//! by `poll`), memory semantics (`post` of a `Transfer`: an RDMA read or write between local
+//! spans, with the keys of their registration, and registered peer memory named by a remote
+//! key; `post_atomic` on 64-bit words), each completing later through `poll` as a
+//! `Completion` with the caller's token, a memory domain that issues the rail's own keys
+//! (its slot in a registration's `Keys`), a wait handle to sleep on, and `caps` saying what
+//! it can do; beside it, a service queue for requests a peer's service thread carries out
+//! (`service.rs`). `open` builds the rails of a job.
 
 mod dispatch;
 pub mod doorbell;
@@ -23,7 +25,7 @@ pub mod verbs;
 
 pub use dispatch::AnyRail;
 pub use doorbell::Doorbell;
-pub use memory::{MemKey, MemoryDomain, RemoteKey};
+pub use memory::{slot, Domains, Keys, MemKey, MemoryDomain, RemoteKey, RemoteKeys};
 pub use open::{open, Bootstrap, Fabric, FabricSettings, Route};
 pub use service::Service;
 pub use shm::keys::KeyError;
@@ -44,6 +46,8 @@ pub struct Span {
 #[derive(Clone, Debug)]
 pub struct RailCaps {
     pub name: &'static str,
+    /// The slot of this rail's memory domain in a registration's `Keys` (`memory::slot`).
+    pub slot: usize,
     /// Largest message `try_send` accepts, in bytes.
     pub max_message: usize,
     /// Bytes a send carries inside its descriptor, without a copy from a registered
@@ -68,6 +72,13 @@ pub struct RailCaps {
     /// Shortest run worth a scatter/gather entry: below it, packing through the channel is
     /// faster than one-sided transfers of the runs.
     pub min_rdma_run: usize,
+    /// A thread of ours serves the rail (tcp's progress thread): it needs CPU time while the
+    /// rank waits, so waiters spin briefly before they yield.
+    pub progress_thread: bool,
+    /// Messages up to this many bytes go eagerly to the peers this rail reaches, and a
+    /// rendezvous with them is read whole, not split (0: the job's common eager limit and
+    /// split).
+    pub eager_limit: usize,
     /// Smallest stripe of a transfer split over several rails worth its fixed costs (a
     /// request and an answer per stripe).
     pub min_stripe: usize,
@@ -117,6 +128,66 @@ pub enum RdmaOp {
     Read,
     /// The local spans to the peer's remote spans.
     Write,
+}
+
+/// One RDMA transfer as posted (compare UCT's `uct_iov_t` lists with their memory handles):
+/// which way, with which peer, the local spans and the keys of the registration covering
+/// them, the peer's spans and its key, and the token the completion carries. Span lists
+/// are read during the post; the local memory must stay valid (and untouched) until the
+/// completion is polled.
+#[derive(Clone, Copy, Debug)]
+pub struct Transfer<'a> {
+    pub op: RdmaOp,
+    pub peer: usize,
+    pub local: &'a [Span],
+    /// The keys of a registration covering every local span (each rail takes its slot's
+    /// local key), or None: unregistered memory, which a rail that needs a local key
+    /// registers for this transfer alone.
+    pub lkeys: Option<&'a Keys>,
+    pub remote: &'a [Span],
+    /// The peer's key for the remote spans, in the domain of the rail that reaches it.
+    pub rkey: RemoteKey,
+    pub token: u64,
+}
+
+impl<'a> Transfer<'a> {
+    /// A transfer of unregistered local memory (`lkeys` None; set it with struct update).
+    pub fn new(
+        op: RdmaOp,
+        peer: usize,
+        local: &'a [Span],
+        remote: &'a [Span],
+        rkey: RemoteKey,
+        token: u64,
+    ) -> Self {
+        Transfer {
+            op,
+            peer,
+            local,
+            lkeys: None,
+            remote,
+            rkey,
+            token,
+        }
+    }
+
+    /// This transfer with other spans and token (a part of it).
+    pub fn part<'b>(&self, local: &'b [Span], remote: &'b [Span], token: u64) -> Transfer<'b>
+    where
+        'a: 'b,
+    {
+        Transfer {
+            local,
+            remote,
+            token,
+            ..*self
+        }
+    }
+
+    /// The local key for a rail of domain `slot` (0 when none was given).
+    pub fn lkey(&self, slot: usize) -> Option<u64> {
+        self.lkeys.map(|k| k.get(slot).local)
+    }
 }
 
 /// Remote 64-bit atomic operations (executed at the target, atomically with respect to
@@ -201,51 +272,13 @@ pub trait Rail: Send {
     fn poll(&mut self, sink: &mut dyn FnMut(RailEvent<'_>)) -> usize;
     /// Whether completions wait to be polled.
     fn has_completions(&self) -> bool;
-    /// An RDMA read or write between the `local` spans, in order, and the `remote` spans
-    /// of `peer`, in order (both lists describe the same byte count).
+    /// Post an RDMA read or write between `t.local`, in order, and `t.remote` of `t.peer`,
+    /// in order (both lists describe the same byte count).
     ///
     /// # Safety
     /// The local spans must stay valid until the completion: readable and unchanged for a
     /// write, writable and untouched by others for a read.
-    unsafe fn post(
-        &mut self,
-        op: RdmaOp,
-        peer: usize,
-        local: &[Span],
-        remote: &[Span],
-        rkey: RemoteKey,
-        token: u64,
-    ) -> Result<(), RailError>;
-    /// RDMA write (`post` with `RdmaOp::Write`).
-    ///
-    /// # Safety
-    /// As for `post`.
-    unsafe fn post_write(
-        &mut self,
-        peer: usize,
-        local: &[Span],
-        remote: &[Span],
-        rkey: RemoteKey,
-        token: u64,
-    ) -> Result<(), RailError> {
-        // SAFETY: the caller's contract.
-        unsafe { self.post(RdmaOp::Write, peer, local, remote, rkey, token) }
-    }
-    /// RDMA read (`post` with `RdmaOp::Read`).
-    ///
-    /// # Safety
-    /// As for `post`.
-    unsafe fn post_read(
-        &mut self,
-        peer: usize,
-        local: &[Span],
-        remote: &[Span],
-        rkey: RemoteKey,
-        token: u64,
-    ) -> Result<(), RailError> {
-        // SAFETY: the caller's contract.
-        unsafe { self.post(RdmaOp::Read, peer, local, remote, rkey, token) }
-    }
+    unsafe fn post(&mut self, t: &Transfer<'_>) -> Result<(), RailError>;
     /// A 64-bit atomic on the 8-byte aligned word at `remote` in `peer`; the completion
     /// carries the word's previous value.
     fn post_atomic(

@@ -1,10 +1,12 @@
 //! `open`: build the rails a job can use and tell which rail reaches each peer.
 //!
 //! Ranks are grouped by host name (exchanged through the launcher's key-value space); the
-//! ranks of this host share the `shm` rail, and the `tcp` rail reaches the others (every
-//! rank, when shm is not in use). Both rails key registrations in one table (the shm
-//! domain's), so one remote key serves a peer whichever rail carries the transfer. A rank
-//! that no rail reaches is an error naming it and its host.
+//! ranks of this host share the `shm` rail, and the `tcp` rail — or the `verbs` rails —
+//! reach the others (every rank, when shm is not in use). Each rail keys registrations in
+//! its own memory domain (shm and tcp: a key table each; verbs: the port's protection
+//! domain); a registration is made in all of them, and a peer is given the key of the
+//! rail that reaches it (`Channels::key_slot`). A rank that no rail reaches is an error
+//! naming it and its host.
 
 use super::loopback::LoopbackRail;
 use super::shm::domain::ShmDomain;
@@ -114,33 +116,9 @@ pub fn open(settings: &FabricSettings, boot: &dyn Bootstrap) -> Result<Fabric, S
     let mut shm_routes = vec![None; size];
     let mut tcp_subs: Vec<Vec<Route>> = vec![Vec::new(); size];
     let mut wait = None;
-    let mut domain = None;
     if settings.use_shm {
-        let local: Vec<usize> = (0..size).filter(|&r| hosts[r] == settings.host).collect();
-        let me = local
-            .iter()
-            .position(|&r| r == rank)
-            .expect("this rank is on its own host");
-        // Hosts emulated on one machine (namespaces) are told apart by the leader's rank.
-        let key = format!("shm-segment-{}", local[0]);
-        let mut share = |v: Option<String>| {
-            if let Some(v) = v {
-                boot.put(&key, &v)?;
-            }
-            boot.barrier()?;
-            boot.get(&key)
-        };
-        let mut barrier = || boot.barrier();
-        let rail = ShmRail::establish(me, local.len(), &settings.shm, &mut share, &mut barrier)?;
-        let peers: Vec<(usize, i32)> = local
-            .iter()
-            .zip(rail.peer_pids())
-            .filter(|&(&r, _)| r != rank)
-            .map(|(&r, &pid)| (r, pid))
-            .collect();
-        crate::runtime::lifetime::watch_peers(&peers);
+        let (rail, local) = open_shm(settings, boot, &hosts)?;
         wait = Some(rail.wait_handle());
-        domain = Some(rail.domain());
         services.push(Some(rail.service() as Arc<dyn Service>));
         for (i, &r) in local.iter().enumerate() {
             shm_routes[r] = Some(Route { rail: 0, peer: i });
@@ -180,7 +158,9 @@ pub fn open(settings: &FabricSettings, boot: &dyn Bootstrap) -> Result<Fabric, S
             count = count.min(n.max(1));
         }
         let wait = *wait.get_or_insert_with(Doorbell::local);
-        let domain = domain.get_or_insert_with(|| Arc::new(ShmDomain::private()));
+        // The tcp rails' own key table: peers on other hosts reach our memory only
+        // through keys it issued (never through the shm rail's).
+        let domain = Arc::new(ShmDomain::private());
         // The service thread sleeps on one doorbell (the first queue's): requests from
         // tcp peers ring the shm queue's where there is one.
         let service_bell = services
@@ -192,12 +172,13 @@ pub fn open(settings: &FabricSettings, boot: &dyn Bootstrap) -> Result<Fabric, S
             me: rank,
             hosts: hosts.clone(),
             secret,
-            domain: domain.clone(),
+            domain,
             wait,
             service_bell,
             connect: tcp.connect,
             timeout_ms: tcp.timeout_ms,
             failover_timeout_ms: tcp.failover_timeout_ms,
+            eager_limit: tcp.eager_limit,
             survive_loss: count > 1,
         };
         for (i, listener) in listeners.into_iter().take(count).enumerate() {
@@ -234,8 +215,44 @@ pub fn open(settings: &FabricSettings, boot: &dyn Bootstrap) -> Result<Fabric, S
     })
 }
 
-/// Every rank over verbs: one rail per port (as many as the rank with the fewest), each
-/// peer reached over all of them.
+/// The shm rail of this host's ranks (collective over the job), and those ranks.
+fn open_shm(
+    settings: &FabricSettings,
+    boot: &dyn Bootstrap,
+    hosts: &[String],
+) -> Result<(ShmRail, Vec<usize>), String> {
+    let rank = boot.rank();
+    let local: Vec<usize> = (0..boot.size())
+        .filter(|&r| hosts[r] == settings.host)
+        .collect();
+    let me = local
+        .iter()
+        .position(|&r| r == rank)
+        .expect("this rank is on its own host");
+    // Hosts emulated on one machine (namespaces) are told apart by the leader's rank.
+    let key = format!("shm-segment-{}", local[0]);
+    let mut share = |v: Option<String>| {
+        if let Some(v) = v {
+            boot.put(&key, &v)?;
+        }
+        boot.barrier()?;
+        boot.get(&key)
+    };
+    let mut barrier = || boot.barrier();
+    let rail = ShmRail::establish(me, local.len(), &settings.shm, &mut share, &mut barrier)?;
+    let peers: Vec<(usize, i32)> = local
+        .iter()
+        .zip(rail.peer_pids())
+        .filter(|&(&r, _)| r != rank)
+        .map(|(&r, &pid)| (r, pid))
+        .collect();
+    crate::runtime::lifetime::watch_peers(&peers);
+    Ok((rail, local))
+}
+
+/// Ranks over verbs: with shm, the ranks of this host over shm and the others over verbs
+/// (no verbs rail at all when every rank is here); without, every rank over verbs. One
+/// verbs rail per port (as many as the rank with the fewest).
 fn open_verbs(
     settings: &FabricSettings,
     verbs: &VerbsSettings,
@@ -243,6 +260,28 @@ fn open_verbs(
     hosts: Vec<String>,
 ) -> Result<Fabric, String> {
     let (rank, size) = (boot.rank(), boot.size());
+    let shm = if settings.use_shm {
+        Some(open_shm(settings, boot, &hosts)?)
+    } else {
+        None
+    };
+    if let Some((rail, local)) = shm.as_ref().filter(|(_, l)| l.len() == size) {
+        // Every rank on this host: shm alone.
+        let wait = rail.wait_handle();
+        let subchannels = local
+            .iter()
+            .enumerate()
+            .map(|(i, _)| vec![Route { rail: 0, peer: i }])
+            .collect();
+        let (rail, _) = shm.expect("matched above");
+        let service = rail.service() as Arc<dyn Service>;
+        return Ok(Fabric {
+            rails: vec![AnyRail::Shm(rail)],
+            services: vec![Some(service)],
+            subchannels,
+            wait,
+        });
+    }
     // A rank without a usable port publishes none, and the job stops with its reason.
     let ports = match super::verbs::select_ports(verbs) {
         Ok(p) if p.is_empty() => Err("no active RDMA port".to_string()),
@@ -254,8 +293,9 @@ fn open_verbs(
         Vec::new()
     });
     if ports.len() > 1 {
-        // One memory domain keys a job's registrations today: a second port's protection
-        // domain would not know its keys. Several verbs rails come with keys per rail.
+        // A peer is given one remote key (its rail's domain slot); each port has a
+        // protection domain of its own, so striping over two ports needs a key per port
+        // on the wire, which is still to come.
         if rank == 0 {
             tracing::warn!(
                 "verbs: using {}:{} only ({} active ports; several verbs rails are not \
@@ -273,10 +313,16 @@ fn open_verbs(
     if settings.secret.is_none() && rank == 0 {
         boot.put(SECRET_KEY, &secret_to_hex(&random()))?;
     }
-    let wait = Doorbell::local();
-    // The service queues' rails (one per data rail, sharing its protection domain) wake the
-    // RMA helper on one doorbell, and the rank too (it waits for its requests' answers).
-    let service_bell = Doorbell::local();
+    // The process sleeps on one doorbell (the shm rail's, where there is one), and the RMA
+    // helper on one too: the service queues' rails (one per data rail, sharing its
+    // protection domain) ring the helper's, and the rank's (it waits for its requests'
+    // answers).
+    let wait = shm
+        .as_ref()
+        .map_or_else(Doorbell::local, |(r, _)| r.wait_handle());
+    let service_bell = shm
+        .as_ref()
+        .map_or_else(Doorbell::local, |(r, _)| r.service().wait_handle());
     let mut rails = Vec::new();
     for (i, port) in ports.iter().enumerate() {
         let ctx = VerbsContext {
@@ -345,6 +391,15 @@ fn open_verbs(
     };
     let mut out: Vec<AnyRail> = Vec::new();
     let mut services: Vec<Option<Arc<dyn Service>>> = Vec::new();
+    let mut shm_routes = vec![None; size];
+    if let Some((rail, local)) = shm {
+        for (i, &r) in local.iter().enumerate() {
+            shm_routes[r] = Some(Route { rail: 0, peer: i });
+        }
+        services.push(Some(rail.service() as Arc<dyn Service>));
+        out.push(AnyRail::Shm(rail));
+    }
+    let first = out.len();
     for (i, (mut rail, mut svc)) in rails.into_iter().enumerate() {
         rail.set_peers(addrs(i)?);
         rail.set_secret(&secret, survive_loss);
@@ -356,7 +411,15 @@ fn open_verbs(
         services.push(Some(service));
     }
     let subchannels = (0..size)
-        .map(|r| (0..count).map(|i| Route { rail: i, peer: r }).collect())
+        .map(|r| match shm_routes[r] {
+            Some(route) => vec![route],
+            None => (0..count)
+                .map(|i| Route {
+                    rail: first + i,
+                    peer: r,
+                })
+                .collect(),
+        })
         .collect();
     Ok(Fabric {
         services,

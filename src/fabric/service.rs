@@ -10,7 +10,7 @@
 //! the origin's operands and results with `access`, under keys of the origin's
 //! registrations named in the request — the same key checks as a posted transfer.
 
-use super::{Doorbell, RailError, RdmaOp, RemoteKey, Span};
+use super::{Doorbell, RailError, Transfer};
 
 /// Largest request, in bytes.
 pub const REQUEST: usize = 128;
@@ -30,18 +30,11 @@ pub trait Service: Send + Sync {
     fn pending(&self) -> bool;
     /// What the service thread sleeps on: rung when a request arrives.
     fn wait_handle(&self) -> Doorbell;
-    /// For the service thread: move bytes between the `local` spans here and `peer`'s
-    /// `remote` spans under `peer`'s key `rkey` (checked before a byte moves); returns
-    /// when done.
+    /// For the service thread: carry out transfer `t` (its token unused) between the local
+    /// spans here and `t.peer`'s remote spans under its key (checked before a byte moves);
+    /// returns when done.
     ///
     /// # Safety
-    /// The local spans are valid for `op` (writable for a read, readable for a write).
-    unsafe fn access(
-        &self,
-        op: RdmaOp,
-        peer: usize,
-        local: &[Span],
-        remote: &[Span],
-        rkey: RemoteKey,
-    ) -> Result<(), RailError>;
+    /// The local spans are valid for `t.op` (writable for a read, readable for a write).
+    unsafe fn access(&self, t: &Transfer<'_>) -> Result<(), RailError>;
 }

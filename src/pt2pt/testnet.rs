@@ -8,7 +8,7 @@
 use super::engine::{Io, Pt2pt};
 use crate::fabric::inproc::checked_copy;
 use crate::fabric::shm::domain::ShmDomain;
-use crate::fabric::{Completion, RailError, RdmaOp, RemoteKey, Span};
+use crate::fabric::{slot, Completion, Domains, RailError, RdmaOp, RemoteKey, Span, Transfer};
 use crate::registration::{Invalidation, Registry};
 use crate::registration::{RegPolicy, RegistryConfig};
 use std::collections::VecDeque;
@@ -50,12 +50,12 @@ impl End {
 }
 
 fn registry(domain: &Arc<ShmDomain>, cache_max: usize) -> Registry {
-    Registry::with_domain(
+    Registry::with_domains(
         RegistryConfig {
             cache_max,
             invalidation: Invalidation::Hooks,
         },
-        domain.clone(),
+        Domains::one(slot::SHM, domain.clone()),
     )
 }
 
@@ -69,27 +69,23 @@ impl Io for End {
         true
     }
 
-    unsafe fn post(
-        &mut self,
-        op: RdmaOp,
-        peer: usize,
-        local: &[Span],
-        remote: &[Span],
-        rkey: RemoteKey,
-        token: u64,
-    ) -> Result<(), RailError> {
-        if peer >= self.out.len() {
-            return Err(RailError::NoSuchPeer(peer));
+    unsafe fn post(&mut self, t: &Transfer<'_>) -> Result<(), RailError> {
+        if t.peer >= self.out.len() {
+            return Err(RailError::NoSuchPeer(t.peer));
         }
         self.posts.push(Post {
-            op,
-            peer,
-            local: local.to_vec(),
-            remote: remote.to_vec(),
-            rkey,
-            token,
+            op: t.op,
+            peer: t.peer,
+            local: t.local.to_vec(),
+            remote: t.remote.to_vec(),
+            rkey: t.rkey,
+            token: t.token,
         });
         Ok(())
+    }
+
+    fn key_slot(&self, _peer: usize) -> usize {
+        slot::SHM
     }
 
     fn registry(&self) -> Option<&Registry> {

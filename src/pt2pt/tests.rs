@@ -563,7 +563,7 @@ fn malformed_run_tables_are_rejected_before_any_byte_moves() {
                 crate::registration::Mode::Odp,
             )
             .unwrap();
-        let key = treg.remote_key().0;
+        let key = treg.remote_key(crate::fabric::slot::SHM).0;
         p.eng[1].on_packet(
             0,
             &wire::rts_runs(&hdr, table.as_ptr() as u64, key, table.len() as u64, key),
@@ -813,7 +813,7 @@ fn forged_pipeline_packets_are_rejected_without_touching_memory() {
         .registry
         .register(gaddr as usize, guard.len(), crate::registration::Mode::Odp)
         .unwrap();
-    let gkey = greg.remote_key().0;
+    let gkey = greg.remote_key(crate::fabric::slot::SHM).0;
     let sr = p.send(5, &data, false).expect("pipeline waits");
     let bad = [
         // READY before any ACK.

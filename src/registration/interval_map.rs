@@ -2,7 +2,7 @@
 //! (start, id), so entries may overlap (an in-use registration is never merged away), plus
 //! an LRU index of the idle ones (held only by the cache). Pure bookkeeping: no syscalls.
 
-use super::{MemKey, Mode, PageRange};
+use super::{Keys, Mode, PageRange};
 use std::collections::BTreeMap;
 
 /// Names one entry: (start address, unique id).
@@ -17,15 +17,15 @@ pub(crate) struct Entry {
     pub pinned: bool,
     /// Whether the kernel tells us when its memory goes away (userfaultfd).
     pub watched: bool,
-    /// The domain's keys.
-    pub key: MemKey,
+    /// The domains' keys.
+    pub key: Keys,
     /// Registration handles holding it; 0 = idle, kept only by the cache.
     pub refs: u32,
     tick: u64,
 }
 
 impl Entry {
-    pub fn new(range: PageRange, mode: Mode, pinned: bool, watched: bool, key: MemKey) -> Entry {
+    pub fn new(range: PageRange, mode: Mode, pinned: bool, watched: bool, key: Keys) -> Entry {
         Entry {
             range,
             mode,
@@ -193,14 +193,14 @@ mod tests {
             Mode::Pin,
             true,
             true,
-            MemKey::default(),
+            Keys::default(),
         ));
         let b = m.insert(Entry::new(
             r(15, 30),
             Mode::Odp,
             false,
             true,
-            MemKey::default(),
+            Keys::default(),
         ));
         assert_eq!(m.covering(r(11, 19), Mode::Pin), Some(a));
         assert_eq!(m.covering(r(16, 30), Mode::Pin), None);
@@ -219,20 +219,8 @@ mod tests {
     #[test]
     fn lru_order_and_idle_bytes() {
         let mut m = IntervalMap::default();
-        let a = m.insert(Entry::new(
-            r(0, 1),
-            Mode::Pin,
-            true,
-            true,
-            MemKey::default(),
-        ));
-        let b = m.insert(Entry::new(
-            r(5, 7),
-            Mode::Pin,
-            true,
-            true,
-            MemKey::default(),
-        ));
+        let a = m.insert(Entry::new(r(0, 1), Mode::Pin, true, true, Keys::default()));
+        let b = m.insert(Entry::new(r(5, 7), Mode::Pin, true, true, Keys::default()));
         assert_eq!(m.oldest_idle(|_| true), None);
         assert_eq!(m.release(b), 0);
         assert_eq!(m.release(a), 0);

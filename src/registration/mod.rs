@@ -26,7 +26,9 @@ mod uffd_monitor;
 #[cfg(test)]
 pub(crate) mod tests;
 
-pub use crate::fabric::memory::{Access, MemKey, MemoryDomain, Mode, PageRange, PinError};
+pub use crate::fabric::memory::{
+    Access, Domains, Keys, MemKey, MemoryDomain, Mode, PageRange, PinError, RemoteKeys,
+};
 pub use registry::{RegError, Registration, Registry, RegistryConfig};
 pub use stats::{Stats, StatsSnapshot};
 

@@ -6,8 +6,10 @@ use super::hooks::{self, Subscription};
 use super::interval_map::{Entry, IntervalMap, Key};
 use super::stats::{Stats, StatsSnapshot};
 use super::uffd_monitor::{Monitor, Queue, QUEUE_CAPACITY};
-use super::{Access, Invalidation, MemKey, MemoryDomain, Mode, PageRange, PinError};
+use super::{Access, Domains, Invalidation, Keys, Mode, PageRange, PinError};
+use crate::fabric::memory::slot;
 use crate::fabric::shm::domain::ShmDomain;
+use crate::fabric::RemoteKey;
 use crate::sys::userfaultfd::{Event, WatchMode};
 use crate::sys::vmem;
 use parking_lot::Mutex;
@@ -82,7 +84,7 @@ struct State {
 struct Inner {
     state: Mutex<State>,
     stats: Stats,
-    domain: Arc<dyn MemoryDomain>,
+    domains: Domains,
     monitor: Option<Monitor>,
     /// `hooks`: this registry's queue of the interposed calls' events.
     hooks: Option<Subscription>,
@@ -107,7 +109,7 @@ pub struct Registration {
     len: usize,
     mode: Mode,
     pinned: bool,
-    mem_key: MemKey,
+    keys: Keys,
     /// False for `register_uncached`: the entry ends with its last handle.
     cached: bool,
     /// Made by this call, not served by a cached registration.
@@ -142,14 +144,14 @@ impl Registration {
     pub fn is_pinned(&self) -> bool {
         self.pinned
     }
-    /// The domain's keys for the pages registered.
-    pub fn key(&self) -> MemKey {
-        self.mem_key
+    /// The domains' keys for the pages registered.
+    pub fn keys(&self) -> &Keys {
+        &self.keys
     }
 
-    /// What a peer names this memory by.
-    pub fn remote_key(&self) -> crate::fabric::RemoteKey {
-        self.mem_key.remote
+    /// What a peer reached through the domain in `slot` names this memory by.
+    pub fn remote_key(&self, slot: usize) -> RemoteKey {
+        self.keys.remote(slot)
     }
     /// False once the memory was given back to the OS while registered (the application
     /// freed a buffer a transfer still uses): the transfer must not touch it.
@@ -180,11 +182,11 @@ impl Registry {
     /// A registry over a domain of its own (shm's registration with a private key table:
     /// a process alone, and tests).
     pub fn new(cfg: RegistryConfig) -> Registry {
-        Registry::with_domain(cfg, Arc::new(ShmDomain::private()))
+        Registry::with_domains(cfg, Domains::one(slot::SHM, Arc::new(ShmDomain::private())))
     }
 
-    /// A registry over a rail's memory domain.
-    pub fn with_domain(cfg: RegistryConfig, domain: Arc<dyn MemoryDomain>) -> Registry {
+    /// A registry over the rails' memory domains.
+    pub fn with_domains(cfg: RegistryConfig, domains: Domains) -> Registry {
         let caching = cfg.cache_max > 0;
         let monitor = match cfg.invalidation {
             Invalidation::Uffd if caching => match Monitor::start() {
@@ -230,7 +232,7 @@ impl Registry {
                     spare: Vec::with_capacity(QUEUE_CAPACITY),
                 }),
                 stats: Stats::default(),
-                domain,
+                domains,
                 monitor,
                 hooks,
                 cfg,
@@ -314,8 +316,8 @@ impl Registry {
             inner.drop_entry(&mut st, key, Gone::Mapped);
             inner.stats.evictions(1);
         }
-        let (pinned, mem_key) = loop {
-            match inner.domain.register(range, mode) {
+        let (pinned, keys) = loop {
+            match inner.domains.register(range, mode) {
                 Ok(k) => break (mode == Mode::Pin, k),
                 Err(PinError::NotMapped(e)) => {
                     return Err(match e.raw_os_error() {
@@ -339,7 +341,7 @@ impl Registry {
                 Err(PinError::Limit(e)) => {
                     // Undo any partial pin, except where other registrations pin.
                     let spans = st.map.uncovered(range, |o| o.pinned);
-                    inner.domain.deregister(MemKey::default(), &spans);
+                    inner.domains.deregister(&Keys::default(), &spans);
                     if let Some(key) = st.map.oldest_idle(|o| o.pinned) {
                         inner.drop_entry(&mut st, key, Gone::Mapped);
                         inner.stats.evictions(1);
@@ -353,7 +355,7 @@ impl Registry {
                             range.len()
                         );
                     }
-                    match inner.domain.register(range, Mode::Odp) {
+                    match inner.domains.register(range, Mode::Odp) {
                         Ok(k) => break (false, k),
                         Err(PinError::NotMapped(e) | PinError::Limit(e)) => {
                             return Err(RegError::Provider(e))
@@ -376,7 +378,7 @@ impl Registry {
         let watched = inner.watch(&st, range, pinned);
         let key = st
             .map
-            .insert(Entry::new(range, mode, pinned, watched, mem_key));
+            .insert(Entry::new(range, mode, pinned, watched, keys));
         let e = st.map.get(key).expect("just inserted");
         Ok(self.handle(key, e, addr, len, cache, true))
     }
@@ -399,7 +401,7 @@ impl Registry {
             len,
             mode: e.mode,
             pinned: e.pinned,
-            mem_key: e.key,
+            keys: e.key,
             cached,
         }
     }
@@ -415,7 +417,7 @@ impl Registry {
         let range = PageRange::covering(addr, len, self.inner.page)
             .ok_or(RegError::BadRange { addr, len })?;
         self.inner
-            .domain
+            .domains
             .prefetch(range, access)
             .map_err(|e| match e.raw_os_error() {
                 Some(libc::ENOMEM) | Some(libc::EFAULT) => RegError::NotMapped { addr, len },
@@ -599,7 +601,7 @@ impl Inner {
             let tail = to + range.len();
             if let Some(end) = moved_end.filter(|&e| e > tail) {
                 let spans = st.map.uncovered(PageRange::new(tail, end), |o| o.pinned);
-                self.domain.deregister(MemKey::default(), &spans);
+                self.domains.deregister(&Keys::default(), &spans);
             }
         }
     }
@@ -635,9 +637,9 @@ impl Inner {
             let spans = st.map.uncovered(e.range, |o| o.pinned);
             st.pinned -= spans.iter().map(|r| r.len()).sum::<usize>();
             self.stats.set_pinned(st.pinned as u64);
-            self.domain.deregister(e.key, &relocate(spans));
+            self.domains.deregister(&e.key, &relocate(spans));
         } else {
-            self.domain.deregister(e.key, &[]);
+            self.domains.deregister(&e.key, &[]);
         }
         if e.watched {
             if let Some(m) = &self.monitor {

@@ -20,7 +20,7 @@ use super::helper::{Desc, Kind};
 use super::window::{Reach, RmaHost, Target, Window};
 use crate::datatype::{Basic, Datatype};
 use crate::error::{Error, ErrorClass, Result};
-use crate::fabric::{RailError, RdmaOp, RemoteKey, Span};
+use crate::fabric::{RailError, RdmaOp, RemoteKey, Span, Transfer};
 use crate::op::{self as ops, Op};
 
 /// `count` elements of `dtype` at `addr` in this process (origin or result buffer).
@@ -81,7 +81,7 @@ impl Window {
                     let attached = t.ctrl.regions(host).map_err(|e| rail_err(r.rank, e))?;
                     match attached.iter().find(|g| g.holds(lo, hi)) {
                         Some(g) => {
-                            rkey = g.rkey;
+                            rkey = g.rkeys.get(host.key_slot(peer));
                             true
                         }
                         None => {
@@ -250,13 +250,14 @@ impl Window {
         } else {
             // SAFETY: the local runs are the origin buffer, readable (MPI's contract).
             unsafe {
-                host.transfer(
+                host.transfer(&Transfer::new(
                     RdmaOp::Write,
                     p.peer,
                     &spans(&local),
                     &remote_spans(&p),
                     p.rkey,
-                )
+                    0,
+                ))
             }
             .map_err(|e| rail_err(target.rank, e))
         }
@@ -306,13 +307,14 @@ impl Window {
         } else {
             // SAFETY: the local runs are the origin buffer, writable (MPI's contract).
             unsafe {
-                host.transfer(
+                host.transfer(&Transfer::new(
                     RdmaOp::Read,
                     p.peer,
                     &spans(&local),
                     &remote_spans(&p),
                     p.rkey,
-                )
+                    0,
+                ))
             }
             .map_err(|e| rail_err(target.rank, e))
         }
@@ -585,8 +587,11 @@ unsafe fn copy_contiguous(
                 addr: base + off,
                 len: n as u64,
             }];
-            host.transfer(op, peer, &l, &r, rkey)
-                .map_err(|e| rail_err(rank, e))
+            host.transfer(&Transfer {
+                op,
+                ..Transfer::new(RdmaOp::Write, peer, &l, &r, rkey, 0)
+            })
+            .map_err(|e| rail_err(rank, e))
         }
         Reach::Dynamic { .. } => unreachable!("dynamic windows are never placed contiguously"),
     }

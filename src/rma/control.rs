@@ -11,7 +11,8 @@
 //!   element-wise; only processes that map the block take it (the others' accumulates are
 //!   applied by the owner's helper);
 //! - `16` dynamic-window region table version (a seqlock: odd while being changed);
-//! - `24` number of attached regions; `32` the regions, (address, length, remote key);
+//! - `24` number of attached regions; `32` the regions, (address, length, a remote key
+//!   per domain slot);
 //! - then `posts[n]` (bumped by target `t` in origin `o`'s block when `t` posts to `o`) and
 //!   `completes[n]` (bumped by origin `o` in target `t`'s block at MPI_Win_complete), 64
 //!   bits each.
@@ -21,7 +22,7 @@
 
 use super::window::RmaHost;
 use crate::fabric::mapped::MappedRegion;
-use crate::fabric::{AtomicOp, RailError, RdmaOp, RemoteKey, Span};
+use crate::fabric::{AtomicOp, RailError, RdmaOp, RemoteKey, RemoteKeys, Span, Transfer};
 use parking_lot::Mutex;
 use std::sync::atomic::{fence, AtomicU32, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -31,7 +32,9 @@ use std::sync::Arc;
 pub struct Region {
     pub addr: u64,
     pub len: u64,
-    pub rkey: RemoteKey,
+    /// One key per domain slot: an origin takes the slot of the rail that reaches the
+    /// owner.
+    pub rkeys: RemoteKeys,
 }
 
 impl Region {
@@ -68,7 +71,7 @@ const ACC_LOCK: usize = 8;
 const REGIONS_SEQ: usize = 16;
 const NREGIONS: usize = 24;
 const REGIONS: usize = 32;
-const REGION: usize = 24;
+const REGION: usize = 16 + RemoteKeys::LEN;
 const COUNTERS: usize = REGIONS + MAX_REGIONS * REGION;
 
 /// The lock word's exclusive bit; the low bits count shared holders.
@@ -173,10 +176,14 @@ impl Control {
             let out: Vec<Region> = (0..n)
                 .map(|i| {
                     let at = |k: usize| self.u64_at(REGIONS + REGION * i + k);
+                    let mut rkeys = RemoteKeys::NONE;
+                    for (k, key) in rkeys.0.iter_mut().enumerate() {
+                        *key = RemoteKey(at(16 + 8 * k).load(Ordering::Relaxed));
+                    }
                     Region {
                         addr: at(0).load(Ordering::Relaxed),
                         len: at(8).load(Ordering::Relaxed),
-                        rkey: RemoteKey(at(16).load(Ordering::Relaxed)),
+                        rkeys,
                     }
                 })
                 .collect();
@@ -197,7 +204,9 @@ impl Control {
             let at = |k: usize| self.u64_at(REGIONS + REGION * i + k);
             at(0).store(r.addr, Ordering::Relaxed);
             at(8).store(r.len, Ordering::Relaxed);
-            at(16).store(r.rkey.0, Ordering::Relaxed);
+            for (k, key) in r.rkeys.0.iter().enumerate() {
+                at(16 + 8 * k).store(key.0, Ordering::Relaxed);
+            }
         }
         self.u64_at(NREGIONS)
             .store(regions.len() as u64, Ordering::Relaxed);
@@ -262,7 +271,16 @@ impl RemoteControl {
         }];
         // SAFETY: `into` is ours, writable, and borrowed until `transfer` returns, which is
         // after the read completed.
-        unsafe { host.transfer(RdmaOp::Read, self.peer, &local, &remote, self.rkey) }
+        unsafe {
+            host.transfer(&Transfer::new(
+                RdmaOp::Read,
+                self.peer,
+                &local,
+                &remote,
+                self.rkey,
+                0,
+            ))
+        }
     }
 
     /// The region table, read as the seqlock demands: version, table, version again (the
@@ -298,7 +316,7 @@ impl RemoteControl {
                 .map(|e| Region {
                     addr: u(&e[0..8]),
                     len: u(&e[8..16]),
-                    rkey: RemoteKey(u(&e[16..24])),
+                    rkeys: RemoteKeys::decode(&e[16..]),
                 })
                 .collect();
             *cached = Some((before, table.clone()));
@@ -430,12 +448,19 @@ mod tests {
             Region {
                 addr: 4096,
                 len: 10,
-                rkey: RemoteKey(7),
+                rkeys: RemoteKeys([
+                    RemoteKey(7),
+                    RemoteKey(0),
+                    RemoteKey(9),
+                    RemoteKey(0),
+                    RemoteKey(0),
+                    RemoteKey(1),
+                ]),
             },
             Region {
                 addr: 1 << 40,
                 len: 3,
-                rkey: RemoteKey(u64::MAX),
+                rkeys: RemoteKeys([RemoteKey(u64::MAX); 6]),
             },
         ];
         c.set_regions(&regions);

@@ -24,7 +24,7 @@ use super::control::Control;
 use crate::channel::service::ServiceChannels;
 use crate::datatype::Basic;
 use crate::fabric::service::REQUEST;
-use crate::fabric::{RdmaOp, RemoteKey, Span};
+use crate::fabric::{RdmaOp, RemoteKey, Span, Transfer};
 use crate::op::{self as ops, Op};
 use parking_lot::Mutex;
 use std::sync::atomic::Ordering;
@@ -350,8 +350,17 @@ fn read_origin(
 ) -> Result<(), String> {
     let local = at(out.as_mut_ptr() as u64, out.len());
     // SAFETY: `local` is `out`, writable for the call.
-    unsafe { svc.access(RdmaOp::Read, origin, &local, &at(addr, out.len()), key) }
-        .map_err(|e| format!("reading rank {origin}'s memory: {e}"))
+    unsafe {
+        svc.access(&Transfer::new(
+            RdmaOp::Read,
+            origin,
+            &local,
+            &at(addr, out.len()),
+            key,
+            0,
+        ))
+    }
+    .map_err(|e| format!("reading rank {origin}'s memory: {e}"))
 }
 
 /// The target pieces of `d` as (address here, length), checked against the window.
@@ -431,23 +440,25 @@ fn serve(w: &Exposed, svc: &ServiceChannels, origin: usize, d: &Desc) -> Result<
         // SAFETY (both transfers): `spans` lie inside our window (checked by `pieces`);
         // the origin's side is checked against its key before a byte moves.
         Kind::Put => unsafe {
-            svc.access(
+            svc.access(&Transfer::new(
                 RdmaOp::Read,
                 origin,
                 &spans,
                 &at(d.data, d.len as usize),
                 d.data_key,
-            )
+                0,
+            ))
         }
         .map_err(moved),
         Kind::Get => unsafe {
-            svc.access(
+            svc.access(&Transfer::new(
                 RdmaOp::Write,
                 origin,
                 &spans,
                 &at(d.result, d.len as usize),
                 d.result_key,
-            )
+                0,
+            ))
         }
         .map_err(moved),
         Kind::Acc | Kind::Cas => {
@@ -464,7 +475,14 @@ fn serve(w: &Exposed, svc: &ServiceChannels, origin: usize, d: &Desc) -> Result<
                     let l = at(cur.as_ptr() as u64, n);
                     // SAFETY: `l` is `cur`, readable for the call.
                     unsafe {
-                        svc.access(RdmaOp::Write, origin, &l, &at(d.result, n), d.result_key)
+                        svc.access(&Transfer::new(
+                            RdmaOp::Write,
+                            origin,
+                            &l,
+                            &at(d.result, n),
+                            d.result_key,
+                            0,
+                        ))
                     }
                     .map_err(moved)?;
                 }

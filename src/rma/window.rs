@@ -21,7 +21,7 @@ use crate::coll::{self, CollTransport};
 use crate::comm::Communicator;
 use crate::error::{Error, ErrorClass, Result};
 use crate::fabric::mapped::MappedRegion;
-use crate::fabric::{AtomicOp, RailError, RdmaOp, RemoteKey, Span};
+use crate::fabric::{AtomicOp, RailError, RemoteKey, RemoteKeys, Transfer};
 use crate::registration::{Access, Mode, RegPolicy, Registration, Registry};
 use parking_lot::Mutex;
 use std::sync::atomic::Ordering;
@@ -34,20 +34,16 @@ pub trait RmaHost: CollTransport {
     /// Called while waiting on another rank (a lock, a post): make progress on everything
     /// else and let other processes run.
     fn idle(&self);
-    /// Move bytes between the `local` spans here and the `remote` spans of world rank
-    /// `peer`'s memory under its key `rkey`, by a rail operation posted on the channel to
-    /// it; returns once it completed.
+    /// Transfer `t` (its token unused) with world rank `t.peer`'s memory under its key,
+    /// posted on the channel to it; returns once it completed.
     ///
     /// # Safety
     /// The local spans are valid — readable for a write, writable for a read — until then.
-    unsafe fn transfer(
-        &self,
-        op: RdmaOp,
-        peer: usize,
-        local: &[Span],
-        remote: &[Span],
-        rkey: RemoteKey,
-    ) -> std::result::Result<(), RailError>;
+    unsafe fn transfer(&self, t: &Transfer<'_>) -> std::result::Result<(), RailError>;
+    /// The domain slot of the rail that reaches world rank `peer`: which of an exchanged
+    /// set of remote keys (`RemoteKeys`) to use with it, and which of a registration's
+    /// keys to give it.
+    fn key_slot(&self, peer: usize) -> usize;
     /// A 64-bit atomic on the word at `remote` in world rank `peer`'s memory under its key
     /// `rkey`, posted on the channel to it; returns the word's previous value once done.
     fn atomic(
@@ -137,18 +133,19 @@ struct Record {
     disp_unit: u64,
     /// Shared flavor: where this rank's part begins in rank 0's segment.
     offset: u64,
-    /// The key peers reach this part with over the rails (`Create`, `Allocate`).
-    rkey: u64,
+    /// The keys peers reach this part with over the rails (`Create`, `Allocate`), one per
+    /// domain slot: each peer takes the slot of the rail that reaches us.
+    rkey: RemoteKeys,
     /// What this process's RMA helper calls the window.
     helper_window: u64,
     /// The control block, for peers that reach it under `ctrl_rkey` (another host).
     ctrl_base: u64,
-    ctrl_rkey: u64,
+    ctrl_rkey: RemoteKeys,
     /// The node of the process (`RmaHost::node`).
     node: u32,
 }
 
-const RECORD: usize = 80;
+const RECORD: usize = 64 + 2 * RemoteKeys::LEN;
 
 impl Record {
     fn encode(&self) -> [u8; RECORD] {
@@ -161,10 +158,10 @@ impl Record {
         b[28..36].copy_from_slice(&self.disp_unit.to_le_bytes());
         b[36..44].copy_from_slice(&self.offset.to_le_bytes());
         b[44..48].copy_from_slice(&self.node.to_le_bytes());
-        b[48..56].copy_from_slice(&self.rkey.to_le_bytes());
-        b[56..64].copy_from_slice(&self.helper_window.to_le_bytes());
-        b[64..72].copy_from_slice(&self.ctrl_base.to_le_bytes());
-        b[72..80].copy_from_slice(&self.ctrl_rkey.to_le_bytes());
+        b[48..56].copy_from_slice(&self.helper_window.to_le_bytes());
+        b[56..64].copy_from_slice(&self.ctrl_base.to_le_bytes());
+        b[64..64 + RemoteKeys::LEN].copy_from_slice(&self.rkey.encode());
+        b[64 + RemoteKeys::LEN..].copy_from_slice(&self.ctrl_rkey.encode());
         b
     }
 
@@ -180,10 +177,10 @@ impl Record {
             disp_unit: u(28..36),
             offset: u(36..44),
             node: u32::from_le_bytes(b[44..48].try_into().unwrap()),
-            rkey: u(48..56),
-            helper_window: u(56..64),
-            ctrl_base: u(64..72),
-            ctrl_rkey: u(72..80),
+            helper_window: u(48..56),
+            ctrl_base: u(56..64),
+            rkey: RemoteKeys::decode(&b[64..64 + RemoteKeys::LEN]),
+            ctrl_rkey: RemoteKeys::decode(&b[64 + RemoteKeys::LEN..RECORD]),
         }
     }
 }
@@ -287,10 +284,10 @@ impl Window {
             size: size as u64,
             disp_unit: disp_unit as u64,
             offset: 0,
-            rkey: 0,
+            rkey: RemoteKeys::NONE,
             helper_window,
             ctrl_base: own_mem.as_ptr() as u64,
-            ctrl_rkey: 0,
+            ctrl_rkey: RemoteKeys::NONE,
             node: host.node(),
         };
         // Which targets this process maps (their rail reaches them by loads and stores);
@@ -311,7 +308,7 @@ impl Window {
         let mut regs = Vec::new();
         if let (Some((registry, p)), false) = (host.registration(), maps.iter().all(|&m| m)) {
             if let Some(r) = register(registry, p, own_mem.as_ptr() as usize, own_mem.len()) {
-                mine.ctrl_rkey = r.remote_key().0;
+                mine.ctrl_rkey = r.keys().remotes();
                 regs.push(r);
             }
         }
@@ -320,7 +317,7 @@ impl Window {
             size > 0 && matches!(flavor, Flavor::Create | Flavor::Allocate),
         ) {
             if let Some(r) = register(registry, p, mine.base as usize, size) {
-                mine.rkey = r.remote_key().0;
+                mine.rkey = r.keys().remotes();
                 regs.push(r);
             }
         }
@@ -389,7 +386,7 @@ impl Window {
                 TargetControl::Remote(RemoteControl::new(
                     wcomm.world_rank(r),
                     rec.ctrl_base,
-                    RemoteKey(rec.ctrl_rkey),
+                    rec.ctrl_rkey.get(host.key_slot(wcomm.world_rank(r))),
                     n,
                 ))
             };
@@ -400,7 +397,7 @@ impl Window {
                 Flavor::Allocate if !mapped => Reach::Remote {
                     peer: wcomm.world_rank(r),
                     base: rec.base,
-                    rkey: RemoteKey(rec.rkey),
+                    rkey: rec.rkey.get(host.key_slot(wcomm.world_rank(r))),
                 },
                 Flavor::Allocate => {
                     let m = Arc::new(
@@ -424,7 +421,7 @@ impl Window {
                 Flavor::Create => Reach::Remote {
                     peer: wcomm.world_rank(r),
                     base: rec.base,
-                    rkey: RemoteKey(rec.rkey),
+                    rkey: rec.rkey.get(host.key_slot(wcomm.world_rank(r))),
                 },
                 Flavor::Dynamic => Reach::Dynamic {
                     peer: wcomm.world_rank(r),
@@ -561,8 +558,10 @@ impl Window {
             let reg = host
                 .registration()
                 .and_then(|(registry, p)| register(registry, p, addr as usize, len as usize));
-            let rkey = reg.as_ref().map_or(RemoteKey::NONE, |r| r.remote_key());
-            regions.push((Region { addr, len, rkey }, reg));
+            let rkeys = reg
+                .as_ref()
+                .map_or(RemoteKeys::NONE, |r| r.keys().remotes());
+            regions.push((Region { addr, len, rkeys }, reg));
         }
         self.publish_regions(&regions);
         Ok(())
@@ -945,7 +944,7 @@ impl Window {
                         format!("registering an RMA operand: {e}"),
                     )
                 })?;
-            let k = r.remote_key();
+            let k = r.remote_key(host.key_slot(peer));
             regs.push(r);
             Ok(k)
         };
@@ -1061,10 +1060,24 @@ mod tests {
             size: 12345,
             disp_unit: 8,
             offset: 640,
-            rkey: 0xfeed_0000_0001,
+            rkey: RemoteKeys([
+                RemoteKey(0xfeed_0000_0001),
+                RemoteKey(2),
+                RemoteKey(3),
+                RemoteKey(4),
+                RemoteKey(5),
+                RemoteKey(6),
+            ]),
             helper_window: 1 << 40 | 3,
             ctrl_base: 1 << 45,
-            ctrl_rkey: 0xbeef,
+            ctrl_rkey: RemoteKeys([
+                RemoteKey(0xbeef),
+                RemoteKey(0),
+                RemoteKey(u64::MAX),
+                RemoteKey(0),
+                RemoteKey(1),
+                RemoteKey(0),
+            ]),
             node: 0x7fff_0001,
         };
         assert_eq!(Record::decode(&r.encode()), r);

@@ -263,7 +263,6 @@ pub struct Config {
     pub verbs: crate::fabric::verbs::VerbsSettings,
     pub tcp: crate::fabric::tcp::TcpSettings,
     /// Eager limit towards ranks the tcp rail reaches.
-    pub tcp_eager_limit: usize,
     /// Scheduling over several subchannels (RAILMPI_SCHED, _STRIPING, _STRIPING_THRESHOLD).
     pub multirail: crate::channel::sched::MultirailSettings,
     /// From the launcher (`RAILMPI_JOB_SECRET`), if it gave one.
@@ -355,8 +354,8 @@ impl Config {
                 timeout_ms: positive("RAILMPI_TCP_TIMEOUT")?.min(u32::MAX as usize) as u32,
                 failover_timeout_ms: positive("RAILMPI_TCP_FAILOVER_TIMEOUT")?
                     .min(u32::MAX as usize) as u32,
+                eager_limit: parse("RAILMPI_TCP_EAGER_LIMIT")?,
             },
-            tcp_eager_limit: parse("RAILMPI_TCP_EAGER_LIMIT")?,
             multirail: crate::channel::sched::MultirailSettings::parse(
                 &value("RAILMPI_SCHED"),
                 &value("RAILMPI_STRIPING"),
@@ -445,11 +444,12 @@ fn rails() -> Result<(bool, bool, bool), String> {
     if !shm && !tcp && !verbs {
         return Err("RAILMPI_RAILS names no rail".into());
     }
-    if verbs && (shm || tcp) {
-        // One memory domain keys a job's registrations today; per-rail keys come next.
+    if verbs && tcp {
+        // Both would reach the other hosts: striping over both needs a remote key per
+        // rail on the wire (a peer is given one today).
         return Err(
-            "RAILMPI_RAILS: verbs cannot yet be combined with shm or tcp \
-                    (RAILMPI_RAILS=verbs runs every rank over verbs)"
+            "RAILMPI_RAILS: verbs and tcp cannot yet be combined (both reach other hosts); \
+             use shm,verbs (shm on each host, verbs between hosts) or verbs alone"
                 .into(),
         );
     }

@@ -8,7 +8,7 @@
 
 use crate::channel::{Channels, Event};
 use crate::coll::schedule::Schedules;
-use crate::fabric::{AtomicOp, Completion, Doorbell, RailError, RdmaOp, RemoteKey, Span};
+use crate::fabric::{AtomicOp, Completion, Doorbell, RailError, RemoteKey, Transfer};
 use crate::pt2pt::{ChannelIo, Pt2pt};
 use crate::registration::Registry;
 use parking_lot::lock_api::RawMutex as _;
@@ -127,22 +127,16 @@ impl ProgressState {
         n + p2p.flush(&mut io)
     }
 
-    /// Post a window's transfer on the channel to rank `peer`; its token, for `take_rma`.
+    /// Post a window's transfer `t` (its token unused) on the channel to rank `t.peer`;
+    /// its token, for `take_rma`.
     ///
     /// # Safety
     /// As for `Channels::post`.
-    pub unsafe fn post_rma(
-        &mut self,
-        op: RdmaOp,
-        peer: usize,
-        local: &[Span],
-        remote: &[Span],
-        rkey: RemoteKey,
-    ) -> Result<u64, RailError> {
+    pub unsafe fn post_rma(&mut self, t: &Transfer<'_>) -> Result<u64, RailError> {
         self.rma_posted += 1;
         let token = RMA_TOKEN | (self.rma_posted & (RMA_TOKEN - 1));
         // SAFETY: the caller's contract.
-        unsafe { self.channels.post(op, peer, local, remote, rkey, token) }.map(|()| token)
+        unsafe { self.channels.post(&Transfer { token, ..*t }) }.map(|()| token)
     }
 
     /// Post a window's 64-bit atomic on the word at `remote` in rank `peer`; its token, for

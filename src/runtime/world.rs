@@ -10,7 +10,7 @@ use crate::coll::{self, CollTransport};
 use crate::comm::{Communicator, Group};
 use crate::error::{Error, ErrorClass, Result};
 use crate::fabric::shm::ShmSettings;
-use crate::fabric::{self, Bootstrap, FabricSettings, RailError, RdmaOp, RemoteKey, Span};
+use crate::fabric::{self, Bootstrap, FabricSettings, RailError, RemoteKey, Transfer};
 use crate::mpi_err;
 use crate::pt2pt::{
     MsgBuf, MsgId, Owner, Pattern, ProtocolSettings, Pt2pt, ReqId, SendStart, Status, Taken,
@@ -49,6 +49,8 @@ pub struct World {
     pub registry: Option<Registry>,
     /// The second queue of the channels, to other processes' RMA helpers.
     services: Option<Arc<ServiceChannels>>,
+    /// Per world rank: the domain slot of the rail that reaches it (fixed after init).
+    key_slots: Vec<usize>,
 }
 
 const STATE_NEW: u8 = 0;
@@ -152,7 +154,7 @@ impl World {
         let first_routes = fabric.first_routes();
         let services = ServiceChannels::new(fabric.services, &first_routes).map(Arc::new);
         // A rail served by a thread of ours (tcp) needs CPU time while we wait for it.
-        let rail_thread = fabric.rails.iter().any(|r| r.caps().name == "tcp");
+        let rail_thread = fabric.rails.iter().any(|r| r.caps().progress_thread);
         let channels = Channels::multirail(
             fabric.rails,
             &fabric.subchannels,
@@ -160,6 +162,7 @@ impl World {
             config.multirail.clone(),
         );
         let caps = channels.caps().clone();
+        let key_slots: Vec<usize> = (0..size).map(|p| channels.key_slot(p)).collect();
         let mut p2p = Pt2pt::new(
             rank,
             size,
@@ -179,19 +182,19 @@ impl World {
         p2p.min_rdma_run = caps.min_rdma_run;
         p2p.unexpected_limit = config.unexpected_limit;
         for peer in 0..size {
-            if let Some(c) = channels.rail_caps(peer).filter(|c| c.name == "tcp") {
-                p2p.set_peer_network(peer, config.tcp_eager_limit, c.max_message);
+            if let Some(c) = channels.rail_caps(peer).filter(|c| c.eager_limit > 0) {
+                p2p.set_peer_network(peer, c.eager_limit, c.max_message);
             }
         }
         // Rendezvous payloads are registered (pinned or ODP, cached) through the rail's
         // memory domain, which keys them for peers; a single process has no peer to reach.
         let registry = (size > 1).then(|| {
-            Registry::with_domain(
+            Registry::with_domains(
                 RegistryConfig {
                     cache_max: config.reg_cache_max,
                     invalidation: config.reg_invalidate,
                 },
-                channels.memory(),
+                channels.domains(),
             )
         });
         // A rail without on-demand paging pins what it registers (a verbs region holds the
@@ -285,6 +288,7 @@ impl World {
             fan_in: AtomicBool::new(false),
             registry,
             services,
+            key_slots,
             config,
         })
     }
@@ -948,19 +952,14 @@ impl crate::rma::RmaHost for World {
         crate::sys::cpu::yield_now();
     }
 
-    unsafe fn transfer(
-        &self,
-        op: RdmaOp,
-        peer: usize,
-        local: &[Span],
-        remote: &[Span],
-        rkey: RemoteKey,
-    ) -> std::result::Result<(), RailError> {
+    unsafe fn transfer(&self, t: &Transfer<'_>) -> std::result::Result<(), RailError> {
         // SAFETY: the caller's contract; we wait for the completion below.
-        let token = self
-            .progress
-            .locked(|e| unsafe { e.post_rma(op, peer, local, remote, rkey) })?;
+        let token = self.progress.locked(|e| unsafe { e.post_rma(t) })?;
         self.progress.wait(|e| e.take_rma(token)).result.map(|_| ())
+    }
+
+    fn key_slot(&self, peer: usize) -> usize {
+        self.key_slots.get(peer).copied().unwrap_or(0)
     }
 
     fn atomic(

@@ -16,7 +16,7 @@ pub mod service;
 
 use super::{
     AtomicOp, Completion, Doorbell, MemoryDomain, Rail, RailCaps, RailError, RailEvent, RdmaOp,
-    RemoteKey, Span,
+    RemoteKey, Transfer,
 };
 use crate::sys::cma;
 use crate::sys::{cpu, memfd::SharedMemory};
@@ -204,6 +204,7 @@ impl ShmRail {
         Ok(ShmRail {
             caps: RailCaps {
                 name: "shm",
+                slot: crate::fabric::slot::SHM,
                 max_message: geo.max_payload(),
                 max_inline: geo.max_payload(),
                 // CMA takes any list: the kernel call is repeated per IOV_MAX entries.
@@ -221,6 +222,8 @@ impl ShmRail {
                 // Vectored CMA of 8-byte runs moves ~13 MB/s, of 4 KiB runs ~1 GB/s.
                 min_rdma_run: 1024,
                 min_stripe: 256 * 1024,
+                progress_thread: false,
+                eager_limit: 0,
             },
             me,
             tx,
@@ -347,15 +350,8 @@ impl Rail for ShmRail {
         !self.done.is_empty()
     }
 
-    unsafe fn post(
-        &mut self,
-        op: RdmaOp,
-        peer: usize,
-        local: &[Span],
-        remote: &[Span],
-        rkey: RemoteKey,
-        token: u64,
-    ) -> Result<(), RailError> {
+    unsafe fn post(&mut self, t: &Transfer<'_>) -> Result<(), RailError> {
+        let op = t.op;
         let able = match op {
             RdmaOp::Read => self.caps.rdma_read,
             RdmaOp::Write => self.caps.rdma_write,
@@ -367,8 +363,8 @@ impl Rail for ShmRail {
             }));
         }
         // SAFETY: the caller's contract on `local`.
-        let res = unsafe { self.access.transfer(op, peer, local, remote, rkey) };
-        self.complete(token, res);
+        let res = unsafe { self.access.transfer(op, t.peer, t.local, t.remote, t.rkey) };
+        self.complete(t.token, res);
         Ok(())
     }
 
@@ -425,7 +421,7 @@ pub fn test_pair() -> (ShmRail, ShmRail) {
 mod tests {
     use super::*;
     use crate::fabric::memory::{Mode, PageRange};
-    use crate::fabric::KeyError;
+    use crate::fabric::{KeyError, Span};
 
     fn completions(rail: &mut ShmRail) -> Vec<Completion> {
         let mut out = Vec::new();
@@ -461,7 +457,15 @@ mod tests {
             }]
         };
         let post = |a: &mut ShmRail, off, n, k, token| unsafe {
-            a.post_write(1, &local(n), &at(off, n), k, token).unwrap()
+            a.post(&Transfer::new(
+                RdmaOp::Write,
+                1,
+                &local(n),
+                &at(off, n),
+                k,
+                token,
+            ))
+            .unwrap()
         };
         let snapshot =
             || unsafe { std::slice::from_raw_parts(base as *const u8, 3 * page) }.to_vec();
@@ -514,8 +518,15 @@ mod tests {
             len: 64,
         }];
         unsafe {
-            a.post_read(1, &l, &at(page + 100, 64), key.remote, 7)
-                .unwrap()
+            a.post(&Transfer::new(
+                RdmaOp::Read,
+                1,
+                &l,
+                &at(page + 100, 64),
+                key.remote,
+                7,
+            ))
+            .unwrap()
         };
         assert!(matches!(
             completions(&mut a)[..],

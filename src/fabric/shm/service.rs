@@ -12,7 +12,7 @@
 use super::access::PeerAccess;
 use super::layout::{RankBlock, SegmentLayout};
 use crate::fabric::service::{Service, REQUEST};
-use crate::fabric::{Doorbell, RailError, RdmaOp, RemoteKey, Span};
+use crate::fabric::{Doorbell, RailError, Transfer};
 use crate::sys::memfd::SharedMemory;
 use parking_lot::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -177,15 +177,11 @@ impl Service for ShmService {
         self.bell(self.me)
     }
 
-    unsafe fn access(
-        &self,
-        op: RdmaOp,
-        peer: usize,
-        local: &[Span],
-        remote: &[Span],
-        rkey: RemoteKey,
-    ) -> Result<(), RailError> {
+    unsafe fn access(&self, t: &Transfer<'_>) -> Result<(), RailError> {
         // SAFETY: the caller's contract on `local`.
-        unsafe { self.access.transfer(op, peer, local, remote, rkey) }
+        unsafe {
+            self.access
+                .transfer(t.op, t.peer, t.local, t.remote, t.rkey)
+        }
     }
 }

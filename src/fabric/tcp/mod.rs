@@ -30,7 +30,7 @@ pub use service::TcpService;
 use super::shm::domain::ShmDomain;
 use super::{
     AtomicOp, Completion, Doorbell, MemoryDomain, Rail, RailCaps, RailError, RailEvent, RdmaOp,
-    RemoteKey, Span,
+    RemoteKey, Span, Transfer,
 };
 use conn::{Body, OutFrame, Outbox};
 use parking_lot::Mutex;
@@ -66,6 +66,9 @@ pub struct TcpSettings {
     /// The same while other rails reach the peer too (at most `timeout_ms`): traffic moves
     /// to them soon; the last link left gets `timeout_ms`.
     pub failover_timeout_ms: u32,
+    /// Messages up to this many bytes go eagerly to peers on other hosts
+    /// (`RAILMPI_TCP_EAGER_LIMIT`).
+    pub eager_limit: usize,
 }
 
 /// The settings that name the timeouts (in messages).
@@ -80,6 +83,7 @@ impl Default for TcpSettings {
             conns_per_iface: 1,
             timeout_ms: 120_000,
             failover_timeout_ms: 5_000,
+            eager_limit: 131072,
         }
     }
 }
@@ -346,17 +350,10 @@ impl Shared {
     ///
     /// # Safety
     /// As for `Rail::post`.
-    #[allow(clippy::too_many_arguments)]
-    unsafe fn post(
-        &self,
-        op: RdmaOp,
-        peer: usize,
-        local: &[Span],
-        remote: &[Span],
-        rkey: RemoteKey,
-        token: u64,
-        waiter: Option<Arc<Waiter>>,
-    ) -> Result<(), RailError> {
+    unsafe fn post(&self, t: &Transfer<'_>, waiter: Option<Arc<Waiter>>) -> Result<(), RailError> {
+        // (The local keys are not needed: the progress thread reads and writes our memory.)
+        let (op, peer, rkey, token) = (t.op, t.peer, t.rkey, t.token);
+        let (local, remote) = (t.local, t.remote);
         if peer >= self.links.len() {
             return Err(RailError::NoSuchPeer(peer));
         }
@@ -469,6 +466,7 @@ impl Shared {
 pub fn caps() -> RailCaps {
     RailCaps {
         name: "tcp",
+        slot: crate::fabric::slot::TCP,
         max_message: MAX_MESSAGE,
         max_inline: MAX_MESSAGE,
         max_sge: 1024,
@@ -481,6 +479,8 @@ pub fn caps() -> RailCaps {
         latency_ns: 20_000,
         min_rdma_run: 1024,
         min_stripe: 64 * 1024,
+        progress_thread: true,
+        eager_limit: 0,
     }
 }
 
@@ -515,6 +515,8 @@ pub struct TcpContext {
     pub connect: Connect,
     pub timeout_ms: u32,
     pub failover_timeout_ms: u32,
+    /// `TcpSettings::eager_limit`, which the rail's caps carry.
+    pub eager_limit: usize,
     /// Other rails reach the peers too: a failed link is reported, not fatal.
     pub survive_loss: bool,
 }
@@ -660,7 +662,10 @@ impl TcpRail {
             .spawn(move || Progress::run(e, s))
             .map_err(|e| format!("tcp rail: cannot start its progress thread: {e}"))?;
         let rail = TcpRail {
-            caps: caps(),
+            caps: RailCaps {
+                eager_limit: ctx.eager_limit,
+                ..caps()
+            },
             shared,
             thread: Some(thread),
             engine,
@@ -856,17 +861,9 @@ impl Rail for TcpRail {
         !self.batch.is_empty() || self.shared.inbox_len.load(Ordering::Acquire) > 0
     }
 
-    unsafe fn post(
-        &mut self,
-        op: RdmaOp,
-        peer: usize,
-        local: &[Span],
-        remote: &[Span],
-        rkey: RemoteKey,
-        token: u64,
-    ) -> Result<(), RailError> {
+    unsafe fn post(&mut self, t: &Transfer<'_>) -> Result<(), RailError> {
         // SAFETY: the caller's contract.
-        unsafe { self.shared.post(op, peer, local, remote, rkey, token, None) }
+        unsafe { self.shared.post(t, None) }
     }
 
     fn post_atomic(

@@ -8,7 +8,7 @@ use super::conn::{Body, OutFrame};
 use super::wire::{Header, Kind};
 use super::{Shared, Waiter};
 use crate::fabric::service::REQUEST;
-use crate::fabric::{Doorbell, RailError, RdmaOp, RemoteKey, Service, Span};
+use crate::fabric::{Doorbell, RailError, Service, Transfer};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
@@ -65,22 +65,12 @@ impl Service for TcpService {
         self.shared.service_bell
     }
 
-    unsafe fn access(
-        &self,
-        op: RdmaOp,
-        peer: usize,
-        local: &[Span],
-        remote: &[Span],
-        rkey: RemoteKey,
-    ) -> Result<(), RailError> {
+    unsafe fn access(&self, t: &Transfer<'_>) -> Result<(), RailError> {
         let waiter = Arc::new(Waiter::default());
         // SAFETY: the caller's contract; we wait for the completion before returning, so
         // the local spans stay valid throughout.
-        unsafe {
-            self.shared
-                .post(op, peer, local, remote, rkey, 0, Some(waiter.clone()))?
-        };
-        waiter.wait(&self.shared, peer).map(|_| ())
+        unsafe { self.shared.post(t, Some(waiter.clone()))? };
+        waiter.wait(&self.shared, t.peer).map(|_| ())
     }
 }
 

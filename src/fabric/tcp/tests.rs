@@ -65,6 +65,7 @@ fn pair_with(connect: Connect) -> Pair {
                     conns_per_iface: 1,
                     timeout_ms: 30_000,
                     failover_timeout_ms: 5_000,
+                    eager_limit: 131072,
                 };
                 let ctx = TcpContext {
                     me: rank,
@@ -76,6 +77,7 @@ fn pair_with(connect: Connect) -> Pair {
                     connect,
                     timeout_ms: settings.timeout_ms,
                     failover_timeout_ms: settings.failover_timeout_ms,
+                    eager_limit: settings.eager_limit,
                     survive_loss: false,
                 };
                 TcpRail::establish(&settings, &boot, &ctx).unwrap()
@@ -184,7 +186,17 @@ fn tagged_writes_reads_and_atomics_check_the_key() {
         span(src.as_ptr() as usize, 1000),
         span(src.as_ptr() as usize + 1000, page - 1000),
     ];
-    unsafe { p.rails[0].post_write(1, &local, &[span(reg, page)], key, 1) }.unwrap();
+    unsafe {
+        p.rails[0].post(&Transfer::new(
+            RdmaOp::Write,
+            1,
+            &local,
+            &[span(reg, page)],
+            key,
+            1,
+        ))
+    }
+    .unwrap();
     let (_, done) = collect(&mut p.rails[0], 1);
     assert_eq!(done[0].token, 1);
     assert!(done[0].result.is_ok(), "{:?}", done[0].result);
@@ -194,13 +206,14 @@ fn tagged_writes_reads_and_atomics_check_the_key() {
     let mut back = vec![0u8; page];
     let b = back.as_mut_ptr() as usize;
     unsafe {
-        p.rails[0].post_read(
+        p.rails[0].post(&Transfer::new(
+            RdmaOp::Read,
             1,
             &[span(b, 10), span(b + 10, page - 10)],
             &[span(reg, page)],
             key,
             2,
-        )
+        ))
     }
     .unwrap();
     let (_, done) = collect(&mut p.rails[0], 1);
@@ -210,9 +223,39 @@ fn tagged_writes_reads_and_atomics_check_the_key() {
     let junk = [0xeeu8; 64];
     let j = [span(junk.as_ptr() as usize, 64)];
     let forged = RemoteKey(key.0 | (1 << 60));
-    unsafe { p.rails[0].post_write(1, &j, &[span(reg, 64)], forged, 3) }.unwrap();
-    unsafe { p.rails[0].post_write(1, &j, &[span(reg + page - 32, 64)], key, 4) }.unwrap();
-    unsafe { p.rails[0].post_write(1, &j, &[span(base, 64)], key, 5) }.unwrap();
+    unsafe {
+        p.rails[0].post(&Transfer::new(
+            RdmaOp::Write,
+            1,
+            &j,
+            &[span(reg, 64)],
+            forged,
+            3,
+        ))
+    }
+    .unwrap();
+    unsafe {
+        p.rails[0].post(&Transfer::new(
+            RdmaOp::Write,
+            1,
+            &j,
+            &[span(reg + page - 32, 64)],
+            key,
+            4,
+        ))
+    }
+    .unwrap();
+    unsafe {
+        p.rails[0].post(&Transfer::new(
+            RdmaOp::Write,
+            1,
+            &j,
+            &[span(base, 64)],
+            key,
+            5,
+        ))
+    }
+    .unwrap();
     let (_, mut done) = collect(&mut p.rails[0], 3);
     done.sort_by_key(|c| c.token);
     assert!(matches!(
@@ -267,7 +310,17 @@ fn tagged_writes_reads_and_atomics_check_the_key() {
         },
         &[],
     );
-    unsafe { p.rails[0].post_read(1, &j, &[span(reg, 64)], key, 10) }.unwrap();
+    unsafe {
+        p.rails[0].post(&Transfer::new(
+            RdmaOp::Read,
+            1,
+            &j,
+            &[span(reg, 64)],
+            key,
+            10,
+        ))
+    }
+    .unwrap();
     let (_, done) = collect(&mut p.rails[0], 1);
     assert!(matches!(
         done[0].result,
@@ -439,8 +492,17 @@ fn many_large_transfers_in_flight_complete() {
     let mut back = vec![0u8; n * len];
     for i in 0..n {
         let l = [span(back.as_mut_ptr() as usize + i * len, len)];
-        unsafe { p.rails[0].post_read(1, &l, &[span(base + i * len, len)], key, i as u64) }
-            .unwrap();
+        unsafe {
+            p.rails[0].post(&Transfer::new(
+                RdmaOp::Read,
+                1,
+                &l,
+                &[span(base + i * len, len)],
+                key,
+                i as u64,
+            ))
+        }
+        .unwrap();
     }
     let (_, done) = collect(&mut p.rails[0], n);
     assert!(done.iter().all(|c| c.result.is_ok()));
@@ -460,8 +522,17 @@ fn many_large_transfers_in_flight_complete() {
     let m = (n * len / page - 1) * page / len;
     for i in 0..m {
         let l = [span(base + i * len, len)];
-        unsafe { p.rails[1].post_write(0, &l, &[span(dst + i * len, len)], key0, i as u64) }
-            .unwrap();
+        unsafe {
+            p.rails[1].post(&Transfer::new(
+                RdmaOp::Write,
+                0,
+                &l,
+                &[span(dst + i * len, len)],
+                key0,
+                i as u64,
+            ))
+        }
+        .unwrap();
         assert!(p.rails[1].try_send(0, i as u32, &[b"x"]));
     }
     let (msgs, done) = collect(&mut p.rails[1], m);

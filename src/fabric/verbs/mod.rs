@@ -30,7 +30,7 @@ pub mod service;
 
 use super::{
     AtomicOp, Completion, Doorbell, KeyError, MemoryDomain, Rail, RailCaps, RailError, RailEvent,
-    RdmaOp, RemoteKey, Span,
+    RdmaOp, RemoteKey, Span, Transfer,
 };
 use buffers::Pool;
 use connect::{Action, Connector};
@@ -133,6 +133,7 @@ pub fn caps(port: &Port) -> RailCaps {
     let gbit = (i.speed_mbps / 1000).max(1);
     RailCaps {
         name: "verbs",
+        slot: crate::fabric::slot::VERBS,
         // iWARP carries the immediate word in the payload.
         max_message: if i.transport == abi::TRANSPORT_IWARP {
             MESSAGE - IMM_HEAD
@@ -150,6 +151,8 @@ pub fn caps(port: &Port) -> RailCaps {
         latency_ns: 3_000,
         min_rdma_run: 2048,
         min_stripe: 64 * 1024,
+        progress_thread: false,
+        eager_limit: 0,
     }
 }
 
@@ -390,7 +393,11 @@ impl VerbsRail {
         };
         let nonce_source = || super::tcp::random::<{ connect::NONCE }>();
         let mut rail = VerbsRail {
-            caps: caps(port),
+            caps: RailCaps {
+                // Port `i`'s rail and its service rail share one protection domain.
+                slot: crate::fabric::slot::VERBS + index as usize % 1000,
+                ..caps(port)
+            },
             m,
             ctx: raw,
             domain,
@@ -1030,21 +1037,30 @@ impl VerbsRail {
         link.backlog.extend(rest);
     }
 
-    fn local_sges(&self, local: &[Span]) -> Result<(Vec<abi::Sge>, Vec<u64>), RailError> {
+    fn local_sges(
+        &self,
+        local: &[Span],
+        lkey: Option<u64>,
+    ) -> Result<(Vec<abi::Sge>, Vec<u64>), RailError> {
         let mut sges = Vec::with_capacity(local.len());
         let mut temp = Vec::new();
+        // The registration the transfer names (its local key is 0 when our domain did not
+        // make it, e.g. a registry of another rail's domain alone).
+        let given = lkey.filter(|&k| k != 0).map(|k| k as u32);
         for s in local.iter().filter(|s| s.len > 0) {
             let mut at = s.addr;
             let end = s.addr + s.len;
             while at < end {
                 let n = (end - at).min(MAX_WR_BYTES);
-                // A region for this transfer alone. Looking up a region of the layers
-                // above by address is not safe: the registry learns of unmapped memory
-                // only when it next drains its invalidation events, so a region found by
-                // address may still hold the pages the address had before (seen as wrong
-                // data under userfaultfd invalidation). Keys passed with the transfer
-                // will replace this (see the verbs issue's note).
-                let lkey = {
+                // Without a key, a region for this transfer alone. Looking up a region of
+                // the layers above by address is not safe: the registry learns of unmapped
+                // memory only when it next drains its invalidation events, so a region
+                // found by address may still hold the pages the address had before (seen
+                // as wrong data under userfaultfd invalidation); the key the transfer
+                // carries is the registration its owner holds for it.
+                let lkey = if let Some(k) = given {
+                    k
+                } else {
                     let page = crate::sys::vmem::page_size() as u64;
                     let start = at & !(page - 1);
                     let stop = (at + n).next_multiple_of(page);
@@ -1173,15 +1189,16 @@ impl Rail for VerbsRail {
                 .is_some_and(|p| p.atomics_waiting())
     }
 
-    unsafe fn post(
-        &mut self,
-        op: RdmaOp,
-        peer: usize,
-        local: &[Span],
-        remote: &[Span],
-        rkey: RemoteKey,
-        token: u64,
-    ) -> Result<(), RailError> {
+    unsafe fn post(&mut self, t: &Transfer<'_>) -> Result<(), RailError> {
+        let Transfer {
+            op,
+            peer,
+            local,
+            remote,
+            rkey,
+            token,
+            ..
+        } = *t;
         if peer >= self.links.len() {
             return Err(RailError::NoSuchPeer(peer));
         }
@@ -1189,7 +1206,7 @@ impl Rail for VerbsRail {
             return Err(RailError::Lost(peer));
         }
         let rkey = rkey_of(rkey).ok_or(RailError::Key(KeyError::Unknown))?;
-        let (mut sges, temp) = self.local_sges(local)?;
+        let (mut sges, temp) = self.local_sges(local, t.lkey(self.caps.slot))?;
         // One work request per remote span (and per `max_sge` local entries): cut the
         // local entries along the remote spans.
         // Reads take fewer entries on some adapters (siw: one).

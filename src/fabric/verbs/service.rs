@@ -13,7 +13,7 @@ use super::domain::{rkey_of, VerbsDomain};
 use super::VerbsRail;
 use crate::fabric::service::REQUEST;
 use crate::fabric::{AtomicOp, Completion, KeyError};
-use crate::fabric::{Doorbell, Rail, RailError, RailEvent, RdmaOp, RemoteKey, Service, Span};
+use crate::fabric::{Doorbell, Rail, RailError, RailEvent, Service, Transfer};
 use parking_lot::Mutex;
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -301,20 +301,13 @@ impl Service for VerbsService {
         self.bell
     }
 
-    unsafe fn access(
-        &self,
-        op: RdmaOp,
-        peer: usize,
-        local: &[Span],
-        remote: &[Span],
-        rkey: RemoteKey,
-    ) -> Result<(), RailError> {
+    unsafe fn access(&self, t: &Transfer<'_>) -> Result<(), RailError> {
         let token = self.next_token.fetch_add(1, Ordering::Relaxed);
         {
             let mut rail = self.rail.lock();
             // SAFETY: the caller's contract; we wait for the completion below, so the
             // local spans stay valid throughout.
-            unsafe { rail.post(op, peer, local, remote, rkey, token)? };
+            unsafe { rail.post(&Transfer { token, ..*t })? };
         }
         let start = Instant::now();
         loop {

@@ -10,7 +10,7 @@
 //! goes into the RTS being built), as `ibv_reg_mr` gives it.
 
 use crate::channel::Channels;
-use crate::fabric::{RailError, RdmaOp, RemoteKey, Span};
+use crate::fabric::{RailError, Span, Transfer};
 use crate::registration::{Access, Mode, RegError, Registration, Registry};
 
 /// What the engine can ask for. Generic (monomorphised), so the fast paths pay no dynamic
@@ -20,22 +20,17 @@ pub trait Io {
     /// keeps it queued and tries again at the next flush).
     fn send(&mut self, peer: usize, parts: &[&[u8]]) -> bool;
 
-    /// Post an RDMA read or write between the `local` spans and `peer`'s `remote` spans
-    /// under `rkey`; its completion comes back to `Pt2pt::on_completion` with `token`. An
-    /// error: refused at once (nothing posted).
+    /// Post RDMA transfer `t`; its completion comes back to `Pt2pt::on_completion` with
+    /// `t.token`. An error: refused at once (nothing posted).
     ///
     /// # Safety
     /// The local spans must stay valid until the completion (readable and unchanged for a
     /// write; writable and untouched by others for a read).
-    unsafe fn post(
-        &mut self,
-        op: RdmaOp,
-        peer: usize,
-        local: &[Span],
-        remote: &[Span],
-        rkey: RemoteKey,
-        token: u64,
-    ) -> Result<(), RailError>;
+    unsafe fn post(&mut self, t: &Transfer<'_>) -> Result<(), RailError>;
+
+    /// The domain slot of the rail that reaches `peer`: which of a registration's keys
+    /// that peer is given (`Registration::remote_key`).
+    fn key_slot(&self, peer: usize) -> usize;
 
     /// The registration cache that keys memory for the peers (None: the job registers
     /// nothing). The registration actions below go to it.
@@ -113,18 +108,14 @@ impl Io for ChannelIo<'_> {
         self.ch.try_send(peer, parts)
     }
 
-    unsafe fn post(
-        &mut self,
-        op: RdmaOp,
-        peer: usize,
-        local: &[Span],
-        remote: &[Span],
-        rkey: RemoteKey,
-        token: u64,
-    ) -> Result<(), RailError> {
-        self.count(local);
+    unsafe fn post(&mut self, t: &Transfer<'_>) -> Result<(), RailError> {
+        self.count(t.local);
         // SAFETY: the caller's contract.
-        unsafe { self.ch.post(op, peer, local, remote, rkey, token) }
+        unsafe { self.ch.post(t) }
+    }
+
+    fn key_slot(&self, peer: usize) -> usize {
+        self.ch.key_slot(peer)
     }
 
     fn registry(&self) -> Option<&Registry> {

@@ -26,7 +26,7 @@ use super::matching::{Envelope, MatchQueues, Pattern};
 use super::request::{Bounce, Kind, Owner, RecvState, ReqId, Request, SendWait, Slab, Status};
 use super::wire::{self, MatchHeader, Packet};
 use crate::channel::Event;
-use crate::fabric::{Completion, RailError, RdmaOp, RemoteKey, Span};
+use crate::fabric::{Completion, Keys, RailError, RdmaOp, RemoteKey, Span, Transfer};
 use crate::registration::{Access, Mode, RegPolicy, Registration};
 use std::collections::{HashMap, VecDeque};
 
@@ -287,6 +287,8 @@ struct RdmaWrite {
     addr: u64,
     rkey: RemoteKey,
     receiver_req: u64,
+    /// The send buffer's registration's keys (None: unregistered).
+    lkeys: Option<Keys>,
 }
 
 /// The payload read of a non-contiguous rendezvous, once the sender's run table is read
@@ -763,6 +765,7 @@ impl Pt2pt {
                             },
                         done: false,
                         data: MsgBuf::Contig { ptr, len: total },
+                        reg,
                         ..
                     }) if *p == peer
                         && offset.checked_add(len).is_some_and(|e| e <= *total as u64) =>
@@ -776,6 +779,7 @@ impl Pt2pt {
                             addr,
                             rkey: RemoteKey(rkey),
                             receiver_req,
+                            lkeys: reg.as_ref().map(|g| *g.keys()),
                         });
                     }
                     _ => self.reject(peer, "write request for an unknown send or outside it"),

@@ -284,7 +284,7 @@ impl Pt2pt {
                     let p = g.pages();
                     p.start as u64 <= addr && addr + len <= p.end as u64
                 })
-                .map_or(RemoteKey::NONE, |g| g.remote_key());
+                .map_or(RemoteKey::NONE, |g| g.remote_key(io.key_slot(pr.peer)));
             let pr = self.pipes_in.get_mut(&req).expect("checked above");
             pr.blocks.push(Block {
                 offset: off,
@@ -364,10 +364,24 @@ impl Pt2pt {
             len: w.len,
         }];
         let (peer, rkey) = (w.peer, w.rkey);
+        // The registration covering the block, if one does (a caching pipeline's block
+        // may straddle two fragments' registrations: then none is named).
+        let lkeys = reg
+            .iter()
+            .find(|g| {
+                let p = g.pages();
+                p.start <= local as usize && local as usize + w.len as usize <= p.end
+            })
+            .map(|g| *g.keys());
         let token = self.track(Posted::PipeWrite { w, _reg: reg });
         // SAFETY: a range of a pending send's buffer, which stays put until the send
         // completes — after this write's completion.
-        let res = unsafe { io.post(RdmaOp::Write, peer, &l, &r, rkey, token) };
+        let res = unsafe {
+            io.post(&Transfer {
+                lkeys: lkeys.as_ref(),
+                ..Transfer::new(RdmaOp::Write, peer, &l, &r, rkey, token)
+            })
+        };
         self.post_failed(token, res);
     }
 

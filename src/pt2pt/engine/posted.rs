@@ -61,7 +61,12 @@ impl Pt2pt {
                 });
                 // SAFETY: (local, len) lies in a pending send's buffer (checked at
                 // PUT_REQ), which completes only after FIN, after this write's completion.
-                let res = unsafe { io.post(RdmaOp::Write, w.peer, &l, &r, w.rkey, token) };
+                let res = unsafe {
+                    io.post(&Transfer {
+                        lkeys: w.lkeys.as_ref(),
+                        ..Transfer::new(RdmaOp::Write, w.peer, &l, &r, w.rkey, token)
+                    })
+                };
                 e.post_failed(token, res);
                 n += 1;
             },
@@ -73,10 +78,15 @@ impl Pt2pt {
                     return;
                 };
                 let local = r.data.runs_at(pr.offset, pr.len);
+                let lkeys = r.reg.as_ref().map(|g| *g.keys());
                 let token = e.track(Posted::Read { req: pr.req });
                 // SAFETY: runs of a pending receive's buffer, ours until it completes.
-                let res =
-                    unsafe { io.post(RdmaOp::Read, pr.peer, &local, &pr.remote, pr.rkey, token) };
+                let res = unsafe {
+                    io.post(&Transfer {
+                        lkeys: lkeys.as_ref(),
+                        ..Transfer::new(RdmaOp::Read, pr.peer, &local, &pr.remote, pr.rkey, token)
+                    })
+                };
                 e.post_failed(token, res);
                 n += 1;
             },

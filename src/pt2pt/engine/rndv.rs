@@ -89,10 +89,11 @@ impl Pt2pt {
             .map(Box::new),
             _ => None,
         };
-        let rkey = reg.as_ref().map_or(RemoteKey::NONE, |g| g.remote_key());
+        let slot = io.key_slot(peer);
+        let rkey = reg.as_ref().map_or(RemoteKey::NONE, |g| g.remote_key(slot));
         let table_rkey = table_reg
             .as_ref()
-            .map_or(RemoteKey::NONE, |g| g.remote_key());
+            .map_or(RemoteKey::NONE, |g| g.remote_key(slot));
         let req = self.reqs.insert(Request {
             kind: Kind::Send { peer, wait },
             done: false,
@@ -290,7 +291,10 @@ impl Pt2pt {
         // boundary near the middle (a message too short for a page-aligned half is read
         // whole); Put has the sender write everything; Get reads everything. The sender
         // writes only into a buffer we could key.
-        let rkey = r.reg.as_ref().map_or(RemoteKey::NONE, |g| g.remote_key());
+        let rkey = r
+            .reg
+            .as_ref()
+            .map_or(RemoteKey::NONE, |g| g.remote_key(io.key_slot(peer)));
         let writable = peer != self.me && base.is_some() && !rkey.is_none();
         let head = match self.settings.rndv {
             Rndv::Put if writable && take > 0 => 0,
@@ -353,6 +357,7 @@ impl Pt2pt {
         };
         // offset + len <= the receive buffer's capacity (set at match).
         let local = r.data.runs_at(rd.offset, rd.len);
+        let lkeys = r.reg.as_ref().map(|g| *g.keys());
         if rd.peer == self.me {
             let own_table = (rd.rts.entries > 0 && rd.rts.entries <= MAX_RUN_TABLE.min(rd.total))
                 .then(|| {
@@ -383,8 +388,12 @@ impl Pt2pt {
             let remote = remote_runs(&rd, None).expect("contiguous");
             let token = self.track(Posted::Read { req: rd.req });
             // SAFETY: runs of a pending receive's buffer, ours until it completes.
-            let res =
-                unsafe { io.post(RdmaOp::Read, rd.peer, &local, &remote, rd.rts.rkey, token) };
+            let res = unsafe {
+                io.post(&Transfer {
+                    lkeys: lkeys.as_ref(),
+                    ..Transfer::new(RdmaOp::Read, rd.peer, &local, &remote, rd.rts.rkey, token)
+                })
+            };
             return self.post_failed(token, res);
         }
         // Every run holds at least one byte, so a table longer than the message is bogus.
@@ -405,7 +414,7 @@ impl Pt2pt {
         // The boxed table moves into `posted` without its heap memory moving.
         let token = self.track(Posted::Table { rd, raw });
         // SAFETY: `raw` lives in `posted` until this read's completion.
-        let res = unsafe { io.post(RdmaOp::Read, peer, &l, &r, rkey, token) };
+        let res = unsafe { io.post(&Transfer::new(RdmaOp::Read, peer, &l, &r, rkey, token)) };
         self.post_failed(token, res);
     }
 
