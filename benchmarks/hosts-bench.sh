@@ -27,6 +27,8 @@ if [ $# -ne 1 ]; then
 fi
 BUILD=$(cd "$1" && pwd)
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=benchmarks/lib.sh
+. "$ROOT/benchmarks/lib.sh"
 NETNS=$ROOT/c_tests/netns.sh
 OUT=$BUILD/bench/hosts
 RUNS=${BENCH_RUNS:-2}
@@ -91,11 +93,7 @@ run() {
             mv "$raw" "$raw.failed"
         fi
     done
-    cat "$OUT/$setup.$impl.$bench".[0-9]* 2>/dev/null |
-        awk -v mode=$mode '$1 ~ /^[0-9]+$/ && $2 ~ /^[0-9.]+$/ {
-            s = $1; v = $2 + 0
-            if (!(s in b) || (mode == "min" && v < b[s]) || (mode == "max" && v > b[s])) b[s] = v
-        } END { for (s in b) printf "%d %.2f\n", s, b[s] }' | sort -n >"$OUT/$setup.$impl.$bench.best"
+    bench_best $mode "$OUT/$setup.$impl.$bench".[0-9]* >"$OUT/$setup.$impl.$bench.best"
 }
 
 # table SETUP BENCH TITLE SIZES...
@@ -112,12 +110,7 @@ table() {
             v=$(awk -v s="$size" '$1 == s {print $2}' "$OUT/$setup.$impl.$bench.best" 2>/dev/null)
             vals+=("${v:-n/a}")
         done
-        rat=$(awk -v r="${vals[0]}" -v a="${vals[1]}" -v b="${vals[2]}" -v m="$bench" 'BEGIN {
-            best = ""
-            if (a != "n/a") best = a
-            if (b != "n/a" && (best == "" || (m == "bw" ? b > best : b < best))) best = b
-            if (r == "n/a" || best == "" || best == 0) print "n/a"; else printf "%.2f", r / best
-        }')
+        rat=$(bench_ratio "$([ "$bench" = bw ] && echo max || echo min)" "${vals[@]}")
         printf "%-9s | %10s | %10s | %10s | %s\n" "$size" "${vals[0]}" "${vals[1]}" "${vals[2]}" "$rat"
     done
     echo

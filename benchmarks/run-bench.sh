@@ -78,6 +78,9 @@
 #   BENCH_HOSTS    1 (default): then benchmarks/hosts-bench.sh, point-to-point over tcp
 #                  between two hosts emulated with network namespaces and on one host
 #                  (appended to the report); 0: skip it
+#   BENCH_VERBS    1 (default): then benchmarks/verbs-bench.sh, the verbs rail against
+#                  UCX (MPICH 5.0.2's wheel, Debian's MPICH 4.0.2) on Soft-RoCE in a QEMU
+#                  guest (c_tests/vm/guest.sh); 0: skip it
 #   BENCH_IO       1 (default): then benchmarks/io-bench.sh, MPI-IO collective write and
 #                  read (block-distributed 2-D array, strided small blocks) under the three
 #                  implementations, with their positioned-I/O system call counts
@@ -713,6 +716,9 @@ if [ "${BENCH_IO:-1}" = 1 ]; then
 fi
 if [ "${BENCH_MULTIRAIL:-1}" = 1 ]; then
     bash "$SRC_DIR/multirail-bench.sh" "$BUILD" | tee -a "$REPORT"
+fi
+if [ "${BENCH_VERBS:-1}" = 1 ]; then
+    bash "$SRC_DIR/verbs-bench.sh" "$BUILD" | tee -a "$REPORT"
 fi
 
 log "report written to $REPORT"

@@ -106,3 +106,15 @@ if [ "${CT_IMPL:-railmpi}" = railmpi ]; then
         run_case rma_ops.reg_odp_optimal.n2 0 \
         env RAILMPI_STATS=1 RAILMPI_REG_MODE=odp-optimal $MPIEXEC -n 2 "$CT/rma_ops"
 fi
+
+# Puts and gets on the rails are posted, not waited for one by one: an epoch's 32 puts (and
+# then its 32 gets) are all in flight before the flush, unlock or fence completes them
+# (RAILMPI_STATS reports the most in flight at once in one window), over CMA and over tcp.
+_ct_rma rma_inflight 2 3
+if [ "${CT_IMPL:-railmpi}" = railmpi ]; then
+    for _r in shm tcp; do
+        CASE_EXPECT='rank 0 rma: [0-9]+ puts/gets posted on the rails, at most 32 in flight' \
+            run_case "rma_inflight.$_r.stats.n3" 0 \
+            env RAILMPI_RAILS=$_r RAILMPI_STATS=1 $MPIEXEC -n 3 "$CT/rma_inflight" 32
+    done
+fi

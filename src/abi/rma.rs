@@ -595,10 +595,16 @@ unsafe fn put_or_get(
     with_call(win, target, request_based, |call| {
         let Some(t) = call.target else { return Ok(()) };
         if get {
-            call.win.get(w, o, call.remote(t))
+            call.win.get(w, o, call.remote(t))?;
         } else {
-            call.win.put(w, o, call.remote(t))
+            call.win.put(w, o, call.remote(t))?;
         }
+        // A request-based operation's request is complete when returned: its transfer
+        // must have completed (the others complete at the epoch's synchronization).
+        if request_based {
+            call.win.settle(w, Some(t))?;
+        }
+        Ok(())
     })
 }
 

@@ -56,6 +56,7 @@ pub fn network(n: usize, max_message: usize) -> Vec<InprocRail> {
                 latency_ns: 0,
                 min_rdma_run: 0,
                 min_stripe: 4096,
+                local_keys: false,
                 progress_thread: false,
                 eager_limit: 0,
             },

@@ -31,6 +31,7 @@ impl Default for LoopbackRail {
                 latency_ns: 0,
                 min_rdma_run: 0,
                 min_stripe: 4096,
+                local_keys: false,
                 progress_thread: false,
                 eager_limit: 0,
             },

@@ -72,6 +72,10 @@ pub struct RailCaps {
     /// Shortest run worth a scatter/gather entry: below it, packing through the channel is
     /// faster than one-sided transfers of the runs.
     pub min_rdma_run: usize,
+    /// Posted transfers name their local memory by a registration's key (verbs: the lkey;
+    /// without one the rail registers the memory for the transfer alone): callers that can
+    /// register their buffers through the cache should.
+    pub local_keys: bool,
     /// A thread of ours serves the rail (tcp's progress thread): it needs CPU time while the
     /// rank waits, so waiters spin briefly before they yield.
     pub progress_thread: bool,

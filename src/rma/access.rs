@@ -222,7 +222,16 @@ impl Window {
             if let Some((off, n)) = self.contiguous(t, &target)? {
                 // SAFETY: the origin buffer holds n bytes (MPI's contract).
                 return unsafe {
-                    copy_contiguous(host, RdmaOp::Write, t, target.rank, off, origin.addr, n)
+                    copy_contiguous(
+                        self,
+                        host,
+                        RdmaOp::Write,
+                        t,
+                        target.rank,
+                        off,
+                        origin.addr,
+                        n,
+                    )
                 };
             }
         }
@@ -248,18 +257,22 @@ impl Window {
             unsafe { copy_runs(&local, &p.runs, p.origin as usize) };
             Ok(())
         } else {
-            // SAFETY: the local runs are the origin buffer, readable (MPI's contract).
+            // SAFETY: the local runs are the origin buffer, readable and unchanged until
+            // the epoch's synchronization (MPI's contract).
             unsafe {
-                host.transfer(&Transfer::new(
-                    RdmaOp::Write,
-                    p.peer,
-                    &spans(&local),
-                    &remote_spans(&p),
-                    p.rkey,
-                    0,
-                ))
+                self.post_transfer(
+                    host,
+                    target.rank,
+                    &Transfer::new(
+                        RdmaOp::Write,
+                        p.peer,
+                        &spans(&local),
+                        &remote_spans(&p),
+                        p.rkey,
+                        0,
+                    ),
+                )
             }
-            .map_err(|e| rail_err(target.rank, e))
         }
     }
 
@@ -274,7 +287,16 @@ impl Window {
             if let Some((off, n)) = self.contiguous(t, &target)? {
                 // SAFETY: the origin buffer holds n writable bytes (MPI's contract).
                 return unsafe {
-                    copy_contiguous(host, RdmaOp::Read, t, target.rank, off, origin.addr, n)
+                    copy_contiguous(
+                        self,
+                        host,
+                        RdmaOp::Read,
+                        t,
+                        target.rank,
+                        off,
+                        origin.addr,
+                        n,
+                    )
                 };
             }
         }
@@ -305,18 +327,22 @@ impl Window {
             unsafe { copy_runs(&src, &as_dst(&local), 0) };
             Ok(())
         } else {
-            // SAFETY: the local runs are the origin buffer, writable (MPI's contract).
+            // SAFETY: the local runs are the origin buffer, writable and untouched until
+            // the epoch's synchronization (MPI's contract).
             unsafe {
-                host.transfer(&Transfer::new(
-                    RdmaOp::Read,
-                    p.peer,
-                    &spans(&local),
-                    &remote_spans(&p),
-                    p.rkey,
-                    0,
-                ))
+                self.post_transfer(
+                    host,
+                    target.rank,
+                    &Transfer::new(
+                        RdmaOp::Read,
+                        p.peer,
+                        &spans(&local),
+                        &remote_spans(&p),
+                        p.rkey,
+                        0,
+                    ),
+                )
             }
-            .map_err(|e| rail_err(target.rank, e))
         }
     }
 
@@ -558,13 +584,15 @@ impl Window {
 }
 
 /// Move `n` bytes between `local` here and `[off, off + n)` of `t`'s window (checked to be
-/// inside it by the caller): one copy where the memory is mapped here, one posted rail
-/// transfer where it is another process's.
+/// inside it by the caller): one copy where the memory is mapped here, one rail transfer
+/// posted by `w` (completing at its next synchronization) where it is another process's.
 ///
 /// # Safety
-/// `local` is valid for `n` bytes (readable for a put, writable for a get); the target
-/// range is inside the window.
+/// `local` is valid for `n` bytes (readable for a put, writable for a get) until then; the
+/// target range is inside the window.
+#[allow(clippy::too_many_arguments)]
 unsafe fn copy_contiguous(
+    w: &Window,
     host: &dyn RmaHost,
     op: RdmaOp,
     t: &Target,
@@ -587,11 +615,8 @@ unsafe fn copy_contiguous(
                 addr: base + off,
                 len: n as u64,
             }];
-            host.transfer(&Transfer {
-                op,
-                ..Transfer::new(RdmaOp::Write, peer, &l, &r, rkey, 0)
-            })
-            .map_err(|e| rail_err(rank, e))
+            // SAFETY: the caller's contract.
+            unsafe { w.post_transfer(host, rank, &Transfer::new(op, peer, &l, &r, rkey, 0)) }
         }
         Reach::Dynamic { .. } => unreachable!("dynamic windows are never placed contiguously"),
     }
@@ -725,7 +750,7 @@ fn remote_spans(p: &Placed) -> Vec<Span> {
         .collect()
 }
 
-fn rail_err(rank: usize, e: RailError) -> Error {
+pub(super) fn rail_err(rank: usize, e: RailError) -> Error {
     let class = match e {
         RailError::Key(_) => ErrorClass::RmaRange,
         _ => ErrorClass::Other,

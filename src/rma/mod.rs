@@ -18,4 +18,4 @@ mod window;
 pub use access::{Local, Remote};
 pub use epoch::LockKind;
 pub use helper::has_work as helper_has_work;
-pub use window::{Flavor, RmaHost, RmaSettings, Window};
+pub use window::{transfer_stats, Flavor, RmaHost, RmaSettings, Window};

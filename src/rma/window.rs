@@ -24,7 +24,7 @@ use crate::fabric::mapped::MappedRegion;
 use crate::fabric::{AtomicOp, RailError, RemoteKey, RemoteKeys, Transfer};
 use crate::registration::{Access, Mode, RegPolicy, Registration, Registry};
 use parking_lot::Mutex;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 /// What a window needs from the runtime.
@@ -34,12 +34,27 @@ pub trait RmaHost: CollTransport {
     /// Called while waiting on another rank (a lock, a post): make progress on everything
     /// else and let other processes run.
     fn idle(&self);
-    /// Transfer `t` (its token unused) with world rank `t.peer`'s memory under its key,
-    /// posted on the channel to it; returns once it completed.
+    /// Post transfer `t` (its token unused) with world rank `t.peer`'s memory under its
+    /// key, on the channel to it; returns its token for `transfer_done`.
     ///
     /// # Safety
-    /// The local spans are valid — readable for a write, writable for a read — until then.
-    unsafe fn transfer(&self, t: &Transfer<'_>) -> std::result::Result<(), RailError>;
+    /// The local spans stay valid — readable for a write, writable for a read — until
+    /// `transfer_done` returned for the token.
+    unsafe fn post_transfer(&self, t: &Transfer<'_>) -> std::result::Result<u64, RailError>;
+    /// Wait for the posted transfer `token` to complete.
+    fn transfer_done(&self, token: u64) -> std::result::Result<(), RailError>;
+    /// Transfer `t` and wait for it.
+    ///
+    /// # Safety
+    /// As for `post_transfer`, until this returns.
+    unsafe fn transfer(&self, t: &Transfer<'_>) -> std::result::Result<(), RailError> {
+        // SAFETY: the caller's contract; we wait for the completion here.
+        let token = unsafe { self.post_transfer(t)? };
+        self.transfer_done(token)
+    }
+    /// Whether transfers with world rank `peer` name their local memory by a registration
+    /// (the rail's `local_keys`): then origin buffers are registered, through the cache.
+    fn local_keys(&self, peer: usize) -> bool;
     /// The domain slot of the rail that reaches world rank `peer`: which of an exchanged
     /// set of remote keys (`RemoteKeys`) to use with it, and which of a registration's
     /// keys to give it.
@@ -185,6 +200,27 @@ impl Record {
     }
 }
 
+/// Puts and gets this process posted on the rails, and the most that were in flight at
+/// once in one window (RAILMPI_STATS).
+static TRANSFERS_POSTED: AtomicU64 = AtomicU64::new(0);
+static TRANSFERS_PEAK: AtomicU64 = AtomicU64::new(0);
+
+/// (posted, most in flight at once) of this process's rail puts and gets.
+pub fn transfer_stats() -> (u64, u64) {
+    (
+        TRANSFERS_POSTED.load(Ordering::Relaxed),
+        TRANSFERS_PEAK.load(Ordering::Relaxed),
+    )
+}
+
+/// A put or get on the rails, waiting for its completion.
+struct PostedTransfer {
+    target: usize,
+    token: u64,
+    /// The origin buffer's registration, where the rail names local memory by its keys.
+    _reg: Option<Registration>,
+}
+
 /// Passive-target state of this rank as an origin: which locks it holds.
 struct Held {
     /// Per target: the lock word hold we took (None with MPI_MODE_NOCHECK).
@@ -205,6 +241,10 @@ pub struct Window {
     posted: Mutex<Vec<u64>>,
     /// Registrations of our memory that queued requests name, kept until served.
     in_flight: Mutex<Vec<(usize, u64, Registration)>>,
+    /// Puts and gets posted on the rails and not yet waited for: they complete at the next
+    /// flush, unlock, fence or complete naming their target (MPI allows no earlier use of
+    /// the origin buffer), so an epoch's operations are all in flight together.
+    transfers: Mutex<Vec<PostedTransfer>>,
     pub flavor: Flavor,
     /// This rank's part: base address (0 for a dynamic window), bytes, displacement unit.
     pub base: usize,
@@ -474,6 +514,7 @@ impl Window {
             services: host.services().cloned(),
             posted: Mutex::new(vec![0; n]),
             in_flight: Mutex::new(Vec::new()),
+            transfers: Mutex::new(Vec::new()),
             flavor,
             base: my_base,
             size,
@@ -633,11 +674,11 @@ impl Window {
 
     // ------------------------------------------------------------ synchronization
 
-    /// MPI_Win_fence (collective). Every operation of ours completed when it was issued, so
-    /// a barrier makes them (and our local stores) visible to all.
+    /// MPI_Win_fence (collective). Once our posted operations completed, a barrier makes
+    /// them (and our local stores) visible to all.
     pub fn fence(&self, host: &dyn RmaHost, nosucceed: bool) -> Result<()> {
         self.epochs.lock().fence(nosucceed)?;
-        self.drain_all(host);
+        self.drain_all(host)?;
         self.prefetch_exposed(host);
         std::sync::atomic::fence(Ordering::SeqCst);
         coll::direct::barrier(host, &self.comm, coll::TAG_RUNTIME_BARRIER, false)
@@ -704,7 +745,7 @@ impl Window {
     pub fn unlock(&self, host: &dyn RmaHost, target: usize) -> Result<()> {
         self.target(target)?;
         self.epochs.lock().unlock(target)?;
-        self.drain(host, target);
+        let settled = self.drain(host, target);
         self.passive[target].store(false, Ordering::Relaxed);
         std::sync::atomic::fence(Ordering::SeqCst);
         if let Some(kind) = self.held.lock().locks[target].take() {
@@ -713,7 +754,7 @@ impl Window {
                 .unlock(host, kind == LockKind::Exclusive)
                 .map_err(self.ctrl_err(target))?;
         }
-        Ok(())
+        settled
     }
 
     pub fn lock_all(&self, host: &dyn RmaHost, nocheck: bool) -> Result<()> {
@@ -734,7 +775,7 @@ impl Window {
 
     pub fn unlock_all(&self, host: &dyn RmaHost) -> Result<()> {
         self.epochs.lock().unlock_all()?;
-        self.drain_all(host);
+        let settled = self.drain_all(host);
         for p in &self.passive {
             p.store(false, Ordering::Relaxed);
         }
@@ -745,12 +786,12 @@ impl Window {
                 t.ctrl.unlock(host, false).map_err(self.ctrl_err(r))?;
             }
         }
-        Ok(())
+        settled
     }
 
-    /// MPI_Win_flush / flush_local (a target) or their `_all` forms (None). Operations
-    /// complete when issued (a copy into coherent shared memory, a finished CMA call),
-    /// except those queued at a helper, which are waited for here.
+    /// MPI_Win_flush / flush_local (a target) or their `_all` forms (None): the puts and
+    /// gets posted on the rails and the requests queued at a helper are waited for here
+    /// (copies into mapped memory completed when issued).
     pub fn flush(&self, host: &dyn RmaHost, target: Option<usize>) -> Result<()> {
         match target {
             Some(t) => {
@@ -762,14 +803,13 @@ impl Window {
                     self.target(t)?;
                     self.epochs.lock().flush(t)?;
                 }
-                self.drain(host, t);
+                self.drain(host, t)
             }
             None => {
                 self.epochs.lock().flush_all()?;
-                self.drain_all(host);
+                self.drain_all(host)
             }
         }
-        Ok(())
     }
 
     /// Target `rank`, if there is one (no error: the latency path's lookup).
@@ -852,8 +892,12 @@ impl Window {
     /// MPI_Win_complete: tell every target of the access epoch we are done.
     pub fn complete(&self, host: &dyn RmaHost) -> Result<()> {
         let group = self.epochs.lock().complete()?;
+        let mut settled = Ok(());
         for &t in &group {
-            self.drain(host, t);
+            let r = self.drain(host, t);
+            if settled.is_ok() {
+                settled = r;
+            }
         }
         std::sync::atomic::fence(Ordering::SeqCst);
         let me = self.comm.rank;
@@ -863,7 +907,7 @@ impl Window {
                 .signal_complete(host, me)
                 .map_err(self.ctrl_err(t))?;
         }
-        Ok(())
+        settled
     }
 
     /// MPI_Win_wait (`block`) or MPI_Win_test: has every origin of the exposure completed?
@@ -989,20 +1033,95 @@ impl Window {
 
     /// Wait for every request queued at `target`'s helper (operations complete at flush,
     /// unlock, fence and complete).
-    fn drain(&self, host: &dyn RmaHost, target: usize) {
+    fn drain(&self, host: &dyn RmaHost, target: usize) -> Result<()> {
+        let settled = self.settle(host, Some(target));
         let upto = self.posted.lock()[target];
         if upto == 0 {
             // Nothing ever queued there (the latency path of flush and unlock).
-            return;
+            return settled;
         }
         self.wait_for(host, || self.helper_done(target, upto));
         self.release_served();
+        settled
     }
 
-    fn drain_all(&self, host: &dyn RmaHost) {
+    fn drain_all(&self, host: &dyn RmaHost) -> Result<()> {
+        let settled = self.settle(host, None);
         for t in 0..self.targets.len() {
-            self.drain(host, t);
+            self.drain(host, t)?;
         }
+        settled
+    }
+
+    /// Post transfer `t` with window rank `target` (world rank `t.peer`); it completes at
+    /// `settle`. The origin buffer is registered first where the rail names local memory
+    /// by keys (cached: the next operation on the same buffer finds it).
+    ///
+    /// # Safety
+    /// The local spans stay valid until `settle` returned for `target`.
+    pub(super) unsafe fn post_transfer(
+        &self,
+        host: &dyn RmaHost,
+        target: usize,
+        t: &Transfer<'_>,
+    ) -> Result<()> {
+        let reg = match (host.local_keys(t.peer), host.registration(), t.local) {
+            (true, Some((registry, _)), [first, ..]) => {
+                let lo = t.local.iter().map(|s| s.addr).min().unwrap_or(first.addr);
+                let hi = t.local.iter().map(|s| s.addr + s.len).max().unwrap_or(lo);
+                registry
+                    .register(lo as usize, (hi - lo) as usize, Mode::Odp)
+                    .ok()
+            }
+            _ => None,
+        };
+        let lkeys = reg.as_ref().map(|g| *g.keys());
+        let posted = Transfer {
+            lkeys: lkeys.as_ref(),
+            ..*t
+        };
+        // SAFETY: the caller's contract.
+        let token = unsafe { host.post_transfer(&posted) }
+            .map_err(|e| super::access::rail_err(target, e))?;
+        let mut all = self.transfers.lock();
+        all.push(PostedTransfer {
+            target,
+            token,
+            _reg: reg,
+        });
+        TRANSFERS_POSTED.fetch_add(1, Ordering::Relaxed);
+        TRANSFERS_PEAK.fetch_max(all.len() as u64, Ordering::Relaxed);
+        Ok(())
+    }
+
+    /// Wait for the transfers posted to `target` (None: to every target); the first error
+    /// among them is the result.
+    pub fn settle(&self, host: &dyn RmaHost, target: Option<usize>) -> Result<()> {
+        let mine: Vec<PostedTransfer> = {
+            let mut all = self.transfers.lock();
+            if all.is_empty() {
+                return Ok(());
+            }
+            match target {
+                None => std::mem::take(&mut *all),
+                Some(t) => {
+                    let (m, rest) = std::mem::take(&mut *all)
+                        .into_iter()
+                        .partition(|p| p.target == t);
+                    *all = rest;
+                    m
+                }
+            }
+        };
+        let mut first = Ok(());
+        for p in mine {
+            if let Err(e) = host.transfer_done(p.token) {
+                if first.is_ok() {
+                    first = Err(super::access::rail_err(p.target, e));
+                }
+            }
+        }
+        first
     }
 
     pub fn check_free(&self) -> Result<()> {

@@ -49,8 +49,9 @@ pub struct World {
     pub registry: Option<Registry>,
     /// The second queue of the channels, to other processes' RMA helpers.
     services: Option<Arc<ServiceChannels>>,
-    /// Per world rank: the domain slot of the rail that reaches it (fixed after init).
-    key_slots: Vec<usize>,
+    /// Per world rank: the domain slot of the rail that reaches it, and whether that rail
+    /// names local memory by keys (`RailCaps::local_keys`); fixed after init.
+    key_slots: Vec<(usize, bool)>,
 }
 
 const STATE_NEW: u8 = 0;
@@ -162,7 +163,12 @@ impl World {
             config.multirail.clone(),
         );
         let caps = channels.caps().clone();
-        let key_slots: Vec<usize> = (0..size).map(|p| channels.key_slot(p)).collect();
+        let key_slots: Vec<(usize, bool)> = (0..size)
+            .map(|p| {
+                let local_keys = channels.rail_caps(p).is_some_and(|c| c.local_keys);
+                (channels.key_slot(p), local_keys)
+            })
+            .collect();
         let mut p2p = Pt2pt::new(
             rank,
             size,
@@ -367,6 +373,14 @@ impl World {
         // Multirail: what each subchannel carried and the weights striping settled on.
         for l in self.progress.locked(|e| e.channels.stats()) {
             line.push_str(&format!("railmpi stats rank {} multirail {l}\n", self.rank));
+        }
+        let (posted, peak) = crate::rma::transfer_stats();
+        if posted > 0 {
+            line.push_str(&format!(
+                "railmpi stats rank {} rma: {posted} puts/gets posted on the rails, at most \
+                 {peak} in flight at once\n",
+                self.rank
+            ));
         }
         let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
         let bytes: Vec<u8> = mine
@@ -952,14 +966,21 @@ impl crate::rma::RmaHost for World {
         crate::sys::cpu::yield_now();
     }
 
-    unsafe fn transfer(&self, t: &Transfer<'_>) -> std::result::Result<(), RailError> {
-        // SAFETY: the caller's contract; we wait for the completion below.
-        let token = self.progress.locked(|e| unsafe { e.post_rma(t) })?;
+    unsafe fn post_transfer(&self, t: &Transfer<'_>) -> std::result::Result<u64, RailError> {
+        // SAFETY: the caller's contract.
+        self.progress.locked(|e| unsafe { e.post_rma(t) })
+    }
+
+    fn transfer_done(&self, token: u64) -> std::result::Result<(), RailError> {
         self.progress.wait(|e| e.take_rma(token)).result.map(|_| ())
     }
 
     fn key_slot(&self, peer: usize) -> usize {
-        self.key_slots.get(peer).copied().unwrap_or(0)
+        self.key_slots.get(peer).map_or(0, |&(slot, _)| slot)
+    }
+
+    fn local_keys(&self, peer: usize) -> bool {
+        self.key_slots.get(peer).is_some_and(|&(_, l)| l)
     }
 
     fn atomic(

@@ -222,6 +222,7 @@ impl ShmRail {
                 // Vectored CMA of 8-byte runs moves ~13 MB/s, of 4 KiB runs ~1 GB/s.
                 min_rdma_run: 1024,
                 min_stripe: 256 * 1024,
+                local_keys: false,
                 progress_thread: false,
                 eager_limit: 0,
             },

@@ -479,6 +479,7 @@ pub fn caps() -> RailCaps {
         latency_ns: 20_000,
         min_rdma_run: 1024,
         min_stripe: 64 * 1024,
+        local_keys: false,
         progress_thread: true,
         eager_limit: 0,
     }

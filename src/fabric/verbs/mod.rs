@@ -151,6 +151,7 @@ pub fn caps(port: &Port) -> RailCaps {
         latency_ns: 3_000,
         min_rdma_run: 2048,
         min_stripe: 64 * 1024,
+        local_keys: true,
         progress_thread: false,
         eager_limit: 0,
     }

@@ -1,0 +1,27 @@
+# benchmarks/lib.sh — what the benchmark scripts share (sourced, not run).
+
+# bench_best MODE FILE...: the "size value" rows of the given runs' outputs, the best value
+# per size (MODE min: lowest, e.g. latency; max: highest, e.g. bandwidth).
+bench_best() {
+    local mode=$1
+    shift
+    cat "$@" 2>/dev/null |
+        awk -v mode="$mode" '$1 ~ /^[0-9]+$/ && $2 ~ /^[0-9.]+$/ {
+            s = $1; v = $2 + 0
+            if (!(s in b) || (mode == "min" && v < b[s]) || (mode == "max" && v > b[s])) b[s] = v
+        } END { for (s in b) printf "%d %.2f\n", s, b[s] }' | sort -n
+}
+
+# bench_ratio MODE OURS PEER...: OURS over the best of the peers' values ("n/a" where
+# missing), as "%.2f"; MODE as for bench_best.
+bench_ratio() {
+    local mode=$1 ours=$2
+    shift 2
+    awk -v m="$mode" -v r="$ours" -v peers="$*" 'BEGIN {
+        n = split(peers, p, " "); best = ""
+        for (i = 1; i <= n; i++)
+            if (p[i] != "n/a" && (best == "" || (m == "max" ? p[i] + 0 > best : p[i] + 0 < best)))
+                best = p[i] + 0
+        if (r == "n/a" || best == "" || best == 0) print "n/a"; else printf "%.2f", r / best
+    }'
+}
