@@ -3,7 +3,7 @@
 
 use mpi::fabric::shm::{ShmRail, ShmSettings};
 use mpi::fabric::{Rail, RailCaps};
-use mpi::runtime::config::{value, Config, SETTINGS};
+use mpi::runtime::config::{self, value, Config};
 
 fn print_caps(c: &RailCaps, what: &str) {
     let yes = |b: bool| if b { "yes" } else { "no" };
@@ -111,9 +111,9 @@ fn main() {
         }
     };
     let settings = ShmSettings {
-        ncells: config.shm_cells,
-        cell_size: config.shm_cell_size,
-        cma: config.shm_cma,
+        ncells: config.rails.shm_cells,
+        cell_size: config.rails.shm_cell_size,
+        cma: config.rails.shm_cma,
         launcher: None,
         fenced_wakeups: false,
     };
@@ -138,7 +138,7 @@ fn main() {
     print_verbs();
     println!();
     println!("Settings:");
-    for s in SETTINGS {
+    for s in config::settings() {
         let v = value(s.name);
         if s.name == "RAILMPI_JOB_SECRET" && !v.is_empty() {
             // A secret is not printed, only that it is there.

@@ -346,6 +346,13 @@ impl Channels {
         self.rails[sub.rail].post_atomic(sub.peer, op, remote, rkey, token)
     }
 
+    /// About to sleep: every rail arms its wait handle (`Rail::arm`); poll once more after.
+    pub fn arm(&mut self) {
+        for r in &mut self.rails {
+            r.arm();
+        }
+    }
+
     /// Whether completions wait in a rail.
     pub fn has_completions(&self) -> bool {
         self.rails.iter().any(|r| r.has_completions())

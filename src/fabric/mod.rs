@@ -19,6 +19,7 @@ pub mod mapped;
 pub mod memory;
 mod open;
 pub mod service;
+pub mod settings;
 pub mod shm;
 pub mod tcp;
 pub mod verbs;
@@ -272,6 +273,10 @@ pub trait Rail: Send {
     /// travels beside the payload (verbs: send with immediate). False when there is no
     /// room now.
     fn try_send(&mut self, peer: usize, imm: u32, parts: &[&[u8]]) -> bool;
+    /// The process is about to sleep on the wait handle: make sure the next arrival rings
+    /// it (verbs: arm the completion queue, which a polling process leaves quiet). The
+    /// caller polls once more afterwards, for what arrived before.
+    fn arm(&mut self) {}
     /// Hand every waiting completion and message to `sink`. Returns the number delivered.
     fn poll(&mut self, sink: &mut dyn FnMut(RailEvent<'_>)) -> usize;
     /// Whether completions wait to be polled.

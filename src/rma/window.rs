@@ -21,7 +21,7 @@ use crate::coll::{self, CollTransport};
 use crate::comm::Communicator;
 use crate::error::{Error, ErrorClass, Result};
 use crate::fabric::mapped::MappedRegion;
-use crate::fabric::{AtomicOp, RailError, RemoteKey, RemoteKeys, Transfer};
+use crate::fabric::{AtomicOp, RailError, RdmaOp, RemoteKey, RemoteKeys, Transfer};
 use crate::registration::{Access, Mode, RegPolicy, Registration, Registry};
 use parking_lot::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -52,9 +52,10 @@ pub trait RmaHost: CollTransport {
         let token = unsafe { self.post_transfer(t)? };
         self.transfer_done(token)
     }
-    /// Whether transfers with world rank `peer` name their local memory by a registration
-    /// (the rail's `local_keys`): then origin buffers are registered, through the cache.
-    fn local_keys(&self, peer: usize) -> bool;
+    /// Whether a transfer of `len` bytes with world rank `peer` names its local memory by
+    /// a registration (the rail's `local_keys`, for transfers too long to go inline): then
+    /// origin buffers are registered, through the cache.
+    fn local_keys(&self, peer: usize, len: usize) -> bool;
     /// The domain slot of the rail that reaches world rank `peer`: which of an exchanged
     /// set of remote keys (`RemoteKeys`) to use with it, and which of a registration's
     /// keys to give it.
@@ -1065,7 +1066,12 @@ impl Window {
         target: usize,
         t: &Transfer<'_>,
     ) -> Result<()> {
-        let reg = match (host.local_keys(t.peer), host.registration(), t.local) {
+        // (Only writes go inline: a read's sink always needs its key.)
+        let len = match t.op {
+            RdmaOp::Write => t.local.iter().map(|s| s.len as usize).sum(),
+            RdmaOp::Read => usize::MAX,
+        };
+        let reg = match (host.local_keys(t.peer, len), host.registration(), t.local) {
             (true, Some((registry, _)), [first, ..]) => {
                 let lo = t.local.iter().map(|s| s.addr).min().unwrap_or(first.addr);
                 let hi = t.local.iter().map(|s| s.addr + s.len).max().unwrap_or(lo);

@@ -1,13 +1,14 @@
-//! Configuration: every tunable is a `RAILMPI_*` environment variable, parsed once here.
-//! `SETTINGS` is the single list that README and `railmpi-info` document.
+//! Configuration: every tunable is a `RAILMPI_*` environment variable, parsed once at
+//! start-up: the runtime's and the protocols' here, the rails' in `fabric::settings`.
+//! `settings()` is the list that README and `railmpi-info` document.
 
+pub use crate::fabric::settings::Setting;
+use crate::fabric::settings::{Env, RailSettings};
 use crate::pt2pt::Rndv;
 
-/// One documented setting.
-pub struct Setting {
-    pub name: &'static str,
-    pub default: &'static str,
-    pub help: &'static str,
+/// Every documented setting: the runtime's, then the rails'.
+pub fn settings() -> impl Iterator<Item = &'static Setting> {
+    SETTINGS.iter().chain(crate::fabric::settings::SETTINGS)
 }
 
 pub const SETTINGS: &[Setting] = &[
@@ -50,93 +51,6 @@ pub const SETTINGS: &[Setting] = &[
                first blocks are registered (the ACK's RDMA offset)",
     },
     Setting {
-        name: "RAILMPI_SHM_CMA",
-        default: "1",
-        help: "1: rendezvous by Cross Memory Attach (single copy) when the start-up probe \
-               succeeds; 0: always the two-copy path through shared memory",
-    },
-    Setting {
-        name: "RAILMPI_SHM_CELLS",
-        default: "64",
-        help: "cells per ring (power of two); one ring per ordered pair of local ranks",
-    },
-    Setting {
-        name: "RAILMPI_SHM_CELL_SIZE",
-        default: "16448",
-        help: "bytes per ring cell (multiple of 64); bounds the eager limit",
-    },
-    Setting {
-        name: "RAILMPI_RAILS",
-        default: "shm,tcp",
-        help: "rails the job may use: shm joins the ranks of one host, tcp reaches the \
-               others (and every rank when shm is not listed: tcp alone runs everything \
-               over sockets); verbs (alone, for now) runs every rank over RDMA adapters",
-    },
-    Setting {
-        name: "RAILMPI_VERBS_DEVICES",
-        default: "",
-        help: "verbs ports to use (device:port, comma-separated, e.g. rxe0:1,mlx5_0:1); \
-               empty: every active port (for now the first is used). The verbs rail is used \
-               when RAILMPI_RAILS names it",
-    },
-    Setting {
-        name: "RAILMPI_VERBS_TIMEOUT",
-        default: "20",
-        help: "verbs queue pairs' retry timeout exponent (4.096 us x 2^N per try; 20 is \
-               about 4 s, long enough for emulated hosts)",
-    },
-    Setting {
-        name: "RAILMPI_VERBS_SQ_DEPTH",
-        default: "128",
-        help: "verbs: work requests outstanding per connection (more wait in order)",
-    },
-    Setting {
-        name: "RAILMPI_VERBS_SRQ_DEPTH",
-        default: "512",
-        help: "verbs: receive buffers (16 KiB each) in the shared receive queue",
-    },
-    Setting {
-        name: "RAILMPI_VERBS_MODULE",
-        default: "",
-        help: "path of the verbs module librailmpi_verbs.so (default: beside libmpi.so.12); \
-               loaded only when the verbs rail is asked for and a device exists",
-    },
-    Setting {
-        name: "RAILMPI_TCP_CONNECT",
-        default: "lazy",
-        help: "tcp connections: lazy (at the first message to a peer) or eager (to every \
-               peer at start)",
-    },
-    Setting {
-        name: "RAILMPI_TCP_IFACES",
-        default: "",
-        help: "interfaces for tcp rails: names or networks (CIDR), comma separated, one \
-               rail (subchannel to every peer) per entry, on its first address; empty: one \
-               rail on the first interface that is up, not loopback when there is another",
-    },
-    Setting {
-        name: "RAILMPI_TCP_CONNS_PER_IFACE",
-        default: "1",
-        help: "tcp rails per interface: each is a connection to every peer and a \
-               subchannel the multirail scheduler can choose or stripe over",
-    },
-    Setting {
-        name: "RAILMPI_TCP_TIMEOUT",
-        default: "120000",
-        help: "milliseconds after which a peer's last tcp connection whose data stays \
-               unacknowledged (or that answers no keepalive probe) has failed and the job \
-               ends, naming the peer unreachable: shorter outages are ridden out (a minute \
-               with room for TCP's retransmission backoff); also mpiexec's connections to \
-               its proxies (a host that answers nothing ends the job)",
-    },
-    Setting {
-        name: "RAILMPI_TCP_FAILOVER_TIMEOUT",
-        default: "5000",
-        help: "the same for a connection while other rails reach the peer too (at most \
-               RAILMPI_TCP_TIMEOUT): the channel carries on over the others soon; the last \
-               one left then gets RAILMPI_TCP_TIMEOUT",
-    },
-    Setting {
         name: "RAILMPI_SCHED",
         default: "weighted-rr",
         help: "multirail: which subchannel carries a message (and a transfer not striped) \
@@ -156,20 +70,6 @@ pub const SETTINGS: &[Setting] = &[
         default: "262144",
         help: "multirail: RDMA transfers of at least this many bytes are striped over a \
                peer's subchannels (stripes no smaller than the rails' minimum: 64 KiB on tcp)",
-    },
-    Setting {
-        name: "RAILMPI_TCP_EAGER_LIMIT",
-        default: "131072",
-        help: "largest message (bytes) sent eagerly to a rank reached over tcp (at most \
-               the rail's 256 KiB message, never below RAILMPI_EAGER_LIMIT): between hosts \
-               a rendezvous costs a network round trip, which a copy of 128 KiB does not",
-    },
-    Setting {
-        name: "RAILMPI_JOB_SECRET",
-        default: "",
-        help: "set by mpiexec for its ranks (64 hex digits): the secret every tcp \
-               connection proves; without it (other launchers) rank 0 draws one and hands \
-               it out through the launcher's key-value space",
     },
     Setting {
         name: "RAILMPI_SPIN",
@@ -255,20 +155,11 @@ pub struct Config {
     pub pipeline_frag: usize,
     pub pipeline_depth: usize,
     pub pipeline_send_length: usize,
-    pub shm_cma: bool,
-    /// `RAILMPI_RAILS` includes shm / tcp / verbs.
-    pub rail_shm: bool,
-    pub rail_tcp: bool,
-    pub rail_verbs: bool,
-    pub verbs: crate::fabric::verbs::VerbsSettings,
-    pub tcp: crate::fabric::tcp::TcpSettings,
-    /// Eager limit towards ranks the tcp rail reaches.
+    /// The rails' own settings (`fabric::settings`: RAILMPI_RAILS, _SHM_*, _TCP_*,
+    /// _VERBS_*, _JOB_SECRET).
+    pub rails: RailSettings,
     /// Scheduling over several subchannels (RAILMPI_SCHED, _STRIPING, _STRIPING_THRESHOLD).
     pub multirail: crate::channel::sched::MultirailSettings,
-    /// From the launcher (`RAILMPI_JOB_SECRET`), if it gave one.
-    pub job_secret: Option<crate::fabric::tcp::Secret>,
-    pub shm_cells: usize,
-    pub shm_cell_size: usize,
     /// None: decide from the number of local ranks and cores.
     pub spin: Option<u32>,
     pub bind: Bind,
@@ -325,51 +216,12 @@ impl Config {
             pipeline_frag: positive("RAILMPI_PIPELINE_FRAG")?,
             pipeline_depth: positive("RAILMPI_PIPELINE_DEPTH")?,
             pipeline_send_length: parse("RAILMPI_PIPELINE_SEND_LENGTH")?,
-            shm_cma: parse::<u32>("RAILMPI_SHM_CMA")? != 0,
-            rail_shm: rails()?.0,
-            rail_tcp: rails()?.1,
-            rail_verbs: rails()?.2,
-            verbs: crate::fabric::verbs::VerbsSettings {
-                devices: crate::fabric::verbs::parse_devices(&value("RAILMPI_VERBS_DEVICES"))?,
-                timeout: match parse::<u8>("RAILMPI_VERBS_TIMEOUT")? {
-                    t @ 1..=31 => t,
-                    _ => return Err("RAILMPI_VERBS_TIMEOUT must be 1..31".into()),
-                },
-                sq_depth: positive("RAILMPI_VERBS_SQ_DEPTH")?.min(1 << 16) as u32,
-                srq_depth: positive("RAILMPI_VERBS_SRQ_DEPTH")?.min(1 << 16) as u32,
-                ..Default::default()
-            },
-            tcp: crate::fabric::tcp::TcpSettings {
-                connect: match value("RAILMPI_TCP_CONNECT").as_str() {
-                    "lazy" => crate::fabric::tcp::Connect::Lazy,
-                    "eager" => crate::fabric::tcp::Connect::Eager,
-                    v => {
-                        return Err(format!(
-                            "RAILMPI_TCP_CONNECT={v:?} is not one of lazy, eager"
-                        ))
-                    }
-                },
-                ifaces: list("RAILMPI_TCP_IFACES"),
-                conns_per_iface: positive("RAILMPI_TCP_CONNS_PER_IFACE")?,
-                timeout_ms: positive("RAILMPI_TCP_TIMEOUT")?.min(u32::MAX as usize) as u32,
-                failover_timeout_ms: positive("RAILMPI_TCP_FAILOVER_TIMEOUT")?
-                    .min(u32::MAX as usize) as u32,
-                eager_limit: parse("RAILMPI_TCP_EAGER_LIMIT")?,
-            },
+            rails: RailSettings::from_env()?,
             multirail: crate::channel::sched::MultirailSettings::parse(
                 &value("RAILMPI_SCHED"),
                 &value("RAILMPI_STRIPING"),
                 parse("RAILMPI_STRIPING_THRESHOLD")?,
             )?,
-            job_secret: match value("RAILMPI_JOB_SECRET").as_str() {
-                "" => None,
-                v => Some(
-                    crate::fabric::tcp::secret_from_hex(v)
-                        .ok_or("RAILMPI_JOB_SECRET is not 64 hex digits")?,
-                ),
-            },
-            shm_cells: parse("RAILMPI_SHM_CELLS")?,
-            shm_cell_size: parse("RAILMPI_SHM_CELL_SIZE")?,
             spin: match value("RAILMPI_SPIN").as_str() {
                 "auto" => None,
                 _ => Some(parse("RAILMPI_SPIN")?),
@@ -397,71 +249,25 @@ impl Config {
     }
 }
 
-fn default_of(name: &str) -> &'static str {
-    SETTINGS
-        .iter()
-        .find(|s| s.name == name)
-        .map(|s| s.default)
-        .expect("documented setting")
-}
+const ENV: Env = Env(SETTINGS);
 
-/// The value in force: the environment's, or the default.
+/// The value in force of any documented setting (the runtime's or the rails'): the
+/// environment's, or the default.
 pub fn value(name: &str) -> String {
-    std::env::var(name).unwrap_or_else(|_| default_of(name).to_string())
+    if SETTINGS.iter().any(|s| s.name == name) {
+        ENV.value(name)
+    } else {
+        Env(crate::fabric::settings::SETTINGS).value(name)
+    }
 }
 
 fn parse<T: std::str::FromStr>(name: &str) -> Result<T, String> {
-    let v = value(name);
-    v.trim()
-        .parse()
-        .map_err(|_| format!("{name}={v:?} is not a valid value"))
-}
-
-/// A comma-separated list (empty items dropped).
-fn list(name: &str) -> Vec<String> {
-    value(name)
-        .split(',')
-        .map(|s| s.trim().to_string())
-        .filter(|s| !s.is_empty())
-        .collect()
-}
-
-/// `RAILMPI_RAILS`: whether shm, tcp and verbs may be used.
-fn rails() -> Result<(bool, bool, bool), String> {
-    let (mut shm, mut tcp, mut verbs) = (false, false, false);
-    for r in list("RAILMPI_RAILS") {
-        match r.as_str() {
-            "shm" => shm = true,
-            "tcp" => tcp = true,
-            "verbs" => verbs = true,
-            _ => {
-                return Err(format!(
-                    "RAILMPI_RAILS: unknown rail {r:?} (shm, tcp, verbs)"
-                ))
-            }
-        }
-    }
-    if !shm && !tcp && !verbs {
-        return Err("RAILMPI_RAILS names no rail".into());
-    }
-    if verbs && tcp {
-        // Both would reach the other hosts: striping over both needs a remote key per
-        // rail on the wire (a peer is given one today).
-        return Err(
-            "RAILMPI_RAILS: verbs and tcp cannot yet be combined (both reach other hosts); \
-             use shm,verbs (shm on each host, verbs between hosts) or verbs alone"
-                .into(),
-        );
-    }
-    Ok((shm, tcp, verbs))
+    ENV.parse(name)
 }
 
 /// A count that must be at least 1.
 fn positive(name: &str) -> Result<usize, String> {
-    match parse::<usize>(name)? {
-        0 => Err(format!("{name}=0: must be at least 1")),
-        n => Ok(n),
-    }
+    ENV.positive(name)
 }
 
 #[cfg(test)]
@@ -470,10 +276,16 @@ mod tests {
 
     #[test]
     fn defaults_parse() {
-        for s in SETTINGS {
+        let mut names: Vec<&str> = settings().map(|s| s.name).collect();
+        for s in settings() {
             assert!(!s.help.is_empty() && s.name.starts_with("RAILMPI_"));
         }
+        let n = names.len();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), n, "a setting is documented twice");
         let c = Config::from_env().unwrap();
-        assert!(c.eager_limit > 0 && c.shm_cells.is_power_of_two());
+        assert!(c.eager_limit > 0 && c.rails.shm_cells.is_power_of_two());
+        assert!(c.rails.use_shm && c.rails.tcp.is_some() && c.rails.verbs.is_none());
     }
 }

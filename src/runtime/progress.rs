@@ -397,6 +397,8 @@ impl Progress {
             } else {
                 let ticket = self.doorbell.prepare();
                 let mut e = self.state.lock();
+                // Armed before the last look: what arrives after it rings the doorbell.
+                e.channels.arm();
                 self.step(&mut e);
                 if let Some(t) = ready(&mut e) {
                     self.doorbell.cancel(ticket);

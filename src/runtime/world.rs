@@ -49,9 +49,9 @@ pub struct World {
     pub registry: Option<Registry>,
     /// The second queue of the channels, to other processes' RMA helpers.
     services: Option<Arc<ServiceChannels>>,
-    /// Per world rank: the domain slot of the rail that reaches it, and whether that rail
-    /// names local memory by keys (`RailCaps::local_keys`); fixed after init.
-    key_slots: Vec<(usize, bool)>,
+    /// Per world rank: the domain slot of the rail that reaches it, and the longest
+    /// transfer with it that needs no local key (`RailCaps::local_keys`); fixed after init.
+    key_slots: Vec<(usize, usize)>,
 }
 
 const STATE_NEW: u8 = 0;
@@ -132,16 +132,16 @@ impl World {
             &FabricSettings {
                 host: host.clone(),
                 shm: ShmSettings {
-                    ncells: config.shm_cells,
-                    cell_size: config.shm_cell_size,
-                    cma: config.shm_cma,
+                    ncells: config.rails.shm_cells,
+                    cell_size: config.rails.shm_cell_size,
+                    cma: config.rails.shm_cma,
                     launcher: pmi.launcher_pid(),
                     fenced_wakeups: oversubscribed,
                 },
-                use_shm: config.rail_shm,
-                tcp: config.rail_tcp.then(|| config.tcp.clone()),
-                verbs: config.rail_verbs.then(|| config.verbs.clone()),
-                secret: config.job_secret,
+                use_shm: config.rails.use_shm,
+                tcp: config.rails.tcp.clone(),
+                verbs: config.rails.verbs.clone(),
+                secret: config.rails.secret,
             },
             &PmiBootstrap(&pmi),
         )
@@ -163,10 +163,15 @@ impl World {
             config.multirail.clone(),
         );
         let caps = channels.caps().clone();
-        let key_slots: Vec<(usize, bool)> = (0..size)
+        // Per rank: the slot, and the longest transfer that needs no local key (usize::MAX:
+        // none does; a rail with local keys writes up to its inline size without one).
+        let key_slots: Vec<(usize, usize)> = (0..size)
             .map(|p| {
-                let local_keys = channels.rail_caps(p).is_some_and(|c| c.local_keys);
-                (channels.key_slot(p), local_keys)
+                let no_key_up_to = match channels.rail_caps(p) {
+                    Some(c) if c.local_keys => c.max_inline,
+                    _ => usize::MAX,
+                };
+                (channels.key_slot(p), no_key_up_to)
             })
             .collect();
         let mut p2p = Pt2pt::new(
@@ -979,8 +984,10 @@ impl crate::rma::RmaHost for World {
         self.key_slots.get(peer).map_or(0, |&(slot, _)| slot)
     }
 
-    fn local_keys(&self, peer: usize) -> bool {
-        self.key_slots.get(peer).is_some_and(|&(_, l)| l)
+    fn local_keys(&self, peer: usize, len: usize) -> bool {
+        self.key_slots
+            .get(peer)
+            .is_some_and(|&(_, inline)| len > inline)
     }
 
     fn atomic(

@@ -290,7 +290,7 @@ impl Side {
     /// Take everything that is ready (completions and cm events) into the queues.
     fn drain(&mut self) {
         // SAFETY: ctx live.
-        unsafe { (self.ops.ack_events)(self.ctx) };
+        unsafe { (self.ops.ack_events)(self.ctx, 1) };
         let mut buf = [Wc::default(); 16];
         loop {
             let mut n = 0;

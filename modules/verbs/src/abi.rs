@@ -19,7 +19,7 @@
 use std::ffi::c_char;
 
 /// Bumped whenever a type or the table below changes; libmpi refuses another version.
-pub const ABI_VERSION: u32 = 2;
+pub const ABI_VERSION: u32 = 3;
 
 /// The symbol the module exports: `extern "C" fn() -> *const Ops`.
 pub const ENTRY_SYMBOL: &[u8] = b"railmpi_verbs_ops\0";
@@ -274,12 +274,17 @@ pub struct Ops {
     pub close: unsafe extern "C" fn(ctx: *mut Ctx),
     /// The listener's address (after `open`).
     pub listen_addr: unsafe extern "C" fn(ctx: *mut Ctx, out: *mut Addr) -> i32,
-    /// File descriptors to sleep on: [0] the completion channel (readable: call
-    /// `ack_events`, which re-arms the queue, then `poll`), [1] the rdma_cm channel
-    /// (readable: call `cm_event`). Both non-blocking.
+    /// File descriptors to sleep on: [0] the completion channel (readable once the queue
+    /// was armed and a completion came: call `ack_events`, then `poll`), [1] the rdma_cm
+    /// channel (readable: call `cm_event`). Both non-blocking.
     pub wait_fds: unsafe extern "C" fn(ctx: *mut Ctx, out: *mut i32) -> i32,
-    /// Consume completion-channel events and re-arm the completion queue for the next.
-    pub ack_events: unsafe extern "C" fn(ctx: *mut Ctx) -> i32,
+    /// Consume completion-channel events; with `rearm` non-zero, arm the completion queue
+    /// for the next (else it stays quiet until `arm`).
+    pub ack_events: unsafe extern "C" fn(ctx: *mut Ctx, rearm: i32) -> i32,
+    /// Arm the completion queue: its next completion makes the channel readable (what a
+    /// process does before it sleeps; then it polls once more, as a completion that came
+    /// before the arming raises no event).
+    pub arm: unsafe extern "C" fn(ctx: *mut Ctx) -> i32,
     /// Start connecting to `to` with `data[..len]` as private data; the connection is
     /// named `cookie` in every later event and completion.
     pub connect: unsafe extern "C" fn(

@@ -513,7 +513,7 @@ impl Context {
     }
 
     /// Drain the completion channel and re-arm the queue.
-    pub(crate) fn ack_events(&self) -> i32 {
+    pub(crate) fn ack_events(&self, rearm: bool) -> i32 {
         let mut n: u32 = 0;
         loop {
             let mut cq: *mut ibv_cq = ptr::null_mut();
@@ -533,6 +533,15 @@ impl Context {
             n += 1;
         }
         self.ack(n);
+        if rearm {
+            self.arm()
+        } else {
+            0
+        }
+    }
+
+    /// Ask for an event at the completion queue's next completion.
+    pub(crate) fn arm(&self) -> i32 {
         // SAFETY: cq is live.
         verbs_ret(unsafe { ibv_req_notify_cq(self.cq, 0) })
     }

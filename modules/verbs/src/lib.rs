@@ -123,13 +123,23 @@ unsafe extern "C" fn wait_fds(ctx: *mut Ctx, out: *mut i32) -> i32 {
     })
 }
 
-unsafe extern "C" fn ack_events(ctx: *mut Ctx) -> i32 {
+unsafe extern "C" fn ack_events(ctx: *mut Ctx, rearm: i32) -> i32 {
     guard(|| {
         // SAFETY: ctx is live.
         let Some(c) = (unsafe { context(ctx) }) else {
             return libc::EINVAL;
         };
-        c.ack_events()
+        c.ack_events(rearm != 0)
+    })
+}
+
+unsafe extern "C" fn arm(ctx: *mut Ctx) -> i32 {
+    guard(|| {
+        // SAFETY: ctx is live.
+        let Some(c) = (unsafe { context(ctx) }) else {
+            return libc::EINVAL;
+        };
+        c.arm()
     })
 }
 
@@ -332,6 +342,7 @@ static OPS: Ops = Ops {
     listen_addr,
     wait_fds,
     ack_events,
+    arm,
     connect,
     accept,
     reject,

@@ -265,6 +265,12 @@ pub struct VerbsRail {
     wait: Doorbell,
     also_wake: Option<Doorbell>,
     waker: Option<Waker>,
+    /// The completion queue raises an event at its next completion. A data rail arms it
+    /// only when its process is about to sleep (`arm`): a rank that polls takes no event
+    /// (each would wake the waker thread and cost a re-arm system call per message); a
+    /// service rail's waker re-arms at once (the RMA helper sleeps between requests).
+    armed: Arc<AtomicBool>,
+    lazy_arm: bool,
 }
 
 enum Made {
@@ -425,6 +431,9 @@ impl VerbsRail {
             stall_told: false,
             wait: ctx.wait,
             also_wake: ctx.also_wake,
+            // Armed when the context was made.
+            armed: Arc::new(AtomicBool::new(true)),
+            lazy_arm: share.is_none(),
             waker: None,
         };
         for i in 0..rail.recv.count as u32 {
@@ -502,6 +511,7 @@ impl VerbsRail {
         let stop_raw = std::os::fd::AsRawFd::as_raw_fd(&stop);
         let cm_ready = Arc::new(AtomicBool::new(false));
         let (ready, wait, also, m) = (cm_ready.clone(), self.wait, self.also_wake, self.m);
+        let (armed, rearm) = (self.armed.clone(), i32::from(!self.lazy_arm));
         let ctx = self.ctx as usize;
         let ring = move || {
             wait.ring();
@@ -547,7 +557,11 @@ impl VerbsRail {
                     if p[1].revents != 0 {
                         // SAFETY: the context stays open until this thread has stopped
                         // (`close` stops it first).
-                        unsafe { (m.ops.ack_events)(ctx) };
+                        unsafe { (m.ops.ack_events)(ctx, rearm) };
+                        if rearm == 0 {
+                            // The event disarmed the queue; `arm` arms it again.
+                            armed.store(false, Ordering::Release);
+                        }
                         ring();
                     }
                     if n == 3 && p[2].revents != 0 {
@@ -1182,6 +1196,20 @@ impl Rail for VerbsRail {
         n
     }
 
+    fn arm(&mut self) {
+        // Marked first: an event that comes at once (a completion already waiting) clears
+        // the mark after we set it, so the next sleep arms again.
+        if self.lazy_arm && !self.armed.swap(true, Ordering::AcqRel) {
+            // SAFETY: an open context; arming is allowed beside the waker's acks.
+            let rc = unsafe { (self.m.ops.arm)(self.ctx) };
+            if rc != 0 {
+                // Without the event a sleeping rank wakes only at its timeout: keep the
+                // mark off so the next sleep tries again.
+                self.armed.store(false, Ordering::Release);
+            }
+        }
+    }
+
     fn has_completions(&self) -> bool {
         !self.made.is_empty()
             || self
@@ -1207,7 +1235,28 @@ impl Rail for VerbsRail {
             return Err(RailError::Lost(peer));
         }
         let rkey = rkey_of(rkey).ok_or(RailError::Key(KeyError::Unknown))?;
-        let (mut sges, temp) = self.local_sges(local, t.lkey(self.caps.slot))?;
+        // A small write to one remote span goes inline: the adapter copies the bytes into
+        // the descriptor, so no local key is needed (nor a region made for one).
+        let total: u64 = local.iter().map(|s| s.len).sum();
+        let inline = op == RdmaOp::Write
+            && total > 0
+            && total <= self.caps.max_inline as u64
+            && local.len() <= self.caps.max_sge
+            && remote.iter().filter(|r| r.len > 0).count() == 1;
+        let (mut sges, temp) = if inline {
+            let sges = local
+                .iter()
+                .filter(|s| s.len > 0)
+                .map(|s| abi::Sge {
+                    addr: s.addr,
+                    len: s.len as u32,
+                    lkey: 0,
+                })
+                .collect();
+            (sges, Vec::new())
+        } else {
+            self.local_sges(local, t.lkey(self.caps.slot))?
+        };
         // One work request per remote span (and per `max_sge` local entries): cut the
         // local entries along the remote spans.
         // Reads take fewer entries on some adapters (siw: one).
@@ -1281,7 +1330,7 @@ impl Rail for VerbsRail {
                     RdmaOp::Read => abi::OP_READ,
                     RdmaOp::Write => abi::OP_WRITE,
                 },
-                flags: 0,
+                flags: if inline { abi::FLAG_INLINE } else { 0 },
                 sges: list,
                 imm: 0,
                 remote_addr: raddr,
