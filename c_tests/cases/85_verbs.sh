@@ -132,11 +132,13 @@ _vcase verbs.siw.keys 120 '^ok verbs_keys siw0' \
 for _t in rma_pscw rma_passive rma_atomics rma_dynamic; do
     _vcase "verbs.siw.$_t.n2" 180 - "$_x -n 2 $CT/$_t"
 done
-# (On siw, rendezvous with RAILMPI_RNDV_SPLIT's concurrent read and write of one message
-# stalls at times — coll_basic at 3 and 4 ranks, rma_ops, rma_dtypes: under investigation,
-# see the verbs issue's note; with RAILMPI_RNDV_PROTOCOL=get they pass.)
-_vcase verbs.siw.rndv_get.coll_basic.n3 180 - \
-    "env RAILMPI_RNDV_PROTOCOL=get $_x -n 3 $CT/coll_basic"
+# On iWARP the rail reads rendezvous whole (caps.split_rendezvous false): the split's
+# concurrent read and write of one message stalled coll_basic at 3 ranks on siw in 3 of 3
+# runs (put-only and get-only never did; cause not found, see the verbs issue's note).
+# These three ran the split before; with their default settings they must now finish.
+_vcase verbs.siw.coll_basic.n3 180 - "$_x -n 3 $CT/coll_basic"
+_vcase verbs.siw.rma_ops.n3 180 - "$_x -n 3 $CT/rma_ops"
+_vcase verbs.siw.eager64.rma_dtypes.n3 180 - "env RAILMPI_EAGER_LIMIT=64 $_x -n 3 $CT/rma_dtypes"
 # rdma_cm picks the device by address: with rxe0 on the same interface it would take rxe0.
 _vrun siw 'rdma link delete rxe0 || exit 1;' : --siw
 

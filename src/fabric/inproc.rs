@@ -57,6 +57,7 @@ pub fn network(n: usize, max_message: usize) -> Vec<InprocRail> {
                 min_rdma_run: 0,
                 min_stripe: 4096,
                 local_keys: false,
+                split_rendezvous: true,
                 progress_thread: false,
                 eager_limit: 0,
             },

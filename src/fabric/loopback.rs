@@ -32,6 +32,7 @@ impl Default for LoopbackRail {
                 min_rdma_run: 0,
                 min_stripe: 4096,
                 local_keys: false,
+                split_rendezvous: true,
                 progress_thread: false,
                 eager_limit: 0,
             },

@@ -77,6 +77,9 @@ pub struct RailCaps {
     /// without one the rail registers the memory for the transfer alone): callers that can
     /// register their buffers through the cache should.
     pub local_keys: bool,
+    /// A rendezvous with the peers this rail reaches may be split (the receiver reads the
+    /// head while the sender writes the tail, RAILMPI_RNDV_SPLIT); false: read whole.
+    pub split_rendezvous: bool,
     /// A thread of ours serves the rail (tcp's progress thread): it needs CPU time while the
     /// rank waits, so waiters spin briefly before they yield.
     pub progress_thread: bool,

@@ -196,6 +196,12 @@ impl World {
             if let Some(c) = channels.rail_caps(peer).filter(|c| c.eager_limit > 0) {
                 p2p.set_peer_network(peer, c.eager_limit, c.max_message);
             }
+            if channels
+                .rail_caps(peer)
+                .is_some_and(|c| !c.split_rendezvous)
+            {
+                p2p.set_peer_no_split(peer);
+            }
         }
         // Rendezvous payloads are registered (pinned or ODP, cached) through the rail's
         // memory domain, which keys them for peers; a single process has no peer to reach.

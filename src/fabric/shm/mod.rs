@@ -223,6 +223,7 @@ impl ShmRail {
                 min_rdma_run: 1024,
                 min_stripe: 256 * 1024,
                 local_keys: false,
+                split_rendezvous: true,
                 progress_thread: false,
                 eager_limit: 0,
             },

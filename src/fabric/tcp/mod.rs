@@ -480,6 +480,7 @@ pub fn caps() -> RailCaps {
         min_rdma_run: 1024,
         min_stripe: 64 * 1024,
         local_keys: false,
+        split_rendezvous: false,
         progress_thread: true,
         eager_limit: 0,
     }

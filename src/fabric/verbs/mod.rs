@@ -152,6 +152,11 @@ pub fn caps(port: &Port) -> RailCaps {
         min_rdma_run: 2048,
         min_stripe: 64 * 1024,
         local_keys: true,
+        // On iWARP (siw) a split rendezvous — the receiver's RDMA read of the head while the
+        // sender writes the tail on the same connection — stalls at times with 3 or more ranks
+        // (no error, no event, nothing outstanding; read-only and write-only rendezvous never
+        // did): read whole there until the cause is found (the verbs issue's note).
+        split_rendezvous: i.transport != abi::TRANSPORT_IWARP,
         progress_thread: false,
         eager_limit: 0,
     }

@@ -491,6 +491,13 @@ impl Pt2pt {
         }
     }
 
+    /// Rendezvous with `peer` are read whole, never split (its rail says so).
+    pub fn set_peer_no_split(&mut self, peer: usize) {
+        if let Some(p) = self.peer_protocol.get_mut(peer) {
+            p.split_threshold = 0;
+        }
+    }
+
     /// The eager limit towards `peer`.
     #[inline]
     pub(super) fn eager_limit_for(&self, peer: usize) -> usize {
