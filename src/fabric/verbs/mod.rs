@@ -1359,10 +1359,14 @@ impl Rail for VerbsRail {
         if peer >= self.links.len() {
             return Err(RailError::NoSuchPeer(peer));
         }
+        if !remote.is_multiple_of(8) {
+            return Err(RailError::Unsupported("an atomic on an unaligned word"));
+        }
+        // Jobs install the software proxy (`fabric::open`): the adapter's atomics are not
+        // coherent with the owner's CPU atomics on the same words. The adapter's own are
+        // for a rail used alone (the module's tests), and for adapters that will report
+        // IBV_ATOMIC_GLOB.
         if let Some(proxy) = &self.atomic_proxy {
-            if !remote.is_multiple_of(8) {
-                return Err(RailError::Unsupported("an atomic on an unaligned word"));
-            }
             return proxy.request_atomic(peer, op, remote, rkey, token);
         }
         if !self.caps.atomics {
@@ -1370,9 +1374,6 @@ impl Rail for VerbsRail {
         }
         if self.links[peer].lost {
             return Err(RailError::Lost(peer));
-        }
-        if !remote.is_multiple_of(8) {
-            return Err(RailError::Unsupported("an atomic on an unaligned word"));
         }
         let rkey = rkey_of(rkey).ok_or(RailError::Key(KeyError::Unknown))?;
         let Some(slot) = self.atomics.take() else {
@@ -1466,58 +1467,31 @@ impl VerbsRail {
             && self.links[peer].cookie.is_some()
             && self.links[peer].backlog.is_empty()
             && self.links[peer].outstanding < self.sq_depth;
-        let (slot, sges) = if inline {
-            // Copied into the descriptor by the post below (the parts are only borrowed).
-            let sges = parts
-                .iter()
-                .filter(|p| !p.is_empty())
-                .map(|p| abi::Sge {
-                    addr: p.as_ptr() as u64,
-                    len: p.len() as u32,
-                    lkey: 0,
-                })
-                .collect();
-            (None, sges)
-        } else {
-            let Some(slot) = self.send.take() else {
-                return false;
-            };
-            let buf = self.send.slice_mut(slot);
-            let mut at = 0;
-            for p in parts {
-                buf[at..at + p.len()].copy_from_slice(p);
-                at += p.len();
-            }
-            (Some(slot), vec![self.send.sge(slot, total)])
-        };
-        let id = self.new_wr(Wr {
-            peer,
-            posted_on: None,
-            what: WrKind::Send { slot },
-            opcode,
-            flags: if inline { abi::FLAG_INLINE } else { 0 },
-            sges,
-            imm,
-            remote_addr: 0,
-            rkey: 0,
-            compare_add: 0,
-            swap: 0,
-        });
-        if inline {
-            if self.post_now(id) {
-                return true;
-            }
-            // No room after all: the parts must be copied to wait.
-            let wr = self.wrs.remove(&id).unwrap();
-            drop(wr);
-            return self.try_send_copied(peer, opcode, imm, parts, total);
+        if !inline {
+            return self.send_copied(peer, opcode, imm, parts, total);
         }
-        self.submit(id);
-        true
+        // Copied into the descriptor by the post below (the parts are only borrowed).
+        let sges = parts
+            .iter()
+            .filter(|p| !p.is_empty())
+            .map(|p| abi::Sge {
+                addr: p.as_ptr() as u64,
+                len: p.len() as u32,
+                lkey: 0,
+            })
+            .collect();
+        let id = self.new_wr(send_wr(peer, None, opcode, abi::FLAG_INLINE, sges, imm));
+        if self.post_now(id) {
+            return true;
+        }
+        // No room after all: the parts must be copied to wait.
+        self.wrs.remove(&id);
+        self.send_copied(peer, opcode, imm, parts, total)
     }
 
-    /// A message the parts of which must be copied (to wait in the backlog).
-    fn try_send_copied(
+    /// A message copied into a registered bounce buffer, so that it may wait in the
+    /// backlog; false when no buffer is free.
+    fn send_copied(
         &mut self,
         peer: usize,
         opcode: u32,
@@ -1534,44 +1508,39 @@ impl VerbsRail {
             buf[at..at + p.len()].copy_from_slice(p);
             at += p.len();
         }
-        let id = self.new_wr(Wr {
-            peer,
-            posted_on: None,
-            what: WrKind::Send { slot: Some(slot) },
-            opcode,
-            flags: 0,
-            sges: vec![self.send.sge(slot, total)],
-            imm,
-            remote_addr: 0,
-            rkey: 0,
-            compare_add: 0,
-            swap: 0,
-        });
+        let sge = self.send.sge(slot, total);
+        let id = self.new_wr(send_wr(peer, Some(slot), opcode, 0, vec![sge], imm));
         self.submit(id);
         true
     }
 
     /// A rail control message (no immediate word: never handed up).
     fn send_control(&mut self, peer: usize, kind: u8) -> bool {
-        let Some(slot) = self.send.take() else {
-            return false;
-        };
-        self.send.slice_mut(slot)[0] = kind;
-        let id = self.new_wr(Wr {
-            peer,
-            posted_on: None,
-            what: WrKind::Send { slot: Some(slot) },
-            opcode: abi::OP_SEND,
-            flags: 0,
-            sges: vec![self.send.sge(slot, 1)],
-            imm: 0,
-            remote_addr: 0,
-            rkey: 0,
-            compare_add: 0,
-            swap: 0,
-        });
-        self.submit(id);
-        true
+        self.send_copied(peer, abi::OP_SEND, 0, &[&[kind]], 1)
+    }
+}
+
+/// The work request of a message: from bounce buffer `slot` (None: inline) with `sges`.
+fn send_wr(
+    peer: usize,
+    slot: Option<u32>,
+    opcode: u32,
+    flags: u32,
+    sges: Vec<abi::Sge>,
+    imm: u32,
+) -> Wr {
+    Wr {
+        peer,
+        posted_on: None,
+        what: WrKind::Send { slot },
+        opcode,
+        flags,
+        sges,
+        imm,
+        remote_addr: 0,
+        rkey: 0,
+        compare_add: 0,
+        swap: 0,
     }
 }
 
