@@ -3,8 +3,8 @@
 //!
 //! - Untagged frames carry messages (eager payloads, control) to the peer's receive path.
 //! - Tagged frames carry (steering tag, address, length): the target checks the tag — the
-//!   remote key of one of its registrations, in the same key table the shm rail publishes
-//!   — its generation, the bounds and the rights, then `readv`s the bytes straight into
+//!   remote key of one of its registrations, in the tcp rail's own key table (peers on this
+//!   host check the shm rail's) — its generation, the bounds and the rights, then `readv`s the bytes straight into
 //!   place. Reads are requests the target answers with tagged data (`writev` from the
 //!   registered memory); 64-bit atomics run at the target. Transfers are cut into
 //!   segments (`wire::SEGMENT`) so several interleave on one connection.
@@ -261,7 +261,7 @@ enum OpKind {
 struct Shared {
     me: usize,
     secret: Secret,
-    /// The key table tagged frames are checked against (the one shm peers check too).
+    /// The tcp rail's own key table, which tagged frames are checked against.
     domain: Arc<ShmDomain>,
     wait: Doorbell,
     poller: polling::Poller,
@@ -509,7 +509,7 @@ pub struct TcpContext {
     pub me: usize,
     pub hosts: Vec<String>,
     pub secret: Secret,
-    /// The key table tagged frames are checked against (shared with shm).
+    /// The tcp rail's own key table, which tagged frames are checked against.
     pub domain: Arc<ShmDomain>,
     /// Rung when a message or completion arrives; the RMA service thread's doorbell.
     pub wait: Doorbell,
