@@ -21,23 +21,16 @@
 # BENCH_TIMEOUT (seconds per run, default 300), BENCH_IMPLS (default "railmpi mpich
 # openmpi"). Output on stdout and in BUILD_DIR/bench/hosts/report.txt; raw runs beside it.
 set -u
-if [ $# -ne 1 ]; then
-    echo "usage: $0 BUILD_DIR" >&2
-    exit 2
-fi
-BUILD=$(cd "$1" && pwd)
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=benchmarks/lib.sh
 . "$ROOT/benchmarks/lib.sh"
+bench_start "$0" hosts "$@"
 NETNS=$ROOT/c_tests/netns.sh
-OUT=$BUILD/bench/hosts
 RUNS=${BENCH_RUNS:-2}
 ARGS=${BENCH_HOSTS_ARGS:--i 0.3}
 TMO=${BENCH_TIMEOUT:-300}
 IMPLS=${BENCH_IMPLS:-"railmpi mpich openmpi"}
 H2=10.77.0.10,10.77.0.11
-rm -rf "$OUT"
-mkdir -p "$OUT"
 
 log() { echo "hosts-bench: $*" >&2; }
 

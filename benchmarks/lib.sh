@@ -1,5 +1,20 @@
 # benchmarks/lib.sh — what the benchmark scripts share (sourced, not run).
 
+# bench_start SCRIPT NAME ARGS...: the scripts' one argument, BUILD_DIR; sets BUILD (its
+# absolute path) and OUT (BUILD/bench/NAME, emptied), or prints the usage and exits 2.
+bench_start() {
+    local script=$1 name=$2
+    shift 2
+    if [ $# -ne 1 ]; then
+        echo "usage: $script BUILD_DIR" >&2
+        exit 2
+    fi
+    BUILD=$(cd "$1" && pwd) || exit 2
+    OUT=$BUILD/bench/$name
+    rm -rf "$OUT"
+    mkdir -p "$OUT"
+}
+
 # bench_best MODE FILE...: the "size value" rows of the given runs' outputs, the best value
 # per size (MODE min: lowest, e.g. latency; max: highest, e.g. bandwidth).
 bench_best() {

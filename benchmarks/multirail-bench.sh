@@ -17,18 +17,13 @@
 # fig20_competing.png}; tables on stdout and in BUILD/bench/multirail/report.txt.
 # Needs root (namespaces, tc). Environment: BENCH_MR_SECONDS (per size, default 1).
 set -u
-if [ $# -ne 1 ]; then
-    echo "usage: $0 BUILD_DIR" >&2
-    exit 2
-fi
-BUILD=$(cd "$1" && pwd)
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=benchmarks/lib.sh
+. "$ROOT/benchmarks/lib.sh"
+bench_start "$0" multirail "$@"
 NETNS=$ROOT/c_tests/netns.sh
-OUT=$BUILD/bench/multirail
 SECS=${BENCH_MR_SECONDS:-1}
 H2=10.77.0.10,10.77.0.11
-rm -rf "$OUT"
-mkdir -p "$OUT"
 log() { echo "multirail-bench: $*" >&2; }
 
 if [ "$(id -u)" != 0 ]; then

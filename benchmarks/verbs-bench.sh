@@ -25,22 +25,15 @@
 # with pip when missing). Output on stdout and in BUILD_DIR/bench/verbs/report.txt, raw
 # runs beside it. Where no guest boots, the report says why and the script exits 0.
 set -u
-if [ $# -ne 1 ]; then
-    echo "usage: $0 BUILD_DIR" >&2
-    exit 2
-fi
-BUILD=$(cd "$1" && pwd)
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=benchmarks/lib.sh
 . "$ROOT/benchmarks/lib.sh"
-OUT=$BUILD/bench/verbs
+bench_start "$0" verbs "$@"
 RUNS=${BENCH_RUNS:-3}
 TMO=${BENCH_TIMEOUT:-180}
 ARGS=${BENCH_VERBS_ARGS:--i 0.05}
 IMPLS=${BENCH_IMPLS:-"railmpi mpich5 mpich"}
 VENV=${BENCH_MPICH5_VENV:-/var/cache/railmpi-bench/mpich5}
-rm -rf "$OUT"
-mkdir -p "$OUT"
 
 log() { echo "verbs-bench: $*" >&2; }
 
