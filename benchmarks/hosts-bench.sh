@@ -59,18 +59,7 @@ launch_of() {
     esac
 }
 
-# Builds the benchmarks for each implementation; drops those that do not build.
-BUILT=""
-for impl in $IMPLS; do
-    cc=$(cc_of "$impl")
-    mkdir -p "$OUT/$impl"
-    ok=1
-    for b in latency bw; do
-        "$cc" -O2 -o "$OUT/$impl/$b" "$ROOT/benchmarks/$b.c" -lm >"$OUT/$impl/build.log" 2>&1 ||
-            ok=0
-    done
-    if [ $ok = 1 ]; then BUILT="$BUILT $impl"; else log "$impl: build failed; n/a"; fi
-done
+bench_build latency bw
 
 # run SETUP IMPL BENCH: best-of-runs "size value" rows into $OUT/SETUP.IMPL.BENCH.best
 run() {

@@ -15,6 +15,24 @@ bench_start() {
     mkdir -p "$OUT"
 }
 
+# bench_build PROGRAM...: benchmarks/PROGRAM.c built for each of $IMPLS with its compiler
+# wrapper (`cc_of IMPL`, defined by the script) into $OUT/IMPL/; sets BUILT to those that
+# built (the others are logged through the script's `log`: their columns are n/a).
+bench_build() {
+    local impl cc b ok
+    BUILT=""
+    for impl in $IMPLS; do
+        cc=$(cc_of "$impl")
+        mkdir -p "$OUT/$impl"
+        ok=1
+        for b in "$@"; do
+            "$cc" -O2 -o "$OUT/$impl/$b" "$ROOT/benchmarks/$b.c" -lm >>"$OUT/$impl/build.log" 2>&1 ||
+                ok=0
+        done
+        if [ $ok = 1 ]; then BUILT="$BUILT $impl"; else log "$impl: build failed; n/a"; fi
+    done
+}
+
 # bench_best MODE FILE...: the "size value" rows of the given runs' outputs, the best value
 # per size (MODE min: lowest, e.g. latency; max: highest, e.g. bandwidth).
 bench_best() {

@@ -62,17 +62,7 @@ launch_of() {
     esac
 }
 
-BUILT=""
-for impl in $IMPLS; do
-    cc=$(cc_of "$impl")
-    mkdir -p "$OUT/$impl"
-    ok=1
-    for b in latency bw rma; do
-        "$cc" -O2 -o "$OUT/$impl/$b" "$ROOT/benchmarks/$b.c" -lm >>"$OUT/$impl/build.log" 2>&1 ||
-            ok=0
-    done
-    if [ $ok = 1 ]; then BUILT="$BUILT $impl"; else log "$impl: build failed; n/a"; fi
-done
+bench_build latency bw rma
 
 # The measurements: NAME and the program's arguments.
 MEASURES=(

@@ -1032,26 +1032,31 @@ impl Window {
         }
     }
 
-    /// Wait for every request queued at `target`'s helper (operations complete at flush,
-    /// unlock, fence and complete).
+    /// Wait for our transfers to `target` and every request queued at its helper
+    /// (operations complete at flush, unlock, fence and complete).
     fn drain(&self, host: &dyn RmaHost, target: usize) -> Result<()> {
         let settled = self.settle(host, Some(target));
-        let upto = self.posted.lock()[target];
-        if upto == 0 {
-            // Nothing ever queued there (the latency path of flush and unlock).
-            return settled;
-        }
-        self.wait_for(host, || self.helper_done(target, upto));
-        self.release_served();
+        self.drain_helper(host, target);
         settled
     }
 
     fn drain_all(&self, host: &dyn RmaHost) -> Result<()> {
         let settled = self.settle(host, None);
         for t in 0..self.targets.len() {
-            self.drain(host, t)?;
+            self.drain_helper(host, t);
         }
         settled
+    }
+
+    /// Wait for the requests queued at `target`'s helper.
+    fn drain_helper(&self, host: &dyn RmaHost, target: usize) {
+        let upto = self.posted.lock()[target];
+        if upto == 0 {
+            // Nothing ever queued there (the latency path of flush and unlock).
+            return;
+        }
+        self.wait_for(host, || self.helper_done(target, upto));
+        self.release_served();
     }
 
     /// Post transfer `t` with window rank `target` (world rank `t.peer`); it completes at

@@ -479,19 +479,18 @@ impl Pt2pt {
 
     /// `peer` is reached over a network rail that takes messages of `rail_max_message`
     /// bytes: messages up to `limit` bytes go eagerly (a rendezvous costs round trips that
-    /// a copy of a few tens of KiB does not; never below the common limit), and a
-    /// rendezvous is read whole, not split (with one wire between the two, the split's
-    /// write costs a round trip and moves nothing in parallel).
+    /// a copy of a few tens of KiB does not; never below the common limit).
     pub fn set_peer_network(&mut self, peer: usize, limit: usize, rail_max_message: usize) {
         if let Some(p) = self.peer_protocol.get_mut(peer) {
             let cap = rail_max_message.saturating_sub(wire::EAGER_SYNC_HEADER);
             p.normal_eager_limit = limit.min(cap).max(self.settings.eager_limit);
             p.eager_limit = p.normal_eager_limit;
-            p.split_threshold = 0;
         }
     }
 
-    /// Rendezvous with `peer` are read whole, never split (its rail says so).
+    /// Rendezvous with `peer` are read whole, never split (its rail says so: over tcp,
+    /// with one wire between the two, the split's write costs a round trip and moves
+    /// nothing in parallel; on iWARP it stalled).
     pub fn set_peer_no_split(&mut self, peer: usize) {
         if let Some(p) = self.peer_protocol.get_mut(peer) {
             p.split_threshold = 0;
