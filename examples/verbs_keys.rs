@@ -9,7 +9,7 @@
 
 use mpi::fabric::memory::{MemoryDomain, Mode, PageRange};
 use mpi::fabric::verbs::{self, module, VerbsContext, VerbsRail, VerbsSettings};
-use mpi::fabric::{Doorbell, Rail, RailEvent, RdmaOp, RemoteKey, Span, Transfer};
+use mpi::fabric::{Doorbell, Rail, RailEvent, RdmaOp, RemoteKey, RemoteKeys, Span, Transfer};
 use std::time::{Duration, Instant};
 
 fn fail(msg: &str) -> ! {
@@ -91,7 +91,7 @@ fn main() {
                 1,
                 &local,
                 &remote,
-                rkey,
+                &RemoteKeys::all(rkey),
                 token,
             ))
         } {

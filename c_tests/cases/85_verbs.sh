@@ -112,8 +112,24 @@ _vcase verbs.rxe.keys 120 '^ok verbs_keys rxe0' \
 # A program built with Debian's MPICH, swapped in by the library path.
 _vcase verbs.rxe.swapin.pingpong_many.n2 120 - \
     "env LD_LIBRARY_PATH=$LIB $_x -n 2 $CTM/pingpong_many"
+# Two ports (rxe0 on eth0, rxe1 on eth1), a rail each with its own protection domain: a
+# peer is given a key per port (RTS, PUT_REQ, READY, window records), messages alternate
+# and large transfers are striped over both (each stripe under its port's key).
+_x2="env $_venv RAILMPI_VERBS_DEVICES=rxe0:1,rxe1:1 $MPIEXEC"
+_both='rail 0 \(verbs\): [0-9]+ messages, [1-9][0-9]* stripes.*rail 1 \(verbs\): [0-9]+ messages, [1-9][0-9]* stripes'
+_vcase verbs.rxe.two_ports.stripes.n2 240 "rank 0 multirail to rank 1: $_both" \
+    "env RAILMPI_STATS=1 $_x2 -n 2 $CT/stripes"
+for _t in coll_basic rma_ops rma_dynamic; do
+    _vcase "verbs.rxe.two_ports.$_t.n3" 180 - "$_x2 -n 3 $CT/$_t"
+done
+# Every rendezvous protocol's keys (RTS and its run table, PUT_REQ, READY), striped from
+# 4 KiB.
+for _p in get put pipeline; do
+    _vcase "verbs.rxe.two_ports.rndv_$_p.dtype_p2p.n2" 180 '^ok dtype_p2p ' \
+        "env RAILMPI_RNDV_PROTOCOL=$_p RAILMPI_STRIPING_THRESHOLD=4096 $_x2 -n 2 $CT/dtype_p2p"
+done
 
-_vrun rxe : :
+_vrun rxe : : --nics 2
 
 # ---- soft-iWARP: siw0 (no atomics; connects only through rdma_cm), one guest ------------
 _vstart siw
@@ -167,5 +183,32 @@ done
 # dozen round trips between two emulated guests (measured 2x1: 7.2-7.7 s over verbs,
 # 4.8-7.5 s over tcp; 2x2 with two remote origins contending: 19.8 s).
 _vcase verbs.two.shm_verbs.rma_passive.n3 240 - "${_x/-n 4/-n 3} $CT/rma_passive 25"
+# Two ports per guest (rxe0 on eth0, rxe1 on eth1, each pair of NICs its own link):
+# stripes over both, then eth1 taken down in the second guest 4 s into rail_loss. Its
+# rail 1 fails at once (Soft-RoCE cannot send: a local QP operation error), the first
+# guest's when its retries run out (RAILMPI_VERBS_TIMEOUT 18: about 1 s each); the
+# channel carries on over rail 0, failed transfers go again and logged messages are sent
+# again, every byte checked. Last in the list: the link stays down.
+_x="env RAILMPI_RAILS=verbs RAILMPI_VERBS_DEVICES=rxe0:1,rxe1:1 $MPIEXEC -hosts railmpi-vm0,railmpi-vm1"
+_x="$_x --launcher $ROOT/c_tests/vm/remote.sh -n 2"
+_vcase verbs.two.two_ports.stripes.2x1 240 "rank 0 multirail to rank 1: $_both" \
+    "env RAILMPI_STATS=1 $_x $CT/stripes"
+# verbs and tcp together (RAILMPI_RAILS=verbs,tcp): rxe0 and a tcp rail on eth1 both reach
+# the other guest's rank, with a key each (the port's protection domain, the tcp rail's
+# table); then with shm within each guest too.
+_x="env RAILMPI_RAILS=verbs,tcp RAILMPI_VERBS_DEVICES=rxe0:1 RAILMPI_TCP_IFACES=eth1 $MPIEXEC"
+_x="$_x -hosts railmpi-vm0,railmpi-vm1 --launcher $ROOT/c_tests/vm/remote.sh -n 2"
+_vcase verbs.two.verbs_tcp.stripes.2x1 240 \
+    'rank 0 multirail to rank 1: rail 0 \(verbs\): [0-9]+ messages, [1-9][0-9]* stripes.*rail 1 \(tcp\): [0-9]+ messages, [1-9][0-9]* stripes' \
+    "env RAILMPI_STATS=1 $_x $CT/stripes"
+_x="${_x/-n 2/-n 4}"
+for _t in allpairs rma_ops; do
+    _vcase "verbs.two.shm_verbs_tcp.$_t.2x2" 240 - "${_x/=verbs,tcp/=shm,verbs,tcp} $CT/$_t"
+done
+_x="env RAILMPI_RAILS=verbs RAILMPI_VERBS_DEVICES=rxe0:1,rxe1:1 $MPIEXEC -hosts railmpi-vm0,railmpi-vm1"
+_x="$_x --launcher $ROOT/c_tests/vm/remote.sh -n 2"
+_vcase verbs.two.two_ports.link_down.2x1 120 'rail 1 \(verbs\) to rank [01] failed' \
+    "(sleep 4; echo | $ROOT/c_tests/vm/remote.sh x ip link set eth1 down) &"\
+    " env RAILMPI_VERBS_TIMEOUT=18 $_x $CT/rail_loss 12; rc=\$?; wait; exit \$rc"
 _vrun two "[ \"\$RAILMPI_VM_NODE\" = 1 ] && exec $ROOT/c_tests/vm/agent.sh 900;" \
-    'touch "$RAILMPI_VM_SHARED/launch/stop"' --vms 2
+    'touch "$RAILMPI_VM_SHARED/launch/stop"' --vms 2 --nics 2

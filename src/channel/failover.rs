@@ -128,7 +128,7 @@ impl Channels {
                     local: &rec.local,
                     lkeys: rec.lkeys.as_ref(),
                     remote: &rec.remote,
-                    rkey: rec.rkey,
+                    rkeys: &rec.rkeys,
                     token,
                 })
             };

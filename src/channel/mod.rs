@@ -23,7 +23,7 @@ pub mod service;
 
 use crate::fabric::{
     AnyRail, AtomicOp, Completion, Domains, Doorbell, Keys, RailCaps, RailError, RailEvent, RdmaOp,
-    RemoteKey, Route, Span, Transfer,
+    RemoteKeys, Route, SlotSet, Span, Transfer,
 };
 use failover::MessageLog;
 use filter::Filter;
@@ -73,7 +73,7 @@ struct PostRecord {
     local: Vec<Span>,
     lkeys: Option<Keys>,
     remote: Vec<Span>,
-    rkey: RemoteKey,
+    rkeys: RemoteKeys,
     /// A stripe: its transfer's token, and when it was posted.
     timing: Option<(u64, Instant)>,
 }
@@ -94,6 +94,8 @@ pub struct Channels {
     /// `ranks[rail][rail peer]`: the rank a rail's peer index stands for.
     ranks: Vec<Vec<usize>>,
     caps: RailCaps,
+    /// Per rank: what every subchannel to it offers.
+    peer_caps: Vec<RailCaps>,
     filter: Filter,
     wait: Doorbell,
     settings: MultirailSettings,
@@ -136,22 +138,20 @@ impl Channels {
                 }
             }
         }
-        // What the layers above may count on: what every rail offers.
-        let caps = rails[1..].iter().fold(rails[0].caps().clone(), |mut c, r| {
-            let o = r.caps();
-            c.max_message = c.max_message.min(o.max_message);
-            c.max_inline = c.max_inline.min(o.max_inline);
-            c.max_sge = c.max_sge.min(o.max_sge);
-            c.rdma_read &= o.rdma_read;
-            c.rdma_write &= o.rdma_write;
-            c.atomics &= o.atomics;
-            c.odp &= o.odp;
-            c.mapped &= o.mapped;
-            c.bandwidth = c.bandwidth.min(o.bandwidth);
-            c.latency_ns = c.latency_ns.max(o.latency_ns);
-            c.min_rdma_run = c.min_rdma_run.max(o.min_rdma_run);
-            c
-        });
+        // What the layers above may count on: what every rail offers; and with one peer,
+        // what every rail that reaches it offers.
+        let caps = rails[1..]
+            .iter()
+            .fold(rails[0].caps().clone(), |c, r| c.meet(r.caps()));
+        let peer_caps = subchannels
+            .iter()
+            .map(|routes| {
+                let first = rails[routes[0].rail].caps().clone();
+                routes[1..]
+                    .iter()
+                    .fold(first, |c, r| c.meet(rails[r.rail].caps()))
+            })
+            .collect();
         Channels {
             vcs: subchannels
                 .iter()
@@ -177,6 +177,7 @@ impl Channels {
             rails,
             ranks,
             caps,
+            peer_caps,
             filter: Filter::default(),
             wait,
             settings,
@@ -210,13 +211,25 @@ impl Channels {
         Domains::new(list)
     }
 
-    /// The domain slot of the rail that reaches rank `peer` (which of a registration's
-    /// keys it is given). Every subchannel to a peer has the same slot (`fabric::open`).
+    /// The domain slot of the first rail that reaches rank `peer` (which of a
+    /// registration's keys goes with a request to its RMA helper, which comes by that
+    /// route).
     #[inline]
     pub fn key_slot(&self, peer: usize) -> usize {
         self.vcs
             .get(peer)
             .map_or(0, |vc| self.rails[vc.sub.rail].caps().slot)
+    }
+
+    /// The domain slots of every rail that reaches rank `peer`: the keys it is given for
+    /// memory it reaches by RDMA (one per slot; each subchannel takes its own).
+    #[inline]
+    pub fn key_slots(&self, peer: usize) -> SlotSet {
+        self.vcs.get(peer).map_or(SlotSet::default(), |vc| {
+            vc.subs.iter().fold(SlotSet::default(), |s, sub| {
+                s.with(self.rails[sub.rail].caps().slot)
+            })
+        })
     }
 
     /// What a waiting thread sleeps on.
@@ -323,19 +336,21 @@ impl Channels {
         self.rail_caps(peer).is_some_and(|c| c.mapped)
     }
 
-    /// What the rail that reaches rank `peer` can do.
+    /// What the rails that reach rank `peer` can all do (its messages and transfers may
+    /// take any of them).
     pub fn rail_caps(&self, peer: usize) -> Option<&RailCaps> {
-        self.vcs.get(peer).map(|vc| self.rails[vc.sub.rail].caps())
+        self.peer_caps.get(peer)
     }
 
-    /// A 64-bit atomic on the word at `remote` in rank `peer` (see `Rail::post_atomic`);
-    /// its completion carries the previous value.
+    /// A 64-bit atomic on the word at `remote` in rank `peer` (see `Rail::post_atomic`),
+    /// under its key for the rail that carries it; its completion carries the previous
+    /// value.
     pub fn post_atomic(
         &mut self,
         peer: usize,
         op: AtomicOp,
         remote: u64,
-        rkey: RemoteKey,
+        rkeys: &RemoteKeys,
         token: u64,
     ) -> Result<(), RailError> {
         debug_assert!(Filter::is_user_token(token));
@@ -343,7 +358,9 @@ impl Channels {
         // The first live subchannel (an atomic in flight on a link that fails fails too:
         // it may or may not have been applied).
         let sub = vc.subs[vc.sched.first_alive()];
-        self.rails[sub.rail].post_atomic(sub.peer, op, remote, rkey, token)
+        let rail = &mut self.rails[sub.rail];
+        let rkey = rkeys.get(rail.caps().slot);
+        rail.post_atomic(sub.peer, op, remote, rkey, token)
     }
 
     /// About to sleep: every rail arms its wait handle (`Rail::arm`); poll once more after.
@@ -469,7 +486,7 @@ impl Channels {
                         local: l,
                         lkeys: t.lkeys.copied(),
                         remote: r,
-                        rkey: t.rkey,
+                        rkeys: *t.rkeys,
                         timing,
                     },
                 );
@@ -488,16 +505,14 @@ impl Channels {
         Ok(())
     }
 
-    /// Per peer with several subchannels: messages, stripes and striped bytes per
-    /// subchannel (named by rail), and the striping weights (RAILMPI_STATS).
+    /// Per peer with several subchannels that carried anything: messages, stripes and
+    /// striped bytes per subchannel (named by rail), and the striping weights
+    /// (RAILMPI_STATS).
     pub fn stats(&self) -> Vec<String> {
         let mut out = Vec::new();
-        for (rank, vc) in self
-            .vcs
-            .iter()
-            .enumerate()
-            .filter(|(_, v)| v.subs.len() > 1)
-        {
+        for (rank, vc) in self.vcs.iter().enumerate().filter(|(_, v)| {
+            v.subs.len() > 1 && v.counts.iter().any(|c| c.messages + c.stripes > 0)
+        }) {
             let subs: Vec<String> = vc
                 .subs
                 .iter()
@@ -632,7 +647,7 @@ mod tests {
     use super::*;
     use crate::fabric::inproc;
     use crate::fabric::memory::{Mode, PageRange};
-    use crate::fabric::Rail;
+    use crate::fabric::{Rail, RemoteKey};
 
     fn pair() -> Vec<Channels> {
         let rails = inproc::network(2, 4096);
@@ -712,7 +727,7 @@ mod tests {
                     1,
                     &local,
                     &remote,
-                    key.remote,
+                    &RemoteKeys::all(key.remote),
                     42,
                 ))
                 .unwrap()
@@ -742,7 +757,7 @@ mod tests {
                 len: 20,
             })
             .collect();
-        let forged = RemoteKey(key.remote.0 ^ 4);
+        let forged = RemoteKeys::all(RemoteKey(key.remote.0 ^ 4));
         unsafe {
             ch[0]
                 .post(&Transfer::new(
@@ -750,7 +765,7 @@ mod tests {
                     1,
                     &local,
                     &remote,
-                    forged,
+                    &forged,
                     43,
                 ))
                 .unwrap()

@@ -132,7 +132,7 @@ impl Rail for InprocRail {
         !self.done.is_empty()
     }
     unsafe fn post(&mut self, t: &Transfer<'_>) -> Result<(), RailError> {
-        let res = self.transfer(t.op, t.peer, t.local, t.remote, t.rkey);
+        let res = self.transfer(t.op, t.peer, t.local, t.remote, t.rkey(super::slot::SHM));
         self.done.push_back(Completion {
             token: t.token,
             result: res.map(|_| 0),

@@ -109,14 +109,54 @@ impl Keys {
         self.get(slot).remote
     }
 
-    /// Every slot's remote key (what a window advertises to all its ranks at once).
+    /// Every slot's remote key (what a window advertises to all its ranks at once, and a
+    /// rendezvous the slots of the rails to its peer).
     pub fn remotes(&self) -> RemoteKeys {
         RemoteKeys(self.0.map(|k| k.remote))
     }
 }
 
+/// A set of domain slots (bit `i`: slot `i`): the domains of the rails that reach a peer,
+/// whose keys it is given (one per subchannel kind: verbs ports 0 and 1, or tcp and verbs).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SlotSet(u8);
+
+impl SlotSet {
+    pub fn one(slot: usize) -> SlotSet {
+        debug_assert!(slot < slot::COUNT);
+        SlotSet(1 << slot)
+    }
+
+    pub fn with(self, slot: usize) -> SlotSet {
+        SlotSet(self.0 | SlotSet::one(slot).0)
+    }
+
+    /// From its wire byte; None when it names a slot past `slot::COUNT` (a forged packet).
+    pub fn from_bits(bits: u8) -> Option<SlotSet> {
+        (u32::from(bits) >> slot::COUNT == 0).then_some(SlotSet(bits))
+    }
+
+    pub fn bits(self) -> u8 {
+        self.0
+    }
+
+    pub fn len(self) -> usize {
+        self.0.count_ones() as usize
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The slots, lowest first.
+    pub fn iter(self) -> impl Iterator<Item = usize> {
+        (0..slot::COUNT).filter(move |s| self.0 >> s & 1 != 0)
+    }
+}
+
 /// A registration's remote keys, per domain slot (exchanged where every rank gets the same
-/// record, e.g. a window's: each reader takes the slot of the rail that reaches the owner).
+/// record, e.g. a window's: each reader takes the slot of the rail that reaches the owner;
+/// or, in a rendezvous, the slots of the rails to one peer: `put`/`take`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RemoteKeys(pub [RemoteKey; slot::COUNT]);
 
@@ -125,8 +165,48 @@ impl RemoteKeys {
     /// Bytes on the wire.
     pub const LEN: usize = 8 * slot::COUNT;
 
+    /// `key` in `slot`, no key in the others.
+    pub fn one(slot: usize, key: RemoteKey) -> RemoteKeys {
+        let mut k = RemoteKeys::NONE;
+        if let Some(s) = k.0.get_mut(slot) {
+            *s = key;
+        }
+        k
+    }
+
     pub fn get(&self, slot: usize) -> RemoteKey {
         self.0.get(slot).copied().unwrap_or_default()
+    }
+
+    /// `key` in every slot: a key already chosen for the one rail that will use it (the
+    /// RMA helper's requests name origin memory for the route they came by).
+    pub fn all(key: RemoteKey) -> RemoteKeys {
+        RemoteKeys([key; slot::COUNT])
+    }
+
+    /// No key in any slot: the memory is not registered.
+    pub fn is_none(&self) -> bool {
+        self.0.iter().all(|k| k.is_none())
+    }
+
+    /// The keys of `slots`, 8 bytes each in slot order, into the front of `b` (which must
+    /// hold them); returns the bytes written.
+    pub fn put(&self, slots: SlotSet, b: &mut [u8]) -> usize {
+        for (c, s) in b.chunks_exact_mut(8).zip(slots.iter()) {
+            c.copy_from_slice(&self.0[s].0.to_le_bytes());
+        }
+        8 * slots.len()
+    }
+
+    /// The keys of `slots` from the front of `b` as `put` wrote them (the other slots have
+    /// none); None when `b` is too short.
+    pub fn take(slots: SlotSet, b: &[u8]) -> Option<RemoteKeys> {
+        let b = b.get(..8 * slots.len())?;
+        let mut k = RemoteKeys::NONE;
+        for (c, s) in b.chunks_exact(8).zip(slots.iter()) {
+            k.0[s] = RemoteKey(u64::from_le_bytes(c.try_into().expect("8 bytes")));
+        }
+        Some(k)
     }
 
     pub fn encode(&self) -> [u8; Self::LEN] {

@@ -26,7 +26,7 @@ pub mod verbs;
 
 pub use dispatch::AnyRail;
 pub use doorbell::Doorbell;
-pub use memory::{slot, Domains, Keys, MemKey, MemoryDomain, RemoteKey, RemoteKeys};
+pub use memory::{slot, Domains, Keys, MemKey, MemoryDomain, RemoteKey, RemoteKeys, SlotSet};
 pub use open::{open, Bootstrap, Fabric, FabricSettings, Route};
 pub use service::Service;
 pub use shm::keys::KeyError;
@@ -97,6 +97,35 @@ impl RailCaps {
     pub fn rdma(&self) -> bool {
         self.rdma_read && self.rdma_write
     }
+
+    /// What traffic may count on when it can take either rail (a peer's subchannels, or
+    /// every rail): the smaller limits, the features both have, the larger costs. Name and
+    /// slot stay this rail's (the first).
+    pub fn meet(&self, o: &RailCaps) -> RailCaps {
+        RailCaps {
+            max_message: self.max_message.min(o.max_message),
+            max_inline: self.max_inline.min(o.max_inline),
+            max_sge: self.max_sge.min(o.max_sge),
+            rdma_read: self.rdma_read && o.rdma_read,
+            rdma_write: self.rdma_write && o.rdma_write,
+            atomics: self.atomics && o.atomics,
+            odp: self.odp && o.odp,
+            mapped: self.mapped && o.mapped,
+            bandwidth: self.bandwidth.min(o.bandwidth),
+            latency_ns: self.latency_ns.max(o.latency_ns),
+            min_rdma_run: self.min_rdma_run.max(o.min_rdma_run),
+            local_keys: self.local_keys || o.local_keys,
+            split_rendezvous: self.split_rendezvous && o.split_rendezvous,
+            progress_thread: self.progress_thread || o.progress_thread,
+            // A rail's own eager limit holds where every rail has one; else the job's.
+            eager_limit: match (self.eager_limit, o.eager_limit) {
+                (0, _) | (_, 0) => 0,
+                (a, b) => a.min(b),
+            },
+            min_stripe: self.min_stripe.max(o.min_stripe),
+            ..self.clone()
+        }
+    }
 }
 
 /// Why an operation failed (posting, or in its completion).
@@ -153,8 +182,10 @@ pub struct Transfer<'a> {
     /// registers for this transfer alone.
     pub lkeys: Option<&'a Keys>,
     pub remote: &'a [Span],
-    /// The peer's key for the remote spans, in the domain of the rail that reaches it.
-    pub rkey: RemoteKey,
+    /// The peer's keys for the remote spans, one per domain slot of the rails that reach
+    /// it (each rail takes its own: `rkey`; a stripe or a failover to another port finds
+    /// that port's).
+    pub rkeys: &'a RemoteKeys,
     pub token: u64,
 }
 
@@ -165,7 +196,7 @@ impl<'a> Transfer<'a> {
         peer: usize,
         local: &'a [Span],
         remote: &'a [Span],
-        rkey: RemoteKey,
+        rkeys: &'a RemoteKeys,
         token: u64,
     ) -> Self {
         Transfer {
@@ -174,7 +205,7 @@ impl<'a> Transfer<'a> {
             local,
             lkeys: None,
             remote,
-            rkey,
+            rkeys,
             token,
         }
     }
@@ -195,6 +226,11 @@ impl<'a> Transfer<'a> {
     /// The local key for a rail of domain `slot` (0 when none was given).
     pub fn lkey(&self, slot: usize) -> Option<u64> {
         self.lkeys.map(|k| k.get(slot).local)
+    }
+
+    /// The peer's key for a rail of domain `slot`.
+    pub fn rkey(&self, slot: usize) -> RemoteKey {
+        self.rkeys.get(slot)
     }
 }
 

@@ -1,12 +1,13 @@
-//! `open`: build the rails a job can use and tell which rail reaches each peer.
+//! `open`: build the rails a job can use and tell which rails reach each peer.
 //!
 //! Ranks are grouped by host name (exchanged through the launcher's key-value space); the
-//! ranks of this host share the `shm` rail, and the `tcp` rail — or the `verbs` rails —
-//! reach the others (every rank, when shm is not in use). Each rail keys registrations in
-//! its own memory domain (shm and tcp: a key table each; verbs: the port's protection
-//! domain); a registration is made in all of them, and a peer is given the key of the
-//! rail that reaches it (`Channels::key_slot`). A rank that no rail reaches is an error
-//! naming it and its host.
+//! ranks of this host share the `shm` rail, and the providers between hosts — `verbs` (a
+//! rail per port) and `tcp` (a rail per interface and connection), either or both —
+//! reach the others (every rank, when shm is not in use), each over every such rail. Each
+//! rail keys registrations in its own memory domain (shm and tcp: a key table each; verbs:
+//! the port's protection domain); a registration is made in all of them, and a peer is
+//! given the keys of the rails that reach it (`Channels::key_slots`). A rank that no rail
+//! reaches is an error naming it and its host.
 
 use super::loopback::LoopbackRail;
 use super::shm::domain::ShmDomain;
@@ -80,6 +81,11 @@ const SECRET_KEY: &str = "tcp-secret";
 
 /// Build the rails for `boot`'s job (collective: every rank calls it, and every decision
 /// below depends only on what all ranks see alike: the settings and the host list).
+///
+/// The providers, in order: shm for the ranks of this host; then, for the others (every
+/// rank, without shm), verbs (a rail per port) and tcp (a rail per interface and
+/// connection). A rank on another host is reached over every verbs and tcp rail, verbs
+/// first (the first subchannel carries atomics and the RMA helper's requests).
 pub fn open(settings: &FabricSettings, boot: &dyn Bootstrap) -> Result<Fabric, String> {
     let (rank, size) = (boot.rank(), boot.size());
     if size == 1 {
@@ -97,16 +103,17 @@ pub fn open(settings: &FabricSettings, boot: &dyn Bootstrap) -> Result<Fabric, S
     let hosts = (0..size)
         .map(|r| boot.get(&format!("host-{r}")))
         .collect::<Result<Vec<String>, String>>()?;
-    if let Some(verbs) = &settings.verbs {
-        return open_verbs(settings, verbs, boot, hosts);
-    }
     let one_host = hosts.iter().all(|h| *h == hosts[0]);
-    let use_tcp = settings.tcp.is_some() && (!settings.use_shm || !one_host);
-    if !use_tcp {
+    // Rails between hosts are opened where some rank is not reached by shm.
+    let remote = !settings.use_shm || !one_host;
+    let verbs = settings.verbs.as_ref().filter(|_| remote);
+    let tcp = settings.tcp.as_ref().filter(|_| remote);
+    if remote && verbs.is_none() && tcp.is_none() {
         if let Some(r) = (0..size).find(|&r| hosts[r] != settings.host) {
             return Err(format!(
                 "rank {r} runs on host {}, which no rail reaches from {} (rank {rank}): the \
-                 shm rail joins the ranks of one host, and RAILMPI_RAILS leaves out tcp",
+                 shm rail joins the ranks of one host, and RAILMPI_RAILS names neither tcp \
+                 nor verbs",
                 hosts[r], settings.host
             ));
         }
@@ -114,94 +121,70 @@ pub fn open(settings: &FabricSettings, boot: &dyn Bootstrap) -> Result<Fabric, S
     let mut rails: Vec<AnyRail> = Vec::new();
     let mut services: Vec<Option<Arc<dyn Service>>> = Vec::new();
     let mut shm_routes = vec![None; size];
-    let mut tcp_subs: Vec<Vec<Route>> = vec![Vec::new(); size];
-    let mut wait = None;
+    // The process sleeps on one doorbell (the shm rail's, where there is one), and the
+    // RMA helper on one too (the shm service queue's): every rail rings them.
+    let (mut wait, mut service_bell) = (None, None);
     if settings.use_shm {
         let (rail, local) = open_shm(settings, boot, &hosts)?;
         wait = Some(rail.wait_handle());
+        service_bell = Some(rail.service().wait_handle());
         services.push(Some(rail.service() as Arc<dyn Service>));
         for (i, &r) in local.iter().enumerate() {
             shm_routes[r] = Some(Route { rail: 0, peer: i });
         }
         rails.push(AnyRail::Shm(rail));
     }
-    if let (true, Some(tcp)) = (use_tcp, &settings.tcp) {
-        // One rail per interface and connection, listening before the one exchange that
-        // publishes them all (with rank 0's secret when the launcher gave none).
-        let ips = super::tcp::rail_addrs(tcp)?;
-        let per_iface = tcp.conns_per_iface.max(1);
-        let listeners = (0..ips.len() * per_iface)
-            .map(|i| super::tcp::listen(ips[i / per_iface]))
-            .collect::<Result<Vec<_>, String>>()?;
-        for (i, l) in listeners.iter().enumerate() {
-            let local = l.local_addr().map_err(|e| e.to_string())?;
-            boot.put(&address_key(i, rank), &local.to_string())?;
-        }
-        boot.put(&format!("tcp-rails-{rank}"), &listeners.len().to_string())?;
+    let wait = wait.unwrap_or_else(Doorbell::local);
+    let service_bell = service_bell.unwrap_or_else(Doorbell::local);
+    let mut remote_routes: Vec<usize> = Vec::new();
+    if remote {
+        // Each provider publishes where it listens, then (after one exchange, which also
+        // hands out rank 0's secret when the launcher gave none) every rank opens as many
+        // rails of each as the rank with the fewest: rail i joins the peers' rails i.
         if settings.secret.is_none() && rank == 0 {
             boot.put(SECRET_KEY, &secret_to_hex(&random()))?;
         }
+        let bells = Bells { wait, service_bell };
+        let verbs = match verbs {
+            Some(v) => Some(VerbsStart::publish(v, boot, &hosts, bells)?),
+            None => None,
+        };
+        let tcp = match tcp {
+            Some(t) => Some(TcpStart::publish(t, boot)?),
+            None => None,
+        };
         boot.barrier()?;
         let secret = match settings.secret {
             Some(s) => s,
             None => secret_from_hex(&boot.get(SECRET_KEY)?)
-                .ok_or("the job's tcp secret from rank 0 does not parse")?,
+                .ok_or("the job's secret from rank 0 does not parse")?,
         };
-        // Every rank opens as many rails as the rank with the fewest (rail i joins the
-        // peers' rails i).
-        let mut count = listeners.len();
-        for r in 0..size {
-            let v = boot.get(&format!("tcp-rails-{r}"))?;
-            let n: usize = v
-                .parse()
-                .map_err(|_| format!("rank {r} published a bad tcp rail count {v:?}"))?;
-            count = count.min(n.max(1));
-        }
-        let wait = *wait.get_or_insert_with(Doorbell::local);
-        // The tcp rails' own key table: peers on other hosts reach our memory only
-        // through keys it issued (never through the shm rail's).
-        let domain = Arc::new(ShmDomain::private());
-        // The service thread sleeps on one doorbell (the first queue's): requests from
-        // tcp peers ring the shm queue's where there is one.
-        let service_bell = services
-            .iter()
-            .flatten()
-            .next()
-            .map_or_else(Doorbell::local, |s| s.wait_handle());
-        let ctx = TcpContext {
-            me: rank,
-            hosts: hosts.clone(),
-            secret,
-            domain,
-            wait,
-            service_bell,
-            connect: tcp.connect,
-            timeout_ms: tcp.timeout_ms,
-            failover_timeout_ms: tcp.failover_timeout_ms,
-            eager_limit: tcp.eager_limit,
-            survive_loss: count > 1,
-        };
-        for (i, listener) in listeners.into_iter().take(count).enumerate() {
-            let addrs = (0..size)
-                .map(|r| peer_addr(boot, i, r))
-                .collect::<Result<Vec<_>, String>>()?;
-            let rail = TcpRail::start(&ctx, listener, addrs)?;
-            let index = rails.len();
-            for (r, subs) in tcp_subs.iter_mut().enumerate() {
-                subs.push(Route {
-                    rail: index,
-                    peer: r,
-                });
-            }
-            services.push(Some(rail.service() as Arc<dyn Service>));
-            rails.push(AnyRail::Dyn(Box::new(rail)));
+        let verbs_count = verbs.as_ref().map_or(Ok(0), |v| v.count(boot, &hosts))?;
+        let tcp_count = tcp.as_ref().map_or(Ok(0), |t| t.count(boot))?;
+        // A lost link is fatal only where it is a peer's one way.
+        let survive_loss = verbs_count + tcp_count > 1;
+        let opened = [
+            verbs.map_or(Ok(Vec::new()), |v| {
+                v.connect(boot, verbs_count, &secret, survive_loss)
+            })?,
+            tcp.map_or(Ok(Vec::new()), |t| {
+                t.connect(boot, tcp_count, &hosts, &secret, bells, survive_loss)
+            })?,
+        ];
+        for (rail, service) in opened.into_iter().flatten() {
+            remote_routes.push(rails.len());
+            rails.push(rail);
+            services.push(Some(service));
         }
     }
-    // shm reaches the ranks of this host; tcp (all its rails) the others.
+    // shm reaches the ranks of this host; every remote rail the others.
     let subchannels: Vec<Vec<Route>> = (0..size)
         .map(|r| match shm_routes[r] {
             Some(route) => vec![route],
-            None => std::mem::take(&mut tcp_subs[r]),
+            None => remote_routes
+                .iter()
+                .map(|&rail| Route { rail, peer: r })
+                .collect(),
         })
         .collect();
     if let Some(r) = subchannels.iter().position(|s| s.is_empty()) {
@@ -211,9 +194,19 @@ pub fn open(settings: &FabricSettings, boot: &dyn Bootstrap) -> Result<Fabric, S
         rails,
         services,
         subchannels,
-        wait: wait.expect("at least one rail"),
+        wait,
     })
 }
+
+/// The doorbells every rail of a process rings: the rank's, and its RMA helper's.
+#[derive(Clone, Copy)]
+struct Bells {
+    wait: Doorbell,
+    service_bell: Doorbell,
+}
+
+/// A rail between hosts, with its service queue.
+type Opened = (AnyRail, Arc<dyn Service>);
 
 /// The shm rail of this host's ranks (collective over the job), and those ranks.
 fn open_shm(
@@ -250,183 +243,210 @@ fn open_shm(
     Ok((rail, local))
 }
 
-/// Ranks over verbs: with shm, the ranks of this host over shm and the others over verbs
-/// (no verbs rail at all when every rank is here); without, every rank over verbs. One
-/// verbs rail per port (as many as the rank with the fewest).
-fn open_verbs(
-    settings: &FabricSettings,
-    verbs: &VerbsSettings,
-    boot: &dyn Bootstrap,
-    hosts: Vec<String>,
-) -> Result<Fabric, String> {
-    let (rank, size) = (boot.rank(), boot.size());
-    let shm = if settings.use_shm {
-        Some(open_shm(settings, boot, &hosts)?)
-    } else {
-        None
-    };
-    if let Some((rail, local)) = shm.as_ref().filter(|(_, l)| l.len() == size) {
-        // Every rank on this host: shm alone.
-        let wait = rail.wait_handle();
-        let subchannels = local
-            .iter()
-            .enumerate()
-            .map(|(i, _)| vec![Route { rail: 0, peer: i }])
-            .collect();
-        let (rail, _) = shm.expect("matched above");
-        let service = rail.service() as Arc<dyn Service>;
-        return Ok(Fabric {
-            rails: vec![AnyRail::Shm(rail)],
-            services: vec![Some(service)],
-            subchannels,
-            wait,
-        });
-    }
-    // A rank without a usable port publishes none, and the job stops with its reason.
-    let ports = match super::verbs::select_ports(verbs) {
-        Ok(p) if p.is_empty() => Err("no active RDMA port".to_string()),
-        other => other,
-    };
-    let mut own_error = None;
-    let mut ports = ports.unwrap_or_else(|e| {
-        own_error = Some(e);
-        Vec::new()
-    });
-    if ports.len() > 1 {
-        // A peer is given one remote key (its rail's domain slot); each port has a
-        // protection domain of its own, so striping over two ports needs a key per port
-        // on the wire, which is still to come.
-        if rank == 0 {
-            tracing::warn!(
-                "verbs: using {}:{} only ({} active ports; several verbs rails are not \
-             supported yet — name one with RAILMPI_VERBS_DEVICES)",
-                ports[0].device,
-                ports[0].port,
-                ports.len()
-            );
+/// The tcp rails' first step: listening, one socket per interface and connection, the
+/// addresses published.
+struct TcpStart<'a> {
+    settings: &'a TcpSettings,
+    listeners: Vec<std::net::TcpListener>,
+}
+
+impl<'a> TcpStart<'a> {
+    fn publish(settings: &'a TcpSettings, boot: &dyn Bootstrap) -> Result<Self, String> {
+        let rank = boot.rank();
+        let ips = super::tcp::rail_addrs(settings)?;
+        let per_iface = settings.conns_per_iface.max(1);
+        let listeners = (0..ips.len() * per_iface)
+            .map(|i| super::tcp::listen(ips[i / per_iface]))
+            .collect::<Result<Vec<_>, String>>()?;
+        for (i, l) in listeners.iter().enumerate() {
+            let local = l.local_addr().map_err(|e| e.to_string())?;
+            boot.put(&address_key(i, rank), &local.to_string())?;
         }
-        ports.truncate(1);
-    }
-    if own_error.is_some() {
-        boot.put(&format!("verbs-rails-{rank}"), "0")?;
-    }
-    if settings.secret.is_none() && rank == 0 {
-        boot.put(SECRET_KEY, &secret_to_hex(&random()))?;
-    }
-    // The process sleeps on one doorbell (the shm rail's, where there is one), and the RMA
-    // helper on one too: the service queues' rails (one per data rail, sharing its
-    // protection domain) ring the helper's, and the rank's (it waits for its requests'
-    // answers).
-    let wait = shm
-        .as_ref()
-        .map_or_else(Doorbell::local, |(r, _)| r.wait_handle());
-    let service_bell = shm
-        .as_ref()
-        .map_or_else(Doorbell::local, |(r, _)| r.service().wait_handle());
-    let mut rails = Vec::new();
-    for (i, port) in ports.iter().enumerate() {
-        let ctx = VerbsContext {
-            me: rank,
-            hosts: hosts.clone(),
-            // Replaced below, once the secret is known (the listener must be up first).
-            secret: [0; 32],
-            wait,
-            also_wake: None,
-            survive_loss: false,
-        };
-        let rail = VerbsRail::open(port, i as u32, size, &ctx, verbs)?;
-        let svc_ctx = VerbsContext {
-            wait: service_bell,
-            also_wake: Some(wait),
-            ..ctx
-        };
-        let svc = VerbsRail::open_sharing(
-            port,
-            SERVICE_RAIL + i as u32,
-            size,
-            &svc_ctx,
-            verbs,
-            Some(&rail),
-        )?;
-        boot.put(&verbs_key(i, rank), &rail.listen_addr()?.to_string())?;
-        boot.put(
-            &verbs_key(SERVICE_RAIL as usize + i, rank),
-            &svc.listen_addr()?.to_string(),
-        )?;
-        rails.push((rail, svc));
-    }
-    if !ports.is_empty() {
-        boot.put(&format!("verbs-rails-{rank}"), &ports.len().to_string())?;
-    }
-    boot.barrier()?;
-    let secret = match settings.secret {
-        Some(s) => s,
-        None => secret_from_hex(&boot.get(SECRET_KEY)?)
-            .ok_or("the job's secret from rank 0 does not parse")?,
-    };
-    let mut count = rails.len();
-    for r in 0..size {
-        let v = boot.get(&format!("verbs-rails-{r}"))?;
-        let n: usize = v
-            .parse()
-            .map_err(|_| format!("rank {r} published a bad verbs rail count {v:?}"))?;
-        if n == 0 {
-            return Err(match &own_error {
-                Some(why) => format!("no verbs rail on host {}: {why}", hosts[rank]),
-                None => format!("rank {r} (host {}) has no verbs rail", hosts[r]),
-            });
-        }
-        count = count.min(n);
-    }
-    rails.truncate(count);
-    let survive_loss = count > 1;
-    let addrs = |index: usize| {
-        (0..size)
-            .map(|r| {
-                let v = boot.get(&verbs_key(index, r))?;
-                v.parse()
-                    .map_err(|_| format!("rank {r} published a bad verbs address {v:?}"))
-            })
-            .collect::<Result<Vec<std::net::SocketAddr>, String>>()
-    };
-    let mut out: Vec<AnyRail> = Vec::new();
-    let mut services: Vec<Option<Arc<dyn Service>>> = Vec::new();
-    let mut shm_routes = vec![None; size];
-    if let Some((rail, local)) = shm {
-        for (i, &r) in local.iter().enumerate() {
-            shm_routes[r] = Some(Route { rail: 0, peer: i });
-        }
-        services.push(Some(rail.service() as Arc<dyn Service>));
-        out.push(AnyRail::Shm(rail));
-    }
-    let first = out.len();
-    for (i, (mut rail, mut svc)) in rails.into_iter().enumerate() {
-        rail.set_peers(addrs(i)?);
-        rail.set_secret(&secret, survive_loss);
-        svc.set_peers(addrs(SERVICE_RAIL as usize + i)?);
-        svc.set_secret(&secret, false);
-        let service = Arc::new(VerbsService::new(svc, service_bell, rail.domain()));
-        rail.set_atomic_proxy(service.clone());
-        out.push(AnyRail::Dyn(Box::new(rail)));
-        services.push(Some(service));
-    }
-    let subchannels = (0..size)
-        .map(|r| match shm_routes[r] {
-            Some(route) => vec![route],
-            None => (0..count)
-                .map(|i| Route {
-                    rail: first + i,
-                    peer: r,
-                })
-                .collect(),
+        boot.put(&format!("tcp-rails-{rank}"), &listeners.len().to_string())?;
+        Ok(TcpStart {
+            settings,
+            listeners,
         })
-        .collect();
-    Ok(Fabric {
-        services,
-        rails: out,
-        subchannels,
-        wait,
-    })
+    }
+
+    /// How many tcp rails every rank opens: as many as the rank with the fewest.
+    fn count(&self, boot: &dyn Bootstrap) -> Result<usize, String> {
+        let counts = rail_counts(boot, "tcp")?;
+        Ok(counts.iter().fold(self.listeners.len(), |c, &n| c.min(n.max(1))))
+    }
+
+    fn connect(
+        self,
+        boot: &dyn Bootstrap,
+        count: usize,
+        hosts: &[String],
+        secret: &Secret,
+        bells: Bells,
+        survive_loss: bool,
+    ) -> Result<Vec<Opened>, String> {
+        let tcp = self.settings;
+        let ctx = TcpContext {
+            me: boot.rank(),
+            hosts: hosts.to_vec(),
+            secret: *secret,
+            // The tcp rails' own key table: peers on other hosts reach our memory only
+            // through keys it issued (never through the shm rail's).
+            domain: Arc::new(ShmDomain::private()),
+            wait: bells.wait,
+            service_bell: bells.service_bell,
+            connect: tcp.connect,
+            timeout_ms: tcp.timeout_ms,
+            failover_timeout_ms: tcp.failover_timeout_ms,
+            eager_limit: tcp.eager_limit,
+            survive_loss,
+        };
+        let mut out = Vec::new();
+        for (i, listener) in self.listeners.into_iter().take(count).enumerate() {
+            let addrs = (0..boot.size())
+                .map(|r| peer_addr(boot, i, r))
+                .collect::<Result<Vec<_>, String>>()?;
+            let rail = TcpRail::start(&ctx, listener, addrs)?;
+            let service = rail.service() as Arc<dyn Service>;
+            out.push((AnyRail::Dyn(Box::new(rail)), service));
+        }
+        Ok(out)
+    }
+}
+
+/// The verbs rails' first step: a rail per port (with its service queue's rail, sharing
+/// its protection domain), listening on rdma_cm, the addresses published. A rank without
+/// a usable port publishes none, and the job stops with its reason.
+struct VerbsStart {
+    rails: Vec<(VerbsRail, VerbsRail)>,
+    own_error: Option<String>,
+}
+
+impl VerbsStart {
+    fn publish(
+        settings: &VerbsSettings,
+        boot: &dyn Bootstrap,
+        hosts: &[String],
+        bells: Bells,
+    ) -> Result<Self, String> {
+        let (rank, size) = (boot.rank(), boot.size());
+        let ports = match super::verbs::select_ports(settings) {
+            Ok(p) if p.is_empty() => Err("no active RDMA port".to_string()),
+            other => other,
+        };
+        // Each port is a rail with a protection domain (a key slot) of its own: a peer is
+        // given a key per port, and rails pair up by index (port i with the peer's port i).
+        let mut own_error = None;
+        let mut ports = ports.unwrap_or_else(|e| {
+            own_error = Some(e);
+            Vec::new()
+        });
+        let most = super::slot::COUNT - super::slot::VERBS;
+        if ports.len() > most {
+            if rank == 0 {
+                tracing::warn!(
+                    "verbs: {} active ports, using the first {most} (name them with \
+                     RAILMPI_VERBS_DEVICES)",
+                    ports.len()
+                );
+            }
+            ports.truncate(most);
+        }
+        let mut rails = Vec::new();
+        for (i, port) in ports.iter().enumerate() {
+            let ctx = VerbsContext {
+                me: rank,
+                hosts: hosts.to_vec(),
+                // Set in `connect`, once the secret is known (the listener must be up
+                // first).
+                secret: [0; 32],
+                wait: bells.wait,
+                also_wake: None,
+                survive_loss: false,
+            };
+            let rail = VerbsRail::open(port, i as u32, size, &ctx, settings)?;
+            // The service queue's rail rings the helper's doorbell, and the rank's (it
+            // waits for its requests' answers).
+            let svc_ctx = VerbsContext {
+                wait: bells.service_bell,
+                also_wake: Some(bells.wait),
+                ..ctx
+            };
+            let svc = VerbsRail::open_sharing(
+                port,
+                SERVICE_RAIL + i as u32,
+                size,
+                &svc_ctx,
+                settings,
+                Some(&rail),
+            )?;
+            boot.put(&verbs_key(i, rank), &rail.listen_addr()?.to_string())?;
+            boot.put(
+                &verbs_key(SERVICE_RAIL as usize + i, rank),
+                &svc.listen_addr()?.to_string(),
+            )?;
+            rails.push((rail, svc));
+        }
+        boot.put(&format!("verbs-rails-{rank}"), &rails.len().to_string())?;
+        Ok(VerbsStart { rails, own_error })
+    }
+
+    /// How many verbs rails every rank opens: as many as the rank with the fewest (none:
+    /// an error naming a rank without a port, and why where it is this one).
+    fn count(&self, boot: &dyn Bootstrap, hosts: &[String]) -> Result<usize, String> {
+        let mut count = self.rails.len();
+        for (r, n) in rail_counts(boot, "verbs")?.into_iter().enumerate() {
+            if n == 0 {
+                return Err(match &self.own_error {
+                    Some(why) => format!("no verbs rail on host {}: {why}", hosts[boot.rank()]),
+                    None => format!("rank {r} (host {}) has no verbs rail", hosts[r]),
+                });
+            }
+            count = count.min(n);
+        }
+        Ok(count)
+    }
+
+    fn connect(
+        self,
+        boot: &dyn Bootstrap,
+        count: usize,
+        secret: &Secret,
+        survive_loss: bool,
+    ) -> Result<Vec<Opened>, String> {
+        let addrs = |index: usize| {
+            (0..boot.size())
+                .map(|r| {
+                    let v = boot.get(&verbs_key(index, r))?;
+                    v.parse()
+                        .map_err(|_| format!("rank {r} published a bad verbs address {v:?}"))
+                })
+                .collect::<Result<Vec<std::net::SocketAddr>, String>>()
+        };
+        let mut out: Vec<Opened> = Vec::new();
+        for (i, (mut rail, mut svc)) in self.rails.into_iter().take(count).enumerate() {
+            rail.set_peers(addrs(i)?);
+            rail.set_secret(secret, survive_loss);
+            svc.set_peers(addrs(SERVICE_RAIL as usize + i)?);
+            // A service rail is a peer's only way to its helper: losing it is fatal.
+            svc.set_secret(secret, false);
+            let bell = svc.wait_handle();
+            let service = Arc::new(VerbsService::new(svc, bell, rail.domain()));
+            rail.set_atomic_proxy(service.clone());
+            out.push((AnyRail::Dyn(Box::new(rail)), service));
+        }
+        Ok(out)
+    }
+}
+
+/// How many `kind` rails each rank published (`KIND-rails-RANK`).
+fn rail_counts(boot: &dyn Bootstrap, kind: &str) -> Result<Vec<usize>, String> {
+    (0..boot.size())
+        .map(|r| {
+            let v = boot.get(&format!("{kind}-rails-{r}"))?;
+            v.parse()
+                .map_err(|_| format!("rank {r} published a bad {kind} rail count {v:?}"))
+        })
+        .collect()
 }
 
 /// Rail numbers of the service queues' rails (`SERVICE_RAIL + i` serves rail `i`): a

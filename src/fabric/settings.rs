@@ -73,10 +73,11 @@ pub const SETTINGS: &[Setting] = &[
     Setting {
         name: "RAILMPI_RAILS",
         default: "shm,tcp",
-        help: "rails the job may use: shm joins the ranks of one host, tcp reaches the \
-               others (and every rank when shm is not listed: tcp alone runs everything \
-               over sockets); verbs reaches the other hosts over RDMA adapters instead of tcp (shm,verbs), or \
-               every rank (verbs alone); verbs and tcp together are refused for now",
+        help: "rails the job may use: shm joins the ranks of one host; tcp and verbs \
+               reach the others (every rank when shm is not listed: tcp alone runs \
+               everything over sockets, verbs alone over RDMA adapters); listed together, \
+               verbs and tcp both reach each rank of another host (a subchannel per verbs \
+               port and per tcp rail, striped and failing over like tcp rails)",
     },
     Setting {
         name: "RAILMPI_VERBS_DEVICES",
@@ -261,15 +262,6 @@ fn rails() -> Result<(bool, bool, bool), String> {
     }
     if !shm && !tcp && !verbs {
         return Err("RAILMPI_RAILS names no rail".into());
-    }
-    if verbs && tcp {
-        // Both would reach the other hosts: striping over both needs a remote key per
-        // rail on the wire (a peer is given one today).
-        return Err(
-            "RAILMPI_RAILS: verbs and tcp cannot yet be combined (both reach other hosts); \
-             use shm,verbs (shm on each host, verbs between hosts) or verbs alone"
-                .into(),
-        );
     }
     Ok((shm, tcp, verbs))
 }

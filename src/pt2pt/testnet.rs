@@ -8,7 +8,9 @@
 use super::engine::{Io, Pt2pt};
 use crate::fabric::inproc::checked_copy;
 use crate::fabric::shm::domain::ShmDomain;
-use crate::fabric::{slot, Completion, Domains, RailError, RdmaOp, RemoteKey, Span, Transfer};
+use crate::fabric::{
+    slot, Completion, Domains, RailError, RdmaOp, RemoteKeys, SlotSet, Span, Transfer,
+};
 use crate::registration::{Invalidation, Registry};
 use crate::registration::{RegPolicy, RegistryConfig};
 use std::collections::VecDeque;
@@ -20,7 +22,7 @@ struct Post {
     peer: usize,
     local: Vec<Span>,
     remote: Vec<Span>,
-    rkey: RemoteKey,
+    rkeys: RemoteKeys,
     token: u64,
 }
 
@@ -78,14 +80,14 @@ impl Io for End {
             peer: t.peer,
             local: t.local.to_vec(),
             remote: t.remote.to_vec(),
-            rkey: t.rkey,
+            rkeys: *t.rkeys,
             token: t.token,
         });
         Ok(())
     }
 
-    fn key_slot(&self, _peer: usize) -> usize {
-        slot::SHM
+    fn key_slots(&self, _peer: usize) -> SlotSet {
+        SlotSet::one(slot::SHM)
     }
 
     fn registry(&self) -> Option<&Registry> {
@@ -146,7 +148,13 @@ impl Net {
                     // SAFETY: the engines' buffers live in this process; the local spans
                     // belong to the posting engine's pending request (its contract).
                     unsafe {
-                        checked_copy(p.op, &self.ends[p.peer].domain, &p.local, &p.remote, p.rkey)
+                        checked_copy(
+                            p.op,
+                            &self.ends[p.peer].domain,
+                            &p.local,
+                            &p.remote,
+                            p.rkeys.get(slot::SHM),
+                        )
                     }
                 };
                 if let Ok(m) = res {

@@ -212,7 +212,11 @@ fn forged_replies_are_rejected() {
     for pkt in [
         super::wire::fin(12345).0[..16].to_vec(),
         super::wire::cts(1 << 32, 3).0[..24].to_vec(),
-        super::wire::put_req(1 << 32, 1, 0, 1 << 40, 0, 0).0[..56].to_vec(),
+        {
+            let shm = crate::fabric::SlotSet::one(crate::fabric::slot::SHM);
+            let (b, n) = super::wire::put_req(1 << 32, 1, 0, 1 << 40, 0, shm, &Default::default());
+            b[..n].to_vec()
+        },
         {
             let mut d = super::wire::rndv_data_header(77, 0).to_vec();
             d.push(1);
@@ -563,11 +567,17 @@ fn malformed_run_tables_are_rejected_before_any_byte_moves() {
                 crate::registration::Mode::Odp,
             )
             .unwrap();
-        let key = treg.remote_key(crate::fabric::slot::SHM).0;
-        p.eng[1].on_packet(
-            0,
-            &wire::rts_runs(&hdr, table.as_ptr() as u64, key, table.len() as u64, key),
+        let key = treg.keys().remotes();
+        let shm = crate::fabric::SlotSet::one(crate::fabric::slot::SHM);
+        let (b, n) = wire::rts_runs(
+            &hdr,
+            table.as_ptr() as u64,
+            &key,
+            table.len() as u64,
+            shm,
+            &key,
         );
+        p.eng[1].on_packet(0, &b[..n]);
         p.progress();
         assert!(
             buf.iter().all(|&b| b == 0xee),
@@ -813,11 +823,12 @@ fn forged_pipeline_packets_are_rejected_without_touching_memory() {
         .registry
         .register(gaddr as usize, guard.len(), crate::registration::Mode::Odp)
         .unwrap();
-    let gkey = greg.remote_key(crate::fabric::slot::SHM).0;
+    let gkey = &greg.keys().remotes();
+    let shm = crate::fabric::SlotSet::one(crate::fabric::slot::SHM);
     let sr = p.send(5, &data, false).expect("pipeline waits");
     let bad = [
         // READY before any ACK.
-        wire::pipe_ready(sr, 9, PIPE_BASE as u64, 100, gaddr, gkey),
+        wire::pipe_ready(sr, 9, PIPE_BASE as u64, 100, gaddr, shm, gkey),
         // ACKs for an unknown send, past the message, before the eager part's end, with
         // the RDMA offset past the limit.
         wire::pipe_ack(sr ^ (1 << 40), 9, PIPE_BASE as u64, n as u64),
@@ -833,12 +844,12 @@ fn forged_pipeline_packets_are_rejected_without_touching_memory() {
     let (ack, len) = wire::pipe_ack(sr, 9, PIPE_BASE as u64, 20_000);
     p.eng[0].on_packet(1, &ack[..len]);
     let bad = [
-        wire::pipe_ready(sr, 8, PIPE_BASE as u64, 100, gaddr, gkey), // other receive
-        wire::pipe_ready(sr, 9, 100, 100, gaddr, gkey),              // in the streamed part
-        wire::pipe_ready(sr, 9, 19_990, 100, gaddr, gkey),           // past the limit
-        wire::pipe_ready(sr, 9, u64::MAX - 5, 100, gaddr, gkey),     // wrapping
-        wire::pipe_ready(sr, 9, PIPE_BASE as u64, 0, gaddr, gkey),   // empty
-        wire::pipe_ack(sr, 9, PIPE_BASE as u64, 20_000),             // a second ACK
+        wire::pipe_ready(sr, 8, PIPE_BASE as u64, 100, gaddr, shm, gkey), // other receive
+        wire::pipe_ready(sr, 9, 100, 100, gaddr, shm, gkey),              // in the streamed part
+        wire::pipe_ready(sr, 9, 19_990, 100, gaddr, shm, gkey),           // past the limit
+        wire::pipe_ready(sr, 9, u64::MAX - 5, 100, gaddr, shm, gkey),     // wrapping
+        wire::pipe_ready(sr, 9, PIPE_BASE as u64, 0, gaddr, shm, gkey),   // empty
+        wire::pipe_ack(sr, 9, PIPE_BASE as u64, 20_000),                  // a second ACK
     ];
     for (pkt, len) in bad {
         p.eng[0].on_packet(1, &pkt[..len]);
@@ -847,7 +858,7 @@ fn forged_pipeline_packets_are_rejected_without_touching_memory() {
     // READYs asking for more than the RDMA part holds (each byte once): the second is
     // refused.
     let part = (20_000 - PIPE_BASE) as u64;
-    let (r1, l1) = wire::pipe_ready(sr, 9, PIPE_BASE as u64, part, gaddr, gkey);
+    let (r1, l1) = wire::pipe_ready(sr, 9, PIPE_BASE as u64, part, gaddr, shm, gkey);
     p.eng[0].on_packet(1, &r1[..l1]);
     p.eng[0].on_packet(1, &r1[..l1]);
     assert_eq!(p.eng[0].bad_packets, 12);

@@ -1,7 +1,12 @@
 //! Packets of the point-to-point protocols as they travel in rail messages.
 //!
 //! Fixed little-endian layouts, decoded with checked parsers: the bytes come from another
-//! process and are not trusted.
+//! process and are not trusted. Packets that name registered memory (RTS, PUT_REQ,
+//! PIPE_READY) carry one key per domain slot of the rails that reach the peer (byte 2:
+//! the slot set; the keys follow in slot order), so that each subchannel — a verbs port
+//! of its own, or tcp beside verbs — finds its own.
+
+use crate::fabric::{RemoteKeys, SlotSet};
 
 pub const KIND_EAGER: u8 = 1;
 pub const KIND_RTS: u8 = 2;
@@ -42,15 +47,15 @@ pub enum Packet<'a> {
     /// The whole message rides along.
     Eager { hdr: MatchHeader, payload: &'a [u8] },
     /// Request to send: the payload stays at `addr` in the sender until FIN, registered
-    /// under remote key `rkey` (0: not registered, so it cannot be read); with
+    /// under remote keys `rkey` (none: not registered, so it cannot be read); with
     /// `FLAG_RUNS`, `addr` is a table of `entries` (addr, len) runs that hold it
     /// (`entries` is 0 otherwise), itself registered under `table_rkey`.
     Rts {
         hdr: MatchHeader,
         addr: u64,
-        rkey: u64,
+        rkey: RemoteKeys,
         entries: u64,
-        table_rkey: u64,
+        table_rkey: RemoteKeys,
     },
     /// The receiver has read the payload (RGET done); the sender's request completes.
     Fin { sender_req: u64 },
@@ -77,7 +82,7 @@ pub enum Packet<'a> {
         offset: u64,
         len: u64,
         addr: u64,
-        rkey: u64,
+        rkey: RemoteKeys,
     },
     /// The sender's part of a split rendezvous is written (`ok`) or could not be.
     PutDone { receiver_req: u64, ok: bool },
@@ -100,7 +105,7 @@ pub enum Packet<'a> {
         offset: u64,
         len: u64,
         addr: u64,
-        rkey: u64,
+        rkey: RemoteKeys,
     },
     /// Pipeline, sender → receiver: the block is written (`ok`), or could not be and comes
     /// as RNDV_DATA instead.
@@ -115,18 +120,25 @@ pub enum Packet<'a> {
 /// EAGER header without / with the sender's request id (only synchronous sends carry it).
 pub const EAGER_HEADER: usize = 16;
 pub const EAGER_SYNC_HEADER: usize = 24;
-pub const RTS_LEN: usize = 48;
-pub const RTS_RUNS_LEN: usize = 64;
+/// RTS without keys (each slot's key adds 8 bytes; the run variant adds its entry count
+/// and the table's keys).
+const RTS_BASE: usize = 40;
+/// Largest RTS (runs, keys for every slot).
+pub const RTS_MAX: usize = RTS_BASE + 8 + 2 * RemoteKeys::LEN;
 pub const RNDV_DATA_HEADER: usize = 24;
 /// PIPE_RTS header (the MATCH header); the eager part follows.
 pub const PIPE_RTS_HEADER: usize = 32;
-/// Largest control packet (PUT_REQ, PIPE_READY).
-pub const MAX_CONTROL: usize = 56;
+/// PUT_REQ and PIPE_READY without keys.
+const KEYED_CONTROL: usize = 48;
+/// Largest control packet (PUT_REQ, PIPE_READY with keys for every slot).
+pub const MAX_CONTROL: usize = KEYED_CONTROL + RemoteKeys::LEN;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WireError {
     Truncated,
     UnknownKind(u8),
+    /// A key set naming a domain slot that does not exist.
+    BadSlots(u8),
 }
 
 impl std::fmt::Display for WireError {
@@ -134,6 +146,7 @@ impl std::fmt::Display for WireError {
         match self {
             WireError::Truncated => write!(f, "truncated packet"),
             WireError::UnknownKind(k) => write!(f, "unknown packet kind {k}"),
+            WireError::BadSlots(b) => write!(f, "key set {b:#x} names no domain slot"),
         }
     }
 }
@@ -170,12 +183,19 @@ pub fn eager_header(h: &MatchHeader) -> ([u8; EAGER_SYNC_HEADER], usize) {
     }
 }
 
-pub fn rts(h: &MatchHeader, addr: u64, rkey: u64) -> [u8; RTS_LEN] {
-    let mut b = [0u8; RTS_LEN];
+/// RTS for a contiguous payload at `addr`, under `rkey`'s keys for `slots`; its length.
+pub fn rts(
+    h: &MatchHeader,
+    addr: u64,
+    slots: SlotSet,
+    rkey: &RemoteKeys,
+) -> ([u8; RTS_MAX], usize) {
+    let mut b = [0u8; RTS_MAX];
     put_match(&mut b, KIND_RTS, h);
+    b[2] = slots.bits();
     b[32..40].copy_from_slice(&addr.to_le_bytes());
-    b[40..48].copy_from_slice(&rkey.to_le_bytes());
-    b
+    let n = rkey.put(slots, &mut b[RTS_BASE..]);
+    (b, RTS_BASE + n)
 }
 
 /// RTS for a non-contiguous payload: `table` (under `table_rkey`) holds `entries` runs
@@ -183,19 +203,19 @@ pub fn rts(h: &MatchHeader, addr: u64, rkey: u64) -> [u8; RTS_LEN] {
 pub fn rts_runs(
     h: &MatchHeader,
     table: u64,
-    table_rkey: u64,
+    table_rkey: &RemoteKeys,
     entries: u64,
-    rkey: u64,
-) -> [u8; RTS_RUNS_LEN] {
+    slots: SlotSet,
+    rkey: &RemoteKeys,
+) -> ([u8; RTS_MAX], usize) {
     let h = MatchHeader {
         flags: h.flags | FLAG_RUNS,
         ..*h
     };
-    let mut b = [0u8; RTS_RUNS_LEN];
-    b[..RTS_LEN].copy_from_slice(&rts(&h, table, rkey));
-    b[48..56].copy_from_slice(&entries.to_le_bytes());
-    b[56..64].copy_from_slice(&table_rkey.to_le_bytes());
-    b
+    let (mut b, n) = rts(&h, table, slots, rkey);
+    b[n..n + 8].copy_from_slice(&entries.to_le_bytes());
+    let m = table_rkey.put(slots, &mut b[n + 8..]);
+    (b, n + 8 + m)
 }
 
 fn two_words(kind: u8, a: u64, b: Option<u64>) -> ([u8; MAX_CONTROL], usize) {
@@ -232,13 +252,24 @@ pub fn put_req(
     offset: u64,
     len: u64,
     addr: u64,
-    rkey: u64,
+    slots: SlotSet,
+    rkey: &RemoteKeys,
 ) -> ([u8; MAX_CONTROL], usize) {
-    words(
+    keyed(
         KIND_PUT_REQ,
-        0,
-        &[sender_req, receiver_req, offset, len, addr, rkey],
+        &[sender_req, receiver_req, offset, len, addr],
+        slots,
+        rkey,
     )
+}
+
+/// A control packet of five words naming registered memory, with its keys for `slots`.
+fn keyed(kind: u8, w: &[u64; 5], slots: SlotSet, rkey: &RemoteKeys) -> ([u8; MAX_CONTROL], usize) {
+    let (mut p, n) = words(kind, 0, w);
+    debug_assert_eq!(n, KEYED_CONTROL);
+    p[2] = slots.bits();
+    let k = rkey.put(slots, &mut p[KEYED_CONTROL..]);
+    (p, n + k)
 }
 
 pub fn put_done(receiver_req: u64, ok: bool) -> ([u8; MAX_CONTROL], usize) {
@@ -284,12 +315,14 @@ pub fn pipe_ready(
     offset: u64,
     len: u64,
     addr: u64,
-    rkey: u64,
+    slots: SlotSet,
+    rkey: &RemoteKeys,
 ) -> ([u8; MAX_CONTROL], usize) {
-    words(
+    keyed(
         KIND_PIPE_READY,
-        0,
-        &[sender_req, receiver_req, offset, len, addr, rkey],
+        &[sender_req, receiver_req, offset, len, addr],
+        slots,
+        rkey,
     )
 }
 
@@ -321,6 +354,16 @@ fn need(b: &[u8], n: usize) -> Result<(), WireError> {
     } else {
         Ok(())
     }
+}
+
+/// The slot set in byte 2 of a keyed packet.
+fn slots_at(b: &[u8]) -> Result<SlotSet, WireError> {
+    SlotSet::from_bits(b[2]).ok_or(WireError::BadSlots(b[2]))
+}
+
+/// The keys of `slots` at `b[o..]`.
+fn keys_at(b: &[u8], o: usize, slots: SlotSet) -> Result<RemoteKeys, WireError> {
+    RemoteKeys::take(slots, b.get(o..).unwrap_or_default()).ok_or(WireError::Truncated)
 }
 
 fn get_match(b: &[u8]) -> MatchHeader {
@@ -361,18 +404,21 @@ pub fn decode(b: &[u8]) -> Result<Packet<'_>, WireError> {
             Ok(Packet::Eager { hdr, payload })
         }
         KIND_RTS => {
-            need(b, RTS_LEN)?;
+            need(b, RTS_BASE)?;
             let hdr = get_match(b);
+            let slots = slots_at(b)?;
+            let rkey = keys_at(b, RTS_BASE, slots)?;
+            let n = RTS_BASE + 8 * slots.len();
             let (entries, table_rkey) = if hdr.flags & FLAG_RUNS != 0 {
-                need(b, RTS_RUNS_LEN)?;
-                (u64_at(b, 48), u64_at(b, 56))
+                need(b, n + 8)?;
+                (u64_at(b, n), keys_at(b, n + 8, slots)?)
             } else {
-                (0, 0)
+                (0, RemoteKeys::NONE)
             };
             Ok(Packet::Rts {
                 hdr,
                 addr: u64_at(b, 32),
-                rkey: u64_at(b, 40),
+                rkey,
                 entries,
                 table_rkey,
             })
@@ -409,14 +455,14 @@ pub fn decode(b: &[u8]) -> Result<Packet<'_>, WireError> {
             })
         }
         KIND_PUT_REQ => {
-            need(b, 56)?;
+            need(b, KEYED_CONTROL)?;
             Ok(Packet::PutReq {
                 sender_req: u64_at(b, 8),
                 receiver_req: u64_at(b, 16),
                 offset: u64_at(b, 24),
                 len: u64_at(b, 32),
                 addr: u64_at(b, 40),
-                rkey: u64_at(b, 48),
+                rkey: keys_at(b, KEYED_CONTROL, slots_at(b)?)?,
             })
         }
         KIND_PUT_DONE => {
@@ -443,14 +489,14 @@ pub fn decode(b: &[u8]) -> Result<Packet<'_>, WireError> {
             })
         }
         KIND_PIPE_READY => {
-            need(b, 56)?;
+            need(b, KEYED_CONTROL)?;
             Ok(Packet::PipeReady {
                 sender_req: u64_at(b, 8),
                 receiver_req: u64_at(b, 16),
                 offset: u64_at(b, 24),
                 len: u64_at(b, 32),
                 addr: u64_at(b, 40),
-                rkey: u64_at(b, 48),
+                rkey: keys_at(b, KEYED_CONTROL, slots_at(b)?)?,
             })
         }
         KIND_PIPE_FIN => {
@@ -469,6 +515,25 @@ pub fn decode(b: &[u8]) -> Result<Packet<'_>, WireError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fabric::{slot, RemoteKey};
+
+    /// Every slot's key: `base` plus the slot.
+    fn keys(base: u64) -> RemoteKeys {
+        RemoteKeys(std::array::from_fn(|s| RemoteKey(base + s as u64)))
+    }
+
+    /// What a peer decodes from `keys(base)` sent for `slots`.
+    fn only(slots: SlotSet, base: u64) -> RemoteKeys {
+        let mut k = RemoteKeys::NONE;
+        for s in slots.iter() {
+            k.0[s] = RemoteKey(base + s as u64);
+        }
+        k
+    }
+
+    fn two_ports() -> SlotSet {
+        SlotSet::one(slot::VERBS).with(slot::VERBS + 1)
+    }
 
     fn hdr() -> MatchHeader {
         MatchHeader {
@@ -508,27 +573,39 @@ mod tests {
                 payload: b""
             }
         );
+        // One slot: the key takes 8 bytes.
+        let (b, n) = rts(
+            &hdr(),
+            0xdead,
+            SlotSet::one(slot::SHM),
+            &keys(0x5_0000_0003),
+        );
+        assert_eq!(n, RTS_BASE + 8);
         assert_eq!(
-            decode(&rts(&hdr(), 0xdead, 0x5_0000_0003)).unwrap(),
+            decode(&b[..n]).unwrap(),
             Packet::Rts {
                 hdr: hdr(),
                 addr: 0xdead,
-                rkey: 0x5_0000_0003,
+                rkey: RemoteKeys::one(slot::SHM, RemoteKey(0x5_0000_0003)),
                 entries: 0,
-                table_rkey: 0
+                table_rkey: RemoteKeys::NONE
             }
         );
+        // Two verbs ports: a key each, for the payload and for the table; the slots not
+        // named stay empty.
+        let (b, n) = rts_runs(&hdr(), 0xbeef, &keys(77), 3000, two_ports(), &keys(78));
+        assert_eq!(n, RTS_BASE + 16 + 8 + 16);
         assert_eq!(
-            decode(&rts_runs(&hdr(), 0xbeef, 77, 3000, 78)).unwrap(),
+            decode(&b[..n]).unwrap(),
             Packet::Rts {
                 hdr: MatchHeader {
                     flags: FLAG_SYNC | FLAG_RUNS,
                     ..hdr()
                 },
                 addr: 0xbeef,
-                rkey: 78,
+                rkey: only(two_ports(), 78),
                 entries: 3000,
-                table_rkey: 77
+                table_rkey: only(two_ports(), 77)
             }
         );
         let (c, n) = cts(9, 11);
@@ -539,7 +616,7 @@ mod tests {
                 receiver_req: 11
             }
         );
-        let (p, n) = put_req(1, 2, 3, 4, 5, 6);
+        let (p, n) = put_req(1, 2, 3, 4, 5, two_ports(), &keys(6));
         assert_eq!(
             decode(&p[..n]).unwrap(),
             Packet::PutReq {
@@ -548,7 +625,7 @@ mod tests {
                 offset: 3,
                 len: 4,
                 addr: 5,
-                rkey: 6
+                rkey: only(two_ports(), 6)
             }
         );
         assert!(decode(&p[..n - 1]).is_err());
@@ -597,7 +674,8 @@ mod tests {
             }
         );
         assert!(decode(&p[..n - 1]).is_err());
-        let (p, n) = pipe_ready(1, 2, 3, 4, 5, 6);
+        let every = (0..slot::COUNT).fold(SlotSet::default(), |s, k| s.with(k));
+        let (p, n) = pipe_ready(1, 2, 3, 4, 5, every, &keys(6));
         assert_eq!(n, MAX_CONTROL);
         assert_eq!(
             decode(&p[..n]).unwrap(),
@@ -607,7 +685,7 @@ mod tests {
                 offset: 3,
                 len: 4,
                 addr: 5,
-                rkey: 6
+                rkey: keys(6)
             }
         );
         assert!(decode(&p[..n - 1]).is_err());
@@ -628,12 +706,19 @@ mod tests {
     fn rejects_malformed() {
         assert_eq!(decode(&[]), Err(WireError::Truncated));
         assert_eq!(decode(&[99, 0, 0]), Err(WireError::UnknownKind(99)));
-        assert_eq!(decode(&rts(&hdr(), 1, 2)[..47]), Err(WireError::Truncated));
-        // A run-table RTS without its entry count and table key.
-        assert_eq!(
-            decode(&rts_runs(&hdr(), 1, 2, 3, 4)[..RTS_LEN]),
-            Err(WireError::Truncated)
-        );
+        let (b, n) = rts(&hdr(), 1, two_ports(), &keys(2));
+        assert_eq!(decode(&b[..n - 1]), Err(WireError::Truncated));
+        // A run-table RTS without its entry count and table keys.
+        let (b, n) = rts_runs(&hdr(), 1, &keys(2), 3, two_ports(), &keys(4));
+        assert_eq!(decode(&b[..n - 16]), Err(WireError::Truncated));
+        assert_eq!(decode(&b[..n - 24]), Err(WireError::Truncated));
+        // A slot set naming slots that do not exist.
+        let (mut b, n) = rts(&hdr(), 1, two_ports(), &keys(2));
+        b[2] = 0x80;
+        assert_eq!(decode(&b[..n]), Err(WireError::BadSlots(0x80)));
+        let (mut p, n) = put_req(1, 2, 3, 4, 5, two_ports(), &keys(6));
+        p[2] |= 1 << slot::COUNT;
+        assert!(matches!(decode(&p[..n]), Err(WireError::BadSlots(_))));
         // A synchronous EAGER cut inside its sender id.
         let (h, _) = eager_header(&hdr());
         assert_eq!(decode(&h[..20]), Err(WireError::Truncated));

@@ -20,7 +20,7 @@ use super::helper::{Desc, Kind};
 use super::window::{Reach, RmaHost, Target, Window};
 use crate::datatype::{Basic, Datatype};
 use crate::error::{Error, ErrorClass, Result};
-use crate::fabric::{RailError, RdmaOp, RemoteKey, Span, Transfer};
+use crate::fabric::{RailError, RdmaOp, RemoteKey, RemoteKeys, Span, Transfer};
 use crate::op::{self as ops, Op};
 
 /// `count` elements of `dtype` at `addr` in this process (origin or result buffer).
@@ -51,7 +51,7 @@ struct Placed {
     runs: Vec<(u64, usize)>,
     mapped: bool,
     peer: usize,
-    rkey: RemoteKey,
+    rkey: RemoteKeys,
     /// The span crosses from one attached region of a dynamic window into the next: no
     /// one key covers it, so the target's helper (which checks its regions itself) moves
     /// it.
@@ -63,11 +63,13 @@ impl Window {
     fn place(&self, host: &dyn RmaHost, t: &Target, r: &Remote) -> Result<Placed> {
         let (lo, hi) = span(r)?;
         let (origin, mapped, peer, mut rkey) = match t.reach {
-            Reach::Mapped { base } => (base as u64, true, 0, RemoteKey::NONE),
+            Reach::Mapped { base } => (base as u64, true, 0, RemoteKeys::NONE),
             Reach::Remote { peer, base, rkey } => (base, false, peer, rkey),
             // Our own dynamic window: its addresses are ours, reached by plain copies.
-            Reach::Dynamic { peer } if r.rank == self.comm.rank => (0, true, peer, RemoteKey::NONE),
-            Reach::Dynamic { peer } => (0, false, peer, RemoteKey::NONE),
+            Reach::Dynamic { peer } if r.rank == self.comm.rank => {
+                (0, true, peer, RemoteKeys::NONE)
+            }
+            Reach::Dynamic { peer } => (0, false, peer, RemoteKeys::NONE),
         };
         let disp_bytes = match t.reach {
             Reach::Dynamic { .. } => r.disp as i128,
@@ -81,7 +83,7 @@ impl Window {
                     let attached = t.ctrl.regions(host).map_err(|e| rail_err(r.rank, e))?;
                     match attached.iter().find(|g| g.holds(lo, hi)) {
                         Some(g) => {
-                            rkey = g.rkeys.get(host.key_slot(peer));
+                            rkey = g.rkeys;
                             true
                         }
                         None => {
@@ -268,7 +270,7 @@ impl Window {
                         p.peer,
                         &spans(&local),
                         &remote_spans(&p),
-                        p.rkey,
+                        &p.rkey,
                         0,
                     ),
                 )
@@ -338,7 +340,7 @@ impl Window {
                         p.peer,
                         &spans(&local),
                         &remote_spans(&p),
-                        p.rkey,
+                        &p.rkey,
                         0,
                     ),
                 )
@@ -616,7 +618,7 @@ unsafe fn copy_contiguous(
                 len: n as u64,
             }];
             // SAFETY: the caller's contract.
-            unsafe { w.post_transfer(host, rank, &Transfer::new(op, peer, &l, &r, rkey, 0)) }
+            unsafe { w.post_transfer(host, rank, &Transfer::new(op, peer, &l, &r, &rkey, 0)) }
         }
         Reach::Dynamic { .. } => unreachable!("dynamic windows are never placed contiguously"),
     }

@@ -232,11 +232,11 @@ pub enum TargetControl {
 }
 
 /// A control block reached by rail operations: world rank `peer`'s block at `base`, under
-/// `rkey`.
+/// `rkey` (a key per domain slot).
 pub struct RemoteControl {
     pub peer: usize,
     pub base: u64,
-    pub rkey: RemoteKey,
+    pub rkey: RemoteKeys,
     pub n: usize,
     /// The region table last read, with the version it was read at: a dynamic window's
     /// operations cost one atomic (the version) while the table stays as it is.
@@ -246,7 +246,7 @@ pub struct RemoteControl {
 type RailResult<T> = std::result::Result<T, RailError>;
 
 impl RemoteControl {
-    pub fn new(peer: usize, base: u64, rkey: RemoteKey, n: usize) -> RemoteControl {
+    pub fn new(peer: usize, base: u64, rkey: RemoteKeys, n: usize) -> RemoteControl {
         RemoteControl {
             peer,
             base,
@@ -257,7 +257,7 @@ impl RemoteControl {
     }
 
     fn atomic(&self, host: &dyn RmaHost, off: usize, op: AtomicOp) -> RailResult<u64> {
-        host.atomic(op, self.peer, self.base + off as u64, self.rkey)
+        host.atomic(op, self.peer, self.base + off as u64, &self.rkey)
     }
 
     fn read(&self, host: &dyn RmaHost, off: usize, into: &mut [u8]) -> RailResult<()> {
@@ -277,7 +277,7 @@ impl RemoteControl {
                 self.peer,
                 &local,
                 &remote,
-                self.rkey,
+                &self.rkey,
                 0,
             ))
         }

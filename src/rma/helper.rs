@@ -24,7 +24,7 @@ use super::control::Control;
 use crate::channel::service::ServiceChannels;
 use crate::datatype::Basic;
 use crate::fabric::service::REQUEST;
-use crate::fabric::{RdmaOp, RemoteKey, Span, Transfer};
+use crate::fabric::{RdmaOp, RemoteKey, RemoteKeys, Span, Transfer};
 use crate::op::{self as ops, Op};
 use parking_lot::Mutex;
 use std::sync::atomic::Ordering;
@@ -356,7 +356,7 @@ fn read_origin(
             origin,
             &local,
             &at(addr, out.len()),
-            key,
+            &RemoteKeys::all(key),
             0,
         ))
     }
@@ -445,7 +445,7 @@ fn serve(w: &Exposed, svc: &ServiceChannels, origin: usize, d: &Desc) -> Result<
                 origin,
                 &spans,
                 &at(d.data, d.len as usize),
-                d.data_key,
+                &RemoteKeys::all(d.data_key),
                 0,
             ))
         }
@@ -456,7 +456,7 @@ fn serve(w: &Exposed, svc: &ServiceChannels, origin: usize, d: &Desc) -> Result<
                 origin,
                 &spans,
                 &at(d.result, d.len as usize),
-                d.result_key,
+                &RemoteKeys::all(d.result_key),
                 0,
             ))
         }
@@ -480,7 +480,7 @@ fn serve(w: &Exposed, svc: &ServiceChannels, origin: usize, d: &Desc) -> Result<
                             origin,
                             &l,
                             &at(d.result, n),
-                            d.result_key,
+                            &RemoteKeys::all(d.result_key),
                             0,
                         ))
                     }

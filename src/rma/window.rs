@@ -56,18 +56,18 @@ pub trait RmaHost: CollTransport {
     /// a registration (the rail's `local_keys`, for transfers too long to go inline): then
     /// origin buffers are registered, through the cache.
     fn local_keys(&self, peer: usize, len: usize) -> bool;
-    /// The domain slot of the rail that reaches world rank `peer`: which of an exchanged
-    /// set of remote keys (`RemoteKeys`) to use with it, and which of a registration's
-    /// keys to give it.
+    /// The domain slot of the first rail that reaches world rank `peer`: which of a
+    /// registration's keys goes with a request to its RMA helper (which comes that way).
     fn key_slot(&self, peer: usize) -> usize;
-    /// A 64-bit atomic on the word at `remote` in world rank `peer`'s memory under its key
-    /// `rkey`, posted on the channel to it; returns the word's previous value once done.
+    /// A 64-bit atomic on the word at `remote` in world rank `peer`'s memory under its keys
+    /// `rkeys` (the rail that carries it takes its own), posted on the channel to it;
+    /// returns the word's previous value once done.
     fn atomic(
         &self,
         op: AtomicOp,
         peer: usize,
         remote: u64,
-        rkey: RemoteKey,
+        rkeys: &RemoteKeys,
     ) -> std::result::Result<u64, RailError>;
     /// Whether memory the library allocates in world rank `peer` can be mapped here (the
     /// rail to it reaches it by loads and stores); otherwise its window memory and control
@@ -111,12 +111,12 @@ pub enum Flavor {
 pub enum Reach {
     /// Mapped here: loads, stores and CPU atomics at `base`.
     Mapped { base: usize },
-    /// In world rank `peer`'s address space at `base`, under its key `rkey`: posted rail
-    /// reads and writes.
+    /// In world rank `peer`'s address space at `base`, under its keys `rkey` (one per
+    /// domain slot): posted rail reads and writes.
     Remote {
         peer: usize,
         base: u64,
-        rkey: RemoteKey,
+        rkey: RemoteKeys,
     },
     /// A dynamic window of world rank `peer`: displacements are addresses there, which
     /// must fall in a region it attached (checked against its control block's table, which
@@ -427,7 +427,7 @@ impl Window {
                 TargetControl::Remote(RemoteControl::new(
                     wcomm.world_rank(r),
                     rec.ctrl_base,
-                    rec.ctrl_rkey.get(host.key_slot(wcomm.world_rank(r))),
+                    rec.ctrl_rkey,
                     n,
                 ))
             };
@@ -438,7 +438,7 @@ impl Window {
                 Flavor::Allocate if !mapped => Reach::Remote {
                     peer: wcomm.world_rank(r),
                     base: rec.base,
-                    rkey: rec.rkey.get(host.key_slot(wcomm.world_rank(r))),
+                    rkey: rec.rkey,
                 },
                 Flavor::Allocate => {
                     let m = Arc::new(
@@ -462,7 +462,7 @@ impl Window {
                 Flavor::Create => Reach::Remote {
                     peer: wcomm.world_rank(r),
                     base: rec.base,
-                    rkey: rec.rkey.get(host.key_slot(wcomm.world_rank(r))),
+                    rkey: rec.rkey,
                 },
                 Flavor::Dynamic => Reach::Dynamic {
                     peer: wcomm.world_rank(r),

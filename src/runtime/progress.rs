@@ -8,7 +8,7 @@
 
 use crate::channel::{Channels, Event};
 use crate::coll::schedule::Schedules;
-use crate::fabric::{AtomicOp, Completion, Doorbell, RailError, RemoteKey, Transfer};
+use crate::fabric::{AtomicOp, Completion, Doorbell, RailError, RemoteKeys, Transfer};
 use crate::pt2pt::{ChannelIo, Pt2pt};
 use crate::registration::Registry;
 use parking_lot::lock_api::RawMutex as _;
@@ -146,12 +146,12 @@ impl ProgressState {
         peer: usize,
         op: AtomicOp,
         remote: u64,
-        rkey: RemoteKey,
+        rkeys: &RemoteKeys,
     ) -> Result<u64, RailError> {
         self.rma_posted += 1;
         let token = RMA_TOKEN | (self.rma_posted & (RMA_TOKEN - 1));
         self.channels
-            .post_atomic(peer, op, remote, rkey, token)
+            .post_atomic(peer, op, remote, rkeys, token)
             .map(|()| token)
     }
 

@@ -10,7 +10,7 @@ use crate::coll::{self, CollTransport};
 use crate::comm::{Communicator, Group};
 use crate::error::{Error, ErrorClass, Result};
 use crate::fabric::shm::ShmSettings;
-use crate::fabric::{self, Bootstrap, FabricSettings, RailError, RemoteKey, Transfer};
+use crate::fabric::{self, Bootstrap, FabricSettings, RailError, RemoteKeys, Transfer};
 use crate::mpi_err;
 use crate::pt2pt::{
     MsgBuf, MsgId, Owner, Pattern, ProtocolSettings, Pt2pt, ReqId, SendStart, Status, Taken,
@@ -1001,11 +1001,11 @@ impl crate::rma::RmaHost for World {
         op: crate::fabric::AtomicOp,
         peer: usize,
         remote: u64,
-        rkey: RemoteKey,
+        rkeys: &RemoteKeys,
     ) -> std::result::Result<u64, RailError> {
         let token = self
             .progress
-            .locked(|e| e.post_rma_atomic(peer, op, remote, rkey))?;
+            .locked(|e| e.post_rma_atomic(peer, op, remote, rkeys))?;
         self.progress.wait(|e| e.take_rma(token)).result
     }
 

@@ -365,7 +365,10 @@ impl Rail for ShmRail {
             }));
         }
         // SAFETY: the caller's contract on `local`.
-        let res = unsafe { self.access.transfer(op, t.peer, t.local, t.remote, t.rkey) };
+        let res = unsafe {
+            self.access
+                .transfer(op, t.peer, t.local, t.remote, t.rkey(super::slot::SHM))
+        };
         self.complete(t.token, res);
         Ok(())
     }
@@ -423,7 +426,7 @@ pub fn test_pair() -> (ShmRail, ShmRail) {
 mod tests {
     use super::*;
     use crate::fabric::memory::{Mode, PageRange};
-    use crate::fabric::{KeyError, Span};
+    use crate::fabric::{KeyError, RemoteKeys, Span};
 
     fn completions(rail: &mut ShmRail) -> Vec<Completion> {
         let mut out = Vec::new();
@@ -464,7 +467,7 @@ mod tests {
                 1,
                 &local(n),
                 &at(off, n),
-                k,
+                &RemoteKeys::all(k),
                 token,
             ))
             .unwrap()
@@ -525,7 +528,7 @@ mod tests {
                 1,
                 &l,
                 &at(page + 100, 64),
-                key.remote,
+                &RemoteKeys::all(key.remote),
                 7,
             ))
             .unwrap()

@@ -180,8 +180,13 @@ impl Service for ShmService {
     unsafe fn access(&self, t: &Transfer<'_>) -> Result<(), RailError> {
         // SAFETY: the caller's contract on `local`.
         unsafe {
-            self.access
-                .transfer(t.op, t.peer, t.local, t.remote, t.rkey)
+            self.access.transfer(
+                t.op,
+                t.peer,
+                t.local,
+                t.remote,
+                t.rkey(crate::fabric::slot::SHM),
+            )
         }
     }
 }

@@ -352,7 +352,7 @@ impl Shared {
     /// As for `Rail::post`.
     unsafe fn post(&self, t: &Transfer<'_>, waiter: Option<Arc<Waiter>>) -> Result<(), RailError> {
         // (The local keys are not needed: the progress thread reads and writes our memory.)
-        let (op, peer, rkey, token) = (t.op, t.peer, t.rkey, t.token);
+        let (op, peer, rkey, token) = (t.op, t.peer, t.rkey(super::slot::TCP), t.token);
         let (local, remote) = (t.local, t.remote);
         if peer >= self.links.len() {
             return Err(RailError::NoSuchPeer(peer));

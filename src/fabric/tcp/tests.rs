@@ -5,7 +5,7 @@ use super::auth::{self, Challenge, Hello, Role, Transcript, VERSION};
 use super::wire::{Header, Kind, Refusal, FLAG_LAST, HEADER};
 use super::*;
 use crate::fabric::memory::{Mode, PageRange};
-use crate::fabric::{Bootstrap, KeyError, MemKey};
+use crate::fabric::{Bootstrap, KeyError, MemKey, RemoteKeys};
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
@@ -192,7 +192,7 @@ fn tagged_writes_reads_and_atomics_check_the_key() {
             1,
             &local,
             &[span(reg, page)],
-            key,
+            &RemoteKeys::all(key),
             1,
         ))
     }
@@ -211,7 +211,7 @@ fn tagged_writes_reads_and_atomics_check_the_key() {
             1,
             &[span(b, 10), span(b + 10, page - 10)],
             &[span(reg, page)],
-            key,
+            &RemoteKeys::all(key),
             2,
         ))
     }
@@ -229,7 +229,7 @@ fn tagged_writes_reads_and_atomics_check_the_key() {
             1,
             &j,
             &[span(reg, 64)],
-            forged,
+            &RemoteKeys::all(forged),
             3,
         ))
     }
@@ -240,7 +240,7 @@ fn tagged_writes_reads_and_atomics_check_the_key() {
             1,
             &j,
             &[span(reg + page - 32, 64)],
-            key,
+            &RemoteKeys::all(key),
             4,
         ))
     }
@@ -251,7 +251,7 @@ fn tagged_writes_reads_and_atomics_check_the_key() {
             1,
             &j,
             &[span(base, 64)],
-            key,
+            &RemoteKeys::all(key),
             5,
         ))
     }
@@ -316,7 +316,7 @@ fn tagged_writes_reads_and_atomics_check_the_key() {
             1,
             &j,
             &[span(reg, 64)],
-            key,
+            &RemoteKeys::all(key),
             10,
         ))
     }
@@ -498,7 +498,7 @@ fn many_large_transfers_in_flight_complete() {
                 1,
                 &l,
                 &[span(base + i * len, len)],
-                key,
+                &RemoteKeys::all(key),
                 i as u64,
             ))
         }
@@ -528,7 +528,7 @@ fn many_large_transfers_in_flight_complete() {
                 0,
                 &l,
                 &[span(dst + i * len, len)],
-                key0,
+                &RemoteKeys::all(key0),
                 i as u64,
             ))
         }

@@ -992,9 +992,12 @@ impl VerbsRail {
         link.outstanding = link.outstanding.saturating_sub(1);
         match wc.status {
             0 => self.finish(wr, Ok(0)),
-            // Retry or receiver-not-ready retries exceeded: the peer does not answer.
-            12 | 13 => {
-                let why = format!("no answer ({})", module::status_text(self.m, wc.status));
+            // The path failed, not the request: retries exceeded (the peer does not
+            // answer), or the adapter could not send at all (Soft-RoCE completes with a
+            // local QP operation error once its network device is down), or any other
+            // transport error. Another rail to the peer may carry on.
+            status if !request_fault(status) => {
+                let why = format!("no answer ({})", module::status_text(self.m, status));
                 self.finish(wr, Err(RailError::Lost(peer)));
                 self.drop_connection(peer);
                 self.link_failed(peer, why);
@@ -1229,7 +1232,6 @@ impl Rail for VerbsRail {
             peer,
             local,
             remote,
-            rkey,
             token,
             ..
         } = *t;
@@ -1239,7 +1241,7 @@ impl Rail for VerbsRail {
         if self.links[peer].lost {
             return Err(RailError::Lost(peer));
         }
-        let rkey = rkey_of(rkey).ok_or(RailError::Key(KeyError::Unknown))?;
+        let rkey = rkey_of(t.rkey(self.caps.slot)).ok_or(RailError::Key(KeyError::Unknown))?;
         // A small write to one remote span goes inline: the adapter copies the bytes into
         // the descriptor, so no local key is needed (nor a region made for one).
         let total: u64 = local.iter().map(|s| s.len).sum();
@@ -1518,6 +1520,13 @@ impl VerbsRail {
     fn send_control(&mut self, peer: usize, kind: u8) -> bool {
         self.send_copied(peer, abi::OP_SEND, 0, &[&[kind]], 1)
     }
+}
+
+/// Whether a completion status (`ibv_wc_status`) blames the request — its keys, bounds or
+/// rights at either end (local length, protection and access errors; the remote's invalid
+/// request and access errors) — rather than the path to the peer.
+fn request_fault(status: u32) -> bool {
+    matches!(status, 1 | 4 | 8 | 9 | 10 | 15)
 }
 
 /// The work request of a message: from bounce buffer `slot` (None: inline) with `sges`.

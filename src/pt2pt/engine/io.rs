@@ -10,7 +10,7 @@
 //! goes into the RTS being built), as `ibv_reg_mr` gives it.
 
 use crate::channel::Channels;
-use crate::fabric::{RailError, Span, Transfer};
+use crate::fabric::{RailError, SlotSet, Span, Transfer};
 use crate::registration::{Access, Mode, RegError, Registration, Registry};
 
 /// What the engine can ask for. Generic (monomorphised), so the fast paths pay no dynamic
@@ -28,9 +28,9 @@ pub trait Io {
     /// write; writable and untouched by others for a read).
     unsafe fn post(&mut self, t: &Transfer<'_>) -> Result<(), RailError>;
 
-    /// The domain slot of the rail that reaches `peer`: which of a registration's keys
-    /// that peer is given (`Registration::remote_key`).
-    fn key_slot(&self, peer: usize) -> usize;
+    /// The domain slots of the rails that reach `peer`: which of a registration's keys
+    /// that peer is given (one per slot, so each of its subchannels finds its own).
+    fn key_slots(&self, peer: usize) -> SlotSet;
 
     /// The registration cache that keys memory for the peers (None: the job registers
     /// nothing). The registration actions below go to it.
@@ -114,8 +114,8 @@ impl Io for ChannelIo<'_> {
         unsafe { self.ch.post(t) }
     }
 
-    fn key_slot(&self, peer: usize) -> usize {
-        self.ch.key_slot(peer)
+    fn key_slots(&self, peer: usize) -> SlotSet {
+        self.ch.key_slots(peer)
     }
 
     fn registry(&self) -> Option<&Registry> {

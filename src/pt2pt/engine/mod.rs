@@ -26,7 +26,7 @@ use super::matching::{Envelope, MatchQueues, Pattern};
 use super::request::{Bounce, Kind, Owner, RecvState, ReqId, Request, SendWait, Slab, Status};
 use super::wire::{self, MatchHeader, Packet};
 use crate::channel::Event;
-use crate::fabric::{Completion, Keys, RailError, RdmaOp, RemoteKey, Span, Transfer};
+use crate::fabric::{Completion, Keys, RailError, RdmaOp, RemoteKeys, Span, Transfer};
 use crate::registration::{Access, Mode, RegPolicy, Registration};
 use std::collections::{HashMap, VecDeque};
 
@@ -140,9 +140,9 @@ enum Unexpected {
 #[derive(Clone, Copy)]
 struct RtsRef {
     addr: u64,
-    rkey: RemoteKey,
+    rkey: RemoteKeys,
     entries: u64,
-    table_rkey: RemoteKey,
+    table_rkey: RemoteKeys,
 }
 
 /// Where a queued matching packet's payload is.
@@ -168,7 +168,7 @@ impl Payload {
 enum Outbound {
     /// Matching packet (EAGER/RTS): header bytes plus the payload (empty for RTS).
     Match {
-        head: [u8; wire::RTS_RUNS_LEN],
+        head: [u8; wire::RTS_MAX],
         head_len: u8,
         payload: Payload,
         req: Option<ReqId>,
@@ -252,7 +252,7 @@ struct PipeWrite {
     offset: u64,
     len: u64,
     addr: u64,
-    rkey: RemoteKey,
+    rkey: RemoteKeys,
 }
 
 /// A matched rendezvous waiting for `run_rdma` to begin it (`begin_rdma`).
@@ -285,7 +285,7 @@ struct RdmaWrite {
     local: *const u8,
     len: usize,
     addr: u64,
-    rkey: RemoteKey,
+    rkey: RemoteKeys,
     receiver_req: u64,
     /// The send buffer's registration's keys (None: unregistered).
     lkeys: Option<Keys>,
@@ -299,7 +299,7 @@ struct PayloadRead {
     offset: usize,
     len: usize,
     remote: buffer::RunList,
-    rkey: RemoteKey,
+    rkey: RemoteKeys,
 }
 
 /// An RDMA operation posted to the rail, by its token, until its completion.
@@ -694,9 +694,9 @@ impl Pt2pt {
                 };
                 let rts = RtsRef {
                     addr,
-                    rkey: RemoteKey(rkey),
+                    rkey,
                     entries,
-                    table_rkey: RemoteKey(table_rkey),
+                    table_rkey,
                 };
                 match self.mq.arrive(&env) {
                     Some(req) => self.start_rendezvous(req, peer, &hdr, rts),
@@ -783,7 +783,7 @@ impl Pt2pt {
                             local,
                             len: len as usize,
                             addr,
-                            rkey: RemoteKey(rkey),
+                            rkey,
                             receiver_req,
                             lkeys: reg.as_ref().map(|g| *g.keys()),
                         });
@@ -853,7 +853,7 @@ impl Pt2pt {
                     offset,
                     len,
                     addr,
-                    rkey: RemoteKey(rkey),
+                    rkey,
                 });
             }
             Packet::PipeFin {

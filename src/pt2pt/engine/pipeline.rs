@@ -284,7 +284,7 @@ impl Pt2pt {
                     let p = g.pages();
                     p.start as u64 <= addr && addr + len <= p.end as u64
                 })
-                .map_or(RemoteKey::NONE, |g| g.remote_key(io.key_slot(pr.peer)));
+                .map_or(RemoteKeys::NONE, |g| g.keys().remotes());
             let pr = self.pipes_in.get_mut(&req).expect("checked above");
             pr.blocks.push(Block {
                 offset: off,
@@ -295,7 +295,7 @@ impl Pt2pt {
             let (peer, sender_req) = (pr.peer, pr.sender_req);
             self.queue_control(
                 peer,
-                wire::pipe_ready(sender_req, req, off, len, addr, rkey.0),
+                wire::pipe_ready(sender_req, req, off, len, addr, io.key_slots(peer), &rkey),
             );
             self.flush_peer(io, peer);
             n += 1;
@@ -379,7 +379,7 @@ impl Pt2pt {
         let res = unsafe {
             io.post(&Transfer {
                 lkeys: lkeys.as_ref(),
-                ..Transfer::new(RdmaOp::Write, peer, &l, &r, rkey, token)
+                ..Transfer::new(RdmaOp::Write, peer, &l, &r, &rkey, token)
             })
         };
         self.post_failed(token, res);

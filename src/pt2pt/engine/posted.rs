@@ -64,7 +64,7 @@ impl Pt2pt {
                 let res = unsafe {
                     io.post(&Transfer {
                         lkeys: w.lkeys.as_ref(),
-                        ..Transfer::new(RdmaOp::Write, w.peer, &l, &r, w.rkey, token)
+                        ..Transfer::new(RdmaOp::Write, w.peer, &l, &r, &w.rkey, token)
                     })
                 };
                 e.post_failed(token, res);
@@ -84,7 +84,7 @@ impl Pt2pt {
                 let res = unsafe {
                     io.post(&Transfer {
                         lkeys: lkeys.as_ref(),
-                        ..Transfer::new(RdmaOp::Read, pr.peer, &local, &pr.remote, pr.rkey, token)
+                        ..Transfer::new(RdmaOp::Read, pr.peer, &local, &pr.remote, &pr.rkey, token)
                     })
                 };
                 e.post_failed(token, res);

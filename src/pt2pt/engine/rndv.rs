@@ -89,11 +89,13 @@ impl Pt2pt {
             .map(Box::new),
             _ => None,
         };
-        let slot = io.key_slot(peer);
-        let rkey = reg.as_ref().map_or(RemoteKey::NONE, |g| g.remote_key(slot));
+        let slots = io.key_slots(peer);
+        let rkey = reg
+            .as_ref()
+            .map_or(RemoteKeys::NONE, |g| g.keys().remotes());
         let table_rkey = table_reg
             .as_ref()
-            .map_or(RemoteKey::NONE, |g| g.remote_key(slot));
+            .map_or(RemoteKeys::NONE, |g| g.keys().remotes());
         let req = self.reqs.insert(Request {
             kind: Kind::Send { peer, wait },
             done: false,
@@ -109,7 +111,7 @@ impl Pt2pt {
             table_reg,
         });
         hdr.sender_req = req;
-        let mut head = [0u8; wire::RTS_RUNS_LEN];
+        let mut head = [0u8; wire::RTS_MAX];
         let none = Payload::Contig(std::ptr::null(), 0);
         let (head_len, payload, complete_when_sent) =
             if let (true, Some((p, _))) = (pipeline, contig) {
@@ -143,12 +145,14 @@ impl Pt2pt {
                 };
                 (n, payload, !sync)
             } else if let Some((addr, entries)) = table {
-                head.copy_from_slice(&wire::rts_runs(&hdr, addr, table_rkey.0, entries, rkey.0));
-                (wire::RTS_RUNS_LEN, none, false)
+                let (b, n) = wire::rts_runs(&hdr, addr, &table_rkey, entries, slots, &rkey);
+                head = b;
+                (n, none, false)
             } else {
                 let addr = contig.map_or(0, |(p, _)| p as u64);
-                head[..wire::RTS_LEN].copy_from_slice(&wire::rts(&hdr, addr, rkey.0));
-                (wire::RTS_LEN, none, false)
+                let (b, n) = wire::rts(&hdr, addr, slots, &rkey);
+                head = b;
+                (n, none, false)
             };
         self.queue(
             peer,
@@ -294,7 +298,7 @@ impl Pt2pt {
         let rkey = r
             .reg
             .as_ref()
-            .map_or(RemoteKey::NONE, |g| g.remote_key(io.key_slot(peer)));
+            .map_or(RemoteKeys::NONE, |g| g.keys().remotes());
         let writable = peer != self.me && base.is_some() && !rkey.is_none();
         let head = match self.settings.rndv {
             Rndv::Put if writable && take > 0 => 0,
@@ -335,7 +339,8 @@ impl Pt2pt {
                     head as u64,
                     (take - head) as u64,
                     tail_addr,
-                    rkey.0,
+                    io.key_slots(peer),
+                    &rkey,
                 ),
             );
         }
@@ -391,7 +396,7 @@ impl Pt2pt {
             let res = unsafe {
                 io.post(&Transfer {
                     lkeys: lkeys.as_ref(),
-                    ..Transfer::new(RdmaOp::Read, rd.peer, &local, &remote, rd.rts.rkey, token)
+                    ..Transfer::new(RdmaOp::Read, rd.peer, &local, &remote, &rd.rts.rkey, token)
                 })
             };
             return self.post_failed(token, res);
@@ -414,7 +419,7 @@ impl Pt2pt {
         // The boxed table moves into `posted` without its heap memory moving.
         let token = self.track(Posted::Table { rd, raw });
         // SAFETY: `raw` lives in `posted` until this read's completion.
-        let res = unsafe { io.post(&Transfer::new(RdmaOp::Read, peer, &l, &r, rkey, token)) };
+        let res = unsafe { io.post(&Transfer::new(RdmaOp::Read, peer, &l, &r, &rkey, token)) };
         self.post_failed(token, res);
     }
 
