@@ -80,7 +80,8 @@
 #                  (appended to the report); 0: skip it
 #   BENCH_VERBS    1 (default): then benchmarks/verbs-bench.sh, the verbs rail against
 #                  UCX (MPICH 5.0.2's wheel, Debian's MPICH 4.0.2) on Soft-RoCE in a QEMU
-#                  guest (c_tests/vm/guest.sh); 0: skip it
+#                  guest (c_tests/vm/guest.sh), and benchmarks/verbs-multirail-bench.sh,
+#                  striping over two shaped RDMA ports between two guests; 0: skip them
 #   BENCH_IO       1 (default): then benchmarks/io-bench.sh, MPI-IO collective write and
 #                  read (block-distributed 2-D array, strided small blocks) under the three
 #                  implementations, with their positioned-I/O system call counts
@@ -719,6 +720,7 @@ if [ "${BENCH_MULTIRAIL:-1}" = 1 ]; then
 fi
 if [ "${BENCH_VERBS:-1}" = 1 ]; then
     bash "$SRC_DIR/verbs-bench.sh" "$BUILD" | tee -a "$REPORT"
+    bash "$SRC_DIR/verbs-multirail-bench.sh" "$BUILD" | tee -a "$REPORT"
 fi
 
 log "report written to $REPORT"

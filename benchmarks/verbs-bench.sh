@@ -18,6 +18,12 @@
 # each round, and the best of BENCH_RUNS rounds (default 3) is kept per row: minimum latency,
 # maximum bandwidth. Only runs that exit 0 count (the programs check their data).
 #
+# With BENCH_OSU=DIR, the rows come from the OSU micro-benchmarks instead (osu_latency,
+# osu_bw, osu_put_latency, osu_get_latency, osu_put_bw), built outside this repository by
+# each implementation's compiler wrapper and installed under DIR/IMPL (DIR/railmpi,
+# DIR/mpich5, DIR/mpich: `./configure CC=... CXX=... --prefix=DIR/IMPL && make install`);
+# an implementation without its build there is n/a.
+#
 # Environment: BENCH_RUNS, BENCH_TIMEOUT (seconds per run in the guest, default 180; a
 # measurement that fails in the first round is not tried again),
 # BENCH_VERBS_ARGS (arguments of every program, default "-i 0.05"), BENCH_IMPLS (default
@@ -62,16 +68,38 @@ launch_of() {
     esac
 }
 
-bench_build latency bw rma
-
-# The measurements: NAME and the program's arguments.
-MEASURES=(
-    "latency:latency -m 8"
-    "bw:bw -m 4M"
-    "put_lat:rma put_lat -m 8"
-    "get_lat:rma get_lat -m 8"
-    "put_bw:rma put_bw -m 8"
-)
+# The measurements: NAME and the program (under $OUT/IMPL/, or OSU's) with its arguments.
+if [ -n "${BENCH_OSU:-}" ]; then
+    BUILT=""
+    for impl in $IMPLS; do
+        d=$(find "$BENCH_OSU/$impl" -type d -path '*/mpi/pt2pt/standard' 2>/dev/null | head -1)
+        if [ -n "$d" ]; then
+            ln -sfn "${d%/pt2pt/standard}" "$OUT/$impl"
+            BUILT="$BUILT $impl"
+        else
+            log "$impl: no OSU build under $BENCH_OSU/$impl; n/a"
+        fi
+    done
+    ARGS=${BENCH_VERBS_ARGS:-}
+    PROGS="OSU micro-benchmarks (osu_latency, osu_bw, osu_put_latency, osu_get_latency, osu_put_bw) from $BENCH_OSU"
+    MEASURES=(
+        "latency:pt2pt/standard/osu_latency -m 8:8"
+        "bw:pt2pt/standard/osu_bw -m 65536:4194304"
+        "put_lat:one-sided/osu_put_latency -m 8:8"
+        "get_lat:one-sided/osu_get_latency -m 8:8"
+        "put_bw:one-sided/osu_put_bw -m 8:8"
+    )
+else
+    bench_build latency bw rma
+    PROGS="benchmarks/latency.c, bw.c, rma.c"
+    MEASURES=(
+        "latency:latency -m 8"
+        "bw:bw -m 4M"
+        "put_lat:rma put_lat -m 8"
+        "get_lat:rma get_lat -m 8"
+        "put_bw:rma put_bw -m 8"
+    )
+fi
 
 # The guest's script: every round, every measurement, the implementations alternating.
 {
@@ -115,6 +143,7 @@ row() {
 
 {
     echo "# verbs rail vs UCX on rxe0 (Soft-RoCE) in one QEMU guest under TCG, 2 ranks;"
+    echo "# programs: $PROGS"
     echo "# host: $(nproc) cores, $(uname -r); best of $RUNS rounds, implementations alternated;"
     echo "# ratio = railmpi / best peer (latency: lower is better; bandwidth: higher is better)"
     printf "%-28s | %10s | %10s | %10s | %s\n" Row railmpi "MPICH 5.0.2" "MPICH 4.0.2" ratio

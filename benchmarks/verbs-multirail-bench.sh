@@ -2,7 +2,9 @@
 # verbs-multirail-bench.sh — multirail over RDMA ports (Liu, Vishnu, Panda 2004, §6.3): two
 # QEMU guests (c_tests/vm/guest.sh --vms 2 --nics 2), each with Soft-RoCE on two NICs
 # (rxe0 on eth0, rxe1 on eth1), the NICs shaped with tc tbf to 4:1 (BENCH_VMR_RATES,
-# default 80 and 20 Mbit/s: low enough that the emulated guests are not the bottleneck);
+# default 40 and 10 Mbit/s: low enough that the emulated guests are not the bottleneck;
+# queues of 10 s, so that nothing is dropped: RoCE fabrics are lossless, and rxe has no
+# congestion control, so a drop would cost a retry timeout);
 # benchmarks/multirail.c between one rank in each guest, over verbs alone.
 #
 #   benchmarks/verbs-multirail-bench.sh BUILD_DIR
@@ -21,7 +23,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 bench_start "$0" verbs-multirail "$@"
 RUNS=${BENCH_RUNS:-2}
 SECS=${BENCH_VMR_SECONDS:-1}
-read -r R0 R1 <<<"${BENCH_VMR_RATES:-80 20}"
+read -r R0 R1 <<<"${BENCH_VMR_RATES:-40 10}"
 IMPLS=railmpi
 log() { echo "verbs-multirail-bench: $*" >&2; }
 cc_of() { echo "$BUILD/bin/mpicc"; }
@@ -54,7 +56,7 @@ CONFIGS=(
 } >"$OUT/guest-run.sh"
 
 cd "$ROOT" || exit 1
-"$ROOT/c_tests/vm/guest.sh" --vms 2 --nics 2 --rate "eth0=${R0}mbit" --rate "eth1=${R1}mbit" \
+"$ROOT/c_tests/vm/guest.sh" --vms 2 --nics 2 --rate "eth0=${R0}mbit/10s" --rate "eth1=${R1}mbit/10s" \
     --timeout 3000 -- bash "$OUT/guest-run.sh" >"$OUT/guest.log" 2>&1
 rc=$?
 if [ "$rc" = 125 ]; then

@@ -3,7 +3,7 @@
 # Soft-RoCE (rxe) and, on request, soft-iWARP (siw) devices: the verbs rail's tests on hosts
 # whose own kernel has no RDMA. c_tests/vm/README.md has the details.
 #
-#   c_tests/vm/guest.sh [--vms 1|2] [--nics 1|2] [--siw] [--rate NIC=RATE]... [--timeout SEC]
+#   c_tests/vm/guest.sh [--vms 1|2] [--nics 1|2] [--siw] [--rate NIC=RATE[/QUEUE]]... [--timeout SEC]
 #                       [--mem SIZE] [--smp N] [--setup] -- COMMAND [ARGS...]
 #
 # Exit status: COMMAND's (two guests: vm0's if non-zero, else vm1's); 124 timed out; 125 no
@@ -23,23 +23,28 @@ VMS=1 NICS=1 SIW=0 TIMEOUT=600 MEM=2G SMP=2 SETUP=0 SHAPES=()
 note() { echo "guest.sh: $*" >&2; }
 usage() {
     [ $# -gt 0 ] && note "$*"
-    echo "usage: $0 [--vms 1|2] [--nics 1|2] [--siw] [--rate NIC=RATE]... [--timeout SEC]" \
+    echo "usage: $0 [--vms 1|2] [--nics 1|2] [--siw] [--rate NIC=RATE[/QUEUE]]... [--timeout SEC]" \
         "[--mem SIZE] [--smp N] [--setup] -- COMMAND [ARGS...]" >&2
     exit 2
 }
 cannot_boot() { note "cannot boot: $*"; exit 125; }
-# --rate NIC=RATE (tc's units) -> SHAPES entry "NIC RATE BURST": tbf's bucket holds 10 ms of
-# traffic (it must hold more than rate/HZ) and at least a few frames
+# --rate NIC=RATE[/QUEUE] (tc's units) -> SHAPES entry "NIC RATE BURST QUEUE": tbf's bucket
+# holds 10 ms of traffic (it must hold more than rate/HZ) and at least a few frames; its
+# queue holds QUEUE of traffic (tc's latency, default 100ms) and drops beyond. RoCE has no
+# congestion control (real fabrics are lossless): a drop costs a retry timeout, so shaped
+# verbs traffic wants a queue longer than its bursts (e.g. eth1=20mbit/5s).
 shape() {
     local m
-    [[ $1 =~ ^(eth[01])=([0-9]+)(bit|kbit|mbit|gbit|bps|kbps|mbps|gbps)$ ]] ||
-        usage "--rate takes NIC=RATE, e.g. eth1=20mbit (units: [k|m|g]bit, [k|m|g]bps)"
+    [[ $1 =~ ^(eth[01])=([0-9]+)(bit|kbit|mbit|gbit|bps|kbps|mbps|gbps)(/([0-9]+(ms|s)))?$ ]] ||
+        usage "--rate takes NIC=RATE[/QUEUE], e.g. eth1=20mbit or eth1=20mbit/5s (units:" \
+            "[k|m|g]bit, [k|m|g]bps; ms, s)"
     case ${BASH_REMATCH[3]} in
     bit) m=1 ;; kbit) m=1000 ;; mbit) m=1000000 ;; gbit) m=1000000000 ;;
     bps) m=8 ;; kbps) m=8000 ;; mbps) m=8000000 ;; gbps) m=8000000000 ;;
     esac
     m=$((BASH_REMATCH[2] * m / 8 / 100))
-    SHAPES+=("${BASH_REMATCH[1]} ${BASH_REMATCH[2]}${BASH_REMATCH[3]} $((m > 16384 ? m : 16384))")
+    m=$((m > 16384 ? m : 16384))
+    SHAPES+=("${BASH_REMATCH[1]} ${BASH_REMATCH[2]}${BASH_REMATCH[3]} $m ${BASH_REMATCH[5]:-100ms}")
 }
 
 while [ $# -gt 0 ]; do

@@ -98,9 +98,9 @@ for d in $devs; do
 done
 set -- $devs
 wait_for 5 test -e /dev/infiniband/uverbs$(($# - 1)) || die "no /dev/infiniband/uverbs* for$devs"
-if [ -n "$SHAPES" ]; then # lines "NIC RATE BURST"
-    out=$(printf '%s\n' "$SHAPES" | while read -r nic rate burst; do
-        echo "qdisc replace dev $nic root tbf rate $rate burst $burst latency 100ms"
+if [ -n "$SHAPES" ]; then # lines "NIC RATE BURST QUEUE"
+    out=$(printf '%s\n' "$SHAPES" | while read -r nic rate burst queue; do
+        echo "qdisc replace dev $nic root tbf rate $rate burst $burst latency $queue"
     done | chroot $R "$TC" -b - 2>&1) || die "tc (--rate) failed: $out"
 fi
 i=0

@@ -272,7 +272,9 @@ impl<'a> TcpStart<'a> {
     /// How many tcp rails every rank opens: as many as the rank with the fewest.
     fn count(&self, boot: &dyn Bootstrap) -> Result<usize, String> {
         let counts = rail_counts(boot, "tcp")?;
-        Ok(counts.iter().fold(self.listeners.len(), |c, &n| c.min(n.max(1))))
+        Ok(counts
+            .iter()
+            .fold(self.listeners.len(), |c, &n| c.min(n.max(1))))
     }
 
     fn connect(

@@ -200,10 +200,12 @@ enum WrKind {
     Send {
         slot: Option<u32>,
     },
-    /// One piece of transfer `token`; regions registered for it alone.
+    /// One piece of transfer `token` (`whole`: its only one, which completes it without
+    /// an entry in `pending`); regions registered for it alone.
     Transfer {
         token: u64,
         temp: Vec<u64>,
+        whole: bool,
     },
     Atomic {
         token: u64,
@@ -875,11 +877,17 @@ impl VerbsRail {
                     self.send.give(s);
                 }
             }
-            WrKind::Transfer { token, temp } => {
+            WrKind::Transfer { token, temp, whole } => {
                 for h in temp {
                     self.domain.deregister_raw(h);
                 }
-                self.piece_done(token, result.map(|_| 0));
+                if whole {
+                    let result = result.map(|_| 0);
+                    self.made
+                        .push_back(Made::Done(Completion { token, result }));
+                } else {
+                    self.piece_done(token, result.map(|_| 0));
+                }
             }
             WrKind::Atomic { token, slot } => {
                 let value = u64::from_ne_bytes(self.atomics.slice(slot, 8).try_into().unwrap());
@@ -1264,14 +1272,46 @@ impl Rail for VerbsRail {
         } else {
             self.local_sges(local, t.lkey(self.caps.slot))?
         };
-        // One work request per remote span (and per `max_sge` local entries): cut the
-        // local entries along the remote spans.
         // Reads take fewer entries on some adapters (siw: one).
         let max_sge = match op {
             RdmaOp::Read => self.max_sge_rd,
             RdmaOp::Write => self.caps.max_sge,
         }
         .max(1);
+        let opcode = match op {
+            RdmaOp::Read => abi::OP_READ,
+            RdmaOp::Write => abi::OP_WRITE,
+        };
+        let flags = if inline { abi::FLAG_INLINE } else { 0 };
+        // The common case, one remote span that one work request covers: the local entries
+        // go as they are (no cutting, no per-transfer bookkeeping).
+        let mut spans = remote.iter().filter(|r| r.len > 0);
+        if let (Some(r), None) = (spans.next(), spans.next()) {
+            if r.len == total && total <= MAX_WR_BYTES && !sges.is_empty() && sges.len() <= max_sge
+            {
+                let id = self.new_wr(Wr {
+                    peer,
+                    posted_on: None,
+                    what: WrKind::Transfer {
+                        token,
+                        temp,
+                        whole: true,
+                    },
+                    opcode,
+                    flags,
+                    sges,
+                    imm: 0,
+                    remote_addr: r.addr,
+                    rkey,
+                    compare_add: 0,
+                    swap: 0,
+                });
+                self.submit(id);
+                return Ok(());
+            }
+        }
+        // Else one work request per remote span (and per `max_sge` local entries): cut the
+        // local entries along the remote spans.
         let mut pieces: Vec<(u64, Vec<abi::Sge>)> = Vec::new();
         let mut li = 0usize;
         for r in remote.iter().filter(|r| r.len > 0) {
@@ -1332,12 +1372,10 @@ impl Rail for VerbsRail {
                     } else {
                         Vec::new()
                     },
+                    whole: false,
                 },
-                opcode: match op {
-                    RdmaOp::Read => abi::OP_READ,
-                    RdmaOp::Write => abi::OP_WRITE,
-                },
-                flags: if inline { abi::FLAG_INLINE } else { 0 },
+                opcode,
+                flags,
                 sges: list,
                 imm: 0,
                 remote_addr: raddr,
