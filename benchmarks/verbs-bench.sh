@@ -72,9 +72,9 @@ launch_of() {
 if [ -n "${BENCH_OSU:-}" ]; then
     BUILT=""
     for impl in $IMPLS; do
-        d=$(find "$BENCH_OSU/$impl" -type d -path '*/mpi/pt2pt/standard' 2>/dev/null | head -1)
+        d=$(find "$BENCH_OSU/$impl" -name osu_latency -path '*/mpi/pt2pt/*' 2>/dev/null | head -1)
         if [ -n "$d" ]; then
-            ln -sfn "${d%/pt2pt/standard}" "$OUT/$impl"
+            ln -sfn "${d%/pt2pt/*}" "$OUT/$impl"
             BUILT="$BUILT $impl"
         else
             log "$impl: no OSU build under $BENCH_OSU/$impl; n/a"
@@ -83,8 +83,8 @@ if [ -n "${BENCH_OSU:-}" ]; then
     ARGS=${BENCH_VERBS_ARGS:-}
     PROGS="OSU micro-benchmarks (osu_latency, osu_bw, osu_put_latency, osu_get_latency, osu_put_bw) from $BENCH_OSU"
     MEASURES=(
-        "latency:pt2pt/standard/osu_latency -m 8:8"
-        "bw:pt2pt/standard/osu_bw -m 65536:4194304"
+        "latency:pt2pt/osu_latency -m 8:8"
+        "bw:pt2pt/osu_bw -m 65536:4194304 -i 10 -x 2"
         "put_lat:one-sided/osu_put_latency -m 8:8"
         "get_lat:one-sided/osu_get_latency -m 8:8"
         "put_bw:one-sided/osu_put_bw -m 8:8"
@@ -134,7 +134,9 @@ fi
 row() {
     local title=$1 name=$2 size=$3 mode=$4 impl v vals=() rat
     for impl in railmpi mpich5 mpich; do
-        v=$(bench_best "$mode" "$OUT/$name.$impl".[0-9]* | awk -v s="$size" '$1 == s {print $2}')
+        # (the rounds that exited 0: a failed one was renamed NAME.IMPL.R.failed)
+        v=$(bench_best "$mode" "$OUT/$name.$impl".[0-9] "$OUT/$name.$impl".[0-9][0-9] |
+            awk -v s="$size" '$1 == s {print $2}')
         vals+=("${v:-n/a}")
     done
     rat=$(bench_ratio "$mode" "${vals[@]}")

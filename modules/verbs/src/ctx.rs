@@ -1318,16 +1318,20 @@ impl Context {
     pub(crate) fn poll(&self, out: &mut [Wc]) -> Result<usize, i32> {
         let mut t = self.tables();
         let mut got = 0;
-        // SAFETY: ibv_wc is plain old data.
-        let mut buf: [ibv_wc; POLL_BATCH] = unsafe { mem::zeroed() };
+        // Not zeroed: this runs on every poll of a busy rank, and the device writes the
+        // entries it returns (only those are read).
+        let mut buf = [const { mem::MaybeUninit::<ibv_wc>::uninit() }; POLL_BATCH];
         while got < out.len() {
             let ask = (out.len() - got).min(POLL_BATCH);
             // SAFETY: cq is live; buf has room for `ask` entries.
-            let n = unsafe { ibv_poll_cq(self.cq, ask as i32, buf.as_mut_ptr()) };
+            let n = unsafe { ibv_poll_cq(self.cq, ask as i32, buf.as_mut_ptr().cast()) };
             if n < 0 {
                 return Err(libc::EIO);
             }
-            for wc in &buf[..n as usize] {
+            // SAFETY: ibv_poll_cq wrote the first n entries (0 <= n <= ask <= POLL_BATCH).
+            let polled =
+                unsafe { std::slice::from_raw_parts(buf.as_ptr().cast::<ibv_wc>(), n as usize) };
+            for wc in polled {
                 out[got] = self.completion(&mut t, wc);
                 got += 1;
             }

@@ -108,6 +108,9 @@ pub fn select_ports(settings: &VerbsSettings) -> Result<Vec<Port>, String> {
         .collect()
 }
 
+/// At most this many requests in a row go without a completion of their own (`post_now`).
+const SIGNAL_EVERY: u32 = 16;
+
 /// Bytes of one message slot (receive buffer and send bounce buffer): the largest message,
 /// as on shm (an eager payload of 16 KiB with its header).
 pub const MESSAGE: usize = 16448;
@@ -219,6 +222,9 @@ struct Link {
     cookie: Option<u64>,
     /// Work requests posted on the connection and not completed.
     outstanding: u32,
+    /// Of those, the ones posted without a completion of their own (inline messages), in
+    /// order: the next signalled completion on the connection retires every one before it.
+    unsignaled: VecDeque<u64>,
     /// Work requests waiting for the connection or for room, in order.
     backlog: VecDeque<u64>,
     /// Refused dials: when the first was, and when to try again.
@@ -267,6 +273,8 @@ pub struct VerbsRail {
     /// is read only every `STALL_CHECK` idle polls, never on the message path), and
     /// whether the stall was reported.
     idle_polls: u32,
+    /// Links whose `redial_at` is set.
+    redials: usize,
     idle_since: Option<Instant>,
     stall_told: bool,
     wait: Doorbell,
@@ -434,6 +442,7 @@ impl VerbsRail {
             made: VecDeque::new(),
             wcs: vec![abi::Wc::default(); 32],
             idle_polls: 0,
+            redials: 0,
             idle_since: None,
             stall_told: false,
             wait: ctx.wait,
@@ -643,7 +652,9 @@ impl VerbsRail {
                 let link = &mut self.links[peer];
                 link.cookie = Some(cookie);
                 link.refused_since = None;
-                link.redial_at = None;
+                if link.redial_at.take().is_some() {
+                    self.redials -= 1;
+                }
                 tracing::debug!(peer, "verbs: connected");
                 self.flush_backlog(peer);
             }
@@ -700,8 +711,12 @@ impl VerbsRail {
                 let since = *link.refused_since.get_or_insert_with(Instant::now);
                 if since.elapsed() > REFUSED_FOR {
                     self.link_failed(peer, "it refuses every connection".into());
-                } else {
-                    link.redial_at = Some(Instant::now() + REDIAL_AFTER);
+                } else if link
+                    .redial_at
+                    .replace(Instant::now() + REDIAL_AFTER)
+                    .is_none()
+                {
+                    self.redials += 1;
                 }
             }
             abi::CM_DISCONNECTED | abi::CM_ERROR => {
@@ -748,6 +763,7 @@ impl VerbsRail {
                 return;
             }
             self.links[peer].redial_at = None;
+            self.redials -= 1;
         }
         if let Some(a) = self.conns.want(peer) {
             self.carry_out(a);
@@ -813,10 +829,18 @@ impl VerbsRail {
         let Some(cookie) = self.links[peer].cookie else {
             return false;
         };
+        // Selective signalling (as UCX does): an inline message holds nothing to give back
+        // at its completion, so most go without one — the kernel writes no completion and
+        // the rail handles none — and every SIGNAL_EVERY-th (and all while closing)
+        // retires those before it. Posting order is id order on a connection (`submit`).
+        let quiet = matches!(wr.what, WrKind::Send { slot: None })
+            && !self.closing
+            && self.sq_depth >= 2 * SIGNAL_EVERY
+            && (self.links[peer].unsignaled.len() as u32) < SIGNAL_EVERY - 1;
         let desc = abi::Desc {
             wr_id: id,
             opcode: wr.opcode,
-            flags: wr.flags | abi::FLAG_SIGNALED,
+            flags: wr.flags | if quiet { 0 } else { abi::FLAG_SIGNALED },
             sge: wr.sges.as_ptr(),
             num_sge: wr.sges.len() as u32,
             imm: wr.imm,
@@ -832,7 +856,11 @@ impl VerbsRail {
         let rc = unsafe { (self.m.ops.post)(self.ctx, cookie, &desc) };
         match rc {
             0 => {
-                self.links[peer].outstanding += 1;
+                let link = &mut self.links[peer];
+                link.outstanding += 1;
+                if quiet {
+                    link.unsignaled.push_back(id);
+                }
                 self.wrs.get_mut(&id).expect("posted above").posted_on = Some(cookie);
                 true
             }
@@ -994,6 +1022,9 @@ impl VerbsRail {
             self.flush_backlog(peer);
             return 0;
         }
+        // Everything posted on the connection before this request is done (completions come
+        // in posting order): the unsignalled requests before it, too.
+        self.retire_unsignaled(self.wrs[&wc.wr_id].peer, wc.wr_id);
         let wr = self.wrs.remove(&wc.wr_id).expect("looked up above");
         let peer = wr.peer;
         let link = &mut self.links[peer];
@@ -1031,6 +1062,25 @@ impl VerbsRail {
         0
     }
 
+    /// The unsignalled requests to `peer` posted before request `upto` completed (and
+    /// `upto` itself, if it was one: it completes on its own now, with an error).
+    fn retire_unsignaled(&mut self, peer: usize, upto: u64) {
+        while let Some(&id) = self.links[peer].unsignaled.front() {
+            if id > upto {
+                break;
+            }
+            self.links[peer].unsignaled.pop_front();
+            if id == upto {
+                break;
+            }
+            if let Some(wr) = self.wrs.remove(&id) {
+                let link = &mut self.links[peer];
+                link.outstanding = link.outstanding.saturating_sub(1);
+                self.finish(wr, Ok(0));
+            }
+        }
+    }
+
     /// Forget the connection to `peer` (its queue pair failed); requests it still holds
     /// come back flushed and go again on a new one.
     fn drop_connection(&mut self, peer: usize) {
@@ -1063,6 +1113,8 @@ impl VerbsRail {
         }
         let link = &mut self.links[peer];
         link.outstanding = link.outstanding.saturating_sub(taken.len() as u32);
+        link.unsignaled
+            .retain(|id| taken.binary_search(id).is_err());
         let rest: Vec<u64> = link.backlog.drain(..).collect();
         link.backlog.extend(taken);
         link.backlog.extend(rest);
@@ -1187,12 +1239,15 @@ impl Rail for VerbsRail {
                 break;
             }
         }
-        // Peers whose dial waits for a retry.
-        let now = Instant::now();
-        for peer in 0..self.links.len() {
-            let l = &self.links[peer];
-            if l.redial_at.is_some_and(|t| now >= t) && !l.backlog.is_empty() {
-                self.want(peer);
+        // Peers whose dial waits for a retry (rarely any: reading the clock on every poll
+        // is a system call where the clock source is not the TSC, e.g. in a TCG guest).
+        if self.redials > 0 {
+            let now = Instant::now();
+            for peer in 0..self.links.len() {
+                let l = &self.links[peer];
+                if l.redial_at.is_some_and(|t| now >= t) && !l.backlog.is_empty() {
+                    self.want(peer);
+                }
             }
         }
         if let Some(proxy) = &self.atomic_proxy {
@@ -1606,7 +1661,13 @@ impl VerbsRail {
         if self.idle_since.get_or_insert_with(Instant::now).elapsed() < STALL {
             return;
         }
-        if self.links.iter().all(|l| l.outstanding == 0) {
+        // (Unsignalled messages wait for the next signalled completion, not for the
+        // adapter: they do not count.)
+        if self
+            .links
+            .iter()
+            .all(|l| l.outstanding as usize == l.unsignaled.len())
+        {
             return;
         }
         self.stall_told = true;
