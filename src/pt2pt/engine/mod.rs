@@ -164,11 +164,18 @@ impl Payload {
     }
 }
 
+/// Header bytes a queued matching packet holds inline: EAGER, PIPE_RTS, and an RTS with
+/// one key (its run-table form included).
+const HEAD_INLINE: usize = 64;
+
 /// One item waiting to go out to a peer.
 enum Outbound {
     /// Matching packet (EAGER/RTS): header bytes plus the payload (empty for RTS).
     Match {
-        head: [u8; wire::RTS_MAX],
+        head: [u8; HEAD_INLINE],
+        /// The whole header instead, where it is longer (an RTS with keys for several
+        /// rails): the queue's entries stay small, as every queued send is copied at flush.
+        long: Option<Box<[u8]>>,
         head_len: u8,
         payload: Payload,
         req: Option<ReqId>,

@@ -48,20 +48,22 @@ impl Pt2pt {
         }
         while let Some(Outbound::Match {
             head,
+            long,
             head_len,
             payload,
             req,
         }) = self.out[peer].matching.front()
         {
-            let (head, head_len, payload, req) = (*head, *head_len as usize, *payload, *req);
+            let (head, long, payload, req) = (*head, long.clone(), *payload, *req);
+            let head = long.as_deref().unwrap_or(&head[..*head_len as usize]);
             let ok = match payload {
                 Payload::Contig(data, len) => {
                     // SAFETY: the payload belongs to a pending send request (module contract).
                     let payload = unsafe { slice(data, len) };
-                    self.transmit(io, peer, &[&head[..head_len], payload])
+                    self.transmit(io, peer, &[head, payload])
                 }
                 Payload::Runs(of) => {
-                    let mut parts = vec![&head[..head_len]];
+                    let mut parts = vec![head];
                     if let Some(r) = self.reqs.get_mut(of) {
                         // SAFETY: the runs of a pending send request (module contract).
                         unsafe { r.data.gather(0, usize::MAX, &mut parts) };

@@ -111,7 +111,8 @@ impl Pt2pt {
             table_reg,
         });
         hdr.sender_req = req;
-        let mut head = [0u8; wire::RTS_MAX];
+        let mut head = [0u8; HEAD_INLINE];
+        let mut long = None;
         let none = Payload::Contig(std::ptr::null(), 0);
         let (head_len, payload, complete_when_sent) =
             if let (true, Some((p, _))) = (pipeline, contig) {
@@ -144,20 +145,25 @@ impl Pt2pt {
                     None => Payload::Runs(req),
                 };
                 (n, payload, !sync)
-            } else if let Some((addr, entries)) = table {
-                let (b, n) = wire::rts_runs(&hdr, addr, &table_rkey, entries, slots, &rkey);
-                head = b;
-                (n, none, false)
             } else {
-                let addr = contig.map_or(0, |(p, _)| p as u64);
-                let (b, n) = wire::rts(&hdr, addr, slots, &rkey);
-                head = b;
+                let (b, n) = match table {
+                    Some((addr, entries)) => {
+                        wire::rts_runs(&hdr, addr, &table_rkey, entries, slots, &rkey)
+                    }
+                    None => wire::rts(&hdr, contig.map_or(0, |(p, _)| p as u64), slots, &rkey),
+                };
+                // Keys for several rails make a longer RTS than the queue holds inline.
+                match head.get_mut(..n) {
+                    Some(h) => h.copy_from_slice(&b[..n]),
+                    None => long = Some(Box::from(&b[..n])),
+                }
                 (n, none, false)
             };
         self.queue(
             peer,
             Outbound::Match {
                 head,
+                long,
                 head_len: head_len as u8,
                 payload,
                 req: complete_when_sent.then_some(req),
