@@ -55,7 +55,11 @@ impl Pt2pt {
         }) = self.out[peer].matching.front()
         {
             let (head, long, payload, req) = (*head, long.clone(), *payload, *req);
-            let head = long.as_deref().unwrap_or(&head[..*head_len as usize]);
+            let n = *head_len as usize;
+            let head = match &long {
+                Some(b) => b,
+                None => &head[..n],
+            };
             let ok = match payload {
                 Payload::Contig(data, len) => {
                     // SAFETY: the payload belongs to a pending send request (module contract).
