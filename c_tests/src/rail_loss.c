@@ -1,7 +1,9 @@
 /* rail_loss: the first and the last rank exchange checked messages of many sizes for
  * SECONDS (argv[1], default 8), so that a link taken down meanwhile (by the test) fails
  * with messages and striped transfers in flight on it: every message must still arrive,
- * whole, in order. Other ranks only join the barriers. */
+ * whole, in order. Other ranks only join the barriers. With "oneway" (argv[2]) only the
+ * first rank sends, and only eager sizes: the last rank posts nothing after the start, so
+ * a link that goes silent can only be found by the sender's side. */
 #include "check.h"
 
 static const size_t SIZES[] = {8, 4000, 70000, 300000, 2u << 20};
@@ -15,6 +17,8 @@ int main(int argc, char **argv)
     CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &n));
     CHECK(n >= 2, "needs at least 2 ranks");
     double seconds = argc > 1 ? atof(argv[1]) : 8.0;
+    const int oneway = argc > 2 && strcmp(argv[2], "oneway") == 0;
+    const size_t nsizes = oneway ? 2 : NS;
     const int a = 0, b = n - 1;
     unsigned char *buf = malloc(2u << 20);
     CHECK(buf, "malloc");
@@ -33,8 +37,19 @@ int main(int argc, char **argv)
                 CHECK_MPI(MPI_Recv(&more, 1, MPI_INT, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
             if (!more)
                 break;
-            size_t len = SIZES[iter % NS];
+            size_t len = SIZES[iter % nsizes];
             uint32_t seed = (uint32_t)iter;
+            if (oneway) {
+                if (rank == a) {
+                    ct_fill(buf, len, seed);
+                    CHECK_MPI(MPI_Send(buf, (int)len, MPI_BYTE, peer, 2, MPI_COMM_WORLD));
+                } else {
+                    CHECK_MPI(MPI_Recv(buf, (int)len, MPI_BYTE, peer, 2, MPI_COMM_WORLD,
+                                       MPI_STATUS_IGNORE));
+                    CHECK(ct_verify(buf, len, seed, "one way"), "iteration %ld", iter);
+                }
+                continue;
+            }
             MPI_Request r[2];
             unsigned char *in = malloc(len);
             CHECK(in, "malloc");

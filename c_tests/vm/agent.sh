@@ -12,7 +12,7 @@ while [ ! -e "$dir/stop" ] && [ $SECONDS -lt $end ]; do
         [ -e "$f" ] || continue
         id=$(basename "$f" .cmd)
         mv "$f" "$dir/$id.run"
-        (bash -c "$(cat "$dir/$id.run")" <"$dir/$id.in"; rm -f "$dir/$id.in"; echo $? >"$dir/$id.rc.tmp"; mv "$dir/$id.rc.tmp" "$dir/$id.rc") &
+        (bash -c "$(cat "$dir/$id.run")" <"$dir/$id.in"; rc=$?; rm -f "$dir/$id.in"; echo $rc >"$dir/$id.rc.tmp"; mv "$dir/$id.rc.tmp" "$dir/$id.rc") &
         pids[$id]=$!
     done
     for id in "${!pids[@]}"; do

@@ -130,6 +130,7 @@ impl Channels {
                     remote: &rec.remote,
                     rkeys: &rec.rkeys,
                     token,
+                    notify: None,
                 })
             };
             match r {

@@ -36,8 +36,16 @@ use std::time::Instant;
 /// What the channels hand up: a message from a rank (in its channel's order), or the
 /// completion of a posted transfer (all its parts).
 pub enum Event<'a> {
-    Message { peer: usize, bytes: &'a [u8] },
+    Message {
+        peer: usize,
+        bytes: &'a [u8],
+    },
     Completion(Completion),
+    /// A write from rank `peer` that asked to be noticed (`Transfer::notify`) is in place.
+    Notified {
+        peer: usize,
+        imm: u32,
+    },
 }
 
 /// One path to a peer: rail `rail`, where the peer is `peer`.
@@ -61,6 +69,10 @@ struct VirtualChannel {
     counts: Vec<SubCounts>,
     /// Several subchannels: the last messages sent, to send again when one fails.
     log: MessageLog,
+    /// What every subchannel offers (`RailCaps::meet`), and the domain slot of each: the
+    /// keys the peer is given for memory it reaches by RDMA.
+    caps: RailCaps,
+    key_slots: SlotSet,
 }
 
 /// A transfer (or part of one) posted to a peer with several subchannels, kept until it
@@ -94,8 +106,6 @@ pub struct Channels {
     /// `ranks[rail][rail peer]`: the rank a rail's peer index stands for.
     ranks: Vec<Vec<usize>>,
     caps: RailCaps,
-    /// Per rank: what every subchannel to it offers.
-    peer_caps: Vec<RailCaps>,
     filter: Filter,
     wait: Doorbell,
     settings: MultirailSettings,
@@ -140,18 +150,7 @@ impl Channels {
         }
         // What the layers above may count on: what every rail offers; and with one peer,
         // what every rail that reaches it offers.
-        let caps = rails[1..]
-            .iter()
-            .fold(rails[0].caps().clone(), |c, r| c.meet(r.caps()));
-        let peer_caps = subchannels
-            .iter()
-            .map(|routes| {
-                let first = rails[routes[0].rail].caps().clone();
-                routes[1..]
-                    .iter()
-                    .fold(first, |c, r| c.meet(rails[r.rail].caps()))
-            })
-            .collect();
+        let caps = RailCaps::meet_all(rails.iter().map(|r| r.caps())).expect("a rail");
         Channels {
             vcs: subchannels
                 .iter()
@@ -163,7 +162,12 @@ impl Channels {
                             peer: r.peer,
                         })
                         .collect();
+                    let caps = RailCaps::meet_all(routes.iter().map(|r| rails[r.rail].caps()));
                     VirtualChannel {
+                        caps: caps.expect("a subchannel per rank"),
+                        key_slots: routes
+                            .iter()
+                            .fold(SlotSet::default(), |s, r| s.with(rails[r.rail].caps().slot)),
                         sub: subs[0],
                         sched: Scheduler::new(subs.len(), &settings.striping),
                         counts: vec![SubCounts::default(); subs.len()],
@@ -177,7 +181,6 @@ impl Channels {
             rails,
             ranks,
             caps,
-            peer_caps,
             filter: Filter::default(),
             wait,
             settings,
@@ -225,11 +228,18 @@ impl Channels {
     /// memory it reaches by RDMA (one per slot; each subchannel takes its own).
     #[inline]
     pub fn key_slots(&self, peer: usize) -> SlotSet {
-        self.vcs.get(peer).map_or(SlotSet::default(), |vc| {
-            vc.subs.iter().fold(SlotSet::default(), |s, sub| {
-                s.with(self.rails[sub.rail].caps().slot)
-            })
-        })
+        self.vcs
+            .get(peer)
+            .map_or(SlotSet::default(), |vc| vc.key_slots)
+    }
+
+    /// Whether writes to rank `peer` may ask to be noticed there (`Transfer::notify`): it
+    /// has one subchannel (a write sent again over another after a failure could be
+    /// noticed twice), whose rail can.
+    pub fn notifies(&self, peer: usize) -> bool {
+        self.vcs
+            .get(peer)
+            .is_some_and(|vc| vc.subs.len() == 1 && vc.caps.write_notify)
     }
 
     /// What a waiting thread sleeps on.
@@ -339,7 +349,7 @@ impl Channels {
     /// What the rails that reach rank `peer` can all do (its messages and transfers may
     /// take any of them).
     pub fn rail_caps(&self, peer: usize) -> Option<&RailCaps> {
-        self.peer_caps.get(peer)
+        self.vcs.get(peer).map(|vc| &vc.caps)
     }
 
     /// A 64-bit atomic on the word at `remote` in rank `peer` (see `Rail::post_atomic`),
@@ -386,7 +396,7 @@ impl Channels {
             .vcs
             .get_mut(t.peer)
             .ok_or(RailError::NoSuchPeer(t.peer))?;
-        let sub = if vc.subs.len() == 1 {
+        if vc.subs.len() == 1 {
             let s = vc.sub;
             let rail = &mut self.rails[s.rail];
             let max = rail.caps().max_sge;
@@ -394,6 +404,14 @@ impl Channels {
                 // SAFETY: the caller's contract.
                 return unsafe { rail.post(&Transfer { peer: s.peer, ..*t }) };
             }
+        }
+        if t.notify.is_some() {
+            // One write on one connection only: its notice must come after every byte.
+            return Err(RailError::Unsupported(
+                "a notifying write that must be cut or striped",
+            ));
+        }
+        let sub = if vc.subs.len() == 1 {
             0
         } else {
             let total: u64 = t.local.iter().map(|s| s.len).sum();
@@ -605,6 +623,13 @@ impl Aside<'_> {
                     Arrival::Held => {}
                     Arrival::Rejected => *self.bad_messages += 1,
                 }
+            }
+            RailEvent::Notified { peer, imm } => {
+                sink(Event::Notified {
+                    peer: ranks[peer],
+                    imm,
+                });
+                *n += 1;
             }
             RailEvent::Lost {
                 peer,

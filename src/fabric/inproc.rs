@@ -58,6 +58,7 @@ pub fn network(n: usize, max_message: usize) -> Vec<InprocRail> {
                 min_stripe: 4096,
                 local_keys: false,
                 split_rendezvous: true,
+                write_notify: false,
                 progress_thread: false,
                 eager_limit: 0,
             },

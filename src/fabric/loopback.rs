@@ -33,6 +33,7 @@ impl Default for LoopbackRail {
                 min_stripe: 4096,
                 local_keys: false,
                 split_rendezvous: true,
+                write_notify: false,
                 progress_thread: false,
                 eager_limit: 0,
             },

@@ -80,6 +80,9 @@ pub struct RailCaps {
     /// A rendezvous with the peers this rail reaches may be split (the receiver reads the
     /// head while the sender writes the tail, RAILMPI_RNDV_SPLIT); false: read whole.
     pub split_rendezvous: bool,
+    /// An RDMA write can tell the peer it landed (`Transfer::notify`; verbs: a write with
+    /// immediate data), so that no message need follow it.
+    pub write_notify: bool,
     /// A thread of ours serves the rail (tcp's progress thread): it needs CPU time while the
     /// rank waits, so waiters spin briefly before they yield.
     pub progress_thread: bool,
@@ -101,6 +104,12 @@ impl RailCaps {
     /// What traffic may count on when it can take either rail (a peer's subchannels, or
     /// every rail): the smaller limits, the features both have, the larger costs. Name and
     /// slot stay this rail's (the first).
+    /// The meet of every caps in `all` (the first's name and slot); None when empty.
+    pub fn meet_all<'a>(mut all: impl Iterator<Item = &'a RailCaps>) -> Option<RailCaps> {
+        let first = all.next()?.clone();
+        Some(all.fold(first, |c, o| c.meet(o)))
+    }
+
     pub fn meet(&self, o: &RailCaps) -> RailCaps {
         RailCaps {
             max_message: self.max_message.min(o.max_message),
@@ -116,6 +125,7 @@ impl RailCaps {
             min_rdma_run: self.min_rdma_run.max(o.min_rdma_run),
             local_keys: self.local_keys || o.local_keys,
             split_rendezvous: self.split_rendezvous && o.split_rendezvous,
+            write_notify: self.write_notify && o.write_notify,
             progress_thread: self.progress_thread || o.progress_thread,
             // A rail's own eager limit holds where every rail has one; else the job's.
             eager_limit: match (self.eager_limit, o.eager_limit) {
@@ -187,6 +197,9 @@ pub struct Transfer<'a> {
     /// that port's).
     pub rkeys: &'a RemoteKeys,
     pub token: u64,
+    /// A write only, on a rail with `write_notify`: once every byte is in place, the peer's
+    /// rail reports `RailEvent::Notified` with this word (its completion here is as usual).
+    pub notify: Option<u32>,
 }
 
 impl<'a> Transfer<'a> {
@@ -207,6 +220,7 @@ impl<'a> Transfer<'a> {
             remote,
             rkeys,
             token,
+            notify: None,
         }
     }
 
@@ -259,6 +273,11 @@ pub enum RailEvent<'a> {
         bytes: &'a [u8],
     },
     Completion(Completion),
+    /// A write from `peer` that asked for it (`Transfer::notify`) is in place.
+    Notified {
+        peer: usize,
+        imm: u32,
+    },
     /// The link to `peer` failed (its connection ended without a goodbye); operations
     /// posted to it complete with `RailError::Lost`. Only a rail told that other rails
     /// reach its peers reports this; a rail that is a peer's only way ends the job instead.

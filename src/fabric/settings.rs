@@ -93,6 +93,12 @@ pub const SETTINGS: &[Setting] = &[
                about 4 s, long enough for emulated hosts)",
     },
     Setting {
+        name: "RAILMPI_VERBS_RETRY",
+        default: "6",
+        help: "verbs queue pairs' retries before a path that does not answer fails (0..7; \
+               Soft-RoCE takes 7 for 'retry for ever', so a silent link is never reported)",
+    },
+    Setting {
         name: "RAILMPI_VERBS_SQ_DEPTH",
         default: "128",
         help: "verbs: work requests outstanding per connection (more wait in order)",
@@ -238,9 +244,12 @@ impl VerbsSettings {
                 t @ 1..=31 => t,
                 _ => return Err("RAILMPI_VERBS_TIMEOUT must be 1..31".into()),
             },
+            retry_count: match ENV.parse::<u8>("RAILMPI_VERBS_RETRY")? {
+                r @ 0..=7 => r,
+                _ => return Err("RAILMPI_VERBS_RETRY must be 0..7".into()),
+            },
             sq_depth: ENV.positive("RAILMPI_VERBS_SQ_DEPTH")?.min(1 << 16) as u32,
             srq_depth: ENV.positive("RAILMPI_VERBS_SRQ_DEPTH")?.min(1 << 16) as u32,
-            ..Default::default()
         })
     }
 }

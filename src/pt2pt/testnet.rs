@@ -24,6 +24,7 @@ struct Post {
     remote: Vec<Span>,
     rkeys: RemoteKeys,
     token: u64,
+    notify: Option<u32>,
 }
 
 /// One engine's outlet.
@@ -41,6 +42,12 @@ pub struct End {
     /// Bytes this end moved by RDMA read and write (which protocol ran).
     pub read: usize,
     pub written: usize,
+    /// Writes may carry a notice (`Transfer::notify`), delivered to the target engine's
+    /// `on_notice` once the bytes are copied; without, such a write is refused.
+    pub notify: bool,
+    /// Notices this end's writes carried, and messages it sent by packet kind.
+    pub notices: usize,
+    pub kinds: [usize; 16],
 }
 
 impl End {
@@ -67,13 +74,20 @@ impl Io for End {
         if q.len() >= self.depth {
             return false;
         }
-        q.push_back(parts.concat());
+        let m = parts.concat();
+        if let Some(k) = m.first().and_then(|&k| self.kinds.get_mut(k as usize)) {
+            *k += 1;
+        }
+        q.push_back(m);
         true
     }
 
     unsafe fn post(&mut self, t: &Transfer<'_>) -> Result<(), RailError> {
         if t.peer >= self.out.len() {
             return Err(RailError::NoSuchPeer(t.peer));
+        }
+        if t.notify.is_some() && (!self.notify || t.op != RdmaOp::Write) {
+            return Err(RailError::Unsupported("a notice where none can go"));
         }
         self.posts.push(Post {
             op: t.op,
@@ -82,6 +96,7 @@ impl Io for End {
             remote: t.remote.to_vec(),
             rkeys: *t.rkeys,
             token: t.token,
+            notify: t.notify,
         });
         Ok(())
     }
@@ -116,6 +131,9 @@ impl Net {
                         fail_rdma: false,
                         read: 0,
                         written: 0,
+                        notify: false,
+                        notices: 0,
+                        kinds: [0; 16],
                     }
                 })
                 .collect(),
@@ -138,6 +156,7 @@ impl Net {
     /// then deliver the messages in flight, in order per pair. Returns how many actions.
     pub fn carry(&mut self, engines: &mut [Pt2pt]) -> usize {
         let mut n = 0;
+        let mut notices = Vec::new();
         for (i, eng) in engines.iter_mut().enumerate() {
             for p in std::mem::take(&mut self.ends[i].posts) {
                 let res = if self.ends[i].fail_rdma {
@@ -163,6 +182,10 @@ impl Net {
                         RdmaOp::Write => &mut end.written,
                         RdmaOp::Read => &mut end.read,
                     } += m;
+                    if let Some(imm) = p.notify {
+                        end.notices += 1;
+                        notices.push((p.peer, i, imm));
+                    }
                 }
                 eng.on_completion(Completion {
                     token: p.token,
@@ -170,6 +193,12 @@ impl Net {
                 });
                 n += 1;
             }
+        }
+        // The notices after the completions: the receiver may learn of a write later than
+        // its sender does.
+        for (to, from, imm) in notices {
+            engines[to].on_notice(from, imm);
+            n += 1;
         }
         for i in 0..self.ends.len() {
             for (j, eng) in engines.iter_mut().enumerate() {

@@ -26,6 +26,16 @@ impl Pair {
         Pair { net, eng }
     }
 
+    /// Writes between the two may carry notices (a rail with write-with-immediate).
+    fn with_notices(mut self) -> Self {
+        for (e, end) in self.eng.iter_mut().zip(&mut self.net.ends) {
+            e.set_peer_notify(0);
+            e.set_peer_notify(1);
+            end.notify = true;
+        }
+        self
+    }
+
     fn progress(&mut self) {
         self.net.settle(&mut self.eng);
     }
@@ -72,6 +82,24 @@ impl Pair {
         unsafe { self.eng[1].recv_buf(pat, data) }
     }
 
+    /// `n` bytes of `pattern` sent with tag 5, the receive posted first or last, moved
+    /// until nothing moves: the bytes sent and received (both buffers live until then),
+    /// the send's request (None: done at once) and the receive's.
+    fn trip(&mut self, n: usize, recv_first: bool) -> (Vec<u8>, Vec<u8>, Option<ReqId>, ReqId) {
+        let data = pattern(n);
+        let mut buf = vec![0u8; n];
+        let (sreq, rreq) = if recv_first {
+            let r = self.recv(Some(5), &mut buf);
+            (self.send(5, &data, false), r)
+        } else {
+            let s = self.send(5, &data, false);
+            self.progress();
+            (s, self.recv(Some(5), &mut buf))
+        };
+        self.progress();
+        (data, buf, sreq, rreq)
+    }
+
     fn recv(&mut self, tag: Option<i32>, buf: &mut [u8]) -> ReqId {
         let pat = Pattern {
             ctx: 7,
@@ -102,6 +130,41 @@ fn with_rndv(mut s: ProtocolSettings, rndv: Rndv) -> ProtocolSettings {
     s
 }
 
+/// A write request without a notice.
+fn ask(
+    sender_req: u64,
+    receiver_req: u64,
+    offset: u64,
+    len: u64,
+    addr: u64,
+) -> super::wire::WriteAsk {
+    super::wire::WriteAsk {
+        sender_req,
+        receiver_req,
+        offset,
+        len,
+        addr,
+        note: 0,
+    }
+}
+
+/// A PIPE_READY without a notice.
+fn ready(
+    sender_req: u64,
+    receiver_req: u64,
+    offset: u64,
+    len: u64,
+    addr: u64,
+    slots: crate::fabric::SlotSet,
+    rkey: &crate::fabric::RemoteKeys,
+) -> ([u8; super::wire::MAX_CONTROL], usize) {
+    super::wire::pipe_ready(
+        &ask(sender_req, receiver_req, offset, len, addr),
+        slots,
+        rkey,
+    )
+}
+
 fn pattern(n: usize) -> Vec<u8> {
     (0..n).map(|i| (i * 7 + 3) as u8).collect()
 }
@@ -109,17 +172,7 @@ fn pattern(n: usize) -> Vec<u8> {
 /// Send `n` bytes with the receive posted first or last; check bytes and statuses.
 fn round_trip(s: ProtocolSettings, n: usize, recv_first: bool, fail_rdma: bool) {
     let mut p = Pair::new(s, 8, fail_rdma);
-    let data = pattern(n);
-    let mut buf = vec![0u8; n];
-    let (sreq, rreq) = if recv_first {
-        let r = p.recv(Some(5), &mut buf);
-        (p.send(5, &data, false), r)
-    } else {
-        let s = p.send(5, &data, false);
-        p.progress();
-        (s, p.recv(Some(5), &mut buf))
-    };
-    p.progress();
+    let (data, buf, sreq, rreq) = p.trip(n, recv_first);
     let st = p.eng[1].take_if_done(rreq).expect("receive complete");
     assert_eq!(
         (st.source, st.tag, st.count, st.truncated()),
@@ -214,7 +267,8 @@ fn forged_replies_are_rejected() {
         super::wire::cts(1 << 32, 3).0[..24].to_vec(),
         {
             let shm = crate::fabric::SlotSet::one(crate::fabric::slot::SHM);
-            let (b, n) = super::wire::put_req(1 << 32, 1, 0, 1 << 40, 0, shm, &Default::default());
+            let (b, n) =
+                super::wire::put_req(&ask(1 << 32, 1, 0, 1 << 40, 0), shm, &Default::default());
             b[..n].to_vec()
         },
         {
@@ -697,6 +751,58 @@ fn pipeline_delivers_around_every_boundary() {
     }
 }
 
+/// Split rendezvous, sender-written rendezvous and both pipelines where writes carry the
+/// receiver's notice: the bytes arrive intact, every write carried one, and no PUT_DONE or
+/// PIPE_FIN was sent (the notice stands for it); with every write failing, the blocks come
+/// streamed and the answers are messages again.
+#[test]
+fn notices_stand_for_the_write_answers() {
+    use super::wire::{KIND_PIPE_FIN, KIND_PUT_DONE};
+    let frag = 8192;
+    for (rndv, n) in [
+        (Rndv::Auto, 70_001),
+        (Rndv::Put, 5000),
+        (Rndv::Pipeline, PIPE_BASE + 3 * frag + 1),
+        (Rndv::PipelineCached, PIPE_BASE + 3 * frag + 1),
+    ] {
+        for recv_first in [true, false] {
+            for fail in [false, true] {
+                let what = format!("{rndv:?} {n} recv_first {recv_first} failing {fail}");
+                let mut p =
+                    Pair::new(with_rndv(settings(true, 8192), rndv), 8, fail).with_notices();
+                let (data, buf, sreq, rreq) = p.trip(n, recv_first);
+                let st = p.eng[1].take_if_done(rreq).expect(&what);
+                assert_eq!((st.count, st.truncated()), (n, false), "{what}");
+                assert!(
+                    p.eng[0].take_if_done(sreq.expect(&what)).is_some(),
+                    "{what}"
+                );
+                assert!(buf == data, "payload intact: {what}");
+                let end = &p.net.ends[0];
+                let answers = end.kinds[KIND_PUT_DONE as usize] + end.kinds[KIND_PIPE_FIN as usize];
+                if fail {
+                    assert_eq!(end.notices, 0, "{what}");
+                    assert!(answers > 0, "failed writes are answered by message: {what}");
+                } else {
+                    assert!(end.written > 0 && end.notices > 0, "{what}");
+                    assert_eq!(answers, 0, "notices stand for the answers: {what}");
+                }
+                assert_eq!(
+                    p.eng[0].live_requests() + p.eng[1].live_requests(),
+                    0,
+                    "{what}"
+                );
+                assert_eq!(p.eng[0].bad_packets + p.eng[1].bad_packets, 0, "{what}");
+                // Every notice asked for came or was forgotten; one never asked for is
+                // dropped.
+                assert_eq!(p.eng[1].notices_due(), 0, "{what}");
+                p.eng[1].on_notice(0, 1);
+                assert_eq!(p.eng[1].bad_packets, 1, "{what}");
+            }
+        }
+    }
+}
+
 #[test]
 fn pipeline_write_failures_stream_the_blocks() {
     for rndv in [Rndv::Pipeline, Rndv::PipelineCached] {
@@ -828,7 +934,7 @@ fn forged_pipeline_packets_are_rejected_without_touching_memory() {
     let sr = p.send(5, &data, false).expect("pipeline waits");
     let bad = [
         // READY before any ACK.
-        wire::pipe_ready(sr, 9, PIPE_BASE as u64, 100, gaddr, shm, gkey),
+        ready(sr, 9, PIPE_BASE as u64, 100, gaddr, shm, gkey),
         // ACKs for an unknown send, past the message, before the eager part's end, with
         // the RDMA offset past the limit.
         wire::pipe_ack(sr ^ (1 << 40), 9, PIPE_BASE as u64, n as u64),
@@ -844,12 +950,12 @@ fn forged_pipeline_packets_are_rejected_without_touching_memory() {
     let (ack, len) = wire::pipe_ack(sr, 9, PIPE_BASE as u64, 20_000);
     p.eng[0].on_packet(1, &ack[..len]);
     let bad = [
-        wire::pipe_ready(sr, 8, PIPE_BASE as u64, 100, gaddr, shm, gkey), // other receive
-        wire::pipe_ready(sr, 9, 100, 100, gaddr, shm, gkey),              // in the streamed part
-        wire::pipe_ready(sr, 9, 19_990, 100, gaddr, shm, gkey),           // past the limit
-        wire::pipe_ready(sr, 9, u64::MAX - 5, 100, gaddr, shm, gkey),     // wrapping
-        wire::pipe_ready(sr, 9, PIPE_BASE as u64, 0, gaddr, shm, gkey),   // empty
-        wire::pipe_ack(sr, 9, PIPE_BASE as u64, 20_000),                  // a second ACK
+        ready(sr, 8, PIPE_BASE as u64, 100, gaddr, shm, gkey), // other receive
+        ready(sr, 9, 100, 100, gaddr, shm, gkey),              // in the streamed part
+        ready(sr, 9, 19_990, 100, gaddr, shm, gkey),           // past the limit
+        ready(sr, 9, u64::MAX - 5, 100, gaddr, shm, gkey),     // wrapping
+        ready(sr, 9, PIPE_BASE as u64, 0, gaddr, shm, gkey),   // empty
+        wire::pipe_ack(sr, 9, PIPE_BASE as u64, 20_000),       // a second ACK
     ];
     for (pkt, len) in bad {
         p.eng[0].on_packet(1, &pkt[..len]);
@@ -858,7 +964,7 @@ fn forged_pipeline_packets_are_rejected_without_touching_memory() {
     // READYs asking for more than the RDMA part holds (each byte once): the second is
     // refused.
     let part = (20_000 - PIPE_BASE) as u64;
-    let (r1, l1) = wire::pipe_ready(sr, 9, PIPE_BASE as u64, part, gaddr, shm, gkey);
+    let (r1, l1) = ready(sr, 9, PIPE_BASE as u64, part, gaddr, shm, gkey);
     p.eng[0].on_packet(1, &r1[..l1]);
     p.eng[0].on_packet(1, &r1[..l1]);
     assert_eq!(p.eng[0].bad_packets, 12);

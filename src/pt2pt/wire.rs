@@ -83,6 +83,9 @@ pub enum Packet<'a> {
         len: u64,
         addr: u64,
         rkey: RemoteKeys,
+        /// Nonzero: the receiver would rather be told by the write itself (its rail's
+        /// notice with this word) than by PUT_DONE (see `WriteAsk`).
+        note: u32,
     },
     /// The sender's part of a split rendezvous is written (`ok`) or could not be.
     PutDone { receiver_req: u64, ok: bool },
@@ -106,6 +109,8 @@ pub enum Packet<'a> {
         len: u64,
         addr: u64,
         rkey: RemoteKeys,
+        /// As for PUT_REQ, instead of PIPE_FIN.
+        note: u32,
     },
     /// Pipeline, sender → receiver: the block is written (`ok`), or could not be and comes
     /// as RNDV_DATA instead.
@@ -246,28 +251,33 @@ pub fn cts(sender_req: u64, receiver_req: u64) -> ([u8; MAX_CONTROL], usize) {
     two_words(KIND_CTS, sender_req, Some(receiver_req))
 }
 
-pub fn put_req(
-    sender_req: u64,
-    receiver_req: u64,
-    offset: u64,
-    len: u64,
-    addr: u64,
-    slots: SlotSet,
-    rkey: &RemoteKeys,
-) -> ([u8; MAX_CONTROL], usize) {
-    keyed(
-        KIND_PUT_REQ,
-        &[sender_req, receiver_req, offset, len, addr],
-        slots,
-        rkey,
-    )
+/// What PUT_REQ and PIPE_READY ask of a sender: write bytes `[offset, offset + len)` of
+/// send `sender_req` to `addr` in the receiver, for receive `receiver_req`. A nonzero
+/// `note`: if its rail can, the write carries it as a notice (RDMA write with immediate
+/// data), which the receiver takes for PUT_DONE / PIPE_FIN — one message less, and the
+/// receiver learns of the data as it lands rather than half a round trip after.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WriteAsk {
+    pub sender_req: u64,
+    pub receiver_req: u64,
+    pub offset: u64,
+    pub len: u64,
+    pub addr: u64,
+    pub note: u32,
 }
 
-/// A control packet of five words naming registered memory, with its keys for `slots`.
-fn keyed(kind: u8, w: &[u64; 5], slots: SlotSet, rkey: &RemoteKeys) -> ([u8; MAX_CONTROL], usize) {
-    let (mut p, n) = words(kind, 0, w);
+pub fn put_req(a: &WriteAsk, slots: SlotSet, rkey: &RemoteKeys) -> ([u8; MAX_CONTROL], usize) {
+    keyed(KIND_PUT_REQ, a, slots, rkey)
+}
+
+/// A write request (five words and the note) naming registered memory, with its keys for
+/// `slots`.
+fn keyed(kind: u8, a: &WriteAsk, slots: SlotSet, rkey: &RemoteKeys) -> ([u8; MAX_CONTROL], usize) {
+    let w = [a.sender_req, a.receiver_req, a.offset, a.len, a.addr];
+    let (mut p, n) = words(kind, 0, &w);
     debug_assert_eq!(n, KEYED_CONTROL);
     p[2] = slots.bits();
+    p[4..8].copy_from_slice(&a.note.to_le_bytes());
     let k = rkey.put(slots, &mut p[KEYED_CONTROL..]);
     (p, n + k)
 }
@@ -309,21 +319,8 @@ pub fn pipe_ack(
     )
 }
 
-pub fn pipe_ready(
-    sender_req: u64,
-    receiver_req: u64,
-    offset: u64,
-    len: u64,
-    addr: u64,
-    slots: SlotSet,
-    rkey: &RemoteKeys,
-) -> ([u8; MAX_CONTROL], usize) {
-    keyed(
-        KIND_PIPE_READY,
-        &[sender_req, receiver_req, offset, len, addr],
-        slots,
-        rkey,
-    )
+pub fn pipe_ready(a: &WriteAsk, slots: SlotSet, rkey: &RemoteKeys) -> ([u8; MAX_CONTROL], usize) {
+    keyed(KIND_PIPE_READY, a, slots, rkey)
 }
 
 pub fn pipe_fin(receiver_req: u64, offset: u64, len: u64, ok: bool) -> ([u8; MAX_CONTROL], usize) {
@@ -463,6 +460,7 @@ pub fn decode(b: &[u8]) -> Result<Packet<'_>, WireError> {
                 len: u64_at(b, 32),
                 addr: u64_at(b, 40),
                 rkey: keys_at(b, KEYED_CONTROL, slots_at(b)?)?,
+                note: u32_at(b, 4),
             })
         }
         KIND_PUT_DONE => {
@@ -497,6 +495,7 @@ pub fn decode(b: &[u8]) -> Result<Packet<'_>, WireError> {
                 len: u64_at(b, 32),
                 addr: u64_at(b, 40),
                 rkey: keys_at(b, KEYED_CONTROL, slots_at(b)?)?,
+                note: u32_at(b, 4),
             })
         }
         KIND_PIPE_FIN => {
@@ -533,6 +532,17 @@ mod tests {
 
     fn two_ports() -> SlotSet {
         SlotSet::one(slot::VERBS).with(slot::VERBS + 1)
+    }
+
+    fn ask(note: u32) -> WriteAsk {
+        WriteAsk {
+            sender_req: 1,
+            receiver_req: 2,
+            offset: 3,
+            len: 4,
+            addr: 5,
+            note,
+        }
     }
 
     fn hdr() -> MatchHeader {
@@ -616,7 +626,7 @@ mod tests {
                 receiver_req: 11
             }
         );
-        let (p, n) = put_req(1, 2, 3, 4, 5, two_ports(), &keys(6));
+        let (p, n) = put_req(&ask(0xfeed_0001), two_ports(), &keys(6));
         assert_eq!(
             decode(&p[..n]).unwrap(),
             Packet::PutReq {
@@ -625,7 +635,8 @@ mod tests {
                 offset: 3,
                 len: 4,
                 addr: 5,
-                rkey: only(two_ports(), 6)
+                rkey: only(two_ports(), 6),
+                note: 0xfeed_0001,
             }
         );
         assert!(decode(&p[..n - 1]).is_err());
@@ -675,7 +686,7 @@ mod tests {
         );
         assert!(decode(&p[..n - 1]).is_err());
         let every = (0..slot::COUNT).fold(SlotSet::default(), |s, k| s.with(k));
-        let (p, n) = pipe_ready(1, 2, 3, 4, 5, every, &keys(6));
+        let (p, n) = pipe_ready(&ask(7), every, &keys(6));
         assert_eq!(n, MAX_CONTROL);
         assert_eq!(
             decode(&p[..n]).unwrap(),
@@ -685,7 +696,8 @@ mod tests {
                 offset: 3,
                 len: 4,
                 addr: 5,
-                rkey: keys(6)
+                rkey: keys(6),
+                note: 7,
             }
         );
         assert!(decode(&p[..n - 1]).is_err());
@@ -716,7 +728,7 @@ mod tests {
         let (mut b, n) = rts(&hdr(), 1, two_ports(), &keys(2));
         b[2] = 0x80;
         assert_eq!(decode(&b[..n]), Err(WireError::BadSlots(0x80)));
-        let (mut p, n) = put_req(1, 2, 3, 4, 5, two_ports(), &keys(6));
+        let (mut p, n) = put_req(&ask(0), two_ports(), &keys(6));
         p[2] |= 1 << slot::COUNT;
         assert!(matches!(decode(&p[..n]), Err(WireError::BadSlots(_))));
         // A synchronous EAGER cut inside its sender id.

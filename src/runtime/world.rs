@@ -202,6 +202,9 @@ impl World {
             {
                 p2p.set_peer_no_split(peer);
             }
+            if channels.notifies(peer) {
+                p2p.set_peer_notify(peer);
+            }
         }
         // Rendezvous payloads are registered (pinned or ODP, cached) through the rail's
         // memory domain, which keys them for peers; a single process has no peer to reach.
@@ -384,6 +387,14 @@ impl World {
         // Multirail: what each subchannel carried and the weights striping settled on.
         for l in self.progress.locked(|e| e.channels.stats()) {
             line.push_str(&format!("railmpi stats rank {} multirail {l}\n", self.rank));
+        }
+        let notices = self.progress.locked(|e| e.p2p.notices);
+        if notices > 0 {
+            line.push_str(&format!(
+                "railmpi stats rank {} rendezvous: {notices} writes noticed by their \
+                 immediate word (no PUT_DONE or PIPE_FIN sent)\n",
+                self.rank
+            ));
         }
         let (posted, peak) = crate::rma::transfer_stats();
         if posted > 0 {

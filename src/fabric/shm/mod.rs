@@ -224,6 +224,7 @@ impl ShmRail {
                 min_stripe: 256 * 1024,
                 local_keys: false,
                 split_rendezvous: true,
+                write_notify: false,
                 progress_thread: false,
                 eager_limit: 0,
             },

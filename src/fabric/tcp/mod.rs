@@ -481,6 +481,7 @@ pub fn caps() -> RailCaps {
         min_stripe: 64 * 1024,
         local_keys: false,
         split_rendezvous: false,
+        write_notify: false,
         progress_thread: true,
         eager_limit: 0,
     }

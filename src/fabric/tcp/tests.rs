@@ -120,6 +120,7 @@ fn collect(rail: &mut TcpRail, want: usize) -> Collected {
             RailEvent::Message { peer, imm, bytes } => msgs.push((peer, imm, bytes.to_vec())),
             RailEvent::Completion(c) => done.push(c),
             RailEvent::Lost { peer, why, .. } => panic!("link to {peer} lost: {why}"),
+            RailEvent::Notified { peer, .. } => panic!("a notice from {peer} over tcp"),
         });
         std::thread::yield_now();
     }

@@ -54,6 +54,10 @@ pub struct VerbsSettings {
     pub srq_depth: u32,
     /// Retry timeout exponent of the queue pairs (4.096 µs × 2^timeout).
     pub timeout: u8,
+    /// Retries before a path that does not answer fails. Not 7: Soft-RoCE reads 7 as "retry
+    /// for ever" (rxe_comp.c, as the spec does only for the RNR count), and a link that
+    /// went silent under it was never reported — the job hung when no other traffic showed
+    /// the loss.
     pub retry_count: u8,
 }
 
@@ -64,7 +68,7 @@ impl Default for VerbsSettings {
             sq_depth: 128,
             srq_depth: 512,
             timeout: 20,
-            retry_count: 7,
+            retry_count: 6,
         }
     }
 }
@@ -116,10 +120,25 @@ const SIGNAL_EVERY: u32 = 16;
 pub const MESSAGE: usize = 16448;
 /// Words atomics return into.
 const ATOMIC_SLOTS: usize = 256;
-/// Largest byte count of one work request (well below every adapter's limit).
-const MAX_WR_BYTES: u64 = 1 << 30;
+/// Largest byte count of one work request: small enough that a busy link completes one
+/// every few seconds even when slow (the watchdog waits `TELL_AFTER`, 30 s, for one:
+/// 16 MiB at 0.5 MB/s), large enough to keep an adapter at line rate.
+const MAX_WR_BYTES: u64 = 16 << 20;
+/// Largest byte count of one scatter/gather entry, and of a region registered for one
+/// transfer alone (well below every adapter's limit).
+const MAX_SGE_BYTES: u64 = 1 << 30;
 /// Rail control messages (sent without an immediate word): the first byte.
 const CTRL_BYE: u8 = 1;
+/// A message sent for its completion alone (`watchdog`).
+const CTRL_PROBE: u8 = 2;
+/// Polls between two looks of the watchdog (a clock read each: a system call where the
+/// clock source is not the TSC — in a TCG guest, the HPET).
+const WATCH_EVERY: u32 = 4096;
+/// A link quiet this long with only unsignalled messages out gets a signalled probe (a
+/// healthy link completes it, and with it the messages before it).
+const PROBE_AFTER: Duration = Duration::from_secs(2);
+/// A link quiet this long is reported (once per stall).
+const TELL_AFTER: Duration = Duration::from_secs(30);
 /// On iWARP (no immediate data), a message: this byte and the word lead the payload.
 const CTRL_MSG: u8 = 0;
 const IMM_HEAD: usize = 5;
@@ -160,6 +179,8 @@ pub fn caps(port: &Port) -> RailCaps {
         // (no error, no event, nothing outstanding; read-only and write-only rendezvous never
         // did): read whole there until the cause is found (the verbs issue's note).
         split_rendezvous: i.transport != abi::TRANSPORT_IWARP,
+        // iWARP has no immediate data.
+        write_notify: i.transport != abi::TRANSPORT_IWARP,
         progress_thread: false,
         eager_limit: 0,
     }
@@ -198,6 +219,33 @@ struct Wr {
     swap: u64,
 }
 
+impl Wr {
+    /// An RDMA read or write of `sges` at `remote_addr` under `rkey`.
+    fn rdma(
+        peer: usize,
+        what: WrKind,
+        opcode: u32,
+        flags: u32,
+        sges: Vec<abi::Sge>,
+        remote_addr: u64,
+        rkey: u32,
+    ) -> Wr {
+        Wr {
+            peer,
+            posted_on: None,
+            what,
+            opcode,
+            flags,
+            sges,
+            imm: 0,
+            remote_addr,
+            rkey,
+            compare_add: 0,
+            swap: 0,
+        }
+    }
+}
+
 enum WrKind {
     /// A message from a bounce buffer (None: inline, copied at post).
     Send {
@@ -232,6 +280,13 @@ struct Link {
     redial_at: Option<Instant>,
     bye: bool,
     lost: bool,
+    /// Requests completed on the link (wrapping): the watchdog's sign of progress.
+    completed: u32,
+    /// Since when `completed` stood still with requests outstanding (and its value then),
+    /// whether a probe went, and whether the stall was reported.
+    quiet: Option<(u32, Instant)>,
+    probed: bool,
+    told: bool,
 }
 
 /// A transfer's pieces still out, and its first error.
@@ -242,6 +297,8 @@ struct Pending {
 
 pub struct VerbsRail {
     caps: RailCaps,
+    /// `device:port`, for messages.
+    port: String,
     m: &'static Module,
     ctx: *mut abi::Ctx,
     domain: Arc<VerbsDomain>,
@@ -269,14 +326,13 @@ pub struct VerbsRail {
     /// Events made outside `poll` (a failed post's completion, a lost link).
     made: VecDeque<Made>,
     wcs: Vec<abi::Wc>,
-    /// Polls without a completion in a row, when such a streak was first timed (the clock
-    /// is read only every `STALL_CHECK` idle polls, never on the message path), and
-    /// whether the stall was reported.
-    idle_polls: u32,
+    /// Polls since the watchdog last looked (it reads the clock every `WATCH_EVERY`).
+    polls: u32,
+    /// How long a link may hold requests without a completion before it is given up
+    /// (`watchdog`).
+    give_up_after: Duration,
     /// Links whose `redial_at` is set.
     redials: usize,
-    idle_since: Option<Instant>,
-    stall_told: bool,
     wait: Doorbell,
     also_wake: Option<Doorbell>,
     waker: Option<Waker>,
@@ -420,6 +476,7 @@ impl VerbsRail {
                 slot: crate::fabric::slot::VERBS + index as usize % 1000,
                 ..caps(port)
             },
+            port: format!("{}:{}", port.device, port.port),
             m,
             ctx: raw,
             domain,
@@ -441,10 +498,9 @@ impl VerbsRail {
             pending: HashMap::new(),
             made: VecDeque::new(),
             wcs: vec![abi::Wc::default(); 32],
-            idle_polls: 0,
+            polls: 0,
+            give_up_after: give_up_after(settings),
             redials: 0,
-            idle_since: None,
-            stall_told: false,
             wait: ctx.wait,
             also_wake: ctx.also_wake,
             // Armed when the context was made.
@@ -784,6 +840,10 @@ impl VerbsRail {
             return;
         }
         self.links[peer].lost = true;
+        // It is never dialed again (and the clock need not be read for it).
+        if self.links[peer].redial_at.take().is_some() {
+            self.redials -= 1;
+        }
         // Everything queued for it fails now.
         let queued: Vec<u64> = self.links[peer].backlog.drain(..).collect();
         for id in queued {
@@ -957,7 +1017,11 @@ impl VerbsRail {
                 let len = (wc.byte_len as usize).min(MESSAGE);
                 if peer < self.links.len() && wc.conn != 0 {
                     let bytes = self.recv.slice(slot, len);
-                    if wc.has_imm != 0 {
+                    if wc.opcode == abi::WC_RECV_WRITE_IMM {
+                        // A write's notice (its bytes went to memory, not to this slot).
+                        sink(RailEvent::Notified { peer, imm: wc.imm });
+                        n = 1;
+                    } else if wc.has_imm != 0 {
                         sink(RailEvent::Message {
                             peer,
                             imm: wc.imm,
@@ -966,6 +1030,8 @@ impl VerbsRail {
                         n = 1;
                     } else if bytes.first() == Some(&CTRL_BYE) {
                         self.links[peer].bye = true;
+                    } else if bytes.first() == Some(&CTRL_PROBE) {
+                        // Sent only for its completion at the other end (`watchdog`).
                     } else if self.imm_in_payload
                         && bytes.first() == Some(&CTRL_MSG)
                         && len >= IMM_HEAD
@@ -1029,6 +1095,7 @@ impl VerbsRail {
         let peer = wr.peer;
         let link = &mut self.links[peer];
         link.outstanding = link.outstanding.saturating_sub(1);
+        link.completed = link.completed.wrapping_add(1);
         match wc.status {
             0 => self.finish(wr, Ok(0)),
             // The path failed, not the request: retries exceeded (the peer does not
@@ -1134,7 +1201,7 @@ impl VerbsRail {
             let mut at = s.addr;
             let end = s.addr + s.len;
             while at < end {
-                let n = (end - at).min(MAX_WR_BYTES);
+                let n = (end - at).min(MAX_SGE_BYTES);
                 // Without a key, a region for this transfer alone. Looking up a region of
                 // the layers above by address is not safe: the registry learns of unmapped
                 // memory only when it next drains its invalidation events, so a region
@@ -1223,13 +1290,6 @@ impl Rail for VerbsRail {
                 self.wcs = wcs;
                 break;
             }
-            if count > 0 {
-                self.idle_polls = 0;
-                self.idle_since = None;
-                self.stall_told = false;
-            } else {
-                self.watch_stall();
-            }
             for wc in &wcs[..count.min(wcs.len())] {
                 n += self.on_wc(wc, sink);
             }
@@ -1238,6 +1298,10 @@ impl Rail for VerbsRail {
             if !full {
                 break;
             }
+        }
+        self.polls = self.polls.wrapping_add(1);
+        if self.polls.is_multiple_of(WATCH_EVERY) {
+            self.watchdog();
         }
         // Peers whose dial waits for a retry (rarely any: reading the clock on every poll
         // is a system call where the clock source is not the TSC, e.g. in a TCG guest).
@@ -1337,6 +1401,19 @@ impl Rail for VerbsRail {
             RdmaOp::Read => abi::OP_READ,
             RdmaOp::Write => abi::OP_WRITE,
         };
+        if t.notify.is_some() && (op != RdmaOp::Write || !self.caps.write_notify) {
+            return Err(RailError::Unsupported("a notice on a read, or on iWARP"));
+        }
+        // The notice rides on the last work request as its immediate word: the peer's
+        // receive completion for it comes after every byte of the transfer (one
+        // connection's requests are placed in order).
+        let with_notice = |mut wr: Wr| {
+            if let Some(imm) = t.notify {
+                wr.opcode = abi::OP_WRITE_IMM;
+                wr.imm = imm;
+            }
+            wr
+        };
         let flags = if inline { abi::FLAG_INLINE } else { 0 };
         // The common case, one remote span that one work request covers: the local entries
         // go as they are (no cutting, no per-transfer bookkeeping).
@@ -1344,23 +1421,13 @@ impl Rail for VerbsRail {
         if let (Some(r), None) = (spans.next(), spans.next()) {
             if r.len == total && total <= MAX_WR_BYTES && !sges.is_empty() && sges.len() <= max_sge
             {
-                let id = self.new_wr(Wr {
-                    peer,
-                    posted_on: None,
-                    what: WrKind::Transfer {
-                        token,
-                        temp,
-                        whole: true,
-                    },
-                    opcode,
-                    flags,
-                    sges,
-                    imm: 0,
-                    remote_addr: r.addr,
-                    rkey,
-                    compare_add: 0,
-                    swap: 0,
-                });
+                let whole = WrKind::Transfer {
+                    token,
+                    temp,
+                    whole: true,
+                };
+                let wr = Wr::rdma(peer, whole, opcode, flags, sges, r.addr, rkey);
+                let id = self.new_wr(with_notice(wr));
                 self.submit(id);
                 return Ok(());
             }
@@ -1396,6 +1463,10 @@ impl Rail for VerbsRail {
                 left -= bytes;
             }
         }
+        if pieces.is_empty() && t.notify.is_some() {
+            // Nothing to write, but the notice must go: a write of no bytes carries it.
+            pieces.push((remote.first().map_or(0, |r| r.addr), Vec::new()));
+        }
         if pieces.is_empty() {
             for h in temp {
                 self.domain.deregister_raw(h);
@@ -1416,28 +1487,18 @@ impl Rail for VerbsRail {
         let last = pieces.len() - 1;
         let mut temp = Some(temp);
         for (i, (raddr, list)) in pieces.into_iter().enumerate() {
-            let id = self.new_wr(Wr {
-                peer,
-                posted_on: None,
-                // The temporary regions go with the last piece (completions come in order).
-                what: WrKind::Transfer {
-                    token,
-                    temp: if i == last {
-                        temp.take().unwrap()
-                    } else {
-                        Vec::new()
-                    },
-                    whole: false,
+            // The temporary regions go with the last piece (completions come in order).
+            let piece = WrKind::Transfer {
+                token,
+                temp: if i == last {
+                    temp.take().unwrap()
+                } else {
+                    Vec::new()
                 },
-                opcode,
-                flags,
-                sges: list,
-                imm: 0,
-                remote_addr: raddr,
-                rkey,
-                compare_add: 0,
-                swap: 0,
-            });
+                whole: false,
+            };
+            let wr = Wr::rdma(peer, piece, opcode, flags, list, raddr, rkey);
+            let id = self.new_wr(if i == last { with_notice(wr) } else { wr });
             self.submit(id);
         }
         Ok(())
@@ -1647,50 +1708,67 @@ fn send_wr(
 }
 
 impl VerbsRail {
-    /// After an idle poll: say so (once per stall) when requests are outstanding and no
-    /// completion came for at least `STALL` — an adapter or peer that stopped answering without an error shows up here
-    /// rather than as a silent hang.
-    fn watch_stall(&mut self) {
-        // Long enough for one large transfer over a slow link (a few MB/s between guests).
-        const STALL: Duration = Duration::from_secs(30);
-        const STALL_CHECK: u32 = 4096;
-        self.idle_polls = self.idle_polls.wrapping_add(1);
-        if self.stall_told || !self.idle_polls.is_multiple_of(STALL_CHECK) {
-            return;
-        }
-        if self.idle_since.get_or_insert_with(Instant::now).elapsed() < STALL {
-            return;
-        }
-        // (Unsignalled messages wait for the next signalled completion, not for the
-        // adapter: they do not count.)
-        if self
-            .links
-            .iter()
-            .all(|l| l.outstanding as usize == l.unsignaled.len())
-        {
-            return;
-        }
-        self.stall_told = true;
-        let links: Vec<String> = self
-            .links
-            .iter()
-            .enumerate()
-            .filter(|(_, l)| l.outstanding > 0 || !l.backlog.is_empty())
-            .map(|(p, l)| {
-                format!(
-                    "rank {p}: {} outstanding, {} waiting, connection {:?}",
+    /// Every `WATCH_EVERY` polls: find links that hold requests and completed none for a
+    /// while. A healthy adapter completes or fails every request within its retry budget;
+    /// Soft-RoCE (Linux 6.1) does neither when the packets it sent are not freed (it
+    /// retries only below a count of packets in the network device's hands: in a guest
+    /// whose peer's link went down, virtio-net reaps its transmit ring only when traffic
+    /// arrives, which never comes), nor with a retry count of 7, which it takes for "for
+    /// ever". Such a link is reported after `TELL_AFTER`, and given up after
+    /// `give_up_after` where other rails reach the
+    /// peer (a peer that does not poll for that long while we flood it — receiver-not-ready
+    /// retries, which never end — would lose this rail too, never its job: a rail that is
+    /// the peer's one way only warns).
+    fn watchdog(&mut self) {
+        let now = Instant::now();
+        for peer in 0..self.links.len() {
+            let l = &mut self.links[peer];
+            if l.outstanding == 0 || l.lost || l.cookie.is_none() {
+                l.quiet = None;
+                continue;
+            }
+            let since = match l.quiet {
+                Some((c, t)) if c == l.completed => t,
+                _ => {
+                    l.quiet = Some((l.completed, now));
+                    l.probed = false;
+                    l.told = false;
+                    continue;
+                }
+            };
+            let quiet = now.duration_since(since);
+            if quiet >= PROBE_AFTER && !l.probed && l.outstanding as usize == l.unsignaled.len() {
+                // Unsignalled messages complete with a later signalled request: send one.
+                l.probed = true;
+                let _ = self.send_control(peer, CTRL_PROBE);
+                continue;
+            }
+            if quiet >= TELL_AFTER && !l.told {
+                l.told = true;
+                tracing::warn!(
+                    "verbs {}: rank {peer}: no completion for {} s with {} requests outstanding \
+                     ({} waiting, connection {:?})",
+                    self.port,
+                    quiet.as_secs(),
                     l.outstanding,
                     l.backlog.len(),
                     l.cookie
-                )
-            })
-            .collect();
-        tracing::warn!(
-            "verbs: no completion for {} s with requests outstanding ({})",
-            STALL.as_secs(),
-            links.join("; ")
-        );
+                );
+            }
+            if quiet >= self.give_up_after && self.survive_loss {
+                let why = format!("no completion for {} s", quiet.as_secs());
+                self.drop_connection(peer);
+                self.link_failed(peer, why);
+            }
+        }
     }
+}
+
+/// How long a quiet link waits before the watchdog gives it up: twice the adapter's own
+/// budget (every try timed out), and never less than `TELL_AFTER`.
+fn give_up_after(s: &VerbsSettings) -> Duration {
+    let per_try = Duration::from_nanos(4096u64 << s.timeout.min(31));
+    (per_try * (u32::from(s.retry_count) + 1) * 2).max(TELL_AFTER)
 }
 
 impl Drop for VerbsRail {

@@ -197,6 +197,10 @@ impl VerbsService {
                 tracing::warn!(peer, "verbs service: a short message")
             }
             RailEvent::Completion(c) => finished.push((c.token, c.result)),
+            // Nothing posted to a service rail asks for a notice.
+            RailEvent::Notified { peer, .. } => {
+                tracing::warn!(peer, "verbs service: an unexpected write notice")
+            }
             // A service rail is a peer's only service way: losing it ends the job there.
             RailEvent::Lost { why, .. } => crate::fabric::fatal(&why),
         });

@@ -260,6 +260,8 @@ struct PipeWrite {
     len: u64,
     addr: u64,
     rkey: RemoteKeys,
+    /// The notice the receiver asked the write to carry (0: none; see `WriteAsk`).
+    note: u32,
 }
 
 /// A matched rendezvous waiting for `run_rdma` to begin it (`begin_rdma`).
@@ -296,6 +298,8 @@ struct RdmaWrite {
     receiver_req: u64,
     /// The send buffer's registration's keys (None: unregistered).
     lkeys: Option<Keys>,
+    /// As for `PipeWrite`.
+    note: u32,
 }
 
 /// The payload read of a non-contiguous rendezvous, once the sender's run table is read
@@ -315,8 +319,13 @@ enum Posted {
     Table { rd: RdmaRead, raw: Box<[u8]> },
     /// Our read of (part of) a rendezvous payload into receive `req`.
     Read { req: ReqId },
-    /// The sender's write of a split rendezvous's tail.
-    Write { peer: usize, receiver_req: u64 },
+    /// The sender's write of a split rendezvous's tail (`noted`: it carries the
+    /// receiver's notice, which stands for PUT_DONE).
+    Write {
+        peer: usize,
+        receiver_req: u64,
+        noted: bool,
+    },
     /// A pipeline block's write; its source registration is released on completion
     /// (Woodall 2006, §4).
     PipeWrite {
@@ -369,6 +378,18 @@ struct PeerProtocol {
     normal_eager_limit: usize,
     /// From this many bytes on a rendezvous is split (0: never).
     split_threshold: usize,
+    /// Writes between us may carry a notice (`set_peer_notify`): the receiver asks for
+    /// one in PUT_REQ and PIPE_READY, the sender writes with it instead of answering.
+    notify: bool,
+}
+
+/// What a write notice we asked for stands for (`Pt2pt::notes`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Noted {
+    /// The sender's write of a split rendezvous's tail into receive `req` (PUT_DONE).
+    Put { req: ReqId },
+    /// A pipeline block of receive `req` (PIPE_FIN).
+    Block { req: ReqId, offset: u64, len: u64 },
 }
 
 pub struct Pt2pt {
@@ -399,6 +420,9 @@ pub struct Pt2pt {
     pipes_in: HashMap<ReqId, PipeRecv>,
     pipe_due: Vec<ReqId>,
     pipe_writes: Vec<PipeWrite>,
+    /// Write notices asked for and not yet come, by their word: from which peer, for what.
+    notes: HashMap<u32, (usize, Noted)>,
+    next_note: u32,
     /// Receive buffers the peer writes, prefetched from the end (odp-optimal).
     backward_prefetch: Vec<BackwardPrefetch>,
     /// RDMA operations posted and not completed, by token (see `track`).
@@ -426,6 +450,8 @@ pub struct Pt2pt {
     pub completions: u64,
     /// Protocol violations seen from peers (dropped packets).
     pub bad_packets: u64,
+    /// Write notices that stood for a PUT_DONE or PIPE_FIN (RAILMPI_STATS).
+    pub notices: u64,
 }
 
 // SAFETY: the raw pointers are application buffers owned by pending requests; the engine is
@@ -445,6 +471,7 @@ impl Pt2pt {
                     eager_limit: settings.eager_limit,
                     normal_eager_limit: settings.eager_limit,
                     split_threshold: settings.split_threshold,
+                    notify: false,
                 };
                 peers
             ],
@@ -464,6 +491,8 @@ impl Pt2pt {
             pipes_in: HashMap::new(),
             pipe_due: Vec::new(),
             pipe_writes: Vec::new(),
+            notes: HashMap::new(),
+            next_note: 0,
             backward_prefetch: Vec::new(),
             posted: Vec::new(),
             free_posted: Vec::new(),
@@ -477,6 +506,7 @@ impl Pt2pt {
             unexpected_limit: 0,
             completions: 0,
             bad_packets: 0,
+            notices: 0,
         }
     }
 
@@ -501,6 +531,65 @@ impl Pt2pt {
     pub fn set_peer_no_split(&mut self, peer: usize) {
         if let Some(p) = self.peer_protocol.get_mut(peer) {
             p.split_threshold = 0;
+        }
+    }
+
+    /// Writes to and from `peer` may carry a notice (its rail can: `Channels::notifies`).
+    pub fn set_peer_notify(&mut self, peer: usize) {
+        if let Some(p) = self.peer_protocol.get_mut(peer) {
+            p.notify = true;
+        }
+    }
+
+    /// The word to ask `peer` to write with for `what`, or 0 (no notice: it answers with a
+    /// message) where writes to us from it cannot carry one.
+    fn new_note(&mut self, peer: usize, what: Noted) -> u32 {
+        if !self.peer_protocol.get(peer).is_some_and(|p| p.notify) {
+            return 0;
+        }
+        loop {
+            self.next_note = self.next_note.wrapping_add(1);
+            let n = self.next_note;
+            if n != 0 && !self.notes.contains_key(&n) {
+                self.notes.insert(n, (peer, what));
+                return n;
+            }
+        }
+    }
+
+    /// Whether a write to `peer` asked to carry notice `note` may (0: none asked).
+    fn notice_for(&self, peer: usize, note: u32) -> Option<u32> {
+        (note != 0 && self.peer_protocol.get(peer).is_some_and(|p| p.notify)).then_some(note)
+    }
+
+    /// A write notice from `peer`: the write it stands for is in place.
+    pub fn on_notice(&mut self, peer: usize, note: u32) {
+        match self.notes.get(&note) {
+            Some(&(p, what)) if p == peer => {
+                self.notes.remove(&note);
+                self.notices += 1;
+                match what {
+                    Noted::Put { req } => self.on_put_done(peer, req, true),
+                    Noted::Block { req, offset, len } => {
+                        self.on_pipe_fin(peer, req, offset, len, true)
+                    }
+                }
+            }
+            _ => self.reject(peer, "a write notice that was not asked for"),
+        }
+    }
+
+    /// Write notices asked for and not yet come or forgotten.
+    #[cfg(test)]
+    pub(crate) fn notices_due(&self) -> usize {
+        self.notes.len()
+    }
+
+    /// The sender answered with a message where we asked for a notice (its write failed,
+    /// or it cannot write with one): the notice will not come.
+    fn forget_note(&mut self, what: Noted) {
+        if !self.notes.is_empty() {
+            self.notes.retain(|_, (_, w)| *w != what);
         }
     }
 
@@ -641,6 +730,7 @@ impl Pt2pt {
         match ev {
             Event::Message { peer, bytes } => self.on_packet(peer, bytes),
             Event::Completion(c) => self.on_completion(c),
+            Event::Notified { peer, imm } => self.on_notice(peer, imm),
         }
     }
 
@@ -768,6 +858,7 @@ impl Pt2pt {
                 len,
                 addr,
                 rkey,
+                note,
             } => {
                 match self.reqs.get(sender_req) {
                     Some(Request {
@@ -793,6 +884,7 @@ impl Pt2pt {
                             rkey,
                             receiver_req,
                             lkeys: reg.as_ref().map(|g| *g.keys()),
+                            note,
                         });
                     }
                     _ => self.reject(peer, "write request for an unknown send or outside it"),
@@ -835,6 +927,7 @@ impl Pt2pt {
                 len,
                 addr,
                 rkey,
+                note,
             } => {
                 let ok = match self.pipe_send_to(peer, sender_req) {
                     Some((ps, _))
@@ -861,6 +954,7 @@ impl Pt2pt {
                     len,
                     addr,
                     rkey,
+                    note,
                 });
             }
             Packet::PipeFin {
@@ -869,62 +963,82 @@ impl Pt2pt {
                 len,
                 ok,
             } => {
-                let known = match (
-                    self.reqs.get(receiver_req),
-                    self.pipes_in.get_mut(&receiver_req),
-                ) {
-                    (
-                        Some(Request {
-                            kind: Kind::Recv(RecvState::Pipeline { peer: p }),
-                            done: false,
-                            ..
-                        }),
-                        Some(pr),
-                    ) if *p == peer => {
-                        match pr
-                            .blocks
-                            .iter()
-                            .position(|b| b.offset == offset && b.len == len)
-                        {
-                            Some(i) => {
-                                // Deregistered on FIN (Woodall 2006, §4). A block that could
-                                // not be written comes as RNDV_DATA instead.
-                                pr.blocks.swap_remove(i);
-                                if ok {
-                                    pr.left = pr.left.saturating_sub(len);
-                                }
-                                true
-                            }
-                            None => false,
-                        }
-                    }
-                    _ => false,
-                };
-                if !known {
-                    return self.reject(peer, "FIN for an unknown pipeline block");
-                }
-                // The FIN advances the pipeline: the next block is registered and READY'd
-                // in `run_rdma`.
-                self.pipe_due.push(receiver_req);
-                self.pipe_check_recv(receiver_req);
+                self.forget_note(Noted::Block {
+                    req: receiver_req,
+                    offset,
+                    len,
+                });
+                self.on_pipe_fin(peer, receiver_req, offset, len, ok)
             }
-            Packet::PutDone { receiver_req, ok } => match self.reqs.get_mut(receiver_req) {
+            Packet::PutDone { receiver_req, ok } => {
+                self.forget_note(Noted::Put { req: receiver_req });
+                self.on_put_done(peer, receiver_req, ok)
+            }
+        }
+    }
+
+    /// Block `[offset, offset + len)` of pipelined receive `receiver_req` was written
+    /// (`ok`), or comes streamed instead: PIPE_FIN, or the write's notice.
+    fn on_pipe_fin(&mut self, peer: usize, receiver_req: u64, offset: u64, len: u64, ok: bool) {
+        let known = match (
+            self.reqs.get(receiver_req),
+            self.pipes_in.get_mut(&receiver_req),
+        ) {
+            (
                 Some(Request {
-                    kind:
-                        Kind::Recv(RecvState::Rdma {
-                            peer: p,
-                            pending,
-                            failed,
-                            ..
-                        }),
+                    kind: Kind::Recv(RecvState::Pipeline { peer: p }),
                     done: false,
                     ..
-                }) if *p == peer && *pending > 0 => {
-                    *failed |= !ok;
-                    self.part_done(receiver_req);
+                }),
+                Some(pr),
+            ) if *p == peer => {
+                match pr
+                    .blocks
+                    .iter()
+                    .position(|b| b.offset == offset && b.len == len)
+                {
+                    Some(i) => {
+                        // Deregistered on FIN (Woodall 2006, §4). A block that could not be
+                        // written comes as RNDV_DATA instead.
+                        pr.blocks.swap_remove(i);
+                        if ok {
+                            pr.left = pr.left.saturating_sub(len);
+                        }
+                        true
+                    }
+                    None => false,
                 }
-                _ => self.reject(peer, "write completion for an unknown receive"),
-            },
+            }
+            _ => false,
+        };
+        if !known {
+            return self.reject(peer, "FIN for an unknown pipeline block");
+        }
+        // The FIN advances the pipeline: the next block is registered and READY'd in
+        // `run_rdma`.
+        self.pipe_due.push(receiver_req);
+        self.pipe_check_recv(receiver_req);
+    }
+
+    /// The sender's write of a split rendezvous's tail into `receiver_req` is done (`ok`)
+    /// or failed: PUT_DONE, or the write's notice.
+    fn on_put_done(&mut self, peer: usize, receiver_req: u64, ok: bool) {
+        match self.reqs.get_mut(receiver_req) {
+            Some(Request {
+                kind:
+                    Kind::Recv(RecvState::Rdma {
+                        peer: p,
+                        pending,
+                        failed,
+                        ..
+                    }),
+                done: false,
+                ..
+            }) if *p == peer && *pending > 0 => {
+                *failed |= !ok;
+                self.part_done(receiver_req);
+            }
+            _ => self.reject(peer, "write completion for an unknown receive"),
         }
     }
 

@@ -293,10 +293,22 @@ impl Pt2pt {
             });
             pr.next += len;
             let (peer, sender_req) = (pr.peer, pr.sender_req);
-            self.queue_control(
-                peer,
-                wire::pipe_ready(sender_req, req, off, len, addr, io.key_slots(peer), &rkey),
-            );
+            let ask = wire::WriteAsk {
+                sender_req,
+                receiver_req: req,
+                offset: off,
+                len,
+                addr,
+                note: self.new_note(
+                    peer,
+                    Noted::Block {
+                        req,
+                        offset: off,
+                        len,
+                    },
+                ),
+            };
+            self.queue_control(peer, wire::pipe_ready(&ask, io.key_slots(peer), &rkey));
             self.flush_peer(io, peer);
             n += 1;
         }
@@ -373,12 +385,19 @@ impl Pt2pt {
                 p.start <= local as usize && local as usize + w.len as usize <= p.end
             })
             .map(|g| *g.keys());
+        // (Its note is cleared when the write cannot carry it: then a PIPE_FIN answers.)
+        let notify = self.notice_for(peer, w.note);
+        let w = PipeWrite {
+            note: notify.unwrap_or(0),
+            ..w
+        };
         let token = self.track(Posted::PipeWrite { w, _reg: reg });
         // SAFETY: a range of a pending send's buffer, which stays put until the send
         // completes — after this write's completion.
         let res = unsafe {
             io.post(&Transfer {
                 lkeys: lkeys.as_ref(),
+                notify,
                 ..Transfer::new(RdmaOp::Write, peer, &l, &r, &rkey, token)
             })
         };
@@ -387,7 +406,10 @@ impl Pt2pt {
 
     /// The completion of a pipeline block's write.
     pub(super) fn pipe_written(&mut self, w: PipeWrite, ok: bool) {
-        self.queue_control(w.peer, wire::pipe_fin(w.receiver_req, w.offset, w.len, ok));
+        // A write that carried its notice told the receiver already.
+        if !(ok && w.note != 0) {
+            self.queue_control(w.peer, wire::pipe_fin(w.receiver_req, w.offset, w.len, ok));
+        }
         if ok {
             self.pipe_credit(w.req, w.len);
         } else {

@@ -55,15 +55,18 @@ impl Pt2pt {
                     addr: w.addr,
                     len: w.len as u64,
                 }];
+                let notify = e.notice_for(w.peer, w.note);
                 let token = e.track(Posted::Write {
                     peer: w.peer,
                     receiver_req: w.receiver_req,
+                    noted: notify.is_some(),
                 });
                 // SAFETY: (local, len) lies in a pending send's buffer (checked at
                 // PUT_REQ), which completes only after FIN, after this write's completion.
                 let res = unsafe {
                     io.post(&Transfer {
                         lkeys: w.lkeys.as_ref(),
+                        notify,
                         ..Transfer::new(RdmaOp::Write, w.peer, &l, &r, &w.rkey, token)
                     })
                 };
@@ -196,14 +199,21 @@ impl Pt2pt {
                     rkey: rd.rts.rkey,
                 });
             }
-            Posted::Write { peer, receiver_req } => {
+            Posted::Write {
+                peer,
+                receiver_req,
+                noted,
+            } => {
                 if !ok {
                     tracing::warn!(
                         peer,
                         "RDMA write failed; the receiver will ask for a stream"
                     );
                 }
-                self.queue_control(peer, wire::put_done(receiver_req, ok));
+                // A write that carried its notice told the receiver already.
+                if !(ok && noted) {
+                    self.queue_control(peer, wire::put_done(receiver_req, ok));
+                }
             }
             Posted::PipeWrite { w, .. } => self.pipe_written(w, ok),
         }

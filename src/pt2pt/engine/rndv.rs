@@ -336,19 +336,15 @@ impl Pt2pt {
             _ => {}
         }
         if let (true, Some(base)) = (split, base) {
-            let tail_addr = base + head as u64;
-            self.queue_control(
-                peer,
-                wire::put_req(
-                    sender_req,
-                    req,
-                    head as u64,
-                    (take - head) as u64,
-                    tail_addr,
-                    io.key_slots(peer),
-                    &rkey,
-                ),
-            );
+            let ask = wire::WriteAsk {
+                sender_req,
+                receiver_req: req,
+                offset: head as u64,
+                len: (take - head) as u64,
+                addr: base + head as u64,
+                note: self.new_note(peer, Noted::Put { req }),
+            };
+            self.queue_control(peer, wire::put_req(&ask, io.key_slots(peer), &rkey));
         }
         (head > 0 || take == 0).then_some(RdmaRead {
             peer,
