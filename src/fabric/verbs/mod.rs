@@ -287,6 +287,8 @@ struct Link {
     quiet: Option<(u32, Instant)>,
     probed: bool,
     told: bool,
+    /// The other rails' links to this peer failed (`last_link`): the watchdog only warns.
+    last: bool,
 }
 
 /// A transfer's pieces still out, and its first error.
@@ -1504,6 +1506,12 @@ impl Rail for VerbsRail {
         Ok(())
     }
 
+    fn last_link(&mut self, peer: usize) {
+        if let Some(l) = self.links.get_mut(peer) {
+            l.last = true;
+        }
+    }
+
     fn post_atomic(
         &mut self,
         peer: usize,
@@ -1709,7 +1717,7 @@ fn send_wr(
 
 impl VerbsRail {
     /// Every `WATCH_EVERY` polls: find links that hold requests and completed none for a
-    /// while. A healthy adapter completes or fails every request within its retry budget;
+    /// while (or whose requests wait for a connection that is not made). A healthy adapter completes or fails every request within its retry budget;
     /// Soft-RoCE (Linux 6.1) does neither when the packets it sent are not freed (it
     /// retries only below a count of packets in the network device's hands: in a guest
     /// whose peer's link went down, virtio-net reaps its transmit ring only when traffic
@@ -1718,12 +1726,20 @@ impl VerbsRail {
     /// `give_up_after` where other rails reach the
     /// peer (a peer that does not poll for that long while we flood it — receiver-not-ready
     /// retries, which never end — would lose this rail too, never its job: a rail that is
-    /// the peer's one way only warns).
+    /// the peer's one way — or its last, `last_link` — only warns).
     fn watchdog(&mut self) {
         let now = Instant::now();
         for peer in 0..self.links.len() {
             let l = &mut self.links[peer];
-            if l.outstanding == 0 || l.lost || l.cookie.is_none() {
+            // Requests on a connection, or waiting for one being dialed (rdma_cm gives up
+            // on a peer that does not answer only after a minute or more).
+            let connected = l.cookie.is_some();
+            let holding = if connected {
+                l.outstanding > 0
+            } else {
+                !l.backlog.is_empty()
+            };
+            if !holding || l.lost {
                 l.quiet = None;
                 continue;
             }
@@ -1737,7 +1753,11 @@ impl VerbsRail {
                 }
             };
             let quiet = now.duration_since(since);
-            if quiet >= PROBE_AFTER && !l.probed && l.outstanding as usize == l.unsignaled.len() {
+            if connected
+                && quiet >= PROBE_AFTER
+                && !l.probed
+                && l.outstanding as usize == l.unsignaled.len()
+            {
                 // Unsignalled messages complete with a later signalled request: send one.
                 l.probed = true;
                 let _ = self.send_control(peer, CTRL_PROBE);
@@ -1745,18 +1765,30 @@ impl VerbsRail {
             }
             if quiet >= TELL_AFTER && !l.told {
                 l.told = true;
-                tracing::warn!(
-                    "verbs {}: rank {peer}: no completion for {} s with {} requests outstanding \
-                     ({} waiting, connection {:?})",
-                    self.port,
-                    quiet.as_secs(),
-                    l.outstanding,
-                    l.backlog.len(),
-                    l.cookie
-                );
+                if connected {
+                    tracing::warn!(
+                        "verbs {}: rank {peer}: no completion for {} s with {} requests \
+                         outstanding ({} waiting)",
+                        self.port,
+                        quiet.as_secs(),
+                        l.outstanding,
+                        l.backlog.len(),
+                    );
+                } else {
+                    tracing::warn!(
+                        "verbs {}: rank {peer}: no connection for {} s with {} requests waiting",
+                        self.port,
+                        quiet.as_secs(),
+                        l.backlog.len(),
+                    );
+                }
             }
-            if quiet >= self.give_up_after && self.survive_loss {
-                let why = format!("no completion for {} s", quiet.as_secs());
+            if quiet >= self.give_up_after && self.survive_loss && !l.last {
+                let why = if connected {
+                    format!("no completion for {} s", quiet.as_secs())
+                } else {
+                    format!("no connection after {} s", quiet.as_secs())
+                };
                 self.drop_connection(peer);
                 self.link_failed(peer, why);
             }
