@@ -220,7 +220,8 @@ struct Wr {
 }
 
 impl Wr {
-    /// An RDMA read or write of `sges` at `remote_addr` under `rkey`.
+    /// A work request of `sges` (an RDMA read or write: at `remote_addr` under `rkey`),
+    /// without immediate data or atomic operands.
     fn rdma(
         peer: usize,
         what: WrKind,
@@ -1701,17 +1702,8 @@ fn send_wr(
     imm: u32,
 ) -> Wr {
     Wr {
-        peer,
-        posted_on: None,
-        what: WrKind::Send { slot },
-        opcode,
-        flags,
-        sges,
         imm,
-        remote_addr: 0,
-        rkey: 0,
-        compare_add: 0,
-        swap: 0,
+        ..Wr::rdma(peer, WrKind::Send { slot }, opcode, flags, sges, 0, 0)
     }
 }
 
