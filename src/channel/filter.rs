@@ -4,7 +4,7 @@
 //! any part had. A transfer posted whole keeps its own token and passes straight through.
 
 use crate::fabric::{Completion, RailError, Span};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 /// Tokens the channel gives to parts carry this bit; the layers above never use it.
 const PART: u64 = 1 << 63;
@@ -17,8 +17,8 @@ struct Pending {
 #[derive(Default)]
 pub struct Filter {
     /// Part token → the transfer's token.
-    parts: HashMap<u64, u64>,
-    transfers: HashMap<u64, Pending>,
+    parts: FxHashMap<u64, u64>,
+    transfers: FxHashMap<u64, Pending>,
     next: u64,
 }
 

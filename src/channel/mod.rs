@@ -28,8 +28,9 @@ use crate::fabric::{
 use failover::MessageLog;
 use filter::Filter;
 use reorder::{Arrival, Reorder, Sequencer, CONTROL};
+use rustc_hash::FxHashMap;
 use sched::{MultirailSettings, Scheduler, Striping};
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -111,9 +112,9 @@ pub struct Channels {
     settings: MultirailSettings,
     /// Per striped transfer: its peer and its finished stripes' (subchannel, bytes,
     /// seconds).
-    finished: HashMap<u64, (usize, Vec<StripeTime>)>,
+    finished: FxHashMap<u64, (usize, Vec<StripeTime>)>,
     /// Rail token → a transfer or part posted to a peer with several subchannels.
-    posts: HashMap<u64, PostRecord>,
+    posts: FxHashMap<u64, PostRecord>,
     /// Resync messages not yet sent (no room): (rank, failed subchannel).
     resyncs_due: Vec<(usize, usize)>,
     /// Logged messages to send again after a failure: (rank, number, bytes).
@@ -184,8 +185,8 @@ impl Channels {
             filter: Filter::default(),
             wait,
             settings,
-            finished: HashMap::new(),
-            posts: HashMap::new(),
+            finished: FxHashMap::default(),
+            posts: FxHashMap::default(),
             resyncs_due: Vec::new(),
             resends_due: VecDeque::new(),
             bad_messages: 0,
@@ -579,8 +580,8 @@ struct Aside<'a> {
     filter: &'a mut Filter,
     bad_messages: &'a mut u64,
     settings: &'a MultirailSettings,
-    finished: &'a mut HashMap<u64, (usize, Vec<StripeTime>)>,
-    posts: &'a mut HashMap<u64, PostRecord>,
+    finished: &'a mut FxHashMap<u64, (usize, Vec<StripeTime>)>,
+    posts: &'a mut FxHashMap<u64, PostRecord>,
     lost: Vec<(usize, usize, String, bool)>,
     retries: Vec<(u64, PostRecord)>,
     controls: Vec<(usize, usize, Vec<u8>)>,

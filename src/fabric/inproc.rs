@@ -46,6 +46,7 @@ pub fn network(n: usize, max_message: usize) -> Vec<InprocRail> {
                 slot: super::slot::SHM,
                 max_message,
                 max_inline: max_message,
+                read_bounce: 0,
                 max_sge: usize::MAX,
                 rdma_read: true,
                 rdma_write: true,

@@ -21,6 +21,7 @@ impl Default for LoopbackRail {
                 slot: super::slot::SHM,
                 max_message: 64 * 1024,
                 max_inline: 64 * 1024,
+                read_bounce: 0,
                 max_sge: 0,
                 rdma_read: false,
                 rdma_write: false,

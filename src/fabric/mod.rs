@@ -54,6 +54,10 @@ pub struct RailCaps {
     /// Bytes a send carries inside its descriptor, without a copy from a registered
     /// buffer (verbs: `max_inline_data`; shm: a ring cell, the same as `max_message`).
     pub max_inline: usize,
+    /// Reads up to this many bytes need no local key either: they land in a registered
+    /// buffer of the rail and are copied out at their completion (verbs: a bounce slot; a
+    /// registration-cache lookup per small `MPI_Get` costs more than the copy).
+    pub read_bounce: usize,
     /// Scatter/gather entries one posted operation takes on each side.
     pub max_sge: usize,
     /// One-sided reads and writes of peer memory (without the peer's CPU where the
@@ -114,6 +118,7 @@ impl RailCaps {
         RailCaps {
             max_message: self.max_message.min(o.max_message),
             max_inline: self.max_inline.min(o.max_inline),
+            read_bounce: self.read_bounce.min(o.read_bounce),
             max_sge: self.max_sge.min(o.max_sge),
             rdma_read: self.rdma_read && o.rdma_read,
             rdma_write: self.rdma_write && o.rdma_write,

@@ -55,7 +55,7 @@ pub trait RmaHost: CollTransport {
     /// Whether a transfer of `len` bytes with world rank `peer` names its local memory by
     /// a registration (the rail's `local_keys`, for transfers too long to go inline): then
     /// origin buffers are registered, through the cache.
-    fn local_keys(&self, peer: usize, len: usize) -> bool;
+    fn local_keys(&self, peer: usize, op: RdmaOp, len: usize) -> bool;
     /// The domain slot of the first rail that reaches world rank `peer`: which of a
     /// registration's keys goes with a request to its RMA helper (which comes that way).
     fn key_slot(&self, peer: usize) -> usize;
@@ -1071,12 +1071,12 @@ impl Window {
         target: usize,
         t: &Transfer<'_>,
     ) -> Result<()> {
-        // (Only writes go inline: a read's sink always needs its key.)
-        let len = match t.op {
-            RdmaOp::Write => t.local.iter().map(|s| s.len as usize).sum(),
-            RdmaOp::Read => usize::MAX,
-        };
-        let reg = match (host.local_keys(t.peer, len), host.registration(), t.local) {
+        let len = t.local.iter().map(|s| s.len as usize).sum();
+        let reg = match (
+            host.local_keys(t.peer, t.op, len),
+            host.registration(),
+            t.local,
+        ) {
             (true, Some((registry, _)), [first, ..]) => {
                 let lo = t.local.iter().map(|s| s.addr).min().unwrap_or(first.addr);
                 let hi = t.local.iter().map(|s| s.addr + s.len).max().unwrap_or(lo);
@@ -1108,29 +1108,35 @@ impl Window {
     /// Wait for the transfers posted to `target` (None: to every target); the first error
     /// among them is the result.
     pub fn settle(&self, host: &dyn RmaHost, target: Option<usize>) -> Result<()> {
-        let mine: Vec<PostedTransfer> = {
+        let mut mine: Vec<PostedTransfer> = {
             let mut all = self.transfers.lock();
             if all.is_empty() {
                 return Ok(());
             }
             match target {
-                None => std::mem::take(&mut *all),
-                Some(t) => {
+                Some(t) if !all.iter().all(|p| p.target == t) => {
                     let (m, rest) = std::mem::take(&mut *all)
                         .into_iter()
                         .partition(|p| p.target == t);
                     *all = rest;
                     m
                 }
+                _ => std::mem::take(&mut *all),
             }
         };
         let mut first = Ok(());
-        for p in mine {
+        for p in mine.drain(..) {
             if let Err(e) = host.transfer_done(p.token) {
                 if first.is_ok() {
                     first = Err(super::access::rail_err(p.target, e));
                 }
             }
+        }
+        // The emptied list goes back (when nothing was posted meanwhile): the next epoch's
+        // posts then allocate nothing — a put and its flush are the latency path.
+        let mut all = self.transfers.lock();
+        if all.is_empty() && all.capacity() < mine.capacity() {
+            *all = mine;
         }
         first
     }

@@ -49,9 +49,19 @@ pub struct World {
     pub registry: Option<Registry>,
     /// The second queue of the channels, to other processes' RMA helpers.
     services: Option<Arc<ServiceChannels>>,
-    /// Per world rank: the domain slot of the rail that reaches it, and the longest
-    /// transfer with it that needs no local key (`RailCaps::local_keys`); fixed after init.
-    key_slots: Vec<(usize, usize)>,
+    /// Per world rank: what its first rail's caps say about keys, fixed after init — a
+    /// copy, so that the RMA latency path need not take the progress lock to ask.
+    key_slots: Vec<KeySlot>,
+}
+
+/// How transfers with one peer name their local memory (`RmaHost::local_keys`).
+struct KeySlot {
+    /// The domain slot of the rail that reaches the peer (`Keys` index).
+    slot: usize,
+    /// The longest write and read that need no local key (`RailCaps::max_inline`,
+    /// `read_bounce`; usize::MAX where the rail takes no keys).
+    write: usize,
+    read: usize,
 }
 
 const STATE_NEW: u8 = 0;
@@ -163,15 +173,20 @@ impl World {
             config.multirail.clone(),
         );
         let caps = channels.caps().clone();
-        // Per rank: the slot, and the longest transfer that needs no local key (usize::MAX:
-        // none does; a rail with local keys writes up to its inline size without one).
-        let key_slots: Vec<(usize, usize)> = (0..size)
+        // Per rank: the slot, and the longest write and read that need no local key
+        // (usize::MAX: none does; a rail with local keys writes up to its inline size and
+        // reads up to its bounce size without one).
+        let key_slots: Vec<KeySlot> = (0..size)
             .map(|p| {
-                let no_key_up_to = match channels.rail_caps(p) {
-                    Some(c) if c.local_keys => c.max_inline,
-                    _ => usize::MAX,
+                let (write, read) = match channels.rail_caps(p) {
+                    Some(c) if c.local_keys => (c.max_inline, c.read_bounce),
+                    _ => (usize::MAX, usize::MAX),
                 };
-                (channels.key_slot(p), no_key_up_to)
+                KeySlot {
+                    slot: channels.key_slot(p),
+                    write,
+                    read,
+                }
             })
             .collect();
         let mut p2p = Pt2pt::new(
@@ -998,13 +1013,14 @@ impl crate::rma::RmaHost for World {
     }
 
     fn key_slot(&self, peer: usize) -> usize {
-        self.key_slots.get(peer).map_or(0, |&(slot, _)| slot)
+        self.key_slots.get(peer).map_or(0, |k| k.slot)
     }
 
-    fn local_keys(&self, peer: usize, len: usize) -> bool {
-        self.key_slots
-            .get(peer)
-            .is_some_and(|&(_, inline)| len > inline)
+    fn local_keys(&self, peer: usize, op: crate::fabric::RdmaOp, len: usize) -> bool {
+        self.key_slots.get(peer).is_some_and(|k| match op {
+            crate::fabric::RdmaOp::Write => len > k.write,
+            crate::fabric::RdmaOp::Read => len > k.read,
+        })
     }
 
     fn atomic(

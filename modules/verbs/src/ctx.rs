@@ -21,7 +21,8 @@
 //! requests posted to a user queue pair in error, so the send queue accounting (which
 //! `post` keeps anyway, for ENOMEM) tells when the queue is drained.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::collections::VecDeque;
 use std::ffi::{c_char, c_void};
 use std::mem;
 use std::ptr;
@@ -142,14 +143,14 @@ struct Cfg {
 #[derive(Default)]
 struct Tables {
     next_tag: u64,
-    conns: HashMap<u64, Conn>,
+    conns: FxHashMap<u64, Conn>,
     /// cookie → tag, for the connections the caller has named and may still use: a
     /// cookie is released by `disconnect`, or when CM_DISCONNECTED, CM_REJECTED or CM_ERROR
     /// reports its end (the module then cleans up by itself).
-    by_cookie: HashMap<u64, u64>,
+    by_cookie: FxHashMap<u64, u64>,
     /// qp_num → tag.
-    by_qpn: HashMap<u32, u64>,
-    mrs: HashSet<u64>,
+    by_qpn: FxHashMap<u32, u64>,
+    mrs: FxHashSet<u64>,
     /// Tags in State::Closing (checked for the grace).
     closing: Vec<u64>,
 }

@@ -207,6 +207,7 @@ impl ShmRail {
                 slot: crate::fabric::slot::SHM,
                 max_message: geo.max_payload(),
                 max_inline: geo.max_payload(),
+                read_bounce: 0,
                 // CMA takes any list: the kernel call is repeated per IOV_MAX entries.
                 max_sge: usize::MAX,
                 rdma_read: cma_ok,

@@ -35,7 +35,8 @@ use super::{
 use conn::{Body, OutFrame, Outbox};
 use parking_lot::Mutex;
 use progress::Progress;
-use std::collections::{HashMap, VecDeque};
+use rustc_hash::FxHashMap;
+use std::collections::VecDeque;
 use std::net::{IpAddr, SocketAddr, TcpListener};
 use std::os::fd::RawFd;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -280,7 +281,7 @@ struct Shared {
     links: Vec<Mutex<Link>>,
     inbox: Mutex<VecDeque<Inbound>>,
     inbox_len: AtomicUsize,
-    ops: Mutex<HashMap<u64, Op>>,
+    ops: Mutex<FxHashMap<u64, Op>>,
     next_op: AtomicU64,
     /// Peers to connect to, or whose outbox needs the progress thread.
     requests: Mutex<Vec<usize>>,
@@ -469,6 +470,7 @@ pub fn caps() -> RailCaps {
         slot: crate::fabric::slot::TCP,
         max_message: MAX_MESSAGE,
         max_inline: MAX_MESSAGE,
+        read_bounce: 0,
         max_sge: 1024,
         rdma_read: true,
         rdma_write: true,
@@ -642,7 +644,7 @@ impl TcpRail {
                 .collect(),
             inbox: Mutex::new(VecDeque::new()),
             inbox_len: AtomicUsize::new(0),
-            ops: Mutex::new(HashMap::new()),
+            ops: Mutex::new(FxHashMap::default()),
             next_op: AtomicU64::new(1),
             requests: Mutex::new(Vec::new()),
             stopping: AtomicBool::new(false),

@@ -6,6 +6,7 @@ use super::wire::{Header, Kind, Refusal, FLAG_LAST, HEADER};
 use super::*;
 use crate::fabric::memory::{Mode, PageRange};
 use crate::fabric::{Bootstrap, KeyError, MemKey, RemoteKeys};
+use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};

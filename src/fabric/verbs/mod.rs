@@ -36,7 +36,8 @@ use buffers::Pool;
 use connect::{Action, Connector};
 use domain::{rkey_of, VerbsDomain};
 use module::{abi, Module, Port};
-use std::collections::{HashMap, VecDeque};
+use rustc_hash::FxHashMap;
+use std::collections::VecDeque;
 use std::ffi::CString;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -118,6 +119,9 @@ const SIGNAL_EVERY: u32 = 16;
 /// Bytes of one message slot (receive buffer and send bounce buffer): the largest message,
 /// as on shm (an eager payload of 16 KiB with its header).
 pub const MESSAGE: usize = 16448;
+/// Reads without a local key up to this many bytes go through a send slot (`RailCaps::
+/// read_bounce`): UCX's `get_bcopy` does the same below its zero-copy threshold.
+const READ_BOUNCE: usize = 4096;
 /// Words atomics return into.
 const ATOMIC_SLOTS: usize = 256;
 /// Largest byte count of one work request: small enough that a busy link completes one
@@ -134,6 +138,9 @@ const CTRL_PROBE: u8 = 2;
 /// Polls between two looks of the watchdog (a clock read each: a system call where the
 /// clock source is not the TSC — in a TCG guest, the HPET).
 const WATCH_EVERY: u32 = 4096;
+/// Polls of a data rail between two polls of its service rail when no atomic of ours is
+/// out (`VerbsRail::poll`).
+const SERVICE_EVERY: u32 = 16;
 /// A link quiet this long with only unsignalled messages out gets a signalled probe (a
 /// healthy link completes it, and with it the messages before it).
 const PROBE_AFTER: Duration = Duration::from_secs(2);
@@ -163,6 +170,7 @@ pub fn caps(port: &Port) -> RailCaps {
             MESSAGE
         },
         max_inline: i.max_inline as usize,
+        read_bounce: READ_BOUNCE,
         max_sge: i.max_sge.clamp(1, 16) as usize,
         rdma_read: true,
         rdma_write: true,
@@ -263,6 +271,13 @@ enum WrKind {
         token: u64,
         slot: u32,
     },
+    /// A small read into send slot `slot`, copied to the caller's `into` at its
+    /// completion; it completes transfer `token`.
+    BounceRead {
+        token: u64,
+        slot: u32,
+        into: Vec<Span>,
+    },
 }
 
 /// One peer's link.
@@ -323,9 +338,9 @@ pub struct VerbsRail {
     recv: Pool,
     send: Pool,
     atomics: Pool,
-    wrs: HashMap<u64, Wr>,
+    wrs: FxHashMap<u64, Wr>,
     next_wr: u64,
-    pending: HashMap<u64, Pending>,
+    pending: FxHashMap<u64, Pending>,
     /// Events made outside `poll` (a failed post's completion, a lost link).
     made: VecDeque<Made>,
     wcs: Vec<abi::Wc>,
@@ -496,9 +511,9 @@ impl VerbsRail {
             recv,
             send,
             atomics,
-            wrs: HashMap::new(),
+            wrs: FxHashMap::default(),
             next_wr: 1,
-            pending: HashMap::new(),
+            pending: FxHashMap::default(),
             made: VecDeque::new(),
             wcs: vec![abi::Wc::default(); 32],
             polls: 0,
@@ -980,6 +995,30 @@ impl VerbsRail {
                     self.piece_done(token, result.map(|_| 0));
                 }
             }
+            WrKind::BounceRead { token, slot, into } => {
+                if result.is_ok() {
+                    let mut from = self.send.slice(slot, MESSAGE);
+                    for s in &into {
+                        let (now, rest) = from.split_at(s.len as usize);
+                        // SAFETY: `into` is the local memory of a read posted by `post`,
+                        // writable and untouched by us until its completion (`post`'s
+                        // contract); the spans total at most READ_BOUNCE <= MESSAGE bytes
+                        // (checked there), so `now` is in the slot.
+                        unsafe {
+                            std::ptr::copy_nonoverlapping(
+                                now.as_ptr(),
+                                s.addr as *mut u8,
+                                now.len(),
+                            )
+                        };
+                        from = rest;
+                    }
+                }
+                self.send.give(slot);
+                let result = result.map(|_| 0);
+                self.made
+                    .push_back(Made::Done(Completion { token, result }));
+            }
             WrKind::Atomic { token, slot } => {
                 let value = u64::from_ne_bytes(self.atomics.slice(slot, 8).try_into().unwrap());
                 self.atomics.give(slot);
@@ -1317,8 +1356,14 @@ impl Rail for VerbsRail {
                 }
             }
         }
+        // The service rail is polled from here while an atomic of ours waits for its
+        // answer, and otherwise only every `SERVICE_EVERY` polls (to apply peers' atomics
+        // before the helper, whom the service rail's completion channel wakes, gets to
+        // them): polling it on every poll was 7 % of a put and its flush, in instructions.
         if let Some(proxy) = &self.atomic_proxy {
-            n += proxy.take_atomics(&mut |c| sink(RailEvent::Completion(c)));
+            if proxy.owes() || self.polls.is_multiple_of(SERVICE_EVERY) {
+                n += proxy.take_atomics(&mut |c| sink(RailEvent::Completion(c)));
+            }
         }
         while let Some(m) = self.made.pop_front() {
             n += 1;
@@ -1380,6 +1425,29 @@ impl Rail for VerbsRail {
             && total <= self.caps.max_inline as u64
             && local.len() <= self.caps.max_sge
             && remote.iter().filter(|r| r.len > 0).count() == 1;
+        // A small read without a local key lands in a send slot (one remote span, one work
+        // request): no region is made for it.
+        if op == RdmaOp::Read
+            && total > 0
+            && total <= self.caps.read_bounce as u64
+            && t.notify.is_none()
+            && t.lkey(self.caps.slot).is_none_or(|k| k == 0)
+        {
+            let mut spans = remote.iter().filter(|r| r.len > 0);
+            if let (Some(r), None) = (spans.next(), spans.next()) {
+                if r.len == total {
+                    if let Some(slot) = self.send.take() {
+                        let into = local.iter().filter(|s| s.len > 0).copied().collect();
+                        let what = WrKind::BounceRead { token, slot, into };
+                        let sges = vec![self.send.sge(slot, total as usize)];
+                        let wr = Wr::rdma(peer, what, abi::OP_READ, 0, sges, r.addr, rkey);
+                        let id = self.new_wr(wr);
+                        self.submit(id);
+                        return Ok(());
+                    }
+                }
+            }
+        }
         let (mut sges, temp) = if inline {
             let sges = local
                 .iter()

@@ -15,7 +15,8 @@ use crate::fabric::service::REQUEST;
 use crate::fabric::{AtomicOp, Completion, KeyError};
 use crate::fabric::{Doorbell, Rail, RailError, RailEvent, Service, Transfer};
 use parking_lot::Mutex;
-use std::collections::{HashMap, VecDeque};
+use rustc_hash::FxHashMap;
+use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -42,7 +43,7 @@ pub struct VerbsService {
     requests: Mutex<VecDeque<(usize, u64, Vec<u8>)>>,
     waiting: AtomicUsize,
     /// Finished transfers of `access` by token.
-    done: Mutex<HashMap<u64, Result<u64, RailError>>>,
+    done: Mutex<FxHashMap<u64, Result<u64, RailError>>>,
     next_token: AtomicU64,
     bell: Doorbell,
     /// The data rail's domain, whose regions atomics from peers name.
@@ -50,6 +51,8 @@ pub struct VerbsService {
     /// Answers to our atomics, for the data rail's poll.
     atomics_done: Mutex<VecDeque<Completion>>,
     atomics_ready: AtomicUsize,
+    /// Our atomics whose answers were not taken yet (`owes`).
+    atomics_owed: AtomicUsize,
     /// Answers to peers' atomics not sent yet (no room).
     unsent: Mutex<VecDeque<(usize, [u8; 24])>>,
 }
@@ -66,12 +69,13 @@ impl VerbsService {
             served: (0..n).map(|_| AtomicU64::new(0)).collect(),
             requests: Mutex::new(VecDeque::new()),
             waiting: AtomicUsize::new(0),
-            done: Mutex::new(HashMap::new()),
+            done: Mutex::new(FxHashMap::default()),
             next_token: AtomicU64::new(1),
             bell,
             domain,
             atomics_done: Mutex::new(VecDeque::new()),
             atomics_ready: AtomicUsize::new(0),
+            atomics_owed: AtomicUsize::new(0),
             unsent: Mutex::new(VecDeque::new()),
         }
     }
@@ -98,6 +102,7 @@ impl VerbsService {
         {
             m[i * 8..i * 8 + 8].copy_from_slice(&w.to_le_bytes());
         }
+        self.atomics_owed.fetch_add(1, Ordering::AcqRel);
         self.send(peer, IMM_ATOMIC, &[&m]);
         Ok(())
     }
@@ -110,9 +115,15 @@ impl VerbsService {
         }
         let done: Vec<Completion> = self.atomics_done.lock().drain(..).collect();
         self.atomics_ready.fetch_sub(done.len(), Ordering::AcqRel);
+        self.atomics_owed.fetch_sub(done.len(), Ordering::AcqRel);
         let n = done.len();
         done.into_iter().for_each(out);
         n
+    }
+
+    /// Whether an atomic of ours still waits for its answer.
+    pub fn owes(&self) -> bool {
+        self.atomics_owed.load(Ordering::Acquire) > 0
     }
 
     pub fn atomics_waiting(&self) -> bool {

@@ -28,7 +28,8 @@ use super::wire::{self, MatchHeader, Packet};
 use crate::channel::Event;
 use crate::fabric::{Completion, Keys, RailError, RdmaOp, RemoteKeys, Span, Transfer};
 use crate::registration::{Access, Mode, RegPolicy, Registration};
-use std::collections::{HashMap, VecDeque};
+use rustc_hash::FxHashMap;
+use std::collections::VecDeque;
 
 mod eager;
 use eager::copy_out;
@@ -402,7 +403,7 @@ pub struct Pt2pt {
     mq: MatchQueues<ReqId, Unexpected>,
     /// Messages taken out of matching by a matched probe (MPI_Mprobe), by `MsgId`, until
     /// their MPI_Mrecv.
-    matched: HashMap<MsgId, (Envelope, Unexpected)>,
+    matched: FxHashMap<MsgId, (Envelope, Unexpected)>,
     next_msg: MsgId,
     out: Vec<PeerOut>,
     /// Peers with something in `out` (each listed once).
@@ -416,12 +417,12 @@ pub struct Pt2pt {
     writes: Vec<RdmaWrite>,
     /// Pipelines in progress (Woodall 2006, §4): sends and receives by request, receives
     /// whose next blocks are due for registration, and READY'd blocks to write.
-    pipes_out: HashMap<ReqId, PipeSend>,
-    pipes_in: HashMap<ReqId, PipeRecv>,
+    pipes_out: FxHashMap<ReqId, PipeSend>,
+    pipes_in: FxHashMap<ReqId, PipeRecv>,
     pipe_due: Vec<ReqId>,
     pipe_writes: Vec<PipeWrite>,
     /// Write notices asked for and not yet come, by their word: from which peer, for what.
-    notes: HashMap<u32, (usize, Noted)>,
+    notes: FxHashMap<u32, (usize, Noted)>,
     next_note: u32,
     /// Receive buffers the peer writes, prefetched from the end (odp-optimal).
     backward_prefetch: Vec<BackwardPrefetch>,
@@ -479,7 +480,7 @@ impl Pt2pt {
             max_message,
             reqs: Slab::default(),
             mq: MatchQueues::new(),
-            matched: HashMap::new(),
+            matched: FxHashMap::default(),
             next_msg: 1,
             out: (0..peers).map(|_| PeerOut::default()).collect(),
             busy_peers: Vec::new(),
@@ -487,11 +488,11 @@ impl Pt2pt {
             rndv_due: Vec::new(),
             reads_due: Vec::new(),
             writes: Vec::new(),
-            pipes_out: HashMap::new(),
-            pipes_in: HashMap::new(),
+            pipes_out: FxHashMap::default(),
+            pipes_in: FxHashMap::default(),
             pipe_due: Vec::new(),
             pipe_writes: Vec::new(),
-            notes: HashMap::new(),
+            notes: FxHashMap::default(),
             next_note: 0,
             backward_prefetch: Vec::new(),
             posted: Vec::new(),
