@@ -1426,11 +1426,13 @@ impl Rail for VerbsRail {
             && local.len() <= self.caps.max_sge
             && remote.iter().filter(|r| r.len > 0).count() == 1;
         // A small read without a local key lands in a send slot (one remote span, one work
-        // request): no region is made for it.
+        // request): no region is made for it. Reads take at most half the slots (messages
+        // need the rest); beyond, the region is made.
         if op == RdmaOp::Read
             && total > 0
             && total <= self.caps.read_bounce as u64
             && t.notify.is_none()
+            && self.send.available() > self.send.count / 2
             && t.lkey(self.caps.slot).is_none_or(|k| k == 0)
         {
             let mut spans = remote.iter().filter(|r| r.len > 0);
