@@ -10,7 +10,7 @@ use crate::coll::{self, CollTransport};
 use crate::comm::{Communicator, Group};
 use crate::error::{Error, ErrorClass, Result};
 use crate::fabric::shm::ShmSettings;
-use crate::fabric::{self, Bootstrap, FabricSettings, RailError, RemoteKeys, Transfer};
+use crate::fabric::{self, Bootstrap, FabricSettings, RailError, RdmaOp, RemoteKeys, Transfer};
 use crate::mpi_err;
 use crate::pt2pt::{
     MsgBuf, MsgId, Owner, Pattern, ProtocolSettings, Pt2pt, ReqId, SendStart, Status, Taken,
@@ -1016,10 +1016,10 @@ impl crate::rma::RmaHost for World {
         self.key_slots.get(peer).map_or(0, |k| k.slot)
     }
 
-    fn local_keys(&self, peer: usize, op: crate::fabric::RdmaOp, len: usize) -> bool {
+    fn local_keys(&self, peer: usize, op: RdmaOp, len: usize) -> bool {
         self.key_slots.get(peer).is_some_and(|k| match op {
-            crate::fabric::RdmaOp::Write => len > k.write,
-            crate::fabric::RdmaOp::Read => len > k.read,
+            RdmaOp::Write => len > k.write,
+            RdmaOp::Read => len > k.read,
         })
     }
 

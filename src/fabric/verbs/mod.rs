@@ -1205,6 +1205,30 @@ impl VerbsRail {
     /// their order and ahead of what waited already, for the next connection. Not every
     /// adapter flushes what a failed queue pair held (siw completes nothing posted to it),
     /// so the rail does not wait for flushes; late completions from it are ignored.
+    /// Read `t` (its local spans, `r` its one remote span of the same length) into a send
+    /// slot, copied out at its completion (`WrKind::BounceRead`); false, having done
+    /// nothing, when it is too long for one (`RailCaps::read_bounce`) or would take more
+    /// than half the slots (messages need the rest): then a region is made for it.
+    fn bounce_read(&mut self, t: &Transfer<'_>, r: Span, rkey: u32) -> bool {
+        if r.len > self.caps.read_bounce as u64 || self.send.available() <= self.send.count / 2 {
+            return false;
+        }
+        let Some(slot) = self.send.take() else {
+            return false;
+        };
+        let into = t.local.iter().filter(|s| s.len > 0).copied().collect();
+        let what = WrKind::BounceRead {
+            token: t.token,
+            slot,
+            into,
+        };
+        let sges = vec![self.send.sge(slot, r.len as usize)];
+        let wr = Wr::rdma(t.peer, what, abi::OP_READ, 0, sges, r.addr, rkey);
+        let id = self.new_wr(wr);
+        self.submit(id);
+        true
+    }
+
     fn requeue(&mut self, cookie: u64) {
         let peer = connect::peer_of(cookie);
         let mut taken: Vec<u64> = self
@@ -1420,34 +1444,25 @@ impl Rail for VerbsRail {
         // A small write to one remote span goes inline: the adapter copies the bytes into
         // the descriptor, so no local key is needed (nor a region made for one).
         let total: u64 = local.iter().map(|s| s.len).sum();
+        // The one remote span with bytes, if there is exactly one; `whole` when it is as
+        // long as the local side (one work request may then cover the transfer).
+        let one_span = {
+            let mut spans = remote.iter().filter(|r| r.len > 0);
+            match (spans.next(), spans.next()) {
+                (Some(r), None) => Some(*r),
+                _ => None,
+            }
+        };
+        let whole = one_span.filter(|r| r.len == total);
         let inline = op == RdmaOp::Write
             && total > 0
             && total <= self.caps.max_inline as u64
             && local.len() <= self.caps.max_sge
-            && remote.iter().filter(|r| r.len > 0).count() == 1;
-        // A small read without a local key lands in a send slot (one remote span, one work
-        // request): no region is made for it. Reads take at most half the slots (messages
-        // need the rest); beyond, the region is made.
-        if op == RdmaOp::Read
-            && total > 0
-            && total <= self.caps.read_bounce as u64
-            && t.notify.is_none()
-            && self.send.available() > self.send.count / 2
-            && t.lkey(self.caps.slot).is_none_or(|k| k == 0)
-        {
-            let mut spans = remote.iter().filter(|r| r.len > 0);
-            if let (Some(r), None) = (spans.next(), spans.next()) {
-                if r.len == total {
-                    if let Some(slot) = self.send.take() {
-                        let into = local.iter().filter(|s| s.len > 0).copied().collect();
-                        let what = WrKind::BounceRead { token, slot, into };
-                        let sges = vec![self.send.sge(slot, total as usize)];
-                        let wr = Wr::rdma(peer, what, abi::OP_READ, 0, sges, r.addr, rkey);
-                        let id = self.new_wr(wr);
-                        self.submit(id);
-                        return Ok(());
-                    }
-                }
+            && one_span.is_some();
+        // A small read without a local key lands in a send slot: no region is made for it.
+        if let Some(r) = whole.filter(|_| op == RdmaOp::Read && t.notify.is_none()) {
+            if t.lkey(self.caps.slot).is_none_or(|k| k == 0) && self.bounce_read(t, r, rkey) {
+                return Ok(());
             }
         }
         let (mut sges, temp) = if inline {
@@ -1490,10 +1505,8 @@ impl Rail for VerbsRail {
         let flags = if inline { abi::FLAG_INLINE } else { 0 };
         // The common case, one remote span that one work request covers: the local entries
         // go as they are (no cutting, no per-transfer bookkeeping).
-        let mut spans = remote.iter().filter(|r| r.len > 0);
-        if let (Some(r), None) = (spans.next(), spans.next()) {
-            if r.len == total && total <= MAX_WR_BYTES && !sges.is_empty() && sges.len() <= max_sge
-            {
+        if let Some(r) = whole {
+            if total <= MAX_WR_BYTES && !sges.is_empty() && sges.len() <= max_sge {
                 let whole = WrKind::Transfer {
                     token,
                     temp,
