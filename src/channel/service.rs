@@ -4,6 +4,7 @@
 //! every thread of the process (origins queue from the application's threads; the service
 //! thread serves), so it takes `&self` and needs no progress lock.
 
+use crate::fabric::service::{Server, ANSWER};
 use crate::fabric::{Doorbell, RailError, Route, Service, Transfer};
 use std::sync::Arc;
 
@@ -58,16 +59,27 @@ impl ServiceChannels {
             .is_some_and(|(s, peer)| s.served(peer, ticket))
     }
 
-    /// Serve every waiting request: `f(origin rank, request bytes)`. Returns how many.
-    pub fn serve(&self, f: &mut dyn FnMut(usize, &[u8])) -> usize {
+    /// Whether the service queue to `rank` carries answers back (`Service::answers`).
+    pub fn answers(&self, rank: usize) -> bool {
+        self.route(rank).is_some_and(|(s, _)| s.answers())
+    }
+
+    /// The answer that came with request `ticket`'s served mark from `rank`, taken once.
+    pub fn answer(&self, rank: usize, ticket: u64) -> Option<[u8; ANSWER]> {
+        self.route(rank)
+            .and_then(|(s, peer)| s.answer(peer, ticket))
+    }
+
+    /// Serve every waiting request: `f(origin rank, request bytes)`, which may answer.
+    /// Returns how many.
+    pub fn serve(&self, f: &mut Server<'_>) -> usize {
         let mut n = 0;
         for (rail, s) in self.services.iter().enumerate() {
             let Some(s) = s else { continue };
             let ranks = &self.ranks[rail];
             n += s.serve(&mut |peer, req| {
-                if let Some(&rank) = ranks.get(peer).filter(|&&r| r != usize::MAX) {
-                    f(rank, req)
-                }
+                let &rank = ranks.get(peer).filter(|&&r| r != usize::MAX)?;
+                f(rank, req)
             });
         }
         n
@@ -81,6 +93,11 @@ impl ServiceChannels {
     /// What the service thread sleeps on.
     pub fn wait_handle(&self) -> Doorbell {
         self.wait
+    }
+
+    /// Before the service thread sleeps: see `Service::arm`.
+    pub fn arm(&self) {
+        self.services.iter().flatten().for_each(|s| s.arm());
     }
 
     /// For the service thread: transfer `t` with rank `t.peer` (its key checked first).

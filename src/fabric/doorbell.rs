@@ -60,9 +60,13 @@ impl Doorbell {
     }
 
     /// A doorbell for a process with no shared rail (singleton); lives for the process.
+    /// Only our own threads ring it, so it is fenced (`set_fenced`): a fence per ring
+    /// instead of a `membarrier` per sleep.
     pub fn local() -> Self {
         let words: &'static DoorbellWords = Box::leak(Box::default());
-        Self { words }
+        let bell = Self { words };
+        bell.set_fenced();
+        bell
     }
 
     fn w(&self) -> &DoorbellWords {

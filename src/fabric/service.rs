@@ -15,6 +15,15 @@ use super::{Doorbell, RailError, Transfer};
 /// Largest request, in bytes.
 pub const REQUEST: usize = 128;
 
+/// Bytes a served request may answer with: a fetched word (`MPI_Fetch_and_op`,
+/// `MPI_Compare_and_swap`) comes back with the served mark where the service can carry it
+/// (`Service::answers`), sparing the service thread a transfer into the origin's memory
+/// and a wait for its completion.
+pub const ANSWER: usize = 16;
+
+/// What serves one request: (origin peer, the request's bytes) to its answer, if any.
+pub type Server<'a> = dyn FnMut(usize, &[u8]) -> Option<[u8; ANSWER]> + 'a;
+
 pub trait Service: Send + Sync {
     /// Queue `req` (at most `REQUEST` bytes) for `peer`'s service thread: its ticket, or
     /// None when the queue to `peer` is full now (wait for earlier tickets, then retry).
@@ -22,14 +31,28 @@ pub trait Service: Send + Sync {
     /// Whether request `ticket` to `peer`, and every one queued before it, was served.
     fn served(&self, peer: usize, ticket: u64) -> bool;
     /// The service thread's side: hand every waiting request to `f` (origin peer, the
-    /// request's `REQUEST` bytes, untrusted), marking each served after `f` returns.
-    /// Returns how many. One thread serves.
-    fn serve(&self, f: &mut dyn FnMut(usize, &[u8])) -> usize;
+    /// request's `REQUEST` bytes, untrusted), marking each served after `f` returns, with
+    /// `f`'s answer where it gives one (dropped where the service carries none). Returns
+    /// how many. One thread serves.
+    fn serve(&self, f: &mut Server<'_>) -> usize;
+    /// Whether served marks carry answers back (`answer`).
+    fn answers(&self) -> bool {
+        false
+    }
+    /// Take the answer that came with the served mark of request `ticket` to `peer`
+    /// (None: it came without one, or it was taken).
+    fn answer(&self, _peer: usize, _ticket: u64) -> Option<[u8; ANSWER]> {
+        None
+    }
     /// Whether requests may be waiting (cheap; for spinning threads that should yield to
     /// the service thread).
     fn pending(&self) -> bool;
-    /// What the service thread sleeps on: rung when a request arrives.
+    /// What the service thread sleeps on: rung when a request arrives (once `arm`ed).
     fn wait_handle(&self) -> Doorbell;
+    /// For the service thread, before it sleeps (after `Doorbell::prepare`): have what
+    /// arrives from now on ring the wait handle, and take what came before. Queues that
+    /// always ring need nothing.
+    fn arm(&self) {}
     /// For the service thread: carry out transfer `t` (its token unused) between the local
     /// spans here and `t.peer`'s remote spans under its key (checked before a byte moves);
     /// returns when done.

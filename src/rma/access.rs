@@ -431,7 +431,19 @@ impl Window {
             input = vec![0u8; nbytes];
         }
         let mut old = vec![0u8; if result.is_some() { nbytes } else { 0 }];
-        if (self.settings.helper_atomics && target.rank != self.comm.rank) || !p.mapped {
+        let by_helper =
+            (self.settings.helper_atomics && target.rank != self.comm.rank) || !p.mapped;
+        if by_helper && nbytes <= 8 && p.runs.len() == 1 && self.helper_answers(target.rank) {
+            // One value (MPI_Fetch_and_op's case): operand and old value ride in the
+            // request and its served mark.
+            let mut d = transfer_desc(Kind::Acc, &p, le_word(&input), 0);
+            d.op = op;
+            d.basic = basic;
+            d.inline = true;
+            let answer = self.helper_fetch(host, target.rank, d)?;
+            let n = old.len();
+            old.copy_from_slice(&answer[..n]);
+        } else if by_helper {
             // The target's helper applies it under the window's accumulate lock.
             let mut d = transfer_desc(Kind::Acc, &p, input.as_ptr() as u64, 0);
             d.op = op;
@@ -548,14 +560,18 @@ impl Window {
                 Ok(())
             });
         }
-        let inline = |v: &[u8]| {
-            let mut b = [0u8; 8];
-            b[..w.min(8)].copy_from_slice(&v[..w.min(8)]);
-            u64::from_le_bytes(b)
-        };
+        let inline = |v: &[u8]| le_word(&v[..w.min(8)]);
         let mut d = transfer_desc(Kind::Cas, &p, inline(origin), result.as_mut_ptr() as u64);
         d.basic = basic;
         d.compare = inline(compare);
+        if p.runs.len() == 1 && self.helper_answers(target.rank) {
+            // The old value rides back in the served mark.
+            d.result = 0;
+            d.inline = true;
+            let answer = self.helper_fetch(host, target.rank, d)?;
+            result[..w].copy_from_slice(&answer[..w]);
+            return Ok(());
+        }
         self.helper_call(host, target.rank, d)
     }
 
@@ -660,6 +676,13 @@ fn write_mapped(p: &Placed, data: &[u8]) {
 
 /// A helper descriptor for the placed target side (one contiguous range; a run table is
 /// attached by `helper_call_with_table`).
+/// Up to 8 bytes as a little-endian word (the rest zero): an operand carried inline.
+fn le_word(v: &[u8]) -> u64 {
+    let mut b = [0u8; 8];
+    b[..v.len()].copy_from_slice(v);
+    u64::from_le_bytes(b)
+}
+
 fn transfer_desc(kind: Kind, p: &Placed, data: u64, result: u64) -> Desc {
     Desc {
         kind,
@@ -677,6 +700,7 @@ fn transfer_desc(kind: Kind, p: &Placed, data: u64, result: u64) -> Desc {
         data_key: RemoteKey::NONE,
         result_key: RemoteKey::NONE,
         runs_key: RemoteKey::NONE,
+        inline: false,
     }
 }
 

@@ -23,11 +23,11 @@
 use super::control::Control;
 use crate::channel::service::ServiceChannels;
 use crate::datatype::Basic;
-use crate::fabric::service::REQUEST;
+use crate::fabric::service::{ANSWER, REQUEST};
 use crate::fabric::{RdmaOp, RemoteKey, RemoteKeys, Span, Transfer};
 use crate::op::{self as ops, Op};
 use parking_lot::Mutex;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
@@ -71,6 +71,11 @@ pub struct Desc {
     pub runs: u64,
     pub runs_key: RemoteKey,
     pub nruns: u32,
+    /// A fetching atomic of one value (`len` ≤ 8, one range, no run table): its operand is
+    /// inline in `data` (Cas: and `compare`), and the old value comes back as the served
+    /// request's answer (`Service::answers`) instead of into the origin's memory — no
+    /// transfer either way, so the service thread never waits on the network for it.
+    pub inline: bool,
 }
 
 const OPS: [Op; 14] = [
@@ -142,6 +147,7 @@ impl Desc {
             .iter()
             .position(|&x| x == self.basic)
             .expect("every basic") as u8;
+        b[3] = u8::from(self.inline);
         b[4..8].copy_from_slice(&self.nruns.to_le_bytes());
         let words: [u64; WORDS] = [
             self.window,
@@ -174,7 +180,13 @@ impl Desc {
             _ => return None,
         };
         let word = |i: usize| u64::from_le_bytes(b[8 + 8 * i..16 + 8 * i].try_into().unwrap());
+        let inline = match b[3] {
+            0 => false,
+            1 => true,
+            _ => return None,
+        };
         Some(Desc {
+            inline,
             kind,
             op: *OPS.get(b[1] as usize)?,
             basic: *BASICS.get(b[2] as usize)?,
@@ -232,6 +244,9 @@ impl Exposed {
 pub struct Helper {
     services: Arc<ServiceChannels>,
     windows: Mutex<Vec<Arc<Exposed>>>,
+    /// Held by the thread serving: the helper, or a thread of ours waiting inside MPI
+    /// (`serve_here`). The service queues are served by one thread at a time.
+    serving: Mutex<()>,
 }
 
 /// Whether this process's helper has requests to serve: a thread of ours that waits in a
@@ -245,6 +260,47 @@ pub fn has_work() -> bool {
     }
 }
 
+/// Threads of ours inside a wait that serves peers' requests itself (`serve_here`, from
+/// `Progress::wait` and the windows' waits). While there are any, the helper naps rather
+/// than sleep on the service queues' completion events: each event would wake a thread
+/// and the helper for a request the poller serves anyway.
+static POLLERS: AtomicUsize = AtomicUsize::new(0);
+
+/// The helper's nap while a thread of ours polls: at most this late is a request served
+/// that arrives just as the last poller leaves.
+const NAP: Duration = Duration::from_millis(1);
+
+/// How long after the last poller left the helper keeps napping before it sleeps on the
+/// queues' events: a rank between two MPI calls (a latency loop) is back polling soon.
+const LINGER: Duration = Duration::from_millis(3);
+
+/// A thread polling inside MPI (see `POLLERS`), until dropped.
+pub struct Polling(());
+
+impl Drop for Polling {
+    fn drop(&mut self) {
+        POLLERS.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// Count the calling thread as polling and serving (`POLLERS`) until the guard drops; a
+/// thread about to sleep drops it first.
+pub fn polling() -> Polling {
+    POLLERS.fetch_add(1, Ordering::Relaxed);
+    Polling(())
+}
+
+/// Serve waiting requests in the calling thread, unless another is serving: a thread of
+/// ours that waits inside MPI serves peers itself rather than wake the helper — a futex
+/// wake and a context switch per request, most of an `MPI_Fetch_and_op`'s latency where
+/// the helper has no core of its own. Returns how many.
+pub fn serve_here() -> usize {
+    match HELPER.get() {
+        Some(Ok(h)) => h.try_serve(),
+        _ => 0,
+    }
+}
+
 static HELPER: OnceLock<std::io::Result<&'static Helper>> = OnceLock::new();
 
 /// The process's helper, started on first use over the process's service queues.
@@ -253,6 +309,7 @@ pub fn helper(services: &Arc<ServiceChannels>) -> std::io::Result<&'static Helpe
         let h: &'static Helper = Box::leak(Box::new(Helper {
             services: services.clone(),
             windows: Mutex::new(Vec::new()),
+            serving: Mutex::new(()),
         }));
         std::thread::Builder::new()
             .name("railmpi-rma".into())
@@ -281,23 +338,41 @@ impl Helper {
 
     fn run(&self) {
         let bell = self.services.wait_handle();
+        let serve = || {
+            let _one = self.serving.lock();
+            self.serve_all()
+        };
+        let mut polled_at = None;
         loop {
-            if self.serve_all() > 0 {
+            // Where a poller is serving, it is not our turn (waiting for the lock would
+            // make the poller wake us when it lets go).
+            if self.try_serve() > 0 {
+                continue;
+            }
+            if POLLERS.load(Ordering::Relaxed) > 0 {
+                polled_at = Some(std::time::Instant::now());
+                std::thread::sleep(NAP);
+                continue;
+            }
+            if polled_at.is_some_and(|t: std::time::Instant| t.elapsed() < LINGER) {
+                std::thread::sleep(NAP);
                 continue;
             }
             // Requests often come back to back (a latency loop, a flush after many
             // operations): look again for a few microseconds before paying a futex wake.
             let idle = std::time::Instant::now();
-            while idle.elapsed() < SPIN_BEFORE_SLEEP && !self.services.pending() {
+            let polled = || POLLERS.load(Ordering::Relaxed) > 0;
+            while idle.elapsed() < SPIN_BEFORE_SLEEP && !self.services.pending() && !polled() {
                 std::thread::yield_now();
             }
-            if self.services.pending() {
+            if self.services.pending() || polled() {
                 continue;
             }
             let ticket = bell.prepare();
+            self.services.arm();
             // Re-check after announcing the sleep: a request that raced with it is served
             // here or rings the bell before the wait.
-            if self.serve_all() == 0 {
+            if serve() == 0 {
                 bell.sleep(ticket, Duration::from_millis(200));
             } else {
                 bell.cancel(ticket);
@@ -305,11 +380,16 @@ impl Helper {
         }
     }
 
+    /// `serve_all`, unless another thread is serving (then 0).
+    fn try_serve(&self) -> usize {
+        self.serving.try_lock().map_or(0, |_one| self.serve_all())
+    }
+
     /// Serve every queued request; returns how many.
     fn serve_all(&self) -> usize {
         let services = &*self.services;
         services.serve(&mut |origin, raw| {
-            let result = Desc::decode(raw)
+            let result: Result<Option<[u8; ANSWER]>, String> = Desc::decode(raw)
                 .ok_or_else(|| "unknown request".to_string())
                 .and_then(|d| {
                     let w = self
@@ -325,9 +405,11 @@ impl Helper {
                     }
                     r
                 });
-            if let Err(why) = result {
-                tracing::error!(origin, "RMA helper rejected a request: {why}");
-            }
+            // A refused inline request goes without an answer, which its origin reports.
+            result
+                .inspect_err(|why| tracing::error!(origin, "RMA helper rejected a request: {why}"))
+                .ok()
+                .flatten()
         })
     }
 }
@@ -419,13 +501,21 @@ fn pieces(
     Ok(out)
 }
 
-fn serve(w: &Exposed, svc: &ServiceChannels, origin: usize, d: &Desc) -> Result<(), String> {
+fn serve(
+    w: &Exposed,
+    svc: &ServiceChannels,
+    origin: usize,
+    d: &Desc,
+) -> Result<Option<[u8; ANSWER]>, String> {
     if !w.members.contains(&origin) {
         return Err(format!("rank {origin} is not in window {}", w.id));
     }
     let width = d.basic.size() as u64;
     if d.kind == Kind::Cas && (width > 8 || d.len != width) {
         return Err("compare-and-swap of more than one 8-byte value".into());
+    }
+    if d.inline && (d.kind == Kind::Put || d.kind == Kind::Get || d.len > 8 || d.runs != 0) {
+        return Err("an inline request that is not one fetched value".into());
     }
     let local = pieces(w, svc, origin, d)?;
     let spans: Vec<Span> = local
@@ -449,6 +539,7 @@ fn serve(w: &Exposed, svc: &ServiceChannels, origin: usize, d: &Desc) -> Result<
                 0,
             ))
         }
+        .map(|()| None)
         .map_err(moved),
         Kind::Get => unsafe {
             svc.access(&Transfer::new(
@@ -460,6 +551,7 @@ fn serve(w: &Exposed, svc: &ServiceChannels, origin: usize, d: &Desc) -> Result<
                 0,
             ))
         }
+        .map(|()| None)
         .map_err(moved),
         Kind::Acc | Kind::Cas => {
             ops::check(d.op, d.basic).map_err(|_| "operation not defined on the type")?;
@@ -467,11 +559,20 @@ fn serve(w: &Exposed, svc: &ServiceChannels, origin: usize, d: &Desc) -> Result<
             let mut cur = vec![0u8; n];
             let mut input = vec![0u8; n];
             if d.kind == Kind::Acc && d.op != Op::NoOp {
-                read_origin(svc, origin, &mut input, d.data, d.data_key)?;
+                if d.inline {
+                    input.copy_from_slice(&d.data.to_le_bytes()[..n]);
+                } else {
+                    read_origin(svc, origin, &mut input, d.data, d.data_key)?;
+                }
             }
             with_acc_lock(&w.ctrl, || {
                 gather(&local, &mut cur);
-                if d.result != 0 {
+                let mut answer = None;
+                if d.inline {
+                    let mut a = [0u8; ANSWER];
+                    a[..n].copy_from_slice(&cur);
+                    answer = Some(a);
+                } else if d.result != 0 {
                     let l = at(cur.as_ptr() as u64, n);
                     // SAFETY: `l` is `cur`, readable for the call.
                     unsafe {
@@ -501,7 +602,7 @@ fn serve(w: &Exposed, svc: &ServiceChannels, origin: usize, d: &Desc) -> Result<
                 if let Some(new) = new {
                     scatter(&new, &local);
                 }
-                Ok(())
+                Ok(answer)
             })
         }
     }
@@ -563,14 +664,68 @@ mod tests {
             runs: 0x1000,
             runs_key: RemoteKey(13),
             nruns: 3,
+            inline: true,
         };
         assert_eq!(Desc::decode(&d.encode()), Some(d));
         assert_eq!(Desc::decode(&d.encode()[..REQUEST - 1]), None, "short");
-        for (byte, value) in [(0, 9u8), (1, 200), (2, 99)] {
+        for (byte, value) in [(0, 9u8), (1, 200), (2, 99), (3, 2)] {
             let mut bad = d.encode();
             bad[byte] = value;
             assert_eq!(Desc::decode(&bad), None);
         }
+    }
+
+    #[test]
+    fn inline_atomics_answer_with_the_old_value_and_touch_no_origin_memory() {
+        let (_origin, target) = test_pair();
+        let routes = [Route { rail: 0, peer: 0 }, Route { rail: 0, peer: 1 }];
+        let svc = ServiceChannels::new(vec![Some(target.service())], &routes).unwrap();
+        let mem = Arc::new(MappedRegion::create("t", super::super::control::size(2)).unwrap());
+        let ctrl = Control::new(mem, 2).unwrap();
+        let mut window = [0u64; 4];
+        window[1] = 40;
+        let base = window.as_mut_ptr() as usize;
+        let w = Exposed::new(1, ctrl, base, 32, false, vec![0, 1]);
+        let d = |kind, op, target: u64, len: u64, data: u64, compare: u64| Desc {
+            kind,
+            op,
+            basic: if len == 8 { Basic::I64 } else { Basic::I32 },
+            window: 1,
+            target,
+            len,
+            // Inline operands: no origin address, so any transfer would fail.
+            data,
+            data_key: RemoteKey::NONE,
+            result: 0,
+            result_key: RemoteKey::NONE,
+            compare,
+            runs: 0,
+            runs_key: RemoteKey::NONE,
+            nruns: 0,
+            inline: true,
+        };
+        let word =
+            |a: Option<[u8; ANSWER]>| u64::from_le_bytes(a.unwrap()[..8].try_into().unwrap());
+        // Fetch-and-add: the old value back, the sum in place.
+        let a = serve(&w, &svc, 0, &d(Kind::Acc, Op::Sum, 8, 8, 2, 0)).unwrap();
+        assert_eq!((word(a), window[1]), (40, 42));
+        // Compare-and-swap, failing then succeeding.
+        let a = serve(&w, &svc, 0, &d(Kind::Cas, Op::Replace, 8, 8, 7, 41)).unwrap();
+        assert_eq!((word(a), window[1]), (42, 42));
+        let a = serve(&w, &svc, 0, &d(Kind::Cas, Op::Replace, 8, 8, 7, 42)).unwrap();
+        assert_eq!((word(a), window[1]), (42, 7));
+        // A 4-byte value answers 4 bytes, the rest zero; its neighbour stays.
+        window[2] = u64::MAX;
+        let a = serve(&w, &svc, 0, &d(Kind::Acc, Op::Replace, 16, 4, 5, 0)).unwrap();
+        assert_eq!((word(a), window[2]), (0xffff_ffff, 0xffff_ffff_0000_0005));
+        // Not one value: refused, nothing changed.
+        assert!(serve(&w, &svc, 0, &d(Kind::Acc, Op::Sum, 0, 16, 1, 0)).is_err());
+        assert!(serve(&w, &svc, 0, &d(Kind::Put, Op::Replace, 0, 8, 1, 0)).is_err());
+        assert!(
+            serve(&w, &svc, 0, &d(Kind::Acc, Op::Sum, 32, 8, 1, 0)).is_err(),
+            "outside"
+        );
+        assert_eq!(window, [0, 7, 0xffff_ffff_0000_0005, 0]);
     }
 
     #[test]
@@ -611,6 +766,7 @@ mod tests {
             runs: 0,
             runs_key: RemoteKey::NONE,
             nruns: 0,
+            inline: false,
         };
         assert!(serve(&w, &svc, 0, &put(60, 8)).is_err());
         assert!(serve(&w, &svc, 0, &put(u64::MAX - 2, 8)).is_err());
@@ -659,6 +815,7 @@ mod tests {
                 assert_eq!(req.len(), REQUEST);
                 assert!(req[40..].iter().all(|&b| b == 0), "the rest zeroed");
                 seen.push(req[0]);
+                None
             }),
             tickets.len()
         );

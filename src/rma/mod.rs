@@ -18,4 +18,6 @@ mod window;
 pub use access::{Local, Remote};
 pub use epoch::LockKind;
 pub use helper::has_work as helper_has_work;
+pub use helper::polling as helper_polling;
+pub use helper::serve_here as helper_serve_here;
 pub use window::{transfer_stats, Flavor, RmaHost, RmaSettings, Window};

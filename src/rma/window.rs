@@ -21,6 +21,7 @@ use crate::coll::{self, CollTransport};
 use crate::comm::Communicator;
 use crate::error::{Error, ErrorClass, Result};
 use crate::fabric::mapped::MappedRegion;
+use crate::fabric::service::ANSWER;
 use crate::fabric::{AtomicOp, RailError, RdmaOp, RemoteKey, RemoteKeys, Transfer};
 use crate::registration::{Access, Mode, RegPolicy, Registration, Registry};
 use parking_lot::Mutex;
@@ -698,7 +699,10 @@ impl Window {
         mut ready: impl FnMut() -> Result<bool>,
     ) -> Result<()> {
         let mut spins = 0u32;
+        let mut _polling = None;
         while !ready()? {
+            // `host.idle` serves our helper's requests.
+            _polling.get_or_insert_with(helper::polling);
             spins += 1;
             if spins < 64 {
                 std::hint::spin_loop();
@@ -957,6 +961,35 @@ impl Window {
         Ok(())
     }
 
+    /// Whether `target`'s helper answers an inline request (`Desc::inline`) with the old
+    /// value.
+    pub(crate) fn helper_answers(&self, target: usize) -> bool {
+        self.services
+            .as_ref()
+            .is_some_and(|s| s.answers(self.comm.world_rank(target)))
+    }
+
+    /// `helper_call` for an inline request (`helper_answers`): the value it fetched.
+    pub(crate) fn helper_fetch(
+        &self,
+        host: &dyn RmaHost,
+        target: usize,
+        d: Desc,
+    ) -> Result<[u8; ANSWER]> {
+        debug_assert!(d.inline);
+        let ticket = self.helper_post(host, target, d)?;
+        self.wait_for(host, || self.helper_done(target, ticket));
+        self.services
+            .as_ref()
+            .and_then(|s| s.answer(self.comm.world_rank(target), ticket))
+            .ok_or_else(|| {
+                Error::new(
+                    ErrorClass::RmaRange,
+                    format!("rank {target}'s RMA helper refused the operation (its log says why)"),
+                )
+            })
+    }
+
     /// Queue `d` at `target`'s helper on the service queue; returns its ticket
     /// (`helper_done`). The memory `d` names here is registered for the helper to reach
     /// (its keys go in the request) and must stay put until the request is served.
@@ -993,7 +1026,7 @@ impl Window {
             regs.push(r);
             Ok(k)
         };
-        if d.kind != Kind::Cas {
+        if d.kind != Kind::Cas && !d.inline {
             d.data_key = key(d.data, d.len)?;
         }
         d.result_key = key(d.result, d.len)?;

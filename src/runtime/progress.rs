@@ -375,7 +375,12 @@ impl Progress {
         }
         let mut idle = 0u32;
         let mut probe = YieldProbe { switches: None };
+        // While we poll here, we serve our helper's requests (dropped while we sleep).
+        let mut polling = Some(crate::rma::helper_polling());
         loop {
+            if polling.is_none() {
+                polling = Some(crate::rma::helper_polling());
+            }
             {
                 let mut e = self.state.lock();
                 let events = self.step(&mut e);
@@ -387,6 +392,12 @@ impl Progress {
                 }
             }
             idle = idle.saturating_add(1);
+            // Peers' requests to our RMA helper: served here, by a thread that has nothing
+            // better to do, without waking the helper.
+            if crate::rma::helper_has_work() && crate::rma::helper_serve_here() > 0 {
+                idle = 0;
+                continue;
+            }
             if idle < self.policy.spins && !crate::rma::helper_has_work() {
                 std::hint::spin_loop();
             } else if idle < self.policy.spins.saturating_add(self.policy.yields)
@@ -405,6 +416,7 @@ impl Progress {
                     return t;
                 }
                 drop(e);
+                polling = None;
                 super::lifetime::check_peers();
                 self.sleeps
                     .fetch_add(1, std::sync::atomic::Ordering::Relaxed);

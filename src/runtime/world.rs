@@ -1000,7 +1000,11 @@ impl crate::rma::RmaHost for World {
 
     fn idle(&self) {
         self.progress.with(|_| ());
-        crate::sys::cpu::yield_now();
+        // Peers' requests to our helper are served here rather than by waking it (as in
+        // `Progress::wait`): two ranks waiting on each other's atomics answer each other.
+        if !(crate::rma::helper_has_work() && crate::rma::helper_serve_here() > 0) {
+            crate::sys::cpu::yield_now();
+        }
     }
 
     unsafe fn post_transfer(&self, t: &Transfer<'_>) -> std::result::Result<u64, RailError> {

@@ -11,7 +11,7 @@
 
 use super::access::PeerAccess;
 use super::layout::{RankBlock, SegmentLayout};
-use crate::fabric::service::{Service, REQUEST};
+use crate::fabric::service::{Server, Service, REQUEST};
 use crate::fabric::{Doorbell, RailError, Transfer};
 use crate::sys::memfd::SharedMemory;
 use parking_lot::Mutex;
@@ -144,7 +144,7 @@ impl Service for ShmService {
         peer < self.n && self.queue(self.me, peer).done().load(Ordering::Acquire) >= ticket
     }
 
-    fn serve(&self, f: &mut dyn FnMut(usize, &[u8])) -> usize {
+    fn serve(&self, f: &mut Server<'_>) -> usize {
         let mut served = self.served.lock();
         let mut n = 0;
         for origin in 0..self.n {
@@ -158,7 +158,8 @@ impl Service for ShmService {
                 // SAFETY: a posted slot: its writer finished it before publishing `posted`
                 // and does not reuse it until `done` passes it.
                 unsafe { std::ptr::copy_nonoverlapping(q.slot(seq), raw.as_mut_ptr(), REQUEST) };
-                f(origin, &raw);
+                // No answers here: results travel by `access` (one copy on one node).
+                let _ = f(origin, &raw);
                 served[origin] = seq + 1;
                 q.done().store(seq + 1, Ordering::Release);
                 n += 1;

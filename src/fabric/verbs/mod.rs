@@ -523,7 +523,11 @@ impl VerbsRail {
             also_wake: ctx.also_wake,
             // Armed when the context was made.
             armed: Arc::new(AtomicBool::new(true)),
-            lazy_arm: share.is_none(),
+            // Every rail, the service rail too (its helper arms it before it sleeps): an
+            // event per completion would wake the waker thread, and it the helper, for
+            // each request, even while a thread of ours polls (a context switch or two per
+            // MPI_Fetch_and_op).
+            lazy_arm: true,
             waker: None,
         };
         for i in 0..rail.recv.count as u32 {
@@ -1404,6 +1408,13 @@ impl Rail for VerbsRail {
     }
 
     fn arm(&mut self) {
+        // A rank that sleeps while one of its atomics waits for its answer wants the
+        // service rail's events too.
+        if let Some(proxy) = &self.atomic_proxy {
+            if proxy.owes() {
+                crate::fabric::Service::arm(&**proxy);
+            }
+        }
         // Marked first: an event that comes at once (a completion already waiting) clears
         // the mark after we set it, so the next sleep arms again.
         if self.lazy_arm && !self.armed.swap(true, Ordering::AcqRel) {

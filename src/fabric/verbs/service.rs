@@ -11,7 +11,7 @@
 
 use super::domain::{rkey_of, VerbsDomain};
 use super::VerbsRail;
-use crate::fabric::service::REQUEST;
+use crate::fabric::service::{Server, ANSWER, REQUEST};
 use crate::fabric::{AtomicOp, Completion, KeyError};
 use crate::fabric::{Doorbell, Rail, RailError, RailEvent, Service, Transfer};
 use parking_lot::Mutex;
@@ -23,6 +23,7 @@ use std::time::{Duration, Instant};
 
 /// Message kinds (the immediate word).
 const IMM_REQUEST: u32 = 1;
+/// The ticket served, and the request's answer (`ANSWER` bytes) where it has one.
 const IMM_SERVED: u32 = 2;
 /// A 64-bit atomic for an adapter without them (siw): token, address, rkey, kind,
 /// operands; applied by whichever thread of the target polls its service rail, after the
@@ -42,6 +43,9 @@ pub struct VerbsService {
     /// Requests that arrived: (peer, ticket, bytes).
     requests: Mutex<VecDeque<(usize, u64, Vec<u8>)>>,
     waiting: AtomicUsize,
+    /// Answers that came with served marks, by (peer, ticket), until their origin takes
+    /// them (`answer`).
+    answers: Mutex<FxHashMap<(usize, u64), [u8; ANSWER]>>,
     /// Finished transfers of `access` by token.
     done: Mutex<FxHashMap<u64, Result<u64, RailError>>>,
     next_token: AtomicU64,
@@ -69,6 +73,7 @@ impl VerbsService {
             served: (0..n).map(|_| AtomicU64::new(0)).collect(),
             requests: Mutex::new(VecDeque::new()),
             waiting: AtomicUsize::new(0),
+            answers: Mutex::new(FxHashMap::default()),
             done: Mutex::new(FxHashMap::default()),
             next_token: AtomicU64::new(1),
             bell,
@@ -196,8 +201,19 @@ impl VerbsService {
                     IMM_REQUEST if bytes.len() <= 8 + REQUEST => {
                         arrived.push((peer, ticket, bytes[8..].to_vec()))
                     }
-                    IMM_SERVED => {
+                    IMM_SERVED if bytes.len() == 8 || bytes.len() == 8 + ANSWER => {
                         if let Some(s) = self.served.get(peer) {
+                            // Only for a ticket we issued and not yet marked served: a
+                            // peer cannot make us hold answers nobody will take.
+                            let issued = self.issued[peer].load(Ordering::Acquire);
+                            if bytes.len() > 8
+                                && ticket <= issued
+                                && ticket > s.load(Ordering::Acquire)
+                            {
+                                let a: [u8; ANSWER] = bytes[8..].try_into().unwrap();
+                                self.answers.lock().insert((peer, ticket), a);
+                            }
+                            // After the answer: whoever sees the mark finds it.
                             s.fetch_max(ticket, Ordering::AcqRel);
                         }
                     }
@@ -222,6 +238,10 @@ impl VerbsService {
             let n = answers.len();
             self.atomics_done.lock().extend(answers);
             self.atomics_ready.fetch_add(n, Ordering::AcqRel);
+            // The rank may have gone to sleep after its last look (its rail's `arm`).
+            if let Some(b) = rail.also_wake {
+                b.ring();
+            }
         }
         // Answers go out in order; those without room wait for the next poll.
         let mut unsent = self.unsent.lock();
@@ -289,7 +309,7 @@ impl Service for VerbsService {
         s.load(Ordering::Acquire) >= ticket
     }
 
-    fn serve(&self, f: &mut dyn FnMut(usize, &[u8])) -> usize {
+    fn serve(&self, f: &mut Server<'_>) -> usize {
         self.pump();
         let mut n = 0;
         loop {
@@ -298,8 +318,10 @@ impl Service for VerbsService {
             };
             self.waiting.fetch_sub(1, Ordering::AcqRel);
             req.resize(REQUEST, 0);
-            f(peer, &req);
-            self.send(peer, IMM_SERVED, &[&ticket.to_le_bytes()]);
+            match f(peer, &req) {
+                Some(a) => self.send(peer, IMM_SERVED, &[&ticket.to_le_bytes(), &a]),
+                None => self.send(peer, IMM_SERVED, &[&ticket.to_le_bytes()]),
+            }
             n += 1;
         }
     }
@@ -314,6 +336,21 @@ impl Service for VerbsService {
 
     fn wait_handle(&self) -> Doorbell {
         self.bell
+    }
+
+    fn answers(&self) -> bool {
+        true
+    }
+
+    fn arm(&self) {
+        let mut rail = self.rail.lock();
+        rail.arm();
+        // What came before the arming raises no event: taken now.
+        self.poll_locked(&mut rail);
+    }
+
+    fn answer(&self, peer: usize, ticket: u64) -> Option<[u8; ANSWER]> {
+        self.answers.lock().remove(&(peer, ticket))
     }
 
     unsafe fn access(&self, t: &Transfer<'_>) -> Result<(), RailError> {
