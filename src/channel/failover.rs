@@ -131,6 +131,7 @@ impl Channels {
                     rkeys: &rec.rkeys,
                     token,
                     notify: None,
+                    defer: false,
                 })
             };
             match r {

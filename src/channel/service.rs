@@ -95,6 +95,14 @@ impl ServiceChannels {
         self.wait
     }
 
+    /// The queues' activity (`Service::activity`), summed.
+    pub fn activity(&self) -> u64 {
+        self.services
+            .iter()
+            .flatten()
+            .fold(0u64, |a, s| a.wrapping_add(s.activity()))
+    }
+
     /// Before the service thread sleeps: see `Service::arm`.
     pub fn arm(&self) {
         self.services.iter().flatten().for_each(|s| s.arm());

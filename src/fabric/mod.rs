@@ -205,6 +205,10 @@ pub struct Transfer<'a> {
     /// A write only, on a rail with `write_notify`: once every byte is in place, the peer's
     /// rail reports `RailEvent::Notified` with this word (its completion here is as usual).
     pub notify: Option<u32>,
+    /// The caller polls the rail before it needs the transfer done (one-sided operations,
+    /// which complete at synchronization): a rail may hold a small one until its next poll
+    /// to hand several to the adapter at once.
+    pub defer: bool,
 }
 
 impl<'a> Transfer<'a> {
@@ -226,6 +230,7 @@ impl<'a> Transfer<'a> {
             rkeys,
             token,
             notify: None,
+            defer: false,
         }
     }
 

@@ -53,6 +53,12 @@ pub trait Service: Send + Sync {
     /// arrives from now on ring the wait handle, and take what came before. Queues that
     /// always ring need nothing.
     fn arm(&self) {}
+    /// A count that moves whenever the queue takes a message (requests, served marks,
+    /// answers), whoever polls it: how the service thread tells a busy queue from a quiet
+    /// one without events. Queues that ring their wait handle for every request need none.
+    fn activity(&self) -> u64 {
+        0
+    }
     /// For the service thread: carry out transfer `t` (its token unused) between the local
     /// spans here and `t.peer`'s remote spans under its key (checked before a byte moves);
     /// returns when done.

@@ -261,18 +261,15 @@ pub fn has_work() -> bool {
 }
 
 /// Threads of ours inside a wait that serves peers' requests itself (`serve_here`, from
-/// `Progress::wait` and the windows' waits). While there are any, the helper naps rather
-/// than sleep on the service queues' completion events: each event would wake a thread
-/// and the helper for a request the poller serves anyway.
+/// `Progress::wait` and the windows' waits). While there are any and the service queues
+/// are busy, the helper naps rather than sleep on their completion events: each event
+/// would wake a thread and the helper for a message a poller takes anyway (two context
+/// switches per `MPI_Fetch_and_op` on each side).
 static POLLERS: AtomicUsize = AtomicUsize::new(0);
 
-/// The helper's nap while a thread of ours polls: at most this late is a request served
+/// The helper's nap while pollers take the traffic: at most this late is a request served
 /// that arrives just as the last poller leaves.
 const NAP: Duration = Duration::from_millis(1);
-
-/// How long after the last poller left the helper keeps napping before it sleeps on the
-/// queues' events: a rank between two MPI calls (a latency loop) is back polling soon.
-const LINGER: Duration = Duration::from_millis(3);
 
 /// A thread polling inside MPI (see `POLLERS`), until dropped.
 pub struct Polling(());
@@ -342,30 +339,30 @@ impl Helper {
             let _one = self.serving.lock();
             self.serve_all()
         };
-        let mut polled_at = None;
+        // The queues' activity when last looked at.
+        let mut seen = self.services.activity();
         loop {
             // Where a poller is serving, it is not our turn (waiting for the lock would
             // make the poller wake us when it lets go).
             if self.try_serve() > 0 {
                 continue;
             }
-            if POLLERS.load(Ordering::Relaxed) > 0 {
-                polled_at = Some(std::time::Instant::now());
+            // Traffic while a thread of ours polls: the poller takes it; we look again
+            // after a nap (no events armed), and sleep on events once it is quiet.
+            let now = self.services.activity();
+            if now != seen && POLLERS.load(Ordering::Relaxed) > 0 {
+                seen = now;
                 std::thread::sleep(NAP);
                 continue;
             }
-            if polled_at.is_some_and(|t: std::time::Instant| t.elapsed() < LINGER) {
-                std::thread::sleep(NAP);
-                continue;
-            }
+            seen = now;
             // Requests often come back to back (a latency loop, a flush after many
             // operations): look again for a few microseconds before paying a futex wake.
             let idle = std::time::Instant::now();
-            let polled = || POLLERS.load(Ordering::Relaxed) > 0;
-            while idle.elapsed() < SPIN_BEFORE_SLEEP && !self.services.pending() && !polled() {
+            while idle.elapsed() < SPIN_BEFORE_SLEEP && !self.services.pending() {
                 std::thread::yield_now();
             }
-            if self.services.pending() || polled() {
+            if self.services.pending() {
                 continue;
             }
             let ticket = bell.prepare();

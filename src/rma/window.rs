@@ -1122,6 +1122,8 @@ impl Window {
         let lkeys = reg.as_ref().map(|g| *g.keys());
         let posted = Transfer {
             lkeys: lkeys.as_ref(),
+            // Completed at `settle`, which polls first.
+            defer: true,
             ..*t
         };
         // SAFETY: the caller's contract.

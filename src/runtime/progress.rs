@@ -394,11 +394,13 @@ impl Progress {
             idle = idle.saturating_add(1);
             // Peers' requests to our RMA helper: served here, by a thread that has nothing
             // better to do, without waking the helper.
-            if crate::rma::helper_has_work() && crate::rma::helper_serve_here() > 0 {
+            // (Looked at once: on verbs the look polls the service rail.)
+            let helper_work = crate::rma::helper_has_work();
+            if helper_work && crate::rma::helper_serve_here() > 0 {
                 idle = 0;
                 continue;
             }
-            if idle < self.policy.spins && !crate::rma::helper_has_work() {
+            if idle < self.policy.spins && !helper_work {
                 std::hint::spin_loop();
             } else if idle < self.policy.spins.saturating_add(self.policy.yields)
                 && (!self.policy.yield_check

@@ -326,8 +326,15 @@ impl Side {
     }
 
     fn post(&self, cookie: u64, d: &Desc) -> i32 {
-        // SAFETY: ctx live; d and its sges valid for the call.
-        unsafe { (self.ops.post)(self.ctx, cookie, d) }
+        self.post_list(cookie, std::slice::from_ref(d)).0
+    }
+
+    /// Post `ds` with one doorbell: (status, how many went).
+    fn post_list(&self, cookie: u64, ds: &[Desc]) -> (i32, usize) {
+        let mut posted = usize::MAX;
+        // SAFETY: ctx live; ds and their sges valid for the call; posted writable.
+        let r = unsafe { (self.ops.post)(self.ctx, cookie, ds.as_ptr(), ds.len(), &mut posted) };
+        (r, posted)
     }
 
     fn status(&self, s: u32) -> String {
@@ -742,7 +749,7 @@ fn one_process(ops: &'static Ops, dev: &str, info: &PortInfo, timeout: u8, atomi
         &format!("dereg_mr twice: EINVAL (got {r})"),
     );
     // SAFETY: ctx live.
-    let r = unsafe { (a.ops.post)(a.ctx, 0x5555, &desc(9, OP_SEND, 0, &Sge::default())) };
+    let r = a.post(0x5555, &desc(9, OP_SEND, 0, &Sge::default()));
     check(
         r == libc::ENOTCONN,
         &format!("post to an unknown cookie: ENOTCONN (got {r})"),
@@ -780,7 +787,7 @@ fn one_process(ops: &'static Ops, dev: &str, info: &PortInfo, timeout: u8, atomi
         );
     }
     // SAFETY: ctx live.
-    let r = unsafe { (s[0].ops.post)(s[0].ctx, 0xA2, &desc(9, OP_SEND, 0, &Sge::default())) };
+    let r = s[0].post(0xA2, &desc(9, OP_SEND, 0, &Sge::default()));
     check(
         r == libc::ENOTCONN,
         &format!("post on the rejected connection: ENOTCONN (got {r})"),
@@ -853,6 +860,38 @@ fn one_process(ops: &'static Ops, dev: &str, info: &PortInfo, timeout: u8, atomi
         expect_pattern(&mb.read(65536, 8192), 3),
         "write: target bytes",
     );
+
+    println!("== RDMA writes, one doorbell");
+    let (ma, mb) = (s[0].mem.as_ref().unwrap(), s[1].mem.as_ref().unwrap());
+    let sges: Vec<Sge> = (0..3u8)
+        .map(|i| {
+            ma.fill(16384 + 2048 * i as usize, 2048, 10 + i);
+            ma.sge(16384 + 2048 * i as usize, 2048)
+        })
+        .collect();
+    let ds: Vec<Desc> = (0..3)
+        .map(|i| {
+            // Only the last signalled: it retires the others.
+            let f = if i == 2 { FLAG_SIGNALED } else { 0 };
+            let mut d = desc(20 + i as u64, OP_WRITE, f, &sges[i]);
+            d.remote_addr = mb.addr(98304 + 4096 * i);
+            d.rkey = mb.mr.rkey;
+            d
+        })
+        .collect();
+    let (r, n) = s[0].post_list(ca, &ds);
+    check(
+        r == 0 && n == 3,
+        &format!("post 3 writes at once: 0, 3 (got {r}, {n})"),
+    );
+    let w = wait_wc(s, 0, "the third write's completion", |w| w.wr_id == 22);
+    check(w.is_some_and(|w| w.status == 0), "the chain completes");
+    let mb = s[1].mem.as_ref().unwrap();
+    let landed =
+        || (0..3u8).all(|i| expect_pattern(&mb.read(98304 + 4096 * i as usize, 2048), 10 + i));
+    let end = Instant::now() + Duration::from_secs(2);
+    while !landed() && Instant::now() < end {}
+    check(landed(), "each write's bytes where it said");
 
     println!("== RDMA write with immediate");
     if imm {
@@ -990,7 +1029,13 @@ fn t_rest(s: &mut [&mut Side], ca: u64, cb: u64, info: &PortInfo, atomics: bool)
     );
     d.wr_id = 200;
     d.flags = FLAG_SIGNALED;
-    check(s[0].post(ca, &d) == 0, "one signaled write fills the queue");
+    let mut next = d;
+    next.wr_id = 201;
+    let (r, n) = s[0].post_list(ca, &[d, next]);
+    check(
+        r == libc::ENOMEM && n == 1,
+        &format!("two signaled writes where one fits: ENOMEM, 1 posted (got {r}, {n})"),
+    );
     d.wr_id = 201;
     let r = s[0].post(ca, &d);
     check(r == libc::ENOMEM, &format!("next post: ENOMEM (got {r})"));

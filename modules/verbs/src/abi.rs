@@ -19,7 +19,7 @@
 use std::ffi::c_char;
 
 /// Bumped whenever a type or the table below changes; libmpi refuses another version.
-pub const ABI_VERSION: u32 = 3;
+pub const ABI_VERSION: u32 = 4;
 
 /// The symbol the module exports: `extern "C" fn() -> *const Ops`.
 pub const ENTRY_SYMBOL: &[u8] = b"railmpi_verbs_ops\0";
@@ -316,8 +316,16 @@ pub struct Ops {
         len: u32,
         advice: u32,
     ) -> i32,
-    /// Post one work request on the connection `cookie`. ENOMEM: its send queue is full.
-    pub post: unsafe extern "C" fn(ctx: *mut Ctx, cookie: u64, desc: *const Desc) -> i32,
+    /// Post `n` work requests, in order, on the connection `cookie` with one doorbell;
+    /// `*posted` says how many went: all (0 returned), or those before the first that could
+    /// not (ENOMEM: the send queue is full; EINVAL: the adapter refuses that one).
+    pub post: unsafe extern "C" fn(
+        ctx: *mut Ctx,
+        cookie: u64,
+        descs: *const Desc,
+        n: usize,
+        posted: *mut usize,
+    ) -> i32,
     /// Post one receive buffer to the shared receive queue.
     pub post_recv: unsafe extern "C" fn(ctx: *mut Ctx, wr_id: u64, sge: *const Sge) -> i32,
     /// Up to `max` completions into `out`; `*count` how many.

@@ -1220,7 +1220,10 @@ impl Context {
 
     // ---- data path --------------------------------------------------------------------
 
-    pub(crate) fn post(&self, cookie: u64, d: &Desc) -> i32 {
+    /// Post `ds` in order on connection `cookie` with one doorbell; `*posted` says how
+    /// many went (the rest: the returned error's, ENOMEM when the queue was full).
+    pub(crate) fn post(&self, cookie: u64, ds: &[Desc], posted: &mut usize) -> i32 {
+        *posted = 0;
         let mut t = self.tables();
         let Some(&tag) = t.by_cookie.get(&cookie) else {
             return libc::ENOTCONN;
@@ -1231,11 +1234,66 @@ impl Context {
         if c.state != State::Established {
             return libc::ENOTCONN;
         }
-        if c.posted - c.retired >= c.sq_limit {
-            return libc::ENOMEM;
+        let room = c.sq_limit.saturating_sub(c.posted - c.retired) as usize;
+        let mut wrs: Vec<ibv_send_wr> = Vec::with_capacity(ds.len().min(room));
+        let mut refused = 0;
+        for d in &ds[..ds.len().min(room)] {
+            match self.send_wr(d) {
+                Ok(wr) => wrs.push(wr),
+                Err(e) => {
+                    refused = e;
+                    break;
+                }
+            }
         }
+        if wrs.is_empty() {
+            return if refused != 0 { refused } else { libc::ENOMEM };
+        }
+        // Chained in place (the vector does not move from here on).
+        let n = wrs.len();
+        for i in 0..n - 1 {
+            let next: *mut ibv_send_wr = &mut wrs[i + 1];
+            wrs[i].next = next;
+        }
+        let mut bad: *mut ibv_send_wr = ptr::null_mut();
+        // SAFETY: the QP is live (Established); each wr is complete, chained to the next
+        // in `wrs`, and their sge lists (checked by `send_wr`) are the caller's, read
+        // during the call only.
+        let ret = verbs_ret(unsafe { ibv_post_send(c.qp(), wrs.as_mut_ptr(), &mut bad) });
+        // Those before the one the provider gave back were posted.
+        let went = if ret == 0 {
+            n
+        } else {
+            wrs.iter().position(|w| ptr::eq(w, bad)).unwrap_or(0)
+        };
+        for d in &ds[..went] {
+            c.posted += 1;
+            if d.flags & FLAG_SIGNALED != 0 {
+                c.signaled.push_back(Signaled {
+                    seq: c.posted,
+                    wr_id: d.wr_id,
+                    op: wc_of_op(d.opcode),
+                });
+            }
+        }
+        *posted = went;
+        if ret != 0 {
+            ret
+        } else if went < ds.len() {
+            if refused != 0 {
+                refused
+            } else {
+                libc::ENOMEM
+            }
+        } else {
+            0
+        }
+    }
+
+    /// One work request from its descriptor (EINVAL: not one we can post).
+    fn send_wr(&self, d: &Desc) -> Result<ibv_send_wr, i32> {
         if d.num_sge > self.cfg.max_sge || (d.num_sge > 0 && d.sge.is_null()) {
-            return libc::EINVAL;
+            return Err(libc::EINVAL);
         }
         // SAFETY: plain old data; zero is NULL pointers.
         let mut wr: ibv_send_wr = unsafe { mem::zeroed() };
@@ -1263,7 +1321,7 @@ impl Context {
             OP_READ => IBV_WR_RDMA_READ,
             OP_FETCH_ADD => IBV_WR_ATOMIC_FETCH_AND_ADD,
             OP_CMP_SWAP => IBV_WR_ATOMIC_CMP_AND_SWP,
-            _ => return libc::EINVAL,
+            _ => return Err(libc::EINVAL),
         };
         if matches!(d.opcode, OP_SEND_IMM | OP_WRITE_IMM) {
             wr.imm_data_invalidated_rkey_union.imm_data = d.imm.to_be();
@@ -1285,22 +1343,7 @@ impl Context {
             }
             _ => {}
         }
-        let mut bad: *mut ibv_send_wr = ptr::null_mut();
-        // SAFETY: the QP is live (Established); wr is complete and its sge list (checked
-        // non-NULL above when num_sge > 0) is the caller's, read during the call only.
-        let ret = verbs_ret(unsafe { ibv_post_send(c.qp(), &mut wr, &mut bad) });
-        if ret != 0 {
-            return ret;
-        }
-        c.posted += 1;
-        if d.flags & FLAG_SIGNALED != 0 {
-            c.signaled.push_back(Signaled {
-                seq: c.posted,
-                wr_id: d.wr_id,
-                op: wc_of_op(d.opcode),
-            });
-        }
-        0
+        Ok(wr)
     }
 
     pub(crate) fn post_recv(&self, wr_id: u64, sge: *const Sge) -> i32 {

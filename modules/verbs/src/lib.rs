@@ -273,17 +273,25 @@ unsafe extern "C" fn advise_mr(
     })
 }
 
-unsafe extern "C" fn post(ctx: *mut Ctx, cookie: u64, desc: *const Desc) -> i32 {
+unsafe extern "C" fn post(
+    ctx: *mut Ctx,
+    cookie: u64,
+    descs: *const Desc,
+    n: usize,
+    posted: *mut usize,
+) -> i32 {
     guard(|| {
         // SAFETY: ctx is live.
         let Some(c) = (unsafe { context(ctx) }) else {
             return libc::EINVAL;
         };
-        if desc.is_null() {
+        if descs.is_null() || posted.is_null() || n == 0 {
             return libc::EINVAL;
         }
-        // SAFETY: desc is a valid Desc whose sge array has num_sge entries.
-        c.post(cookie, unsafe { &*desc })
+        // SAFETY: the caller passes n valid Descs at descs, each sge array with num_sge
+        // entries; posted is writable.
+        let (ds, posted) = unsafe { (std::slice::from_raw_parts(descs, n), &mut *posted) };
+        c.post(cookie, ds, posted)
     })
 }
 

@@ -57,6 +57,8 @@ pub struct VerbsService {
     atomics_ready: AtomicUsize,
     /// Our atomics whose answers were not taken yet (`owes`).
     atomics_owed: AtomicUsize,
+    /// Messages taken off the rail (`Service::activity`).
+    activity: AtomicU64,
     /// Answers to peers' atomics not sent yet (no room).
     unsent: Mutex<VecDeque<(usize, [u8; 24])>>,
 }
@@ -81,6 +83,7 @@ impl VerbsService {
             atomics_done: Mutex::new(VecDeque::new()),
             atomics_ready: AtomicUsize::new(0),
             atomics_owed: AtomicUsize::new(0),
+            activity: AtomicU64::new(0),
             unsent: Mutex::new(VecDeque::new()),
         }
     }
@@ -176,7 +179,7 @@ impl VerbsService {
         let mut finished = Vec::new();
         let mut atomics: Vec<(usize, [u8; 24])> = Vec::new();
         let mut answers = Vec::new();
-        rail.poll(&mut |ev| match ev {
+        let taken = rail.poll(&mut |ev| match ev {
             RailEvent::Message { peer, imm, bytes }
                 if imm == IMM_ATOMIC && bytes.len() == ATOMIC_BYTES =>
             {
@@ -231,6 +234,9 @@ impl VerbsService {
             // A service rail is a peer's only service way: losing it ends the job there.
             RailEvent::Lost { why, .. } => crate::fabric::fatal(&why),
         });
+        if taken > 0 {
+            self.activity.fetch_add(taken as u64, Ordering::Relaxed);
+        }
         if !finished.is_empty() {
             self.done.lock().extend(finished);
         }
@@ -340,6 +346,10 @@ impl Service for VerbsService {
 
     fn answers(&self) -> bool {
         true
+    }
+
+    fn activity(&self) -> u64 {
+        self.activity.load(Ordering::Relaxed)
     }
 
     fn arm(&self) {
