@@ -116,6 +116,18 @@ impl Conn {
         unsafe { (*self.id).qp }
     }
 
+    /// `d` was posted: count it, and remember it where it will complete.
+    fn count_posted(&mut self, d: &Desc) {
+        self.posted += 1;
+        if d.flags & FLAG_SIGNALED != 0 {
+            self.signaled.push_back(Signaled {
+                seq: self.posted,
+                wr_id: d.wr_id,
+                op: wc_of_op(d.opcode),
+            });
+        }
+    }
+
     /// Closing and done: disconnected with every signaled request completed (or waited
     /// out its grace).
     fn finished(&self) -> bool {
@@ -1235,6 +1247,23 @@ impl Context {
             return libc::ENOTCONN;
         }
         let room = c.sq_limit.saturating_sub(c.posted - c.retired) as usize;
+        // One request (most posts): built on the stack, no list.
+        if let ([d], true) = (ds, room > 0) {
+            let mut wr = match self.send_wr(d) {
+                Ok(wr) => wr,
+                Err(e) => return e,
+            };
+            let mut bad: *mut ibv_send_wr = ptr::null_mut();
+            // SAFETY: the QP is live (Established); wr is complete and its sge list
+            // (checked by `send_wr`) is the caller's, read during the call only.
+            let ret = verbs_ret(unsafe { ibv_post_send(c.qp(), &mut wr, &mut bad) });
+            if ret != 0 {
+                return ret;
+            }
+            c.count_posted(d);
+            *posted = 1;
+            return 0;
+        }
         let mut wrs: Vec<ibv_send_wr> = Vec::with_capacity(ds.len().min(room));
         let mut refused = 0;
         for d in &ds[..ds.len().min(room)] {
@@ -1267,14 +1296,7 @@ impl Context {
             wrs.iter().position(|w| ptr::eq(w, bad)).unwrap_or(0)
         };
         for d in &ds[..went] {
-            c.posted += 1;
-            if d.flags & FLAG_SIGNALED != 0 {
-                c.signaled.push_back(Signaled {
-                    seq: c.posted,
-                    wr_id: d.wr_id,
-                    op: wc_of_op(d.opcode),
-                });
-            }
+            c.count_posted(d);
         }
         *posted = went;
         if ret != 0 {
