@@ -250,9 +250,10 @@ pub struct Helper {
 }
 
 /// Whether this process's helper has requests to serve: a thread of ours that waits in a
-/// spin loop (a fence's barrier, say) should then give it the core rather than spin —
-/// on a machine with as many ranks as cores the helper has no core of its own, and a
-/// peer's accumulate would wait for the scheduler (half a millisecond per operation).
+/// spin loop (a fence's barrier, say) should then serve them (`serve_here`) or give the
+/// helper the core rather than spin — on a machine with as many ranks as cores the helper
+/// has no core of its own, and a peer's accumulate would wait for the scheduler (half a
+/// millisecond per operation).
 pub fn has_work() -> bool {
     match HELPER.get() {
         Some(Ok(h)) => h.services.pending(),

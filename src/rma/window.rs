@@ -979,6 +979,7 @@ impl Window {
         debug_assert!(d.inline);
         let ticket = self.helper_post(host, target, d)?;
         self.wait_for(host, || self.helper_done(target, ticket));
+        self.release_served();
         self.services
             .as_ref()
             .and_then(|s| s.answer(self.comm.world_rank(target), ticket))
