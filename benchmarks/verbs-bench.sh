@@ -19,7 +19,8 @@
 # maximum bandwidth. Only runs that exit 0 count (the programs check their data).
 #
 # With BENCH_OSU=DIR, the rows come from the OSU micro-benchmarks instead (osu_latency,
-# osu_bw, osu_put_latency, osu_get_latency, osu_put_bw), built outside this repository by
+# osu_bw, osu_put_latency, osu_get_latency, osu_put_bw, osu_get_bw, osu_fop_latency,
+# osu_acc_latency), built outside this repository by
 # each implementation's compiler wrapper and installed under DIR/IMPL (DIR/railmpi,
 # DIR/mpich5, DIR/mpich: `./configure CC=... CXX=... --prefix=DIR/IMPL && make install`);
 # an implementation without its build there is n/a.
@@ -81,16 +82,21 @@ if [ -n "${BENCH_OSU:-}" ]; then
         fi
     done
     ARGS=${BENCH_VERBS_ARGS:-}
-    PROGS="OSU micro-benchmarks (osu_latency, osu_bw, osu_put_latency, osu_get_latency, osu_put_bw) from $BENCH_OSU"
+    FOP_SIZE=1
+    PROGS="OSU micro-benchmarks (osu_latency, osu_bw, osu_put_latency, osu_get_latency, osu_put_bw, osu_get_bw, osu_fop_latency, osu_acc_latency) from $BENCH_OSU"
     MEASURES=(
         "latency:pt2pt/osu_latency -m 8:8"
         "bw:pt2pt/osu_bw -m 65536:4194304 -i 10 -x 2"
         "put_lat:one-sided/osu_put_latency -m 8:8"
         "get_lat:one-sided/osu_get_latency -m 8:8"
         "put_bw:one-sided/osu_put_bw -m 8:8"
+        "get_bw:one-sided/osu_get_bw -m 8:8"
+        "fop_lat:one-sided/osu_fop_latency -i 2000 -x 200"
+        "acc_lat:one-sided/osu_acc_latency -m 8:8 -i 2000 -x 200"
     )
 else
     bench_build latency bw rma
+    FOP_SIZE=8
     PROGS="benchmarks/latency.c, bw.c, rma.c"
     MEASURES=(
         "latency:latency -m 8"
@@ -98,6 +104,9 @@ else
         "put_lat:rma put_lat -m 8"
         "get_lat:rma get_lat -m 8"
         "put_bw:rma put_bw -m 8"
+        "get_bw:rma get_bw -m 8"
+        "fop_lat:rma fop_lat"
+        "acc_lat:rma acc_lat -m 8"
     )
 fi
 
@@ -155,6 +164,10 @@ row() {
     row "put latency 8 B (us)" put_lat 8 min
     row "get latency 8 B (us)" get_lat 8 min
     row "put bandwidth 8 B (MB/s)" put_bw 8 max
+    row "get bandwidth 8 B (MB/s)" get_bw 8 max
+    # (OSU's fetch-and-op row is one MPI_CHAR, size 1; rma.c's one MPI_LONG, size 8)
+    row "fetch-and-op latency (us)" fop_lat "$FOP_SIZE" min
+    row "accumulate latency 8 B (us)" acc_lat 8 min
     failed=$(cd "$OUT" && ls ./*.failed 2>/dev/null | tr '\n' ' ')
     [ -n "$failed" ] && echo "# failed runs (not counted): $failed"
 } | tee "$OUT/report.txt"
