@@ -299,6 +299,16 @@ pub fn serve_here() -> usize {
     }
 }
 
+/// `serve_here` where `has_work` says requests wait: what a waiting thread calls each turn
+/// (0: none served, so it may spin, yield or sleep as it would).
+pub fn serve_waiting() -> usize {
+    if has_work() {
+        serve_here()
+    } else {
+        0
+    }
+}
+
 static HELPER: OnceLock<std::io::Result<&'static Helper>> = OnceLock::new();
 
 /// The process's helper, started on first use over the process's service queues.
@@ -673,13 +683,19 @@ mod tests {
         }
     }
 
-    #[test]
-    fn inline_atomics_answer_with_the_old_value_and_touch_no_origin_memory() {
-        let (_origin, target) = test_pair();
+    /// Rank 1's side (the target, whose helper serves) of a real shm rail pair whose ends
+    /// are both in this process: its service channels, and a window control block.
+    fn target_side(target: &crate::fabric::shm::ShmRail) -> (ServiceChannels, Control) {
         let routes = [Route { rail: 0, peer: 0 }, Route { rail: 0, peer: 1 }];
         let svc = ServiceChannels::new(vec![Some(target.service())], &routes).unwrap();
         let mem = Arc::new(MappedRegion::create("t", super::super::control::size(2)).unwrap());
-        let ctrl = Control::new(mem, 2).unwrap();
+        (svc, Control::new(mem, 2).unwrap())
+    }
+
+    #[test]
+    fn inline_atomics_answer_with_the_old_value_and_touch_no_origin_memory() {
+        let (_origin, target) = test_pair();
+        let (svc, ctrl) = target_side(&target);
         let mut window = [0u64; 4];
         window[1] = 40;
         let base = window.as_mut_ptr() as usize;
@@ -728,13 +744,9 @@ mod tests {
 
     #[test]
     fn requests_outside_the_window_or_the_origins_keys_are_refused_before_any_byte_moves() {
-        // Rank 0 (origin) and rank 1 (target, whose helper serves) on a real shm rail,
-        // both ends in this process.
+        // Rank 0 (origin) and rank 1 (target) on a real shm rail, both ends here.
         let (origin, target) = test_pair();
-        let routes = [Route { rail: 0, peer: 0 }, Route { rail: 0, peer: 1 }];
-        let svc = ServiceChannels::new(vec![Some(target.service())], &routes).unwrap();
-        let mem = Arc::new(MappedRegion::create("t", super::super::control::size(2)).unwrap());
-        let ctrl = Control::new(mem, 2).unwrap();
+        let (svc, ctrl) = target_side(&target);
         let mut window = vec![0u8; 64];
         let w = Exposed::new(1, ctrl, window.as_mut_ptr() as usize, 64, false, vec![0, 1]);
         // The origin's operand (first page) and run table (second page), registered with

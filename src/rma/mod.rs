@@ -20,4 +20,5 @@ pub use epoch::LockKind;
 pub use helper::has_work as helper_has_work;
 pub use helper::polling as helper_polling;
 pub use helper::serve_here as helper_serve_here;
+pub use helper::serve_waiting as helper_serve_waiting;
 pub use window::{transfer_stats, Flavor, RmaHost, RmaSettings, Window};

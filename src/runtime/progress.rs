@@ -400,6 +400,7 @@ impl Progress {
                 idle = 0;
                 continue;
             }
+            // Work another thread is serving: give it the core rather than spin.
             if idle < self.policy.spins && !helper_work {
                 std::hint::spin_loop();
             } else if idle < self.policy.spins.saturating_add(self.policy.yields)

@@ -1002,7 +1002,7 @@ impl crate::rma::RmaHost for World {
         self.progress.with(|_| ());
         // Peers' requests to our helper are served here rather than by waking it (as in
         // `Progress::wait`): two ranks waiting on each other's atomics answer each other.
-        if !(crate::rma::helper_has_work() && crate::rma::helper_serve_here() > 0) {
+        if crate::rma::helper_serve_waiting() == 0 {
             crate::sys::cpu::yield_now();
         }
     }

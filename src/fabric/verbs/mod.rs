@@ -907,9 +907,7 @@ impl VerbsRail {
     /// else queue it (and dial).
     fn submit(&mut self, id: u64) {
         // What waits goes first: one connection's requests go in posting order.
-        if !self.deferred.is_empty() {
-            self.flush_deferred();
-        }
+        self.flush_deferred();
         let peer = self.wrs[&id].peer;
         let link = &self.links[peer];
         if link.cookie.is_some()
@@ -1001,7 +999,14 @@ impl VerbsRail {
 
     /// Hand the held requests to the adapter: each connection's run of them with one
     /// doorbell where they can all go now, else one by one as `submit` does.
+    #[inline]
     fn flush_deferred(&mut self) {
+        if !self.deferred.is_empty() {
+            self.post_deferred();
+        }
+    }
+
+    fn post_deferred(&mut self) {
         let mut ids = std::mem::take(&mut self.deferred);
         // (Every held request is still there: only a completion or a lost link's backlog
         // takes one out, and neither reaches a request never posted nor queued.)
@@ -1434,9 +1439,7 @@ impl Rail for VerbsRail {
         self.send_message(peer, abi::OP_SEND_IMM, imm, parts)
     }
     fn poll(&mut self, sink: &mut dyn FnMut(RailEvent<'_>)) -> usize {
-        if !self.deferred.is_empty() {
-            self.flush_deferred();
-        }
+        self.flush_deferred();
         self.drain_cm();
         let mut n = 0;
         loop {
@@ -1498,9 +1501,7 @@ impl Rail for VerbsRail {
 
     fn arm(&mut self) {
         // Nothing may wait in the rail while its rank sleeps.
-        if !self.deferred.is_empty() {
-            self.flush_deferred();
-        }
+        self.flush_deferred();
         // A rank that sleeps while one of its atomics waits for its answer wants the
         // service rail's events too.
         if let Some(proxy) = &self.atomic_proxy {
@@ -1760,9 +1761,7 @@ impl Rail for VerbsRail {
     }
 
     fn close(&mut self) {
-        if !self.deferred.is_empty() {
-            self.flush_deferred();
-        }
+        self.flush_deferred();
         if self.waker.is_none() {
             return;
         }
