@@ -163,6 +163,12 @@ done
 # These three ran the split before; with their default settings they must now finish.
 _vcase verbs.siw.coll_basic.n3 180 - "$_x -n 3 $CT/coll_basic"
 _vcase verbs.siw.rma_ops.n3 180 - "$_x -n 3 $CT/rma_ops"
+# Finalize while peers exit: a rank's service queue (the RMA helper's, never closed) saw a
+# peer that had exited disconnect, took back messages delivered but not yet retired, dialed
+# the peer again and ended the job ("connecting to ... failed", 1 run in 15 before
+# Service::leaving): six runs in a row must all end cleanly.
+_vcase verbs.siw.finalize.rma_ops.x6.n3 240 '^finalize: 6 clean runs' \
+    "for i in 1 2 3 4 5 6; do $_x -n 3 $CT/rma_ops || exit 1; done; echo 'finalize: 6 clean runs'"
 _vcase verbs.siw.eager64.rma_dtypes.n3 180 - "env RAILMPI_EAGER_LIMIT=64 $_x -n 3 $CT/rma_dtypes"
 # rdma_cm picks the device by address: with rxe0 on the same interface it would take rxe0.
 _vrun siw 'rdma link delete rxe0 || exit 1;' : --siw

@@ -103,6 +103,11 @@ impl ServiceChannels {
             .fold(0u64, |a, s| a.wrapping_add(s.activity()))
     }
 
+    /// At MPI_Finalize, before its barrier: see `Service::leaving`.
+    pub fn leaving(&self) {
+        self.services.iter().flatten().for_each(|s| s.leaving());
+    }
+
     /// Before the service thread sleeps: see `Service::arm`.
     pub fn arm(&self) {
         self.services.iter().flatten().for_each(|s| s.arm());

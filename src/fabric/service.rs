@@ -59,6 +59,11 @@ pub trait Service: Send + Sync {
     fn activity(&self) -> u64 {
         0
     }
+    /// The process is leaving (MPI_Finalize began, every window is freed): no request
+    /// comes or goes from now on, so a peer's queue that goes away is no failure and
+    /// nothing is dialed again. Called before the finalize barrier, so every rank has said
+    /// it before any rank can exit. Queues that never redial need nothing.
+    fn leaving(&self) {}
     /// For the service thread: carry out transfer `t` (its token unused) between the local
     /// spans here and `t.peer`'s remote spans under its key (checked before a byte moves);
     /// returns when done.

@@ -369,6 +369,9 @@ impl World {
     /// drain our output, and tell the launcher.
     pub fn finalize(&self) -> Result<()> {
         super::lifetime::leaving();
+        if let Some(s) = &self.services {
+            s.leaving();
+        }
         coll::direct::barrier(
             self,
             &self.comm_world,

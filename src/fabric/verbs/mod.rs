@@ -1799,6 +1799,12 @@ impl Rail for VerbsRail {
 }
 
 impl VerbsRail {
+    /// From now on nothing is dialed and a lost link is no error (`close`, or a service
+    /// rail whose process is leaving: `Service::leaving`).
+    pub fn leaving(&mut self) {
+        self.closing = true;
+    }
+
     /// A message (`opcode`: send, with or without the immediate word).
     fn send_message(&mut self, peer: usize, opcode: u32, imm: u32, parts: &[&[u8]]) -> bool {
         let total: usize = parts.iter().map(|p| p.len()).sum();
