@@ -235,22 +235,18 @@ impl Connector {
         }
     }
 
-    /// Our dial `cookie` was refused. Returns whether it was the current attempt and the
-    /// peer is not connecting to us otherwise (then the refusal is an error: the peer
-    /// would not take us).
+    /// Our dial `cookie` was refused. Returns whether it was the current attempt (and the
+    /// peer is not connecting to us already): then the rail dials again after a pause —
+    /// the peer may still hold the connection we gave up (it refuses quietly until it sees
+    /// it close), or, refusing a higher rank, be dialing us itself (its request then makes
+    /// the link before the pause ends, and the redial finds it made). A peer that refuses
+    /// for long is unreachable.
     pub fn on_rejected(&mut self, cookie: u64) -> bool {
         let peer = peer_of(cookie);
         match self.states.get(peer) {
             Some(State::Dialing { cookie: c }) if *c == cookie => {
-                // The peer refuses a higher rank's dial while dialing us itself: its
-                // request is on its way. Wait for it.
-                if self.me > peer {
-                    self.states[peer] = State::Idle;
-                    false
-                } else {
-                    self.states[peer] = State::Idle;
-                    true
-                }
+                self.states[peer] = State::Idle;
+                true
             }
             _ => false,
         }
@@ -417,9 +413,33 @@ mod tests {
         assert_ne!(ca, ca2);
         assert!(b.on_closed(cb));
         assert!(matches!(b.on_request(3, &data2), Action::Accept { .. }));
-        // A refused dial of the lower rank is an error for it.
+        // A dial refused while the peer still holds the connection given up (it has not
+        // seen it close): dialed again, by the lower rank and the higher one alike.
         let mut c = connector(0);
         let (cc, _) = dial(&mut c, 3);
         assert!(c.on_rejected(cc));
+        assert!(matches!(c.want(3), Some(Action::Dial { .. })));
+        let (mut lo, mut hi) = (connector(0), connector(1));
+        let (cl, data) = dial(&mut lo, 1);
+        let Action::Accept { cookie: ch, .. } = hi.on_request(1, &data) else {
+            panic!()
+        };
+        lo.on_established(cl);
+        hi.on_established(ch);
+        assert!(hi.on_closed(ch));
+        let (ch2, data) = dial(&mut hi, 0);
+        assert_eq!(
+            lo.on_request(2, &data),
+            Action::Reject {
+                handle: 2,
+                why: None
+            },
+            "still up here"
+        );
+        assert!(
+            hi.on_rejected(ch2),
+            "refused, not abandoned for the peer's dial"
+        );
+        assert!(matches!(hi.want(0), Some(Action::Dial { .. })));
     }
 }

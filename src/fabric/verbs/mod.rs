@@ -27,6 +27,7 @@ pub mod connect;
 pub mod domain;
 pub mod module;
 pub mod service;
+pub mod watchdog;
 
 use super::{
     AtomicOp, Completion, Doorbell, KeyError, MemoryDomain, Rail, RailCaps, RailError, RailEvent,
@@ -43,6 +44,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
+use watchdog::{Holding, Verdict, Watch, TELL_AFTER};
 
 /// Settings of the verbs rails (`RAILMPI_VERBS_*`).
 #[derive(Clone, Debug)]
@@ -149,11 +151,6 @@ const WATCH_EVERY: u32 = 4096;
 /// Polls of a data rail between two polls of its service rail when no atomic of ours is
 /// out (`VerbsRail::poll`).
 const SERVICE_EVERY: u32 = 16;
-/// A link quiet this long with only unsignalled messages out gets a signalled probe (a
-/// healthy link completes it, and with it the messages before it).
-const PROBE_AFTER: Duration = Duration::from_secs(2);
-/// A link quiet this long is reported (once per stall).
-const TELL_AFTER: Duration = Duration::from_secs(30);
 /// On iWARP (no immediate data), a message: this byte and the word lead the payload.
 const CTRL_MSG: u8 = 0;
 const IMM_HEAD: usize = 5;
@@ -163,6 +160,8 @@ const CLOSE_WAIT: Duration = Duration::from_secs(5);
 /// this, until `REFUSED_FOR`.
 const REDIAL_AFTER: Duration = Duration::from_millis(20);
 const REFUSED_FOR: Duration = Duration::from_secs(10);
+/// Connections a one-sided request may see go down under it before it fails (`requeue`).
+const MAX_DROPS: u8 = 3;
 
 /// What one port's rail offers.
 pub fn caps(port: &Port) -> RailCaps {
@@ -224,6 +223,8 @@ struct Wr {
     /// The connection it was handed to (None while it waits): a completion from another
     /// connection is a late one of a connection given up, and is ignored.
     posted_on: Option<u64>,
+    /// Connections that went down while it was posted (`requeue`).
+    drops: u8,
     what: WrKind,
     opcode: u32,
     flags: u32,
@@ -250,6 +251,7 @@ impl Wr {
         Wr {
             peer,
             posted_on: None,
+            drops: 0,
             what,
             opcode,
             flags,
@@ -304,13 +306,7 @@ struct Link {
     redial_at: Option<Instant>,
     bye: bool,
     lost: bool,
-    /// Requests completed on the link (wrapping): the watchdog's sign of progress.
-    completed: u32,
-    /// Since when `completed` stood still with requests outstanding (and its value then),
-    /// whether a probe went, and whether the stall was reported.
-    quiet: Option<(u32, Instant)>,
-    probed: bool,
-    told: bool,
+    watch: Watch,
     /// The other rails' links to this peer failed (`last_link`): the watchdog only warns.
     last: bool,
 }
@@ -334,6 +330,10 @@ pub struct VerbsRail {
     survive_loss: bool,
     /// The transport has no immediate data (iWARP): it travels in the payload.
     imm_in_payload: bool,
+    /// The adapter answers a refused access by dropping the connection (iWARP: the target
+    /// terminates it), so the request's own completion may be a success, a flush or a
+    /// local QP operation error — the last is then no sign of a broken path.
+    refusal_drops: bool,
     /// Whether small one-sided transfers may be held and posted together (`DEFER_MAX`).
     /// Not on iWARP: siw leaves requests uncompleted at times when reads and writes go
     /// to one connection at once (as the split rendezvous does), and posting a burst
@@ -519,6 +519,7 @@ impl VerbsRail {
             sq_depth,
             survive_loss: ctx.survive_loss,
             imm_in_payload: port.info.transport == abi::TRANSPORT_IWARP,
+            refusal_drops: port.info.transport == abi::TRANSPORT_IWARP,
             defer_posts: port.info.transport != abi::TRANSPORT_IWARP,
             max_sge_rd: (port.info.max_sge_rd as usize).clamp(1, 16),
             atomic_proxy: None,
@@ -1058,6 +1059,14 @@ impl VerbsRail {
     }
 
     fn flush_backlog(&mut self, peer: usize) {
+        if self.links[peer].cookie.is_none() {
+            // Its connection was dropped (a failed request, a flush): requests waiting for
+            // one dial it now — its end of the connection may never raise an event.
+            if !self.links[peer].backlog.is_empty() {
+                self.want(peer);
+            }
+            return;
+        }
         while self.links[peer].cookie.is_some() && self.links[peer].outstanding < self.sq_depth {
             let Some(&id) = self.links[peer].backlog.front() else {
                 break;
@@ -1214,9 +1223,10 @@ impl VerbsRail {
             );
             return 0;
         }
-        if wc.status == 5 {
-            // Flushed: the connection failed under it; everything it held goes again on
-            // the next one, in order.
+        if wc.status == 5 || (self.refusal_drops && wc.status == 2) {
+            // Flushed, or (iWARP) cut off as the peer dropped the connection: everything it
+            // held goes again on the next one, in order (a dial that fails tells a lost
+            // peer; a request the peer refuses each time fails at its MAX_DROPS-th).
             let peer = self.wrs[&wc.wr_id].peer;
             self.requeue(wc.conn);
             if self.links[peer].cookie == Some(wc.conn) {
@@ -1232,7 +1242,7 @@ impl VerbsRail {
         let peer = wr.peer;
         let link = &mut self.links[peer];
         link.outstanding = link.outstanding.saturating_sub(1);
-        link.completed = link.completed.wrapping_add(1);
+        link.watch.completed();
         match wc.status {
             0 => self.finish(wr, Ok(0)),
             // The path failed, not the request: retries exceeded (the peer does not
@@ -1336,13 +1346,36 @@ impl VerbsRail {
             return;
         }
         taken.sort_unstable();
-        for id in &taken {
-            self.wrs.get_mut(id).expect("listed above").posted_on = None;
-        }
         let link = &mut self.links[peer];
         link.outstanding = link.outstanding.saturating_sub(taken.len() as u32);
         link.unsignaled
             .retain(|id| taken.binary_search(id).is_err());
+        let mut refused = Vec::new();
+        for id in &taken {
+            let wr = self.wrs.get_mut(id).expect("listed above");
+            wr.posted_on = None;
+            wr.drops = wr.drops.saturating_add(1);
+            // A one-sided request the peer kept dropping connections over (iWARP's answer
+            // to a bad key or range) fails instead of going round for ever; messages name
+            // no remote memory and cannot be refused so.
+            if wr.drops >= MAX_DROPS && !matches!(wr.what, WrKind::Send { .. }) {
+                refused.push(*id);
+            }
+        }
+        taken.retain(|id| refused.binary_search(id).is_err());
+        for id in refused {
+            let wr = self.wrs.remove(&id).expect("listed above");
+            tracing::warn!(
+                peer,
+                "verbs: the peer dropped the connection each time a request was posted"
+            );
+            let err = std::io::Error::other(format!(
+                "verbs: rank {peer} dropped the connection each of the {MAX_DROPS} times this \
+                 request was posted (how iWARP refuses a remote access)"
+            ));
+            self.finish(wr, Err(RailError::Access(err)));
+        }
+        let link = &mut self.links[peer];
         let rest: Vec<u64> = link.backlog.drain(..).collect();
         link.backlog.extend(taken);
         link.backlog.extend(rest);
@@ -1746,6 +1779,7 @@ impl Rail for VerbsRail {
         let id = self.new_wr(Wr {
             peer,
             posted_on: None,
+            drops: 0,
             what: WrKind::Atomic { token, slot },
             opcode,
             flags: 0,
@@ -1904,77 +1938,56 @@ fn send_wr(
 
 impl VerbsRail {
     /// Every `WATCH_EVERY` polls: find links that hold requests and completed none for a
-    /// while (or whose requests wait for a connection that is not made). A healthy adapter completes or fails every request within its retry budget;
-    /// Soft-RoCE (Linux 6.1) does neither when the packets it sent are not freed (it
-    /// retries only below a count of packets in the network device's hands: in a guest
-    /// whose peer's link went down, virtio-net reaps its transmit ring only when traffic
-    /// arrives, which never comes), nor with a retry count of 7, which it takes for "for
-    /// ever". Such a link is reported after `TELL_AFTER`, and given up after
-    /// `give_up_after` where other rails reach the
-    /// peer (a peer that does not poll for that long while we flood it — receiver-not-ready
-    /// retries, which never end — would lose this rail too, never its job: a rail that is
-    /// the peer's one way — or its last, `last_link` — only warns).
+    /// while, or whose requests wait for a connection that is not made (`watchdog.rs`).
     fn watchdog(&mut self) {
         let now = Instant::now();
         for peer in 0..self.links.len() {
             let l = &mut self.links[peer];
-            // Requests on a connection, or waiting for one being dialed (rdma_cm gives up
-            // on a peer that does not answer only after a minute or more).
             let connected = l.cookie.is_some();
-            let holding = if connected {
+            let held = if connected {
                 l.outstanding > 0
             } else {
                 !l.backlog.is_empty()
             };
-            if !holding || l.lost {
-                l.quiet = None;
-                continue;
-            }
-            let since = match l.quiet {
-                Some((c, t)) if c == l.completed => t,
-                _ => {
-                    l.quiet = Some((l.completed, now));
-                    l.probed = false;
-                    l.told = false;
+            let holding = Holding {
+                requests: held && !l.lost,
+                connected,
+                only_unsignaled: l.outstanding as usize == l.unsignaled.len(),
+                give_up_after: (self.survive_loss && !l.last).then_some(self.give_up_after),
+            };
+            let (quiet, tell, give_up) = match l.watch.look(now, holding) {
+                Verdict::Fine => continue,
+                Verdict::Probe => {
+                    // Unsignalled messages complete with a later signalled request.
+                    let _ = self.send_control(peer, CTRL_PROBE);
                     continue;
                 }
+                Verdict::Stalled {
+                    quiet,
+                    tell,
+                    give_up,
+                } => (quiet.as_secs(), tell, give_up),
             };
-            let quiet = now.duration_since(since);
-            if connected
-                && quiet >= PROBE_AFTER
-                && !l.probed
-                && l.outstanding as usize == l.unsignaled.len()
-            {
-                // Unsignalled messages complete with a later signalled request: send one.
-                l.probed = true;
-                let _ = self.send_control(peer, CTRL_PROBE);
-                continue;
+            if tell && connected {
+                tracing::warn!(
+                    "verbs {}: rank {peer}: no completion for {quiet} s with {} requests \
+                     outstanding ({} waiting)",
+                    self.port,
+                    l.outstanding,
+                    l.backlog.len(),
+                );
+            } else if tell {
+                tracing::warn!(
+                    "verbs {}: rank {peer}: no connection for {quiet} s with {} requests waiting",
+                    self.port,
+                    l.backlog.len(),
+                );
             }
-            if quiet >= TELL_AFTER && !l.told {
-                l.told = true;
-                if connected {
-                    tracing::warn!(
-                        "verbs {}: rank {peer}: no completion for {} s with {} requests \
-                         outstanding ({} waiting)",
-                        self.port,
-                        quiet.as_secs(),
-                        l.outstanding,
-                        l.backlog.len(),
-                    );
-                } else {
-                    tracing::warn!(
-                        "verbs {}: rank {peer}: no connection for {} s with {} requests waiting",
-                        self.port,
-                        quiet.as_secs(),
-                        l.backlog.len(),
-                    );
-                }
-            }
-            if quiet >= self.give_up_after && self.survive_loss && !l.last {
+            if give_up {
                 let why = if connected {
-                    format!("no completion for {} s", quiet.as_secs())
+                    format!("no completion for {quiet} s")
                 } else {
-                    format!("no connection after {} s", quiet.as_secs())
+                    format!("no connection after {quiet} s")
                 };
                 self.drop_connection(peer);
                 self.link_failed(peer, why);
@@ -1983,8 +1996,6 @@ impl VerbsRail {
     }
 }
 
-/// How long a quiet link waits before the watchdog gives it up: twice the adapter's own
-/// budget (every try timed out), and never less than `TELL_AFTER`.
 /// The descriptor that posts `wr` as request `id` (signalled unless `quiet`).
 fn desc_of(id: u64, wr: &Wr, quiet: bool) -> abi::Desc {
     abi::Desc {
@@ -2002,6 +2013,8 @@ fn desc_of(id: u64, wr: &Wr, quiet: bool) -> abi::Desc {
     }
 }
 
+/// How long a quiet link waits before the watchdog gives it up: twice the adapter's own
+/// budget (every try timed out), and never less than `TELL_AFTER`.
 fn give_up_after(s: &VerbsSettings) -> Duration {
     let per_try = Duration::from_nanos(4096u64 << s.timeout.min(31));
     (per_try * (u32::from(s.retry_count) + 1) * 2).max(TELL_AFTER)
