@@ -27,6 +27,8 @@ _ct_rma rma_create_race 2 7
 _ct_rma rma_dynamic 1 2 4
 _ct_rma rma_shared 1 2 4
 _ct_rma rma_mixed 2 3 4
+# A put is done at its target when unlock returns, whoever tells the target next.
+_ct_rma rma_remote_done 3 4
 
 # rma_atomics [K]: K fetch-and-ops per rank (K/10 mutex rounds, K/20 exclusive-lock rounds).
 if [ "${CT_IMPL:-railmpi}" = mpich ]; then

@@ -106,6 +106,7 @@ for _t in rma_ops rma_pscw rma_passive rma_atomics rma_dynamic rma_dtypes; do
     _vcase "verbs.rxe.$_t.n2" 180 - "$_x -n 2 $CT/$_t"
 done
 _vcase verbs.rxe.rma_atomics.n3 180 - "$_x -n 3 $CT/rma_atomics"
+_vcase verbs.rxe.rma_remote_done.n3 180 '^ok rma_remote_done ' "$_x -n 3 $CT/rma_remote_done 40"
 # An epoch's puts and gets are all in flight at once (RDMA writes and reads from origin
 # buffers registered through the cache), completed by the flush, unlock or fence.
 _vcase verbs.rxe.rma_inflight.stats.n3 180 'rank 0 rma: [0-9]+ puts/gets posted on the rails, at most 32 in flight' \
