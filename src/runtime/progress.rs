@@ -376,11 +376,9 @@ impl Progress {
         let mut idle = 0u32;
         let mut probe = YieldProbe { switches: None };
         // While we poll here, we serve our helper's requests (dropped while we sleep).
-        let mut polling = Some(crate::rma::helper_polling());
+        let mut polling = None;
         loop {
-            if polling.is_none() {
-                polling = Some(crate::rma::helper_polling());
-            }
+            polling.get_or_insert_with(crate::rma::helper_polling);
             {
                 let mut e = self.state.lock();
                 let events = self.step(&mut e);

@@ -297,6 +297,17 @@ mod tests {
         }
     }
 
+    /// `a` (rank 0) dials `b` (rank 1), which accepts; both see it up: (a's cookie, b's).
+    fn connect_pair(a: &mut Connector, b: &mut Connector) -> (u64, u64) {
+        let (ca, data) = dial(a, 1);
+        let Action::Accept { cookie: cb, .. } = b.on_request(1, &data) else {
+            panic!()
+        };
+        assert!(a.on_established(ca).is_some());
+        assert!(b.on_established(cb).is_some());
+        (ca, cb)
+    }
+
     #[test]
     fn one_side_dials() {
         let (mut a, mut b) = (connector(0), connector(1));
@@ -401,12 +412,7 @@ mod tests {
     #[test]
     fn closed_links_redial() {
         let (mut a, mut b) = (connector(0), connector(1));
-        let (ca, data) = dial(&mut a, 1);
-        let Action::Accept { cookie: cb, .. } = b.on_request(1, &data) else {
-            panic!()
-        };
-        a.on_established(ca);
-        b.on_established(cb);
+        let (ca, cb) = connect_pair(&mut a, &mut b);
         assert!(a.on_closed(ca));
         assert!(!a.on_closed(ca), "once");
         let (ca2, data2) = dial(&mut a, 1);
@@ -420,12 +426,7 @@ mod tests {
         assert!(c.on_rejected(cc));
         assert!(matches!(c.want(3), Some(Action::Dial { .. })));
         let (mut lo, mut hi) = (connector(0), connector(1));
-        let (cl, data) = dial(&mut lo, 1);
-        let Action::Accept { cookie: ch, .. } = hi.on_request(1, &data) else {
-            panic!()
-        };
-        lo.on_established(cl);
-        hi.on_established(ch);
+        let (_, ch) = connect_pair(&mut lo, &mut hi);
         assert!(hi.on_closed(ch));
         let (ch2, data) = dial(&mut hi, 0);
         assert_eq!(

@@ -1033,10 +1033,12 @@ impl VerbsRail {
                 let room = self.sq_depth.saturating_sub(link.outstanding) as usize;
                 let n = run.min(room);
                 if n > 1 {
-                    let descs: Vec<abi::Desc> = ids[i..i + n]
-                        .iter()
-                        .map(|&id| desc_of(id, &self.wrs[&id], false))
-                        .collect();
+                    // On the stack: at most DEFER_BATCH are held.
+                    let n = n.min(DEFER_BATCH);
+                    let mut descs = [desc_of(ids[i], &self.wrs[&ids[i]], false); DEFER_BATCH];
+                    for (d, &id) in descs.iter_mut().zip(&ids[i..i + n]).skip(1) {
+                        *d = desc_of(id, &self.wrs[&id], false);
+                    }
                     // SAFETY: as in `post_now`, for each descriptor.
                     unsafe {
                         (self.m.ops.post)(self.ctx, cookie, descs.as_ptr(), n, &mut went);
@@ -1350,30 +1352,23 @@ impl VerbsRail {
         link.outstanding = link.outstanding.saturating_sub(taken.len() as u32);
         link.unsignaled
             .retain(|id| taken.binary_search(id).is_err());
-        let mut refused = Vec::new();
-        for id in &taken {
+        // A one-sided request the peer kept dropping connections over (iWARP's answer to a
+        // bad key or range) fails instead of going round for ever; messages name no remote
+        // memory and cannot be refused so.
+        let (refused, taken): (Vec<u64>, Vec<u64>) = taken.into_iter().partition(|id| {
             let wr = self.wrs.get_mut(id).expect("listed above");
             wr.posted_on = None;
             wr.drops = wr.drops.saturating_add(1);
-            // A one-sided request the peer kept dropping connections over (iWARP's answer
-            // to a bad key or range) fails instead of going round for ever; messages name
-            // no remote memory and cannot be refused so.
-            if wr.drops >= MAX_DROPS && !matches!(wr.what, WrKind::Send { .. }) {
-                refused.push(*id);
-            }
-        }
-        taken.retain(|id| refused.binary_search(id).is_err());
+            wr.drops >= MAX_DROPS && !matches!(wr.what, WrKind::Send { .. })
+        });
         for id in refused {
             let wr = self.wrs.remove(&id).expect("listed above");
-            tracing::warn!(
-                peer,
-                "verbs: the peer dropped the connection each time a request was posted"
-            );
-            let err = std::io::Error::other(format!(
-                "verbs: rank {peer} dropped the connection each of the {MAX_DROPS} times this \
+            let why = format!(
+                "verbs: rank {peer} dropped the connection each of the {MAX_DROPS} times a \
                  request was posted (how iWARP refuses a remote access)"
-            ));
-            self.finish(wr, Err(RailError::Access(err)));
+            );
+            tracing::warn!("{why}");
+            self.finish(wr, Err(RailError::Access(std::io::Error::other(why))));
         }
         let link = &mut self.links[peer];
         let rest: Vec<u64> = link.backlog.drain(..).collect();
@@ -1801,7 +1796,7 @@ impl Rail for VerbsRail {
         }
         // Goodbye on every connection, then wait (bounded) for every peer's, so that no
         // peer takes our leaving for a failure.
-        self.closing = true;
+        self.leaving();
         for peer in 0..self.links.len() {
             if self.links[peer].cookie.is_some() {
                 let _ = self.send_control(peer, CTRL_BYE);

@@ -363,7 +363,8 @@ impl Service for VerbsService {
         // The helper is never stopped (nor this rail closed: the process's exit closes
         // it), so a peer that exits first disconnects a connection that may still hold
         // delivered but unretired messages: taken back, they would dial the peer, find
-        // its listener gone and end the job at its finalize (siw, rma_ops at 3 ranks: 2 of 30 runs; 0 of 40 since).
+        // its listener gone and end the job at its finalize (siw, rma_ops at 3 ranks: 2
+        // of 30 runs; 0 of 40 since).
         self.rail.lock().leaving();
     }
 
