@@ -406,7 +406,14 @@ impl World {
         for l in self.progress.locked(|e| e.channels.stats()) {
             line.push_str(&format!("railmpi stats rank {} multirail {l}\n", self.rank));
         }
-        let notices = self.progress.locked(|e| e.p2p.notices);
+        let (notices, splits) = self.progress.locked(|e| (e.p2p.notices, e.p2p.splits));
+        if splits > 0 {
+            line.push_str(&format!(
+                "railmpi stats rank {} rendezvous: {splits} split (we read the head while the \
+                 sender wrote the tail)\n",
+                self.rank
+            ));
+        }
         if notices > 0 {
             line.push_str(&format!(
                 "railmpi stats rank {} rendezvous: {notices} writes noticed by their \

@@ -68,11 +68,13 @@ enum State {
     Closing,
 }
 
-/// One signaled request in flight: its sequence number, wr_id and what it was.
+/// One signaled request in flight: its sequence number, wr_id, what it was, and whether
+/// its completion came (before an older one's: see `completion`).
 struct Signaled {
     seq: u64,
     wr_id: u64,
     op: u32,
+    done: bool,
 }
 
 struct Conn {
@@ -84,8 +86,8 @@ struct Conn {
     /// Passive: the request's responder resources and initiator depth, from our side's
     /// point of view (what we may grant and use).
     req_rd: (u8, u8),
-    /// Send queue accounting: requests posted, requests known complete (a signaled
-    /// completion retires every earlier request), limit.
+    /// Send queue accounting: requests posted, requests known complete (`completed`),
+    /// limit.
     posted: u64,
     retired: u64,
     sq_limit: u64,
@@ -124,8 +126,27 @@ impl Conn {
                 seq: self.posted,
                 wr_id: d.wr_id,
                 op: wc_of_op(d.opcode),
+                done: false,
             });
         }
+    }
+
+    /// The send-side completion of `wr_id`: its request is done and, once every older
+    /// signaled one is too, so is everything posted before it. Returns what the request
+    /// was, or None for one that was not signaled (an unsignaled request that failed also
+    /// completes; it retires nothing). Completions may come out of posting order: siw
+    /// completes a write or send once sent but a read when its answer comes, so later
+    /// requests can complete first — taking only the oldest as the one completing left a
+    /// newer one unretired for ever, and the send queue looked full from then on (the split
+    /// rendezvous' stall on siw).
+    fn completed(&mut self, wr_id: u64) -> Option<u32> {
+        let i = self.signaled.iter().position(|s| s.wr_id == wr_id)?;
+        self.signaled[i].done = true;
+        let op = self.signaled[i].op;
+        while self.signaled.front().is_some_and(|s| s.done) {
+            self.retired = self.signaled.pop_front().expect("front checked").seq;
+        }
+        Some(op)
     }
 
     /// Closing and done: disconnected with every signaled request completed (or waited
@@ -1418,19 +1439,11 @@ impl Context {
         let mut cookie = 0;
         if let Some(c) = conn {
             cookie = c.cookie.unwrap_or(0);
-            // Send-side completions come in posting order: the oldest signaled request is
-            // this one, and everything posted before it is done too. (An unsignaled request
-            // that failed also completes; it matches nothing and retires nothing.)
-            let send_side = if ok {
-                wc.opcode & ibv_wc_opcode::IBV_WC_RECV == 0
-            } else {
-                true
-            };
-            if send_side && c.signaled.front().is_some_and(|s| s.wr_id == wc.wr_id) {
-                let s = c.signaled.pop_front().expect("front checked");
-                c.retired = s.seq;
+            // An error completion's opcode is not valid: it may be either side's.
+            let send_side = !ok || wc.opcode & ibv_wc_opcode::IBV_WC_RECV == 0;
+            if let Some(op) = send_side.then(|| c.completed(wc.wr_id)).flatten() {
                 if !ok {
-                    opcode = Some(s.op); // error completions may carry no valid opcode
+                    opcode = Some(op); // error completions may carry no valid opcode
                 }
                 if c.finished() {
                     // The last flush of a closing connection (later completions of its
@@ -1538,4 +1551,46 @@ fn fmt_ip(ip: &[u8; 16]) -> String {
 /// The `open` error reason into the caller's buffer.
 pub(crate) fn report(err: *mut c_char, err_len: usize, msg: &str) {
     set_err(err, err_len, msg);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn signaled(wr_id: u64, opcode: u32) -> Desc {
+        // SAFETY: plain old data; zero is NULL pointers.
+        let mut d: Desc = unsafe { mem::zeroed() };
+        d.wr_id = wr_id;
+        d.opcode = opcode;
+        d.flags = FLAG_SIGNALED;
+        d
+    }
+
+    /// siw completes a write posted after a read before the read: the queue retires up to
+    /// the oldest request not complete, and all of it once the read completes.
+    #[test]
+    fn completions_out_of_posting_order_retire_the_queue() {
+        let mut c = Conn::new(ptr::null_mut(), State::Established);
+        c.count_posted(&signaled(1, OP_READ));
+        let mut quiet = signaled(2, OP_SEND);
+        quiet.flags = 0;
+        c.count_posted(&quiet);
+        c.count_posted(&signaled(3, OP_WRITE));
+        c.count_posted(&signaled(4, OP_WRITE));
+        assert_eq!(c.completed(3), Some(WC_WRITE));
+        assert_eq!(c.retired, 0, "the read before it is not complete");
+        assert_eq!(
+            c.completed(2),
+            None,
+            "an unsignaled request retires nothing"
+        );
+        assert_eq!(c.completed(1), Some(WC_READ));
+        assert_eq!(
+            c.retired, 3,
+            "read, send and the write that completed first"
+        );
+        assert_eq!(c.completed(4), Some(WC_WRITE));
+        assert_eq!((c.retired, c.signaled.len()), (4, 0));
+        assert_eq!(c.completed(4), None, "a completion is taken once");
+    }
 }

@@ -189,11 +189,7 @@ pub fn caps(port: &Port) -> RailCaps {
         min_rdma_run: 2048,
         min_stripe: 64 * 1024,
         local_keys: true,
-        // On iWARP (siw) a split rendezvous — the receiver's RDMA read of the head while the
-        // sender writes the tail on the same connection — stalls at times with 3 or more ranks
-        // (no error, no event, nothing outstanding; read-only and write-only rendezvous never
-        // did): read whole there until the cause is found (the verbs issue's note).
-        split_rendezvous: i.transport != abi::TRANSPORT_IWARP,
+        split_rendezvous: true,
         // iWARP has no immediate data.
         write_notify: i.transport != abi::TRANSPORT_IWARP,
         progress_thread: false,
@@ -334,14 +330,15 @@ pub struct VerbsRail {
     /// terminates it), so the request's own completion may be a success, a flush or a
     /// local QP operation error — the last is then no sign of a broken path.
     refusal_drops: bool,
-    /// Whether small one-sided transfers may be held and posted together (`DEFER_MAX`).
-    /// Not on iWARP: siw leaves requests uncompleted at times when reads and writes go
-    /// to one connection at once (as the split rendezvous does), and posting a burst
-    /// together made that frequent (rma_ops at 3 ranks: 3 stalls in 14 runs, 0 in 12
-    /// without).
-    defer_posts: bool,
     /// Scatter/gather entries an RDMA read takes.
     max_sge_rd: usize,
+    /// A write completes at its origin once sent, not once placed (iWARP), so each write
+    /// transfer ends with a one-byte read of its last byte into this atomics slot and
+    /// completes with it: the target answers a read only after placing the writes before
+    /// it on the connection. Without it a put's flush or unlock could return before the
+    /// target's memory had the bytes, and a rendezvous FIN sent over another port could
+    /// overtake a striped write.
+    write_fence: Option<u32>,
     /// `close` began: nothing is dialed, and a link that fails now is no error.
     closing: bool,
     /// Atomics go to the peer's service queue, which applies them in software
@@ -520,8 +517,8 @@ impl VerbsRail {
             survive_loss: ctx.survive_loss,
             imm_in_payload: port.info.transport == abi::TRANSPORT_IWARP,
             refusal_drops: port.info.transport == abi::TRANSPORT_IWARP,
-            defer_posts: port.info.transport != abi::TRANSPORT_IWARP,
             max_sge_rd: (port.info.max_sge_rd as usize).clamp(1, 16),
+            write_fence: None,
             atomic_proxy: None,
             closing: false,
             conns: Connector::new(ctx.me, peers, index, &ctx.secret, Box::new(nonce_source)),
@@ -551,6 +548,9 @@ impl VerbsRail {
         };
         for i in 0..rail.recv.count as u32 {
             rail.post_recv(i)?;
+        }
+        if port.info.transport == abi::TRANSPORT_IWARP {
+            rail.write_fence = rail.atomics.take();
         }
         rail.waker = Some(rail.start_waker()?);
         Ok(rail)
@@ -986,10 +986,7 @@ impl VerbsRail {
     /// (a latency loop's), goes at once.
     fn enqueue(&mut self, id: u64, defer: bool) {
         let peer = self.wrs[&id].peer;
-        if !defer
-            || !self.defer_posts
-            || (self.deferred.is_empty() && self.links[peer].outstanding == 0)
-        {
+        if !defer || (self.deferred.is_empty() && self.links[peer].outstanding == 0) {
             return self.submit(id);
         }
         self.deferred.push(id);
@@ -1237,8 +1234,8 @@ impl VerbsRail {
             self.flush_backlog(peer);
             return 0;
         }
-        // Everything posted on the connection before this request is done (completions come
-        // in posting order): the unsignalled requests before it, too.
+        // The unsignalled messages posted before this request are done too: sends and writes
+        // complete in posting order (only a read may complete after later requests, on siw).
         self.retire_unsignaled(self.wrs[&wc.wr_id].peer, wc.wr_id);
         let wr = self.wrs.remove(&wc.wr_id).expect("looked up above");
         let peer = wr.peer;
@@ -1334,6 +1331,21 @@ impl VerbsRail {
         let id = self.new_wr(wr);
         self.enqueue(id, t.defer);
         true
+    }
+
+    /// The last piece of write transfer `token`: a one-byte read of `at` (`write_fence`),
+    /// queued right behind the write.
+    fn fence(&mut self, peer: usize, token: u64, at: u64, rkey: u32, defer: bool) {
+        let slot = self.write_fence.expect("a rail that fences its writes");
+        let what = WrKind::Transfer {
+            token,
+            temp: Vec::new(),
+            whole: false,
+        };
+        let sges = vec![self.atomics.sge(slot, 1)];
+        let wr = Wr::rdma(peer, what, abi::OP_READ, 0, sges, at, rkey);
+        let id = self.new_wr(wr);
+        self.enqueue(id, defer);
     }
 
     fn requeue(&mut self, cookie: u64) {
@@ -1636,18 +1648,38 @@ impl Rail for VerbsRail {
             wr
         };
         let flags = if inline { abi::FLAG_INLINE } else { 0 };
+        // Where a write's fence reads (`write_fence`): its last byte.
+        let fence_at = match (op, self.write_fence) {
+            (RdmaOp::Write, Some(_)) => remote
+                .iter()
+                .rev()
+                .find(|r| r.len > 0)
+                .map(|r| r.addr + (r.len - 1)),
+            _ => None,
+        };
         // The common case, one remote span that one work request covers: the local entries
-        // go as they are (no cutting, no per-transfer bookkeeping).
+        // go as they are (no cutting, no per-transfer bookkeeping but a fence's).
         if let Some(r) = whole {
             if total <= MAX_WR_BYTES && !sges.is_empty() && sges.len() <= max_sge {
                 let whole = WrKind::Transfer {
                     token,
                     temp,
-                    whole: true,
+                    whole: fence_at.is_none(),
                 };
                 let wr = Wr::rdma(peer, whole, opcode, flags, sges, r.addr, rkey);
                 let id = self.new_wr(with_notice(wr));
-                self.enqueue(id, t.defer && total <= DEFER_MAX);
+                let defer = t.defer && total <= DEFER_MAX;
+                if fence_at.is_some() {
+                    let fenced = Pending {
+                        left: 2,
+                        error: None,
+                    };
+                    self.pending.insert(token, fenced);
+                }
+                self.enqueue(id, defer);
+                if let Some(at) = fence_at {
+                    self.fence(peer, token, at, rkey, defer);
+                }
                 return Ok(());
             }
         }
@@ -1699,7 +1731,7 @@ impl Rail for VerbsRail {
         self.pending.insert(
             token,
             Pending {
-                left: pieces.len() as u32,
+                left: pieces.len() as u32 + u32::from(fence_at.is_some()),
                 error: None,
             },
         );
@@ -1719,6 +1751,9 @@ impl Rail for VerbsRail {
             let wr = Wr::rdma(peer, piece, opcode, flags, list, raddr, rkey);
             let id = self.new_wr(if i == last { with_notice(wr) } else { wr });
             self.submit(id);
+        }
+        if let Some(at) = fence_at {
+            self.fence(peer, token, at, rkey, false);
         }
         Ok(())
     }

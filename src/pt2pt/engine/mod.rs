@@ -453,6 +453,8 @@ pub struct Pt2pt {
     pub bad_packets: u64,
     /// Write notices that stood for a PUT_DONE or PIPE_FIN (RAILMPI_STATS).
     pub notices: u64,
+    /// Rendezvous split between our read and the sender's write (RAILMPI_STATS).
+    pub splits: u64,
 }
 
 // SAFETY: the raw pointers are application buffers owned by pending requests; the engine is
@@ -508,6 +510,7 @@ impl Pt2pt {
             completions: 0,
             bad_packets: 0,
             notices: 0,
+            splits: 0,
         }
     }
 
@@ -528,7 +531,7 @@ impl Pt2pt {
 
     /// Rendezvous with `peer` are read whole, never split (its rail says so: over tcp,
     /// with one wire between the two, the split's write costs a round trip and moves
-    /// nothing in parallel; on iWARP it stalled).
+    /// nothing in parallel).
     pub fn set_peer_no_split(&mut self, peer: usize) {
         if let Some(p) = self.peer_protocol.get_mut(peer) {
             p.split_threshold = 0;

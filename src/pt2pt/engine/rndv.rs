@@ -336,6 +336,7 @@ impl Pt2pt {
             _ => {}
         }
         if let (true, Some(base)) = (split, base) {
+            self.splits += 1;
             let ask = wire::WriteAsk {
                 sender_req,
                 receiver_req: req,
