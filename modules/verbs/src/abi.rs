@@ -19,7 +19,7 @@
 use std::ffi::c_char;
 
 /// Bumped whenever a type or the table below changes; libmpi refuses another version.
-pub const ABI_VERSION: u32 = 4;
+pub const ABI_VERSION: u32 = 5;
 
 /// The symbol the module exports: `extern "C" fn() -> *const Ops`.
 pub const ENTRY_SYMBOL: &[u8] = b"railmpi_verbs_ops\0";
@@ -165,6 +165,9 @@ pub const FLAG_SIGNALED: u32 = 1;
 pub const FLAG_INLINE: u32 = 2;
 /// Wait for earlier reads and atomics on this connection first (`IBV_SEND_FENCE`).
 pub const FLAG_FENCE: u32 = 4;
+/// A message whose receive completion raises an event on a queue armed for solicited
+/// completions only (`IBV_SEND_SOLICITED`; see `arm`).
+pub const FLAG_SOLICITED: u32 = 8;
 
 /// One work request. Atomics: one 8-byte `sge` receives the old value; `compare_add` is
 /// the addend (fetch-and-add) or the compare value, `swap` the swap value.
@@ -283,8 +286,9 @@ pub struct Ops {
     pub ack_events: unsafe extern "C" fn(ctx: *mut Ctx, rearm: i32) -> i32,
     /// Arm the completion queue: its next completion makes the channel readable (what a
     /// process does before it sleeps; then it polls once more, as a completion that came
-    /// before the arming raises no event).
-    pub arm: unsafe extern "C" fn(ctx: *mut Ctx) -> i32,
+    /// before the arming raises no event). With `solicited_only` non-zero, only a message
+    /// sent with `FLAG_SOLICITED` (or a failed request) does.
+    pub arm: unsafe extern "C" fn(ctx: *mut Ctx, solicited_only: i32) -> i32,
     /// Start connecting to `to` with `data[..len]` as private data; the connection is
     /// named `cookie` in every later event and completion.
     pub connect: unsafe extern "C" fn(

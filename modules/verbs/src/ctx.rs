@@ -568,16 +568,16 @@ impl Context {
         }
         self.ack(n);
         if rearm {
-            self.arm()
+            self.arm(false)
         } else {
             0
         }
     }
 
     /// Ask for an event at the completion queue's next completion.
-    pub(crate) fn arm(&self) -> i32 {
+    pub(crate) fn arm(&self, solicited_only: bool) -> i32 {
         // SAFETY: cq is live.
-        verbs_ret(unsafe { ibv_req_notify_cq(self.cq, 0) })
+        verbs_ret(unsafe { ibv_req_notify_cq(self.cq, i32::from(solicited_only)) })
     }
 
     fn ack(&self, n: u32) {
@@ -1353,6 +1353,9 @@ impl Context {
         }
         if d.flags & FLAG_FENCE != 0 {
             flags |= ibv_send_flags::IBV_SEND_FENCE.0;
+        }
+        if d.flags & FLAG_SOLICITED != 0 {
+            flags |= ibv_send_flags::IBV_SEND_SOLICITED.0;
         }
         wr.send_flags = flags;
         use ibv_wr_opcode::*;

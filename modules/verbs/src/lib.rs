@@ -133,13 +133,13 @@ unsafe extern "C" fn ack_events(ctx: *mut Ctx, rearm: i32) -> i32 {
     })
 }
 
-unsafe extern "C" fn arm(ctx: *mut Ctx) -> i32 {
+unsafe extern "C" fn arm(ctx: *mut Ctx, solicited_only: i32) -> i32 {
     guard(|| {
         // SAFETY: ctx is live.
         let Some(c) = (unsafe { context(ctx) }) else {
             return libc::EINVAL;
         };
-        c.arm()
+        c.arm(solicited_only != 0)
     })
 }
 

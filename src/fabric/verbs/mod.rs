@@ -339,6 +339,13 @@ pub struct VerbsRail {
     /// target's memory had the bytes, and a rendezvous FIN sent over another port could
     /// overtake a striped write.
     write_fence: Option<u32>,
+    /// Which immediate words a message goes with `FLAG_SOLICITED` (`set_solicited`).
+    solicit: fn(u32) -> bool,
+    /// Solicited messages and arming for them work: not on siw (6.1), whose receive
+    /// completions never raise a solicited event (a sleeping helper missed every request),
+    /// and where a solicited send did not reach a helper armed for every completion either
+    /// (rma_passive: 3 of 3 runs without passive-target progress).
+    solicited_events: bool,
     /// `close` began: nothing is dialed, and a link that fails now is no error.
     closing: bool,
     /// Atomics go to the peer's service queue, which applies them in software
@@ -372,6 +379,8 @@ pub struct VerbsRail {
     /// (each would wake the waker thread and cost a re-arm system call per message); a
     /// service rail's waker re-arms at once (the RMA helper sleeps between requests).
     armed: Arc<AtomicBool>,
+    /// The last arming was for every completion, not only solicited ones.
+    armed_all: bool,
     lazy_arm: bool,
 }
 
@@ -519,6 +528,8 @@ impl VerbsRail {
             refusal_drops: port.info.transport == abi::TRANSPORT_IWARP,
             max_sge_rd: (port.info.max_sge_rd as usize).clamp(1, 16),
             write_fence: None,
+            solicit: |_| false,
+            solicited_events: port.info.transport != abi::TRANSPORT_IWARP,
             atomic_proxy: None,
             closing: false,
             conns: Connector::new(ctx.me, peers, index, &ctx.secret, Box::new(nonce_source)),
@@ -539,6 +550,7 @@ impl VerbsRail {
             also_wake: ctx.also_wake,
             // Armed when the context was made.
             armed: Arc::new(AtomicBool::new(true)),
+            armed_all: true,
             // Every rail, the service rail too (its helper arms it before it sleeps): an
             // event per completion would wake the waker thread, and it the helper, for
             // each request, even while a thread of ours polls (a context switch or two per
@@ -577,6 +589,48 @@ impl VerbsRail {
     pub fn set_secret(&mut self, secret: &super::tcp::Secret, survive_loss: bool) {
         self.conns.set_secret(secret);
         self.survive_loss = survive_loss;
+    }
+
+    /// Messages with these immediate words go solicited (`FLAG_SOLICITED`): on a service
+    /// rail, the requests and the answers a sleeping rank waits for, so that its thread
+    /// (`arm_quiet`) is not woken by the rest — the served marks of our own requests, which
+    /// the requesting thread polls for, came back to wake the helper, twice a context switch
+    /// per `MPI_Fetch_and_op` at the origin.
+    pub fn set_solicited(&mut self, solicit: fn(u32) -> bool) {
+        self.solicit = solicit;
+    }
+
+    /// Arm the completion queue for the next event, once per sleep (`armed`, cleared by the
+    /// waker at an event); `solicited_only`: only a solicited message (or a failed request)
+    /// raises it. An arming for every completion is never narrowed while it stands (on siw
+    /// the last arming wins).
+    fn arm_events(&mut self, solicited_only: bool) {
+        if !self.lazy_arm {
+            return;
+        }
+        // Marked first: an event that comes at once (a completion already waiting) clears
+        // the mark after we set it, so the next sleep arms again.
+        let was = self.armed.swap(true, Ordering::AcqRel);
+        if was && (solicited_only || self.armed_all) {
+            return;
+        }
+        // SAFETY: an open context; arming is allowed beside the waker's acks.
+        let rc = unsafe { (self.m.ops.arm)(self.ctx, i32::from(solicited_only)) };
+        if rc != 0 {
+            // Without the event a sleeping rank wakes only at its timeout: keep the mark
+            // off so the next sleep tries again.
+            self.armed.store(false, Ordering::Release);
+        } else {
+            self.armed_all = !solicited_only;
+        }
+    }
+
+    /// Before a service thread sleeps: only solicited messages wake it, unless requests
+    /// wait in the rail for room or a connection (a send completion lets them go).
+    pub fn arm_quiet(&mut self, all: bool) {
+        self.flush_deferred();
+        let waiting = self.links.iter().any(|l| !l.backlog.is_empty());
+        self.arm_events(self.solicited_events && !(all || waiting));
     }
 
     /// Where atomics go: the peer's service queue, which applies them with CPU atomics.
@@ -1462,6 +1516,11 @@ impl Rail for VerbsRail {
     }
 
     fn try_send(&mut self, peer: usize, imm: u32, parts: &[&[u8]]) -> bool {
+        let flags = if self.solicited_events && (self.solicit)(imm) {
+            abi::FLAG_SOLICITED
+        } else {
+            0
+        };
         if self.imm_in_payload {
             // iWARP has no immediate data: the word leads the payload, after a kind byte.
             let head = [
@@ -1474,9 +1533,9 @@ impl Rail for VerbsRail {
             let mut all: Vec<&[u8]> = Vec::with_capacity(parts.len() + 1);
             all.push(&head);
             all.extend_from_slice(parts);
-            return self.send_message(peer, abi::OP_SEND, 0, &all);
+            return self.send_message(peer, abi::OP_SEND, 0, &all, flags);
         }
-        self.send_message(peer, abi::OP_SEND_IMM, imm, parts)
+        self.send_message(peer, abi::OP_SEND_IMM, imm, parts, flags)
     }
     fn poll(&mut self, sink: &mut dyn FnMut(RailEvent<'_>)) -> usize {
         self.flush_deferred();
@@ -1549,17 +1608,7 @@ impl Rail for VerbsRail {
                 crate::fabric::Service::arm(&**proxy);
             }
         }
-        // Marked first: an event that comes at once (a completion already waiting) clears
-        // the mark after we set it, so the next sleep arms again.
-        if self.lazy_arm && !self.armed.swap(true, Ordering::AcqRel) {
-            // SAFETY: an open context; arming is allowed beside the waker's acks.
-            let rc = unsafe { (self.m.ops.arm)(self.ctx) };
-            if rc != 0 {
-                // Without the event a sleeping rank wakes only at its timeout: keep the
-                // mark off so the next sleep tries again.
-                self.armed.store(false, Ordering::Release);
-            }
-        }
+        self.arm_events(false);
     }
 
     fn has_completions(&self) -> bool {
@@ -1870,7 +1919,15 @@ impl VerbsRail {
     }
 
     /// A message (`opcode`: send, with or without the immediate word).
-    fn send_message(&mut self, peer: usize, opcode: u32, imm: u32, parts: &[&[u8]]) -> bool {
+    /// A message of `parts` (`flags`: `FLAG_SOLICITED` or 0).
+    fn send_message(
+        &mut self,
+        peer: usize,
+        opcode: u32,
+        imm: u32,
+        parts: &[&[u8]],
+        flags: u32,
+    ) -> bool {
         let total: usize = parts.iter().map(|p| p.len()).sum();
         assert!(
             total <= MESSAGE,
@@ -1892,7 +1949,7 @@ impl VerbsRail {
             && self.links[peer].backlog.is_empty()
             && self.links[peer].outstanding < self.sq_depth;
         if !inline {
-            return self.send_copied(peer, opcode, imm, parts, total);
+            return self.send_copied(peer, opcode, imm, parts, total, flags);
         }
         // Copied into the descriptor by the post below (the parts are only borrowed).
         let sges = parts
@@ -1904,13 +1961,14 @@ impl VerbsRail {
                 lkey: 0,
             })
             .collect();
-        let id = self.new_wr(send_wr(peer, None, opcode, abi::FLAG_INLINE, sges, imm));
+        let inline = abi::FLAG_INLINE | flags;
+        let id = self.new_wr(send_wr(peer, None, opcode, inline, sges, imm));
         if self.post_now(id) {
             return true;
         }
         // No room after all: the parts must be copied to wait.
         self.wrs.remove(&id);
-        self.send_copied(peer, opcode, imm, parts, total)
+        self.send_copied(peer, opcode, imm, parts, total, flags)
     }
 
     /// A message copied into a registered bounce buffer, so that it may wait in the
@@ -1922,6 +1980,7 @@ impl VerbsRail {
         imm: u32,
         parts: &[&[u8]],
         total: usize,
+        flags: u32,
     ) -> bool {
         let Some(slot) = self.send.take() else {
             return false;
@@ -1933,14 +1992,14 @@ impl VerbsRail {
             at += p.len();
         }
         let sge = self.send.sge(slot, total);
-        let id = self.new_wr(send_wr(peer, Some(slot), opcode, 0, vec![sge], imm));
+        let id = self.new_wr(send_wr(peer, Some(slot), opcode, flags, vec![sge], imm));
         self.submit(id);
         true
     }
 
     /// A rail control message (no immediate word: never handed up).
     fn send_control(&mut self, peer: usize, kind: u8) -> bool {
-        self.send_copied(peer, abi::OP_SEND, 0, &[&[kind]], 1)
+        self.send_copied(peer, abi::OP_SEND, 0, &[&[kind]], 1, 0)
     }
 }
 

@@ -67,7 +67,10 @@ impl VerbsService {
     /// Over `rail`, a rail of its own on the same port as the data rail whose keys it
     /// serves (its context shares that rail's protection domain); `bell` is what the
     /// service thread sleeps on.
-    pub fn new(rail: VerbsRail, bell: Doorbell, domain: Arc<VerbsDomain>) -> VerbsService {
+    pub fn new(mut rail: VerbsRail, bell: Doorbell, domain: Arc<VerbsDomain>) -> VerbsService {
+        // What a sleeping thread waits for: requests wake the helper, atomics' answers a
+        // rank that owes them (`VerbsRail::arm`); served marks are polled for.
+        rail.set_solicited(|imm| matches!(imm, IMM_REQUEST | IMM_ATOMIC | IMM_ATOMIC_DONE));
         let n = rail.peers();
         VerbsService {
             rail: Mutex::new(rail),
@@ -354,7 +357,8 @@ impl Service for VerbsService {
 
     fn arm(&self) {
         let mut rail = self.rail.lock();
-        rail.arm();
+        // Answers that wait for room go when a send completes: then every completion.
+        rail.arm_quiet(!self.unsent.lock().is_empty());
         // What came before the arming raises no event: taken now.
         self.poll_locked(&mut rail);
     }
