@@ -38,6 +38,8 @@ impl Pair {
 
     fn progress(&mut self) {
         self.net.settle(&mut self.eng);
+        // What a progress round tells the engines (the runtime's `progress`).
+        self.eng.iter_mut().for_each(|e| e.polled());
     }
 
     /// Bytes moved by the receiver's RDMA reads and the sender's RDMA writes.
@@ -1079,6 +1081,33 @@ fn small_messages_by_rendezvous() {
             }
         }
     }
+}
+
+/// A sender that does not poll cannot read the receiver's THROTTLE: past a quarter of the
+/// unexpected limit of eager bytes with no progress round between, it sends by rendezvous
+/// by itself, and eager again after a round.
+#[test]
+fn eager_sends_without_a_poll_turn_to_rendezvous() {
+    let mut p = Pair::new(settings(true, 0), 8, false);
+    p.eng[0].unexpected_limit = 4000;
+    let m = pattern(600);
+    let sends: Vec<_> = (0..3).map(|_| p.send(4, &m, false)).collect();
+    assert!(
+        sends[0].is_none() && sends[1].is_none(),
+        "eager up to 1000 bytes"
+    );
+    assert!(sends[2].is_some(), "then rendezvous");
+    p.progress();
+    let again = p.send(4, &m, false);
+    assert!(again.is_none(), "eager again after a progress round");
+    let mut bufs = vec![vec![0u8; 600]; 4];
+    for b in bufs.iter_mut() {
+        let r = p.recv(Some(4), b);
+        p.progress();
+        assert!(p.eng[1].take_if_done(r).is_some(), "received");
+    }
+    assert!(bufs.iter().all(|b| *b == m), "every message intact");
+    assert!(p.eng[0].take_if_done(sends[2].unwrap()).is_some());
 }
 
 #[test]

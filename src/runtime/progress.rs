@@ -60,6 +60,7 @@ impl ProgressState {
             ..
         } = self;
         let mut n = channels.poll(&mut |ev| route(p2p, rma_done, ev));
+        p2p.polled();
         if self.p2p.has_output() {
             n += self.output();
         }

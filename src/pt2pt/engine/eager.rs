@@ -30,6 +30,7 @@ impl Pt2pt {
             && peer != self.me
             && len <= self.eager_limit_for(peer)
             && self.out[peer].is_empty()
+            && !self.unpolled_past_budget()
         {
             let (head, n) = wire::eager_header(&MatchHeader {
                 ctx,
@@ -41,6 +42,7 @@ impl Pt2pt {
             });
             // SAFETY: (ptr, len) is the caller's send buffer (module contract).
             if io.send(peer, &[&head[..n], unsafe { slice(ptr, len) }]) {
+                self.eager_unpolled += len;
                 return SendStart::Done;
             }
         }
@@ -74,7 +76,12 @@ impl Pt2pt {
             sender_req: 0,
             flags: if sync { wire::FLAG_SYNC } else { 0 },
         };
-        if eager && !sync && peer != self.me && self.out[peer].is_empty() {
+        if eager
+            && !sync
+            && peer != self.me
+            && self.out[peer].is_empty()
+            && !self.unpolled_past_budget()
+        {
             // Fast path: straight into the ring, no request at all; runs are gathered
             // into the ring cell.
             let (head, n) = wire::eager_header(&hdr);
@@ -91,6 +98,7 @@ impl Pt2pt {
                 }
             };
             if sent {
+                self.eager_unpolled += len;
                 return SendStart::Done;
             }
         }
