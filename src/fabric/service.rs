@@ -53,9 +53,10 @@ pub trait Service: Send + Sync {
     /// arrives from now on ring the wait handle, and take what came before. Queues that
     /// always ring need nothing.
     fn arm(&self) {}
-    /// A count that moves whenever the queue takes a message (requests, served marks,
-    /// answers), whoever polls it: how the service thread tells a busy queue from a quiet
-    /// one without events. Queues that ring their wait handle for every request need none.
+    /// A count that moves whenever the queue takes work — requests, and where served
+    /// marks and answers raise the service thread's events too, those — whoever polls it:
+    /// how the service thread tells a busy queue from a quiet one without events. Queues
+    /// that ring their wait handle for every request need none.
     fn activity(&self) -> u64 {
         0
     }

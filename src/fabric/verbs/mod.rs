@@ -625,6 +625,11 @@ impl VerbsRail {
         }
     }
 
+    /// Whether solicited messages raise events here (`solicited_events`).
+    pub fn solicited_events(&self) -> bool {
+        self.solicited_events
+    }
+
     /// Before a service thread sleeps: only solicited messages wake it, unless requests
     /// wait in the rail for room or a connection (a send completion lets them go).
     pub fn arm_quiet(&mut self, all: bool) {

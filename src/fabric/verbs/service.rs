@@ -57,7 +57,8 @@ pub struct VerbsService {
     atomics_ready: AtomicUsize,
     /// Our atomics whose answers were not taken yet (`owes`).
     atomics_owed: AtomicUsize,
-    /// Messages taken off the rail (`Service::activity`).
+    /// Messages taken off the rail (`Service::activity`): requests only where the rail has
+    /// solicited events.
     activity: AtomicU64,
     /// Answers to peers' atomics not sent yet (no room).
     unsent: Mutex<VecDeque<(usize, [u8; 24])>>,
@@ -237,8 +238,16 @@ impl VerbsService {
             // A service rail is a peer's only service way: losing it ends the job there.
             RailEvent::Lost { why, .. } => crate::fabric::fatal(&why),
         });
-        if taken > 0 {
-            self.activity.fetch_add(taken as u64, Ordering::Relaxed);
+        // Where served marks raise no event (solicited), they are no work for the helper
+        // either: it need not nap for them, and sleeps through them (the origin's helper
+        // napped 1,000 times a second through a fetch-and-op loop).
+        let work = if rail.solicited_events() {
+            arrived.len() + atomics.len()
+        } else {
+            taken
+        };
+        if work > 0 {
+            self.activity.fetch_add(work as u64, Ordering::Relaxed);
         }
         if !finished.is_empty() {
             self.done.lock().extend(finished);
