@@ -339,8 +339,9 @@ pub struct VerbsRail {
     /// target's memory had the bytes, and a rendezvous FIN sent over another port could
     /// overtake a striped write.
     write_fence: Option<u32>,
-    /// Which immediate words a message goes with `FLAG_SOLICITED` (`set_solicited`).
-    solicit: fn(u32) -> bool,
+    /// Bit `i`: a message with immediate word `i` goes with `FLAG_SOLICITED`
+    /// (`set_solicited`; 0 on data rails, so their messages test one word, call nothing).
+    solicited_imms: u32,
     /// Solicited messages and arming for them work: not on siw (6.1), whose receive
     /// completions never raise a solicited event (a sleeping helper missed every request),
     /// and where a solicited send did not reach a helper armed for every completion either
@@ -528,7 +529,7 @@ impl VerbsRail {
             refusal_drops: port.info.transport == abi::TRANSPORT_IWARP,
             max_sge_rd: (port.info.max_sge_rd as usize).clamp(1, 16),
             write_fence: None,
-            solicit: |_| false,
+            solicited_imms: 0,
             solicited_events: port.info.transport != abi::TRANSPORT_IWARP,
             atomic_proxy: None,
             closing: false,
@@ -596,8 +597,12 @@ impl VerbsRail {
     /// (`arm_quiet`) is not woken by the rest — the served marks of our own requests, which
     /// the requesting thread polls for, came back to wake the helper, twice a context switch
     /// per `MPI_Fetch_and_op` at the origin.
-    pub fn set_solicited(&mut self, solicit: fn(u32) -> bool) {
-        self.solicit = solicit;
+    /// Bit `i` of `imms` stands for immediate word `i`. Nothing where solicited events
+    /// do not work (`solicited_events`).
+    pub fn set_solicited(&mut self, imms: u32) {
+        if self.solicited_events {
+            self.solicited_imms = imms;
+        }
     }
 
     /// Arm the completion queue for the next event, once per sleep (`armed`, cleared by the
@@ -1521,7 +1526,8 @@ impl Rail for VerbsRail {
     }
 
     fn try_send(&mut self, peer: usize, imm: u32, parts: &[&[u8]]) -> bool {
-        let flags = if self.solicited_events && (self.solicit)(imm) {
+        let flags = if self.solicited_imms != 0 && imm < 32 && self.solicited_imms & (1 << imm) != 0
+        {
             abi::FLAG_SOLICITED
         } else {
             0

@@ -71,7 +71,7 @@ impl VerbsService {
     pub fn new(mut rail: VerbsRail, bell: Doorbell, domain: Arc<VerbsDomain>) -> VerbsService {
         // What a sleeping thread waits for: requests wake the helper, atomics' answers a
         // rank that owes them (`VerbsRail::arm`); served marks are polled for.
-        rail.set_solicited(|imm| matches!(imm, IMM_REQUEST | IMM_ATOMIC | IMM_ATOMIC_DONE));
+        rail.set_solicited(1 << IMM_REQUEST | 1 << IMM_ATOMIC | 1 << IMM_ATOMIC_DONE);
         let n = rail.peers();
         VerbsService {
             rail: Mutex::new(rail),
