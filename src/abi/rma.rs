@@ -483,27 +483,44 @@ fn target_disp(d: MPI_Aint) -> Result<u64> {
 }
 
 /// The latency path of MPI_Put / MPI_Get (see `Window::try_copy`): predefined datatypes
-/// on both sides describing the same bytes, a buffer, a valid window whose target memory
-/// is mapped here in an open passive epoch. True when done; false leaves everything —
-/// including reporting any error — to the general path.
+/// on both sides describing the same bytes, a buffer, a valid window and target memory in
+/// an open passive epoch, copied where mapped here, else posted. Some(the call's return
+/// code) when done (a rail's refusal goes to the window's error handler, as `func`'s);
+/// None leaves everything — including reporting any error — to the general path.
 ///
 /// # Safety
 /// MPI's: `origin` holds `ocount` elements of `otype`.
 #[inline]
-unsafe fn fast_copy(get: bool, origin: Buf, target: Tgt, win: MPI_Win) -> bool {
+unsafe fn fast_copy(
+    func: &'static str,
+    get: bool,
+    origin: Buf,
+    target: Tgt,
+    win: MPI_Win,
+) -> Option<c_int> {
     let (Buf(addr, ocount, otype), Tgt(rank, disp, tcount, ttype)) = (origin, target);
-    let (Some(o), Some(t)) = (builtin_types::lookup(otype), builtin_types::lookup(ttype)) else {
-        return false;
-    };
-    let n = o.size.checked_mul(ocount.max(0) as usize);
-    if addr.is_null() || rank < 0 || disp < 0 || n != t.size.checked_mul(tcount.max(0) as usize) {
-        return false;
+    let (o, t) = (builtin_types::lookup(otype)?, builtin_types::lookup(ttype)?);
+    let n = o.size.checked_mul(ocount.max(0) as usize)?;
+    if addr.is_null()
+        || rank < 0
+        || disp < 0
+        || Some(n) != t.size.checked_mul(tcount.max(0) as usize)
+    {
+        return None;
     }
-    let Some(n) = n else { return false };
-    handles::with_win(win, |w| {
-        Ok(w.try_copy(get, addr as usize, n, rank as usize, disp as u64))
-    })
-    .unwrap_or(false)
+    let host = crate::runtime::world()?;
+    let mut handled = true;
+    let rc = run_win(func, win, || {
+        // SAFETY: the caller's contract (MPI's, for the origin buffer).
+        let done = handles::with_win(win, |w| {
+            Ok(unsafe { w.try_copy(host, get, addr as usize, n, rank as usize, disp as u64) })
+        })?;
+        done.unwrap_or_else(|| {
+            handled = false;
+            Ok(())
+        })
+    });
+    handled.then_some(rc)
 }
 
 /// A buffer argument as C passes it: address, count, datatype handle.
@@ -662,8 +679,8 @@ pub unsafe extern "C" fn PMPI_Put(
 ) -> c_int {
     let tgt = Tgt(target_rank, target_disp, target_count, target_datatype);
     let origin = Buf(origin_addr, origin_count, origin_datatype);
-    if fast_copy(false, origin, tgt, win) {
-        return MPI_SUCCESS;
+    if let Some(rc) = fast_copy("MPI_Put", false, origin, tgt, win) {
+        return rc;
     }
     run_win("MPI_Put", win, || {
         put_or_get(false, origin, tgt, win, false)
@@ -683,8 +700,8 @@ pub unsafe extern "C" fn PMPI_Get(
 ) -> c_int {
     let tgt = Tgt(target_rank, target_disp, target_count, target_datatype);
     let origin = Buf(origin_addr, origin_count, origin_datatype);
-    if fast_copy(true, origin, tgt, win) {
-        return MPI_SUCCESS;
+    if let Some(rc) = fast_copy("MPI_Get", true, origin, tgt, win) {
+        return rc;
     }
     run_win("MPI_Get", win, || put_or_get(true, origin, tgt, win, false))
 }

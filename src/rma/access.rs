@@ -140,37 +140,45 @@ impl Window {
     }
 
     /// The latency path of MPI_Put / MPI_Get: `n` contiguous bytes between `local` here and
-    /// displacement `disp` of `target`'s memory, when that memory is mapped here and a
-    /// passive-target epoch is open on it. Returns false, having done nothing, whenever any
-    /// of that does not hold: the general path then does (or refuses) the operation.
+    /// displacement `disp` of `target`'s memory in an open passive-target epoch — copied
+    /// where that memory is mapped here, else posted on the rail (completed at the flush or
+    /// unlock, as the general path's). None, having done nothing, whenever any of that does
+    /// not hold: the general path then does (or refuses) the operation. On a rail, the
+    /// general path's checks before the post are the ones here, without its resolving of
+    /// the arguments twice (a quarter of a put and its flush, in instructions, on verbs).
     ///
     /// # Safety
-    /// `local` is valid for `n` bytes (readable for a put, writable for a get).
+    /// `local` is valid for `n` bytes (readable for a put, writable for a get), and for a
+    /// posted transfer stays so until the epoch's synchronization (MPI's contract).
     #[inline]
     pub unsafe fn try_copy(
         &self,
+        host: &dyn RmaHost,
         get: bool,
         local: usize,
         n: usize,
         target: usize,
         disp: u64,
-    ) -> bool {
-        let Some(t) = self.targets_get(target) else {
-            return false;
-        };
+    ) -> Option<Result<()>> {
+        let t = self.targets_get(target)?;
         if !self.passive_open(target) || self.settings.helper_transfers {
-            return false;
+            return None;
         }
-        let Reach::Mapped { base } = t.reach else {
-            return false;
-        };
-        match disp.checked_mul(t.disp_unit) {
-            Some(off) if off <= t.size && n as u64 <= t.size - off => {
-                let op = if get { RdmaOp::Read } else { RdmaOp::Write };
+        let off = disp.checked_mul(t.disp_unit)?;
+        if off > t.size || n as u64 > t.size - off {
+            return None;
+        }
+        let op = if get { RdmaOp::Read } else { RdmaOp::Write };
+        match t.reach {
+            Reach::Mapped { base } => {
                 copy_mapped(op, base + off as usize, local, n);
-                true
+                Some(Ok(()))
             }
-            _ => false,
+            Reach::Remote { .. } if n > 0 => {
+                // SAFETY: the caller's contract.
+                Some(unsafe { copy_contiguous(self, host, op, t, target, off, local, n) })
+            }
+            _ => None,
         }
     }
 
