@@ -277,6 +277,11 @@ enum WrKind {
         token: u64,
         slot: u32,
     },
+    /// A write fence (`write_fence`): a one-byte read behind every write transfer in
+    /// `tokens` on its connection, the last piece of each.
+    Fence {
+        tokens: Vec<u64>,
+    },
     /// A small read into send slot `slot`, copied to the caller's `into` at its
     /// completion; it completes transfer `token`.
     BounceRead {
@@ -305,6 +310,10 @@ struct Link {
     watch: Watch,
     /// The other rails' links to this peer failed (`last_link`): the watchdog only warns.
     last: bool,
+    /// Write transfers posted since the last fence on iWARP (`write_fence`), waiting for
+    /// the next; and where it reads (the last byte of the latest, under its key).
+    unfenced: Vec<u64>,
+    fence_at: (u64, u32),
 }
 
 /// A transfer's pieces still out, and its first error.
@@ -339,6 +348,8 @@ pub struct VerbsRail {
     /// target's memory had the bytes, and a rendezvous FIN sent over another port could
     /// overtake a striped write.
     write_fence: Option<u32>,
+    /// Links with `unfenced` writes (`post_fences`).
+    fences_due: bool,
     /// Bit `i`: a message with immediate word `i` goes with `FLAG_SOLICITED`
     /// (`set_solicited`; 0 on data rails, so their messages test one word, call nothing).
     solicited_imms: u32,
@@ -529,6 +540,7 @@ impl VerbsRail {
             refusal_drops: port.info.transport == abi::TRANSPORT_IWARP,
             max_sge_rd: (port.info.max_sge_rd as usize).clamp(1, 16),
             write_fence: None,
+            fences_due: false,
             solicited_imms: 0,
             solicited_events: port.info.transport != abi::TRANSPORT_IWARP,
             atomic_proxy: None,
@@ -1066,6 +1078,9 @@ impl VerbsRail {
         if !self.deferred.is_empty() {
             self.post_deferred();
         }
+        if self.fences_due {
+            self.post_fences();
+        }
     }
 
     fn post_deferred(&mut self) {
@@ -1160,6 +1175,15 @@ impl VerbsRail {
                         .push_back(Made::Done(Completion { token, result }));
                 } else {
                     self.piece_done(token, result.map(|_| 0));
+                }
+            }
+            WrKind::Fence { tokens } => {
+                for token in tokens {
+                    let each = match &result {
+                        Ok(_) => Ok(0),
+                        Err(e) => Err(copy_error(e)),
+                    };
+                    self.piece_done(token, each);
                 }
             }
             WrKind::BounceRead { token, slot, into } => {
@@ -1397,19 +1421,40 @@ impl VerbsRail {
         true
     }
 
-    /// The last piece of write transfer `token`: a one-byte read of `at` (`write_fence`),
-    /// queued right behind the write.
-    fn fence(&mut self, peer: usize, token: u64, at: u64, rkey: u32, defer: bool) {
+    /// Write transfer `token` ends with the next fence on `peer`'s connection (its last
+    /// byte `at`, under `rkey`): one fence for every write posted before it (`post_fences`,
+    /// when the rail next posts or polls), not one each — a fence costs a round trip.
+    fn fence_later(&mut self, peer: usize, token: u64, at: u64, rkey: u32) {
+        let link = &mut self.links[peer];
+        link.unfenced.push(token);
+        link.fence_at = (at, rkey);
+        self.fences_due = true;
+    }
+
+    /// Queue one fence behind each link's unfenced writes: a one-byte read into the
+    /// reserved atomics slot, which the target answers only after placing every write
+    /// before it on the connection (held writes went first: `flush_deferred`).
+    fn post_fences(&mut self) {
+        self.fences_due = false;
         let slot = self.write_fence.expect("a rail that fences its writes");
-        let what = WrKind::Transfer {
-            token,
-            temp: Vec::new(),
-            whole: false,
-        };
-        let sges = vec![self.atomics.sge(slot, 1)];
-        let wr = Wr::rdma(peer, what, abi::OP_READ, 0, sges, at, rkey);
-        let id = self.new_wr(wr);
-        self.enqueue(id, defer);
+        for peer in 0..self.links.len() {
+            if self.links[peer].unfenced.is_empty() {
+                continue;
+            }
+            let tokens = std::mem::take(&mut self.links[peer].unfenced);
+            if self.links[peer].lost {
+                for token in tokens {
+                    self.piece_done(token, Err(RailError::Lost(peer)));
+                }
+                continue;
+            }
+            let (at, rkey) = self.links[peer].fence_at;
+            let sges = vec![self.atomics.sge(slot, 1)];
+            let what = WrKind::Fence { tokens };
+            let wr = Wr::rdma(peer, what, abi::OP_READ, 0, sges, at, rkey);
+            let id = self.new_wr(wr);
+            self.submit(id);
+        }
     }
 
     fn requeue(&mut self, cookie: u64) {
@@ -1499,6 +1544,19 @@ impl VerbsRail {
 }
 
 /// Refused connection requests are logged, at most a few lines per interval.
+/// `e` again, for each transfer one failed fence ends (`RailError` holds an `io::Error`,
+/// which does not clone).
+fn copy_error(e: &RailError) -> RailError {
+    match e {
+        RailError::Access(io) => RailError::Access(std::io::Error::new(io.kind(), io.to_string())),
+        RailError::NoSuchPeer(p) => RailError::NoSuchPeer(*p),
+        RailError::Key(k) => RailError::Key(*k),
+        RailError::TooManyEntries => RailError::TooManyEntries,
+        RailError::Unsupported(w) => RailError::Unsupported(w),
+        RailError::Lost(p) => RailError::Lost(*p),
+    }
+}
+
 fn warn_refusal(why: &str) {
     use crate::ratelimit::{suppressed_note, RateLimit};
     static LIMIT: parking_lot::Mutex<RateLimit> =
@@ -1738,7 +1796,7 @@ impl Rail for VerbsRail {
                 }
                 self.enqueue(id, defer);
                 if let Some(at) = fence_at {
-                    self.fence(peer, token, at, rkey, defer);
+                    self.fence_later(peer, token, at, rkey);
                 }
                 return Ok(());
             }
@@ -1813,7 +1871,7 @@ impl Rail for VerbsRail {
             self.submit(id);
         }
         if let Some(at) = fence_at {
-            self.fence(peer, token, at, rkey, false);
+            self.fence_later(peer, token, at, rkey);
         }
         Ok(())
     }
