@@ -37,7 +37,7 @@ use std::sync::Arc;
 /// A range of memory: local (this process) or remote (the peer's addresses, as its
 /// registration covers them). The layout of the run tables peers read (`repr(C)`).
 #[repr(C)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Span {
     pub addr: u64,
     pub len: u64,

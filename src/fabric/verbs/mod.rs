@@ -27,6 +27,7 @@ pub mod connect;
 pub mod domain;
 pub mod module;
 pub mod service;
+mod sges;
 pub mod watchdog;
 
 use super::{
@@ -38,6 +39,7 @@ use connect::{Action, Connector};
 use domain::{rkey_of, VerbsDomain};
 use module::{abi, Module, Port};
 use rustc_hash::FxHashMap;
+use sges::{Sges, Short};
 use std::collections::VecDeque;
 use std::ffi::CString;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -224,7 +226,7 @@ struct Wr {
     what: WrKind,
     opcode: u32,
     flags: u32,
-    sges: Vec<abi::Sge>,
+    sges: Sges,
     imm: u32,
     remote_addr: u64,
     rkey: u32,
@@ -240,7 +242,7 @@ impl Wr {
         what: WrKind,
         opcode: u32,
         flags: u32,
-        sges: Vec<abi::Sge>,
+        sges: Sges,
         remote_addr: u64,
         rkey: u32,
     ) -> Wr {
@@ -287,7 +289,7 @@ enum WrKind {
     BounceRead {
         token: u64,
         slot: u32,
-        into: Vec<Span>,
+        into: Short<Span>,
     },
 }
 
@@ -1189,7 +1191,7 @@ impl VerbsRail {
             WrKind::BounceRead { token, slot, into } => {
                 if result.is_ok() {
                     let mut from = self.send.slice(slot, MESSAGE);
-                    for s in &into {
+                    for s in into.as_slice() {
                         let (now, rest) = from.split_at(s.len as usize);
                         // SAFETY: `into` is the local memory of a read posted by `post`,
                         // writable and untouched by us until its completion (`post`'s
@@ -1414,7 +1416,7 @@ impl VerbsRail {
             slot,
             into,
         };
-        let sges = vec![self.send.sge(slot, r.len as usize)];
+        let sges = Sges::one(self.send.sge(slot, r.len as usize));
         let wr = Wr::rdma(t.peer, what, abi::OP_READ, 0, sges, r.addr, rkey);
         let id = self.new_wr(wr);
         self.enqueue(id, t.defer);
@@ -1449,7 +1451,7 @@ impl VerbsRail {
                 continue;
             }
             let (at, rkey) = self.links[peer].fence_at;
-            let sges = vec![self.atomics.sge(slot, 1)];
+            let sges = Sges::one(self.atomics.sge(slot, 1));
             let what = WrKind::Fence { tokens };
             let wr = Wr::rdma(peer, what, abi::OP_READ, 0, sges, at, rkey);
             let id = self.new_wr(wr);
@@ -1740,7 +1742,8 @@ impl Rail for VerbsRail {
                 .collect();
             (sges, Vec::new())
         } else {
-            self.local_sges(local, t.lkey(self.caps.slot))?
+            let (sges, temp) = self.local_sges(local, t.lkey(self.caps.slot))?;
+            (Sges::from(sges), temp)
         };
         // Reads take fewer entries on some adapters (siw: one).
         let max_sge = match op {
@@ -1811,7 +1814,7 @@ impl Rail for VerbsRail {
                 let mut list = Vec::new();
                 let mut bytes = 0u64;
                 while left > bytes && list.len() < max_sge && bytes < MAX_WR_BYTES {
-                    let Some(s) = sges.get_mut(li) else {
+                    let Some(s) = sges.as_mut_slice().get_mut(li) else {
                         return Err(RailError::Unsupported("local and remote lengths differ"));
                     };
                     let take = (s.len as u64).min(left - bytes).min(MAX_WR_BYTES - bytes);
@@ -1866,7 +1869,7 @@ impl Rail for VerbsRail {
                 },
                 whole: false,
             };
-            let wr = Wr::rdma(peer, piece, opcode, flags, list, raddr, rkey);
+            let wr = Wr::rdma(peer, piece, opcode, flags, list.into(), raddr, rkey);
             let id = self.new_wr(if i == last { with_notice(wr) } else { wr });
             self.submit(id);
         }
@@ -1931,7 +1934,7 @@ impl Rail for VerbsRail {
             what: WrKind::Atomic { token, slot },
             opcode,
             flags: 0,
-            sges: vec![self.atomics.sge(slot, 8)],
+            sges: Sges::one(self.atomics.sge(slot, 8)),
             imm: 0,
             remote_addr: remote,
             rkey,
@@ -2061,7 +2064,14 @@ impl VerbsRail {
             at += p.len();
         }
         let sge = self.send.sge(slot, total);
-        let id = self.new_wr(send_wr(peer, Some(slot), opcode, flags, vec![sge], imm));
+        let id = self.new_wr(send_wr(
+            peer,
+            Some(slot),
+            opcode,
+            flags,
+            Sges::one(sge),
+            imm,
+        ));
         self.submit(id);
         true
     }
@@ -2080,14 +2090,7 @@ fn request_fault(status: u32) -> bool {
 }
 
 /// The work request of a message: from bounce buffer `slot` (None: inline) with `sges`.
-fn send_wr(
-    peer: usize,
-    slot: Option<u32>,
-    opcode: u32,
-    flags: u32,
-    sges: Vec<abi::Sge>,
-    imm: u32,
-) -> Wr {
+fn send_wr(peer: usize, slot: Option<u32>, opcode: u32, flags: u32, sges: Sges, imm: u32) -> Wr {
     Wr {
         imm,
         ..Wr::rdma(peer, WrKind::Send { slot }, opcode, flags, sges, 0, 0)
@@ -2160,7 +2163,7 @@ fn desc_of(id: u64, wr: &Wr, quiet: bool) -> abi::Desc {
         wr_id: id,
         opcode: wr.opcode,
         flags: wr.flags | if quiet { 0 } else { abi::FLAG_SIGNALED },
-        sge: wr.sges.as_ptr(),
+        sge: wr.sges.as_slice().as_ptr(),
         num_sge: wr.sges.len() as u32,
         imm: wr.imm,
         remote_addr: wr.remote_addr,
