@@ -140,6 +140,11 @@ int main(int argc, char **argv)
     CHECK_MPI(MPI_Waitall(NSIZES, sreq, MPI_STATUSES_IGNORE));
     for (int k = 0; k < NSIZES; k++)
         free(sp[k]);
+    /* Rank 0's wildcard loop must be over before rank 1 sends on THREAD_TAG: rank 1's
+     * sends complete once rank 0 has taken them, which may be before it took everyone
+     * else's, and its wildcard probe would then match a THREAD_TAG message (seen once
+     * at 4 ranks: "tag 1000"). */
+    CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
 
     /* Threads: rank 1 sends NTHREADS * PER_THREAD messages on one tag, rank 0's threads
      * take them concurrently. */

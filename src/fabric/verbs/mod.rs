@@ -1545,7 +1545,6 @@ impl VerbsRail {
     }
 }
 
-/// Refused connection requests are logged, at most a few lines per interval.
 /// `e` again, for each transfer one failed fence ends (`RailError` holds an `io::Error`,
 /// which does not clone).
 fn copy_error(e: &RailError) -> RailError {
@@ -1559,6 +1558,7 @@ fn copy_error(e: &RailError) -> RailError {
     }
 }
 
+/// Refused connection requests are logged, at most a few lines per interval.
 fn warn_refusal(why: &str) {
     use crate::ratelimit::{suppressed_note, RateLimit};
     static LIMIT: parking_lot::Mutex<RateLimit> =
