@@ -160,6 +160,22 @@ pub enum RailError {
     Lost(usize),
 }
 
+impl RailError {
+    /// The same error again, for each of several transfers one failure ends (an iWARP
+    /// write fence covers many): the `io::Error` inside does not clone, so it is remade
+    /// from its kind and text.
+    pub fn again(&self) -> RailError {
+        match self {
+            RailError::Access(e) => RailError::Access(std::io::Error::new(e.kind(), e.to_string())),
+            RailError::NoSuchPeer(p) => RailError::NoSuchPeer(*p),
+            RailError::Key(k) => RailError::Key(*k),
+            RailError::TooManyEntries => RailError::TooManyEntries,
+            RailError::Unsupported(w) => RailError::Unsupported(w),
+            RailError::Lost(p) => RailError::Lost(*p),
+        }
+    }
+}
+
 impl fmt::Display for RailError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -350,8 +350,8 @@ pub struct VerbsRail {
     /// target's memory had the bytes, and a rendezvous FIN sent over another port could
     /// overtake a striped write.
     write_fence: Option<u32>,
-    /// Links with `unfenced` writes (`post_fences`).
-    fences_due: bool,
+    /// The peers whose links have `unfenced` writes, in no order (`post_fences`).
+    fence_peers: Vec<usize>,
     /// Bit `i`: a message with immediate word `i` goes with `FLAG_SOLICITED`
     /// (`set_solicited`; 0 on data rails, so their messages test one word, call nothing).
     solicited_imms: u32,
@@ -542,7 +542,7 @@ impl VerbsRail {
             refusal_drops: port.info.transport == abi::TRANSPORT_IWARP,
             max_sge_rd: (port.info.max_sge_rd as usize).clamp(1, 16),
             write_fence: None,
-            fences_due: false,
+            fence_peers: Vec::new(),
             solicited_imms: 0,
             solicited_events: port.info.transport != abi::TRANSPORT_IWARP,
             atomic_proxy: None,
@@ -652,7 +652,7 @@ impl VerbsRail {
     /// Before a service thread sleeps: only solicited messages wake it, unless requests
     /// wait in the rail for room or a connection (a send completion lets them go).
     pub fn arm_quiet(&mut self, all: bool) {
-        self.flush_deferred();
+        self.flush_held();
         let waiting = self.links.iter().any(|l| !l.backlog.is_empty());
         self.arm_events(self.solicited_events && !(all || waiting));
     }
@@ -1080,7 +1080,14 @@ impl VerbsRail {
         if !self.deferred.is_empty() {
             self.post_deferred();
         }
-        if self.fences_due {
+    }
+
+    /// Before a poll or a sleep: the held requests go, then the fences their connections
+    /// owe (not at each post: a burst of writes shares one fence).
+    #[inline]
+    fn flush_held(&mut self) {
+        self.flush_deferred();
+        if !self.fence_peers.is_empty() {
             self.post_fences();
         }
     }
@@ -1183,7 +1190,7 @@ impl VerbsRail {
                 for token in tokens {
                     let each = match &result {
                         Ok(_) => Ok(0),
-                        Err(e) => Err(copy_error(e)),
+                        Err(e) => Err(e.again()),
                     };
                     self.piece_done(token, each);
                 }
@@ -1425,24 +1432,22 @@ impl VerbsRail {
 
     /// Write transfer `token` ends with the next fence on `peer`'s connection (its last
     /// byte `at`, under `rkey`): one fence for every write posted before it (`post_fences`,
-    /// when the rail next posts or polls), not one each — a fence costs a round trip.
+    /// when the rail next polls or sleeps), not one each — a fence costs a round trip.
     fn fence_later(&mut self, peer: usize, token: u64, at: u64, rkey: u32) {
         let link = &mut self.links[peer];
+        if link.unfenced.is_empty() {
+            self.fence_peers.push(peer);
+        }
         link.unfenced.push(token);
         link.fence_at = (at, rkey);
-        self.fences_due = true;
     }
 
     /// Queue one fence behind each link's unfenced writes: a one-byte read into the
     /// reserved atomics slot, which the target answers only after placing every write
     /// before it on the connection (held writes went first: `flush_deferred`).
     fn post_fences(&mut self) {
-        self.fences_due = false;
         let slot = self.write_fence.expect("a rail that fences its writes");
-        for peer in 0..self.links.len() {
-            if self.links[peer].unfenced.is_empty() {
-                continue;
-            }
+        for peer in std::mem::take(&mut self.fence_peers) {
             let tokens = std::mem::take(&mut self.links[peer].unfenced);
             if self.links[peer].lost {
                 for token in tokens {
@@ -1545,19 +1550,6 @@ impl VerbsRail {
     }
 }
 
-/// `e` again, for each transfer one failed fence ends (`RailError` holds an `io::Error`,
-/// which does not clone).
-fn copy_error(e: &RailError) -> RailError {
-    match e {
-        RailError::Access(io) => RailError::Access(std::io::Error::new(io.kind(), io.to_string())),
-        RailError::NoSuchPeer(p) => RailError::NoSuchPeer(*p),
-        RailError::Key(k) => RailError::Key(*k),
-        RailError::TooManyEntries => RailError::TooManyEntries,
-        RailError::Unsupported(w) => RailError::Unsupported(w),
-        RailError::Lost(p) => RailError::Lost(*p),
-    }
-}
-
 /// Refused connection requests are logged, at most a few lines per interval.
 fn warn_refusal(why: &str) {
     use crate::ratelimit::{suppressed_note, RateLimit};
@@ -1609,7 +1601,7 @@ impl Rail for VerbsRail {
         self.send_message(peer, abi::OP_SEND_IMM, imm, parts, flags)
     }
     fn poll(&mut self, sink: &mut dyn FnMut(RailEvent<'_>)) -> usize {
-        self.flush_deferred();
+        self.flush_held();
         self.drain_cm();
         let mut n = 0;
         loop {
@@ -1671,7 +1663,7 @@ impl Rail for VerbsRail {
 
     fn arm(&mut self) {
         // Nothing may wait in the rail while its rank sleeps.
-        self.flush_deferred();
+        self.flush_held();
         // A rank that sleeps while one of its atomics waits for its answer wants the
         // service rail's events too.
         if let Some(proxy) = &self.atomic_proxy {
@@ -1946,7 +1938,7 @@ impl Rail for VerbsRail {
     }
 
     fn close(&mut self) {
-        self.flush_deferred();
+        self.flush_held();
         if self.waker.is_none() {
             return;
         }

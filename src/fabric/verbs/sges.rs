@@ -14,7 +14,6 @@ use super::module::abi;
 const FEW: usize = 3;
 
 /// Up to `FEW` entries in place, more on the heap.
-#[derive(Clone)]
 pub(super) enum Short<T: Copy + Default> {
     Few { at: [T; FEW], len: u8 },
     Many(Vec<T>),

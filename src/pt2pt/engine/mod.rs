@@ -613,7 +613,14 @@ impl Pt2pt {
     /// Whether eager sends must wait for a poll (`eager_unpolled`).
     #[inline]
     fn unpolled_past_budget(&self) -> bool {
-        self.unexpected_limit > 0 && self.eager_unpolled >= self.unexpected_limit / 4
+        self.past_quarter_limit(self.eager_unpolled)
+    }
+
+    /// Whether `bytes` reach a quarter of the receiver's unexpected limit: where the
+    /// sender's half of flow control turns eager messages to rendezvous.
+    #[inline]
+    fn past_quarter_limit(&self, bytes: usize) -> bool {
+        self.unexpected_limit > 0 && bytes >= self.unexpected_limit / 4
     }
 
     /// The eager limit towards `peer`.

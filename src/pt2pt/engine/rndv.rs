@@ -23,8 +23,7 @@ impl Pt2pt {
         // Flow control, the sender's half: eager messages that wait behind a full channel
         // beyond a quarter of the receiver's unexpected limit go by rendezvous (a flood of
         // nonblocking sends is out before the receiver's THROTTLE can arrive).
-        let backlog = (self.unexpected_limit > 0
-            && self.out[peer].queued_bytes >= self.unexpected_limit / 4)
+        let backlog = self.past_quarter_limit(self.out[peer].queued_bytes)
             || (peer != self.me && self.unpolled_past_budget());
         let eager = len <= self.eager_limit_for(peer) && !backlog;
         // Runs too small to read one by one go packed, once: the receiver then reads one
