@@ -306,14 +306,29 @@ impl Channels {
             rail.poll(&mut |ev| {
                 // The message that is next in its channel's order: the fast path, small
                 // enough to inline into the rail's loop.
-                if let RailEvent::Message { peer, imm, bytes } = ev {
-                    let rank = ranks[peer];
-                    if vcs[rank].recv.take_in_order(imm) {
-                        sink(Event::Message { peer: rank, bytes });
+                let ev = match ev {
+                    RailEvent::Message { peer, imm, bytes } => {
+                        let rank = ranks[peer];
+                        if vcs[rank].recv.take_in_order(imm) {
+                            sink(Event::Message { peer: rank, bytes });
+                            n += 1;
+                            return;
+                        }
+                        RailEvent::Message { peer, imm, bytes }
+                    }
+                    // A whole transfer's completion (nothing striped, split or to retry
+                    // is in flight): the fast path of a put or get and its flush.
+                    RailEvent::Completion(c)
+                        if aside.posts.is_empty()
+                            && aside.finished.is_empty()
+                            && Filter::is_user_token(c.token) =>
+                    {
+                        sink(Event::Completion(c));
                         n += 1;
                         return;
                     }
-                }
+                    ev => ev,
+                };
                 aside.event(ev, i, ranks, vcs, sink, &mut n);
             });
         }

@@ -42,8 +42,9 @@ pub trait RmaHost: CollTransport {
     /// The local spans stay valid — readable for a write, writable for a read — until
     /// `transfer_done` returned for the token.
     unsafe fn post_transfer(&self, t: &Transfer<'_>) -> std::result::Result<u64, RailError>;
-    /// Wait for the posted transfer `token` to complete.
-    fn transfer_done(&self, token: u64) -> std::result::Result<(), RailError>;
+    /// Wait for the posted transfer `token` to complete (`fresh`: it was posted just
+    /// before, so the rails are polled before the first look).
+    fn transfer_done(&self, token: u64, fresh: bool) -> std::result::Result<(), RailError>;
     /// Transfer `t` and wait for it.
     ///
     /// # Safety
@@ -51,7 +52,7 @@ pub trait RmaHost: CollTransport {
     unsafe fn transfer(&self, t: &Transfer<'_>) -> std::result::Result<(), RailError> {
         // SAFETY: the caller's contract; we wait for the completion here.
         let token = unsafe { self.post_transfer(t)? };
-        self.transfer_done(token)
+        self.transfer_done(token, true)
     }
     /// Whether a transfer of `len` bytes with world rank `peer` names its local memory by
     /// a registration (the rail's `local_keys`, for transfers too long to go inline): then
@@ -97,6 +98,9 @@ pub struct RmaSettings {
     /// Request-based puts and gets of at least this many contiguous bytes go to the
     /// target's helper and proceed while the origin computes (0: never).
     pub async_min: usize,
+    /// RAILMPI_STATS: count the transfers posted (`transfer_stats`); off, the latency
+    /// path pays no shared counter.
+    pub stats: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -203,7 +207,7 @@ impl Record {
 }
 
 /// Puts and gets this process posted on the rails, and the most that were in flight at
-/// once in one window (RAILMPI_STATS).
+/// once in one window (counted under RAILMPI_STATS only).
 static TRANSFERS_POSTED: AtomicU64 = AtomicU64::new(0);
 static TRANSFERS_PEAK: AtomicU64 = AtomicU64::new(0);
 
@@ -219,8 +223,10 @@ pub fn transfer_stats() -> (u64, u64) {
 struct PostedTransfer {
     target: usize,
     token: u64,
-    /// The origin buffer's registration, where the rail names local memory by its keys.
-    _reg: Option<Registration>,
+    /// The origin buffer's registration, where the rail names local memory by its keys
+    /// (boxed: a small put or get has none, and the list's entries move at each post and
+    /// flush).
+    _reg: Option<Box<Registration>>,
 }
 
 /// Passive-target state of this rank as an origin: which locks it holds.
@@ -239,8 +245,11 @@ pub struct Window {
     exposed: Option<Arc<Exposed>>,
     /// The process's service queues, which carry requests to targets' helpers.
     services: Option<Arc<ServiceChannels>>,
-    /// Per target: the ticket of the last request we queued at its helper.
-    posted: Mutex<Vec<u64>>,
+    /// Per target: the ticket of the last request we queued at its helper (read without
+    /// a lock by every flush: `drain_helper`).
+    posted: Vec<AtomicU64>,
+    /// Held while a request is queued: tickets go into `posted` in queueing order.
+    queueing: Mutex<()>,
     /// Registrations of our memory that queued requests name, kept until served.
     in_flight: Mutex<Vec<(usize, u64, Registration)>>,
     /// Puts and gets posted on the rails and not yet waited for: they complete at the next
@@ -514,7 +523,8 @@ impl Window {
             settings: host.rma_settings(),
             exposed,
             services: host.services().cloned(),
-            posted: Mutex::new(vec![0; n]),
+            posted: (0..n).map(|_| AtomicU64::new(0)).collect(),
+            queueing: Mutex::new(()),
             in_flight: Mutex::new(Vec::new()),
             transfers: Mutex::new(Vec::new()),
             flavor,
@@ -1034,14 +1044,14 @@ impl Window {
         d.runs_key = key(d.runs, u64::from(d.nruns) * 16)?;
         let raw = d.encode();
         let ticket = {
-            let mut posted = self.posted.lock();
+            let _queueing = self.queueing.lock();
             let mut ticket = None;
             self.wait_for(host, || {
                 ticket = services.try_request(peer, &raw);
                 ticket.is_some()
             });
             let ticket = ticket.expect("queued");
-            posted[target] = ticket;
+            self.posted[target].store(ticket, Ordering::Release);
             ticket
         };
         self.in_flight
@@ -1084,7 +1094,7 @@ impl Window {
 
     /// Wait for the requests queued at `target`'s helper.
     fn drain_helper(&self, host: &dyn RmaHost, target: usize) {
-        let upto = self.posted.lock()[target];
+        let upto = self.posted[target].load(Ordering::Acquire);
         if upto == 0 {
             // Nothing ever queued there (the latency path of flush and unlock).
             return;
@@ -1106,19 +1116,20 @@ impl Window {
         t: &Transfer<'_>,
     ) -> Result<()> {
         let len = t.local.iter().map(|s| s.len as usize).sum();
-        let reg = match (
-            host.local_keys(t.peer, t.op, len),
-            host.registration(),
-            t.local,
-        ) {
-            (true, Some((registry, _)), [first, ..]) => {
-                let lo = t.local.iter().map(|s| s.addr).min().unwrap_or(first.addr);
-                let hi = t.local.iter().map(|s| s.addr + s.len).max().unwrap_or(lo);
-                registry
-                    .register(lo as usize, (hi - lo) as usize, Mode::Odp)
-                    .ok()
+        let reg = if host.local_keys(t.peer, t.op, len) {
+            match (host.registration(), t.local) {
+                (Some((registry, _)), [first, ..]) => {
+                    let lo = t.local.iter().map(|s| s.addr).min().unwrap_or(first.addr);
+                    let hi = t.local.iter().map(|s| s.addr + s.len).max().unwrap_or(lo);
+                    registry
+                        .register(lo as usize, (hi - lo) as usize, Mode::Odp)
+                        .ok()
+                        .map(Box::new)
+                }
+                _ => None,
             }
-            _ => None,
+        } else {
+            None
         };
         let lkeys = reg.as_ref().map(|g| *g.keys());
         let posted = Transfer {
@@ -1136,8 +1147,10 @@ impl Window {
             token,
             _reg: reg,
         });
-        TRANSFERS_POSTED.fetch_add(1, Ordering::Relaxed);
-        TRANSFERS_PEAK.fetch_max(all.len() as u64, Ordering::Relaxed);
+        if self.settings.stats {
+            TRANSFERS_POSTED.fetch_add(1, Ordering::Relaxed);
+            TRANSFERS_PEAK.fetch_max(all.len() as u64, Ordering::Relaxed);
+        }
         Ok(())
     }
 
@@ -1146,8 +1159,18 @@ impl Window {
     pub fn settle(&self, host: &dyn RmaHost, target: Option<usize>) -> Result<()> {
         let mut mine: Vec<PostedTransfer> = {
             let mut all = self.transfers.lock();
-            if all.is_empty() {
-                return Ok(());
+            match all.as_slice() {
+                [] => return Ok(()),
+                // One transfer, to this target (a put or get and its flush): taken alone,
+                // the list keeps its room.
+                [p] if target.is_none_or(|t| p.target == t) => {
+                    let p = all.pop().expect("one there");
+                    drop(all);
+                    return host
+                        .transfer_done(p.token, true)
+                        .map_err(|e| super::access::rail_err(p.target, e));
+                }
+                _ => {}
             }
             match target {
                 Some(t) if !all.iter().all(|p| p.target == t) => {
@@ -1161,8 +1184,9 @@ impl Window {
             }
         };
         let mut first = Ok(());
-        for p in mine.drain(..) {
-            if let Err(e) = host.transfer_done(p.token) {
+        for (i, p) in mine.drain(..).enumerate() {
+            // The first wait polls; those after it mostly find their completion taken.
+            if let Err(e) = host.transfer_done(p.token, i == 0) {
                 if first.is_ok() {
                     first = Err(super::access::rail_err(p.target, e));
                 }

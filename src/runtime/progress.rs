@@ -374,12 +374,22 @@ impl Progress {
         if let Some(t) = ready(&mut self.state.lock()) {
             return t;
         }
+        self.poll_until(ready)
+    }
+
+    /// `wait`, polling before the first look (for what is rarely ready before a poll:
+    /// a transfer posted just before, at its flush).
+    pub fn poll_until<T>(&self, mut ready: impl FnMut(&mut ProgressState) -> Option<T>) -> T {
         let mut idle = 0u32;
         let mut probe = YieldProbe { switches: None };
         // While we poll here, we serve our helper's requests (dropped while we sleep).
         let mut polling = None;
         loop {
-            polling.get_or_insert_with(crate::rma::helper_polling);
+            // Counted from the second look (a shared counter's two atomic updates are a
+            // cost the many waits that end at their first poll need not pay).
+            if idle > 0 {
+                polling.get_or_insert_with(crate::rma::helper_polling);
+            }
             {
                 let mut e = self.state.lock();
                 let events = self.step(&mut e);

@@ -1022,8 +1022,14 @@ impl crate::rma::RmaHost for World {
         self.progress.locked(|e| unsafe { e.post_rma(t) })
     }
 
-    fn transfer_done(&self, token: u64) -> std::result::Result<(), RailError> {
-        self.progress.wait(|e| e.take_rma(token)).result.map(|_| ())
+    fn transfer_done(&self, token: u64, fresh: bool) -> std::result::Result<(), RailError> {
+        let ready = |e: &mut ProgressState| e.take_rma(token);
+        let done = if fresh {
+            self.progress.poll_until(ready)
+        } else {
+            self.progress.wait(ready)
+        };
+        done.result.map(|_| ())
     }
 
     fn key_slot(&self, peer: usize) -> usize {
@@ -1076,6 +1082,7 @@ impl crate::rma::RmaHost for World {
             helper_atomics: self.config.rma_helper_atomics,
             helper_transfers: self.config.rma_helper_transfers,
             async_min: self.config.rma_async_min,
+            stats: self.config.stats,
         }
     }
 }

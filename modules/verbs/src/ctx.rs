@@ -877,10 +877,15 @@ impl Context {
     }
 
     /// Destroy the closing connections that are done (or waited out their grace).
+    #[inline]
     fn reap(&self, t: &mut Tables) {
-        if t.closing.is_empty() {
-            return;
+        if !t.closing.is_empty() {
+            self.reap_closing(t);
         }
+    }
+
+    #[inline(never)]
+    fn reap_closing(&self, t: &mut Tables) {
         let done: Vec<u64> = t
             .closing
             .iter()

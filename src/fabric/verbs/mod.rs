@@ -26,6 +26,7 @@ pub mod buffers;
 pub mod connect;
 pub mod domain;
 pub mod module;
+mod requests;
 pub mod service;
 mod sges;
 pub mod watchdog;
@@ -38,6 +39,7 @@ use buffers::Pool;
 use connect::{Action, Connector};
 use domain::{rkey_of, VerbsDomain};
 use module::{abi, Module, Port};
+use requests::Requests;
 use rustc_hash::FxHashMap;
 use sges::{Sges, Short};
 use std::collections::VecDeque;
@@ -370,8 +372,7 @@ pub struct VerbsRail {
     recv: Pool,
     send: Pool,
     atomics: Pool,
-    wrs: FxHashMap<u64, Wr>,
-    next_wr: u64,
+    wrs: Requests<Wr>,
     pending: FxHashMap<u64, Pending>,
     /// Events made outside `poll` (a failed post's completion, a lost link).
     made: VecDeque<Made>,
@@ -552,8 +553,7 @@ impl VerbsRail {
             recv,
             send,
             atomics,
-            wrs: FxHashMap::default(),
-            next_wr: 1,
+            wrs: Requests::default(),
             pending: FxHashMap::default(),
             made: VecDeque::new(),
             deferred: Vec::new(),
@@ -837,12 +837,16 @@ impl VerbsRail {
     }
 
     fn drain_cm(&mut self) {
-        let Some(ready) = self.waker.as_ref().map(|w| w.cm_ready.clone()) else {
+        // Looked at in place: a clone of the flag on every poll was two atomic
+        // read-modify-writes for a flag that is nearly always clear.
+        let Some(ready) = self
+            .waker
+            .as_ref()
+            .filter(|w| w.cm_ready.load(Ordering::Acquire))
+            .map(|w| w.cm_ready.clone())
+        else {
             return;
         };
-        if !ready.load(Ordering::Acquire) {
-            return;
-        }
         loop {
             let mut ev = abi::CmEvent {
                 kind: abi::CM_NONE,
@@ -966,8 +970,8 @@ impl VerbsRail {
         // Everything queued for it fails now.
         let queued: Vec<u64> = self.links[peer].backlog.drain(..).collect();
         for id in queued {
-            if let Some(wr) = self.wrs.remove(&id) {
-                self.finish(wr, Err(RailError::Lost(peer)));
+            if let Some(wr) = self.wrs.remove(id) {
+                self.finish(wr.what, Err(RailError::Lost(peer)));
             }
         }
         self.made.push_back(Made::Lost { peer, why: msg });
@@ -976,10 +980,7 @@ impl VerbsRail {
     // ----- posting ---------------------------------------------------------------------
 
     fn new_wr(&mut self, wr: Wr) -> u64 {
-        let id = self.next_wr;
-        self.next_wr += 1;
-        self.wrs.insert(id, wr);
-        id
+        self.wrs.insert(wr)
     }
 
     /// Post `id` now if its connection is up and has room and nothing waits before it,
@@ -987,7 +988,7 @@ impl VerbsRail {
     fn submit(&mut self, id: u64) {
         // What waits goes first: one connection's requests go in posting order.
         self.flush_deferred();
-        let peer = self.wrs[&id].peer;
+        let peer = self.wrs.at(id).peer;
         let link = &self.links[peer];
         if link.cookie.is_some()
             && link.backlog.is_empty()
@@ -1005,11 +1006,11 @@ impl VerbsRail {
     /// Hand `id` to the adapter. False when it must wait (no room, no connection); true
     /// when posted, or refused for good (then finished with an error).
     fn post_now(&mut self, id: u64) -> bool {
-        let peer = self.wrs[&id].peer;
+        let peer = self.wrs.at(id).peer;
         let Some(cookie) = self.links[peer].cookie else {
             return false;
         };
-        let wr = &self.wrs[&id];
+        let wr = self.wrs.at(id);
         // Selective signalling (as UCX does): an inline message holds nothing to give back
         // at its completion, so most go without one — the kernel writes no completion and
         // the rail handles none — and every SIGNAL_EVERY-th (and all while closing)
@@ -1033,12 +1034,12 @@ impl VerbsRail {
             libc::EINVAL => {
                 // The adapter refuses the request itself (more entries or inline bytes than
                 // it takes): waiting would not help.
-                let wr = self.wrs.remove(&id).expect("posted above");
+                let wr = self.wrs.remove(id).expect("posted above");
                 let why = format!("the adapter refused a work request: {}", errno_text(rc));
                 if matches!(wr.what, WrKind::Send { .. }) {
                     super::fatal(&format!("verbs: {why}"));
                 }
-                self.finish(wr, Err(RailError::Access(std::io::Error::other(why))));
+                self.finish(wr.what, Err(RailError::Access(std::io::Error::other(why))));
                 true
             }
             _ => {
@@ -1056,14 +1057,14 @@ impl VerbsRail {
         if quiet {
             link.unsignaled.push_back(id);
         }
-        self.wrs.get_mut(&id).expect("a request posted").posted_on = Some(cookie);
+        self.wrs.get_mut(id).expect("a request posted").posted_on = Some(cookie);
     }
 
     /// Queue `id`: held for the next poll where `defer` (`DEFER_MAX`) and others are on
     /// their way before it (a burst), else `submit`ted — the first of a burst, or one alone
     /// (a latency loop's), goes at once.
     fn enqueue(&mut self, id: u64, defer: bool) {
-        let peer = self.wrs[&id].peer;
+        let peer = self.wrs.at(id).peer;
         if !defer || (self.deferred.is_empty() && self.links[peer].outstanding == 0) {
             return self.submit(id);
         }
@@ -1096,20 +1097,20 @@ impl VerbsRail {
         let mut ids = std::mem::take(&mut self.deferred);
         // (Every held request is still there: only a completion or a lost link's backlog
         // takes one out, and neither reaches a request never posted nor queued.)
-        debug_assert!(ids.iter().all(|id| self.wrs.contains_key(id)));
+        debug_assert!(ids.iter().all(|id| self.wrs.contains(*id)));
         let mut i = 0;
         while i < ids.len() {
-            let peer = self.wrs[&ids[i]].peer;
+            let peer = self.wrs.at(ids[i]).peer;
             let run = ids[i..]
                 .iter()
-                .take_while(|id| self.wrs[id].peer == peer)
+                .take_while(|&&id| self.wrs.at(id).peer == peer)
                 .count();
             let mut went = 0;
             let link = &self.links[peer];
             if link.lost {
-                for id in &ids[i..i + run] {
+                for &id in &ids[i..i + run] {
                     let wr = self.wrs.remove(id).expect("a held request");
-                    self.finish(wr, Err(RailError::Lost(peer)));
+                    self.finish(wr.what, Err(RailError::Lost(peer)));
                 }
                 i += run;
                 continue;
@@ -1120,9 +1121,9 @@ impl VerbsRail {
                 if n > 1 {
                     // On the stack: at most DEFER_BATCH are held.
                     let n = n.min(DEFER_BATCH);
-                    let mut descs = [desc_of(ids[i], &self.wrs[&ids[i]], false); DEFER_BATCH];
+                    let mut descs = [desc_of(ids[i], self.wrs.at(ids[i]), false); DEFER_BATCH];
                     for (d, &id) in descs.iter_mut().zip(&ids[i..i + n]).skip(1) {
-                        *d = desc_of(id, &self.wrs[&id], false);
+                        *d = desc_of(id, self.wrs.at(id), false);
                     }
                     // SAFETY: as in `post_now`, for each descriptor.
                     unsafe {
@@ -1167,8 +1168,16 @@ impl VerbsRail {
 
     // ----- completions -----------------------------------------------------------------
 
-    fn finish(&mut self, wr: Wr, result: Result<u64, RailError>) {
-        match wr.what {
+    /// Forget request `id`, keeping what it was for (only that moves: a request is large).
+    #[inline]
+    fn take(&mut self, id: u64) -> Option<WrKind> {
+        self.wrs.remove_with(id, |w| {
+            std::mem::replace(&mut w.what, WrKind::Send { slot: None })
+        })
+    }
+
+    fn finish(&mut self, what: WrKind, result: Result<u64, RailError>) {
+        match what {
             WrKind::Send { slot } => {
                 if let Some(s) = slot {
                     self.send.give(s);
@@ -1308,13 +1317,13 @@ impl VerbsRail {
             }
             return n;
         }
-        if self.wrs.get(&wc.wr_id).map(|w| w.posted_on) != Some(Some(wc.conn)) {
+        if self.wrs.get(wc.wr_id).map(|w| w.posted_on) != Some(Some(wc.conn)) {
             // Gone, or taken back from a connection given up.
             tracing::debug!(
                 wr = wc.wr_id,
                 conn = wc.conn,
                 status = wc.status,
-                posted_on = ?self.wrs.get(&wc.wr_id).map(|w| w.posted_on),
+                posted_on = ?self.wrs.get(wc.wr_id).map(|w| w.posted_on),
                 "verbs: a late completion ignored"
             );
             return 0;
@@ -1323,7 +1332,7 @@ impl VerbsRail {
             // Flushed, or (iWARP) cut off as the peer dropped the connection: everything it
             // held goes again on the next one, in order (a dial that fails tells a lost
             // peer; a request the peer refuses each time fails at its MAX_DROPS-th).
-            let peer = self.wrs[&wc.wr_id].peer;
+            let peer = self.wrs.at(wc.wr_id).peer;
             self.requeue(wc.conn);
             if self.links[peer].cookie == Some(wc.conn) {
                 self.drop_connection(peer);
@@ -1333,21 +1342,21 @@ impl VerbsRail {
         }
         // The unsignalled messages posted before this request are done too: sends and writes
         // complete in posting order (only a read may complete after later requests, on siw).
-        self.retire_unsignaled(self.wrs[&wc.wr_id].peer, wc.wr_id);
-        let wr = self.wrs.remove(&wc.wr_id).expect("looked up above");
-        let peer = wr.peer;
+        let peer = self.wrs.at(wc.wr_id).peer;
+        self.retire_unsignaled(peer, wc.wr_id);
+        let what = self.take(wc.wr_id).expect("looked up above");
         let link = &mut self.links[peer];
         link.outstanding = link.outstanding.saturating_sub(1);
         link.watch.completed();
         match wc.status {
-            0 => self.finish(wr, Ok(0)),
+            0 => self.finish(what, Ok(0)),
             // The path failed, not the request: retries exceeded (the peer does not
             // answer), or the adapter could not send at all (Soft-RoCE completes with a
             // local QP operation error once its network device is down), or any other
             // transport error. Another rail to the peer may carry on.
             status if !request_fault(status) => {
                 let why = format!("no answer ({})", module::status_text(self.m, status));
-                self.finish(wr, Err(RailError::Lost(peer)));
+                self.finish(what, Err(RailError::Lost(peer)));
                 self.drop_connection(peer);
                 self.link_failed(peer, why);
             }
@@ -1364,7 +1373,7 @@ impl VerbsRail {
                     )))
                 };
                 tracing::warn!(peer, "verbs: a request failed: {text}");
-                self.finish(wr, Err(err));
+                self.finish(what, Err(err));
                 self.drop_connection(peer);
             }
         }
@@ -1375,18 +1384,19 @@ impl VerbsRail {
     /// The unsignalled requests to `peer` posted before request `upto` completed (and
     /// `upto` itself, if it was one: it completes on its own now, with an error).
     fn retire_unsignaled(&mut self, peer: usize, upto: u64) {
+        let last = self.wrs.seq(upto).unwrap_or(u64::MAX);
         while let Some(&id) = self.links[peer].unsignaled.front() {
-            if id > upto {
+            if self.wrs.seq(id).is_some_and(|s| s > last) {
                 break;
             }
             self.links[peer].unsignaled.pop_front();
             if id == upto {
                 break;
             }
-            if let Some(wr) = self.wrs.remove(&id) {
+            if let Some(what) = self.take(id) {
                 let link = &mut self.links[peer];
                 link.outstanding = link.outstanding.saturating_sub(1);
-                self.finish(wr, Ok(0));
+                self.finish(what, Ok(0));
             }
         }
     }
@@ -1466,11 +1476,12 @@ impl VerbsRail {
 
     fn requeue(&mut self, cookie: u64) {
         let peer = connect::peer_of(cookie);
-        let mut taken: Vec<u64> = self
+        // In the order they were made (their posting order on the connection).
+        let mut taken: Vec<(u64, u64)> = self
             .wrs
             .iter()
-            .filter(|(_, w)| w.posted_on == Some(cookie))
-            .map(|(&id, _)| id)
+            .filter(|(_, _, w)| w.posted_on == Some(cookie))
+            .map(|(id, seq, _)| (seq, id))
             .collect();
         if taken.is_empty() {
             return;
@@ -1478,25 +1489,29 @@ impl VerbsRail {
         taken.sort_unstable();
         let link = &mut self.links[peer];
         link.outstanding = link.outstanding.saturating_sub(taken.len() as u32);
-        link.unsignaled
-            .retain(|id| taken.binary_search(id).is_err());
         // A one-sided request the peer kept dropping connections over (iWARP's answer to a
         // bad key or range) fails instead of going round for ever; messages name no remote
         // memory and cannot be refused so.
-        let (refused, taken): (Vec<u64>, Vec<u64>) = taken.into_iter().partition(|id| {
-            let wr = self.wrs.get_mut(id).expect("listed above");
-            wr.posted_on = None;
-            wr.drops = wr.drops.saturating_add(1);
-            wr.drops >= MAX_DROPS && !matches!(wr.what, WrKind::Send { .. })
+        let (refused, taken): (Vec<u64>, Vec<u64>) =
+            taken.into_iter().map(|(_, id)| id).partition(|&id| {
+                let wr = self.wrs.get_mut(id).expect("listed above");
+                wr.posted_on = None;
+                wr.drops = wr.drops.saturating_add(1);
+                wr.drops >= MAX_DROPS && !matches!(wr.what, WrKind::Send { .. })
+            });
+        // The taken ones are posted nowhere now (and the refused ones go below).
+        let wrs = &self.wrs;
+        self.links[peer].unsignaled.retain(|&id| {
+            wrs.get(id).is_some_and(|w| w.posted_on.is_some()) && !refused.contains(&id)
         });
         for id in refused {
-            let wr = self.wrs.remove(&id).expect("listed above");
+            let wr = self.wrs.remove(id).expect("listed above");
             let why = format!(
                 "verbs: rank {peer} dropped the connection each of the {MAX_DROPS} times a \
                  request was posted (how iWARP refuses a remote access)"
             );
             tracing::warn!("{why}");
-            self.finish(wr, Err(RailError::Access(std::io::Error::other(why))));
+            self.finish(wr.what, Err(RailError::Access(std::io::Error::other(why))));
         }
         let link = &mut self.links[peer];
         let rest: Vec<u64> = link.backlog.drain(..).collect();
@@ -2031,7 +2046,7 @@ impl VerbsRail {
             return true;
         }
         // No room after all: the parts must be copied to wait.
-        self.wrs.remove(&id);
+        self.wrs.remove(id);
         self.send_copied(peer, opcode, imm, parts, total, flags)
     }
 
