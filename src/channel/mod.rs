@@ -418,7 +418,14 @@ impl Channels {
             let max = rail.caps().max_sge;
             if t.local.len() <= max && t.remote.len() <= max {
                 // SAFETY: the caller's contract.
-                return unsafe { rail.post(&Transfer { peer: s.peer, ..*t }) };
+                return unsafe {
+                    if s.peer == t.peer {
+                        // (Not copied where the rail numbers peers as the job does.)
+                        rail.post(t)
+                    } else {
+                        rail.post(&Transfer { peer: s.peer, ..*t })
+                    }
+                };
             }
         }
         if t.notify.is_some() {

@@ -641,8 +641,12 @@ unsafe fn copy_contiguous(
                 addr: base + off,
                 len: n as u64,
             }];
+            let t = Transfer {
+                defer: true,
+                ..Transfer::new(op, peer, &l, &r, &rkey, 0)
+            };
             // SAFETY: the caller's contract.
-            unsafe { w.post_transfer(host, rank, &Transfer::new(op, peer, &l, &r, &rkey, 0)) }
+            unsafe { w.post_transfer(host, rank, &t) }
         }
         Reach::Dynamic { .. } => unreachable!("dynamic windows are never placed contiguously"),
     }

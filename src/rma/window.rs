@@ -1132,15 +1132,22 @@ impl Window {
             None
         };
         let lkeys = reg.as_ref().map(|g| *g.keys());
-        let posted = Transfer {
-            lkeys: lkeys.as_ref(),
-            // Completed at `settle`, which polls first.
-            defer: true,
-            ..*t
+        // Completed at `settle`, which polls first: `defer` (not copied where the caller
+        // made it so and there are no keys to add).
+        let posted;
+        let t = if lkeys.is_some() || !t.defer {
+            posted = Transfer {
+                lkeys: lkeys.as_ref(),
+                defer: true,
+                ..*t
+            };
+            &posted
+        } else {
+            t
         };
         // SAFETY: the caller's contract.
-        let token = unsafe { host.post_transfer(&posted) }
-            .map_err(|e| super::access::rail_err(target, e))?;
+        let token =
+            unsafe { host.post_transfer(t) }.map_err(|e| super::access::rail_err(target, e))?;
         let mut all = self.transfers.lock();
         all.push(PostedTransfer {
             target,

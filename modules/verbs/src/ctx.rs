@@ -119,6 +119,7 @@ impl Conn {
     }
 
     /// `d` was posted: count it, and remember it where it will complete.
+    #[inline]
     fn count_posted(&mut self, d: &Desc) {
         self.posted += 1;
         if d.flags & FLAG_SIGNALED != 0 {

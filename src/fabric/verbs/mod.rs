@@ -979,12 +979,14 @@ impl VerbsRail {
 
     // ----- posting ---------------------------------------------------------------------
 
+    #[inline]
     fn new_wr(&mut self, wr: Wr) -> u64 {
         self.wrs.insert(wr)
     }
 
     /// Post `id` now if its connection is up and has room and nothing waits before it,
     /// else queue it (and dial).
+    #[inline]
     fn submit(&mut self, id: u64) {
         // What waits goes first: one connection's requests go in posting order.
         self.flush_deferred();
@@ -1005,6 +1007,7 @@ impl VerbsRail {
 
     /// Hand `id` to the adapter. False when it must wait (no room, no connection); true
     /// when posted, or refused for good (then finished with an error).
+    #[inline]
     fn post_now(&mut self, id: u64) -> bool {
         let peer = self.wrs.at(id).peer;
         let Some(cookie) = self.links[peer].cookie else {
@@ -1051,6 +1054,7 @@ impl VerbsRail {
     }
 
     /// Bookkeeping for `id`, posted on `peer`'s connection `cookie`.
+    #[inline]
     fn posted(&mut self, id: u64, peer: usize, cookie: u64, quiet: bool) {
         let link = &mut self.links[peer];
         link.outstanding += 1;
@@ -1063,6 +1067,7 @@ impl VerbsRail {
     /// Queue `id`: held for the next poll where `defer` (`DEFER_MAX`) and others are on
     /// their way before it (a burst), else `submit`ted — the first of a burst, or one alone
     /// (a latency loop's), goes at once.
+    #[inline]
     fn enqueue(&mut self, id: u64, defer: bool) {
         let peer = self.wrs.at(id).peer;
         if !defer || (self.deferred.is_empty() && self.links[peer].outstanding == 0) {
@@ -1146,7 +1151,16 @@ impl VerbsRail {
         }
     }
 
+    /// Post what waits for `peer`'s connection, as far as it has room (dial it if it
+    /// has none).
+    #[inline]
     fn flush_backlog(&mut self, peer: usize) {
+        if !self.links[peer].backlog.is_empty() {
+            self.flush_waiting(peer);
+        }
+    }
+
+    fn flush_waiting(&mut self, peer: usize) {
         if self.links[peer].cookie.is_none() {
             // Its connection was dropped (a failed request, a flush): requests waiting for
             // one dial it now — its end of the connection may never raise an event.
@@ -1176,12 +1190,23 @@ impl VerbsRail {
         })
     }
 
+    /// A request is over: its completion goes out at the next poll (`made`).
     fn finish(&mut self, what: WrKind, result: Result<u64, RailError>) {
+        if let Some(c) = self.complete(what, result) {
+            self.made.push_back(Made::Done(c));
+        }
+    }
+
+    /// A request is over: give back what it held, and return the completion it ends, if
+    /// it ends one (a transfer's last piece, a bounce read; the completions of a fence's
+    /// transfers go to `made`).
+    fn complete(&mut self, what: WrKind, result: Result<u64, RailError>) -> Option<Completion> {
         match what {
             WrKind::Send { slot } => {
                 if let Some(s) = slot {
                     self.send.give(s);
                 }
+                None
             }
             WrKind::Transfer { token, temp, whole } => {
                 for h in temp {
@@ -1189,10 +1214,9 @@ impl VerbsRail {
                 }
                 if whole {
                     let result = result.map(|_| 0);
-                    self.made
-                        .push_back(Made::Done(Completion { token, result }));
+                    Some(Completion { token, result })
                 } else {
-                    self.piece_done(token, result.map(|_| 0));
+                    self.piece_done(token, result.map(|_| 0))
                 }
             }
             WrKind::Fence { tokens } => {
@@ -1201,8 +1225,11 @@ impl VerbsRail {
                         Ok(_) => Ok(0),
                         Err(e) => Err(e.again()),
                     };
-                    self.piece_done(token, each);
+                    if let Some(c) = self.piece_done(token, each) {
+                        self.made.push_back(Made::Done(c));
+                    }
                 }
+                None
             }
             WrKind::BounceRead { token, slot, into } => {
                 if result.is_ok() {
@@ -1225,21 +1252,19 @@ impl VerbsRail {
                 }
                 self.send.give(slot);
                 let result = result.map(|_| 0);
-                self.made
-                    .push_back(Made::Done(Completion { token, result }));
+                Some(Completion { token, result })
             }
             WrKind::Atomic { token, slot } => {
                 let value = u64::from_ne_bytes(self.atomics.slice(slot, 8).try_into().unwrap());
                 self.atomics.give(slot);
-                self.piece_done(token, result.map(|_| value));
+                self.piece_done(token, result.map(|_| value))
             }
         }
     }
 
-    fn piece_done(&mut self, token: u64, result: Result<u64, RailError>) {
-        let Some(p) = self.pending.get_mut(&token) else {
-            return;
-        };
+    /// A piece of transfer `token` is done; the transfer's completion once it was the last.
+    fn piece_done(&mut self, token: u64, result: Result<u64, RailError>) -> Option<Completion> {
+        let p = self.pending.get_mut(&token)?;
         p.left -= 1;
         let value = match result {
             Ok(v) => v,
@@ -1254,9 +1279,9 @@ impl VerbsRail {
                 Some(e) => Err(e),
                 None => Ok(value),
             };
-            self.made
-                .push_back(Made::Done(Completion { token, result }));
+            return Some(Completion { token, result });
         }
+        None
     }
 
     fn on_wc(&mut self, wc: &abi::Wc, sink: &mut dyn FnMut(RailEvent<'_>)) -> usize {
@@ -1348,8 +1373,15 @@ impl VerbsRail {
         let link = &mut self.links[peer];
         link.outstanding = link.outstanding.saturating_sub(1);
         link.watch.completed();
+        let mut n = 0;
         match wc.status {
-            0 => self.finish(what, Ok(0)),
+            // Handed up at once (not through `made`): the latency path.
+            0 => {
+                if let Some(c) = self.complete(what, Ok(0)) {
+                    sink(RailEvent::Completion(c));
+                    n = 1;
+                }
+            }
             // The path failed, not the request: retries exceeded (the peer does not
             // answer), or the adapter could not send at all (Soft-RoCE completes with a
             // local QP operation error once its network device is down), or any other
@@ -1378,7 +1410,7 @@ impl VerbsRail {
             }
         }
         self.flush_backlog(peer);
-        0
+        n
     }
 
     /// The unsignalled requests to `peer` posted before request `upto` completed (and
@@ -1461,7 +1493,9 @@ impl VerbsRail {
             let tokens = std::mem::take(&mut self.links[peer].unfenced);
             if self.links[peer].lost {
                 for token in tokens {
-                    self.piece_done(token, Err(RailError::Lost(peer)));
+                    if let Some(c) = self.piece_done(token, Err(RailError::Lost(peer))) {
+                        self.made.push_back(Made::Done(c));
+                    }
                 }
                 continue;
             }
@@ -1499,11 +1533,12 @@ impl VerbsRail {
                 wr.drops = wr.drops.saturating_add(1);
                 wr.drops >= MAX_DROPS && !matches!(wr.what, WrKind::Send { .. })
             });
-        // The taken ones are posted nowhere now (and the refused ones go below).
+        // The taken ones (refused or not) are posted nowhere now: none is unsignalled on
+        // the connection.
         let wrs = &self.wrs;
-        self.links[peer].unsignaled.retain(|&id| {
-            wrs.get(id).is_some_and(|w| w.posted_on.is_some()) && !refused.contains(&id)
-        });
+        self.links[peer]
+            .unsignaled
+            .retain(|&id| wrs.get(id).is_some_and(|w| w.posted_on.is_some()));
         for id in refused {
             let wr = self.wrs.remove(id).expect("listed above");
             let why = format!(
