@@ -385,8 +385,9 @@ impl Progress {
         // While we poll here, we serve our helper's requests (dropped while we sleep).
         let mut polling = None;
         loop {
-            // Counted from the second look (a shared counter's two atomic updates are a
-            // cost the many waits that end at their first poll need not pay).
+            // Counted from the second look, or once it served the helper's requests (a
+            // shared counter's two atomic updates are a cost the many waits that end at
+            // their first poll need not pay).
             if idle > 0 {
                 polling.get_or_insert_with(crate::rma::helper_polling);
             }
@@ -406,6 +407,7 @@ impl Progress {
             // (Looked at once: on verbs the look polls the service rail.)
             let helper_work = crate::rma::helper_has_work();
             if helper_work && crate::rma::helper_serve_here() > 0 {
+                polling.get_or_insert_with(crate::rma::helper_polling);
                 idle = 0;
                 continue;
             }
