@@ -1102,7 +1102,7 @@ impl VerbsRail {
         let mut ids = std::mem::take(&mut self.deferred);
         // (Every held request is still there: only a completion or a lost link's backlog
         // takes one out, and neither reaches a request never posted nor queued.)
-        debug_assert!(ids.iter().all(|id| self.wrs.contains(*id)));
+        debug_assert!(ids.iter().all(|&id| self.wrs.get(id).is_some()));
         let mut i = 0;
         while i < ids.len() {
             let peer = self.wrs.at(ids[i]).peer;

@@ -53,24 +53,25 @@ impl<T> Requests<T> {
         u64::from(i)
     }
 
+    /// The slot of request `id`, if it is held (the one check every lookup makes).
     #[inline]
-    fn slot(&self, id: u64) -> Option<&Slot<T>> {
+    fn index(&self, id: u64) -> Option<usize> {
+        let i = (id & 0xffff_ffff) as usize;
         self.slots
-            .get((id & 0xffff_ffff) as usize)
-            .filter(|s| s.id == id && s.held.is_some())
+            .get(i)
+            .is_some_and(|s| s.id == id && s.held.is_some())
+            .then_some(i)
     }
 
     #[inline]
     pub(super) fn get(&self, id: u64) -> Option<&T> {
-        self.slot(id).and_then(|s| s.held.as_ref())
+        self.slots[self.index(id)?].held.as_ref()
     }
 
     #[inline]
     pub(super) fn get_mut(&mut self, id: u64) -> Option<&mut T> {
-        self.slots
-            .get_mut((id & 0xffff_ffff) as usize)
-            .filter(|s| s.id == id)
-            .and_then(|s| s.held.as_mut())
+        let i = self.index(id)?;
+        self.slots[i].held.as_mut()
     }
 
     /// The request `id` is, which must be held.
@@ -79,30 +80,24 @@ impl<T> Requests<T> {
         self.get(id).expect("a request held")
     }
 
-    pub(super) fn contains(&self, id: u64) -> bool {
-        self.slot(id).is_some()
-    }
-
     /// When request `id` was made, relative to the others (None: not held).
     #[inline]
     pub(super) fn seq(&self, id: u64) -> Option<u64> {
-        self.slot(id).map(|s| s.seq)
+        Some(self.slots[self.index(id)?].seq)
     }
 
     pub(super) fn remove(&mut self, id: u64) -> Option<T> {
-        let i = (id & 0xffff_ffff) as usize;
-        let s = self.slots.get_mut(i).filter(|s| s.id == id)?;
-        let t = s.held.take()?;
+        let i = self.index(id)?;
         self.free.push(i as u32);
-        Some(t)
+        self.slots[i].held.take()
     }
 
     /// `f` on request `id`, which is then forgotten (dropped in place: `f` takes out what
     /// it needs, without the whole request moving).
     #[inline]
     pub(super) fn remove_with<R>(&mut self, id: u64, f: impl FnOnce(&mut T) -> R) -> Option<R> {
-        let i = (id & 0xffff_ffff) as usize;
-        let s = self.slots.get_mut(i).filter(|s| s.id == id)?;
+        let i = self.index(id)?;
+        let s = &mut self.slots[i];
         let r = f(s.held.as_mut()?);
         s.held = None;
         self.free.push(i as u32);
@@ -134,7 +129,7 @@ mod tests {
         assert_ne!(c, a, "the slot is reused under another id");
         assert_eq!(c & 0xffff_ffff, a & 0xffff_ffff);
         assert_eq!((r.get(a), r.get(c)), (None, Some(&"c")));
-        assert!(r.get_mut(a).is_none() && !r.contains(a));
+        assert!(r.get_mut(a).is_none() && r.seq(a).is_none());
         assert!(
             r.seq(c) > r.seq(b),
             "seq is making order, whatever the slot"
