@@ -33,6 +33,7 @@ use rdma_sys::*;
 
 use crate::abi::*;
 use crate::query::{self, DevCaps};
+use crate::slab::Slab;
 use crate::util::*;
 
 /// `RDMA_OPTION_ID` / `RDMA_OPTION_ID_ACK_TIMEOUT` (anonymous enums in rdma_cma.h).
@@ -141,7 +142,12 @@ impl Conn {
     /// newer one unretired for ever, and the send queue looked full from then on (the split
     /// rendezvous' stall on siw).
     fn completed(&mut self, wr_id: u64) -> Option<u32> {
-        let i = self.signaled.iter().position(|s| s.wr_id == wr_id)?;
+        // In posting order (nearly always): the oldest retires without a search.
+        let i = if self.signaled.front().is_some_and(|s| s.wr_id == wr_id) {
+            0
+        } else {
+            self.signaled.iter().position(|s| s.wr_id == wr_id)?
+        };
         self.signaled[i].done = true;
         let op = self.signaled[i].op;
         while self.signaled.front().is_some_and(|s| s.done) {
@@ -176,8 +182,7 @@ struct Cfg {
 
 #[derive(Default)]
 struct Tables {
-    next_tag: u64,
-    conns: FxHashMap<u64, Conn>,
+    conns: Slab<Conn>,
     /// cookie → tag, for the connections the caller has named and may still use: a
     /// cookie is released by `disconnect`, or when CM_DISCONNECTED, CM_REJECTED or CM_ERROR
     /// reports its end (the module then cleans up by itself).
@@ -352,10 +357,7 @@ impl Context {
                 rnr_retry: p.rnr_retry,
                 caps: DevCaps::default(),
             },
-            t: Mutex::new(Tables {
-                next_tag: 1,
-                ..Default::default()
-            }),
+            t: Mutex::new(Tables::default()),
         });
         // On error `c` drops, and Drop tears down whatever was built.
         c.build(p, share, &device, &devname, ip)?;
@@ -591,9 +593,7 @@ impl Context {
     // ---- connections ------------------------------------------------------------------
 
     fn new_tag(t: &mut Tables) -> u64 {
-        let tag = t.next_tag;
-        t.next_tag += 1;
-        tag
+        t.conns.next_tag()
     }
 
     /// Is `cookie` taken by a connection that is still up or coming up?
@@ -1490,7 +1490,7 @@ impl Context {
     /// Called by Drop: disconnect and destroy everything, children before parents.
     fn teardown(&mut self) {
         let mut t = mem::take(&mut *self.tables());
-        let tags: Vec<u64> = t.conns.keys().copied().collect();
+        let tags: Vec<u64> = t.conns.tags().collect();
         for tag in tags {
             if let Some(c) = t.conns.get(&tag) {
                 if c.state == State::Established {

@@ -10,6 +10,7 @@
 pub mod abi;
 mod ctx;
 mod query;
+mod slab;
 mod util;
 
 use std::ffi::c_char;

@@ -1342,7 +1342,12 @@ impl VerbsRail {
             }
             return n;
         }
-        if self.wrs.get(wc.wr_id).map(|w| w.posted_on) != Some(Some(wc.conn)) {
+        let Some((peer, seq)) = self
+            .wrs
+            .get_seq(wc.wr_id)
+            .filter(|(w, _)| w.posted_on == Some(wc.conn))
+            .map(|(w, seq)| (w.peer, seq))
+        else {
             // Gone, or taken back from a connection given up.
             tracing::debug!(
                 wr = wc.wr_id,
@@ -1352,12 +1357,11 @@ impl VerbsRail {
                 "verbs: a late completion ignored"
             );
             return 0;
-        }
+        };
         if wc.status == 5 || (self.refusal_drops && wc.status == 2) {
             // Flushed, or (iWARP) cut off as the peer dropped the connection: everything it
             // held goes again on the next one, in order (a dial that fails tells a lost
             // peer; a request the peer refuses each time fails at its MAX_DROPS-th).
-            let peer = self.wrs.at(wc.wr_id).peer;
             self.requeue(wc.conn);
             if self.links[peer].cookie == Some(wc.conn) {
                 self.drop_connection(peer);
@@ -1367,8 +1371,9 @@ impl VerbsRail {
         }
         // The unsignalled messages posted before this request are done too: sends and writes
         // complete in posting order (only a read may complete after later requests, on siw).
-        let peer = self.wrs.at(wc.wr_id).peer;
-        self.retire_unsignaled(peer, wc.wr_id);
+        if !self.links[peer].unsignaled.is_empty() {
+            self.retire_unsignaled(peer, wc.wr_id, seq);
+        }
         let what = self.take(wc.wr_id).expect("looked up above");
         let link = &mut self.links[peer];
         link.outstanding = link.outstanding.saturating_sub(1);
@@ -1413,10 +1418,10 @@ impl VerbsRail {
         n
     }
 
-    /// The unsignalled requests to `peer` posted before request `upto` completed (and
-    /// `upto` itself, if it was one: it completes on its own now, with an error).
-    fn retire_unsignaled(&mut self, peer: usize, upto: u64) {
-        let last = self.wrs.seq(upto).unwrap_or(u64::MAX);
+    /// The unsignalled requests to `peer` posted before request `upto` (made `last`: its
+    /// `seq`) completed (and `upto` itself, if it was one: it completes on its own now,
+    /// with an error).
+    fn retire_unsignaled(&mut self, peer: usize, upto: u64, last: u64) {
         while let Some(&id) = self.links[peer].unsignaled.front() {
             if self.wrs.seq(id).is_some_and(|s| s > last) {
                 break;

@@ -74,6 +74,13 @@ impl<T> Requests<T> {
         self.slots[i].held.as_mut()
     }
 
+    /// Request `id` and when it was made (`seq`), in one lookup.
+    #[inline]
+    pub(super) fn get_seq(&self, id: u64) -> Option<(&T, u64)> {
+        let s = &self.slots[self.index(id)?];
+        Some((s.held.as_ref()?, s.seq))
+    }
+
     /// The request `id` is, which must be held.
     #[inline]
     pub(super) fn at(&self, id: u64) -> &T {
