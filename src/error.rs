@@ -81,6 +81,34 @@ pub struct Error {
     pub msg: String,
 }
 
+impl ErrorClass {
+    /// A class a call's argument checks raise (a bad handle, count, buffer, rank...), as
+    /// opposed to what goes wrong while it runs (truncation, a lost peer, memory).
+    pub fn is_argument(self) -> bool {
+        use ErrorClass::*;
+        matches!(
+            self,
+            Buffer
+                | Count
+                | Type
+                | Tag
+                | Comm
+                | Rank
+                | Request
+                | Root
+                | Group
+                | Op
+                | Topology
+                | Dims
+                | Arg
+                | Info
+                | InfoKey
+                | InfoValue
+                | Size
+        )
+    }
+}
+
 impl Error {
     pub fn new(class: ErrorClass, msg: impl Into<String>) -> Self {
         Self {

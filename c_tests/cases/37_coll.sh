@@ -2,7 +2,8 @@
 # classes (c_tests/src/coll_*.c but coll_basic, which 20_pt2pt runs), under $MPIEXEC for
 # 1..8 ranks (8 oversubscribe a 2-core machine); with railmpi also 7 and 16 ranks (MPICH
 # busy-polls, so 16 ranks on 2 cores would take it minutes per program).
-# Every program must exit 0 and rank 0 must print its "ok PROG" line.
+# Every program must exit 0 and rank 0 must print its "ok PROG" line. coll_alias: aliased
+# buffers refused at once where only some ranks pass them (MPICH's errors/coll/noalias*).
 
 _ct_coll() {
     local prog=$1 n
@@ -22,6 +23,7 @@ _ct_coll_more=""
     _ct_coll coll_nb 1 2 3 4 5 8 $_ct_coll_more
     _ct_coll coll_neighbor 1 2 3 4 5 8 $_ct_coll_more
     _ct_coll coll_errors 1 2 3 4
+    _ct_coll coll_alias 1 2 3 4
 }
 
 # Counts that disagree, under the fatal handler: the message names the size that arrived

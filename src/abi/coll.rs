@@ -32,6 +32,21 @@ fn plan<'c>(w: &World, c: &'c Communicator, kind: i32) -> Plan<'c> {
         .with_fan_in(w.fan_in())
 }
 
+/// The end of a collective call after its `plan`: a call refused by its argument checks
+/// gives its place in the communicator's collective sequence back, as MPICH's calls take
+/// none before their checks pass. So a root that alone refuses an aliased `MPI_Reduce`,
+/// and then posts a correct one, meets the others' first (MPICH's errors/coll/noalias),
+/// and a refused root-only call leaves nothing to mismatch later (noalias2, noalias3).
+/// `took`: the plan took a new number (not a persistent collective's pinned one).
+fn refusal_gives_back(c: &Communicator, took: bool, r: Result<()>) -> Result<()> {
+    if let Err(e) = &r {
+        if took && e.class.is_argument() {
+            c.give_back_coll_seq();
+        }
+    }
+    r
+}
+
 /// The request argument of a nonblocking collective, checked before anything starts.
 fn request_arg(r: Option<*mut MPI_Request>) -> Result<()> {
     match r {
@@ -203,24 +218,30 @@ unsafe fn bcast_impl(
 ) -> Result<()> {
     let w = shim::world()?;
     let c = handles::comm(comm)?;
-    // Opened first: the call counts in the collective sequence even if its checks fail.
     let p = plan(w, &c, coll::KIND_BCAST);
-    request_arg(request)?;
-    if c.is_inter() {
-        let (b, n, t) = (buffer, count, datatype);
-        return coll_inter::bcast(w, p, &c, b, n, t, root, comm, request);
-    }
-    let n = args::count(count)?;
-    let ty = handles::datatype(datatype)?;
-    let root = args::root(&c, root)?;
-    not_in_place(buffer, n, "the buffer")?;
-    let b = typed(buffer, n, &ty)?;
-    if direct(request, &[&b]) {
-        // SAFETY: MPI: the buffer holds `count` elements, one run of bytes (checked).
-        let bytes = raw_mut(b.ptr, b.bytes());
-        return coll::direct::bcast(w, &c, p.tag(), bytes, root);
-    }
-    launch(w, coll::bcast::bcast(p, b, root), comm, request)
+    let took = p.s.took_seq();
+    refusal_gives_back(
+        &c,
+        took,
+        (|| {
+            request_arg(request)?;
+            if c.is_inter() {
+                let (b, n, t) = (buffer, count, datatype);
+                return coll_inter::bcast(w, p, &c, b, n, t, root, comm, request);
+            }
+            let n = args::count(count)?;
+            let ty = handles::datatype(datatype)?;
+            let root = args::root(&c, root)?;
+            not_in_place(buffer, n, "the buffer")?;
+            let b = typed(buffer, n, &ty)?;
+            if direct(request, &[&b]) {
+                // SAFETY: MPI: the buffer holds `count` elements, one run of bytes (checked).
+                let bytes = raw_mut(b.ptr, b.bytes());
+                return coll::direct::bcast(w, &c, p.tag(), bytes, root);
+            }
+            launch(w, coll::bcast::bcast(p, b, root), comm, request)
+        })(),
+    )
 }
 
 #[no_mangle]
@@ -265,43 +286,49 @@ unsafe fn reduce_impl(
 ) -> Result<()> {
     let w = shim::world()?;
     let c = handles::comm(comm)?;
-    // Opened first: the call counts in the collective sequence even if its checks fail.
     let p = plan(w, &c, coll::KIND_REDUCE);
-    request_arg(request)?;
-    if c.is_inter() {
-        let (s, r, n, t) = (sendbuf, recvbuf, count, datatype);
-        return coll_inter::reduce(w, p, &c, s, r, n, t, op, root, comm, request);
-    }
-    let n = args::count(count)?;
-    let ty = handles::datatype(datatype)?;
-    let root = args::root(&c, root)?;
-    let r = reducer(op, datatype, &ty)?;
-    let (input, output) = if c.rank == root {
-        not_in_place(recvbuf, n, "recvbuf")?;
-        let out = typed(recvbuf, n, &ty)?;
-        if in_place(sendbuf) {
-            (out, Some(out))
-        } else {
-            no_alias(sendbuf, recvbuf, n > 0)?;
-            (typed(sendbuf, n, &ty)?, Some(out))
-        }
-    } else {
-        not_in_place(sendbuf, n, "sendbuf")?;
-        (typed(sendbuf, n, &ty)?, None)
-    };
-    if (r.commutative || root == 0) && direct(request, &[&input]) {
-        // SAFETY: MPI: input readable and the root's output writable for `count`
-        // elements, each one run of bytes (checked); they are the same memory only for
-        // MPI_IN_PLACE, and then the output alone is passed.
-        let out = output.map(|o| raw_mut(o.ptr, o.bytes()));
-        let inp = (!in_place(sendbuf)).then(|| raw(input.ptr, input.bytes()));
-        return coll::direct::reduce(w, &c, p.tag(), inp, out, root, &*r.combine);
-    }
-    launch(
-        w,
-        coll::reduce::reduce(p, input, output, &r, root),
-        comm,
-        request,
+    let took = p.s.took_seq();
+    refusal_gives_back(
+        &c,
+        took,
+        (|| {
+            request_arg(request)?;
+            if c.is_inter() {
+                let (s, r, n, t) = (sendbuf, recvbuf, count, datatype);
+                return coll_inter::reduce(w, p, &c, s, r, n, t, op, root, comm, request);
+            }
+            let n = args::count(count)?;
+            let ty = handles::datatype(datatype)?;
+            let root = args::root(&c, root)?;
+            let r = reducer(op, datatype, &ty)?;
+            let (input, output) = if c.rank == root {
+                not_in_place(recvbuf, n, "recvbuf")?;
+                let out = typed(recvbuf, n, &ty)?;
+                if in_place(sendbuf) {
+                    (out, Some(out))
+                } else {
+                    no_alias(sendbuf, recvbuf, n > 0)?;
+                    (typed(sendbuf, n, &ty)?, Some(out))
+                }
+            } else {
+                not_in_place(sendbuf, n, "sendbuf")?;
+                (typed(sendbuf, n, &ty)?, None)
+            };
+            if (r.commutative || root == 0) && direct(request, &[&input]) {
+                // SAFETY: MPI: input readable and the root's output writable for `count`
+                // elements, each one run of bytes (checked); they are the same memory only for
+                // MPI_IN_PLACE, and then the output alone is passed.
+                let out = output.map(|o| raw_mut(o.ptr, o.bytes()));
+                let inp = (!in_place(sendbuf)).then(|| raw(input.ptr, input.bytes()));
+                return coll::direct::reduce(w, &c, p.tag(), inp, out, root, &*r.combine);
+            }
+            launch(
+                w,
+                coll::reduce::reduce(p, input, output, &r, root),
+                comm,
+                request,
+            )
+        })(),
     )
 }
 
@@ -359,15 +386,17 @@ pub unsafe extern "C" fn PMPI_Reduce_local(
         let r = reducer(op, datatype, &ty)?;
         not_in_place(inbuf, n, "inbuf")?;
         not_in_place(inoutbuf, n, "inoutbuf")?;
+        no_alias(inbuf, inoutbuf, n > 0)?;
         let a = typed(inbuf, n, &ty)?;
         let b = typed(inoutbuf, n, &ty)?;
         let len = b.bytes();
         if len == 0 {
             return Ok(());
         }
-        if b.contiguous() && a.contiguous() && !std::ptr::eq(inbuf, inoutbuf) {
+        if b.contiguous() && a.contiguous() {
             // SAFETY: MPI: inbuf readable and inoutbuf writable for `count` elements
-            // each, contiguous, and not the same memory.
+            // each, contiguous, and not the same memory (checked above; MPI forbids
+            // partial overlap).
             return (r.combine)(raw(a.ptr, len), raw_mut(b.ptr, len));
         }
         let x = a.pack();
@@ -391,47 +420,53 @@ unsafe fn allreduce_impl(
 ) -> Result<()> {
     let w = shim::world()?;
     let c = handles::comm(comm)?;
-    // Opened first: the call counts in the collective sequence even if its checks fail.
     let p = plan(w, &c, coll::KIND_ALLREDUCE);
-    request_arg(request)?;
-    if c.is_inter() {
-        let (s, r, n, t) = (sendbuf, recvbuf, count, datatype);
-        return coll_inter::allreduce(w, p, s, r, n, t, op, comm, request);
-    }
-    let n = args::count(count)?;
-    let ty = handles::datatype(datatype)?;
-    let r = reducer(op, datatype, &ty)?;
-    not_in_place(recvbuf, n, "recvbuf")?;
-    let out = typed(recvbuf, n, &ty)?;
-    let input = if in_place(sendbuf) {
-        out
-    } else {
-        no_alias(sendbuf, recvbuf, n > 0)?;
-        typed(sendbuf, n, &ty)?
-    };
-    if direct(request, &[&input, &out]) {
-        let len = out.bytes();
-        // SAFETY: MPI: recvbuf writable and sendbuf readable for `count` elements, each
-        // one run of bytes (checked), distinct unless MPI_IN_PLACE (then no copy).
-        let acc = raw_mut(out.ptr, len);
-        if input.ptr != out.ptr {
-            acc.copy_from_slice(raw(input.ptr, len));
-        }
-        return coll::direct::allreduce(
-            w,
-            &c,
-            p.tag(),
-            acc,
-            &*r.combine,
-            r.commutative,
-            w.fan_in(),
-        );
-    }
-    launch(
-        w,
-        coll::allreduce::allreduce(p, input, out, &r),
-        comm,
-        request,
+    let took = p.s.took_seq();
+    refusal_gives_back(
+        &c,
+        took,
+        (|| {
+            request_arg(request)?;
+            if c.is_inter() {
+                let (s, r, n, t) = (sendbuf, recvbuf, count, datatype);
+                return coll_inter::allreduce(w, p, s, r, n, t, op, comm, request);
+            }
+            let n = args::count(count)?;
+            let ty = handles::datatype(datatype)?;
+            let r = reducer(op, datatype, &ty)?;
+            not_in_place(recvbuf, n, "recvbuf")?;
+            let out = typed(recvbuf, n, &ty)?;
+            let input = if in_place(sendbuf) {
+                out
+            } else {
+                no_alias(sendbuf, recvbuf, n > 0)?;
+                typed(sendbuf, n, &ty)?
+            };
+            if direct(request, &[&input, &out]) {
+                let len = out.bytes();
+                // SAFETY: MPI: recvbuf writable and sendbuf readable for `count` elements, each
+                // one run of bytes (checked), distinct unless MPI_IN_PLACE (then no copy).
+                let acc = raw_mut(out.ptr, len);
+                if input.ptr != out.ptr {
+                    acc.copy_from_slice(raw(input.ptr, len));
+                }
+                return coll::direct::allreduce(
+                    w,
+                    &c,
+                    p.tag(),
+                    acc,
+                    &*r.combine,
+                    r.commutative,
+                    w.fan_in(),
+                );
+            }
+            launch(
+                w,
+                coll::allreduce::allreduce(p, input, out, &r),
+                comm,
+                request,
+            )
+        })(),
     )
 }
 
@@ -480,40 +515,46 @@ unsafe fn gatherv_impl(
 ) -> Result<()> {
     let w = shim::world()?;
     let c = handles::comm(comm)?;
-    // Opened first: the call counts in the collective sequence even if its checks fail.
     let p = plan(w, &c, coll::KIND_GATHER);
-    request_arg(request)?;
-    if c.is_inter() {
-        let a = Rooted::new((sendbuf, sendcount, sendtype), (recvbuf, recv, recvtype));
-        return coll_inter::rooted(w, p, &c, a, false, root, comm, request);
-    }
-    let root = args::root(&c, root)?;
-    let is_root = c.rank == root;
-    let send_given = !(is_root && in_place(sendbuf));
-    let (sty, rty);
-    let send = if send_given {
-        let n = args::count(sendcount)?;
-        sty = handles::datatype(sendtype)?;
-        not_in_place(sendbuf, n, "sendbuf")?;
-        Some(typed(sendbuf, n, &sty)?)
-    } else {
-        None
-    };
-    let recv = if is_root {
-        rty = handles::datatype(recvtype)?;
-        let (counts, displs) = recv.arrays(c.size())?;
-        not_in_place(recvbuf, counts.iter().sum(), "recvbuf")?;
-        let b = blocks(recvbuf, &rty, counts, displs)?;
-        if let Some(s) = &send {
-            let own = b.block(root);
-            fits(s, &own)?;
-            no_alias(sendbuf, own.ptr as *const c_void, s.bytes() > 0)?;
-        }
-        Some(b)
-    } else {
-        None
-    };
-    launch(w, coll::gather::gatherv(p, send, recv, root), comm, request)
+    let took = p.s.took_seq();
+    refusal_gives_back(
+        &c,
+        took,
+        (|| {
+            request_arg(request)?;
+            if c.is_inter() {
+                let a = Rooted::new((sendbuf, sendcount, sendtype), (recvbuf, recv, recvtype));
+                return coll_inter::rooted(w, p, &c, a, false, root, comm, request);
+            }
+            let root = args::root(&c, root)?;
+            let is_root = c.rank == root;
+            let send_given = !(is_root && in_place(sendbuf));
+            let (sty, rty);
+            let send = if send_given {
+                let n = args::count(sendcount)?;
+                sty = handles::datatype(sendtype)?;
+                not_in_place(sendbuf, n, "sendbuf")?;
+                Some(typed(sendbuf, n, &sty)?)
+            } else {
+                None
+            };
+            let recv = if is_root {
+                rty = handles::datatype(recvtype)?;
+                let (counts, displs) = recv.arrays(c.size())?;
+                not_in_place(recvbuf, counts.iter().sum(), "recvbuf")?;
+                let b = blocks(recvbuf, &rty, counts, displs)?;
+                if let Some(s) = &send {
+                    let own = b.block(root);
+                    fits(s, &own)?;
+                    no_alias(sendbuf, own.ptr as *const c_void, s.bytes() > 0)?;
+                }
+                Some(b)
+            } else {
+                None
+            };
+            launch(w, coll::gather::gatherv(p, send, recv, root), comm, request)
+        })(),
+    )
 }
 
 /// The receive (or send) side description of a collective: one count, or v-arrays.
@@ -665,44 +706,50 @@ unsafe fn scatterv_impl(
 ) -> Result<()> {
     let w = shim::world()?;
     let c = handles::comm(comm)?;
-    // Opened first: the call counts in the collective sequence even if its checks fail.
     let p = plan(w, &c, coll::KIND_SCATTER);
-    request_arg(request)?;
-    if c.is_inter() {
-        let a = Rooted::new((recvbuf, recvcount, recvtype), (sendbuf, send, sendtype));
-        return coll_inter::rooted(w, p, &c, a, true, root, comm, request);
-    }
-    let root = args::root(&c, root)?;
-    let is_root = c.rank == root;
-    let recv_given = !(is_root && in_place(recvbuf));
-    let (sty, rty);
-    let recv = if recv_given {
-        let n = args::count(recvcount)?;
-        rty = handles::datatype(recvtype)?;
-        not_in_place(recvbuf, n, "recvbuf")?;
-        Some(typed(recvbuf, n, &rty)?)
-    } else {
-        None
-    };
-    let sends = if is_root {
-        sty = handles::datatype(sendtype)?;
-        let (counts, displs) = send.arrays(c.size())?;
-        not_in_place(sendbuf, counts.iter().sum(), "sendbuf")?;
-        let b = blocks(sendbuf, &sty, counts, displs)?;
-        if let Some(r) = &recv {
-            let own = b.block(root);
-            fits(&own, r)?;
-            no_alias(own.ptr as *const c_void, recvbuf, r.bytes() > 0)?;
-        }
-        Some(b)
-    } else {
-        None
-    };
-    launch(
-        w,
-        coll::gather::scatterv(p, sends, recv, root),
-        comm,
-        request,
+    let took = p.s.took_seq();
+    refusal_gives_back(
+        &c,
+        took,
+        (|| {
+            request_arg(request)?;
+            if c.is_inter() {
+                let a = Rooted::new((recvbuf, recvcount, recvtype), (sendbuf, send, sendtype));
+                return coll_inter::rooted(w, p, &c, a, true, root, comm, request);
+            }
+            let root = args::root(&c, root)?;
+            let is_root = c.rank == root;
+            let recv_given = !(is_root && in_place(recvbuf));
+            let (sty, rty);
+            let recv = if recv_given {
+                let n = args::count(recvcount)?;
+                rty = handles::datatype(recvtype)?;
+                not_in_place(recvbuf, n, "recvbuf")?;
+                Some(typed(recvbuf, n, &rty)?)
+            } else {
+                None
+            };
+            let sends = if is_root {
+                sty = handles::datatype(sendtype)?;
+                let (counts, displs) = send.arrays(c.size())?;
+                not_in_place(sendbuf, counts.iter().sum(), "sendbuf")?;
+                let b = blocks(sendbuf, &sty, counts, displs)?;
+                if let Some(r) = &recv {
+                    let own = b.block(root);
+                    fits(&own, r)?;
+                    no_alias(own.ptr as *const c_void, recvbuf, r.bytes() > 0)?;
+                }
+                Some(b)
+            } else {
+                None
+            };
+            launch(
+                w,
+                coll::gather::scatterv(p, sends, recv, root),
+                comm,
+                request,
+            )
+        })(),
     )
 }
 
@@ -829,31 +876,37 @@ unsafe fn allgatherv_impl(
 ) -> Result<()> {
     let w = shim::world()?;
     let c = handles::comm(comm)?;
-    // Opened first: the call counts in the collective sequence even if its checks fail.
     let p = plan(w, &c, coll::KIND_ALLGATHER);
-    request_arg(request)?;
-    if c.is_inter() {
-        let a = Rooted::new((sendbuf, sendcount, sendtype), (recvbuf, recv, recvtype));
-        return coll_inter::allgatherv(w, p, &c, a, comm, request);
-    }
-    let sty;
-    let send = if in_place(sendbuf) {
-        None
-    } else {
-        let n = args::count(sendcount)?;
-        sty = handles::datatype(sendtype)?;
-        Some(typed(sendbuf, n, &sty)?)
-    };
-    let rty = handles::datatype(recvtype)?;
-    let (counts, displs) = recv.arrays(c.size())?;
-    not_in_place(recvbuf, counts.iter().sum(), "recvbuf")?;
-    let b = blocks(recvbuf, &rty, counts, displs)?;
-    if let Some(s) = &send {
-        let own = b.block(c.rank);
-        fits(s, &own)?;
-        no_alias(sendbuf, own.ptr as *const c_void, s.bytes() > 0)?;
-    }
-    launch(w, coll::allgather::allgatherv(p, send, b), comm, request)
+    let took = p.s.took_seq();
+    refusal_gives_back(
+        &c,
+        took,
+        (|| {
+            request_arg(request)?;
+            if c.is_inter() {
+                let a = Rooted::new((sendbuf, sendcount, sendtype), (recvbuf, recv, recvtype));
+                return coll_inter::allgatherv(w, p, &c, a, comm, request);
+            }
+            let sty;
+            let send = if in_place(sendbuf) {
+                None
+            } else {
+                let n = args::count(sendcount)?;
+                sty = handles::datatype(sendtype)?;
+                Some(typed(sendbuf, n, &sty)?)
+            };
+            let rty = handles::datatype(recvtype)?;
+            let (counts, displs) = recv.arrays(c.size())?;
+            not_in_place(recvbuf, counts.iter().sum(), "recvbuf")?;
+            let b = blocks(recvbuf, &rty, counts, displs)?;
+            if let Some(s) = &send {
+                let own = b.block(c.rank);
+                fits(s, &own)?;
+                no_alias(sendbuf, own.ptr as *const c_void, s.bytes() > 0)?;
+            }
+            launch(w, coll::allgather::allgatherv(p, send, b), comm, request)
+        })(),
+    )
 }
 
 #[no_mangle]
@@ -1057,36 +1110,42 @@ unsafe fn alltoall_impl(
 ) -> Result<()> {
     let w = shim::world()?;
     let c = handles::comm(comm)?;
-    // Opened first: the call counts in the collective sequence even if its checks fail.
     let p = plan(w, &c, coll::KIND_ALLTOALL);
-    request_arg(request)?;
-    if c.is_inter() {
-        let (s, r) = (sendbuf, recvbuf);
-        return coll_inter::alltoall(w, p, &c, s, send, r, recv, comm, request);
-    }
-    let n = c.size();
-    if let (None, Side::Uniform(sc, st), Side::Uniform(rc, rt)) = (request, &send, &recv) {
-        if !in_place(sendbuf)
-            && alltoall_direct(w, &c, p.tag(), sendbuf, (*sc, *st), recvbuf, (*rc, *rt))?
-        {
-            return Ok(());
-        }
-    }
-    let rs = recv.resolve(n)?;
-    let recvs = rs.bufs(recvbuf)?;
-    let total: usize = recvs.iter().map(|b| b.bytes()).sum();
-    not_in_place(recvbuf, total, "recvbuf")?;
-    let ss;
-    let sends = if in_place(sendbuf) {
-        None
-    } else {
-        ss = send.resolve(n)?;
-        let s = ss.bufs(sendbuf)?;
-        no_alias(sendbuf, recvbuf, total > 0)?;
-        fits(&s[c.rank], &recvs[c.rank])?;
-        Some(s)
-    };
-    launch(w, coll::alltoall::alltoallw(p, sends, recvs), comm, request)
+    let took = p.s.took_seq();
+    refusal_gives_back(
+        &c,
+        took,
+        (|| {
+            request_arg(request)?;
+            if c.is_inter() {
+                let (s, r) = (sendbuf, recvbuf);
+                return coll_inter::alltoall(w, p, &c, s, send, r, recv, comm, request);
+            }
+            let n = c.size();
+            if let (None, Side::Uniform(sc, st), Side::Uniform(rc, rt)) = (request, &send, &recv) {
+                if !in_place(sendbuf)
+                    && alltoall_direct(w, &c, p.tag(), sendbuf, (*sc, *st), recvbuf, (*rc, *rt))?
+                {
+                    return Ok(());
+                }
+            }
+            let rs = recv.resolve(n)?;
+            let recvs = rs.bufs(recvbuf)?;
+            let total: usize = recvs.iter().map(|b| b.bytes()).sum();
+            not_in_place(recvbuf, total, "recvbuf")?;
+            let ss;
+            let sends = if in_place(sendbuf) {
+                None
+            } else {
+                ss = send.resolve(n)?;
+                let s = ss.bufs(sendbuf)?;
+                no_alias(sendbuf, recvbuf, total > 0)?;
+                fits(&s[c.rank], &recvs[c.rank])?;
+                Some(s)
+            };
+            launch(w, coll::alltoall::alltoallw(p, sends, recvs), comm, request)
+        })(),
+    )
 }
 
 /// MPI_Alltoall on `coll::direct` when it fits there (blocking, contiguous, blocks small
@@ -1280,32 +1339,38 @@ unsafe fn reduce_scatter_impl(
 ) -> Result<()> {
     let w = shim::world()?;
     let c = handles::comm(comm)?;
-    // Opened first: the call counts in the collective sequence even if its checks fail.
     let p = plan(w, &c, coll::KIND_REDUCE_SCATTER);
-    request_arg(request)?;
-    if c.is_inter() {
-        let (s, r, t) = (sendbuf, recvbuf, datatype);
-        return coll_inter::reduce_scatter(w, p, &c, s, r, counts, t, op, comm, request);
-    }
-    let (counts, _) = counts.arrays(c.size())?;
-    let ty = handles::datatype(datatype)?;
-    let r = reducer(op, datatype, &ty)?;
-    let total: usize = counts.iter().sum();
-    let mine = counts[c.rank];
-    not_in_place(recvbuf, mine, "recvbuf")?;
-    let ip = in_place(sendbuf);
-    let output = typed(recvbuf, mine, &ty)?;
-    let input = if ip {
-        typed(recvbuf, total, &ty)?
-    } else {
-        no_alias(sendbuf, recvbuf, mine > 0)?;
-        typed(sendbuf, total, &ty)?
-    };
-    launch(
-        w,
-        coll::reduce_scatter::reduce_scatter(p, input, output, ip, &counts, &r),
-        comm,
-        request,
+    let took = p.s.took_seq();
+    refusal_gives_back(
+        &c,
+        took,
+        (|| {
+            request_arg(request)?;
+            if c.is_inter() {
+                let (s, r, t) = (sendbuf, recvbuf, datatype);
+                return coll_inter::reduce_scatter(w, p, &c, s, r, counts, t, op, comm, request);
+            }
+            let (counts, _) = counts.arrays(c.size())?;
+            let ty = handles::datatype(datatype)?;
+            let r = reducer(op, datatype, &ty)?;
+            let total: usize = counts.iter().sum();
+            let mine = counts[c.rank];
+            not_in_place(recvbuf, mine, "recvbuf")?;
+            let ip = in_place(sendbuf);
+            let output = typed(recvbuf, mine, &ty)?;
+            let input = if ip {
+                typed(recvbuf, total, &ty)?
+            } else {
+                no_alias(sendbuf, recvbuf, mine > 0)?;
+                typed(sendbuf, total, &ty)?
+            };
+            launch(
+                w,
+                coll::reduce_scatter::reduce_scatter(p, input, output, ip, &counts, &r),
+                comm,
+                request,
+            )
+        })(),
     )
 }
 
@@ -1414,26 +1479,32 @@ unsafe fn scan_impl(
 ) -> Result<()> {
     let w = shim::world()?;
     let c = handles::comm(comm)?;
-    // Opened first: the call counts in the collective sequence even if its checks fail.
     let p = plan(w, &c, coll::KIND_SCAN);
-    request_arg(request)?;
-    args::intra(&c)?;
-    let n = args::count(count)?;
-    let ty = handles::datatype(datatype)?;
-    let r = reducer(op, datatype, &ty)?;
-    not_in_place(recvbuf, n, "recvbuf")?;
-    let out = typed(recvbuf, n, &ty)?;
-    let input = if in_place(sendbuf) {
-        out
-    } else {
-        no_alias(sendbuf, recvbuf, n > 0)?;
-        typed(sendbuf, n, &ty)?
-    };
-    launch(
-        w,
-        coll::scan::scan(p, input, out, &r, exclusive),
-        comm,
-        request,
+    let took = p.s.took_seq();
+    refusal_gives_back(
+        &c,
+        took,
+        (|| {
+            request_arg(request)?;
+            args::intra(&c)?;
+            let n = args::count(count)?;
+            let ty = handles::datatype(datatype)?;
+            let r = reducer(op, datatype, &ty)?;
+            not_in_place(recvbuf, n, "recvbuf")?;
+            let out = typed(recvbuf, n, &ty)?;
+            let input = if in_place(sendbuf) {
+                out
+            } else {
+                no_alias(sendbuf, recvbuf, n > 0)?;
+                typed(sendbuf, n, &ty)?
+            };
+            launch(
+                w,
+                coll::scan::scan(p, input, out, &r, exclusive),
+                comm,
+                request,
+            )
+        })(),
     )
 }
 
@@ -1525,39 +1596,45 @@ unsafe fn neighbor_impl(
 ) -> Result<()> {
     let w = shim::world()?;
     let c = handles::comm(comm)?;
-    // Opened first: the call counts in the collective sequence even if its checks fail.
     let p = plan(w, &c, coll::KIND_NEIGHBOR);
-    request_arg(request)?;
-    args::intra(&c)?;
-    let (sources, dests) = super::topo::neighbors(comm)?;
-    let rank_of = |v: Vec<i32>| -> Vec<Option<usize>> {
-        v.into_iter()
-            .map(|r| (r != MPI_PROC_NULL && r >= 0).then_some(r as usize))
-            .collect()
-    };
-    let (sources, dests) = (rank_of(sources), rank_of(dests));
-    let ss = send.resolve(dests.len())?;
-    let rs = recv.resolve(sources.len())?;
-    not_in_place(sendbuf, ss.counts.iter().sum(), "sendbuf")?;
-    not_in_place(recvbuf, rs.counts.iter().sum(), "recvbuf")?;
-    let (mut dests, mut sends) = (dests, ss.bufs(sendbuf)?);
-    let recvs = rs.bufs(recvbuf)?;
-    if super::topo::is_cart(comm)? {
-        // In each dimension the block for the negative neighbour goes after the one for
-        // the positive neighbour: when both are the same process (a periodic dimension of
-        // one or two), messages from one peer match in order, and its receive for our
-        // side in its negative direction (us, seen from there) comes first (MPI-4.0
-        // §8.6, MPICH's coll/ring_neighbor_alltoall).
-        for pair in (0..dests.len() / 2).map(|d| 2 * d) {
-            dests.swap(pair, pair + 1);
-            sends.swap(pair, pair + 1);
-        }
-    }
-    launch(
-        w,
-        coll::neighbor::neighbor_alltoallw(p, &sources, &dests, &sends, &recvs),
-        comm,
-        request,
+    let took = p.s.took_seq();
+    refusal_gives_back(
+        &c,
+        took,
+        (|| {
+            request_arg(request)?;
+            args::intra(&c)?;
+            let (sources, dests) = super::topo::neighbors(comm)?;
+            let rank_of = |v: Vec<i32>| -> Vec<Option<usize>> {
+                v.into_iter()
+                    .map(|r| (r != MPI_PROC_NULL && r >= 0).then_some(r as usize))
+                    .collect()
+            };
+            let (sources, dests) = (rank_of(sources), rank_of(dests));
+            let ss = send.resolve(dests.len())?;
+            let rs = recv.resolve(sources.len())?;
+            not_in_place(sendbuf, ss.counts.iter().sum(), "sendbuf")?;
+            not_in_place(recvbuf, rs.counts.iter().sum(), "recvbuf")?;
+            let (mut dests, mut sends) = (dests, ss.bufs(sendbuf)?);
+            let recvs = rs.bufs(recvbuf)?;
+            if super::topo::is_cart(comm)? {
+                // In each dimension the block for the negative neighbour goes after the one for
+                // the positive neighbour: when both are the same process (a periodic dimension of
+                // one or two), messages from one peer match in order, and its receive for our
+                // side in its negative direction (us, seen from there) comes first (MPI-4.0
+                // §8.6, MPICH's coll/ring_neighbor_alltoall).
+                for pair in (0..dests.len() / 2).map(|d| 2 * d) {
+                    dests.swap(pair, pair + 1);
+                    sends.swap(pair, pair + 1);
+                }
+            }
+            launch(
+                w,
+                coll::neighbor::neighbor_alltoallw(p, &sources, &dests, &sends, &recvs),
+                comm,
+                request,
+            )
+        })(),
     )
 }
 

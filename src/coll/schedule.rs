@@ -56,6 +56,8 @@ pub struct Schedule {
     /// Requests of the step in flight, with the byte count each receive must bring.
     active: Vec<(ReqId, Option<usize>)>,
     started: bool,
+    /// Its sequence number was taken for it (not pinned by a persistent collective).
+    took_seq: bool,
 }
 
 // SAFETY: the raw pointers in `Buf::User` are application buffers that MPI keeps valid and
@@ -84,7 +86,9 @@ impl Schedule {
     /// collectives in flight together (and the runtime's own fixed-tag collectives, which
     /// use tags below 64) never exchange messages by mistake.
     pub fn new(comm: &Communicator, kind: i32) -> Self {
-        let seq = PINNED_SEQ.take().unwrap_or_else(|| comm.next_coll_seq());
+        let pinned = PINNED_SEQ.take();
+        let took_seq = pinned.is_none();
+        let seq = pinned.unwrap_or_else(|| comm.next_coll_seq());
         let seq = (seq % (1 << 24)) as i32;
         Schedule {
             ctx: comm.coll_ctx(),
@@ -98,7 +102,14 @@ impl Schedule {
             next: 0,
             active: Vec::new(),
             started: false,
+            took_seq,
         }
+    }
+
+    /// Whether making it took the communicator's next sequence number (see
+    /// `Communicator::give_back_coll_seq`).
+    pub fn took_seq(&self) -> bool {
+        self.took_seq
     }
 
     /// The tag of this call's messages.

@@ -119,6 +119,17 @@ impl Communicator {
         self.coll_seq.store(seq.wrapping_add(1), Ordering::Relaxed);
         seq
     }
+
+    /// Undo the last `next_coll_seq`: a collective call refused by its argument checks,
+    /// before it sent or posted anything, takes no place in the order (as in MPICH, whose
+    /// calls take none before their checks pass). Only for the call that took the last
+    /// number (MPI orders a process's collective calls on a communicator).
+    pub fn give_back_coll_seq(&self) {
+        use std::sync::atomic::Ordering;
+        let seq = self.coll_seq.load(Ordering::Relaxed);
+        self.coll_seq.store(seq.wrapping_sub(1), Ordering::Relaxed);
+    }
+
     pub fn size(&self) -> usize {
         self.group.size()
     }
