@@ -14,9 +14,11 @@ _ct_misc() {
 _ct_misc mpi_misc 1 2
 _ct_misc op_table 1 2 3 5
 _ct_misc persistent_coll 1 2 3 4 7
+# Arrays freed right after the _init (mpi4py's are temporaries): copied there.
+_ct_misc persistent_coll_arrays 1 2 3 4 5
 
 if [ "$CT_IMPL" = railmpi ] && [ -e "$LIB/libmpich.so.12" ]; then
-    for prog in mpi_misc op_table persistent_coll; do
+    for prog in mpi_misc op_table persistent_coll persistent_coll_arrays; do
         CASE_EXPECT="^ok $prog \[railmpi" run_case "swapin.$prog.n3" 0 \
             env "LD_LIBRARY_PATH=$LIB${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" $MPIEXEC -n 3 "$CTM/$prog"
     done

@@ -3,8 +3,9 @@
 //! arguments and takes the call's collective sequence number (the order of the `_init`
 //! calls is what must match across ranks, not the order of the starts); every MPI_Start
 //! runs the matching nonblocking collective on them under that number (its arguments are
-//! checked then). Buffers and arrays stay the
-//! application's until the request is freed, as MPI says; pointers are kept as addresses.
+//! checked then). Buffers stay the application's until the request is freed, as MPI says
+//! (their pointers are kept as addresses); the count, displacement and type arrays are
+//! copied at the `_init` (`Kept`).
 
 use super::coll::{
     PMPI_Iallgather, PMPI_Iallgatherv, PMPI_Iallreduce, PMPI_Ialltoall, PMPI_Ialltoallv,
@@ -18,6 +19,7 @@ use super::handles::{self, RequestEntry};
 use super::info;
 use super::shim::{self, run, write_out};
 use crate::coll::schedule::with_pinned_seq;
+use crate::error::Result;
 use crate::mpi_err;
 use std::os::raw::{c_int, c_void};
 use std::sync::Arc;
@@ -25,7 +27,7 @@ use std::sync::Arc;
 /// Starts one round: the nonblocking collective, writing its request.
 pub type StartColl = Arc<dyn Fn(*mut MPI_Request) -> c_int + Send + Sync>;
 
-/// The body of every `_init` call.
+/// The body of every `_init` call whose arguments are all scalars and buffers.
 ///
 /// # Safety
 /// `request` is NULL or valid for writing.
@@ -36,6 +38,21 @@ unsafe fn init(
     request: *mut MPI_Request,
     start: StartColl,
 ) -> c_int {
+    init_with(func, comm, info, request, |_| Ok(start))
+}
+
+/// The body of every `_init` call: `make` builds the start from the call's shape (where
+/// it copies the array arguments).
+///
+/// # Safety
+/// `request` is NULL or valid for writing.
+unsafe fn init_with(
+    func: &'static str,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+    make: impl FnOnce(&Shape) -> Result<StartColl>,
+) -> c_int {
     run(func, comm, || {
         shim::world()?;
         let c = handles::comm(comm)?;
@@ -43,6 +60,17 @@ unsafe fn init(
         if request.is_null() {
             return mpi_err!(Arg, "NULL request pointer");
         }
+        let start = make(&Shape {
+            comm,
+            rank: c.rank,
+            local: c.size(),
+            peers: if c.is_inter() {
+                c.peer_size()
+            } else {
+                c.size()
+            },
+            inter: c.is_inter(),
+        })?;
         // Its place in the collective order is taken now; every round runs under it.
         let seq = c.next_coll_seq();
         let start: StartColl = Arc::new(move |r| with_pinned_seq(seq, || start(r)));
@@ -55,6 +83,68 @@ unsafe fn init(
             }),
         )
     })
+}
+
+/// What the array arguments of a call on a communicator are as long as.
+struct Shape {
+    comm: MPI_Comm,
+    rank: usize,
+    /// The local group's size.
+    local: usize,
+    /// The size of the group the v-arrays describe: the remote group of an
+    /// intercommunicator, else the communicator's.
+    peers: usize,
+    inter: bool,
+}
+
+impl Shape {
+    /// Whether the caller is `root` of a rooted call (`MPI_ROOT` on an intercommunicator).
+    fn is_root(&self, root: c_int) -> bool {
+        if self.inter {
+            root == MPI_ROOT
+        } else {
+            usize::try_from(root).is_ok_and(|r| r == self.rank)
+        }
+    }
+
+    /// The neighbourhood's (in, out) degrees (an error without a topology, as the start
+    /// would give).
+    fn degrees(&self) -> Result<(usize, usize)> {
+        let (sources, dests) = super::topo::neighbors(self.comm)?;
+        Ok((sources.len(), dests.len()))
+    }
+}
+
+/// An array argument copied when the request is made: MPI binds a persistent collective's
+/// arguments at its `_init`, and callers free the arrays right after (mpi4py's are
+/// temporaries, freed once the call returns: starting from the caller's pointers read
+/// freed memory: "Invalid count", or a crash). MPICH and Open MPI copy them too.
+struct Kept<T>(Option<Box<[T]>>);
+
+impl<T> Kept<T> {
+    /// The copy, or NULL where the argument was NULL or not significant.
+    fn ptr(&self) -> *const T {
+        self.0.as_ref().map_or(std::ptr::null(), |b| b.as_ptr())
+    }
+}
+
+/// `n` elements at `p`, copied where `significant` (a root's receive counts, say; a
+/// non-root's are not read, and may be anything) and `p` is not NULL (the start then
+/// reports it).
+///
+/// # Safety
+/// Where significant and not NULL, `p` holds `n` elements (MPI's contract).
+unsafe fn keep<T: Copy>(p: *const T, n: usize, significant: bool) -> Kept<T> {
+    if p.is_null() || !significant {
+        return Kept(None);
+    }
+    // SAFETY: the caller's contract.
+    Kept(Some(unsafe { std::slice::from_raw_parts(p, n) }.into()))
+}
+
+/// `MPI_IN_PLACE` as a send buffer (then the send arrays are not significant).
+fn in_place(p: *const c_void) -> bool {
+    p as isize == -1
 }
 
 #[no_mangle]
@@ -144,28 +234,25 @@ pub unsafe extern "C" fn PMPI_Gatherv_init(
 ) -> c_int {
     let sendbuf = sendbuf as usize;
     let recvbuf = recvbuf as usize;
-    let recvcounts = recvcounts as usize;
-    let displs = displs as usize;
-    init(
-        "MPI_Gatherv_init",
-        comm,
-        info,
-        request,
-        Arc::new(move |r| {
+    init_with("MPI_Gatherv_init", comm, info, request, |s| {
+        let at_root = s.is_root(root);
+        let recvcounts = keep(recvcounts, s.peers, at_root);
+        let displs = keep(displs, s.peers, at_root);
+        Ok(Arc::new(move |r| {
             PMPI_Igatherv(
                 sendbuf as *const c_void,
                 sendcount,
                 sendtype,
                 recvbuf as *mut c_void,
-                recvcounts as *const c_int,
-                displs as *const c_int,
+                recvcounts.ptr(),
+                displs.ptr(),
                 recvtype,
                 root,
                 comm,
                 r,
             )
-        }),
-    )
+        }))
+    })
 }
 
 #[no_mangle]
@@ -219,19 +306,16 @@ pub unsafe extern "C" fn PMPI_Scatterv_init(
     request: *mut MPI_Request,
 ) -> c_int {
     let sendbuf = sendbuf as usize;
-    let sendcounts = sendcounts as usize;
-    let displs = displs as usize;
     let recvbuf = recvbuf as usize;
-    init(
-        "MPI_Scatterv_init",
-        comm,
-        info,
-        request,
-        Arc::new(move |r| {
+    init_with("MPI_Scatterv_init", comm, info, request, |s| {
+        let at_root = s.is_root(root);
+        let sendcounts = keep(sendcounts, s.peers, at_root);
+        let displs = keep(displs, s.peers, at_root);
+        Ok(Arc::new(move |r| {
             PMPI_Iscatterv(
                 sendbuf as *const c_void,
-                sendcounts as *const c_int,
-                displs as *const c_int,
+                sendcounts.ptr(),
+                displs.ptr(),
                 sendtype,
                 recvbuf as *mut c_void,
                 recvcount,
@@ -240,8 +324,8 @@ pub unsafe extern "C" fn PMPI_Scatterv_init(
                 comm,
                 r,
             )
-        }),
-    )
+        }))
+    })
 }
 
 #[no_mangle]
@@ -293,27 +377,23 @@ pub unsafe extern "C" fn PMPI_Allgatherv_init(
 ) -> c_int {
     let sendbuf = sendbuf as usize;
     let recvbuf = recvbuf as usize;
-    let recvcounts = recvcounts as usize;
-    let displs = displs as usize;
-    init(
-        "MPI_Allgatherv_init",
-        comm,
-        info,
-        request,
-        Arc::new(move |r| {
+    init_with("MPI_Allgatherv_init", comm, info, request, |s| {
+        let recvcounts = keep(recvcounts, s.peers, true);
+        let displs = keep(displs, s.peers, true);
+        Ok(Arc::new(move |r| {
             PMPI_Iallgatherv(
                 sendbuf as *const c_void,
                 sendcount,
                 sendtype,
                 recvbuf as *mut c_void,
-                recvcounts as *const c_int,
-                displs as *const c_int,
+                recvcounts.ptr(),
+                displs.ptr(),
                 recvtype,
                 comm,
                 r,
             )
-        }),
-    )
+        }))
+    })
 }
 
 #[no_mangle]
@@ -364,32 +444,29 @@ pub unsafe extern "C" fn PMPI_Alltoallv_init(
     info: MPI_Info,
     request: *mut MPI_Request,
 ) -> c_int {
+    let sends = !in_place(sendbuf);
     let sendbuf = sendbuf as usize;
-    let sendcounts = sendcounts as usize;
-    let sdispls = sdispls as usize;
     let recvbuf = recvbuf as usize;
-    let recvcounts = recvcounts as usize;
-    let rdispls = rdispls as usize;
-    init(
-        "MPI_Alltoallv_init",
-        comm,
-        info,
-        request,
-        Arc::new(move |r| {
+    init_with("MPI_Alltoallv_init", comm, info, request, |s| {
+        let sendcounts = keep(sendcounts, s.peers, sends);
+        let sdispls = keep(sdispls, s.peers, sends);
+        let recvcounts = keep(recvcounts, s.peers, true);
+        let rdispls = keep(rdispls, s.peers, true);
+        Ok(Arc::new(move |r| {
             PMPI_Ialltoallv(
                 sendbuf as *const c_void,
-                sendcounts as *const c_int,
-                sdispls as *const c_int,
+                sendcounts.ptr(),
+                sdispls.ptr(),
                 sendtype,
                 recvbuf as *mut c_void,
-                recvcounts as *const c_int,
-                rdispls as *const c_int,
+                recvcounts.ptr(),
+                rdispls.ptr(),
                 recvtype,
                 comm,
                 r,
             )
-        }),
-    )
+        }))
+    })
 }
 
 #[no_mangle]
@@ -406,34 +483,31 @@ pub unsafe extern "C" fn PMPI_Alltoallw_init(
     info: MPI_Info,
     request: *mut MPI_Request,
 ) -> c_int {
+    let sends = !in_place(sendbuf);
     let sendbuf = sendbuf as usize;
-    let sendcounts = sendcounts as usize;
-    let sdispls = sdispls as usize;
-    let sendtypes = sendtypes as usize;
     let recvbuf = recvbuf as usize;
-    let recvcounts = recvcounts as usize;
-    let rdispls = rdispls as usize;
-    let recvtypes = recvtypes as usize;
-    init(
-        "MPI_Alltoallw_init",
-        comm,
-        info,
-        request,
-        Arc::new(move |r| {
+    init_with("MPI_Alltoallw_init", comm, info, request, |s| {
+        let sendcounts = keep(sendcounts, s.peers, sends);
+        let sdispls = keep(sdispls, s.peers, sends);
+        let sendtypes = keep(sendtypes, s.peers, sends);
+        let recvcounts = keep(recvcounts, s.peers, true);
+        let rdispls = keep(rdispls, s.peers, true);
+        let recvtypes = keep(recvtypes, s.peers, true);
+        Ok(Arc::new(move |r| {
             PMPI_Ialltoallw(
                 sendbuf as *const c_void,
-                sendcounts as *const c_int,
-                sdispls as *const c_int,
-                sendtypes as *const MPI_Datatype,
+                sendcounts.ptr(),
+                sdispls.ptr(),
+                sendtypes.ptr(),
                 recvbuf as *mut c_void,
-                recvcounts as *const c_int,
-                rdispls as *const c_int,
-                recvtypes as *const MPI_Datatype,
+                recvcounts.ptr(),
+                rdispls.ptr(),
+                recvtypes.ptr(),
                 comm,
                 r,
             )
-        }),
-    )
+        }))
+    })
 }
 
 #[no_mangle]
@@ -515,24 +589,21 @@ pub unsafe extern "C" fn PMPI_Reduce_scatter_init(
 ) -> c_int {
     let sendbuf = sendbuf as usize;
     let recvbuf = recvbuf as usize;
-    let recvcounts = recvcounts as usize;
-    init(
-        "MPI_Reduce_scatter_init",
-        comm,
-        info,
-        request,
-        Arc::new(move |r| {
+    init_with("MPI_Reduce_scatter_init", comm, info, request, |s| {
+        // One count per member of the local group (which the result is scattered over).
+        let recvcounts = keep(recvcounts, s.local, true);
+        Ok(Arc::new(move |r| {
             PMPI_Ireduce_scatter(
                 sendbuf as *const c_void,
                 recvbuf as *mut c_void,
-                recvcounts as *const c_int,
+                recvcounts.ptr(),
                 datatype,
                 op,
                 comm,
                 r,
             )
-        }),
-    )
+        }))
+    })
 }
 
 #[no_mangle]
@@ -680,27 +751,24 @@ pub unsafe extern "C" fn PMPI_Neighbor_allgatherv_init(
 ) -> c_int {
     let sendbuf = sendbuf as usize;
     let recvbuf = recvbuf as usize;
-    let recvcounts = recvcounts as usize;
-    let displs = displs as usize;
-    init(
-        "MPI_Neighbor_allgatherv_init",
-        comm,
-        info,
-        request,
-        Arc::new(move |r| {
+    init_with("MPI_Neighbor_allgatherv_init", comm, info, request, |s| {
+        let (indegree, _) = s.degrees()?;
+        let recvcounts = keep(recvcounts, indegree, true);
+        let displs = keep(displs, indegree, true);
+        Ok(Arc::new(move |r| {
             PMPI_Ineighbor_allgatherv(
                 sendbuf as *const c_void,
                 sendcount,
                 sendtype,
                 recvbuf as *mut c_void,
-                recvcounts as *const c_int,
-                displs as *const c_int,
+                recvcounts.ptr(),
+                displs.ptr(),
                 recvtype,
                 comm,
                 r,
             )
-        }),
-    )
+        }))
+    })
 }
 
 #[no_mangle]
@@ -752,31 +820,28 @@ pub unsafe extern "C" fn PMPI_Neighbor_alltoallv_init(
     request: *mut MPI_Request,
 ) -> c_int {
     let sendbuf = sendbuf as usize;
-    let sendcounts = sendcounts as usize;
-    let sdispls = sdispls as usize;
     let recvbuf = recvbuf as usize;
-    let recvcounts = recvcounts as usize;
-    let rdispls = rdispls as usize;
-    init(
-        "MPI_Neighbor_alltoallv_init",
-        comm,
-        info,
-        request,
-        Arc::new(move |r| {
+    init_with("MPI_Neighbor_alltoallv_init", comm, info, request, |s| {
+        let (indegree, outdegree) = s.degrees()?;
+        let sendcounts = keep(sendcounts, outdegree, true);
+        let sdispls = keep(sdispls, outdegree, true);
+        let recvcounts = keep(recvcounts, indegree, true);
+        let rdispls = keep(rdispls, indegree, true);
+        Ok(Arc::new(move |r| {
             PMPI_Ineighbor_alltoallv(
                 sendbuf as *const c_void,
-                sendcounts as *const c_int,
-                sdispls as *const c_int,
+                sendcounts.ptr(),
+                sdispls.ptr(),
                 sendtype,
                 recvbuf as *mut c_void,
-                recvcounts as *const c_int,
-                rdispls as *const c_int,
+                recvcounts.ptr(),
+                rdispls.ptr(),
                 recvtype,
                 comm,
                 r,
             )
-        }),
-    )
+        }))
+    })
 }
 
 #[no_mangle]
@@ -794,31 +859,28 @@ pub unsafe extern "C" fn PMPI_Neighbor_alltoallw_init(
     request: *mut MPI_Request,
 ) -> c_int {
     let sendbuf = sendbuf as usize;
-    let sendcounts = sendcounts as usize;
-    let sdispls = sdispls as usize;
-    let sendtypes = sendtypes as usize;
     let recvbuf = recvbuf as usize;
-    let recvcounts = recvcounts as usize;
-    let rdispls = rdispls as usize;
-    let recvtypes = recvtypes as usize;
-    init(
-        "MPI_Neighbor_alltoallw_init",
-        comm,
-        info,
-        request,
-        Arc::new(move |r| {
+    init_with("MPI_Neighbor_alltoallw_init", comm, info, request, |s| {
+        let (indegree, outdegree) = s.degrees()?;
+        let sendcounts = keep(sendcounts, outdegree, true);
+        let sdispls = keep(sdispls, outdegree, true);
+        let sendtypes = keep(sendtypes, outdegree, true);
+        let recvcounts = keep(recvcounts, indegree, true);
+        let rdispls = keep(rdispls, indegree, true);
+        let recvtypes = keep(recvtypes, indegree, true);
+        Ok(Arc::new(move |r| {
             PMPI_Ineighbor_alltoallw(
                 sendbuf as *const c_void,
-                sendcounts as *const c_int,
-                sdispls as *const MPI_Aint,
-                sendtypes as *const MPI_Datatype,
+                sendcounts.ptr(),
+                sdispls.ptr(),
+                sendtypes.ptr(),
                 recvbuf as *mut c_void,
-                recvcounts as *const c_int,
-                rdispls as *const MPI_Aint,
-                recvtypes as *const MPI_Datatype,
+                recvcounts.ptr(),
+                rdispls.ptr(),
+                recvtypes.ptr(),
                 comm,
                 r,
             )
-        }),
-    )
+        }))
+    })
 }
