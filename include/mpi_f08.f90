@@ -234,6 +234,7 @@ module mpi_f08
   integer, parameter :: MPI_COMM_TYPE_SHARED = 1
   integer, parameter :: MPI_COMM_TYPE_HW_GUIDED = 2
   integer, parameter :: MPI_COMM_TYPE_HW_UNGUIDED = 3
+  integer, parameter :: MPI_COMM_TYPE_RESOURCE_GUIDED = 4
   integer, parameter :: MPI_THREAD_SINGLE = 0
   integer, parameter :: MPI_THREAD_FUNNELED = 1
   integer, parameter :: MPI_THREAD_SERIALIZED = 2
@@ -5131,6 +5132,22 @@ module mpi_f08
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Info_create
   end interface PMPI_Info_create
+  interface MPI_Info_create_env
+    subroutine MPI_Info_create_env(info, ierror)
+      import
+      implicit none
+      type(MPI_Info), intent(out) :: info
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Info_create_env
+  end interface MPI_Info_create_env
+  interface PMPI_Info_create_env
+    subroutine PMPI_Info_create_env(info, ierror)
+      import
+      implicit none
+      type(MPI_Info), intent(out) :: info
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Info_create_env
+  end interface PMPI_Info_create_env
   interface MPI_Info_delete
     subroutine MPI_Info_delete(info, key, ierror)
       import

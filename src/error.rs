@@ -79,6 +79,9 @@ error_classes! {
 pub struct Error {
     pub class: ErrorClass,
     pub msg: String,
+    /// The MPI error code to return instead of the class's own: one the application's
+    /// callback returned (an attribute copy or delete function), passed on as it is.
+    pub code: Option<i32>,
 }
 
 impl ErrorClass {
@@ -114,7 +117,15 @@ impl Error {
         Self {
             class,
             msg: msg.into(),
+            code: None,
         }
+    }
+
+    /// This error, returned to the application as `code` (of class `self.class` or one
+    /// the application added).
+    pub fn with_code(mut self, code: i32) -> Self {
+        self.code = Some(code);
+        self
     }
 }
 

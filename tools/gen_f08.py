@@ -207,6 +207,7 @@ F08_SPECIAL = {
     "PMPI_Wtime": ("double precision function", []),
     "PMPI_Wtick": ("double precision function", []),
     "PMPI_Pcontrol": ("subroutine", ["integer, intent(in) :: level"]),
+    "PMPI_Info_create_env": ("subroutine", ["type(MPI_Info), intent(out) :: info"]),
     "PMPI_Aint_add": ("integer(kind=MPI_ADDRESS_KIND) function",
                       ["integer(kind=MPI_ADDRESS_KIND), intent(in) :: base",
                        "integer(kind=MPI_ADDRESS_KIND), intent(in) :: disp"]),

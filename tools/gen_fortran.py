@@ -47,16 +47,20 @@ MPI_Init and MPI_Init_thread (no argc/argv), MPI_Wtime and MPI_Wtick (DOUBLE PRE
 functions), MPI_Pcontrol (no IERROR), MPI_Aint_add/diff (INTEGER(KIND=MPI_ADDRESS_KIND)
 functions), attribute get/set (the value itself is the attribute; predefined keyvals are C's
 plus one, as in MPICH), keyval creation (Fortran copy/delete procedures called through C
-trampolines in support.rs), MPI_Buffer_detach. By rule: Waitany/Testany/Waitsome/Testsome
-return 1-based indices; the MPI-1 calls MPI_Address, MPI_Type_extent/lb/ub/hvector/hindexed/
-struct take default-INTEGER addresses (converted; overflow is MPI_ERR_ARG).
+trampolines in support.rs), MPI_Buffer_detach, MPI_Info_create_env (no argc/argv),
+MPI_Grequest_start (Fortran query/free/cancel subroutines called through C trampolines in
+support.rs), MPI_Register_datarep (procedures passed on, MPI_CONVERSION_FN_NULL as NULL).
+By rule: Waitany/Testany/Waitsome/Testsome return 1-based indices; the MPI-1 calls
+MPI_Address, MPI_Type_extent/lb/ub/hvector/hindexed/struct take default-INTEGER addresses
+(converted; overflow is MPI_ERR_ARG).
 MPI-IO: a file handle is MPI_File_c2f's INTEGER (MPI_File_f2c gives the C handle; an
 MPI_File * is converted back after the call); MPI_Offset is INTEGER(KIND=MPI_OFFSET_KIND).
 A file error handler's procedure is passed on (railmpi's C handle holds the INTEGER in its
 first four bytes, so the handler reads its own handle).
 Not bound, by design: the _c (large-count) and MPI_T_ calls, handle conversions (_c2f/_f2c),
-arrays of strings (MPI_Comm_spawn*), generalized requests and data
-representations (their callbacks have Fortran conventions of their own).
+arrays of strings (MPI_Comm_spawn*). The procedures with no C function (MPI_F_SYNC_REG,
+MPI_CONVERSION_FN_NULL) are written by hand in support.rs, MPI_SIZEOF (generic: it needs the
+argument's type) is an interface in the `mpi` module (include/mpi_module.f90).
 """
 
 import argparse
@@ -596,6 +600,66 @@ SPECIAL["PMPI_Win_create_keyval"] = keyval(
     "MPI_Win_copy_attr_function", "MPI_Win_delete_attr_function", True)
 SPECIAL["PMPI_Keyval_create"] = keyval("MPI_Copy_function", "MPI_Delete_function", False)
 
+# MPI_INFO_CREATE_ENV(INFO, IERROR): Fortran has no argc/argv (as MPI_INIT).
+SPECIAL["PMPI_Info_create_env"] = (
+    ["int", "char **", "MPI_Info *"],
+    lambda c: sp(
+        ["info: *mut MPI_Info", IERROR],
+        [f"let rc = {c}(0, null_mut(), info);", "set_ierror(ierror, rc);"],
+    ),
+)
+
+# MPI_GREQUEST_START(QUERY_FN, FREE_FN, CANCEL_FN, EXTRA_STATE, REQUEST, IERROR): the Fortran
+# procedures are subroutines (IERROR last, EXTRA_STATE an INTEGER(KIND=MPI_ADDRESS_KIND) by
+# reference, COMPLETE a LOGICAL); they and the extra state go into an FGrequest that C
+# trampolines call through (support.rs), as for keyvals.
+SPECIAL["PMPI_Grequest_start"] = (
+    ["MPI_Grequest_query_function", "MPI_Grequest_free_function",
+     "MPI_Grequest_cancel_function", "void *", "MPI_Request *"],
+    lambda c: sp(
+        ["query_fn: FGreqQueryFn", "free_fn: FGreqFreeFn", "cancel_fn: FGreqCancelFn",
+         "extra_state: *const MPI_Aint", "request: *mut MPI_Request", IERROR],
+        [
+            "let state = FGrequest::new(query_fn, free_fn, cancel_fn, *extra_state);",
+            f"let rc = {c}(",
+            "    Some(f_greq_query_trampoline),",
+            "    Some(f_greq_free_trampoline),",
+            "    Some(f_greq_cancel_trampoline),",
+            "    state as *mut c_void,",
+            "    request,",
+            ");",
+            "if rc != MPI_SUCCESS {",
+            "    FGrequest::free(state);",
+            "}",
+            "set_ierror(ierror, rc);",
+        ],
+    ),
+)
+
+# MPI_REGISTER_DATAREP(DATAREP, READ_CONVERSION_FN, WRITE_CONVERSION_FN, DTYPE_FILE_EXTENT_FN,
+# EXTRA_STATE, IERROR): the C call takes the procedures as `void *` (railmpi has no
+# user-defined representations, so it only checks the name and never calls them): their
+# addresses are passed on, MPI_CONVERSION_FN_NULL as NULL; the extra state by value.
+SPECIAL["PMPI_Register_datarep"] = (
+    ["const char *", "void *", "void *", "void *", "void *"],
+    lambda c: sp(
+        ["datarep: *const c_char", "read_conversion_fn: *mut c_void",
+         "write_conversion_fn: *mut c_void", "dtype_file_extent_fn: *mut c_void",
+         "extra_state: *const MPI_Aint", IERROR, "datarep_flen: usize"],
+        [
+            "let datarep_c = f_str_in(datarep, datarep_flen);",
+            f"let rc = {c}(",
+            "    datarep_c.as_ptr(),",
+            "    f_conversion_fn(read_conversion_fn),",
+            "    f_conversion_fn(write_conversion_fn),",
+            "    dtype_file_extent_fn,",
+            "    *extra_state as *mut c_void,",
+            ");",
+            "set_ierror(ierror, rc);",
+        ],
+    ),
+)
+
 
 def param_type(text, hdr):
     """The type part of a C parameter, normalised: `const int *x` -> `const int *`; a
@@ -765,6 +829,13 @@ MPIF_TAIL = """\
 !     Functions.
       EXTERNAL MPI_WTIME, MPI_WTICK, PMPI_WTIME, PMPI_WTICK
       DOUBLE PRECISION MPI_WTIME, MPI_WTICK, PMPI_WTIME, PMPI_WTICK
+!     MPI_Aint_add and MPI_Aint_diff return addresses: without their
+!     type here a program without IMPLICIT NONE (MPICH's f90 tests)
+!     would take them for default INTEGERs and drop the high bytes.
+      EXTERNAL MPI_AINT_ADD, MPI_AINT_DIFF
+      EXTERNAL PMPI_AINT_ADD, PMPI_AINT_DIFF
+      INTEGER(KIND=MPI_ADDRESS_KIND) MPI_AINT_ADD, MPI_AINT_DIFF
+      INTEGER(KIND=MPI_ADDRESS_KIND) PMPI_AINT_ADD, PMPI_AINT_DIFF
 !     Predefined attribute copy and delete procedures.
       EXTERNAL MPI_NULL_COPY_FN, MPI_NULL_DELETE_FN, MPI_DUP_FN
       EXTERNAL MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN
@@ -773,6 +844,8 @@ MPIF_TAIL = """\
       EXTERNAL MPI_TYPE_DUP_FN
       EXTERNAL MPI_WIN_NULL_COPY_FN, MPI_WIN_NULL_DELETE_FN
       EXTERNAL MPI_WIN_DUP_FN
+!     The null data conversion procedure (MPI_REGISTER_DATAREP).
+      EXTERNAL MPI_CONVERSION_FN_NULL
 """
 
 

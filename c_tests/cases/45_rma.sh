@@ -25,6 +25,8 @@ _ct_rma rma_dtypes 2 3
 _ct_rma rma_pscw 2 3 4
 _ct_rma rma_create_race 2 7
 _ct_rma rma_dynamic 1 2 4
+# Accumulate-family calls of count 0 with an op not defined on the type: valid, nothing moves.
+_ct_rma rma_zero_acc 1 2 3
 _ct_rma rma_shared 1 2 4
 _ct_rma rma_mixed 2 3 4
 # A put is done at its target when unlock returns, whoever tells the target next.

@@ -6,7 +6,10 @@
  *   a non-member is busy elsewhere (it never takes part);
  * - traffic in parallel on all of them and on MPI_COMM_WORLD with the same tags (a ring
  *   exchange and an allreduce each, checked against a serial computation);
- * - MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) ordered by key, MPI_UNDEFINED;
+ * - MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) ordered by key, MPI_UNDEFINED; the MPI-4
+ *   split types: HW_GUIDED with "mpi_hw_resource_type" = "mpi_shared_memory" (as SHARED),
+ *   without the key, with MPI_INFO_NULL or an unknown resource (MPI_COMM_NULL), HW_UNGUIDED
+ *   (a strict subset or MPI_COMM_NULL);
  * - MPI_Comm_idup (then MPI_Wait), MPI_Comm_test_inter, MPI_Comm_compare. */
 #include "check.h"
 
@@ -38,6 +41,39 @@ static void traffic_check(MPI_Comm c, const int *wr, int n, int tag, int *bufs)
     for (int i = 0; i < n; i++)
         exp += wr[i];
     CHECK(sum == exp, "allreduce over %d members: %d, expected %d", n, sum, exp);
+}
+
+/* MPI-4.0 §7.4.2 (all processes on one node, as for MPI_COMM_TYPE_SHARED above). */
+static void split_hw(void)
+{
+    MPI_Info info;
+    MPI_Comm c;
+    int n, r;
+    CHECK_MPI(MPI_Info_create(&info));
+    CHECK_MPI(MPI_Info_set(info, "mpi_hw_resource_type", "mpi_shared_memory"));
+    CHECK_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_HW_GUIDED, -rank, info, &c));
+    CHECK(c != MPI_COMM_NULL, "HW_GUIDED mpi_shared_memory gave MPI_COMM_NULL");
+    CHECK_MPI(MPI_Comm_size(c, &n));
+    CHECK_MPI(MPI_Comm_rank(c, &r));
+    CHECK(n == size && r == size - 1 - rank, "HW_GUIDED mpi_shared_memory: rank %d of %d", r, n);
+    CHECK_MPI(MPI_Barrier(c));
+    CHECK_MPI(MPI_Comm_free(&c));
+    CHECK_MPI(MPI_Info_set(info, "mpi_hw_resource_type", "__no_such_resource__"));
+    CHECK_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_HW_GUIDED, 0, info, &c));
+    CHECK(c == MPI_COMM_NULL, "HW_GUIDED with an unknown resource type");
+    CHECK_MPI(MPI_Info_delete(info, "mpi_hw_resource_type"));
+    CHECK_MPI(MPI_Info_set(info, "shmem_topo", "machine"));
+    CHECK_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_HW_GUIDED, 0, info, &c));
+    CHECK(c == MPI_COMM_NULL, "HW_GUIDED without mpi_hw_resource_type");
+    CHECK_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_HW_GUIDED, 0, MPI_INFO_NULL, &c));
+    CHECK(c == MPI_COMM_NULL, "HW_GUIDED with MPI_INFO_NULL");
+    CHECK_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_HW_UNGUIDED, 0, info, &c));
+    if (c != MPI_COMM_NULL) {
+        CHECK_MPI(MPI_Comm_size(c, &n));
+        CHECK(n < size, "HW_UNGUIDED: size %d, not a strict subset of %d", n, size);
+        CHECK_MPI(MPI_Comm_free(&c));
+    }
+    CHECK_MPI(MPI_Info_free(&info));
 }
 
 int main(int argc, char **argv)
@@ -173,6 +209,8 @@ int main(int argc, char **argv)
         CHECK(us == size - 1, "split_type without rank 0: size %d", us);
         CHECK_MPI(MPI_Comm_free(&und));
     }
+
+    split_hw();
 
     /* idup: complete after MPI_Wait, congruent with the parent, usable. */
     MPI_Request req;

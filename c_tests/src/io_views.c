@@ -45,6 +45,21 @@ static void block(int n, int p, int i, int *start, int *len)
     *len = (*start + b < n ? b : n - *start);
 }
 
+/* A user data representation's callbacks (never called by railmpi's views). */
+static int convert(void *userbuf, MPI_Datatype t, int count, void *filebuf, MPI_Offset pos,
+                   void *extra)
+{
+    (void)userbuf, (void)t, (void)count, (void)filebuf, (void)pos, (void)extra;
+    return MPI_SUCCESS;
+}
+
+static int file_extent(MPI_Datatype t, MPI_Aint *extent, void *extra)
+{
+    MPI_Aint lb;
+    (void)extra;
+    return MPI_Type_get_extent(t, &lb, extent);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -287,6 +302,44 @@ int main(int argc, char **argv)
     MPI_Error_class(rc, &cls);
     CHECK(cls == MPI_ERR_UNSUPPORTED_DATAREP, "unknown datarep: class %d", cls);
     CHECK_MPI(MPI_File_close(&fh));
+
+    /* 5b. Data representations of the application's own (MPI_Register_datarep): a name
+     * twice, or a predefined one, is MPI_ERR_DUP_DATAREP; one without conversion functions
+     * is accessed as native and named by get_view; one with them is refused with
+     * MPI_ERR_CONVERSION (as ROMIO does), and so unknown to a view. */
+    CHECK_MPI(MPI_Register_datarep("ct-plain", MPI_CONVERSION_FN_NULL, MPI_CONVERSION_FN_NULL,
+                                   file_extent, NULL));
+    rc = MPI_Register_datarep("ct-plain", MPI_CONVERSION_FN_NULL, MPI_CONVERSION_FN_NULL,
+                              file_extent, NULL);
+    MPI_Error_class(rc, &cls);
+    CHECK(cls == MPI_ERR_DUP_DATAREP, "ct-plain twice: class %d", cls);
+    rc = MPI_Register_datarep("ct-converting", convert, convert, file_extent, NULL);
+    MPI_Error_class(rc, &cls);
+    CHECK(cls == MPI_ERR_CONVERSION, "conversion functions: class %d", cls);
+    if (strstr(lib, "railmpi")) {
+        /* (ROMIO lets "external32" be registered again.) */
+        rc = MPI_Register_datarep("external32", MPI_CONVERSION_FN_NULL, MPI_CONVERSION_FN_NULL,
+                                  file_extent, NULL);
+        MPI_Error_class(rc, &cls);
+        CHECK(cls == MPI_ERR_DUP_DATAREP, "external32 registered: class %d", cls);
+        open_fresh(path, MPI_INFO_NULL, &fh);
+        CHECK_MPI(MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "ct-plain", MPI_INFO_NULL));
+        CHECK_MPI(MPI_File_get_view(fh, &disp, &et, &ft, rep));
+        CHECK(strcmp(rep, "ct-plain") == 0, "datarep %s", rep);
+        one = 0x05060708 + rank;
+        CHECK_MPI(MPI_File_write_at(fh, rank, &one, 1, MPI_INT, &st));
+        CHECK_MPI(MPI_File_sync(fh));
+        MPI_Barrier(MPI_COMM_WORLD);
+        CHECK_MPI(MPI_File_sync(fh));
+        CHECK_MPI(MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "native", MPI_INFO_NULL));
+        back = 0;
+        CHECK_MPI(MPI_File_read_at(fh, rank, &back, 1, MPI_INT, &st));
+        CHECK(back == one, "ct-plain is native: %#x", back);
+        rc = MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "ct-converting", MPI_INFO_NULL);
+        MPI_Error_class(rc, &cls);
+        CHECK(cls == MPI_ERR_UNSUPPORTED_DATAREP, "ct-converting in a view: class %d", cls);
+        CHECK_MPI(MPI_File_close(&fh));
+    }
 
     /* 6. A write-only file written with holes (each rank's block of B ints, then a gap of
      * size*B ints), collectively and independently: the holes stay zero, nothing else

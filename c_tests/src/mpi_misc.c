@@ -185,22 +185,54 @@ static void pack_external(void)
     CHECK_MPI(MPI_Type_free(&st));
 }
 
+/* An f90 type (MPI-4.1 §19.1.9): size `size`, envelope (ni, 0, 0, combiner) and contents
+ * `ints` (§5.1.13: MPI_COMBINER_F90_INTEGER gives r, _REAL and _COMPLEX p and r). */
+static void f90_check(MPI_Datatype t, int size, int combiner, int ni, const int *ints)
+{
+    int sz, n_i, n_a, n_d, comb, got[2] = {-1, -1};
+    MPI_Aint a;
+    MPI_Datatype d;
+    CHECK_MPI(MPI_Type_size(t, &sz));
+    CHECK(sz == size, "size %d, want %d", sz, size);
+    CHECK_MPI(MPI_Type_get_envelope(t, &n_i, &n_a, &n_d, &comb));
+    CHECK(comb == combiner && n_i == ni && n_a == 0 && n_d == 0,
+          "envelope (%d, %d, %d, combiner %d), want (%d, 0, 0, %d)", n_i, n_a, n_d, comb, ni,
+          combiner);
+    CHECK_MPI(MPI_Type_get_contents(t, 2, 0, 0, got, &a, &d));
+    for (int i = 0; i < ni; i++)
+        CHECK(got[i] == ints[i], "contents[%d] = %d, want %d", i, got[i], ints[i]);
+}
+
 static void f90_types(void)
 {
-    MPI_Datatype t;
-    int sz;
-    CHECK_MPI(MPI_Type_create_f90_integer(9, &t));
-    MPI_Type_size(t, &sz);
-    CHECK(sz == 4, "f90 integer r=9 size %d", sz);
-    CHECK_MPI(MPI_Type_create_f90_integer(10, &t));
-    MPI_Type_size(t, &sz);
-    CHECK(sz == 8, "f90 integer r=10 size %d", sz);
+    MPI_Datatype t, t2, t9, t10, tc;
+    CHECK_MPI(MPI_Type_create_f90_integer(9, &t9));
+    f90_check(t9, 4, MPI_COMBINER_F90_INTEGER, 1, (int[]){9});
+    CHECK_MPI(MPI_Type_create_f90_integer(10, &t10));
+    f90_check(t10, 8, MPI_COMBINER_F90_INTEGER, 1, (int[]){10});
+    /* r = 8 is INTEGER*4 as r = 9 is, but its contents say 8: a handle of its own. The same
+     * arguments give the same handle again. */
+    CHECK_MPI(MPI_Type_create_f90_integer(8, &t));
+    f90_check(t, 4, MPI_COMBINER_F90_INTEGER, 1, (int[]){8});
+    CHECK(t != t9, "r=8 and r=9 gave one handle");
+    CHECK_MPI(MPI_Type_create_f90_integer(8, &t2));
+    CHECK(t2 == t, "r=8 twice gave two handles");
     CHECK_MPI(MPI_Type_create_f90_real(6, MPI_UNDEFINED, &t));
-    CHECK(t == MPI_REAL4, "f90 real p=6");
+    f90_check(t, 4, MPI_COMBINER_F90_REAL, 2, (int[]){6, MPI_UNDEFINED});
     CHECK_MPI(MPI_Type_create_f90_real(MPI_UNDEFINED, 300, &t));
-    CHECK(t == MPI_REAL8, "f90 real r=300");
-    CHECK_MPI(MPI_Type_create_f90_complex(15, 307, &t));
-    CHECK(t == MPI_COMPLEX16, "f90 complex p=15");
+    f90_check(t, 8, MPI_COMBINER_F90_REAL, 2, (int[]){MPI_UNDEFINED, 300});
+    CHECK_MPI(MPI_Type_create_f90_complex(15, 307, &tc));
+    f90_check(tc, 16, MPI_COMBINER_F90_COMPLEX, 2, (int[]){15, 307});
+    CHECK_MPI(MPI_Type_create_f90_complex(15, 307, &t2));
+    CHECK(t2 == tc, "complex (15, 307) twice gave two handles");
+    /* Committed already; commit is allowed; usable like the kind's named type. */
+    CHECK_MPI(MPI_Type_commit(&t10));
+    {
+        long long v = 0x0102030405060708LL, w = 0;
+        CHECK_MPI(MPI_Sendrecv(&v, 1, t10, 0, 7, &w, 1, t10, 0, 7, MPI_COMM_SELF,
+                               MPI_STATUS_IGNORE));
+        CHECK(w == v, "f90 integer r=10 sendrecv");
+    }
     CHECK(MPI_Type_create_f90_integer(40, &t) == MPI_ERR_ARG, "r=40 accepted");
     CHECK(MPI_Type_create_f90_real(40, 5000, &t) == MPI_ERR_ARG, "p=40 accepted");
 }

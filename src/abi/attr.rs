@@ -5,8 +5,8 @@
 //!
 //! Values live in the communicator's table entry (`CommEntry::attrs`, oldest first). As in
 //! MPICH, the list is walked newest first when it is copied or deleted as a whole, and a
-//! callback that fails makes the call fail with MPI_ERR_OTHER. Callbacks run with no table
-//! lock held, so they may call MPI themselves.
+//! callback that fails makes the call fail with the code the callback returned. Callbacks
+//! run with no table lock held, so they may call MPI themselves.
 
 use super::args;
 use super::consts::*;
@@ -118,6 +118,16 @@ fn release_use(keyval: c_int, kind: u32) {
     }
 }
 
+/// A callback's failure: the call that ran it returns the callback's code itself (its
+/// class is the code's: one MPI defines, or one the application added), as MPICH does.
+fn callback_error(rc: c_int, which: &str, keyval: c_int) -> Error {
+    Error::new(
+        super::errors::class_of(rc),
+        format!("the attribute {which} callback of keyval {keyval:#x} returned {rc}"),
+    )
+    .with_code(rc)
+}
+
 /// Run `keyval`'s delete callback on `value`, cached on `obj`.
 fn call_delete<O: AttrObject>(obj: O, keyval: c_int, value: usize) -> Result<()> {
     let Some((_, Some(f), extra)) = callbacks(keyval, O::KIND) else {
@@ -135,10 +145,7 @@ fn call_delete<O: AttrObject>(obj: O, keyval: c_int, value: usize) -> Result<()>
         )
     };
     if rc != MPI_SUCCESS {
-        return mpi_err!(
-            Other,
-            "the attribute delete callback of keyval {keyval:#x} returned {rc}"
-        );
+        return Err(callback_error(rc, "delete", keyval));
     }
     Ok(())
 }
@@ -195,10 +202,7 @@ pub(crate) fn copy_all_of<O: AttrObject>(old: O, new: O) -> Result<()> {
             )
         };
         if rc != MPI_SUCCESS {
-            result = mpi_err!(
-                Other,
-                "the attribute copy callback of keyval {k:#x} returned {rc}"
-            );
+            result = Err(callback_error(rc, "copy", k));
             break;
         }
         if flag != 0 {

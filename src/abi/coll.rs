@@ -37,11 +37,12 @@ fn plan<'c>(w: &World, c: &'c Communicator, kind: i32) -> Plan<'c> {
 /// none before their checks pass. So a root that alone refuses an aliased `MPI_Reduce`,
 /// and then posts a correct one, meets the others' first (MPICH's errors/coll/noalias),
 /// and a refused root-only call leaves nothing to mismatch later (noalias2, noalias3).
-/// `took`: the plan took a new number (not a persistent collective's pinned one).
-fn refusal_gives_back(c: &Communicator, took: bool, r: Result<()>) -> Result<()> {
-    if let Err(e) = &r {
-        if took && e.class.is_argument() {
-            c.give_back_coll_seq();
+/// `took`: the kind whose next number the plan took (None: a persistent collective's
+/// pinned one).
+fn refusal_gives_back(c: &Communicator, took: Option<i32>, r: Result<()>) -> Result<()> {
+    if let (Err(e), Some(kind)) = (&r, took) {
+        if e.class.is_argument() {
+            c.give_back_coll_seq(kind);
         }
     }
     r
@@ -219,7 +220,7 @@ unsafe fn bcast_impl(
     let w = shim::world()?;
     let c = handles::comm(comm)?;
     let p = plan(w, &c, coll::KIND_BCAST);
-    let took = p.s.took_seq();
+    let took = p.s.took_seq().then_some(p.s.kind());
     refusal_gives_back(
         &c,
         took,
@@ -287,7 +288,7 @@ unsafe fn reduce_impl(
     let w = shim::world()?;
     let c = handles::comm(comm)?;
     let p = plan(w, &c, coll::KIND_REDUCE);
-    let took = p.s.took_seq();
+    let took = p.s.took_seq().then_some(p.s.kind());
     refusal_gives_back(
         &c,
         took,
@@ -421,7 +422,7 @@ unsafe fn allreduce_impl(
     let w = shim::world()?;
     let c = handles::comm(comm)?;
     let p = plan(w, &c, coll::KIND_ALLREDUCE);
-    let took = p.s.took_seq();
+    let took = p.s.took_seq().then_some(p.s.kind());
     refusal_gives_back(
         &c,
         took,
@@ -516,7 +517,7 @@ unsafe fn gatherv_impl(
     let w = shim::world()?;
     let c = handles::comm(comm)?;
     let p = plan(w, &c, coll::KIND_GATHER);
-    let took = p.s.took_seq();
+    let took = p.s.took_seq().then_some(p.s.kind());
     refusal_gives_back(
         &c,
         took,
@@ -707,7 +708,7 @@ unsafe fn scatterv_impl(
     let w = shim::world()?;
     let c = handles::comm(comm)?;
     let p = plan(w, &c, coll::KIND_SCATTER);
-    let took = p.s.took_seq();
+    let took = p.s.took_seq().then_some(p.s.kind());
     refusal_gives_back(
         &c,
         took,
@@ -877,7 +878,7 @@ unsafe fn allgatherv_impl(
     let w = shim::world()?;
     let c = handles::comm(comm)?;
     let p = plan(w, &c, coll::KIND_ALLGATHER);
-    let took = p.s.took_seq();
+    let took = p.s.took_seq().then_some(p.s.kind());
     refusal_gives_back(
         &c,
         took,
@@ -1111,7 +1112,7 @@ unsafe fn alltoall_impl(
     let w = shim::world()?;
     let c = handles::comm(comm)?;
     let p = plan(w, &c, coll::KIND_ALLTOALL);
-    let took = p.s.took_seq();
+    let took = p.s.took_seq().then_some(p.s.kind());
     refusal_gives_back(
         &c,
         took,
@@ -1340,7 +1341,7 @@ unsafe fn reduce_scatter_impl(
     let w = shim::world()?;
     let c = handles::comm(comm)?;
     let p = plan(w, &c, coll::KIND_REDUCE_SCATTER);
-    let took = p.s.took_seq();
+    let took = p.s.took_seq().then_some(p.s.kind());
     refusal_gives_back(
         &c,
         took,
@@ -1480,7 +1481,7 @@ unsafe fn scan_impl(
     let w = shim::world()?;
     let c = handles::comm(comm)?;
     let p = plan(w, &c, coll::KIND_SCAN);
-    let took = p.s.took_seq();
+    let took = p.s.took_seq().then_some(p.s.kind());
     refusal_gives_back(
         &c,
         took,
@@ -1597,7 +1598,7 @@ unsafe fn neighbor_impl(
     let w = shim::world()?;
     let c = handles::comm(comm)?;
     let p = plan(w, &c, coll::KIND_NEIGHBOR);
-    let took = p.s.took_seq();
+    let took = p.s.took_seq().then_some(p.s.kind());
     refusal_gives_back(
         &c,
         took,

@@ -18,7 +18,7 @@ use super::consts::*;
 use super::handles::{self, RequestEntry};
 use super::info;
 use super::shim::{self, run, write_out};
-use crate::coll::schedule::with_pinned_seq;
+use crate::coll::{self, schedule::with_pinned_seq};
 use crate::error::Result;
 use crate::mpi_err;
 use std::os::raw::{c_int, c_void};
@@ -33,12 +33,13 @@ pub type StartColl = Arc<dyn Fn(*mut MPI_Request) -> c_int + Send + Sync>;
 /// `request` is NULL or valid for writing.
 unsafe fn init(
     func: &'static str,
+    kind: i32,
     comm: MPI_Comm,
     info: MPI_Info,
     request: *mut MPI_Request,
     start: StartColl,
 ) -> c_int {
-    init_with(func, comm, info, request, |_| Ok(start))
+    init_with(func, kind, comm, info, request, |_| Ok(start))
 }
 
 /// The body of every `_init` call: `make` builds the start from the call's shape (where
@@ -48,6 +49,7 @@ unsafe fn init(
 /// `request` is NULL or valid for writing.
 unsafe fn init_with(
     func: &'static str,
+    kind: i32,
     comm: MPI_Comm,
     info: MPI_Info,
     request: *mut MPI_Request,
@@ -72,8 +74,9 @@ unsafe fn init_with(
             inter: c.is_inter(),
         })?;
         // Its place in the collective order is taken now; every round runs under it.
-        let seq = c.next_coll_seq();
-        let start: StartColl = Arc::new(move |r| with_pinned_seq(seq, || start(r)));
+        // (In its kind's sequence: `kind` is the one its nonblocking call plans with.)
+        let seq = c.next_coll_seq(kind);
+        let start: StartColl = Arc::new(move |r| with_pinned_seq(kind, seq, || start(r)));
         write_out(
             request,
             handles::new_request(RequestEntry::PersistentColl {
@@ -155,6 +158,7 @@ pub unsafe extern "C" fn PMPI_Barrier_init(
 ) -> c_int {
     init(
         "MPI_Barrier_init",
+        coll::KIND_BARRIER,
         comm,
         info,
         request,
@@ -175,6 +179,7 @@ pub unsafe extern "C" fn PMPI_Bcast_init(
     let buffer = buffer as usize;
     init(
         "MPI_Bcast_init",
+        coll::KIND_BCAST,
         comm,
         info,
         request,
@@ -199,6 +204,7 @@ pub unsafe extern "C" fn PMPI_Gather_init(
     let recvbuf = recvbuf as usize;
     init(
         "MPI_Gather_init",
+        coll::KIND_GATHER,
         comm,
         info,
         request,
@@ -234,25 +240,32 @@ pub unsafe extern "C" fn PMPI_Gatherv_init(
 ) -> c_int {
     let sendbuf = sendbuf as usize;
     let recvbuf = recvbuf as usize;
-    init_with("MPI_Gatherv_init", comm, info, request, |s| {
-        let at_root = s.is_root(root);
-        let recvcounts = keep(recvcounts, s.peers, at_root);
-        let displs = keep(displs, s.peers, at_root);
-        Ok(Arc::new(move |r| {
-            PMPI_Igatherv(
-                sendbuf as *const c_void,
-                sendcount,
-                sendtype,
-                recvbuf as *mut c_void,
-                recvcounts.ptr(),
-                displs.ptr(),
-                recvtype,
-                root,
-                comm,
-                r,
-            )
-        }))
-    })
+    init_with(
+        "MPI_Gatherv_init",
+        coll::KIND_GATHER,
+        comm,
+        info,
+        request,
+        |s| {
+            let at_root = s.is_root(root);
+            let recvcounts = keep(recvcounts, s.peers, at_root);
+            let displs = keep(displs, s.peers, at_root);
+            Ok(Arc::new(move |r| {
+                PMPI_Igatherv(
+                    sendbuf as *const c_void,
+                    sendcount,
+                    sendtype,
+                    recvbuf as *mut c_void,
+                    recvcounts.ptr(),
+                    displs.ptr(),
+                    recvtype,
+                    root,
+                    comm,
+                    r,
+                )
+            }))
+        },
+    )
 }
 
 #[no_mangle]
@@ -272,6 +285,7 @@ pub unsafe extern "C" fn PMPI_Scatter_init(
     let recvbuf = recvbuf as usize;
     init(
         "MPI_Scatter_init",
+        coll::KIND_SCATTER,
         comm,
         info,
         request,
@@ -307,25 +321,32 @@ pub unsafe extern "C" fn PMPI_Scatterv_init(
 ) -> c_int {
     let sendbuf = sendbuf as usize;
     let recvbuf = recvbuf as usize;
-    init_with("MPI_Scatterv_init", comm, info, request, |s| {
-        let at_root = s.is_root(root);
-        let sendcounts = keep(sendcounts, s.peers, at_root);
-        let displs = keep(displs, s.peers, at_root);
-        Ok(Arc::new(move |r| {
-            PMPI_Iscatterv(
-                sendbuf as *const c_void,
-                sendcounts.ptr(),
-                displs.ptr(),
-                sendtype,
-                recvbuf as *mut c_void,
-                recvcount,
-                recvtype,
-                root,
-                comm,
-                r,
-            )
-        }))
-    })
+    init_with(
+        "MPI_Scatterv_init",
+        coll::KIND_SCATTER,
+        comm,
+        info,
+        request,
+        |s| {
+            let at_root = s.is_root(root);
+            let sendcounts = keep(sendcounts, s.peers, at_root);
+            let displs = keep(displs, s.peers, at_root);
+            Ok(Arc::new(move |r| {
+                PMPI_Iscatterv(
+                    sendbuf as *const c_void,
+                    sendcounts.ptr(),
+                    displs.ptr(),
+                    sendtype,
+                    recvbuf as *mut c_void,
+                    recvcount,
+                    recvtype,
+                    root,
+                    comm,
+                    r,
+                )
+            }))
+        },
+    )
 }
 
 #[no_mangle]
@@ -344,6 +365,7 @@ pub unsafe extern "C" fn PMPI_Allgather_init(
     let recvbuf = recvbuf as usize;
     init(
         "MPI_Allgather_init",
+        coll::KIND_ALLGATHER,
         comm,
         info,
         request,
@@ -377,23 +399,30 @@ pub unsafe extern "C" fn PMPI_Allgatherv_init(
 ) -> c_int {
     let sendbuf = sendbuf as usize;
     let recvbuf = recvbuf as usize;
-    init_with("MPI_Allgatherv_init", comm, info, request, |s| {
-        let recvcounts = keep(recvcounts, s.peers, true);
-        let displs = keep(displs, s.peers, true);
-        Ok(Arc::new(move |r| {
-            PMPI_Iallgatherv(
-                sendbuf as *const c_void,
-                sendcount,
-                sendtype,
-                recvbuf as *mut c_void,
-                recvcounts.ptr(),
-                displs.ptr(),
-                recvtype,
-                comm,
-                r,
-            )
-        }))
-    })
+    init_with(
+        "MPI_Allgatherv_init",
+        coll::KIND_ALLGATHER,
+        comm,
+        info,
+        request,
+        |s| {
+            let recvcounts = keep(recvcounts, s.peers, true);
+            let displs = keep(displs, s.peers, true);
+            Ok(Arc::new(move |r| {
+                PMPI_Iallgatherv(
+                    sendbuf as *const c_void,
+                    sendcount,
+                    sendtype,
+                    recvbuf as *mut c_void,
+                    recvcounts.ptr(),
+                    displs.ptr(),
+                    recvtype,
+                    comm,
+                    r,
+                )
+            }))
+        },
+    )
 }
 
 #[no_mangle]
@@ -412,6 +441,7 @@ pub unsafe extern "C" fn PMPI_Alltoall_init(
     let recvbuf = recvbuf as usize;
     init(
         "MPI_Alltoall_init",
+        coll::KIND_ALLTOALL,
         comm,
         info,
         request,
@@ -447,26 +477,33 @@ pub unsafe extern "C" fn PMPI_Alltoallv_init(
     let sends = !in_place(sendbuf);
     let sendbuf = sendbuf as usize;
     let recvbuf = recvbuf as usize;
-    init_with("MPI_Alltoallv_init", comm, info, request, |s| {
-        let sendcounts = keep(sendcounts, s.peers, sends);
-        let sdispls = keep(sdispls, s.peers, sends);
-        let recvcounts = keep(recvcounts, s.peers, true);
-        let rdispls = keep(rdispls, s.peers, true);
-        Ok(Arc::new(move |r| {
-            PMPI_Ialltoallv(
-                sendbuf as *const c_void,
-                sendcounts.ptr(),
-                sdispls.ptr(),
-                sendtype,
-                recvbuf as *mut c_void,
-                recvcounts.ptr(),
-                rdispls.ptr(),
-                recvtype,
-                comm,
-                r,
-            )
-        }))
-    })
+    init_with(
+        "MPI_Alltoallv_init",
+        coll::KIND_ALLTOALL,
+        comm,
+        info,
+        request,
+        |s| {
+            let sendcounts = keep(sendcounts, s.peers, sends);
+            let sdispls = keep(sdispls, s.peers, sends);
+            let recvcounts = keep(recvcounts, s.peers, true);
+            let rdispls = keep(rdispls, s.peers, true);
+            Ok(Arc::new(move |r| {
+                PMPI_Ialltoallv(
+                    sendbuf as *const c_void,
+                    sendcounts.ptr(),
+                    sdispls.ptr(),
+                    sendtype,
+                    recvbuf as *mut c_void,
+                    recvcounts.ptr(),
+                    rdispls.ptr(),
+                    recvtype,
+                    comm,
+                    r,
+                )
+            }))
+        },
+    )
 }
 
 #[no_mangle]
@@ -486,28 +523,35 @@ pub unsafe extern "C" fn PMPI_Alltoallw_init(
     let sends = !in_place(sendbuf);
     let sendbuf = sendbuf as usize;
     let recvbuf = recvbuf as usize;
-    init_with("MPI_Alltoallw_init", comm, info, request, |s| {
-        let sendcounts = keep(sendcounts, s.peers, sends);
-        let sdispls = keep(sdispls, s.peers, sends);
-        let sendtypes = keep(sendtypes, s.peers, sends);
-        let recvcounts = keep(recvcounts, s.peers, true);
-        let rdispls = keep(rdispls, s.peers, true);
-        let recvtypes = keep(recvtypes, s.peers, true);
-        Ok(Arc::new(move |r| {
-            PMPI_Ialltoallw(
-                sendbuf as *const c_void,
-                sendcounts.ptr(),
-                sdispls.ptr(),
-                sendtypes.ptr(),
-                recvbuf as *mut c_void,
-                recvcounts.ptr(),
-                rdispls.ptr(),
-                recvtypes.ptr(),
-                comm,
-                r,
-            )
-        }))
-    })
+    init_with(
+        "MPI_Alltoallw_init",
+        coll::KIND_ALLTOALL,
+        comm,
+        info,
+        request,
+        |s| {
+            let sendcounts = keep(sendcounts, s.peers, sends);
+            let sdispls = keep(sdispls, s.peers, sends);
+            let sendtypes = keep(sendtypes, s.peers, sends);
+            let recvcounts = keep(recvcounts, s.peers, true);
+            let rdispls = keep(rdispls, s.peers, true);
+            let recvtypes = keep(recvtypes, s.peers, true);
+            Ok(Arc::new(move |r| {
+                PMPI_Ialltoallw(
+                    sendbuf as *const c_void,
+                    sendcounts.ptr(),
+                    sdispls.ptr(),
+                    sendtypes.ptr(),
+                    recvbuf as *mut c_void,
+                    recvcounts.ptr(),
+                    rdispls.ptr(),
+                    recvtypes.ptr(),
+                    comm,
+                    r,
+                )
+            }))
+        },
+    )
 }
 
 #[no_mangle]
@@ -526,6 +570,7 @@ pub unsafe extern "C" fn PMPI_Reduce_init(
     let recvbuf = recvbuf as usize;
     init(
         "MPI_Reduce_init",
+        coll::KIND_REDUCE,
         comm,
         info,
         request,
@@ -559,6 +604,7 @@ pub unsafe extern "C" fn PMPI_Allreduce_init(
     let recvbuf = recvbuf as usize;
     init(
         "MPI_Allreduce_init",
+        coll::KIND_ALLREDUCE,
         comm,
         info,
         request,
@@ -589,21 +635,28 @@ pub unsafe extern "C" fn PMPI_Reduce_scatter_init(
 ) -> c_int {
     let sendbuf = sendbuf as usize;
     let recvbuf = recvbuf as usize;
-    init_with("MPI_Reduce_scatter_init", comm, info, request, |s| {
-        // One count per member of the local group (which the result is scattered over).
-        let recvcounts = keep(recvcounts, s.local, true);
-        Ok(Arc::new(move |r| {
-            PMPI_Ireduce_scatter(
-                sendbuf as *const c_void,
-                recvbuf as *mut c_void,
-                recvcounts.ptr(),
-                datatype,
-                op,
-                comm,
-                r,
-            )
-        }))
-    })
+    init_with(
+        "MPI_Reduce_scatter_init",
+        coll::KIND_REDUCE_SCATTER,
+        comm,
+        info,
+        request,
+        |s| {
+            // One count per member of the local group (which the result is scattered over).
+            let recvcounts = keep(recvcounts, s.local, true);
+            Ok(Arc::new(move |r| {
+                PMPI_Ireduce_scatter(
+                    sendbuf as *const c_void,
+                    recvbuf as *mut c_void,
+                    recvcounts.ptr(),
+                    datatype,
+                    op,
+                    comm,
+                    r,
+                )
+            }))
+        },
+    )
 }
 
 #[no_mangle]
@@ -621,6 +674,7 @@ pub unsafe extern "C" fn PMPI_Reduce_scatter_block_init(
     let recvbuf = recvbuf as usize;
     init(
         "MPI_Reduce_scatter_block_init",
+        coll::KIND_REDUCE_SCATTER,
         comm,
         info,
         request,
@@ -653,6 +707,7 @@ pub unsafe extern "C" fn PMPI_Scan_init(
     let recvbuf = recvbuf as usize;
     init(
         "MPI_Scan_init",
+        coll::KIND_SCAN,
         comm,
         info,
         request,
@@ -685,6 +740,7 @@ pub unsafe extern "C" fn PMPI_Exscan_init(
     let recvbuf = recvbuf as usize;
     init(
         "MPI_Exscan_init",
+        coll::KIND_SCAN,
         comm,
         info,
         request,
@@ -718,6 +774,7 @@ pub unsafe extern "C" fn PMPI_Neighbor_allgather_init(
     let recvbuf = recvbuf as usize;
     init(
         "MPI_Neighbor_allgather_init",
+        coll::KIND_NEIGHBOR,
         comm,
         info,
         request,
@@ -751,24 +808,31 @@ pub unsafe extern "C" fn PMPI_Neighbor_allgatherv_init(
 ) -> c_int {
     let sendbuf = sendbuf as usize;
     let recvbuf = recvbuf as usize;
-    init_with("MPI_Neighbor_allgatherv_init", comm, info, request, |s| {
-        let (indegree, _) = s.degrees()?;
-        let recvcounts = keep(recvcounts, indegree, true);
-        let displs = keep(displs, indegree, true);
-        Ok(Arc::new(move |r| {
-            PMPI_Ineighbor_allgatherv(
-                sendbuf as *const c_void,
-                sendcount,
-                sendtype,
-                recvbuf as *mut c_void,
-                recvcounts.ptr(),
-                displs.ptr(),
-                recvtype,
-                comm,
-                r,
-            )
-        }))
-    })
+    init_with(
+        "MPI_Neighbor_allgatherv_init",
+        coll::KIND_NEIGHBOR,
+        comm,
+        info,
+        request,
+        |s| {
+            let (indegree, _) = s.degrees()?;
+            let recvcounts = keep(recvcounts, indegree, true);
+            let displs = keep(displs, indegree, true);
+            Ok(Arc::new(move |r| {
+                PMPI_Ineighbor_allgatherv(
+                    sendbuf as *const c_void,
+                    sendcount,
+                    sendtype,
+                    recvbuf as *mut c_void,
+                    recvcounts.ptr(),
+                    displs.ptr(),
+                    recvtype,
+                    comm,
+                    r,
+                )
+            }))
+        },
+    )
 }
 
 #[no_mangle]
@@ -787,6 +851,7 @@ pub unsafe extern "C" fn PMPI_Neighbor_alltoall_init(
     let recvbuf = recvbuf as usize;
     init(
         "MPI_Neighbor_alltoall_init",
+        coll::KIND_NEIGHBOR,
         comm,
         info,
         request,
@@ -821,27 +886,34 @@ pub unsafe extern "C" fn PMPI_Neighbor_alltoallv_init(
 ) -> c_int {
     let sendbuf = sendbuf as usize;
     let recvbuf = recvbuf as usize;
-    init_with("MPI_Neighbor_alltoallv_init", comm, info, request, |s| {
-        let (indegree, outdegree) = s.degrees()?;
-        let sendcounts = keep(sendcounts, outdegree, true);
-        let sdispls = keep(sdispls, outdegree, true);
-        let recvcounts = keep(recvcounts, indegree, true);
-        let rdispls = keep(rdispls, indegree, true);
-        Ok(Arc::new(move |r| {
-            PMPI_Ineighbor_alltoallv(
-                sendbuf as *const c_void,
-                sendcounts.ptr(),
-                sdispls.ptr(),
-                sendtype,
-                recvbuf as *mut c_void,
-                recvcounts.ptr(),
-                rdispls.ptr(),
-                recvtype,
-                comm,
-                r,
-            )
-        }))
-    })
+    init_with(
+        "MPI_Neighbor_alltoallv_init",
+        coll::KIND_NEIGHBOR,
+        comm,
+        info,
+        request,
+        |s| {
+            let (indegree, outdegree) = s.degrees()?;
+            let sendcounts = keep(sendcounts, outdegree, true);
+            let sdispls = keep(sdispls, outdegree, true);
+            let recvcounts = keep(recvcounts, indegree, true);
+            let rdispls = keep(rdispls, indegree, true);
+            Ok(Arc::new(move |r| {
+                PMPI_Ineighbor_alltoallv(
+                    sendbuf as *const c_void,
+                    sendcounts.ptr(),
+                    sdispls.ptr(),
+                    sendtype,
+                    recvbuf as *mut c_void,
+                    recvcounts.ptr(),
+                    rdispls.ptr(),
+                    recvtype,
+                    comm,
+                    r,
+                )
+            }))
+        },
+    )
 }
 
 #[no_mangle]
@@ -860,27 +932,34 @@ pub unsafe extern "C" fn PMPI_Neighbor_alltoallw_init(
 ) -> c_int {
     let sendbuf = sendbuf as usize;
     let recvbuf = recvbuf as usize;
-    init_with("MPI_Neighbor_alltoallw_init", comm, info, request, |s| {
-        let (indegree, outdegree) = s.degrees()?;
-        let sendcounts = keep(sendcounts, outdegree, true);
-        let sdispls = keep(sdispls, outdegree, true);
-        let sendtypes = keep(sendtypes, outdegree, true);
-        let recvcounts = keep(recvcounts, indegree, true);
-        let rdispls = keep(rdispls, indegree, true);
-        let recvtypes = keep(recvtypes, indegree, true);
-        Ok(Arc::new(move |r| {
-            PMPI_Ineighbor_alltoallw(
-                sendbuf as *const c_void,
-                sendcounts.ptr(),
-                sdispls.ptr(),
-                sendtypes.ptr(),
-                recvbuf as *mut c_void,
-                recvcounts.ptr(),
-                rdispls.ptr(),
-                recvtypes.ptr(),
-                comm,
-                r,
-            )
-        }))
-    })
+    init_with(
+        "MPI_Neighbor_alltoallw_init",
+        coll::KIND_NEIGHBOR,
+        comm,
+        info,
+        request,
+        |s| {
+            let (indegree, outdegree) = s.degrees()?;
+            let sendcounts = keep(sendcounts, outdegree, true);
+            let sdispls = keep(sdispls, outdegree, true);
+            let sendtypes = keep(sendtypes, outdegree, true);
+            let recvcounts = keep(recvcounts, indegree, true);
+            let rdispls = keep(rdispls, indegree, true);
+            let recvtypes = keep(recvtypes, indegree, true);
+            Ok(Arc::new(move |r| {
+                PMPI_Ineighbor_alltoallw(
+                    sendbuf as *const c_void,
+                    sendcounts.ptr(),
+                    sdispls.ptr(),
+                    sendtypes.ptr(),
+                    recvbuf as *mut c_void,
+                    recvcounts.ptr(),
+                    rdispls.ptr(),
+                    recvtypes.ptr(),
+                    comm,
+                    r,
+                )
+            }))
+        },
+    )
 }

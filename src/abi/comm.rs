@@ -202,14 +202,28 @@ pub unsafe extern "C" fn PMPI_Comm_split_type(
     run("MPI_Comm_split_type", comm, || {
         let w = shim::world()?;
         let parent = handles::comm(comm)?;
-        super::info::check(info)?; // no hints are used
-        if split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED {
-            return mpi_err!(Arg, "invalid split_type {split_type}");
-        }
+        super::info::check(info)?;
+        // Whether this process joins its node's communicator (MPI-4.0 §7.4.2). HW_GUIDED and
+        // RESOURCE_GUIDED split by the resource "mpi_hw_resource_type" names: the reserved
+        // "mpi_shared_memory" is MPI_COMM_TYPE_SHARED; railmpi knows no other resource, so
+        // any other value, no key or MPI_INFO_NULL gives MPI_COMM_NULL. HW_UNGUIDED: the
+        // node, if it is a strict subset of comm (else MPI_COMM_NULL). Every process still
+        // takes part in the one collective split, whatever it passed.
+        let shared = match split_type {
+            MPI_UNDEFINED => false,
+            MPI_COMM_TYPE_SHARED | MPI_COMM_TYPE_HW_UNGUIDED => true,
+            MPI_COMM_TYPE_HW_GUIDED | MPI_COMM_TYPE_RESOURCE_GUIDED => {
+                super::info::get(info, "mpi_hw_resource_type")?.as_deref()
+                    == Some("mpi_shared_memory")
+            }
+            _ => return mpi_err!(Arg, "invalid split_type {split_type}"),
+        };
         if newcomm.is_null() {
             return mpi_err!(Arg, "NULL newcomm");
         }
-        let h = match w.comm_split_shared(&parent, split_type == MPI_UNDEFINED, key)? {
+        let c = w.comm_split_shared(&parent, !shared, key)?;
+        let c = c.filter(|c| split_type != MPI_COMM_TYPE_HW_UNGUIDED || c.size() < parent.size());
+        let h = match c {
             Some(c) => handles::new_comm(c, handles::comm_errhandler(comm)),
             None => MPI_COMM_NULL,
         };

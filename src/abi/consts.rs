@@ -316,6 +316,8 @@ pub const MPI_DIST_GRAPH: c_int = 3;
 pub const MPI_COMM_TYPE_SHARED: c_int = 1;
 pub const MPI_COMM_TYPE_HW_GUIDED: c_int = 2;
 pub const MPI_COMM_TYPE_HW_UNGUIDED: c_int = 3;
+/// MPI-4.1 (MPICH 4.2 and later have it, with this value).
+pub const MPI_COMM_TYPE_RESOURCE_GUIDED: c_int = 4;
 
 // ---------------------------------------------------------------------------------------
 // Thread support levels.

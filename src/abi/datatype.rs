@@ -1020,7 +1020,7 @@ pub unsafe extern "C" fn PMPI_Type_free(datatype: *mut MPI_Datatype) -> c_int {
         }
         // SAFETY: non-NULL (checked); MPI: points to the caller's handle.
         let h = *datatype;
-        if is_predefined(h) {
+        if is_predefined(h) || is_f90(h) {
             return mpi_err!(Type, "cannot free a predefined datatype");
         }
         if h == MPI_DATATYPE_NULL {
@@ -1347,12 +1347,34 @@ const F90_COMPLEXES: [(c_int, c_int, MPI_Datatype); 3] = [
     (18, 4931, MPI_COMPLEX32),
 ];
 
+/// The types MPI_Type_create_f90_* returned, by (combiner, p, r) as the caller gave them.
+/// MPI-4.1 §19.1.9: the same (xxxx, p, r) returns the same handle, the type is predefined
+/// (never freed) and MPI_Type_get_envelope / get_contents give MPI_COMBINER_F90_xxxx and the
+/// arguments; so each combination is its own handle, even where two share a Fortran kind
+/// (r = 8 and r = 9 are both INTEGER*4), as in MPICH.
+static F90_TYPES: LazyLock<Mutex<HashMap<F90Args, MPI_Datatype>>> =
+    LazyLock::new(|| Mutex::new(HashMap::new()));
+
+/// (combiner, p, r) of an MPI_Type_create_f90_* call (p is MPI_UNDEFINED for integers).
+type F90Args = (c_int, c_int, c_int);
+
+/// Whether `h` is a type MPI_Type_create_f90_* returned (predefined: MPI_Type_free refuses it).
+fn is_f90(h: MPI_Datatype) -> bool {
+    META.lock().get(&h).is_some_and(|m| {
+        matches!(
+            m.contents.combiner,
+            MPI_COMBINER_F90_INTEGER | MPI_COMBINER_F90_REAL | MPI_COMBINER_F90_COMPLEX
+        )
+    })
+}
+
 /// The body of the MPI_Type_create_f90_* calls.
 ///
 /// # Safety
 /// `newtype` is NULL or valid for writing.
 unsafe fn create_f90(
     func: &'static str,
+    combiner: c_int,
     kinds: &[(c_int, c_int, MPI_Datatype)],
     p: c_int,
     r: c_int,
@@ -1360,7 +1382,25 @@ unsafe fn create_f90(
 ) -> c_int {
     run(func, MPI_COMM_WORLD, || {
         let newtype = out(newtype)?;
-        write_out(newtype, f90_type(kinds, p, r)?)
+        let base = f90_type(kinds, p, r)?;
+        let mut made = F90_TYPES.lock();
+        let h = match made.get(&(combiner, p, r)) {
+            Some(&h) => h,
+            None => {
+                // The kind's type map under a handle of its own, committed and predefined.
+                let mut d = Datatype::dup(builtin_types::lookup(base).expect("a builtin"));
+                d.predefined = true;
+                let ints = if combiner == MPI_COMBINER_F90_INTEGER {
+                    vec![r]
+                } else {
+                    vec![p, r]
+                };
+                let h = create(d, combiner, ints, vec![], vec![]);
+                made.insert((combiner, p, r), h);
+                h
+            }
+        };
+        write_out(newtype, h)
     })
 }
 
@@ -1371,10 +1411,18 @@ pub unsafe extern "C" fn PMPI_Type_create_f90_integer(
 ) -> c_int {
     if r == MPI_UNDEFINED {
         // The range is the only bound an integer kind has.
-        return create_f90("MPI_Type_create_f90_integer", &[], 0, r, newtype);
+        return create_f90(
+            "MPI_Type_create_f90_integer",
+            MPI_COMBINER_F90_INTEGER,
+            &[],
+            0,
+            r,
+            newtype,
+        );
     }
     create_f90(
         "MPI_Type_create_f90_integer",
+        MPI_COMBINER_F90_INTEGER,
         &F90_INTEGERS,
         MPI_UNDEFINED,
         r,
@@ -1388,7 +1436,14 @@ pub unsafe extern "C" fn PMPI_Type_create_f90_real(
     r: c_int,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    create_f90("MPI_Type_create_f90_real", &F90_REALS, p, r, newtype)
+    create_f90(
+        "MPI_Type_create_f90_real",
+        MPI_COMBINER_F90_REAL,
+        &F90_REALS,
+        p,
+        r,
+        newtype,
+    )
 }
 
 #[no_mangle]
@@ -1397,7 +1452,14 @@ pub unsafe extern "C" fn PMPI_Type_create_f90_complex(
     r: c_int,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    create_f90("MPI_Type_create_f90_complex", &F90_COMPLEXES, p, r, newtype)
+    create_f90(
+        "MPI_Type_create_f90_complex",
+        MPI_COMBINER_F90_COMPLEX,
+        &F90_COMPLEXES,
+        p,
+        r,
+        newtype,
+    )
 }
 
 #[no_mangle]

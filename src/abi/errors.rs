@@ -222,8 +222,13 @@ pub fn code_string(code: c_int) -> Option<String> {
     }
 }
 
+/// The code `err` is returned as: the application's own, or its class's.
+fn code_of(err: &Error) -> c_int {
+    err.code.unwrap_or_else(|| class_code(err.class))
+}
+
 pub fn raise(func: &str, comm: MPI_Comm, err: Error) -> c_int {
-    let code = class_code(err.class);
+    let code = code_of(&err);
     let handler = if world::world().is_some() {
         handles::comm_errhandler(comm)
     } else {
@@ -251,7 +256,7 @@ pub fn raise(func: &str, comm: MPI_Comm, err: Error) -> c_int {
 
 /// Raise `err` from `func` on window `win`, through the window's error handler.
 pub fn raise_win(func: &str, win: MPI_Win, err: Error) -> c_int {
-    raise_win_code(func, win, class_code(err.class), &err.msg)
+    raise_win_code(func, win, code_of(&err), &err.msg)
 }
 
 /// `raise_win` with an error code (MPI_Win_call_errhandler's).
@@ -291,7 +296,7 @@ fn dispatch(
 /// Raise `err` from `func` on file `fh` (MPI_FILE_NULL: open and delete), through the
 /// file's error handler.
 pub fn raise_file(func: &str, fh: MPI_File, err: Error) -> c_int {
-    raise_file_code(func, fh, class_code(err.class), &err.msg)
+    raise_file_code(func, fh, code_of(&err), &err.msg)
 }
 
 /// `raise_file` with an error code (MPI_File_call_errhandler's).

@@ -65,16 +65,17 @@ pub struct Schedule {
 unsafe impl Send for Schedule {}
 
 thread_local! {
-    /// A sequence number taken earlier, for the next schedule made on this thread.
-    static PINNED_SEQ: std::cell::Cell<Option<u32>> = const { std::cell::Cell::new(None) };
+    /// A sequence number taken earlier, for the next schedule made on this thread: (kind,
+    /// number).
+    static PINNED_SEQ: std::cell::Cell<Option<(i32, u32)>> = const { std::cell::Cell::new(None) };
 }
 
 /// Runs `f` with the next schedule made on this thread numbered `seq` (a number taken
-/// from `Communicator::next_coll_seq` before): a persistent collective takes its place
+/// from `Communicator::next_coll_seq(kind)` before; the schedule must be of that kind): a persistent collective takes its place
 /// in the collective order when it is initialized, and every start runs under it, so the
 /// members may start several in different orders (MPI-4.0 §6.13).
-pub fn with_pinned_seq<T>(seq: u32, f: impl FnOnce() -> T) -> T {
-    PINNED_SEQ.set(Some(seq));
+pub fn with_pinned_seq<T>(kind: i32, seq: u32, f: impl FnOnce() -> T) -> T {
+    PINNED_SEQ.set(Some((kind, seq)));
     let r = f();
     PINNED_SEQ.set(None);
     r
@@ -86,9 +87,13 @@ impl Schedule {
     /// collectives in flight together (and the runtime's own fixed-tag collectives, which
     /// use tags below 64) never exchange messages by mistake.
     pub fn new(comm: &Communicator, kind: i32) -> Self {
-        let pinned = PINNED_SEQ.take();
+        let pinned = PINNED_SEQ.take().map(|(k, seq)| {
+            // A number from another kind's sequence could repeat a tag of this kind's.
+            assert_eq!(k, kind, "a persistent collective pinned to another kind");
+            seq
+        });
         let took_seq = pinned.is_none();
-        let seq = pinned.unwrap_or_else(|| comm.next_coll_seq());
+        let seq = pinned.unwrap_or_else(|| comm.next_coll_seq(kind));
         let seq = (seq % (1 << 24)) as i32;
         Schedule {
             ctx: comm.coll_ctx(),
@@ -110,6 +115,11 @@ impl Schedule {
     /// `Communicator::give_back_coll_seq`).
     pub fn took_seq(&self) -> bool {
         self.took_seq
+    }
+
+    /// Its kind (`coll::KIND_*`).
+    pub fn kind(&self) -> i32 {
+        self.tag & 63
     }
 
     /// The tag of this call's messages.

@@ -43,12 +43,19 @@ pub struct Communicator {
     pub peers: Arc<Group>,
     /// An intercommunicator's intracommunicator over its local group.
     local: Option<Arc<Communicator>>,
-    /// Collectives started on this communicator so far. Every rank starts them in the same
-    /// order, so the count names one collective instance job-wide: schedules put it in their
-    /// tags, and nonblocking collectives in flight together never match each other's
-    /// messages.
-    coll_seq: std::sync::atomic::AtomicU32,
+    /// Collectives of each kind (`coll::KIND_*`, modulo `SEQ_KINDS`) started on this
+    /// communicator so far. Every rank starts them in the same order, so the count names
+    /// one collective instance job-wide: schedules put it (and the kind) in their tags, and
+    /// nonblocking collectives in flight together never match each other's messages. One
+    /// count per kind, not one for all: collectives of different kinds then line up even
+    /// where ranks interleave them differently (an MPI_Iallreduce started before a barrier
+    /// on one rank and after it on another: mpi4py's ULFM fallback, which MPICH's fixed
+    /// barrier tags let pass).
+    coll_seq: [std::sync::atomic::AtomicU32; SEQ_KINDS],
 }
+
+/// Kinds of collective with a sequence of their own (`Communicator::coll_seq`).
+const SEQ_KINDS: usize = 16;
 
 /// Result of comparing two communicators (MPI_Comm_compare).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -107,16 +114,17 @@ impl Communicator {
         self.peers.size()
     }
 
-    /// The sequence number of the next collective on this communicator.
+    /// The sequence number of the next collective of kind `kind` on this communicator.
     ///
     /// A load and a store, not a locked read-modify-write: MPI requires the threads of a
     /// process to order their collective calls on one communicator, so no two calls race
     /// here; and a locked instruction would wait for the previous call's stores to the
     /// peers' cache lines to drain.
-    pub fn next_coll_seq(&self) -> u32 {
+    pub fn next_coll_seq(&self, kind: i32) -> u32 {
         use std::sync::atomic::Ordering;
-        let seq = self.coll_seq.load(Ordering::Relaxed);
-        self.coll_seq.store(seq.wrapping_add(1), Ordering::Relaxed);
+        let count = &self.coll_seq[kind as usize % SEQ_KINDS];
+        let seq = count.load(Ordering::Relaxed);
+        count.store(seq.wrapping_add(1), Ordering::Relaxed);
         seq
     }
 
@@ -124,10 +132,11 @@ impl Communicator {
     /// before it sent or posted anything, takes no place in the order (as in MPICH, whose
     /// calls take none before their checks pass). Only for the call that took the last
     /// number (MPI orders a process's collective calls on a communicator).
-    pub fn give_back_coll_seq(&self) {
+    pub fn give_back_coll_seq(&self, kind: i32) {
         use std::sync::atomic::Ordering;
-        let seq = self.coll_seq.load(Ordering::Relaxed);
-        self.coll_seq.store(seq.wrapping_sub(1), Ordering::Relaxed);
+        let count = &self.coll_seq[kind as usize % SEQ_KINDS];
+        let seq = count.load(Ordering::Relaxed);
+        count.store(seq.wrapping_sub(1), Ordering::Relaxed);
     }
 
     pub fn size(&self) -> usize {

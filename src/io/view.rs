@@ -7,6 +7,7 @@
 use crate::datatype::Datatype;
 use crate::error::Result;
 use crate::mpi_err;
+use parking_lot::Mutex;
 
 /// How data sits in the file (the view's datarep).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -16,7 +17,14 @@ pub enum Datarep {
     Internal,
     /// "external32": big-endian values of MPI's fixed sizes (§13.5.2).
     External32,
+    /// One the application registered (`register`) without conversion functions: its data
+    /// is accessed in the native representation (MPI-3.1 §13.5.3).
+    User(&'static str),
 }
+
+/// The data representations registered with MPI_Register_datarep (without conversion
+/// functions: `register`), for the life of the process (MPI has no call that removes one).
+static REGISTERED: Mutex<Vec<&'static str>> = Mutex::new(Vec::new());
 
 impl Datarep {
     pub fn parse(s: &str) -> Result<Datarep> {
@@ -24,8 +32,27 @@ impl Datarep {
             "native" => Ok(Datarep::Native),
             "internal" => Ok(Datarep::Internal),
             "external32" => Ok(Datarep::External32),
-            _ => mpi_err!(UnsupportedDatarep, "unsupported data representation {s:?}"),
+            _ => match REGISTERED.lock().iter().find(|n| **n == s) {
+                Some(name) => Ok(Datarep::User(name)),
+                None => mpi_err!(UnsupportedDatarep, "unsupported data representation {s:?}"),
+            },
         }
+    }
+
+    /// MPI_Register_datarep of `name`, without conversion functions (the caller refuses
+    /// those, as ROMIO does): MPI_ERR_DUP_DATAREP if it names one already.
+    pub fn register(name: &str) -> Result<()> {
+        let mut reps = REGISTERED.lock();
+        if Datarep::parse_predefined(name) || reps.contains(&name) {
+            return mpi_err!(DupDatarep, "data representation {name:?} exists");
+        }
+        // Leaked on purpose: a registration lasts as long as the process.
+        reps.push(Box::leak(name.to_owned().into_boxed_str()));
+        Ok(())
+    }
+
+    fn parse_predefined(s: &str) -> bool {
+        matches!(s, "native" | "internal" | "external32")
     }
 
     pub fn name(self) -> &'static str {
@@ -33,6 +60,7 @@ impl Datarep {
             Datarep::Native => "native",
             Datarep::Internal => "internal",
             Datarep::External32 => "external32",
+            Datarep::User(name) => name,
         }
     }
 }

@@ -367,22 +367,31 @@ impl Window {
         result: Option<Local>,
         target: Remote,
     ) -> Result<()> {
-        let basic = acc_basic(target.dtype)?;
+        // Nothing moves when the target describes no bytes: the operation and the types
+        // need not suit each other then (MPI_SUM on MPI_BYTE, count 0). Which op handles
+        // a call takes at all (MPI_NO_OP only where results are fetched) is the caller's.
+        let nbytes = target.dtype.size * target.count;
+        let basic = if nbytes == 0 {
+            Basic::Byte
+        } else {
+            acc_basic(target.dtype)?
+        };
         for side in origin.iter().chain(result.iter()) {
-            if acc_basic(side.dtype)? != basic && side.dtype.size * side.count > 0 {
+            if nbytes > 0 && side.dtype.size * side.count > 0 && acc_basic(side.dtype)? != basic {
                 return Err(Error::new(
                     ErrorClass::Type,
                     "origin and target datatypes are built from different basic types",
                 ));
             }
         }
-        ops::check(op, basic).map_err(|_| {
-            Error::new(
-                ErrorClass::Op,
-                format!("the operation is not defined on {basic:?}"),
-            )
-        })?;
-        let nbytes = target.dtype.size * target.count;
+        if nbytes > 0 {
+            ops::check(op, basic).map_err(|_| {
+                Error::new(
+                    ErrorClass::Op,
+                    format!("the operation is not defined on {basic:?}"),
+                )
+            })?;
+        }
         if let Some(o) = origin.filter(|_| op != Op::NoOp) {
             if o.dtype.size * o.count != nbytes {
                 return Err(size_err(o.dtype.size * o.count, nbytes));

@@ -14,7 +14,7 @@ use std::os::raw::{c_char, c_int, c_void};
 use std::ptr::null_mut;
 
 /// Number of C functions with a Fortran binding here.
-pub const BOUND: usize = 376;
+pub const BOUND: usize = 379;
 
 extern "C" {
     fn PMPI_Abort(comm: MPI_Comm, errorcode: c_int) -> c_int;
@@ -184,6 +184,7 @@ extern "C" {
     fn PMPI_Graph_neighbors_count(comm: MPI_Comm, rank: c_int, nneighbors: *mut c_int) -> c_int;
     fn PMPI_Graphdims_get(comm: MPI_Comm, nnodes: *mut c_int, nedges: *mut c_int) -> c_int;
     fn PMPI_Grequest_complete(request: MPI_Request) -> c_int;
+    fn PMPI_Grequest_start(query_fn: MPI_Grequest_query_function, free_fn: MPI_Grequest_free_function, cancel_fn: MPI_Grequest_cancel_function, extra_state: *mut c_void, request: *mut MPI_Request) -> c_int;
     fn PMPI_Group_compare(group1: MPI_Group, group2: MPI_Group, result: *mut c_int) -> c_int;
     fn PMPI_Group_difference(group1: MPI_Group, group2: MPI_Group, newgroup: *mut MPI_Group) -> c_int;
     fn PMPI_Group_excl(group: MPI_Group, n: c_int, ranks: *const c_int, newgroup: *mut MPI_Group) -> c_int;
@@ -216,6 +217,7 @@ extern "C" {
     fn PMPI_Ineighbor_alltoallv(sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const c_int, recvtype: MPI_Datatype, comm: MPI_Comm, request: *mut MPI_Request) -> c_int;
     fn PMPI_Ineighbor_alltoallw(sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const MPI_Aint, sendtypes: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const MPI_Aint, recvtypes: *const MPI_Datatype, comm: MPI_Comm, request: *mut MPI_Request) -> c_int;
     fn PMPI_Info_create(info: *mut MPI_Info) -> c_int;
+    fn PMPI_Info_create_env(argc: c_int, argv: *mut *mut c_char, info: *mut MPI_Info) -> c_int;
     fn PMPI_Info_delete(info: MPI_Info, key: *const c_char) -> c_int;
     fn PMPI_Info_dup(info: MPI_Info, newinfo: *mut MPI_Info) -> c_int;
     fn PMPI_Info_free(info: *mut MPI_Info) -> c_int;
@@ -279,6 +281,7 @@ extern "C" {
     fn PMPI_Reduce_scatter_block(sendbuf: *const c_void, recvbuf: *mut c_void, recvcount: c_int, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm) -> c_int;
     fn PMPI_Reduce_scatter_block_init(sendbuf: *const c_void, recvbuf: *mut c_void, recvcount: c_int, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int;
     fn PMPI_Reduce_scatter_init(sendbuf: *const c_void, recvbuf: *mut c_void, recvcounts: *const c_int, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int;
+    fn PMPI_Register_datarep(datarep: *const c_char, _read_conversion_fn: *mut c_void, _write_conversion_fn: *mut c_void, _dtype_file_extent_fn: *mut c_void, _extra_state: *mut c_void) -> c_int;
     fn PMPI_Request_free(request: *mut MPI_Request) -> c_int;
     fn PMPI_Request_get_status(request: MPI_Request, flag: *mut c_int, status: *mut MPI_Status) -> c_int;
     fn PMPI_Rget(origin_addr: *mut c_void, origin_count: c_int, origin_datatype: MPI_Datatype, target_rank: c_int, target_disp: MPI_Aint, target_count: c_int, target_datatype: MPI_Datatype, win: MPI_Win, request: *mut MPI_Request) -> c_int;
@@ -2289,6 +2292,27 @@ pub unsafe extern "C" fn mpi_grequest_complete_(request: *const MPI_Request, ier
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn pmpi_grequest_start_(query_fn: FGreqQueryFn, free_fn: FGreqFreeFn, cancel_fn: FGreqCancelFn, extra_state: *const MPI_Aint, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let state = FGrequest::new(query_fn, free_fn, cancel_fn, *extra_state);
+    let rc = PMPI_Grequest_start(
+        Some(f_greq_query_trampoline),
+        Some(f_greq_free_trampoline),
+        Some(f_greq_cancel_trampoline),
+        state as *mut c_void,
+        request,
+    );
+    if rc != MPI_SUCCESS {
+        FGrequest::free(state);
+    }
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_grequest_start_(query_fn: FGreqQueryFn, free_fn: FGreqFreeFn, cancel_fn: FGreqCancelFn, extra_state: *const MPI_Aint, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_grequest_start_(query_fn, free_fn, cancel_fn, extra_state, request, ierror)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn pmpi_group_compare_(group1: *const MPI_Group, group2: *const MPI_Group, result: *mut c_int, ierror: *mut MPI_Fint) {
     let rc = PMPI_Group_compare(*group1, *group2, result);
     set_ierror(ierror, rc);
@@ -2638,6 +2662,17 @@ pub unsafe extern "C" fn pmpi_info_create_(info: *mut MPI_Info, ierror: *mut MPI
 #[no_mangle]
 pub unsafe extern "C" fn mpi_info_create_(info: *mut MPI_Info, ierror: *mut MPI_Fint) {
     pmpi_info_create_(info, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_info_create_env_(info: *mut MPI_Info, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Info_create_env(0, null_mut(), info);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_info_create_env_(info: *mut MPI_Info, ierror: *mut MPI_Fint) {
+    pmpi_info_create_env_(info, ierror)
 }
 
 #[no_mangle]
@@ -3359,6 +3394,24 @@ pub unsafe extern "C" fn pmpi_reduce_scatter_init_(sendbuf: *const c_void, recvb
 #[no_mangle]
 pub unsafe extern "C" fn mpi_reduce_scatter_init_(sendbuf: *const c_void, recvbuf: *mut c_void, recvcounts: *const c_int, datatype: *const MPI_Datatype, op: *const MPI_Op, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     pmpi_reduce_scatter_init_(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_register_datarep_(datarep: *const c_char, read_conversion_fn: *mut c_void, write_conversion_fn: *mut c_void, dtype_file_extent_fn: *mut c_void, extra_state: *const MPI_Aint, ierror: *mut MPI_Fint, datarep_flen: usize) {
+    let datarep_c = f_str_in(datarep, datarep_flen);
+    let rc = PMPI_Register_datarep(
+        datarep_c.as_ptr(),
+        f_conversion_fn(read_conversion_fn),
+        f_conversion_fn(write_conversion_fn),
+        dtype_file_extent_fn,
+        *extra_state as *mut c_void,
+    );
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_register_datarep_(datarep: *const c_char, read_conversion_fn: *mut c_void, write_conversion_fn: *mut c_void, dtype_file_extent_fn: *mut c_void, extra_state: *const MPI_Aint, ierror: *mut MPI_Fint, datarep_flen: usize) {
+    pmpi_register_datarep_(datarep, read_conversion_fn, write_conversion_fn, dtype_file_extent_fn, extra_state, ierror, datarep_flen)
 }
 
 #[no_mangle]
@@ -4670,11 +4723,8 @@ pub unsafe extern "C" fn mpi_wtime_() -> f64 {
     pmpi_wtime_()
 }
 
-// Not bound (7):
+// Not bound (4):
 //   MPI_File_c2f: no Fortran binding (C only, or large-count)
 //   MPI_File_f2c: no Fortran binding (C only, or large-count)
-//   MPI_Grequest_start: `MPI_Grequest_query_function query_fn` (callback with a Fortran calling convention of its own)
-//   MPI_Info_create_env: `char **argv` (array of strings)
-//   MPI_Register_datarep: `void *_read_conversion_fn` (not a choice buffer)
 //   MPI_Status_c2f: no Fortran binding (C only, or large-count)
 //   MPI_Status_f2c: no Fortran binding (C only, or large-count)

@@ -651,6 +651,148 @@ f_predefined_attr_fns! {
     pmpi_win_null_copy_fn_ pmpi_win_dup_fn_ pmpi_win_null_delete_fn_: MPI_Aint;
 }
 
+// ---------------------------------------------------------------------------------------
+// Generalized requests (MPI_GREQUEST_START). The Fortran procedures are subroutines with
+// EXTRA_STATE an INTEGER(KIND=MPI_ADDRESS_KIND) by reference, a LOGICAL COMPLETE and IERROR
+// last, where C's are functions returning the code: C trampolines call them.
+// ---------------------------------------------------------------------------------------
+
+/// `SUBROUTINE GREQUEST_QUERY_FUNCTION(EXTRA_STATE, STATUS, IERROR)`.
+pub type FGreqQueryFn = Option<unsafe extern "C" fn(*mut MPI_Aint, *mut MPI_Fint, *mut MPI_Fint)>;
+/// `SUBROUTINE GREQUEST_FREE_FUNCTION(EXTRA_STATE, IERROR)`.
+pub type FGreqFreeFn = Option<unsafe extern "C" fn(*mut MPI_Aint, *mut MPI_Fint)>;
+/// `SUBROUTINE GREQUEST_CANCEL_FUNCTION(EXTRA_STATE, COMPLETE, IERROR)`.
+pub type FGreqCancelFn = Option<unsafe extern "C" fn(*mut MPI_Aint, *mut MPI_Fint, *mut MPI_Fint)>;
+
+/// What a generalized request started from Fortran has as its C extra state; freed by
+/// `f_greq_free_trampoline` (the C library calls free_fn exactly once).
+pub struct FGrequest {
+    query: FGreqQueryFn,
+    free: FGreqFreeFn,
+    cancel: FGreqCancelFn,
+    extra: MPI_Aint,
+}
+
+impl FGrequest {
+    pub fn new(
+        query: FGreqQueryFn,
+        free: FGreqFreeFn,
+        cancel: FGreqCancelFn,
+        extra: MPI_Aint,
+    ) -> *mut FGrequest {
+        Box::into_raw(Box::new(FGrequest {
+            query,
+            free,
+            cancel,
+            extra,
+        }))
+    }
+
+    /// # Safety
+    /// `p` came from `new` and the C library did not keep it.
+    pub unsafe fn free(p: *mut FGrequest) {
+        drop(Box::from_raw(p));
+    }
+}
+
+/// query_fn of every generalized request started from Fortran: the status is passed as the
+/// INTEGER(MPI_STATUS_SIZE) array it is laid out as.
+///
+/// # Safety
+/// `extra_state` is an `FGrequest` from `FGrequest::new`; `status` is valid.
+pub unsafe extern "C" fn f_greq_query_trampoline(
+    extra_state: *mut c_void,
+    status: *mut MPI_Status,
+) -> c_int {
+    let st = &*(extra_state as *const FGrequest);
+    let (mut extra, mut ierr) = (st.extra, MPI_SUCCESS);
+    if let Some(f) = st.query {
+        f(&mut extra, status as *mut MPI_Fint, &mut ierr);
+    }
+    ierr
+}
+
+/// free_fn of every generalized request started from Fortran; releases the state.
+///
+/// # Safety
+/// As for `f_greq_query_trampoline`; not used again afterwards.
+pub unsafe extern "C" fn f_greq_free_trampoline(extra_state: *mut c_void) -> c_int {
+    let p = extra_state as *mut FGrequest;
+    let (mut extra, mut ierr) = ((*p).extra, MPI_SUCCESS);
+    if let Some(f) = (*p).free {
+        f(&mut extra, &mut ierr);
+    }
+    FGrequest::free(p);
+    ierr
+}
+
+/// cancel_fn of every generalized request started from Fortran (COMPLETE as a LOGICAL).
+///
+/// # Safety
+/// As for `f_greq_query_trampoline`.
+pub unsafe extern "C" fn f_greq_cancel_trampoline(
+    extra_state: *mut c_void,
+    complete: c_int,
+) -> c_int {
+    let st = &*(extra_state as *const FGrequest);
+    let (mut extra, mut done, mut ierr) = (st.extra, (complete != 0) as MPI_Fint, MPI_SUCCESS);
+    if let Some(f) = st.cancel {
+        f(&mut extra, &mut done, &mut ierr);
+    }
+    ierr
+}
+
+// ---------------------------------------------------------------------------------------
+// Procedures of Fortran's own for `use mpi` and mpif.h.
+// ---------------------------------------------------------------------------------------
+
+macro_rules! f_conversion_fn_null {
+    ($($name:ident)*) => {$(
+        /// MPI_CONVERSION_FN_NULL (mpif.h: EXTERNAL): never called, recognised by address.
+        ///
+        /// # Safety
+        /// Fortran's arguments.
+        #[no_mangle]
+        pub unsafe extern "C" fn $name(
+            _userbuf: *mut c_void,
+            _datatype: *mut MPI_Fint,
+            _count: *mut MPI_Fint,
+            _filebuf: *mut c_void,
+            _position: *mut MPI_Offset,
+            _extra_state: *mut MPI_Aint,
+            ierror: *mut MPI_Fint,
+        ) {
+            set_ierror(ierror, MPI_SUCCESS);
+        }
+    )*};
+}
+
+f_conversion_fn_null! { mpi_conversion_fn_null_ pmpi_conversion_fn_null_ }
+
+/// A conversion procedure for MPI_REGISTER_DATAREP: MPI_CONVERSION_FN_NULL becomes NULL.
+pub fn f_conversion_fn(f: *mut c_void) -> *mut c_void {
+    let null = [
+        mpi_conversion_fn_null_ as *const () as usize,
+        pmpi_conversion_fn_null_ as *const () as usize,
+        bound_address(c"mpi_conversion_fn_null_", 0),
+        bound_address(c"pmpi_conversion_fn_null_", 0),
+    ];
+    if null.contains(&(f as usize)) {
+        std::ptr::null_mut()
+    } else {
+        f
+    }
+}
+
+/// `MPI_F_SYNC_REG(BUF)` (no IERROR): does nothing; that the compiler must assume this
+/// external call reads and writes `buf` is its purpose (MPI-3.1 section 17.1.8).
+#[no_mangle]
+pub extern "C" fn mpi_f_sync_reg_(_buf: *mut c_void) {}
+
+/// `PMPI_F_SYNC_REG(BUF)`.
+#[no_mangle]
+pub extern "C" fn pmpi_f_sync_reg_(_buf: *mut c_void) {}
+
 #[cfg(test)]
 mod tests {
     use super::*;
