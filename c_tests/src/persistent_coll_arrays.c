@@ -5,7 +5,9 @@
  * with new data each round, and every element is checked (gaps between blocks included).
  * Gatherv, Scatterv, Allgatherv, Alltoallv, Alltoallw, Reduce_scatter (each also with
  * MPI_IN_PLACE, the insignificant send arrays passed as NULL), and Neighbor_allgatherv /
- * _alltoallv / _alltoallw on a non-periodic line; counts of 0 included. */
+ * _alltoallv / _alltoallw on a non-periodic line; counts of 0 included. The derived type
+ * of an Allgather_init and of an Alltoallw_init's type arrays is freed right after the
+ * _init too (MPI lets it go then; the requests keep it). */
 #include "check.h"
 
 #define ROUNDS 5
@@ -80,7 +82,7 @@ int main(int argc, char **argv)
         ntot += cnt(i);
     int *rs_s = malloc(sizeof(int) * (ntot + 1)), rs_r[3], *rsi = malloc(sizeof(int) * (ntot + 1));
 
-    enum { GV, GVI, SV, AGV, AGVI, A2V, A2VI, A2W, A2WI, RS, RSI, NAGV, NA2V, NA2W, NREQ };
+    enum { GV, GVI, SV, AGV, AGVI, A2V, A2VI, A2W, A2WI, RS, RSI, NAGV, NA2V, NA2W, AGP, AWP, NREQ };
     MPI_Request req[NREQ];
     MPI_Status sts[NREQ];
     int *c, *d, *c2, *d2;
@@ -173,6 +175,23 @@ int main(int argc, char **argv)
     spoil(c, sizeof(int) * 2), spoil(c2, sizeof(int) * 2), spoil(ad, sizeof(nw_sd));
     spoil(ad2, sizeof(nw_rd)), spoil(t, sizeof(two_ints)), spoil(t2, sizeof(two_ints));
 
+    /* A derived type (two ints) freed right after the _init that names it. */
+    MPI_Datatype pair;
+    int *pg_s = malloc(sizeof(int) * 2), *pg_r = malloc(sizeof(int) * 2 * P);
+    int *pw_s = malloc(sizeof(int) * 2 * P), *pw_r = malloc(sizeof(int) * 2 * P);
+    CHECK_MPI(MPI_Type_contiguous(2, MPI_INT, &pair));
+    CHECK_MPI(MPI_Type_commit(&pair));
+    CHECK_MPI(MPI_Allgather_init(pg_s, 1, pair, pg_r, 1, pair, comm, MPI_INFO_NULL, &req[AGP]));
+    int *ones = malloc(sizeof(int) * P), *pdispl = malloc(sizeof(int) * P);
+    MPI_Datatype *pairs = malloc(sizeof(MPI_Datatype) * P);
+    for (int j = 0; j < P; j++)
+        ones[j] = 1, pdispl[j] = (int)(2 * j * sizeof(int)), pairs[j] = pair;
+    CHECK_MPI(MPI_Alltoallw_init(pw_s, ones, pdispl, pairs, pw_r, ones, pdispl, pairs, comm,
+                                 MPI_INFO_NULL, &req[AWP]));
+    spoil(pairs, sizeof(MPI_Datatype) * P);
+    CHECK_MPI(MPI_Type_free(&pair));
+    CHECK(pair == MPI_DATATYPE_NULL, "type handle not nulled");
+
     for (round_ = 0; round_ < ROUNDS; round_++) {
         for (int k = 0; k < 3; k++)
             gv_s[k] = val(me, root, k);
@@ -204,6 +223,12 @@ int main(int argc, char **argv)
             ng_r[i] = GAP;
         for (int i = 0; i < 5; i++)
             na_r[i] = nw_r[i] = GAP;
+
+        pg_s[0] = val(me, 0, 0), pg_s[1] = val(me, 0, 1);
+        for (int j = 0; j < P; j++) {
+            pw_s[2 * j] = val(me, j, 0), pw_s[2 * j + 1] = val(me, j, 1);
+            pg_r[2 * j] = pg_r[2 * j + 1] = pw_r[2 * j] = pw_r[2 * j + 1] = GAP;
+        }
 
         if (round_ % 2) {
             CHECK_MPI(MPI_Startall(NREQ, req));
@@ -269,6 +294,13 @@ int main(int argc, char **argv)
         }
         /* From the left: its block for its right (2 elements); from the right: its block
          * for its left (1 element). */
+        for (int j = 0; j < P; j++)
+            for (int k = 0; k < 2; k++) {
+                CHECK(pg_r[2 * j + k] == val(j, 0, k), "round %d Allgather (freed type) from "
+                      "%d [%d] %d", round_, j, k, pg_r[2 * j + k]);
+                CHECK(pw_r[2 * j + k] == val(j, me, k), "round %d Alltoallw (freed types) from "
+                      "%d [%d] %d", round_, j, k, pw_r[2 * j + k]);
+            }
         for (int w = 0; w < 2; w++) {
             const int *r = w ? nw_r : na_r;
             const char *name = w ? "Neighbor_alltoallw" : "Neighbor_alltoallv";
@@ -284,6 +316,7 @@ int main(int argc, char **argv)
     }
     for (int q = 0; q < NREQ; q++)
         CHECK_MPI(MPI_Request_free(&req[q]));
+    free(ones), free(pdispl), free(pg_s), free(pg_r), free(pw_s), free(pw_r);
     CHECK_MPI(MPI_Comm_free(&line));
     ct_ok("persistent_coll_arrays");
     MPI_Finalize();

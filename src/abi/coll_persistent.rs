@@ -37,9 +37,10 @@ unsafe fn init(
     comm: MPI_Comm,
     info: MPI_Info,
     request: *mut MPI_Request,
+    held: HeldTypes,
     start: StartColl,
 ) -> c_int {
-    init_with(func, kind, comm, info, request, |_| Ok(start))
+    init_with(func, kind, comm, info, request, held, |_, _| Ok(start))
 }
 
 /// The body of every `_init` call: `make` builds the start from the call's shape (where
@@ -53,7 +54,8 @@ unsafe fn init_with(
     comm: MPI_Comm,
     info: MPI_Info,
     request: *mut MPI_Request,
-    make: impl FnOnce(&Shape) -> Result<StartColl>,
+    mut held: HeldTypes,
+    make: impl FnOnce(&Shape, &mut HeldTypes) -> Result<StartColl>,
 ) -> c_int {
     run(func, comm, || {
         shim::world()?;
@@ -62,21 +64,28 @@ unsafe fn init_with(
         if request.is_null() {
             return mpi_err!(Arg, "NULL request pointer");
         }
-        let start = make(&Shape {
-            comm,
-            rank: c.rank,
-            local: c.size(),
-            peers: if c.is_inter() {
-                c.peer_size()
-            } else {
-                c.size()
+        let start = make(
+            &Shape {
+                comm,
+                rank: c.rank,
+                local: c.size(),
+                peers: if c.is_inter() {
+                    c.peer_size()
+                } else {
+                    c.size()
+                },
+                inter: c.is_inter(),
             },
-            inter: c.is_inter(),
-        })?;
+            &mut held,
+        )?;
         // Its place in the collective order is taken now; every round runs under it.
         // (In its kind's sequence: `kind` is the one its nonblocking call plans with.)
         let seq = c.next_coll_seq(kind);
-        let start: StartColl = Arc::new(move |r| with_pinned_seq(kind, seq, || start(r)));
+        // (`held` lives as long as the request: its types stay valid for every start.)
+        let start: StartColl = Arc::new(move |r| {
+            let _types = &held;
+            with_pinned_seq(kind, seq, || start(r))
+        });
         write_out(
             request,
             handles::new_request(RequestEntry::PersistentColl {
@@ -131,6 +140,45 @@ impl<T> Kept<T> {
     }
 }
 
+/// The derived datatypes a persistent collective names, held (`datatype::hold`) for the
+/// request's life: MPI lets the application free them right after the `_init`, as for
+/// point-to-point persistent requests, and each start looks its handles up anew.
+#[derive(Default)]
+struct HeldTypes(Vec<MPI_Datatype>);
+
+impl HeldTypes {
+    /// Hold those of `types` that are derived types (predefined, NULL or invalid handles
+    /// are left to the start to judge).
+    fn of(types: &[MPI_Datatype]) -> HeldTypes {
+        let mut held = HeldTypes::default();
+        held.hold_all(types);
+        held
+    }
+
+    fn hold_all(&mut self, types: &[MPI_Datatype]) {
+        for &t in types {
+            if super::datatype::hold(t) {
+                self.0.push(t);
+            }
+        }
+    }
+}
+
+impl Drop for HeldTypes {
+    fn drop(&mut self) {
+        for &t in &self.0 {
+            super::datatype::release_held(t);
+        }
+    }
+}
+
+impl<T> Kept<T> {
+    /// The copy (empty where none was made).
+    fn as_slice(&self) -> &[T] {
+        self.0.as_deref().unwrap_or(&[])
+    }
+}
+
 /// `n` elements at `p`, copied where `significant` (a root's receive counts, say; a
 /// non-root's are not read, and may be anything) and `p` is not NULL (the start then
 /// reports it).
@@ -162,6 +210,7 @@ pub unsafe extern "C" fn PMPI_Barrier_init(
         comm,
         info,
         request,
+        HeldTypes::default(),
         Arc::new(move |r| PMPI_Ibarrier(comm, r)),
     )
 }
@@ -183,6 +232,7 @@ pub unsafe extern "C" fn PMPI_Bcast_init(
         comm,
         info,
         request,
+        HeldTypes::of(&[datatype]),
         Arc::new(move |r| PMPI_Ibcast(buffer as *mut c_void, count, datatype, root, comm, r)),
     )
 }
@@ -208,6 +258,7 @@ pub unsafe extern "C" fn PMPI_Gather_init(
         comm,
         info,
         request,
+        HeldTypes::of(&[sendtype, recvtype]),
         Arc::new(move |r| {
             PMPI_Igather(
                 sendbuf as *const c_void,
@@ -246,7 +297,8 @@ pub unsafe extern "C" fn PMPI_Gatherv_init(
         comm,
         info,
         request,
-        |s| {
+        HeldTypes::of(&[sendtype, recvtype]),
+        |s, _| {
             let at_root = s.is_root(root);
             let recvcounts = keep(recvcounts, s.peers, at_root);
             let displs = keep(displs, s.peers, at_root);
@@ -289,6 +341,7 @@ pub unsafe extern "C" fn PMPI_Scatter_init(
         comm,
         info,
         request,
+        HeldTypes::of(&[sendtype, recvtype]),
         Arc::new(move |r| {
             PMPI_Iscatter(
                 sendbuf as *const c_void,
@@ -327,7 +380,8 @@ pub unsafe extern "C" fn PMPI_Scatterv_init(
         comm,
         info,
         request,
-        |s| {
+        HeldTypes::of(&[sendtype, recvtype]),
+        |s, _| {
             let at_root = s.is_root(root);
             let sendcounts = keep(sendcounts, s.peers, at_root);
             let displs = keep(displs, s.peers, at_root);
@@ -369,6 +423,7 @@ pub unsafe extern "C" fn PMPI_Allgather_init(
         comm,
         info,
         request,
+        HeldTypes::of(&[sendtype, recvtype]),
         Arc::new(move |r| {
             PMPI_Iallgather(
                 sendbuf as *const c_void,
@@ -405,7 +460,8 @@ pub unsafe extern "C" fn PMPI_Allgatherv_init(
         comm,
         info,
         request,
-        |s| {
+        HeldTypes::of(&[sendtype, recvtype]),
+        |s, _| {
             let recvcounts = keep(recvcounts, s.peers, true);
             let displs = keep(displs, s.peers, true);
             Ok(Arc::new(move |r| {
@@ -445,6 +501,7 @@ pub unsafe extern "C" fn PMPI_Alltoall_init(
         comm,
         info,
         request,
+        HeldTypes::of(&[sendtype, recvtype]),
         Arc::new(move |r| {
             PMPI_Ialltoall(
                 sendbuf as *const c_void,
@@ -483,7 +540,8 @@ pub unsafe extern "C" fn PMPI_Alltoallv_init(
         comm,
         info,
         request,
-        |s| {
+        HeldTypes::of(&[sendtype, recvtype]),
+        |s, _| {
             let sendcounts = keep(sendcounts, s.peers, sends);
             let sdispls = keep(sdispls, s.peers, sends);
             let recvcounts = keep(recvcounts, s.peers, true);
@@ -529,13 +587,16 @@ pub unsafe extern "C" fn PMPI_Alltoallw_init(
         comm,
         info,
         request,
-        |s| {
+        HeldTypes::default(),
+        |s, held| {
             let sendcounts = keep(sendcounts, s.peers, sends);
             let sdispls = keep(sdispls, s.peers, sends);
             let sendtypes = keep(sendtypes, s.peers, sends);
+            held.hold_all(sendtypes.as_slice());
             let recvcounts = keep(recvcounts, s.peers, true);
             let rdispls = keep(rdispls, s.peers, true);
             let recvtypes = keep(recvtypes, s.peers, true);
+            held.hold_all(recvtypes.as_slice());
             Ok(Arc::new(move |r| {
                 PMPI_Ialltoallw(
                     sendbuf as *const c_void,
@@ -574,6 +635,7 @@ pub unsafe extern "C" fn PMPI_Reduce_init(
         comm,
         info,
         request,
+        HeldTypes::of(&[datatype]),
         Arc::new(move |r| {
             PMPI_Ireduce(
                 sendbuf as *const c_void,
@@ -608,6 +670,7 @@ pub unsafe extern "C" fn PMPI_Allreduce_init(
         comm,
         info,
         request,
+        HeldTypes::of(&[datatype]),
         Arc::new(move |r| {
             PMPI_Iallreduce(
                 sendbuf as *const c_void,
@@ -641,7 +704,8 @@ pub unsafe extern "C" fn PMPI_Reduce_scatter_init(
         comm,
         info,
         request,
-        |s| {
+        HeldTypes::of(&[datatype]),
+        |s, _| {
             // One count per member of the local group (which the result is scattered over).
             let recvcounts = keep(recvcounts, s.local, true);
             Ok(Arc::new(move |r| {
@@ -678,6 +742,7 @@ pub unsafe extern "C" fn PMPI_Reduce_scatter_block_init(
         comm,
         info,
         request,
+        HeldTypes::of(&[datatype]),
         Arc::new(move |r| {
             PMPI_Ireduce_scatter_block(
                 sendbuf as *const c_void,
@@ -711,6 +776,7 @@ pub unsafe extern "C" fn PMPI_Scan_init(
         comm,
         info,
         request,
+        HeldTypes::of(&[datatype]),
         Arc::new(move |r| {
             PMPI_Iscan(
                 sendbuf as *const c_void,
@@ -744,6 +810,7 @@ pub unsafe extern "C" fn PMPI_Exscan_init(
         comm,
         info,
         request,
+        HeldTypes::of(&[datatype]),
         Arc::new(move |r| {
             PMPI_Iexscan(
                 sendbuf as *const c_void,
@@ -778,6 +845,7 @@ pub unsafe extern "C" fn PMPI_Neighbor_allgather_init(
         comm,
         info,
         request,
+        HeldTypes::of(&[sendtype, recvtype]),
         Arc::new(move |r| {
             PMPI_Ineighbor_allgather(
                 sendbuf as *const c_void,
@@ -814,7 +882,8 @@ pub unsafe extern "C" fn PMPI_Neighbor_allgatherv_init(
         comm,
         info,
         request,
-        |s| {
+        HeldTypes::of(&[sendtype, recvtype]),
+        |s, _| {
             let (indegree, _) = s.degrees()?;
             let recvcounts = keep(recvcounts, indegree, true);
             let displs = keep(displs, indegree, true);
@@ -855,6 +924,7 @@ pub unsafe extern "C" fn PMPI_Neighbor_alltoall_init(
         comm,
         info,
         request,
+        HeldTypes::of(&[sendtype, recvtype]),
         Arc::new(move |r| {
             PMPI_Ineighbor_alltoall(
                 sendbuf as *const c_void,
@@ -892,7 +962,8 @@ pub unsafe extern "C" fn PMPI_Neighbor_alltoallv_init(
         comm,
         info,
         request,
-        |s| {
+        HeldTypes::of(&[sendtype, recvtype]),
+        |s, _| {
             let (indegree, outdegree) = s.degrees()?;
             let sendcounts = keep(sendcounts, outdegree, true);
             let sdispls = keep(sdispls, outdegree, true);
@@ -938,14 +1009,17 @@ pub unsafe extern "C" fn PMPI_Neighbor_alltoallw_init(
         comm,
         info,
         request,
-        |s| {
+        HeldTypes::default(),
+        |s, held| {
             let (indegree, outdegree) = s.degrees()?;
             let sendcounts = keep(sendcounts, outdegree, true);
             let sdispls = keep(sdispls, outdegree, true);
             let sendtypes = keep(sendtypes, outdegree, true);
+            held.hold_all(sendtypes.as_slice());
             let recvcounts = keep(recvcounts, indegree, true);
             let rdispls = keep(rdispls, indegree, true);
             let recvtypes = keep(recvtypes, indegree, true);
+            held.hold_all(recvtypes.as_slice());
             Ok(Arc::new(move |r| {
                 PMPI_Ineighbor_alltoallw(
                     sendbuf as *const c_void,

@@ -78,6 +78,19 @@ pub(crate) fn create(
     h
 }
 
+/// Keep derived type `h` (and its handle) valid past an `MPI_Type_free` until
+/// `release_held`: a persistent collective's types, which MPI lets the application free
+/// right after the `_init`. False (nothing held) for a predefined or unknown handle.
+pub(crate) fn hold(h: MPI_Datatype) -> bool {
+    META.lock().get_mut(&h).map(|m| m.refs += 1).is_some()
+}
+
+/// Let go of a type `hold` kept (freeing it if the application freed it meanwhile).
+pub(crate) fn release_held(h: MPI_Datatype) {
+    // Held, so known here: release only fails for a handle it does not know.
+    let _ = release(h);
+}
+
 /// Drop one reference to derived type `h`; at zero it leaves the table, and so do the
 /// references it held on the types it was built from.
 fn release(h: MPI_Datatype) -> Result<()> {
