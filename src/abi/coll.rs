@@ -20,7 +20,8 @@ use std::os::raw::{c_int, c_void};
 
 pub use super::op::predefined_op;
 
-fn in_place(p: *const c_void) -> bool {
+/// `p` is `MPI_IN_PLACE`.
+pub(super) fn in_place(p: *const c_void) -> bool {
     p as isize == -1
 }
 

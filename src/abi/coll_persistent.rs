@@ -8,7 +8,7 @@
 //! copied at the `_init` (`Kept`).
 
 use super::coll::{
-    PMPI_Iallgather, PMPI_Iallgatherv, PMPI_Iallreduce, PMPI_Ialltoall, PMPI_Ialltoallv,
+    in_place, PMPI_Iallgather, PMPI_Iallgatherv, PMPI_Iallreduce, PMPI_Ialltoall, PMPI_Ialltoallv,
     PMPI_Ialltoallw, PMPI_Ibarrier, PMPI_Ibcast, PMPI_Iexscan, PMPI_Igather, PMPI_Igatherv,
     PMPI_Ineighbor_allgather, PMPI_Ineighbor_allgatherv, PMPI_Ineighbor_alltoall,
     PMPI_Ineighbor_alltoallv, PMPI_Ineighbor_alltoallw, PMPI_Ireduce, PMPI_Ireduce_scatter,
@@ -138,6 +138,11 @@ impl<T> Kept<T> {
     fn ptr(&self) -> *const T {
         self.0.as_ref().map_or(std::ptr::null(), |b| b.as_ptr())
     }
+
+    /// The copy (empty where none was made).
+    fn as_slice(&self) -> &[T] {
+        self.0.as_deref().unwrap_or(&[])
+    }
 }
 
 /// The derived datatypes a persistent collective names, held (`datatype::hold`) for the
@@ -172,13 +177,6 @@ impl Drop for HeldTypes {
     }
 }
 
-impl<T> Kept<T> {
-    /// The copy (empty where none was made).
-    fn as_slice(&self) -> &[T] {
-        self.0.as_deref().unwrap_or(&[])
-    }
-}
-
 /// `n` elements at `p`, copied where `significant` (a root's receive counts, say; a
 /// non-root's are not read, and may be anything) and `p` is not NULL (the start then
 /// reports it).
@@ -191,11 +189,6 @@ unsafe fn keep<T: Copy>(p: *const T, n: usize, significant: bool) -> Kept<T> {
     }
     // SAFETY: the caller's contract.
     Kept(Some(unsafe { std::slice::from_raw_parts(p, n) }.into()))
-}
-
-/// `MPI_IN_PLACE` as a send buffer (then the send arrays are not significant).
-fn in_place(p: *const c_void) -> bool {
-    p as isize == -1
 }
 
 #[no_mangle]
