@@ -1506,6 +1506,46 @@ module mpi_f08
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Cartdim_get
   end interface PMPI_Cartdim_get
+  interface MPI_Close_port
+    subroutine MPI_Close_port(port_name, ierror)
+      import
+      implicit none
+      character(len=*), intent(in) :: port_name
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Close_port
+  end interface MPI_Close_port
+  interface PMPI_Close_port
+    subroutine PMPI_Close_port(port_name, ierror)
+      import
+      implicit none
+      character(len=*), intent(in) :: port_name
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Close_port
+  end interface PMPI_Close_port
+  interface MPI_Comm_accept
+    subroutine MPI_Comm_accept(port_name, info, root, comm, newcomm, ierror)
+      import
+      implicit none
+      character(len=*), intent(in) :: port_name
+      type(MPI_Info), intent(in) :: info
+      integer, intent(in) :: root
+      type(MPI_Comm), intent(in) :: comm
+      type(MPI_Comm), intent(out) :: newcomm
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Comm_accept
+  end interface MPI_Comm_accept
+  interface PMPI_Comm_accept
+    subroutine PMPI_Comm_accept(port_name, info, root, comm, newcomm, ierror)
+      import
+      implicit none
+      character(len=*), intent(in) :: port_name
+      type(MPI_Info), intent(in) :: info
+      integer, intent(in) :: root
+      type(MPI_Comm), intent(in) :: comm
+      type(MPI_Comm), intent(out) :: newcomm
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Comm_accept
+  end interface PMPI_Comm_accept
   interface MPI_Comm_call_errhandler
     subroutine MPI_Comm_call_errhandler(comm, errorcode, ierror)
       import
@@ -1544,6 +1584,30 @@ module mpi_f08
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Comm_compare
   end interface PMPI_Comm_compare
+  interface MPI_Comm_connect
+    subroutine MPI_Comm_connect(port_name, info, root, comm, newcomm, ierror)
+      import
+      implicit none
+      character(len=*), intent(in) :: port_name
+      type(MPI_Info), intent(in) :: info
+      integer, intent(in) :: root
+      type(MPI_Comm), intent(in) :: comm
+      type(MPI_Comm), intent(out) :: newcomm
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Comm_connect
+  end interface MPI_Comm_connect
+  interface PMPI_Comm_connect
+    subroutine PMPI_Comm_connect(port_name, info, root, comm, newcomm, ierror)
+      import
+      implicit none
+      character(len=*), intent(in) :: port_name
+      type(MPI_Info), intent(in) :: info
+      integer, intent(in) :: root
+      type(MPI_Comm), intent(in) :: comm
+      type(MPI_Comm), intent(out) :: newcomm
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Comm_connect
+  end interface PMPI_Comm_connect
   interface MPI_Comm_create
     subroutine MPI_Comm_create(comm, group, newcomm, ierror)
       import
@@ -1646,6 +1710,22 @@ module mpi_f08
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Comm_delete_attr
   end interface PMPI_Comm_delete_attr
+  interface MPI_Comm_disconnect
+    subroutine MPI_Comm_disconnect(comm, ierror)
+      import
+      implicit none
+      type(MPI_Comm), intent(inout) :: comm
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Comm_disconnect
+  end interface MPI_Comm_disconnect
+  interface PMPI_Comm_disconnect
+    subroutine PMPI_Comm_disconnect(comm, ierror)
+      import
+      implicit none
+      type(MPI_Comm), intent(inout) :: comm
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Comm_disconnect
+  end interface PMPI_Comm_disconnect
   interface MPI_Comm_dup
     subroutine MPI_Comm_dup(comm, newcomm, ierror)
       import
@@ -1794,6 +1874,22 @@ module mpi_f08
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Comm_get_name
   end interface PMPI_Comm_get_name
+  interface MPI_Comm_get_parent
+    subroutine MPI_Comm_get_parent(parent, ierror)
+      import
+      implicit none
+      type(MPI_Comm), intent(out) :: parent
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Comm_get_parent
+  end interface MPI_Comm_get_parent
+  interface PMPI_Comm_get_parent
+    subroutine PMPI_Comm_get_parent(parent, ierror)
+      import
+      implicit none
+      type(MPI_Comm), intent(out) :: parent
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Comm_get_parent
+  end interface PMPI_Comm_get_parent
   interface MPI_Comm_group
     subroutine MPI_Comm_group(comm, group, ierror)
       import
@@ -1854,6 +1950,24 @@ module mpi_f08
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Comm_idup_with_info
   end interface PMPI_Comm_idup_with_info
+  interface MPI_Comm_join
+    subroutine MPI_Comm_join(fd, intercomm, ierror)
+      import
+      implicit none
+      integer, intent(in) :: fd
+      type(MPI_Comm), intent(out) :: intercomm
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Comm_join
+  end interface MPI_Comm_join
+  interface PMPI_Comm_join
+    subroutine PMPI_Comm_join(fd, intercomm, ierror)
+      import
+      implicit none
+      integer, intent(in) :: fd
+      type(MPI_Comm), intent(out) :: intercomm
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Comm_join
+  end interface PMPI_Comm_join
   interface MPI_Comm_rank
     subroutine MPI_Comm_rank(comm, rank, ierror)
       import
@@ -5852,6 +5966,26 @@ module mpi_f08
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Issend_f08ts
   end interface PMPI_Issend
+  interface MPI_Lookup_name
+    subroutine MPI_Lookup_name(service_name, info, port_name, ierror)
+      import
+      implicit none
+      character(len=*), intent(in) :: service_name
+      type(MPI_Info), intent(in) :: info
+      character(len=*), intent(out) :: port_name
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Lookup_name
+  end interface MPI_Lookup_name
+  interface PMPI_Lookup_name
+    subroutine PMPI_Lookup_name(service_name, info, port_name, ierror)
+      import
+      implicit none
+      character(len=*), intent(in) :: service_name
+      type(MPI_Info), intent(in) :: info
+      character(len=*), intent(out) :: port_name
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Lookup_name
+  end interface PMPI_Lookup_name
   interface MPI_Mprobe
     subroutine MPI_Mprobe(source, tag, comm, message, status, ierror)
       import
@@ -6306,6 +6440,24 @@ module mpi_f08
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Op_free
   end interface PMPI_Op_free
+  interface MPI_Open_port
+    subroutine MPI_Open_port(info, port_name, ierror)
+      import
+      implicit none
+      type(MPI_Info), intent(in) :: info
+      character(len=*), intent(out) :: port_name
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Open_port
+  end interface MPI_Open_port
+  interface PMPI_Open_port
+    subroutine PMPI_Open_port(info, port_name, ierror)
+      import
+      implicit none
+      type(MPI_Info), intent(in) :: info
+      character(len=*), intent(out) :: port_name
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Open_port
+  end interface PMPI_Open_port
   interface MPI_Pack
     subroutine MPI_Pack_f08ts(inbuf, incount, datatype, outbuf, outsize, position, comm, &
         ierror) bind(C, name="MPI_Pack_f08ts")
@@ -6446,6 +6598,26 @@ module mpi_f08
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Probe
   end interface PMPI_Probe
+  interface MPI_Publish_name
+    subroutine MPI_Publish_name(service_name, info, port_name, ierror)
+      import
+      implicit none
+      character(len=*), intent(in) :: service_name
+      type(MPI_Info), intent(in) :: info
+      character(len=*), intent(in) :: port_name
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Publish_name
+  end interface MPI_Publish_name
+  interface PMPI_Publish_name
+    subroutine PMPI_Publish_name(service_name, info, port_name, ierror)
+      import
+      implicit none
+      character(len=*), intent(in) :: service_name
+      type(MPI_Info), intent(in) :: info
+      character(len=*), intent(in) :: port_name
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Publish_name
+  end interface PMPI_Publish_name
   interface MPI_Put
     subroutine MPI_Put_f08ts(origin_addr, origin_count, origin_datatype, target_rank, &
         target_disp, target_count, target_datatype, win, ierror) bind(C, name="MPI_Put_f08ts")
@@ -8410,6 +8582,26 @@ module mpi_f08
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Unpack_external_f08ts
   end interface PMPI_Unpack_external
+  interface MPI_Unpublish_name
+    subroutine MPI_Unpublish_name(service_name, info, port_name, ierror)
+      import
+      implicit none
+      character(len=*), intent(in) :: service_name
+      type(MPI_Info), intent(in) :: info
+      character(len=*), intent(in) :: port_name
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Unpublish_name
+  end interface MPI_Unpublish_name
+  interface PMPI_Unpublish_name
+    subroutine PMPI_Unpublish_name(service_name, info, port_name, ierror)
+      import
+      implicit none
+      character(len=*), intent(in) :: service_name
+      type(MPI_Info), intent(in) :: info
+      character(len=*), intent(in) :: port_name
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Unpublish_name
+  end interface PMPI_Unpublish_name
   interface MPI_Wait
     subroutine MPI_Wait(request, status, ierror)
       import

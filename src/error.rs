@@ -73,6 +73,10 @@ error_classes! {
     DupDatarep,
     Conversion,
     Io,
+    Port,
+    Name,
+    Service,
+    Spawn,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -394,6 +394,7 @@ pub unsafe extern "C" fn PMPI_Comm_free(comm: *mut MPI_Comm) -> c_int {
         }
         // Delete callbacks first; if one fails the communicator stays (as in MPICH).
         attr::delete_all(*comm)?;
+        super::dynamic::forget_parent(*comm);
         handles::free_comm(*comm)?;
         *comm = MPI_COMM_NULL;
         Ok(())

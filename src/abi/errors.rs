@@ -63,6 +63,10 @@ pub fn class_code(c: ErrorClass) -> c_int {
         DupDatarep => MPI_ERR_DUP_DATAREP,
         Conversion => MPI_ERR_CONVERSION,
         Io => MPI_ERR_IO,
+        Port => MPI_ERR_PORT,
+        Name => MPI_ERR_NAME,
+        Service => MPI_ERR_SERVICE,
+        Spawn => MPI_ERR_SPAWN,
     }
 }
 
@@ -133,6 +137,10 @@ pub fn class_string(code: c_int) -> Option<&'static str> {
         MPI_ERR_DUP_DATAREP => "Data representation already registered",
         MPI_ERR_CONVERSION => "Error in data conversion",
         MPI_ERR_IO => "Other I/O error",
+        MPI_ERR_PORT => "Invalid port",
+        MPI_ERR_NAME => "Service name not published",
+        MPI_ERR_SERVICE => "Service name could not be published or unpublished",
+        MPI_ERR_SPAWN => "Error in spawning processes",
         c if (1..=MPI_ERR_VALUE_TOO_LARGE).contains(&c) => "MPI error",
         _ => return None,
     })

@@ -17,6 +17,7 @@ pub mod coll_persistent;
 pub mod comm;
 pub mod consts;
 pub mod datatype;
+pub mod dynamic;
 pub mod env;
 pub mod errors;
 pub mod file;

@@ -76,6 +76,33 @@ struct VirtualChannel {
     key_slots: SlotSet,
 }
 
+impl VirtualChannel {
+    /// The channel to a peer reached over `routes` (the first carries atomics).
+    fn new(routes: &[Route], rails: &[AnyRail], settings: &MultirailSettings) -> Self {
+        let subs: Vec<Subchannel> = routes
+            .iter()
+            .map(|r| Subchannel {
+                rail: r.rail,
+                peer: r.peer,
+            })
+            .collect();
+        let caps = RailCaps::meet_all(routes.iter().map(|r| rails[r.rail].caps()));
+        VirtualChannel {
+            caps: caps.expect("a subchannel per rank"),
+            key_slots: routes
+                .iter()
+                .fold(SlotSet::default(), |s, r| s.with(rails[r.rail].caps().slot)),
+            sub: subs[0],
+            sched: Scheduler::new(subs.len(), &settings.striping),
+            counts: vec![SubCounts::default(); subs.len()],
+            log: MessageLog::default(),
+            subs,
+            send: Sequencer::default(),
+            recv: Reorder::default(),
+        }
+    }
+}
+
 /// A transfer (or part of one) posted to a peer with several subchannels, kept until it
 /// completes: so that it can go again over another when its link fails, and, for a stripe,
 /// to time its delivery for the scheduler.
@@ -155,29 +182,7 @@ impl Channels {
         Channels {
             vcs: subchannels
                 .iter()
-                .map(|routes| {
-                    let subs: Vec<Subchannel> = routes
-                        .iter()
-                        .map(|r| Subchannel {
-                            rail: r.rail,
-                            peer: r.peer,
-                        })
-                        .collect();
-                    let caps = RailCaps::meet_all(routes.iter().map(|r| rails[r.rail].caps()));
-                    VirtualChannel {
-                        caps: caps.expect("a subchannel per rank"),
-                        key_slots: routes
-                            .iter()
-                            .fold(SlotSet::default(), |s, r| s.with(rails[r.rail].caps().slot)),
-                        sub: subs[0],
-                        sched: Scheduler::new(subs.len(), &settings.striping),
-                        counts: vec![SubCounts::default(); subs.len()],
-                        log: MessageLog::default(),
-                        subs,
-                        send: Sequencer::default(),
-                        recv: Reorder::default(),
-                    }
-                })
+                .map(|routes| VirtualChannel::new(routes, &rails, &settings))
                 .collect(),
             rails,
             ranks,
@@ -201,6 +206,28 @@ impl Channels {
     /// Ranks reached (this one included).
     pub fn peers(&self) -> usize {
         self.vcs.len()
+    }
+
+    /// A rail opened after the start (MPI-2 dynamic processes: the link to processes of
+    /// another job); returns its index for `add_peer`'s routes. Its memory domain stays out
+    /// of `domains` (registrations made so far are not keyed there): the peers it reaches
+    /// get no RDMA (`Pt2pt::add_peer`).
+    pub fn add_rail(&mut self, rail: AnyRail) -> usize {
+        self.ranks.push(vec![usize::MAX; rail.peers()]);
+        self.rails.push(rail);
+        self.rails.len() - 1
+    }
+
+    /// A rank that joined after the start, reached over `routes` (the first carries
+    /// atomics); returns its number, the next after every rank known so far.
+    pub fn add_peer(&mut self, routes: &[Route]) -> usize {
+        let rank = self.vcs.len();
+        for r in routes {
+            self.ranks[r.rail][r.peer] = rank;
+        }
+        self.vcs
+            .push(VirtualChannel::new(routes, &self.rails, &self.settings));
+        rank
     }
 
     /// The memory domains registrations go through: each rail's, once per slot.
@@ -309,7 +336,12 @@ impl Channels {
                 let ev = match ev {
                     RailEvent::Message { peer, imm, bytes } => {
                         let rank = ranks[peer];
-                        if vcs[rank].recv.take_in_order(imm) {
+                        // (A rail opened later reaches some of its peers only: the others'
+                        // rank is usize::MAX, and `event` drops their messages.)
+                        if vcs
+                            .get_mut(rank)
+                            .is_some_and(|vc| vc.recv.take_in_order(imm))
+                        {
                             sink(Event::Message { peer: rank, bytes });
                             n += 1;
                             return;
@@ -625,7 +657,12 @@ impl Aside<'_> {
         match ev {
             RailEvent::Message { peer, imm, bytes } => {
                 let rank = ranks[peer];
-                let vc = &mut vcs[rank];
+                let Some(vc) = vcs.get_mut(rank) else {
+                    // A peer of a later rail that we reach another way: it has no business
+                    // sending here.
+                    *self.bad_messages += 1;
+                    return;
+                };
                 // (Never the expected number: sequence numbers skip CONTROL.)
                 if imm == CONTROL {
                     self.controls.push((rank, rail, bytes.to_vec()));
@@ -647,7 +684,7 @@ impl Aside<'_> {
                     Arrival::Rejected => *self.bad_messages += 1,
                 }
             }
-            RailEvent::Notified { peer, imm } => {
+            RailEvent::Notified { peer, imm } if ranks[peer] != usize::MAX => {
                 sink(Event::Notified {
                     peer: ranks[peer],
                     imm,
@@ -658,7 +695,8 @@ impl Aside<'_> {
                 peer,
                 why,
                 unreachable,
-            } => self.lost.push((rail, ranks[peer], why, unreachable)),
+            } if ranks[peer] != usize::MAX => self.lost.push((rail, ranks[peer], why, unreachable)),
+            RailEvent::Notified { .. } | RailEvent::Lost { .. } => *self.bad_messages += 1,
             RailEvent::Completion(c) => {
                 if let Some(rec) = (!self.posts.is_empty())
                     .then(|| self.posts.remove(&c.token))

@@ -41,6 +41,9 @@ pub struct PmiServer {
     pending: Vec<(String, String)>,
     ranks: Vec<RankPmiState>,
     in_barrier: u32,
+    /// MPI_Publish_name's services and their ports (as Hydra keeps them without a
+    /// nameserver: for the processes this mpiexec serves).
+    names: HashMap<String, String>,
 }
 
 impl PmiServer {
@@ -58,6 +61,7 @@ impl PmiServer {
             pending: Vec::new(),
             ranks: vec![RankPmiState::default(); size as usize],
             in_barrier: 0,
+            names: HashMap::new(),
         }
     }
 
@@ -174,6 +178,54 @@ impl PmiServer {
                 rank,
                 code: exitcode,
             }),
+            Command::PublishName { service, port } => {
+                let fresh = !self.names.contains_key(&service);
+                if fresh {
+                    self.names.insert(service, port);
+                }
+                out.push(reply(Reply::PublishResult {
+                    rc: if fresh { 0 } else { 1 },
+                    msg: Some(
+                        if fresh {
+                            "success"
+                        } else {
+                            "key_already_present"
+                        }
+                        .into(),
+                    ),
+                }));
+            }
+            Command::UnpublishName { service } => {
+                let found = self.names.remove(&service).is_some();
+                out.push(reply(Reply::UnpublishResult {
+                    rc: if found { 0 } else { 1 },
+                    msg: Some(
+                        if found {
+                            "success"
+                        } else {
+                            "service_not_found"
+                        }
+                        .into(),
+                    ),
+                }));
+            }
+            Command::LookupName { service } => out.push(reply(match self.names.get(&service) {
+                Some(p) => Reply::LookupResult {
+                    rc: 0,
+                    msg: Some("success".into()),
+                    port: Some(p.clone()),
+                },
+                None => Reply::LookupResult {
+                    rc: 1,
+                    msg: Some("service_not_found".into()),
+                    port: None,
+                },
+            })),
+            // (Multi-line: `Command::parse` never makes one; the launcher answers spawns.)
+            Command::Spawn(_) => out.push(reply(Reply::SpawnResult {
+                rc: -1,
+                errcodes: None,
+            })),
         }
         Ok(())
     }

@@ -141,6 +141,12 @@ pub const SETTINGS: &[Setting] = &[
                by the target's helper thread)",
     },
     Setting {
+        name: "RAILMPI_CONNECT_TIMEOUT",
+        default: "120",
+        help: "seconds MPI_Comm_connect (and MPI_Comm_join) waits for the other side to \
+               answer before it fails with MPI_ERR_PORT",
+    },
+    Setting {
         name: "RAILMPI_LOG",
         default: "warn",
         help: "log filter (tracing EnvFilter syntax: error, warn, info, debug, trace)",
@@ -175,6 +181,8 @@ pub struct Config {
     pub rma_async_min: usize,
     /// Unexpected eager bytes held per peer before it is throttled (0: no limit).
     pub unexpected_limit: usize,
+    /// How long MPI_Comm_connect waits for the acceptor (RAILMPI_CONNECT_TIMEOUT).
+    pub connect_timeout: std::time::Duration,
 }
 
 /// A two-valued setting: false for `no`, true for `yes`, else an error naming it.
@@ -245,6 +253,9 @@ impl Config {
             rma_helper_transfers: choice("RAILMPI_RMA_TRANSFER", "direct", "helper")?,
             rma_async_min: parse("RAILMPI_RMA_ASYNC_MIN")?,
             unexpected_limit: parse("RAILMPI_UNEXPECTED_LIMIT")?,
+            connect_timeout: std::time::Duration::from_secs(
+                positive("RAILMPI_CONNECT_TIMEOUT")? as u64
+            ),
         })
     }
 }

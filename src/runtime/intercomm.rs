@@ -29,15 +29,45 @@ fn from_u32s(b: &[u8]) -> Vec<u32> {
         .collect()
 }
 
-fn members(b: &[u8]) -> Vec<usize> {
-    from_u32s(b).into_iter().map(|m| m as usize).collect()
-}
-
-fn member_bytes(g: &Group) -> Vec<u8> {
-    u32s(&g.members.iter().map(|&m| m as u32).collect::<Vec<_>>())
-}
-
 impl World {
+    /// A member list as it travels between processes: each member's name (`Gpid`: the
+    /// numbers peers have here are this process's own).
+    fn member_bytes(&self, g: &Group) -> Vec<u8> {
+        let mut v = Vec::with_capacity(12 * g.size());
+        for &m in &g.members {
+            let id = self.peers.gpid(m);
+            v.extend_from_slice(&id.job.to_le_bytes());
+            v.extend_from_slice(&id.rank.to_le_bytes());
+        }
+        v
+    }
+
+    /// A member list from `member_bytes`, in our numbers: every member must be a process
+    /// known here.
+    fn members(&self, b: &[u8]) -> Result<Vec<usize>> {
+        if !b.len().is_multiple_of(12) {
+            return mpi_err!(Intern, "a member list of the wrong size");
+        }
+        b.chunks_exact(12)
+            .map(|c| {
+                let id = super::dynamic::Gpid {
+                    job: u64::from_le_bytes(c[..8].try_into().expect("8 bytes")),
+                    rank: u32::from_le_bytes(c[8..].try_into().expect("4 bytes")),
+                };
+                match self.peers.index(id) {
+                    Some(i) => Ok(i),
+                    None => mpi_err!(
+                        UnsupportedOperation,
+                        "a remote member is a process of another job this process is not \
+                         connected to (rank {} of job {:x})",
+                        id.rank,
+                        id.job
+                    ),
+                }
+            })
+            .collect()
+    }
+
     /// Broadcast `buf` within `comm` (an intracommunicator) from `root`; its length is
     /// known everywhere.
     fn runtime_bcast(&self, comm: &Communicator, buf: &mut [u8], root: usize) -> Result<()> {
@@ -45,7 +75,12 @@ impl World {
     }
 
     /// A byte string of any length from `root` to every member of `comm`.
-    fn bcast_bytes(&self, comm: &Communicator, mine: Vec<u8>, root: usize) -> Result<Vec<u8>> {
+    pub(super) fn bcast_bytes(
+        &self,
+        comm: &Communicator,
+        mine: Vec<u8>,
+        root: usize,
+    ) -> Result<Vec<u8>> {
         let mut len = (mine.len() as u64).to_le_bytes();
         self.runtime_bcast(comm, &mut len, root)?;
         let mut all = mine;
@@ -101,10 +136,10 @@ impl World {
             let Some(b) = bridge else {
                 return mpi_err!(Intern, "the local leader needs its peer communicator");
             };
-            let mine = member_bytes(&local_comm.group);
+            let mine = self.member_bytes(&local_comm.group);
             let (head, theirs) = self.leaders_swap(&b, &u32s(&[group_ctx]), &mine)?;
             let ctx = group_ctx.max(from_u32s(&head)[0]);
-            let remote = members(&theirs);
+            let remote = self.members(&theirs)?;
             let overlap = remote
                 .iter()
                 .any(|m| local_comm.group.rank_of(*m).is_some());
@@ -123,7 +158,7 @@ impl World {
             );
         }
         let ctx = self.take_contexts(head[0])?;
-        let remote = Arc::new(Group::new(members(&verdict[8..])));
+        let remote = Arc::new(Group::new(self.members(&verdict[8..])?));
         Ok(Arc::new(Communicator::new_inter(
             ctx,
             local_comm.rank,
@@ -149,7 +184,7 @@ impl World {
 
     /// MPI_Intercomm_merge (collective over both groups): the union of the groups as an
     /// intracommunicator, the group that passed `high` false first; when both passed the
-    /// same value, the group whose leader has the lower world rank.
+    /// same value, the group whose leader has the lower name (job, then world rank).
     pub fn intercomm_merge(&self, inter: &Communicator, high: bool) -> Result<Arc<Communicator>> {
         let remote = inter.remote_group().expect("an intercommunicator").clone();
         let remote_high = self.swap_u32(inter, high as u32)? != 0;
@@ -157,7 +192,8 @@ impl World {
         let local_first = if high != remote_high {
             !high
         } else {
-            inter.group.members[0] < remote.members[0]
+            // By name: the two groups number each other's processes differently.
+            self.peers.gpid(inter.group.members[0]) < self.peers.gpid(remote.members[0])
         };
         let (first, second) = match local_first {
             true => (&inter.group, &remote),
@@ -229,9 +265,9 @@ impl World {
         inter: &Communicator,
         group: Arc<Group>,
     ) -> Result<Option<Arc<Communicator>>> {
-        let theirs = self.swap_bytes(inter, &member_bytes(&group))?;
+        let theirs = self.swap_bytes(inter, &self.member_bytes(&group))?;
         let ctx = self.new_context(inter)?;
-        let remote = members(&theirs);
+        let remote = self.members(&theirs)?;
         match group.rank_of(self.rank) {
             Some(rank) if !remote.is_empty() => Ok(Some(Arc::new(Communicator::new_inter(
                 ctx,

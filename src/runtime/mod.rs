@@ -2,6 +2,7 @@
 //! the PMI client, progress and waiting, logging.
 pub mod comms;
 pub mod config;
+pub mod dynamic;
 pub mod idup;
 pub mod intercomm;
 pub mod lifetime;

@@ -31,6 +31,11 @@ pub struct World {
     pub processor_name: String,
     pub comm_world: Arc<Communicator>,
     pub comm_self: Arc<Communicator>,
+    /// Every process this one knows, by the number the layers below give it (the job's
+    /// ranks, then processes of other jobs: `dynamic`).
+    pub peers: super::dynamic::Peers,
+    /// The intercommunicator to the job that spawned this one (MPI_Comm_get_parent).
+    pub parent: OnceLock<Arc<Communicator>>,
     /// Next context id this process would propose (see `new_context`).
     next_ctx: AtomicU32,
     pub main_thread: std::thread::ThreadId,
@@ -113,6 +118,9 @@ impl World {
                 let _ = WORLD.set(w);
                 let w = WORLD.get().expect("just set");
                 w.agree_fan_in()?;
+                if w.pmi.spawned() {
+                    w.connect_parent()?;
+                }
                 Ok(w)
             }
             Err(e) => {
@@ -285,6 +293,14 @@ impl World {
             rdma = caps.rdma(),
             "initialised"
         );
+        let peers = super::dynamic::Peers::new(
+            super::dynamic::job_id(
+                pmi.kvsname(),
+                config.rails.secret.as_ref().map(|s| &s[..]),
+                pmi.is_singleton(),
+            ),
+            size,
+        );
         Ok(World {
             rank,
             size,
@@ -317,6 +333,8 @@ impl World {
                 0,
                 Arc::new(Group::new(vec![rank])),
             )),
+            peers,
+            parent: OnceLock::new(),
             next_ctx: AtomicU32::new(CTX_FIRST_FREE),
             main_thread: std::thread::current().id(),
             oversubscribed,
@@ -1005,6 +1023,16 @@ fn check_coll_size(st: &Status, want: usize) -> Result<()> {
 /// another rank's atomics (a lock, a post), keep everything else moving.
 impl crate::rma::RmaHost for World {
     fn dup_comm(&self, comm: &Communicator) -> Result<Arc<Communicator>> {
+        // Every member sees the others' job the same way, so all refuse alike, before any
+        // message.
+        if comm.group.members.iter().any(|&m| m >= self.size) {
+            return mpi_err!(
+                UnsupportedOperation,
+                "windows spanning processes of another job (joined by MPI_Comm_accept, \
+                 MPI_Comm_connect or MPI_Comm_join) are not offered: the rail between the \
+                 jobs keys no window memory"
+            );
+        }
         self.comm_dup(comm)
     }
 

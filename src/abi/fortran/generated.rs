@@ -14,7 +14,7 @@ use std::os::raw::{c_char, c_int, c_void};
 use std::ptr::null_mut;
 
 /// Number of C functions with a Fortran binding here.
-pub const BOUND: usize = 379;
+pub const BOUND: usize = 389;
 
 extern "C" {
     fn PMPI_Abort(comm: MPI_Comm, errorcode: c_int) -> c_int;
@@ -58,13 +58,17 @@ extern "C" {
     fn PMPI_Cart_shift(comm: MPI_Comm, direction: c_int, disp: c_int, rank_source: *mut c_int, rank_dest: *mut c_int) -> c_int;
     fn PMPI_Cart_sub(comm: MPI_Comm, remain_dims: *const c_int, newcomm: *mut MPI_Comm) -> c_int;
     fn PMPI_Cartdim_get(comm: MPI_Comm, ndims: *mut c_int) -> c_int;
+    fn PMPI_Close_port(port_name: *const c_char) -> c_int;
+    fn PMPI_Comm_accept(port_name: *const c_char, info: MPI_Info, root: c_int, comm: MPI_Comm, newcomm: *mut MPI_Comm) -> c_int;
     fn PMPI_Comm_call_errhandler(comm: MPI_Comm, errorcode: c_int) -> c_int;
     fn PMPI_Comm_compare(comm1: MPI_Comm, comm2: MPI_Comm, result: *mut c_int) -> c_int;
+    fn PMPI_Comm_connect(port_name: *const c_char, info: MPI_Info, root: c_int, comm: MPI_Comm, newcomm: *mut MPI_Comm) -> c_int;
     fn PMPI_Comm_create(comm: MPI_Comm, group: MPI_Group, newcomm: *mut MPI_Comm) -> c_int;
     fn PMPI_Comm_create_errhandler(function: MPI_Comm_errhandler_function, errhandler: *mut MPI_Errhandler) -> c_int;
     fn PMPI_Comm_create_group(comm: MPI_Comm, group: MPI_Group, tag: c_int, newcomm: *mut MPI_Comm) -> c_int;
     fn PMPI_Comm_create_keyval(comm_copy_attr_fn: MPI_Comm_copy_attr_function, comm_delete_attr_fn: MPI_Comm_delete_attr_function, comm_keyval: *mut c_int, extra_state: *mut c_void) -> c_int;
     fn PMPI_Comm_delete_attr(comm: MPI_Comm, comm_keyval: c_int) -> c_int;
+    fn PMPI_Comm_disconnect(comm: *mut MPI_Comm) -> c_int;
     fn PMPI_Comm_dup(comm: MPI_Comm, newcomm: *mut MPI_Comm) -> c_int;
     fn PMPI_Comm_dup_with_info(comm: MPI_Comm, info: MPI_Info, newcomm: *mut MPI_Comm) -> c_int;
     fn PMPI_Comm_free(comm: *mut MPI_Comm) -> c_int;
@@ -73,9 +77,11 @@ extern "C" {
     fn PMPI_Comm_get_errhandler(comm: MPI_Comm, errhandler: *mut MPI_Errhandler) -> c_int;
     fn PMPI_Comm_get_info(comm: MPI_Comm, info_used: *mut MPI_Info) -> c_int;
     fn PMPI_Comm_get_name(comm: MPI_Comm, comm_name: *mut c_char, resultlen: *mut c_int) -> c_int;
+    fn PMPI_Comm_get_parent(parent: *mut MPI_Comm) -> c_int;
     fn PMPI_Comm_group(comm: MPI_Comm, group: *mut MPI_Group) -> c_int;
     fn PMPI_Comm_idup(comm: MPI_Comm, newcomm: *mut MPI_Comm, request: *mut MPI_Request) -> c_int;
     fn PMPI_Comm_idup_with_info(comm: MPI_Comm, info: MPI_Info, newcomm: *mut MPI_Comm, request: *mut MPI_Request) -> c_int;
+    fn PMPI_Comm_join(fd: c_int, intercomm: *mut MPI_Comm) -> c_int;
     fn PMPI_Comm_rank(comm: MPI_Comm, rank: *mut c_int) -> c_int;
     fn PMPI_Comm_remote_group(comm: MPI_Comm, group: *mut MPI_Group) -> c_int;
     fn PMPI_Comm_remote_size(comm: MPI_Comm, size: *mut c_int) -> c_int;
@@ -248,6 +254,7 @@ extern "C" {
     fn PMPI_Issend(buf: *const c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int;
     fn PMPI_Keyval_create(copy_fn: MPI_Copy_function, delete_fn: MPI_Delete_function, keyval: *mut c_int, extra_state: *mut c_void) -> c_int;
     fn PMPI_Keyval_free(keyval: *mut c_int) -> c_int;
+    fn PMPI_Lookup_name(service_name: *const c_char, info: MPI_Info, port_name: *mut c_char) -> c_int;
     fn PMPI_Mprobe(source: c_int, tag: c_int, comm: MPI_Comm, message: *mut MPI_Message, status: *mut MPI_Status) -> c_int;
     fn PMPI_Mrecv(buf: *mut c_void, count: c_int, datatype: MPI_Datatype, message: *mut MPI_Message, status: *mut MPI_Status) -> c_int;
     fn PMPI_Neighbor_allgather(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, comm: MPI_Comm) -> c_int;
@@ -263,12 +270,14 @@ extern "C" {
     fn PMPI_Op_commutative(op: MPI_Op, commute: *mut c_int) -> c_int;
     fn PMPI_Op_create(user_fn: MPI_User_function, commute: c_int, op: *mut MPI_Op) -> c_int;
     fn PMPI_Op_free(op: *mut MPI_Op) -> c_int;
+    fn PMPI_Open_port(info: MPI_Info, port_name: *mut c_char) -> c_int;
     fn PMPI_Pack(inbuf: *const c_void, incount: c_int, datatype: MPI_Datatype, outbuf: *mut c_void, outsize: c_int, position: *mut c_int, comm: MPI_Comm) -> c_int;
     fn PMPI_Pack_external(datarep: *const c_char, inbuf: *const c_void, incount: c_int, datatype: MPI_Datatype, outbuf: *mut c_void, outsize: MPI_Aint, position: *mut MPI_Aint) -> c_int;
     fn PMPI_Pack_external_size(datarep: *const c_char, incount: c_int, datatype: MPI_Datatype, size: *mut MPI_Aint) -> c_int;
     fn PMPI_Pack_size(incount: c_int, datatype: MPI_Datatype, comm: MPI_Comm, size: *mut c_int) -> c_int;
     fn PMPI_Pcontrol(level: c_int, ...) -> c_int;
     fn PMPI_Probe(source: c_int, tag: c_int, comm: MPI_Comm, status: *mut MPI_Status) -> c_int;
+    fn PMPI_Publish_name(service_name: *const c_char, info: MPI_Info, port_name: *const c_char) -> c_int;
     fn PMPI_Put(origin_addr: *const c_void, origin_count: c_int, origin_datatype: MPI_Datatype, target_rank: c_int, target_disp: MPI_Aint, target_count: c_int, target_datatype: MPI_Datatype, win: MPI_Win) -> c_int;
     fn PMPI_Query_thread(provided: *mut c_int) -> c_int;
     fn PMPI_Raccumulate(origin_addr: *const c_void, origin_count: c_int, origin_datatype: MPI_Datatype, target_rank: c_int, target_disp: MPI_Aint, target_count: c_int, target_datatype: MPI_Datatype, op: MPI_Op, win: MPI_Win, request: *mut MPI_Request) -> c_int;
@@ -353,6 +362,7 @@ extern "C" {
     fn PMPI_Type_vector(count: c_int, blocklength: c_int, stride: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int;
     fn PMPI_Unpack(inbuf: *const c_void, insize: c_int, position: *mut c_int, outbuf: *mut c_void, outcount: c_int, datatype: MPI_Datatype, comm: MPI_Comm) -> c_int;
     fn PMPI_Unpack_external(datarep: *const c_char, inbuf: *const c_void, insize: MPI_Aint, position: *mut MPI_Aint, outbuf: *mut c_void, outcount: c_int, datatype: MPI_Datatype) -> c_int;
+    fn PMPI_Unpublish_name(service_name: *const c_char, info: MPI_Info, port_name: *const c_char) -> c_int;
     fn PMPI_Wait(request: *mut MPI_Request, status: *mut MPI_Status) -> c_int;
     fn PMPI_Waitall(count: c_int, requests: *mut MPI_Request, statuses: *mut MPI_Status) -> c_int;
     fn PMPI_Waitany(count: c_int, requests: *mut MPI_Request, index: *mut c_int, status: *mut MPI_Status) -> c_int;
@@ -859,6 +869,30 @@ pub unsafe extern "C" fn mpi_cartdim_get_(comm: *const MPI_Comm, ndims: *mut c_i
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn pmpi_close_port_(port_name: *const c_char, ierror: *mut MPI_Fint, port_name_flen: usize) {
+    let port_name_c = f_str_in(port_name, port_name_flen);
+    let rc = PMPI_Close_port(port_name_c.as_ptr());
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_close_port_(port_name: *const c_char, ierror: *mut MPI_Fint, port_name_flen: usize) {
+    pmpi_close_port_(port_name, ierror, port_name_flen)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_comm_accept_(port_name: *const c_char, info: *const MPI_Info, root: *const c_int, comm: *const MPI_Comm, newcomm: *mut MPI_Comm, ierror: *mut MPI_Fint, port_name_flen: usize) {
+    let port_name_c = f_str_in(port_name, port_name_flen);
+    let rc = PMPI_Comm_accept(port_name_c.as_ptr(), *info, *root, *comm, newcomm);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_comm_accept_(port_name: *const c_char, info: *const MPI_Info, root: *const c_int, comm: *const MPI_Comm, newcomm: *mut MPI_Comm, ierror: *mut MPI_Fint, port_name_flen: usize) {
+    pmpi_comm_accept_(port_name, info, root, comm, newcomm, ierror, port_name_flen)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn pmpi_comm_call_errhandler_(comm: *const MPI_Comm, errorcode: *const c_int, ierror: *mut MPI_Fint) {
     let rc = PMPI_Comm_call_errhandler(*comm, *errorcode);
     set_ierror(ierror, rc);
@@ -878,6 +912,18 @@ pub unsafe extern "C" fn pmpi_comm_compare_(comm1: *const MPI_Comm, comm2: *cons
 #[no_mangle]
 pub unsafe extern "C" fn mpi_comm_compare_(comm1: *const MPI_Comm, comm2: *const MPI_Comm, result: *mut c_int, ierror: *mut MPI_Fint) {
     pmpi_comm_compare_(comm1, comm2, result, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_comm_connect_(port_name: *const c_char, info: *const MPI_Info, root: *const c_int, comm: *const MPI_Comm, newcomm: *mut MPI_Comm, ierror: *mut MPI_Fint, port_name_flen: usize) {
+    let port_name_c = f_str_in(port_name, port_name_flen);
+    let rc = PMPI_Comm_connect(port_name_c.as_ptr(), *info, *root, *comm, newcomm);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_comm_connect_(port_name: *const c_char, info: *const MPI_Info, root: *const c_int, comm: *const MPI_Comm, newcomm: *mut MPI_Comm, ierror: *mut MPI_Fint, port_name_flen: usize) {
+    pmpi_comm_connect_(port_name, info, root, comm, newcomm, ierror, port_name_flen)
 }
 
 #[no_mangle]
@@ -942,6 +988,17 @@ pub unsafe extern "C" fn pmpi_comm_delete_attr_(comm: *const MPI_Comm, comm_keyv
 #[no_mangle]
 pub unsafe extern "C" fn mpi_comm_delete_attr_(comm: *const MPI_Comm, comm_keyval: *const c_int, ierror: *mut MPI_Fint) {
     pmpi_comm_delete_attr_(comm, comm_keyval, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_comm_disconnect_(comm: *mut MPI_Comm, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Comm_disconnect(comm);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_comm_disconnect_(comm: *mut MPI_Comm, ierror: *mut MPI_Fint) {
+    pmpi_comm_disconnect_(comm, ierror)
 }
 
 #[no_mangle]
@@ -1042,6 +1099,17 @@ pub unsafe extern "C" fn mpi_comm_get_name_(comm: *const MPI_Comm, comm_name: *m
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn pmpi_comm_get_parent_(parent: *mut MPI_Comm, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Comm_get_parent(parent);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_comm_get_parent_(parent: *mut MPI_Comm, ierror: *mut MPI_Fint) {
+    pmpi_comm_get_parent_(parent, ierror)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn pmpi_comm_group_(comm: *const MPI_Comm, group: *mut MPI_Group, ierror: *mut MPI_Fint) {
     let rc = PMPI_Comm_group(*comm, group);
     set_ierror(ierror, rc);
@@ -1072,6 +1140,17 @@ pub unsafe extern "C" fn pmpi_comm_idup_with_info_(comm: *const MPI_Comm, info: 
 #[no_mangle]
 pub unsafe extern "C" fn mpi_comm_idup_with_info_(comm: *const MPI_Comm, info: *const MPI_Info, newcomm: *mut MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     pmpi_comm_idup_with_info_(comm, info, newcomm, request, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_comm_join_(fd: *const c_int, intercomm: *mut MPI_Comm, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Comm_join(*fd, intercomm);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_comm_join_(fd: *const c_int, intercomm: *mut MPI_Comm, ierror: *mut MPI_Fint) {
+    pmpi_comm_join_(fd, intercomm, ierror)
 }
 
 #[no_mangle]
@@ -3033,6 +3112,22 @@ pub unsafe extern "C" fn mpi_keyval_free_(keyval: *mut c_int, ierror: *mut MPI_F
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn pmpi_lookup_name_(service_name: *const c_char, info: *const MPI_Info, port_name: *mut c_char, ierror: *mut MPI_Fint, service_name_flen: usize, port_name_flen: usize) {
+    let service_name_c = f_str_in(service_name, service_name_flen);
+    let mut port_name_c = FStrOut::new(port_name_flen);
+    let rc = PMPI_Lookup_name(service_name_c.as_ptr(), *info, port_name_c.as_mut_ptr());
+    if rc == MPI_SUCCESS {
+        port_name_c.copy_to(port_name, port_name_flen);
+    }
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_lookup_name_(service_name: *const c_char, info: *const MPI_Info, port_name: *mut c_char, ierror: *mut MPI_Fint, service_name_flen: usize, port_name_flen: usize) {
+    pmpi_lookup_name_(service_name, info, port_name, ierror, service_name_flen, port_name_flen)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn pmpi_mprobe_(source: *const c_int, tag: *const c_int, comm: *const MPI_Comm, message: *mut MPI_Message, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
     let rc = PMPI_Mprobe(*source, *tag, *comm, message, f_status(status));
     set_ierror(ierror, rc);
@@ -3198,6 +3293,21 @@ pub unsafe extern "C" fn mpi_op_free_(op: *mut MPI_Op, ierror: *mut MPI_Fint) {
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn pmpi_open_port_(info: *const MPI_Info, port_name: *mut c_char, ierror: *mut MPI_Fint, port_name_flen: usize) {
+    let mut port_name_c = FStrOut::new(port_name_flen);
+    let rc = PMPI_Open_port(*info, port_name_c.as_mut_ptr());
+    if rc == MPI_SUCCESS {
+        port_name_c.copy_to(port_name, port_name_flen);
+    }
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_open_port_(info: *const MPI_Info, port_name: *mut c_char, ierror: *mut MPI_Fint, port_name_flen: usize) {
+    pmpi_open_port_(info, port_name, ierror, port_name_flen)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn pmpi_pack_(inbuf: *const c_void, incount: *const c_int, datatype: *const MPI_Datatype, outbuf: *mut c_void, outsize: *const c_int, position: *mut c_int, comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
     let rc = PMPI_Pack(f_buf(inbuf as *mut c_void), *incount, *datatype, f_buf(outbuf as *mut c_void), *outsize, position, *comm);
     set_ierror(ierror, rc);
@@ -3262,6 +3372,19 @@ pub unsafe extern "C" fn pmpi_probe_(source: *const c_int, tag: *const c_int, co
 #[no_mangle]
 pub unsafe extern "C" fn mpi_probe_(source: *const c_int, tag: *const c_int, comm: *const MPI_Comm, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
     pmpi_probe_(source, tag, comm, status, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_publish_name_(service_name: *const c_char, info: *const MPI_Info, port_name: *const c_char, ierror: *mut MPI_Fint, service_name_flen: usize, port_name_flen: usize) {
+    let service_name_c = f_str_in(service_name, service_name_flen);
+    let port_name_c = f_str_in(port_name, port_name_flen);
+    let rc = PMPI_Publish_name(service_name_c.as_ptr(), *info, port_name_c.as_ptr());
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_publish_name_(service_name: *const c_char, info: *const MPI_Info, port_name: *const c_char, ierror: *mut MPI_Fint, service_name_flen: usize, port_name_flen: usize) {
+    pmpi_publish_name_(service_name, info, port_name, ierror, service_name_flen, port_name_flen)
 }
 
 #[no_mangle]
@@ -4229,6 +4352,19 @@ pub unsafe extern "C" fn mpi_unpack_external_(datarep: *const c_char, inbuf: *co
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn pmpi_unpublish_name_(service_name: *const c_char, info: *const MPI_Info, port_name: *const c_char, ierror: *mut MPI_Fint, service_name_flen: usize, port_name_flen: usize) {
+    let service_name_c = f_str_in(service_name, service_name_flen);
+    let port_name_c = f_str_in(port_name, port_name_flen);
+    let rc = PMPI_Unpublish_name(service_name_c.as_ptr(), *info, port_name_c.as_ptr());
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_unpublish_name_(service_name: *const c_char, info: *const MPI_Info, port_name: *const c_char, ierror: *mut MPI_Fint, service_name_flen: usize, port_name_flen: usize) {
+    pmpi_unpublish_name_(service_name, info, port_name, ierror, service_name_flen, port_name_flen)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn pmpi_wait_(request: *mut MPI_Request, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
     let rc = PMPI_Wait(request, f_status(status));
     set_ierror(ierror, rc);
@@ -4723,7 +4859,9 @@ pub unsafe extern "C" fn mpi_wtime_() -> f64 {
     pmpi_wtime_()
 }
 
-// Not bound (4):
+// Not bound (6):
+//   MPI_Comm_spawn: `char **argv` (array of strings)
+//   MPI_Comm_spawn_multiple: `char **array_of_commands` (array of strings)
 //   MPI_File_c2f: no Fortran binding (C only, or large-count)
 //   MPI_File_f2c: no Fortran binding (C only, or large-count)
 //   MPI_Status_c2f: no Fortran binding (C only, or large-count)

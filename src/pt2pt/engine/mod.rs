@@ -382,6 +382,9 @@ struct PeerProtocol {
     /// Writes between us may carry a notice (`set_peer_notify`): the receiver asks for
     /// one in PUT_REQ and PIPE_READY, the sender writes with it instead of answering.
     notify: bool,
+    /// Rendezvous payloads may move by RDMA (false for a peer that joined later, whose
+    /// rail's domain keys none of our registrations: `add_peer`); else they stream.
+    rdma: bool,
 }
 
 /// What a write notice we asked for stands for (`Pt2pt::notes`).
@@ -481,6 +484,7 @@ impl Pt2pt {
                     normal_eager_limit: settings.eager_limit,
                     split_threshold: settings.split_threshold,
                     notify: false,
+                    rdma: true,
                 };
                 peers
             ],
@@ -625,6 +629,31 @@ impl Pt2pt {
 
     /// The eager limit towards `peer`.
     #[inline]
+    /// A peer that joined after the start (MPI-2 dynamic processes), reached over a rail
+    /// whose largest message is `rail_max_message` and whose eager limit is `limit`: its
+    /// rendezvous stream (see `PeerProtocol::rdma`). Returns its number (the next).
+    pub fn add_peer(&mut self, limit: usize, rail_max_message: usize) -> usize {
+        let peer = self.peer_protocol.len();
+        self.peer_protocol.push(PeerProtocol {
+            eager_limit: self.settings.eager_limit,
+            normal_eager_limit: self.settings.eager_limit,
+            split_threshold: 0,
+            notify: false,
+            rdma: false,
+        });
+        self.out.push(PeerOut::default());
+        self.unexpected_bytes.push(0);
+        self.throttling.push(false);
+        self.set_peer_network(peer, limit, rail_max_message);
+        peer
+    }
+
+    /// Whether rendezvous payloads with `peer` may move by RDMA.
+    #[inline]
+    pub(super) fn rdma_with(&self, peer: usize) -> bool {
+        self.settings.rdma && self.peer_protocol.get(peer).is_some_and(|p| p.rdma)
+    }
+
     pub(super) fn eager_limit_for(&self, peer: usize) -> usize {
         self.peer_protocol
             .get(peer)

@@ -30,7 +30,7 @@ impl Pt2pt {
         // range (and a split rendezvous lets both cores share the copy).
         let bounce = if !eager
             && peer != self.me
-            && self.settings.rdma
+            && self.rdma_with(peer)
             && data.mean_run() < self.min_rdma_run
         {
             // SAFETY: the runs are the caller's send buffer (module contract).
@@ -51,14 +51,14 @@ impl Pt2pt {
             && peer != self.me
             && !backlog
             && self.eager_limit_for(peer) > 0
-            && self.settings.rdma
+            && self.rdma_with(peer)
             && data.is_contiguous()
             && match self.settings.rndv {
                 Rndv::Pipeline | Rndv::PipelineCached => true,
                 Rndv::Auto => self.auto_pipelines(io, &data),
                 _ => false,
             };
-        let reg = if eager || peer == self.me || pipeline {
+        let reg = if eager || peer == self.me || pipeline || !self.rdma_with(peer) {
             // The pipeline registers block by block as READYs come.
             None
         } else {
@@ -225,13 +225,14 @@ impl Pt2pt {
         rts: RtsRef,
     ) {
         let entries = rts.entries;
+        let rdma_with = self.rdma_with(peer);
         let r = self.reqs.get_mut(req).expect("matched request exists");
         let cap = r.data.len();
         let theirs = match entries {
             0 => usize::MAX,
             n => (hdr.len / n) as usize,
         };
-        if self.settings.rdma && peer != self.me && r.data.mean_run() < self.min_rdma_run {
+        if rdma_with && peer != self.me && r.data.mean_run() < self.min_rdma_run {
             // Our runs are too small to read into one by one: read into a contiguous
             // stand-in and scatter from it on completion.
             let bytes = vec![0u8; cap].into_boxed_slice();
@@ -243,7 +244,7 @@ impl Pt2pt {
         }
         // The sender's payload (and run table) must be keyed: unregistered memory streams.
         let keyed = !rts.rkey.is_none() && (entries == 0 || !rts.table_rkey.is_none());
-        let rdma = self.settings.rdma
+        let rdma = rdma_with
             && self.settings.rndv != Rndv::Copy
             && keyed
             && r.data.mean_run().min(theirs) >= self.min_rdma_run;

@@ -49,6 +49,8 @@ pub enum PmiError {
     InvalidArgument(WireError),
     /// The connection was already finalized.
     Finalized,
+    /// The launcher (or its PMI version, or none: a singleton) does not offer this.
+    Unsupported(&'static str),
 }
 
 impl fmt::Display for PmiError {
@@ -70,6 +72,9 @@ impl fmt::Display for PmiError {
             PmiError::NotFound { key } => write!(f, "PMI: key {key:?} not found"),
             PmiError::InvalidArgument(e) => write!(f, "PMI: {e}"),
             PmiError::Finalized => write!(f, "PMI: already finalized"),
+            PmiError::Unsupported(what) => {
+                write!(f, "PMI: {what} is not offered without a PMI-1 launcher")
+            }
         }
     }
 }
@@ -283,6 +288,13 @@ fn env_num<T: std::str::FromStr>(var: &'static str, v: &str) -> Result<T, PmiErr
         var,
         reason: format!("{v:?} is not a valid number"),
     })
+}
+
+fn unexpected(expected: &'static str, r: Reply) -> PmiError {
+    PmiError::UnexpectedReply {
+        expected,
+        got: r.encode().trim_end().to_string(),
+    }
 }
 
 fn expect<T>(
@@ -627,6 +639,99 @@ impl Pmi {
                 Ok(())
             }
         }
+    }
+
+    /// A request only a PMI-1 launcher serves (the name service, spawn).
+    fn wire_only(&self, what: &'static str, cmd: &Command) -> Result<Reply, PmiError> {
+        match &self.backend {
+            Backend::Wire { conn, .. } => conn.lock().request(cmd),
+            _ => Err(PmiError::Unsupported(what)),
+        }
+    }
+
+    /// MPI_Publish_name through the launcher (Hydra keeps the names in mpiexec).
+    pub fn publish_name(&self, service: &str, port: &str) -> Result<(), PmiError> {
+        wire::check_value("service", service, self.vallen_max)
+            .map_err(PmiError::InvalidArgument)?;
+        wire::check_value("port", port, self.vallen_max).map_err(PmiError::InvalidArgument)?;
+        let cmd = Command::PublishName {
+            service: service.into(),
+            port: port.into(),
+        };
+        match self.wire_only("publish_name", &cmd)? {
+            Reply::PublishResult { rc: 0, .. } => Ok(()),
+            Reply::PublishResult { rc, msg } => Err(PmiError::Failed {
+                cmd: "publish_name",
+                rc,
+                msg: msg.unwrap_or_default(),
+            }),
+            r => Err(unexpected("publish_result", r)),
+        }
+    }
+
+    pub fn unpublish_name(&self, service: &str) -> Result<(), PmiError> {
+        wire::check_value("service", service, self.vallen_max)
+            .map_err(PmiError::InvalidArgument)?;
+        let cmd = Command::UnpublishName {
+            service: service.into(),
+        };
+        match self.wire_only("unpublish_name", &cmd)? {
+            Reply::UnpublishResult { rc: 0, .. } => Ok(()),
+            Reply::UnpublishResult { .. } => Err(PmiError::NotFound {
+                key: service.into(),
+            }),
+            r => Err(unexpected("unpublish_result", r)),
+        }
+    }
+
+    /// The port published under `service`.
+    pub fn lookup_name(&self, service: &str) -> Result<String, PmiError> {
+        wire::check_value("service", service, self.vallen_max)
+            .map_err(PmiError::InvalidArgument)?;
+        let cmd = Command::LookupName {
+            service: service.into(),
+        };
+        match self.wire_only("lookup_name", &cmd)? {
+            Reply::LookupResult {
+                rc: 0,
+                port: Some(p),
+                ..
+            } => Ok(p),
+            Reply::LookupResult { .. } => Err(PmiError::NotFound {
+                key: service.into(),
+            }),
+            r => Err(unexpected("lookup_result", r)),
+        }
+    }
+
+    /// Start the processes `blocks` describe as one new job; the launcher's error code
+    /// per process (empty: all succeeded). Values must pass `wire::check_value`.
+    pub fn spawn(&self, blocks: Vec<wire::SpawnBlock>) -> Result<Vec<i32>, PmiError> {
+        for b in &blocks {
+            for v in std::iter::once(&b.execname)
+                .chain(&b.args)
+                .chain(b.preput.iter().chain(&b.info).flat_map(|(k, v)| [k, v]))
+            {
+                wire::check_line_value("spawn argument", v, self.vallen_max)
+                    .map_err(PmiError::InvalidArgument)?;
+            }
+        }
+        match self.wire_only("spawn", &Command::Spawn(blocks))? {
+            Reply::SpawnResult { rc: 0, errcodes } => Ok(errcodes.unwrap_or_default()),
+            Reply::SpawnResult { rc, .. } => Err(PmiError::Failed {
+                cmd: "spawn",
+                rc,
+                msg: String::new(),
+            }),
+            r => Err(unexpected("spawn_result", r)),
+        }
+    }
+
+    /// Whether this process was started by another job's MPI_Comm_spawn (`PMI_SPAWNED`,
+    /// as Hydra sets it).
+    pub fn spawned(&self) -> bool {
+        !matches!(self.backend, Backend::Singleton { .. })
+            && std::env::var("PMI_SPAWNED").is_ok_and(|v| v.trim() == "1")
     }
 
     /// Waits until every rank has entered the barrier; commits earlier puts.

@@ -109,6 +109,28 @@ fn is_value_byte(b: u8) -> bool {
 
 /// Checks that `s` can be sent as a value by our side: non-empty, at most `max` bytes,
 /// printable ASCII without space or backslash. `what` names it in the error.
+/// A value of an `mcmd=spawn` block, whose lines end only at newlines (Hydra splits them
+/// there): printable ASCII, spaces allowed (an argument may hold them), at most `max`
+/// bytes; empty allowed (an empty argument).
+pub fn check_line_value(what: &'static str, s: &str, max: usize) -> Result<(), WireError> {
+    if s.len() > max {
+        return Err(WireError::BadValue {
+            what,
+            reason: "too long",
+        });
+    }
+    if !s
+        .bytes()
+        .all(|b| b == b' ' || (is_value_byte(b) && b != b'\\'))
+    {
+        return Err(WireError::BadValue {
+            what,
+            reason: "only printable ASCII without backslashes is allowed",
+        });
+    }
+    Ok(())
+}
+
 pub fn check_value(what: &'static str, s: &str, max: usize) -> Result<(), WireError> {
     if s.is_empty() {
         return Err(WireError::BadValue {
@@ -236,6 +258,30 @@ pub enum Command {
     Finalize,
     /// `cmd=abort exitcode=N` — no reply.
     Abort { exitcode: i32 },
+    /// `cmd=publish_name service=S port=P`
+    PublishName { service: String, port: String },
+    /// `cmd=unpublish_name service=S`
+    UnpublishName { service: String },
+    /// `cmd=lookup_name service=S`
+    LookupName { service: String },
+    /// The multi-line `mcmd=spawn` blocks of MPI_Comm_spawn(_multiple), one per command,
+    /// answered by one `spawn_result` (sent only: see [`SpawnBlock`]).
+    Spawn(Vec<SpawnBlock>),
+}
+
+/// One command of a spawn, as MPICH's simple PMI sends it (MPICH 4.0.2,
+/// `PMI_Spawn_multiple`): each block lists, a line each, `mcmd=spawn`, `nprocs`,
+/// `execname`, `totspawns`, `spawnssofar` (from 1), `arg1`… (argv[0] is not sent),
+/// `argcnt`, `preput_num`, `preput_key_0`/`preput_val_0`… (in every block), `info_num`,
+/// `info_key_0`/`info_val_0`… (this command's), `endcmd`. Values are written verbatim:
+/// the caller checks them with [`check_value`] (no spaces or newlines survive the wire).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SpawnBlock {
+    pub nprocs: u32,
+    pub execname: String,
+    pub args: Vec<String>,
+    pub preput: Vec<(String, String)>,
+    pub info: Vec<(String, String)>,
 }
 
 impl Command {
@@ -252,6 +298,10 @@ impl Command {
             Command::Get { .. } => "get",
             Command::Finalize => "finalize",
             Command::Abort { .. } => "abort",
+            Command::PublishName { .. } => "publish_name",
+            Command::UnpublishName { .. } => "unpublish_name",
+            Command::LookupName { .. } => "lookup_name",
+            Command::Spawn(_) => "spawn",
         }
     }
 
@@ -271,6 +321,41 @@ impl Command {
             } => format!("cmd={n} kvsname={kvsname} key={key} value={value}\n"),
             Command::Get { kvsname, key } => format!("cmd={n} kvsname={kvsname} key={key}\n"),
             Command::Abort { exitcode } => format!("cmd={n} exitcode={exitcode}\n"),
+            Command::PublishName { service, port } => {
+                format!("cmd={n} service={service} port={port}\n")
+            }
+            Command::UnpublishName { service } | Command::LookupName { service } => {
+                format!("cmd={n} service={service}\n")
+            }
+            Command::Spawn(blocks) => {
+                let mut out = String::new();
+                for (i, b) in blocks.iter().enumerate() {
+                    out.push_str(&format!(
+                        "mcmd=spawn\nnprocs={}\nexecname={}\ntotspawns={}\nspawnssofar={}\n",
+                        b.nprocs,
+                        b.execname,
+                        blocks.len(),
+                        i + 1
+                    ));
+                    for (j, a) in b.args.iter().enumerate() {
+                        out.push_str(&format!("arg{}={a}\n", j + 1));
+                    }
+                    out.push_str(&format!(
+                        "argcnt={}\npreput_num={}\n",
+                        b.args.len(),
+                        b.preput.len()
+                    ));
+                    for (j, (k, v)) in b.preput.iter().enumerate() {
+                        out.push_str(&format!("preput_key_{j}={k}\npreput_val_{j}={v}\n"));
+                    }
+                    out.push_str(&format!("info_num={}\n", b.info.len()));
+                    for (j, (k, v)) in b.info.iter().enumerate() {
+                        out.push_str(&format!("info_key_{j}={k}\ninfo_val_{j}={v}\n"));
+                    }
+                    out.push_str("endcmd\n");
+                }
+                out
+            }
             Command::GetMaxes
             | Command::GetAppnum
             | Command::GetMyKvsname
@@ -305,6 +390,16 @@ impl Command {
             "finalize" => Command::Finalize,
             "abort" => Command::Abort {
                 exitcode: f.num("exitcode")?,
+            },
+            "publish_name" => Command::PublishName {
+                service: f.string("service")?,
+                port: f.string("port")?,
+            },
+            "unpublish_name" => Command::UnpublishName {
+                service: f.string("service")?,
+            },
+            "lookup_name" => Command::LookupName {
+                service: f.string("service")?,
             },
             other => return Err(WireError::UnknownCommand(other.to_string())),
         })
@@ -345,6 +440,20 @@ pub enum Reply {
     },
     /// `cmd=finalize_ack`
     FinalizeAck,
+    /// `cmd=publish_result info=ok rc=0 msg=success` (rc=1 msg=key_already_present)
+    PublishResult { rc: i32, msg: Option<String> },
+    /// `cmd=unpublish_result info=ok rc=0 msg=success` (rc=1 msg=service_not_found)
+    UnpublishResult { rc: i32, msg: Option<String> },
+    /// `cmd=lookup_result port=P info=ok rc=0 msg=success` (rc=1 msg=service_not_found);
+    /// the parser requires `port` when `rc` is 0.
+    LookupResult {
+        rc: i32,
+        msg: Option<String>,
+        port: Option<String>,
+    },
+    /// `cmd=spawn_result rc=0` (Hydra sends nothing else; MPICH's client also reads an
+    /// optional `errcodes=e0,e1,…`).
+    SpawnResult { rc: i32, errcodes: Option<Vec<i32>> },
 }
 
 impl Reply {
@@ -360,6 +469,10 @@ impl Reply {
             Reply::BarrierOut => "barrier_out",
             Reply::GetResult { .. } => "get_result",
             Reply::FinalizeAck => "finalize_ack",
+            Reply::PublishResult { .. } => "publish_result",
+            Reply::UnpublishResult { .. } => "unpublish_result",
+            Reply::LookupResult { .. } => "lookup_result",
+            Reply::SpawnResult { .. } => "spawn_result",
         }
     }
 
@@ -406,6 +519,36 @@ impl Reply {
                 s
             }
             Reply::BarrierOut | Reply::FinalizeAck => format!("cmd={n}"),
+            Reply::PublishResult { rc, msg } | Reply::UnpublishResult { rc, msg } => {
+                let mut s = format!("cmd={n} info=ok rc={rc}");
+                if let Some(m) = msg {
+                    s.push_str(" msg=");
+                    s.push_str(m);
+                }
+                s
+            }
+            Reply::LookupResult { rc, msg, port } => {
+                let mut s = format!("cmd={n}");
+                if let Some(p) = port {
+                    s.push_str(" port=");
+                    s.push_str(p);
+                }
+                s.push_str(&format!(" rc={rc}"));
+                if let Some(m) = msg {
+                    s.push_str(" msg=");
+                    s.push_str(m);
+                }
+                s
+            }
+            Reply::SpawnResult { rc, errcodes } => {
+                let mut s = format!("cmd={n} rc={rc}");
+                if let Some(e) = errcodes {
+                    let e: Vec<String> = e.iter().map(|c| c.to_string()).collect();
+                    s.push_str(" errcodes=");
+                    s.push_str(&e.join(","));
+                }
+                s
+            }
         };
         s.push('\n');
         s
@@ -461,6 +604,42 @@ impl Reply {
                 }
             }
             "finalize_ack" => Reply::FinalizeAck,
+            "publish_result" => Reply::PublishResult {
+                rc: f.num("rc")?,
+                msg: f.opt("msg").map(str::to_string),
+            },
+            "unpublish_result" => Reply::UnpublishResult {
+                rc: f.num("rc")?,
+                msg: f.opt("msg").map(str::to_string),
+            },
+            "lookup_result" => {
+                let rc: i32 = f.num("rc")?;
+                let port = if rc == 0 {
+                    Some(f.string("port")?)
+                } else {
+                    f.opt("port").map(str::to_string)
+                };
+                Reply::LookupResult {
+                    rc,
+                    msg: f.opt("msg").map(str::to_string),
+                    port,
+                }
+            }
+            "spawn_result" => Reply::SpawnResult {
+                rc: f.num("rc")?,
+                errcodes: match f.opt("errcodes") {
+                    None => None,
+                    Some(list) => Some(
+                        list.split(',')
+                            .map(|c| c.parse())
+                            .collect::<Result<Vec<i32>, _>>()
+                            .map_err(|_| WireError::BadNumber {
+                                key: "errcodes",
+                                value: list.to_string(),
+                            })?,
+                    ),
+                },
+            },
             other => return Err(WireError::UnknownCommand(other.to_string())),
         })
     }

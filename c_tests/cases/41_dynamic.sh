@@ -1,0 +1,43 @@
+# 41_dynamic: dynamic processes without spawn (MPI-4.1 §11.4, §11.8): ports, accept and
+# connect within one job (halves of MPI_COMM_WORLD) and between two jobs (two mpiexecs,
+# and two singletons started without one: processes of another job are reached over a tcp
+# rail opened for them), MPI_Comm_join over a socket, MPI_Comm_disconnect, and the error
+# classes of closed and malformed ports; the name service; spawn refused where the
+# launcher cannot spawn. Each program checks every byte it receives; rank 0
+# of each job prints "ok dyn_ports ROLE", and every job must exit 0.
+
+for n in 2 3 4 5; do
+    CASE_EXPECT="^ok dyn_ports one-job " run_case "dyn_ports.n$n" 0 $MPIEXEC -n "$n" "$CT/dyn_ports"
+done
+
+# Two jobs meeting through a file that carries the port name (or the socket's port);
+# both must exit 0 (the server's line is the one matched, the client's status counts too).
+_ct_two_jobs() {
+    local name=$1 server=$2 client=$3
+    local f
+    f=$(mktemp -u "${TMPDIR:-/tmp}/ct-dyn.XXXXXX")
+    CASE_EXPECT="^ok dyn_ports (join-)?server " run_case "$name" 0 sh -c \
+        "$server $f & s=\$!; $client $f; c=\$?; wait \$s; s=\$?; rm -f $f; [ \$c = 0 ] && [ \$s = 0 ]"
+}
+
+_ct_two_jobs dyn_ports.jobs2x3 "$MPIEXEC -n 2 $CT/dyn_ports server" "$MPIEXEC -n 3 $CT/dyn_ports client"
+_ct_two_jobs dyn_ports.jobs1x2 "$MPIEXEC -n 1 $CT/dyn_ports server" "$MPIEXEC -n 2 $CT/dyn_ports client"
+_ct_two_jobs dyn_ports.singletons "$CT/dyn_ports server" "$CT/dyn_ports client"
+_ct_two_jobs dyn_ports.join_singletons "$CT/dyn_ports join-server" "$CT/dyn_ports join-client"
+_ct_two_jobs dyn_ports.join_jobs "$MPIEXEC -n 1 $CT/dyn_ports join-server" "$MPIEXEC -n 1 $CT/dyn_ports join-client"
+
+# Built with Debian MPICH's mpicc and swapped in (MPICH's handle values and constants).
+if [ "$CT_IMPL" = railmpi ] && [ -e "$LIB/libmpich.so.12" ]; then
+    CASE_EXPECT="^ok dyn_ports one-job \[railmpi" run_case "swapin.dyn_ports.n3" 0 \
+        env "LD_LIBRARY_PATH=$LIB${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" $MPIEXEC -n 3 "$CTM/dyn_ports"
+fi
+
+# The name service (MPI_Publish_name / MPI_Lookup_name) under our mpiexec and Hydra, and
+# MPI_Comm_spawn refused with MPI_ERR_SPAWN where the launcher cannot spawn (our mpiexec,
+# a singleton) — an error class, never a hang.
+CASE_EXPECT="^ok dyn_spawn names " run_case "dyn_spawn.names.n3" 0 $MPIEXEC -n 3 "$CT/dyn_spawn" names
+CASE_EXPECT="^ok dyn_spawn refused " run_case "dyn_spawn.refused.n2" 0 $MPIEXEC -n 2 "$CT/dyn_spawn" refused
+CASE_EXPECT="^ok dyn_spawn refused " run_case "dyn_spawn.refused.singleton" 0 "$CT/dyn_spawn" refused
+if command -v "${HYDRA%% *}" >/dev/null 2>&1; then
+    CASE_EXPECT="^ok dyn_spawn names " run_case "hydra.dyn_spawn.names.n2" 0 $HYDRA -n 2 "$CT/dyn_spawn" names
+fi

@@ -1,0 +1,173 @@
+/* MPI_Comm_spawn, MPI_Comm_spawn_multiple, MPI_Comm_get_parent and the name service
+ * (MPI-4.1 §11.3, §11.4.4).
+ *
+ *   dyn_spawn spawn      the job (1+ ranks) spawns 3 copies of itself (argv "child" "a b"),
+ *                        then 1 + 2 more through MPI_Comm_spawn_multiple (argv "multi" and
+ *                        MPI_ARGV_NULL); over each intercommunicator: remote sizes, error
+ *                        codes, an allreduce both ways, 1 MiB point-to-point both ways
+ *                        (every byte checked), MPI_Intercomm_merge (parents first), and
+ *                        MPI_Comm_disconnect, after which a child's MPI_Comm_get_parent
+ *                        gives MPI_COMM_NULL. Needs a launcher that spawns (Hydra).
+ *   dyn_spawn refused    under a launcher that cannot spawn: MPI_Comm_spawn fails with
+ *                        MPI_ERR_SPAWN through MPI_ERRORS_RETURN, and nothing hangs
+ *   dyn_spawn names      MPI_Publish_name / MPI_Lookup_name / MPI_Unpublish_name between
+ *                        ranks of one job (2+), a port found by name and connected to;
+ *                        MPI_ERR_SERVICE for a second publish and MPI_ERR_NAME for an
+ *                        unknown service
+ * Rank 0 of the first job prints "ok dyn_spawn MODE". */
+#include "check.h"
+#include <unistd.h>
+
+#define BIG (1 << 20)
+
+static int err_class(int rc)
+{
+    int c = -1;
+    MPI_Error_class(rc, &c);
+    return c;
+}
+
+/* Both sides of one parent/child intercommunicator; `parents` says which side we are. */
+static void exercise(MPI_Comm ic, int parents)
+{
+    int lsize, rsize, lrank;
+    MPI_Comm_size(ic, &lsize);
+    MPI_Comm_remote_size(ic, &rsize);
+    MPI_Comm_rank(ic, &lrank);
+    int mine = (parents ? 1000 : 0) + lrank, sum = -1, want = 0;
+    for (int i = 0; i < rsize; i++)
+        want += (parents ? 0 : 1000) + i;
+    CHECK_MPI(MPI_Allreduce(&mine, &sum, 1, MPI_INT, MPI_SUM, ic));
+    CHECK(sum == want, "allreduce over the intercommunicator: %d, want %d", sum, want);
+    if (lrank < rsize) {
+        unsigned char *out = malloc(BIG), *in = malloc(BIG);
+        ct_fill(out, BIG, (parents ? 50 : 60) + lrank);
+        MPI_Request rq[2];
+        CHECK_MPI(MPI_Irecv(in, BIG, MPI_BYTE, lrank, 3, ic, &rq[0]));
+        CHECK_MPI(MPI_Isend(out, BIG, MPI_BYTE, lrank, 3, ic, &rq[1]));
+        CHECK_MPI(MPI_Waitall(2, rq, MPI_STATUSES_IGNORE));
+        CHECK(ct_verify(in, BIG, (parents ? 60 : 50) + lrank, "1 MiB message"), "1 MiB");
+        free(out);
+        free(in);
+    }
+    MPI_Comm merged;
+    CHECK_MPI(MPI_Intercomm_merge(ic, !parents, &merged));
+    int mrank, msize;
+    MPI_Comm_rank(merged, &mrank);
+    MPI_Comm_size(merged, &msize);
+    CHECK(msize == lsize + rsize, "merged size %d", msize);
+    CHECK(mrank == (parents ? lrank : rsize + lrank), "merged rank %d", mrank);
+    CHECK_MPI(MPI_Barrier(merged));
+    MPI_Comm_free(&merged);
+}
+
+static void child(int argc, char **argv, MPI_Comm parent)
+{
+    int wrank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
+    CHECK(argc >= 2, "a child gets its arguments");
+    if (!strcmp(argv[1], "child"))
+        CHECK(argc == 3 && !strcmp(argv[2], "a b"), "argv[2] of a child: %s",
+              argc > 2 ? argv[2] : "(none)");
+    exercise(parent, 0);
+    CHECK_MPI(MPI_Comm_disconnect(&parent));
+    MPI_Comm again;
+    CHECK_MPI(MPI_Comm_get_parent(&again));
+    CHECK(again == MPI_COMM_NULL, "MPI_Comm_get_parent after disconnect");
+    (void)wrank;
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int wrank, wsize;
+    MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
+    MPI_Comm_size(MPI_COMM_WORLD, &wsize);
+    MPI_Comm parent;
+    CHECK_MPI(MPI_Comm_get_parent(&parent));
+    if (parent != MPI_COMM_NULL) {
+        MPI_Comm p2;
+        CHECK_MPI(MPI_Comm_get_parent(&p2));
+        CHECK(p2 == parent, "MPI_Comm_get_parent gives the same handle");
+        child(argc, argv, parent);
+        MPI_Finalize();
+        return 0;
+    }
+    const char *mode = argc > 1 ? argv[1] : "spawn";
+    if (!strcmp(mode, "spawn")) {
+        MPI_Comm ic;
+        int codes[3] = {-1, -1, -1};
+        char *args[] = {"child", "a b", NULL};
+        CHECK_MPI(MPI_Comm_spawn(argv[0], args, 3, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &ic, codes));
+        for (int i = 0; i < 3; i++)
+            CHECK(codes[i] == MPI_SUCCESS, "errcode %d: %d", i, codes[i]);
+        int rs;
+        MPI_Comm_remote_size(ic, &rs);
+        CHECK(rs == 3, "3 children, remote size %d", rs);
+        exercise(ic, 1);
+        CHECK_MPI(MPI_Comm_disconnect(&ic));
+
+        char *cmds[2] = {argv[0], argv[0]};
+        char *margs[] = {"multi", NULL};
+        char **argvs[2] = {margs, margs};
+        int maxprocs[2] = {1, 2};
+        MPI_Info infos[2] = {MPI_INFO_NULL, MPI_INFO_NULL};
+        CHECK_MPI(MPI_Comm_spawn_multiple(2, cmds, argvs, maxprocs, infos, 0, MPI_COMM_WORLD,
+                                          &ic, MPI_ERRCODES_IGNORE));
+        MPI_Comm_remote_size(ic, &rs);
+        CHECK(rs == 3, "1 + 2 children, remote size %d", rs);
+        exercise(ic, 1);
+        CHECK_MPI(MPI_Comm_disconnect(&ic));
+    } else if (!strcmp(mode, "refused")) {
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+        MPI_Comm ic = MPI_COMM_NULL;
+        int rc = MPI_Comm_spawn(argv[0], MPI_ARGV_NULL, 1, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &ic,
+                                MPI_ERRCODES_IGNORE);
+        CHECK(err_class(rc) == MPI_ERR_SPAWN, "spawn without a launcher that spawns: %d", rc);
+    } else if (!strcmp(mode, "names")) {
+        CHECK(wsize >= 2, "needs 2 ranks");
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+        char port[MPI_MAX_PORT_NAME], found[MPI_MAX_PORT_NAME];
+        char service[64];
+        snprintf(service, sizeof service, "ct-dyn-%d", (int)getpid() % 100000);
+        CHECK_MPI(MPI_Bcast(service, sizeof service, MPI_CHAR, 0, MPI_COMM_WORLD));
+        MPI_Comm ic;
+        if (wrank == 0) {
+            CHECK_MPI(MPI_Open_port(MPI_INFO_NULL, port));
+            CHECK_MPI(MPI_Publish_name(service, MPI_INFO_NULL, port));
+            int rc = MPI_Publish_name(service, MPI_INFO_NULL, port);
+            CHECK(err_class(rc) == MPI_ERR_SERVICE, "second publish: %d", rc);
+        }
+        CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+        if (wrank == 0) {
+            CHECK_MPI(MPI_Comm_accept(port, MPI_INFO_NULL, 0, MPI_COMM_SELF, &ic));
+            CHECK_MPI(MPI_Unpublish_name(service, MPI_INFO_NULL, port));
+            int rc = MPI_Unpublish_name(service, MPI_INFO_NULL, port);
+            CHECK(err_class(rc) == MPI_ERR_SERVICE, "second unpublish: %d", rc);
+            CHECK_MPI(MPI_Close_port(port));
+        } else if (wrank == 1) {
+            CHECK_MPI(MPI_Lookup_name(service, MPI_INFO_NULL, found));
+            int rc = MPI_Lookup_name("ct-no-such-service", MPI_INFO_NULL, port);
+            CHECK(err_class(rc) == MPI_ERR_NAME, "lookup of an unknown service: %d", rc);
+            CHECK_MPI(MPI_Comm_connect(found, MPI_INFO_NULL, 0, MPI_COMM_SELF, &ic));
+        }
+        if (wrank < 2) {
+            int v = wrank, got = -1;
+            CHECK_MPI(MPI_Sendrecv(&v, 1, MPI_INT, 0, 1, &got, 1, MPI_INT, 0, 1, ic,
+                                   MPI_STATUS_IGNORE));
+            CHECK(got == 1 - wrank, "over the port found by name: %d", got);
+            CHECK_MPI(MPI_Comm_disconnect(&ic));
+        }
+    } else {
+        CHECK(0, "unknown mode %s", mode);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (wrank == 0) {
+        char lib[MPI_MAX_LIBRARY_VERSION_STRING];
+        int len;
+        MPI_Get_library_version(lib, &len);
+        printf("ok dyn_spawn %s [%.20s]\n", mode, lib);
+    }
+    MPI_Finalize();
+    return 0;
+}

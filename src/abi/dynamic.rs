@@ -1,0 +1,419 @@
+//! Dynamic processes (MPI-4.1 §11): ports, accept/connect, join, disconnect, the parent.
+//! The work is in `runtime::dynamic`.
+
+use super::args;
+use super::attr;
+use super::consts::*;
+use super::handles;
+use super::shim::{self, run, write_out, write_out_str};
+use crate::error::Result;
+use crate::mpi_err;
+use crate::runtime::dynamic::SpawnCmd;
+use std::ffi::CStr;
+use std::os::raw::{c_char, c_int};
+
+/// A port name argument (NULL is an MPI_ERR_ARG).
+unsafe fn port_arg(name: *const c_char) -> Result<String> {
+    if name.is_null() {
+        return mpi_err!(Arg, "NULL port name");
+    }
+    Ok(CStr::from_ptr(name).to_string_lossy().into_owned())
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Open_port(info: MPI_Info, port_name: *mut c_char) -> c_int {
+    run("MPI_Open_port", MPI_COMM_WORLD, || {
+        let w = shim::world()?;
+        super::info::check(info)?;
+        if port_name.is_null() {
+            return mpi_err!(Arg, "NULL port name buffer");
+        }
+        let name = w.open_port()?;
+        write_out_str(
+            &name,
+            port_name,
+            MPI_MAX_PORT_NAME as usize,
+            std::ptr::null_mut(),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Close_port(port_name: *const c_char) -> c_int {
+    run("MPI_Close_port", MPI_COMM_WORLD, || {
+        shim::world()?;
+        crate::runtime::dynamic::port::close(&port_arg(port_name)?)
+    })
+}
+
+/// What accept, connect and spawn check alike: an intracommunicator, a root in it, and
+/// somewhere to put the new intercommunicator.
+unsafe fn collective_args(
+    comm: MPI_Comm,
+    root: c_int,
+    out: *mut MPI_Comm,
+) -> Result<(std::sync::Arc<crate::comm::Communicator>, usize)> {
+    let c = handles::comm(comm)?;
+    args::intra(&c)?;
+    if root < 0 || root as usize >= c.size() {
+        return mpi_err!(Root, "invalid root {root} (communicator size {})", c.size());
+    }
+    if out.is_null() {
+        return mpi_err!(Arg, "NULL new intercommunicator");
+    }
+    Ok((c, root as usize))
+}
+
+/// MPI_Comm_accept and MPI_Comm_connect: the same arguments, checked alike.
+unsafe fn join_call(
+    func: &'static str,
+    port_name: *const c_char,
+    info: MPI_Info,
+    root: c_int,
+    comm: MPI_Comm,
+    newcomm: *mut MPI_Comm,
+    accept: bool,
+) -> c_int {
+    run(func, comm, || {
+        let w = shim::world()?;
+        let (c, root) = collective_args(comm, root, newcomm)?;
+        // The port name and info are significant at the root only.
+        let name = if c.rank == root {
+            super::info::check(info)?;
+            Some(port_arg(port_name)?)
+        } else {
+            None
+        };
+        let inter = match accept {
+            true => w.comm_accept(name.as_deref(), &c, root)?,
+            false => w.comm_connect(name.as_deref(), &c, root)?,
+        };
+        write_out(
+            newcomm,
+            handles::new_comm(inter, handles::comm_errhandler(comm)),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Comm_accept(
+    port_name: *const c_char,
+    info: MPI_Info,
+    root: c_int,
+    comm: MPI_Comm,
+    newcomm: *mut MPI_Comm,
+) -> c_int {
+    join_call(
+        "MPI_Comm_accept",
+        port_name,
+        info,
+        root,
+        comm,
+        newcomm,
+        true,
+    )
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Comm_connect(
+    port_name: *const c_char,
+    info: MPI_Info,
+    root: c_int,
+    comm: MPI_Comm,
+    newcomm: *mut MPI_Comm,
+) -> c_int {
+    join_call(
+        "MPI_Comm_connect",
+        port_name,
+        info,
+        root,
+        comm,
+        newcomm,
+        false,
+    )
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Comm_join(fd: c_int, intercomm: *mut MPI_Comm) -> c_int {
+    run("MPI_Comm_join", MPI_COMM_WORLD, || {
+        let w = shim::world()?;
+        if intercomm.is_null() {
+            return mpi_err!(Arg, "NULL intercomm");
+        }
+        // A descriptor that is not a connected socket is the caller's error.
+        let mut ty: c_int = 0;
+        let mut len = std::mem::size_of::<c_int>() as libc::socklen_t;
+        // SAFETY: getsockopt writes at most `len` bytes into `ty`, an int.
+        let rc = libc::getsockopt(
+            fd,
+            libc::SOL_SOCKET,
+            libc::SO_TYPE,
+            &mut ty as *mut c_int as *mut libc::c_void,
+            &mut len,
+        );
+        if fd < 0 || rc != 0 || ty != libc::SOCK_STREAM {
+            return mpi_err!(Arg, "MPI_Comm_join: {fd} is not a stream socket");
+        }
+        let inter = w.comm_join(fd)?;
+        write_out(
+            intercomm,
+            handles::new_comm(inter, handles::comm_errhandler(MPI_COMM_WORLD)),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Comm_disconnect(comm: *mut MPI_Comm) -> c_int {
+    let h = if comm.is_null() { MPI_COMM_NULL } else { *comm };
+    run("MPI_Comm_disconnect", h, || {
+        let w = shim::world()?;
+        if comm.is_null() {
+            return mpi_err!(Arg, "NULL communicator pointer");
+        }
+        let c = handles::comm(*comm)?;
+        if matches!(*comm, MPI_COMM_WORLD | MPI_COMM_SELF) {
+            return mpi_err!(Comm, "cannot disconnect a predefined communicator");
+        }
+        w.comm_disconnect(&c)?;
+        attr::delete_all(*comm)?;
+        forget_parent(*comm);
+        handles::free_comm(*comm)?;
+        *comm = MPI_COMM_NULL;
+        Ok(())
+    })
+}
+
+/// The parent intercommunicator's handle: made at the first MPI_Comm_get_parent, gone
+/// once the application frees or disconnects it (then MPI_COMM_NULL, as MPI says).
+#[derive(Clone, Copy)]
+enum ParentHandle {
+    Unmade,
+    Made(MPI_Comm),
+    Gone,
+}
+
+static PARENT: parking_lot::Mutex<ParentHandle> = parking_lot::Mutex::new(ParentHandle::Unmade);
+
+/// `comm` is being freed (MPI_Comm_free, MPI_Comm_disconnect): if it is the parent's,
+/// MPI_Comm_get_parent answers MPI_COMM_NULL from now on.
+pub fn forget_parent(comm: MPI_Comm) {
+    let mut p = PARENT.lock();
+    if matches!(*p, ParentHandle::Made(h) if h == comm) {
+        *p = ParentHandle::Gone;
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Comm_get_parent(parent: *mut MPI_Comm) -> c_int {
+    run("MPI_Comm_get_parent", MPI_COMM_WORLD, || {
+        let w = shim::world()?;
+        let mut p = PARENT.lock();
+        let h = match (*p, w.parent.get()) {
+            (ParentHandle::Made(h), _) => h,
+            (ParentHandle::Unmade, Some(c)) => {
+                let h = handles::new_comm(c.clone(), handles::comm_errhandler(MPI_COMM_WORLD));
+                *p = ParentHandle::Made(h);
+                h
+            }
+            _ => MPI_COMM_NULL,
+        };
+        write_out(parent, h)
+    })
+}
+
+/// A NULL-terminated argv (MPI_ARGV_NULL: none).
+unsafe fn argv_arg(argv: *mut *mut c_char) -> Vec<String> {
+    let mut out = Vec::new();
+    if argv.is_null() {
+        return out;
+    }
+    let mut i = 0;
+    while !(*argv.add(i)).is_null() {
+        out.push(CStr::from_ptr(*argv.add(i)).to_string_lossy().into_owned());
+        i += 1;
+    }
+    out
+}
+
+/// The spawn calls' shared part: `cmds` is read at the root only (as MPI says).
+#[allow(clippy::too_many_arguments)]
+unsafe fn spawn_call(
+    func: &'static str,
+    count: c_int,
+    cmds: impl FnOnce() -> Result<Vec<SpawnCmd>>,
+    root: c_int,
+    comm: MPI_Comm,
+    intercomm: *mut MPI_Comm,
+    errcodes: *mut c_int,
+) -> c_int {
+    run(func, comm, || {
+        let w = shim::world()?;
+        let (c, root) = collective_args(comm, root, intercomm)?;
+        let cmds = if c.rank == root {
+            if count <= 0 {
+                return mpi_err!(Arg, "invalid count {count}");
+            }
+            Some(cmds()?)
+        } else {
+            None
+        };
+        let inter = w.comm_spawn(cmds.as_deref(), &c, root)?;
+        // One code per process started: all of them, or the call failed.
+        if !errcodes.is_null() {
+            for i in 0..inter.peers.size() {
+                *errcodes.add(i) = MPI_SUCCESS;
+            }
+        }
+        write_out(
+            intercomm,
+            handles::new_comm(inter, handles::comm_errhandler(comm)),
+        )
+    })
+}
+
+/// One spawn command's arguments, checked.
+unsafe fn spawn_cmd(
+    command: *const c_char,
+    argv: *mut *mut c_char,
+    maxprocs: c_int,
+    info: MPI_Info,
+) -> Result<SpawnCmd> {
+    if command.is_null() {
+        return mpi_err!(Arg, "NULL command");
+    }
+    if maxprocs <= 0 {
+        return mpi_err!(Arg, "invalid maxprocs {maxprocs}");
+    }
+    Ok(SpawnCmd {
+        command: CStr::from_ptr(command).to_string_lossy().into_owned(),
+        args: argv_arg(argv),
+        maxprocs: maxprocs as u32,
+        info: if info == MPI_INFO_NULL {
+            Vec::new()
+        } else {
+            super::info::pairs(info)?
+        },
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Comm_spawn(
+    command: *const c_char,
+    argv: *mut *mut c_char,
+    maxprocs: c_int,
+    info: MPI_Info,
+    root: c_int,
+    comm: MPI_Comm,
+    intercomm: *mut MPI_Comm,
+    array_of_errcodes: *mut c_int,
+) -> c_int {
+    let cmds = || Ok(vec![spawn_cmd(command, argv, maxprocs, info)?]);
+    spawn_call(
+        "MPI_Comm_spawn",
+        1,
+        cmds,
+        root,
+        comm,
+        intercomm,
+        array_of_errcodes,
+    )
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Comm_spawn_multiple(
+    count: c_int,
+    array_of_commands: *mut *mut c_char,
+    array_of_argv: *mut *mut *mut c_char,
+    array_of_maxprocs: *const c_int,
+    array_of_info: *const MPI_Info,
+    root: c_int,
+    comm: MPI_Comm,
+    intercomm: *mut MPI_Comm,
+    array_of_errcodes: *mut c_int,
+) -> c_int {
+    let cmds = || {
+        if array_of_commands.is_null() || array_of_maxprocs.is_null() || array_of_info.is_null() {
+            return mpi_err!(Arg, "NULL array of commands, maxprocs or info");
+        }
+        (0..count as usize)
+            .map(|i| {
+                let argv = match array_of_argv.is_null() {
+                    true => std::ptr::null_mut(),
+                    false => *array_of_argv.add(i),
+                };
+                spawn_cmd(
+                    *array_of_commands.add(i),
+                    argv,
+                    *array_of_maxprocs.add(i),
+                    *array_of_info.add(i),
+                )
+            })
+            .collect()
+    };
+    spawn_call(
+        "MPI_Comm_spawn_multiple",
+        count,
+        cmds,
+        root,
+        comm,
+        intercomm,
+        array_of_errcodes,
+    )
+}
+
+/// A service name argument.
+unsafe fn service_arg(name: *const c_char) -> Result<String> {
+    if name.is_null() {
+        return mpi_err!(Arg, "NULL service name");
+    }
+    Ok(CStr::from_ptr(name).to_string_lossy().into_owned())
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Publish_name(
+    service_name: *const c_char,
+    info: MPI_Info,
+    port_name: *const c_char,
+) -> c_int {
+    run("MPI_Publish_name", MPI_COMM_WORLD, || {
+        let w = shim::world()?;
+        super::info::check(info)?;
+        w.publish_name(&service_arg(service_name)?, &port_arg(port_name)?)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Unpublish_name(
+    service_name: *const c_char,
+    info: MPI_Info,
+    port_name: *const c_char,
+) -> c_int {
+    run("MPI_Unpublish_name", MPI_COMM_WORLD, || {
+        let w = shim::world()?;
+        super::info::check(info)?;
+        port_arg(port_name)?;
+        w.unpublish_name(&service_arg(service_name)?)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Lookup_name(
+    service_name: *const c_char,
+    info: MPI_Info,
+    port_name: *mut c_char,
+) -> c_int {
+    run("MPI_Lookup_name", MPI_COMM_WORLD, || {
+        let w = shim::world()?;
+        super::info::check(info)?;
+        if port_name.is_null() {
+            return mpi_err!(Arg, "NULL port name buffer");
+        }
+        let port = w.lookup_name(&service_arg(service_name)?)?;
+        write_out_str(
+            &port,
+            port_name,
+            MPI_MAX_PORT_NAME as usize,
+            std::ptr::null_mut(),
+        )
+    })
+}

@@ -1,0 +1,431 @@
+//! MPI_Comm_accept, MPI_Comm_connect, MPI_Comm_join and MPI_Comm_disconnect (see the
+//! module's description in `mod.rs`).
+
+use super::card::{Answer, Card, Offer, Verdict, CARD};
+use super::port::{self, read_frame, write_frame, MAX_FRAME};
+use super::Gpid;
+use crate::coll;
+use crate::comm::{Communicator, Group};
+use crate::error::{Error, ErrorClass, Result};
+use crate::fabric::tcp::{self, random, TcpContext, TcpRail, TcpSettings};
+use crate::fabric::{AnyRail, Doorbell, Route};
+use crate::mpi_err;
+use crate::runtime::World;
+use std::net::{TcpListener, TcpStream};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// The key under which a spawned job finds its parents' port (MPICH's name).
+const PARENT_PORT_KEY: &str = "PARENT_ROOT_PORT_NAME";
+
+/// One command of MPI_Comm_spawn(_multiple).
+#[derive(Clone, Debug)]
+pub struct SpawnCmd {
+    pub command: String,
+    /// argv[1..] (MPI's argv has no program name).
+    pub args: Vec<String>,
+    pub maxprocs: u32,
+    /// The info's keys and values, passed to the launcher (Hydra: host, hosts,
+    /// hostfile, wdir, path).
+    pub info: Vec<(String, String)>,
+}
+
+/// Which end of a join a group is: the acceptors are numbered first on the new rail.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Side {
+    Acceptor,
+    Connector,
+}
+
+/// How long a root waits for the other root's cards once their connection is up (both
+/// are inside their calls by then).
+const EXCHANGE_DEADLINE: Duration = Duration::from_secs(60);
+
+impl World {
+    /// The tcp settings new links use: the job's, or the defaults where it has no tcp
+    /// rail (one host).
+    fn link_settings(&self) -> TcpSettings {
+        self.config.rails.tcp.clone().unwrap_or_default()
+    }
+
+    /// MPI_Open_port: a port on the address new tcp links listen on.
+    pub fn open_port(&self) -> Result<String> {
+        let ip = tcp::rail_addrs(&self.link_settings())
+            .map_err(|m| Error::new(ErrorClass::Other, m))?[0];
+        port::open(ip)
+    }
+
+    /// MPI_Comm_accept (collective over `comm`; `port_name` is significant at `root`).
+    pub fn comm_accept(
+        &self,
+        port_name: Option<&str>,
+        comm: &Communicator,
+        root: usize,
+    ) -> Result<Arc<Communicator>> {
+        self.join_groups(comm, root, Side::Acceptor, |cards, ctx| {
+            let name = port_name.ok_or_else(|| Error::new(ErrorClass::Port, "no port name"))?;
+            let s = port::accept(name, || self.progress.with(|_| ()))?;
+            accept_on(&s, cards, ctx)
+        })
+    }
+
+    /// MPI_Comm_connect (collective over `comm`; `port_name` is significant at `root`).
+    pub fn comm_connect(
+        &self,
+        port_name: Option<&str>,
+        comm: &Communicator,
+        root: usize,
+    ) -> Result<Arc<Communicator>> {
+        self.join_groups(comm, root, Side::Connector, |cards, ctx| {
+            let name = port_name.ok_or_else(|| Error::new(ErrorClass::Port, "no port name"))?;
+            let s = port::connect(name, self.config.connect_timeout)?;
+            connect_on(&s, cards, ctx)
+        })
+    }
+
+    /// MPI_Comm_join: the two processes at the ends of the connected socket `fd` (which
+    /// stays the caller's) join; the one with the higher draw accepts.
+    pub fn comm_join(&self, fd: std::os::fd::RawFd) -> Result<Arc<Communicator>> {
+        use std::os::fd::FromRawFd;
+        // SAFETY: the application gives us `fd`, a connected socket, for the call; the
+        // ManuallyDrop leaves it open, as MPI wants.
+        let s = std::mem::ManuallyDrop::new(unsafe { TcpStream::from_raw_fd(fd) });
+        let deadline = Instant::now() + self.config.connect_timeout;
+        let fail = |e: std::io::Error| {
+            Error::new(ErrorClass::Arg, format!("MPI_Comm_join: the socket: {e}"))
+        };
+        let mine = (u64::from_le_bytes(random()), self.peers.gpid(self.rank));
+        let mut draw = mine.0.to_le_bytes().to_vec();
+        draw.extend_from_slice(&mine.1.job.to_le_bytes());
+        draw.extend_from_slice(&mine.1.rank.to_le_bytes());
+        write_frame(&s, &draw).map_err(fail)?;
+        let theirs = read_frame(&s, 20, deadline).map_err(fail)?;
+        if theirs.len() != 20 {
+            return mpi_err!(Arg, "MPI_Comm_join: the other end is not joining");
+        }
+        let their_draw = (
+            u64::from_le_bytes(theirs[..8].try_into().expect("8 bytes")),
+            Gpid {
+                job: u64::from_le_bytes(theirs[8..16].try_into().expect("8 bytes")),
+                rank: u32::from_le_bytes(theirs[16..20].try_into().expect("4 bytes")),
+            },
+        );
+        if their_draw.1 == mine.1 {
+            return mpi_err!(
+                Arg,
+                "MPI_Comm_join: both ends of the socket are this process"
+            );
+        }
+        let side = if mine > their_draw {
+            Side::Acceptor
+        } else {
+            Side::Connector
+        };
+        let me = self.comm_self.clone();
+        self.join_groups(&me, 0, side, |cards, ctx| match side {
+            Side::Acceptor => accept_on(&s, cards, ctx),
+            Side::Connector => connect_on(&s, cards, ctx),
+        })
+    }
+
+    /// MPI_Comm_disconnect (collective over both groups): what was sent on `comm` has
+    /// arrived; the caller then frees it.
+    pub fn comm_disconnect(&self, comm: &Communicator) -> Result<()> {
+        self.progress.wait(|e| (!e.p2p.has_output()).then_some(()));
+        let local = comm.local_comm();
+        coll::direct::barrier(self, local, coll::TAG_RUNTIME_BARRIER, false)?;
+        if comm.is_inter() {
+            self.swap_u32(comm, 0)?;
+        }
+        Ok(())
+    }
+
+    /// MPI_Comm_spawn(_multiple) (collective over `comm`; `cmds` significant at `root`):
+    /// the root opens a port, asks the launcher to start the processes with the port in
+    /// their key-value space (`PARENT_ROOT_PORT_NAME`, as MPICH does, so programs of either
+    /// library find their parent under Hydra), and accepts their MPI_COMM_WORLD's connect.
+    pub fn comm_spawn(
+        &self,
+        cmds: Option<&[SpawnCmd]>,
+        comm: &Communicator,
+        root: usize,
+    ) -> Result<Arc<Communicator>> {
+        self.join_groups(comm, root, Side::Acceptor, |cards, ctx| {
+            let cmds = cmds.ok_or_else(|| Error::new(ErrorClass::Spawn, "no commands"))?;
+            if self.pmi.kvsname().starts_with("railmpi_") {
+                return mpi_err!(
+                    Spawn,
+                    "MPI_Comm_spawn is not offered under railmpi's mpiexec yet (start the job \
+                     with MPICH's mpiexec.hydra)"
+                );
+            }
+            let name = self.open_port()?;
+            let blocks = cmds
+                .iter()
+                .map(|c| crate::runtime::pmi::wire::SpawnBlock {
+                    nprocs: c.maxprocs,
+                    execname: c.command.clone(),
+                    args: c.args.clone(),
+                    preput: vec![(PARENT_PORT_KEY.to_string(), name.clone())],
+                    info: c.info.clone(),
+                })
+                .collect();
+            let joined = match self.pmi.spawn(blocks) {
+                Ok(codes) if !codes.is_empty() && codes.iter().all(|&c| c != 0) => mpi_err!(
+                    Spawn,
+                    "the launcher started none of the processes (codes {codes:?})"
+                ),
+                Ok(_) => port::accept(&name, || self.progress.with(|_| ()))
+                    .and_then(|s| accept_on(&s, cards, ctx)),
+                Err(e) => mpi_err!(Spawn, "the launcher did not start the processes: {e}"),
+            };
+            let _ = port::close(&name);
+            joined
+        })
+    }
+
+    /// A spawned job's MPI_Init: its MPI_COMM_WORLD connects to the parents' port.
+    pub(crate) fn connect_parent(&self) -> Result<()> {
+        let port = match self.rank {
+            0 => Some(self.pmi.get(PARENT_PORT_KEY).map_err(|e| {
+                Error::new(
+                    ErrorClass::Spawn,
+                    format!("spawned, but no parent port ({PARENT_PORT_KEY}): {e}"),
+                )
+            })?),
+            _ => None,
+        };
+        let world = self.comm_world.clone();
+        let parent = self.comm_connect(port.as_deref(), &world, 0)?;
+        let _ = self.parent.set(parent);
+        Ok(())
+    }
+
+    /// MPI_Publish_name, through the launcher's name service.
+    pub fn publish_name(&self, service: &str, port: &str) -> Result<()> {
+        self.pmi
+            .publish_name(service, port)
+            .map_err(|e| Error::new(ErrorClass::Service, format!("publishing {service:?}: {e}")))
+    }
+
+    pub fn unpublish_name(&self, service: &str) -> Result<()> {
+        self.pmi.unpublish_name(service).map_err(|e| {
+            Error::new(
+                ErrorClass::Service,
+                format!("unpublishing {service:?}: {e}"),
+            )
+        })
+    }
+
+    pub fn lookup_name(&self, service: &str) -> Result<String> {
+        self.pmi
+            .lookup_name(service)
+            .map_err(|e| Error::new(ErrorClass::Name, format!("looking up {service:?}: {e}")))
+    }
+
+    /// The join both calls share: every member opens a listener and gives its card, the
+    /// root runs `exchange` (its group's cards and context proposal → the verdict) and
+    /// tells the group, and each member links to the processes it did not know.
+    fn join_groups(
+        &self,
+        comm: &Communicator,
+        root: usize,
+        side: Side,
+        exchange: impl FnOnce(Vec<Card>, u32) -> Result<Verdict>,
+    ) -> Result<Arc<Communicator>> {
+        let ip = tcp::rail_addrs(&self.link_settings())
+            .map_err(|m| Error::new(ErrorClass::Other, m))?[0];
+        let listener = tcp::listen(ip).map_err(|m| Error::new(ErrorClass::Other, m))?;
+        let card = Card {
+            gpid: self.peers.gpid(self.rank),
+            addr: listener
+                .local_addr()
+                .map_err(|e| Error::new(ErrorClass::Other, e.to_string()))?,
+            host: self.processor_name.clone(),
+        };
+        let n = comm.size();
+        let mut all = vec![0u8; n * CARD];
+        all[comm.rank * CARD..(comm.rank + 1) * CARD].copy_from_slice(&card.encode());
+        coll::direct::allgather(self, comm, coll::TAG_RUNTIME_ALLGATHER, &mut all)?;
+        let ctx = self.group_max_ctx(comm)?;
+        let mut verdict = Vec::new();
+        if comm.rank == root {
+            let cards = all
+                .chunks_exact(CARD)
+                .map(Card::decode)
+                .collect::<Option<Vec<Card>>>();
+            let v = match cards {
+                Some(cards) => exchange(cards, ctx).and_then(check),
+                None => mpi_err!(Intern, "a member's card did not decode"),
+            };
+            verdict = v
+                .unwrap_or_else(|e| Verdict::Failed {
+                    class: ErrorClass::ALL
+                        .iter()
+                        .position(|&c| c == e.class)
+                        .unwrap_or(0) as u8,
+                    msg: e.msg,
+                })
+                .encode();
+        }
+        let verdict = self.bcast_bytes(comm, verdict, root)?;
+        match Verdict::decode(&verdict) {
+            Some(Verdict::Joined {
+                ctx,
+                secret,
+                acceptors,
+                connectors,
+            }) => self.link(comm, side, ctx, secret, acceptors, connectors, listener),
+            Some(Verdict::Failed { class, msg }) => Err(Error::new(
+                ErrorClass::ALL
+                    .get(class as usize)
+                    .copied()
+                    .unwrap_or(ErrorClass::Other),
+                msg,
+            )),
+            None => mpi_err!(Intern, "the root's verdict did not decode"),
+        }
+    }
+
+    /// Become one with the other group: a tcp rail over both groups (acceptors first) for
+    /// the processes not known here, and the intercommunicator.
+    #[allow(clippy::too_many_arguments)]
+    fn link(
+        &self,
+        comm: &Communicator,
+        side: Side,
+        ctx: u32,
+        secret: tcp::Secret,
+        acceptors: Vec<Card>,
+        connectors: Vec<Card>,
+        listener: TcpListener,
+    ) -> Result<Arc<Communicator>> {
+        let (na, theirs) = match side {
+            Side::Acceptor => (0, &connectors),
+            Side::Connector => (acceptors.len(), &acceptors),
+        };
+        let union: Vec<&Card> = acceptors.iter().chain(&connectors).collect();
+        let me = match side {
+            Side::Acceptor => comm.rank,
+            Side::Connector => acceptors.len() + comm.rank,
+        };
+        let their_offset = acceptors.len() - na;
+        let unknown: Vec<(usize, Gpid)> = theirs
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| self.peers.index(c.gpid).is_none())
+            .map(|(i, c)| (their_offset + i, c.gpid))
+            .collect();
+        if !unknown.is_empty() {
+            let settings = self.link_settings();
+            self.progress.locked(|e| -> Result<()> {
+                let rail = TcpRail::start(
+                    &TcpContext {
+                        me,
+                        hosts: union.iter().map(|c| c.host.clone()).collect(),
+                        secret,
+                        domain: Arc::new(crate::fabric::shm::domain::ShmDomain::private()),
+                        wait: e.channels.wait_handle(),
+                        service_bell: Doorbell::local(),
+                        connect: tcp::Connect::Lazy,
+                        timeout_ms: settings.timeout_ms,
+                        failover_timeout_ms: settings.failover_timeout_ms,
+                        eager_limit: settings.eager_limit,
+                        survive_loss: false,
+                    },
+                    listener,
+                    union.iter().map(|c| c.addr).collect(),
+                )
+                .map_err(|m| Error::new(ErrorClass::Other, m))?;
+                let caps = crate::fabric::Rail::caps(&rail).clone();
+                let r = e.channels.add_rail(AnyRail::Dyn(Box::new(rail)));
+                for &(u, g) in &unknown {
+                    let i = e.channels.add_peer(&[Route { rail: r, peer: u }]);
+                    let j = e.p2p.add_peer(caps.eager_limit, caps.max_message);
+                    assert_eq!(i, j, "channels and engine number peers alike");
+                    self.peers.add(g, i);
+                }
+                Ok(())
+            })?;
+            tracing::debug!(joined = unknown.len(), "linked to processes of another job");
+        }
+        let remote = theirs
+            .iter()
+            .map(|c| self.peers.index(c.gpid).expect("known or just linked"))
+            .collect();
+        let ctx = self.take_contexts(ctx)?;
+        Ok(Arc::new(Communicator::new_inter(
+            ctx,
+            comm.rank,
+            comm.group.clone(),
+            Arc::new(Group::new(remote)),
+        )))
+    }
+}
+
+/// The root's check of what the other side sent: each process named once (so none of
+/// ours among theirs), and someone on each side.
+fn check(v: Verdict) -> Result<Verdict> {
+    if let Verdict::Joined {
+        acceptors,
+        connectors,
+        ..
+    } = &v
+    {
+        let mut seen: Vec<Gpid> = acceptors.iter().chain(connectors).map(|c| c.gpid).collect();
+        seen.sort_unstable();
+        if acceptors.is_empty() || connectors.is_empty() || seen.windows(2).any(|w| w[0] == w[1]) {
+            return mpi_err!(
+                Port,
+                "the other side named no process, or one twice, or one of ours"
+            );
+        }
+    }
+    Ok(v)
+}
+
+/// The acceptor root's exchange on the proven connection `s`.
+fn accept_on(s: &TcpStream, cards: Vec<Card>, ctx: u32) -> Result<Verdict> {
+    let fail = |e: std::io::Error| Error::new(ErrorClass::Port, format!("the connector: {e}"));
+    let offer = read_frame(s, MAX_FRAME, Instant::now() + EXCHANGE_DEADLINE).map_err(fail)?;
+    let offer = Offer::decode(&offer)
+        .ok_or_else(|| Error::new(ErrorClass::Port, "the connector sent a malformed offer"))?;
+    let answer = Answer {
+        ctx: ctx.max(offer.ctx),
+        secret: random(),
+        cards,
+    };
+    write_frame(s, &answer.encode()).map_err(fail)?;
+    Ok(Verdict::Joined {
+        ctx: answer.ctx,
+        secret: answer.secret,
+        acceptors: answer.cards,
+        connectors: offer.cards,
+    })
+}
+
+/// The connector root's exchange on the proven connection `s`.
+fn connect_on(s: &TcpStream, cards: Vec<Card>, ctx: u32) -> Result<Verdict> {
+    let fail = |e: std::io::Error| Error::new(ErrorClass::Port, format!("the acceptor: {e}"));
+    write_frame(
+        s,
+        &Offer {
+            ctx,
+            cards: cards.clone(),
+        }
+        .encode(),
+    )
+    .map_err(fail)?;
+    let answer = read_frame(s, MAX_FRAME, Instant::now() + EXCHANGE_DEADLINE).map_err(fail)?;
+    let answer = Answer::decode(&answer)
+        .ok_or_else(|| Error::new(ErrorClass::Port, "the acceptor sent a malformed answer"))?;
+    if answer.ctx < ctx {
+        return mpi_err!(Port, "the acceptor chose a context id below ours");
+    }
+    Ok(Verdict::Joined {
+        ctx: answer.ctx,
+        secret: answer.secret,
+        acceptors: answer.cards,
+        connectors: cards,
+    })
+}

@@ -1,0 +1,146 @@
+//! Dynamic processes (MPI-4.1 §11): ports, MPI_Comm_accept / MPI_Comm_connect,
+//! MPI_Comm_join and MPI_Comm_disconnect — two groups of processes, of one job or of two,
+//! joined by an intercommunicator.
+//!
+//! - Every process has a job-wide name, its `Gpid` (the job's id and its rank there); peers
+//!   are numbered here in order of acquaintance: the job's ranks first (a peer's number is
+//!   its world rank), then the processes of other jobs as they join (`Peers`). Member lists
+//!   that cross between processes carry Gpids, never local numbers.
+//! - A port (`port.rs`) is a listening socket and a token: its name carries both, and a
+//!   connector proves the token (HMAC challenge–response, as the tcp rail proves the job's
+//!   secret) before it is heard.
+//! - Accept and connect (`connect.rs`): each group gathers its members' cards (`card.rs`:
+//!   Gpid, host, and where a fresh tcp listener of theirs waits), the roots swap them over
+//!   the port's connection with a context id both groups agree on, and a secret for the
+//!   link; every member then opens one tcp rail over the union of both groups (numbered
+//!   acceptors first) and adds the processes it did not know as peers reached over it (as
+//!   MPICH's ch3 reaches other process groups through its network module, whatever the
+//!   host). Processes of the same job keep their rails.
+//! - Those peers' rendezvous stream instead of moving by RDMA: the new rail's key table
+//!   keys none of the registrations made so far (`Pt2pt::add_peer`), and windows spanning
+//!   them are refused.
+
+pub mod card;
+mod connect;
+
+pub use connect::SpawnCmd;
+pub mod port;
+
+use parking_lot::RwLock;
+use rustc_hash::FxHashMap;
+
+/// A process's name across jobs: its job's id and its rank in that job's MPI_COMM_WORLD.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Gpid {
+    pub job: u64,
+    pub rank: u32,
+}
+
+/// The processes this one knows: the job's ranks (peer `r` is world rank `r`), then those
+/// of other jobs, numbered as they joined.
+pub struct Peers {
+    job: u64,
+    size: usize,
+    later: RwLock<Later>,
+}
+
+#[derive(Default)]
+struct Later {
+    /// Peer `size + i` is `gpids[i]`.
+    gpids: Vec<Gpid>,
+    index: FxHashMap<Gpid, usize>,
+}
+
+impl Peers {
+    pub fn new(job: u64, size: usize) -> Self {
+        Peers {
+            job,
+            size,
+            later: RwLock::new(Later::default()),
+        }
+    }
+
+    pub fn job(&self) -> u64 {
+        self.job
+    }
+
+    /// The name of peer `index` (one this process numbered).
+    pub fn gpid(&self, index: usize) -> Gpid {
+        if index < self.size {
+            return Gpid {
+                job: self.job,
+                rank: index as u32,
+            };
+        }
+        self.later.read().gpids[index - self.size]
+    }
+
+    /// The number of the process named `g`, if it is known here.
+    pub fn index(&self, g: Gpid) -> Option<usize> {
+        if g.job == self.job {
+            return ((g.rank as usize) < self.size).then_some(g.rank as usize);
+        }
+        self.later.read().index.get(&g).copied()
+    }
+
+    /// Number `g`, a process of another job: `index` is the number the channels gave it
+    /// (the next, which this table confirms).
+    fn add(&self, g: Gpid, index: usize) {
+        let mut l = self.later.write();
+        assert_eq!(index, self.size + l.gpids.len(), "peers numbered in order");
+        l.gpids.push(g);
+        l.index.insert(g, index);
+    }
+
+    /// Peers of other jobs known so far.
+    pub fn later_count(&self) -> usize {
+        self.later.read().gpids.len()
+    }
+}
+
+/// The job's id, the same at every rank: drawn from what the launcher gave all of them
+/// alike (the kvsname names the job on its launcher's host, the secret is drawn afresh per
+/// job); a singleton draws its own.
+pub fn job_id(kvsname: &str, secret: Option<&[u8]>, singleton: bool) -> u64 {
+    use std::hash::{Hash, Hasher};
+    if singleton {
+        return u64::from_le_bytes(crate::fabric::tcp::random());
+    }
+    // SipHash with fixed keys: every rank runs this library, so every rank gets the same.
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    kvsname.hash(&mut h);
+    secret.hash(&mut h);
+    h.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn peers_number_the_job_then_later_processes() {
+        let p = Peers::new(7, 3);
+        assert_eq!(p.gpid(2), Gpid { job: 7, rank: 2 });
+        assert_eq!(p.index(Gpid { job: 7, rank: 1 }), Some(1));
+        assert_eq!(p.index(Gpid { job: 7, rank: 3 }), None);
+        let other = Gpid { job: 9, rank: 0 };
+        assert_eq!(p.index(other), None);
+        p.add(other, 3);
+        assert_eq!(p.index(other), Some(3));
+        assert_eq!(p.gpid(3), other);
+        assert_eq!(p.later_count(), 1);
+    }
+
+    #[test]
+    fn job_ids_agree_within_a_job_and_differ_between() {
+        assert_eq!(
+            job_id("kvs_1", Some(b"s"), false),
+            job_id("kvs_1", Some(b"s"), false)
+        );
+        assert_ne!(
+            job_id("kvs_1", Some(b"s"), false),
+            job_id("kvs_1", Some(b"t"), false)
+        );
+        assert_ne!(job_id("kvs_1", None, false), job_id("kvs_2", None, false));
+    }
+}
