@@ -52,7 +52,7 @@ unsafe fn collective_args(
     comm: MPI_Comm,
     root: c_int,
     out: *mut MPI_Comm,
-) -> Result<(std::sync::Arc<crate::comm::Communicator>, usize)> {
+) -> Result<(handles::CommRef, usize)> {
     let c = handles::comm(comm)?;
     args::intra(&c)?;
     if root < 0 || root as usize >= c.size() {
