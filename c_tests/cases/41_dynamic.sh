@@ -41,3 +41,11 @@ CASE_EXPECT="^ok dyn_spawn refused " run_case "dyn_spawn.refused.singleton" 0 "$
 if command -v "${HYDRA%% *}" >/dev/null 2>&1; then
     CASE_EXPECT="^ok dyn_spawn names " run_case "hydra.dyn_spawn.names.n2" 0 $HYDRA -n 2 "$CT/dyn_spawn" names
 fi
+
+# MPI_Comm_spawn and MPI_Comm_spawn_multiple under Hydra (PMI-1 spawn): 1 and 2 parents,
+# 3 children each time (the parents' and children's jobs judge oversubscription apart).
+if command -v "${HYDRA%% *}" >/dev/null 2>&1; then
+    for n in 1 2; do
+        CASE_EXPECT="^ok dyn_spawn spawn " run_case "hydra.dyn_spawn.spawn.n$n" 0 $HYDRA -n "$n" "$CT/dyn_spawn" spawn
+    done
+fi

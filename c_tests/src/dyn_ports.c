@@ -12,10 +12,11 @@
  *
  * Over every intercommunicator made: sizes checked against what the other side says it
  * is, point-to-point both ways (64 B, 4 MiB — a rendezvous — and a strided vector, each
- * byte checked), an intercommunicator allreduce and bcast, MPI_Intercomm_merge (order
- * and an allreduce on it), and disconnect. Across jobs also: a window over the merged
- * communicator is refused (MPI_ERR_UNSUPPORTED_OPERATION) on railmpi. Rank 0 of each job
- * prints "ok dyn_ports ROLE". */
+ * byte checked), an intercommunicator allreduce and bcast, MPI_Intercomm_merge (order,
+ * an allgather, a barrier and an allreduce on it: jobs of 2 and 3 ranks on 2 cores choose
+ * their collective algorithms apart), and disconnect. Across jobs also: a window over the
+ * merged communicator is refused (MPI_ERR_UNSUPPORTED_OPERATION) on railmpi. Rank 0 of
+ * each job prints "ok dyn_ports ROLE". */
 #include "check.h"
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -134,6 +135,12 @@ static void exercise(MPI_Comm ic, int high, int job, int across)
         CHECK(all[i] == w, "merged allgather [%d] = %d, want %d", i, all[i], w);
     }
     free(all);
+    /* Collectives on the merged communicator: jobs of different sizes judge
+     * oversubscription (and so their algorithms) apart, yet must run one algorithm. */
+    CHECK_MPI(MPI_Barrier(merged));
+    long lsum = mrank, lwant = (long)msize * (msize - 1) / 2;
+    CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, &lsum, 1, MPI_LONG, MPI_SUM, merged));
+    CHECK(lsum == lwant, "allreduce on the merged communicator: %ld, want %ld", lsum, lwant);
     if (across) {
         /* A window over processes of two jobs is refused by railmpi, alike everywhere. */
         char lib[MPI_MAX_LIBRARY_VERSION_STRING];

@@ -30,7 +30,7 @@ pub(super) fn in_place(p: *const c_void) -> bool {
 fn plan<'c>(w: &World, c: &'c Communicator, kind: i32) -> Plan<'c> {
     Plan::new(c, kind)
         .with_eager_limit(w.config.eager_limit)
-        .with_fan_in(w.fan_in())
+        .with_fan_in(w.fan_in_for(c))
 }
 
 /// The end of a collective call after its `plan`: a call refused by its argument checks
@@ -190,7 +190,7 @@ pub unsafe extern "C" fn PMPI_Barrier(comm: MPI_Comm) -> c_int {
             );
         }
         let tag = Plan::new(&c, coll::KIND_BARRIER).tag();
-        coll::direct::barrier(w, &c, tag, w.fan_in())
+        coll::direct::barrier(w, &c, tag, w.fan_in_for(&c))
     })
 }
 
@@ -459,7 +459,7 @@ unsafe fn allreduce_impl(
                     acc,
                     &*r.combine,
                     r.commutative,
-                    w.fan_in(),
+                    w.fan_in_for(&c),
                 );
             }
             launch(

@@ -52,6 +52,9 @@ pub struct Communicator {
     /// on one rank and after it on another: mpi4py's ULFM fallback, which MPICH's fixed
     /// barrier tags let pass).
     coll_seq: [std::sync::atomic::AtomicU32; SEQ_KINDS],
+    /// Whether the members belong to more than one job (MPI-2 dynamic processes), once
+    /// asked: 0 not yet, 1 no, 2 yes (see `spans_jobs`).
+    spans: std::sync::atomic::AtomicU8,
 }
 
 /// Kinds of collective with a sequence of their own (`Communicator::coll_seq`).
@@ -75,6 +78,7 @@ impl Communicator {
             group,
             local: None,
             coll_seq: Default::default(),
+            spans: Default::default(),
         }
     }
 
@@ -90,6 +94,28 @@ impl Communicator {
             peers: remote,
             local: Some(intra),
             coll_seq: Default::default(),
+            spans: Default::default(),
+        }
+    }
+
+    /// Whether some member (of either group) is a process of another job than ours, whose
+    /// ranks are numbered from `job_size` on (`runtime::dynamic`): every member answers
+    /// alike (it is a property of the member set), so a choice made from it is common.
+    pub fn spans_jobs(&self, job_size: usize) -> bool {
+        use std::sync::atomic::Ordering::Relaxed;
+        match self.spans.load(Relaxed) {
+            1 => false,
+            2 => true,
+            _ => {
+                let spans = self
+                    .group
+                    .members
+                    .iter()
+                    .chain(&self.peers.members)
+                    .any(|&m| m >= job_size);
+                self.spans.store(if spans { 2 } else { 1 }, Relaxed);
+                spans
+            }
         }
     }
 

@@ -352,6 +352,15 @@ impl World {
         self.fan_in.load(Ordering::Relaxed)
     }
 
+    /// `fan_in` for a collective on `comm`: its members must all choose alike, and
+    /// members of another job agreed on their own job's answer, not ours — so a
+    /// communicator spanning jobs always takes the fan-in forms (fewer messages, which
+    /// suits the tcp links between jobs too).
+    #[inline]
+    pub fn fan_in_for(&self, comm: &Communicator) -> bool {
+        self.fan_in() || comm.spans_jobs(self.size)
+    }
+
     /// Every rank learns whether any rank is oversubscribed (one allreduce, in the
     /// algorithm every rank takes before agreeing).
     fn agree_fan_in(&self) -> Result<()> {
@@ -801,7 +810,11 @@ impl World {
 
     /// The highest next context id of `comm`'s members (an intracommunicator).
     pub(super) fn group_max_ctx(&self, comm: &Communicator) -> Result<u32> {
-        self.runtime_max(comm, self.next_ctx.load(Ordering::Acquire), self.fan_in())
+        self.runtime_max(
+            comm,
+            self.next_ctx.load(Ordering::Acquire),
+            self.fan_in_for(comm),
+        )
     }
 
     pub fn comm_dup(&self, parent: &Communicator) -> Result<Arc<Communicator>> {
