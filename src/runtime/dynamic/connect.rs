@@ -122,10 +122,13 @@ impl World {
             Side::Connector
         };
         let me = self.comm_self.clone();
-        self.join_groups(&me, 0, side, |cards, ctx| match side {
+        let joined = self.join_groups(&me, 0, side, |cards, ctx| match side {
             Side::Acceptor => accept_on(&s, cards, ctx),
             Side::Connector => connect_on(&s, cards, ctx),
-        })
+        });
+        // The socket goes back as it came: no receive timeout of ours left on it.
+        let _ = s.set_read_timeout(None);
+        joined
     }
 
     /// MPI_Comm_disconnect (collective over both groups): what was sent on `comm` has
