@@ -1,10 +1,10 @@
-# 41_dynamic: dynamic processes without spawn (MPI-4.1 §11.4, §11.8): ports, accept and
+# 41_dynamic: dynamic processes (MPI-4.1 §11): ports, accept and
 # connect within one job (halves of MPI_COMM_WORLD) and between two jobs (two mpiexecs,
 # and two singletons started without one: processes of another job are reached over a tcp
 # rail opened for them), MPI_Comm_join over a socket, MPI_Comm_disconnect, and the error
-# classes of closed and malformed ports; the name service; spawn refused where the
-# launcher cannot spawn. Each program checks every byte it receives; rank 0
-# of each job prints "ok dyn_ports ROLE", and every job must exit 0.
+# classes of closed and malformed ports; the name service; MPI_Comm_spawn(_multiple) under
+# our mpiexec and Hydra. Each program checks every byte it receives; rank 0 of each job
+# prints "ok dyn_ports ROLE" (dyn_spawn MODE), and every job must exit 0.
 
 for n in 2 3 4 5; do
     CASE_EXPECT="^ok dyn_ports one-job " run_case "dyn_ports.n$n" 0 $MPIEXEC -n "$n" "$CT/dyn_ports"
@@ -32,20 +32,27 @@ if [ "$CT_IMPL" = railmpi ] && [ -e "$LIB/libmpich.so.12" ]; then
         env "LD_LIBRARY_PATH=$LIB${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" $MPIEXEC -n 3 "$CTM/dyn_ports"
 fi
 
-# The name service (MPI_Publish_name / MPI_Lookup_name) under our mpiexec and Hydra, and
-# MPI_Comm_spawn refused with MPI_ERR_SPAWN where the launcher cannot spawn (our mpiexec,
-# a singleton) — an error class, never a hang.
+# The name service (MPI_Publish_name / MPI_Lookup_name) under our mpiexec and Hydra.
 CASE_EXPECT="^ok dyn_spawn names " run_case "dyn_spawn.names.n3" 0 $MPIEXEC -n 3 "$CT/dyn_spawn" names
-CASE_EXPECT="^ok dyn_spawn refused " run_case "dyn_spawn.refused.n2" 0 $MPIEXEC -n 2 "$CT/dyn_spawn" refused
-CASE_EXPECT="^ok dyn_spawn refused " run_case "dyn_spawn.refused.singleton" 0 "$CT/dyn_spawn" refused
 if command -v "${HYDRA%% *}" >/dev/null 2>&1; then
     CASE_EXPECT="^ok dyn_spawn names " run_case "hydra.dyn_spawn.names.n2" 0 $HYDRA -n 2 "$CT/dyn_spawn" names
 fi
 
-# MPI_Comm_spawn and MPI_Comm_spawn_multiple under Hydra (PMI-1 spawn): 1 and 2 parents,
-# 3 children each time (the parents' and children's jobs judge oversubscription apart).
+# MPI_Comm_spawn and MPI_Comm_spawn_multiple (3 children, then 1 + 2) from 1, 2 and 3
+# parents under our mpiexec and Hydra (the parents' and children's jobs judge
+# oversubscription apart); two threads spawning from MPI_COMM_SELF at once (their
+# intercommunicators must get contexts of their own); a missing program is MPI_ERR_SPAWN;
+# a singleton, with no launcher to ask, gets MPI_ERR_SPAWN too — an error class, never a
+# hang.
+for n in 1 2 3; do
+    CASE_EXPECT="^ok dyn_spawn spawn " run_case "dyn_spawn.spawn.n$n" 0 $MPIEXEC -n "$n" "$CT/dyn_spawn" spawn
+done
+CASE_EXPECT="^ok dyn_spawn threads " run_case "dyn_spawn.threads.n2" 0 $MPIEXEC -n 2 "$CT/dyn_spawn" threads
+CASE_EXPECT="^ok dyn_spawn missing " run_case "dyn_spawn.missing.n2" 0 $MPIEXEC -n 2 "$CT/dyn_spawn" missing
+CASE_EXPECT="^ok dyn_spawn refused " run_case "dyn_spawn.refused.singleton" 0 "$CT/dyn_spawn" refused
 if command -v "${HYDRA%% *}" >/dev/null 2>&1; then
     for n in 1 2; do
         CASE_EXPECT="^ok dyn_spawn spawn " run_case "hydra.dyn_spawn.spawn.n$n" 0 $HYDRA -n "$n" "$CT/dyn_spawn" spawn
     done
+    CASE_EXPECT="^ok dyn_spawn threads " run_case "hydra.dyn_spawn.threads.n1" 0 $HYDRA -n 1 "$CT/dyn_spawn" threads
 fi

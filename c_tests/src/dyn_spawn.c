@@ -1,13 +1,19 @@
 /* MPI_Comm_spawn, MPI_Comm_spawn_multiple, MPI_Comm_get_parent and the name service
  * (MPI-4.1 §11.3, §11.4.4).
  *
- *   dyn_spawn spawn      the job (1+ ranks) spawns 3 copies of itself (argv "child" "a b"),
- *                        then 1 + 2 more through MPI_Comm_spawn_multiple (argv "multi" and
- *                        MPI_ARGV_NULL); over each intercommunicator: remote sizes, error
+ *   dyn_spawn spawn      the job (1+ ranks) spawns 3 copies of itself (argv "child" "a b"
+ *                        and a service name the parents published, which the children
+ *                        look up), then 1 + 2 more through MPI_Comm_spawn_multiple (argv
+ *                        "multi"; the second command in / by info wdir; MPI_APPNUM); over each intercommunicator: remote sizes, error
  *                        codes, an allreduce both ways, 1 MiB point-to-point both ways
  *                        (every byte checked), MPI_Intercomm_merge (parents first), and
  *                        MPI_Comm_disconnect, after which a child's MPI_Comm_get_parent
- *                        gives MPI_COMM_NULL. Needs a launcher that spawns (Hydra).
+ *                        gives MPI_COMM_NULL. Needs a launcher that spawns (ours, Hydra).
+ *   dyn_spawn threads    (MPI_THREAD_MULTIPLE) two threads spawn a child each from
+ *                        MPI_COMM_SELF at once, as mpi4py.futures' executors do: each
+ *                        intercommunicator must carry its own traffic (their contexts
+ *                        agreed apart), 256 KiB each way, every byte checked
+ *   dyn_spawn missing    spawning a program that does not exist fails with MPI_ERR_SPAWN
  *   dyn_spawn refused    under a launcher that cannot spawn: MPI_Comm_spawn fails with
  *                        MPI_ERR_SPAWN through MPI_ERRORS_RETURN, and nothing hangs
  *   dyn_spawn names      MPI_Publish_name / MPI_Lookup_name / MPI_Unpublish_name between
@@ -16,6 +22,7 @@
  *                        unknown service
  * Rank 0 of the first job prints "ok dyn_spawn MODE". */
 #include "check.h"
+#include <pthread.h>
 #include <unistd.h>
 
 #define BIG (1 << 20)
@@ -61,14 +68,90 @@ static void exercise(MPI_Comm ic, int parents)
     MPI_Comm_free(&merged);
 }
 
+#define TBIG (256 << 10)
+
+/* A child of `threads`: echo its parent's bytes back, checked against its seed (argv[2]),
+ * ROUNDS times. */
+#define ROUNDS 8
+
+static void thread_child(char **argv, MPI_Comm parent)
+{
+    int seed = atoi(argv[2]);
+    unsigned char *buf = malloc(TBIG);
+    for (int r = 0; r < ROUNDS; r++) {
+        CHECK_MPI(MPI_Recv(buf, TBIG, MPI_BYTE, 0, 7, parent, MPI_STATUS_IGNORE));
+        CHECK(ct_verify(buf, TBIG, seed + 2 * r, "a spawning thread's bytes"), "thread %d", seed);
+        ct_fill(buf, TBIG, seed + 2 * r + 1);
+        CHECK_MPI(MPI_Send(buf, TBIG, MPI_BYTE, 0, 7, parent));
+    }
+    free(buf);
+    CHECK_MPI(MPI_Comm_disconnect(&parent));
+}
+
+static char *self_path;
+
+static pthread_barrier_t both;
+
+/* One of `threads`' two: spawn a child from MPI_COMM_SELF, then ROUNDS exchanges in which
+ * both threads have their receive posted before either child answers (two
+ * intercommunicators on one context would cross their answers). */
+static void *spawn_thread(void *arg)
+{
+    int seed = 1000 + (int)(intptr_t)arg * 100;
+    char num[16];
+    snprintf(num, sizeof num, "%d", seed);
+    char *args[] = {"thread", num, NULL};
+    MPI_Comm ic;
+    CHECK_MPI(MPI_Comm_spawn(self_path, args, 1, MPI_INFO_NULL, 0, MPI_COMM_SELF, &ic,
+                             MPI_ERRCODES_IGNORE));
+    unsigned char *out = malloc(TBIG), *in = malloc(TBIG);
+    for (int r = 0; r < ROUNDS; r++) {
+        MPI_Request rq;
+        CHECK_MPI(MPI_Irecv(in, TBIG, MPI_BYTE, 0, 7, ic, &rq));
+        pthread_barrier_wait(&both);
+        ct_fill(out, TBIG, seed + 2 * r);
+        CHECK_MPI(MPI_Send(out, TBIG, MPI_BYTE, 0, 7, ic));
+        CHECK_MPI(MPI_Wait(&rq, MPI_STATUS_IGNORE));
+        CHECK(ct_verify(in, TBIG, seed + 2 * r + 1, "a spawned child's echo"), "thread %d", seed);
+    }
+    free(out);
+    free(in);
+    CHECK_MPI(MPI_Comm_disconnect(&ic));
+    return NULL;
+}
+
 static void child(int argc, char **argv, MPI_Comm parent)
 {
     int wrank;
     MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
     CHECK(argc >= 2, "a child gets its arguments");
-    if (!strcmp(argv[1], "child"))
-        CHECK(argc == 3 && !strcmp(argv[2], "a b"), "argv[2] of a child: %s",
+    if (!strcmp(argv[1], "thread")) {
+        thread_child(argv, parent);
+        return;
+    }
+    if (!strcmp(argv[1], "child")) {
+        CHECK(argc == 4 && !strcmp(argv[2], "a b"), "argv[2] of a child: %s",
               argc > 2 ? argv[2] : "(none)");
+        /* The name the parents published is found here (one name service for both). */
+        char sent[MPI_MAX_PORT_NAME], found[MPI_MAX_PORT_NAME];
+        CHECK_MPI(MPI_Bcast(sent, MPI_MAX_PORT_NAME, MPI_CHAR, 0, parent));
+        if (wrank == 0) {
+            CHECK_MPI(MPI_Lookup_name(argv[3], MPI_INFO_NULL, found));
+            CHECK(!strcmp(found, sent), "looked up %s, the parents sent %s", found, sent);
+        }
+    }
+    if (!strcmp(argv[1], "multi")) {
+        /* MPI_APPNUM: which command started us (rank 0 by the first, 1 and 2 by the
+         * second, which runs in /). */
+        int *appnum = NULL, flag = 0;
+        char cwd[4096];
+        CHECK_MPI(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_APPNUM, &appnum, &flag));
+        CHECK(flag && *appnum == (wrank == 0 ? 0 : 1), "MPI_APPNUM %d at rank %d",
+              flag ? *appnum : -1, wrank);
+        CHECK(getcwd(cwd, sizeof cwd), "getcwd");
+        if (*appnum == 1)
+            CHECK(!strcmp(cwd, "/"), "wdir: the second command runs in %s", cwd);
+    }
     exercise(parent, 0);
     CHECK_MPI(MPI_Comm_disconnect(&parent));
     MPI_Comm again;
@@ -79,7 +162,9 @@ static void child(int argc, char **argv, MPI_Comm parent)
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
+    int provided;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    self_path = argv[0];
     int wrank, wsize;
     MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
     MPI_Comm_size(MPI_COMM_WORLD, &wsize);
@@ -97,27 +182,60 @@ int main(int argc, char **argv)
     if (!strcmp(mode, "spawn")) {
         MPI_Comm ic;
         int codes[3] = {-1, -1, -1};
-        char *args[] = {"child", "a b", NULL};
+        char service[64], port[MPI_MAX_PORT_NAME];
+        snprintf(service, sizeof service, "ct-spawn-%d", (int)getpid() % 100000);
+        CHECK_MPI(MPI_Bcast(service, sizeof service, MPI_CHAR, 0, MPI_COMM_WORLD));
+        if (wrank == 0) {
+            CHECK_MPI(MPI_Open_port(MPI_INFO_NULL, port));
+            CHECK_MPI(MPI_Publish_name(service, MPI_INFO_NULL, port));
+        }
+        char *args[] = {"child", "a b", service, NULL};
         CHECK_MPI(MPI_Comm_spawn(argv[0], args, 3, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &ic, codes));
+        CHECK_MPI(MPI_Bcast(port, MPI_MAX_PORT_NAME, MPI_CHAR, wrank == 0 ? MPI_ROOT : MPI_PROC_NULL,
+                            ic));
         for (int i = 0; i < 3; i++)
             CHECK(codes[i] == MPI_SUCCESS, "errcode %d: %d", i, codes[i]);
         int rs;
         MPI_Comm_remote_size(ic, &rs);
         CHECK(rs == 3, "3 children, remote size %d", rs);
-        exercise(ic, 1);
+        exercise(ic, 1); /* (the children looked the name up before it) */
+        if (wrank == 0) {
+            CHECK_MPI(MPI_Unpublish_name(service, MPI_INFO_NULL, port));
+            CHECK_MPI(MPI_Close_port(port));
+        }
         CHECK_MPI(MPI_Comm_disconnect(&ic));
 
         char *cmds[2] = {argv[0], argv[0]};
         char *margs[] = {"multi", NULL};
         char **argvs[2] = {margs, margs};
         int maxprocs[2] = {1, 2};
+        /* The second command runs in / (info key wdir). */
         MPI_Info infos[2] = {MPI_INFO_NULL, MPI_INFO_NULL};
+        CHECK_MPI(MPI_Info_create(&infos[1]));
+        CHECK_MPI(MPI_Info_set(infos[1], "wdir", "/"));
         CHECK_MPI(MPI_Comm_spawn_multiple(2, cmds, argvs, maxprocs, infos, 0, MPI_COMM_WORLD,
                                           &ic, MPI_ERRCODES_IGNORE));
+        MPI_Info_free(&infos[1]);
         MPI_Comm_remote_size(ic, &rs);
         CHECK(rs == 3, "1 + 2 children, remote size %d", rs);
         exercise(ic, 1);
         CHECK_MPI(MPI_Comm_disconnect(&ic));
+    } else if (!strcmp(mode, "threads")) {
+        CHECK(provided == MPI_THREAD_MULTIPLE, "MPI_THREAD_MULTIPLE");
+        pthread_t t[2];
+        pthread_barrier_init(&both, NULL, 2);
+        for (int i = 0; i < 2; i++)
+            CHECK(pthread_create(&t[i], NULL, spawn_thread, (void *)(intptr_t)(wrank * 2 + i)) == 0,
+                  "pthread_create");
+        for (int i = 0; i < 2; i++)
+            pthread_join(t[i], NULL);
+    } else if (!strcmp(mode, "missing")) {
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+        MPI_Comm ic = MPI_COMM_NULL;
+        int rc = MPI_Comm_spawn("/nonexistent/ct-no-such-program", MPI_ARGV_NULL, 2,
+                                MPI_INFO_NULL, 0, MPI_COMM_WORLD, &ic, MPI_ERRCODES_IGNORE);
+        CHECK(err_class(rc) == MPI_ERR_SPAWN, "spawn of a missing program: %d", rc);
+        CHECK(ic == MPI_COMM_NULL || rc != MPI_SUCCESS, "no intercommunicator");
     } else if (!strcmp(mode, "refused")) {
         MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
         MPI_Comm ic = MPI_COMM_NULL;

@@ -73,7 +73,14 @@ pub(super) const ROOT_ID: u32 = u32::MAX;
 
 /// The parent's side of one rank.
 struct Rank {
+    /// Its rank in its job (`job`: 0 is the job mpiexec started, then the jobs its
+    /// processes spawned, in order).
     rank: u32,
+    job: usize,
+    /// The lines of an `mcmd=spawn` block being read, and the blocks of a spawn read so
+    /// far (MPI_Comm_spawn_multiple sends one per command).
+    mcmd: Vec<String>,
+    spawn_blocks: Vec<wire::SpawnBlock>,
     pid: u32,
     /// Our child (one-node jobs); None for a rank a proxy started.
     child: Option<Child>,
@@ -434,7 +441,10 @@ fn tcp_timeout_ms() -> Result<u32, String> {
 
 struct Job<'a> {
     opts: &'a Options,
-    server: PmiServer,
+    /// The PMI server of each job: the one mpiexec started, then those it spawned.
+    servers: Vec<PmiServer>,
+    /// Per job: the index in `ranks` of its rank 0 (its ranks follow in order).
+    bases: Vec<usize>,
     ranks: Vec<Rank>,
     failure: Option<Failure>,
     /// When SIGTERM went to all ranks (teardown started).
@@ -448,7 +458,7 @@ struct Job<'a> {
     unfinalized_exit: Option<(String, Instant, usize)>,
     /// A multi-host job's proxies.
     hosts: Option<Hosts>,
-    /// The rank that called abort (spared the SIGTERM).
+    /// The rank that called abort (its index in `ranks`; spared the SIGTERM).
     aborting: Option<usize>,
 }
 
@@ -466,7 +476,8 @@ pub fn run(opts: &Options) -> i32 {
     }
     let mut job = Job {
         opts,
-        server: PmiServer::new(&kvsname, opts.nprocs),
+        servers: vec![PmiServer::new(&kvsname, opts.nprocs)],
+        bases: vec![0],
         ranks: Vec::with_capacity(opts.nprocs as usize),
         failure: None,
         kill_started: None,
@@ -491,7 +502,7 @@ pub fn run(opts: &Options) -> i32 {
         };
         let placement = hosts::place(hosts, Some(opts.nprocs), opts.ppn);
         if let Some(m) = hosts::process_mapping(&placement) {
-            job.server.set_process_mapping(&m);
+            job.servers[0].set_process_mapping(&m);
         }
         match start_proxies(opts, &placement, raw_secret, &secret, timeout_ms) {
             Ok(h) => {
@@ -499,6 +510,9 @@ pub fn run(opts: &Options) -> i32 {
                     for &rank in ranks {
                         job.ranks.push(Rank {
                             rank,
+                            job: 0,
+                            mcmd: Vec::new(),
+                            spawn_blocks: Vec::new(),
                             pid: 0,
                             child: None,
                             proxy: Some(k),
@@ -560,6 +574,8 @@ pub(super) struct Start<'a> {
     pub stdin: Input,
     /// Its stdout and stderr go to pipes (else they are inherited).
     pub capture: bool,
+    /// Its working directory (else ours).
+    pub cwd: Option<&'a str>,
 }
 
 /// Starts one rank with its end of a fresh PMI socketpair; returns the child and our end
@@ -572,6 +588,9 @@ pub(super) fn start(s: &Start) -> io::Result<(Child, UnixStream)> {
 
     let mut cmd = Command::new(s.program);
     cmd.args(s.args);
+    if let Some(d) = s.cwd {
+        cmd.current_dir(d);
+    }
     for (k, v) in s.env {
         cmd.env(k, v);
     }
@@ -655,7 +674,7 @@ pub(super) fn start_failure_status(e: &io::Error) -> i32 {
 
 /// Starts one rank of a one-node job.
 fn spawn_rank(opts: &Options, rank: u32, secret: &str) -> io::Result<Rank> {
-    let (mut child, parent_end) = start(&Start {
+    let (child, parent_end) = start(&Start {
         program: &opts.program,
         args: &opts.args,
         env: &opts.env,
@@ -670,7 +689,13 @@ fn spawn_rank(opts: &Options, rank: u32, secret: &str) -> io::Result<Rank> {
             Input::Null
         },
         capture: opts.tag_output,
+        cwd: None,
     })?;
+    started_rank(rank, 0, child, parent_end)
+}
+
+/// Rank `rank` of job `job`, started here (its output pipes, when captured, taken).
+fn started_rank(rank: u32, job: usize, mut child: Child, pmi: UnixStream) -> io::Result<Rank> {
     let mut pipes = Vec::new();
     if let Some(out) = child.stdout.take() {
         pipes.push(TaggedPipe::new(OwnedFd::from(out), rank, Sink::Stdout)?);
@@ -680,11 +705,14 @@ fn spawn_rank(opts: &Options, rank: u32, secret: &str) -> io::Result<Rank> {
     }
     Ok(Rank {
         rank,
+        job,
+        mcmd: Vec::new(),
+        spawn_blocks: Vec::new(),
         pid: child.id(),
         child: Some(child),
         proxy: None,
         status: None,
-        pmi: Some(parent_end),
+        pmi: Some(pmi),
         inbuf: LineBuffer::new(),
         outbuf: Vec::new(),
         pipes,
@@ -738,7 +766,9 @@ impl Job<'_> {
         for r in self
             .ranks
             .iter()
-            .filter(|r| Some(r.rank as usize) != spared)
+            .enumerate()
+            .filter(|(i, _)| Some(*i) != spared)
+            .map(|(_, r)| r)
         {
             r.signal(sig);
             if let (Some(k), Some(h), true) = (r.proxy, self.hosts.as_mut(), r.alive()) {
@@ -991,13 +1021,18 @@ impl Job<'_> {
             self.ranks[i].read_lines()
         };
         let rank = self.ranks[i].rank;
+        let job = self.ranks[i].job;
         let pid = self.ranks[i].pid;
         let mut effects = Vec::new();
         for line in lines {
             let result = match line {
                 Err(e) => Err(format!("sent a malformed PMI line ({e})")),
+                // The lines of a spawn request (`mcmd=spawn` … `endcmd`).
+                Ok(l) if l.starts_with("mcmd=") || !self.ranks[i].mcmd.is_empty() => {
+                    self.spawn_line(i, l.trim_end_matches('\n').to_string())
+                }
                 Ok(l) => match wire::Command::parse(&l) {
-                    Ok(cmd) => self.server.handle(rank, cmd, &mut effects),
+                    Ok(cmd) => self.servers[job].handle(rank, cmd, &mut effects),
                     Err(e) => {
                         let what = match e {
                             wire::WireError::UnknownCommand(_) | wire::WireError::Mcmd => {
@@ -1011,37 +1046,190 @@ impl Job<'_> {
             };
             if let Err(what) = result {
                 self.ranks[i].pmi = None;
-                self.apply(effects);
-                self.fail(1, format!("rank {rank} (pid {pid}) {what}"));
+                self.apply(job, effects);
+                let who = self.who(i);
+                self.fail(1, format!("{who} {what}"));
+                let _ = (rank, pid);
                 return;
             }
         }
-        self.apply(effects);
+        self.apply(job, effects);
     }
 
-    fn apply(&mut self, effects: Vec<Effect>) {
+    /// One line of a spawn request from rank `i`: collect its block; at `endcmd` parse it,
+    /// and at the request's last block start the new job (answering `spawn_result`). A
+    /// malformed request is the rank's protocol error.
+    fn spawn_line(&mut self, i: usize, line: String) -> Result<(), String> {
+        let r = &mut self.ranks[i];
+        if r.mcmd.is_empty() && line != "mcmd=spawn" {
+            return Err(format!(
+                "sent an unsupported PMI command: {:?}",
+                &line[..line.len().min(80)]
+            ));
+        }
+        let done = line == "endcmd";
+        r.mcmd.push(line);
+        if r.mcmd.len() > 8 * 1024 {
+            return Err("sent a spawn request of too many lines".into());
+        }
+        if !done {
+            return Ok(());
+        }
+        let lines = std::mem::take(&mut r.mcmd);
+        let (block, total, sofar) = wire::SpawnBlock::parse(&lines)
+            .map_err(|e| format!("sent a malformed spawn request ({e})"))?;
+        if sofar as usize != r.spawn_blocks.len() + 1 {
+            return Err(format!("sent spawn block {sofar} out of order"));
+        }
+        r.spawn_blocks.push(block);
+        if sofar < total {
+            return Ok(());
+        }
+        let blocks = std::mem::take(&mut r.spawn_blocks);
+        let rc = match self.spawn_job(&blocks) {
+            Ok(()) => 0,
+            Err(e) => {
+                eprintln!("mpiexec: {} could not spawn: {e}", self.who(i));
+                -1
+            }
+        };
+        let job = self.ranks[i].job;
+        let rank = self.ranks[i].rank;
+        self.apply(
+            job,
+            vec![Effect::Reply(
+                rank,
+                wire::Reply::SpawnResult { rc, errcodes: None },
+            )],
+        );
+        Ok(())
+    }
+
+    /// MPI_Comm_spawn(_multiple): a new job of the processes `blocks` name (one
+    /// MPI_COMM_WORLD over all of them, MPI_APPNUM the command's number), with its own
+    /// key-value space holding the blocks' preput keys (the parents' port) and its own
+    /// secret; its processes are this mpiexec's ranks like any (their failure ends
+    /// everything). On this host only, for now.
+    fn spawn_job(&mut self, blocks: &[wire::SpawnBlock]) -> Result<(), String> {
+        if self.hosts.is_some() {
+            return Err("spawning on a job across hosts is not offered yet".into());
+        }
+        if self.failure.is_some() {
+            return Err("the job is ending".into());
+        }
+        let total: u32 = blocks.iter().map(|b| b.nprocs).sum();
+        if total > wire::SPAWN_MAX_PROCS {
+            return Err(format!(
+                "{total} processes is more than one spawn may start"
+            ));
+        }
+        let here = crate::sys::cpu::hostname();
+        let job = self.servers.len();
+        let kvsname = format!("railmpi_{}_{job}", std::process::id());
+        let mut server = self.servers[0].sibling(&kvsname, total);
+        let secret = crate::fabric::tcp::secret_to_hex(&crate::fabric::tcp::random());
+        let mut env = self.opts.env.clone();
+        env.push(("PMI_SPAWNED".into(), "1".into()));
+        // Check every command before starting any.
+        let mut plans = Vec::new();
+        for (appnum, b) in blocks.iter().enumerate() {
+            let mut program = b.execname.clone();
+            let mut wdir = None;
+            for (k, v) in &b.info {
+                match k.as_str() {
+                    "wdir" => wdir = Some(v.clone()),
+                    "path" if !program.contains('/') => {
+                        let p = std::path::Path::new(v).join(&program);
+                        if p.exists() {
+                            program = p.to_string_lossy().into_owned();
+                        }
+                    }
+                    "host" | "hosts" => {
+                        if let Some(h) = v
+                            .split(',')
+                            .map(str::trim)
+                            .find(|h| !["localhost", here.as_str()].contains(h))
+                        {
+                            return Err(format!(
+                                "host {h} (info key {k}): this job runs on {here} alone"
+                            ));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            for (k, v) in &b.preput {
+                server.preput(k, v);
+            }
+            plans.push((appnum, b, program, wdir));
+        }
+        let base = self.ranks.len();
+        let mut rank = 0u32;
+        for (appnum, b, program, wdir) in plans {
+            for _ in 0..b.nprocs {
+                server.set_appnum(rank, appnum as i32);
+                let started = start(&Start {
+                    program: &program,
+                    args: &b.args,
+                    env: &env,
+                    rank,
+                    size: total,
+                    local_rank: rank,
+                    local_size: total,
+                    secret: &secret,
+                    stdin: Input::Null,
+                    capture: self.opts.tag_output,
+                    cwd: wdir.as_deref(),
+                });
+                let r = started.and_then(|(child, pmi)| started_rank(rank, job, child, pmi));
+                match r {
+                    Ok(r) => self.ranks.push(r),
+                    Err(e) => {
+                        // The ones started are ended (and reaped): the spawn failed as a
+                        // whole.
+                        for r in self.ranks.drain(base..) {
+                            r.signal(libc::SIGKILL);
+                            if let Some(mut c) = r.child {
+                                let _ = c.wait();
+                            }
+                        }
+                        return Err(format!("cannot start {program}: {e}"));
+                    }
+                }
+                rank += 1;
+            }
+        }
+        self.servers.push(server);
+        self.bases.push(base);
+        Ok(())
+    }
+
+    /// What the PMI server of job `job` asked for.
+    fn apply(&mut self, job: usize, effects: Vec<Effect>) {
         let mut touched = Vec::new();
         for e in effects {
             match e {
                 Effect::Reply(to, reply) => {
-                    let r = &mut self.ranks[to as usize];
+                    let to = self.bases[job] + to as usize;
+                    let r = &mut self.ranks[to];
                     if let (Some(k), Some(h)) = (r.proxy, self.hosts.as_mut()) {
                         if r.status.is_none() {
                             h.links[k].send(&Frame::Pmi {
-                                rank: to,
+                                rank: r.rank,
                                 line: reply.encode().into_bytes(),
                             });
                         }
                     } else if r.pmi.is_some() {
                         r.outbuf.extend_from_slice(reply.encode().as_bytes());
-                        touched.push(to as usize);
+                        touched.push(to);
                     }
                 }
                 Effect::Abort { rank, code } => {
                     // It leaves by itself, flushing its output on the way: no SIGTERM
                     // (SIGKILL after the grace, like the others, if it lingers).
-                    self.aborting = Some(rank as usize);
-                    let who = self.who(rank as usize);
+                    let i = self.bases[job] + rank as usize;
+                    self.aborting = Some(i);
+                    let who = self.who(i);
                     self.fail(
                         code,
                         format!("{who} called abort (MPI_Abort) with exit code {code}"),
@@ -1101,11 +1289,15 @@ impl Job<'_> {
     /// "rank R (pid P)", with the host where a proxy started it.
     fn who(&self, i: usize) -> String {
         let r = &self.ranks[i];
+        let of = match r.job {
+            0 => String::new(),
+            j => format!(" of spawned job {j}"),
+        };
         match (r.proxy, &self.hosts) {
             (Some(k), Some(h)) => {
-                format!("rank {} (pid {} on {})", r.rank, r.pid, h.links[k].host)
+                format!("rank {}{of} (pid {} on {})", r.rank, r.pid, h.links[k].host)
             }
-            _ => format!("rank {} (pid {})", r.rank, r.pid),
+            _ => format!("rank {}{of} (pid {})", r.rank, r.pid),
         }
     }
 
@@ -1119,7 +1311,7 @@ impl Job<'_> {
                 return; // killed by us, or after the failure: not the cause
             }
             let r = &self.ranks[i];
-            let st = self.server.rank_state(r.rank);
+            let st = self.servers[r.job].rank_state(r.rank);
             let who = self.who(i);
             if let Some(sig) = status.signal() {
                 let core = if status.core_dumped() {
@@ -1337,7 +1529,7 @@ impl Job<'_> {
         link.stream = Some(s);
         link.connected_once = true;
         let setup = Setup {
-            kvsname: self.server.kvsname().to_string(),
+            kvsname: self.servers[0].kvsname().to_string(),
             size: self.opts.nprocs,
             ranks: link.ranks.clone(),
             program: self.opts.program.clone(),

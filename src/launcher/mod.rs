@@ -4,8 +4,10 @@
 //! - [`job`]: starting ranks (one `socketpair` each, `PMI_FD`/`PMI_RANK`/`PMI_SIZE`), the
 //!   event loop and the exit policy (first failure wins, teardown within a second,
 //!   `--timeout` → 124, forwarded SIGINT/SIGTERM; the library's shared memory is memfds,
-//!   so there are no files to remove at the end);
-//! - [`pmi_server`]: the PMI-1 server state machine (key-value store, barrier);
+//!   so there are no files to remove at the end); the jobs the ranks spawn
+//!   (MPI_Comm_spawn: PMI-1 `mcmd=spawn` blocks), started on this host as more ranks;
+//! - [`pmi_server`]: the PMI-1 server state machine (key-value store, barrier, the name
+//!   service MPI_Publish_name uses, shared by the spawned jobs' servers);
 //! - [`output`]: `--tag-output` line forwarding;
 //! - [`signals`]: signal handlers for mpiexec itself;
 //! - [`hosts`]: multi-host jobs: host lists and files, placement, the address proxies reach;
@@ -13,7 +15,8 @@
 //! - [`relay`]: the frames between mpiexec and its proxies;
 //! - [`handshake`]: the root's side of a proxy's handshake, fed bytes as they arrive.
 //!
-//! The job's kvsname is `railmpi_<mpiexec pid>_0`.
+//! The job's kvsname is `railmpi_<mpiexec pid>_0`; the `n`th spawned job's
+//! `railmpi_<mpiexec pid>_<n>`.
 
 pub mod args;
 mod handshake;

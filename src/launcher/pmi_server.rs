@@ -7,7 +7,9 @@
 //! refused with `rc=-1` instead of being silently lost, and a kvsname other than the job's
 //! is an error instead of being ignored.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use crate::runtime::pmi::wire::{Command, Reply};
 use crate::runtime::pmi::{KEY_MAX, KVSNAME_MAX, VALUE_MAX};
@@ -42,8 +44,10 @@ pub struct PmiServer {
     ranks: Vec<RankPmiState>,
     in_barrier: u32,
     /// MPI_Publish_name's services and their ports (as Hydra keeps them without a
-    /// nameserver: for the processes this mpiexec serves).
-    names: HashMap<String, String>,
+    /// nameserver: for the processes this mpiexec serves, its spawned jobs' included).
+    names: Rc<RefCell<HashMap<String, String>>>,
+    /// Per rank: which command of an MPI_Comm_spawn_multiple started it (MPI_APPNUM).
+    appnums: Vec<i32>,
 }
 
 impl PmiServer {
@@ -61,7 +65,8 @@ impl PmiServer {
             pending: Vec::new(),
             ranks: vec![RankPmiState::default(); size as usize],
             in_barrier: 0,
-            names: HashMap::new(),
+            names: Default::default(),
+            appnums: vec![0; size as usize],
         }
     }
 
@@ -69,6 +74,26 @@ impl PmiServer {
     pub fn set_process_mapping(&mut self, mapping: &str) {
         self.committed
             .insert("PMI_process_mapping".to_string(), mapping.to_string());
+    }
+
+    /// The server of a job this one's processes spawned: its own key-value space and
+    /// ranks, the same published names.
+    pub fn sibling(&self, kvsname: &str, size: u32) -> PmiServer {
+        PmiServer {
+            names: self.names.clone(),
+            ..PmiServer::new(kvsname, size)
+        }
+    }
+
+    /// A key the job's processes find from the start (a spawn's `preput`: the parents'
+    /// port).
+    pub fn preput(&mut self, key: &str, value: &str) {
+        self.committed.insert(key.to_string(), value.to_string());
+    }
+
+    /// Rank `rank` was started by command `appnum` of its spawn.
+    pub fn set_appnum(&mut self, rank: u32, appnum: i32) {
+        self.appnums[rank as usize] = appnum;
     }
 
     pub fn kvsname(&self) -> &str {
@@ -102,7 +127,9 @@ impl PmiServer {
                 keylen_max: KEY_MAX as u32,
                 vallen_max: VALUE_MAX as u32,
             })),
-            Command::GetAppnum => out.push(reply(Reply::Appnum { appnum: 0 })),
+            Command::GetAppnum => out.push(reply(Reply::Appnum {
+                appnum: self.appnums[r],
+            })),
             Command::GetMyKvsname => out.push(reply(Reply::MyKvsname {
                 kvsname: self.kvsname.clone(),
             })),
@@ -179,9 +206,10 @@ impl PmiServer {
                 code: exitcode,
             }),
             Command::PublishName { service, port } => {
-                let fresh = !self.names.contains_key(&service);
+                let mut names = self.names.borrow_mut();
+                let fresh = !names.contains_key(&service);
                 if fresh {
-                    self.names.insert(service, port);
+                    names.insert(service, port);
                 }
                 out.push(reply(Reply::PublishResult {
                     rc: if fresh { 0 } else { 1 },
@@ -196,7 +224,7 @@ impl PmiServer {
                 }));
             }
             Command::UnpublishName { service } => {
-                let found = self.names.remove(&service).is_some();
+                let found = self.names.borrow_mut().remove(&service).is_some();
                 out.push(reply(Reply::UnpublishResult {
                     rc: if found { 0 } else { 1 },
                     msg: Some(
@@ -209,18 +237,20 @@ impl PmiServer {
                     ),
                 }));
             }
-            Command::LookupName { service } => out.push(reply(match self.names.get(&service) {
-                Some(p) => Reply::LookupResult {
-                    rc: 0,
-                    msg: Some("success".into()),
-                    port: Some(p.clone()),
-                },
-                None => Reply::LookupResult {
-                    rc: 1,
-                    msg: Some("service_not_found".into()),
-                    port: None,
-                },
-            })),
+            Command::LookupName { service } => {
+                out.push(reply(match self.names.borrow().get(&service) {
+                    Some(p) => Reply::LookupResult {
+                        rc: 0,
+                        msg: Some("success".into()),
+                        port: Some(p.clone()),
+                    },
+                    None => Reply::LookupResult {
+                        rc: 1,
+                        msg: Some("service_not_found".into()),
+                        port: None,
+                    },
+                }))
+            }
             // (Multi-line: `Command::parse` never makes one; the launcher answers spawns.)
             Command::Spawn(_) => out.push(reply(Reply::SpawnResult {
                 rc: -1,

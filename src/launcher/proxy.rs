@@ -165,6 +165,7 @@ impl Proxy {
                 secret: secret_line.trim(),
                 stdin: if rank == 0 { Input::Piped } else { Input::Null },
                 capture: true,
+                cwd: None,
             });
             match started {
                 Ok((mut child, pmi)) => {

@@ -808,11 +808,15 @@ impl World {
         Ok(ctx)
     }
 
-    /// The highest next context id of `comm`'s members (an intracommunicator).
+    /// The highest context id `comm`'s members propose (an intracommunicator). Each
+    /// proposal is reserved as it is made, so that threads agreeing on contexts at once
+    /// (mpi4py.futures' executors each spawn from MPI_COMM_SELF in a thread of their own)
+    /// never propose the same one: on MPI_COMM_SELF, where the other side starts low, the
+    /// agreed contexts of two such calls then differ.
     pub(super) fn group_max_ctx(&self, comm: &Communicator) -> Result<u32> {
         self.runtime_max(
             comm,
-            self.next_ctx.load(Ordering::Acquire),
+            self.next_ctx.fetch_add(4, Ordering::AcqRel),
             self.fan_in_for(comm),
         )
     }

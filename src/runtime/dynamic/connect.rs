@@ -155,13 +155,6 @@ impl World {
     ) -> Result<Arc<Communicator>> {
         self.join_groups(comm, root, Side::Acceptor, |cards, ctx| {
             let cmds = cmds.ok_or_else(|| Error::new(ErrorClass::Spawn, "no commands"))?;
-            if self.pmi.kvsname().starts_with("railmpi_") {
-                return mpi_err!(
-                    Spawn,
-                    "MPI_Comm_spawn is not offered under railmpi's mpiexec yet (start the job \
-                     with MPICH's mpiexec.hydra)"
-                );
-            }
             let name = self.open_port()?;
             let blocks = cmds
                 .iter()
@@ -357,6 +350,11 @@ impl World {
             .map(|c| self.peers.index(c.gpid).expect("known or just linked"))
             .collect();
         let ctx = self.take_contexts(ctx)?;
+        tracing::debug!(
+            ctx,
+            remote = theirs.len(),
+            "an intercommunicator joins two groups"
+        );
         Ok(Arc::new(Communicator::new_inter(
             ctx,
             comm.rank,

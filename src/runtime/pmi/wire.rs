@@ -406,6 +406,112 @@ impl Command {
     }
 }
 
+/// Most processes, commands, arguments and keys one spawn request may name (a rank's
+/// request is checked like any line from another process).
+pub const SPAWN_MAX_PROCS: u32 = 4096;
+pub const SPAWN_MAX_COMMANDS: u32 = 64;
+const SPAWN_MAX_ITEMS: usize = 1024;
+
+impl SpawnBlock {
+    /// One `mcmd=spawn` … `endcmd` block as the server reads it, a line each (newlines
+    /// stripped); with its `totspawns` and `spawnssofar`.
+    pub fn parse(lines: &[String]) -> Result<(SpawnBlock, u32, u32), WireError> {
+        let bad = |t: &str| WireError::BadToken(t.chars().take(80).collect());
+        let (first, rest) = lines.split_first().ok_or(WireError::Empty)?;
+        if first != "mcmd=spawn" {
+            return Err(bad(first));
+        }
+        let (last, body) = rest.split_last().ok_or(WireError::Empty)?;
+        if last != "endcmd" {
+            return Err(bad(last));
+        }
+        let mut pairs: Vec<(&str, &str)> = Vec::with_capacity(body.len());
+        for l in body {
+            let (k, v) = l.split_once('=').ok_or_else(|| bad(l))?;
+            if k.is_empty() || !k.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+                return Err(bad(l));
+            }
+            if pairs.iter().any(|(seen, _)| *seen == k) {
+                return Err(WireError::DuplicateKey(k.to_string()));
+            }
+            pairs.push((k, v));
+        }
+        if pairs.len() > 4 * SPAWN_MAX_ITEMS {
+            return Err(WireError::TooLong(pairs.len()));
+        }
+        let get = |key: &'static str| -> Result<&str, WireError> {
+            pairs
+                .iter()
+                .find(|(k, _)| *k == key)
+                .map(|(_, v)| *v)
+                .ok_or(WireError::MissingKey {
+                    cmd: "spawn".into(),
+                    key,
+                })
+        };
+        let num = |key: &'static str, max: u32| -> Result<u32, WireError> {
+            let v = get(key)?;
+            v.parse::<u32>()
+                .ok()
+                .filter(|n| *n <= max)
+                .ok_or(WireError::BadNumber {
+                    key,
+                    value: v.to_string(),
+                })
+        };
+        let items = SPAWN_MAX_ITEMS as u32;
+        let nprocs = num("nprocs", SPAWN_MAX_PROCS)?;
+        let totspawns = num("totspawns", SPAWN_MAX_COMMANDS)?;
+        let spawnssofar = num("spawnssofar", totspawns)?;
+        if nprocs == 0 || spawnssofar == 0 {
+            return Err(WireError::BadNumber {
+                key: "nprocs",
+                value: "0".into(),
+            });
+        }
+        let owned = |k: String| -> Result<String, WireError> {
+            pairs
+                .iter()
+                .find(|(key, _)| *key == k)
+                .map(|(_, v)| v.to_string())
+                .ok_or(WireError::MissingKey {
+                    cmd: "spawn".into(),
+                    key: "argN, preput_key_N, preput_val_N, info_key_N or info_val_N",
+                })
+        };
+        let args = (1..=num("argcnt", items)?)
+            .map(|i| owned(format!("arg{i}")))
+            .collect::<Result<Vec<_>, _>>()?;
+        let kv = |prefix: &str, n: u32| -> Result<Vec<(String, String)>, WireError> {
+            (0..n)
+                .map(|i| {
+                    Ok((
+                        owned(format!("{prefix}_key_{i}"))?,
+                        owned(format!("{prefix}_val_{i}"))?,
+                    ))
+                })
+                .collect()
+        };
+        let preput = kv("preput", num("preput_num", items)?)?;
+        let info = kv("info", num("info_num", items)?)?;
+        let execname = get("execname")?.to_string();
+        if execname.is_empty() {
+            return Err(bad("execname="));
+        }
+        Ok((
+            SpawnBlock {
+                nprocs,
+                execname,
+                args,
+                preput,
+                info,
+            },
+            totspawns,
+            spawnssofar,
+        ))
+    }
+}
+
 /// A reply from the server to a client.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Reply {
@@ -1047,5 +1153,35 @@ mod tests {
             assert_eq!(lb.next_line().unwrap().unwrap(), "cmd=barrier_in");
         }
         assert!(lb.buf.capacity() < 4 * MAX_LINE);
+    }
+
+    #[test]
+    fn spawn_blocks_round_trip_and_bad_ones_are_refused() {
+        let b = SpawnBlock {
+            nprocs: 3,
+            execname: "/bin/prog".into(),
+            args: vec!["child".into(), "a b".into()],
+            preput: vec![("PARENT_ROOT_PORT_NAME".into(), "p:1".into())],
+            info: vec![("wdir".into(), "/tmp".into())],
+        };
+        let c = b.clone();
+        let text = Command::Spawn(vec![b.clone(), c]).encode();
+        let lines: Vec<String> = text.lines().map(str::to_string).collect();
+        let end = lines.iter().position(|l| l == "endcmd").unwrap();
+        let (got, tot, sofar) = SpawnBlock::parse(&lines[..=end]).unwrap();
+        assert_eq!((got, tot, sofar), (b, 2, 1));
+        let (_, _, sofar) = SpawnBlock::parse(&lines[end + 1..]).unwrap();
+        assert_eq!(sofar, 2);
+        // Missing argument, count past the limit, duplicate key, no endcmd.
+        let mut l = lines[..=end].to_vec();
+        l.retain(|x| !x.starts_with("arg2="));
+        assert!(SpawnBlock::parse(&l).is_err());
+        let mut l = lines[..=end].to_vec();
+        l[1] = "nprocs=100000".into();
+        assert!(SpawnBlock::parse(&l).is_err());
+        let mut l = lines[..=end].to_vec();
+        l.insert(2, "nprocs=1".into());
+        assert!(SpawnBlock::parse(&l).is_err());
+        assert!(SpawnBlock::parse(&lines[..end]).is_err());
     }
 }
