@@ -1022,7 +1022,6 @@ impl Job<'_> {
         };
         let rank = self.ranks[i].rank;
         let job = self.ranks[i].job;
-        let pid = self.ranks[i].pid;
         let mut effects = Vec::new();
         for line in lines {
             let result = match line {
@@ -1049,7 +1048,6 @@ impl Job<'_> {
                 self.apply(job, effects);
                 let who = self.who(i);
                 self.fail(1, format!("{who} {what}"));
-                let _ = (rank, pid);
                 return;
             }
         }
