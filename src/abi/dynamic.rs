@@ -12,12 +12,16 @@ use crate::runtime::dynamic::SpawnCmd;
 use std::ffi::CStr;
 use std::os::raw::{c_char, c_int};
 
-/// A port name argument (NULL is an MPI_ERR_ARG).
-unsafe fn port_arg(name: *const c_char) -> Result<String> {
+/// A string argument (a port or service name; NULL is an MPI_ERR_ARG naming `what`).
+unsafe fn name_arg(name: *const c_char, what: &str) -> Result<String> {
     if name.is_null() {
-        return mpi_err!(Arg, "NULL port name");
+        return mpi_err!(Arg, "NULL {what}");
     }
     Ok(CStr::from_ptr(name).to_string_lossy().into_owned())
+}
+
+unsafe fn port_arg(name: *const c_char) -> Result<String> {
+    name_arg(name, "port name")
 }
 
 #[no_mangle]
@@ -361,12 +365,8 @@ pub unsafe extern "C" fn PMPI_Comm_spawn_multiple(
     )
 }
 
-/// A service name argument.
 unsafe fn service_arg(name: *const c_char) -> Result<String> {
-    if name.is_null() {
-        return mpi_err!(Arg, "NULL service name");
-    }
-    Ok(CStr::from_ptr(name).to_string_lossy().into_owned())
+    name_arg(name, "service name")
 }
 
 #[no_mangle]

@@ -48,11 +48,16 @@ impl World {
         self.config.rails.tcp.clone().unwrap_or_default()
     }
 
+    /// The address new tcp links (and ports) listen on: the tcp rail's first interface.
+    fn link_ip(&self) -> Result<std::net::IpAddr> {
+        tcp::rail_addrs(&self.link_settings())
+            .map(|a| a[0])
+            .map_err(|m| Error::new(ErrorClass::Other, m))
+    }
+
     /// MPI_Open_port: a port on the address new tcp links listen on.
     pub fn open_port(&self) -> Result<String> {
-        let ip = tcp::rail_addrs(&self.link_settings())
-            .map_err(|m| Error::new(ErrorClass::Other, m))?[0];
-        port::open(ip)
+        port::open(self.link_ip()?)
     }
 
     /// MPI_Comm_accept (collective over `comm`; `port_name` is significant at `root`).
@@ -229,8 +234,7 @@ impl World {
         side: Side,
         exchange: impl FnOnce(Vec<Card>, u32) -> Result<Verdict>,
     ) -> Result<Arc<Communicator>> {
-        let ip = tcp::rail_addrs(&self.link_settings())
-            .map_err(|m| Error::new(ErrorClass::Other, m))?[0];
+        let ip = self.link_ip()?;
         let listener = tcp::listen(ip).map_err(|m| Error::new(ErrorClass::Other, m))?;
         let card = Card {
             gpid: self.peers.gpid(self.rank),

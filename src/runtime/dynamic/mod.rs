@@ -91,11 +91,6 @@ impl Peers {
         l.gpids.push(g);
         l.index.insert(g, index);
     }
-
-    /// Peers of other jobs known so far.
-    pub fn later_count(&self) -> usize {
-        self.later.read().gpids.len()
-    }
 }
 
 /// The job's id, the same at every rank: drawn from what the launcher gave all of them
@@ -128,7 +123,6 @@ mod tests {
         p.add(other, 3);
         assert_eq!(p.index(other), Some(3));
         assert_eq!(p.gpid(3), other);
-        assert_eq!(p.later_count(), 1);
     }
 
     #[test]

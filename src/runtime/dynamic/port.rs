@@ -78,16 +78,17 @@ pub fn open(ip: IpAddr) -> Result<String> {
     listener
         .set_nonblocking(true)
         .map_err(|e| Error::new(ErrorClass::Other, format!("port socket: {e}")))?;
+    let token = random();
     let name = PortName {
         addr: listener.local_addr().map_err(|e| port_err(e.to_string()))?,
-        token: random(),
+        token,
     }
     .to_string();
     PORTS.lock().insert(
         name.clone(),
         Arc::new(Port {
             listener,
-            token: PortName::parse(&name).expect("just made").token,
+            token,
             ready: Mutex::new(VecDeque::new()),
             unproven: Mutex::new(Vec::new()),
         }),
