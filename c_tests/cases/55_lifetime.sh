@@ -35,6 +35,26 @@ if [ "$CT_IMPL" = railmpi ]; then
     # Output a rank buffered before MPI_Abort reaches the terminal (C and Fortran).
     CASE_TIMEOUT=10 CASE_EXPECT='^rank 1 wrote this line before MPI_Abort' CASE_FORBID='BUG:' \
         run_case lifetime.abort_output 5 $MPIEXEC -n 2 "$CT/lifetime" abort_out
+    # -disable-auto-cleanup: a failing rank does not end the others. MPI_Abort on a
+    # communicator ends its ranks alone (both groups of an intercommunicator); the others
+    # pass a token and finalize (the launcher's barrier counts the ended ranks out); the
+    # status is the abort's. A rank's non-zero exit likewise; the --timeout still ends all.
+    for c in "subcomm_abort 4 8 0,2" "subcomm_abort 6 8 0,2,4" "intercomm_abort 6 9 2,4" \
+        "intercomm_abort 5 9 2,4"; do
+        set -- $c
+        CASE_TIMEOUT=30 CASE_EXPECT="^survivors $4\$" CASE_FORBID='BUG:|CHECK' \
+            run_case "lifetime.dac.$1.n$2" 0 sh -c 'out=$("$0" -disable-auto-cleanup \
+            --timeout 20 -n "$2" "$1" "$3" 2>&1); rc=$?; echo "$out"; [ $rc = "$4" ] || exit 1
+            echo "survivors $(echo "$out" | sed -n "s/^rank \([0-9]*\) survived$/\1/p" | sort -n | paste -sd,)"' \
+            "$MPIEXEC" "$CT/lifetime" "$2" "$1" "$3"
+    done
+    CASE_TIMEOUT=30 CASE_EXPECT='^ok lifetime exit_early' CASE_FORBID='BUG:' \
+        run_case lifetime.dac.exit_early 3 $MPIEXEC -dac --timeout 20 -n 3 "$CT/lifetime" exit_early
+    # A survivor waiting for a rank that ended waits: the timeout ends the job, with the
+    # status of the timeout (124; a zero status of a rank that left does not win).
+    CASE_TIMEOUT=30 CASE_EXPECT='^status 124$' \
+        run_case lifetime.dac.timeout 0 sh -c '"$0" -dac --timeout 2 -n 2 "$1" leave
+            echo "status $?"' "$MPIEXEC" "$CT/lifetime"
     # The Fortran wrapper is part of every build (make build): a failed build is a failure.
     mkdir -p "$BUILD/f_tests"
     run_case lifetime.build.lifetime_abort 0 "$BUILD/bin/mpif90" -J "$BUILD/f_tests" \

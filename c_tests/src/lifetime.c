@@ -9,6 +9,13 @@
  *   abort_win : every rank creates and frees dynamic windows in a loop; the last calls
  *               MPI_Abort(MPI_COMM_WORLD, 0) after one of its creations returned: the
  *               job's status must be 0
+ * Under mpiexec -disable-auto-cleanup (the others go on after a rank fails):
+ *   subcomm_abort  : rank 1 calls MPI_Abort(8) on the odd ranks' communicator while the odd
+ *                    ranks wait in it; the even ranks pass a token around theirs, finalize,
+ *                    and print "rank R survived"
+ *   intercomm_abort: rank 0 aborts (9) an intercommunicator between itself and the odd
+ *                    ranks; the other even ranks survive as above
+ *   exit_early     : rank 1 exits with status 3 without MPI_Finalize; the others finalize
  */
 #include "check.h"
 #include <unistd.h>
@@ -72,6 +79,50 @@ int main(int argc, char **argv)
         printf("BUG: rank %d finished every window after rank 0 aborted\n", rank);
         return 1;
     }
+    if (strcmp(mode, "subcomm_abort") == 0 || strcmp(mode, "intercomm_abort") == 0) {
+        MPI_Comm half, inter;
+        int hrank, hsize;
+        CHECK_MPI(MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half));
+        CHECK_MPI(MPI_Comm_rank(half, &hrank));
+        CHECK_MPI(MPI_Comm_size(half, &hsize));
+        if (mode[0] == 'i') {
+            if (rank == 0)
+                CHECK_MPI(MPI_Intercomm_create(MPI_COMM_SELF, 0, MPI_COMM_WORLD, 1, 5, &inter));
+            else if (rank % 2)
+                CHECK_MPI(MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, 0, 5, &inter));
+            if (rank == 0)
+                MPI_Abort(inter, 9);
+        } else if (rank == 1) {
+            MPI_Abort(half, 8);
+        }
+        if (rank % 2 || (rank == 0 && mode[0] == 'i')) {
+            MPI_Recv(&x, 1, MPI_INT, MPI_ANY_SOURCE, 7, half, MPI_STATUS_IGNORE);
+            printf("BUG: rank %d outlived the abort of its communicator\n", rank);
+            return 1;
+        }
+        /* The survivors: a token around the even ranks (from 1 when rank 0 is gone). */
+        int first = mode[0] == 'i' ? 1 : 0;
+        if (hsize > first + 1) {
+            int next = hrank + 1 < hsize ? hrank + 1 : first;
+            int prev = hrank > first ? hrank - 1 : hsize - 1;
+            if (hrank == first) {
+                x = 1;
+                CHECK_MPI(MPI_Send(&x, 1, MPI_INT, next, 7, half));
+                CHECK_MPI(MPI_Recv(&x, 1, MPI_INT, prev, 7, half, MPI_STATUS_IGNORE));
+                CHECK(x == hsize - first, "token counted %d of %d", x, hsize - first);
+            } else {
+                CHECK_MPI(MPI_Recv(&x, 1, MPI_INT, prev, 7, half, MPI_STATUS_IGNORE));
+                x++;
+                CHECK_MPI(MPI_Send(&x, 1, MPI_INT, next, 7, half));
+            }
+        }
+        CHECK_MPI(MPI_Comm_free(&half));
+        CHECK_MPI(MPI_Finalize());
+        printf("rank %d survived\n", rank);
+        return 0;
+    }
+    if (strcmp(mode, "exit_early") == 0 && rank == 1)
+        exit(3);
     CHECK_MPI(MPI_Finalize());
     if (rank == 0)
         printf("ok lifetime %s\n", mode);

@@ -83,13 +83,17 @@ pub unsafe extern "C" fn PMPI_Finalize() -> c_int {
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Abort(comm: MPI_Comm, errorcode: c_int) -> c_int {
-    // MPI_Abort never returns; the whole job goes down with `errorcode`.
+    // MPI_Abort never returns; the job (see World::abort) goes down with `errorcode`.
     let rank = crate::runtime::world().map(|w| w.rank as i64).unwrap_or(-1);
     crate::runtime::logging::say(&format!(
         "railmpi: rank {rank} called MPI_Abort(comm={comm:#x}, errorcode={errorcode})"
     ));
     match crate::runtime::world() {
-        Some(w) => w.abort(errorcode, "MPI_Abort"),
+        Some(w) => {
+            // An invalid communicator aborts the whole job: that is what can be done.
+            let c = super::handles::comm(comm).ok();
+            w.abort(c.as_deref(), errorcode, "MPI_Abort")
+        }
         None => std::process::exit(errorcode),
     }
 }

@@ -329,7 +329,7 @@ pub fn fatal(func: &str, code: c_int, msg: &str) -> ! {
         "railmpi: rank {rank}: fatal error in {func}: {class}: {msg}"
     ));
     match world::world() {
-        Some(w) => w.abort(1, &format!("fatal error in {func}")),
+        Some(w) => w.abort(None, 1, &format!("fatal error in {func}")),
         None => std::process::exit(1),
     }
 }

@@ -2,7 +2,8 @@
 //!
 //! ```text
 //! mpiexec [-n N | -np N] [-hosts H,H:S | -f FILE] [-ppn N] [--launcher ssh|rsh|CMD]
-//!         [-iface IF] [-env K V]... [-genv K V]... [--timeout S] [--tag-output] prog [args...]
+//!         [-iface IF] [-env K V]... [-genv K V]... [--timeout S] [--tag-output]
+//!         [-disable-auto-cleanup] prog [args...]
 //! mpiexec --proxy ADDR:PORT ID      (started by mpiexec itself on each host)
 //! ```
 //! Options take one or two leading dashes (`-timeout` = `--timeout`) and `-opt=value` for
@@ -30,6 +31,11 @@ options:
   -genv K V          same as -env (one program, so global and local are the same)
   --timeout S        kill the job after S seconds and exit with status 124
   --tag-output, -l   prefix every line of a rank's stdout/stderr with \"[rank] \"
+  -disable-auto-cleanup, -dac
+                     a rank that fails does not end the others: they go on until they
+                     finish or fail themselves (or --timeout), and MPI_Abort(comm) ends
+                     only comm's ranks of this job; the exit status is still the first
+                     failure's (-enable-auto-cleanup: the default)
   -h, --help         show this help
 
 Rank 0 reads mpiexec's stdin; the others read /dev/null. Across hosts, one proxy per host
@@ -55,6 +61,8 @@ pub struct Options {
     pub env: Vec<(String, String)>,
     pub timeout: Option<Duration>,
     pub tag_output: bool,
+    /// A failing rank ends the job (Hydra's auto-cleanup; `-disable-auto-cleanup` off).
+    pub auto_cleanup: bool,
     pub program: String,
     pub args: Vec<String>,
 }
@@ -121,6 +129,7 @@ pub fn parse(argv: &[String]) -> Result<Parsed, String> {
     let mut env = Vec::new();
     let mut timeout = None;
     let mut tag_output = false;
+    let mut auto_cleanup = true;
     let mut i = 0;
 
     // Takes the value of an option: from `-opt=value` or from the next argument.
@@ -192,6 +201,8 @@ pub fn parse(argv: &[String]) -> Result<Parsed, String> {
                 i += 2;
             }
             "tag-output" | "l" | "prepend-rank" if inline.is_none() => tag_output = true,
+            "disable-auto-cleanup" | "dac" if inline.is_none() => auto_cleanup = false,
+            "enable-auto-cleanup" if inline.is_none() => auto_cleanup = true,
             "h" | "help" if inline.is_none() => return Ok(Parsed::Help),
             _ => return Err(format!("unknown option {arg:?}")),
         }
@@ -219,6 +230,7 @@ pub fn parse(argv: &[String]) -> Result<Parsed, String> {
         env,
         timeout,
         tag_output,
+        auto_cleanup,
         program: program.clone(),
         args: argv[i + 1..].to_vec(),
     }))
@@ -267,6 +279,10 @@ mod tests {
         );
         assert_eq!(opts("-n 2 -n 5 prog").nprocs, 5);
         assert!(opts("-l prog").tag_output);
+        assert!(opts("prog").auto_cleanup);
+        assert!(!opts("-disable-auto-cleanup prog").auto_cleanup);
+        assert!(!opts("--dac prog").auto_cleanup);
+        assert!(opts("-dac -enable-auto-cleanup prog").auto_cleanup);
         assert_eq!(opts("-n 2 -- -weird").program, "-weird");
         assert_eq!(p("--help").unwrap(), Parsed::Help);
         assert_eq!(p("-h prog").unwrap(), Parsed::Help);
@@ -323,6 +339,7 @@ mod tests {
             "--bogus prog",
             "-n 2",
             "--tag-output=1 prog",
+            "-disable-auto-cleanup=1 prog",
         ] {
             assert!(p(bad).is_err(), "{bad:?} should fail");
         }

@@ -94,6 +94,9 @@ struct Rank {
     outbuf: Vec<u8>,
     /// `--tag-output` pipes (stdout, stderr).
     pipes: Vec<TaggedPipe>,
+    /// It ends by an abort already reported (its own or a communicator's it belongs to,
+    /// under `-disable-auto-cleanup`): its exit is no news.
+    aborted: bool,
 }
 
 impl Rank {
@@ -469,6 +472,20 @@ pub fn kvsname_for_pid(pid: u32) -> String {
 
 /// Runs the job described by `opts` to completion; returns mpiexec's exit status.
 pub fn run(opts: &Options) -> i32 {
+    // The ranks learn of -disable-auto-cleanup from their environment (their finalize and
+    // abort act on it); the user's -env comes after and wins.
+    let with_env;
+    let opts = if opts.auto_cleanup {
+        opts
+    } else {
+        let mut env = vec![("RAILMPI_AUTO_CLEANUP".to_string(), "0".to_string())];
+        env.extend(opts.env.iter().cloned());
+        with_env = Options {
+            env,
+            ..opts.clone()
+        };
+        &with_env
+    };
     let kvsname = kvsname_for_pid(std::process::id());
     if let Err(e) = signals::install() {
         eprintln!("mpiexec: cannot install signal handlers: {e}");
@@ -513,6 +530,7 @@ pub fn run(opts: &Options) -> i32 {
                             job: 0,
                             mcmd: Vec::new(),
                             spawn_blocks: Vec::new(),
+                            aborted: false,
                             pid: 0,
                             child: None,
                             proxy: Some(k),
@@ -716,6 +734,7 @@ fn started_rank(rank: u32, job: usize, mut child: Child, pmi: UnixStream) -> io:
         inbuf: LineBuffer::new(),
         outbuf: Vec::new(),
         pipes,
+        aborted: false,
     })
 }
 
@@ -735,7 +754,7 @@ impl Job<'_> {
     /// Records the first failure (later ones are consequences), prints its line and
     /// starts tearing the job down.
     fn fail(&mut self, status: i32, what: String) {
-        if self.failure.is_some() {
+        if self.kill_started.is_some() {
             return;
         }
         let live = self.ranks.iter().filter(|r| r.alive()).count();
@@ -744,8 +763,51 @@ impl Job<'_> {
         } else {
             format!("mpiexec: {what}")
         };
-        self.failure = Some(Failure { status, report });
+        match &self.failure {
+            // A rank failed before (-disable-auto-cleanup): that stays the job's status.
+            Some(f) if f.status != 0 || status == 0 => eprintln!("{report}"),
+            _ => self.failure = Some(Failure { status, report }),
+        }
         self.start_kill();
+    }
+
+    /// Rank `i` failed: the job ends, unless it runs with `-disable-auto-cleanup`; then
+    /// the others go on and the first failure (a non-zero one over a zero one) is the
+    /// job's status.
+    fn rank_failed(&mut self, i: usize, status: i32, what: String) {
+        if self.opts.auto_cleanup || self.kill_started.is_some() {
+            return self.fail(status, what);
+        }
+        let live = self
+            .ranks
+            .iter()
+            .enumerate()
+            .filter(|&(j, r)| j != i && r.alive() && !r.aborted)
+            .count();
+        eprintln!("mpiexec: {what}; {live} other rank(s) go on (-disable-auto-cleanup)");
+        if self
+            .failure
+            .as_ref()
+            .is_none_or(|f| f.status == 0 && status != 0)
+        {
+            self.failure = Some(Failure {
+                status,
+                report: format!("mpiexec: the first failure: {what}"),
+            });
+        }
+    }
+
+    /// `sig` to rank `i` alone: by kill(2) here, through its proxy elsewhere.
+    fn signal_one(&mut self, i: usize, sig: libc::c_int) {
+        let r = &self.ranks[i];
+        r.signal(sig);
+        if let (Some(k), Some(h), true) = (r.proxy, self.hosts.as_mut(), r.alive()) {
+            h.links[k].send(&Frame::Signal {
+                rank: r.rank,
+                signal: sig,
+            });
+            let _ = h.links[k].flush();
+        }
     }
 
     fn start_kill(&mut self) {
@@ -818,17 +880,20 @@ impl Job<'_> {
                     self.fail(TIMEOUT_STATUS, format!("job timed out after {secs} s"));
                 }
             }
-            if let Some((who, t, i)) = &self.unfinalized_exit {
-                if self.failure.is_none() && self.ranks[*i].pmi.is_none() {
+            if let Some((who, t, i)) = self.unfinalized_exit.clone() {
+                if self.kill_started.is_some() {
+                } else if self.ranks[i].pmi.is_none() {
                     // What it forked has gone too.
-                    self.fail(0, format!("{who} exited without MPI_Finalize"));
-                } else if self.failure.is_none() && now >= *t + UNFINALIZED_GRACE {
+                    self.unfinalized_exit = None;
+                    self.rank_failed(i, 0, format!("{who} exited without MPI_Finalize"));
+                } else if now >= t + UNFINALIZED_GRACE {
                     let msg = format!(
                         "{who} exited without MPI_Finalize {} s ago and the other ranks have \
                          not finished",
                         UNFINALIZED_GRACE.as_secs()
                     );
-                    self.fail(1, msg);
+                    self.unfinalized_exit = None;
+                    self.rank_failed(i, 1, msg);
                 }
             }
             if let Some(t) = self.kill_started {
@@ -841,7 +906,7 @@ impl Job<'_> {
                 h.expire_pending(now);
             }
             if let Some(h) = &self.hosts {
-                if self.failure.is_none() && now >= h.connect_deadline {
+                if self.kill_started.is_none() && now >= h.connect_deadline {
                     if let Some(l) = h.links.iter().find(|l| !l.connected_once) {
                         let msg = format!(
                             "the proxy on host {} did not connect back within {} s",
@@ -1112,7 +1177,7 @@ impl Job<'_> {
         if self.hosts.is_some() {
             return Err("spawning on a job across hosts is not offered yet".into());
         }
-        if self.failure.is_some() {
+        if self.kill_started.is_some() {
             return Err("the job is ending".into());
         }
         let total: u32 = blocks.iter().map(|b| b.nprocs).sum();
@@ -1222,15 +1287,37 @@ impl Job<'_> {
                         touched.push(to);
                     }
                 }
-                Effect::Abort { rank, code } => {
+                Effect::Abort { rank, code, ranks } => {
                     // It leaves by itself, flushing its output on the way: no SIGTERM
                     // (SIGKILL after the grace, like the others, if it lingers).
                     let i = self.bases[job] + rank as usize;
-                    self.aborting = Some(i);
                     let who = self.who(i);
-                    self.fail(
+                    let what = format!("{who} called abort (MPI_Abort) with exit code {code}");
+                    if self.opts.auto_cleanup || ranks.is_empty() {
+                        self.aborting = Some(i);
+                        self.fail(code, what);
+                        continue;
+                    }
+                    // -disable-auto-cleanup: the communicator's ranks end, the others go on.
+                    self.ranks[i].aborted = true;
+                    let end = self.bases[job] + self.servers[job].size() as usize;
+                    let members: Vec<usize> = (self.bases[job]..end)
+                        .filter(|&v| {
+                            let r = self.ranks[v].rank;
+                            v != i && ranks.iter().any(|&(a, b)| (a..=b).contains(&r))
+                        })
+                        .collect();
+                    for &v in &members {
+                        if self.ranks[v].alive() && !self.ranks[v].aborted {
+                            self.ranks[v].aborted = true;
+                            self.signal_one(v, libc::SIGKILL);
+                        }
+                    }
+                    let n = members.len() + 1;
+                    self.rank_failed(
+                        i,
                         code,
-                        format!("{who} called abort (MPI_Abort) with exit code {code}"),
+                        format!("{what} on a communicator of {n} rank(s) of its job, which end"),
                     );
                 }
             }
@@ -1305,7 +1392,14 @@ impl Job<'_> {
             self.ranks[i].status = Some(status);
             // Still open after the rank exited: a process it forked holds it.
             let pmi_held = self.ranks[i].pmi.take();
-            if self.failure.is_some() {
+            if !self.opts.auto_cleanup {
+                // The others' barriers go on without it.
+                let (job, rank) = (self.ranks[i].job, self.ranks[i].rank);
+                let mut effects = Vec::new();
+                self.servers[job].rank_gone(rank, &mut effects);
+                self.apply(job, effects);
+            }
+            if self.kill_started.is_some() || self.ranks[i].aborted {
                 return; // killed by us, or after the failure: not the cause
             }
             let r = &self.ranks[i];
@@ -1317,7 +1411,8 @@ impl Job<'_> {
                 } else {
                     ""
                 };
-                self.fail(
+                self.rank_failed(
+                    i,
                     128 + sig,
                     format!(
                         "{who} was killed by signal {sig} ({}{core})",
@@ -1327,12 +1422,14 @@ impl Job<'_> {
             } else {
                 let code = status.code().unwrap_or(255);
                 if code != 0 {
-                    self.fail(code, format!("{who} exited with status {code}"));
+                    self.rank_failed(i, code, format!("{who} exited with status {code}"));
                 } else if st.initialized && !st.finalized {
                     match pmi_held {
                         // Nothing of it is left: the others cannot finish what needed it
                         // (as Hydra, the job ends at once; not a failure by itself).
-                        None => self.fail(0, format!("{who} exited without MPI_Finalize")),
+                        None => {
+                            self.rank_failed(i, 0, format!("{who} exited without MPI_Finalize"))
+                        }
                         // Children it forked after MPI_Init (which never initialized
                         // themselves, as osu_latency_mp's) may still be working: they
                         // get the grace.

@@ -23,6 +23,9 @@ pub struct RankPmiState {
     pub finalized: bool,
     /// Waiting in `barrier_in`.
     pub in_barrier: bool,
+    /// Ended (only counted with `-disable-auto-cleanup`: then the others' barriers go on
+    /// without it).
+    pub gone: bool,
 }
 
 /// What handling one command asks the caller to do.
@@ -30,8 +33,13 @@ pub struct RankPmiState {
 pub enum Effect {
     /// Send this reply to this rank.
     Reply(u32, Reply),
-    /// The rank asked to abort the job with this exit code.
-    Abort { rank: u32, code: i32 },
+    /// The rank asked to abort the job with this exit code; `ranks` (sorted inclusive
+    /// ranges, each checked against the job's size): only those (empty: every rank).
+    Abort {
+        rank: u32,
+        code: i32,
+        ranks: Vec<(u32, u32)>,
+    },
 }
 
 /// The server for one job (one kvsname).
@@ -43,6 +51,8 @@ pub struct PmiServer {
     pending: Vec<(String, String)>,
     ranks: Vec<RankPmiState>,
     in_barrier: u32,
+    /// Ranks marked gone ([`PmiServer::rank_gone`]).
+    gone: u32,
     /// MPI_Publish_name's services and their ports (as Hydra keeps them without a
     /// nameserver: for the processes this mpiexec serves, its spawned jobs' included).
     names: Rc<RefCell<HashMap<String, String>>>,
@@ -65,6 +75,7 @@ impl PmiServer {
             pending: Vec::new(),
             ranks: vec![RankPmiState::default(); size as usize],
             in_barrier: 0,
+            gone: 0,
             names: Default::default(),
             appnums: vec![0; size as usize],
         }
@@ -94,6 +105,42 @@ impl PmiServer {
     /// Rank `rank` was started by command `appnum` of its spawn.
     pub fn set_appnum(&mut self, rank: u32, appnum: i32) {
         self.appnums[rank as usize] = appnum;
+    }
+
+    /// Rank `rank` ended while the job goes on (`-disable-auto-cleanup`): barriers no
+    /// longer wait for it, and one that waited only for it ends now.
+    pub fn rank_gone(&mut self, rank: u32, out: &mut Vec<Effect>) {
+        let st = &mut self.ranks[rank as usize];
+        if st.gone {
+            return;
+        }
+        st.gone = true;
+        if std::mem::take(&mut st.in_barrier) {
+            self.in_barrier -= 1;
+        }
+        self.gone += 1;
+        if self.in_barrier > 0 {
+            self.release_barrier(out);
+        }
+    }
+
+    /// Ends the barrier when every rank that is not gone is in it: the puts before it
+    /// become visible and each waiting rank gets `barrier_out`.
+    fn release_barrier(&mut self, out: &mut Vec<Effect>) {
+        if self.in_barrier + self.gone < self.size {
+            return;
+        }
+        self.committed.extend(self.pending.drain(..));
+        self.in_barrier = 0;
+        for (i, s) in self.ranks.iter_mut().enumerate() {
+            if std::mem::take(&mut s.in_barrier) {
+                out.push(Effect::Reply(i as u32, Reply::BarrierOut));
+            }
+        }
+    }
+
+    pub fn size(&self) -> u32 {
+        self.size
     }
 
     pub fn kvsname(&self) -> &str {
@@ -188,23 +235,25 @@ impl PmiServer {
                 }
                 st.in_barrier = true;
                 self.in_barrier += 1;
-                if self.in_barrier == self.size {
-                    self.committed.extend(self.pending.drain(..));
-                    self.in_barrier = 0;
-                    for (i, s) in self.ranks.iter_mut().enumerate() {
-                        s.in_barrier = false;
-                        out.push(Effect::Reply(i as u32, Reply::BarrierOut));
-                    }
-                }
+                self.release_barrier(out);
             }
             Command::Finalize => {
                 st.finalized = true;
                 out.push(reply(Reply::FinalizeAck));
             }
-            Command::Abort { exitcode } => out.push(Effect::Abort {
-                rank,
-                code: exitcode,
-            }),
+            Command::Abort { exitcode, ranks } => {
+                if ranks.last().is_some_and(|&(_, b)| b >= self.size) {
+                    return Err(format!(
+                        "asked to abort ranks beyond the job's {}",
+                        self.size
+                    ));
+                }
+                out.push(Effect::Abort {
+                    rank,
+                    code: exitcode,
+                    ranks,
+                })
+            }
             Command::PublishName { service, port } => {
                 let mut names = self.names.borrow_mut();
                 let fresh = !names.contains_key(&service);
@@ -291,6 +340,37 @@ mod tests {
             [Effect::Reply(_, Reply::GetResult { rc: 0, value, .. })] => value.clone(),
             _ => None,
         }
+    }
+
+    #[test]
+    fn barriers_go_on_without_gone_ranks() {
+        let mut s = PmiServer::new("kvs", 4);
+        assert!(run(&mut s, 0, Command::BarrierIn).is_empty());
+        assert!(run(&mut s, 1, Command::BarrierIn).is_empty());
+        let mut out = Vec::new();
+        // A rank that ends inside the barrier no longer counts, nor gets barrier_out.
+        s.rank_gone(1, &mut out);
+        s.rank_gone(1, &mut out);
+        assert!(out.is_empty());
+        s.rank_gone(3, &mut out);
+        assert!(out.is_empty());
+        let e = run(&mut s, 2, Command::BarrierIn);
+        assert_eq!(
+            e,
+            vec![
+                Effect::Reply(0, Reply::BarrierOut),
+                Effect::Reply(2, Reply::BarrierOut)
+            ]
+        );
+        // The last one alive waiting alone: released when the other survivor ends.
+        assert!(run(&mut s, 0, Command::BarrierIn).is_empty());
+        s.rank_gone(2, &mut out);
+        assert_eq!(out, vec![Effect::Reply(0, Reply::BarrierOut)]);
+        // Ranks beyond the job cannot be named in an abort.
+        let mut out = Vec::new();
+        let abort = |ranks| Command::Abort { exitcode: 1, ranks };
+        assert!(s.handle(0, abort(vec![(2, 4)]), &mut out).is_err());
+        assert!(s.handle(0, abort(vec![(1, 1), (3, 3)]), &mut out).is_ok());
     }
 
     #[test]
@@ -413,8 +493,22 @@ mod tests {
         );
         let e = run(&mut s, 1, Command::GetUniverseSize);
         assert_eq!(e, vec![Effect::Reply(1, Reply::UniverseSize { size: 2 })]);
-        let e = run(&mut s, 0, Command::Abort { exitcode: 3 });
-        assert_eq!(e, vec![Effect::Abort { rank: 0, code: 3 }]);
+        let e = run(
+            &mut s,
+            0,
+            Command::Abort {
+                exitcode: 3,
+                ranks: Vec::new(),
+            },
+        );
+        assert_eq!(
+            e,
+            vec![Effect::Abort {
+                rank: 0,
+                code: 3,
+                ranks: Vec::new()
+            }]
+        );
         let e = run(&mut s, 1, Command::Finalize);
         assert_eq!(e, vec![Effect::Reply(1, Reply::FinalizeAck)]);
         assert!(s.rank_state(1).finalized);

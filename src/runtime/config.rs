@@ -147,6 +147,15 @@ pub const SETTINGS: &[Setting] = &[
                answer before it fails with MPI_ERR_PORT",
     },
     Setting {
+        name: "RAILMPI_AUTO_CLEANUP",
+        default: "1",
+        help: "0 is set by `mpiexec -disable-auto-cleanup` (set it by hand only under a \
+               launcher that likewise lets barriers go on without ended ranks): a peer \
+               that ended is no longer fatal to a rank that waits, MPI_Finalize meets the \
+               others through the launcher, and MPI_Abort ends only the communicator's \
+               ranks",
+    },
+    Setting {
         name: "RAILMPI_LOG",
         default: "warn",
         help: "log filter (tracing EnvFilter syntax: error, warn, info, debug, trace)",
@@ -183,6 +192,8 @@ pub struct Config {
     pub unexpected_limit: usize,
     /// How long MPI_Comm_connect waits for the acceptor (RAILMPI_CONNECT_TIMEOUT).
     pub connect_timeout: std::time::Duration,
+    /// A failing rank ends the job (RAILMPI_AUTO_CLEANUP; mpiexec -disable-auto-cleanup).
+    pub auto_cleanup: bool,
 }
 
 /// A two-valued setting: false for `no`, true for `yes`, else an error naming it.
@@ -256,6 +267,7 @@ impl Config {
             connect_timeout: std::time::Duration::from_secs(
                 positive("RAILMPI_CONNECT_TIMEOUT")? as u64
             ),
+            auto_cleanup: choice("RAILMPI_AUTO_CLEANUP", "0", "1")?,
         })
     }
 }

@@ -164,6 +164,11 @@ impl World {
             &PmiBootstrap(&pmi),
         )
         .map_err(intern)?;
+        if !config.auto_cleanup {
+            // Peers may end while the job goes on (-disable-auto-cleanup): one that did is
+            // no longer fatal to whoever waits (a wait for it lasts until the job's end).
+            super::lifetime::watch_peers(&[]);
+        }
         let doorbell = fabric.wait;
         if oversubscribed {
             // Waiters sleep in most waits: a fence per message is cheaper than a membarrier
@@ -399,12 +404,20 @@ impl World {
         if let Some(s) = &self.services {
             s.leaving();
         }
-        coll::direct::barrier(
-            self,
-            &self.comm_world,
-            coll::TAG_RUNTIME_BARRIER,
-            self.fan_in(),
-        )?;
+        if self.config.auto_cleanup {
+            coll::direct::barrier(
+                self,
+                &self.comm_world,
+                coll::TAG_RUNTIME_BARRIER,
+                self.fan_in(),
+            )?;
+        } else {
+            // Ranks may have ended (-disable-auto-cleanup): the launcher's barrier counts
+            // them out, a barrier over the network would wait for them forever.
+            self.pmi
+                .barrier()
+                .map_err(|e| Error::new(ErrorClass::Other, format!("PMI: {e}")))?;
+        }
         self.progress.wait(|e| (!e.p2p.has_output()).then_some(()));
         if self.config.stats {
             self.print_stats()?;
@@ -483,14 +496,48 @@ impl World {
         Ok(())
     }
 
-    /// MPI_Abort: tell the launcher, then leave with `code`.
-    pub fn abort(&self, code: i32, msg: &str) -> ! {
+    /// MPI_Abort: tell the launcher, then leave with `code`. The job ends with it, unless
+    /// the launcher runs with `-disable-auto-cleanup`: then it ends the ranks of `comm`
+    /// (those of this job; None or a communicator holding them all: the whole job).
+    pub fn abort(&self, comm: Option<&Communicator>, code: i32, msg: &str) -> ! {
         super::lifetime::leaving();
+        let ranks = match comm {
+            Some(c) if !self.config.auto_cleanup => self.abort_ranks(c),
+            _ => Vec::new(),
+        };
         // What the program wrote is out before the launcher hears of the abort.
         // SAFETY: fflush(NULL) flushes every C stdio stream; no pointer of ours is passed.
         unsafe { libc::fflush(std::ptr::null_mut()) };
-        self.pmi.abort(code, msg);
+        self.pmi.abort(code, msg, &ranks);
         std::process::exit(code)
+    }
+
+    /// The world ranks of this job in `comm` (both groups of an intercommunicator), as
+    /// inclusive ranges; empty when that is all of them. Processes of other jobs are not
+    /// this launcher's to end.
+    fn abort_ranks(&self, comm: &Communicator) -> Vec<(u32, u32)> {
+        let mut mine: Vec<usize> = comm.group.members.to_vec();
+        if comm.is_inter() {
+            mine.extend(comm.peers.members.iter().copied());
+        }
+        mine.retain(|&r| r < self.size);
+        mine.sort_unstable();
+        mine.dedup();
+        if mine.len() == self.size {
+            return Vec::new();
+        }
+        let mut ranges: Vec<(u32, u32)> = Vec::new();
+        for r in mine.into_iter().map(|r| r as u32) {
+            match ranges.last_mut() {
+                Some((_, b)) if *b + 1 == r => *b = r,
+                _ => ranges.push((r, r)),
+            }
+        }
+        // A PMI line is short: a list too long for it aborts the whole job instead.
+        if ranges.len() > 200 {
+            return Vec::new();
+        }
+        ranges
     }
 
     // ------------------------------------------------------------ point-to-point

@@ -858,11 +858,18 @@ impl Pmi {
     /// Asks the launcher to kill the whole job with exit status `code`; prints `msg` (if
     /// not empty) to stderr first, like MPICH's PMI. Does not wait for an answer (there
     /// is none) and does not exit: the caller exits right after.
-    pub fn abort(&self, code: i32, msg: &str) {
+    /// `ranks`: only those world ranks (see `Command::Abort`; our mpiexec alone is sent
+    /// them, and only under `-disable-auto-cleanup`); empty for all.
+    pub fn abort(&self, code: i32, msg: &str, ranks: &[(u32, u32)]) {
         if !msg.is_empty() {
             crate::runtime::logging::say(&format!(
-                "[{}] aborting job (exit code {code}): {msg}",
-                self.rank
+                "[{}] aborting {} (exit code {code}): {msg}",
+                self.rank,
+                if ranks.is_empty() {
+                    "job"
+                } else {
+                    "the communicator's ranks"
+                }
             ));
         }
         if let Backend::Wire2 { conn, raw } = &self.backend {
@@ -882,7 +889,11 @@ impl Pmi {
             }
         }
         if let Backend::Wire { conn, raw } = &self.backend {
-            let line = Command::Abort { exitcode: code }.encode();
+            let line = Command::Abort {
+                exitcode: code,
+                ranks: ranks.to_vec(),
+            }
+            .encode();
             // Another thread may hold the lock while blocked in barrier/get; then write
             // directly (one small send on a stream socket: it cannot be split by the
             // blocked reader, and a concurrent writer is already waiting for its reply).
@@ -944,7 +955,7 @@ mod tests {
         assert!(p.put("k", "").is_err());
         p.finalize().unwrap();
         assert!(matches!(p.barrier(), Err(PmiError::Finalized)));
-        p.abort(1, ""); // no launcher: nothing to send
+        p.abort(1, "", &[]); // no launcher: nothing to send
     }
 
     /// A scripted server on a socketpair: answers each expected line with a canned reply.
@@ -1086,6 +1097,6 @@ mod tests {
         for _ in 0..3 {
             let _ = p.put("k", "v");
         }
-        p.abort(3, "");
+        p.abort(3, "", &[]);
     }
 }

@@ -228,6 +228,26 @@ impl<'a> Fields<'a> {
     }
 }
 
+/// `A-B,C,…`: inclusive ranges of ranks, each after the one before (so no rank twice and
+/// the list stays as short as it was sent; nothing is expanded here).
+fn parse_ranges(v: &str) -> Option<Vec<(u32, u32)>> {
+    let mut out: Vec<(u32, u32)> = Vec::new();
+    for part in v.split(',') {
+        let (a, b) = match part.split_once('-') {
+            Some((a, b)) => (a.parse().ok()?, b.parse().ok()?),
+            None => {
+                let a = part.parse().ok()?;
+                (a, a)
+            }
+        };
+        if a > b || out.last().is_some_and(|&(_, prev)| a <= prev) {
+            return None;
+        }
+        out.push((a, b));
+    }
+    Some(out)
+}
+
 /// A request from a PMI client (an MPI process) to the server (the launcher).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Command {
@@ -256,8 +276,13 @@ pub enum Command {
     Get { kvsname: String, key: String },
     /// `cmd=finalize`
     Finalize,
-    /// `cmd=abort exitcode=N` — no reply.
-    Abort { exitcode: i32 },
+    /// `cmd=abort exitcode=N [ranks=A-B,C,…]` — no reply. `ranks` (railmpi's, sent only
+    /// to our mpiexec when it runs with `-disable-auto-cleanup`): the world ranks of the
+    /// aborted communicator, as sorted inclusive ranges; empty for the whole job.
+    Abort {
+        exitcode: i32,
+        ranks: Vec<(u32, u32)>,
+    },
     /// `cmd=publish_name service=S port=P`
     PublishName { service: String, port: String },
     /// `cmd=unpublish_name service=S`
@@ -320,7 +345,19 @@ impl Command {
                 value,
             } => format!("cmd={n} kvsname={kvsname} key={key} value={value}\n"),
             Command::Get { kvsname, key } => format!("cmd={n} kvsname={kvsname} key={key}\n"),
-            Command::Abort { exitcode } => format!("cmd={n} exitcode={exitcode}\n"),
+            Command::Abort { exitcode, ranks } if ranks.is_empty() => {
+                format!("cmd={n} exitcode={exitcode}\n")
+            }
+            Command::Abort { exitcode, ranks } => {
+                let list: Vec<String> = ranks
+                    .iter()
+                    .map(|&(a, b)| match a == b {
+                        true => a.to_string(),
+                        false => format!("{a}-{b}"),
+                    })
+                    .collect();
+                format!("cmd={n} exitcode={exitcode} ranks={}\n", list.join(","))
+            }
             Command::PublishName { service, port } => {
                 format!("cmd={n} service={service} port={port}\n")
             }
@@ -390,6 +427,13 @@ impl Command {
             "finalize" => Command::Finalize,
             "abort" => Command::Abort {
                 exitcode: f.num("exitcode")?,
+                ranks: match f.opt("ranks") {
+                    None => Vec::new(),
+                    Some(v) => parse_ranges(v).ok_or_else(|| WireError::BadNumber {
+                        key: "ranks",
+                        value: v.to_string(),
+                    })?,
+                },
             },
             "publish_name" => Command::PublishName {
                 service: f.string("service")?,
@@ -837,7 +881,14 @@ mod tests {
                 key: "PMI_process_mapping".into(),
             },
             Command::Finalize,
-            Command::Abort { exitcode: -3 },
+            Command::Abort {
+                exitcode: -3,
+                ranks: Vec::new(),
+            },
+            Command::Abort {
+                exitcode: 8,
+                ranks: vec![(1, 1), (3, 7)],
+            },
         ]
     }
 
@@ -921,7 +972,11 @@ mod tests {
             "cmd=put kvsname=k key=a value=v\n"
         );
         assert_eq!(
-            Command::Abort { exitcode: 3 }.encode(),
+            Command::Abort {
+                exitcode: 3,
+                ranks: Vec::new()
+            }
+            .encode(),
             "cmd=abort exitcode=3\n"
         );
         assert_eq!(
@@ -991,8 +1046,32 @@ mod tests {
         );
         assert_eq!(
             Command::parse("cmd=abort exitcode=4 message=hello").unwrap(),
-            Command::Abort { exitcode: 4 }
+            Command::Abort {
+                exitcode: 4,
+                ranks: Vec::new()
+            }
         );
+        assert_eq!(
+            Command::parse("cmd=abort exitcode=8 ranks=1,3-5").unwrap(),
+            Command::Abort {
+                exitcode: 8,
+                ranks: vec![(1, 1), (3, 5)]
+            }
+        );
+        for bad in [
+            "",
+            "1,1",
+            "3,1",
+            "2-1",
+            "1-",
+            "x",
+            "1,,2",
+            "-1",
+            "1-99999999999",
+        ] {
+            let line = format!("cmd=abort exitcode=8 ranks={bad}");
+            assert!(Command::parse(&line).is_err(), "{line}");
+        }
     }
 
     #[test]
