@@ -54,6 +54,15 @@ OURS="$MPIEXEC --launcher $NETNS"
 for prog in hello allpairs coll_basic rma_passive large; do
     CASE_EXPECT="^ok $prog " run_case "ours.$prog.2x2" 0 $OURS -hosts "$H2" -ppn 2 "$CT/$prog"
 done
+# MPI_Comm_spawn across hosts: the proxies start the children (placed round the job's
+# hosts, or on the host info names), the intercommunicators carry data over the tcp rail,
+# a program that cannot start is MPI_ERR_SPAWN (dyn_spawn checks hosts and every byte).
+CASE_EXPECT="^ok dyn_spawn hosts " run_case ours.dyn_spawn.hosts.2x1 0 \
+    $OURS -hosts "$H2" -ppn 1 "$CT/dyn_spawn" hosts 10.77.0.11
+for mode in spawn missing threads names; do
+    CASE_EXPECT="^ok dyn_spawn $mode " run_case "ours.dyn_spawn.$mode.2x2" 0 \
+        $OURS -hosts "$H2" -ppn 2 "$CT/dyn_spawn" "$mode"
+done
 printf '%s:2\n%s:1\n# comment\n%s\n' 10.77.0.10 10.77.0.11 10.77.0.12 >"$LOGDIR/hostfile"
 CASE_EXPECT="^ok alltoall_pairs " run_case ours.hostfile.n4 0 \
     $OURS -f "$LOGDIR/hostfile" "$CT/alltoall_pairs"

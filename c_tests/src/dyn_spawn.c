@@ -13,6 +13,11 @@
  *                        MPI_COMM_SELF at once, as mpi4py.futures' executors do: each
  *                        intercommunicator must carry its own traffic (their contexts
  *                        agreed apart), 256 KiB each way, every byte checked
+ *   dyn_spawn hosts ADDR across hosts (our mpiexec, 1 rank per host): 4 children go
+ *                        round the job's hosts (every parent's host has children, every
+ *                        child is on a parent's host) and exercise the intercommunicator;
+ *                        then 2 children with info host=ADDR (the last rank's host, as
+ *                        mpiexec was given it) both run where the last rank runs
  *   dyn_spawn missing    spawning a program that does not exist fails with MPI_ERR_SPAWN
  *   dyn_spawn refused    under a launcher that cannot spawn: MPI_Comm_spawn fails with
  *                        MPI_ERR_SPAWN through MPI_ERRORS_RETURN, and nothing hangs
@@ -129,6 +134,11 @@ static void child(int argc, char **argv, MPI_Comm parent)
         thread_child(argv, parent);
         return;
     }
+    if (!strcmp(argv[1], "where")) {
+        char host[256] = {0};
+        gethostname(host, sizeof host - 1);
+        CHECK_MPI(MPI_Gather(host, 256, MPI_CHAR, NULL, 0, MPI_CHAR, 0, parent));
+    }
     if (!strcmp(argv[1], "child")) {
         CHECK(argc == 4 && !strcmp(argv[2], "a b"), "argv[2] of a child: %s",
               argc > 2 ? argv[2] : "(none)");
@@ -229,6 +239,49 @@ int main(int argc, char **argv)
                   "pthread_create");
         for (int i = 0; i < 2; i++)
             pthread_join(t[i], NULL);
+    } else if (!strcmp(mode, "hosts")) {
+        CHECK(argc == 3, "usage: dyn_spawn hosts ADDR");
+        char mine[256] = {0}, *parents = calloc(wsize, 256), *kids = calloc(4, 256);
+        gethostname(mine, sizeof mine - 1);
+        CHECK_MPI(MPI_Allgather(mine, 256, MPI_CHAR, parents, 256, MPI_CHAR, MPI_COMM_WORLD));
+        char *wargs[] = {"where", NULL};
+        MPI_Comm ic;
+        CHECK_MPI(MPI_Comm_spawn(argv[0], wargs, 4, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &ic,
+                                 MPI_ERRCODES_IGNORE));
+        CHECK_MPI(MPI_Gather(NULL, 0, MPI_CHAR, kids, 256, MPI_CHAR,
+                             wrank == 0 ? MPI_ROOT : MPI_PROC_NULL, ic));
+        if (wrank == 0) {
+            for (int p = 0; p < wsize; p++) {
+                int found = 0;
+                for (int k = 0; k < 4; k++)
+                    found |= !strcmp(kids + 256 * k, parents + 256 * p);
+                CHECK(found, "no child runs on %s, the host of parent %d", parents + 256 * p, p);
+            }
+            for (int k = 0; k < 4; k++) {
+                int found = 0;
+                for (int p = 0; p < wsize; p++)
+                    found |= !strcmp(kids + 256 * k, parents + 256 * p);
+                CHECK(found, "child %d runs on %s, no parent's host", k, kids + 256 * k);
+            }
+        }
+        exercise(ic, 1);
+        CHECK_MPI(MPI_Comm_disconnect(&ic));
+        MPI_Info info;
+        CHECK_MPI(MPI_Info_create(&info));
+        CHECK_MPI(MPI_Info_set(info, "host", argv[2]));
+        CHECK_MPI(MPI_Comm_spawn(argv[0], wargs, 2, info, 0, MPI_COMM_WORLD, &ic,
+                                 MPI_ERRCODES_IGNORE));
+        MPI_Info_free(&info);
+        CHECK_MPI(MPI_Gather(NULL, 0, MPI_CHAR, kids, 256, MPI_CHAR,
+                             wrank == 0 ? MPI_ROOT : MPI_PROC_NULL, ic));
+        for (int k = 0; wrank == 0 && k < 2; k++)
+            CHECK(!strcmp(kids + 256 * k, parents + 256 * (wsize - 1)),
+                  "child %d of host=%s runs on %s, not on %s", k, argv[2], kids + 256 * k,
+                  parents + 256 * (wsize - 1));
+        exercise(ic, 1);
+        CHECK_MPI(MPI_Comm_disconnect(&ic));
+        free(parents);
+        free(kids);
     } else if (!strcmp(mode, "missing")) {
         MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
         MPI_Comm ic = MPI_COMM_NULL;

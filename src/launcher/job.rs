@@ -33,7 +33,7 @@ use super::handshake::{Handshake, Progress};
 use super::hosts;
 use super::output::{self, Sink, TaggedPipe};
 use super::pmi_server::{Effect, PmiServer};
-use super::relay::{Frame, Setup};
+use super::relay::{Frame, Setup, Spawned, SpawnedProc};
 use super::signals;
 use crate::ratelimit::{suppressed_note, RateLimit};
 use crate::runtime::pmi::wire::{self, LineBuffer};
@@ -100,6 +100,25 @@ struct Rank {
 }
 
 impl Rank {
+    /// Rank `rank` of job `job`, which proxy `proxy` starts (and reports).
+    fn remote(rank: u32, job: usize, proxy: usize) -> Rank {
+        Rank {
+            rank,
+            job,
+            mcmd: Vec::new(),
+            spawn_blocks: Vec::new(),
+            pid: 0,
+            child: None,
+            proxy: Some(proxy),
+            status: None,
+            pmi: None,
+            inbuf: LineBuffer::new(),
+            outbuf: Vec::new(),
+            pipes: Vec::new(),
+            aborted: false,
+        }
+    }
+
     fn alive(&self) -> bool {
         self.status.is_none()
     }
@@ -225,8 +244,8 @@ struct Hosts {
     connect_deadline: Instant,
     /// Forwarding our stdin to rank 0's proxy (until end of file).
     stdin_to: Option<usize>,
-    /// `--tag-output` of remote ranks: the partial line of each (rank, stream).
-    partial: std::collections::HashMap<(u32, u8), Vec<u8>>,
+    /// `--tag-output` of remote ranks: the partial line of each (job, rank, stream).
+    partial: std::collections::HashMap<(u32, u32, u8), Vec<u8>>,
     /// Accepted connections still in their handshake, oldest first.
     pending: Vec<Pending>,
     next_pending: u64,
@@ -463,6 +482,30 @@ struct Job<'a> {
     hosts: Option<Hosts>,
     /// The rank that called abort (its index in `ranks`; spared the SIGTERM).
     aborting: Option<usize>,
+    /// The job's secret (spawned jobs' are derived from it: [`spawned_secret`]).
+    secret: crate::fabric::tcp::Secret,
+    /// `Frame::End` went to the proxies (every process has ended).
+    end_sent: bool,
+    /// Spawns on other hosts whose processes have not all started: the spawner is
+    /// answered when they have (or one could not start).
+    spawning: Vec<Spawning>,
+}
+
+/// A spawn waiting for its processes' starts (`Frame::Started`) from the proxies.
+struct Spawning {
+    job: usize,
+    /// The spawning rank's index in `ranks`.
+    spawner: usize,
+    waiting: usize,
+}
+
+/// The secret of spawned job `job` (1, 2, …), derived from the job's: mpiexec and each
+/// proxy derive it alike, so it never crosses the network.
+pub(super) fn spawned_secret(
+    secret: &crate::fabric::tcp::Secret,
+    job: u32,
+) -> crate::fabric::tcp::Secret {
+    crate::fabric::tcp::auth::derive(secret, format!("spawned job {job}").as_bytes())
 }
 
 /// The job's kvsname, derived from mpiexec's pid.
@@ -487,6 +530,10 @@ pub fn run(opts: &Options) -> i32 {
         &with_env
     };
     let kvsname = kvsname_for_pid(std::process::id());
+    // The secret tcp connections prove (fabric::tcp::auth): drawn here, known only to the
+    // job's processes (an environment is readable by its user alone).
+    let raw_secret = crate::fabric::tcp::random();
+    let secret = crate::fabric::tcp::secret_to_hex(&raw_secret);
     if let Err(e) = signals::install() {
         eprintln!("mpiexec: cannot install signal handlers: {e}");
         return 1;
@@ -504,11 +551,10 @@ pub fn run(opts: &Options) -> i32 {
         unfinalized_exit: None,
         hosts: None,
         aborting: None,
+        secret: raw_secret,
+        end_sent: false,
+        spawning: Vec::new(),
     };
-    // The secret tcp connections prove (fabric::tcp::auth): drawn here, known only to the
-    // job's processes (an environment is readable by its user alone).
-    let raw_secret = crate::fabric::tcp::random();
-    let secret = crate::fabric::tcp::secret_to_hex(&raw_secret);
     if let Some(hosts) = &opts.hosts {
         let timeout_ms = match tcp_timeout_ms() {
             Ok(ms) => ms,
@@ -525,21 +571,7 @@ pub fn run(opts: &Options) -> i32 {
             Ok(h) => {
                 for (k, (_, ranks)) in placement.iter().enumerate() {
                     for &rank in ranks {
-                        job.ranks.push(Rank {
-                            rank,
-                            job: 0,
-                            mcmd: Vec::new(),
-                            spawn_blocks: Vec::new(),
-                            aborted: false,
-                            pid: 0,
-                            child: None,
-                            proxy: Some(k),
-                            status: None,
-                            pmi: None,
-                            inbuf: LineBuffer::new(),
-                            outbuf: Vec::new(),
-                            pipes: Vec::new(),
-                        });
+                        job.ranks.push(Rank::remote(rank, 0, k));
                     }
                 }
                 job.ranks.sort_by_key(|r| r.rank);
@@ -803,6 +835,7 @@ impl Job<'_> {
         r.signal(sig);
         if let (Some(k), Some(h), true) = (r.proxy, self.hosts.as_mut(), r.alive()) {
             h.links[k].send(&Frame::Signal {
+                job: r.job as u32,
                 rank: r.rank,
                 signal: sig,
             });
@@ -835,6 +868,7 @@ impl Job<'_> {
             r.signal(sig);
             if let (Some(k), Some(h), true) = (r.proxy, self.hosts.as_mut(), r.alive()) {
                 h.links[k].send(&Frame::Signal {
+                    job: r.job as u32,
                     rank: r.rank,
                     signal: sig,
                 });
@@ -921,6 +955,16 @@ impl Job<'_> {
 
             // Done when every rank is reaped and its output forwarded (or given up on).
             if self.ranks.iter().all(|r| !r.alive()) {
+                if !self.end_sent {
+                    // The proxies stay while more may come (a spawn); now nothing will.
+                    self.end_sent = true;
+                    for k in 0..self.hosts.as_ref().map_or(0, |h| h.links.len()) {
+                        if let Some(h) = self.hosts.as_mut() {
+                            h.links[k].send(&Frame::End);
+                        }
+                        self.flush_link(k);
+                    }
+                }
                 let t = *all_exited_at.get_or_insert(now);
                 let pipes_open = self
                     .ranks
@@ -1149,13 +1193,20 @@ impl Job<'_> {
             return Ok(());
         }
         let blocks = std::mem::take(&mut r.spawn_blocks);
-        let rc = match self.spawn_job(&blocks) {
-            Ok(()) => 0,
+        let rc = match self.spawn_job(i, &blocks) {
+            Ok(true) => 0,
+            Ok(false) => return Ok(()), // answered once the proxies started them
             Err(e) => {
                 eprintln!("mpiexec: {} could not spawn: {e}", self.who(i));
                 -1
             }
         };
+        self.spawn_result(i, rc);
+        Ok(())
+    }
+
+    /// Answers rank `i`'s spawn.
+    fn spawn_result(&mut self, i: usize, rc: i32) {
         let job = self.ranks[i].job;
         let rank = self.ranks[i].rank;
         self.apply(
@@ -1165,18 +1216,46 @@ impl Job<'_> {
                 wire::Reply::SpawnResult { rc, errcodes: None },
             )],
         );
-        Ok(())
     }
 
-    /// MPI_Comm_spawn(_multiple): a new job of the processes `blocks` name (one
-    /// MPI_COMM_WORLD over all of them, MPI_APPNUM the command's number), with its own
-    /// key-value space holding the blocks' preput keys (the parents' port) and its own
-    /// secret; its processes are this mpiexec's ranks like any (their failure ends
-    /// everything). On this host only, for now.
-    fn spawn_job(&mut self, blocks: &[wire::SpawnBlock]) -> Result<(), String> {
-        if self.hosts.is_some() {
-            return Err("spawning on a job across hosts is not offered yet".into());
+    /// A proxy reported rank `i` started (`failed`: it could not start). Answers the spawn
+    /// it belongs to when that was the last start awaited; a failed start ends the spawned
+    /// job's other processes and fails the spawn. Whether the exit is the spawn's news.
+    fn spawn_progress(&mut self, i: usize, failed: bool) -> bool {
+        let job = self.ranks[i].job;
+        let Some(at) = self.spawning.iter().position(|s| s.job == job) else {
+            return false;
+        };
+        if !failed {
+            self.spawning[at].waiting -= 1;
+            if self.spawning[at].waiting == 0 {
+                let s = self.spawning.remove(at);
+                self.spawn_result(s.spawner, 0);
+            }
+            return false;
         }
+        let s = self.spawning.remove(at);
+        let end = self.bases.get(job + 1).copied().unwrap_or(self.ranks.len());
+        for v in self.bases[job]..end {
+            if !self.ranks[v].aborted {
+                self.ranks[v].aborted = true;
+                self.signal_one(v, libc::SIGKILL);
+            }
+        }
+        let who = self.who(s.spawner);
+        eprintln!("mpiexec: {who} could not spawn: a process did not start");
+        self.spawn_result(s.spawner, -1);
+        true
+    }
+
+    /// MPI_Comm_spawn(_multiple) by rank `spawner`: a new job of the processes `blocks`
+    /// name (one MPI_COMM_WORLD over all of them, MPI_APPNUM the command's number), with
+    /// its own key-value space holding the blocks' preput keys (the parents' port) and its
+    /// own secret; its processes are this mpiexec's ranks like any (their failure ends
+    /// everything). On one host they start here (Ok(true): started); across hosts they are
+    /// placed like the job's ranks over the hosts whose proxy still runs (info `host`:
+    /// those named) and the proxies start them (Ok(false): answered when they report).
+    fn spawn_job(&mut self, spawner: usize, blocks: &[wire::SpawnBlock]) -> Result<bool, String> {
         if self.kill_started.is_some() {
             return Err("the job is ending".into());
         }
@@ -1190,33 +1269,66 @@ impl Job<'_> {
         let job = self.servers.len();
         let kvsname = format!("railmpi_{}_{job}", std::process::id());
         let mut server = self.servers[0].sibling(&kvsname, total);
-        let secret = crate::fabric::tcp::secret_to_hex(&crate::fabric::tcp::random());
+        let secret = crate::fabric::tcp::secret_to_hex(&spawned_secret(&self.secret, job as u32));
         let mut env = self.opts.env.clone();
         env.push(("PMI_SPAWNED".into(), "1".into()));
+        // The hosts that may take processes across hosts: the job's, with a proxy running.
+        let live: Vec<hosts::Host> = match (&self.hosts, &self.opts.hosts) {
+            (Some(h), Some(list)) => list
+                .iter()
+                .filter(|x| {
+                    h.links
+                        .iter()
+                        .any(|l| l.host == x.name && l.stream.is_some())
+                })
+                .cloned()
+                .collect(),
+            _ => Vec::new(),
+        };
         // Check every command before starting any.
         let mut plans = Vec::new();
         for (appnum, b) in blocks.iter().enumerate() {
             let mut program = b.execname.clone();
             let mut wdir = None;
+            let mut on = None;
             for (k, v) in &b.info {
                 match k.as_str() {
                     "wdir" => wdir = Some(v.clone()),
                     "path" if !program.contains('/') => {
                         let p = std::path::Path::new(v).join(&program);
-                        if p.exists() {
+                        if self.hosts.is_some() || p.exists() {
                             program = p.to_string_lossy().into_owned();
                         }
                     }
                     "host" | "hosts" => {
-                        if let Some(h) = v
-                            .split(',')
-                            .map(str::trim)
-                            .find(|h| !["localhost", here.as_str()].contains(h))
-                        {
-                            return Err(format!(
-                                "host {h} (info key {k}): this job runs on {here} alone"
-                            ));
+                        let names = v.split(',').map(str::trim).filter(|h| !h.is_empty());
+                        if self.hosts.is_none() {
+                            if let Some(h) = names
+                                .clone()
+                                .find(|h| !["localhost", here.as_str()].contains(h))
+                            {
+                                return Err(format!(
+                                    "host {h} (info key {k}): this job runs on {here} alone"
+                                ));
+                            }
+                            continue;
                         }
+                        let mut chosen: Vec<hosts::Host> = Vec::new();
+                        for h in names {
+                            match live.iter().find(|x| x.name == h) {
+                                Some(x) if !chosen.iter().any(|c| c.name == h) => {
+                                    chosen.push(x.clone())
+                                }
+                                Some(_) => {}
+                                None => {
+                                    return Err(format!(
+                                        "host {h} (info key {k}) is not a host of this job \
+                                         with its proxy running"
+                                    ))
+                                }
+                            }
+                        }
+                        on = (!chosen.is_empty()).then_some(chosen);
                     }
                     _ => {}
                 }
@@ -1224,11 +1336,14 @@ impl Job<'_> {
             for (k, v) in &b.preput {
                 server.preput(k, v);
             }
-            plans.push((appnum, b, program, wdir));
+            plans.push((appnum, b, program, wdir, on));
+        }
+        if self.hosts.is_some() {
+            return self.spawn_on_proxies(spawner, job, server, env, plans, live);
         }
         let base = self.ranks.len();
         let mut rank = 0u32;
-        for (appnum, b, program, wdir) in plans {
+        for (appnum, b, program, wdir, _) in plans {
             for _ in 0..b.nprocs {
                 server.set_appnum(rank, appnum as i32);
                 let started = start(&Start {
@@ -1264,7 +1379,96 @@ impl Job<'_> {
         }
         self.servers.push(server);
         self.bases.push(base);
-        Ok(())
+        Ok(true)
+    }
+
+    /// The placement and start of a spawn across hosts (see `spawn_job`).
+    #[allow(clippy::type_complexity)]
+    fn spawn_on_proxies(
+        &mut self,
+        spawner: usize,
+        job: usize,
+        mut server: PmiServer,
+        env: Vec<(String, String)>,
+        plans: Vec<(
+            usize,
+            &wire::SpawnBlock,
+            String,
+            Option<String>,
+            Option<Vec<hosts::Host>>,
+        )>,
+        live: Vec<hosts::Host>,
+    ) -> Result<bool, String> {
+        if live.is_empty() {
+            return Err("no host of the job has its proxy running any more".into());
+        }
+        let h = self.hosts.as_mut().expect("across hosts");
+        let total = server.size();
+        let mut per_link: Vec<Vec<SpawnedProc>> = vec![Vec::new(); h.links.len()];
+        let mut owner = vec![0usize; total as usize];
+        let mut next = 0u32;
+        for (appnum, b, program, wdir, on) in plans {
+            let hosts = on.unwrap_or_else(|| live.clone());
+            for (name, ranks) in hosts::place(&hosts, Some(b.nprocs), self.opts.ppn) {
+                let k = h
+                    .links
+                    .iter()
+                    .position(|l| l.host == name)
+                    .expect("a live host has a link");
+                for r in ranks {
+                    let rank = next + r;
+                    server.set_appnum(rank, appnum as i32);
+                    owner[rank as usize] = k;
+                    per_link[k].push(SpawnedProc {
+                        rank,
+                        program: program.clone(),
+                        args: b.args.clone(),
+                        wdir: wdir.clone().unwrap_or_default(),
+                    });
+                }
+            }
+            next += b.nprocs;
+        }
+        let mut mapping: Vec<(String, Vec<u32>)> = Vec::new();
+        for (k, procs) in per_link.iter().enumerate() {
+            if !procs.is_empty() {
+                let mut ranks: Vec<u32> = procs.iter().map(|q| q.rank).collect();
+                ranks.sort_unstable();
+                mapping.push((h.links[k].host.clone(), ranks));
+            }
+        }
+        mapping.sort_by_key(|(_, r)| r[0]);
+        if let Some(m) = hosts::process_mapping(&mapping) {
+            server.set_process_mapping(&m);
+        }
+        let env = forwarded_env(&env);
+        let kvsname = server.kvsname().to_string();
+        for (k, procs) in per_link.into_iter().enumerate() {
+            if !procs.is_empty() {
+                h.links[k].send(&Frame::Spawn(Spawned {
+                    job: job as u32,
+                    kvsname: kvsname.clone(),
+                    size: total,
+                    env: env.clone(),
+                    procs,
+                }));
+            }
+        }
+        let base = self.ranks.len();
+        for (rank, &k) in owner.iter().enumerate() {
+            self.ranks.push(Rank::remote(rank as u32, job, k));
+        }
+        self.servers.push(server);
+        self.bases.push(base);
+        self.spawning.push(Spawning {
+            job,
+            spawner,
+            waiting: total as usize,
+        });
+        for k in 0..self.hosts.as_ref().map_or(0, |h| h.links.len()) {
+            self.flush_link(k);
+        }
+        Ok(false)
     }
 
     /// What the PMI server of job `job` asked for.
@@ -1278,6 +1482,7 @@ impl Job<'_> {
                     if let (Some(k), Some(h)) = (r.proxy, self.hosts.as_mut()) {
                         if r.status.is_none() {
                             h.links[k].send(&Frame::Pmi {
+                                job: r.job as u32,
                                 rank: r.rank,
                                 line: reply.encode().into_bytes(),
                             });
@@ -1715,26 +1920,34 @@ impl Job<'_> {
 
     /// One frame from proxy `k`; Err for one it had no business sending.
     fn on_frame(&mut self, k: usize, f: Frame) -> Result<(), String> {
-        let rank_of = |job: &Self, rank: u32| -> Result<usize, String> {
-            match job.ranks.get(rank as usize) {
-                Some(r) if r.proxy == Some(k) => Ok(rank as usize),
-                _ => Err(format!("it named rank {rank}, which is not its own")),
+        let rank_of = |me: &Self, job: u32, rank: u32| -> Result<usize, String> {
+            let i = me.bases.get(job as usize).map(|b| b + rank as usize);
+            let end = match me.bases.get(job as usize + 1) {
+                Some(&e) => e,
+                None => me.ranks.len(),
+            };
+            match i.filter(|&i| i < end).map(|i| (i, &me.ranks[i])) {
+                Some((i, r)) if r.proxy == Some(k) => Ok(i),
+                _ => Err(format!(
+                    "it named rank {rank} of job {job}, which is not its own"
+                )),
             }
         };
         match f {
-            Frame::Pmi { rank, line } => {
-                let i = rank_of(self, rank)?;
+            Frame::Pmi { job, rank, line } => {
+                let i = rank_of(self, job, rank)?;
                 if self.ranks[i].alive() {
                     self.ranks[i].inbuf.push(&line);
                     self.service_pmi(i);
                 }
             }
             Frame::Output {
+                job,
                 rank,
                 stream,
                 bytes,
             } => {
-                rank_of(self, rank)?;
+                rank_of(self, job, rank)?;
                 let sink = if stream == 1 {
                     Sink::Stdout
                 } else {
@@ -1742,7 +1955,7 @@ impl Job<'_> {
                 };
                 if self.opts.tag_output {
                     let h = self.hosts.as_mut().expect("multi-host");
-                    let partial = h.partial.entry((rank, stream)).or_default();
+                    let partial = h.partial.entry((job, rank, stream)).or_default();
                     partial.extend_from_slice(&bytes);
                     let mut out = Vec::new();
                     output::take_lines(format!("[{rank}] ").as_bytes(), partial, &mut out, false);
@@ -1751,21 +1964,23 @@ impl Job<'_> {
                     output::emit(sink, &bytes);
                 }
             }
-            Frame::Started { rank, pid } => {
-                let i = rank_of(self, rank)?;
+            Frame::Started { job, rank, pid } => {
+                let i = rank_of(self, job, rank)?;
                 self.ranks[i].pid = pid;
+                self.spawn_progress(i, false);
             }
             Frame::Exited {
+                job,
                 rank,
                 code,
                 signal,
                 core,
             } => {
-                let i = rank_of(self, rank)?;
+                let i = rank_of(self, job, rank)?;
                 if self.opts.tag_output {
                     let h = self.hosts.as_mut().expect("multi-host");
                     for stream in [1u8, 2] {
-                        if let Some(mut partial) = h.partial.remove(&(rank, stream)) {
+                        if let Some(mut partial) = h.partial.remove(&(job, rank, stream)) {
                             let mut out = Vec::new();
                             let prefix = format!("[{rank}] ");
                             output::take_lines(prefix.as_bytes(), &mut partial, &mut out, true);
@@ -1777,6 +1992,11 @@ impl Job<'_> {
                             output::emit(sink, &out);
                         }
                     }
+                }
+                if self.ranks[i].pid == 0 && self.spawn_progress(i, true) {
+                    // A spawned process that never started: the spawn failed, not the job.
+                    self.ranks[i].status = Some(ExitStatus::from_raw((code & 0xff) << 8));
+                    return Ok(());
                 }
                 if self.ranks[i].alive() {
                     let raw = if signal != 0 {

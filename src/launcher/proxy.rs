@@ -9,7 +9,7 @@
 //! when the ranks are done, the job's shared-memory files on this host are removed.
 
 use super::job::{self, Input, Start, HANDSHAKE_TIMEOUT, ROOT_ID};
-use super::relay::{Frame, Setup};
+use super::relay::{Frame, Setup, Spawned};
 use super::signals;
 use crate::fabric::tcp::auth::{self, Challenge, Hello, Role, Transcript};
 use crate::fabric::tcp::{secret_from_hex, Secret};
@@ -25,6 +25,8 @@ use std::time::{Duration, Instant};
 const OUTPUT_DRAIN: Duration = Duration::from_secs(1);
 
 struct LocalRank {
+    /// Its job (0: the one mpiexec started, then the spawned ones) and rank in it.
+    job: u32,
     rank: u32,
     child: Child,
     done: bool,
@@ -63,7 +65,7 @@ pub fn run(root: SocketAddr, id: u32) -> i32 {
     // From here on the job may be quiet for long: a root that stops answering (its host
     // unreachable) must still be noticed.
     crate::sys::net::set_timeouts(&stream, setup.timeout_ms.max(1));
-    let mut proxy = Proxy::new(stream, &setup, &line);
+    let mut proxy = Proxy::new(stream, &setup, secret);
     proxy.inbuf = rest;
     proxy.read_root();
     proxy.run()
@@ -129,6 +131,24 @@ struct Proxy {
     killing: Option<String>,
     /// The Setup's timeout (ms), for the words when the root stops answering.
     timeout_ms: u32,
+    /// The job's secret, from which spawned jobs' are derived.
+    secret: Secret,
+    /// The root said every process of the job has ended (`Frame::End`): leave once the
+    /// output is out. Until then more may come (a spawn).
+    ended: bool,
+}
+
+/// How to start one process here.
+struct Proc<'a> {
+    job: u32,
+    rank: u32,
+    size: u32,
+    local: (u32, u32),
+    program: &'a str,
+    args: &'a [String],
+    env: &'a [(String, String)],
+    secret: &'a str,
+    cwd: Option<&'a str>,
 }
 
 #[derive(Clone, Copy)]
@@ -140,7 +160,7 @@ enum Source {
 }
 
 impl Proxy {
-    fn new(stream: TcpStream, setup: &Setup, secret_line: &str) -> Proxy {
+    fn new(stream: TcpStream, setup: &Setup, secret: Secret) -> Proxy {
         let _ = stream.set_nonblocking(true);
         let mut p = Proxy {
             root: Some(stream),
@@ -151,72 +171,121 @@ impl Proxy {
             stdin_eof: false,
             killing: None,
             timeout_ms: setup.timeout_ms,
+            secret,
+            ended: false,
         };
         let n = setup.ranks.len() as u32;
+        let hex = crate::fabric::tcp::secret_to_hex(&secret);
         for (local, &rank) in setup.ranks.iter().enumerate() {
-            let started = job::start(&Start {
+            p.start(&Proc {
+                job: 0,
+                rank,
+                size: setup.size,
+                local: (local as u32, n),
                 program: &setup.program,
                 args: &setup.args,
                 env: &setup.env,
-                rank,
-                size: setup.size,
-                local_rank: local as u32,
-                local_size: n,
-                secret: secret_line.trim(),
-                stdin: if rank == 0 { Input::Piped } else { Input::Null },
-                capture: true,
+                secret: &hex,
                 cwd: None,
             });
-            match started {
-                Ok((mut child, pmi)) => {
-                    let take = |o: Option<OwnedFd>| {
-                        o.map(std::fs::File::from).inspect(|f| {
-                            let _ = super::output::set_nonblocking(f.as_raw_fd());
-                        })
-                    };
-                    let pipes = [
-                        take(child.stdout.take().map(OwnedFd::from)),
-                        take(child.stderr.take().map(OwnedFd::from)),
-                    ];
-                    let stdin = child.stdin.take();
-                    if let Some(s) = &stdin {
-                        let _ = super::output::set_nonblocking(s.as_raw_fd());
-                    }
-                    p.send(&Frame::Started {
-                        rank,
-                        pid: child.id(),
-                    });
-                    p.ranks.push(LocalRank {
-                        rank,
-                        child,
-                        done: false,
-                        pmi: Some(pmi),
-                        pmi_out: Vec::new(),
-                        pipes,
-                        stdin,
-                    });
-                }
-                Err(e) => {
-                    let msg = format!(
-                        "mpiexec: cannot start rank {rank} ({}) on {}: {e}\n",
-                        setup.program,
-                        crate::sys::cpu::hostname()
-                    );
-                    p.send(&Frame::Output {
-                        rank,
-                        stream: 2,
-                        bytes: msg.into_bytes(),
-                    });
-                    p.send(&Frame::Exited {
-                        rank,
-                        code: job::start_failure_status(&e),
-                        signal: 0,
-                        core: false,
-                    });
-                }
-            }
         }
         p
+    }
+
+    /// The processes of spawned job `s.job` that this host runs.
+    fn spawn(&mut self, s: Spawned) {
+        if s.job == 0 || self.ranks.iter().any(|r| r.job == s.job) || self.killing.is_some() {
+            return self.root_gone("it sent a spawn twice");
+        }
+        let hex = crate::fabric::tcp::secret_to_hex(&job::spawned_secret(&self.secret, s.job));
+        let n = s.procs.len() as u32;
+        for (local, q) in s.procs.iter().enumerate() {
+            self.start(&Proc {
+                job: s.job,
+                rank: q.rank,
+                size: s.size,
+                local: (local as u32, n),
+                program: &q.program,
+                args: &q.args,
+                env: &s.env,
+                secret: &hex,
+                cwd: (!q.wdir.is_empty()).then_some(q.wdir.as_str()),
+            });
+        }
+    }
+
+    /// Starts one process and reports it (its start, or its failure as output and exit).
+    fn start(&mut self, q: &Proc) {
+        let (job, rank) = (q.job, q.rank);
+        let started = job::start(&Start {
+            program: q.program,
+            args: q.args,
+            env: q.env,
+            rank,
+            size: q.size,
+            local_rank: q.local.0,
+            local_size: q.local.1,
+            secret: q.secret,
+            stdin: if (job, rank) == (0, 0) {
+                Input::Piped
+            } else {
+                Input::Null
+            },
+            capture: true,
+            cwd: q.cwd,
+        });
+        match started {
+            Ok((mut child, pmi)) => {
+                let take = |o: Option<OwnedFd>| {
+                    o.map(std::fs::File::from).inspect(|f| {
+                        let _ = super::output::set_nonblocking(f.as_raw_fd());
+                    })
+                };
+                let pipes = [
+                    take(child.stdout.take().map(OwnedFd::from)),
+                    take(child.stderr.take().map(OwnedFd::from)),
+                ];
+                let stdin = child.stdin.take();
+                if let Some(s) = &stdin {
+                    let _ = super::output::set_nonblocking(s.as_raw_fd());
+                }
+                self.send(&Frame::Started {
+                    job,
+                    rank,
+                    pid: child.id(),
+                });
+                self.ranks.push(LocalRank {
+                    job,
+                    rank,
+                    child,
+                    done: false,
+                    pmi: Some(pmi),
+                    pmi_out: Vec::new(),
+                    pipes,
+                    stdin,
+                });
+            }
+            Err(e) => {
+                let msg = format!(
+                    "mpiexec: cannot start rank {rank} ({}) on {}: {e}\n",
+                    q.program,
+                    crate::sys::cpu::hostname()
+                );
+                self.send(&Frame::Output {
+                    job,
+                    rank,
+                    stream: 2,
+                    bytes: msg.into_bytes(),
+                });
+                self.send(&Frame::Exited {
+                    job,
+                    rank,
+                    code: job::start_failure_status(&e),
+                    signal: 0,
+                    core: false,
+                });
+            }
+        }
     }
 
     fn send(&mut self, f: &Frame) {
@@ -275,7 +344,7 @@ impl Proxy {
             }
             self.reap();
             let now = Instant::now();
-            if self.ranks.iter().all(|r| r.done) {
+            if self.ranks.iter().all(|r| r.done) && (self.ended || self.root.is_none()) {
                 let t = *all_done_at.get_or_insert(now);
                 let open = self
                     .ranks
@@ -397,16 +466,18 @@ impl Proxy {
     }
 
     fn on_frame(&mut self, f: Frame) {
-        let find = |ranks: &[LocalRank], rank: u32| ranks.iter().position(|r| r.rank == rank);
+        let find = |ranks: &[LocalRank], job: u32, rank: u32| {
+            ranks.iter().position(|r| (r.job, r.rank) == (job, rank))
+        };
         match f {
-            Frame::Pmi { rank, line } => {
-                if let Some(i) = find(&self.ranks, rank) {
+            Frame::Pmi { job, rank, line } => {
+                if let Some(i) = find(&self.ranks, job, rank) {
                     self.ranks[i].pmi_out.extend_from_slice(&line);
                     self.flush_pmi(i);
                 }
             }
-            Frame::Signal { rank, signal } => {
-                if let Some(r) = find(&self.ranks, rank).map(|i| &self.ranks[i]) {
+            Frame::Signal { job, rank, signal } => {
+                if let Some(r) = find(&self.ranks, job, rank).map(|i| &self.ranks[i]) {
                     if (1..64).contains(&signal) {
                         job::signal_rank(r.child.id(), signal, !r.done);
                     }
@@ -418,10 +489,12 @@ impl Proxy {
                 } else {
                     self.stdin_buf.extend_from_slice(&b);
                 }
-                if let Some(i) = find(&self.ranks, 0) {
+                if let Some(i) = find(&self.ranks, 0, 0) {
                     self.write_stdin(i);
                 }
             }
+            Frame::Spawn(s) => self.spawn(s),
+            Frame::End => self.ended = true,
             // Frames only proxies send: the root is confused; end the job here.
             _ => self.root_gone("it sent a frame meant for it"),
         }
@@ -461,8 +534,9 @@ impl Proxy {
                     return;
                 }
                 Ok(n) => {
-                    let rank = r.rank;
+                    let (job, rank) = (r.job, r.rank);
                     self.send(&Frame::Pmi {
+                        job,
                         rank,
                         line: chunk[..n].to_vec(),
                     });
@@ -488,8 +562,9 @@ impl Proxy {
                     return;
                 }
                 Ok(n) => {
-                    let rank = r.rank;
+                    let (job, rank) = (r.job, r.rank);
                     self.send(&Frame::Output {
+                        job,
                         rank,
                         stream: j as u8 + 1,
                         bytes: chunk[..n].to_vec(),
@@ -547,8 +622,9 @@ impl Proxy {
             r.done = true;
             r.pmi = None;
             r.stdin = None;
-            let rank = r.rank;
+            let (job, rank) = (r.job, r.rank);
             self.send(&Frame::Exited {
+                job,
                 rank,
                 code: status.code().unwrap_or(0),
                 signal: status.signal().unwrap_or(0),

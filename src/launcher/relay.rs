@@ -4,31 +4,36 @@
 //! other, carries; never a command line, which other users of the host can read), proves
 //! it in a challenge-response (`fabric::tcp::auth`; the secret never crosses the
 //! connection), and from then on every frame
-//! is `[u32 length][u8 kind][u32 rank][payload]`, little-endian, the length counting
-//! everything after itself. The root sends the `Setup` of the host, then relays PMI
-//! replies, stdin and signals; the proxy relays its ranks' PMI lines, output, start and
-//! exit. Frames come from another process: decoded with checked parsers, bounded.
+//! is `[u32 length][u8 kind][u32 job][u32 rank][payload]`, little-endian, the length
+//! counting everything after itself. The root sends the `Setup` of the host, then relays
+//! PMI replies, stdin and signals, the processes of spawned jobs to start (`job` counts
+//! the jobs: 0 is the one mpiexec started), and the job's end; the proxy relays its
+//! processes' PMI lines, output, start and exit. Frames come from another process: decoded
+//! with checked parsers, bounded.
 
 /// Longest frame accepted (a PMI line is at most a few KiB; output is sent in chunks).
 pub const MAX_FRAME: usize = 1 << 20;
-const HEAD: usize = 4 + 1 + 4;
+const HEAD: usize = 4 + 1 + 4 + 4;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Frame {
     /// root → proxy: what to start on this host.
     Setup(Setup),
-    /// Either way: one PMI line of `rank` (to the root) or a reply to it (to the proxy).
-    Pmi { rank: u32, line: Vec<u8> },
+    /// Either way: one PMI line of `rank` of `job` (to the root) or a reply to it (to
+    /// the proxy).
+    Pmi { job: u32, rank: u32, line: Vec<u8> },
     /// proxy → root: bytes `rank` wrote to stdout (`stream` 1) or stderr (2).
     Output {
+        job: u32,
         rank: u32,
         stream: u8,
         bytes: Vec<u8>,
     },
     /// proxy → root: `rank` runs as `pid` on the proxy's host.
-    Started { rank: u32, pid: u32 },
+    Started { job: u32, rank: u32, pid: u32 },
     /// proxy → root: `rank` ended: exit `code`, or killed by `signal` (non-zero).
     Exited {
+        job: u32,
         rank: u32,
         code: i32,
         signal: i32,
@@ -37,7 +42,31 @@ pub enum Frame {
     /// root → proxy: bytes for rank 0's stdin; empty: end of file.
     Stdin(Vec<u8>),
     /// root → proxy: send `signal` to `rank`.
-    Signal { rank: u32, signal: i32 },
+    Signal { job: u32, rank: u32, signal: i32 },
+    /// root → proxy: start these processes of spawned job `job` (MPI_Comm_spawn).
+    Spawn(Spawned),
+    /// root → proxy: every process of every job has ended; leave once output is out.
+    End,
+}
+
+/// The processes of a spawned job one host starts. Their secret is not sent: each side
+/// derives it from the job's (`fabric::tcp::auth::derive`, labelled with `job`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Spawned {
+    pub job: u32,
+    pub kvsname: String,
+    pub size: u32,
+    pub env: Vec<(String, String)>,
+    pub procs: Vec<SpawnedProc>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SpawnedProc {
+    pub rank: u32,
+    pub program: String,
+    pub args: Vec<String>,
+    /// Working directory ("": the proxy's).
+    pub wdir: String,
 }
 
 /// Everything a proxy needs to start its ranks.
@@ -62,10 +91,25 @@ const STARTED: u8 = 4;
 const EXITED: u8 = 5;
 const STDIN: u8 = 6;
 const SIGNAL: u8 = 7;
+const SPAWN: u8 = 8;
+const END: u8 = 9;
 
 fn put_str(out: &mut Vec<u8>, s: &str) {
     out.extend_from_slice(&(s.len() as u32).to_le_bytes());
     out.extend_from_slice(s.as_bytes());
+}
+
+fn put_strs(out: &mut Vec<u8>, v: &[String]) {
+    out.extend_from_slice(&(v.len() as u32).to_le_bytes());
+    v.iter().for_each(|a| put_str(out, a));
+}
+
+fn put_env(out: &mut Vec<u8>, env: &[(String, String)]) {
+    out.extend_from_slice(&(env.len() as u32).to_le_bytes());
+    for (k, v) in env {
+        put_str(out, k);
+        put_str(out, v);
+    }
 }
 
 /// A checked reader over a frame's payload.
@@ -90,6 +134,23 @@ impl<'a> Cursor<'a> {
         let n = self.u32()? as usize;
         String::from_utf8(self.take(n)?.to_vec()).map_err(|_| "a string is not UTF-8".into())
     }
+    /// A count of items of at least `min` bytes each, bounded by the bytes that remain
+    /// before anything is sized.
+    fn count(&mut self, min: usize) -> Result<usize, String> {
+        let n = self.u32()? as usize;
+        if n > self.0.len() / min {
+            return Err("a count past the frame".into());
+        }
+        Ok(n)
+    }
+    fn strs(&mut self) -> Result<Vec<String>, String> {
+        let n = self.count(4)?;
+        (0..n).map(|_| self.str()).collect()
+    }
+    fn env(&mut self) -> Result<Vec<(String, String)>, String> {
+        let n = self.count(8)?;
+        (0..n).map(|_| Ok((self.str()?, self.str()?))).collect()
+    }
     fn done(&self) -> Result<(), String> {
         if self.0.is_empty() {
             Ok(())
@@ -102,7 +163,7 @@ impl<'a> Cursor<'a> {
 impl Frame {
     pub fn encode(&self) -> Vec<u8> {
         let mut p = Vec::new();
-        let (kind, rank) = match self {
+        let (kind, job, rank) = match self {
             Frame::Setup(s) => {
                 put_str(&mut p, &s.kvsname);
                 p.extend_from_slice(&s.size.to_le_bytes());
@@ -111,36 +172,31 @@ impl Frame {
                     p.extend_from_slice(&r.to_le_bytes());
                 }
                 put_str(&mut p, &s.program);
-                p.extend_from_slice(&(s.args.len() as u32).to_le_bytes());
-                for a in &s.args {
-                    put_str(&mut p, a);
-                }
-                p.extend_from_slice(&(s.env.len() as u32).to_le_bytes());
-                for (k, v) in &s.env {
-                    put_str(&mut p, k);
-                    put_str(&mut p, v);
-                }
+                put_strs(&mut p, &s.args);
+                put_env(&mut p, &s.env);
                 p.extend_from_slice(&s.timeout_ms.to_le_bytes());
-                (SETUP, 0)
+                (SETUP, 0, 0)
             }
-            Frame::Pmi { rank, line } => {
+            Frame::Pmi { job, rank, line } => {
                 p.extend_from_slice(line);
-                (PMI, *rank)
+                (PMI, *job, *rank)
             }
             Frame::Output {
+                job,
                 rank,
                 stream,
                 bytes,
             } => {
                 p.push(*stream);
                 p.extend_from_slice(bytes);
-                (OUTPUT, *rank)
+                (OUTPUT, *job, *rank)
             }
-            Frame::Started { rank, pid } => {
+            Frame::Started { job, rank, pid } => {
                 p.extend_from_slice(&pid.to_le_bytes());
-                (STARTED, *rank)
+                (STARTED, *job, *rank)
             }
             Frame::Exited {
+                job,
                 rank,
                 code,
                 signal,
@@ -149,20 +205,35 @@ impl Frame {
                 p.extend_from_slice(&code.to_le_bytes());
                 p.extend_from_slice(&signal.to_le_bytes());
                 p.push(*core as u8);
-                (EXITED, *rank)
+                (EXITED, *job, *rank)
             }
             Frame::Stdin(b) => {
                 p.extend_from_slice(b);
-                (STDIN, 0)
+                (STDIN, 0, 0)
             }
-            Frame::Signal { rank, signal } => {
+            Frame::Signal { job, rank, signal } => {
                 p.extend_from_slice(&signal.to_le_bytes());
-                (SIGNAL, *rank)
+                (SIGNAL, *job, *rank)
             }
+            Frame::Spawn(s) => {
+                put_str(&mut p, &s.kvsname);
+                p.extend_from_slice(&s.size.to_le_bytes());
+                put_env(&mut p, &s.env);
+                p.extend_from_slice(&(s.procs.len() as u32).to_le_bytes());
+                for q in &s.procs {
+                    p.extend_from_slice(&q.rank.to_le_bytes());
+                    put_str(&mut p, &q.program);
+                    put_strs(&mut p, &q.args);
+                    put_str(&mut p, &q.wdir);
+                }
+                (SPAWN, s.job, 0)
+            }
+            Frame::End => (END, 0, 0),
         };
         let mut out = Vec::with_capacity(HEAD + p.len());
-        out.extend_from_slice(&((5 + p.len()) as u32).to_le_bytes());
+        out.extend_from_slice(&((HEAD - 4 + p.len()) as u32).to_le_bytes());
         out.push(kind);
+        out.extend_from_slice(&job.to_le_bytes());
         out.extend_from_slice(&rank.to_le_bytes());
         out.extend_from_slice(&p);
         out
@@ -175,7 +246,7 @@ impl Frame {
             return Ok(None);
         }
         let len = u32::from_le_bytes(buf[0..4].try_into().expect("4")) as usize;
-        if !(5..=MAX_FRAME).contains(&len) {
+        if !(HEAD - 4..=MAX_FRAME).contains(&len) {
             return Err(format!("frame length {len} out of bounds"));
         }
         if buf.len() < 4 + len {
@@ -188,31 +259,18 @@ impl Frame {
 
     fn decode(b: &[u8]) -> Result<Frame, String> {
         let kind = b[0];
-        let rank = u32::from_le_bytes(b[1..5].try_into().expect("4"));
-        let mut c = Cursor(&b[5..]);
+        let job = u32::from_le_bytes(b[1..5].try_into().expect("4"));
+        let rank = u32::from_le_bytes(b[5..9].try_into().expect("4"));
+        let mut c = Cursor(&b[9..]);
         let f = match kind {
             SETUP => {
                 let kvsname = c.str()?;
                 let size = c.u32()?;
-                let n = c.u32()? as usize;
-                // Counts are bounded by the bytes that remain before anything is sized.
-                if n > c.0.len() / 4 {
-                    return Err("rank count past the frame".into());
-                }
+                let n = c.count(4)?;
                 let ranks = (0..n).map(|_| c.u32()).collect::<Result<_, _>>()?;
                 let program = c.str()?;
-                let n = c.u32()? as usize;
-                if n > c.0.len() / 4 {
-                    return Err("argument count past the frame".into());
-                }
-                let args = (0..n).map(|_| c.str()).collect::<Result<_, _>>()?;
-                let n = c.u32()? as usize;
-                if n > c.0.len() / 8 {
-                    return Err("environment count past the frame".into());
-                }
-                let env = (0..n)
-                    .map(|_| Ok((c.str()?, c.str()?)))
-                    .collect::<Result<_, String>>()?;
+                let args = c.strs()?;
+                let env = c.env()?;
                 let timeout_ms = c.u32()?;
                 Frame::Setup(Setup {
                     kvsname,
@@ -226,7 +284,7 @@ impl Frame {
             }
             PMI => {
                 let line = c.take(c.0.len())?.to_vec();
-                Frame::Pmi { rank, line }
+                Frame::Pmi { job, rank, line }
             }
             OUTPUT => {
                 let stream = c.take(1)?[0];
@@ -235,16 +293,19 @@ impl Frame {
                 }
                 let bytes = c.take(c.0.len())?.to_vec();
                 Frame::Output {
+                    job,
                     rank,
                     stream,
                     bytes,
                 }
             }
             STARTED => Frame::Started {
+                job,
                 rank,
                 pid: c.u32()?,
             },
             EXITED => Frame::Exited {
+                job,
                 rank,
                 code: c.i32()?,
                 signal: c.i32()?,
@@ -252,9 +313,35 @@ impl Frame {
             },
             STDIN => Frame::Stdin(c.take(c.0.len())?.to_vec()),
             SIGNAL => Frame::Signal {
+                job,
                 rank,
                 signal: c.i32()?,
             },
+            SPAWN => {
+                let kvsname = c.str()?;
+                let size = c.u32()?;
+                let env = c.env()?;
+                // Each process takes at least 16 bytes.
+                let n = c.count(16)?;
+                let procs = (0..n)
+                    .map(|_| {
+                        Ok(SpawnedProc {
+                            rank: c.u32()?,
+                            program: c.str()?,
+                            args: c.strs()?,
+                            wdir: c.str()?,
+                        })
+                    })
+                    .collect::<Result<_, String>>()?;
+                Frame::Spawn(Spawned {
+                    job,
+                    kvsname,
+                    size,
+                    env,
+                    procs,
+                })
+            }
+            END => Frame::End,
             k => return Err(format!("unknown frame kind {k}")),
         };
         c.done()?;
@@ -278,16 +365,23 @@ mod tests {
                 timeout_ms: 3000,
             }),
             Frame::Pmi {
+                job: 0,
                 rank: 3,
                 line: b"cmd=barrier_in\n".to_vec(),
             },
             Frame::Output {
+                job: 1,
                 rank: 1,
                 stream: 2,
                 bytes: b"partial".to_vec(),
             },
-            Frame::Started { rank: 0, pid: 77 },
+            Frame::Started {
+                job: 0,
+                rank: 0,
+                pid: 77,
+            },
             Frame::Exited {
+                job: 2,
                 rank: 9,
                 code: -1,
                 signal: 9,
@@ -295,9 +389,31 @@ mod tests {
             },
             Frame::Stdin(vec![]),
             Frame::Signal {
+                job: 0,
                 rank: 2,
                 signal: 15,
             },
+            Frame::Spawn(Spawned {
+                job: 1,
+                kvsname: "railmpi_1_1".into(),
+                size: 3,
+                env: vec![("PMI_SPAWNED".into(), "1".into())],
+                procs: vec![
+                    SpawnedProc {
+                        rank: 1,
+                        program: "/bin/child".into(),
+                        args: vec!["x".into()],
+                        wdir: "".into(),
+                    },
+                    SpawnedProc {
+                        rank: 2,
+                        program: "/bin/other".into(),
+                        args: vec![],
+                        wdir: "/tmp".into(),
+                    },
+                ],
+            }),
+            Frame::End,
         ]
     }
 

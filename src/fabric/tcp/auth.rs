@@ -31,6 +31,17 @@ pub fn random<const N: usize>() -> [u8; N] {
 }
 
 /// A secret as printed for the environment (hex), and back.
+/// A secret of its own for what `label` names, drawn from `secret`: whoever holds
+/// `secret` can derive it, whoever holds only the result learns nothing of `secret`
+/// (HMAC-SHA256 as a pseudo-random function). A spawned job's secret, which the launcher
+/// and its proxies so never send.
+pub fn derive(secret: &Secret, label: &[u8]) -> Secret {
+    let mut m = Hmac::<Sha256>::new_from_slice(secret).expect("HMAC takes any key length");
+    m.update(b"railmpi derived secret\0");
+    m.update(label);
+    m.finalize().into_bytes().into()
+}
+
 pub fn secret_to_hex(s: &Secret) -> String {
     s.iter().map(|b| format!("{b:02x}")).collect()
 }
