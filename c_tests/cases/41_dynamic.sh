@@ -50,9 +50,13 @@ done
 CASE_EXPECT="^ok dyn_spawn threads " run_case "dyn_spawn.threads.n2" 0 $MPIEXEC -n 2 "$CT/dyn_spawn" threads
 CASE_EXPECT="^ok dyn_spawn missing " run_case "dyn_spawn.missing.n2" 0 $MPIEXEC -n 2 "$CT/dyn_spawn" missing
 CASE_EXPECT="^ok dyn_spawn refused " run_case "dyn_spawn.refused.singleton" 0 "$CT/dyn_spawn" refused
+# Spawn and disconnect 12 times: the links to finished jobs close (threads and descriptors
+# stop growing after the second round).
+CASE_EXPECT="^ok dyn_spawn cycle " run_case "dyn_spawn.cycle.n2" 0 $MPIEXEC -n 2 "$CT/dyn_spawn" cycle
 if command -v "${HYDRA%% *}" >/dev/null 2>&1; then
     for n in 1 2; do
         CASE_EXPECT="^ok dyn_spawn spawn " run_case "hydra.dyn_spawn.spawn.n$n" 0 $HYDRA -n "$n" "$CT/dyn_spawn" spawn
     done
     CASE_EXPECT="^ok dyn_spawn threads " run_case "hydra.dyn_spawn.threads.n1" 0 $HYDRA -n 1 "$CT/dyn_spawn" threads
+    CASE_EXPECT="^ok dyn_spawn cycle " run_case "hydra.dyn_spawn.cycle.n1" 0 $HYDRA -n 1 "$CT/dyn_spawn" cycle
 fi

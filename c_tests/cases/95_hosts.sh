@@ -59,7 +59,7 @@ done
 # a program that cannot start is MPI_ERR_SPAWN (dyn_spawn checks hosts and every byte).
 CASE_EXPECT="^ok dyn_spawn hosts " run_case ours.dyn_spawn.hosts.2x1 0 \
     $OURS -hosts "$H2" -ppn 1 "$CT/dyn_spawn" hosts 10.77.0.11
-for mode in spawn missing threads names; do
+for mode in spawn missing threads names cycle; do
     CASE_EXPECT="^ok dyn_spawn $mode " run_case "ours.dyn_spawn.$mode.2x2" 0 \
         $OURS -hosts "$H2" -ppn 2 "$CT/dyn_spawn" "$mode"
 done

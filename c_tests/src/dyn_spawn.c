@@ -18,6 +18,9 @@
  *                        child is on a parent's host) and exercise the intercommunicator;
  *                        then 2 children with info host=ADDR (the last rank's host, as
  *                        mpiexec was given it) both run where the last rank runs
+ *   dyn_spawn cycle      12 rounds of spawning 2 children, exercising and disconnecting:
+ *                        from round 3 on the process holds no more threads and descriptors
+ *                        than after round 2 (the links to finished jobs close)
  *   dyn_spawn missing    spawning a program that does not exist fails with MPI_ERR_SPAWN
  *   dyn_spawn refused    under a launcher that cannot spawn: MPI_Comm_spawn fails with
  *                        MPI_ERR_SPAWN through MPI_ERRORS_RETURN, and nothing hangs
@@ -27,10 +30,23 @@
  *                        unknown service
  * Rank 0 of the first job prints "ok dyn_spawn MODE". */
 #include "check.h"
+#include <dirent.h>
 #include <pthread.h>
 #include <unistd.h>
 
 #define BIG (1 << 20)
+
+/* Entries of a /proc directory (threads, descriptors), "." and ".." excluded. */
+static int count_entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    CHECK(d, "opendir %s", dir);
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));)
+        n += e->d_name[0] != '.';
+    closedir(d);
+    return n - 1; /* opendir's own descriptor, or nothing for tasks */
+}
 
 static int err_class(int rc)
 {
@@ -282,6 +298,25 @@ int main(int argc, char **argv)
         CHECK_MPI(MPI_Comm_disconnect(&ic));
         free(parents);
         free(kids);
+    } else if (!strcmp(mode, "cycle")) {
+        int threads0 = 0, fds0 = 0;
+        char *cargs[] = {"cycle", NULL};
+        for (int round = 0; round < 12; round++) {
+            MPI_Comm ic;
+            CHECK_MPI(MPI_Comm_spawn(argv[0], cargs, 2, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &ic,
+                                     MPI_ERRCODES_IGNORE));
+            exercise(ic, 1);
+            CHECK_MPI(MPI_Comm_disconnect(&ic));
+            int threads = count_entries("/proc/self/task"), fds = count_entries("/proc/self/fd");
+            if (round == 1) {
+                threads0 = threads;
+                fds0 = fds;
+            } else if (round > 1) {
+                CHECK(threads <= threads0 && fds <= fds0,
+                      "round %d: %d threads and %d descriptors, %d and %d after round 2", round,
+                      threads, fds, threads0, fds0);
+            }
+        }
     } else if (!strcmp(mode, "missing")) {
         MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
         MPI_Comm ic = MPI_COMM_NULL;

@@ -183,6 +183,16 @@ pub unsafe extern "C" fn PMPI_Comm_disconnect(comm: *mut MPI_Comm) -> c_int {
         forget_parent(*comm);
         handles::free_comm(*comm)?;
         *comm = MPI_COMM_NULL;
+        drop(c);
+        // The links to other jobs that no communicator needs now close (the parent's is
+        // needed while it may still be asked for).
+        let mut in_use = handles::peers_in_use(w.size);
+        if matches!(*PARENT.lock(), ParentHandle::Unmade) {
+            if let Some(p) = w.parent.get() {
+                in_use.extend(p.peers.members.iter().copied());
+            }
+        }
+        w.release_links(&|p| in_use.contains(&p));
         Ok(())
     })
 }

@@ -61,6 +61,9 @@ impl<T> Slab<T> {
     pub fn get_mut(&mut self, i: usize) -> Option<&mut T> {
         self.slots.get_mut(i)?.as_mut()
     }
+    pub fn iter(&self) -> impl Iterator<Item = &T> {
+        self.slots.iter().flatten()
+    }
     pub fn remove(&mut self, i: usize) -> Option<T> {
         let v = self.slots.get_mut(i)?.take()?;
         self.free.push(i);
@@ -101,6 +104,17 @@ fn comm_index(h: MPI_Comm) -> Option<usize> {
         MPI_COMM_SELF => Some(1),
         _ => direct_index(h, KIND_COMM).filter(|&i| i >= 2),
     }
+}
+
+/// The processes of other jobs (peer numbers from `first`) that the application's
+/// communicators name, in either group.
+pub fn peers_in_use(first: usize) -> std::collections::HashSet<usize> {
+    let t = COMMS.read();
+    t.iter()
+        .flat_map(|e| e.comm.group.members.iter().chain(&e.comm.peers.members))
+        .copied()
+        .filter(|&p| p >= first)
+        .collect()
 }
 
 pub fn init_comms(world: Arc<Communicator>, selfc: Arc<Communicator>) {

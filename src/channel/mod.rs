@@ -388,6 +388,12 @@ impl Channels {
         }
     }
 
+    /// Takes rail `r` out (a closed stand-in keeps its place and index) for the caller to
+    /// close and drop: its peers are no one's any more (MPI_Comm_disconnect).
+    pub fn take_rail(&mut self, r: usize) -> AnyRail {
+        crate::fabric::loopback::LoopbackRail::replace(&mut self.rails[r])
+    }
+
     /// Whether memory the library allocated in rank `peer` can be mapped here and reached
     /// by loads and stores (the rail to it says so: shm, on one host).
     pub fn maps(&self, peer: usize) -> bool {

@@ -1,16 +1,35 @@
-//! The `self` provider: a process alone (singleton). It has no peers to message or reach;
-//! messages to itself never reach a rail (the protocol engine handles them).
+//! A rail that reaches no one. The `self` provider: a process alone (singleton), whose
+//! messages to itself never reach a rail (the protocol engine handles them). And what
+//! stands in a channel's rail slot once that rail was closed while the process goes on (a
+//! link to another job, after MPI_Comm_disconnect): rail indices stay put, the closed
+//! rail's threads, sockets and buffers are gone, and nothing reaches its peers any more.
 
 use super::shm::domain::ShmDomain;
 use super::{
-    AtomicOp, Doorbell, MemoryDomain, Rail, RailCaps, RailError, RailEvent, RemoteKey, Transfer,
+    AnyRail, AtomicOp, Doorbell, MemoryDomain, Rail, RailCaps, RailError, RailEvent, RemoteKey,
+    Transfer,
 };
 use std::sync::Arc;
 
 pub struct LoopbackRail {
     caps: RailCaps,
-    memory: Arc<ShmDomain>,
+    peers: usize,
+    memory: Arc<dyn MemoryDomain>,
     wait: Doorbell,
+}
+
+impl LoopbackRail {
+    /// Takes `slot`'s place: returns the rail that was there, for the caller to close
+    /// (outside any lock: closing waits, bounded, for the peers' goodbyes) and drop.
+    pub fn replace(slot: &mut AnyRail) -> AnyRail {
+        let closed = LoopbackRail {
+            caps: slot.caps().clone(),
+            peers: slot.peers(),
+            memory: slot.memory(),
+            wait: slot.wait_handle(),
+        };
+        std::mem::replace(slot, AnyRail::Dyn(Box::new(closed)))
+    }
 }
 
 impl Default for LoopbackRail {
@@ -38,6 +57,7 @@ impl Default for LoopbackRail {
                 progress_thread: false,
                 eager_limit: 0,
             },
+            peers: 1,
             memory: Arc::new(ShmDomain::private()),
             wait: Doorbell::local(),
         }
@@ -49,7 +69,7 @@ impl Rail for LoopbackRail {
         &self.caps
     }
     fn peers(&self) -> usize {
-        1
+        self.peers
     }
     fn memory(&self) -> Arc<dyn MemoryDomain> {
         self.memory.clone()
@@ -57,8 +77,11 @@ impl Rail for LoopbackRail {
     fn wait_handle(&self) -> Doorbell {
         self.wait
     }
-    fn try_send(&mut self, _peer: usize, _imm: u32, _parts: &[&[u8]]) -> bool {
-        false
+    /// No one to reach (the caller made sure no one is asked): a message is dropped rather
+    /// than left to wait for room forever.
+    fn try_send(&mut self, peer: usize, _imm: u32, _parts: &[&[u8]]) -> bool {
+        tracing::debug!(peer, "a message to no one dropped");
+        true
     }
     fn poll(&mut self, _sink: &mut dyn FnMut(RailEvent<'_>)) -> usize {
         0

@@ -148,6 +148,20 @@ impl World {
         Ok(())
     }
 
+    /// After MPI_Comm_disconnect: closes the links to other jobs whose processes no
+    /// communicator names any more (`in_use(peer)`; the caller knows the application's
+    /// communicators, the parent's among them until it is disconnected), so a program that spawns and disconnects again and again keeps no
+    /// threads, sockets or buffers of the jobs it is done with. Each side of a link
+    /// decides alike (the constructors of communicators are collective over both), and
+    /// closing says goodbye on the connections first, as finalize does.
+    pub fn release_links(&self, in_use: &dyn Fn(usize) -> bool) {
+        for r in self.peers.unused_links(in_use) {
+            let mut rail = self.progress.locked(|e| e.channels.take_rail(r));
+            rail.close();
+            tracing::debug!(rail = r, "closed a link to another job");
+        }
+    }
+
     /// MPI_Comm_spawn(_multiple) (collective over `comm`; `cmds` significant at `root`):
     /// the root opens a port, asks the launcher to start the processes with the port in
     /// their key-value space (`PARENT_ROOT_PORT_NAME`, as MPICH does, so programs of either
@@ -339,12 +353,15 @@ impl World {
                 .map_err(|m| Error::new(ErrorClass::Other, m))?;
                 let caps = crate::fabric::Rail::caps(&rail).clone();
                 let r = e.channels.add_rail(AnyRail::Dyn(Box::new(rail)));
+                let mut added = Vec::new();
                 for &(u, g) in &unknown {
                     let i = e.channels.add_peer(&[Route { rail: r, peer: u }]);
                     let j = e.p2p.add_peer(caps.eager_limit, caps.max_message);
                     assert_eq!(i, j, "channels and engine number peers alike");
                     self.peers.add(g, i);
+                    added.push(i);
                 }
+                self.peers.linked(r, added);
                 Ok(())
             })?;
             tracing::debug!(joined = unknown.len(), "linked to processes of another job");

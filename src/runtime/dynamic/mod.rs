@@ -49,6 +49,8 @@ struct Later {
     /// Peer `size + i` is `gpids[i]`.
     gpids: Vec<Gpid>,
     index: FxHashMap<Gpid, usize>,
+    /// The open links to other jobs: each one's rail and the peers it introduced.
+    links: Vec<(usize, Vec<usize>)>,
 }
 
 impl Peers {
@@ -81,6 +83,30 @@ impl Peers {
             return ((g.rank as usize) < self.size).then_some(g.rank as usize);
         }
         self.later.read().index.get(&g).copied()
+    }
+
+    /// Rail `rail` was opened for the peers `peers` (a join).
+    pub(crate) fn linked(&self, rail: usize, peers: Vec<usize>) {
+        self.later.write().links.push((rail, peers));
+    }
+
+    /// The links none of whose peers `in_use` still names, taken off the table with their
+    /// peers forgotten (a later join numbers those afresh, over a new link): the rails to
+    /// close.
+    pub(crate) fn unused_links(&self, in_use: &dyn Fn(usize) -> bool) -> Vec<usize> {
+        let mut l = self.later.write();
+        let (unused, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut l.links)
+            .into_iter()
+            .partition(|(_, peers)| !peers.iter().any(|&p| in_use(p)));
+        l.links = kept;
+        for (_, peers) in &unused {
+            for &p in peers {
+                if let Some(&g) = l.gpids.get(p - self.size) {
+                    l.index.remove(&g);
+                }
+            }
+        }
+        unused.into_iter().map(|(rail, _)| rail).collect()
     }
 
     /// Number `g`, a process of another job: `index` is the number the channels gave it
