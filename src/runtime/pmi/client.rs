@@ -240,6 +240,43 @@ impl Conn2 {
     }
 }
 
+/// PMI-2's spawn request (MPICH's `PMI2_Job_Spawn`, as Slurm's pmi2 plugin parses it:
+/// `ncmds` first, the preput pairs, then per command `subcmd`, `maxprocs`, `argc`, the
+/// arguments and the info pairs, indices from 0). Slurm does not undo `;;`, so a value
+/// holding `;` cannot travel.
+fn spawn_message(blocks: &[wire::SpawnBlock]) -> Result<Message, PmiError> {
+    let mut m = Message::new("spawn").with("ncmds", &blocks.len().to_string());
+    let preput = blocks.first().map_or(&[][..], |b| &b.preput[..]);
+    m = m.with("preputcount", &preput.len().to_string());
+    for (i, (k, v)) in preput.iter().enumerate() {
+        m = m
+            .with(&format!("ppkey{i}"), k)
+            .with(&format!("ppval{i}"), v);
+    }
+    for b in blocks {
+        m = m
+            .with("subcmd", &b.execname)
+            .with("maxprocs", &b.nprocs.to_string())
+            .with("argc", &b.args.len().to_string());
+        for (i, a) in b.args.iter().enumerate() {
+            m = m.with(&format!("argv{i}"), a);
+        }
+        m = m.with("infokeycount", &b.info.len().to_string());
+        for (i, (k, v)) in b.info.iter().enumerate() {
+            m = m
+                .with(&format!("infokey{i}"), k)
+                .with(&format!("infoval{i}"), v);
+        }
+    }
+    if m.attrs.iter().any(|(_, v)| v.contains(';')) {
+        return Err(PmiError::InvalidArgument(wire::WireError::BadValue {
+            what: "spawn argument",
+            reason: "';' cannot travel over PMI-2",
+        }));
+    }
+    Ok(m)
+}
+
 enum Backend {
     /// A PMI-2 launcher (Slurm) on the other end of `PMI_FD`.
     Wire2 { conn: Mutex<Conn2>, raw: RawFd },
@@ -716,6 +753,12 @@ impl Pmi {
                     .map_err(PmiError::InvalidArgument)?;
             }
         }
+        if let Backend::Wire2 { conn, .. } = &self.backend {
+            let m = spawn_message(&blocks)?;
+            // Answered once the new processes run (Slurm starts a job step for them).
+            conn.lock().request(&m, "spawn-response")?;
+            return Ok(Vec::new());
+        }
         match self.wire_only("spawn", &Command::Spawn(blocks))? {
             Reply::SpawnResult { rc: 0, errcodes } => Ok(errcodes.unwrap_or_default()),
             Reply::SpawnResult { rc, .. } => Err(PmiError::Failed {
@@ -928,6 +971,37 @@ mod tests {
     use std::os::unix::net::UnixStream;
 
     fn assert_send_sync<T: Send + Sync>() {}
+
+    #[test]
+    fn pmi2_spawn_request_is_slurms_order() {
+        let block = |exe: &str, n, args: &[&str], info: &[(&str, &str)]| wire::SpawnBlock {
+            nprocs: n,
+            execname: exe.into(),
+            args: args.iter().map(|a| a.to_string()).collect(),
+            preput: vec![(
+                "PARENT_ROOT_PORT_NAME".into(),
+                "railmpi-port:1.2.3.4:5:ab".into(),
+            )],
+            info: info
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+        };
+        let m = spawn_message(&[
+            block("/bin/a", 2, &["x", "a b"], &[("wdir", "/tmp")]),
+            block("/bin/b", 1, &[], &[]),
+        ])
+        .unwrap();
+        let body = String::from_utf8(m.encode()[6..].to_vec()).unwrap();
+        assert_eq!(
+            body,
+            "cmd=spawn;ncmds=2;preputcount=1;ppkey0=PARENT_ROOT_PORT_NAME;\
+             ppval0=railmpi-port:1.2.3.4:5:ab;subcmd=/bin/a;maxprocs=2;argc=2;argv0=x;\
+             argv1=a b;infokeycount=1;infokey0=wdir;infoval0=/tmp;subcmd=/bin/b;maxprocs=1;\
+             argc=0;infokeycount=0;"
+        );
+        assert!(spawn_message(&[block("/bin/a", 1, &["x;y"], &[])]).is_err());
+    }
 
     #[test]
     fn pmi_is_send_sync() {
