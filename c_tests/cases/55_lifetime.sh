@@ -55,6 +55,11 @@ if [ "$CT_IMPL" = railmpi ]; then
     CASE_TIMEOUT=30 CASE_EXPECT='^status 124$' \
         run_case lifetime.dac.timeout 0 sh -c '"$0" -dac --timeout 2 -n 2 "$1" leave
             echo "status $?"' "$MPIEXEC" "$CT/lifetime"
+    # Hydra's MPIEXEC_TIMEOUT (which MPICH's runtests sets from a test's timeLimit) is our
+    # --timeout when none is given: a job that blocks ends with status 124.
+    CASE_TIMEOUT=30 CASE_EXPECT='^status 124$' \
+        run_case lifetime.mpiexec_timeout_env 0 sh -c 'MPIEXEC_TIMEOUT=2 "$0" -n 2 "$1" block
+            echo "status $?"' "$MPIEXEC" "$CT/lifetime"
     # The Fortran wrapper is part of every build (make build): a failed build is a failure.
     mkdir -p "$BUILD/f_tests"
     run_case lifetime.build.lifetime_abort 0 "$BUILD/bin/mpif90" -J "$BUILD/f_tests" \

@@ -134,7 +134,9 @@ int main(int argc, char **argv)
     /* Cartesian arguments. */
     MPI_Comm cart;
     int big = size + 1, per0 = 0, cdims[2] = {size, 1}, cper[2] = {0, 1};
+    nc = MPI_COMM_WORLD;
     EXPECT(MPI_ERR_ARG, MPI_Cart_create(MPI_COMM_WORLD, 1, &big, &per0, 0, &nc));
+    CHECK(nc == MPI_COMM_NULL, "a failed MPI_Cart_create leaves MPI_COMM_NULL (MPICH cartsmall)");
     EXPECT(MPI_ERR_ARG, MPI_Cart_create(MPI_COMM_WORLD, -1, &big, &per0, 0, &nc));
     EXPECT(MPI_ERR_DIMS, MPI_Cart_map(MPI_COMM_WORLD, 1, &big, &per0, &src));
     CHECK_MPI(MPI_Cart_create(MPI_COMM_WORLD, 2, cdims, cper, 0, &cart));

@@ -204,6 +204,10 @@ pub unsafe extern "C" fn PMPI_Cart_create(
 ) -> c_int {
     let _ = reorder; // ranks are kept
     run("MPI_Cart_create", comm_old, || {
+        // A failed call leaves MPI_COMM_NULL behind, as MPICH does (programs test for it).
+        if !comm_cart.is_null() {
+            *comm_cart = MPI_COMM_NULL;
+        }
         let w = shim::world()?;
         let parent = handles::comm(comm_old)?;
         args::intra(&parent)?;
@@ -401,6 +405,9 @@ pub unsafe extern "C" fn PMPI_Graph_create(
 ) -> c_int {
     let _ = reorder; // ranks are kept
     run("MPI_Graph_create", comm_old, || {
+        if !comm_graph.is_null() {
+            *comm_graph = MPI_COMM_NULL;
+        }
         let w = shim::world()?;
         let parent = handles::comm(comm_old)?;
         args::intra(&parent)?;

@@ -29,7 +29,8 @@ options:
                      (default: ours on a network that holds the first remote host)
   -env K V           set environment variable K=V in every rank (repeatable)
   -genv K V          same as -env (one program, so global and local are the same)
-  --timeout S        kill the job after S seconds and exit with status 124
+  --timeout S        kill the job after S seconds and exit with status 124 (default:
+                     MPIEXEC_TIMEOUT from the environment, as Hydra; none)
   --tag-output, -l   prefix every line of a rank's stdout/stderr with \"[rank] \"
   -disable-auto-cleanup, -dac
                      a rank that fails does not end the others: they go on until they
@@ -209,6 +210,12 @@ pub fn parse(argv: &[String]) -> Result<Parsed, String> {
         i += 1;
     }
 
+    // Hydra's environment variable, which test harnesses (MPICH's runtests) set.
+    if timeout.is_none() {
+        if let Ok(v) = std::env::var("MPIEXEC_TIMEOUT") {
+            timeout = Some(parse_timeout(v.trim()).map_err(|e| format!("MPIEXEC_TIMEOUT: {e}"))?);
+        }
+    }
     let Some(program) = argv.get(i) else {
         return Err("no program given".to_string());
     };
