@@ -829,8 +829,9 @@ impl Job<'_> {
         }
     }
 
-    /// `sig` to rank `i` alone: by kill(2) here, through its proxy elsewhere.
-    fn signal_one(&mut self, i: usize, sig: libc::c_int) {
+    /// `sig` to rank `i`: by kill(2) here, queued for its proxy elsewhere (the caller
+    /// flushes the links).
+    fn queue_signal(&mut self, i: usize, sig: libc::c_int) {
         let r = &self.ranks[i];
         r.signal(sig);
         if let (Some(k), Some(h), true) = (r.proxy, self.hosts.as_mut(), r.alive()) {
@@ -839,6 +840,13 @@ impl Job<'_> {
                 rank: r.rank,
                 signal: sig,
             });
+        }
+    }
+
+    /// `sig` to rank `i` alone: by kill(2) here, through its proxy elsewhere.
+    fn signal_one(&mut self, i: usize, sig: libc::c_int) {
+        self.queue_signal(i, sig);
+        if let (Some(k), Some(h)) = (self.ranks[i].proxy, self.hosts.as_mut()) {
             let _ = h.links[k].flush();
         }
     }
@@ -858,21 +866,8 @@ impl Job<'_> {
     /// `sig` to every live rank: by kill(2) here, through its proxy elsewhere.
     fn signal_all(&mut self, sig: libc::c_int) {
         let spared = self.aborting.filter(|_| sig == libc::SIGTERM);
-        for r in self
-            .ranks
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| Some(*i) != spared)
-            .map(|(_, r)| r)
-        {
-            r.signal(sig);
-            if let (Some(k), Some(h), true) = (r.proxy, self.hosts.as_mut(), r.alive()) {
-                h.links[k].send(&Frame::Signal {
-                    job: r.job as u32,
-                    rank: r.rank,
-                    signal: sig,
-                });
-            }
+        for i in (0..self.ranks.len()).filter(|&i| Some(i) != spared) {
+            self.queue_signal(i, sig);
         }
         if let Some(h) = self.hosts.as_mut() {
             // A failed connection is found (and reported) by its next read.
