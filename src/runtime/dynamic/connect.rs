@@ -150,8 +150,9 @@ impl World {
 
     /// After MPI_Comm_disconnect: closes the links to other jobs whose processes no
     /// communicator names any more (`in_use(peer)`; the caller knows the application's
-    /// communicators, the parent's among them until it is disconnected), so a program that spawns and disconnects again and again keeps no
-    /// threads, sockets or buffers of the jobs it is done with. Each side of a link
+    /// communicators, the parent's among them until it is disconnected), so a program
+    /// that spawns and disconnects again and again keeps no threads, sockets or buffers
+    /// of the jobs it is done with. Each side of a link
     /// decides alike (the constructors of communicators are collective over both), and
     /// closing says goodbye on the connections first, as finalize does.
     pub fn release_links(&self, in_use: &dyn Fn(usize) -> bool) {
