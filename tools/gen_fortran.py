@@ -609,18 +609,45 @@ SPECIAL["PMPI_Info_create_env"] = (
     ),
 )
 
+# MPI_INFO_GET_STRING(INFO, KEY, BUFLEN, VALUE, FLAG, IERROR): Fortran's BUFLEN counts
+# characters, no NUL: at most that many (and the CHARACTER's length) are written, none when
+# 0, and the value's length comes back (C counts the NUL both ways).
+SPECIAL["PMPI_Info_get_string"] = (
+    ["MPI_Info", "const char *", "int *", "char *", "int *"],
+    lambda c: sp(
+        ["info: *const MPI_Info", "key: *const c_char", "buflen: *mut c_int",
+         "value: *mut c_char", "flag: *mut c_int", IERROR, "key_flen: usize",
+         "value_flen: usize"],
+        [
+            "let key_c = f_str_in_info(key, key_flen);",
+            "let mut value_c = FStrOut::new(value_flen);",
+            "let want = *buflen;",
+            "let mut cap = if want <= 0 { want } else { (want as usize).min(value_flen) as c_int + 1 };",
+            f"let rc = {c}(*info, key_c.as_ptr(), &mut cap, value_c.as_mut_ptr(), flag);",
+            "if rc == MPI_SUCCESS && *flag != 0 {",
+            "    *buflen = cap - 1;",
+            "    if want > 0 {",
+            "        value_c.copy_to(value, value_flen);",
+            "    }",
+            "}",
+            "set_ierror(ierror, rc);",
+        ],
+    ),
+)
+
 # MPI_GREQUEST_START(QUERY_FN, FREE_FN, CANCEL_FN, EXTRA_STATE, REQUEST, IERROR): the Fortran
 # procedures are subroutines (IERROR last, EXTRA_STATE an INTEGER(KIND=MPI_ADDRESS_KIND) by
-# reference, COMPLETE a LOGICAL); they and the extra state go into an FGrequest that C
-# trampolines call through (support.rs), as for keyvals.
+# reference, COMPLETE a LOGICAL); they and the extra state's address go into an FGrequest
+# that C trampolines call through (support.rs), as for keyvals. The address, as MPICH: the
+# procedures update the caller's variable (MPICH's f77/pt2pt/greqf checks it after free_fn).
 SPECIAL["PMPI_Grequest_start"] = (
     ["MPI_Grequest_query_function", "MPI_Grequest_free_function",
      "MPI_Grequest_cancel_function", "void *", "MPI_Request *"],
     lambda c: sp(
         ["query_fn: FGreqQueryFn", "free_fn: FGreqFreeFn", "cancel_fn: FGreqCancelFn",
-         "extra_state: *const MPI_Aint", "request: *mut MPI_Request", IERROR],
+         "extra_state: *mut MPI_Aint", "request: *mut MPI_Request", IERROR],
         [
-            "let state = FGrequest::new(query_fn, free_fn, cancel_fn, *extra_state);",
+            "let state = FGrequest::new(query_fn, free_fn, cancel_fn, extra_state);",
             f"let rc = {c}(",
             "    Some(f_greq_query_trampoline),",
             "    Some(f_greq_free_trampoline),",

@@ -2,7 +2,8 @@
 ! Fortran query/free/cancel subroutines (EXTRA_STATE by reference, IERROR last, a LOGICAL
 ! COMPLETE), MPI_INFO_CREATE_ENV (no argc/argv), MPI_REGISTER_DATAREP with
 ! MPI_CONVERSION_FN_NULL (mpif.h's EXTERNAL; MPICH's `use mpi` has none) and a CHARACTER
-! name, MPI_F_SYNC_REG.
+! name, MPI_F_SYNC_REG, MPI_INFO_GET_STRING (BUFLEN counts characters, no NUL).
+! EXTRA_STATE is the caller's variable (MPICH passes its address): free_fn's update shows.
 program f_greq
   implicit none
   include 'mpif.h'
@@ -39,6 +40,7 @@ program f_greq
   call check(status(MPI_SOURCE) == 3 .and. status(MPI_TAG) == 77, 'status from query_fn')
   call check(nquery == 1 .and. nfree == 1 .and. ncancel == 0, 'query and free called once')
   call check(seen_extra == 4242, 'extra state seen by the procedures')
+  call check(extra == 4241, 'free_fn updated the caller''s EXTRA_STATE')
 
   ! MPI_CANCEL before completion: cancel_fn with COMPLETE = .false.
   extra2 = 17
@@ -51,6 +53,29 @@ program f_greq
   call MPI_Grequest_complete(req, ierr)
   call MPI_Wait(req, status, ierr)
   call check(ierr == MPI_SUCCESS .and. nquery == 2 .and. nfree == 2, 'second request done')
+  call check(extra2 == 16 .and. extra == 4241, 'each request updates its own EXTRA_STATE')
+
+  ! MPI_INFO_GET_STRING: BUFLEN 0 asks the length and writes nothing; a short BUFLEN writes
+  ! that many characters, blank-padded; the length (no NUL) comes back every time.
+  call MPI_Info_create(info, ierr)
+  call MPI_Info_set(info, 'color', 'turquoise', ierr)
+  vlen = 0
+  version = 'canary'
+  call MPI_Info_get_string(info, 'color', vlen, version, flag, ierr)
+  call check(ierr == MPI_SUCCESS .and. flag .and. vlen == 9 .and. version == 'canary', &
+             'MPI_Info_get_string with BUFLEN 0')
+  vlen = 4
+  call MPI_Info_get_string(info, 'color', vlen, version, flag, ierr)
+  call check(flag .and. vlen == 9 .and. version == 'turq', 'MPI_Info_get_string, BUFLEN 4')
+  vlen = len(version)
+  call MPI_Info_get_string(info, 'color', vlen, version, flag, ierr)
+  call check(flag .and. vlen == 9 .and. version == 'turquoise', 'MPI_Info_get_string whole')
+  vlen = 3
+  version = 'canary'
+  call MPI_Info_get_string(info, 'shape', vlen, version, flag, ierr)
+  call check(ierr == MPI_SUCCESS .and. .not. flag .and. version == 'canary', &
+             'MPI_Info_get_string of a missing key')
+  call MPI_Info_free(info, ierr)
 
   ! MPI_INFO_CREATE_ENV(INFO, IERROR).
   info = MPI_INFO_NULL
@@ -123,6 +148,7 @@ subroutine greq_free(extra_state, ierror)
   common /fgreq/ nquery, nfree, ncancel, seen_complete, seen_extra
   nfree = nfree + 1
   seen_extra = extra_state
+  extra_state = extra_state - 1
   ierror = MPI_SUCCESS
 end subroutine greq_free
 

@@ -2371,8 +2371,8 @@ pub unsafe extern "C" fn mpi_grequest_complete_(request: *const MPI_Request, ier
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn pmpi_grequest_start_(query_fn: FGreqQueryFn, free_fn: FGreqFreeFn, cancel_fn: FGreqCancelFn, extra_state: *const MPI_Aint, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    let state = FGrequest::new(query_fn, free_fn, cancel_fn, *extra_state);
+pub unsafe extern "C" fn pmpi_grequest_start_(query_fn: FGreqQueryFn, free_fn: FGreqFreeFn, cancel_fn: FGreqCancelFn, extra_state: *mut MPI_Aint, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let state = FGrequest::new(query_fn, free_fn, cancel_fn, extra_state);
     let rc = PMPI_Grequest_start(
         Some(f_greq_query_trampoline),
         Some(f_greq_free_trampoline),
@@ -2387,7 +2387,7 @@ pub unsafe extern "C" fn pmpi_grequest_start_(query_fn: FGreqQueryFn, free_fn: F
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn mpi_grequest_start_(query_fn: FGreqQueryFn, free_fn: FGreqFreeFn, cancel_fn: FGreqCancelFn, extra_state: *const MPI_Aint, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+pub unsafe extern "C" fn mpi_grequest_start_(query_fn: FGreqQueryFn, free_fn: FGreqFreeFn, cancel_fn: FGreqCancelFn, extra_state: *mut MPI_Aint, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     pmpi_grequest_start_(query_fn, free_fn, cancel_fn, extra_state, request, ierror)
 }
 
@@ -2834,9 +2834,14 @@ pub unsafe extern "C" fn mpi_info_get_nthkey_(info: *const MPI_Info, n: *const c
 pub unsafe extern "C" fn pmpi_info_get_string_(info: *const MPI_Info, key: *const c_char, buflen: *mut c_int, value: *mut c_char, flag: *mut c_int, ierror: *mut MPI_Fint, key_flen: usize, value_flen: usize) {
     let key_c = f_str_in_info(key, key_flen);
     let mut value_c = FStrOut::new(value_flen);
-    let rc = PMPI_Info_get_string(*info, key_c.as_ptr(), buflen, value_c.as_mut_ptr(), flag);
+    let want = *buflen;
+    let mut cap = if want <= 0 { want } else { (want as usize).min(value_flen) as c_int + 1 };
+    let rc = PMPI_Info_get_string(*info, key_c.as_ptr(), &mut cap, value_c.as_mut_ptr(), flag);
     if rc == MPI_SUCCESS && *flag != 0 {
-        value_c.copy_to(value, value_flen);
+        *buflen = cap - 1;
+        if want > 0 {
+            value_c.copy_to(value, value_flen);
+        }
     }
     set_ierror(ierror, rc);
 }

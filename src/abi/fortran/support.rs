@@ -665,12 +665,14 @@ pub type FGreqFreeFn = Option<unsafe extern "C" fn(*mut MPI_Aint, *mut MPI_Fint)
 pub type FGreqCancelFn = Option<unsafe extern "C" fn(*mut MPI_Aint, *mut MPI_Fint, *mut MPI_Fint)>;
 
 /// What a generalized request started from Fortran has as its C extra state; freed by
-/// `f_greq_free_trampoline` (the C library calls free_fn exactly once).
+/// `f_greq_free_trampoline` (the C library calls free_fn exactly once). `extra` is the
+/// address of the caller's EXTRA_STATE variable, as MPICH passes it: the procedures see and
+/// update the caller's variable, which must outlive the request.
 pub struct FGrequest {
     query: FGreqQueryFn,
     free: FGreqFreeFn,
     cancel: FGreqCancelFn,
-    extra: MPI_Aint,
+    extra: *mut MPI_Aint,
 }
 
 impl FGrequest {
@@ -678,7 +680,7 @@ impl FGrequest {
         query: FGreqQueryFn,
         free: FGreqFreeFn,
         cancel: FGreqCancelFn,
-        extra: MPI_Aint,
+        extra: *mut MPI_Aint,
     ) -> *mut FGrequest {
         Box::into_raw(Box::new(FGrequest {
             query,
@@ -705,9 +707,9 @@ pub unsafe extern "C" fn f_greq_query_trampoline(
     status: *mut MPI_Status,
 ) -> c_int {
     let st = &*(extra_state as *const FGrequest);
-    let (mut extra, mut ierr) = (st.extra, MPI_SUCCESS);
+    let mut ierr = MPI_SUCCESS;
     if let Some(f) = st.query {
-        f(&mut extra, status as *mut MPI_Fint, &mut ierr);
+        f(st.extra, status as *mut MPI_Fint, &mut ierr);
     }
     ierr
 }
@@ -718,9 +720,9 @@ pub unsafe extern "C" fn f_greq_query_trampoline(
 /// As for `f_greq_query_trampoline`; not used again afterwards.
 pub unsafe extern "C" fn f_greq_free_trampoline(extra_state: *mut c_void) -> c_int {
     let p = extra_state as *mut FGrequest;
-    let (mut extra, mut ierr) = ((*p).extra, MPI_SUCCESS);
+    let mut ierr = MPI_SUCCESS;
     if let Some(f) = (*p).free {
-        f(&mut extra, &mut ierr);
+        f((*p).extra, &mut ierr);
     }
     FGrequest::free(p);
     ierr
@@ -735,9 +737,9 @@ pub unsafe extern "C" fn f_greq_cancel_trampoline(
     complete: c_int,
 ) -> c_int {
     let st = &*(extra_state as *const FGrequest);
-    let (mut extra, mut done, mut ierr) = (st.extra, (complete != 0) as MPI_Fint, MPI_SUCCESS);
+    let (mut done, mut ierr) = ((complete != 0) as MPI_Fint, MPI_SUCCESS);
     if let Some(f) = st.cancel {
-        f(&mut extra, &mut done, &mut ierr);
+        f(st.extra, &mut done, &mut ierr);
     }
     ierr
 }
