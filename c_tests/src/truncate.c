@@ -3,6 +3,10 @@
  * status MPI_SOURCE/MPI_TAG filled (MPI_ERROR in the multiple-completion case, where the good
  * request may be left MPI_ERR_PENDING); nothing is
  * written past the buffer, the sender sees success, and normal traffic works afterwards.
+ * A short message that ends inside a basic element of MPI_Recv's noncontiguous type (6 bytes
+ * into a vector of ints, 3 chars into an indexed type of ints, as MPICH's
+ * errors/pt2pt/truncmsg2) is MPI_ERR_TRUNCATE (MPICH's class for it); one that ends on an element boundary is fine.
+ * (A contiguous type is not checked, as MPICH: 6 bytes into MPI_INT succeed.)
  * Ranks 0 and 1 take part; others only join the final barrier. */
 #include "check.h"
 
@@ -67,6 +71,9 @@ int main(int argc, char **argv)
         CHECK_MPI(MPI_Send(big, 400, MPI_BYTE, 1, 10, MPI_COMM_WORLD));
         int back[4] = {0, 0, 0, 0};
         CHECK_MPI(MPI_Recv(back, 4, MPI_INT, 1, 11, MPI_COMM_WORLD, &st));
+        CHECK_MPI(MPI_Send(big, 6, MPI_BYTE, 1, 12, MPI_COMM_WORLD));
+        CHECK_MPI(MPI_Send(big, 3, MPI_CHAR, 1, 13, MPI_COMM_WORLD));
+        CHECK_MPI(MPI_Send(big, 12, MPI_BYTE, 1, 14, MPI_COMM_WORLD));
         CHECK(back[0] == 5 && back[1] == 6 && back[2] == 7 && back[3] == 8,
               "message sent beside a truncated receive arrived wrong");
     } else if (rank == 1) {
@@ -146,6 +153,32 @@ int main(int argc, char **argv)
               s3[1].MPI_SOURCE, s3[1].MPI_TAG);
         check_done_or_pending(&r3[2], &s3[2], "Waitall's eager send");
         check_guard(small, 40, "Waitall 400B into 40B");
+
+        /* 6: partial basic elements. */
+        int blens[3] = {1, 2, 1}, displs[3] = {4, 8, 16}, cnt = -1;
+        MPI_Datatype idx, vec;
+        CHECK_MPI(MPI_Type_indexed(3, blens, displs, MPI_INT, &idx));
+        CHECK_MPI(MPI_Type_commit(&idx));
+        CHECK_MPI(MPI_Type_vector(4, 1, 2, MPI_INT, &vec));
+        CHECK_MPI(MPI_Type_commit(&vec));
+        int ints[32];
+        const char *whats[2] = {"6 bytes into a vector of ints", "3 chars into an indexed type of ints"};
+        for (int k = 0; k < 2; k++) {
+            st.MPI_SOURCE = -99;
+            rc = k == 0 ? MPI_Recv(ints, 1, vec, 0, 12, MPI_COMM_WORLD, &st)
+                        : MPI_Recv(ints, 1, idx, 0, 13, MPI_COMM_WORLD, &st);
+            CHECK(rc != MPI_SUCCESS, "%s: MPI_Recv returned MPI_SUCCESS", whats[k]);
+            CHECK_MPI(MPI_Error_class(rc, &cls));
+            CHECK(cls == MPI_ERR_TRUNCATE, "%s: class %d, expected MPI_ERR_TRUNCATE", whats[k],
+                  cls);
+            CHECK(st.MPI_SOURCE == 0 && st.MPI_TAG == 12 + k, "%s: status source %d tag %d",
+                  whats[k], st.MPI_SOURCE, st.MPI_TAG);
+        }
+        CHECK_MPI(MPI_Recv(ints, 2, idx, 0, 14, MPI_COMM_WORLD, &st));
+        CHECK_MPI(MPI_Get_count(&st, MPI_INT, &cnt));
+        CHECK(cnt == 3, "12 bytes into an indexed type: %d ints", cnt);
+        CHECK_MPI(MPI_Type_free(&idx));
+        CHECK_MPI(MPI_Type_free(&vec));
     }
 
     /* Normal traffic still works: 1 MiB each way between 0 and 1. */

@@ -267,6 +267,27 @@ impl Datatype {
         pos
     }
 
+    /// Whether the first `bytes` bytes of a stream of elements of this type end inside a
+    /// basic element: a receive that got them matched a send whose type signature differs
+    /// (MPICH answers MPI_ERR_TRUNCATE; its errors/pt2pt/truncmsg2).
+    pub fn splits_element(&self, bytes: u64) -> bool {
+        if self.size == 0 {
+            return false;
+        }
+        let mut rem = bytes % self.size as u64;
+        for &(esize, k) in &self.elements {
+            if rem == 0 {
+                return false;
+            }
+            let (esize, run) = (esize as u64, (esize * k) as u64);
+            if rem < run {
+                return esize != 0 && !rem.is_multiple_of(esize);
+            }
+            rem -= run;
+        }
+        rem != 0
+    }
+
     /// Basic elements in the first `bytes` bytes of a stream of elements of this type
     /// (MPI_Get_elements); None is MPI_UNDEFINED. As MPICH: for a predefined type the bytes
     /// must be whole elements; for a derived type a trailing partial basic element is not

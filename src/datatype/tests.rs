@@ -295,6 +295,28 @@ fn huge_counts_stay_small() {
 }
 
 #[test]
+fn partial_basic_elements_are_seen() {
+    use Member::Type as T;
+    let (i, d, c) = (int(), double(), char_());
+    assert!(!i.splits_element(0) && !i.splits_element(8) && i.splits_element(6));
+    let s = st(&[1, 1, 2], &[0, 8, 16], &[T(&i), T(&d), T(&c)]);
+    for (bytes, split) in [
+        (0, false),
+        (3, true),
+        (4, false),
+        (6, true),
+        (12, false),
+        (13, false),
+    ] {
+        assert_eq!(s.splits_element(bytes), split, "{bytes} bytes");
+    }
+    // Two elements of the struct (14 bytes each): the second's int cut after 2 bytes.
+    assert!(s.splits_element(14 + 2) && !s.splits_element(14 + 12));
+    let b = Datatype::contiguous(5, &c).unwrap();
+    assert!((0..40).all(|n| !b.splits_element(n)));
+}
+
+#[test]
 fn elements_count_partial_derived_elements() {
     use Member::Type as T;
     let (i, d, c) = (int(), double(), char_());
