@@ -510,7 +510,8 @@ SPECIAL = {
 
 def get_attr(handle, kind, value_t):
     """MPI_X_GET_ATTR(OBJ, KEYVAL, ATTRIBUTE_VAL, FLAG, IERROR): Fortran gets the value
-    (INTEGER(KIND=MPI_ADDRESS_KIND), or INTEGER for MPI_ATTR_GET)."""
+    (INTEGER(KIND=MPI_ADDRESS_KIND), or INTEGER for MPI_ATTR_GET), also of one it set
+    (`from_fortran`: C would get its address)."""
     cast = "" if value_t == "MPI_Aint" else f" as {value_t}"
     return (
         [handle, "int", "void *", "int *"],
@@ -525,7 +526,7 @@ def get_attr(handle, kind, value_t):
             [
                 "let k = f_keyval(*keyval);",
                 "let mut v: *mut c_void = null_mut();",
-                f"let rc = {c}(*obj, k, &raw mut v as *mut c_void, flag);",
+                f"let rc = from_fortran(|| {c}(*obj, k, &raw mut v as *mut c_void, flag));",
                 "if rc == MPI_SUCCESS && *flag != 0 {",
                 f"    *attribute_val = f_attr_value(AttrObj::{kind}, k, v){cast};",
                 "}",
@@ -537,7 +538,7 @@ def get_attr(handle, kind, value_t):
 
 def set_attr(handle, value_t):
     """MPI_X_SET_ATTR(OBJ, KEYVAL, ATTRIBUTE_VAL, IERROR): the value itself is stored as the
-    C `void *`."""
+    C `void *`, marked Fortran's (`from_fortran`: C's get returns its address)."""
     return (
         [handle, "int", "void *"],
         lambda c: sp(
@@ -545,7 +546,7 @@ def set_attr(handle, value_t):
              IERROR],
             [
                 "let v = *attribute_val as MPI_Aint as *mut c_void;",
-                f"let rc = {c}(*obj, f_keyval(*keyval), v);",
+                f"let rc = from_fortran(|| {c}(*obj, f_keyval(*keyval), v));",
                 "set_ierror(ierror, rc);",
             ],
         ),

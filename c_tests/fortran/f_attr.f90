@@ -5,6 +5,8 @@
 ! MPI_ADDRESS_KIND) values, a LOGICAL flag), with the predefined MPI_COMM_DUP_FN and
 ! MPI_COMM_NULL_COPY_FN / MPI_COMM_NULL_DELETE_FN, and the MPI-1 calls (MPI_KEYVAL_CREATE,
 ! MPI_ATTR_PUT/GET with INTEGER values, MPI_DUP_FN); predefined attributes (MPI_TAG_UB).
+! Across languages (MPI-3.1 §17.2.7, as MPICH): C's MPI_Comm_get_attr of a value Fortran set
+! gets the value's address, Fortran's get of a value C set gets the C word.
 program f_attr
   use mpi
   implicit none
@@ -57,6 +59,7 @@ program f_attr
   call MPI_Comm_get_attr(dup, kv_dup, val, flag, ierr)
   call check(flag .and. val == 5_MPI_ADDRESS_KIND * 2_MPI_ADDRESS_KIND**33 + rank + 1, &
              'copied by MPI_COMM_DUP_FN')
+  call c_view(dup, kv_dup, 5_MPI_ADDRESS_KIND * 2_MPI_ADDRESS_KIND**33 + rank + 1)
   call MPI_Comm_get_attr(dup, kv_null, val, flag, ierr)
   call check(.not. flag, 'not copied by MPI_COMM_NULL_COPY_FN')
   call MPI_Attr_get(dup, kv_old, ival, flag, ierr)
@@ -92,6 +95,41 @@ program f_attr
   call MPI_Finalize(ierr)
 
 contains
+
+  ! C's view of attribute `key` on `comm`, set from Fortran to `want`; then a value set
+  ! from C, read back from Fortran. (C's handles are Fortran's in MPICH's ABI.)
+  subroutine c_view(comm, key, want)
+    use iso_c_binding, only: c_int, c_intptr_t, c_ptr, c_f_pointer
+    integer, intent(in) :: comm, key
+    integer(kind=MPI_ADDRESS_KIND), intent(in) :: want
+    interface
+      function c_get(comm, key, val, flag) bind(C, name='MPI_Comm_get_attr') result(rc)
+        import :: c_int, c_ptr
+        integer(c_int), value :: comm, key
+        type(c_ptr) :: val
+        integer(c_int) :: flag
+        integer(c_int) :: rc
+      end function c_get
+      function c_set(comm, key, val) bind(C, name='MPI_Comm_set_attr') result(rc)
+        import :: c_int, c_intptr_t
+        integer(c_int), value :: comm, key
+        integer(c_intptr_t), value :: val
+        integer(c_int) :: rc
+      end function c_set
+    end interface
+    type(c_ptr) :: p
+    integer(c_int) :: cflag
+    integer(kind=MPI_ADDRESS_KIND), pointer :: v
+    integer(kind=MPI_ADDRESS_KIND) :: got
+    logical :: f
+    call check(c_get(comm, key, p, cflag) == MPI_SUCCESS .and. cflag /= 0, &
+               'C get of a Fortran-set attribute')
+    call c_f_pointer(p, v)
+    call check(v == want, 'C gets the address of the value Fortran set')
+    call check(c_set(comm, key, 4711_c_intptr_t) == MPI_SUCCESS, 'C set of the attribute')
+    call MPI_Comm_get_attr(comm, key, got, f, ierr)
+    call check(f .and. got == 4711, 'Fortran get of the value C set')
+  end subroutine c_view
 
   subroutine check(cond, what)
     logical, intent(in) :: cond

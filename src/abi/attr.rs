@@ -14,8 +14,55 @@ use super::handles::{self, Keyval, KEYVALS, KEYVAL_OBJ_COMM, KEYVAL_OBJ_WIN};
 use super::shim::{self, run, write_out};
 use crate::error::{Error, ErrorClass, Result};
 use crate::mpi_err;
+use std::cell::Cell;
 use std::os::raw::{c_int, c_void};
 use std::sync::atomic::{AtomicI32, Ordering};
+
+/// One cached attribute. A value set from Fortran (an INTEGER, stored as the C word) also
+/// lives in a box of its own: C's get returns the box's address, as MPI-3.1 §17.2.7 and
+/// MPICH have it (C sees a pointer to a Fortran value), while Fortran's get and every
+/// callback see the value itself.
+#[derive(Clone)]
+pub struct Attr {
+    pub key: c_int,
+    pub value: usize,
+    fortran: Option<Box<MPI_Aint>>,
+}
+
+impl Attr {
+    fn new(key: c_int, value: usize, fortran: bool) -> Attr {
+        Attr {
+            key,
+            value,
+            fortran: fortran.then(|| Box::new(value as MPI_Aint)),
+        }
+    }
+
+    /// What a get returns: the box's address to C for a Fortran-set value.
+    fn seen(&self) -> usize {
+        match &self.fortran {
+            Some(b) if !FORTRAN.get() => &**b as *const MPI_Aint as usize,
+            _ => self.value,
+        }
+    }
+}
+
+/// An object's attributes, oldest first.
+pub type AttrList = Vec<Attr>;
+
+thread_local! {
+    /// Set while a Fortran binding's set or get runs (`from_fortran`).
+    static FORTRAN: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Runs a set or get of an attribute on behalf of a Fortran binding: a set marks the value
+/// Fortran's, a get returns values themselves.
+pub fn from_fortran<T>(f: impl FnOnce() -> T) -> T {
+    FORTRAN.set(true);
+    let r = f();
+    FORTRAN.set(false);
+    r
+}
 
 /// What attributes are cached on: a communicator or a window. (Windows are never
 /// duplicated, so their keyvals' copy callbacks never run; the callback types of both are
@@ -26,7 +73,7 @@ pub(crate) trait AttrObject: Copy {
     const NAME: &'static str;
     fn handle(self) -> c_int;
     /// Run `f` on the object's attribute list (MPI_ERR_COMM / MPI_ERR_WIN if invalid).
-    fn with_attrs<T>(self, f: impl FnOnce(&mut Vec<(c_int, usize)>) -> T) -> Result<T>;
+    fn with_attrs<T>(self, f: impl FnOnce(&mut AttrList) -> T) -> Result<T>;
 }
 
 #[derive(Clone, Copy)]
@@ -41,7 +88,7 @@ impl AttrObject for CommAttrs {
     fn handle(self) -> c_int {
         self.0
     }
-    fn with_attrs<T>(self, f: impl FnOnce(&mut Vec<(c_int, usize)>) -> T) -> Result<T> {
+    fn with_attrs<T>(self, f: impl FnOnce(&mut AttrList) -> T) -> Result<T> {
         handles::with_comm_entry(self.0, |e| f(&mut e.attrs))
     }
 }
@@ -52,7 +99,7 @@ impl AttrObject for WinAttrs {
     fn handle(self) -> c_int {
         self.0
     }
-    fn with_attrs<T>(self, f: impl FnOnce(&mut Vec<(c_int, usize)>) -> T) -> Result<T> {
+    fn with_attrs<T>(self, f: impl FnOnce(&mut AttrList) -> T) -> Result<T> {
         handles::with_win_entry(self.0, |e| f(&mut e.attrs))
     }
 }
@@ -160,12 +207,12 @@ pub fn delete_all(comm: MPI_Comm) -> Result<()> {
 pub(crate) fn delete_all_of<O: AttrObject>(obj: O) -> Result<()> {
     let attrs = obj.with_attrs(std::mem::take)?;
     let mut first = Ok(());
-    for (k, v) in attrs.into_iter().rev() {
-        let r = call_delete(obj, k, v);
+    for a in attrs.into_iter().rev() {
+        let r = call_delete(obj, a.key, a.value);
         if first.is_ok() {
             first = r;
         }
-        release_use(k, O::KIND);
+        release_use(a.key, O::KIND);
     }
     first
 }
@@ -182,7 +229,8 @@ pub(crate) fn copy_all_of<O: AttrObject>(old: O, new: O) -> Result<()> {
     let attrs = old.with_attrs(|a| a.clone())?;
     let mut copied = Vec::new();
     let mut result = Ok(());
-    for &(k, v) in attrs.iter().rev() {
+    for a in attrs.iter().rev() {
+        let (k, v) = (a.key, a.value);
         let Some((Some(f), _, extra)) = callbacks(k, O::KIND) else {
             continue;
         };
@@ -207,7 +255,7 @@ pub(crate) fn copy_all_of<O: AttrObject>(old: O, new: O) -> Result<()> {
         }
         if flag != 0 {
             add_use(k, O::KIND);
-            copied.push((k, out as usize));
+            copied.push(Attr::new(k, out as usize, a.fortran.is_some()));
         }
     }
     copied.reverse();
@@ -345,20 +393,21 @@ pub(crate) fn set_attr_of<O: AttrObject>(obj: O, keyval: c_int, value: *mut c_vo
         return mpi_err!(Keyval, "predefined attribute {keyval:#x} cannot be set");
     }
     slot(keyval, O::KIND, O::NAME)?;
-    let old = obj.with_attrs(|a| a.iter().find(|a| a.0 == keyval).map(|a| a.1))?;
+    let old = obj.with_attrs(|a| a.iter().find(|a| a.key == keyval).map(|a| a.value))?;
+    let new = Attr::new(keyval, value as usize, FORTRAN.get());
     match old {
         Some(old) => {
             // Replacing a value runs the delete callback on the old one first.
             call_delete(obj, keyval, old)?;
             obj.with_attrs(|attrs| {
-                if let Some(a) = attrs.iter_mut().find(|a| a.0 == keyval) {
-                    a.1 = value as usize;
+                if let Some(a) = attrs.iter_mut().find(|a| a.key == keyval) {
+                    *a = new;
                 }
             })
         }
         None => {
             add_use(keyval, O::KIND);
-            obj.with_attrs(|a| a.push((keyval, value as usize)))
+            obj.with_attrs(|a| a.push(new))
         }
     }
 }
@@ -374,23 +423,25 @@ pub(crate) fn delete_attr_of<O: AttrObject>(obj: O, keyval: c_int) -> Result<()>
         return mpi_err!(Keyval, "predefined attribute {keyval:#x} cannot be deleted");
     }
     slot(keyval, O::KIND, O::NAME)?;
-    let Some(value) = obj.with_attrs(|a| a.iter().find(|a| a.0 == keyval).map(|a| a.1))? else {
+    let Some(value) = obj.with_attrs(|a| a.iter().find(|a| a.key == keyval).map(|a| a.value))?
+    else {
         return Ok(());
     };
     call_delete(obj, keyval, value)?;
-    obj.with_attrs(|a| a.retain(|a| a.0 != keyval))?;
+    obj.with_attrs(|a| a.retain(|a| a.key != keyval))?;
     release_use(keyval, O::KIND);
     Ok(())
 }
 
-/// A user attribute of `obj`: Some(value) if set.
+/// A user attribute of `obj`: Some(value) if set (for C, the address of a value Fortran
+/// set).
 pub(crate) fn user_attr_of<O: AttrObject>(obj: O, keyval: c_int) -> Result<Option<usize>> {
     if is_builtin(keyval) {
         // A predefined keyval of another object kind (e.g. MPI_WIN_BASE on a comm).
         return mpi_err!(Keyval, "keyval {keyval:#x} is not a {} keyval", O::NAME);
     }
     slot(keyval, O::KIND, O::NAME)?;
-    obj.with_attrs(|a| a.iter().find(|a| a.0 == keyval).map(|a| a.1))
+    obj.with_attrs(|a| a.iter().find(|a| a.key == keyval).map(Attr::seen))
 }
 
 static TAG_UB_VALUE: AtomicI32 = AtomicI32::new(args::TAG_UB);

@@ -85,7 +85,7 @@ pub struct CommEntry {
     pub errhandler: MPI_Errhandler,
     pub name: String,
     /// Cached attributes (keyval, value), oldest first (see `abi::attr`).
-    pub attrs: Vec<(c_int, usize)>,
+    pub attrs: super::attr::AttrList,
     /// The virtual topology, if any (see `abi::topo`).
     pub topo: Option<Arc<Topology>>,
 }
@@ -276,7 +276,7 @@ pub struct WinEntry {
     pub errhandler: MPI_Errhandler,
     pub name: String,
     /// Attributes (keyval, value), oldest first (see `abi::rma`).
-    pub attrs: Vec<(c_int, usize)>,
+    pub attrs: super::attr::AttrList,
     /// The address MPI_Win_create was given (MPI_WIN_BASE reports it as is).
     pub base: usize,
     pub info: Vec<(String, String)>,

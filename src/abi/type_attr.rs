@@ -3,7 +3,7 @@
 //! `abi::attr`'s; only where the values live differs: datatypes, predefined ones included,
 //! carry their attributes in a side table keyed by handle (few types ever have any).
 
-use super::attr::{self, AttrObject};
+use super::attr::{self, AttrList, AttrObject};
 use super::consts::*;
 use super::handles::{self, KEYVAL_OBJ_TYPE};
 use super::shim::{self, run, write_out};
@@ -11,9 +11,6 @@ use crate::error::Result;
 use crate::mpi_err;
 use parking_lot::Mutex;
 use std::os::raw::{c_int, c_void};
-
-/// A datatype's attributes, (keyval, value) oldest first.
-type AttrList = Vec<(c_int, usize)>;
 
 /// (datatype handle, its attributes); entries without attributes are dropped.
 static TYPE_ATTRS: Mutex<Vec<(MPI_Datatype, AttrList)>> = Mutex::new(Vec::new());

@@ -655,7 +655,7 @@ pub unsafe extern "C" fn mpi_attr_delete_(comm: *const MPI_Comm, keyval: *const 
 pub unsafe extern "C" fn pmpi_attr_get_(obj: *const MPI_Comm, keyval: *const c_int, attribute_val: *mut c_int, flag: *mut c_int, ierror: *mut MPI_Fint) {
     let k = f_keyval(*keyval);
     let mut v: *mut c_void = null_mut();
-    let rc = PMPI_Attr_get(*obj, k, &raw mut v as *mut c_void, flag);
+    let rc = from_fortran(|| PMPI_Attr_get(*obj, k, &raw mut v as *mut c_void, flag));
     if rc == MPI_SUCCESS && *flag != 0 {
         *attribute_val = f_attr_value(AttrObj::Comm, k, v) as c_int;
     }
@@ -670,7 +670,7 @@ pub unsafe extern "C" fn mpi_attr_get_(obj: *const MPI_Comm, keyval: *const c_in
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_attr_put_(obj: *const MPI_Comm, keyval: *const c_int, attribute_val: *const c_int, ierror: *mut MPI_Fint) {
     let v = *attribute_val as MPI_Aint as *mut c_void;
-    let rc = PMPI_Attr_put(*obj, f_keyval(*keyval), v);
+    let rc = from_fortran(|| PMPI_Attr_put(*obj, f_keyval(*keyval), v));
     set_ierror(ierror, rc);
 }
 
@@ -1049,7 +1049,7 @@ pub unsafe extern "C" fn mpi_comm_free_keyval_(comm_keyval: *mut c_int, ierror: 
 pub unsafe extern "C" fn pmpi_comm_get_attr_(obj: *const MPI_Comm, keyval: *const c_int, attribute_val: *mut MPI_Aint, flag: *mut c_int, ierror: *mut MPI_Fint) {
     let k = f_keyval(*keyval);
     let mut v: *mut c_void = null_mut();
-    let rc = PMPI_Comm_get_attr(*obj, k, &raw mut v as *mut c_void, flag);
+    let rc = from_fortran(|| PMPI_Comm_get_attr(*obj, k, &raw mut v as *mut c_void, flag));
     if rc == MPI_SUCCESS && *flag != 0 {
         *attribute_val = f_attr_value(AttrObj::Comm, k, v);
     }
@@ -1189,7 +1189,7 @@ pub unsafe extern "C" fn mpi_comm_remote_size_(comm: *const MPI_Comm, size: *mut
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_comm_set_attr_(obj: *const MPI_Comm, keyval: *const c_int, attribute_val: *const MPI_Aint, ierror: *mut MPI_Fint) {
     let v = *attribute_val as MPI_Aint as *mut c_void;
-    let rc = PMPI_Comm_set_attr(*obj, f_keyval(*keyval), v);
+    let rc = from_fortran(|| PMPI_Comm_set_attr(*obj, f_keyval(*keyval), v));
     set_ierror(ierror, rc);
 }
 
@@ -4100,7 +4100,7 @@ pub unsafe extern "C" fn mpi_type_free_keyval_(type_keyval: *mut c_int, ierror: 
 pub unsafe extern "C" fn pmpi_type_get_attr_(obj: *const MPI_Datatype, keyval: *const c_int, attribute_val: *mut MPI_Aint, flag: *mut c_int, ierror: *mut MPI_Fint) {
     let k = f_keyval(*keyval);
     let mut v: *mut c_void = null_mut();
-    let rc = PMPI_Type_get_attr(*obj, k, &raw mut v as *mut c_void, flag);
+    let rc = from_fortran(|| PMPI_Type_get_attr(*obj, k, &raw mut v as *mut c_void, flag));
     if rc == MPI_SUCCESS && *flag != 0 {
         *attribute_val = f_attr_value(AttrObj::Type, k, v);
     }
@@ -4254,7 +4254,7 @@ pub unsafe extern "C" fn mpi_type_match_size_(typeclass: *const c_int, size: *co
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_type_set_attr_(obj: *const MPI_Datatype, keyval: *const c_int, attribute_val: *const MPI_Aint, ierror: *mut MPI_Fint) {
     let v = *attribute_val as MPI_Aint as *mut c_void;
-    let rc = PMPI_Type_set_attr(*obj, f_keyval(*keyval), v);
+    let rc = from_fortran(|| PMPI_Type_set_attr(*obj, f_keyval(*keyval), v));
     set_ierror(ierror, rc);
 }
 
@@ -4628,7 +4628,7 @@ pub unsafe extern "C" fn mpi_win_free_keyval_(win_keyval: *mut c_int, ierror: *m
 pub unsafe extern "C" fn pmpi_win_get_attr_(obj: *const MPI_Win, keyval: *const c_int, attribute_val: *mut MPI_Aint, flag: *mut c_int, ierror: *mut MPI_Fint) {
     let k = f_keyval(*keyval);
     let mut v: *mut c_void = null_mut();
-    let rc = PMPI_Win_get_attr(*obj, k, &raw mut v as *mut c_void, flag);
+    let rc = from_fortran(|| PMPI_Win_get_attr(*obj, k, &raw mut v as *mut c_void, flag));
     if rc == MPI_SUCCESS && *flag != 0 {
         *attribute_val = f_attr_value(AttrObj::Win, k, v);
     }
@@ -4724,7 +4724,7 @@ pub unsafe extern "C" fn mpi_win_post_(group: *const MPI_Group, assert: *const c
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_win_set_attr_(obj: *const MPI_Win, keyval: *const c_int, attribute_val: *const MPI_Aint, ierror: *mut MPI_Fint) {
     let v = *attribute_val as MPI_Aint as *mut c_void;
-    let rc = PMPI_Win_set_attr(*obj, f_keyval(*keyval), v);
+    let rc = from_fortran(|| PMPI_Win_set_attr(*obj, f_keyval(*keyval), v));
     set_ierror(ierror, rc);
 }
 

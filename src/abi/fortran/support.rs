@@ -2,6 +2,7 @@
 #![allow(non_upper_case_globals)]
 
 use super::f08_support as f08;
+pub use crate::abi::attr::from_fortran;
 use crate::abi::consts::*;
 use std::ffi::CString;
 use std::os::raw::{c_char, c_int, c_void};
