@@ -20,6 +20,10 @@ _ct_comms topo_graph 1 2 3 4 7 8
 _ct_comms grp_errors 1 2 3 4
 # A failing attribute copy callback: the dup returns its code (added codes and classes too).
 _ct_comms attr_copy_err 1 2 3
+# 72 idups in flight per round from 3 threads, started in a different order on each rank.
+_ct_comms idup_orders 2 4
+# Creating communicators without freeing them ends in an error on every rank at one call.
+_ct_comms comm_limit 1 4
 
 # The same programs built with Debian MPICH's mpicc, run on railmpi swapped in through
 # LD_LIBRARY_PATH ($LIB/libmpich.so.12 links to railmpi): MPICH's handle values, callback

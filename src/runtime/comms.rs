@@ -125,7 +125,10 @@ impl World {
         };
         let mut floor = GROUP_CTX_FIRST;
         let ctx = loop {
-            let proposal = GROUP_CTXS.lock().lowest_free(floor, 1);
+            let proposal = match crate::comm::room() {
+                true => GROUP_CTXS.lock().lowest_free(floor, 1),
+                false => crate::comm::NO_ROOM,
+            };
             let c = self.reduce_over(
                 parent,
                 &peers,
@@ -134,8 +137,8 @@ impl World {
                 proposal,
                 u32::max,
             )?;
-            if c >= u32::MAX - 4 {
-                return mpi_err!(Other, "out of communicator context ids");
+            if c >= crate::comm::NO_ROOM {
+                return super::world::no_room();
             }
             let free_here = GROUP_CTXS.lock().reserve(c, 1);
             let everywhere = self.reduce_over(

@@ -848,8 +848,8 @@ impl World {
     /// The ids from `ctx` to `ctx + 3` are taken here (every process that agreed on `ctx`
     /// calls this).
     pub(super) fn take_contexts(&self, ctx: u32) -> Result<u32> {
-        if ctx >= u32::MAX - 8 {
-            return mpi_err!(Other, "out of communicator context ids");
+        if ctx >= crate::comm::NO_ROOM {
+            return no_room();
         }
         self.next_ctx.fetch_max(ctx + 4, Ordering::AcqRel);
         Ok(ctx)
@@ -861,11 +861,11 @@ impl World {
     /// never propose the same one: on MPI_COMM_SELF, where the other side starts low, the
     /// agreed contexts of two such calls then differ.
     pub(super) fn group_max_ctx(&self, comm: &Communicator) -> Result<u32> {
-        self.runtime_max(
-            comm,
-            self.next_ctx.fetch_add(4, Ordering::AcqRel),
-            self.fan_in_for(comm),
-        )
+        let mine = match crate::comm::room() {
+            true => self.next_ctx.fetch_add(4, Ordering::AcqRel),
+            false => crate::comm::NO_ROOM,
+        };
+        self.runtime_max(comm, mine, self.fan_in_for(comm))
     }
 
     pub fn comm_dup(&self, parent: &Communicator) -> Result<Arc<Communicator>> {
@@ -1069,6 +1069,15 @@ fn pattern(comm: &Communicator, src: Option<usize>, tag: Option<i32>) -> Pattern
         src: src.map(|s| s as i32),
         tag,
     }
+}
+
+/// A context agreement where some member holds `comm::MAX_LIVE` communicators.
+pub(super) fn no_room<T>() -> Result<T> {
+    mpi_err!(
+        Other,
+        "too many communicators: a member holds {} (the most a process may; free some)",
+        crate::comm::MAX_LIVE
+    )
 }
 
 fn check_coll_size(st: &Status, want: usize) -> Result<()> {
