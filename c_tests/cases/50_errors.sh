@@ -4,6 +4,10 @@
 for n in 1 2 4; do
     CASE_EXPECT='^ok errors ' run_case errors.n$n 0 $MPIEXEC -n $n "$CT/errors"
 done
+# Objects without a handler of their own follow MPI_COMM_WORLD's, as in MPICH.
+for n in 1 3; do
+    CASE_EXPECT='^ok errh_inherit ' run_case errh_inherit.n$n 0 $MPIEXEC -n $n "$CT/errh_inherit"
+done
 
 # Default handler: the job must die non-zero, and the library's message must name the failing
 # function (the program itself never prints "MPI_Send"). "BUG:" means the bad call returned.

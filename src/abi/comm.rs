@@ -51,7 +51,7 @@ unsafe fn dup_into(comm: MPI_Comm, newcomm: *mut MPI_Comm) -> Result<()> {
 /// A new handle for `new`, a duplicate of `comm` (its error handler, topology and
 /// attributes).
 fn dup_as(comm: MPI_Comm, new: Arc<Communicator>) -> Result<MPI_Comm> {
-    let h = handles::new_comm(new, handles::comm_errhandler(comm));
+    let h = handles::new_comm(new, handles::inherited_errhandler(comm));
     let topo = handles::with_comm_entry(comm, |e| e.topo.clone())?;
     handles::with_comm_entry(h, |e| e.topo = topo)?;
     if let Err(e) = attr::copy_all(comm, h) {
@@ -157,7 +157,7 @@ pub unsafe extern "C" fn PMPI_Comm_create(
             return mpi_err!(Arg, "NULL newcomm");
         }
         let h = match w.comm_create(&parent, g)? {
-            Some(c) => handles::new_comm(c, handles::comm_errhandler(comm)),
+            Some(c) => handles::new_comm(c, handles::inherited_errhandler(comm)),
             None => MPI_COMM_NULL,
         };
         write_out(newcomm, h)
@@ -184,7 +184,7 @@ pub unsafe extern "C" fn PMPI_Comm_create_group(
             return mpi_err!(Arg, "NULL newcomm");
         }
         let h = match w.comm_create_group(&parent, g, tag)? {
-            Some(c) => handles::new_comm(c, handles::comm_errhandler(comm)),
+            Some(c) => handles::new_comm(c, handles::inherited_errhandler(comm)),
             None => MPI_COMM_NULL,
         };
         write_out(newcomm, h)
@@ -224,7 +224,7 @@ pub unsafe extern "C" fn PMPI_Comm_split_type(
         let c = w.comm_split_shared(&parent, !shared, key)?;
         let c = c.filter(|c| split_type != MPI_COMM_TYPE_HW_UNGUIDED || c.size() < parent.size());
         let h = match c {
-            Some(c) => handles::new_comm(c, handles::comm_errhandler(comm)),
+            Some(c) => handles::new_comm(c, handles::inherited_errhandler(comm)),
             None => MPI_COMM_NULL,
         };
         write_out(newcomm, h)
@@ -315,7 +315,7 @@ pub unsafe extern "C" fn PMPI_Intercomm_create(
         let c = w.intercomm_create(&lc, leader, bridge)?;
         write_out(
             newintercomm,
-            handles::new_comm(c, handles::comm_errhandler(local_comm)),
+            handles::new_comm(c, handles::inherited_errhandler(local_comm)),
         )
     })
 }
@@ -335,7 +335,7 @@ pub unsafe extern "C" fn PMPI_Intercomm_merge(
         let merged = w.intercomm_merge(&c, high != 0)?;
         write_out(
             newintracomm,
-            handles::new_comm(merged, handles::comm_errhandler(intercomm)),
+            handles::new_comm(merged, handles::inherited_errhandler(intercomm)),
         )
     })
 }
@@ -373,7 +373,7 @@ pub unsafe extern "C" fn PMPI_Comm_split(
         }
         let color = (color != MPI_UNDEFINED).then_some(color);
         let h = match w.comm_split(&parent, color, key)? {
-            Some(c) => handles::new_comm(c, handles::comm_errhandler(comm)),
+            Some(c) => handles::new_comm(c, handles::inherited_errhandler(comm)),
             None => MPI_COMM_NULL,
         };
         write_out(newcomm, h)
@@ -470,7 +470,7 @@ pub unsafe extern "C" fn PMPI_Comm_get_errhandler(
 ) -> c_int {
     run("MPI_Comm_get_errhandler", comm, || {
         shim::world()?;
-        let h = handles::with_comm_entry(comm, |e| e.errhandler)?;
+        let h = handles::reported_errhandler(handles::with_comm_entry(comm, |e| e.errhandler)?);
         write_out(errhandler, h)?;
         // The caller owns a reference now (and frees it with MPI_Errhandler_free).
         handles::retain_errhandler(h);

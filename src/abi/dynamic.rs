@@ -94,7 +94,7 @@ unsafe fn join_call(
         };
         write_out(
             newcomm,
-            handles::new_comm(inter, handles::comm_errhandler(comm)),
+            handles::new_comm(inter, handles::inherited_errhandler(comm)),
         )
     })
 }
@@ -161,7 +161,7 @@ pub unsafe extern "C" fn PMPI_Comm_join(fd: c_int, intercomm: *mut MPI_Comm) -> 
         let inter = w.comm_join(fd)?;
         write_out(
             intercomm,
-            handles::new_comm(inter, handles::comm_errhandler(MPI_COMM_WORLD)),
+            handles::new_comm(inter, handles::inherited_errhandler(MPI_COMM_WORLD)),
         )
     })
 }
@@ -225,7 +225,7 @@ pub unsafe extern "C" fn PMPI_Comm_get_parent(parent: *mut MPI_Comm) -> c_int {
         let h = match (*p, w.parent.get()) {
             (ParentHandle::Made(h), _) => h,
             (ParentHandle::Unmade, Some(c)) => {
-                let h = handles::new_comm(c.clone(), handles::comm_errhandler(MPI_COMM_WORLD));
+                let h = handles::new_comm(c.clone(), handles::inherited_errhandler(MPI_COMM_WORLD));
                 *p = ParentHandle::Made(h);
                 h
             }
@@ -280,7 +280,7 @@ unsafe fn spawn_call(
         }
         write_out(
             intercomm,
-            handles::new_comm(inter, handles::comm_errhandler(comm)),
+            handles::new_comm(inter, handles::inherited_errhandler(comm)),
         )
     })
 }

@@ -121,14 +121,14 @@ pub fn init_comms(world: Arc<Communicator>, selfc: Arc<Communicator>) {
     let mut t = COMMS.write();
     t.insert(CommEntry {
         comm: world,
-        errhandler: MPI_ERRORS_ARE_FATAL,
+        errhandler: UNSET_ERRHANDLER,
         name: "MPI_COMM_WORLD".into(),
         attrs: Vec::new(),
         topo: None,
     });
     t.insert(CommEntry {
         comm: selfc,
-        errhandler: MPI_ERRORS_ARE_FATAL,
+        errhandler: UNSET_ERRHANDLER,
         name: "MPI_COMM_SELF".into(),
         attrs: Vec::new(),
         topo: None,
@@ -213,14 +213,49 @@ pub fn with_comm_entry<T>(h: MPI_Comm, f: impl FnOnce(&mut CommEntry) -> T) -> R
     Ok(f(e))
 }
 
-/// The error handler attached to `h`; MPI_COMM_WORLD's for an invalid handle.
+/// The error handler of a communicator or window that has none of its own: neither it nor
+/// the communicator it came from had one set. Errors on it go to MPI_COMM_WORLD's handler
+/// of the moment (MPI_ERRORS_ARE_FATAL until one is set), as in MPICH, whose programs count
+/// on it: MPICH's own tests dup a communicator, then set MPI_ERRORS_RETURN on
+/// MPI_COMM_WORLD only and expect the dup's errors returned (errors/comm/*_nullarg,
+/// errors/attr/keyvalmis with a window). (The standard has a new communicator take its
+/// parent's handler at creation; the two agree until MPI_COMM_WORLD's changes.)
+pub(crate) const UNSET_ERRHANDLER: MPI_Errhandler = MPI_ERRHANDLER_NULL;
+
+/// What MPI_Comm_get_errhandler and MPI_Win_get_errhandler return for an object's own
+/// handler `h`: for an unset one, MPI_ERRORS_ARE_FATAL (what the standard says it
+/// inherited, and what MPICH returns), even when MPI_COMM_WORLD's handler is what runs.
+pub fn reported_errhandler(h: MPI_Errhandler) -> MPI_Errhandler {
+    if h == UNSET_ERRHANDLER {
+        MPI_ERRORS_ARE_FATAL
+    } else {
+        h
+    }
+}
+
+/// The handler that `h` (an object's own) stands for.
+pub fn effective_errhandler(h: MPI_Errhandler) -> MPI_Errhandler {
+    if h != UNSET_ERRHANDLER {
+        return h;
+    }
+    match COMMS.read().get(0).map(|e| e.errhandler) {
+        Some(w) if w != UNSET_ERRHANDLER => w,
+        _ => MPI_ERRORS_ARE_FATAL,
+    }
+}
+
+/// The error handler errors on `h` go to; MPI_COMM_WORLD's for an invalid handle.
 pub fn comm_errhandler(h: MPI_Comm) -> MPI_Errhandler {
+    effective_errhandler(inherited_errhandler(h))
+}
+
+/// What a communicator made from `h` starts with: `h`'s own handler (unset if it has none).
+pub fn inherited_errhandler(h: MPI_Comm) -> MPI_Errhandler {
     let t = COMMS.read();
     comm_index(h)
         .and_then(|i| t.get(i))
         .or_else(|| t.get(0))
-        .map(|e| e.errhandler)
-        .unwrap_or(MPI_ERRORS_ARE_FATAL)
+        .map_or(UNSET_ERRHANDLER, |e| e.errhandler)
 }
 
 pub fn new_comm(comm: Arc<Communicator>, errhandler: MPI_Errhandler) -> MPI_Comm {
@@ -345,12 +380,11 @@ pub fn with_win_entry<T>(h: MPI_Win, f: impl FnOnce(&mut WinEntry) -> T) -> Resu
     Ok(f(t.get_mut(i).ok_or_else(|| bad_win(h))?))
 }
 
-/// The error handler of window `h`; for an invalid handle, MPI_COMM_WORLD's (errors on
-/// no valid object, as for communicators).
+/// The error handler errors on window `h` go to; for an invalid handle, MPI_COMM_WORLD's
+/// (errors on no valid object, as for communicators).
 pub fn win_errhandler(h: MPI_Win) -> MPI_Errhandler {
-    win_index(h)
-        .and_then(|i| WINS.read().get(i).map(|e| e.errhandler))
-        .unwrap_or_else(|| comm_errhandler(MPI_COMM_WORLD))
+    let own = win_index(h).and_then(|i| WINS.read().get(i).map(|e| e.errhandler));
+    effective_errhandler(own.unwrap_or(UNSET_ERRHANDLER))
 }
 
 pub fn new_win(e: WinEntry) -> MPI_Win {

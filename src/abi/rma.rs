@@ -72,7 +72,7 @@ unsafe fn create(
     });
     let h = handles::new_win(WinEntry {
         win: window.clone(),
-        errhandler: MPI_ERRORS_ARE_FATAL,
+        errhandler: handles::UNSET_ERRHANDLER,
         name: String::new(),
         attrs: Vec::new(),
         base: if flavor == Flavor::Create {
@@ -448,7 +448,7 @@ pub unsafe extern "C" fn PMPI_Win_get_errhandler(
     errhandler: *mut MPI_Errhandler,
 ) -> c_int {
     run_win("MPI_Win_get_errhandler", win, || {
-        let h = handles::with_win_entry(win, |e| e.errhandler)?;
+        let h = handles::reported_errhandler(handles::with_win_entry(win, |e| e.errhandler)?);
         write_out(errhandler, h)?;
         handles::retain_errhandler(h);
         Ok(())
