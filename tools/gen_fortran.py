@@ -857,13 +857,9 @@ MPIF_TAIL = """\
 !     Functions.
       EXTERNAL MPI_WTIME, MPI_WTICK, PMPI_WTIME, PMPI_WTICK
       DOUBLE PRECISION MPI_WTIME, MPI_WTICK, PMPI_WTIME, PMPI_WTICK
-!     MPI_Aint_add and MPI_Aint_diff return addresses: without their
-!     type here a program without IMPLICIT NONE (MPICH's f90 tests)
-!     would take them for default INTEGERs and drop the high bytes.
-      EXTERNAL MPI_AINT_ADD, MPI_AINT_DIFF
-      EXTERNAL PMPI_AINT_ADD, PMPI_AINT_DIFF
-      INTEGER(KIND=MPI_ADDRESS_KIND) MPI_AINT_ADD, MPI_AINT_DIFF
-      INTEGER(KIND=MPI_ADDRESS_KIND) PMPI_AINT_ADD, PMPI_AINT_DIFF
+!     Not MPI_AINT_ADD and MPI_AINT_DIFF: programs declare them
+!     themselves, as MPICH's mpif.h does not (its f77/rma/aintf);
+!     the mpi module declares them.
 !     Predefined attribute copy and delete procedures.
       EXTERNAL MPI_NULL_COPY_FN, MPI_NULL_DELETE_FN, MPI_DUP_FN
       EXTERNAL MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN

@@ -2,7 +2,9 @@
 !     (LOGICAL flags), rank and size, output strings (processor name,
 !     library version, communicator name: blank-padded), an input string
 !     (MPI_Comm_set_name: trailing blanks dropped), the MPI_TAG_UB
-!     attribute (INTEGER(KIND=MPI_ADDRESS_KIND)), MPI_Wtime/MPI_Wtick.
+!     attribute (INTEGER(KIND=MPI_ADDRESS_KIND)), MPI_Wtime/MPI_Wtick,
+!     MPI_Aint_add/diff declared by the program (as MPICH's mpif.h does
+!     not declare them, programs do: mpif.h must not clash).
       program f_hello
       implicit none
       include 'mpif.h'
@@ -12,7 +14,9 @@
       character*(MPI_MAX_LIBRARY_VERSION_STRING) lib
       character*(MPI_MAX_OBJECT_NAME) cname
       character*4 short
-      integer(kind=MPI_ADDRESS_KIND) tagub
+      integer(kind=MPI_ADDRESS_KIND) tagub, base, moved
+      integer(kind=MPI_ADDRESS_KIND), external :: MPI_Aint_add
+      integer(kind=MPI_ADDRESS_KIND), external :: MPI_Aint_diff
       double precision t0, t1, tick, x
 
       flag = .true.
@@ -66,6 +70,12 @@
       call check(ierr .eq. MPI_SUCCESS .and. flag, 'MPI_TAG_UB set')
       call check(tagub .ge. 32767, 'MPI_TAG_UB >= 32767')
 
+      call MPI_Get_address(tagub, base, ierr)
+      moved = MPI_Aint_add(base, 5000000000_MPI_ADDRESS_KIND)
+      call check(moved - base .eq. 5000000000_MPI_ADDRESS_KIND,
+     &           'MPI_Aint_add')
+      call check(MPI_Aint_diff(moved, base) .eq.
+     &           5000000000_MPI_ADDRESS_KIND, 'MPI_Aint_diff')
       tick = MPI_Wtick()
       call check(tick .gt. 0d0 .and. tick .lt. 1d0, 'MPI_Wtick')
       t0 = MPI_Wtime()
