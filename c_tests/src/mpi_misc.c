@@ -183,6 +183,52 @@ static void pack_external(void)
           "short buffer accepted");
     CHECK_MPI(MPI_Type_free(&rt));
     CHECK_MPI(MPI_Type_free(&st));
+
+    /* MPI_LONG and MPI_UNSIGNED_LONG are 4 bytes in external32 (MPI-3.1 Table 13.2), also
+     * inside a derived type and in MPI_LONG_INT; values come back sign- or zero-extended;
+     * a long that does not fit 32 bits is MPI_ERR_CONVERSION. */
+    long l[3] = {1, -2, 0x7fffffff}, lback[3];
+    unsigned long ul = 0xfffffffful, ulback = 0;
+    const unsigned char l_be[12] = {0, 0, 0, 1, 0xff, 0xff, 0xff, 0xfe, 0x7f, 0xff, 0xff, 0xff};
+    CHECK_MPI(MPI_Pack_external_size("external32", 3, MPI_LONG, &size));
+    CHECK(size == 12, "external32 size of 3 MPI_LONG: %ld", (long)size);
+    pos = 0;
+    CHECK_MPI(MPI_Pack_external("external32", l, 3, MPI_LONG, buf, sizeof buf, &pos));
+    CHECK(pos == 12 && memcmp(buf, l_be, 12) == 0, "MPI_LONG in external32");
+    pos = 0;
+    CHECK_MPI(MPI_Unpack_external("external32", buf, 12, &pos, lback, 3, MPI_LONG));
+    CHECK(pos == 12 && lback[0] == 1 && lback[1] == -2 && lback[2] == 0x7fffffff,
+          "MPI_LONG back from external32");
+    pos = 0;
+    CHECK_MPI(MPI_Pack_external("external32", &ul, 1, MPI_UNSIGNED_LONG, buf, sizeof buf, &pos));
+    pos = 0;
+    CHECK_MPI(MPI_Unpack_external("external32", buf, 4, &pos, &ulback, 1, MPI_UNSIGNED_LONG));
+    CHECK(pos == 4 && ulback == 0xfffffffful, "MPI_UNSIGNED_LONG round trip: %lx", ulback);
+    MPI_Datatype lv;
+    CHECK_MPI(MPI_Type_vector(2, 1, 2, MPI_LONG, &lv));
+    CHECK_MPI(MPI_Type_commit(&lv));
+    long strided[4] = {7, 99, -7, 99}, sback[4] = {0, 0, 0, 0};
+    CHECK_MPI(MPI_Pack_external_size("external32", 1, lv, &size));
+    CHECK(size == 8, "external32 size of a vector of 2 MPI_LONG: %ld", (long)size);
+    pos = 0;
+    CHECK_MPI(MPI_Pack_external("external32", strided, 1, lv, buf, sizeof buf, &pos));
+    pos = 0;
+    CHECK_MPI(MPI_Unpack_external("external32", buf, 8, &pos, sback, 1, lv));
+    CHECK(sback[0] == 7 && sback[2] == -7 && sback[1] == 0, "vector of MPI_LONG round trip");
+    CHECK_MPI(MPI_Type_free(&lv));
+    struct { long v; int i; } li = {-3, 9}, liback = {0, 0};
+    CHECK_MPI(MPI_Pack_external_size("external32", 1, MPI_LONG_INT, &size));
+    CHECK(size == 8, "external32 size of MPI_LONG_INT: %ld", (long)size);
+    pos = 0;
+    CHECK_MPI(MPI_Pack_external("external32", &li, 1, MPI_LONG_INT, buf, sizeof buf, &pos));
+    pos = 0;
+    CHECK_MPI(MPI_Unpack_external("external32", buf, 8, &pos, &liback, 1, MPI_LONG_INT));
+    CHECK(liback.v == -3 && liback.i == 9, "MPI_LONG_INT round trip");
+    long huge = 1L << 40;
+    pos = 0;
+    int rc = MPI_Pack_external("external32", &huge, 1, MPI_LONG, buf, sizeof buf, &pos), cls = -1;
+    CHECK_MPI(MPI_Error_class(rc, &cls));
+    CHECK(cls == MPI_ERR_CONVERSION, "a 41-bit long in external32: class %d", cls);
 }
 
 /* An f90 type (MPI-4.1 §19.1.9): size `size`, envelope (ni, 0, 0, combiner) and contents

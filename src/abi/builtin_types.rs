@@ -1,7 +1,7 @@
 //! The predefined datatypes: MPICH's handle, MPI's name, size and what they hold.
 
 use super::consts::*;
-use crate::datatype::{Basic, Datatype};
+use crate::datatype::{external32, Basic, Datatype};
 use std::sync::OnceLock;
 
 /// (handle, name, size in bytes, basic type for reductions)
@@ -123,7 +123,9 @@ fn table() -> &'static [Option<(MPI_Datatype, Datatype)>] {
         for &(h, name, size, basic) in BUILTINS {
             let slot = &mut t[(h & 0xff) as usize];
             assert!(slot.is_none(), "builtin datatype index clash for {name}");
-            *slot = Some((h, Datatype::predefined(name, size, Some(basic))));
+            let mut d = Datatype::predefined(name, size, Some(basic));
+            d.ext32 = external32::predefined_ext(name);
+            *slot = Some((h, d));
         }
         t
     })
@@ -142,6 +144,7 @@ fn pairs() -> &'static [Datatype] {
                 };
                 d.extent = extent;
                 d.true_extent = ioff + 4;
+                d.ext32 = external32::predefined_ext(name);
                 d
             })
             .collect()

@@ -1232,9 +1232,7 @@ pub unsafe extern "C" fn PMPI_Pack_external(
         let n = args::count(incount)?;
         let t = handles::datatype(datatype)?;
         let pos = external_position(position, outsize)?;
-        let len = n
-            .checked_mul(t.size)
-            .ok_or_else(|| Error::new(ErrorClass::Count, "too large"))?;
+        let len = external_len(&t, n)?;
         if len == 0 {
             return Ok(());
         }
@@ -1253,11 +1251,34 @@ pub unsafe extern "C" fn PMPI_Pack_external(
         // SAFETY: MPI: outbuf holds outsize bytes, of which pos..pos+len fit (checked);
         // inbuf holds `n` elements of the type.
         let dst = std::slice::from_raw_parts_mut((outbuf as *mut u8).add(pos), len);
-        t.pack_into(n, 0, inbuf as *const u8, dst);
-        crate::datatype::external32::swap_packed(&t, dst);
+        if t.ext32.is_none() {
+            t.pack_into(n, 0, inbuf as *const u8, dst);
+            crate::datatype::external32::swap_packed(&t, dst);
+        } else {
+            let mut native = vec![0u8; native_len(&t, n)?];
+            t.pack_into(n, 0, inbuf as *const u8, &mut native);
+            if crate::datatype::external32::to_external(&t, &native, dst).is_err() {
+                return mpi_err!(
+                    Conversion,
+                    "a value does not fit its external32 size (a long of more than 32 bits)"
+                );
+            }
+        }
         *position = (pos + len) as MPI_Aint;
         Ok(())
     })
+}
+
+/// Bytes of `n` elements of `t` packed natively.
+fn native_len(t: &crate::datatype::Datatype, n: usize) -> Result<usize> {
+    n.checked_mul(t.size)
+        .ok_or_else(|| Error::new(ErrorClass::Count, "too large"))
+}
+
+/// Bytes of `n` elements of `t` in external32.
+fn external_len(t: &crate::datatype::Datatype, n: usize) -> Result<usize> {
+    crate::datatype::external32::external_size(t, n)
+        .ok_or_else(|| Error::new(ErrorClass::Count, "too large"))
 }
 
 #[no_mangle]
@@ -1275,9 +1296,7 @@ pub unsafe extern "C" fn PMPI_Unpack_external(
         let n = args::count(outcount)?;
         let t = handles::datatype(datatype)?;
         let pos = external_position(position, insize)?;
-        let len = n
-            .checked_mul(t.size)
-            .ok_or_else(|| Error::new(ErrorClass::Count, "too large"))?;
+        let len = external_len(&t, n)?;
         if len == 0 {
             return Ok(());
         }
@@ -1292,8 +1311,9 @@ pub unsafe extern "C" fn PMPI_Unpack_external(
         }
         // SAFETY: MPI: inbuf holds insize bytes, pos..pos+len among them (checked); outbuf
         // has room for `n` elements. The input is the caller's: converted in a copy.
-        let mut native = std::slice::from_raw_parts((inbuf as *const u8).add(pos), len).to_vec();
-        crate::datatype::external32::swap_packed(&t, &mut native);
+        let ext = std::slice::from_raw_parts((inbuf as *const u8).add(pos), len);
+        let mut native = vec![0u8; native_len(&t, n)?];
+        crate::datatype::external32::from_external(&t, ext, &mut native);
         t.unpack_from(n, 0, &native, outbuf as *mut u8);
         *position = (pos + len) as MPI_Aint;
         Ok(())
@@ -1311,10 +1331,7 @@ pub unsafe extern "C" fn PMPI_Pack_external_size(
         external32(datarep)?;
         let n = args::count(incount)?;
         let t = handles::datatype(datatype)?;
-        let len = n
-            .checked_mul(t.size)
-            .ok_or_else(|| Error::new(ErrorClass::Count, "too large"))?;
-        write_out(size, len as MPI_Aint)
+        write_out(size, external_len(&t, n)? as MPI_Aint)
     })
 }
 

@@ -9,6 +9,7 @@
 //! struct of the remaining members (the last marker of each kind wins). Subarray and darray
 //! are built from the other constructors exactly as MPICH builds them, so they agree too.
 
+use super::external32::Ext;
 use super::{fresh_ident, push_elements, push_merged, Basic, Datatype, TypeError};
 
 type Result<T> = std::result::Result<T, TypeError>;
@@ -90,11 +91,24 @@ fn nonneg(v: i64) -> Result<usize> {
     usize::try_from(v).map_err(|_| TypeError::InvalidCount)
 }
 
+/// `push_elements` for external32 runs: adjacent runs of one size and form merge.
+fn push_ext(runs: &mut Vec<(usize, usize, Ext)>, size: usize, n: usize, e: Ext) {
+    if n == 0 {
+        return;
+    }
+    match runs.last_mut() {
+        Some(last) if last.0 == size && last.2 == e => last.1 += n,
+        _ => runs.push((size, n, e)),
+    }
+}
+
 /// A new derived type from its parts.
 struct Builder {
     size: u128,
     segments: Vec<(isize, usize)>,
     elements: Vec<(usize, usize)>,
+    /// `Datatype::ext32`: kept once a member has values of another external32 width.
+    ext32: Option<Vec<(usize, usize, Ext)>>,
     /// None: no block yet; Some(None): members of different basic types.
     basic: Option<Option<(Basic, usize)>>,
 }
@@ -105,6 +119,7 @@ impl Builder {
             size: 0,
             segments: Vec::new(),
             elements: Vec::new(),
+            ext32: None,
             basic: None,
         }
     }
@@ -128,6 +143,32 @@ impl Builder {
                 }
                 if self.segments.len() > MAX_SEGMENTS {
                     return Err(TypeError::Overflow);
+                }
+            }
+        }
+        if t.ext32.is_some() && self.ext32.is_none() {
+            let native = self.elements.iter().map(|&(s, k)| (s, k, Ext::Native));
+            self.ext32 = Some(native.collect());
+        }
+        if let Some(runs) = &mut self.ext32 {
+            let theirs: Vec<(usize, usize, Ext)> = match &t.ext32 {
+                Some(r) => r.clone(),
+                None => t
+                    .elements
+                    .iter()
+                    .map(|&(s, k)| (s, k, Ext::Native))
+                    .collect(),
+            };
+            if let [(s, k, e)] = theirs[..] {
+                push_ext(runs, s, k.checked_mul(n).ok_or(TypeError::Overflow)?, e);
+            } else {
+                for _ in 0..n {
+                    for &(s, k, e) in &theirs {
+                        push_ext(runs, s, k, e);
+                    }
+                    if runs.len() > MAX_SEGMENTS {
+                        return Err(TypeError::Overflow);
+                    }
                 }
             }
         }
@@ -187,6 +228,7 @@ impl Builder {
             predefined: false,
             align,
             elements: self.elements,
+            ext32: self.ext32,
             ident,
         })
     }

@@ -1,10 +1,136 @@
 //! The "external32" data representation (MPI-3.1 §13.5.2): big-endian IEEE values of fixed
-//! sizes. On x86-64 and arm64 Linux every C and Fortran basic type railmpi knows already has
-//! its external32 size, so converting a packed native stream is a byte swap of each value
-//! in place (the same operation in both directions). Two limits, as in many MPIs: `long
-//! double` is swapped as 16 bytes, not converted to IEEE quad, and `wchar_t` keeps 4 bytes.
+//! sizes. On x86-64 and arm64 Linux most C and Fortran basic types already have their
+//! external32 size, and converting a packed native stream is a byte swap of each value in
+//! place (the same operation in both directions). Three are wider here than in external32:
+//! `long` and `unsigned long` (8 bytes, 4 in external32), `wchar_t` (4, 2), so types built
+//! from MPI_LONG, MPI_UNSIGNED_LONG, MPI_WCHAR or MPI_LONG_INT carry their external widths
+//! (`Datatype::ext32`) and are converted value by value (a `long` that does not fit 4 bytes
+//! is MPI_ERR_CONVERSION; values read back are sign- or zero-extended). `long double` is
+//! swapped as 16 bytes, not converted to IEEE quad. MPI-IO's external32 files use the
+//! native widths throughout (`swap_packed`).
 
 use super::{Basic, Datatype};
+
+/// How a basic value's external32 form differs from its native one.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Ext {
+    /// The same width: byte-swapped.
+    #[default]
+    Native,
+    /// A signed integer of 4 bytes (C `long`).
+    Signed4,
+    /// An unsigned integer of 4 bytes (C `unsigned long`).
+    Unsigned4,
+    /// An unsigned integer of 2 bytes (`wchar_t`).
+    Unsigned2,
+}
+
+impl Ext {
+    /// Bytes of one value of native size `native` in external32.
+    pub fn width(self, native: usize) -> usize {
+        match self {
+            Ext::Native => native,
+            Ext::Signed4 | Ext::Unsigned4 => 4,
+            Ext::Unsigned2 => 2,
+        }
+    }
+}
+
+/// The external32 form of the predefined type named `name` where it is not the native
+/// one: its (native size, how many, Ext) runs.
+pub fn predefined_ext(name: &str) -> Option<Vec<(usize, usize, Ext)>> {
+    match name {
+        "MPI_LONG" => Some(vec![(8, 1, Ext::Signed4)]),
+        "MPI_UNSIGNED_LONG" => Some(vec![(8, 1, Ext::Unsigned4)]),
+        "MPI_WCHAR" => Some(vec![(4, 1, Ext::Unsigned2)]),
+        "MPI_LONG_INT" => Some(vec![(8, 1, Ext::Signed4), (4, 1, Ext::Native)]),
+        _ => None,
+    }
+}
+
+/// Bytes of `count` elements of `t` in external32 (MPI_Pack_external_size); None on
+/// overflow.
+pub fn external_size(t: &Datatype, count: usize) -> Option<usize> {
+    let per = match &t.ext32 {
+        None => t.size,
+        Some(runs) => runs.iter().map(|&(w, n, e)| e.width(w) * n).sum(),
+    };
+    per.checked_mul(count)
+}
+
+/// A value that does not fit its external32 width (MPI_ERR_CONVERSION).
+#[derive(Debug, PartialEq, Eq)]
+pub struct DoesNotFit;
+
+/// Converts a packed native stream of whole elements of `t` to external32 into `out`
+/// (`external_size` bytes for them).
+pub fn to_external(t: &Datatype, native: &[u8], out: &mut [u8]) -> Result<(), DoesNotFit> {
+    let Some(runs) = &t.ext32 else {
+        out.copy_from_slice(native);
+        swap_packed(t, out);
+        return Ok(());
+    };
+    let (mut i, mut o) = (0, 0);
+    while i < native.len() {
+        for &(w, n, e) in runs {
+            let x = e.width(w);
+            for _ in 0..n {
+                let v = &native[i..i + w];
+                let dst = &mut out[o..o + x];
+                if x == w {
+                    dst.copy_from_slice(v);
+                    dst.reverse();
+                } else {
+                    // Little-endian native value, narrowed: the dropped bytes must be the
+                    // sign (or zero) extension of what is kept.
+                    let fill = match e {
+                        Ext::Signed4 if v[x - 1] & 0x80 != 0 => 0xff,
+                        _ => 0,
+                    };
+                    if v[x..].iter().any(|&b| b != fill) {
+                        return Err(DoesNotFit);
+                    }
+                    for k in 0..x {
+                        dst[k] = v[x - 1 - k];
+                    }
+                }
+                i += w;
+                o += x;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Converts external32 data of whole elements of `t` to a packed native stream in `out`
+/// (`count * t.size` bytes).
+pub fn from_external(t: &Datatype, ext: &[u8], out: &mut [u8]) {
+    let Some(runs) = &t.ext32 else {
+        out.copy_from_slice(ext);
+        swap_packed(t, out);
+        return;
+    };
+    let (mut i, mut o) = (0, 0);
+    while o < out.len() {
+        for &(w, n, e) in runs {
+            let x = e.width(w);
+            for _ in 0..n {
+                let v = &ext[i..i + x];
+                let dst = &mut out[o..o + w];
+                for k in 0..x {
+                    dst[k] = v[x - 1 - k];
+                }
+                let fill = match e {
+                    Ext::Signed4 if v[0] & 0x80 != 0 => 0xff,
+                    _ => 0,
+                };
+                dst[x..].fill(fill);
+                i += x;
+                o += w;
+            }
+        }
+    }
+}
 
 /// The (swap width, how many) runs of one element of `t`, in type-map order.
 fn swap_units(t: &Datatype) -> Vec<(usize, usize)> {
@@ -63,6 +189,56 @@ mod tests {
         let mut b = [1, 2, 3, 4, 5, 6, 7, 8];
         swap_packed(&t, &mut b);
         assert_eq!(b, [4, 3, 2, 1, 8, 7, 6, 5]);
+    }
+
+    fn long() -> Datatype {
+        let mut t = Datatype::predefined("MPI_LONG", 8, Some(Basic::I64));
+        t.ext32 = predefined_ext("MPI_LONG");
+        t
+    }
+
+    #[test]
+    fn longs_narrow_to_four_big_endian_bytes() {
+        let t = long();
+        assert_eq!(external_size(&t, 3), Some(12));
+        let vals: [i64; 3] = [1, -2, 0x7fff_ffff];
+        let native: Vec<u8> = vals.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let mut ext = [0u8; 12];
+        to_external(&t, &native, &mut ext).unwrap();
+        assert_eq!(
+            ext,
+            [0, 0, 0, 1, 0xff, 0xff, 0xff, 0xfe, 0x7f, 0xff, 0xff, 0xff]
+        );
+        let mut back = [0u8; 24];
+        from_external(&t, &ext, &mut back);
+        assert_eq!(back.as_slice(), native.as_slice());
+        let big = (1i64 << 40).to_le_bytes();
+        assert_eq!(to_external(&t, &big, &mut [0u8; 4]), Err(DoesNotFit));
+    }
+
+    #[test]
+    fn a_struct_of_long_and_int_mixes_widths() {
+        use crate::datatype::Member;
+        let int = Datatype::predefined("MPI_INT", 4, Some(Basic::I32));
+        let t = Datatype::structure(
+            &[1, 2],
+            &[0, 8],
+            &[Member::Type(&long()), Member::Type(&int)],
+        )
+        .unwrap();
+        assert_eq!(external_size(&t, 2), Some(24));
+        let mut native = Vec::new();
+        for (l, a, b) in [(5i64, 6i32, 7i32), (-1, -2, 3)] {
+            native.extend(l.to_le_bytes());
+            native.extend(a.to_le_bytes());
+            native.extend(b.to_le_bytes());
+        }
+        let mut ext = [0u8; 24];
+        to_external(&t, &native, &mut ext).unwrap();
+        assert_eq!(&ext[..12], [0, 0, 0, 5, 0, 0, 0, 6, 0, 0, 0, 7]);
+        let mut back = vec![0u8; 32];
+        from_external(&t, &ext, &mut back);
+        assert_eq!(back, native);
     }
 
     #[test]

@@ -40,6 +40,10 @@ pub struct Datatype {
     /// The basic elements of one element in type-map order, as (size of each, how many)
     /// runs, merged (what MPI_Get_elements counts).
     pub elements: Vec<(usize, usize)>,
+    /// For a type holding values whose external32 width is not their native one (MPI_LONG
+    /// …): one element's (native size, how many, external form) runs in type-map order;
+    /// None when every value keeps its width (`external32`).
+    pub ext32: Option<Vec<(usize, usize, external32::Ext)>>,
     /// Identity of the type's representation: MPICH builds a struct whose members are all
     /// the same type as an hindexed type (no padding), and a dup, a contiguous of one or a
     /// resize to the same bounds share their old type's representation.
@@ -86,6 +90,7 @@ impl Datatype {
             predefined: true,
             align,
             elements,
+            ext32: None,
             ident,
         }
     }
@@ -105,6 +110,7 @@ impl Datatype {
             predefined: false,
             align: 1,
             elements: vec![],
+            ext32: None,
             ident: NULL_IDENT,
         }
     }
