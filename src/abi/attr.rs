@@ -56,7 +56,8 @@ thread_local! {
 }
 
 /// Runs a set or get of an attribute on behalf of a Fortran binding: a set marks the value
-/// Fortran's, a get returns values themselves.
+/// Fortran's, a get returns values themselves. (A set clears the mark before it runs a
+/// delete callback, so MPI calls the callback makes are C's.)
 pub fn from_fortran<T>(f: impl FnOnce() -> T) -> T {
     FORTRAN.set(true);
     let r = f();
@@ -393,8 +394,10 @@ pub(crate) fn set_attr_of<O: AttrObject>(obj: O, keyval: c_int, value: *mut c_vo
         return mpi_err!(Keyval, "predefined attribute {keyval:#x} cannot be set");
     }
     slot(keyval, O::KIND, O::NAME)?;
+    // Taken now: the delete callback below may call MPI itself, as C.
+    let fortran = FORTRAN.replace(false);
     let old = obj.with_attrs(|a| a.iter().find(|a| a.key == keyval).map(|a| a.value))?;
-    let new = Attr::new(keyval, value as usize, FORTRAN.get());
+    let new = Attr::new(keyval, value as usize, fortran);
     match old {
         Some(old) => {
             // Replacing a value runs the delete callback on the old one first.
