@@ -6,30 +6,12 @@
 //! intracommunicator over its local group (context `ctx + 2`) for the local phases of its
 //! collectives and the runtime's agreements.
 
+pub mod context;
 pub mod group;
 pub mod topology;
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+pub use context::{room, MAX_LIVE, NO_ROOM};
 use std::sync::Arc;
-
-/// Communicators a process may hold at once (an intercommunicator counts two). Context ids
-/// are 32-bit and never run out first; without a limit, a program that creates
-/// communicators and never frees them would only end by exhausting memory. At the limit the
-/// next creation fails on every member alike (`NO_ROOM`), as at MPICH's (its 16-bit context
-/// ids allow a few thousand to 16,000; MPICH's errors/comm/too_many_comms* check that
-/// creation then fails cleanly, one of them with 50,000 per process).
-pub const MAX_LIVE: usize = 1 << 15;
-
-/// What a member proposes in a context agreement when it holds `MAX_LIVE` communicators:
-/// the agreed maximum is then at least this, which every member refuses.
-pub const NO_ROOM: u32 = u32::MAX - 8;
-
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-
-/// Whether this process may create another communicator.
-pub fn room() -> bool {
-    LIVE.load(Ordering::Relaxed) < MAX_LIVE
-}
 
 /// An ordered set of processes, by world rank.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -91,13 +73,13 @@ pub enum Comparison {
 
 impl Drop for Communicator {
     fn drop(&mut self) {
-        LIVE.fetch_sub(1, Ordering::Relaxed);
+        context::dropped(self.ctx);
     }
 }
 
 impl Communicator {
     pub fn new(ctx: u32, rank: usize, group: Arc<Group>) -> Self {
-        LIVE.fetch_add(1, Ordering::Relaxed);
+        context::made();
         Self {
             ctx,
             rank,
@@ -114,7 +96,7 @@ impl Communicator {
     /// with both groups.
     pub fn new_inter(ctx: u32, rank: usize, local: Arc<Group>, remote: Arc<Group>) -> Self {
         let intra = Arc::new(Communicator::new(ctx + 2, rank, local.clone()));
-        LIVE.fetch_add(1, Ordering::Relaxed);
+        context::made();
         Self {
             ctx,
             rank,

@@ -4,71 +4,12 @@
 
 use super::World;
 use crate::coll::{self, CollTransport};
+use crate::comm::context::{GROUP_CTXS, GROUP_CTX_FIRST};
 use crate::comm::{Communicator, Group};
 use crate::error::Result;
 use crate::mpi_err;
-use parking_lot::Mutex;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 use std::sync::Arc;
-
-/// Context ids of MPI_Comm_create_group come from a space of their own, above the ids of
-/// `World::new_context` (which count up from 4, agreed over a whole parent). The agreement
-/// here sees only the group's members, so it must not pick an id that a member already
-/// uses with someone outside the group; and concurrent calls (other threads, other groups)
-/// must not pick the same id on a process. So each process keeps the ids of this space it
-/// holds or has tentatively reserved, and the members agree in rounds: each proposes its
-/// lowest free id at or above the floor, they take the maximum, each reserves it if it is
-/// free here, and they keep it if it was free everywhere (else they release it and retry
-/// above it). Single-threaded, the first round always succeeds.
-pub(super) const GROUP_CTX_FIRST: u32 = 0x8000_0000;
-
-pub(super) struct GroupContexts {
-    /// Every id below `next` (in this space) is taken.
-    next: u32,
-    /// Ids at or above `next` taken or reserved by an agreement in progress.
-    reserved: BTreeSet<u32>,
-}
-
-pub(super) static GROUP_CTXS: Mutex<GroupContexts> = Mutex::new(GroupContexts {
-    next: GROUP_CTX_FIRST,
-    reserved: BTreeSet::new(),
-});
-
-impl GroupContexts {
-    fn free(&self, c: u32, width: u32) -> bool {
-        c >= self.next && (0..width).all(|k| !self.reserved.contains(&(c + 2 * k)))
-    }
-
-    /// The lowest id at or above `floor` that is free here with the `width - 1` slots
-    /// of two ids above it (an intercommunicator takes two: `ctx` and `ctx + 2`).
-    pub(super) fn lowest_free(&self, floor: u32, width: u32) -> u32 {
-        let mut c = floor.max(self.next);
-        while !self.free(c, width) {
-            c += 2;
-        }
-        c
-    }
-
-    /// Reserve `c` (and the slots of its width) if free here.
-    pub(super) fn reserve(&mut self, c: u32, width: u32) -> bool {
-        if !self.free(c, width) {
-            return false;
-        }
-        for k in 0..width {
-            self.reserved.insert(c + 2 * k);
-        }
-        while self.reserved.remove(&self.next) {
-            self.next += 2;
-        }
-        true
-    }
-
-    pub(super) fn release(&mut self, c: u32, width: u32) {
-        for k in 0..width {
-            self.reserved.remove(&(c + 2 * k));
-        }
-    }
-}
 
 /// The tag of create_group's agreement messages for `round` (0: proposals, 1: verdicts),
 /// which travel on the parent's collective context: negative, so they never meet the
@@ -270,36 +211,6 @@ pub(super) fn node_color(host: &str) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn group_contexts_reserve_and_release() {
-        let mut g = GroupContexts {
-            next: 10,
-            reserved: BTreeSet::new(),
-        };
-        assert_eq!(g.lowest_free(0, 1), 10);
-        assert!(g.reserve(14, 1));
-        assert_eq!(g.lowest_free(14, 1), 16);
-        assert!(!g.reserve(14, 1));
-        assert!(g.reserve(10, 1));
-        assert_eq!(g.next, 12);
-        assert_eq!(g.lowest_free(0, 1), 12);
-        assert!(!g.reserve(8, 1));
-        g.release(14, 1);
-        assert_eq!(g.lowest_free(14, 1), 14);
-        assert!(g.reserve(12, 1));
-        assert_eq!((g.next, g.lowest_free(0, 1)), (14, 14));
-        // Two slots: 14 and 16 both free.
-        assert!(g.reserve(18, 1));
-        assert_eq!(g.lowest_free(0, 2), 14);
-        assert!(g.reserve(16, 1));
-        assert_eq!(g.lowest_free(0, 2), 20);
-        assert!(!g.reserve(14, 2));
-        assert!(g.reserve(20, 2));
-        assert_eq!(g.lowest_free(20, 1), 24);
-        g.release(20, 2);
-        assert_eq!(g.lowest_free(20, 2), 20);
-    }
 
     #[test]
     fn agreement_tags_are_negative_and_distinct() {

@@ -2,7 +2,7 @@
 //! that the progress engine advances, so a process may go on (and call other collectives,
 //! other idups) while its peers catch up.
 //!
-//! The id comes from the space MPI_Comm_create_group uses (`comms::GROUP_CTXS`), whose
+//! The id comes from the space MPI_Comm_create_group uses (`comm::context::GROUP_CTXS`), whose
 //! reservations keep agreements that run at the same time on a process apart. In each
 //! round every member reserves its lowest free id as its proposal; they take the maximum;
 //! each keeps it if it is its own proposal or free here (reserving it), and they keep it
@@ -15,11 +15,11 @@
 //! 20.) After a collision they release and retry above the id, each agreement skipping a
 //! distance of its own.
 
-use super::comms::{GROUP_CTXS, GROUP_CTX_FIRST};
 use super::World;
 use crate::coll::agree::{allreduce_u32, read, write};
 use crate::coll::schedule::Schedule;
 use crate::coll::{self, Plan};
+use crate::comm::context::{GROUP_CTXS, GROUP_CTX_FIRST};
 use crate::comm::Communicator;
 use crate::mpi_err;
 use parking_lot::Mutex;

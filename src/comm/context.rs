@@ -1,0 +1,172 @@
+//! Context ids: how many communicators a process may hold, and the id space of the
+//! agreements that run over part of a parent's members or alongside other agreements
+//! (MPI_Comm_create_group, MPI_Comm_idup; `runtime::comms`, `runtime::idup`).
+
+use parking_lot::Mutex;
+use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Communicators a process may hold at once (an intercommunicator counts two). Context ids
+/// are 32-bit and never run out first; without a limit, a program that creates
+/// communicators and never frees them would only end by exhausting memory. At the limit the
+/// next creation fails on every member alike (`NO_ROOM`), as at MPICH's (its 16-bit context
+/// ids allow a few thousand to 16,000; MPICH's errors/comm/too_many_comms* check that
+/// creation then fails cleanly, one of them with 50,000 per process).
+pub const MAX_LIVE: usize = 1 << 15;
+
+/// What a member proposes in a context agreement when it holds `MAX_LIVE` communicators:
+/// the agreed maximum is then at least this, which every member refuses.
+pub const NO_ROOM: u32 = u32::MAX - 8;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+
+/// Whether this process may create another communicator.
+pub fn room() -> bool {
+    LIVE.load(Ordering::Relaxed) < MAX_LIVE
+}
+
+/// Context ids of MPI_Comm_create_group and MPI_Comm_idup come from a space of their own,
+/// above the ids of `World::new_context` (which count up from 4, agreed over a whole
+/// parent). An agreement here may see only some of the parent's members, so it must not
+/// pick an id that a member already uses with someone outside the group; and concurrent
+/// calls (other threads, other groups) must not pick the same id on a process. So each process keeps the ids of this space it
+/// holds or has tentatively reserved, and the members agree in rounds: each proposes its
+/// lowest free id at or above the floor, they take the maximum, each reserves it if it is
+/// free here, and they keep it if it was free everywhere (else they release it and retry
+/// above it). Single-threaded, the first round always succeeds. An id is free again once
+/// the communicator that holds it is gone (`dropped`): a member that still holds it
+/// refuses it in the next agreement, so reuse is safe.
+pub(crate) const GROUP_CTX_FIRST: u32 = 0x8000_0000;
+
+pub(crate) struct GroupContexts {
+    /// Every id of this space below `low` is reserved (where searches start).
+    low: u32,
+    /// Ids held by a communicator or reserved by an agreement in progress.
+    reserved: BTreeSet<u32>,
+}
+
+pub(crate) static GROUP_CTXS: Mutex<GroupContexts> = Mutex::new(GroupContexts {
+    low: GROUP_CTX_FIRST,
+    reserved: BTreeSet::new(),
+});
+
+impl GroupContexts {
+    fn free(&self, c: u32, width: u32) -> bool {
+        (0..width).all(|k| !self.reserved.contains(&(c + 2 * k)))
+    }
+
+    /// The lowest id at or above `floor` that is free here with the `width - 1` slots
+    /// of two ids above it (an intercommunicator takes two: `ctx` and `ctx + 2`).
+    pub(crate) fn lowest_free(&self, floor: u32, width: u32) -> u32 {
+        let mut c = if floor <= self.low { self.low } else { floor };
+        while !self.free(c, width) {
+            c += 2;
+        }
+        c
+    }
+
+    /// Reserve `c` (and the slots of its width) if free here.
+    pub(crate) fn reserve(&mut self, c: u32, width: u32) -> bool {
+        if !self.free(c, width) {
+            return false;
+        }
+        for k in 0..width {
+            self.reserved.insert(c + 2 * k);
+        }
+        while self.reserved.contains(&self.low) {
+            self.low += 2;
+        }
+        true
+    }
+
+    pub(crate) fn release(&mut self, c: u32, width: u32) {
+        for k in 0..width {
+            if self.reserved.remove(&(c + 2 * k)) && c + 2 * k < self.low {
+                self.low = c + 2 * k;
+            }
+        }
+    }
+}
+
+/// A communicator was made.
+pub(super) fn made() {
+    LIVE.fetch_add(1, Ordering::Relaxed);
+}
+
+/// The communicator on context `ctx` is gone: one fewer, and an id of the agreements' space
+/// is free here again.
+pub(super) fn dropped(ctx: u32) {
+    LIVE.fetch_sub(1, Ordering::Relaxed);
+    if (GROUP_CTX_FIRST..NO_ROOM).contains(&ctx) {
+        GROUP_CTXS.lock().release(ctx, 1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::comm::{Communicator, Group};
+    use std::sync::Arc;
+
+    #[test]
+    fn group_contexts_reserve_and_release() {
+        let mut g = GroupContexts {
+            low: 10,
+            reserved: BTreeSet::new(),
+        };
+        assert_eq!(g.lowest_free(0, 1), 10);
+        assert!(g.reserve(14, 1));
+        assert_eq!(g.lowest_free(14, 1), 16);
+        assert!(!g.reserve(14, 1));
+        assert!(g.reserve(10, 1));
+        assert_eq!(g.low, 12);
+        assert_eq!(g.lowest_free(0, 1), 12);
+        g.release(14, 1);
+        assert_eq!(g.lowest_free(14, 1), 14);
+        assert!(g.reserve(12, 1));
+        assert_eq!((g.low, g.lowest_free(0, 1)), (14, 14));
+        // Two slots: 14 and 16 both free.
+        assert!(g.reserve(18, 1));
+        assert_eq!(g.lowest_free(0, 2), 14);
+        assert!(g.reserve(16, 1));
+        assert_eq!(g.lowest_free(0, 2), 20);
+        assert!(!g.reserve(14, 2));
+        assert!(g.reserve(20, 2));
+        assert_eq!(g.lowest_free(20, 1), 24);
+        g.release(20, 2);
+        assert_eq!(g.lowest_free(20, 2), 20);
+    }
+
+    #[test]
+    fn ids_are_free_again_when_their_communicator_is_gone() {
+        let mut ids = GroupContexts {
+            low: GROUP_CTX_FIRST,
+            reserved: BTreeSet::new(),
+        };
+        let a = ids.lowest_free(GROUP_CTX_FIRST, 1);
+        assert!(ids.reserve(a, 1));
+        let b = ids.lowest_free(GROUP_CTX_FIRST, 2);
+        assert!(ids.reserve(b, 2));
+        assert_eq!((a, b, ids.low), (GROUP_CTX_FIRST, a + 2, a + 6));
+        ids.release(a, 1);
+        assert_eq!(ids.lowest_free(GROUP_CTX_FIRST, 1), a);
+        assert_eq!(ids.lowest_free(GROUP_CTX_FIRST, 2), a + 6);
+        assert!(!ids.reserve(b + 2, 1));
+    }
+
+    #[test]
+    fn dropping_a_communicator_releases_its_id() {
+        // An id far above what other tests' agreements take.
+        let c = GROUP_CTX_FIRST + (1 << 28);
+        assert!(GROUP_CTXS.lock().reserve(c, 2));
+        let comm = Communicator::new_inter(
+            c,
+            0,
+            Arc::new(Group::new(vec![0])),
+            Arc::new(Group::new(vec![1])),
+        );
+        assert!(!GROUP_CTXS.lock().free(c, 1));
+        drop(comm);
+        assert!(GROUP_CTXS.lock().free(c, 2));
+    }
+}
