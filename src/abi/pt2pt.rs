@@ -109,14 +109,13 @@ pub unsafe extern "C" fn PMPI_Recv(
         let st = w.recv(&c, src, tag, data);
         // A short message that ends inside a basic element of a noncontiguous receive type
         // came from a send of another type signature: MPI_ERR_TRUNCATE, MPICH's class for
-        // it. As MPICH: contiguous types are not
-        // checked (bytes received as ints are the program's business), and only here, where
-        // the type is at hand.
+        // it. As MPICH, contiguous types are not checked (bytes received as ints are the
+        // program's business); only here, where the type is at hand.
         let split = st.count != full && !ty.is_contiguous() && ty.splits_element(st.count as u64);
-        let code = match () {
-            _ if st.truncated() => MPI_ERR_TRUNCATE,
-            _ if split => MPI_ERR_TRUNCATE,
-            _ => MPI_SUCCESS,
+        let code = if st.truncated() || split {
+            MPI_ERR_TRUNCATE
+        } else {
+            MPI_SUCCESS
         };
         args::write_single_status(status, &st, code);
         if split {

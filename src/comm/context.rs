@@ -20,6 +20,18 @@ pub const NO_ROOM: u32 = u32::MAX - 8;
 
 static LIVE: AtomicUsize = AtomicUsize::new(0);
 
+/// The id a context agreement settled on, or the error every member gives when one of
+/// them proposed `NO_ROOM`.
+pub fn agreed(c: u32) -> crate::error::Result<u32> {
+    if c < NO_ROOM {
+        return Ok(c);
+    }
+    crate::mpi_err!(
+        Other,
+        "too many communicators: a member holds {MAX_LIVE} (the most a process may; free some)"
+    )
+}
+
 /// Whether this process may create another communicator.
 pub fn room() -> bool {
     LIVE.load(Ordering::Relaxed) < MAX_LIVE

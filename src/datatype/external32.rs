@@ -70,36 +70,22 @@ pub fn to_external(t: &Datatype, native: &[u8], out: &mut [u8]) -> Result<(), Do
         swap_packed(t, out);
         return Ok(());
     };
-    let (mut i, mut o) = (0, 0);
-    while i < native.len() {
-        for &(w, n, e) in runs {
-            let x = e.width(w);
-            for _ in 0..n {
-                let v = &native[i..i + w];
-                let dst = &mut out[o..o + x];
-                if x == w {
-                    dst.copy_from_slice(v);
-                    dst.reverse();
-                } else {
-                    // Little-endian native value, narrowed: the dropped bytes must be the
-                    // sign (or zero) extension of what is kept.
-                    let fill = match e {
-                        Ext::Signed4 if v[x - 1] & 0x80 != 0 => 0xff,
-                        _ => 0,
-                    };
-                    if v[x..].iter().any(|&b| b != fill) {
-                        return Err(DoesNotFit);
-                    }
-                    for k in 0..x {
-                        dst[k] = v[x - 1 - k];
-                    }
-                }
-                i += w;
-                o += x;
-            }
+    each_value(runs, native.len(), |i, w, o, x, e| {
+        let (v, dst) = (&native[i..i + w], &mut out[o..o + x]);
+        // Little-endian native value, narrowed (when x < w): the dropped bytes must be the
+        // sign (or zero) extension of what is kept.
+        let fill = match e {
+            Ext::Signed4 if v[x - 1] & 0x80 != 0 => 0xff,
+            _ => 0,
+        };
+        if v[x..].iter().any(|&b| b != fill) {
+            return Err(DoesNotFit);
         }
-    }
-    Ok(())
+        for k in 0..x {
+            dst[k] = v[x - 1 - k];
+        }
+        Ok(())
+    })
 }
 
 /// Converts external32 data of whole elements of `t` to a packed native stream in `out`
@@ -110,26 +96,40 @@ pub fn from_external(t: &Datatype, ext: &[u8], out: &mut [u8]) {
         swap_packed(t, out);
         return;
     };
+    let widened = each_value(runs, out.len(), |i, w, o, x, e| {
+        let (v, dst) = (&ext[o..o + x], &mut out[i..i + w]);
+        for k in 0..x {
+            dst[k] = v[x - 1 - k];
+        }
+        let fill = match e {
+            Ext::Signed4 if v[0] & 0x80 != 0 => 0xff,
+            _ => 0,
+        };
+        dst[x..].fill(fill);
+        Ok(())
+    });
+    debug_assert!(widened.is_ok());
+}
+
+/// Walks the values of whole elements of `runs` filling `native_len` native bytes, calling
+/// `f(native offset, native width, external offset, external width, form)` for each.
+fn each_value(
+    runs: &[(usize, usize, Ext)],
+    native_len: usize,
+    mut f: impl FnMut(usize, usize, usize, usize, Ext) -> Result<(), DoesNotFit>,
+) -> Result<(), DoesNotFit> {
     let (mut i, mut o) = (0, 0);
-    while o < out.len() {
+    while i < native_len {
         for &(w, n, e) in runs {
             let x = e.width(w);
             for _ in 0..n {
-                let v = &ext[i..i + x];
-                let dst = &mut out[o..o + w];
-                for k in 0..x {
-                    dst[k] = v[x - 1 - k];
-                }
-                let fill = match e {
-                    Ext::Signed4 if v[0] & 0x80 != 0 => 0xff,
-                    _ => 0,
-                };
-                dst[x..].fill(fill);
-                i += x;
-                o += w;
+                f(i, w, o, x, e)?;
+                i += w;
+                o += x;
             }
         }
     }
+    Ok(())
 }
 
 /// The (swap width, how many) runs of one element of `t`, in type-map order.

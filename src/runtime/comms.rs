@@ -78,9 +78,7 @@ impl World {
                 proposal,
                 u32::max,
             )?;
-            if c >= crate::comm::NO_ROOM {
-                return super::world::no_room();
-            }
+            let c = crate::comm::context::agreed(c)?;
             let free_here = GROUP_CTXS.lock().reserve(c, 1);
             let everywhere = self.reduce_over(
                 parent,

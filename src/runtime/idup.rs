@@ -86,14 +86,16 @@ impl World {
                     write(sc, val, 1);
                     return Ok(());
                 }
-                let c = read(sc, val);
-                if c >= crate::comm::NO_ROOM {
-                    // Every member fails here; each releases what it proposed.
-                    if r.proposal != 0 {
-                        GROUP_CTXS.lock().release(r.proposal, width);
+                let c = match crate::comm::context::agreed(read(sc, val)) {
+                    Ok(c) => c,
+                    Err(e) => {
+                        // Every member fails here; each releases what it proposed.
+                        if r.proposal != 0 {
+                            GROUP_CTXS.lock().release(r.proposal, width);
+                        }
+                        return Err(e);
                     }
-                    return super::world::no_room();
-                }
+                };
                 r.candidate = c;
                 r.reserved_here = c == r.proposal || {
                     let mut ids = GROUP_CTXS.lock();

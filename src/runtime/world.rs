@@ -848,9 +848,7 @@ impl World {
     /// The ids from `ctx` to `ctx + 3` are taken here (every process that agreed on `ctx`
     /// calls this).
     pub(super) fn take_contexts(&self, ctx: u32) -> Result<u32> {
-        if ctx >= crate::comm::NO_ROOM {
-            return no_room();
-        }
+        let ctx = crate::comm::context::agreed(ctx)?;
         self.next_ctx.fetch_max(ctx + 4, Ordering::AcqRel);
         Ok(ctx)
     }
@@ -1069,15 +1067,6 @@ fn pattern(comm: &Communicator, src: Option<usize>, tag: Option<i32>) -> Pattern
         src: src.map(|s| s as i32),
         tag,
     }
-}
-
-/// A context agreement where some member holds `comm::MAX_LIVE` communicators.
-pub(super) fn no_room<T>() -> Result<T> {
-    mpi_err!(
-        Other,
-        "too many communicators: a member holds {} (the most a process may; free some)",
-        crate::comm::MAX_LIVE
-    )
 }
 
 fn check_coll_size(st: &Status, want: usize) -> Result<()> {
