@@ -16,16 +16,17 @@ BENCHES    := $(BUILD)/benchmarks/latency $(BUILD)/benchmarks/bw
 # compatibility, Open MPI and NetPIPE to compare and swap in; iproute2 and util-linux for
 # hosts emulated with network namespaces (ip netns, unshare); slurm-wlm to launch across them
 # with srun; libhdf5-mpich-dev for parallel HDF5 on railmpi (c_tests/hdf5, 47_io); python3
-# for the generators and the attack scripts of 97_/98_. The verbs module (modules/verbs): rdma-sys
+# for the generators and the attack scripts of 97_/98_ (python3-venv: the generator's API
+# data, api-deps). The verbs module (modules/verbs): rdma-sys
 # finds libibverbs and librdmacm with pkg-config and runs bindgen (libclang-dev) on their headers.
 DEB_PKGS   := gcc make mpich libmpich-dev openmpi-bin libopenmpi-dev netpipe-mpich2 iproute2 \
-              util-linux slurm-wlm libhdf5-mpich-dev python3 \
+              util-linux slurm-wlm libhdf5-mpich-dev python3 python3-venv \
               pkg-config libclang-dev libibverbs-dev librdmacm-dev
 
 # Fortran: mpif.h, the mpi module, mpif90, the libmpichfort.so.12 link (adds gfortran to DEB_PKGS).
 include fortran.mk
 
-.PHONY: all build deps vm-deps run test bench header clean rust-test c-tests
+.PHONY: all build deps vm-deps api-deps c-gen run test bench header clean rust-test c-tests
 
 all: build
 
@@ -35,6 +36,23 @@ deps:
 	    echo "installing:$$missing"; \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
 	fi
+
+# The MPI Forum's machine-readable API (the `pympistandard` package on the Python registry),
+# which tools/gen_c.py reads to write src/abi/entry_points.rs; in a venv under build/.
+API_VENV   := $(BUILD)/api-venv
+PYMPISTANDARD := 0.2.0
+
+api-deps:
+	@$(API_VENV)/bin/python -c 'import pympistandard as p; assert p.__version__ == "$(PYMPISTANDARD)"' \
+	    2>/dev/null || { python3 -m venv $(API_VENV) && \
+	    $(API_VENV)/bin/pip install -q pympistandard==$(PYMPISTANDARD); }
+
+# Regenerate the C entry points (tools/gen_c.py over tools/c_api.txt), then the header they
+# declare and the Fortran bindings that follow it.
+c-gen: api-deps
+	python3 tools/gen_c.py
+	$(MAKE) --no-print-directory header
+	$(MAKE) --no-print-directory fortran-gen
 
 # The QEMU guests of the RDMA tests (c_tests/vm/guest.sh, see its README.md), then their cache.
 # Their userland is the host's: iproute2 (ip, tc, rdma), rdma-core's providers and tools, perftest.
@@ -102,7 +120,7 @@ rust-test:
 	@mkdir -p $(BUILD)
 	set -o pipefail; $(CARGO) test $(CARGOFLAGS) --workspace 2>&1 | tee $(BUILD)/rust-test.log
 
-c-tests: deps vm-deps build $(CTESTS) $(CTESTS_MPICH)
+c-tests: deps vm-deps api-deps build $(CTESTS) $(CTESTS_MPICH)
 	bash c_tests/harness.sh $(BUILD) $(CT_FILTER)
 
 test: deps build

@@ -189,7 +189,8 @@ fn postprocess(raw: &str) -> (String, Vec<String>) {
             // one-line typedefs together.
         } else if let Some(def) = line.strip_prefix("#define ") {
             let name = def.split(' ').next().unwrap_or(def);
-            if name.starts_with("MPI") || name.starts_with("PMPI_") {
+            // RAILMPI: cbindgen.toml's own mark that this is railmpi's header.
+            if name.starts_with("MPI") || name.starts_with("PMPI_") || name == "RAILMPI" {
                 out.push(format!("#define {}", rewrite_define(def)));
             } else {
                 // A `pub const` elsewhere in src/abi: not part of the C interface.

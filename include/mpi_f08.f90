@@ -7010,6 +7010,79 @@ module mpi_f08
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Request_get_status
   end interface PMPI_Request_get_status
+  interface MPI_Request_get_status_all
+    subroutine MPI_Request_get_status_all(count, array_of_requests, flag, array_of_statuses, ierror)
+      import
+      implicit none
+      integer, intent(in) :: count
+      type(MPI_Request), intent(in) :: array_of_requests(*)
+      logical, intent(out) :: flag
+      type(MPI_Status), intent(out) :: array_of_statuses(*)
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Request_get_status_all
+  end interface MPI_Request_get_status_all
+  interface PMPI_Request_get_status_all
+    subroutine PMPI_Request_get_status_all(count, array_of_requests, flag, array_of_statuses, &
+        ierror)
+      import
+      implicit none
+      integer, intent(in) :: count
+      type(MPI_Request), intent(in) :: array_of_requests(*)
+      logical, intent(out) :: flag
+      type(MPI_Status), intent(out) :: array_of_statuses(*)
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Request_get_status_all
+  end interface PMPI_Request_get_status_all
+  interface MPI_Request_get_status_any
+    subroutine MPI_Request_get_status_any(count, array_of_requests, index, flag, status, ierror)
+      import
+      implicit none
+      integer, intent(in) :: count
+      type(MPI_Request), intent(in) :: array_of_requests(*)
+      integer, intent(out) :: index(*)
+      logical, intent(out) :: flag
+      type(MPI_Status), intent(out) :: status
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Request_get_status_any
+  end interface MPI_Request_get_status_any
+  interface PMPI_Request_get_status_any
+    subroutine PMPI_Request_get_status_any(count, array_of_requests, index, flag, status, ierror)
+      import
+      implicit none
+      integer, intent(in) :: count
+      type(MPI_Request), intent(in) :: array_of_requests(*)
+      integer, intent(out) :: index(*)
+      logical, intent(out) :: flag
+      type(MPI_Status), intent(out) :: status
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Request_get_status_any
+  end interface PMPI_Request_get_status_any
+  interface MPI_Request_get_status_some
+    subroutine MPI_Request_get_status_some(incount, array_of_requests, outcount, &
+        array_of_indices, array_of_statuses, ierror)
+      import
+      implicit none
+      integer, intent(in) :: incount
+      type(MPI_Request), intent(in) :: array_of_requests(*)
+      integer, intent(out) :: outcount
+      integer, intent(out) :: array_of_indices(*)
+      type(MPI_Status), intent(out) :: array_of_statuses(*)
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Request_get_status_some
+  end interface MPI_Request_get_status_some
+  interface PMPI_Request_get_status_some
+    subroutine PMPI_Request_get_status_some(incount, array_of_requests, outcount, &
+        array_of_indices, array_of_statuses, ierror)
+      import
+      implicit none
+      integer, intent(in) :: incount
+      type(MPI_Request), intent(in) :: array_of_requests(*)
+      integer, intent(out) :: outcount
+      integer, intent(out) :: array_of_indices(*)
+      type(MPI_Status), intent(out) :: array_of_statuses(*)
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Request_get_status_some
+  end interface PMPI_Request_get_status_some
   interface MPI_Rget
     subroutine MPI_Rget_f08ts(origin_addr, origin_count, origin_datatype, target_rank, &
         target_disp, target_count, target_datatype, win, request, ierror) bind(C, &
@@ -7612,6 +7685,60 @@ module mpi_f08
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Startall
   end interface PMPI_Startall
+  interface MPI_Status_get_error
+    subroutine MPI_Status_get_error(status, err, ierror)
+      import
+      implicit none
+      type(MPI_Status), intent(in) :: status
+      integer, intent(out) :: err
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Status_get_error
+  end interface MPI_Status_get_error
+  interface PMPI_Status_get_error
+    subroutine PMPI_Status_get_error(status, err, ierror)
+      import
+      implicit none
+      type(MPI_Status), intent(in) :: status
+      integer, intent(out) :: err
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Status_get_error
+  end interface PMPI_Status_get_error
+  interface MPI_Status_get_source
+    subroutine MPI_Status_get_source(status, source, ierror)
+      import
+      implicit none
+      type(MPI_Status), intent(in) :: status
+      integer, intent(out) :: source
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Status_get_source
+  end interface MPI_Status_get_source
+  interface PMPI_Status_get_source
+    subroutine PMPI_Status_get_source(status, source, ierror)
+      import
+      implicit none
+      type(MPI_Status), intent(in) :: status
+      integer, intent(out) :: source
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Status_get_source
+  end interface PMPI_Status_get_source
+  interface MPI_Status_get_tag
+    subroutine MPI_Status_get_tag(status, tag, ierror)
+      import
+      implicit none
+      type(MPI_Status), intent(in) :: status
+      integer, intent(out) :: tag
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Status_get_tag
+  end interface MPI_Status_get_tag
+  interface PMPI_Status_get_tag
+    subroutine PMPI_Status_get_tag(status, tag, ierror)
+      import
+      implicit none
+      type(MPI_Status), intent(in) :: status
+      integer, intent(out) :: tag
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Status_get_tag
+  end interface PMPI_Status_get_tag
   interface MPI_Status_set_cancelled
     subroutine MPI_Status_set_cancelled(status, flag, ierror)
       import
@@ -7670,6 +7797,60 @@ module mpi_f08
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Status_set_elements_x
   end interface PMPI_Status_set_elements_x
+  interface MPI_Status_set_error
+    subroutine MPI_Status_set_error(status, err, ierror)
+      import
+      implicit none
+      type(MPI_Status), intent(inout) :: status
+      integer, intent(in) :: err
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Status_set_error
+  end interface MPI_Status_set_error
+  interface PMPI_Status_set_error
+    subroutine PMPI_Status_set_error(status, err, ierror)
+      import
+      implicit none
+      type(MPI_Status), intent(inout) :: status
+      integer, intent(in) :: err
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Status_set_error
+  end interface PMPI_Status_set_error
+  interface MPI_Status_set_source
+    subroutine MPI_Status_set_source(status, source, ierror)
+      import
+      implicit none
+      type(MPI_Status), intent(inout) :: status
+      integer, intent(in) :: source
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Status_set_source
+  end interface MPI_Status_set_source
+  interface PMPI_Status_set_source
+    subroutine PMPI_Status_set_source(status, source, ierror)
+      import
+      implicit none
+      type(MPI_Status), intent(inout) :: status
+      integer, intent(in) :: source
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Status_set_source
+  end interface PMPI_Status_set_source
+  interface MPI_Status_set_tag
+    subroutine MPI_Status_set_tag(status, tag, ierror)
+      import
+      implicit none
+      type(MPI_Status), intent(inout) :: status
+      integer, intent(in) :: tag
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Status_set_tag
+  end interface MPI_Status_set_tag
+  interface PMPI_Status_set_tag
+    subroutine PMPI_Status_set_tag(status, tag, ierror)
+      import
+      implicit none
+      type(MPI_Status), intent(inout) :: status
+      integer, intent(in) :: tag
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Status_set_tag
+  end interface PMPI_Status_set_tag
   interface MPI_Test
     subroutine MPI_Test(request, flag, status, ierror)
       import

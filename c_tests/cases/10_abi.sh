@@ -1,4 +1,5 @@
-# ABI cases: railmpi's mpi.h against MPICH's, the exported MPI_X aliases, PMPI interposition.
+# ABI cases: railmpi's mpi.h against MPICH's, the exported MPI_X aliases, PMPI interposition,
+# the generated entry points up to date with their generator.
 # Sourced by harness.sh (which sets BUILD, MPIEXEC, CT, LIB, CT_IMPL, ...); with --mpich only
 # the interposer case runs (against MPICH, as a check of the test). The checks are bash
 # functions run as `bash -c NAME ARGS` so that run_case may put them under `timeout`.
@@ -90,6 +91,9 @@ if [ "${CT_IMPL:-railmpi}" = railmpi ]; then
         bash -c 'abi_constants_match "$@"' _ "$ABI_SRC_DIR" "$BUILD/include" "$ABI_MPICH_INC"
     run_case abi_mpi_aliases 0 \
         bash -c 'abi_aliases "$@"' _ "$LIB/libmpi.so.12"
+    # The C entry points are generated from the MPI Forum's API (tools/gen_c.py; `make
+    # api-deps` installs its pympistandard into build/api-venv).
+    run_case abi.entry_points_fresh 0 python3 "$ABI_SRC_DIR/../tools/gen_c.py" --check
     ABI_TOOL_INC=$BUILD/include
 else
     skip_case abi_constants_vs_mpich "compares railmpi's mpi.h with MPICH's"

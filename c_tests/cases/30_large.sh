@@ -1,7 +1,21 @@
-# 30_large: 64 MiB messages, with the default shared-memory settings and with railmpi's
+# 30_large: 64 MiB messages (and large counts: see the end), with the default shared-memory settings and with railmpi's
 # single-copy (CMA) path switched off so the copy-through-shared-memory path is used
 # (RAILMPI_SHM_CMA is railmpi-specific; other libraries ignore it).
 
 CASE_EXPECT='^ok large ' run_case large.n2 0 $MPIEXEC -n 2 "$CT/large"
 CASE_EXPECT='^ok large ' run_case large.n2.nocma 0 env RAILMPI_SHM_CMA=0 $MPIEXEC -n 2 "$CT/large"
 CASE_EXPECT='^ok large ' run_case large.n3 0 $MPIEXEC -n 3 "$CT/large"
+
+# Large counts (MPI-4's `_c` calls): a message of 3 GiB + 24 elements of MPI_BYTE (past
+# 2^31) with every byte checked, every other point-to-point `_c` call with small counts,
+# negative MPI_Counts refused, and MPI-4.1's status and request accessors; at 3 ranks
+# without the big message. The MPICH-built program (Debian's MPICH 4.0.2 has the `_c`
+# calls) on railmpi swapped in: the large-count symbols of the MPICH ABI.
+CASE_EXPECT='^ok large_count ' run_case large_count.n2 0 $MPIEXEC -n 2 "$CT/large_count"
+CASE_EXPECT='^ok large_count ' run_case large_count.n3 0 \
+    env LARGE_COUNT_BYTES=0 $MPIEXEC -n 3 "$CT/large_count"
+if [ "$CT_IMPL" = railmpi ] && [ -e "$LIB/libmpich.so.12" ]; then
+    CASE_EXPECT='^ok large_count \[railmpi' run_case swapin.large_count.n2 0 \
+        env LARGE_COUNT_BYTES=0 "LD_LIBRARY_PATH=$LIB${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+        $MPIEXEC -n 2 "$CTM/large_count"
+fi

@@ -20,6 +20,60 @@ pub fn count(c: c_int) -> Result<usize> {
     Ok(c as usize)
 }
 
+/// A large-count (`MPI_Count`) element count (usize holds it: 64-bit targets only).
+#[inline]
+pub fn count_c(c: MPI_Count) -> Result<usize> {
+    if c < 0 {
+        return mpi_err!(Count, "negative count {c}");
+    }
+    Ok(c as usize)
+}
+
+/// A size in bytes, int or MPI_Count (MPI_Buffer_attach; MPICH's MPI_ERR_ARG when
+/// negative).
+#[inline]
+pub fn size(c: impl Into<i64>) -> Result<usize> {
+    let c: i64 = c.into();
+    if c < 0 {
+        return mpi_err!(Arg, "negative size {c}");
+    }
+    Ok(c as usize)
+}
+
+/// An output pointer that must not be NULL (MPICH's MPI_ERR_ARG), checked before the
+/// call does anything.
+#[inline]
+pub fn out_ptr<T>(p: *mut T, what: &str) -> Result<()> {
+    if p.is_null() {
+        return mpi_err!(Arg, "NULL {what} pointer");
+    }
+    Ok(())
+}
+
+/// Where a call writes a count: an `int` (MPI_UNDEFINED when the value does not fit) or
+/// an `MPI_Count`, so that one core function serves a call and its large-count form.
+pub trait CountOut: Copy {
+    /// Write `n` (None: MPI_UNDEFINED).
+    ///
+    /// # Safety
+    /// The pointer is NULL (an error) or valid for writing.
+    unsafe fn put(self, n: Option<u64>) -> Result<()>;
+}
+
+impl CountOut for *mut c_int {
+    unsafe fn put(self, n: Option<u64>) -> Result<()> {
+        let v = n.and_then(|n| c_int::try_from(n).ok());
+        super::shim::write_out(self, v.unwrap_or(MPI_UNDEFINED))
+    }
+}
+
+impl CountOut for *mut MPI_Count {
+    unsafe fn put(self, n: Option<u64>) -> Result<()> {
+        let v = n.and_then(|n| MPI_Count::try_from(n).ok());
+        super::shim::write_out(self, v.unwrap_or(MPI_UNDEFINED as MPI_Count))
+    }
+}
+
 /// A destination: a rank of the communicator (of its remote group on an
 /// intercommunicator) or MPI_PROC_NULL.
 #[inline]
@@ -64,6 +118,26 @@ pub fn source(comm: &Communicator, r: c_int) -> Result<Source> {
             "invalid source rank {r} (communicator size {})",
             comm.peer_size()
         ),
+    }
+}
+
+/// The source of a blocking receive or probe: None for MPI_PROC_NULL, whose status it
+/// reports in `st` (the call is then done), else the rank (None: MPI_ANY_SOURCE).
+///
+/// # Safety
+/// As for `write_status`.
+#[inline]
+pub unsafe fn source_or_done(
+    comm: &Communicator,
+    r: c_int,
+    st: *mut MPI_Status,
+) -> Result<Option<Option<usize>>> {
+    match source(comm, r)? {
+        Source::Null => {
+            write_single_status(st, &empty_status(MPI_PROC_NULL), MPI_SUCCESS);
+            Ok(None)
+        }
+        s => Ok(Some(s.as_option())),
     }
 }
 

@@ -9,7 +9,7 @@
 use super::args;
 use super::consts::*;
 use super::handles;
-use super::shim::{self, run, write_out};
+use super::shim::{self, write_out};
 use crate::error::Result;
 use crate::mpi_err;
 use crate::pt2pt::{MsgBuf, ReqId};
@@ -77,9 +77,9 @@ fn send_done(e: &mut crate::runtime::progress::ProgressState, req: ReqId) -> boo
 ///
 /// # Safety
 /// MPI's: `buf` holds `count` elements of `datatype`.
-pub unsafe fn bsend(
+pub unsafe fn send(
     buf: *const c_void,
-    count: c_int,
+    count: usize,
     datatype: MPI_Datatype,
     held: Option<&handles::KeptType>,
     dest: c_int,
@@ -88,7 +88,6 @@ pub unsafe fn bsend(
 ) -> Result<()> {
     let w = shim::world()?;
     let comm = handles::comm(comm_h)?;
-    let count = args::count(count)?;
     let ty = match held {
         Some(t) => handles::TypeRef::from(t),
         None => handles::datatype(datatype)?,
@@ -164,94 +163,75 @@ fn wait_sent(w: &crate::runtime::World, pending: &[ReqId]) {
         .wait(|e| pending.iter().all(|&r| send_done(e, r)).then_some(()));
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Buffer_attach(buffer: *mut c_void, size: c_int) -> c_int {
-    run("MPI_Buffer_attach", MPI_COMM_WORLD, || {
-        shim::world()?;
-        if size < 0 {
-            return mpi_err!(Arg, "negative buffer size {size}");
-        }
-        if buffer.is_null() && size > 0 {
-            return mpi_err!(Buffer, "NULL buffer of {size} bytes");
-        }
-        if size < MPI_BSEND_OVERHEAD {
-            // As MPICH: no message could ever fit.
-            return mpi_err!(
-                Buffer,
-                "buffer of {size} bytes is smaller than MPI_BSEND_OVERHEAD ({MPI_BSEND_OVERHEAD})"
-            );
-        }
-        let mut a = ATTACHED.lock();
-        if a.is_some() {
-            return mpi_err!(Buffer, "a buffer is attached already");
-        }
-        *a = Some(Attached {
-            base: buffer as usize,
-            size: size as usize,
-            segments: Vec::new(),
-        });
-        Ok(())
-    })
+/// MPI_Buffer_attach(_c).
+///
+/// # Safety
+/// MPI's: `buffer` is `size` bytes the application leaves to MPI until it detaches it.
+pub unsafe fn attach(buffer: *mut c_void, size: usize) -> Result<()> {
+    shim::world()?;
+    if buffer.is_null() && size > 0 {
+        return mpi_err!(Buffer, "NULL buffer of {size} bytes");
+    }
+    if size < MPI_BSEND_OVERHEAD as usize {
+        // As MPICH: no message could ever fit.
+        return mpi_err!(
+            Buffer,
+            "buffer of {size} bytes is smaller than MPI_BSEND_OVERHEAD ({MPI_BSEND_OVERHEAD})"
+        );
+    }
+    let mut a = ATTACHED.lock();
+    if a.is_some() {
+        return mpi_err!(Buffer, "a buffer is attached already");
+    }
+    *a = Some(Attached {
+        base: buffer as usize,
+        size,
+        segments: Vec::new(),
+    });
+    Ok(())
 }
 
-/// MPI_Buffer_detach: waits until every message sent from the buffer is out of it, then
-/// returns its address (through `buffer_addr`, a `void **` in C) and size.
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Buffer_detach(buffer_addr: *mut c_void, size: *mut c_int) -> c_int {
-    run("MPI_Buffer_detach", MPI_COMM_WORLD, || {
-        let w = shim::world()?;
-        if buffer_addr.is_null() || size.is_null() {
-            return mpi_err!(Arg, "NULL output argument");
-        }
-        // Detached at once, so that a buffered send from now on finds no buffer.
-        let Some(a) = ATTACHED.lock().take() else {
-            // Nothing attached: MPICH returns a NULL buffer and size 0.
-            write_out(buffer_addr as *mut *mut c_void, std::ptr::null_mut())?;
-            return write_out(size, 0);
-        };
-        wait_sent(w, &a.pending());
-        write_out(buffer_addr as *mut *mut c_void, a.base as *mut c_void)?;
-        write_out(size, a.size as c_int)
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Bsend(
-    buf: *const c_void,
-    count: c_int,
-    datatype: MPI_Datatype,
-    dest: c_int,
-    tag: c_int,
-    comm: MPI_Comm,
-) -> c_int {
-    run("MPI_Bsend", comm, || {
-        bsend(buf, count, datatype, None, dest, tag, comm)
-    })
+/// MPI_Buffer_detach(_c): waits until every message sent from the buffer is out of it,
+/// then returns its address (through `buffer_addr`, a `void **` in C) and size.
+///
+/// # Safety
+/// The outputs are NULL or valid.
+pub unsafe fn detach(buffer_addr: *mut c_void, size: impl args::CountOut) -> Result<()> {
+    let w = shim::world()?;
+    if buffer_addr.is_null() {
+        return mpi_err!(Arg, "NULL output argument");
+    }
+    // Detached at once, so that a buffered send from now on finds no buffer.
+    let Some(a) = ATTACHED.lock().take() else {
+        // Nothing attached: MPICH returns a NULL buffer and size 0.
+        write_out(buffer_addr as *mut *mut c_void, std::ptr::null_mut())?;
+        return size.put(Some(0));
+    };
+    wait_sent(w, &a.pending());
+    write_out(buffer_addr as *mut *mut c_void, a.base as *mut c_void)?;
+    size.put(Some(a.size as u64))
 }
 
 /// MPI_Ibsend: complete as soon as the data is in the attached buffer, i.e. on return.
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Ibsend(
+///
+/// # Safety
+/// MPI's: `buf` holds `count` elements of `datatype`.
+pub unsafe fn isend(
     buf: *const c_void,
-    count: c_int,
+    count: usize,
     datatype: MPI_Datatype,
     dest: c_int,
     tag: c_int,
     comm: MPI_Comm,
     request: *mut MPI_Request,
-) -> c_int {
-    run("MPI_Ibsend", comm, || {
-        if request.is_null() {
-            return mpi_err!(Arg, "NULL request pointer");
-        }
-        bsend(buf, count, datatype, None, dest, tag, comm)?;
-        let h = if dest == MPI_PROC_NULL {
-            handles::REQUEST_PROC_NULL_DONE
-        } else {
-            handles::REQUEST_SEND_DONE
-        };
-        write_out(request, h)
-    })
+) -> Result<()> {
+    send(buf, count, datatype, None, dest, tag, comm)?;
+    let h = if dest == MPI_PROC_NULL {
+        handles::REQUEST_PROC_NULL_DONE
+    } else {
+        handles::REQUEST_SEND_DONE
+    };
+    write_out(request, h)
 }
 
 #[cfg(test)]

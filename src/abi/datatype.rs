@@ -1066,22 +1066,6 @@ pub(crate) unsafe fn status_elements(
     Ok(t.elements_in(args::status_bytes(status)))
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Get_elements_x(
-    status: *const MPI_Status,
-    datatype: MPI_Datatype,
-    count: *mut MPI_Count,
-) -> c_int {
-    run("MPI_Get_elements_x", MPI_COMM_WORLD, || {
-        let n = status_elements(status, datatype)?;
-        write_out(
-            count,
-            n.and_then(|n| MPI_Count::try_from(n).ok())
-                .unwrap_or(MPI_UNDEFINED as MPI_Count),
-        )
-    })
-}
-
 // ------------------------------------------------------------------ pack / unpack
 
 /// Bytes of `count` elements of `t`.

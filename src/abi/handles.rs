@@ -772,7 +772,7 @@ pub struct PersistentSpec {
     /// MPI_Bsend_init: each start packs into the attached buffer (see `abi::bsend`).
     pub buffered: bool,
     pub buf: usize,
-    pub count: c_int,
+    pub count: usize,
     pub datatype: MPI_Datatype,
     /// The datatype itself, held by a persistent request from MPI_Send_init/Recv_init on,
     /// so MPI_Type_free of the handle does not affect later MPI_Starts (MPI-3.1 §4.1.9).

@@ -9,7 +9,7 @@ use super::args::{self, write_single_status, Source};
 use super::consts::*;
 use super::handles::{self, RequestEntry, REQUESTS};
 use super::requests::{self, msg_buf};
-use super::shim::{self, run, run_on, write_out};
+use super::shim::{self, write_out};
 use crate::error::Result;
 use crate::mpi_err;
 use crate::pt2pt::{MsgId, Status};
@@ -46,48 +46,43 @@ fn probe(
     }))
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Mprobe(
+/// MPI_Mprobe.
+///
+/// # Safety
+/// `message` and `status` are valid (or MPI_STATUS_IGNORE).
+pub unsafe fn mprobe(
     source: c_int,
     tag: c_int,
     comm: MPI_Comm,
     message: *mut MPI_Message,
     status: *mut MPI_Status,
-) -> c_int {
-    run("MPI_Mprobe", comm, || {
-        args::status_arg(status)?;
-        if message.is_null() {
-            return mpi_err!(Arg, "NULL message pointer");
-        }
-        let (h, st) = probe(source, tag, comm, true)?.expect("a blocking probe finds one");
-        write_single_status(status, &st, MPI_SUCCESS);
-        write_out(message, h)
-    })
+) -> Result<()> {
+    let (h, st) = probe(source, tag, comm, true)?.expect("a blocking probe finds one");
+    write_single_status(status, &st, MPI_SUCCESS);
+    write_out(message, h)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Improbe(
+/// MPI_Improbe.
+///
+/// # Safety
+/// As `mprobe`; `flag` is NULL or valid.
+pub unsafe fn improbe(
     source: c_int,
     tag: c_int,
     comm: MPI_Comm,
     flag: *mut c_int,
     message: *mut MPI_Message,
     status: *mut MPI_Status,
-) -> c_int {
-    run("MPI_Improbe", comm, || {
-        args::status_arg(status)?;
-        if message.is_null() || flag.is_null() {
-            return mpi_err!(Arg, "NULL flag or message pointer");
+) -> Result<()> {
+    args::out_ptr(flag, "flag")?;
+    match probe(source, tag, comm, false)? {
+        Some((h, st)) => {
+            write_single_status(status, &st, MPI_SUCCESS);
+            write_out(message, h)?;
+            write_out(flag, 1)
         }
-        match probe(source, tag, comm, false)? {
-            Some((h, st)) => {
-                write_single_status(status, &st, MPI_SUCCESS);
-                write_out(message, h)?;
-                write_out(flag, 1)
-            }
-            None => write_out(flag, 0),
-        }
-    })
+        None => write_out(flag, 0),
+    }
 }
 
 /// What an MPI_Message handle names.
@@ -115,7 +110,7 @@ fn message(h: MPI_Message) -> Result<Message> {
 /// `buf`; the handle becomes MPI_MESSAGE_NULL. Every argument is checked first.
 unsafe fn start_mrecv(
     buf: *mut c_void,
-    count: c_int,
+    count: usize,
     datatype: MPI_Datatype,
     message: *mut MPI_Message,
     comm: &Cell<MPI_Comm>,
@@ -128,7 +123,7 @@ unsafe fn start_mrecv(
         comm.set(c);
     }
     let w = shim::world()?;
-    let n = args::count(count)?;
+    let n = count;
     let ty = handles::datatype(datatype)?;
     args::buffer(buf, n, &ty)?;
     let data = msg_buf(buf, n, &ty)?;
@@ -147,38 +142,36 @@ unsafe fn start_mrecv(
     }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Mrecv(
+/// MPI_Mrecv; `on` learns the message's communicator.
+///
+/// # Safety
+/// MPI's: `buf` has room for the elements; the pointers are NULL or valid.
+pub unsafe fn mrecv(
     buf: *mut c_void,
-    count: c_int,
+    count: usize,
     datatype: MPI_Datatype,
     message: *mut MPI_Message,
     status: *mut MPI_Status,
-) -> c_int {
-    let comm = Cell::new(MPI_COMM_WORLD);
-    run_on("MPI_Mrecv", &comm, || {
-        args::status_arg(status)?;
-        let started = start_mrecv(buf, count, datatype, message, &comm)?;
-        let c = requests::wait(&mut requests::handle_for(started, comm.get())?)?;
-        write_single_status(status, &c.status, c.code);
-        requests::code_result(c.code)
-    })
+    on: &Cell<MPI_Comm>,
+) -> Result<()> {
+    let started = start_mrecv(buf, count, datatype, message, on)?;
+    let c = requests::wait(&mut requests::handle_for(started, on.get())?)?;
+    write_single_status(status, &c.status, c.code);
+    requests::code_result(c.code)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Imrecv(
+/// MPI_Imrecv.
+///
+/// # Safety
+/// MPI's: `buf` has room for the elements until the request completes.
+pub unsafe fn imrecv(
     buf: *mut c_void,
-    count: c_int,
+    count: usize,
     datatype: MPI_Datatype,
     message: *mut MPI_Message,
     request: *mut MPI_Request,
-) -> c_int {
-    let comm = Cell::new(MPI_COMM_WORLD);
-    run_on("MPI_Imrecv", &comm, || {
-        if request.is_null() {
-            return mpi_err!(Arg, "NULL request pointer");
-        }
-        let started = start_mrecv(buf, count, datatype, message, &comm)?;
-        write_out(request, requests::handle_for(started, comm.get())?)
-    })
+    on: &Cell<MPI_Comm>,
+) -> Result<()> {
+    let started = start_mrecv(buf, count, datatype, message, on)?;
+    write_out(request, requests::handle_for(started, on.get())?)
 }

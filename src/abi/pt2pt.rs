@@ -1,23 +1,32 @@
-//! Point-to-point shims: MPI_Send … MPI_Startall.
+//! Point-to-point: the core calls behind MPI_Send … MPI_Startall and their large-count
+//! forms. The entry points are generated (tools/gen_c.py from tools/c_api.txt): they check
+//! counts, request and status pointers by kind and hand counts over as usize.
 
-use super::args::{self, write_status, Source};
+// The core calls take MPI's parameter lists as they are.
+#![allow(clippy::too_many_arguments)]
+
+use super::args::{self, write_status};
 use super::consts::*;
 use super::handles::{self, PersistentSpec, RequestEntry};
 use super::requests::{self, msg_buf, status_at};
-use super::shim::{self, run, run_on, write_out};
+use super::shim::{self, write_out};
 use crate::error::{Error, ErrorClass, Result};
 use crate::mpi_err;
 use crate::pt2pt::Status;
 use std::cell::Cell;
 use std::os::raw::{c_int, c_void};
 
-/// Blocking send in one of the modes (Rsend behaves as Send: a legal implementation).
+/// The send modes as the table passes them (MPI_Rsend behaves as MPI_Send: legal).
+pub(crate) const STANDARD: bool = false;
+pub(crate) const SYNC: bool = true;
+
+/// MPI_Send, MPI_Ssend, MPI_Rsend.
 ///
 /// # Safety
 /// MPI's: `buf` holds `count` elements of `datatype`.
-unsafe fn send(
+pub unsafe fn send(
     buf: *const c_void,
-    count: c_int,
+    count: usize,
     datatype: MPI_Datatype,
     dest: c_int,
     tag: c_int,
@@ -26,7 +35,6 @@ unsafe fn send(
 ) -> Result<()> {
     let w = shim::world()?;
     let c = handles::comm(comm)?;
-    let count = args::count(count)?;
     let ty = handles::datatype(datatype)?;
     args::buffer(buf, count, &ty)?;
     let tag = args::send_tag(tag)?;
@@ -37,104 +45,49 @@ unsafe fn send(
     Ok(())
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Send(
-    buf: *const c_void,
-    count: c_int,
-    datatype: MPI_Datatype,
-    dest: c_int,
-    tag: c_int,
-    comm: MPI_Comm,
-) -> c_int {
-    run("MPI_Send", comm, || {
-        send(buf, count, datatype, dest, tag, comm, false)
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Ssend(
-    buf: *const c_void,
-    count: c_int,
-    datatype: MPI_Datatype,
-    dest: c_int,
-    tag: c_int,
-    comm: MPI_Comm,
-) -> c_int {
-    run("MPI_Ssend", comm, || {
-        send(buf, count, datatype, dest, tag, comm, true)
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Rsend(
-    buf: *const c_void,
-    count: c_int,
-    datatype: MPI_Datatype,
-    dest: c_int,
-    tag: c_int,
-    comm: MPI_Comm,
-) -> c_int {
-    run("MPI_Rsend", comm, || {
-        send(buf, count, datatype, dest, tag, comm, false)
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Recv(
+/// MPI_Recv.
+///
+/// # Safety
+/// MPI's: `buf` has room for `count` elements of `datatype`.
+pub unsafe fn recv(
     buf: *mut c_void,
-    count: c_int,
+    count: usize,
     datatype: MPI_Datatype,
     source: c_int,
     tag: c_int,
     comm: MPI_Comm,
     status: *mut MPI_Status,
-) -> c_int {
-    run("MPI_Recv", comm, || {
-        args::status_arg(status)?;
-        let w = shim::world()?;
-        let c = handles::comm(comm)?;
-        let count = args::count(count)?;
-        let ty = handles::datatype(datatype)?;
-        args::buffer(buf, count, &ty)?;
-        let tag = args::recv_tag(tag)?;
-        let src = match args::source(&c, source)? {
-            Source::Null => {
-                args::write_single_status(status, &args::empty_status(MPI_PROC_NULL), MPI_SUCCESS);
-                return Ok(());
-            }
-            s => s.as_option(),
-        };
-        let data = msg_buf(buf, count, &ty)?;
-        let full = data.len();
-        let st = w.recv(&c, src, tag, data);
-        // A short message that ends inside a basic element of a noncontiguous receive type
-        // came from a send of another type signature: MPI_ERR_TRUNCATE, MPICH's class for
-        // it. As MPICH, contiguous types are not checked (bytes received as ints are the
-        // program's business); only here, where the type is at hand.
-        let split = st.count != full && !ty.is_contiguous() && ty.splits_element(st.count as u64);
-        let code = if st.truncated() || split {
-            MPI_ERR_TRUNCATE
-        } else {
-            MPI_SUCCESS
-        };
-        args::write_single_status(status, &st, code);
-        if split {
-            return mpi_err!(
-                Truncate,
-                "received {} bytes, which end inside a basic element of the receive datatype: \
-                 the send's type signature does not match the receive's",
-                st.count
-            );
-        }
-        requests::code_result(code)
-    })
+) -> Result<()> {
+    let w = shim::world()?;
+    let c = handles::comm(comm)?;
+    let ty = handles::datatype(datatype)?;
+    args::buffer(buf, count, &ty)?;
+    let tag = args::recv_tag(tag)?;
+    let Some(src) = args::source_or_done(&c, source, status)? else {
+        return Ok(());
+    };
+    let data = msg_buf(buf, count, &ty)?;
+    let full = data.len();
+    let st = w.recv(&c, src, tag, data);
+    // A short message that ends inside a basic element of a noncontiguous receive type
+    // came from a send of another type signature: MPI_ERR_TRUNCATE, MPICH's class for
+    // it. As MPICH, contiguous types are not checked (bytes received as ints are the
+    // program's business); only here, where the type is at hand.
+    let split = st.count != full && !ty.is_contiguous() && ty.splits_element(st.count as u64);
+    let code = if st.truncated() || split {
+        MPI_ERR_TRUNCATE
+    } else {
+        MPI_SUCCESS
+    };
+    args::write_single_status(status, &st, code);
+    requests::code_result(code)
 }
 
 fn spec(
     send: bool,
     sync: bool,
     buf: *const c_void,
-    count: c_int,
+    count: usize,
     datatype: MPI_Datatype,
     peer: c_int,
     tag: c_int,
@@ -152,93 +105,42 @@ fn spec(
     }
 }
 
-unsafe fn isend(
-    name: &'static str,
-    s: PersistentSpec,
-    comm: MPI_Comm,
-    request: *mut MPI_Request,
-) -> c_int {
-    run(name, comm, || {
-        if request.is_null() {
-            return mpi_err!(Arg, "NULL request pointer");
-        }
-        let started = requests::start_send(&s, comm)?;
-        write_out(request, requests::handle_for(started, comm)?)
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Isend(
+/// MPI_Isend, MPI_Issend, MPI_Irsend.
+///
+/// # Safety
+/// MPI's: `buf` holds the elements until the request completes.
+#[inline(always)]
+pub unsafe fn isend(
     buf: *const c_void,
-    count: c_int,
+    count: usize,
     datatype: MPI_Datatype,
     dest: c_int,
     tag: c_int,
     comm: MPI_Comm,
     request: *mut MPI_Request,
-) -> c_int {
-    isend(
-        "MPI_Isend",
-        spec(true, false, buf, count, datatype, dest, tag),
-        comm,
-        request,
-    )
+    sync: bool,
+) -> Result<()> {
+    let started = requests::start_send(&spec(true, sync, buf, count, datatype, dest, tag), comm)?;
+    write_out(request, requests::handle_for(started, comm)?)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Issend(
-    buf: *const c_void,
-    count: c_int,
-    datatype: MPI_Datatype,
-    dest: c_int,
-    tag: c_int,
-    comm: MPI_Comm,
-    request: *mut MPI_Request,
-) -> c_int {
-    isend(
-        "MPI_Issend",
-        spec(true, true, buf, count, datatype, dest, tag),
-        comm,
-        request,
-    )
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Irsend(
-    buf: *const c_void,
-    count: c_int,
-    datatype: MPI_Datatype,
-    dest: c_int,
-    tag: c_int,
-    comm: MPI_Comm,
-    request: *mut MPI_Request,
-) -> c_int {
-    isend(
-        "MPI_Irsend",
-        spec(true, false, buf, count, datatype, dest, tag),
-        comm,
-        request,
-    )
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Irecv(
+/// MPI_Irecv.
+///
+/// # Safety
+/// MPI's: `buf` has room for the elements until the request completes.
+#[inline(always)]
+pub unsafe fn irecv(
     buf: *mut c_void,
-    count: c_int,
+    count: usize,
     datatype: MPI_Datatype,
     source: c_int,
     tag: c_int,
     comm: MPI_Comm,
     request: *mut MPI_Request,
-) -> c_int {
-    run("MPI_Irecv", comm, || {
-        if request.is_null() {
-            return mpi_err!(Arg, "NULL request pointer");
-        }
-        let started =
-            requests::start_recv(&spec(false, false, buf, count, datatype, source, tag), comm)?;
-        write_out(request, requests::handle_for(started, comm)?)
-    })
+) -> Result<()> {
+    let s = spec(false, false, buf, count, datatype, source, tag);
+    let started = requests::start_recv(&s, comm)?;
+    write_out(request, requests::handle_for(started, comm)?)
 }
 
 /// Start a send-receive: the receive, then the send (of `copy` instead of the send
@@ -267,12 +169,11 @@ unsafe fn start_sendrecv(
 ///
 /// # Safety
 /// MPI's: `buf` holds the elements.
-unsafe fn replace_copy(buf: *mut c_void, count: c_int, datatype: MPI_Datatype) -> Result<Vec<u8>> {
-    let n = args::count(count)?;
+unsafe fn replace_copy(buf: *mut c_void, count: usize, datatype: MPI_Datatype) -> Result<Vec<u8>> {
     let ty = handles::datatype(datatype)?;
-    args::buffer(buf, n, &ty)?;
+    args::buffer(buf, count, &ty)?;
     let mut copy = Vec::new();
-    ty.pack(n, buf as *const u8, &mut copy);
+    ty.pack(count, buf as *const u8, &mut copy);
     Ok(copy)
 }
 
@@ -287,35 +188,38 @@ fn wait_sendrecv(
     requests::wait(&mut rreq)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Sendrecv(
+/// MPI_Sendrecv.
+///
+/// # Safety
+/// MPI's, for both buffers.
+pub unsafe fn sendrecv(
     sendbuf: *const c_void,
-    sendcount: c_int,
+    sendcount: usize,
     sendtype: MPI_Datatype,
     dest: c_int,
     sendtag: c_int,
     recvbuf: *mut c_void,
-    recvcount: c_int,
+    recvcount: usize,
     recvtype: MPI_Datatype,
     source: c_int,
     recvtag: c_int,
     comm: MPI_Comm,
     status: *mut MPI_Status,
-) -> c_int {
-    run("MPI_Sendrecv", comm, || {
-        args::status_arg(status)?;
-        let rs = spec(false, false, recvbuf, recvcount, recvtype, source, recvtag);
-        let ss = spec(true, false, sendbuf, sendcount, sendtype, dest, sendtag);
-        let c = wait_sendrecv(start_sendrecv(&ss, &rs, None, comm)?, comm)?;
-        args::write_single_status(status, &c.status, c.code);
-        requests::code_result(c.code)
-    })
+) -> Result<()> {
+    let rs = spec(false, false, recvbuf, recvcount, recvtype, source, recvtag);
+    let ss = spec(true, false, sendbuf, sendcount, sendtype, dest, sendtag);
+    let c = wait_sendrecv(start_sendrecv(&ss, &rs, None, comm)?, comm)?;
+    args::write_single_status(status, &c.status, c.code);
+    requests::code_result(c.code)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Sendrecv_replace(
+/// MPI_Sendrecv_replace.
+///
+/// # Safety
+/// MPI's: `buf` holds and has room for the elements.
+pub unsafe fn sendrecv_replace(
     buf: *mut c_void,
-    count: c_int,
+    count: usize,
     datatype: MPI_Datatype,
     dest: c_int,
     sendtag: c_int,
@@ -323,18 +227,15 @@ pub unsafe extern "C" fn PMPI_Sendrecv_replace(
     recvtag: c_int,
     comm: MPI_Comm,
     status: *mut MPI_Status,
-) -> c_int {
-    run("MPI_Sendrecv_replace", comm, || {
-        args::status_arg(status)?;
-        let rs = spec(false, false, buf, count, datatype, source, recvtag);
-        let ss = spec(true, false, buf, count, datatype, dest, sendtag);
-        requests::check(&ss, comm)?;
-        // Send from a packed copy, receive into the buffer itself.
-        let copy = replace_copy(buf, count, datatype)?;
-        let c = wait_sendrecv(start_sendrecv(&ss, &rs, Some(&copy), comm)?, comm)?;
-        args::write_single_status(status, &c.status, c.code);
-        requests::code_result(c.code)
-    })
+) -> Result<()> {
+    let rs = spec(false, false, buf, count, datatype, source, recvtag);
+    let ss = spec(true, false, buf, count, datatype, dest, sendtag);
+    requests::check(&ss, comm)?;
+    // Send from a packed copy, receive into the buffer itself.
+    let copy = replace_copy(buf, count, datatype)?;
+    let c = wait_sendrecv(start_sendrecv(&ss, &rs, Some(&copy), comm)?, comm)?;
+    args::write_single_status(status, &c.status, c.code);
+    requests::code_result(c.code)
 }
 
 /// The request of a started MPI_Isendrecv(_replace): one handle for both parts.
@@ -360,36 +261,37 @@ fn sendrecv_request(
     }))
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Isendrecv(
+/// MPI_Isendrecv.
+///
+/// # Safety
+/// MPI's, for both buffers, until the request completes.
+pub unsafe fn isendrecv(
     sendbuf: *const c_void,
-    sendcount: c_int,
+    sendcount: usize,
     sendtype: MPI_Datatype,
     dest: c_int,
     sendtag: c_int,
     recvbuf: *mut c_void,
-    recvcount: c_int,
+    recvcount: usize,
     recvtype: MPI_Datatype,
     source: c_int,
     recvtag: c_int,
     comm: MPI_Comm,
     request: *mut MPI_Request,
-) -> c_int {
-    run("MPI_Isendrecv", comm, || {
-        if request.is_null() {
-            return mpi_err!(Arg, "NULL request pointer");
-        }
-        let rs = spec(false, false, recvbuf, recvcount, recvtype, source, recvtag);
-        let ss = spec(true, false, sendbuf, sendcount, sendtype, dest, sendtag);
-        let started = start_sendrecv(&ss, &rs, None, comm)?;
-        write_out(request, sendrecv_request(started, None, comm)?)
-    })
+) -> Result<()> {
+    let rs = spec(false, false, recvbuf, recvcount, recvtype, source, recvtag);
+    let ss = spec(true, false, sendbuf, sendcount, sendtype, dest, sendtag);
+    let started = start_sendrecv(&ss, &rs, None, comm)?;
+    write_out(request, sendrecv_request(started, None, comm)?)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Isendrecv_replace(
+/// MPI_Isendrecv_replace.
+///
+/// # Safety
+/// MPI's: `buf` holds and has room for the elements until the request completes.
+pub unsafe fn isendrecv_replace(
     buf: *mut c_void,
-    count: c_int,
+    count: usize,
     datatype: MPI_Datatype,
     dest: c_int,
     sendtag: c_int,
@@ -397,19 +299,14 @@ pub unsafe extern "C" fn PMPI_Isendrecv_replace(
     recvtag: c_int,
     comm: MPI_Comm,
     request: *mut MPI_Request,
-) -> c_int {
-    run("MPI_Isendrecv_replace", comm, || {
-        if request.is_null() {
-            return mpi_err!(Arg, "NULL request pointer");
-        }
-        let rs = spec(false, false, buf, count, datatype, source, recvtag);
-        let ss = spec(true, false, buf, count, datatype, dest, sendtag);
-        requests::check(&ss, comm)?;
-        let copy = replace_copy(buf, count, datatype)?;
-        // The copy moves into the request (a Vec's heap buffer does not move with it).
-        let started = start_sendrecv(&ss, &rs, Some(&copy), comm)?;
-        write_out(request, sendrecv_request(started, Some(copy), comm)?)
-    })
+) -> Result<()> {
+    let rs = spec(false, false, buf, count, datatype, source, recvtag);
+    let ss = spec(true, false, buf, count, datatype, dest, sendtag);
+    requests::check(&ss, comm)?;
+    let copy = replace_copy(buf, count, datatype)?;
+    // The copy moves into the request (a Vec's heap buffer does not move with it).
+    let started = start_sendrecv(&ss, &rs, Some(&copy), comm)?;
+    write_out(request, sendrecv_request(started, Some(copy), comm)?)
 }
 
 // ------------------------------------------------------------------ completion
@@ -425,58 +322,52 @@ unsafe fn request_arg<'a>(request: *mut MPI_Request) -> Result<&'a mut MPI_Reque
     Ok(&mut *request)
 }
 
-/// An output argument that must not be NULL.
-fn out_arg<T>(p: *mut T, what: &str) -> Result<()> {
-    if p.is_null() {
-        return mpi_err!(Arg, "NULL {what} pointer");
-    }
-    Ok(())
+/// MPI_Wait; `on` learns the request's communicator, whose handler takes the call's error.
+///
+/// # Safety
+/// MPI's: `request` and `status` are NULL or valid.
+pub unsafe fn wait(
+    request: *mut MPI_Request,
+    status: *mut MPI_Status,
+    on: &Cell<MPI_Comm>,
+) -> Result<()> {
+    let request = request_arg(request)?;
+    let c = requests::wait(request)?;
+    on.set(c.comm);
+    args::write_single_status(status, &c.status, c.code);
+    requests::code_result(c.code)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Wait(request: *mut MPI_Request, status: *mut MPI_Status) -> c_int {
-    let comm = Cell::new(MPI_COMM_WORLD);
-    run_on("MPI_Wait", &comm, || {
-        let request = request_arg(request)?;
-        args::status_arg(status)?;
-        let c = requests::wait(request)?;
-        comm.set(c.comm);
-        args::write_single_status(status, &c.status, c.code);
-        requests::code_result(c.code)
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Test(
+/// MPI_Test.
+///
+/// # Safety
+/// As `wait`; `flag` is NULL or valid.
+pub unsafe fn test(
     request: *mut MPI_Request,
     flag: *mut c_int,
     status: *mut MPI_Status,
-) -> c_int {
-    let comm = Cell::new(MPI_COMM_WORLD);
-    run_on("MPI_Test", &comm, || {
-        let request = request_arg(request)?;
-        out_arg(flag, "flag")?;
-        args::status_arg(status)?;
-        match requests::test(request)? {
-            Some(c) => {
-                comm.set(c.comm);
-                write_out(flag, 1)?;
-                args::write_single_status(status, &c.status, c.code);
-                requests::code_result(c.code)
-            }
-            None => write_out(flag, 0),
+    on: &Cell<MPI_Comm>,
+) -> Result<()> {
+    let request = request_arg(request)?;
+    args::out_ptr(flag, "flag")?;
+    match requests::test(request)? {
+        Some(c) => {
+            on.set(c.comm);
+            write_out(flag, 1)?;
+            args::write_single_status(status, &c.status, c.code);
+            requests::code_result(c.code)
         }
-    })
+        None => write_out(flag, 0),
+    }
 }
 
 /// The request array of a multiple-completion call, with its status array checked
 /// against NULL (the handles are the caller's to check).
 unsafe fn request_array<'a>(
     p: *mut MPI_Request,
-    n: c_int,
+    n: usize,
     statuses: *mut MPI_Status,
 ) -> Result<&'a mut [MPI_Request]> {
-    let n = args::count(n)?;
     if n == 0 {
         return Ok(&mut []);
     }
@@ -493,7 +384,7 @@ unsafe fn request_array<'a>(
 /// no request).
 unsafe fn requests_arg<'a>(
     p: *mut MPI_Request,
-    n: c_int,
+    n: usize,
     statuses: *mut MPI_Status,
 ) -> Result<(&'a mut [MPI_Request], Vec<requests::Pending>)> {
     let hs = request_array(p, n, statuses)?;
@@ -523,177 +414,140 @@ fn in_status(failed: bool) -> Result<()> {
     Ok(())
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Waitall(
-    count: c_int,
+/// MPI_Waitall.
+///
+/// # Safety
+/// MPI's: `requests` holds `count` handles; `statuses` room for `count` statuses or
+/// MPI_STATUSES_IGNORE.
+pub unsafe fn waitall(
+    count: usize,
     requests: *mut MPI_Request,
     statuses: *mut MPI_Status,
-) -> c_int {
-    run("MPI_Waitall", MPI_COMM_WORLD, || {
-        let hs = request_array(requests, count, statuses)?;
-        if let Some(failed) = requests::wait_all_plain(hs, statuses)? {
-            return in_status(failed);
-        }
-        requests::check_all(hs)?;
-        complete_all(hs, statuses)
-    })
+) -> Result<()> {
+    let hs = request_array(requests, count, statuses)?;
+    if let Some(failed) = requests::wait_all_plain(hs, statuses)? {
+        return in_status(failed);
+    }
+    requests::check_all(hs)?;
+    complete_all(hs, statuses)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Testall(
-    count: c_int,
+/// MPI_Testall.
+///
+/// # Safety
+/// As `waitall`; `flag` is NULL or valid.
+pub unsafe fn testall(
+    count: usize,
     requests: *mut MPI_Request,
     flag: *mut c_int,
     statuses: *mut MPI_Status,
-) -> c_int {
-    run("MPI_Testall", MPI_COMM_WORLD, || {
-        out_arg(flag, "flag")?;
-        let (hs, ids) = requests_arg(requests, count, statuses)?;
-        let done = requests::wait_some(&ids, false)?;
-        let active = ids
-            .iter()
-            .filter(|p| !matches!(p, requests::Pending::Empty))
-            .count();
-        if done.len() < active {
-            return write_out(flag, 0);
-        }
-        write_out(flag, 1)?;
-        complete_all(hs, statuses)
-    })
+) -> Result<()> {
+    args::out_ptr(flag, "flag")?;
+    let (hs, ids) = requests_arg(requests, count, statuses)?;
+    let done = requests::wait_some(&ids, false)?;
+    let active = ids
+        .iter()
+        .filter(|p| !matches!(p, requests::Pending::Empty))
+        .count();
+    if done.len() < active {
+        return write_out(flag, 0);
+    }
+    write_out(flag, 1)?;
+    complete_all(hs, statuses)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Waitany(
-    count: c_int,
+/// MPI_Waitany.
+///
+/// # Safety
+/// As `waitall`, with one status.
+pub unsafe fn waitany(
+    count: usize,
     requests: *mut MPI_Request,
     index: *mut c_int,
     status: *mut MPI_Status,
-) -> c_int {
-    run("MPI_Waitany", MPI_COMM_WORLD, || {
-        out_arg(index, "index")?;
-        args::status_arg(status)?;
-        let (hs, ids) = requests_arg(requests, count, MPI_STATUSES_IGNORE)?;
-        match requests::wait_some(&ids, true)?.first() {
-            None => {
-                write_out(index, MPI_UNDEFINED)?;
-                args::write_single_status(status, &args::empty_status(MPI_ANY_SOURCE), MPI_SUCCESS);
-                Ok(())
-            }
-            Some(&i) => {
-                let c = requests::complete_done(hs, i, ids[i])?;
-                write_out(index, i as c_int)?;
-                args::write_single_status(status, &c.status, c.code);
-                requests::code_result(c.code)
-            }
-        }
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Testany(
-    count: c_int,
-    requests: *mut MPI_Request,
-    index: *mut c_int,
-    flag: *mut c_int,
-    status: *mut MPI_Status,
-) -> c_int {
-    run("MPI_Testany", MPI_COMM_WORLD, || {
-        out_arg(index, "index")?;
-        out_arg(flag, "flag")?;
-        args::status_arg(status)?;
-        let (hs, ids) = requests_arg(requests, count, MPI_STATUSES_IGNORE)?;
-        if requests::none_active(&ids) {
-            write_out(flag, 1)?;
+) -> Result<()> {
+    args::out_ptr(index, "index")?;
+    let (hs, ids) = requests_arg(requests, count, MPI_STATUSES_IGNORE)?;
+    match requests::wait_some(&ids, true)?.first() {
+        None => {
             write_out(index, MPI_UNDEFINED)?;
             args::write_single_status(status, &args::empty_status(MPI_ANY_SOURCE), MPI_SUCCESS);
-            return Ok(());
+            Ok(())
         }
-        match requests::wait_some(&ids, false)?.first() {
-            None => {
-                write_out(flag, 0)?;
-                write_out(index, MPI_UNDEFINED)
-            }
-            Some(&i) => {
-                let c = requests::complete_done(hs, i, ids[i])?;
-                write_out(flag, 1)?;
-                write_out(index, i as c_int)?;
-                args::write_single_status(status, &c.status, c.code);
-                requests::code_result(c.code)
-            }
-        }
-    })
-}
-
-unsafe fn some(
-    name: &'static str,
-    block: bool,
-    incount: c_int,
-    requests: *mut MPI_Request,
-    outcount: *mut c_int,
-    indices: *mut c_int,
-    statuses: *mut MPI_Status,
-) -> c_int {
-    run(name, MPI_COMM_WORLD, || {
-        out_arg(outcount, "outcount")?;
-        let (hs, ids) = requests_arg(requests, incount, statuses)?;
-        if !hs.is_empty() {
-            out_arg(indices, "indices")?;
-        }
-        if requests::none_active(&ids) {
-            return write_out(outcount, MPI_UNDEFINED);
-        }
-        let done = requests::wait_some(&ids, block)?;
-        let mut failed = false;
-        for (k, &i) in done.iter().enumerate() {
+        Some(&i) => {
             let c = requests::complete_done(hs, i, ids[i])?;
-            failed |= c.code != MPI_SUCCESS;
-            *indices.add(k) = i as c_int;
-            write_status(status_at(statuses, k), &c.status, c.code);
+            write_out(index, i as c_int)?;
+            args::write_single_status(status, &c.status, c.code);
+            requests::code_result(c.code)
         }
-        write_out(outcount, done.len() as c_int)?;
-        if failed {
-            return mpi_err!(InStatus, "a request failed: see the statuses");
-        }
-        Ok(())
-    })
+    }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Waitsome(
-    incount: c_int,
+/// MPI_Testany.
+///
+/// # Safety
+/// As `waitany`.
+pub unsafe fn testany(
+    count: usize,
+    requests: *mut MPI_Request,
+    index: *mut c_int,
+    flag: *mut c_int,
+    status: *mut MPI_Status,
+) -> Result<()> {
+    args::out_ptr(index, "index")?;
+    args::out_ptr(flag, "flag")?;
+    let (hs, ids) = requests_arg(requests, count, MPI_STATUSES_IGNORE)?;
+    if requests::none_active(&ids) {
+        write_out(flag, 1)?;
+        write_out(index, MPI_UNDEFINED)?;
+        args::write_single_status(status, &args::empty_status(MPI_ANY_SOURCE), MPI_SUCCESS);
+        return Ok(());
+    }
+    match requests::wait_some(&ids, false)?.first() {
+        None => {
+            write_out(flag, 0)?;
+            write_out(index, MPI_UNDEFINED)
+        }
+        Some(&i) => {
+            let c = requests::complete_done(hs, i, ids[i])?;
+            write_out(flag, 1)?;
+            write_out(index, i as c_int)?;
+            args::write_single_status(status, &c.status, c.code);
+            requests::code_result(c.code)
+        }
+    }
+}
+
+/// MPI_Waitsome (`block`) and MPI_Testsome.
+///
+/// # Safety
+/// As `waitall`; `indices` has room for `incount` indices.
+pub unsafe fn some(
+    incount: usize,
     requests: *mut MPI_Request,
     outcount: *mut c_int,
     indices: *mut c_int,
     statuses: *mut MPI_Status,
-) -> c_int {
-    some(
-        "MPI_Waitsome",
-        true,
-        incount,
-        requests,
-        outcount,
-        indices,
-        statuses,
-    )
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Testsome(
-    incount: c_int,
-    requests: *mut MPI_Request,
-    outcount: *mut c_int,
-    indices: *mut c_int,
-    statuses: *mut MPI_Status,
-) -> c_int {
-    some(
-        "MPI_Testsome",
-        false,
-        incount,
-        requests,
-        outcount,
-        indices,
-        statuses,
-    )
+    block: bool,
+) -> Result<()> {
+    args::out_ptr(outcount, "outcount")?;
+    let (hs, ids) = requests_arg(requests, incount, statuses)?;
+    if !hs.is_empty() {
+        args::out_ptr(indices, "indices")?;
+    }
+    if requests::none_active(&ids) {
+        return write_out(outcount, MPI_UNDEFINED);
+    }
+    let done = requests::wait_some(&ids, block)?;
+    let mut failed = false;
+    for (k, &i) in done.iter().enumerate() {
+        let c = requests::complete_done(hs, i, ids[i])?;
+        failed |= c.code != MPI_SUCCESS;
+        *indices.add(k) = i as c_int;
+        write_status(status_at(statuses, k), &c.status, c.code);
+    }
+    write_out(outcount, done.len() as c_int)?;
+    in_status(failed)
 }
 
 /// A completed request's status for MPI_Request_get_status, which leaves it alone.
@@ -706,331 +560,349 @@ fn peek_done(st: Status) -> (Status, c_int) {
     (st, code)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Request_get_status(
+/// Whether the operation `p` stands for (of handle `h`) is complete, and its status and
+/// code if so; nothing is freed or changed (MPI_Request_get_status and its MPI-4.1 family).
+fn peek(h: MPI_Request, p: requests::Pending) -> Result<Option<(Status, c_int)>> {
+    let empty = || Some(peek_done(args::empty_status(MPI_ANY_SOURCE)));
+    Ok(match p {
+        requests::Pending::Empty => empty(),
+        requests::Pending::Done(st) => Some(peek_done(st)),
+        // Completion is the helper's to report; test without freeing.
+        requests::Pending::Rma(_) => requests::pending_done(h)?.then(empty).flatten(),
+        requests::Pending::Coll(id) => shim::world()?
+            .progress
+            .with(|e| e.colls.is_done(id))
+            .then(empty)
+            .flatten(),
+        requests::Pending::Engine(id) => shim::world()?.progress.with(|e| {
+            e.p2p
+                .is_done(id)
+                .and_then(|d| d.then(|| e.p2p.status(id)).flatten())
+                .map(peek_done)
+        }),
+        requests::Pending::Pair(r, s) => shim::world()?.progress.with(|e| {
+            (e.p2p.is_done(r) != Some(false) && e.p2p.is_done(s) != Some(false))
+                .then(|| peek_done(e.p2p.status(r).unwrap_or_default()))
+        }),
+        requests::Pending::Grequest(i) => super::grequest::peek(i),
+    })
+}
+
+/// MPI_Request_get_status.
+///
+/// # Safety
+/// `flag` and `status` are NULL or valid.
+pub unsafe fn request_get_status(
     request: MPI_Request,
     flag: *mut c_int,
     status: *mut MPI_Status,
-) -> c_int {
-    run("MPI_Request_get_status", MPI_COMM_WORLD, || {
-        out_arg(flag, "flag")?;
-        args::status_arg(status)?;
-        let empty = || Some(peek_done(args::empty_status(MPI_ANY_SOURCE)));
-        let done = match requests::pending_all(&[request])?[0] {
-            requests::Pending::Empty => empty(),
-            requests::Pending::Done(st) => Some(peek_done(st)),
-            // Completion is the helper's to report; test without freeing.
-            requests::Pending::Rma(_) => requests::pending_done(request)?.then(empty).flatten(),
-            requests::Pending::Coll(id) => shim::world()?
-                .progress
-                .with(|e| e.colls.is_done(id))
-                .then(empty)
-                .flatten(),
-            requests::Pending::Engine(id) => shim::world()?.progress.with(|e| {
-                e.p2p
-                    .is_done(id)
-                    .and_then(|d| d.then(|| e.p2p.status(id)).flatten())
-                    .map(peek_done)
-            }),
-            requests::Pending::Pair(r, s) => shim::world()?.progress.with(|e| {
-                (e.p2p.is_done(r) != Some(false) && e.p2p.is_done(s) != Some(false))
-                    .then(|| peek_done(e.p2p.status(r).unwrap_or_default()))
-            }),
-            requests::Pending::Grequest(i) => super::grequest::peek(i),
-        };
-        match done {
-            Some((st, code)) => {
-                write_out(flag, 1)?;
-                args::write_single_status(status, &st, code);
-                requests::code_result(code)
-            }
-            None => write_out(flag, 0),
+) -> Result<()> {
+    args::out_ptr(flag, "flag")?;
+    match peek(request, requests::pending_all(&[request])?[0])? {
+        Some((st, code)) => {
+            write_out(flag, 1)?;
+            args::write_single_status(status, &st, code);
+            requests::code_result(code)
         }
-    })
+        None => write_out(flag, 0),
+    }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Request_free(request: *mut MPI_Request) -> c_int {
-    run("MPI_Request_free", MPI_COMM_WORLD, || {
-        requests::free(request_arg(request)?)
-    })
+/// The request array of an MPI_Request_get_status_* call (read only).
+unsafe fn peek_array<'a>(p: *const MPI_Request, n: usize) -> Result<&'a [MPI_Request]> {
+    if n == 0 {
+        return Ok(&[]);
+    }
+    if p.is_null() {
+        return mpi_err!(Arg, "NULL request array");
+    }
+    Ok(std::slice::from_raw_parts(p, n))
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Cancel(request: *mut MPI_Request) -> c_int {
-    run("MPI_Cancel", MPI_COMM_WORLD, || {
-        requests::cancel(*request_arg(request)?)
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Test_cancelled(status: *const MPI_Status, flag: *mut c_int) -> c_int {
-    run("MPI_Test_cancelled", MPI_COMM_WORLD, || {
-        if status.is_null() {
-            return mpi_err!(Arg, "NULL status");
+/// MPI_Request_get_status_any (MPI-4.1): as MPI_Testany, but nothing is freed.
+///
+/// # Safety
+/// MPI's: `requests` holds `count` handles; the outputs are NULL or valid.
+pub unsafe fn request_get_status_any(
+    count: usize,
+    requests: *const MPI_Request,
+    index: *mut c_int,
+    flag: *mut c_int,
+    status: *mut MPI_Status,
+) -> Result<()> {
+    args::out_ptr(index, "index")?;
+    args::out_ptr(flag, "flag")?;
+    let hs = peek_array(requests, count)?;
+    let ps = requests::pending_all(hs)?;
+    for (i, (&h, &p)) in hs.iter().zip(&ps).enumerate() {
+        if matches!(p, requests::Pending::Empty) {
+            continue;
         }
-        write_out(flag, (*status).count_hi_and_cancelled & 1)
-    })
+        if let Some((st, code)) = peek(h, p)? {
+            write_out(flag, 1)?;
+            write_out(index, i as c_int)?;
+            args::write_single_status(status, &st, code);
+            return requests::code_result(code);
+        }
+    }
+    // None active: flag true with MPI_UNDEFINED and an empty status, as MPI_Testany.
+    let none = requests::none_active(&ps);
+    write_out(flag, none as c_int)?;
+    write_out(index, MPI_UNDEFINED)?;
+    if none {
+        args::write_single_status(status, &args::empty_status(MPI_ANY_SOURCE), MPI_SUCCESS);
+    }
+    Ok(())
 }
 
-// ------------------------------------------------------------------ probe and counts
+/// MPI_Request_get_status_all (MPI-4.1): as MPI_Testall, but nothing is freed.
+///
+/// # Safety
+/// As `request_get_status_any`; `statuses` has room for `count` or is
+/// MPI_STATUSES_IGNORE.
+pub unsafe fn request_get_status_all(
+    count: usize,
+    requests: *const MPI_Request,
+    flag: *mut c_int,
+    statuses: *mut MPI_Status,
+) -> Result<()> {
+    args::out_ptr(flag, "flag")?;
+    if count > 0 && statuses.is_null() {
+        return mpi_err!(Arg, "NULL status array (MPI_STATUSES_IGNORE is not NULL)");
+    }
+    let hs = peek_array(requests, count)?;
+    let ps = requests::pending_all(hs)?;
+    let mut done = Vec::with_capacity(hs.len());
+    for (&h, &p) in hs.iter().zip(&ps) {
+        match peek(h, p)? {
+            Some(d) => done.push(d),
+            None => return write_out(flag, 0),
+        }
+    }
+    write_out(flag, 1)?;
+    let mut failed = false;
+    for (i, (st, code)) in done.iter().enumerate() {
+        failed |= *code != MPI_SUCCESS;
+        write_status(status_at(statuses, i), st, *code);
+    }
+    in_status(failed)
+}
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Probe(
+/// MPI_Request_get_status_some (MPI-4.1): as MPI_Testsome, but nothing is freed.
+///
+/// # Safety
+/// As `request_get_status_all`; `indices` has room for `incount` indices.
+pub unsafe fn request_get_status_some(
+    incount: usize,
+    requests: *const MPI_Request,
+    outcount: *mut c_int,
+    indices: *mut c_int,
+    statuses: *mut MPI_Status,
+) -> Result<()> {
+    args::out_ptr(outcount, "outcount")?;
+    if incount > 0 {
+        args::out_ptr(indices, "indices")?;
+        if statuses.is_null() {
+            return mpi_err!(Arg, "NULL status array (MPI_STATUSES_IGNORE is not NULL)");
+        }
+    }
+    let hs = peek_array(requests, incount)?;
+    let ps = requests::pending_all(hs)?;
+    if requests::none_active(&ps) {
+        return write_out(outcount, MPI_UNDEFINED);
+    }
+    let (mut n, mut failed) = (0usize, false);
+    for (i, (&h, &p)) in hs.iter().zip(&ps).enumerate() {
+        if matches!(p, requests::Pending::Empty) {
+            continue;
+        }
+        if let Some((st, code)) = peek(h, p)? {
+            failed |= code != MPI_SUCCESS;
+            *indices.add(n) = i as c_int;
+            write_status(status_at(statuses, n), &st, code);
+            n += 1;
+        }
+    }
+    write_out(outcount, n as c_int)?;
+    in_status(failed)
+}
+
+/// MPI_Request_free.
+///
+/// # Safety
+/// `request` is NULL or valid.
+pub unsafe fn request_free(request: *mut MPI_Request) -> Result<()> {
+    requests::free(request_arg(request)?)
+}
+
+/// MPI_Cancel.
+///
+/// # Safety
+/// `request` is NULL or valid.
+pub unsafe fn cancel(request: *mut MPI_Request) -> Result<()> {
+    requests::cancel(*request_arg(request)?)
+}
+
+// ------------------------------------------------------------------ probe
+
+/// MPI_Probe.
+///
+/// # Safety
+/// `status` is MPI_STATUS_IGNORE or valid.
+pub unsafe fn probe(
     source: c_int,
     tag: c_int,
     comm: MPI_Comm,
     status: *mut MPI_Status,
-) -> c_int {
-    run("MPI_Probe", comm, || {
-        args::status_arg(status)?;
-        let w = shim::world()?;
-        let c = handles::comm(comm)?;
-        let tag = args::recv_tag(tag)?;
-        let src = match args::source(&c, source)? {
-            Source::Null => {
-                args::write_single_status(status, &args::empty_status(MPI_PROC_NULL), MPI_SUCCESS);
-                return Ok(());
-            }
-            s => s.as_option(),
-        };
-        let st = w.probe(&c, src, tag);
-        args::write_single_status(status, &st, MPI_SUCCESS);
-        Ok(())
-    })
+) -> Result<()> {
+    let w = shim::world()?;
+    let c = handles::comm(comm)?;
+    let tag = args::recv_tag(tag)?;
+    let Some(src) = args::source_or_done(&c, source, status)? else {
+        return Ok(());
+    };
+    let st = w.probe(&c, src, tag);
+    args::write_single_status(status, &st, MPI_SUCCESS);
+    Ok(())
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Iprobe(
+/// MPI_Iprobe.
+///
+/// # Safety
+/// `flag` is NULL or valid; `status` MPI_STATUS_IGNORE or valid.
+pub unsafe fn iprobe(
     source: c_int,
     tag: c_int,
     comm: MPI_Comm,
     flag: *mut c_int,
     status: *mut MPI_Status,
-) -> c_int {
-    run("MPI_Iprobe", comm, || {
-        args::status_arg(status)?;
-        if flag.is_null() {
-            return mpi_err!(Arg, "NULL flag pointer");
+) -> Result<()> {
+    args::out_ptr(flag, "flag")?;
+    let w = shim::world()?;
+    let c = handles::comm(comm)?;
+    let tag = args::recv_tag(tag)?;
+    let Some(src) = args::source_or_done(&c, source, status)? else {
+        return write_out(flag, 1);
+    };
+    match w.iprobe(&c, src, tag) {
+        Some(st) => {
+            args::write_single_status(status, &st, MPI_SUCCESS);
+            write_out(flag, 1)
         }
-        let w = shim::world()?;
-        let c = handles::comm(comm)?;
-        let tag = args::recv_tag(tag)?;
-        let src = match args::source(&c, source)? {
-            Source::Null => {
-                args::write_single_status(status, &args::empty_status(MPI_PROC_NULL), MPI_SUCCESS);
-                return write_out(flag, 1);
-            }
-            s => s.as_option(),
-        };
-        match w.iprobe(&c, src, tag) {
-            Some(st) => {
-                args::write_single_status(status, &st, MPI_SUCCESS);
-                write_out(flag, 1)
-            }
-            None => write_out(flag, 0),
-        }
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Get_count(
-    status: *const MPI_Status,
-    datatype: MPI_Datatype,
-    count: *mut c_int,
-) -> c_int {
-    run("MPI_Get_count", MPI_COMM_WORLD, || {
-        if status.is_null() {
-            return mpi_err!(Arg, "NULL status");
-        }
-        let ty = handles::any_datatype(datatype)?;
-        let bytes = args::status_bytes(status);
-        let n = if ty.size == 0 {
-            if bytes == 0 {
-                0
-            } else {
-                MPI_UNDEFINED
-            }
-        } else if !bytes.is_multiple_of(ty.size as u64) || bytes / ty.size as u64 > i32::MAX as u64
-        {
-            MPI_UNDEFINED
-        } else {
-            (bytes / ty.size as u64) as c_int
-        };
-        write_out(count, n)
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Get_elements(
-    status: *const MPI_Status,
-    datatype: MPI_Datatype,
-    count: *mut c_int,
-) -> c_int {
-    run("MPI_Get_elements", MPI_COMM_WORLD, || {
-        let n = super::datatype::status_elements(status, datatype)?;
-        write_out(
-            count,
-            n.and_then(|n| c_int::try_from(n).ok())
-                .unwrap_or(MPI_UNDEFINED),
-        )
-    })
+        None => write_out(flag, 0),
+    }
 }
 
 // ------------------------------------------------------------------ persistent requests
 
-unsafe fn init(
-    name: &'static str,
-    mut s: PersistentSpec,
-    comm: MPI_Comm,
-    request: *mut MPI_Request,
-) -> c_int {
-    run(name, comm, || {
-        requests::check(&s, comm)?;
-        if request.is_null() {
-            return mpi_err!(Arg, "NULL request pointer");
-        }
-        s.held_type = Some(handles::datatype(s.datatype)?.to_kept());
-        write_out(
-            request,
-            handles::new_request(RequestEntry::Persistent {
-                spec: s,
-                active: None,
-                comm,
-            }),
-        )
-    })
+unsafe fn init(mut s: PersistentSpec, comm: MPI_Comm, request: *mut MPI_Request) -> Result<()> {
+    requests::check(&s, comm)?;
+    s.held_type = Some(handles::datatype(s.datatype)?.to_kept());
+    write_out(
+        request,
+        handles::new_request(RequestEntry::Persistent {
+            spec: s,
+            active: None,
+            comm,
+        }),
+    )
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Send_init(
+/// MPI_Send_init, MPI_Ssend_init, MPI_Rsend_init.
+///
+/// # Safety
+/// MPI's: `buf` holds the elements while the request exists.
+pub unsafe fn send_init(
     buf: *const c_void,
-    count: c_int,
+    count: usize,
     datatype: MPI_Datatype,
     dest: c_int,
     tag: c_int,
     comm: MPI_Comm,
     request: *mut MPI_Request,
-) -> c_int {
+    sync: bool,
+) -> Result<()> {
     init(
-        "MPI_Send_init",
-        spec(true, false, buf, count, datatype, dest, tag),
+        spec(true, sync, buf, count, datatype, dest, tag),
         comm,
         request,
     )
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Ssend_init(
+/// MPI_Bsend_init.
+///
+/// # Safety
+/// As `send_init`.
+pub unsafe fn bsend_init(
     buf: *const c_void,
-    count: c_int,
+    count: usize,
     datatype: MPI_Datatype,
     dest: c_int,
     tag: c_int,
     comm: MPI_Comm,
     request: *mut MPI_Request,
-) -> c_int {
-    init(
-        "MPI_Ssend_init",
-        spec(true, true, buf, count, datatype, dest, tag),
-        comm,
-        request,
-    )
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Rsend_init(
-    buf: *const c_void,
-    count: c_int,
-    datatype: MPI_Datatype,
-    dest: c_int,
-    tag: c_int,
-    comm: MPI_Comm,
-    request: *mut MPI_Request,
-) -> c_int {
-    init(
-        "MPI_Rsend_init",
-        spec(true, false, buf, count, datatype, dest, tag),
-        comm,
-        request,
-    )
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Bsend_init(
-    buf: *const c_void,
-    count: c_int,
-    datatype: MPI_Datatype,
-    dest: c_int,
-    tag: c_int,
-    comm: MPI_Comm,
-    request: *mut MPI_Request,
-) -> c_int {
+) -> Result<()> {
     let s = PersistentSpec {
         buffered: true,
         ..spec(true, false, buf, count, datatype, dest, tag)
     };
-    init("MPI_Bsend_init", s, comm, request)
+    init(s, comm, request)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Recv_init(
+/// MPI_Recv_init.
+///
+/// # Safety
+/// MPI's: `buf` has room for the elements while the request exists.
+pub unsafe fn recv_init(
     buf: *mut c_void,
-    count: c_int,
+    count: usize,
     datatype: MPI_Datatype,
     source: c_int,
     tag: c_int,
     comm: MPI_Comm,
     request: *mut MPI_Request,
-) -> c_int {
+) -> Result<()> {
     init(
-        "MPI_Recv_init",
         spec(false, false, buf, count, datatype, source, tag),
         comm,
         request,
     )
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Start(request: *mut MPI_Request) -> c_int {
-    let mut started = MPI_SUCCESS;
-    let rc = run("MPI_Start", MPI_COMM_WORLD, || {
-        started = requests::start(*request_arg(request)?)?;
-        Ok(())
-    });
-    // A persistent collective's own error went to its communicator's handler already.
-    if rc == MPI_SUCCESS {
-        started
-    } else {
-        rc
-    }
+/// MPI_Start: Ok is the call's return code (a persistent collective's own error went to
+/// its communicator's handler already).
+///
+/// # Safety
+/// `request` is NULL or valid.
+pub unsafe fn start(request: *mut MPI_Request) -> Result<c_int> {
+    requests::start(*request_arg(request)?)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Startall(count: c_int, requests: *mut MPI_Request) -> c_int {
-    run("MPI_Startall", MPI_COMM_WORLD, || {
-        let n = args::count(count)?;
-        if n == 0 {
-            return Ok(());
+/// MPI_Startall.
+///
+/// # Safety
+/// MPI's: `requests` holds `count` handles.
+pub unsafe fn startall(count: usize, requests: *mut MPI_Request) -> Result<()> {
+    if count == 0 {
+        return Ok(());
+    }
+    if requests.is_null() {
+        return mpi_err!(Arg, "NULL request array");
+    }
+    let hs = std::slice::from_raw_parts(requests, count);
+    // None starts unless all can.
+    for &h in hs {
+        requests::startable(h)?;
+    }
+    for &h in hs {
+        let rc = requests::start(h)?;
+        if rc != MPI_SUCCESS {
+            // The collective's own error went to its communicator's handler already.
+            return Err(Error::new(
+                ErrorClass::Other,
+                format!("a collective could not start (error {rc})"),
+            ));
         }
-        if requests.is_null() {
-            return mpi_err!(Arg, "NULL request array");
-        }
-        let hs = std::slice::from_raw_parts(requests, n);
-        // None starts unless all can.
-        for &h in hs {
-            requests::startable(h)?;
-        }
-        for &h in hs {
-            let rc = requests::start(h)?;
-            if rc != MPI_SUCCESS {
-                // The collective's own error went to its communicator's handler already.
-                return Err(Error::new(
-                    ErrorClass::Other,
-                    format!("a collective could not start (error {rc})"),
-                ));
-            }
-        }
-        Ok(())
-    })
+    }
+    Ok(())
 }

@@ -54,7 +54,7 @@ pub enum Started {
 pub fn check(spec: &PersistentSpec, comm_h: MPI_Comm) -> Result<()> {
     shim::world()?;
     let comm = handles::comm(comm_h)?;
-    let count = args::count(spec.count)?;
+    let count = spec.count;
     let ty = handles::datatype(spec.datatype)?;
     args::buffer(spec.buf as *const c_void, count, &ty)?;
     args::bytes(count, &ty)?;
@@ -76,7 +76,7 @@ pub fn check(spec: &PersistentSpec, comm_h: MPI_Comm) -> Result<()> {
 pub unsafe fn start_send(spec: &PersistentSpec, comm_h: MPI_Comm) -> Result<Started> {
     let w = shim::world()?;
     let comm = handles::comm(comm_h)?;
-    let count = args::count(spec.count)?;
+    let count = spec.count;
     let ty = match &spec.held_type {
         Some(t) => TypeRef::from(t),
         None => handles::datatype(spec.datatype)?,
@@ -138,7 +138,7 @@ fn sent(req: Option<ReqId>) -> Started {
 pub unsafe fn start_recv(spec: &PersistentSpec, comm_h: MPI_Comm) -> Result<Started> {
     let w = shim::world()?;
     let comm = handles::comm(comm_h)?;
-    let count = args::count(spec.count)?;
+    let count = spec.count;
     let ty = match &spec.held_type {
         Some(t) => TypeRef::from(t),
         None => handles::datatype(spec.datatype)?,
@@ -659,7 +659,7 @@ pub fn start(h: MPI_Request) -> Result<c_int> {
         if spec.buffered {
             let buf = spec.buf as *const c_void;
             let ty = spec.held_type.as_ref();
-            super::bsend::bsend(
+            super::bsend::send(
                 buf,
                 spec.count,
                 spec.datatype,

@@ -14,7 +14,7 @@ use std::os::raw::{c_char, c_int, c_void};
 use std::ptr::null_mut;
 
 /// Number of C functions with a Fortran binding here.
-pub const BOUND: usize = 389;
+pub const BOUND: usize = 398;
 
 extern "C" {
     fn PMPI_Abort(comm: MPI_Comm, errorcode: c_int) -> c_int;
@@ -293,6 +293,9 @@ extern "C" {
     fn PMPI_Register_datarep(datarep: *const c_char, read_conversion_fn: *mut c_void, write_conversion_fn: *mut c_void, _dtype_file_extent_fn: *mut c_void, _extra_state: *mut c_void) -> c_int;
     fn PMPI_Request_free(request: *mut MPI_Request) -> c_int;
     fn PMPI_Request_get_status(request: MPI_Request, flag: *mut c_int, status: *mut MPI_Status) -> c_int;
+    fn PMPI_Request_get_status_all(count: c_int, array_of_requests: *const MPI_Request, flag: *mut c_int, array_of_statuses: *mut MPI_Status) -> c_int;
+    fn PMPI_Request_get_status_any(count: c_int, array_of_requests: *const MPI_Request, index: *mut c_int, flag: *mut c_int, status: *mut MPI_Status) -> c_int;
+    fn PMPI_Request_get_status_some(incount: c_int, array_of_requests: *const MPI_Request, outcount: *mut c_int, array_of_indices: *mut c_int, array_of_statuses: *mut MPI_Status) -> c_int;
     fn PMPI_Rget(origin_addr: *mut c_void, origin_count: c_int, origin_datatype: MPI_Datatype, target_rank: c_int, target_disp: MPI_Aint, target_count: c_int, target_datatype: MPI_Datatype, win: MPI_Win, request: *mut MPI_Request) -> c_int;
     fn PMPI_Rget_accumulate(origin_addr: *const c_void, origin_count: c_int, origin_datatype: MPI_Datatype, result_addr: *mut c_void, result_count: c_int, result_datatype: MPI_Datatype, target_rank: c_int, target_disp: MPI_Aint, target_count: c_int, target_datatype: MPI_Datatype, op: MPI_Op, win: MPI_Win, request: *mut MPI_Request) -> c_int;
     fn PMPI_Rput(origin_addr: *const c_void, origin_count: c_int, origin_datatype: MPI_Datatype, target_rank: c_int, target_disp: MPI_Aint, target_count: c_int, target_datatype: MPI_Datatype, win: MPI_Win, request: *mut MPI_Request) -> c_int;
@@ -311,15 +314,21 @@ extern "C" {
     fn PMPI_Ssend(buf: *const c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm) -> c_int;
     fn PMPI_Ssend_init(buf: *const c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int;
     fn PMPI_Start(request: *mut MPI_Request) -> c_int;
-    fn PMPI_Startall(count: c_int, requests: *mut MPI_Request) -> c_int;
+    fn PMPI_Startall(count: c_int, array_of_requests: *mut MPI_Request) -> c_int;
+    fn PMPI_Status_get_error(status: *const MPI_Status, err: *mut c_int) -> c_int;
+    fn PMPI_Status_get_source(status: *const MPI_Status, source: *mut c_int) -> c_int;
+    fn PMPI_Status_get_tag(status: *const MPI_Status, tag: *mut c_int) -> c_int;
     fn PMPI_Status_set_cancelled(status: *mut MPI_Status, flag: c_int) -> c_int;
     fn PMPI_Status_set_elements(status: *mut MPI_Status, datatype: MPI_Datatype, count: c_int) -> c_int;
     fn PMPI_Status_set_elements_x(status: *mut MPI_Status, datatype: MPI_Datatype, count: MPI_Count) -> c_int;
+    fn PMPI_Status_set_error(status: *mut MPI_Status, err: c_int) -> c_int;
+    fn PMPI_Status_set_source(status: *mut MPI_Status, source: c_int) -> c_int;
+    fn PMPI_Status_set_tag(status: *mut MPI_Status, tag: c_int) -> c_int;
     fn PMPI_Test(request: *mut MPI_Request, flag: *mut c_int, status: *mut MPI_Status) -> c_int;
     fn PMPI_Test_cancelled(status: *const MPI_Status, flag: *mut c_int) -> c_int;
-    fn PMPI_Testall(count: c_int, requests: *mut MPI_Request, flag: *mut c_int, statuses: *mut MPI_Status) -> c_int;
-    fn PMPI_Testany(count: c_int, requests: *mut MPI_Request, index: *mut c_int, flag: *mut c_int, status: *mut MPI_Status) -> c_int;
-    fn PMPI_Testsome(incount: c_int, requests: *mut MPI_Request, outcount: *mut c_int, indices: *mut c_int, statuses: *mut MPI_Status) -> c_int;
+    fn PMPI_Testall(count: c_int, array_of_requests: *mut MPI_Request, flag: *mut c_int, array_of_statuses: *mut MPI_Status) -> c_int;
+    fn PMPI_Testany(count: c_int, array_of_requests: *mut MPI_Request, index: *mut c_int, flag: *mut c_int, status: *mut MPI_Status) -> c_int;
+    fn PMPI_Testsome(incount: c_int, array_of_requests: *mut MPI_Request, outcount: *mut c_int, array_of_indices: *mut c_int, array_of_statuses: *mut MPI_Status) -> c_int;
     fn PMPI_Topo_test(comm: MPI_Comm, status: *mut c_int) -> c_int;
     fn PMPI_Type_commit(datatype: *mut MPI_Datatype) -> c_int;
     fn PMPI_Type_contiguous(count: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int;
@@ -364,9 +373,9 @@ extern "C" {
     fn PMPI_Unpack_external(datarep: *const c_char, inbuf: *const c_void, insize: MPI_Aint, position: *mut MPI_Aint, outbuf: *mut c_void, outcount: c_int, datatype: MPI_Datatype) -> c_int;
     fn PMPI_Unpublish_name(service_name: *const c_char, info: MPI_Info, port_name: *const c_char) -> c_int;
     fn PMPI_Wait(request: *mut MPI_Request, status: *mut MPI_Status) -> c_int;
-    fn PMPI_Waitall(count: c_int, requests: *mut MPI_Request, statuses: *mut MPI_Status) -> c_int;
-    fn PMPI_Waitany(count: c_int, requests: *mut MPI_Request, index: *mut c_int, status: *mut MPI_Status) -> c_int;
-    fn PMPI_Waitsome(incount: c_int, requests: *mut MPI_Request, outcount: *mut c_int, indices: *mut c_int, statuses: *mut MPI_Status) -> c_int;
+    fn PMPI_Waitall(count: c_int, array_of_requests: *mut MPI_Request, array_of_statuses: *mut MPI_Status) -> c_int;
+    fn PMPI_Waitany(count: c_int, array_of_requests: *mut MPI_Request, index: *mut c_int, status: *mut MPI_Status) -> c_int;
+    fn PMPI_Waitsome(incount: c_int, array_of_requests: *mut MPI_Request, outcount: *mut c_int, array_of_indices: *mut c_int, array_of_statuses: *mut MPI_Status) -> c_int;
     fn PMPI_Win_allocate(size: MPI_Aint, disp_unit: c_int, info: MPI_Info, comm: MPI_Comm, baseptr: *mut c_void, win: *mut MPI_Win) -> c_int;
     fn PMPI_Win_allocate_shared(size: MPI_Aint, disp_unit: c_int, info: MPI_Info, comm: MPI_Comm, baseptr: *mut c_void, win: *mut MPI_Win) -> c_int;
     fn PMPI_Win_attach(win: MPI_Win, base: *mut c_void, size: MPI_Aint) -> c_int;
@@ -3565,6 +3574,39 @@ pub unsafe extern "C" fn mpi_request_get_status_(request: *const MPI_Request, fl
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn pmpi_request_get_status_all_(count: *const c_int, array_of_requests: *const MPI_Request, flag: *mut c_int, array_of_statuses: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Request_get_status_all(*count, array_of_requests, flag, f_statuses(array_of_statuses));
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_request_get_status_all_(count: *const c_int, array_of_requests: *const MPI_Request, flag: *mut c_int, array_of_statuses: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    pmpi_request_get_status_all_(count, array_of_requests, flag, array_of_statuses, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_request_get_status_any_(count: *const c_int, array_of_requests: *const MPI_Request, index: *mut c_int, flag: *mut c_int, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Request_get_status_any(*count, array_of_requests, index, flag, f_status(status));
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_request_get_status_any_(count: *const c_int, array_of_requests: *const MPI_Request, index: *mut c_int, flag: *mut c_int, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    pmpi_request_get_status_any_(count, array_of_requests, index, flag, status, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_request_get_status_some_(incount: *const c_int, array_of_requests: *const MPI_Request, outcount: *mut c_int, array_of_indices: *mut c_int, array_of_statuses: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Request_get_status_some(*incount, array_of_requests, outcount, array_of_indices, f_statuses(array_of_statuses));
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_request_get_status_some_(incount: *const c_int, array_of_requests: *const MPI_Request, outcount: *mut c_int, array_of_indices: *mut c_int, array_of_statuses: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    pmpi_request_get_status_some_(incount, array_of_requests, outcount, array_of_indices, array_of_statuses, ierror)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn pmpi_rget_(origin_addr: *mut c_void, origin_count: *const c_int, origin_datatype: *const MPI_Datatype, target_rank: *const c_int, target_disp: *const MPI_Aint, target_count: *const c_int, target_datatype: *const MPI_Datatype, win: *const MPI_Win, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     let rc = PMPI_Rget(f_buf(origin_addr as *mut c_void), *origin_count, *origin_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *win, request);
     set_ierror(ierror, rc);
@@ -3763,14 +3805,47 @@ pub unsafe extern "C" fn mpi_start_(request: *mut MPI_Request, ierror: *mut MPI_
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn pmpi_startall_(count: *const c_int, requests: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    let rc = PMPI_Startall(*count, requests);
+pub unsafe extern "C" fn pmpi_startall_(count: *const c_int, array_of_requests: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Startall(*count, array_of_requests);
     set_ierror(ierror, rc);
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn mpi_startall_(count: *const c_int, requests: *mut MPI_Request, ierror: *mut MPI_Fint) {
-    pmpi_startall_(count, requests, ierror)
+pub unsafe extern "C" fn mpi_startall_(count: *const c_int, array_of_requests: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_startall_(count, array_of_requests, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_status_get_error_(status: *const MPI_Status, err: *mut c_int, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Status_get_error(status, err);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_status_get_error_(status: *const MPI_Status, err: *mut c_int, ierror: *mut MPI_Fint) {
+    pmpi_status_get_error_(status, err, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_status_get_source_(status: *const MPI_Status, source: *mut c_int, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Status_get_source(status, source);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_status_get_source_(status: *const MPI_Status, source: *mut c_int, ierror: *mut MPI_Fint) {
+    pmpi_status_get_source_(status, source, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_status_get_tag_(status: *const MPI_Status, tag: *mut c_int, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Status_get_tag(status, tag);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_status_get_tag_(status: *const MPI_Status, tag: *mut c_int, ierror: *mut MPI_Fint) {
+    pmpi_status_get_tag_(status, tag, ierror)
 }
 
 #[no_mangle]
@@ -3807,6 +3882,39 @@ pub unsafe extern "C" fn mpi_status_set_elements_x_(status: *mut MPI_Status, dat
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn pmpi_status_set_error_(status: *mut MPI_Status, err: *const c_int, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Status_set_error(f_status(status), *err);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_status_set_error_(status: *mut MPI_Status, err: *const c_int, ierror: *mut MPI_Fint) {
+    pmpi_status_set_error_(status, err, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_status_set_source_(status: *mut MPI_Status, source: *const c_int, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Status_set_source(f_status(status), *source);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_status_set_source_(status: *mut MPI_Status, source: *const c_int, ierror: *mut MPI_Fint) {
+    pmpi_status_set_source_(status, source, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_status_set_tag_(status: *mut MPI_Status, tag: *const c_int, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Status_set_tag(f_status(status), *tag);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_status_set_tag_(status: *mut MPI_Status, tag: *const c_int, ierror: *mut MPI_Fint) {
+    pmpi_status_set_tag_(status, tag, ierror)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn pmpi_test_(request: *mut MPI_Request, flag: *mut c_int, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
     let rc = PMPI_Test(request, flag, f_status(status));
     set_ierror(ierror, rc);
@@ -3829,19 +3937,19 @@ pub unsafe extern "C" fn mpi_test_cancelled_(status: *const MPI_Status, flag: *m
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn pmpi_testall_(count: *const c_int, requests: *mut MPI_Request, flag: *mut c_int, statuses: *mut MPI_Status, ierror: *mut MPI_Fint) {
-    let rc = PMPI_Testall(*count, requests, flag, f_statuses(statuses));
+pub unsafe extern "C" fn pmpi_testall_(count: *const c_int, array_of_requests: *mut MPI_Request, flag: *mut c_int, array_of_statuses: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Testall(*count, array_of_requests, flag, f_statuses(array_of_statuses));
     set_ierror(ierror, rc);
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn mpi_testall_(count: *const c_int, requests: *mut MPI_Request, flag: *mut c_int, statuses: *mut MPI_Status, ierror: *mut MPI_Fint) {
-    pmpi_testall_(count, requests, flag, statuses, ierror)
+pub unsafe extern "C" fn mpi_testall_(count: *const c_int, array_of_requests: *mut MPI_Request, flag: *mut c_int, array_of_statuses: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    pmpi_testall_(count, array_of_requests, flag, array_of_statuses, ierror)
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn pmpi_testany_(count: *const c_int, requests: *mut MPI_Request, index: *mut c_int, flag: *mut c_int, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
-    let rc = PMPI_Testany(*count, requests, index, flag, f_status(status));
+pub unsafe extern "C" fn pmpi_testany_(count: *const c_int, array_of_requests: *mut MPI_Request, index: *mut c_int, flag: *mut c_int, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Testany(*count, array_of_requests, index, flag, f_status(status));
     if rc == MPI_SUCCESS && *index >= 0 {
         *index += 1;
     }
@@ -3849,20 +3957,20 @@ pub unsafe extern "C" fn pmpi_testany_(count: *const c_int, requests: *mut MPI_R
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn mpi_testany_(count: *const c_int, requests: *mut MPI_Request, index: *mut c_int, flag: *mut c_int, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
-    pmpi_testany_(count, requests, index, flag, status, ierror)
+pub unsafe extern "C" fn mpi_testany_(count: *const c_int, array_of_requests: *mut MPI_Request, index: *mut c_int, flag: *mut c_int, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    pmpi_testany_(count, array_of_requests, index, flag, status, ierror)
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn pmpi_testsome_(incount: *const c_int, requests: *mut MPI_Request, outcount: *mut c_int, indices: *mut c_int, statuses: *mut MPI_Status, ierror: *mut MPI_Fint) {
-    let rc = PMPI_Testsome(*incount, requests, outcount, indices, f_statuses(statuses));
-    f_indices_to_fortran(rc, outcount, indices);
+pub unsafe extern "C" fn pmpi_testsome_(incount: *const c_int, array_of_requests: *mut MPI_Request, outcount: *mut c_int, array_of_indices: *mut c_int, array_of_statuses: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Testsome(*incount, array_of_requests, outcount, array_of_indices, f_statuses(array_of_statuses));
+    f_indices_to_fortran(rc, outcount, array_of_indices);
     set_ierror(ierror, rc);
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn mpi_testsome_(incount: *const c_int, requests: *mut MPI_Request, outcount: *mut c_int, indices: *mut c_int, statuses: *mut MPI_Status, ierror: *mut MPI_Fint) {
-    pmpi_testsome_(incount, requests, outcount, indices, statuses, ierror)
+pub unsafe extern "C" fn mpi_testsome_(incount: *const c_int, array_of_requests: *mut MPI_Request, outcount: *mut c_int, array_of_indices: *mut c_int, array_of_statuses: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    pmpi_testsome_(incount, array_of_requests, outcount, array_of_indices, array_of_statuses, ierror)
 }
 
 #[no_mangle]
@@ -4381,19 +4489,19 @@ pub unsafe extern "C" fn mpi_wait_(request: *mut MPI_Request, status: *mut MPI_S
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn pmpi_waitall_(count: *const c_int, requests: *mut MPI_Request, statuses: *mut MPI_Status, ierror: *mut MPI_Fint) {
-    let rc = PMPI_Waitall(*count, requests, f_statuses(statuses));
+pub unsafe extern "C" fn pmpi_waitall_(count: *const c_int, array_of_requests: *mut MPI_Request, array_of_statuses: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Waitall(*count, array_of_requests, f_statuses(array_of_statuses));
     set_ierror(ierror, rc);
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn mpi_waitall_(count: *const c_int, requests: *mut MPI_Request, statuses: *mut MPI_Status, ierror: *mut MPI_Fint) {
-    pmpi_waitall_(count, requests, statuses, ierror)
+pub unsafe extern "C" fn mpi_waitall_(count: *const c_int, array_of_requests: *mut MPI_Request, array_of_statuses: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    pmpi_waitall_(count, array_of_requests, array_of_statuses, ierror)
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn pmpi_waitany_(count: *const c_int, requests: *mut MPI_Request, index: *mut c_int, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
-    let rc = PMPI_Waitany(*count, requests, index, f_status(status));
+pub unsafe extern "C" fn pmpi_waitany_(count: *const c_int, array_of_requests: *mut MPI_Request, index: *mut c_int, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Waitany(*count, array_of_requests, index, f_status(status));
     if rc == MPI_SUCCESS && *index >= 0 {
         *index += 1;
     }
@@ -4401,20 +4509,20 @@ pub unsafe extern "C" fn pmpi_waitany_(count: *const c_int, requests: *mut MPI_R
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn mpi_waitany_(count: *const c_int, requests: *mut MPI_Request, index: *mut c_int, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
-    pmpi_waitany_(count, requests, index, status, ierror)
+pub unsafe extern "C" fn mpi_waitany_(count: *const c_int, array_of_requests: *mut MPI_Request, index: *mut c_int, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    pmpi_waitany_(count, array_of_requests, index, status, ierror)
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn pmpi_waitsome_(incount: *const c_int, requests: *mut MPI_Request, outcount: *mut c_int, indices: *mut c_int, statuses: *mut MPI_Status, ierror: *mut MPI_Fint) {
-    let rc = PMPI_Waitsome(*incount, requests, outcount, indices, f_statuses(statuses));
-    f_indices_to_fortran(rc, outcount, indices);
+pub unsafe extern "C" fn pmpi_waitsome_(incount: *const c_int, array_of_requests: *mut MPI_Request, outcount: *mut c_int, array_of_indices: *mut c_int, array_of_statuses: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Waitsome(*incount, array_of_requests, outcount, array_of_indices, f_statuses(array_of_statuses));
+    f_indices_to_fortran(rc, outcount, array_of_indices);
     set_ierror(ierror, rc);
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn mpi_waitsome_(incount: *const c_int, requests: *mut MPI_Request, outcount: *mut c_int, indices: *mut c_int, statuses: *mut MPI_Status, ierror: *mut MPI_Fint) {
-    pmpi_waitsome_(incount, requests, outcount, indices, statuses, ierror)
+pub unsafe extern "C" fn mpi_waitsome_(incount: *const c_int, array_of_requests: *mut MPI_Request, outcount: *mut c_int, array_of_indices: *mut c_int, array_of_statuses: *mut MPI_Status, ierror: *mut MPI_Fint) {
+    pmpi_waitsome_(incount, array_of_requests, outcount, array_of_indices, array_of_statuses, ierror)
 }
 
 #[no_mangle]
@@ -4864,10 +4972,36 @@ pub unsafe extern "C" fn mpi_wtime_() -> f64 {
     pmpi_wtime_()
 }
 
-// Not bound (6):
+// Not bound (32):
+//   MPI_Bsend_c: no Fortran binding (C only, or large-count)
+//   MPI_Bsend_init_c: no Fortran binding (C only, or large-count)
+//   MPI_Buffer_attach_c: no Fortran binding (C only, or large-count)
+//   MPI_Buffer_detach_c: no Fortran binding (C only, or large-count)
 //   MPI_Comm_spawn: `char **argv` (array of strings)
 //   MPI_Comm_spawn_multiple: `char **array_of_commands` (array of strings)
 //   MPI_File_c2f: no Fortran binding (C only, or large-count)
 //   MPI_File_f2c: no Fortran binding (C only, or large-count)
+//   MPI_Get_count_c: no Fortran binding (C only, or large-count)
+//   MPI_Get_elements_c: no Fortran binding (C only, or large-count)
+//   MPI_Ibsend_c: no Fortran binding (C only, or large-count)
+//   MPI_Imrecv_c: no Fortran binding (C only, or large-count)
+//   MPI_Irecv_c: no Fortran binding (C only, or large-count)
+//   MPI_Irsend_c: no Fortran binding (C only, or large-count)
+//   MPI_Isend_c: no Fortran binding (C only, or large-count)
+//   MPI_Isendrecv_c: no Fortran binding (C only, or large-count)
+//   MPI_Isendrecv_replace_c: no Fortran binding (C only, or large-count)
+//   MPI_Issend_c: no Fortran binding (C only, or large-count)
+//   MPI_Mrecv_c: no Fortran binding (C only, or large-count)
+//   MPI_Recv_c: no Fortran binding (C only, or large-count)
+//   MPI_Recv_init_c: no Fortran binding (C only, or large-count)
+//   MPI_Rsend_c: no Fortran binding (C only, or large-count)
+//   MPI_Rsend_init_c: no Fortran binding (C only, or large-count)
+//   MPI_Send_c: no Fortran binding (C only, or large-count)
+//   MPI_Send_init_c: no Fortran binding (C only, or large-count)
+//   MPI_Sendrecv_c: no Fortran binding (C only, or large-count)
+//   MPI_Sendrecv_replace_c: no Fortran binding (C only, or large-count)
+//   MPI_Ssend_c: no Fortran binding (C only, or large-count)
+//   MPI_Ssend_init_c: no Fortran binding (C only, or large-count)
 //   MPI_Status_c2f: no Fortran binding (C only, or large-count)
 //   MPI_Status_f2c: no Fortran binding (C only, or large-count)
+//   MPI_Status_set_elements_c: no Fortran binding (C only, or large-count)

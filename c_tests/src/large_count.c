@@ -1,0 +1,351 @@
+/* large_count: MPI-4's large-count point-to-point calls (the `_c` forms, MPI_Count counts)
+ * and MPI-4.1's status and request accessors.
+ *
+ * 1. A message of more than 2^31 elements: rank 0 sends BIG_ELEMS (3 GiB + 24) bytes of
+ *    MPI_BYTE with MPI_Send_c, rank 1 receives them with MPI_Recv_c; every byte checked;
+ *    MPI_Get_count_c and MPI_Get_elements_x give the count, MPI_Get_count (an int) gives
+ *    MPI_UNDEFINED. Skipped (with a line saying so) when LARGE_COUNT_BYTES=0.
+ * 2. Every other `_c` call of point-to-point with small counts and data checked: Isend_c,
+ *    Irecv_c, Issend_c, Ssend_c, Rsend_c, Bsend_c and Ibsend_c on a buffer from
+ *    MPI_Buffer_attach_c (detached with MPI_Buffer_detach_c), Sendrecv_c,
+ *    Sendrecv_replace_c, Isendrecv_c, Isendrecv_replace_c, Send_init_c/Recv_init_c/
+ *    Ssend_init_c/Rsend_init_c/Bsend_init_c with MPI_Startall, Mprobe + Mrecv_c,
+ *    Improbe + Imrecv_c.
+ * 3. A negative MPI_Count is MPI_ERR_COUNT (MPI_ERRORS_RETURN), and nothing is sent.
+ * 4. MPI-4.1: MPI_Status_get/set_source/tag/error, MPI_Status_set_elements_c (with a count
+ *    past 2^32); MPI_Request_get_status_any/all/some on
+ *    pending, completed and null requests leave the requests alone (the handles stay, a
+ *    later MPI_Waitall frees them).
+ * Ranks 0 and 1 take part; others only join the final barrier. The MPI-4.1 part is built
+ * where the header declares MPI 4.1 or is railmpi's (RAILMPI), which has those calls. */
+#include "check.h"
+
+#include <limits.h>
+
+#define SMALL 1000
+#define NPERS 5
+
+/* A barrier of ranks 0 and 1 only. */
+static void pair_sync(int peer)
+{
+    int t = 0, u = 0;
+    CHECK_MPI(MPI_Sendrecv(&t, 1, MPI_INT, peer, 99, &u, 1, MPI_INT, peer, 99, MPI_COMM_WORLD,
+                           MPI_STATUS_IGNORE));
+}
+
+static MPI_Count big_bytes(void)
+{
+    const char *e = getenv("LARGE_COUNT_BYTES");
+    return e ? (MPI_Count)strtoll(e, NULL, 10) : (MPI_Count)3 * 1024 * 1024 * 1024 + 24;
+}
+
+static void fill_ints(int *v, int n, int seed)
+{
+    for (int i = 0; i < n; i++)
+        v[i] = seed * 100003 + i;
+}
+
+static void check_ints(const int *v, int n, int seed, const char *what)
+{
+    for (int i = 0; i < n; i++)
+        CHECK(v[i] == seed * 100003 + i, "%s: element %d is %d, expected %d", what, i, v[i],
+              seed * 100003 + i);
+}
+
+static void check_count(const MPI_Status *st, MPI_Datatype t, MPI_Count want, const char *what)
+{
+    MPI_Count n = -1;
+    CHECK_MPI(MPI_Get_count_c(st, t, &n));
+    CHECK(n == want, "%s: MPI_Get_count_c %lld, expected %lld", what, (long long)n,
+          (long long)want);
+}
+
+/* 1: more than 2^31 elements in one message. */
+static void huge_message(int rank)
+{
+    MPI_Count n = big_bytes();
+    if (n <= 0) {
+        if (rank == 0)
+            printf("large_count: the message of more than 2^31 elements skipped "
+                   "(LARGE_COUNT_BYTES=0)\n");
+        return;
+    }
+    unsigned char *buf = malloc((size_t)n);
+    CHECK(buf != NULL, "cannot allocate %lld bytes", (long long)n);
+    if (rank == 0) {
+        for (MPI_Count i = 0; i < n; i++)
+            buf[i] = (unsigned char)(i * 131 + (i >> 20));
+        CHECK_MPI(MPI_Send_c(buf, n, MPI_BYTE, 1, 7, MPI_COMM_WORLD));
+    } else {
+        MPI_Status st;
+        memset(buf, 0, (size_t)n);
+        CHECK_MPI(MPI_Recv_c(buf, n, MPI_BYTE, 0, 7, MPI_COMM_WORLD, &st));
+        for (MPI_Count i = 0; i < n; i++)
+            CHECK(buf[i] == (unsigned char)(i * 131 + (i >> 20)),
+                  "huge message: byte %lld is %u", (long long)i, buf[i]);
+        check_count(&st, MPI_BYTE, n, "huge message");
+        MPI_Count el = -1;
+        CHECK_MPI(MPI_Get_elements_x(&st, MPI_BYTE, &el));
+        CHECK(el == n, "huge message: MPI_Get_elements_x %lld", (long long)el);
+        int small = 0;
+        CHECK_MPI(MPI_Get_count(&st, MPI_BYTE, &small));
+        CHECK(small == MPI_UNDEFINED, "huge message: MPI_Get_count %d, expected MPI_UNDEFINED",
+              small);
+        CHECK(n > INT_MAX, "the message is not past 2^31 elements");
+    }
+    free(buf);
+}
+
+/* 2: the other _c calls, small. */
+static void small_calls(int rank)
+{
+    int peer = 1 - rank;
+    int *a = malloc(SMALL * sizeof(int)), *b = malloc(SMALL * sizeof(int));
+    MPI_Request r[2 * NPERS];
+    MPI_Status st;
+
+    /* Isend_c / Irecv_c both ways, Waitall. */
+    fill_ints(a, SMALL, 10 + rank);
+    CHECK_MPI(MPI_Irecv_c(b, SMALL, MPI_INT, peer, 1, MPI_COMM_WORLD, &r[0]));
+    CHECK_MPI(MPI_Isend_c(a, SMALL, MPI_INT, peer, 1, MPI_COMM_WORLD, &r[1]));
+    CHECK_MPI(MPI_Waitall(2, r, MPI_STATUSES_IGNORE));
+    check_ints(b, SMALL, 10 + peer, "Isend_c/Irecv_c");
+
+    /* Ssend_c, Rsend_c (receive posted first, then a barrier), Issend_c. */
+    if (rank == 0) {
+        fill_ints(a, SMALL, 20);
+        CHECK_MPI(MPI_Ssend_c(a, SMALL, MPI_INT, 1, 2, MPI_COMM_WORLD));
+        CHECK_MPI(MPI_Recv_c(b, SMALL, MPI_INT, 1, 3, MPI_COMM_WORLD, &st));
+        check_count(&st, MPI_INT, SMALL, "Recv_c");
+        check_ints(b, SMALL, 21, "Rsend_c");
+        fill_ints(a, SMALL, 22);
+        CHECK_MPI(MPI_Issend_c(a, SMALL, MPI_INT, 1, 4, MPI_COMM_WORLD, &r[0]));
+        CHECK_MPI(MPI_Wait(&r[0], MPI_STATUS_IGNORE));
+    } else {
+        CHECK_MPI(MPI_Irecv_c(b, SMALL, MPI_INT, 0, 2, MPI_COMM_WORLD, &r[0]));
+        CHECK_MPI(MPI_Wait(&r[0], &st));
+        check_ints(b, SMALL, 20, "Ssend_c");
+        fill_ints(a, SMALL, 21);
+        CHECK_MPI(MPI_Rsend_c(a, SMALL, MPI_INT, 0, 3, MPI_COMM_WORLD));
+        CHECK_MPI(MPI_Recv(b, SMALL, MPI_INT, 0, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+        check_ints(b, SMALL, 22, "Issend_c");
+    }
+
+    /* Bsend_c and Ibsend_c from a buffer attached with MPI_Buffer_attach_c. */
+    MPI_Count bsize = 4 * (SMALL * sizeof(int) + MPI_BSEND_OVERHEAD);
+    void *battach = malloc((size_t)bsize);
+    CHECK_MPI(MPI_Buffer_attach_c(battach, bsize));
+    fill_ints(a, SMALL, 30 + rank);
+    CHECK_MPI(MPI_Bsend_c(a, SMALL, MPI_INT, peer, 5, MPI_COMM_WORLD));
+    CHECK_MPI(MPI_Ibsend_c(a, SMALL, MPI_INT, peer, 6, MPI_COMM_WORLD, &r[0]));
+    CHECK_MPI(MPI_Wait(&r[0], MPI_STATUS_IGNORE));
+    CHECK_MPI(MPI_Recv_c(b, SMALL, MPI_INT, peer, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    check_ints(b, SMALL, 30 + peer, "Bsend_c");
+    CHECK_MPI(MPI_Recv_c(b, SMALL, MPI_INT, peer, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    check_ints(b, SMALL, 30 + peer, "Ibsend_c");
+    void *bdetach = NULL;
+    MPI_Count dsize = 0;
+    CHECK_MPI(MPI_Buffer_detach_c(&bdetach, &dsize));
+    CHECK(bdetach == battach && dsize == bsize,
+          "MPI_Buffer_detach_c gave %p and %lld, attached %p and %lld", bdetach,
+          (long long)dsize, battach, (long long)bsize);
+    free(battach);
+
+    /* Sendrecv_c, Sendrecv_replace_c, Isendrecv_c, Isendrecv_replace_c. */
+    fill_ints(a, SMALL, 40 + rank);
+    CHECK_MPI(MPI_Sendrecv_c(a, SMALL, MPI_INT, peer, 8, b, SMALL, MPI_INT, peer, 8,
+                             MPI_COMM_WORLD, &st));
+    check_ints(b, SMALL, 40 + peer, "Sendrecv_c");
+    check_count(&st, MPI_INT, SMALL, "Sendrecv_c");
+    fill_ints(a, SMALL, 50 + rank);
+    CHECK_MPI(MPI_Sendrecv_replace_c(a, SMALL, MPI_INT, peer, 9, peer, 9, MPI_COMM_WORLD, &st));
+    check_ints(a, SMALL, 50 + peer, "Sendrecv_replace_c");
+    fill_ints(a, SMALL, 60 + rank);
+    CHECK_MPI(MPI_Isendrecv_c(a, SMALL, MPI_INT, peer, 10, b, SMALL, MPI_INT, peer, 10,
+                              MPI_COMM_WORLD, &r[0]));
+    CHECK_MPI(MPI_Wait(&r[0], &st));
+    check_ints(b, SMALL, 60 + peer, "Isendrecv_c");
+    fill_ints(a, SMALL, 70 + rank);
+    CHECK_MPI(MPI_Isendrecv_replace_c(a, SMALL, MPI_INT, peer, 11, peer, 11, MPI_COMM_WORLD,
+                                      &r[0]));
+    CHECK_MPI(MPI_Wait(&r[0], &st));
+    check_ints(a, SMALL, 70 + peer, "Isendrecv_replace_c");
+
+    /* Persistent: each rank sends with every _init_c mode to the other, which receives with
+     * Recv_init_c; one Startall for all. Rsend needs the receive posted: a barrier after
+     * the receives start. */
+    void *pattach = malloc(SMALL * sizeof(int) + MPI_BSEND_OVERHEAD);
+    CHECK_MPI(MPI_Buffer_attach(pattach, SMALL * sizeof(int) + MPI_BSEND_OVERHEAD));
+    int *pin = malloc(NPERS * SMALL * sizeof(int)), *pout = malloc(NPERS * SMALL * sizeof(int));
+    for (int k = 0; k < NPERS; k++) {
+        fill_ints(pout + k * SMALL, SMALL, 80 + 10 * rank + k);
+        CHECK_MPI(MPI_Recv_init_c(pin + k * SMALL, SMALL, MPI_INT, peer, 20 + k, MPI_COMM_WORLD,
+                                  &r[k]));
+    }
+    CHECK_MPI(MPI_Startall(NPERS, r));
+    pair_sync(peer);
+    CHECK_MPI(MPI_Send_init_c(pout, SMALL, MPI_INT, peer, 20, MPI_COMM_WORLD, &r[NPERS]));
+    CHECK_MPI(MPI_Ssend_init_c(pout + SMALL, SMALL, MPI_INT, peer, 21, MPI_COMM_WORLD,
+                               &r[NPERS + 1]));
+    CHECK_MPI(MPI_Rsend_init_c(pout + 2 * SMALL, SMALL, MPI_INT, peer, 22, MPI_COMM_WORLD,
+                               &r[NPERS + 2]));
+    CHECK_MPI(MPI_Bsend_init_c(pout + 3 * SMALL, SMALL, MPI_INT, peer, 23, MPI_COMM_WORLD,
+                               &r[NPERS + 3]));
+    CHECK_MPI(MPI_Send_init_c(pout + 4 * SMALL, SMALL, MPI_INT, peer, 24, MPI_COMM_WORLD,
+                              &r[NPERS + 4]));
+    CHECK_MPI(MPI_Startall(NPERS, r + NPERS));
+    CHECK_MPI(MPI_Waitall(2 * NPERS, r, MPI_STATUSES_IGNORE));
+    for (int k = 0; k < NPERS; k++)
+        check_ints(pin + k * SMALL, SMALL, 80 + 10 * peer + k, "persistent _init_c");
+    for (int k = 0; k < 2 * NPERS; k++)
+        CHECK_MPI(MPI_Request_free(&r[k]));
+    int dummy_size;
+    void *dummy;
+    CHECK_MPI(MPI_Buffer_detach(&dummy, &dummy_size));
+    free(pattach);
+    free(pin);
+    free(pout);
+
+    /* Matched probe: Mprobe + Mrecv_c, Improbe + Imrecv_c. */
+    fill_ints(a, SMALL, 90 + rank);
+    CHECK_MPI(MPI_Isend_c(a, SMALL, MPI_INT, peer, 30, MPI_COMM_WORLD, &r[0]));
+    CHECK_MPI(MPI_Isend_c(a, SMALL / 2, MPI_INT, peer, 31, MPI_COMM_WORLD, &r[1]));
+    MPI_Message m;
+    CHECK_MPI(MPI_Mprobe(peer, 30, MPI_COMM_WORLD, &m, &st));
+    check_count(&st, MPI_INT, SMALL, "Mprobe");
+    CHECK_MPI(MPI_Mrecv_c(b, SMALL, MPI_INT, &m, &st));
+    CHECK(m == MPI_MESSAGE_NULL, "MPI_Mrecv_c left the message handle");
+    check_ints(b, SMALL, 90 + peer, "Mrecv_c");
+    int flag = 0;
+    while (!flag)
+        CHECK_MPI(MPI_Improbe(peer, 31, MPI_COMM_WORLD, &flag, &m, &st));
+    MPI_Request ir;
+    CHECK_MPI(MPI_Imrecv_c(b, SMALL, MPI_INT, &m, &ir));
+    CHECK_MPI(MPI_Wait(&ir, &st));
+    check_count(&st, MPI_INT, SMALL / 2, "Imrecv_c");
+    check_ints(b, SMALL / 2, 90 + peer, "Imrecv_c");
+    CHECK_MPI(MPI_Waitall(2, r, MPI_STATUSES_IGNORE));
+
+    free(a);
+    free(b);
+}
+
+/* 3: negative MPI_Count. */
+static void negative_counts(int rank)
+{
+    int peer = 1 - rank, x = 0, cls = -1;
+    MPI_Request r = MPI_REQUEST_NULL;
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    int rc = MPI_Send_c(&x, -1, MPI_INT, peer, 40, MPI_COMM_WORLD);
+    MPI_Error_class(rc, &cls);
+    CHECK(cls == MPI_ERR_COUNT, "MPI_Send_c count -1: class %d, expected MPI_ERR_COUNT", cls);
+    rc = MPI_Irecv_c(&x, -5, MPI_INT, peer, 40, MPI_COMM_WORLD, &r);
+    MPI_Error_class(rc, &cls);
+    CHECK(cls == MPI_ERR_COUNT, "MPI_Irecv_c count -5: class %d, expected MPI_ERR_COUNT", cls);
+    CHECK(r == MPI_REQUEST_NULL, "a refused MPI_Irecv_c set its request");
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+    /* Nothing was sent: the next message on the tag is this one. */
+    int y = -1;
+    x = 1000 + rank;
+    CHECK_MPI(MPI_Sendrecv(&x, 1, MPI_INT, peer, 40, &y, 1, MPI_INT, peer, 40, MPI_COMM_WORLD,
+                           MPI_STATUS_IGNORE));
+    CHECK(y == 1000 + peer, "after the refused calls: received %d", y);
+}
+
+#if MPI_VERSION > 4 || (MPI_VERSION == 4 && MPI_SUBVERSION >= 1) || defined(RAILMPI)
+/* 4: MPI-4.1's status accessors and MPI_Request_get_status_any/all/some. */
+static void mpi41(int rank)
+{
+    int peer = 1 - rank, v = -1;
+    MPI_Status st;
+    memset(&st, 0, sizeof st);
+    CHECK_MPI(MPI_Status_set_source(&st, 3));
+    CHECK_MPI(MPI_Status_set_tag(&st, 44));
+    CHECK_MPI(MPI_Status_set_error(&st, MPI_ERR_TAG));
+    CHECK(st.MPI_SOURCE == 3 && st.MPI_TAG == 44 && st.MPI_ERROR == MPI_ERR_TAG,
+          "MPI_Status_set_*: %d %d %d", st.MPI_SOURCE, st.MPI_TAG, st.MPI_ERROR);
+    CHECK_MPI(MPI_Status_get_source(&st, &v));
+    CHECK(v == 3, "MPI_Status_get_source %d", v);
+    CHECK_MPI(MPI_Status_get_tag(&st, &v));
+    CHECK(v == 44, "MPI_Status_get_tag %d", v);
+    CHECK_MPI(MPI_Status_get_error(&st, &v));
+    CHECK(v == MPI_ERR_TAG, "MPI_Status_get_error %d", v);
+    /* MPI_Status_set_elements_c (MPI 4.0, but not in MPICH 4.0.2). */
+    MPI_Count many = (MPI_Count)5 << 31;
+    CHECK_MPI(MPI_Status_set_elements_c(&st, MPI_INT, many));
+    check_count(&st, MPI_INT, many, "Status_set_elements_c");
+
+    /* r[0] a receive the peer satisfies only after the first round of checks, r[1] a
+     * receive satisfied at once, r[2] MPI_REQUEST_NULL. */
+    int in0 = -1, in1 = -1, out0 = 500 + rank, out1 = 600 + rank, flag = -1, idx = -1, n = -1;
+    int idxs[3];
+    MPI_Status sts[3];
+    MPI_Request r[3];
+    CHECK_MPI(MPI_Irecv(&in0, 1, MPI_INT, peer, 50, MPI_COMM_WORLD, &r[0]));
+    CHECK_MPI(MPI_Irecv(&in1, 1, MPI_INT, peer, 51, MPI_COMM_WORLD, &r[1]));
+    r[2] = MPI_REQUEST_NULL;
+    CHECK_MPI(MPI_Send(&out1, 1, MPI_INT, peer, 51, MPI_COMM_WORLD));
+    /* Until r[1] completes: any and some report nothing or r[1]; all reports false. */
+    do {
+        CHECK_MPI(MPI_Request_get_status_any(3, r, &idx, &flag, &st));
+    } while (!flag);
+    CHECK(idx == 1, "MPI_Request_get_status_any: index %d, expected 1", idx);
+    CHECK(st.MPI_SOURCE == peer && st.MPI_TAG == 51, "get_status_any: source %d tag %d",
+          st.MPI_SOURCE, st.MPI_TAG);
+    CHECK(r[0] != MPI_REQUEST_NULL && r[1] != MPI_REQUEST_NULL,
+          "MPI_Request_get_status_any freed a request");
+    CHECK_MPI(MPI_Request_get_status_all(3, r, &flag, sts));
+    CHECK(flag == 0, "MPI_Request_get_status_all: true while r[0] is pending");
+    CHECK_MPI(MPI_Request_get_status_some(3, r, &n, idxs, sts));
+    CHECK(n == 1 && idxs[0] == 1, "MPI_Request_get_status_some: %d, first %d", n, idxs[0]);
+    CHECK(sts[0].MPI_TAG == 51, "get_status_some: tag %d", sts[0].MPI_TAG);
+    pair_sync(peer); /* both ranks checked r[0] pending */
+    CHECK_MPI(MPI_Send(&out0, 1, MPI_INT, peer, 50, MPI_COMM_WORLD));
+    do {
+        CHECK_MPI(MPI_Request_get_status_all(3, r, &flag, sts));
+    } while (!flag);
+    CHECK(sts[0].MPI_TAG == 50 && sts[1].MPI_TAG == 51 && sts[0].MPI_SOURCE == peer,
+          "get_status_all: tags %d %d", sts[0].MPI_TAG, sts[1].MPI_TAG);
+    CHECK(sts[2].MPI_SOURCE == MPI_ANY_SOURCE && sts[2].MPI_TAG == MPI_ANY_TAG,
+          "get_status_all: the null request's status is not empty");
+    CHECK_MPI(MPI_Request_get_status_some(3, r, &n, idxs, sts));
+    CHECK(n == 2 && idxs[0] == 0 && idxs[1] == 1, "get_status_some: %d (%d %d)", n, idxs[0],
+          idxs[1]);
+    CHECK(r[0] != MPI_REQUEST_NULL && r[1] != MPI_REQUEST_NULL,
+          "MPI_Request_get_status_all/some freed a request");
+    CHECK_MPI(MPI_Waitall(3, r, MPI_STATUSES_IGNORE));
+    CHECK(in0 == 500 + peer && in1 == 600 + peer, "received %d %d", in0, in1);
+    CHECK(r[0] == MPI_REQUEST_NULL && r[1] == MPI_REQUEST_NULL, "Waitall left a request");
+    /* Only null requests: any gives flag true and MPI_UNDEFINED, some MPI_UNDEFINED. */
+    CHECK_MPI(MPI_Request_get_status_any(3, r, &idx, &flag, &st));
+    CHECK(flag && idx == MPI_UNDEFINED, "get_status_any of null requests: %d %d", flag, idx);
+    CHECK_MPI(MPI_Request_get_status_some(3, r, &n, idxs, sts));
+    CHECK(n == MPI_UNDEFINED, "get_status_some of null requests: %d", n);
+}
+#endif
+
+int main(int argc, char **argv)
+{
+    int rank, size;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    CHECK(size >= 2, "needs 2 ranks");
+    if (rank < 2) {
+        huge_message(rank);
+        small_calls(rank);
+        negative_counts(rank);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+#if MPI_VERSION > 4 || (MPI_VERSION == 4 && MPI_SUBVERSION >= 1) || defined(RAILMPI)
+    if (rank < 2)
+        mpi41(rank);
+#else
+    if (rank == 0)
+        printf("large_count: MPI-4.1 accessors not in this MPI (%d.%d)\n", MPI_VERSION,
+               MPI_SUBVERSION);
+#endif
+    ct_ok("large_count");
+    MPI_Finalize();
+    return 0;
+}

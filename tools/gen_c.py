@@ -1,0 +1,284 @@
+#!/usr/bin/env python3
+"""Generate railmpi's C entry points from the MPI Forum's description of the API.
+
+    python3 tools/gen_c.py            # rewrite src/abi/entry_points.rs
+    python3 tools/gen_c.py --check    # exit 1 if it is stale (nothing written)
+
+Inputs:
+  the MPI Forum's machine-readable API (`apis.json` of the `pympistandard` package, 0.2.0,
+  the standard's own source of its language bindings): every procedure's parameters with
+  their *kind* (BUFFER, POLYXFER_NUM_ELEM_NNI, RANK, REQUEST, STATUS ...), direction and C
+  rendering, and whether it has a large-count (`_c`) form. `make api-deps` installs the
+  package into build/api-venv; the generator finds it there (or on PYTHONPATH).
+  tools/c_api.txt: railmpi's table -- which procedures are bound here and which core call
+  implements each (see its header).
+
+Output: src/abi/entry_points.rs, checked in (a `make test` case runs --check). For each
+table line, `PMPI_X` and, where the standard has one, `PMPI_X_c` (build.rs adds the `MPI_X`
+aliases and cbindgen the prototypes of include/mpi.h). Each entry point is what DESIGN
+§abi asks of a shim: it runs inside the error boundary (`shim::run*`: the error goes to the
+handler of the call's communicator, window or file, a panic becomes MPI_ERR_INTERN), checks
+and converts its arguments by kind, and calls the core. Conversions by kind:
+
+  non-negative element counts and array lengths (int, MPI_Count) -> usize, MPI_ERR_COUNT
+                                                                   when negative
+  non-negative sizes in bytes                                     -> usize, MPI_ERR_ARG
+  a single REQUEST or MESSAGE out argument                        -> MPI_ERR_ARG when NULL
+  a single STATUS out argument                                    -> MPI_ERR_ARG when NULL
+                                                                   (MPI_STATUS_IGNORE is not)
+  everything else                                                 -> passed as it is
+
+so one core function, written once over usize counts, serves the int and the large-count
+entry point; an out count (MPI_Get_count) is written through `args::CountOut`, which both
+`*mut c_int` and `*mut MPI_Count` implement.
+"""
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TABLE = os.path.join(ROOT, "tools", "c_api.txt")
+OUT = os.path.join(ROOT, "src", "abi", "entry_points.rs")
+VENV_SITE = os.path.join(ROOT, "build", "api-venv", "lib")
+PYMPISTANDARD = "0.2.0"
+
+# Kinds of the non-negative counts converted to usize.
+# Kinds of the non-negative counts converted to usize: elements and array lengths
+# (MPI_ERR_COUNT when negative, as MPICH), sizes in bytes (MPI_ERR_ARG, as MPICH).
+COUNT_KINDS = {"POLYXFER_NUM_ELEM_NNI", "XFER_NUM_ELEM_NNI", "ARRAY_LENGTH_NNI"}
+SIZE_KINDS = {"POLYNUM_BYTES_NNI", "NUM_BYTES_NNI"}
+# C scalar types -> Rust (consts.rs defines the MPI ones under their C names).
+C_SCALARS = {
+    "int": "c_int",
+    "void": "c_void",
+    "char": "c_char",
+    "double": "f64",
+}
+
+
+def load_standard():
+    """Import pympistandard: from build/api-venv when `make api-deps` made it."""
+    if os.path.isdir(VENV_SITE):
+        for py in sorted(os.listdir(VENV_SITE)):
+            site = os.path.join(VENV_SITE, py, "site-packages")
+            if os.path.isdir(site):
+                sys.path.insert(0, site)
+    try:
+        import pympistandard
+    except ImportError:
+        sys.exit(
+            "gen_c.py: the pympistandard package is missing; `make api-deps` installs it "
+            "into build/api-venv"
+        )
+    if pympistandard.__version__ != PYMPISTANDARD:
+        sys.exit(f"gen_c.py: pympistandard {PYMPISTANDARD} needed, found {pympistandard.__version__}")
+    pympistandard.use_api_version(1)
+    return pympistandard
+
+
+class Entry:
+    """A line of tools/c_api.txt."""
+
+    def __init__(self, lineno, name, call, flags):
+        self.lineno = lineno
+        self.name = name
+        self.call = call
+        self.flags = set(flags)
+        for f in self.flags:
+            if f not in {"on", "world", "code", "int-only"}:
+                sys.exit(f"{TABLE}:{lineno}: unknown flag {f!r}")
+
+
+def read_table():
+    entries = []
+    with open(TABLE) as f:
+        for n, line in enumerate(f, 1):
+            line = line.split("#", 1)[0].strip()
+            if not line:
+                continue
+            m = re.match(r"^(MPI_\w+)\s+([\w:]+\(.*\))\s*(.*)$", line)
+            if not m:
+                sys.exit(f"{TABLE}:{n}: cannot read {line!r}")
+            entries.append(Entry(n, m.group(1), m.group(2), m.group(3).split()))
+    return entries
+
+
+def split_params(proto):
+    """`int MPI_X(const int a[], MPI_Comm comm)` -> ['const int a[]', 'MPI_Comm comm']."""
+    inner = proto[proto.index("(") + 1 : proto.rindex(")")].strip()
+    if inner in ("", "void"):
+        return []
+    return [p.strip() for p in inner.split(",")]
+
+
+def rust_param(text):
+    """A C parameter -> (name, Rust type)."""
+    m = re.match(r"^(const\s+)?([\w ]+?)\s*(\*+)?\s*(\w+)(\[\])?$", text)
+    if not m:
+        sys.exit(f"gen_c.py: cannot translate C parameter {text!r}")
+    const, base, stars, name, array = m.groups()
+    level = len(stars or "") + (1 if array else 0)
+    rust = C_SCALARS.get(base, base)
+    if level == 0:
+        return name, rust
+    # The outermost pointer is const when the C declaration says so of the pointee.
+    ty = rust
+    for i in range(level):
+        ty = ("*const " if const and i == 0 else "*mut ") + ty
+    return name, ty
+
+
+def params_of(proc, proto):
+    """Parameters of one C rendering with their kinds from the standard."""
+    kinds = [p for p in proc._parseset["parameters"] if "c_parameter" not in p["suppress"]]
+    texts = split_params(proto)
+    if len(kinds) != len(texts):
+        sys.exit(f"gen_c.py: {proto}: {len(texts)} C parameters, {len(kinds)} in the standard")
+    out = []
+    for desc, text in zip(kinds, texts):
+        name, ty = rust_param(text)
+        out.append(
+            {
+                "name": name,
+                "type": ty,
+                "kind": desc["kind"],
+                "dir": desc["param_direction"],
+                "array": desc["length"] is not None or text.endswith("[]"),
+            }
+        )
+    return out
+
+
+def conversions(params):
+    """The statements that check and convert arguments by kind, in parameter order."""
+    lines = []
+    for p in params:
+        n, k = p["name"], p["kind"]
+        if k in COUNT_KINDS and p["dir"] == "in" and not p["array"]:
+            f = "count_c" if p["type"] == "MPI_Count" else "count"
+            lines.append(f"let {n} = args::{f}({n})?;")
+        elif k in SIZE_KINDS and p["dir"] == "in" and not p["array"]:
+            lines.append(f"let {n} = args::size({n})?;")
+        elif k in ("REQUEST", "MESSAGE") and p["dir"] == "out" and not p["array"]:
+            lines.append(f'args::out_ptr({n}, "{n}")?;')
+        elif k == "STATUS" and p["dir"] == "out" and not p["array"]:
+            lines.append(f"args::status_arg({n})?;")
+    return lines
+
+
+def error_target(entry, params):
+    """(run function, its object argument) for the call's errors."""
+    if "on" in entry.flags:
+        return "run_on", "&on"
+    if "world" not in entry.flags:
+        for kind, run in (("COMMUNICATOR", "run"), ("WINDOW", "run_win"), ("FILE", "run_file")):
+            for p in params:
+                if p["kind"] == kind and p["dir"] == "in" and not p["array"]:
+                    return run, p["name"]
+    return "run", "MPI_COMM_WORLD"
+
+
+def render_entry(entry, cname, params):
+    args_text = ", ".join(p["name"] for p in params)
+    call = entry.call.replace("..", args_text) if ".." in entry.call else entry.call
+    run, obj = error_target(entry, params)
+    sig = ", ".join(f"{p['name']}: {p['type']}" for p in params)
+    body = conversions(params)
+    out = ["#[no_mangle]", f'pub unsafe extern "C" fn P{cname}({sig}) -> c_int {{']
+    indent = "    "
+    if run == "run_on":
+        out.append(f"{indent}let on = Cell::new(MPI_COMM_WORLD);")
+    if "code" in entry.flags:
+        # The core call's Ok is the call's own return code (MPI_Start of a persistent
+        # collective whose error went to its communicator's handler already).
+        out.append(f"{indent}let mut code = MPI_SUCCESS;")
+        body_call = f"code = {call}?;\n{indent * 2}Ok(())"
+    else:
+        body_call = call
+    head = f'shim::{run}("{cname}", {obj}, || '
+    if body:
+        out.append(f"{indent}let rc = {head}{{" if "code" in entry.flags else f"{indent}{head}{{")
+        for line in body:
+            out.append(f"{indent * 2}{line}")
+        out.append(f"{indent * 2}{body_call}")
+        out.append(f"{indent}}}){';' if 'code' in entry.flags else ''}")
+    elif "code" in entry.flags:
+        out.append(f"{indent}let rc = {head}{{")
+        out.append(f"{indent * 2}{body_call}")
+        out.append(f"{indent}}});")
+    else:
+        out.append(f"{indent}{head}{call})")
+    if "code" in entry.flags:
+        out.append(f"{indent}if rc == MPI_SUCCESS {{ code }} else {{ rc }}")
+    out.append("}")
+    return "\n".join(out)
+
+
+def render(std, entries):
+    procs = {}
+    for proc in std.PROCEDURES.values():
+        procs[proc._parseset["name"]] = proc
+    chunks = []
+    seen = set()
+    for e in entries:
+        if e.name in seen:
+            sys.exit(f"{TABLE}:{e.lineno}: {e.name} listed twice")
+        seen.add(e.name)
+        proc = procs.get(e.name)
+        if proc is None:
+            sys.exit(f"{TABLE}:{e.lineno}: {e.name} is not in the standard's API")
+        if proc._parseset["return_kind"] not in ("ERROR_CODE", "ERROR_CLASS"):
+            sys.exit(f"{TABLE}:{e.lineno}: {e.name} does not return an error code")
+        forms = [(e.name, str(proc.express.iso_c))]
+        if proc.has_embiggenment() and "int-only" not in e.flags:
+            forms.append((e.name + "_c", str(proc.express.embiggen.iso_c)))
+        for cname, proto in forms:
+            chunks.append(render_entry(e, cname, params_of(proc, proto)))
+    head = f"""//! GENERATED by tools/gen_c.py from the MPI Forum's API (pympistandard {PYMPISTANDARD})
+//! and tools/c_api.txt -- do not edit; `make c-gen` rewrites it.
+//!
+//! The C entry points of the procedures the table lists, each with its large-count form:
+//! the error boundary, the argument checks by kind, the core call.
+
+#![allow(clippy::too_many_arguments, unused_imports)]
+
+use super::args;
+use super::consts::*;
+use super::shim;
+use super::{{bsend, mprobe, pt2pt, requests, status}};
+use std::cell::Cell;
+use std::os::raw::{{c_char, c_int, c_void}};
+"""
+    text = head + "\n" + "\n\n".join(chunks) + "\n"
+    # rustfmt's layout, so that `cargo fmt` leaves the file as generated.
+    return subprocess.run(
+        ["rustfmt", "--edition", "2021", "--emit", "stdout"],
+        input=text,
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    ).stdout
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--check", action="store_true", help="exit 1 if the output is stale")
+    a = ap.parse_args()
+    text = render(load_standard(), read_table())
+    old = open(OUT).read() if os.path.exists(OUT) else None
+    if a.check:
+        if old != text:
+            sys.exit(f"{OUT} is stale: run `make c-gen` (tools/gen_c.py)")
+        return
+    if old != text:
+        with open(OUT, "w") as f:
+            f.write(text)
+        print(f"wrote {OUT}")
+
+
+if __name__ == "__main__":
+    main()
