@@ -1312,6 +1312,36 @@ module mpi_f08
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Buffer_attach_f08ts
   end interface PMPI_Buffer_attach
+  interface MPI_Buffer_flush
+    subroutine MPI_Buffer_flush(ierror)
+      import
+      implicit none
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Buffer_flush
+  end interface MPI_Buffer_flush
+  interface PMPI_Buffer_flush
+    subroutine PMPI_Buffer_flush(ierror)
+      import
+      implicit none
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Buffer_flush
+  end interface PMPI_Buffer_flush
+  interface MPI_Buffer_iflush
+    subroutine MPI_Buffer_iflush(request, ierror)
+      import
+      implicit none
+      type(MPI_Request), intent(out) :: request
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Buffer_iflush
+  end interface MPI_Buffer_iflush
+  interface PMPI_Buffer_iflush
+    subroutine PMPI_Buffer_iflush(request, ierror)
+      import
+      implicit none
+      type(MPI_Request), intent(out) :: request
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Buffer_iflush
+  end interface PMPI_Buffer_iflush
   interface MPI_Cancel
     subroutine MPI_Cancel(request, ierror)
       import
@@ -1546,6 +1576,28 @@ module mpi_f08
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Comm_accept
   end interface PMPI_Comm_accept
+  interface MPI_Comm_attach_buffer
+    subroutine MPI_Comm_attach_buffer_f08ts(comm, buffer, size, ierror) bind(C, &
+        name="MPI_Comm_attach_buffer_f08ts")
+      import
+      implicit none
+      type(MPI_Comm), intent(in) :: comm
+      type(*), dimension(..) :: buffer
+      integer, intent(in) :: size
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Comm_attach_buffer_f08ts
+  end interface MPI_Comm_attach_buffer
+  interface PMPI_Comm_attach_buffer
+    subroutine PMPI_Comm_attach_buffer_f08ts(comm, buffer, size, ierror) bind(C, &
+        name="PMPI_Comm_attach_buffer_f08ts")
+      import
+      implicit none
+      type(MPI_Comm), intent(in) :: comm
+      type(*), dimension(..) :: buffer
+      integer, intent(in) :: size
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Comm_attach_buffer_f08ts
+  end interface PMPI_Comm_attach_buffer
   interface MPI_Comm_call_errhandler
     subroutine MPI_Comm_call_errhandler(comm, errorcode, ierror)
       import
@@ -1764,6 +1816,22 @@ module mpi_f08
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Comm_dup_with_info
   end interface PMPI_Comm_dup_with_info
+  interface MPI_Comm_flush_buffer
+    subroutine MPI_Comm_flush_buffer(comm, ierror)
+      import
+      implicit none
+      type(MPI_Comm), intent(in) :: comm
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Comm_flush_buffer
+  end interface MPI_Comm_flush_buffer
+  interface PMPI_Comm_flush_buffer
+    subroutine PMPI_Comm_flush_buffer(comm, ierror)
+      import
+      implicit none
+      type(MPI_Comm), intent(in) :: comm
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Comm_flush_buffer
+  end interface PMPI_Comm_flush_buffer
   interface MPI_Comm_free
     subroutine MPI_Comm_free(comm, ierror)
       import
@@ -1950,6 +2018,24 @@ module mpi_f08
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Comm_idup_with_info
   end interface PMPI_Comm_idup_with_info
+  interface MPI_Comm_iflush_buffer
+    subroutine MPI_Comm_iflush_buffer(comm, request, ierror)
+      import
+      implicit none
+      type(MPI_Comm), intent(in) :: comm
+      type(MPI_Request), intent(out) :: request
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Comm_iflush_buffer
+  end interface MPI_Comm_iflush_buffer
+  interface PMPI_Comm_iflush_buffer
+    subroutine PMPI_Comm_iflush_buffer(comm, request, ierror)
+      import
+      implicit none
+      type(MPI_Comm), intent(in) :: comm
+      type(MPI_Request), intent(out) :: request
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Comm_iflush_buffer
+  end interface PMPI_Comm_iflush_buffer
   interface MPI_Comm_join
     subroutine MPI_Comm_join(fd, intercomm, ierror)
       import
@@ -6974,6 +7060,54 @@ module mpi_f08
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Reduce_scatter_init_f08ts
   end interface PMPI_Reduce_scatter_init
+  interface MPI_Remove_error_class
+    subroutine MPI_Remove_error_class(errorclass, ierror)
+      import
+      implicit none
+      integer, intent(in) :: errorclass
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Remove_error_class
+  end interface MPI_Remove_error_class
+  interface PMPI_Remove_error_class
+    subroutine PMPI_Remove_error_class(errorclass, ierror)
+      import
+      implicit none
+      integer, intent(in) :: errorclass
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Remove_error_class
+  end interface PMPI_Remove_error_class
+  interface MPI_Remove_error_code
+    subroutine MPI_Remove_error_code(errorcode, ierror)
+      import
+      implicit none
+      integer, intent(in) :: errorcode
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Remove_error_code
+  end interface MPI_Remove_error_code
+  interface PMPI_Remove_error_code
+    subroutine PMPI_Remove_error_code(errorcode, ierror)
+      import
+      implicit none
+      integer, intent(in) :: errorcode
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Remove_error_code
+  end interface PMPI_Remove_error_code
+  interface MPI_Remove_error_string
+    subroutine MPI_Remove_error_string(errorcode, ierror)
+      import
+      implicit none
+      integer, intent(in) :: errorcode
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Remove_error_string
+  end interface MPI_Remove_error_string
+  interface PMPI_Remove_error_string
+    subroutine PMPI_Remove_error_string(errorcode, ierror)
+      import
+      implicit none
+      integer, intent(in) :: errorcode
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Remove_error_string
+  end interface PMPI_Remove_error_string
   interface MPI_Request_free
     subroutine MPI_Request_free(request, ierror)
       import
@@ -8559,6 +8693,26 @@ module mpi_f08
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Type_get_true_extent_x
   end interface PMPI_Type_get_true_extent_x
+  interface MPI_Type_get_value_index
+    subroutine MPI_Type_get_value_index(value_type, index_type, pair_type, ierror)
+      import
+      implicit none
+      type(MPI_Datatype), intent(in) :: value_type
+      type(MPI_Datatype), intent(in) :: index_type
+      type(MPI_Datatype), intent(out) :: pair_type
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Type_get_value_index
+  end interface MPI_Type_get_value_index
+  interface PMPI_Type_get_value_index
+    subroutine PMPI_Type_get_value_index(value_type, index_type, pair_type, ierror)
+      import
+      implicit none
+      type(MPI_Datatype), intent(in) :: value_type
+      type(MPI_Datatype), intent(in) :: index_type
+      type(MPI_Datatype), intent(out) :: pair_type
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Type_get_value_index
+  end interface PMPI_Type_get_value_index
   interface MPI_Type_indexed
     subroutine MPI_Type_indexed(count, array_of_blocklengths, array_of_displacements, oldtype, &
         newtype, ierror)

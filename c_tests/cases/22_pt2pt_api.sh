@@ -19,6 +19,9 @@ _ct_api grequest 1 2 3
 _ct_api isendrecv 1 2 3 4
 _ct_api request_errors 1 2
 _ct_api flood 2 3
+# MPI-4.1: error class/code/string removal, MPI_Type_get_value_index, buffer flushes, buffers
+# of communicators, MPI_BUFFER_AUTOMATIC.
+_ct_api mpi41_misc 2 3
 
 # The same programs built with Debian MPICH's mpicc, on railmpi swapped in through
 # LD_LIBRARY_PATH ($LIB/libmpich.so.12 links to railmpi): MPICH's MPI_BSEND_OVERHEAD,

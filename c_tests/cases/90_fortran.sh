@@ -83,13 +83,15 @@ EOF
     return $rc
 }
 
-# f_f08_calls FC MPI_F08_F90: the calls of every mpi_f08 procedure, positional and by keyword,
+# f_f08_calls FC MPI_F08_F90 [--mpi40]: the calls of every mpi_f08 procedure (--mpi40: but
+# MPI 4.1's), positional and by keyword,
 # compile with FC, as standard Fortran 2018 (no GNU extension in the interfaces).
 f_f08_calls() {
     local fc=$1 src=$2 tmp rc=0 how
+    shift 2
     tmp=$(mktemp -d) || return 1
     for how in positional --keywords; do
-        python3 "$F_CT_DIR/tools/f08_calls.py" "$src" $how >"$tmp/calls.f90" || rc=1
+        python3 "$F_CT_DIR/tools/f08_calls.py" "$src" $how "$@" >"$tmp/calls.f90" || rc=1
         echo "$how: $(grep -c '^ *\(call\|r[0-9]* =\) ' "$tmp/calls.f90") calls"
         (cd "$tmp" && "$fc" -std=f2018 -fsyntax-only calls.f90) || rc=1
     done
@@ -168,7 +170,7 @@ if [ "$CT_IMPL" = railmpi ]; then
         bash -c 'f_f08_calls "$@"' _ "$BUILD/bin/mpif90" "$F_ROOT/include/mpi_f08.f90"
     if command -v "$F_MPICH_FC" >/dev/null 2>&1; then
         run_case fortran.f08_calls_mpich 0 \
-            bash -c 'f_f08_calls "$@"' _ "$F_MPICH_FC" "$F_ROOT/include/mpi_f08.f90"
+            bash -c 'f_f08_calls "$@"' _ "$F_MPICH_FC" "$F_ROOT/include/mpi_f08.f90" --mpi40
     else
         skip_case fortran.f08_calls_mpich "$F_MPICH_FC not found (Debian package libmpich-dev)"
     fi

@@ -1,5 +1,6 @@
-//! Buffered mode: MPI_Buffer_attach / MPI_Buffer_detach, MPI_Bsend, MPI_Ibsend,
-//! MPI_Bsend_init.
+//! Buffered mode: MPI_Buffer_attach / MPI_Buffer_detach / MPI_Buffer_flush, MPI-4.1's
+//! buffers of communicators (MPI_Comm_attach_buffer ...) and MPI_BUFFER_AUTOMATIC,
+//! MPI_Bsend, MPI_Ibsend, MPI_Bsend_init.
 //!
 //! A buffered send packs its data into the attached buffer and sends from there, so the
 //! application's buffer is free when the call returns. Each message takes its packed size
@@ -29,11 +30,15 @@ struct Segment {
     req: ReqId,
 }
 
-/// The attached buffer and the segments of the messages sent from it, by offset.
+/// An attached buffer and the segments of the messages sent from it, by offset. An
+/// automatic one (MPI-4.1's MPI_BUFFER_AUTOMATIC) has no memory of the application's: each
+/// message is packed into a heap copy of its own, kept in `owned` until its send completes.
 struct Attached {
     base: usize,
     size: usize,
     segments: Vec<Segment>,
+    automatic: bool,
+    owned: Vec<(ReqId, Box<[u8]>)>,
 }
 
 impl Attached {
@@ -54,17 +59,70 @@ impl Attached {
         self.segments.insert(i, seg);
     }
 
-    /// Give back the segments whose sends completed (`done` says which).
+    /// Give back the segments (and copies) whose sends completed (`done` says which).
     fn reclaim(&mut self, mut done: impl FnMut(ReqId) -> bool) {
         self.segments.retain(|s| !done(s.req));
+        self.owned.retain(|(r, _)| !done(*r));
     }
 
     fn pending(&self) -> Vec<ReqId> {
-        self.segments.iter().map(|s| s.req).collect()
+        let copies = self.owned.iter().map(|(r, _)| *r);
+        self.segments.iter().map(|s| s.req).chain(copies).collect()
     }
 }
 
-static ATTACHED: Mutex<Option<Attached>> = Mutex::new(None);
+/// Whose buffer (MPI-4.1 §3.6.1): the process's (MPI_Buffer_attach) or a communicator's
+/// (MPI_Comm_attach_buffer). Sessions have none yet.
+#[derive(Clone, Copy, PartialEq)]
+pub enum Scope {
+    Process,
+    Comm(MPI_Comm),
+}
+
+/// The attached buffers: the process's, and the communicators' by handle (few: a Vec).
+struct Buffers {
+    process: Option<Attached>,
+    comms: Vec<(MPI_Comm, Attached)>,
+}
+
+impl Buffers {
+    /// The buffer a buffered send on `comm` uses: the communicator's, else the process's.
+    fn for_send(&mut self, comm: MPI_Comm) -> Option<&mut Attached> {
+        match self.comms.iter_mut().find(|(c, _)| *c == comm) {
+            Some((_, a)) => Some(a),
+            None => self.process.as_mut(),
+        }
+    }
+
+    fn get(&mut self, scope: Scope) -> Option<&mut Attached> {
+        match scope {
+            Scope::Process => self.process.as_mut(),
+            Scope::Comm(h) => self.comms.iter_mut().find(|(c, _)| *c == h).map(|(_, a)| a),
+        }
+    }
+
+    fn take(&mut self, scope: Scope) -> Option<Attached> {
+        match scope {
+            Scope::Process => self.process.take(),
+            Scope::Comm(h) => {
+                let i = self.comms.iter().position(|(c, _)| *c == h)?;
+                Some(self.comms.swap_remove(i).1)
+            }
+        }
+    }
+
+    fn put(&mut self, scope: Scope, a: Attached) {
+        match scope {
+            Scope::Process => self.process = Some(a),
+            Scope::Comm(h) => self.comms.push((h, a)),
+        }
+    }
+}
+
+static BUFFERS: Mutex<Buffers> = Mutex::new(Buffers {
+    process: None,
+    comms: Vec::new(),
+});
 
 /// Whether an engine request is complete (a released one that completed is gone).
 fn send_done(e: &mut crate::runtime::progress::ProgressState, req: ReqId) -> bool {
@@ -99,10 +157,23 @@ pub unsafe fn send(
     };
     let bytes = args::bytes(count, &ty)?;
     let need = bytes + MPI_BSEND_OVERHEAD as usize;
-    let mut guard = ATTACHED.lock();
-    let Some(a) = guard.as_mut() else {
+    let mut guard = BUFFERS.lock();
+    let Some(a) = guard.for_send(comm_h) else {
         return mpi_err!(Buffer, "MPI_Bsend without an attached buffer");
     };
+    let owner = handles::comm_owner(comm_h);
+    if a.automatic {
+        w.progress.with(|e| a.reclaim(|r| send_done(e, r)));
+        let mut copy = vec![0u8; bytes].into_boxed_slice();
+        ty.pack_into(count, 0, buf as *const u8, &mut copy);
+        // The copy's heap block does not move when the box moves into `owned`.
+        let data = MsgBuf::contig(copy.as_ptr(), bytes);
+        if let Some(r) = w.isend(&comm, dst, tag, data, false, owner) {
+            w.request_free(r);
+            a.owned.push((r, copy));
+        }
+        return Ok(());
+    }
     let off = match a.find(need) {
         Some(off) => off,
         None => {
@@ -133,7 +204,7 @@ pub unsafe fn send(
         tag,
         MsgBuf::contig(packed.as_ptr(), bytes),
         false,
-        handles::comm_owner(comm_h),
+        owner,
     );
     if let Some(r) = req {
         // Nobody waits for it: the engine drops it when it completes, and `reclaim`
@@ -148,12 +219,28 @@ pub unsafe fn send(
     Ok(())
 }
 
-/// At MPI_Finalize: wait until the messages sent from the attached buffer are out of it
-/// (they must still be delivered, and the application may free the buffer after).
+/// At MPI_Finalize: wait until the messages sent from attached buffers are out of them
+/// (they must still be delivered, and the application may free the buffers after).
 pub fn drain(w: &crate::runtime::World) {
-    let pending = ATTACHED.lock().as_ref().map(Attached::pending);
-    if let Some(pending) = pending {
-        wait_sent(w, &pending);
+    let pending: Vec<ReqId> = {
+        let b = BUFFERS.lock();
+        let comms = b.comms.iter().map(|(_, a)| a);
+        b.process
+            .iter()
+            .chain(comms)
+            .flat_map(Attached::pending)
+            .collect()
+    };
+    wait_sent(w, &pending);
+}
+
+/// A communicator is being freed: its buffer, if any, is detached once its messages are
+/// out (as MPI_Comm_detach_buffer would), so that a later communicator with the same
+/// handle finds none.
+pub fn comm_freed(comm: MPI_Comm) {
+    let gone = BUFFERS.lock().take(Scope::Comm(comm));
+    if let (Some(a), Some(w)) = (gone, crate::runtime::world()) {
+        wait_sent(w, &a.pending());
     }
 }
 
@@ -163,46 +250,66 @@ fn wait_sent(w: &crate::runtime::World, pending: &[ReqId]) {
         .wait(|e| pending.iter().all(|&r| send_done(e, r)).then_some(()));
 }
 
-/// MPI_Buffer_attach(_c).
+/// The scope of a communicator's buffer call, the communicator checked.
+pub fn comm_scope(comm: MPI_Comm) -> Result<Scope> {
+    handles::comm(comm)?;
+    Ok(Scope::Comm(comm))
+}
+
+/// MPI_Buffer_attach(_c), MPI_Comm_attach_buffer(_c): `buffer` may be
+/// MPI_BUFFER_AUTOMATIC (the library then allocates what each message needs).
 ///
 /// # Safety
 /// MPI's: `buffer` is `size` bytes the application leaves to MPI until it detaches it.
-pub unsafe fn attach(buffer: *mut c_void, size: usize) -> Result<()> {
+pub unsafe fn attach(scope: Scope, buffer: *mut c_void, size: usize) -> Result<()> {
     shim::world()?;
-    if buffer.is_null() && size > 0 {
-        return mpi_err!(Buffer, "NULL buffer of {size} bytes");
+    let automatic = buffer == MPI_BUFFER_AUTOMATIC;
+    if !automatic {
+        if buffer.is_null() && size > 0 {
+            return mpi_err!(Buffer, "NULL buffer of {size} bytes");
+        }
+        if size < MPI_BSEND_OVERHEAD as usize {
+            // As MPICH: no message could ever fit.
+            return mpi_err!(
+                Buffer,
+                "buffer of {size} bytes is smaller than MPI_BSEND_OVERHEAD ({MPI_BSEND_OVERHEAD})"
+            );
+        }
     }
-    if size < MPI_BSEND_OVERHEAD as usize {
-        // As MPICH: no message could ever fit.
-        return mpi_err!(
-            Buffer,
-            "buffer of {size} bytes is smaller than MPI_BSEND_OVERHEAD ({MPI_BSEND_OVERHEAD})"
-        );
-    }
-    let mut a = ATTACHED.lock();
-    if a.is_some() {
+    let mut b = BUFFERS.lock();
+    if b.get(scope).is_some() {
         return mpi_err!(Buffer, "a buffer is attached already");
     }
-    *a = Some(Attached {
-        base: buffer as usize,
-        size,
-        segments: Vec::new(),
-    });
+    b.put(
+        scope,
+        Attached {
+            base: buffer as usize,
+            size: if automatic { 0 } else { size },
+            segments: Vec::new(),
+            automatic,
+            owned: Vec::new(),
+        },
+    );
     Ok(())
 }
 
-/// MPI_Buffer_detach(_c): waits until every message sent from the buffer is out of it,
-/// then returns its address (through `buffer_addr`, a `void **` in C) and size.
+/// MPI_Buffer_detach(_c), MPI_Comm_detach_buffer(_c): waits until every message sent
+/// from the buffer is out of it, then returns its address (through `buffer_addr`, a
+/// `void **` in C; MPI_BUFFER_AUTOMATIC for an automatic one) and size.
 ///
 /// # Safety
 /// The outputs are NULL or valid.
-pub unsafe fn detach(buffer_addr: *mut c_void, size: impl args::CountOut) -> Result<()> {
+pub unsafe fn detach(
+    scope: Scope,
+    buffer_addr: *mut c_void,
+    size: impl args::CountOut,
+) -> Result<()> {
     let w = shim::world()?;
     if buffer_addr.is_null() {
         return mpi_err!(Arg, "NULL output argument");
     }
     // Detached at once, so that a buffered send from now on finds no buffer.
-    let Some(a) = ATTACHED.lock().take() else {
+    let Some(a) = BUFFERS.lock().take(scope) else {
         // Nothing attached: MPICH returns a NULL buffer and size 0.
         write_out(buffer_addr as *mut *mut c_void, std::ptr::null_mut())?;
         return size.put(Some(0));
@@ -210,6 +317,30 @@ pub unsafe fn detach(buffer_addr: *mut c_void, size: impl args::CountOut) -> Res
     wait_sent(w, &a.pending());
     write_out(buffer_addr as *mut *mut c_void, a.base as *mut c_void)?;
     size.put(Some(a.size as u64))
+}
+
+/// MPI_Buffer_flush, MPI_Comm_flush_buffer (MPI-4.1): wait until every message sent from
+/// the buffer so far is out of it; the buffer stays attached. Without one, nothing to do.
+pub fn flush(scope: Scope) -> Result<()> {
+    let w = shim::world()?;
+    let pending = BUFFERS.lock().get(scope).map(|a| a.pending());
+    if let Some(pending) = pending {
+        wait_sent(w, &pending);
+        if let Some(a) = BUFFERS.lock().get(scope) {
+            w.progress.with(|e| a.reclaim(|r| send_done(e, r)));
+        }
+    }
+    Ok(())
+}
+
+/// MPI_Buffer_iflush, MPI_Comm_iflush_buffer: as `flush`, done before it returns (legal:
+/// the request is complete at once, as railmpi's nonblocking MPI-IO calls).
+///
+/// # Safety
+/// `request` is NULL or valid.
+pub unsafe fn iflush(scope: Scope, request: *mut MPI_Request) -> Result<()> {
+    flush(scope)?;
+    write_out(request, handles::REQUEST_SEND_DONE)
 }
 
 /// MPI_Ibsend: complete as soon as the data is in the attached buffer, i.e. on return.
@@ -248,6 +379,8 @@ mod tests {
             base: 0,
             size: 1000,
             segments: Vec::new(),
+            automatic: false,
+            owned: Vec::new(),
         };
         assert_eq!(a.find(1000), Some(0));
         assert_eq!(a.find(1001), None);

@@ -614,6 +614,8 @@ mod c_only {
 
     pub const MPI_BOTTOM: *mut c_void = std::ptr::null_mut();
     pub const MPI_IN_PLACE: *mut c_void = -1isize as *mut c_void;
+    /// MPI-4.1's automatic buffer for buffered sends (MPICH 5's value).
+    pub const MPI_BUFFER_AUTOMATIC: *mut c_void = -2isize as *mut c_void;
     // Address 1, as in MPICH (`ptr::dangling_mut` would give the alignment, 4).
     pub const MPI_STATUS_IGNORE: *mut MPI_Status = std::ptr::without_provenance_mut(1);
     pub const MPI_STATUSES_IGNORE: *mut MPI_Status = std::ptr::without_provenance_mut(1);

@@ -354,6 +354,40 @@ pub unsafe extern "C" fn PMPI_Address(location: *mut c_void, address: *mut MPI_A
     })
 }
 
+/// MPI_Type_get_value_index (MPI-4.1): the predefined pair type of MPI_MINLOC/MAXLOC for
+/// a value type and an index type, MPI_DATATYPE_NULL when there is none.
+///
+/// # Safety
+/// `pair_type` is NULL or valid.
+pub unsafe fn get_value_index(
+    value_type: MPI_Datatype,
+    index_type: MPI_Datatype,
+    pair_type: *mut MPI_Datatype,
+) -> Result<()> {
+    handles::any_datatype(value_type)?;
+    handles::any_datatype(index_type)?;
+    const PAIRS: &[(MPI_Datatype, MPI_Datatype, MPI_Datatype)] = &[
+        (MPI_FLOAT, MPI_INT, MPI_FLOAT_INT),
+        (MPI_DOUBLE, MPI_INT, MPI_DOUBLE_INT),
+        (MPI_LONG, MPI_INT, MPI_LONG_INT),
+        (MPI_INT, MPI_INT, MPI_2INT),
+        (MPI_SHORT, MPI_INT, MPI_SHORT_INT),
+        (MPI_LONG_DOUBLE, MPI_INT, MPI_LONG_DOUBLE_INT),
+        (MPI_REAL, MPI_REAL, MPI_2REAL),
+        (
+            MPI_DOUBLE_PRECISION,
+            MPI_DOUBLE_PRECISION,
+            MPI_2DOUBLE_PRECISION,
+        ),
+        (MPI_INTEGER, MPI_INTEGER, MPI_2INTEGER),
+    ];
+    let pair = PAIRS
+        .iter()
+        .find(|&&(v, i, _)| v == value_type && i == index_type)
+        .map_or(MPI_DATATYPE_NULL, |&(_, _, p)| p);
+    write_out(pair_type, pair)
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Type_match_size(
     typeclass: c_int,

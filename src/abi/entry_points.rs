@@ -9,7 +9,7 @@
 use super::args;
 use super::consts::*;
 use super::shim;
-use super::{bsend, mprobe, pt2pt, requests, status};
+use super::{bsend, datatype, errors, mprobe, pt2pt, status};
 use std::cell::Cell;
 use std::os::raw::{c_char, c_int, c_void};
 
@@ -893,7 +893,7 @@ pub unsafe extern "C" fn PMPI_Imrecv_c(
 pub unsafe extern "C" fn PMPI_Buffer_attach(buffer: *mut c_void, size: c_int) -> c_int {
     shim::run("MPI_Buffer_attach", MPI_COMM_WORLD, || {
         let size = args::size(size)?;
-        bsend::attach(buffer, size)
+        bsend::attach(bsend::Scope::Process, buffer, size)
     })
 }
 
@@ -901,14 +901,14 @@ pub unsafe extern "C" fn PMPI_Buffer_attach(buffer: *mut c_void, size: c_int) ->
 pub unsafe extern "C" fn PMPI_Buffer_attach_c(buffer: *mut c_void, size: MPI_Count) -> c_int {
     shim::run("MPI_Buffer_attach_c", MPI_COMM_WORLD, || {
         let size = args::size(size)?;
-        bsend::attach(buffer, size)
+        bsend::attach(bsend::Scope::Process, buffer, size)
     })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Buffer_detach(buffer_addr: *mut c_void, size: *mut c_int) -> c_int {
     shim::run("MPI_Buffer_detach", MPI_COMM_WORLD, || {
-        bsend::detach(buffer_addr, size)
+        bsend::detach(bsend::Scope::Process, buffer_addr, size)
     })
 }
 
@@ -918,7 +918,86 @@ pub unsafe extern "C" fn PMPI_Buffer_detach_c(
     size: *mut MPI_Count,
 ) -> c_int {
     shim::run("MPI_Buffer_detach_c", MPI_COMM_WORLD, || {
-        bsend::detach(buffer_addr, size)
+        bsend::detach(bsend::Scope::Process, buffer_addr, size)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Buffer_flush() -> c_int {
+    shim::run("MPI_Buffer_flush", MPI_COMM_WORLD, || {
+        bsend::flush(bsend::Scope::Process)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Buffer_iflush(request: *mut MPI_Request) -> c_int {
+    shim::run("MPI_Buffer_iflush", MPI_COMM_WORLD, || {
+        args::out_ptr(request, "request")?;
+        bsend::iflush(bsend::Scope::Process, request)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Comm_attach_buffer(
+    comm: MPI_Comm,
+    buffer: *mut c_void,
+    size: c_int,
+) -> c_int {
+    shim::run("MPI_Comm_attach_buffer", comm, || {
+        let size = args::size(size)?;
+        bsend::attach(bsend::comm_scope(comm)?, buffer, size)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Comm_attach_buffer_c(
+    comm: MPI_Comm,
+    buffer: *mut c_void,
+    size: MPI_Count,
+) -> c_int {
+    shim::run("MPI_Comm_attach_buffer_c", comm, || {
+        let size = args::size(size)?;
+        bsend::attach(bsend::comm_scope(comm)?, buffer, size)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Comm_detach_buffer(
+    comm: MPI_Comm,
+    buffer_addr: *mut c_void,
+    size: *mut c_int,
+) -> c_int {
+    shim::run("MPI_Comm_detach_buffer", comm, || {
+        bsend::detach(bsend::comm_scope(comm)?, buffer_addr, size)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Comm_detach_buffer_c(
+    comm: MPI_Comm,
+    buffer_addr: *mut c_void,
+    size: *mut MPI_Count,
+) -> c_int {
+    shim::run("MPI_Comm_detach_buffer_c", comm, || {
+        bsend::detach(bsend::comm_scope(comm)?, buffer_addr, size)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Comm_flush_buffer(comm: MPI_Comm) -> c_int {
+    shim::run("MPI_Comm_flush_buffer", comm, || {
+        bsend::flush(bsend::comm_scope(comm)?)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Comm_iflush_buffer(
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Comm_iflush_buffer", comm, || {
+        args::out_ptr(request, "request")?;
+        bsend::iflush(bsend::comm_scope(comm)?, request)
     })
 }
 
@@ -1302,5 +1381,58 @@ pub unsafe extern "C" fn PMPI_Status_f2c(
     shim::run("MPI_Status_f2c", MPI_COMM_WORLD, || {
         args::status_arg(c_status)?;
         status::f2c(f_status, c_status)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Add_error_class(errorclass: *mut c_int) -> c_int {
+    shim::run("MPI_Add_error_class", MPI_COMM_WORLD, || {
+        errors::add_error_class(errorclass)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Add_error_code(errorclass: c_int, errorcode: *mut c_int) -> c_int {
+    shim::run("MPI_Add_error_code", MPI_COMM_WORLD, || {
+        errors::add_error_code(errorclass, errorcode)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Add_error_string(errorcode: c_int, string: *const c_char) -> c_int {
+    shim::run("MPI_Add_error_string", MPI_COMM_WORLD, || {
+        errors::add_error_string(errorcode, string)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Remove_error_class(errorclass: c_int) -> c_int {
+    shim::run("MPI_Remove_error_class", MPI_COMM_WORLD, || {
+        errors::remove_error_class(errorclass)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Remove_error_code(errorcode: c_int) -> c_int {
+    shim::run("MPI_Remove_error_code", MPI_COMM_WORLD, || {
+        errors::remove_error_code(errorcode)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Remove_error_string(errorcode: c_int) -> c_int {
+    shim::run("MPI_Remove_error_string", MPI_COMM_WORLD, || {
+        errors::remove_error_string(errorcode)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_get_value_index(
+    value_type: MPI_Datatype,
+    index_type: MPI_Datatype,
+    pair_type: *mut MPI_Datatype,
+) -> c_int {
+    shim::run("MPI_Type_get_value_index", MPI_COMM_WORLD, || {
+        datatype::get_value_index(value_type, index_type, pair_type)
     })
 }

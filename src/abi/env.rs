@@ -227,46 +227,6 @@ pub unsafe extern "C" fn PMPI_Error_string(
     )
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Add_error_class(errorclass: *mut c_int) -> c_int {
-    run("MPI_Add_error_class", MPI_COMM_WORLD, || {
-        if errorclass.is_null() {
-            return mpi_err!(Arg, "NULL errorclass");
-        }
-        write_out(errorclass, errors::add_code(None)?)
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Add_error_code(errorclass: c_int, errorcode: *mut c_int) -> c_int {
-    run("MPI_Add_error_code", MPI_COMM_WORLD, || {
-        if errorcode.is_null() {
-            return mpi_err!(Arg, "NULL errorcode");
-        }
-        write_out(errorcode, errors::add_code(Some(errorclass))?)
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Add_error_string(errorcode: c_int, string: *const c_char) -> c_int {
-    run("MPI_Add_error_string", MPI_COMM_WORLD, || {
-        if string.is_null() {
-            return mpi_err!(Arg, "NULL error string");
-        }
-        // SAFETY: a NUL-terminated string from the caller (MPI's contract for `string`).
-        let s = std::ffi::CStr::from_ptr(string).to_string_lossy();
-        if s.len() >= MPI_MAX_ERROR_STRING as usize {
-            return mpi_err!(
-                Arg,
-                "error string of {} bytes (at most {})",
-                s.len(),
-                MPI_MAX_ERROR_STRING - 1
-            );
-        }
-        errors::set_code_string(errorcode, &s)
-    })
-}
-
 /// Profiling control: railmpi has no profiling layer of its own to steer, so every level is
 /// accepted and ignored (as MPICH does); tools that interpose MPI_Pcontrol see the call.
 #[no_mangle]

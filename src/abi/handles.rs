@@ -292,6 +292,9 @@ pub fn owner_comm(o: Owner) -> MPI_Comm {
 }
 
 pub fn free_comm(h: MPI_Comm) -> Result<()> {
+    if !matches!(h, MPI_COMM_WORLD | MPI_COMM_SELF) {
+        super::bsend::comm_freed(h);
+    }
     match h {
         MPI_COMM_WORLD | MPI_COMM_SELF => Err(Error::new(
             ErrorClass::Comm,

@@ -16,7 +16,7 @@ use crate::abi::consts::*;
 use std::os::raw::{c_char, c_int, c_void};
 
 /// Number of mpi_f08 procedures with an entry point here.
-pub const BOUND_TS: usize = 139;
+pub const BOUND_TS: usize = 140;
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Accumulate_f08ts(origin_addr: *const CfiDesc, origin_count: *const c_int, origin_datatype: *const MPI_Datatype, target_rank: *const c_int, target_disp: *const MPI_Aint, target_count: *const c_int, target_datatype: *const MPI_Datatype, op: *const MPI_Op, win: *const MPI_Win, ierror: *mut MPI_Fint) {
@@ -203,6 +203,15 @@ pub unsafe extern "C" fn PMPI_Buffer_attach_f08ts(buffer: *const CfiDesc, size: 
         return f08_noncontiguous("MPI_Buffer_attach", F08Err::World, ierror);
     };
     pmpi_buffer_attach_(buffer.addr() as *mut c_void, size, ierror);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Comm_attach_buffer_f08ts(comm: *const MPI_Comm, buffer: *const CfiDesc, size: *const c_int, ierror: *mut MPI_Fint) {
+    let Some(buffer) = f08_buf(buffer, true) else {
+        return f08_noncontiguous("MPI_Comm_attach_buffer", F08Err::Comm(*comm), ierror);
+    };
+    pmpi_comm_attach_buffer_(comm, buffer.addr() as *mut c_void, size, ierror);
+    buffer.copy_out();
 }
 
 #[no_mangle]

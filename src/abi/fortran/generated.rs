@@ -14,7 +14,7 @@ use std::os::raw::{c_char, c_int, c_void};
 use std::ptr::null_mut;
 
 /// Number of C functions with a Fortran binding here.
-pub const BOUND: usize = 398;
+pub const BOUND: usize = 407;
 
 extern "C" {
     fn PMPI_Abort(comm: MPI_Comm, errorcode: c_int) -> c_int;
@@ -49,6 +49,8 @@ extern "C" {
     fn PMPI_Bsend_init(buf: *const c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int;
     fn PMPI_Buffer_attach(buffer: *mut c_void, size: c_int) -> c_int;
     fn PMPI_Buffer_detach(buffer_addr: *mut c_void, size: *mut c_int) -> c_int;
+    fn PMPI_Buffer_flush() -> c_int;
+    fn PMPI_Buffer_iflush(request: *mut MPI_Request) -> c_int;
     fn PMPI_Cancel(request: *mut MPI_Request) -> c_int;
     fn PMPI_Cart_coords(comm: MPI_Comm, rank: c_int, maxdims: c_int, coords: *mut c_int) -> c_int;
     fn PMPI_Cart_create(comm_old: MPI_Comm, ndims: c_int, dims: *const c_int, periods: *const c_int, reorder: c_int, comm_cart: *mut MPI_Comm) -> c_int;
@@ -60,6 +62,7 @@ extern "C" {
     fn PMPI_Cartdim_get(comm: MPI_Comm, ndims: *mut c_int) -> c_int;
     fn PMPI_Close_port(port_name: *const c_char) -> c_int;
     fn PMPI_Comm_accept(port_name: *const c_char, info: MPI_Info, root: c_int, comm: MPI_Comm, newcomm: *mut MPI_Comm) -> c_int;
+    fn PMPI_Comm_attach_buffer(comm: MPI_Comm, buffer: *mut c_void, size: c_int) -> c_int;
     fn PMPI_Comm_call_errhandler(comm: MPI_Comm, errorcode: c_int) -> c_int;
     fn PMPI_Comm_compare(comm1: MPI_Comm, comm2: MPI_Comm, result: *mut c_int) -> c_int;
     fn PMPI_Comm_connect(port_name: *const c_char, info: MPI_Info, root: c_int, comm: MPI_Comm, newcomm: *mut MPI_Comm) -> c_int;
@@ -71,6 +74,7 @@ extern "C" {
     fn PMPI_Comm_disconnect(comm: *mut MPI_Comm) -> c_int;
     fn PMPI_Comm_dup(comm: MPI_Comm, newcomm: *mut MPI_Comm) -> c_int;
     fn PMPI_Comm_dup_with_info(comm: MPI_Comm, info: MPI_Info, newcomm: *mut MPI_Comm) -> c_int;
+    fn PMPI_Comm_flush_buffer(comm: MPI_Comm) -> c_int;
     fn PMPI_Comm_free(comm: *mut MPI_Comm) -> c_int;
     fn PMPI_Comm_free_keyval(comm_keyval: *mut c_int) -> c_int;
     fn PMPI_Comm_get_attr(comm: MPI_Comm, comm_keyval: c_int, attribute_val: *mut c_void, flag: *mut c_int) -> c_int;
@@ -81,6 +85,7 @@ extern "C" {
     fn PMPI_Comm_group(comm: MPI_Comm, group: *mut MPI_Group) -> c_int;
     fn PMPI_Comm_idup(comm: MPI_Comm, newcomm: *mut MPI_Comm, request: *mut MPI_Request) -> c_int;
     fn PMPI_Comm_idup_with_info(comm: MPI_Comm, info: MPI_Info, newcomm: *mut MPI_Comm, request: *mut MPI_Request) -> c_int;
+    fn PMPI_Comm_iflush_buffer(comm: MPI_Comm, request: *mut MPI_Request) -> c_int;
     fn PMPI_Comm_join(fd: c_int, intercomm: *mut MPI_Comm) -> c_int;
     fn PMPI_Comm_rank(comm: MPI_Comm, rank: *mut c_int) -> c_int;
     fn PMPI_Comm_remote_group(comm: MPI_Comm, group: *mut MPI_Group) -> c_int;
@@ -291,6 +296,9 @@ extern "C" {
     fn PMPI_Reduce_scatter_block_init(sendbuf: *const c_void, recvbuf: *mut c_void, recvcount: c_int, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int;
     fn PMPI_Reduce_scatter_init(sendbuf: *const c_void, recvbuf: *mut c_void, recvcounts: *const c_int, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int;
     fn PMPI_Register_datarep(datarep: *const c_char, read_conversion_fn: *mut c_void, write_conversion_fn: *mut c_void, _dtype_file_extent_fn: *mut c_void, _extra_state: *mut c_void) -> c_int;
+    fn PMPI_Remove_error_class(errorclass: c_int) -> c_int;
+    fn PMPI_Remove_error_code(errorcode: c_int) -> c_int;
+    fn PMPI_Remove_error_string(errorcode: c_int) -> c_int;
     fn PMPI_Request_free(request: *mut MPI_Request) -> c_int;
     fn PMPI_Request_get_status(request: MPI_Request, flag: *mut c_int, status: *mut MPI_Status) -> c_int;
     fn PMPI_Request_get_status_all(count: c_int, array_of_requests: *const MPI_Request, flag: *mut c_int, array_of_statuses: *mut MPI_Status) -> c_int;
@@ -357,6 +365,7 @@ extern "C" {
     fn PMPI_Type_get_name(datatype: MPI_Datatype, type_name: *mut c_char, resultlen: *mut c_int) -> c_int;
     fn PMPI_Type_get_true_extent(datatype: MPI_Datatype, true_lb: *mut MPI_Aint, true_extent: *mut MPI_Aint) -> c_int;
     fn PMPI_Type_get_true_extent_x(datatype: MPI_Datatype, true_lb: *mut MPI_Count, true_extent: *mut MPI_Count) -> c_int;
+    fn PMPI_Type_get_value_index(value_type: MPI_Datatype, index_type: MPI_Datatype, pair_type: *mut MPI_Datatype) -> c_int;
     fn PMPI_Type_hindexed(count: c_int, array_of_blocklengths: *mut c_int, array_of_displacements: *mut MPI_Aint, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int;
     fn PMPI_Type_hvector(count: c_int, blocklength: c_int, stride: MPI_Aint, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int;
     fn PMPI_Type_indexed(count: c_int, array_of_blocklengths: *const c_int, array_of_displacements: *const c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int;
@@ -779,6 +788,28 @@ pub unsafe extern "C" fn mpi_buffer_detach_(buffer_addr: *mut c_void, size: *mut
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn pmpi_buffer_flush_(ierror: *mut MPI_Fint) {
+    let rc = PMPI_Buffer_flush();
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_buffer_flush_(ierror: *mut MPI_Fint) {
+    pmpi_buffer_flush_(ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_buffer_iflush_(request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Buffer_iflush(request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_buffer_iflush_(request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_buffer_iflush_(request, ierror)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn pmpi_cancel_(request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     let rc = PMPI_Cancel(request);
     set_ierror(ierror, rc);
@@ -899,6 +930,17 @@ pub unsafe extern "C" fn pmpi_comm_accept_(port_name: *const c_char, info: *cons
 #[no_mangle]
 pub unsafe extern "C" fn mpi_comm_accept_(port_name: *const c_char, info: *const MPI_Info, root: *const c_int, comm: *const MPI_Comm, newcomm: *mut MPI_Comm, ierror: *mut MPI_Fint, port_name_flen: usize) {
     pmpi_comm_accept_(port_name, info, root, comm, newcomm, ierror, port_name_flen)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_comm_attach_buffer_(comm: *const MPI_Comm, buffer: *mut c_void, size: *const c_int, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Comm_attach_buffer(*comm, f_buf(buffer as *mut c_void), *size);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_comm_attach_buffer_(comm: *const MPI_Comm, buffer: *mut c_void, size: *const c_int, ierror: *mut MPI_Fint) {
+    pmpi_comm_attach_buffer_(comm, buffer, size, ierror)
 }
 
 #[no_mangle]
@@ -1033,6 +1075,17 @@ pub unsafe extern "C" fn mpi_comm_dup_with_info_(comm: *const MPI_Comm, info: *c
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn pmpi_comm_flush_buffer_(comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Comm_flush_buffer(*comm);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_comm_flush_buffer_(comm: *const MPI_Comm, ierror: *mut MPI_Fint) {
+    pmpi_comm_flush_buffer_(comm, ierror)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn pmpi_comm_free_(comm: *mut MPI_Comm, ierror: *mut MPI_Fint) {
     let rc = PMPI_Comm_free(comm);
     set_ierror(ierror, rc);
@@ -1149,6 +1202,17 @@ pub unsafe extern "C" fn pmpi_comm_idup_with_info_(comm: *const MPI_Comm, info: 
 #[no_mangle]
 pub unsafe extern "C" fn mpi_comm_idup_with_info_(comm: *const MPI_Comm, info: *const MPI_Info, newcomm: *mut MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     pmpi_comm_idup_with_info_(comm, info, newcomm, request, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_comm_iflush_buffer_(comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Comm_iflush_buffer(*comm, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_comm_iflush_buffer_(comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_comm_iflush_buffer_(comm, request, ierror)
 }
 
 #[no_mangle]
@@ -3552,6 +3616,39 @@ pub unsafe extern "C" fn mpi_register_datarep_(datarep: *const c_char, read_conv
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn pmpi_remove_error_class_(errorclass: *const c_int, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Remove_error_class(*errorclass);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_remove_error_class_(errorclass: *const c_int, ierror: *mut MPI_Fint) {
+    pmpi_remove_error_class_(errorclass, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_remove_error_code_(errorcode: *const c_int, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Remove_error_code(*errorcode);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_remove_error_code_(errorcode: *const c_int, ierror: *mut MPI_Fint) {
+    pmpi_remove_error_code_(errorcode, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_remove_error_string_(errorcode: *const c_int, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Remove_error_string(*errorcode);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_remove_error_string_(errorcode: *const c_int, ierror: *mut MPI_Fint) {
+    pmpi_remove_error_string_(errorcode, ierror)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn pmpi_request_free_(request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     let rc = PMPI_Request_free(request);
     set_ierror(ierror, rc);
@@ -4302,6 +4399,17 @@ pub unsafe extern "C" fn mpi_type_get_true_extent_x_(datatype: *const MPI_Dataty
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn pmpi_type_get_value_index_(value_type: *const MPI_Datatype, index_type: *const MPI_Datatype, pair_type: *mut MPI_Datatype, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Type_get_value_index(*value_type, *index_type, pair_type);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_type_get_value_index_(value_type: *const MPI_Datatype, index_type: *const MPI_Datatype, pair_type: *mut MPI_Datatype, ierror: *mut MPI_Fint) {
+    pmpi_type_get_value_index_(value_type, index_type, pair_type, ierror)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn pmpi_type_hindexed_(count: *const c_int, array_of_blocklengths: *mut c_int, array_of_displacements: *const c_int, oldtype: *const MPI_Datatype, newtype: *mut MPI_Datatype, ierror: *mut MPI_Fint) {
     let array_of_displacements_a = f_aint_array(array_of_displacements, *count);
     let rc = PMPI_Type_hindexed(*count, array_of_blocklengths, array_of_displacements_a.as_ptr() as *mut MPI_Aint, *oldtype, newtype);
@@ -4972,11 +5080,14 @@ pub unsafe extern "C" fn mpi_wtime_() -> f64 {
     pmpi_wtime_()
 }
 
-// Not bound (32):
+// Not bound (35):
 //   MPI_Bsend_c: no Fortran binding (C only, or large-count)
 //   MPI_Bsend_init_c: no Fortran binding (C only, or large-count)
 //   MPI_Buffer_attach_c: no Fortran binding (C only, or large-count)
 //   MPI_Buffer_detach_c: no Fortran binding (C only, or large-count)
+//   MPI_Comm_attach_buffer_c: no Fortran binding (C only, or large-count)
+//   MPI_Comm_detach_buffer: `void *buffer_addr` (not a choice buffer)
+//   MPI_Comm_detach_buffer_c: no Fortran binding (C only, or large-count)
 //   MPI_Comm_spawn: `char **argv` (array of strings)
 //   MPI_Comm_spawn_multiple: `char **array_of_commands` (array of strings)
 //   MPI_File_c2f: no Fortran binding (C only, or large-count)
