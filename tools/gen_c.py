@@ -131,9 +131,13 @@ def rust_param(text):
     return name, ty
 
 
-def params_of(proc, proto):
-    """Parameters of one C rendering with their kinds from the standard."""
-    kinds = [p for p in proc._parseset["parameters"] if "c_parameter" not in p["suppress"]]
+def params_of(proc, proto, large):
+    """Parameters of one C rendering (the large-count one if `large`) with their kinds."""
+    kinds = [
+        p
+        for p in proc._parseset["parameters"]
+        if "c_parameter" not in p["suppress"] and (large or not p["large_only"])
+    ]
     texts = split_params(proto)
     if len(kinds) != len(texts):
         sys.exit(f"gen_c.py: {proto}: {len(texts)} C parameters, {len(kinds)} in the standard")
@@ -184,6 +188,7 @@ def error_target(entry, params):
 def render_entry(entry, cname, params):
     args_text = ", ".join(p["name"] for p in params)
     call = entry.call.replace("..", args_text) if ".." in entry.call else entry.call
+    call = call.replace("@large", "true" if cname.endswith("_c") else "false")
     run, obj = error_target(entry, params)
     sig = ", ".join(f"{p['name']}: {p['type']}" for p in params)
     body = conversions(params)
@@ -227,16 +232,25 @@ def render(std, entries):
         if e.name in seen:
             sys.exit(f"{TABLE}:{e.lineno}: {e.name} listed twice")
         seen.add(e.name)
-        proc = procs.get(e.name)
+        # `MPI_X_c` on a line of its own: the large-count form, with a call of its own (its
+        # parameters differ from MPI_X's: MPI_Type_get_envelope_c).
+        large_only = e.name.endswith("_c") and e.name[:-2] in procs
+        proc = procs.get(e.name[:-2] if large_only else e.name)
         if proc is None:
             sys.exit(f"{TABLE}:{e.lineno}: {e.name} is not in the standard's API")
+        if large_only:
+            if not proc.has_embiggenment():
+                sys.exit(f"{TABLE}:{e.lineno}: {e.name[:-2]} has no large-count form")
+            proto = str(proc.express.embiggen.iso_c)
+            chunks.append(render_entry(e, e.name, params_of(proc, proto, True)))
+            continue
         if proc._parseset["return_kind"] not in ("ERROR_CODE", "ERROR_CLASS"):
             sys.exit(f"{TABLE}:{e.lineno}: {e.name} does not return an error code")
         forms = [(e.name, str(proc.express.iso_c))]
         if proc.has_embiggenment() and "int-only" not in e.flags:
             forms.append((e.name + "_c", str(proc.express.embiggen.iso_c)))
         for cname, proto in forms:
-            chunks.append(render_entry(e, cname, params_of(proc, proto)))
+            chunks.append(render_entry(e, cname, params_of(proc, proto, cname.endswith("_c"))))
     # The core modules the calls name (`module::function(...)`, and `module::CONST` args).
     mods = sorted({m for e in entries for m in re.findall(r"\b([a-z_0-9]+)::", e.call)})
     mods = ", ".join(mods)

@@ -11,6 +11,11 @@
  *    Sendrecv_replace_c, Isendrecv_c, Isendrecv_replace_c, Send_init_c/Recv_init_c/
  *    Ssend_init_c/Rsend_init_c/Bsend_init_c with MPI_Startall, Mprobe + Mrecv_c,
  *    Improbe + Imrecv_c.
+ *    The datatype constructors' `_c` forms (contiguous, vector, hvector, indexed, hindexed,
+ *    indexed_block, hindexed_block, struct, resized, subarray) make the types the int forms
+ *    make (size, extent, packed bytes), recorded as large counts (MPI_Type_get_envelope_c,
+ *    MPI_Type_get_contents_c; MPI_Type_get_envelope refuses them); rank 1 receives the big
+ *    message as one element of a contiguous type of more than 2^31 bytes.
  * 3. A negative MPI_Count is MPI_ERR_COUNT (MPI_ERRORS_RETURN), and nothing is sent.
  * 4. MPI-4.1: MPI_Status_get/set_source/tag/error, MPI_Status_set_elements_c (with a count
  *    past 2^32); MPI_Request_get_status_any/all/some on
@@ -77,9 +82,24 @@ static void huge_message(int rank)
             buf[i] = (unsigned char)(i * 131 + (i >> 20));
         CHECK_MPI(MPI_Send_c(buf, n, MPI_BYTE, 1, 7, MPI_COMM_WORLD));
     } else {
+        /* Received as one element of a contiguous type of n > 2^31 bytes. */
         MPI_Status st;
+        MPI_Datatype big;
+        CHECK_MPI(MPI_Type_contiguous_c(n, MPI_BYTE, &big));
+        CHECK_MPI(MPI_Type_commit(&big));
+        MPI_Count bsize = -1, lb = -1, ext = -1;
+        CHECK_MPI(MPI_Type_size_c(big, &bsize));
+        CHECK_MPI(MPI_Type_get_extent_c(big, &lb, &ext));
+        CHECK(bsize == n && lb == 0 && ext == n, "big type: size %lld lb %lld extent %lld",
+              (long long)bsize, (long long)lb, (long long)ext);
+        int isize = 0;
+        CHECK_MPI(MPI_Type_size(big, &isize));
+        CHECK(isize == MPI_UNDEFINED, "MPI_Type_size of a %lld-byte type: %d", (long long)n,
+              isize);
         memset(buf, 0, (size_t)n);
-        CHECK_MPI(MPI_Recv_c(buf, n, MPI_BYTE, 0, 7, MPI_COMM_WORLD, &st));
+        CHECK_MPI(MPI_Recv(buf, 1, big, 0, 7, MPI_COMM_WORLD, &st));
+        check_count(&st, big, 1, "huge message as one big element");
+        CHECK_MPI(MPI_Type_free(&big));
         for (MPI_Count i = 0; i < n; i++)
             CHECK(buf[i] == (unsigned char)(i * 131 + (i >> 20)),
                   "huge message: byte %lld is %u", (long long)i, buf[i]);
@@ -230,6 +250,133 @@ static void small_calls(int rank)
     free(b);
 }
 
+/* Pack `count` of `t` from `src` into a fresh buffer; its size out. */
+static unsigned char *packed(const void *src, int count, MPI_Datatype t, int *len)
+{
+    int size = 0, pos = 0;
+    CHECK_MPI(MPI_Pack_size(count, t, MPI_COMM_WORLD, &size));
+    unsigned char *out = malloc(size ? size : 1);
+    CHECK_MPI(MPI_Pack(src, count, t, out, size, &pos, MPI_COMM_WORLD));
+    *len = pos;
+    return out;
+}
+
+/* The type an int constructor and its _c form made: same layout (size, extent, packed
+ * bytes of two elements over `src`), and the _c one's envelope has only large counts. */
+static void same_type(MPI_Datatype a, MPI_Datatype c, const int *src, int combiner,
+                      MPI_Count ncounts, const char *what)
+{
+    CHECK_MPI(MPI_Type_commit(&a));
+    CHECK_MPI(MPI_Type_commit(&c));
+    MPI_Count sa, sc, la, lc, ea, ec;
+    CHECK_MPI(MPI_Type_size_c(a, &sa));
+    CHECK_MPI(MPI_Type_size_c(c, &sc));
+    CHECK_MPI(MPI_Type_get_extent_c(a, &la, &ea));
+    CHECK_MPI(MPI_Type_get_extent_c(c, &lc, &ec));
+    CHECK(sa == sc && la == lc && ea == ec, "%s: size %lld/%lld lb %lld/%lld extent %lld/%lld",
+          what, (long long)sa, (long long)sc, (long long)la, (long long)lc, (long long)ea,
+          (long long)ec);
+    int na, nc;
+    unsigned char *pa = packed(src, 2, a, &na), *pc = packed(src, 2, c, &nc);
+    CHECK(na == nc && memcmp(pa, pc, na) == 0, "%s: packed bytes differ", what);
+    free(pa);
+    free(pc);
+    MPI_Count ni, nad, nl, nd;
+    int comb;
+    CHECK_MPI(MPI_Type_get_envelope_c(c, &ni, &nad, &nl, &nd, &comb));
+    CHECK(comb == combiner && ni == 0 && nad == 0 && nl == ncounts,
+          "%s: envelope_c combiner %d, %lld integers, %lld addresses, %lld large counts "
+          "(expected %lld)", what, comb, (long long)ni, (long long)nad, (long long)nl,
+          (long long)ncounts);
+    int ini, ina, ind, icomb;
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    int rc = MPI_Type_get_envelope(c, &ini, &ina, &ind, &icomb);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+    CHECK(rc != MPI_SUCCESS, "%s: MPI_Type_get_envelope accepted a large-count type", what);
+    CHECK_MPI(MPI_Type_get_envelope_c(a, &ni, &nad, &nl, &nd, &comb));
+    CHECK(nl == 0 && comb == combiner, "%s: the int form's type has %lld large counts", what,
+          (long long)nl);
+    MPI_Type_free(&a);
+    MPI_Type_free(&c);
+}
+
+/* 2b: the datatype constructors' _c forms against the int ones. */
+static void datatypes(void)
+{
+    int src[64];
+    for (int i = 0; i < 64; i++)
+        src[i] = i * 3 + 1;
+    MPI_Datatype a, c;
+    CHECK_MPI(MPI_Type_contiguous(3, MPI_INT, &a));
+    CHECK_MPI(MPI_Type_contiguous_c(3, MPI_INT, &c));
+    same_type(a, c, src, MPI_COMBINER_CONTIGUOUS, 1, "contiguous");
+    CHECK_MPI(MPI_Type_vector(3, 2, 4, MPI_INT, &a));
+    CHECK_MPI(MPI_Type_vector_c(3, 2, 4, MPI_INT, &c));
+    same_type(a, c, src, MPI_COMBINER_VECTOR, 3, "vector");
+    CHECK_MPI(MPI_Type_create_hvector(2, 3, 20, MPI_INT, &a));
+    CHECK_MPI(MPI_Type_create_hvector_c(2, 3, 20, MPI_INT, &c));
+    same_type(a, c, src, MPI_COMBINER_HVECTOR, 3, "hvector");
+    int bl[3] = {2, 1, 3}, di[3] = {0, 5, 9};
+    MPI_Count blc[3] = {2, 1, 3}, dic[3] = {0, 5, 9}, dbc[3] = {0, 20, 36};
+    MPI_Aint dba[3] = {0, 20, 36};
+    CHECK_MPI(MPI_Type_indexed(3, bl, di, MPI_INT, &a));
+    CHECK_MPI(MPI_Type_indexed_c(3, blc, dic, MPI_INT, &c));
+    same_type(a, c, src, MPI_COMBINER_INDEXED, 7, "indexed");
+    CHECK_MPI(MPI_Type_create_hindexed(3, bl, dba, MPI_INT, &a));
+    CHECK_MPI(MPI_Type_create_hindexed_c(3, blc, dbc, MPI_INT, &c));
+    same_type(a, c, src, MPI_COMBINER_HINDEXED, 7, "hindexed");
+    CHECK_MPI(MPI_Type_create_indexed_block(3, 2, di, MPI_INT, &a));
+    CHECK_MPI(MPI_Type_create_indexed_block_c(3, 2, dic, MPI_INT, &c));
+    same_type(a, c, src, MPI_COMBINER_INDEXED_BLOCK, 5, "indexed_block");
+    CHECK_MPI(MPI_Type_create_hindexed_block(3, 2, dba, MPI_INT, &a));
+    CHECK_MPI(MPI_Type_create_hindexed_block_c(3, 2, dbc, MPI_INT, &c));
+    same_type(a, c, src, MPI_COMBINER_HINDEXED_BLOCK, 5, "hindexed_block");
+    MPI_Datatype tys[3] = {MPI_INT, MPI_SHORT, MPI_INT};
+    CHECK_MPI(MPI_Type_create_struct(3, bl, dba, tys, &a));
+    CHECK_MPI(MPI_Type_create_struct_c(3, blc, dbc, tys, &c));
+    same_type(a, c, src, MPI_COMBINER_STRUCT, 7, "struct");
+    CHECK_MPI(MPI_Type_create_resized(MPI_INT, -4, 12, &a));
+    CHECK_MPI(MPI_Type_create_resized_c(MPI_INT, -4, 12, &c));
+    same_type(a, c, src, MPI_COMBINER_RESIZED, 2, "resized");
+    int sz[2] = {4, 6}, sub[2] = {2, 3}, st[2] = {1, 2};
+    MPI_Count szc[2] = {4, 6}, subc[2] = {2, 3}, stc[2] = {1, 2};
+    CHECK_MPI(MPI_Type_create_subarray(2, sz, sub, st, MPI_ORDER_C, MPI_INT, &a));
+    CHECK_MPI(MPI_Type_create_subarray_c(2, szc, subc, stc, MPI_ORDER_C, MPI_INT, &c));
+    /* Subarray's _c form keeps ndims and order as integers (MPI-4.0 Table 5.1). */
+    CHECK_MPI(MPI_Type_commit(&c));
+    MPI_Count ni, nad, nl, nd;
+    int comb, ints[2];
+    MPI_Aint addrs[1];
+    MPI_Count counts[6];
+    MPI_Datatype old[1];
+    CHECK_MPI(MPI_Type_get_envelope_c(c, &ni, &nad, &nl, &nd, &comb));
+    CHECK(ni == 2 && nl == 6 && nd == 1, "subarray_c envelope: %lld ints %lld counts",
+          (long long)ni, (long long)nl);
+    CHECK_MPI(MPI_Type_get_contents_c(c, 2, 0, 6, 1, ints, addrs, counts, old));
+    CHECK(ints[0] == 2 && ints[1] == MPI_ORDER_C && counts[0] == 4 && counts[3] == 3 &&
+              counts[5] == 2 && old[0] == MPI_INT,
+          "subarray_c contents: %d %d, %lld %lld %lld", ints[0], ints[1], (long long)counts[0],
+          (long long)counts[3], (long long)counts[5]);
+    MPI_Type_free(&c);
+    CHECK_MPI(MPI_Type_create_subarray_c(2, szc, subc, stc, MPI_ORDER_C, MPI_INT, &c));
+    CHECK_MPI(MPI_Type_commit(&a));
+    CHECK_MPI(MPI_Type_commit(&c));
+    int na, nc;
+    unsigned char *pa = packed(src, 1, a, &na), *pc = packed(src, 1, c, &nc);
+    CHECK(na == nc && memcmp(pa, pc, na) == 0, "subarray: packed bytes differ");
+    free(pa);
+    free(pc);
+    MPI_Type_free(&a);
+    MPI_Type_free(&c);
+    /* A vector's contents through MPI_Type_get_contents_c. */
+    CHECK_MPI(MPI_Type_vector_c(5, 2, -3, MPI_DOUBLE, &c));
+    CHECK_MPI(MPI_Type_get_contents_c(c, 0, 0, 3, 1, ints, addrs, counts, old));
+    CHECK(counts[0] == 5 && counts[1] == 2 && counts[2] == -3 && old[0] == MPI_DOUBLE,
+          "vector_c contents: %lld %lld %lld", (long long)counts[0], (long long)counts[1],
+          (long long)counts[2]);
+    MPI_Type_free(&c);
+}
+
 /* 3: negative MPI_Count. */
 static void negative_counts(int rank)
 {
@@ -334,6 +481,7 @@ int main(int argc, char **argv)
     if (rank < 2) {
         huge_message(rank);
         small_calls(rank);
+        datatypes();
         negative_counts(rank);
     }
     MPI_Barrier(MPI_COMM_WORLD);

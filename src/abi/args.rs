@@ -74,6 +74,48 @@ impl CountOut for *mut MPI_Count {
     }
 }
 
+/// An integer argument of a call that has a large-count form: `int` in the call,
+/// `MPI_Count` in its `_c` form (MPI_Aint is the same C type), so that one generic core
+/// function serves both and knows which it serves (a datatype records which form made it).
+pub trait Int: Copy {
+    /// Whether this is the large-count form's integer.
+    const LARGE: bool;
+    fn wide(self) -> i64;
+}
+
+impl Int for c_int {
+    const LARGE: bool = false;
+    fn wide(self) -> i64 {
+        self as i64
+    }
+}
+
+impl Int for MPI_Count {
+    const LARGE: bool = true;
+    fn wide(self) -> i64 {
+        self
+    }
+}
+
+/// The C array `p[0..n]` of either integer width, widened (MPI_ERR_ARG if NULL while
+/// n > 0).
+///
+/// # Safety
+/// `p` is NULL or valid for reading `n` values.
+pub unsafe fn ints<T: Int>(p: *const T, n: usize, what: &str) -> Result<Vec<i64>> {
+    if n == 0 {
+        return Ok(Vec::new());
+    }
+    if p.is_null() {
+        return mpi_err!(Arg, "NULL {what}");
+    }
+    // SAFETY: the caller's contract: `p` points to `n` values.
+    Ok(std::slice::from_raw_parts(p, n)
+        .iter()
+        .map(|v| v.wide())
+        .collect())
+}
+
 /// A destination: a rank of the communicator (of its remote group on an
 /// intercommunicator) or MPI_PROC_NULL.
 #[inline]

@@ -25,12 +25,33 @@ use std::sync::{LazyLock, OnceLock};
 
 // ------------------------------------------------------------------ contents and references
 
-/// The arguments a derived type was made from (MPI_Type_get_contents).
+/// The arguments a derived type was made from (MPI_Type_get_contents). A type made by a
+/// large-count constructor (`MPI_Type_vector_c` ...) keeps its integer and address
+/// arguments as large counts instead (MPI-4.0 §5.1.13; ndims and order stay integers).
 struct Contents {
     combiner: c_int,
     ints: Vec<c_int>,
     addrs: Vec<MPI_Aint>,
+    counts: Vec<MPI_Count>,
     types: Vec<MPI_Datatype>,
+}
+
+/// A constructor's integer and address arguments as its contents record keeps them: as
+/// given for the call, all as large counts for its `_c` form (the form `I` says).
+fn record<I: args::Int>(
+    ints: &[i64],
+    addrs: &[i64],
+) -> (Vec<c_int>, Vec<MPI_Aint>, Vec<MPI_Count>) {
+    if I::LARGE {
+        (vec![], vec![], ints.iter().chain(addrs).copied().collect())
+    } else {
+        // An int form's integers came from ints: the narrowing is exact.
+        (
+            ints.iter().map(|&v| v as c_int).collect(),
+            addrs.to_vec(),
+            vec![],
+        )
+    }
 }
 
 struct Meta {
@@ -56,6 +77,35 @@ pub(crate) fn create(
     addrs: Vec<MPI_Aint>,
     types: Vec<MPI_Datatype>,
 ) -> MPI_Datatype {
+    create_recorded(d, combiner, (ints, addrs, vec![]), types)
+}
+
+/// A constructor's last step: the new type `t`, recorded with its arguments as the form
+/// `I` keeps them (`record`), written to the caller's `newtype`.
+///
+/// # Safety
+/// `newtype` is valid (checked before the type was made).
+unsafe fn made<I: args::Int>(
+    newtype: *mut MPI_Datatype,
+    t: Datatype,
+    combiner: c_int,
+    ints: &[i64],
+    addrs: &[i64],
+    types: Vec<MPI_Datatype>,
+) -> Result<()> {
+    write_out(
+        newtype,
+        create_recorded(t, combiner, record::<I>(ints, addrs), types),
+    )
+}
+
+/// `create` with the arguments as `record` gives them.
+fn create_recorded(
+    d: Datatype,
+    combiner: c_int,
+    (ints, addrs, counts): (Vec<c_int>, Vec<MPI_Aint>, Vec<MPI_Count>),
+    types: Vec<MPI_Datatype>,
+) -> MPI_Datatype {
     let mut meta = META.lock();
     for t in &types {
         if let Some(m) = meta.get_mut(t) {
@@ -71,6 +121,7 @@ pub(crate) fn create(
                 combiner,
                 ints,
                 addrs,
+                counts,
                 types,
             },
         },
@@ -159,11 +210,20 @@ fn type_error(e: TypeError) -> Error {
     }
 }
 
-fn nonneg(v: c_int, what: &str) -> Result<i64> {
+fn nonneg(v: impl args::Int, what: &str) -> Result<i64> {
+    let v = v.wide();
     if v < 0 {
         return mpi_err!(Count, "negative {what} {v}");
     }
-    Ok(v as i64)
+    Ok(v)
+}
+
+/// Widened values, each checked non-negative.
+fn all_nonneg(vs: &[i64], what: &str) -> Result<()> {
+    match vs.iter().find(|&&v| v < 0) {
+        Some(v) => mpi_err!(Count, "negative {what} {v}"),
+        None => Ok(()),
+    }
 }
 
 /// The C array `p[0..n]` (MPI_ERR_ARG if NULL while n > 0).
@@ -190,71 +250,40 @@ fn out<T>(p: *mut T) -> Result<*mut T> {
 
 // ------------------------------------------------------------------ queries
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Type_size(datatype: MPI_Datatype, size: *mut c_int) -> c_int {
-    run("MPI_Type_size", MPI_COMM_WORLD, || {
-        let t = any_type(datatype)?;
-        write_out(size, i32::try_from(t.size).unwrap_or(MPI_UNDEFINED))
-    })
+/// MPI_Type_size(_x, _c): MPI_UNDEFINED in an int that cannot hold it.
+///
+/// # Safety
+/// `size` is NULL or valid.
+pub unsafe fn size(datatype: MPI_Datatype, size: impl args::CountOut) -> Result<()> {
+    size.put(Some(any_type(datatype)?.size as u64))
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Type_size_x(datatype: MPI_Datatype, size: *mut MPI_Count) -> c_int {
-    run("MPI_Type_size_x", MPI_COMM_WORLD, || {
-        write_out(size, any_type(datatype)?.size as MPI_Count)
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Type_get_extent(
+/// MPI_Type_get_extent(_x, _c) (MPI_Aint and MPI_Count are the same C type here).
+///
+/// # Safety
+/// `lb` and `extent` are NULL or valid.
+pub unsafe fn get_extent(
     datatype: MPI_Datatype,
     lb: *mut MPI_Aint,
     extent: *mut MPI_Aint,
-) -> c_int {
-    run("MPI_Type_get_extent", MPI_COMM_WORLD, || {
-        let t = any_type(datatype)?;
-        write_out(lb, t.lb as MPI_Aint)?;
-        write_out(extent, t.extent as MPI_Aint)
-    })
+) -> Result<()> {
+    let t = any_type(datatype)?;
+    write_out(lb, t.lb as MPI_Aint)?;
+    write_out(extent, t.extent as MPI_Aint)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Type_get_extent_x(
-    datatype: MPI_Datatype,
-    lb: *mut MPI_Count,
-    extent: *mut MPI_Count,
-) -> c_int {
-    run("MPI_Type_get_extent_x", MPI_COMM_WORLD, || {
-        let t = any_type(datatype)?;
-        write_out(lb, t.lb as MPI_Count)?;
-        write_out(extent, t.extent as MPI_Count)
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Type_get_true_extent(
+/// MPI_Type_get_true_extent(_x, _c).
+///
+/// # Safety
+/// As `get_extent`.
+pub unsafe fn get_true_extent(
     datatype: MPI_Datatype,
     true_lb: *mut MPI_Aint,
     true_extent: *mut MPI_Aint,
-) -> c_int {
-    run("MPI_Type_get_true_extent", MPI_COMM_WORLD, || {
-        let t = any_type(datatype)?;
-        write_out(true_lb, t.true_lb as MPI_Aint)?;
-        write_out(true_extent, t.true_extent as MPI_Aint)
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Type_get_true_extent_x(
-    datatype: MPI_Datatype,
-    true_lb: *mut MPI_Count,
-    true_extent: *mut MPI_Count,
-) -> c_int {
-    run("MPI_Type_get_true_extent_x", MPI_COMM_WORLD, || {
-        let t = any_type(datatype)?;
-        write_out(true_lb, t.true_lb as MPI_Count)?;
-        write_out(true_extent, t.true_extent as MPI_Count)
-    })
+) -> Result<()> {
+    let t = any_type(datatype)?;
+    write_out(true_lb, t.true_lb as MPI_Aint)?;
+    write_out(true_extent, t.true_extent as MPI_Aint)
 }
 
 #[no_mangle]
@@ -446,136 +475,210 @@ pub unsafe extern "C" fn PMPI_Type_match_size(
 
 // ------------------------------------------------------------------ envelope and contents
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Type_get_envelope(
+/// MPI_Type_get_envelope(_c): the int form refuses a type a large-count constructor made
+/// (its arguments are large counts, which only the `_c` form reports: MPICH's behaviour).
+///
+/// # Safety
+/// The outputs are NULL or valid; `num_large_counts` is None for the int form.
+pub unsafe fn get_envelope<O: args::CountOut>(
+    datatype: MPI_Datatype,
+    num_integers: O,
+    num_addresses: O,
+    num_large_counts: Option<O>,
+    num_datatypes: O,
+    combiner: *mut c_int,
+) -> Result<()> {
+    any_type(datatype)?;
+    let (ni, na, nc, nd, comb) = match META.lock().get(&datatype) {
+        Some(m) => {
+            let c = &m.contents;
+            let n = |v: usize| v as u64;
+            (
+                n(c.ints.len()),
+                n(c.addrs.len()),
+                n(c.counts.len()),
+                n(c.types.len()),
+                c.combiner,
+            )
+        }
+        None => (0, 0, 0, 0, MPI_COMBINER_NAMED),
+    };
+    match num_large_counts {
+        Some(o) => o.put(Some(nc))?,
+        None if nc > 0 => {
+            return mpi_err!(
+                Type,
+                "datatype {datatype:#x} was made by a large-count constructor: use \
+                 MPI_Type_get_envelope_c"
+            )
+        }
+        None => {}
+    }
+    num_integers.put(Some(ni))?;
+    num_addresses.put(Some(na))?;
+    num_datatypes.put(Some(nd))?;
+    write_out(combiner, comb)
+}
+
+/// MPI_Type_get_envelope: `get_envelope` without large counts.
+///
+/// # Safety
+/// As `get_envelope`.
+pub unsafe fn get_envelope_int(
     datatype: MPI_Datatype,
     num_integers: *mut c_int,
     num_addresses: *mut c_int,
     num_datatypes: *mut c_int,
     combiner: *mut c_int,
-) -> c_int {
-    run("MPI_Type_get_envelope", MPI_COMM_WORLD, || {
-        any_type(datatype)?;
-        let (ni, na, nd, comb) = match META.lock().get(&datatype) {
-            Some(m) => {
-                let c = &m.contents;
-                (c.ints.len(), c.addrs.len(), c.types.len(), c.combiner)
-            }
-            None => (0, 0, 0, MPI_COMBINER_NAMED),
-        };
-        write_out(num_integers, ni as c_int)?;
-        write_out(num_addresses, na as c_int)?;
-        write_out(num_datatypes, nd as c_int)?;
-        write_out(combiner, comb)
-    })
+) -> Result<()> {
+    get_envelope(
+        datatype,
+        num_integers,
+        num_addresses,
+        None,
+        num_datatypes,
+        combiner,
+    )
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Type_get_contents(
+/// Copy `v` to the caller's array of room `max`.
+///
+/// # Safety
+/// `p` is NULL or valid for `max` values.
+unsafe fn copy_out<T: Copy>(v: &[T], p: *mut T) -> Result<()> {
+    if !v.is_empty() {
+        std::ptr::copy_nonoverlapping(v.as_ptr(), out(p)?, v.len());
+    }
+    Ok(())
+}
+
+/// MPI_Type_get_contents(_c); `counts` (room, array) is None for the int form.
+///
+/// # Safety
+/// MPI's: each array holds its max_* entries.
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn get_contents<I: args::Int>(
     datatype: MPI_Datatype,
-    max_integers: c_int,
-    max_addresses: c_int,
-    max_datatypes: c_int,
+    max_integers: I,
+    max_addresses: I,
+    max_datatypes: I,
     array_of_integers: *mut c_int,
     array_of_addresses: *mut MPI_Aint,
+    counts: Option<(I, *mut MPI_Count)>,
     array_of_datatypes: *mut MPI_Datatype,
-) -> c_int {
-    run("MPI_Type_get_contents", MPI_COMM_WORLD, || {
-        if is_predefined(datatype) {
-            return mpi_err!(Type, "MPI_Type_get_contents on a predefined datatype");
+) -> Result<()> {
+    if is_predefined(datatype) {
+        return mpi_err!(Type, "MPI_Type_get_contents on a predefined datatype");
+    }
+    any_type(datatype)?;
+    let mut meta = META.lock();
+    let Some(m) = meta.get(&datatype) else {
+        return mpi_err!(Type, "datatype {datatype:#x} has no constructor record");
+    };
+    let c = &m.contents;
+    let max_counts = counts.map_or(0, |(n, _)| n.wide());
+    if counts.is_none() && !c.counts.is_empty() {
+        return mpi_err!(
+            Type,
+            "datatype {datatype:#x} was made by a large-count constructor: use \
+             MPI_Type_get_contents_c"
+        );
+    }
+    let short = |max: i64, n: usize| max < n as i64;
+    if short(max_integers.wide(), c.ints.len())
+        || short(max_addresses.wide(), c.addrs.len())
+        || short(max_counts, c.counts.len())
+        || short(max_datatypes.wide(), c.types.len())
+    {
+        // MPICH's class for arrays that are too small.
+        return mpi_err!(
+            Other,
+            "MPI_Type_get_contents needs {} integers, {} addresses, {} large counts, {} datatypes",
+            c.ints.len(),
+            c.addrs.len(),
+            c.counts.len(),
+            c.types.len()
+        );
+    }
+    // SAFETY: MPI: the arrays hold max_* entries, at least as many as copied (checked).
+    copy_out(&c.ints, array_of_integers)?;
+    copy_out(&c.addrs, array_of_addresses)?;
+    if let Some((_, p)) = counts {
+        copy_out(&c.counts, p)?;
+    }
+    let types = c.types.clone();
+    copy_out(&types, array_of_datatypes)?;
+    // Derived types are handed out as the same handles, with a reference the caller
+    // now owns (MPICH does the same); predefined ones are just their handles.
+    for t in &types {
+        if let Some(m) = meta.get_mut(t) {
+            m.refs += 1;
         }
-        any_type(datatype)?;
-        let mut meta = META.lock();
-        let Some(m) = meta.get(&datatype) else {
-            return mpi_err!(Type, "datatype {datatype:#x} has no constructor record");
-        };
-        let c = &m.contents;
-        if (max_integers as i64) < c.ints.len() as i64
-            || (max_addresses as i64) < c.addrs.len() as i64
-            || (max_datatypes as i64) < c.types.len() as i64
-        {
-            // MPICH's class for arrays that are too small.
-            return mpi_err!(
-                Other,
-                "MPI_Type_get_contents needs {} integers, {} addresses, {} datatypes",
-                c.ints.len(),
-                c.addrs.len(),
-                c.types.len()
-            );
-        }
-        let (ints, addrs, types) = (c.ints.clone(), c.addrs.clone(), c.types.clone());
-        // SAFETY: MPI: the arrays hold max_* entries, at least as many as copied (checked).
-        if !ints.is_empty() {
-            std::ptr::copy_nonoverlapping(ints.as_ptr(), out(array_of_integers)?, ints.len());
-        }
-        if !addrs.is_empty() {
-            std::ptr::copy_nonoverlapping(addrs.as_ptr(), out(array_of_addresses)?, addrs.len());
-        }
-        if !types.is_empty() {
-            std::ptr::copy_nonoverlapping(types.as_ptr(), out(array_of_datatypes)?, types.len());
-        }
-        // Derived types are handed out as the same handles, with a reference the caller
-        // now owns (MPICH does the same); predefined ones are just their handles.
-        for t in &types {
-            if let Some(m) = meta.get_mut(t) {
-                m.refs += 1;
-            }
-        }
-        Ok(())
-    })
+    }
+    Ok(())
 }
 
 // ------------------------------------------------------------------ constructors
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Type_contiguous(
-    count: c_int,
+// Each constructor serves its call and the call's `_c` form: `I` is the form's integer
+// (c_int or MPI_Count), and says how the contents record keeps the arguments.
+
+/// MPI_Type_contiguous(_c).
+///
+/// # Safety
+/// `newtype` is NULL or valid.
+pub unsafe fn contiguous<I: args::Int>(
+    count: I,
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
-) -> c_int {
-    run("MPI_Type_contiguous", MPI_COMM_WORLD, || {
-        let n = nonneg(count, "count")?;
-        let old = old_type(oldtype)?;
-        let newtype = out(newtype)?;
-        let t = Datatype::contiguous(n, &old).map_err(type_error)?;
-        write_out(
-            newtype,
-            create(
-                t,
-                MPI_COMBINER_CONTIGUOUS,
-                vec![count],
-                vec![],
-                vec![oldtype],
-            ),
-        )
-    })
+) -> Result<()> {
+    let n = nonneg(count, "count")?;
+    let old = old_type(oldtype)?;
+    let newtype = out(newtype)?;
+    let t = Datatype::contiguous(n, &old).map_err(type_error)?;
+    made::<I>(
+        newtype,
+        t,
+        MPI_COMBINER_CONTIGUOUS,
+        &[n],
+        &[],
+        vec![oldtype],
+    )
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Type_vector(
-    count: c_int,
-    blocklength: c_int,
-    stride: c_int,
+/// MPI_Type_vector(_c).
+///
+/// # Safety
+/// `newtype` is NULL or valid.
+pub unsafe fn vector<I: args::Int>(
+    count: I,
+    blocklength: I,
+    stride: I,
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
-) -> c_int {
-    run("MPI_Type_vector", MPI_COMM_WORLD, || {
-        let n = nonneg(count, "count")?;
-        let bl = nonneg(blocklength, "blocklength")?;
-        let old = old_type(oldtype)?;
-        let newtype = out(newtype)?;
-        let t = Datatype::vector(n, bl, stride as i64, &old).map_err(type_error)?;
-        let ints = vec![count, blocklength, stride];
-        write_out(
-            newtype,
-            create(t, MPI_COMBINER_VECTOR, ints, vec![], vec![oldtype]),
-        )
-    })
+) -> Result<()> {
+    let n = nonneg(count, "count")?;
+    let bl = nonneg(blocklength, "blocklength")?;
+    let old = old_type(oldtype)?;
+    let newtype = out(newtype)?;
+    let t = Datatype::vector(n, bl, stride.wide(), &old).map_err(type_error)?;
+    made::<I>(
+        newtype,
+        t,
+        MPI_COMBINER_VECTOR,
+        &[n, bl, stride.wide()],
+        &[],
+        vec![oldtype],
+    )
 }
 
-unsafe fn hvector(
-    count: c_int,
-    blocklength: c_int,
+/// MPI_Type_create_hvector(_c) and MPI-1's MPI_Type_hvector.
+///
+/// # Safety
+/// `newtype` is NULL or valid.
+pub unsafe fn hvector<I: args::Int>(
+    count: I,
+    blocklength: I,
     stride: MPI_Aint,
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
@@ -585,24 +688,14 @@ unsafe fn hvector(
     let old = old_type(oldtype)?;
     let newtype = out(newtype)?;
     let t = Datatype::hvector(n, bl, stride as isize, &old).map_err(type_error)?;
-    let ints = vec![count, blocklength];
-    write_out(
+    made::<I>(
         newtype,
-        create(t, MPI_COMBINER_HVECTOR, ints, vec![stride], vec![oldtype]),
+        t,
+        MPI_COMBINER_HVECTOR,
+        &[n, bl],
+        &[stride],
+        vec![oldtype],
     )
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Type_create_hvector(
-    count: c_int,
-    blocklength: c_int,
-    stride: MPI_Aint,
-    oldtype: MPI_Datatype,
-    newtype: *mut MPI_Datatype,
-) -> c_int {
-    run("MPI_Type_create_hvector", MPI_COMM_WORLD, || {
-        hvector(count, blocklength, stride, oldtype, newtype)
-    })
 }
 
 /// MPI-1's MPI_Type_hvector (removed in MPI-3, still in MPICH): MPI_Type_create_hvector.
@@ -619,78 +712,60 @@ pub unsafe extern "C" fn PMPI_Type_hvector(
     })
 }
 
-/// Block lengths as i64, each checked non-negative.
-fn blocklengths(bls: &[c_int]) -> Result<Vec<i64>> {
-    bls.iter().map(|&b| nonneg(b, "blocklength")).collect()
+/// The count, block lengths (checked non-negative) and displacements of an indexed
+/// constructor, widened.
+///
+/// # Safety
+/// The arrays are NULL or hold `count` values.
+unsafe fn blocks<I: args::Int, D: args::Int>(
+    count: I,
+    array_of_blocklengths: *const I,
+    array_of_displacements: *const D,
+) -> Result<(i64, Vec<i64>, Vec<i64>)> {
+    let n = nonneg(count, "count")?;
+    let bl = args::ints(array_of_blocklengths, n as usize, "array_of_blocklengths")?;
+    let d = args::ints(array_of_displacements, n as usize, "array_of_displacements")?;
+    all_nonneg(&bl, "blocklength")?;
+    Ok((n, bl, d))
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Type_indexed(
-    count: c_int,
-    array_of_blocklengths: *const c_int,
-    array_of_displacements: *const c_int,
+/// MPI_Type_indexed(_c).
+///
+/// # Safety
+/// MPI's: the arrays hold `count` values; `newtype` is NULL or valid.
+pub unsafe fn indexed<I: args::Int>(
+    count: I,
+    array_of_blocklengths: *const I,
+    array_of_displacements: *const I,
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
-) -> c_int {
-    run("MPI_Type_indexed", MPI_COMM_WORLD, || {
-        let n = nonneg(count, "count")? as usize;
-        let bls = array(array_of_blocklengths, n, "array_of_blocklengths")?;
-        let ds = array(array_of_displacements, n, "array_of_displacements")?;
-        let bl = blocklengths(bls)?;
-        let old = old_type(oldtype)?;
-        let newtype = out(newtype)?;
-        let d: Vec<i64> = ds.iter().map(|&x| x as i64).collect();
-        let t = Datatype::indexed(&bl, &d, &old).map_err(type_error)?;
-        let mut ints = vec![count];
-        ints.extend_from_slice(bls);
-        ints.extend_from_slice(ds);
-        write_out(
-            newtype,
-            create(t, MPI_COMBINER_INDEXED, ints, vec![], vec![oldtype]),
-        )
-    })
+) -> Result<()> {
+    let (n, bl, d) = blocks(count, array_of_blocklengths, array_of_displacements)?;
+    let old = old_type(oldtype)?;
+    let newtype = out(newtype)?;
+    let t = Datatype::indexed(&bl, &d, &old).map_err(type_error)?;
+    let ints: Vec<i64> = [n].iter().chain(&bl).chain(&d).copied().collect();
+    made::<I>(newtype, t, MPI_COMBINER_INDEXED, &ints, &[], vec![oldtype])
 }
 
-unsafe fn hindexed(
-    count: c_int,
-    array_of_blocklengths: *const c_int,
+/// MPI_Type_create_hindexed(_c) and MPI-1's MPI_Type_hindexed.
+///
+/// # Safety
+/// As `indexed`.
+pub unsafe fn hindexed<I: args::Int>(
+    count: I,
+    array_of_blocklengths: *const I,
     array_of_displacements: *const MPI_Aint,
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> Result<()> {
-    let n = nonneg(count, "count")? as usize;
-    let bls = array(array_of_blocklengths, n, "array_of_blocklengths")?;
-    let ds = array(array_of_displacements, n, "array_of_displacements")?;
-    let bl = blocklengths(bls)?;
+    let (n, bl, d) = blocks(count, array_of_blocklengths, array_of_displacements)?;
     let old = old_type(oldtype)?;
     let newtype = out(newtype)?;
-    let d: Vec<isize> = ds.iter().map(|&x| x as isize).collect();
-    let t = Datatype::hindexed(&bl, &d, &old).map_err(type_error)?;
-    let mut ints = vec![count];
-    ints.extend_from_slice(bls);
-    write_out(
-        newtype,
-        create(t, MPI_COMBINER_HINDEXED, ints, ds.to_vec(), vec![oldtype]),
-    )
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Type_create_hindexed(
-    count: c_int,
-    array_of_blocklengths: *const c_int,
-    array_of_displacements: *const MPI_Aint,
-    oldtype: MPI_Datatype,
-    newtype: *mut MPI_Datatype,
-) -> c_int {
-    run("MPI_Type_create_hindexed", MPI_COMM_WORLD, || {
-        hindexed(
-            count,
-            array_of_blocklengths,
-            array_of_displacements,
-            oldtype,
-            newtype,
-        )
-    })
+    let dd: Vec<isize> = d.iter().map(|&x| x as isize).collect();
+    let t = Datatype::hindexed(&bl, &dd, &old).map_err(type_error)?;
+    let ints: Vec<i64> = [n].iter().chain(&bl).copied().collect();
+    made::<I>(newtype, t, MPI_COMBINER_HINDEXED, &ints, &d, vec![oldtype])
 }
 
 /// MPI-1's MPI_Type_hindexed (removed in MPI-3, still in MPICH, with its non-const
@@ -714,73 +789,78 @@ pub unsafe extern "C" fn PMPI_Type_hindexed(
     })
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Type_create_indexed_block(
-    count: c_int,
-    blocklength: c_int,
-    array_of_displacements: *const c_int,
+/// MPI_Type_create_indexed_block(_c).
+///
+/// # Safety
+/// As `indexed`.
+pub unsafe fn indexed_block<I: args::Int>(
+    count: I,
+    blocklength: I,
+    array_of_displacements: *const I,
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
-) -> c_int {
-    run("MPI_Type_create_indexed_block", MPI_COMM_WORLD, || {
-        let n = nonneg(count, "count")? as usize;
-        let bl = nonneg(blocklength, "blocklength")?;
-        let ds = array(array_of_displacements, n, "array_of_displacements")?;
-        let old = old_type(oldtype)?;
-        let newtype = out(newtype)?;
-        let d: Vec<i64> = ds.iter().map(|&x| x as i64).collect();
-        let t = Datatype::indexed_block(bl, &d, &old).map_err(type_error)?;
-        let mut ints = vec![count, blocklength];
-        ints.extend_from_slice(ds);
-        write_out(
-            newtype,
-            create(t, MPI_COMBINER_INDEXED_BLOCK, ints, vec![], vec![oldtype]),
-        )
-    })
+) -> Result<()> {
+    let n = nonneg(count, "count")?;
+    let bl = nonneg(blocklength, "blocklength")?;
+    let d = args::ints(array_of_displacements, n as usize, "array_of_displacements")?;
+    let old = old_type(oldtype)?;
+    let newtype = out(newtype)?;
+    let t = Datatype::indexed_block(bl, &d, &old).map_err(type_error)?;
+    let ints: Vec<i64> = [n, bl].iter().chain(&d).copied().collect();
+    made::<I>(
+        newtype,
+        t,
+        MPI_COMBINER_INDEXED_BLOCK,
+        &ints,
+        &[],
+        vec![oldtype],
+    )
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Type_create_hindexed_block(
-    count: c_int,
-    blocklength: c_int,
+/// MPI_Type_create_hindexed_block(_c).
+///
+/// # Safety
+/// As `indexed`.
+pub unsafe fn hindexed_block<I: args::Int>(
+    count: I,
+    blocklength: I,
     array_of_displacements: *const MPI_Aint,
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
-) -> c_int {
-    run("MPI_Type_create_hindexed_block", MPI_COMM_WORLD, || {
-        let n = nonneg(count, "count")? as usize;
-        let bl = nonneg(blocklength, "blocklength")?;
-        let ds = array(array_of_displacements, n, "array_of_displacements")?;
-        let old = old_type(oldtype)?;
-        let newtype = out(newtype)?;
-        let d: Vec<isize> = ds.iter().map(|&x| x as isize).collect();
-        let t = Datatype::hindexed_block(bl, &d, &old).map_err(type_error)?;
-        let ints = vec![count, blocklength];
-        write_out(
-            newtype,
-            create(
-                t,
-                MPI_COMBINER_HINDEXED_BLOCK,
-                ints,
-                ds.to_vec(),
-                vec![oldtype],
-            ),
-        )
-    })
+) -> Result<()> {
+    let n = nonneg(count, "count")?;
+    let bl = nonneg(blocklength, "blocklength")?;
+    let d = args::ints(array_of_displacements, n as usize, "array_of_displacements")?;
+    let old = old_type(oldtype)?;
+    let newtype = out(newtype)?;
+    let dd: Vec<isize> = d.iter().map(|&x| x as isize).collect();
+    let t = Datatype::hindexed_block(bl, &dd, &old).map_err(type_error)?;
+    made::<I>(
+        newtype,
+        t,
+        MPI_COMBINER_HINDEXED_BLOCK,
+        &[n, bl],
+        &d,
+        vec![oldtype],
+    )
 }
 
-unsafe fn structure(
-    count: c_int,
-    array_of_blocklengths: *const c_int,
+/// MPI_Type_create_struct(_c) and MPI-1's MPI_Type_struct.
+///
+/// # Safety
+/// As `indexed`.
+pub unsafe fn structure<I: args::Int>(
+    count: I,
+    array_of_blocklengths: *const I,
     array_of_displacements: *const MPI_Aint,
     array_of_types: *const MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> Result<()> {
     let n = nonneg(count, "count")? as usize;
-    let bls = array(array_of_blocklengths, n, "array_of_blocklengths")?;
-    let ds = array(array_of_displacements, n, "array_of_displacements")?;
+    let bl = args::ints(array_of_blocklengths, n, "array_of_blocklengths")?;
+    let d = args::ints(array_of_displacements, n, "array_of_displacements")?;
     let tys = array(array_of_types, n, "array_of_types")?;
-    let bl = blocklengths(bls)?;
+    all_nonneg(&bl, "blocklength")?;
     let mut refs = Vec::with_capacity(n);
     for &h in tys {
         refs.push(if builtin_types::is_bound_marker(h) {
@@ -799,33 +879,10 @@ unsafe fn structure(
             None => Member::Ub,
         })
         .collect();
-    let d: Vec<isize> = ds.iter().map(|&x| x as isize).collect();
-    let t = Datatype::structure(&bl, &d, &members).map_err(type_error)?;
-    let mut ints = vec![count];
-    ints.extend_from_slice(bls);
-    write_out(
-        newtype,
-        create(t, MPI_COMBINER_STRUCT, ints, ds.to_vec(), tys.to_vec()),
-    )
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Type_create_struct(
-    count: c_int,
-    array_of_blocklengths: *const c_int,
-    array_of_displacements: *const MPI_Aint,
-    array_of_types: *const MPI_Datatype,
-    newtype: *mut MPI_Datatype,
-) -> c_int {
-    run("MPI_Type_create_struct", MPI_COMM_WORLD, || {
-        structure(
-            count,
-            array_of_blocklengths,
-            array_of_displacements,
-            array_of_types,
-            newtype,
-        )
-    })
+    let dd: Vec<isize> = d.iter().map(|&x| x as isize).collect();
+    let t = Datatype::structure(&bl, &dd, &members).map_err(type_error)?;
+    let ints: Vec<i64> = [n as i64].iter().chain(&bl).copied().collect();
+    made::<I>(newtype, t, MPI_COMBINER_STRUCT, &ints, &d, tys.to_vec())
 }
 
 /// MPI-1's MPI_Type_struct (removed in MPI-3, still in MPICH, with its non-const prototype).
@@ -848,28 +905,30 @@ pub unsafe extern "C" fn PMPI_Type_struct(
     })
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Type_create_resized(
+/// MPI_Type_create_resized(_c): the form is the caller's (`large`), as its lb and extent
+/// are MPI_Aint in one and MPI_Count in the other, the same C type.
+///
+/// # Safety
+/// `newtype` is NULL or valid.
+pub unsafe fn resized(
     oldtype: MPI_Datatype,
     lb: MPI_Aint,
     extent: MPI_Aint,
     newtype: *mut MPI_Datatype,
-) -> c_int {
-    run("MPI_Type_create_resized", MPI_COMM_WORLD, || {
-        let old = old_type(oldtype)?;
-        let newtype = out(newtype)?;
-        let t = Datatype::resized(&old, lb as isize, extent as isize).map_err(type_error)?;
-        write_out(
-            newtype,
-            create(
-                t,
-                MPI_COMBINER_RESIZED,
-                vec![],
-                vec![lb, extent],
-                vec![oldtype],
-            ),
-        )
-    })
+    large: bool,
+) -> Result<()> {
+    let old = old_type(oldtype)?;
+    let newtype = out(newtype)?;
+    let t = Datatype::resized(&old, lb as isize, extent as isize).map_err(type_error)?;
+    let r = if large {
+        record::<MPI_Count>(&[], &[lb, extent])
+    } else {
+        record::<c_int>(&[], &[lb, extent])
+    };
+    write_out(
+        newtype,
+        create_recorded(t, MPI_COMBINER_RESIZED, r, vec![oldtype]),
+    )
 }
 
 #[no_mangle]
@@ -898,56 +957,64 @@ fn storage_order(o: c_int) -> Result<Order> {
     }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Type_create_subarray(
+/// MPI_Type_create_subarray(_c) (in the `_c` form ndims and order stay integers).
+///
+/// # Safety
+/// MPI's: the arrays hold `ndims` values; `newtype` is NULL or valid.
+pub unsafe fn subarray<I: args::Int>(
     ndims: c_int,
-    array_of_sizes: *const c_int,
-    array_of_subsizes: *const c_int,
-    array_of_starts: *const c_int,
+    array_of_sizes: *const I,
+    array_of_subsizes: *const I,
+    array_of_starts: *const I,
     order: c_int,
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
-) -> c_int {
-    run("MPI_Type_create_subarray", MPI_COMM_WORLD, || {
-        if ndims <= 0 {
-            return mpi_err!(Arg, "ndims must be positive, is {ndims}");
+) -> Result<()> {
+    if ndims <= 0 {
+        return mpi_err!(Arg, "ndims must be positive, is {ndims}");
+    }
+    let n = ndims as usize;
+    let sizes = args::ints(array_of_sizes, n, "array_of_sizes")?;
+    let subsizes = args::ints(array_of_subsizes, n, "array_of_subsizes")?;
+    let starts = args::ints(array_of_starts, n, "array_of_starts")?;
+    for i in 0..n {
+        let (s, ss, st) = (sizes[i], subsizes[i], starts[i]);
+        if s <= 0 {
+            return mpi_err!(Arg, "array_of_sizes[{i}] = {s} must be positive");
         }
-        let n = ndims as usize;
-        let sizes = array(array_of_sizes, n, "array_of_sizes")?;
-        let subsizes = array(array_of_subsizes, n, "array_of_subsizes")?;
-        let starts = array(array_of_starts, n, "array_of_starts")?;
-        for i in 0..n {
-            let (s, ss, st) = (sizes[i], subsizes[i], starts[i]);
-            if s <= 0 {
-                return mpi_err!(Arg, "array_of_sizes[{i}] = {s} must be positive");
-            }
-            if ss < 0 || ss > s {
-                return mpi_err!(Arg, "array_of_subsizes[{i}] = {ss} is not in 0..={s}");
-            }
-            if st < 0 || st > s - ss {
-                return mpi_err!(
-                    Arg,
-                    "array_of_starts[{i}] = {st} is not in 0..={} (size {s}, subsize {ss})",
-                    s - ss
-                );
-            }
+        if ss < 0 || ss > s {
+            return mpi_err!(Arg, "array_of_subsizes[{i}] = {ss} is not in 0..={s}");
         }
-        let o = storage_order(order)?;
-        let old = old_type(oldtype)?;
-        let newtype = out(newtype)?;
-        let w = |a: &[c_int]| a.iter().map(|&x| x as i64).collect::<Vec<_>>();
-        let t =
-            Datatype::subarray(&w(sizes), &w(subsizes), &w(starts), o, &old).map_err(type_error)?;
-        let mut ints = vec![ndims];
-        ints.extend_from_slice(sizes);
-        ints.extend_from_slice(subsizes);
-        ints.extend_from_slice(starts);
-        ints.push(order);
-        write_out(
-            newtype,
-            create(t, MPI_COMBINER_SUBARRAY, ints, vec![], vec![oldtype]),
-        )
-    })
+        if st < 0 || st > s - ss {
+            return mpi_err!(
+                Arg,
+                "array_of_starts[{i}] = {st} is not in 0..={} (size {s}, subsize {ss})",
+                s - ss
+            );
+        }
+    }
+    let o = storage_order(order)?;
+    let old = old_type(oldtype)?;
+    let newtype = out(newtype)?;
+    let t = Datatype::subarray(&sizes, &subsizes, &starts, o, &old).map_err(type_error)?;
+    let arrays: Vec<i64> = sizes
+        .iter()
+        .chain(&subsizes)
+        .chain(&starts)
+        .copied()
+        .collect();
+    let r = if I::LARGE {
+        (vec![ndims, order], vec![], arrays)
+    } else {
+        let mut ints = vec![ndims as i64];
+        ints.extend(&arrays);
+        ints.push(order as i64);
+        record::<I>(&ints, &[])
+    };
+    write_out(
+        newtype,
+        create_recorded(t, MPI_COMBINER_SUBARRAY, r, vec![oldtype]),
+    )
 }
 
 #[no_mangle]

@@ -1436,3 +1436,490 @@ pub unsafe extern "C" fn PMPI_Type_get_value_index(
         datatype::get_value_index(value_type, index_type, pair_type)
     })
 }
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_size(datatype: MPI_Datatype, size: *mut c_int) -> c_int {
+    shim::run("MPI_Type_size", MPI_COMM_WORLD, || {
+        datatype::size(datatype, size)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_size_c(datatype: MPI_Datatype, size: *mut MPI_Count) -> c_int {
+    shim::run("MPI_Type_size_c", MPI_COMM_WORLD, || {
+        datatype::size(datatype, size)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_size_x(datatype: MPI_Datatype, size: *mut MPI_Count) -> c_int {
+    shim::run("MPI_Type_size_x", MPI_COMM_WORLD, || {
+        datatype::size(datatype, size)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_get_extent(
+    datatype: MPI_Datatype,
+    lb: *mut MPI_Aint,
+    extent: *mut MPI_Aint,
+) -> c_int {
+    shim::run("MPI_Type_get_extent", MPI_COMM_WORLD, || {
+        datatype::get_extent(datatype, lb, extent)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_get_extent_c(
+    datatype: MPI_Datatype,
+    lb: *mut MPI_Count,
+    extent: *mut MPI_Count,
+) -> c_int {
+    shim::run("MPI_Type_get_extent_c", MPI_COMM_WORLD, || {
+        datatype::get_extent(datatype, lb, extent)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_get_extent_x(
+    datatype: MPI_Datatype,
+    lb: *mut MPI_Count,
+    extent: *mut MPI_Count,
+) -> c_int {
+    shim::run("MPI_Type_get_extent_x", MPI_COMM_WORLD, || {
+        datatype::get_extent(datatype, lb, extent)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_get_true_extent(
+    datatype: MPI_Datatype,
+    true_lb: *mut MPI_Aint,
+    true_extent: *mut MPI_Aint,
+) -> c_int {
+    shim::run("MPI_Type_get_true_extent", MPI_COMM_WORLD, || {
+        datatype::get_true_extent(datatype, true_lb, true_extent)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_get_true_extent_c(
+    datatype: MPI_Datatype,
+    true_lb: *mut MPI_Count,
+    true_extent: *mut MPI_Count,
+) -> c_int {
+    shim::run("MPI_Type_get_true_extent_c", MPI_COMM_WORLD, || {
+        datatype::get_true_extent(datatype, true_lb, true_extent)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_get_true_extent_x(
+    datatype: MPI_Datatype,
+    true_lb: *mut MPI_Count,
+    true_extent: *mut MPI_Count,
+) -> c_int {
+    shim::run("MPI_Type_get_true_extent_x", MPI_COMM_WORLD, || {
+        datatype::get_true_extent(datatype, true_lb, true_extent)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_get_envelope(
+    datatype: MPI_Datatype,
+    num_integers: *mut c_int,
+    num_addresses: *mut c_int,
+    num_datatypes: *mut c_int,
+    combiner: *mut c_int,
+) -> c_int {
+    shim::run("MPI_Type_get_envelope", MPI_COMM_WORLD, || {
+        datatype::get_envelope_int(
+            datatype,
+            num_integers,
+            num_addresses,
+            num_datatypes,
+            combiner,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_get_envelope_c(
+    datatype: MPI_Datatype,
+    num_integers: *mut MPI_Count,
+    num_addresses: *mut MPI_Count,
+    num_large_counts: *mut MPI_Count,
+    num_datatypes: *mut MPI_Count,
+    combiner: *mut c_int,
+) -> c_int {
+    shim::run("MPI_Type_get_envelope_c", MPI_COMM_WORLD, || {
+        datatype::get_envelope(
+            datatype,
+            num_integers,
+            num_addresses,
+            Some(num_large_counts),
+            num_datatypes,
+            combiner,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_get_contents(
+    datatype: MPI_Datatype,
+    max_integers: c_int,
+    max_addresses: c_int,
+    max_datatypes: c_int,
+    array_of_integers: *mut c_int,
+    array_of_addresses: *mut MPI_Aint,
+    array_of_datatypes: *mut MPI_Datatype,
+) -> c_int {
+    shim::run("MPI_Type_get_contents", MPI_COMM_WORLD, || {
+        datatype::get_contents(
+            datatype,
+            max_integers,
+            max_addresses,
+            max_datatypes,
+            array_of_integers,
+            array_of_addresses,
+            None,
+            array_of_datatypes,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_get_contents_c(
+    datatype: MPI_Datatype,
+    max_integers: MPI_Count,
+    max_addresses: MPI_Count,
+    max_large_counts: MPI_Count,
+    max_datatypes: MPI_Count,
+    array_of_integers: *mut c_int,
+    array_of_addresses: *mut MPI_Aint,
+    array_of_large_counts: *mut MPI_Count,
+    array_of_datatypes: *mut MPI_Datatype,
+) -> c_int {
+    shim::run("MPI_Type_get_contents_c", MPI_COMM_WORLD, || {
+        datatype::get_contents(
+            datatype,
+            max_integers,
+            max_addresses,
+            max_datatypes,
+            array_of_integers,
+            array_of_addresses,
+            Some((max_large_counts, array_of_large_counts)),
+            array_of_datatypes,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_contiguous(
+    count: c_int,
+    oldtype: MPI_Datatype,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    shim::run("MPI_Type_contiguous", MPI_COMM_WORLD, || {
+        datatype::contiguous(count, oldtype, newtype)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_contiguous_c(
+    count: MPI_Count,
+    oldtype: MPI_Datatype,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    shim::run("MPI_Type_contiguous_c", MPI_COMM_WORLD, || {
+        datatype::contiguous(count, oldtype, newtype)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_vector(
+    count: c_int,
+    blocklength: c_int,
+    stride: c_int,
+    oldtype: MPI_Datatype,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    shim::run("MPI_Type_vector", MPI_COMM_WORLD, || {
+        datatype::vector(count, blocklength, stride, oldtype, newtype)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_vector_c(
+    count: MPI_Count,
+    blocklength: MPI_Count,
+    stride: MPI_Count,
+    oldtype: MPI_Datatype,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    shim::run("MPI_Type_vector_c", MPI_COMM_WORLD, || {
+        datatype::vector(count, blocklength, stride, oldtype, newtype)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_create_hvector(
+    count: c_int,
+    blocklength: c_int,
+    stride: MPI_Aint,
+    oldtype: MPI_Datatype,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    shim::run("MPI_Type_create_hvector", MPI_COMM_WORLD, || {
+        datatype::hvector(count, blocklength, stride, oldtype, newtype)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_create_hvector_c(
+    count: MPI_Count,
+    blocklength: MPI_Count,
+    stride: MPI_Count,
+    oldtype: MPI_Datatype,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    shim::run("MPI_Type_create_hvector_c", MPI_COMM_WORLD, || {
+        datatype::hvector(count, blocklength, stride, oldtype, newtype)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_indexed(
+    count: c_int,
+    array_of_blocklengths: *const c_int,
+    array_of_displacements: *const c_int,
+    oldtype: MPI_Datatype,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    shim::run("MPI_Type_indexed", MPI_COMM_WORLD, || {
+        datatype::indexed(
+            count,
+            array_of_blocklengths,
+            array_of_displacements,
+            oldtype,
+            newtype,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_indexed_c(
+    count: MPI_Count,
+    array_of_blocklengths: *const MPI_Count,
+    array_of_displacements: *const MPI_Count,
+    oldtype: MPI_Datatype,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    shim::run("MPI_Type_indexed_c", MPI_COMM_WORLD, || {
+        datatype::indexed(
+            count,
+            array_of_blocklengths,
+            array_of_displacements,
+            oldtype,
+            newtype,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_create_hindexed(
+    count: c_int,
+    array_of_blocklengths: *const c_int,
+    array_of_displacements: *const MPI_Aint,
+    oldtype: MPI_Datatype,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    shim::run("MPI_Type_create_hindexed", MPI_COMM_WORLD, || {
+        datatype::hindexed(
+            count,
+            array_of_blocklengths,
+            array_of_displacements,
+            oldtype,
+            newtype,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_create_hindexed_c(
+    count: MPI_Count,
+    array_of_blocklengths: *const MPI_Count,
+    array_of_displacements: *const MPI_Count,
+    oldtype: MPI_Datatype,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    shim::run("MPI_Type_create_hindexed_c", MPI_COMM_WORLD, || {
+        datatype::hindexed(
+            count,
+            array_of_blocklengths,
+            array_of_displacements,
+            oldtype,
+            newtype,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_create_indexed_block(
+    count: c_int,
+    blocklength: c_int,
+    array_of_displacements: *const c_int,
+    oldtype: MPI_Datatype,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    shim::run("MPI_Type_create_indexed_block", MPI_COMM_WORLD, || {
+        datatype::indexed_block(count, blocklength, array_of_displacements, oldtype, newtype)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_create_indexed_block_c(
+    count: MPI_Count,
+    blocklength: MPI_Count,
+    array_of_displacements: *const MPI_Count,
+    oldtype: MPI_Datatype,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    shim::run("MPI_Type_create_indexed_block_c", MPI_COMM_WORLD, || {
+        datatype::indexed_block(count, blocklength, array_of_displacements, oldtype, newtype)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_create_hindexed_block(
+    count: c_int,
+    blocklength: c_int,
+    array_of_displacements: *const MPI_Aint,
+    oldtype: MPI_Datatype,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    shim::run("MPI_Type_create_hindexed_block", MPI_COMM_WORLD, || {
+        datatype::hindexed_block(count, blocklength, array_of_displacements, oldtype, newtype)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_create_hindexed_block_c(
+    count: MPI_Count,
+    blocklength: MPI_Count,
+    array_of_displacements: *const MPI_Count,
+    oldtype: MPI_Datatype,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    shim::run("MPI_Type_create_hindexed_block_c", MPI_COMM_WORLD, || {
+        datatype::hindexed_block(count, blocklength, array_of_displacements, oldtype, newtype)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_create_struct(
+    count: c_int,
+    array_of_blocklengths: *const c_int,
+    array_of_displacements: *const MPI_Aint,
+    array_of_types: *const MPI_Datatype,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    shim::run("MPI_Type_create_struct", MPI_COMM_WORLD, || {
+        datatype::structure(
+            count,
+            array_of_blocklengths,
+            array_of_displacements,
+            array_of_types,
+            newtype,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_create_struct_c(
+    count: MPI_Count,
+    array_of_blocklengths: *const MPI_Count,
+    array_of_displacements: *const MPI_Count,
+    array_of_types: *const MPI_Datatype,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    shim::run("MPI_Type_create_struct_c", MPI_COMM_WORLD, || {
+        datatype::structure(
+            count,
+            array_of_blocklengths,
+            array_of_displacements,
+            array_of_types,
+            newtype,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_create_resized(
+    oldtype: MPI_Datatype,
+    lb: MPI_Aint,
+    extent: MPI_Aint,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    shim::run("MPI_Type_create_resized", MPI_COMM_WORLD, || {
+        datatype::resized(oldtype, lb, extent, newtype, false)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_create_resized_c(
+    oldtype: MPI_Datatype,
+    lb: MPI_Count,
+    extent: MPI_Count,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    shim::run("MPI_Type_create_resized_c", MPI_COMM_WORLD, || {
+        datatype::resized(oldtype, lb, extent, newtype, true)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_create_subarray(
+    ndims: c_int,
+    array_of_sizes: *const c_int,
+    array_of_subsizes: *const c_int,
+    array_of_starts: *const c_int,
+    order: c_int,
+    oldtype: MPI_Datatype,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    shim::run("MPI_Type_create_subarray", MPI_COMM_WORLD, || {
+        datatype::subarray(
+            ndims,
+            array_of_sizes,
+            array_of_subsizes,
+            array_of_starts,
+            order,
+            oldtype,
+            newtype,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_create_subarray_c(
+    ndims: c_int,
+    array_of_sizes: *const MPI_Count,
+    array_of_subsizes: *const MPI_Count,
+    array_of_starts: *const MPI_Count,
+    order: c_int,
+    oldtype: MPI_Datatype,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    shim::run("MPI_Type_create_subarray_c", MPI_COMM_WORLD, || {
+        datatype::subarray(
+            ndims,
+            array_of_sizes,
+            array_of_subsizes,
+            array_of_starts,
+            order,
+            oldtype,
+            newtype,
+        )
+    })
+}

@@ -5080,7 +5080,7 @@ pub unsafe extern "C" fn mpi_wtime_() -> f64 {
     pmpi_wtime_()
 }
 
-// Not bound (35):
+// Not bound (50):
 //   MPI_Bsend_c: no Fortran binding (C only, or large-count)
 //   MPI_Bsend_init_c: no Fortran binding (C only, or large-count)
 //   MPI_Buffer_attach_c: no Fortran binding (C only, or large-count)
@@ -5116,3 +5116,18 @@ pub unsafe extern "C" fn mpi_wtime_() -> f64 {
 //   MPI_Status_c2f: no Fortran binding (C only, or large-count)
 //   MPI_Status_f2c: no Fortran binding (C only, or large-count)
 //   MPI_Status_set_elements_c: no Fortran binding (C only, or large-count)
+//   MPI_Type_contiguous_c: no Fortran binding (C only, or large-count)
+//   MPI_Type_create_hindexed_block_c: no Fortran binding (C only, or large-count)
+//   MPI_Type_create_hindexed_c: no Fortran binding (C only, or large-count)
+//   MPI_Type_create_hvector_c: no Fortran binding (C only, or large-count)
+//   MPI_Type_create_indexed_block_c: no Fortran binding (C only, or large-count)
+//   MPI_Type_create_resized_c: no Fortran binding (C only, or large-count)
+//   MPI_Type_create_struct_c: no Fortran binding (C only, or large-count)
+//   MPI_Type_create_subarray_c: no Fortran binding (C only, or large-count)
+//   MPI_Type_get_contents_c: no Fortran binding (C only, or large-count)
+//   MPI_Type_get_envelope_c: no Fortran binding (C only, or large-count)
+//   MPI_Type_get_extent_c: no Fortran binding (C only, or large-count)
+//   MPI_Type_get_true_extent_c: no Fortran binding (C only, or large-count)
+//   MPI_Type_indexed_c: no Fortran binding (C only, or large-count)
+//   MPI_Type_size_c: no Fortran binding (C only, or large-count)
+//   MPI_Type_vector_c: no Fortran binding (C only, or large-count)
