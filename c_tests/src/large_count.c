@@ -14,7 +14,8 @@
  *    The datatype constructors' `_c` forms (contiguous, vector, hvector, indexed, hindexed,
  *    indexed_block, hindexed_block, struct, resized, subarray) make the types the int forms
  *    make (size, extent, packed bytes), recorded as large counts (MPI_Type_get_envelope_c,
- *    MPI_Type_get_contents_c; MPI_Type_get_envelope refuses them); rank 1 receives the big
+ *    MPI_Type_get_contents_c; MPI_Type_get_envelope refuses them); MPI_Pack_c, _Unpack_c,
+ *    _Pack_size_c and the external32 ones agree with the int calls; rank 1 receives the big
  *    message as one element of a contiguous type of more than 2^31 bytes.
  * 3. A negative MPI_Count is MPI_ERR_COUNT (MPI_ERRORS_RETURN), and nothing is sent.
  * 4. MPI-4.1: MPI_Status_get/set_source/tag/error, MPI_Status_set_elements_c (with a count
@@ -368,6 +369,50 @@ static void datatypes(void)
     free(pc);
     MPI_Type_free(&a);
     MPI_Type_free(&c);
+    /* Pack_c / Unpack_c / Pack_size_c and the external32 ones against the int calls. */
+    CHECK_MPI(MPI_Type_vector(4, 3, 5, MPI_INT, &a));
+    CHECK_MPI(MPI_Type_commit(&a));
+    int isz, ipos = 0;
+    MPI_Count csz, cpos = 0;
+    CHECK_MPI(MPI_Pack_size(2, a, MPI_COMM_WORLD, &isz));
+    CHECK_MPI(MPI_Pack_size_c(2, a, MPI_COMM_WORLD, &csz));
+    CHECK(isz == csz && isz >= 2 * 12 * 4, "MPI_Pack_size %d, MPI_Pack_size_c %lld", isz,
+          (long long)csz);
+    unsigned char *pi = calloc(isz, 1), *pk = calloc(csz, 1);
+    CHECK_MPI(MPI_Pack(src, 2, a, pi, isz, &ipos, MPI_COMM_WORLD));
+    CHECK_MPI(MPI_Pack_c(src, 2, a, pk, csz, &cpos, MPI_COMM_WORLD));
+    CHECK(ipos == cpos && memcmp(pi, pk, ipos) == 0, "MPI_Pack_c: position %lld (int %d), "
+          "bytes %s", (long long)cpos, ipos, memcmp(pi, pk, ipos) ? "differ" : "equal");
+    int back[64];
+    memset(back, 0, sizeof back);
+    cpos = 0;
+    CHECK_MPI(MPI_Unpack_c(pk, csz, &cpos, back, 2, a, MPI_COMM_WORLD));
+    CHECK(cpos == ipos, "MPI_Unpack_c position %lld", (long long)cpos);
+    for (int k = 0; k < 2; k++)
+        for (int b = 0; b < 4; b++)
+            for (int e = 0; e < 3; e++) {
+                int at = k * 18 + b * 5 + e; /* extent of the vector: 18 ints */
+                CHECK(back[at] == src[at], "MPI_Unpack_c: int %d is %d", at, back[at]);
+            }
+    MPI_Aint xsz, xpos = 0;
+    MPI_Count xcsz;
+    CHECK_MPI(MPI_Pack_external_size("external32", 2, a, &xsz));
+    CHECK_MPI(MPI_Pack_external_size_c("external32", 2, a, &xcsz));
+    CHECK(xsz == xcsz && xsz == 2 * 12 * 4, "MPI_Pack_external_size(_c): %ld %lld", (long)xsz,
+          (long long)xcsz);
+    MPI_Count xcpos = 0;
+    CHECK_MPI(MPI_Pack_external("external32", src, 2, a, pi, isz, &xpos));
+    CHECK_MPI(MPI_Pack_external_c("external32", src, 2, a, pk, csz, &xcpos));
+    CHECK(xpos == xcpos && memcmp(pi, pk, xpos) == 0, "MPI_Pack_external_c differs");
+    memset(back, 0, sizeof back);
+    xcpos = 0;
+    CHECK_MPI(MPI_Unpack_external_c("external32", pk, csz, &xcpos, back, 2, a));
+    CHECK(xcpos == xpos && back[5] == src[5] && back[18 + 15 + 2] == src[18 + 15 + 2],
+          "MPI_Unpack_external_c");
+    free(pi);
+    free(pk);
+    MPI_Type_free(&a);
+
     /* A vector's contents through MPI_Type_get_contents_c. */
     CHECK_MPI(MPI_Type_vector_c(5, 2, -3, MPI_DOUBLE, &c));
     CHECK_MPI(MPI_Type_get_contents_c(c, 0, 0, 3, 1, ints, addrs, counts, old));

@@ -81,6 +81,8 @@ pub trait Int: Copy {
     /// Whether this is the large-count form's integer.
     const LARGE: bool;
     fn wide(self) -> i64;
+    /// `v` as this integer, None when it does not fit.
+    fn narrow(v: i64) -> Option<Self>;
 }
 
 impl Int for c_int {
@@ -88,12 +90,30 @@ impl Int for c_int {
     fn wide(self) -> i64 {
         self as i64
     }
+    fn narrow(v: i64) -> Option<Self> {
+        c_int::try_from(v).ok()
+    }
 }
 
 impl Int for MPI_Count {
     const LARGE: bool = true;
     fn wide(self) -> i64 {
         self
+    }
+    fn narrow(v: i64) -> Option<Self> {
+        Some(v)
+    }
+}
+
+/// Write `v` through an int or MPI_Count output (MPI_ERR_COUNT when an int cannot hold
+/// it: the call needs its large-count form).
+///
+/// # Safety
+/// `p` is NULL (an error) or valid for writing.
+pub unsafe fn put_int<I: Int>(p: *mut I, v: i64) -> Result<()> {
+    match I::narrow(v) {
+        Some(x) => super::shim::write_out(p, x),
+        None => mpi_err!(Count, "{v} does not fit an int: use the call's _c form"),
     }
 }
 

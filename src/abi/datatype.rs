@@ -1169,108 +1169,120 @@ pub(crate) unsafe fn status_elements(
 
 // ------------------------------------------------------------------ pack / unpack
 
-/// Bytes of `count` elements of `t`.
-fn packed_size(count: usize, t: &Datatype) -> Result<usize> {
+/// Bytes of `count` elements of `t` (within an int's range for the int forms: `I`).
+fn packed_size<I: args::Int>(count: usize, t: &Datatype) -> Result<usize> {
     count
         .checked_mul(t.size)
-        .filter(|&n| n <= i32::MAX as usize)
+        .filter(|&n| I::narrow(n as i64).is_some())
         .ok_or_else(|| Error::new(ErrorClass::Count, "packed size exceeds the int range"))
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Pack(
-    inbuf: *const c_void,
-    incount: c_int,
-    datatype: MPI_Datatype,
-    outbuf: *mut c_void,
-    outsize: c_int,
-    position: *mut c_int,
-    comm: MPI_Comm,
-) -> c_int {
-    run("MPI_Pack", comm, || {
-        handles::comm(comm)?;
-        let n = args::count(incount)?;
-        let t = handles::datatype(datatype)?;
-        if outsize < 0 {
-            return mpi_err!(Arg, "negative outsize {outsize}");
-        }
-        let position = out(position)?;
-        // SAFETY: non-NULL (checked); MPI: points to the caller's int.
-        let pos = *position;
-        if pos < 0 {
-            return mpi_err!(Arg, "negative position {pos}");
-        }
-        if inbuf.is_null() && n > 0 && t.size > 0 && t.true_lb == 0 {
-            return mpi_err!(Arg, "NULL inbuf with incount {n}");
-        }
-        let len = packed_size(n, &t)?;
-        if len > 0 && pos as usize + len > outsize as usize {
-            return mpi_err!(
-                Truncate,
-                "{len} packed bytes do not fit at position {pos} of a {outsize}-byte buffer"
-            );
-        }
-        if len == 0 {
-            return Ok(());
-        }
-        if outbuf.is_null() {
-            return mpi_err!(Arg, "NULL outbuf");
-        }
-        // SAFETY: MPI: outbuf holds outsize bytes, of which pos..pos+len fit (checked);
-        // inbuf holds `n` elements of the type.
-        let dst = std::slice::from_raw_parts_mut((outbuf as *mut u8).add(pos as usize), len);
-        t.pack_into(n, 0, inbuf as *const u8, dst);
-        *position = pos + len as c_int;
-        Ok(())
-    })
+/// A pack or unpack position: in and out through the caller's int or MPI_Count.
+///
+/// # Safety
+/// `p` is NULL or valid.
+unsafe fn position<I: args::Int>(p: *mut I) -> Result<usize> {
+    let pos = (*out(p)?).wide();
+    if pos < 0 {
+        return mpi_err!(Arg, "negative position {pos}");
+    }
+    Ok(pos as usize)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Unpack(
+/// MPI_Pack(_c).
+///
+/// # Safety
+/// MPI's: `inbuf` holds the elements, `outbuf` `outsize` bytes.
+pub unsafe fn pack<I: args::Int>(
     inbuf: *const c_void,
-    insize: c_int,
-    position: *mut c_int,
+    incount: I,
+    datatype: MPI_Datatype,
     outbuf: *mut c_void,
-    outcount: c_int,
+    outsize: usize,
+    position_: *mut I,
+    comm: MPI_Comm,
+) -> Result<()> {
+    handles::comm(comm)?;
+    let n = nonneg(incount, "incount")? as usize;
+    let t = handles::datatype(datatype)?;
+    let pos = position(position_)?;
+    if inbuf.is_null() && n > 0 && t.size > 0 && t.true_lb == 0 {
+        return mpi_err!(Arg, "NULL inbuf with incount {n}");
+    }
+    let len = packed_size::<I>(n, &t)?;
+    if len > 0 && pos + len > outsize {
+        return mpi_err!(
+            Truncate,
+            "{len} packed bytes do not fit at position {pos} of a {outsize}-byte buffer"
+        );
+    }
+    if len == 0 {
+        return Ok(());
+    }
+    if outbuf.is_null() {
+        return mpi_err!(Arg, "NULL outbuf");
+    }
+    // SAFETY: MPI: outbuf holds outsize bytes, of which pos..pos+len fit (checked);
+    // inbuf holds `n` elements of the type.
+    let dst = std::slice::from_raw_parts_mut((outbuf as *mut u8).add(pos), len);
+    t.pack_into(n, 0, inbuf as *const u8, dst);
+    args::put_int(position_, (pos + len) as i64)
+}
+
+/// MPI_Unpack(_c).
+///
+/// # Safety
+/// MPI's: `inbuf` holds `insize` bytes, `outbuf` room for the elements.
+pub unsafe fn unpack<I: args::Int>(
+    inbuf: *const c_void,
+    insize: usize,
+    position_: *mut I,
+    outbuf: *mut c_void,
+    outcount: I,
     datatype: MPI_Datatype,
     comm: MPI_Comm,
-) -> c_int {
-    run("MPI_Unpack", comm, || {
-        handles::comm(comm)?;
-        let n = args::count(outcount)?;
-        let t = handles::datatype(datatype)?;
-        if insize < 0 {
-            return mpi_err!(Arg, "negative insize {insize}");
-        }
-        let position = out(position)?;
-        // SAFETY: non-NULL (checked); MPI: points to the caller's int.
-        let pos = *position;
-        if pos < 0 {
-            return mpi_err!(Arg, "negative position {pos}");
-        }
-        if outbuf.is_null() && n > 0 && t.size > 0 && t.true_lb == 0 {
-            return mpi_err!(Arg, "NULL outbuf with outcount {n}");
-        }
-        let len = packed_size(n, &t)?;
-        if len > 0 && pos as usize + len > insize as usize {
-            return mpi_err!(
-                Truncate,
-                "unpacking {len} bytes at position {pos} runs past the {insize}-byte input"
-            );
-        }
-        if len == 0 {
-            return Ok(());
-        }
-        if inbuf.is_null() {
-            return mpi_err!(Arg, "NULL inbuf");
-        }
-        // SAFETY: MPI: inbuf holds insize bytes, pos..pos+len among them (checked);
-        // outbuf has room for `n` elements of the type.
-        let src = std::slice::from_raw_parts((inbuf as *const u8).add(pos as usize), len);
-        t.unpack_from(n, 0, src, outbuf as *mut u8);
-        *position = pos + len as c_int;
-        Ok(())
-    })
+) -> Result<()> {
+    handles::comm(comm)?;
+    let n = nonneg(outcount, "outcount")? as usize;
+    let t = handles::datatype(datatype)?;
+    let pos = position(position_)?;
+    if outbuf.is_null() && n > 0 && t.size > 0 && t.true_lb == 0 {
+        return mpi_err!(Arg, "NULL outbuf with outcount {n}");
+    }
+    let len = packed_size::<I>(n, &t)?;
+    if len > 0 && pos + len > insize {
+        return mpi_err!(
+            Truncate,
+            "unpacking {len} bytes at position {pos} runs past the {insize}-byte input"
+        );
+    }
+    if len == 0 {
+        return Ok(());
+    }
+    if inbuf.is_null() {
+        return mpi_err!(Arg, "NULL inbuf");
+    }
+    // SAFETY: MPI: inbuf holds insize bytes, pos..pos+len among them (checked);
+    // outbuf has room for `n` elements of the type.
+    let src = std::slice::from_raw_parts((inbuf as *const u8).add(pos), len);
+    t.unpack_from(n, 0, src, outbuf as *mut u8);
+    args::put_int(position_, (pos + len) as i64)
+}
+
+/// MPI_Pack_size(_c).
+///
+/// # Safety
+/// `size` is NULL or valid.
+pub unsafe fn pack_size<I: args::Int>(
+    incount: I,
+    datatype: MPI_Datatype,
+    comm: MPI_Comm,
+    size: *mut I,
+) -> Result<()> {
+    handles::comm(comm)?;
+    let n = nonneg(incount, "incount")? as usize;
+    let t = handles::datatype(datatype)?;
+    args::put_int(size, packed_size::<I>(n, &t)? as i64)
 }
 
 /// The data representation argument of the external pack calls: only "external32" exists.
@@ -1302,56 +1314,57 @@ fn external_position(position: *mut MPI_Aint, size: MPI_Aint) -> Result<usize> {
     Ok(pos as usize)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Pack_external(
+/// MPI_Pack_external(_c).
+///
+/// # Safety
+/// MPI's: the buffers hold what the arguments say.
+pub unsafe fn pack_external(
     datarep: *const c_char,
     inbuf: *const c_void,
-    incount: c_int,
+    incount: impl args::Int,
     datatype: MPI_Datatype,
     outbuf: *mut c_void,
     outsize: MPI_Aint,
     position: *mut MPI_Aint,
-) -> c_int {
-    run("MPI_Pack_external", MPI_COMM_WORLD, || {
-        external32(datarep)?;
-        let n = args::count(incount)?;
-        let t = handles::datatype(datatype)?;
-        let pos = external_position(position, outsize)?;
-        let len = external_len(&t, n)?;
-        if len == 0 {
-            return Ok(());
-        }
-        if pos
-            .checked_add(len)
-            .is_none_or(|end| end > outsize as usize)
-        {
+) -> Result<()> {
+    external32(datarep)?;
+    let n = nonneg(incount, "incount")? as usize;
+    let t = handles::datatype(datatype)?;
+    let pos = external_position(position, outsize)?;
+    let len = external_len(&t, n)?;
+    if len == 0 {
+        return Ok(());
+    }
+    if pos
+        .checked_add(len)
+        .is_none_or(|end| end > outsize as usize)
+    {
+        return mpi_err!(
+            Truncate,
+            "{len} packed bytes do not fit at position {pos} of a {outsize}-byte buffer"
+        );
+    }
+    if outbuf.is_null() || (inbuf.is_null() && t.true_lb == 0) {
+        return mpi_err!(Arg, "NULL buffer");
+    }
+    // SAFETY: MPI: outbuf holds outsize bytes, of which pos..pos+len fit (checked);
+    // inbuf holds `n` elements of the type.
+    let dst = std::slice::from_raw_parts_mut((outbuf as *mut u8).add(pos), len);
+    if t.ext32.is_none() {
+        t.pack_into(n, 0, inbuf as *const u8, dst);
+        crate::datatype::external32::swap_packed(&t, dst);
+    } else {
+        let mut native = vec![0u8; native_len(&t, n)?];
+        t.pack_into(n, 0, inbuf as *const u8, &mut native);
+        if crate::datatype::external32::to_external(&t, &native, dst).is_err() {
             return mpi_err!(
-                Truncate,
-                "{len} packed bytes do not fit at position {pos} of a {outsize}-byte buffer"
+                Conversion,
+                "a value does not fit its external32 size (a long of more than 32 bits)"
             );
         }
-        if outbuf.is_null() || (inbuf.is_null() && t.true_lb == 0) {
-            return mpi_err!(Arg, "NULL buffer");
-        }
-        // SAFETY: MPI: outbuf holds outsize bytes, of which pos..pos+len fit (checked);
-        // inbuf holds `n` elements of the type.
-        let dst = std::slice::from_raw_parts_mut((outbuf as *mut u8).add(pos), len);
-        if t.ext32.is_none() {
-            t.pack_into(n, 0, inbuf as *const u8, dst);
-            crate::datatype::external32::swap_packed(&t, dst);
-        } else {
-            let mut native = vec![0u8; native_len(&t, n)?];
-            t.pack_into(n, 0, inbuf as *const u8, &mut native);
-            if crate::datatype::external32::to_external(&t, &native, dst).is_err() {
-                return mpi_err!(
-                    Conversion,
-                    "a value does not fit its external32 size (a long of more than 32 bits)"
-                );
-            }
-        }
-        *position = (pos + len) as MPI_Aint;
-        Ok(())
-    })
+    }
+    *position = (pos + len) as MPI_Aint;
+    Ok(())
 }
 
 /// Bytes of `n` elements of `t` packed natively.
@@ -1366,58 +1379,60 @@ fn external_len(t: &crate::datatype::Datatype, n: usize) -> Result<usize> {
         .ok_or_else(|| Error::new(ErrorClass::Count, "too large"))
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Unpack_external(
+/// MPI_Unpack_external(_c).
+///
+/// # Safety
+/// MPI's: the buffers hold what the arguments say.
+pub unsafe fn unpack_external(
     datarep: *const c_char,
     inbuf: *const c_void,
     insize: MPI_Aint,
     position: *mut MPI_Aint,
     outbuf: *mut c_void,
-    outcount: c_int,
+    outcount: impl args::Int,
     datatype: MPI_Datatype,
-) -> c_int {
-    run("MPI_Unpack_external", MPI_COMM_WORLD, || {
-        external32(datarep)?;
-        let n = args::count(outcount)?;
-        let t = handles::datatype(datatype)?;
-        let pos = external_position(position, insize)?;
-        let len = external_len(&t, n)?;
-        if len == 0 {
-            return Ok(());
-        }
-        if pos.checked_add(len).is_none_or(|end| end > insize as usize) {
-            return mpi_err!(
-                Truncate,
-                "unpacking {len} bytes at position {pos} runs past the {insize}-byte input"
-            );
-        }
-        if inbuf.is_null() || (outbuf.is_null() && t.true_lb == 0) {
-            return mpi_err!(Arg, "NULL buffer");
-        }
-        // SAFETY: MPI: inbuf holds insize bytes, pos..pos+len among them (checked); outbuf
-        // has room for `n` elements. The input is the caller's: converted in a copy.
-        let ext = std::slice::from_raw_parts((inbuf as *const u8).add(pos), len);
-        let mut native = vec![0u8; native_len(&t, n)?];
-        crate::datatype::external32::from_external(&t, ext, &mut native);
-        t.unpack_from(n, 0, &native, outbuf as *mut u8);
-        *position = (pos + len) as MPI_Aint;
-        Ok(())
-    })
+) -> Result<()> {
+    external32(datarep)?;
+    let n = nonneg(outcount, "outcount")? as usize;
+    let t = handles::datatype(datatype)?;
+    let pos = external_position(position, insize)?;
+    let len = external_len(&t, n)?;
+    if len == 0 {
+        return Ok(());
+    }
+    if pos.checked_add(len).is_none_or(|end| end > insize as usize) {
+        return mpi_err!(
+            Truncate,
+            "unpacking {len} bytes at position {pos} runs past the {insize}-byte input"
+        );
+    }
+    if inbuf.is_null() || (outbuf.is_null() && t.true_lb == 0) {
+        return mpi_err!(Arg, "NULL buffer");
+    }
+    // SAFETY: MPI: inbuf holds insize bytes, pos..pos+len among them (checked); outbuf
+    // has room for `n` elements. The input is the caller's: converted in a copy.
+    let ext = std::slice::from_raw_parts((inbuf as *const u8).add(pos), len);
+    let mut native = vec![0u8; native_len(&t, n)?];
+    crate::datatype::external32::from_external(&t, ext, &mut native);
+    t.unpack_from(n, 0, &native, outbuf as *mut u8);
+    *position = (pos + len) as MPI_Aint;
+    Ok(())
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Pack_external_size(
+/// MPI_Pack_external_size(_c).
+///
+/// # Safety
+/// MPI's: the buffers hold what the arguments say.
+pub unsafe fn pack_external_size(
     datarep: *const c_char,
-    incount: c_int,
+    incount: impl args::Int,
     datatype: MPI_Datatype,
     size: *mut MPI_Aint,
-) -> c_int {
-    run("MPI_Pack_external_size", MPI_COMM_WORLD, || {
-        external32(datarep)?;
-        let n = args::count(incount)?;
-        let t = handles::datatype(datatype)?;
-        write_out(size, external_len(&t, n)? as MPI_Aint)
-    })
+) -> Result<()> {
+    external32(datarep)?;
+    let n = nonneg(incount, "incount")? as usize;
+    let t = handles::datatype(datatype)?;
+    write_out(size, external_len(&t, n)? as MPI_Aint)
 }
 
 /// The predefined type of the smallest Fortran kind that meets a precision/range request
@@ -1575,19 +1590,4 @@ pub unsafe extern "C" fn PMPI_Type_create_f90_complex(
         r,
         newtype,
     )
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Pack_size(
-    incount: c_int,
-    datatype: MPI_Datatype,
-    comm: MPI_Comm,
-    size: *mut c_int,
-) -> c_int {
-    run("MPI_Pack_size", comm, || {
-        handles::comm(comm)?;
-        let n = args::count(incount)?;
-        let t = handles::datatype(datatype)?;
-        write_out(size, packed_size(n, &t)? as c_int)
-    })
 }

@@ -1923,3 +1923,175 @@ pub unsafe extern "C" fn PMPI_Type_create_subarray_c(
         )
     })
 }
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Pack(
+    inbuf: *const c_void,
+    incount: c_int,
+    datatype: MPI_Datatype,
+    outbuf: *mut c_void,
+    outsize: c_int,
+    position: *mut c_int,
+    comm: MPI_Comm,
+) -> c_int {
+    shim::run("MPI_Pack", comm, || {
+        let outsize = args::size(outsize)?;
+        datatype::pack(inbuf, incount, datatype, outbuf, outsize, position, comm)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Pack_c(
+    inbuf: *const c_void,
+    incount: MPI_Count,
+    datatype: MPI_Datatype,
+    outbuf: *mut c_void,
+    outsize: MPI_Count,
+    position: *mut MPI_Count,
+    comm: MPI_Comm,
+) -> c_int {
+    shim::run("MPI_Pack_c", comm, || {
+        let outsize = args::size(outsize)?;
+        datatype::pack(inbuf, incount, datatype, outbuf, outsize, position, comm)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Unpack(
+    inbuf: *const c_void,
+    insize: c_int,
+    position: *mut c_int,
+    outbuf: *mut c_void,
+    outcount: c_int,
+    datatype: MPI_Datatype,
+    comm: MPI_Comm,
+) -> c_int {
+    shim::run("MPI_Unpack", comm, || {
+        let insize = args::size(insize)?;
+        datatype::unpack(inbuf, insize, position, outbuf, outcount, datatype, comm)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Unpack_c(
+    inbuf: *const c_void,
+    insize: MPI_Count,
+    position: *mut MPI_Count,
+    outbuf: *mut c_void,
+    outcount: MPI_Count,
+    datatype: MPI_Datatype,
+    comm: MPI_Comm,
+) -> c_int {
+    shim::run("MPI_Unpack_c", comm, || {
+        let insize = args::size(insize)?;
+        datatype::unpack(inbuf, insize, position, outbuf, outcount, datatype, comm)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Pack_size(
+    incount: c_int,
+    datatype: MPI_Datatype,
+    comm: MPI_Comm,
+    size: *mut c_int,
+) -> c_int {
+    shim::run("MPI_Pack_size", comm, || {
+        datatype::pack_size(incount, datatype, comm, size)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Pack_size_c(
+    incount: MPI_Count,
+    datatype: MPI_Datatype,
+    comm: MPI_Comm,
+    size: *mut MPI_Count,
+) -> c_int {
+    shim::run("MPI_Pack_size_c", comm, || {
+        datatype::pack_size(incount, datatype, comm, size)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Pack_external(
+    datarep: *const c_char,
+    inbuf: *const c_void,
+    incount: c_int,
+    datatype: MPI_Datatype,
+    outbuf: *mut c_void,
+    outsize: MPI_Aint,
+    position: *mut MPI_Aint,
+) -> c_int {
+    shim::run("MPI_Pack_external", MPI_COMM_WORLD, || {
+        datatype::pack_external(datarep, inbuf, incount, datatype, outbuf, outsize, position)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Pack_external_c(
+    datarep: *const c_char,
+    inbuf: *const c_void,
+    incount: MPI_Count,
+    datatype: MPI_Datatype,
+    outbuf: *mut c_void,
+    outsize: MPI_Count,
+    position: *mut MPI_Count,
+) -> c_int {
+    shim::run("MPI_Pack_external_c", MPI_COMM_WORLD, || {
+        datatype::pack_external(datarep, inbuf, incount, datatype, outbuf, outsize, position)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Unpack_external(
+    datarep: *const c_char,
+    inbuf: *const c_void,
+    insize: MPI_Aint,
+    position: *mut MPI_Aint,
+    outbuf: *mut c_void,
+    outcount: c_int,
+    datatype: MPI_Datatype,
+) -> c_int {
+    shim::run("MPI_Unpack_external", MPI_COMM_WORLD, || {
+        datatype::unpack_external(datarep, inbuf, insize, position, outbuf, outcount, datatype)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Unpack_external_c(
+    datarep: *const c_char,
+    inbuf: *const c_void,
+    insize: MPI_Count,
+    position: *mut MPI_Count,
+    outbuf: *mut c_void,
+    outcount: MPI_Count,
+    datatype: MPI_Datatype,
+) -> c_int {
+    shim::run("MPI_Unpack_external_c", MPI_COMM_WORLD, || {
+        datatype::unpack_external(datarep, inbuf, insize, position, outbuf, outcount, datatype)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Pack_external_size(
+    datarep: *const c_char,
+    incount: c_int,
+    datatype: MPI_Datatype,
+    size: *mut MPI_Aint,
+) -> c_int {
+    shim::run("MPI_Pack_external_size", MPI_COMM_WORLD, || {
+        datatype::pack_external_size(datarep, incount, datatype, size)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Pack_external_size_c(
+    datarep: *const c_char,
+    incount: MPI_Count,
+    datatype: MPI_Datatype,
+    size: *mut MPI_Count,
+) -> c_int {
+    shim::run("MPI_Pack_external_size_c", MPI_COMM_WORLD, || {
+        datatype::pack_external_size(datarep, incount, datatype, size)
+    })
+}

@@ -5080,7 +5080,7 @@ pub unsafe extern "C" fn mpi_wtime_() -> f64 {
     pmpi_wtime_()
 }
 
-// Not bound (50):
+// Not bound (56):
 //   MPI_Bsend_c: no Fortran binding (C only, or large-count)
 //   MPI_Bsend_init_c: no Fortran binding (C only, or large-count)
 //   MPI_Buffer_attach_c: no Fortran binding (C only, or large-count)
@@ -5103,6 +5103,10 @@ pub unsafe extern "C" fn mpi_wtime_() -> f64 {
 //   MPI_Isendrecv_replace_c: no Fortran binding (C only, or large-count)
 //   MPI_Issend_c: no Fortran binding (C only, or large-count)
 //   MPI_Mrecv_c: no Fortran binding (C only, or large-count)
+//   MPI_Pack_c: no Fortran binding (C only, or large-count)
+//   MPI_Pack_external_c: no Fortran binding (C only, or large-count)
+//   MPI_Pack_external_size_c: no Fortran binding (C only, or large-count)
+//   MPI_Pack_size_c: no Fortran binding (C only, or large-count)
 //   MPI_Recv_c: no Fortran binding (C only, or large-count)
 //   MPI_Recv_init_c: no Fortran binding (C only, or large-count)
 //   MPI_Rsend_c: no Fortran binding (C only, or large-count)
@@ -5131,3 +5135,5 @@ pub unsafe extern "C" fn mpi_wtime_() -> f64 {
 //   MPI_Type_indexed_c: no Fortran binding (C only, or large-count)
 //   MPI_Type_size_c: no Fortran binding (C only, or large-count)
 //   MPI_Type_vector_c: no Fortran binding (C only, or large-count)
+//   MPI_Unpack_c: no Fortran binding (C only, or large-count)
+//   MPI_Unpack_external_c: no Fortran binding (C only, or large-count)
