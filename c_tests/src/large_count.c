@@ -12,7 +12,7 @@
  *    Ssend_init_c/Rsend_init_c/Bsend_init_c with MPI_Startall, Mprobe + Mrecv_c,
  *    Improbe + Imrecv_c.
  *    The datatype constructors' `_c` forms (contiguous, vector, hvector, indexed, hindexed,
- *    indexed_block, hindexed_block, struct, resized, subarray) make the types the int forms
+ *    indexed_block, hindexed_block, struct, resized, subarray, darray) make the types the int forms
  *    make (size, extent, packed bytes), recorded as large counts (MPI_Type_get_envelope_c,
  *    MPI_Type_get_contents_c; MPI_Type_get_envelope refuses them); MPI_Pack_c, _Unpack_c,
  *    _Pack_size_c and the external32 ones agree with the int calls; rank 1 receives the big
@@ -369,6 +369,36 @@ static void datatypes(void)
     free(pc);
     MPI_Type_free(&a);
     MPI_Type_free(&c);
+    /* Darray: the _c form's global sizes are large counts, the rest integers. */
+    int gs[2] = {8, 6}, dist[2] = {MPI_DISTRIBUTE_BLOCK, MPI_DISTRIBUTE_CYCLIC},
+        dargs[2] = {MPI_DISTRIBUTE_DFLT_DARG, 2}, ps[2] = {2, 1};
+    MPI_Count gsc[2] = {8, 6};
+    CHECK_MPI(MPI_Type_create_darray(2, 1, 2, gs, dist, dargs, ps, MPI_ORDER_C, MPI_INT, &a));
+    CHECK_MPI(MPI_Type_create_darray_c(2, 1, 2, gsc, dist, dargs, ps, MPI_ORDER_C, MPI_INT, &c));
+    {
+        MPI_Count dni, dna, dnl, dnd;
+        int dcomb, dints[16];
+        MPI_Aint daddrs[1];
+        MPI_Count dcounts[2];
+        MPI_Datatype dold[1];
+        CHECK_MPI(MPI_Type_get_envelope_c(c, &dni, &dna, &dnl, &dnd, &dcomb));
+        CHECK(dcomb == MPI_COMBINER_DARRAY && dni == 10 && dnl == 2,
+              "darray_c envelope: %lld ints, %lld large counts", (long long)dni, (long long)dnl);
+        CHECK_MPI(MPI_Type_get_contents_c(c, 16, 0, 2, 1, dints, daddrs, dcounts, dold));
+        CHECK(dcounts[0] == 8 && dcounts[1] == 6 && dints[0] == 2 && dints[1] == 1 &&
+                  dints[9] == MPI_ORDER_C,
+              "darray_c contents");
+        CHECK_MPI(MPI_Type_commit(&a));
+        CHECK_MPI(MPI_Type_commit(&c));
+        int dna2, dnc2;
+        unsigned char *da = packed(src, 1, a, &dna2), *dc = packed(src, 1, c, &dnc2);
+        CHECK(dna2 == dnc2 && memcmp(da, dc, dna2) == 0, "darray: packed bytes differ");
+        free(da);
+        free(dc);
+        MPI_Type_free(&a);
+        MPI_Type_free(&c);
+    }
+
     /* Pack_c / Unpack_c / Pack_size_c and the external32 ones against the int calls. */
     CHECK_MPI(MPI_Type_vector(4, 3, 5, MPI_INT, &a));
     CHECK_MPI(MPI_Type_commit(&a));

@@ -1017,96 +1017,109 @@ pub unsafe fn subarray<I: args::Int>(
     )
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Type_create_darray(
+/// MPI_Type_create_darray(_c) (the `_c` form's global sizes are large counts, the rest
+/// stays integers).
+///
+/// # Safety
+/// MPI's: the arrays hold `ndims` values; `newtype` is NULL or valid.
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn darray<I: args::Int>(
     size: c_int,
     rank: c_int,
     ndims: c_int,
-    array_of_gsizes: *const c_int,
+    array_of_gsizes: *const I,
     array_of_distribs: *const c_int,
     array_of_dargs: *const c_int,
     array_of_psizes: *const c_int,
     order: c_int,
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
-) -> c_int {
-    run("MPI_Type_create_darray", MPI_COMM_WORLD, || {
-        if rank < 0 || rank >= size {
-            return mpi_err!(Rank, "rank {rank} is not in 0..{size}");
+) -> Result<()> {
+    if rank < 0 || rank >= size {
+        return mpi_err!(Rank, "rank {rank} is not in 0..{size}");
+    }
+    if ndims <= 0 {
+        return mpi_err!(Arg, "ndims must be positive, is {ndims}");
+    }
+    let n = ndims as usize;
+    let gsizes = args::ints(array_of_gsizes, n, "array_of_gsizes")?;
+    let distribs = array(array_of_distribs, n, "array_of_distribs")?;
+    let dargs = array(array_of_dargs, n, "array_of_dargs")?;
+    let psizes = array(array_of_psizes, n, "array_of_psizes")?;
+    let mut procs: i64 = 1;
+    let mut dist = Vec::with_capacity(n);
+    for i in 0..n {
+        let (g, p, a) = (gsizes[i], psizes[i], dargs[i]);
+        if g <= 0 {
+            return mpi_err!(Arg, "array_of_gsizes[{i}] = {g} must be positive");
         }
-        if ndims <= 0 {
-            return mpi_err!(Arg, "ndims must be positive, is {ndims}");
+        if p <= 0 {
+            return mpi_err!(Arg, "array_of_psizes[{i}] = {p} must be positive");
         }
-        let n = ndims as usize;
-        let gsizes = array(array_of_gsizes, n, "array_of_gsizes")?;
-        let distribs = array(array_of_distribs, n, "array_of_distribs")?;
-        let dargs = array(array_of_dargs, n, "array_of_dargs")?;
-        let psizes = array(array_of_psizes, n, "array_of_psizes")?;
-        let mut procs: i64 = 1;
-        let mut dist = Vec::with_capacity(n);
-        for i in 0..n {
-            let (g, p, a) = (gsizes[i], psizes[i], dargs[i]);
-            if g <= 0 {
-                return mpi_err!(Arg, "array_of_gsizes[{i}] = {g} must be positive");
-            }
-            if p <= 0 {
-                return mpi_err!(Arg, "array_of_psizes[{i}] = {p} must be positive");
-            }
-            procs = procs.saturating_mul(p as i64);
-            let d = match distribs[i] {
-                MPI_DISTRIBUTE_BLOCK => Distrib::Block,
-                MPI_DISTRIBUTE_CYCLIC => Distrib::Cyclic,
-                MPI_DISTRIBUTE_NONE => Distrib::None,
-                x => return mpi_err!(Arg, "array_of_distribs[{i}] = {x} is invalid"),
-            };
-            if d == Distrib::None && p != 1 {
-                return mpi_err!(Arg, "MPI_DISTRIBUTE_NONE needs array_of_psizes[{i}] = 1");
-            }
-            if a != MPI_DISTRIBUTE_DFLT_DARG {
-                if a <= 0 && d != Distrib::None {
-                    return mpi_err!(Arg, "array_of_dargs[{i}] = {a} must be positive");
-                }
-                if d == Distrib::Block && (a as i64) * (p as i64) < g as i64 {
-                    return mpi_err!(
-                        Arg,
-                        "block size {a} times {p} processes does not cover {g} elements"
-                    );
-                }
-            }
-            dist.push(d);
+        procs = procs.saturating_mul(p as i64);
+        let d = match distribs[i] {
+            MPI_DISTRIBUTE_BLOCK => Distrib::Block,
+            MPI_DISTRIBUTE_CYCLIC => Distrib::Cyclic,
+            MPI_DISTRIBUTE_NONE => Distrib::None,
+            x => return mpi_err!(Arg, "array_of_distribs[{i}] = {x} is invalid"),
+        };
+        if d == Distrib::None && p != 1 {
+            return mpi_err!(Arg, "MPI_DISTRIBUTE_NONE needs array_of_psizes[{i}] = 1");
         }
-        if procs != size as i64 {
-            return mpi_err!(Arg, "the process grid holds {procs} processes, not {size}");
+        if a != MPI_DISTRIBUTE_DFLT_DARG {
+            if a <= 0 && d != Distrib::None {
+                return mpi_err!(Arg, "array_of_dargs[{i}] = {a} must be positive");
+            }
+            if d == Distrib::Block && (a as i64) * (p as i64) < g {
+                return mpi_err!(
+                    Arg,
+                    "block size {a} times {p} processes does not cover {g} elements"
+                );
+            }
         }
-        let o = storage_order(order)?;
-        let old = old_type(oldtype)?;
-        let newtype = out(newtype)?;
-        let w = |a: &[c_int]| a.iter().map(|&x| x as i64).collect::<Vec<_>>();
-        let t = Datatype::darray(
-            size as i64,
-            rank as i64,
-            &w(gsizes),
-            &dist,
-            &w(dargs),
-            &w(psizes),
-            o,
-            &old,
-        )
-        .map_err(|e| match e {
-            TypeError::InvalidCount => Error::new(ErrorClass::Arg, "invalid darray arguments"),
-            e => type_error(e),
-        })?;
-        let mut ints = vec![size, rank, ndims];
-        ints.extend_from_slice(gsizes);
-        ints.extend_from_slice(distribs);
-        ints.extend_from_slice(dargs);
-        ints.extend_from_slice(psizes);
-        ints.push(order);
-        write_out(
-            newtype,
-            create(t, MPI_COMBINER_DARRAY, ints, vec![], vec![oldtype]),
-        )
-    })
+        dist.push(d);
+    }
+    if procs != size as i64 {
+        return mpi_err!(Arg, "the process grid holds {procs} processes, not {size}");
+    }
+    let o = storage_order(order)?;
+    let old = old_type(oldtype)?;
+    let newtype = out(newtype)?;
+    let w = |a: &[c_int]| a.iter().map(|&x| x as i64).collect::<Vec<_>>();
+    let t = Datatype::darray(
+        size as i64,
+        rank as i64,
+        &gsizes,
+        &dist,
+        &w(dargs),
+        &w(psizes),
+        o,
+        &old,
+    )
+    .map_err(|e| match e {
+        TypeError::InvalidCount => Error::new(ErrorClass::Arg, "invalid darray arguments"),
+        e => type_error(e),
+    })?;
+    let mut ints = vec![size, rank, ndims];
+    let counts = if I::LARGE {
+        gsizes
+    } else {
+        ints.extend(gsizes.iter().map(|&g| g as c_int));
+        vec![]
+    };
+    ints.extend_from_slice(distribs);
+    ints.extend_from_slice(dargs);
+    ints.extend_from_slice(psizes);
+    ints.push(order);
+    write_out(
+        newtype,
+        create_recorded(
+            t,
+            MPI_COMBINER_DARRAY,
+            (ints, vec![], counts),
+            vec![oldtype],
+        ),
+    )
 }
 
 // ------------------------------------------------------------------ commit and free

@@ -2095,3 +2095,61 @@ pub unsafe extern "C" fn PMPI_Pack_external_size_c(
         datatype::pack_external_size(datarep, incount, datatype, size)
     })
 }
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_create_darray(
+    size: c_int,
+    rank: c_int,
+    ndims: c_int,
+    array_of_gsizes: *const c_int,
+    array_of_distribs: *const c_int,
+    array_of_dargs: *const c_int,
+    array_of_psizes: *const c_int,
+    order: c_int,
+    oldtype: MPI_Datatype,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    shim::run("MPI_Type_create_darray", MPI_COMM_WORLD, || {
+        datatype::darray(
+            size,
+            rank,
+            ndims,
+            array_of_gsizes,
+            array_of_distribs,
+            array_of_dargs,
+            array_of_psizes,
+            order,
+            oldtype,
+            newtype,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_create_darray_c(
+    size: c_int,
+    rank: c_int,
+    ndims: c_int,
+    array_of_gsizes: *const MPI_Count,
+    array_of_distribs: *const c_int,
+    array_of_dargs: *const c_int,
+    array_of_psizes: *const c_int,
+    order: c_int,
+    oldtype: MPI_Datatype,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    shim::run("MPI_Type_create_darray_c", MPI_COMM_WORLD, || {
+        datatype::darray(
+            size,
+            rank,
+            ndims,
+            array_of_gsizes,
+            array_of_distribs,
+            array_of_dargs,
+            array_of_psizes,
+            order,
+            oldtype,
+            newtype,
+        )
+    })
+}

@@ -5080,7 +5080,7 @@ pub unsafe extern "C" fn mpi_wtime_() -> f64 {
     pmpi_wtime_()
 }
 
-// Not bound (56):
+// Not bound (57):
 //   MPI_Bsend_c: no Fortran binding (C only, or large-count)
 //   MPI_Bsend_init_c: no Fortran binding (C only, or large-count)
 //   MPI_Buffer_attach_c: no Fortran binding (C only, or large-count)
@@ -5121,6 +5121,7 @@ pub unsafe extern "C" fn mpi_wtime_() -> f64 {
 //   MPI_Status_f2c: no Fortran binding (C only, or large-count)
 //   MPI_Status_set_elements_c: no Fortran binding (C only, or large-count)
 //   MPI_Type_contiguous_c: no Fortran binding (C only, or large-count)
+//   MPI_Type_create_darray_c: no Fortran binding (C only, or large-count)
 //   MPI_Type_create_hindexed_block_c: no Fortran binding (C only, or large-count)
 //   MPI_Type_create_hindexed_c: no Fortran binding (C only, or large-count)
 //   MPI_Type_create_hvector_c: no Fortran binding (C only, or large-count)
