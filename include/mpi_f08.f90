@@ -4262,6 +4262,22 @@ module mpi_f08
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Get_elements_x
   end interface PMPI_Get_elements_x
+  interface MPI_Get_hw_resource_info
+    subroutine MPI_Get_hw_resource_info(hw_info, ierror)
+      import
+      implicit none
+      type(MPI_Info), intent(out) :: hw_info
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Get_hw_resource_info
+  end interface MPI_Get_hw_resource_info
+  interface PMPI_Get_hw_resource_info
+    subroutine PMPI_Get_hw_resource_info(hw_info, ierror)
+      import
+      implicit none
+      type(MPI_Info), intent(out) :: hw_info
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Get_hw_resource_info
+  end interface PMPI_Get_hw_resource_info
   interface MPI_Get_library_version
     subroutine MPI_Get_library_version(version, resultlen, ierror)
       import

@@ -3,7 +3,9 @@
  *    codes, then the class); on railmpi each out of order is an error (MPI_ERRORS_RETURN)
  *    that removes nothing, predefined classes cannot be removed, and a removed code is no
  *    longer an error code (MPI_Error_class fails).
- * 2. MPI_Type_get_value_index: the MINLOC/MAXLOC pair types, MPI_DATATYPE_NULL for others.
+ * 2. MPI_Type_get_value_index: the MINLOC/MAXLOC pair types, MPI_DATATYPE_NULL for others;
+ *    MPI_Get_hw_resource_info's resource type splits with MPI_COMM_TYPE_HW_GUIDED as
+ *    MPI_COMM_TYPE_SHARED does (railmpi names "mpi_shared_memory"; MPICH 5 names none).
  * 3. Buffers of buffered sends: MPI_Buffer_flush and _iflush wait until the messages sent
  *    from the buffer are out of it (a buffer with room for one batch of messages, which the
  *    receiver takes only after a nap, takes the next batch after a flush);
@@ -95,6 +97,42 @@ static void value_index(void)
     MPI_Datatype t;
     CHECK(MPI_Type_get_value_index(MPI_DATATYPE_NULL, MPI_INT, &t) != MPI_SUCCESS,
           "MPI_DATATYPE_NULL accepted as the value type");
+}
+
+/* MPI_Get_hw_resource_info names the resource MPI_COMM_TYPE_HW_GUIDED splits by; on
+ * railmpi that is the node's shared memory, which gives MPI_COMM_TYPE_SHARED's groups. */
+static void hw_resources(void)
+{
+    MPI_Info hw;
+    CHECK_MPI(MPI_Get_hw_resource_info(&hw));
+    CHECK(hw != MPI_INFO_NULL, "MPI_Get_hw_resource_info gave MPI_INFO_NULL");
+    char val[MPI_MAX_INFO_VAL + 1];
+    int len = MPI_MAX_INFO_VAL, flag = 0;
+    CHECK_MPI(MPI_Info_get_string(hw, "mpi_hw_resource_type", &len, val, &flag));
+#ifdef RAILMPI
+    CHECK(flag && strcmp(val, "mpi_shared_memory") == 0, "mpi_hw_resource_type: %s",
+          flag ? val : "(none)");
+#endif
+    if (flag) {
+        MPI_Info want;
+        MPI_Comm node, guided;
+        int a, b, r;
+        CHECK_MPI(MPI_Info_create(&want));
+        CHECK_MPI(MPI_Info_set(want, "mpi_hw_resource_type", val));
+        CHECK_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
+                                      &node));
+        CHECK_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_HW_GUIDED, 0, want,
+                                      &guided));
+        CHECK(guided != MPI_COMM_NULL, "HW_GUIDED split by %s gave MPI_COMM_NULL", val);
+        MPI_Comm_size(node, &a);
+        MPI_Comm_size(guided, &b);
+        MPI_Comm_compare(node, guided, &r);
+        CHECK(a == b && r == MPI_CONGRUENT, "HW_GUIDED by %s: size %d, node %d", val, b, a);
+        MPI_Comm_free(&node);
+        MPI_Comm_free(&guided);
+        MPI_Info_free(&want);
+    }
+    CHECK_MPI(MPI_Info_free(&hw));
 }
 
 static void fill(unsigned char *p, int n, int seed)
@@ -233,6 +271,7 @@ int main(int argc, char **argv)
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     errors_removal();
     value_index();
+    hw_resources();
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
     CHECK(size >= 2, "needs 2 ranks");
     CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &dup));

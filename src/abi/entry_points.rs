@@ -9,7 +9,7 @@
 use super::args;
 use super::consts::*;
 use super::shim;
-use super::{bsend, datatype, errors, mprobe, pt2pt, status};
+use super::{bsend, datatype, errors, info, mprobe, pt2pt, status};
 use std::cell::Cell;
 use std::os::raw::{c_char, c_int, c_void};
 
@@ -1423,6 +1423,13 @@ pub unsafe extern "C" fn PMPI_Remove_error_code(errorcode: c_int) -> c_int {
 pub unsafe extern "C" fn PMPI_Remove_error_string(errorcode: c_int) -> c_int {
     shim::run("MPI_Remove_error_string", MPI_COMM_WORLD, || {
         errors::remove_error_string(errorcode)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Get_hw_resource_info(hw_info: *mut MPI_Info) -> c_int {
+    shim::run("MPI_Get_hw_resource_info", MPI_COMM_WORLD, || {
+        info::get_hw_resource_info(hw_info)
     })
 }
 

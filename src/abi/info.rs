@@ -314,3 +314,15 @@ pub unsafe extern "C" fn PMPI_Info_create_env(
         write_out(info, handles::new_info(pairs))
     })
 }
+
+/// MPI_Get_hw_resource_info (MPI-4.1): the hardware resources railmpi can split by, as
+/// `MPI_Comm_split_type`'s MPI_COMM_TYPE_HW_GUIDED takes them: the one it knows is the
+/// node's shared memory ("mpi_shared_memory"). MPICH 5 returns an empty object.
+///
+/// # Safety
+/// `hw_info` is NULL or valid.
+pub unsafe fn get_hw_resource_info(hw_info: *mut MPI_Info) -> Result<()> {
+    let mut pairs = InfoEntry::new();
+    pairs.push(("mpi_hw_resource_type".into(), "mpi_shared_memory".into()));
+    write_out(hw_info, handles::new_info(pairs))
+}

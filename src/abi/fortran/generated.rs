@@ -14,7 +14,7 @@ use std::os::raw::{c_char, c_int, c_void};
 use std::ptr::null_mut;
 
 /// Number of C functions with a Fortran binding here.
-pub const BOUND: usize = 407;
+pub const BOUND: usize = 408;
 
 extern "C" {
     fn PMPI_Abort(comm: MPI_Comm, errorcode: c_int) -> c_int;
@@ -185,6 +185,7 @@ extern "C" {
     fn PMPI_Get_count(status: *const MPI_Status, datatype: MPI_Datatype, count: *mut c_int) -> c_int;
     fn PMPI_Get_elements(status: *const MPI_Status, datatype: MPI_Datatype, count: *mut c_int) -> c_int;
     fn PMPI_Get_elements_x(status: *const MPI_Status, datatype: MPI_Datatype, count: *mut MPI_Count) -> c_int;
+    fn PMPI_Get_hw_resource_info(hw_info: *mut MPI_Info) -> c_int;
     fn PMPI_Get_library_version(version: *mut c_char, resultlen: *mut c_int) -> c_int;
     fn PMPI_Get_processor_name(name: *mut c_char, resultlen: *mut c_int) -> c_int;
     fn PMPI_Get_version(version: *mut c_int, subversion: *mut c_int) -> c_int;
@@ -2323,6 +2324,17 @@ pub unsafe extern "C" fn pmpi_get_elements_x_(status: *const MPI_Status, datatyp
 #[no_mangle]
 pub unsafe extern "C" fn mpi_get_elements_x_(status: *const MPI_Status, datatype: *const MPI_Datatype, count: *mut MPI_Count, ierror: *mut MPI_Fint) {
     pmpi_get_elements_x_(status, datatype, count, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_get_hw_resource_info_(hw_info: *mut MPI_Info, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Get_hw_resource_info(hw_info);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_get_hw_resource_info_(hw_info: *mut MPI_Info, ierror: *mut MPI_Fint) {
+    pmpi_get_hw_resource_info_(hw_info, ierror)
 }
 
 #[no_mangle]
