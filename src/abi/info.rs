@@ -322,7 +322,6 @@ pub unsafe extern "C" fn PMPI_Info_create_env(
 /// # Safety
 /// `hw_info` is NULL or valid.
 pub unsafe fn get_hw_resource_info(hw_info: *mut MPI_Info) -> Result<()> {
-    let mut pairs = InfoEntry::new();
-    pairs.push(("mpi_hw_resource_type".into(), "mpi_shared_memory".into()));
+    let pairs = vec![("mpi_hw_resource_type".into(), "mpi_shared_memory".into())];
     write_out(hw_info, handles::new_info(pairs))
 }
