@@ -17,6 +17,9 @@
  *    MPI_Type_get_contents_c; MPI_Type_get_envelope refuses them); MPI_Pack_c, _Unpack_c,
  *    _Pack_size_c and the external32 ones agree with the int calls; rank 1 receives the big
  *    message as one element of a contiguous type of more than 2^31 bytes.
+ *    Every rank: the collectives' `_c` forms (bcast, reduce, allreduce, scan, exscan and
+ *    their nonblocking forms) with data checked; on railmpi a negative count refused at every
+ *    rank, and the next collective still matches (MPICH does not check).
  * 3. A negative MPI_Count is MPI_ERR_COUNT (MPI_ERRORS_RETURN), and nothing is sent.
  * 4. MPI-4.1: MPI_Status_get/set_source/tag/error, MPI_Status_set_elements_c (with a count
  *    past 2^32); MPI_Request_get_status_any/all/some on
@@ -474,6 +477,74 @@ static void negative_counts(int rank)
     CHECK(y == 1000 + peer, "after the refused calls: received %d", y);
 }
 
+/* 2c: the collectives' _c forms (every rank): bcast, reduce, allreduce, scan, exscan,
+ * blocking and nonblocking; a negative count is MPI_ERR_COUNT at every rank and the next
+ * collective still matches. */
+static void collectives(int rank, int size)
+{
+    enum { N = 1000 };
+    long a[N], b[N];
+    MPI_Request r;
+    for (int i = 0; i < N; i++)
+        a[i] = rank == 1 % size ? 7 * i + 3 : -1;
+    CHECK_MPI(MPI_Bcast_c(a, N, MPI_LONG, 1 % size, MPI_COMM_WORLD));
+    for (int i = 0; i < N; i++)
+        CHECK(a[i] == 7 * i + 3, "MPI_Bcast_c: [%d] = %ld", i, a[i]);
+    for (int i = 0; i < N; i++)
+        a[i] = rank == 0 ? 11 * i : -1;
+    CHECK_MPI(MPI_Ibcast_c(a, N, MPI_LONG, 0, MPI_COMM_WORLD, &r));
+    CHECK_MPI(MPI_Wait(&r, MPI_STATUS_IGNORE));
+    for (int i = 0; i < N; i++)
+        CHECK(a[i] == 11 * i, "MPI_Ibcast_c: [%d] = %ld", i, a[i]);
+    long sum_ranks = (long)size * (size - 1) / 2;
+    for (int i = 0; i < N; i++)
+        a[i] = rank + i;
+    CHECK_MPI(MPI_Allreduce_c(a, b, N, MPI_LONG, MPI_SUM, MPI_COMM_WORLD));
+    for (int i = 0; i < N; i++)
+        CHECK(b[i] == sum_ranks + (long)size * i, "MPI_Allreduce_c: [%d] = %ld", i, b[i]);
+    CHECK_MPI(MPI_Iallreduce_c(a, b, N, MPI_LONG, MPI_MAX, MPI_COMM_WORLD, &r));
+    CHECK_MPI(MPI_Wait(&r, MPI_STATUS_IGNORE));
+    for (int i = 0; i < N; i++)
+        CHECK(b[i] == size - 1 + i, "MPI_Iallreduce_c: [%d] = %ld", i, b[i]);
+    memset(b, 0, sizeof b);
+    CHECK_MPI(MPI_Reduce_c(a, b, N, MPI_LONG, MPI_SUM, size - 1, MPI_COMM_WORLD));
+    if (rank == size - 1)
+        for (int i = 0; i < N; i++)
+            CHECK(b[i] == sum_ranks + (long)size * i, "MPI_Reduce_c: [%d] = %ld", i, b[i]);
+    CHECK_MPI(MPI_Ireduce_c(a, b, N, MPI_LONG, MPI_MIN, 0, MPI_COMM_WORLD, &r));
+    CHECK_MPI(MPI_Wait(&r, MPI_STATUS_IGNORE));
+    if (rank == 0)
+        for (int i = 0; i < N; i++)
+            CHECK(b[i] == i, "MPI_Ireduce_c: [%d] = %ld", i, b[i]);
+    CHECK_MPI(MPI_Scan_c(a, b, N, MPI_LONG, MPI_SUM, MPI_COMM_WORLD));
+    for (int i = 0; i < N; i++)
+        CHECK(b[i] == (long)rank * (rank + 1) / 2 + (long)(rank + 1) * i, "MPI_Scan_c");
+    CHECK_MPI(MPI_Iscan_c(a, b, N, MPI_LONG, MPI_MAX, MPI_COMM_WORLD, &r));
+    CHECK_MPI(MPI_Wait(&r, MPI_STATUS_IGNORE));
+    for (int i = 0; i < N; i++)
+        CHECK(b[i] == rank + i, "MPI_Iscan_c");
+    CHECK_MPI(MPI_Exscan_c(a, b, N, MPI_LONG, MPI_SUM, MPI_COMM_WORLD));
+    if (rank > 0)
+        for (int i = 0; i < N; i++)
+            CHECK(b[i] == (long)rank * (rank - 1) / 2 + (long)rank * i, "MPI_Exscan_c");
+    CHECK_MPI(MPI_Iexscan_c(a, b, N, MPI_LONG, MPI_SUM, MPI_COMM_WORLD, &r));
+    CHECK_MPI(MPI_Wait(&r, MPI_STATUS_IGNORE));
+    if (rank > 0)
+        for (int i = 0; i < N; i++)
+            CHECK(b[i] == (long)rank * (rank - 1) / 2 + (long)rank * i, "MPI_Iexscan_c");
+#ifdef RAILMPI
+    /* MPICH 4 and 5 do not check (they crash): railmpi only. */
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    int rc = MPI_Allreduce_c(a, b, -3, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+    int cls = -1;
+    MPI_Error_class(rc, &cls);
+    CHECK(cls == MPI_ERR_COUNT, "MPI_Allreduce_c count -3: class %d", cls);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+#endif
+    CHECK_MPI(MPI_Allreduce_c(a, b, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD));
+    CHECK(b[0] == sum_ranks, "MPI_Allreduce_c after a refused one: %ld", b[0]);
+}
+
 #if MPI_VERSION > 4 || (MPI_VERSION == 4 && MPI_SUBVERSION >= 1) || defined(RAILMPI)
 /* 4: MPI-4.1's status accessors and MPI_Request_get_status_any/all/some. */
 static void mpi41(int rank)
@@ -560,6 +631,7 @@ int main(int argc, char **argv)
         negative_counts(rank);
     }
     MPI_Barrier(MPI_COMM_WORLD);
+    collectives(rank, size);
 #if MPI_VERSION > 4 || (MPI_VERSION == 4 && MPI_SUBVERSION >= 1) || defined(RAILMPI)
     if (rank < 2)
         mpi41(rank);

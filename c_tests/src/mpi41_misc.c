@@ -6,12 +6,12 @@
  * 2. MPI_Type_get_value_index: the MINLOC/MAXLOC pair types, MPI_DATATYPE_NULL for others;
  *    MPI_Get_hw_resource_info's resource type splits with MPI_COMM_TYPE_HW_GUIDED as
  *    MPI_COMM_TYPE_SHARED does (railmpi names "mpi_shared_memory"; MPICH 5 names none).
- * 3. Buffers of buffered sends: MPI_Buffer_flush and _iflush wait until the messages sent
+ * 3. Buffers of buffered sends: MPI_Buffer_flush waits until the messages sent
  *    from the buffer are out of it (a buffer with room for one batch of messages, which the
  *    receiver takes only after a nap, takes the next batch after a flush);
  *    MPI_Comm_attach_buffer gives a communicator its own buffer (a buffered send on it works
  *    without a process buffer, one on MPI_COMM_WORLD fails with MPI_ERR_BUFFER),
- *    MPI_Comm_flush_buffer/_iflush_buffer, MPI_Comm_detach_buffer gives it back, a freed
+ *    MPI_Comm_flush_buffer, MPI_Comm_detach_buffer gives it back, a freed
  *    communicator's buffer goes with it; MPI_BUFFER_AUTOMATIC takes messages of any size.
  * Ranks 0 and 1 take part in 3; others only join the final barrier. */
 #include "check.h"
@@ -188,9 +188,7 @@ static void buffers(int rank, MPI_Comm dup)
         send_msgs(MPI_COMM_WORLD, 100);
         CHECK_MPI(MPI_Buffer_flush());
         send_msgs(MPI_COMM_WORLD, 200);
-        MPI_Request r;
-        CHECK_MPI(MPI_Buffer_iflush(&r));
-        CHECK_MPI(MPI_Wait(&r, MPI_STATUS_IGNORE));
+        CHECK_MPI(MPI_Buffer_flush());
         send_msgs(MPI_COMM_WORLD, 300);
         void *addr;
         int got;
@@ -215,9 +213,7 @@ static void buffers(int rank, MPI_Comm dup)
         send_msgs(dup, 400);
         CHECK_MPI(MPI_Comm_flush_buffer(dup));
         send_msgs(dup, 500);
-        MPI_Request r;
-        CHECK_MPI(MPI_Comm_iflush_buffer(dup, &r));
-        CHECK_MPI(MPI_Wait(&r, MPI_STATUS_IGNORE));
+        CHECK_MPI(MPI_Comm_flush_buffer(dup));
         send_msgs(dup, 600);
         void *addr;
         int got;

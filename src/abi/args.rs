@@ -20,6 +20,17 @@ pub fn count(c: c_int) -> Result<usize> {
     Ok(c as usize)
 }
 
+/// An element count of either width, where the call checks it itself (a collective's
+/// count is significant only at some processes).
+#[inline]
+pub fn count_any(c: impl Int) -> Result<usize> {
+    let c = c.wide();
+    if c < 0 {
+        return mpi_err!(Count, "negative count {c}");
+    }
+    Ok(c as usize)
+}
+
 /// A large-count (`MPI_Count`) element count (usize holds it: 64-bit targets only).
 #[inline]
 pub fn count_c(c: MPI_Count) -> Result<usize> {
@@ -53,6 +64,7 @@ pub fn out_ptr<T>(p: *mut T, what: &str) -> Result<()> {
 /// Where a call writes a count: an `int` (MPI_UNDEFINED when the value does not fit) or
 /// an `MPI_Count`, so that one core function serves a call and its large-count form.
 pub trait CountOut: Copy {
+    fn is_null(self) -> bool;
     /// Write `n` (None: MPI_UNDEFINED).
     ///
     /// # Safety
@@ -61,6 +73,9 @@ pub trait CountOut: Copy {
 }
 
 impl CountOut for *mut c_int {
+    fn is_null(self) -> bool {
+        self.is_null()
+    }
     unsafe fn put(self, n: Option<u64>) -> Result<()> {
         let v = n.and_then(|n| c_int::try_from(n).ok());
         super::shim::write_out(self, v.unwrap_or(MPI_UNDEFINED))
@@ -68,6 +83,9 @@ impl CountOut for *mut c_int {
 }
 
 impl CountOut for *mut MPI_Count {
+    fn is_null(self) -> bool {
+        self.is_null()
+    }
     unsafe fn put(self, n: Option<u64>) -> Result<()> {
         let v = n.and_then(|n| MPI_Count::try_from(n).ok());
         super::shim::write_out(self, v.unwrap_or(MPI_UNDEFINED as MPI_Count))
@@ -262,8 +280,10 @@ pub fn buffer(buf: *const c_void, count: usize, ty: &TypeRef) -> Result<()> {
 /// Bytes of `count` elements, guarding against overflow.
 #[inline]
 pub fn bytes(count: usize, ty: &TypeRef) -> Result<usize> {
+    // isize::MAX: no buffer is larger (slices), and a status holds 63 bits of count.
     count
         .checked_mul(ty.size)
+        .filter(|&n| n <= isize::MAX as usize)
         .ok_or_else(|| Error::new(ErrorClass::Count, "message too large"))
 }
 

@@ -156,7 +156,12 @@ pub unsafe fn send(
         return Ok(());
     };
     let bytes = args::bytes(count, &ty)?;
-    let need = bytes + MPI_BSEND_OVERHEAD as usize;
+    let Some(need) = bytes.checked_add(MPI_BSEND_OVERHEAD as usize) else {
+        return mpi_err!(
+            Count,
+            "message of {bytes} bytes too large for a buffered send"
+        );
+    };
     let mut guard = BUFFERS.lock();
     let Some(a) = guard.for_send(comm_h) else {
         return mpi_err!(Buffer, "MPI_Bsend without an attached buffer");
@@ -305,7 +310,7 @@ pub unsafe fn detach(
     size: impl args::CountOut,
 ) -> Result<()> {
     let w = shim::world()?;
-    if buffer_addr.is_null() {
+    if buffer_addr.is_null() || size.is_null() {
         return mpi_err!(Arg, "NULL output argument");
     }
     // Detached at once, so that a buffered send from now on finds no buffer.
@@ -331,16 +336,6 @@ pub fn flush(scope: Scope) -> Result<()> {
         }
     }
     Ok(())
-}
-
-/// MPI_Buffer_iflush, MPI_Comm_iflush_buffer: as `flush`, done before it returns (legal:
-/// the request is complete at once, as railmpi's nonblocking MPI-IO calls).
-///
-/// # Safety
-/// `request` is NULL or valid.
-pub unsafe fn iflush(scope: Scope, request: *mut MPI_Request) -> Result<()> {
-    flush(scope)?;
-    write_out(request, handles::REQUEST_SEND_DONE)
 }
 
 /// MPI_Ibsend: complete as soon as the data is in the attached buffer, i.e. on return.

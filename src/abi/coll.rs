@@ -210,9 +210,9 @@ pub unsafe extern "C" fn PMPI_Ibarrier(comm: MPI_Comm, request: *mut MPI_Request
 
 // ------------------------------------------------------------------ bcast
 
-unsafe fn bcast_impl(
+pub(crate) unsafe fn bcast_impl<I: args::Int>(
     buffer: *mut c_void,
-    count: c_int,
+    count: I,
     datatype: MPI_Datatype,
     root: c_int,
     comm: MPI_Comm,
@@ -231,7 +231,7 @@ unsafe fn bcast_impl(
                 let (b, n, t) = (buffer, count, datatype);
                 return coll_inter::bcast(w, p, &c, b, n, t, root, comm, request);
             }
-            let n = args::count(count)?;
+            let n = args::count_any(count)?;
             let ty = handles::datatype(datatype)?;
             let root = args::root(&c, root)?;
             not_in_place(buffer, n, "the buffer")?;
@@ -246,40 +246,13 @@ unsafe fn bcast_impl(
     )
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Bcast(
-    buffer: *mut c_void,
-    count: c_int,
-    datatype: MPI_Datatype,
-    root: c_int,
-    comm: MPI_Comm,
-) -> c_int {
-    run("MPI_Bcast", comm, || {
-        bcast_impl(buffer, count, datatype, root, comm, None)
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Ibcast(
-    buffer: *mut c_void,
-    count: c_int,
-    datatype: MPI_Datatype,
-    root: c_int,
-    comm: MPI_Comm,
-    request: *mut MPI_Request,
-) -> c_int {
-    run("MPI_Ibcast", comm, || {
-        bcast_impl(buffer, count, datatype, root, comm, Some(request))
-    })
-}
-
 // ------------------------------------------------------------------ reduce
 
 #[allow(clippy::too_many_arguments)]
-unsafe fn reduce_impl(
+pub(crate) unsafe fn reduce_impl<I: args::Int>(
     sendbuf: *const c_void,
     recvbuf: *mut c_void,
-    count: c_int,
+    count: I,
     datatype: MPI_Datatype,
     op: MPI_Op,
     root: c_int,
@@ -299,7 +272,7 @@ unsafe fn reduce_impl(
                 let (s, r, n, t) = (sendbuf, recvbuf, count, datatype);
                 return coll_inter::reduce(w, p, &c, s, r, n, t, op, root, comm, request);
             }
-            let n = args::count(count)?;
+            let n = args::count_any(count)?;
             let ty = handles::datatype(datatype)?;
             let root = args::root(&c, root)?;
             let r = reducer(op, datatype, &ty)?;
@@ -332,46 +305,6 @@ unsafe fn reduce_impl(
             )
         })(),
     )
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Reduce(
-    sendbuf: *const c_void,
-    recvbuf: *mut c_void,
-    count: c_int,
-    datatype: MPI_Datatype,
-    op: MPI_Op,
-    root: c_int,
-    comm: MPI_Comm,
-) -> c_int {
-    run("MPI_Reduce", comm, || {
-        reduce_impl(sendbuf, recvbuf, count, datatype, op, root, comm, None)
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Ireduce(
-    sendbuf: *const c_void,
-    recvbuf: *mut c_void,
-    count: c_int,
-    datatype: MPI_Datatype,
-    op: MPI_Op,
-    root: c_int,
-    comm: MPI_Comm,
-    request: *mut MPI_Request,
-) -> c_int {
-    run("MPI_Ireduce", comm, || {
-        reduce_impl(
-            sendbuf,
-            recvbuf,
-            count,
-            datatype,
-            op,
-            root,
-            comm,
-            Some(request),
-        )
-    })
 }
 
 #[no_mangle]
@@ -411,10 +344,10 @@ pub unsafe extern "C" fn PMPI_Reduce_local(
 
 // ------------------------------------------------------------------ allreduce
 
-unsafe fn allreduce_impl(
+pub(crate) unsafe fn allreduce_impl<I: args::Int>(
     sendbuf: *const c_void,
     recvbuf: *mut c_void,
-    count: c_int,
+    count: I,
     datatype: MPI_Datatype,
     op: MPI_Op,
     comm: MPI_Comm,
@@ -433,7 +366,7 @@ unsafe fn allreduce_impl(
                 let (s, r, n, t) = (sendbuf, recvbuf, count, datatype);
                 return coll_inter::allreduce(w, p, s, r, n, t, op, comm, request);
             }
-            let n = args::count(count)?;
+            let n = args::count_any(count)?;
             let ty = handles::datatype(datatype)?;
             let r = reducer(op, datatype, &ty)?;
             not_in_place(recvbuf, n, "recvbuf")?;
@@ -470,35 +403,6 @@ unsafe fn allreduce_impl(
             )
         })(),
     )
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Allreduce(
-    sendbuf: *const c_void,
-    recvbuf: *mut c_void,
-    count: c_int,
-    datatype: MPI_Datatype,
-    op: MPI_Op,
-    comm: MPI_Comm,
-) -> c_int {
-    run("MPI_Allreduce", comm, || {
-        allreduce_impl(sendbuf, recvbuf, count, datatype, op, comm, None)
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Iallreduce(
-    sendbuf: *const c_void,
-    recvbuf: *mut c_void,
-    count: c_int,
-    datatype: MPI_Datatype,
-    op: MPI_Op,
-    comm: MPI_Comm,
-    request: *mut MPI_Request,
-) -> c_int {
-    run("MPI_Iallreduce", comm, || {
-        allreduce_impl(sendbuf, recvbuf, count, datatype, op, comm, Some(request))
-    })
 }
 
 // ------------------------------------------------------------------ gather
@@ -1469,10 +1373,10 @@ pub unsafe extern "C" fn PMPI_Ireduce_scatter_block(
 // ------------------------------------------------------------------ scan / exscan
 
 #[allow(clippy::too_many_arguments)]
-unsafe fn scan_impl(
+pub(crate) unsafe fn scan_impl<I: args::Int>(
     sendbuf: *const c_void,
     recvbuf: *mut c_void,
-    count: c_int,
+    count: I,
     datatype: MPI_Datatype,
     op: MPI_Op,
     comm: MPI_Comm,
@@ -1489,7 +1393,7 @@ unsafe fn scan_impl(
         (|| {
             request_arg(request)?;
             args::intra(&c)?;
-            let n = args::count(count)?;
+            let n = args::count_any(count)?;
             let ty = handles::datatype(datatype)?;
             let r = reducer(op, datatype, &ty)?;
             not_in_place(recvbuf, n, "recvbuf")?;
@@ -1508,82 +1412,6 @@ unsafe fn scan_impl(
             )
         })(),
     )
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Scan(
-    sendbuf: *const c_void,
-    recvbuf: *mut c_void,
-    count: c_int,
-    datatype: MPI_Datatype,
-    op: MPI_Op,
-    comm: MPI_Comm,
-) -> c_int {
-    run("MPI_Scan", comm, || {
-        scan_impl(sendbuf, recvbuf, count, datatype, op, comm, false, None)
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Iscan(
-    sendbuf: *const c_void,
-    recvbuf: *mut c_void,
-    count: c_int,
-    datatype: MPI_Datatype,
-    op: MPI_Op,
-    comm: MPI_Comm,
-    request: *mut MPI_Request,
-) -> c_int {
-    run("MPI_Iscan", comm, || {
-        scan_impl(
-            sendbuf,
-            recvbuf,
-            count,
-            datatype,
-            op,
-            comm,
-            false,
-            Some(request),
-        )
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Exscan(
-    sendbuf: *const c_void,
-    recvbuf: *mut c_void,
-    count: c_int,
-    datatype: MPI_Datatype,
-    op: MPI_Op,
-    comm: MPI_Comm,
-) -> c_int {
-    run("MPI_Exscan", comm, || {
-        scan_impl(sendbuf, recvbuf, count, datatype, op, comm, true, None)
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Iexscan(
-    sendbuf: *const c_void,
-    recvbuf: *mut c_void,
-    count: c_int,
-    datatype: MPI_Datatype,
-    op: MPI_Op,
-    comm: MPI_Comm,
-    request: *mut MPI_Request,
-) -> c_int {
-    run("MPI_Iexscan", comm, || {
-        scan_impl(
-            sendbuf,
-            recvbuf,
-            count,
-            datatype,
-            op,
-            comm,
-            true,
-            Some(request),
-        )
-    })
 }
 
 // ------------------------------------------------------------------ neighbourhood

@@ -23,7 +23,7 @@ pub(super) unsafe fn bcast(
     p: Plan,
     c: &Communicator,
     buffer: *mut c_void,
-    count: c_int,
+    count: impl args::Int,
     datatype: MPI_Datatype,
     root: c_int,
     comm: MPI_Comm,
@@ -34,7 +34,7 @@ pub(super) unsafe fn bcast(
     let b = if root == Root::Idle {
         None
     } else {
-        let n = args::count(count)?;
+        let n = args::count_any(count)?;
         ty = handles::datatype(datatype)?;
         not_in_place(buffer, n, "the buffer")?;
         Some(typed(buffer, n, &ty)?)
@@ -49,7 +49,7 @@ pub(super) unsafe fn reduce(
     c: &Communicator,
     sendbuf: *const c_void,
     recvbuf: *mut c_void,
-    count: c_int,
+    count: impl args::Int,
     datatype: MPI_Datatype,
     op: MPI_Op,
     root: c_int,
@@ -60,7 +60,7 @@ pub(super) unsafe fn reduce(
     if root == Root::Idle {
         return launch(w, inter::reduce(p, None, None, None, root), comm, request);
     }
-    let n = args::count(count)?;
+    let n = args::count_any(count)?;
     let ty = handles::datatype(datatype)?;
     let r = reducer(op, datatype, &ty)?;
     let (input, output) = if root == Root::Here {
@@ -84,13 +84,13 @@ pub(super) unsafe fn allreduce(
     p: Plan,
     sendbuf: *const c_void,
     recvbuf: *mut c_void,
-    count: c_int,
+    count: impl args::Int,
     datatype: MPI_Datatype,
     op: MPI_Op,
     comm: MPI_Comm,
     request: Option<*mut MPI_Request>,
 ) -> Result<()> {
-    let n = args::count(count)?;
+    let n = args::count_any(count)?;
     let ty = handles::datatype(datatype)?;
     let r = reducer(op, datatype, &ty)?;
     not_in_place(sendbuf, n, "sendbuf")?;

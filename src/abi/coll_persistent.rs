@@ -8,13 +8,14 @@
 //! copied at the `_init` (`Kept`).
 
 use super::coll::{
-    in_place, PMPI_Iallgather, PMPI_Iallgatherv, PMPI_Iallreduce, PMPI_Ialltoall, PMPI_Ialltoallv,
-    PMPI_Ialltoallw, PMPI_Ibarrier, PMPI_Ibcast, PMPI_Iexscan, PMPI_Igather, PMPI_Igatherv,
-    PMPI_Ineighbor_allgather, PMPI_Ineighbor_allgatherv, PMPI_Ineighbor_alltoall,
-    PMPI_Ineighbor_alltoallv, PMPI_Ineighbor_alltoallw, PMPI_Ireduce, PMPI_Ireduce_scatter,
-    PMPI_Ireduce_scatter_block, PMPI_Iscan, PMPI_Iscatter, PMPI_Iscatterv,
+    in_place, PMPI_Iallgather, PMPI_Iallgatherv, PMPI_Ialltoall, PMPI_Ialltoallv, PMPI_Ialltoallw,
+    PMPI_Ibarrier, PMPI_Igather, PMPI_Igatherv, PMPI_Ineighbor_allgather,
+    PMPI_Ineighbor_allgatherv, PMPI_Ineighbor_alltoall, PMPI_Ineighbor_alltoallv,
+    PMPI_Ineighbor_alltoallw, PMPI_Ireduce_scatter, PMPI_Ireduce_scatter_block, PMPI_Iscatter,
+    PMPI_Iscatterv,
 };
 use super::consts::*;
+use super::entry_points::{PMPI_Iallreduce, PMPI_Ibcast, PMPI_Iexscan, PMPI_Ireduce, PMPI_Iscan};
 use super::handles::{self, RequestEntry};
 use super::info;
 use super::shim::{self, run, write_out};

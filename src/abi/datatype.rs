@@ -1223,7 +1223,7 @@ pub unsafe fn pack<I: args::Int>(
         return mpi_err!(Arg, "NULL inbuf with incount {n}");
     }
     let len = packed_size::<I>(n, &t)?;
-    if len > 0 && pos + len > outsize {
+    if len > 0 && pos.checked_add(len).is_none_or(|end| end > outsize) {
         return mpi_err!(
             Truncate,
             "{len} packed bytes do not fit at position {pos} of a {outsize}-byte buffer"
@@ -1263,7 +1263,7 @@ pub unsafe fn unpack<I: args::Int>(
         return mpi_err!(Arg, "NULL outbuf with outcount {n}");
     }
     let len = packed_size::<I>(n, &t)?;
-    if len > 0 && pos + len > insize {
+    if len > 0 && pos.checked_add(len).is_none_or(|end| end > insize) {
         return mpi_err!(
             Truncate,
             "unpacking {len} bytes at position {pos} runs past the {insize}-byte input"

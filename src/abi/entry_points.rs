@@ -9,7 +9,7 @@
 use super::args;
 use super::consts::*;
 use super::shim;
-use super::{bsend, datatype, errors, info, mprobe, pt2pt, status};
+use super::{bsend, coll, datatype, errors, info, mprobe, pt2pt, status};
 use std::cell::Cell;
 use std::os::raw::{c_char, c_int, c_void};
 
@@ -930,14 +930,6 @@ pub unsafe extern "C" fn PMPI_Buffer_flush() -> c_int {
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn PMPI_Buffer_iflush(request: *mut MPI_Request) -> c_int {
-    shim::run("MPI_Buffer_iflush", MPI_COMM_WORLD, || {
-        args::out_ptr(request, "request")?;
-        bsend::iflush(bsend::Scope::Process, request)
-    })
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn PMPI_Comm_attach_buffer(
     comm: MPI_Comm,
     buffer: *mut c_void,
@@ -987,17 +979,6 @@ pub unsafe extern "C" fn PMPI_Comm_detach_buffer_c(
 pub unsafe extern "C" fn PMPI_Comm_flush_buffer(comm: MPI_Comm) -> c_int {
     shim::run("MPI_Comm_flush_buffer", comm, || {
         bsend::flush(bsend::comm_scope(comm)?)
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Comm_iflush_buffer(
-    comm: MPI_Comm,
-    request: *mut MPI_Request,
-) -> c_int {
-    shim::run("MPI_Comm_iflush_buffer", comm, || {
-        args::out_ptr(request, "request")?;
-        bsend::iflush(bsend::comm_scope(comm)?, request)
     })
 }
 
@@ -2157,6 +2138,360 @@ pub unsafe extern "C" fn PMPI_Type_create_darray_c(
             order,
             oldtype,
             newtype,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Bcast(
+    buffer: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    root: c_int,
+    comm: MPI_Comm,
+) -> c_int {
+    shim::run("MPI_Bcast", comm, || {
+        coll::bcast_impl(buffer, count, datatype, root, comm, None)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Bcast_c(
+    buffer: *mut c_void,
+    count: MPI_Count,
+    datatype: MPI_Datatype,
+    root: c_int,
+    comm: MPI_Comm,
+) -> c_int {
+    shim::run("MPI_Bcast_c", comm, || {
+        coll::bcast_impl(buffer, count, datatype, root, comm, None)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Ibcast(
+    buffer: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    root: c_int,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Ibcast", comm, || {
+        args::out_ptr(request, "request")?;
+        coll::bcast_impl(buffer, count, datatype, root, comm, Some(request))
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Ibcast_c(
+    buffer: *mut c_void,
+    count: MPI_Count,
+    datatype: MPI_Datatype,
+    root: c_int,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Ibcast_c", comm, || {
+        args::out_ptr(request, "request")?;
+        coll::bcast_impl(buffer, count, datatype, root, comm, Some(request))
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Reduce(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    root: c_int,
+    comm: MPI_Comm,
+) -> c_int {
+    shim::run("MPI_Reduce", comm, || {
+        coll::reduce_impl(sendbuf, recvbuf, count, datatype, op, root, comm, None)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Reduce_c(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: MPI_Count,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    root: c_int,
+    comm: MPI_Comm,
+) -> c_int {
+    shim::run("MPI_Reduce_c", comm, || {
+        coll::reduce_impl(sendbuf, recvbuf, count, datatype, op, root, comm, None)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Ireduce(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    root: c_int,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Ireduce", comm, || {
+        args::out_ptr(request, "request")?;
+        coll::reduce_impl(
+            sendbuf,
+            recvbuf,
+            count,
+            datatype,
+            op,
+            root,
+            comm,
+            Some(request),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Ireduce_c(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: MPI_Count,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    root: c_int,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Ireduce_c", comm, || {
+        args::out_ptr(request, "request")?;
+        coll::reduce_impl(
+            sendbuf,
+            recvbuf,
+            count,
+            datatype,
+            op,
+            root,
+            comm,
+            Some(request),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Allreduce(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+) -> c_int {
+    shim::run("MPI_Allreduce", comm, || {
+        coll::allreduce_impl(sendbuf, recvbuf, count, datatype, op, comm, None)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Allreduce_c(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: MPI_Count,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+) -> c_int {
+    shim::run("MPI_Allreduce_c", comm, || {
+        coll::allreduce_impl(sendbuf, recvbuf, count, datatype, op, comm, None)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Iallreduce(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Iallreduce", comm, || {
+        args::out_ptr(request, "request")?;
+        coll::allreduce_impl(sendbuf, recvbuf, count, datatype, op, comm, Some(request))
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Iallreduce_c(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: MPI_Count,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Iallreduce_c", comm, || {
+        args::out_ptr(request, "request")?;
+        coll::allreduce_impl(sendbuf, recvbuf, count, datatype, op, comm, Some(request))
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Scan(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+) -> c_int {
+    shim::run("MPI_Scan", comm, || {
+        coll::scan_impl(sendbuf, recvbuf, count, datatype, op, comm, false, None)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Scan_c(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: MPI_Count,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+) -> c_int {
+    shim::run("MPI_Scan_c", comm, || {
+        coll::scan_impl(sendbuf, recvbuf, count, datatype, op, comm, false, None)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Iscan(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Iscan", comm, || {
+        args::out_ptr(request, "request")?;
+        coll::scan_impl(
+            sendbuf,
+            recvbuf,
+            count,
+            datatype,
+            op,
+            comm,
+            false,
+            Some(request),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Iscan_c(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: MPI_Count,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Iscan_c", comm, || {
+        args::out_ptr(request, "request")?;
+        coll::scan_impl(
+            sendbuf,
+            recvbuf,
+            count,
+            datatype,
+            op,
+            comm,
+            false,
+            Some(request),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Exscan(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+) -> c_int {
+    shim::run("MPI_Exscan", comm, || {
+        coll::scan_impl(sendbuf, recvbuf, count, datatype, op, comm, true, None)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Exscan_c(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: MPI_Count,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+) -> c_int {
+    shim::run("MPI_Exscan_c", comm, || {
+        coll::scan_impl(sendbuf, recvbuf, count, datatype, op, comm, true, None)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Iexscan(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Iexscan", comm, || {
+        args::out_ptr(request, "request")?;
+        coll::scan_impl(
+            sendbuf,
+            recvbuf,
+            count,
+            datatype,
+            op,
+            comm,
+            true,
+            Some(request),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Iexscan_c(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: MPI_Count,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Iexscan_c", comm, || {
+        args::out_ptr(request, "request")?;
+        coll::scan_impl(
+            sendbuf,
+            recvbuf,
+            count,
+            datatype,
+            op,
+            comm,
+            true,
+            Some(request),
         )
     })
 }

@@ -229,6 +229,7 @@ pub fn code_string(code: c_int) -> Option<String> {
 /// # Safety
 /// `errorclass` is NULL or valid.
 pub unsafe fn add_error_class(errorclass: *mut c_int) -> Result<()> {
+    args::out_ptr(errorclass, "errorclass")?;
     write_out(errorclass, add_code(None)?)
 }
 
