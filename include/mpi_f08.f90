@@ -1326,6 +1326,22 @@ module mpi_f08
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Buffer_flush
   end interface PMPI_Buffer_flush
+  interface MPI_Buffer_iflush
+    subroutine MPI_Buffer_iflush(request, ierror)
+      import
+      implicit none
+      type(MPI_Request), intent(out) :: request
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Buffer_iflush
+  end interface MPI_Buffer_iflush
+  interface PMPI_Buffer_iflush
+    subroutine PMPI_Buffer_iflush(request, ierror)
+      import
+      implicit none
+      type(MPI_Request), intent(out) :: request
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Buffer_iflush
+  end interface PMPI_Buffer_iflush
   interface MPI_Cancel
     subroutine MPI_Cancel(request, ierror)
       import
@@ -2002,6 +2018,24 @@ module mpi_f08
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Comm_idup_with_info
   end interface PMPI_Comm_idup_with_info
+  interface MPI_Comm_iflush_buffer
+    subroutine MPI_Comm_iflush_buffer(comm, request, ierror)
+      import
+      implicit none
+      type(MPI_Comm), intent(in) :: comm
+      type(MPI_Request), intent(out) :: request
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Comm_iflush_buffer
+  end interface MPI_Comm_iflush_buffer
+  interface PMPI_Comm_iflush_buffer
+    subroutine PMPI_Comm_iflush_buffer(comm, request, ierror)
+      import
+      implicit none
+      type(MPI_Comm), intent(in) :: comm
+      type(MPI_Request), intent(out) :: request
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Comm_iflush_buffer
+  end interface PMPI_Comm_iflush_buffer
   interface MPI_Comm_join
     subroutine MPI_Comm_join(fd, intercomm, ierror)
       import

@@ -12,7 +12,10 @@
  *    MPI_Comm_attach_buffer gives a communicator its own buffer (a buffered send on it works
  *    without a process buffer, one on MPI_COMM_WORLD fails with MPI_ERR_BUFFER),
  *    MPI_Comm_flush_buffer, MPI_Comm_detach_buffer gives it back, a freed
- *    communicator's buffer goes with it; MPI_BUFFER_AUTOMATIC takes messages of any size.
+ *    communicator's buffer goes with it; MPI_Buffer_iflush and MPI_Comm_iflush_buffer return
+ *    before the sends are out (each rank iflushes, then receives the other's message, then
+ *    waits: a flush done at once would deadlock); MPI_BUFFER_AUTOMATIC takes messages of any
+ *    size.
  * Ranks 0 and 1 take part in 3; others only join the final barrier. */
 #include "check.h"
 
@@ -236,6 +239,41 @@ static void buffers(int rank, MPI_Comm dup)
             nap();
             recv_msgs(dup, t, "communicator buffer");
         }
+    }
+
+    /* MPI_Buffer_iflush / MPI_Comm_iflush_buffer return at once: on both ranks a buffered
+     * send of a rendezvous-sized message, the iflush, then the receive of the other's, then
+     * the wait (a blocking flush there would wait for a receive not yet posted). */
+    {
+        int peer = 1 - rank;
+        unsigned char *out = malloc(MSG), *in = malloc(MSG);
+        MPI_Request r;
+        fill(out, MSG, 40 + rank);
+        CHECK_MPI(MPI_Buffer_attach(b, size));
+        CHECK_MPI(MPI_Bsend(out, MSG, MPI_BYTE, peer, 950, MPI_COMM_WORLD));
+        CHECK_MPI(MPI_Buffer_iflush(&r));
+        CHECK_MPI(MPI_Recv(in, MSG, MPI_BYTE, peer, 950, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+        check_fill(in, MSG, 40 + peer, "around MPI_Buffer_iflush");
+        CHECK_MPI(MPI_Wait(&r, MPI_STATUS_IGNORE));
+        CHECK(r == MPI_REQUEST_NULL, "MPI_Wait left the iflush request");
+        void *addr;
+        int got;
+        CHECK_MPI(MPI_Buffer_detach(&addr, &got));
+        CHECK_MPI(MPI_Comm_attach_buffer(dup, b, size));
+        fill(out, MSG, 50 + rank);
+        CHECK_MPI(MPI_Bsend(out, MSG, MPI_BYTE, peer, 951, dup));
+        CHECK_MPI(MPI_Comm_iflush_buffer(dup, &r));
+        int flag = 1;
+        CHECK_MPI(MPI_Request_get_status(r, &flag, MPI_STATUS_IGNORE));
+        CHECK_MPI(MPI_Recv(in, MSG, MPI_BYTE, peer, 951, dup, MPI_STATUS_IGNORE));
+        check_fill(in, MSG, 50 + peer, "around MPI_Comm_iflush_buffer");
+        while (!flag)
+            CHECK_MPI(MPI_Test(&r, &flag, MPI_STATUS_IGNORE));
+        if (r != MPI_REQUEST_NULL)
+            CHECK_MPI(MPI_Wait(&r, MPI_STATUS_IGNORE));
+        CHECK_MPI(MPI_Comm_detach_buffer(dup, &addr, &got));
+        free(out);
+        free(in);
     }
 
     /* MPI_BUFFER_AUTOMATIC: messages of any size, no space to size. */

@@ -338,6 +338,27 @@ pub fn flush(scope: Scope) -> Result<()> {
     Ok(())
 }
 
+/// MPI_Buffer_iflush, MPI_Comm_iflush_buffer (MPI-4.1): a request that completes once
+/// every message sent from the buffer so far is out of it (nothing waits here: the sends
+/// may need the receivers to act). A completed request when nothing is pending.
+///
+/// # Safety
+/// `request` is NULL or valid.
+pub unsafe fn iflush(scope: Scope, request: *mut MPI_Request) -> Result<()> {
+    shim::world()?;
+    let sends = BUFFERS
+        .lock()
+        .get(scope)
+        .map(|a| a.pending())
+        .unwrap_or_default();
+    let h = if sends.is_empty() {
+        handles::REQUEST_SEND_DONE
+    } else {
+        handles::new_request(handles::RequestEntry::Flush { sends })
+    };
+    write_out(request, h)
+}
+
 /// MPI_Ibsend: complete as soon as the data is in the attached buffer, i.e. on return.
 ///
 /// # Safety

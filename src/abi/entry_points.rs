@@ -930,6 +930,14 @@ pub unsafe extern "C" fn PMPI_Buffer_flush() -> c_int {
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn PMPI_Buffer_iflush(request: *mut MPI_Request) -> c_int {
+    shim::run("MPI_Buffer_iflush", MPI_COMM_WORLD, || {
+        args::out_ptr(request, "request")?;
+        bsend::iflush(bsend::Scope::Process, request)
+    })
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn PMPI_Comm_attach_buffer(
     comm: MPI_Comm,
     buffer: *mut c_void,
@@ -979,6 +987,17 @@ pub unsafe extern "C" fn PMPI_Comm_detach_buffer_c(
 pub unsafe extern "C" fn PMPI_Comm_flush_buffer(comm: MPI_Comm) -> c_int {
     shim::run("MPI_Comm_flush_buffer", comm, || {
         bsend::flush(bsend::comm_scope(comm)?)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Comm_iflush_buffer(
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Comm_iflush_buffer", comm, || {
+        args::out_ptr(request, "request")?;
+        bsend::iflush(bsend::comm_scope(comm)?, request)
     })
 }
 

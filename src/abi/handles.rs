@@ -737,6 +737,9 @@ pub enum RequestEntry {
         target: usize,
         seq: u64,
     },
+    /// MPI_Buffer_iflush / MPI_Comm_iflush_buffer: complete once these buffered sends
+    /// (engine requests nobody else waits for) are.
+    Flush { sends: Vec<crate::pt2pt::ReqId> },
     /// A message a matched probe took out of matching (an MPI_Message handle: MPICH's
     /// messages are requests too), until MPI_Mrecv / MPI_Imrecv.
     Message {

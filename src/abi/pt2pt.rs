@@ -585,6 +585,7 @@ fn peek(h: MPI_Request, p: requests::Pending) -> Result<Option<(Status, c_int)>>
                 .then(|| peek_done(e.p2p.status(r).unwrap_or_default()))
         }),
         requests::Pending::Grequest(i) => super::grequest::peek(i),
+        requests::Pending::Flush(_) => requests::flush_done_now(h)?.then(empty).flatten(),
     })
 }
 

@@ -189,6 +189,16 @@ pub enum Pending {
     Grequest(usize),
     /// MPI_Isendrecv: its receive and its send (0: none).
     Pair(ReqId, ReqId),
+    /// A buffer flush (the request table's index).
+    Flush(usize),
+}
+
+/// Whether a buffer-flush request handle is done (MPI_Request_get_status: no freeing).
+pub fn flush_done_now(h: MPI_Request) -> Result<bool> {
+    match pending(h)? {
+        Pending::Flush(i) => Ok(shim::world()?.progress.with(|e| flush_done(e, i))),
+        _ => Ok(true),
+    }
 }
 
 /// Whether an RMA request handle is done (MPI_Request_get_status: no freeing).
@@ -200,6 +210,17 @@ pub fn pending_done(h: MPI_Request) -> Result<bool> {
 }
 
 /// Whether the RMA request at table index `i` is done (a freed one counts as done).
+/// Whether the buffer flush at table index `i` is done: all its sends are (a freed one
+/// counts as done).
+fn flush_done(e: &mut ProgressState, i: usize) -> bool {
+    match REQUESTS.lock().get(i) {
+        Some(RequestEntry::Flush { sends }) => {
+            sends.iter().all(|&r| e.p2p.is_done(r) != Some(false))
+        }
+        _ => true,
+    }
+}
+
 fn rma_done(i: usize) -> bool {
     match REQUESTS.lock().get(i) {
         Some(RequestEntry::Rma { win, target, seq }) => win.helper_done(*target, *seq),
@@ -237,6 +258,7 @@ fn pending(h: MPI_Request) -> Result<Pending> {
         Some(RequestEntry::Rma { .. }) => Ok(Pending::Rma(i)),
         Some(RequestEntry::Grequest(_)) => Ok(Pending::Grequest(i)),
         Some(RequestEntry::Pair { recv, send, .. }) => Ok(Pending::Pair(*recv, *send)),
+        Some(RequestEntry::Flush { .. }) => Ok(Pending::Flush(i)),
         // A message handle is no request.
         Some(RequestEntry::Message { .. }) | None => Err(invalid(h)),
     }
@@ -333,7 +355,10 @@ fn finish(h: &mut MPI_Request, st: Status, owner: Owner) -> Completion {
             Completion::new(st, comm)
         }
         Some(
-            RequestEntry::Rma { .. } | RequestEntry::Grequest(_) | RequestEntry::Message { .. },
+            RequestEntry::Rma { .. }
+            | RequestEntry::Flush { .. }
+            | RequestEntry::Grequest(_)
+            | RequestEntry::Message { .. },
         ) => {
             t.remove(i);
             *h = MPI_REQUEST_NULL;
@@ -397,6 +422,12 @@ pub fn wait(h: &mut MPI_Request) -> Result<Completion> {
             let st = shim::world()?.progress.wait(|e| pair_take(e, r, s));
             Ok(finish(h, st, Owner::NONE))
         }
+        Pending::Flush(i) => {
+            shim::world()?
+                .progress
+                .wait(|e| flush_done(e, i).then_some(()));
+            Ok(finish(h, Status::default(), Owner::NONE))
+        }
     }
 }
 
@@ -422,6 +453,10 @@ pub fn test(h: &mut MPI_Request) -> Result<Option<Completion>> {
             .progress
             .with(|e| pair_take(e, r, s))
             .map(|st| finish(h, st, Owner::NONE))),
+        Pending::Flush(i) => Ok(shim::world()?
+            .progress
+            .with(|e| flush_done(e, i))
+            .then(|| finish(h, Status::default(), Owner::NONE))),
     }
 }
 
@@ -550,6 +585,7 @@ pub fn wait_some(ps: &[Pending], block: bool) -> Result<Vec<usize>> {
                 Pending::Rma(i) => rma_done(*i),
                 Pending::Grequest(i) => grequest::is_complete(*i),
                 Pending::Pair(r, s) => pair_done(e, *r, *s),
+                Pending::Flush(i) => flush_done(e, *i),
             })
             .map(|(i, _)| i)
             .collect()
@@ -582,6 +618,7 @@ pub fn complete_done(hs: &mut [MPI_Request], i: usize, p: Pending) -> Result<Com
                 .unwrap_or_default(),
             Owner::NONE,
         ),
+        Pending::Flush(_) => (Status::default(), Owner::NONE),
         Pending::Empty => return Ok(Completion::empty()),
     };
     Ok(finish(&mut hs[i], st, owner))
@@ -742,6 +779,8 @@ pub fn free(h: &mut MPI_Request) -> Result<()> {
         | RequestEntry::PersistentColl { active: None, .. } => {}
         // It completes anyway; the window's flush, unlock or fence waits for it.
         RequestEntry::Rma { .. } => {}
+        // The sends complete anyway, and detach or finalize waits for them.
+        RequestEntry::Flush { .. } => {}
         RequestEntry::Pair {
             recv, send, copy, ..
         } => {

@@ -14,7 +14,7 @@ use std::os::raw::{c_char, c_int, c_void};
 use std::ptr::null_mut;
 
 /// Number of C functions with a Fortran binding here.
-pub const BOUND: usize = 406;
+pub const BOUND: usize = 408;
 
 extern "C" {
     fn PMPI_Abort(comm: MPI_Comm, errorcode: c_int) -> c_int;
@@ -50,6 +50,7 @@ extern "C" {
     fn PMPI_Buffer_attach(buffer: *mut c_void, size: c_int) -> c_int;
     fn PMPI_Buffer_detach(buffer_addr: *mut c_void, size: *mut c_int) -> c_int;
     fn PMPI_Buffer_flush() -> c_int;
+    fn PMPI_Buffer_iflush(request: *mut MPI_Request) -> c_int;
     fn PMPI_Cancel(request: *mut MPI_Request) -> c_int;
     fn PMPI_Cart_coords(comm: MPI_Comm, rank: c_int, maxdims: c_int, coords: *mut c_int) -> c_int;
     fn PMPI_Cart_create(comm_old: MPI_Comm, ndims: c_int, dims: *const c_int, periods: *const c_int, reorder: c_int, comm_cart: *mut MPI_Comm) -> c_int;
@@ -84,6 +85,7 @@ extern "C" {
     fn PMPI_Comm_group(comm: MPI_Comm, group: *mut MPI_Group) -> c_int;
     fn PMPI_Comm_idup(comm: MPI_Comm, newcomm: *mut MPI_Comm, request: *mut MPI_Request) -> c_int;
     fn PMPI_Comm_idup_with_info(comm: MPI_Comm, info: MPI_Info, newcomm: *mut MPI_Comm, request: *mut MPI_Request) -> c_int;
+    fn PMPI_Comm_iflush_buffer(comm: MPI_Comm, request: *mut MPI_Request) -> c_int;
     fn PMPI_Comm_join(fd: c_int, intercomm: *mut MPI_Comm) -> c_int;
     fn PMPI_Comm_rank(comm: MPI_Comm, rank: *mut c_int) -> c_int;
     fn PMPI_Comm_remote_group(comm: MPI_Comm, group: *mut MPI_Group) -> c_int;
@@ -798,6 +800,17 @@ pub unsafe extern "C" fn mpi_buffer_flush_(ierror: *mut MPI_Fint) {
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn pmpi_buffer_iflush_(request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Buffer_iflush(request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_buffer_iflush_(request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_buffer_iflush_(request, ierror)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn pmpi_cancel_(request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     let rc = PMPI_Cancel(request);
     set_ierror(ierror, rc);
@@ -1190,6 +1203,17 @@ pub unsafe extern "C" fn pmpi_comm_idup_with_info_(comm: *const MPI_Comm, info: 
 #[no_mangle]
 pub unsafe extern "C" fn mpi_comm_idup_with_info_(comm: *const MPI_Comm, info: *const MPI_Info, newcomm: *mut MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     pmpi_comm_idup_with_info_(comm, info, newcomm, request, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_comm_iflush_buffer_(comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Comm_iflush_buffer(*comm, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_comm_iflush_buffer_(comm: *const MPI_Comm, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_comm_iflush_buffer_(comm, request, ierror)
 }
 
 #[no_mangle]
