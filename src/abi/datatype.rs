@@ -1202,6 +1202,40 @@ unsafe fn position<I: args::Int>(p: *mut I) -> Result<usize> {
     Ok(pos as usize)
 }
 
+/// The checked place of a pack or unpack: the type, `count` elements of it (`count_name`),
+/// and the packed bytes at `pos..pos + len` of the `size`-byte packed buffer; the typed
+/// buffer (`typed_name`) must not be NULL when it holds data.
+///
+/// # Safety
+/// `position_` is NULL or valid.
+#[allow(clippy::too_many_arguments)]
+unsafe fn packed_span<I: args::Int>(
+    count: I,
+    count_name: &str,
+    datatype: MPI_Datatype,
+    comm: MPI_Comm,
+    position_: *mut I,
+    typed: *const c_void,
+    typed_name: &str,
+    size: usize,
+) -> Result<(TypeRef, usize, usize, usize)> {
+    handles::comm(comm)?;
+    let n = nonneg(count, count_name)? as usize;
+    let t = handles::datatype(datatype)?;
+    let pos = position(position_)?;
+    if typed.is_null() && n > 0 && t.size > 0 && t.true_lb == 0 {
+        return mpi_err!(Arg, "NULL {typed_name} with {count_name} {n}");
+    }
+    let len = packed_size::<I>(n, &t)?;
+    if len > 0 && pos.checked_add(len).is_none_or(|end| end > size) {
+        return mpi_err!(
+            Truncate,
+            "{len} packed bytes at position {pos} do not fit a {size}-byte buffer"
+        );
+    }
+    Ok((t, n, pos, len))
+}
+
 /// MPI_Pack(_c).
 ///
 /// # Safety
@@ -1215,20 +1249,9 @@ pub unsafe fn pack<I: args::Int>(
     position_: *mut I,
     comm: MPI_Comm,
 ) -> Result<()> {
-    handles::comm(comm)?;
-    let n = nonneg(incount, "incount")? as usize;
-    let t = handles::datatype(datatype)?;
-    let pos = position(position_)?;
-    if inbuf.is_null() && n > 0 && t.size > 0 && t.true_lb == 0 {
-        return mpi_err!(Arg, "NULL inbuf with incount {n}");
-    }
-    let len = packed_size::<I>(n, &t)?;
-    if len > 0 && pos.checked_add(len).is_none_or(|end| end > outsize) {
-        return mpi_err!(
-            Truncate,
-            "{len} packed bytes do not fit at position {pos} of a {outsize}-byte buffer"
-        );
-    }
+    let (t, n, pos, len) = packed_span(
+        incount, "incount", datatype, comm, position_, inbuf, "inbuf", outsize,
+    )?;
     if len == 0 {
         return Ok(());
     }
@@ -1255,20 +1278,9 @@ pub unsafe fn unpack<I: args::Int>(
     datatype: MPI_Datatype,
     comm: MPI_Comm,
 ) -> Result<()> {
-    handles::comm(comm)?;
-    let n = nonneg(outcount, "outcount")? as usize;
-    let t = handles::datatype(datatype)?;
-    let pos = position(position_)?;
-    if outbuf.is_null() && n > 0 && t.size > 0 && t.true_lb == 0 {
-        return mpi_err!(Arg, "NULL outbuf with outcount {n}");
-    }
-    let len = packed_size::<I>(n, &t)?;
-    if len > 0 && pos.checked_add(len).is_none_or(|end| end > insize) {
-        return mpi_err!(
-            Truncate,
-            "unpacking {len} bytes at position {pos} runs past the {insize}-byte input"
-        );
-    }
+    let (t, n, pos, len) = packed_span(
+        outcount, "outcount", datatype, comm, position_, outbuf, "outbuf", insize,
+    )?;
     if len == 0 {
         return Ok(());
     }
