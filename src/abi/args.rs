@@ -95,7 +95,7 @@ impl CountOut for *mut MPI_Count {
 /// An integer argument of a call that has a large-count form: `int` in the call,
 /// `MPI_Count` in its `_c` form (MPI_Aint is the same C type), so that one generic core
 /// function serves both and knows which it serves (a datatype records which form made it).
-pub trait Int: Copy {
+pub trait Int: Copy + Send + Sync + 'static {
     /// Whether this is the large-count form's integer.
     const LARGE: bool;
     fn wide(self) -> i64;

@@ -8,7 +8,7 @@ use super::coll_inter::{self, Rooted};
 use super::consts::*;
 use super::handles::{self, RequestEntry, TypeRef};
 use super::op::reducer;
-use super::shim::{self, run, write_out};
+use super::shim::{self, write_out};
 use crate::coll::plan::{raw, raw_mut};
 use crate::coll::schedule::Schedule;
 use crate::coll::{self, inter, Blocks, Plan, TypedBuf};
@@ -125,25 +125,20 @@ fn fits(send: &TypedBuf, recv: &TypedBuf) -> Result<()> {
     Ok(())
 }
 
-unsafe fn count_array(p: *const c_int, n: usize, what: &str) -> Result<Vec<usize>> {
-    if p.is_null() && n > 0 {
-        return mpi_err!(Arg, "NULL {what} array");
-    }
-    (0..n).map(|i| args::count(*p.add(i))).collect()
+/// `n` element counts (int or MPI_Count), each checked non-negative.
+unsafe fn count_array<I: args::Int>(p: *const I, n: usize, what: &str) -> Result<Vec<usize>> {
+    args::ints(p, n, what)?
+        .into_iter()
+        .map(args::count_any)
+        .collect()
 }
 
-unsafe fn displ_array(p: *const c_int, n: usize, what: &str) -> Result<Vec<isize>> {
-    if p.is_null() && n > 0 {
-        return mpi_err!(Arg, "NULL {what} array");
-    }
-    Ok((0..n).map(|i| *p.add(i) as isize).collect())
-}
-
-unsafe fn aint_array(p: *const MPI_Aint, n: usize, what: &str) -> Result<Vec<isize>> {
-    if p.is_null() && n > 0 {
-        return mpi_err!(Arg, "NULL {what} array");
-    }
-    Ok((0..n).map(|i| *p.add(i) as isize).collect())
+/// `n` displacements (int, MPI_Aint).
+unsafe fn displ_array<I: args::Int>(p: *const I, n: usize, what: &str) -> Result<Vec<isize>> {
+    Ok(args::ints(p, n, what)?
+        .into_iter()
+        .map(|d| d as isize)
+        .collect())
 }
 
 unsafe fn type_array(p: *const MPI_Datatype, n: usize, what: &str) -> Result<Vec<TypeRef>> {
@@ -176,36 +171,22 @@ pub(super) unsafe fn blocks<'a>(
 
 // ------------------------------------------------------------------ barrier
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Barrier(comm: MPI_Comm) -> c_int {
-    run("MPI_Barrier", comm, || {
-        let w = shim::world()?;
-        let c = handles::comm(comm)?;
-        if c.is_inter() {
-            return launch(
-                w,
-                inter::barrier(plan(w, &c, coll::KIND_BARRIER)),
-                comm,
-                None,
-            );
+/// MPI_Barrier (`request` None) and MPI_Ibarrier.
+pub(crate) unsafe fn barrier_impl(comm: MPI_Comm, request: Option<*mut MPI_Request>) -> Result<()> {
+    let w = shim::world()?;
+    let c = handles::comm(comm)?;
+    request_arg(request)?;
+    if c.is_inter() {
+        let p = plan(w, &c, coll::KIND_BARRIER);
+        return launch(w, inter::barrier(p), comm, request);
+    }
+    match request {
+        None => {
+            let tag = Plan::new(&c, coll::KIND_BARRIER).tag();
+            coll::direct::barrier(w, &c, tag, w.fan_in_for(&c))
         }
-        let tag = Plan::new(&c, coll::KIND_BARRIER).tag();
-        coll::direct::barrier(w, &c, tag, w.fan_in_for(&c))
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Ibarrier(comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-    run("MPI_Ibarrier", comm, || {
-        let w = shim::world()?;
-        let c = handles::comm(comm)?;
-        request_arg(Some(request))?;
-        let s = match c.is_inter() {
-            true => inter::barrier(plan(w, &c, coll::KIND_BARRIER)),
-            false => coll::barrier_schedule(&c),
-        };
-        launch(w, s, comm, Some(request))
-    })
+        Some(_) => launch(w, coll::barrier_schedule(&c), comm, request),
+    }
 }
 
 // ------------------------------------------------------------------ bcast
@@ -307,39 +288,36 @@ pub(crate) unsafe fn reduce_impl<I: args::Int>(
     )
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Reduce_local(
+/// MPI_Reduce_local: `inoutbuf = inbuf op inoutbuf`, no communication.
+pub(crate) unsafe fn reduce_local(
     inbuf: *const c_void,
     inoutbuf: *mut c_void,
-    count: c_int,
+    n: usize,
     datatype: MPI_Datatype,
     op: MPI_Op,
-) -> c_int {
-    run("MPI_Reduce_local", MPI_COMM_WORLD, || {
-        let n = args::count(count)?;
-        let ty = handles::datatype(datatype)?;
-        let r = reducer(op, datatype, &ty)?;
-        not_in_place(inbuf, n, "inbuf")?;
-        not_in_place(inoutbuf, n, "inoutbuf")?;
-        no_alias(inbuf, inoutbuf, n > 0)?;
-        let a = typed(inbuf, n, &ty)?;
-        let b = typed(inoutbuf, n, &ty)?;
-        let len = b.bytes();
-        if len == 0 {
-            return Ok(());
-        }
-        if b.contiguous() && a.contiguous() {
-            // SAFETY: MPI: inbuf readable and inoutbuf writable for `count` elements
-            // each, contiguous, and not the same memory (checked above; MPI forbids
-            // partial overlap).
-            return (r.combine)(raw(a.ptr, len), raw_mut(b.ptr, len));
-        }
-        let x = a.pack();
-        let mut y = b.pack();
-        (r.combine)(&x, &mut y)?;
-        b.unpack_from(&y);
-        Ok(())
-    })
+) -> Result<()> {
+    let ty = handles::datatype(datatype)?;
+    let r = reducer(op, datatype, &ty)?;
+    not_in_place(inbuf, n, "inbuf")?;
+    not_in_place(inoutbuf, n, "inoutbuf")?;
+    no_alias(inbuf, inoutbuf, n > 0)?;
+    let a = typed(inbuf, n, &ty)?;
+    let b = typed(inoutbuf, n, &ty)?;
+    let len = b.bytes();
+    if len == 0 {
+        return Ok(());
+    }
+    if b.contiguous() && a.contiguous() {
+        // SAFETY: MPI: inbuf readable and inoutbuf writable for `count` elements
+        // each, contiguous, and not the same memory (checked above; MPI forbids
+        // partial overlap).
+        return (r.combine)(raw(a.ptr, len), raw_mut(b.ptr, len));
+    }
+    let x = a.pack();
+    let mut y = b.pack();
+    (r.combine)(&x, &mut y)?;
+    b.unpack_from(&y);
+    Ok(())
 }
 
 // ------------------------------------------------------------------ allreduce
@@ -408,12 +386,12 @@ pub(crate) unsafe fn allreduce_impl<I: args::Int>(
 // ------------------------------------------------------------------ gather
 
 #[allow(clippy::too_many_arguments)]
-unsafe fn gatherv_impl(
+pub(crate) unsafe fn gatherv_impl<I: args::Int>(
     sendbuf: *const c_void,
-    sendcount: c_int,
+    sendcount: I,
     sendtype: MPI_Datatype,
     recvbuf: *mut c_void,
-    recv: RecvSpec,
+    recv: RecvSpec<I>,
     recvtype: MPI_Datatype,
     root: c_int,
     comm: MPI_Comm,
@@ -437,7 +415,7 @@ unsafe fn gatherv_impl(
             let send_given = !(is_root && in_place(sendbuf));
             let (sty, rty);
             let send = if send_given {
-                let n = args::count(sendcount)?;
+                let n = args::count_any(sendcount)?;
                 sty = handles::datatype(sendtype)?;
                 not_in_place(sendbuf, n, "sendbuf")?;
                 Some(typed(sendbuf, n, &sty)?)
@@ -464,20 +442,24 @@ unsafe fn gatherv_impl(
 }
 
 /// The receive (or send) side description of a collective: one count, or v-arrays.
-pub(super) enum RecvSpec {
-    Uniform(c_int),
-    V(*const c_int, *const c_int),
+/// `I`: the call's integer (int, or MPI_Count in its large-count form, whose displacements
+/// are MPI_Aint: the same C type).
+pub enum RecvSpec<I> {
+    Uniform(I),
+    V(*const I, *const I),
     /// Counts only (MPI_Reduce_scatter).
-    Counts(*const c_int),
+    Counts(*const I),
 }
 
-impl RecvSpec {
+impl<I: args::Int> RecvSpec<I> {
     /// The counts and displacements of `n` blocks.
     pub(super) unsafe fn arrays(&self, n: usize) -> Result<(Vec<usize>, Vec<isize>)> {
         match *self {
             RecvSpec::Uniform(k) => {
-                let k = args::count(k)?;
-                Ok((vec![k; n], (0..n).map(|i| (i * k) as isize).collect()))
+                let k = args::count_any(k)?;
+                // (An overflowing total is refused by `blocks`.)
+                let displs = (0..n).map(|i| i.wrapping_mul(k) as isize).collect();
+                Ok((vec![k; n], displs))
             }
             RecvSpec::V(counts, displs) => Ok((
                 count_array(counts, n, "counts")?,
@@ -488,123 +470,15 @@ impl RecvSpec {
     }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Gather(
-    sendbuf: *const c_void,
-    sendcount: c_int,
-    sendtype: MPI_Datatype,
-    recvbuf: *mut c_void,
-    recvcount: c_int,
-    recvtype: MPI_Datatype,
-    root: c_int,
-    comm: MPI_Comm,
-) -> c_int {
-    run("MPI_Gather", comm, || {
-        gatherv_impl(
-            sendbuf,
-            sendcount,
-            sendtype,
-            recvbuf,
-            RecvSpec::Uniform(recvcount),
-            recvtype,
-            root,
-            comm,
-            None,
-        )
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Igather(
-    sendbuf: *const c_void,
-    sendcount: c_int,
-    sendtype: MPI_Datatype,
-    recvbuf: *mut c_void,
-    recvcount: c_int,
-    recvtype: MPI_Datatype,
-    root: c_int,
-    comm: MPI_Comm,
-    request: *mut MPI_Request,
-) -> c_int {
-    run("MPI_Igather", comm, || {
-        gatherv_impl(
-            sendbuf,
-            sendcount,
-            sendtype,
-            recvbuf,
-            RecvSpec::Uniform(recvcount),
-            recvtype,
-            root,
-            comm,
-            Some(request),
-        )
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Gatherv(
-    sendbuf: *const c_void,
-    sendcount: c_int,
-    sendtype: MPI_Datatype,
-    recvbuf: *mut c_void,
-    recvcounts: *const c_int,
-    displs: *const c_int,
-    recvtype: MPI_Datatype,
-    root: c_int,
-    comm: MPI_Comm,
-) -> c_int {
-    run("MPI_Gatherv", comm, || {
-        gatherv_impl(
-            sendbuf,
-            sendcount,
-            sendtype,
-            recvbuf,
-            RecvSpec::V(recvcounts, displs),
-            recvtype,
-            root,
-            comm,
-            None,
-        )
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Igatherv(
-    sendbuf: *const c_void,
-    sendcount: c_int,
-    sendtype: MPI_Datatype,
-    recvbuf: *mut c_void,
-    recvcounts: *const c_int,
-    displs: *const c_int,
-    recvtype: MPI_Datatype,
-    root: c_int,
-    comm: MPI_Comm,
-    request: *mut MPI_Request,
-) -> c_int {
-    run("MPI_Igatherv", comm, || {
-        gatherv_impl(
-            sendbuf,
-            sendcount,
-            sendtype,
-            recvbuf,
-            RecvSpec::V(recvcounts, displs),
-            recvtype,
-            root,
-            comm,
-            Some(request),
-        )
-    })
-}
-
 // ------------------------------------------------------------------ scatter
 
 #[allow(clippy::too_many_arguments)]
-unsafe fn scatterv_impl(
+pub(crate) unsafe fn scatterv_impl<I: args::Int>(
     sendbuf: *const c_void,
-    send: RecvSpec,
+    send: RecvSpec<I>,
     sendtype: MPI_Datatype,
     recvbuf: *mut c_void,
-    recvcount: c_int,
+    recvcount: I,
     recvtype: MPI_Datatype,
     root: c_int,
     comm: MPI_Comm,
@@ -628,7 +502,7 @@ unsafe fn scatterv_impl(
             let recv_given = !(is_root && in_place(recvbuf));
             let (sty, rty);
             let recv = if recv_given {
-                let n = args::count(recvcount)?;
+                let n = args::count_any(recvcount)?;
                 rty = handles::datatype(recvtype)?;
                 not_in_place(recvbuf, n, "recvbuf")?;
                 Some(typed(recvbuf, n, &rty)?)
@@ -659,123 +533,15 @@ unsafe fn scatterv_impl(
     )
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Scatter(
-    sendbuf: *const c_void,
-    sendcount: c_int,
-    sendtype: MPI_Datatype,
-    recvbuf: *mut c_void,
-    recvcount: c_int,
-    recvtype: MPI_Datatype,
-    root: c_int,
-    comm: MPI_Comm,
-) -> c_int {
-    run("MPI_Scatter", comm, || {
-        scatterv_impl(
-            sendbuf,
-            RecvSpec::Uniform(sendcount),
-            sendtype,
-            recvbuf,
-            recvcount,
-            recvtype,
-            root,
-            comm,
-            None,
-        )
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Iscatter(
-    sendbuf: *const c_void,
-    sendcount: c_int,
-    sendtype: MPI_Datatype,
-    recvbuf: *mut c_void,
-    recvcount: c_int,
-    recvtype: MPI_Datatype,
-    root: c_int,
-    comm: MPI_Comm,
-    request: *mut MPI_Request,
-) -> c_int {
-    run("MPI_Iscatter", comm, || {
-        scatterv_impl(
-            sendbuf,
-            RecvSpec::Uniform(sendcount),
-            sendtype,
-            recvbuf,
-            recvcount,
-            recvtype,
-            root,
-            comm,
-            Some(request),
-        )
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Scatterv(
-    sendbuf: *const c_void,
-    sendcounts: *const c_int,
-    displs: *const c_int,
-    sendtype: MPI_Datatype,
-    recvbuf: *mut c_void,
-    recvcount: c_int,
-    recvtype: MPI_Datatype,
-    root: c_int,
-    comm: MPI_Comm,
-) -> c_int {
-    run("MPI_Scatterv", comm, || {
-        scatterv_impl(
-            sendbuf,
-            RecvSpec::V(sendcounts, displs),
-            sendtype,
-            recvbuf,
-            recvcount,
-            recvtype,
-            root,
-            comm,
-            None,
-        )
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Iscatterv(
-    sendbuf: *const c_void,
-    sendcounts: *const c_int,
-    displs: *const c_int,
-    sendtype: MPI_Datatype,
-    recvbuf: *mut c_void,
-    recvcount: c_int,
-    recvtype: MPI_Datatype,
-    root: c_int,
-    comm: MPI_Comm,
-    request: *mut MPI_Request,
-) -> c_int {
-    run("MPI_Iscatterv", comm, || {
-        scatterv_impl(
-            sendbuf,
-            RecvSpec::V(sendcounts, displs),
-            sendtype,
-            recvbuf,
-            recvcount,
-            recvtype,
-            root,
-            comm,
-            Some(request),
-        )
-    })
-}
-
 // ------------------------------------------------------------------ allgather
 
 #[allow(clippy::too_many_arguments)]
-unsafe fn allgatherv_impl(
+pub(crate) unsafe fn allgatherv_impl<I: args::Int>(
     sendbuf: *const c_void,
-    sendcount: c_int,
+    sendcount: I,
     sendtype: MPI_Datatype,
     recvbuf: *mut c_void,
-    recv: RecvSpec,
+    recv: RecvSpec<I>,
     recvtype: MPI_Datatype,
     comm: MPI_Comm,
     request: Option<*mut MPI_Request>,
@@ -797,7 +563,7 @@ unsafe fn allgatherv_impl(
             let send = if in_place(sendbuf) {
                 None
             } else {
-                let n = args::count(sendcount)?;
+                let n = args::count_any(sendcount)?;
                 sty = handles::datatype(sendtype)?;
                 Some(typed(sendbuf, n, &sty)?)
             };
@@ -815,118 +581,19 @@ unsafe fn allgatherv_impl(
     )
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Allgather(
-    sendbuf: *const c_void,
-    sendcount: c_int,
-    sendtype: MPI_Datatype,
-    recvbuf: *mut c_void,
-    recvcount: c_int,
-    recvtype: MPI_Datatype,
-    comm: MPI_Comm,
-) -> c_int {
-    run("MPI_Allgather", comm, || {
-        allgatherv_impl(
-            sendbuf,
-            sendcount,
-            sendtype,
-            recvbuf,
-            RecvSpec::Uniform(recvcount),
-            recvtype,
-            comm,
-            None,
-        )
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Iallgather(
-    sendbuf: *const c_void,
-    sendcount: c_int,
-    sendtype: MPI_Datatype,
-    recvbuf: *mut c_void,
-    recvcount: c_int,
-    recvtype: MPI_Datatype,
-    comm: MPI_Comm,
-    request: *mut MPI_Request,
-) -> c_int {
-    run("MPI_Iallgather", comm, || {
-        allgatherv_impl(
-            sendbuf,
-            sendcount,
-            sendtype,
-            recvbuf,
-            RecvSpec::Uniform(recvcount),
-            recvtype,
-            comm,
-            Some(request),
-        )
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Allgatherv(
-    sendbuf: *const c_void,
-    sendcount: c_int,
-    sendtype: MPI_Datatype,
-    recvbuf: *mut c_void,
-    recvcounts: *const c_int,
-    displs: *const c_int,
-    recvtype: MPI_Datatype,
-    comm: MPI_Comm,
-) -> c_int {
-    run("MPI_Allgatherv", comm, || {
-        allgatherv_impl(
-            sendbuf,
-            sendcount,
-            sendtype,
-            recvbuf,
-            RecvSpec::V(recvcounts, displs),
-            recvtype,
-            comm,
-            None,
-        )
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Iallgatherv(
-    sendbuf: *const c_void,
-    sendcount: c_int,
-    sendtype: MPI_Datatype,
-    recvbuf: *mut c_void,
-    recvcounts: *const c_int,
-    displs: *const c_int,
-    recvtype: MPI_Datatype,
-    comm: MPI_Comm,
-    request: *mut MPI_Request,
-) -> c_int {
-    run("MPI_Iallgatherv", comm, || {
-        allgatherv_impl(
-            sendbuf,
-            sendcount,
-            sendtype,
-            recvbuf,
-            RecvSpec::V(recvcounts, displs),
-            recvtype,
-            comm,
-            Some(request),
-        )
-    })
-}
-
 // ------------------------------------------------------------------ alltoall
 
 /// One side of an all-to-all: per-peer counts, displacements (in extents of one type, or
 /// in bytes with per-peer types).
-pub(super) enum Side {
-    Uniform(c_int, MPI_Datatype),
-    V(*const c_int, *const c_int, MPI_Datatype),
-    W(*const c_int, *const c_int, *const MPI_Datatype),
+/// `I` as for `RecvSpec`.
+pub enum Side<I> {
+    Uniform(I, MPI_Datatype),
+    V(*const I, *const I, MPI_Datatype),
+    W(*const I, *const I, *const MPI_Datatype),
     /// The same buffer for every peer (MPI_Neighbor_allgather(v)'s send side).
-    Same(c_int, MPI_Datatype),
-    /// Byte displacements as MPI_Aint (MPI_Neighbor_alltoallw).
-    WA(*const c_int, *const MPI_Aint, *const MPI_Datatype),
+    Same(I, MPI_Datatype),
+    /// Byte displacements as MPI_Aint whatever the counts (MPI_Neighbor_alltoallw).
+    WA(*const I, *const MPI_Aint, *const MPI_Datatype),
 }
 
 /// The datatypes one side uses, resolved (one, or one per peer).
@@ -937,17 +604,20 @@ pub(super) struct SideTypes {
     displs: Vec<isize>,
 }
 
-impl Side {
+impl<I: args::Int> Side<I> {
     pub(super) unsafe fn resolve(&self, n: usize) -> Result<SideTypes> {
         match *self {
             Side::Uniform(k, t) => {
-                let k = args::count(k)?;
+                let k = args::count_any(k)?;
                 let ty = handles::datatype(t)?;
                 let ext = ty.extent;
                 Ok(SideTypes {
                     types: vec![ty],
                     counts: vec![k; n],
-                    displs: (0..n).map(|i| (i * k) as isize * ext).collect(),
+                    // (Wrapping: `bufs` refuses a block past the address space.)
+                    displs: (0..n)
+                        .map(|i| (i.wrapping_mul(k) as isize).wrapping_mul(ext))
+                        .collect(),
                 })
             }
             Side::V(counts, displs, t) => {
@@ -958,7 +628,7 @@ impl Side {
                     counts: count_array(counts, n, "counts")?,
                     displs: displ_array(displs, n, "displacements")?
                         .into_iter()
-                        .map(|d| d * ext)
+                        .map(|d| d.wrapping_mul(ext))
                         .collect(),
                 })
             }
@@ -969,13 +639,13 @@ impl Side {
             }),
             Side::Same(k, t) => Ok(SideTypes {
                 types: vec![handles::datatype(t)?],
-                counts: vec![args::count(k)?; n],
+                counts: vec![args::count_any(k)?; n],
                 displs: vec![0; n],
             }),
             Side::WA(counts, displs, types) => Ok(SideTypes {
                 types: type_array(types, n, "datatypes")?,
                 counts: count_array(counts, n, "counts")?,
-                displs: aint_array(displs, n, "displacements")?,
+                displs: displ_array(displs, n, "displacements")?,
             }),
         }
     }
@@ -1006,11 +676,11 @@ impl SideTypes {
     }
 }
 
-unsafe fn alltoall_impl(
+pub(crate) unsafe fn alltoall_impl<I: args::Int>(
     sendbuf: *const c_void,
-    send: Side,
+    send: Side<I>,
     recvbuf: *mut c_void,
-    recv: Side,
+    recv: Side<I>,
     comm: MPI_Comm,
     request: Option<*mut MPI_Request>,
 ) -> Result<()> {
@@ -1056,17 +726,17 @@ unsafe fn alltoall_impl(
 
 /// MPI_Alltoall on `coll::direct` when it fits there (blocking, contiguous, blocks small
 /// enough to go eagerly): Ok(true) when done, Ok(false) to take the general path.
-unsafe fn alltoall_direct(
+unsafe fn alltoall_direct<I: args::Int>(
     w: &World,
     c: &Communicator,
     tag: i32,
     sendbuf: *const c_void,
-    (scount, stype): (c_int, MPI_Datatype),
+    (scount, stype): (I, MPI_Datatype),
     recvbuf: *mut c_void,
-    (rcount, rtype): (c_int, MPI_Datatype),
+    (rcount, rtype): (I, MPI_Datatype),
 ) -> Result<bool> {
     let n = c.size();
-    let (sn, rn) = (args::count(scount)?, args::count(rcount)?);
+    let (sn, rn) = (args::count_any(scount)?, args::count_any(rcount)?);
     let (sty, rty) = (handles::datatype(stype)?, handles::datatype(rtype)?);
     let (Some(sn), Some(rn)) = (sn.checked_mul(n), rn.checked_mul(n)) else {
         return Ok(false);
@@ -1088,156 +758,13 @@ unsafe fn alltoall_direct(
     Ok(true)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Alltoall(
-    sendbuf: *const c_void,
-    sendcount: c_int,
-    sendtype: MPI_Datatype,
-    recvbuf: *mut c_void,
-    recvcount: c_int,
-    recvtype: MPI_Datatype,
-    comm: MPI_Comm,
-) -> c_int {
-    run("MPI_Alltoall", comm, || {
-        alltoall_impl(
-            sendbuf,
-            Side::Uniform(sendcount, sendtype),
-            recvbuf,
-            Side::Uniform(recvcount, recvtype),
-            comm,
-            None,
-        )
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Ialltoall(
-    sendbuf: *const c_void,
-    sendcount: c_int,
-    sendtype: MPI_Datatype,
-    recvbuf: *mut c_void,
-    recvcount: c_int,
-    recvtype: MPI_Datatype,
-    comm: MPI_Comm,
-    request: *mut MPI_Request,
-) -> c_int {
-    run("MPI_Ialltoall", comm, || {
-        alltoall_impl(
-            sendbuf,
-            Side::Uniform(sendcount, sendtype),
-            recvbuf,
-            Side::Uniform(recvcount, recvtype),
-            comm,
-            Some(request),
-        )
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Alltoallv(
-    sendbuf: *const c_void,
-    sendcounts: *const c_int,
-    sdispls: *const c_int,
-    sendtype: MPI_Datatype,
-    recvbuf: *mut c_void,
-    recvcounts: *const c_int,
-    rdispls: *const c_int,
-    recvtype: MPI_Datatype,
-    comm: MPI_Comm,
-) -> c_int {
-    run("MPI_Alltoallv", comm, || {
-        alltoall_impl(
-            sendbuf,
-            Side::V(sendcounts, sdispls, sendtype),
-            recvbuf,
-            Side::V(recvcounts, rdispls, recvtype),
-            comm,
-            None,
-        )
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Ialltoallv(
-    sendbuf: *const c_void,
-    sendcounts: *const c_int,
-    sdispls: *const c_int,
-    sendtype: MPI_Datatype,
-    recvbuf: *mut c_void,
-    recvcounts: *const c_int,
-    rdispls: *const c_int,
-    recvtype: MPI_Datatype,
-    comm: MPI_Comm,
-    request: *mut MPI_Request,
-) -> c_int {
-    run("MPI_Ialltoallv", comm, || {
-        alltoall_impl(
-            sendbuf,
-            Side::V(sendcounts, sdispls, sendtype),
-            recvbuf,
-            Side::V(recvcounts, rdispls, recvtype),
-            comm,
-            Some(request),
-        )
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Alltoallw(
-    sendbuf: *const c_void,
-    sendcounts: *const c_int,
-    sdispls: *const c_int,
-    sendtypes: *const MPI_Datatype,
-    recvbuf: *mut c_void,
-    recvcounts: *const c_int,
-    rdispls: *const c_int,
-    recvtypes: *const MPI_Datatype,
-    comm: MPI_Comm,
-) -> c_int {
-    run("MPI_Alltoallw", comm, || {
-        alltoall_impl(
-            sendbuf,
-            Side::W(sendcounts, sdispls, sendtypes),
-            recvbuf,
-            Side::W(recvcounts, rdispls, recvtypes),
-            comm,
-            None,
-        )
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Ialltoallw(
-    sendbuf: *const c_void,
-    sendcounts: *const c_int,
-    sdispls: *const c_int,
-    sendtypes: *const MPI_Datatype,
-    recvbuf: *mut c_void,
-    recvcounts: *const c_int,
-    rdispls: *const c_int,
-    recvtypes: *const MPI_Datatype,
-    comm: MPI_Comm,
-    request: *mut MPI_Request,
-) -> c_int {
-    run("MPI_Ialltoallw", comm, || {
-        alltoall_impl(
-            sendbuf,
-            Side::W(sendcounts, sdispls, sendtypes),
-            recvbuf,
-            Side::W(recvcounts, rdispls, recvtypes),
-            comm,
-            Some(request),
-        )
-    })
-}
-
 // ------------------------------------------------------------------ reduce_scatter
 
 #[allow(clippy::too_many_arguments)]
-unsafe fn reduce_scatter_impl(
+pub(crate) unsafe fn reduce_scatter_impl<I: args::Int>(
     sendbuf: *const c_void,
     recvbuf: *mut c_void,
-    counts: RecvSpec,
+    counts: RecvSpec<I>,
     datatype: MPI_Datatype,
     op: MPI_Op,
     comm: MPI_Comm,
@@ -1278,96 +805,6 @@ unsafe fn reduce_scatter_impl(
             )
         })(),
     )
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Reduce_scatter(
-    sendbuf: *const c_void,
-    recvbuf: *mut c_void,
-    recvcounts: *const c_int,
-    datatype: MPI_Datatype,
-    op: MPI_Op,
-    comm: MPI_Comm,
-) -> c_int {
-    run("MPI_Reduce_scatter", comm, || {
-        reduce_scatter_impl(
-            sendbuf,
-            recvbuf,
-            RecvSpec::Counts(recvcounts),
-            datatype,
-            op,
-            comm,
-            None,
-        )
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Ireduce_scatter(
-    sendbuf: *const c_void,
-    recvbuf: *mut c_void,
-    recvcounts: *const c_int,
-    datatype: MPI_Datatype,
-    op: MPI_Op,
-    comm: MPI_Comm,
-    request: *mut MPI_Request,
-) -> c_int {
-    run("MPI_Ireduce_scatter", comm, || {
-        reduce_scatter_impl(
-            sendbuf,
-            recvbuf,
-            RecvSpec::Counts(recvcounts),
-            datatype,
-            op,
-            comm,
-            Some(request),
-        )
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Reduce_scatter_block(
-    sendbuf: *const c_void,
-    recvbuf: *mut c_void,
-    recvcount: c_int,
-    datatype: MPI_Datatype,
-    op: MPI_Op,
-    comm: MPI_Comm,
-) -> c_int {
-    run("MPI_Reduce_scatter_block", comm, || {
-        reduce_scatter_impl(
-            sendbuf,
-            recvbuf,
-            RecvSpec::Uniform(recvcount),
-            datatype,
-            op,
-            comm,
-            None,
-        )
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Ireduce_scatter_block(
-    sendbuf: *const c_void,
-    recvbuf: *mut c_void,
-    recvcount: c_int,
-    datatype: MPI_Datatype,
-    op: MPI_Op,
-    comm: MPI_Comm,
-    request: *mut MPI_Request,
-) -> c_int {
-    run("MPI_Ireduce_scatter_block", comm, || {
-        reduce_scatter_impl(
-            sendbuf,
-            recvbuf,
-            RecvSpec::Uniform(recvcount),
-            datatype,
-            op,
-            comm,
-            Some(request),
-        )
-    })
 }
 
 // ------------------------------------------------------------------ scan / exscan
@@ -1416,11 +853,11 @@ pub(crate) unsafe fn scan_impl<I: args::Int>(
 
 // ------------------------------------------------------------------ neighbourhood
 
-unsafe fn neighbor_impl(
+pub(crate) unsafe fn neighbor_impl<I: args::Int>(
     sendbuf: *const c_void,
-    send: Side,
+    send: Side<I>,
     recvbuf: *mut c_void,
-    recv: Side,
+    recv: Side<I>,
     comm: MPI_Comm,
     request: Option<*mut MPI_Request>,
 ) -> Result<()> {
@@ -1466,239 +903,4 @@ unsafe fn neighbor_impl(
             )
         })(),
     )
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Neighbor_allgather(
-    sendbuf: *const c_void,
-    sendcount: c_int,
-    sendtype: MPI_Datatype,
-    recvbuf: *mut c_void,
-    recvcount: c_int,
-    recvtype: MPI_Datatype,
-    comm: MPI_Comm,
-) -> c_int {
-    run("MPI_Neighbor_allgather", comm, || {
-        neighbor_impl(
-            sendbuf,
-            Side::Same(sendcount, sendtype),
-            recvbuf,
-            Side::Uniform(recvcount, recvtype),
-            comm,
-            None,
-        )
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Ineighbor_allgather(
-    sendbuf: *const c_void,
-    sendcount: c_int,
-    sendtype: MPI_Datatype,
-    recvbuf: *mut c_void,
-    recvcount: c_int,
-    recvtype: MPI_Datatype,
-    comm: MPI_Comm,
-    request: *mut MPI_Request,
-) -> c_int {
-    run("MPI_Ineighbor_allgather", comm, || {
-        neighbor_impl(
-            sendbuf,
-            Side::Same(sendcount, sendtype),
-            recvbuf,
-            Side::Uniform(recvcount, recvtype),
-            comm,
-            Some(request),
-        )
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Neighbor_allgatherv(
-    sendbuf: *const c_void,
-    sendcount: c_int,
-    sendtype: MPI_Datatype,
-    recvbuf: *mut c_void,
-    recvcounts: *const c_int,
-    displs: *const c_int,
-    recvtype: MPI_Datatype,
-    comm: MPI_Comm,
-) -> c_int {
-    run("MPI_Neighbor_allgatherv", comm, || {
-        neighbor_impl(
-            sendbuf,
-            Side::Same(sendcount, sendtype),
-            recvbuf,
-            Side::V(recvcounts, displs, recvtype),
-            comm,
-            None,
-        )
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Ineighbor_allgatherv(
-    sendbuf: *const c_void,
-    sendcount: c_int,
-    sendtype: MPI_Datatype,
-    recvbuf: *mut c_void,
-    recvcounts: *const c_int,
-    displs: *const c_int,
-    recvtype: MPI_Datatype,
-    comm: MPI_Comm,
-    request: *mut MPI_Request,
-) -> c_int {
-    run("MPI_Ineighbor_allgatherv", comm, || {
-        neighbor_impl(
-            sendbuf,
-            Side::Same(sendcount, sendtype),
-            recvbuf,
-            Side::V(recvcounts, displs, recvtype),
-            comm,
-            Some(request),
-        )
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Neighbor_alltoall(
-    sendbuf: *const c_void,
-    sendcount: c_int,
-    sendtype: MPI_Datatype,
-    recvbuf: *mut c_void,
-    recvcount: c_int,
-    recvtype: MPI_Datatype,
-    comm: MPI_Comm,
-) -> c_int {
-    run("MPI_Neighbor_alltoall", comm, || {
-        neighbor_impl(
-            sendbuf,
-            Side::Uniform(sendcount, sendtype),
-            recvbuf,
-            Side::Uniform(recvcount, recvtype),
-            comm,
-            None,
-        )
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Ineighbor_alltoall(
-    sendbuf: *const c_void,
-    sendcount: c_int,
-    sendtype: MPI_Datatype,
-    recvbuf: *mut c_void,
-    recvcount: c_int,
-    recvtype: MPI_Datatype,
-    comm: MPI_Comm,
-    request: *mut MPI_Request,
-) -> c_int {
-    run("MPI_Ineighbor_alltoall", comm, || {
-        neighbor_impl(
-            sendbuf,
-            Side::Uniform(sendcount, sendtype),
-            recvbuf,
-            Side::Uniform(recvcount, recvtype),
-            comm,
-            Some(request),
-        )
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Neighbor_alltoallv(
-    sendbuf: *const c_void,
-    sendcounts: *const c_int,
-    sdispls: *const c_int,
-    sendtype: MPI_Datatype,
-    recvbuf: *mut c_void,
-    recvcounts: *const c_int,
-    rdispls: *const c_int,
-    recvtype: MPI_Datatype,
-    comm: MPI_Comm,
-) -> c_int {
-    run("MPI_Neighbor_alltoallv", comm, || {
-        neighbor_impl(
-            sendbuf,
-            Side::V(sendcounts, sdispls, sendtype),
-            recvbuf,
-            Side::V(recvcounts, rdispls, recvtype),
-            comm,
-            None,
-        )
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Ineighbor_alltoallv(
-    sendbuf: *const c_void,
-    sendcounts: *const c_int,
-    sdispls: *const c_int,
-    sendtype: MPI_Datatype,
-    recvbuf: *mut c_void,
-    recvcounts: *const c_int,
-    rdispls: *const c_int,
-    recvtype: MPI_Datatype,
-    comm: MPI_Comm,
-    request: *mut MPI_Request,
-) -> c_int {
-    run("MPI_Ineighbor_alltoallv", comm, || {
-        neighbor_impl(
-            sendbuf,
-            Side::V(sendcounts, sdispls, sendtype),
-            recvbuf,
-            Side::V(recvcounts, rdispls, recvtype),
-            comm,
-            Some(request),
-        )
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Neighbor_alltoallw(
-    sendbuf: *const c_void,
-    sendcounts: *const c_int,
-    sdispls: *const MPI_Aint,
-    sendtypes: *const MPI_Datatype,
-    recvbuf: *mut c_void,
-    recvcounts: *const c_int,
-    rdispls: *const MPI_Aint,
-    recvtypes: *const MPI_Datatype,
-    comm: MPI_Comm,
-) -> c_int {
-    run("MPI_Neighbor_alltoallw", comm, || {
-        neighbor_impl(
-            sendbuf,
-            Side::WA(sendcounts, sdispls, sendtypes),
-            recvbuf,
-            Side::WA(recvcounts, rdispls, recvtypes),
-            comm,
-            None,
-        )
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Ineighbor_alltoallw(
-    sendbuf: *const c_void,
-    sendcounts: *const c_int,
-    sdispls: *const MPI_Aint,
-    sendtypes: *const MPI_Datatype,
-    recvbuf: *mut c_void,
-    recvcounts: *const c_int,
-    rdispls: *const MPI_Aint,
-    recvtypes: *const MPI_Datatype,
-    comm: MPI_Comm,
-    request: *mut MPI_Request,
-) -> c_int {
-    run("MPI_Ineighbor_alltoallw", comm, || {
-        neighbor_impl(
-            sendbuf,
-            Side::WA(sendcounts, sdispls, sendtypes),
-            recvbuf,
-            Side::WA(recvcounts, rdispls, recvtypes),
-            comm,
-            Some(request),
-        )
-    })
 }

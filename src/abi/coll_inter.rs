@@ -103,19 +103,19 @@ pub(super) unsafe fn allreduce(
 /// The buffers of a gather, scatter or allgather: the single buffer each process of the
 /// sending (gather) or receiving (scatter) side has, and the blocks, one per remote rank,
 /// of the other side.
-pub(super) struct Rooted {
+pub(super) struct Rooted<I> {
     one_buf: *mut c_void,
-    one_count: c_int,
+    one_count: I,
     one_type: MPI_Datatype,
     many_buf: *mut c_void,
-    many: RecvSpec,
+    many: RecvSpec<I>,
     many_type: MPI_Datatype,
 }
 
-impl Rooted {
+impl<I: args::Int> Rooted<I> {
     pub(super) fn new(
-        one: (*const c_void, c_int, MPI_Datatype),
-        many: (*const c_void, RecvSpec, MPI_Datatype),
+        one: (*const c_void, I, MPI_Datatype),
+        many: (*const c_void, RecvSpec<I>, MPI_Datatype),
     ) -> Self {
         Rooted {
             one_buf: one.0 as *mut c_void,
@@ -141,7 +141,7 @@ impl Rooted {
 
     /// The single buffer, checked.
     unsafe fn one<'t>(&self, ty: &'t TypeRef, what: &str) -> Result<TypedBuf<'t>> {
-        let n = args::count(self.one_count)?;
+        let n = args::count_any(self.one_count)?;
         not_in_place(self.one_buf, n, what)?;
         typed(self.one_buf, n, ty)
     }
@@ -150,11 +150,11 @@ impl Rooted {
 /// MPI_Gather(v) (`scatter` false: the one buffer is sent, the blocks received) and
 /// MPI_Scatter(v) (`scatter` true: the blocks are sent, the one buffer received).
 #[allow(clippy::too_many_arguments)]
-pub(super) unsafe fn rooted(
+pub(super) unsafe fn rooted<I: args::Int>(
     w: &World,
     p: Plan,
     c: &Communicator,
-    a: Rooted,
+    a: Rooted<I>,
     scatter: bool,
     root: c_int,
     comm: MPI_Comm,
@@ -186,11 +186,11 @@ pub(super) unsafe fn rooted(
     launch(w, s, comm, request)
 }
 
-pub(super) unsafe fn allgatherv(
+pub(super) unsafe fn allgatherv<I: args::Int>(
     w: &World,
     p: Plan,
     c: &Communicator,
-    a: Rooted,
+    a: Rooted<I>,
     comm: MPI_Comm,
     request: Option<*mut MPI_Request>,
 ) -> Result<()> {
@@ -202,14 +202,14 @@ pub(super) unsafe fn allgatherv(
 }
 
 #[allow(clippy::too_many_arguments)]
-pub(super) unsafe fn alltoall(
+pub(super) unsafe fn alltoall<I: args::Int>(
     w: &World,
     p: Plan,
     c: &Communicator,
     sendbuf: *const c_void,
-    send: Side,
+    send: Side<I>,
     recvbuf: *mut c_void,
-    recv: Side,
+    recv: Side<I>,
     comm: MPI_Comm,
     request: Option<*mut MPI_Request>,
 ) -> Result<()> {
@@ -224,13 +224,13 @@ pub(super) unsafe fn alltoall(
 }
 
 #[allow(clippy::too_many_arguments)]
-pub(super) unsafe fn reduce_scatter(
+pub(super) unsafe fn reduce_scatter<I: args::Int>(
     w: &World,
     p: Plan,
     c: &Communicator,
     sendbuf: *const c_void,
     recvbuf: *mut c_void,
-    counts: RecvSpec,
+    counts: RecvSpec<I>,
     datatype: MPI_Datatype,
     op: MPI_Op,
     comm: MPI_Comm,

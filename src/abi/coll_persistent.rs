@@ -7,95 +7,68 @@
 //! (their pointers are kept as addresses); the count, displacement and type arrays are
 //! copied at the `_init` (`Kept`).
 
-use super::coll::{
-    in_place, PMPI_Iallgather, PMPI_Iallgatherv, PMPI_Ialltoall, PMPI_Ialltoallv, PMPI_Ialltoallw,
-    PMPI_Ibarrier, PMPI_Igather, PMPI_Igatherv, PMPI_Ineighbor_allgather,
-    PMPI_Ineighbor_allgatherv, PMPI_Ineighbor_alltoall, PMPI_Ineighbor_alltoallv,
-    PMPI_Ineighbor_alltoallw, PMPI_Ireduce_scatter, PMPI_Ireduce_scatter_block, PMPI_Iscatter,
-    PMPI_Iscatterv,
-};
+use super::args::Int;
+use super::coll::{self as shims, in_place, RecvSpec, Side};
 use super::consts::*;
-use super::entry_points::{PMPI_Iallreduce, PMPI_Ibcast, PMPI_Iexscan, PMPI_Ireduce, PMPI_Iscan};
 use super::handles::{self, RequestEntry};
 use super::info;
-use super::shim::{self, run, write_out};
+use super::shim::{self, write_out};
 use crate::coll::{self, schedule::with_pinned_seq};
 use crate::error::Result;
-use crate::mpi_err;
 use std::os::raw::{c_int, c_void};
 use std::sync::Arc;
 
 /// Starts one round: the nonblocking collective, writing its request.
 pub type StartColl = Arc<dyn Fn(*mut MPI_Request) -> c_int + Send + Sync>;
 
-/// The body of every `_init` call whose arguments are all scalars and buffers.
-///
-/// # Safety
-/// `request` is NULL or valid for writing.
-unsafe fn init(
-    func: &'static str,
-    kind: i32,
-    comm: MPI_Comm,
-    info: MPI_Info,
-    request: *mut MPI_Request,
-    held: HeldTypes,
-    start: StartColl,
-) -> c_int {
-    init_with(func, kind, comm, info, request, held, |_, _| Ok(start))
-}
+/// One round of a persistent collective: its nonblocking call on the kept arguments.
+type Round = Box<dyn Fn(*mut MPI_Request) -> Result<()> + Send + Sync>;
 
-/// The body of every `_init` call: `make` builds the start from the call's shape (where
-/// it copies the array arguments).
+/// The body of every `_init` call (its request argument checked by the entry point):
+/// `make` builds the round from the call's shape (copying the array arguments it needs).
 ///
 /// # Safety
-/// `request` is NULL or valid for writing.
-unsafe fn init_with(
-    func: &'static str,
+/// `request` is valid for writing.
+unsafe fn init(
     kind: i32,
     comm: MPI_Comm,
     info: MPI_Info,
     request: *mut MPI_Request,
-    mut held: HeldTypes,
-    make: impl FnOnce(&Shape, &mut HeldTypes) -> Result<StartColl>,
-) -> c_int {
-    run(func, comm, || {
-        shim::world()?;
-        let c = handles::comm(comm)?;
-        info::check(info)?;
-        if request.is_null() {
-            return mpi_err!(Arg, "NULL request pointer");
-        }
-        let start = make(
-            &Shape {
-                comm,
-                rank: c.rank,
-                local: c.size(),
-                peers: if c.is_inter() {
-                    c.peer_size()
-                } else {
-                    c.size()
-                },
-                inter: c.is_inter(),
-            },
-            &mut held,
-        )?;
-        // Its place in the collective order is taken now; every round runs under it.
-        // (In its kind's sequence: `kind` is the one its nonblocking call plans with.)
-        let seq = c.next_coll_seq(kind);
-        // (`held` lives as long as the request: its types stay valid for every start.)
-        let start: StartColl = Arc::new(move |r| {
-            let _types = &held;
-            with_pinned_seq(kind, seq, || start(r))
-        });
-        write_out(
-            request,
-            handles::new_request(RequestEntry::PersistentColl {
-                start,
-                active: None,
-                comm,
-            }),
-        )
-    })
+    make: impl FnOnce(&Shape, &mut HeldTypes) -> Result<Round>,
+) -> Result<()> {
+    shim::world()?;
+    let c = handles::comm(comm)?;
+    info::check(info)?;
+    let shape = Shape {
+        comm,
+        rank: c.rank,
+        local: c.size(),
+        peers: if c.is_inter() {
+            c.peer_size()
+        } else {
+            c.size()
+        },
+        inter: c.is_inter(),
+    };
+    let mut held = HeldTypes::default();
+    let round = make(&shape, &mut held)?;
+    // Its place in the collective order is taken now; every round runs under it.
+    // (In its kind's sequence: `kind` is the one its nonblocking call plans with.)
+    let seq = c.next_coll_seq(kind);
+    // (`held` lives as long as the request: its types stay valid for every start. A
+    // round's errors go to the communicator's handler, as the nonblocking call's would.)
+    let start: StartColl = Arc::new(move |r| {
+        let _types = &held;
+        with_pinned_seq(kind, seq, || shim::run("MPI_Start", comm, || round(r)))
+    });
+    write_out(
+        request,
+        handles::new_request(RequestEntry::PersistentColl {
+            start,
+            active: None,
+            comm,
+        }),
+    )
 }
 
 /// What the array arguments of a call on a communicator are as long as.
@@ -155,12 +128,6 @@ struct HeldTypes(Vec<MPI_Datatype>);
 impl HeldTypes {
     /// Hold those of `types` that are derived types (predefined, NULL or invalid handles
     /// are left to the start to judge).
-    fn of(types: &[MPI_Datatype]) -> HeldTypes {
-        let mut held = HeldTypes::default();
-        held.hold_all(types);
-        held
-    }
-
     fn hold_all(&mut self, types: &[MPI_Datatype]) {
         for &t in types {
             if super::datatype::hold(t) {
@@ -192,842 +159,334 @@ unsafe fn keep<T: Copy>(p: *const T, n: usize, significant: bool) -> Kept<T> {
     Kept(Some(unsafe { std::slice::from_raw_parts(p, n) }.into()))
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Barrier_init(
+/// A v-collective's counts and displacements, kept (`RecvSpec` over copies).
+enum KeptSpec<I> {
+    Uniform(I),
+    V(Kept<I>, Kept<I>),
+    Counts(Kept<I>),
+}
+
+impl<I: Int> KeptSpec<I> {
+    /// # Safety
+    /// MPI's contract: where significant, the arrays hold `n` elements.
+    unsafe fn of(s: RecvSpec<I>, n: usize, significant: bool) -> Self {
+        match s {
+            RecvSpec::Uniform(k) => KeptSpec::Uniform(k),
+            RecvSpec::V(c, d) => KeptSpec::V(keep(c, n, significant), keep(d, n, significant)),
+            RecvSpec::Counts(c) => KeptSpec::Counts(keep(c, n, significant)),
+        }
+    }
+
+    fn spec(&self) -> RecvSpec<I> {
+        match self {
+            KeptSpec::Uniform(k) => RecvSpec::Uniform(*k),
+            KeptSpec::V(c, d) => RecvSpec::V(c.ptr(), d.ptr()),
+            KeptSpec::Counts(c) => RecvSpec::Counts(c.ptr()),
+        }
+    }
+}
+
+/// One side of an all-to-all or neighbourhood collective, kept (`Side` over copies).
+enum KeptSide<I> {
+    Uniform(I, MPI_Datatype),
+    V(Kept<I>, Kept<I>, MPI_Datatype),
+    W(Kept<I>, Kept<I>, Kept<MPI_Datatype>),
+    Same(I, MPI_Datatype),
+    WA(Kept<I>, Kept<MPI_Aint>, Kept<MPI_Datatype>),
+}
+
+impl<I: Int> KeptSide<I> {
+    /// The side's arrays copied and its types held.
+    ///
+    /// # Safety
+    /// MPI's contract: where significant, the arrays hold `n` elements.
+    unsafe fn of(s: Side<I>, n: usize, significant: bool, held: &mut HeldTypes) -> Self {
+        let k = |p| keep(p, n, significant);
+        let side = match s {
+            Side::Uniform(c, t) => KeptSide::Uniform(c, t),
+            Side::V(c, d, t) => KeptSide::V(k(c), k(d), t),
+            Side::W(c, d, t) => KeptSide::W(k(c), k(d), keep(t, n, significant)),
+            Side::Same(c, t) => KeptSide::Same(c, t),
+            Side::WA(c, d, t) => {
+                KeptSide::WA(k(c), keep(d, n, significant), keep(t, n, significant))
+            }
+        };
+        match &side {
+            KeptSide::Uniform(_, t) | KeptSide::V(_, _, t) | KeptSide::Same(_, t) => {
+                held.hold_all(&[*t])
+            }
+            KeptSide::W(_, _, t) | KeptSide::WA(_, _, t) => held.hold_all(t.as_slice()),
+        }
+        side
+    }
+
+    fn side(&self) -> Side<I> {
+        match self {
+            KeptSide::Uniform(c, t) => Side::Uniform(*c, *t),
+            KeptSide::V(c, d, t) => Side::V(c.ptr(), d.ptr(), *t),
+            KeptSide::W(c, d, t) => Side::W(c.ptr(), d.ptr(), t.ptr()),
+            KeptSide::Same(c, t) => Side::Same(*c, *t),
+            KeptSide::WA(c, d, t) => Side::WA(c.ptr(), d.ptr(), t.ptr()),
+        }
+    }
+}
+
+// The `_init` calls (entry points generated from tools/c_api.txt, int and large-count
+// forms). Buffers are kept as addresses (`usize`: a round may run on any thread).
+
+pub(crate) unsafe fn barrier_init(
     comm: MPI_Comm,
     info: MPI_Info,
     request: *mut MPI_Request,
-) -> c_int {
-    init(
-        "MPI_Barrier_init",
-        coll::KIND_BARRIER,
-        comm,
-        info,
-        request,
-        HeldTypes::default(),
-        Arc::new(move |r| PMPI_Ibarrier(comm, r)),
-    )
+) -> Result<()> {
+    init(coll::KIND_BARRIER, comm, info, request, |_, _| {
+        Ok(Box::new(move |r| shims::barrier_impl(comm, Some(r))))
+    })
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Bcast_init(
+pub(crate) unsafe fn bcast_init<I: Int>(
     buffer: *mut c_void,
-    count: c_int,
+    count: I,
     datatype: MPI_Datatype,
     root: c_int,
     comm: MPI_Comm,
     info: MPI_Info,
     request: *mut MPI_Request,
-) -> c_int {
+) -> Result<()> {
     let buffer = buffer as usize;
-    init(
-        "MPI_Bcast_init",
-        coll::KIND_BCAST,
-        comm,
-        info,
-        request,
-        HeldTypes::of(&[datatype]),
-        Arc::new(move |r| PMPI_Ibcast(buffer as *mut c_void, count, datatype, root, comm, r)),
-    )
+    init(coll::KIND_BCAST, comm, info, request, |_, held| {
+        held.hold_all(&[datatype]);
+        Ok(Box::new(move |r| {
+            shims::bcast_impl(buffer as *mut c_void, count, datatype, root, comm, Some(r))
+        }))
+    })
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Gather_init(
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn gather_init<I: Int>(
     sendbuf: *const c_void,
-    sendcount: c_int,
+    sendcount: I,
     sendtype: MPI_Datatype,
     recvbuf: *mut c_void,
-    recvcount: c_int,
+    recv: RecvSpec<I>,
     recvtype: MPI_Datatype,
     root: c_int,
     comm: MPI_Comm,
     info: MPI_Info,
     request: *mut MPI_Request,
-) -> c_int {
-    let sendbuf = sendbuf as usize;
-    let recvbuf = recvbuf as usize;
-    init(
-        "MPI_Gather_init",
-        coll::KIND_GATHER,
-        comm,
-        info,
-        request,
-        HeldTypes::of(&[sendtype, recvtype]),
-        Arc::new(move |r| {
-            PMPI_Igather(
-                sendbuf as *const c_void,
+) -> Result<()> {
+    let (sendbuf, recvbuf) = (sendbuf as usize, recvbuf as usize);
+    init(coll::KIND_GATHER, comm, info, request, |s, held| {
+        held.hold_all(&[sendtype, recvtype]);
+        let recv = KeptSpec::of(recv, s.peers, s.is_root(root));
+        Ok(Box::new(move |r| {
+            let (sb, rb) = (sendbuf as *const c_void, recvbuf as *mut c_void);
+            let spec = recv.spec();
+            shims::gatherv_impl(
+                sb,
                 sendcount,
                 sendtype,
-                recvbuf as *mut c_void,
+                rb,
+                spec,
+                recvtype,
+                root,
+                comm,
+                Some(r),
+            )
+        }))
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn scatter_init<I: Int>(
+    sendbuf: *const c_void,
+    send: RecvSpec<I>,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: I,
+    recvtype: MPI_Datatype,
+    root: c_int,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> Result<()> {
+    let (sendbuf, recvbuf) = (sendbuf as usize, recvbuf as usize);
+    init(coll::KIND_SCATTER, comm, info, request, |s, held| {
+        held.hold_all(&[sendtype, recvtype]);
+        let send = KeptSpec::of(send, s.peers, s.is_root(root));
+        Ok(Box::new(move |r| {
+            let (sb, rb) = (sendbuf as *const c_void, recvbuf as *mut c_void);
+            let spec = send.spec();
+            shims::scatterv_impl(
+                sb,
+                spec,
+                sendtype,
+                rb,
                 recvcount,
                 recvtype,
                 root,
                 comm,
-                r,
+                Some(r),
             )
-        }),
-    )
+        }))
+    })
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Gatherv_init(
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn allgather_init<I: Int>(
     sendbuf: *const c_void,
-    sendcount: c_int,
+    sendcount: I,
     sendtype: MPI_Datatype,
     recvbuf: *mut c_void,
-    recvcounts: *const c_int,
-    displs: *const c_int,
-    recvtype: MPI_Datatype,
-    root: c_int,
-    comm: MPI_Comm,
-    info: MPI_Info,
-    request: *mut MPI_Request,
-) -> c_int {
-    let sendbuf = sendbuf as usize;
-    let recvbuf = recvbuf as usize;
-    init_with(
-        "MPI_Gatherv_init",
-        coll::KIND_GATHER,
-        comm,
-        info,
-        request,
-        HeldTypes::of(&[sendtype, recvtype]),
-        |s, _| {
-            let at_root = s.is_root(root);
-            let recvcounts = keep(recvcounts, s.peers, at_root);
-            let displs = keep(displs, s.peers, at_root);
-            Ok(Arc::new(move |r| {
-                PMPI_Igatherv(
-                    sendbuf as *const c_void,
-                    sendcount,
-                    sendtype,
-                    recvbuf as *mut c_void,
-                    recvcounts.ptr(),
-                    displs.ptr(),
-                    recvtype,
-                    root,
-                    comm,
-                    r,
-                )
-            }))
-        },
-    )
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Scatter_init(
-    sendbuf: *const c_void,
-    sendcount: c_int,
-    sendtype: MPI_Datatype,
-    recvbuf: *mut c_void,
-    recvcount: c_int,
-    recvtype: MPI_Datatype,
-    root: c_int,
-    comm: MPI_Comm,
-    info: MPI_Info,
-    request: *mut MPI_Request,
-) -> c_int {
-    let sendbuf = sendbuf as usize;
-    let recvbuf = recvbuf as usize;
-    init(
-        "MPI_Scatter_init",
-        coll::KIND_SCATTER,
-        comm,
-        info,
-        request,
-        HeldTypes::of(&[sendtype, recvtype]),
-        Arc::new(move |r| {
-            PMPI_Iscatter(
-                sendbuf as *const c_void,
-                sendcount,
-                sendtype,
-                recvbuf as *mut c_void,
-                recvcount,
-                recvtype,
-                root,
-                comm,
-                r,
-            )
-        }),
-    )
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Scatterv_init(
-    sendbuf: *const c_void,
-    sendcounts: *const c_int,
-    displs: *const c_int,
-    sendtype: MPI_Datatype,
-    recvbuf: *mut c_void,
-    recvcount: c_int,
-    recvtype: MPI_Datatype,
-    root: c_int,
-    comm: MPI_Comm,
-    info: MPI_Info,
-    request: *mut MPI_Request,
-) -> c_int {
-    let sendbuf = sendbuf as usize;
-    let recvbuf = recvbuf as usize;
-    init_with(
-        "MPI_Scatterv_init",
-        coll::KIND_SCATTER,
-        comm,
-        info,
-        request,
-        HeldTypes::of(&[sendtype, recvtype]),
-        |s, _| {
-            let at_root = s.is_root(root);
-            let sendcounts = keep(sendcounts, s.peers, at_root);
-            let displs = keep(displs, s.peers, at_root);
-            Ok(Arc::new(move |r| {
-                PMPI_Iscatterv(
-                    sendbuf as *const c_void,
-                    sendcounts.ptr(),
-                    displs.ptr(),
-                    sendtype,
-                    recvbuf as *mut c_void,
-                    recvcount,
-                    recvtype,
-                    root,
-                    comm,
-                    r,
-                )
-            }))
-        },
-    )
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Allgather_init(
-    sendbuf: *const c_void,
-    sendcount: c_int,
-    sendtype: MPI_Datatype,
-    recvbuf: *mut c_void,
-    recvcount: c_int,
+    recv: RecvSpec<I>,
     recvtype: MPI_Datatype,
     comm: MPI_Comm,
     info: MPI_Info,
     request: *mut MPI_Request,
-) -> c_int {
-    let sendbuf = sendbuf as usize;
-    let recvbuf = recvbuf as usize;
-    init(
-        "MPI_Allgather_init",
-        coll::KIND_ALLGATHER,
-        comm,
-        info,
-        request,
-        HeldTypes::of(&[sendtype, recvtype]),
-        Arc::new(move |r| {
-            PMPI_Iallgather(
-                sendbuf as *const c_void,
-                sendcount,
-                sendtype,
-                recvbuf as *mut c_void,
-                recvcount,
-                recvtype,
-                comm,
-                r,
-            )
-        }),
-    )
+) -> Result<()> {
+    let (sendbuf, recvbuf) = (sendbuf as usize, recvbuf as usize);
+    init(coll::KIND_ALLGATHER, comm, info, request, |s, held| {
+        held.hold_all(&[sendtype, recvtype]);
+        let recv = KeptSpec::of(recv, s.peers, true);
+        Ok(Box::new(move |r| {
+            let (sb, rb) = (sendbuf as *const c_void, recvbuf as *mut c_void);
+            let spec = recv.spec();
+            shims::allgatherv_impl(sb, sendcount, sendtype, rb, spec, recvtype, comm, Some(r))
+        }))
+    })
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Allgatherv_init(
+pub(crate) unsafe fn alltoall_init<I: Int>(
     sendbuf: *const c_void,
-    sendcount: c_int,
-    sendtype: MPI_Datatype,
+    send: Side<I>,
     recvbuf: *mut c_void,
-    recvcounts: *const c_int,
-    displs: *const c_int,
-    recvtype: MPI_Datatype,
+    recv: Side<I>,
     comm: MPI_Comm,
     info: MPI_Info,
     request: *mut MPI_Request,
-) -> c_int {
-    let sendbuf = sendbuf as usize;
-    let recvbuf = recvbuf as usize;
-    init_with(
-        "MPI_Allgatherv_init",
-        coll::KIND_ALLGATHER,
-        comm,
-        info,
-        request,
-        HeldTypes::of(&[sendtype, recvtype]),
-        |s, _| {
-            let recvcounts = keep(recvcounts, s.peers, true);
-            let displs = keep(displs, s.peers, true);
-            Ok(Arc::new(move |r| {
-                PMPI_Iallgatherv(
-                    sendbuf as *const c_void,
-                    sendcount,
-                    sendtype,
-                    recvbuf as *mut c_void,
-                    recvcounts.ptr(),
-                    displs.ptr(),
-                    recvtype,
-                    comm,
-                    r,
-                )
-            }))
-        },
-    )
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Alltoall_init(
-    sendbuf: *const c_void,
-    sendcount: c_int,
-    sendtype: MPI_Datatype,
-    recvbuf: *mut c_void,
-    recvcount: c_int,
-    recvtype: MPI_Datatype,
-    comm: MPI_Comm,
-    info: MPI_Info,
-    request: *mut MPI_Request,
-) -> c_int {
-    let sendbuf = sendbuf as usize;
-    let recvbuf = recvbuf as usize;
-    init(
-        "MPI_Alltoall_init",
-        coll::KIND_ALLTOALL,
-        comm,
-        info,
-        request,
-        HeldTypes::of(&[sendtype, recvtype]),
-        Arc::new(move |r| {
-            PMPI_Ialltoall(
-                sendbuf as *const c_void,
-                sendcount,
-                sendtype,
-                recvbuf as *mut c_void,
-                recvcount,
-                recvtype,
-                comm,
-                r,
-            )
-        }),
-    )
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Alltoallv_init(
-    sendbuf: *const c_void,
-    sendcounts: *const c_int,
-    sdispls: *const c_int,
-    sendtype: MPI_Datatype,
-    recvbuf: *mut c_void,
-    recvcounts: *const c_int,
-    rdispls: *const c_int,
-    recvtype: MPI_Datatype,
-    comm: MPI_Comm,
-    info: MPI_Info,
-    request: *mut MPI_Request,
-) -> c_int {
+) -> Result<()> {
     let sends = !in_place(sendbuf);
-    let sendbuf = sendbuf as usize;
-    let recvbuf = recvbuf as usize;
-    init_with(
-        "MPI_Alltoallv_init",
-        coll::KIND_ALLTOALL,
-        comm,
-        info,
-        request,
-        HeldTypes::of(&[sendtype, recvtype]),
-        |s, _| {
-            let sendcounts = keep(sendcounts, s.peers, sends);
-            let sdispls = keep(sdispls, s.peers, sends);
-            let recvcounts = keep(recvcounts, s.peers, true);
-            let rdispls = keep(rdispls, s.peers, true);
-            Ok(Arc::new(move |r| {
-                PMPI_Ialltoallv(
-                    sendbuf as *const c_void,
-                    sendcounts.ptr(),
-                    sdispls.ptr(),
-                    sendtype,
-                    recvbuf as *mut c_void,
-                    recvcounts.ptr(),
-                    rdispls.ptr(),
-                    recvtype,
-                    comm,
-                    r,
-                )
-            }))
-        },
-    )
+    let (sendbuf, recvbuf) = (sendbuf as usize, recvbuf as usize);
+    init(coll::KIND_ALLTOALL, comm, info, request, |s, held| {
+        let send = KeptSide::of(send, s.peers, sends, held);
+        let recv = KeptSide::of(recv, s.peers, true, held);
+        Ok(Box::new(move |r| {
+            let (sb, rb) = (sendbuf as *const c_void, recvbuf as *mut c_void);
+            shims::alltoall_impl(sb, send.side(), rb, recv.side(), comm, Some(r))
+        }))
+    })
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Alltoallw_init(
-    sendbuf: *const c_void,
-    sendcounts: *const c_int,
-    sdispls: *const c_int,
-    sendtypes: *const MPI_Datatype,
-    recvbuf: *mut c_void,
-    recvcounts: *const c_int,
-    rdispls: *const c_int,
-    recvtypes: *const MPI_Datatype,
-    comm: MPI_Comm,
-    info: MPI_Info,
-    request: *mut MPI_Request,
-) -> c_int {
-    let sends = !in_place(sendbuf);
-    let sendbuf = sendbuf as usize;
-    let recvbuf = recvbuf as usize;
-    init_with(
-        "MPI_Alltoallw_init",
-        coll::KIND_ALLTOALL,
-        comm,
-        info,
-        request,
-        HeldTypes::default(),
-        |s, held| {
-            let sendcounts = keep(sendcounts, s.peers, sends);
-            let sdispls = keep(sdispls, s.peers, sends);
-            let sendtypes = keep(sendtypes, s.peers, sends);
-            held.hold_all(sendtypes.as_slice());
-            let recvcounts = keep(recvcounts, s.peers, true);
-            let rdispls = keep(rdispls, s.peers, true);
-            let recvtypes = keep(recvtypes, s.peers, true);
-            held.hold_all(recvtypes.as_slice());
-            Ok(Arc::new(move |r| {
-                PMPI_Ialltoallw(
-                    sendbuf as *const c_void,
-                    sendcounts.ptr(),
-                    sdispls.ptr(),
-                    sendtypes.ptr(),
-                    recvbuf as *mut c_void,
-                    recvcounts.ptr(),
-                    rdispls.ptr(),
-                    recvtypes.ptr(),
-                    comm,
-                    r,
-                )
-            }))
-        },
-    )
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Reduce_init(
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn reduce_init<I: Int>(
     sendbuf: *const c_void,
     recvbuf: *mut c_void,
-    count: c_int,
+    count: I,
     datatype: MPI_Datatype,
     op: MPI_Op,
     root: c_int,
     comm: MPI_Comm,
     info: MPI_Info,
     request: *mut MPI_Request,
-) -> c_int {
-    let sendbuf = sendbuf as usize;
-    let recvbuf = recvbuf as usize;
-    init(
-        "MPI_Reduce_init",
-        coll::KIND_REDUCE,
-        comm,
-        info,
-        request,
-        HeldTypes::of(&[datatype]),
-        Arc::new(move |r| {
-            PMPI_Ireduce(
-                sendbuf as *const c_void,
-                recvbuf as *mut c_void,
-                count,
-                datatype,
-                op,
-                root,
-                comm,
-                r,
-            )
-        }),
-    )
+) -> Result<()> {
+    let (sendbuf, recvbuf) = (sendbuf as usize, recvbuf as usize);
+    init(coll::KIND_REDUCE, comm, info, request, |_, held| {
+        held.hold_all(&[datatype]);
+        Ok(Box::new(move |r| {
+            let (sb, rb) = (sendbuf as *const c_void, recvbuf as *mut c_void);
+            shims::reduce_impl(sb, rb, count, datatype, op, root, comm, Some(r))
+        }))
+    })
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Allreduce_init(
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn allreduce_init<I: Int>(
     sendbuf: *const c_void,
     recvbuf: *mut c_void,
-    count: c_int,
+    count: I,
     datatype: MPI_Datatype,
     op: MPI_Op,
     comm: MPI_Comm,
     info: MPI_Info,
     request: *mut MPI_Request,
-) -> c_int {
-    let sendbuf = sendbuf as usize;
-    let recvbuf = recvbuf as usize;
-    init(
-        "MPI_Allreduce_init",
-        coll::KIND_ALLREDUCE,
-        comm,
-        info,
-        request,
-        HeldTypes::of(&[datatype]),
-        Arc::new(move |r| {
-            PMPI_Iallreduce(
-                sendbuf as *const c_void,
-                recvbuf as *mut c_void,
-                count,
-                datatype,
-                op,
-                comm,
-                r,
-            )
-        }),
-    )
+) -> Result<()> {
+    let (sendbuf, recvbuf) = (sendbuf as usize, recvbuf as usize);
+    init(coll::KIND_ALLREDUCE, comm, info, request, |_, held| {
+        held.hold_all(&[datatype]);
+        Ok(Box::new(move |r| {
+            let (sb, rb) = (sendbuf as *const c_void, recvbuf as *mut c_void);
+            shims::allreduce_impl(sb, rb, count, datatype, op, comm, Some(r))
+        }))
+    })
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Reduce_scatter_init(
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn reduce_scatter_init<I: Int>(
     sendbuf: *const c_void,
     recvbuf: *mut c_void,
-    recvcounts: *const c_int,
+    counts: RecvSpec<I>,
     datatype: MPI_Datatype,
     op: MPI_Op,
     comm: MPI_Comm,
     info: MPI_Info,
     request: *mut MPI_Request,
-) -> c_int {
-    let sendbuf = sendbuf as usize;
-    let recvbuf = recvbuf as usize;
-    init_with(
-        "MPI_Reduce_scatter_init",
-        coll::KIND_REDUCE_SCATTER,
-        comm,
-        info,
-        request,
-        HeldTypes::of(&[datatype]),
-        |s, _| {
-            // One count per member of the local group (which the result is scattered over).
-            let recvcounts = keep(recvcounts, s.local, true);
-            Ok(Arc::new(move |r| {
-                PMPI_Ireduce_scatter(
-                    sendbuf as *const c_void,
-                    recvbuf as *mut c_void,
-                    recvcounts.ptr(),
-                    datatype,
-                    op,
-                    comm,
-                    r,
-                )
-            }))
-        },
-    )
+) -> Result<()> {
+    let (sendbuf, recvbuf) = (sendbuf as usize, recvbuf as usize);
+    init(coll::KIND_REDUCE_SCATTER, comm, info, request, |s, held| {
+        held.hold_all(&[datatype]);
+        // One count per member of the local group (which the result is scattered over).
+        let counts = KeptSpec::of(counts, s.local, true);
+        Ok(Box::new(move |r| {
+            let (sb, rb) = (sendbuf as *const c_void, recvbuf as *mut c_void);
+            shims::reduce_scatter_impl(sb, rb, counts.spec(), datatype, op, comm, Some(r))
+        }))
+    })
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Reduce_scatter_block_init(
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn scan_init<I: Int>(
     sendbuf: *const c_void,
     recvbuf: *mut c_void,
-    recvcount: c_int,
+    count: I,
     datatype: MPI_Datatype,
     op: MPI_Op,
     comm: MPI_Comm,
+    exclusive: bool,
     info: MPI_Info,
     request: *mut MPI_Request,
-) -> c_int {
-    let sendbuf = sendbuf as usize;
-    let recvbuf = recvbuf as usize;
-    init(
-        "MPI_Reduce_scatter_block_init",
-        coll::KIND_REDUCE_SCATTER,
-        comm,
-        info,
-        request,
-        HeldTypes::of(&[datatype]),
-        Arc::new(move |r| {
-            PMPI_Ireduce_scatter_block(
-                sendbuf as *const c_void,
-                recvbuf as *mut c_void,
-                recvcount,
-                datatype,
-                op,
-                comm,
-                r,
-            )
-        }),
-    )
+) -> Result<()> {
+    let (sendbuf, recvbuf) = (sendbuf as usize, recvbuf as usize);
+    init(coll::KIND_SCAN, comm, info, request, |_, held| {
+        held.hold_all(&[datatype]);
+        Ok(Box::new(move |r| {
+            let (sb, rb) = (sendbuf as *const c_void, recvbuf as *mut c_void);
+            shims::scan_impl(sb, rb, count, datatype, op, comm, exclusive, Some(r))
+        }))
+    })
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Scan_init(
+pub(crate) unsafe fn neighbor_init<I: Int>(
     sendbuf: *const c_void,
+    send: Side<I>,
     recvbuf: *mut c_void,
-    count: c_int,
-    datatype: MPI_Datatype,
-    op: MPI_Op,
+    recv: Side<I>,
     comm: MPI_Comm,
     info: MPI_Info,
     request: *mut MPI_Request,
-) -> c_int {
-    let sendbuf = sendbuf as usize;
-    let recvbuf = recvbuf as usize;
-    init(
-        "MPI_Scan_init",
-        coll::KIND_SCAN,
-        comm,
-        info,
-        request,
-        HeldTypes::of(&[datatype]),
-        Arc::new(move |r| {
-            PMPI_Iscan(
-                sendbuf as *const c_void,
-                recvbuf as *mut c_void,
-                count,
-                datatype,
-                op,
-                comm,
-                r,
-            )
-        }),
-    )
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Exscan_init(
-    sendbuf: *const c_void,
-    recvbuf: *mut c_void,
-    count: c_int,
-    datatype: MPI_Datatype,
-    op: MPI_Op,
-    comm: MPI_Comm,
-    info: MPI_Info,
-    request: *mut MPI_Request,
-) -> c_int {
-    let sendbuf = sendbuf as usize;
-    let recvbuf = recvbuf as usize;
-    init(
-        "MPI_Exscan_init",
-        coll::KIND_SCAN,
-        comm,
-        info,
-        request,
-        HeldTypes::of(&[datatype]),
-        Arc::new(move |r| {
-            PMPI_Iexscan(
-                sendbuf as *const c_void,
-                recvbuf as *mut c_void,
-                count,
-                datatype,
-                op,
-                comm,
-                r,
-            )
-        }),
-    )
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Neighbor_allgather_init(
-    sendbuf: *const c_void,
-    sendcount: c_int,
-    sendtype: MPI_Datatype,
-    recvbuf: *mut c_void,
-    recvcount: c_int,
-    recvtype: MPI_Datatype,
-    comm: MPI_Comm,
-    info: MPI_Info,
-    request: *mut MPI_Request,
-) -> c_int {
-    let sendbuf = sendbuf as usize;
-    let recvbuf = recvbuf as usize;
-    init(
-        "MPI_Neighbor_allgather_init",
-        coll::KIND_NEIGHBOR,
-        comm,
-        info,
-        request,
-        HeldTypes::of(&[sendtype, recvtype]),
-        Arc::new(move |r| {
-            PMPI_Ineighbor_allgather(
-                sendbuf as *const c_void,
-                sendcount,
-                sendtype,
-                recvbuf as *mut c_void,
-                recvcount,
-                recvtype,
-                comm,
-                r,
-            )
-        }),
-    )
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Neighbor_allgatherv_init(
-    sendbuf: *const c_void,
-    sendcount: c_int,
-    sendtype: MPI_Datatype,
-    recvbuf: *mut c_void,
-    recvcounts: *const c_int,
-    displs: *const c_int,
-    recvtype: MPI_Datatype,
-    comm: MPI_Comm,
-    info: MPI_Info,
-    request: *mut MPI_Request,
-) -> c_int {
-    let sendbuf = sendbuf as usize;
-    let recvbuf = recvbuf as usize;
-    init_with(
-        "MPI_Neighbor_allgatherv_init",
-        coll::KIND_NEIGHBOR,
-        comm,
-        info,
-        request,
-        HeldTypes::of(&[sendtype, recvtype]),
-        |s, _| {
-            let (indegree, _) = s.degrees()?;
-            let recvcounts = keep(recvcounts, indegree, true);
-            let displs = keep(displs, indegree, true);
-            Ok(Arc::new(move |r| {
-                PMPI_Ineighbor_allgatherv(
-                    sendbuf as *const c_void,
-                    sendcount,
-                    sendtype,
-                    recvbuf as *mut c_void,
-                    recvcounts.ptr(),
-                    displs.ptr(),
-                    recvtype,
-                    comm,
-                    r,
-                )
-            }))
-        },
-    )
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Neighbor_alltoall_init(
-    sendbuf: *const c_void,
-    sendcount: c_int,
-    sendtype: MPI_Datatype,
-    recvbuf: *mut c_void,
-    recvcount: c_int,
-    recvtype: MPI_Datatype,
-    comm: MPI_Comm,
-    info: MPI_Info,
-    request: *mut MPI_Request,
-) -> c_int {
-    let sendbuf = sendbuf as usize;
-    let recvbuf = recvbuf as usize;
-    init(
-        "MPI_Neighbor_alltoall_init",
-        coll::KIND_NEIGHBOR,
-        comm,
-        info,
-        request,
-        HeldTypes::of(&[sendtype, recvtype]),
-        Arc::new(move |r| {
-            PMPI_Ineighbor_alltoall(
-                sendbuf as *const c_void,
-                sendcount,
-                sendtype,
-                recvbuf as *mut c_void,
-                recvcount,
-                recvtype,
-                comm,
-                r,
-            )
-        }),
-    )
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Neighbor_alltoallv_init(
-    sendbuf: *const c_void,
-    sendcounts: *const c_int,
-    sdispls: *const c_int,
-    sendtype: MPI_Datatype,
-    recvbuf: *mut c_void,
-    recvcounts: *const c_int,
-    rdispls: *const c_int,
-    recvtype: MPI_Datatype,
-    comm: MPI_Comm,
-    info: MPI_Info,
-    request: *mut MPI_Request,
-) -> c_int {
-    let sendbuf = sendbuf as usize;
-    let recvbuf = recvbuf as usize;
-    init_with(
-        "MPI_Neighbor_alltoallv_init",
-        coll::KIND_NEIGHBOR,
-        comm,
-        info,
-        request,
-        HeldTypes::of(&[sendtype, recvtype]),
-        |s, _| {
-            let (indegree, outdegree) = s.degrees()?;
-            let sendcounts = keep(sendcounts, outdegree, true);
-            let sdispls = keep(sdispls, outdegree, true);
-            let recvcounts = keep(recvcounts, indegree, true);
-            let rdispls = keep(rdispls, indegree, true);
-            Ok(Arc::new(move |r| {
-                PMPI_Ineighbor_alltoallv(
-                    sendbuf as *const c_void,
-                    sendcounts.ptr(),
-                    sdispls.ptr(),
-                    sendtype,
-                    recvbuf as *mut c_void,
-                    recvcounts.ptr(),
-                    rdispls.ptr(),
-                    recvtype,
-                    comm,
-                    r,
-                )
-            }))
-        },
-    )
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Neighbor_alltoallw_init(
-    sendbuf: *const c_void,
-    sendcounts: *const c_int,
-    sdispls: *const MPI_Aint,
-    sendtypes: *const MPI_Datatype,
-    recvbuf: *mut c_void,
-    recvcounts: *const c_int,
-    rdispls: *const MPI_Aint,
-    recvtypes: *const MPI_Datatype,
-    comm: MPI_Comm,
-    info: MPI_Info,
-    request: *mut MPI_Request,
-) -> c_int {
-    let sendbuf = sendbuf as usize;
-    let recvbuf = recvbuf as usize;
-    init_with(
-        "MPI_Neighbor_alltoallw_init",
-        coll::KIND_NEIGHBOR,
-        comm,
-        info,
-        request,
-        HeldTypes::default(),
-        |s, held| {
-            let (indegree, outdegree) = s.degrees()?;
-            let sendcounts = keep(sendcounts, outdegree, true);
-            let sdispls = keep(sdispls, outdegree, true);
-            let sendtypes = keep(sendtypes, outdegree, true);
-            held.hold_all(sendtypes.as_slice());
-            let recvcounts = keep(recvcounts, indegree, true);
-            let rdispls = keep(rdispls, indegree, true);
-            let recvtypes = keep(recvtypes, indegree, true);
-            held.hold_all(recvtypes.as_slice());
-            Ok(Arc::new(move |r| {
-                PMPI_Ineighbor_alltoallw(
-                    sendbuf as *const c_void,
-                    sendcounts.ptr(),
-                    sdispls.ptr(),
-                    sendtypes.ptr(),
-                    recvbuf as *mut c_void,
-                    recvcounts.ptr(),
-                    rdispls.ptr(),
-                    recvtypes.ptr(),
-                    comm,
-                    r,
-                )
-            }))
-        },
-    )
+) -> Result<()> {
+    let (sendbuf, recvbuf) = (sendbuf as usize, recvbuf as usize);
+    init(coll::KIND_NEIGHBOR, comm, info, request, |s, held| {
+        // The arrays are as long as the degrees (no arrays: nothing to ask the topology).
+        let arrays = |x: &Side<I>| !matches!(x, Side::Uniform(..) | Side::Same(..));
+        let (indegree, outdegree) = match arrays(&send) || arrays(&recv) {
+            true => s.degrees()?,
+            false => (0, 0),
+        };
+        let send = KeptSide::of(send, outdegree, true, held);
+        let recv = KeptSide::of(recv, indegree, true, held);
+        Ok(Box::new(move |r| {
+            let (sb, rb) = (sendbuf as *const c_void, recvbuf as *mut c_void);
+            shims::neighbor_impl(sb, send.side(), rb, recv.side(), comm, Some(r))
+        }))
+    })
 }

@@ -9,7 +9,7 @@
 use super::args;
 use super::consts::*;
 use super::shim;
-use super::{bsend, coll, datatype, errors, info, mprobe, pt2pt, status};
+use super::{bsend, coll, coll_persistent, datatype, errors, info, mprobe, pt2pt, status};
 use std::cell::Cell;
 use std::os::raw::{c_char, c_int, c_void};
 
@@ -2162,6 +2162,19 @@ pub unsafe extern "C" fn PMPI_Type_create_darray_c(
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn PMPI_Barrier(comm: MPI_Comm) -> c_int {
+    shim::run("MPI_Barrier", comm, || coll::barrier_impl(comm, None))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Ibarrier(comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
+    shim::run("MPI_Ibarrier", comm, || {
+        args::out_ptr(request, "request")?;
+        coll::barrier_impl(comm, Some(request))
+    })
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn PMPI_Bcast(
     buffer: *mut c_void,
     count: c_int,
@@ -2324,6 +2337,34 @@ pub unsafe extern "C" fn PMPI_Allreduce_c(
 ) -> c_int {
     shim::run("MPI_Allreduce_c", comm, || {
         coll::allreduce_impl(sendbuf, recvbuf, count, datatype, op, comm, None)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Reduce_local(
+    inbuf: *const c_void,
+    inoutbuf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+) -> c_int {
+    shim::run("MPI_Reduce_local", MPI_COMM_WORLD, || {
+        let count = args::count(count)?;
+        coll::reduce_local(inbuf, inoutbuf, count, datatype, op)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Reduce_local_c(
+    inbuf: *const c_void,
+    inoutbuf: *mut c_void,
+    count: MPI_Count,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+) -> c_int {
+    shim::run("MPI_Reduce_local_c", MPI_COMM_WORLD, || {
+        let count = args::count_c(count)?;
+        coll::reduce_local(inbuf, inoutbuf, count, datatype, op)
     })
 }
 
@@ -2511,6 +2552,2696 @@ pub unsafe extern "C" fn PMPI_Iexscan_c(
             comm,
             true,
             Some(request),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Gather(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    root: c_int,
+    comm: MPI_Comm,
+) -> c_int {
+    shim::run("MPI_Gather", comm, || {
+        coll::gatherv_impl(
+            sendbuf,
+            sendcount,
+            sendtype,
+            recvbuf,
+            coll::RecvSpec::Uniform(recvcount),
+            recvtype,
+            root,
+            comm,
+            None,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Gather_c(
+    sendbuf: *const c_void,
+    sendcount: MPI_Count,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: MPI_Count,
+    recvtype: MPI_Datatype,
+    root: c_int,
+    comm: MPI_Comm,
+) -> c_int {
+    shim::run("MPI_Gather_c", comm, || {
+        coll::gatherv_impl(
+            sendbuf,
+            sendcount,
+            sendtype,
+            recvbuf,
+            coll::RecvSpec::Uniform(recvcount),
+            recvtype,
+            root,
+            comm,
+            None,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Igather(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    root: c_int,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Igather", comm, || {
+        args::out_ptr(request, "request")?;
+        coll::gatherv_impl(
+            sendbuf,
+            sendcount,
+            sendtype,
+            recvbuf,
+            coll::RecvSpec::Uniform(recvcount),
+            recvtype,
+            root,
+            comm,
+            Some(request),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Igather_c(
+    sendbuf: *const c_void,
+    sendcount: MPI_Count,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: MPI_Count,
+    recvtype: MPI_Datatype,
+    root: c_int,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Igather_c", comm, || {
+        args::out_ptr(request, "request")?;
+        coll::gatherv_impl(
+            sendbuf,
+            sendcount,
+            sendtype,
+            recvbuf,
+            coll::RecvSpec::Uniform(recvcount),
+            recvtype,
+            root,
+            comm,
+            Some(request),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Gatherv(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const c_int,
+    displs: *const c_int,
+    recvtype: MPI_Datatype,
+    root: c_int,
+    comm: MPI_Comm,
+) -> c_int {
+    shim::run("MPI_Gatherv", comm, || {
+        coll::gatherv_impl(
+            sendbuf,
+            sendcount,
+            sendtype,
+            recvbuf,
+            coll::RecvSpec::V(recvcounts, displs),
+            recvtype,
+            root,
+            comm,
+            None,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Gatherv_c(
+    sendbuf: *const c_void,
+    sendcount: MPI_Count,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const MPI_Count,
+    displs: *const MPI_Aint,
+    recvtype: MPI_Datatype,
+    root: c_int,
+    comm: MPI_Comm,
+) -> c_int {
+    shim::run("MPI_Gatherv_c", comm, || {
+        coll::gatherv_impl(
+            sendbuf,
+            sendcount,
+            sendtype,
+            recvbuf,
+            coll::RecvSpec::V(recvcounts, displs),
+            recvtype,
+            root,
+            comm,
+            None,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Igatherv(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const c_int,
+    displs: *const c_int,
+    recvtype: MPI_Datatype,
+    root: c_int,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Igatherv", comm, || {
+        args::out_ptr(request, "request")?;
+        coll::gatherv_impl(
+            sendbuf,
+            sendcount,
+            sendtype,
+            recvbuf,
+            coll::RecvSpec::V(recvcounts, displs),
+            recvtype,
+            root,
+            comm,
+            Some(request),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Igatherv_c(
+    sendbuf: *const c_void,
+    sendcount: MPI_Count,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const MPI_Count,
+    displs: *const MPI_Aint,
+    recvtype: MPI_Datatype,
+    root: c_int,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Igatherv_c", comm, || {
+        args::out_ptr(request, "request")?;
+        coll::gatherv_impl(
+            sendbuf,
+            sendcount,
+            sendtype,
+            recvbuf,
+            coll::RecvSpec::V(recvcounts, displs),
+            recvtype,
+            root,
+            comm,
+            Some(request),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Scatter(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    root: c_int,
+    comm: MPI_Comm,
+) -> c_int {
+    shim::run("MPI_Scatter", comm, || {
+        coll::scatterv_impl(
+            sendbuf,
+            coll::RecvSpec::Uniform(sendcount),
+            sendtype,
+            recvbuf,
+            recvcount,
+            recvtype,
+            root,
+            comm,
+            None,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Scatter_c(
+    sendbuf: *const c_void,
+    sendcount: MPI_Count,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: MPI_Count,
+    recvtype: MPI_Datatype,
+    root: c_int,
+    comm: MPI_Comm,
+) -> c_int {
+    shim::run("MPI_Scatter_c", comm, || {
+        coll::scatterv_impl(
+            sendbuf,
+            coll::RecvSpec::Uniform(sendcount),
+            sendtype,
+            recvbuf,
+            recvcount,
+            recvtype,
+            root,
+            comm,
+            None,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Iscatter(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    root: c_int,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Iscatter", comm, || {
+        args::out_ptr(request, "request")?;
+        coll::scatterv_impl(
+            sendbuf,
+            coll::RecvSpec::Uniform(sendcount),
+            sendtype,
+            recvbuf,
+            recvcount,
+            recvtype,
+            root,
+            comm,
+            Some(request),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Iscatter_c(
+    sendbuf: *const c_void,
+    sendcount: MPI_Count,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: MPI_Count,
+    recvtype: MPI_Datatype,
+    root: c_int,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Iscatter_c", comm, || {
+        args::out_ptr(request, "request")?;
+        coll::scatterv_impl(
+            sendbuf,
+            coll::RecvSpec::Uniform(sendcount),
+            sendtype,
+            recvbuf,
+            recvcount,
+            recvtype,
+            root,
+            comm,
+            Some(request),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Scatterv(
+    sendbuf: *const c_void,
+    sendcounts: *const c_int,
+    displs: *const c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    root: c_int,
+    comm: MPI_Comm,
+) -> c_int {
+    shim::run("MPI_Scatterv", comm, || {
+        coll::scatterv_impl(
+            sendbuf,
+            coll::RecvSpec::V(sendcounts, displs),
+            sendtype,
+            recvbuf,
+            recvcount,
+            recvtype,
+            root,
+            comm,
+            None,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Scatterv_c(
+    sendbuf: *const c_void,
+    sendcounts: *const MPI_Count,
+    displs: *const MPI_Aint,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: MPI_Count,
+    recvtype: MPI_Datatype,
+    root: c_int,
+    comm: MPI_Comm,
+) -> c_int {
+    shim::run("MPI_Scatterv_c", comm, || {
+        coll::scatterv_impl(
+            sendbuf,
+            coll::RecvSpec::V(sendcounts, displs),
+            sendtype,
+            recvbuf,
+            recvcount,
+            recvtype,
+            root,
+            comm,
+            None,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Iscatterv(
+    sendbuf: *const c_void,
+    sendcounts: *const c_int,
+    displs: *const c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    root: c_int,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Iscatterv", comm, || {
+        args::out_ptr(request, "request")?;
+        coll::scatterv_impl(
+            sendbuf,
+            coll::RecvSpec::V(sendcounts, displs),
+            sendtype,
+            recvbuf,
+            recvcount,
+            recvtype,
+            root,
+            comm,
+            Some(request),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Iscatterv_c(
+    sendbuf: *const c_void,
+    sendcounts: *const MPI_Count,
+    displs: *const MPI_Aint,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: MPI_Count,
+    recvtype: MPI_Datatype,
+    root: c_int,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Iscatterv_c", comm, || {
+        args::out_ptr(request, "request")?;
+        coll::scatterv_impl(
+            sendbuf,
+            coll::RecvSpec::V(sendcounts, displs),
+            sendtype,
+            recvbuf,
+            recvcount,
+            recvtype,
+            root,
+            comm,
+            Some(request),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Allgather(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+) -> c_int {
+    shim::run("MPI_Allgather", comm, || {
+        coll::allgatherv_impl(
+            sendbuf,
+            sendcount,
+            sendtype,
+            recvbuf,
+            coll::RecvSpec::Uniform(recvcount),
+            recvtype,
+            comm,
+            None,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Allgather_c(
+    sendbuf: *const c_void,
+    sendcount: MPI_Count,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: MPI_Count,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+) -> c_int {
+    shim::run("MPI_Allgather_c", comm, || {
+        coll::allgatherv_impl(
+            sendbuf,
+            sendcount,
+            sendtype,
+            recvbuf,
+            coll::RecvSpec::Uniform(recvcount),
+            recvtype,
+            comm,
+            None,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Iallgather(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Iallgather", comm, || {
+        args::out_ptr(request, "request")?;
+        coll::allgatherv_impl(
+            sendbuf,
+            sendcount,
+            sendtype,
+            recvbuf,
+            coll::RecvSpec::Uniform(recvcount),
+            recvtype,
+            comm,
+            Some(request),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Iallgather_c(
+    sendbuf: *const c_void,
+    sendcount: MPI_Count,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: MPI_Count,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Iallgather_c", comm, || {
+        args::out_ptr(request, "request")?;
+        coll::allgatherv_impl(
+            sendbuf,
+            sendcount,
+            sendtype,
+            recvbuf,
+            coll::RecvSpec::Uniform(recvcount),
+            recvtype,
+            comm,
+            Some(request),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Allgatherv(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const c_int,
+    displs: *const c_int,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+) -> c_int {
+    shim::run("MPI_Allgatherv", comm, || {
+        coll::allgatherv_impl(
+            sendbuf,
+            sendcount,
+            sendtype,
+            recvbuf,
+            coll::RecvSpec::V(recvcounts, displs),
+            recvtype,
+            comm,
+            None,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Allgatherv_c(
+    sendbuf: *const c_void,
+    sendcount: MPI_Count,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const MPI_Count,
+    displs: *const MPI_Aint,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+) -> c_int {
+    shim::run("MPI_Allgatherv_c", comm, || {
+        coll::allgatherv_impl(
+            sendbuf,
+            sendcount,
+            sendtype,
+            recvbuf,
+            coll::RecvSpec::V(recvcounts, displs),
+            recvtype,
+            comm,
+            None,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Iallgatherv(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const c_int,
+    displs: *const c_int,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Iallgatherv", comm, || {
+        args::out_ptr(request, "request")?;
+        coll::allgatherv_impl(
+            sendbuf,
+            sendcount,
+            sendtype,
+            recvbuf,
+            coll::RecvSpec::V(recvcounts, displs),
+            recvtype,
+            comm,
+            Some(request),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Iallgatherv_c(
+    sendbuf: *const c_void,
+    sendcount: MPI_Count,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const MPI_Count,
+    displs: *const MPI_Aint,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Iallgatherv_c", comm, || {
+        args::out_ptr(request, "request")?;
+        coll::allgatherv_impl(
+            sendbuf,
+            sendcount,
+            sendtype,
+            recvbuf,
+            coll::RecvSpec::V(recvcounts, displs),
+            recvtype,
+            comm,
+            Some(request),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Alltoall(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+) -> c_int {
+    shim::run("MPI_Alltoall", comm, || {
+        coll::alltoall_impl(
+            sendbuf,
+            coll::Side::Uniform(sendcount, sendtype),
+            recvbuf,
+            coll::Side::Uniform(recvcount, recvtype),
+            comm,
+            None,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Alltoall_c(
+    sendbuf: *const c_void,
+    sendcount: MPI_Count,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: MPI_Count,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+) -> c_int {
+    shim::run("MPI_Alltoall_c", comm, || {
+        coll::alltoall_impl(
+            sendbuf,
+            coll::Side::Uniform(sendcount, sendtype),
+            recvbuf,
+            coll::Side::Uniform(recvcount, recvtype),
+            comm,
+            None,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Ialltoall(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Ialltoall", comm, || {
+        args::out_ptr(request, "request")?;
+        coll::alltoall_impl(
+            sendbuf,
+            coll::Side::Uniform(sendcount, sendtype),
+            recvbuf,
+            coll::Side::Uniform(recvcount, recvtype),
+            comm,
+            Some(request),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Ialltoall_c(
+    sendbuf: *const c_void,
+    sendcount: MPI_Count,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: MPI_Count,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Ialltoall_c", comm, || {
+        args::out_ptr(request, "request")?;
+        coll::alltoall_impl(
+            sendbuf,
+            coll::Side::Uniform(sendcount, sendtype),
+            recvbuf,
+            coll::Side::Uniform(recvcount, recvtype),
+            comm,
+            Some(request),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Alltoallv(
+    sendbuf: *const c_void,
+    sendcounts: *const c_int,
+    sdispls: *const c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const c_int,
+    rdispls: *const c_int,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+) -> c_int {
+    shim::run("MPI_Alltoallv", comm, || {
+        coll::alltoall_impl(
+            sendbuf,
+            coll::Side::V(sendcounts, sdispls, sendtype),
+            recvbuf,
+            coll::Side::V(recvcounts, rdispls, recvtype),
+            comm,
+            None,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Alltoallv_c(
+    sendbuf: *const c_void,
+    sendcounts: *const MPI_Count,
+    sdispls: *const MPI_Aint,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const MPI_Count,
+    rdispls: *const MPI_Aint,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+) -> c_int {
+    shim::run("MPI_Alltoallv_c", comm, || {
+        coll::alltoall_impl(
+            sendbuf,
+            coll::Side::V(sendcounts, sdispls, sendtype),
+            recvbuf,
+            coll::Side::V(recvcounts, rdispls, recvtype),
+            comm,
+            None,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Ialltoallv(
+    sendbuf: *const c_void,
+    sendcounts: *const c_int,
+    sdispls: *const c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const c_int,
+    rdispls: *const c_int,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Ialltoallv", comm, || {
+        args::out_ptr(request, "request")?;
+        coll::alltoall_impl(
+            sendbuf,
+            coll::Side::V(sendcounts, sdispls, sendtype),
+            recvbuf,
+            coll::Side::V(recvcounts, rdispls, recvtype),
+            comm,
+            Some(request),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Ialltoallv_c(
+    sendbuf: *const c_void,
+    sendcounts: *const MPI_Count,
+    sdispls: *const MPI_Aint,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const MPI_Count,
+    rdispls: *const MPI_Aint,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Ialltoallv_c", comm, || {
+        args::out_ptr(request, "request")?;
+        coll::alltoall_impl(
+            sendbuf,
+            coll::Side::V(sendcounts, sdispls, sendtype),
+            recvbuf,
+            coll::Side::V(recvcounts, rdispls, recvtype),
+            comm,
+            Some(request),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Alltoallw(
+    sendbuf: *const c_void,
+    sendcounts: *const c_int,
+    sdispls: *const c_int,
+    sendtypes: *const MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const c_int,
+    rdispls: *const c_int,
+    recvtypes: *const MPI_Datatype,
+    comm: MPI_Comm,
+) -> c_int {
+    shim::run("MPI_Alltoallw", comm, || {
+        coll::alltoall_impl(
+            sendbuf,
+            coll::Side::W(sendcounts, sdispls, sendtypes),
+            recvbuf,
+            coll::Side::W(recvcounts, rdispls, recvtypes),
+            comm,
+            None,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Alltoallw_c(
+    sendbuf: *const c_void,
+    sendcounts: *const MPI_Count,
+    sdispls: *const MPI_Aint,
+    sendtypes: *const MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const MPI_Count,
+    rdispls: *const MPI_Aint,
+    recvtypes: *const MPI_Datatype,
+    comm: MPI_Comm,
+) -> c_int {
+    shim::run("MPI_Alltoallw_c", comm, || {
+        coll::alltoall_impl(
+            sendbuf,
+            coll::Side::W(sendcounts, sdispls, sendtypes),
+            recvbuf,
+            coll::Side::W(recvcounts, rdispls, recvtypes),
+            comm,
+            None,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Ialltoallw(
+    sendbuf: *const c_void,
+    sendcounts: *const c_int,
+    sdispls: *const c_int,
+    sendtypes: *const MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const c_int,
+    rdispls: *const c_int,
+    recvtypes: *const MPI_Datatype,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Ialltoallw", comm, || {
+        args::out_ptr(request, "request")?;
+        coll::alltoall_impl(
+            sendbuf,
+            coll::Side::W(sendcounts, sdispls, sendtypes),
+            recvbuf,
+            coll::Side::W(recvcounts, rdispls, recvtypes),
+            comm,
+            Some(request),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Ialltoallw_c(
+    sendbuf: *const c_void,
+    sendcounts: *const MPI_Count,
+    sdispls: *const MPI_Aint,
+    sendtypes: *const MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const MPI_Count,
+    rdispls: *const MPI_Aint,
+    recvtypes: *const MPI_Datatype,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Ialltoallw_c", comm, || {
+        args::out_ptr(request, "request")?;
+        coll::alltoall_impl(
+            sendbuf,
+            coll::Side::W(sendcounts, sdispls, sendtypes),
+            recvbuf,
+            coll::Side::W(recvcounts, rdispls, recvtypes),
+            comm,
+            Some(request),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Reduce_scatter(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    recvcounts: *const c_int,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+) -> c_int {
+    shim::run("MPI_Reduce_scatter", comm, || {
+        coll::reduce_scatter_impl(
+            sendbuf,
+            recvbuf,
+            coll::RecvSpec::Counts(recvcounts),
+            datatype,
+            op,
+            comm,
+            None,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Reduce_scatter_c(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    recvcounts: *const MPI_Count,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+) -> c_int {
+    shim::run("MPI_Reduce_scatter_c", comm, || {
+        coll::reduce_scatter_impl(
+            sendbuf,
+            recvbuf,
+            coll::RecvSpec::Counts(recvcounts),
+            datatype,
+            op,
+            comm,
+            None,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Ireduce_scatter(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    recvcounts: *const c_int,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Ireduce_scatter", comm, || {
+        args::out_ptr(request, "request")?;
+        coll::reduce_scatter_impl(
+            sendbuf,
+            recvbuf,
+            coll::RecvSpec::Counts(recvcounts),
+            datatype,
+            op,
+            comm,
+            Some(request),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Ireduce_scatter_c(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    recvcounts: *const MPI_Count,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Ireduce_scatter_c", comm, || {
+        args::out_ptr(request, "request")?;
+        coll::reduce_scatter_impl(
+            sendbuf,
+            recvbuf,
+            coll::RecvSpec::Counts(recvcounts),
+            datatype,
+            op,
+            comm,
+            Some(request),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Reduce_scatter_block(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+) -> c_int {
+    shim::run("MPI_Reduce_scatter_block", comm, || {
+        coll::reduce_scatter_impl(
+            sendbuf,
+            recvbuf,
+            coll::RecvSpec::Uniform(recvcount),
+            datatype,
+            op,
+            comm,
+            None,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Reduce_scatter_block_c(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    recvcount: MPI_Count,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+) -> c_int {
+    shim::run("MPI_Reduce_scatter_block_c", comm, || {
+        coll::reduce_scatter_impl(
+            sendbuf,
+            recvbuf,
+            coll::RecvSpec::Uniform(recvcount),
+            datatype,
+            op,
+            comm,
+            None,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Ireduce_scatter_block(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Ireduce_scatter_block", comm, || {
+        args::out_ptr(request, "request")?;
+        coll::reduce_scatter_impl(
+            sendbuf,
+            recvbuf,
+            coll::RecvSpec::Uniform(recvcount),
+            datatype,
+            op,
+            comm,
+            Some(request),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Ireduce_scatter_block_c(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    recvcount: MPI_Count,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Ireduce_scatter_block_c", comm, || {
+        args::out_ptr(request, "request")?;
+        coll::reduce_scatter_impl(
+            sendbuf,
+            recvbuf,
+            coll::RecvSpec::Uniform(recvcount),
+            datatype,
+            op,
+            comm,
+            Some(request),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Neighbor_allgather(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+) -> c_int {
+    shim::run("MPI_Neighbor_allgather", comm, || {
+        coll::neighbor_impl(
+            sendbuf,
+            coll::Side::Same(sendcount, sendtype),
+            recvbuf,
+            coll::Side::Uniform(recvcount, recvtype),
+            comm,
+            None,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Neighbor_allgather_c(
+    sendbuf: *const c_void,
+    sendcount: MPI_Count,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: MPI_Count,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+) -> c_int {
+    shim::run("MPI_Neighbor_allgather_c", comm, || {
+        coll::neighbor_impl(
+            sendbuf,
+            coll::Side::Same(sendcount, sendtype),
+            recvbuf,
+            coll::Side::Uniform(recvcount, recvtype),
+            comm,
+            None,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Ineighbor_allgather(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Ineighbor_allgather", comm, || {
+        args::out_ptr(request, "request")?;
+        coll::neighbor_impl(
+            sendbuf,
+            coll::Side::Same(sendcount, sendtype),
+            recvbuf,
+            coll::Side::Uniform(recvcount, recvtype),
+            comm,
+            Some(request),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Ineighbor_allgather_c(
+    sendbuf: *const c_void,
+    sendcount: MPI_Count,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: MPI_Count,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Ineighbor_allgather_c", comm, || {
+        args::out_ptr(request, "request")?;
+        coll::neighbor_impl(
+            sendbuf,
+            coll::Side::Same(sendcount, sendtype),
+            recvbuf,
+            coll::Side::Uniform(recvcount, recvtype),
+            comm,
+            Some(request),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Neighbor_allgatherv(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const c_int,
+    displs: *const c_int,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+) -> c_int {
+    shim::run("MPI_Neighbor_allgatherv", comm, || {
+        coll::neighbor_impl(
+            sendbuf,
+            coll::Side::Same(sendcount, sendtype),
+            recvbuf,
+            coll::Side::V(recvcounts, displs, recvtype),
+            comm,
+            None,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Neighbor_allgatherv_c(
+    sendbuf: *const c_void,
+    sendcount: MPI_Count,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const MPI_Count,
+    displs: *const MPI_Aint,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+) -> c_int {
+    shim::run("MPI_Neighbor_allgatherv_c", comm, || {
+        coll::neighbor_impl(
+            sendbuf,
+            coll::Side::Same(sendcount, sendtype),
+            recvbuf,
+            coll::Side::V(recvcounts, displs, recvtype),
+            comm,
+            None,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Ineighbor_allgatherv(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const c_int,
+    displs: *const c_int,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Ineighbor_allgatherv", comm, || {
+        args::out_ptr(request, "request")?;
+        coll::neighbor_impl(
+            sendbuf,
+            coll::Side::Same(sendcount, sendtype),
+            recvbuf,
+            coll::Side::V(recvcounts, displs, recvtype),
+            comm,
+            Some(request),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Ineighbor_allgatherv_c(
+    sendbuf: *const c_void,
+    sendcount: MPI_Count,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const MPI_Count,
+    displs: *const MPI_Aint,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Ineighbor_allgatherv_c", comm, || {
+        args::out_ptr(request, "request")?;
+        coll::neighbor_impl(
+            sendbuf,
+            coll::Side::Same(sendcount, sendtype),
+            recvbuf,
+            coll::Side::V(recvcounts, displs, recvtype),
+            comm,
+            Some(request),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Neighbor_alltoall(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+) -> c_int {
+    shim::run("MPI_Neighbor_alltoall", comm, || {
+        coll::neighbor_impl(
+            sendbuf,
+            coll::Side::Uniform(sendcount, sendtype),
+            recvbuf,
+            coll::Side::Uniform(recvcount, recvtype),
+            comm,
+            None,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Neighbor_alltoall_c(
+    sendbuf: *const c_void,
+    sendcount: MPI_Count,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: MPI_Count,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+) -> c_int {
+    shim::run("MPI_Neighbor_alltoall_c", comm, || {
+        coll::neighbor_impl(
+            sendbuf,
+            coll::Side::Uniform(sendcount, sendtype),
+            recvbuf,
+            coll::Side::Uniform(recvcount, recvtype),
+            comm,
+            None,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Ineighbor_alltoall(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Ineighbor_alltoall", comm, || {
+        args::out_ptr(request, "request")?;
+        coll::neighbor_impl(
+            sendbuf,
+            coll::Side::Uniform(sendcount, sendtype),
+            recvbuf,
+            coll::Side::Uniform(recvcount, recvtype),
+            comm,
+            Some(request),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Ineighbor_alltoall_c(
+    sendbuf: *const c_void,
+    sendcount: MPI_Count,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: MPI_Count,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Ineighbor_alltoall_c", comm, || {
+        args::out_ptr(request, "request")?;
+        coll::neighbor_impl(
+            sendbuf,
+            coll::Side::Uniform(sendcount, sendtype),
+            recvbuf,
+            coll::Side::Uniform(recvcount, recvtype),
+            comm,
+            Some(request),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Neighbor_alltoallv(
+    sendbuf: *const c_void,
+    sendcounts: *const c_int,
+    sdispls: *const c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const c_int,
+    rdispls: *const c_int,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+) -> c_int {
+    shim::run("MPI_Neighbor_alltoallv", comm, || {
+        coll::neighbor_impl(
+            sendbuf,
+            coll::Side::V(sendcounts, sdispls, sendtype),
+            recvbuf,
+            coll::Side::V(recvcounts, rdispls, recvtype),
+            comm,
+            None,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Neighbor_alltoallv_c(
+    sendbuf: *const c_void,
+    sendcounts: *const MPI_Count,
+    sdispls: *const MPI_Aint,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const MPI_Count,
+    rdispls: *const MPI_Aint,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+) -> c_int {
+    shim::run("MPI_Neighbor_alltoallv_c", comm, || {
+        coll::neighbor_impl(
+            sendbuf,
+            coll::Side::V(sendcounts, sdispls, sendtype),
+            recvbuf,
+            coll::Side::V(recvcounts, rdispls, recvtype),
+            comm,
+            None,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Ineighbor_alltoallv(
+    sendbuf: *const c_void,
+    sendcounts: *const c_int,
+    sdispls: *const c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const c_int,
+    rdispls: *const c_int,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Ineighbor_alltoallv", comm, || {
+        args::out_ptr(request, "request")?;
+        coll::neighbor_impl(
+            sendbuf,
+            coll::Side::V(sendcounts, sdispls, sendtype),
+            recvbuf,
+            coll::Side::V(recvcounts, rdispls, recvtype),
+            comm,
+            Some(request),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Ineighbor_alltoallv_c(
+    sendbuf: *const c_void,
+    sendcounts: *const MPI_Count,
+    sdispls: *const MPI_Aint,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const MPI_Count,
+    rdispls: *const MPI_Aint,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Ineighbor_alltoallv_c", comm, || {
+        args::out_ptr(request, "request")?;
+        coll::neighbor_impl(
+            sendbuf,
+            coll::Side::V(sendcounts, sdispls, sendtype),
+            recvbuf,
+            coll::Side::V(recvcounts, rdispls, recvtype),
+            comm,
+            Some(request),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Neighbor_alltoallw(
+    sendbuf: *const c_void,
+    sendcounts: *const c_int,
+    sdispls: *const MPI_Aint,
+    sendtypes: *const MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const c_int,
+    rdispls: *const MPI_Aint,
+    recvtypes: *const MPI_Datatype,
+    comm: MPI_Comm,
+) -> c_int {
+    shim::run("MPI_Neighbor_alltoallw", comm, || {
+        coll::neighbor_impl(
+            sendbuf,
+            coll::Side::WA(sendcounts, sdispls, sendtypes),
+            recvbuf,
+            coll::Side::WA(recvcounts, rdispls, recvtypes),
+            comm,
+            None,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Neighbor_alltoallw_c(
+    sendbuf: *const c_void,
+    sendcounts: *const MPI_Count,
+    sdispls: *const MPI_Aint,
+    sendtypes: *const MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const MPI_Count,
+    rdispls: *const MPI_Aint,
+    recvtypes: *const MPI_Datatype,
+    comm: MPI_Comm,
+) -> c_int {
+    shim::run("MPI_Neighbor_alltoallw_c", comm, || {
+        coll::neighbor_impl(
+            sendbuf,
+            coll::Side::WA(sendcounts, sdispls, sendtypes),
+            recvbuf,
+            coll::Side::WA(recvcounts, rdispls, recvtypes),
+            comm,
+            None,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Ineighbor_alltoallw(
+    sendbuf: *const c_void,
+    sendcounts: *const c_int,
+    sdispls: *const MPI_Aint,
+    sendtypes: *const MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const c_int,
+    rdispls: *const MPI_Aint,
+    recvtypes: *const MPI_Datatype,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Ineighbor_alltoallw", comm, || {
+        args::out_ptr(request, "request")?;
+        coll::neighbor_impl(
+            sendbuf,
+            coll::Side::WA(sendcounts, sdispls, sendtypes),
+            recvbuf,
+            coll::Side::WA(recvcounts, rdispls, recvtypes),
+            comm,
+            Some(request),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Ineighbor_alltoallw_c(
+    sendbuf: *const c_void,
+    sendcounts: *const MPI_Count,
+    sdispls: *const MPI_Aint,
+    sendtypes: *const MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const MPI_Count,
+    rdispls: *const MPI_Aint,
+    recvtypes: *const MPI_Datatype,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Ineighbor_alltoallw_c", comm, || {
+        args::out_ptr(request, "request")?;
+        coll::neighbor_impl(
+            sendbuf,
+            coll::Side::WA(sendcounts, sdispls, sendtypes),
+            recvbuf,
+            coll::Side::WA(recvcounts, rdispls, recvtypes),
+            comm,
+            Some(request),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Barrier_init(
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Barrier_init", comm, || {
+        args::out_ptr(request, "request")?;
+        coll_persistent::barrier_init(comm, info, request)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Bcast_init(
+    buffer: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    root: c_int,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Bcast_init", comm, || {
+        args::out_ptr(request, "request")?;
+        coll_persistent::bcast_init(buffer, count, datatype, root, comm, info, request)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Bcast_init_c(
+    buffer: *mut c_void,
+    count: MPI_Count,
+    datatype: MPI_Datatype,
+    root: c_int,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Bcast_init_c", comm, || {
+        args::out_ptr(request, "request")?;
+        coll_persistent::bcast_init(buffer, count, datatype, root, comm, info, request)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Gather_init(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    root: c_int,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Gather_init", comm, || {
+        args::out_ptr(request, "request")?;
+        coll_persistent::gather_init(
+            sendbuf,
+            sendcount,
+            sendtype,
+            recvbuf,
+            coll::RecvSpec::Uniform(recvcount),
+            recvtype,
+            root,
+            comm,
+            info,
+            request,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Gather_init_c(
+    sendbuf: *const c_void,
+    sendcount: MPI_Count,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: MPI_Count,
+    recvtype: MPI_Datatype,
+    root: c_int,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Gather_init_c", comm, || {
+        args::out_ptr(request, "request")?;
+        coll_persistent::gather_init(
+            sendbuf,
+            sendcount,
+            sendtype,
+            recvbuf,
+            coll::RecvSpec::Uniform(recvcount),
+            recvtype,
+            root,
+            comm,
+            info,
+            request,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Gatherv_init(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const c_int,
+    displs: *const c_int,
+    recvtype: MPI_Datatype,
+    root: c_int,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Gatherv_init", comm, || {
+        args::out_ptr(request, "request")?;
+        coll_persistent::gather_init(
+            sendbuf,
+            sendcount,
+            sendtype,
+            recvbuf,
+            coll::RecvSpec::V(recvcounts, displs),
+            recvtype,
+            root,
+            comm,
+            info,
+            request,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Gatherv_init_c(
+    sendbuf: *const c_void,
+    sendcount: MPI_Count,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const MPI_Count,
+    displs: *const MPI_Aint,
+    recvtype: MPI_Datatype,
+    root: c_int,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Gatherv_init_c", comm, || {
+        args::out_ptr(request, "request")?;
+        coll_persistent::gather_init(
+            sendbuf,
+            sendcount,
+            sendtype,
+            recvbuf,
+            coll::RecvSpec::V(recvcounts, displs),
+            recvtype,
+            root,
+            comm,
+            info,
+            request,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Scatter_init(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    root: c_int,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Scatter_init", comm, || {
+        args::out_ptr(request, "request")?;
+        coll_persistent::scatter_init(
+            sendbuf,
+            coll::RecvSpec::Uniform(sendcount),
+            sendtype,
+            recvbuf,
+            recvcount,
+            recvtype,
+            root,
+            comm,
+            info,
+            request,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Scatter_init_c(
+    sendbuf: *const c_void,
+    sendcount: MPI_Count,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: MPI_Count,
+    recvtype: MPI_Datatype,
+    root: c_int,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Scatter_init_c", comm, || {
+        args::out_ptr(request, "request")?;
+        coll_persistent::scatter_init(
+            sendbuf,
+            coll::RecvSpec::Uniform(sendcount),
+            sendtype,
+            recvbuf,
+            recvcount,
+            recvtype,
+            root,
+            comm,
+            info,
+            request,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Scatterv_init(
+    sendbuf: *const c_void,
+    sendcounts: *const c_int,
+    displs: *const c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    root: c_int,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Scatterv_init", comm, || {
+        args::out_ptr(request, "request")?;
+        coll_persistent::scatter_init(
+            sendbuf,
+            coll::RecvSpec::V(sendcounts, displs),
+            sendtype,
+            recvbuf,
+            recvcount,
+            recvtype,
+            root,
+            comm,
+            info,
+            request,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Scatterv_init_c(
+    sendbuf: *const c_void,
+    sendcounts: *const MPI_Count,
+    displs: *const MPI_Aint,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: MPI_Count,
+    recvtype: MPI_Datatype,
+    root: c_int,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Scatterv_init_c", comm, || {
+        args::out_ptr(request, "request")?;
+        coll_persistent::scatter_init(
+            sendbuf,
+            coll::RecvSpec::V(sendcounts, displs),
+            sendtype,
+            recvbuf,
+            recvcount,
+            recvtype,
+            root,
+            comm,
+            info,
+            request,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Allgather_init(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Allgather_init", comm, || {
+        args::out_ptr(request, "request")?;
+        coll_persistent::allgather_init(
+            sendbuf,
+            sendcount,
+            sendtype,
+            recvbuf,
+            coll::RecvSpec::Uniform(recvcount),
+            recvtype,
+            comm,
+            info,
+            request,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Allgather_init_c(
+    sendbuf: *const c_void,
+    sendcount: MPI_Count,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: MPI_Count,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Allgather_init_c", comm, || {
+        args::out_ptr(request, "request")?;
+        coll_persistent::allgather_init(
+            sendbuf,
+            sendcount,
+            sendtype,
+            recvbuf,
+            coll::RecvSpec::Uniform(recvcount),
+            recvtype,
+            comm,
+            info,
+            request,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Allgatherv_init(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const c_int,
+    displs: *const c_int,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Allgatherv_init", comm, || {
+        args::out_ptr(request, "request")?;
+        coll_persistent::allgather_init(
+            sendbuf,
+            sendcount,
+            sendtype,
+            recvbuf,
+            coll::RecvSpec::V(recvcounts, displs),
+            recvtype,
+            comm,
+            info,
+            request,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Allgatherv_init_c(
+    sendbuf: *const c_void,
+    sendcount: MPI_Count,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const MPI_Count,
+    displs: *const MPI_Aint,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Allgatherv_init_c", comm, || {
+        args::out_ptr(request, "request")?;
+        coll_persistent::allgather_init(
+            sendbuf,
+            sendcount,
+            sendtype,
+            recvbuf,
+            coll::RecvSpec::V(recvcounts, displs),
+            recvtype,
+            comm,
+            info,
+            request,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Alltoall_init(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Alltoall_init", comm, || {
+        args::out_ptr(request, "request")?;
+        coll_persistent::alltoall_init(
+            sendbuf,
+            coll::Side::Uniform(sendcount, sendtype),
+            recvbuf,
+            coll::Side::Uniform(recvcount, recvtype),
+            comm,
+            info,
+            request,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Alltoall_init_c(
+    sendbuf: *const c_void,
+    sendcount: MPI_Count,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: MPI_Count,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Alltoall_init_c", comm, || {
+        args::out_ptr(request, "request")?;
+        coll_persistent::alltoall_init(
+            sendbuf,
+            coll::Side::Uniform(sendcount, sendtype),
+            recvbuf,
+            coll::Side::Uniform(recvcount, recvtype),
+            comm,
+            info,
+            request,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Alltoallv_init(
+    sendbuf: *const c_void,
+    sendcounts: *const c_int,
+    sdispls: *const c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const c_int,
+    rdispls: *const c_int,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Alltoallv_init", comm, || {
+        args::out_ptr(request, "request")?;
+        coll_persistent::alltoall_init(
+            sendbuf,
+            coll::Side::V(sendcounts, sdispls, sendtype),
+            recvbuf,
+            coll::Side::V(recvcounts, rdispls, recvtype),
+            comm,
+            info,
+            request,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Alltoallv_init_c(
+    sendbuf: *const c_void,
+    sendcounts: *const MPI_Count,
+    sdispls: *const MPI_Aint,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const MPI_Count,
+    rdispls: *const MPI_Aint,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Alltoallv_init_c", comm, || {
+        args::out_ptr(request, "request")?;
+        coll_persistent::alltoall_init(
+            sendbuf,
+            coll::Side::V(sendcounts, sdispls, sendtype),
+            recvbuf,
+            coll::Side::V(recvcounts, rdispls, recvtype),
+            comm,
+            info,
+            request,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Alltoallw_init(
+    sendbuf: *const c_void,
+    sendcounts: *const c_int,
+    sdispls: *const c_int,
+    sendtypes: *const MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const c_int,
+    rdispls: *const c_int,
+    recvtypes: *const MPI_Datatype,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Alltoallw_init", comm, || {
+        args::out_ptr(request, "request")?;
+        coll_persistent::alltoall_init(
+            sendbuf,
+            coll::Side::W(sendcounts, sdispls, sendtypes),
+            recvbuf,
+            coll::Side::W(recvcounts, rdispls, recvtypes),
+            comm,
+            info,
+            request,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Alltoallw_init_c(
+    sendbuf: *const c_void,
+    sendcounts: *const MPI_Count,
+    sdispls: *const MPI_Aint,
+    sendtypes: *const MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const MPI_Count,
+    rdispls: *const MPI_Aint,
+    recvtypes: *const MPI_Datatype,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Alltoallw_init_c", comm, || {
+        args::out_ptr(request, "request")?;
+        coll_persistent::alltoall_init(
+            sendbuf,
+            coll::Side::W(sendcounts, sdispls, sendtypes),
+            recvbuf,
+            coll::Side::W(recvcounts, rdispls, recvtypes),
+            comm,
+            info,
+            request,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Reduce_init(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    root: c_int,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Reduce_init", comm, || {
+        args::out_ptr(request, "request")?;
+        coll_persistent::reduce_init(
+            sendbuf, recvbuf, count, datatype, op, root, comm, info, request,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Reduce_init_c(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: MPI_Count,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    root: c_int,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Reduce_init_c", comm, || {
+        args::out_ptr(request, "request")?;
+        coll_persistent::reduce_init(
+            sendbuf, recvbuf, count, datatype, op, root, comm, info, request,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Allreduce_init(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Allreduce_init", comm, || {
+        args::out_ptr(request, "request")?;
+        coll_persistent::allreduce_init(sendbuf, recvbuf, count, datatype, op, comm, info, request)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Allreduce_init_c(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: MPI_Count,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Allreduce_init_c", comm, || {
+        args::out_ptr(request, "request")?;
+        coll_persistent::allreduce_init(sendbuf, recvbuf, count, datatype, op, comm, info, request)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Reduce_scatter_init(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    recvcounts: *const c_int,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Reduce_scatter_init", comm, || {
+        args::out_ptr(request, "request")?;
+        coll_persistent::reduce_scatter_init(
+            sendbuf,
+            recvbuf,
+            coll::RecvSpec::Counts(recvcounts),
+            datatype,
+            op,
+            comm,
+            info,
+            request,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Reduce_scatter_init_c(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    recvcounts: *const MPI_Count,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Reduce_scatter_init_c", comm, || {
+        args::out_ptr(request, "request")?;
+        coll_persistent::reduce_scatter_init(
+            sendbuf,
+            recvbuf,
+            coll::RecvSpec::Counts(recvcounts),
+            datatype,
+            op,
+            comm,
+            info,
+            request,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Reduce_scatter_block_init(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Reduce_scatter_block_init", comm, || {
+        args::out_ptr(request, "request")?;
+        coll_persistent::reduce_scatter_init(
+            sendbuf,
+            recvbuf,
+            coll::RecvSpec::Uniform(recvcount),
+            datatype,
+            op,
+            comm,
+            info,
+            request,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Reduce_scatter_block_init_c(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    recvcount: MPI_Count,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Reduce_scatter_block_init_c", comm, || {
+        args::out_ptr(request, "request")?;
+        coll_persistent::reduce_scatter_init(
+            sendbuf,
+            recvbuf,
+            coll::RecvSpec::Uniform(recvcount),
+            datatype,
+            op,
+            comm,
+            info,
+            request,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Scan_init(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Scan_init", comm, || {
+        args::out_ptr(request, "request")?;
+        coll_persistent::scan_init(
+            sendbuf, recvbuf, count, datatype, op, comm, false, info, request,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Scan_init_c(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: MPI_Count,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Scan_init_c", comm, || {
+        args::out_ptr(request, "request")?;
+        coll_persistent::scan_init(
+            sendbuf, recvbuf, count, datatype, op, comm, false, info, request,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Exscan_init(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Exscan_init", comm, || {
+        args::out_ptr(request, "request")?;
+        coll_persistent::scan_init(
+            sendbuf, recvbuf, count, datatype, op, comm, true, info, request,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Exscan_init_c(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: MPI_Count,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Exscan_init_c", comm, || {
+        args::out_ptr(request, "request")?;
+        coll_persistent::scan_init(
+            sendbuf, recvbuf, count, datatype, op, comm, true, info, request,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Neighbor_allgather_init(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Neighbor_allgather_init", comm, || {
+        args::out_ptr(request, "request")?;
+        coll_persistent::neighbor_init(
+            sendbuf,
+            coll::Side::Same(sendcount, sendtype),
+            recvbuf,
+            coll::Side::Uniform(recvcount, recvtype),
+            comm,
+            info,
+            request,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Neighbor_allgather_init_c(
+    sendbuf: *const c_void,
+    sendcount: MPI_Count,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: MPI_Count,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Neighbor_allgather_init_c", comm, || {
+        args::out_ptr(request, "request")?;
+        coll_persistent::neighbor_init(
+            sendbuf,
+            coll::Side::Same(sendcount, sendtype),
+            recvbuf,
+            coll::Side::Uniform(recvcount, recvtype),
+            comm,
+            info,
+            request,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Neighbor_allgatherv_init(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const c_int,
+    displs: *const c_int,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Neighbor_allgatherv_init", comm, || {
+        args::out_ptr(request, "request")?;
+        coll_persistent::neighbor_init(
+            sendbuf,
+            coll::Side::Same(sendcount, sendtype),
+            recvbuf,
+            coll::Side::V(recvcounts, displs, recvtype),
+            comm,
+            info,
+            request,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Neighbor_allgatherv_init_c(
+    sendbuf: *const c_void,
+    sendcount: MPI_Count,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const MPI_Count,
+    displs: *const MPI_Aint,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Neighbor_allgatherv_init_c", comm, || {
+        args::out_ptr(request, "request")?;
+        coll_persistent::neighbor_init(
+            sendbuf,
+            coll::Side::Same(sendcount, sendtype),
+            recvbuf,
+            coll::Side::V(recvcounts, displs, recvtype),
+            comm,
+            info,
+            request,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Neighbor_alltoall_init(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Neighbor_alltoall_init", comm, || {
+        args::out_ptr(request, "request")?;
+        coll_persistent::neighbor_init(
+            sendbuf,
+            coll::Side::Uniform(sendcount, sendtype),
+            recvbuf,
+            coll::Side::Uniform(recvcount, recvtype),
+            comm,
+            info,
+            request,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Neighbor_alltoall_init_c(
+    sendbuf: *const c_void,
+    sendcount: MPI_Count,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: MPI_Count,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Neighbor_alltoall_init_c", comm, || {
+        args::out_ptr(request, "request")?;
+        coll_persistent::neighbor_init(
+            sendbuf,
+            coll::Side::Uniform(sendcount, sendtype),
+            recvbuf,
+            coll::Side::Uniform(recvcount, recvtype),
+            comm,
+            info,
+            request,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Neighbor_alltoallv_init(
+    sendbuf: *const c_void,
+    sendcounts: *const c_int,
+    sdispls: *const c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const c_int,
+    rdispls: *const c_int,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Neighbor_alltoallv_init", comm, || {
+        args::out_ptr(request, "request")?;
+        coll_persistent::neighbor_init(
+            sendbuf,
+            coll::Side::V(sendcounts, sdispls, sendtype),
+            recvbuf,
+            coll::Side::V(recvcounts, rdispls, recvtype),
+            comm,
+            info,
+            request,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Neighbor_alltoallv_init_c(
+    sendbuf: *const c_void,
+    sendcounts: *const MPI_Count,
+    sdispls: *const MPI_Aint,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const MPI_Count,
+    rdispls: *const MPI_Aint,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Neighbor_alltoallv_init_c", comm, || {
+        args::out_ptr(request, "request")?;
+        coll_persistent::neighbor_init(
+            sendbuf,
+            coll::Side::V(sendcounts, sdispls, sendtype),
+            recvbuf,
+            coll::Side::V(recvcounts, rdispls, recvtype),
+            comm,
+            info,
+            request,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Neighbor_alltoallw_init(
+    sendbuf: *const c_void,
+    sendcounts: *const c_int,
+    sdispls: *const MPI_Aint,
+    sendtypes: *const MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const c_int,
+    rdispls: *const MPI_Aint,
+    recvtypes: *const MPI_Datatype,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Neighbor_alltoallw_init", comm, || {
+        args::out_ptr(request, "request")?;
+        coll_persistent::neighbor_init(
+            sendbuf,
+            coll::Side::WA(sendcounts, sdispls, sendtypes),
+            recvbuf,
+            coll::Side::WA(recvcounts, rdispls, recvtypes),
+            comm,
+            info,
+            request,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Neighbor_alltoallw_init_c(
+    sendbuf: *const c_void,
+    sendcounts: *const MPI_Count,
+    sdispls: *const MPI_Aint,
+    sendtypes: *const MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const MPI_Count,
+    rdispls: *const MPI_Aint,
+    recvtypes: *const MPI_Datatype,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Neighbor_alltoallw_init_c", comm, || {
+        args::out_ptr(request, "request")?;
+        coll_persistent::neighbor_init(
+            sendbuf,
+            coll::Side::WA(sendcounts, sdispls, sendtypes),
+            recvbuf,
+            coll::Side::WA(recvcounts, rdispls, recvtypes),
+            comm,
+            info,
+            request,
         )
     })
 }
