@@ -19,3 +19,17 @@ if [ "$CT_IMPL" = railmpi ] && [ -e "$LIB/libmpich.so.12" ]; then
         env LARGE_COUNT_BYTES=0 "LD_LIBRARY_PATH=$LIB${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
         $MPIEXEC -n 2 "$CTM/large_count"
 fi
+
+# The large-count forms of the collectives that move blocks (gather, scatter, allgather,
+# alltoall, v and w forms, reduce_scatter, neighbourhood), blocking, nonblocking and
+# persistent, data checked at every rank; displacements past 2^31. The MPICH-built program
+# swapped in as well.
+CASE_EXPECT='^ok large_count_coll ' run_case large_count_coll.n2 0 \
+    $MPIEXEC -n 2 "$CT/large_count_coll"
+CASE_EXPECT='^ok large_count_coll ' run_case large_count_coll.n5 0 \
+    $MPIEXEC -n 5 "$CT/large_count_coll"
+if [ "$CT_IMPL" = railmpi ] && [ -e "$LIB/libmpich.so.12" ]; then
+    CASE_EXPECT='^ok large_count_coll \[railmpi' run_case swapin.large_count_coll.n3 0 \
+        env "LD_LIBRARY_PATH=$LIB${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+        $MPIEXEC -n 3 "$CTM/large_count_coll"
+fi
