@@ -94,7 +94,7 @@ class Entry:
         self.call = call
         self.flags = set(flags)
         for f in self.flags:
-            if f not in {"on", "world", "code", "int-only", "raw-counts"}:
+            if f not in {"on", "world", "code", "int-only", "raw-counts", "bare"}:
                 sys.exit(f"{TABLE}:{lineno}: unknown flag {f!r}")
 
 
@@ -195,11 +195,16 @@ def render_entry(entry, cname, params):
     args_text = ", ".join(p["name"] for p in params)
     call = entry.call.replace("..", args_text) if ".." in entry.call else entry.call
     call = call.replace("@large", "true" if cname.endswith("_c") else "false")
+    call = call.replace("@name", f'"{cname}"')
     run, obj = error_target(entry, params)
     sig = ", ".join(f"{p['name']}: {p['type']}" for p in params)
     body = conversions(params, "raw-counts" in entry.flags)
     out = ["#[no_mangle]", f'pub unsafe extern "C" fn P{cname}({sig}) -> c_int {{']
     indent = "    "
+    if "bare" in entry.flags:
+        # The core call is the whole body (its own error boundary, its own checks).
+        out += [f"{indent}{call}", "}"]
+        return "\n".join(out)
     if run == "run_on":
         out.append(f"{indent}let on = Cell::new(MPI_COMM_WORLD);")
     if "code" in entry.flags:

@@ -33,3 +33,16 @@ if [ "$CT_IMPL" = railmpi ] && [ -e "$LIB/libmpich.so.12" ]; then
         env "LD_LIBRARY_PATH=$LIB${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
         $MPIEXEC -n 3 "$CTM/large_count_coll"
 fi
+
+# The large-count forms of one-sided communication: windows made by the `_c` calls
+# (MPI_Aint displacement units, MPI_Win_shared_query_c), every communication call's `_c`
+# form in fence and passive-target epochs, data checked; a target displacement past 2^31.
+CASE_EXPECT='^ok large_count_rma ' run_case large_count_rma.n2 0 \
+    $MPIEXEC -n 2 "$CT/large_count_rma"
+CASE_EXPECT='^ok large_count_rma ' run_case large_count_rma.n3.tcp 0 \
+    env RAILMPI_RAILS=tcp $MPIEXEC -n 3 "$CT/large_count_rma"
+if [ "$CT_IMPL" = railmpi ] && [ -e "$LIB/libmpich.so.12" ]; then
+    CASE_EXPECT='^ok large_count_rma \[railmpi' run_case swapin.large_count_rma.n2 0 \
+        env "LD_LIBRARY_PATH=$LIB${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+        $MPIEXEC -n 2 "$CTM/large_count_rma"
+fi

@@ -9,7 +9,7 @@
 use super::args;
 use super::consts::*;
 use super::shim;
-use super::{bsend, coll, coll_persistent, datatype, errors, info, mprobe, pt2pt, status};
+use super::{bsend, coll, coll_persistent, datatype, errors, info, mprobe, pt2pt, rma, status};
 use std::cell::Cell;
 use std::os::raw::{c_char, c_int, c_void};
 
@@ -5244,4 +5244,735 @@ pub unsafe extern "C" fn PMPI_Neighbor_alltoallw_init_c(
             request,
         )
     })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_create(
+    base: *mut c_void,
+    size: MPI_Aint,
+    disp_unit: c_int,
+    info: MPI_Info,
+    comm: MPI_Comm,
+    win: *mut MPI_Win,
+) -> c_int {
+    shim::run("MPI_Win_create", comm, || {
+        rma::win_create(base, size, disp_unit, info, comm, win)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_create_c(
+    base: *mut c_void,
+    size: MPI_Aint,
+    disp_unit: MPI_Aint,
+    info: MPI_Info,
+    comm: MPI_Comm,
+    win: *mut MPI_Win,
+) -> c_int {
+    shim::run("MPI_Win_create_c", comm, || {
+        rma::win_create(base, size, disp_unit, info, comm, win)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_allocate(
+    size: MPI_Aint,
+    disp_unit: c_int,
+    info: MPI_Info,
+    comm: MPI_Comm,
+    baseptr: *mut c_void,
+    win: *mut MPI_Win,
+) -> c_int {
+    shim::run("MPI_Win_allocate", comm, || {
+        rma::allocate(size, disp_unit, info, comm, baseptr, win, false)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_allocate_c(
+    size: MPI_Aint,
+    disp_unit: MPI_Aint,
+    info: MPI_Info,
+    comm: MPI_Comm,
+    baseptr: *mut c_void,
+    win: *mut MPI_Win,
+) -> c_int {
+    shim::run("MPI_Win_allocate_c", comm, || {
+        rma::allocate(size, disp_unit, info, comm, baseptr, win, false)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_allocate_shared(
+    size: MPI_Aint,
+    disp_unit: c_int,
+    info: MPI_Info,
+    comm: MPI_Comm,
+    baseptr: *mut c_void,
+    win: *mut MPI_Win,
+) -> c_int {
+    shim::run("MPI_Win_allocate_shared", comm, || {
+        rma::allocate(size, disp_unit, info, comm, baseptr, win, true)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_allocate_shared_c(
+    size: MPI_Aint,
+    disp_unit: MPI_Aint,
+    info: MPI_Info,
+    comm: MPI_Comm,
+    baseptr: *mut c_void,
+    win: *mut MPI_Win,
+) -> c_int {
+    shim::run("MPI_Win_allocate_shared_c", comm, || {
+        rma::allocate(size, disp_unit, info, comm, baseptr, win, true)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_create_dynamic(
+    info: MPI_Info,
+    comm: MPI_Comm,
+    win: *mut MPI_Win,
+) -> c_int {
+    shim::run("MPI_Win_create_dynamic", comm, || {
+        rma::create_dynamic(info, comm, win)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_shared_query(
+    win: MPI_Win,
+    rank: c_int,
+    size: *mut MPI_Aint,
+    disp_unit: *mut c_int,
+    baseptr: *mut c_void,
+) -> c_int {
+    shim::run_win("MPI_Win_shared_query", win, || {
+        rma::shared_query(win, rank, size, disp_unit, baseptr)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_shared_query_c(
+    win: MPI_Win,
+    rank: c_int,
+    size: *mut MPI_Aint,
+    disp_unit: *mut MPI_Aint,
+    baseptr: *mut c_void,
+) -> c_int {
+    shim::run_win("MPI_Win_shared_query_c", win, || {
+        rma::shared_query(win, rank, size, disp_unit, baseptr)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_attach(win: MPI_Win, base: *mut c_void, size: MPI_Aint) -> c_int {
+    shim::run_win("MPI_Win_attach", win, || rma::attach(win, base, size))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_detach(win: MPI_Win, base: *const c_void) -> c_int {
+    shim::run_win("MPI_Win_detach", win, || rma::detach(win, base))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Put(
+    origin_addr: *const c_void,
+    origin_count: c_int,
+    origin_datatype: MPI_Datatype,
+    target_rank: c_int,
+    target_disp: MPI_Aint,
+    target_count: c_int,
+    target_datatype: MPI_Datatype,
+    win: MPI_Win,
+) -> c_int {
+    rma::put_get(
+        "MPI_Put",
+        false,
+        origin_addr,
+        origin_count,
+        origin_datatype,
+        target_rank,
+        target_disp,
+        target_count,
+        target_datatype,
+        win,
+    )
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Put_c(
+    origin_addr: *const c_void,
+    origin_count: MPI_Count,
+    origin_datatype: MPI_Datatype,
+    target_rank: c_int,
+    target_disp: MPI_Aint,
+    target_count: MPI_Count,
+    target_datatype: MPI_Datatype,
+    win: MPI_Win,
+) -> c_int {
+    rma::put_get(
+        "MPI_Put_c",
+        false,
+        origin_addr,
+        origin_count,
+        origin_datatype,
+        target_rank,
+        target_disp,
+        target_count,
+        target_datatype,
+        win,
+    )
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Get(
+    origin_addr: *mut c_void,
+    origin_count: c_int,
+    origin_datatype: MPI_Datatype,
+    target_rank: c_int,
+    target_disp: MPI_Aint,
+    target_count: c_int,
+    target_datatype: MPI_Datatype,
+    win: MPI_Win,
+) -> c_int {
+    rma::put_get(
+        "MPI_Get",
+        true,
+        origin_addr,
+        origin_count,
+        origin_datatype,
+        target_rank,
+        target_disp,
+        target_count,
+        target_datatype,
+        win,
+    )
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Get_c(
+    origin_addr: *mut c_void,
+    origin_count: MPI_Count,
+    origin_datatype: MPI_Datatype,
+    target_rank: c_int,
+    target_disp: MPI_Aint,
+    target_count: MPI_Count,
+    target_datatype: MPI_Datatype,
+    win: MPI_Win,
+) -> c_int {
+    rma::put_get(
+        "MPI_Get_c",
+        true,
+        origin_addr,
+        origin_count,
+        origin_datatype,
+        target_rank,
+        target_disp,
+        target_count,
+        target_datatype,
+        win,
+    )
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Rput(
+    origin_addr: *const c_void,
+    origin_count: c_int,
+    origin_datatype: MPI_Datatype,
+    target_rank: c_int,
+    target_disp: MPI_Aint,
+    target_count: c_int,
+    target_datatype: MPI_Datatype,
+    win: MPI_Win,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run_win("MPI_Rput", win, || {
+        args::out_ptr(request, "request")?;
+        rma::rput_rget(
+            origin_addr,
+            origin_count,
+            origin_datatype,
+            target_rank,
+            target_disp,
+            target_count,
+            target_datatype,
+            win,
+            request,
+            false,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Rput_c(
+    origin_addr: *const c_void,
+    origin_count: MPI_Count,
+    origin_datatype: MPI_Datatype,
+    target_rank: c_int,
+    target_disp: MPI_Aint,
+    target_count: MPI_Count,
+    target_datatype: MPI_Datatype,
+    win: MPI_Win,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run_win("MPI_Rput_c", win, || {
+        args::out_ptr(request, "request")?;
+        rma::rput_rget(
+            origin_addr,
+            origin_count,
+            origin_datatype,
+            target_rank,
+            target_disp,
+            target_count,
+            target_datatype,
+            win,
+            request,
+            false,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Rget(
+    origin_addr: *mut c_void,
+    origin_count: c_int,
+    origin_datatype: MPI_Datatype,
+    target_rank: c_int,
+    target_disp: MPI_Aint,
+    target_count: c_int,
+    target_datatype: MPI_Datatype,
+    win: MPI_Win,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run_win("MPI_Rget", win, || {
+        args::out_ptr(request, "request")?;
+        rma::rput_rget(
+            origin_addr,
+            origin_count,
+            origin_datatype,
+            target_rank,
+            target_disp,
+            target_count,
+            target_datatype,
+            win,
+            request,
+            true,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Rget_c(
+    origin_addr: *mut c_void,
+    origin_count: MPI_Count,
+    origin_datatype: MPI_Datatype,
+    target_rank: c_int,
+    target_disp: MPI_Aint,
+    target_count: MPI_Count,
+    target_datatype: MPI_Datatype,
+    win: MPI_Win,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run_win("MPI_Rget_c", win, || {
+        args::out_ptr(request, "request")?;
+        rma::rput_rget(
+            origin_addr,
+            origin_count,
+            origin_datatype,
+            target_rank,
+            target_disp,
+            target_count,
+            target_datatype,
+            win,
+            request,
+            true,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Accumulate(
+    origin_addr: *const c_void,
+    origin_count: c_int,
+    origin_datatype: MPI_Datatype,
+    target_rank: c_int,
+    target_disp: MPI_Aint,
+    target_count: c_int,
+    target_datatype: MPI_Datatype,
+    op: MPI_Op,
+    win: MPI_Win,
+) -> c_int {
+    shim::run_win("MPI_Accumulate", win, || {
+        rma::acc(
+            origin_addr,
+            origin_count,
+            origin_datatype,
+            target_rank,
+            target_disp,
+            target_count,
+            target_datatype,
+            op,
+            win,
+            None,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Accumulate_c(
+    origin_addr: *const c_void,
+    origin_count: MPI_Count,
+    origin_datatype: MPI_Datatype,
+    target_rank: c_int,
+    target_disp: MPI_Aint,
+    target_count: MPI_Count,
+    target_datatype: MPI_Datatype,
+    op: MPI_Op,
+    win: MPI_Win,
+) -> c_int {
+    shim::run_win("MPI_Accumulate_c", win, || {
+        rma::acc(
+            origin_addr,
+            origin_count,
+            origin_datatype,
+            target_rank,
+            target_disp,
+            target_count,
+            target_datatype,
+            op,
+            win,
+            None,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Raccumulate(
+    origin_addr: *const c_void,
+    origin_count: c_int,
+    origin_datatype: MPI_Datatype,
+    target_rank: c_int,
+    target_disp: MPI_Aint,
+    target_count: c_int,
+    target_datatype: MPI_Datatype,
+    op: MPI_Op,
+    win: MPI_Win,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run_win("MPI_Raccumulate", win, || {
+        args::out_ptr(request, "request")?;
+        rma::acc(
+            origin_addr,
+            origin_count,
+            origin_datatype,
+            target_rank,
+            target_disp,
+            target_count,
+            target_datatype,
+            op,
+            win,
+            Some(request),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Raccumulate_c(
+    origin_addr: *const c_void,
+    origin_count: MPI_Count,
+    origin_datatype: MPI_Datatype,
+    target_rank: c_int,
+    target_disp: MPI_Aint,
+    target_count: MPI_Count,
+    target_datatype: MPI_Datatype,
+    op: MPI_Op,
+    win: MPI_Win,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run_win("MPI_Raccumulate_c", win, || {
+        args::out_ptr(request, "request")?;
+        rma::acc(
+            origin_addr,
+            origin_count,
+            origin_datatype,
+            target_rank,
+            target_disp,
+            target_count,
+            target_datatype,
+            op,
+            win,
+            Some(request),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Get_accumulate(
+    origin_addr: *const c_void,
+    origin_count: c_int,
+    origin_datatype: MPI_Datatype,
+    result_addr: *mut c_void,
+    result_count: c_int,
+    result_datatype: MPI_Datatype,
+    target_rank: c_int,
+    target_disp: MPI_Aint,
+    target_count: c_int,
+    target_datatype: MPI_Datatype,
+    op: MPI_Op,
+    win: MPI_Win,
+) -> c_int {
+    shim::run_win("MPI_Get_accumulate", win, || {
+        rma::get_acc(
+            origin_addr,
+            origin_count,
+            origin_datatype,
+            result_addr,
+            result_count,
+            result_datatype,
+            target_rank,
+            target_disp,
+            target_count,
+            target_datatype,
+            op,
+            win,
+            None,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Get_accumulate_c(
+    origin_addr: *const c_void,
+    origin_count: MPI_Count,
+    origin_datatype: MPI_Datatype,
+    result_addr: *mut c_void,
+    result_count: MPI_Count,
+    result_datatype: MPI_Datatype,
+    target_rank: c_int,
+    target_disp: MPI_Aint,
+    target_count: MPI_Count,
+    target_datatype: MPI_Datatype,
+    op: MPI_Op,
+    win: MPI_Win,
+) -> c_int {
+    shim::run_win("MPI_Get_accumulate_c", win, || {
+        rma::get_acc(
+            origin_addr,
+            origin_count,
+            origin_datatype,
+            result_addr,
+            result_count,
+            result_datatype,
+            target_rank,
+            target_disp,
+            target_count,
+            target_datatype,
+            op,
+            win,
+            None,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Rget_accumulate(
+    origin_addr: *const c_void,
+    origin_count: c_int,
+    origin_datatype: MPI_Datatype,
+    result_addr: *mut c_void,
+    result_count: c_int,
+    result_datatype: MPI_Datatype,
+    target_rank: c_int,
+    target_disp: MPI_Aint,
+    target_count: c_int,
+    target_datatype: MPI_Datatype,
+    op: MPI_Op,
+    win: MPI_Win,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run_win("MPI_Rget_accumulate", win, || {
+        args::out_ptr(request, "request")?;
+        rma::get_acc(
+            origin_addr,
+            origin_count,
+            origin_datatype,
+            result_addr,
+            result_count,
+            result_datatype,
+            target_rank,
+            target_disp,
+            target_count,
+            target_datatype,
+            op,
+            win,
+            Some(request),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Rget_accumulate_c(
+    origin_addr: *const c_void,
+    origin_count: MPI_Count,
+    origin_datatype: MPI_Datatype,
+    result_addr: *mut c_void,
+    result_count: MPI_Count,
+    result_datatype: MPI_Datatype,
+    target_rank: c_int,
+    target_disp: MPI_Aint,
+    target_count: MPI_Count,
+    target_datatype: MPI_Datatype,
+    op: MPI_Op,
+    win: MPI_Win,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run_win("MPI_Rget_accumulate_c", win, || {
+        args::out_ptr(request, "request")?;
+        rma::get_acc(
+            origin_addr,
+            origin_count,
+            origin_datatype,
+            result_addr,
+            result_count,
+            result_datatype,
+            target_rank,
+            target_disp,
+            target_count,
+            target_datatype,
+            op,
+            win,
+            Some(request),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Fetch_and_op(
+    origin_addr: *const c_void,
+    result_addr: *mut c_void,
+    datatype: MPI_Datatype,
+    target_rank: c_int,
+    target_disp: MPI_Aint,
+    op: MPI_Op,
+    win: MPI_Win,
+) -> c_int {
+    shim::run_win("MPI_Fetch_and_op", win, || {
+        rma::fetch_and_op(
+            origin_addr,
+            result_addr,
+            datatype,
+            target_rank,
+            target_disp,
+            op,
+            win,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Compare_and_swap(
+    origin_addr: *const c_void,
+    compare_addr: *const c_void,
+    result_addr: *mut c_void,
+    datatype: MPI_Datatype,
+    target_rank: c_int,
+    target_disp: MPI_Aint,
+    win: MPI_Win,
+) -> c_int {
+    shim::run_win("MPI_Compare_and_swap", win, || {
+        rma::compare_and_swap(
+            origin_addr,
+            compare_addr,
+            result_addr,
+            datatype,
+            target_rank,
+            target_disp,
+            win,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_fence(assert: c_int, win: MPI_Win) -> c_int {
+    shim::run_win("MPI_Win_fence", win, || rma::fence(assert, win))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_post(group: MPI_Group, assert: c_int, win: MPI_Win) -> c_int {
+    shim::run_win("MPI_Win_post", win, || rma::post(group, assert, win))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_start(group: MPI_Group, assert: c_int, win: MPI_Win) -> c_int {
+    shim::run_win("MPI_Win_start", win, || rma::start(group, assert, win))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_complete(win: MPI_Win) -> c_int {
+    shim::run_win("MPI_Win_complete", win, || rma::complete(win))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_wait(win: MPI_Win) -> c_int {
+    shim::run_win("MPI_Win_wait", win, || rma::wait(win))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_test(win: MPI_Win, flag: *mut c_int) -> c_int {
+    shim::run_win("MPI_Win_test", win, || rma::test(win, flag))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_lock(
+    lock_type: c_int,
+    rank: c_int,
+    assert: c_int,
+    win: MPI_Win,
+) -> c_int {
+    shim::run_win("MPI_Win_lock", win, || {
+        rma::lock(lock_type, rank, assert, win)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_unlock(rank: c_int, win: MPI_Win) -> c_int {
+    shim::run_win("MPI_Win_unlock", win, || rma::unlock(rank, win))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_lock_all(assert: c_int, win: MPI_Win) -> c_int {
+    shim::run_win("MPI_Win_lock_all", win, || rma::lock_all(assert, win))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_unlock_all(win: MPI_Win) -> c_int {
+    shim::run_win("MPI_Win_unlock_all", win, || rma::unlock_all(win))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_flush(rank: c_int, win: MPI_Win) -> c_int {
+    shim::run_win("MPI_Win_flush", win, || rma::flush(rank, win))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_flush_local(rank: c_int, win: MPI_Win) -> c_int {
+    shim::run_win("MPI_Win_flush_local", win, || rma::flush(rank, win))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_flush_all(win: MPI_Win) -> c_int {
+    shim::run_win("MPI_Win_flush_all", win, || rma::flush_all(win))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_flush_local_all(win: MPI_Win) -> c_int {
+    shim::run_win("MPI_Win_flush_local_all", win, || rma::flush_all(win))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_sync(win: MPI_Win) -> c_int {
+    shim::run_win("MPI_Win_sync", win, || rma::sync(win))
 }

@@ -2,7 +2,7 @@
 //! synchronization (MPI_Win_fence …). Errors go through the window's error handler
 //! (`shim::run_win`); creation errors through the communicator's.
 
-use super::args;
+use super::args::{self, Int};
 use super::attr::{self, WinAttrs};
 use super::builtin_types;
 use super::consts::*;
@@ -36,7 +36,7 @@ unsafe fn create(
     flavor: Flavor,
     base: usize,
     size: MPI_Aint,
-    disp_unit: c_int,
+    disp_unit: impl Int,
     info: MPI_Info,
     win: *mut MPI_Win,
 ) -> Result<Arc<Window>> {
@@ -49,8 +49,11 @@ unsafe fn create(
     if size < 0 {
         return mpi_err!(Size, "negative window size {size}");
     }
-    if disp_unit <= 0 {
-        return mpi_err!(Arg, "displacement unit {disp_unit} is not positive");
+    // (The unit is an int to MPI_WIN_DISP_UNIT: a larger one of MPI_Win_create_c is
+    // refused rather than misreported.)
+    let disp_unit = disp_unit.wide();
+    if disp_unit <= 0 || disp_unit > c_int::MAX as i64 {
+        return mpi_err!(Arg, "displacement unit {disp_unit} is not a positive int");
     }
     if flavor == Flavor::Create && base == 0 && size > 0 {
         return mpi_err!(Arg, "NULL base for a window of {size} bytes");
@@ -87,144 +90,79 @@ unsafe fn create(
     Ok(window)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Win_create(
+pub(crate) unsafe fn win_create(
     base: *mut c_void,
     size: MPI_Aint,
-    disp_unit: c_int,
+    disp_unit: impl Int,
     info: MPI_Info,
     comm: MPI_Comm,
     win: *mut MPI_Win,
-) -> c_int {
-    run("MPI_Win_create", comm, || {
-        create(
-            comm,
-            Flavor::Create,
-            base as usize,
-            size,
-            disp_unit,
-            info,
-            win,
-        )
-        .map(|_| ())
-    })
+) -> Result<()> {
+    let base = base as usize;
+    create(comm, Flavor::Create, base, size, disp_unit, info, win).map(|_| ())
 }
 
-/// MPI_Win_allocate / MPI_Win_allocate_shared: the window's memory comes from us.
+/// MPI_Win_allocate (`shared` false) / MPI_Win_allocate_shared: the window's memory comes
+/// from us.
 ///
 /// # Safety
 /// `baseptr` (really a `void **`) and `win` are NULL or valid for writing.
-#[allow(clippy::too_many_arguments)]
-unsafe fn allocate(
-    func: &'static str,
-    flavor: Flavor,
+pub(crate) unsafe fn allocate(
     size: MPI_Aint,
-    disp_unit: c_int,
+    disp_unit: impl Int,
     info: MPI_Info,
     comm: MPI_Comm,
     baseptr: *mut c_void,
     win: *mut MPI_Win,
-) -> c_int {
-    run(func, comm, || {
-        if baseptr.is_null() {
-            return mpi_err!(Arg, "NULL baseptr");
-        }
-        let w = create(comm, flavor, 0, size, disp_unit, info, win)?;
-        write_out(baseptr as *mut *mut c_void, w.base as *mut c_void)
-    })
+    shared: bool,
+) -> Result<()> {
+    if baseptr.is_null() {
+        return mpi_err!(Arg, "NULL baseptr");
+    }
+    let flavor = if shared {
+        Flavor::Shared
+    } else {
+        Flavor::Allocate
+    };
+    let w = create(comm, flavor, 0, size, disp_unit, info, win)?;
+    write_out(baseptr as *mut *mut c_void, w.base as *mut c_void)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Win_allocate(
-    size: MPI_Aint,
-    disp_unit: c_int,
-    info: MPI_Info,
-    comm: MPI_Comm,
-    baseptr: *mut c_void,
-    win: *mut MPI_Win,
-) -> c_int {
-    let f = Flavor::Allocate;
-    allocate(
-        "MPI_Win_allocate",
-        f,
-        size,
-        disp_unit,
-        info,
-        comm,
-        baseptr,
-        win,
-    )
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Win_allocate_shared(
-    size: MPI_Aint,
-    disp_unit: c_int,
-    info: MPI_Info,
-    comm: MPI_Comm,
-    baseptr: *mut c_void,
-    win: *mut MPI_Win,
-) -> c_int {
-    let f = Flavor::Shared;
-    allocate(
-        "MPI_Win_allocate_shared",
-        f,
-        size,
-        disp_unit,
-        info,
-        comm,
-        baseptr,
-        win,
-    )
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Win_create_dynamic(
+pub(crate) unsafe fn create_dynamic(
     info: MPI_Info,
     comm: MPI_Comm,
     win: *mut MPI_Win,
-) -> c_int {
-    run("MPI_Win_create_dynamic", comm, || {
-        create(comm, Flavor::Dynamic, 0, 0, 1, info, win).map(|_| ())
-    })
+) -> Result<()> {
+    create(comm, Flavor::Dynamic, 0, 0, 1 as c_int, info, win).map(|_| ())
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Win_shared_query(
+pub(crate) unsafe fn shared_query(
     win: MPI_Win,
     rank: c_int,
     size: *mut MPI_Aint,
-    disp_unit: *mut c_int,
+    disp_unit: *mut impl Int,
     baseptr: *mut c_void,
-) -> c_int {
-    run_win("MPI_Win_shared_query", win, || {
-        let w = handles::win(win)?;
-        let (sz, du, base) = w.shared_query(win_rank(&w, rank)?)?;
-        // A part of no bytes has no address (MPICH answers NULL; its
-        // rma/win_shared_noncontig_put asserts it).
-        let base = if sz == 0 { 0 } else { base };
-        write_out(size, sz as MPI_Aint)?;
-        write_out(disp_unit, du as c_int)?;
-        write_out(baseptr as *mut *mut c_void, base as *mut c_void)
-    })
+) -> Result<()> {
+    let w = handles::win(win)?;
+    let (sz, du, base) = w.shared_query(win_rank(&w, rank)?)?;
+    // A part of no bytes has no address (MPICH answers NULL; its
+    // rma/win_shared_noncontig_put asserts it).
+    let base = if sz == 0 { 0 } else { base };
+    write_out(size, sz as MPI_Aint)?;
+    args::put_int(disp_unit, du as i64)?;
+    write_out(baseptr as *mut *mut c_void, base as *mut c_void)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Win_attach(win: MPI_Win, base: *mut c_void, size: MPI_Aint) -> c_int {
-    run_win("MPI_Win_attach", win, || {
-        if size < 0 {
-            return mpi_err!(Size, "negative size {size}");
-        }
-        let w = handles::win(win)?;
-        w.attach(shim::world()?, base as u64, size as u64)
-    })
+pub(crate) unsafe fn attach(win: MPI_Win, base: *mut c_void, size: MPI_Aint) -> Result<()> {
+    if size < 0 {
+        return mpi_err!(Size, "negative size {size}");
+    }
+    let w = handles::win(win)?;
+    w.attach(shim::world()?, base as u64, size as u64)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Win_detach(win: MPI_Win, base: *const c_void) -> c_int {
-    run_win("MPI_Win_detach", win, || {
-        handles::win(win)?.detach(base as u64)
-    })
+pub(crate) unsafe fn detach(win: MPI_Win, base: *const c_void) -> Result<()> {
+    handles::win(win)?.detach(base as u64)
 }
 
 #[no_mangle]
@@ -491,15 +429,16 @@ fn target_disp(d: MPI_Aint) -> Result<u64> {
 /// # Safety
 /// MPI's: `origin` holds `ocount` elements of `otype`.
 #[inline]
-unsafe fn fast_copy(
+unsafe fn fast_copy<I: Int>(
     func: &'static str,
     get: bool,
-    origin: Buf,
-    target: Tgt,
+    origin: Buf<I>,
+    target: Tgt<I>,
     win: MPI_Win,
 ) -> Option<c_int> {
     let (Buf(addr, ocount, otype), Tgt(rank, disp, tcount, ttype)) = (origin, target);
     let (o, t) = (builtin_types::lookup(otype)?, builtin_types::lookup(ttype)?);
+    let (ocount, tcount) = (ocount.wide(), tcount.wide());
     let n = o.size.checked_mul(ocount.max(0) as usize)?;
     if addr.is_null()
         || rank < 0
@@ -523,13 +462,13 @@ unsafe fn fast_copy(
     handled.then_some(rc)
 }
 
-/// A buffer argument as C passes it: address, count, datatype handle.
+/// A buffer argument as C passes it: address, count (int or MPI_Count), datatype handle.
 #[derive(Clone, Copy)]
-struct Buf(*const c_void, c_int, MPI_Datatype);
+struct Buf<I>(*const c_void, I, MPI_Datatype);
 
 /// The target arguments as C passes them: rank, displacement, count, datatype handle.
 #[derive(Clone, Copy)]
-struct Tgt(c_int, MPI_Aint, c_int, MPI_Datatype);
+struct Tgt<I>(c_int, MPI_Aint, I, MPI_Datatype);
 
 /// Resolved arguments of one RMA communication call.
 struct Call<'a> {
@@ -543,13 +482,13 @@ struct Call<'a> {
 
 /// Check the target side and the epoch, then run `f` on the window (borrowed from the
 /// handle table, not counted: this is the latency path).
-fn with_call<T>(
+fn with_call<T, I: Int>(
     win: MPI_Win,
-    Tgt(target_rank, disp, tcount, tdatatype): Tgt,
+    Tgt(target_rank, disp, tcount, tdatatype): Tgt<I>,
     request_based: bool,
     f: impl FnOnce(Call) -> Result<T>,
 ) -> Result<T> {
-    let tcount = args::count(tcount)?;
+    let tcount = args::count_any(tcount)?;
     let ttype = handles::datatype(tdatatype)?;
     let disp = target_disp(disp)?;
     handles::with_win(win, |w| {
@@ -568,8 +507,8 @@ fn with_call<T>(
 }
 
 /// An origin-side buffer argument.
-fn local<'a>(buf: *const c_void, count: c_int, ty: &'a TypeRef) -> Result<Local<'a>> {
-    let count = args::count(count)?;
+fn local<'a>(buf: *const c_void, count: impl Int, ty: &'a TypeRef) -> Result<Local<'a>> {
+    let count = args::count_any(count)?;
     args::buffer(buf, count, ty)?;
     Ok(Local {
         addr: buf as usize,
@@ -599,10 +538,10 @@ unsafe fn done_request(request: *mut MPI_Request) -> Result<()> {
 }
 
 #[allow(clippy::too_many_arguments)]
-unsafe fn put_or_get(
+unsafe fn put_or_get<I: Int>(
     get: bool,
-    origin: Buf,
-    target: Tgt,
+    origin: Buf<I>,
+    target: Tgt<I>,
     win: MPI_Win,
     request_based: bool,
 ) -> Result<()> {
@@ -628,10 +567,10 @@ unsafe fn put_or_get(
 /// MPI_Rput / MPI_Rget: large contiguous ones proceed at the target's helper while the
 /// origin goes on (the request completes when the helper is done); others complete here.
 #[allow(clippy::too_many_arguments)]
-unsafe fn request_based(
+unsafe fn request_based<I: Int>(
     get: bool,
-    origin: Buf,
-    target: Tgt,
+    origin: Buf<I>,
+    target: Tgt<I>,
     win: MPI_Win,
     request: *mut MPI_Request,
 ) -> Result<()> {
@@ -666,92 +605,50 @@ unsafe fn request_based(
     }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Put(
+/// MPI_Put(_c) (`get` false) and MPI_Get(_c), with their own error boundary: the latency
+/// path (`fast_copy`) comes before it.
+///
+/// # Safety
+/// MPI's: the origin buffer holds `origin_count` elements of `origin_datatype`.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+pub(crate) unsafe fn put_get<I: Int>(
+    func: &'static str,
+    get: bool,
     origin_addr: *const c_void,
-    origin_count: c_int,
+    origin_count: I,
     origin_datatype: MPI_Datatype,
     target_rank: c_int,
     target_disp: MPI_Aint,
-    target_count: c_int,
+    target_count: I,
     target_datatype: MPI_Datatype,
     win: MPI_Win,
 ) -> c_int {
     let tgt = Tgt(target_rank, target_disp, target_count, target_datatype);
     let origin = Buf(origin_addr, origin_count, origin_datatype);
-    if let Some(rc) = fast_copy("MPI_Put", false, origin, tgt, win) {
+    if let Some(rc) = fast_copy(func, get, origin, tgt, win) {
         return rc;
     }
-    run_win("MPI_Put", win, || {
-        put_or_get(false, origin, tgt, win, false)
-    })
+    run_win(func, win, || put_or_get(get, origin, tgt, win, false))
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Get(
-    origin_addr: *mut c_void,
-    origin_count: c_int,
+/// MPI_Rput(_c) and MPI_Rget(_c).
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn rput_rget<I: Int>(
+    origin_addr: *const c_void,
+    origin_count: I,
     origin_datatype: MPI_Datatype,
     target_rank: c_int,
     target_disp: MPI_Aint,
-    target_count: c_int,
+    target_count: I,
     target_datatype: MPI_Datatype,
     win: MPI_Win,
-) -> c_int {
+    request: *mut MPI_Request,
+    get: bool,
+) -> Result<()> {
     let tgt = Tgt(target_rank, target_disp, target_count, target_datatype);
     let origin = Buf(origin_addr, origin_count, origin_datatype);
-    if let Some(rc) = fast_copy("MPI_Get", true, origin, tgt, win) {
-        return rc;
-    }
-    run_win("MPI_Get", win, || put_or_get(true, origin, tgt, win, false))
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Rput(
-    origin_addr: *const c_void,
-    origin_count: c_int,
-    origin_datatype: MPI_Datatype,
-    target_rank: c_int,
-    target_disp: MPI_Aint,
-    target_count: c_int,
-    target_datatype: MPI_Datatype,
-    win: MPI_Win,
-    request: *mut MPI_Request,
-) -> c_int {
-    run_win("MPI_Rput", win, || {
-        let tgt = Tgt(target_rank, target_disp, target_count, target_datatype);
-        request_based(
-            false,
-            Buf(origin_addr, origin_count, origin_datatype),
-            tgt,
-            win,
-            request,
-        )
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Rget(
-    origin_addr: *mut c_void,
-    origin_count: c_int,
-    origin_datatype: MPI_Datatype,
-    target_rank: c_int,
-    target_disp: MPI_Aint,
-    target_count: c_int,
-    target_datatype: MPI_Datatype,
-    win: MPI_Win,
-    request: *mut MPI_Request,
-) -> c_int {
-    run_win("MPI_Rget", win, || {
-        let tgt = Tgt(target_rank, target_disp, target_count, target_datatype);
-        request_based(
-            true,
-            Buf(origin_addr, origin_count, origin_datatype),
-            tgt,
-            win,
-            request,
-        )
-    })
+    request_based(get, origin, tgt, win, request)
 }
 
 /// An accumulate-family operation: one-sided ops are predefined ones, MPI_REPLACE and
@@ -768,10 +665,10 @@ fn rma_op(h: MPI_Op, fetching: bool) -> Result<Op> {
 }
 
 #[allow(clippy::too_many_arguments)]
-unsafe fn accumulate(
-    origin: Option<Buf>,
-    result: Option<Buf>,
-    target: Tgt,
+unsafe fn accumulate<I: Int>(
+    origin: Option<Buf<I>>,
+    result: Option<Buf<I>>,
+    target: Tgt<I>,
     op: MPI_Op,
     win: MPI_Win,
     request_based: bool,
@@ -800,118 +697,51 @@ unsafe fn accumulate(
     })
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Accumulate(
+/// MPI_Accumulate(_c) (`request` None) and MPI_Raccumulate(_c).
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn acc<I: Int>(
     origin_addr: *const c_void,
-    origin_count: c_int,
+    origin_count: I,
     origin_datatype: MPI_Datatype,
     target_rank: c_int,
     target_disp: MPI_Aint,
-    target_count: c_int,
+    target_count: I,
     target_datatype: MPI_Datatype,
     op: MPI_Op,
     win: MPI_Win,
-) -> c_int {
-    run_win("MPI_Accumulate", win, || {
-        let tgt = Tgt(target_rank, target_disp, target_count, target_datatype);
-        accumulate(
-            Some(Buf(origin_addr, origin_count, origin_datatype)),
-            None,
-            tgt,
-            op,
-            win,
-            false,
-        )
-    })
+    request: Option<*mut MPI_Request>,
+) -> Result<()> {
+    let tgt = Tgt(target_rank, target_disp, target_count, target_datatype);
+    let origin = Buf(origin_addr, origin_count, origin_datatype);
+    accumulate(Some(origin), None, tgt, op, win, request.is_some())?;
+    request.map_or(Ok(()), |r| done_request(r))
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Raccumulate(
+/// MPI_Get_accumulate(_c) (`request` None) and MPI_Rget_accumulate(_c).
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn get_acc<I: Int>(
     origin_addr: *const c_void,
-    origin_count: c_int,
-    origin_datatype: MPI_Datatype,
-    target_rank: c_int,
-    target_disp: MPI_Aint,
-    target_count: c_int,
-    target_datatype: MPI_Datatype,
-    op: MPI_Op,
-    win: MPI_Win,
-    request: *mut MPI_Request,
-) -> c_int {
-    run_win("MPI_Raccumulate", win, || {
-        let tgt = Tgt(target_rank, target_disp, target_count, target_datatype);
-        accumulate(
-            Some(Buf(origin_addr, origin_count, origin_datatype)),
-            None,
-            tgt,
-            op,
-            win,
-            true,
-        )?;
-        done_request(request)
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Get_accumulate(
-    origin_addr: *const c_void,
-    origin_count: c_int,
+    origin_count: I,
     origin_datatype: MPI_Datatype,
     result_addr: *mut c_void,
-    result_count: c_int,
+    result_count: I,
     result_datatype: MPI_Datatype,
     target_rank: c_int,
     target_disp: MPI_Aint,
-    target_count: c_int,
+    target_count: I,
     target_datatype: MPI_Datatype,
     op: MPI_Op,
     win: MPI_Win,
-) -> c_int {
-    run_win("MPI_Get_accumulate", win, || {
-        let tgt = Tgt(target_rank, target_disp, target_count, target_datatype);
-        accumulate(
-            Some(Buf(origin_addr, origin_count, origin_datatype)),
-            Some(Buf(result_addr, result_count, result_datatype)),
-            tgt,
-            op,
-            win,
-            false,
-        )
-    })
+    request: Option<*mut MPI_Request>,
+) -> Result<()> {
+    let tgt = Tgt(target_rank, target_disp, target_count, target_datatype);
+    let origin = Buf(origin_addr, origin_count, origin_datatype);
+    let result = Buf(result_addr as *const c_void, result_count, result_datatype);
+    accumulate(Some(origin), Some(result), tgt, op, win, request.is_some())?;
+    request.map_or(Ok(()), |r| done_request(r))
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Rget_accumulate(
-    origin_addr: *const c_void,
-    origin_count: c_int,
-    origin_datatype: MPI_Datatype,
-    result_addr: *mut c_void,
-    result_count: c_int,
-    result_datatype: MPI_Datatype,
-    target_rank: c_int,
-    target_disp: MPI_Aint,
-    target_count: c_int,
-    target_datatype: MPI_Datatype,
-    op: MPI_Op,
-    win: MPI_Win,
-    request: *mut MPI_Request,
-) -> c_int {
-    run_win("MPI_Rget_accumulate", win, || {
-        let tgt = Tgt(target_rank, target_disp, target_count, target_datatype);
-        accumulate(
-            Some(Buf(origin_addr, origin_count, origin_datatype)),
-            Some(Buf(result_addr, result_count, result_datatype)),
-            tgt,
-            op,
-            win,
-            true,
-        )?;
-        done_request(request)
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Fetch_and_op(
+pub(crate) unsafe fn fetch_and_op(
     origin_addr: *const c_void,
     result_addr: *mut c_void,
     datatype: MPI_Datatype,
@@ -919,18 +749,16 @@ pub unsafe extern "C" fn PMPI_Fetch_and_op(
     target_disp: MPI_Aint,
     op: MPI_Op,
     win: MPI_Win,
-) -> c_int {
-    run_win("MPI_Fetch_and_op", win, || {
-        predefined_type(datatype)?;
-        accumulate(
-            Some(Buf(origin_addr, 1, datatype)),
-            Some(Buf(result_addr, 1, datatype)),
-            Tgt(target_rank, target_disp, 1, datatype),
-            op,
-            win,
-            false,
-        )
-    })
+) -> Result<()> {
+    predefined_type(datatype)?;
+    accumulate(
+        Some(Buf(origin_addr, 1 as c_int, datatype)),
+        Some(Buf(result_addr, 1, datatype)),
+        Tgt(target_rank, target_disp, 1, datatype),
+        op,
+        win,
+        false,
+    )
 }
 
 /// Fetch-and-op and compare-and-swap take one predefined element.
@@ -942,8 +770,7 @@ fn predefined_type(h: MPI_Datatype) -> Result<TypeRef> {
     Ok(t)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Compare_and_swap(
+pub(crate) unsafe fn compare_and_swap(
     origin_addr: *const c_void,
     compare_addr: *const c_void,
     result_addr: *mut c_void,
@@ -951,8 +778,8 @@ pub unsafe extern "C" fn PMPI_Compare_and_swap(
     target_rank: c_int,
     target_disp: MPI_Aint,
     win: MPI_Win,
-) -> c_int {
-    run_win("MPI_Compare_and_swap", win, || {
+) -> Result<()> {
+    {
         let w = shim::world()?;
         let ty = predefined_type(datatype)?;
         let (basic, _) = ty.basic.expect("checked");
@@ -983,7 +810,7 @@ pub unsafe extern "C" fn PMPI_Compare_and_swap(
         }
         with_call(
             win,
-            Tgt(target_rank, target_disp, 1, datatype),
+            Tgt(target_rank, target_disp, 1 as c_int, datatype),
             false,
             |call| {
                 let Some(t) = call.target else { return Ok(()) };
@@ -1002,7 +829,7 @@ pub unsafe extern "C" fn PMPI_Compare_and_swap(
                 Ok(())
             },
         )
-    })
+    }
 }
 
 // ------------------------------------------------------------------ synchronization
@@ -1015,16 +842,13 @@ fn check_assert(assert: c_int, allowed: c_int) -> Result<()> {
     Ok(())
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Win_fence(assert: c_int, win: MPI_Win) -> c_int {
-    run_win("MPI_Win_fence", win, || {
-        let w = shim::world()?;
-        check_assert(
-            assert,
-            MPI_MODE_NOSTORE | MPI_MODE_NOPUT | MPI_MODE_NOPRECEDE | MPI_MODE_NOSUCCEED,
-        )?;
-        handles::win(win)?.fence(w, assert & MPI_MODE_NOSUCCEED != 0)
-    })
+pub(crate) unsafe fn fence(assert: c_int, win: MPI_Win) -> Result<()> {
+    let w = shim::world()?;
+    check_assert(
+        assert,
+        MPI_MODE_NOSTORE | MPI_MODE_NOPUT | MPI_MODE_NOPRECEDE | MPI_MODE_NOSUCCEED,
+    )?;
+    handles::win(win)?.fence(w, assert & MPI_MODE_NOSUCCEED != 0)
 }
 
 /// The window-communicator ranks of `group`'s members (MPI_ERR_GROUP if one is not in it).
@@ -1043,106 +867,81 @@ fn group_ranks(w: &Window, group: MPI_Group) -> Result<Vec<usize>> {
         .collect()
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Win_post(group: MPI_Group, assert: c_int, win: MPI_Win) -> c_int {
-    run_win("MPI_Win_post", win, || {
-        let world = shim::world()?;
-        check_assert(assert, MPI_MODE_NOCHECK | MPI_MODE_NOSTORE | MPI_MODE_NOPUT)?;
-        let w = handles::win(win)?;
-        let ranks = group_ranks(&w, group)?;
-        w.post(world, ranks)
-    })
+pub(crate) unsafe fn post(group: MPI_Group, assert: c_int, win: MPI_Win) -> Result<()> {
+    let world = shim::world()?;
+    check_assert(assert, MPI_MODE_NOCHECK | MPI_MODE_NOSTORE | MPI_MODE_NOPUT)?;
+    let w = handles::win(win)?;
+    let ranks = group_ranks(&w, group)?;
+    w.post(world, ranks)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Win_start(group: MPI_Group, assert: c_int, win: MPI_Win) -> c_int {
-    run_win("MPI_Win_start", win, || {
-        let world = shim::world()?;
-        check_assert(assert, MPI_MODE_NOCHECK)?;
-        let w = handles::win(win)?;
-        let ranks = group_ranks(&w, group)?;
-        w.start(world, ranks, assert & MPI_MODE_NOCHECK != 0)
-    })
+pub(crate) unsafe fn start(group: MPI_Group, assert: c_int, win: MPI_Win) -> Result<()> {
+    let world = shim::world()?;
+    check_assert(assert, MPI_MODE_NOCHECK)?;
+    let w = handles::win(win)?;
+    let ranks = group_ranks(&w, group)?;
+    w.start(world, ranks, assert & MPI_MODE_NOCHECK != 0)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Win_complete(win: MPI_Win) -> c_int {
-    run_win("MPI_Win_complete", win, || {
-        let w = shim::world()?;
-        handles::win(win)?.complete(w)
-    })
+pub(crate) unsafe fn complete(win: MPI_Win) -> Result<()> {
+    let w = shim::world()?;
+    handles::win(win)?.complete(w)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Win_wait(win: MPI_Win) -> c_int {
-    run_win("MPI_Win_wait", win, || {
-        let w = shim::world()?;
-        handles::win(win)?.wait(w, true).map(|_| ())
-    })
+pub(crate) unsafe fn wait(win: MPI_Win) -> Result<()> {
+    let w = shim::world()?;
+    handles::win(win)?.wait(w, true).map(|_| ())
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Win_test(win: MPI_Win, flag: *mut c_int) -> c_int {
-    run_win("MPI_Win_test", win, || {
-        let w = shim::world()?;
-        let done = handles::win(win)?.wait(w, false)?;
-        write_out(flag, c_int::from(done))
-    })
+pub(crate) unsafe fn test(win: MPI_Win, flag: *mut c_int) -> Result<()> {
+    let w = shim::world()?;
+    let done = handles::win(win)?.wait(w, false)?;
+    write_out(flag, c_int::from(done))
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Win_lock(
+pub(crate) unsafe fn lock(
     lock_type: c_int,
     rank: c_int,
     assert: c_int,
     win: MPI_Win,
-) -> c_int {
-    run_win("MPI_Win_lock", win, || {
-        let world = shim::world()?;
-        let kind = match lock_type {
-            MPI_LOCK_EXCLUSIVE => LockKind::Exclusive,
-            MPI_LOCK_SHARED => LockKind::Shared,
-            _ => return mpi_err!(LockType, "invalid lock type {lock_type}"),
-        };
-        check_assert(assert, MPI_MODE_NOCHECK)?;
-        let w = handles::win(win)?;
-        let Some(t) = win_rank(&w, rank)? else {
-            return Ok(());
-        };
-        w.lock(world, kind, t, assert & MPI_MODE_NOCHECK != 0)
-    })
+) -> Result<()> {
+    let world = shim::world()?;
+    let kind = match lock_type {
+        MPI_LOCK_EXCLUSIVE => LockKind::Exclusive,
+        MPI_LOCK_SHARED => LockKind::Shared,
+        _ => return mpi_err!(LockType, "invalid lock type {lock_type}"),
+    };
+    check_assert(assert, MPI_MODE_NOCHECK)?;
+    let w = handles::win(win)?;
+    let Some(t) = win_rank(&w, rank)? else {
+        return Ok(());
+    };
+    w.lock(world, kind, t, assert & MPI_MODE_NOCHECK != 0)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Win_unlock(rank: c_int, win: MPI_Win) -> c_int {
-    run_win("MPI_Win_unlock", win, || {
-        let world = shim::world()?;
-        let w = handles::win(win)?;
-        let Some(t) = win_rank(&w, rank)? else {
-            return Ok(());
-        };
-        w.unlock(world, t)
-    })
+pub(crate) unsafe fn unlock(rank: c_int, win: MPI_Win) -> Result<()> {
+    let world = shim::world()?;
+    let w = handles::win(win)?;
+    let Some(t) = win_rank(&w, rank)? else {
+        return Ok(());
+    };
+    w.unlock(world, t)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Win_lock_all(assert: c_int, win: MPI_Win) -> c_int {
-    run_win("MPI_Win_lock_all", win, || {
-        let world = shim::world()?;
-        check_assert(assert, MPI_MODE_NOCHECK)?;
-        handles::win(win)?.lock_all(world, assert & MPI_MODE_NOCHECK != 0)
-    })
+pub(crate) unsafe fn lock_all(assert: c_int, win: MPI_Win) -> Result<()> {
+    let world = shim::world()?;
+    check_assert(assert, MPI_MODE_NOCHECK)?;
+    handles::win(win)?.lock_all(world, assert & MPI_MODE_NOCHECK != 0)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Win_unlock_all(win: MPI_Win) -> c_int {
-    run_win("MPI_Win_unlock_all", win, || {
-        let w = shim::world()?;
-        handles::win(win)?.unlock_all(w)
-    })
+pub(crate) unsafe fn unlock_all(win: MPI_Win) -> Result<()> {
+    let w = shim::world()?;
+    handles::win(win)?.unlock_all(w)
 }
 
-unsafe fn flush_one(win: MPI_Win, rank: c_int) -> Result<()> {
+/// MPI_Win_flush and MPI_Win_flush_local (operations complete at the target when they
+/// complete here).
+pub(crate) unsafe fn flush(rank: c_int, win: MPI_Win) -> Result<()> {
     let world = shim::world()?;
     handles::with_win(win, |w| match win_rank(w, rank)? {
         Some(t) => w.flush(world, Some(t)),
@@ -1150,36 +949,13 @@ unsafe fn flush_one(win: MPI_Win, rank: c_int) -> Result<()> {
     })
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Win_flush(rank: c_int, win: MPI_Win) -> c_int {
-    run_win("MPI_Win_flush", win, || flush_one(win, rank))
+/// MPI_Win_flush_all and MPI_Win_flush_local_all.
+pub(crate) unsafe fn flush_all(win: MPI_Win) -> Result<()> {
+    let w = shim::world()?;
+    handles::win(win)?.flush(w, None)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Win_flush_local(rank: c_int, win: MPI_Win) -> c_int {
-    run_win("MPI_Win_flush_local", win, || flush_one(win, rank))
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Win_flush_all(win: MPI_Win) -> c_int {
-    run_win("MPI_Win_flush_all", win, || {
-        let w = shim::world()?;
-        handles::win(win)?.flush(w, None)
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Win_flush_local_all(win: MPI_Win) -> c_int {
-    run_win("MPI_Win_flush_local_all", win, || {
-        let w = shim::world()?;
-        handles::win(win)?.flush(w, None)
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Win_sync(win: MPI_Win) -> c_int {
-    run_win("MPI_Win_sync", win, || {
-        shim::world()?;
-        handles::win(win)?.sync()
-    })
+pub(crate) unsafe fn sync(win: MPI_Win) -> Result<()> {
+    shim::world()?;
+    handles::win(win)?.sync()
 }

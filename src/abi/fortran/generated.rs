@@ -5092,7 +5092,8 @@ pub unsafe extern "C" fn mpi_wtime_() -> f64 {
     pmpi_wtime_()
 }
 
-// Not bound (121):
+// Not bound (133):
+//   MPI_Accumulate_c: no Fortran binding (C only, or large-count)
 //   MPI_Allgather_c: no Fortran binding (C only, or large-count)
 //   MPI_Allgather_init_c: no Fortran binding (C only, or large-count)
 //   MPI_Allgatherv_c: no Fortran binding (C only, or large-count)
@@ -5124,6 +5125,8 @@ pub unsafe extern "C" fn mpi_wtime_() -> f64 {
 //   MPI_Gather_init_c: no Fortran binding (C only, or large-count)
 //   MPI_Gatherv_c: no Fortran binding (C only, or large-count)
 //   MPI_Gatherv_init_c: no Fortran binding (C only, or large-count)
+//   MPI_Get_accumulate_c: no Fortran binding (C only, or large-count)
+//   MPI_Get_c: no Fortran binding (C only, or large-count)
 //   MPI_Get_count_c: no Fortran binding (C only, or large-count)
 //   MPI_Get_elements_c: no Fortran binding (C only, or large-count)
 //   MPI_Iallgather_c: no Fortran binding (C only, or large-count)
@@ -5170,6 +5173,8 @@ pub unsafe extern "C" fn mpi_wtime_() -> f64 {
 //   MPI_Pack_external_c: no Fortran binding (C only, or large-count)
 //   MPI_Pack_external_size_c: no Fortran binding (C only, or large-count)
 //   MPI_Pack_size_c: no Fortran binding (C only, or large-count)
+//   MPI_Put_c: no Fortran binding (C only, or large-count)
+//   MPI_Raccumulate_c: no Fortran binding (C only, or large-count)
 //   MPI_Recv_c: no Fortran binding (C only, or large-count)
 //   MPI_Recv_init_c: no Fortran binding (C only, or large-count)
 //   MPI_Reduce_c: no Fortran binding (C only, or large-count)
@@ -5179,6 +5184,9 @@ pub unsafe extern "C" fn mpi_wtime_() -> f64 {
 //   MPI_Reduce_scatter_block_init_c: no Fortran binding (C only, or large-count)
 //   MPI_Reduce_scatter_c: no Fortran binding (C only, or large-count)
 //   MPI_Reduce_scatter_init_c: no Fortran binding (C only, or large-count)
+//   MPI_Rget_accumulate_c: no Fortran binding (C only, or large-count)
+//   MPI_Rget_c: no Fortran binding (C only, or large-count)
+//   MPI_Rput_c: no Fortran binding (C only, or large-count)
 //   MPI_Rsend_c: no Fortran binding (C only, or large-count)
 //   MPI_Rsend_init_c: no Fortran binding (C only, or large-count)
 //   MPI_Scan_c: no Fortran binding (C only, or large-count)
@@ -5214,3 +5222,7 @@ pub unsafe extern "C" fn mpi_wtime_() -> f64 {
 //   MPI_Type_vector_c: no Fortran binding (C only, or large-count)
 //   MPI_Unpack_c: no Fortran binding (C only, or large-count)
 //   MPI_Unpack_external_c: no Fortran binding (C only, or large-count)
+//   MPI_Win_allocate_c: no Fortran binding (C only, or large-count)
+//   MPI_Win_allocate_shared_c: no Fortran binding (C only, or large-count)
+//   MPI_Win_create_c: no Fortran binding (C only, or large-count)
+//   MPI_Win_shared_query_c: no Fortran binding (C only, or large-count)
