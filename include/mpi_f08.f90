@@ -2998,7 +2998,7 @@ module mpi_f08
       import
       implicit none
       type(MPI_File), intent(in) :: fh
-      type(*), dimension(..), asynchronous :: buf
+      type(*), dimension(..), intent(in), asynchronous :: buf
       integer, intent(in) :: count
       type(MPI_Datatype), intent(in) :: datatype
       type(MPI_Request), intent(out) :: request
@@ -3011,7 +3011,7 @@ module mpi_f08
       import
       implicit none
       type(MPI_File), intent(in) :: fh
-      type(*), dimension(..), asynchronous :: buf
+      type(*), dimension(..), intent(in), asynchronous :: buf
       integer, intent(in) :: count
       type(MPI_Datatype), intent(in) :: datatype
       type(MPI_Request), intent(out) :: request
@@ -3024,7 +3024,7 @@ module mpi_f08
       import
       implicit none
       type(MPI_File), intent(in) :: fh
-      type(*), dimension(..), asynchronous :: buf
+      type(*), dimension(..), intent(in), asynchronous :: buf
       integer, intent(in) :: count
       type(MPI_Datatype), intent(in) :: datatype
       type(MPI_Request), intent(out) :: request
@@ -3037,7 +3037,7 @@ module mpi_f08
       import
       implicit none
       type(MPI_File), intent(in) :: fh
-      type(*), dimension(..), asynchronous :: buf
+      type(*), dimension(..), intent(in), asynchronous :: buf
       integer, intent(in) :: count
       type(MPI_Datatype), intent(in) :: datatype
       type(MPI_Request), intent(out) :: request
@@ -3051,7 +3051,7 @@ module mpi_f08
       implicit none
       type(MPI_File), intent(in) :: fh
       integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
-      type(*), dimension(..), asynchronous :: buf
+      type(*), dimension(..), intent(in), asynchronous :: buf
       integer, intent(in) :: count
       type(MPI_Datatype), intent(in) :: datatype
       type(MPI_Request), intent(out) :: request
@@ -3065,7 +3065,7 @@ module mpi_f08
       implicit none
       type(MPI_File), intent(in) :: fh
       integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
-      type(*), dimension(..), asynchronous :: buf
+      type(*), dimension(..), intent(in), asynchronous :: buf
       integer, intent(in) :: count
       type(MPI_Datatype), intent(in) :: datatype
       type(MPI_Request), intent(out) :: request
@@ -3079,7 +3079,7 @@ module mpi_f08
       implicit none
       type(MPI_File), intent(in) :: fh
       integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
-      type(*), dimension(..), asynchronous :: buf
+      type(*), dimension(..), intent(in), asynchronous :: buf
       integer, intent(in) :: count
       type(MPI_Datatype), intent(in) :: datatype
       type(MPI_Request), intent(out) :: request
@@ -3093,7 +3093,7 @@ module mpi_f08
       implicit none
       type(MPI_File), intent(in) :: fh
       integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
-      type(*), dimension(..), asynchronous :: buf
+      type(*), dimension(..), intent(in), asynchronous :: buf
       integer, intent(in) :: count
       type(MPI_Datatype), intent(in) :: datatype
       type(MPI_Request), intent(out) :: request
@@ -3106,7 +3106,7 @@ module mpi_f08
       import
       implicit none
       type(MPI_File), intent(in) :: fh
-      type(*), dimension(..), asynchronous :: buf
+      type(*), dimension(..), intent(in), asynchronous :: buf
       integer, intent(in) :: count
       type(MPI_Datatype), intent(in) :: datatype
       type(MPI_Request), intent(out) :: request
@@ -3119,7 +3119,7 @@ module mpi_f08
       import
       implicit none
       type(MPI_File), intent(in) :: fh
-      type(*), dimension(..), asynchronous :: buf
+      type(*), dimension(..), intent(in), asynchronous :: buf
       integer, intent(in) :: count
       type(MPI_Datatype), intent(in) :: datatype
       type(MPI_Request), intent(out) :: request
@@ -3628,7 +3628,7 @@ module mpi_f08
       import
       implicit none
       type(MPI_File), intent(in) :: fh
-      type(*), dimension(..) :: buf
+      type(*), dimension(..), intent(in) :: buf
       integer, intent(in) :: count
       type(MPI_Datatype), intent(in) :: datatype
       type(MPI_Status), intent(out) :: status
@@ -3641,7 +3641,7 @@ module mpi_f08
       import
       implicit none
       type(MPI_File), intent(in) :: fh
-      type(*), dimension(..) :: buf
+      type(*), dimension(..), intent(in) :: buf
       integer, intent(in) :: count
       type(MPI_Datatype), intent(in) :: datatype
       type(MPI_Status), intent(out) :: status
@@ -3654,7 +3654,7 @@ module mpi_f08
       import
       implicit none
       type(MPI_File), intent(in) :: fh
-      type(*), dimension(..) :: buf
+      type(*), dimension(..), intent(in) :: buf
       integer, intent(in) :: count
       type(MPI_Datatype), intent(in) :: datatype
       type(MPI_Status), intent(out) :: status
@@ -3667,7 +3667,7 @@ module mpi_f08
       import
       implicit none
       type(MPI_File), intent(in) :: fh
-      type(*), dimension(..) :: buf
+      type(*), dimension(..), intent(in) :: buf
       integer, intent(in) :: count
       type(MPI_Datatype), intent(in) :: datatype
       type(MPI_Status), intent(out) :: status
@@ -3680,7 +3680,7 @@ module mpi_f08
       import
       implicit none
       type(MPI_File), intent(in) :: fh
-      type(*), dimension(..), asynchronous :: buf
+      type(*), dimension(..), intent(in), asynchronous :: buf
       integer, intent(in) :: count
       type(MPI_Datatype), intent(in) :: datatype
       integer, optional, intent(out) :: ierror
@@ -3692,7 +3692,7 @@ module mpi_f08
       import
       implicit none
       type(MPI_File), intent(in) :: fh
-      type(*), dimension(..), asynchronous :: buf
+      type(*), dimension(..), intent(in), asynchronous :: buf
       integer, intent(in) :: count
       type(MPI_Datatype), intent(in) :: datatype
       integer, optional, intent(out) :: ierror
@@ -3704,7 +3704,7 @@ module mpi_f08
       import
       implicit none
       type(MPI_File), intent(in) :: fh
-      type(*), dimension(..), asynchronous :: buf
+      type(*), dimension(..), intent(in), asynchronous :: buf
       type(MPI_Status), intent(out) :: status
       integer, optional, intent(out) :: ierror
     end subroutine MPI_File_write_all_end_f08ts
@@ -3715,7 +3715,7 @@ module mpi_f08
       import
       implicit none
       type(MPI_File), intent(in) :: fh
-      type(*), dimension(..), asynchronous :: buf
+      type(*), dimension(..), intent(in), asynchronous :: buf
       type(MPI_Status), intent(out) :: status
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_File_write_all_end_f08ts
@@ -3727,7 +3727,7 @@ module mpi_f08
       implicit none
       type(MPI_File), intent(in) :: fh
       integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
-      type(*), dimension(..) :: buf
+      type(*), dimension(..), intent(in) :: buf
       integer, intent(in) :: count
       type(MPI_Datatype), intent(in) :: datatype
       type(MPI_Status), intent(out) :: status
@@ -3741,7 +3741,7 @@ module mpi_f08
       implicit none
       type(MPI_File), intent(in) :: fh
       integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
-      type(*), dimension(..) :: buf
+      type(*), dimension(..), intent(in) :: buf
       integer, intent(in) :: count
       type(MPI_Datatype), intent(in) :: datatype
       type(MPI_Status), intent(out) :: status
@@ -3755,7 +3755,7 @@ module mpi_f08
       implicit none
       type(MPI_File), intent(in) :: fh
       integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
-      type(*), dimension(..) :: buf
+      type(*), dimension(..), intent(in) :: buf
       integer, intent(in) :: count
       type(MPI_Datatype), intent(in) :: datatype
       type(MPI_Status), intent(out) :: status
@@ -3769,7 +3769,7 @@ module mpi_f08
       implicit none
       type(MPI_File), intent(in) :: fh
       integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
-      type(*), dimension(..) :: buf
+      type(*), dimension(..), intent(in) :: buf
       integer, intent(in) :: count
       type(MPI_Datatype), intent(in) :: datatype
       type(MPI_Status), intent(out) :: status
@@ -3783,7 +3783,7 @@ module mpi_f08
       implicit none
       type(MPI_File), intent(in) :: fh
       integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
-      type(*), dimension(..), asynchronous :: buf
+      type(*), dimension(..), intent(in), asynchronous :: buf
       integer, intent(in) :: count
       type(MPI_Datatype), intent(in) :: datatype
       integer, optional, intent(out) :: ierror
@@ -3796,7 +3796,7 @@ module mpi_f08
       implicit none
       type(MPI_File), intent(in) :: fh
       integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
-      type(*), dimension(..), asynchronous :: buf
+      type(*), dimension(..), intent(in), asynchronous :: buf
       integer, intent(in) :: count
       type(MPI_Datatype), intent(in) :: datatype
       integer, optional, intent(out) :: ierror
@@ -3808,7 +3808,7 @@ module mpi_f08
       import
       implicit none
       type(MPI_File), intent(in) :: fh
-      type(*), dimension(..), asynchronous :: buf
+      type(*), dimension(..), intent(in), asynchronous :: buf
       type(MPI_Status), intent(out) :: status
       integer, optional, intent(out) :: ierror
     end subroutine MPI_File_write_at_all_end_f08ts
@@ -3819,7 +3819,7 @@ module mpi_f08
       import
       implicit none
       type(MPI_File), intent(in) :: fh
-      type(*), dimension(..), asynchronous :: buf
+      type(*), dimension(..), intent(in), asynchronous :: buf
       type(MPI_Status), intent(out) :: status
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_File_write_at_all_end_f08ts
@@ -3830,7 +3830,7 @@ module mpi_f08
       import
       implicit none
       type(MPI_File), intent(in) :: fh
-      type(*), dimension(..) :: buf
+      type(*), dimension(..), intent(in) :: buf
       integer, intent(in) :: count
       type(MPI_Datatype), intent(in) :: datatype
       type(MPI_Status), intent(out) :: status
@@ -3843,7 +3843,7 @@ module mpi_f08
       import
       implicit none
       type(MPI_File), intent(in) :: fh
-      type(*), dimension(..) :: buf
+      type(*), dimension(..), intent(in) :: buf
       integer, intent(in) :: count
       type(MPI_Datatype), intent(in) :: datatype
       type(MPI_Status), intent(out) :: status
@@ -3856,7 +3856,7 @@ module mpi_f08
       import
       implicit none
       type(MPI_File), intent(in) :: fh
-      type(*), dimension(..), asynchronous :: buf
+      type(*), dimension(..), intent(in), asynchronous :: buf
       integer, intent(in) :: count
       type(MPI_Datatype), intent(in) :: datatype
       integer, optional, intent(out) :: ierror
@@ -3868,7 +3868,7 @@ module mpi_f08
       import
       implicit none
       type(MPI_File), intent(in) :: fh
-      type(*), dimension(..), asynchronous :: buf
+      type(*), dimension(..), intent(in), asynchronous :: buf
       integer, intent(in) :: count
       type(MPI_Datatype), intent(in) :: datatype
       integer, optional, intent(out) :: ierror
@@ -3880,7 +3880,7 @@ module mpi_f08
       import
       implicit none
       type(MPI_File), intent(in) :: fh
-      type(*), dimension(..), asynchronous :: buf
+      type(*), dimension(..), intent(in), asynchronous :: buf
       type(MPI_Status), intent(out) :: status
       integer, optional, intent(out) :: ierror
     end subroutine MPI_File_write_ordered_end_f08ts
@@ -3891,7 +3891,7 @@ module mpi_f08
       import
       implicit none
       type(MPI_File), intent(in) :: fh
-      type(*), dimension(..), asynchronous :: buf
+      type(*), dimension(..), intent(in), asynchronous :: buf
       type(MPI_Status), intent(out) :: status
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_File_write_ordered_end_f08ts
@@ -3902,7 +3902,7 @@ module mpi_f08
       import
       implicit none
       type(MPI_File), intent(in) :: fh
-      type(*), dimension(..) :: buf
+      type(*), dimension(..), intent(in) :: buf
       integer, intent(in) :: count
       type(MPI_Datatype), intent(in) :: datatype
       type(MPI_Status), intent(out) :: status
@@ -3915,7 +3915,7 @@ module mpi_f08
       import
       implicit none
       type(MPI_File), intent(in) :: fh
-      type(*), dimension(..) :: buf
+      type(*), dimension(..), intent(in) :: buf
       integer, intent(in) :: count
       type(MPI_Datatype), intent(in) :: datatype
       type(MPI_Status), intent(out) :: status

@@ -21,9 +21,11 @@ _ct_io io_basic 1 2 4
 _ct_io io_views 1 4 3
 _ct_io io_pointers 1 2 4
 _ct_io io_atomic 2 4
+# The large-count (`_c`) forms of every data access call.
+_ct_io io_large_count 1 3
 
 if [ "$CT_IMPL" = railmpi ] && [ -e "$LIB/libmpich.so.12" ]; then
-    for prog in io_basic io_views io_pointers io_atomic; do
+    for prog in io_basic io_views io_pointers io_atomic io_large_count; do
         CASE_EXPECT="^ok $prog \[railmpi" run_case "swapin.$prog.n4" 0 \
             env "LD_LIBRARY_PATH=$LIB${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
             $MPIEXEC -n 4 "$CTM/$prog" "$_ct_io_dir"

@@ -4,12 +4,15 @@
 //! The C entry points of the procedures the table lists, each with its large-count form:
 //! the error boundary, the argument checks by kind, the core call.
 
-#![allow(clippy::too_many_arguments, unused_imports)]
+// (unused_variables: an argument a call ignores, as the buffer of a split collective's _end.)
+#![allow(clippy::too_many_arguments, unused_imports, unused_variables)]
 
 use super::args;
 use super::consts::*;
 use super::shim;
-use super::{bsend, coll, coll_persistent, datatype, errors, info, mprobe, pt2pt, rma, status};
+use super::{
+    bsend, coll, coll_persistent, datatype, errors, file, info, mprobe, pt2pt, rma, status,
+};
 use std::cell::Cell;
 use std::os::raw::{c_char, c_int, c_void};
 
@@ -5975,4 +5978,1426 @@ pub unsafe extern "C" fn PMPI_Win_flush_local_all(win: MPI_Win) -> c_int {
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Win_sync(win: MPI_Win) -> c_int {
     shim::run_win("MPI_Win_sync", win, || rma::sync(win))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_get_type_extent(
+    fh: MPI_File,
+    datatype: MPI_Datatype,
+    extent: *mut MPI_Aint,
+) -> c_int {
+    shim::run_file("MPI_File_get_type_extent", fh, || {
+        file::get_type_extent(fh, datatype, extent)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_get_type_extent_c(
+    fh: MPI_File,
+    datatype: MPI_Datatype,
+    extent: *mut MPI_Count,
+) -> c_int {
+    shim::run_file("MPI_File_get_type_extent_c", fh, || {
+        file::get_type_extent(fh, datatype, extent)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_read_at(
+    fh: MPI_File,
+    offset: MPI_Offset,
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    status: *mut MPI_Status,
+) -> c_int {
+    shim::run_file("MPI_File_read_at", fh, || {
+        let count = args::count(count)?;
+        args::status_arg(status)?;
+        file::blocking(
+            fh,
+            file::Place::At(offset),
+            buf,
+            count,
+            datatype,
+            status,
+            false,
+            false,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_read_at_c(
+    fh: MPI_File,
+    offset: MPI_Offset,
+    buf: *mut c_void,
+    count: MPI_Count,
+    datatype: MPI_Datatype,
+    status: *mut MPI_Status,
+) -> c_int {
+    shim::run_file("MPI_File_read_at_c", fh, || {
+        let count = args::count_c(count)?;
+        args::status_arg(status)?;
+        file::blocking(
+            fh,
+            file::Place::At(offset),
+            buf,
+            count,
+            datatype,
+            status,
+            false,
+            false,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_write_at(
+    fh: MPI_File,
+    offset: MPI_Offset,
+    buf: *const c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    status: *mut MPI_Status,
+) -> c_int {
+    shim::run_file("MPI_File_write_at", fh, || {
+        let count = args::count(count)?;
+        args::status_arg(status)?;
+        file::blocking(
+            fh,
+            file::Place::At(offset),
+            buf,
+            count,
+            datatype,
+            status,
+            true,
+            false,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_write_at_c(
+    fh: MPI_File,
+    offset: MPI_Offset,
+    buf: *const c_void,
+    count: MPI_Count,
+    datatype: MPI_Datatype,
+    status: *mut MPI_Status,
+) -> c_int {
+    shim::run_file("MPI_File_write_at_c", fh, || {
+        let count = args::count_c(count)?;
+        args::status_arg(status)?;
+        file::blocking(
+            fh,
+            file::Place::At(offset),
+            buf,
+            count,
+            datatype,
+            status,
+            true,
+            false,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_read_at_all(
+    fh: MPI_File,
+    offset: MPI_Offset,
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    status: *mut MPI_Status,
+) -> c_int {
+    shim::run_file("MPI_File_read_at_all", fh, || {
+        let count = args::count(count)?;
+        args::status_arg(status)?;
+        file::blocking(
+            fh,
+            file::Place::At(offset),
+            buf,
+            count,
+            datatype,
+            status,
+            false,
+            true,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_read_at_all_c(
+    fh: MPI_File,
+    offset: MPI_Offset,
+    buf: *mut c_void,
+    count: MPI_Count,
+    datatype: MPI_Datatype,
+    status: *mut MPI_Status,
+) -> c_int {
+    shim::run_file("MPI_File_read_at_all_c", fh, || {
+        let count = args::count_c(count)?;
+        args::status_arg(status)?;
+        file::blocking(
+            fh,
+            file::Place::At(offset),
+            buf,
+            count,
+            datatype,
+            status,
+            false,
+            true,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_write_at_all(
+    fh: MPI_File,
+    offset: MPI_Offset,
+    buf: *const c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    status: *mut MPI_Status,
+) -> c_int {
+    shim::run_file("MPI_File_write_at_all", fh, || {
+        let count = args::count(count)?;
+        args::status_arg(status)?;
+        file::blocking(
+            fh,
+            file::Place::At(offset),
+            buf,
+            count,
+            datatype,
+            status,
+            true,
+            true,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_write_at_all_c(
+    fh: MPI_File,
+    offset: MPI_Offset,
+    buf: *const c_void,
+    count: MPI_Count,
+    datatype: MPI_Datatype,
+    status: *mut MPI_Status,
+) -> c_int {
+    shim::run_file("MPI_File_write_at_all_c", fh, || {
+        let count = args::count_c(count)?;
+        args::status_arg(status)?;
+        file::blocking(
+            fh,
+            file::Place::At(offset),
+            buf,
+            count,
+            datatype,
+            status,
+            true,
+            true,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_read(
+    fh: MPI_File,
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    status: *mut MPI_Status,
+) -> c_int {
+    shim::run_file("MPI_File_read", fh, || {
+        let count = args::count(count)?;
+        args::status_arg(status)?;
+        file::blocking(
+            fh,
+            file::Place::Individual,
+            buf,
+            count,
+            datatype,
+            status,
+            false,
+            false,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_read_c(
+    fh: MPI_File,
+    buf: *mut c_void,
+    count: MPI_Count,
+    datatype: MPI_Datatype,
+    status: *mut MPI_Status,
+) -> c_int {
+    shim::run_file("MPI_File_read_c", fh, || {
+        let count = args::count_c(count)?;
+        args::status_arg(status)?;
+        file::blocking(
+            fh,
+            file::Place::Individual,
+            buf,
+            count,
+            datatype,
+            status,
+            false,
+            false,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_write(
+    fh: MPI_File,
+    buf: *const c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    status: *mut MPI_Status,
+) -> c_int {
+    shim::run_file("MPI_File_write", fh, || {
+        let count = args::count(count)?;
+        args::status_arg(status)?;
+        file::blocking(
+            fh,
+            file::Place::Individual,
+            buf,
+            count,
+            datatype,
+            status,
+            true,
+            false,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_write_c(
+    fh: MPI_File,
+    buf: *const c_void,
+    count: MPI_Count,
+    datatype: MPI_Datatype,
+    status: *mut MPI_Status,
+) -> c_int {
+    shim::run_file("MPI_File_write_c", fh, || {
+        let count = args::count_c(count)?;
+        args::status_arg(status)?;
+        file::blocking(
+            fh,
+            file::Place::Individual,
+            buf,
+            count,
+            datatype,
+            status,
+            true,
+            false,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_read_all(
+    fh: MPI_File,
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    status: *mut MPI_Status,
+) -> c_int {
+    shim::run_file("MPI_File_read_all", fh, || {
+        let count = args::count(count)?;
+        args::status_arg(status)?;
+        file::blocking(
+            fh,
+            file::Place::Individual,
+            buf,
+            count,
+            datatype,
+            status,
+            false,
+            true,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_read_all_c(
+    fh: MPI_File,
+    buf: *mut c_void,
+    count: MPI_Count,
+    datatype: MPI_Datatype,
+    status: *mut MPI_Status,
+) -> c_int {
+    shim::run_file("MPI_File_read_all_c", fh, || {
+        let count = args::count_c(count)?;
+        args::status_arg(status)?;
+        file::blocking(
+            fh,
+            file::Place::Individual,
+            buf,
+            count,
+            datatype,
+            status,
+            false,
+            true,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_write_all(
+    fh: MPI_File,
+    buf: *const c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    status: *mut MPI_Status,
+) -> c_int {
+    shim::run_file("MPI_File_write_all", fh, || {
+        let count = args::count(count)?;
+        args::status_arg(status)?;
+        file::blocking(
+            fh,
+            file::Place::Individual,
+            buf,
+            count,
+            datatype,
+            status,
+            true,
+            true,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_write_all_c(
+    fh: MPI_File,
+    buf: *const c_void,
+    count: MPI_Count,
+    datatype: MPI_Datatype,
+    status: *mut MPI_Status,
+) -> c_int {
+    shim::run_file("MPI_File_write_all_c", fh, || {
+        let count = args::count_c(count)?;
+        args::status_arg(status)?;
+        file::blocking(
+            fh,
+            file::Place::Individual,
+            buf,
+            count,
+            datatype,
+            status,
+            true,
+            true,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_read_shared(
+    fh: MPI_File,
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    status: *mut MPI_Status,
+) -> c_int {
+    shim::run_file("MPI_File_read_shared", fh, || {
+        let count = args::count(count)?;
+        args::status_arg(status)?;
+        file::blocking(
+            fh,
+            file::Place::Shared,
+            buf,
+            count,
+            datatype,
+            status,
+            false,
+            false,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_read_shared_c(
+    fh: MPI_File,
+    buf: *mut c_void,
+    count: MPI_Count,
+    datatype: MPI_Datatype,
+    status: *mut MPI_Status,
+) -> c_int {
+    shim::run_file("MPI_File_read_shared_c", fh, || {
+        let count = args::count_c(count)?;
+        args::status_arg(status)?;
+        file::blocking(
+            fh,
+            file::Place::Shared,
+            buf,
+            count,
+            datatype,
+            status,
+            false,
+            false,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_write_shared(
+    fh: MPI_File,
+    buf: *const c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    status: *mut MPI_Status,
+) -> c_int {
+    shim::run_file("MPI_File_write_shared", fh, || {
+        let count = args::count(count)?;
+        args::status_arg(status)?;
+        file::blocking(
+            fh,
+            file::Place::Shared,
+            buf,
+            count,
+            datatype,
+            status,
+            true,
+            false,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_write_shared_c(
+    fh: MPI_File,
+    buf: *const c_void,
+    count: MPI_Count,
+    datatype: MPI_Datatype,
+    status: *mut MPI_Status,
+) -> c_int {
+    shim::run_file("MPI_File_write_shared_c", fh, || {
+        let count = args::count_c(count)?;
+        args::status_arg(status)?;
+        file::blocking(
+            fh,
+            file::Place::Shared,
+            buf,
+            count,
+            datatype,
+            status,
+            true,
+            false,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_read_ordered(
+    fh: MPI_File,
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    status: *mut MPI_Status,
+) -> c_int {
+    shim::run_file("MPI_File_read_ordered", fh, || {
+        let count = args::count(count)?;
+        args::status_arg(status)?;
+        file::blocking(
+            fh,
+            file::Place::Ordered,
+            buf,
+            count,
+            datatype,
+            status,
+            false,
+            true,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_read_ordered_c(
+    fh: MPI_File,
+    buf: *mut c_void,
+    count: MPI_Count,
+    datatype: MPI_Datatype,
+    status: *mut MPI_Status,
+) -> c_int {
+    shim::run_file("MPI_File_read_ordered_c", fh, || {
+        let count = args::count_c(count)?;
+        args::status_arg(status)?;
+        file::blocking(
+            fh,
+            file::Place::Ordered,
+            buf,
+            count,
+            datatype,
+            status,
+            false,
+            true,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_write_ordered(
+    fh: MPI_File,
+    buf: *const c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    status: *mut MPI_Status,
+) -> c_int {
+    shim::run_file("MPI_File_write_ordered", fh, || {
+        let count = args::count(count)?;
+        args::status_arg(status)?;
+        file::blocking(
+            fh,
+            file::Place::Ordered,
+            buf,
+            count,
+            datatype,
+            status,
+            true,
+            true,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_write_ordered_c(
+    fh: MPI_File,
+    buf: *const c_void,
+    count: MPI_Count,
+    datatype: MPI_Datatype,
+    status: *mut MPI_Status,
+) -> c_int {
+    shim::run_file("MPI_File_write_ordered_c", fh, || {
+        let count = args::count_c(count)?;
+        args::status_arg(status)?;
+        file::blocking(
+            fh,
+            file::Place::Ordered,
+            buf,
+            count,
+            datatype,
+            status,
+            true,
+            true,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_iread_at(
+    fh: MPI_File,
+    offset: MPI_Offset,
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run_file("MPI_File_iread_at", fh, || {
+        let count = args::count(count)?;
+        args::out_ptr(request, "request")?;
+        file::nonblocking(
+            fh,
+            file::Place::At(offset),
+            buf,
+            count,
+            datatype,
+            request,
+            false,
+            false,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_iread_at_c(
+    fh: MPI_File,
+    offset: MPI_Offset,
+    buf: *mut c_void,
+    count: MPI_Count,
+    datatype: MPI_Datatype,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run_file("MPI_File_iread_at_c", fh, || {
+        let count = args::count_c(count)?;
+        args::out_ptr(request, "request")?;
+        file::nonblocking(
+            fh,
+            file::Place::At(offset),
+            buf,
+            count,
+            datatype,
+            request,
+            false,
+            false,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_iwrite_at(
+    fh: MPI_File,
+    offset: MPI_Offset,
+    buf: *const c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run_file("MPI_File_iwrite_at", fh, || {
+        let count = args::count(count)?;
+        args::out_ptr(request, "request")?;
+        file::nonblocking(
+            fh,
+            file::Place::At(offset),
+            buf,
+            count,
+            datatype,
+            request,
+            true,
+            false,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_iwrite_at_c(
+    fh: MPI_File,
+    offset: MPI_Offset,
+    buf: *const c_void,
+    count: MPI_Count,
+    datatype: MPI_Datatype,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run_file("MPI_File_iwrite_at_c", fh, || {
+        let count = args::count_c(count)?;
+        args::out_ptr(request, "request")?;
+        file::nonblocking(
+            fh,
+            file::Place::At(offset),
+            buf,
+            count,
+            datatype,
+            request,
+            true,
+            false,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_iread_at_all(
+    fh: MPI_File,
+    offset: MPI_Offset,
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run_file("MPI_File_iread_at_all", fh, || {
+        let count = args::count(count)?;
+        args::out_ptr(request, "request")?;
+        file::nonblocking(
+            fh,
+            file::Place::At(offset),
+            buf,
+            count,
+            datatype,
+            request,
+            false,
+            true,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_iread_at_all_c(
+    fh: MPI_File,
+    offset: MPI_Offset,
+    buf: *mut c_void,
+    count: MPI_Count,
+    datatype: MPI_Datatype,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run_file("MPI_File_iread_at_all_c", fh, || {
+        let count = args::count_c(count)?;
+        args::out_ptr(request, "request")?;
+        file::nonblocking(
+            fh,
+            file::Place::At(offset),
+            buf,
+            count,
+            datatype,
+            request,
+            false,
+            true,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_iwrite_at_all(
+    fh: MPI_File,
+    offset: MPI_Offset,
+    buf: *const c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run_file("MPI_File_iwrite_at_all", fh, || {
+        let count = args::count(count)?;
+        args::out_ptr(request, "request")?;
+        file::nonblocking(
+            fh,
+            file::Place::At(offset),
+            buf,
+            count,
+            datatype,
+            request,
+            true,
+            true,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_iwrite_at_all_c(
+    fh: MPI_File,
+    offset: MPI_Offset,
+    buf: *const c_void,
+    count: MPI_Count,
+    datatype: MPI_Datatype,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run_file("MPI_File_iwrite_at_all_c", fh, || {
+        let count = args::count_c(count)?;
+        args::out_ptr(request, "request")?;
+        file::nonblocking(
+            fh,
+            file::Place::At(offset),
+            buf,
+            count,
+            datatype,
+            request,
+            true,
+            true,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_iread(
+    fh: MPI_File,
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run_file("MPI_File_iread", fh, || {
+        let count = args::count(count)?;
+        args::out_ptr(request, "request")?;
+        file::nonblocking(
+            fh,
+            file::Place::Individual,
+            buf,
+            count,
+            datatype,
+            request,
+            false,
+            false,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_iread_c(
+    fh: MPI_File,
+    buf: *mut c_void,
+    count: MPI_Count,
+    datatype: MPI_Datatype,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run_file("MPI_File_iread_c", fh, || {
+        let count = args::count_c(count)?;
+        args::out_ptr(request, "request")?;
+        file::nonblocking(
+            fh,
+            file::Place::Individual,
+            buf,
+            count,
+            datatype,
+            request,
+            false,
+            false,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_iwrite(
+    fh: MPI_File,
+    buf: *const c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run_file("MPI_File_iwrite", fh, || {
+        let count = args::count(count)?;
+        args::out_ptr(request, "request")?;
+        file::nonblocking(
+            fh,
+            file::Place::Individual,
+            buf,
+            count,
+            datatype,
+            request,
+            true,
+            false,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_iwrite_c(
+    fh: MPI_File,
+    buf: *const c_void,
+    count: MPI_Count,
+    datatype: MPI_Datatype,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run_file("MPI_File_iwrite_c", fh, || {
+        let count = args::count_c(count)?;
+        args::out_ptr(request, "request")?;
+        file::nonblocking(
+            fh,
+            file::Place::Individual,
+            buf,
+            count,
+            datatype,
+            request,
+            true,
+            false,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_iread_all(
+    fh: MPI_File,
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run_file("MPI_File_iread_all", fh, || {
+        let count = args::count(count)?;
+        args::out_ptr(request, "request")?;
+        file::nonblocking(
+            fh,
+            file::Place::Individual,
+            buf,
+            count,
+            datatype,
+            request,
+            false,
+            true,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_iread_all_c(
+    fh: MPI_File,
+    buf: *mut c_void,
+    count: MPI_Count,
+    datatype: MPI_Datatype,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run_file("MPI_File_iread_all_c", fh, || {
+        let count = args::count_c(count)?;
+        args::out_ptr(request, "request")?;
+        file::nonblocking(
+            fh,
+            file::Place::Individual,
+            buf,
+            count,
+            datatype,
+            request,
+            false,
+            true,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_iwrite_all(
+    fh: MPI_File,
+    buf: *const c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run_file("MPI_File_iwrite_all", fh, || {
+        let count = args::count(count)?;
+        args::out_ptr(request, "request")?;
+        file::nonblocking(
+            fh,
+            file::Place::Individual,
+            buf,
+            count,
+            datatype,
+            request,
+            true,
+            true,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_iwrite_all_c(
+    fh: MPI_File,
+    buf: *const c_void,
+    count: MPI_Count,
+    datatype: MPI_Datatype,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run_file("MPI_File_iwrite_all_c", fh, || {
+        let count = args::count_c(count)?;
+        args::out_ptr(request, "request")?;
+        file::nonblocking(
+            fh,
+            file::Place::Individual,
+            buf,
+            count,
+            datatype,
+            request,
+            true,
+            true,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_iread_shared(
+    fh: MPI_File,
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run_file("MPI_File_iread_shared", fh, || {
+        let count = args::count(count)?;
+        args::out_ptr(request, "request")?;
+        file::nonblocking(
+            fh,
+            file::Place::Shared,
+            buf,
+            count,
+            datatype,
+            request,
+            false,
+            false,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_iread_shared_c(
+    fh: MPI_File,
+    buf: *mut c_void,
+    count: MPI_Count,
+    datatype: MPI_Datatype,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run_file("MPI_File_iread_shared_c", fh, || {
+        let count = args::count_c(count)?;
+        args::out_ptr(request, "request")?;
+        file::nonblocking(
+            fh,
+            file::Place::Shared,
+            buf,
+            count,
+            datatype,
+            request,
+            false,
+            false,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_iwrite_shared(
+    fh: MPI_File,
+    buf: *const c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run_file("MPI_File_iwrite_shared", fh, || {
+        let count = args::count(count)?;
+        args::out_ptr(request, "request")?;
+        file::nonblocking(
+            fh,
+            file::Place::Shared,
+            buf,
+            count,
+            datatype,
+            request,
+            true,
+            false,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_iwrite_shared_c(
+    fh: MPI_File,
+    buf: *const c_void,
+    count: MPI_Count,
+    datatype: MPI_Datatype,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run_file("MPI_File_iwrite_shared_c", fh, || {
+        let count = args::count_c(count)?;
+        args::out_ptr(request, "request")?;
+        file::nonblocking(
+            fh,
+            file::Place::Shared,
+            buf,
+            count,
+            datatype,
+            request,
+            true,
+            false,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_read_all_begin(
+    fh: MPI_File,
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+) -> c_int {
+    shim::run_file("MPI_File_read_all_begin", fh, || {
+        let count = args::count(count)?;
+        file::split_begin(
+            fh,
+            file::Split::ReadAll,
+            file::Place::Individual,
+            buf,
+            count,
+            datatype,
+            false,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_read_all_begin_c(
+    fh: MPI_File,
+    buf: *mut c_void,
+    count: MPI_Count,
+    datatype: MPI_Datatype,
+) -> c_int {
+    shim::run_file("MPI_File_read_all_begin_c", fh, || {
+        let count = args::count_c(count)?;
+        file::split_begin(
+            fh,
+            file::Split::ReadAll,
+            file::Place::Individual,
+            buf,
+            count,
+            datatype,
+            false,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_write_all_begin(
+    fh: MPI_File,
+    buf: *const c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+) -> c_int {
+    shim::run_file("MPI_File_write_all_begin", fh, || {
+        let count = args::count(count)?;
+        file::split_begin(
+            fh,
+            file::Split::WriteAll,
+            file::Place::Individual,
+            buf,
+            count,
+            datatype,
+            true,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_write_all_begin_c(
+    fh: MPI_File,
+    buf: *const c_void,
+    count: MPI_Count,
+    datatype: MPI_Datatype,
+) -> c_int {
+    shim::run_file("MPI_File_write_all_begin_c", fh, || {
+        let count = args::count_c(count)?;
+        file::split_begin(
+            fh,
+            file::Split::WriteAll,
+            file::Place::Individual,
+            buf,
+            count,
+            datatype,
+            true,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_read_at_all_begin(
+    fh: MPI_File,
+    offset: MPI_Offset,
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+) -> c_int {
+    shim::run_file("MPI_File_read_at_all_begin", fh, || {
+        let count = args::count(count)?;
+        file::split_begin(
+            fh,
+            file::Split::ReadAtAll,
+            file::Place::At(offset),
+            buf,
+            count,
+            datatype,
+            false,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_read_at_all_begin_c(
+    fh: MPI_File,
+    offset: MPI_Offset,
+    buf: *mut c_void,
+    count: MPI_Count,
+    datatype: MPI_Datatype,
+) -> c_int {
+    shim::run_file("MPI_File_read_at_all_begin_c", fh, || {
+        let count = args::count_c(count)?;
+        file::split_begin(
+            fh,
+            file::Split::ReadAtAll,
+            file::Place::At(offset),
+            buf,
+            count,
+            datatype,
+            false,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_write_at_all_begin(
+    fh: MPI_File,
+    offset: MPI_Offset,
+    buf: *const c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+) -> c_int {
+    shim::run_file("MPI_File_write_at_all_begin", fh, || {
+        let count = args::count(count)?;
+        file::split_begin(
+            fh,
+            file::Split::WriteAtAll,
+            file::Place::At(offset),
+            buf,
+            count,
+            datatype,
+            true,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_write_at_all_begin_c(
+    fh: MPI_File,
+    offset: MPI_Offset,
+    buf: *const c_void,
+    count: MPI_Count,
+    datatype: MPI_Datatype,
+) -> c_int {
+    shim::run_file("MPI_File_write_at_all_begin_c", fh, || {
+        let count = args::count_c(count)?;
+        file::split_begin(
+            fh,
+            file::Split::WriteAtAll,
+            file::Place::At(offset),
+            buf,
+            count,
+            datatype,
+            true,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_read_ordered_begin(
+    fh: MPI_File,
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+) -> c_int {
+    shim::run_file("MPI_File_read_ordered_begin", fh, || {
+        let count = args::count(count)?;
+        file::split_begin(
+            fh,
+            file::Split::ReadOrdered,
+            file::Place::Ordered,
+            buf,
+            count,
+            datatype,
+            false,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_read_ordered_begin_c(
+    fh: MPI_File,
+    buf: *mut c_void,
+    count: MPI_Count,
+    datatype: MPI_Datatype,
+) -> c_int {
+    shim::run_file("MPI_File_read_ordered_begin_c", fh, || {
+        let count = args::count_c(count)?;
+        file::split_begin(
+            fh,
+            file::Split::ReadOrdered,
+            file::Place::Ordered,
+            buf,
+            count,
+            datatype,
+            false,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_write_ordered_begin(
+    fh: MPI_File,
+    buf: *const c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+) -> c_int {
+    shim::run_file("MPI_File_write_ordered_begin", fh, || {
+        let count = args::count(count)?;
+        file::split_begin(
+            fh,
+            file::Split::WriteOrdered,
+            file::Place::Ordered,
+            buf,
+            count,
+            datatype,
+            true,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_write_ordered_begin_c(
+    fh: MPI_File,
+    buf: *const c_void,
+    count: MPI_Count,
+    datatype: MPI_Datatype,
+) -> c_int {
+    shim::run_file("MPI_File_write_ordered_begin_c", fh, || {
+        let count = args::count_c(count)?;
+        file::split_begin(
+            fh,
+            file::Split::WriteOrdered,
+            file::Place::Ordered,
+            buf,
+            count,
+            datatype,
+            true,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_read_all_end(
+    fh: MPI_File,
+    buf: *mut c_void,
+    status: *mut MPI_Status,
+) -> c_int {
+    shim::run_file("MPI_File_read_all_end", fh, || {
+        args::status_arg(status)?;
+        file::split_end(fh, file::Split::ReadAll, status)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_write_all_end(
+    fh: MPI_File,
+    buf: *const c_void,
+    status: *mut MPI_Status,
+) -> c_int {
+    shim::run_file("MPI_File_write_all_end", fh, || {
+        args::status_arg(status)?;
+        file::split_end(fh, file::Split::WriteAll, status)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_read_at_all_end(
+    fh: MPI_File,
+    buf: *mut c_void,
+    status: *mut MPI_Status,
+) -> c_int {
+    shim::run_file("MPI_File_read_at_all_end", fh, || {
+        args::status_arg(status)?;
+        file::split_end(fh, file::Split::ReadAtAll, status)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_write_at_all_end(
+    fh: MPI_File,
+    buf: *const c_void,
+    status: *mut MPI_Status,
+) -> c_int {
+    shim::run_file("MPI_File_write_at_all_end", fh, || {
+        args::status_arg(status)?;
+        file::split_end(fh, file::Split::WriteAtAll, status)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_read_ordered_end(
+    fh: MPI_File,
+    buf: *mut c_void,
+    status: *mut MPI_Status,
+) -> c_int {
+    shim::run_file("MPI_File_read_ordered_end", fh, || {
+        args::status_arg(status)?;
+        file::split_end(fh, file::Split::ReadOrdered, status)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_write_ordered_end(
+    fh: MPI_File,
+    buf: *const c_void,
+    status: *mut MPI_Status,
+) -> c_int {
+    shim::run_file("MPI_File_write_ordered_end", fh, || {
+        args::status_arg(status)?;
+        file::split_end(fh, file::Split::WriteOrdered, status)
+    })
 }

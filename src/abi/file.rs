@@ -11,7 +11,8 @@ use super::consts::*;
 use super::handles::{self, FileEntry, KeptType};
 use super::shim::{self, run, run_file, write_out, write_out_str};
 use crate::error::{Error, ErrorClass, Result};
-use crate::io::{self, Datarep, Pos, Split};
+pub use crate::io::Split;
+use crate::io::{self, Datarep, Pos};
 use crate::mpi_err;
 use crate::pt2pt::Status;
 use std::ffi::CStr;
@@ -192,18 +193,15 @@ pub unsafe extern "C" fn PMPI_File_get_atomicity(fh: MPI_File, flag: *mut c_int)
     })
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_File_get_type_extent(
+pub(crate) unsafe fn get_type_extent(
     fh: MPI_File,
     datatype: MPI_Datatype,
-    extent: *mut MPI_Aint,
-) -> c_int {
-    run_file("MPI_File_get_type_extent", fh, || {
-        handles::file(fh)?;
-        // Native, internal and external32 lay every type out alike on this platform.
-        let t = handles::any_datatype(datatype)?;
-        write_out(extent, t.extent as MPI_Aint)
-    })
+    extent: *mut impl args::Int,
+) -> Result<()> {
+    handles::file(fh)?;
+    // Native, internal and external32 lay every type out alike on this platform.
+    let t = handles::any_datatype(datatype)?;
+    args::put_int(extent, t.extent as i64)
 }
 
 // ------------------------------------------------------------------ views
@@ -373,11 +371,25 @@ pub unsafe extern "C" fn PMPI_File_get_position_shared(
 
 // ------------------------------------------------------------------ data access
 
-/// Where a data access call starts, as the application gave it.
+/// Where a data access call starts: an explicit offset as the application gave it, or a
+/// file pointer.
 #[derive(Clone, Copy)]
-enum PosArg {
+pub enum Place {
     At(MPI_Offset),
-    Other(Pos),
+    Individual,
+    Shared,
+    Ordered,
+}
+
+impl Place {
+    fn pos(self) -> Result<Pos> {
+        Ok(match self {
+            Place::At(o) => Pos::At(offset_arg(o)?),
+            Place::Individual => Pos::Individual,
+            Place::Shared => Pos::Shared,
+            Place::Ordered => Pos::Ordered,
+        })
+    }
 }
 
 /// One data access call: checks, then the I/O; the bytes moved.
@@ -387,20 +399,16 @@ enum PosArg {
 #[allow(clippy::too_many_arguments)]
 unsafe fn access(
     fh: MPI_File,
-    pos: PosArg,
-    buf: *mut c_void,
-    count: c_int,
+    place: Place,
+    buf: *const c_void,
+    count: usize,
     datatype: MPI_Datatype,
     write: bool,
     coll: bool,
 ) -> Result<usize> {
     let w = shim::world()?;
     let f = handles::file(fh)?;
-    let pos = match pos {
-        PosArg::At(o) => Pos::At(offset_arg(o)?),
-        PosArg::Other(p) => p,
-    };
-    let count = args::count(count)?;
+    let pos = place.pos()?;
     let ty = handles::datatype(datatype)?;
     args::buffer(buf, count, &ty)?;
     args::bytes(count, &ty)?;
@@ -416,23 +424,19 @@ unsafe fn access(
 /// # Safety
 /// As for `access`; `status` is MPI_STATUS_IGNORE or valid for writing.
 #[allow(clippy::too_many_arguments)]
-unsafe fn blocking(
-    func: &'static str,
+pub(crate) unsafe fn blocking(
     fh: MPI_File,
-    pos: PosArg,
-    buf: *mut c_void,
-    count: c_int,
+    place: Place,
+    buf: *const c_void,
+    count: usize,
     datatype: MPI_Datatype,
     status: *mut MPI_Status,
     write: bool,
     coll: bool,
-) -> c_int {
-    run_file(func, fh, || {
-        args::status_arg(status)?;
-        let n = access(fh, pos, buf, count, datatype, write, coll)?;
-        args::write_single_status(status, &io_status(n), MPI_SUCCESS);
-        Ok(())
-    })
+) -> Result<()> {
+    let n = access(fh, place, buf, count, datatype, write, coll)?;
+    args::write_single_status(status, &io_status(n), MPI_SUCCESS);
+    Ok(())
 }
 
 /// A nonblocking data access call: done now, its request complete.
@@ -440,27 +444,21 @@ unsafe fn blocking(
 /// # Safety
 /// As for `access`; `request` is valid for writing.
 #[allow(clippy::too_many_arguments)]
-unsafe fn nonblocking(
-    func: &'static str,
+pub(crate) unsafe fn nonblocking(
     fh: MPI_File,
-    pos: PosArg,
-    buf: *mut c_void,
-    count: c_int,
+    place: Place,
+    buf: *const c_void,
+    count: usize,
     datatype: MPI_Datatype,
     request: *mut MPI_Request,
     write: bool,
     coll: bool,
-) -> c_int {
-    run_file(func, fh, || {
-        if request.is_null() {
-            return mpi_err!(Arg, "NULL request pointer");
-        }
-        let n = access(fh, pos, buf, count, datatype, write, coll)?;
-        let w = shim::world()?;
-        let id = w.completed_request(io_status(n));
-        let h = super::requests::handle_for(super::requests::Started::Pending(id), MPI_COMM_SELF)?;
-        write_out(request, h)
-    })
+) -> Result<()> {
+    let n = access(fh, place, buf, count, datatype, write, coll)?;
+    let w = shim::world()?;
+    let id = w.completed_request(io_status(n));
+    let h = super::requests::handle_for(super::requests::Started::Pending(id), MPI_COMM_SELF)?;
+    write_out(request, h)
 }
 
 /// Begins split collective `kind` (one may be outstanding per file).
@@ -468,708 +466,47 @@ unsafe fn nonblocking(
 /// # Safety
 /// As for `access`.
 #[allow(clippy::too_many_arguments)]
-unsafe fn split_begin(
-    func: &'static str,
+pub(crate) unsafe fn split_begin(
     fh: MPI_File,
     kind: Split,
-    pos: PosArg,
-    buf: *mut c_void,
-    count: c_int,
+    place: Place,
+    buf: *const c_void,
+    count: usize,
     datatype: MPI_Datatype,
     write: bool,
-) -> c_int {
-    run_file(func, fh, || {
-        let f = handles::file(fh)?;
-        if f.state.lock().split.is_some() {
-            return mpi_err!(
-                Other,
-                "a split collective is already outstanding on this file"
-            );
-        }
-        let n = access(fh, pos, buf, count, datatype, write, true)?;
-        f.state.lock().split = Some((kind, n));
-        Ok(())
-    })
+) -> Result<()> {
+    let f = handles::file(fh)?;
+    if f.state.lock().split.is_some() {
+        return mpi_err!(
+            Other,
+            "a split collective is already outstanding on this file"
+        );
+    }
+    let n = access(fh, place, buf, count, datatype, write, true)?;
+    f.state.lock().split = Some((kind, n));
+    Ok(())
 }
 
 /// Ends split collective `kind`.
 ///
 /// # Safety
 /// `status` is MPI_STATUS_IGNORE or valid for writing.
-unsafe fn split_end(
-    func: &'static str,
-    fh: MPI_File,
-    kind: Split,
-    status: *mut MPI_Status,
-) -> c_int {
-    run_file(func, fh, || {
-        let f = handles::file(fh)?;
-        args::status_arg(status)?;
-        let mut st = f.state.lock();
-        match st.split {
-            Some((k, n)) if k == kind => {
-                st.split = None;
-                args::write_single_status(status, &io_status(n), MPI_SUCCESS);
-                Ok(())
-            }
-            Some(_) => mpi_err!(Request, "the outstanding split collective is another kind"),
-            None => mpi_err!(Request, "no split collective outstanding on this file"),
+/// Ends split collective `kind` (the data moved at its _begin).
+///
+/// # Safety
+/// `status` is MPI_STATUS_IGNORE or valid for writing.
+pub(crate) unsafe fn split_end(fh: MPI_File, kind: Split, status: *mut MPI_Status) -> Result<()> {
+    let f = handles::file(fh)?;
+    let mut st = f.state.lock();
+    match st.split {
+        Some((k, n)) if k == kind => {
+            st.split = None;
+            args::write_single_status(status, &io_status(n), MPI_SUCCESS);
+            Ok(())
         }
-    })
-}
-
-// The data access calls, one shim each (build.rs and cbindgen see only written-out
-// functions).
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_File_read_at(
-    fh: MPI_File,
-    offset: MPI_Offset,
-    buf: *mut c_void,
-    count: c_int,
-    datatype: MPI_Datatype,
-    status: *mut MPI_Status,
-) -> c_int {
-    blocking(
-        "MPI_File_read_at",
-        fh,
-        PosArg::At(offset),
-        buf,
-        count,
-        datatype,
-        status,
-        false,
-        false,
-    )
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_File_write_at(
-    fh: MPI_File,
-    offset: MPI_Offset,
-    buf: *mut c_void,
-    count: c_int,
-    datatype: MPI_Datatype,
-    status: *mut MPI_Status,
-) -> c_int {
-    blocking(
-        "MPI_File_write_at",
-        fh,
-        PosArg::At(offset),
-        buf,
-        count,
-        datatype,
-        status,
-        true,
-        false,
-    )
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_File_read_at_all(
-    fh: MPI_File,
-    offset: MPI_Offset,
-    buf: *mut c_void,
-    count: c_int,
-    datatype: MPI_Datatype,
-    status: *mut MPI_Status,
-) -> c_int {
-    blocking(
-        "MPI_File_read_at_all",
-        fh,
-        PosArg::At(offset),
-        buf,
-        count,
-        datatype,
-        status,
-        false,
-        true,
-    )
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_File_write_at_all(
-    fh: MPI_File,
-    offset: MPI_Offset,
-    buf: *mut c_void,
-    count: c_int,
-    datatype: MPI_Datatype,
-    status: *mut MPI_Status,
-) -> c_int {
-    blocking(
-        "MPI_File_write_at_all",
-        fh,
-        PosArg::At(offset),
-        buf,
-        count,
-        datatype,
-        status,
-        true,
-        true,
-    )
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_File_read(
-    fh: MPI_File,
-    buf: *mut c_void,
-    count: c_int,
-    datatype: MPI_Datatype,
-    status: *mut MPI_Status,
-) -> c_int {
-    blocking(
-        "MPI_File_read",
-        fh,
-        PosArg::Other(Pos::Individual),
-        buf,
-        count,
-        datatype,
-        status,
-        false,
-        false,
-    )
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_File_write(
-    fh: MPI_File,
-    buf: *mut c_void,
-    count: c_int,
-    datatype: MPI_Datatype,
-    status: *mut MPI_Status,
-) -> c_int {
-    blocking(
-        "MPI_File_write",
-        fh,
-        PosArg::Other(Pos::Individual),
-        buf,
-        count,
-        datatype,
-        status,
-        true,
-        false,
-    )
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_File_read_all(
-    fh: MPI_File,
-    buf: *mut c_void,
-    count: c_int,
-    datatype: MPI_Datatype,
-    status: *mut MPI_Status,
-) -> c_int {
-    blocking(
-        "MPI_File_read_all",
-        fh,
-        PosArg::Other(Pos::Individual),
-        buf,
-        count,
-        datatype,
-        status,
-        false,
-        true,
-    )
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_File_write_all(
-    fh: MPI_File,
-    buf: *mut c_void,
-    count: c_int,
-    datatype: MPI_Datatype,
-    status: *mut MPI_Status,
-) -> c_int {
-    blocking(
-        "MPI_File_write_all",
-        fh,
-        PosArg::Other(Pos::Individual),
-        buf,
-        count,
-        datatype,
-        status,
-        true,
-        true,
-    )
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_File_read_shared(
-    fh: MPI_File,
-    buf: *mut c_void,
-    count: c_int,
-    datatype: MPI_Datatype,
-    status: *mut MPI_Status,
-) -> c_int {
-    blocking(
-        "MPI_File_read_shared",
-        fh,
-        PosArg::Other(Pos::Shared),
-        buf,
-        count,
-        datatype,
-        status,
-        false,
-        false,
-    )
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_File_write_shared(
-    fh: MPI_File,
-    buf: *mut c_void,
-    count: c_int,
-    datatype: MPI_Datatype,
-    status: *mut MPI_Status,
-) -> c_int {
-    blocking(
-        "MPI_File_write_shared",
-        fh,
-        PosArg::Other(Pos::Shared),
-        buf,
-        count,
-        datatype,
-        status,
-        true,
-        false,
-    )
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_File_read_ordered(
-    fh: MPI_File,
-    buf: *mut c_void,
-    count: c_int,
-    datatype: MPI_Datatype,
-    status: *mut MPI_Status,
-) -> c_int {
-    blocking(
-        "MPI_File_read_ordered",
-        fh,
-        PosArg::Other(Pos::Ordered),
-        buf,
-        count,
-        datatype,
-        status,
-        false,
-        true,
-    )
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_File_write_ordered(
-    fh: MPI_File,
-    buf: *mut c_void,
-    count: c_int,
-    datatype: MPI_Datatype,
-    status: *mut MPI_Status,
-) -> c_int {
-    blocking(
-        "MPI_File_write_ordered",
-        fh,
-        PosArg::Other(Pos::Ordered),
-        buf,
-        count,
-        datatype,
-        status,
-        true,
-        true,
-    )
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_File_iread_at(
-    fh: MPI_File,
-    offset: MPI_Offset,
-    buf: *mut c_void,
-    count: c_int,
-    datatype: MPI_Datatype,
-    request: *mut MPI_Request,
-) -> c_int {
-    nonblocking(
-        "MPI_File_iread_at",
-        fh,
-        PosArg::At(offset),
-        buf,
-        count,
-        datatype,
-        request,
-        false,
-        false,
-    )
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_File_iwrite_at(
-    fh: MPI_File,
-    offset: MPI_Offset,
-    buf: *mut c_void,
-    count: c_int,
-    datatype: MPI_Datatype,
-    request: *mut MPI_Request,
-) -> c_int {
-    nonblocking(
-        "MPI_File_iwrite_at",
-        fh,
-        PosArg::At(offset),
-        buf,
-        count,
-        datatype,
-        request,
-        true,
-        false,
-    )
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_File_iread_at_all(
-    fh: MPI_File,
-    offset: MPI_Offset,
-    buf: *mut c_void,
-    count: c_int,
-    datatype: MPI_Datatype,
-    request: *mut MPI_Request,
-) -> c_int {
-    nonblocking(
-        "MPI_File_iread_at_all",
-        fh,
-        PosArg::At(offset),
-        buf,
-        count,
-        datatype,
-        request,
-        false,
-        true,
-    )
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_File_iwrite_at_all(
-    fh: MPI_File,
-    offset: MPI_Offset,
-    buf: *mut c_void,
-    count: c_int,
-    datatype: MPI_Datatype,
-    request: *mut MPI_Request,
-) -> c_int {
-    nonblocking(
-        "MPI_File_iwrite_at_all",
-        fh,
-        PosArg::At(offset),
-        buf,
-        count,
-        datatype,
-        request,
-        true,
-        true,
-    )
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_File_iread(
-    fh: MPI_File,
-    buf: *mut c_void,
-    count: c_int,
-    datatype: MPI_Datatype,
-    request: *mut MPI_Request,
-) -> c_int {
-    nonblocking(
-        "MPI_File_iread",
-        fh,
-        PosArg::Other(Pos::Individual),
-        buf,
-        count,
-        datatype,
-        request,
-        false,
-        false,
-    )
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_File_iwrite(
-    fh: MPI_File,
-    buf: *mut c_void,
-    count: c_int,
-    datatype: MPI_Datatype,
-    request: *mut MPI_Request,
-) -> c_int {
-    nonblocking(
-        "MPI_File_iwrite",
-        fh,
-        PosArg::Other(Pos::Individual),
-        buf,
-        count,
-        datatype,
-        request,
-        true,
-        false,
-    )
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_File_iread_all(
-    fh: MPI_File,
-    buf: *mut c_void,
-    count: c_int,
-    datatype: MPI_Datatype,
-    request: *mut MPI_Request,
-) -> c_int {
-    nonblocking(
-        "MPI_File_iread_all",
-        fh,
-        PosArg::Other(Pos::Individual),
-        buf,
-        count,
-        datatype,
-        request,
-        false,
-        true,
-    )
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_File_iwrite_all(
-    fh: MPI_File,
-    buf: *mut c_void,
-    count: c_int,
-    datatype: MPI_Datatype,
-    request: *mut MPI_Request,
-) -> c_int {
-    nonblocking(
-        "MPI_File_iwrite_all",
-        fh,
-        PosArg::Other(Pos::Individual),
-        buf,
-        count,
-        datatype,
-        request,
-        true,
-        true,
-    )
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_File_iread_shared(
-    fh: MPI_File,
-    buf: *mut c_void,
-    count: c_int,
-    datatype: MPI_Datatype,
-    request: *mut MPI_Request,
-) -> c_int {
-    nonblocking(
-        "MPI_File_iread_shared",
-        fh,
-        PosArg::Other(Pos::Shared),
-        buf,
-        count,
-        datatype,
-        request,
-        false,
-        false,
-    )
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_File_iwrite_shared(
-    fh: MPI_File,
-    buf: *mut c_void,
-    count: c_int,
-    datatype: MPI_Datatype,
-    request: *mut MPI_Request,
-) -> c_int {
-    nonblocking(
-        "MPI_File_iwrite_shared",
-        fh,
-        PosArg::Other(Pos::Shared),
-        buf,
-        count,
-        datatype,
-        request,
-        true,
-        false,
-    )
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_File_read_all_begin(
-    fh: MPI_File,
-    buf: *mut c_void,
-    count: c_int,
-    datatype: MPI_Datatype,
-) -> c_int {
-    split_begin(
-        "MPI_File_read_all_begin",
-        fh,
-        Split::ReadAll,
-        PosArg::Other(Pos::Individual),
-        buf,
-        count,
-        datatype,
-        false,
-    )
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_File_read_all_end(
-    fh: MPI_File,
-    buf: *mut c_void,
-    status: *mut MPI_Status,
-) -> c_int {
-    let _ = buf; // the data moved at _begin
-    split_end("MPI_File_read_all_end", fh, Split::ReadAll, status)
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_File_write_all_begin(
-    fh: MPI_File,
-    buf: *mut c_void,
-    count: c_int,
-    datatype: MPI_Datatype,
-) -> c_int {
-    split_begin(
-        "MPI_File_write_all_begin",
-        fh,
-        Split::WriteAll,
-        PosArg::Other(Pos::Individual),
-        buf,
-        count,
-        datatype,
-        true,
-    )
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_File_write_all_end(
-    fh: MPI_File,
-    buf: *mut c_void,
-    status: *mut MPI_Status,
-) -> c_int {
-    let _ = buf; // the data moved at _begin
-    split_end("MPI_File_write_all_end", fh, Split::WriteAll, status)
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_File_read_at_all_begin(
-    fh: MPI_File,
-    offset: MPI_Offset,
-    buf: *mut c_void,
-    count: c_int,
-    datatype: MPI_Datatype,
-) -> c_int {
-    split_begin(
-        "MPI_File_read_at_all_begin",
-        fh,
-        Split::ReadAtAll,
-        PosArg::At(offset),
-        buf,
-        count,
-        datatype,
-        false,
-    )
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_File_read_at_all_end(
-    fh: MPI_File,
-    buf: *mut c_void,
-    status: *mut MPI_Status,
-) -> c_int {
-    let _ = buf; // the data moved at _begin
-    split_end("MPI_File_read_at_all_end", fh, Split::ReadAtAll, status)
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_File_write_at_all_begin(
-    fh: MPI_File,
-    offset: MPI_Offset,
-    buf: *mut c_void,
-    count: c_int,
-    datatype: MPI_Datatype,
-) -> c_int {
-    split_begin(
-        "MPI_File_write_at_all_begin",
-        fh,
-        Split::WriteAtAll,
-        PosArg::At(offset),
-        buf,
-        count,
-        datatype,
-        true,
-    )
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_File_write_at_all_end(
-    fh: MPI_File,
-    buf: *mut c_void,
-    status: *mut MPI_Status,
-) -> c_int {
-    let _ = buf; // the data moved at _begin
-    split_end("MPI_File_write_at_all_end", fh, Split::WriteAtAll, status)
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_File_read_ordered_begin(
-    fh: MPI_File,
-    buf: *mut c_void,
-    count: c_int,
-    datatype: MPI_Datatype,
-) -> c_int {
-    split_begin(
-        "MPI_File_read_ordered_begin",
-        fh,
-        Split::ReadOrdered,
-        PosArg::Other(Pos::Ordered),
-        buf,
-        count,
-        datatype,
-        false,
-    )
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_File_read_ordered_end(
-    fh: MPI_File,
-    buf: *mut c_void,
-    status: *mut MPI_Status,
-) -> c_int {
-    let _ = buf; // the data moved at _begin
-    split_end("MPI_File_read_ordered_end", fh, Split::ReadOrdered, status)
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_File_write_ordered_begin(
-    fh: MPI_File,
-    buf: *mut c_void,
-    count: c_int,
-    datatype: MPI_Datatype,
-) -> c_int {
-    split_begin(
-        "MPI_File_write_ordered_begin",
-        fh,
-        Split::WriteOrdered,
-        PosArg::Other(Pos::Ordered),
-        buf,
-        count,
-        datatype,
-        true,
-    )
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_File_write_ordered_end(
-    fh: MPI_File,
-    buf: *mut c_void,
-    status: *mut MPI_Status,
-) -> c_int {
-    let _ = buf; // the data moved at _begin
-    split_end(
-        "MPI_File_write_ordered_end",
-        fh,
-        Split::WriteOrdered,
-        status,
-    )
+        Some(_) => mpi_err!(Request, "the outstanding split collective is another kind"),
+        None => mpi_err!(Request, "no split collective outstanding on this file"),
+    }
 }
 
 // ------------------------------------------------------------------ error handlers

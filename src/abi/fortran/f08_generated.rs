@@ -307,7 +307,7 @@ pub unsafe extern "C" fn PMPI_File_iwrite_f08ts(fh: *const MPI_Fint, buf: *const
     let Some(buf) = f08_buf(buf, false) else {
         return f08_noncontiguous("MPI_File_iwrite", F08Err::File(*fh), ierror);
     };
-    pmpi_file_iwrite_(fh, buf.addr() as *mut c_void, count, datatype, request, ierror);
+    pmpi_file_iwrite_(fh, buf.addr() as *const c_void, count, datatype, request, ierror);
 }
 
 #[no_mangle]
@@ -315,7 +315,7 @@ pub unsafe extern "C" fn PMPI_File_iwrite_all_f08ts(fh: *const MPI_Fint, buf: *c
     let Some(buf) = f08_buf(buf, false) else {
         return f08_noncontiguous("MPI_File_iwrite_all", F08Err::File(*fh), ierror);
     };
-    pmpi_file_iwrite_all_(fh, buf.addr() as *mut c_void, count, datatype, request, ierror);
+    pmpi_file_iwrite_all_(fh, buf.addr() as *const c_void, count, datatype, request, ierror);
 }
 
 #[no_mangle]
@@ -323,7 +323,7 @@ pub unsafe extern "C" fn PMPI_File_iwrite_at_f08ts(fh: *const MPI_Fint, offset: 
     let Some(buf) = f08_buf(buf, false) else {
         return f08_noncontiguous("MPI_File_iwrite_at", F08Err::File(*fh), ierror);
     };
-    pmpi_file_iwrite_at_(fh, offset, buf.addr() as *mut c_void, count, datatype, request, ierror);
+    pmpi_file_iwrite_at_(fh, offset, buf.addr() as *const c_void, count, datatype, request, ierror);
 }
 
 #[no_mangle]
@@ -331,7 +331,7 @@ pub unsafe extern "C" fn PMPI_File_iwrite_at_all_f08ts(fh: *const MPI_Fint, offs
     let Some(buf) = f08_buf(buf, false) else {
         return f08_noncontiguous("MPI_File_iwrite_at_all", F08Err::File(*fh), ierror);
     };
-    pmpi_file_iwrite_at_all_(fh, offset, buf.addr() as *mut c_void, count, datatype, request, ierror);
+    pmpi_file_iwrite_at_all_(fh, offset, buf.addr() as *const c_void, count, datatype, request, ierror);
 }
 
 #[no_mangle]
@@ -339,7 +339,7 @@ pub unsafe extern "C" fn PMPI_File_iwrite_shared_f08ts(fh: *const MPI_Fint, buf:
     let Some(buf) = f08_buf(buf, false) else {
         return f08_noncontiguous("MPI_File_iwrite_shared", F08Err::File(*fh), ierror);
     };
-    pmpi_file_iwrite_shared_(fh, buf.addr() as *mut c_void, count, datatype, request, ierror);
+    pmpi_file_iwrite_shared_(fh, buf.addr() as *const c_void, count, datatype, request, ierror);
 }
 
 #[no_mangle]
@@ -449,8 +449,7 @@ pub unsafe extern "C" fn PMPI_File_write_f08ts(fh: *const MPI_Fint, buf: *const 
     let Some(buf) = f08_buf(buf, true) else {
         return f08_noncontiguous("MPI_File_write", F08Err::File(*fh), ierror);
     };
-    pmpi_file_write_(fh, buf.addr() as *mut c_void, count, datatype, status, ierror);
-    buf.copy_out();
+    pmpi_file_write_(fh, buf.addr() as *const c_void, count, datatype, status, ierror);
 }
 
 #[no_mangle]
@@ -458,8 +457,7 @@ pub unsafe extern "C" fn PMPI_File_write_all_f08ts(fh: *const MPI_Fint, buf: *co
     let Some(buf) = f08_buf(buf, true) else {
         return f08_noncontiguous("MPI_File_write_all", F08Err::File(*fh), ierror);
     };
-    pmpi_file_write_all_(fh, buf.addr() as *mut c_void, count, datatype, status, ierror);
-    buf.copy_out();
+    pmpi_file_write_all_(fh, buf.addr() as *const c_void, count, datatype, status, ierror);
 }
 
 #[no_mangle]
@@ -467,7 +465,7 @@ pub unsafe extern "C" fn PMPI_File_write_all_begin_f08ts(fh: *const MPI_Fint, bu
     let Some(buf) = f08_buf(buf, false) else {
         return f08_noncontiguous("MPI_File_write_all_begin", F08Err::File(*fh), ierror);
     };
-    pmpi_file_write_all_begin_(fh, buf.addr() as *mut c_void, count, datatype, ierror);
+    pmpi_file_write_all_begin_(fh, buf.addr() as *const c_void, count, datatype, ierror);
 }
 
 #[no_mangle]
@@ -475,7 +473,7 @@ pub unsafe extern "C" fn PMPI_File_write_all_end_f08ts(fh: *const MPI_Fint, buf:
     let Some(buf) = f08_buf(buf, false) else {
         return f08_noncontiguous("MPI_File_write_all_end", F08Err::File(*fh), ierror);
     };
-    pmpi_file_write_all_end_(fh, buf.addr() as *mut c_void, status, ierror);
+    pmpi_file_write_all_end_(fh, buf.addr() as *const c_void, status, ierror);
 }
 
 #[no_mangle]
@@ -483,8 +481,7 @@ pub unsafe extern "C" fn PMPI_File_write_at_f08ts(fh: *const MPI_Fint, offset: *
     let Some(buf) = f08_buf(buf, true) else {
         return f08_noncontiguous("MPI_File_write_at", F08Err::File(*fh), ierror);
     };
-    pmpi_file_write_at_(fh, offset, buf.addr() as *mut c_void, count, datatype, status, ierror);
-    buf.copy_out();
+    pmpi_file_write_at_(fh, offset, buf.addr() as *const c_void, count, datatype, status, ierror);
 }
 
 #[no_mangle]
@@ -492,8 +489,7 @@ pub unsafe extern "C" fn PMPI_File_write_at_all_f08ts(fh: *const MPI_Fint, offse
     let Some(buf) = f08_buf(buf, true) else {
         return f08_noncontiguous("MPI_File_write_at_all", F08Err::File(*fh), ierror);
     };
-    pmpi_file_write_at_all_(fh, offset, buf.addr() as *mut c_void, count, datatype, status, ierror);
-    buf.copy_out();
+    pmpi_file_write_at_all_(fh, offset, buf.addr() as *const c_void, count, datatype, status, ierror);
 }
 
 #[no_mangle]
@@ -501,7 +497,7 @@ pub unsafe extern "C" fn PMPI_File_write_at_all_begin_f08ts(fh: *const MPI_Fint,
     let Some(buf) = f08_buf(buf, false) else {
         return f08_noncontiguous("MPI_File_write_at_all_begin", F08Err::File(*fh), ierror);
     };
-    pmpi_file_write_at_all_begin_(fh, offset, buf.addr() as *mut c_void, count, datatype, ierror);
+    pmpi_file_write_at_all_begin_(fh, offset, buf.addr() as *const c_void, count, datatype, ierror);
 }
 
 #[no_mangle]
@@ -509,7 +505,7 @@ pub unsafe extern "C" fn PMPI_File_write_at_all_end_f08ts(fh: *const MPI_Fint, b
     let Some(buf) = f08_buf(buf, false) else {
         return f08_noncontiguous("MPI_File_write_at_all_end", F08Err::File(*fh), ierror);
     };
-    pmpi_file_write_at_all_end_(fh, buf.addr() as *mut c_void, status, ierror);
+    pmpi_file_write_at_all_end_(fh, buf.addr() as *const c_void, status, ierror);
 }
 
 #[no_mangle]
@@ -517,8 +513,7 @@ pub unsafe extern "C" fn PMPI_File_write_ordered_f08ts(fh: *const MPI_Fint, buf:
     let Some(buf) = f08_buf(buf, true) else {
         return f08_noncontiguous("MPI_File_write_ordered", F08Err::File(*fh), ierror);
     };
-    pmpi_file_write_ordered_(fh, buf.addr() as *mut c_void, count, datatype, status, ierror);
-    buf.copy_out();
+    pmpi_file_write_ordered_(fh, buf.addr() as *const c_void, count, datatype, status, ierror);
 }
 
 #[no_mangle]
@@ -526,7 +521,7 @@ pub unsafe extern "C" fn PMPI_File_write_ordered_begin_f08ts(fh: *const MPI_Fint
     let Some(buf) = f08_buf(buf, false) else {
         return f08_noncontiguous("MPI_File_write_ordered_begin", F08Err::File(*fh), ierror);
     };
-    pmpi_file_write_ordered_begin_(fh, buf.addr() as *mut c_void, count, datatype, ierror);
+    pmpi_file_write_ordered_begin_(fh, buf.addr() as *const c_void, count, datatype, ierror);
 }
 
 #[no_mangle]
@@ -534,7 +529,7 @@ pub unsafe extern "C" fn PMPI_File_write_ordered_end_f08ts(fh: *const MPI_Fint, 
     let Some(buf) = f08_buf(buf, false) else {
         return f08_noncontiguous("MPI_File_write_ordered_end", F08Err::File(*fh), ierror);
     };
-    pmpi_file_write_ordered_end_(fh, buf.addr() as *mut c_void, status, ierror);
+    pmpi_file_write_ordered_end_(fh, buf.addr() as *const c_void, status, ierror);
 }
 
 #[no_mangle]
@@ -542,8 +537,7 @@ pub unsafe extern "C" fn PMPI_File_write_shared_f08ts(fh: *const MPI_Fint, buf: 
     let Some(buf) = f08_buf(buf, true) else {
         return f08_noncontiguous("MPI_File_write_shared", F08Err::File(*fh), ierror);
     };
-    pmpi_file_write_shared_(fh, buf.addr() as *mut c_void, count, datatype, status, ierror);
-    buf.copy_out();
+    pmpi_file_write_shared_(fh, buf.addr() as *const c_void, count, datatype, status, ierror);
 }
 
 #[no_mangle]

@@ -133,11 +133,11 @@ extern "C" {
     fn PMPI_File_iread_at(fh: MPI_File, offset: MPI_Offset, buf: *mut c_void, count: c_int, datatype: MPI_Datatype, request: *mut MPI_Request) -> c_int;
     fn PMPI_File_iread_at_all(fh: MPI_File, offset: MPI_Offset, buf: *mut c_void, count: c_int, datatype: MPI_Datatype, request: *mut MPI_Request) -> c_int;
     fn PMPI_File_iread_shared(fh: MPI_File, buf: *mut c_void, count: c_int, datatype: MPI_Datatype, request: *mut MPI_Request) -> c_int;
-    fn PMPI_File_iwrite(fh: MPI_File, buf: *mut c_void, count: c_int, datatype: MPI_Datatype, request: *mut MPI_Request) -> c_int;
-    fn PMPI_File_iwrite_all(fh: MPI_File, buf: *mut c_void, count: c_int, datatype: MPI_Datatype, request: *mut MPI_Request) -> c_int;
-    fn PMPI_File_iwrite_at(fh: MPI_File, offset: MPI_Offset, buf: *mut c_void, count: c_int, datatype: MPI_Datatype, request: *mut MPI_Request) -> c_int;
-    fn PMPI_File_iwrite_at_all(fh: MPI_File, offset: MPI_Offset, buf: *mut c_void, count: c_int, datatype: MPI_Datatype, request: *mut MPI_Request) -> c_int;
-    fn PMPI_File_iwrite_shared(fh: MPI_File, buf: *mut c_void, count: c_int, datatype: MPI_Datatype, request: *mut MPI_Request) -> c_int;
+    fn PMPI_File_iwrite(fh: MPI_File, buf: *const c_void, count: c_int, datatype: MPI_Datatype, request: *mut MPI_Request) -> c_int;
+    fn PMPI_File_iwrite_all(fh: MPI_File, buf: *const c_void, count: c_int, datatype: MPI_Datatype, request: *mut MPI_Request) -> c_int;
+    fn PMPI_File_iwrite_at(fh: MPI_File, offset: MPI_Offset, buf: *const c_void, count: c_int, datatype: MPI_Datatype, request: *mut MPI_Request) -> c_int;
+    fn PMPI_File_iwrite_at_all(fh: MPI_File, offset: MPI_Offset, buf: *const c_void, count: c_int, datatype: MPI_Datatype, request: *mut MPI_Request) -> c_int;
+    fn PMPI_File_iwrite_shared(fh: MPI_File, buf: *const c_void, count: c_int, datatype: MPI_Datatype, request: *mut MPI_Request) -> c_int;
     fn PMPI_File_open(comm: MPI_Comm, filename: *const c_char, amode: c_int, info: MPI_Info, fh: *mut MPI_File) -> c_int;
     fn PMPI_File_preallocate(fh: MPI_File, size: MPI_Offset) -> c_int;
     fn PMPI_File_read(fh: MPI_File, buf: *mut c_void, count: c_int, datatype: MPI_Datatype, status: *mut MPI_Status) -> c_int;
@@ -160,18 +160,18 @@ extern "C" {
     fn PMPI_File_set_size(fh: MPI_File, size: MPI_Offset) -> c_int;
     fn PMPI_File_set_view(fh: MPI_File, disp: MPI_Offset, etype: MPI_Datatype, filetype: MPI_Datatype, datarep: *const c_char, info: MPI_Info) -> c_int;
     fn PMPI_File_sync(fh: MPI_File) -> c_int;
-    fn PMPI_File_write(fh: MPI_File, buf: *mut c_void, count: c_int, datatype: MPI_Datatype, status: *mut MPI_Status) -> c_int;
-    fn PMPI_File_write_all(fh: MPI_File, buf: *mut c_void, count: c_int, datatype: MPI_Datatype, status: *mut MPI_Status) -> c_int;
-    fn PMPI_File_write_all_begin(fh: MPI_File, buf: *mut c_void, count: c_int, datatype: MPI_Datatype) -> c_int;
-    fn PMPI_File_write_all_end(fh: MPI_File, buf: *mut c_void, status: *mut MPI_Status) -> c_int;
-    fn PMPI_File_write_at(fh: MPI_File, offset: MPI_Offset, buf: *mut c_void, count: c_int, datatype: MPI_Datatype, status: *mut MPI_Status) -> c_int;
-    fn PMPI_File_write_at_all(fh: MPI_File, offset: MPI_Offset, buf: *mut c_void, count: c_int, datatype: MPI_Datatype, status: *mut MPI_Status) -> c_int;
-    fn PMPI_File_write_at_all_begin(fh: MPI_File, offset: MPI_Offset, buf: *mut c_void, count: c_int, datatype: MPI_Datatype) -> c_int;
-    fn PMPI_File_write_at_all_end(fh: MPI_File, buf: *mut c_void, status: *mut MPI_Status) -> c_int;
-    fn PMPI_File_write_ordered(fh: MPI_File, buf: *mut c_void, count: c_int, datatype: MPI_Datatype, status: *mut MPI_Status) -> c_int;
-    fn PMPI_File_write_ordered_begin(fh: MPI_File, buf: *mut c_void, count: c_int, datatype: MPI_Datatype) -> c_int;
-    fn PMPI_File_write_ordered_end(fh: MPI_File, buf: *mut c_void, status: *mut MPI_Status) -> c_int;
-    fn PMPI_File_write_shared(fh: MPI_File, buf: *mut c_void, count: c_int, datatype: MPI_Datatype, status: *mut MPI_Status) -> c_int;
+    fn PMPI_File_write(fh: MPI_File, buf: *const c_void, count: c_int, datatype: MPI_Datatype, status: *mut MPI_Status) -> c_int;
+    fn PMPI_File_write_all(fh: MPI_File, buf: *const c_void, count: c_int, datatype: MPI_Datatype, status: *mut MPI_Status) -> c_int;
+    fn PMPI_File_write_all_begin(fh: MPI_File, buf: *const c_void, count: c_int, datatype: MPI_Datatype) -> c_int;
+    fn PMPI_File_write_all_end(fh: MPI_File, buf: *const c_void, status: *mut MPI_Status) -> c_int;
+    fn PMPI_File_write_at(fh: MPI_File, offset: MPI_Offset, buf: *const c_void, count: c_int, datatype: MPI_Datatype, status: *mut MPI_Status) -> c_int;
+    fn PMPI_File_write_at_all(fh: MPI_File, offset: MPI_Offset, buf: *const c_void, count: c_int, datatype: MPI_Datatype, status: *mut MPI_Status) -> c_int;
+    fn PMPI_File_write_at_all_begin(fh: MPI_File, offset: MPI_Offset, buf: *const c_void, count: c_int, datatype: MPI_Datatype) -> c_int;
+    fn PMPI_File_write_at_all_end(fh: MPI_File, buf: *const c_void, status: *mut MPI_Status) -> c_int;
+    fn PMPI_File_write_ordered(fh: MPI_File, buf: *const c_void, count: c_int, datatype: MPI_Datatype, status: *mut MPI_Status) -> c_int;
+    fn PMPI_File_write_ordered_begin(fh: MPI_File, buf: *const c_void, count: c_int, datatype: MPI_Datatype) -> c_int;
+    fn PMPI_File_write_ordered_end(fh: MPI_File, buf: *const c_void, status: *mut MPI_Status) -> c_int;
+    fn PMPI_File_write_shared(fh: MPI_File, buf: *const c_void, count: c_int, datatype: MPI_Datatype, status: *mut MPI_Status) -> c_int;
     fn PMPI_Finalize() -> c_int;
     fn PMPI_Finalized(flag: *mut c_int) -> c_int;
     fn PMPI_Free_mem(base: *mut c_void) -> c_int;
@@ -1749,57 +1749,57 @@ pub unsafe extern "C" fn mpi_file_iread_shared_(fh: *const MPI_Fint, buf: *mut c
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn pmpi_file_iwrite_(fh: *const MPI_Fint, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+pub unsafe extern "C" fn pmpi_file_iwrite_(fh: *const MPI_Fint, buf: *const c_void, count: *const c_int, datatype: *const MPI_Datatype, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     let rc = PMPI_File_iwrite(crate::abi::file::PMPI_File_f2c(*fh), f_buf(buf as *mut c_void), *count, *datatype, request);
     set_ierror(ierror, rc);
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn mpi_file_iwrite_(fh: *const MPI_Fint, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+pub unsafe extern "C" fn mpi_file_iwrite_(fh: *const MPI_Fint, buf: *const c_void, count: *const c_int, datatype: *const MPI_Datatype, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     pmpi_file_iwrite_(fh, buf, count, datatype, request, ierror)
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn pmpi_file_iwrite_all_(fh: *const MPI_Fint, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+pub unsafe extern "C" fn pmpi_file_iwrite_all_(fh: *const MPI_Fint, buf: *const c_void, count: *const c_int, datatype: *const MPI_Datatype, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     let rc = PMPI_File_iwrite_all(crate::abi::file::PMPI_File_f2c(*fh), f_buf(buf as *mut c_void), *count, *datatype, request);
     set_ierror(ierror, rc);
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn mpi_file_iwrite_all_(fh: *const MPI_Fint, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+pub unsafe extern "C" fn mpi_file_iwrite_all_(fh: *const MPI_Fint, buf: *const c_void, count: *const c_int, datatype: *const MPI_Datatype, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     pmpi_file_iwrite_all_(fh, buf, count, datatype, request, ierror)
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn pmpi_file_iwrite_at_(fh: *const MPI_Fint, offset: *const MPI_Offset, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+pub unsafe extern "C" fn pmpi_file_iwrite_at_(fh: *const MPI_Fint, offset: *const MPI_Offset, buf: *const c_void, count: *const c_int, datatype: *const MPI_Datatype, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     let rc = PMPI_File_iwrite_at(crate::abi::file::PMPI_File_f2c(*fh), *offset, f_buf(buf as *mut c_void), *count, *datatype, request);
     set_ierror(ierror, rc);
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn mpi_file_iwrite_at_(fh: *const MPI_Fint, offset: *const MPI_Offset, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+pub unsafe extern "C" fn mpi_file_iwrite_at_(fh: *const MPI_Fint, offset: *const MPI_Offset, buf: *const c_void, count: *const c_int, datatype: *const MPI_Datatype, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     pmpi_file_iwrite_at_(fh, offset, buf, count, datatype, request, ierror)
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn pmpi_file_iwrite_at_all_(fh: *const MPI_Fint, offset: *const MPI_Offset, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+pub unsafe extern "C" fn pmpi_file_iwrite_at_all_(fh: *const MPI_Fint, offset: *const MPI_Offset, buf: *const c_void, count: *const c_int, datatype: *const MPI_Datatype, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     let rc = PMPI_File_iwrite_at_all(crate::abi::file::PMPI_File_f2c(*fh), *offset, f_buf(buf as *mut c_void), *count, *datatype, request);
     set_ierror(ierror, rc);
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn mpi_file_iwrite_at_all_(fh: *const MPI_Fint, offset: *const MPI_Offset, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+pub unsafe extern "C" fn mpi_file_iwrite_at_all_(fh: *const MPI_Fint, offset: *const MPI_Offset, buf: *const c_void, count: *const c_int, datatype: *const MPI_Datatype, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     pmpi_file_iwrite_at_all_(fh, offset, buf, count, datatype, request, ierror)
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn pmpi_file_iwrite_shared_(fh: *const MPI_Fint, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+pub unsafe extern "C" fn pmpi_file_iwrite_shared_(fh: *const MPI_Fint, buf: *const c_void, count: *const c_int, datatype: *const MPI_Datatype, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     let rc = PMPI_File_iwrite_shared(crate::abi::file::PMPI_File_f2c(*fh), f_buf(buf as *mut c_void), *count, *datatype, request);
     set_ierror(ierror, rc);
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn mpi_file_iwrite_shared_(fh: *const MPI_Fint, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+pub unsafe extern "C" fn mpi_file_iwrite_shared_(fh: *const MPI_Fint, buf: *const c_void, count: *const c_int, datatype: *const MPI_Datatype, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
     pmpi_file_iwrite_shared_(fh, buf, count, datatype, request, ierror)
 }
 
@@ -2052,134 +2052,134 @@ pub unsafe extern "C" fn mpi_file_sync_(fh: *const MPI_Fint, ierror: *mut MPI_Fi
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn pmpi_file_write_(fh: *const MPI_Fint, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+pub unsafe extern "C" fn pmpi_file_write_(fh: *const MPI_Fint, buf: *const c_void, count: *const c_int, datatype: *const MPI_Datatype, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
     let rc = PMPI_File_write(crate::abi::file::PMPI_File_f2c(*fh), f_buf(buf as *mut c_void), *count, *datatype, f_status(status));
     set_ierror(ierror, rc);
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn mpi_file_write_(fh: *const MPI_Fint, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+pub unsafe extern "C" fn mpi_file_write_(fh: *const MPI_Fint, buf: *const c_void, count: *const c_int, datatype: *const MPI_Datatype, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
     pmpi_file_write_(fh, buf, count, datatype, status, ierror)
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn pmpi_file_write_all_(fh: *const MPI_Fint, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+pub unsafe extern "C" fn pmpi_file_write_all_(fh: *const MPI_Fint, buf: *const c_void, count: *const c_int, datatype: *const MPI_Datatype, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
     let rc = PMPI_File_write_all(crate::abi::file::PMPI_File_f2c(*fh), f_buf(buf as *mut c_void), *count, *datatype, f_status(status));
     set_ierror(ierror, rc);
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn mpi_file_write_all_(fh: *const MPI_Fint, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+pub unsafe extern "C" fn mpi_file_write_all_(fh: *const MPI_Fint, buf: *const c_void, count: *const c_int, datatype: *const MPI_Datatype, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
     pmpi_file_write_all_(fh, buf, count, datatype, status, ierror)
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn pmpi_file_write_all_begin_(fh: *const MPI_Fint, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, ierror: *mut MPI_Fint) {
+pub unsafe extern "C" fn pmpi_file_write_all_begin_(fh: *const MPI_Fint, buf: *const c_void, count: *const c_int, datatype: *const MPI_Datatype, ierror: *mut MPI_Fint) {
     let rc = PMPI_File_write_all_begin(crate::abi::file::PMPI_File_f2c(*fh), f_buf(buf as *mut c_void), *count, *datatype);
     set_ierror(ierror, rc);
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn mpi_file_write_all_begin_(fh: *const MPI_Fint, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, ierror: *mut MPI_Fint) {
+pub unsafe extern "C" fn mpi_file_write_all_begin_(fh: *const MPI_Fint, buf: *const c_void, count: *const c_int, datatype: *const MPI_Datatype, ierror: *mut MPI_Fint) {
     pmpi_file_write_all_begin_(fh, buf, count, datatype, ierror)
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn pmpi_file_write_all_end_(fh: *const MPI_Fint, buf: *mut c_void, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+pub unsafe extern "C" fn pmpi_file_write_all_end_(fh: *const MPI_Fint, buf: *const c_void, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
     let rc = PMPI_File_write_all_end(crate::abi::file::PMPI_File_f2c(*fh), f_buf(buf as *mut c_void), f_status(status));
     set_ierror(ierror, rc);
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn mpi_file_write_all_end_(fh: *const MPI_Fint, buf: *mut c_void, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+pub unsafe extern "C" fn mpi_file_write_all_end_(fh: *const MPI_Fint, buf: *const c_void, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
     pmpi_file_write_all_end_(fh, buf, status, ierror)
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn pmpi_file_write_at_(fh: *const MPI_Fint, offset: *const MPI_Offset, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+pub unsafe extern "C" fn pmpi_file_write_at_(fh: *const MPI_Fint, offset: *const MPI_Offset, buf: *const c_void, count: *const c_int, datatype: *const MPI_Datatype, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
     let rc = PMPI_File_write_at(crate::abi::file::PMPI_File_f2c(*fh), *offset, f_buf(buf as *mut c_void), *count, *datatype, f_status(status));
     set_ierror(ierror, rc);
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn mpi_file_write_at_(fh: *const MPI_Fint, offset: *const MPI_Offset, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+pub unsafe extern "C" fn mpi_file_write_at_(fh: *const MPI_Fint, offset: *const MPI_Offset, buf: *const c_void, count: *const c_int, datatype: *const MPI_Datatype, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
     pmpi_file_write_at_(fh, offset, buf, count, datatype, status, ierror)
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn pmpi_file_write_at_all_(fh: *const MPI_Fint, offset: *const MPI_Offset, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+pub unsafe extern "C" fn pmpi_file_write_at_all_(fh: *const MPI_Fint, offset: *const MPI_Offset, buf: *const c_void, count: *const c_int, datatype: *const MPI_Datatype, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
     let rc = PMPI_File_write_at_all(crate::abi::file::PMPI_File_f2c(*fh), *offset, f_buf(buf as *mut c_void), *count, *datatype, f_status(status));
     set_ierror(ierror, rc);
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn mpi_file_write_at_all_(fh: *const MPI_Fint, offset: *const MPI_Offset, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+pub unsafe extern "C" fn mpi_file_write_at_all_(fh: *const MPI_Fint, offset: *const MPI_Offset, buf: *const c_void, count: *const c_int, datatype: *const MPI_Datatype, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
     pmpi_file_write_at_all_(fh, offset, buf, count, datatype, status, ierror)
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn pmpi_file_write_at_all_begin_(fh: *const MPI_Fint, offset: *const MPI_Offset, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, ierror: *mut MPI_Fint) {
+pub unsafe extern "C" fn pmpi_file_write_at_all_begin_(fh: *const MPI_Fint, offset: *const MPI_Offset, buf: *const c_void, count: *const c_int, datatype: *const MPI_Datatype, ierror: *mut MPI_Fint) {
     let rc = PMPI_File_write_at_all_begin(crate::abi::file::PMPI_File_f2c(*fh), *offset, f_buf(buf as *mut c_void), *count, *datatype);
     set_ierror(ierror, rc);
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn mpi_file_write_at_all_begin_(fh: *const MPI_Fint, offset: *const MPI_Offset, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, ierror: *mut MPI_Fint) {
+pub unsafe extern "C" fn mpi_file_write_at_all_begin_(fh: *const MPI_Fint, offset: *const MPI_Offset, buf: *const c_void, count: *const c_int, datatype: *const MPI_Datatype, ierror: *mut MPI_Fint) {
     pmpi_file_write_at_all_begin_(fh, offset, buf, count, datatype, ierror)
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn pmpi_file_write_at_all_end_(fh: *const MPI_Fint, buf: *mut c_void, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+pub unsafe extern "C" fn pmpi_file_write_at_all_end_(fh: *const MPI_Fint, buf: *const c_void, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
     let rc = PMPI_File_write_at_all_end(crate::abi::file::PMPI_File_f2c(*fh), f_buf(buf as *mut c_void), f_status(status));
     set_ierror(ierror, rc);
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn mpi_file_write_at_all_end_(fh: *const MPI_Fint, buf: *mut c_void, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+pub unsafe extern "C" fn mpi_file_write_at_all_end_(fh: *const MPI_Fint, buf: *const c_void, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
     pmpi_file_write_at_all_end_(fh, buf, status, ierror)
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn pmpi_file_write_ordered_(fh: *const MPI_Fint, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+pub unsafe extern "C" fn pmpi_file_write_ordered_(fh: *const MPI_Fint, buf: *const c_void, count: *const c_int, datatype: *const MPI_Datatype, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
     let rc = PMPI_File_write_ordered(crate::abi::file::PMPI_File_f2c(*fh), f_buf(buf as *mut c_void), *count, *datatype, f_status(status));
     set_ierror(ierror, rc);
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn mpi_file_write_ordered_(fh: *const MPI_Fint, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+pub unsafe extern "C" fn mpi_file_write_ordered_(fh: *const MPI_Fint, buf: *const c_void, count: *const c_int, datatype: *const MPI_Datatype, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
     pmpi_file_write_ordered_(fh, buf, count, datatype, status, ierror)
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn pmpi_file_write_ordered_begin_(fh: *const MPI_Fint, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, ierror: *mut MPI_Fint) {
+pub unsafe extern "C" fn pmpi_file_write_ordered_begin_(fh: *const MPI_Fint, buf: *const c_void, count: *const c_int, datatype: *const MPI_Datatype, ierror: *mut MPI_Fint) {
     let rc = PMPI_File_write_ordered_begin(crate::abi::file::PMPI_File_f2c(*fh), f_buf(buf as *mut c_void), *count, *datatype);
     set_ierror(ierror, rc);
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn mpi_file_write_ordered_begin_(fh: *const MPI_Fint, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, ierror: *mut MPI_Fint) {
+pub unsafe extern "C" fn mpi_file_write_ordered_begin_(fh: *const MPI_Fint, buf: *const c_void, count: *const c_int, datatype: *const MPI_Datatype, ierror: *mut MPI_Fint) {
     pmpi_file_write_ordered_begin_(fh, buf, count, datatype, ierror)
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn pmpi_file_write_ordered_end_(fh: *const MPI_Fint, buf: *mut c_void, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+pub unsafe extern "C" fn pmpi_file_write_ordered_end_(fh: *const MPI_Fint, buf: *const c_void, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
     let rc = PMPI_File_write_ordered_end(crate::abi::file::PMPI_File_f2c(*fh), f_buf(buf as *mut c_void), f_status(status));
     set_ierror(ierror, rc);
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn mpi_file_write_ordered_end_(fh: *const MPI_Fint, buf: *mut c_void, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+pub unsafe extern "C" fn mpi_file_write_ordered_end_(fh: *const MPI_Fint, buf: *const c_void, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
     pmpi_file_write_ordered_end_(fh, buf, status, ierror)
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn pmpi_file_write_shared_(fh: *const MPI_Fint, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+pub unsafe extern "C" fn pmpi_file_write_shared_(fh: *const MPI_Fint, buf: *const c_void, count: *const c_int, datatype: *const MPI_Datatype, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
     let rc = PMPI_File_write_shared(crate::abi::file::PMPI_File_f2c(*fh), f_buf(buf as *mut c_void), *count, *datatype, f_status(status));
     set_ierror(ierror, rc);
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn mpi_file_write_shared_(fh: *const MPI_Fint, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
+pub unsafe extern "C" fn mpi_file_write_shared_(fh: *const MPI_Fint, buf: *const c_void, count: *const c_int, datatype: *const MPI_Datatype, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
     pmpi_file_write_shared_(fh, buf, count, datatype, status, ierror)
 }
 
@@ -5092,7 +5092,7 @@ pub unsafe extern "C" fn mpi_wtime_() -> f64 {
     pmpi_wtime_()
 }
 
-// Not bound (133):
+// Not bound (162):
 //   MPI_Accumulate_c: no Fortran binding (C only, or large-count)
 //   MPI_Allgather_c: no Fortran binding (C only, or large-count)
 //   MPI_Allgather_init_c: no Fortran binding (C only, or large-count)
@@ -5121,6 +5121,35 @@ pub unsafe extern "C" fn mpi_wtime_() -> f64 {
 //   MPI_Exscan_init_c: no Fortran binding (C only, or large-count)
 //   MPI_File_c2f: no Fortran binding (C only, or large-count)
 //   MPI_File_f2c: no Fortran binding (C only, or large-count)
+//   MPI_File_get_type_extent_c: no Fortran binding (C only, or large-count)
+//   MPI_File_iread_all_c: no Fortran binding (C only, or large-count)
+//   MPI_File_iread_at_all_c: no Fortran binding (C only, or large-count)
+//   MPI_File_iread_at_c: no Fortran binding (C only, or large-count)
+//   MPI_File_iread_c: no Fortran binding (C only, or large-count)
+//   MPI_File_iread_shared_c: no Fortran binding (C only, or large-count)
+//   MPI_File_iwrite_all_c: no Fortran binding (C only, or large-count)
+//   MPI_File_iwrite_at_all_c: no Fortran binding (C only, or large-count)
+//   MPI_File_iwrite_at_c: no Fortran binding (C only, or large-count)
+//   MPI_File_iwrite_c: no Fortran binding (C only, or large-count)
+//   MPI_File_iwrite_shared_c: no Fortran binding (C only, or large-count)
+//   MPI_File_read_all_begin_c: no Fortran binding (C only, or large-count)
+//   MPI_File_read_all_c: no Fortran binding (C only, or large-count)
+//   MPI_File_read_at_all_begin_c: no Fortran binding (C only, or large-count)
+//   MPI_File_read_at_all_c: no Fortran binding (C only, or large-count)
+//   MPI_File_read_at_c: no Fortran binding (C only, or large-count)
+//   MPI_File_read_c: no Fortran binding (C only, or large-count)
+//   MPI_File_read_ordered_begin_c: no Fortran binding (C only, or large-count)
+//   MPI_File_read_ordered_c: no Fortran binding (C only, or large-count)
+//   MPI_File_read_shared_c: no Fortran binding (C only, or large-count)
+//   MPI_File_write_all_begin_c: no Fortran binding (C only, or large-count)
+//   MPI_File_write_all_c: no Fortran binding (C only, or large-count)
+//   MPI_File_write_at_all_begin_c: no Fortran binding (C only, or large-count)
+//   MPI_File_write_at_all_c: no Fortran binding (C only, or large-count)
+//   MPI_File_write_at_c: no Fortran binding (C only, or large-count)
+//   MPI_File_write_c: no Fortran binding (C only, or large-count)
+//   MPI_File_write_ordered_begin_c: no Fortran binding (C only, or large-count)
+//   MPI_File_write_ordered_c: no Fortran binding (C only, or large-count)
+//   MPI_File_write_shared_c: no Fortran binding (C only, or large-count)
 //   MPI_Gather_c: no Fortran binding (C only, or large-count)
 //   MPI_Gather_init_c: no Fortran binding (C only, or large-count)
 //   MPI_Gatherv_c: no Fortran binding (C only, or large-count)
