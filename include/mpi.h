@@ -752,6 +752,7 @@ int MPI_Neighbor_alltoallw_init(const void *sendbuf, const int *sendcounts, cons
 int MPI_Neighbor_alltoallw_init_c(const void *sendbuf, const MPI_Count *sendcounts, const MPI_Aint *sdispls, const MPI_Datatype *sendtypes, void *recvbuf, const MPI_Count *recvcounts, const MPI_Aint *rdispls, const MPI_Datatype *recvtypes, MPI_Comm comm, MPI_Info info, MPI_Request *request);
 int MPI_Op_commutative(MPI_Op op, int *commute);
 int MPI_Op_create(MPI_User_function user_fn, int commute, MPI_Op *op);
+int MPI_Op_create_c(MPI_User_function_c user_fn, int commute, MPI_Op *op);
 int MPI_Op_free(MPI_Op *op);
 int MPI_Open_port(MPI_Info info, char *port_name);
 int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize, int *position, MPI_Comm comm);
@@ -1324,6 +1325,7 @@ int PMPI_Neighbor_alltoallw_init(const void *sendbuf, const int *sendcounts, con
 int PMPI_Neighbor_alltoallw_init_c(const void *sendbuf, const MPI_Count *sendcounts, const MPI_Aint *sdispls, const MPI_Datatype *sendtypes, void *recvbuf, const MPI_Count *recvcounts, const MPI_Aint *rdispls, const MPI_Datatype *recvtypes, MPI_Comm comm, MPI_Info info, MPI_Request *request);
 int PMPI_Op_commutative(MPI_Op op, int *commute);
 int PMPI_Op_create(MPI_User_function user_fn, int commute, MPI_Op *op);
+int PMPI_Op_create_c(MPI_User_function_c user_fn, int commute, MPI_Op *op);
 int PMPI_Op_free(MPI_Op *op);
 int PMPI_Open_port(MPI_Info info, char *port_name);
 int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize, int *position, MPI_Comm comm);

@@ -128,6 +128,10 @@ def rust_param(text):
     const, base, stars, name, array = m.groups()
     level = len(stars or "") + (1 if array else 0)
     rust = C_SCALARS.get(base, base)
+    if re.search(r"_function(_c)?$", base) and level == 1:
+        # `MPI_User_function *user_fn`: C's callback types are function types, the pointer
+        # to one is what consts.rs calls MPI_User_function (a nullable fn pointer).
+        return name, rust
     if level == 0:
         return name, rust
     # The outermost pointer is const when the C declaration says so of the pointee.

@@ -10,6 +10,8 @@
  * - Displacements past 2^31 (MPI_Aint): MPI_Gatherv_c into blocks 2 GiB and more into the
  *   root's buffer, MPI_Alltoallw_c with byte displacements past 2 GiB (the buffers are
  *   allocated, only the pages written are touched).
+ * - MPI_Op_create_c: a user operation whose length is an MPI_Count, through
+ *   MPI_Allreduce_c on a contiguous type and on a strided vector type.
  * - On railmpi: a negative count in a count array (MPI_Alltoallv_c) is MPI_ERR_COUNT at
  *   every rank, and the next collective still matches (MPICH does not check).
  * Neighbourhood calls run on a directed ring (MPI_Dist_graph_create_adjacent: from the
@@ -371,6 +373,64 @@ static void far_displacements(void)
     free(big);
 }
 
+/* inoutvec = invec op inoutvec with x op y = x: associative, not commutative (the result
+ * of a reduction in rank order is rank 0's data). */
+static MPI_Count user_calls, user_elems;
+static void twice_plus(void *in, void *inout, MPI_Count *len, MPI_Datatype *dt)
+{
+    (void)dt;
+    user_calls++;
+    user_elems += *len;
+    for (MPI_Count i = 0; i < *len; i++)
+        ((long *)inout)[i] = ((long *)in)[i];
+}
+
+/* The same over a vector type of 3 longs with stride 2 (the function indexes its layout). */
+static void twice_plus_vec(void *in, void *inout, MPI_Count *len, MPI_Datatype *dt)
+{
+    (void)dt;
+    for (MPI_Count e = 0; e < *len; e++)
+        for (int j = 0; j < 3; j++) {
+            long *a = (long *)in + e * 5 + 2 * j, *b = (long *)inout + e * 5 + 2 * j;
+            *b = *a;
+        }
+}
+
+static void user_op(void)
+{
+    MPI_Op op;
+    enum { K = 40 };
+    long a[5 * K], b[5 * K];
+    CHECK_MPI(MPI_Op_create_c(twice_plus, 0, &op));
+    for (int i = 0; i < K; i++)
+        a[i] = rank + i;
+    CHECK_MPI(MPI_Allreduce_c(a, b, K, MPI_LONG, op, MPI_COMM_WORLD));
+    for (int i = 0; i < K; i++)
+        CHECK(b[i] == i, "Op_create_c Allreduce_c [%d] = %ld, not %d", i, b[i], i);
+    long calls = 0, mine = user_calls > 0 && user_elems > 0;
+    CHECK_MPI(MPI_Allreduce(&mine, &calls, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD));
+    CHECK(calls > 0, "the user function was called nowhere");
+    CHECK_MPI(MPI_Op_free(&op));
+    MPI_Datatype vec;
+    CHECK_MPI(MPI_Type_vector(3, 1, 2, MPI_LONG, &vec));
+    MPI_Datatype vr;
+    CHECK_MPI(MPI_Type_create_resized(vec, 0, 5 * sizeof(long), &vr));
+    CHECK_MPI(MPI_Type_commit(&vr));
+    CHECK_MPI(MPI_Op_create_c(twice_plus_vec, 0, &op));
+    for (int i = 0; i < 5 * K; i++) {
+        a[i] = rank * 3 + i;
+        b[i] = -7;
+    }
+    CHECK_MPI(MPI_Allreduce_c(a, b, K, vr, op, MPI_COMM_WORLD));
+    for (int i = 0; i < 5 * K; i++) {
+        long want = i % 5 % 2 == 0 ? i : -7;
+        CHECK(b[i] == want, "Op_create_c on a vector type [%d] = %ld, not %ld", i, b[i], want);
+    }
+    CHECK_MPI(MPI_Op_free(&op));
+    MPI_Type_free(&vr);
+    MPI_Type_free(&vec);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -387,6 +447,7 @@ int main(int argc, char **argv)
         neighbours(ring, mode);
     }
     far_displacements();
+    user_op();
 #ifdef RAILMPI
     /* A negative count anywhere in a count array: MPI_ERR_COUNT at every rank, nothing
      * started (MPICH 4 and 5 do not check: railmpi only). */

@@ -11,7 +11,7 @@ use super::args;
 use super::consts::*;
 use super::shim;
 use super::{
-    bsend, coll, coll_persistent, datatype, errors, file, info, mprobe, pt2pt, rma, status,
+    bsend, coll, coll_persistent, datatype, errors, file, info, mprobe, op, pt2pt, rma, status,
 };
 use std::cell::Cell;
 use std::os::raw::{c_char, c_int, c_void};
@@ -2368,6 +2368,28 @@ pub unsafe extern "C" fn PMPI_Reduce_local_c(
     shim::run("MPI_Reduce_local_c", MPI_COMM_WORLD, || {
         let count = args::count_c(count)?;
         coll::reduce_local(inbuf, inoutbuf, count, datatype, op)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Op_create(
+    user_fn: MPI_User_function,
+    commute: c_int,
+    op: *mut MPI_Op,
+) -> c_int {
+    shim::run("MPI_Op_create", MPI_COMM_WORLD, || {
+        op::create(op::UserFn::int(user_fn), commute, op)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Op_create_c(
+    user_fn: MPI_User_function_c,
+    commute: c_int,
+    op: *mut MPI_Op,
+) -> c_int {
+    shim::run("MPI_Op_create_c", MPI_COMM_WORLD, || {
+        op::create(op::UserFn::large(user_fn), commute, op)
     })
 }
 

@@ -13,8 +13,45 @@ use parking_lot::RwLock;
 use std::os::raw::{c_int, c_void};
 use std::sync::Arc;
 
-/// The C user function: `(invec, inoutvec, len, datatype)`.
-type UserFn = unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int, *mut MPI_Datatype);
+/// The C user function: `(invec, inoutvec, len, datatype)`, its length an int
+/// (MPI_Op_create) or an MPI_Count (MPI_Op_create_c).
+#[derive(Clone, Copy)]
+pub enum UserFn {
+    Int(unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int, *mut MPI_Datatype)),
+    Large(unsafe extern "C" fn(*mut c_void, *mut c_void, *mut MPI_Count, *mut MPI_Datatype)),
+}
+
+impl UserFn {
+    pub fn int(f: MPI_User_function) -> Option<UserFn> {
+        f.map(UserFn::Int)
+    }
+
+    pub fn large(f: MPI_User_function_c) -> Option<UserFn> {
+        f.map(UserFn::Large)
+    }
+
+    /// Calls the function on `k` elements.
+    ///
+    /// # Safety
+    /// `a` and `b` hold `k` elements of the type `dt` in its layout (MPI's contract for
+    /// user functions: `a` is not written).
+    unsafe fn call(self, a: *mut u8, b: *mut u8, k: usize, mut dt: MPI_Datatype) -> Result<()> {
+        let (a, b) = (a as *mut c_void, b as *mut c_void);
+        match self {
+            UserFn::Int(f) => {
+                let mut len = c_int::try_from(k).map_err(|_| {
+                    Error::new(
+                        ErrorClass::Count,
+                        "too many elements for a user op (MPI_Op_create_c's take more)",
+                    )
+                })?;
+                f(a, b, &mut len, &mut dt)
+            }
+            UserFn::Large(f) => f(a, b, &mut (k as MPI_Count), &mut dt),
+        }
+        Ok(())
+    }
+}
 
 #[derive(Clone, Copy)]
 struct UserOp {
@@ -138,22 +175,12 @@ fn user_reducer(u: UserOp, handle: MPI_Datatype, ty: &Datatype) -> Reducer {
             if k == 0 {
                 return Ok(());
             }
-            let mut len = c_int::try_from(k)
-                .map_err(|_| Error::new(ErrorClass::Count, "too many elements for a user op"))?;
-            let mut dt = handle;
             if contiguous {
-                // SAFETY: the function reads `len` elements at invec and updates as many
+                // SAFETY: the function reads `k` elements at invec and updates as many
                 // at inoutvec, both live slices of that size (MPI's contract for user
                 // functions: invec is not written).
-                unsafe {
-                    (u.f)(
-                        input.as_ptr() as *mut c_void,
-                        inout.as_mut_ptr() as *mut c_void,
-                        &mut len,
-                        &mut dt,
-                    )
-                };
-                return Ok(());
+                let (a, b) = (input.as_ptr() as *mut u8, inout.as_mut_ptr());
+                return unsafe { u.f.call(a, b, k, handle) };
             }
             let mut a = Laid::new(&layout, k);
             let mut b = Laid::new(&layout, k);
@@ -161,12 +188,7 @@ fn user_reducer(u: UserOp, handle: MPI_Datatype, ty: &Datatype) -> Reducer {
             unsafe {
                 layout.unpack(k, input, a.base());
                 layout.unpack(k, inout, b.base());
-                (u.f)(
-                    a.base() as *mut c_void,
-                    b.base() as *mut c_void,
-                    &mut len,
-                    &mut dt,
-                );
+                u.f.call(a.base(), b.base(), k, handle)?;
                 let mut out = Vec::with_capacity(inout.len());
                 layout.pack(k, b.base(), &mut out);
                 inout.copy_from_slice(&out[..inout.len()]);
@@ -205,13 +227,13 @@ impl Laid {
     }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Op_create(
-    user_fn: MPI_User_function,
+/// MPI_Op_create and MPI_Op_create_c (`user_fn` from `UserFn::int` or `::large`).
+pub(crate) unsafe fn create(
+    user_fn: Option<UserFn>,
     commute: c_int,
     op: *mut MPI_Op,
-) -> c_int {
-    run("MPI_Op_create", MPI_COMM_WORLD, || {
+) -> Result<()> {
+    {
         let Some(f) = user_fn else {
             return mpi_err!(Arg, "NULL user function");
         };
@@ -237,7 +259,7 @@ pub unsafe extern "C" fn PMPI_Op_create(
             return mpi_err!(Other, "too many user operations");
         }
         write_out(op, (OP_DIRECT | i as u32) as MPI_Op)
-    })
+    }
 }
 
 #[no_mangle]

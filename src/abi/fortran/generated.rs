@@ -5092,7 +5092,7 @@ pub unsafe extern "C" fn mpi_wtime_() -> f64 {
     pmpi_wtime_()
 }
 
-// Not bound (162):
+// Not bound (163):
 //   MPI_Accumulate_c: no Fortran binding (C only, or large-count)
 //   MPI_Allgather_c: no Fortran binding (C only, or large-count)
 //   MPI_Allgather_init_c: no Fortran binding (C only, or large-count)
@@ -5198,6 +5198,7 @@ pub unsafe extern "C" fn mpi_wtime_() -> f64 {
 //   MPI_Neighbor_alltoallv_init_c: no Fortran binding (C only, or large-count)
 //   MPI_Neighbor_alltoallw_c: no Fortran binding (C only, or large-count)
 //   MPI_Neighbor_alltoallw_init_c: no Fortran binding (C only, or large-count)
+//   MPI_Op_create_c: no Fortran binding (C only, or large-count)
 //   MPI_Pack_c: no Fortran binding (C only, or large-count)
 //   MPI_Pack_external_c: no Fortran binding (C only, or large-count)
 //   MPI_Pack_external_size_c: no Fortran binding (C only, or large-count)
