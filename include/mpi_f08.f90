@@ -1698,6 +1698,30 @@ module mpi_f08
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Comm_create_errhandler
   end interface PMPI_Comm_create_errhandler
+  interface MPI_Comm_create_from_group
+    subroutine MPI_Comm_create_from_group(group, stringtag, info, errhandler, newcomm, ierror)
+      import
+      implicit none
+      type(MPI_Group), intent(in) :: group
+      character(len=*), intent(in) :: stringtag
+      type(MPI_Info), intent(in) :: info
+      type(MPI_Errhandler), intent(in) :: errhandler
+      type(MPI_Comm), intent(out) :: newcomm
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Comm_create_from_group
+  end interface MPI_Comm_create_from_group
+  interface PMPI_Comm_create_from_group
+    subroutine PMPI_Comm_create_from_group(group, stringtag, info, errhandler, newcomm, ierror)
+      import
+      implicit none
+      type(MPI_Group), intent(in) :: group
+      character(len=*), intent(in) :: stringtag
+      type(MPI_Info), intent(in) :: info
+      type(MPI_Errhandler), intent(in) :: errhandler
+      type(MPI_Comm), intent(out) :: newcomm
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Comm_create_from_group
+  end interface PMPI_Comm_create_from_group
   interface MPI_Comm_create_group
     subroutine MPI_Comm_create_group(comm, group, tag, newcomm, ierror)
       import
@@ -4562,6 +4586,26 @@ module mpi_f08
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Group_free
   end interface PMPI_Group_free
+  interface MPI_Group_from_session_pset
+    subroutine MPI_Group_from_session_pset(session, pset_name, newgroup, ierror)
+      import
+      implicit none
+      type(MPI_Session), intent(in) :: session
+      character(len=*), intent(in) :: pset_name
+      type(MPI_Group), intent(out) :: newgroup
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Group_from_session_pset
+  end interface MPI_Group_from_session_pset
+  interface PMPI_Group_from_session_pset
+    subroutine PMPI_Group_from_session_pset(session, pset_name, newgroup, ierror)
+      import
+      implicit none
+      type(MPI_Session), intent(in) :: session
+      character(len=*), intent(in) :: pset_name
+      type(MPI_Group), intent(out) :: newgroup
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Group_from_session_pset
+  end interface PMPI_Group_from_session_pset
   interface MPI_Group_incl
     subroutine MPI_Group_incl(group, n, ranks, newgroup, ierror)
       import
@@ -5620,6 +5664,38 @@ module mpi_f08
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Intercomm_create
   end interface PMPI_Intercomm_create
+  interface MPI_Intercomm_create_from_groups
+    subroutine MPI_Intercomm_create_from_groups(local_group, local_leader, remote_group, &
+        remote_leader, stringtag, info, errhandler, newintercomm, ierror)
+      import
+      implicit none
+      type(MPI_Group), intent(in) :: local_group
+      integer, intent(in) :: local_leader
+      type(MPI_Group), intent(in) :: remote_group
+      integer, intent(in) :: remote_leader
+      character(len=*), intent(in) :: stringtag
+      type(MPI_Info), intent(in) :: info
+      type(MPI_Errhandler), intent(in) :: errhandler
+      type(MPI_Comm), intent(out) :: newintercomm
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Intercomm_create_from_groups
+  end interface MPI_Intercomm_create_from_groups
+  interface PMPI_Intercomm_create_from_groups
+    subroutine PMPI_Intercomm_create_from_groups(local_group, local_leader, remote_group, &
+        remote_leader, stringtag, info, errhandler, newintercomm, ierror)
+      import
+      implicit none
+      type(MPI_Group), intent(in) :: local_group
+      integer, intent(in) :: local_leader
+      type(MPI_Group), intent(in) :: remote_group
+      integer, intent(in) :: remote_leader
+      character(len=*), intent(in) :: stringtag
+      type(MPI_Info), intent(in) :: info
+      type(MPI_Errhandler), intent(in) :: errhandler
+      type(MPI_Comm), intent(out) :: newintercomm
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Intercomm_create_from_groups
+  end interface PMPI_Intercomm_create_from_groups
   interface MPI_Intercomm_merge
     subroutine MPI_Intercomm_merge(intercomm, high, newintracomm, ierror)
       import
@@ -7743,6 +7819,234 @@ module mpi_f08
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Sendrecv_replace_f08ts
   end interface PMPI_Sendrecv_replace
+  interface MPI_Session_attach_buffer
+    subroutine MPI_Session_attach_buffer_f08ts(session, buffer, size, ierror) bind(C, &
+        name="MPI_Session_attach_buffer_f08ts")
+      import
+      implicit none
+      type(MPI_Session), intent(in) :: session
+      type(*), dimension(..) :: buffer
+      integer, intent(in) :: size
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Session_attach_buffer_f08ts
+  end interface MPI_Session_attach_buffer
+  interface PMPI_Session_attach_buffer
+    subroutine PMPI_Session_attach_buffer_f08ts(session, buffer, size, ierror) bind(C, &
+        name="PMPI_Session_attach_buffer_f08ts")
+      import
+      implicit none
+      type(MPI_Session), intent(in) :: session
+      type(*), dimension(..) :: buffer
+      integer, intent(in) :: size
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Session_attach_buffer_f08ts
+  end interface PMPI_Session_attach_buffer
+  interface MPI_Session_call_errhandler
+    subroutine MPI_Session_call_errhandler(session, errorcode, ierror)
+      import
+      implicit none
+      type(MPI_Session), intent(in) :: session
+      integer, intent(in) :: errorcode
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Session_call_errhandler
+  end interface MPI_Session_call_errhandler
+  interface PMPI_Session_call_errhandler
+    subroutine PMPI_Session_call_errhandler(session, errorcode, ierror)
+      import
+      implicit none
+      type(MPI_Session), intent(in) :: session
+      integer, intent(in) :: errorcode
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Session_call_errhandler
+  end interface PMPI_Session_call_errhandler
+  interface MPI_Session_finalize
+    subroutine MPI_Session_finalize(session, ierror)
+      import
+      implicit none
+      type(MPI_Session), intent(out) :: session
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Session_finalize
+  end interface MPI_Session_finalize
+  interface PMPI_Session_finalize
+    subroutine PMPI_Session_finalize(session, ierror)
+      import
+      implicit none
+      type(MPI_Session), intent(out) :: session
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Session_finalize
+  end interface PMPI_Session_finalize
+  interface MPI_Session_flush_buffer
+    subroutine MPI_Session_flush_buffer(session, ierror)
+      import
+      implicit none
+      type(MPI_Session), intent(in) :: session
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Session_flush_buffer
+  end interface MPI_Session_flush_buffer
+  interface PMPI_Session_flush_buffer
+    subroutine PMPI_Session_flush_buffer(session, ierror)
+      import
+      implicit none
+      type(MPI_Session), intent(in) :: session
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Session_flush_buffer
+  end interface PMPI_Session_flush_buffer
+  interface MPI_Session_get_errhandler
+    subroutine MPI_Session_get_errhandler(session, errhandler, ierror)
+      import
+      implicit none
+      type(MPI_Session), intent(in) :: session
+      type(MPI_Errhandler), intent(out) :: errhandler
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Session_get_errhandler
+  end interface MPI_Session_get_errhandler
+  interface PMPI_Session_get_errhandler
+    subroutine PMPI_Session_get_errhandler(session, errhandler, ierror)
+      import
+      implicit none
+      type(MPI_Session), intent(in) :: session
+      type(MPI_Errhandler), intent(out) :: errhandler
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Session_get_errhandler
+  end interface PMPI_Session_get_errhandler
+  interface MPI_Session_get_info
+    subroutine MPI_Session_get_info(session, info_used, ierror)
+      import
+      implicit none
+      type(MPI_Session), intent(in) :: session
+      type(MPI_Info), intent(out) :: info_used
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Session_get_info
+  end interface MPI_Session_get_info
+  interface PMPI_Session_get_info
+    subroutine PMPI_Session_get_info(session, info_used, ierror)
+      import
+      implicit none
+      type(MPI_Session), intent(in) :: session
+      type(MPI_Info), intent(out) :: info_used
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Session_get_info
+  end interface PMPI_Session_get_info
+  interface MPI_Session_get_nth_pset
+    subroutine MPI_Session_get_nth_pset(session, info, n, pset_len, pset_name, ierror)
+      import
+      implicit none
+      type(MPI_Session), intent(in) :: session
+      type(MPI_Info), intent(in) :: info
+      integer, intent(in) :: n
+      integer, intent(out) :: pset_len
+      character(len=*), intent(out) :: pset_name
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Session_get_nth_pset
+  end interface MPI_Session_get_nth_pset
+  interface PMPI_Session_get_nth_pset
+    subroutine PMPI_Session_get_nth_pset(session, info, n, pset_len, pset_name, ierror)
+      import
+      implicit none
+      type(MPI_Session), intent(in) :: session
+      type(MPI_Info), intent(in) :: info
+      integer, intent(in) :: n
+      integer, intent(out) :: pset_len
+      character(len=*), intent(out) :: pset_name
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Session_get_nth_pset
+  end interface PMPI_Session_get_nth_pset
+  interface MPI_Session_get_num_psets
+    subroutine MPI_Session_get_num_psets(session, info, npset_names, ierror)
+      import
+      implicit none
+      type(MPI_Session), intent(in) :: session
+      type(MPI_Info), intent(in) :: info
+      integer, intent(out) :: npset_names
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Session_get_num_psets
+  end interface MPI_Session_get_num_psets
+  interface PMPI_Session_get_num_psets
+    subroutine PMPI_Session_get_num_psets(session, info, npset_names, ierror)
+      import
+      implicit none
+      type(MPI_Session), intent(in) :: session
+      type(MPI_Info), intent(in) :: info
+      integer, intent(out) :: npset_names
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Session_get_num_psets
+  end interface PMPI_Session_get_num_psets
+  interface MPI_Session_get_pset_info
+    subroutine MPI_Session_get_pset_info(session, pset_name, info, ierror)
+      import
+      implicit none
+      type(MPI_Session), intent(in) :: session
+      character(len=*), intent(in) :: pset_name
+      type(MPI_Info), intent(out) :: info
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Session_get_pset_info
+  end interface MPI_Session_get_pset_info
+  interface PMPI_Session_get_pset_info
+    subroutine PMPI_Session_get_pset_info(session, pset_name, info, ierror)
+      import
+      implicit none
+      type(MPI_Session), intent(in) :: session
+      character(len=*), intent(in) :: pset_name
+      type(MPI_Info), intent(out) :: info
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Session_get_pset_info
+  end interface PMPI_Session_get_pset_info
+  interface MPI_Session_iflush_buffer
+    subroutine MPI_Session_iflush_buffer(session, request, ierror)
+      import
+      implicit none
+      type(MPI_Session), intent(in) :: session
+      type(MPI_Request), intent(out) :: request
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Session_iflush_buffer
+  end interface MPI_Session_iflush_buffer
+  interface PMPI_Session_iflush_buffer
+    subroutine PMPI_Session_iflush_buffer(session, request, ierror)
+      import
+      implicit none
+      type(MPI_Session), intent(in) :: session
+      type(MPI_Request), intent(out) :: request
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Session_iflush_buffer
+  end interface PMPI_Session_iflush_buffer
+  interface MPI_Session_init
+    subroutine MPI_Session_init(info, errhandler, session, ierror)
+      import
+      implicit none
+      type(MPI_Info), intent(in) :: info
+      type(MPI_Errhandler), intent(in) :: errhandler
+      type(MPI_Session), intent(out) :: session
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Session_init
+  end interface MPI_Session_init
+  interface PMPI_Session_init
+    subroutine PMPI_Session_init(info, errhandler, session, ierror)
+      import
+      implicit none
+      type(MPI_Info), intent(in) :: info
+      type(MPI_Errhandler), intent(in) :: errhandler
+      type(MPI_Session), intent(out) :: session
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Session_init
+  end interface PMPI_Session_init
+  interface MPI_Session_set_errhandler
+    subroutine MPI_Session_set_errhandler(session, errhandler, ierror)
+      import
+      implicit none
+      type(MPI_Session), intent(in) :: session
+      type(MPI_Errhandler), intent(in) :: errhandler
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Session_set_errhandler
+  end interface MPI_Session_set_errhandler
+  interface PMPI_Session_set_errhandler
+    subroutine PMPI_Session_set_errhandler(session, errhandler, ierror)
+      import
+      implicit none
+      type(MPI_Session), intent(in) :: session
+      type(MPI_Errhandler), intent(in) :: errhandler
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Session_set_errhandler
+  end interface PMPI_Session_set_errhandler
   interface MPI_Ssend
     subroutine MPI_Ssend_f08ts(buf, count, datatype, dest, tag, comm, ierror) bind(C, &
         name="MPI_Ssend_f08ts")

@@ -77,6 +77,7 @@ error_classes! {
     Name,
     Service,
     Spawn,
+    Session,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -112,6 +113,7 @@ impl ErrorClass {
                 | InfoKey
                 | InfoValue
                 | Size
+                | Session
         )
     }
 }

@@ -193,10 +193,31 @@ def error_target(entry, params):
     if "on" in entry.flags:
         return "run_on", "&on"
     if "world" not in entry.flags:
-        for kind, run in (("COMMUNICATOR", "run"), ("WINDOW", "run_win"), ("FILE", "run_file")):
+        targets = (
+            ("COMMUNICATOR", "run"),
+            ("WINDOW", "run_win"),
+            ("FILE", "run_file"),
+            ("SESSION", "run_session"),
+        )
+        nulls = {
+            "COMMUNICATOR": "MPI_COMM_NULL",
+            "WINDOW": "MPI_WIN_NULL",
+            "FILE": "MPI_FILE_NULL",
+            "SESSION": "MPI_SESSION_NULL",
+        }
+        for kind, run in targets:
             for p in params:
                 if p["kind"] == kind and p["dir"] == "in" and not p["array"]:
                     return run, p["name"]
+                # The object a call frees (MPI_Session_finalize): read before the call.
+                if p["kind"] == kind and p["dir"] == "inout" and not p["array"]:
+                    return run, f"shim::deref_or({p['name']}, {nulls[kind]})"
+        # A call that makes an object and is given its error handler (MPI_Session_init,
+        # MPI_Comm_create_from_group): errors go to that handler, the object NULL.
+        for p in params:
+            if p["kind"] == "ERRHANDLER" and p["dir"] == "in":
+                made = "MPI_SESSION_NULL" if any(q["kind"] == "SESSION" for q in params) else "MPI_COMM_NULL"
+                return "run_errh", f"{p['name']}, {made}"
     return "run", "MPI_COMM_WORLD"
 
 

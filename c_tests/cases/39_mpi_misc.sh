@@ -16,9 +16,11 @@ _ct_misc op_table 1 2 3 5
 _ct_misc persistent_coll 1 2 3 4 7
 # Arrays freed right after the _init (mpi4py's are temporaries): copied there.
 _ct_misc persistent_coll_arrays 1 2 3 4 5
+# MPI-4 sessions, and the World model beside them in one process.
+_ct_misc sessions 2 5
 
 if [ "$CT_IMPL" = railmpi ] && [ -e "$LIB/libmpich.so.12" ]; then
-    for prog in mpi_misc op_table persistent_coll persistent_coll_arrays; do
+    for prog in mpi_misc op_table persistent_coll persistent_coll_arrays sessions; do
         CASE_EXPECT="^ok $prog \[railmpi" run_case "swapin.$prog.n3" 0 \
             env "LD_LIBRARY_PATH=$LIB${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" $MPIEXEC -n 3 "$CTM/$prog"
     done

@@ -71,25 +71,33 @@ impl Attached {
     }
 }
 
-/// Whose buffer (MPI-4.1 §3.6.1): the process's (MPI_Buffer_attach) or a communicator's
-/// (MPI_Comm_attach_buffer). Sessions have none yet.
+/// Whose buffer (MPI-4.1 §3.6.1): the process's (MPI_Buffer_attach), a communicator's
+/// (MPI_Comm_attach_buffer) or a session's (MPI_Session_attach_buffer).
 #[derive(Clone, Copy, PartialEq)]
 pub enum Scope {
     Process,
     Comm(MPI_Comm),
+    Session(MPI_Session),
 }
 
-/// The attached buffers: the process's, and the communicators' by handle (few: a Vec).
+/// The attached buffers: the process's, and the communicators' and sessions' (few: a Vec).
 struct Buffers {
     process: Option<Attached>,
-    comms: Vec<(MPI_Comm, Attached)>,
+    scoped: Vec<(Scope, Attached)>,
 }
 
 impl Buffers {
-    /// The buffer a buffered send on `comm` uses: the communicator's, else the process's.
+    /// The buffer a buffered send on `comm` uses: the communicator's, else its session's
+    /// (one made from a session's group), else the process's.
     fn for_send(&mut self, comm: MPI_Comm) -> Option<&mut Attached> {
-        match self.comms.iter_mut().find(|(c, _)| *c == comm) {
-            Some((_, a)) => Some(a),
+        let session = super::session::of_comm(comm).map(Scope::Session);
+        let i = (self
+            .scoped
+            .iter()
+            .position(|(s, _)| *s == Scope::Comm(comm)))
+        .or_else(|| self.scoped.iter().position(|(s, _)| Some(*s) == session));
+        match i {
+            Some(i) => Some(&mut self.scoped[i].1),
             None => self.process.as_mut(),
         }
     }
@@ -97,16 +105,20 @@ impl Buffers {
     fn get(&mut self, scope: Scope) -> Option<&mut Attached> {
         match scope {
             Scope::Process => self.process.as_mut(),
-            Scope::Comm(h) => self.comms.iter_mut().find(|(c, _)| *c == h).map(|(_, a)| a),
+            _ => self
+                .scoped
+                .iter_mut()
+                .find(|(s, _)| *s == scope)
+                .map(|(_, a)| a),
         }
     }
 
     fn take(&mut self, scope: Scope) -> Option<Attached> {
         match scope {
             Scope::Process => self.process.take(),
-            Scope::Comm(h) => {
-                let i = self.comms.iter().position(|(c, _)| *c == h)?;
-                Some(self.comms.swap_remove(i).1)
+            _ => {
+                let i = self.scoped.iter().position(|(s, _)| *s == scope)?;
+                Some(self.scoped.swap_remove(i).1)
             }
         }
     }
@@ -114,14 +126,14 @@ impl Buffers {
     fn put(&mut self, scope: Scope, a: Attached) {
         match scope {
             Scope::Process => self.process = Some(a),
-            Scope::Comm(h) => self.comms.push((h, a)),
+            _ => self.scoped.push((scope, a)),
         }
     }
 }
 
 static BUFFERS: Mutex<Buffers> = Mutex::new(Buffers {
     process: None,
-    comms: Vec::new(),
+    scoped: Vec::new(),
 });
 
 /// Whether an engine request is complete (a released one that completed is gone).
@@ -229,7 +241,7 @@ pub unsafe fn send(
 pub fn drain(w: &crate::runtime::World) {
     let pending: Vec<ReqId> = {
         let b = BUFFERS.lock();
-        let comms = b.comms.iter().map(|(_, a)| a);
+        let comms = b.scoped.iter().map(|(_, a)| a);
         b.process
             .iter()
             .chain(comms)
@@ -243,7 +255,17 @@ pub fn drain(w: &crate::runtime::World) {
 /// out (as MPI_Comm_detach_buffer would), so that a later communicator with the same
 /// handle finds none.
 pub fn comm_freed(comm: MPI_Comm) {
-    let gone = BUFFERS.lock().take(Scope::Comm(comm));
+    super::session::comm_freed(comm);
+    scope_closed(Scope::Comm(comm));
+}
+
+/// A session is being finalized: as `comm_freed`.
+pub fn session_closed(session: MPI_Session) {
+    scope_closed(Scope::Session(session));
+}
+
+fn scope_closed(scope: Scope) {
+    let gone = BUFFERS.lock().take(scope);
     if let (Some(a), Some(w)) = (gone, crate::runtime::world()) {
         wait_sent(w, &a.pending());
     }
@@ -259,6 +281,12 @@ fn wait_sent(w: &crate::runtime::World, pending: &[ReqId]) {
 pub fn comm_scope(comm: MPI_Comm) -> Result<Scope> {
     handles::comm(comm)?;
     Ok(Scope::Comm(comm))
+}
+
+/// The scope of a session's buffer call, the session checked.
+pub fn session_scope(session: MPI_Session) -> Result<Scope> {
+    super::session::check(session)?;
+    Ok(Scope::Session(session))
 }
 
 /// MPI_Buffer_attach(_c), MPI_Comm_attach_buffer(_c): `buffer` may be

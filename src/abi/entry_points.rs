@@ -11,7 +11,8 @@ use super::args;
 use super::consts::*;
 use super::shim;
 use super::{
-    bsend, coll, coll_persistent, datatype, errors, file, info, mprobe, op, pt2pt, rma, status,
+    bsend, coll, coll_persistent, datatype, errors, file, info, mprobe, op, pt2pt, rma, session,
+    status,
 };
 use std::cell::Cell;
 use std::os::raw::{c_char, c_int, c_void};
@@ -1001,6 +1002,70 @@ pub unsafe extern "C" fn PMPI_Comm_iflush_buffer(
     shim::run("MPI_Comm_iflush_buffer", comm, || {
         args::out_ptr(request, "request")?;
         bsend::iflush(bsend::comm_scope(comm)?, request)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Session_attach_buffer(
+    session: MPI_Session,
+    buffer: *mut c_void,
+    size: c_int,
+) -> c_int {
+    shim::run_session("MPI_Session_attach_buffer", session, || {
+        let size = args::size(size)?;
+        bsend::attach(bsend::session_scope(session)?, buffer, size)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Session_attach_buffer_c(
+    session: MPI_Session,
+    buffer: *mut c_void,
+    size: MPI_Count,
+) -> c_int {
+    shim::run_session("MPI_Session_attach_buffer_c", session, || {
+        let size = args::size(size)?;
+        bsend::attach(bsend::session_scope(session)?, buffer, size)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Session_detach_buffer(
+    session: MPI_Session,
+    buffer_addr: *mut c_void,
+    size: *mut c_int,
+) -> c_int {
+    shim::run_session("MPI_Session_detach_buffer", session, || {
+        bsend::detach(bsend::session_scope(session)?, buffer_addr, size)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Session_detach_buffer_c(
+    session: MPI_Session,
+    buffer_addr: *mut c_void,
+    size: *mut MPI_Count,
+) -> c_int {
+    shim::run_session("MPI_Session_detach_buffer_c", session, || {
+        bsend::detach(bsend::session_scope(session)?, buffer_addr, size)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Session_flush_buffer(session: MPI_Session) -> c_int {
+    shim::run_session("MPI_Session_flush_buffer", session, || {
+        bsend::flush(bsend::session_scope(session)?)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Session_iflush_buffer(
+    session: MPI_Session,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run_session("MPI_Session_iflush_buffer", session, || {
+        args::out_ptr(request, "request")?;
+        bsend::iflush(bsend::session_scope(session)?, request)
     })
 }
 
@@ -7421,5 +7486,167 @@ pub unsafe extern "C" fn PMPI_File_write_ordered_end(
     shim::run_file("MPI_File_write_ordered_end", fh, || {
         args::status_arg(status)?;
         file::split_end(fh, file::Split::WriteOrdered, status)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Session_init(
+    info: MPI_Info,
+    errhandler: MPI_Errhandler,
+    session: *mut MPI_Session,
+) -> c_int {
+    shim::run_errh("MPI_Session_init", errhandler, MPI_SESSION_NULL, || {
+        session::init(info, errhandler, session)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Session_finalize(session: *mut MPI_Session) -> c_int {
+    shim::run_session(
+        "MPI_Session_finalize",
+        shim::deref_or(session, MPI_SESSION_NULL),
+        || session::finalize(session),
+    )
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Session_get_info(
+    session: MPI_Session,
+    info_used: *mut MPI_Info,
+) -> c_int {
+    shim::run_session("MPI_Session_get_info", session, || {
+        session::get_info(session, info_used)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Session_get_num_psets(
+    session: MPI_Session,
+    info: MPI_Info,
+    npset_names: *mut c_int,
+) -> c_int {
+    shim::run_session("MPI_Session_get_num_psets", session, || {
+        session::get_num_psets(session, info, npset_names)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Session_get_nth_pset(
+    session: MPI_Session,
+    info: MPI_Info,
+    n: c_int,
+    pset_len: *mut c_int,
+    pset_name: *mut c_char,
+) -> c_int {
+    shim::run_session("MPI_Session_get_nth_pset", session, || {
+        session::get_nth_pset(session, info, n, pset_len, pset_name)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Session_get_pset_info(
+    session: MPI_Session,
+    pset_name: *const c_char,
+    info: *mut MPI_Info,
+) -> c_int {
+    shim::run_session("MPI_Session_get_pset_info", session, || {
+        session::get_pset_info(session, pset_name, info)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Group_from_session_pset(
+    session: MPI_Session,
+    pset_name: *const c_char,
+    newgroup: *mut MPI_Group,
+) -> c_int {
+    shim::run_session("MPI_Group_from_session_pset", session, || {
+        session::group_from_pset(session, pset_name, newgroup)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Comm_create_from_group(
+    group: MPI_Group,
+    stringtag: *const c_char,
+    info: MPI_Info,
+    errhandler: MPI_Errhandler,
+    newcomm: *mut MPI_Comm,
+) -> c_int {
+    shim::run_errh(
+        "MPI_Comm_create_from_group",
+        errhandler,
+        MPI_COMM_NULL,
+        || session::comm_create_from_group(group, stringtag, info, errhandler, newcomm),
+    )
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Intercomm_create_from_groups(
+    local_group: MPI_Group,
+    local_leader: c_int,
+    remote_group: MPI_Group,
+    remote_leader: c_int,
+    stringtag: *const c_char,
+    info: MPI_Info,
+    errhandler: MPI_Errhandler,
+    newintercomm: *mut MPI_Comm,
+) -> c_int {
+    shim::run_errh(
+        "MPI_Intercomm_create_from_groups",
+        errhandler,
+        MPI_COMM_NULL,
+        || {
+            session::intercomm_create_from_groups(
+                local_group,
+                local_leader,
+                remote_group,
+                remote_leader,
+                stringtag,
+                info,
+                errhandler,
+                newintercomm,
+            )
+        },
+    )
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Session_create_errhandler(
+    session_errhandler_fn: MPI_Session_errhandler_function,
+    errhandler: *mut MPI_Errhandler,
+) -> c_int {
+    shim::run("MPI_Session_create_errhandler", MPI_COMM_WORLD, || {
+        session::create_errhandler(session_errhandler_fn, errhandler)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Session_set_errhandler(
+    session: MPI_Session,
+    errhandler: MPI_Errhandler,
+) -> c_int {
+    shim::run_session("MPI_Session_set_errhandler", session, || {
+        session::set_errhandler(session, errhandler)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Session_get_errhandler(
+    session: MPI_Session,
+    errhandler: *mut MPI_Errhandler,
+) -> c_int {
+    shim::run_session("MPI_Session_get_errhandler", session, || {
+        session::get_errhandler(session, errhandler)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Session_call_errhandler(
+    session: MPI_Session,
+    errorcode: c_int,
+) -> c_int {
+    shim::run_session("MPI_Session_call_errhandler", session, || {
+        session::call_errhandler(session, errorcode)
     })
 }

@@ -23,9 +23,64 @@ pub fn thread_level_name() -> &'static str {
     }
 }
 
-fn init(multithreaded: bool) -> Result<()> {
+/// Who uses the runtime (MPI-4.0 §11.2-11.3): the World model, between MPI_Init and
+/// MPI_Finalize, and the sessions open. The runtime starts with the first and ends with the
+/// last; it cannot start again once ended (MPI_Session_init after everything finalised is
+/// refused).
+struct Users {
+    /// The World model: 0 not initialised, 1 running, 2 finalised.
+    world_model: u8,
+    sessions: usize,
+}
+
+static USERS: parking_lot::Mutex<Users> = parking_lot::Mutex::new(Users {
+    world_model: 0,
+    sessions: 0,
+});
+
+/// The runtime, started if no one uses it yet.
+fn start(multithreaded: bool) -> Result<&'static World> {
+    if let Some(w) = world::world() {
+        return Ok(w);
+    }
     let w = World::init(multithreaded)?;
     handles::init_comms(w.comm_world.clone(), w.comm_self.clone());
+    Ok(w)
+}
+
+fn init(multithreaded: bool) -> Result<()> {
+    let mut u = USERS.lock();
+    if u.world_model != 0 {
+        return mpi_err!(Other, "MPI is already initialised (or finalised)");
+    }
+    start(multithreaded)?;
+    u.world_model = 1;
+    Ok(())
+}
+
+/// MPI_Session_init's part: the runtime, started for the first session if MPI_Init did not
+/// start it.
+pub(crate) fn session_opened(multithreaded: bool) -> Result<&'static World> {
+    let mut u = USERS.lock();
+    if world::finalized() {
+        return mpi_err!(
+            Other,
+            "railmpi cannot start again after its last user finalised"
+        );
+    }
+    let w = start(multithreaded)?;
+    u.sessions += 1;
+    Ok(w)
+}
+
+/// MPI_Session_finalize's part: the last user ends the runtime.
+pub(crate) fn session_closed(w: &World) -> Result<()> {
+    let mut u = USERS.lock();
+    u.sessions -= 1;
+    if u.sessions == 0 && u.world_model == 2 {
+        super::bsend::drain(w);
+        w.finalize()?;
+    }
     Ok(())
 }
 
@@ -57,14 +112,14 @@ pub unsafe extern "C" fn PMPI_Init_thread(
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Initialized(flag: *mut c_int) -> c_int {
     run("MPI_Initialized", MPI_COMM_WORLD, || {
-        write_out(flag, world::initialized() as c_int)
+        write_out(flag, (USERS.lock().world_model != 0) as c_int)
     })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Finalized(flag: *mut c_int) -> c_int {
     run("MPI_Finalized", MPI_COMM_WORLD, || {
-        write_out(flag, world::finalized() as c_int)
+        write_out(flag, (USERS.lock().world_model == 2) as c_int)
     })
 }
 
@@ -72,11 +127,19 @@ pub unsafe extern "C" fn PMPI_Finalized(flag: *mut c_int) -> c_int {
 pub unsafe extern "C" fn PMPI_Finalize() -> c_int {
     run("MPI_Finalize", MPI_COMM_WORLD, || {
         let w = shim::world()?;
+        if USERS.lock().world_model != 1 {
+            return mpi_err!(Other, "MPI_Finalize without MPI_Init");
+        }
         // First of all, the attribute delete callbacks of MPI_COMM_SELF (then those of
         // MPI_COMM_WORLD), while MPI is still fully usable (MPI-3.1 §8.7.1).
         let attrs = super::attr::finalize_builtin_comms();
         super::bsend::drain(w);
-        w.finalize()?;
+        let mut u = USERS.lock();
+        // Sessions still open keep the runtime (their communicators go on working).
+        if u.sessions == 0 {
+            w.finalize()?;
+        }
+        u.world_model = 2;
         attrs
     })
 }

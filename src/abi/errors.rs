@@ -70,6 +70,7 @@ pub fn class_code(c: ErrorClass) -> c_int {
         Name => MPI_ERR_NAME,
         Service => MPI_ERR_SERVICE,
         Spawn => MPI_ERR_SPAWN,
+        Session => MPI_ERR_SESSION,
     }
 }
 
@@ -144,6 +145,7 @@ pub fn class_string(code: c_int) -> Option<&'static str> {
         MPI_ERR_NAME => "Service name not published",
         MPI_ERR_SERVICE => "Service name could not be published or unpublished",
         MPI_ERR_SPAWN => "Error in spawning processes",
+        MPI_ERR_SESSION => "Invalid session handle",
         c if (1..=MPI_ERR_VALUE_TOO_LARGE).contains(&c) => "MPI error",
         _ => return None,
     })
@@ -418,6 +420,45 @@ fn dispatch(
             code
         }
     }
+}
+
+/// Raise `err` from `func` on session `session`, through its error handler (MPI_COMM_SELF's
+/// where `session` is not one: an invalid handle has none).
+pub fn raise_session(func: &str, session: MPI_Session, err: Error) -> c_int {
+    raise_session_code(func, session, code_of(&err), &err.msg)
+}
+
+/// `raise_session` with an error code (MPI_Session_call_errhandler's).
+pub fn raise_session_code(func: &str, session: MPI_Session, code: c_int, msg: &str) -> c_int {
+    let Some(handler) = super::session::errhandler(session) else {
+        let err = Error::new(class_of(code), msg.to_string()).with_code(code);
+        return raise(func, MPI_COMM_SELF, err);
+    };
+    // SAFETY: a session's handler was registered as an MPI_Session_errhandler_function,
+    // which takes (MPI_Session *, int *, ...).
+    dispatch(func, handler, code, msg, |f, e| unsafe {
+        let f: unsafe extern "C" fn(*mut MPI_Session, *mut c_int, ...) = std::mem::transmute(f);
+        let mut s = session;
+        f(&mut s, e);
+    })
+}
+
+/// Raise `err` from `func` through error handler `handler` (a call that makes an object
+/// and is given its handler: MPI_Session_init, MPI_Comm_create_from_group); a function
+/// handler gets a pointer to `null`, the call's object not made.
+pub fn raise_errh(func: &str, handler: MPI_Errhandler, null: c_int, err: Error) -> c_int {
+    let handler = if handles::valid_errhandler(handler) {
+        handler
+    } else {
+        MPI_ERRORS_ARE_FATAL
+    };
+    // SAFETY: the handler was registered as one of the MPI_*_errhandler_functions, which
+    // all take (handle *, int *, ...) with an int handle.
+    dispatch(func, handler, code_of(&err), &err.msg, |f, e| unsafe {
+        let f: unsafe extern "C" fn(*mut c_int, *mut c_int, ...) = std::mem::transmute(f);
+        let mut h = null;
+        f(&mut h, e);
+    })
 }
 
 /// Raise `err` from `func` on file `fh` (MPI_FILE_NULL: open and delete), through the

@@ -33,6 +33,7 @@ pub mod op;
 pub mod pt2pt;
 pub mod requests;
 pub mod rma;
+pub mod session;
 pub mod shim;
 pub mod status;
 pub mod topo;

@@ -36,6 +36,36 @@ pub fn run_file(func: &'static str, fh: MPI_File, body: impl FnOnce() -> Result<
     }
 }
 
+/// Run the body of MPI function `func`; errors go to session `session`'s error handler.
+#[inline]
+pub fn run_session(
+    func: &'static str,
+    session: MPI_Session,
+    body: impl FnOnce() -> Result<()>,
+) -> c_int {
+    match catch_unwind(AssertUnwindSafe(body)) {
+        Ok(Ok(())) => MPI_SUCCESS,
+        Ok(Err(e)) => errors::raise_session(func, session, e),
+        Err(panic) => errors::raise_session(func, session, panic_error(panic)),
+    }
+}
+
+/// Run the body of MPI function `func`; errors go to the error handler it was given
+/// (`errors::raise_errh`).
+#[inline]
+pub fn run_errh(
+    func: &'static str,
+    errhandler: MPI_Errhandler,
+    null: c_int,
+    body: impl FnOnce() -> Result<()>,
+) -> c_int {
+    match catch_unwind(AssertUnwindSafe(body)) {
+        Ok(Ok(())) => MPI_SUCCESS,
+        Ok(Err(e)) => errors::raise_errh(func, errhandler, null, e),
+        Err(panic) => errors::raise_errh(func, errhandler, null, panic_error(panic)),
+    }
+}
+
 fn panic_error(panic: Box<dyn std::any::Any + Send>) -> Error {
     let msg = panic
         .downcast_ref::<&str>()
@@ -71,6 +101,19 @@ pub fn world() -> Result<&'static World> {
         };
         Error::new(ErrorClass::Other, format!("called {when}"))
     })
+}
+
+/// The handle at `p` (a call's in-out handle argument), `null` if `p` is NULL.
+///
+/// # Safety
+/// `p` is NULL or valid for reading.
+#[inline]
+pub unsafe fn deref_or<T: Copy>(p: *const T, null: T) -> T {
+    if p.is_null() {
+        null
+    } else {
+        *p
+    }
 }
 
 /// Write through an output pointer the caller handed us, if it is not NULL.

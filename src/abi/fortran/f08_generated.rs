@@ -16,7 +16,7 @@ use crate::abi::consts::*;
 use std::os::raw::{c_char, c_int, c_void};
 
 /// Number of mpi_f08 procedures with an entry point here.
-pub const BOUND_TS: usize = 140;
+pub const BOUND_TS: usize = 141;
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Accumulate_f08ts(origin_addr: *const CfiDesc, origin_count: *const c_int, origin_datatype: *const MPI_Datatype, target_rank: *const c_int, target_disp: *const MPI_Aint, target_count: *const c_int, target_datatype: *const MPI_Datatype, op: *const MPI_Op, win: *const MPI_Win, ierror: *mut MPI_Fint) {
@@ -1323,6 +1323,15 @@ pub unsafe extern "C" fn PMPI_Sendrecv_replace_f08ts(buf: *const CfiDesc, count:
     };
     pmpi_sendrecv_replace_(buf.addr() as *mut c_void, count, datatype, dest, sendtag, source, recvtag, comm, status, ierror);
     buf.copy_out();
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Session_attach_buffer_f08ts(session: *const MPI_Session, buffer: *const CfiDesc, size: *const c_int, ierror: *mut MPI_Fint) {
+    let Some(buffer) = f08_buf(buffer, true) else {
+        return f08_noncontiguous("MPI_Session_attach_buffer", F08Err::World, ierror);
+    };
+    pmpi_session_attach_buffer_(session, buffer.addr() as *mut c_void, size, ierror);
+    buffer.copy_out();
 }
 
 #[no_mangle]

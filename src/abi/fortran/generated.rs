@@ -14,7 +14,7 @@ use std::os::raw::{c_char, c_int, c_void};
 use std::ptr::null_mut;
 
 /// Number of C functions with a Fortran binding here.
-pub const BOUND: usize = 408;
+pub const BOUND: usize = 424;
 
 extern "C" {
     fn PMPI_Abort(comm: MPI_Comm, errorcode: c_int) -> c_int;
@@ -68,6 +68,7 @@ extern "C" {
     fn PMPI_Comm_connect(port_name: *const c_char, info: MPI_Info, root: c_int, comm: MPI_Comm, newcomm: *mut MPI_Comm) -> c_int;
     fn PMPI_Comm_create(comm: MPI_Comm, group: MPI_Group, newcomm: *mut MPI_Comm) -> c_int;
     fn PMPI_Comm_create_errhandler(function: MPI_Comm_errhandler_function, errhandler: *mut MPI_Errhandler) -> c_int;
+    fn PMPI_Comm_create_from_group(group: MPI_Group, stringtag: *const c_char, info: MPI_Info, errhandler: MPI_Errhandler, newcomm: *mut MPI_Comm) -> c_int;
     fn PMPI_Comm_create_group(comm: MPI_Comm, group: MPI_Group, tag: c_int, newcomm: *mut MPI_Comm) -> c_int;
     fn PMPI_Comm_create_keyval(comm_copy_attr_fn: MPI_Comm_copy_attr_function, comm_delete_attr_fn: MPI_Comm_delete_attr_function, comm_keyval: *mut c_int, extra_state: *mut c_void) -> c_int;
     fn PMPI_Comm_delete_attr(comm: MPI_Comm, comm_keyval: c_int) -> c_int;
@@ -201,6 +202,7 @@ extern "C" {
     fn PMPI_Group_difference(group1: MPI_Group, group2: MPI_Group, newgroup: *mut MPI_Group) -> c_int;
     fn PMPI_Group_excl(group: MPI_Group, n: c_int, ranks: *const c_int, newgroup: *mut MPI_Group) -> c_int;
     fn PMPI_Group_free(group: *mut MPI_Group) -> c_int;
+    fn PMPI_Group_from_session_pset(session: MPI_Session, pset_name: *const c_char, newgroup: *mut MPI_Group) -> c_int;
     fn PMPI_Group_incl(group: MPI_Group, n: c_int, ranks: *const c_int, newgroup: *mut MPI_Group) -> c_int;
     fn PMPI_Group_intersection(group1: MPI_Group, group2: MPI_Group, newgroup: *mut MPI_Group) -> c_int;
     fn PMPI_Group_range_excl(group: MPI_Group, n: c_int, ranges: *mut [c_int; 3], newgroup: *mut MPI_Group) -> c_int;
@@ -243,6 +245,7 @@ extern "C" {
     fn PMPI_Init_thread(argc: *mut c_int, argv: *mut *mut *mut c_char, required: c_int, provided: *mut c_int) -> c_int;
     fn PMPI_Initialized(flag: *mut c_int) -> c_int;
     fn PMPI_Intercomm_create(local_comm: MPI_Comm, local_leader: c_int, peer_comm: MPI_Comm, remote_leader: c_int, tag: c_int, newintercomm: *mut MPI_Comm) -> c_int;
+    fn PMPI_Intercomm_create_from_groups(local_group: MPI_Group, local_leader: c_int, remote_group: MPI_Group, remote_leader: c_int, stringtag: *const c_char, info: MPI_Info, errhandler: MPI_Errhandler, newintercomm: *mut MPI_Comm) -> c_int;
     fn PMPI_Intercomm_merge(intercomm: MPI_Comm, high: c_int, newintracomm: *mut MPI_Comm) -> c_int;
     fn PMPI_Iprobe(source: c_int, tag: c_int, comm: MPI_Comm, flag: *mut c_int, status: *mut MPI_Status) -> c_int;
     fn PMPI_Irecv(buf: *mut c_void, count: c_int, datatype: MPI_Datatype, source: c_int, tag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int;
@@ -320,6 +323,19 @@ extern "C" {
     fn PMPI_Send_init(buf: *const c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int;
     fn PMPI_Sendrecv(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, dest: c_int, sendtag: c_int, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, source: c_int, recvtag: c_int, comm: MPI_Comm, status: *mut MPI_Status) -> c_int;
     fn PMPI_Sendrecv_replace(buf: *mut c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, sendtag: c_int, source: c_int, recvtag: c_int, comm: MPI_Comm, status: *mut MPI_Status) -> c_int;
+    fn PMPI_Session_attach_buffer(session: MPI_Session, buffer: *mut c_void, size: c_int) -> c_int;
+    fn PMPI_Session_call_errhandler(session: MPI_Session, errorcode: c_int) -> c_int;
+    fn PMPI_Session_create_errhandler(session_errhandler_fn: MPI_Session_errhandler_function, errhandler: *mut MPI_Errhandler) -> c_int;
+    fn PMPI_Session_finalize(session: *mut MPI_Session) -> c_int;
+    fn PMPI_Session_flush_buffer(session: MPI_Session) -> c_int;
+    fn PMPI_Session_get_errhandler(session: MPI_Session, errhandler: *mut MPI_Errhandler) -> c_int;
+    fn PMPI_Session_get_info(session: MPI_Session, info_used: *mut MPI_Info) -> c_int;
+    fn PMPI_Session_get_nth_pset(session: MPI_Session, info: MPI_Info, n: c_int, pset_len: *mut c_int, pset_name: *mut c_char) -> c_int;
+    fn PMPI_Session_get_num_psets(session: MPI_Session, info: MPI_Info, npset_names: *mut c_int) -> c_int;
+    fn PMPI_Session_get_pset_info(session: MPI_Session, pset_name: *const c_char, info: *mut MPI_Info) -> c_int;
+    fn PMPI_Session_iflush_buffer(session: MPI_Session, request: *mut MPI_Request) -> c_int;
+    fn PMPI_Session_init(info: MPI_Info, errhandler: MPI_Errhandler, session: *mut MPI_Session) -> c_int;
+    fn PMPI_Session_set_errhandler(session: MPI_Session, errhandler: MPI_Errhandler) -> c_int;
     fn PMPI_Ssend(buf: *const c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm) -> c_int;
     fn PMPI_Ssend_init(buf: *const c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int;
     fn PMPI_Start(request: *mut MPI_Request) -> c_int;
@@ -998,6 +1014,18 @@ pub unsafe extern "C" fn pmpi_comm_create_errhandler_(function: MPI_Comm_errhand
 #[no_mangle]
 pub unsafe extern "C" fn mpi_comm_create_errhandler_(function: MPI_Comm_errhandler_function, errhandler: *mut MPI_Errhandler, ierror: *mut MPI_Fint) {
     pmpi_comm_create_errhandler_(function, errhandler, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_comm_create_from_group_(group: *const MPI_Group, stringtag: *const c_char, info: *const MPI_Info, errhandler: *const MPI_Errhandler, newcomm: *mut MPI_Comm, ierror: *mut MPI_Fint, stringtag_flen: usize) {
+    let stringtag_c = f_str_in(stringtag, stringtag_flen);
+    let rc = PMPI_Comm_create_from_group(*group, stringtag_c.as_ptr(), *info, *errhandler, newcomm);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_comm_create_from_group_(group: *const MPI_Group, stringtag: *const c_char, info: *const MPI_Info, errhandler: *const MPI_Errhandler, newcomm: *mut MPI_Comm, ierror: *mut MPI_Fint, stringtag_flen: usize) {
+    pmpi_comm_create_from_group_(group, stringtag, info, errhandler, newcomm, ierror, stringtag_flen)
 }
 
 #[no_mangle]
@@ -2521,6 +2549,18 @@ pub unsafe extern "C" fn mpi_group_free_(group: *mut MPI_Group, ierror: *mut MPI
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn pmpi_group_from_session_pset_(session: *const MPI_Session, pset_name: *const c_char, newgroup: *mut MPI_Group, ierror: *mut MPI_Fint, pset_name_flen: usize) {
+    let pset_name_c = f_str_in(pset_name, pset_name_flen);
+    let rc = PMPI_Group_from_session_pset(*session, pset_name_c.as_ptr(), newgroup);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_group_from_session_pset_(session: *const MPI_Session, pset_name: *const c_char, newgroup: *mut MPI_Group, ierror: *mut MPI_Fint, pset_name_flen: usize) {
+    pmpi_group_from_session_pset_(session, pset_name, newgroup, ierror, pset_name_flen)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn pmpi_group_incl_(group: *const MPI_Group, n: *const c_int, ranks: *const c_int, newgroup: *mut MPI_Group, ierror: *mut MPI_Fint) {
     let rc = PMPI_Group_incl(*group, *n, ranks, newgroup);
     set_ierror(ierror, rc);
@@ -3003,6 +3043,18 @@ pub unsafe extern "C" fn pmpi_intercomm_create_(local_comm: *const MPI_Comm, loc
 #[no_mangle]
 pub unsafe extern "C" fn mpi_intercomm_create_(local_comm: *const MPI_Comm, local_leader: *const c_int, peer_comm: *const MPI_Comm, remote_leader: *const c_int, tag: *const c_int, newintercomm: *mut MPI_Comm, ierror: *mut MPI_Fint) {
     pmpi_intercomm_create_(local_comm, local_leader, peer_comm, remote_leader, tag, newintercomm, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_intercomm_create_from_groups_(local_group: *const MPI_Group, local_leader: *const c_int, remote_group: *const MPI_Group, remote_leader: *const c_int, stringtag: *const c_char, info: *const MPI_Info, errhandler: *const MPI_Errhandler, newintercomm: *mut MPI_Comm, ierror: *mut MPI_Fint, stringtag_flen: usize) {
+    let stringtag_c = f_str_in(stringtag, stringtag_flen);
+    let rc = PMPI_Intercomm_create_from_groups(*local_group, *local_leader, *remote_group, *remote_leader, stringtag_c.as_ptr(), *info, *errhandler, newintercomm);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_intercomm_create_from_groups_(local_group: *const MPI_Group, local_leader: *const c_int, remote_group: *const MPI_Group, remote_leader: *const c_int, stringtag: *const c_char, info: *const MPI_Info, errhandler: *const MPI_Errhandler, newintercomm: *mut MPI_Comm, ierror: *mut MPI_Fint, stringtag_flen: usize) {
+    pmpi_intercomm_create_from_groups_(local_group, local_leader, remote_group, remote_leader, stringtag, info, errhandler, newintercomm, ierror, stringtag_flen)
 }
 
 #[no_mangle]
@@ -3878,6 +3930,154 @@ pub unsafe extern "C" fn pmpi_sendrecv_replace_(buf: *mut c_void, count: *const 
 #[no_mangle]
 pub unsafe extern "C" fn mpi_sendrecv_replace_(buf: *mut c_void, count: *const c_int, datatype: *const MPI_Datatype, dest: *const c_int, sendtag: *const c_int, source: *const c_int, recvtag: *const c_int, comm: *const MPI_Comm, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
     pmpi_sendrecv_replace_(buf, count, datatype, dest, sendtag, source, recvtag, comm, status, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_session_attach_buffer_(session: *const MPI_Session, buffer: *mut c_void, size: *const c_int, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Session_attach_buffer(*session, f_buf(buffer as *mut c_void), *size);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_session_attach_buffer_(session: *const MPI_Session, buffer: *mut c_void, size: *const c_int, ierror: *mut MPI_Fint) {
+    pmpi_session_attach_buffer_(session, buffer, size, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_session_call_errhandler_(session: *const MPI_Session, errorcode: *const c_int, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Session_call_errhandler(*session, *errorcode);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_session_call_errhandler_(session: *const MPI_Session, errorcode: *const c_int, ierror: *mut MPI_Fint) {
+    pmpi_session_call_errhandler_(session, errorcode, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_session_create_errhandler_(session_errhandler_fn: MPI_Session_errhandler_function, errhandler: *mut MPI_Errhandler, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Session_create_errhandler(session_errhandler_fn, errhandler);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_session_create_errhandler_(session_errhandler_fn: MPI_Session_errhandler_function, errhandler: *mut MPI_Errhandler, ierror: *mut MPI_Fint) {
+    pmpi_session_create_errhandler_(session_errhandler_fn, errhandler, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_session_finalize_(session: *mut MPI_Session, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Session_finalize(session);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_session_finalize_(session: *mut MPI_Session, ierror: *mut MPI_Fint) {
+    pmpi_session_finalize_(session, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_session_flush_buffer_(session: *const MPI_Session, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Session_flush_buffer(*session);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_session_flush_buffer_(session: *const MPI_Session, ierror: *mut MPI_Fint) {
+    pmpi_session_flush_buffer_(session, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_session_get_errhandler_(session: *const MPI_Session, errhandler: *mut MPI_Errhandler, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Session_get_errhandler(*session, errhandler);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_session_get_errhandler_(session: *const MPI_Session, errhandler: *mut MPI_Errhandler, ierror: *mut MPI_Fint) {
+    pmpi_session_get_errhandler_(session, errhandler, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_session_get_info_(session: *const MPI_Session, info_used: *mut MPI_Info, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Session_get_info(*session, info_used);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_session_get_info_(session: *const MPI_Session, info_used: *mut MPI_Info, ierror: *mut MPI_Fint) {
+    pmpi_session_get_info_(session, info_used, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_session_get_nth_pset_(session: *const MPI_Session, info: *const MPI_Info, n: *const c_int, pset_len: *mut c_int, pset_name: *mut c_char, ierror: *mut MPI_Fint, pset_name_flen: usize) {
+    let mut pset_name_c = FStrOut::new(pset_name_flen);
+    let rc = PMPI_Session_get_nth_pset(*session, *info, *n, pset_len, pset_name_c.as_mut_ptr());
+    if rc == MPI_SUCCESS {
+        pset_name_c.copy_to(pset_name, pset_name_flen);
+    }
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_session_get_nth_pset_(session: *const MPI_Session, info: *const MPI_Info, n: *const c_int, pset_len: *mut c_int, pset_name: *mut c_char, ierror: *mut MPI_Fint, pset_name_flen: usize) {
+    pmpi_session_get_nth_pset_(session, info, n, pset_len, pset_name, ierror, pset_name_flen)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_session_get_num_psets_(session: *const MPI_Session, info: *const MPI_Info, npset_names: *mut c_int, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Session_get_num_psets(*session, *info, npset_names);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_session_get_num_psets_(session: *const MPI_Session, info: *const MPI_Info, npset_names: *mut c_int, ierror: *mut MPI_Fint) {
+    pmpi_session_get_num_psets_(session, info, npset_names, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_session_get_pset_info_(session: *const MPI_Session, pset_name: *const c_char, info: *mut MPI_Info, ierror: *mut MPI_Fint, pset_name_flen: usize) {
+    let pset_name_c = f_str_in(pset_name, pset_name_flen);
+    let rc = PMPI_Session_get_pset_info(*session, pset_name_c.as_ptr(), info);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_session_get_pset_info_(session: *const MPI_Session, pset_name: *const c_char, info: *mut MPI_Info, ierror: *mut MPI_Fint, pset_name_flen: usize) {
+    pmpi_session_get_pset_info_(session, pset_name, info, ierror, pset_name_flen)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_session_iflush_buffer_(session: *const MPI_Session, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Session_iflush_buffer(*session, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_session_iflush_buffer_(session: *const MPI_Session, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_session_iflush_buffer_(session, request, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_session_init_(info: *const MPI_Info, errhandler: *const MPI_Errhandler, session: *mut MPI_Session, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Session_init(*info, *errhandler, session);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_session_init_(info: *const MPI_Info, errhandler: *const MPI_Errhandler, session: *mut MPI_Session, ierror: *mut MPI_Fint) {
+    pmpi_session_init_(info, errhandler, session, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_session_set_errhandler_(session: *const MPI_Session, errhandler: *const MPI_Errhandler, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Session_set_errhandler(*session, *errhandler);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_session_set_errhandler_(session: *const MPI_Session, errhandler: *const MPI_Errhandler, ierror: *mut MPI_Fint) {
+    pmpi_session_set_errhandler_(session, errhandler, ierror)
 }
 
 #[no_mangle]
@@ -5092,7 +5292,7 @@ pub unsafe extern "C" fn mpi_wtime_() -> f64 {
     pmpi_wtime_()
 }
 
-// Not bound (163):
+// Not bound (166):
 //   MPI_Accumulate_c: no Fortran binding (C only, or large-count)
 //   MPI_Allgather_c: no Fortran binding (C only, or large-count)
 //   MPI_Allgather_init_c: no Fortran binding (C only, or large-count)
@@ -5229,6 +5429,9 @@ pub unsafe extern "C" fn mpi_wtime_() -> f64 {
 //   MPI_Send_init_c: no Fortran binding (C only, or large-count)
 //   MPI_Sendrecv_c: no Fortran binding (C only, or large-count)
 //   MPI_Sendrecv_replace_c: no Fortran binding (C only, or large-count)
+//   MPI_Session_attach_buffer_c: no Fortran binding (C only, or large-count)
+//   MPI_Session_detach_buffer: `void *buffer_addr` (not a choice buffer)
+//   MPI_Session_detach_buffer_c: no Fortran binding (C only, or large-count)
 //   MPI_Ssend_c: no Fortran binding (C only, or large-count)
 //   MPI_Ssend_init_c: no Fortran binding (C only, or large-count)
 //   MPI_Status_c2f: no Fortran binding (C only, or large-count)

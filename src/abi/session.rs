@@ -1,0 +1,430 @@
+//! The Sessions model (MPI-4.0 §11.3): session handles, their error handlers and buffers,
+//! the process sets `mpi://WORLD` and `mpi://SELF`, and communicators made from groups
+//! without a parent communicator (MPI_Comm_create_from_group,
+//! MPI_Intercomm_create_from_groups).
+//!
+//! A session shares the runtime with the World model (`env::session_opened`): the first of
+//! MPI_Init and MPI_Session_init starts it, the last of MPI_Finalize and
+//! MPI_Session_finalize ends it. A communicator made from a group is created over the
+//! runtime's own world communicator, among the group's members only (as
+//! MPI_Comm_create_group), its tag derived from the string tag.
+
+use super::args;
+use super::bsend;
+use super::consts::*;
+use super::errors;
+use super::handles;
+use super::shim::{self, write_out};
+use crate::comm::Group;
+use crate::error::Result;
+use crate::mpi_err;
+use crate::runtime::intercomm::Bridge;
+use parking_lot::RwLock;
+use std::ffi::CStr;
+use std::os::raw::{c_char, c_int};
+use std::sync::Arc;
+
+/// The process sets every session has.
+const PSETS: [&str; 2] = ["mpi://WORLD", "mpi://SELF"];
+
+struct Entry {
+    errhandler: MPI_Errhandler,
+    /// The thread support the session was given (MPI_Session_get_info's thread_level).
+    thread_level: &'static str,
+}
+
+/// Open sessions; handle = MPI_SESSION_NULL | (index + 1).
+static SESSIONS: RwLock<Vec<Option<Entry>>> = RwLock::new(Vec::new());
+
+/// What derives from a session (MPI-4.1 §3.6.1: a buffered send on a communicator made
+/// from a session's group uses the session's buffer): groups made from its process sets
+/// and the communicators made from those, by handle. Entries go with their session (and a
+/// communicator's when it is freed); a group handle freed and reused while its session is
+/// open would be taken for the session's, which only matters to MPI_Bsend's choice of
+/// buffer.
+struct Derived {
+    groups: Vec<(MPI_Group, MPI_Session)>,
+    comms: Vec<(MPI_Comm, MPI_Session)>,
+}
+
+static DERIVED: parking_lot::Mutex<Derived> = parking_lot::Mutex::new(Derived {
+    groups: Vec::new(),
+    comms: Vec::new(),
+});
+
+/// The session communicator `comm` was made from, if any.
+pub fn of_comm(comm: MPI_Comm) -> Option<MPI_Session> {
+    let d = DERIVED.lock();
+    d.comms.iter().find(|(c, _)| *c == comm).map(|(_, s)| *s)
+}
+
+/// A communicator is being freed.
+pub fn comm_freed(comm: MPI_Comm) {
+    DERIVED.lock().comms.retain(|(c, _)| *c != comm);
+}
+
+/// MPI_ERR_SESSION unless `h` is an open session.
+pub fn check(h: MPI_Session) -> Result<()> {
+    with(h, |_| ())
+}
+
+fn index(h: MPI_Session) -> Option<usize> {
+    let u = h as u32;
+    let base = MPI_SESSION_NULL as u32;
+    (u & 0xfc00_0000 == base && u != base).then(|| (u - base - 1) as usize)
+}
+
+/// A session handle's entry (MPI_ERR_SESSION for anything else).
+fn with<T>(h: MPI_Session, f: impl FnOnce(&mut Entry) -> T) -> Result<T> {
+    let mut t = SESSIONS.write();
+    match index(h).and_then(|i| t.get_mut(i)).and_then(|e| e.as_mut()) {
+        Some(e) => Ok(f(e)),
+        None => mpi_err!(Session, "invalid session {h:#x}"),
+    }
+}
+
+/// The error handler of session `h` (MPI_COMM_SELF's where `h` is not a session: its
+/// errors have no session to go to).
+pub fn errhandler(h: MPI_Session) -> Option<MPI_Errhandler> {
+    let t = SESSIONS.read();
+    index(h)
+        .and_then(|i| t.get(i))
+        .and_then(|e| e.as_ref())
+        .map(|e| e.errhandler)
+}
+
+/// # Safety
+/// `s` is NULL or a NUL-terminated string.
+unsafe fn string(s: *const c_char, what: &str) -> Result<String> {
+    if s.is_null() {
+        return mpi_err!(Arg, "NULL {what}");
+    }
+    Ok(CStr::from_ptr(s).to_string_lossy().into_owned())
+}
+
+/// MPI_Session_init (errors go to `errhandler`: there is no session yet).
+///
+/// # Safety
+/// `session` is NULL or valid for writing.
+pub unsafe fn init(
+    info: MPI_Info,
+    errhandler: MPI_Errhandler,
+    session: *mut MPI_Session,
+) -> Result<()> {
+    super::info::check(info)?;
+    if !handles::valid_errhandler(errhandler) {
+        return mpi_err!(Arg, "invalid error handler {errhandler:#x}");
+    }
+    if session.is_null() {
+        return mpi_err!(Arg, "NULL session pointer");
+    }
+    // "thread_level" (MPI-4.0 §11.3.1): MPI_THREAD_MULTIPLE asks for a multithreaded
+    // runtime where this session starts it; the level provided is what it has.
+    let asked = match info {
+        MPI_INFO_NULL => None,
+        i => super::info::get(i, "thread_level")?,
+    };
+    let w = super::env::session_opened(asked.as_deref() == Some("MPI_THREAD_MULTIPLE"))?;
+    let thread_level = if w.thread_level_multiple {
+        "MPI_THREAD_MULTIPLE"
+    } else {
+        super::env::thread_level_name()
+    };
+    handles::retain_errhandler(errhandler);
+    let e = Entry {
+        errhandler,
+        thread_level,
+    };
+    let mut t = SESSIONS.write();
+    let i = match t.iter().position(|s| s.is_none()) {
+        Some(i) => {
+            t[i] = Some(e);
+            i
+        }
+        None => {
+            t.push(Some(e));
+            t.len() - 1
+        }
+    };
+    write_out(
+        session,
+        (MPI_SESSION_NULL as u32 + 1 + i as u32) as MPI_Session,
+    )
+}
+
+/// MPI_Session_finalize: the session's buffer detached (its sends completed first), the
+/// handle gone; the runtime ends with its last user.
+///
+/// # Safety
+/// `session` is NULL or valid.
+pub unsafe fn finalize(session: *mut MPI_Session) -> Result<()> {
+    if session.is_null() {
+        return mpi_err!(Arg, "NULL session pointer");
+    }
+    let h = *session;
+    with(h, |_| ())?;
+    let w = shim::world()?;
+    bsend::flush(bsend::Scope::Session(h))?;
+    bsend::session_closed(h);
+    {
+        let mut d = DERIVED.lock();
+        d.groups.retain(|(_, s)| *s != h);
+        d.comms.retain(|(_, s)| *s != h);
+    }
+    if let Some(i) = index(h) {
+        SESSIONS.write()[i] = None;
+    }
+    *session = MPI_SESSION_NULL;
+    super::env::session_closed(w)
+}
+
+/// MPI_Session_get_info: the thread support level the session provides.
+///
+/// # Safety
+/// `info_used` is NULL or valid for writing.
+pub unsafe fn get_info(session: MPI_Session, info_used: *mut MPI_Info) -> Result<()> {
+    let level = with(session, |e| e.thread_level)?;
+    let pairs = vec![("thread_level".to_string(), level.to_string())];
+    write_out(info_used, handles::new_info(pairs))
+}
+
+/// MPI_Session_get_num_psets.
+///
+/// # Safety
+/// `npset_names` is NULL or valid for writing.
+pub unsafe fn get_num_psets(
+    session: MPI_Session,
+    info: MPI_Info,
+    npset_names: *mut c_int,
+) -> Result<()> {
+    with(session, |_| ())?;
+    super::info::check(info)?;
+    write_out(npset_names, PSETS.len() as c_int)
+}
+
+/// MPI_Session_get_nth_pset: with `*pset_len` 0 the length the name needs (its NUL
+/// included), else the name, cut to `*pset_len - 1` characters, and that length.
+///
+/// # Safety
+/// `pset_len` is NULL or valid; `pset_name` has room for `*pset_len` bytes.
+pub unsafe fn get_nth_pset(
+    session: MPI_Session,
+    info: MPI_Info,
+    n: c_int,
+    pset_len: *mut c_int,
+    pset_name: *mut c_char,
+) -> Result<()> {
+    with(session, |_| ())?;
+    super::info::check(info)?;
+    let Some(name) = usize::try_from(n).ok().and_then(|n| PSETS.get(n)) else {
+        return mpi_err!(Arg, "no process set {n} (there are {})", PSETS.len());
+    };
+    if pset_len.is_null() {
+        return mpi_err!(Arg, "NULL pset_len");
+    }
+    let room = *pset_len;
+    if room < 0 {
+        return mpi_err!(Arg, "negative pset_len {room}");
+    }
+    if room > 0 {
+        if pset_name.is_null() {
+            return mpi_err!(Arg, "NULL pset_name");
+        }
+        let k = name.len().min(room as usize - 1);
+        std::ptr::copy_nonoverlapping(name.as_ptr() as *const c_char, pset_name, k);
+        *pset_name.add(k) = 0;
+    }
+    *pset_len = name.len() as c_int + 1;
+    Ok(())
+}
+
+/// The members of a process set (world ranks), MPI_ERR_ARG for a name not known.
+fn pset(name: &str) -> Result<Vec<usize>> {
+    let w = shim::world()?;
+    match name {
+        "mpi://WORLD" => Ok((0..w.size).collect()),
+        "mpi://SELF" => Ok(vec![w.rank]),
+        _ => mpi_err!(Arg, "no process set named {name:?} (railmpi has {PSETS:?})"),
+    }
+}
+
+/// MPI_Session_get_pset_info: "mpi_size".
+///
+/// # Safety
+/// `pset_name` is NULL or a string; `info` is NULL or valid for writing.
+pub unsafe fn get_pset_info(
+    session: MPI_Session,
+    pset_name: *const c_char,
+    info: *mut MPI_Info,
+) -> Result<()> {
+    with(session, |_| ())?;
+    let members = pset(&string(pset_name, "pset_name")?)?;
+    let pairs = vec![("mpi_size".to_string(), members.len().to_string())];
+    write_out(info, handles::new_info(pairs))
+}
+
+/// MPI_Group_from_session_pset.
+///
+/// # Safety
+/// As for `get_pset_info`.
+pub unsafe fn group_from_pset(
+    session: MPI_Session,
+    pset_name: *const c_char,
+    newgroup: *mut MPI_Group,
+) -> Result<()> {
+    with(session, |_| ())?;
+    let members = pset(&string(pset_name, "pset_name")?)?;
+    if newgroup.is_null() {
+        return mpi_err!(Arg, "NULL newgroup");
+    }
+    let g = handles::new_group(Arc::new(Group::new(members)));
+    DERIVED.lock().groups.push((g, session));
+    write_out(newgroup, g)
+}
+
+/// The tag a string tag gives (FNV-1a, into the valid tags): processes that make
+/// communicators from the same group concurrently must use different string tags, and
+/// then meet under different tags (a collision between two such calls is what MPI leaves
+/// to the string tags' authors to avoid; 31 bits make it unlikely).
+fn tag_of(stringtag: &str) -> i32 {
+    let mut h: u32 = 0x811c_9dc5;
+    for b in stringtag.bytes() {
+        h = (h ^ b as u32).wrapping_mul(0x0100_0193);
+    }
+    (h & args::TAG_UB as u32) as i32
+}
+
+/// MPI_Comm_create_from_group: collective over the group's members, who give the same
+/// string tag.
+///
+/// # Safety
+/// `stringtag` is NULL or a string; `newcomm` is NULL or valid for writing.
+pub unsafe fn comm_create_from_group(
+    group: MPI_Group,
+    stringtag: *const c_char,
+    info: MPI_Info,
+    errhandler: MPI_Errhandler,
+    newcomm: *mut MPI_Comm,
+) -> Result<()> {
+    let w = shim::world()?;
+    let g = handles::group(group)?;
+    let tag = tag_of(&string(stringtag, "stringtag")?);
+    super::info::check(info)?;
+    if !handles::valid_errhandler(errhandler) {
+        return mpi_err!(Arg, "invalid error handler {errhandler:#x}");
+    }
+    if newcomm.is_null() {
+        return mpi_err!(Arg, "NULL newcomm");
+    }
+    if g.rank_of(w.rank).is_none() {
+        return mpi_err!(Group, "this process is not in the group");
+    }
+    let c = w
+        .comm_create_group(&w.comm_world, g, tag)?
+        .expect("a member gets a communicator");
+    handles::retain_errhandler(errhandler);
+    let h = handles::new_comm(c, errhandler);
+    let mut d = DERIVED.lock();
+    if let Some(&(_, s)) = d.groups.iter().find(|(g, _)| *g == group) {
+        d.comms.push((h, s));
+    }
+    drop(d);
+    write_out(newcomm, h)
+}
+
+/// MPI_Intercomm_create_from_groups: the local group's communicator (from the string tag),
+/// then the intercommunicator, its leaders meeting over the runtime's world communicator.
+///
+/// # Safety
+/// As for `comm_create_from_group`.
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn intercomm_create_from_groups(
+    local_group: MPI_Group,
+    local_leader: c_int,
+    remote_group: MPI_Group,
+    remote_leader: c_int,
+    stringtag: *const c_char,
+    info: MPI_Info,
+    errhandler: MPI_Errhandler,
+    newintercomm: *mut MPI_Comm,
+) -> Result<()> {
+    let w = shim::world()?;
+    let (lg, rg) = (handles::group(local_group)?, handles::group(remote_group)?);
+    let tag_text = string(stringtag, "stringtag")?;
+    super::info::check(info)?;
+    if !handles::valid_errhandler(errhandler) {
+        return mpi_err!(Arg, "invalid error handler {errhandler:#x}");
+    }
+    if newintercomm.is_null() {
+        return mpi_err!(Arg, "NULL newintercomm");
+    }
+    let leader = |g: &Group, r: c_int, which: &str| match usize::try_from(r) {
+        Ok(r) if r < g.size() => Ok(r),
+        _ => mpi_err!(Rank, "invalid {which} leader {r} (group size {})", g.size()),
+    };
+    let local_leader = leader(&lg, local_leader, "local")?;
+    let remote_leader = rg.members[leader(&rg, remote_leader, "remote")?];
+    if lg.rank_of(w.rank).is_none() {
+        return mpi_err!(Group, "this process is not in the local group");
+    }
+    // The local communicator under a tag of its own (the remote group makes its own under
+    // the same string: disjoint groups, so no message of one meets the other's).
+    let local = w
+        .comm_create_group(
+            &w.comm_world,
+            lg.clone(),
+            tag_of(&format!("{tag_text}\0local")),
+        )?
+        .expect("a member gets a communicator");
+    let bridge = (local.rank == local_leader).then(|| Bridge {
+        peer_comm: &w.comm_world,
+        remote_leader,
+        tag: tag_of(&tag_text),
+    });
+    let c = w.intercomm_create(&local, local_leader, bridge)?;
+    handles::retain_errhandler(errhandler);
+    write_out(newintercomm, handles::new_comm(c, errhandler))
+}
+
+/// MPI_Session_create_errhandler.
+///
+/// # Safety
+/// `errhandler` is NULL or valid for writing.
+pub unsafe fn create_errhandler(
+    function: MPI_Session_errhandler_function,
+    errhandler: *mut MPI_Errhandler,
+) -> Result<()> {
+    let Some(f) = function else {
+        return mpi_err!(Arg, "NULL error handler function");
+    };
+    write_out(errhandler, handles::new_errhandler(f as usize))
+}
+
+/// MPI_Session_set_errhandler.
+pub fn set_errhandler(session: MPI_Session, errhandler: MPI_Errhandler) -> Result<()> {
+    if !handles::valid_errhandler(errhandler) {
+        return mpi_err!(Arg, "invalid error handler {errhandler:#x}");
+    }
+    with(session, |e| e.errhandler = errhandler)?;
+    handles::retain_errhandler(errhandler);
+    Ok(())
+}
+
+/// MPI_Session_get_errhandler (the caller owns a reference).
+///
+/// # Safety
+/// `errhandler` is NULL or valid for writing.
+pub unsafe fn get_errhandler(session: MPI_Session, errhandler: *mut MPI_Errhandler) -> Result<()> {
+    let h = with(session, |e| e.errhandler)?;
+    write_out(errhandler, h)?;
+    handles::retain_errhandler(h);
+    Ok(())
+}
+
+/// MPI_Session_call_errhandler: the session's handler runs on `errorcode`; the call
+/// succeeds when the handler returns.
+pub fn call_errhandler(session: MPI_Session, errorcode: c_int) -> Result<()> {
+    with(session, |_| ())?;
+    errors::raise_session_code("MPI_Session_call_errhandler", session, errorcode, "");
+    Ok(())
+}
