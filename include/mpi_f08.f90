@@ -6740,6 +6740,26 @@ module mpi_f08
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Pack_size
   end interface PMPI_Pack_size
+  interface MPI_Parrived
+    subroutine MPI_Parrived(request, partition, flag, ierror)
+      import
+      implicit none
+      type(MPI_Request), intent(in) :: request
+      integer, intent(in) :: partition
+      logical, intent(out) :: flag
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Parrived
+  end interface MPI_Parrived
+  interface PMPI_Parrived
+    subroutine PMPI_Parrived(request, partition, flag, ierror)
+      import
+      implicit none
+      type(MPI_Request), intent(in) :: request
+      integer, intent(in) :: partition
+      logical, intent(out) :: flag
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Parrived
+  end interface PMPI_Parrived
   interface MPI_Pcontrol
     subroutine MPI_Pcontrol(level)
       import
@@ -6754,6 +6774,98 @@ module mpi_f08
       integer, intent(in) :: level
     end subroutine PMPI_Pcontrol
   end interface PMPI_Pcontrol
+  interface MPI_Pready
+    subroutine MPI_Pready(partition, request, ierror)
+      import
+      implicit none
+      integer, intent(in) :: partition
+      type(MPI_Request), intent(in) :: request
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Pready
+  end interface MPI_Pready
+  interface PMPI_Pready
+    subroutine PMPI_Pready(partition, request, ierror)
+      import
+      implicit none
+      integer, intent(in) :: partition
+      type(MPI_Request), intent(in) :: request
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Pready
+  end interface PMPI_Pready
+  interface MPI_Pready_list
+    subroutine MPI_Pready_list(length, array_of_partitions, request, ierror)
+      import
+      implicit none
+      integer, intent(in) :: length
+      integer, intent(in) :: array_of_partitions(*)
+      type(MPI_Request), intent(in) :: request
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Pready_list
+  end interface MPI_Pready_list
+  interface PMPI_Pready_list
+    subroutine PMPI_Pready_list(length, array_of_partitions, request, ierror)
+      import
+      implicit none
+      integer, intent(in) :: length
+      integer, intent(in) :: array_of_partitions(*)
+      type(MPI_Request), intent(in) :: request
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Pready_list
+  end interface PMPI_Pready_list
+  interface MPI_Pready_range
+    subroutine MPI_Pready_range(partition_low, partition_high, request, ierror)
+      import
+      implicit none
+      integer, intent(in) :: partition_low
+      integer, intent(in) :: partition_high
+      type(MPI_Request), intent(in) :: request
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Pready_range
+  end interface MPI_Pready_range
+  interface PMPI_Pready_range
+    subroutine PMPI_Pready_range(partition_low, partition_high, request, ierror)
+      import
+      implicit none
+      integer, intent(in) :: partition_low
+      integer, intent(in) :: partition_high
+      type(MPI_Request), intent(in) :: request
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Pready_range
+  end interface PMPI_Pready_range
+  interface MPI_Precv_init
+    subroutine MPI_Precv_init_f08ts(buf, partitions, count, datatype, source, tag, comm, info, &
+        request, ierror) bind(C, name="MPI_Precv_init_f08ts")
+      import
+      implicit none
+      type(*), dimension(..), asynchronous :: buf
+      integer, intent(in) :: partitions
+      integer(kind=MPI_COUNT_KIND), intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      integer, intent(in) :: source
+      integer, intent(in) :: tag
+      type(MPI_Comm), intent(in) :: comm
+      type(MPI_Info), intent(in) :: info
+      type(MPI_Request), intent(out) :: request
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Precv_init_f08ts
+  end interface MPI_Precv_init
+  interface PMPI_Precv_init
+    subroutine PMPI_Precv_init_f08ts(buf, partitions, count, datatype, source, tag, comm, info, &
+        request, ierror) bind(C, name="PMPI_Precv_init_f08ts")
+      import
+      implicit none
+      type(*), dimension(..), asynchronous :: buf
+      integer, intent(in) :: partitions
+      integer(kind=MPI_COUNT_KIND), intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      integer, intent(in) :: source
+      integer, intent(in) :: tag
+      type(MPI_Comm), intent(in) :: comm
+      type(MPI_Info), intent(in) :: info
+      type(MPI_Request), intent(out) :: request
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Precv_init_f08ts
+  end interface PMPI_Precv_init
   interface MPI_Probe
     subroutine MPI_Probe(source, tag, comm, status, ierror)
       import
@@ -6776,6 +6888,40 @@ module mpi_f08
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Probe
   end interface PMPI_Probe
+  interface MPI_Psend_init
+    subroutine MPI_Psend_init_f08ts(buf, partitions, count, datatype, dest, tag, comm, info, &
+        request, ierror) bind(C, name="MPI_Psend_init_f08ts")
+      import
+      implicit none
+      type(*), dimension(..), intent(in), asynchronous :: buf
+      integer, intent(in) :: partitions
+      integer(kind=MPI_COUNT_KIND), intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      integer, intent(in) :: dest
+      integer, intent(in) :: tag
+      type(MPI_Comm), intent(in) :: comm
+      type(MPI_Info), intent(in) :: info
+      type(MPI_Request), intent(out) :: request
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Psend_init_f08ts
+  end interface MPI_Psend_init
+  interface PMPI_Psend_init
+    subroutine PMPI_Psend_init_f08ts(buf, partitions, count, datatype, dest, tag, comm, info, &
+        request, ierror) bind(C, name="PMPI_Psend_init_f08ts")
+      import
+      implicit none
+      type(*), dimension(..), intent(in), asynchronous :: buf
+      integer, intent(in) :: partitions
+      integer(kind=MPI_COUNT_KIND), intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      integer, intent(in) :: dest
+      integer, intent(in) :: tag
+      type(MPI_Comm), intent(in) :: comm
+      type(MPI_Info), intent(in) :: info
+      type(MPI_Request), intent(out) :: request
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Psend_init_f08ts
+  end interface PMPI_Psend_init
   interface MPI_Publish_name
     subroutine MPI_Publish_name(service_name, info, port_name, ierror)
       import

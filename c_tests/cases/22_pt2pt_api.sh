@@ -22,12 +22,17 @@ _ct_api flood 2 3
 # MPI-4.1: error class/code/string removal, MPI_Type_get_value_index, buffer flushes, buffers
 # of communicators, MPI_BUFFER_AUTOMATIC.
 _ct_api mpi41_misc 2 3
+# MPI-4 partitioned communication (partitions leave as they become ready; an odd last rank
+# talks to MPI_PROC_NULL); also over the tcp rail.
+_ct_api partitioned 2 3
+CASE_EXPECT="^ok partitioned " run_case partitioned.n4.tcp 0 \
+    env RAILMPI_RAILS=tcp $MPIEXEC -n 4 "$CT/partitioned"
 
 # The same programs built with Debian MPICH's mpicc, on railmpi swapped in through
 # LD_LIBRARY_PATH ($LIB/libmpich.so.12 links to railmpi): MPICH's MPI_BSEND_OVERHEAD,
 # MPI_MESSAGE_NO_PROC and callback types.
 if [ "$CT_IMPL" = railmpi ] && [ -e "$LIB/libmpich.so.12" ]; then
-    for prog in bsend mprobe grequest isendrecv request_errors; do
+    for prog in bsend mprobe grequest isendrecv request_errors partitioned; do
         CASE_EXPECT="^ok $prog \[railmpi" run_case "swapin.$prog.n3" 0 \
             env "LD_LIBRARY_PATH=$LIB${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" $MPIEXEC -n 3 "$CTM/$prog"
     done

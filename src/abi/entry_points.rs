@@ -11,8 +11,8 @@ use super::args;
 use super::consts::*;
 use super::shim;
 use super::{
-    bsend, coll, coll_persistent, datatype, errors, file, info, mprobe, op, pt2pt, rma, session,
-    status,
+    bsend, coll, coll_persistent, datatype, errors, file, info, mprobe, op, partitioned, pt2pt,
+    rma, session, status,
 };
 use std::cell::Cell;
 use std::os::raw::{c_char, c_int, c_void};
@@ -7648,5 +7648,87 @@ pub unsafe extern "C" fn PMPI_Session_call_errhandler(
 ) -> c_int {
     shim::run_session("MPI_Session_call_errhandler", session, || {
         session::call_errhandler(session, errorcode)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Psend_init(
+    buf: *const c_void,
+    partitions: c_int,
+    count: MPI_Count,
+    datatype: MPI_Datatype,
+    dest: c_int,
+    tag: c_int,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Psend_init", comm, || {
+        let count = args::count_c(count)?;
+        args::out_ptr(request, "request")?;
+        partitioned::init(
+            buf, partitions, count, datatype, dest, tag, comm, info, request, true,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Precv_init(
+    buf: *mut c_void,
+    partitions: c_int,
+    count: MPI_Count,
+    datatype: MPI_Datatype,
+    source: c_int,
+    tag: c_int,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Precv_init", comm, || {
+        let count = args::count_c(count)?;
+        args::out_ptr(request, "request")?;
+        partitioned::init(
+            buf, partitions, count, datatype, source, tag, comm, info, request, false,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Pready(partition: c_int, request: MPI_Request) -> c_int {
+    shim::run("MPI_Pready", MPI_COMM_WORLD, || {
+        partitioned::pready(partition, request)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Pready_range(
+    partition_low: c_int,
+    partition_high: c_int,
+    request: MPI_Request,
+) -> c_int {
+    shim::run("MPI_Pready_range", MPI_COMM_WORLD, || {
+        partitioned::pready_range(partition_low, partition_high, request)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Pready_list(
+    length: c_int,
+    array_of_partitions: *const c_int,
+    request: MPI_Request,
+) -> c_int {
+    shim::run("MPI_Pready_list", MPI_COMM_WORLD, || {
+        partitioned::pready_list(length, array_of_partitions, request)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Parrived(
+    request: MPI_Request,
+    partition: c_int,
+    flag: *mut c_int,
+) -> c_int {
+    shim::run("MPI_Parrived", MPI_COMM_WORLD, || {
+        partitioned::parrived(request, partition, flag)
     })
 }

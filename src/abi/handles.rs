@@ -763,6 +763,12 @@ pub enum RequestEntry {
         active: Option<crate::coll::schedule::CollId>,
         comm: MPI_Comm,
     },
+    /// A partitioned request (MPI_Psend_init / MPI_Precv_init): its channel, whose state
+    /// says whether a round is active.
+    Partitioned {
+        part: super::partitioned::PartRef,
+        comm: MPI_Comm,
+    },
     /// A persistent request (MPI_Send_init / MPI_Recv_init) and its current round.
     Persistent {
         spec: PersistentSpec,

@@ -30,6 +30,7 @@ pub mod handles;
 pub mod info;
 pub mod mprobe;
 pub mod op;
+pub mod partitioned;
 pub mod pt2pt;
 pub mod requests;
 pub mod rma;

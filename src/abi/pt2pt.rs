@@ -586,6 +586,7 @@ fn peek(h: MPI_Request, p: requests::Pending) -> Result<Option<(Status, c_int)>>
         }),
         requests::Pending::Grequest(i) => super::grequest::peek(i),
         requests::Pending::Flush(_) => requests::flush_done_now(h)?.then(empty).flatten(),
+        requests::Pending::Part(_) => requests::part_done_now(h)?.then(empty).flatten(),
     })
 }
 

@@ -191,6 +191,44 @@ pub enum Pending {
     Pair(ReqId, ReqId),
     /// A buffer flush (the request table's index).
     Flush(usize),
+    /// An active partitioned request's round (the request table's index).
+    Part(usize),
+}
+
+/// Whether the partitioned round at table index `i` is complete (Some(Err): the round
+/// failed; a freed or inactive request counts as done).
+fn part_done(e: &mut ProgressState, i: usize) -> Option<Result<()>> {
+    let p = match REQUESTS.lock().get(i) {
+        Some(RequestEntry::Partitioned { part, .. }) => part.clone(),
+        _ => return Some(Ok(())),
+    };
+    let r = p.lock().done(e);
+    match r {
+        Ok(true) => Some(Ok(())),
+        Ok(false) => None,
+        Err(err) => Some(Err(err)),
+    }
+}
+
+/// The status of the partitioned round at table index `i`, its request made inactive.
+fn part_finish(h: &mut MPI_Request, i: usize) -> Completion {
+    let (st, comm) = match REQUESTS.lock().get(i) {
+        Some(RequestEntry::Partitioned { part, comm }) => (part.lock().finish(), *comm),
+        _ => (Status::default(), MPI_COMM_WORLD),
+    };
+    let _ = h;
+    Completion::new(st, comm)
+}
+
+/// Whether a partitioned request handle's round is done (MPI_Request_get_status).
+pub fn part_done_now(h: MPI_Request) -> Result<bool> {
+    match pending(h)? {
+        Pending::Part(i) => match shim::world()?.progress.with(|e| part_done(e, i)) {
+            None => Ok(false),
+            Some(r) => r.map(|()| true),
+        },
+        _ => Ok(true),
+    }
 }
 
 /// Whether a buffer-flush request handle is done (MPI_Request_get_status: no freeing).
@@ -259,6 +297,10 @@ fn pending(h: MPI_Request) -> Result<Pending> {
         Some(RequestEntry::Grequest(_)) => Ok(Pending::Grequest(i)),
         Some(RequestEntry::Pair { recv, send, .. }) => Ok(Pending::Pair(*recv, *send)),
         Some(RequestEntry::Flush { .. }) => Ok(Pending::Flush(i)),
+        Some(RequestEntry::Partitioned { part, .. }) => match part.lock().active() {
+            true => Ok(Pending::Part(i)),
+            false => Ok(Pending::Empty),
+        },
         // A message handle is no request.
         Some(RequestEntry::Message { .. }) | None => Err(invalid(h)),
     }
@@ -336,6 +378,7 @@ fn finish(h: &mut MPI_Request, st: Status, owner: Owner) -> Completion {
             *active = None;
             Completion::new(st, *comm)
         }
+        Some(RequestEntry::Partitioned { comm, .. }) => Completion::new(st, *comm),
         Some(RequestEntry::Active { comm, .. }) => {
             let comm = *comm;
             t.remove(i);
@@ -428,6 +471,10 @@ pub fn wait(h: &mut MPI_Request) -> Result<Completion> {
                 .wait(|e| flush_done(e, i).then_some(()));
             Ok(finish(h, Status::default(), Owner::NONE))
         }
+        Pending::Part(i) => {
+            shim::world()?.progress.wait(|e| part_done(e, i))?;
+            Ok(part_finish(h, i))
+        }
     }
 }
 
@@ -457,6 +504,10 @@ pub fn test(h: &mut MPI_Request) -> Result<Option<Completion>> {
             .progress
             .with(|e| flush_done(e, i))
             .then(|| finish(h, Status::default(), Owner::NONE))),
+        Pending::Part(i) => match shim::world()?.progress.with(|e| part_done(e, i)) {
+            None => Ok(None),
+            Some(r) => r.map(|()| Some(part_finish(h, i))),
+        },
     }
 }
 
@@ -586,6 +637,7 @@ pub fn wait_some(ps: &[Pending], block: bool) -> Result<Vec<usize>> {
                 Pending::Grequest(i) => grequest::is_complete(*i),
                 Pending::Pair(r, s) => pair_done(e, *r, *s),
                 Pending::Flush(i) => flush_done(e, *i),
+                Pending::Part(i) => part_done(e, *i).is_some(),
             })
             .map(|(i, _)| i)
             .collect()
@@ -619,6 +671,12 @@ pub fn complete_done(hs: &mut [MPI_Request], i: usize, p: Pending) -> Result<Com
             Owner::NONE,
         ),
         Pending::Flush(_) => (Status::default(), Owner::NONE),
+        Pending::Part(j) => {
+            if let Some(Err(e)) = shim::world()?.progress.with(|e| part_done(e, j)) {
+                return Err(e);
+            }
+            return Ok(part_finish(&mut hs[i], j));
+        }
         Pending::Empty => return Ok(Completion::empty()),
     };
     Ok(finish(&mut hs[i], st, owner))
@@ -640,6 +698,7 @@ pub unsafe fn status_at(sts: *mut MPI_Status, i: usize) -> *mut MPI_Status {
 pub enum Startable {
     PointToPoint(usize, PersistentSpec, MPI_Comm),
     Collective(usize, super::coll_persistent::StartColl),
+    Partitioned(super::partitioned::PartRef),
 }
 
 /// The inactive persistent request `h`, point-to-point or collective (else the error
@@ -657,6 +716,10 @@ pub fn startable(h: MPI_Request) -> Result<Startable> {
             active: None,
             ..
         }) => Ok(Startable::Collective(i, start.clone())),
+        Some(RequestEntry::Partitioned { part, .. }) => match part.lock().active() {
+            true => mpi_err!(Request, "partitioned request is already active"),
+            false => Ok(Startable::Partitioned(part.clone())),
+        },
         Some(RequestEntry::Persistent { .. } | RequestEntry::PersistentColl { .. }) => {
             mpi_err!(Request, "persistent request is already active")
         }
@@ -689,6 +752,10 @@ pub fn start(h: MPI_Request) -> Result<c_int> {
     let (i, spec, comm) = match startable(h)? {
         Startable::PointToPoint(i, spec, comm) => (i, spec, comm),
         Startable::Collective(i, f) => return Ok(start_collective(i, f)),
+        Startable::Partitioned(p) => {
+            p.lock().start();
+            return Ok(MPI_SUCCESS);
+        }
     };
     // SAFETY: MPI_Send_init/MPI_Recv_init's buffer stays valid while the persistent
     // request exists (the application's obligation under MPI).
@@ -781,6 +848,8 @@ pub fn free(h: &mut MPI_Request) -> Result<()> {
         RequestEntry::Rma { .. } => {}
         // The sends complete anyway, and detach or finalize waits for them.
         RequestEntry::Flush { .. } => {}
+        // An active round's messages are the engine's; its buffers stay the application's.
+        RequestEntry::Partitioned { .. } => {}
         RequestEntry::Pair {
             recv, send, copy, ..
         } => {

@@ -7,6 +7,7 @@ pub mod idup;
 pub mod intercomm;
 pub mod lifetime;
 pub mod logging;
+pub mod partitioned;
 pub mod pmi;
 pub mod progress;
 pub mod world;

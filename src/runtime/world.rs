@@ -610,7 +610,7 @@ impl World {
     /// # Safety
     /// As for `isend`.
     #[allow(clippy::too_many_arguments)]
-    unsafe fn start_send(
+    pub(super) unsafe fn start_send(
         &self,
         ctx: u32,
         comm: &Communicator,

@@ -16,7 +16,7 @@ use crate::abi::consts::*;
 use std::os::raw::{c_char, c_int, c_void};
 
 /// Number of mpi_f08 procedures with an entry point here.
-pub const BOUND_TS: usize = 141;
+pub const BOUND_TS: usize = 143;
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Accumulate_f08ts(origin_addr: *const CfiDesc, origin_count: *const c_int, origin_datatype: *const MPI_Datatype, target_rank: *const c_int, target_disp: *const MPI_Aint, target_count: *const c_int, target_datatype: *const MPI_Datatype, op: *const MPI_Op, win: *const MPI_Win, ierror: *mut MPI_Fint) {
@@ -1060,6 +1060,22 @@ pub unsafe extern "C" fn PMPI_Pack_external_f08ts(datarep: *const CfiDesc, inbuf
     };
     pmpi_pack_external_(datarep as *const c_char, inbuf.addr() as *const c_void, incount, datatype, outbuf.addr() as *mut c_void, outsize, position, ierror, datarep_flen);
     outbuf.copy_out();
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Precv_init_f08ts(buf: *const CfiDesc, partitions: *const c_int, count: *const MPI_Count, datatype: *const MPI_Datatype, source: *const c_int, tag: *const c_int, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let Some(buf) = f08_buf(buf, false) else {
+        return f08_noncontiguous("MPI_Precv_init", F08Err::Comm(*comm), ierror);
+    };
+    pmpi_precv_init_(buf.addr() as *mut c_void, partitions, count, datatype, source, tag, comm, info, request, ierror);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Psend_init_f08ts(buf: *const CfiDesc, partitions: *const c_int, count: *const MPI_Count, datatype: *const MPI_Datatype, dest: *const c_int, tag: *const c_int, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let Some(buf) = f08_buf(buf, false) else {
+        return f08_noncontiguous("MPI_Psend_init", F08Err::Comm(*comm), ierror);
+    };
+    pmpi_psend_init_(buf.addr() as *const c_void, partitions, count, datatype, dest, tag, comm, info, request, ierror);
 }
 
 #[no_mangle]

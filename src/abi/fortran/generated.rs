@@ -14,7 +14,7 @@ use std::os::raw::{c_char, c_int, c_void};
 use std::ptr::null_mut;
 
 /// Number of C functions with a Fortran binding here.
-pub const BOUND: usize = 424;
+pub const BOUND: usize = 430;
 
 extern "C" {
     fn PMPI_Abort(comm: MPI_Comm, errorcode: c_int) -> c_int;
@@ -284,8 +284,14 @@ extern "C" {
     fn PMPI_Pack_external(datarep: *const c_char, inbuf: *const c_void, incount: c_int, datatype: MPI_Datatype, outbuf: *mut c_void, outsize: MPI_Aint, position: *mut MPI_Aint) -> c_int;
     fn PMPI_Pack_external_size(datarep: *const c_char, incount: c_int, datatype: MPI_Datatype, size: *mut MPI_Aint) -> c_int;
     fn PMPI_Pack_size(incount: c_int, datatype: MPI_Datatype, comm: MPI_Comm, size: *mut c_int) -> c_int;
+    fn PMPI_Parrived(request: MPI_Request, partition: c_int, flag: *mut c_int) -> c_int;
     fn PMPI_Pcontrol(level: c_int, ...) -> c_int;
+    fn PMPI_Pready(partition: c_int, request: MPI_Request) -> c_int;
+    fn PMPI_Pready_list(length: c_int, array_of_partitions: *const c_int, request: MPI_Request) -> c_int;
+    fn PMPI_Pready_range(partition_low: c_int, partition_high: c_int, request: MPI_Request) -> c_int;
+    fn PMPI_Precv_init(buf: *mut c_void, partitions: c_int, count: MPI_Count, datatype: MPI_Datatype, source: c_int, tag: c_int, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int;
     fn PMPI_Probe(source: c_int, tag: c_int, comm: MPI_Comm, status: *mut MPI_Status) -> c_int;
+    fn PMPI_Psend_init(buf: *const c_void, partitions: c_int, count: MPI_Count, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int;
     fn PMPI_Publish_name(service_name: *const c_char, info: MPI_Info, port_name: *const c_char) -> c_int;
     fn PMPI_Put(origin_addr: *const c_void, origin_count: c_int, origin_datatype: MPI_Datatype, target_rank: c_int, target_disp: MPI_Aint, target_count: c_int, target_datatype: MPI_Datatype, win: MPI_Win) -> c_int;
     fn PMPI_Query_thread(provided: *mut c_int) -> c_int;
@@ -3496,6 +3502,17 @@ pub unsafe extern "C" fn mpi_pack_size_(incount: *const c_int, datatype: *const 
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn pmpi_parrived_(request: *const MPI_Request, partition: *const c_int, flag: *mut c_int, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Parrived(*request, *partition, flag);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_parrived_(request: *const MPI_Request, partition: *const c_int, flag: *mut c_int, ierror: *mut MPI_Fint) {
+    pmpi_parrived_(request, partition, flag, ierror)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn pmpi_pcontrol_(level: *const c_int) {
     PMPI_Pcontrol(*level);
 }
@@ -3503,6 +3520,50 @@ pub unsafe extern "C" fn pmpi_pcontrol_(level: *const c_int) {
 #[no_mangle]
 pub unsafe extern "C" fn mpi_pcontrol_(level: *const c_int) {
     pmpi_pcontrol_(level)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_pready_(partition: *const c_int, request: *const MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Pready(*partition, *request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_pready_(partition: *const c_int, request: *const MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_pready_(partition, request, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_pready_list_(length: *const c_int, array_of_partitions: *const c_int, request: *const MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Pready_list(*length, array_of_partitions, *request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_pready_list_(length: *const c_int, array_of_partitions: *const c_int, request: *const MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_pready_list_(length, array_of_partitions, request, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_pready_range_(partition_low: *const c_int, partition_high: *const c_int, request: *const MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Pready_range(*partition_low, *partition_high, *request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_pready_range_(partition_low: *const c_int, partition_high: *const c_int, request: *const MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_pready_range_(partition_low, partition_high, request, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_precv_init_(buf: *mut c_void, partitions: *const c_int, count: *const MPI_Count, datatype: *const MPI_Datatype, source: *const c_int, tag: *const c_int, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Precv_init(f_buf(buf as *mut c_void), *partitions, *count, *datatype, *source, *tag, *comm, *info, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_precv_init_(buf: *mut c_void, partitions: *const c_int, count: *const MPI_Count, datatype: *const MPI_Datatype, source: *const c_int, tag: *const c_int, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_precv_init_(buf, partitions, count, datatype, source, tag, comm, info, request, ierror)
 }
 
 #[no_mangle]
@@ -3514,6 +3575,17 @@ pub unsafe extern "C" fn pmpi_probe_(source: *const c_int, tag: *const c_int, co
 #[no_mangle]
 pub unsafe extern "C" fn mpi_probe_(source: *const c_int, tag: *const c_int, comm: *const MPI_Comm, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
     pmpi_probe_(source, tag, comm, status, ierror)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn pmpi_psend_init_(buf: *const c_void, partitions: *const c_int, count: *const MPI_Count, datatype: *const MPI_Datatype, dest: *const c_int, tag: *const c_int, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Psend_init(f_buf(buf as *mut c_void), *partitions, *count, *datatype, *dest, *tag, *comm, *info, request);
+    set_ierror(ierror, rc);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mpi_psend_init_(buf: *const c_void, partitions: *const c_int, count: *const MPI_Count, datatype: *const MPI_Datatype, dest: *const c_int, tag: *const c_int, comm: *const MPI_Comm, info: *const MPI_Info, request: *mut MPI_Request, ierror: *mut MPI_Fint) {
+    pmpi_psend_init_(buf, partitions, count, datatype, dest, tag, comm, info, request, ierror)
 }
 
 #[no_mangle]

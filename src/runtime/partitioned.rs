@@ -1,0 +1,454 @@
+//! Partitioned point-to-point communication (MPI-4.0 §4): a send channel whose partitions
+//! each leave as its MPI_Pready marks it (one message per partition, not one at the end),
+//! and a receive channel that reports each of its own partitions as soon as the bytes it
+//! covers are in (MPI_Parrived), the two sides free to cut the same data into different
+//! numbers of partitions.
+//!
+//! Channels are matched as MPI says: the k-th MPI_Psend_init to a peer with a tag meets the
+//! peer's k-th MPI_Precv_init from us with that tag (`(tag, k)` names the channel). Every
+//! partition travels on the communicator's collective context under one tag of its own
+//! (`PART_TAG`: no collective tag is negative, no application receive looks there), with a
+//! header saying which channel, round and partition it is; a receive channel drains the
+//! messages from its peer, keeps those of other channels or of a later round for them
+//! (`Mailbox`), and copies its own into a staging buffer, unpacking each of its partitions
+//! into the application's buffer once complete.
+
+use super::progress::ProgressState;
+use super::world::World;
+use crate::comm::Communicator;
+use crate::datatype::Datatype;
+use crate::error::Result;
+use crate::mpi_err;
+use crate::pt2pt::{MsgBuf, Owner, Pattern, ReqId, SendStart, Taken};
+use parking_lot::Mutex;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// The tag of every partition message, on the collective context.
+const PART_TAG: i32 = -0x5041;
+
+/// round u32, tag i32, k u32, partition u32, partitions u32, pad u32, partition bytes u64.
+const HEADER: usize = 32;
+
+struct Header {
+    round: u32,
+    tag: i32,
+    k: u32,
+    part: u32,
+    parts: u32,
+    part_bytes: u64,
+}
+
+impl Header {
+    fn write(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.round.to_le_bytes());
+        out.extend_from_slice(&self.tag.to_le_bytes());
+        out.extend_from_slice(&self.k.to_le_bytes());
+        out.extend_from_slice(&self.part.to_le_bytes());
+        out.extend_from_slice(&self.parts.to_le_bytes());
+        out.extend_from_slice(&0u32.to_le_bytes());
+        out.extend_from_slice(&self.part_bytes.to_le_bytes());
+    }
+
+    /// A message's header (None: shorter than one).
+    fn read(m: &[u8]) -> Option<Header> {
+        let u = |i: usize| u32::from_le_bytes(m[i..i + 4].try_into().expect("4 bytes"));
+        (m.len() >= HEADER).then(|| Header {
+            round: u(0),
+            tag: u(4) as i32,
+            k: u(8),
+            part: u(12),
+            parts: u(16),
+            part_bytes: u64::from_le_bytes(m[24..32].try_into().expect("8 bytes")),
+        })
+    }
+}
+
+/// Which channels a counter counts: (context, peer's world rank, tag, sending).
+type ChanKey = (u32, usize, i32, bool);
+
+/// The channels made so far, per key.
+static COUNTERS: Mutex<Option<HashMap<ChanKey, u32>>> = Mutex::new(None);
+
+fn next_k(ctx: u32, peer: usize, tag: i32, send: bool) -> u32 {
+    let mut c = COUNTERS.lock();
+    let k = c
+        .get_or_insert_with(HashMap::new)
+        .entry((ctx, peer, tag, send))
+        .or_insert(0);
+    *k += 1;
+    *k - 1
+}
+
+/// A message drained for another channel or a later round: its context, the peer's world
+/// rank, its header and payload.
+type Early = (u32, usize, Header, Vec<u8>);
+
+static MAILBOX: Mutex<Vec<Early>> = Mutex::new(Vec::new());
+
+/// Where a channel's data is: `count` elements of `ty` per partition, partition `p` at
+/// `addr + p * count * extent`.
+pub struct Layout {
+    pub addr: usize,
+    pub parts: usize,
+    pub count: usize,
+    pub ty: Datatype,
+}
+
+/// Who a channel connects: the communicator, the peer's rank in it (None: MPI_PROC_NULL),
+/// the tag, and which of the channels with that peer and tag it is.
+pub struct Ends {
+    comm: Arc<Communicator>,
+    peer: Option<usize>,
+    tag: i32,
+    k: u32,
+}
+
+impl Ends {
+    /// The next channel to (`send`) or from `peer` with `tag`.
+    pub fn new(comm: Arc<Communicator>, peer: Option<usize>, tag: i32, send: bool) -> Ends {
+        let k = match peer {
+            Some(p) => next_k(comm.ctx, comm.world_rank(p), tag, send),
+            None => 0,
+        };
+        Ends { comm, peer, tag, k }
+    }
+}
+
+impl Layout {
+    fn part_bytes(&self) -> usize {
+        self.count * self.ty.size
+    }
+
+    fn buf(&self, p: usize) -> crate::coll::TypedBuf<'_> {
+        let step = (p * self.count) as isize * self.ty.extent;
+        let ptr = (self.addr as *const u8).wrapping_offset(step);
+        crate::coll::TypedBuf::new(ptr, self.count, &self.ty)
+    }
+}
+
+/// The sending side of a partitioned channel (MPI_Psend_init).
+pub struct SendChan {
+    ends: Ends,
+    layout: Layout,
+    round: u32,
+    active: bool,
+    ready: Vec<bool>,
+    /// Sends in flight and the messages they send.
+    sends: Vec<(ReqId, Vec<u8>)>,
+    /// Other threads may still mark partitions ready (MPI_THREAD_MULTIPLE): a wait waits
+    /// for them. Otherwise a wait before every MPI_Pready could never end: an error.
+    threads: bool,
+}
+
+impl SendChan {
+    /// # Safety
+    /// `addr` holds `parts * count` elements of `ty` whenever the channel is active (MPI's
+    /// contract for the buffer of a partitioned send).
+    pub unsafe fn new(ends: Ends, layout: Layout, threads: bool) -> SendChan {
+        let parts = layout.parts;
+        SendChan {
+            ends,
+            layout,
+            round: 0,
+            active: false,
+            ready: vec![false; parts],
+            sends: Vec::new(),
+            threads,
+        }
+    }
+
+    pub fn active(&self) -> bool {
+        self.active
+    }
+
+    /// MPI_Start: a new round, no partition ready.
+    pub fn start(&mut self) {
+        self.active = true;
+        self.round += 1;
+        self.ready.iter_mut().for_each(|r| *r = false);
+    }
+
+    /// MPI_Pready's first half: partition `p` marked ready and packed into its message
+    /// (None: nothing to send, the peer is MPI_PROC_NULL). `send_partition` sends it, with
+    /// the channel's lock released (a wait on the request holds the engine's lock and then
+    /// takes the channel's: the other order would deadlock threads that share a request).
+    pub fn pready(&mut self, p: usize) -> Result<Option<Outgoing>> {
+        if !self.active {
+            return mpi_err!(Request, "MPI_Pready on an inactive partitioned request");
+        }
+        let Some(r) = self.ready.get_mut(p) else {
+            return mpi_err!(Arg, "no partition {p} (there are {})", self.layout.parts);
+        };
+        if *r {
+            return mpi_err!(Arg, "partition {p} is marked ready already");
+        }
+        *r = true;
+        let Some(dest) = self.ends.peer else {
+            return Ok(None);
+        };
+        let mut msg = Vec::with_capacity(HEADER + self.layout.part_bytes());
+        Header {
+            round: self.round,
+            tag: self.ends.tag,
+            k: self.ends.k,
+            part: p as u32,
+            parts: self.layout.parts as u32,
+            part_bytes: self.layout.part_bytes() as u64,
+        }
+        .write(&mut msg);
+        msg.extend_from_slice(&self.layout.buf(p).pack());
+        Ok(Some(Outgoing {
+            comm: self.ends.comm.clone(),
+            dest,
+            msg,
+        }))
+    }
+
+    /// A partition's send in flight (`send_partition`'s).
+    pub fn sending(&mut self, s: (ReqId, Vec<u8>)) {
+        self.sends.push(s);
+    }
+
+    /// Whether the round is over: every partition ready and sent (MPI_ERR_REQUEST from a
+    /// single-threaded wait that would never end: some partition not marked ready).
+    pub fn done(&mut self, e: &mut ProgressState) -> Result<bool> {
+        if !self.active {
+            return Ok(true);
+        }
+        self.sends
+            .retain(|(r, _)| !matches!(e.p2p.take_done(*r), Taken::Done(..) | Taken::Gone));
+        if !self.sends.is_empty() {
+            return Ok(false);
+        }
+        if self.ready.iter().any(|r| !r) {
+            if self.threads {
+                return Ok(false);
+            }
+            return mpi_err!(
+                Request,
+                "a partitioned send completes only once every partition is ready"
+            );
+        }
+        Ok(true)
+    }
+
+    /// The round completed (a wait or test returned it): inactive until the next start.
+    pub fn finish(&mut self) {
+        self.active = false;
+    }
+}
+
+/// A partition's message, ready to go.
+pub struct Outgoing {
+    comm: Arc<Communicator>,
+    dest: usize,
+    msg: Vec<u8>,
+}
+
+/// Send a partition: Some(the request and its message, to keep until it completes).
+pub fn send_partition(w: &World, o: Outgoing) -> Option<(ReqId, Vec<u8>)> {
+    let ctx = o.comm.ctx + 1;
+    let data = MsgBuf::contig(o.msg.as_ptr(), o.msg.len());
+    // SAFETY: the message is returned with the request and kept until the send completes
+    // (a Vec's heap buffer does not move with it).
+    let started = unsafe { w.start_send(ctx, &o.comm, o.dest, PART_TAG, data, false, Owner::NONE) };
+    match started {
+        SendStart::Pending(req) => Some((req, o.msg)),
+        SendStart::Done => None,
+    }
+}
+
+/// The receiving side of a partitioned channel (MPI_Precv_init).
+pub struct RecvChan {
+    ends: Ends,
+    layout: Layout,
+    round: u32,
+    active: bool,
+    /// The round's bytes as they arrive, packed.
+    staging: Vec<u8>,
+    /// Per sender partition (known from the first message of the round): arrived.
+    got: Vec<bool>,
+    sender_part_bytes: usize,
+    /// Per partition of ours: unpacked into the application's buffer.
+    arrived: Vec<bool>,
+    /// Receives in flight: the request, the message buffer.
+    pending: Vec<(ReqId, Vec<u8>)>,
+    error: Option<crate::error::Error>,
+}
+
+impl RecvChan {
+    /// # Safety
+    /// `addr` has room for `parts * count` elements of `ty` whenever the channel is active.
+    pub unsafe fn new(ends: Ends, layout: Layout) -> RecvChan {
+        let parts = layout.parts;
+        RecvChan {
+            ends,
+            layout,
+            round: 0,
+            active: false,
+            staging: Vec::new(),
+            got: Vec::new(),
+            sender_part_bytes: 0,
+            arrived: vec![false; parts],
+            pending: Vec::new(),
+            error: None,
+        }
+    }
+
+    pub fn active(&self) -> bool {
+        self.active
+    }
+
+    /// MPI_Start: a new round; what came early for it is taken from the mailbox.
+    pub fn start(&mut self) {
+        self.active = true;
+        self.round += 1;
+        let total = self.layout.parts * self.layout.part_bytes();
+        self.staging = vec![0; total];
+        self.got.clear();
+        self.sender_part_bytes = 0;
+        self.error = None;
+        let none = self.ends.peer.is_none();
+        self.arrived.iter_mut().for_each(|a| *a = none);
+        let Some(src) = self.ends.peer else { return };
+        let peer = self.ends.comm.world_rank(src);
+        let early: Vec<_> = {
+            let mut m = MAILBOX.lock();
+            let mut out = Vec::new();
+            let mut i = 0;
+            while i < m.len() {
+                let (ctx, p, h, _) = &m[i];
+                if *ctx == self.ends.comm.ctx + 1 && *p == peer && self.mine(h) {
+                    out.push(m.remove(i));
+                } else {
+                    i += 1;
+                }
+            }
+            out
+        };
+        for (_, _, h, payload) in early {
+            self.take(h, &payload);
+        }
+    }
+
+    fn mine(&self, h: &Header) -> bool {
+        h.tag == self.ends.tag && h.k == self.ends.k && h.round == self.round
+    }
+
+    /// A partition message of this round: its bytes staged, our partitions it completes
+    /// unpacked.
+    fn take(&mut self, h: Header, payload: &[u8]) {
+        let total = self.staging.len();
+        let (parts, pb) = (h.parts as usize, h.part_bytes as usize);
+        if self.got.is_empty() {
+            if parts.checked_mul(pb) != Some(total) || payload.len() != pb {
+                self.error = Some(crate::error::Error::new(
+                    crate::error::ErrorClass::Truncate,
+                    format!("partitioned send of {parts} x {pb} bytes into a receive of {total}"),
+                ));
+                return;
+            }
+            self.got = vec![false; parts];
+            self.sender_part_bytes = pb;
+        }
+        let q = h.part as usize;
+        if q >= self.got.len() || payload.len() != self.sender_part_bytes || self.got[q] {
+            return;
+        }
+        self.got[q] = true;
+        self.staging[q * pb..(q + 1) * pb].copy_from_slice(payload);
+        let rpb = self.layout.part_bytes();
+        for p in 0..self.layout.parts {
+            if self.arrived[p] {
+                continue;
+            }
+            // Our partition p: the sender partitions over its bytes.
+            let (lo, hi) = (p * rpb, (p + 1) * rpb);
+            let complete = rpb == 0 || (lo / pb..hi.div_ceil(pb)).all(|s| self.got[s]);
+            if complete {
+                // SAFETY: the application's buffer has room for the partition (`new`).
+                unsafe { self.layout.buf(p).unpack_from(&self.staging[lo..hi]) };
+                self.arrived[p] = true;
+            }
+        }
+    }
+
+    /// Take in what has arrived from the peer (others' messages to the mailbox).
+    pub fn drain(&mut self, e: &mut ProgressState) {
+        let Some(src) = self.ends.peer else { return };
+        if !self.active {
+            return;
+        }
+        let peer = self.ends.comm.world_rank(src);
+        let ctx = self.ends.comm.ctx + 1;
+        let pat = Pattern {
+            ctx,
+            src: Some(src as i32),
+            tag: Some(PART_TAG),
+        };
+        while let Some((msg, st)) = e.p2p.improbe(&pat) {
+            let mut buf = vec![0u8; st.count];
+            // SAFETY: `buf` lives in `self.pending` until the receive completes.
+            let req = unsafe {
+                let into = MsgBuf::contig(buf.as_mut_ptr(), buf.len());
+                e.p2p.mrecv(msg, into, Owner::NONE)
+            };
+            if let Some(r) = req {
+                self.pending.push((r, buf));
+            }
+        }
+        let mut i = 0;
+        while i < self.pending.len() {
+            match e.p2p.take_done(self.pending[i].0) {
+                Taken::Pending => i += 1,
+                Taken::Gone | Taken::Done(..) => {
+                    let (_, m) = self.pending.swap_remove(i);
+                    let Some(h) = Header::read(&m) else { continue };
+                    if self.mine(&h) {
+                        self.take(h, &m[HEADER..]);
+                    } else {
+                        MAILBOX.lock().push((ctx, peer, h, m[HEADER..].to_vec()));
+                    }
+                }
+            }
+        }
+    }
+
+    /// MPI_Parrived: whether partition `p` is in the application's buffer.
+    pub fn parrived(&mut self, e: &mut ProgressState, p: usize) -> Result<bool> {
+        if p >= self.layout.parts {
+            return mpi_err!(Arg, "no partition {p} (there are {})", self.layout.parts);
+        }
+        if !self.active {
+            return Ok(true);
+        }
+        self.drain(e);
+        Ok(self.arrived[p])
+    }
+
+    /// Whether the round is over (its error, if the sides did not agree on the size).
+    pub fn done(&mut self, e: &mut ProgressState) -> Result<bool> {
+        if !self.active {
+            return Ok(true);
+        }
+        self.drain(e);
+        if let Some(err) = &self.error {
+            return Err(err.clone());
+        }
+        Ok(self.arrived.iter().all(|&a| a) && self.pending.is_empty())
+    }
+
+    /// The round completed (a wait or test returned it): inactive until the next start.
+    pub fn finish(&mut self) {
+        self.active = false;
+    }
+
+    /// The round's status: the source and tag, the bytes received.
+    pub fn received(&self) -> (i32, i32, usize) {
+        match self.ends.peer {
+            Some(s) => (s as i32, self.ends.tag, self.staging.len()),
+            None => (-1, -1, 0),
+        }
+    }
+}
