@@ -13,11 +13,16 @@
  *   partition 3 is not; then the rest;
  * - the round completes through MPI_Wait, MPI_Test loops and MPI_Waitall beside an ordinary
  *   request; the receive's status names the source and tag.
+ * Threads: under MPI_THREAD_MULTIPLE, four threads each mark two partitions ready (after a
+ * nap) while the main thread already waits on the request (the wait waits for them).
  * Then a strided receive type (a vector, non-contiguous), MPI_PROC_NULL peers (complete at
  * once, every partition arrived), and on railmpi the erroneous calls (MPI_Pready on a
  * receive, a partition out of range, MPI_Parrived on a send: MPI_ERR_REQUEST / MPI_ERR_ARG).
  * Checked on MPICH 5.0.2 at even rank counts (it crashes on an MPI_PROC_NULL peer). */
 #include "check.h"
+
+#include <pthread.h>
+#include <unistd.h>
 
 #define SP 8  /* sender partitions */
 #define SC 16 /* ints per sender partition */
@@ -35,10 +40,23 @@ static double now(void)
     return MPI_Wtime();
 }
 
+struct marker {
+    MPI_Request req;
+    int first;
+};
+
+static void *mark(void *arg)
+{
+    struct marker *m = arg;
+    usleep(20000);
+    CHECK_MPI(MPI_Pready_range(m->first, m->first + 1, m->req));
+    return NULL;
+}
+
 int main(int argc, char **argv)
 {
-    int rank, size;
-    MPI_Init(&argc, &argv);
+    int rank, size, provided = 0;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     int sender = rank % 2 == 0;
@@ -133,6 +151,31 @@ int main(int argc, char **argv)
                 CHECK(flag, "MPI_PROC_NULL: partition 1 not arrived");
             }
         }
+    }
+    /* Partitions marked ready by other threads while this one waits. */
+    if (provided == MPI_THREAD_MULTIPLE) {
+        if (sender)
+            for (int i = 0; i < N; i++)
+                buf[i] = val(9, i);
+        else
+            for (int i = 0; i < N; i++)
+                buf[i] = -1;
+        CHECK_MPI(MPI_Start(&req));
+        pthread_t th[SP / 2];
+        struct marker mk[SP / 2];
+        if (sender)
+            for (int t = 0; t < SP / 2; t++) {
+                mk[t].req = req;
+                mk[t].first = 2 * t;
+                CHECK(pthread_create(&th[t], NULL, mark, &mk[t]) == 0, "pthread_create");
+            }
+        CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+        if (sender)
+            for (int t = 0; t < SP / 2; t++)
+                pthread_join(th[t], NULL);
+        else if (peer != MPI_PROC_NULL)
+            for (int i = 0; i < N; i++)
+                CHECK(buf[i] == val(9, i), "threaded round: [%d] = %d", i, buf[i]);
     }
     CHECK_MPI(MPI_Request_free(&req));
 
