@@ -610,8 +610,14 @@ static void mpi41(int rank)
     CHECK(in0 == 500 + peer && in1 == 600 + peer, "received %d %d", in0, in1);
     CHECK(r[0] == MPI_REQUEST_NULL && r[1] == MPI_REQUEST_NULL, "Waitall left a request");
     /* Only null requests: any gives flag true and MPI_UNDEFINED, some MPI_UNDEFINED. */
+    st.MPI_ERROR = 15;
     CHECK_MPI(MPI_Request_get_status_any(3, r, &idx, &flag, &st));
     CHECK(flag && idx == MPI_UNDEFINED, "get_status_any of null requests: %d %d", flag, idx);
+    /* An empty status: any source, any tag, error MPI_SUCCESS (MPI-4.1 §3.7.3). */
+    CHECK(st.MPI_SOURCE == MPI_ANY_SOURCE && st.MPI_TAG == MPI_ANY_TAG &&
+              st.MPI_ERROR == MPI_SUCCESS,
+          "get_status_any of null requests: status %d/%d/%d", st.MPI_SOURCE, st.MPI_TAG,
+          st.MPI_ERROR);
     CHECK_MPI(MPI_Request_get_status_some(3, r, &n, idxs, sts));
     CHECK(n == MPI_UNDEFINED, "get_status_some of null requests: %d", n);
 }

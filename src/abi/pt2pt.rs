@@ -652,7 +652,11 @@ pub unsafe fn request_get_status_any(
     write_out(flag, none as c_int)?;
     write_out(index, MPI_UNDEFINED)?;
     if none {
+        // An empty status, its error field MPI_SUCCESS too (MPI-4.1 §3.7.3; mpi4py checks).
         args::write_single_status(status, &args::empty_status(MPI_ANY_SOURCE), MPI_SUCCESS);
+        if !status.is_null() && status as usize != 1 {
+            (*status).MPI_ERROR = MPI_SUCCESS;
+        }
     }
     Ok(())
 }
