@@ -179,6 +179,27 @@ int main(int argc, char **argv)
     }
     CHECK_MPI(MPI_Request_free(&req));
 
+    /* Empty partitions (count 0) still arrive only once marked ready. */
+    if (peer != MPI_PROC_NULL) {
+        int go = 0, flag = 1;
+        if (sender) {
+            CHECK_MPI(MPI_Psend_init(buf, 3, 0, MPI_INT, peer, 12, MPI_COMM_WORLD, MPI_INFO_NULL,
+                                     &req));
+            CHECK_MPI(MPI_Recv(&go, 1, MPI_INT, peer, 13, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+            CHECK_MPI(MPI_Start(&req));
+            CHECK_MPI(MPI_Pready_range(0, 2, req));
+        } else {
+            CHECK_MPI(MPI_Precv_init(buf, 3, 0, MPI_INT, peer, 12, MPI_COMM_WORLD, MPI_INFO_NULL,
+                                     &req));
+            CHECK_MPI(MPI_Start(&req));
+            CHECK_MPI(MPI_Parrived(req, 1, &flag));
+            CHECK(!flag, "an empty partition arrived before it was sent");
+            CHECK_MPI(MPI_Send(&go, 1, MPI_INT, peer, 13, MPI_COMM_WORLD));
+        }
+        CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+        CHECK_MPI(MPI_Request_free(&req));
+    }
+
     /* A non-contiguous receive type: pairs of ints, stride 3, 2 partitions of 8. */
     MPI_Datatype vec;
     CHECK_MPI(MPI_Type_vector(2, 1, 2, MPI_INT, &vec)); /* [x . x] */

@@ -363,9 +363,17 @@ impl RecvChan {
             if self.arrived[p] {
                 continue;
             }
-            // Our partition p: the sender partitions over its bytes.
+            // Our partition p: the sender partitions over its bytes (with no bytes at all,
+            // those over its share of the partitions: an empty partition still arrives
+            // only once the sender marks it ready).
             let (lo, hi) = (p * rpb, (p + 1) * rpb);
-            let complete = rpb == 0 || (lo / pb..hi.div_ceil(pb)).all(|s| self.got[s]);
+            let covering = if pb == 0 {
+                let r = self.layout.parts;
+                p * parts / r..((p + 1) * parts).div_ceil(r)
+            } else {
+                lo / pb..hi.div_ceil(pb)
+            };
+            let complete = covering.into_iter().all(|s| self.got[s]);
             if complete {
                 // SAFETY: the application's buffer has room for the partition (`new`).
                 unsafe { self.layout.buf(p).unpack_from(&self.staging[lo..hi]) };
