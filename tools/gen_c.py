@@ -122,6 +122,12 @@ def split_params(proto):
 
 def rust_param(text):
     """A C parameter -> (name, Rust type)."""
+    m = re.match(r"^(const\s+)?(\w+)\s+(\w+)\[\]\[(\d+)\]$", text)
+    if m:
+        # `int ranges[][3]`: a pointer to arrays of 3 (MPI_Group_range_incl).
+        const, base, name, n = m.groups()
+        ptr = "*const" if const else "*mut"
+        return name, f"{ptr} [{C_SCALARS.get(base, base)}; {n}]"
     m = re.match(r"^(const\s+)?([\w ]+?)\s*(\*+)?\s*(\w+)(\[\])?$", text)
     if not m:
         sys.exit(f"gen_c.py: cannot translate C parameter {text!r}")

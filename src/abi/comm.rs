@@ -15,20 +15,14 @@ use std::ffi::CStr;
 use std::os::raw::{c_char, c_int};
 use std::sync::Arc;
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Comm_rank(comm: MPI_Comm, rank: *mut c_int) -> c_int {
-    run("MPI_Comm_rank", comm, || {
-        shim::world()?;
-        write_out(rank, handles::comm(comm)?.rank as c_int)
-    })
+pub(crate) unsafe fn rank(comm: MPI_Comm, rank: *mut c_int) -> Result<()> {
+    shim::world()?;
+    write_out(rank, handles::comm(comm)?.rank as c_int)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Comm_size(comm: MPI_Comm, size: *mut c_int) -> c_int {
-    run("MPI_Comm_size", comm, || {
-        shim::world()?;
-        write_out(size, handles::comm(comm)?.size() as c_int)
-    })
+pub(crate) unsafe fn size(comm: MPI_Comm, size: *mut c_int) -> Result<()> {
+    shim::world()?;
+    write_out(size, handles::comm(comm)?.size() as c_int)
 }
 
 /// MPI_Comm_dup's work: a new communicator over the same group with the error handler
@@ -62,29 +56,23 @@ fn dup_as(comm: MPI_Comm, new: Arc<Communicator>) -> Result<MPI_Comm> {
     Ok(h)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Comm_dup(comm: MPI_Comm, newcomm: *mut MPI_Comm) -> c_int {
-    run("MPI_Comm_dup", comm, || {
-        if newcomm.is_null() {
-            return mpi_err!(Arg, "NULL newcomm");
-        }
-        dup_into(comm, newcomm)
-    })
+pub(crate) unsafe fn comm_dup(comm: MPI_Comm, newcomm: *mut MPI_Comm) -> Result<()> {
+    if newcomm.is_null() {
+        return mpi_err!(Arg, "NULL newcomm");
+    }
+    dup_into(comm, newcomm)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Comm_dup_with_info(
+pub(crate) unsafe fn dup_with_info(
     comm: MPI_Comm,
     info: MPI_Info,
     newcomm: *mut MPI_Comm,
-) -> c_int {
-    run("MPI_Comm_dup_with_info", comm, || {
-        super::info::check(info)?; // no hints are used
-        if newcomm.is_null() {
-            return mpi_err!(Arg, "NULL newcomm");
-        }
-        dup_into(comm, newcomm)
-    })
+) -> Result<()> {
+    super::info::check(info)?; // no hints are used
+    if newcomm.is_null() {
+        return mpi_err!(Arg, "NULL newcomm");
+    }
+    dup_into(comm, newcomm)
 }
 
 /// MPI-4.0's MPI_Comm_idup_with_info: MPI_Comm_idup with hints (checked; none is used).
@@ -99,7 +87,7 @@ pub unsafe extern "C" fn PMPI_Comm_idup_with_info(
     if rc != MPI_SUCCESS {
         return rc;
     }
-    PMPI_Comm_idup(comm, newcomm, request)
+    super::entry_points::PMPI_Comm_idup(comm, newcomm, request)
 }
 
 /// A context id no communicator uses: the stand-in behind an MPI_Comm_idup handle until
@@ -110,134 +98,118 @@ const CTX_PENDING: u32 = u32::MAX - 7;
 /// attributes of `comm`), and the context agreement runs as a nonblocking collective
 /// (`World::idup_schedule`) that puts the real communicator behind the handle when it
 /// completes.
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Comm_idup(
+pub(crate) unsafe fn idup(
     comm: MPI_Comm,
     newcomm: *mut MPI_Comm,
     request: *mut MPI_Request,
-) -> c_int {
-    run("MPI_Comm_idup", comm, || {
-        let w = shim::world()?;
-        let parent = handles::comm(comm)?;
-        if newcomm.is_null() || request.is_null() {
-            return mpi_err!(Arg, "NULL newcomm or request");
-        }
-        let (rank, group) = (parent.rank, parent.group.clone());
-        let standin = match parent.remote_group() {
-            Some(r) => Communicator::new_inter(CTX_PENDING, rank, group, r.clone()),
-            None => Communicator::new(CTX_PENDING, rank, group),
-        };
-        let h = dup_as(comm, Arc::new(standin)).inspect_err(|_| *newcomm = MPI_COMM_NULL)?;
-        let install = move |c| {
-            let _ = handles::with_comm_entry(h, |e| e.comm = c);
-        };
-        let id = w.start_collective(w.idup_schedule(&parent, Box::new(install)));
-        write_out(newcomm, h)?;
-        write_out(
-            request,
-            handles::new_request(RequestEntry::Coll { id, comm }),
-        )
-    })
+) -> Result<()> {
+    let w = shim::world()?;
+    let parent = handles::comm(comm)?;
+    if newcomm.is_null() || request.is_null() {
+        return mpi_err!(Arg, "NULL newcomm or request");
+    }
+    let (rank, group) = (parent.rank, parent.group.clone());
+    let standin = match parent.remote_group() {
+        Some(r) => Communicator::new_inter(CTX_PENDING, rank, group, r.clone()),
+        None => Communicator::new(CTX_PENDING, rank, group),
+    };
+    let h = dup_as(comm, Arc::new(standin)).inspect_err(|_| *newcomm = MPI_COMM_NULL)?;
+    let install = move |c| {
+        let _ = handles::with_comm_entry(h, |e| e.comm = c);
+    };
+    let id = w.start_collective(w.idup_schedule(&parent, Box::new(install)));
+    write_out(newcomm, h)?;
+    write_out(
+        request,
+        handles::new_request(RequestEntry::Coll { id, comm }),
+    )
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Comm_create(
+pub(crate) unsafe fn create(
     comm: MPI_Comm,
     group: MPI_Group,
     newcomm: *mut MPI_Comm,
-) -> c_int {
-    run("MPI_Comm_create", comm, || {
-        let w = shim::world()?;
-        let parent = handles::comm(comm)?;
-        let g = handles::group(group)?;
-        if !g.is_subset_of(&parent.group) {
-            return mpi_err!(Group, "the group is not a subset of the communicator's");
-        }
-        if newcomm.is_null() {
-            return mpi_err!(Arg, "NULL newcomm");
-        }
-        let h = match w.comm_create(&parent, g)? {
-            Some(c) => handles::new_comm(c, handles::inherited_errhandler(comm)),
-            None => MPI_COMM_NULL,
-        };
-        write_out(newcomm, h)
-    })
+) -> Result<()> {
+    let w = shim::world()?;
+    let parent = handles::comm(comm)?;
+    let g = handles::group(group)?;
+    if !g.is_subset_of(&parent.group) {
+        return mpi_err!(Group, "the group is not a subset of the communicator's");
+    }
+    if newcomm.is_null() {
+        return mpi_err!(Arg, "NULL newcomm");
+    }
+    let h = match w.comm_create(&parent, g)? {
+        Some(c) => handles::new_comm(c, handles::inherited_errhandler(comm)),
+        None => MPI_COMM_NULL,
+    };
+    write_out(newcomm, h)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Comm_create_group(
+pub(crate) unsafe fn create_group(
     comm: MPI_Comm,
     group: MPI_Group,
     tag: c_int,
     newcomm: *mut MPI_Comm,
-) -> c_int {
-    run("MPI_Comm_create_group", comm, || {
-        let w = shim::world()?;
-        let parent = handles::comm(comm)?;
-        args::intra(&parent)?;
-        let g = handles::group(group)?;
-        let tag = args::send_tag(tag)?;
-        if !g.is_subset_of(&parent.group) {
-            return mpi_err!(Group, "the group is not a subset of the communicator's");
-        }
-        if newcomm.is_null() {
-            return mpi_err!(Arg, "NULL newcomm");
-        }
-        let h = match w.comm_create_group(&parent, g, tag)? {
-            Some(c) => handles::new_comm(c, handles::inherited_errhandler(comm)),
-            None => MPI_COMM_NULL,
-        };
-        write_out(newcomm, h)
-    })
+) -> Result<()> {
+    let w = shim::world()?;
+    let parent = handles::comm(comm)?;
+    args::intra(&parent)?;
+    let g = handles::group(group)?;
+    let tag = args::send_tag(tag)?;
+    if !g.is_subset_of(&parent.group) {
+        return mpi_err!(Group, "the group is not a subset of the communicator's");
+    }
+    if newcomm.is_null() {
+        return mpi_err!(Arg, "NULL newcomm");
+    }
+    let h = match w.comm_create_group(&parent, g, tag)? {
+        Some(c) => handles::new_comm(c, handles::inherited_errhandler(comm)),
+        None => MPI_COMM_NULL,
+    };
+    write_out(newcomm, h)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Comm_split_type(
+pub(crate) unsafe fn split_type(
     comm: MPI_Comm,
     split_type: c_int,
     key: c_int,
     info: MPI_Info,
     newcomm: *mut MPI_Comm,
-) -> c_int {
-    run("MPI_Comm_split_type", comm, || {
-        let w = shim::world()?;
-        let parent = handles::comm(comm)?;
-        super::info::check(info)?;
-        // Whether this process joins its node's communicator (MPI-4.0 §7.4.2). HW_GUIDED and
-        // RESOURCE_GUIDED split by the resource "mpi_hw_resource_type" names: the reserved
-        // "mpi_shared_memory" is MPI_COMM_TYPE_SHARED; railmpi knows no other resource, so
-        // any other value, no key or MPI_INFO_NULL gives MPI_COMM_NULL. HW_UNGUIDED: the
-        // node, if it is a strict subset of comm (else MPI_COMM_NULL). Every process still
-        // takes part in the one collective split, whatever it passed.
-        let shared = match split_type {
-            MPI_UNDEFINED => false,
-            MPI_COMM_TYPE_SHARED | MPI_COMM_TYPE_HW_UNGUIDED => true,
-            MPI_COMM_TYPE_HW_GUIDED | MPI_COMM_TYPE_RESOURCE_GUIDED => {
-                super::info::get(info, "mpi_hw_resource_type")?.as_deref()
-                    == Some("mpi_shared_memory")
-            }
-            _ => return mpi_err!(Arg, "invalid split_type {split_type}"),
-        };
-        if newcomm.is_null() {
-            return mpi_err!(Arg, "NULL newcomm");
+) -> Result<()> {
+    let w = shim::world()?;
+    let parent = handles::comm(comm)?;
+    super::info::check(info)?;
+    // Whether this process joins its node's communicator (MPI-4.0 §7.4.2). HW_GUIDED and
+    // RESOURCE_GUIDED split by the resource "mpi_hw_resource_type" names: the reserved
+    // "mpi_shared_memory" is MPI_COMM_TYPE_SHARED; railmpi knows no other resource, so
+    // any other value, no key or MPI_INFO_NULL gives MPI_COMM_NULL. HW_UNGUIDED: the
+    // node, if it is a strict subset of comm (else MPI_COMM_NULL). Every process still
+    // takes part in the one collective split, whatever it passed.
+    let shared = match split_type {
+        MPI_UNDEFINED => false,
+        MPI_COMM_TYPE_SHARED | MPI_COMM_TYPE_HW_UNGUIDED => true,
+        MPI_COMM_TYPE_HW_GUIDED | MPI_COMM_TYPE_RESOURCE_GUIDED => {
+            super::info::get(info, "mpi_hw_resource_type")?.as_deref() == Some("mpi_shared_memory")
         }
-        let c = w.comm_split_shared(&parent, !shared, key)?;
-        let c = c.filter(|c| split_type != MPI_COMM_TYPE_HW_UNGUIDED || c.size() < parent.size());
-        let h = match c {
-            Some(c) => handles::new_comm(c, handles::inherited_errhandler(comm)),
-            None => MPI_COMM_NULL,
-        };
-        write_out(newcomm, h)
-    })
+        _ => return mpi_err!(Arg, "invalid split_type {split_type}"),
+    };
+    if newcomm.is_null() {
+        return mpi_err!(Arg, "NULL newcomm");
+    }
+    let c = w.comm_split_shared(&parent, !shared, key)?;
+    let c = c.filter(|c| split_type != MPI_COMM_TYPE_HW_UNGUIDED || c.size() < parent.size());
+    let h = match c {
+        Some(c) => handles::new_comm(c, handles::inherited_errhandler(comm)),
+        None => MPI_COMM_NULL,
+    };
+    write_out(newcomm, h)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Comm_test_inter(comm: MPI_Comm, flag: *mut c_int) -> c_int {
-    run("MPI_Comm_test_inter", comm, || {
-        shim::world()?;
-        let c = handles::comm(comm)?;
-        write_out(flag, c.is_inter() as c_int)
-    })
+pub(crate) unsafe fn test_inter(comm: MPI_Comm, flag: *mut c_int) -> Result<()> {
+    shim::world()?;
+    let c = handles::comm(comm)?;
+    write_out(flag, c.is_inter() as c_int)
 }
 
 /// The communicator behind `h`, which must be an intercommunicator (MPI_ERR_COMM).
@@ -249,135 +221,114 @@ fn inter(h: MPI_Comm) -> Result<handles::CommRef> {
     Ok(c)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Comm_remote_size(comm: MPI_Comm, size: *mut c_int) -> c_int {
-    run("MPI_Comm_remote_size", comm, || {
-        shim::world()?;
-        write_out(size, inter(comm)?.peer_size() as c_int)
-    })
+pub(crate) unsafe fn remote_size(comm: MPI_Comm, size: *mut c_int) -> Result<()> {
+    shim::world()?;
+    write_out(size, inter(comm)?.peer_size() as c_int)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Comm_remote_group(comm: MPI_Comm, group: *mut MPI_Group) -> c_int {
-    run("MPI_Comm_remote_group", comm, || {
-        shim::world()?;
-        let c = inter(comm)?;
-        if group.is_null() {
-            return mpi_err!(Arg, "NULL group");
-        }
-        write_out(group, handles::new_group(c.peers.clone()))
-    })
+pub(crate) unsafe fn remote_group(comm: MPI_Comm, group: *mut MPI_Group) -> Result<()> {
+    shim::world()?;
+    let c = inter(comm)?;
+    if group.is_null() {
+        return mpi_err!(Arg, "NULL group");
+    }
+    write_out(group, handles::new_group(c.peers.clone()))
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Intercomm_create(
+pub(crate) unsafe fn intercomm_create(
     local_comm: MPI_Comm,
     local_leader: c_int,
     peer_comm: MPI_Comm,
     remote_leader: c_int,
     tag: c_int,
     newintercomm: *mut MPI_Comm,
-) -> c_int {
-    run("MPI_Intercomm_create", local_comm, || {
-        let w = shim::world()?;
-        let lc = handles::comm(local_comm)?;
-        args::intra(&lc)?;
-        if local_leader < 0 || local_leader as usize >= lc.size() {
-            return mpi_err!(
-                Rank,
-                "invalid local leader {local_leader} (communicator size {})",
-                lc.size()
-            );
-        }
-        if newintercomm.is_null() {
-            return mpi_err!(Arg, "NULL newintercomm");
-        }
-        let leader = local_leader as usize;
-        let tag = args::send_tag(tag)?; // checked everywhere, as MPICH does
-                                        // peer_comm and remote_leader are significant at the local leader only.
-        let pc;
-        let bridge = if lc.rank == leader {
-            pc = handles::comm(peer_comm)?;
-            let Some(remote) = args::dest(&pc, remote_leader)? else {
-                return mpi_err!(Rank, "the remote leader cannot be MPI_PROC_NULL");
-            };
-            if !pc.is_inter() && remote == pc.rank {
-                return mpi_err!(Rank, "the remote leader is the local leader itself");
-            }
-            Some(Bridge {
-                peer_comm: &pc,
-                remote_leader: remote,
-                tag,
-            })
-        } else {
-            None
+) -> Result<()> {
+    let w = shim::world()?;
+    let lc = handles::comm(local_comm)?;
+    args::intra(&lc)?;
+    if local_leader < 0 || local_leader as usize >= lc.size() {
+        return mpi_err!(
+            Rank,
+            "invalid local leader {local_leader} (communicator size {})",
+            lc.size()
+        );
+    }
+    if newintercomm.is_null() {
+        return mpi_err!(Arg, "NULL newintercomm");
+    }
+    let leader = local_leader as usize;
+    let tag = args::send_tag(tag)?; // checked everywhere, as MPICH does
+                                    // peer_comm and remote_leader are significant at the local leader only.
+    let pc;
+    let bridge = if lc.rank == leader {
+        pc = handles::comm(peer_comm)?;
+        let Some(remote) = args::dest(&pc, remote_leader)? else {
+            return mpi_err!(Rank, "the remote leader cannot be MPI_PROC_NULL");
         };
-        let c = w.intercomm_create(&lc, leader, bridge)?;
-        write_out(
-            newintercomm,
-            handles::new_comm(c, handles::inherited_errhandler(local_comm)),
-        )
-    })
+        if !pc.is_inter() && remote == pc.rank {
+            return mpi_err!(Rank, "the remote leader is the local leader itself");
+        }
+        Some(Bridge {
+            peer_comm: &pc,
+            remote_leader: remote,
+            tag,
+        })
+    } else {
+        None
+    };
+    let c = w.intercomm_create(&lc, leader, bridge)?;
+    write_out(
+        newintercomm,
+        handles::new_comm(c, handles::inherited_errhandler(local_comm)),
+    )
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Intercomm_merge(
+pub(crate) unsafe fn intercomm_merge(
     intercomm: MPI_Comm,
     high: c_int,
     newintracomm: *mut MPI_Comm,
-) -> c_int {
-    run("MPI_Intercomm_merge", intercomm, || {
-        let w = shim::world()?;
-        let c = inter(intercomm)?;
-        if newintracomm.is_null() {
-            return mpi_err!(Arg, "NULL newintracomm");
-        }
-        let merged = w.intercomm_merge(&c, high != 0)?;
-        write_out(
-            newintracomm,
-            handles::new_comm(merged, handles::inherited_errhandler(intercomm)),
-        )
-    })
+) -> Result<()> {
+    let w = shim::world()?;
+    let c = inter(intercomm)?;
+    if newintracomm.is_null() {
+        return mpi_err!(Arg, "NULL newintracomm");
+    }
+    let merged = w.intercomm_merge(&c, high != 0)?;
+    write_out(
+        newintracomm,
+        handles::new_comm(merged, handles::inherited_errhandler(intercomm)),
+    )
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Comm_set_info(comm: MPI_Comm, info: MPI_Info) -> c_int {
-    run("MPI_Comm_set_info", comm, || {
-        shim::world()?;
-        handles::comm(comm)?;
-        super::info::check(info) // no hints are used
-    })
+pub(crate) unsafe fn set_info(comm: MPI_Comm, info: MPI_Info) -> Result<()> {
+    shim::world()?;
+    handles::comm(comm)?;
+    super::info::check(info) // no hints are used
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Comm_get_info(comm: MPI_Comm, info_used: *mut MPI_Info) -> c_int {
-    run("MPI_Comm_get_info", comm, || {
-        shim::world()?;
-        handles::comm(comm)?;
-        write_out(info_used, handles::new_info(handles::InfoEntry::new()))
-    })
+pub(crate) unsafe fn get_info(comm: MPI_Comm, info_used: *mut MPI_Info) -> Result<()> {
+    shim::world()?;
+    handles::comm(comm)?;
+    write_out(info_used, handles::new_info(handles::InfoEntry::new()))
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Comm_split(
+pub(crate) unsafe fn split(
     comm: MPI_Comm,
     color: c_int,
     key: c_int,
     newcomm: *mut MPI_Comm,
-) -> c_int {
-    run("MPI_Comm_split", comm, || {
-        let w = shim::world()?;
-        let parent = handles::comm(comm)?;
-        if color < 0 && color != MPI_UNDEFINED {
-            return mpi_err!(Arg, "invalid color {color}");
-        }
-        let color = (color != MPI_UNDEFINED).then_some(color);
-        let h = match w.comm_split(&parent, color, key)? {
-            Some(c) => handles::new_comm(c, handles::inherited_errhandler(comm)),
-            None => MPI_COMM_NULL,
-        };
-        write_out(newcomm, h)
-    })
+) -> Result<()> {
+    let w = shim::world()?;
+    let parent = handles::comm(comm)?;
+    if color < 0 && color != MPI_UNDEFINED {
+        return mpi_err!(Arg, "invalid color {color}");
+    }
+    let color = (color != MPI_UNDEFINED).then_some(color);
+    let h = match w.comm_split(&parent, color, key)? {
+        Some(c) => handles::new_comm(c, handles::inherited_errhandler(comm)),
+        None => MPI_COMM_NULL,
+    };
+    write_out(newcomm, h)
 }
 
 #[no_mangle]
@@ -401,106 +352,75 @@ pub unsafe extern "C" fn PMPI_Comm_free(comm: *mut MPI_Comm) -> c_int {
     })
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Comm_compare(
-    comm1: MPI_Comm,
-    comm2: MPI_Comm,
-    result: *mut c_int,
-) -> c_int {
-    run("MPI_Comm_compare", comm1, || {
-        shim::world()?;
-        let (a, b) = (handles::comm(comm1)?, handles::comm(comm2)?);
-        let r = match Communicator::compare(&a, &b) {
-            Comparison::Ident => MPI_IDENT,
-            Comparison::Congruent => MPI_CONGRUENT,
-            Comparison::Similar => MPI_SIMILAR,
-            Comparison::Unequal => MPI_UNEQUAL,
-        };
-        write_out(result, r)
-    })
+pub(crate) unsafe fn compare(comm1: MPI_Comm, comm2: MPI_Comm, result: *mut c_int) -> Result<()> {
+    shim::world()?;
+    let (a, b) = (handles::comm(comm1)?, handles::comm(comm2)?);
+    let r = match Communicator::compare(&a, &b) {
+        Comparison::Ident => MPI_IDENT,
+        Comparison::Congruent => MPI_CONGRUENT,
+        Comparison::Similar => MPI_SIMILAR,
+        Comparison::Unequal => MPI_UNEQUAL,
+    };
+    write_out(result, r)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Comm_set_name(comm: MPI_Comm, comm_name: *const c_char) -> c_int {
-    run("MPI_Comm_set_name", comm, || {
-        shim::world()?;
-        if comm_name.is_null() {
-            return mpi_err!(Arg, "NULL name");
-        }
-        let name = CStr::from_ptr(comm_name).to_string_lossy().into_owned();
-        handles::with_comm_entry(comm, |e| e.name = name)
-    })
+pub(crate) unsafe fn set_name(comm: MPI_Comm, comm_name: *const c_char) -> Result<()> {
+    shim::world()?;
+    if comm_name.is_null() {
+        return mpi_err!(Arg, "NULL name");
+    }
+    let name = CStr::from_ptr(comm_name).to_string_lossy().into_owned();
+    handles::with_comm_entry(comm, |e| e.name = name)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Comm_get_name(
+pub(crate) unsafe fn get_name(
     comm: MPI_Comm,
     comm_name: *mut c_char,
     resultlen: *mut c_int,
-) -> c_int {
-    run("MPI_Comm_get_name", comm, || {
-        shim::world()?;
-        let name = handles::with_comm_entry(comm, |e| e.name.clone())?;
-        write_out_str(&name, comm_name, MPI_MAX_OBJECT_NAME as usize, resultlen)
-    })
+) -> Result<()> {
+    shim::world()?;
+    let name = handles::with_comm_entry(comm, |e| e.name.clone())?;
+    write_out_str(&name, comm_name, MPI_MAX_OBJECT_NAME as usize, resultlen)
 }
 
 // ------------------------------------------------------------------ error handlers
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Comm_set_errhandler(
-    comm: MPI_Comm,
-    errhandler: MPI_Errhandler,
-) -> c_int {
-    run("MPI_Comm_set_errhandler", comm, || {
-        shim::world()?;
-        if !handles::valid_errhandler(errhandler) {
-            return mpi_err!(Arg, "invalid error handler {errhandler:#x}");
-        }
-        handles::with_comm_entry(comm, |e| e.errhandler = errhandler)?;
-        handles::retain_errhandler(errhandler);
-        Ok(())
-    })
+pub(crate) unsafe fn set_errhandler(comm: MPI_Comm, errhandler: MPI_Errhandler) -> Result<()> {
+    shim::world()?;
+    if !handles::valid_errhandler(errhandler) {
+        return mpi_err!(Arg, "invalid error handler {errhandler:#x}");
+    }
+    handles::with_comm_entry(comm, |e| e.errhandler = errhandler)?;
+    handles::retain_errhandler(errhandler);
+    Ok(())
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Comm_get_errhandler(
-    comm: MPI_Comm,
-    errhandler: *mut MPI_Errhandler,
-) -> c_int {
-    run("MPI_Comm_get_errhandler", comm, || {
-        shim::world()?;
-        let h = handles::reported_errhandler(handles::with_comm_entry(comm, |e| e.errhandler)?);
-        write_out(errhandler, h)?;
-        // The caller owns a reference now (and frees it with MPI_Errhandler_free).
-        handles::retain_errhandler(h);
-        Ok(())
-    })
+pub(crate) unsafe fn get_errhandler(comm: MPI_Comm, errhandler: *mut MPI_Errhandler) -> Result<()> {
+    shim::world()?;
+    let h = handles::reported_errhandler(handles::with_comm_entry(comm, |e| e.errhandler)?);
+    write_out(errhandler, h)?;
+    // The caller owns a reference now (and frees it with MPI_Errhandler_free).
+    handles::retain_errhandler(h);
+    Ok(())
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Comm_create_errhandler(
+pub(crate) unsafe fn create_errhandler(
     function: MPI_Comm_errhandler_function,
     errhandler: *mut MPI_Errhandler,
-) -> c_int {
-    run("MPI_Comm_create_errhandler", MPI_COMM_WORLD, || {
-        let Some(f) = function else {
-            return mpi_err!(Arg, "NULL error handler function");
-        };
-        write_out(errhandler, handles::new_errhandler(f as usize))
-    })
+) -> Result<()> {
+    let Some(f) = function else {
+        return mpi_err!(Arg, "NULL error handler function");
+    };
+    write_out(errhandler, handles::new_errhandler(f as usize))
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Errhandler_free(errhandler: *mut MPI_Errhandler) -> c_int {
-    run("MPI_Errhandler_free", MPI_COMM_WORLD, || {
-        if errhandler.is_null() {
-            return mpi_err!(Arg, "NULL error handler pointer");
-        }
-        handles::free_errhandler(*errhandler)?;
-        *errhandler = MPI_ERRHANDLER_NULL;
-        Ok(())
-    })
+pub(crate) unsafe fn errhandler_free(errhandler: *mut MPI_Errhandler) -> Result<()> {
+    if errhandler.is_null() {
+        return mpi_err!(Arg, "NULL error handler pointer");
+    }
+    handles::free_errhandler(*errhandler)?;
+    *errhandler = MPI_ERRHANDLER_NULL;
+    Ok(())
 }
 
 #[no_mangle]

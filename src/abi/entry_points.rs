@@ -11,8 +11,8 @@ use super::args;
 use super::consts::*;
 use super::shim;
 use super::{
-    bsend, coll, coll_persistent, datatype, errors, file, info, mprobe, op, partitioned, pt2pt,
-    rma, session, status,
+    bsend, coll, coll_persistent, comm, datatype, errors, file, group, info, mprobe, op,
+    partitioned, pt2pt, rma, session, status, topo,
 };
 use std::cell::Cell;
 use std::os::raw::{c_char, c_int, c_void};
@@ -7730,5 +7730,703 @@ pub unsafe extern "C" fn PMPI_Parrived(
 ) -> c_int {
     shim::run("MPI_Parrived", MPI_COMM_WORLD, || {
         partitioned::parrived(request, partition, flag)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Comm_group(comm: MPI_Comm, group: *mut MPI_Group) -> c_int {
+    shim::run("MPI_Comm_group", comm, || group::comm_group(comm, group))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Group_size(group: MPI_Group, size: *mut c_int) -> c_int {
+    shim::run("MPI_Group_size", MPI_COMM_WORLD, || {
+        group::size(group, size)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Group_rank(group: MPI_Group, rank: *mut c_int) -> c_int {
+    shim::run("MPI_Group_rank", MPI_COMM_WORLD, || {
+        group::rank(group, rank)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Group_incl(
+    group: MPI_Group,
+    n: c_int,
+    ranks: *const c_int,
+    newgroup: *mut MPI_Group,
+) -> c_int {
+    shim::run("MPI_Group_incl", MPI_COMM_WORLD, || {
+        group::incl(group, n, ranks, newgroup)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Group_excl(
+    group: MPI_Group,
+    n: c_int,
+    ranks: *const c_int,
+    newgroup: *mut MPI_Group,
+) -> c_int {
+    shim::run("MPI_Group_excl", MPI_COMM_WORLD, || {
+        group::excl(group, n, ranks, newgroup)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Group_range_incl(
+    group: MPI_Group,
+    n: c_int,
+    ranges: *mut [c_int; 3],
+    newgroup: *mut MPI_Group,
+) -> c_int {
+    shim::run("MPI_Group_range_incl", MPI_COMM_WORLD, || {
+        group::range_incl(group, n, ranges, newgroup)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Group_range_excl(
+    group: MPI_Group,
+    n: c_int,
+    ranges: *mut [c_int; 3],
+    newgroup: *mut MPI_Group,
+) -> c_int {
+    shim::run("MPI_Group_range_excl", MPI_COMM_WORLD, || {
+        group::range_excl(group, n, ranges, newgroup)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Group_union(
+    group1: MPI_Group,
+    group2: MPI_Group,
+    newgroup: *mut MPI_Group,
+) -> c_int {
+    shim::run("MPI_Group_union", MPI_COMM_WORLD, || {
+        group::union(group1, group2, newgroup)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Group_intersection(
+    group1: MPI_Group,
+    group2: MPI_Group,
+    newgroup: *mut MPI_Group,
+) -> c_int {
+    shim::run("MPI_Group_intersection", MPI_COMM_WORLD, || {
+        group::intersection(group1, group2, newgroup)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Group_difference(
+    group1: MPI_Group,
+    group2: MPI_Group,
+    newgroup: *mut MPI_Group,
+) -> c_int {
+    shim::run("MPI_Group_difference", MPI_COMM_WORLD, || {
+        group::difference(group1, group2, newgroup)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Group_translate_ranks(
+    group1: MPI_Group,
+    n: c_int,
+    ranks1: *const c_int,
+    group2: MPI_Group,
+    ranks2: *mut c_int,
+) -> c_int {
+    shim::run("MPI_Group_translate_ranks", MPI_COMM_WORLD, || {
+        group::translate_ranks(group1, n, ranks1, group2, ranks2)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Group_compare(
+    group1: MPI_Group,
+    group2: MPI_Group,
+    result: *mut c_int,
+) -> c_int {
+    shim::run("MPI_Group_compare", MPI_COMM_WORLD, || {
+        group::compare(group1, group2, result)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Group_free(group: *mut MPI_Group) -> c_int {
+    shim::run("MPI_Group_free", MPI_COMM_WORLD, || group::free(group))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Info_create(info: *mut MPI_Info) -> c_int {
+    shim::run("MPI_Info_create", MPI_COMM_WORLD, || info::create(info))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Info_set(
+    info: MPI_Info,
+    key: *const c_char,
+    value: *const c_char,
+) -> c_int {
+    shim::run("MPI_Info_set", MPI_COMM_WORLD, || {
+        info::set(info, key, value)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Info_delete(info: MPI_Info, key: *const c_char) -> c_int {
+    shim::run("MPI_Info_delete", MPI_COMM_WORLD, || {
+        info::delete(info, key)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Info_get(
+    info: MPI_Info,
+    key: *const c_char,
+    valuelen: c_int,
+    value: *mut c_char,
+    flag: *mut c_int,
+) -> c_int {
+    shim::run("MPI_Info_get", MPI_COMM_WORLD, || {
+        info::get_into(info, key, valuelen, value, flag)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Info_get_valuelen(
+    info: MPI_Info,
+    key: *const c_char,
+    valuelen: *mut c_int,
+    flag: *mut c_int,
+) -> c_int {
+    shim::run("MPI_Info_get_valuelen", MPI_COMM_WORLD, || {
+        info::get_valuelen(info, key, valuelen, flag)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Info_get_nkeys(info: MPI_Info, nkeys: *mut c_int) -> c_int {
+    shim::run("MPI_Info_get_nkeys", MPI_COMM_WORLD, || {
+        info::get_nkeys(info, nkeys)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Info_get_nthkey(info: MPI_Info, n: c_int, key: *mut c_char) -> c_int {
+    shim::run("MPI_Info_get_nthkey", MPI_COMM_WORLD, || {
+        info::get_nthkey(info, n, key)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Info_dup(info: MPI_Info, newinfo: *mut MPI_Info) -> c_int {
+    shim::run("MPI_Info_dup", MPI_COMM_WORLD, || info::dup(info, newinfo))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Info_free(info: *mut MPI_Info) -> c_int {
+    shim::run("MPI_Info_free", MPI_COMM_WORLD, || info::free(info))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Info_get_string(
+    info: MPI_Info,
+    key: *const c_char,
+    buflen: *mut c_int,
+    value: *mut c_char,
+    flag: *mut c_int,
+) -> c_int {
+    shim::run("MPI_Info_get_string", MPI_COMM_WORLD, || {
+        info::get_string(info, key, buflen, value, flag)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Dims_create(nnodes: c_int, ndims: c_int, dims: *mut c_int) -> c_int {
+    shim::run("MPI_Dims_create", MPI_COMM_WORLD, || {
+        topo::dims_create(nnodes, ndims, dims)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Cart_create(
+    comm_old: MPI_Comm,
+    ndims: c_int,
+    dims: *const c_int,
+    periods: *const c_int,
+    reorder: c_int,
+    comm_cart: *mut MPI_Comm,
+) -> c_int {
+    shim::run("MPI_Cart_create", comm_old, || {
+        topo::cart_create(comm_old, ndims, dims, periods, reorder, comm_cart)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Cart_map(
+    comm: MPI_Comm,
+    ndims: c_int,
+    dims: *const c_int,
+    periods: *const c_int,
+    newrank: *mut c_int,
+) -> c_int {
+    shim::run("MPI_Cart_map", comm, || {
+        topo::cart_map(comm, ndims, dims, periods, newrank)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Cartdim_get(comm: MPI_Comm, ndims: *mut c_int) -> c_int {
+    shim::run("MPI_Cartdim_get", comm, || topo::cartdim_get(comm, ndims))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Cart_get(
+    comm: MPI_Comm,
+    maxdims: c_int,
+    dims: *mut c_int,
+    periods: *mut c_int,
+    coords: *mut c_int,
+) -> c_int {
+    shim::run("MPI_Cart_get", comm, || {
+        topo::cart_get(comm, maxdims, dims, periods, coords)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Cart_coords(
+    comm: MPI_Comm,
+    rank: c_int,
+    maxdims: c_int,
+    coords: *mut c_int,
+) -> c_int {
+    shim::run("MPI_Cart_coords", comm, || {
+        topo::cart_coords(comm, rank, maxdims, coords)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Cart_rank(
+    comm: MPI_Comm,
+    coords: *const c_int,
+    rank: *mut c_int,
+) -> c_int {
+    shim::run("MPI_Cart_rank", comm, || {
+        topo::cart_rank(comm, coords, rank)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Cart_shift(
+    comm: MPI_Comm,
+    direction: c_int,
+    disp: c_int,
+    rank_source: *mut c_int,
+    rank_dest: *mut c_int,
+) -> c_int {
+    shim::run("MPI_Cart_shift", comm, || {
+        topo::cart_shift(comm, direction, disp, rank_source, rank_dest)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Cart_sub(
+    comm: MPI_Comm,
+    remain_dims: *const c_int,
+    newcomm: *mut MPI_Comm,
+) -> c_int {
+    shim::run("MPI_Cart_sub", comm, || {
+        topo::cart_sub(comm, remain_dims, newcomm)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Graph_create(
+    comm_old: MPI_Comm,
+    nnodes: c_int,
+    index: *const c_int,
+    edges: *const c_int,
+    reorder: c_int,
+    comm_graph: *mut MPI_Comm,
+) -> c_int {
+    shim::run("MPI_Graph_create", comm_old, || {
+        topo::graph_create(comm_old, nnodes, index, edges, reorder, comm_graph)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Graph_map(
+    comm: MPI_Comm,
+    nnodes: c_int,
+    index: *const c_int,
+    edges: *const c_int,
+    newrank: *mut c_int,
+) -> c_int {
+    shim::run("MPI_Graph_map", comm, || {
+        topo::graph_map(comm, nnodes, index, edges, newrank)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Graphdims_get(
+    comm: MPI_Comm,
+    nnodes: *mut c_int,
+    nedges: *mut c_int,
+) -> c_int {
+    shim::run("MPI_Graphdims_get", comm, || {
+        topo::graphdims_get(comm, nnodes, nedges)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Graph_get(
+    comm: MPI_Comm,
+    maxindex: c_int,
+    maxedges: c_int,
+    index: *mut c_int,
+    edges: *mut c_int,
+) -> c_int {
+    shim::run("MPI_Graph_get", comm, || {
+        topo::graph_get(comm, maxindex, maxedges, index, edges)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Graph_neighbors_count(
+    comm: MPI_Comm,
+    rank: c_int,
+    nneighbors: *mut c_int,
+) -> c_int {
+    shim::run("MPI_Graph_neighbors_count", comm, || {
+        topo::graph_neighbors_count(comm, rank, nneighbors)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Graph_neighbors(
+    comm: MPI_Comm,
+    rank: c_int,
+    maxneighbors: c_int,
+    neighbors: *mut c_int,
+) -> c_int {
+    shim::run("MPI_Graph_neighbors", comm, || {
+        topo::graph_neighbors(comm, rank, maxneighbors, neighbors)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Dist_graph_create_adjacent(
+    comm_old: MPI_Comm,
+    indegree: c_int,
+    sources: *const c_int,
+    sourceweights: *const c_int,
+    outdegree: c_int,
+    destinations: *const c_int,
+    destweights: *const c_int,
+    info: MPI_Info,
+    reorder: c_int,
+    comm_dist_graph: *mut MPI_Comm,
+) -> c_int {
+    shim::run("MPI_Dist_graph_create_adjacent", comm_old, || {
+        topo::dist_graph_create_adjacent(
+            comm_old,
+            indegree,
+            sources,
+            sourceweights,
+            outdegree,
+            destinations,
+            destweights,
+            info,
+            reorder,
+            comm_dist_graph,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Dist_graph_create(
+    comm_old: MPI_Comm,
+    n: c_int,
+    sources: *const c_int,
+    degrees: *const c_int,
+    destinations: *const c_int,
+    weights: *const c_int,
+    info: MPI_Info,
+    reorder: c_int,
+    comm_dist_graph: *mut MPI_Comm,
+) -> c_int {
+    shim::run("MPI_Dist_graph_create", comm_old, || {
+        topo::dist_graph_create(
+            comm_old,
+            n,
+            sources,
+            degrees,
+            destinations,
+            weights,
+            info,
+            reorder,
+            comm_dist_graph,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Dist_graph_neighbors_count(
+    comm: MPI_Comm,
+    indegree: *mut c_int,
+    outdegree: *mut c_int,
+    weighted: *mut c_int,
+) -> c_int {
+    shim::run("MPI_Dist_graph_neighbors_count", comm, || {
+        topo::dist_graph_neighbors_count(comm, indegree, outdegree, weighted)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Dist_graph_neighbors(
+    comm: MPI_Comm,
+    maxindegree: c_int,
+    sources: *mut c_int,
+    sourceweights: *mut c_int,
+    maxoutdegree: c_int,
+    destinations: *mut c_int,
+    destweights: *mut c_int,
+) -> c_int {
+    shim::run("MPI_Dist_graph_neighbors", comm, || {
+        topo::dist_graph_neighbors(
+            comm,
+            maxindegree,
+            sources,
+            sourceweights,
+            maxoutdegree,
+            destinations,
+            destweights,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Topo_test(comm: MPI_Comm, status: *mut c_int) -> c_int {
+    shim::run("MPI_Topo_test", comm, || topo::topo_test(comm, status))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Comm_rank(comm: MPI_Comm, rank: *mut c_int) -> c_int {
+    shim::run("MPI_Comm_rank", comm, || comm::rank(comm, rank))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Comm_size(comm: MPI_Comm, size: *mut c_int) -> c_int {
+    shim::run("MPI_Comm_size", comm, || comm::size(comm, size))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Comm_dup(comm: MPI_Comm, newcomm: *mut MPI_Comm) -> c_int {
+    shim::run("MPI_Comm_dup", comm, || comm::comm_dup(comm, newcomm))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Comm_dup_with_info(
+    comm: MPI_Comm,
+    info: MPI_Info,
+    newcomm: *mut MPI_Comm,
+) -> c_int {
+    shim::run("MPI_Comm_dup_with_info", comm, || {
+        comm::dup_with_info(comm, info, newcomm)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Comm_idup(
+    comm: MPI_Comm,
+    newcomm: *mut MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Comm_idup", comm, || {
+        args::out_ptr(request, "request")?;
+        comm::idup(comm, newcomm, request)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Comm_create(
+    comm: MPI_Comm,
+    group: MPI_Group,
+    newcomm: *mut MPI_Comm,
+) -> c_int {
+    shim::run("MPI_Comm_create", comm, || {
+        comm::create(comm, group, newcomm)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Comm_create_group(
+    comm: MPI_Comm,
+    group: MPI_Group,
+    tag: c_int,
+    newcomm: *mut MPI_Comm,
+) -> c_int {
+    shim::run("MPI_Comm_create_group", comm, || {
+        comm::create_group(comm, group, tag, newcomm)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Comm_split_type(
+    comm: MPI_Comm,
+    split_type: c_int,
+    key: c_int,
+    info: MPI_Info,
+    newcomm: *mut MPI_Comm,
+) -> c_int {
+    shim::run("MPI_Comm_split_type", comm, || {
+        comm::split_type(comm, split_type, key, info, newcomm)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Comm_test_inter(comm: MPI_Comm, flag: *mut c_int) -> c_int {
+    shim::run("MPI_Comm_test_inter", comm, || comm::test_inter(comm, flag))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Comm_remote_size(comm: MPI_Comm, size: *mut c_int) -> c_int {
+    shim::run("MPI_Comm_remote_size", comm, || {
+        comm::remote_size(comm, size)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Comm_remote_group(comm: MPI_Comm, group: *mut MPI_Group) -> c_int {
+    shim::run("MPI_Comm_remote_group", comm, || {
+        comm::remote_group(comm, group)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Intercomm_create(
+    local_comm: MPI_Comm,
+    local_leader: c_int,
+    peer_comm: MPI_Comm,
+    remote_leader: c_int,
+    tag: c_int,
+    newintercomm: *mut MPI_Comm,
+) -> c_int {
+    shim::run("MPI_Intercomm_create", local_comm, || {
+        comm::intercomm_create(
+            local_comm,
+            local_leader,
+            peer_comm,
+            remote_leader,
+            tag,
+            newintercomm,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Intercomm_merge(
+    intercomm: MPI_Comm,
+    high: c_int,
+    newintracomm: *mut MPI_Comm,
+) -> c_int {
+    shim::run("MPI_Intercomm_merge", intercomm, || {
+        comm::intercomm_merge(intercomm, high, newintracomm)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Comm_set_info(comm: MPI_Comm, info: MPI_Info) -> c_int {
+    shim::run("MPI_Comm_set_info", comm, || comm::set_info(comm, info))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Comm_get_info(comm: MPI_Comm, info_used: *mut MPI_Info) -> c_int {
+    shim::run("MPI_Comm_get_info", comm, || {
+        comm::get_info(comm, info_used)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Comm_split(
+    comm: MPI_Comm,
+    color: c_int,
+    key: c_int,
+    newcomm: *mut MPI_Comm,
+) -> c_int {
+    shim::run("MPI_Comm_split", comm, || {
+        comm::split(comm, color, key, newcomm)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Comm_compare(
+    comm1: MPI_Comm,
+    comm2: MPI_Comm,
+    result: *mut c_int,
+) -> c_int {
+    shim::run("MPI_Comm_compare", comm1, || {
+        comm::compare(comm1, comm2, result)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Comm_set_name(comm: MPI_Comm, comm_name: *const c_char) -> c_int {
+    shim::run("MPI_Comm_set_name", comm, || {
+        comm::set_name(comm, comm_name)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Comm_get_name(
+    comm: MPI_Comm,
+    comm_name: *mut c_char,
+    resultlen: *mut c_int,
+) -> c_int {
+    shim::run("MPI_Comm_get_name", comm, || {
+        comm::get_name(comm, comm_name, resultlen)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Comm_set_errhandler(
+    comm: MPI_Comm,
+    errhandler: MPI_Errhandler,
+) -> c_int {
+    shim::run("MPI_Comm_set_errhandler", comm, || {
+        comm::set_errhandler(comm, errhandler)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Comm_get_errhandler(
+    comm: MPI_Comm,
+    errhandler: *mut MPI_Errhandler,
+) -> c_int {
+    shim::run("MPI_Comm_get_errhandler", comm, || {
+        comm::get_errhandler(comm, errhandler)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Comm_create_errhandler(
+    comm_errhandler_fn: MPI_Comm_errhandler_function,
+    errhandler: *mut MPI_Errhandler,
+) -> c_int {
+    shim::run("MPI_Comm_create_errhandler", MPI_COMM_WORLD, || {
+        comm::create_errhandler(comm_errhandler_fn, errhandler)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Errhandler_free(errhandler: *mut MPI_Errhandler) -> c_int {
+    shim::run("MPI_Errhandler_free", MPI_COMM_WORLD, || {
+        comm::errhandler_free(errhandler)
     })
 }

@@ -321,12 +321,12 @@ pub unsafe extern "C" fn PMPI_Errhandler_create(
     function: MPI_Handler_function,
     errhandler: *mut MPI_Errhandler,
 ) -> c_int {
-    super::comm::PMPI_Comm_create_errhandler(function, errhandler)
+    super::entry_points::PMPI_Comm_create_errhandler(function, errhandler)
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Errhandler_set(comm: MPI_Comm, errhandler: MPI_Errhandler) -> c_int {
-    super::comm::PMPI_Comm_set_errhandler(comm, errhandler)
+    super::entry_points::PMPI_Comm_set_errhandler(comm, errhandler)
 }
 
 #[no_mangle]
@@ -334,5 +334,5 @@ pub unsafe extern "C" fn PMPI_Errhandler_get(
     comm: MPI_Comm,
     errhandler: *mut MPI_Errhandler,
 ) -> c_int {
-    super::comm::PMPI_Comm_get_errhandler(comm, errhandler)
+    super::entry_points::PMPI_Comm_get_errhandler(comm, errhandler)
 }

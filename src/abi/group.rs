@@ -4,7 +4,7 @@
 
 use super::consts::*;
 use super::handles;
-use super::shim::{self, run, write_out};
+use super::shim::{self, write_out};
 use crate::comm::group::GroupComparison;
 use crate::comm::Group;
 use crate::error::Result;
@@ -46,190 +46,151 @@ unsafe fn give(newgroup: *mut MPI_Group, g: Group) -> Result<()> {
     write_out(newgroup, handles::new_group(Arc::new(g)))
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Comm_group(comm: MPI_Comm, group: *mut MPI_Group) -> c_int {
-    run("MPI_Comm_group", comm, || {
-        shim::world()?;
-        let c = handles::comm(comm)?;
-        write_out(group, handles::new_group(c.group.clone()))
-    })
+pub(crate) unsafe fn comm_group(comm: MPI_Comm, group: *mut MPI_Group) -> Result<()> {
+    shim::world()?;
+    let c = handles::comm(comm)?;
+    write_out(group, handles::new_group(c.group.clone()))
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Group_size(group: MPI_Group, size: *mut c_int) -> c_int {
-    run("MPI_Group_size", MPI_COMM_WORLD, || {
-        write_out(size, handles::group(group)?.size() as c_int)
-    })
+pub(crate) unsafe fn size(group: MPI_Group, size: *mut c_int) -> Result<()> {
+    write_out(size, handles::group(group)?.size() as c_int)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Group_rank(group: MPI_Group, rank: *mut c_int) -> c_int {
-    run("MPI_Group_rank", MPI_COMM_WORLD, || {
-        let me = shim::world()?.rank;
-        let r = handles::group(group)?
-            .rank_of(me)
-            .map_or(MPI_UNDEFINED, |r| r as c_int);
-        write_out(rank, r)
-    })
+pub(crate) unsafe fn rank(group: MPI_Group, rank: *mut c_int) -> Result<()> {
+    let me = shim::world()?.rank;
+    let r = handles::group(group)?
+        .rank_of(me)
+        .map_or(MPI_UNDEFINED, |r| r as c_int);
+    write_out(rank, r)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Group_incl(
+pub(crate) unsafe fn incl(
     group: MPI_Group,
     n: c_int,
     ranks: *const c_int,
     newgroup: *mut MPI_Group,
-) -> c_int {
-    run("MPI_Group_incl", MPI_COMM_WORLD, || {
-        let g = handles::group(group)?;
-        too_many(n, &g)?;
-        give(newgroup, g.incl(slice(ranks, n, "ranks")?)?)
-    })
+) -> Result<()> {
+    let g = handles::group(group)?;
+    too_many(n, &g)?;
+    give(newgroup, g.incl(slice(ranks, n, "ranks")?)?)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Group_excl(
+pub(crate) unsafe fn excl(
     group: MPI_Group,
     n: c_int,
     ranks: *const c_int,
     newgroup: *mut MPI_Group,
-) -> c_int {
-    run("MPI_Group_excl", MPI_COMM_WORLD, || {
-        let g = handles::group(group)?;
-        too_many(n, &g)?;
-        give(newgroup, g.excl(slice(ranks, n, "ranks")?)?)
-    })
+) -> Result<()> {
+    let g = handles::group(group)?;
+    too_many(n, &g)?;
+    give(newgroup, g.excl(slice(ranks, n, "ranks")?)?)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Group_range_incl(
+pub(crate) unsafe fn range_incl(
     group: MPI_Group,
     n: c_int,
     ranges: *mut [c_int; 3],
     newgroup: *mut MPI_Group,
-) -> c_int {
-    run("MPI_Group_range_incl", MPI_COMM_WORLD, || {
-        let g = handles::group(group)?;
-        give(newgroup, g.range_incl(slice(ranges, n, "ranges")?)?)
-    })
+) -> Result<()> {
+    let g = handles::group(group)?;
+    give(newgroup, g.range_incl(slice(ranges, n, "ranges")?)?)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Group_range_excl(
+pub(crate) unsafe fn range_excl(
     group: MPI_Group,
     n: c_int,
     ranges: *mut [c_int; 3],
     newgroup: *mut MPI_Group,
-) -> c_int {
-    run("MPI_Group_range_excl", MPI_COMM_WORLD, || {
-        let g = handles::group(group)?;
-        give(newgroup, g.range_excl(slice(ranges, n, "ranges")?)?)
-    })
+) -> Result<()> {
+    let g = handles::group(group)?;
+    give(newgroup, g.range_excl(slice(ranges, n, "ranges")?)?)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Group_union(
+pub(crate) unsafe fn union(
     group1: MPI_Group,
     group2: MPI_Group,
     newgroup: *mut MPI_Group,
-) -> c_int {
-    run("MPI_Group_union", MPI_COMM_WORLD, || {
-        let (a, b) = (handles::group(group1)?, handles::group(group2)?);
-        give(newgroup, a.union(&b))
-    })
+) -> Result<()> {
+    let (a, b) = (handles::group(group1)?, handles::group(group2)?);
+    give(newgroup, a.union(&b))
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Group_intersection(
+pub(crate) unsafe fn intersection(
     group1: MPI_Group,
     group2: MPI_Group,
     newgroup: *mut MPI_Group,
-) -> c_int {
-    run("MPI_Group_intersection", MPI_COMM_WORLD, || {
-        let (a, b) = (handles::group(group1)?, handles::group(group2)?);
-        give(newgroup, a.intersection(&b))
-    })
+) -> Result<()> {
+    let (a, b) = (handles::group(group1)?, handles::group(group2)?);
+    give(newgroup, a.intersection(&b))
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Group_difference(
+pub(crate) unsafe fn difference(
     group1: MPI_Group,
     group2: MPI_Group,
     newgroup: *mut MPI_Group,
-) -> c_int {
-    run("MPI_Group_difference", MPI_COMM_WORLD, || {
-        let (a, b) = (handles::group(group1)?, handles::group(group2)?);
-        give(newgroup, a.difference(&b))
-    })
+) -> Result<()> {
+    let (a, b) = (handles::group(group1)?, handles::group(group2)?);
+    give(newgroup, a.difference(&b))
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Group_translate_ranks(
+pub(crate) unsafe fn translate_ranks(
     group1: MPI_Group,
     n: c_int,
     ranks1: *const c_int,
     group2: MPI_Group,
     ranks2: *mut c_int,
-) -> c_int {
-    run("MPI_Group_translate_ranks", MPI_COMM_WORLD, || {
-        let (a, b) = (handles::group(group1)?, handles::group(group2)?);
-        let ranks = slice(ranks1, n, "ranks1")?;
-        if n > 0 && ranks2.is_null() {
-            return mpi_err!(Arg, "NULL ranks2 array");
+) -> Result<()> {
+    let (a, b) = (handles::group(group1)?, handles::group(group2)?);
+    let ranks = slice(ranks1, n, "ranks1")?;
+    if n > 0 && ranks2.is_null() {
+        return mpi_err!(Arg, "NULL ranks2 array");
+    }
+    let mut valid = Vec::with_capacity(ranks.len());
+    for (i, &r) in ranks.iter().enumerate() {
+        if r == MPI_PROC_NULL {
+            continue;
         }
-        let mut valid = Vec::with_capacity(ranks.len());
-        for (i, &r) in ranks.iter().enumerate() {
-            if r == MPI_PROC_NULL {
-                continue;
-            }
-            if r < 0 || r as usize >= a.size() {
-                return mpi_err!(
-                    Rank,
-                    "ranks1[{i}] = {r} is not a rank of group1 (size {})",
-                    a.size()
-                );
-            }
-            valid.push(r as usize);
+        if r < 0 || r as usize >= a.size() {
+            return mpi_err!(
+                Rank,
+                "ranks1[{i}] = {r} is not a rank of group1 (size {})",
+                a.size()
+            );
         }
-        let mut out = a.translate(&valid, &b).into_iter();
-        for (i, &r) in ranks.iter().enumerate() {
-            let t = if r == MPI_PROC_NULL {
-                MPI_PROC_NULL
-            } else {
-                out.next().flatten().map_or(MPI_UNDEFINED, |x| x as c_int)
-            };
-            // SAFETY: ranks2 has room for n elements (MPI's contract).
-            *ranks2.add(i) = t;
-        }
-        Ok(())
-    })
+        valid.push(r as usize);
+    }
+    let mut out = a.translate(&valid, &b).into_iter();
+    for (i, &r) in ranks.iter().enumerate() {
+        let t = if r == MPI_PROC_NULL {
+            MPI_PROC_NULL
+        } else {
+            out.next().flatten().map_or(MPI_UNDEFINED, |x| x as c_int)
+        };
+        // SAFETY: ranks2 has room for n elements (MPI's contract).
+        *ranks2.add(i) = t;
+    }
+    Ok(())
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Group_compare(
+pub(crate) unsafe fn compare(
     group1: MPI_Group,
     group2: MPI_Group,
     result: *mut c_int,
-) -> c_int {
-    run("MPI_Group_compare", MPI_COMM_WORLD, || {
-        let (a, b) = (handles::group(group1)?, handles::group(group2)?);
-        let r = match a.compare(&b) {
-            GroupComparison::Ident => MPI_IDENT,
-            GroupComparison::Similar => MPI_SIMILAR,
-            GroupComparison::Unequal => MPI_UNEQUAL,
-        };
-        write_out(result, r)
-    })
+) -> Result<()> {
+    let (a, b) = (handles::group(group1)?, handles::group(group2)?);
+    let r = match a.compare(&b) {
+        GroupComparison::Ident => MPI_IDENT,
+        GroupComparison::Similar => MPI_SIMILAR,
+        GroupComparison::Unequal => MPI_UNEQUAL,
+    };
+    write_out(result, r)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Group_free(group: *mut MPI_Group) -> c_int {
-    run("MPI_Group_free", MPI_COMM_WORLD, || {
-        if group.is_null() {
-            return mpi_err!(Arg, "NULL group pointer");
-        }
-        handles::free_group(*group)?;
-        *group = MPI_GROUP_NULL;
-        Ok(())
-    })
+pub(crate) unsafe fn free(group: *mut MPI_Group) -> Result<()> {
+    if group.is_null() {
+        return mpi_err!(Arg, "NULL group pointer");
+    }
+    handles::free_group(*group)?;
+    *group = MPI_GROUP_NULL;
+    Ok(())
 }

@@ -72,201 +72,168 @@ pub fn get(info: MPI_Info, key: &str) -> Result<Option<String>> {
     })
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Info_create(info: *mut MPI_Info) -> c_int {
-    run("MPI_Info_create", MPI_COMM_WORLD, || {
-        if info.is_null() {
-            return mpi_err!(Arg, "NULL info pointer");
-        }
-        write_out(info, handles::new_info(InfoEntry::new()))
+pub(crate) unsafe fn create(info: *mut MPI_Info) -> Result<()> {
+    if info.is_null() {
+        return mpi_err!(Arg, "NULL info pointer");
+    }
+    write_out(info, handles::new_info(InfoEntry::new()))
+}
+
+pub(crate) unsafe fn set(info: MPI_Info, key: *const c_char, value: *const c_char) -> Result<()> {
+    let k = self::key(key)?.to_owned();
+    if value.is_null() {
+        return mpi_err!(InfoValue, "NULL value");
+    }
+    let v = CStr::from_ptr(value);
+    if v.to_bytes().len() > MPI_MAX_INFO_VAL as usize {
+        return mpi_err!(
+            InfoValue,
+            "info value of {} characters (at most {MPI_MAX_INFO_VAL})",
+            v.to_bytes().len()
+        );
+    }
+    let v = v.to_string_lossy().into_owned();
+    write(info, |e| match e.iter_mut().find(|(x, _)| *x == k) {
+        Some(pair) => pair.1 = v,
+        None => e.push((k, v)),
     })
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Info_set(
-    info: MPI_Info,
-    key: *const c_char,
-    value: *const c_char,
-) -> c_int {
-    run("MPI_Info_set", MPI_COMM_WORLD, || {
-        let k = self::key(key)?.to_owned();
-        if value.is_null() {
-            return mpi_err!(InfoValue, "NULL value");
+pub(crate) unsafe fn delete(info: MPI_Info, key: *const c_char) -> Result<()> {
+    let k = self::key(key)?;
+    let found = write(info, |e| match e.iter().position(|(x, _)| x == k) {
+        Some(i) => {
+            e.remove(i);
+            true
         }
-        let v = CStr::from_ptr(value);
-        if v.to_bytes().len() > MPI_MAX_INFO_VAL as usize {
-            return mpi_err!(
-                InfoValue,
-                "info value of {} characters (at most {MPI_MAX_INFO_VAL})",
-                v.to_bytes().len()
-            );
-        }
-        let v = v.to_string_lossy().into_owned();
-        write(info, |e| match e.iter_mut().find(|(x, _)| *x == k) {
-            Some(pair) => pair.1 = v,
-            None => e.push((k, v)),
-        })
-    })
+        None => false,
+    })?;
+    if !found {
+        return mpi_err!(InfoNoKey, "info key \"{k}\" is not set");
+    }
+    Ok(())
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Info_delete(info: MPI_Info, key: *const c_char) -> c_int {
-    run("MPI_Info_delete", MPI_COMM_WORLD, || {
-        let k = self::key(key)?;
-        let found = write(info, |e| match e.iter().position(|(x, _)| x == k) {
-            Some(i) => {
-                e.remove(i);
-                true
-            }
-            None => false,
-        })?;
-        if !found {
-            return mpi_err!(InfoNoKey, "info key \"{k}\" is not set");
-        }
-        Ok(())
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Info_get(
+pub(crate) unsafe fn get_into(
     info: MPI_Info,
     key: *const c_char,
     valuelen: c_int,
     value: *mut c_char,
     flag: *mut c_int,
-) -> c_int {
-    run("MPI_Info_get", MPI_COMM_WORLD, || {
-        let k = self::key(key)?;
-        if valuelen < 0 {
-            return mpi_err!(Arg, "negative valuelen {valuelen}");
+) -> Result<()> {
+    let k = self::key(key)?;
+    if valuelen < 0 {
+        return mpi_err!(Arg, "negative valuelen {valuelen}");
+    }
+    match get(info, k)? {
+        Some(v) => {
+            // `value` holds valuelen characters plus the terminating NUL.
+            write_out_str(&v, value, valuelen as usize + 1, std::ptr::null_mut())?;
+            write_out(flag, 1)
         }
-        match get(info, k)? {
-            Some(v) => {
-                // `value` holds valuelen characters plus the terminating NUL.
-                write_out_str(&v, value, valuelen as usize + 1, std::ptr::null_mut())?;
-                write_out(flag, 1)
-            }
-            None => {
-                read(info, |_| ())?;
-                write_out(flag, 0)
-            }
+        None => {
+            read(info, |_| ())?;
+            write_out(flag, 0)
         }
-    })
+    }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Info_get_valuelen(
+pub(crate) unsafe fn get_valuelen(
     info: MPI_Info,
     key: *const c_char,
     valuelen: *mut c_int,
     flag: *mut c_int,
-) -> c_int {
-    run("MPI_Info_get_valuelen", MPI_COMM_WORLD, || {
-        let k = self::key(key)?;
-        match get(info, k)? {
-            Some(v) => {
-                write_out(valuelen, v.len() as c_int)?;
-                write_out(flag, 1)
-            }
-            None => {
-                read(info, |_| ())?;
-                write_out(flag, 0)
-            }
+) -> Result<()> {
+    let k = self::key(key)?;
+    match get(info, k)? {
+        Some(v) => {
+            write_out(valuelen, v.len() as c_int)?;
+            write_out(flag, 1)
         }
-    })
+        None => {
+            read(info, |_| ())?;
+            write_out(flag, 0)
+        }
+    }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Info_get_nkeys(info: MPI_Info, nkeys: *mut c_int) -> c_int {
-    run("MPI_Info_get_nkeys", MPI_COMM_WORLD, || {
-        write_out(nkeys, read(info, |e| e.len() as c_int)?)
-    })
+pub(crate) unsafe fn get_nkeys(info: MPI_Info, nkeys: *mut c_int) -> Result<()> {
+    write_out(nkeys, read(info, |e| e.len() as c_int)?)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Info_get_nthkey(info: MPI_Info, n: c_int, key: *mut c_char) -> c_int {
-    run("MPI_Info_get_nthkey", MPI_COMM_WORLD, || {
-        let k = read(info, |e| {
-            usize::try_from(n)
-                .ok()
-                .and_then(|i| e.get(i))
-                .map(|(k, _)| k.clone())
-                .ok_or(e.len())
-        })?;
-        match k {
-            // At most MPI_MAX_INFO_KEY bytes with the NUL, as MPICH writes: a program may
-            // pass a buffer of just MPI_MAX_INFO_KEY.
-            Ok(k) => write_out_str(&k, key, MPI_MAX_INFO_KEY as usize, std::ptr::null_mut()),
-            Err(len) => mpi_err!(Arg, "no key number {n} (the info object has {len})"),
-        }
-    })
+pub(crate) unsafe fn get_nthkey(info: MPI_Info, n: c_int, key: *mut c_char) -> Result<()> {
+    let k = read(info, |e| {
+        usize::try_from(n)
+            .ok()
+            .and_then(|i| e.get(i))
+            .map(|(k, _)| k.clone())
+            .ok_or(e.len())
+    })?;
+    match k {
+        // At most MPI_MAX_INFO_KEY bytes with the NUL, as MPICH writes: a program may
+        // pass a buffer of just MPI_MAX_INFO_KEY.
+        Ok(k) => write_out_str(&k, key, MPI_MAX_INFO_KEY as usize, std::ptr::null_mut()),
+        Err(len) => mpi_err!(Arg, "no key number {n} (the info object has {len})"),
+    }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Info_dup(info: MPI_Info, newinfo: *mut MPI_Info) -> c_int {
-    run("MPI_Info_dup", MPI_COMM_WORLD, || {
-        if newinfo.is_null() {
-            return mpi_err!(Arg, "NULL info pointer");
-        }
-        let pairs = read(info, |e| e.clone())?;
-        write_out(newinfo, handles::new_info(pairs))
-    })
+pub(crate) unsafe fn dup(info: MPI_Info, newinfo: *mut MPI_Info) -> Result<()> {
+    if newinfo.is_null() {
+        return mpi_err!(Arg, "NULL info pointer");
+    }
+    let pairs = read(info, |e| e.clone())?;
+    write_out(newinfo, handles::new_info(pairs))
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Info_free(info: *mut MPI_Info) -> c_int {
-    run("MPI_Info_free", MPI_COMM_WORLD, || {
-        if info.is_null() {
-            return mpi_err!(Arg, "NULL info pointer");
-        }
-        if *info == MPI_INFO_ENV {
-            return mpi_err!(Info, "MPI_INFO_ENV cannot be freed");
-        }
-        handles::free_info(*info)?;
-        *info = MPI_INFO_NULL;
-        Ok(())
-    })
+pub(crate) unsafe fn free(info: *mut MPI_Info) -> Result<()> {
+    if info.is_null() {
+        return mpi_err!(Arg, "NULL info pointer");
+    }
+    if *info == MPI_INFO_ENV {
+        return mpi_err!(Info, "MPI_INFO_ENV cannot be freed");
+    }
+    handles::free_info(*info)?;
+    *info = MPI_INFO_NULL;
+    Ok(())
 }
 
 /// MPI-4.0 §10.2: the value of `key` into a buffer of `*buflen` bytes; `*buflen` comes back
 /// as the value's length plus one (the size that holds it whole), so a first call with 0
 /// asks for the size.
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Info_get_string(
+pub(crate) unsafe fn get_string(
     info: MPI_Info,
     key: *const c_char,
     buflen: *mut c_int,
     value: *mut c_char,
     flag: *mut c_int,
-) -> c_int {
-    run("MPI_Info_get_string", MPI_COMM_WORLD, || {
-        let k = self::key(key)?;
-        if buflen.is_null() || flag.is_null() {
-            return mpi_err!(Arg, "NULL buflen or flag");
-        }
-        // SAFETY: non-NULL (checked); MPI: the caller's int.
-        let cap = *buflen;
-        if cap < 0 {
-            return mpi_err!(Arg, "negative buflen {cap}");
-        }
-        match get(info, k)? {
-            Some(v) => {
-                if cap > 0 {
-                    write_out_str(&v, value, cap as usize, std::ptr::null_mut())?;
-                }
-                *buflen = v.len() as c_int + 1;
-                write_out(flag, 1)
+) -> Result<()> {
+    let k = self::key(key)?;
+    if buflen.is_null() || flag.is_null() {
+        return mpi_err!(Arg, "NULL buflen or flag");
+    }
+    // SAFETY: non-NULL (checked); MPI: the caller's int.
+    let cap = *buflen;
+    if cap < 0 {
+        return mpi_err!(Arg, "negative buflen {cap}");
+    }
+    match get(info, k)? {
+        Some(v) => {
+            if cap > 0 {
+                write_out_str(&v, value, cap as usize, std::ptr::null_mut())?;
             }
-            None => {
-                read(info, |_| ())?;
-                write_out(flag, 0)
-            }
+            *buflen = v.len() as c_int + 1;
+            write_out(flag, 1)
         }
-    })
+        None => {
+            read(info, |_| ())?;
+            write_out(flag, 0)
+        }
+    }
 }
 
 /// MPI-4.0 §11.2.3: a new info object with the keys MPI_INFO_ENV may hold, as this process
 /// sees them (callable before MPI_Init: the values come from the process and launcher).
+/// (`char *argv[]`, which the generator does not translate: a shim of its own.)
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Info_create_env(
     argc: c_int,
@@ -274,45 +241,53 @@ pub unsafe extern "C" fn PMPI_Info_create_env(
     info: *mut MPI_Info,
 ) -> c_int {
     run("MPI_Info_create_env", MPI_COMM_WORLD, || {
-        if info.is_null() {
-            return mpi_err!(Arg, "NULL info pointer");
-        }
-        let mut args = Vec::new();
-        if !argv.is_null() {
-            for i in 0..argc.max(0) as usize {
-                // SAFETY: MPI: argv holds argc strings (main's arguments), NULL-terminated.
-                let a = *argv.add(i);
-                if a.is_null() {
-                    break;
-                }
-                args.push(CStr::from_ptr(a).to_string_lossy().into_owned());
-            }
-        }
-        let mut pairs = InfoEntry::new();
-        if let Some((cmd, rest)) = args.split_first() {
-            pairs.push(("command".into(), cmd.clone()));
-            if !rest.is_empty() {
-                pairs.push(("argv".into(), rest.join(" ")));
-            }
-        }
-        // Before MPI_Init the launcher's word is all there is.
-        let size = crate::runtime::world::world()
-            .map(|w| w.size)
-            .or_else(crate::runtime::pmi::size_from_env);
-        if let Some(n) = size {
-            pairs.push(("maxprocs".into(), n.to_string()));
-        }
-        pairs.push(("host".into(), crate::sys::cpu::hostname()));
-        pairs.push(("arch".into(), std::env::consts::ARCH.into()));
-        if let Ok(dir) = std::env::current_dir() {
-            pairs.push(("wdir".into(), dir.to_string_lossy().into_owned()));
-        }
-        pairs.push((
-            "thread_level".into(),
-            super::env::thread_level_name().into(),
-        ));
-        write_out(info, handles::new_info(pairs))
+        create_env(argc, argv, info)
     })
+}
+
+pub(crate) unsafe fn create_env(
+    argc: c_int,
+    argv: *mut *mut c_char,
+    info: *mut MPI_Info,
+) -> Result<()> {
+    if info.is_null() {
+        return mpi_err!(Arg, "NULL info pointer");
+    }
+    let mut args = Vec::new();
+    if !argv.is_null() {
+        for i in 0..argc.max(0) as usize {
+            // SAFETY: MPI: argv holds argc strings (main's arguments), NULL-terminated.
+            let a = *argv.add(i);
+            if a.is_null() {
+                break;
+            }
+            args.push(CStr::from_ptr(a).to_string_lossy().into_owned());
+        }
+    }
+    let mut pairs = InfoEntry::new();
+    if let Some((cmd, rest)) = args.split_first() {
+        pairs.push(("command".into(), cmd.clone()));
+        if !rest.is_empty() {
+            pairs.push(("argv".into(), rest.join(" ")));
+        }
+    }
+    // Before MPI_Init the launcher's word is all there is.
+    let size = crate::runtime::world::world()
+        .map(|w| w.size)
+        .or_else(crate::runtime::pmi::size_from_env);
+    if let Some(n) = size {
+        pairs.push(("maxprocs".into(), n.to_string()));
+    }
+    pairs.push(("host".into(), crate::sys::cpu::hostname()));
+    pairs.push(("arch".into(), std::env::consts::ARCH.into()));
+    if let Ok(dir) = std::env::current_dir() {
+        pairs.push(("wdir".into(), dir.to_string_lossy().into_owned()));
+    }
+    pairs.push((
+        "thread_level".into(),
+        super::env::thread_level_name().into(),
+    ));
+    write_out(info, handles::new_info(pairs))
 }
 
 /// MPI_Get_hw_resource_info (MPI-4.1): the hardware resources railmpi can split by, as

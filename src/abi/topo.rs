@@ -6,7 +6,7 @@
 use super::args;
 use super::consts::*;
 use super::handles;
-use super::shim::{self, run, write_out};
+use super::shim::{self, write_out};
 use crate::comm::topology::{self, Cart, DistGraph, Edge, Graph, Topology};
 use crate::error::Result;
 use crate::mpi_err;
@@ -148,27 +148,24 @@ fn publish(
 
 // ------------------------------------------------------------------ MPI_Dims_create
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Dims_create(nnodes: c_int, ndims: c_int, dims: *mut c_int) -> c_int {
-    run("MPI_Dims_create", MPI_COMM_WORLD, || {
-        if ndims < 0 {
-            return mpi_err!(Arg, "negative ndims {ndims}");
-        }
-        if ndims == 0 {
-            // No entry to fill; every nnodes is a multiple of the empty product.
-            return if nnodes > 0 {
-                Ok(())
-            } else {
-                mpi_err!(Arg, "nnodes must be positive, got {nnodes}")
-            };
-        }
-        if dims.is_null() {
-            return mpi_err!(Arg, "NULL dims array");
-        }
-        // SAFETY: dims has ndims elements (MPI's contract).
-        let d = std::slice::from_raw_parts_mut(dims, ndims as usize);
-        topology::dims_create(nnodes, d)
-    })
+pub(crate) unsafe fn dims_create(nnodes: c_int, ndims: c_int, dims: *mut c_int) -> Result<()> {
+    if ndims < 0 {
+        return mpi_err!(Arg, "negative ndims {ndims}");
+    }
+    if ndims == 0 {
+        // No entry to fill; every nnodes is a multiple of the empty product.
+        return if nnodes > 0 {
+            Ok(())
+        } else {
+            mpi_err!(Arg, "nnodes must be positive, got {nnodes}")
+        };
+    }
+    if dims.is_null() {
+        return mpi_err!(Arg, "NULL dims array");
+    }
+    // SAFETY: dims has ndims elements (MPI's contract).
+    let d = std::slice::from_raw_parts_mut(dims, ndims as usize);
+    topology::dims_create(nnodes, d)
 }
 
 // ------------------------------------------------------------------ Cartesian
@@ -193,307 +190,271 @@ unsafe fn cart_args(ndims: c_int, dims: *const c_int, periods: *const c_int) -> 
     })
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Cart_create(
+pub(crate) unsafe fn cart_create(
     comm_old: MPI_Comm,
     ndims: c_int,
     dims: *const c_int,
     periods: *const c_int,
     reorder: c_int,
     comm_cart: *mut MPI_Comm,
-) -> c_int {
+) -> Result<()> {
     let _ = reorder; // ranks are kept
-    run("MPI_Cart_create", comm_old, || {
-        // A failed call leaves MPI_COMM_NULL behind, as MPICH does (programs test for it).
-        if !comm_cart.is_null() {
-            *comm_cart = MPI_COMM_NULL;
-        }
-        let w = shim::world()?;
-        let parent = handles::comm(comm_old)?;
-        args::intra(&parent)?;
-        let cart = cart_args(ndims, dims, periods)?;
-        let n = cart.nnodes();
-        if n > parent.size() {
-            return mpi_err!(
-                Arg,
-                "the grid has {n} points, the communicator only {} processes",
-                parent.size()
-            );
-        }
-        if comm_cart.is_null() {
-            return mpi_err!(Arg, "NULL comm_cart");
-        }
-        let c = w.comm_first(&parent, n)?;
-        write_out(comm_cart, publish(c, comm_old, Topology::Cart(cart))?)
-    })
+                     // A failed call leaves MPI_COMM_NULL behind, as MPICH does (programs test for it).
+    if !comm_cart.is_null() {
+        *comm_cart = MPI_COMM_NULL;
+    }
+    let w = shim::world()?;
+    let parent = handles::comm(comm_old)?;
+    args::intra(&parent)?;
+    let cart = cart_args(ndims, dims, periods)?;
+    let n = cart.nnodes();
+    if n > parent.size() {
+        return mpi_err!(
+            Arg,
+            "the grid has {n} points, the communicator only {} processes",
+            parent.size()
+        );
+    }
+    if comm_cart.is_null() {
+        return mpi_err!(Arg, "NULL comm_cart");
+    }
+    let c = w.comm_first(&parent, n)?;
+    write_out(comm_cart, publish(c, comm_old, Topology::Cart(cart))?)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Cart_map(
+pub(crate) unsafe fn cart_map(
     comm: MPI_Comm,
     ndims: c_int,
     dims: *const c_int,
     periods: *const c_int,
     newrank: *mut c_int,
-) -> c_int {
-    run("MPI_Cart_map", comm, || {
-        shim::world()?;
-        let c = handles::comm(comm)?;
-        args::intra(&c)?;
-        let n = cart_args(ndims, dims, periods)?.nnodes();
-        if n > c.size() {
-            return mpi_err!(
-                Dims,
-                "the grid has {n} points, the communicator only {} processes",
-                c.size()
-            );
-        }
-        write_out(
-            newrank,
-            if c.rank < n {
-                c.rank as c_int
-            } else {
-                MPI_UNDEFINED
-            },
-        )
-    })
+) -> Result<()> {
+    shim::world()?;
+    let c = handles::comm(comm)?;
+    args::intra(&c)?;
+    let n = cart_args(ndims, dims, periods)?.nnodes();
+    if n > c.size() {
+        return mpi_err!(
+            Dims,
+            "the grid has {n} points, the communicator only {} processes",
+            c.size()
+        );
+    }
+    write_out(
+        newrank,
+        if c.rank < n {
+            c.rank as c_int
+        } else {
+            MPI_UNDEFINED
+        },
+    )
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Cartdim_get(comm: MPI_Comm, ndims: *mut c_int) -> c_int {
-    run("MPI_Cartdim_get", comm, || {
-        let (t, _) = cart_of(comm)?;
-        write_out(ndims, cart(&t).ndims() as c_int)
-    })
+pub(crate) unsafe fn cartdim_get(comm: MPI_Comm, ndims: *mut c_int) -> Result<()> {
+    let (t, _) = cart_of(comm)?;
+    write_out(ndims, cart(&t).ndims() as c_int)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Cart_get(
+pub(crate) unsafe fn cart_get(
     comm: MPI_Comm,
     maxdims: c_int,
     dims: *mut c_int,
     periods: *mut c_int,
     coords: *mut c_int,
-) -> c_int {
-    run("MPI_Cart_get", comm, || {
-        let (t, rank) = cart_of(comm)?;
-        let c = cart(&t);
-        if maxdims < 0 {
-            return mpi_err!(Arg, "negative maxdims {maxdims}");
-        }
-        let n = c.ndims().min(maxdims as usize);
-        let pos = c.coords(rank);
-        fill(dims, c.dims[..n].iter().map(|&x| x as c_int))?;
-        fill(periods, c.periods[..n].iter().map(|&x| x as c_int))?;
-        fill(coords, pos[..n].iter().map(|&x| x as c_int))
-    })
+) -> Result<()> {
+    let (t, rank) = cart_of(comm)?;
+    let c = cart(&t);
+    if maxdims < 0 {
+        return mpi_err!(Arg, "negative maxdims {maxdims}");
+    }
+    let n = c.ndims().min(maxdims as usize);
+    let pos = c.coords(rank);
+    fill(dims, c.dims[..n].iter().map(|&x| x as c_int))?;
+    fill(periods, c.periods[..n].iter().map(|&x| x as c_int))?;
+    fill(coords, pos[..n].iter().map(|&x| x as c_int))
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Cart_coords(
+pub(crate) unsafe fn cart_coords(
     comm: MPI_Comm,
     rank: c_int,
     maxdims: c_int,
     coords: *mut c_int,
-) -> c_int {
-    run("MPI_Cart_coords", comm, || {
-        let (t, _) = cart_of(comm)?;
-        let c = cart(&t);
-        if rank < 0 || rank as usize >= c.nnodes() {
-            return mpi_err!(Rank, "invalid rank {rank} (grid of {})", c.nnodes());
-        }
-        if (maxdims as i64) < c.ndims() as i64 {
-            return mpi_err!(
-                Arg,
-                "maxdims {maxdims} is less than the {} dimensions",
-                c.ndims()
-            );
-        }
-        fill(
-            coords,
-            c.coords(rank as usize).into_iter().map(|x| x as c_int),
-        )
-    })
+) -> Result<()> {
+    let (t, _) = cart_of(comm)?;
+    let c = cart(&t);
+    if rank < 0 || rank as usize >= c.nnodes() {
+        return mpi_err!(Rank, "invalid rank {rank} (grid of {})", c.nnodes());
+    }
+    if (maxdims as i64) < c.ndims() as i64 {
+        return mpi_err!(
+            Arg,
+            "maxdims {maxdims} is less than the {} dimensions",
+            c.ndims()
+        );
+    }
+    fill(
+        coords,
+        c.coords(rank as usize).into_iter().map(|x| x as c_int),
+    )
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Cart_rank(
+pub(crate) unsafe fn cart_rank(
     comm: MPI_Comm,
     coords: *const c_int,
     rank: *mut c_int,
-) -> c_int {
-    run("MPI_Cart_rank", comm, || {
-        let (t, _) = cart_of(comm)?;
-        let c = cart(&t);
-        let co: Vec<i64> = slice(coords, c.ndims(), "coords")?
-            .iter()
-            .map(|&x| x as i64)
-            .collect();
-        write_out(rank, c.rank_of(&co)? as c_int)
-    })
+) -> Result<()> {
+    let (t, _) = cart_of(comm)?;
+    let c = cart(&t);
+    let co: Vec<i64> = slice(coords, c.ndims(), "coords")?
+        .iter()
+        .map(|&x| x as i64)
+        .collect();
+    write_out(rank, c.rank_of(&co)? as c_int)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Cart_shift(
+pub(crate) unsafe fn cart_shift(
     comm: MPI_Comm,
     direction: c_int,
     disp: c_int,
     rank_source: *mut c_int,
     rank_dest: *mut c_int,
-) -> c_int {
-    run("MPI_Cart_shift", comm, || {
-        let (t, rank) = cart_of(comm)?;
-        let c = cart(&t);
-        if c.ndims() == 0 {
-            return mpi_err!(Topology, "a zero-dimensional grid has no directions");
-        }
-        if direction < 0 || direction as usize >= c.ndims() {
-            return mpi_err!(
-                Arg,
-                "direction {direction} is not a dimension (0..{})",
-                c.ndims()
-            );
-        }
-        let (s, d) = c.shift(rank, direction as usize, disp as i64);
-        let r = |x: Option<usize>| x.map_or(MPI_PROC_NULL, |x| x as c_int);
-        write_out(rank_source, r(s))?;
-        write_out(rank_dest, r(d))
-    })
+) -> Result<()> {
+    let (t, rank) = cart_of(comm)?;
+    let c = cart(&t);
+    if c.ndims() == 0 {
+        return mpi_err!(Topology, "a zero-dimensional grid has no directions");
+    }
+    if direction < 0 || direction as usize >= c.ndims() {
+        return mpi_err!(
+            Arg,
+            "direction {direction} is not a dimension (0..{})",
+            c.ndims()
+        );
+    }
+    let (s, d) = c.shift(rank, direction as usize, disp as i64);
+    let r = |x: Option<usize>| x.map_or(MPI_PROC_NULL, |x| x as c_int);
+    write_out(rank_source, r(s))?;
+    write_out(rank_dest, r(d))
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Cart_sub(
+pub(crate) unsafe fn cart_sub(
     comm: MPI_Comm,
     remain_dims: *const c_int,
     newcomm: *mut MPI_Comm,
-) -> c_int {
-    run("MPI_Cart_sub", comm, || {
-        let w = shim::world()?;
-        let (t, rank) = cart_of(comm)?;
-        let c = cart(&t);
-        let remain: Vec<bool> = slice(remain_dims, c.ndims(), "remain_dims")?
-            .iter()
-            .map(|&x| x != 0)
-            .collect();
-        if newcomm.is_null() {
-            return mpi_err!(Arg, "NULL newcomm");
-        }
-        let parent = handles::comm(comm)?;
-        let (color, key, sub) = c.sub(rank, &remain);
-        if !remain.iter().any(|&r| r) {
-            // No dimension kept: one zero-dimensional grid of one process, rank 0 (as for
-            // MPI_Cart_create with ndims 0, and as MPICH does); the others get
-            // MPI_COMM_NULL.
-            let new = w.comm_split(&parent, (rank == 0).then_some(0), 0)?;
-            return write_out(newcomm, publish(new, comm, Topology::Cart(sub))?);
-        }
-        let new = w.comm_split(&parent, Some(color as i32), key as i32)?;
-        write_out(newcomm, publish(new, comm, Topology::Cart(sub))?)
-    })
+) -> Result<()> {
+    let w = shim::world()?;
+    let (t, rank) = cart_of(comm)?;
+    let c = cart(&t);
+    let remain: Vec<bool> = slice(remain_dims, c.ndims(), "remain_dims")?
+        .iter()
+        .map(|&x| x != 0)
+        .collect();
+    if newcomm.is_null() {
+        return mpi_err!(Arg, "NULL newcomm");
+    }
+    let parent = handles::comm(comm)?;
+    let (color, key, sub) = c.sub(rank, &remain);
+    if !remain.iter().any(|&r| r) {
+        // No dimension kept: one zero-dimensional grid of one process, rank 0 (as for
+        // MPI_Cart_create with ndims 0, and as MPICH does); the others get
+        // MPI_COMM_NULL.
+        let new = w.comm_split(&parent, (rank == 0).then_some(0), 0)?;
+        return write_out(newcomm, publish(new, comm, Topology::Cart(sub))?);
+    }
+    let new = w.comm_split(&parent, Some(color as i32), key as i32)?;
+    write_out(newcomm, publish(new, comm, Topology::Cart(sub))?)
 }
 
 // ------------------------------------------------------------------ MPI-1 graphs
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Graph_create(
+pub(crate) unsafe fn graph_create(
     comm_old: MPI_Comm,
     nnodes: c_int,
     indx: *const c_int,
     edges: *const c_int,
     reorder: c_int,
     comm_graph: *mut MPI_Comm,
-) -> c_int {
+) -> Result<()> {
     let _ = reorder; // ranks are kept
-    run("MPI_Graph_create", comm_old, || {
-        if !comm_graph.is_null() {
-            *comm_graph = MPI_COMM_NULL;
-        }
-        let w = shim::world()?;
-        let parent = handles::comm(comm_old)?;
-        args::intra(&parent)?;
-        if nnodes < 0 || nnodes as usize > parent.size() {
-            return mpi_err!(
-                Arg,
-                "nnodes {nnodes} is not in 0..={} (the communicator's size)",
-                parent.size()
-            );
-        }
-        let index = slice(indx, nnodes as usize, "index")?.to_vec();
-        let nedges = index.last().copied().unwrap_or(0).max(0) as usize;
-        let g = Graph::new(index, slice(edges, nedges, "edges")?)?;
-        if comm_graph.is_null() {
-            return mpi_err!(Arg, "NULL comm_graph");
-        }
-        let c = w.comm_first(&parent, nnodes as usize)?;
-        write_out(comm_graph, publish(c, comm_old, Topology::Graph(g))?)
-    })
+    if !comm_graph.is_null() {
+        *comm_graph = MPI_COMM_NULL;
+    }
+    let w = shim::world()?;
+    let parent = handles::comm(comm_old)?;
+    args::intra(&parent)?;
+    if nnodes < 0 || nnodes as usize > parent.size() {
+        return mpi_err!(
+            Arg,
+            "nnodes {nnodes} is not in 0..={} (the communicator's size)",
+            parent.size()
+        );
+    }
+    let index = slice(indx, nnodes as usize, "index")?.to_vec();
+    let nedges = index.last().copied().unwrap_or(0).max(0) as usize;
+    let g = Graph::new(index, slice(edges, nedges, "edges")?)?;
+    if comm_graph.is_null() {
+        return mpi_err!(Arg, "NULL comm_graph");
+    }
+    let c = w.comm_first(&parent, nnodes as usize)?;
+    write_out(comm_graph, publish(c, comm_old, Topology::Graph(g))?)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Graph_map(
+pub(crate) unsafe fn graph_map(
     comm: MPI_Comm,
     nnodes: c_int,
     indx: *const c_int,
     edges: *const c_int,
     newrank: *mut c_int,
-) -> c_int {
+) -> Result<()> {
     let _ = (indx, edges);
-    run("MPI_Graph_map", comm, || {
-        shim::world()?;
-        let c = handles::comm(comm)?;
-        args::intra(&c)?;
-        if nnodes < 0 || nnodes as usize > c.size() {
-            return mpi_err!(
-                Arg,
-                "nnodes {nnodes} is not in 0..={} (the communicator's size)",
-                c.size()
-            );
-        }
-        write_out(
-            newrank,
-            if (c.rank as c_int) < nnodes {
-                c.rank as c_int
-            } else {
-                MPI_UNDEFINED
-            },
-        )
-    })
+    shim::world()?;
+    let c = handles::comm(comm)?;
+    args::intra(&c)?;
+    if nnodes < 0 || nnodes as usize > c.size() {
+        return mpi_err!(
+            Arg,
+            "nnodes {nnodes} is not in 0..={} (the communicator's size)",
+            c.size()
+        );
+    }
+    write_out(
+        newrank,
+        if (c.rank as c_int) < nnodes {
+            c.rank as c_int
+        } else {
+            MPI_UNDEFINED
+        },
+    )
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Graphdims_get(
+pub(crate) unsafe fn graphdims_get(
     comm: MPI_Comm,
     nnodes: *mut c_int,
     nedges: *mut c_int,
-) -> c_int {
-    run("MPI_Graphdims_get", comm, || {
-        let t = graph_of(comm)?;
-        let g = graph(&t);
-        write_out(nnodes, g.nnodes() as c_int)?;
-        write_out(nedges, g.edges.len() as c_int)
-    })
+) -> Result<()> {
+    let t = graph_of(comm)?;
+    let g = graph(&t);
+    write_out(nnodes, g.nnodes() as c_int)?;
+    write_out(nedges, g.edges.len() as c_int)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Graph_get(
+pub(crate) unsafe fn graph_get(
     comm: MPI_Comm,
     maxindex: c_int,
     maxedges: c_int,
     indx: *mut c_int,
     edges: *mut c_int,
-) -> c_int {
-    run("MPI_Graph_get", comm, || {
-        let t = graph_of(comm)?;
-        let g = graph(&t);
-        if (maxindex as i64) < g.nnodes() as i64 {
-            return mpi_err!(Arg, "maxindex {maxindex} < {} nodes", g.nnodes());
-        }
-        if (maxedges as i64) < g.edges.len() as i64 {
-            return mpi_err!(Arg, "maxedges {maxedges} < {} edges", g.edges.len());
-        }
-        fill(indx, g.index.iter().map(|&x| x as c_int))?;
-        fill(edges, g.edges.iter().map(|&x| x as c_int))
-    })
+) -> Result<()> {
+    let t = graph_of(comm)?;
+    let g = graph(&t);
+    if (maxindex as i64) < g.nnodes() as i64 {
+        return mpi_err!(Arg, "maxindex {maxindex} < {} nodes", g.nnodes());
+    }
+    if (maxedges as i64) < g.edges.len() as i64 {
+        return mpi_err!(Arg, "maxedges {maxedges} < {} edges", g.edges.len());
+    }
+    fill(indx, g.index.iter().map(|&x| x as c_int))?;
+    fill(edges, g.edges.iter().map(|&x| x as c_int))
 }
 
 fn graph_node(g: &Graph, rank: c_int) -> Result<usize> {
@@ -503,33 +464,27 @@ fn graph_node(g: &Graph, rank: c_int) -> Result<usize> {
     Ok(rank as usize)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Graph_neighbors_count(
+pub(crate) unsafe fn graph_neighbors_count(
     comm: MPI_Comm,
     rank: c_int,
     nneighbors: *mut c_int,
-) -> c_int {
-    run("MPI_Graph_neighbors_count", comm, || {
-        let t = graph_of(comm)?;
-        let g = graph(&t);
-        write_out(nneighbors, g.neighbors(graph_node(g, rank)?).len() as c_int)
-    })
+) -> Result<()> {
+    let t = graph_of(comm)?;
+    let g = graph(&t);
+    write_out(nneighbors, g.neighbors(graph_node(g, rank)?).len() as c_int)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Graph_neighbors(
+pub(crate) unsafe fn graph_neighbors(
     comm: MPI_Comm,
     rank: c_int,
     maxneighbors: c_int,
     neighbors: *mut c_int,
-) -> c_int {
-    run("MPI_Graph_neighbors", comm, || {
-        let t = graph_of(comm)?;
-        let g = graph(&t);
-        let n = g.neighbors(graph_node(g, rank)?);
-        let k = n.len().min(maxneighbors.max(0) as usize);
-        fill(neighbors, n[..k].iter().map(|&x| x as c_int))
-    })
+) -> Result<()> {
+    let t = graph_of(comm)?;
+    let g = graph(&t);
+    let n = g.neighbors(graph_node(g, rank)?);
+    let k = n.len().min(maxneighbors.max(0) as usize);
+    fill(neighbors, n[..k].iter().map(|&x| x as c_int))
 }
 
 // ------------------------------------------------------------------ distributed graphs
@@ -569,8 +524,8 @@ unsafe fn weights(w: *const c_int, n: usize, what: &str) -> Result<Option<Vec<i3
     Ok(Some(v))
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Dist_graph_create_adjacent(
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn dist_graph_create_adjacent(
     comm_old: MPI_Comm,
     indegree: c_int,
     sources: *const c_int,
@@ -581,53 +536,51 @@ pub unsafe extern "C" fn PMPI_Dist_graph_create_adjacent(
     info: MPI_Info,
     reorder: c_int,
     comm_dist_graph: *mut MPI_Comm,
-) -> c_int {
+) -> Result<()> {
     let _ = reorder; // ranks are kept
-    run("MPI_Dist_graph_create_adjacent", comm_old, || {
-        let w = shim::world()?;
-        let parent = handles::comm(comm_old)?;
-        args::intra(&parent)?;
-        super::info::check(info)?;
-        if indegree < 0 || outdegree < 0 {
-            return mpi_err!(Arg, "negative degree (in {indegree}, out {outdegree})");
-        }
-        let (nin, nout) = (indegree as usize, outdegree as usize);
-        let n = parent.size();
-        let src = ranks(slice(sources, nin, "sources")?, n, "sources")?;
-        let dst = ranks(
-            slice(destinations, nout, "destinations")?,
-            n,
-            "destinations",
-        )?;
-        let sw = weights(sourceweights, nin, "sourceweights")?;
-        let dw = weights(destweights, nout, "destweights")?;
-        if (nin > 0 || nout > 0) && is_unweighted(sourceweights) != is_unweighted(destweights) {
-            return mpi_err!(
-                Topology,
-                "MPI_UNWEIGHTED must be given for both or neither weight array"
-            );
-        }
-        let weighted = sw.is_some() || dw.is_some();
-        let g = DistGraph {
-            source_weights: sw.unwrap_or_else(|| vec![1; nin]),
-            dest_weights: dw.unwrap_or_else(|| vec![1; nout]),
-            sources: src,
-            destinations: dst,
-            weighted,
-        };
-        if comm_dist_graph.is_null() {
-            return mpi_err!(Arg, "NULL comm_dist_graph");
-        }
-        let c = w.comm_first(&parent, n)?;
-        write_out(
-            comm_dist_graph,
-            publish(c, comm_old, Topology::DistGraph(g))?,
-        )
-    })
+    let w = shim::world()?;
+    let parent = handles::comm(comm_old)?;
+    args::intra(&parent)?;
+    super::info::check(info)?;
+    if indegree < 0 || outdegree < 0 {
+        return mpi_err!(Arg, "negative degree (in {indegree}, out {outdegree})");
+    }
+    let (nin, nout) = (indegree as usize, outdegree as usize);
+    let n = parent.size();
+    let src = ranks(slice(sources, nin, "sources")?, n, "sources")?;
+    let dst = ranks(
+        slice(destinations, nout, "destinations")?,
+        n,
+        "destinations",
+    )?;
+    let sw = weights(sourceweights, nin, "sourceweights")?;
+    let dw = weights(destweights, nout, "destweights")?;
+    if (nin > 0 || nout > 0) && is_unweighted(sourceweights) != is_unweighted(destweights) {
+        return mpi_err!(
+            Topology,
+            "MPI_UNWEIGHTED must be given for both or neither weight array"
+        );
+    }
+    let weighted = sw.is_some() || dw.is_some();
+    let g = DistGraph {
+        source_weights: sw.unwrap_or_else(|| vec![1; nin]),
+        dest_weights: dw.unwrap_or_else(|| vec![1; nout]),
+        sources: src,
+        destinations: dst,
+        weighted,
+    };
+    if comm_dist_graph.is_null() {
+        return mpi_err!(Arg, "NULL comm_dist_graph");
+    }
+    let c = w.comm_first(&parent, n)?;
+    write_out(
+        comm_dist_graph,
+        publish(c, comm_old, Topology::DistGraph(g))?,
+    )
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Dist_graph_create(
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn dist_graph_create(
     comm_old: MPI_Comm,
     n: c_int,
     sources: *const c_int,
@@ -637,81 +590,75 @@ pub unsafe extern "C" fn PMPI_Dist_graph_create(
     info: MPI_Info,
     reorder: c_int,
     comm_dist_graph: *mut MPI_Comm,
-) -> c_int {
+) -> Result<()> {
     let _ = reorder; // ranks are kept
-    run("MPI_Dist_graph_create", comm_old, || {
-        let w = shim::world()?;
-        let parent = handles::comm(comm_old)?;
-        args::intra(&parent)?;
-        super::info::check(info)?;
-        if n < 0 {
-            return mpi_err!(Arg, "negative n {n}");
-        }
-        let size = parent.size();
-        let src = ranks(slice(sources, n as usize, "sources")?, size, "sources")?;
-        let deg = slice(degrees, n as usize, "degrees")?;
-        if let Some(i) = deg.iter().position(|&d| d < 0) {
-            return mpi_err!(Arg, "degrees[{i}] = {} is negative", deg[i]);
-        }
-        let total: usize = deg.iter().map(|&d| d as usize).sum();
-        let dst = ranks(
-            slice(destinations, total, "destinations")?,
-            size,
-            "destinations",
-        )?;
-        let wts = self::weights(weights, total, "weights")?;
-        let weighted = wts.is_some();
-        // This process's edges, as (source, destination, weight) triples of i32.
-        let mut mine = Vec::with_capacity(total * 12);
-        let mut k = 0;
-        for (i, &s) in src.iter().enumerate() {
-            for _ in 0..deg[i] {
-                let wt = wts.as_ref().map_or(1, |v| v[k]);
-                for x in [s as i32, dst[k] as i32, wt] {
-                    mine.extend_from_slice(&x.to_le_bytes());
-                }
-                k += 1;
+    let w = shim::world()?;
+    let parent = handles::comm(comm_old)?;
+    args::intra(&parent)?;
+    super::info::check(info)?;
+    if n < 0 {
+        return mpi_err!(Arg, "negative n {n}");
+    }
+    let size = parent.size();
+    let src = ranks(slice(sources, n as usize, "sources")?, size, "sources")?;
+    let deg = slice(degrees, n as usize, "degrees")?;
+    if let Some(i) = deg.iter().position(|&d| d < 0) {
+        return mpi_err!(Arg, "degrees[{i}] = {} is negative", deg[i]);
+    }
+    let total: usize = deg.iter().map(|&d| d as usize).sum();
+    let dst = ranks(
+        slice(destinations, total, "destinations")?,
+        size,
+        "destinations",
+    )?;
+    let wts = self::weights(weights, total, "weights")?;
+    let weighted = wts.is_some();
+    // This process's edges, as (source, destination, weight) triples of i32.
+    let mut mine = Vec::with_capacity(total * 12);
+    let mut k = 0;
+    for (i, &s) in src.iter().enumerate() {
+        for _ in 0..deg[i] {
+            let wt = wts.as_ref().map_or(1, |v| v[k]);
+            for x in [s as i32, dst[k] as i32, wt] {
+                mine.extend_from_slice(&x.to_le_bytes());
             }
+            k += 1;
         }
-        if comm_dist_graph.is_null() {
-            return mpi_err!(Arg, "NULL comm_dist_graph");
-        }
-        let all = w.allgather_bytes(&parent, &mine)?;
-        let edges: Vec<Edge> = all
-            .iter()
-            .flat_map(|b| b.chunks_exact(12))
-            .map(|e| {
-                let x = |i: usize| i32::from_le_bytes(e[4 * i..4 * i + 4].try_into().unwrap());
-                (x(0) as usize, x(1) as usize, x(2))
-            })
-            .collect();
-        let g = DistGraph::from_edges(parent.rank, &edges, weighted);
-        let c = w.comm_first(&parent, size)?;
-        write_out(
-            comm_dist_graph,
-            publish(c, comm_old, Topology::DistGraph(g))?,
-        )
-    })
+    }
+    if comm_dist_graph.is_null() {
+        return mpi_err!(Arg, "NULL comm_dist_graph");
+    }
+    let all = w.allgather_bytes(&parent, &mine)?;
+    let edges: Vec<Edge> = all
+        .iter()
+        .flat_map(|b| b.chunks_exact(12))
+        .map(|e| {
+            let x = |i: usize| i32::from_le_bytes(e[4 * i..4 * i + 4].try_into().unwrap());
+            (x(0) as usize, x(1) as usize, x(2))
+        })
+        .collect();
+    let g = DistGraph::from_edges(parent.rank, &edges, weighted);
+    let c = w.comm_first(&parent, size)?;
+    write_out(
+        comm_dist_graph,
+        publish(c, comm_old, Topology::DistGraph(g))?,
+    )
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Dist_graph_neighbors_count(
+pub(crate) unsafe fn dist_graph_neighbors_count(
     comm: MPI_Comm,
     indegree: *mut c_int,
     outdegree: *mut c_int,
     weighted: *mut c_int,
-) -> c_int {
-    run("MPI_Dist_graph_neighbors_count", comm, || {
-        let t = dist_graph_of(comm)?;
-        let g = dist_graph(&t);
-        write_out(indegree, g.sources.len() as c_int)?;
-        write_out(outdegree, g.destinations.len() as c_int)?;
-        write_out(weighted, g.weighted as c_int)
-    })
+) -> Result<()> {
+    let t = dist_graph_of(comm)?;
+    let g = dist_graph(&t);
+    write_out(indegree, g.sources.len() as c_int)?;
+    write_out(outdegree, g.destinations.len() as c_int)?;
+    write_out(weighted, g.weighted as c_int)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Dist_graph_neighbors(
+pub(crate) unsafe fn dist_graph_neighbors(
     comm: MPI_Comm,
     maxindegree: c_int,
     sources: *mut c_int,
@@ -719,38 +666,33 @@ pub unsafe extern "C" fn PMPI_Dist_graph_neighbors(
     maxoutdegree: c_int,
     destinations: *mut c_int,
     destweights: *mut c_int,
-) -> c_int {
-    run("MPI_Dist_graph_neighbors", comm, || {
-        let t = dist_graph_of(comm)?;
-        let g = dist_graph(&t);
-        let nin = g.sources.len().min(maxindegree.max(0) as usize);
-        let nout = g.destinations.len().min(maxoutdegree.max(0) as usize);
-        fill(sources, g.sources[..nin].iter().map(|&x| x as c_int))?;
-        fill(
-            destinations,
-            g.destinations[..nout].iter().map(|&x| x as c_int),
-        )?;
-        if g.weighted {
-            if !is_unweighted(sourceweights) {
-                fill(sourceweights, g.source_weights[..nin].iter().copied())?;
-            }
-            if !is_unweighted(destweights) {
-                fill(destweights, g.dest_weights[..nout].iter().copied())?;
-            }
+) -> Result<()> {
+    let t = dist_graph_of(comm)?;
+    let g = dist_graph(&t);
+    let nin = g.sources.len().min(maxindegree.max(0) as usize);
+    let nout = g.destinations.len().min(maxoutdegree.max(0) as usize);
+    fill(sources, g.sources[..nin].iter().map(|&x| x as c_int))?;
+    fill(
+        destinations,
+        g.destinations[..nout].iter().map(|&x| x as c_int),
+    )?;
+    if g.weighted {
+        if !is_unweighted(sourceweights) {
+            fill(sourceweights, g.source_weights[..nin].iter().copied())?;
         }
-        Ok(())
-    })
+        if !is_unweighted(destweights) {
+            fill(destweights, g.dest_weights[..nout].iter().copied())?;
+        }
+    }
+    Ok(())
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn PMPI_Topo_test(comm: MPI_Comm, status: *mut c_int) -> c_int {
-    run("MPI_Topo_test", comm, || {
-        let kind = match topology(comm)?.as_deref() {
-            Some(Topology::Cart(_)) => MPI_CART,
-            Some(Topology::Graph(_)) => MPI_GRAPH,
-            Some(Topology::DistGraph(_)) => MPI_DIST_GRAPH,
-            None => MPI_UNDEFINED,
-        };
-        write_out(status, kind)
-    })
+pub(crate) unsafe fn topo_test(comm: MPI_Comm, status: *mut c_int) -> Result<()> {
+    let kind = match topology(comm)?.as_deref() {
+        Some(Topology::Cart(_)) => MPI_CART,
+        Some(Topology::Graph(_)) => MPI_GRAPH,
+        Some(Topology::DistGraph(_)) => MPI_DIST_GRAPH,
+        None => MPI_UNDEFINED,
+    };
+    write_out(status, kind)
 }

@@ -367,11 +367,10 @@ impl RecvChan {
             // those over its share of the partitions: an empty partition still arrives
             // only once the sender marks it ready).
             let (lo, hi) = (p * rpb, (p + 1) * rpb);
-            let covering = if pb == 0 {
-                let r = self.layout.parts;
-                p * parts / r..((p + 1) * parts).div_ceil(r)
-            } else {
-                lo / pb..hi.div_ceil(pb)
+            let r = self.layout.parts;
+            let covering = match lo.checked_div(pb) {
+                Some(first) => first..hi.div_ceil(pb),
+                None => p * parts / r..((p + 1) * parts).div_ceil(r),
             };
             let complete = covering.into_iter().all(|s| self.got[s]);
             if complete {

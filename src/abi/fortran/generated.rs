@@ -67,7 +67,7 @@ extern "C" {
     fn PMPI_Comm_compare(comm1: MPI_Comm, comm2: MPI_Comm, result: *mut c_int) -> c_int;
     fn PMPI_Comm_connect(port_name: *const c_char, info: MPI_Info, root: c_int, comm: MPI_Comm, newcomm: *mut MPI_Comm) -> c_int;
     fn PMPI_Comm_create(comm: MPI_Comm, group: MPI_Group, newcomm: *mut MPI_Comm) -> c_int;
-    fn PMPI_Comm_create_errhandler(function: MPI_Comm_errhandler_function, errhandler: *mut MPI_Errhandler) -> c_int;
+    fn PMPI_Comm_create_errhandler(comm_errhandler_fn: MPI_Comm_errhandler_function, errhandler: *mut MPI_Errhandler) -> c_int;
     fn PMPI_Comm_create_from_group(group: MPI_Group, stringtag: *const c_char, info: MPI_Info, errhandler: MPI_Errhandler, newcomm: *mut MPI_Comm) -> c_int;
     fn PMPI_Comm_create_group(comm: MPI_Comm, group: MPI_Group, tag: c_int, newcomm: *mut MPI_Comm) -> c_int;
     fn PMPI_Comm_create_keyval(comm_copy_attr_fn: MPI_Comm_copy_attr_function, comm_delete_attr_fn: MPI_Comm_delete_attr_function, comm_keyval: *mut c_int, extra_state: *mut c_void) -> c_int;
@@ -190,9 +190,9 @@ extern "C" {
     fn PMPI_Get_library_version(version: *mut c_char, resultlen: *mut c_int) -> c_int;
     fn PMPI_Get_processor_name(name: *mut c_char, resultlen: *mut c_int) -> c_int;
     fn PMPI_Get_version(version: *mut c_int, subversion: *mut c_int) -> c_int;
-    fn PMPI_Graph_create(comm_old: MPI_Comm, nnodes: c_int, indx: *const c_int, edges: *const c_int, reorder: c_int, comm_graph: *mut MPI_Comm) -> c_int;
-    fn PMPI_Graph_get(comm: MPI_Comm, maxindex: c_int, maxedges: c_int, indx: *mut c_int, edges: *mut c_int) -> c_int;
-    fn PMPI_Graph_map(comm: MPI_Comm, nnodes: c_int, indx: *const c_int, edges: *const c_int, newrank: *mut c_int) -> c_int;
+    fn PMPI_Graph_create(comm_old: MPI_Comm, nnodes: c_int, index: *const c_int, edges: *const c_int, reorder: c_int, comm_graph: *mut MPI_Comm) -> c_int;
+    fn PMPI_Graph_get(comm: MPI_Comm, maxindex: c_int, maxedges: c_int, index: *mut c_int, edges: *mut c_int) -> c_int;
+    fn PMPI_Graph_map(comm: MPI_Comm, nnodes: c_int, index: *const c_int, edges: *const c_int, newrank: *mut c_int) -> c_int;
     fn PMPI_Graph_neighbors(comm: MPI_Comm, rank: c_int, maxneighbors: c_int, neighbors: *mut c_int) -> c_int;
     fn PMPI_Graph_neighbors_count(comm: MPI_Comm, rank: c_int, nneighbors: *mut c_int) -> c_int;
     fn PMPI_Graphdims_get(comm: MPI_Comm, nnodes: *mut c_int, nedges: *mut c_int) -> c_int;
@@ -1012,14 +1012,14 @@ pub unsafe extern "C" fn mpi_comm_create_(comm: *const MPI_Comm, group: *const M
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn pmpi_comm_create_errhandler_(function: MPI_Comm_errhandler_function, errhandler: *mut MPI_Errhandler, ierror: *mut MPI_Fint) {
-    let rc = PMPI_Comm_create_errhandler(function, errhandler);
+pub unsafe extern "C" fn pmpi_comm_create_errhandler_(comm_errhandler_fn: MPI_Comm_errhandler_function, errhandler: *mut MPI_Errhandler, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Comm_create_errhandler(comm_errhandler_fn, errhandler);
     set_ierror(ierror, rc);
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn mpi_comm_create_errhandler_(function: MPI_Comm_errhandler_function, errhandler: *mut MPI_Errhandler, ierror: *mut MPI_Fint) {
-    pmpi_comm_create_errhandler_(function, errhandler, ierror)
+pub unsafe extern "C" fn mpi_comm_create_errhandler_(comm_errhandler_fn: MPI_Comm_errhandler_function, errhandler: *mut MPI_Errhandler, ierror: *mut MPI_Fint) {
+    pmpi_comm_create_errhandler_(comm_errhandler_fn, errhandler, ierror)
 }
 
 #[no_mangle]
@@ -2413,36 +2413,36 @@ pub unsafe extern "C" fn mpi_get_version_(version: *mut c_int, subversion: *mut 
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn pmpi_graph_create_(comm_old: *const MPI_Comm, nnodes: *const c_int, indx: *const c_int, edges: *const c_int, reorder: *const c_int, comm_graph: *mut MPI_Comm, ierror: *mut MPI_Fint) {
-    let rc = PMPI_Graph_create(*comm_old, *nnodes, indx, edges, *reorder, comm_graph);
+pub unsafe extern "C" fn pmpi_graph_create_(comm_old: *const MPI_Comm, nnodes: *const c_int, index: *const c_int, edges: *const c_int, reorder: *const c_int, comm_graph: *mut MPI_Comm, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Graph_create(*comm_old, *nnodes, index, edges, *reorder, comm_graph);
     set_ierror(ierror, rc);
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn mpi_graph_create_(comm_old: *const MPI_Comm, nnodes: *const c_int, indx: *const c_int, edges: *const c_int, reorder: *const c_int, comm_graph: *mut MPI_Comm, ierror: *mut MPI_Fint) {
-    pmpi_graph_create_(comm_old, nnodes, indx, edges, reorder, comm_graph, ierror)
+pub unsafe extern "C" fn mpi_graph_create_(comm_old: *const MPI_Comm, nnodes: *const c_int, index: *const c_int, edges: *const c_int, reorder: *const c_int, comm_graph: *mut MPI_Comm, ierror: *mut MPI_Fint) {
+    pmpi_graph_create_(comm_old, nnodes, index, edges, reorder, comm_graph, ierror)
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn pmpi_graph_get_(comm: *const MPI_Comm, maxindex: *const c_int, maxedges: *const c_int, indx: *mut c_int, edges: *mut c_int, ierror: *mut MPI_Fint) {
-    let rc = PMPI_Graph_get(*comm, *maxindex, *maxedges, indx, edges);
+pub unsafe extern "C" fn pmpi_graph_get_(comm: *const MPI_Comm, maxindex: *const c_int, maxedges: *const c_int, index: *mut c_int, edges: *mut c_int, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Graph_get(*comm, *maxindex, *maxedges, index, edges);
     set_ierror(ierror, rc);
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn mpi_graph_get_(comm: *const MPI_Comm, maxindex: *const c_int, maxedges: *const c_int, indx: *mut c_int, edges: *mut c_int, ierror: *mut MPI_Fint) {
-    pmpi_graph_get_(comm, maxindex, maxedges, indx, edges, ierror)
+pub unsafe extern "C" fn mpi_graph_get_(comm: *const MPI_Comm, maxindex: *const c_int, maxedges: *const c_int, index: *mut c_int, edges: *mut c_int, ierror: *mut MPI_Fint) {
+    pmpi_graph_get_(comm, maxindex, maxedges, index, edges, ierror)
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn pmpi_graph_map_(comm: *const MPI_Comm, nnodes: *const c_int, indx: *const c_int, edges: *const c_int, newrank: *mut c_int, ierror: *mut MPI_Fint) {
-    let rc = PMPI_Graph_map(*comm, *nnodes, indx, edges, newrank);
+pub unsafe extern "C" fn pmpi_graph_map_(comm: *const MPI_Comm, nnodes: *const c_int, index: *const c_int, edges: *const c_int, newrank: *mut c_int, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Graph_map(*comm, *nnodes, index, edges, newrank);
     set_ierror(ierror, rc);
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn mpi_graph_map_(comm: *const MPI_Comm, nnodes: *const c_int, indx: *const c_int, edges: *const c_int, newrank: *mut c_int, ierror: *mut MPI_Fint) {
-    pmpi_graph_map_(comm, nnodes, indx, edges, newrank, ierror)
+pub unsafe extern "C" fn mpi_graph_map_(comm: *const MPI_Comm, nnodes: *const c_int, index: *const c_int, edges: *const c_int, newrank: *mut c_int, ierror: *mut MPI_Fint) {
+    pmpi_graph_map_(comm, nnodes, index, edges, newrank, ierror)
 }
 
 #[no_mangle]
