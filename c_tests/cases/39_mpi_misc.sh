@@ -18,9 +18,11 @@ _ct_misc persistent_coll 1 2 3 4 7
 _ct_misc persistent_coll_arrays 1 2 3 4 5
 # MPI-4 sessions, and the World model beside them in one process.
 _ct_misc sessions 2 5
+# The Sessions model alone: the last MPI_Session_finalize ends the library.
+_ct_misc session_only 1 4
 
 if [ "$CT_IMPL" = railmpi ] && [ -e "$LIB/libmpich.so.12" ]; then
-    for prog in mpi_misc op_table persistent_coll persistent_coll_arrays sessions; do
+    for prog in mpi_misc op_table persistent_coll persistent_coll_arrays sessions session_only; do
         CASE_EXPECT="^ok $prog \[railmpi" run_case "swapin.$prog.n3" 0 \
             env "LD_LIBRARY_PATH=$LIB${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" $MPIEXEC -n 3 "$CTM/$prog"
     done

@@ -77,7 +77,8 @@ pub(crate) fn session_opened(multithreaded: bool) -> Result<&'static World> {
 pub(crate) fn session_closed(w: &World) -> Result<()> {
     let mut u = USERS.lock();
     u.sessions -= 1;
-    if u.sessions == 0 && u.world_model == 2 {
+    // (The World model not running: never started, or finalised already.)
+    if u.sessions == 0 && u.world_model != 1 {
         super::bsend::drain(w);
         w.finalize()?;
     }

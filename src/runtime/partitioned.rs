@@ -86,6 +86,13 @@ type Early = (u32, usize, Header, Vec<u8>);
 
 static MAILBOX: Mutex<Vec<Early>> = Mutex::new(Vec::new());
 
+/// Partition messages being received, whichever channel drained them: the context, the
+/// peer's world rank, the request, the message buffer. (Kept apart from the channels: a
+/// channel that completes must not take another's message in flight with it.)
+static RECEIVING: Mutex<Vec<Receiving>> = Mutex::new(Vec::new());
+
+type Receiving = (u32, usize, ReqId, Vec<u8>);
+
 /// Where a channel's data is: `count` elements of `ty` per partition, partition `p` at
 /// `addr + p * count * extent`.
 pub struct Layout {
@@ -272,8 +279,6 @@ pub struct RecvChan {
     sender_part_bytes: usize,
     /// Per partition of ours: unpacked into the application's buffer.
     arrived: Vec<bool>,
-    /// Receives in flight: the request, the message buffer.
-    pending: Vec<(ReqId, Vec<u8>)>,
     error: Option<crate::error::Error>,
 }
 
@@ -291,7 +296,6 @@ impl RecvChan {
             got: Vec::new(),
             sender_part_bytes: 0,
             arrived: vec![false; parts],
-            pending: Vec::new(),
             error: None,
         }
     }
@@ -311,6 +315,12 @@ impl RecvChan {
         self.error = None;
         let none = self.ends.peer.is_none();
         self.arrived.iter_mut().for_each(|a| *a = none);
+        self.take_mailbox();
+    }
+
+    /// Take this round's messages that another channel's drain (or an earlier round's)
+    /// put in the mailbox.
+    fn take_mailbox(&mut self) {
         let Some(src) = self.ends.peer else { return };
         let peer = self.ends.comm.world_rank(src);
         let early: Vec<_> = {
@@ -394,32 +404,36 @@ impl RecvChan {
             src: Some(src as i32),
             tag: Some(PART_TAG),
         };
+        let mut receiving = RECEIVING.lock();
         while let Some((msg, st)) = e.p2p.improbe(&pat) {
             let mut buf = vec![0u8; st.count];
-            // SAFETY: `buf` lives in `self.pending` until the receive completes.
+            // SAFETY: `buf` lives in RECEIVING until the receive completes.
             let req = unsafe {
                 let into = MsgBuf::contig(buf.as_mut_ptr(), buf.len());
                 e.p2p.mrecv(msg, into, Owner::NONE)
             };
             if let Some(r) = req {
-                self.pending.push((r, buf));
+                receiving.push((ctx, peer, r, buf));
             }
         }
         let mut i = 0;
-        while i < self.pending.len() {
-            match e.p2p.take_done(self.pending[i].0) {
-                Taken::Pending => i += 1,
-                Taken::Gone | Taken::Done(..) => {
-                    let (_, m) = self.pending.swap_remove(i);
-                    let Some(h) = Header::read(&m) else { continue };
-                    if self.mine(&h) {
-                        self.take(h, &m[HEADER..]);
-                    } else {
-                        MAILBOX.lock().push((ctx, peer, h, m[HEADER..].to_vec()));
-                    }
-                }
+        while i < receiving.len() {
+            let (c, p, r, _) = &receiving[i];
+            if (*c, *p) != (ctx, peer) || matches!(e.p2p.take_done(*r), Taken::Pending) {
+                i += 1;
+                continue;
+            }
+            let (_, _, _, m) = receiving.remove(i);
+            let Some(h) = Header::read(&m) else { continue };
+            if self.mine(&h) {
+                self.take(h, &m[HEADER..]);
+            } else {
+                MAILBOX.lock().push((ctx, peer, h, m[HEADER..].to_vec()));
             }
         }
+        drop(receiving);
+        // What other channels from this peer drained for this one.
+        self.take_mailbox();
     }
 
     /// MPI_Parrived: whether partition `p` is in the application's buffer.
@@ -443,7 +457,7 @@ impl RecvChan {
         if let Some(err) = &self.error {
             return Err(err.clone());
         }
-        Ok(self.arrived.iter().all(|&a| a) && self.pending.is_empty())
+        Ok(self.arrived.iter().all(|&a| a))
     }
 
     /// The round completed (a wait or test returned it): inactive until the next start.
