@@ -22,6 +22,7 @@
 #include "check.h"
 
 #include <pthread.h>
+#include <string.h>
 #include <unistd.h>
 
 #define SP 8  /* sender partitions */
@@ -251,6 +252,46 @@ int main(int argc, char **argv)
     CHECK_MPI(MPI_Request_free(&req));
     MPI_Type_free(&vr);
     MPI_Type_free(&vec);
+
+    /* Three channels to one peer at once: two with one tag (told apart by init order), one
+     * with another; partitions readied interleaved, channels last-first; two rounds, the
+     * sender free to run ahead into the second while the receiver drains the first. */
+    if (peer != MPI_PROC_NULL) {
+        enum { NCH = 3, NB = 24 };
+        static int cb[NCH][NB];
+        MPI_Request ch[NCH];
+        const int tags[NCH] = {20, 20, 21}, sp[NCH] = {4, 6, 3}, rp[NCH] = {6, 2, 8};
+        for (int c = 0; c < NCH; c++) {
+            if (sender)
+                CHECK_MPI(MPI_Psend_init(cb[c], sp[c], NB / sp[c], MPI_INT, peer, tags[c],
+                                         MPI_COMM_WORLD, MPI_INFO_NULL, &ch[c]));
+            else
+                CHECK_MPI(MPI_Precv_init(cb[c], rp[c], NB / rp[c], MPI_INT, peer, tags[c],
+                                         MPI_COMM_WORLD, MPI_INFO_NULL, &ch[c]));
+        }
+        for (int round = 0; round < 2; round++) {
+            if (sender)
+                for (int c = 0; c < NCH; c++)
+                    for (int i = 0; i < NB; i++)
+                        cb[c][i] = 1000 * (c + 1) + 100 * round + i;
+            else
+                memset(cb, 0xff, sizeof cb);
+            CHECK_MPI(MPI_Startall(NCH, ch));
+            if (sender)
+                for (int p = 0; p < 6; p++)
+                    for (int c = NCH - 1; c >= 0; c--)
+                        if (p < sp[c])
+                            CHECK_MPI(MPI_Pready(p, ch[c]));
+            CHECK_MPI(MPI_Waitall(NCH, ch, MPI_STATUSES_IGNORE));
+            if (!sender)
+                for (int c = 0; c < NCH; c++)
+                    for (int i = 0; i < NB; i++)
+                        CHECK(cb[c][i] == 1000 * (c + 1) + 100 * round + i,
+                              "channel %d round %d: [%d] = %d", c, round, i, cb[c][i]);
+        }
+        for (int c = 0; c < NCH; c++)
+            CHECK_MPI(MPI_Request_free(&ch[c]));
+    }
     ct_ok("partitioned");
     MPI_Finalize();
     return 0;

@@ -171,6 +171,13 @@ int main(int argc, char **argv)
     CHECK_MPI(MPI_Recv(in, 100, MPI_INT, left, 9, a, MPI_STATUS_IGNORE));
     for (int i = 0; i < 100; i++)
         CHECK(in[i] == left * 1000 + i, "Bsend over the session's buffer: [%d] = %d", i, in[i]);
+    /* A communicator derived from the session's belongs to the session too. */
+    MPI_Comm d;
+    CHECK_MPI(MPI_Comm_dup(a, &d));
+    CHECK_MPI(MPI_Bsend(msg, 100, MPI_INT, right, 10, d));
+    CHECK_MPI(MPI_Recv(in, 100, MPI_INT, left, 10, d, MPI_STATUS_IGNORE));
+    CHECK(in[99] == left * 1000 + 99, "Bsend on a dup of the session's communicator: %d", in[99]);
+    CHECK_MPI(MPI_Comm_free(&d));
     void *back = NULL;
     int backsize = 0;
     CHECK_MPI(MPI_Session_detach_buffer(s, &back, &backsize));

@@ -90,12 +90,16 @@ impl Buffers {
     /// The buffer a buffered send on `comm` uses: the communicator's, else its session's
     /// (one made from a session's group), else the process's.
     fn for_send(&mut self, comm: MPI_Comm) -> Option<&mut Attached> {
-        let session = super::session::of_comm(comm).map(Scope::Session);
-        let i = (self
-            .scoped
-            .iter()
-            .position(|(s, _)| *s == Scope::Comm(comm)))
-        .or_else(|| self.scoped.iter().position(|(s, _)| Some(*s) == session));
+        if self.scoped.is_empty() {
+            return self.process.as_mut();
+        }
+        let find = |scope| self.scoped.iter().position(|(s, _)| *s == scope);
+        let i = find(Scope::Comm(comm)).or_else(|| {
+            let session = handles::comm_session(comm);
+            (session != MPI_SESSION_NULL)
+                .then(|| find(Scope::Session(session)))
+                .flatten()
+        });
         match i {
             Some(i) => Some(&mut self.scoped[i].1),
             None => self.process.as_mut(),
@@ -255,7 +259,6 @@ pub fn drain(w: &crate::runtime::World) {
 /// out (as MPI_Comm_detach_buffer would), so that a later communicator with the same
 /// handle finds none.
 pub fn comm_freed(comm: MPI_Comm) {
-    super::session::comm_freed(comm);
     scope_closed(Scope::Comm(comm));
 }
 

@@ -45,7 +45,7 @@ unsafe fn dup_into(comm: MPI_Comm, newcomm: *mut MPI_Comm) -> Result<()> {
 /// A new handle for `new`, a duplicate of `comm` (its error handler, topology and
 /// attributes).
 fn dup_as(comm: MPI_Comm, new: Arc<Communicator>) -> Result<MPI_Comm> {
-    let h = handles::new_comm(new, handles::inherited_errhandler(comm));
+    let h = handles::derived_comm(new, comm);
     let topo = handles::with_comm_entry(comm, |e| e.topo.clone())?;
     handles::with_comm_entry(h, |e| e.topo = topo)?;
     if let Err(e) = attr::copy_all(comm, h) {
@@ -140,7 +140,7 @@ pub(crate) unsafe fn create(
         return mpi_err!(Arg, "NULL newcomm");
     }
     let h = match w.comm_create(&parent, g)? {
-        Some(c) => handles::new_comm(c, handles::inherited_errhandler(comm)),
+        Some(c) => handles::derived_comm(c, comm),
         None => MPI_COMM_NULL,
     };
     write_out(newcomm, h)
@@ -164,7 +164,7 @@ pub(crate) unsafe fn create_group(
         return mpi_err!(Arg, "NULL newcomm");
     }
     let h = match w.comm_create_group(&parent, g, tag)? {
-        Some(c) => handles::new_comm(c, handles::inherited_errhandler(comm)),
+        Some(c) => handles::derived_comm(c, comm),
         None => MPI_COMM_NULL,
     };
     write_out(newcomm, h)
@@ -200,7 +200,7 @@ pub(crate) unsafe fn split_type(
     let c = w.comm_split_shared(&parent, !shared, key)?;
     let c = c.filter(|c| split_type != MPI_COMM_TYPE_HW_UNGUIDED || c.size() < parent.size());
     let h = match c {
-        Some(c) => handles::new_comm(c, handles::inherited_errhandler(comm)),
+        Some(c) => handles::derived_comm(c, comm),
         None => MPI_COMM_NULL,
     };
     write_out(newcomm, h)
@@ -277,10 +277,7 @@ pub(crate) unsafe fn intercomm_create(
         None
     };
     let c = w.intercomm_create(&lc, leader, bridge)?;
-    write_out(
-        newintercomm,
-        handles::new_comm(c, handles::inherited_errhandler(local_comm)),
-    )
+    write_out(newintercomm, handles::derived_comm(c, local_comm))
 }
 
 pub(crate) unsafe fn intercomm_merge(
@@ -294,10 +291,7 @@ pub(crate) unsafe fn intercomm_merge(
         return mpi_err!(Arg, "NULL newintracomm");
     }
     let merged = w.intercomm_merge(&c, high != 0)?;
-    write_out(
-        newintracomm,
-        handles::new_comm(merged, handles::inherited_errhandler(intercomm)),
-    )
+    write_out(newintracomm, handles::derived_comm(merged, intercomm))
 }
 
 pub(crate) unsafe fn set_info(comm: MPI_Comm, info: MPI_Info) -> Result<()> {
@@ -325,7 +319,7 @@ pub(crate) unsafe fn split(
     }
     let color = (color != MPI_UNDEFINED).then_some(color);
     let h = match w.comm_split(&parent, color, key)? {
-        Some(c) => handles::new_comm(c, handles::inherited_errhandler(comm)),
+        Some(c) => handles::derived_comm(c, comm),
         None => MPI_COMM_NULL,
     };
     write_out(newcomm, h)

@@ -92,10 +92,7 @@ unsafe fn join_call(
             true => w.comm_accept(name.as_deref(), &c, root)?,
             false => w.comm_connect(name.as_deref(), &c, root)?,
         };
-        write_out(
-            newcomm,
-            handles::new_comm(inter, handles::inherited_errhandler(comm)),
-        )
+        write_out(newcomm, handles::derived_comm(inter, comm))
     })
 }
 
@@ -159,10 +156,7 @@ pub unsafe extern "C" fn PMPI_Comm_join(fd: c_int, intercomm: *mut MPI_Comm) -> 
             return mpi_err!(Arg, "MPI_Comm_join: {fd} is not a stream socket");
         }
         let inter = w.comm_join(fd)?;
-        write_out(
-            intercomm,
-            handles::new_comm(inter, handles::inherited_errhandler(MPI_COMM_WORLD)),
-        )
+        write_out(intercomm, handles::derived_comm(inter, MPI_COMM_WORLD))
     })
 }
 
@@ -225,7 +219,7 @@ pub unsafe extern "C" fn PMPI_Comm_get_parent(parent: *mut MPI_Comm) -> c_int {
         let h = match (*p, w.parent.get()) {
             (ParentHandle::Made(h), _) => h,
             (ParentHandle::Unmade, Some(c)) => {
-                let h = handles::new_comm(c.clone(), handles::inherited_errhandler(MPI_COMM_WORLD));
+                let h = handles::derived_comm(c.clone(), MPI_COMM_WORLD);
                 *p = ParentHandle::Made(h);
                 h
             }
@@ -278,10 +272,7 @@ unsafe fn spawn_call(
                 *errcodes.add(i) = MPI_SUCCESS;
             }
         }
-        write_out(
-            intercomm,
-            handles::new_comm(inter, handles::inherited_errhandler(comm)),
-        )
+        write_out(intercomm, handles::derived_comm(inter, comm))
     })
 }
 

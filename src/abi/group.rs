@@ -38,18 +38,20 @@ fn too_many(n: c_int, g: &Group) -> Result<()> {
     Ok(())
 }
 
-/// Store a new group handle through `newgroup`.
+/// Store a new group handle through `newgroup`, of the session `from` derives from.
 ///
 /// # Safety
 /// `newgroup` is NULL or valid for writing.
-unsafe fn give(newgroup: *mut MPI_Group, g: Group) -> Result<()> {
-    write_out(newgroup, handles::new_group(Arc::new(g)))
+unsafe fn give(newgroup: *mut MPI_Group, g: Group, from: MPI_Group) -> Result<()> {
+    let session = handles::group_session(from);
+    write_out(newgroup, handles::new_group_in(Arc::new(g), session))
 }
 
 pub(crate) unsafe fn comm_group(comm: MPI_Comm, group: *mut MPI_Group) -> Result<()> {
     shim::world()?;
     let c = handles::comm(comm)?;
-    write_out(group, handles::new_group(c.group.clone()))
+    let session = handles::comm_session(comm);
+    write_out(group, handles::new_group_in(c.group.clone(), session))
 }
 
 pub(crate) unsafe fn size(group: MPI_Group, size: *mut c_int) -> Result<()> {
@@ -72,7 +74,7 @@ pub(crate) unsafe fn incl(
 ) -> Result<()> {
     let g = handles::group(group)?;
     too_many(n, &g)?;
-    give(newgroup, g.incl(slice(ranks, n, "ranks")?)?)
+    give(newgroup, g.incl(slice(ranks, n, "ranks")?)?, group)
 }
 
 pub(crate) unsafe fn excl(
@@ -83,7 +85,7 @@ pub(crate) unsafe fn excl(
 ) -> Result<()> {
     let g = handles::group(group)?;
     too_many(n, &g)?;
-    give(newgroup, g.excl(slice(ranks, n, "ranks")?)?)
+    give(newgroup, g.excl(slice(ranks, n, "ranks")?)?, group)
 }
 
 pub(crate) unsafe fn range_incl(
@@ -93,7 +95,7 @@ pub(crate) unsafe fn range_incl(
     newgroup: *mut MPI_Group,
 ) -> Result<()> {
     let g = handles::group(group)?;
-    give(newgroup, g.range_incl(slice(ranges, n, "ranges")?)?)
+    give(newgroup, g.range_incl(slice(ranges, n, "ranges")?)?, group)
 }
 
 pub(crate) unsafe fn range_excl(
@@ -103,7 +105,7 @@ pub(crate) unsafe fn range_excl(
     newgroup: *mut MPI_Group,
 ) -> Result<()> {
     let g = handles::group(group)?;
-    give(newgroup, g.range_excl(slice(ranges, n, "ranges")?)?)
+    give(newgroup, g.range_excl(slice(ranges, n, "ranges")?)?, group)
 }
 
 pub(crate) unsafe fn union(
@@ -112,7 +114,7 @@ pub(crate) unsafe fn union(
     newgroup: *mut MPI_Group,
 ) -> Result<()> {
     let (a, b) = (handles::group(group1)?, handles::group(group2)?);
-    give(newgroup, a.union(&b))
+    give(newgroup, a.union(&b), group1)
 }
 
 pub(crate) unsafe fn intersection(
@@ -121,7 +123,7 @@ pub(crate) unsafe fn intersection(
     newgroup: *mut MPI_Group,
 ) -> Result<()> {
     let (a, b) = (handles::group(group1)?, handles::group(group2)?);
-    give(newgroup, a.intersection(&b))
+    give(newgroup, a.intersection(&b), group1)
 }
 
 pub(crate) unsafe fn difference(
@@ -130,7 +132,7 @@ pub(crate) unsafe fn difference(
     newgroup: *mut MPI_Group,
 ) -> Result<()> {
     let (a, b) = (handles::group(group1)?, handles::group(group2)?);
-    give(newgroup, a.difference(&b))
+    give(newgroup, a.difference(&b), group1)
 }
 
 pub(crate) unsafe fn translate_ranks(

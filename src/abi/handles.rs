@@ -88,6 +88,9 @@ pub struct CommEntry {
     pub attrs: super::attr::AttrList,
     /// The virtual topology, if any (see `abi::topo`).
     pub topo: Option<Arc<Topology>>,
+    /// The session it derives from (MPI_SESSION_NULL: the World model), inherited by the
+    /// communicators made from it: buffered sends use the session's buffer.
+    pub session: MPI_Session,
 }
 
 /// Slot 0 is MPI_COMM_WORLD, slot 1 MPI_COMM_SELF; others are direct handles.
@@ -125,6 +128,7 @@ pub fn init_comms(world: Arc<Communicator>, selfc: Arc<Communicator>) {
         name: "MPI_COMM_WORLD".into(),
         attrs: Vec::new(),
         topo: None,
+        session: MPI_SESSION_NULL,
     });
     t.insert(CommEntry {
         comm: selfc,
@@ -132,6 +136,7 @@ pub fn init_comms(world: Arc<Communicator>, selfc: Arc<Communicator>) {
         name: "MPI_COMM_SELF".into(),
         attrs: Vec::new(),
         topo: None,
+        session: MPI_SESSION_NULL,
     });
 }
 
@@ -203,6 +208,16 @@ impl std::ops::Deref for CommRef {
     }
 }
 
+/// The communicator behind `h`, to keep (a request that outlives the call holds it).
+pub fn comm_arc(h: MPI_Comm) -> Result<Arc<Communicator>> {
+    let i = comm_index(h)
+        .ok_or_else(|| Error::new(ErrorClass::Comm, format!("invalid communicator {h:#x}")))?;
+    let t = COMMS.read();
+    t.get(i)
+        .map(|e| e.comm.clone())
+        .ok_or_else(|| Error::new(ErrorClass::Comm, format!("invalid communicator {h:#x}")))
+}
+
 pub fn with_comm_entry<T>(h: MPI_Comm, f: impl FnOnce(&mut CommEntry) -> T) -> Result<T> {
     let i = comm_index(h)
         .ok_or_else(|| Error::new(ErrorClass::Comm, format!("invalid communicator {h:#x}")))?;
@@ -258,15 +273,39 @@ pub fn inherited_errhandler(h: MPI_Comm) -> MPI_Errhandler {
         .map_or(UNSET_ERRHANDLER, |e| e.errhandler)
 }
 
-pub fn new_comm(comm: Arc<Communicator>, errhandler: MPI_Errhandler) -> MPI_Comm {
+/// A new communicator handle of the World model or of `session`.
+pub fn new_comm_in(
+    comm: Arc<Communicator>,
+    errhandler: MPI_Errhandler,
+    session: MPI_Session,
+) -> MPI_Comm {
     let i = COMMS.write().insert(CommEntry {
         comm,
         errhandler,
         name: String::new(),
         attrs: Vec::new(),
         topo: None,
+        session,
     });
     comm_handle(i)
+}
+
+pub fn new_comm(comm: Arc<Communicator>, errhandler: MPI_Errhandler) -> MPI_Comm {
+    new_comm_in(comm, errhandler, MPI_SESSION_NULL)
+}
+
+/// A communicator made from `parent` (dup, split, create, topology, intercommunicator):
+/// its error handler and session inherited.
+pub fn derived_comm(comm: Arc<Communicator>, parent: MPI_Comm) -> MPI_Comm {
+    new_comm_in(comm, inherited_errhandler(parent), comm_session(parent))
+}
+
+/// The session `h` derives from (MPI_SESSION_NULL: none, or not a communicator).
+pub fn comm_session(h: MPI_Comm) -> MPI_Session {
+    let t = COMMS.read();
+    comm_index(h)
+        .and_then(|i| t.get(i))
+        .map_or(MPI_SESSION_NULL, |e| e.session)
 }
 
 /// The handle of table slot `i` (the inverse of `comm_index`).
@@ -411,7 +450,8 @@ pub fn remove_win(h: MPI_Win) -> Result<WinEntry> {
 
 // ------------------------------------------------------------------ groups
 
-static GROUPS: RwLock<Slab<Arc<Group>>> = RwLock::new(Slab::new(0));
+/// Groups and the session each derives from (MPI_SESSION_NULL: none).
+static GROUPS: RwLock<Slab<(Arc<Group>, MPI_Session)>> = RwLock::new(Slab::new(0));
 static EMPTY_GROUP: LazyLock<Arc<Group>> = LazyLock::new(|| Arc::new(Group::empty()));
 
 /// The group behind `h` (MPI_GROUP_EMPTY included), or MPI_ERR_GROUP.
@@ -420,17 +460,29 @@ pub fn group(h: MPI_Group) -> Result<Arc<Group>> {
         return Ok(EMPTY_GROUP.clone());
     }
     direct_index(h, KIND_GROUP)
-        .and_then(|i| GROUPS.read().get(i).cloned())
+        .and_then(|i| GROUPS.read().get(i).map(|(g, _)| g.clone()))
         .ok_or_else(|| Error::new(ErrorClass::Group, format!("invalid group {h:#x}")))
 }
 
 /// A handle for `g`; MPI_GROUP_EMPTY when it has no members (as MPICH returns).
 pub fn new_group(g: Arc<Group>) -> MPI_Group {
+    new_group_in(g, MPI_SESSION_NULL)
+}
+
+/// A new group handle deriving from `session`.
+pub fn new_group_in(g: Arc<Group>, session: MPI_Session) -> MPI_Group {
     if g.size() == 0 {
         return MPI_GROUP_EMPTY;
     }
-    let i = GROUPS.write().insert(g);
+    let i = GROUPS.write().insert((g, session));
     (DIRECT | KIND_GROUP | i as u32) as MPI_Group
+}
+
+/// The session group `h` derives from (MPI_SESSION_NULL: none, or not a group).
+pub fn group_session(h: MPI_Group) -> MPI_Session {
+    direct_index(h, KIND_GROUP)
+        .and_then(|i| GROUPS.read().get(i).map(|&(_, s)| s))
+        .unwrap_or(MPI_SESSION_NULL)
 }
 
 /// Free a group handle (freeing MPI_GROUP_EMPTY is allowed, as in MPICH).

@@ -32,10 +32,10 @@ impl Part {
         }
     }
 
-    pub fn start(&mut self) {
+    pub fn start(&mut self, m: &mut partitioned::Matching) {
         match self {
             Part::Send(s) => s.start(),
-            Part::Recv(r) => r.start(),
+            Part::Recv(r) => r.start(m),
         }
     }
 
@@ -94,7 +94,7 @@ pub unsafe fn init(
     send: bool,
 ) -> Result<()> {
     let w = shim::world()?;
-    let c = handles::comm(comm)?;
+    let c = handles::comm_arc(comm)?;
     let ty = handles::datatype(datatype)?;
     super::info::check(info)?;
     if partitions < 1 {
@@ -109,10 +109,9 @@ pub unsafe fn init(
     args::bytes(total, &ty)?;
     let tag = args::send_tag(tag)?;
     let peer = args::dest(&c, peer)?;
-    let comm_arc = handles::with_comm_entry(comm, |e| e.comm.clone())?;
     let dt: crate::datatype::Datatype = (*ty).clone();
     let addr = buf as usize;
-    let ends = Ends::new(comm_arc, peer, tag, send);
+    let ends = w.progress.with(|e| Ends::new(e, c, peer, tag, send));
     let layout = Layout {
         addr,
         parts: partitions,

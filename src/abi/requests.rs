@@ -211,12 +211,11 @@ fn part_done(e: &mut ProgressState, i: usize) -> Option<Result<()>> {
 }
 
 /// The status of the partitioned round at table index `i`, its request made inactive.
-fn part_finish(h: &mut MPI_Request, i: usize) -> Completion {
+fn part_finish(i: usize) -> Completion {
     let (st, comm) = match REQUESTS.lock().get(i) {
         Some(RequestEntry::Partitioned { part, comm }) => (part.lock().finish(), *comm),
         _ => (Status::default(), MPI_COMM_WORLD),
     };
-    let _ = h;
     Completion::new(st, comm)
 }
 
@@ -473,7 +472,7 @@ pub fn wait(h: &mut MPI_Request) -> Result<Completion> {
         }
         Pending::Part(i) => {
             shim::world()?.progress.wait(|e| part_done(e, i))?;
-            Ok(part_finish(h, i))
+            Ok(part_finish(i))
         }
     }
 }
@@ -506,7 +505,7 @@ pub fn test(h: &mut MPI_Request) -> Result<Option<Completion>> {
             .then(|| finish(h, Status::default(), Owner::NONE))),
         Pending::Part(i) => match shim::world()?.progress.with(|e| part_done(e, i)) {
             None => Ok(None),
-            Some(r) => r.map(|()| Some(part_finish(h, i))),
+            Some(r) => r.map(|()| Some(part_finish(i))),
         },
     }
 }
@@ -675,7 +674,7 @@ pub fn complete_done(hs: &mut [MPI_Request], i: usize, p: Pending) -> Result<Com
             if let Some(Err(e)) = shim::world()?.progress.with(|e| part_done(e, j)) {
                 return Err(e);
             }
-            return Ok(part_finish(&mut hs[i], j));
+            return Ok(part_finish(j));
         }
         Pending::Empty => return Ok(Completion::empty()),
     };
@@ -753,7 +752,10 @@ pub fn start(h: MPI_Request) -> Result<c_int> {
         Startable::PointToPoint(i, spec, comm) => (i, spec, comm),
         Startable::Collective(i, f) => return Ok(start_collective(i, f)),
         Startable::Partitioned(p) => {
-            p.lock().start();
+            // The engine's lock before the channel's, as in every wait.
+            shim::world()?
+                .progress
+                .with(|e| p.lock().start(&mut e.partitioned));
             return Ok(MPI_SUCCESS);
         }
     };

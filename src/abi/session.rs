@@ -36,33 +36,6 @@ struct Entry {
 /// Open sessions; handle = MPI_SESSION_NULL | (index + 1).
 static SESSIONS: RwLock<Vec<Option<Entry>>> = RwLock::new(Vec::new());
 
-/// What derives from a session (MPI-4.1 §3.6.1: a buffered send on a communicator made
-/// from a session's group uses the session's buffer): groups made from its process sets
-/// and the communicators made from those, by handle. Entries go with their session (and a
-/// communicator's when it is freed); a group handle freed and reused while its session is
-/// open would be taken for the session's, which only matters to MPI_Bsend's choice of
-/// buffer.
-struct Derived {
-    groups: Vec<(MPI_Group, MPI_Session)>,
-    comms: Vec<(MPI_Comm, MPI_Session)>,
-}
-
-static DERIVED: parking_lot::Mutex<Derived> = parking_lot::Mutex::new(Derived {
-    groups: Vec::new(),
-    comms: Vec::new(),
-});
-
-/// The session communicator `comm` was made from, if any.
-pub fn of_comm(comm: MPI_Comm) -> Option<MPI_Session> {
-    let d = DERIVED.lock();
-    d.comms.iter().find(|(c, _)| *c == comm).map(|(_, s)| *s)
-}
-
-/// A communicator is being freed.
-pub fn comm_freed(comm: MPI_Comm) {
-    DERIVED.lock().comms.retain(|(c, _)| *c != comm);
-}
-
 /// MPI_ERR_SESSION unless `h` is an open session.
 pub fn check(h: MPI_Session) -> Result<()> {
     with(h, |_| ())
@@ -164,13 +137,8 @@ pub unsafe fn finalize(session: *mut MPI_Session) -> Result<()> {
     let h = *session;
     with(h, |_| ())?;
     let w = shim::world()?;
-    bsend::flush(bsend::Scope::Session(h))?;
+    // Its buffer detached once the sends from it are out.
     bsend::session_closed(h);
-    {
-        let mut d = DERIVED.lock();
-        d.groups.retain(|(_, s)| *s != h);
-        d.comms.retain(|(_, s)| *s != h);
-    }
     if let Some(i) = index(h) {
         SESSIONS.write()[i] = None;
     }
@@ -279,8 +247,7 @@ pub unsafe fn group_from_pset(
     if newgroup.is_null() {
         return mpi_err!(Arg, "NULL newgroup");
     }
-    let g = handles::new_group(Arc::new(Group::new(members)));
-    DERIVED.lock().groups.push((g, session));
+    let g = handles::new_group_in(Arc::new(Group::new(members)), session);
     write_out(newgroup, g)
 }
 
@@ -325,12 +292,7 @@ pub unsafe fn comm_create_from_group(
         .comm_create_group(&w.comm_world, g, tag)?
         .expect("a member gets a communicator");
     handles::retain_errhandler(errhandler);
-    let h = handles::new_comm(c, errhandler);
-    let mut d = DERIVED.lock();
-    if let Some(&(_, s)) = d.groups.iter().find(|(g, _)| *g == group) {
-        d.comms.push((h, s));
-    }
-    drop(d);
+    let h = handles::new_comm_in(c, errhandler, handles::group_session(group));
     write_out(newcomm, h)
 }
 
@@ -385,7 +347,8 @@ pub unsafe fn intercomm_create_from_groups(
     });
     let c = w.intercomm_create(&local, local_leader, bridge)?;
     handles::retain_errhandler(errhandler);
-    write_out(newintercomm, handles::new_comm(c, errhandler))
+    let session = handles::group_session(local_group);
+    write_out(newintercomm, handles::new_comm_in(c, errhandler, session))
 }
 
 /// MPI_Session_create_errhandler.

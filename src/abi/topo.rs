@@ -140,7 +140,7 @@ fn publish(
     let Some(c) = c else {
         return Ok(MPI_COMM_NULL);
     };
-    let h = handles::new_comm(c, handles::inherited_errhandler(parent));
+    let h = handles::derived_comm(c, parent);
     let topo = Arc::new(topo);
     handles::with_comm_entry(h, |e| e.topo = Some(topo))?;
     Ok(h)

@@ -10,7 +10,7 @@
 //! (`PART_TAG`: no collective tag is negative, no application receive looks there), with a
 //! header saying which channel, round and partition it is; a receive channel drains the
 //! messages from its peer, keeps those of other channels or of a later round for them
-//! (`Mailbox`), and copies its own into a staging buffer, unpacking each of its partitions
+//! (`Matching`), and copies its own into a staging buffer, unpacking each of its partitions
 //! into the application's buffer once complete.
 
 use super::progress::ProgressState;
@@ -20,7 +20,6 @@ use crate::datatype::Datatype;
 use crate::error::Result;
 use crate::mpi_err;
 use crate::pt2pt::{MsgBuf, Owner, Pattern, ReqId, SendStart, Taken};
-use parking_lot::Mutex;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -67,31 +66,34 @@ impl Header {
 /// Which channels a counter counts: (context, peer's world rank, tag, sending).
 type ChanKey = (u32, usize, i32, bool);
 
-/// The channels made so far, per key.
-static COUNTERS: Mutex<Option<HashMap<ChanKey, u32>>> = Mutex::new(None);
-
-fn next_k(ctx: u32, peer: usize, tag: i32, send: bool) -> u32 {
-    let mut c = COUNTERS.lock();
-    let k = c
-        .get_or_insert_with(HashMap::new)
-        .entry((ctx, peer, tag, send))
-        .or_insert(0);
-    *k += 1;
-    *k - 1
-}
-
 /// A message drained for another channel or a later round: its context, the peer's world
 /// rank, its header and payload.
 type Early = (u32, usize, Header, Vec<u8>);
 
-static MAILBOX: Mutex<Vec<Early>> = Mutex::new(Vec::new());
-
-/// Partition messages being received, whichever channel drained them: the context, the
-/// peer's world rank, the request, the message buffer. (Kept apart from the channels: a
-/// channel that completes must not take another's message in flight with it.)
-static RECEIVING: Mutex<Vec<Receiving>> = Mutex::new(Vec::new());
-
+/// A partition message being received, whichever channel drained it: the context, the
+/// peer's world rank, the request, the message buffer.
 type Receiving = (u32, usize, ReqId, Vec<u8>);
+
+/// What the channels of a process share, kept with the progress engine's state (whose lock
+/// every drain holds already).
+#[derive(Default)]
+pub struct Matching {
+    /// The channels made so far, per key.
+    counters: HashMap<ChanKey, u32>,
+    /// Messages drained for other channels or later rounds.
+    mailbox: Vec<Early>,
+    /// Messages in flight. (Kept apart from the channels: a channel that completes must
+    /// not take another's message in flight with it.)
+    receiving: Vec<Receiving>,
+}
+
+impl Matching {
+    fn next_k(&mut self, key: ChanKey) -> u32 {
+        let k = self.counters.entry(key).or_insert(0);
+        *k += 1;
+        *k - 1
+    }
+}
 
 /// Where a channel's data is: `count` elements of `ty` per partition, partition `p` at
 /// `addr + p * count * extent`.
@@ -113,9 +115,17 @@ pub struct Ends {
 
 impl Ends {
     /// The next channel to (`send`) or from `peer` with `tag`.
-    pub fn new(comm: Arc<Communicator>, peer: Option<usize>, tag: i32, send: bool) -> Ends {
+    pub fn new(
+        e: &mut ProgressState,
+        comm: Arc<Communicator>,
+        peer: Option<usize>,
+        tag: i32,
+        send: bool,
+    ) -> Ends {
         let k = match peer {
-            Some(p) => next_k(comm.ctx, comm.world_rank(p), tag, send),
+            Some(p) => e
+                .partitioned
+                .next_k((comm.ctx, comm.world_rank(p), tag, send)),
             None => 0,
         };
         Ends { comm, peer, tag, k }
@@ -305,7 +315,7 @@ impl RecvChan {
     }
 
     /// MPI_Start: a new round; what came early for it is taken from the mailbox.
-    pub fn start(&mut self) {
+    pub fn start(&mut self, m: &mut Matching) {
         self.active = true;
         self.round += 1;
         let total = self.layout.parts * self.layout.part_bytes();
@@ -315,30 +325,23 @@ impl RecvChan {
         self.error = None;
         let none = self.ends.peer.is_none();
         self.arrived.iter_mut().for_each(|a| *a = none);
-        self.take_mailbox();
+        self.take_mailbox(m);
     }
 
     /// Take this round's messages that another channel's drain (or an earlier round's)
     /// put in the mailbox.
-    fn take_mailbox(&mut self) {
+    fn take_mailbox(&mut self, m: &mut Matching) {
         let Some(src) = self.ends.peer else { return };
         let peer = self.ends.comm.world_rank(src);
-        let early: Vec<_> = {
-            let mut m = MAILBOX.lock();
-            let mut out = Vec::new();
-            let mut i = 0;
-            while i < m.len() {
-                let (ctx, p, h, _) = &m[i];
-                if *ctx == self.ends.comm.ctx + 1 && *p == peer && self.mine(h) {
-                    out.push(m.remove(i));
-                } else {
-                    i += 1;
-                }
+        let mut i = 0;
+        while i < m.mailbox.len() {
+            let (ctx, p, h, _) = &m.mailbox[i];
+            if *ctx == self.ends.comm.ctx + 1 && *p == peer && self.mine(h) {
+                let (_, _, h, payload) = m.mailbox.remove(i);
+                self.take(h, &payload);
+            } else {
+                i += 1;
             }
-            out
-        };
-        for (_, _, h, payload) in early {
-            self.take(h, &payload);
         }
     }
 
@@ -368,8 +371,13 @@ impl RecvChan {
         }
         self.got[q] = true;
         self.staging[q * pb..(q + 1) * pb].copy_from_slice(payload);
-        let rpb = self.layout.part_bytes();
-        for p in 0..self.layout.parts {
+        let (rpb, r) = (self.layout.part_bytes(), self.layout.parts);
+        // Our partitions the sender's partition q overlaps (with no bytes at all, any).
+        let touched = match rpb {
+            0 => 0..r,
+            _ => q * pb / rpb..((q + 1) * pb).div_ceil(rpb).min(r),
+        };
+        for p in touched {
             if self.arrived[p] {
                 continue;
             }
@@ -377,7 +385,6 @@ impl RecvChan {
             // those over its share of the partitions: an empty partition still arrives
             // only once the sender marks it ready).
             let (lo, hi) = (p * rpb, (p + 1) * rpb);
-            let r = self.layout.parts;
             let covering = match lo.checked_div(pb) {
                 Some(first) => first..hi.div_ceil(pb),
                 None => p * parts / r..((p + 1) * parts).div_ceil(r),
@@ -404,13 +411,16 @@ impl RecvChan {
             src: Some(src as i32),
             tag: Some(PART_TAG),
         };
-        let mut receiving = RECEIVING.lock();
-        while let Some((msg, st)) = e.p2p.improbe(&pat) {
+        let ProgressState {
+            p2p, partitioned, ..
+        } = e;
+        let receiving = &mut partitioned.receiving;
+        while let Some((msg, st)) = p2p.improbe(&pat) {
             let mut buf = vec![0u8; st.count];
-            // SAFETY: `buf` lives in RECEIVING until the receive completes.
+            // SAFETY: `buf` lives in `receiving` until the receive completes.
             let req = unsafe {
                 let into = MsgBuf::contig(buf.as_mut_ptr(), buf.len());
-                e.p2p.mrecv(msg, into, Owner::NONE)
+                p2p.mrecv(msg, into, Owner::NONE)
             };
             if let Some(r) = req {
                 receiving.push((ctx, peer, r, buf));
@@ -419,7 +429,7 @@ impl RecvChan {
         let mut i = 0;
         while i < receiving.len() {
             let (c, p, r, _) = &receiving[i];
-            if (*c, *p) != (ctx, peer) || matches!(e.p2p.take_done(*r), Taken::Pending) {
+            if (*c, *p) != (ctx, peer) || matches!(p2p.take_done(*r), Taken::Pending) {
                 i += 1;
                 continue;
             }
@@ -428,12 +438,13 @@ impl RecvChan {
             if self.mine(&h) {
                 self.take(h, &m[HEADER..]);
             } else {
-                MAILBOX.lock().push((ctx, peer, h, m[HEADER..].to_vec()));
+                partitioned
+                    .mailbox
+                    .push((ctx, peer, h, m[HEADER..].to_vec()));
             }
         }
-        drop(receiving);
         // What other channels from this peer drained for this one.
-        self.take_mailbox();
+        self.take_mailbox(partitioned);
     }
 
     /// MPI_Parrived: whether partition `p` is in the application's buffer.

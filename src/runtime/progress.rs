@@ -33,6 +33,8 @@ pub struct ProgressState {
     /// completions that came back for them, waiting to be collected.
     pub rma_posted: u64,
     pub rma_done: Vec<Completion>,
+    /// What partitioned channels share (`partitioned::Matching`).
+    pub partitioned: super::partitioned::Matching,
 }
 
 /// Completions of posts made for windows carry this bit; the engine's tokens stay below it

@@ -319,6 +319,7 @@ impl World {
                     colls: Default::default(),
                     rma_posted: 0,
                     rma_done: Vec::new(),
+                    partitioned: Default::default(),
                 },
                 doorbell,
                 policy,
