@@ -1,6 +1,6 @@
 /*
  * mpi.h: the C interface of railmpi (MPICH ABI: the handle values, MPI_Status layout and
- * symbols of MPICH 4.0's libmpi.so.12; railmpi declares MPI 3.1).
+ * symbols of MPICH 4.0's libmpi.so.12; railmpi declares MPI 4.1).
  *
  * GENERATED FILE, do not edit. build.rs writes it with cbindgen from src/abi/ and
  * cbindgen.toml into $OUT_DIR/mpi.h; `make header` copies it here.
@@ -23,6 +23,10 @@
 #define MPI_ARGV_NULL ((char **)0)
 #define MPI_ARGVS_NULL ((char ***)0)
 #define MPI_FILE_NULL ((MPI_File)0)
+#define MPI_T_ENUM_NULL ((MPI_T_enum)0)
+#define MPI_T_CVAR_HANDLE_NULL ((MPI_T_cvar_handle)0)
+#define MPI_T_PVAR_HANDLE_NULL ((MPI_T_pvar_handle)0)
+#define MPI_T_PVAR_SESSION_NULL ((MPI_T_pvar_session)0)
 
 /* Predefined attribute copy/delete functions. The DUP ones all name MPIR_Dup_fn, as in
    MPICH, so binaries built with MPICH find the same symbol here. */
@@ -41,7 +45,7 @@
 #define MPI_CONVERSION_FN_NULL ((MPI_Datarep_conversion_function *)0)
 #define MPI_CONVERSION_FN_NULL_C ((MPI_Datarep_conversion_function_c *)0)
 
-#define MPI_VERSION 3
+#define MPI_VERSION 4
 #define MPI_SUBVERSION 1
 #define MPI_TYPECLASS_REAL 1
 #define MPI_TYPECLASS_INTEGER 2
@@ -223,9 +227,58 @@
 #define MPI_ERR_PROC_ABORTED 76
 #define MPI_ERR_VALUE_TOO_LARGE 77
 #define MPI_T_ERR_NOT_SUPPORTED 78
+#define MPI_T_VERBOSITY_USER_BASIC 221
+#define MPI_T_VERBOSITY_USER_DETAIL 222
+#define MPI_T_VERBOSITY_USER_ALL 223
+#define MPI_T_VERBOSITY_TUNER_BASIC 224
+#define MPI_T_VERBOSITY_TUNER_DETAIL 225
+#define MPI_T_VERBOSITY_TUNER_ALL 226
+#define MPI_T_VERBOSITY_MPIDEV_BASIC 227
+#define MPI_T_VERBOSITY_MPIDEV_DETAIL 228
+#define MPI_T_VERBOSITY_MPIDEV_ALL 229
+#define MPI_T_BIND_NO_OBJECT 9700
+#define MPI_T_BIND_MPI_COMM 9701
+#define MPI_T_BIND_MPI_DATATYPE 9702
+#define MPI_T_BIND_MPI_ERRHANDLER 9703
+#define MPI_T_BIND_MPI_FILE 9704
+#define MPI_T_BIND_MPI_GROUP 9705
+#define MPI_T_BIND_MPI_OP 9706
+#define MPI_T_BIND_MPI_REQUEST 9707
+#define MPI_T_BIND_MPI_WIN 9708
+#define MPI_T_BIND_MPI_MESSAGE 9709
+#define MPI_T_BIND_MPI_INFO 9710
+#define MPI_T_SCOPE_CONSTANT 60438
+#define MPI_T_SCOPE_READONLY 60439
+#define MPI_T_SCOPE_LOCAL 60440
+#define MPI_T_SCOPE_GROUP 60441
+#define MPI_T_SCOPE_GROUP_EQ 60442
+#define MPI_T_SCOPE_ALL 60443
+#define MPI_T_SCOPE_ALL_EQ 60444
+#define MPI_T_PVAR_CLASS_STATE 240
+#define MPI_T_PVAR_CLASS_LEVEL 241
+#define MPI_T_PVAR_CLASS_SIZE 242
+#define MPI_T_PVAR_CLASS_PERCENTAGE 243
+#define MPI_T_PVAR_CLASS_HIGHWATERMARK 244
+#define MPI_T_PVAR_CLASS_LOWWATERMARK 245
+#define MPI_T_PVAR_CLASS_COUNTER 246
+#define MPI_T_PVAR_CLASS_AGGREGATE 247
+#define MPI_T_PVAR_CLASS_TIMER 248
+#define MPI_T_PVAR_CLASS_GENERIC 249
+#define MPI_T_CB_REQUIRE_NONE 0
+#define MPI_T_CB_REQUIRE_MPI_RESTRICTED 1
+#define MPI_T_CB_REQUIRE_THREAD_SAFE 2
+#define MPI_T_CB_REQUIRE_ASYNC_SIGNAL_SAFE 3
+#define MPI_T_SOURCE_ORDERED 0
+#define MPI_T_SOURCE_UNORDERED 1
 #define MPI_ERR_LASTCODE 0x3fffffff
 
 typedef struct ADIOI_FileD ADIOI_FileD;
+typedef struct MPIR_T_cvar_handle_s MPIR_T_cvar_handle_s;
+typedef struct MPIR_T_enum_s MPIR_T_enum_s;
+typedef struct MPIR_T_event_instance_s MPIR_T_event_instance_s;
+typedef struct MPIR_T_event_registration_s MPIR_T_event_registration_s;
+typedef struct MPIR_T_pvar_handle_s MPIR_T_pvar_handle_s;
+typedef struct MPIR_T_pvar_session_s MPIR_T_pvar_session_s;
 typedef int MPI_Comm;
 typedef int MPI_Datatype;
 typedef long MPI_Aint;
@@ -250,6 +303,14 @@ typedef struct MPI_Status {
 
 typedef int MPI_Session;
 typedef int MPI_Message;
+typedef struct MPIR_T_enum_s *MPI_T_enum;
+typedef struct MPIR_T_cvar_handle_s *MPI_T_cvar_handle;
+typedef struct MPIR_T_event_registration_s *MPI_T_event_registration;
+typedef int MPI_T_cb_safety;
+typedef struct MPIR_T_event_instance_s *MPI_T_event_instance;
+typedef struct MPIR_T_pvar_session_s *MPI_T_pvar_session;
+typedef struct MPIR_T_pvar_handle_s *MPI_T_pvar_handle;
+typedef int MPI_T_source_order;
 
 #define MPI_COMM_NULL ((MPI_Comm)0x04000000)
 #define MPI_OP_NULL ((MPI_Op)0x18000000)
@@ -382,9 +443,13 @@ typedef int (MPI_Grequest_query_function)(void *extra_state, MPI_Status *status)
 typedef int (MPI_Datarep_conversion_function)(void *userbuf, MPI_Datatype datatype, int count, void *filebuf, MPI_Offset position, void *extra_state);
 typedef int (MPI_Datarep_conversion_function_c)(void *userbuf, MPI_Datatype datatype, MPI_Count count, void *filebuf, MPI_Offset position, void *extra_state);
 typedef int (MPI_Datarep_extent_function)(MPI_Datatype datatype, MPI_Aint *file_extent, void *extra_state);
+typedef void (MPI_T_event_cb_function)(MPI_T_event_instance event_instance, MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety, void *user_data);
+typedef void (MPI_T_event_free_cb_function)(MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety, void *user_data);
+typedef void (MPI_T_event_dropped_cb_function)(MPI_Count count, MPI_T_event_registration event_registration, int source_index, MPI_T_cb_safety cb_safety, void *user_data);
 
 /* Data exported by the library (MPICH declares these extern too). */
 extern int * const MPI_UNWEIGHTED;
+extern struct MPIR_T_pvar_handle_s * const MPI_T_PVAR_ALL_HANDLES;
 extern int * const MPI_WEIGHTS_EMPTY;
 extern MPI_Fint *MPI_F_STATUS_IGNORE;
 extern MPI_Fint *MPI_F_STATUSES_IGNORE;
@@ -871,6 +936,57 @@ int MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Cou
 int MPI_Status_set_error(MPI_Status *status, int err);
 int MPI_Status_set_source(MPI_Status *status, int source);
 int MPI_Status_set_tag(MPI_Status *status, int tag);
+int MPI_T_category_changed(int *update_number);
+int MPI_T_category_get_categories(int cat_index, int len, int *indices);
+int MPI_T_category_get_cvars(int cat_index, int len, int *indices);
+int MPI_T_category_get_events(int cat_index, int len, int *indices);
+int MPI_T_category_get_index(const char *name, int *cat_index);
+int MPI_T_category_get_info(int cat_index, char *name, int *name_len, char *desc, int *desc_len, int *num_cvars, int *num_pvars, int *num_categories);
+int MPI_T_category_get_num(int *num_cat);
+int MPI_T_category_get_num_events(int cat_index, int *num_events);
+int MPI_T_category_get_pvars(int cat_index, int len, int *indices);
+int MPI_T_cvar_get_index(const char *name, int *cvar_index);
+int MPI_T_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosity, MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc, int *desc_len, int *bind, int *scope);
+int MPI_T_cvar_get_num(int *num_cvar);
+int MPI_T_cvar_handle_alloc(int cvar_index, void *obj_handle, MPI_T_cvar_handle *handle, int *count);
+int MPI_T_cvar_handle_free(MPI_T_cvar_handle *handle);
+int MPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf);
+int MPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf);
+int MPI_T_enum_get_info(MPI_T_enum enumtype, int *num, char *name, int *name_len);
+int MPI_T_enum_get_item(MPI_T_enum enumtype, int index, int *value, char *name, int *name_len);
+int MPI_T_event_callback_get_info(MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety, MPI_Info *info_used);
+int MPI_T_event_callback_set_info(MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety, MPI_Info info);
+int MPI_T_event_copy(MPI_T_event_instance event_instance, void *buffer);
+int MPI_T_event_get_index(const char *name, int *event_index);
+int MPI_T_event_get_info(int event_index, char *name, int *name_len, int *verbosity, MPI_Datatype *array_of_datatypes, MPI_Aint *array_of_displacements, int *num_elements, MPI_T_enum *enumtype, MPI_Info *info, char *desc, int *desc_len, int *bind);
+int MPI_T_event_get_num(int *num_events);
+int MPI_T_event_get_source(MPI_T_event_instance event_instance, int *source_index);
+int MPI_T_event_get_timestamp(MPI_T_event_instance event_instance, MPI_Count *event_timestamp);
+int MPI_T_event_handle_alloc(int event_index, void *obj_handle, MPI_Info info, MPI_T_event_registration *event_registration);
+int MPI_T_event_handle_free(MPI_T_event_registration event_registration, void *user_data, MPI_T_event_free_cb_function free_cb_function);
+int MPI_T_event_handle_get_info(MPI_T_event_registration event_registration, MPI_Info *info_used);
+int MPI_T_event_handle_set_info(MPI_T_event_registration event_registration, MPI_Info info);
+int MPI_T_event_read(MPI_T_event_instance event_instance, int element_index, void *buffer);
+int MPI_T_event_register_callback(MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety, MPI_Info info, void *user_data, MPI_T_event_cb_function event_cb_function);
+int MPI_T_event_set_dropped_handler(MPI_T_event_registration event_registration, MPI_T_event_dropped_cb_function dropped_cb_function);
+int MPI_T_finalize(void);
+int MPI_T_init_thread(int required, int *provided);
+int MPI_T_pvar_get_index(const char *name, int var_class, int *pvar_index);
+int MPI_T_pvar_get_info(int pvar_index, char *name, int *name_len, int *verbosity, int *var_class, MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc, int *desc_len, int *bind, int *readonly, int *continuous, int *atomic);
+int MPI_T_pvar_get_num(int *num_pvar);
+int MPI_T_pvar_handle_alloc(MPI_T_pvar_session pe_session, int pvar_index, void *obj_handle, MPI_T_pvar_handle *handle, int *count);
+int MPI_T_pvar_handle_free(MPI_T_pvar_session pe_session, MPI_T_pvar_handle *handle);
+int MPI_T_pvar_read(MPI_T_pvar_session pe_session, MPI_T_pvar_handle handle, void *buf);
+int MPI_T_pvar_readreset(MPI_T_pvar_session pe_session, MPI_T_pvar_handle handle, void *buf);
+int MPI_T_pvar_reset(MPI_T_pvar_session pe_session, MPI_T_pvar_handle handle);
+int MPI_T_pvar_session_create(MPI_T_pvar_session *pe_session);
+int MPI_T_pvar_session_free(MPI_T_pvar_session *pe_session);
+int MPI_T_pvar_start(MPI_T_pvar_session pe_session, MPI_T_pvar_handle handle);
+int MPI_T_pvar_stop(MPI_T_pvar_session pe_session, MPI_T_pvar_handle handle);
+int MPI_T_pvar_write(MPI_T_pvar_session pe_session, MPI_T_pvar_handle handle, const void *buf);
+int MPI_T_source_get_info(int source_index, char *name, int *name_len, char *desc, int *desc_len, MPI_T_source_order *ordering, MPI_Count *ticks_per_second, MPI_Count *max_ticks, MPI_Info *info);
+int MPI_T_source_get_num(int *num_sources);
+int MPI_T_source_get_timestamp(int source_index, MPI_Count *timestamp);
 int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status);
 int MPI_Test_cancelled(const MPI_Status *status, int *flag);
 int MPI_Testall(int count, MPI_Request *array_of_requests, int *flag, MPI_Status *array_of_statuses);
@@ -1469,6 +1585,57 @@ int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Co
 int PMPI_Status_set_error(MPI_Status *status, int err);
 int PMPI_Status_set_source(MPI_Status *status, int source);
 int PMPI_Status_set_tag(MPI_Status *status, int tag);
+int PMPI_T_category_changed(int *update_number);
+int PMPI_T_category_get_categories(int cat_index, int len, int *indices);
+int PMPI_T_category_get_cvars(int cat_index, int len, int *indices);
+int PMPI_T_category_get_events(int cat_index, int len, int *indices);
+int PMPI_T_category_get_index(const char *name, int *cat_index);
+int PMPI_T_category_get_info(int cat_index, char *name, int *name_len, char *desc, int *desc_len, int *num_cvars, int *num_pvars, int *num_categories);
+int PMPI_T_category_get_num(int *num_cat);
+int PMPI_T_category_get_num_events(int cat_index, int *num_events);
+int PMPI_T_category_get_pvars(int cat_index, int len, int *indices);
+int PMPI_T_cvar_get_index(const char *name, int *cvar_index);
+int PMPI_T_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosity, MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc, int *desc_len, int *bind, int *scope);
+int PMPI_T_cvar_get_num(int *num_cvar);
+int PMPI_T_cvar_handle_alloc(int cvar_index, void *obj_handle, MPI_T_cvar_handle *handle, int *count);
+int PMPI_T_cvar_handle_free(MPI_T_cvar_handle *handle);
+int PMPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf);
+int PMPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf);
+int PMPI_T_enum_get_info(MPI_T_enum enumtype, int *num, char *name, int *name_len);
+int PMPI_T_enum_get_item(MPI_T_enum enumtype, int index, int *value, char *name, int *name_len);
+int PMPI_T_event_callback_get_info(MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety, MPI_Info *info_used);
+int PMPI_T_event_callback_set_info(MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety, MPI_Info info);
+int PMPI_T_event_copy(MPI_T_event_instance event_instance, void *buffer);
+int PMPI_T_event_get_index(const char *name, int *event_index);
+int PMPI_T_event_get_info(int event_index, char *name, int *name_len, int *verbosity, MPI_Datatype *array_of_datatypes, MPI_Aint *array_of_displacements, int *num_elements, MPI_T_enum *enumtype, MPI_Info *info, char *desc, int *desc_len, int *bind);
+int PMPI_T_event_get_num(int *num_events);
+int PMPI_T_event_get_source(MPI_T_event_instance event_instance, int *source_index);
+int PMPI_T_event_get_timestamp(MPI_T_event_instance event_instance, MPI_Count *event_timestamp);
+int PMPI_T_event_handle_alloc(int event_index, void *obj_handle, MPI_Info info, MPI_T_event_registration *event_registration);
+int PMPI_T_event_handle_free(MPI_T_event_registration event_registration, void *user_data, MPI_T_event_free_cb_function free_cb_function);
+int PMPI_T_event_handle_get_info(MPI_T_event_registration event_registration, MPI_Info *info_used);
+int PMPI_T_event_handle_set_info(MPI_T_event_registration event_registration, MPI_Info info);
+int PMPI_T_event_read(MPI_T_event_instance event_instance, int element_index, void *buffer);
+int PMPI_T_event_register_callback(MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety, MPI_Info info, void *user_data, MPI_T_event_cb_function event_cb_function);
+int PMPI_T_event_set_dropped_handler(MPI_T_event_registration event_registration, MPI_T_event_dropped_cb_function dropped_cb_function);
+int PMPI_T_finalize(void);
+int PMPI_T_init_thread(int required, int *provided);
+int PMPI_T_pvar_get_index(const char *name, int var_class, int *pvar_index);
+int PMPI_T_pvar_get_info(int pvar_index, char *name, int *name_len, int *verbosity, int *var_class, MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc, int *desc_len, int *bind, int *readonly, int *continuous, int *atomic);
+int PMPI_T_pvar_get_num(int *num_pvar);
+int PMPI_T_pvar_handle_alloc(MPI_T_pvar_session pe_session, int pvar_index, void *obj_handle, MPI_T_pvar_handle *handle, int *count);
+int PMPI_T_pvar_handle_free(MPI_T_pvar_session pe_session, MPI_T_pvar_handle *handle);
+int PMPI_T_pvar_read(MPI_T_pvar_session pe_session, MPI_T_pvar_handle handle, void *buf);
+int PMPI_T_pvar_readreset(MPI_T_pvar_session pe_session, MPI_T_pvar_handle handle, void *buf);
+int PMPI_T_pvar_reset(MPI_T_pvar_session pe_session, MPI_T_pvar_handle handle);
+int PMPI_T_pvar_session_create(MPI_T_pvar_session *pe_session);
+int PMPI_T_pvar_session_free(MPI_T_pvar_session *pe_session);
+int PMPI_T_pvar_start(MPI_T_pvar_session pe_session, MPI_T_pvar_handle handle);
+int PMPI_T_pvar_stop(MPI_T_pvar_session pe_session, MPI_T_pvar_handle handle);
+int PMPI_T_pvar_write(MPI_T_pvar_session pe_session, MPI_T_pvar_handle handle, const void *buf);
+int PMPI_T_source_get_info(int source_index, char *name, int *name_len, char *desc, int *desc_len, MPI_T_source_order *ordering, MPI_Count *ticks_per_second, MPI_Count *max_ticks, MPI_Info *info);
+int PMPI_T_source_get_num(int *num_sources);
+int PMPI_T_source_get_timestamp(int source_index, MPI_Count *timestamp);
 int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status);
 int PMPI_Test_cancelled(const MPI_Status *status, int *flag);
 int PMPI_Testall(int count, MPI_Request *array_of_requests, int *flag, MPI_Status *array_of_statuses);

@@ -78,6 +78,16 @@ error_classes! {
     Service,
     Spawn,
     Session,
+    // The tool interface's (MPI_T calls return them; no error handler runs)
+    TNotInitialized,
+    TInvalidIndex,
+    TInvalidHandle,
+    TInvalidName,
+    TInvalidSession,
+    TCvarSetNever,
+    TPvarNoStartstop,
+    TPvarNoWrite,
+    TInvalid,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,7 +1,7 @@
 //! railmpi: an MPI library with RDMA-style protocols, exporting the MPICH ABI.
 //!
 //! Layers (see `../shared/DESIGN.md`), each calling only downward:
-//! `abi` → `io` (MPI-IO) → `runtime` → `pt2pt` / `rma` / `coll` / `datatype` / `comm` (and `op`, the
+//! `abi` → `tool` (MPI_T) / `io` (MPI-IO) → `runtime` → `pt2pt` / `rma` / `coll` / `datatype` / `comm` (and `op`, the
 //! predefined reductions that `coll` and `rma` share) → `channel` / `registration` →
 //! `fabric` → `sys`.
 //! `launcher` is the `mpiexec` side (PMI server) and shares only the PMI wire codec;
@@ -23,3 +23,4 @@ pub mod registration;
 pub mod rma;
 pub mod runtime;
 pub mod sys;
+pub mod tool;

@@ -94,7 +94,7 @@ class Entry:
         self.call = call
         self.flags = set(flags)
         for f in self.flags:
-            if f not in {"on", "world", "code", "int-only", "raw-counts", "bare"}:
+            if f not in {"on", "world", "code", "int-only", "raw-counts", "bare", "tool"}:
                 sys.exit(f"{TABLE}:{lineno}: unknown flag {f!r}")
 
 
@@ -237,6 +237,11 @@ def render_entry(entry, cname, params):
     body = conversions(params, "raw-counts" in entry.flags)
     out = ["#[no_mangle]", f'pub unsafe extern "C" fn P{cname}({sig}) -> c_int {{']
     indent = "    "
+    if "tool" in entry.flags:
+        # MPI_T: the error is the return code, no handler runs; the core checks its
+        # arguments (an MPI_T error class for each).
+        out += [f'{indent}shim::run_tool("{cname}", || {call})', "}"]
+        return "\n".join(out)
     if "bare" in entry.flags:
         # The core call is the whole body (its own error boundary, its own checks).
         out += [f"{indent}{call}", "}"]
@@ -314,8 +319,9 @@ def render(std, entries):
 //! The C entry points of the procedures the table lists, each with its large-count form:
 //! the error boundary, the argument checks by kind, the core call.
 
-// (unused_variables: an argument a call ignores, as the buffer of a split collective's _end.)
-#![allow(clippy::too_many_arguments, unused_imports, unused_variables)]
+// (unused_variables: an argument a call ignores, as the buffer of a split collective's _end;
+// redundant_closure: a call without arguments, written as every other.)
+#![allow(clippy::too_many_arguments, clippy::redundant_closure, unused_imports, unused_variables)]
 
 use super::args;
 use super::consts::*;

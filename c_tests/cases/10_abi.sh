@@ -9,7 +9,7 @@ ABI_MPICH_INC=${MPICH_INC:-/usr/include/x86_64-linux-gnu/mpich}
 
 # abi_constants_match SRC_DIR OUR_INC MPICH_INC: compile src/abi_constants.c with each
 # header, run both and compare. Lines starting with "#version " (MPI_VERSION/SUBVERSION:
-# railmpi declares 3.1, MPICH 4.0) are left out of the comparison.
+# railmpi declares 4.1, MPICH 4.0) are left out of the comparison.
 abi_constants_match() {
     local src=$1/src/abi_constants.c ours=$2 mpich=$3 tmp rc=0
     tmp=$(mktemp -d) || return 1

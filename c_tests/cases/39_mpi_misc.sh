@@ -20,9 +20,12 @@ _ct_misc persistent_coll_arrays 1 2 3 4 5
 _ct_misc sessions 2 5
 # The Sessions model alone: the last MPI_Session_finalize ends the library.
 _ct_misc session_only 1 4
+# The tool interface (MPI_T): control and performance variables, categories, over shm and tcp.
+_ct_misc mpi_t 1 2 3
+CASE_EXPECT="^ok mpi_t " run_case mpi_t.n2.tcp 0 env RAILMPI_RAILS=tcp $MPIEXEC -n 2 "$CT/mpi_t"
 
 if [ "$CT_IMPL" = railmpi ] && [ -e "$LIB/libmpich.so.12" ]; then
-    for prog in mpi_misc op_table persistent_coll persistent_coll_arrays sessions session_only; do
+    for prog in mpi_misc op_table persistent_coll persistent_coll_arrays sessions session_only mpi_t; do
         CASE_EXPECT="^ok $prog \[railmpi" run_case "swapin.$prog.n3" 0 \
             env "LD_LIBRARY_PATH=$LIB${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" $MPIEXEC -n 3 "$CTM/$prog"
     done

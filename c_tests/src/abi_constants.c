@@ -5,7 +5,7 @@
  *
  * It calls no MPI function and needs no MPI library: c_tests/cases/10_abi.sh compiles it
  * once with MPICH's mpi.h and once with railmpi's and compares the outputs. Lines starting
- * with "#version " differ by design (railmpi declares MPI 3.1, MPICH 4.0 says 4.0) and are
+ * with "#version " differ by design (railmpi declares MPI 4.1, MPICH 4.0 says 4.0) and are
  * left out of the comparison.
  *
  * The callback declarations below also check, at compile time, that the callback typedefs

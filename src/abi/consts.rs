@@ -52,6 +52,37 @@ pub struct ADIOI_FileD {
 /// File handle: a pointer in MPICH (`struct ADIOI_FileD *`), not an integer.
 pub type MPI_File = *mut ADIOI_FileD;
 
+/// The objects MPI_T handles point to in MPICH (opaque: railmpi's handles encode a table
+/// slot, see `abi::tool`).
+pub struct MPIR_T_enum_s {
+    _opaque: [u8; 0],
+}
+pub struct MPIR_T_cvar_handle_s {
+    _opaque: [u8; 0],
+}
+pub struct MPIR_T_pvar_handle_s {
+    _opaque: [u8; 0],
+}
+pub struct MPIR_T_pvar_session_s {
+    _opaque: [u8; 0],
+}
+pub struct MPIR_T_event_registration_s {
+    _opaque: [u8; 0],
+}
+pub struct MPIR_T_event_instance_s {
+    _opaque: [u8; 0],
+}
+/// MPI_T handles: pointers in MPICH, as MPI_File.
+pub type MPI_T_enum = *mut MPIR_T_enum_s;
+pub type MPI_T_cvar_handle = *mut MPIR_T_cvar_handle_s;
+pub type MPI_T_pvar_handle = *mut MPIR_T_pvar_handle_s;
+pub type MPI_T_pvar_session = *mut MPIR_T_pvar_session_s;
+pub type MPI_T_event_registration = *mut MPIR_T_event_registration_s;
+pub type MPI_T_event_instance = *mut MPIR_T_event_instance_s;
+/// C enums in MPICH's header (an enum is an int in the ABI).
+pub type MPI_T_cb_safety = c_int;
+pub type MPI_T_source_order = c_int;
+
 /// Address-sized integer (`long` in MPICH on LP64).
 pub type MPI_Aint = c_long;
 /// File offset (`long` in MPICH on LP64).
@@ -75,10 +106,10 @@ pub struct MPI_Status {
 }
 
 // ---------------------------------------------------------------------------------------
-// Version. railmpi declares MPI 3.1 (MPICH 4.0's header says 4.0).
+// Version. railmpi declares MPI 4.1 (MPICH 4.0's header says 4.0, MPICH 5.0's 5.0).
 // ---------------------------------------------------------------------------------------
 
-pub const MPI_VERSION: c_int = 3;
+pub const MPI_VERSION: c_int = 4;
 pub const MPI_SUBVERSION: c_int = 1;
 
 // ---------------------------------------------------------------------------------------
@@ -468,6 +499,51 @@ pub const MPI_ERR_SESSION: c_int = 75;
 pub const MPI_ERR_PROC_ABORTED: c_int = 76;
 pub const MPI_ERR_VALUE_TOO_LARGE: c_int = 77;
 pub const MPI_T_ERR_NOT_SUPPORTED: c_int = 78;
+
+// MPI_T enumerations (MPICH's values).
+pub const MPI_T_VERBOSITY_USER_BASIC: c_int = 221;
+pub const MPI_T_VERBOSITY_USER_DETAIL: c_int = 222;
+pub const MPI_T_VERBOSITY_USER_ALL: c_int = 223;
+pub const MPI_T_VERBOSITY_TUNER_BASIC: c_int = 224;
+pub const MPI_T_VERBOSITY_TUNER_DETAIL: c_int = 225;
+pub const MPI_T_VERBOSITY_TUNER_ALL: c_int = 226;
+pub const MPI_T_VERBOSITY_MPIDEV_BASIC: c_int = 227;
+pub const MPI_T_VERBOSITY_MPIDEV_DETAIL: c_int = 228;
+pub const MPI_T_VERBOSITY_MPIDEV_ALL: c_int = 229;
+pub const MPI_T_BIND_NO_OBJECT: c_int = 9700;
+pub const MPI_T_BIND_MPI_COMM: c_int = 9701;
+pub const MPI_T_BIND_MPI_DATATYPE: c_int = 9702;
+pub const MPI_T_BIND_MPI_ERRHANDLER: c_int = 9703;
+pub const MPI_T_BIND_MPI_FILE: c_int = 9704;
+pub const MPI_T_BIND_MPI_GROUP: c_int = 9705;
+pub const MPI_T_BIND_MPI_OP: c_int = 9706;
+pub const MPI_T_BIND_MPI_REQUEST: c_int = 9707;
+pub const MPI_T_BIND_MPI_WIN: c_int = 9708;
+pub const MPI_T_BIND_MPI_MESSAGE: c_int = 9709;
+pub const MPI_T_BIND_MPI_INFO: c_int = 9710;
+pub const MPI_T_SCOPE_CONSTANT: c_int = 60438;
+pub const MPI_T_SCOPE_READONLY: c_int = 60439;
+pub const MPI_T_SCOPE_LOCAL: c_int = 60440;
+pub const MPI_T_SCOPE_GROUP: c_int = 60441;
+pub const MPI_T_SCOPE_GROUP_EQ: c_int = 60442;
+pub const MPI_T_SCOPE_ALL: c_int = 60443;
+pub const MPI_T_SCOPE_ALL_EQ: c_int = 60444;
+pub const MPI_T_PVAR_CLASS_STATE: c_int = 240;
+pub const MPI_T_PVAR_CLASS_LEVEL: c_int = 241;
+pub const MPI_T_PVAR_CLASS_SIZE: c_int = 242;
+pub const MPI_T_PVAR_CLASS_PERCENTAGE: c_int = 243;
+pub const MPI_T_PVAR_CLASS_HIGHWATERMARK: c_int = 244;
+pub const MPI_T_PVAR_CLASS_LOWWATERMARK: c_int = 245;
+pub const MPI_T_PVAR_CLASS_COUNTER: c_int = 246;
+pub const MPI_T_PVAR_CLASS_AGGREGATE: c_int = 247;
+pub const MPI_T_PVAR_CLASS_TIMER: c_int = 248;
+pub const MPI_T_PVAR_CLASS_GENERIC: c_int = 249;
+pub const MPI_T_CB_REQUIRE_NONE: c_int = 0;
+pub const MPI_T_CB_REQUIRE_MPI_RESTRICTED: c_int = 1;
+pub const MPI_T_CB_REQUIRE_THREAD_SAFE: c_int = 2;
+pub const MPI_T_CB_REQUIRE_ASYNC_SIGNAL_SAFE: c_int = 3;
+pub const MPI_T_SOURCE_ORDERED: c_int = 0;
+pub const MPI_T_SOURCE_UNORDERED: c_int = 1;
 /// Largest valid error code (classes and codes made by MPI_Add_error_code stay below it).
 pub const MPI_ERR_LASTCODE: c_int = 0x3fff_ffff;
 
@@ -532,6 +608,27 @@ mod c_only {
     pub type MPI_Session_errhandler_function =
         Option<unsafe extern "C" fn(*mut MPI_Session, *mut c_int, ...)>;
     pub type MPI_Session_errhandler_fn = MPI_Session_errhandler_function;
+
+    /// MPI_T event callbacks (railmpi raises no events: never called).
+    pub type MPI_T_event_cb_function = Option<
+        unsafe extern "C" fn(
+            MPI_T_event_instance,
+            MPI_T_event_registration,
+            MPI_T_cb_safety,
+            *mut c_void,
+        ),
+    >;
+    pub type MPI_T_event_free_cb_function =
+        Option<unsafe extern "C" fn(MPI_T_event_registration, MPI_T_cb_safety, *mut c_void)>;
+    pub type MPI_T_event_dropped_cb_function = Option<
+        unsafe extern "C" fn(
+            MPI_Count,
+            MPI_T_event_registration,
+            c_int,
+            MPI_T_cb_safety,
+            *mut c_void,
+        ),
+    >;
 
     /// `(oldcomm, keyval, extra_state, attribute_val_in, attribute_val_out, flag)`.
     pub type MPI_Comm_copy_attr_function = Option<
@@ -623,6 +720,10 @@ mod c_only {
     pub const MPI_ARGV_NULL: *mut *mut c_char = std::ptr::null_mut();
     pub const MPI_ARGVS_NULL: *mut *mut *mut c_char = std::ptr::null_mut();
     pub const MPI_FILE_NULL: MPI_File = std::ptr::null_mut();
+    pub const MPI_T_ENUM_NULL: MPI_T_enum = std::ptr::null_mut();
+    pub const MPI_T_CVAR_HANDLE_NULL: MPI_T_cvar_handle = std::ptr::null_mut();
+    pub const MPI_T_PVAR_HANDLE_NULL: MPI_T_pvar_handle = std::ptr::null_mut();
+    pub const MPI_T_PVAR_SESSION_NULL: MPI_T_pvar_session = std::ptr::null_mut();
 
     pub const MPI_NULL_COPY_FN: MPI_Copy_function = None;
     pub const MPI_NULL_DELETE_FN: MPI_Delete_function = None;
@@ -652,10 +753,15 @@ mod c_only {
     unsafe impl<T> Sync for SyncPtr<T> {}
 
     static mut UNWEIGHTED_TARGET: c_int = 0;
+    static mut PVAR_ALL_HANDLES_TARGET: u8 = 0;
     static mut WEIGHTS_EMPTY_TARGET: c_int = 0;
     static mut F_STATUS_IGNORE_TARGET: [MPI_Fint; 5] = [0; 5];
     static mut F_STATUSES_IGNORE_TARGET: [MPI_Fint; 5] = [0; 5];
 
+    /// `struct MPIR_T_pvar_handle_s * const MPI_T_PVAR_ALL_HANDLES`: a unique address.
+    #[no_mangle]
+    pub static MPI_T_PVAR_ALL_HANDLES: SyncPtr<MPIR_T_pvar_handle_s> =
+        SyncPtr(&raw mut PVAR_ALL_HANDLES_TARGET as *mut MPIR_T_pvar_handle_s);
     /// `int * const MPI_UNWEIGHTED`: a unique address, compared by value.
     #[no_mangle]
     pub static MPI_UNWEIGHTED: SyncPtr<c_int> = SyncPtr(&raw mut UNWEIGHTED_TARGET);

@@ -4,15 +4,21 @@
 //! The C entry points of the procedures the table lists, each with its large-count form:
 //! the error boundary, the argument checks by kind, the core call.
 
-// (unused_variables: an argument a call ignores, as the buffer of a split collective's _end.)
-#![allow(clippy::too_many_arguments, unused_imports, unused_variables)]
+// (unused_variables: an argument a call ignores, as the buffer of a split collective's _end;
+// redundant_closure: a call without arguments, written as every other.)
+#![allow(
+    clippy::too_many_arguments,
+    clippy::redundant_closure,
+    unused_imports,
+    unused_variables
+)]
 
 use super::args;
 use super::consts::*;
 use super::shim;
 use super::{
     bsend, coll, coll_persistent, comm, datatype, errors, file, group, info, mprobe, op,
-    partitioned, pt2pt, rma, session, status, topo,
+    partitioned, pt2pt, rma, session, status, tool, topo,
 };
 use std::cell::Cell;
 use std::os::raw::{c_char, c_int, c_void};
@@ -8428,5 +8434,517 @@ pub unsafe extern "C" fn PMPI_Comm_create_errhandler(
 pub unsafe extern "C" fn PMPI_Errhandler_free(errhandler: *mut MPI_Errhandler) -> c_int {
     shim::run("MPI_Errhandler_free", MPI_COMM_WORLD, || {
         comm::errhandler_free(errhandler)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_T_init_thread(required: c_int, provided: *mut c_int) -> c_int {
+    shim::run_tool("MPI_T_init_thread", || {
+        tool::init_thread(required, provided)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_T_finalize() -> c_int {
+    shim::run_tool("MPI_T_finalize", || tool::finalize())
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_T_cvar_get_num(num_cvar: *mut c_int) -> c_int {
+    shim::run_tool("MPI_T_cvar_get_num", || tool::cvar_get_num(num_cvar))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_T_cvar_get_info(
+    cvar_index: c_int,
+    name: *mut c_char,
+    name_len: *mut c_int,
+    verbosity: *mut c_int,
+    datatype: *mut MPI_Datatype,
+    enumtype: *mut MPI_T_enum,
+    desc: *mut c_char,
+    desc_len: *mut c_int,
+    bind: *mut c_int,
+    scope: *mut c_int,
+) -> c_int {
+    shim::run_tool("MPI_T_cvar_get_info", || {
+        tool::cvar_get_info(
+            cvar_index, name, name_len, verbosity, datatype, enumtype, desc, desc_len, bind, scope,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_T_cvar_get_index(
+    name: *const c_char,
+    cvar_index: *mut c_int,
+) -> c_int {
+    shim::run_tool("MPI_T_cvar_get_index", || {
+        tool::cvar_get_index(name, cvar_index)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_T_cvar_handle_alloc(
+    cvar_index: c_int,
+    obj_handle: *mut c_void,
+    handle: *mut MPI_T_cvar_handle,
+    count: *mut c_int,
+) -> c_int {
+    shim::run_tool("MPI_T_cvar_handle_alloc", || {
+        tool::cvar_handle_alloc(cvar_index, obj_handle, handle, count)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_T_cvar_handle_free(handle: *mut MPI_T_cvar_handle) -> c_int {
+    shim::run_tool("MPI_T_cvar_handle_free", || tool::cvar_handle_free(handle))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_T_cvar_read(handle: MPI_T_cvar_handle, buf: *mut c_void) -> c_int {
+    shim::run_tool("MPI_T_cvar_read", || tool::cvar_read(handle, buf))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_T_cvar_write(handle: MPI_T_cvar_handle, buf: *const c_void) -> c_int {
+    shim::run_tool("MPI_T_cvar_write", || tool::cvar_write(handle, buf))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_T_pvar_get_num(num_pvar: *mut c_int) -> c_int {
+    shim::run_tool("MPI_T_pvar_get_num", || tool::pvar_get_num(num_pvar))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_T_pvar_get_info(
+    pvar_index: c_int,
+    name: *mut c_char,
+    name_len: *mut c_int,
+    verbosity: *mut c_int,
+    var_class: *mut c_int,
+    datatype: *mut MPI_Datatype,
+    enumtype: *mut MPI_T_enum,
+    desc: *mut c_char,
+    desc_len: *mut c_int,
+    bind: *mut c_int,
+    readonly: *mut c_int,
+    continuous: *mut c_int,
+    atomic: *mut c_int,
+) -> c_int {
+    shim::run_tool("MPI_T_pvar_get_info", || {
+        tool::pvar_get_info(
+            pvar_index, name, name_len, verbosity, var_class, datatype, enumtype, desc, desc_len,
+            bind, readonly, continuous, atomic,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_T_pvar_get_index(
+    name: *const c_char,
+    var_class: c_int,
+    pvar_index: *mut c_int,
+) -> c_int {
+    shim::run_tool("MPI_T_pvar_get_index", || {
+        tool::pvar_get_index(name, var_class, pvar_index)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_T_pvar_session_create(pe_session: *mut MPI_T_pvar_session) -> c_int {
+    shim::run_tool("MPI_T_pvar_session_create", || {
+        tool::pvar_session_create(pe_session)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_T_pvar_session_free(pe_session: *mut MPI_T_pvar_session) -> c_int {
+    shim::run_tool("MPI_T_pvar_session_free", || {
+        tool::pvar_session_free(pe_session)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_T_pvar_handle_alloc(
+    pe_session: MPI_T_pvar_session,
+    pvar_index: c_int,
+    obj_handle: *mut c_void,
+    handle: *mut MPI_T_pvar_handle,
+    count: *mut c_int,
+) -> c_int {
+    shim::run_tool("MPI_T_pvar_handle_alloc", || {
+        tool::pvar_handle_alloc(pe_session, pvar_index, obj_handle, handle, count)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_T_pvar_handle_free(
+    pe_session: MPI_T_pvar_session,
+    handle: *mut MPI_T_pvar_handle,
+) -> c_int {
+    shim::run_tool("MPI_T_pvar_handle_free", || {
+        tool::pvar_handle_free(pe_session, handle)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_T_pvar_start(
+    pe_session: MPI_T_pvar_session,
+    handle: MPI_T_pvar_handle,
+) -> c_int {
+    shim::run_tool("MPI_T_pvar_start", || {
+        tool::pvar_start_stop(pe_session, handle)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_T_pvar_stop(
+    pe_session: MPI_T_pvar_session,
+    handle: MPI_T_pvar_handle,
+) -> c_int {
+    shim::run_tool("MPI_T_pvar_stop", || {
+        tool::pvar_start_stop(pe_session, handle)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_T_pvar_read(
+    pe_session: MPI_T_pvar_session,
+    handle: MPI_T_pvar_handle,
+    buf: *mut c_void,
+) -> c_int {
+    shim::run_tool("MPI_T_pvar_read", || {
+        tool::pvar_read(pe_session, handle, buf)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_T_pvar_readreset(
+    pe_session: MPI_T_pvar_session,
+    handle: MPI_T_pvar_handle,
+    buf: *mut c_void,
+) -> c_int {
+    shim::run_tool("MPI_T_pvar_readreset", || {
+        tool::pvar_write(pe_session, handle)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_T_pvar_reset(
+    pe_session: MPI_T_pvar_session,
+    handle: MPI_T_pvar_handle,
+) -> c_int {
+    shim::run_tool("MPI_T_pvar_reset", || tool::pvar_write(pe_session, handle))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_T_pvar_write(
+    pe_session: MPI_T_pvar_session,
+    handle: MPI_T_pvar_handle,
+    buf: *const c_void,
+) -> c_int {
+    shim::run_tool("MPI_T_pvar_write", || tool::pvar_write(pe_session, handle))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_T_category_get_num(num_cat: *mut c_int) -> c_int {
+    shim::run_tool("MPI_T_category_get_num", || tool::category_get_num(num_cat))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_T_category_get_info(
+    cat_index: c_int,
+    name: *mut c_char,
+    name_len: *mut c_int,
+    desc: *mut c_char,
+    desc_len: *mut c_int,
+    num_cvars: *mut c_int,
+    num_pvars: *mut c_int,
+    num_categories: *mut c_int,
+) -> c_int {
+    shim::run_tool("MPI_T_category_get_info", || {
+        tool::category_get_info(
+            cat_index,
+            name,
+            name_len,
+            desc,
+            desc_len,
+            num_cvars,
+            num_pvars,
+            num_categories,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_T_category_get_index(
+    name: *const c_char,
+    cat_index: *mut c_int,
+) -> c_int {
+    shim::run_tool("MPI_T_category_get_index", || {
+        tool::category_get_index(name, cat_index)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_T_category_get_cvars(
+    cat_index: c_int,
+    len: c_int,
+    indices: *mut c_int,
+) -> c_int {
+    shim::run_tool("MPI_T_category_get_cvars", || {
+        tool::category_get_cvars(cat_index, len, indices)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_T_category_get_pvars(
+    cat_index: c_int,
+    len: c_int,
+    indices: *mut c_int,
+) -> c_int {
+    shim::run_tool("MPI_T_category_get_pvars", || {
+        tool::category_get_pvars(cat_index, len, indices)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_T_category_get_categories(
+    cat_index: c_int,
+    len: c_int,
+    indices: *mut c_int,
+) -> c_int {
+    shim::run_tool("MPI_T_category_get_categories", || {
+        tool::category_get_none(cat_index, len, indices)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_T_category_get_events(
+    cat_index: c_int,
+    len: c_int,
+    indices: *mut c_int,
+) -> c_int {
+    shim::run_tool("MPI_T_category_get_events", || {
+        tool::category_get_none(cat_index, len, indices)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_T_category_get_num_events(
+    cat_index: c_int,
+    num_events: *mut c_int,
+) -> c_int {
+    shim::run_tool("MPI_T_category_get_num_events", || {
+        tool::category_get_num_events(cat_index, num_events)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_T_category_changed(update_number: *mut c_int) -> c_int {
+    shim::run_tool("MPI_T_category_changed", || {
+        tool::category_changed(update_number)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_T_enum_get_info(
+    enumtype: MPI_T_enum,
+    num: *mut c_int,
+    name: *mut c_char,
+    name_len: *mut c_int,
+) -> c_int {
+    shim::run_tool("MPI_T_enum_get_info", || tool::enum_get(enumtype))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_T_enum_get_item(
+    enumtype: MPI_T_enum,
+    index: c_int,
+    value: *mut c_int,
+    name: *mut c_char,
+    name_len: *mut c_int,
+) -> c_int {
+    shim::run_tool("MPI_T_enum_get_item", || tool::enum_get(enumtype))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_T_event_get_num(num_events: *mut c_int) -> c_int {
+    shim::run_tool("MPI_T_event_get_num", || tool::event_get_num(num_events))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_T_event_get_info(
+    event_index: c_int,
+    name: *mut c_char,
+    name_len: *mut c_int,
+    verbosity: *mut c_int,
+    array_of_datatypes: *mut MPI_Datatype,
+    array_of_displacements: *mut MPI_Aint,
+    num_elements: *mut c_int,
+    enumtype: *mut MPI_T_enum,
+    info: *mut MPI_Info,
+    desc: *mut c_char,
+    desc_len: *mut c_int,
+    bind: *mut c_int,
+) -> c_int {
+    shim::run_tool("MPI_T_event_get_info", || tool::event_index(event_index))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_T_event_handle_alloc(
+    event_index: c_int,
+    obj_handle: *mut c_void,
+    info: MPI_Info,
+    event_registration: *mut MPI_T_event_registration,
+) -> c_int {
+    shim::run_tool("MPI_T_event_handle_alloc", || {
+        tool::event_index(event_index)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_T_event_get_index(
+    name: *const c_char,
+    event_index: *mut c_int,
+) -> c_int {
+    shim::run_tool("MPI_T_event_get_index", || tool::event_get_index(name))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_T_event_handle_free(
+    event_registration: MPI_T_event_registration,
+    user_data: *mut c_void,
+    free_cb_function: MPI_T_event_free_cb_function,
+) -> c_int {
+    shim::run_tool("MPI_T_event_handle_free", || tool::event_handle())
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_T_event_handle_get_info(
+    event_registration: MPI_T_event_registration,
+    info_used: *mut MPI_Info,
+) -> c_int {
+    shim::run_tool("MPI_T_event_handle_get_info", || tool::event_handle())
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_T_event_handle_set_info(
+    event_registration: MPI_T_event_registration,
+    info: MPI_Info,
+) -> c_int {
+    shim::run_tool("MPI_T_event_handle_set_info", || tool::event_handle())
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_T_event_register_callback(
+    event_registration: MPI_T_event_registration,
+    cb_safety: MPI_T_cb_safety,
+    info: MPI_Info,
+    user_data: *mut c_void,
+    event_cb_function: MPI_T_event_cb_function,
+) -> c_int {
+    shim::run_tool("MPI_T_event_register_callback", || tool::event_handle())
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_T_event_callback_get_info(
+    event_registration: MPI_T_event_registration,
+    cb_safety: MPI_T_cb_safety,
+    info_used: *mut MPI_Info,
+) -> c_int {
+    shim::run_tool("MPI_T_event_callback_get_info", || tool::event_handle())
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_T_event_callback_set_info(
+    event_registration: MPI_T_event_registration,
+    cb_safety: MPI_T_cb_safety,
+    info: MPI_Info,
+) -> c_int {
+    shim::run_tool("MPI_T_event_callback_set_info", || tool::event_handle())
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_T_event_set_dropped_handler(
+    event_registration: MPI_T_event_registration,
+    dropped_cb_function: MPI_T_event_dropped_cb_function,
+) -> c_int {
+    shim::run_tool("MPI_T_event_set_dropped_handler", || tool::event_handle())
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_T_event_read(
+    event_instance: MPI_T_event_instance,
+    element_index: c_int,
+    buffer: *mut c_void,
+) -> c_int {
+    shim::run_tool("MPI_T_event_read", || tool::event_handle())
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_T_event_copy(
+    event_instance: MPI_T_event_instance,
+    buffer: *mut c_void,
+) -> c_int {
+    shim::run_tool("MPI_T_event_copy", || tool::event_handle())
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_T_event_get_timestamp(
+    event_instance: MPI_T_event_instance,
+    event_timestamp: *mut MPI_Count,
+) -> c_int {
+    shim::run_tool("MPI_T_event_get_timestamp", || tool::event_handle())
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_T_event_get_source(
+    event_instance: MPI_T_event_instance,
+    source_index: *mut c_int,
+) -> c_int {
+    shim::run_tool("MPI_T_event_get_source", || tool::event_handle())
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_T_source_get_num(num_sources: *mut c_int) -> c_int {
+    shim::run_tool("MPI_T_source_get_num", || tool::source_get_num(num_sources))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_T_source_get_info(
+    source_index: c_int,
+    name: *mut c_char,
+    name_len: *mut c_int,
+    desc: *mut c_char,
+    desc_len: *mut c_int,
+    ordering: *mut MPI_T_source_order,
+    ticks_per_second: *mut MPI_Count,
+    max_ticks: *mut MPI_Count,
+    info: *mut MPI_Info,
+) -> c_int {
+    shim::run_tool("MPI_T_source_get_info", || {
+        tool::source_get_info(
+            source_index,
+            name,
+            name_len,
+            desc,
+            desc_len,
+            ordering,
+            ticks_per_second,
+            max_ticks,
+            info,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_T_source_get_timestamp(
+    source_index: c_int,
+    timestamp: *mut MPI_Count,
+) -> c_int {
+    shim::run_tool("MPI_T_source_get_timestamp", || {
+        tool::source_get_timestamp(source_index, timestamp)
     })
 }

@@ -37,5 +37,6 @@ pub mod rma;
 pub mod session;
 pub mod shim;
 pub mod status;
+pub mod tool;
 pub mod topo;
 pub mod type_attr;

@@ -66,6 +66,18 @@ pub fn run_errh(
     }
 }
 
+/// Run the body of MPI_T function `func`: its error is the return code, no handler runs
+/// (MPI-4.1 §15.3.10); logged at debug level.
+pub fn run_tool(func: &'static str, body: impl FnOnce() -> Result<()>) -> c_int {
+    let e = match catch_unwind(AssertUnwindSafe(body)) {
+        Ok(Ok(())) => return MPI_SUCCESS,
+        Ok(Err(e)) => e,
+        Err(panic) => panic_error(panic),
+    };
+    tracing::debug!("{func}: {}", e.msg);
+    errors::class_code(e.class)
+}
+
 fn panic_error(panic: Box<dyn std::any::Any + Send>) -> Error {
     let msg = panic
         .downcast_ref::<&str>()

@@ -584,6 +584,33 @@ impl Channels {
         Ok(())
     }
 
+    /// The rails' names, in rail order.
+    pub fn rail_names(&self) -> Vec<&'static str> {
+        self.rails.iter().map(|r| r.caps().name).collect()
+    }
+
+    /// Per rail: what its subchannels to peers reached by several carried.
+    pub fn rail_totals(&self) -> Vec<RailTotals> {
+        let mut out = vec![RailTotals::default(); self.rails.len()];
+        let mut peers = vec![0u32; self.rails.len()];
+        for vc in self.vcs.iter().filter(|v| v.subs.len() > 1) {
+            for ((s, c), w) in vc.subs.iter().zip(&vc.counts).zip(&vc.sched.weights) {
+                let t = &mut out[s.rail];
+                t.messages += c.messages;
+                t.stripes += c.stripes;
+                t.bytes += c.bytes;
+                t.weight += w;
+                peers[s.rail] += 1;
+            }
+        }
+        for (t, n) in out.iter_mut().zip(peers) {
+            if n > 0 {
+                t.weight /= n as f64;
+            }
+        }
+        out
+    }
+
     /// Per peer with several subchannels that carried anything: messages, stripes and
     /// striped bytes per subchannel (named by rail), and the striping weights
     /// (RAILMPI_STATS).
@@ -613,6 +640,17 @@ impl Channels {
         }
         out
     }
+}
+
+/// What one rail carried for every peer it reaches through several subchannels
+/// (`Channels::rail_totals`: the MPI_T performance variables).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RailTotals {
+    pub messages: u64,
+    pub stripes: u64,
+    pub bytes: u64,
+    /// The striping weight of the rail's subchannels, averaged over those peers.
+    pub weight: f64,
 }
 
 /// Stripes end at multiples of this (pages: a rail may register or fault by page).

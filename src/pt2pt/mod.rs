@@ -12,7 +12,8 @@ pub mod wire;
 
 pub use buffer::MsgBuf;
 pub use engine::{
-    ChannelIo, Io, MsgId, PipelineSettings, ProtocolSettings, Pt2pt, Rndv, SendStart, Taken,
+    ChannelIo, Io, MsgId, PipelineSettings, ProtocolCounts, ProtocolSettings, Pt2pt, Rndv,
+    SendStart, Taken,
 };
 pub use matching::Pattern;
 pub use request::{Owner, ReqId, Status};

@@ -99,6 +99,7 @@ impl Pt2pt {
             };
             if sent {
                 self.eager_unpolled += len;
+                self.counts.eager += 1;
                 return SendStart::Done;
             }
         }

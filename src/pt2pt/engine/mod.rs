@@ -464,6 +464,19 @@ pub struct Pt2pt {
     pub notices: u64,
     /// Rendezvous split between our read and the sender's write (RAILMPI_STATS).
     pub splits: u64,
+    /// Messages by protocol (the MPI_T performance variables).
+    pub counts: ProtocolCounts,
+}
+
+/// Messages by protocol: sent eagerly, by rendezvous, by the pipeline; rendezvous received
+/// by RDMA (read, or read and written when split) or streamed through the channel.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ProtocolCounts {
+    pub eager: u64,
+    pub rendezvous: u64,
+    pub pipeline: u64,
+    pub rdma_received: u64,
+    pub streamed_received: u64,
 }
 
 // SAFETY: the raw pointers are application buffers owned by pending requests; the engine is
@@ -522,6 +535,7 @@ impl Pt2pt {
             bad_packets: 0,
             notices: 0,
             splits: 0,
+            counts: ProtocolCounts::default(),
         }
     }
 

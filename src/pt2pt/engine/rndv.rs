@@ -64,6 +64,11 @@ impl Pt2pt {
         } else {
             Self::register_payload(io, self.reg_policy, &data, Access::Read).map(Box::new)
         };
+        match (pipeline, eager) {
+            (true, _) => self.counts.pipeline += 1,
+            (false, true) => self.counts.eager += 1,
+            (false, false) => self.counts.rendezvous += 1,
+        }
         let wait = if pipeline {
             SendWait::Pipeline
         } else if !eager {
@@ -251,6 +256,7 @@ impl Pt2pt {
         let take = (hdr.len as usize).min(cap);
         r.status = Status::received(hdr.src, hdr.tag, take, hdr.len as usize);
         if rdma || peer == self.me {
+            self.counts.rdma_received += 1;
             // Registering our buffer is an action: `run_rdma` begins the transfer.
             self.rndv_due.push(RndvDue {
                 req,
@@ -261,6 +267,7 @@ impl Pt2pt {
                 rts,
             });
         } else {
+            self.counts.streamed_received += 1;
             r.kind = Kind::Recv(RecvState::Streaming {
                 peer,
                 expected: hdr.len,

@@ -1,0 +1,68 @@
+//! Control variables: every documented `RAILMPI_*` setting, under its own name, with the
+//! value in force (the environment's, else the default). Settings whose default is a
+//! number are numbers (`MPI_UNSIGNED_LONG_LONG`), the others strings (`MPI_CHAR`).
+
+use super::categories::{RAILS, RUNTIME};
+use crate::error::{Error, ErrorClass, Result};
+use crate::runtime::config;
+use std::sync::LazyLock;
+
+pub struct Cvar {
+    pub name: &'static str,
+    pub desc: &'static str,
+    pub numeric: bool,
+    /// Its category (`categories::ALL`).
+    pub category: usize,
+}
+
+pub enum Value {
+    Number(u64),
+    Text(String),
+}
+
+static CVARS: LazyLock<Vec<Cvar>> = LazyLock::new(|| {
+    let rails = |name: &str| {
+        crate::fabric::settings::SETTINGS
+            .iter()
+            .any(|s| s.name == name)
+    };
+    config::settings()
+        .map(|s| Cvar {
+            name: s.name,
+            desc: s.help,
+            numeric: s.default.parse::<u64>().is_ok(),
+            category: if rails(s.name) { RAILS } else { RUNTIME },
+        })
+        .collect()
+});
+
+pub fn all() -> &'static [Cvar] {
+    &CVARS
+}
+
+/// The value of control variable `i` (an index `all` has).
+pub fn read(i: usize) -> Result<Value> {
+    let c = &CVARS[i];
+    let default = config::settings()
+        .find(|s| s.name == c.name)
+        .map_or("", |s| s.default);
+    let v = std::env::var(c.name).unwrap_or_else(|_| default.to_string());
+    if !c.numeric {
+        return Ok(Value::Text(v));
+    }
+    v.trim().parse().map(Value::Number).map_err(|_| {
+        Error::new(
+            ErrorClass::TInvalid,
+            format!("{}={v:?} is not a number", c.name),
+        )
+    })
+}
+
+/// The longest value a string variable's handle reads (its count, fixed when the handle is
+/// made: the value in force, with room to spare).
+pub fn text_capacity(i: usize) -> usize {
+    match read(i) {
+        Ok(Value::Text(t)) => (t.len() + 1).max(256),
+        _ => 256,
+    }
+}
