@@ -26,7 +26,7 @@ DEB_PKGS   := gcc make mpich libmpich-dev openmpi-bin libopenmpi-dev netpipe-mpi
 # Fortran: mpif.h, the mpi module, mpif90, the libmpichfort.so.12 link (adds gfortran to DEB_PKGS).
 include fortran.mk
 
-.PHONY: all build deps vm-deps api-deps c-gen run test bench header clean rust-test c-tests
+.PHONY: all build abi abi-gen deps vm-deps api-deps mpich5-deps c-gen run test bench header clean rust-test c-tests
 
 all: build
 
@@ -47,6 +47,16 @@ api-deps:
 	    2>/dev/null || { python3 -m venv $(API_VENV) && \
 	    $(API_VENV)/bin/pip install -q pympistandard==$(PYMPISTANDARD); } || \
 	    echo "api-deps: cannot install pympistandard (no package registry?): the generated entry points go unchecked"
+
+# MPICH 5.0.2 from the Python package registry (its mpicc_abi builds programs for the MPI-5
+# standard ABI, which c_tests/cases/12_std_abi.sh runs on railmpi; make bench compares with
+# it), in the venv benchmarks/verbs-bench.sh uses too.
+MPICH5_VENV := /var/cache/railmpi-bench/mpich5
+
+mpich5-deps:
+	@[ -x $(MPICH5_VENV)/bin/mpicc_abi ] || { python3 -m venv $(MPICH5_VENV) && \
+	    $(MPICH5_VENV)/bin/pip install -q mpich==5.0.2; } || \
+	    echo "mpich5-deps: cannot install mpich 5.0.2 (no package registry?): 12_std_abi skips its MPICH 5 cases"
 
 # Regenerate the C entry points (tools/gen_c.py over tools/c_api.txt), then the header they
 # declare and the Fortran bindings that follow it.
@@ -85,15 +95,36 @@ build:
 	@ln -sf libmpi.so.12 $(BUILD)/lib/libmpich.so
 	@install -m 644 include/mpi.h $(BUILD)/include/mpi.h
 	@install -m 755 $(TARGET)/mpiexec $(TARGET)/railmpi-info $(BUILD)/bin/
-	@sed -e 's/@LANG@/CC/' -e 's/@DEFAULT_CC@/cc/' -e 's/@VERSION@/$(VERSION)/' tools/mpicc.in > $(BUILD)/bin/mpicc
-	@sed -e 's/@LANG@/CXX/' -e 's/@DEFAULT_CC@/c++/' -e 's/@VERSION@/$(VERSION)/' tools/mpicc.in > $(BUILD)/bin/mpicxx
-	@chmod 755 $(BUILD)/bin/mpicc $(BUILD)/bin/mpicxx
+	@for w in "mpicc CC cc" "mpicxx CXX c++"; do set -- $$w; \
+	    sed -e "s/@LANG@/$$2/" -e "s/@DEFAULT_CC@/$$3/" -e 's/@VERSION@/$(VERSION)/' \
+	        -e 's|@CFLAGS@|-I$$prefix/include|' -e 's/@LIB@/mpi/' -e 's/@ABI@/MPICH ABI/' \
+	        tools/mpicc.in > $(BUILD)/bin/$$1; \
+	    sed -e "s/@LANG@/$$2/" -e "s/@DEFAULT_CC@/$$3/" -e 's/@VERSION@/$(VERSION)/' \
+	        -e 's|@CFLAGS@|-DMPI_ABI -I$$prefix/include/abi -I$$prefix/include|' -e 's/@LIB@/mpi_abi/' \
+	        -e 's/@ABI@/MPI-5 standard ABI/' tools/mpicc.in > $(BUILD)/bin/$${1}_abi; \
+	    chmod 755 $(BUILD)/bin/$$1 $(BUILD)/bin/$${1}_abi; \
+	done
 	@mkdir -p $(BUILD)/lib/pkgconfig
 	@for n in mpi mpich mpi-c mpi-cxx mpi-fort; do \
 	    sed -e 's|@PREFIX@|$(BUILD)|' -e 's/@VERSION@/$(VERSION)/' -e "s/@NAME@/$$n/" \
 	        tools/mpi.pc.in > $(BUILD)/lib/pkgconfig/$$n.pc; \
 	done
 	@$(MAKE) --no-print-directory fortran-build
+	@$(MAKE) --no-print-directory abi
+
+# The MPI-5 standard ABI (src/abi_std over the same core): libmpi_abi.so.1 and mpi_abi.h,
+# built with the `std-abi` feature into a target directory of its own.
+abi:
+	$(CARGO) build $(CARGOFLAGS) -p railmpi --lib --features std-abi --target-dir $(CURDIR)/target/std-abi
+	@mkdir -p $(BUILD)/lib $(BUILD)/include/abi
+	@install -m 755 $(CURDIR)/target/std-abi/release/libmpi.so $(BUILD)/lib/libmpi_abi.so.1
+	@ln -sf libmpi_abi.so.1 $(BUILD)/lib/libmpi_abi.so
+	@install -m 644 include/mpi_abi.h $(BUILD)/include/mpi_abi.h
+	@echo '#include "../mpi_abi.h" /* mpicc_abi: mpi.h is the standard ABI'"'"'s */' > $(BUILD)/include/abi/mpi.h
+
+# Regenerate the standard ABI's entry points, tables and header (tools/gen_abi.py).
+abi-gen: api-deps
+	python3 tools/gen_abi.py
 
 # Regenerate the checked-in header from the Rust definitions (cbindgen runs in build.rs).
 header: build
@@ -121,7 +152,7 @@ rust-test:
 	@mkdir -p $(BUILD)
 	set -o pipefail; $(CARGO) test $(CARGOFLAGS) --workspace 2>&1 | tee $(BUILD)/rust-test.log
 
-c-tests: deps vm-deps api-deps build $(CTESTS) $(CTESTS_MPICH)
+c-tests: deps vm-deps api-deps mpich5-deps build $(CTESTS) $(CTESTS_MPICH)
 	bash c_tests/harness.sh $(BUILD) $(CT_FILTER)
 
 test: deps build

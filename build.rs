@@ -18,6 +18,8 @@ use std::path::PathBuf;
 
 /// The MPICH soname: binaries linked against MPICH's libmpi.so.12 load railmpi instead.
 const SONAME: &str = "libmpi.so.12";
+/// The MPI-5.0 standard ABI's soname (the `std-abi` build).
+const STD_ABI_SONAME: &str = "libmpi_abi.so.1";
 
 /// C callback typedefs and `extern` data, inserted at the top of the `extern "C"` block: after
 /// cbindgen's typedefs (they use MPI_Comm, MPI_Status, ...) and before the prototypes (which
@@ -65,6 +67,7 @@ extern MPI_Fint *MPI_F_STATUSES_IGNORE;
 
 fn main() {
     println!("cargo:rerun-if-changed=src/abi");
+    println!("cargo:rerun-if-changed=src/abi_std");
     println!("cargo:rerun-if-changed=cbindgen.toml");
     println!("cargo:rerun-if-changed=build.rs");
 
@@ -83,10 +86,18 @@ fn main() {
     let raw = String::from_utf8(raw).expect("cbindgen wrote UTF-8");
 
     let (header, mut pmpi) = postprocess(&raw);
-    pmpi.extend(fortran_pmpi(&manifest));
     write_if_changed(&out_dir.join("mpi.h"), &header);
 
-    println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,{SONAME}");
+    // The standard-ABI build (feature `std-abi`): libmpi_abi.so.1, whose `MPI_X` are
+    // aliases of src/abi_std's `PMPI_X` (the MPICH-ABI ones are `MPICH_PMPI_X` there).
+    let std_abi = env::var_os("CARGO_FEATURE_STD_ABI").is_some();
+    if std_abi {
+        pmpi = abi_std_pmpi(&manifest);
+    } else {
+        pmpi.extend(fortran_pmpi(&manifest));
+    }
+    let soname = if std_abi { STD_ABI_SONAME } else { SONAME };
+    println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,{soname}");
     if !pmpi.is_empty() {
         let mut script = String::from("{\n  global:\n");
         for name in &pmpi {
@@ -130,6 +141,32 @@ fn fortran_pmpi(manifest: &std::path::Path) -> Vec<String> {
             out.push(format!("PMPI_{name}"));
         }
     }
+    out
+}
+
+/// The standard ABI's `PMPI_X` entry points (src/abi_std: generated and by hand).
+fn abi_std_pmpi(manifest: &std::path::Path) -> Vec<String> {
+    let mut out = Vec::new();
+    for file in ["entry_points.rs", "extra.rs"] {
+        let path = manifest.join("src/abi_std").join(file);
+        let text =
+            fs::read_to_string(&path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
+        for line in text.lines() {
+            // `fn PMPI_X(`, or a line of extra.rs's `int_conversions!` (`MPI_Type PMPI_A ...,`).
+            if let Some((_, rest)) = line.split_once("fn PMPI_") {
+                let name: String = rest
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                out.push(format!("PMPI_{name}"));
+            } else if line.starts_with("    MPI_") && line.trim_end().ends_with(',') {
+                let words = line.trim().trim_end_matches(',').split_whitespace();
+                out.extend(words.filter(|w| w.starts_with("PMPI_")).map(String::from));
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
     out
 }
 

@@ -8,6 +8,8 @@
 //! `ratelimit` bounds the warnings strangers can trigger (tcp rail and launcher alike).
 
 pub mod abi;
+#[cfg(feature = "std-abi")]
+pub mod abi_std;
 pub mod channel;
 pub mod coll;
 pub mod comm;

@@ -235,7 +235,13 @@ def render_entry(entry, cname, params):
     run, obj = error_target(entry, params)
     sig = ", ".join(f"{p['name']}: {p['type']}" for p in params)
     body = conversions(params, "raw-counts" in entry.flags)
-    out = ["#[no_mangle]", f'pub unsafe extern "C" fn P{cname}({sig}) -> c_int {{']
+    # In the standard-ABI build (`std-abi`), src/abi_std's entry points take the MPI names
+    # and call these under names of their own.
+    out = [
+        "#[no_mangle]",
+        f'#[cfg_attr(feature = "std-abi", export_name = "MPICH_P{cname}")]',
+        f'pub unsafe extern "C" fn P{cname}({sig}) -> c_int {{',
+    ]
     indent = "    "
     if "tool" in entry.flags:
         # MPI_T: the error is the return code, no handler runs; the core checks its

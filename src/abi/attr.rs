@@ -331,6 +331,7 @@ pub(crate) unsafe fn free_keyval_of<O: AttrObject>(keyval: *mut c_int) -> Result
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_create_keyval")]
 pub unsafe extern "C" fn PMPI_Comm_create_keyval(
     comm_copy_attr_fn: MPI_Comm_copy_attr_function,
     comm_delete_attr_fn: MPI_Comm_delete_attr_function,
@@ -350,6 +351,7 @@ pub unsafe extern "C" fn PMPI_Comm_create_keyval(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_free_keyval")]
 pub unsafe extern "C" fn PMPI_Comm_free_keyval(comm_keyval: *mut c_int) -> c_int {
     run("MPI_Comm_free_keyval", MPI_COMM_WORLD, || {
         shim::world()?;
@@ -358,6 +360,7 @@ pub unsafe extern "C" fn PMPI_Comm_free_keyval(comm_keyval: *mut c_int) -> c_int
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Keyval_create")]
 pub unsafe extern "C" fn PMPI_Keyval_create(
     copy_fn: MPI_Copy_function,
     delete_fn: MPI_Delete_function,
@@ -374,6 +377,7 @@ pub unsafe extern "C" fn PMPI_Keyval_create(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Keyval_free")]
 pub unsafe extern "C" fn PMPI_Keyval_free(keyval: *mut c_int) -> c_int {
     run("MPI_Keyval_free", MPI_COMM_WORLD, || {
         shim::world()?;
@@ -502,6 +506,7 @@ unsafe fn get_attr(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_set_attr")]
 pub unsafe extern "C" fn PMPI_Comm_set_attr(
     comm: MPI_Comm,
     comm_keyval: c_int,
@@ -513,6 +518,7 @@ pub unsafe extern "C" fn PMPI_Comm_set_attr(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_get_attr")]
 pub unsafe extern "C" fn PMPI_Comm_get_attr(
     comm: MPI_Comm,
     comm_keyval: c_int,
@@ -525,6 +531,7 @@ pub unsafe extern "C" fn PMPI_Comm_get_attr(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_delete_attr")]
 pub unsafe extern "C" fn PMPI_Comm_delete_attr(comm: MPI_Comm, comm_keyval: c_int) -> c_int {
     run("MPI_Comm_delete_attr", comm, || {
         delete_attr(comm, comm_keyval)
@@ -532,6 +539,7 @@ pub unsafe extern "C" fn PMPI_Comm_delete_attr(comm: MPI_Comm, comm_keyval: c_in
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Attr_put")]
 pub unsafe extern "C" fn PMPI_Attr_put(
     comm: MPI_Comm,
     keyval: c_int,
@@ -543,6 +551,7 @@ pub unsafe extern "C" fn PMPI_Attr_put(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Attr_get")]
 pub unsafe extern "C" fn PMPI_Attr_get(
     comm: MPI_Comm,
     keyval: c_int,
@@ -555,6 +564,7 @@ pub unsafe extern "C" fn PMPI_Attr_get(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Attr_delete")]
 pub unsafe extern "C" fn PMPI_Attr_delete(comm: MPI_Comm, keyval: c_int) -> c_int {
     run("MPI_Attr_delete", comm, || delete_attr(comm, keyval))
 }

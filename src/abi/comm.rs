@@ -77,6 +77,7 @@ pub(crate) unsafe fn dup_with_info(
 
 /// MPI-4.0's MPI_Comm_idup_with_info: MPI_Comm_idup with hints (checked; none is used).
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_idup_with_info")]
 pub unsafe extern "C" fn PMPI_Comm_idup_with_info(
     comm: MPI_Comm,
     info: MPI_Info,
@@ -326,6 +327,7 @@ pub(crate) unsafe fn split(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_free")]
 pub unsafe extern "C" fn PMPI_Comm_free(comm: *mut MPI_Comm) -> c_int {
     let h = if comm.is_null() { MPI_COMM_NULL } else { *comm };
     run("MPI_Comm_free", h, || {
@@ -418,6 +420,7 @@ pub(crate) unsafe fn errhandler_free(errhandler: *mut MPI_Errhandler) -> Result<
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_call_errhandler")]
 pub unsafe extern "C" fn PMPI_Comm_call_errhandler(comm: MPI_Comm, errorcode: c_int) -> c_int {
     let rc = run("MPI_Comm_call_errhandler", comm, || {
         shim::world()?;

@@ -287,6 +287,7 @@ pub unsafe fn get_true_extent(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_lb")]
 pub unsafe extern "C" fn PMPI_Type_lb(
     datatype: MPI_Datatype,
     displacement: *mut MPI_Aint,
@@ -297,6 +298,7 @@ pub unsafe extern "C" fn PMPI_Type_lb(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_ub")]
 pub unsafe extern "C" fn PMPI_Type_ub(
     datatype: MPI_Datatype,
     displacement: *mut MPI_Aint,
@@ -307,6 +309,7 @@ pub unsafe extern "C" fn PMPI_Type_ub(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_extent")]
 pub unsafe extern "C" fn PMPI_Type_extent(datatype: MPI_Datatype, extent: *mut MPI_Aint) -> c_int {
     run("MPI_Type_extent", MPI_COMM_WORLD, || {
         write_out(extent, any_type(datatype)?.extent as MPI_Aint)
@@ -314,6 +317,7 @@ pub unsafe extern "C" fn PMPI_Type_extent(datatype: MPI_Datatype, extent: *mut M
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_get_name")]
 pub unsafe extern "C" fn PMPI_Type_get_name(
     datatype: MPI_Datatype,
     type_name: *mut c_char,
@@ -328,6 +332,7 @@ pub unsafe extern "C" fn PMPI_Type_get_name(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_set_name")]
 pub unsafe extern "C" fn PMPI_Type_set_name(
     datatype: MPI_Datatype,
     type_name: *const c_char,
@@ -355,6 +360,7 @@ pub unsafe extern "C" fn PMPI_Type_set_name(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Get_address")]
 pub unsafe extern "C" fn PMPI_Get_address(
     location: *const c_void,
     address: *mut MPI_Aint,
@@ -366,17 +372,20 @@ pub unsafe extern "C" fn PMPI_Get_address(
 
 /// Address arithmetic (MPI-3.1 §4.1.5): plain integer arithmetic on this ABI.
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Aint_add")]
 pub unsafe extern "C" fn PMPI_Aint_add(base: MPI_Aint, disp: MPI_Aint) -> MPI_Aint {
     base.wrapping_add(disp)
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Aint_diff")]
 pub unsafe extern "C" fn PMPI_Aint_diff(addr1: MPI_Aint, addr2: MPI_Aint) -> MPI_Aint {
     addr1.wrapping_sub(addr2)
 }
 
 /// MPI-1's MPI_Address (removed in MPI-3, still in MPICH).
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Address")]
 pub unsafe extern "C" fn PMPI_Address(location: *mut c_void, address: *mut MPI_Aint) -> c_int {
     run("MPI_Address", MPI_COMM_WORLD, || {
         write_out(address, location as MPI_Aint)
@@ -418,6 +427,7 @@ pub unsafe fn get_value_index(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_match_size")]
 pub unsafe extern "C" fn PMPI_Type_match_size(
     typeclass: c_int,
     size: c_int,
@@ -700,6 +710,7 @@ pub unsafe fn hvector<I: args::Int>(
 
 /// MPI-1's MPI_Type_hvector (removed in MPI-3, still in MPICH): MPI_Type_create_hvector.
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_hvector")]
 pub unsafe extern "C" fn PMPI_Type_hvector(
     count: c_int,
     blocklength: c_int,
@@ -771,6 +782,7 @@ pub unsafe fn hindexed<I: args::Int>(
 /// MPI-1's MPI_Type_hindexed (removed in MPI-3, still in MPICH, with its non-const
 /// prototype).
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_hindexed")]
 pub unsafe extern "C" fn PMPI_Type_hindexed(
     count: c_int,
     array_of_blocklengths: *mut c_int,
@@ -887,6 +899,7 @@ pub unsafe fn structure<I: args::Int>(
 
 /// MPI-1's MPI_Type_struct (removed in MPI-3, still in MPICH, with its non-const prototype).
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_struct")]
 pub unsafe extern "C" fn PMPI_Type_struct(
     count: c_int,
     array_of_blocklengths: *mut c_int,
@@ -932,6 +945,7 @@ pub unsafe fn resized(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_dup")]
 pub unsafe extern "C" fn PMPI_Type_dup(oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
     run("MPI_Type_dup", MPI_COMM_WORLD, || {
         let old = old_type(oldtype)?;
@@ -1125,6 +1139,7 @@ pub unsafe fn darray<I: args::Int>(
 // ------------------------------------------------------------------ commit and free
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_commit")]
 pub unsafe extern "C" fn PMPI_Type_commit(datatype: *mut MPI_Datatype) -> c_int {
     run("MPI_Type_commit", MPI_COMM_WORLD, || {
         if datatype.is_null() {
@@ -1140,6 +1155,7 @@ pub unsafe extern "C" fn PMPI_Type_commit(datatype: *mut MPI_Datatype) -> c_int 
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_free")]
 pub unsafe extern "C" fn PMPI_Type_free(datatype: *mut MPI_Datatype) -> c_int {
     run("MPI_Type_free", MPI_COMM_WORLD, || {
         if datatype.is_null() {
@@ -1560,6 +1576,10 @@ unsafe fn create_f90(
 }
 
 #[no_mangle]
+#[cfg_attr(
+    feature = "std-abi",
+    export_name = "MPICH_PMPI_Type_create_f90_integer"
+)]
 pub unsafe extern "C" fn PMPI_Type_create_f90_integer(
     r: c_int,
     newtype: *mut MPI_Datatype,
@@ -1586,6 +1606,7 @@ pub unsafe extern "C" fn PMPI_Type_create_f90_integer(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_create_f90_real")]
 pub unsafe extern "C" fn PMPI_Type_create_f90_real(
     p: c_int,
     r: c_int,
@@ -1602,6 +1623,10 @@ pub unsafe extern "C" fn PMPI_Type_create_f90_real(
 }
 
 #[no_mangle]
+#[cfg_attr(
+    feature = "std-abi",
+    export_name = "MPICH_PMPI_Type_create_f90_complex"
+)]
 pub unsafe extern "C" fn PMPI_Type_create_f90_complex(
     p: c_int,
     r: c_int,

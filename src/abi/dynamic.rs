@@ -25,6 +25,7 @@ unsafe fn port_arg(name: *const c_char) -> Result<String> {
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Open_port")]
 pub unsafe extern "C" fn PMPI_Open_port(info: MPI_Info, port_name: *mut c_char) -> c_int {
     run("MPI_Open_port", MPI_COMM_WORLD, || {
         let w = shim::world()?;
@@ -43,6 +44,7 @@ pub unsafe extern "C" fn PMPI_Open_port(info: MPI_Info, port_name: *mut c_char) 
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Close_port")]
 pub unsafe extern "C" fn PMPI_Close_port(port_name: *const c_char) -> c_int {
     run("MPI_Close_port", MPI_COMM_WORLD, || {
         shim::world()?;
@@ -97,6 +99,7 @@ unsafe fn join_call(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_accept")]
 pub unsafe extern "C" fn PMPI_Comm_accept(
     port_name: *const c_char,
     info: MPI_Info,
@@ -116,6 +119,7 @@ pub unsafe extern "C" fn PMPI_Comm_accept(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_connect")]
 pub unsafe extern "C" fn PMPI_Comm_connect(
     port_name: *const c_char,
     info: MPI_Info,
@@ -135,6 +139,7 @@ pub unsafe extern "C" fn PMPI_Comm_connect(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_join")]
 pub unsafe extern "C" fn PMPI_Comm_join(fd: c_int, intercomm: *mut MPI_Comm) -> c_int {
     run("MPI_Comm_join", MPI_COMM_WORLD, || {
         let w = shim::world()?;
@@ -161,6 +166,7 @@ pub unsafe extern "C" fn PMPI_Comm_join(fd: c_int, intercomm: *mut MPI_Comm) -> 
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_disconnect")]
 pub unsafe extern "C" fn PMPI_Comm_disconnect(comm: *mut MPI_Comm) -> c_int {
     let h = if comm.is_null() { MPI_COMM_NULL } else { *comm };
     run("MPI_Comm_disconnect", h, || {
@@ -212,6 +218,7 @@ pub fn forget_parent(comm: MPI_Comm) {
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_get_parent")]
 pub unsafe extern "C" fn PMPI_Comm_get_parent(parent: *mut MPI_Comm) -> c_int {
     run("MPI_Comm_get_parent", MPI_COMM_WORLD, || {
         let w = shim::world()?;
@@ -302,6 +309,7 @@ unsafe fn spawn_cmd(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_spawn")]
 pub unsafe extern "C" fn PMPI_Comm_spawn(
     command: *const c_char,
     argv: *mut *mut c_char,
@@ -325,6 +333,7 @@ pub unsafe extern "C" fn PMPI_Comm_spawn(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_spawn_multiple")]
 pub unsafe extern "C" fn PMPI_Comm_spawn_multiple(
     count: c_int,
     array_of_commands: *mut *mut c_char,
@@ -371,6 +380,7 @@ unsafe fn service_arg(name: *const c_char) -> Result<String> {
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Publish_name")]
 pub unsafe extern "C" fn PMPI_Publish_name(
     service_name: *const c_char,
     info: MPI_Info,
@@ -384,6 +394,7 @@ pub unsafe extern "C" fn PMPI_Publish_name(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Unpublish_name")]
 pub unsafe extern "C" fn PMPI_Unpublish_name(
     service_name: *const c_char,
     info: MPI_Info,
@@ -398,6 +409,7 @@ pub unsafe extern "C" fn PMPI_Unpublish_name(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Lookup_name")]
 pub unsafe extern "C" fn PMPI_Lookup_name(
     service_name: *const c_char,
     info: MPI_Info,

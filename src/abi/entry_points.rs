@@ -24,6 +24,7 @@ use std::cell::Cell;
 use std::os::raw::{c_char, c_int, c_void};
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Send")]
 pub unsafe extern "C" fn PMPI_Send(
     buf: *const c_void,
     count: c_int,
@@ -39,6 +40,7 @@ pub unsafe extern "C" fn PMPI_Send(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Send_c")]
 pub unsafe extern "C" fn PMPI_Send_c(
     buf: *const c_void,
     count: MPI_Count,
@@ -54,6 +56,7 @@ pub unsafe extern "C" fn PMPI_Send_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Ssend")]
 pub unsafe extern "C" fn PMPI_Ssend(
     buf: *const c_void,
     count: c_int,
@@ -69,6 +72,7 @@ pub unsafe extern "C" fn PMPI_Ssend(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Ssend_c")]
 pub unsafe extern "C" fn PMPI_Ssend_c(
     buf: *const c_void,
     count: MPI_Count,
@@ -84,6 +88,7 @@ pub unsafe extern "C" fn PMPI_Ssend_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Rsend")]
 pub unsafe extern "C" fn PMPI_Rsend(
     buf: *const c_void,
     count: c_int,
@@ -99,6 +104,7 @@ pub unsafe extern "C" fn PMPI_Rsend(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Rsend_c")]
 pub unsafe extern "C" fn PMPI_Rsend_c(
     buf: *const c_void,
     count: MPI_Count,
@@ -114,6 +120,7 @@ pub unsafe extern "C" fn PMPI_Rsend_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Bsend")]
 pub unsafe extern "C" fn PMPI_Bsend(
     buf: *const c_void,
     count: c_int,
@@ -129,6 +136,7 @@ pub unsafe extern "C" fn PMPI_Bsend(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Bsend_c")]
 pub unsafe extern "C" fn PMPI_Bsend_c(
     buf: *const c_void,
     count: MPI_Count,
@@ -144,6 +152,7 @@ pub unsafe extern "C" fn PMPI_Bsend_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Recv")]
 pub unsafe extern "C" fn PMPI_Recv(
     buf: *mut c_void,
     count: c_int,
@@ -161,6 +170,7 @@ pub unsafe extern "C" fn PMPI_Recv(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Recv_c")]
 pub unsafe extern "C" fn PMPI_Recv_c(
     buf: *mut c_void,
     count: MPI_Count,
@@ -178,6 +188,7 @@ pub unsafe extern "C" fn PMPI_Recv_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Isend")]
 pub unsafe extern "C" fn PMPI_Isend(
     buf: *const c_void,
     count: c_int,
@@ -204,6 +215,7 @@ pub unsafe extern "C" fn PMPI_Isend(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Isend_c")]
 pub unsafe extern "C" fn PMPI_Isend_c(
     buf: *const c_void,
     count: MPI_Count,
@@ -230,6 +242,7 @@ pub unsafe extern "C" fn PMPI_Isend_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Issend")]
 pub unsafe extern "C" fn PMPI_Issend(
     buf: *const c_void,
     count: c_int,
@@ -247,6 +260,7 @@ pub unsafe extern "C" fn PMPI_Issend(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Issend_c")]
 pub unsafe extern "C" fn PMPI_Issend_c(
     buf: *const c_void,
     count: MPI_Count,
@@ -264,6 +278,7 @@ pub unsafe extern "C" fn PMPI_Issend_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Irsend")]
 pub unsafe extern "C" fn PMPI_Irsend(
     buf: *const c_void,
     count: c_int,
@@ -290,6 +305,7 @@ pub unsafe extern "C" fn PMPI_Irsend(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Irsend_c")]
 pub unsafe extern "C" fn PMPI_Irsend_c(
     buf: *const c_void,
     count: MPI_Count,
@@ -316,6 +332,7 @@ pub unsafe extern "C" fn PMPI_Irsend_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Ibsend")]
 pub unsafe extern "C" fn PMPI_Ibsend(
     buf: *const c_void,
     count: c_int,
@@ -333,6 +350,7 @@ pub unsafe extern "C" fn PMPI_Ibsend(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Ibsend_c")]
 pub unsafe extern "C" fn PMPI_Ibsend_c(
     buf: *const c_void,
     count: MPI_Count,
@@ -350,6 +368,7 @@ pub unsafe extern "C" fn PMPI_Ibsend_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Irecv")]
 pub unsafe extern "C" fn PMPI_Irecv(
     buf: *mut c_void,
     count: c_int,
@@ -367,6 +386,7 @@ pub unsafe extern "C" fn PMPI_Irecv(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Irecv_c")]
 pub unsafe extern "C" fn PMPI_Irecv_c(
     buf: *mut c_void,
     count: MPI_Count,
@@ -384,6 +404,7 @@ pub unsafe extern "C" fn PMPI_Irecv_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Sendrecv")]
 pub unsafe extern "C" fn PMPI_Sendrecv(
     sendbuf: *const c_void,
     sendcount: c_int,
@@ -410,6 +431,7 @@ pub unsafe extern "C" fn PMPI_Sendrecv(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Sendrecv_c")]
 pub unsafe extern "C" fn PMPI_Sendrecv_c(
     sendbuf: *const c_void,
     sendcount: MPI_Count,
@@ -436,6 +458,7 @@ pub unsafe extern "C" fn PMPI_Sendrecv_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Sendrecv_replace")]
 pub unsafe extern "C" fn PMPI_Sendrecv_replace(
     buf: *mut c_void,
     count: c_int,
@@ -457,6 +480,7 @@ pub unsafe extern "C" fn PMPI_Sendrecv_replace(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Sendrecv_replace_c")]
 pub unsafe extern "C" fn PMPI_Sendrecv_replace_c(
     buf: *mut c_void,
     count: MPI_Count,
@@ -478,6 +502,7 @@ pub unsafe extern "C" fn PMPI_Sendrecv_replace_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Isendrecv")]
 pub unsafe extern "C" fn PMPI_Isendrecv(
     sendbuf: *const c_void,
     sendcount: c_int,
@@ -504,6 +529,7 @@ pub unsafe extern "C" fn PMPI_Isendrecv(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Isendrecv_c")]
 pub unsafe extern "C" fn PMPI_Isendrecv_c(
     sendbuf: *const c_void,
     sendcount: MPI_Count,
@@ -530,6 +556,7 @@ pub unsafe extern "C" fn PMPI_Isendrecv_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Isendrecv_replace")]
 pub unsafe extern "C" fn PMPI_Isendrecv_replace(
     buf: *mut c_void,
     count: c_int,
@@ -551,6 +578,7 @@ pub unsafe extern "C" fn PMPI_Isendrecv_replace(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Isendrecv_replace_c")]
 pub unsafe extern "C" fn PMPI_Isendrecv_replace_c(
     buf: *mut c_void,
     count: MPI_Count,
@@ -572,6 +600,7 @@ pub unsafe extern "C" fn PMPI_Isendrecv_replace_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Send_init")]
 pub unsafe extern "C" fn PMPI_Send_init(
     buf: *const c_void,
     count: c_int,
@@ -598,6 +627,7 @@ pub unsafe extern "C" fn PMPI_Send_init(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Send_init_c")]
 pub unsafe extern "C" fn PMPI_Send_init_c(
     buf: *const c_void,
     count: MPI_Count,
@@ -624,6 +654,7 @@ pub unsafe extern "C" fn PMPI_Send_init_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Ssend_init")]
 pub unsafe extern "C" fn PMPI_Ssend_init(
     buf: *const c_void,
     count: c_int,
@@ -641,6 +672,7 @@ pub unsafe extern "C" fn PMPI_Ssend_init(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Ssend_init_c")]
 pub unsafe extern "C" fn PMPI_Ssend_init_c(
     buf: *const c_void,
     count: MPI_Count,
@@ -658,6 +690,7 @@ pub unsafe extern "C" fn PMPI_Ssend_init_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Rsend_init")]
 pub unsafe extern "C" fn PMPI_Rsend_init(
     buf: *const c_void,
     count: c_int,
@@ -684,6 +717,7 @@ pub unsafe extern "C" fn PMPI_Rsend_init(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Rsend_init_c")]
 pub unsafe extern "C" fn PMPI_Rsend_init_c(
     buf: *const c_void,
     count: MPI_Count,
@@ -710,6 +744,7 @@ pub unsafe extern "C" fn PMPI_Rsend_init_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Bsend_init")]
 pub unsafe extern "C" fn PMPI_Bsend_init(
     buf: *const c_void,
     count: c_int,
@@ -727,6 +762,7 @@ pub unsafe extern "C" fn PMPI_Bsend_init(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Bsend_init_c")]
 pub unsafe extern "C" fn PMPI_Bsend_init_c(
     buf: *const c_void,
     count: MPI_Count,
@@ -744,6 +780,7 @@ pub unsafe extern "C" fn PMPI_Bsend_init_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Recv_init")]
 pub unsafe extern "C" fn PMPI_Recv_init(
     buf: *mut c_void,
     count: c_int,
@@ -761,6 +798,7 @@ pub unsafe extern "C" fn PMPI_Recv_init(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Recv_init_c")]
 pub unsafe extern "C" fn PMPI_Recv_init_c(
     buf: *mut c_void,
     count: MPI_Count,
@@ -778,6 +816,7 @@ pub unsafe extern "C" fn PMPI_Recv_init_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Probe")]
 pub unsafe extern "C" fn PMPI_Probe(
     source: c_int,
     tag: c_int,
@@ -791,6 +830,7 @@ pub unsafe extern "C" fn PMPI_Probe(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Iprobe")]
 pub unsafe extern "C" fn PMPI_Iprobe(
     source: c_int,
     tag: c_int,
@@ -805,6 +845,7 @@ pub unsafe extern "C" fn PMPI_Iprobe(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Mprobe")]
 pub unsafe extern "C" fn PMPI_Mprobe(
     source: c_int,
     tag: c_int,
@@ -820,6 +861,7 @@ pub unsafe extern "C" fn PMPI_Mprobe(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Improbe")]
 pub unsafe extern "C" fn PMPI_Improbe(
     source: c_int,
     tag: c_int,
@@ -836,6 +878,7 @@ pub unsafe extern "C" fn PMPI_Improbe(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Mrecv")]
 pub unsafe extern "C" fn PMPI_Mrecv(
     buf: *mut c_void,
     count: c_int,
@@ -852,6 +895,7 @@ pub unsafe extern "C" fn PMPI_Mrecv(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Mrecv_c")]
 pub unsafe extern "C" fn PMPI_Mrecv_c(
     buf: *mut c_void,
     count: MPI_Count,
@@ -868,6 +912,7 @@ pub unsafe extern "C" fn PMPI_Mrecv_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Imrecv")]
 pub unsafe extern "C" fn PMPI_Imrecv(
     buf: *mut c_void,
     count: c_int,
@@ -884,6 +929,7 @@ pub unsafe extern "C" fn PMPI_Imrecv(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Imrecv_c")]
 pub unsafe extern "C" fn PMPI_Imrecv_c(
     buf: *mut c_void,
     count: MPI_Count,
@@ -900,6 +946,7 @@ pub unsafe extern "C" fn PMPI_Imrecv_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Buffer_attach")]
 pub unsafe extern "C" fn PMPI_Buffer_attach(buffer: *mut c_void, size: c_int) -> c_int {
     shim::run("MPI_Buffer_attach", MPI_COMM_WORLD, || {
         let size = args::size(size)?;
@@ -908,6 +955,7 @@ pub unsafe extern "C" fn PMPI_Buffer_attach(buffer: *mut c_void, size: c_int) ->
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Buffer_attach_c")]
 pub unsafe extern "C" fn PMPI_Buffer_attach_c(buffer: *mut c_void, size: MPI_Count) -> c_int {
     shim::run("MPI_Buffer_attach_c", MPI_COMM_WORLD, || {
         let size = args::size(size)?;
@@ -916,6 +964,7 @@ pub unsafe extern "C" fn PMPI_Buffer_attach_c(buffer: *mut c_void, size: MPI_Cou
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Buffer_detach")]
 pub unsafe extern "C" fn PMPI_Buffer_detach(buffer_addr: *mut c_void, size: *mut c_int) -> c_int {
     shim::run("MPI_Buffer_detach", MPI_COMM_WORLD, || {
         bsend::detach(bsend::Scope::Process, buffer_addr, size)
@@ -923,6 +972,7 @@ pub unsafe extern "C" fn PMPI_Buffer_detach(buffer_addr: *mut c_void, size: *mut
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Buffer_detach_c")]
 pub unsafe extern "C" fn PMPI_Buffer_detach_c(
     buffer_addr: *mut c_void,
     size: *mut MPI_Count,
@@ -933,6 +983,7 @@ pub unsafe extern "C" fn PMPI_Buffer_detach_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Buffer_flush")]
 pub unsafe extern "C" fn PMPI_Buffer_flush() -> c_int {
     shim::run("MPI_Buffer_flush", MPI_COMM_WORLD, || {
         bsend::flush(bsend::Scope::Process)
@@ -940,6 +991,7 @@ pub unsafe extern "C" fn PMPI_Buffer_flush() -> c_int {
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Buffer_iflush")]
 pub unsafe extern "C" fn PMPI_Buffer_iflush(request: *mut MPI_Request) -> c_int {
     shim::run("MPI_Buffer_iflush", MPI_COMM_WORLD, || {
         args::out_ptr(request, "request")?;
@@ -948,6 +1000,7 @@ pub unsafe extern "C" fn PMPI_Buffer_iflush(request: *mut MPI_Request) -> c_int 
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_attach_buffer")]
 pub unsafe extern "C" fn PMPI_Comm_attach_buffer(
     comm: MPI_Comm,
     buffer: *mut c_void,
@@ -960,6 +1013,7 @@ pub unsafe extern "C" fn PMPI_Comm_attach_buffer(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_attach_buffer_c")]
 pub unsafe extern "C" fn PMPI_Comm_attach_buffer_c(
     comm: MPI_Comm,
     buffer: *mut c_void,
@@ -972,6 +1026,7 @@ pub unsafe extern "C" fn PMPI_Comm_attach_buffer_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_detach_buffer")]
 pub unsafe extern "C" fn PMPI_Comm_detach_buffer(
     comm: MPI_Comm,
     buffer_addr: *mut c_void,
@@ -983,6 +1038,7 @@ pub unsafe extern "C" fn PMPI_Comm_detach_buffer(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_detach_buffer_c")]
 pub unsafe extern "C" fn PMPI_Comm_detach_buffer_c(
     comm: MPI_Comm,
     buffer_addr: *mut c_void,
@@ -994,6 +1050,7 @@ pub unsafe extern "C" fn PMPI_Comm_detach_buffer_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_flush_buffer")]
 pub unsafe extern "C" fn PMPI_Comm_flush_buffer(comm: MPI_Comm) -> c_int {
     shim::run("MPI_Comm_flush_buffer", comm, || {
         bsend::flush(bsend::comm_scope(comm)?)
@@ -1001,6 +1058,7 @@ pub unsafe extern "C" fn PMPI_Comm_flush_buffer(comm: MPI_Comm) -> c_int {
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_iflush_buffer")]
 pub unsafe extern "C" fn PMPI_Comm_iflush_buffer(
     comm: MPI_Comm,
     request: *mut MPI_Request,
@@ -1012,6 +1070,7 @@ pub unsafe extern "C" fn PMPI_Comm_iflush_buffer(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Session_attach_buffer")]
 pub unsafe extern "C" fn PMPI_Session_attach_buffer(
     session: MPI_Session,
     buffer: *mut c_void,
@@ -1024,6 +1083,10 @@ pub unsafe extern "C" fn PMPI_Session_attach_buffer(
 }
 
 #[no_mangle]
+#[cfg_attr(
+    feature = "std-abi",
+    export_name = "MPICH_PMPI_Session_attach_buffer_c"
+)]
 pub unsafe extern "C" fn PMPI_Session_attach_buffer_c(
     session: MPI_Session,
     buffer: *mut c_void,
@@ -1036,6 +1099,7 @@ pub unsafe extern "C" fn PMPI_Session_attach_buffer_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Session_detach_buffer")]
 pub unsafe extern "C" fn PMPI_Session_detach_buffer(
     session: MPI_Session,
     buffer_addr: *mut c_void,
@@ -1047,6 +1111,10 @@ pub unsafe extern "C" fn PMPI_Session_detach_buffer(
 }
 
 #[no_mangle]
+#[cfg_attr(
+    feature = "std-abi",
+    export_name = "MPICH_PMPI_Session_detach_buffer_c"
+)]
 pub unsafe extern "C" fn PMPI_Session_detach_buffer_c(
     session: MPI_Session,
     buffer_addr: *mut c_void,
@@ -1058,6 +1126,7 @@ pub unsafe extern "C" fn PMPI_Session_detach_buffer_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Session_flush_buffer")]
 pub unsafe extern "C" fn PMPI_Session_flush_buffer(session: MPI_Session) -> c_int {
     shim::run_session("MPI_Session_flush_buffer", session, || {
         bsend::flush(bsend::session_scope(session)?)
@@ -1065,6 +1134,7 @@ pub unsafe extern "C" fn PMPI_Session_flush_buffer(session: MPI_Session) -> c_in
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Session_iflush_buffer")]
 pub unsafe extern "C" fn PMPI_Session_iflush_buffer(
     session: MPI_Session,
     request: *mut MPI_Request,
@@ -1076,6 +1146,7 @@ pub unsafe extern "C" fn PMPI_Session_iflush_buffer(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Wait")]
 pub unsafe extern "C" fn PMPI_Wait(request: *mut MPI_Request, status: *mut MPI_Status) -> c_int {
     let on = Cell::new(MPI_COMM_WORLD);
     shim::run_on("MPI_Wait", &on, || {
@@ -1085,6 +1156,7 @@ pub unsafe extern "C" fn PMPI_Wait(request: *mut MPI_Request, status: *mut MPI_S
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Test")]
 pub unsafe extern "C" fn PMPI_Test(
     request: *mut MPI_Request,
     flag: *mut c_int,
@@ -1098,6 +1170,7 @@ pub unsafe extern "C" fn PMPI_Test(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Waitall")]
 pub unsafe extern "C" fn PMPI_Waitall(
     count: c_int,
     array_of_requests: *mut MPI_Request,
@@ -1110,6 +1183,7 @@ pub unsafe extern "C" fn PMPI_Waitall(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Testall")]
 pub unsafe extern "C" fn PMPI_Testall(
     count: c_int,
     array_of_requests: *mut MPI_Request,
@@ -1123,6 +1197,7 @@ pub unsafe extern "C" fn PMPI_Testall(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Waitany")]
 pub unsafe extern "C" fn PMPI_Waitany(
     count: c_int,
     array_of_requests: *mut MPI_Request,
@@ -1137,6 +1212,7 @@ pub unsafe extern "C" fn PMPI_Waitany(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Testany")]
 pub unsafe extern "C" fn PMPI_Testany(
     count: c_int,
     array_of_requests: *mut MPI_Request,
@@ -1152,6 +1228,7 @@ pub unsafe extern "C" fn PMPI_Testany(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Waitsome")]
 pub unsafe extern "C" fn PMPI_Waitsome(
     incount: c_int,
     array_of_requests: *mut MPI_Request,
@@ -1173,6 +1250,7 @@ pub unsafe extern "C" fn PMPI_Waitsome(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Testsome")]
 pub unsafe extern "C" fn PMPI_Testsome(
     incount: c_int,
     array_of_requests: *mut MPI_Request,
@@ -1194,6 +1272,7 @@ pub unsafe extern "C" fn PMPI_Testsome(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Request_get_status")]
 pub unsafe extern "C" fn PMPI_Request_get_status(
     request: MPI_Request,
     flag: *mut c_int,
@@ -1206,6 +1285,7 @@ pub unsafe extern "C" fn PMPI_Request_get_status(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Request_get_status_any")]
 pub unsafe extern "C" fn PMPI_Request_get_status_any(
     count: c_int,
     array_of_requests: *const MPI_Request,
@@ -1221,6 +1301,7 @@ pub unsafe extern "C" fn PMPI_Request_get_status_any(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Request_get_status_all")]
 pub unsafe extern "C" fn PMPI_Request_get_status_all(
     count: c_int,
     array_of_requests: *const MPI_Request,
@@ -1234,6 +1315,10 @@ pub unsafe extern "C" fn PMPI_Request_get_status_all(
 }
 
 #[no_mangle]
+#[cfg_attr(
+    feature = "std-abi",
+    export_name = "MPICH_PMPI_Request_get_status_some"
+)]
 pub unsafe extern "C" fn PMPI_Request_get_status_some(
     incount: c_int,
     array_of_requests: *const MPI_Request,
@@ -1254,6 +1339,7 @@ pub unsafe extern "C" fn PMPI_Request_get_status_some(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Request_free")]
 pub unsafe extern "C" fn PMPI_Request_free(request: *mut MPI_Request) -> c_int {
     shim::run("MPI_Request_free", MPI_COMM_WORLD, || {
         pt2pt::request_free(request)
@@ -1261,11 +1347,13 @@ pub unsafe extern "C" fn PMPI_Request_free(request: *mut MPI_Request) -> c_int {
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Cancel")]
 pub unsafe extern "C" fn PMPI_Cancel(request: *mut MPI_Request) -> c_int {
     shim::run("MPI_Cancel", MPI_COMM_WORLD, || pt2pt::cancel(request))
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Start")]
 pub unsafe extern "C" fn PMPI_Start(request: *mut MPI_Request) -> c_int {
     let mut code = MPI_SUCCESS;
     let rc = shim::run("MPI_Start", MPI_COMM_WORLD, || {
@@ -1280,6 +1368,7 @@ pub unsafe extern "C" fn PMPI_Start(request: *mut MPI_Request) -> c_int {
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Startall")]
 pub unsafe extern "C" fn PMPI_Startall(count: c_int, array_of_requests: *mut MPI_Request) -> c_int {
     shim::run("MPI_Startall", MPI_COMM_WORLD, || {
         let count = args::count(count)?;
@@ -1288,6 +1377,7 @@ pub unsafe extern "C" fn PMPI_Startall(count: c_int, array_of_requests: *mut MPI
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Get_count")]
 pub unsafe extern "C" fn PMPI_Get_count(
     status: *const MPI_Status,
     datatype: MPI_Datatype,
@@ -1299,6 +1389,7 @@ pub unsafe extern "C" fn PMPI_Get_count(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Get_count_c")]
 pub unsafe extern "C" fn PMPI_Get_count_c(
     status: *const MPI_Status,
     datatype: MPI_Datatype,
@@ -1310,6 +1401,7 @@ pub unsafe extern "C" fn PMPI_Get_count_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Get_elements")]
 pub unsafe extern "C" fn PMPI_Get_elements(
     status: *const MPI_Status,
     datatype: MPI_Datatype,
@@ -1321,6 +1413,7 @@ pub unsafe extern "C" fn PMPI_Get_elements(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Get_elements_c")]
 pub unsafe extern "C" fn PMPI_Get_elements_c(
     status: *const MPI_Status,
     datatype: MPI_Datatype,
@@ -1332,6 +1425,7 @@ pub unsafe extern "C" fn PMPI_Get_elements_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Get_elements_x")]
 pub unsafe extern "C" fn PMPI_Get_elements_x(
     status: *const MPI_Status,
     datatype: MPI_Datatype,
@@ -1343,6 +1437,7 @@ pub unsafe extern "C" fn PMPI_Get_elements_x(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Test_cancelled")]
 pub unsafe extern "C" fn PMPI_Test_cancelled(status: *const MPI_Status, flag: *mut c_int) -> c_int {
     shim::run("MPI_Test_cancelled", MPI_COMM_WORLD, || {
         status::test_cancelled(status, flag)
@@ -1350,6 +1445,7 @@ pub unsafe extern "C" fn PMPI_Test_cancelled(status: *const MPI_Status, flag: *m
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Status_set_elements")]
 pub unsafe extern "C" fn PMPI_Status_set_elements(
     status: *mut MPI_Status,
     datatype: MPI_Datatype,
@@ -1361,6 +1457,7 @@ pub unsafe extern "C" fn PMPI_Status_set_elements(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Status_set_elements_c")]
 pub unsafe extern "C" fn PMPI_Status_set_elements_c(
     status: *mut MPI_Status,
     datatype: MPI_Datatype,
@@ -1372,6 +1469,7 @@ pub unsafe extern "C" fn PMPI_Status_set_elements_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Status_set_elements_x")]
 pub unsafe extern "C" fn PMPI_Status_set_elements_x(
     status: *mut MPI_Status,
     datatype: MPI_Datatype,
@@ -1383,6 +1481,7 @@ pub unsafe extern "C" fn PMPI_Status_set_elements_x(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Status_set_cancelled")]
 pub unsafe extern "C" fn PMPI_Status_set_cancelled(status: *mut MPI_Status, flag: c_int) -> c_int {
     shim::run("MPI_Status_set_cancelled", MPI_COMM_WORLD, || {
         status::set_cancelled(status, flag)
@@ -1390,6 +1489,7 @@ pub unsafe extern "C" fn PMPI_Status_set_cancelled(status: *mut MPI_Status, flag
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Status_get_source")]
 pub unsafe extern "C" fn PMPI_Status_get_source(
     status: *const MPI_Status,
     source: *mut c_int,
@@ -1400,6 +1500,7 @@ pub unsafe extern "C" fn PMPI_Status_get_source(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Status_get_tag")]
 pub unsafe extern "C" fn PMPI_Status_get_tag(status: *const MPI_Status, tag: *mut c_int) -> c_int {
     shim::run("MPI_Status_get_tag", MPI_COMM_WORLD, || {
         status::get(status, tag, status::Field::Tag)
@@ -1407,6 +1508,7 @@ pub unsafe extern "C" fn PMPI_Status_get_tag(status: *const MPI_Status, tag: *mu
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Status_get_error")]
 pub unsafe extern "C" fn PMPI_Status_get_error(
     status: *const MPI_Status,
     err: *mut c_int,
@@ -1417,6 +1519,7 @@ pub unsafe extern "C" fn PMPI_Status_get_error(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Status_set_source")]
 pub unsafe extern "C" fn PMPI_Status_set_source(status: *mut MPI_Status, source: c_int) -> c_int {
     shim::run("MPI_Status_set_source", MPI_COMM_WORLD, || {
         status::set(status, source, status::Field::Source)
@@ -1424,6 +1527,7 @@ pub unsafe extern "C" fn PMPI_Status_set_source(status: *mut MPI_Status, source:
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Status_set_tag")]
 pub unsafe extern "C" fn PMPI_Status_set_tag(status: *mut MPI_Status, tag: c_int) -> c_int {
     shim::run("MPI_Status_set_tag", MPI_COMM_WORLD, || {
         status::set(status, tag, status::Field::Tag)
@@ -1431,6 +1535,7 @@ pub unsafe extern "C" fn PMPI_Status_set_tag(status: *mut MPI_Status, tag: c_int
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Status_set_error")]
 pub unsafe extern "C" fn PMPI_Status_set_error(status: *mut MPI_Status, err: c_int) -> c_int {
     shim::run("MPI_Status_set_error", MPI_COMM_WORLD, || {
         status::set(status, err, status::Field::Error)
@@ -1438,6 +1543,7 @@ pub unsafe extern "C" fn PMPI_Status_set_error(status: *mut MPI_Status, err: c_i
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Status_c2f")]
 pub unsafe extern "C" fn PMPI_Status_c2f(
     c_status: *const MPI_Status,
     f_status: *mut MPI_Fint,
@@ -1448,6 +1554,7 @@ pub unsafe extern "C" fn PMPI_Status_c2f(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Status_f2c")]
 pub unsafe extern "C" fn PMPI_Status_f2c(
     f_status: *const MPI_Fint,
     c_status: *mut MPI_Status,
@@ -1459,6 +1566,7 @@ pub unsafe extern "C" fn PMPI_Status_f2c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Add_error_class")]
 pub unsafe extern "C" fn PMPI_Add_error_class(errorclass: *mut c_int) -> c_int {
     shim::run("MPI_Add_error_class", MPI_COMM_WORLD, || {
         errors::add_error_class(errorclass)
@@ -1466,6 +1574,7 @@ pub unsafe extern "C" fn PMPI_Add_error_class(errorclass: *mut c_int) -> c_int {
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Add_error_code")]
 pub unsafe extern "C" fn PMPI_Add_error_code(errorclass: c_int, errorcode: *mut c_int) -> c_int {
     shim::run("MPI_Add_error_code", MPI_COMM_WORLD, || {
         errors::add_error_code(errorclass, errorcode)
@@ -1473,6 +1582,7 @@ pub unsafe extern "C" fn PMPI_Add_error_code(errorclass: c_int, errorcode: *mut 
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Add_error_string")]
 pub unsafe extern "C" fn PMPI_Add_error_string(errorcode: c_int, string: *const c_char) -> c_int {
     shim::run("MPI_Add_error_string", MPI_COMM_WORLD, || {
         errors::add_error_string(errorcode, string)
@@ -1480,6 +1590,7 @@ pub unsafe extern "C" fn PMPI_Add_error_string(errorcode: c_int, string: *const 
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Remove_error_class")]
 pub unsafe extern "C" fn PMPI_Remove_error_class(errorclass: c_int) -> c_int {
     shim::run("MPI_Remove_error_class", MPI_COMM_WORLD, || {
         errors::remove_error_class(errorclass)
@@ -1487,6 +1598,7 @@ pub unsafe extern "C" fn PMPI_Remove_error_class(errorclass: c_int) -> c_int {
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Remove_error_code")]
 pub unsafe extern "C" fn PMPI_Remove_error_code(errorcode: c_int) -> c_int {
     shim::run("MPI_Remove_error_code", MPI_COMM_WORLD, || {
         errors::remove_error_code(errorcode)
@@ -1494,6 +1606,7 @@ pub unsafe extern "C" fn PMPI_Remove_error_code(errorcode: c_int) -> c_int {
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Remove_error_string")]
 pub unsafe extern "C" fn PMPI_Remove_error_string(errorcode: c_int) -> c_int {
     shim::run("MPI_Remove_error_string", MPI_COMM_WORLD, || {
         errors::remove_error_string(errorcode)
@@ -1501,6 +1614,7 @@ pub unsafe extern "C" fn PMPI_Remove_error_string(errorcode: c_int) -> c_int {
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Get_hw_resource_info")]
 pub unsafe extern "C" fn PMPI_Get_hw_resource_info(hw_info: *mut MPI_Info) -> c_int {
     shim::run("MPI_Get_hw_resource_info", MPI_COMM_WORLD, || {
         info::get_hw_resource_info(hw_info)
@@ -1508,6 +1622,7 @@ pub unsafe extern "C" fn PMPI_Get_hw_resource_info(hw_info: *mut MPI_Info) -> c_
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_get_value_index")]
 pub unsafe extern "C" fn PMPI_Type_get_value_index(
     value_type: MPI_Datatype,
     index_type: MPI_Datatype,
@@ -1519,6 +1634,7 @@ pub unsafe extern "C" fn PMPI_Type_get_value_index(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_size")]
 pub unsafe extern "C" fn PMPI_Type_size(datatype: MPI_Datatype, size: *mut c_int) -> c_int {
     shim::run("MPI_Type_size", MPI_COMM_WORLD, || {
         datatype::size(datatype, size)
@@ -1526,6 +1642,7 @@ pub unsafe extern "C" fn PMPI_Type_size(datatype: MPI_Datatype, size: *mut c_int
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_size_c")]
 pub unsafe extern "C" fn PMPI_Type_size_c(datatype: MPI_Datatype, size: *mut MPI_Count) -> c_int {
     shim::run("MPI_Type_size_c", MPI_COMM_WORLD, || {
         datatype::size(datatype, size)
@@ -1533,6 +1650,7 @@ pub unsafe extern "C" fn PMPI_Type_size_c(datatype: MPI_Datatype, size: *mut MPI
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_size_x")]
 pub unsafe extern "C" fn PMPI_Type_size_x(datatype: MPI_Datatype, size: *mut MPI_Count) -> c_int {
     shim::run("MPI_Type_size_x", MPI_COMM_WORLD, || {
         datatype::size(datatype, size)
@@ -1540,6 +1658,7 @@ pub unsafe extern "C" fn PMPI_Type_size_x(datatype: MPI_Datatype, size: *mut MPI
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_get_extent")]
 pub unsafe extern "C" fn PMPI_Type_get_extent(
     datatype: MPI_Datatype,
     lb: *mut MPI_Aint,
@@ -1551,6 +1670,7 @@ pub unsafe extern "C" fn PMPI_Type_get_extent(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_get_extent_c")]
 pub unsafe extern "C" fn PMPI_Type_get_extent_c(
     datatype: MPI_Datatype,
     lb: *mut MPI_Count,
@@ -1562,6 +1682,7 @@ pub unsafe extern "C" fn PMPI_Type_get_extent_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_get_extent_x")]
 pub unsafe extern "C" fn PMPI_Type_get_extent_x(
     datatype: MPI_Datatype,
     lb: *mut MPI_Count,
@@ -1573,6 +1694,7 @@ pub unsafe extern "C" fn PMPI_Type_get_extent_x(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_get_true_extent")]
 pub unsafe extern "C" fn PMPI_Type_get_true_extent(
     datatype: MPI_Datatype,
     true_lb: *mut MPI_Aint,
@@ -1584,6 +1706,7 @@ pub unsafe extern "C" fn PMPI_Type_get_true_extent(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_get_true_extent_c")]
 pub unsafe extern "C" fn PMPI_Type_get_true_extent_c(
     datatype: MPI_Datatype,
     true_lb: *mut MPI_Count,
@@ -1595,6 +1718,7 @@ pub unsafe extern "C" fn PMPI_Type_get_true_extent_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_get_true_extent_x")]
 pub unsafe extern "C" fn PMPI_Type_get_true_extent_x(
     datatype: MPI_Datatype,
     true_lb: *mut MPI_Count,
@@ -1606,6 +1730,7 @@ pub unsafe extern "C" fn PMPI_Type_get_true_extent_x(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_get_envelope")]
 pub unsafe extern "C" fn PMPI_Type_get_envelope(
     datatype: MPI_Datatype,
     num_integers: *mut c_int,
@@ -1625,6 +1750,7 @@ pub unsafe extern "C" fn PMPI_Type_get_envelope(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_get_envelope_c")]
 pub unsafe extern "C" fn PMPI_Type_get_envelope_c(
     datatype: MPI_Datatype,
     num_integers: *mut MPI_Count,
@@ -1646,6 +1772,7 @@ pub unsafe extern "C" fn PMPI_Type_get_envelope_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_get_contents")]
 pub unsafe extern "C" fn PMPI_Type_get_contents(
     datatype: MPI_Datatype,
     max_integers: c_int,
@@ -1670,6 +1797,7 @@ pub unsafe extern "C" fn PMPI_Type_get_contents(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_get_contents_c")]
 pub unsafe extern "C" fn PMPI_Type_get_contents_c(
     datatype: MPI_Datatype,
     max_integers: MPI_Count,
@@ -1696,6 +1824,7 @@ pub unsafe extern "C" fn PMPI_Type_get_contents_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_contiguous")]
 pub unsafe extern "C" fn PMPI_Type_contiguous(
     count: c_int,
     oldtype: MPI_Datatype,
@@ -1707,6 +1836,7 @@ pub unsafe extern "C" fn PMPI_Type_contiguous(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_contiguous_c")]
 pub unsafe extern "C" fn PMPI_Type_contiguous_c(
     count: MPI_Count,
     oldtype: MPI_Datatype,
@@ -1718,6 +1848,7 @@ pub unsafe extern "C" fn PMPI_Type_contiguous_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_vector")]
 pub unsafe extern "C" fn PMPI_Type_vector(
     count: c_int,
     blocklength: c_int,
@@ -1731,6 +1862,7 @@ pub unsafe extern "C" fn PMPI_Type_vector(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_vector_c")]
 pub unsafe extern "C" fn PMPI_Type_vector_c(
     count: MPI_Count,
     blocklength: MPI_Count,
@@ -1744,6 +1876,7 @@ pub unsafe extern "C" fn PMPI_Type_vector_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_create_hvector")]
 pub unsafe extern "C" fn PMPI_Type_create_hvector(
     count: c_int,
     blocklength: c_int,
@@ -1757,6 +1890,7 @@ pub unsafe extern "C" fn PMPI_Type_create_hvector(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_create_hvector_c")]
 pub unsafe extern "C" fn PMPI_Type_create_hvector_c(
     count: MPI_Count,
     blocklength: MPI_Count,
@@ -1770,6 +1904,7 @@ pub unsafe extern "C" fn PMPI_Type_create_hvector_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_indexed")]
 pub unsafe extern "C" fn PMPI_Type_indexed(
     count: c_int,
     array_of_blocklengths: *const c_int,
@@ -1789,6 +1924,7 @@ pub unsafe extern "C" fn PMPI_Type_indexed(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_indexed_c")]
 pub unsafe extern "C" fn PMPI_Type_indexed_c(
     count: MPI_Count,
     array_of_blocklengths: *const MPI_Count,
@@ -1808,6 +1944,7 @@ pub unsafe extern "C" fn PMPI_Type_indexed_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_create_hindexed")]
 pub unsafe extern "C" fn PMPI_Type_create_hindexed(
     count: c_int,
     array_of_blocklengths: *const c_int,
@@ -1827,6 +1964,7 @@ pub unsafe extern "C" fn PMPI_Type_create_hindexed(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_create_hindexed_c")]
 pub unsafe extern "C" fn PMPI_Type_create_hindexed_c(
     count: MPI_Count,
     array_of_blocklengths: *const MPI_Count,
@@ -1846,6 +1984,10 @@ pub unsafe extern "C" fn PMPI_Type_create_hindexed_c(
 }
 
 #[no_mangle]
+#[cfg_attr(
+    feature = "std-abi",
+    export_name = "MPICH_PMPI_Type_create_indexed_block"
+)]
 pub unsafe extern "C" fn PMPI_Type_create_indexed_block(
     count: c_int,
     blocklength: c_int,
@@ -1859,6 +2001,10 @@ pub unsafe extern "C" fn PMPI_Type_create_indexed_block(
 }
 
 #[no_mangle]
+#[cfg_attr(
+    feature = "std-abi",
+    export_name = "MPICH_PMPI_Type_create_indexed_block_c"
+)]
 pub unsafe extern "C" fn PMPI_Type_create_indexed_block_c(
     count: MPI_Count,
     blocklength: MPI_Count,
@@ -1872,6 +2018,10 @@ pub unsafe extern "C" fn PMPI_Type_create_indexed_block_c(
 }
 
 #[no_mangle]
+#[cfg_attr(
+    feature = "std-abi",
+    export_name = "MPICH_PMPI_Type_create_hindexed_block"
+)]
 pub unsafe extern "C" fn PMPI_Type_create_hindexed_block(
     count: c_int,
     blocklength: c_int,
@@ -1885,6 +2035,10 @@ pub unsafe extern "C" fn PMPI_Type_create_hindexed_block(
 }
 
 #[no_mangle]
+#[cfg_attr(
+    feature = "std-abi",
+    export_name = "MPICH_PMPI_Type_create_hindexed_block_c"
+)]
 pub unsafe extern "C" fn PMPI_Type_create_hindexed_block_c(
     count: MPI_Count,
     blocklength: MPI_Count,
@@ -1898,6 +2052,7 @@ pub unsafe extern "C" fn PMPI_Type_create_hindexed_block_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_create_struct")]
 pub unsafe extern "C" fn PMPI_Type_create_struct(
     count: c_int,
     array_of_blocklengths: *const c_int,
@@ -1917,6 +2072,7 @@ pub unsafe extern "C" fn PMPI_Type_create_struct(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_create_struct_c")]
 pub unsafe extern "C" fn PMPI_Type_create_struct_c(
     count: MPI_Count,
     array_of_blocklengths: *const MPI_Count,
@@ -1936,6 +2092,7 @@ pub unsafe extern "C" fn PMPI_Type_create_struct_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_create_resized")]
 pub unsafe extern "C" fn PMPI_Type_create_resized(
     oldtype: MPI_Datatype,
     lb: MPI_Aint,
@@ -1948,6 +2105,7 @@ pub unsafe extern "C" fn PMPI_Type_create_resized(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_create_resized_c")]
 pub unsafe extern "C" fn PMPI_Type_create_resized_c(
     oldtype: MPI_Datatype,
     lb: MPI_Count,
@@ -1960,6 +2118,7 @@ pub unsafe extern "C" fn PMPI_Type_create_resized_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_create_subarray")]
 pub unsafe extern "C" fn PMPI_Type_create_subarray(
     ndims: c_int,
     array_of_sizes: *const c_int,
@@ -1983,6 +2142,7 @@ pub unsafe extern "C" fn PMPI_Type_create_subarray(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_create_subarray_c")]
 pub unsafe extern "C" fn PMPI_Type_create_subarray_c(
     ndims: c_int,
     array_of_sizes: *const MPI_Count,
@@ -2006,6 +2166,7 @@ pub unsafe extern "C" fn PMPI_Type_create_subarray_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Pack")]
 pub unsafe extern "C" fn PMPI_Pack(
     inbuf: *const c_void,
     incount: c_int,
@@ -2022,6 +2183,7 @@ pub unsafe extern "C" fn PMPI_Pack(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Pack_c")]
 pub unsafe extern "C" fn PMPI_Pack_c(
     inbuf: *const c_void,
     incount: MPI_Count,
@@ -2038,6 +2200,7 @@ pub unsafe extern "C" fn PMPI_Pack_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Unpack")]
 pub unsafe extern "C" fn PMPI_Unpack(
     inbuf: *const c_void,
     insize: c_int,
@@ -2054,6 +2217,7 @@ pub unsafe extern "C" fn PMPI_Unpack(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Unpack_c")]
 pub unsafe extern "C" fn PMPI_Unpack_c(
     inbuf: *const c_void,
     insize: MPI_Count,
@@ -2070,6 +2234,7 @@ pub unsafe extern "C" fn PMPI_Unpack_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Pack_size")]
 pub unsafe extern "C" fn PMPI_Pack_size(
     incount: c_int,
     datatype: MPI_Datatype,
@@ -2082,6 +2247,7 @@ pub unsafe extern "C" fn PMPI_Pack_size(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Pack_size_c")]
 pub unsafe extern "C" fn PMPI_Pack_size_c(
     incount: MPI_Count,
     datatype: MPI_Datatype,
@@ -2094,6 +2260,7 @@ pub unsafe extern "C" fn PMPI_Pack_size_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Pack_external")]
 pub unsafe extern "C" fn PMPI_Pack_external(
     datarep: *const c_char,
     inbuf: *const c_void,
@@ -2109,6 +2276,7 @@ pub unsafe extern "C" fn PMPI_Pack_external(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Pack_external_c")]
 pub unsafe extern "C" fn PMPI_Pack_external_c(
     datarep: *const c_char,
     inbuf: *const c_void,
@@ -2124,6 +2292,7 @@ pub unsafe extern "C" fn PMPI_Pack_external_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Unpack_external")]
 pub unsafe extern "C" fn PMPI_Unpack_external(
     datarep: *const c_char,
     inbuf: *const c_void,
@@ -2139,6 +2308,7 @@ pub unsafe extern "C" fn PMPI_Unpack_external(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Unpack_external_c")]
 pub unsafe extern "C" fn PMPI_Unpack_external_c(
     datarep: *const c_char,
     inbuf: *const c_void,
@@ -2154,6 +2324,7 @@ pub unsafe extern "C" fn PMPI_Unpack_external_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Pack_external_size")]
 pub unsafe extern "C" fn PMPI_Pack_external_size(
     datarep: *const c_char,
     incount: c_int,
@@ -2166,6 +2337,7 @@ pub unsafe extern "C" fn PMPI_Pack_external_size(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Pack_external_size_c")]
 pub unsafe extern "C" fn PMPI_Pack_external_size_c(
     datarep: *const c_char,
     incount: MPI_Count,
@@ -2178,6 +2350,7 @@ pub unsafe extern "C" fn PMPI_Pack_external_size_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_create_darray")]
 pub unsafe extern "C" fn PMPI_Type_create_darray(
     size: c_int,
     rank: c_int,
@@ -2207,6 +2380,7 @@ pub unsafe extern "C" fn PMPI_Type_create_darray(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_create_darray_c")]
 pub unsafe extern "C" fn PMPI_Type_create_darray_c(
     size: c_int,
     rank: c_int,
@@ -2236,11 +2410,13 @@ pub unsafe extern "C" fn PMPI_Type_create_darray_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Barrier")]
 pub unsafe extern "C" fn PMPI_Barrier(comm: MPI_Comm) -> c_int {
     shim::run("MPI_Barrier", comm, || coll::barrier_impl(comm, None))
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Ibarrier")]
 pub unsafe extern "C" fn PMPI_Ibarrier(comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
     shim::run("MPI_Ibarrier", comm, || {
         args::out_ptr(request, "request")?;
@@ -2249,6 +2425,7 @@ pub unsafe extern "C" fn PMPI_Ibarrier(comm: MPI_Comm, request: *mut MPI_Request
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Bcast")]
 pub unsafe extern "C" fn PMPI_Bcast(
     buffer: *mut c_void,
     count: c_int,
@@ -2262,6 +2439,7 @@ pub unsafe extern "C" fn PMPI_Bcast(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Bcast_c")]
 pub unsafe extern "C" fn PMPI_Bcast_c(
     buffer: *mut c_void,
     count: MPI_Count,
@@ -2275,6 +2453,7 @@ pub unsafe extern "C" fn PMPI_Bcast_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Ibcast")]
 pub unsafe extern "C" fn PMPI_Ibcast(
     buffer: *mut c_void,
     count: c_int,
@@ -2290,6 +2469,7 @@ pub unsafe extern "C" fn PMPI_Ibcast(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Ibcast_c")]
 pub unsafe extern "C" fn PMPI_Ibcast_c(
     buffer: *mut c_void,
     count: MPI_Count,
@@ -2305,6 +2485,7 @@ pub unsafe extern "C" fn PMPI_Ibcast_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Reduce")]
 pub unsafe extern "C" fn PMPI_Reduce(
     sendbuf: *const c_void,
     recvbuf: *mut c_void,
@@ -2320,6 +2501,7 @@ pub unsafe extern "C" fn PMPI_Reduce(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Reduce_c")]
 pub unsafe extern "C" fn PMPI_Reduce_c(
     sendbuf: *const c_void,
     recvbuf: *mut c_void,
@@ -2335,6 +2517,7 @@ pub unsafe extern "C" fn PMPI_Reduce_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Ireduce")]
 pub unsafe extern "C" fn PMPI_Ireduce(
     sendbuf: *const c_void,
     recvbuf: *mut c_void,
@@ -2361,6 +2544,7 @@ pub unsafe extern "C" fn PMPI_Ireduce(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Ireduce_c")]
 pub unsafe extern "C" fn PMPI_Ireduce_c(
     sendbuf: *const c_void,
     recvbuf: *mut c_void,
@@ -2387,6 +2571,7 @@ pub unsafe extern "C" fn PMPI_Ireduce_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Allreduce")]
 pub unsafe extern "C" fn PMPI_Allreduce(
     sendbuf: *const c_void,
     recvbuf: *mut c_void,
@@ -2401,6 +2586,7 @@ pub unsafe extern "C" fn PMPI_Allreduce(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Allreduce_c")]
 pub unsafe extern "C" fn PMPI_Allreduce_c(
     sendbuf: *const c_void,
     recvbuf: *mut c_void,
@@ -2415,6 +2601,7 @@ pub unsafe extern "C" fn PMPI_Allreduce_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Reduce_local")]
 pub unsafe extern "C" fn PMPI_Reduce_local(
     inbuf: *const c_void,
     inoutbuf: *mut c_void,
@@ -2429,6 +2616,7 @@ pub unsafe extern "C" fn PMPI_Reduce_local(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Reduce_local_c")]
 pub unsafe extern "C" fn PMPI_Reduce_local_c(
     inbuf: *const c_void,
     inoutbuf: *mut c_void,
@@ -2443,6 +2631,7 @@ pub unsafe extern "C" fn PMPI_Reduce_local_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Op_create")]
 pub unsafe extern "C" fn PMPI_Op_create(
     user_fn: MPI_User_function,
     commute: c_int,
@@ -2454,6 +2643,7 @@ pub unsafe extern "C" fn PMPI_Op_create(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Op_create_c")]
 pub unsafe extern "C" fn PMPI_Op_create_c(
     user_fn: MPI_User_function_c,
     commute: c_int,
@@ -2465,6 +2655,7 @@ pub unsafe extern "C" fn PMPI_Op_create_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Iallreduce")]
 pub unsafe extern "C" fn PMPI_Iallreduce(
     sendbuf: *const c_void,
     recvbuf: *mut c_void,
@@ -2481,6 +2672,7 @@ pub unsafe extern "C" fn PMPI_Iallreduce(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Iallreduce_c")]
 pub unsafe extern "C" fn PMPI_Iallreduce_c(
     sendbuf: *const c_void,
     recvbuf: *mut c_void,
@@ -2497,6 +2689,7 @@ pub unsafe extern "C" fn PMPI_Iallreduce_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Scan")]
 pub unsafe extern "C" fn PMPI_Scan(
     sendbuf: *const c_void,
     recvbuf: *mut c_void,
@@ -2511,6 +2704,7 @@ pub unsafe extern "C" fn PMPI_Scan(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Scan_c")]
 pub unsafe extern "C" fn PMPI_Scan_c(
     sendbuf: *const c_void,
     recvbuf: *mut c_void,
@@ -2525,6 +2719,7 @@ pub unsafe extern "C" fn PMPI_Scan_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Iscan")]
 pub unsafe extern "C" fn PMPI_Iscan(
     sendbuf: *const c_void,
     recvbuf: *mut c_void,
@@ -2550,6 +2745,7 @@ pub unsafe extern "C" fn PMPI_Iscan(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Iscan_c")]
 pub unsafe extern "C" fn PMPI_Iscan_c(
     sendbuf: *const c_void,
     recvbuf: *mut c_void,
@@ -2575,6 +2771,7 @@ pub unsafe extern "C" fn PMPI_Iscan_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Exscan")]
 pub unsafe extern "C" fn PMPI_Exscan(
     sendbuf: *const c_void,
     recvbuf: *mut c_void,
@@ -2589,6 +2786,7 @@ pub unsafe extern "C" fn PMPI_Exscan(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Exscan_c")]
 pub unsafe extern "C" fn PMPI_Exscan_c(
     sendbuf: *const c_void,
     recvbuf: *mut c_void,
@@ -2603,6 +2801,7 @@ pub unsafe extern "C" fn PMPI_Exscan_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Iexscan")]
 pub unsafe extern "C" fn PMPI_Iexscan(
     sendbuf: *const c_void,
     recvbuf: *mut c_void,
@@ -2628,6 +2827,7 @@ pub unsafe extern "C" fn PMPI_Iexscan(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Iexscan_c")]
 pub unsafe extern "C" fn PMPI_Iexscan_c(
     sendbuf: *const c_void,
     recvbuf: *mut c_void,
@@ -2653,6 +2853,7 @@ pub unsafe extern "C" fn PMPI_Iexscan_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Gather")]
 pub unsafe extern "C" fn PMPI_Gather(
     sendbuf: *const c_void,
     sendcount: c_int,
@@ -2679,6 +2880,7 @@ pub unsafe extern "C" fn PMPI_Gather(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Gather_c")]
 pub unsafe extern "C" fn PMPI_Gather_c(
     sendbuf: *const c_void,
     sendcount: MPI_Count,
@@ -2705,6 +2907,7 @@ pub unsafe extern "C" fn PMPI_Gather_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Igather")]
 pub unsafe extern "C" fn PMPI_Igather(
     sendbuf: *const c_void,
     sendcount: c_int,
@@ -2733,6 +2936,7 @@ pub unsafe extern "C" fn PMPI_Igather(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Igather_c")]
 pub unsafe extern "C" fn PMPI_Igather_c(
     sendbuf: *const c_void,
     sendcount: MPI_Count,
@@ -2761,6 +2965,7 @@ pub unsafe extern "C" fn PMPI_Igather_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Gatherv")]
 pub unsafe extern "C" fn PMPI_Gatherv(
     sendbuf: *const c_void,
     sendcount: c_int,
@@ -2788,6 +2993,7 @@ pub unsafe extern "C" fn PMPI_Gatherv(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Gatherv_c")]
 pub unsafe extern "C" fn PMPI_Gatherv_c(
     sendbuf: *const c_void,
     sendcount: MPI_Count,
@@ -2815,6 +3021,7 @@ pub unsafe extern "C" fn PMPI_Gatherv_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Igatherv")]
 pub unsafe extern "C" fn PMPI_Igatherv(
     sendbuf: *const c_void,
     sendcount: c_int,
@@ -2844,6 +3051,7 @@ pub unsafe extern "C" fn PMPI_Igatherv(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Igatherv_c")]
 pub unsafe extern "C" fn PMPI_Igatherv_c(
     sendbuf: *const c_void,
     sendcount: MPI_Count,
@@ -2873,6 +3081,7 @@ pub unsafe extern "C" fn PMPI_Igatherv_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Scatter")]
 pub unsafe extern "C" fn PMPI_Scatter(
     sendbuf: *const c_void,
     sendcount: c_int,
@@ -2899,6 +3108,7 @@ pub unsafe extern "C" fn PMPI_Scatter(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Scatter_c")]
 pub unsafe extern "C" fn PMPI_Scatter_c(
     sendbuf: *const c_void,
     sendcount: MPI_Count,
@@ -2925,6 +3135,7 @@ pub unsafe extern "C" fn PMPI_Scatter_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Iscatter")]
 pub unsafe extern "C" fn PMPI_Iscatter(
     sendbuf: *const c_void,
     sendcount: c_int,
@@ -2953,6 +3164,7 @@ pub unsafe extern "C" fn PMPI_Iscatter(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Iscatter_c")]
 pub unsafe extern "C" fn PMPI_Iscatter_c(
     sendbuf: *const c_void,
     sendcount: MPI_Count,
@@ -2981,6 +3193,7 @@ pub unsafe extern "C" fn PMPI_Iscatter_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Scatterv")]
 pub unsafe extern "C" fn PMPI_Scatterv(
     sendbuf: *const c_void,
     sendcounts: *const c_int,
@@ -3008,6 +3221,7 @@ pub unsafe extern "C" fn PMPI_Scatterv(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Scatterv_c")]
 pub unsafe extern "C" fn PMPI_Scatterv_c(
     sendbuf: *const c_void,
     sendcounts: *const MPI_Count,
@@ -3035,6 +3249,7 @@ pub unsafe extern "C" fn PMPI_Scatterv_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Iscatterv")]
 pub unsafe extern "C" fn PMPI_Iscatterv(
     sendbuf: *const c_void,
     sendcounts: *const c_int,
@@ -3064,6 +3279,7 @@ pub unsafe extern "C" fn PMPI_Iscatterv(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Iscatterv_c")]
 pub unsafe extern "C" fn PMPI_Iscatterv_c(
     sendbuf: *const c_void,
     sendcounts: *const MPI_Count,
@@ -3093,6 +3309,7 @@ pub unsafe extern "C" fn PMPI_Iscatterv_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Allgather")]
 pub unsafe extern "C" fn PMPI_Allgather(
     sendbuf: *const c_void,
     sendcount: c_int,
@@ -3117,6 +3334,7 @@ pub unsafe extern "C" fn PMPI_Allgather(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Allgather_c")]
 pub unsafe extern "C" fn PMPI_Allgather_c(
     sendbuf: *const c_void,
     sendcount: MPI_Count,
@@ -3141,6 +3359,7 @@ pub unsafe extern "C" fn PMPI_Allgather_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Iallgather")]
 pub unsafe extern "C" fn PMPI_Iallgather(
     sendbuf: *const c_void,
     sendcount: c_int,
@@ -3167,6 +3386,7 @@ pub unsafe extern "C" fn PMPI_Iallgather(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Iallgather_c")]
 pub unsafe extern "C" fn PMPI_Iallgather_c(
     sendbuf: *const c_void,
     sendcount: MPI_Count,
@@ -3193,6 +3413,7 @@ pub unsafe extern "C" fn PMPI_Iallgather_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Allgatherv")]
 pub unsafe extern "C" fn PMPI_Allgatherv(
     sendbuf: *const c_void,
     sendcount: c_int,
@@ -3218,6 +3439,7 @@ pub unsafe extern "C" fn PMPI_Allgatherv(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Allgatherv_c")]
 pub unsafe extern "C" fn PMPI_Allgatherv_c(
     sendbuf: *const c_void,
     sendcount: MPI_Count,
@@ -3243,6 +3465,7 @@ pub unsafe extern "C" fn PMPI_Allgatherv_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Iallgatherv")]
 pub unsafe extern "C" fn PMPI_Iallgatherv(
     sendbuf: *const c_void,
     sendcount: c_int,
@@ -3270,6 +3493,7 @@ pub unsafe extern "C" fn PMPI_Iallgatherv(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Iallgatherv_c")]
 pub unsafe extern "C" fn PMPI_Iallgatherv_c(
     sendbuf: *const c_void,
     sendcount: MPI_Count,
@@ -3297,6 +3521,7 @@ pub unsafe extern "C" fn PMPI_Iallgatherv_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Alltoall")]
 pub unsafe extern "C" fn PMPI_Alltoall(
     sendbuf: *const c_void,
     sendcount: c_int,
@@ -3319,6 +3544,7 @@ pub unsafe extern "C" fn PMPI_Alltoall(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Alltoall_c")]
 pub unsafe extern "C" fn PMPI_Alltoall_c(
     sendbuf: *const c_void,
     sendcount: MPI_Count,
@@ -3341,6 +3567,7 @@ pub unsafe extern "C" fn PMPI_Alltoall_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Ialltoall")]
 pub unsafe extern "C" fn PMPI_Ialltoall(
     sendbuf: *const c_void,
     sendcount: c_int,
@@ -3365,6 +3592,7 @@ pub unsafe extern "C" fn PMPI_Ialltoall(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Ialltoall_c")]
 pub unsafe extern "C" fn PMPI_Ialltoall_c(
     sendbuf: *const c_void,
     sendcount: MPI_Count,
@@ -3389,6 +3617,7 @@ pub unsafe extern "C" fn PMPI_Ialltoall_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Alltoallv")]
 pub unsafe extern "C" fn PMPI_Alltoallv(
     sendbuf: *const c_void,
     sendcounts: *const c_int,
@@ -3413,6 +3642,7 @@ pub unsafe extern "C" fn PMPI_Alltoallv(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Alltoallv_c")]
 pub unsafe extern "C" fn PMPI_Alltoallv_c(
     sendbuf: *const c_void,
     sendcounts: *const MPI_Count,
@@ -3437,6 +3667,7 @@ pub unsafe extern "C" fn PMPI_Alltoallv_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Ialltoallv")]
 pub unsafe extern "C" fn PMPI_Ialltoallv(
     sendbuf: *const c_void,
     sendcounts: *const c_int,
@@ -3463,6 +3694,7 @@ pub unsafe extern "C" fn PMPI_Ialltoallv(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Ialltoallv_c")]
 pub unsafe extern "C" fn PMPI_Ialltoallv_c(
     sendbuf: *const c_void,
     sendcounts: *const MPI_Count,
@@ -3489,6 +3721,7 @@ pub unsafe extern "C" fn PMPI_Ialltoallv_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Alltoallw")]
 pub unsafe extern "C" fn PMPI_Alltoallw(
     sendbuf: *const c_void,
     sendcounts: *const c_int,
@@ -3513,6 +3746,7 @@ pub unsafe extern "C" fn PMPI_Alltoallw(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Alltoallw_c")]
 pub unsafe extern "C" fn PMPI_Alltoallw_c(
     sendbuf: *const c_void,
     sendcounts: *const MPI_Count,
@@ -3537,6 +3771,7 @@ pub unsafe extern "C" fn PMPI_Alltoallw_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Ialltoallw")]
 pub unsafe extern "C" fn PMPI_Ialltoallw(
     sendbuf: *const c_void,
     sendcounts: *const c_int,
@@ -3563,6 +3798,7 @@ pub unsafe extern "C" fn PMPI_Ialltoallw(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Ialltoallw_c")]
 pub unsafe extern "C" fn PMPI_Ialltoallw_c(
     sendbuf: *const c_void,
     sendcounts: *const MPI_Count,
@@ -3589,6 +3825,7 @@ pub unsafe extern "C" fn PMPI_Ialltoallw_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Reduce_scatter")]
 pub unsafe extern "C" fn PMPI_Reduce_scatter(
     sendbuf: *const c_void,
     recvbuf: *mut c_void,
@@ -3611,6 +3848,7 @@ pub unsafe extern "C" fn PMPI_Reduce_scatter(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Reduce_scatter_c")]
 pub unsafe extern "C" fn PMPI_Reduce_scatter_c(
     sendbuf: *const c_void,
     recvbuf: *mut c_void,
@@ -3633,6 +3871,7 @@ pub unsafe extern "C" fn PMPI_Reduce_scatter_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Ireduce_scatter")]
 pub unsafe extern "C" fn PMPI_Ireduce_scatter(
     sendbuf: *const c_void,
     recvbuf: *mut c_void,
@@ -3657,6 +3896,7 @@ pub unsafe extern "C" fn PMPI_Ireduce_scatter(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Ireduce_scatter_c")]
 pub unsafe extern "C" fn PMPI_Ireduce_scatter_c(
     sendbuf: *const c_void,
     recvbuf: *mut c_void,
@@ -3681,6 +3921,7 @@ pub unsafe extern "C" fn PMPI_Ireduce_scatter_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Reduce_scatter_block")]
 pub unsafe extern "C" fn PMPI_Reduce_scatter_block(
     sendbuf: *const c_void,
     recvbuf: *mut c_void,
@@ -3703,6 +3944,7 @@ pub unsafe extern "C" fn PMPI_Reduce_scatter_block(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Reduce_scatter_block_c")]
 pub unsafe extern "C" fn PMPI_Reduce_scatter_block_c(
     sendbuf: *const c_void,
     recvbuf: *mut c_void,
@@ -3725,6 +3967,7 @@ pub unsafe extern "C" fn PMPI_Reduce_scatter_block_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Ireduce_scatter_block")]
 pub unsafe extern "C" fn PMPI_Ireduce_scatter_block(
     sendbuf: *const c_void,
     recvbuf: *mut c_void,
@@ -3749,6 +3992,10 @@ pub unsafe extern "C" fn PMPI_Ireduce_scatter_block(
 }
 
 #[no_mangle]
+#[cfg_attr(
+    feature = "std-abi",
+    export_name = "MPICH_PMPI_Ireduce_scatter_block_c"
+)]
 pub unsafe extern "C" fn PMPI_Ireduce_scatter_block_c(
     sendbuf: *const c_void,
     recvbuf: *mut c_void,
@@ -3773,6 +4020,7 @@ pub unsafe extern "C" fn PMPI_Ireduce_scatter_block_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Neighbor_allgather")]
 pub unsafe extern "C" fn PMPI_Neighbor_allgather(
     sendbuf: *const c_void,
     sendcount: c_int,
@@ -3795,6 +4043,7 @@ pub unsafe extern "C" fn PMPI_Neighbor_allgather(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Neighbor_allgather_c")]
 pub unsafe extern "C" fn PMPI_Neighbor_allgather_c(
     sendbuf: *const c_void,
     sendcount: MPI_Count,
@@ -3817,6 +4066,7 @@ pub unsafe extern "C" fn PMPI_Neighbor_allgather_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Ineighbor_allgather")]
 pub unsafe extern "C" fn PMPI_Ineighbor_allgather(
     sendbuf: *const c_void,
     sendcount: c_int,
@@ -3841,6 +4091,7 @@ pub unsafe extern "C" fn PMPI_Ineighbor_allgather(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Ineighbor_allgather_c")]
 pub unsafe extern "C" fn PMPI_Ineighbor_allgather_c(
     sendbuf: *const c_void,
     sendcount: MPI_Count,
@@ -3865,6 +4116,7 @@ pub unsafe extern "C" fn PMPI_Ineighbor_allgather_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Neighbor_allgatherv")]
 pub unsafe extern "C" fn PMPI_Neighbor_allgatherv(
     sendbuf: *const c_void,
     sendcount: c_int,
@@ -3888,6 +4140,7 @@ pub unsafe extern "C" fn PMPI_Neighbor_allgatherv(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Neighbor_allgatherv_c")]
 pub unsafe extern "C" fn PMPI_Neighbor_allgatherv_c(
     sendbuf: *const c_void,
     sendcount: MPI_Count,
@@ -3911,6 +4164,7 @@ pub unsafe extern "C" fn PMPI_Neighbor_allgatherv_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Ineighbor_allgatherv")]
 pub unsafe extern "C" fn PMPI_Ineighbor_allgatherv(
     sendbuf: *const c_void,
     sendcount: c_int,
@@ -3936,6 +4190,7 @@ pub unsafe extern "C" fn PMPI_Ineighbor_allgatherv(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Ineighbor_allgatherv_c")]
 pub unsafe extern "C" fn PMPI_Ineighbor_allgatherv_c(
     sendbuf: *const c_void,
     sendcount: MPI_Count,
@@ -3961,6 +4216,7 @@ pub unsafe extern "C" fn PMPI_Ineighbor_allgatherv_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Neighbor_alltoall")]
 pub unsafe extern "C" fn PMPI_Neighbor_alltoall(
     sendbuf: *const c_void,
     sendcount: c_int,
@@ -3983,6 +4239,7 @@ pub unsafe extern "C" fn PMPI_Neighbor_alltoall(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Neighbor_alltoall_c")]
 pub unsafe extern "C" fn PMPI_Neighbor_alltoall_c(
     sendbuf: *const c_void,
     sendcount: MPI_Count,
@@ -4005,6 +4262,7 @@ pub unsafe extern "C" fn PMPI_Neighbor_alltoall_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Ineighbor_alltoall")]
 pub unsafe extern "C" fn PMPI_Ineighbor_alltoall(
     sendbuf: *const c_void,
     sendcount: c_int,
@@ -4029,6 +4287,7 @@ pub unsafe extern "C" fn PMPI_Ineighbor_alltoall(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Ineighbor_alltoall_c")]
 pub unsafe extern "C" fn PMPI_Ineighbor_alltoall_c(
     sendbuf: *const c_void,
     sendcount: MPI_Count,
@@ -4053,6 +4312,7 @@ pub unsafe extern "C" fn PMPI_Ineighbor_alltoall_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Neighbor_alltoallv")]
 pub unsafe extern "C" fn PMPI_Neighbor_alltoallv(
     sendbuf: *const c_void,
     sendcounts: *const c_int,
@@ -4077,6 +4337,7 @@ pub unsafe extern "C" fn PMPI_Neighbor_alltoallv(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Neighbor_alltoallv_c")]
 pub unsafe extern "C" fn PMPI_Neighbor_alltoallv_c(
     sendbuf: *const c_void,
     sendcounts: *const MPI_Count,
@@ -4101,6 +4362,7 @@ pub unsafe extern "C" fn PMPI_Neighbor_alltoallv_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Ineighbor_alltoallv")]
 pub unsafe extern "C" fn PMPI_Ineighbor_alltoallv(
     sendbuf: *const c_void,
     sendcounts: *const c_int,
@@ -4127,6 +4389,7 @@ pub unsafe extern "C" fn PMPI_Ineighbor_alltoallv(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Ineighbor_alltoallv_c")]
 pub unsafe extern "C" fn PMPI_Ineighbor_alltoallv_c(
     sendbuf: *const c_void,
     sendcounts: *const MPI_Count,
@@ -4153,6 +4416,7 @@ pub unsafe extern "C" fn PMPI_Ineighbor_alltoallv_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Neighbor_alltoallw")]
 pub unsafe extern "C" fn PMPI_Neighbor_alltoallw(
     sendbuf: *const c_void,
     sendcounts: *const c_int,
@@ -4177,6 +4441,7 @@ pub unsafe extern "C" fn PMPI_Neighbor_alltoallw(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Neighbor_alltoallw_c")]
 pub unsafe extern "C" fn PMPI_Neighbor_alltoallw_c(
     sendbuf: *const c_void,
     sendcounts: *const MPI_Count,
@@ -4201,6 +4466,7 @@ pub unsafe extern "C" fn PMPI_Neighbor_alltoallw_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Ineighbor_alltoallw")]
 pub unsafe extern "C" fn PMPI_Ineighbor_alltoallw(
     sendbuf: *const c_void,
     sendcounts: *const c_int,
@@ -4227,6 +4493,7 @@ pub unsafe extern "C" fn PMPI_Ineighbor_alltoallw(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Ineighbor_alltoallw_c")]
 pub unsafe extern "C" fn PMPI_Ineighbor_alltoallw_c(
     sendbuf: *const c_void,
     sendcounts: *const MPI_Count,
@@ -4253,6 +4520,7 @@ pub unsafe extern "C" fn PMPI_Ineighbor_alltoallw_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Barrier_init")]
 pub unsafe extern "C" fn PMPI_Barrier_init(
     comm: MPI_Comm,
     info: MPI_Info,
@@ -4265,6 +4533,7 @@ pub unsafe extern "C" fn PMPI_Barrier_init(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Bcast_init")]
 pub unsafe extern "C" fn PMPI_Bcast_init(
     buffer: *mut c_void,
     count: c_int,
@@ -4281,6 +4550,7 @@ pub unsafe extern "C" fn PMPI_Bcast_init(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Bcast_init_c")]
 pub unsafe extern "C" fn PMPI_Bcast_init_c(
     buffer: *mut c_void,
     count: MPI_Count,
@@ -4297,6 +4567,7 @@ pub unsafe extern "C" fn PMPI_Bcast_init_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Gather_init")]
 pub unsafe extern "C" fn PMPI_Gather_init(
     sendbuf: *const c_void,
     sendcount: c_int,
@@ -4327,6 +4598,7 @@ pub unsafe extern "C" fn PMPI_Gather_init(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Gather_init_c")]
 pub unsafe extern "C" fn PMPI_Gather_init_c(
     sendbuf: *const c_void,
     sendcount: MPI_Count,
@@ -4357,6 +4629,7 @@ pub unsafe extern "C" fn PMPI_Gather_init_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Gatherv_init")]
 pub unsafe extern "C" fn PMPI_Gatherv_init(
     sendbuf: *const c_void,
     sendcount: c_int,
@@ -4388,6 +4661,7 @@ pub unsafe extern "C" fn PMPI_Gatherv_init(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Gatherv_init_c")]
 pub unsafe extern "C" fn PMPI_Gatherv_init_c(
     sendbuf: *const c_void,
     sendcount: MPI_Count,
@@ -4419,6 +4693,7 @@ pub unsafe extern "C" fn PMPI_Gatherv_init_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Scatter_init")]
 pub unsafe extern "C" fn PMPI_Scatter_init(
     sendbuf: *const c_void,
     sendcount: c_int,
@@ -4449,6 +4724,7 @@ pub unsafe extern "C" fn PMPI_Scatter_init(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Scatter_init_c")]
 pub unsafe extern "C" fn PMPI_Scatter_init_c(
     sendbuf: *const c_void,
     sendcount: MPI_Count,
@@ -4479,6 +4755,7 @@ pub unsafe extern "C" fn PMPI_Scatter_init_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Scatterv_init")]
 pub unsafe extern "C" fn PMPI_Scatterv_init(
     sendbuf: *const c_void,
     sendcounts: *const c_int,
@@ -4510,6 +4787,7 @@ pub unsafe extern "C" fn PMPI_Scatterv_init(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Scatterv_init_c")]
 pub unsafe extern "C" fn PMPI_Scatterv_init_c(
     sendbuf: *const c_void,
     sendcounts: *const MPI_Count,
@@ -4541,6 +4819,7 @@ pub unsafe extern "C" fn PMPI_Scatterv_init_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Allgather_init")]
 pub unsafe extern "C" fn PMPI_Allgather_init(
     sendbuf: *const c_void,
     sendcount: c_int,
@@ -4569,6 +4848,7 @@ pub unsafe extern "C" fn PMPI_Allgather_init(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Allgather_init_c")]
 pub unsafe extern "C" fn PMPI_Allgather_init_c(
     sendbuf: *const c_void,
     sendcount: MPI_Count,
@@ -4597,6 +4877,7 @@ pub unsafe extern "C" fn PMPI_Allgather_init_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Allgatherv_init")]
 pub unsafe extern "C" fn PMPI_Allgatherv_init(
     sendbuf: *const c_void,
     sendcount: c_int,
@@ -4626,6 +4907,7 @@ pub unsafe extern "C" fn PMPI_Allgatherv_init(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Allgatherv_init_c")]
 pub unsafe extern "C" fn PMPI_Allgatherv_init_c(
     sendbuf: *const c_void,
     sendcount: MPI_Count,
@@ -4655,6 +4937,7 @@ pub unsafe extern "C" fn PMPI_Allgatherv_init_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Alltoall_init")]
 pub unsafe extern "C" fn PMPI_Alltoall_init(
     sendbuf: *const c_void,
     sendcount: c_int,
@@ -4681,6 +4964,7 @@ pub unsafe extern "C" fn PMPI_Alltoall_init(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Alltoall_init_c")]
 pub unsafe extern "C" fn PMPI_Alltoall_init_c(
     sendbuf: *const c_void,
     sendcount: MPI_Count,
@@ -4707,6 +4991,7 @@ pub unsafe extern "C" fn PMPI_Alltoall_init_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Alltoallv_init")]
 pub unsafe extern "C" fn PMPI_Alltoallv_init(
     sendbuf: *const c_void,
     sendcounts: *const c_int,
@@ -4735,6 +5020,7 @@ pub unsafe extern "C" fn PMPI_Alltoallv_init(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Alltoallv_init_c")]
 pub unsafe extern "C" fn PMPI_Alltoallv_init_c(
     sendbuf: *const c_void,
     sendcounts: *const MPI_Count,
@@ -4763,6 +5049,7 @@ pub unsafe extern "C" fn PMPI_Alltoallv_init_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Alltoallw_init")]
 pub unsafe extern "C" fn PMPI_Alltoallw_init(
     sendbuf: *const c_void,
     sendcounts: *const c_int,
@@ -4791,6 +5078,7 @@ pub unsafe extern "C" fn PMPI_Alltoallw_init(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Alltoallw_init_c")]
 pub unsafe extern "C" fn PMPI_Alltoallw_init_c(
     sendbuf: *const c_void,
     sendcounts: *const MPI_Count,
@@ -4819,6 +5107,7 @@ pub unsafe extern "C" fn PMPI_Alltoallw_init_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Reduce_init")]
 pub unsafe extern "C" fn PMPI_Reduce_init(
     sendbuf: *const c_void,
     recvbuf: *mut c_void,
@@ -4839,6 +5128,7 @@ pub unsafe extern "C" fn PMPI_Reduce_init(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Reduce_init_c")]
 pub unsafe extern "C" fn PMPI_Reduce_init_c(
     sendbuf: *const c_void,
     recvbuf: *mut c_void,
@@ -4859,6 +5149,7 @@ pub unsafe extern "C" fn PMPI_Reduce_init_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Allreduce_init")]
 pub unsafe extern "C" fn PMPI_Allreduce_init(
     sendbuf: *const c_void,
     recvbuf: *mut c_void,
@@ -4876,6 +5167,7 @@ pub unsafe extern "C" fn PMPI_Allreduce_init(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Allreduce_init_c")]
 pub unsafe extern "C" fn PMPI_Allreduce_init_c(
     sendbuf: *const c_void,
     recvbuf: *mut c_void,
@@ -4893,6 +5185,7 @@ pub unsafe extern "C" fn PMPI_Allreduce_init_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Reduce_scatter_init")]
 pub unsafe extern "C" fn PMPI_Reduce_scatter_init(
     sendbuf: *const c_void,
     recvbuf: *mut c_void,
@@ -4919,6 +5212,7 @@ pub unsafe extern "C" fn PMPI_Reduce_scatter_init(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Reduce_scatter_init_c")]
 pub unsafe extern "C" fn PMPI_Reduce_scatter_init_c(
     sendbuf: *const c_void,
     recvbuf: *mut c_void,
@@ -4945,6 +5239,10 @@ pub unsafe extern "C" fn PMPI_Reduce_scatter_init_c(
 }
 
 #[no_mangle]
+#[cfg_attr(
+    feature = "std-abi",
+    export_name = "MPICH_PMPI_Reduce_scatter_block_init"
+)]
 pub unsafe extern "C" fn PMPI_Reduce_scatter_block_init(
     sendbuf: *const c_void,
     recvbuf: *mut c_void,
@@ -4971,6 +5269,10 @@ pub unsafe extern "C" fn PMPI_Reduce_scatter_block_init(
 }
 
 #[no_mangle]
+#[cfg_attr(
+    feature = "std-abi",
+    export_name = "MPICH_PMPI_Reduce_scatter_block_init_c"
+)]
 pub unsafe extern "C" fn PMPI_Reduce_scatter_block_init_c(
     sendbuf: *const c_void,
     recvbuf: *mut c_void,
@@ -4997,6 +5299,7 @@ pub unsafe extern "C" fn PMPI_Reduce_scatter_block_init_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Scan_init")]
 pub unsafe extern "C" fn PMPI_Scan_init(
     sendbuf: *const c_void,
     recvbuf: *mut c_void,
@@ -5016,6 +5319,7 @@ pub unsafe extern "C" fn PMPI_Scan_init(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Scan_init_c")]
 pub unsafe extern "C" fn PMPI_Scan_init_c(
     sendbuf: *const c_void,
     recvbuf: *mut c_void,
@@ -5035,6 +5339,7 @@ pub unsafe extern "C" fn PMPI_Scan_init_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Exscan_init")]
 pub unsafe extern "C" fn PMPI_Exscan_init(
     sendbuf: *const c_void,
     recvbuf: *mut c_void,
@@ -5054,6 +5359,7 @@ pub unsafe extern "C" fn PMPI_Exscan_init(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Exscan_init_c")]
 pub unsafe extern "C" fn PMPI_Exscan_init_c(
     sendbuf: *const c_void,
     recvbuf: *mut c_void,
@@ -5073,6 +5379,10 @@ pub unsafe extern "C" fn PMPI_Exscan_init_c(
 }
 
 #[no_mangle]
+#[cfg_attr(
+    feature = "std-abi",
+    export_name = "MPICH_PMPI_Neighbor_allgather_init"
+)]
 pub unsafe extern "C" fn PMPI_Neighbor_allgather_init(
     sendbuf: *const c_void,
     sendcount: c_int,
@@ -5099,6 +5409,10 @@ pub unsafe extern "C" fn PMPI_Neighbor_allgather_init(
 }
 
 #[no_mangle]
+#[cfg_attr(
+    feature = "std-abi",
+    export_name = "MPICH_PMPI_Neighbor_allgather_init_c"
+)]
 pub unsafe extern "C" fn PMPI_Neighbor_allgather_init_c(
     sendbuf: *const c_void,
     sendcount: MPI_Count,
@@ -5125,6 +5439,10 @@ pub unsafe extern "C" fn PMPI_Neighbor_allgather_init_c(
 }
 
 #[no_mangle]
+#[cfg_attr(
+    feature = "std-abi",
+    export_name = "MPICH_PMPI_Neighbor_allgatherv_init"
+)]
 pub unsafe extern "C" fn PMPI_Neighbor_allgatherv_init(
     sendbuf: *const c_void,
     sendcount: c_int,
@@ -5152,6 +5470,10 @@ pub unsafe extern "C" fn PMPI_Neighbor_allgatherv_init(
 }
 
 #[no_mangle]
+#[cfg_attr(
+    feature = "std-abi",
+    export_name = "MPICH_PMPI_Neighbor_allgatherv_init_c"
+)]
 pub unsafe extern "C" fn PMPI_Neighbor_allgatherv_init_c(
     sendbuf: *const c_void,
     sendcount: MPI_Count,
@@ -5179,6 +5501,7 @@ pub unsafe extern "C" fn PMPI_Neighbor_allgatherv_init_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Neighbor_alltoall_init")]
 pub unsafe extern "C" fn PMPI_Neighbor_alltoall_init(
     sendbuf: *const c_void,
     sendcount: c_int,
@@ -5205,6 +5528,10 @@ pub unsafe extern "C" fn PMPI_Neighbor_alltoall_init(
 }
 
 #[no_mangle]
+#[cfg_attr(
+    feature = "std-abi",
+    export_name = "MPICH_PMPI_Neighbor_alltoall_init_c"
+)]
 pub unsafe extern "C" fn PMPI_Neighbor_alltoall_init_c(
     sendbuf: *const c_void,
     sendcount: MPI_Count,
@@ -5231,6 +5558,10 @@ pub unsafe extern "C" fn PMPI_Neighbor_alltoall_init_c(
 }
 
 #[no_mangle]
+#[cfg_attr(
+    feature = "std-abi",
+    export_name = "MPICH_PMPI_Neighbor_alltoallv_init"
+)]
 pub unsafe extern "C" fn PMPI_Neighbor_alltoallv_init(
     sendbuf: *const c_void,
     sendcounts: *const c_int,
@@ -5259,6 +5590,10 @@ pub unsafe extern "C" fn PMPI_Neighbor_alltoallv_init(
 }
 
 #[no_mangle]
+#[cfg_attr(
+    feature = "std-abi",
+    export_name = "MPICH_PMPI_Neighbor_alltoallv_init_c"
+)]
 pub unsafe extern "C" fn PMPI_Neighbor_alltoallv_init_c(
     sendbuf: *const c_void,
     sendcounts: *const MPI_Count,
@@ -5287,6 +5622,10 @@ pub unsafe extern "C" fn PMPI_Neighbor_alltoallv_init_c(
 }
 
 #[no_mangle]
+#[cfg_attr(
+    feature = "std-abi",
+    export_name = "MPICH_PMPI_Neighbor_alltoallw_init"
+)]
 pub unsafe extern "C" fn PMPI_Neighbor_alltoallw_init(
     sendbuf: *const c_void,
     sendcounts: *const c_int,
@@ -5315,6 +5654,10 @@ pub unsafe extern "C" fn PMPI_Neighbor_alltoallw_init(
 }
 
 #[no_mangle]
+#[cfg_attr(
+    feature = "std-abi",
+    export_name = "MPICH_PMPI_Neighbor_alltoallw_init_c"
+)]
 pub unsafe extern "C" fn PMPI_Neighbor_alltoallw_init_c(
     sendbuf: *const c_void,
     sendcounts: *const MPI_Count,
@@ -5343,6 +5686,7 @@ pub unsafe extern "C" fn PMPI_Neighbor_alltoallw_init_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_create")]
 pub unsafe extern "C" fn PMPI_Win_create(
     base: *mut c_void,
     size: MPI_Aint,
@@ -5357,6 +5701,7 @@ pub unsafe extern "C" fn PMPI_Win_create(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_create_c")]
 pub unsafe extern "C" fn PMPI_Win_create_c(
     base: *mut c_void,
     size: MPI_Aint,
@@ -5371,6 +5716,7 @@ pub unsafe extern "C" fn PMPI_Win_create_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_allocate")]
 pub unsafe extern "C" fn PMPI_Win_allocate(
     size: MPI_Aint,
     disp_unit: c_int,
@@ -5385,6 +5731,7 @@ pub unsafe extern "C" fn PMPI_Win_allocate(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_allocate_c")]
 pub unsafe extern "C" fn PMPI_Win_allocate_c(
     size: MPI_Aint,
     disp_unit: MPI_Aint,
@@ -5399,6 +5746,7 @@ pub unsafe extern "C" fn PMPI_Win_allocate_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_allocate_shared")]
 pub unsafe extern "C" fn PMPI_Win_allocate_shared(
     size: MPI_Aint,
     disp_unit: c_int,
@@ -5413,6 +5761,7 @@ pub unsafe extern "C" fn PMPI_Win_allocate_shared(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_allocate_shared_c")]
 pub unsafe extern "C" fn PMPI_Win_allocate_shared_c(
     size: MPI_Aint,
     disp_unit: MPI_Aint,
@@ -5427,6 +5776,7 @@ pub unsafe extern "C" fn PMPI_Win_allocate_shared_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_create_dynamic")]
 pub unsafe extern "C" fn PMPI_Win_create_dynamic(
     info: MPI_Info,
     comm: MPI_Comm,
@@ -5438,6 +5788,7 @@ pub unsafe extern "C" fn PMPI_Win_create_dynamic(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_shared_query")]
 pub unsafe extern "C" fn PMPI_Win_shared_query(
     win: MPI_Win,
     rank: c_int,
@@ -5451,6 +5802,7 @@ pub unsafe extern "C" fn PMPI_Win_shared_query(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_shared_query_c")]
 pub unsafe extern "C" fn PMPI_Win_shared_query_c(
     win: MPI_Win,
     rank: c_int,
@@ -5464,16 +5816,19 @@ pub unsafe extern "C" fn PMPI_Win_shared_query_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_attach")]
 pub unsafe extern "C" fn PMPI_Win_attach(win: MPI_Win, base: *mut c_void, size: MPI_Aint) -> c_int {
     shim::run_win("MPI_Win_attach", win, || rma::attach(win, base, size))
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_detach")]
 pub unsafe extern "C" fn PMPI_Win_detach(win: MPI_Win, base: *const c_void) -> c_int {
     shim::run_win("MPI_Win_detach", win, || rma::detach(win, base))
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Put")]
 pub unsafe extern "C" fn PMPI_Put(
     origin_addr: *const c_void,
     origin_count: c_int,
@@ -5499,6 +5854,7 @@ pub unsafe extern "C" fn PMPI_Put(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Put_c")]
 pub unsafe extern "C" fn PMPI_Put_c(
     origin_addr: *const c_void,
     origin_count: MPI_Count,
@@ -5524,6 +5880,7 @@ pub unsafe extern "C" fn PMPI_Put_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Get")]
 pub unsafe extern "C" fn PMPI_Get(
     origin_addr: *mut c_void,
     origin_count: c_int,
@@ -5549,6 +5906,7 @@ pub unsafe extern "C" fn PMPI_Get(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Get_c")]
 pub unsafe extern "C" fn PMPI_Get_c(
     origin_addr: *mut c_void,
     origin_count: MPI_Count,
@@ -5574,6 +5932,7 @@ pub unsafe extern "C" fn PMPI_Get_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Rput")]
 pub unsafe extern "C" fn PMPI_Rput(
     origin_addr: *const c_void,
     origin_count: c_int,
@@ -5603,6 +5962,7 @@ pub unsafe extern "C" fn PMPI_Rput(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Rput_c")]
 pub unsafe extern "C" fn PMPI_Rput_c(
     origin_addr: *const c_void,
     origin_count: MPI_Count,
@@ -5632,6 +5992,7 @@ pub unsafe extern "C" fn PMPI_Rput_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Rget")]
 pub unsafe extern "C" fn PMPI_Rget(
     origin_addr: *mut c_void,
     origin_count: c_int,
@@ -5661,6 +6022,7 @@ pub unsafe extern "C" fn PMPI_Rget(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Rget_c")]
 pub unsafe extern "C" fn PMPI_Rget_c(
     origin_addr: *mut c_void,
     origin_count: MPI_Count,
@@ -5690,6 +6052,7 @@ pub unsafe extern "C" fn PMPI_Rget_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Accumulate")]
 pub unsafe extern "C" fn PMPI_Accumulate(
     origin_addr: *const c_void,
     origin_count: c_int,
@@ -5718,6 +6081,7 @@ pub unsafe extern "C" fn PMPI_Accumulate(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Accumulate_c")]
 pub unsafe extern "C" fn PMPI_Accumulate_c(
     origin_addr: *const c_void,
     origin_count: MPI_Count,
@@ -5746,6 +6110,7 @@ pub unsafe extern "C" fn PMPI_Accumulate_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Raccumulate")]
 pub unsafe extern "C" fn PMPI_Raccumulate(
     origin_addr: *const c_void,
     origin_count: c_int,
@@ -5776,6 +6141,7 @@ pub unsafe extern "C" fn PMPI_Raccumulate(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Raccumulate_c")]
 pub unsafe extern "C" fn PMPI_Raccumulate_c(
     origin_addr: *const c_void,
     origin_count: MPI_Count,
@@ -5806,6 +6172,7 @@ pub unsafe extern "C" fn PMPI_Raccumulate_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Get_accumulate")]
 pub unsafe extern "C" fn PMPI_Get_accumulate(
     origin_addr: *const c_void,
     origin_count: c_int,
@@ -5840,6 +6207,7 @@ pub unsafe extern "C" fn PMPI_Get_accumulate(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Get_accumulate_c")]
 pub unsafe extern "C" fn PMPI_Get_accumulate_c(
     origin_addr: *const c_void,
     origin_count: MPI_Count,
@@ -5874,6 +6242,7 @@ pub unsafe extern "C" fn PMPI_Get_accumulate_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Rget_accumulate")]
 pub unsafe extern "C" fn PMPI_Rget_accumulate(
     origin_addr: *const c_void,
     origin_count: c_int,
@@ -5910,6 +6279,7 @@ pub unsafe extern "C" fn PMPI_Rget_accumulate(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Rget_accumulate_c")]
 pub unsafe extern "C" fn PMPI_Rget_accumulate_c(
     origin_addr: *const c_void,
     origin_count: MPI_Count,
@@ -5946,6 +6316,7 @@ pub unsafe extern "C" fn PMPI_Rget_accumulate_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Fetch_and_op")]
 pub unsafe extern "C" fn PMPI_Fetch_and_op(
     origin_addr: *const c_void,
     result_addr: *mut c_void,
@@ -5969,6 +6340,7 @@ pub unsafe extern "C" fn PMPI_Fetch_and_op(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Compare_and_swap")]
 pub unsafe extern "C" fn PMPI_Compare_and_swap(
     origin_addr: *const c_void,
     compare_addr: *const c_void,
@@ -5992,36 +6364,43 @@ pub unsafe extern "C" fn PMPI_Compare_and_swap(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_fence")]
 pub unsafe extern "C" fn PMPI_Win_fence(assert: c_int, win: MPI_Win) -> c_int {
     shim::run_win("MPI_Win_fence", win, || rma::fence(assert, win))
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_post")]
 pub unsafe extern "C" fn PMPI_Win_post(group: MPI_Group, assert: c_int, win: MPI_Win) -> c_int {
     shim::run_win("MPI_Win_post", win, || rma::post(group, assert, win))
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_start")]
 pub unsafe extern "C" fn PMPI_Win_start(group: MPI_Group, assert: c_int, win: MPI_Win) -> c_int {
     shim::run_win("MPI_Win_start", win, || rma::start(group, assert, win))
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_complete")]
 pub unsafe extern "C" fn PMPI_Win_complete(win: MPI_Win) -> c_int {
     shim::run_win("MPI_Win_complete", win, || rma::complete(win))
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_wait")]
 pub unsafe extern "C" fn PMPI_Win_wait(win: MPI_Win) -> c_int {
     shim::run_win("MPI_Win_wait", win, || rma::wait(win))
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_test")]
 pub unsafe extern "C" fn PMPI_Win_test(win: MPI_Win, flag: *mut c_int) -> c_int {
     shim::run_win("MPI_Win_test", win, || rma::test(win, flag))
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_lock")]
 pub unsafe extern "C" fn PMPI_Win_lock(
     lock_type: c_int,
     rank: c_int,
@@ -6034,46 +6413,55 @@ pub unsafe extern "C" fn PMPI_Win_lock(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_unlock")]
 pub unsafe extern "C" fn PMPI_Win_unlock(rank: c_int, win: MPI_Win) -> c_int {
     shim::run_win("MPI_Win_unlock", win, || rma::unlock(rank, win))
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_lock_all")]
 pub unsafe extern "C" fn PMPI_Win_lock_all(assert: c_int, win: MPI_Win) -> c_int {
     shim::run_win("MPI_Win_lock_all", win, || rma::lock_all(assert, win))
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_unlock_all")]
 pub unsafe extern "C" fn PMPI_Win_unlock_all(win: MPI_Win) -> c_int {
     shim::run_win("MPI_Win_unlock_all", win, || rma::unlock_all(win))
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_flush")]
 pub unsafe extern "C" fn PMPI_Win_flush(rank: c_int, win: MPI_Win) -> c_int {
     shim::run_win("MPI_Win_flush", win, || rma::flush(rank, win))
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_flush_local")]
 pub unsafe extern "C" fn PMPI_Win_flush_local(rank: c_int, win: MPI_Win) -> c_int {
     shim::run_win("MPI_Win_flush_local", win, || rma::flush(rank, win))
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_flush_all")]
 pub unsafe extern "C" fn PMPI_Win_flush_all(win: MPI_Win) -> c_int {
     shim::run_win("MPI_Win_flush_all", win, || rma::flush_all(win))
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_flush_local_all")]
 pub unsafe extern "C" fn PMPI_Win_flush_local_all(win: MPI_Win) -> c_int {
     shim::run_win("MPI_Win_flush_local_all", win, || rma::flush_all(win))
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_sync")]
 pub unsafe extern "C" fn PMPI_Win_sync(win: MPI_Win) -> c_int {
     shim::run_win("MPI_Win_sync", win, || rma::sync(win))
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_get_type_extent")]
 pub unsafe extern "C" fn PMPI_File_get_type_extent(
     fh: MPI_File,
     datatype: MPI_Datatype,
@@ -6085,6 +6473,7 @@ pub unsafe extern "C" fn PMPI_File_get_type_extent(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_get_type_extent_c")]
 pub unsafe extern "C" fn PMPI_File_get_type_extent_c(
     fh: MPI_File,
     datatype: MPI_Datatype,
@@ -6096,6 +6485,7 @@ pub unsafe extern "C" fn PMPI_File_get_type_extent_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_read_at")]
 pub unsafe extern "C" fn PMPI_File_read_at(
     fh: MPI_File,
     offset: MPI_Offset,
@@ -6121,6 +6511,7 @@ pub unsafe extern "C" fn PMPI_File_read_at(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_read_at_c")]
 pub unsafe extern "C" fn PMPI_File_read_at_c(
     fh: MPI_File,
     offset: MPI_Offset,
@@ -6146,6 +6537,7 @@ pub unsafe extern "C" fn PMPI_File_read_at_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_write_at")]
 pub unsafe extern "C" fn PMPI_File_write_at(
     fh: MPI_File,
     offset: MPI_Offset,
@@ -6171,6 +6563,7 @@ pub unsafe extern "C" fn PMPI_File_write_at(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_write_at_c")]
 pub unsafe extern "C" fn PMPI_File_write_at_c(
     fh: MPI_File,
     offset: MPI_Offset,
@@ -6196,6 +6589,7 @@ pub unsafe extern "C" fn PMPI_File_write_at_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_read_at_all")]
 pub unsafe extern "C" fn PMPI_File_read_at_all(
     fh: MPI_File,
     offset: MPI_Offset,
@@ -6221,6 +6615,7 @@ pub unsafe extern "C" fn PMPI_File_read_at_all(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_read_at_all_c")]
 pub unsafe extern "C" fn PMPI_File_read_at_all_c(
     fh: MPI_File,
     offset: MPI_Offset,
@@ -6246,6 +6641,7 @@ pub unsafe extern "C" fn PMPI_File_read_at_all_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_write_at_all")]
 pub unsafe extern "C" fn PMPI_File_write_at_all(
     fh: MPI_File,
     offset: MPI_Offset,
@@ -6271,6 +6667,7 @@ pub unsafe extern "C" fn PMPI_File_write_at_all(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_write_at_all_c")]
 pub unsafe extern "C" fn PMPI_File_write_at_all_c(
     fh: MPI_File,
     offset: MPI_Offset,
@@ -6296,6 +6693,7 @@ pub unsafe extern "C" fn PMPI_File_write_at_all_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_read")]
 pub unsafe extern "C" fn PMPI_File_read(
     fh: MPI_File,
     buf: *mut c_void,
@@ -6320,6 +6718,7 @@ pub unsafe extern "C" fn PMPI_File_read(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_read_c")]
 pub unsafe extern "C" fn PMPI_File_read_c(
     fh: MPI_File,
     buf: *mut c_void,
@@ -6344,6 +6743,7 @@ pub unsafe extern "C" fn PMPI_File_read_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_write")]
 pub unsafe extern "C" fn PMPI_File_write(
     fh: MPI_File,
     buf: *const c_void,
@@ -6368,6 +6768,7 @@ pub unsafe extern "C" fn PMPI_File_write(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_write_c")]
 pub unsafe extern "C" fn PMPI_File_write_c(
     fh: MPI_File,
     buf: *const c_void,
@@ -6392,6 +6793,7 @@ pub unsafe extern "C" fn PMPI_File_write_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_read_all")]
 pub unsafe extern "C" fn PMPI_File_read_all(
     fh: MPI_File,
     buf: *mut c_void,
@@ -6416,6 +6818,7 @@ pub unsafe extern "C" fn PMPI_File_read_all(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_read_all_c")]
 pub unsafe extern "C" fn PMPI_File_read_all_c(
     fh: MPI_File,
     buf: *mut c_void,
@@ -6440,6 +6843,7 @@ pub unsafe extern "C" fn PMPI_File_read_all_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_write_all")]
 pub unsafe extern "C" fn PMPI_File_write_all(
     fh: MPI_File,
     buf: *const c_void,
@@ -6464,6 +6868,7 @@ pub unsafe extern "C" fn PMPI_File_write_all(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_write_all_c")]
 pub unsafe extern "C" fn PMPI_File_write_all_c(
     fh: MPI_File,
     buf: *const c_void,
@@ -6488,6 +6893,7 @@ pub unsafe extern "C" fn PMPI_File_write_all_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_read_shared")]
 pub unsafe extern "C" fn PMPI_File_read_shared(
     fh: MPI_File,
     buf: *mut c_void,
@@ -6512,6 +6918,7 @@ pub unsafe extern "C" fn PMPI_File_read_shared(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_read_shared_c")]
 pub unsafe extern "C" fn PMPI_File_read_shared_c(
     fh: MPI_File,
     buf: *mut c_void,
@@ -6536,6 +6943,7 @@ pub unsafe extern "C" fn PMPI_File_read_shared_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_write_shared")]
 pub unsafe extern "C" fn PMPI_File_write_shared(
     fh: MPI_File,
     buf: *const c_void,
@@ -6560,6 +6968,7 @@ pub unsafe extern "C" fn PMPI_File_write_shared(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_write_shared_c")]
 pub unsafe extern "C" fn PMPI_File_write_shared_c(
     fh: MPI_File,
     buf: *const c_void,
@@ -6584,6 +6993,7 @@ pub unsafe extern "C" fn PMPI_File_write_shared_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_read_ordered")]
 pub unsafe extern "C" fn PMPI_File_read_ordered(
     fh: MPI_File,
     buf: *mut c_void,
@@ -6608,6 +7018,7 @@ pub unsafe extern "C" fn PMPI_File_read_ordered(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_read_ordered_c")]
 pub unsafe extern "C" fn PMPI_File_read_ordered_c(
     fh: MPI_File,
     buf: *mut c_void,
@@ -6632,6 +7043,7 @@ pub unsafe extern "C" fn PMPI_File_read_ordered_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_write_ordered")]
 pub unsafe extern "C" fn PMPI_File_write_ordered(
     fh: MPI_File,
     buf: *const c_void,
@@ -6656,6 +7068,7 @@ pub unsafe extern "C" fn PMPI_File_write_ordered(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_write_ordered_c")]
 pub unsafe extern "C" fn PMPI_File_write_ordered_c(
     fh: MPI_File,
     buf: *const c_void,
@@ -6680,6 +7093,7 @@ pub unsafe extern "C" fn PMPI_File_write_ordered_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_iread_at")]
 pub unsafe extern "C" fn PMPI_File_iread_at(
     fh: MPI_File,
     offset: MPI_Offset,
@@ -6705,6 +7119,7 @@ pub unsafe extern "C" fn PMPI_File_iread_at(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_iread_at_c")]
 pub unsafe extern "C" fn PMPI_File_iread_at_c(
     fh: MPI_File,
     offset: MPI_Offset,
@@ -6730,6 +7145,7 @@ pub unsafe extern "C" fn PMPI_File_iread_at_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_iwrite_at")]
 pub unsafe extern "C" fn PMPI_File_iwrite_at(
     fh: MPI_File,
     offset: MPI_Offset,
@@ -6755,6 +7171,7 @@ pub unsafe extern "C" fn PMPI_File_iwrite_at(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_iwrite_at_c")]
 pub unsafe extern "C" fn PMPI_File_iwrite_at_c(
     fh: MPI_File,
     offset: MPI_Offset,
@@ -6780,6 +7197,7 @@ pub unsafe extern "C" fn PMPI_File_iwrite_at_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_iread_at_all")]
 pub unsafe extern "C" fn PMPI_File_iread_at_all(
     fh: MPI_File,
     offset: MPI_Offset,
@@ -6805,6 +7223,7 @@ pub unsafe extern "C" fn PMPI_File_iread_at_all(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_iread_at_all_c")]
 pub unsafe extern "C" fn PMPI_File_iread_at_all_c(
     fh: MPI_File,
     offset: MPI_Offset,
@@ -6830,6 +7249,7 @@ pub unsafe extern "C" fn PMPI_File_iread_at_all_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_iwrite_at_all")]
 pub unsafe extern "C" fn PMPI_File_iwrite_at_all(
     fh: MPI_File,
     offset: MPI_Offset,
@@ -6855,6 +7275,7 @@ pub unsafe extern "C" fn PMPI_File_iwrite_at_all(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_iwrite_at_all_c")]
 pub unsafe extern "C" fn PMPI_File_iwrite_at_all_c(
     fh: MPI_File,
     offset: MPI_Offset,
@@ -6880,6 +7301,7 @@ pub unsafe extern "C" fn PMPI_File_iwrite_at_all_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_iread")]
 pub unsafe extern "C" fn PMPI_File_iread(
     fh: MPI_File,
     buf: *mut c_void,
@@ -6904,6 +7326,7 @@ pub unsafe extern "C" fn PMPI_File_iread(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_iread_c")]
 pub unsafe extern "C" fn PMPI_File_iread_c(
     fh: MPI_File,
     buf: *mut c_void,
@@ -6928,6 +7351,7 @@ pub unsafe extern "C" fn PMPI_File_iread_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_iwrite")]
 pub unsafe extern "C" fn PMPI_File_iwrite(
     fh: MPI_File,
     buf: *const c_void,
@@ -6952,6 +7376,7 @@ pub unsafe extern "C" fn PMPI_File_iwrite(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_iwrite_c")]
 pub unsafe extern "C" fn PMPI_File_iwrite_c(
     fh: MPI_File,
     buf: *const c_void,
@@ -6976,6 +7401,7 @@ pub unsafe extern "C" fn PMPI_File_iwrite_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_iread_all")]
 pub unsafe extern "C" fn PMPI_File_iread_all(
     fh: MPI_File,
     buf: *mut c_void,
@@ -7000,6 +7426,7 @@ pub unsafe extern "C" fn PMPI_File_iread_all(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_iread_all_c")]
 pub unsafe extern "C" fn PMPI_File_iread_all_c(
     fh: MPI_File,
     buf: *mut c_void,
@@ -7024,6 +7451,7 @@ pub unsafe extern "C" fn PMPI_File_iread_all_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_iwrite_all")]
 pub unsafe extern "C" fn PMPI_File_iwrite_all(
     fh: MPI_File,
     buf: *const c_void,
@@ -7048,6 +7476,7 @@ pub unsafe extern "C" fn PMPI_File_iwrite_all(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_iwrite_all_c")]
 pub unsafe extern "C" fn PMPI_File_iwrite_all_c(
     fh: MPI_File,
     buf: *const c_void,
@@ -7072,6 +7501,7 @@ pub unsafe extern "C" fn PMPI_File_iwrite_all_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_iread_shared")]
 pub unsafe extern "C" fn PMPI_File_iread_shared(
     fh: MPI_File,
     buf: *mut c_void,
@@ -7096,6 +7526,7 @@ pub unsafe extern "C" fn PMPI_File_iread_shared(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_iread_shared_c")]
 pub unsafe extern "C" fn PMPI_File_iread_shared_c(
     fh: MPI_File,
     buf: *mut c_void,
@@ -7120,6 +7551,7 @@ pub unsafe extern "C" fn PMPI_File_iread_shared_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_iwrite_shared")]
 pub unsafe extern "C" fn PMPI_File_iwrite_shared(
     fh: MPI_File,
     buf: *const c_void,
@@ -7144,6 +7576,7 @@ pub unsafe extern "C" fn PMPI_File_iwrite_shared(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_iwrite_shared_c")]
 pub unsafe extern "C" fn PMPI_File_iwrite_shared_c(
     fh: MPI_File,
     buf: *const c_void,
@@ -7168,6 +7601,7 @@ pub unsafe extern "C" fn PMPI_File_iwrite_shared_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_read_all_begin")]
 pub unsafe extern "C" fn PMPI_File_read_all_begin(
     fh: MPI_File,
     buf: *mut c_void,
@@ -7189,6 +7623,7 @@ pub unsafe extern "C" fn PMPI_File_read_all_begin(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_read_all_begin_c")]
 pub unsafe extern "C" fn PMPI_File_read_all_begin_c(
     fh: MPI_File,
     buf: *mut c_void,
@@ -7210,6 +7645,7 @@ pub unsafe extern "C" fn PMPI_File_read_all_begin_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_write_all_begin")]
 pub unsafe extern "C" fn PMPI_File_write_all_begin(
     fh: MPI_File,
     buf: *const c_void,
@@ -7231,6 +7667,7 @@ pub unsafe extern "C" fn PMPI_File_write_all_begin(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_write_all_begin_c")]
 pub unsafe extern "C" fn PMPI_File_write_all_begin_c(
     fh: MPI_File,
     buf: *const c_void,
@@ -7252,6 +7689,7 @@ pub unsafe extern "C" fn PMPI_File_write_all_begin_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_read_at_all_begin")]
 pub unsafe extern "C" fn PMPI_File_read_at_all_begin(
     fh: MPI_File,
     offset: MPI_Offset,
@@ -7274,6 +7712,10 @@ pub unsafe extern "C" fn PMPI_File_read_at_all_begin(
 }
 
 #[no_mangle]
+#[cfg_attr(
+    feature = "std-abi",
+    export_name = "MPICH_PMPI_File_read_at_all_begin_c"
+)]
 pub unsafe extern "C" fn PMPI_File_read_at_all_begin_c(
     fh: MPI_File,
     offset: MPI_Offset,
@@ -7296,6 +7738,10 @@ pub unsafe extern "C" fn PMPI_File_read_at_all_begin_c(
 }
 
 #[no_mangle]
+#[cfg_attr(
+    feature = "std-abi",
+    export_name = "MPICH_PMPI_File_write_at_all_begin"
+)]
 pub unsafe extern "C" fn PMPI_File_write_at_all_begin(
     fh: MPI_File,
     offset: MPI_Offset,
@@ -7318,6 +7764,10 @@ pub unsafe extern "C" fn PMPI_File_write_at_all_begin(
 }
 
 #[no_mangle]
+#[cfg_attr(
+    feature = "std-abi",
+    export_name = "MPICH_PMPI_File_write_at_all_begin_c"
+)]
 pub unsafe extern "C" fn PMPI_File_write_at_all_begin_c(
     fh: MPI_File,
     offset: MPI_Offset,
@@ -7340,6 +7790,10 @@ pub unsafe extern "C" fn PMPI_File_write_at_all_begin_c(
 }
 
 #[no_mangle]
+#[cfg_attr(
+    feature = "std-abi",
+    export_name = "MPICH_PMPI_File_read_ordered_begin"
+)]
 pub unsafe extern "C" fn PMPI_File_read_ordered_begin(
     fh: MPI_File,
     buf: *mut c_void,
@@ -7361,6 +7815,10 @@ pub unsafe extern "C" fn PMPI_File_read_ordered_begin(
 }
 
 #[no_mangle]
+#[cfg_attr(
+    feature = "std-abi",
+    export_name = "MPICH_PMPI_File_read_ordered_begin_c"
+)]
 pub unsafe extern "C" fn PMPI_File_read_ordered_begin_c(
     fh: MPI_File,
     buf: *mut c_void,
@@ -7382,6 +7840,10 @@ pub unsafe extern "C" fn PMPI_File_read_ordered_begin_c(
 }
 
 #[no_mangle]
+#[cfg_attr(
+    feature = "std-abi",
+    export_name = "MPICH_PMPI_File_write_ordered_begin"
+)]
 pub unsafe extern "C" fn PMPI_File_write_ordered_begin(
     fh: MPI_File,
     buf: *const c_void,
@@ -7403,6 +7865,10 @@ pub unsafe extern "C" fn PMPI_File_write_ordered_begin(
 }
 
 #[no_mangle]
+#[cfg_attr(
+    feature = "std-abi",
+    export_name = "MPICH_PMPI_File_write_ordered_begin_c"
+)]
 pub unsafe extern "C" fn PMPI_File_write_ordered_begin_c(
     fh: MPI_File,
     buf: *const c_void,
@@ -7424,6 +7890,7 @@ pub unsafe extern "C" fn PMPI_File_write_ordered_begin_c(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_read_all_end")]
 pub unsafe extern "C" fn PMPI_File_read_all_end(
     fh: MPI_File,
     buf: *mut c_void,
@@ -7436,6 +7903,7 @@ pub unsafe extern "C" fn PMPI_File_read_all_end(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_write_all_end")]
 pub unsafe extern "C" fn PMPI_File_write_all_end(
     fh: MPI_File,
     buf: *const c_void,
@@ -7448,6 +7916,7 @@ pub unsafe extern "C" fn PMPI_File_write_all_end(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_read_at_all_end")]
 pub unsafe extern "C" fn PMPI_File_read_at_all_end(
     fh: MPI_File,
     buf: *mut c_void,
@@ -7460,6 +7929,7 @@ pub unsafe extern "C" fn PMPI_File_read_at_all_end(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_write_at_all_end")]
 pub unsafe extern "C" fn PMPI_File_write_at_all_end(
     fh: MPI_File,
     buf: *const c_void,
@@ -7472,6 +7942,7 @@ pub unsafe extern "C" fn PMPI_File_write_at_all_end(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_read_ordered_end")]
 pub unsafe extern "C" fn PMPI_File_read_ordered_end(
     fh: MPI_File,
     buf: *mut c_void,
@@ -7484,6 +7955,7 @@ pub unsafe extern "C" fn PMPI_File_read_ordered_end(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_write_ordered_end")]
 pub unsafe extern "C" fn PMPI_File_write_ordered_end(
     fh: MPI_File,
     buf: *const c_void,
@@ -7496,6 +7968,7 @@ pub unsafe extern "C" fn PMPI_File_write_ordered_end(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Session_init")]
 pub unsafe extern "C" fn PMPI_Session_init(
     info: MPI_Info,
     errhandler: MPI_Errhandler,
@@ -7507,6 +7980,7 @@ pub unsafe extern "C" fn PMPI_Session_init(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Session_finalize")]
 pub unsafe extern "C" fn PMPI_Session_finalize(session: *mut MPI_Session) -> c_int {
     shim::run_session(
         "MPI_Session_finalize",
@@ -7516,6 +7990,7 @@ pub unsafe extern "C" fn PMPI_Session_finalize(session: *mut MPI_Session) -> c_i
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Session_get_info")]
 pub unsafe extern "C" fn PMPI_Session_get_info(
     session: MPI_Session,
     info_used: *mut MPI_Info,
@@ -7526,6 +8001,7 @@ pub unsafe extern "C" fn PMPI_Session_get_info(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Session_get_num_psets")]
 pub unsafe extern "C" fn PMPI_Session_get_num_psets(
     session: MPI_Session,
     info: MPI_Info,
@@ -7537,6 +8013,7 @@ pub unsafe extern "C" fn PMPI_Session_get_num_psets(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Session_get_nth_pset")]
 pub unsafe extern "C" fn PMPI_Session_get_nth_pset(
     session: MPI_Session,
     info: MPI_Info,
@@ -7550,6 +8027,7 @@ pub unsafe extern "C" fn PMPI_Session_get_nth_pset(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Session_get_pset_info")]
 pub unsafe extern "C" fn PMPI_Session_get_pset_info(
     session: MPI_Session,
     pset_name: *const c_char,
@@ -7561,6 +8039,10 @@ pub unsafe extern "C" fn PMPI_Session_get_pset_info(
 }
 
 #[no_mangle]
+#[cfg_attr(
+    feature = "std-abi",
+    export_name = "MPICH_PMPI_Group_from_session_pset"
+)]
 pub unsafe extern "C" fn PMPI_Group_from_session_pset(
     session: MPI_Session,
     pset_name: *const c_char,
@@ -7572,6 +8054,7 @@ pub unsafe extern "C" fn PMPI_Group_from_session_pset(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_create_from_group")]
 pub unsafe extern "C" fn PMPI_Comm_create_from_group(
     group: MPI_Group,
     stringtag: *const c_char,
@@ -7588,6 +8071,10 @@ pub unsafe extern "C" fn PMPI_Comm_create_from_group(
 }
 
 #[no_mangle]
+#[cfg_attr(
+    feature = "std-abi",
+    export_name = "MPICH_PMPI_Intercomm_create_from_groups"
+)]
 pub unsafe extern "C" fn PMPI_Intercomm_create_from_groups(
     local_group: MPI_Group,
     local_leader: c_int,
@@ -7618,6 +8105,10 @@ pub unsafe extern "C" fn PMPI_Intercomm_create_from_groups(
 }
 
 #[no_mangle]
+#[cfg_attr(
+    feature = "std-abi",
+    export_name = "MPICH_PMPI_Session_create_errhandler"
+)]
 pub unsafe extern "C" fn PMPI_Session_create_errhandler(
     session_errhandler_fn: MPI_Session_errhandler_function,
     errhandler: *mut MPI_Errhandler,
@@ -7628,6 +8119,7 @@ pub unsafe extern "C" fn PMPI_Session_create_errhandler(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Session_set_errhandler")]
 pub unsafe extern "C" fn PMPI_Session_set_errhandler(
     session: MPI_Session,
     errhandler: MPI_Errhandler,
@@ -7638,6 +8130,7 @@ pub unsafe extern "C" fn PMPI_Session_set_errhandler(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Session_get_errhandler")]
 pub unsafe extern "C" fn PMPI_Session_get_errhandler(
     session: MPI_Session,
     errhandler: *mut MPI_Errhandler,
@@ -7648,6 +8141,10 @@ pub unsafe extern "C" fn PMPI_Session_get_errhandler(
 }
 
 #[no_mangle]
+#[cfg_attr(
+    feature = "std-abi",
+    export_name = "MPICH_PMPI_Session_call_errhandler"
+)]
 pub unsafe extern "C" fn PMPI_Session_call_errhandler(
     session: MPI_Session,
     errorcode: c_int,
@@ -7658,6 +8155,7 @@ pub unsafe extern "C" fn PMPI_Session_call_errhandler(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Psend_init")]
 pub unsafe extern "C" fn PMPI_Psend_init(
     buf: *const c_void,
     partitions: c_int,
@@ -7679,6 +8177,7 @@ pub unsafe extern "C" fn PMPI_Psend_init(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Precv_init")]
 pub unsafe extern "C" fn PMPI_Precv_init(
     buf: *mut c_void,
     partitions: c_int,
@@ -7700,6 +8199,7 @@ pub unsafe extern "C" fn PMPI_Precv_init(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Pready")]
 pub unsafe extern "C" fn PMPI_Pready(partition: c_int, request: MPI_Request) -> c_int {
     shim::run("MPI_Pready", MPI_COMM_WORLD, || {
         partitioned::pready(partition, request)
@@ -7707,6 +8207,7 @@ pub unsafe extern "C" fn PMPI_Pready(partition: c_int, request: MPI_Request) -> 
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Pready_range")]
 pub unsafe extern "C" fn PMPI_Pready_range(
     partition_low: c_int,
     partition_high: c_int,
@@ -7718,6 +8219,7 @@ pub unsafe extern "C" fn PMPI_Pready_range(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Pready_list")]
 pub unsafe extern "C" fn PMPI_Pready_list(
     length: c_int,
     array_of_partitions: *const c_int,
@@ -7729,6 +8231,7 @@ pub unsafe extern "C" fn PMPI_Pready_list(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Parrived")]
 pub unsafe extern "C" fn PMPI_Parrived(
     request: MPI_Request,
     partition: c_int,
@@ -7740,11 +8243,13 @@ pub unsafe extern "C" fn PMPI_Parrived(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_group")]
 pub unsafe extern "C" fn PMPI_Comm_group(comm: MPI_Comm, group: *mut MPI_Group) -> c_int {
     shim::run("MPI_Comm_group", comm, || group::comm_group(comm, group))
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Group_size")]
 pub unsafe extern "C" fn PMPI_Group_size(group: MPI_Group, size: *mut c_int) -> c_int {
     shim::run("MPI_Group_size", MPI_COMM_WORLD, || {
         group::size(group, size)
@@ -7752,6 +8257,7 @@ pub unsafe extern "C" fn PMPI_Group_size(group: MPI_Group, size: *mut c_int) -> 
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Group_rank")]
 pub unsafe extern "C" fn PMPI_Group_rank(group: MPI_Group, rank: *mut c_int) -> c_int {
     shim::run("MPI_Group_rank", MPI_COMM_WORLD, || {
         group::rank(group, rank)
@@ -7759,6 +8265,7 @@ pub unsafe extern "C" fn PMPI_Group_rank(group: MPI_Group, rank: *mut c_int) -> 
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Group_incl")]
 pub unsafe extern "C" fn PMPI_Group_incl(
     group: MPI_Group,
     n: c_int,
@@ -7771,6 +8278,7 @@ pub unsafe extern "C" fn PMPI_Group_incl(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Group_excl")]
 pub unsafe extern "C" fn PMPI_Group_excl(
     group: MPI_Group,
     n: c_int,
@@ -7783,6 +8291,7 @@ pub unsafe extern "C" fn PMPI_Group_excl(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Group_range_incl")]
 pub unsafe extern "C" fn PMPI_Group_range_incl(
     group: MPI_Group,
     n: c_int,
@@ -7795,6 +8304,7 @@ pub unsafe extern "C" fn PMPI_Group_range_incl(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Group_range_excl")]
 pub unsafe extern "C" fn PMPI_Group_range_excl(
     group: MPI_Group,
     n: c_int,
@@ -7807,6 +8317,7 @@ pub unsafe extern "C" fn PMPI_Group_range_excl(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Group_union")]
 pub unsafe extern "C" fn PMPI_Group_union(
     group1: MPI_Group,
     group2: MPI_Group,
@@ -7818,6 +8329,7 @@ pub unsafe extern "C" fn PMPI_Group_union(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Group_intersection")]
 pub unsafe extern "C" fn PMPI_Group_intersection(
     group1: MPI_Group,
     group2: MPI_Group,
@@ -7829,6 +8341,7 @@ pub unsafe extern "C" fn PMPI_Group_intersection(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Group_difference")]
 pub unsafe extern "C" fn PMPI_Group_difference(
     group1: MPI_Group,
     group2: MPI_Group,
@@ -7840,6 +8353,7 @@ pub unsafe extern "C" fn PMPI_Group_difference(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Group_translate_ranks")]
 pub unsafe extern "C" fn PMPI_Group_translate_ranks(
     group1: MPI_Group,
     n: c_int,
@@ -7853,6 +8367,7 @@ pub unsafe extern "C" fn PMPI_Group_translate_ranks(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Group_compare")]
 pub unsafe extern "C" fn PMPI_Group_compare(
     group1: MPI_Group,
     group2: MPI_Group,
@@ -7864,16 +8379,19 @@ pub unsafe extern "C" fn PMPI_Group_compare(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Group_free")]
 pub unsafe extern "C" fn PMPI_Group_free(group: *mut MPI_Group) -> c_int {
     shim::run("MPI_Group_free", MPI_COMM_WORLD, || group::free(group))
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Info_create")]
 pub unsafe extern "C" fn PMPI_Info_create(info: *mut MPI_Info) -> c_int {
     shim::run("MPI_Info_create", MPI_COMM_WORLD, || info::create(info))
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Info_set")]
 pub unsafe extern "C" fn PMPI_Info_set(
     info: MPI_Info,
     key: *const c_char,
@@ -7885,6 +8403,7 @@ pub unsafe extern "C" fn PMPI_Info_set(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Info_delete")]
 pub unsafe extern "C" fn PMPI_Info_delete(info: MPI_Info, key: *const c_char) -> c_int {
     shim::run("MPI_Info_delete", MPI_COMM_WORLD, || {
         info::delete(info, key)
@@ -7892,6 +8411,7 @@ pub unsafe extern "C" fn PMPI_Info_delete(info: MPI_Info, key: *const c_char) ->
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Info_get")]
 pub unsafe extern "C" fn PMPI_Info_get(
     info: MPI_Info,
     key: *const c_char,
@@ -7905,6 +8425,7 @@ pub unsafe extern "C" fn PMPI_Info_get(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Info_get_valuelen")]
 pub unsafe extern "C" fn PMPI_Info_get_valuelen(
     info: MPI_Info,
     key: *const c_char,
@@ -7917,6 +8438,7 @@ pub unsafe extern "C" fn PMPI_Info_get_valuelen(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Info_get_nkeys")]
 pub unsafe extern "C" fn PMPI_Info_get_nkeys(info: MPI_Info, nkeys: *mut c_int) -> c_int {
     shim::run("MPI_Info_get_nkeys", MPI_COMM_WORLD, || {
         info::get_nkeys(info, nkeys)
@@ -7924,6 +8446,7 @@ pub unsafe extern "C" fn PMPI_Info_get_nkeys(info: MPI_Info, nkeys: *mut c_int) 
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Info_get_nthkey")]
 pub unsafe extern "C" fn PMPI_Info_get_nthkey(info: MPI_Info, n: c_int, key: *mut c_char) -> c_int {
     shim::run("MPI_Info_get_nthkey", MPI_COMM_WORLD, || {
         info::get_nthkey(info, n, key)
@@ -7931,16 +8454,19 @@ pub unsafe extern "C" fn PMPI_Info_get_nthkey(info: MPI_Info, n: c_int, key: *mu
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Info_dup")]
 pub unsafe extern "C" fn PMPI_Info_dup(info: MPI_Info, newinfo: *mut MPI_Info) -> c_int {
     shim::run("MPI_Info_dup", MPI_COMM_WORLD, || info::dup(info, newinfo))
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Info_free")]
 pub unsafe extern "C" fn PMPI_Info_free(info: *mut MPI_Info) -> c_int {
     shim::run("MPI_Info_free", MPI_COMM_WORLD, || info::free(info))
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Info_get_string")]
 pub unsafe extern "C" fn PMPI_Info_get_string(
     info: MPI_Info,
     key: *const c_char,
@@ -7954,6 +8480,7 @@ pub unsafe extern "C" fn PMPI_Info_get_string(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Dims_create")]
 pub unsafe extern "C" fn PMPI_Dims_create(nnodes: c_int, ndims: c_int, dims: *mut c_int) -> c_int {
     shim::run("MPI_Dims_create", MPI_COMM_WORLD, || {
         topo::dims_create(nnodes, ndims, dims)
@@ -7961,6 +8488,7 @@ pub unsafe extern "C" fn PMPI_Dims_create(nnodes: c_int, ndims: c_int, dims: *mu
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Cart_create")]
 pub unsafe extern "C" fn PMPI_Cart_create(
     comm_old: MPI_Comm,
     ndims: c_int,
@@ -7975,6 +8503,7 @@ pub unsafe extern "C" fn PMPI_Cart_create(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Cart_map")]
 pub unsafe extern "C" fn PMPI_Cart_map(
     comm: MPI_Comm,
     ndims: c_int,
@@ -7988,11 +8517,13 @@ pub unsafe extern "C" fn PMPI_Cart_map(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Cartdim_get")]
 pub unsafe extern "C" fn PMPI_Cartdim_get(comm: MPI_Comm, ndims: *mut c_int) -> c_int {
     shim::run("MPI_Cartdim_get", comm, || topo::cartdim_get(comm, ndims))
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Cart_get")]
 pub unsafe extern "C" fn PMPI_Cart_get(
     comm: MPI_Comm,
     maxdims: c_int,
@@ -8006,6 +8537,7 @@ pub unsafe extern "C" fn PMPI_Cart_get(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Cart_coords")]
 pub unsafe extern "C" fn PMPI_Cart_coords(
     comm: MPI_Comm,
     rank: c_int,
@@ -8018,6 +8550,7 @@ pub unsafe extern "C" fn PMPI_Cart_coords(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Cart_rank")]
 pub unsafe extern "C" fn PMPI_Cart_rank(
     comm: MPI_Comm,
     coords: *const c_int,
@@ -8029,6 +8562,7 @@ pub unsafe extern "C" fn PMPI_Cart_rank(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Cart_shift")]
 pub unsafe extern "C" fn PMPI_Cart_shift(
     comm: MPI_Comm,
     direction: c_int,
@@ -8042,6 +8576,7 @@ pub unsafe extern "C" fn PMPI_Cart_shift(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Cart_sub")]
 pub unsafe extern "C" fn PMPI_Cart_sub(
     comm: MPI_Comm,
     remain_dims: *const c_int,
@@ -8053,6 +8588,7 @@ pub unsafe extern "C" fn PMPI_Cart_sub(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Graph_create")]
 pub unsafe extern "C" fn PMPI_Graph_create(
     comm_old: MPI_Comm,
     nnodes: c_int,
@@ -8067,6 +8603,7 @@ pub unsafe extern "C" fn PMPI_Graph_create(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Graph_map")]
 pub unsafe extern "C" fn PMPI_Graph_map(
     comm: MPI_Comm,
     nnodes: c_int,
@@ -8080,6 +8617,7 @@ pub unsafe extern "C" fn PMPI_Graph_map(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Graphdims_get")]
 pub unsafe extern "C" fn PMPI_Graphdims_get(
     comm: MPI_Comm,
     nnodes: *mut c_int,
@@ -8091,6 +8629,7 @@ pub unsafe extern "C" fn PMPI_Graphdims_get(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Graph_get")]
 pub unsafe extern "C" fn PMPI_Graph_get(
     comm: MPI_Comm,
     maxindex: c_int,
@@ -8104,6 +8643,7 @@ pub unsafe extern "C" fn PMPI_Graph_get(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Graph_neighbors_count")]
 pub unsafe extern "C" fn PMPI_Graph_neighbors_count(
     comm: MPI_Comm,
     rank: c_int,
@@ -8115,6 +8655,7 @@ pub unsafe extern "C" fn PMPI_Graph_neighbors_count(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Graph_neighbors")]
 pub unsafe extern "C" fn PMPI_Graph_neighbors(
     comm: MPI_Comm,
     rank: c_int,
@@ -8127,6 +8668,10 @@ pub unsafe extern "C" fn PMPI_Graph_neighbors(
 }
 
 #[no_mangle]
+#[cfg_attr(
+    feature = "std-abi",
+    export_name = "MPICH_PMPI_Dist_graph_create_adjacent"
+)]
 pub unsafe extern "C" fn PMPI_Dist_graph_create_adjacent(
     comm_old: MPI_Comm,
     indegree: c_int,
@@ -8156,6 +8701,7 @@ pub unsafe extern "C" fn PMPI_Dist_graph_create_adjacent(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Dist_graph_create")]
 pub unsafe extern "C" fn PMPI_Dist_graph_create(
     comm_old: MPI_Comm,
     n: c_int,
@@ -8183,6 +8729,10 @@ pub unsafe extern "C" fn PMPI_Dist_graph_create(
 }
 
 #[no_mangle]
+#[cfg_attr(
+    feature = "std-abi",
+    export_name = "MPICH_PMPI_Dist_graph_neighbors_count"
+)]
 pub unsafe extern "C" fn PMPI_Dist_graph_neighbors_count(
     comm: MPI_Comm,
     indegree: *mut c_int,
@@ -8195,6 +8745,7 @@ pub unsafe extern "C" fn PMPI_Dist_graph_neighbors_count(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Dist_graph_neighbors")]
 pub unsafe extern "C" fn PMPI_Dist_graph_neighbors(
     comm: MPI_Comm,
     maxindegree: c_int,
@@ -8218,26 +8769,31 @@ pub unsafe extern "C" fn PMPI_Dist_graph_neighbors(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Topo_test")]
 pub unsafe extern "C" fn PMPI_Topo_test(comm: MPI_Comm, status: *mut c_int) -> c_int {
     shim::run("MPI_Topo_test", comm, || topo::topo_test(comm, status))
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_rank")]
 pub unsafe extern "C" fn PMPI_Comm_rank(comm: MPI_Comm, rank: *mut c_int) -> c_int {
     shim::run("MPI_Comm_rank", comm, || comm::rank(comm, rank))
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_size")]
 pub unsafe extern "C" fn PMPI_Comm_size(comm: MPI_Comm, size: *mut c_int) -> c_int {
     shim::run("MPI_Comm_size", comm, || comm::size(comm, size))
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_dup")]
 pub unsafe extern "C" fn PMPI_Comm_dup(comm: MPI_Comm, newcomm: *mut MPI_Comm) -> c_int {
     shim::run("MPI_Comm_dup", comm, || comm::comm_dup(comm, newcomm))
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_dup_with_info")]
 pub unsafe extern "C" fn PMPI_Comm_dup_with_info(
     comm: MPI_Comm,
     info: MPI_Info,
@@ -8249,6 +8805,7 @@ pub unsafe extern "C" fn PMPI_Comm_dup_with_info(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_idup")]
 pub unsafe extern "C" fn PMPI_Comm_idup(
     comm: MPI_Comm,
     newcomm: *mut MPI_Comm,
@@ -8261,6 +8818,7 @@ pub unsafe extern "C" fn PMPI_Comm_idup(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_create")]
 pub unsafe extern "C" fn PMPI_Comm_create(
     comm: MPI_Comm,
     group: MPI_Group,
@@ -8272,6 +8830,7 @@ pub unsafe extern "C" fn PMPI_Comm_create(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_create_group")]
 pub unsafe extern "C" fn PMPI_Comm_create_group(
     comm: MPI_Comm,
     group: MPI_Group,
@@ -8284,6 +8843,7 @@ pub unsafe extern "C" fn PMPI_Comm_create_group(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_split_type")]
 pub unsafe extern "C" fn PMPI_Comm_split_type(
     comm: MPI_Comm,
     split_type: c_int,
@@ -8297,11 +8857,13 @@ pub unsafe extern "C" fn PMPI_Comm_split_type(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_test_inter")]
 pub unsafe extern "C" fn PMPI_Comm_test_inter(comm: MPI_Comm, flag: *mut c_int) -> c_int {
     shim::run("MPI_Comm_test_inter", comm, || comm::test_inter(comm, flag))
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_remote_size")]
 pub unsafe extern "C" fn PMPI_Comm_remote_size(comm: MPI_Comm, size: *mut c_int) -> c_int {
     shim::run("MPI_Comm_remote_size", comm, || {
         comm::remote_size(comm, size)
@@ -8309,6 +8871,7 @@ pub unsafe extern "C" fn PMPI_Comm_remote_size(comm: MPI_Comm, size: *mut c_int)
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_remote_group")]
 pub unsafe extern "C" fn PMPI_Comm_remote_group(comm: MPI_Comm, group: *mut MPI_Group) -> c_int {
     shim::run("MPI_Comm_remote_group", comm, || {
         comm::remote_group(comm, group)
@@ -8316,6 +8879,7 @@ pub unsafe extern "C" fn PMPI_Comm_remote_group(comm: MPI_Comm, group: *mut MPI_
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Intercomm_create")]
 pub unsafe extern "C" fn PMPI_Intercomm_create(
     local_comm: MPI_Comm,
     local_leader: c_int,
@@ -8337,6 +8901,7 @@ pub unsafe extern "C" fn PMPI_Intercomm_create(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Intercomm_merge")]
 pub unsafe extern "C" fn PMPI_Intercomm_merge(
     intercomm: MPI_Comm,
     high: c_int,
@@ -8348,11 +8913,13 @@ pub unsafe extern "C" fn PMPI_Intercomm_merge(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_set_info")]
 pub unsafe extern "C" fn PMPI_Comm_set_info(comm: MPI_Comm, info: MPI_Info) -> c_int {
     shim::run("MPI_Comm_set_info", comm, || comm::set_info(comm, info))
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_get_info")]
 pub unsafe extern "C" fn PMPI_Comm_get_info(comm: MPI_Comm, info_used: *mut MPI_Info) -> c_int {
     shim::run("MPI_Comm_get_info", comm, || {
         comm::get_info(comm, info_used)
@@ -8360,6 +8927,7 @@ pub unsafe extern "C" fn PMPI_Comm_get_info(comm: MPI_Comm, info_used: *mut MPI_
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_split")]
 pub unsafe extern "C" fn PMPI_Comm_split(
     comm: MPI_Comm,
     color: c_int,
@@ -8372,6 +8940,7 @@ pub unsafe extern "C" fn PMPI_Comm_split(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_compare")]
 pub unsafe extern "C" fn PMPI_Comm_compare(
     comm1: MPI_Comm,
     comm2: MPI_Comm,
@@ -8383,6 +8952,7 @@ pub unsafe extern "C" fn PMPI_Comm_compare(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_set_name")]
 pub unsafe extern "C" fn PMPI_Comm_set_name(comm: MPI_Comm, comm_name: *const c_char) -> c_int {
     shim::run("MPI_Comm_set_name", comm, || {
         comm::set_name(comm, comm_name)
@@ -8390,6 +8960,7 @@ pub unsafe extern "C" fn PMPI_Comm_set_name(comm: MPI_Comm, comm_name: *const c_
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_get_name")]
 pub unsafe extern "C" fn PMPI_Comm_get_name(
     comm: MPI_Comm,
     comm_name: *mut c_char,
@@ -8401,6 +8972,7 @@ pub unsafe extern "C" fn PMPI_Comm_get_name(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_set_errhandler")]
 pub unsafe extern "C" fn PMPI_Comm_set_errhandler(
     comm: MPI_Comm,
     errhandler: MPI_Errhandler,
@@ -8411,6 +8983,7 @@ pub unsafe extern "C" fn PMPI_Comm_set_errhandler(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_get_errhandler")]
 pub unsafe extern "C" fn PMPI_Comm_get_errhandler(
     comm: MPI_Comm,
     errhandler: *mut MPI_Errhandler,
@@ -8421,6 +8994,7 @@ pub unsafe extern "C" fn PMPI_Comm_get_errhandler(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_create_errhandler")]
 pub unsafe extern "C" fn PMPI_Comm_create_errhandler(
     comm_errhandler_fn: MPI_Comm_errhandler_function,
     errhandler: *mut MPI_Errhandler,
@@ -8431,6 +9005,7 @@ pub unsafe extern "C" fn PMPI_Comm_create_errhandler(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Errhandler_free")]
 pub unsafe extern "C" fn PMPI_Errhandler_free(errhandler: *mut MPI_Errhandler) -> c_int {
     shim::run("MPI_Errhandler_free", MPI_COMM_WORLD, || {
         comm::errhandler_free(errhandler)
@@ -8438,6 +9013,7 @@ pub unsafe extern "C" fn PMPI_Errhandler_free(errhandler: *mut MPI_Errhandler) -
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_T_init_thread")]
 pub unsafe extern "C" fn PMPI_T_init_thread(required: c_int, provided: *mut c_int) -> c_int {
     shim::run_tool("MPI_T_init_thread", || {
         tool::init_thread(required, provided)
@@ -8445,16 +9021,19 @@ pub unsafe extern "C" fn PMPI_T_init_thread(required: c_int, provided: *mut c_in
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_T_finalize")]
 pub unsafe extern "C" fn PMPI_T_finalize() -> c_int {
     shim::run_tool("MPI_T_finalize", || tool::finalize())
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_T_cvar_get_num")]
 pub unsafe extern "C" fn PMPI_T_cvar_get_num(num_cvar: *mut c_int) -> c_int {
     shim::run_tool("MPI_T_cvar_get_num", || tool::cvar_get_num(num_cvar))
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_T_cvar_get_info")]
 pub unsafe extern "C" fn PMPI_T_cvar_get_info(
     cvar_index: c_int,
     name: *mut c_char,
@@ -8475,6 +9054,7 @@ pub unsafe extern "C" fn PMPI_T_cvar_get_info(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_T_cvar_get_index")]
 pub unsafe extern "C" fn PMPI_T_cvar_get_index(
     name: *const c_char,
     cvar_index: *mut c_int,
@@ -8485,6 +9065,7 @@ pub unsafe extern "C" fn PMPI_T_cvar_get_index(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_T_cvar_handle_alloc")]
 pub unsafe extern "C" fn PMPI_T_cvar_handle_alloc(
     cvar_index: c_int,
     obj_handle: *mut c_void,
@@ -8497,26 +9078,31 @@ pub unsafe extern "C" fn PMPI_T_cvar_handle_alloc(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_T_cvar_handle_free")]
 pub unsafe extern "C" fn PMPI_T_cvar_handle_free(handle: *mut MPI_T_cvar_handle) -> c_int {
     shim::run_tool("MPI_T_cvar_handle_free", || tool::cvar_handle_free(handle))
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_T_cvar_read")]
 pub unsafe extern "C" fn PMPI_T_cvar_read(handle: MPI_T_cvar_handle, buf: *mut c_void) -> c_int {
     shim::run_tool("MPI_T_cvar_read", || tool::cvar_read(handle, buf))
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_T_cvar_write")]
 pub unsafe extern "C" fn PMPI_T_cvar_write(handle: MPI_T_cvar_handle, buf: *const c_void) -> c_int {
     shim::run_tool("MPI_T_cvar_write", || tool::cvar_write(handle, buf))
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_T_pvar_get_num")]
 pub unsafe extern "C" fn PMPI_T_pvar_get_num(num_pvar: *mut c_int) -> c_int {
     shim::run_tool("MPI_T_pvar_get_num", || tool::pvar_get_num(num_pvar))
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_T_pvar_get_info")]
 pub unsafe extern "C" fn PMPI_T_pvar_get_info(
     pvar_index: c_int,
     name: *mut c_char,
@@ -8541,6 +9127,7 @@ pub unsafe extern "C" fn PMPI_T_pvar_get_info(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_T_pvar_get_index")]
 pub unsafe extern "C" fn PMPI_T_pvar_get_index(
     name: *const c_char,
     var_class: c_int,
@@ -8552,6 +9139,7 @@ pub unsafe extern "C" fn PMPI_T_pvar_get_index(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_T_pvar_session_create")]
 pub unsafe extern "C" fn PMPI_T_pvar_session_create(pe_session: *mut MPI_T_pvar_session) -> c_int {
     shim::run_tool("MPI_T_pvar_session_create", || {
         tool::pvar_session_create(pe_session)
@@ -8559,6 +9147,7 @@ pub unsafe extern "C" fn PMPI_T_pvar_session_create(pe_session: *mut MPI_T_pvar_
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_T_pvar_session_free")]
 pub unsafe extern "C" fn PMPI_T_pvar_session_free(pe_session: *mut MPI_T_pvar_session) -> c_int {
     shim::run_tool("MPI_T_pvar_session_free", || {
         tool::pvar_session_free(pe_session)
@@ -8566,6 +9155,7 @@ pub unsafe extern "C" fn PMPI_T_pvar_session_free(pe_session: *mut MPI_T_pvar_se
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_T_pvar_handle_alloc")]
 pub unsafe extern "C" fn PMPI_T_pvar_handle_alloc(
     pe_session: MPI_T_pvar_session,
     pvar_index: c_int,
@@ -8579,6 +9169,7 @@ pub unsafe extern "C" fn PMPI_T_pvar_handle_alloc(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_T_pvar_handle_free")]
 pub unsafe extern "C" fn PMPI_T_pvar_handle_free(
     pe_session: MPI_T_pvar_session,
     handle: *mut MPI_T_pvar_handle,
@@ -8589,6 +9180,7 @@ pub unsafe extern "C" fn PMPI_T_pvar_handle_free(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_T_pvar_start")]
 pub unsafe extern "C" fn PMPI_T_pvar_start(
     pe_session: MPI_T_pvar_session,
     handle: MPI_T_pvar_handle,
@@ -8599,6 +9191,7 @@ pub unsafe extern "C" fn PMPI_T_pvar_start(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_T_pvar_stop")]
 pub unsafe extern "C" fn PMPI_T_pvar_stop(
     pe_session: MPI_T_pvar_session,
     handle: MPI_T_pvar_handle,
@@ -8609,6 +9202,7 @@ pub unsafe extern "C" fn PMPI_T_pvar_stop(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_T_pvar_read")]
 pub unsafe extern "C" fn PMPI_T_pvar_read(
     pe_session: MPI_T_pvar_session,
     handle: MPI_T_pvar_handle,
@@ -8620,6 +9214,7 @@ pub unsafe extern "C" fn PMPI_T_pvar_read(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_T_pvar_readreset")]
 pub unsafe extern "C" fn PMPI_T_pvar_readreset(
     pe_session: MPI_T_pvar_session,
     handle: MPI_T_pvar_handle,
@@ -8631,6 +9226,7 @@ pub unsafe extern "C" fn PMPI_T_pvar_readreset(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_T_pvar_reset")]
 pub unsafe extern "C" fn PMPI_T_pvar_reset(
     pe_session: MPI_T_pvar_session,
     handle: MPI_T_pvar_handle,
@@ -8639,6 +9235,7 @@ pub unsafe extern "C" fn PMPI_T_pvar_reset(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_T_pvar_write")]
 pub unsafe extern "C" fn PMPI_T_pvar_write(
     pe_session: MPI_T_pvar_session,
     handle: MPI_T_pvar_handle,
@@ -8648,11 +9245,13 @@ pub unsafe extern "C" fn PMPI_T_pvar_write(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_T_category_get_num")]
 pub unsafe extern "C" fn PMPI_T_category_get_num(num_cat: *mut c_int) -> c_int {
     shim::run_tool("MPI_T_category_get_num", || tool::category_get_num(num_cat))
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_T_category_get_info")]
 pub unsafe extern "C" fn PMPI_T_category_get_info(
     cat_index: c_int,
     name: *mut c_char,
@@ -8678,6 +9277,7 @@ pub unsafe extern "C" fn PMPI_T_category_get_info(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_T_category_get_index")]
 pub unsafe extern "C" fn PMPI_T_category_get_index(
     name: *const c_char,
     cat_index: *mut c_int,
@@ -8688,6 +9288,7 @@ pub unsafe extern "C" fn PMPI_T_category_get_index(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_T_category_get_cvars")]
 pub unsafe extern "C" fn PMPI_T_category_get_cvars(
     cat_index: c_int,
     len: c_int,
@@ -8699,6 +9300,7 @@ pub unsafe extern "C" fn PMPI_T_category_get_cvars(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_T_category_get_pvars")]
 pub unsafe extern "C" fn PMPI_T_category_get_pvars(
     cat_index: c_int,
     len: c_int,
@@ -8710,6 +9312,10 @@ pub unsafe extern "C" fn PMPI_T_category_get_pvars(
 }
 
 #[no_mangle]
+#[cfg_attr(
+    feature = "std-abi",
+    export_name = "MPICH_PMPI_T_category_get_categories"
+)]
 pub unsafe extern "C" fn PMPI_T_category_get_categories(
     cat_index: c_int,
     len: c_int,
@@ -8721,6 +9327,7 @@ pub unsafe extern "C" fn PMPI_T_category_get_categories(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_T_category_get_events")]
 pub unsafe extern "C" fn PMPI_T_category_get_events(
     cat_index: c_int,
     len: c_int,
@@ -8732,6 +9339,10 @@ pub unsafe extern "C" fn PMPI_T_category_get_events(
 }
 
 #[no_mangle]
+#[cfg_attr(
+    feature = "std-abi",
+    export_name = "MPICH_PMPI_T_category_get_num_events"
+)]
 pub unsafe extern "C" fn PMPI_T_category_get_num_events(
     cat_index: c_int,
     num_events: *mut c_int,
@@ -8742,6 +9353,7 @@ pub unsafe extern "C" fn PMPI_T_category_get_num_events(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_T_category_changed")]
 pub unsafe extern "C" fn PMPI_T_category_changed(update_number: *mut c_int) -> c_int {
     shim::run_tool("MPI_T_category_changed", || {
         tool::category_changed(update_number)
@@ -8749,6 +9361,7 @@ pub unsafe extern "C" fn PMPI_T_category_changed(update_number: *mut c_int) -> c
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_T_enum_get_info")]
 pub unsafe extern "C" fn PMPI_T_enum_get_info(
     enumtype: MPI_T_enum,
     num: *mut c_int,
@@ -8759,6 +9372,7 @@ pub unsafe extern "C" fn PMPI_T_enum_get_info(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_T_enum_get_item")]
 pub unsafe extern "C" fn PMPI_T_enum_get_item(
     enumtype: MPI_T_enum,
     index: c_int,
@@ -8770,11 +9384,13 @@ pub unsafe extern "C" fn PMPI_T_enum_get_item(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_T_event_get_num")]
 pub unsafe extern "C" fn PMPI_T_event_get_num(num_events: *mut c_int) -> c_int {
     shim::run_tool("MPI_T_event_get_num", || tool::event_get_num(num_events))
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_T_event_get_info")]
 pub unsafe extern "C" fn PMPI_T_event_get_info(
     event_index: c_int,
     name: *mut c_char,
@@ -8793,6 +9409,7 @@ pub unsafe extern "C" fn PMPI_T_event_get_info(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_T_event_handle_alloc")]
 pub unsafe extern "C" fn PMPI_T_event_handle_alloc(
     event_index: c_int,
     obj_handle: *mut c_void,
@@ -8805,6 +9422,7 @@ pub unsafe extern "C" fn PMPI_T_event_handle_alloc(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_T_event_get_index")]
 pub unsafe extern "C" fn PMPI_T_event_get_index(
     name: *const c_char,
     event_index: *mut c_int,
@@ -8813,6 +9431,7 @@ pub unsafe extern "C" fn PMPI_T_event_get_index(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_T_event_handle_free")]
 pub unsafe extern "C" fn PMPI_T_event_handle_free(
     event_registration: MPI_T_event_registration,
     user_data: *mut c_void,
@@ -8822,6 +9441,10 @@ pub unsafe extern "C" fn PMPI_T_event_handle_free(
 }
 
 #[no_mangle]
+#[cfg_attr(
+    feature = "std-abi",
+    export_name = "MPICH_PMPI_T_event_handle_get_info"
+)]
 pub unsafe extern "C" fn PMPI_T_event_handle_get_info(
     event_registration: MPI_T_event_registration,
     info_used: *mut MPI_Info,
@@ -8830,6 +9453,10 @@ pub unsafe extern "C" fn PMPI_T_event_handle_get_info(
 }
 
 #[no_mangle]
+#[cfg_attr(
+    feature = "std-abi",
+    export_name = "MPICH_PMPI_T_event_handle_set_info"
+)]
 pub unsafe extern "C" fn PMPI_T_event_handle_set_info(
     event_registration: MPI_T_event_registration,
     info: MPI_Info,
@@ -8838,6 +9465,10 @@ pub unsafe extern "C" fn PMPI_T_event_handle_set_info(
 }
 
 #[no_mangle]
+#[cfg_attr(
+    feature = "std-abi",
+    export_name = "MPICH_PMPI_T_event_register_callback"
+)]
 pub unsafe extern "C" fn PMPI_T_event_register_callback(
     event_registration: MPI_T_event_registration,
     cb_safety: MPI_T_cb_safety,
@@ -8849,6 +9480,10 @@ pub unsafe extern "C" fn PMPI_T_event_register_callback(
 }
 
 #[no_mangle]
+#[cfg_attr(
+    feature = "std-abi",
+    export_name = "MPICH_PMPI_T_event_callback_get_info"
+)]
 pub unsafe extern "C" fn PMPI_T_event_callback_get_info(
     event_registration: MPI_T_event_registration,
     cb_safety: MPI_T_cb_safety,
@@ -8858,6 +9493,10 @@ pub unsafe extern "C" fn PMPI_T_event_callback_get_info(
 }
 
 #[no_mangle]
+#[cfg_attr(
+    feature = "std-abi",
+    export_name = "MPICH_PMPI_T_event_callback_set_info"
+)]
 pub unsafe extern "C" fn PMPI_T_event_callback_set_info(
     event_registration: MPI_T_event_registration,
     cb_safety: MPI_T_cb_safety,
@@ -8867,6 +9506,10 @@ pub unsafe extern "C" fn PMPI_T_event_callback_set_info(
 }
 
 #[no_mangle]
+#[cfg_attr(
+    feature = "std-abi",
+    export_name = "MPICH_PMPI_T_event_set_dropped_handler"
+)]
 pub unsafe extern "C" fn PMPI_T_event_set_dropped_handler(
     event_registration: MPI_T_event_registration,
     dropped_cb_function: MPI_T_event_dropped_cb_function,
@@ -8875,6 +9518,7 @@ pub unsafe extern "C" fn PMPI_T_event_set_dropped_handler(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_T_event_read")]
 pub unsafe extern "C" fn PMPI_T_event_read(
     event_instance: MPI_T_event_instance,
     element_index: c_int,
@@ -8884,6 +9528,7 @@ pub unsafe extern "C" fn PMPI_T_event_read(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_T_event_copy")]
 pub unsafe extern "C" fn PMPI_T_event_copy(
     event_instance: MPI_T_event_instance,
     buffer: *mut c_void,
@@ -8892,6 +9537,7 @@ pub unsafe extern "C" fn PMPI_T_event_copy(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_T_event_get_timestamp")]
 pub unsafe extern "C" fn PMPI_T_event_get_timestamp(
     event_instance: MPI_T_event_instance,
     event_timestamp: *mut MPI_Count,
@@ -8900,6 +9546,7 @@ pub unsafe extern "C" fn PMPI_T_event_get_timestamp(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_T_event_get_source")]
 pub unsafe extern "C" fn PMPI_T_event_get_source(
     event_instance: MPI_T_event_instance,
     source_index: *mut c_int,
@@ -8908,11 +9555,13 @@ pub unsafe extern "C" fn PMPI_T_event_get_source(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_T_source_get_num")]
 pub unsafe extern "C" fn PMPI_T_source_get_num(num_sources: *mut c_int) -> c_int {
     shim::run_tool("MPI_T_source_get_num", || tool::source_get_num(num_sources))
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_T_source_get_info")]
 pub unsafe extern "C" fn PMPI_T_source_get_info(
     source_index: c_int,
     name: *mut c_char,
@@ -8940,6 +9589,7 @@ pub unsafe extern "C" fn PMPI_T_source_get_info(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_T_source_get_timestamp")]
 pub unsafe extern "C" fn PMPI_T_source_get_timestamp(
     source_index: c_int,
     timestamp: *mut MPI_Count,

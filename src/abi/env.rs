@@ -86,12 +86,14 @@ pub(crate) fn session_closed(w: &World) -> Result<()> {
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Init")]
 pub unsafe extern "C" fn PMPI_Init(argc: *mut c_int, argv: *mut *mut *mut c_char) -> c_int {
     let _ = (argc, argv); // MPI-2 and later: the arguments are not needed
     run("MPI_Init", MPI_COMM_WORLD, || init(false))
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Init_thread")]
 pub unsafe extern "C" fn PMPI_Init_thread(
     argc: *mut c_int,
     argv: *mut *mut *mut c_char,
@@ -111,6 +113,7 @@ pub unsafe extern "C" fn PMPI_Init_thread(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Initialized")]
 pub unsafe extern "C" fn PMPI_Initialized(flag: *mut c_int) -> c_int {
     run("MPI_Initialized", MPI_COMM_WORLD, || {
         write_out(flag, (USERS.lock().world_model != 0) as c_int)
@@ -118,6 +121,7 @@ pub unsafe extern "C" fn PMPI_Initialized(flag: *mut c_int) -> c_int {
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Finalized")]
 pub unsafe extern "C" fn PMPI_Finalized(flag: *mut c_int) -> c_int {
     run("MPI_Finalized", MPI_COMM_WORLD, || {
         write_out(flag, (USERS.lock().world_model == 2) as c_int)
@@ -125,6 +129,7 @@ pub unsafe extern "C" fn PMPI_Finalized(flag: *mut c_int) -> c_int {
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Finalize")]
 pub unsafe extern "C" fn PMPI_Finalize() -> c_int {
     run("MPI_Finalize", MPI_COMM_WORLD, || {
         let w = shim::world()?;
@@ -146,6 +151,7 @@ pub unsafe extern "C" fn PMPI_Finalize() -> c_int {
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Abort")]
 pub unsafe extern "C" fn PMPI_Abort(comm: MPI_Comm, errorcode: c_int) -> c_int {
     // MPI_Abort never returns; the job (see World::abort) goes down with `errorcode`.
     let rank = crate::runtime::world().map(|w| w.rank as i64).unwrap_or(-1);
@@ -163,6 +169,7 @@ pub unsafe extern "C" fn PMPI_Abort(comm: MPI_Comm, errorcode: c_int) -> c_int {
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Query_thread")]
 pub unsafe extern "C" fn PMPI_Query_thread(provided: *mut c_int) -> c_int {
     run("MPI_Query_thread", MPI_COMM_WORLD, || {
         shim::world()?;
@@ -171,6 +178,7 @@ pub unsafe extern "C" fn PMPI_Query_thread(provided: *mut c_int) -> c_int {
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Is_thread_main")]
 pub unsafe extern "C" fn PMPI_Is_thread_main(flag: *mut c_int) -> c_int {
     run("MPI_Is_thread_main", MPI_COMM_WORLD, || {
         let w = shim::world()?;
@@ -182,6 +190,7 @@ pub unsafe extern "C" fn PMPI_Is_thread_main(flag: *mut c_int) -> c_int {
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Get_version")]
 pub unsafe extern "C" fn PMPI_Get_version(version: *mut c_int, subversion: *mut c_int) -> c_int {
     run("MPI_Get_version", MPI_COMM_WORLD, || {
         write_out(version, MPI_VERSION)?;
@@ -192,14 +201,20 @@ pub unsafe extern "C" fn PMPI_Get_version(version: *mut c_int, subversion: *mut 
 /// The library version string (also what `railmpi-info` prints first).
 pub fn library_version() -> String {
     format!(
-        "railmpi {} (MPI {}.{}, MPICH ABI; rails: shm, tcp, verbs)",
+        "railmpi {} (MPI {}.{}, {}; rails: shm, tcp, verbs)",
         env!("CARGO_PKG_VERSION"),
         MPI_VERSION,
-        MPI_SUBVERSION
+        MPI_SUBVERSION,
+        if cfg!(feature = "std-abi") {
+            "MPI-5 standard ABI"
+        } else {
+            "MPICH ABI"
+        }
     )
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Get_library_version")]
 pub unsafe extern "C" fn PMPI_Get_library_version(
     version: *mut c_char,
     resultlen: *mut c_int,
@@ -215,6 +230,7 @@ pub unsafe extern "C" fn PMPI_Get_library_version(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Get_processor_name")]
 pub unsafe extern "C" fn PMPI_Get_processor_name(
     name: *mut c_char,
     resultlen: *mut c_int,
@@ -229,6 +245,7 @@ pub unsafe extern "C" fn PMPI_Get_processor_name(
 /// `clock_gettime` and a conversion. Benchmarks call it around every operation they time;
 /// going through `Instant::elapsed` was a hundred instructions per call more.
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Wtime")]
 pub unsafe extern "C" fn PMPI_Wtime() -> f64 {
     let mut ts = libc::timespec {
         tv_sec: 0,
@@ -240,11 +257,13 @@ pub unsafe extern "C" fn PMPI_Wtime() -> f64 {
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Wtick")]
 pub unsafe extern "C" fn PMPI_Wtick() -> f64 {
     1e-9
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Alloc_mem")]
 pub unsafe extern "C" fn PMPI_Alloc_mem(
     size: MPI_Aint,
     info: MPI_Info,
@@ -265,6 +284,7 @@ pub unsafe extern "C" fn PMPI_Alloc_mem(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Free_mem")]
 pub unsafe extern "C" fn PMPI_Free_mem(base: *mut c_void) -> c_int {
     run("MPI_Free_mem", MPI_COMM_WORLD, || {
         libc::free(base);
@@ -273,6 +293,7 @@ pub unsafe extern "C" fn PMPI_Free_mem(base: *mut c_void) -> c_int {
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Error_string")]
 pub unsafe extern "C" fn PMPI_Error_string(
     errorcode: c_int,
     string: *mut c_char,
@@ -294,12 +315,14 @@ pub unsafe extern "C" fn PMPI_Error_string(
 /// Profiling control: railmpi has no profiling layer of its own to steer, so every level is
 /// accepted and ignored (as MPICH does); tools that interpose MPI_Pcontrol see the call.
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Pcontrol")]
 pub unsafe extern "C" fn PMPI_Pcontrol(level: c_int) -> c_int {
     let _ = level;
     MPI_SUCCESS
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Error_class")]
 pub unsafe extern "C" fn PMPI_Error_class(errorcode: c_int, errorclass: *mut c_int) -> c_int {
     run(
         "MPI_Error_class",
@@ -318,6 +341,7 @@ pub unsafe extern "C" fn PMPI_Error_class(errorcode: c_int, errorclass: *mut c_i
 // MPI-3, still linked by old programs and MPICH's tests; MPICH exports them).
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Errhandler_create")]
 pub unsafe extern "C" fn PMPI_Errhandler_create(
     function: MPI_Handler_function,
     errhandler: *mut MPI_Errhandler,
@@ -326,11 +350,13 @@ pub unsafe extern "C" fn PMPI_Errhandler_create(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Errhandler_set")]
 pub unsafe extern "C" fn PMPI_Errhandler_set(comm: MPI_Comm, errhandler: MPI_Errhandler) -> c_int {
     super::entry_points::PMPI_Comm_set_errhandler(comm, errhandler)
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Errhandler_get")]
 pub unsafe extern "C" fn PMPI_Errhandler_get(
     comm: MPI_Comm,
     errhandler: *mut MPI_Errhandler,

@@ -33,6 +33,7 @@ fn io_status(bytes: usize) -> Status {
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_open")]
 pub unsafe extern "C" fn PMPI_File_open(
     comm: MPI_Comm,
     filename: *const c_char,
@@ -66,6 +67,7 @@ pub unsafe extern "C" fn PMPI_File_open(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_close")]
 pub unsafe extern "C" fn PMPI_File_close(fh: *mut MPI_File) -> c_int {
     let h = if fh.is_null() { MPI_FILE_NULL } else { *fh };
     run_file("MPI_File_close", h, || {
@@ -85,6 +87,7 @@ pub unsafe extern "C" fn PMPI_File_close(fh: *mut MPI_File) -> c_int {
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_delete")]
 pub unsafe extern "C" fn PMPI_File_delete(filename: *const c_char, info: MPI_Info) -> c_int {
     run_file("MPI_File_delete", MPI_FILE_NULL, || {
         shim::world()?;
@@ -99,6 +102,7 @@ fn offset_arg(o: MPI_Offset) -> Result<u64> {
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_set_size")]
 pub unsafe extern "C" fn PMPI_File_set_size(fh: MPI_File, size: MPI_Offset) -> c_int {
     run_file("MPI_File_set_size", fh, || {
         let w = shim::world()?;
@@ -108,6 +112,7 @@ pub unsafe extern "C" fn PMPI_File_set_size(fh: MPI_File, size: MPI_Offset) -> c
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_preallocate")]
 pub unsafe extern "C" fn PMPI_File_preallocate(fh: MPI_File, size: MPI_Offset) -> c_int {
     run_file("MPI_File_preallocate", fh, || {
         let w = shim::world()?;
@@ -117,6 +122,7 @@ pub unsafe extern "C" fn PMPI_File_preallocate(fh: MPI_File, size: MPI_Offset) -
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_get_size")]
 pub unsafe extern "C" fn PMPI_File_get_size(fh: MPI_File, size: *mut MPI_Offset) -> c_int {
     run_file("MPI_File_get_size", fh, || {
         let f = handles::file(fh)?;
@@ -125,6 +131,7 @@ pub unsafe extern "C" fn PMPI_File_get_size(fh: MPI_File, size: *mut MPI_Offset)
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_get_group")]
 pub unsafe extern "C" fn PMPI_File_get_group(fh: MPI_File, group: *mut MPI_Group) -> c_int {
     run_file("MPI_File_get_group", fh, || {
         let f = handles::file(fh)?;
@@ -136,6 +143,7 @@ pub unsafe extern "C" fn PMPI_File_get_group(fh: MPI_File, group: *mut MPI_Group
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_get_amode")]
 pub unsafe extern "C" fn PMPI_File_get_amode(fh: MPI_File, amode: *mut c_int) -> c_int {
     run_file("MPI_File_get_amode", fh, || {
         write_out(amode, handles::file(fh)?.amode)
@@ -143,6 +151,7 @@ pub unsafe extern "C" fn PMPI_File_get_amode(fh: MPI_File, amode: *mut c_int) ->
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_set_info")]
 pub unsafe extern "C" fn PMPI_File_set_info(fh: MPI_File, info: MPI_Info) -> c_int {
     run_file("MPI_File_set_info", fh, || {
         let f = handles::file(fh)?;
@@ -157,6 +166,7 @@ pub unsafe extern "C" fn PMPI_File_set_info(fh: MPI_File, info: MPI_Info) -> c_i
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_get_info")]
 pub unsafe extern "C" fn PMPI_File_get_info(fh: MPI_File, info_used: *mut MPI_Info) -> c_int {
     run_file("MPI_File_get_info", fh, || {
         let f = handles::file(fh)?;
@@ -169,6 +179,7 @@ pub unsafe extern "C" fn PMPI_File_get_info(fh: MPI_File, info_used: *mut MPI_In
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_sync")]
 pub unsafe extern "C" fn PMPI_File_sync(fh: MPI_File) -> c_int {
     run_file("MPI_File_sync", fh, || {
         let w = shim::world()?;
@@ -177,6 +188,7 @@ pub unsafe extern "C" fn PMPI_File_sync(fh: MPI_File) -> c_int {
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_set_atomicity")]
 pub unsafe extern "C" fn PMPI_File_set_atomicity(fh: MPI_File, flag: c_int) -> c_int {
     run_file("MPI_File_set_atomicity", fh, || {
         let w = shim::world()?;
@@ -185,6 +197,7 @@ pub unsafe extern "C" fn PMPI_File_set_atomicity(fh: MPI_File, flag: c_int) -> c
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_get_atomicity")]
 pub unsafe extern "C" fn PMPI_File_get_atomicity(fh: MPI_File, flag: *mut c_int) -> c_int {
     run_file("MPI_File_get_atomicity", fh, || {
         let f = handles::file(fh)?;
@@ -207,6 +220,7 @@ pub(crate) unsafe fn get_type_extent(
 // ------------------------------------------------------------------ views
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_set_view")]
 pub unsafe extern "C" fn PMPI_File_set_view(
     fh: MPI_File,
     disp: MPI_Offset,
@@ -249,6 +263,7 @@ fn view_type(h: MPI_Datatype, t: &KeptType) -> MPI_Datatype {
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_get_view")]
 pub unsafe extern "C" fn PMPI_File_get_view(
     fh: MPI_File,
     disp: *mut MPI_Offset,
@@ -279,6 +294,7 @@ pub unsafe extern "C" fn PMPI_File_get_view(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Register_datarep")]
 pub unsafe extern "C" fn PMPI_Register_datarep(
     datarep: *const c_char,
     read_conversion_fn: *mut c_void,
@@ -312,6 +328,7 @@ pub unsafe extern "C" fn PMPI_Register_datarep(
 // ------------------------------------------------------------------ file pointers
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_seek")]
 pub unsafe extern "C" fn PMPI_File_seek(fh: MPI_File, offset: MPI_Offset, whence: c_int) -> c_int {
     run_file("MPI_File_seek", fh, || {
         handles::file(fh)?.seek(offset, whence)
@@ -319,6 +336,7 @@ pub unsafe extern "C" fn PMPI_File_seek(fh: MPI_File, offset: MPI_Offset, whence
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_get_position")]
 pub unsafe extern "C" fn PMPI_File_get_position(fh: MPI_File, offset: *mut MPI_Offset) -> c_int {
     run_file("MPI_File_get_position", fh, || {
         let f = handles::file(fh)?;
@@ -334,6 +352,7 @@ pub unsafe extern "C" fn PMPI_File_get_position(fh: MPI_File, offset: *mut MPI_O
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_get_byte_offset")]
 pub unsafe extern "C" fn PMPI_File_get_byte_offset(
     fh: MPI_File,
     offset: MPI_Offset,
@@ -346,6 +365,7 @@ pub unsafe extern "C" fn PMPI_File_get_byte_offset(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_seek_shared")]
 pub unsafe extern "C" fn PMPI_File_seek_shared(
     fh: MPI_File,
     offset: MPI_Offset,
@@ -358,6 +378,10 @@ pub unsafe extern "C" fn PMPI_File_seek_shared(
 }
 
 #[no_mangle]
+#[cfg_attr(
+    feature = "std-abi",
+    export_name = "MPICH_PMPI_File_get_position_shared"
+)]
 pub unsafe extern "C" fn PMPI_File_get_position_shared(
     fh: MPI_File,
     offset: *mut MPI_Offset,
@@ -512,6 +536,7 @@ pub(crate) unsafe fn split_end(fh: MPI_File, kind: Split, status: *mut MPI_Statu
 // ------------------------------------------------------------------ error handlers
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_create_errhandler")]
 pub unsafe extern "C" fn PMPI_File_create_errhandler(
     file_errhandler_fn: MPI_File_errhandler_function,
     errhandler: *mut MPI_Errhandler,
@@ -526,6 +551,7 @@ pub unsafe extern "C" fn PMPI_File_create_errhandler(
 
 // MPI-3.1 names the file of these two `file` (mpi_f08's keyword arguments follow it).
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_set_errhandler")]
 pub unsafe extern "C" fn PMPI_File_set_errhandler(
     file: MPI_File,
     errhandler: MPI_Errhandler,
@@ -545,6 +571,7 @@ pub unsafe extern "C" fn PMPI_File_set_errhandler(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_get_errhandler")]
 pub unsafe extern "C" fn PMPI_File_get_errhandler(
     file: MPI_File,
     errhandler: *mut MPI_Errhandler,
@@ -562,6 +589,7 @@ pub unsafe extern "C" fn PMPI_File_get_errhandler(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_call_errhandler")]
 pub unsafe extern "C" fn PMPI_File_call_errhandler(fh: MPI_File, errorcode: c_int) -> c_int {
     if fh != MPI_FILE_NULL && handles::file(fh).is_err() {
         return MPI_ERR_FILE;
@@ -579,11 +607,13 @@ pub unsafe extern "C" fn PMPI_File_call_errhandler(fh: MPI_File, errorcode: c_in
 
 /// The Fortran integer of a file handle: its table slot plus one (0: MPI_FILE_NULL).
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_c2f")]
 pub extern "C" fn PMPI_File_c2f(fh: MPI_File) -> MPI_Fint {
     handles::file_slot(fh).map_or(0, |i| i as MPI_Fint + 1)
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_f2c")]
 pub extern "C" fn PMPI_File_f2c(fh: MPI_Fint) -> MPI_File {
     if fh <= 0 {
         return MPI_FILE_NULL;

@@ -133,6 +133,7 @@ pub fn cancel(i: usize) -> Result<()> {
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Grequest_start")]
 pub unsafe extern "C" fn PMPI_Grequest_start(
     query_fn: MPI_Grequest_query_function,
     free_fn: MPI_Grequest_free_function,
@@ -161,6 +162,7 @@ pub unsafe extern "C" fn PMPI_Grequest_start(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Grequest_complete")]
 pub unsafe extern "C" fn PMPI_Grequest_complete(request: MPI_Request) -> c_int {
     run("MPI_Grequest_complete", MPI_COMM_WORLD, || {
         let w = shim::world()?;

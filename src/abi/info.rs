@@ -10,6 +10,20 @@ use crate::mpi_err;
 use std::ffi::CStr;
 use std::os::raw::{c_char, c_int};
 
+/// The longest key: MPI_MAX_INFO_KEY, which is 256 in the standard ABI (255 in MPICH's).
+const KEY_MAX: usize = if cfg!(feature = "std-abi") {
+    256
+} else {
+    MPI_MAX_INFO_KEY as usize
+};
+
+/// The most MPI_Info_get_nthkey writes, with the NUL.
+const NTHKEY_MAX: usize = if cfg!(feature = "std-abi") {
+    KEY_MAX + 1
+} else {
+    MPI_MAX_INFO_KEY as usize
+};
+
 /// A key as MPI allows it: 1..=MPI_MAX_INFO_KEY characters (else MPI_ERR_INFO_KEY).
 ///
 /// # Safety
@@ -20,10 +34,10 @@ unsafe fn key<'a>(key: *const c_char) -> Result<&'a str> {
     }
     let k = CStr::from_ptr(key);
     let len = k.to_bytes().len();
-    if len == 0 || len > MPI_MAX_INFO_KEY as usize {
+    if len == 0 || len > KEY_MAX {
         return mpi_err!(
             InfoKey,
-            "info key of {len} characters (1..={MPI_MAX_INFO_KEY} allowed)"
+            "info key of {len} characters (1..={KEY_MAX} allowed)"
         );
     }
     k.to_str()
@@ -171,8 +185,9 @@ pub(crate) unsafe fn get_nthkey(info: MPI_Info, n: c_int, key: *mut c_char) -> R
     })?;
     match k {
         // At most MPI_MAX_INFO_KEY bytes with the NUL, as MPICH writes: a program may
-        // pass a buffer of just MPI_MAX_INFO_KEY.
-        Ok(k) => write_out_str(&k, key, MPI_MAX_INFO_KEY as usize, std::ptr::null_mut()),
+        // pass a buffer of just MPI_MAX_INFO_KEY. (The standard ABI's keys may be
+        // MPI_MAX_INFO_KEY long: its key buffers have room for the NUL, as MPICH 5's.)
+        Ok(k) => write_out_str(&k, key, NTHKEY_MAX, std::ptr::null_mut()),
         Err(len) => mpi_err!(Arg, "no key number {n} (the info object has {len})"),
     }
 }
@@ -235,6 +250,7 @@ pub(crate) unsafe fn get_string(
 /// sees them (callable before MPI_Init: the values come from the process and launcher).
 /// (`char *argv[]`, which the generator does not translate: a shim of its own.)
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Info_create_env")]
 pub unsafe extern "C" fn PMPI_Info_create_env(
     argc: c_int,
     argv: *mut *mut c_char,

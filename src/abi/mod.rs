@@ -6,6 +6,9 @@
 // The exported functions are unsafe because C calls them with raw pointers; their safety
 // contract is the MPI standard's (valid buffers, statuses and handles), not repeated on each.
 #![allow(clippy::missing_safety_doc)]
+// In the standard-ABI build each `PMPI_X` is exported as `MPICH_PMPI_X` (its
+// `export_name` overrides `no_mangle`), for src/abi_std to call.
+#![cfg_attr(feature = "std-abi", allow(unused_attributes))]
 
 pub mod args;
 pub mod attr;
@@ -22,6 +25,9 @@ pub mod entry_points;
 pub mod env;
 pub mod errors;
 pub mod file;
+// The Fortran bindings call the C entry points by their MPICH-ABI names: not in the
+// standard-ABI build (whose `PMPI_X` are the standard's).
+#[cfg(not(feature = "std-abi"))]
 pub mod fortran;
 pub mod grequest;
 pub mod group;

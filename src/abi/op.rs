@@ -263,6 +263,7 @@ pub(crate) unsafe fn create(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Op_free")]
 pub unsafe extern "C" fn PMPI_Op_free(op: *mut MPI_Op) -> c_int {
     run("MPI_Op_free", MPI_COMM_WORLD, || {
         if op.is_null() {
@@ -288,6 +289,7 @@ pub unsafe extern "C" fn PMPI_Op_free(op: *mut MPI_Op) -> c_int {
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Op_commutative")]
 pub unsafe extern "C" fn PMPI_Op_commutative(op: MPI_Op, commute: *mut c_int) -> c_int {
     run("MPI_Op_commutative", MPI_COMM_WORLD, || {
         let c = if is_predefined(op) {

@@ -166,6 +166,7 @@ pub(crate) unsafe fn detach(win: MPI_Win, base: *const c_void) -> Result<()> {
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_free")]
 pub unsafe extern "C" fn PMPI_Win_free(win: *mut MPI_Win) -> c_int {
     let h = if win.is_null() { MPI_WIN_NULL } else { *win };
     run_win("MPI_Win_free", h, || {
@@ -186,6 +187,7 @@ pub unsafe extern "C" fn PMPI_Win_free(win: *mut MPI_Win) -> c_int {
 // ------------------------------------------------------------------ attributes, names
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_get_attr")]
 pub unsafe extern "C" fn PMPI_Win_get_attr(
     win: MPI_Win,
     keyval: c_int,
@@ -221,6 +223,7 @@ pub unsafe extern "C" fn PMPI_Win_get_attr(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_set_attr")]
 pub unsafe extern "C" fn PMPI_Win_set_attr(
     win: MPI_Win,
     keyval: c_int,
@@ -233,6 +236,7 @@ pub unsafe extern "C" fn PMPI_Win_set_attr(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_delete_attr")]
 pub unsafe extern "C" fn PMPI_Win_delete_attr(win: MPI_Win, keyval: c_int) -> c_int {
     run_win("MPI_Win_delete_attr", win, || {
         handles::win(win)?;
@@ -241,6 +245,7 @@ pub unsafe extern "C" fn PMPI_Win_delete_attr(win: MPI_Win, keyval: c_int) -> c_
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_create_keyval")]
 pub unsafe extern "C" fn PMPI_Win_create_keyval(
     win_copy_attr_fn: MPI_Win_copy_attr_function,
     win_delete_attr_fn: MPI_Win_delete_attr_function,
@@ -266,6 +271,7 @@ pub unsafe extern "C" fn PMPI_Win_create_keyval(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_free_keyval")]
 pub unsafe extern "C" fn PMPI_Win_free_keyval(win_keyval: *mut c_int) -> c_int {
     run("MPI_Win_free_keyval", MPI_COMM_WORLD, || {
         shim::world()?;
@@ -274,6 +280,7 @@ pub unsafe extern "C" fn PMPI_Win_free_keyval(win_keyval: *mut c_int) -> c_int {
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_set_name")]
 pub unsafe extern "C" fn PMPI_Win_set_name(win: MPI_Win, win_name: *const c_char) -> c_int {
     run_win("MPI_Win_set_name", win, || {
         if win_name.is_null() {
@@ -287,6 +294,7 @@ pub unsafe extern "C" fn PMPI_Win_set_name(win: MPI_Win, win_name: *const c_char
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_get_name")]
 pub unsafe extern "C" fn PMPI_Win_get_name(
     win: MPI_Win,
     win_name: *mut c_char,
@@ -299,6 +307,7 @@ pub unsafe extern "C" fn PMPI_Win_get_name(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_get_group")]
 pub unsafe extern "C" fn PMPI_Win_get_group(win: MPI_Win, group: *mut MPI_Group) -> c_int {
     run_win("MPI_Win_get_group", win, || {
         let w = handles::win(win)?;
@@ -317,6 +326,7 @@ const WIN_HINTS: [(&str, &str); 6] = [
 ];
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_get_info")]
 pub unsafe extern "C" fn PMPI_Win_get_info(win: MPI_Win, info_used: *mut MPI_Info) -> c_int {
     run_win("MPI_Win_get_info", win, || {
         let set = handles::with_win_entry(win, |e| e.info.clone())?;
@@ -334,6 +344,7 @@ pub unsafe extern "C" fn PMPI_Win_get_info(win: MPI_Win, info_used: *mut MPI_Inf
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_set_info")]
 pub unsafe extern "C" fn PMPI_Win_set_info(win: MPI_Win, info: MPI_Info) -> c_int {
     run_win("MPI_Win_set_info", win, || {
         handles::win(win)?;
@@ -353,6 +364,7 @@ pub unsafe extern "C" fn PMPI_Win_set_info(win: MPI_Win, info: MPI_Info) -> c_in
 // ------------------------------------------------------------------ error handlers
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_create_errhandler")]
 pub unsafe extern "C" fn PMPI_Win_create_errhandler(
     win_errhandler_fn: MPI_Win_errhandler_function,
     errhandler: *mut MPI_Errhandler,
@@ -366,6 +378,7 @@ pub unsafe extern "C" fn PMPI_Win_create_errhandler(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_set_errhandler")]
 pub unsafe extern "C" fn PMPI_Win_set_errhandler(
     win: MPI_Win,
     errhandler: MPI_Errhandler,
@@ -381,6 +394,7 @@ pub unsafe extern "C" fn PMPI_Win_set_errhandler(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_get_errhandler")]
 pub unsafe extern "C" fn PMPI_Win_get_errhandler(
     win: MPI_Win,
     errhandler: *mut MPI_Errhandler,
@@ -394,6 +408,7 @@ pub unsafe extern "C" fn PMPI_Win_get_errhandler(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_call_errhandler")]
 pub unsafe extern "C" fn PMPI_Win_call_errhandler(win: MPI_Win, errorcode: c_int) -> c_int {
     handles::win(win).map_or(MPI_ERR_WIN, |_| {
         super::errors::raise_win_code(

@@ -56,6 +56,7 @@ pub fn copy_all(old: MPI_Datatype, new: MPI_Datatype) -> Result<()> {
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_create_keyval")]
 pub unsafe extern "C" fn PMPI_Type_create_keyval(
     type_copy_attr_fn: MPI_Type_copy_attr_function,
     type_delete_attr_fn: MPI_Type_delete_attr_function,
@@ -81,6 +82,7 @@ pub unsafe extern "C" fn PMPI_Type_create_keyval(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_free_keyval")]
 pub unsafe extern "C" fn PMPI_Type_free_keyval(type_keyval: *mut c_int) -> c_int {
     run("MPI_Type_free_keyval", MPI_COMM_WORLD, || {
         shim::world()?;
@@ -89,6 +91,7 @@ pub unsafe extern "C" fn PMPI_Type_free_keyval(type_keyval: *mut c_int) -> c_int
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_set_attr")]
 pub unsafe extern "C" fn PMPI_Type_set_attr(
     datatype: MPI_Datatype,
     type_keyval: c_int,
@@ -101,6 +104,7 @@ pub unsafe extern "C" fn PMPI_Type_set_attr(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_get_attr")]
 pub unsafe extern "C" fn PMPI_Type_get_attr(
     datatype: MPI_Datatype,
     type_keyval: c_int,
@@ -124,6 +128,7 @@ pub unsafe extern "C" fn PMPI_Type_get_attr(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_delete_attr")]
 pub unsafe extern "C" fn PMPI_Type_delete_attr(
     datatype: MPI_Datatype,
     type_keyval: c_int,

@@ -1,0 +1,457 @@
+//! Conversions the generated entry points use: a handle railmpi made keeps its MPICH value
+//! (the pointer's bits); outputs go through stand-ins of the MPICH type; arrays are copied
+//! (MPICH's handles are ints, the standard's pointers); statuses are rearranged. Every
+//! pointer is the application's: NULL is passed on as NULL (the MPICH entry point reports
+//! it), and an array is read only when its pointer and length say it may be.
+
+use super::types::*;
+use super::values as v;
+use crate::abi::consts as m;
+use std::os::raw::{c_int, c_void};
+
+/// A handle of the standard ABI with value `v` (predefined handles are small integers).
+pub const fn handle<T>(v: usize) -> *mut T {
+    std::ptr::without_provenance_mut(v)
+}
+
+/// A handle railmpi made, as the standard ABI carries it: its MPICH value's bits (never
+/// below 0x400, where the predefined handles are).
+#[inline]
+pub fn user_out(h: c_int) -> usize {
+    h as u32 as usize
+}
+
+/// The MPICH handle a standard-ABI value names (0, which no MPICH handle is, for one that
+/// cannot be: the call then reports the invalid handle).
+#[inline]
+pub fn user_in(v: usize) -> c_int {
+    u32::try_from(v).map_or(0, |x| x as c_int)
+}
+
+/// MPI_File: a pointer in both ABIs; only the null handles differ.
+#[inline]
+pub fn file_in(h: MPI_File) -> m::MPI_File {
+    match h as usize {
+        0x118 => m::MPI_FILE_NULL,
+        a => std::ptr::without_provenance_mut(a),
+    }
+}
+
+#[inline]
+pub fn file_out(h: m::MPI_File) -> MPI_File {
+    match h.is_null() {
+        true => handle(0x118),
+        false => handle(h as usize),
+    }
+}
+
+/// A rank argument: the standard's wildcards (-1 MPI_ANY_SOURCE, -3 MPI_PROC_NULL, -4
+/// MPI_ROOT) to MPICH's (-2, -1, -3); another negative one to one no rank is.
+#[inline]
+pub fn rank_in(r: c_int) -> c_int {
+    match r {
+        r if r >= 0 || r == m::MPI_UNDEFINED => r,
+        v::MPI_ANY_SOURCE => m::MPI_ANY_SOURCE,
+        v::MPI_PROC_NULL => m::MPI_PROC_NULL,
+        v::MPI_ROOT => m::MPI_ROOT,
+        _ => i32::MIN,
+    }
+}
+
+#[inline]
+pub fn rank_out(r: c_int) -> c_int {
+    match r {
+        m::MPI_ANY_SOURCE => v::MPI_ANY_SOURCE,
+        m::MPI_PROC_NULL => v::MPI_PROC_NULL,
+        m::MPI_ROOT => v::MPI_ROOT,
+        r => r,
+    }
+}
+
+/// A tag argument: MPI_ANY_TAG is -2 in the standard ABI, -1 in MPICH's.
+#[inline]
+pub fn tag_in(t: c_int) -> c_int {
+    match t {
+        t if t >= 0 => t,
+        v::MPI_ANY_TAG => m::MPI_ANY_TAG,
+        _ => i32::MIN,
+    }
+}
+
+#[inline]
+pub fn tag_out(t: c_int) -> c_int {
+    match t {
+        m::MPI_ANY_TAG => v::MPI_ANY_TAG,
+        t => t,
+    }
+}
+
+/// A pointer of either constness, by address.
+pub trait Addr: Copy {
+    fn addr(self) -> usize;
+    fn with_addr(self, a: usize) -> Self;
+}
+
+impl<T> Addr for *const T {
+    fn addr(self) -> usize {
+        self as usize
+    }
+    fn with_addr(self, a: usize) -> Self {
+        std::ptr::without_provenance(a)
+    }
+}
+
+impl<T> Addr for *mut T {
+    fn addr(self) -> usize {
+        self as usize
+    }
+    fn with_addr(self, a: usize) -> Self {
+        std::ptr::without_provenance_mut(a)
+    }
+}
+
+/// A buffer argument: MPI_IN_PLACE (1) and MPI_BUFFER_AUTOMATIC (2) to MPICH's values.
+#[inline]
+pub fn buf<P: Addr>(p: P) -> P {
+    match p.addr() {
+        1 => p.with_addr(m::MPI_IN_PLACE as usize),
+        2 => p.with_addr(m::MPI_BUFFER_AUTOMATIC as usize),
+        _ => p,
+    }
+}
+
+/// The address a buffer detach wrote (`void **` in C): MPICH's MPI_BUFFER_AUTOMATIC to the
+/// standard's.
+///
+/// # Safety
+/// `p` is NULL or points to a pointer.
+pub unsafe fn detached(p: *mut c_void) {
+    let p = p.cast::<*mut c_void>();
+    if !p.is_null() && std::ptr::eq(*p, m::MPI_BUFFER_AUTOMATIC) {
+        *p = std::ptr::without_provenance_mut(2);
+    }
+}
+
+/// The integers MPI_Type_get_contents gave for a subarray or darray: their order (the last
+/// integer), a darray's distributions and distribution arguments (MPI_DISTRIBUTE_DFLT_DARG),
+/// in the standard's values. Where they are depends on the form the type was made with
+/// (a large-count constructor keeps the sizes among the large counts).
+///
+/// # Safety
+/// `ints` is NULL or holds `max` ints.
+pub unsafe fn contents_ints(datatype: MPI_Datatype, ints: *mut c_int, max: usize) {
+    let (mut ni, mut na, mut nl, mut nd, mut combiner) = (0, 0, 0, 0, 0);
+    let t = v::datatype_in(datatype);
+    let rc = crate::abi::entry_points::PMPI_Type_get_envelope_c(
+        t,
+        &mut ni,
+        &mut na,
+        &mut nl,
+        &mut nd,
+        &mut combiner,
+    );
+    let ni = len(ni).min(max);
+    if rc != m::MPI_SUCCESS || ints.is_null() || ni == 0 {
+        return;
+    }
+    let at = |i: usize| ints.add(i);
+    match combiner {
+        m::MPI_COMBINER_SUBARRAY => *at(ni - 1) = v::order_out(*at(ni - 1)),
+        m::MPI_COMBINER_DARRAY if ni >= 4 => {
+            *at(ni - 1) = v::order_out(*at(ni - 1));
+            let ndims = len(*at(2));
+            let first = if nl > 0 { 3 } else { 3 + ndims };
+            for i in first..(first + ndims).min(ni - 1) {
+                *at(i) = v::distribute_out(*at(i));
+            }
+            for i in (first + ndims)..(first + 2 * ndims).min(ni - 1) {
+                *at(i) = darg_out(*at(i));
+            }
+        }
+        _ => {}
+    }
+}
+
+/// A darray's distribution argument: a number, or MPI_DISTRIBUTE_DFLT_DARG.
+#[inline]
+pub fn darg_in(d: c_int) -> c_int {
+    match d {
+        v::MPI_DISTRIBUTE_DFLT_DARG => m::MPI_DISTRIBUTE_DFLT_DARG,
+        d => d,
+    }
+}
+
+#[inline]
+pub fn darg_out(d: c_int) -> c_int {
+    match d {
+        m::MPI_DISTRIBUTE_DFLT_DARG => v::MPI_DISTRIBUTE_DFLT_DARG,
+        d => d,
+    }
+}
+
+/// A weights array: MPI_UNWEIGHTED (10) and MPI_WEIGHTS_EMPTY (11) to MPICH's addresses.
+#[inline]
+pub fn weights<P: Addr>(p: P) -> P {
+    match p.addr() {
+        10 => p.with_addr(m::MPI_UNWEIGHTED.0 as usize),
+        11 => p.with_addr(m::MPI_WEIGHTS_EMPTY.0 as usize),
+        _ => p,
+    }
+}
+
+/// MPI_File_set_view's displacement: MPI_DISPLACEMENT_CURRENT is -1 here.
+#[inline]
+pub fn disp_in(d: MPI_Offset) -> MPI_Offset {
+    match d {
+        -1 => m::MPI_DISPLACEMENT_CURRENT as MPI_Offset,
+        d => d,
+    }
+}
+
+/// MPI_T_PVAR_ALL_HANDLES is 1 in the standard ABI, an exported address in MPICH's.
+#[inline]
+pub fn pvar_handle_in(h: MPI_T_pvar_handle) -> MPI_T_pvar_handle {
+    match h as usize {
+        1 => m::MPI_T_PVAR_ALL_HANDLES.0,
+        _ => h,
+    }
+}
+
+/// A length argument (negative: none; the MPICH entry point reports it).
+#[inline]
+pub fn len<T: TryInto<usize>>(n: T) -> usize {
+    n.try_into().unwrap_or(0)
+}
+
+// ---------------------------------------------------------------- scalar outputs
+
+/// The initial value of an in-out handle's stand-in.
+///
+/// # Safety
+/// `p` is NULL or valid.
+#[inline]
+pub unsafe fn read_or<A: Copy, B>(p: *mut A, null: B, f: fn(A) -> B) -> B {
+    match p.is_null() {
+        true => null,
+        false => f(*p),
+    }
+}
+
+/// The stand-in's address, or NULL when the application passed NULL.
+#[inline]
+pub fn ptr<A, B>(p: *mut A, t: &mut B) -> *mut B {
+    match p.is_null() {
+        true => std::ptr::null_mut(),
+        false => t,
+    }
+}
+
+/// Write a stand-in back.
+///
+/// # Safety
+/// `p` is NULL or valid.
+#[inline]
+pub unsafe fn write<A, B>(p: *mut A, t: B, f: fn(B) -> A) {
+    if !p.is_null() {
+        *p = f(t);
+    }
+}
+
+/// Convert an int output where it is.
+///
+/// # Safety
+/// `p` is NULL or valid.
+#[inline]
+pub unsafe fn out_in_place(p: *mut c_int, f: fn(c_int) -> c_int) {
+    if !p.is_null() {
+        *p = f(*p);
+    }
+}
+
+// ---------------------------------------------------------------- arrays
+
+/// An input array converted (None: NULL or empty, passed on as it is).
+///
+/// # Safety
+/// `p` is NULL or holds `n` elements.
+pub unsafe fn array_in<A: Copy, B>(p: *const A, n: usize, f: fn(A) -> B) -> Option<Vec<B>> {
+    (!p.is_null() && n > 0).then(|| (0..n).map(|i| f(*p.add(i))).collect())
+}
+
+/// A fresh output array of `n` stand-ins (None: NULL or empty).
+pub fn array_new<A, B: Clone>(p: *mut A, n: usize, null: B) -> Option<Vec<B>> {
+    (!p.is_null() && n > 0).then(|| vec![null; n])
+}
+
+/// The converted array's address, or the application's pointer (NULL or unread).
+pub fn aptr<A, B>(v: &Option<Vec<B>>, p: *const A) -> *const B {
+    v.as_ref().map_or(p.cast(), |v| v.as_ptr())
+}
+
+pub fn aptr_mut<A, B>(v: &mut Option<Vec<B>>, p: *mut A) -> *mut B {
+    v.as_mut().map_or(p.cast(), |v| v.as_mut_ptr())
+}
+
+/// Write a converted array back.
+///
+/// # Safety
+/// `p` holds as many elements as `v`.
+pub unsafe fn array_back<A, B: Copy>(p: *mut A, v: &Option<Vec<B>>, f: fn(B) -> A) {
+    if let Some(v) = v {
+        for (i, &x) in v.iter().enumerate() {
+            *p.add(i) = f(x);
+        }
+    }
+}
+
+/// Convert an int array where it is.
+///
+/// # Safety
+/// `p` is NULL or holds `n` ints.
+pub unsafe fn array_in_place(p: *mut c_int, n: usize, f: fn(c_int) -> c_int) {
+    if !p.is_null() {
+        for i in 0..n {
+            *p.add(i) = f(*p.add(i));
+        }
+    }
+}
+
+// ---------------------------------------------------------------- statuses
+
+#[inline]
+fn status_to(s: &m::MPI_Status) -> MPI_Status {
+    MPI_Status {
+        MPI_SOURCE: rank_out(s.MPI_SOURCE),
+        MPI_TAG: tag_out(s.MPI_TAG),
+        MPI_ERROR: v::code_out(s.MPI_ERROR),
+        MPI_internal: [s.count_lo, s.count_hi_and_cancelled, 0, 0, 0],
+    }
+}
+
+#[inline]
+fn status_from(s: &MPI_Status) -> m::MPI_Status {
+    m::MPI_Status {
+        count_lo: s.MPI_internal[0],
+        count_hi_and_cancelled: s.MPI_internal[1],
+        MPI_SOURCE: rank_in(s.MPI_SOURCE),
+        MPI_TAG: tag_in(s.MPI_TAG),
+        MPI_ERROR: v::code_in(s.MPI_ERROR),
+    }
+}
+
+/// An input status (MPI_Get_count ...), converted.
+///
+/// # Safety
+/// `p` is NULL or valid.
+pub unsafe fn status_in(p: *const MPI_Status) -> m::MPI_Status {
+    match p.is_null() {
+        true => m::MPI_Status::default(),
+        false => status_from(&*p),
+    }
+}
+
+pub fn status_cptr(p: *const MPI_Status, t: &m::MPI_Status) -> *const m::MPI_Status {
+    match p.is_null() {
+        true => std::ptr::null(),
+        false => t,
+    }
+}
+
+/// An output status's stand-in, from what the application's holds (MPI_Status_set_*
+/// change one field of it).
+///
+/// # Safety
+/// `p` is NULL (MPI_STATUS_IGNORE) or valid.
+pub unsafe fn status_read(p: *mut MPI_Status) -> m::MPI_Status {
+    status_in(p)
+}
+
+/// MPI_STATUS_IGNORE is NULL in the standard ABI, 1 in MPICH's.
+pub fn status_ptr(p: *mut MPI_Status, t: &mut m::MPI_Status) -> *mut m::MPI_Status {
+    match p.is_null() {
+        true => m::MPI_STATUS_IGNORE,
+        false => t,
+    }
+}
+
+/// # Safety
+/// `p` is NULL or valid.
+pub unsafe fn status_back(p: *mut MPI_Status, t: &m::MPI_Status) {
+    if !p.is_null() {
+        *p = status_to(t);
+    }
+}
+
+/// An array of statuses' stand-ins (None: MPI_STATUSES_IGNORE).
+pub fn statuses_new(p: *mut MPI_Status, n: usize) -> Option<Vec<m::MPI_Status>> {
+    (!p.is_null()).then(|| vec![m::MPI_Status::default(); n.max(1)])
+}
+
+pub fn statuses_ptr(v: &mut Option<Vec<m::MPI_Status>>, _p: *mut MPI_Status) -> *mut m::MPI_Status {
+    v.as_mut()
+        .map_or(m::MPI_STATUSES_IGNORE, |v| v.as_mut_ptr())
+}
+
+/// # Safety
+/// `p` holds as many statuses as `v` (bar the one of an empty array).
+pub unsafe fn statuses_back(p: *mut MPI_Status, v: &Option<Vec<m::MPI_Status>>, n: usize) {
+    if let Some(v) = v {
+        for (i, s) in v.iter().take(n).enumerate() {
+            *p.add(i) = status_to(s);
+        }
+    }
+}
+
+// ---------------------------------------------------------------- array lengths
+
+/// The number of processes an alltoallw's type arrays cover: the remote group's size.
+pub fn remote_size(comm: MPI_Comm) -> usize {
+    let c = v::comm_in(comm);
+    let (mut inter, mut n) = (0, 0);
+    // SAFETY: the out pointers are valid locals.
+    unsafe {
+        crate::abi::entry_points::PMPI_Comm_test_inter(c, &mut inter);
+        match inter {
+            0 => crate::abi::entry_points::PMPI_Comm_size(c, &mut n),
+            _ => crate::abi::entry_points::PMPI_Comm_remote_size(c, &mut n),
+        };
+    }
+    len(n)
+}
+
+/// No send types with MPI_IN_PLACE (the array is not read).
+pub fn unless_in_place(sendbuf: *const c_void, n: usize) -> usize {
+    match sendbuf as usize {
+        1 => 0,
+        _ => n,
+    }
+}
+
+/// A neighbourhood collective's (in-degree, out-degree) on `comm`'s topology.
+pub fn degrees(comm: MPI_Comm) -> (usize, usize) {
+    use crate::abi::entry_points as e;
+    let c = v::comm_in(comm);
+    let (mut kind, mut a, mut b, mut w) = (m::MPI_UNDEFINED, 0, 0, 0);
+    // SAFETY: the out pointers are valid locals.
+    unsafe {
+        e::PMPI_Topo_test(c, &mut kind);
+        match kind {
+            m::MPI_DIST_GRAPH => {
+                e::PMPI_Dist_graph_neighbors_count(c, &mut a, &mut b, &mut w);
+            }
+            m::MPI_CART => {
+                e::PMPI_Cartdim_get(c, &mut a);
+                a *= 2;
+                b = a;
+            }
+            m::MPI_GRAPH => {
+                let mut me = 0;
+                e::PMPI_Comm_rank(c, &mut me);
+                e::PMPI_Graph_neighbors_count(c, me, &mut a);
+                b = a;
+            }
+            _ => {}
+        }
+    }
+    (len(a), len(b))
+}
