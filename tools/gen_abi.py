@@ -159,6 +159,8 @@ HAND = {
     "MPI_Win_get_attr",
     "MPI_Attr_get",
     "MPI_Pcontrol",
+    "MPI_Status_c2f",
+    "MPI_Status_f2c",
 }
 HANDLE_INT_CONV = re.compile(r"^MPI_(Comm|Type|Group|Info|Request|Op|Errhandler|Win|Message|Session|File)_(toint|fromint|c2f|f2c)$")
 
@@ -403,7 +405,10 @@ def convert_param(proc_name, p, params):
     if k == "OFFSET" and base == "MPI_File_set_view":
         return [], f"cv::disp_in({n})", []
     if k in ("FUNCTION", "POLYFUNCTION", "EVENT_CB_FUNCTION", "EVENT_FREE_CB_FUNCTION",
-             "EVENT_DROP_CB_FUNCTION", "VARARGS") or k.startswith("F90_") or k == "F08_STATUS":
+             "EVENT_DROP_CB_FUNCTION"):
+        # Kept as the address it is: abi::callbacks calls it with standard-ABI arguments.
+        return [], f"cv::func({n})", []
+    if k == "VARARGS" or k.startswith("F90_") or k == "F08_STATUS":
         raise Skip(f"{n}: kind {k}")
     if level >= 1:
         # Passed on as it is (strings, plain ints, user data); `cast` bridges spellings
@@ -620,6 +625,8 @@ HAND_PROTOS = [
     "int MPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag)",
     "int MPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag)",
     "int MPI_Pcontrol(const int level, ...)",
+    "int MPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status)",
+    "int MPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status)",
 ]
 for _t, _s in (("Comm", "MPI_Comm"), ("Type", "MPI_Datatype"), ("Group", "MPI_Group"),
                ("Info", "MPI_Info"), ("Request", "MPI_Request"), ("Op", "MPI_Op"),

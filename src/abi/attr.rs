@@ -9,6 +9,7 @@
 //! run with no table lock held, so they may call MPI themselves.
 
 use super::args;
+use super::callbacks;
 use super::consts::*;
 use super::handles::{self, Keyval, KEYVALS, KEYVAL_OBJ_COMM, KEYVAL_OBJ_WIN};
 use super::shim::{self, run, write_out};
@@ -73,6 +74,14 @@ pub(crate) trait AttrObject: Copy {
     const KIND: u32;
     const NAME: &'static str;
     fn handle(self) -> c_int;
+    /// Its kind for the callbacks (`abi::callbacks`).
+    fn callback_kind() -> callbacks::Kind {
+        match Self::KIND {
+            handles::KEYVAL_OBJ_WIN => callbacks::Kind::Win,
+            handles::KEYVAL_OBJ_TYPE => callbacks::Kind::Datatype,
+            _ => callbacks::Kind::Comm,
+        }
+    }
     /// Run `f` on the object's attribute list (MPI_ERR_COMM / MPI_ERR_WIN if invalid).
     fn with_attrs<T>(self, f: impl FnOnce(&mut AttrList) -> T) -> Result<T>;
 }
@@ -185,7 +194,9 @@ fn call_delete<O: AttrObject>(obj: O, keyval: c_int, value: usize) -> Result<()>
     // (an int handle, the keyval, two opaque words); value and extra state are the words
     // it gave us.
     let rc = unsafe {
-        f(
+        callbacks::attr_delete(
+            f as usize,
+            O::callback_kind(),
             obj.handle(),
             keyval,
             value as *mut c_void,
@@ -241,7 +252,9 @@ pub(crate) fn copy_all_of<O: AttrObject>(old: O, new: O) -> Result<()> {
         // keyval, three opaque words, an int flag); `out` and `flag` are live locals of the
         // types MPI passes (attribute_val_out is a `void **`).
         let rc = unsafe {
-            f(
+            callbacks::attr_copy(
+                f as usize,
+                O::callback_kind(),
                 old.handle(),
                 k,
                 extra as *mut c_void,

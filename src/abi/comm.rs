@@ -439,11 +439,13 @@ pub unsafe extern "C" fn PMPI_Comm_call_errhandler(comm: MPI_Comm, errorcode: c_
         ),
         h => {
             if let Some(f) = handles::errhandler_fn(h) {
-                let (mut c, mut e) = (comm, errorcode);
                 // SAFETY: registered as an MPI_Comm_errhandler_function by the application.
-                let f: unsafe extern "C" fn(*mut MPI_Comm, *mut c_int, ...) =
-                    std::mem::transmute(f);
-                f(&mut c, &mut e);
+                super::callbacks::errhandler(
+                    f,
+                    super::callbacks::Kind::Comm,
+                    comm as usize,
+                    errorcode,
+                );
             }
             MPI_SUCCESS
         }

@@ -1,6 +1,7 @@
 //! Error classes, their strings, and raising an error through the error handler.
 
 use super::args;
+use super::callbacks::{self, Kind};
 use super::consts::*;
 use super::handles;
 use super::shim::write_out;
@@ -394,15 +395,9 @@ pub fn raise(func: &str, comm: MPI_Comm, err: Error) -> c_int {
         MPI_ERRORS_ARE_FATAL | MPI_ERRORS_ABORT => fatal(func, code, &err.msg),
         h => {
             if let Some(f) = handles::errhandler_fn(h) {
-                let mut c = comm;
-                let mut e = code;
                 // SAFETY: `f` was registered by the application as an
-                // MPI_Comm_errhandler_function, which takes (MPI_Comm *, int *, ...).
-                unsafe {
-                    let f: unsafe extern "C" fn(*mut MPI_Comm, *mut c_int, ...) =
-                        std::mem::transmute(f);
-                    f(&mut c, &mut e);
-                }
+                // MPI_Comm_errhandler_function.
+                unsafe { callbacks::errhandler(f, Kind::Comm, comm as usize, code) };
             }
             code
         }
@@ -417,12 +412,9 @@ pub fn raise_win(func: &str, win: MPI_Win, err: Error) -> c_int {
 /// `raise_win` with an error code (MPI_Win_call_errhandler's).
 pub fn raise_win_code(func: &str, win: MPI_Win, code: c_int, msg: &str) -> c_int {
     let handler = handles::win_errhandler(win);
-    // SAFETY: a window's handler was registered as an MPI_Win_errhandler_function,
-    // which takes (MPI_Win *, int *, ...).
+    // SAFETY: a window's handler was registered as an MPI_Win_errhandler_function.
     dispatch(func, handler, code, msg, |f, e| unsafe {
-        let f: unsafe extern "C" fn(*mut MPI_Win, *mut c_int, ...) = std::mem::transmute(f);
-        let mut w = win;
-        f(&mut w, e);
+        callbacks::errhandler(f, Kind::Win, win as usize, *e)
     })
 }
 
@@ -460,12 +452,9 @@ pub fn raise_session_code(func: &str, session: MPI_Session, code: c_int, msg: &s
         let err = Error::new(class_of(code), msg.to_string()).with_code(code);
         return raise(func, MPI_COMM_SELF, err);
     };
-    // SAFETY: a session's handler was registered as an MPI_Session_errhandler_function,
-    // which takes (MPI_Session *, int *, ...).
+    // SAFETY: a session's handler was registered as an MPI_Session_errhandler_function.
     dispatch(func, handler, code, msg, |f, e| unsafe {
-        let f: unsafe extern "C" fn(*mut MPI_Session, *mut c_int, ...) = std::mem::transmute(f);
-        let mut s = session;
-        f(&mut s, e);
+        callbacks::errhandler(f, Kind::Session, session as usize, *e)
     })
 }
 
@@ -478,12 +467,15 @@ pub fn raise_errh(func: &str, handler: MPI_Errhandler, null: c_int, err: Error) 
     } else {
         MPI_ERRORS_ARE_FATAL
     };
-    // SAFETY: the handler was registered as one of the MPI_*_errhandler_functions, which
-    // all take (handle *, int *, ...) with an int handle.
+    // SAFETY: the handler was registered as the MPI_*_errhandler_function of the object
+    // the call makes (a session or a communicator).
+    let kind = if null == MPI_SESSION_NULL {
+        Kind::Session
+    } else {
+        Kind::Comm
+    };
     dispatch(func, handler, code_of(&err), &err.msg, |f, e| unsafe {
-        let f: unsafe extern "C" fn(*mut c_int, *mut c_int, ...) = std::mem::transmute(f);
-        let mut h = null;
-        f(&mut h, e);
+        callbacks::errhandler(f, kind, null as usize, *e)
     })
 }
 
@@ -496,12 +488,9 @@ pub fn raise_file(func: &str, fh: MPI_File, err: Error) -> c_int {
 /// `raise_file` with an error code (MPI_File_call_errhandler's).
 pub fn raise_file_code(func: &str, fh: MPI_File, code: c_int, msg: &str) -> c_int {
     let handler = handles::file_errhandler(fh);
-    // SAFETY: a file's handler was registered as an MPI_File_errhandler_function,
-    // which takes (MPI_File *, int *, ...).
+    // SAFETY: a file's handler was registered as an MPI_File_errhandler_function.
     dispatch(func, handler, code, msg, |f, e| unsafe {
-        let f: unsafe extern "C" fn(*mut MPI_File, *mut c_int, ...) = std::mem::transmute(f);
-        let mut h = fh;
-        f(&mut h, e);
+        callbacks::errhandler(f, Kind::File, fh as usize, *e)
     })
 }
 

@@ -52,11 +52,9 @@ fn query(g: &Grequest) -> (Status, c_int) {
         MPI_TAG: MPI_UNDEFINED,
         MPI_ERROR: MPI_SUCCESS,
     };
-    let rc = match g.query {
-        // SAFETY: the application registered query_fn with this extra_state for this call.
-        Some(f) => unsafe { f(g.extra_state as *mut c_void, &mut st) },
-        None => MPI_SUCCESS,
-    };
+    // SAFETY: the application registered query_fn with this extra_state for this call.
+    let rc =
+        unsafe { super::callbacks::grequest_query(g.query, g.extra_state as *mut c_void, &mut st) };
     let mut s = Status::received(st.MPI_SOURCE, st.MPI_TAG, 0, 0);
     // SAFETY: `st` is a valid status.
     s.count = unsafe { args::status_bytes(&st) } as usize;
@@ -69,7 +67,7 @@ fn query(g: &Grequest) -> (Status, c_int) {
 fn call_free(g: &Grequest) -> c_int {
     match g.free {
         // SAFETY: as for query_fn.
-        Some(f) => unsafe { f(g.extra_state as *mut c_void) },
+        Some(f) => super::callbacks::grequest_code(unsafe { f(g.extra_state as *mut c_void) }),
         None => MPI_SUCCESS,
     }
 }
@@ -126,7 +124,9 @@ pub fn cancel(i: usize) -> Result<()> {
     };
     let rc = match g.cancel {
         // SAFETY: as for query_fn.
-        Some(f) => unsafe { f(g.extra_state as *mut c_void, g.complete as c_int) },
+        Some(f) => super::callbacks::grequest_code(unsafe {
+            f(g.extra_state as *mut c_void, g.complete as c_int)
+        }),
         None => MPI_SUCCESS,
     };
     super::requests::code_result(rc)

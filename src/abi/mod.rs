@@ -14,6 +14,7 @@ pub mod args;
 pub mod attr;
 pub mod bsend;
 pub mod builtin_types;
+pub mod callbacks;
 pub mod coll;
 pub mod coll_inter;
 pub mod coll_persistent;

@@ -35,19 +35,19 @@ impl UserFn {
     /// # Safety
     /// `a` and `b` hold `k` elements of the type `dt` in its layout (MPI's contract for
     /// user functions: `a` is not written).
-    unsafe fn call(self, a: *mut u8, b: *mut u8, k: usize, mut dt: MPI_Datatype) -> Result<()> {
+    unsafe fn call(self, a: *mut u8, b: *mut u8, k: usize, dt: MPI_Datatype) -> Result<()> {
         let (a, b) = (a as *mut c_void, b as *mut c_void);
         match self {
             UserFn::Int(f) => {
-                let mut len = c_int::try_from(k).map_err(|_| {
+                let len = c_int::try_from(k).map_err(|_| {
                     Error::new(
                         ErrorClass::Count,
                         "too many elements for a user op (MPI_Op_create_c's take more)",
                     )
                 })?;
-                f(a, b, &mut len, &mut dt)
+                super::callbacks::user_op(f as usize, false, a, b, len as i64, dt)
             }
-            UserFn::Large(f) => f(a, b, &mut (k as MPI_Count), &mut dt),
+            UserFn::Large(f) => super::callbacks::user_op(f as usize, true, a, b, k as i64, dt),
         }
         Ok(())
     }

@@ -217,6 +217,21 @@ pub fn pvar_handle_in(h: MPI_T_pvar_handle) -> MPI_T_pvar_handle {
     }
 }
 
+/// A callback, as the MPICH-ABI entry point's function pointer type `T`: the same address
+/// (`abi::callbacks` calls it with standard-ABI arguments), the predefined
+/// MPI_*_DUP_FN (1 in the standard ABI) as railmpi's own duplicating copy function.
+///
+/// # Safety
+/// `T` is a nullable function pointer type.
+pub unsafe fn func<T>(f: Callback) -> T {
+    const { assert!(size_of::<T>() == size_of::<usize>()) };
+    let a = match f.map_or(0, |g| g as usize) {
+        1 => m::MPIR_Dup_fn as *const () as usize,
+        a => a,
+    };
+    std::mem::transmute_copy(&a)
+}
+
 /// A length argument (negative: none; the MPICH entry point reports it).
 #[inline]
 pub fn len<T: TryInto<usize>>(n: T) -> usize {

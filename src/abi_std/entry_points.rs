@@ -1270,6 +1270,20 @@ pub unsafe extern "C" fn PMPI_Comm_create(
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn PMPI_Comm_create_errhandler(
+    comm_errhandler_fn: MPI_Comm_errhandler_function,
+    errhandler: *mut MPI_Errhandler,
+) -> c_int {
+    let mut errhandler_t = m::MPI_ERRHANDLER_NULL;
+    let rc = crate::abi::entry_points::PMPI_Comm_create_errhandler(
+        cv::func(comm_errhandler_fn),
+        cv::ptr(errhandler, &mut errhandler_t),
+    );
+    cv::write(errhandler, errhandler_t, v::errhandler_out);
+    v::code_out(rc)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn PMPI_Comm_create_from_group(
     group: MPI_Group,
     stringtag: *const c_char,
@@ -1304,6 +1318,23 @@ pub unsafe extern "C" fn PMPI_Comm_create_group(
         cv::ptr(newcomm, &mut newcomm_t),
     );
     cv::write(newcomm, newcomm_t, v::comm_out);
+    v::code_out(rc)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Comm_create_keyval(
+    comm_copy_attr_fn: MPI_Comm_copy_attr_function,
+    comm_delete_attr_fn: MPI_Comm_delete_attr_function,
+    comm_keyval: *mut c_int,
+    extra_state: *mut c_void,
+) -> c_int {
+    let rc = crate::abi::attr::PMPI_Comm_create_keyval(
+        cv::func(comm_copy_attr_fn),
+        cv::func(comm_delete_attr_fn),
+        comm_keyval,
+        extra_state.cast(),
+    );
+    cv::out_in_place(comm_keyval, v::keyval_out);
     v::code_out(rc)
 }
 
@@ -1958,6 +1989,20 @@ pub unsafe extern "C" fn PMPI_File_close(fh: *mut MPI_File) -> c_int {
     let mut fh_t = cv::read_or(fh, m::MPI_FILE_NULL, cv::file_in);
     let rc = crate::abi::file::PMPI_File_close(cv::ptr(fh, &mut fh_t));
     cv::write(fh, fh_t, cv::file_out);
+    v::code_out(rc)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_File_create_errhandler(
+    file_errhandler_fn: MPI_File_errhandler_function,
+    errhandler: *mut MPI_Errhandler,
+) -> c_int {
+    let mut errhandler_t = m::MPI_ERRHANDLER_NULL;
+    let rc = crate::abi::file::PMPI_File_create_errhandler(
+        cv::func(file_errhandler_fn),
+        cv::ptr(errhandler, &mut errhandler_t),
+    );
+    cv::write(errhandler, errhandler_t, v::errhandler_out);
     v::code_out(rc)
 }
 
@@ -3976,6 +4021,26 @@ pub unsafe extern "C" fn PMPI_Grequest_complete(request: MPI_Request) -> c_int {
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn PMPI_Grequest_start(
+    query_fn: MPI_Grequest_query_function,
+    free_fn: MPI_Grequest_free_function,
+    cancel_fn: MPI_Grequest_cancel_function,
+    extra_state: *mut c_void,
+    request: *mut MPI_Request,
+) -> c_int {
+    let mut request_t = m::MPI_REQUEST_NULL;
+    let rc = crate::abi::grequest::PMPI_Grequest_start(
+        cv::func(query_fn),
+        cv::func(free_fn),
+        cv::func(cancel_fn),
+        extra_state.cast(),
+        cv::ptr(request, &mut request_t),
+    );
+    cv::write(request, request_t, v::request_out);
+    v::code_out(rc)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn PMPI_Group_compare(
     group1: MPI_Group,
     group2: MPI_Group,
@@ -5989,6 +6054,23 @@ pub unsafe extern "C" fn PMPI_Issend_c(
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn PMPI_Keyval_create(
+    copy_fn: MPI_Copy_function,
+    delete_fn: MPI_Delete_function,
+    keyval: *mut c_int,
+    extra_state: *mut c_void,
+) -> c_int {
+    let rc = crate::abi::attr::PMPI_Keyval_create(
+        cv::func(copy_fn),
+        cv::func(delete_fn),
+        keyval,
+        extra_state.cast(),
+    );
+    cv::out_in_place(keyval, v::keyval_out);
+    v::code_out(rc)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn PMPI_Keyval_free(keyval: *mut c_int) -> c_int {
     cv::out_in_place(keyval, v::keyval_in);
     let rc = crate::abi::attr::PMPI_Keyval_free(keyval);
@@ -6627,6 +6709,38 @@ pub unsafe extern "C" fn PMPI_Neighbor_alltoallw_init_c(
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Op_commutative(op: MPI_Op, commute: *mut c_int) -> c_int {
     let rc = crate::abi::op::PMPI_Op_commutative(v::op_in(op), commute.cast());
+    v::code_out(rc)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Op_create(
+    user_fn: MPI_User_function,
+    commute: c_int,
+    op: *mut MPI_Op,
+) -> c_int {
+    let mut op_t = m::MPI_OP_NULL;
+    let rc = crate::abi::entry_points::PMPI_Op_create(
+        cv::func(user_fn),
+        commute,
+        cv::ptr(op, &mut op_t),
+    );
+    cv::write(op, op_t, v::op_out);
+    v::code_out(rc)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Op_create_c(
+    user_fn: MPI_User_function_c,
+    commute: c_int,
+    op: *mut MPI_Op,
+) -> c_int {
+    let mut op_t = m::MPI_OP_NULL;
+    let rc = crate::abi::entry_points::PMPI_Op_create_c(
+        cv::func(user_fn),
+        commute,
+        cv::ptr(op, &mut op_t),
+    );
+    cv::write(op, op_t, v::op_out);
     v::code_out(rc)
 }
 
@@ -7457,6 +7571,24 @@ pub unsafe extern "C" fn PMPI_Reduce_scatter_init_c(
         cv::ptr(request, &mut request_t),
     );
     cv::write(request, request_t, v::request_out);
+    v::code_out(rc)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Register_datarep(
+    datarep: *const c_char,
+    read_conversion_fn: MPI_Datarep_conversion_function,
+    write_conversion_fn: MPI_Datarep_conversion_function,
+    dtype_file_extent_fn: MPI_Datarep_extent_function,
+    extra_state: *mut c_void,
+) -> c_int {
+    let rc = crate::abi::file::PMPI_Register_datarep(
+        datarep.cast(),
+        cv::func(read_conversion_fn),
+        cv::func(write_conversion_fn),
+        cv::func(dtype_file_extent_fn),
+        extra_state.cast(),
+    );
     v::code_out(rc)
 }
 
@@ -8410,6 +8542,20 @@ pub unsafe extern "C" fn PMPI_Session_call_errhandler(
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn PMPI_Session_create_errhandler(
+    session_errhandler_fn: MPI_Session_errhandler_function,
+    errhandler: *mut MPI_Errhandler,
+) -> c_int {
+    let mut errhandler_t = m::MPI_ERRHANDLER_NULL;
+    let rc = crate::abi::entry_points::PMPI_Session_create_errhandler(
+        cv::func(session_errhandler_fn),
+        cv::ptr(errhandler, &mut errhandler_t),
+    );
+    cv::write(errhandler, errhandler_t, v::errhandler_out);
+    v::code_out(rc)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn PMPI_Session_detach_buffer(
     session: MPI_Session,
     buffer_addr: *mut c_void,
@@ -9146,6 +9292,20 @@ pub unsafe extern "C" fn PMPI_T_event_handle_alloc(
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn PMPI_T_event_handle_free(
+    event_registration: MPI_T_event_registration,
+    user_data: *mut c_void,
+    free_cb_function: MPI_T_event_free_cb_function,
+) -> c_int {
+    let rc = crate::abi::entry_points::PMPI_T_event_handle_free(
+        event_registration,
+        user_data.cast(),
+        cv::func(free_cb_function),
+    );
+    v::code_out(rc)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn PMPI_T_event_handle_get_info(
     event_registration: MPI_T_event_registration,
     info_used: *mut MPI_Info,
@@ -9179,6 +9339,36 @@ pub unsafe extern "C" fn PMPI_T_event_read(
 ) -> c_int {
     let rc =
         crate::abi::entry_points::PMPI_T_event_read(event_instance, element_index, cv::buf(buffer));
+    v::code_out(rc)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_T_event_register_callback(
+    event_registration: MPI_T_event_registration,
+    cb_safety: MPI_T_cb_safety,
+    info: MPI_Info,
+    user_data: *mut c_void,
+    event_cb_function: MPI_T_event_cb_function,
+) -> c_int {
+    let rc = crate::abi::entry_points::PMPI_T_event_register_callback(
+        event_registration,
+        v::cb_safety_in(cb_safety),
+        v::info_in(info),
+        user_data.cast(),
+        cv::func(event_cb_function),
+    );
+    v::code_out(rc)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_T_event_set_dropped_handler(
+    event_registration: MPI_T_event_registration,
+    dropped_cb_function: MPI_T_event_dropped_cb_function,
+) -> c_int {
+    let rc = crate::abi::entry_points::PMPI_T_event_set_dropped_handler(
+        event_registration,
+        cv::func(dropped_cb_function),
+    );
     v::code_out(rc)
 }
 
@@ -9818,6 +10008,23 @@ pub unsafe extern "C" fn PMPI_Type_create_indexed_block_c(
         cv::ptr(newtype, &mut newtype_t),
     );
     cv::write(newtype, newtype_t, v::datatype_out);
+    v::code_out(rc)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Type_create_keyval(
+    type_copy_attr_fn: MPI_Type_copy_attr_function,
+    type_delete_attr_fn: MPI_Type_delete_attr_function,
+    type_keyval: *mut c_int,
+    extra_state: *mut c_void,
+) -> c_int {
+    let rc = crate::abi::type_attr::PMPI_Type_create_keyval(
+        cv::func(type_copy_attr_fn),
+        cv::func(type_delete_attr_fn),
+        type_keyval,
+        extra_state.cast(),
+    );
+    cv::out_in_place(type_keyval, v::keyval_out);
     v::code_out(rc)
 }
 
@@ -10703,6 +10910,37 @@ pub unsafe extern "C" fn PMPI_Win_create_dynamic(
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_create_errhandler(
+    win_errhandler_fn: MPI_Win_errhandler_function,
+    errhandler: *mut MPI_Errhandler,
+) -> c_int {
+    let mut errhandler_t = m::MPI_ERRHANDLER_NULL;
+    let rc = crate::abi::rma::PMPI_Win_create_errhandler(
+        cv::func(win_errhandler_fn),
+        cv::ptr(errhandler, &mut errhandler_t),
+    );
+    cv::write(errhandler, errhandler_t, v::errhandler_out);
+    v::code_out(rc)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Win_create_keyval(
+    win_copy_attr_fn: MPI_Win_copy_attr_function,
+    win_delete_attr_fn: MPI_Win_delete_attr_function,
+    win_keyval: *mut c_int,
+    extra_state: *mut c_void,
+) -> c_int {
+    let rc = crate::abi::rma::PMPI_Win_create_keyval(
+        cv::func(win_copy_attr_fn),
+        cv::func(win_delete_attr_fn),
+        win_keyval,
+        extra_state.cast(),
+    );
+    cv::out_in_place(win_keyval, v::keyval_out);
+    v::code_out(rc)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn PMPI_Win_delete_attr(win: MPI_Win, win_keyval: c_int) -> c_int {
     let rc = crate::abi::rma::PMPI_Win_delete_attr(v::win_in(win), v::keyval_in(win_keyval));
     v::code_out(rc)
@@ -10954,26 +11192,9 @@ pub unsafe extern "C" fn PMPI_Wtime() -> f64 {
     crate::abi::env::PMPI_Wtime()
 }
 
-// Left out (22):
-//   MPI_Comm_create_errhandler: comm_errhandler_fn: kind FUNCTION
-//   MPI_Comm_create_keyval: comm_copy_attr_fn: kind FUNCTION
-//   MPI_File_create_errhandler: file_errhandler_fn: kind FUNCTION
-//   MPI_Grequest_start: query_fn: kind FUNCTION
-//   MPI_Keyval_create: copy_fn: kind FUNCTION
-//   MPI_Op_create: user_fn: kind POLYFUNCTION
-//   MPI_Op_create_c: user_fn: kind POLYFUNCTION
-//   MPI_Register_datarep: read_conversion_fn: kind POLYFUNCTION
+// Left out (5):
 //   MPI_Register_datarep_c: not in railmpi
-//   MPI_Session_create_errhandler: session_errhandler_fn: kind FUNCTION
-//   MPI_Status_c2f: f_status: kind F90_STATUS
 //   MPI_Status_c2f08: not in railmpi
 //   MPI_Status_f082c: not in railmpi
 //   MPI_Status_f082f: not in railmpi
-//   MPI_Status_f2c: f_status: kind F90_STATUS
 //   MPI_Status_f2f08: not in railmpi
-//   MPI_T_event_handle_free: free_cb_function: kind EVENT_FREE_CB_FUNCTION
-//   MPI_T_event_register_callback: event_cb_function: kind EVENT_CB_FUNCTION
-//   MPI_T_event_set_dropped_handler: dropped_cb_function: kind EVENT_DROP_CB_FUNCTION
-//   MPI_Type_create_keyval: type_copy_attr_fn: kind FUNCTION
-//   MPI_Win_create_errhandler: win_errhandler_fn: kind FUNCTION
-//   MPI_Win_create_keyval: win_copy_attr_fn: kind FUNCTION

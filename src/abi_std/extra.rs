@@ -166,6 +166,32 @@ pub unsafe extern "C" fn PMPI_Win_get_attr(
     v::code_out(rc)
 }
 
+/// MPI_Status_c2f and MPI_Status_f2c: the standard ABI's Fortran status is its C status,
+/// int for int (MPI_F_STATUS_SIZE 8, MPI_F_SOURCE 0, MPI_F_TAG 1, MPI_F_ERROR 2).
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Status_c2f(
+    c_status: *const MPI_Status,
+    f_status: *mut MPI_Fint,
+) -> c_int {
+    if c_status.is_null() || f_status.is_null() {
+        return v::MPI_ERR_ARG;
+    }
+    std::ptr::copy_nonoverlapping(c_status.cast::<MPI_Fint>(), f_status, 8);
+    v::MPI_SUCCESS
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn PMPI_Status_f2c(
+    f_status: *const MPI_Fint,
+    c_status: *mut MPI_Status,
+) -> c_int {
+    if c_status.is_null() || f_status.is_null() {
+        return v::MPI_ERR_ARG;
+    }
+    std::ptr::copy_nonoverlapping(f_status, c_status.cast::<MPI_Fint>(), 8);
+    v::MPI_SUCCESS
+}
+
 /// MPI_X_toint, _fromint, _c2f and _f2c: a handle's value is its int (the predefined
 /// handles' small values, railmpi's own their MPICH values), so the conversions keep the
 /// bits.

@@ -47,3 +47,31 @@ pub struct MPI_Status {
     pub MPI_ERROR: c_int,
     pub MPI_internal: [c_int; 5],
 }
+
+/// The application's callbacks: C function pointers whose signatures are the standard
+/// ABI's; railmpi keeps their addresses and calls them through `abi::callbacks`, which
+/// passes standard-ABI arguments.
+pub type Callback = Option<unsafe extern "C" fn()>;
+pub type MPI_User_function = Callback;
+pub type MPI_User_function_c = Callback;
+pub type MPI_Comm_errhandler_function = Callback;
+pub type MPI_Win_errhandler_function = Callback;
+pub type MPI_File_errhandler_function = Callback;
+pub type MPI_Session_errhandler_function = Callback;
+pub type MPI_Comm_copy_attr_function = Callback;
+pub type MPI_Comm_delete_attr_function = Callback;
+pub type MPI_Type_copy_attr_function = Callback;
+pub type MPI_Type_delete_attr_function = Callback;
+pub type MPI_Win_copy_attr_function = Callback;
+pub type MPI_Win_delete_attr_function = Callback;
+pub type MPI_Copy_function = Callback;
+pub type MPI_Delete_function = Callback;
+pub type MPI_Grequest_query_function = Callback;
+pub type MPI_Grequest_free_function = Callback;
+pub type MPI_Grequest_cancel_function = Callback;
+pub type MPI_Datarep_conversion_function = Callback;
+pub type MPI_Datarep_conversion_function_c = Callback;
+pub type MPI_Datarep_extent_function = Callback;
+pub type MPI_T_event_cb_function = Callback;
+pub type MPI_T_event_free_cb_function = Callback;
+pub type MPI_T_event_dropped_cb_function = Callback;
