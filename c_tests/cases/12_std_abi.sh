@@ -74,10 +74,49 @@ std_abi_lib() {
         return 1
     fi
 }
-export -f std_abi_build std_abi_lib
+# std_abi_constants TABLE CC: compile a program printing every constant of TABLE
+# (tools/abi_std.txt) with CC (a standard-ABI wrapper: its mpi.h is mpi_abi.h) and compare
+# what it prints with the table's values (MPI_VERSION / MPI_SUBVERSION aside: railmpi says
+# 4.1, MPICH 5 says 5.0).
+std_abi_constants() {
+    local table=$1 cc=$2 tmp rc=0
+    tmp=$(mktemp -d) || return 1
+    python3 - "$table" "$tmp" <<'PY' || { rm -rf "$tmp"; return 1; }
+import sys
+table, tmp = sys.argv[1], sys.argv[2]
+prog = ['#include <mpi.h>', '#include <stdio.h>', '#include <stdint.h>', 'int main(void) {']
+want = []
+for line in open(table):
+    f = line.split("#", 1)[0].split()
+    if not f or f[0] == "alias" or f[-2] in ("MPI_VERSION", "MPI_SUBVERSION"):
+        continue
+    name, val = f[-2], int(f[-1], 0)
+    prog.append(f'    printf("%s %lld\\n", "{name}", (long long)(intptr_t)({name}));')
+    want.append(f"{name} {val}")
+prog += ['    return 0;', '}']
+open(f"{tmp}/c.c", "w").write("\n".join(prog) + "\n")
+open(f"{tmp}/want.txt", "w").write("\n".join(want) + "\n")
+PY
+    if "$cc" -w -o "$tmp/c" "$tmp/c.c" && "$tmp/c" >"$tmp/got.txt"; then
+        if [ "$(wc -l <"$tmp/want.txt")" -lt 300 ]; then
+            echo "std_abi_constants: too few constants" >&2
+            rc=1
+        else
+            diff -u "$tmp/want.txt" "$tmp/got.txt" >&2 || rc=1
+        fi
+    else
+        rc=1
+    fi
+    rm -rf "$tmp"
+    return $rc
+}
+export -f std_abi_build std_abi_lib std_abi_constants
 
 run_case std_abi.generated_fresh 0 python3 "$STD_ABI_SRC/../tools/gen_abi.py" --check
 run_case std_abi.library 0 bash -c 'std_abi_lib "$@"' _ "$LIB/libmpi_abi.so.1"
+# Our header has the standard's values (as tools/abi_std.txt has them) ...
+run_case std_abi.constants 0 bash -c 'std_abi_constants "$@"' _ \
+    "$STD_ABI_SRC/../tools/abi_std.txt" "$BUILD/bin/mpicc_abi"
 
 # shellcheck disable=SC2086
 _std_abi_names=$(for e in $STD_ABI_PROGS; do echo "${e%%:*}"; done | sort -u)
@@ -115,6 +154,9 @@ if [ -x "$STD_ABI_MPICH5/bin/mpicc_abi" ]; then
     # shellcheck disable=SC2046
     run_case std_abi.build_mpich5 0 bash -c 'std_abi_build "$@"' _ "$STD_ABI_MPICH5/bin/mpicc_abi" \
         "$STD_ABI_OUT/mpich5" "$STD_ABI_SRC" $(for e in $STD_ABI_MPICH5_PROGS; do echo "${e%%:*}"; done)
+    # ... and so has MPICH 5.0.2's.
+    run_case std_abi.constants_mpich5 0 bash -c 'std_abi_constants "$@"' _ \
+        "$STD_ABI_SRC/../tools/abi_std.txt" "$STD_ABI_MPICH5/bin/mpicc_abi"
     _std_abi_run mpich5 "$STD_ABI_OUT/mpich5" "$STD_ABI_MPICH5_PROGS"
 else
     skip_case std_abi.mpich5 "MPICH 5.0.2's mpicc_abi is not installed ($STD_ABI_MPICH5: make mpich5-deps)"
