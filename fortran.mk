@@ -62,6 +62,7 @@ $(BUILD)/include/mpi_f08.mod: include/mpi_f08.f90 | fortran-deps
 $(BUILD)/bin/mpif90: tools/mpicc.in fortran.mk
 	@mkdir -p $(BUILD)/bin
 	@sed -e 's/@LANG@/FC/' -e 's/@DEFAULT_CC@/gfortran/' -e 's/@VERSION@/$(VERSION)/' \
+	    -e 's|@CFLAGS@|-I$$prefix/include|' -e 's/@LIB@/mpi/' -e 's/@ABI@/MPICH ABI/' \
 	    -e 's/mpicc: it adds/mpif90: it adds/' \
 	    -e '/^cflags=/a\
 case "$$($$cc --version 2>/dev/null | head -n 1)" in *"GNU Fortran"*) [ "$$($$cc -dumpversion | cut -d. -f1)" -ge 10 ] 2>/dev/null \&\& cflags="$$cflags -fallow-argument-mismatch" ;; esac' \

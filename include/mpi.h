@@ -227,6 +227,8 @@
 #define MPI_ERR_PROC_ABORTED 76
 #define MPI_ERR_VALUE_TOO_LARGE 77
 #define MPI_T_ERR_NOT_SUPPORTED 78
+#define MPI_ERR_ERRHANDLER 80
+#define MPI_ERR_ABI 81
 #define MPI_T_VERBOSITY_USER_BASIC 221
 #define MPI_T_VERBOSITY_USER_DETAIL 222
 #define MPI_T_VERBOSITY_USER_ALL 223
@@ -864,6 +866,7 @@ int MPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count *re
 int MPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int *recvcounts, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request);
 int MPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const MPI_Count *recvcounts, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request);
 int MPI_Register_datarep(const char *datarep, void *read_conversion_fn, void *write_conversion_fn, void *_dtype_file_extent_fn, void *_extra_state);
+int MPI_Register_datarep_c(const char *datarep, void *read_conversion_fn, void *write_conversion_fn, void *_dtype_file_extent_fn, void *_extra_state);
 int MPI_Remove_error_class(int errorclass);
 int MPI_Remove_error_code(int errorcode);
 int MPI_Remove_error_string(int errorcode);
@@ -1513,6 +1516,7 @@ int PMPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count *r
 int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int *recvcounts, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request);
 int PMPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const MPI_Count *recvcounts, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request);
 int PMPI_Register_datarep(const char *datarep, void *read_conversion_fn, void *write_conversion_fn, void *_dtype_file_extent_fn, void *_extra_state);
+int PMPI_Register_datarep_c(const char *datarep, void *read_conversion_fn, void *write_conversion_fn, void *_dtype_file_extent_fn, void *_extra_state);
 int PMPI_Remove_error_class(int errorclass);
 int PMPI_Remove_error_code(int errorcode);
 int PMPI_Remove_error_string(int errorcode);

@@ -359,6 +359,8 @@ module mpi_f08
   integer, parameter :: MPI_ERR_PROC_ABORTED = 76
   integer, parameter :: MPI_ERR_VALUE_TOO_LARGE = 77
   integer, parameter :: MPI_T_ERR_NOT_SUPPORTED = 78
+  integer, parameter :: MPI_ERR_ERRHANDLER = 80
+  integer, parameter :: MPI_ERR_ABI = 81
   integer, parameter :: MPI_T_VERBOSITY_USER_BASIC = 221
   integer, parameter :: MPI_T_VERBOSITY_USER_DETAIL = 222
   integer, parameter :: MPI_T_VERBOSITY_USER_ALL = 223

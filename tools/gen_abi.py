@@ -358,10 +358,18 @@ def convert_param(proc_name, p, params):
             )
         if d == "in":
             return [f"let {n}_t = cv::status_in({n});"], f"cv::status_cptr({n}, &{n}_t)", []
+        if d == "inout":
+            return (
+                [f"let mut {n}_t = cv::status_read({n});"],
+                f"cv::status_ptr({n}, &mut {n}_t)",
+                [f"cv::status_back({n}, &{n}_t);"],
+            )
+        # An output status: only the fields the call wrote go back (MPI_Iprobe, MPI_Test
+        # ... leave it as it was when nothing came).
         return (
-            [f"let mut {n}_t = cv::status_read({n});"],
+            [f"let mut {n}_t = cv::STATUS_UNSET;"],
             f"cv::status_ptr({n}, &mut {n}_t)",
-            [f"cv::status_back({n}, &{n}_t);"],
+            [f"cv::status_written({n}, &{n}_t);"],
         )
     if k in ("RANK", "RANK_NNI") and level == 0:
         return [], f"cv::rank_in({n})", []
@@ -373,6 +381,8 @@ def convert_param(proc_name, p, params):
         return [], n, [f"cv::array_in_place({n}, cv::len(n), cv::rank_out);"]
     if k == "TAG" and level == 0:
         return [], f"cv::tag_in({n})", []
+    if k == "TAG" and level == 1 and d == "out":
+        return [], n, [f"cv::out_in_place({n}, cv::tag_out);"]
     if base == "MPI_Type_get_contents" and n == "array_of_integers":
         # A subarray's or darray's order and distributions are among the integers.
         return [], n, [f"cv::contents_ints(datatype, {n}, cv::len(max_integers));"]
@@ -380,6 +390,8 @@ def convert_param(proc_name, p, params):
         # MPI_Buffer_detach and kin: the address detached (`void **` in C), maybe
         # MPI_BUFFER_AUTOMATIC.
         return [], n, [f"cv::detached({n});"]
+    if base == "MPI_Get_address":
+        return [], f"{n}.cast()", []  # an address, whatever it is
     if k in ("BUFFER", "C_BUFFER") and level == 1 and bare == "c_void":
         return [], f"cv::buf({n})", []
     if k in ("ERROR_CODE", "ERROR_CLASS") and level == 0:

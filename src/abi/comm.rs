@@ -375,7 +375,11 @@ pub(crate) unsafe fn get_name(
     resultlen: *mut c_int,
 ) -> Result<()> {
     shim::world()?;
-    let name = handles::with_comm_entry(comm, |e| e.name.clone())?;
+    // The null handle's name is its own (MPI-4.1 §7.8, as MPICH 5's).
+    let name = match comm {
+        MPI_COMM_NULL => "MPI_COMM_NULL".to_string(),
+        _ => handles::with_comm_entry(comm, |e| e.name.clone())?,
+    };
     write_out_str(&name, comm_name, MPI_MAX_OBJECT_NAME as usize, resultlen)
 }
 

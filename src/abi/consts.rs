@@ -499,6 +499,10 @@ pub const MPI_ERR_SESSION: c_int = 75;
 pub const MPI_ERR_PROC_ABORTED: c_int = 76;
 pub const MPI_ERR_VALUE_TOO_LARGE: c_int = 77;
 pub const MPI_T_ERR_NOT_SUPPORTED: c_int = 78;
+/// MPI-4.1's and MPI-5.0's classes (MPICH 5's values; railmpi raises neither, but the
+/// standard ABI's codes map to them).
+pub const MPI_ERR_ERRHANDLER: c_int = 80;
+pub const MPI_ERR_ABI: c_int = 81;
 
 // MPI_T enumerations (MPICH's values).
 pub const MPI_T_VERBOSITY_USER_BASIC: c_int = 221;

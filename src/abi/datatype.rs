@@ -324,6 +324,15 @@ pub unsafe extern "C" fn PMPI_Type_get_name(
     resultlen: *mut c_int,
 ) -> c_int {
     run("MPI_Type_get_name", MPI_COMM_WORLD, || {
+        if datatype == MPI_DATATYPE_NULL {
+            // The null handle's name is its own (MPI-4.1 §5.1.14, as MPICH 5's).
+            return write_out_str(
+                "MPI_DATATYPE_NULL",
+                type_name,
+                MPI_MAX_OBJECT_NAME as usize,
+                resultlen,
+            );
+        }
         let t = any_type(datatype)?;
         let renamed = PREDEFINED_NAMES.lock().get(&datatype).cloned();
         let name = renamed.as_deref().unwrap_or(&t.name);

@@ -156,6 +156,8 @@ pub fn class_string(code: c_int) -> Option<&'static str> {
         MPI_ERR_SERVICE => "Service name could not be published or unpublished",
         MPI_ERR_SPAWN => "Error in spawning processes",
         MPI_ERR_SESSION => "Invalid session handle",
+        MPI_ERR_ERRHANDLER => "Invalid error handler",
+        MPI_ERR_ABI => "The Fortran ABI was set already",
         MPI_T_ERR_MEMORY => "Out of memory (MPI_T)",
         MPI_T_ERR_NOT_INITIALIZED => "The MPI tool interface is not initialized",
         MPI_T_ERR_CANNOT_INIT => "The MPI tool interface cannot be initialized now",

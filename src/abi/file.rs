@@ -293,6 +293,39 @@ pub unsafe extern "C" fn PMPI_File_get_view(
     })
 }
 
+/// MPI_Register_datarep(_c): a representation whose conversion functions are both
+/// MPI_CONVERSION_FN_NULL (MPI accesses its data as native, MPI-4.1 §14.5.3, which a view in
+/// it then does). Conversion functions railmpi does not call: refused, as ROMIO does
+/// (MPI_ERR_CONVERSION). Not about a file, so MPI_FILE_NULL's handler (as ROMIO): errors
+/// return by default.
+///
+/// # Safety
+/// `datarep` is NULL or a NUL-terminated string.
+unsafe fn register_datarep(
+    func: &'static str,
+    datarep: *const c_char,
+    read_conversion_fn: *mut c_void,
+    write_conversion_fn: *mut c_void,
+) -> c_int {
+    run_file(func, MPI_FILE_NULL, || {
+        let name = c_string(datarep, "data representation")?;
+        if name.is_empty() || name.len() >= MPI_MAX_DATAREP_STRING as usize {
+            return mpi_err!(
+                Arg,
+                "a data representation name has 1 to {} characters",
+                MPI_MAX_DATAREP_STRING - 1
+            );
+        }
+        if !read_conversion_fn.is_null() || !write_conversion_fn.is_null() {
+            return mpi_err!(
+                Conversion,
+                "data representations with conversion functions are not supported ({name:?})"
+            );
+        }
+        Datarep::register(&name)
+    })
+}
+
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Register_datarep")]
 pub unsafe extern "C" fn PMPI_Register_datarep(
@@ -302,27 +335,29 @@ pub unsafe extern "C" fn PMPI_Register_datarep(
     _dtype_file_extent_fn: *mut c_void,
     _extra_state: *mut c_void,
 ) -> c_int {
-    // Not about a file, so MPI_FILE_NULL's handler (as ROMIO): errors return by default.
-    run_file("MPI_Register_datarep", MPI_FILE_NULL, || {
-        let name = c_string(datarep, "data representation")?;
-        if name.is_empty() || name.len() >= MPI_MAX_DATAREP_STRING as usize {
-            return mpi_err!(
-                Arg,
-                "a data representation name has 1 to {} characters",
-                MPI_MAX_DATAREP_STRING - 1
-            );
-        }
-        // With MPI_CONVERSION_FN_NULL for both, MPI accesses the data as native (MPI-3.1
-        // §13.5.3), which a view in it then does. Conversion functions railmpi does not
-        // call: refused here, as ROMIO does (MPI_ERR_CONVERSION).
-        if !read_conversion_fn.is_null() || !write_conversion_fn.is_null() {
-            return mpi_err!(
-                Conversion,
-                "data representations with conversion functions are not supported ({name:?})"
-            );
-        }
-        Datarep::register(&name)
-    })
+    register_datarep(
+        "MPI_Register_datarep",
+        datarep,
+        read_conversion_fn,
+        write_conversion_fn,
+    )
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Register_datarep_c")]
+pub unsafe extern "C" fn PMPI_Register_datarep_c(
+    datarep: *const c_char,
+    read_conversion_fn: *mut c_void,
+    write_conversion_fn: *mut c_void,
+    _dtype_file_extent_fn: *mut c_void,
+    _extra_state: *mut c_void,
+) -> c_int {
+    register_datarep(
+        "MPI_Register_datarep_c",
+        datarep,
+        read_conversion_fn,
+        write_conversion_fn,
+    )
 }
 
 // ------------------------------------------------------------------ file pointers

@@ -301,7 +301,11 @@ pub unsafe extern "C" fn PMPI_Win_get_name(
     resultlen: *mut c_int,
 ) -> c_int {
     run_win("MPI_Win_get_name", win, || {
-        let name = handles::with_win_entry(win, |e| e.name.clone())?;
+        // The null handle's name is its own (MPI-4.1 §12.2.6, as MPICH 5's).
+        let name = match win {
+            MPI_WIN_NULL => "MPI_WIN_NULL".to_string(),
+            _ => handles::with_win_entry(win, |e| e.name.clone())?,
+        };
         write_out_str(&name, win_name, MPI_MAX_OBJECT_NAME as usize, resultlen)
     })
 }

@@ -389,6 +389,42 @@ pub fn status_ptr(p: *mut MPI_Status, t: &mut m::MPI_Status) -> *mut m::MPI_Stat
     }
 }
 
+/// An output status's stand-in before the call: every field a value no call writes.
+pub const STATUS_UNSET: m::MPI_Status = m::MPI_Status {
+    count_lo: UNSET,
+    count_hi_and_cancelled: UNSET,
+    MPI_SOURCE: UNSET,
+    MPI_TAG: UNSET,
+    MPI_ERROR: UNSET,
+};
+const UNSET: c_int = i32::MIN + 0x5a5a;
+
+/// Write back the fields of an output status the call wrote.
+///
+/// # Safety
+/// `p` is NULL or valid.
+pub unsafe fn status_written(p: *mut MPI_Status, t: &m::MPI_Status) {
+    if p.is_null() {
+        return;
+    }
+    let s = &mut *p;
+    if t.MPI_SOURCE != UNSET {
+        s.MPI_SOURCE = rank_out(t.MPI_SOURCE);
+    }
+    if t.MPI_TAG != UNSET {
+        s.MPI_TAG = tag_out(t.MPI_TAG);
+    }
+    if t.MPI_ERROR != UNSET {
+        s.MPI_ERROR = v::code_out(t.MPI_ERROR);
+    }
+    if t.count_lo != UNSET {
+        s.MPI_internal[0] = t.count_lo;
+    }
+    if t.count_hi_and_cancelled != UNSET {
+        s.MPI_internal[1] = t.count_hi_and_cancelled;
+    }
+}
+
 /// # Safety
 /// `p` is NULL or valid.
 pub unsafe fn status_back(p: *mut MPI_Status, t: &m::MPI_Status) {
@@ -399,7 +435,7 @@ pub unsafe fn status_back(p: *mut MPI_Status, t: &m::MPI_Status) {
 
 /// An array of statuses' stand-ins (None: MPI_STATUSES_IGNORE).
 pub fn statuses_new(p: *mut MPI_Status, n: usize) -> Option<Vec<m::MPI_Status>> {
-    (!p.is_null()).then(|| vec![m::MPI_Status::default(); n.max(1)])
+    (!p.is_null()).then(|| vec![STATUS_UNSET; n.max(1)])
 }
 
 pub fn statuses_ptr(v: &mut Option<Vec<m::MPI_Status>>, _p: *mut MPI_Status) -> *mut m::MPI_Status {
@@ -412,7 +448,7 @@ pub fn statuses_ptr(v: &mut Option<Vec<m::MPI_Status>>, _p: *mut MPI_Status) -> 
 pub unsafe fn statuses_back(p: *mut MPI_Status, v: &Option<Vec<m::MPI_Status>>, n: usize) {
     if let Some(v) = v {
         for (i, s) in v.iter().take(n).enumerate() {
-            *p.add(i) = status_to(s);
+            status_written(p.add(i), s);
         }
     }
 }

@@ -2587,7 +2587,7 @@ pub unsafe extern "C" fn PMPI_File_read(
     datatype: MPI_Datatype,
     status: *mut MPI_Status,
 ) -> c_int {
-    let mut status_t = cv::status_read(status);
+    let mut status_t = cv::STATUS_UNSET;
     let rc = crate::abi::entry_points::PMPI_File_read(
         cv::file_in(fh),
         cv::buf(buf),
@@ -2595,7 +2595,7 @@ pub unsafe extern "C" fn PMPI_File_read(
         v::datatype_in(datatype),
         cv::status_ptr(status, &mut status_t),
     );
-    cv::status_back(status, &status_t);
+    cv::status_written(status, &status_t);
     v::code_out(rc)
 }
 
@@ -2607,7 +2607,7 @@ pub unsafe extern "C" fn PMPI_File_read_c(
     datatype: MPI_Datatype,
     status: *mut MPI_Status,
 ) -> c_int {
-    let mut status_t = cv::status_read(status);
+    let mut status_t = cv::STATUS_UNSET;
     let rc = crate::abi::entry_points::PMPI_File_read_c(
         cv::file_in(fh),
         cv::buf(buf),
@@ -2615,7 +2615,7 @@ pub unsafe extern "C" fn PMPI_File_read_c(
         v::datatype_in(datatype),
         cv::status_ptr(status, &mut status_t),
     );
-    cv::status_back(status, &status_t);
+    cv::status_written(status, &status_t);
     v::code_out(rc)
 }
 
@@ -2627,7 +2627,7 @@ pub unsafe extern "C" fn PMPI_File_read_all(
     datatype: MPI_Datatype,
     status: *mut MPI_Status,
 ) -> c_int {
-    let mut status_t = cv::status_read(status);
+    let mut status_t = cv::STATUS_UNSET;
     let rc = crate::abi::entry_points::PMPI_File_read_all(
         cv::file_in(fh),
         cv::buf(buf),
@@ -2635,7 +2635,7 @@ pub unsafe extern "C" fn PMPI_File_read_all(
         v::datatype_in(datatype),
         cv::status_ptr(status, &mut status_t),
     );
-    cv::status_back(status, &status_t);
+    cv::status_written(status, &status_t);
     v::code_out(rc)
 }
 
@@ -2647,7 +2647,7 @@ pub unsafe extern "C" fn PMPI_File_read_all_c(
     datatype: MPI_Datatype,
     status: *mut MPI_Status,
 ) -> c_int {
-    let mut status_t = cv::status_read(status);
+    let mut status_t = cv::STATUS_UNSET;
     let rc = crate::abi::entry_points::PMPI_File_read_all_c(
         cv::file_in(fh),
         cv::buf(buf),
@@ -2655,7 +2655,7 @@ pub unsafe extern "C" fn PMPI_File_read_all_c(
         v::datatype_in(datatype),
         cv::status_ptr(status, &mut status_t),
     );
-    cv::status_back(status, &status_t);
+    cv::status_written(status, &status_t);
     v::code_out(rc)
 }
 
@@ -2697,13 +2697,13 @@ pub unsafe extern "C" fn PMPI_File_read_all_end(
     buf: *mut c_void,
     status: *mut MPI_Status,
 ) -> c_int {
-    let mut status_t = cv::status_read(status);
+    let mut status_t = cv::STATUS_UNSET;
     let rc = crate::abi::entry_points::PMPI_File_read_all_end(
         cv::file_in(fh),
         cv::buf(buf),
         cv::status_ptr(status, &mut status_t),
     );
-    cv::status_back(status, &status_t);
+    cv::status_written(status, &status_t);
     v::code_out(rc)
 }
 
@@ -2716,7 +2716,7 @@ pub unsafe extern "C" fn PMPI_File_read_at(
     datatype: MPI_Datatype,
     status: *mut MPI_Status,
 ) -> c_int {
-    let mut status_t = cv::status_read(status);
+    let mut status_t = cv::STATUS_UNSET;
     let rc = crate::abi::entry_points::PMPI_File_read_at(
         cv::file_in(fh),
         offset,
@@ -2725,7 +2725,7 @@ pub unsafe extern "C" fn PMPI_File_read_at(
         v::datatype_in(datatype),
         cv::status_ptr(status, &mut status_t),
     );
-    cv::status_back(status, &status_t);
+    cv::status_written(status, &status_t);
     v::code_out(rc)
 }
 
@@ -2738,7 +2738,7 @@ pub unsafe extern "C" fn PMPI_File_read_at_c(
     datatype: MPI_Datatype,
     status: *mut MPI_Status,
 ) -> c_int {
-    let mut status_t = cv::status_read(status);
+    let mut status_t = cv::STATUS_UNSET;
     let rc = crate::abi::entry_points::PMPI_File_read_at_c(
         cv::file_in(fh),
         offset,
@@ -2747,7 +2747,7 @@ pub unsafe extern "C" fn PMPI_File_read_at_c(
         v::datatype_in(datatype),
         cv::status_ptr(status, &mut status_t),
     );
-    cv::status_back(status, &status_t);
+    cv::status_written(status, &status_t);
     v::code_out(rc)
 }
 
@@ -2760,7 +2760,7 @@ pub unsafe extern "C" fn PMPI_File_read_at_all(
     datatype: MPI_Datatype,
     status: *mut MPI_Status,
 ) -> c_int {
-    let mut status_t = cv::status_read(status);
+    let mut status_t = cv::STATUS_UNSET;
     let rc = crate::abi::entry_points::PMPI_File_read_at_all(
         cv::file_in(fh),
         offset,
@@ -2769,7 +2769,7 @@ pub unsafe extern "C" fn PMPI_File_read_at_all(
         v::datatype_in(datatype),
         cv::status_ptr(status, &mut status_t),
     );
-    cv::status_back(status, &status_t);
+    cv::status_written(status, &status_t);
     v::code_out(rc)
 }
 
@@ -2782,7 +2782,7 @@ pub unsafe extern "C" fn PMPI_File_read_at_all_c(
     datatype: MPI_Datatype,
     status: *mut MPI_Status,
 ) -> c_int {
-    let mut status_t = cv::status_read(status);
+    let mut status_t = cv::STATUS_UNSET;
     let rc = crate::abi::entry_points::PMPI_File_read_at_all_c(
         cv::file_in(fh),
         offset,
@@ -2791,7 +2791,7 @@ pub unsafe extern "C" fn PMPI_File_read_at_all_c(
         v::datatype_in(datatype),
         cv::status_ptr(status, &mut status_t),
     );
-    cv::status_back(status, &status_t);
+    cv::status_written(status, &status_t);
     v::code_out(rc)
 }
 
@@ -2837,13 +2837,13 @@ pub unsafe extern "C" fn PMPI_File_read_at_all_end(
     buf: *mut c_void,
     status: *mut MPI_Status,
 ) -> c_int {
-    let mut status_t = cv::status_read(status);
+    let mut status_t = cv::STATUS_UNSET;
     let rc = crate::abi::entry_points::PMPI_File_read_at_all_end(
         cv::file_in(fh),
         cv::buf(buf),
         cv::status_ptr(status, &mut status_t),
     );
-    cv::status_back(status, &status_t);
+    cv::status_written(status, &status_t);
     v::code_out(rc)
 }
 
@@ -2855,7 +2855,7 @@ pub unsafe extern "C" fn PMPI_File_read_ordered(
     datatype: MPI_Datatype,
     status: *mut MPI_Status,
 ) -> c_int {
-    let mut status_t = cv::status_read(status);
+    let mut status_t = cv::STATUS_UNSET;
     let rc = crate::abi::entry_points::PMPI_File_read_ordered(
         cv::file_in(fh),
         cv::buf(buf),
@@ -2863,7 +2863,7 @@ pub unsafe extern "C" fn PMPI_File_read_ordered(
         v::datatype_in(datatype),
         cv::status_ptr(status, &mut status_t),
     );
-    cv::status_back(status, &status_t);
+    cv::status_written(status, &status_t);
     v::code_out(rc)
 }
 
@@ -2875,7 +2875,7 @@ pub unsafe extern "C" fn PMPI_File_read_ordered_c(
     datatype: MPI_Datatype,
     status: *mut MPI_Status,
 ) -> c_int {
-    let mut status_t = cv::status_read(status);
+    let mut status_t = cv::STATUS_UNSET;
     let rc = crate::abi::entry_points::PMPI_File_read_ordered_c(
         cv::file_in(fh),
         cv::buf(buf),
@@ -2883,7 +2883,7 @@ pub unsafe extern "C" fn PMPI_File_read_ordered_c(
         v::datatype_in(datatype),
         cv::status_ptr(status, &mut status_t),
     );
-    cv::status_back(status, &status_t);
+    cv::status_written(status, &status_t);
     v::code_out(rc)
 }
 
@@ -2925,13 +2925,13 @@ pub unsafe extern "C" fn PMPI_File_read_ordered_end(
     buf: *mut c_void,
     status: *mut MPI_Status,
 ) -> c_int {
-    let mut status_t = cv::status_read(status);
+    let mut status_t = cv::STATUS_UNSET;
     let rc = crate::abi::entry_points::PMPI_File_read_ordered_end(
         cv::file_in(fh),
         cv::buf(buf),
         cv::status_ptr(status, &mut status_t),
     );
-    cv::status_back(status, &status_t);
+    cv::status_written(status, &status_t);
     v::code_out(rc)
 }
 
@@ -2943,7 +2943,7 @@ pub unsafe extern "C" fn PMPI_File_read_shared(
     datatype: MPI_Datatype,
     status: *mut MPI_Status,
 ) -> c_int {
-    let mut status_t = cv::status_read(status);
+    let mut status_t = cv::STATUS_UNSET;
     let rc = crate::abi::entry_points::PMPI_File_read_shared(
         cv::file_in(fh),
         cv::buf(buf),
@@ -2951,7 +2951,7 @@ pub unsafe extern "C" fn PMPI_File_read_shared(
         v::datatype_in(datatype),
         cv::status_ptr(status, &mut status_t),
     );
-    cv::status_back(status, &status_t);
+    cv::status_written(status, &status_t);
     v::code_out(rc)
 }
 
@@ -2963,7 +2963,7 @@ pub unsafe extern "C" fn PMPI_File_read_shared_c(
     datatype: MPI_Datatype,
     status: *mut MPI_Status,
 ) -> c_int {
-    let mut status_t = cv::status_read(status);
+    let mut status_t = cv::STATUS_UNSET;
     let rc = crate::abi::entry_points::PMPI_File_read_shared_c(
         cv::file_in(fh),
         cv::buf(buf),
@@ -2971,7 +2971,7 @@ pub unsafe extern "C" fn PMPI_File_read_shared_c(
         v::datatype_in(datatype),
         cv::status_ptr(status, &mut status_t),
     );
-    cv::status_back(status, &status_t);
+    cv::status_written(status, &status_t);
     v::code_out(rc)
 }
 
@@ -3053,7 +3053,7 @@ pub unsafe extern "C" fn PMPI_File_write(
     datatype: MPI_Datatype,
     status: *mut MPI_Status,
 ) -> c_int {
-    let mut status_t = cv::status_read(status);
+    let mut status_t = cv::STATUS_UNSET;
     let rc = crate::abi::entry_points::PMPI_File_write(
         cv::file_in(fh),
         cv::buf(buf),
@@ -3061,7 +3061,7 @@ pub unsafe extern "C" fn PMPI_File_write(
         v::datatype_in(datatype),
         cv::status_ptr(status, &mut status_t),
     );
-    cv::status_back(status, &status_t);
+    cv::status_written(status, &status_t);
     v::code_out(rc)
 }
 
@@ -3073,7 +3073,7 @@ pub unsafe extern "C" fn PMPI_File_write_c(
     datatype: MPI_Datatype,
     status: *mut MPI_Status,
 ) -> c_int {
-    let mut status_t = cv::status_read(status);
+    let mut status_t = cv::STATUS_UNSET;
     let rc = crate::abi::entry_points::PMPI_File_write_c(
         cv::file_in(fh),
         cv::buf(buf),
@@ -3081,7 +3081,7 @@ pub unsafe extern "C" fn PMPI_File_write_c(
         v::datatype_in(datatype),
         cv::status_ptr(status, &mut status_t),
     );
-    cv::status_back(status, &status_t);
+    cv::status_written(status, &status_t);
     v::code_out(rc)
 }
 
@@ -3093,7 +3093,7 @@ pub unsafe extern "C" fn PMPI_File_write_all(
     datatype: MPI_Datatype,
     status: *mut MPI_Status,
 ) -> c_int {
-    let mut status_t = cv::status_read(status);
+    let mut status_t = cv::STATUS_UNSET;
     let rc = crate::abi::entry_points::PMPI_File_write_all(
         cv::file_in(fh),
         cv::buf(buf),
@@ -3101,7 +3101,7 @@ pub unsafe extern "C" fn PMPI_File_write_all(
         v::datatype_in(datatype),
         cv::status_ptr(status, &mut status_t),
     );
-    cv::status_back(status, &status_t);
+    cv::status_written(status, &status_t);
     v::code_out(rc)
 }
 
@@ -3113,7 +3113,7 @@ pub unsafe extern "C" fn PMPI_File_write_all_c(
     datatype: MPI_Datatype,
     status: *mut MPI_Status,
 ) -> c_int {
-    let mut status_t = cv::status_read(status);
+    let mut status_t = cv::STATUS_UNSET;
     let rc = crate::abi::entry_points::PMPI_File_write_all_c(
         cv::file_in(fh),
         cv::buf(buf),
@@ -3121,7 +3121,7 @@ pub unsafe extern "C" fn PMPI_File_write_all_c(
         v::datatype_in(datatype),
         cv::status_ptr(status, &mut status_t),
     );
-    cv::status_back(status, &status_t);
+    cv::status_written(status, &status_t);
     v::code_out(rc)
 }
 
@@ -3163,13 +3163,13 @@ pub unsafe extern "C" fn PMPI_File_write_all_end(
     buf: *const c_void,
     status: *mut MPI_Status,
 ) -> c_int {
-    let mut status_t = cv::status_read(status);
+    let mut status_t = cv::STATUS_UNSET;
     let rc = crate::abi::entry_points::PMPI_File_write_all_end(
         cv::file_in(fh),
         cv::buf(buf),
         cv::status_ptr(status, &mut status_t),
     );
-    cv::status_back(status, &status_t);
+    cv::status_written(status, &status_t);
     v::code_out(rc)
 }
 
@@ -3182,7 +3182,7 @@ pub unsafe extern "C" fn PMPI_File_write_at(
     datatype: MPI_Datatype,
     status: *mut MPI_Status,
 ) -> c_int {
-    let mut status_t = cv::status_read(status);
+    let mut status_t = cv::STATUS_UNSET;
     let rc = crate::abi::entry_points::PMPI_File_write_at(
         cv::file_in(fh),
         offset,
@@ -3191,7 +3191,7 @@ pub unsafe extern "C" fn PMPI_File_write_at(
         v::datatype_in(datatype),
         cv::status_ptr(status, &mut status_t),
     );
-    cv::status_back(status, &status_t);
+    cv::status_written(status, &status_t);
     v::code_out(rc)
 }
 
@@ -3204,7 +3204,7 @@ pub unsafe extern "C" fn PMPI_File_write_at_c(
     datatype: MPI_Datatype,
     status: *mut MPI_Status,
 ) -> c_int {
-    let mut status_t = cv::status_read(status);
+    let mut status_t = cv::STATUS_UNSET;
     let rc = crate::abi::entry_points::PMPI_File_write_at_c(
         cv::file_in(fh),
         offset,
@@ -3213,7 +3213,7 @@ pub unsafe extern "C" fn PMPI_File_write_at_c(
         v::datatype_in(datatype),
         cv::status_ptr(status, &mut status_t),
     );
-    cv::status_back(status, &status_t);
+    cv::status_written(status, &status_t);
     v::code_out(rc)
 }
 
@@ -3226,7 +3226,7 @@ pub unsafe extern "C" fn PMPI_File_write_at_all(
     datatype: MPI_Datatype,
     status: *mut MPI_Status,
 ) -> c_int {
-    let mut status_t = cv::status_read(status);
+    let mut status_t = cv::STATUS_UNSET;
     let rc = crate::abi::entry_points::PMPI_File_write_at_all(
         cv::file_in(fh),
         offset,
@@ -3235,7 +3235,7 @@ pub unsafe extern "C" fn PMPI_File_write_at_all(
         v::datatype_in(datatype),
         cv::status_ptr(status, &mut status_t),
     );
-    cv::status_back(status, &status_t);
+    cv::status_written(status, &status_t);
     v::code_out(rc)
 }
 
@@ -3248,7 +3248,7 @@ pub unsafe extern "C" fn PMPI_File_write_at_all_c(
     datatype: MPI_Datatype,
     status: *mut MPI_Status,
 ) -> c_int {
-    let mut status_t = cv::status_read(status);
+    let mut status_t = cv::STATUS_UNSET;
     let rc = crate::abi::entry_points::PMPI_File_write_at_all_c(
         cv::file_in(fh),
         offset,
@@ -3257,7 +3257,7 @@ pub unsafe extern "C" fn PMPI_File_write_at_all_c(
         v::datatype_in(datatype),
         cv::status_ptr(status, &mut status_t),
     );
-    cv::status_back(status, &status_t);
+    cv::status_written(status, &status_t);
     v::code_out(rc)
 }
 
@@ -3303,13 +3303,13 @@ pub unsafe extern "C" fn PMPI_File_write_at_all_end(
     buf: *const c_void,
     status: *mut MPI_Status,
 ) -> c_int {
-    let mut status_t = cv::status_read(status);
+    let mut status_t = cv::STATUS_UNSET;
     let rc = crate::abi::entry_points::PMPI_File_write_at_all_end(
         cv::file_in(fh),
         cv::buf(buf),
         cv::status_ptr(status, &mut status_t),
     );
-    cv::status_back(status, &status_t);
+    cv::status_written(status, &status_t);
     v::code_out(rc)
 }
 
@@ -3321,7 +3321,7 @@ pub unsafe extern "C" fn PMPI_File_write_ordered(
     datatype: MPI_Datatype,
     status: *mut MPI_Status,
 ) -> c_int {
-    let mut status_t = cv::status_read(status);
+    let mut status_t = cv::STATUS_UNSET;
     let rc = crate::abi::entry_points::PMPI_File_write_ordered(
         cv::file_in(fh),
         cv::buf(buf),
@@ -3329,7 +3329,7 @@ pub unsafe extern "C" fn PMPI_File_write_ordered(
         v::datatype_in(datatype),
         cv::status_ptr(status, &mut status_t),
     );
-    cv::status_back(status, &status_t);
+    cv::status_written(status, &status_t);
     v::code_out(rc)
 }
 
@@ -3341,7 +3341,7 @@ pub unsafe extern "C" fn PMPI_File_write_ordered_c(
     datatype: MPI_Datatype,
     status: *mut MPI_Status,
 ) -> c_int {
-    let mut status_t = cv::status_read(status);
+    let mut status_t = cv::STATUS_UNSET;
     let rc = crate::abi::entry_points::PMPI_File_write_ordered_c(
         cv::file_in(fh),
         cv::buf(buf),
@@ -3349,7 +3349,7 @@ pub unsafe extern "C" fn PMPI_File_write_ordered_c(
         v::datatype_in(datatype),
         cv::status_ptr(status, &mut status_t),
     );
-    cv::status_back(status, &status_t);
+    cv::status_written(status, &status_t);
     v::code_out(rc)
 }
 
@@ -3391,13 +3391,13 @@ pub unsafe extern "C" fn PMPI_File_write_ordered_end(
     buf: *const c_void,
     status: *mut MPI_Status,
 ) -> c_int {
-    let mut status_t = cv::status_read(status);
+    let mut status_t = cv::STATUS_UNSET;
     let rc = crate::abi::entry_points::PMPI_File_write_ordered_end(
         cv::file_in(fh),
         cv::buf(buf),
         cv::status_ptr(status, &mut status_t),
     );
-    cv::status_back(status, &status_t);
+    cv::status_written(status, &status_t);
     v::code_out(rc)
 }
 
@@ -3409,7 +3409,7 @@ pub unsafe extern "C" fn PMPI_File_write_shared(
     datatype: MPI_Datatype,
     status: *mut MPI_Status,
 ) -> c_int {
-    let mut status_t = cv::status_read(status);
+    let mut status_t = cv::STATUS_UNSET;
     let rc = crate::abi::entry_points::PMPI_File_write_shared(
         cv::file_in(fh),
         cv::buf(buf),
@@ -3417,7 +3417,7 @@ pub unsafe extern "C" fn PMPI_File_write_shared(
         v::datatype_in(datatype),
         cv::status_ptr(status, &mut status_t),
     );
-    cv::status_back(status, &status_t);
+    cv::status_written(status, &status_t);
     v::code_out(rc)
 }
 
@@ -3429,7 +3429,7 @@ pub unsafe extern "C" fn PMPI_File_write_shared_c(
     datatype: MPI_Datatype,
     status: *mut MPI_Status,
 ) -> c_int {
-    let mut status_t = cv::status_read(status);
+    let mut status_t = cv::STATUS_UNSET;
     let rc = crate::abi::entry_points::PMPI_File_write_shared_c(
         cv::file_in(fh),
         cv::buf(buf),
@@ -3437,7 +3437,7 @@ pub unsafe extern "C" fn PMPI_File_write_shared_c(
         v::datatype_in(datatype),
         cv::status_ptr(status, &mut status_t),
     );
-    cv::status_back(status, &status_t);
+    cv::status_written(status, &status_t);
     v::code_out(rc)
 }
 
@@ -3800,7 +3800,7 @@ pub unsafe extern "C" fn PMPI_Get_address(
     location: *const c_void,
     address: *mut MPI_Aint,
 ) -> c_int {
-    let rc = crate::abi::datatype::PMPI_Get_address(cv::buf(location), address.cast());
+    let rc = crate::abi::datatype::PMPI_Get_address(location.cast(), address.cast());
     v::code_out(rc)
 }
 
@@ -4847,7 +4847,7 @@ pub unsafe extern "C" fn PMPI_Improbe(
     status: *mut MPI_Status,
 ) -> c_int {
     let mut message_t = m::MPI_MESSAGE_NULL;
-    let mut status_t = cv::status_read(status);
+    let mut status_t = cv::STATUS_UNSET;
     let rc = crate::abi::entry_points::PMPI_Improbe(
         cv::rank_in(source),
         cv::tag_in(tag),
@@ -4857,7 +4857,7 @@ pub unsafe extern "C" fn PMPI_Improbe(
         cv::status_ptr(status, &mut status_t),
     );
     cv::write(message, message_t, v::message_out);
-    cv::status_back(status, &status_t);
+    cv::status_written(status, &status_t);
     v::code_out(rc)
 }
 
@@ -5407,7 +5407,7 @@ pub unsafe extern "C" fn PMPI_Iprobe(
     flag: *mut c_int,
     status: *mut MPI_Status,
 ) -> c_int {
-    let mut status_t = cv::status_read(status);
+    let mut status_t = cv::STATUS_UNSET;
     let rc = crate::abi::entry_points::PMPI_Iprobe(
         cv::rank_in(source),
         cv::tag_in(tag),
@@ -5415,7 +5415,7 @@ pub unsafe extern "C" fn PMPI_Iprobe(
         flag.cast(),
         cv::status_ptr(status, &mut status_t),
     );
-    cv::status_back(status, &status_t);
+    cv::status_written(status, &status_t);
     v::code_out(rc)
 }
 
@@ -6101,7 +6101,7 @@ pub unsafe extern "C" fn PMPI_Mprobe(
     status: *mut MPI_Status,
 ) -> c_int {
     let mut message_t = m::MPI_MESSAGE_NULL;
-    let mut status_t = cv::status_read(status);
+    let mut status_t = cv::STATUS_UNSET;
     let rc = crate::abi::entry_points::PMPI_Mprobe(
         cv::rank_in(source),
         cv::tag_in(tag),
@@ -6110,7 +6110,7 @@ pub unsafe extern "C" fn PMPI_Mprobe(
         cv::status_ptr(status, &mut status_t),
     );
     cv::write(message, message_t, v::message_out);
-    cv::status_back(status, &status_t);
+    cv::status_written(status, &status_t);
     v::code_out(rc)
 }
 
@@ -6123,7 +6123,7 @@ pub unsafe extern "C" fn PMPI_Mrecv(
     status: *mut MPI_Status,
 ) -> c_int {
     let mut message_t = cv::read_or(message, m::MPI_MESSAGE_NULL, v::message_in);
-    let mut status_t = cv::status_read(status);
+    let mut status_t = cv::STATUS_UNSET;
     let rc = crate::abi::entry_points::PMPI_Mrecv(
         cv::buf(buf),
         count,
@@ -6132,7 +6132,7 @@ pub unsafe extern "C" fn PMPI_Mrecv(
         cv::status_ptr(status, &mut status_t),
     );
     cv::write(message, message_t, v::message_out);
-    cv::status_back(status, &status_t);
+    cv::status_written(status, &status_t);
     v::code_out(rc)
 }
 
@@ -6145,7 +6145,7 @@ pub unsafe extern "C" fn PMPI_Mrecv_c(
     status: *mut MPI_Status,
 ) -> c_int {
     let mut message_t = cv::read_or(message, m::MPI_MESSAGE_NULL, v::message_in);
-    let mut status_t = cv::status_read(status);
+    let mut status_t = cv::STATUS_UNSET;
     let rc = crate::abi::entry_points::PMPI_Mrecv_c(
         cv::buf(buf),
         count,
@@ -6154,7 +6154,7 @@ pub unsafe extern "C" fn PMPI_Mrecv_c(
         cv::status_ptr(status, &mut status_t),
     );
     cv::write(message, message_t, v::message_out);
-    cv::status_back(status, &status_t);
+    cv::status_written(status, &status_t);
     v::code_out(rc)
 }
 
@@ -6990,14 +6990,14 @@ pub unsafe extern "C" fn PMPI_Probe(
     comm: MPI_Comm,
     status: *mut MPI_Status,
 ) -> c_int {
-    let mut status_t = cv::status_read(status);
+    let mut status_t = cv::STATUS_UNSET;
     let rc = crate::abi::entry_points::PMPI_Probe(
         cv::rank_in(source),
         cv::tag_in(tag),
         v::comm_in(comm),
         cv::status_ptr(status, &mut status_t),
     );
-    cv::status_back(status, &status_t);
+    cv::status_written(status, &status_t);
     v::code_out(rc)
 }
 
@@ -7168,7 +7168,7 @@ pub unsafe extern "C" fn PMPI_Recv(
     comm: MPI_Comm,
     status: *mut MPI_Status,
 ) -> c_int {
-    let mut status_t = cv::status_read(status);
+    let mut status_t = cv::STATUS_UNSET;
     let rc = crate::abi::entry_points::PMPI_Recv(
         cv::buf(buf),
         count,
@@ -7178,7 +7178,7 @@ pub unsafe extern "C" fn PMPI_Recv(
         v::comm_in(comm),
         cv::status_ptr(status, &mut status_t),
     );
-    cv::status_back(status, &status_t);
+    cv::status_written(status, &status_t);
     v::code_out(rc)
 }
 
@@ -7192,7 +7192,7 @@ pub unsafe extern "C" fn PMPI_Recv_c(
     comm: MPI_Comm,
     status: *mut MPI_Status,
 ) -> c_int {
-    let mut status_t = cv::status_read(status);
+    let mut status_t = cv::STATUS_UNSET;
     let rc = crate::abi::entry_points::PMPI_Recv_c(
         cv::buf(buf),
         count,
@@ -7202,7 +7202,7 @@ pub unsafe extern "C" fn PMPI_Recv_c(
         v::comm_in(comm),
         cv::status_ptr(status, &mut status_t),
     );
-    cv::status_back(status, &status_t);
+    cv::status_written(status, &status_t);
     v::code_out(rc)
 }
 
@@ -7593,6 +7593,24 @@ pub unsafe extern "C" fn PMPI_Register_datarep(
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn PMPI_Register_datarep_c(
+    datarep: *const c_char,
+    read_conversion_fn: MPI_Datarep_conversion_function_c,
+    write_conversion_fn: MPI_Datarep_conversion_function_c,
+    dtype_file_extent_fn: MPI_Datarep_extent_function,
+    extra_state: *mut c_void,
+) -> c_int {
+    let rc = crate::abi::file::PMPI_Register_datarep_c(
+        datarep.cast(),
+        cv::func(read_conversion_fn),
+        cv::func(write_conversion_fn),
+        cv::func(dtype_file_extent_fn),
+        extra_state.cast(),
+    );
+    v::code_out(rc)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn PMPI_Remove_error_class(errorclass: c_int) -> c_int {
     let rc = crate::abi::entry_points::PMPI_Remove_error_class(v::code_in(errorclass));
     v::code_out(rc)
@@ -7624,13 +7642,13 @@ pub unsafe extern "C" fn PMPI_Request_get_status(
     flag: *mut c_int,
     status: *mut MPI_Status,
 ) -> c_int {
-    let mut status_t = cv::status_read(status);
+    let mut status_t = cv::STATUS_UNSET;
     let rc = crate::abi::entry_points::PMPI_Request_get_status(
         v::request_in(request),
         flag.cast(),
         cv::status_ptr(status, &mut status_t),
     );
-    cv::status_back(status, &status_t);
+    cv::status_written(status, &status_t);
     v::code_out(rc)
 }
 
@@ -7664,7 +7682,7 @@ pub unsafe extern "C" fn PMPI_Request_get_status_any(
 ) -> c_int {
     let array_of_requests_v =
         cv::array_in(array_of_requests as *const _, cv::len(count), v::request_in);
-    let mut status_t = cv::status_read(status);
+    let mut status_t = cv::STATUS_UNSET;
     let rc = crate::abi::entry_points::PMPI_Request_get_status_any(
         count,
         cv::aptr(&array_of_requests_v, array_of_requests),
@@ -7672,7 +7690,7 @@ pub unsafe extern "C" fn PMPI_Request_get_status_any(
         flag.cast(),
         cv::status_ptr(status, &mut status_t),
     );
-    cv::status_back(status, &status_t);
+    cv::status_written(status, &status_t);
     v::code_out(rc)
 }
 
@@ -8392,7 +8410,7 @@ pub unsafe extern "C" fn PMPI_Sendrecv(
     comm: MPI_Comm,
     status: *mut MPI_Status,
 ) -> c_int {
-    let mut status_t = cv::status_read(status);
+    let mut status_t = cv::STATUS_UNSET;
     let rc = crate::abi::entry_points::PMPI_Sendrecv(
         cv::buf(sendbuf),
         sendcount,
@@ -8407,7 +8425,7 @@ pub unsafe extern "C" fn PMPI_Sendrecv(
         v::comm_in(comm),
         cv::status_ptr(status, &mut status_t),
     );
-    cv::status_back(status, &status_t);
+    cv::status_written(status, &status_t);
     v::code_out(rc)
 }
 
@@ -8426,7 +8444,7 @@ pub unsafe extern "C" fn PMPI_Sendrecv_c(
     comm: MPI_Comm,
     status: *mut MPI_Status,
 ) -> c_int {
-    let mut status_t = cv::status_read(status);
+    let mut status_t = cv::STATUS_UNSET;
     let rc = crate::abi::entry_points::PMPI_Sendrecv_c(
         cv::buf(sendbuf),
         sendcount,
@@ -8441,7 +8459,7 @@ pub unsafe extern "C" fn PMPI_Sendrecv_c(
         v::comm_in(comm),
         cv::status_ptr(status, &mut status_t),
     );
-    cv::status_back(status, &status_t);
+    cv::status_written(status, &status_t);
     v::code_out(rc)
 }
 
@@ -8457,7 +8475,7 @@ pub unsafe extern "C" fn PMPI_Sendrecv_replace(
     comm: MPI_Comm,
     status: *mut MPI_Status,
 ) -> c_int {
-    let mut status_t = cv::status_read(status);
+    let mut status_t = cv::STATUS_UNSET;
     let rc = crate::abi::entry_points::PMPI_Sendrecv_replace(
         cv::buf(buf),
         count,
@@ -8469,7 +8487,7 @@ pub unsafe extern "C" fn PMPI_Sendrecv_replace(
         v::comm_in(comm),
         cv::status_ptr(status, &mut status_t),
     );
-    cv::status_back(status, &status_t);
+    cv::status_written(status, &status_t);
     v::code_out(rc)
 }
 
@@ -8485,7 +8503,7 @@ pub unsafe extern "C" fn PMPI_Sendrecv_replace_c(
     comm: MPI_Comm,
     status: *mut MPI_Status,
 ) -> c_int {
-    let mut status_t = cv::status_read(status);
+    let mut status_t = cv::STATUS_UNSET;
     let rc = crate::abi::entry_points::PMPI_Sendrecv_replace_c(
         cv::buf(buf),
         count,
@@ -8497,7 +8515,7 @@ pub unsafe extern "C" fn PMPI_Sendrecv_replace_c(
         v::comm_in(comm),
         cv::status_ptr(status, &mut status_t),
     );
-    cv::status_back(status, &status_t);
+    cv::status_written(status, &status_t);
     v::code_out(rc)
 }
 
@@ -8854,10 +8872,8 @@ pub unsafe extern "C" fn PMPI_Status_get_source(
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Status_get_tag(status: *const MPI_Status, tag: *mut c_int) -> c_int {
     let status_t = cv::status_in(status);
-    let rc = crate::abi::entry_points::PMPI_Status_get_tag(
-        cv::status_cptr(status, &status_t),
-        tag.cast(),
-    );
+    let rc = crate::abi::entry_points::PMPI_Status_get_tag(cv::status_cptr(status, &status_t), tag);
+    cv::out_in_place(tag, cv::tag_out);
     v::code_out(rc)
 }
 
@@ -9603,14 +9619,14 @@ pub unsafe extern "C" fn PMPI_Test(
     status: *mut MPI_Status,
 ) -> c_int {
     let mut request_t = cv::read_or(request, m::MPI_REQUEST_NULL, v::request_in);
-    let mut status_t = cv::status_read(status);
+    let mut status_t = cv::STATUS_UNSET;
     let rc = crate::abi::entry_points::PMPI_Test(
         cv::ptr(request, &mut request_t),
         flag.cast(),
         cv::status_ptr(status, &mut status_t),
     );
     cv::write(request, request_t, v::request_out);
-    cv::status_back(status, &status_t);
+    cv::status_written(status, &status_t);
     v::code_out(rc)
 }
 
@@ -9655,7 +9671,7 @@ pub unsafe extern "C" fn PMPI_Testany(
 ) -> c_int {
     let mut array_of_requests_v =
         cv::array_in(array_of_requests as *const _, cv::len(count), v::request_in);
-    let mut status_t = cv::status_read(status);
+    let mut status_t = cv::STATUS_UNSET;
     let rc = crate::abi::entry_points::PMPI_Testany(
         count,
         cv::aptr_mut(&mut array_of_requests_v, array_of_requests),
@@ -9664,7 +9680,7 @@ pub unsafe extern "C" fn PMPI_Testany(
         cv::status_ptr(status, &mut status_t),
     );
     cv::array_back(array_of_requests, &array_of_requests_v, v::request_out);
-    cv::status_back(status, &status_t);
+    cv::status_written(status, &status_t);
     v::code_out(rc)
 }
 
@@ -10667,13 +10683,13 @@ pub unsafe extern "C" fn PMPI_Unpublish_name(
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Wait(request: *mut MPI_Request, status: *mut MPI_Status) -> c_int {
     let mut request_t = cv::read_or(request, m::MPI_REQUEST_NULL, v::request_in);
-    let mut status_t = cv::status_read(status);
+    let mut status_t = cv::STATUS_UNSET;
     let rc = crate::abi::entry_points::PMPI_Wait(
         cv::ptr(request, &mut request_t),
         cv::status_ptr(status, &mut status_t),
     );
     cv::write(request, request_t, v::request_out);
-    cv::status_back(status, &status_t);
+    cv::status_written(status, &status_t);
     v::code_out(rc)
 }
 
@@ -10705,7 +10721,7 @@ pub unsafe extern "C" fn PMPI_Waitany(
 ) -> c_int {
     let mut array_of_requests_v =
         cv::array_in(array_of_requests as *const _, cv::len(count), v::request_in);
-    let mut status_t = cv::status_read(status);
+    let mut status_t = cv::STATUS_UNSET;
     let rc = crate::abi::entry_points::PMPI_Waitany(
         count,
         cv::aptr_mut(&mut array_of_requests_v, array_of_requests),
@@ -10713,7 +10729,7 @@ pub unsafe extern "C" fn PMPI_Waitany(
         cv::status_ptr(status, &mut status_t),
     );
     cv::array_back(array_of_requests, &array_of_requests_v, v::request_out);
-    cv::status_back(status, &status_t);
+    cv::status_written(status, &status_t);
     v::code_out(rc)
 }
 
@@ -11192,8 +11208,7 @@ pub unsafe extern "C" fn PMPI_Wtime() -> f64 {
     crate::abi::env::PMPI_Wtime()
 }
 
-// Left out (5):
-//   MPI_Register_datarep_c: not in railmpi
+// Left out (4):
 //   MPI_Status_c2f08: not in railmpi
 //   MPI_Status_f082c: not in railmpi
 //   MPI_Status_f082f: not in railmpi

@@ -570,9 +570,12 @@ impl Window {
         let t = self.target(rank)?;
         match (self.flavor, t.reach) {
             (Flavor::Shared, Reach::Mapped { base }) => Ok((t.size, t.disp_unit, base)),
+            // MPI-4.1 §12.2.3: on a window of another flavor (but dynamic) the query is
+            // allowed; no part of one is mapped here for loads and stores: size 0, NULL.
+            (Flavor::Create | Flavor::Allocate, _) => Ok((0, t.disp_unit, 0)),
             _ => Err(Error::new(
                 ErrorClass::RmaFlavor,
-                "MPI_Win_shared_query needs a window from MPI_Win_allocate_shared",
+                "MPI_Win_shared_query on a dynamic window",
             )),
         }
     }

@@ -5364,7 +5364,7 @@ pub unsafe extern "C" fn mpi_wtime_() -> f64 {
     pmpi_wtime_()
 }
 
-// Not bound (217):
+// Not bound (218):
 //   MPI_Accumulate_c: no Fortran binding (C only, or large-count)
 //   MPI_Allgather_c: no Fortran binding (C only, or large-count)
 //   MPI_Allgather_init_c: no Fortran binding (C only, or large-count)
@@ -5486,6 +5486,7 @@ pub unsafe extern "C" fn mpi_wtime_() -> f64 {
 //   MPI_Reduce_scatter_block_init_c: no Fortran binding (C only, or large-count)
 //   MPI_Reduce_scatter_c: no Fortran binding (C only, or large-count)
 //   MPI_Reduce_scatter_init_c: no Fortran binding (C only, or large-count)
+//   MPI_Register_datarep_c: no Fortran binding (C only, or large-count)
 //   MPI_Rget_accumulate_c: no Fortran binding (C only, or large-count)
 //   MPI_Rget_c: no Fortran binding (C only, or large-count)
 //   MPI_Rput_c: no Fortran binding (C only, or large-count)
