@@ -193,8 +193,8 @@ pub unsafe extern "C" fn PMPI_Status_f2c(
 }
 
 /// MPI_X_toint, _fromint, _c2f and _f2c: a handle's value is its int (the predefined
-/// handles' small values, railmpi's own their MPICH values), so the conversions keep the
-/// bits.
+/// handles' small values, railmpi's own their MPICH values, all below 2^32), so the
+/// conversions keep the bits. (MPI_File's below.)
 macro_rules! int_conversions {
     ($($ty:ident $toint:ident $fromint:ident $c2f:ident $f2c:ident),* $(,)?) => {
         $(
@@ -229,5 +229,41 @@ int_conversions! {
     MPI_Win PMPI_Win_toint PMPI_Win_fromint PMPI_Win_c2f PMPI_Win_f2c,
     MPI_Message PMPI_Message_toint PMPI_Message_fromint PMPI_Message_c2f PMPI_Message_f2c,
     MPI_Session PMPI_Session_toint PMPI_Session_fromint PMPI_Session_c2f PMPI_Session_f2c,
-    MPI_File PMPI_File_toint PMPI_File_fromint PMPI_File_c2f PMPI_File_f2c,
+}
+
+/// MPI_File_toint and kin: railmpi's file handles are wider than an int (a tag above the
+/// table slot), so the int is the slot past the predefined handles' range (0x400 + slot + 1;
+/// MPI_FILE_NULL stays 0x118), and back.
+fn file_int(h: MPI_File) -> c_int {
+    match crate::abi::handles::file_slot(cv::file_in(h)) {
+        Some(slot) => (0x401 + slot) as c_int,
+        None => h as usize as c_int, // MPI_FILE_NULL, or not a file: as it is
+    }
+}
+
+fn file_of_int(i: c_int) -> MPI_File {
+    match i {
+        0x401.. => cv::file_out(crate::abi::handles::file_handle(i as usize - 0x401)),
+        _ => cv::handle(i as u32 as usize),
+    }
+}
+
+#[no_mangle]
+pub extern "C" fn PMPI_File_toint(h: MPI_File) -> c_int {
+    file_int(h)
+}
+
+#[no_mangle]
+pub extern "C" fn PMPI_File_fromint(i: c_int) -> MPI_File {
+    file_of_int(i)
+}
+
+#[no_mangle]
+pub extern "C" fn PMPI_File_c2f(h: MPI_File) -> MPI_Fint {
+    file_int(h)
+}
+
+#[no_mangle]
+pub extern "C" fn PMPI_File_f2c(i: MPI_Fint) -> MPI_File {
+    file_of_int(i)
 }
