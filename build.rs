@@ -21,49 +21,22 @@ const SONAME: &str = "libmpi.so.12";
 /// The MPI-5.0 standard ABI's soname (the `std-abi` build).
 const STD_ABI_SONAME: &str = "libmpi_abi.so.1";
 
-/// C callback typedefs and `extern` data, inserted at the top of the `extern "C"` block: after
-/// cbindgen's typedefs (they use MPI_Comm, MPI_Status, ...) and before the prototypes (which
-/// use them). They are C function types, as in MPICH, which cbindgen cannot express; the Rust
-/// side (`src/abi/consts.rs`) has them as nullable function pointers.
-const CALLBACKS: &str = "\
-/* Callback types. These are function types, as in MPICH: a parameter declared with one
-   of them is a function pointer. */
-typedef void (MPI_User_function)(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
-typedef void (MPI_User_function_c)(void *invec, void *inoutvec, MPI_Count *len, MPI_Datatype *datatype);
-typedef void (MPI_Comm_errhandler_function)(MPI_Comm *comm, int *errcode, ...);
-typedef MPI_Comm_errhandler_function MPI_Handler_function;
-typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn;
-typedef void (MPI_Win_errhandler_function)(MPI_Win *win, int *errcode, ...);
-typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn;
-typedef void (MPI_File_errhandler_function)(MPI_File *file, int *errcode, ...);
-typedef MPI_File_errhandler_function MPI_File_errhandler_fn;
-typedef void (MPI_Session_errhandler_function)(MPI_Session *session, int *errcode, ...);
-typedef MPI_Session_errhandler_function MPI_Session_errhandler_fn;
-typedef int (MPI_Comm_copy_attr_function)(MPI_Comm oldcomm, int comm_keyval, void *extra_state, void *attribute_val_in, void *attribute_val_out, int *flag);
-typedef int (MPI_Comm_delete_attr_function)(MPI_Comm comm, int comm_keyval, void *attribute_val, void *extra_state);
-typedef int (MPI_Type_copy_attr_function)(MPI_Datatype oldtype, int type_keyval, void *extra_state, void *attribute_val_in, void *attribute_val_out, int *flag);
-typedef int (MPI_Type_delete_attr_function)(MPI_Datatype datatype, int type_keyval, void *attribute_val, void *extra_state);
-typedef int (MPI_Win_copy_attr_function)(MPI_Win oldwin, int win_keyval, void *extra_state, void *attribute_val_in, void *attribute_val_out, int *flag);
-typedef int (MPI_Win_delete_attr_function)(MPI_Win win, int win_keyval, void *attribute_val, void *extra_state);
-typedef int (MPI_Copy_function)(MPI_Comm oldcomm, int keyval, void *extra_state, void *attribute_val_in, void *attribute_val_out, int *flag);
-typedef int (MPI_Delete_function)(MPI_Comm comm, int keyval, void *attribute_val, void *extra_state);
-typedef int (MPI_Grequest_cancel_function)(void *extra_state, int complete);
-typedef int (MPI_Grequest_free_function)(void *extra_state);
-typedef int (MPI_Grequest_query_function)(void *extra_state, MPI_Status *status);
-typedef int (MPI_Datarep_conversion_function)(void *userbuf, MPI_Datatype datatype, int count, void *filebuf, MPI_Offset position, void *extra_state);
-typedef int (MPI_Datarep_conversion_function_c)(void *userbuf, MPI_Datatype datatype, MPI_Count count, void *filebuf, MPI_Offset position, void *extra_state);
-typedef int (MPI_Datarep_extent_function)(MPI_Datatype datatype, MPI_Aint *file_extent, void *extra_state);
-typedef void (MPI_T_event_cb_function)(MPI_T_event_instance event_instance, MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety, void *user_data);
-typedef void (MPI_T_event_free_cb_function)(MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety, void *user_data);
-typedef void (MPI_T_event_dropped_cb_function)(MPI_Count count, MPI_T_event_registration event_registration, int source_index, MPI_T_cb_safety cb_safety, void *user_data);
-
+/// C callback typedefs (generated from the standard by tools/gen_c.py) and `extern` data,
+/// inserted at the top of the `extern "C"` block: after cbindgen's typedefs (they use
+/// MPI_Comm, MPI_Status, ...) and before the prototypes (which use them). They are C function
+/// types, as in MPICH, which cbindgen cannot express; the Rust side (`src/abi/consts.rs`) has
+/// them as nullable function pointers.
+const CALLBACKS: &str = concat!(
+    include_str!("src/abi/callbacks.h"),
+    "
 /* Data exported by the library (MPICH declares these extern too). */
 extern int * const MPI_UNWEIGHTED;
 extern struct MPIR_T_pvar_handle_s * const MPI_T_PVAR_ALL_HANDLES;
 extern int * const MPI_WEIGHTS_EMPTY;
 extern MPI_Fint *MPI_F_STATUS_IGNORE;
 extern MPI_Fint *MPI_F_STATUSES_IGNORE;
-";
+"
+);
 
 fn main() {
     println!("cargo:rerun-if-changed=src/abi");

@@ -26,3 +26,10 @@ pub mod rma;
 pub mod runtime;
 pub mod sys;
 pub mod tool;
+
+/// The ABI of the application's callbacks (`abi::callbacks::Convention`): chosen here, at the
+/// crate's root, so that `abi` does not depend on `abi_std` above it.
+#[cfg(not(feature = "std-abi"))]
+pub(crate) type AppCallbacks = abi::callbacks::Mpich;
+#[cfg(feature = "std-abi")]
+pub(crate) type AppCallbacks = abi_std::callbacks::Standard;

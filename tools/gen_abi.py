@@ -525,32 +525,8 @@ typedef struct {
 } MPI_Status;
 """
 
-HEADER_CALLBACKS = """\
-typedef void (MPI_User_function)(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
-typedef void (MPI_User_function_c)(void *invec, void *inoutvec, MPI_Count *len, MPI_Datatype *datatype);
-typedef int (MPI_Grequest_query_function)(void *extra_state, MPI_Status *status);
-typedef int (MPI_Grequest_free_function)(void *extra_state);
-typedef int (MPI_Grequest_cancel_function)(void *extra_state, int complete);
-typedef int (MPI_Copy_function)(MPI_Comm comm, int keyval, void *extra_state, void *attribute_val_in, void *attribute_val_out, int *flag);
-typedef int (MPI_Delete_function)(MPI_Comm comm, int keyval, void *attribute_val, void *extra_state);
-typedef int (MPI_Comm_copy_attr_function)(MPI_Comm comm, int keyval, void *extra_state, void *attribute_val_in, void *attribute_val_out, int *flag);
-typedef int (MPI_Comm_delete_attr_function)(MPI_Comm comm, int keyval, void *attribute_val, void *extra_state);
-typedef int (MPI_Type_copy_attr_function)(MPI_Datatype datatype, int keyval, void *extra_state, void *attribute_val_in, void *attribute_val_out, int *flag);
-typedef int (MPI_Type_delete_attr_function)(MPI_Datatype datatype, int keyval, void *attribute_val, void *extra_state);
-typedef int (MPI_Win_copy_attr_function)(MPI_Win win, int keyval, void *extra_state, void *attribute_val_in, void *attribute_val_out, int *flag);
-typedef int (MPI_Win_delete_attr_function)(MPI_Win win, int keyval, void *attribute_val, void *extra_state);
-typedef int (MPI_Datarep_extent_function)(MPI_Datatype datatype, MPI_Aint *extent, void *extra_state);
-typedef int (MPI_Datarep_conversion_function)(void *userbuf, MPI_Datatype datatype, int count, void *filebuf, MPI_Offset position, void *extra_state);
-typedef int (MPI_Datarep_conversion_function_c)(void *userbuf, MPI_Datatype datatype, MPI_Count count, void *filebuf, MPI_Offset position, void *extra_state);
-typedef void (MPI_Comm_errhandler_function)(MPI_Comm *comm, int *error_code, ...);
-typedef void (MPI_File_errhandler_function)(MPI_File *file, int *error_code, ...);
-typedef void (MPI_Win_errhandler_function)(MPI_Win *win, int *error_code, ...);
-typedef void (MPI_Session_errhandler_function)(MPI_Session *session, int *error_code, ...);
-typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn;
-typedef MPI_File_errhandler_function MPI_File_errhandler_fn;
-typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn;
-typedef MPI_Session_errhandler_function MPI_Session_errhandler_fn;
-
+# The tool interface's types, which the callback types (from the standard) use.
+HEADER_TOOL_TYPES = """\
 typedef struct MPI_T_enum_t *MPI_T_enum;
 typedef struct MPI_T_cvar_handle_t *MPI_T_cvar_handle;
 typedef struct MPI_T_pvar_handle_t *MPI_T_pvar_handle;
@@ -567,13 +543,10 @@ typedef enum MPI_T_source_order {
     MPI_T_SOURCE_ORDERED = 1,
     MPI_T_SOURCE_UNORDERED = 2
 } MPI_T_source_order;
-typedef void (MPI_T_event_cb_function)(MPI_T_event_instance event_instance, MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety, void *user_data);
-typedef void (MPI_T_event_free_cb_function)(MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety, void *user_data);
-typedef void (MPI_T_event_dropped_cb_function)(MPI_Count count, MPI_T_event_registration event_registration, int source_index, MPI_T_cb_safety cb_safety, void *user_data);
 """
 
 
-def render_header(rows, protos):
+def render_header(std, rows, protos):
     out = [
         "/*",
         " * mpi_abi.h: the MPI-5.0 standard ABI of railmpi (libmpi_abi.so.1): handles are",
@@ -621,7 +594,7 @@ def render_header(rows, protos):
                 out.append(f"#define {name} (({cty}){val})")
             else:
                 out.append(f"#define {name} (({cty}){val})")
-    out += ["", HEADER_CALLBACKS, ""]
+    out += ["", HEADER_TOOL_TYPES] + gen_c.callback_typedefs(std, "std") + [""]
     for name, proto in protos:
         out.append(proto + ";")
     for name, proto in protos:
@@ -674,7 +647,7 @@ def main():
     outputs = {
         OUT_VALUES: rustfmt(render_values(rows, have)),
         OUT_ENTRIES: rustfmt(render_entries(done, left)),
-        OUT_HEADER: render_header(rows, protos),
+        OUT_HEADER: render_header(std, rows, protos),
     }
     stale = False
     for path, text in outputs.items():

@@ -98,6 +98,9 @@ if [ "${CT_IMPL:-railmpi}" = railmpi ]; then
     else
         skip_case abi.entry_points_fresh "pympistandard missing (make api-deps needs the Python package registry)"
     fi
+    # The shims' modules call the base modules and the core, never in a circle (only the
+    # generated entry points sit on top of them all).
+    run_case abi.no_import_circle 0 python3 "$ABI_SRC_DIR/../tools/check_layers.py" "$ABI_SRC_DIR/../src/abi"
     ABI_TOOL_INC=$BUILD/include
 else
     skip_case abi_constants_vs_mpich "compares railmpi's mpi.h with MPICH's"

@@ -9,9 +9,9 @@
 //! run with no table lock held, so they may call MPI themselves.
 
 use super::args;
-use super::callbacks;
+use super::callbacks::{self, App, Convention};
 use super::consts::*;
-use super::handles::{self, Keyval, KEYVALS, KEYVAL_OBJ_COMM, KEYVAL_OBJ_WIN};
+use super::handles::{self, Attr, AttrList, Keyval, KEYVALS, KEYVAL_OBJ_COMM, KEYVAL_OBJ_WIN};
 use super::shim::{self, run, write_out};
 use crate::error::{Error, ErrorClass, Result};
 use crate::mpi_err;
@@ -19,37 +19,13 @@ use std::cell::Cell;
 use std::os::raw::{c_int, c_void};
 use std::sync::atomic::{AtomicI32, Ordering};
 
-/// One cached attribute. A value set from Fortran (an INTEGER, stored as the C word) also
-/// lives in a box of its own: C's get returns the box's address, as MPI-3.1 §17.2.7 and
-/// MPICH have it (C sees a pointer to a Fortran value), while Fortran's get and every
-/// callback see the value itself.
-#[derive(Clone)]
-pub struct Attr {
-    pub key: c_int,
-    pub value: usize,
-    fortran: Option<Box<MPI_Aint>>,
-}
-
-impl Attr {
-    fn new(key: c_int, value: usize, fortran: bool) -> Attr {
-        Attr {
-            key,
-            value,
-            fortran: fortran.then(|| Box::new(value as MPI_Aint)),
-        }
-    }
-
-    /// What a get returns: the box's address to C for a Fortran-set value.
-    fn seen(&self) -> usize {
-        match &self.fortran {
-            Some(b) if !FORTRAN.get() => &**b as *const MPI_Aint as usize,
-            _ => self.value,
-        }
+/// What a get returns: the box's address to C for a Fortran-set value.
+fn seen(a: &Attr) -> usize {
+    match &a.fortran {
+        Some(b) if !FORTRAN.get() => &**b as *const MPI_Aint as usize,
+        _ => a.value,
     }
 }
-
-/// An object's attributes, oldest first.
-pub type AttrList = Vec<Attr>;
 
 thread_local! {
     /// Set while a Fortran binding's set or get runs (`from_fortran`).
@@ -194,7 +170,7 @@ fn call_delete<O: AttrObject>(obj: O, keyval: c_int, value: usize) -> Result<()>
     // (an int handle, the keyval, two opaque words); value and extra state are the words
     // it gave us.
     let rc = unsafe {
-        callbacks::attr_delete(
+        App::attr_delete(
             f as usize,
             O::callback_kind(),
             obj.handle(),
@@ -252,7 +228,7 @@ pub(crate) fn copy_all_of<O: AttrObject>(old: O, new: O) -> Result<()> {
         // keyval, three opaque words, an int flag); `out` and `flag` are live locals of the
         // types MPI passes (attribute_val_out is a `void **`).
         let rc = unsafe {
-            callbacks::attr_copy(
+            App::attr_copy(
                 f as usize,
                 O::callback_kind(),
                 old.handle(),
@@ -461,7 +437,7 @@ pub(crate) fn user_attr_of<O: AttrObject>(obj: O, keyval: c_int) -> Result<Optio
         return mpi_err!(Keyval, "keyval {keyval:#x} is not a {} keyval", O::NAME);
     }
     slot(keyval, O::KIND, O::NAME)?;
-    obj.with_attrs(|a| a.iter().find(|a| a.key == keyval).map(Attr::seen))
+    obj.with_attrs(|a| a.iter().find(|a| a.key == keyval).map(seen))
 }
 
 static TAG_UB_VALUE: AtomicI32 = AtomicI32::new(args::TAG_UB);

@@ -288,7 +288,7 @@ pub fn comm_scope(comm: MPI_Comm) -> Result<Scope> {
 
 /// The scope of a session's buffer call, the session checked.
 pub fn session_scope(session: MPI_Session) -> Result<Scope> {
-    super::session::check(session)?;
+    handles::check_session(session)?;
     Ok(Scope::Session(session))
 }
 

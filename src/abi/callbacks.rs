@@ -3,13 +3,12 @@
 //! as an address (`usize`) or a C function pointer of the MPICH ABI's types; here is the one
 //! place that turns it back into a function and calls it.
 //!
-//! In the standard-ABI build (feature `std-abi`) every callback is the application's under
-//! that ABI: it gets standard-ABI handles (pointer-sized), error codes and statuses, so the
-//! arguments are translated (`crate::abi_std`) and the codes it returns translated back.
+//! How a callback is called depends on the ABI the application was compiled for: this module
+//! defines that `Convention` and implements MPICH's (`Mpich`); the standard ABI's lives in
+//! `abi_std::callbacks` (handles there are pointers, codes and statuses translated). The
+//! crate root picks one (`crate::AppCallbacks`), so `abi` never names `abi_std`.
 
 use super::consts::*;
-#[cfg(feature = "std-abi")]
-use crate::abi_std::{convert as cv, types as sa, values as v};
 use std::os::raw::{c_int, c_void};
 
 /// The object kinds of error handlers and attributes, to translate their handles.
@@ -22,26 +21,62 @@ pub enum Kind {
     Datatype,
 }
 
-/// The standard ABI's value of MPICH-ABI handle `h` of kind `kind` (as an address).
-#[cfg(feature = "std-abi")]
-fn std_handle(kind: Kind, h: usize) -> usize {
-    match kind {
-        Kind::Comm => v::comm_out(h as c_int) as usize,
-        Kind::Win => v::win_out(h as c_int) as usize,
-        Kind::Session => v::session_out(h as c_int) as usize,
-        Kind::Datatype => v::datatype_out(h as c_int) as usize,
-        Kind::File => cv::file_out(std::ptr::without_provenance_mut(h)) as usize,
-    }
-}
-
-/// Run error handler function `f` (an `MPI_X_errhandler_function`) for the object `h` of
-/// kind `kind` (an int handle, or MPI_File's pointer, as an address) with error code `code`.
+/// The calling convention of one ABI's callbacks. Every function's arguments are MPICH-ABI
+/// values; an implementation translates them into its ABI and the codes back.
 ///
 /// # Safety
-/// `f` is the address of an error handler function the application registered.
-pub unsafe fn errhandler(f: usize, kind: Kind, h: usize, code: c_int) {
-    #[cfg(not(feature = "std-abi"))]
-    {
+/// Each function's `f` is a callback of the matching type that the application registered.
+pub trait Convention {
+    /// Run error handler `f` (an `MPI_X_errhandler_function`) for object `h` of kind `kind`
+    /// (an int handle, or MPI_File's pointer, as an address) with error code `code`.
+    unsafe fn errhandler(f: usize, kind: Kind, h: usize, code: c_int);
+    /// A user reduction function: `len` elements of `dt` from `a` into `b`, the length an
+    /// int (MPI_Op_create) or an MPI_Count (`large`: MPI_Op_create_c).
+    unsafe fn user_op(
+        f: usize,
+        large: bool,
+        a: *mut c_void,
+        b: *mut c_void,
+        len: i64,
+        dt: MPI_Datatype,
+    );
+    /// An attribute copy function on object `h` of kind `kind`: its return code.
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn attr_copy(
+        f: usize,
+        kind: Kind,
+        h: c_int,
+        keyval: c_int,
+        extra: *mut c_void,
+        value: *mut c_void,
+        out: *mut c_void,
+        flag: *mut c_int,
+    ) -> c_int;
+    /// An attribute delete function on object `h` of kind `kind`: its return code.
+    unsafe fn attr_delete(
+        f: usize,
+        kind: Kind,
+        h: c_int,
+        keyval: c_int,
+        value: *mut c_void,
+        extra: *mut c_void,
+    ) -> c_int;
+    /// A generalized request's query function (not NULL): the status it fills in (`st`) and
+    /// its return code.
+    unsafe fn grequest_query(
+        f: unsafe extern "C" fn(*mut c_void, *mut MPI_Status) -> c_int,
+        extra: *mut c_void,
+        st: &mut MPI_Status,
+    ) -> c_int;
+    /// The code a generalized request's free or cancel function returned.
+    fn grequest_code(rc: c_int) -> c_int;
+}
+
+/// MPICH's ABI: the callbacks' types are the MPICH ABI's, nothing to translate.
+pub struct Mpich;
+
+impl Convention for Mpich {
+    unsafe fn errhandler(f: usize, kind: Kind, h: usize, code: c_int) {
         let mut e = code;
         match kind {
             Kind::File => {
@@ -57,38 +92,72 @@ pub unsafe fn errhandler(f: usize, kind: Kind, h: usize, code: c_int) {
                 g(&mut i, &mut e);
             }
         }
-        let _ = kind;
     }
-    #[cfg(feature = "std-abi")]
-    {
-        // Every handle of the standard ABI is a pointer.
-        let g: unsafe extern "C" fn(*mut usize, *mut c_int, ...) = std::mem::transmute(f);
-        let mut s = std_handle(kind, h);
-        let mut e = v::code_out(code);
-        g(&mut s, &mut e);
+
+    unsafe fn user_op(
+        f: usize,
+        large: bool,
+        a: *mut c_void,
+        b: *mut c_void,
+        len: i64,
+        dt: MPI_Datatype,
+    ) {
+        let mut d = dt;
+        call_user_op(f, large, a, b, len, std::ptr::addr_of_mut!(d).cast());
+    }
+
+    unsafe fn attr_copy(
+        f: usize,
+        _kind: Kind,
+        h: c_int,
+        keyval: c_int,
+        extra: *mut c_void,
+        value: *mut c_void,
+        out: *mut c_void,
+        flag: *mut c_int,
+    ) -> c_int {
+        let g: MPI_Comm_copy_attr_function = std::mem::transmute(f);
+        g.map_or(MPI_SUCCESS, |g| g(h, keyval, extra, value, out, flag))
+    }
+
+    unsafe fn attr_delete(
+        f: usize,
+        _kind: Kind,
+        h: c_int,
+        keyval: c_int,
+        value: *mut c_void,
+        extra: *mut c_void,
+    ) -> c_int {
+        let g: unsafe extern "C" fn(c_int, c_int, *mut c_void, *mut c_void) -> c_int =
+            std::mem::transmute(f);
+        g(h, keyval, value, extra)
+    }
+
+    unsafe fn grequest_query(
+        f: unsafe extern "C" fn(*mut c_void, *mut MPI_Status) -> c_int,
+        extra: *mut c_void,
+        st: &mut MPI_Status,
+    ) -> c_int {
+        f(extra, st)
+    }
+
+    fn grequest_code(rc: c_int) -> c_int {
+        rc
     }
 }
 
-/// A user reduction function: `len` elements of `dt` from `a` into `b`, the length an int
-/// (MPI_Op_create) or an MPI_Count (MPI_Op_create_c).
+/// Call user function `f` with the datatype argument `d` (a pointer to the ABI's handle).
 ///
 /// # Safety
-/// `f` is the application's MPI_User_function (`large`: _c); `a` and `b` hold `len`
-/// elements of `dt`.
-pub unsafe fn user_op(
+/// As `Convention::user_op`; `d` points to a handle of the ABI `f` was compiled for.
+pub unsafe fn call_user_op(
     f: usize,
     large: bool,
     a: *mut c_void,
     b: *mut c_void,
     len: i64,
-    dt: MPI_Datatype,
+    d: *mut c_void,
 ) {
-    // The datatype argument: MPICH's int handle, or the standard ABI's pointer.
-    #[cfg(not(feature = "std-abi"))]
-    let mut d: MPI_Datatype = dt;
-    #[cfg(feature = "std-abi")]
-    let mut d: usize = v::datatype_out(dt) as usize;
-    let d = std::ptr::addr_of_mut!(d).cast::<c_void>();
     if large {
         let g: unsafe extern "C" fn(*mut c_void, *mut c_void, *mut MPI_Count, *mut c_void) =
             std::mem::transmute(f);
@@ -102,111 +171,6 @@ pub unsafe fn user_op(
     }
 }
 
-/// An attribute copy function on object `h` (of kind `kind`): its return code, in the
-/// MPICH ABI.
-///
-/// # Safety
-/// `f` is the application's copy function (or MPIR_Dup_fn); `out` and `flag` are valid.
-#[allow(clippy::too_many_arguments)]
-pub unsafe fn attr_copy(
-    f: usize,
-    kind: Kind,
-    h: c_int,
-    keyval: c_int,
-    extra: *mut c_void,
-    value: *mut c_void,
-    out: *mut c_void,
-    flag: *mut c_int,
-) -> c_int {
-    #[cfg(not(feature = "std-abi"))]
-    {
-        let _ = kind;
-        let g: MPI_Comm_copy_attr_function = std::mem::transmute(f);
-        g.map_or(MPI_SUCCESS, |g| g(h, keyval, extra, value, out, flag))
-    }
-    #[cfg(feature = "std-abi")]
-    {
-        if f == MPIR_Dup_fn as *const () as usize {
-            return MPIR_Dup_fn(h, keyval, extra, value, out, flag);
-        }
-        let g: unsafe extern "C" fn(
-            usize,
-            c_int,
-            *mut c_void,
-            *mut c_void,
-            *mut c_void,
-            *mut c_int,
-        ) -> c_int = std::mem::transmute(f);
-        v::code_in(g(
-            std_handle(kind, h as usize),
-            keyval,
-            extra,
-            value,
-            out,
-            flag,
-        ))
-    }
-}
-
-/// An attribute delete function on object `h` (of kind `kind`): its return code, in the
-/// MPICH ABI.
-///
-/// # Safety
-/// `f` is the application's delete function.
-pub unsafe fn attr_delete(
-    f: usize,
-    kind: Kind,
-    h: c_int,
-    keyval: c_int,
-    value: *mut c_void,
-    extra: *mut c_void,
-) -> c_int {
-    #[cfg(not(feature = "std-abi"))]
-    {
-        let _ = kind;
-        let g: unsafe extern "C" fn(c_int, c_int, *mut c_void, *mut c_void) -> c_int =
-            std::mem::transmute(f);
-        g(h, keyval, value, extra)
-    }
-    #[cfg(feature = "std-abi")]
-    {
-        let g: unsafe extern "C" fn(usize, c_int, *mut c_void, *mut c_void) -> c_int =
-            std::mem::transmute(f);
-        v::code_in(g(std_handle(kind, h as usize), keyval, value, extra))
-    }
-}
-
-/// A generalized request's query function: the status it fills in (`st`, MPICH's layout)
-/// and its return code.
-///
-/// # Safety
-/// `f` is the application's query function.
-pub unsafe fn grequest_query(
-    f: MPI_Grequest_query_function,
-    extra: *mut c_void,
-    st: &mut MPI_Status,
-) -> c_int {
-    let Some(f) = f else { return MPI_SUCCESS };
-    #[cfg(not(feature = "std-abi"))]
-    {
-        f(extra, st)
-    }
-    #[cfg(feature = "std-abi")]
-    {
-        let g: unsafe extern "C" fn(*mut c_void, *mut sa::MPI_Status) -> c_int =
-            std::mem::transmute(f);
-        let mut s = sa::MPI_Status::default();
-        cv::status_back(&mut s, st);
-        let rc = g(extra, &mut s);
-        *st = cv::status_in(&s);
-        v::code_in(rc)
-    }
-}
-
-/// The code a generalized request's free or cancel function returned, in the MPICH ABI.
-pub fn grequest_code(rc: c_int) -> c_int {
-    #[cfg(feature = "std-abi")]
-    return v::code_in(rc);
-    #[cfg(not(feature = "std-abi"))]
-    rc
-}
+/// The convention of this build's application (`crate::AppCallbacks`): callers write
+/// `App::errhandler(...)`, with `Convention` in scope.
+pub type App = crate::AppCallbacks;

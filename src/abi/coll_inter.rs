@@ -6,7 +6,7 @@
 //! process checks none).
 
 use super::args;
-use super::coll::{blocks, launch, not_in_place, typed, RecvSpec, Side};
+use super::coll_args::{blocks, launch, not_in_place, typed, RecvSpec, Side};
 use super::consts::*;
 use super::handles::{self, TypeRef};
 use super::op::reducer;

@@ -8,8 +8,10 @@
 //! copied at the `_init` (`Kept`).
 
 use super::args::Int;
-use super::coll::{self as shims, in_place, RecvSpec, Side};
+use super::coll::{self as shims};
+use super::coll_args::{in_place, RecvSpec, Side};
 use super::consts::*;
+use super::handles::StartColl;
 use super::handles::{self, RequestEntry};
 use super::info;
 use super::shim::{self, write_out};
@@ -17,9 +19,6 @@ use crate::coll::{self, schedule::with_pinned_seq};
 use crate::error::Result;
 use std::os::raw::{c_int, c_void};
 use std::sync::Arc;
-
-/// Starts one round: the nonblocking collective, writing its request.
-pub type StartColl = Arc<dyn Fn(*mut MPI_Request) -> c_int + Send + Sync>;
 
 /// One round of a persistent collective: its nonblocking call on the kept arguments.
 type Round = Box<dyn Fn(*mut MPI_Request) -> Result<()> + Send + Sync>;

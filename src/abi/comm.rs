@@ -4,6 +4,7 @@
 
 use super::args;
 use super::attr;
+use super::callbacks::{App, Convention};
 use super::consts::*;
 use super::handles::{self, RequestEntry};
 use super::shim::{self, run, write_out, write_out_str};
@@ -84,11 +85,11 @@ pub unsafe extern "C" fn PMPI_Comm_idup_with_info(
     newcomm: *mut MPI_Comm,
     request: *mut MPI_Request,
 ) -> c_int {
-    let rc = run("MPI_Comm_idup_with_info", comm, || super::info::check(info));
-    if rc != MPI_SUCCESS {
-        return rc;
-    }
-    super::entry_points::PMPI_Comm_idup(comm, newcomm, request)
+    run("MPI_Comm_idup_with_info", comm, || {
+        super::info::check(info)?;
+        args::out_ptr(request, "request")?;
+        idup(comm, newcomm, request)
+    })
 }
 
 /// A context id no communicator uses: the stand-in behind an MPI_Comm_idup handle until
@@ -342,6 +343,7 @@ pub unsafe extern "C" fn PMPI_Comm_free(comm: *mut MPI_Comm) -> c_int {
         // Delete callbacks first; if one fails the communicator stays (as in MPICH).
         attr::delete_all(*comm)?;
         super::dynamic::forget_parent(*comm);
+        super::bsend::comm_freed(*comm);
         handles::free_comm(*comm)?;
         *comm = MPI_COMM_NULL;
         Ok(())
@@ -444,14 +446,42 @@ pub unsafe extern "C" fn PMPI_Comm_call_errhandler(comm: MPI_Comm, errorcode: c_
         h => {
             if let Some(f) = handles::errhandler_fn(h) {
                 // SAFETY: registered as an MPI_Comm_errhandler_function by the application.
-                super::callbacks::errhandler(
-                    f,
-                    super::callbacks::Kind::Comm,
-                    comm as usize,
-                    errorcode,
-                );
+                App::errhandler(f, super::callbacks::Kind::Comm, comm as usize, errorcode);
             }
             MPI_SUCCESS
         }
     }
+}
+
+// MPI-1 names of the communicator error-handler calls (deprecated in MPI-2, removed in
+// MPI-3, still linked by old programs and MPICH's tests; MPICH exports them).
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Errhandler_create")]
+pub unsafe extern "C" fn PMPI_Errhandler_create(
+    function: MPI_Handler_function,
+    errhandler: *mut MPI_Errhandler,
+) -> c_int {
+    run("MPI_Errhandler_create", MPI_COMM_WORLD, || {
+        create_errhandler(function, errhandler)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Errhandler_set")]
+pub unsafe extern "C" fn PMPI_Errhandler_set(comm: MPI_Comm, errhandler: MPI_Errhandler) -> c_int {
+    run("MPI_Errhandler_set", comm, || {
+        set_errhandler(comm, errhandler)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Errhandler_get")]
+pub unsafe extern "C" fn PMPI_Errhandler_get(
+    comm: MPI_Comm,
+    errhandler: *mut MPI_Errhandler,
+) -> c_int {
+    run("MPI_Errhandler_get", comm, || {
+        get_errhandler(comm, errhandler)
+    })
 }

@@ -181,6 +181,7 @@ pub unsafe extern "C" fn PMPI_Comm_disconnect(comm: *mut MPI_Comm) -> c_int {
         w.comm_disconnect(&c)?;
         attr::delete_all(*comm)?;
         forget_parent(*comm);
+        super::bsend::comm_freed(*comm);
         handles::free_comm(*comm)?;
         *comm = MPI_COMM_NULL;
         drop(c);

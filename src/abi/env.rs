@@ -7,6 +7,7 @@ use super::shim::{self, run, write_out, write_out_str};
 use crate::error::{Error, ErrorClass, Result};
 use crate::mpi_err;
 use crate::runtime::world::{self, World};
+use std::ffi::CStr;
 use std::os::raw::{c_char, c_int, c_void};
 use std::sync::atomic::{AtomicI32, Ordering};
 
@@ -337,29 +338,59 @@ pub unsafe extern "C" fn PMPI_Error_class(errorcode: c_int, errorclass: *mut c_i
     )
 }
 
-// MPI-1 names of the communicator error-handler calls (deprecated in MPI-2, removed in
-// MPI-3, still linked by old programs and MPICH's tests; MPICH exports them).
-
+/// MPI-4.0 §11.2.3: a new info object with the keys MPI_INFO_ENV may hold, as this process
+/// sees them (callable before MPI_Init: the values come from the process and launcher).
+/// (`char *argv[]`, which the generator does not translate: a shim of its own.)
 #[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Errhandler_create")]
-pub unsafe extern "C" fn PMPI_Errhandler_create(
-    function: MPI_Handler_function,
-    errhandler: *mut MPI_Errhandler,
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Info_create_env")]
+pub unsafe extern "C" fn PMPI_Info_create_env(
+    argc: c_int,
+    argv: *mut *mut c_char,
+    info: *mut MPI_Info,
 ) -> c_int {
-    super::entry_points::PMPI_Comm_create_errhandler(function, errhandler)
+    run("MPI_Info_create_env", MPI_COMM_WORLD, || {
+        create_env(argc, argv, info)
+    })
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Errhandler_set")]
-pub unsafe extern "C" fn PMPI_Errhandler_set(comm: MPI_Comm, errhandler: MPI_Errhandler) -> c_int {
-    super::entry_points::PMPI_Comm_set_errhandler(comm, errhandler)
-}
-
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Errhandler_get")]
-pub unsafe extern "C" fn PMPI_Errhandler_get(
-    comm: MPI_Comm,
-    errhandler: *mut MPI_Errhandler,
-) -> c_int {
-    super::entry_points::PMPI_Comm_get_errhandler(comm, errhandler)
+pub(crate) unsafe fn create_env(
+    argc: c_int,
+    argv: *mut *mut c_char,
+    info: *mut MPI_Info,
+) -> Result<()> {
+    if info.is_null() {
+        return mpi_err!(Arg, "NULL info pointer");
+    }
+    let mut args = Vec::new();
+    if !argv.is_null() {
+        for i in 0..argc.max(0) as usize {
+            // SAFETY: MPI: argv holds argc strings (main's arguments), NULL-terminated.
+            let a = *argv.add(i);
+            if a.is_null() {
+                break;
+            }
+            args.push(CStr::from_ptr(a).to_string_lossy().into_owned());
+        }
+    }
+    let mut pairs = handles::InfoEntry::new();
+    if let Some((cmd, rest)) = args.split_first() {
+        pairs.push(("command".into(), cmd.clone()));
+        if !rest.is_empty() {
+            pairs.push(("argv".into(), rest.join(" ")));
+        }
+    }
+    // Before MPI_Init the launcher's word is all there is.
+    let size = crate::runtime::world::world()
+        .map(|w| w.size)
+        .or_else(crate::runtime::pmi::size_from_env);
+    if let Some(n) = size {
+        pairs.push(("maxprocs".into(), n.to_string()));
+    }
+    pairs.push(("host".into(), crate::sys::cpu::hostname()));
+    pairs.push(("arch".into(), std::env::consts::ARCH.into()));
+    if let Ok(dir) = std::env::current_dir() {
+        pairs.push(("wdir".into(), dir.to_string_lossy().into_owned()));
+    }
+    pairs.push(("thread_level".into(), thread_level_name().into()));
+    write_out(info, handles::new_info(pairs))
 }

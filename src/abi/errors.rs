@@ -1,10 +1,8 @@
 //! Error classes, their strings, and raising an error through the error handler.
 
-use super::args;
-use super::callbacks::{self, Kind};
+use super::callbacks::{App, Convention, Kind};
 use super::consts::*;
 use super::handles;
-use super::shim::write_out;
 use crate::error::Result;
 use crate::error::{Error, ErrorClass};
 use crate::mpi_err;
@@ -260,8 +258,11 @@ pub fn code_string(code: c_int) -> Option<String> {
 /// # Safety
 /// `errorclass` is NULL or valid.
 pub unsafe fn add_error_class(errorclass: *mut c_int) -> Result<()> {
-    args::out_ptr(errorclass, "errorclass")?;
-    write_out(errorclass, add_code(None)?)
+    if errorclass.is_null() {
+        return mpi_err!(Arg, "NULL errorclass pointer");
+    }
+    errorclass.write(add_code(None)?);
+    Ok(())
 }
 
 /// MPI_Add_error_code.
@@ -269,8 +270,11 @@ pub unsafe fn add_error_class(errorclass: *mut c_int) -> Result<()> {
 /// # Safety
 /// `errorcode` is NULL or valid.
 pub unsafe fn add_error_code(errorclass: c_int, errorcode: *mut c_int) -> Result<()> {
-    args::out_ptr(errorcode, "errorcode")?;
-    write_out(errorcode, add_code(Some(errorclass))?)
+    if errorcode.is_null() {
+        return mpi_err!(Arg, "NULL errorcode pointer");
+    }
+    errorcode.write(add_code(Some(errorclass))?);
+    Ok(())
 }
 
 /// MPI_Add_error_string: the string of an added code or class (predefined ones keep
@@ -399,7 +403,7 @@ pub fn raise(func: &str, comm: MPI_Comm, err: Error) -> c_int {
             if let Some(f) = handles::errhandler_fn(h) {
                 // SAFETY: `f` was registered by the application as an
                 // MPI_Comm_errhandler_function.
-                unsafe { callbacks::errhandler(f, Kind::Comm, comm as usize, code) };
+                unsafe { App::errhandler(f, Kind::Comm, comm as usize, code) };
             }
             code
         }
@@ -416,7 +420,7 @@ pub fn raise_win_code(func: &str, win: MPI_Win, code: c_int, msg: &str) -> c_int
     let handler = handles::win_errhandler(win);
     // SAFETY: a window's handler was registered as an MPI_Win_errhandler_function.
     dispatch(func, handler, code, msg, |f, e| unsafe {
-        callbacks::errhandler(f, Kind::Win, win as usize, *e)
+        App::errhandler(f, Kind::Win, win as usize, *e)
     })
 }
 
@@ -450,13 +454,13 @@ pub fn raise_session(func: &str, session: MPI_Session, err: Error) -> c_int {
 
 /// `raise_session` with an error code (MPI_Session_call_errhandler's).
 pub fn raise_session_code(func: &str, session: MPI_Session, code: c_int, msg: &str) -> c_int {
-    let Some(handler) = super::session::errhandler(session) else {
+    let Some(handler) = handles::session_errhandler(session) else {
         let err = Error::new(class_of(code), msg.to_string()).with_code(code);
         return raise(func, MPI_COMM_SELF, err);
     };
     // SAFETY: a session's handler was registered as an MPI_Session_errhandler_function.
     dispatch(func, handler, code, msg, |f, e| unsafe {
-        callbacks::errhandler(f, Kind::Session, session as usize, *e)
+        App::errhandler(f, Kind::Session, session as usize, *e)
     })
 }
 
@@ -477,7 +481,7 @@ pub fn raise_errh(func: &str, handler: MPI_Errhandler, null: c_int, err: Error) 
         Kind::Comm
     };
     dispatch(func, handler, code_of(&err), &err.msg, |f, e| unsafe {
-        callbacks::errhandler(f, kind, null as usize, *e)
+        App::errhandler(f, kind, null as usize, *e)
     })
 }
 
@@ -492,7 +496,7 @@ pub fn raise_file_code(func: &str, fh: MPI_File, code: c_int, msg: &str) -> c_in
     let handler = handles::file_errhandler(fh);
     // SAFETY: a file's handler was registered as an MPI_File_errhandler_function.
     dispatch(func, handler, code, msg, |f, e| unsafe {
-        callbacks::errhandler(f, Kind::File, fh as usize, *e)
+        App::errhandler(f, Kind::File, fh as usize, *e)
     })
 }
 
@@ -508,5 +512,20 @@ pub fn fatal(func: &str, code: c_int, msg: &str) -> ! {
     match world::world() {
         Some(w) => w.abort(None, 1, &format!("fatal error in {func}")),
         None => std::process::exit(1),
+    }
+}
+
+/// Turn a per-request code into the call's result, for single completions.
+pub fn code_result(code: c_int) -> Result<()> {
+    match code {
+        MPI_SUCCESS => Ok(()),
+        MPI_ERR_TRUNCATE => Err(Error::new(
+            ErrorClass::Truncate,
+            "message truncated: the receive buffer is too small",
+        )),
+        c => Err(Error::new(
+            class_of(c),
+            format!("the request failed with error {c}"),
+        )),
     }
 }

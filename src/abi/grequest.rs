@@ -7,27 +7,14 @@
 //! application's code and may call MPI.
 
 use super::args;
+use super::callbacks::{App, Convention};
 use super::consts::*;
-use super::handles::{self, RequestEntry, REQUESTS};
-use super::requests::Completion;
+use super::handles::{self, Grequest, RequestEntry, REQUESTS};
 use super::shim::{self, run, write_out};
 use crate::error::Result;
 use crate::mpi_err;
 use crate::pt2pt::Status;
 use std::os::raw::{c_int, c_void};
-
-#[derive(Clone, Copy)]
-pub struct Grequest {
-    query: MPI_Grequest_query_function,
-    free: MPI_Grequest_free_function,
-    cancel: MPI_Grequest_cancel_function,
-    extra_state: usize,
-    /// MPI_Grequest_complete was called.
-    complete: bool,
-    /// MPI_Request_free was called before completion: free_fn runs, and the entry goes,
-    /// at MPI_Grequest_complete.
-    freed: bool,
-}
 
 /// The generalized request at table index `i`, if it is one (a copy: callbacks run
 /// without the table's lock).
@@ -52,9 +39,11 @@ fn query(g: &Grequest) -> (Status, c_int) {
         MPI_TAG: MPI_UNDEFINED,
         MPI_ERROR: MPI_SUCCESS,
     };
-    // SAFETY: the application registered query_fn with this extra_state for this call.
-    let rc =
-        unsafe { super::callbacks::grequest_query(g.query, g.extra_state as *mut c_void, &mut st) };
+    let rc = match g.query {
+        // SAFETY: the application registered query_fn with this extra_state for this call.
+        Some(f) => unsafe { App::grequest_query(f, g.extra_state as *mut c_void, &mut st) },
+        None => MPI_SUCCESS,
+    };
     let mut s = Status::received(st.MPI_SOURCE, st.MPI_TAG, 0, 0);
     // SAFETY: `st` is a valid status.
     s.count = unsafe { args::status_bytes(&st) } as usize;
@@ -67,28 +56,21 @@ fn query(g: &Grequest) -> (Status, c_int) {
 fn call_free(g: &Grequest) -> c_int {
     match g.free {
         // SAFETY: as for query_fn.
-        Some(f) => super::callbacks::grequest_code(unsafe { f(g.extra_state as *mut c_void) }),
+        Some(f) => App::grequest_code(unsafe { f(g.extra_state as *mut c_void) }),
         None => MPI_SUCCESS,
     }
 }
 
 /// Finish the complete generalized request `*h` (table index `i`): query_fn for its
 /// status, then free_fn; the handle becomes MPI_REQUEST_NULL. The code is query_fn's,
-/// or free_fn's if query_fn succeeded (MPI-3.1 §12.2).
-pub fn finish(h: &mut MPI_Request, i: usize) -> Completion {
-    let Some(g) = callbacks(i) else {
-        *h = MPI_REQUEST_NULL;
-        return Completion::empty();
-    };
+/// or free_fn's if query_fn succeeded (MPI-3.1 §12.2). None: there was no request left.
+pub fn finish(h: &mut MPI_Request, i: usize) -> Option<(Status, c_int)> {
+    *h = MPI_REQUEST_NULL;
+    let g = callbacks(i)?;
     let (st, rc) = query(&g);
     let frc = call_free(&g);
     REQUESTS.lock().remove(i);
-    *h = MPI_REQUEST_NULL;
-    Completion {
-        status: st,
-        code: if rc != MPI_SUCCESS { rc } else { frc },
-        comm: MPI_COMM_WORLD,
-    }
+    Some((st, if rc != MPI_SUCCESS { rc } else { frc }))
 }
 
 /// MPI_Request_get_status: the status without freeing (None while incomplete).
@@ -114,7 +96,7 @@ pub fn free(i: usize) -> Result<()> {
             _ => return Ok(()),
         }
     };
-    super::requests::code_result(call_free(&g))
+    super::errors::code_result(call_free(&g))
 }
 
 /// MPI_Cancel: cancel_fn, told whether the request is complete.
@@ -124,12 +106,12 @@ pub fn cancel(i: usize) -> Result<()> {
     };
     let rc = match g.cancel {
         // SAFETY: as for query_fn.
-        Some(f) => super::callbacks::grequest_code(unsafe {
-            f(g.extra_state as *mut c_void, g.complete as c_int)
-        }),
+        Some(f) => {
+            App::grequest_code(unsafe { f(g.extra_state as *mut c_void, g.complete as c_int) })
+        }
         None => MPI_SUCCESS,
     };
-    super::requests::code_result(rc)
+    super::errors::code_result(rc)
 }
 
 #[no_mangle]
@@ -190,7 +172,7 @@ pub unsafe extern "C" fn PMPI_Grequest_complete(request: MPI_Request) -> c_int {
         // A waiter in another thread may be asleep on this request.
         w.progress.wake();
         match freed {
-            Some(RequestEntry::Grequest(g)) => super::requests::code_result(call_free(&g)),
+            Some(RequestEntry::Grequest(g)) => super::errors::code_result(call_free(&g)),
             _ => Ok(()),
         }
     })

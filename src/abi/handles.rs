@@ -11,6 +11,7 @@ use crate::comm::topology::Topology;
 use crate::comm::{Communicator, Group};
 use crate::datatype::Datatype;
 use crate::error::{Error, ErrorClass, Result};
+use crate::mpi_err;
 use crate::pt2pt::{Owner, ReqId};
 use parking_lot::{Mutex, RwLock};
 use std::sync::{Arc, LazyLock};
@@ -85,7 +86,7 @@ pub struct CommEntry {
     pub errhandler: MPI_Errhandler,
     pub name: String,
     /// Cached attributes (keyval, value), oldest first (see `abi::attr`).
-    pub attrs: super::attr::AttrList,
+    pub attrs: AttrList,
     /// The virtual topology, if any (see `abi::topo`).
     pub topo: Option<Arc<Topology>>,
     /// The session it derives from (MPI_SESSION_NULL: the World model), inherited by the
@@ -331,9 +332,6 @@ pub fn owner_comm(o: Owner) -> MPI_Comm {
 }
 
 pub fn free_comm(h: MPI_Comm) -> Result<()> {
-    if !matches!(h, MPI_COMM_WORLD | MPI_COMM_SELF) {
-        super::bsend::comm_freed(h);
-    }
     match h {
         MPI_COMM_WORLD | MPI_COMM_SELF => Err(Error::new(
             ErrorClass::Comm,
@@ -353,7 +351,7 @@ pub struct WinEntry {
     pub errhandler: MPI_Errhandler,
     pub name: String,
     /// Attributes (keyval, value), oldest first (see `abi::rma`).
-    pub attrs: super::attr::AttrList,
+    pub attrs: AttrList,
     /// The address MPI_Win_create was given (MPI_WIN_BASE reports it as is).
     pub base: usize,
     pub info: Vec<(String, String)>,
@@ -799,7 +797,7 @@ pub enum RequestEntry {
         comm: MPI_Comm,
     },
     /// A generalized request (MPI_Grequest_start; see `abi::grequest`).
-    Grequest(Box<super::grequest::Grequest>),
+    Grequest(Box<Grequest>),
     /// MPI_Isendrecv(_replace): done when both engine requests are (`send` 0: the send
     /// completed when it started); `copy` holds the data a replace sends.
     Pair {
@@ -811,14 +809,14 @@ pub enum RequestEntry {
     /// A persistent collective (MPI_Bcast_init ...): how to start a round, and the
     /// nonblocking collective of the current one.
     PersistentColl {
-        start: super::coll_persistent::StartColl,
+        start: StartColl,
         active: Option<crate::coll::schedule::CollId>,
         comm: MPI_Comm,
     },
     /// A partitioned request (MPI_Psend_init / MPI_Precv_init): its channel, whose state
     /// says whether a round is active.
     Partitioned {
-        part: super::partitioned::PartRef,
+        part: crate::runtime::partitioned::PartRef,
         comm: MPI_Comm,
     },
     /// A persistent request (MPI_Send_init / MPI_Recv_init) and its current round.
@@ -827,6 +825,20 @@ pub enum RequestEntry {
         active: Option<ReqId>,
         comm: MPI_Comm,
     },
+}
+
+#[derive(Clone, Copy)]
+/// A generalized request's functions and state (`abi::grequest` runs them).
+pub struct Grequest {
+    pub query: MPI_Grequest_query_function,
+    pub free: MPI_Grequest_free_function,
+    pub cancel: MPI_Grequest_cancel_function,
+    pub extra_state: usize,
+    /// MPI_Grequest_complete was called.
+    pub complete: bool,
+    /// MPI_Request_free was called before completion: free_fn runs, and the entry goes,
+    /// at MPI_Grequest_complete.
+    pub freed: bool,
 }
 
 #[derive(Clone)]
@@ -844,6 +856,10 @@ pub struct PersistentSpec {
     pub peer: c_int,
     pub tag: c_int,
 }
+
+/// Starts one round of a persistent collective: the nonblocking collective, writing its
+/// request (see `abi::coll_persistent`).
+pub type StartColl = Arc<dyn Fn(*mut MPI_Request) -> c_int + Send + Sync>;
 
 pub static REQUESTS: LazyLock<Mutex<Slab<RequestEntry>>> =
     LazyLock::new(|| Mutex::new(Slab::new(0)));
@@ -950,4 +966,74 @@ pub fn file_errhandler(h: MPI_File) -> MPI_Errhandler {
     file_slot(h)
         .and_then(|i| FILES.read().get(i).map(|e| e.errhandler))
         .unwrap_or_else(|| *FILE_NULL_ERRHANDLER.lock())
+}
+
+// ------------------------------------------------------------------ attributes
+
+/// One cached attribute (`abi::attr` sets, gets, copies and deletes them). A value set from Fortran (an INTEGER, stored as the C word) also
+/// lives in a box of its own: C's get returns the box's address, as MPI-3.1 §17.2.7 and
+/// MPICH have it (C sees a pointer to a Fortran value), while Fortran's get and every
+/// callback see the value itself.
+#[derive(Clone)]
+pub struct Attr {
+    pub key: c_int,
+    pub value: usize,
+    pub fortran: Option<Box<MPI_Aint>>,
+}
+
+impl Attr {
+    pub fn new(key: c_int, value: usize, fortran: bool) -> Attr {
+        Attr {
+            key,
+            value,
+            fortran: fortran.then(|| Box::new(value as MPI_Aint)),
+        }
+    }
+}
+
+/// An object's attributes, oldest first.
+pub type AttrList = Vec<Attr>;
+
+// ------------------------------------------------------------------ sessions
+
+pub struct SessionEntry {
+    pub errhandler: MPI_Errhandler,
+    /// The thread support the session was given (MPI_Session_get_info's thread_level).
+    pub thread_level: &'static str,
+}
+
+/// Open sessions; handle = MPI_SESSION_NULL | (index + 1).
+pub static SESSIONS: RwLock<Vec<Option<SessionEntry>>> = RwLock::new(Vec::new());
+
+/// MPI_ERR_SESSION unless `h` is an open session.
+pub fn check_session(h: MPI_Session) -> Result<()> {
+    with_session(h, |_| ())
+}
+
+pub fn session_index(h: MPI_Session) -> Option<usize> {
+    let u = h as u32;
+    let base = MPI_SESSION_NULL as u32;
+    (u & 0xfc00_0000 == base && u != base).then(|| (u - base - 1) as usize)
+}
+
+/// A session handle's entry (MPI_ERR_SESSION for anything else).
+pub fn with_session<T>(h: MPI_Session, f: impl FnOnce(&mut SessionEntry) -> T) -> Result<T> {
+    let mut t = SESSIONS.write();
+    match session_index(h)
+        .and_then(|i| t.get_mut(i))
+        .and_then(|e| e.as_mut())
+    {
+        Some(e) => Ok(f(e)),
+        None => mpi_err!(Session, "invalid session {h:#x}"),
+    }
+}
+
+/// The error handler of session `h` (MPI_COMM_SELF's where `h` is not a session: its
+/// errors have no session to go to).
+pub fn session_errhandler(h: MPI_Session) -> Option<MPI_Errhandler> {
+    let t = SESSIONS.read();
+    session_index(h)
+        .and_then(|i| t.get(i))
+        .and_then(|e| e.as_ref())
+        .map(|e| e.errhandler)
 }

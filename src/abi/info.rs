@@ -4,7 +4,7 @@
 
 use super::consts::*;
 use super::handles::{self, InfoEntry};
-use super::shim::{run, write_out, write_out_str};
+use super::shim::{write_out, write_out_str};
 use crate::error::{Error, ErrorClass, Result};
 use crate::mpi_err;
 use std::ffi::CStr;
@@ -244,66 +244,6 @@ pub(crate) unsafe fn get_string(
             write_out(flag, 0)
         }
     }
-}
-
-/// MPI-4.0 §11.2.3: a new info object with the keys MPI_INFO_ENV may hold, as this process
-/// sees them (callable before MPI_Init: the values come from the process and launcher).
-/// (`char *argv[]`, which the generator does not translate: a shim of its own.)
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Info_create_env")]
-pub unsafe extern "C" fn PMPI_Info_create_env(
-    argc: c_int,
-    argv: *mut *mut c_char,
-    info: *mut MPI_Info,
-) -> c_int {
-    run("MPI_Info_create_env", MPI_COMM_WORLD, || {
-        create_env(argc, argv, info)
-    })
-}
-
-pub(crate) unsafe fn create_env(
-    argc: c_int,
-    argv: *mut *mut c_char,
-    info: *mut MPI_Info,
-) -> Result<()> {
-    if info.is_null() {
-        return mpi_err!(Arg, "NULL info pointer");
-    }
-    let mut args = Vec::new();
-    if !argv.is_null() {
-        for i in 0..argc.max(0) as usize {
-            // SAFETY: MPI: argv holds argc strings (main's arguments), NULL-terminated.
-            let a = *argv.add(i);
-            if a.is_null() {
-                break;
-            }
-            args.push(CStr::from_ptr(a).to_string_lossy().into_owned());
-        }
-    }
-    let mut pairs = InfoEntry::new();
-    if let Some((cmd, rest)) = args.split_first() {
-        pairs.push(("command".into(), cmd.clone()));
-        if !rest.is_empty() {
-            pairs.push(("argv".into(), rest.join(" ")));
-        }
-    }
-    // Before MPI_Init the launcher's word is all there is.
-    let size = crate::runtime::world::world()
-        .map(|w| w.size)
-        .or_else(crate::runtime::pmi::size_from_env);
-    if let Some(n) = size {
-        pairs.push(("maxprocs".into(), n.to_string()));
-    }
-    pairs.push(("host".into(), crate::sys::cpu::hostname()));
-    pairs.push(("arch".into(), std::env::consts::ARCH.into()));
-    if let Ok(dir) = std::env::current_dir() {
-        pairs.push(("wdir".into(), dir.to_string_lossy().into_owned()));
-    }
-    pairs.push((
-        "thread_level".into(),
-        super::env::thread_level_name().into(),
-    ));
-    write_out(info, handles::new_info(pairs))
 }
 
 /// MPI_Get_hw_resource_info (MPI-4.1): the hardware resources railmpi can split by, as

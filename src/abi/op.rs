@@ -2,6 +2,7 @@
 //! MPI_Op_commutative) and binding an operation handle to a datatype as the `Reducer`
 //! the collectives run.
 
+use super::callbacks::{App, Convention};
 use super::consts::*;
 use super::shim::{run, write_out};
 use crate::coll::Reducer;
@@ -45,9 +46,9 @@ impl UserFn {
                         "too many elements for a user op (MPI_Op_create_c's take more)",
                     )
                 })?;
-                super::callbacks::user_op(f as usize, false, a, b, len as i64, dt)
+                App::user_op(f as usize, false, a, b, len as i64, dt)
             }
-            UserFn::Large(f) => super::callbacks::user_op(f as usize, true, a, b, k as i64, dt),
+            UserFn::Large(f) => App::user_op(f as usize, true, a, b, k as i64, dt),
         }
         Ok(())
     }

@@ -9,59 +9,10 @@ use super::handles::{self, RequestEntry};
 use super::shim::{self, write_out};
 use crate::error::Result;
 use crate::mpi_err;
-use crate::pt2pt::Status;
-use crate::runtime::partitioned::{self, Ends, Layout, RecvChan, SendChan};
-use crate::runtime::progress::ProgressState;
+use crate::runtime::partitioned::{self, Ends, Layout, Part, PartRef, RecvChan, SendChan};
 use parking_lot::Mutex;
 use std::os::raw::{c_int, c_void};
 use std::sync::Arc;
-
-/// A partitioned request's channel.
-pub enum Part {
-    Send(SendChan),
-    Recv(RecvChan),
-}
-
-pub type PartRef = Arc<Mutex<Part>>;
-
-impl Part {
-    pub fn active(&self) -> bool {
-        match self {
-            Part::Send(s) => s.active(),
-            Part::Recv(r) => r.active(),
-        }
-    }
-
-    pub fn start(&mut self, m: &mut partitioned::Matching) {
-        match self {
-            Part::Send(s) => s.start(),
-            Part::Recv(r) => r.start(m),
-        }
-    }
-
-    /// Whether the round is complete (with the progress engine's state locked).
-    pub fn done(&mut self, e: &mut ProgressState) -> Result<bool> {
-        match self {
-            Part::Send(s) => s.done(e),
-            Part::Recv(r) => r.done(e),
-        }
-    }
-
-    /// The round's status, the request made inactive.
-    pub fn finish(&mut self) -> Status {
-        match self {
-            Part::Send(s) => {
-                s.finish();
-                Status::default()
-            }
-            Part::Recv(r) => {
-                r.finish();
-                let (src, tag, n) = r.received();
-                Status::received(src, tag, n, n)
-            }
-        }
-    }
-}
 
 /// The channel behind a request handle (MPI_ERR_REQUEST for any other).
 fn part(h: MPI_Request) -> Result<PartRef> {

@@ -324,6 +324,18 @@ pub(crate) fn invalid(h: MPI_Request) -> Error {
     Error::new(ErrorClass::Request, format!("invalid request {h:#x}"))
 }
 
+/// The completion of the generalized request `*h` at table index `i` (`grequest::finish`).
+fn grequest_done(h: &mut MPI_Request, i: usize) -> Completion {
+    match grequest::finish(h, i) {
+        Some((status, code)) => Completion {
+            status,
+            code,
+            comm: MPI_COMM_WORLD,
+        },
+        None => Completion::empty(),
+    }
+}
+
 /// A completed request as the C surface reports it.
 pub struct Completion {
     pub status: Status,
@@ -458,7 +470,7 @@ pub fn wait(h: &mut MPI_Request) -> Result<Completion> {
             shim::world()?
                 .progress
                 .wait(|_| grequest::is_complete(i).then_some(()));
-            Ok(grequest::finish(h, i))
+            Ok(grequest_done(h, i))
         }
         Pending::Pair(r, s) => {
             let st = shim::world()?.progress.wait(|e| pair_take(e, r, s));
@@ -493,7 +505,7 @@ pub fn test(h: &mut MPI_Request) -> Result<Option<Completion>> {
         Pending::Grequest(i) => {
             // A round of progress, as every test makes.
             shim::world()?.progress.with(|_| ());
-            Ok(grequest::is_complete(i).then(|| grequest::finish(h, i)))
+            Ok(grequest::is_complete(i).then(|| grequest_done(h, i)))
         }
         Pending::Pair(r, s) => Ok(shim::world()?
             .progress
@@ -661,7 +673,7 @@ pub fn complete_done(hs: &mut [MPI_Request], i: usize, p: Pending) -> Result<Com
         Pending::Engine(id) => shim::world()?.test_owned(id).unwrap_or_default(),
         Pending::Done(st) => (st, Owner::NONE),
         Pending::Rma(_) => (Status::default(), Owner::NONE),
-        Pending::Grequest(g) => return Ok(grequest::finish(&mut hs[i], g)),
+        Pending::Grequest(g) => return Ok(grequest_done(&mut hs[i], g)),
         Pending::Pair(r, s) => (
             shim::world()?
                 .progress
@@ -696,8 +708,8 @@ pub unsafe fn status_at(sts: *mut MPI_Status, i: usize) -> *mut MPI_Status {
 /// An inactive persistent request, found by one look-up in the table.
 pub enum Startable {
     PointToPoint(usize, PersistentSpec, MPI_Comm),
-    Collective(usize, super::coll_persistent::StartColl),
-    Partitioned(super::partitioned::PartRef),
+    Collective(usize, handles::StartColl),
+    Partitioned(crate::runtime::partitioned::PartRef),
 }
 
 /// The inactive persistent request `h`, point-to-point or collective (else the error
@@ -728,7 +740,7 @@ pub fn startable(h: MPI_Request) -> Result<Startable> {
 
 /// One round of persistent collective `i`: the nonblocking collective's return code (its
 /// errors went to its communicator's handler already).
-fn start_collective(i: usize, start: super::coll_persistent::StartColl) -> c_int {
+fn start_collective(i: usize, start: handles::StartColl) -> c_int {
     // Called without the table's lock: the collective adds its own entry.
     let mut round = MPI_REQUEST_NULL;
     let rc = start(&mut round);
@@ -886,17 +898,4 @@ pub fn cancel(h: MPI_Request) -> Result<()> {
     Ok(())
 }
 
-/// Turn a per-request code into the call's result, for single completions.
-pub fn code_result(code: c_int) -> Result<()> {
-    match code {
-        MPI_SUCCESS => Ok(()),
-        MPI_ERR_TRUNCATE => Err(Error::new(
-            ErrorClass::Truncate,
-            "message truncated: the receive buffer is too small",
-        )),
-        c => Err(Error::new(
-            super::errors::class_of(c),
-            format!("the request failed with error {c}"),
-        )),
-    }
-}
+pub use super::errors::code_result;

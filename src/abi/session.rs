@@ -13,58 +13,18 @@ use super::args;
 use super::bsend;
 use super::consts::*;
 use super::errors;
-use super::handles;
+use super::handles::{self, SessionEntry};
 use super::shim::{self, write_out};
 use crate::comm::Group;
 use crate::error::Result;
 use crate::mpi_err;
 use crate::runtime::intercomm::Bridge;
-use parking_lot::RwLock;
 use std::ffi::CStr;
 use std::os::raw::{c_char, c_int};
 use std::sync::Arc;
 
 /// The process sets every session has.
 const PSETS: [&str; 2] = ["mpi://WORLD", "mpi://SELF"];
-
-struct Entry {
-    errhandler: MPI_Errhandler,
-    /// The thread support the session was given (MPI_Session_get_info's thread_level).
-    thread_level: &'static str,
-}
-
-/// Open sessions; handle = MPI_SESSION_NULL | (index + 1).
-static SESSIONS: RwLock<Vec<Option<Entry>>> = RwLock::new(Vec::new());
-
-/// MPI_ERR_SESSION unless `h` is an open session.
-pub fn check(h: MPI_Session) -> Result<()> {
-    with(h, |_| ())
-}
-
-fn index(h: MPI_Session) -> Option<usize> {
-    let u = h as u32;
-    let base = MPI_SESSION_NULL as u32;
-    (u & 0xfc00_0000 == base && u != base).then(|| (u - base - 1) as usize)
-}
-
-/// A session handle's entry (MPI_ERR_SESSION for anything else).
-fn with<T>(h: MPI_Session, f: impl FnOnce(&mut Entry) -> T) -> Result<T> {
-    let mut t = SESSIONS.write();
-    match index(h).and_then(|i| t.get_mut(i)).and_then(|e| e.as_mut()) {
-        Some(e) => Ok(f(e)),
-        None => mpi_err!(Session, "invalid session {h:#x}"),
-    }
-}
-
-/// The error handler of session `h` (MPI_COMM_SELF's where `h` is not a session: its
-/// errors have no session to go to).
-pub fn errhandler(h: MPI_Session) -> Option<MPI_Errhandler> {
-    let t = SESSIONS.read();
-    index(h)
-        .and_then(|i| t.get(i))
-        .and_then(|e| e.as_ref())
-        .map(|e| e.errhandler)
-}
 
 /// # Safety
 /// `s` is NULL or a NUL-terminated string.
@@ -104,11 +64,11 @@ pub unsafe fn init(
         super::env::thread_level_name()
     };
     handles::retain_errhandler(errhandler);
-    let e = Entry {
+    let e = SessionEntry {
         errhandler,
         thread_level,
     };
-    let mut t = SESSIONS.write();
+    let mut t = handles::SESSIONS.write();
     let i = match t.iter().position(|s| s.is_none()) {
         Some(i) => {
             t[i] = Some(e);
@@ -135,12 +95,12 @@ pub unsafe fn finalize(session: *mut MPI_Session) -> Result<()> {
         return mpi_err!(Arg, "NULL session pointer");
     }
     let h = *session;
-    with(h, |_| ())?;
+    handles::with_session(h, |_| ())?;
     let w = shim::world()?;
     // Its buffer detached once the sends from it are out.
     bsend::session_closed(h);
-    if let Some(i) = index(h) {
-        SESSIONS.write()[i] = None;
+    if let Some(i) = handles::session_index(h) {
+        handles::SESSIONS.write()[i] = None;
     }
     *session = MPI_SESSION_NULL;
     super::env::session_closed(w)
@@ -151,7 +111,7 @@ pub unsafe fn finalize(session: *mut MPI_Session) -> Result<()> {
 /// # Safety
 /// `info_used` is NULL or valid for writing.
 pub unsafe fn get_info(session: MPI_Session, info_used: *mut MPI_Info) -> Result<()> {
-    let level = with(session, |e| e.thread_level)?;
+    let level = handles::with_session(session, |e| e.thread_level)?;
     let pairs = vec![("thread_level".to_string(), level.to_string())];
     write_out(info_used, handles::new_info(pairs))
 }
@@ -165,7 +125,7 @@ pub unsafe fn get_num_psets(
     info: MPI_Info,
     npset_names: *mut c_int,
 ) -> Result<()> {
-    with(session, |_| ())?;
+    handles::with_session(session, |_| ())?;
     super::info::check(info)?;
     write_out(npset_names, PSETS.len() as c_int)
 }
@@ -182,7 +142,7 @@ pub unsafe fn get_nth_pset(
     pset_len: *mut c_int,
     pset_name: *mut c_char,
 ) -> Result<()> {
-    with(session, |_| ())?;
+    handles::with_session(session, |_| ())?;
     super::info::check(info)?;
     let Some(name) = usize::try_from(n).ok().and_then(|n| PSETS.get(n)) else {
         return mpi_err!(Arg, "no process set {n} (there are {})", PSETS.len());
@@ -227,7 +187,7 @@ pub unsafe fn get_pset_info(
     pset_name: *const c_char,
     info: *mut MPI_Info,
 ) -> Result<()> {
-    with(session, |_| ())?;
+    handles::with_session(session, |_| ())?;
     let members = pset(&string(pset_name, "pset_name")?)?;
     let pairs = vec![("mpi_size".to_string(), members.len().to_string())];
     write_out(info, handles::new_info(pairs))
@@ -242,7 +202,7 @@ pub unsafe fn group_from_pset(
     pset_name: *const c_char,
     newgroup: *mut MPI_Group,
 ) -> Result<()> {
-    with(session, |_| ())?;
+    handles::with_session(session, |_| ())?;
     let members = pset(&string(pset_name, "pset_name")?)?;
     if newgroup.is_null() {
         return mpi_err!(Arg, "NULL newgroup");
@@ -370,7 +330,7 @@ pub fn set_errhandler(session: MPI_Session, errhandler: MPI_Errhandler) -> Resul
     if !handles::valid_errhandler(errhandler) {
         return mpi_err!(Arg, "invalid error handler {errhandler:#x}");
     }
-    with(session, |e| e.errhandler = errhandler)?;
+    handles::with_session(session, |e| e.errhandler = errhandler)?;
     handles::retain_errhandler(errhandler);
     Ok(())
 }
@@ -380,7 +340,7 @@ pub fn set_errhandler(session: MPI_Session, errhandler: MPI_Errhandler) -> Resul
 /// # Safety
 /// `errhandler` is NULL or valid for writing.
 pub unsafe fn get_errhandler(session: MPI_Session, errhandler: *mut MPI_Errhandler) -> Result<()> {
-    let h = with(session, |e| e.errhandler)?;
+    let h = handles::with_session(session, |e| e.errhandler)?;
     write_out(errhandler, h)?;
     handles::retain_errhandler(h);
     Ok(())
@@ -389,7 +349,7 @@ pub unsafe fn get_errhandler(session: MPI_Session, errhandler: *mut MPI_Errhandl
 /// MPI_Session_call_errhandler: the session's handler runs on `errorcode`; the call
 /// succeeds when the handler returns.
 pub fn call_errhandler(session: MPI_Session, errorcode: c_int) -> Result<()> {
-    with(session, |_| ())?;
+    handles::with_session(session, |_| ())?;
     errors::raise_session_code("MPI_Session_call_errhandler", session, errorcode, "");
     Ok(())
 }

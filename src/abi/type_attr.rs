@@ -3,8 +3,9 @@
 //! `abi::attr`'s; only where the values live differs: datatypes, predefined ones included,
 //! carry their attributes in a side table keyed by handle (few types ever have any).
 
-use super::attr::{self, AttrList, AttrObject};
+use super::attr::{self, AttrObject};
 use super::consts::*;
+use super::handles::AttrList;
 use super::handles::{self, KEYVAL_OBJ_TYPE};
 use super::shim::{self, run, write_out};
 use crate::error::Result;

@@ -7,6 +7,7 @@
 use super::types::*;
 use super::values as v;
 use crate::abi::consts as m;
+use smallvec::SmallVec;
 use std::os::raw::{c_int, c_void};
 
 /// A handle of the standard ABI with value `v` (predefined handles are small integers).
@@ -140,18 +141,20 @@ pub unsafe fn detached(p: *mut c_void) {
 /// # Safety
 /// `ints` is NULL or holds `max` ints.
 pub unsafe fn contents_ints(datatype: MPI_Datatype, ints: *mut c_int, max: usize) {
-    let (mut ni, mut na, mut nl, mut nd, mut combiner) = (0, 0, 0, 0, 0);
+    let (mut ni, mut na, mut nl, mut nd): (m::MPI_Count, m::MPI_Count, m::MPI_Count, m::MPI_Count) =
+        (0, 0, 0, 0);
+    let mut combiner = 0;
     let t = v::datatype_in(datatype);
-    let rc = crate::abi::entry_points::PMPI_Type_get_envelope_c(
+    let known = crate::abi::datatype::get_envelope(
         t,
-        &mut ni,
-        &mut na,
-        &mut nl,
-        &mut nd,
+        &mut ni as *mut m::MPI_Count,
+        &mut na as *mut m::MPI_Count,
+        Some(&mut nl as *mut m::MPI_Count),
+        &mut nd as *mut m::MPI_Count,
         &mut combiner,
     );
     let ni = len(ni).min(max);
-    if rc != m::MPI_SUCCESS || ints.is_null() || ni == 0 {
+    if known.is_err() || ints.is_null() || ni == 0 {
         return;
     }
     let at = |i: usize| ints.add(i);
@@ -285,25 +288,30 @@ pub unsafe fn out_in_place(p: *mut c_int, f: fn(c_int) -> c_int) {
 
 // ---------------------------------------------------------------- arrays
 
-/// An input array converted (None: NULL or empty, passed on as it is).
+/// A converted array (None: NULL or empty, passed on as it is). Up to `SHORT` elements live
+/// on the stack: MPI_Waitall and friends on a few requests allocate nothing.
+pub type Array<B> = Option<SmallVec<[B; SHORT]>>;
+const SHORT: usize = 16;
+
+/// An input array converted.
 ///
 /// # Safety
 /// `p` is NULL or holds `n` elements.
-pub unsafe fn array_in<A: Copy, B>(p: *const A, n: usize, f: fn(A) -> B) -> Option<Vec<B>> {
+pub unsafe fn array_in<A: Copy, B>(p: *const A, n: usize, f: fn(A) -> B) -> Array<B> {
     (!p.is_null() && n > 0).then(|| (0..n).map(|i| f(*p.add(i))).collect())
 }
 
-/// A fresh output array of `n` stand-ins (None: NULL or empty).
-pub fn array_new<A, B: Clone>(p: *mut A, n: usize, null: B) -> Option<Vec<B>> {
-    (!p.is_null() && n > 0).then(|| vec![null; n])
+/// A fresh output array of `n` stand-ins.
+pub fn array_new<A, B: Clone>(p: *mut A, n: usize, null: B) -> Array<B> {
+    (!p.is_null() && n > 0).then(|| smallvec::smallvec![null; n])
 }
 
 /// The converted array's address, or the application's pointer (NULL or unread).
-pub fn aptr<A, B>(v: &Option<Vec<B>>, p: *const A) -> *const B {
+pub fn aptr<A, B>(v: &Array<B>, p: *const A) -> *const B {
     v.as_ref().map_or(p.cast(), |v| v.as_ptr())
 }
 
-pub fn aptr_mut<A, B>(v: &mut Option<Vec<B>>, p: *mut A) -> *mut B {
+pub fn aptr_mut<A, B>(v: &mut Array<B>, p: *mut A) -> *mut B {
     v.as_mut().map_or(p.cast(), |v| v.as_mut_ptr())
 }
 
@@ -311,7 +319,7 @@ pub fn aptr_mut<A, B>(v: &mut Option<Vec<B>>, p: *mut A) -> *mut B {
 ///
 /// # Safety
 /// `p` holds as many elements as `v`.
-pub unsafe fn array_back<A, B: Copy>(p: *mut A, v: &Option<Vec<B>>, f: fn(B) -> A) {
+pub unsafe fn array_back<A, B: Copy>(p: *mut A, v: &Array<B>, f: fn(B) -> A) {
     if let Some(v) = v {
         for (i, &x) in v.iter().enumerate() {
             *p.add(i) = f(x);
@@ -434,18 +442,18 @@ pub unsafe fn status_back(p: *mut MPI_Status, t: &m::MPI_Status) {
 }
 
 /// An array of statuses' stand-ins (None: MPI_STATUSES_IGNORE).
-pub fn statuses_new(p: *mut MPI_Status, n: usize) -> Option<Vec<m::MPI_Status>> {
-    (!p.is_null()).then(|| vec![STATUS_UNSET; n.max(1)])
+pub fn statuses_new(p: *mut MPI_Status, n: usize) -> Array<m::MPI_Status> {
+    (!p.is_null()).then(|| smallvec::smallvec![STATUS_UNSET; n.max(1)])
 }
 
-pub fn statuses_ptr(v: &mut Option<Vec<m::MPI_Status>>, _p: *mut MPI_Status) -> *mut m::MPI_Status {
+pub fn statuses_ptr(v: &mut Array<m::MPI_Status>, _p: *mut MPI_Status) -> *mut m::MPI_Status {
     v.as_mut()
         .map_or(m::MPI_STATUSES_IGNORE, |v| v.as_mut_ptr())
 }
 
 /// # Safety
 /// `p` holds as many statuses as `v` (bar the one of an empty array).
-pub unsafe fn statuses_back(p: *mut MPI_Status, v: &Option<Vec<m::MPI_Status>>, n: usize) {
+pub unsafe fn statuses_back(p: *mut MPI_Status, v: &Array<m::MPI_Status>, n: usize) {
     if let Some(v) = v {
         for (i, s) in v.iter().take(n).enumerate() {
             status_written(p.add(i), s);
@@ -455,19 +463,10 @@ pub unsafe fn statuses_back(p: *mut MPI_Status, v: &Option<Vec<m::MPI_Status>>, 
 
 // ---------------------------------------------------------------- array lengths
 
-/// The number of processes an alltoallw's type arrays cover: the remote group's size.
+/// The number of processes an alltoallw's type arrays cover: the remote group's size (0 for
+/// an invalid communicator, which the call then reports).
 pub fn remote_size(comm: MPI_Comm) -> usize {
-    let c = v::comm_in(comm);
-    let (mut inter, mut n) = (0, 0);
-    // SAFETY: the out pointers are valid locals.
-    unsafe {
-        crate::abi::entry_points::PMPI_Comm_test_inter(c, &mut inter);
-        match inter {
-            0 => crate::abi::entry_points::PMPI_Comm_size(c, &mut n),
-            _ => crate::abi::entry_points::PMPI_Comm_remote_size(c, &mut n),
-        };
-    }
-    len(n)
+    crate::abi::handles::comm_arc(v::comm_in(comm)).map_or(0, |c| c.peer_size())
 }
 
 /// No send types with MPI_IN_PLACE (the array is not read).
@@ -478,31 +477,17 @@ pub fn unless_in_place(sendbuf: *const c_void, n: usize) -> usize {
     }
 }
 
-/// A neighbourhood collective's (in-degree, out-degree) on `comm`'s topology.
+/// A neighbourhood collective's (in-degree, out-degree) on `comm`'s topology ((0, 0)
+/// without one, which the call then reports).
 pub fn degrees(comm: MPI_Comm) -> (usize, usize) {
-    use crate::abi::entry_points as e;
-    let c = v::comm_in(comm);
-    let (mut kind, mut a, mut b, mut w) = (m::MPI_UNDEFINED, 0, 0, 0);
-    // SAFETY: the out pointers are valid locals.
-    unsafe {
-        e::PMPI_Topo_test(c, &mut kind);
-        match kind {
-            m::MPI_DIST_GRAPH => {
-                e::PMPI_Dist_graph_neighbors_count(c, &mut a, &mut b, &mut w);
-            }
-            m::MPI_CART => {
-                e::PMPI_Cartdim_get(c, &mut a);
-                a *= 2;
-                b = a;
-            }
-            m::MPI_GRAPH => {
-                let mut me = 0;
-                e::PMPI_Comm_rank(c, &mut me);
-                e::PMPI_Graph_neighbors_count(c, me, &mut a);
-                b = a;
-            }
-            _ => {}
+    let topo = crate::abi::handles::with_comm_entry(v::comm_in(comm), |e| {
+        e.topo.clone().map(|t| (t, e.comm.rank))
+    });
+    match topo {
+        Ok(Some((t, rank))) => {
+            let (i, o) = t.neighbors(rank);
+            (i.len(), o.len())
         }
+        _ => (0, 0),
     }
-    (len(a), len(b))
 }

@@ -5204,7 +5204,7 @@ pub unsafe extern "C" fn PMPI_Info_create_env(
     info: *mut MPI_Info,
 ) -> c_int {
     let mut info_t = m::MPI_INFO_NULL;
-    let rc = crate::abi::info::PMPI_Info_create_env(argc, argv.cast(), cv::ptr(info, &mut info_t));
+    let rc = crate::abi::env::PMPI_Info_create_env(argc, argv.cast(), cv::ptr(info, &mut info_t));
     cv::write(info, info_t, v::info_out);
     v::code_out(rc)
 }

@@ -9,8 +9,6 @@ use super::convert as cv;
 use super::types::*;
 use super::values as v;
 use crate::abi::consts as m;
-use crate::abi::entry_points as e;
-use std::ffi::CString;
 use std::os::raw::{c_int, c_void};
 use std::sync::atomic::{AtomicI32, Ordering};
 
@@ -33,22 +31,16 @@ pub unsafe extern "C" fn PMPI_Abi_get_info(info: *mut MPI_Info) -> c_int {
     if info.is_null() {
         return v::MPI_ERR_ARG;
     }
-    let mut h = m::MPI_INFO_NULL;
-    let rc = e::PMPI_Info_create(&mut h);
-    if rc != m::MPI_SUCCESS {
-        return v::code_out(rc);
-    }
-    for (key, size) in [
-        ("mpi_aint_size", size_of::<MPI_Aint>()),
-        ("mpi_count_size", size_of::<MPI_Count>()),
-        ("mpi_offset_size", size_of::<MPI_Offset>()),
-    ] {
-        let (k, val) = (
-            CString::new(key).expect("no NUL"),
-            CString::new(size.to_string()).expect("no NUL"),
-        );
-        e::PMPI_Info_set(h, k.as_ptr(), val.as_ptr());
-    }
+    let h = crate::abi::handles::new_info(
+        [
+            ("mpi_aint_size", size_of::<MPI_Aint>()),
+            ("mpi_count_size", size_of::<MPI_Count>()),
+            ("mpi_offset_size", size_of::<MPI_Offset>()),
+        ]
+        .iter()
+        .map(|(k, n)| (k.to_string(), n.to_string()))
+        .collect(),
+    );
     *info = v::info_out(h);
     v::MPI_SUCCESS
 }

@@ -19,7 +19,8 @@ use crate::comm::Communicator;
 use crate::datatype::Datatype;
 use crate::error::Result;
 use crate::mpi_err;
-use crate::pt2pt::{MsgBuf, Owner, Pattern, ReqId, SendStart, Taken};
+use crate::pt2pt::{MsgBuf, Owner, Pattern, ReqId, SendStart, Status, Taken};
+use parking_lot::Mutex;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -481,6 +482,53 @@ impl RecvChan {
         match self.ends.peer {
             Some(s) => (s as i32, self.ends.tag, self.staging.len()),
             None => (-1, -1, 0),
+        }
+    }
+}
+
+/// A partitioned request's channel (the binding keeps it behind its request handle).
+pub enum Part {
+    Send(SendChan),
+    Recv(RecvChan),
+}
+
+pub type PartRef = Arc<Mutex<Part>>;
+
+impl Part {
+    pub fn active(&self) -> bool {
+        match self {
+            Part::Send(s) => s.active(),
+            Part::Recv(r) => r.active(),
+        }
+    }
+
+    pub fn start(&mut self, m: &mut Matching) {
+        match self {
+            Part::Send(s) => s.start(),
+            Part::Recv(r) => r.start(m),
+        }
+    }
+
+    /// Whether the round is complete (with the progress engine's state locked).
+    pub fn done(&mut self, e: &mut ProgressState) -> Result<bool> {
+        match self {
+            Part::Send(s) => s.done(e),
+            Part::Recv(r) => r.done(e),
+        }
+    }
+
+    /// The round's status, the request made inactive.
+    pub fn finish(&mut self) -> Status {
+        match self {
+            Part::Send(s) => {
+                s.finish();
+                Status::default()
+            }
+            Part::Recv(r) => {
+                r.finish();
+                let (src, tag, n) = r.received();
+                Status::received(src, tag, n, n)
+            }
         }
     }
 }
