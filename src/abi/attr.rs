@@ -3,26 +3,28 @@
 //! a replacing MPI_Comm_set_attr and MPI_Finalize (on MPI_COMM_SELF, then MPI_COMM_WORLD)
 //! run; the predefined attributes (MPI_TAG_UB …); and the MPI-1 names of all this.
 //!
-//! Values live in the communicator's table entry (`CommEntry::attrs`, oldest first). As in
-//! MPICH, the list is walked newest first when it is copied or deleted as a whole, and a
-//! callback that fails makes the call fail with the code the callback returned. Callbacks
-//! run with no table lock held, so they may call MPI themselves.
+//! The machinery (keyvals, values, the order callbacks run in) is the core's
+//! (`comm::attributes`); here are the C callbacks (`CKeyval`), keyval handles, the
+//! predefined attributes and Fortran's view of values. Values live in the object's table
+//! entry (`CommEntry::attrs`, `WinEntry::attrs`; datatypes: `type_attr`).
 
 use super::args;
 use super::callbacks::{self, App, Convention};
 use super::consts::*;
-use super::handles::{self, Attr, AttrList, Keyval, KEYVALS, KEYVAL_OBJ_COMM, KEYVAL_OBJ_WIN};
+use super::handles::{self, Attr, AttrList, KEYVAL_OBJ_COMM, KEYVAL_OBJ_WIN};
 use super::shim::{self, run, write_out};
+use crate::comm::attributes::{self as core, Callbacks, Holder, KEYVALS};
 use crate::error::{Error, ErrorClass, Result};
 use crate::mpi_err;
 use std::cell::Cell;
 use std::os::raw::{c_int, c_void};
 use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::Arc;
 
 /// What a get returns: the box's address to C for a Fortran-set value.
 fn seen(a: &Attr) -> usize {
     match &a.fortran {
-        Some(b) if !FORTRAN.get() => &**b as *const MPI_Aint as usize,
+        Some(b) if !FORTRAN.get() => &**b as *const i64 as usize,
         _ => a.value,
     }
 }
@@ -50,16 +52,17 @@ pub(crate) trait AttrObject: Copy {
     const KIND: u32;
     const NAME: &'static str;
     fn handle(self) -> c_int;
-    /// Its kind for the callbacks (`abi::callbacks`).
-    fn callback_kind() -> callbacks::Kind {
-        match Self::KIND {
-            handles::KEYVAL_OBJ_WIN => callbacks::Kind::Win,
-            handles::KEYVAL_OBJ_TYPE => callbacks::Kind::Datatype,
-            _ => callbacks::Kind::Comm,
-        }
-    }
     /// Run `f` on the object's attribute list (MPI_ERR_COMM / MPI_ERR_WIN if invalid).
     fn with_attrs<T>(self, f: impl FnOnce(&mut AttrList) -> T) -> Result<T>;
+}
+
+impl<O: AttrObject> Holder for O {
+    fn handle(self) -> i64 {
+        AttrObject::handle(self) as i64
+    }
+    fn with_attrs<T>(self, f: impl FnOnce(&mut AttrList) -> T) -> Result<T> {
+        AttrObject::with_attrs(self, f)
+    }
 }
 
 #[derive(Clone, Copy)]
@@ -104,51 +107,13 @@ fn slot(keyval: c_int, kind: u32, name: &str) -> Result<usize> {
     // it: a copy of the handle still deletes those attributes, and freeing it again is
     // harmless (MPICH counts references the same way; its attr tests free one three times).
     handles::keyval_index(keyval, kind)
-        .filter(|&i| KEYVALS.read().get(i).is_some())
+        .filter(|&i| KEYVALS.exists(i))
         .ok_or_else(|| {
             Error::new(
                 ErrorClass::Keyval,
                 format!("invalid {name} keyval {keyval:#x}"),
             )
         })
-}
-
-/// A keyval's callbacks and extra state; None if it no longer exists.
-fn callbacks(
-    keyval: c_int,
-    kind: u32,
-) -> Option<(
-    MPI_Comm_copy_attr_function,
-    MPI_Comm_delete_attr_function,
-    usize,
-)> {
-    let i = handles::keyval_index(keyval, kind)?;
-    KEYVALS
-        .read()
-        .get(i)
-        .map(|k| (k.copy, k.delete, k.extra_state))
-}
-
-fn add_use(keyval: c_int, kind: u32) {
-    if let Some(i) = handles::keyval_index(keyval, kind) {
-        if let Some(k) = KEYVALS.write().get_mut(i) {
-            k.uses += 1;
-        }
-    }
-}
-
-/// One attribute using `keyval` is gone; a freed keyval goes with its last use.
-fn release_use(keyval: c_int, kind: u32) {
-    let Some(i) = handles::keyval_index(keyval, kind) else {
-        return;
-    };
-    let mut t = KEYVALS.write();
-    if let Some(k) = t.get_mut(i) {
-        k.uses = k.uses.saturating_sub(1);
-        if k.freed && k.uses == 0 {
-            t.remove(i);
-        }
-    }
 }
 
 /// A callback's failure: the call that ran it returns the callback's code itself (its
@@ -161,28 +126,66 @@ fn callback_error(rc: c_int, which: &str, keyval: c_int) -> Error {
     .with_code(rc)
 }
 
-/// Run `keyval`'s delete callback on `value`, cached on `obj`.
-fn call_delete<O: AttrObject>(obj: O, keyval: c_int, value: usize) -> Result<()> {
-    let Some((_, Some(f), extra)) = callbacks(keyval, O::KIND) else {
-        return Ok(());
-    };
-    // SAFETY: `f` was registered by the application as the object's delete_attr_function
-    // (an int handle, the keyval, two opaque words); value and extra state are the words
-    // it gave us.
-    let rc = unsafe {
-        App::attr_delete(
-            f as usize,
-            O::callback_kind(),
-            obj.handle(),
-            keyval,
-            value as *mut c_void,
-            extra as *mut c_void,
-        )
-    };
-    if rc != MPI_SUCCESS {
-        return Err(callback_error(rc, "delete", keyval));
+/// A keyval's C callbacks: copy and delete functions of the MPICH ABI's (communicator)
+/// type — the datatype and window ones have the same C signature, handles being ints — run
+/// through the application's convention (`callbacks::App`).
+struct CKeyval {
+    copy: MPI_Comm_copy_attr_function,
+    delete: MPI_Comm_delete_attr_function,
+    extra_state: usize,
+    kind: callbacks::Kind,
+}
+
+impl Callbacks for CKeyval {
+    fn copy(&self, obj: i64, keyval: i32, value: usize) -> Result<Option<usize>> {
+        let Some(f) = self.copy else {
+            return Ok(None);
+        };
+        let mut out: *mut c_void = std::ptr::null_mut();
+        let mut flag: c_int = 0;
+        // SAFETY: `f` was registered as the object's copy_attr_function (an int handle, the
+        // keyval, three opaque words, an int flag); `out` and `flag` are live locals of the
+        // types MPI passes (attribute_val_out is a `void **`).
+        let rc = unsafe {
+            App::attr_copy(
+                f as usize,
+                self.kind,
+                obj as c_int,
+                keyval,
+                self.extra_state as *mut c_void,
+                value as *mut c_void,
+                &mut out as *mut *mut c_void as *mut c_void,
+                &mut flag,
+            )
+        };
+        if rc != MPI_SUCCESS {
+            return Err(callback_error(rc, "copy", keyval));
+        }
+        Ok((flag != 0).then_some(out as usize))
     }
-    Ok(())
+
+    fn delete(&self, obj: i64, keyval: i32, value: usize) -> Result<()> {
+        let Some(f) = self.delete else {
+            return Ok(());
+        };
+        // SAFETY: `f` was registered by the application as the object's delete_attr_function
+        // (an int handle, the keyval, two opaque words); value and extra state are the words
+        // it gave us.
+        let rc = unsafe {
+            App::attr_delete(
+                f as usize,
+                self.kind,
+                obj as c_int,
+                keyval,
+                value as *mut c_void,
+                self.extra_state as *mut c_void,
+            )
+        };
+        if rc != MPI_SUCCESS {
+            return Err(callback_error(rc, "delete", keyval));
+        }
+        Ok(())
+    }
 }
 
 /// Delete every attribute of `comm`, newest first (MPI_Comm_free, MPI_Finalize). All
@@ -193,16 +196,7 @@ pub fn delete_all(comm: MPI_Comm) -> Result<()> {
 
 /// Delete every attribute of `obj`, newest first.
 pub(crate) fn delete_all_of<O: AttrObject>(obj: O) -> Result<()> {
-    let attrs = obj.with_attrs(std::mem::take)?;
-    let mut first = Ok(());
-    for a in attrs.into_iter().rev() {
-        let r = call_delete(obj, a.key, a.value);
-        if first.is_ok() {
-            first = r;
-        }
-        release_use(a.key, O::KIND);
-    }
-    first
+    core::delete_all(obj)
 }
 
 /// Copy the attributes of `old` onto the new communicator `new` through their copy
@@ -214,43 +208,7 @@ pub fn copy_all(old: MPI_Comm, new: MPI_Comm) -> Result<()> {
 
 /// Copy the attributes of `old` onto `new` (of the same kind) through their copy callbacks.
 pub(crate) fn copy_all_of<O: AttrObject>(old: O, new: O) -> Result<()> {
-    let attrs = old.with_attrs(|a| a.clone())?;
-    let mut copied = Vec::new();
-    let mut result = Ok(());
-    for a in attrs.iter().rev() {
-        let (k, v) = (a.key, a.value);
-        let Some((Some(f), _, extra)) = callbacks(k, O::KIND) else {
-            continue;
-        };
-        let mut out: *mut c_void = std::ptr::null_mut();
-        let mut flag: c_int = 0;
-        // SAFETY: `f` was registered as the object's copy_attr_function (an int handle, the
-        // keyval, three opaque words, an int flag); `out` and `flag` are live locals of the
-        // types MPI passes (attribute_val_out is a `void **`).
-        let rc = unsafe {
-            App::attr_copy(
-                f as usize,
-                O::callback_kind(),
-                old.handle(),
-                k,
-                extra as *mut c_void,
-                v as *mut c_void,
-                &mut out as *mut *mut c_void as *mut c_void,
-                &mut flag,
-            )
-        };
-        if rc != MPI_SUCCESS {
-            result = Err(callback_error(rc, "copy", k));
-            break;
-        }
-        if flag != 0 {
-            add_use(k, O::KIND);
-            copied.push(Attr::new(k, out as usize, a.fortran.is_some()));
-        }
-    }
-    copied.reverse();
-    new.with_attrs(|a| *a = copied)?;
-    result
+    core::copy_all(old, new)
 }
 
 /// MPI_Finalize's first step: delete the attributes of MPI_COMM_SELF, then those of
@@ -277,16 +235,18 @@ pub(crate) fn new_keyval(
     extra_state: *mut c_void,
     kind: u32,
 ) -> c_int {
-    handles::new_keyval(
-        Keyval {
-            copy,
-            delete,
-            extra_state: extra_state as usize,
-            uses: 0,
-            freed: false,
-        },
-        kind,
-    )
+    let kind_of = match kind {
+        KEYVAL_OBJ_WIN => callbacks::Kind::Win,
+        handles::KEYVAL_OBJ_TYPE => callbacks::Kind::Datatype,
+        _ => callbacks::Kind::Comm,
+    };
+    let slot = KEYVALS.create(Arc::new(CKeyval {
+        copy,
+        delete,
+        extra_state: extra_state as usize,
+        kind: kind_of,
+    }));
+    handles::keyval_handle(slot, kind)
 }
 
 /// # Safety
@@ -305,16 +265,7 @@ pub(crate) unsafe fn free_keyval_of<O: AttrObject>(keyval: *mut c_int) -> Result
     if is_builtin(k) {
         return mpi_err!(Keyval, "cannot free a predefined keyval");
     }
-    let i = slot(k, O::KIND, O::NAME)?;
-    {
-        let mut t = KEYVALS.write();
-        if let Some(e) = t.get_mut(i) {
-            e.freed = true;
-            if e.uses == 0 {
-                t.remove(i);
-            }
-        }
-    }
+    KEYVALS.free(slot(k, O::KIND, O::NAME)?);
     *keyval = MPI_KEYVAL_INVALID;
     Ok(())
 }
@@ -386,26 +337,10 @@ pub(crate) fn set_attr_of<O: AttrObject>(obj: O, keyval: c_int, value: *mut c_vo
     if is_builtin(keyval) {
         return mpi_err!(Keyval, "predefined attribute {keyval:#x} cannot be set");
     }
-    slot(keyval, O::KIND, O::NAME)?;
-    // Taken now: the delete callback below may call MPI itself, as C.
+    let at = slot(keyval, O::KIND, O::NAME)?;
+    // Taken now: the delete callback may call MPI itself, as C.
     let fortran = FORTRAN.replace(false);
-    let old = obj.with_attrs(|a| a.iter().find(|a| a.key == keyval).map(|a| a.value))?;
-    let new = Attr::new(keyval, value as usize, fortran);
-    match old {
-        Some(old) => {
-            // Replacing a value runs the delete callback on the old one first.
-            call_delete(obj, keyval, old)?;
-            obj.with_attrs(|attrs| {
-                if let Some(a) = attrs.iter_mut().find(|a| a.key == keyval) {
-                    *a = new;
-                }
-            })
-        }
-        None => {
-            add_use(keyval, O::KIND);
-            obj.with_attrs(|a| a.push(new))
-        }
-    }
+    core::set(obj, keyval, at, value as usize, fortran)
 }
 
 fn delete_attr(comm: MPI_Comm, keyval: c_int) -> Result<()> {
@@ -418,15 +353,8 @@ pub(crate) fn delete_attr_of<O: AttrObject>(obj: O, keyval: c_int) -> Result<()>
     if is_builtin(keyval) {
         return mpi_err!(Keyval, "predefined attribute {keyval:#x} cannot be deleted");
     }
-    slot(keyval, O::KIND, O::NAME)?;
-    let Some(value) = obj.with_attrs(|a| a.iter().find(|a| a.key == keyval).map(|a| a.value))?
-    else {
-        return Ok(());
-    };
-    call_delete(obj, keyval, value)?;
-    obj.with_attrs(|a| a.retain(|a| a.key != keyval))?;
-    release_use(keyval, O::KIND);
-    Ok(())
+    let at = slot(keyval, O::KIND, O::NAME)?;
+    core::delete(obj, keyval, at)
 }
 
 /// A user attribute of `obj`: Some(value) if set (for C, the address of a value Fortran
@@ -437,7 +365,7 @@ pub(crate) fn user_attr_of<O: AttrObject>(obj: O, keyval: c_int) -> Result<Optio
         return mpi_err!(Keyval, "keyval {keyval:#x} is not a {} keyval", O::NAME);
     }
     slot(keyval, O::KIND, O::NAME)?;
-    obj.with_attrs(|a| a.iter().find(|a| a.key == keyval).map(seen))
+    core::find(obj, keyval, seen)
 }
 
 static TAG_UB_VALUE: AtomicI32 = AtomicI32::new(args::TAG_UB);

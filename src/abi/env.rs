@@ -80,7 +80,7 @@ pub(crate) fn session_closed(w: &World) -> Result<()> {
     u.sessions -= 1;
     // (The World model not running: never started, or finalised already.)
     if u.sessions == 0 && u.world_model != 1 {
-        super::bsend::drain(w);
+        w.bsend.drain(w);
         w.finalize()?;
     }
     Ok(())
@@ -140,7 +140,7 @@ pub unsafe extern "C" fn PMPI_Finalize() -> c_int {
         // First of all, the attribute delete callbacks of MPI_COMM_SELF (then those of
         // MPI_COMM_WORLD), while MPI is still fully usable (MPI-3.1 §8.7.1).
         let attrs = super::attr::finalize_builtin_comms();
-        super::bsend::drain(w);
+        w.bsend.drain(w);
         let mut u = USERS.lock();
         // Sessions still open keep the runtime (their communicators go on working).
         if u.sessions == 0 {

@@ -540,22 +540,10 @@ pub(crate) const KEYVAL_OBJ_COMM: u32 = 1;
 pub(crate) const KEYVAL_OBJ_WIN: u32 = 2;
 pub(crate) const KEYVAL_OBJ_TYPE: u32 = 3;
 
-/// A keyval (MPI_Comm_create_keyval, MPI_Win_create_keyval); `abi::attr` runs them.
-pub struct Keyval {
-    pub copy: MPI_Comm_copy_attr_function,
-    pub delete: MPI_Comm_delete_attr_function,
-    pub extra_state: usize,
-    /// Attributes set with it that still exist.
-    pub uses: usize,
-    /// MPI_Comm_free_keyval was called: the entry goes when its last use does.
-    pub freed: bool,
-}
-
-pub static KEYVALS: RwLock<Slab<Keyval>> = RwLock::new(Slab::new(0));
-
-pub fn new_keyval(k: Keyval, obj: u32) -> c_int {
-    let i = KEYVALS.write().insert(k);
-    (DIRECT | KIND_KEYVAL | (obj << KEYVAL_OBJ_SHIFT) | i as u32) as c_int
+/// The handle of the keyval at `slot` of the core's table (`comm::attributes::KEYVALS`)
+/// for objects of kind `obj`.
+pub fn keyval_handle(slot: usize, obj: u32) -> c_int {
+    (DIRECT | KIND_KEYVAL | (obj << KEYVAL_OBJ_SHIFT) | slot as u32) as c_int
 }
 
 /// The table index of a created keyval for objects of kind `obj`.
@@ -970,29 +958,7 @@ pub fn file_errhandler(h: MPI_File) -> MPI_Errhandler {
 
 // ------------------------------------------------------------------ attributes
 
-/// One cached attribute (`abi::attr` sets, gets, copies and deletes them). A value set from Fortran (an INTEGER, stored as the C word) also
-/// lives in a box of its own: C's get returns the box's address, as MPI-3.1 §17.2.7 and
-/// MPICH have it (C sees a pointer to a Fortran value), while Fortran's get and every
-/// callback see the value itself.
-#[derive(Clone)]
-pub struct Attr {
-    pub key: c_int,
-    pub value: usize,
-    pub fortran: Option<Box<MPI_Aint>>,
-}
-
-impl Attr {
-    pub fn new(key: c_int, value: usize, fortran: bool) -> Attr {
-        Attr {
-            key,
-            value,
-            fortran: fortran.then(|| Box::new(value as MPI_Aint)),
-        }
-    }
-}
-
-/// An object's attributes, oldest first.
-pub type AttrList = Vec<Attr>;
+pub use crate::comm::attributes::{Attr, AttrList};
 
 // ------------------------------------------------------------------ sessions
 

@@ -6,6 +6,7 @@
 //! intracommunicator over its local group (context `ctx + 2`) for the local phases of its
 //! collectives and the runtime's agreements.
 
+pub mod attributes;
 pub mod context;
 pub mod group;
 pub mod topology;

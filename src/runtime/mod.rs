@@ -1,5 +1,6 @@
 //! runtime: the per-process `World` (built by MPI_Init, used by every call), configuration,
 //! the PMI client, progress and waiting, logging.
+pub mod bsend;
 pub mod comms;
 pub mod config;
 pub mod dynamic;

@@ -52,6 +52,8 @@ pub struct World {
     fan_in: AtomicBool,
     /// The registration layer the protocols use (None for a single process).
     pub registry: Option<Registry>,
+    /// The attached buffers of buffered sends.
+    pub bsend: super::bsend::BufferedSends,
     /// The second queue of the channels, to other processes' RMA helpers.
     services: Option<Arc<ServiceChannels>>,
     /// Per world rank: what its first rail's caps say about keys, fixed after init — a
@@ -346,6 +348,7 @@ impl World {
             oversubscribed,
             fan_in: AtomicBool::new(false),
             registry,
+            bsend: Default::default(),
             services,
             key_slots,
             config,

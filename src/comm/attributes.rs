@@ -1,0 +1,221 @@
+//! Attribute caching (MPI-4.1 §7.7): keyvals, and the values cached under them on
+//! communicators, windows and datatypes.
+//!
+//! Language-independent: a keyval's copy and delete functions are the binding's
+//! (`Callbacks`), and objects and keyvals are named to them by the binding's handles. As in
+//! MPICH, an object's list is walked newest first when it is copied or deleted as a whole,
+//! and a callback that fails makes the call fail with the callback's error. Callbacks run
+//! with no lock held, so they may call MPI themselves.
+
+use crate::error::Result;
+use parking_lot::RwLock;
+use std::sync::Arc;
+
+/// What a keyval does when the object holding a value is duplicated or loses the value.
+pub trait Callbacks: Send + Sync {
+    /// A copy of `value` (cached on object `obj` under `keyval`) for the object's
+    /// duplicate; None: the duplicate does not get one.
+    fn copy(&self, obj: i64, keyval: i32, value: usize) -> Result<Option<usize>>;
+    /// `value` leaves object `obj` (deleted, replaced, or the object freed).
+    fn delete(&self, obj: i64, keyval: i32, value: usize) -> Result<()>;
+}
+
+/// One cached attribute. A value set from Fortran (an INTEGER, stored as the C word) also
+/// lives in a box of its own: C's get returns the box's address, as MPI-4.1 §19.3.7 and
+/// MPICH have it (C sees a pointer to a Fortran value), while Fortran's get and every
+/// callback see the value itself.
+#[derive(Clone)]
+pub struct Attr {
+    /// The keyval, as the binding names it (its handle), and its slot in `KEYVALS`.
+    pub key: i32,
+    pub slot: usize,
+    pub value: usize,
+    pub fortran: Option<Box<i64>>,
+}
+
+/// An object's attributes, oldest first.
+pub type AttrList = Vec<Attr>;
+
+/// An object attributes are cached on.
+pub trait Holder: Copy {
+    /// Its handle, as the callbacks get it.
+    fn handle(self) -> i64;
+    /// Run `f` on its attributes (an error if the object is not valid).
+    fn with_attrs<T>(self, f: impl FnOnce(&mut AttrList) -> T) -> Result<T>;
+}
+
+struct Keyval {
+    fns: Arc<dyn Callbacks>,
+    /// Attributes set with it that still exist.
+    uses: usize,
+    /// Freed by the application: the entry goes when its last use does.
+    freed: bool,
+}
+
+/// The keyvals of the process, by slot.
+pub struct Keyvals(RwLock<Vec<Option<Keyval>>>);
+
+pub static KEYVALS: Keyvals = Keyvals(RwLock::new(Vec::new()));
+
+impl Keyvals {
+    /// A new keyval with these callbacks: its slot.
+    pub fn create(&self, fns: Arc<dyn Callbacks>) -> usize {
+        let k = Keyval {
+            fns,
+            uses: 0,
+            freed: false,
+        };
+        let mut t = self.0.write();
+        match t.iter().position(Option::is_none) {
+            Some(i) => {
+                t[i] = Some(k);
+                i
+            }
+            None => {
+                t.push(Some(k));
+                t.len() - 1
+            }
+        }
+    }
+
+    /// Whether the keyval at `slot` exists. A freed keyval lives on while attributes use it
+    /// (MPI-4.1 §7.7.2): a copy of its handle still deletes those attributes, and freeing it
+    /// again is harmless (MPICH counts references the same way).
+    pub fn exists(&self, slot: usize) -> bool {
+        matches!(self.0.read().get(slot), Some(Some(_)))
+    }
+
+    /// The application frees the keyval at `slot`.
+    pub fn free(&self, slot: usize) {
+        let mut t = self.0.write();
+        if let Some(Some(k)) = t.get_mut(slot) {
+            k.freed = true;
+            if k.uses == 0 {
+                t[slot] = None;
+            }
+        }
+    }
+
+    fn fns(&self, slot: usize) -> Option<Arc<dyn Callbacks>> {
+        match self.0.read().get(slot) {
+            Some(Some(k)) => Some(k.fns.clone()),
+            _ => None,
+        }
+    }
+
+    fn add_use(&self, slot: usize) {
+        if let Some(Some(k)) = self.0.write().get_mut(slot) {
+            k.uses += 1;
+        }
+    }
+
+    /// One attribute using the keyval is gone; a freed keyval goes with its last use.
+    fn release_use(&self, slot: usize) {
+        let mut t = self.0.write();
+        if let Some(Some(k)) = t.get_mut(slot) {
+            k.uses = k.uses.saturating_sub(1);
+            if k.freed && k.uses == 0 {
+                t[slot] = None;
+            }
+        }
+    }
+}
+
+/// Run the delete callback of attribute `a` of `obj`.
+fn call_delete<H: Holder>(obj: H, key: i32, slot: usize, value: usize) -> Result<()> {
+    match KEYVALS.fns(slot) {
+        Some(f) => f.delete(obj.handle(), key, value),
+        None => Ok(()),
+    }
+}
+
+/// Set `value` on `obj` under keyval `key` (at `slot`, which exists). Replacing a value
+/// runs the delete callback on the old one first.
+pub fn set<H: Holder>(obj: H, key: i32, slot: usize, value: usize, fortran: bool) -> Result<()> {
+    let old = obj.with_attrs(|a| a.iter().find(|a| a.key == key).map(|a| a.value))?;
+    let new = Attr {
+        key,
+        slot,
+        value,
+        fortran: fortran.then(|| Box::new(value as i64)),
+    };
+    match old {
+        Some(old) => {
+            call_delete(obj, key, slot, old)?;
+            obj.with_attrs(|attrs| {
+                if let Some(a) = attrs.iter_mut().find(|a| a.key == key) {
+                    *a = new;
+                }
+            })
+        }
+        None => {
+            KEYVALS.add_use(slot);
+            obj.with_attrs(|a| a.push(new))
+        }
+    }
+}
+
+/// Delete the value of keyval `key` (at `slot`) from `obj`, if it has one.
+pub fn delete<H: Holder>(obj: H, key: i32, slot: usize) -> Result<()> {
+    let Some(value) = obj.with_attrs(|a| a.iter().find(|a| a.key == key).map(|a| a.value))? else {
+        return Ok(());
+    };
+    call_delete(obj, key, slot, value)?;
+    obj.with_attrs(|a| a.retain(|a| a.key != key))?;
+    KEYVALS.release_use(slot);
+    Ok(())
+}
+
+/// What `f` reads of `obj`'s attribute under keyval `key`, if set (in place: a Fortran
+/// value's box is the one the list holds).
+pub fn find<H: Holder, T>(obj: H, key: i32, f: impl FnOnce(&Attr) -> T) -> Result<Option<T>> {
+    obj.with_attrs(|a| a.iter().find(|a| a.key == key).map(f))
+}
+
+/// Delete every attribute of `obj`, newest first (the object is freed). All callbacks run;
+/// the first failure is returned.
+pub fn delete_all<H: Holder>(obj: H) -> Result<()> {
+    let attrs = obj.with_attrs(std::mem::take)?;
+    let mut first = Ok(());
+    for a in attrs.into_iter().rev() {
+        let r = call_delete(obj, a.key, a.slot, a.value);
+        if first.is_ok() {
+            first = r;
+        }
+        KEYVALS.release_use(a.slot);
+    }
+    first
+}
+
+/// Copy the attributes of `old` onto `new` (its duplicate) through their copy callbacks,
+/// newest first. On a failing callback the attributes copied so far stay on `new` (the
+/// caller frees it) and the error is returned.
+pub fn copy_all<H: Holder>(old: H, new: H) -> Result<()> {
+    let attrs = old.with_attrs(|a| a.clone())?;
+    let mut copied = Vec::new();
+    let mut result = Ok(());
+    for a in attrs.iter().rev() {
+        let Some(f) = KEYVALS.fns(a.slot) else {
+            continue;
+        };
+        match f.copy(old.handle(), a.key, a.value) {
+            Err(e) => {
+                result = Err(e);
+                break;
+            }
+            Ok(Some(value)) => {
+                KEYVALS.add_use(a.slot);
+                copied.push(Attr {
+                    key: a.key,
+                    slot: a.slot,
+                    value,
+                    fortran: a.fortran.as_ref().map(|_| Box::new(value as i64)),
+                });
+            }
+            Ok(None) => {}
+        }
+    }
+    copied.reverse();
+    new.with_attrs(|a| *a = copied)?;
+    result
+}
