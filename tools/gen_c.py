@@ -35,6 +35,11 @@ entry point; an out count (MPI_Get_count) is written through `args::CountOut`, w
 or any under the table's `raw-counts` flag: a collective's count is significant only at some
 processes) reach the core as they are, int or MPI_Count, through `args::Int`.
 
+Procedures the standard removed (MPI-1's MPI_Type_struct, MPI_Errhandler_set ...), which
+its API no longer describes but MPICH's ABI keeps, take their C prototype from a `proto`
+line of the table: no parameter is converted there, and the error handler is that of the
+first input communicator, window, file or session, as above.
+
 These checks run before the core's own (initialization, communicator, datatype, rank, tag):
 a call with several bad arguments may report the count's class where MPICH, which checks the
 communicator first, reports MPI_ERR_COMM. Legal either way (MPI leaves the choice open).
@@ -142,22 +147,53 @@ class Entry:
         self.call = call
         self.flags = set(flags)
         for f in self.flags:
-            if f not in {"on", "world", "code", "int-only", "raw-counts", "bare", "tool"}:
+            if f not in {"on", "world", "file-null", "code", "int-only", "raw-counts", "bare", "tool"}:
                 sys.exit(f"{TABLE}:{lineno}: unknown flag {f!r}")
 
 
 def read_table():
+    """The table's entries, and the C prototypes its `proto` lines give (name -> text)."""
     entries = []
+    protos = {}
     with open(TABLE) as f:
         for n, line in enumerate(f, 1):
             line = line.split("#", 1)[0].strip()
             if not line:
                 continue
+            if line.startswith("proto "):
+                m = re.match(r"^proto\s+(int\s+(MPI_\w+)\s*\(.*\))$", line)
+                if not m:
+                    sys.exit(f"{TABLE}:{n}: cannot read prototype {line!r}")
+                protos[m.group(2)] = m.group(1)
+                continue
             m = re.match(r"^(MPI_\w+)\s+([\w:]+\(.*\))\s*(.*)$", line)
             if not m:
                 sys.exit(f"{TABLE}:{n}: cannot read {line!r}")
             entries.append(Entry(n, m.group(1), m.group(2), m.group(3).split()))
-    return entries
+    return entries, protos
+
+
+# The kind of a parameter of a prototype the table gives (a procedure the standard's API
+# does not have), by its C type: the handles that choose the error handler; no other
+# parameter is checked or converted.
+PROTO_KINDS = {"MPI_Comm": "COMMUNICATOR", "MPI_Win": "WINDOW", "MPI_File": "FILE", "MPI_Session": "SESSION"}
+
+
+def params_of_proto(proto):
+    """The parameters of a prototype the table gives, each an input unless a pointer."""
+    out = []
+    for text in split_params(proto):
+        name, ty = rust_param(text)
+        out.append(
+            {
+                "name": name,
+                "type": ty,
+                "kind": PROTO_KINDS.get(ty, "OTHER"),
+                "dir": "out" if ty.startswith("*") else "in",
+                "array": False,
+            }
+        )
+    return out
 
 
 def split_params(proto):
@@ -246,6 +282,8 @@ def error_target(entry, params):
     """(run function, its object argument) for the call's errors."""
     if "on" in entry.flags:
         return "run_on", "&on"
+    if "file-null" in entry.flags:
+        return "run_file", "MPI_FILE_NULL"
     if "world" not in entry.flags:
         targets = (
             ("COMMUNICATOR", "run"),
@@ -328,7 +366,7 @@ def render_entry(entry, cname, params):
     return "\n".join(out)
 
 
-def render(std, entries):
+def render(std, entries, protos):
     procs = {}
     for proc in std.PROCEDURES.values():
         procs[proc._parseset["name"]] = proc
@@ -344,10 +382,18 @@ def render(std, entries):
         seen.add(e.name)
         # `MPI_X_c` on a line of its own: the large-count form, with a call of its own (its
         # parameters differ from MPI_X's: MPI_Type_get_envelope_c).
+        if e.name in protos:
+            # A procedure the standard removed (MPI-1's MPI_Type_struct ...): as the table's
+            # prototype says, no large-count form.
+            if e.name in procs:
+                sys.exit(f"{TABLE}:{e.lineno}: {e.name} is in the standard's API: no prototype")
+            chunks.append(render_entry(e, e.name, params_of_proto(protos[e.name])))
+            continue
         large_only = e.name.endswith("_c") and e.name[:-2] in procs
         proc = procs.get(e.name[:-2] if large_only else e.name)
         if proc is None:
-            sys.exit(f"{TABLE}:{e.lineno}: {e.name} is not in the standard's API")
+            sys.exit(f"{TABLE}:{e.lineno}: {e.name} is not in the standard's API (a removed "
+                     "procedure needs a `proto` line)")
         if large_only:
             if not proc.has_embiggenment():
                 sys.exit(f"{TABLE}:{e.lineno}: {e.name[:-2]} has no large-count form")
@@ -361,6 +407,9 @@ def render(std, entries):
             forms.append((e.name + "_c", str(proc.express.embiggen.iso_c)))
         for cname, proto in forms:
             chunks.append(render_entry(e, cname, params_of(proc, proto, cname.endswith("_c"))))
+    for name in protos:
+        if name not in names:
+            sys.exit(f"{TABLE}: a prototype of {name}, which has no line")
     # The core modules the calls name (`module::function(...)`, and `module::CONST` args).
     mods = sorted(
         {m for e in entries for m in re.findall(r"\b([a-z_0-9]+)::", e.call)}
@@ -401,7 +450,7 @@ def main():
     ap.add_argument("--check", action="store_true", help="exit 1 if the output is stale")
     a = ap.parse_args()
     std = load_standard()
-    for path, text in ((OUT, render(std, read_table())), (CALLBACKS_OUT, render_callbacks(std))):
+    for path, text in ((OUT, render(std, *read_table())), (CALLBACKS_OUT, render_callbacks(std))):
         old = open(path).read() if os.path.exists(path) else None
         if a.check:
             if old != text:

@@ -77,19 +77,15 @@ pub(crate) unsafe fn dup_with_info(
 }
 
 /// MPI-4.0's MPI_Comm_idup_with_info: MPI_Comm_idup with hints (checked; none is used).
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_idup_with_info")]
-pub unsafe extern "C" fn PMPI_Comm_idup_with_info(
+pub(crate) unsafe fn idup_with_info(
     comm: MPI_Comm,
     info: MPI_Info,
     newcomm: *mut MPI_Comm,
     request: *mut MPI_Request,
-) -> c_int {
-    run("MPI_Comm_idup_with_info", comm, || {
-        super::info::check(info)?;
-        args::out_ptr(request, "request")?;
-        idup(comm, newcomm, request)
-    })
+) -> Result<()> {
+    super::info::check(info)?;
+    args::out_ptr(request, "request")?;
+    idup(comm, newcomm, request)
 }
 
 /// A context id no communicator uses: the stand-in behind an MPI_Comm_idup handle until
@@ -327,27 +323,22 @@ pub(crate) unsafe fn split(
     write_out(newcomm, h)
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_free")]
-pub unsafe extern "C" fn PMPI_Comm_free(comm: *mut MPI_Comm) -> c_int {
-    let h = if comm.is_null() { MPI_COMM_NULL } else { *comm };
-    run("MPI_Comm_free", h, || {
-        shim::world()?;
-        if comm.is_null() {
-            return mpi_err!(Arg, "NULL communicator pointer");
-        }
-        handles::comm(*comm)?;
-        if matches!(*comm, MPI_COMM_WORLD | MPI_COMM_SELF) {
-            return mpi_err!(Comm, "cannot free a predefined communicator");
-        }
-        // Delete callbacks first; if one fails the communicator stays (as in MPICH).
-        attr::delete_all(*comm)?;
-        super::dynamic::forget_parent(*comm);
-        super::bsend::comm_freed(*comm);
-        handles::free_comm(*comm)?;
-        *comm = MPI_COMM_NULL;
-        Ok(())
-    })
+pub(crate) unsafe fn free(comm: *mut MPI_Comm) -> Result<()> {
+    shim::world()?;
+    if comm.is_null() {
+        return mpi_err!(Arg, "NULL communicator pointer");
+    }
+    handles::comm(*comm)?;
+    if matches!(*comm, MPI_COMM_WORLD | MPI_COMM_SELF) {
+        return mpi_err!(Comm, "cannot free a predefined communicator");
+    }
+    // Delete callbacks first; if one fails the communicator stays (as in MPICH).
+    attr::delete_all(*comm)?;
+    super::dynamic::forget_parent(*comm);
+    super::bsend::comm_freed(*comm);
+    handles::free_comm(*comm)?;
+    *comm = MPI_COMM_NULL;
+    Ok(())
 }
 
 pub(crate) unsafe fn compare(comm1: MPI_Comm, comm2: MPI_Comm, result: *mut c_int) -> Result<()> {
@@ -425,9 +416,8 @@ pub(crate) unsafe fn errhandler_free(errhandler: *mut MPI_Errhandler) -> Result<
     Ok(())
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_call_errhandler")]
-pub unsafe extern "C" fn PMPI_Comm_call_errhandler(comm: MPI_Comm, errorcode: c_int) -> c_int {
+/// MPI_Comm_call_errhandler (`bare`: the handler runs with the application's code).
+pub(crate) unsafe fn call_errhandler(comm: MPI_Comm, errorcode: c_int) -> c_int {
     let rc = run("MPI_Comm_call_errhandler", comm, || {
         shim::world()?;
         handles::comm(comm).map(|_| ())
@@ -451,37 +441,4 @@ pub unsafe extern "C" fn PMPI_Comm_call_errhandler(comm: MPI_Comm, errorcode: c_
             MPI_SUCCESS
         }
     }
-}
-
-// MPI-1 names of the communicator error-handler calls (deprecated in MPI-2, removed in
-// MPI-3, still linked by old programs and MPICH's tests; MPICH exports them).
-
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Errhandler_create")]
-pub unsafe extern "C" fn PMPI_Errhandler_create(
-    function: MPI_Handler_function,
-    errhandler: *mut MPI_Errhandler,
-) -> c_int {
-    run("MPI_Errhandler_create", MPI_COMM_WORLD, || {
-        create_errhandler(function, errhandler)
-    })
-}
-
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Errhandler_set")]
-pub unsafe extern "C" fn PMPI_Errhandler_set(comm: MPI_Comm, errhandler: MPI_Errhandler) -> c_int {
-    run("MPI_Errhandler_set", comm, || {
-        set_errhandler(comm, errhandler)
-    })
-}
-
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Errhandler_get")]
-pub unsafe extern "C" fn PMPI_Errhandler_get(
-    comm: MPI_Comm,
-    errhandler: *mut MPI_Errhandler,
-) -> c_int {
-    run("MPI_Errhandler_get", comm, || {
-        get_errhandler(comm, errhandler)
-    })
 }

@@ -12,7 +12,7 @@ use super::args;
 use super::builtin_types;
 use super::consts::*;
 use super::handles::{self, TypeRef};
-use super::shim::{run, write_out, write_out_str};
+use super::shim::{write_out, write_out_str};
 use super::type_attr;
 use crate::datatype::{Datatype, Distrib, Member, Order, TypeError};
 use crate::error::{Error, ErrorClass, Result};
@@ -286,97 +286,64 @@ pub unsafe fn get_true_extent(
     write_out(true_extent, t.true_extent as MPI_Aint)
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_lb")]
-pub unsafe extern "C" fn PMPI_Type_lb(
-    datatype: MPI_Datatype,
-    displacement: *mut MPI_Aint,
-) -> c_int {
-    run("MPI_Type_lb", MPI_COMM_WORLD, || {
-        write_out(displacement, any_type(datatype)?.lb as MPI_Aint)
-    })
+/// MPI-1's MPI_Type_lb (removed in MPI-3, still in MPICH).
+pub(crate) unsafe fn type_lb(datatype: MPI_Datatype, displacement: *mut MPI_Aint) -> Result<()> {
+    write_out(displacement, any_type(datatype)?.lb as MPI_Aint)
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_ub")]
-pub unsafe extern "C" fn PMPI_Type_ub(
-    datatype: MPI_Datatype,
-    displacement: *mut MPI_Aint,
-) -> c_int {
-    run("MPI_Type_ub", MPI_COMM_WORLD, || {
-        write_out(displacement, any_type(datatype)?.ub() as MPI_Aint)
-    })
+/// MPI-1's MPI_Type_ub (removed in MPI-3, still in MPICH).
+pub(crate) unsafe fn type_ub(datatype: MPI_Datatype, displacement: *mut MPI_Aint) -> Result<()> {
+    write_out(displacement, any_type(datatype)?.ub() as MPI_Aint)
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_extent")]
-pub unsafe extern "C" fn PMPI_Type_extent(datatype: MPI_Datatype, extent: *mut MPI_Aint) -> c_int {
-    run("MPI_Type_extent", MPI_COMM_WORLD, || {
-        write_out(extent, any_type(datatype)?.extent as MPI_Aint)
-    })
+/// MPI-1's MPI_Type_extent (removed in MPI-3, still in MPICH).
+pub(crate) unsafe fn type_extent(datatype: MPI_Datatype, extent: *mut MPI_Aint) -> Result<()> {
+    write_out(extent, any_type(datatype)?.extent as MPI_Aint)
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_get_name")]
-pub unsafe extern "C" fn PMPI_Type_get_name(
+pub(crate) unsafe fn get_name(
     datatype: MPI_Datatype,
     type_name: *mut c_char,
     resultlen: *mut c_int,
-) -> c_int {
-    run("MPI_Type_get_name", MPI_COMM_WORLD, || {
-        if datatype == MPI_DATATYPE_NULL {
-            // The null handle's name is its own (MPI-4.1 §5.1.14, as MPICH 5's).
-            return write_out_str(
-                "MPI_DATATYPE_NULL",
-                type_name,
-                MPI_MAX_OBJECT_NAME as usize,
-                resultlen,
-            );
-        }
-        let t = any_type(datatype)?;
-        let renamed = PREDEFINED_NAMES.lock().get(&datatype).cloned();
-        let name = renamed.as_deref().unwrap_or(&t.name);
-        write_out_str(name, type_name, MPI_MAX_OBJECT_NAME as usize, resultlen)
-    })
+) -> Result<()> {
+    if datatype == MPI_DATATYPE_NULL {
+        // The null handle's name is its own (MPI-4.1 §5.1.14, as MPICH 5's).
+        return write_out_str(
+            "MPI_DATATYPE_NULL",
+            type_name,
+            MPI_MAX_OBJECT_NAME as usize,
+            resultlen,
+        );
+    }
+    let t = any_type(datatype)?;
+    let renamed = PREDEFINED_NAMES.lock().get(&datatype).cloned();
+    let name = renamed.as_deref().unwrap_or(&t.name);
+    write_out_str(name, type_name, MPI_MAX_OBJECT_NAME as usize, resultlen)
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_set_name")]
-pub unsafe extern "C" fn PMPI_Type_set_name(
-    datatype: MPI_Datatype,
-    type_name: *const c_char,
-) -> c_int {
-    run("MPI_Type_set_name", MPI_COMM_WORLD, || {
-        if type_name.is_null() {
-            return mpi_err!(Arg, "NULL name");
+pub(crate) unsafe fn set_name(datatype: MPI_Datatype, type_name: *const c_char) -> Result<()> {
+    if type_name.is_null() {
+        return mpi_err!(Arg, "NULL name");
+    }
+    // SAFETY: MPI: type_name is a NUL-terminated string.
+    let mut name = CStr::from_ptr(type_name).to_string_lossy().into_owned();
+    let max = MPI_MAX_OBJECT_NAME as usize - 1;
+    if name.len() > max {
+        let mut cut = max;
+        while !name.is_char_boundary(cut) {
+            cut -= 1;
         }
-        // SAFETY: MPI: type_name is a NUL-terminated string.
-        let mut name = CStr::from_ptr(type_name).to_string_lossy().into_owned();
-        let max = MPI_MAX_OBJECT_NAME as usize - 1;
-        if name.len() > max {
-            let mut cut = max;
-            while !name.is_char_boundary(cut) {
-                cut -= 1;
-            }
-            name.truncate(cut);
-        }
-        if is_predefined(datatype) {
-            PREDEFINED_NAMES.lock().insert(datatype, name);
-            return Ok(());
-        }
-        handles::update_datatype(datatype, |d| d.name = name)
-    })
+        name.truncate(cut);
+    }
+    if is_predefined(datatype) {
+        PREDEFINED_NAMES.lock().insert(datatype, name);
+        return Ok(());
+    }
+    handles::update_datatype(datatype, |d| d.name = name)
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Get_address")]
-pub unsafe extern "C" fn PMPI_Get_address(
-    location: *const c_void,
-    address: *mut MPI_Aint,
-) -> c_int {
-    run("MPI_Get_address", MPI_COMM_WORLD, || {
-        write_out(address, location as MPI_Aint)
-    })
+pub(crate) unsafe fn get_address(location: *const c_void, address: *mut MPI_Aint) -> Result<()> {
+    write_out(address, location as MPI_Aint)
 }
 
 /// Address arithmetic (MPI-3.1 §4.1.5): plain integer arithmetic on this ABI.
@@ -390,15 +357,6 @@ pub unsafe extern "C" fn PMPI_Aint_add(base: MPI_Aint, disp: MPI_Aint) -> MPI_Ai
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Aint_diff")]
 pub unsafe extern "C" fn PMPI_Aint_diff(addr1: MPI_Aint, addr2: MPI_Aint) -> MPI_Aint {
     addr1.wrapping_sub(addr2)
-}
-
-/// MPI-1's MPI_Address (removed in MPI-3, still in MPICH).
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Address")]
-pub unsafe extern "C" fn PMPI_Address(location: *mut c_void, address: *mut MPI_Aint) -> c_int {
-    run("MPI_Address", MPI_COMM_WORLD, || {
-        write_out(address, location as MPI_Aint)
-    })
 }
 
 /// MPI_Type_get_value_index (MPI-4.1): the predefined pair type of MPI_MINLOC/MAXLOC for
@@ -435,61 +393,58 @@ pub unsafe fn get_value_index(
     write_out(pair_type, pair)
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_match_size")]
-pub unsafe extern "C" fn PMPI_Type_match_size(
+pub(crate) unsafe fn match_size(
     typeclass: c_int,
     size: c_int,
     datatype: *mut MPI_Datatype,
-) -> c_int {
-    run("MPI_Type_match_size", MPI_COMM_WORLD, || {
-        // MPICH's candidates, in its order (Fortran types first).
-        const REAL: &[MPI_Datatype] = &[
-            MPI_REAL4,
-            MPI_REAL8,
-            MPI_REAL16,
-            MPI_REAL,
-            MPI_DOUBLE_PRECISION,
-            MPI_FLOAT,
-            MPI_DOUBLE,
-            MPI_LONG_DOUBLE,
-        ];
-        const INTEGER: &[MPI_Datatype] = &[
-            MPI_INTEGER1,
-            MPI_INTEGER2,
-            MPI_INTEGER4,
-            MPI_INTEGER8,
-            MPI_INTEGER,
-            MPI_CHAR,
-            MPI_SHORT,
-            MPI_INT,
-            MPI_LONG,
-            MPI_LONG_LONG,
-        ];
-        const COMPLEX: &[MPI_Datatype] = &[
-            MPI_COMPLEX8,
-            MPI_COMPLEX16,
-            MPI_COMPLEX32,
-            MPI_COMPLEX,
-            MPI_DOUBLE_COMPLEX,
-            MPI_C_COMPLEX,
-            MPI_C_DOUBLE_COMPLEX,
-            MPI_C_LONG_DOUBLE_COMPLEX,
-        ];
-        let candidates = match typeclass {
-            MPI_TYPECLASS_REAL => REAL,
-            MPI_TYPECLASS_INTEGER => INTEGER,
-            MPI_TYPECLASS_COMPLEX => COMPLEX,
-            _ => return mpi_err!(Arg, "invalid type class {typeclass}"),
-        };
-        let found = candidates.iter().copied().find(|&h| {
-            builtin_types::lookup(h).is_some_and(|d| size >= 0 && d.size == size as usize)
-        });
-        match found {
-            Some(h) => write_out(datatype, h),
-            None => mpi_err!(Arg, "no type of class {typeclass} has size {size}"),
-        }
-    })
+) -> Result<()> {
+    // MPICH's candidates, in its order (Fortran types first).
+    const REAL: &[MPI_Datatype] = &[
+        MPI_REAL4,
+        MPI_REAL8,
+        MPI_REAL16,
+        MPI_REAL,
+        MPI_DOUBLE_PRECISION,
+        MPI_FLOAT,
+        MPI_DOUBLE,
+        MPI_LONG_DOUBLE,
+    ];
+    const INTEGER: &[MPI_Datatype] = &[
+        MPI_INTEGER1,
+        MPI_INTEGER2,
+        MPI_INTEGER4,
+        MPI_INTEGER8,
+        MPI_INTEGER,
+        MPI_CHAR,
+        MPI_SHORT,
+        MPI_INT,
+        MPI_LONG,
+        MPI_LONG_LONG,
+    ];
+    const COMPLEX: &[MPI_Datatype] = &[
+        MPI_COMPLEX8,
+        MPI_COMPLEX16,
+        MPI_COMPLEX32,
+        MPI_COMPLEX,
+        MPI_DOUBLE_COMPLEX,
+        MPI_C_COMPLEX,
+        MPI_C_DOUBLE_COMPLEX,
+        MPI_C_LONG_DOUBLE_COMPLEX,
+    ];
+    let candidates = match typeclass {
+        MPI_TYPECLASS_REAL => REAL,
+        MPI_TYPECLASS_INTEGER => INTEGER,
+        MPI_TYPECLASS_COMPLEX => COMPLEX,
+        _ => return mpi_err!(Arg, "invalid type class {typeclass}"),
+    };
+    let found = candidates
+        .iter()
+        .copied()
+        .find(|&h| builtin_types::lookup(h).is_some_and(|d| size >= 0 && d.size == size as usize));
+    match found {
+        Some(h) => write_out(datatype, h),
+        None => mpi_err!(Arg, "no type of class {typeclass} has size {size}"),
+    }
 }
 
 // ------------------------------------------------------------------ envelope and contents
@@ -717,21 +672,6 @@ pub unsafe fn hvector<I: args::Int>(
     )
 }
 
-/// MPI-1's MPI_Type_hvector (removed in MPI-3, still in MPICH): MPI_Type_create_hvector.
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_hvector")]
-pub unsafe extern "C" fn PMPI_Type_hvector(
-    count: c_int,
-    blocklength: c_int,
-    stride: MPI_Aint,
-    oldtype: MPI_Datatype,
-    newtype: *mut MPI_Datatype,
-) -> c_int {
-    run("MPI_Type_hvector", MPI_COMM_WORLD, || {
-        hvector(count, blocklength, stride, oldtype, newtype)
-    })
-}
-
 /// The count, block lengths (checked non-negative) and displacements of an indexed
 /// constructor, widened.
 ///
@@ -786,28 +726,6 @@ pub unsafe fn hindexed<I: args::Int>(
     let t = Datatype::hindexed(&bl, &dd, &old).map_err(type_error)?;
     let ints: Vec<i64> = [n].iter().chain(&bl).copied().collect();
     made::<I>(newtype, t, MPI_COMBINER_HINDEXED, &ints, &d, vec![oldtype])
-}
-
-/// MPI-1's MPI_Type_hindexed (removed in MPI-3, still in MPICH, with its non-const
-/// prototype).
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_hindexed")]
-pub unsafe extern "C" fn PMPI_Type_hindexed(
-    count: c_int,
-    array_of_blocklengths: *mut c_int,
-    array_of_displacements: *mut MPI_Aint,
-    oldtype: MPI_Datatype,
-    newtype: *mut MPI_Datatype,
-) -> c_int {
-    run("MPI_Type_hindexed", MPI_COMM_WORLD, || {
-        hindexed(
-            count,
-            array_of_blocklengths,
-            array_of_displacements,
-            oldtype,
-            newtype,
-        )
-    })
 }
 
 /// MPI_Type_create_indexed_block(_c).
@@ -906,27 +824,6 @@ pub unsafe fn structure<I: args::Int>(
     made::<I>(newtype, t, MPI_COMBINER_STRUCT, &ints, &d, tys.to_vec())
 }
 
-/// MPI-1's MPI_Type_struct (removed in MPI-3, still in MPICH, with its non-const prototype).
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_struct")]
-pub unsafe extern "C" fn PMPI_Type_struct(
-    count: c_int,
-    array_of_blocklengths: *mut c_int,
-    array_of_displacements: *mut MPI_Aint,
-    array_of_types: *mut MPI_Datatype,
-    newtype: *mut MPI_Datatype,
-) -> c_int {
-    run("MPI_Type_struct", MPI_COMM_WORLD, || {
-        structure(
-            count,
-            array_of_blocklengths,
-            array_of_displacements,
-            array_of_types,
-            newtype,
-        )
-    })
-}
-
 /// MPI_Type_create_resized(_c): the form is the caller's (`large`), as its lb and extent
 /// are MPI_Aint in one and MPI_Count in the other, the same C type.
 ///
@@ -953,23 +850,19 @@ pub unsafe fn resized(
     )
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_dup")]
-pub unsafe extern "C" fn PMPI_Type_dup(oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-    run("MPI_Type_dup", MPI_COMM_WORLD, || {
-        let old = old_type(oldtype)?;
-        let newtype = out(newtype)?;
-        let t = Datatype::dup(&old);
-        let h = create(t, MPI_COMBINER_DUP, vec![], vec![], vec![oldtype]);
-        if let Err(e) = type_attr::copy_all(oldtype, h) {
-            // The copy callbacks' error is the call's; the half-made type goes.
-            let _ = type_attr::delete_all(h);
-            let _ = release(h);
-            *newtype = MPI_DATATYPE_NULL;
-            return Err(e);
-        }
-        write_out(newtype, h)
-    })
+pub(crate) unsafe fn dup(oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> Result<()> {
+    let old = old_type(oldtype)?;
+    let newtype = out(newtype)?;
+    let t = Datatype::dup(&old);
+    let h = create(t, MPI_COMBINER_DUP, vec![], vec![], vec![oldtype]);
+    if let Err(e) = type_attr::copy_all(oldtype, h) {
+        // The copy callbacks' error is the call's; the half-made type goes.
+        let _ = type_attr::delete_all(h);
+        let _ = release(h);
+        *newtype = MPI_DATATYPE_NULL;
+        return Err(e);
+    }
+    write_out(newtype, h)
 }
 
 fn storage_order(o: c_int) -> Result<Order> {
@@ -1147,45 +1040,37 @@ pub unsafe fn darray<I: args::Int>(
 
 // ------------------------------------------------------------------ commit and free
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_commit")]
-pub unsafe extern "C" fn PMPI_Type_commit(datatype: *mut MPI_Datatype) -> c_int {
-    run("MPI_Type_commit", MPI_COMM_WORLD, || {
-        if datatype.is_null() {
-            return mpi_err!(Arg, "NULL datatype pointer");
-        }
-        // SAFETY: non-NULL (checked); MPI: points to the caller's handle.
-        let h = *datatype;
-        if is_predefined(h) {
-            return Ok(());
-        }
-        handles::update_datatype(h, |d| d.committed = true)
-    })
+pub(crate) unsafe fn commit(datatype: *mut MPI_Datatype) -> Result<()> {
+    if datatype.is_null() {
+        return mpi_err!(Arg, "NULL datatype pointer");
+    }
+    // SAFETY: non-NULL (checked); MPI: points to the caller's handle.
+    let h = *datatype;
+    if is_predefined(h) {
+        return Ok(());
+    }
+    handles::update_datatype(h, |d| d.committed = true)
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_free")]
-pub unsafe extern "C" fn PMPI_Type_free(datatype: *mut MPI_Datatype) -> c_int {
-    run("MPI_Type_free", MPI_COMM_WORLD, || {
-        if datatype.is_null() {
-            return mpi_err!(Arg, "NULL datatype pointer");
-        }
-        // SAFETY: non-NULL (checked); MPI: points to the caller's handle.
-        let h = *datatype;
-        if is_predefined(h) || is_f90(h) {
-            return mpi_err!(Type, "cannot free a predefined datatype");
-        }
-        if h == MPI_DATATYPE_NULL {
-            return mpi_err!(Type, "cannot free MPI_DATATYPE_NULL");
-        }
-        // Pending operations keep their own reference to the type map (an Arc), so the
-        // handle can go now.
-        handles::any_datatype(h)?;
-        type_attr::delete_all(h)?;
-        release(h)?;
-        *datatype = MPI_DATATYPE_NULL;
-        Ok(())
-    })
+pub(crate) unsafe fn free(datatype: *mut MPI_Datatype) -> Result<()> {
+    if datatype.is_null() {
+        return mpi_err!(Arg, "NULL datatype pointer");
+    }
+    // SAFETY: non-NULL (checked); MPI: points to the caller's handle.
+    let h = *datatype;
+    if is_predefined(h) || is_f90(h) {
+        return mpi_err!(Type, "cannot free a predefined datatype");
+    }
+    if h == MPI_DATATYPE_NULL {
+        return mpi_err!(Type, "cannot free MPI_DATATYPE_NULL");
+    }
+    // Pending operations keep their own reference to the type map (an Arc), so the
+    // handle can go now.
+    handles::any_datatype(h)?;
+    type_attr::delete_all(h)?;
+    release(h)?;
+    *datatype = MPI_DATATYPE_NULL;
+    Ok(())
 }
 
 // ------------------------------------------------------------------ elements
@@ -1553,59 +1438,40 @@ fn is_f90(h: MPI_Datatype) -> bool {
 /// # Safety
 /// `newtype` is NULL or valid for writing.
 unsafe fn create_f90(
-    func: &'static str,
     combiner: c_int,
     kinds: &[(c_int, c_int, MPI_Datatype)],
     p: c_int,
     r: c_int,
     newtype: *mut MPI_Datatype,
-) -> c_int {
-    run(func, MPI_COMM_WORLD, || {
-        let newtype = out(newtype)?;
-        let base = f90_type(kinds, p, r)?;
-        let mut made = F90_TYPES.lock();
-        let h = match made.get(&(combiner, p, r)) {
-            Some(&h) => h,
-            None => {
-                // The kind's type map under a handle of its own, committed and predefined.
-                let mut d = Datatype::dup(builtin_types::lookup(base).expect("a builtin"));
-                d.predefined = true;
-                let ints = if combiner == MPI_COMBINER_F90_INTEGER {
-                    vec![r]
-                } else {
-                    vec![p, r]
-                };
-                let h = create(d, combiner, ints, vec![], vec![]);
-                made.insert((combiner, p, r), h);
-                h
-            }
-        };
-        write_out(newtype, h)
-    })
+) -> Result<()> {
+    let newtype = out(newtype)?;
+    let base = f90_type(kinds, p, r)?;
+    let mut made = F90_TYPES.lock();
+    let h = match made.get(&(combiner, p, r)) {
+        Some(&h) => h,
+        None => {
+            // The kind's type map under a handle of its own, committed and predefined.
+            let mut d = Datatype::dup(builtin_types::lookup(base).expect("a builtin"));
+            d.predefined = true;
+            let ints = if combiner == MPI_COMBINER_F90_INTEGER {
+                vec![r]
+            } else {
+                vec![p, r]
+            };
+            let h = create(d, combiner, ints, vec![], vec![]);
+            made.insert((combiner, p, r), h);
+            h
+        }
+    };
+    write_out(newtype, h)
 }
 
-#[no_mangle]
-#[cfg_attr(
-    feature = "std-abi",
-    export_name = "MPICH_PMPI_Type_create_f90_integer"
-)]
-pub unsafe extern "C" fn PMPI_Type_create_f90_integer(
-    r: c_int,
-    newtype: *mut MPI_Datatype,
-) -> c_int {
+pub(crate) unsafe fn create_f90_integer(r: c_int, newtype: *mut MPI_Datatype) -> Result<()> {
     if r == MPI_UNDEFINED {
         // The range is the only bound an integer kind has.
-        return create_f90(
-            "MPI_Type_create_f90_integer",
-            MPI_COMBINER_F90_INTEGER,
-            &[],
-            0,
-            r,
-            newtype,
-        );
+        return create_f90(MPI_COMBINER_F90_INTEGER, &[], 0, r, newtype);
     }
     create_f90(
-        "MPI_Type_create_f90_integer",
         MPI_COMBINER_F90_INTEGER,
         &F90_INTEGERS,
         MPI_UNDEFINED,
@@ -1614,39 +1480,14 @@ pub unsafe extern "C" fn PMPI_Type_create_f90_integer(
     )
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_create_f90_real")]
-pub unsafe extern "C" fn PMPI_Type_create_f90_real(
-    p: c_int,
-    r: c_int,
-    newtype: *mut MPI_Datatype,
-) -> c_int {
-    create_f90(
-        "MPI_Type_create_f90_real",
-        MPI_COMBINER_F90_REAL,
-        &F90_REALS,
-        p,
-        r,
-        newtype,
-    )
+pub(crate) unsafe fn create_f90_real(p: c_int, r: c_int, newtype: *mut MPI_Datatype) -> Result<()> {
+    create_f90(MPI_COMBINER_F90_REAL, &F90_REALS, p, r, newtype)
 }
 
-#[no_mangle]
-#[cfg_attr(
-    feature = "std-abi",
-    export_name = "MPICH_PMPI_Type_create_f90_complex"
-)]
-pub unsafe extern "C" fn PMPI_Type_create_f90_complex(
+pub(crate) unsafe fn create_f90_complex(
     p: c_int,
     r: c_int,
     newtype: *mut MPI_Datatype,
-) -> c_int {
-    create_f90(
-        "MPI_Type_create_f90_complex",
-        MPI_COMBINER_F90_COMPLEX,
-        &F90_COMPLEXES,
-        p,
-        r,
-        newtype,
-    )
+) -> Result<()> {
+    create_f90(MPI_COMBINER_F90_COMPLEX, &F90_COMPLEXES, p, r, newtype)
 }

@@ -5,7 +5,7 @@ use super::args;
 use super::attr;
 use super::consts::*;
 use super::handles;
-use super::shim::{self, run, write_out, write_out_str};
+use super::shim::{self, write_out, write_out_str};
 use crate::error::Result;
 use crate::mpi_err;
 use crate::runtime::dynamic::SpawnCmd;
@@ -24,32 +24,24 @@ unsafe fn port_arg(name: *const c_char) -> Result<String> {
     name_arg(name, "port name")
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Open_port")]
-pub unsafe extern "C" fn PMPI_Open_port(info: MPI_Info, port_name: *mut c_char) -> c_int {
-    run("MPI_Open_port", MPI_COMM_WORLD, || {
-        let w = shim::world()?;
-        super::info::check(info)?;
-        if port_name.is_null() {
-            return mpi_err!(Arg, "NULL port name buffer");
-        }
-        let name = w.open_port()?;
-        write_out_str(
-            &name,
-            port_name,
-            MPI_MAX_PORT_NAME as usize,
-            std::ptr::null_mut(),
-        )
-    })
+pub(crate) unsafe fn open_port(info: MPI_Info, port_name: *mut c_char) -> Result<()> {
+    let w = shim::world()?;
+    super::info::check(info)?;
+    if port_name.is_null() {
+        return mpi_err!(Arg, "NULL port name buffer");
+    }
+    let name = w.open_port()?;
+    write_out_str(
+        &name,
+        port_name,
+        MPI_MAX_PORT_NAME as usize,
+        std::ptr::null_mut(),
+    )
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Close_port")]
-pub unsafe extern "C" fn PMPI_Close_port(port_name: *const c_char) -> c_int {
-    run("MPI_Close_port", MPI_COMM_WORLD, || {
-        shim::world()?;
-        crate::runtime::dynamic::port::close(&port_arg(port_name)?)
-    })
+pub(crate) unsafe fn close_port(port_name: *const c_char) -> Result<()> {
+    shim::world()?;
+    crate::runtime::dynamic::port::close(&port_arg(port_name)?)
 }
 
 /// What accept, connect and spawn check alike: an intracommunicator, a root in it, and
@@ -70,132 +62,81 @@ unsafe fn collective_args(
     Ok((c, root as usize))
 }
 
-/// MPI_Comm_accept and MPI_Comm_connect: the same arguments, checked alike.
-unsafe fn join_call(
-    func: &'static str,
+/// MPI_Comm_accept and MPI_Comm_connect (`accept` false): the same arguments, checked
+/// alike.
+pub(crate) unsafe fn accept_connect(
     port_name: *const c_char,
     info: MPI_Info,
     root: c_int,
     comm: MPI_Comm,
     newcomm: *mut MPI_Comm,
     accept: bool,
-) -> c_int {
-    run(func, comm, || {
-        let w = shim::world()?;
-        let (c, root) = collective_args(comm, root, newcomm)?;
-        // The port name and info are significant at the root only.
-        let name = if c.rank == root {
-            super::info::check(info)?;
-            Some(port_arg(port_name)?)
-        } else {
-            None
-        };
-        let inter = match accept {
-            true => w.comm_accept(name.as_deref(), &c, root)?,
-            false => w.comm_connect(name.as_deref(), &c, root)?,
-        };
-        write_out(newcomm, handles::derived_comm(inter, comm))
-    })
+) -> Result<()> {
+    let w = shim::world()?;
+    let (c, root) = collective_args(comm, root, newcomm)?;
+    // The port name and info are significant at the root only.
+    let name = if c.rank == root {
+        super::info::check(info)?;
+        Some(port_arg(port_name)?)
+    } else {
+        None
+    };
+    let inter = match accept {
+        true => w.comm_accept(name.as_deref(), &c, root)?,
+        false => w.comm_connect(name.as_deref(), &c, root)?,
+    };
+    write_out(newcomm, handles::derived_comm(inter, comm))
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_accept")]
-pub unsafe extern "C" fn PMPI_Comm_accept(
-    port_name: *const c_char,
-    info: MPI_Info,
-    root: c_int,
-    comm: MPI_Comm,
-    newcomm: *mut MPI_Comm,
-) -> c_int {
-    join_call(
-        "MPI_Comm_accept",
-        port_name,
-        info,
-        root,
-        comm,
-        newcomm,
-        true,
-    )
+pub(crate) unsafe fn comm_join(fd: c_int, intercomm: *mut MPI_Comm) -> Result<()> {
+    let w = shim::world()?;
+    if intercomm.is_null() {
+        return mpi_err!(Arg, "NULL intercomm");
+    }
+    // A descriptor that is not a connected socket is the caller's error.
+    let mut ty: c_int = 0;
+    let mut len = std::mem::size_of::<c_int>() as libc::socklen_t;
+    // SAFETY: getsockopt writes at most `len` bytes into `ty`, an int.
+    let rc = libc::getsockopt(
+        fd,
+        libc::SOL_SOCKET,
+        libc::SO_TYPE,
+        &mut ty as *mut c_int as *mut libc::c_void,
+        &mut len,
+    );
+    if fd < 0 || rc != 0 || ty != libc::SOCK_STREAM {
+        return mpi_err!(Arg, "MPI_Comm_join: {fd} is not a stream socket");
+    }
+    let inter = w.comm_join(fd)?;
+    write_out(intercomm, handles::derived_comm(inter, MPI_COMM_WORLD))
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_connect")]
-pub unsafe extern "C" fn PMPI_Comm_connect(
-    port_name: *const c_char,
-    info: MPI_Info,
-    root: c_int,
-    comm: MPI_Comm,
-    newcomm: *mut MPI_Comm,
-) -> c_int {
-    join_call(
-        "MPI_Comm_connect",
-        port_name,
-        info,
-        root,
-        comm,
-        newcomm,
-        false,
-    )
-}
-
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_join")]
-pub unsafe extern "C" fn PMPI_Comm_join(fd: c_int, intercomm: *mut MPI_Comm) -> c_int {
-    run("MPI_Comm_join", MPI_COMM_WORLD, || {
-        let w = shim::world()?;
-        if intercomm.is_null() {
-            return mpi_err!(Arg, "NULL intercomm");
+pub(crate) unsafe fn comm_disconnect(comm: *mut MPI_Comm) -> Result<()> {
+    let w = shim::world()?;
+    if comm.is_null() {
+        return mpi_err!(Arg, "NULL communicator pointer");
+    }
+    let c = handles::comm(*comm)?;
+    if matches!(*comm, MPI_COMM_WORLD | MPI_COMM_SELF) {
+        return mpi_err!(Comm, "cannot disconnect a predefined communicator");
+    }
+    w.comm_disconnect(&c)?;
+    attr::delete_all(*comm)?;
+    forget_parent(*comm);
+    super::bsend::comm_freed(*comm);
+    handles::free_comm(*comm)?;
+    *comm = MPI_COMM_NULL;
+    drop(c);
+    // The links to other jobs that no communicator needs now close (the parent's is
+    // needed while it may still be asked for).
+    let mut in_use = handles::peers_in_use(w.size);
+    if matches!(*PARENT.lock(), ParentHandle::Unmade) {
+        if let Some(p) = w.parent.get() {
+            in_use.extend(p.peers.members.iter().copied());
         }
-        // A descriptor that is not a connected socket is the caller's error.
-        let mut ty: c_int = 0;
-        let mut len = std::mem::size_of::<c_int>() as libc::socklen_t;
-        // SAFETY: getsockopt writes at most `len` bytes into `ty`, an int.
-        let rc = libc::getsockopt(
-            fd,
-            libc::SOL_SOCKET,
-            libc::SO_TYPE,
-            &mut ty as *mut c_int as *mut libc::c_void,
-            &mut len,
-        );
-        if fd < 0 || rc != 0 || ty != libc::SOCK_STREAM {
-            return mpi_err!(Arg, "MPI_Comm_join: {fd} is not a stream socket");
-        }
-        let inter = w.comm_join(fd)?;
-        write_out(intercomm, handles::derived_comm(inter, MPI_COMM_WORLD))
-    })
-}
-
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_disconnect")]
-pub unsafe extern "C" fn PMPI_Comm_disconnect(comm: *mut MPI_Comm) -> c_int {
-    let h = if comm.is_null() { MPI_COMM_NULL } else { *comm };
-    run("MPI_Comm_disconnect", h, || {
-        let w = shim::world()?;
-        if comm.is_null() {
-            return mpi_err!(Arg, "NULL communicator pointer");
-        }
-        let c = handles::comm(*comm)?;
-        if matches!(*comm, MPI_COMM_WORLD | MPI_COMM_SELF) {
-            return mpi_err!(Comm, "cannot disconnect a predefined communicator");
-        }
-        w.comm_disconnect(&c)?;
-        attr::delete_all(*comm)?;
-        forget_parent(*comm);
-        super::bsend::comm_freed(*comm);
-        handles::free_comm(*comm)?;
-        *comm = MPI_COMM_NULL;
-        drop(c);
-        // The links to other jobs that no communicator needs now close (the parent's is
-        // needed while it may still be asked for).
-        let mut in_use = handles::peers_in_use(w.size);
-        if matches!(*PARENT.lock(), ParentHandle::Unmade) {
-            if let Some(p) = w.parent.get() {
-                in_use.extend(p.peers.members.iter().copied());
-            }
-        }
-        w.release_links(&|p| in_use.contains(&p));
-        Ok(())
-    })
+    }
+    w.release_links(&|p| in_use.contains(&p));
+    Ok(())
 }
 
 /// The parent intercommunicator's handle: made at the first MPI_Comm_get_parent, gone
@@ -218,23 +159,19 @@ pub fn forget_parent(comm: MPI_Comm) {
     }
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_get_parent")]
-pub unsafe extern "C" fn PMPI_Comm_get_parent(parent: *mut MPI_Comm) -> c_int {
-    run("MPI_Comm_get_parent", MPI_COMM_WORLD, || {
-        let w = shim::world()?;
-        let mut p = PARENT.lock();
-        let h = match (*p, w.parent.get()) {
-            (ParentHandle::Made(h), _) => h,
-            (ParentHandle::Unmade, Some(c)) => {
-                let h = handles::derived_comm(c.clone(), MPI_COMM_WORLD);
-                *p = ParentHandle::Made(h);
-                h
-            }
-            _ => MPI_COMM_NULL,
-        };
-        write_out(parent, h)
-    })
+pub(crate) unsafe fn comm_get_parent(parent: *mut MPI_Comm) -> Result<()> {
+    let w = shim::world()?;
+    let mut p = PARENT.lock();
+    let h = match (*p, w.parent.get()) {
+        (ParentHandle::Made(h), _) => h,
+        (ParentHandle::Unmade, Some(c)) => {
+            let h = handles::derived_comm(c.clone(), MPI_COMM_WORLD);
+            *p = ParentHandle::Made(h);
+            h
+        }
+        _ => MPI_COMM_NULL,
+    };
+    write_out(parent, h)
 }
 
 /// A NULL-terminated argv (MPI_ARGV_NULL: none).
@@ -252,36 +189,32 @@ unsafe fn argv_arg(argv: *mut *mut c_char) -> Vec<String> {
 }
 
 /// The spawn calls' shared part: `cmds` is read at the root only (as MPI says).
-#[allow(clippy::too_many_arguments)]
 unsafe fn spawn_call(
-    func: &'static str,
     count: c_int,
     cmds: impl FnOnce() -> Result<Vec<SpawnCmd>>,
     root: c_int,
     comm: MPI_Comm,
     intercomm: *mut MPI_Comm,
     errcodes: *mut c_int,
-) -> c_int {
-    run(func, comm, || {
-        let w = shim::world()?;
-        let (c, root) = collective_args(comm, root, intercomm)?;
-        let cmds = if c.rank == root {
-            if count <= 0 {
-                return mpi_err!(Arg, "invalid count {count}");
-            }
-            Some(cmds()?)
-        } else {
-            None
-        };
-        let inter = w.comm_spawn(cmds.as_deref(), &c, root)?;
-        // One code per process started: all of them, or the call failed.
-        if !errcodes.is_null() {
-            for i in 0..inter.peers.size() {
-                *errcodes.add(i) = MPI_SUCCESS;
-            }
+) -> Result<()> {
+    let w = shim::world()?;
+    let (c, root) = collective_args(comm, root, intercomm)?;
+    let cmds = if c.rank == root {
+        if count <= 0 {
+            return mpi_err!(Arg, "invalid count {count}");
         }
-        write_out(intercomm, handles::derived_comm(inter, comm))
-    })
+        Some(cmds()?)
+    } else {
+        None
+    };
+    let inter = w.comm_spawn(cmds.as_deref(), &c, root)?;
+    // One code per process started: all of them, or the call failed.
+    if !errcodes.is_null() {
+        for i in 0..inter.peers.size() {
+            *errcodes.add(i) = MPI_SUCCESS;
+        }
+    }
+    write_out(intercomm, handles::derived_comm(inter, comm))
 }
 
 /// One spawn command's arguments, checked.
@@ -309,9 +242,8 @@ unsafe fn spawn_cmd(
     })
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_spawn")]
-pub unsafe extern "C" fn PMPI_Comm_spawn(
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn spawn(
     command: *const c_char,
     argv: *mut *mut c_char,
     maxprocs: c_int,
@@ -320,22 +252,13 @@ pub unsafe extern "C" fn PMPI_Comm_spawn(
     comm: MPI_Comm,
     intercomm: *mut MPI_Comm,
     array_of_errcodes: *mut c_int,
-) -> c_int {
+) -> Result<()> {
     let cmds = || Ok(vec![spawn_cmd(command, argv, maxprocs, info)?]);
-    spawn_call(
-        "MPI_Comm_spawn",
-        1,
-        cmds,
-        root,
-        comm,
-        intercomm,
-        array_of_errcodes,
-    )
+    spawn_call(1, cmds, root, comm, intercomm, array_of_errcodes)
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_spawn_multiple")]
-pub unsafe extern "C" fn PMPI_Comm_spawn_multiple(
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn spawn_multiple(
     count: c_int,
     array_of_commands: *mut *mut c_char,
     array_of_argv: *mut *mut *mut c_char,
@@ -345,7 +268,7 @@ pub unsafe extern "C" fn PMPI_Comm_spawn_multiple(
     comm: MPI_Comm,
     intercomm: *mut MPI_Comm,
     array_of_errcodes: *mut c_int,
-) -> c_int {
+) -> Result<()> {
     let cmds = || {
         if array_of_commands.is_null() || array_of_maxprocs.is_null() || array_of_info.is_null() {
             return mpi_err!(Arg, "NULL array of commands, maxprocs or info");
@@ -365,69 +288,49 @@ pub unsafe extern "C" fn PMPI_Comm_spawn_multiple(
             })
             .collect()
     };
-    spawn_call(
-        "MPI_Comm_spawn_multiple",
-        count,
-        cmds,
-        root,
-        comm,
-        intercomm,
-        array_of_errcodes,
-    )
+    spawn_call(count, cmds, root, comm, intercomm, array_of_errcodes)
 }
 
 unsafe fn service_arg(name: *const c_char) -> Result<String> {
     name_arg(name, "service name")
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Publish_name")]
-pub unsafe extern "C" fn PMPI_Publish_name(
+pub(crate) unsafe fn publish_name(
     service_name: *const c_char,
     info: MPI_Info,
     port_name: *const c_char,
-) -> c_int {
-    run("MPI_Publish_name", MPI_COMM_WORLD, || {
-        let w = shim::world()?;
-        super::info::check(info)?;
-        w.publish_name(&service_arg(service_name)?, &port_arg(port_name)?)
-    })
+) -> Result<()> {
+    let w = shim::world()?;
+    super::info::check(info)?;
+    w.publish_name(&service_arg(service_name)?, &port_arg(port_name)?)
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Unpublish_name")]
-pub unsafe extern "C" fn PMPI_Unpublish_name(
+pub(crate) unsafe fn unpublish_name(
     service_name: *const c_char,
     info: MPI_Info,
     port_name: *const c_char,
-) -> c_int {
-    run("MPI_Unpublish_name", MPI_COMM_WORLD, || {
-        let w = shim::world()?;
-        super::info::check(info)?;
-        port_arg(port_name)?;
-        w.unpublish_name(&service_arg(service_name)?)
-    })
+) -> Result<()> {
+    let w = shim::world()?;
+    super::info::check(info)?;
+    port_arg(port_name)?;
+    w.unpublish_name(&service_arg(service_name)?)
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Lookup_name")]
-pub unsafe extern "C" fn PMPI_Lookup_name(
+pub(crate) unsafe fn lookup_name(
     service_name: *const c_char,
     info: MPI_Info,
     port_name: *mut c_char,
-) -> c_int {
-    run("MPI_Lookup_name", MPI_COMM_WORLD, || {
-        let w = shim::world()?;
-        super::info::check(info)?;
-        if port_name.is_null() {
-            return mpi_err!(Arg, "NULL port name buffer");
-        }
-        let port = w.lookup_name(&service_arg(service_name)?)?;
-        write_out_str(
-            &port,
-            port_name,
-            MPI_MAX_PORT_NAME as usize,
-            std::ptr::null_mut(),
-        )
-    })
+) -> Result<()> {
+    let w = shim::world()?;
+    super::info::check(info)?;
+    if port_name.is_null() {
+        return mpi_err!(Arg, "NULL port name buffer");
+    }
+    let port = w.lookup_name(&service_arg(service_name)?)?;
+    write_out_str(
+        &port,
+        port_name,
+        MPI_MAX_PORT_NAME as usize,
+        std::ptr::null_mut(),
+    )
 }

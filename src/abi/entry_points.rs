@@ -17,8 +17,8 @@ use super::args;
 use super::consts::*;
 use super::shim;
 use super::{
-    bsend, coll, coll_persistent, comm, datatype, errors, file, group, info, mprobe, op,
-    partitioned, pt2pt, rma, session, status, tool, topo,
+    bsend, coll, coll_persistent, comm, datatype, dynamic, env, errors, file, group, info, mprobe,
+    op, partitioned, pt2pt, rma, session, status, tool, topo, type_attr,
 };
 use std::cell::Cell;
 use std::os::raw::{c_char, c_int, c_void};
@@ -2406,6 +2406,115 @@ pub unsafe extern "C" fn PMPI_Type_create_darray_c(
             oldtype,
             newtype,
         )
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_get_name")]
+pub unsafe extern "C" fn PMPI_Type_get_name(
+    datatype: MPI_Datatype,
+    type_name: *mut c_char,
+    resultlen: *mut c_int,
+) -> c_int {
+    shim::run("MPI_Type_get_name", MPI_COMM_WORLD, || {
+        datatype::get_name(datatype, type_name, resultlen)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_set_name")]
+pub unsafe extern "C" fn PMPI_Type_set_name(
+    datatype: MPI_Datatype,
+    type_name: *const c_char,
+) -> c_int {
+    shim::run("MPI_Type_set_name", MPI_COMM_WORLD, || {
+        datatype::set_name(datatype, type_name)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Get_address")]
+pub unsafe extern "C" fn PMPI_Get_address(
+    location: *const c_void,
+    address: *mut MPI_Aint,
+) -> c_int {
+    shim::run("MPI_Get_address", MPI_COMM_WORLD, || {
+        datatype::get_address(location, address)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_match_size")]
+pub unsafe extern "C" fn PMPI_Type_match_size(
+    typeclass: c_int,
+    size: c_int,
+    datatype: *mut MPI_Datatype,
+) -> c_int {
+    shim::run("MPI_Type_match_size", MPI_COMM_WORLD, || {
+        datatype::match_size(typeclass, size, datatype)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_dup")]
+pub unsafe extern "C" fn PMPI_Type_dup(oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
+    shim::run("MPI_Type_dup", MPI_COMM_WORLD, || {
+        datatype::dup(oldtype, newtype)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_commit")]
+pub unsafe extern "C" fn PMPI_Type_commit(datatype: *mut MPI_Datatype) -> c_int {
+    shim::run("MPI_Type_commit", MPI_COMM_WORLD, || {
+        datatype::commit(datatype)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_free")]
+pub unsafe extern "C" fn PMPI_Type_free(datatype: *mut MPI_Datatype) -> c_int {
+    shim::run("MPI_Type_free", MPI_COMM_WORLD, || datatype::free(datatype))
+}
+
+#[no_mangle]
+#[cfg_attr(
+    feature = "std-abi",
+    export_name = "MPICH_PMPI_Type_create_f90_integer"
+)]
+pub unsafe extern "C" fn PMPI_Type_create_f90_integer(
+    r: c_int,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    shim::run("MPI_Type_create_f90_integer", MPI_COMM_WORLD, || {
+        datatype::create_f90_integer(r, newtype)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_create_f90_real")]
+pub unsafe extern "C" fn PMPI_Type_create_f90_real(
+    p: c_int,
+    r: c_int,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    shim::run("MPI_Type_create_f90_real", MPI_COMM_WORLD, || {
+        datatype::create_f90_real(p, r, newtype)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(
+    feature = "std-abi",
+    export_name = "MPICH_PMPI_Type_create_f90_complex"
+)]
+pub unsafe extern "C" fn PMPI_Type_create_f90_complex(
+    p: c_int,
+    r: c_int,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    shim::run("MPI_Type_create_f90_complex", MPI_COMM_WORLD, || {
+        datatype::create_f90_complex(p, r, newtype)
     })
 }
 
@@ -6461,6 +6570,362 @@ pub unsafe extern "C" fn PMPI_Win_sync(win: MPI_Win) -> c_int {
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_free")]
+pub unsafe extern "C" fn PMPI_Win_free(win: *mut MPI_Win) -> c_int {
+    shim::run_win("MPI_Win_free", shim::deref_or(win, MPI_WIN_NULL), || {
+        rma::free(win)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_get_attr")]
+pub unsafe extern "C" fn PMPI_Win_get_attr(
+    win: MPI_Win,
+    win_keyval: c_int,
+    attribute_val: *mut c_void,
+    flag: *mut c_int,
+) -> c_int {
+    shim::run_win("MPI_Win_get_attr", win, || {
+        rma::get_attr(win, win_keyval, attribute_val, flag)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_set_attr")]
+pub unsafe extern "C" fn PMPI_Win_set_attr(
+    win: MPI_Win,
+    win_keyval: c_int,
+    attribute_val: *mut c_void,
+) -> c_int {
+    shim::run_win("MPI_Win_set_attr", win, || {
+        rma::set_attr(win, win_keyval, attribute_val)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_delete_attr")]
+pub unsafe extern "C" fn PMPI_Win_delete_attr(win: MPI_Win, win_keyval: c_int) -> c_int {
+    shim::run_win("MPI_Win_delete_attr", win, || {
+        rma::delete_attr(win, win_keyval)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_create_keyval")]
+pub unsafe extern "C" fn PMPI_Win_create_keyval(
+    win_copy_attr_fn: MPI_Win_copy_attr_function,
+    win_delete_attr_fn: MPI_Win_delete_attr_function,
+    win_keyval: *mut c_int,
+    extra_state: *mut c_void,
+) -> c_int {
+    shim::run("MPI_Win_create_keyval", MPI_COMM_WORLD, || {
+        rma::create_keyval(
+            win_copy_attr_fn,
+            win_delete_attr_fn,
+            win_keyval,
+            extra_state,
+        )
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_free_keyval")]
+pub unsafe extern "C" fn PMPI_Win_free_keyval(win_keyval: *mut c_int) -> c_int {
+    shim::run("MPI_Win_free_keyval", MPI_COMM_WORLD, || {
+        rma::free_keyval(win_keyval)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_set_name")]
+pub unsafe extern "C" fn PMPI_Win_set_name(win: MPI_Win, win_name: *const c_char) -> c_int {
+    shim::run_win("MPI_Win_set_name", win, || rma::set_name(win, win_name))
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_get_name")]
+pub unsafe extern "C" fn PMPI_Win_get_name(
+    win: MPI_Win,
+    win_name: *mut c_char,
+    resultlen: *mut c_int,
+) -> c_int {
+    shim::run_win("MPI_Win_get_name", win, || {
+        rma::get_name(win, win_name, resultlen)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_get_group")]
+pub unsafe extern "C" fn PMPI_Win_get_group(win: MPI_Win, group: *mut MPI_Group) -> c_int {
+    shim::run_win("MPI_Win_get_group", win, || rma::get_group(win, group))
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_get_info")]
+pub unsafe extern "C" fn PMPI_Win_get_info(win: MPI_Win, info_used: *mut MPI_Info) -> c_int {
+    shim::run_win("MPI_Win_get_info", win, || rma::get_info(win, info_used))
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_set_info")]
+pub unsafe extern "C" fn PMPI_Win_set_info(win: MPI_Win, info: MPI_Info) -> c_int {
+    shim::run_win("MPI_Win_set_info", win, || rma::set_info(win, info))
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_create_errhandler")]
+pub unsafe extern "C" fn PMPI_Win_create_errhandler(
+    win_errhandler_fn: MPI_Win_errhandler_function,
+    errhandler: *mut MPI_Errhandler,
+) -> c_int {
+    shim::run("MPI_Win_create_errhandler", MPI_COMM_WORLD, || {
+        rma::create_errhandler(win_errhandler_fn, errhandler)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_set_errhandler")]
+pub unsafe extern "C" fn PMPI_Win_set_errhandler(
+    win: MPI_Win,
+    errhandler: MPI_Errhandler,
+) -> c_int {
+    shim::run_win("MPI_Win_set_errhandler", win, || {
+        rma::set_errhandler(win, errhandler)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_get_errhandler")]
+pub unsafe extern "C" fn PMPI_Win_get_errhandler(
+    win: MPI_Win,
+    errhandler: *mut MPI_Errhandler,
+) -> c_int {
+    shim::run_win("MPI_Win_get_errhandler", win, || {
+        rma::get_errhandler(win, errhandler)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_call_errhandler")]
+pub unsafe extern "C" fn PMPI_Win_call_errhandler(win: MPI_Win, errorcode: c_int) -> c_int {
+    rma::call_errhandler(win, errorcode)
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_open")]
+pub unsafe extern "C" fn PMPI_File_open(
+    comm: MPI_Comm,
+    filename: *const c_char,
+    amode: c_int,
+    info: MPI_Info,
+    fh: *mut MPI_File,
+) -> c_int {
+    shim::run_file("MPI_File_open", MPI_FILE_NULL, || {
+        file::open(comm, filename, amode, info, fh)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_close")]
+pub unsafe extern "C" fn PMPI_File_close(fh: *mut MPI_File) -> c_int {
+    shim::run_file("MPI_File_close", shim::deref_or(fh, MPI_FILE_NULL), || {
+        file::close(fh)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_delete")]
+pub unsafe extern "C" fn PMPI_File_delete(filename: *const c_char, info: MPI_Info) -> c_int {
+    shim::run_file("MPI_File_delete", MPI_FILE_NULL, || {
+        file::delete(filename, info)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_set_size")]
+pub unsafe extern "C" fn PMPI_File_set_size(fh: MPI_File, size: MPI_Offset) -> c_int {
+    shim::run_file("MPI_File_set_size", fh, || file::set_size(fh, size))
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_preallocate")]
+pub unsafe extern "C" fn PMPI_File_preallocate(fh: MPI_File, size: MPI_Offset) -> c_int {
+    shim::run_file("MPI_File_preallocate", fh, || file::preallocate(fh, size))
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_get_size")]
+pub unsafe extern "C" fn PMPI_File_get_size(fh: MPI_File, size: *mut MPI_Offset) -> c_int {
+    shim::run_file("MPI_File_get_size", fh, || file::get_size(fh, size))
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_get_group")]
+pub unsafe extern "C" fn PMPI_File_get_group(fh: MPI_File, group: *mut MPI_Group) -> c_int {
+    shim::run_file("MPI_File_get_group", fh, || file::get_group(fh, group))
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_get_amode")]
+pub unsafe extern "C" fn PMPI_File_get_amode(fh: MPI_File, amode: *mut c_int) -> c_int {
+    shim::run_file("MPI_File_get_amode", fh, || file::get_amode(fh, amode))
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_set_info")]
+pub unsafe extern "C" fn PMPI_File_set_info(fh: MPI_File, info: MPI_Info) -> c_int {
+    shim::run_file("MPI_File_set_info", fh, || file::set_info(fh, info))
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_get_info")]
+pub unsafe extern "C" fn PMPI_File_get_info(fh: MPI_File, info_used: *mut MPI_Info) -> c_int {
+    shim::run_file("MPI_File_get_info", fh, || file::get_info(fh, info_used))
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_sync")]
+pub unsafe extern "C" fn PMPI_File_sync(fh: MPI_File) -> c_int {
+    shim::run_file("MPI_File_sync", fh, || file::sync(fh))
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_set_atomicity")]
+pub unsafe extern "C" fn PMPI_File_set_atomicity(fh: MPI_File, flag: c_int) -> c_int {
+    shim::run_file("MPI_File_set_atomicity", fh, || {
+        file::set_atomicity(fh, flag)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_get_atomicity")]
+pub unsafe extern "C" fn PMPI_File_get_atomicity(fh: MPI_File, flag: *mut c_int) -> c_int {
+    shim::run_file("MPI_File_get_atomicity", fh, || {
+        file::get_atomicity(fh, flag)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_set_view")]
+pub unsafe extern "C" fn PMPI_File_set_view(
+    fh: MPI_File,
+    disp: MPI_Offset,
+    etype: MPI_Datatype,
+    filetype: MPI_Datatype,
+    datarep: *const c_char,
+    info: MPI_Info,
+) -> c_int {
+    shim::run_file("MPI_File_set_view", fh, || {
+        file::set_view(fh, disp, etype, filetype, datarep, info)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_get_view")]
+pub unsafe extern "C" fn PMPI_File_get_view(
+    fh: MPI_File,
+    disp: *mut MPI_Offset,
+    etype: *mut MPI_Datatype,
+    filetype: *mut MPI_Datatype,
+    datarep: *mut c_char,
+) -> c_int {
+    shim::run_file("MPI_File_get_view", fh, || {
+        file::get_view(fh, disp, etype, filetype, datarep)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_seek")]
+pub unsafe extern "C" fn PMPI_File_seek(fh: MPI_File, offset: MPI_Offset, whence: c_int) -> c_int {
+    shim::run_file("MPI_File_seek", fh, || file::seek(fh, offset, whence))
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_get_position")]
+pub unsafe extern "C" fn PMPI_File_get_position(fh: MPI_File, offset: *mut MPI_Offset) -> c_int {
+    shim::run_file("MPI_File_get_position", fh, || {
+        file::get_position(fh, offset)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_get_byte_offset")]
+pub unsafe extern "C" fn PMPI_File_get_byte_offset(
+    fh: MPI_File,
+    offset: MPI_Offset,
+    disp: *mut MPI_Offset,
+) -> c_int {
+    shim::run_file("MPI_File_get_byte_offset", fh, || {
+        file::get_byte_offset(fh, offset, disp)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_seek_shared")]
+pub unsafe extern "C" fn PMPI_File_seek_shared(
+    fh: MPI_File,
+    offset: MPI_Offset,
+    whence: c_int,
+) -> c_int {
+    shim::run_file("MPI_File_seek_shared", fh, || {
+        file::seek_shared(fh, offset, whence)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(
+    feature = "std-abi",
+    export_name = "MPICH_PMPI_File_get_position_shared"
+)]
+pub unsafe extern "C" fn PMPI_File_get_position_shared(
+    fh: MPI_File,
+    offset: *mut MPI_Offset,
+) -> c_int {
+    shim::run_file("MPI_File_get_position_shared", fh, || {
+        file::get_position_shared(fh, offset)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_create_errhandler")]
+pub unsafe extern "C" fn PMPI_File_create_errhandler(
+    file_errhandler_fn: MPI_File_errhandler_function,
+    errhandler: *mut MPI_Errhandler,
+) -> c_int {
+    shim::run("MPI_File_create_errhandler", MPI_COMM_WORLD, || {
+        file::create_errhandler(file_errhandler_fn, errhandler)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_set_errhandler")]
+pub unsafe extern "C" fn PMPI_File_set_errhandler(
+    file: MPI_File,
+    errhandler: MPI_Errhandler,
+) -> c_int {
+    shim::run_file("MPI_File_set_errhandler", file, || {
+        file::set_errhandler(file, errhandler)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_get_errhandler")]
+pub unsafe extern "C" fn PMPI_File_get_errhandler(
+    file: MPI_File,
+    errhandler: *mut MPI_Errhandler,
+) -> c_int {
+    shim::run_file("MPI_File_get_errhandler", file, || {
+        file::get_errhandler(file, errhandler)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_call_errhandler")]
+pub unsafe extern "C" fn PMPI_File_call_errhandler(fh: MPI_File, errorcode: c_int) -> c_int {
+    file::call_errhandler(fh, errorcode)
+}
+
+#[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_get_type_extent")]
 pub unsafe extern "C" fn PMPI_File_get_type_extent(
     fh: MPI_File,
@@ -9009,6 +9474,500 @@ pub unsafe extern "C" fn PMPI_Comm_create_errhandler(
 pub unsafe extern "C" fn PMPI_Errhandler_free(errhandler: *mut MPI_Errhandler) -> c_int {
     shim::run("MPI_Errhandler_free", MPI_COMM_WORLD, || {
         comm::errhandler_free(errhandler)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_idup_with_info")]
+pub unsafe extern "C" fn PMPI_Comm_idup_with_info(
+    comm: MPI_Comm,
+    info: MPI_Info,
+    newcomm: *mut MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Comm_idup_with_info", comm, || {
+        args::out_ptr(request, "request")?;
+        comm::idup_with_info(comm, info, newcomm, request)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_free")]
+pub unsafe extern "C" fn PMPI_Comm_free(comm: *mut MPI_Comm) -> c_int {
+    shim::run("MPI_Comm_free", shim::deref_or(comm, MPI_COMM_NULL), || {
+        comm::free(comm)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_call_errhandler")]
+pub unsafe extern "C" fn PMPI_Comm_call_errhandler(comm: MPI_Comm, errorcode: c_int) -> c_int {
+    comm::call_errhandler(comm, errorcode)
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_create_keyval")]
+pub unsafe extern "C" fn PMPI_Type_create_keyval(
+    type_copy_attr_fn: MPI_Type_copy_attr_function,
+    type_delete_attr_fn: MPI_Type_delete_attr_function,
+    type_keyval: *mut c_int,
+    extra_state: *mut c_void,
+) -> c_int {
+    shim::run("MPI_Type_create_keyval", MPI_COMM_WORLD, || {
+        type_attr::create_keyval(
+            type_copy_attr_fn,
+            type_delete_attr_fn,
+            type_keyval,
+            extra_state,
+        )
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_free_keyval")]
+pub unsafe extern "C" fn PMPI_Type_free_keyval(type_keyval: *mut c_int) -> c_int {
+    shim::run("MPI_Type_free_keyval", MPI_COMM_WORLD, || {
+        type_attr::free_keyval(type_keyval)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_set_attr")]
+pub unsafe extern "C" fn PMPI_Type_set_attr(
+    datatype: MPI_Datatype,
+    type_keyval: c_int,
+    attribute_val: *mut c_void,
+) -> c_int {
+    shim::run("MPI_Type_set_attr", MPI_COMM_WORLD, || {
+        type_attr::set_attr(datatype, type_keyval, attribute_val)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_get_attr")]
+pub unsafe extern "C" fn PMPI_Type_get_attr(
+    datatype: MPI_Datatype,
+    type_keyval: c_int,
+    attribute_val: *mut c_void,
+    flag: *mut c_int,
+) -> c_int {
+    shim::run("MPI_Type_get_attr", MPI_COMM_WORLD, || {
+        type_attr::get_attr(datatype, type_keyval, attribute_val, flag)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_delete_attr")]
+pub unsafe extern "C" fn PMPI_Type_delete_attr(
+    datatype: MPI_Datatype,
+    type_keyval: c_int,
+) -> c_int {
+    shim::run("MPI_Type_delete_attr", MPI_COMM_WORLD, || {
+        type_attr::delete_attr(datatype, type_keyval)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Op_free")]
+pub unsafe extern "C" fn PMPI_Op_free(op: *mut MPI_Op) -> c_int {
+    shim::run("MPI_Op_free", MPI_COMM_WORLD, || op::free(op))
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Op_commutative")]
+pub unsafe extern "C" fn PMPI_Op_commutative(op: MPI_Op, commute: *mut c_int) -> c_int {
+    shim::run("MPI_Op_commutative", MPI_COMM_WORLD, || {
+        op::commutative(op, commute)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Initialized")]
+pub unsafe extern "C" fn PMPI_Initialized(flag: *mut c_int) -> c_int {
+    shim::run("MPI_Initialized", MPI_COMM_WORLD, || env::initialized(flag))
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Finalized")]
+pub unsafe extern "C" fn PMPI_Finalized(flag: *mut c_int) -> c_int {
+    shim::run("MPI_Finalized", MPI_COMM_WORLD, || env::finalized(flag))
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Finalize")]
+pub unsafe extern "C" fn PMPI_Finalize() -> c_int {
+    shim::run("MPI_Finalize", MPI_COMM_WORLD, || env::finalize())
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Query_thread")]
+pub unsafe extern "C" fn PMPI_Query_thread(provided: *mut c_int) -> c_int {
+    shim::run("MPI_Query_thread", MPI_COMM_WORLD, || {
+        env::query_thread(provided)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Is_thread_main")]
+pub unsafe extern "C" fn PMPI_Is_thread_main(flag: *mut c_int) -> c_int {
+    shim::run("MPI_Is_thread_main", MPI_COMM_WORLD, || {
+        env::is_thread_main(flag)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Get_version")]
+pub unsafe extern "C" fn PMPI_Get_version(version: *mut c_int, subversion: *mut c_int) -> c_int {
+    shim::run("MPI_Get_version", MPI_COMM_WORLD, || {
+        env::get_version(version, subversion)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Get_library_version")]
+pub unsafe extern "C" fn PMPI_Get_library_version(
+    version: *mut c_char,
+    resultlen: *mut c_int,
+) -> c_int {
+    shim::run("MPI_Get_library_version", MPI_COMM_WORLD, || {
+        env::get_library_version(version, resultlen)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Get_processor_name")]
+pub unsafe extern "C" fn PMPI_Get_processor_name(
+    name: *mut c_char,
+    resultlen: *mut c_int,
+) -> c_int {
+    shim::run("MPI_Get_processor_name", MPI_COMM_WORLD, || {
+        env::get_processor_name(name, resultlen)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Free_mem")]
+pub unsafe extern "C" fn PMPI_Free_mem(base: *mut c_void) -> c_int {
+    shim::run("MPI_Free_mem", MPI_COMM_WORLD, || env::free_mem(base))
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Error_string")]
+pub unsafe extern "C" fn PMPI_Error_string(
+    errorcode: c_int,
+    string: *mut c_char,
+    resultlen: *mut c_int,
+) -> c_int {
+    shim::run("MPI_Error_string", MPI_COMM_WORLD, || {
+        env::error_string(errorcode, string, resultlen)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Error_class")]
+pub unsafe extern "C" fn PMPI_Error_class(errorcode: c_int, errorclass: *mut c_int) -> c_int {
+    shim::run("MPI_Error_class", MPI_COMM_WORLD, || {
+        env::error_class(errorcode, errorclass)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Abort")]
+pub unsafe extern "C" fn PMPI_Abort(comm: MPI_Comm, errorcode: c_int) -> c_int {
+    env::abort(comm, errorcode)
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Alloc_mem")]
+pub unsafe extern "C" fn PMPI_Alloc_mem(
+    size: MPI_Aint,
+    info: MPI_Info,
+    baseptr: *mut c_void,
+) -> c_int {
+    shim::run("MPI_Alloc_mem", MPI_COMM_WORLD, || {
+        env::alloc_mem(size, info, baseptr)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Open_port")]
+pub unsafe extern "C" fn PMPI_Open_port(info: MPI_Info, port_name: *mut c_char) -> c_int {
+    shim::run("MPI_Open_port", MPI_COMM_WORLD, || {
+        dynamic::open_port(info, port_name)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Close_port")]
+pub unsafe extern "C" fn PMPI_Close_port(port_name: *const c_char) -> c_int {
+    shim::run("MPI_Close_port", MPI_COMM_WORLD, || {
+        dynamic::close_port(port_name)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_accept")]
+pub unsafe extern "C" fn PMPI_Comm_accept(
+    port_name: *const c_char,
+    info: MPI_Info,
+    root: c_int,
+    comm: MPI_Comm,
+    newcomm: *mut MPI_Comm,
+) -> c_int {
+    shim::run("MPI_Comm_accept", comm, || {
+        dynamic::accept_connect(port_name, info, root, comm, newcomm, true)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_connect")]
+pub unsafe extern "C" fn PMPI_Comm_connect(
+    port_name: *const c_char,
+    info: MPI_Info,
+    root: c_int,
+    comm: MPI_Comm,
+    newcomm: *mut MPI_Comm,
+) -> c_int {
+    shim::run("MPI_Comm_connect", comm, || {
+        dynamic::accept_connect(port_name, info, root, comm, newcomm, false)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_join")]
+pub unsafe extern "C" fn PMPI_Comm_join(fd: c_int, intercomm: *mut MPI_Comm) -> c_int {
+    shim::run("MPI_Comm_join", MPI_COMM_WORLD, || {
+        dynamic::comm_join(fd, intercomm)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_disconnect")]
+pub unsafe extern "C" fn PMPI_Comm_disconnect(comm: *mut MPI_Comm) -> c_int {
+    shim::run(
+        "MPI_Comm_disconnect",
+        shim::deref_or(comm, MPI_COMM_NULL),
+        || dynamic::comm_disconnect(comm),
+    )
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_get_parent")]
+pub unsafe extern "C" fn PMPI_Comm_get_parent(parent: *mut MPI_Comm) -> c_int {
+    shim::run("MPI_Comm_get_parent", MPI_COMM_WORLD, || {
+        dynamic::comm_get_parent(parent)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Publish_name")]
+pub unsafe extern "C" fn PMPI_Publish_name(
+    service_name: *const c_char,
+    info: MPI_Info,
+    port_name: *const c_char,
+) -> c_int {
+    shim::run("MPI_Publish_name", MPI_COMM_WORLD, || {
+        dynamic::publish_name(service_name, info, port_name)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Unpublish_name")]
+pub unsafe extern "C" fn PMPI_Unpublish_name(
+    service_name: *const c_char,
+    info: MPI_Info,
+    port_name: *const c_char,
+) -> c_int {
+    shim::run("MPI_Unpublish_name", MPI_COMM_WORLD, || {
+        dynamic::unpublish_name(service_name, info, port_name)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Lookup_name")]
+pub unsafe extern "C" fn PMPI_Lookup_name(
+    service_name: *const c_char,
+    info: MPI_Info,
+    port_name: *mut c_char,
+) -> c_int {
+    shim::run("MPI_Lookup_name", MPI_COMM_WORLD, || {
+        dynamic::lookup_name(service_name, info, port_name)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_spawn")]
+pub unsafe extern "C" fn PMPI_Comm_spawn(
+    command: *const c_char,
+    argv: *mut *mut c_char,
+    maxprocs: c_int,
+    info: MPI_Info,
+    root: c_int,
+    comm: MPI_Comm,
+    intercomm: *mut MPI_Comm,
+    array_of_errcodes: *mut c_int,
+) -> c_int {
+    shim::run("MPI_Comm_spawn", comm, || {
+        dynamic::spawn(
+            command,
+            argv,
+            maxprocs,
+            info,
+            root,
+            comm,
+            intercomm,
+            array_of_errcodes,
+        )
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_spawn_multiple")]
+pub unsafe extern "C" fn PMPI_Comm_spawn_multiple(
+    count: c_int,
+    array_of_commands: *mut *mut c_char,
+    array_of_argv: *mut *mut *mut c_char,
+    array_of_maxprocs: *const c_int,
+    array_of_info: *const MPI_Info,
+    root: c_int,
+    comm: MPI_Comm,
+    intercomm: *mut MPI_Comm,
+    array_of_errcodes: *mut c_int,
+) -> c_int {
+    shim::run("MPI_Comm_spawn_multiple", comm, || {
+        dynamic::spawn_multiple(
+            count,
+            array_of_commands,
+            array_of_argv,
+            array_of_maxprocs,
+            array_of_info,
+            root,
+            comm,
+            intercomm,
+            array_of_errcodes,
+        )
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Address")]
+pub unsafe extern "C" fn PMPI_Address(location: *mut c_void, address: *mut MPI_Aint) -> c_int {
+    shim::run("MPI_Address", MPI_COMM_WORLD, || {
+        datatype::get_address(location, address)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_extent")]
+pub unsafe extern "C" fn PMPI_Type_extent(datatype: MPI_Datatype, extent: *mut MPI_Aint) -> c_int {
+    shim::run("MPI_Type_extent", MPI_COMM_WORLD, || {
+        datatype::type_extent(datatype, extent)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_lb")]
+pub unsafe extern "C" fn PMPI_Type_lb(
+    datatype: MPI_Datatype,
+    displacement: *mut MPI_Aint,
+) -> c_int {
+    shim::run("MPI_Type_lb", MPI_COMM_WORLD, || {
+        datatype::type_lb(datatype, displacement)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_ub")]
+pub unsafe extern "C" fn PMPI_Type_ub(
+    datatype: MPI_Datatype,
+    displacement: *mut MPI_Aint,
+) -> c_int {
+    shim::run("MPI_Type_ub", MPI_COMM_WORLD, || {
+        datatype::type_ub(datatype, displacement)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_hvector")]
+pub unsafe extern "C" fn PMPI_Type_hvector(
+    count: c_int,
+    blocklength: c_int,
+    stride: MPI_Aint,
+    oldtype: MPI_Datatype,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    shim::run("MPI_Type_hvector", MPI_COMM_WORLD, || {
+        datatype::hvector(count, blocklength, stride, oldtype, newtype)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_hindexed")]
+pub unsafe extern "C" fn PMPI_Type_hindexed(
+    count: c_int,
+    array_of_blocklengths: *mut c_int,
+    array_of_displacements: *mut MPI_Aint,
+    oldtype: MPI_Datatype,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    shim::run("MPI_Type_hindexed", MPI_COMM_WORLD, || {
+        datatype::hindexed(
+            count,
+            array_of_blocklengths,
+            array_of_displacements,
+            oldtype,
+            newtype,
+        )
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_struct")]
+pub unsafe extern "C" fn PMPI_Type_struct(
+    count: c_int,
+    array_of_blocklengths: *mut c_int,
+    array_of_displacements: *mut MPI_Aint,
+    array_of_types: *mut MPI_Datatype,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    shim::run("MPI_Type_struct", MPI_COMM_WORLD, || {
+        datatype::structure(
+            count,
+            array_of_blocklengths,
+            array_of_displacements,
+            array_of_types,
+            newtype,
+        )
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Errhandler_create")]
+pub unsafe extern "C" fn PMPI_Errhandler_create(
+    function: MPI_Handler_function,
+    errhandler: *mut MPI_Errhandler,
+) -> c_int {
+    shim::run("MPI_Errhandler_create", MPI_COMM_WORLD, || {
+        comm::create_errhandler(function, errhandler)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Errhandler_set")]
+pub unsafe extern "C" fn PMPI_Errhandler_set(comm: MPI_Comm, errhandler: MPI_Errhandler) -> c_int {
+    shim::run("MPI_Errhandler_set", comm, || {
+        comm::set_errhandler(comm, errhandler)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Errhandler_get")]
+pub unsafe extern "C" fn PMPI_Errhandler_get(
+    comm: MPI_Comm,
+    errhandler: *mut MPI_Errhandler,
+) -> c_int {
+    shim::run("MPI_Errhandler_get", comm, || {
+        comm::get_errhandler(comm, errhandler)
     })
 }
 

@@ -113,47 +113,34 @@ pub unsafe extern "C" fn PMPI_Init_thread(
     })
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Initialized")]
-pub unsafe extern "C" fn PMPI_Initialized(flag: *mut c_int) -> c_int {
-    run("MPI_Initialized", MPI_COMM_WORLD, || {
-        write_out(flag, (USERS.lock().world_model != 0) as c_int)
-    })
+pub(crate) unsafe fn initialized(flag: *mut c_int) -> Result<()> {
+    write_out(flag, (USERS.lock().world_model != 0) as c_int)
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Finalized")]
-pub unsafe extern "C" fn PMPI_Finalized(flag: *mut c_int) -> c_int {
-    run("MPI_Finalized", MPI_COMM_WORLD, || {
-        write_out(flag, (USERS.lock().world_model == 2) as c_int)
-    })
+pub(crate) unsafe fn finalized(flag: *mut c_int) -> Result<()> {
+    write_out(flag, (USERS.lock().world_model == 2) as c_int)
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Finalize")]
-pub unsafe extern "C" fn PMPI_Finalize() -> c_int {
-    run("MPI_Finalize", MPI_COMM_WORLD, || {
-        let w = shim::world()?;
-        if USERS.lock().world_model != 1 {
-            return mpi_err!(Other, "MPI_Finalize without MPI_Init");
-        }
-        // First of all, the attribute delete callbacks of MPI_COMM_SELF (then those of
-        // MPI_COMM_WORLD), while MPI is still fully usable (MPI-3.1 §8.7.1).
-        let attrs = super::attr::finalize_builtin_comms();
-        w.bsend.drain(w);
-        let mut u = USERS.lock();
-        // Sessions still open keep the runtime (their communicators go on working).
-        if u.sessions == 0 {
-            w.finalize()?;
-        }
-        u.world_model = 2;
-        attrs
-    })
+pub(crate) unsafe fn finalize() -> Result<()> {
+    let w = shim::world()?;
+    if USERS.lock().world_model != 1 {
+        return mpi_err!(Other, "MPI_Finalize without MPI_Init");
+    }
+    // First of all, the attribute delete callbacks of MPI_COMM_SELF (then those of
+    // MPI_COMM_WORLD), while MPI is still fully usable (MPI-3.1 §8.7.1).
+    let attrs = super::attr::finalize_builtin_comms();
+    w.bsend.drain(w);
+    let mut u = USERS.lock();
+    // Sessions still open keep the runtime (their communicators go on working).
+    if u.sessions == 0 {
+        w.finalize()?;
+    }
+    u.world_model = 2;
+    attrs
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Abort")]
-pub unsafe extern "C" fn PMPI_Abort(comm: MPI_Comm, errorcode: c_int) -> c_int {
+/// MPI_Abort (`bare`: no error boundary, it does not return).
+pub(crate) unsafe fn abort(comm: MPI_Comm, errorcode: c_int) -> c_int {
     // MPI_Abort never returns; the job (see World::abort) goes down with `errorcode`.
     let rank = crate::runtime::world().map(|w| w.rank as i64).unwrap_or(-1);
     crate::runtime::logging::say(&format!(
@@ -169,34 +156,22 @@ pub unsafe extern "C" fn PMPI_Abort(comm: MPI_Comm, errorcode: c_int) -> c_int {
     }
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Query_thread")]
-pub unsafe extern "C" fn PMPI_Query_thread(provided: *mut c_int) -> c_int {
-    run("MPI_Query_thread", MPI_COMM_WORLD, || {
-        shim::world()?;
-        write_out(provided, THREAD_LEVEL.load(Ordering::Relaxed))
-    })
+pub(crate) unsafe fn query_thread(provided: *mut c_int) -> Result<()> {
+    shim::world()?;
+    write_out(provided, THREAD_LEVEL.load(Ordering::Relaxed))
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Is_thread_main")]
-pub unsafe extern "C" fn PMPI_Is_thread_main(flag: *mut c_int) -> c_int {
-    run("MPI_Is_thread_main", MPI_COMM_WORLD, || {
-        let w = shim::world()?;
-        write_out(
-            flag,
-            (std::thread::current().id() == w.main_thread) as c_int,
-        )
-    })
+pub(crate) unsafe fn is_thread_main(flag: *mut c_int) -> Result<()> {
+    let w = shim::world()?;
+    write_out(
+        flag,
+        (std::thread::current().id() == w.main_thread) as c_int,
+    )
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Get_version")]
-pub unsafe extern "C" fn PMPI_Get_version(version: *mut c_int, subversion: *mut c_int) -> c_int {
-    run("MPI_Get_version", MPI_COMM_WORLD, || {
-        write_out(version, MPI_VERSION)?;
-        write_out(subversion, MPI_SUBVERSION)
-    })
+pub(crate) unsafe fn get_version(version: *mut c_int, subversion: *mut c_int) -> Result<()> {
+    write_out(version, MPI_VERSION)?;
+    write_out(subversion, MPI_SUBVERSION)
 }
 
 /// The library version string (also what `railmpi-info` prints first).
@@ -214,32 +189,21 @@ pub fn library_version() -> String {
     )
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Get_library_version")]
-pub unsafe extern "C" fn PMPI_Get_library_version(
+pub(crate) unsafe fn get_library_version(
     version: *mut c_char,
     resultlen: *mut c_int,
-) -> c_int {
-    run("MPI_Get_library_version", MPI_COMM_WORLD, || {
-        write_out_str(
-            &library_version(),
-            version,
-            MPI_MAX_LIBRARY_VERSION_STRING as usize,
-            resultlen,
-        )
-    })
+) -> Result<()> {
+    write_out_str(
+        &library_version(),
+        version,
+        MPI_MAX_LIBRARY_VERSION_STRING as usize,
+        resultlen,
+    )
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Get_processor_name")]
-pub unsafe extern "C" fn PMPI_Get_processor_name(
-    name: *mut c_char,
-    resultlen: *mut c_int,
-) -> c_int {
-    run("MPI_Get_processor_name", MPI_COMM_WORLD, || {
-        let host = crate::sys::cpu::hostname();
-        write_out_str(&host, name, MPI_MAX_PROCESSOR_NAME as usize, resultlen)
-    })
+pub(crate) unsafe fn get_processor_name(name: *mut c_char, resultlen: *mut c_int) -> Result<()> {
+    let host = crate::sys::cpu::hostname();
+    write_out_str(&host, name, MPI_MAX_PROCESSOR_NAME as usize, resultlen)
 }
 
 /// Seconds on the monotonic clock (from an arbitrary origin, as MPI allows): one
@@ -263,54 +227,36 @@ pub unsafe extern "C" fn PMPI_Wtick() -> f64 {
     1e-9
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Alloc_mem")]
-pub unsafe extern "C" fn PMPI_Alloc_mem(
-    size: MPI_Aint,
-    info: MPI_Info,
-    baseptr: *mut c_void,
-) -> c_int {
+pub(crate) unsafe fn alloc_mem(size: MPI_Aint, info: MPI_Info, baseptr: *mut c_void) -> Result<()> {
     let _ = info; // no hints are used yet
-    run("MPI_Alloc_mem", MPI_COMM_WORLD, || {
-        if size < 0 {
-            return mpi_err!(Size, "negative size {size}");
-        }
-        let p = libc::malloc((size as usize).max(1));
-        if p.is_null() {
-            return mpi_err!(NoMem, "cannot allocate {size} bytes");
-        }
-        // baseptr is really a `void **` (MPI's C binding declares it `void *`).
-        write_out(baseptr as *mut *mut c_void, p)
-    })
+    if size < 0 {
+        return mpi_err!(Size, "negative size {size}");
+    }
+    let p = libc::malloc((size as usize).max(1));
+    if p.is_null() {
+        return mpi_err!(NoMem, "cannot allocate {size} bytes");
+    }
+    // baseptr is really a `void **` (MPI's C binding declares it `void *`).
+    write_out(baseptr as *mut *mut c_void, p)
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Free_mem")]
-pub unsafe extern "C" fn PMPI_Free_mem(base: *mut c_void) -> c_int {
-    run("MPI_Free_mem", MPI_COMM_WORLD, || {
-        libc::free(base);
-        Ok(())
-    })
+pub(crate) unsafe fn free_mem(base: *mut c_void) -> Result<()> {
+    libc::free(base);
+    Ok(())
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Error_string")]
-pub unsafe extern "C" fn PMPI_Error_string(
+pub(crate) unsafe fn error_string(
     errorcode: c_int,
     string: *mut c_char,
     resultlen: *mut c_int,
-) -> c_int {
-    run(
-        "MPI_Error_string",
-        MPI_COMM_WORLD,
-        || match errors::code_string(errorcode) {
-            Some(s) => write_out_str(&s, string, MPI_MAX_ERROR_STRING as usize, resultlen),
-            None => Err(Error::new(
-                ErrorClass::Arg,
-                format!("invalid error code {errorcode}"),
-            )),
-        },
-    )
+) -> Result<()> {
+    match errors::code_string(errorcode) {
+        Some(s) => write_out_str(&s, string, MPI_MAX_ERROR_STRING as usize, resultlen),
+        None => Err(Error::new(
+            ErrorClass::Arg,
+            format!("invalid error code {errorcode}"),
+        )),
+    }
 }
 
 /// Profiling control: railmpi has no profiling layer of its own to steer, so every level is
@@ -322,20 +268,14 @@ pub unsafe extern "C" fn PMPI_Pcontrol(level: c_int) -> c_int {
     MPI_SUCCESS
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Error_class")]
-pub unsafe extern "C" fn PMPI_Error_class(errorcode: c_int, errorclass: *mut c_int) -> c_int {
-    run(
-        "MPI_Error_class",
-        MPI_COMM_WORLD,
-        || match errors::code_class(errorcode) {
-            Some(class) => write_out(errorclass, class),
-            None => Err(Error::new(
-                ErrorClass::Arg,
-                format!("invalid error code {errorcode}"),
-            )),
-        },
-    )
+pub(crate) unsafe fn error_class(errorcode: c_int, errorclass: *mut c_int) -> Result<()> {
+    match errors::code_class(errorcode) {
+        Some(class) => write_out(errorclass, class),
+        None => Err(Error::new(
+            ErrorClass::Arg,
+            format!("invalid error code {errorcode}"),
+        )),
+    }
 }
 
 /// MPI-4.0 §11.2.3: a new info object with the keys MPI_INFO_ENV may hold, as this process

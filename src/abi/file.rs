@@ -9,7 +9,7 @@
 use super::args;
 use super::consts::*;
 use super::handles::{self, FileEntry, KeptType};
-use super::shim::{self, run, run_file, write_out, write_out_str};
+use super::shim::{self, run_file, write_out, write_out_str};
 use crate::error::{Error, ErrorClass, Result};
 pub use crate::io::Split;
 use crate::io::{self, Datarep, Pos};
@@ -32,178 +32,126 @@ fn io_status(bytes: usize) -> Status {
     Status::received(MPI_UNDEFINED, MPI_UNDEFINED, bytes, bytes)
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_open")]
-pub unsafe extern "C" fn PMPI_File_open(
+pub(crate) unsafe fn open(
     comm: MPI_Comm,
     filename: *const c_char,
     amode: c_int,
     info: MPI_Info,
     fh: *mut MPI_File,
-) -> c_int {
-    run_file("MPI_File_open", MPI_FILE_NULL, || {
-        let w = shim::world()?;
-        let c = handles::comm(comm)?;
-        args::intra(&c)?;
-        if fh.is_null() {
-            return mpi_err!(Arg, "NULL file handle pointer");
-        }
-        // A failed open leaves MPI_FILE_NULL (as ROMIO), not what the caller had there.
-        write_out(fh, MPI_FILE_NULL)?;
-        let path = c_string(filename, "file name")?;
-        let pairs = super::info::pairs(info)?;
-        let file = io::File::open(w, &c, &path, amode, &pairs)?;
-        let private = handles::new_comm(file.comm.clone(), MPI_ERRORS_RETURN);
-        let byte = handles::datatype(MPI_BYTE)?.to_kept();
-        let h = handles::new_file(FileEntry {
-            file: Arc::new(file),
-            errhandler: *handles::FILE_NULL_ERRHANDLER.lock(),
-            etype: (MPI_BYTE, byte.clone()),
-            filetype: (MPI_BYTE, byte),
-            comm: private,
-        });
-        write_out(fh, h)
-    })
+) -> Result<()> {
+    let w = shim::world()?;
+    let c = handles::comm(comm)?;
+    args::intra(&c)?;
+    if fh.is_null() {
+        return mpi_err!(Arg, "NULL file handle pointer");
+    }
+    // A failed open leaves MPI_FILE_NULL (as ROMIO), not what the caller had there.
+    write_out(fh, MPI_FILE_NULL)?;
+    let path = c_string(filename, "file name")?;
+    let pairs = super::info::pairs(info)?;
+    let file = io::File::open(w, &c, &path, amode, &pairs)?;
+    let private = handles::new_comm(file.comm.clone(), MPI_ERRORS_RETURN);
+    let byte = handles::datatype(MPI_BYTE)?.to_kept();
+    let h = handles::new_file(FileEntry {
+        file: Arc::new(file),
+        errhandler: *handles::FILE_NULL_ERRHANDLER.lock(),
+        etype: (MPI_BYTE, byte.clone()),
+        filetype: (MPI_BYTE, byte),
+        comm: private,
+    });
+    write_out(fh, h)
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_close")]
-pub unsafe extern "C" fn PMPI_File_close(fh: *mut MPI_File) -> c_int {
+pub(crate) unsafe fn close(fh: *mut MPI_File) -> Result<()> {
     let h = if fh.is_null() { MPI_FILE_NULL } else { *fh };
-    run_file("MPI_File_close", h, || {
-        let w = shim::world()?;
-        if fh.is_null() {
-            return mpi_err!(Arg, "NULL file handle pointer");
-        }
-        let f = handles::file(h)?;
-        // The handle goes whatever the outcome (a failed delete-on-close included): the
-        // collective part of closing has run on every process.
-        let r = f.close(w);
-        let e = handles::remove_file(h)?;
-        let _ = handles::free_comm(e.comm);
-        *fh = MPI_FILE_NULL;
-        r
-    })
+    let w = shim::world()?;
+    if fh.is_null() {
+        return mpi_err!(Arg, "NULL file handle pointer");
+    }
+    let f = handles::file(h)?;
+    // The handle goes whatever the outcome (a failed delete-on-close included): the
+    // collective part of closing has run on every process.
+    let r = f.close(w);
+    let e = handles::remove_file(h)?;
+    let _ = handles::free_comm(e.comm);
+    *fh = MPI_FILE_NULL;
+    r
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_delete")]
-pub unsafe extern "C" fn PMPI_File_delete(filename: *const c_char, info: MPI_Info) -> c_int {
-    run_file("MPI_File_delete", MPI_FILE_NULL, || {
-        shim::world()?;
-        let path = c_string(filename, "file name")?;
-        super::info::pairs(info)?;
-        io::posix::delete(io::file::strip_prefix(&path))
-    })
+pub(crate) unsafe fn delete(filename: *const c_char, info: MPI_Info) -> Result<()> {
+    shim::world()?;
+    let path = c_string(filename, "file name")?;
+    super::info::pairs(info)?;
+    io::posix::delete(io::file::strip_prefix(&path))
 }
 
 fn offset_arg(o: MPI_Offset) -> Result<u64> {
     u64::try_from(o).map_err(|_| Error::new(ErrorClass::Arg, format!("negative offset {o}")))
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_set_size")]
-pub unsafe extern "C" fn PMPI_File_set_size(fh: MPI_File, size: MPI_Offset) -> c_int {
-    run_file("MPI_File_set_size", fh, || {
-        let w = shim::world()?;
-        let f = handles::file(fh)?;
-        f.set_size(w, offset_arg(size)?)
-    })
+pub(crate) unsafe fn set_size(fh: MPI_File, size: MPI_Offset) -> Result<()> {
+    let w = shim::world()?;
+    let f = handles::file(fh)?;
+    f.set_size(w, offset_arg(size)?)
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_preallocate")]
-pub unsafe extern "C" fn PMPI_File_preallocate(fh: MPI_File, size: MPI_Offset) -> c_int {
-    run_file("MPI_File_preallocate", fh, || {
-        let w = shim::world()?;
-        let f = handles::file(fh)?;
-        f.preallocate(w, offset_arg(size)?)
-    })
+pub(crate) unsafe fn preallocate(fh: MPI_File, size: MPI_Offset) -> Result<()> {
+    let w = shim::world()?;
+    let f = handles::file(fh)?;
+    f.preallocate(w, offset_arg(size)?)
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_get_size")]
-pub unsafe extern "C" fn PMPI_File_get_size(fh: MPI_File, size: *mut MPI_Offset) -> c_int {
-    run_file("MPI_File_get_size", fh, || {
-        let f = handles::file(fh)?;
-        write_out(size, f.size()? as MPI_Offset)
-    })
+pub(crate) unsafe fn get_size(fh: MPI_File, size: *mut MPI_Offset) -> Result<()> {
+    let f = handles::file(fh)?;
+    write_out(size, f.size()? as MPI_Offset)
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_get_group")]
-pub unsafe extern "C" fn PMPI_File_get_group(fh: MPI_File, group: *mut MPI_Group) -> c_int {
-    run_file("MPI_File_get_group", fh, || {
-        let f = handles::file(fh)?;
-        if group.is_null() {
-            return mpi_err!(Arg, "NULL group pointer");
-        }
-        write_out(group, handles::new_group(f.comm.group.clone()))
-    })
+pub(crate) unsafe fn get_group(fh: MPI_File, group: *mut MPI_Group) -> Result<()> {
+    let f = handles::file(fh)?;
+    if group.is_null() {
+        return mpi_err!(Arg, "NULL group pointer");
+    }
+    write_out(group, handles::new_group(f.comm.group.clone()))
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_get_amode")]
-pub unsafe extern "C" fn PMPI_File_get_amode(fh: MPI_File, amode: *mut c_int) -> c_int {
-    run_file("MPI_File_get_amode", fh, || {
-        write_out(amode, handles::file(fh)?.amode)
-    })
+pub(crate) unsafe fn get_amode(fh: MPI_File, amode: *mut c_int) -> Result<()> {
+    write_out(amode, handles::file(fh)?.amode)
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_set_info")]
-pub unsafe extern "C" fn PMPI_File_set_info(fh: MPI_File, info: MPI_Info) -> c_int {
-    run_file("MPI_File_set_info", fh, || {
-        let f = handles::file(fh)?;
-        let pairs = super::info::pairs(info)?;
-        let mut st = f.state.lock();
-        // The aggregators were chosen at open: cb_nodes stays.
-        let nodes = st.hints.cb_nodes;
-        st.hints.apply(&pairs, f.comm.size());
-        st.hints.cb_nodes = nodes;
-        Ok(())
-    })
+pub(crate) unsafe fn set_info(fh: MPI_File, info: MPI_Info) -> Result<()> {
+    let f = handles::file(fh)?;
+    let pairs = super::info::pairs(info)?;
+    let mut st = f.state.lock();
+    // The aggregators were chosen at open: cb_nodes stays.
+    let nodes = st.hints.cb_nodes;
+    st.hints.apply(&pairs, f.comm.size());
+    st.hints.cb_nodes = nodes;
+    Ok(())
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_get_info")]
-pub unsafe extern "C" fn PMPI_File_get_info(fh: MPI_File, info_used: *mut MPI_Info) -> c_int {
-    run_file("MPI_File_get_info", fh, || {
-        let f = handles::file(fh)?;
-        if info_used.is_null() {
-            return mpi_err!(Arg, "NULL info pointer");
-        }
-        let pairs = f.state.lock().hints.pairs();
-        write_out(info_used, handles::new_info(pairs))
-    })
+pub(crate) unsafe fn get_info(fh: MPI_File, info_used: *mut MPI_Info) -> Result<()> {
+    let f = handles::file(fh)?;
+    if info_used.is_null() {
+        return mpi_err!(Arg, "NULL info pointer");
+    }
+    let pairs = f.state.lock().hints.pairs();
+    write_out(info_used, handles::new_info(pairs))
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_sync")]
-pub unsafe extern "C" fn PMPI_File_sync(fh: MPI_File) -> c_int {
-    run_file("MPI_File_sync", fh, || {
-        let w = shim::world()?;
-        handles::file(fh)?.sync(w)
-    })
+pub(crate) unsafe fn sync(fh: MPI_File) -> Result<()> {
+    let w = shim::world()?;
+    handles::file(fh)?.sync(w)
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_set_atomicity")]
-pub unsafe extern "C" fn PMPI_File_set_atomicity(fh: MPI_File, flag: c_int) -> c_int {
-    run_file("MPI_File_set_atomicity", fh, || {
-        let w = shim::world()?;
-        handles::file(fh)?.set_atomicity(w, flag != 0)
-    })
+pub(crate) unsafe fn set_atomicity(fh: MPI_File, flag: c_int) -> Result<()> {
+    let w = shim::world()?;
+    handles::file(fh)?.set_atomicity(w, flag != 0)
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_get_atomicity")]
-pub unsafe extern "C" fn PMPI_File_get_atomicity(fh: MPI_File, flag: *mut c_int) -> c_int {
-    run_file("MPI_File_get_atomicity", fh, || {
-        let f = handles::file(fh)?;
-        let a = f.state.lock().atomic;
-        write_out(flag, a as c_int)
-    })
+pub(crate) unsafe fn get_atomicity(fh: MPI_File, flag: *mut c_int) -> Result<()> {
+    let f = handles::file(fh)?;
+    let a = f.state.lock().atomic;
+    write_out(flag, a as c_int)
 }
 
 pub(crate) unsafe fn get_type_extent(
@@ -219,37 +167,33 @@ pub(crate) unsafe fn get_type_extent(
 
 // ------------------------------------------------------------------ views
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_set_view")]
-pub unsafe extern "C" fn PMPI_File_set_view(
+pub(crate) unsafe fn set_view(
     fh: MPI_File,
     disp: MPI_Offset,
     etype: MPI_Datatype,
     filetype: MPI_Datatype,
     datarep: *const c_char,
     info: MPI_Info,
-) -> c_int {
-    run_file("MPI_File_set_view", fh, || {
-        let w = shim::world()?;
-        let f = handles::file(fh)?;
-        let et = handles::datatype(etype)?;
-        let ft = handles::datatype(filetype)?;
-        let rep = Datarep::parse(&c_string(datarep, "data representation")?)?;
-        let pairs = super::info::pairs(info)?;
-        let disp = if disp == MPI_DISPLACEMENT_CURRENT as MPI_Offset {
-            if f.amode & io::amode::SEQUENTIAL == 0 {
-                return mpi_err!(Arg, "MPI_DISPLACEMENT_CURRENT needs MPI_MODE_SEQUENTIAL");
-            }
-            None
-        } else {
-            Some(offset_arg(disp)?)
-        };
-        f.state.lock().hints.apply(&pairs, f.comm.size());
-        f.set_view(w, disp, &et, &ft, rep)?;
-        handles::with_file_entry(fh, |e| {
-            e.etype = (etype, et.to_kept());
-            e.filetype = (filetype, ft.to_kept());
-        })
+) -> Result<()> {
+    let w = shim::world()?;
+    let f = handles::file(fh)?;
+    let et = handles::datatype(etype)?;
+    let ft = handles::datatype(filetype)?;
+    let rep = Datarep::parse(&c_string(datarep, "data representation")?)?;
+    let pairs = super::info::pairs(info)?;
+    let disp = if disp == MPI_DISPLACEMENT_CURRENT as MPI_Offset {
+        if f.amode & io::amode::SEQUENTIAL == 0 {
+            return mpi_err!(Arg, "MPI_DISPLACEMENT_CURRENT needs MPI_MODE_SEQUENTIAL");
+        }
+        None
+    } else {
+        Some(offset_arg(disp)?)
+    };
+    f.state.lock().hints.apply(&pairs, f.comm.size());
+    f.set_view(w, disp, &et, &ft, rep)?;
+    handles::with_file_entry(fh, |e| {
+        e.etype = (etype, et.to_kept());
+        e.filetype = (filetype, ft.to_kept());
     })
 }
 
@@ -262,35 +206,31 @@ fn view_type(h: MPI_Datatype, t: &KeptType) -> MPI_Datatype {
     }
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_get_view")]
-pub unsafe extern "C" fn PMPI_File_get_view(
+pub(crate) unsafe fn get_view(
     fh: MPI_File,
     disp: *mut MPI_Offset,
     etype: *mut MPI_Datatype,
     filetype: *mut MPI_Datatype,
     datarep: *mut c_char,
-) -> c_int {
-    run_file("MPI_File_get_view", fh, || {
-        let f = handles::file(fh)?;
-        if disp.is_null() || etype.is_null() || filetype.is_null() || datarep.is_null() {
-            return mpi_err!(Arg, "NULL output argument");
-        }
-        let (d, rep) = {
-            let st = f.state.lock();
-            (st.view.disp, st.view.datarep)
-        };
-        let (et, ft) = handles::with_file_entry(fh, |e| (e.etype.clone(), e.filetype.clone()))?;
-        write_out(disp, d as MPI_Offset)?;
-        write_out(etype, view_type(et.0, &et.1))?;
-        write_out(filetype, view_type(ft.0, &ft.1))?;
-        write_out_str(
-            rep.name(),
-            datarep,
-            MPI_MAX_DATAREP_STRING as usize,
-            std::ptr::null_mut(),
-        )
-    })
+) -> Result<()> {
+    let f = handles::file(fh)?;
+    if disp.is_null() || etype.is_null() || filetype.is_null() || datarep.is_null() {
+        return mpi_err!(Arg, "NULL output argument");
+    }
+    let (d, rep) = {
+        let st = f.state.lock();
+        (st.view.disp, st.view.datarep)
+    };
+    let (et, ft) = handles::with_file_entry(fh, |e| (e.etype.clone(), e.filetype.clone()))?;
+    write_out(disp, d as MPI_Offset)?;
+    write_out(etype, view_type(et.0, &et.1))?;
+    write_out(filetype, view_type(ft.0, &ft.1))?;
+    write_out_str(
+        rep.name(),
+        datarep,
+        MPI_MAX_DATAREP_STRING as usize,
+        std::ptr::null_mut(),
+    )
 }
 
 /// MPI_Register_datarep(_c): a representation whose conversion functions are both
@@ -362,70 +302,40 @@ pub unsafe extern "C" fn PMPI_Register_datarep_c(
 
 // ------------------------------------------------------------------ file pointers
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_seek")]
-pub unsafe extern "C" fn PMPI_File_seek(fh: MPI_File, offset: MPI_Offset, whence: c_int) -> c_int {
-    run_file("MPI_File_seek", fh, || {
-        handles::file(fh)?.seek(offset, whence)
-    })
+pub(crate) unsafe fn seek(fh: MPI_File, offset: MPI_Offset, whence: c_int) -> Result<()> {
+    handles::file(fh)?.seek(offset, whence)
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_get_position")]
-pub unsafe extern "C" fn PMPI_File_get_position(fh: MPI_File, offset: *mut MPI_Offset) -> c_int {
-    run_file("MPI_File_get_position", fh, || {
-        let f = handles::file(fh)?;
-        if f.amode & io::amode::SEQUENTIAL != 0 {
-            return mpi_err!(
-                UnsupportedOperation,
-                "no individual file pointer in sequential mode"
-            );
-        }
-        let p = f.state.lock().pos;
-        write_out(offset, p as MPI_Offset)
-    })
+pub(crate) unsafe fn get_position(fh: MPI_File, offset: *mut MPI_Offset) -> Result<()> {
+    let f = handles::file(fh)?;
+    if f.amode & io::amode::SEQUENTIAL != 0 {
+        return mpi_err!(
+            UnsupportedOperation,
+            "no individual file pointer in sequential mode"
+        );
+    }
+    let p = f.state.lock().pos;
+    write_out(offset, p as MPI_Offset)
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_get_byte_offset")]
-pub unsafe extern "C" fn PMPI_File_get_byte_offset(
+pub(crate) unsafe fn get_byte_offset(
     fh: MPI_File,
     offset: MPI_Offset,
     disp: *mut MPI_Offset,
-) -> c_int {
-    run_file("MPI_File_get_byte_offset", fh, || {
-        let f = handles::file(fh)?;
-        write_out(disp, f.byte_offset(offset_arg(offset)?) as MPI_Offset)
-    })
+) -> Result<()> {
+    let f = handles::file(fh)?;
+    write_out(disp, f.byte_offset(offset_arg(offset)?) as MPI_Offset)
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_seek_shared")]
-pub unsafe extern "C" fn PMPI_File_seek_shared(
-    fh: MPI_File,
-    offset: MPI_Offset,
-    whence: c_int,
-) -> c_int {
-    run_file("MPI_File_seek_shared", fh, || {
-        let w = shim::world()?;
-        handles::file(fh)?.seek_shared(w, offset, whence)
-    })
+pub(crate) unsafe fn seek_shared(fh: MPI_File, offset: MPI_Offset, whence: c_int) -> Result<()> {
+    let w = shim::world()?;
+    handles::file(fh)?.seek_shared(w, offset, whence)
 }
 
-#[no_mangle]
-#[cfg_attr(
-    feature = "std-abi",
-    export_name = "MPICH_PMPI_File_get_position_shared"
-)]
-pub unsafe extern "C" fn PMPI_File_get_position_shared(
-    fh: MPI_File,
-    offset: *mut MPI_Offset,
-) -> c_int {
-    run_file("MPI_File_get_position_shared", fh, || {
-        let w = shim::world()?;
-        let p = handles::file(fh)?.position_shared(w)?;
-        write_out(offset, p as MPI_Offset)
-    })
+pub(crate) unsafe fn get_position_shared(fh: MPI_File, offset: *mut MPI_Offset) -> Result<()> {
+    let w = shim::world()?;
+    let p = handles::file(fh)?.position_shared(w)?;
+    write_out(offset, p as MPI_Offset)
 }
 
 // ------------------------------------------------------------------ data access
@@ -570,62 +480,43 @@ pub(crate) unsafe fn split_end(fh: MPI_File, kind: Split, status: *mut MPI_Statu
 
 // ------------------------------------------------------------------ error handlers
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_create_errhandler")]
-pub unsafe extern "C" fn PMPI_File_create_errhandler(
+pub(crate) unsafe fn create_errhandler(
     file_errhandler_fn: MPI_File_errhandler_function,
     errhandler: *mut MPI_Errhandler,
-) -> c_int {
-    run("MPI_File_create_errhandler", MPI_COMM_WORLD, || {
-        let Some(f) = file_errhandler_fn else {
-            return mpi_err!(Arg, "NULL error handler function");
-        };
-        write_out(errhandler, handles::new_errhandler(f as usize))
-    })
+) -> Result<()> {
+    let Some(f) = file_errhandler_fn else {
+        return mpi_err!(Arg, "NULL error handler function");
+    };
+    write_out(errhandler, handles::new_errhandler(f as usize))
 }
 
 // MPI-3.1 names the file of these two `file` (mpi_f08's keyword arguments follow it).
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_set_errhandler")]
-pub unsafe extern "C" fn PMPI_File_set_errhandler(
-    file: MPI_File,
-    errhandler: MPI_Errhandler,
-) -> c_int {
-    run_file("MPI_File_set_errhandler", file, || {
-        if !handles::valid_errhandler(errhandler) {
-            return mpi_err!(Arg, "invalid error handler {errhandler:#x}");
-        }
-        if file == MPI_FILE_NULL {
-            *handles::FILE_NULL_ERRHANDLER.lock() = errhandler;
-        } else {
-            handles::with_file_entry(file, |e| e.errhandler = errhandler)?;
-        }
-        handles::retain_errhandler(errhandler);
-        Ok(())
-    })
+pub(crate) unsafe fn set_errhandler(file: MPI_File, errhandler: MPI_Errhandler) -> Result<()> {
+    if !handles::valid_errhandler(errhandler) {
+        return mpi_err!(Arg, "invalid error handler {errhandler:#x}");
+    }
+    if file == MPI_FILE_NULL {
+        *handles::FILE_NULL_ERRHANDLER.lock() = errhandler;
+    } else {
+        handles::with_file_entry(file, |e| e.errhandler = errhandler)?;
+    }
+    handles::retain_errhandler(errhandler);
+    Ok(())
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_get_errhandler")]
-pub unsafe extern "C" fn PMPI_File_get_errhandler(
-    file: MPI_File,
-    errhandler: *mut MPI_Errhandler,
-) -> c_int {
-    run_file("MPI_File_get_errhandler", file, || {
-        let h = if file == MPI_FILE_NULL {
-            *handles::FILE_NULL_ERRHANDLER.lock()
-        } else {
-            handles::with_file_entry(file, |e| e.errhandler)?
-        };
-        write_out(errhandler, h)?;
-        handles::retain_errhandler(h);
-        Ok(())
-    })
+pub(crate) unsafe fn get_errhandler(file: MPI_File, errhandler: *mut MPI_Errhandler) -> Result<()> {
+    let h = if file == MPI_FILE_NULL {
+        *handles::FILE_NULL_ERRHANDLER.lock()
+    } else {
+        handles::with_file_entry(file, |e| e.errhandler)?
+    };
+    write_out(errhandler, h)?;
+    handles::retain_errhandler(h);
+    Ok(())
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_call_errhandler")]
-pub unsafe extern "C" fn PMPI_File_call_errhandler(fh: MPI_File, errorcode: c_int) -> c_int {
+/// MPI_File_call_errhandler (`bare`: the handler runs with the application's code).
+pub(crate) unsafe fn call_errhandler(fh: MPI_File, errorcode: c_int) -> c_int {
     if fh != MPI_FILE_NULL && handles::file(fh).is_err() {
         return MPI_ERR_FILE;
     }

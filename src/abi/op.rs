@@ -4,7 +4,7 @@
 
 use super::callbacks::{App, Convention};
 use super::consts::*;
-use super::shim::{run, write_out};
+use super::shim::write_out;
 use crate::coll::Reducer;
 use crate::datatype::Datatype;
 use crate::error::{Error, ErrorClass, Result};
@@ -263,43 +263,35 @@ pub(crate) unsafe fn create(
     }
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Op_free")]
-pub unsafe extern "C" fn PMPI_Op_free(op: *mut MPI_Op) -> c_int {
-    run("MPI_Op_free", MPI_COMM_WORLD, || {
-        if op.is_null() {
-            return mpi_err!(Arg, "NULL op argument");
-        }
-        let h = *op;
-        if is_predefined(h) {
-            return mpi_err!(Op, "cannot free a predefined operation");
-        }
-        let u = h as u32;
-        let mut t = OPS.write();
-        let i = (u & INDEX_MASK) as usize;
-        if u & KIND_MASK != OP_DIRECT || t.slots.get(i).is_none_or(|s| s.is_none()) {
-            return mpi_err!(Op, "invalid operation {h:#x}");
-        }
-        // Collectives in flight keep their own copy of the function: freeing is safe.
-        t.slots[i] = None;
-        t.free.push(i);
-        drop(t);
-        *op = MPI_OP_NULL;
-        Ok(())
-    })
+pub(crate) unsafe fn free(op: *mut MPI_Op) -> Result<()> {
+    if op.is_null() {
+        return mpi_err!(Arg, "NULL op argument");
+    }
+    let h = *op;
+    if is_predefined(h) {
+        return mpi_err!(Op, "cannot free a predefined operation");
+    }
+    let u = h as u32;
+    let mut t = OPS.write();
+    let i = (u & INDEX_MASK) as usize;
+    if u & KIND_MASK != OP_DIRECT || t.slots.get(i).is_none_or(|s| s.is_none()) {
+        return mpi_err!(Op, "invalid operation {h:#x}");
+    }
+    // Collectives in flight keep their own copy of the function: freeing is safe.
+    t.slots[i] = None;
+    t.free.push(i);
+    drop(t);
+    *op = MPI_OP_NULL;
+    Ok(())
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Op_commutative")]
-pub unsafe extern "C" fn PMPI_Op_commutative(op: MPI_Op, commute: *mut c_int) -> c_int {
-    run("MPI_Op_commutative", MPI_COMM_WORLD, || {
-        let c = if is_predefined(op) {
-            true
-        } else if let Some(u) = user_op(op) {
-            u.commute
-        } else {
-            return mpi_err!(Op, "invalid operation {op:#x}");
-        };
-        write_out(commute, c as c_int)
-    })
+pub(crate) unsafe fn commutative(op: MPI_Op, commute: *mut c_int) -> Result<()> {
+    let c = if is_predefined(op) {
+        true
+    } else if let Some(u) = user_op(op) {
+        u.commute
+    } else {
+        return mpi_err!(Op, "invalid operation {op:#x}");
+    };
+    write_out(commute, c as c_int)
 }

@@ -8,7 +8,7 @@ use super::builtin_types;
 use super::consts::*;
 use super::handles::{self, RequestEntry, TypeRef, WinAttrValues, WinEntry, KEYVAL_OBJ_WIN};
 use super::op;
-use super::shim::{self, run, run_win, write_out, write_out_str};
+use super::shim::{self, run_win, write_out, write_out_str};
 use crate::error::{Error, ErrorClass, Result};
 use crate::mpi_err;
 use crate::op::Op;
@@ -165,158 +165,122 @@ pub(crate) unsafe fn detach(win: MPI_Win, base: *const c_void) -> Result<()> {
     handles::win(win)?.detach(base as u64)
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_free")]
-pub unsafe extern "C" fn PMPI_Win_free(win: *mut MPI_Win) -> c_int {
+pub(crate) unsafe fn free(win: *mut MPI_Win) -> Result<()> {
     let h = if win.is_null() { MPI_WIN_NULL } else { *win };
-    run_win("MPI_Win_free", h, || {
-        let w = shim::world()?;
-        if win.is_null() {
-            return mpi_err!(Arg, "NULL window pointer");
-        }
-        let window = handles::win(h)?;
-        window.check_free()?;
-        attr::delete_all_of(WinAttrs(h))?;
-        window.free(w)?;
-        handles::remove_win(h)?;
-        *win = MPI_WIN_NULL;
-        Ok(())
-    })
+    let w = shim::world()?;
+    if win.is_null() {
+        return mpi_err!(Arg, "NULL window pointer");
+    }
+    let window = handles::win(h)?;
+    window.check_free()?;
+    attr::delete_all_of(WinAttrs(h))?;
+    window.free(w)?;
+    handles::remove_win(h)?;
+    *win = MPI_WIN_NULL;
+    Ok(())
 }
 
 // ------------------------------------------------------------------ attributes, names
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_get_attr")]
-pub unsafe extern "C" fn PMPI_Win_get_attr(
+pub(crate) unsafe fn get_attr(
     win: MPI_Win,
     keyval: c_int,
     attribute_val: *mut c_void,
     flag: *mut c_int,
-) -> c_int {
-    run_win("MPI_Win_get_attr", win, || {
-        handles::win(win)?;
-        let out = attribute_val as *mut *mut c_void;
-        let predefined = handles::with_win_entry(win, |e| {
-            let v = &*e.values;
-            Some(match keyval {
-                MPI_WIN_BASE => e.base as *mut c_void,
-                MPI_WIN_SIZE => &v.size as *const MPI_Aint as *mut c_void,
-                MPI_WIN_DISP_UNIT => &v.disp_unit as *const c_int as *mut c_void,
-                MPI_WIN_CREATE_FLAVOR => &v.flavor as *const c_int as *mut c_void,
-                MPI_WIN_MODEL => &v.model as *const c_int as *mut c_void,
-                _ => return None,
-            })
-        })?;
-        if let Some(p) = predefined {
-            write_out(out, p)?;
-            return write_out(flag, 1);
+) -> Result<()> {
+    handles::win(win)?;
+    let out = attribute_val as *mut *mut c_void;
+    let predefined = handles::with_win_entry(win, |e| {
+        let v = &*e.values;
+        Some(match keyval {
+            MPI_WIN_BASE => e.base as *mut c_void,
+            MPI_WIN_SIZE => &v.size as *const MPI_Aint as *mut c_void,
+            MPI_WIN_DISP_UNIT => &v.disp_unit as *const c_int as *mut c_void,
+            MPI_WIN_CREATE_FLAVOR => &v.flavor as *const c_int as *mut c_void,
+            MPI_WIN_MODEL => &v.model as *const c_int as *mut c_void,
+            _ => return None,
+        })
+    })?;
+    if let Some(p) = predefined {
+        write_out(out, p)?;
+        return write_out(flag, 1);
+    }
+    match attr::user_attr_of(WinAttrs(win), keyval)? {
+        Some(v) => {
+            write_out(out, v as *mut c_void)?;
+            write_out(flag, 1)
         }
-        match attr::user_attr_of(WinAttrs(win), keyval)? {
-            Some(v) => {
-                write_out(out, v as *mut c_void)?;
-                write_out(flag, 1)
-            }
-            None => write_out(flag, 0),
-        }
-    })
+        None => write_out(flag, 0),
+    }
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_set_attr")]
-pub unsafe extern "C" fn PMPI_Win_set_attr(
+pub(crate) unsafe fn set_attr(
     win: MPI_Win,
     keyval: c_int,
     attribute_val: *mut c_void,
-) -> c_int {
-    run_win("MPI_Win_set_attr", win, || {
-        handles::win(win)?;
-        attr::set_attr_of(WinAttrs(win), keyval, attribute_val)
-    })
+) -> Result<()> {
+    handles::win(win)?;
+    attr::set_attr_of(WinAttrs(win), keyval, attribute_val)
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_delete_attr")]
-pub unsafe extern "C" fn PMPI_Win_delete_attr(win: MPI_Win, keyval: c_int) -> c_int {
-    run_win("MPI_Win_delete_attr", win, || {
-        handles::win(win)?;
-        attr::delete_attr_of(WinAttrs(win), keyval)
-    })
+pub(crate) unsafe fn delete_attr(win: MPI_Win, keyval: c_int) -> Result<()> {
+    handles::win(win)?;
+    attr::delete_attr_of(WinAttrs(win), keyval)
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_create_keyval")]
-pub unsafe extern "C" fn PMPI_Win_create_keyval(
+pub(crate) unsafe fn create_keyval(
     win_copy_attr_fn: MPI_Win_copy_attr_function,
     win_delete_attr_fn: MPI_Win_delete_attr_function,
     win_keyval: *mut c_int,
     extra_state: *mut c_void,
-) -> c_int {
-    run("MPI_Win_create_keyval", MPI_COMM_WORLD, || {
-        shim::world()?;
-        if win_keyval.is_null() {
-            return mpi_err!(Arg, "NULL keyval pointer");
-        }
-        // Window and communicator callbacks have the same C signature (int handles).
-        write_out(
-            win_keyval,
-            attr::new_keyval(
-                win_copy_attr_fn,
-                win_delete_attr_fn,
-                extra_state,
-                KEYVAL_OBJ_WIN,
-            ),
-        )
-    })
+) -> Result<()> {
+    shim::world()?;
+    if win_keyval.is_null() {
+        return mpi_err!(Arg, "NULL keyval pointer");
+    }
+    // Window and communicator callbacks have the same C signature (int handles).
+    write_out(
+        win_keyval,
+        attr::new_keyval(
+            win_copy_attr_fn,
+            win_delete_attr_fn,
+            extra_state,
+            KEYVAL_OBJ_WIN,
+        ),
+    )
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_free_keyval")]
-pub unsafe extern "C" fn PMPI_Win_free_keyval(win_keyval: *mut c_int) -> c_int {
-    run("MPI_Win_free_keyval", MPI_COMM_WORLD, || {
-        shim::world()?;
-        attr::free_keyval_of::<WinAttrs>(win_keyval)
-    })
+pub(crate) unsafe fn free_keyval(win_keyval: *mut c_int) -> Result<()> {
+    shim::world()?;
+    attr::free_keyval_of::<WinAttrs>(win_keyval)
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_set_name")]
-pub unsafe extern "C" fn PMPI_Win_set_name(win: MPI_Win, win_name: *const c_char) -> c_int {
-    run_win("MPI_Win_set_name", win, || {
-        if win_name.is_null() {
-            return mpi_err!(Arg, "NULL name");
-        }
-        let name = std::ffi::CStr::from_ptr(win_name).to_string_lossy();
-        let max = MPI_MAX_OBJECT_NAME as usize - 1;
-        let name: String = name.chars().take(max).collect();
-        handles::with_win_entry(win, |e| e.name = name)
-    })
+pub(crate) unsafe fn set_name(win: MPI_Win, win_name: *const c_char) -> Result<()> {
+    if win_name.is_null() {
+        return mpi_err!(Arg, "NULL name");
+    }
+    let name = std::ffi::CStr::from_ptr(win_name).to_string_lossy();
+    let max = MPI_MAX_OBJECT_NAME as usize - 1;
+    let name: String = name.chars().take(max).collect();
+    handles::with_win_entry(win, |e| e.name = name)
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_get_name")]
-pub unsafe extern "C" fn PMPI_Win_get_name(
+pub(crate) unsafe fn get_name(
     win: MPI_Win,
     win_name: *mut c_char,
     resultlen: *mut c_int,
-) -> c_int {
-    run_win("MPI_Win_get_name", win, || {
-        // The null handle's name is its own (MPI-4.1 §12.2.6, as MPICH 5's).
-        let name = match win {
-            MPI_WIN_NULL => "MPI_WIN_NULL".to_string(),
-            _ => handles::with_win_entry(win, |e| e.name.clone())?,
-        };
-        write_out_str(&name, win_name, MPI_MAX_OBJECT_NAME as usize, resultlen)
-    })
+) -> Result<()> {
+    // The null handle's name is its own (MPI-4.1 §12.2.6, as MPICH 5's).
+    let name = match win {
+        MPI_WIN_NULL => "MPI_WIN_NULL".to_string(),
+        _ => handles::with_win_entry(win, |e| e.name.clone())?,
+    };
+    write_out_str(&name, win_name, MPI_MAX_OBJECT_NAME as usize, resultlen)
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_get_group")]
-pub unsafe extern "C" fn PMPI_Win_get_group(win: MPI_Win, group: *mut MPI_Group) -> c_int {
-    run_win("MPI_Win_get_group", win, || {
-        let w = handles::win(win)?;
-        write_out(group, handles::new_group(w.comm.group.clone()))
-    })
+pub(crate) unsafe fn get_group(win: MPI_Win, group: *mut MPI_Group) -> Result<()> {
+    let w = handles::win(win)?;
+    write_out(group, handles::new_group(w.comm.group.clone()))
 }
 
 /// The window hints of MPI-3.1 §11.2.1 and their defaults.
@@ -329,91 +293,64 @@ const WIN_HINTS: [(&str, &str); 6] = [
     ("alloc_shared_noncontig", "false"),
 ];
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_get_info")]
-pub unsafe extern "C" fn PMPI_Win_get_info(win: MPI_Win, info_used: *mut MPI_Info) -> c_int {
-    run_win("MPI_Win_get_info", win, || {
-        let set = handles::with_win_entry(win, |e| e.info.clone())?;
-        // The hints MPI-3.1 §11.2.1 defines, with their defaults unless given; other keys
-        // are not hints railmpi knows, so they are not reported as used.
-        let infos = WIN_HINTS
-            .iter()
-            .map(|&(k, default)| {
-                let v = set.iter().find(|(sk, _)| sk == k).map(|(_, v)| v.clone());
-                (k.to_string(), v.unwrap_or_else(|| default.to_string()))
-            })
-            .collect();
-        write_out(info_used, handles::new_info(infos))
-    })
+pub(crate) unsafe fn get_info(win: MPI_Win, info_used: *mut MPI_Info) -> Result<()> {
+    let set = handles::with_win_entry(win, |e| e.info.clone())?;
+    // The hints MPI-3.1 §11.2.1 defines, with their defaults unless given; other keys
+    // are not hints railmpi knows, so they are not reported as used.
+    let infos = WIN_HINTS
+        .iter()
+        .map(|&(k, default)| {
+            let v = set.iter().find(|(sk, _)| sk == k).map(|(_, v)| v.clone());
+            (k.to_string(), v.unwrap_or_else(|| default.to_string()))
+        })
+        .collect();
+    write_out(info_used, handles::new_info(infos))
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_set_info")]
-pub unsafe extern "C" fn PMPI_Win_set_info(win: MPI_Win, info: MPI_Info) -> c_int {
-    run_win("MPI_Win_set_info", win, || {
-        handles::win(win)?;
-        let infos = handles::with_info(info, |e| e.clone())?;
-        // No hint changes behaviour; they are kept for MPI_Win_get_info.
-        handles::with_win_entry(win, |e| {
-            for (k, v) in infos {
-                match e.info.iter_mut().find(|(ek, _)| *ek == k) {
-                    Some(slot) => slot.1 = v,
-                    None => e.info.push((k, v)),
-                }
+pub(crate) unsafe fn set_info(win: MPI_Win, info: MPI_Info) -> Result<()> {
+    handles::win(win)?;
+    let infos = handles::with_info(info, |e| e.clone())?;
+    // No hint changes behaviour; they are kept for MPI_Win_get_info.
+    handles::with_win_entry(win, |e| {
+        for (k, v) in infos {
+            match e.info.iter_mut().find(|(ek, _)| *ek == k) {
+                Some(slot) => slot.1 = v,
+                None => e.info.push((k, v)),
             }
-        })
+        }
     })
 }
 
 // ------------------------------------------------------------------ error handlers
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_create_errhandler")]
-pub unsafe extern "C" fn PMPI_Win_create_errhandler(
+pub(crate) unsafe fn create_errhandler(
     win_errhandler_fn: MPI_Win_errhandler_function,
     errhandler: *mut MPI_Errhandler,
-) -> c_int {
-    run("MPI_Win_create_errhandler", MPI_COMM_WORLD, || {
-        let Some(f) = win_errhandler_fn else {
-            return mpi_err!(Arg, "NULL error handler function");
-        };
-        write_out(errhandler, handles::new_errhandler(f as usize))
-    })
+) -> Result<()> {
+    let Some(f) = win_errhandler_fn else {
+        return mpi_err!(Arg, "NULL error handler function");
+    };
+    write_out(errhandler, handles::new_errhandler(f as usize))
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_set_errhandler")]
-pub unsafe extern "C" fn PMPI_Win_set_errhandler(
-    win: MPI_Win,
-    errhandler: MPI_Errhandler,
-) -> c_int {
-    run_win("MPI_Win_set_errhandler", win, || {
-        if !handles::valid_errhandler(errhandler) {
-            return mpi_err!(Arg, "invalid error handler {errhandler:#x}");
-        }
-        handles::with_win_entry(win, |e| e.errhandler = errhandler)?;
-        handles::retain_errhandler(errhandler);
-        Ok(())
-    })
+pub(crate) unsafe fn set_errhandler(win: MPI_Win, errhandler: MPI_Errhandler) -> Result<()> {
+    if !handles::valid_errhandler(errhandler) {
+        return mpi_err!(Arg, "invalid error handler {errhandler:#x}");
+    }
+    handles::with_win_entry(win, |e| e.errhandler = errhandler)?;
+    handles::retain_errhandler(errhandler);
+    Ok(())
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_get_errhandler")]
-pub unsafe extern "C" fn PMPI_Win_get_errhandler(
-    win: MPI_Win,
-    errhandler: *mut MPI_Errhandler,
-) -> c_int {
-    run_win("MPI_Win_get_errhandler", win, || {
-        let h = handles::reported_errhandler(handles::with_win_entry(win, |e| e.errhandler)?);
-        write_out(errhandler, h)?;
-        handles::retain_errhandler(h);
-        Ok(())
-    })
+pub(crate) unsafe fn get_errhandler(win: MPI_Win, errhandler: *mut MPI_Errhandler) -> Result<()> {
+    let h = handles::reported_errhandler(handles::with_win_entry(win, |e| e.errhandler)?);
+    write_out(errhandler, h)?;
+    handles::retain_errhandler(h);
+    Ok(())
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_call_errhandler")]
-pub unsafe extern "C" fn PMPI_Win_call_errhandler(win: MPI_Win, errorcode: c_int) -> c_int {
+/// MPI_Win_call_errhandler (`bare`: the handler runs with the application's code).
+pub(crate) unsafe fn call_errhandler(win: MPI_Win, errorcode: c_int) -> c_int {
     handles::win(win).map_or(MPI_ERR_WIN, |_| {
         super::errors::raise_win_code(
             "MPI_Win_call_errhandler",

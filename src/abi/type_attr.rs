@@ -7,7 +7,7 @@ use super::attr::{self, AttrObject};
 use super::consts::*;
 use super::handles::AttrList;
 use super::handles::{self, KEYVAL_OBJ_TYPE};
-use super::shim::{self, run, write_out};
+use super::shim::{self, write_out};
 use crate::error::Result;
 use crate::mpi_err;
 use parking_lot::Mutex;
@@ -56,86 +56,63 @@ pub fn copy_all(old: MPI_Datatype, new: MPI_Datatype) -> Result<()> {
     attr::copy_all_of(TypeAttrs(old), TypeAttrs(new))
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_create_keyval")]
-pub unsafe extern "C" fn PMPI_Type_create_keyval(
+pub(crate) unsafe fn create_keyval(
     type_copy_attr_fn: MPI_Type_copy_attr_function,
     type_delete_attr_fn: MPI_Type_delete_attr_function,
     type_keyval: *mut c_int,
     extra_state: *mut c_void,
-) -> c_int {
-    run("MPI_Type_create_keyval", MPI_COMM_WORLD, || {
-        shim::world()?;
-        if type_keyval.is_null() {
-            return mpi_err!(Arg, "NULL keyval pointer");
-        }
-        // Datatype and communicator callbacks have the same C signature (int handles).
-        write_out(
-            type_keyval,
-            attr::new_keyval(
-                type_copy_attr_fn,
-                type_delete_attr_fn,
-                extra_state,
-                KEYVAL_OBJ_TYPE,
-            ),
-        )
-    })
+) -> Result<()> {
+    shim::world()?;
+    if type_keyval.is_null() {
+        return mpi_err!(Arg, "NULL keyval pointer");
+    }
+    // Datatype and communicator callbacks have the same C signature (int handles).
+    write_out(
+        type_keyval,
+        attr::new_keyval(
+            type_copy_attr_fn,
+            type_delete_attr_fn,
+            extra_state,
+            KEYVAL_OBJ_TYPE,
+        ),
+    )
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_free_keyval")]
-pub unsafe extern "C" fn PMPI_Type_free_keyval(type_keyval: *mut c_int) -> c_int {
-    run("MPI_Type_free_keyval", MPI_COMM_WORLD, || {
-        shim::world()?;
-        attr::free_keyval_of::<TypeAttrs>(type_keyval)
-    })
+pub(crate) unsafe fn free_keyval(type_keyval: *mut c_int) -> Result<()> {
+    shim::world()?;
+    attr::free_keyval_of::<TypeAttrs>(type_keyval)
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_set_attr")]
-pub unsafe extern "C" fn PMPI_Type_set_attr(
+pub(crate) unsafe fn set_attr(
     datatype: MPI_Datatype,
     type_keyval: c_int,
     attribute_val: *mut c_void,
-) -> c_int {
-    run("MPI_Type_set_attr", MPI_COMM_WORLD, || {
-        shim::world()?;
-        attr::set_attr_of(TypeAttrs(datatype), type_keyval, attribute_val)
-    })
+) -> Result<()> {
+    shim::world()?;
+    attr::set_attr_of(TypeAttrs(datatype), type_keyval, attribute_val)
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_get_attr")]
-pub unsafe extern "C" fn PMPI_Type_get_attr(
+pub(crate) unsafe fn get_attr(
     datatype: MPI_Datatype,
     type_keyval: c_int,
     attribute_val: *mut c_void,
     flag: *mut c_int,
-) -> c_int {
-    run("MPI_Type_get_attr", MPI_COMM_WORLD, || {
-        shim::world()?;
-        if attribute_val.is_null() || flag.is_null() {
-            return mpi_err!(Arg, "NULL attribute_val or flag");
+) -> Result<()> {
+    shim::world()?;
+    if attribute_val.is_null() || flag.is_null() {
+        return mpi_err!(Arg, "NULL attribute_val or flag");
+    }
+    match attr::user_attr_of(TypeAttrs(datatype), type_keyval)? {
+        Some(v) => {
+            // `attribute_val` is really a `void **` (MPI-3.1 §6.7.4).
+            write_out(attribute_val as *mut *mut c_void, v as *mut c_void)?;
+            write_out(flag, 1)
         }
-        match attr::user_attr_of(TypeAttrs(datatype), type_keyval)? {
-            Some(v) => {
-                // `attribute_val` is really a `void **` (MPI-3.1 §6.7.4).
-                write_out(attribute_val as *mut *mut c_void, v as *mut c_void)?;
-                write_out(flag, 1)
-            }
-            None => write_out(flag, 0),
-        }
-    })
+        None => write_out(flag, 0),
+    }
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_delete_attr")]
-pub unsafe extern "C" fn PMPI_Type_delete_attr(
-    datatype: MPI_Datatype,
-    type_keyval: c_int,
-) -> c_int {
-    run("MPI_Type_delete_attr", MPI_COMM_WORLD, || {
-        shim::world()?;
-        attr::delete_attr_of(TypeAttrs(datatype), type_keyval)
-    })
+pub(crate) unsafe fn delete_attr(datatype: MPI_Datatype, type_keyval: c_int) -> Result<()> {
+    shim::world()?;
+    attr::delete_attr_of(TypeAttrs(datatype), type_keyval)
 }

@@ -19,7 +19,7 @@ use std::os::raw::{c_char, c_int, c_void};
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Abort(comm: MPI_Comm, errorcode: c_int) -> c_int {
-    let rc = crate::abi::env::PMPI_Abort(v::comm_in(comm), v::code_in(errorcode));
+    let rc = crate::abi::entry_points::PMPI_Abort(v::comm_in(comm), v::code_in(errorcode));
     v::code_out(rc)
 }
 
@@ -319,7 +319,7 @@ pub unsafe extern "C" fn PMPI_Alloc_mem(
     info: MPI_Info,
     baseptr: *mut c_void,
 ) -> c_int {
-    let rc = crate::abi::env::PMPI_Alloc_mem(size, v::info_in(info), cv::buf(baseptr));
+    let rc = crate::abi::entry_points::PMPI_Alloc_mem(size, v::info_in(info), cv::buf(baseptr));
     v::code_out(rc)
 }
 
@@ -1166,7 +1166,7 @@ pub unsafe extern "C" fn PMPI_Cartdim_get(comm: MPI_Comm, ndims: *mut c_int) -> 
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Close_port(port_name: *const c_char) -> c_int {
-    let rc = crate::abi::dynamic::PMPI_Close_port(port_name.cast());
+    let rc = crate::abi::entry_points::PMPI_Close_port(port_name.cast());
     v::code_out(rc)
 }
 
@@ -1179,7 +1179,7 @@ pub unsafe extern "C" fn PMPI_Comm_accept(
     newcomm: *mut MPI_Comm,
 ) -> c_int {
     let mut newcomm_t = m::MPI_COMM_NULL;
-    let rc = crate::abi::dynamic::PMPI_Comm_accept(
+    let rc = crate::abi::entry_points::PMPI_Comm_accept(
         port_name.cast(),
         v::info_in(info),
         cv::rank_in(root),
@@ -1217,7 +1217,10 @@ pub unsafe extern "C" fn PMPI_Comm_attach_buffer_c(
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Comm_call_errhandler(comm: MPI_Comm, errorcode: c_int) -> c_int {
-    let rc = crate::abi::comm::PMPI_Comm_call_errhandler(v::comm_in(comm), v::code_in(errorcode));
+    let rc = crate::abi::entry_points::PMPI_Comm_call_errhandler(
+        v::comm_in(comm),
+        v::code_in(errorcode),
+    );
     v::code_out(rc)
 }
 
@@ -1242,7 +1245,7 @@ pub unsafe extern "C" fn PMPI_Comm_connect(
     newcomm: *mut MPI_Comm,
 ) -> c_int {
     let mut newcomm_t = m::MPI_COMM_NULL;
-    let rc = crate::abi::dynamic::PMPI_Comm_connect(
+    let rc = crate::abi::entry_points::PMPI_Comm_connect(
         port_name.cast(),
         v::info_in(info),
         cv::rank_in(root),
@@ -1377,7 +1380,7 @@ pub unsafe extern "C" fn PMPI_Comm_detach_buffer_c(
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Comm_disconnect(comm: *mut MPI_Comm) -> c_int {
     let mut comm_t = cv::read_or(comm, m::MPI_COMM_NULL, v::comm_in);
-    let rc = crate::abi::dynamic::PMPI_Comm_disconnect(cv::ptr(comm, &mut comm_t));
+    let rc = crate::abi::entry_points::PMPI_Comm_disconnect(cv::ptr(comm, &mut comm_t));
     cv::write(comm, comm_t, v::comm_out);
     v::code_out(rc)
 }
@@ -1416,7 +1419,7 @@ pub unsafe extern "C" fn PMPI_Comm_flush_buffer(comm: MPI_Comm) -> c_int {
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Comm_free(comm: *mut MPI_Comm) -> c_int {
     let mut comm_t = cv::read_or(comm, m::MPI_COMM_NULL, v::comm_in);
-    let rc = crate::abi::comm::PMPI_Comm_free(cv::ptr(comm, &mut comm_t));
+    let rc = crate::abi::entry_points::PMPI_Comm_free(cv::ptr(comm, &mut comm_t));
     cv::write(comm, comm_t, v::comm_out);
     v::code_out(rc)
 }
@@ -1471,7 +1474,7 @@ pub unsafe extern "C" fn PMPI_Comm_get_name(
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Comm_get_parent(parent: *mut MPI_Comm) -> c_int {
     let mut parent_t = m::MPI_COMM_NULL;
-    let rc = crate::abi::dynamic::PMPI_Comm_get_parent(cv::ptr(parent, &mut parent_t));
+    let rc = crate::abi::entry_points::PMPI_Comm_get_parent(cv::ptr(parent, &mut parent_t));
     cv::write(parent, parent_t, v::comm_out);
     v::code_out(rc)
 }
@@ -1512,7 +1515,7 @@ pub unsafe extern "C" fn PMPI_Comm_idup_with_info(
 ) -> c_int {
     let mut newcomm_t = m::MPI_COMM_NULL;
     let mut request_t = m::MPI_REQUEST_NULL;
-    let rc = crate::abi::comm::PMPI_Comm_idup_with_info(
+    let rc = crate::abi::entry_points::PMPI_Comm_idup_with_info(
         v::comm_in(comm),
         v::info_in(info),
         cv::ptr(newcomm, &mut newcomm_t),
@@ -1540,7 +1543,7 @@ pub unsafe extern "C" fn PMPI_Comm_iflush_buffer(
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Comm_join(fd: c_int, intercomm: *mut MPI_Comm) -> c_int {
     let mut intercomm_t = m::MPI_COMM_NULL;
-    let rc = crate::abi::dynamic::PMPI_Comm_join(fd, cv::ptr(intercomm, &mut intercomm_t));
+    let rc = crate::abi::entry_points::PMPI_Comm_join(fd, cv::ptr(intercomm, &mut intercomm_t));
     cv::write(intercomm, intercomm_t, v::comm_out);
     v::code_out(rc)
 }
@@ -1625,7 +1628,7 @@ pub unsafe extern "C" fn PMPI_Comm_spawn(
     array_of_errcodes: *mut c_int,
 ) -> c_int {
     let mut intercomm_t = m::MPI_COMM_NULL;
-    let rc = crate::abi::dynamic::PMPI_Comm_spawn(
+    let rc = crate::abi::entry_points::PMPI_Comm_spawn(
         command.cast(),
         argv.cast(),
         maxprocs,
@@ -1654,7 +1657,7 @@ pub unsafe extern "C" fn PMPI_Comm_spawn_multiple(
 ) -> c_int {
     let array_of_info_v = cv::array_in(array_of_info as *const _, cv::len(count), v::info_in);
     let mut intercomm_t = m::MPI_COMM_NULL;
-    let rc = crate::abi::dynamic::PMPI_Comm_spawn_multiple(
+    let rc = crate::abi::entry_points::PMPI_Comm_spawn_multiple(
         count,
         array_of_commands.cast(),
         array_of_argv.cast(),
@@ -1848,7 +1851,7 @@ pub unsafe extern "C" fn PMPI_Errhandler_free(errhandler: *mut MPI_Errhandler) -
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Error_class(errorcode: c_int, errorclass: *mut c_int) -> c_int {
-    let rc = crate::abi::env::PMPI_Error_class(v::code_in(errorcode), errorclass);
+    let rc = crate::abi::entry_points::PMPI_Error_class(v::code_in(errorcode), errorclass);
     cv::out_in_place(errorclass, v::code_out);
     v::code_out(rc)
 }
@@ -1859,8 +1862,11 @@ pub unsafe extern "C" fn PMPI_Error_string(
     string: *mut c_char,
     resultlen: *mut c_int,
 ) -> c_int {
-    let rc =
-        crate::abi::env::PMPI_Error_string(v::code_in(errorcode), string.cast(), resultlen.cast());
+    let rc = crate::abi::entry_points::PMPI_Error_string(
+        v::code_in(errorcode),
+        string.cast(),
+        resultlen.cast(),
+    );
     v::code_out(rc)
 }
 
@@ -1980,14 +1986,15 @@ pub unsafe extern "C" fn PMPI_Fetch_and_op(
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_File_call_errhandler(fh: MPI_File, errorcode: c_int) -> c_int {
-    let rc = crate::abi::file::PMPI_File_call_errhandler(cv::file_in(fh), v::code_in(errorcode));
+    let rc =
+        crate::abi::entry_points::PMPI_File_call_errhandler(cv::file_in(fh), v::code_in(errorcode));
     v::code_out(rc)
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_File_close(fh: *mut MPI_File) -> c_int {
     let mut fh_t = cv::read_or(fh, m::MPI_FILE_NULL, cv::file_in);
-    let rc = crate::abi::file::PMPI_File_close(cv::ptr(fh, &mut fh_t));
+    let rc = crate::abi::entry_points::PMPI_File_close(cv::ptr(fh, &mut fh_t));
     cv::write(fh, fh_t, cv::file_out);
     v::code_out(rc)
 }
@@ -1998,7 +2005,7 @@ pub unsafe extern "C" fn PMPI_File_create_errhandler(
     errhandler: *mut MPI_Errhandler,
 ) -> c_int {
     let mut errhandler_t = m::MPI_ERRHANDLER_NULL;
-    let rc = crate::abi::file::PMPI_File_create_errhandler(
+    let rc = crate::abi::entry_points::PMPI_File_create_errhandler(
         cv::func(file_errhandler_fn),
         cv::ptr(errhandler, &mut errhandler_t),
     );
@@ -2008,20 +2015,20 @@ pub unsafe extern "C" fn PMPI_File_create_errhandler(
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_File_delete(filename: *const c_char, info: MPI_Info) -> c_int {
-    let rc = crate::abi::file::PMPI_File_delete(filename.cast(), v::info_in(info));
+    let rc = crate::abi::entry_points::PMPI_File_delete(filename.cast(), v::info_in(info));
     v::code_out(rc)
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_File_get_amode(fh: MPI_File, amode: *mut c_int) -> c_int {
-    let rc = crate::abi::file::PMPI_File_get_amode(cv::file_in(fh), amode);
+    let rc = crate::abi::entry_points::PMPI_File_get_amode(cv::file_in(fh), amode);
     cv::out_in_place(amode, v::mode_out);
     v::code_out(rc)
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_File_get_atomicity(fh: MPI_File, flag: *mut c_int) -> c_int {
-    let rc = crate::abi::file::PMPI_File_get_atomicity(cv::file_in(fh), flag.cast());
+    let rc = crate::abi::entry_points::PMPI_File_get_atomicity(cv::file_in(fh), flag.cast());
     v::code_out(rc)
 }
 
@@ -2031,7 +2038,8 @@ pub unsafe extern "C" fn PMPI_File_get_byte_offset(
     offset: MPI_Offset,
     disp: *mut MPI_Offset,
 ) -> c_int {
-    let rc = crate::abi::file::PMPI_File_get_byte_offset(cv::file_in(fh), offset, disp.cast());
+    let rc =
+        crate::abi::entry_points::PMPI_File_get_byte_offset(cv::file_in(fh), offset, disp.cast());
     v::code_out(rc)
 }
 
@@ -2041,7 +2049,7 @@ pub unsafe extern "C" fn PMPI_File_get_errhandler(
     errhandler: *mut MPI_Errhandler,
 ) -> c_int {
     let mut errhandler_t = m::MPI_ERRHANDLER_NULL;
-    let rc = crate::abi::file::PMPI_File_get_errhandler(
+    let rc = crate::abi::entry_points::PMPI_File_get_errhandler(
         cv::file_in(file),
         cv::ptr(errhandler, &mut errhandler_t),
     );
@@ -2052,7 +2060,10 @@ pub unsafe extern "C" fn PMPI_File_get_errhandler(
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_File_get_group(fh: MPI_File, group: *mut MPI_Group) -> c_int {
     let mut group_t = m::MPI_GROUP_NULL;
-    let rc = crate::abi::file::PMPI_File_get_group(cv::file_in(fh), cv::ptr(group, &mut group_t));
+    let rc = crate::abi::entry_points::PMPI_File_get_group(
+        cv::file_in(fh),
+        cv::ptr(group, &mut group_t),
+    );
     cv::write(group, group_t, v::group_out);
     v::code_out(rc)
 }
@@ -2060,15 +2071,17 @@ pub unsafe extern "C" fn PMPI_File_get_group(fh: MPI_File, group: *mut MPI_Group
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_File_get_info(fh: MPI_File, info_used: *mut MPI_Info) -> c_int {
     let mut info_used_t = m::MPI_INFO_NULL;
-    let rc =
-        crate::abi::file::PMPI_File_get_info(cv::file_in(fh), cv::ptr(info_used, &mut info_used_t));
+    let rc = crate::abi::entry_points::PMPI_File_get_info(
+        cv::file_in(fh),
+        cv::ptr(info_used, &mut info_used_t),
+    );
     cv::write(info_used, info_used_t, v::info_out);
     v::code_out(rc)
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_File_get_position(fh: MPI_File, offset: *mut MPI_Offset) -> c_int {
-    let rc = crate::abi::file::PMPI_File_get_position(cv::file_in(fh), offset.cast());
+    let rc = crate::abi::entry_points::PMPI_File_get_position(cv::file_in(fh), offset.cast());
     v::code_out(rc)
 }
 
@@ -2077,13 +2090,14 @@ pub unsafe extern "C" fn PMPI_File_get_position_shared(
     fh: MPI_File,
     offset: *mut MPI_Offset,
 ) -> c_int {
-    let rc = crate::abi::file::PMPI_File_get_position_shared(cv::file_in(fh), offset.cast());
+    let rc =
+        crate::abi::entry_points::PMPI_File_get_position_shared(cv::file_in(fh), offset.cast());
     v::code_out(rc)
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_File_get_size(fh: MPI_File, size: *mut MPI_Offset) -> c_int {
-    let rc = crate::abi::file::PMPI_File_get_size(cv::file_in(fh), size.cast());
+    let rc = crate::abi::entry_points::PMPI_File_get_size(cv::file_in(fh), size.cast());
     v::code_out(rc)
 }
 
@@ -2125,7 +2139,7 @@ pub unsafe extern "C" fn PMPI_File_get_view(
 ) -> c_int {
     let mut etype_t = m::MPI_DATATYPE_NULL;
     let mut filetype_t = m::MPI_DATATYPE_NULL;
-    let rc = crate::abi::file::PMPI_File_get_view(
+    let rc = crate::abi::entry_points::PMPI_File_get_view(
         cv::file_in(fh),
         disp.cast(),
         cv::ptr(etype, &mut etype_t),
@@ -2562,7 +2576,7 @@ pub unsafe extern "C" fn PMPI_File_open(
     fh: *mut MPI_File,
 ) -> c_int {
     let mut fh_t = m::MPI_FILE_NULL;
-    let rc = crate::abi::file::PMPI_File_open(
+    let rc = crate::abi::entry_points::PMPI_File_open(
         v::comm_in(comm),
         filename.cast(),
         v::mode_in(amode),
@@ -2575,7 +2589,7 @@ pub unsafe extern "C" fn PMPI_File_open(
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_File_preallocate(fh: MPI_File, size: MPI_Offset) -> c_int {
-    let rc = crate::abi::file::PMPI_File_preallocate(cv::file_in(fh), size);
+    let rc = crate::abi::entry_points::PMPI_File_preallocate(cv::file_in(fh), size);
     v::code_out(rc)
 }
 
@@ -2977,7 +2991,8 @@ pub unsafe extern "C" fn PMPI_File_read_shared_c(
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_File_seek(fh: MPI_File, offset: MPI_Offset, whence: c_int) -> c_int {
-    let rc = crate::abi::file::PMPI_File_seek(cv::file_in(fh), offset, v::whence_in(whence));
+    let rc =
+        crate::abi::entry_points::PMPI_File_seek(cv::file_in(fh), offset, v::whence_in(whence));
     v::code_out(rc)
 }
 
@@ -2987,13 +3002,17 @@ pub unsafe extern "C" fn PMPI_File_seek_shared(
     offset: MPI_Offset,
     whence: c_int,
 ) -> c_int {
-    let rc = crate::abi::file::PMPI_File_seek_shared(cv::file_in(fh), offset, v::whence_in(whence));
+    let rc = crate::abi::entry_points::PMPI_File_seek_shared(
+        cv::file_in(fh),
+        offset,
+        v::whence_in(whence),
+    );
     v::code_out(rc)
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_File_set_atomicity(fh: MPI_File, flag: c_int) -> c_int {
-    let rc = crate::abi::file::PMPI_File_set_atomicity(cv::file_in(fh), flag);
+    let rc = crate::abi::entry_points::PMPI_File_set_atomicity(cv::file_in(fh), flag);
     v::code_out(rc)
 }
 
@@ -3002,20 +3021,22 @@ pub unsafe extern "C" fn PMPI_File_set_errhandler(
     file: MPI_File,
     errhandler: MPI_Errhandler,
 ) -> c_int {
-    let rc =
-        crate::abi::file::PMPI_File_set_errhandler(cv::file_in(file), v::errhandler_in(errhandler));
+    let rc = crate::abi::entry_points::PMPI_File_set_errhandler(
+        cv::file_in(file),
+        v::errhandler_in(errhandler),
+    );
     v::code_out(rc)
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_File_set_info(fh: MPI_File, info: MPI_Info) -> c_int {
-    let rc = crate::abi::file::PMPI_File_set_info(cv::file_in(fh), v::info_in(info));
+    let rc = crate::abi::entry_points::PMPI_File_set_info(cv::file_in(fh), v::info_in(info));
     v::code_out(rc)
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_File_set_size(fh: MPI_File, size: MPI_Offset) -> c_int {
-    let rc = crate::abi::file::PMPI_File_set_size(cv::file_in(fh), size);
+    let rc = crate::abi::entry_points::PMPI_File_set_size(cv::file_in(fh), size);
     v::code_out(rc)
 }
 
@@ -3028,7 +3049,7 @@ pub unsafe extern "C" fn PMPI_File_set_view(
     datarep: *const c_char,
     info: MPI_Info,
 ) -> c_int {
-    let rc = crate::abi::file::PMPI_File_set_view(
+    let rc = crate::abi::entry_points::PMPI_File_set_view(
         cv::file_in(fh),
         cv::disp_in(disp),
         v::datatype_in(etype),
@@ -3041,7 +3062,7 @@ pub unsafe extern "C" fn PMPI_File_set_view(
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_File_sync(fh: MPI_File) -> c_int {
-    let rc = crate::abi::file::PMPI_File_sync(cv::file_in(fh));
+    let rc = crate::abi::entry_points::PMPI_File_sync(cv::file_in(fh));
     v::code_out(rc)
 }
 
@@ -3443,19 +3464,19 @@ pub unsafe extern "C" fn PMPI_File_write_shared_c(
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Finalize() -> c_int {
-    let rc = crate::abi::env::PMPI_Finalize();
+    let rc = crate::abi::entry_points::PMPI_Finalize();
     v::code_out(rc)
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Finalized(flag: *mut c_int) -> c_int {
-    let rc = crate::abi::env::PMPI_Finalized(flag.cast());
+    let rc = crate::abi::entry_points::PMPI_Finalized(flag.cast());
     v::code_out(rc)
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Free_mem(base: *mut c_void) -> c_int {
-    let rc = crate::abi::env::PMPI_Free_mem(cv::buf(base));
+    let rc = crate::abi::entry_points::PMPI_Free_mem(cv::buf(base));
     v::code_out(rc)
 }
 
@@ -3800,7 +3821,7 @@ pub unsafe extern "C" fn PMPI_Get_address(
     location: *const c_void,
     address: *mut MPI_Aint,
 ) -> c_int {
-    let rc = crate::abi::datatype::PMPI_Get_address(location.cast(), address.cast());
+    let rc = crate::abi::entry_points::PMPI_Get_address(location.cast(), address.cast());
     v::code_out(rc)
 }
 
@@ -3892,7 +3913,7 @@ pub unsafe extern "C" fn PMPI_Get_library_version(
     version: *mut c_char,
     resultlen: *mut c_int,
 ) -> c_int {
-    let rc = crate::abi::env::PMPI_Get_library_version(version.cast(), resultlen.cast());
+    let rc = crate::abi::entry_points::PMPI_Get_library_version(version.cast(), resultlen.cast());
     v::code_out(rc)
 }
 
@@ -3901,13 +3922,13 @@ pub unsafe extern "C" fn PMPI_Get_processor_name(
     name: *mut c_char,
     resultlen: *mut c_int,
 ) -> c_int {
-    let rc = crate::abi::env::PMPI_Get_processor_name(name.cast(), resultlen.cast());
+    let rc = crate::abi::entry_points::PMPI_Get_processor_name(name.cast(), resultlen.cast());
     v::code_out(rc)
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Get_version(version: *mut c_int, subversion: *mut c_int) -> c_int {
-    let rc = crate::abi::env::PMPI_Get_version(version.cast(), subversion.cast());
+    let rc = crate::abi::entry_points::PMPI_Get_version(version.cast(), subversion.cast());
     v::code_out(rc)
 }
 
@@ -5331,7 +5352,7 @@ pub unsafe extern "C" fn PMPI_Init_thread(
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Initialized(flag: *mut c_int) -> c_int {
-    let rc = crate::abi::env::PMPI_Initialized(flag.cast());
+    let rc = crate::abi::entry_points::PMPI_Initialized(flag.cast());
     v::code_out(rc)
 }
 
@@ -5665,7 +5686,7 @@ pub unsafe extern "C" fn PMPI_Irsend_c(
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Is_thread_main(flag: *mut c_int) -> c_int {
-    let rc = crate::abi::env::PMPI_Is_thread_main(flag.cast());
+    let rc = crate::abi::entry_points::PMPI_Is_thread_main(flag.cast());
     v::code_out(rc)
 }
 
@@ -6084,7 +6105,7 @@ pub unsafe extern "C" fn PMPI_Lookup_name(
     info: MPI_Info,
     port_name: *mut c_char,
 ) -> c_int {
-    let rc = crate::abi::dynamic::PMPI_Lookup_name(
+    let rc = crate::abi::entry_points::PMPI_Lookup_name(
         service_name.cast(),
         v::info_in(info),
         port_name.cast(),
@@ -6708,7 +6729,7 @@ pub unsafe extern "C" fn PMPI_Neighbor_alltoallw_init_c(
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Op_commutative(op: MPI_Op, commute: *mut c_int) -> c_int {
-    let rc = crate::abi::op::PMPI_Op_commutative(v::op_in(op), commute.cast());
+    let rc = crate::abi::entry_points::PMPI_Op_commutative(v::op_in(op), commute.cast());
     v::code_out(rc)
 }
 
@@ -6747,14 +6768,14 @@ pub unsafe extern "C" fn PMPI_Op_create_c(
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Op_free(op: *mut MPI_Op) -> c_int {
     let mut op_t = cv::read_or(op, m::MPI_OP_NULL, v::op_in);
-    let rc = crate::abi::op::PMPI_Op_free(cv::ptr(op, &mut op_t));
+    let rc = crate::abi::entry_points::PMPI_Op_free(cv::ptr(op, &mut op_t));
     cv::write(op, op_t, v::op_out);
     v::code_out(rc)
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Open_port(info: MPI_Info, port_name: *mut c_char) -> c_int {
-    let rc = crate::abi::dynamic::PMPI_Open_port(v::info_in(info), port_name.cast());
+    let rc = crate::abi::entry_points::PMPI_Open_port(v::info_in(info), port_name.cast());
     v::code_out(rc)
 }
 
@@ -7035,7 +7056,7 @@ pub unsafe extern "C" fn PMPI_Publish_name(
     info: MPI_Info,
     port_name: *const c_char,
 ) -> c_int {
-    let rc = crate::abi::dynamic::PMPI_Publish_name(
+    let rc = crate::abi::entry_points::PMPI_Publish_name(
         service_name.cast(),
         v::info_in(info),
         port_name.cast(),
@@ -7093,7 +7114,7 @@ pub unsafe extern "C" fn PMPI_Put_c(
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Query_thread(provided: *mut c_int) -> c_int {
-    let rc = crate::abi::env::PMPI_Query_thread(provided);
+    let rc = crate::abi::entry_points::PMPI_Query_thread(provided);
     cv::out_in_place(provided, v::thread_out);
     v::code_out(rc)
 }
@@ -9720,7 +9741,7 @@ pub unsafe extern "C" fn PMPI_Topo_test(comm: MPI_Comm, status: *mut c_int) -> c
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Type_commit(datatype: *mut MPI_Datatype) -> c_int {
     let mut datatype_t = cv::read_or(datatype, m::MPI_DATATYPE_NULL, v::datatype_in);
-    let rc = crate::abi::datatype::PMPI_Type_commit(cv::ptr(datatype, &mut datatype_t));
+    let rc = crate::abi::entry_points::PMPI_Type_commit(cv::ptr(datatype, &mut datatype_t));
     cv::write(datatype, datatype_t, v::datatype_out);
     v::code_out(rc)
 }
@@ -9836,8 +9857,11 @@ pub unsafe extern "C" fn PMPI_Type_create_f90_complex(
     newtype: *mut MPI_Datatype,
 ) -> c_int {
     let mut newtype_t = m::MPI_DATATYPE_NULL;
-    let rc =
-        crate::abi::datatype::PMPI_Type_create_f90_complex(p, r, cv::ptr(newtype, &mut newtype_t));
+    let rc = crate::abi::entry_points::PMPI_Type_create_f90_complex(
+        p,
+        r,
+        cv::ptr(newtype, &mut newtype_t),
+    );
     cv::write(newtype, newtype_t, v::datatype_out);
     v::code_out(rc)
 }
@@ -9849,7 +9873,7 @@ pub unsafe extern "C" fn PMPI_Type_create_f90_integer(
 ) -> c_int {
     let mut newtype_t = m::MPI_DATATYPE_NULL;
     let rc =
-        crate::abi::datatype::PMPI_Type_create_f90_integer(r, cv::ptr(newtype, &mut newtype_t));
+        crate::abi::entry_points::PMPI_Type_create_f90_integer(r, cv::ptr(newtype, &mut newtype_t));
     cv::write(newtype, newtype_t, v::datatype_out);
     v::code_out(rc)
 }
@@ -9862,7 +9886,7 @@ pub unsafe extern "C" fn PMPI_Type_create_f90_real(
 ) -> c_int {
     let mut newtype_t = m::MPI_DATATYPE_NULL;
     let rc =
-        crate::abi::datatype::PMPI_Type_create_f90_real(p, r, cv::ptr(newtype, &mut newtype_t));
+        crate::abi::entry_points::PMPI_Type_create_f90_real(p, r, cv::ptr(newtype, &mut newtype_t));
     cv::write(newtype, newtype_t, v::datatype_out);
     v::code_out(rc)
 }
@@ -10034,7 +10058,7 @@ pub unsafe extern "C" fn PMPI_Type_create_keyval(
     type_keyval: *mut c_int,
     extra_state: *mut c_void,
 ) -> c_int {
-    let rc = crate::abi::type_attr::PMPI_Type_create_keyval(
+    let rc = crate::abi::entry_points::PMPI_Type_create_keyval(
         cv::func(type_copy_attr_fn),
         cv::func(type_delete_attr_fn),
         type_keyval,
@@ -10175,7 +10199,7 @@ pub unsafe extern "C" fn PMPI_Type_delete_attr(
     datatype: MPI_Datatype,
     type_keyval: c_int,
 ) -> c_int {
-    let rc = crate::abi::type_attr::PMPI_Type_delete_attr(
+    let rc = crate::abi::entry_points::PMPI_Type_delete_attr(
         v::datatype_in(datatype),
         v::keyval_in(type_keyval),
     );
@@ -10185,7 +10209,7 @@ pub unsafe extern "C" fn PMPI_Type_delete_attr(
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Type_dup(oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
     let mut newtype_t = m::MPI_DATATYPE_NULL;
-    let rc = crate::abi::datatype::PMPI_Type_dup(
+    let rc = crate::abi::entry_points::PMPI_Type_dup(
         v::datatype_in(oldtype),
         cv::ptr(newtype, &mut newtype_t),
     );
@@ -10196,7 +10220,7 @@ pub unsafe extern "C" fn PMPI_Type_dup(oldtype: MPI_Datatype, newtype: *mut MPI_
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Type_free(datatype: *mut MPI_Datatype) -> c_int {
     let mut datatype_t = cv::read_or(datatype, m::MPI_DATATYPE_NULL, v::datatype_in);
-    let rc = crate::abi::datatype::PMPI_Type_free(cv::ptr(datatype, &mut datatype_t));
+    let rc = crate::abi::entry_points::PMPI_Type_free(cv::ptr(datatype, &mut datatype_t));
     cv::write(datatype, datatype_t, v::datatype_out);
     v::code_out(rc)
 }
@@ -10204,7 +10228,7 @@ pub unsafe extern "C" fn PMPI_Type_free(datatype: *mut MPI_Datatype) -> c_int {
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Type_free_keyval(type_keyval: *mut c_int) -> c_int {
     cv::out_in_place(type_keyval, v::keyval_in);
-    let rc = crate::abi::type_attr::PMPI_Type_free_keyval(type_keyval);
+    let rc = crate::abi::entry_points::PMPI_Type_free_keyval(type_keyval);
     cv::out_in_place(type_keyval, v::keyval_out);
     v::code_out(rc)
 }
@@ -10216,7 +10240,7 @@ pub unsafe extern "C" fn PMPI_Type_get_attr(
     attribute_val: *mut c_void,
     flag: *mut c_int,
 ) -> c_int {
-    let rc = crate::abi::type_attr::PMPI_Type_get_attr(
+    let rc = crate::abi::entry_points::PMPI_Type_get_attr(
         v::datatype_in(datatype),
         v::keyval_in(type_keyval),
         attribute_val.cast(),
@@ -10375,7 +10399,7 @@ pub unsafe extern "C" fn PMPI_Type_get_name(
     type_name: *mut c_char,
     resultlen: *mut c_int,
 ) -> c_int {
-    let rc = crate::abi::datatype::PMPI_Type_get_name(
+    let rc = crate::abi::entry_points::PMPI_Type_get_name(
         v::datatype_in(datatype),
         type_name.cast(),
         resultlen.cast(),
@@ -10488,7 +10512,7 @@ pub unsafe extern "C" fn PMPI_Type_match_size(
     datatype: *mut MPI_Datatype,
 ) -> c_int {
     let mut datatype_t = m::MPI_DATATYPE_NULL;
-    let rc = crate::abi::datatype::PMPI_Type_match_size(
+    let rc = crate::abi::entry_points::PMPI_Type_match_size(
         v::typeclass_in(typeclass),
         size,
         cv::ptr(datatype, &mut datatype_t),
@@ -10503,7 +10527,7 @@ pub unsafe extern "C" fn PMPI_Type_set_attr(
     type_keyval: c_int,
     attribute_val: *mut c_void,
 ) -> c_int {
-    let rc = crate::abi::type_attr::PMPI_Type_set_attr(
+    let rc = crate::abi::entry_points::PMPI_Type_set_attr(
         v::datatype_in(datatype),
         v::keyval_in(type_keyval),
         attribute_val.cast(),
@@ -10516,7 +10540,8 @@ pub unsafe extern "C" fn PMPI_Type_set_name(
     datatype: MPI_Datatype,
     type_name: *const c_char,
 ) -> c_int {
-    let rc = crate::abi::datatype::PMPI_Type_set_name(v::datatype_in(datatype), type_name.cast());
+    let rc =
+        crate::abi::entry_points::PMPI_Type_set_name(v::datatype_in(datatype), type_name.cast());
     v::code_out(rc)
 }
 
@@ -10672,7 +10697,7 @@ pub unsafe extern "C" fn PMPI_Unpublish_name(
     info: MPI_Info,
     port_name: *const c_char,
 ) -> c_int {
-    let rc = crate::abi::dynamic::PMPI_Unpublish_name(
+    let rc = crate::abi::entry_points::PMPI_Unpublish_name(
         service_name.cast(),
         v::info_in(info),
         port_name.cast(),
@@ -10855,7 +10880,8 @@ pub unsafe extern "C" fn PMPI_Win_attach(win: MPI_Win, base: *mut c_void, size: 
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Win_call_errhandler(win: MPI_Win, errorcode: c_int) -> c_int {
-    let rc = crate::abi::rma::PMPI_Win_call_errhandler(v::win_in(win), v::code_in(errorcode));
+    let rc =
+        crate::abi::entry_points::PMPI_Win_call_errhandler(v::win_in(win), v::code_in(errorcode));
     v::code_out(rc)
 }
 
@@ -10931,7 +10957,7 @@ pub unsafe extern "C" fn PMPI_Win_create_errhandler(
     errhandler: *mut MPI_Errhandler,
 ) -> c_int {
     let mut errhandler_t = m::MPI_ERRHANDLER_NULL;
-    let rc = crate::abi::rma::PMPI_Win_create_errhandler(
+    let rc = crate::abi::entry_points::PMPI_Win_create_errhandler(
         cv::func(win_errhandler_fn),
         cv::ptr(errhandler, &mut errhandler_t),
     );
@@ -10946,7 +10972,7 @@ pub unsafe extern "C" fn PMPI_Win_create_keyval(
     win_keyval: *mut c_int,
     extra_state: *mut c_void,
 ) -> c_int {
-    let rc = crate::abi::rma::PMPI_Win_create_keyval(
+    let rc = crate::abi::entry_points::PMPI_Win_create_keyval(
         cv::func(win_copy_attr_fn),
         cv::func(win_delete_attr_fn),
         win_keyval,
@@ -10958,7 +10984,8 @@ pub unsafe extern "C" fn PMPI_Win_create_keyval(
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Win_delete_attr(win: MPI_Win, win_keyval: c_int) -> c_int {
-    let rc = crate::abi::rma::PMPI_Win_delete_attr(v::win_in(win), v::keyval_in(win_keyval));
+    let rc =
+        crate::abi::entry_points::PMPI_Win_delete_attr(v::win_in(win), v::keyval_in(win_keyval));
     v::code_out(rc)
 }
 
@@ -11001,7 +11028,7 @@ pub unsafe extern "C" fn PMPI_Win_flush_local_all(win: MPI_Win) -> c_int {
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Win_free(win: *mut MPI_Win) -> c_int {
     let mut win_t = cv::read_or(win, m::MPI_WIN_NULL, v::win_in);
-    let rc = crate::abi::rma::PMPI_Win_free(cv::ptr(win, &mut win_t));
+    let rc = crate::abi::entry_points::PMPI_Win_free(cv::ptr(win, &mut win_t));
     cv::write(win, win_t, v::win_out);
     v::code_out(rc)
 }
@@ -11009,7 +11036,7 @@ pub unsafe extern "C" fn PMPI_Win_free(win: *mut MPI_Win) -> c_int {
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Win_free_keyval(win_keyval: *mut c_int) -> c_int {
     cv::out_in_place(win_keyval, v::keyval_in);
-    let rc = crate::abi::rma::PMPI_Win_free_keyval(win_keyval);
+    let rc = crate::abi::entry_points::PMPI_Win_free_keyval(win_keyval);
     cv::out_in_place(win_keyval, v::keyval_out);
     v::code_out(rc)
 }
@@ -11020,7 +11047,7 @@ pub unsafe extern "C" fn PMPI_Win_get_errhandler(
     errhandler: *mut MPI_Errhandler,
 ) -> c_int {
     let mut errhandler_t = m::MPI_ERRHANDLER_NULL;
-    let rc = crate::abi::rma::PMPI_Win_get_errhandler(
+    let rc = crate::abi::entry_points::PMPI_Win_get_errhandler(
         v::win_in(win),
         cv::ptr(errhandler, &mut errhandler_t),
     );
@@ -11031,7 +11058,8 @@ pub unsafe extern "C" fn PMPI_Win_get_errhandler(
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Win_get_group(win: MPI_Win, group: *mut MPI_Group) -> c_int {
     let mut group_t = m::MPI_GROUP_NULL;
-    let rc = crate::abi::rma::PMPI_Win_get_group(v::win_in(win), cv::ptr(group, &mut group_t));
+    let rc =
+        crate::abi::entry_points::PMPI_Win_get_group(v::win_in(win), cv::ptr(group, &mut group_t));
     cv::write(group, group_t, v::group_out);
     v::code_out(rc)
 }
@@ -11039,8 +11067,10 @@ pub unsafe extern "C" fn PMPI_Win_get_group(win: MPI_Win, group: *mut MPI_Group)
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Win_get_info(win: MPI_Win, info_used: *mut MPI_Info) -> c_int {
     let mut info_used_t = m::MPI_INFO_NULL;
-    let rc =
-        crate::abi::rma::PMPI_Win_get_info(v::win_in(win), cv::ptr(info_used, &mut info_used_t));
+    let rc = crate::abi::entry_points::PMPI_Win_get_info(
+        v::win_in(win),
+        cv::ptr(info_used, &mut info_used_t),
+    );
     cv::write(info_used, info_used_t, v::info_out);
     v::code_out(rc)
 }
@@ -11051,7 +11081,11 @@ pub unsafe extern "C" fn PMPI_Win_get_name(
     win_name: *mut c_char,
     resultlen: *mut c_int,
 ) -> c_int {
-    let rc = crate::abi::rma::PMPI_Win_get_name(v::win_in(win), win_name.cast(), resultlen.cast());
+    let rc = crate::abi::entry_points::PMPI_Win_get_name(
+        v::win_in(win),
+        win_name.cast(),
+        resultlen.cast(),
+    );
     v::code_out(rc)
 }
 
@@ -11093,7 +11127,7 @@ pub unsafe extern "C" fn PMPI_Win_set_attr(
     win_keyval: c_int,
     attribute_val: *mut c_void,
 ) -> c_int {
-    let rc = crate::abi::rma::PMPI_Win_set_attr(
+    let rc = crate::abi::entry_points::PMPI_Win_set_attr(
         v::win_in(win),
         v::keyval_in(win_keyval),
         attribute_val.cast(),
@@ -11106,19 +11140,22 @@ pub unsafe extern "C" fn PMPI_Win_set_errhandler(
     win: MPI_Win,
     errhandler: MPI_Errhandler,
 ) -> c_int {
-    let rc = crate::abi::rma::PMPI_Win_set_errhandler(v::win_in(win), v::errhandler_in(errhandler));
+    let rc = crate::abi::entry_points::PMPI_Win_set_errhandler(
+        v::win_in(win),
+        v::errhandler_in(errhandler),
+    );
     v::code_out(rc)
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Win_set_info(win: MPI_Win, info: MPI_Info) -> c_int {
-    let rc = crate::abi::rma::PMPI_Win_set_info(v::win_in(win), v::info_in(info));
+    let rc = crate::abi::entry_points::PMPI_Win_set_info(v::win_in(win), v::info_in(info));
     v::code_out(rc)
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Win_set_name(win: MPI_Win, win_name: *const c_char) -> c_int {
-    let rc = crate::abi::rma::PMPI_Win_set_name(v::win_in(win), win_name.cast());
+    let rc = crate::abi::entry_points::PMPI_Win_set_name(v::win_in(win), win_name.cast());
     v::code_out(rc)
 }
 

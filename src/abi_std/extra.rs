@@ -146,7 +146,7 @@ pub unsafe extern "C" fn PMPI_Win_get_attr(
     attribute_val: *mut c_void,
     flag: *mut c_int,
 ) -> c_int {
-    let rc = crate::abi::rma::PMPI_Win_get_attr(
+    let rc = crate::abi::entry_points::PMPI_Win_get_attr(
         v::win_in(win),
         v::keyval_in(win_keyval),
         attribute_val,

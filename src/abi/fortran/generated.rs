@@ -417,7 +417,7 @@ extern "C" {
     fn PMPI_Win_create_dynamic(info: MPI_Info, comm: MPI_Comm, win: *mut MPI_Win) -> c_int;
     fn PMPI_Win_create_errhandler(win_errhandler_fn: MPI_Win_errhandler_function, errhandler: *mut MPI_Errhandler) -> c_int;
     fn PMPI_Win_create_keyval(win_copy_attr_fn: MPI_Win_copy_attr_function, win_delete_attr_fn: MPI_Win_delete_attr_function, win_keyval: *mut c_int, extra_state: *mut c_void) -> c_int;
-    fn PMPI_Win_delete_attr(win: MPI_Win, keyval: c_int) -> c_int;
+    fn PMPI_Win_delete_attr(win: MPI_Win, win_keyval: c_int) -> c_int;
     fn PMPI_Win_detach(win: MPI_Win, base: *const c_void) -> c_int;
     fn PMPI_Win_fence(assert: c_int, win: MPI_Win) -> c_int;
     fn PMPI_Win_flush(rank: c_int, win: MPI_Win) -> c_int;
@@ -426,7 +426,7 @@ extern "C" {
     fn PMPI_Win_flush_local_all(win: MPI_Win) -> c_int;
     fn PMPI_Win_free(win: *mut MPI_Win) -> c_int;
     fn PMPI_Win_free_keyval(win_keyval: *mut c_int) -> c_int;
-    fn PMPI_Win_get_attr(win: MPI_Win, keyval: c_int, attribute_val: *mut c_void, flag: *mut c_int) -> c_int;
+    fn PMPI_Win_get_attr(win: MPI_Win, win_keyval: c_int, attribute_val: *mut c_void, flag: *mut c_int) -> c_int;
     fn PMPI_Win_get_errhandler(win: MPI_Win, errhandler: *mut MPI_Errhandler) -> c_int;
     fn PMPI_Win_get_group(win: MPI_Win, group: *mut MPI_Group) -> c_int;
     fn PMPI_Win_get_info(win: MPI_Win, info_used: *mut MPI_Info) -> c_int;
@@ -434,7 +434,7 @@ extern "C" {
     fn PMPI_Win_lock(lock_type: c_int, rank: c_int, assert: c_int, win: MPI_Win) -> c_int;
     fn PMPI_Win_lock_all(assert: c_int, win: MPI_Win) -> c_int;
     fn PMPI_Win_post(group: MPI_Group, assert: c_int, win: MPI_Win) -> c_int;
-    fn PMPI_Win_set_attr(win: MPI_Win, keyval: c_int, attribute_val: *mut c_void) -> c_int;
+    fn PMPI_Win_set_attr(win: MPI_Win, win_keyval: c_int, attribute_val: *mut c_void) -> c_int;
     fn PMPI_Win_set_errhandler(win: MPI_Win, errhandler: MPI_Errhandler) -> c_int;
     fn PMPI_Win_set_info(win: MPI_Win, info: MPI_Info) -> c_int;
     fn PMPI_Win_set_name(win: MPI_Win, win_name: *const c_char) -> c_int;
@@ -5026,14 +5026,14 @@ pub unsafe extern "C" fn mpi_win_create_keyval_(copy_fn: FCopyFn, delete_fn: FDe
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn pmpi_win_delete_attr_(win: *const MPI_Win, keyval: *const c_int, ierror: *mut MPI_Fint) {
-    let rc = PMPI_Win_delete_attr(*win, *keyval);
+pub unsafe extern "C" fn pmpi_win_delete_attr_(win: *const MPI_Win, win_keyval: *const c_int, ierror: *mut MPI_Fint) {
+    let rc = PMPI_Win_delete_attr(*win, *win_keyval);
     set_ierror(ierror, rc);
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn mpi_win_delete_attr_(win: *const MPI_Win, keyval: *const c_int, ierror: *mut MPI_Fint) {
-    pmpi_win_delete_attr_(win, keyval, ierror)
+pub unsafe extern "C" fn mpi_win_delete_attr_(win: *const MPI_Win, win_keyval: *const c_int, ierror: *mut MPI_Fint) {
+    pmpi_win_delete_attr_(win, win_keyval, ierror)
 }
 
 #[no_mangle]
