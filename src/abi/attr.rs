@@ -12,7 +12,7 @@ use super::args;
 use super::callbacks::{self, App, Convention};
 use super::consts::*;
 use super::handles::{self, Attr, AttrList, KEYVAL_OBJ_COMM, KEYVAL_OBJ_WIN};
-use super::shim::{self, run, write_out};
+use super::shim::{self, write_out};
 use crate::comm::attributes::{self as core, Callbacks, Holder, KEYVALS};
 use crate::error::{Error, ErrorClass, Result};
 use crate::mpi_err;
@@ -221,14 +221,6 @@ pub fn finalize_builtin_comms() -> Result<()> {
 
 // ------------------------------------------------------------------ keyvals
 
-fn create_keyval(
-    copy: MPI_Comm_copy_attr_function,
-    delete: MPI_Comm_delete_attr_function,
-    extra_state: *mut c_void,
-) -> c_int {
-    new_keyval(copy, delete, extra_state, KEYVAL_OBJ_COMM)
-}
-
 pub(crate) fn new_keyval(
     copy: MPI_Comm_copy_attr_function,
     delete: MPI_Comm_delete_attr_function,
@@ -251,12 +243,6 @@ pub(crate) fn new_keyval(
 
 /// # Safety
 /// `keyval` is NULL or valid.
-unsafe fn free_keyval(keyval: *mut c_int) -> Result<()> {
-    free_keyval_of::<CommAttrs>(keyval)
-}
-
-/// # Safety
-/// `keyval` is NULL or valid.
 pub(crate) unsafe fn free_keyval_of<O: AttrObject>(keyval: *mut c_int) -> Result<()> {
     if keyval.is_null() {
         return mpi_err!(Arg, "NULL keyval pointer");
@@ -270,64 +256,38 @@ pub(crate) unsafe fn free_keyval_of<O: AttrObject>(keyval: *mut c_int) -> Result
     Ok(())
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_create_keyval")]
-pub unsafe extern "C" fn PMPI_Comm_create_keyval(
-    comm_copy_attr_fn: MPI_Comm_copy_attr_function,
-    comm_delete_attr_fn: MPI_Comm_delete_attr_function,
-    comm_keyval: *mut c_int,
-    extra_state: *mut c_void,
-) -> c_int {
-    run("MPI_Comm_create_keyval", MPI_COMM_WORLD, || {
-        shim::world()?;
-        if comm_keyval.is_null() {
-            return mpi_err!(Arg, "NULL keyval pointer");
-        }
-        write_out(
-            comm_keyval,
-            create_keyval(comm_copy_attr_fn, comm_delete_attr_fn, extra_state),
-        )
-    })
-}
-
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_free_keyval")]
-pub unsafe extern "C" fn PMPI_Comm_free_keyval(comm_keyval: *mut c_int) -> c_int {
-    run("MPI_Comm_free_keyval", MPI_COMM_WORLD, || {
-        shim::world()?;
-        free_keyval(comm_keyval)
-    })
-}
-
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Keyval_create")]
-pub unsafe extern "C" fn PMPI_Keyval_create(
-    copy_fn: MPI_Copy_function,
-    delete_fn: MPI_Delete_function,
+/// MPI_Comm_create_keyval, MPI_Keyval_create.
+///
+/// # Safety
+/// `keyval` is NULL or valid.
+pub(crate) unsafe fn create_keyval(
+    copy: MPI_Comm_copy_attr_function,
+    delete: MPI_Comm_delete_attr_function,
     keyval: *mut c_int,
     extra_state: *mut c_void,
-) -> c_int {
-    run("MPI_Keyval_create", MPI_COMM_WORLD, || {
-        shim::world()?;
-        if keyval.is_null() {
-            return mpi_err!(Arg, "NULL keyval pointer");
-        }
-        write_out(keyval, create_keyval(copy_fn, delete_fn, extra_state))
-    })
+) -> Result<()> {
+    shim::world()?;
+    if keyval.is_null() {
+        return mpi_err!(Arg, "NULL keyval pointer");
+    }
+    write_out(
+        keyval,
+        new_keyval(copy, delete, extra_state, KEYVAL_OBJ_COMM),
+    )
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Keyval_free")]
-pub unsafe extern "C" fn PMPI_Keyval_free(keyval: *mut c_int) -> c_int {
-    run("MPI_Keyval_free", MPI_COMM_WORLD, || {
-        shim::world()?;
-        free_keyval(keyval)
-    })
+/// MPI_Comm_free_keyval, MPI_Keyval_free.
+///
+/// # Safety
+/// `keyval` is NULL or valid.
+pub(crate) unsafe fn free_keyval(keyval: *mut c_int) -> Result<()> {
+    shim::world()?;
+    free_keyval_of::<CommAttrs>(keyval)
 }
 
 // ------------------------------------------------------------------ set / get / delete
 
-fn set_attr(comm: MPI_Comm, keyval: c_int, value: *mut c_void) -> Result<()> {
+pub(crate) fn set_attr(comm: MPI_Comm, keyval: c_int, value: *mut c_void) -> Result<()> {
     shim::world()?;
     handles::comm(comm)?;
     set_attr_of(CommAttrs(comm), keyval, value)
@@ -343,7 +303,7 @@ pub(crate) fn set_attr_of<O: AttrObject>(obj: O, keyval: c_int, value: *mut c_vo
     core::set(obj, keyval, at, value as usize, fortran)
 }
 
-fn delete_attr(comm: MPI_Comm, keyval: c_int) -> Result<()> {
+pub(crate) fn delete_attr(comm: MPI_Comm, keyval: c_int) -> Result<()> {
     shim::world()?;
     handles::comm(comm)?;
     delete_attr_of(CommAttrs(comm), keyval)
@@ -378,7 +338,7 @@ static LASTUSED_VALUE: AtomicI32 = AtomicI32::new(MPI_ERR_LASTCODE);
 
 /// # Safety
 /// `attribute_val` is really a `void **`; it and `flag` are valid for writing.
-unsafe fn get_attr(
+pub(crate) unsafe fn get_attr(
     comm: MPI_Comm,
     keyval: c_int,
     attribute_val: *mut c_void,
@@ -420,68 +380,4 @@ unsafe fn get_attr(
         }
         None => write_out(flag, 0),
     }
-}
-
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_set_attr")]
-pub unsafe extern "C" fn PMPI_Comm_set_attr(
-    comm: MPI_Comm,
-    comm_keyval: c_int,
-    attribute_val: *mut c_void,
-) -> c_int {
-    run("MPI_Comm_set_attr", comm, || {
-        set_attr(comm, comm_keyval, attribute_val)
-    })
-}
-
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_get_attr")]
-pub unsafe extern "C" fn PMPI_Comm_get_attr(
-    comm: MPI_Comm,
-    comm_keyval: c_int,
-    attribute_val: *mut c_void,
-    flag: *mut c_int,
-) -> c_int {
-    run("MPI_Comm_get_attr", comm, || {
-        get_attr(comm, comm_keyval, attribute_val, flag)
-    })
-}
-
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_delete_attr")]
-pub unsafe extern "C" fn PMPI_Comm_delete_attr(comm: MPI_Comm, comm_keyval: c_int) -> c_int {
-    run("MPI_Comm_delete_attr", comm, || {
-        delete_attr(comm, comm_keyval)
-    })
-}
-
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Attr_put")]
-pub unsafe extern "C" fn PMPI_Attr_put(
-    comm: MPI_Comm,
-    keyval: c_int,
-    attribute_val: *mut c_void,
-) -> c_int {
-    run("MPI_Attr_put", comm, || {
-        set_attr(comm, keyval, attribute_val)
-    })
-}
-
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Attr_get")]
-pub unsafe extern "C" fn PMPI_Attr_get(
-    comm: MPI_Comm,
-    keyval: c_int,
-    attribute_val: *mut c_void,
-    flag: *mut c_int,
-) -> c_int {
-    run("MPI_Attr_get", comm, || {
-        get_attr(comm, keyval, attribute_val, flag)
-    })
-}
-
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Attr_delete")]
-pub unsafe extern "C" fn PMPI_Attr_delete(comm: MPI_Comm, keyval: c_int) -> c_int {
-    run("MPI_Attr_delete", comm, || delete_attr(comm, keyval))
 }

@@ -17,8 +17,8 @@ use super::args;
 use super::consts::*;
 use super::shim;
 use super::{
-    bsend, coll, coll_persistent, comm, datatype, dynamic, env, errors, file, group, info, mprobe,
-    op, partitioned, pt2pt, rma, session, status, tool, topo, type_attr,
+    attr, bsend, coll, coll_persistent, comm, datatype, dynamic, env, errors, file, grequest,
+    group, info, mprobe, op, partitioned, pt2pt, rma, session, status, tool, topo, type_attr,
 };
 use std::cell::Cell;
 use std::os::raw::{c_char, c_int, c_void};
@@ -9503,6 +9503,140 @@ pub unsafe extern "C" fn PMPI_Comm_free(comm: *mut MPI_Comm) -> c_int {
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_call_errhandler")]
 pub unsafe extern "C" fn PMPI_Comm_call_errhandler(comm: MPI_Comm, errorcode: c_int) -> c_int {
     comm::call_errhandler(comm, errorcode)
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_create_keyval")]
+pub unsafe extern "C" fn PMPI_Comm_create_keyval(
+    comm_copy_attr_fn: MPI_Comm_copy_attr_function,
+    comm_delete_attr_fn: MPI_Comm_delete_attr_function,
+    comm_keyval: *mut c_int,
+    extra_state: *mut c_void,
+) -> c_int {
+    shim::run("MPI_Comm_create_keyval", MPI_COMM_WORLD, || {
+        attr::create_keyval(
+            comm_copy_attr_fn,
+            comm_delete_attr_fn,
+            comm_keyval,
+            extra_state,
+        )
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_free_keyval")]
+pub unsafe extern "C" fn PMPI_Comm_free_keyval(comm_keyval: *mut c_int) -> c_int {
+    shim::run("MPI_Comm_free_keyval", MPI_COMM_WORLD, || {
+        attr::free_keyval(comm_keyval)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_set_attr")]
+pub unsafe extern "C" fn PMPI_Comm_set_attr(
+    comm: MPI_Comm,
+    comm_keyval: c_int,
+    attribute_val: *mut c_void,
+) -> c_int {
+    shim::run("MPI_Comm_set_attr", comm, || {
+        attr::set_attr(comm, comm_keyval, attribute_val)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_get_attr")]
+pub unsafe extern "C" fn PMPI_Comm_get_attr(
+    comm: MPI_Comm,
+    comm_keyval: c_int,
+    attribute_val: *mut c_void,
+    flag: *mut c_int,
+) -> c_int {
+    shim::run("MPI_Comm_get_attr", comm, || {
+        attr::get_attr(comm, comm_keyval, attribute_val, flag)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_delete_attr")]
+pub unsafe extern "C" fn PMPI_Comm_delete_attr(comm: MPI_Comm, comm_keyval: c_int) -> c_int {
+    shim::run("MPI_Comm_delete_attr", comm, || {
+        attr::delete_attr(comm, comm_keyval)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Keyval_create")]
+pub unsafe extern "C" fn PMPI_Keyval_create(
+    copy_fn: MPI_Copy_function,
+    delete_fn: MPI_Delete_function,
+    keyval: *mut c_int,
+    extra_state: *mut c_void,
+) -> c_int {
+    shim::run("MPI_Keyval_create", MPI_COMM_WORLD, || {
+        attr::create_keyval(copy_fn, delete_fn, keyval, extra_state)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Keyval_free")]
+pub unsafe extern "C" fn PMPI_Keyval_free(keyval: *mut c_int) -> c_int {
+    shim::run("MPI_Keyval_free", MPI_COMM_WORLD, || {
+        attr::free_keyval(keyval)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Attr_put")]
+pub unsafe extern "C" fn PMPI_Attr_put(
+    comm: MPI_Comm,
+    keyval: c_int,
+    attribute_val: *mut c_void,
+) -> c_int {
+    shim::run("MPI_Attr_put", comm, || {
+        attr::set_attr(comm, keyval, attribute_val)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Attr_get")]
+pub unsafe extern "C" fn PMPI_Attr_get(
+    comm: MPI_Comm,
+    keyval: c_int,
+    attribute_val: *mut c_void,
+    flag: *mut c_int,
+) -> c_int {
+    shim::run("MPI_Attr_get", comm, || {
+        attr::get_attr(comm, keyval, attribute_val, flag)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Attr_delete")]
+pub unsafe extern "C" fn PMPI_Attr_delete(comm: MPI_Comm, keyval: c_int) -> c_int {
+    shim::run("MPI_Attr_delete", comm, || attr::delete_attr(comm, keyval))
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Grequest_start")]
+pub unsafe extern "C" fn PMPI_Grequest_start(
+    query_fn: MPI_Grequest_query_function,
+    free_fn: MPI_Grequest_free_function,
+    cancel_fn: MPI_Grequest_cancel_function,
+    extra_state: *mut c_void,
+    request: *mut MPI_Request,
+) -> c_int {
+    shim::run("MPI_Grequest_start", MPI_COMM_WORLD, || {
+        args::out_ptr(request, "request")?;
+        grequest::start(query_fn, free_fn, cancel_fn, extra_state, request)
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Grequest_complete")]
+pub unsafe extern "C" fn PMPI_Grequest_complete(request: MPI_Request) -> c_int {
+    shim::run("MPI_Grequest_complete", MPI_COMM_WORLD, || {
+        grequest::complete(request)
+    })
 }
 
 #[no_mangle]

@@ -10,7 +10,7 @@ use super::args;
 use super::callbacks::{App, Convention};
 use super::consts::*;
 use super::handles::{self, Grequest, RequestEntry, REQUESTS};
-use super::shim::{self, run, write_out};
+use super::shim::{self, write_out};
 use crate::error::Result;
 use crate::mpi_err;
 use crate::pt2pt::Status;
@@ -114,66 +114,63 @@ pub fn cancel(i: usize) -> Result<()> {
     super::errors::code_result(rc)
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Grequest_start")]
-pub unsafe extern "C" fn PMPI_Grequest_start(
+/// MPI_Grequest_start.
+///
+/// # Safety
+/// `request` is NULL or valid.
+pub(crate) unsafe fn start(
     query_fn: MPI_Grequest_query_function,
     free_fn: MPI_Grequest_free_function,
     cancel_fn: MPI_Grequest_cancel_function,
     extra_state: *mut c_void,
     request: *mut MPI_Request,
-) -> c_int {
-    run("MPI_Grequest_start", MPI_COMM_WORLD, || {
-        shim::world()?;
-        if request.is_null() {
-            return mpi_err!(Arg, "NULL request pointer");
-        }
-        let g = Grequest {
-            query: query_fn,
-            free: free_fn,
-            cancel: cancel_fn,
-            extra_state: extra_state as usize,
-            complete: false,
-            freed: false,
-        };
-        write_out(
-            request,
-            handles::new_request(RequestEntry::Grequest(Box::new(g))),
-        )
-    })
+) -> Result<()> {
+    shim::world()?;
+    if request.is_null() {
+        return mpi_err!(Arg, "NULL request pointer");
+    }
+    let g = Grequest {
+        query: query_fn,
+        free: free_fn,
+        cancel: cancel_fn,
+        extra_state: extra_state as usize,
+        complete: false,
+        freed: false,
+    };
+    write_out(
+        request,
+        handles::new_request(RequestEntry::Grequest(Box::new(g))),
+    )
 }
 
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Grequest_complete")]
-pub unsafe extern "C" fn PMPI_Grequest_complete(request: MPI_Request) -> c_int {
-    run("MPI_Grequest_complete", MPI_COMM_WORLD, || {
-        let w = shim::world()?;
-        let bad = || mpi_err!(Request, "{request:#x} is not a generalized request");
-        let Some(i) = handles::request_index(request) else {
-            return bad();
-        };
-        let freed = {
-            let mut t = REQUESTS.lock();
-            match t.get_mut(i) {
-                Some(RequestEntry::Grequest(g)) if !g.complete => {
-                    g.complete = true;
-                    if g.freed {
-                        t.remove(i)
-                    } else {
-                        None
-                    }
+/// MPI_Grequest_complete.
+pub(crate) fn complete(request: MPI_Request) -> Result<()> {
+    let w = shim::world()?;
+    let bad = || mpi_err!(Request, "{request:#x} is not a generalized request");
+    let Some(i) = handles::request_index(request) else {
+        return bad();
+    };
+    let freed = {
+        let mut t = REQUESTS.lock();
+        match t.get_mut(i) {
+            Some(RequestEntry::Grequest(g)) if !g.complete => {
+                g.complete = true;
+                if g.freed {
+                    t.remove(i)
+                } else {
+                    None
                 }
-                Some(RequestEntry::Grequest(_)) => {
-                    return mpi_err!(Request, "generalized request completed twice")
-                }
-                _ => return bad(),
             }
-        };
-        // A waiter in another thread may be asleep on this request.
-        w.progress.wake();
-        match freed {
-            Some(RequestEntry::Grequest(g)) => super::errors::code_result(call_free(&g)),
-            _ => Ok(()),
+            Some(RequestEntry::Grequest(_)) => {
+                return mpi_err!(Request, "generalized request completed twice")
+            }
+            _ => return bad(),
         }
-    })
+    };
+    // A waiter in another thread may be asleep on this request.
+    w.progress.wake();
+    match freed {
+        Some(RequestEntry::Grequest(g)) => super::errors::code_result(call_free(&g)),
+        _ => Ok(()),
+    }
 }

@@ -773,7 +773,7 @@ pub unsafe extern "C" fn PMPI_Alltoallw_init_c(
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Attr_delete(comm: MPI_Comm, keyval: c_int) -> c_int {
-    let rc = crate::abi::attr::PMPI_Attr_delete(v::comm_in(comm), v::keyval_in(keyval));
+    let rc = crate::abi::entry_points::PMPI_Attr_delete(v::comm_in(comm), v::keyval_in(keyval));
     v::code_out(rc)
 }
 
@@ -783,7 +783,7 @@ pub unsafe extern "C" fn PMPI_Attr_put(
     keyval: c_int,
     attribute_val: *mut c_void,
 ) -> c_int {
-    let rc = crate::abi::attr::PMPI_Attr_put(
+    let rc = crate::abi::entry_points::PMPI_Attr_put(
         v::comm_in(comm),
         v::keyval_in(keyval),
         attribute_val.cast(),
@@ -1331,7 +1331,7 @@ pub unsafe extern "C" fn PMPI_Comm_create_keyval(
     comm_keyval: *mut c_int,
     extra_state: *mut c_void,
 ) -> c_int {
-    let rc = crate::abi::attr::PMPI_Comm_create_keyval(
+    let rc = crate::abi::entry_points::PMPI_Comm_create_keyval(
         cv::func(comm_copy_attr_fn),
         cv::func(comm_delete_attr_fn),
         comm_keyval,
@@ -1343,7 +1343,10 @@ pub unsafe extern "C" fn PMPI_Comm_create_keyval(
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Comm_delete_attr(comm: MPI_Comm, comm_keyval: c_int) -> c_int {
-    let rc = crate::abi::attr::PMPI_Comm_delete_attr(v::comm_in(comm), v::keyval_in(comm_keyval));
+    let rc = crate::abi::entry_points::PMPI_Comm_delete_attr(
+        v::comm_in(comm),
+        v::keyval_in(comm_keyval),
+    );
     v::code_out(rc)
 }
 
@@ -1427,7 +1430,7 @@ pub unsafe extern "C" fn PMPI_Comm_free(comm: *mut MPI_Comm) -> c_int {
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Comm_free_keyval(comm_keyval: *mut c_int) -> c_int {
     cv::out_in_place(comm_keyval, v::keyval_in);
-    let rc = crate::abi::attr::PMPI_Comm_free_keyval(comm_keyval);
+    let rc = crate::abi::entry_points::PMPI_Comm_free_keyval(comm_keyval);
     cv::out_in_place(comm_keyval, v::keyval_out);
     v::code_out(rc)
 }
@@ -1578,7 +1581,7 @@ pub unsafe extern "C" fn PMPI_Comm_set_attr(
     comm_keyval: c_int,
     attribute_val: *mut c_void,
 ) -> c_int {
-    let rc = crate::abi::attr::PMPI_Comm_set_attr(
+    let rc = crate::abi::entry_points::PMPI_Comm_set_attr(
         v::comm_in(comm),
         v::keyval_in(comm_keyval),
         attribute_val.cast(),
@@ -4037,7 +4040,7 @@ pub unsafe extern "C" fn PMPI_Graphdims_get(
 
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Grequest_complete(request: MPI_Request) -> c_int {
-    let rc = crate::abi::grequest::PMPI_Grequest_complete(v::request_in(request));
+    let rc = crate::abi::entry_points::PMPI_Grequest_complete(v::request_in(request));
     v::code_out(rc)
 }
 
@@ -4050,7 +4053,7 @@ pub unsafe extern "C" fn PMPI_Grequest_start(
     request: *mut MPI_Request,
 ) -> c_int {
     let mut request_t = m::MPI_REQUEST_NULL;
-    let rc = crate::abi::grequest::PMPI_Grequest_start(
+    let rc = crate::abi::entry_points::PMPI_Grequest_start(
         cv::func(query_fn),
         cv::func(free_fn),
         cv::func(cancel_fn),
@@ -6081,7 +6084,7 @@ pub unsafe extern "C" fn PMPI_Keyval_create(
     keyval: *mut c_int,
     extra_state: *mut c_void,
 ) -> c_int {
-    let rc = crate::abi::attr::PMPI_Keyval_create(
+    let rc = crate::abi::entry_points::PMPI_Keyval_create(
         cv::func(copy_fn),
         cv::func(delete_fn),
         keyval,
@@ -6094,7 +6097,7 @@ pub unsafe extern "C" fn PMPI_Keyval_create(
 #[no_mangle]
 pub unsafe extern "C" fn PMPI_Keyval_free(keyval: *mut c_int) -> c_int {
     cv::out_in_place(keyval, v::keyval_in);
-    let rc = crate::abi::attr::PMPI_Keyval_free(keyval);
+    let rc = crate::abi::entry_points::PMPI_Keyval_free(keyval);
     cv::out_in_place(keyval, v::keyval_out);
     v::code_out(rc)
 }

@@ -117,7 +117,7 @@ pub unsafe extern "C" fn PMPI_Comm_get_attr(
     attribute_val: *mut c_void,
     flag: *mut c_int,
 ) -> c_int {
-    let rc = crate::abi::attr::PMPI_Comm_get_attr(
+    let rc = crate::abi::entry_points::PMPI_Comm_get_attr(
         v::comm_in(comm),
         v::keyval_in(comm_keyval),
         attribute_val,
