@@ -6,13 +6,13 @@
 
 use super::builtin_types;
 use super::consts::*;
-use super::handle_cache::{self, Found, Lent, Table, Ways};
 use crate::comm::topology::Topology;
 use crate::comm::{Communicator, Group};
 use crate::datatype::Datatype;
 use crate::error::{Error, ErrorClass, Result};
 use crate::mpi_err;
 use crate::pt2pt::{Owner, ReqId};
+use crate::runtime::table_cache::{self, Found, Lent, Table, Ways};
 use parking_lot::{Mutex, RwLock};
 use std::sync::{Arc, LazyLock};
 use std::thread::LocalKey;
@@ -98,7 +98,7 @@ pub struct CommEntry {
 static COMMS: Table<Slab<CommEntry>> = Table::new(Slab::new(0));
 
 thread_local! {
-    /// The communicators this thread took from the table last (see `handle_cache`).
+    /// The communicators this thread took from the table last (see `runtime::table_cache`).
     static COMM_CACHE: Ways<Communicator> = const { Ways::new() };
 }
 
@@ -175,7 +175,7 @@ fn table_comm(h: MPI_Comm) -> Result<CommRef> {
     )
 }
 
-/// Handle `h` through this thread's cache of `table` (see `handle_cache::lookup`); an
+/// Handle `h` through this thread's cache of `table` (see `runtime::table_cache::lookup`); an
 /// invalid one is an error of `class` naming the `kind` of handle.
 fn cached<T, S>(
     cache: &'static LocalKey<Ways<T>>,
@@ -185,7 +185,7 @@ fn cached<T, S>(
     class: ErrorClass,
     kind: &str,
 ) -> Result<Found<T>> {
-    handle_cache::lookup(handle_cache::local(cache), h, table, load)
+    table_cache::lookup(table_cache::local(cache), h, table, load)
         .ok_or_else(|| Error::new(class, format!("invalid {kind} {h:#x}")))
 }
 

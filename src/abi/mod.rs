@@ -5,7 +5,7 @@
 //! time, so a tool library can interpose `MPI_X` and call `PMPI_X` (profiling interface).
 //!
 //! Modules call one another downward only (`tools/check_layers.py`, a `make test` case):
-//! - base: `consts`, `builtin_types`, `handle_cache`, `callbacks` (the application's
+//! - base: `consts`, `builtin_types`, `callbacks` (the application's
 //!   functions) → `handles` (every handle table and what its entries hold) → `errors`
 //!   (codes, classes, handler dispatch) → `shim` (the error boundary) → `args`;
 //! - the shims' modules by subject (`pt2pt`, `coll_args` → `coll_inter` → `coll`, `attr`,
@@ -41,7 +41,6 @@ pub mod file;
 pub mod fortran;
 pub mod grequest;
 pub mod group;
-pub mod handle_cache;
 pub mod handles;
 pub mod info;
 pub mod mprobe;

@@ -8,8 +8,8 @@
 use super::consts::*;
 use super::shim::write_out;
 use crate::error::{Error, ErrorClass, Result};
+use crate::tool::handles::{self as th, CvarHandle, PvarHandle};
 use crate::tool::{self, categories, cvars, pvars};
-use parking_lot::Mutex;
 use std::ffi::CStr;
 use std::os::raw::{c_char, c_int, c_void};
 
@@ -17,47 +17,6 @@ const KIND_CVAR: usize = 0x7c00_0000;
 const KIND_PVAR: usize = 0x7d00_0000;
 const KIND_SESSION: usize = 0x7e00_0000;
 const SLOT_MASK: usize = 0x00ff_ffff;
-
-/// A control variable handle: the variable and its element count.
-#[derive(Clone, Copy)]
-struct CvarHandle {
-    var: usize,
-    count: usize,
-}
-
-/// A performance variable handle: its session's slot, the variable, its element count.
-#[derive(Clone, Copy)]
-struct PvarHandle {
-    session: usize,
-    var: usize,
-    count: usize,
-}
-
-/// Live handles and sessions, by slot (None: free). Dropped with the last MPI_T_finalize.
-struct Tables {
-    cvars: Vec<Option<CvarHandle>>,
-    pvars: Vec<Option<PvarHandle>>,
-    sessions: Vec<bool>,
-}
-
-static TABLES: Mutex<Tables> = Mutex::new(Tables {
-    cvars: Vec::new(),
-    pvars: Vec::new(),
-    sessions: Vec::new(),
-});
-
-fn insert<T>(v: &mut Vec<Option<T>>, x: T) -> usize {
-    match v.iter().position(Option::is_none) {
-        Some(i) => {
-            v[i] = Some(x);
-            i
-        }
-        None => {
-            v.push(Some(x));
-            v.len() - 1
-        }
-    }
-}
 
 fn encode<T>(kind: usize, slot: usize) -> *mut T {
     std::ptr::without_provenance_mut(kind | (slot + 1))
@@ -75,13 +34,13 @@ fn bad_handle(what: &str) -> Error {
 
 fn cvar_handle(h: MPI_T_cvar_handle) -> Result<CvarHandle> {
     decode(KIND_CVAR, h)
-        .and_then(|i| TABLES.lock().cvars.get(i).copied().flatten())
+        .and_then(th::cvar)
         .ok_or_else(|| bad_handle("control variable"))
 }
 
 fn session(s: MPI_T_pvar_session) -> Result<usize> {
     decode(KIND_SESSION, s)
-        .filter(|&i| TABLES.lock().sessions.get(i) == Some(&true))
+        .filter(|&i| th::session_live(i))
         .ok_or_else(|| Error::new(ErrorClass::TInvalidSession, "invalid pvar session"))
 }
 
@@ -92,7 +51,7 @@ fn pvar_handle(s: MPI_T_pvar_session, h: MPI_T_pvar_handle) -> Result<Option<Pva
         return Ok(None);
     }
     decode(KIND_PVAR, h)
-        .and_then(|i| TABLES.lock().pvars.get(i).copied().flatten())
+        .and_then(th::pvar)
         .filter(|p| p.session == s)
         .map(Some)
         .ok_or_else(|| bad_handle("performance variable"))
@@ -162,10 +121,7 @@ pub unsafe fn init_thread(required: c_int, provided: *mut c_int) -> Result<()> {
 pub fn finalize() -> Result<()> {
     tool::finalize()?;
     if tool::check().is_err() {
-        let mut t = TABLES.lock();
-        t.cvars.clear();
-        t.pvars.clear();
-        t.sessions.clear();
+        th::clear();
     }
     Ok(())
 }
@@ -247,7 +203,7 @@ pub unsafe fn cvar_handle_alloc(
         true => 1,
         false => cvars::text_capacity(var),
     };
-    let slot = insert(&mut TABLES.lock().cvars, CvarHandle { var, count: n });
+    let slot = th::new_cvar(CvarHandle { var, count: n });
     *handle = encode(KIND_CVAR, slot);
     *count = n as c_int;
     Ok(())
@@ -264,7 +220,7 @@ pub unsafe fn cvar_handle_free(handle: *mut MPI_T_cvar_handle) -> Result<()> {
     }
     cvar_handle(*handle)?;
     let slot = decode(KIND_CVAR, *handle).expect("checked");
-    TABLES.lock().cvars[slot] = None;
+    th::free_cvar(slot);
     *handle = MPI_T_CVAR_HANDLE_NULL;
     Ok(())
 }
@@ -393,16 +349,7 @@ pub unsafe fn pvar_session_create(pe_session: *mut MPI_T_pvar_session) -> Result
     if pe_session.is_null() {
         return Err(Error::new(ErrorClass::Arg, "NULL session"));
     }
-    let mut t = TABLES.lock();
-    let slot = match t.sessions.iter().position(|&live| !live) {
-        Some(i) => i,
-        None => {
-            t.sessions.push(false);
-            t.sessions.len() - 1
-        }
-    };
-    t.sessions[slot] = true;
-    *pe_session = encode(KIND_SESSION, slot);
+    *pe_session = encode(KIND_SESSION, th::new_session());
     Ok(())
 }
 
@@ -415,14 +362,7 @@ pub unsafe fn pvar_session_free(pe_session: *mut MPI_T_pvar_session) -> Result<(
     if pe_session.is_null() {
         return Err(Error::new(ErrorClass::Arg, "NULL session"));
     }
-    let s = session(*pe_session)?;
-    let mut t = TABLES.lock();
-    t.sessions[s] = false;
-    for h in t.pvars.iter_mut() {
-        if h.is_some_and(|h| h.session == s) {
-            *h = None;
-        }
-    }
+    th::free_session(session(*pe_session)?);
     *pe_session = MPI_T_PVAR_SESSION_NULL;
     Ok(())
 }
@@ -450,7 +390,7 @@ pub unsafe fn pvar_handle_alloc(
         var,
         count: n,
     };
-    let slot = insert(&mut TABLES.lock().pvars, h);
+    let slot = th::new_pvar(h);
     *handle = encode(KIND_PVAR, slot);
     *count = n as c_int;
     Ok(())
@@ -472,7 +412,7 @@ pub unsafe fn pvar_handle_free(
         return Err(bad_handle("performance variable"));
     }
     let slot = decode(KIND_PVAR, *handle).expect("checked");
-    TABLES.lock().pvars[slot] = None;
+    th::free_pvar(slot);
     *handle = MPI_T_PVAR_HANDLE_NULL;
     Ok(())
 }
@@ -569,8 +509,8 @@ pub unsafe fn category_get_info(
     let c = &categories::ALL[i];
     string_out(c.name, name, name_len);
     string_out(c.desc, desc, desc_len);
-    opt(num_cvars, categories::cvars(i).len() as c_int);
-    opt(num_pvars, categories::pvars(i).len() as c_int);
+    opt(num_cvars, cvars::of_category(i).len() as c_int);
+    opt(num_pvars, pvars::of_category(i).len() as c_int);
     opt(num_categories, 0);
     Ok(())
 }
@@ -618,7 +558,7 @@ unsafe fn list(
 /// # Safety
 /// As `list`.
 pub unsafe fn category_get_cvars(cat_index: c_int, len: c_int, indices: *mut c_int) -> Result<()> {
-    list(cat_index, len, indices, categories::cvars)
+    list(cat_index, len, indices, cvars::of_category)
 }
 
 /// MPI_T_category_get_pvars.
@@ -626,7 +566,7 @@ pub unsafe fn category_get_cvars(cat_index: c_int, len: c_int, indices: *mut c_i
 /// # Safety
 /// As `list`.
 pub unsafe fn category_get_pvars(cat_index: c_int, len: c_int, indices: *mut c_int) -> Result<()> {
-    list(cat_index, len, indices, categories::pvars)
+    list(cat_index, len, indices, pvars::of_category)
 }
 
 /// MPI_T_category_get_categories and MPI_T_category_get_events: categories hold neither.

@@ -11,6 +11,7 @@ pub mod logging;
 pub mod partitioned;
 pub mod pmi;
 pub mod progress;
+pub mod table_cache;
 pub mod world;
 
 pub use world::{world, World};

@@ -43,19 +43,3 @@ pub const ALL: &[Category] = &[
         desc: "one-sided transfers posted on the rails",
     },
 ];
-
-/// The control variables of category `c`, by index.
-pub fn cvars(c: usize) -> Vec<usize> {
-    let all = super::cvars::all().iter().enumerate();
-    all.filter(|(_, v)| v.category == c)
-        .map(|(i, _)| i)
-        .collect()
-}
-
-/// The performance variables of category `c`, by index.
-pub fn pvars(c: usize) -> Vec<usize> {
-    let all = super::pvars::ALL.iter().enumerate();
-    all.filter(|(_, v)| v.category == c)
-        .map(|(i, _)| i)
-        .collect()
-}

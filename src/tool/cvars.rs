@@ -66,3 +66,11 @@ pub fn text_capacity(i: usize) -> usize {
         _ => 256,
     }
 }
+
+/// The control variables of category `c`, by index.
+pub fn of_category(c: usize) -> Vec<usize> {
+    let all = all().iter().enumerate();
+    all.filter(|(_, v)| v.category == c)
+        .map(|(i, _)| i)
+        .collect()
+}

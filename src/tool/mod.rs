@@ -10,6 +10,7 @@
 
 pub mod categories;
 pub mod cvars;
+pub mod handles;
 pub mod pvars;
 
 use crate::error::{Error, ErrorClass, Result};

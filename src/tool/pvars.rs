@@ -297,3 +297,11 @@ pub fn read(i: usize) -> Values {
         RmaPeak => one(crate::rma::transfer_stats().1),
     }
 }
+
+/// The performance variables of category `c`, by index.
+pub fn of_category(c: usize) -> Vec<usize> {
+    let all = ALL.iter().enumerate();
+    all.filter(|(_, v)| v.category == c)
+        .map(|(i, _)| i)
+        .collect()
+}

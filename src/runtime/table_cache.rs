@@ -1,4 +1,5 @@
-//! A per-thread cache of objects taken from a handle table (communicators, datatypes).
+//! A per-thread cache of objects taken from a handle table (the binding's communicators and
+//! datatypes).
 //!
 //! Looking a handle up in its table takes the table's read lock and an `Arc` reference:
 //! four atomic operations, about half the cost of a one-byte message on a duplicated
