@@ -9,7 +9,7 @@
  * - MPI_Cancel calls cancel_fn with complete = 0 / 1; MPI_Status_set_cancelled is read back
  *   by MPI_Test_cancelled.
  * - MPI_Request_free before completion: free_fn runs at MPI_Grequest_complete, not before.
- * - query_fn returning an error: MPI_Wait returns it; MPI_Waitall returns MPI_ERR_IN_STATUS
+ * - query_fn returning an error: MPI_Wait returns it (an added code as it is); MPI_Waitall returns MPI_ERR_IN_STATUS
  *   with the code in that status.
  * - MPI_Status_set_elements_x beyond 2^31 elements, read back with MPI_Get_elements_x;
  *   MPI_Status_c2f / MPI_Status_f2c round trip. */
@@ -147,6 +147,15 @@ int main(int argc, char **argv)
     int rc = MPI_Wait(&req, &st), cls = -1;
     MPI_Error_class(rc, &cls);
     CHECK(cls == MPI_ERR_INTERN, "Wait returned class %d, query_fn MPI_ERR_INTERN", cls);
+    /* An error code the application added comes back as it is, not as its class. */
+    int added_class, added;
+    CHECK_MPI(MPI_Add_error_class(&added_class));
+    CHECK_MPI(MPI_Add_error_code(added_class, &added));
+    s4.error = added;
+    CHECK_MPI(MPI_Grequest_start(query_fn, free_fn, cancel_fn, &s4, &req));
+    CHECK_MPI(MPI_Grequest_complete(req));
+    rc = MPI_Wait(&req, &st);
+    CHECK(rc == added || !strict, "Wait returned %d, query_fn the added code %d", rc, added);
     MPI_Request two[2];
     MPI_Status sts[2];
     s4.error = MPI_ERR_OTHER;

@@ -383,7 +383,7 @@ pub fn remove_error_string(errorcode: c_int) -> Result<()> {
 }
 
 /// The code `err` is returned as: the application's own, or its class's.
-fn code_of(err: &Error) -> c_int {
+pub fn code_of(err: &Error) -> c_int {
     err.code.unwrap_or_else(|| class_code(err.class))
 }
 
@@ -523,9 +523,9 @@ pub fn code_result(code: c_int) -> Result<()> {
             ErrorClass::Truncate,
             "message truncated: the receive buffer is too small",
         )),
-        c => Err(Error::new(
-            class_of(c),
-            format!("the request failed with error {c}"),
-        )),
+        // The code itself goes back to the caller (an added one too), not just its class.
+        c => {
+            Err(Error::new(class_of(c), format!("the request failed with error {c}")).with_code(c))
+        }
     }
 }

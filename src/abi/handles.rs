@@ -785,7 +785,7 @@ pub enum RequestEntry {
         comm: MPI_Comm,
     },
     /// A generalized request (MPI_Grequest_start; see `abi::grequest`).
-    Grequest(Box<Grequest>),
+    Grequest(Box<crate::runtime::grequest::Grequest>),
     /// MPI_Isendrecv(_replace): done when both engine requests are (`send` 0: the send
     /// completed when it started); `copy` holds the data a replace sends.
     Pair {
@@ -813,20 +813,6 @@ pub enum RequestEntry {
         active: Option<ReqId>,
         comm: MPI_Comm,
     },
-}
-
-#[derive(Clone, Copy)]
-/// A generalized request's functions and state (`abi::grequest` runs them).
-pub struct Grequest {
-    pub query: MPI_Grequest_query_function,
-    pub free: MPI_Grequest_free_function,
-    pub cancel: MPI_Grequest_cancel_function,
-    pub extra_state: usize,
-    /// MPI_Grequest_complete was called.
-    pub complete: bool,
-    /// MPI_Request_free was called before completion: free_fn runs, and the entry goes,
-    /// at MPI_Grequest_complete.
-    pub freed: bool,
 }
 
 #[derive(Clone)]
