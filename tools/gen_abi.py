@@ -211,7 +211,7 @@ def render_values(rows, have):
         "",
         "#![allow(unreachable_patterns, dead_code, clippy::unreadable_literal, clippy::match_overlapping_arm)]",
         "",
-        "use super::convert::{handle, user_in, user_out};",
+        "use super::types::{handle, user_in, user_out};",
         "use super::types::*;",
         "use crate::abi::consts as m;",
         "use std::os::raw::c_int;",

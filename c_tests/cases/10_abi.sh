@@ -100,7 +100,7 @@ if [ "${CT_IMPL:-railmpi}" = railmpi ]; then
     fi
     # The shims' modules call the base modules and the core, never in a circle (only the
     # generated entry points sit on top of them all).
-    run_case abi.no_import_circle 0 python3 "$ABI_SRC_DIR/../tools/check_layers.py" "$ABI_SRC_DIR/../src/abi" "$ABI_SRC_DIR/../src/tool"
+    run_case abi.no_import_circle 0 python3 "$ABI_SRC_DIR/../tools/check_layers.py" "$ABI_SRC_DIR/../src/abi" "$ABI_SRC_DIR/../src/abi_std" "$ABI_SRC_DIR/../src/tool"
     ABI_TOOL_INC=$BUILD/include
 else
     skip_case abi_constants_vs_mpich "compares railmpi's mpi.h with MPICH's"

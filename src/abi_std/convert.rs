@@ -5,29 +5,12 @@
 //! it), and an array is read only when its pointer and length say it may be.
 
 use super::types::*;
+// (The handle helpers are `types`'; the generated code names them `cv::`.)
+pub use super::types::{handle, user_in, user_out};
 use super::values as v;
 use crate::abi::consts as m;
 use smallvec::SmallVec;
 use std::os::raw::{c_int, c_void};
-
-/// A handle of the standard ABI with value `v` (predefined handles are small integers).
-pub const fn handle<T>(v: usize) -> *mut T {
-    std::ptr::without_provenance_mut(v)
-}
-
-/// A handle railmpi made, as the standard ABI carries it: its MPICH value's bits (never
-/// below 0x400, where the predefined handles are).
-#[inline]
-pub fn user_out(h: c_int) -> usize {
-    h as u32 as usize
-}
-
-/// The MPICH handle a standard-ABI value names (0, which no MPICH handle is, for one that
-/// cannot be: the call then reports the invalid handle).
-#[inline]
-pub fn user_in(v: usize) -> c_int {
-    u32::try_from(v).map_or(0, |x| x as c_int)
-}
 
 /// MPI_File: a pointer in both ABIs; only the null handles differ.
 #[inline]

@@ -75,3 +75,22 @@ pub type MPI_Datarep_extent_function = Callback;
 pub type MPI_T_event_cb_function = Callback;
 pub type MPI_T_event_free_cb_function = Callback;
 pub type MPI_T_event_dropped_cb_function = Callback;
+
+/// A handle of the standard ABI with value `v` (predefined handles are small integers).
+pub const fn handle<T>(v: usize) -> *mut T {
+    std::ptr::without_provenance_mut(v)
+}
+
+/// A handle railmpi made, as the standard ABI carries it: its MPICH value's bits (never
+/// below 0x400, where the predefined handles are).
+#[inline]
+pub fn user_out(h: c_int) -> usize {
+    h as u32 as usize
+}
+
+/// The MPICH handle a standard-ABI value names (0, which no MPICH handle is, for one that
+/// cannot be: the call then reports the invalid handle).
+#[inline]
+pub fn user_in(v: usize) -> c_int {
+    u32::try_from(v).map_or(0, |x| x as c_int)
+}

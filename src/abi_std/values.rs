@@ -11,8 +11,8 @@
     clippy::match_overlapping_arm
 )]
 
-use super::convert::{handle, user_in, user_out};
 use super::types::*;
+use super::types::{handle, user_in, user_out};
 use crate::abi::consts as m;
 use std::os::raw::c_int;
 
