@@ -7,6 +7,7 @@
 
 use super::args::{self, write_single_status, Source};
 use super::consts::*;
+use super::errors;
 use super::handles::{self, RequestEntry, REQUESTS};
 use super::requests::{self, msg_buf};
 use super::shim::{self, write_out};
@@ -157,7 +158,7 @@ pub unsafe fn mrecv(
     let started = start_mrecv(buf, count, datatype, message, on)?;
     let c = requests::wait(&mut requests::handle_for(started, on.get())?)?;
     write_single_status(status, &c.status, c.code);
-    requests::code_result(c.code)
+    errors::code_result(c.code)
 }
 
 /// MPI_Imrecv.

@@ -7,6 +7,7 @@
 
 use super::args::{self, write_status};
 use super::consts::*;
+use super::errors;
 use super::handles::{self, PersistentSpec, RequestEntry};
 use super::requests::{self, msg_buf, status_at};
 use super::shim::{self, write_out};
@@ -80,7 +81,7 @@ pub unsafe fn recv(
         MPI_SUCCESS
     };
     args::write_single_status(status, &st, code);
-    requests::code_result(code)
+    errors::code_result(code)
 }
 
 fn spec(
@@ -210,7 +211,7 @@ pub unsafe fn sendrecv(
     let ss = spec(true, false, sendbuf, sendcount, sendtype, dest, sendtag);
     let c = wait_sendrecv(start_sendrecv(&ss, &rs, None, comm)?, comm)?;
     args::write_single_status(status, &c.status, c.code);
-    requests::code_result(c.code)
+    errors::code_result(c.code)
 }
 
 /// MPI_Sendrecv_replace.
@@ -235,7 +236,7 @@ pub unsafe fn sendrecv_replace(
     let copy = replace_copy(buf, count, datatype)?;
     let c = wait_sendrecv(start_sendrecv(&ss, &rs, Some(&copy), comm)?, comm)?;
     args::write_single_status(status, &c.status, c.code);
-    requests::code_result(c.code)
+    errors::code_result(c.code)
 }
 
 /// The request of a started MPI_Isendrecv(_replace): one handle for both parts.
@@ -335,7 +336,7 @@ pub unsafe fn wait(
     let c = requests::wait(request)?;
     on.set(c.comm);
     args::write_single_status(status, &c.status, c.code);
-    requests::code_result(c.code)
+    errors::code_result(c.code)
 }
 
 /// MPI_Test.
@@ -355,7 +356,7 @@ pub unsafe fn test(
             on.set(c.comm);
             write_out(flag, 1)?;
             args::write_single_status(status, &c.status, c.code);
-            requests::code_result(c.code)
+            errors::code_result(c.code)
         }
         None => write_out(flag, 0),
     }
@@ -478,7 +479,7 @@ pub unsafe fn waitany(
             let c = requests::complete_done(hs, i, ids[i])?;
             write_out(index, i as c_int)?;
             args::write_single_status(status, &c.status, c.code);
-            requests::code_result(c.code)
+            errors::code_result(c.code)
         }
     }
 }
@@ -513,7 +514,7 @@ pub unsafe fn testany(
             write_out(flag, 1)?;
             write_out(index, i as c_int)?;
             args::write_single_status(status, &c.status, c.code);
-            requests::code_result(c.code)
+            errors::code_result(c.code)
         }
     }
 }
@@ -604,7 +605,7 @@ pub unsafe fn request_get_status(
         Some((st, code)) => {
             write_out(flag, 1)?;
             args::write_single_status(status, &st, code);
-            requests::code_result(code)
+            errors::code_result(code)
         }
         None => write_out(flag, 0),
     }
@@ -644,7 +645,7 @@ pub unsafe fn request_get_status_any(
             write_out(flag, 1)?;
             write_out(index, i as c_int)?;
             args::write_single_status(status, &st, code);
-            return requests::code_result(code);
+            return errors::code_result(code);
         }
     }
     // None active: flag true with MPI_UNDEFINED and an empty status, as MPI_Testany.

@@ -897,5 +897,3 @@ pub fn cancel(h: MPI_Request) -> Result<()> {
     }
     Ok(())
 }
-
-pub use super::errors::code_result;
