@@ -145,7 +145,7 @@ pub unsafe fn iflush(scope: Scope, request: *mut MPI_Request) -> Result<()> {
     let h = if sends.is_empty() {
         handles::REQUEST_SEND_DONE
     } else {
-        handles::new_request(handles::RequestEntry::Flush { sends })
+        handles::new_request(crate::runtime::requests::Entry::Flush { sends })
     };
     write_out(request, h)
 }

@@ -4,7 +4,7 @@
 
 use super::args;
 use super::consts::*;
-use super::handles::{self, RequestEntry, TypeRef};
+use super::handles::{self, TypeRef};
 use super::shim::write_out;
 use crate::coll::schedule::Schedule;
 use crate::coll::{self, Blocks, Plan, TypedBuf};
@@ -62,7 +62,7 @@ pub unsafe fn launch(
         None => w.run_collective(s),
         Some(r) => {
             let id = w.start_collective(s);
-            write_out(r, handles::new_request(RequestEntry::Coll { id, comm }))
+            write_out(r, handles::coll_request(id, comm))
         }
     }
 }

@@ -11,12 +11,12 @@ use super::args::Int;
 use super::coll::{self as shims};
 use super::coll_args::{in_place, RecvSpec, Side};
 use super::consts::*;
-use super::handles::StartColl;
-use super::handles::{self, RequestEntry};
+use super::handles;
 use super::info;
 use super::shim::{self, write_out};
 use crate::coll::{self, schedule::with_pinned_seq};
 use crate::error::Result;
+use crate::runtime::requests::{self, Starter};
 use std::os::raw::{c_int, c_void};
 use std::sync::Arc;
 
@@ -56,18 +56,33 @@ unsafe fn init(
     let seq = c.next_coll_seq(kind);
     // (`held` lives as long as the request: its types stay valid for every start. A
     // round's errors go to the communicator's handler, as the nonblocking call's would.)
-    let start: StartColl = Arc::new(move |r| {
+    let start: Starter = Arc::new(move || {
         let _types = &held;
-        with_pinned_seq(kind, seq, || shim::run("MPI_Start", comm, || round(r)))
+        let mut r = MPI_REQUEST_NULL;
+        let rc = with_pinned_seq(kind, seq, || shim::run("MPI_Start", comm, || round(&mut r)));
+        if rc != MPI_SUCCESS {
+            return Ok(Err(rc));
+        }
+        // The round ran as a nonblocking collective with a request of its own: its
+        // schedule becomes the persistent request's.
+        // (One that completed when started has none: an engine request done already.)
+        Ok(Ok(
+            match handles::request_index(r).and_then(requests::take_coll) {
+                Some(id) => requests::Round::Coll(id),
+                None => {
+                    let st = super::args::empty_status(MPI_ANY_SOURCE);
+                    requests::Round::Engine(shim::world()?.completed_request(st))
+                }
+            },
+        ))
     });
-    write_out(
-        request,
-        handles::new_request(RequestEntry::PersistentColl {
-            start,
-            active: None,
-            comm,
-        }),
-    )
+    let owner = handles::comm_owner(comm);
+    let entry = requests::Entry::Persistent {
+        start,
+        active: None,
+        owner,
+    };
+    write_out(request, handles::new_request(entry))
 }
 
 /// What the array arguments of a call on a communicator are as long as.

@@ -6,7 +6,7 @@ use super::args;
 use super::attr;
 use super::callbacks::{App, Convention};
 use super::consts::*;
-use super::handles::{self, RequestEntry};
+use super::handles;
 use super::shim::{self, run, write_out, write_out_str};
 use crate::comm::{Communicator, Comparison};
 use crate::error::Result;
@@ -117,10 +117,7 @@ pub(crate) unsafe fn idup(
     };
     let id = w.start_collective(w.idup_schedule(&parent, Box::new(install)));
     write_out(newcomm, h)?;
-    write_out(
-        request,
-        handles::new_request(RequestEntry::Coll { id, comm }),
-    )
+    write_out(request, handles::coll_request(id, comm))
 }
 
 pub(crate) unsafe fn create(

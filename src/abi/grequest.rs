@@ -1,19 +1,20 @@
 //! Generalized requests' C side (MPI_Grequest_start, MPI_Grequest_complete): the
 //! application's query, free and cancel functions (`CFunctions`) under the runtime's
-//! generalized request (`runtime::grequest`), which lives in the request table; the wait
-//! and test family find it there (`requests::Pending::Grequest`). Its functions run without
-//! any lock held: they are the application's code and may call MPI.
+//! generalized request (`runtime::grequest`), which lives in the request table
+//! (`runtime::requests`, where the wait and test families complete it). Its functions run
+//! without any lock held: they are the application's code and may call MPI.
 
 use super::args;
 use super::callbacks::{App, Convention};
 use super::consts::*;
-use super::errors::{code_of, code_result};
-use super::handles::{self, RequestEntry, REQUESTS};
+use super::errors::code_result;
+use super::handles;
 use super::shim::{self, write_out};
 use crate::error::Result;
 use crate::mpi_err;
 use crate::pt2pt::Status;
-use crate::runtime::grequest::{Freed, Functions, Grequest};
+use crate::runtime::grequest::{Functions, Grequest};
+use crate::runtime::requests::{self, Entry};
 use std::os::raw::{c_int, c_void};
 use std::sync::Arc;
 
@@ -68,65 +69,6 @@ impl Functions for CFunctions {
     }
 }
 
-/// The generalized request at table index `i`, if it is one (a copy: its functions run
-/// without the table's lock).
-fn get(i: usize) -> Option<Grequest> {
-    match REQUESTS.lock().get(i) {
-        Some(RequestEntry::Grequest(g)) => Some((**g).clone()),
-        _ => None,
-    }
-}
-
-/// A status and result as a code.
-fn coded((st, r): (Status, Result<()>)) -> (Status, c_int) {
-    (st, r.err().map_or(MPI_SUCCESS, |e| code_of(&e)))
-}
-
-/// Whether the generalized request at table index `i` is complete (a freed one counts).
-pub fn is_complete(i: usize) -> bool {
-    get(i).is_none_or(|g| g.is_complete())
-}
-
-/// Finish the complete generalized request `*h` (table index `i`): its status and code
-/// (`Grequest::finish`); the handle becomes MPI_REQUEST_NULL. None: there was no request
-/// left.
-pub fn finish(h: &mut MPI_Request, i: usize) -> Option<(Status, c_int)> {
-    *h = MPI_REQUEST_NULL;
-    let g = get(i)?;
-    let done = g.finish();
-    REQUESTS.lock().remove(i);
-    Some(coded(done))
-}
-
-/// MPI_Request_get_status: the status without freeing (None while incomplete).
-pub fn peek(i: usize) -> Option<(Status, c_int)> {
-    get(i)?.peek().map(coded)
-}
-
-/// MPI_Request_free on the generalized request at index `i`: free_fn now if complete,
-/// else at MPI_Grequest_complete.
-pub fn free(i: usize) -> Result<()> {
-    let gone = {
-        let mut t = REQUESTS.lock();
-        match t.get_mut(i) {
-            Some(RequestEntry::Grequest(g)) => match g.mark_freed() {
-                Freed::Later => return Ok(()),
-                Freed::Now => t.remove(i),
-            },
-            _ => return Ok(()),
-        }
-    };
-    match gone {
-        Some(RequestEntry::Grequest(g)) => g.free(),
-        _ => Ok(()),
-    }
-}
-
-/// MPI_Cancel: cancel_fn, told whether the request is complete.
-pub fn cancel(i: usize) -> Result<()> {
-    get(i).map_or(Ok(()), |g| g.cancel())
-}
-
 /// MPI_Grequest_start.
 ///
 /// # Safety
@@ -148,33 +90,10 @@ pub(crate) unsafe fn start(
         cancel: cancel_fn,
         extra_state: extra_state as usize,
     }));
-    write_out(
-        request,
-        handles::new_request(RequestEntry::Grequest(Box::new(g))),
-    )
+    write_out(request, handles::new_request(Entry::Grequest(Box::new(g))))
 }
 
 /// MPI_Grequest_complete.
 pub(crate) fn complete(request: MPI_Request) -> Result<()> {
-    let w = shim::world()?;
-    let bad = || mpi_err!(Request, "{request:#x} is not a generalized request");
-    let Some(i) = handles::request_index(request) else {
-        return bad();
-    };
-    let freed = {
-        let mut t = REQUESTS.lock();
-        match t.get_mut(i) {
-            Some(RequestEntry::Grequest(g)) => match g.mark_complete()? {
-                true => t.remove(i),
-                false => None,
-            },
-            _ => return bad(),
-        }
-    };
-    // A waiter in another thread may be asleep on this request.
-    w.progress.wake();
-    match freed {
-        Some(RequestEntry::Grequest(g)) => g.free(),
-        _ => Ok(()),
-    }
+    requests::grequest_mark_complete(request)
 }

@@ -11,7 +11,8 @@ use crate::comm::{Communicator, Group};
 use crate::datatype::Datatype;
 use crate::error::{Error, ErrorClass, Result};
 use crate::mpi_err;
-use crate::pt2pt::{Owner, ReqId};
+use crate::pt2pt::{Owner, ReqId, Status};
+use crate::runtime::requests::{self, Entry, Named};
 use crate::runtime::table_cache::{self, Found, Lent, Table, Ways};
 use parking_lot::{Mutex, RwLock};
 use std::sync::{Arc, LazyLock};
@@ -30,47 +31,7 @@ const KIND_WIN: u32 = 0x2000_0000;
 /// Direct datatype indices below this are MPICH's pair types (0x8c000000..=4).
 const FIRST_DYNAMIC_TYPE: usize = 8;
 
-/// A growable slab whose slot index is the handle's index.
-pub struct Slab<T> {
-    slots: Vec<Option<T>>,
-    free: Vec<usize>,
-    reserved: usize,
-}
-
-impl<T> Slab<T> {
-    const fn new(reserved: usize) -> Self {
-        Self {
-            slots: Vec::new(),
-            free: Vec::new(),
-            reserved,
-        }
-    }
-    pub fn insert(&mut self, v: T) -> usize {
-        if let Some(i) = self.free.pop() {
-            self.slots[i] = Some(v);
-            return i;
-        }
-        while self.slots.len() < self.reserved {
-            self.slots.push(None);
-        }
-        self.slots.push(Some(v));
-        self.slots.len() - 1
-    }
-    pub fn get(&self, i: usize) -> Option<&T> {
-        self.slots.get(i)?.as_ref()
-    }
-    pub fn get_mut(&mut self, i: usize) -> Option<&mut T> {
-        self.slots.get_mut(i)?.as_mut()
-    }
-    pub fn iter(&self) -> impl Iterator<Item = &T> {
-        self.slots.iter().flatten()
-    }
-    pub fn remove(&mut self, i: usize) -> Option<T> {
-        let v = self.slots.get_mut(i)?.take()?;
-        self.free.push(i);
-        Some(v)
-    }
-}
+pub use crate::runtime::slab::Slab;
 
 fn direct_index(h: c_int, kind: u32) -> Option<usize> {
     let u = h as u32;
@@ -758,89 +719,16 @@ pub fn free_errhandler(h: MPI_Errhandler) -> Result<()> {
 
 // ------------------------------------------------------------------ requests
 
-/// What an MPI_Request stands for.
-pub enum RequestEntry {
-    /// An engine request whose handle needs a table entry (the engine's slot does not fit
-    /// a direct handle).
-    Active { req: ReqId, comm: MPI_Comm },
-    /// A nonblocking collective (its schedule runs in the progress engine).
-    Coll {
-        id: crate::coll::schedule::CollId,
-        comm: MPI_Comm,
-    },
-    /// A request-based RMA operation queued at the target's helper (MPI_Rget, MPI_Rput):
-    /// done when the helper has finished request `seq` of our ring there.
-    Rma {
-        win: Arc<crate::rma::Window>,
-        target: usize,
-        seq: u64,
-    },
-    /// MPI_Buffer_iflush / MPI_Comm_iflush_buffer: complete once these buffered sends
-    /// (engine requests nobody else waits for) are.
-    Flush { sends: Vec<crate::pt2pt::ReqId> },
-    /// A message a matched probe took out of matching (an MPI_Message handle: MPICH's
-    /// messages are requests too), until MPI_Mrecv / MPI_Imrecv.
-    Message {
-        msg: crate::pt2pt::MsgId,
-        comm: MPI_Comm,
-    },
-    /// A generalized request (MPI_Grequest_start; see `abi::grequest`).
-    Grequest(Box<crate::runtime::grequest::Grequest>),
-    /// MPI_Isendrecv(_replace): done when both engine requests are (`send` 0: the send
-    /// completed when it started); `copy` holds the data a replace sends.
-    Pair {
-        recv: ReqId,
-        send: ReqId,
-        comm: MPI_Comm,
-        copy: Option<Vec<u8>>,
-    },
-    /// A persistent collective (MPI_Bcast_init ...): how to start a round, and the
-    /// nonblocking collective of the current one.
-    PersistentColl {
-        start: StartColl,
-        active: Option<crate::coll::schedule::CollId>,
-        comm: MPI_Comm,
-    },
-    /// A partitioned request (MPI_Psend_init / MPI_Precv_init): its channel, whose state
-    /// says whether a round is active.
-    Partitioned {
-        part: crate::runtime::partitioned::PartRef,
-        comm: MPI_Comm,
-    },
-    /// A persistent request (MPI_Send_init / MPI_Recv_init) and its current round.
-    Persistent {
-        spec: PersistentSpec,
-        active: Option<ReqId>,
-        comm: MPI_Comm,
-    },
+/// A request with a table entry (`runtime::requests`): the entry's index as a direct
+/// handle.
+pub fn new_request(e: Entry) -> MPI_Request {
+    (DIRECT | KIND_REQUEST | requests::insert(e) as u32) as MPI_Request
 }
 
-#[derive(Clone)]
-pub struct PersistentSpec {
-    pub send: bool,
-    pub sync: bool,
-    /// MPI_Bsend_init: each start packs into the attached buffer (see `abi::bsend`).
-    pub buffered: bool,
-    pub buf: usize,
-    pub count: usize,
-    pub datatype: MPI_Datatype,
-    /// The datatype itself, held by a persistent request from MPI_Send_init/Recv_init on,
-    /// so MPI_Type_free of the handle does not affect later MPI_Starts (MPI-3.1 §4.1.9).
-    pub held_type: Option<KeptType>,
-    pub peer: c_int,
-    pub tag: c_int,
-}
-
-/// Starts one round of a persistent collective: the nonblocking collective, writing its
-/// request (see `abi::coll_persistent`).
-pub type StartColl = Arc<dyn Fn(*mut MPI_Request) -> c_int + Send + Sync>;
-
-pub static REQUESTS: LazyLock<Mutex<Slab<RequestEntry>>> =
-    LazyLock::new(|| Mutex::new(Slab::new(0)));
-
-pub fn new_request(e: RequestEntry) -> MPI_Request {
-    let i = REQUESTS.lock().insert(e);
-    (DIRECT | KIND_REQUEST | i as u32) as MPI_Request
+/// The request of a nonblocking collective on `comm`.
+pub fn coll_request(id: crate::coll::schedule::CollId, comm: MPI_Comm) -> MPI_Request {
+    let owner = comm_owner(comm);
+    new_request(Entry::Coll { id, owner })
 }
 
 /// A plain engine request is named by its engine slot, with the handle-kind bits MPICH
@@ -870,6 +758,34 @@ pub fn engine_slot(h: MPI_Request) -> Option<u32> {
 
 pub fn request_index(h: MPI_Request) -> Option<usize> {
     direct_index(h, KIND_REQUEST)
+}
+
+/// How the core reads request handles.
+impl requests::Handle for MPI_Request {
+    const NULL: Self = MPI_REQUEST_NULL;
+
+    #[inline(always)]
+    fn named(self) -> Named {
+        // Plain engine requests first: the message-rate path.
+        if let Some(slot) = engine_slot(self) {
+            return Named::Slot(slot);
+        }
+        match self {
+            REQUEST_SEND_DONE => Named::SendDone,
+            MPI_REQUEST_NULL => Named::Null,
+            REQUEST_PROC_NULL_DONE => Named::ProcNullDone,
+            _ => request_index(self).map_or(Named::Invalid, Named::Entry),
+        }
+    }
+
+    fn empty_status(proc_null: bool) -> Status {
+        let source = if proc_null {
+            MPI_PROC_NULL
+        } else {
+            MPI_ANY_SOURCE
+        };
+        Status::received(source, MPI_ANY_TAG, 0, 0)
+    }
 }
 
 // ------------------------------------------------------------------ files

@@ -8,12 +8,13 @@
 use super::args::{self, write_single_status, Source};
 use super::consts::*;
 use super::errors;
-use super::handles::{self, RequestEntry, REQUESTS};
+use super::handles;
 use super::requests::{self, msg_buf};
 use super::shim::{self, write_out};
 use crate::error::Result;
 use crate::mpi_err;
 use crate::pt2pt::{MsgId, Status};
+use crate::runtime::requests::{self as core, Entry};
 use std::cell::Cell;
 use std::os::raw::{c_int, c_void};
 
@@ -42,7 +43,8 @@ fn probe(
         w.improbe(&c, src, tag)
     };
     Ok(found.map(|(msg, st)| {
-        let h = handles::new_request(RequestEntry::Message { msg, comm });
+        let owner = handles::comm_owner(comm);
+        let h = handles::new_request(Entry::Message { msg, owner });
         (h, st)
     }))
 }
@@ -101,9 +103,9 @@ fn message(h: MPI_Message) -> Result<Message> {
     let Some(i) = handles::request_index(h) else {
         return bad();
     };
-    match REQUESTS.lock().get(i) {
-        Some(RequestEntry::Message { msg, comm }) => Ok(Message::Taken(*msg, i, *comm)),
-        _ => bad(),
+    match core::message(i) {
+        Some((msg, owner)) => Ok(Message::Taken(msg, i, handles::owner_comm(owner))),
+        None => bad(),
     }
 }
 
@@ -133,7 +135,7 @@ unsafe fn start_mrecv(
         return Ok(requests::Started::Done { proc_null: true });
     };
     // The handle goes first: of two threads receiving one message, only one finds it.
-    if REQUESTS.lock().remove(i).is_none() {
+    if !core::remove(i) {
         return mpi_err!(Request, "message {:#x} was received already", *message);
     }
     *message = MPI_MESSAGE_NULL;
@@ -156,9 +158,10 @@ pub unsafe fn mrecv(
     on: &Cell<MPI_Comm>,
 ) -> Result<()> {
     let started = start_mrecv(buf, count, datatype, message, on)?;
-    let c = requests::wait(&mut requests::handle_for(started, on.get())?)?;
-    write_single_status(status, &c.status, c.code);
-    errors::code_result(c.code)
+    let c = core::wait(&mut requests::handle_for(started, on.get())?)?;
+    let code = requests::code(&c);
+    write_single_status(status, &c.status, code);
+    errors::code_result(code)
 }
 
 /// MPI_Imrecv.

@@ -5,22 +5,19 @@
 
 use super::args;
 use super::consts::*;
-use super::handles::{self, RequestEntry};
+use super::handles;
 use super::shim::{self, write_out};
 use crate::error::Result;
 use crate::mpi_err;
 use crate::runtime::partitioned::{self, Ends, Layout, Part, PartRef, RecvChan, SendChan};
+use crate::runtime::requests::{self, Entry};
 use parking_lot::Mutex;
 use std::os::raw::{c_int, c_void};
 use std::sync::Arc;
 
 /// The channel behind a request handle (MPI_ERR_REQUEST for any other).
 fn part(h: MPI_Request) -> Result<PartRef> {
-    let i = handles::request_index(h);
-    match i.and_then(|i| match handles::REQUESTS.lock().get(i) {
-        Some(RequestEntry::Partitioned { part, .. }) => Some(part.clone()),
-        _ => None,
-    }) {
+    match handles::request_index(h).and_then(requests::partitioned) {
         Some(p) => Ok(p),
         None => mpi_err!(Request, "{h:#x} is not a partitioned request"),
     }
@@ -73,9 +70,9 @@ pub unsafe fn init(
         true => Part::Send(SendChan::new(ends, layout, w.thread_level_multiple)),
         false => Part::Recv(RecvChan::new(ends, layout)),
     };
-    let h = handles::new_request(RequestEntry::Partitioned {
+    let h = handles::new_request(Entry::Partitioned {
         part: Arc::new(Mutex::new(p)),
-        comm,
+        owner: handles::comm_owner(comm),
     });
     write_out(request, h)
 }

@@ -8,12 +8,12 @@
 use super::args::{self, write_status};
 use super::consts::*;
 use super::errors;
-use super::handles::{self, PersistentSpec, RequestEntry};
-use super::requests::{self, msg_buf, status_at};
+use super::handles;
+use super::requests::{self, msg_buf, status_at, PersistentSpec};
 use super::shim::{self, write_out};
 use crate::error::{Error, ErrorClass, Result};
 use crate::mpi_err;
-use crate::pt2pt::Status;
+use crate::runtime::requests::{self as core, Any, Completion, Entry};
 use std::cell::Cell;
 use std::os::raw::{c_int, c_void};
 
@@ -182,11 +182,11 @@ unsafe fn replace_copy(buf: *mut c_void, count: usize, datatype: MPI_Datatype) -
 fn wait_sendrecv(
     (recv, send): (requests::Started, requests::Started),
     comm: MPI_Comm,
-) -> Result<requests::Completion> {
+) -> Result<Completion> {
     let mut rreq = requests::handle_for(recv, comm)?;
     let mut sreq = requests::handle_for(send, comm)?;
-    requests::wait(&mut sreq)?;
-    requests::wait(&mut rreq)
+    core::wait(&mut sreq)?;
+    core::wait(&mut rreq)
 }
 
 /// MPI_Sendrecv.
@@ -210,8 +210,7 @@ pub unsafe fn sendrecv(
     let rs = spec(false, false, recvbuf, recvcount, recvtype, source, recvtag);
     let ss = spec(true, false, sendbuf, sendcount, sendtype, dest, sendtag);
     let c = wait_sendrecv(start_sendrecv(&ss, &rs, None, comm)?, comm)?;
-    args::write_single_status(status, &c.status, c.code);
-    errors::code_result(c.code)
+    report(status, &c)
 }
 
 /// MPI_Sendrecv_replace.
@@ -235,8 +234,7 @@ pub unsafe fn sendrecv_replace(
     // Send from a packed copy, receive into the buffer itself.
     let copy = replace_copy(buf, count, datatype)?;
     let c = wait_sendrecv(start_sendrecv(&ss, &rs, Some(&copy), comm)?, comm)?;
-    args::write_single_status(status, &c.status, c.code);
-    errors::code_result(c.code)
+    report(status, &c)
 }
 
 /// The request of a started MPI_Isendrecv(_replace): one handle for both parts.
@@ -254,10 +252,10 @@ fn sendrecv_request(
         requests::Started::Pending(r) => r,
         requests::Started::Done { .. } => 0,
     };
-    Ok(handles::new_request(RequestEntry::Pair {
+    Ok(handles::new_request(Entry::Pair {
         recv,
         send,
-        comm,
+        owner: handles::comm_owner(comm),
         copy,
     }))
 }
@@ -323,6 +321,19 @@ unsafe fn request_arg<'a>(request: *mut MPI_Request) -> Result<&'a mut MPI_Reque
     Ok(&mut *request)
 }
 
+/// Write completion `c` to `status` (one status: MPI_STATUS_IGNORE or valid); the call's
+/// result is its code.
+unsafe fn report(status: *mut MPI_Status, c: &Completion) -> Result<()> {
+    let code = requests::code(c);
+    args::write_single_status(status, &c.status, code);
+    errors::code_result(code)
+}
+
+/// Write completion `c` to element `i` of the status array `sts`.
+unsafe fn report_at(sts: *mut MPI_Status, i: usize, c: &Completion) {
+    write_status(status_at(sts, i), &c.status, requests::code(c));
+}
+
 /// MPI_Wait; `on` learns the request's communicator, whose handler takes the call's error.
 ///
 /// # Safety
@@ -332,11 +343,9 @@ pub unsafe fn wait(
     status: *mut MPI_Status,
     on: &Cell<MPI_Comm>,
 ) -> Result<()> {
-    let request = request_arg(request)?;
-    let c = requests::wait(request)?;
-    on.set(c.comm);
-    args::write_single_status(status, &c.status, c.code);
-    errors::code_result(c.code)
+    let c = core::wait(request_arg(request)?)?;
+    on.set(handles::owner_comm(c.owner));
+    report(status, &c)
 }
 
 /// MPI_Test.
@@ -351,19 +360,18 @@ pub unsafe fn test(
 ) -> Result<()> {
     let request = request_arg(request)?;
     args::out_ptr(flag, "flag")?;
-    match requests::test(request)? {
+    match core::test(request)? {
         Some(c) => {
-            on.set(c.comm);
+            on.set(handles::owner_comm(c.owner));
             write_out(flag, 1)?;
-            args::write_single_status(status, &c.status, c.code);
-            errors::code_result(c.code)
+            report(status, &c)
         }
         None => write_out(flag, 0),
     }
 }
 
 /// The request array of a multiple-completion call, with its status array checked
-/// against NULL (the handles are the caller's to check).
+/// against NULL (the handles are the core's to check).
 unsafe fn request_array<'a>(
     p: *mut MPI_Request,
     n: usize,
@@ -381,40 +389,6 @@ unsafe fn request_array<'a>(
     Ok(std::slice::from_raw_parts_mut(p, n))
 }
 
-/// `request_array`, and what each handle refers to (MPI_ERR_REQUEST for one that names
-/// no request).
-unsafe fn requests_arg<'a>(
-    p: *mut MPI_Request,
-    n: usize,
-    statuses: *mut MPI_Status,
-) -> Result<(&'a mut [MPI_Request], Vec<requests::Pending>)> {
-    let hs = request_array(p, n, statuses)?;
-    let ids = requests::pending_all(hs)?;
-    Ok((hs, ids))
-}
-
-/// Complete every listed handle, writing statuses; MPI_ERR_IN_STATUS if any failed.
-unsafe fn complete_all(hs: &mut [MPI_Request], statuses: *mut MPI_Status) -> Result<()> {
-    let mut failed = false;
-    for (i, h) in hs.iter_mut().enumerate() {
-        let c = requests::wait(h)?;
-        failed |= c.code != MPI_SUCCESS;
-        write_status(status_at(statuses, i), &c.status, c.code);
-    }
-    in_status(failed)
-}
-
-/// MPI_ERR_IN_STATUS when a request of a list failed.
-fn in_status(failed: bool) -> Result<()> {
-    if failed {
-        return Err(Error::new(
-            ErrorClass::InStatus,
-            "a request failed: see the statuses",
-        ));
-    }
-    Ok(())
-}
-
 /// MPI_Waitall.
 ///
 /// # Safety
@@ -426,11 +400,7 @@ pub unsafe fn waitall(
     statuses: *mut MPI_Status,
 ) -> Result<()> {
     let hs = request_array(requests, count, statuses)?;
-    if let Some(failed) = requests::wait_all_plain(hs, statuses)? {
-        return in_status(failed);
-    }
-    requests::check_all(hs)?;
-    complete_all(hs, statuses)
+    core::wait_all(hs, |i, c| report_at(statuses, i, c))
 }
 
 /// MPI_Testall.
@@ -444,17 +414,51 @@ pub unsafe fn testall(
     statuses: *mut MPI_Status,
 ) -> Result<()> {
     args::out_ptr(flag, "flag")?;
-    let (hs, ids) = requests_arg(requests, count, statuses)?;
-    let done = requests::wait_some(&ids, false)?;
-    let active = ids
-        .iter()
-        .filter(|p| !matches!(p, requests::Pending::Empty))
-        .count();
-    if done.len() < active {
-        return write_out(flag, 0);
+    let hs = request_array(requests, count, statuses)?;
+    match core::test_all(hs, |i, c| report_at(statuses, i, c)) {
+        Ok(done) => write_out(flag, done as c_int),
+        Err(e) => in_status(e, || write_out(flag, 1)),
     }
-    write_out(flag, 1)?;
-    complete_all(hs, statuses)
+}
+
+/// Return error `e`; when it is MPI_ERR_IN_STATUS (the statuses are written), after
+/// writing the other outputs with `write`.
+fn in_status(e: Error, write: impl FnOnce() -> Result<()>) -> Result<()> {
+    if e.class == ErrorClass::InStatus {
+        write()?;
+    }
+    Err(e)
+}
+
+/// Write what MPI_Waitany, MPI_Testany or MPI_Request_get_status_any found.
+unsafe fn report_any(
+    found: Any,
+    index: *mut c_int,
+    flag: *mut c_int,
+    status: *mut MPI_Status,
+) -> Result<()> {
+    match found {
+        Any::NoneActive => {
+            write_out(flag, 1)?;
+            write_out(index, MPI_UNDEFINED)?;
+            // An empty status, its error field MPI_SUCCESS too (MPI-4.1 §3.7.3).
+            let st = args::empty_status(MPI_ANY_SOURCE);
+            args::write_single_status(status, &st, MPI_SUCCESS);
+            if !status.is_null() && status as usize != 1 {
+                (*status).MPI_ERROR = MPI_SUCCESS;
+            }
+            Ok(())
+        }
+        Any::NotYet => {
+            write_out(flag, 0)?;
+            write_out(index, MPI_UNDEFINED)
+        }
+        Any::Done(i, c) => {
+            write_out(flag, 1)?;
+            write_out(index, i as c_int)?;
+            report(status, &c)
+        }
+    }
 }
 
 /// MPI_Waitany.
@@ -468,20 +472,9 @@ pub unsafe fn waitany(
     status: *mut MPI_Status,
 ) -> Result<()> {
     args::out_ptr(index, "index")?;
-    let (hs, ids) = requests_arg(requests, count, MPI_STATUSES_IGNORE)?;
-    match requests::wait_some(&ids, true)?.first() {
-        None => {
-            write_out(index, MPI_UNDEFINED)?;
-            args::write_single_status(status, &args::empty_status(MPI_ANY_SOURCE), MPI_SUCCESS);
-            Ok(())
-        }
-        Some(&i) => {
-            let c = requests::complete_done(hs, i, ids[i])?;
-            write_out(index, i as c_int)?;
-            args::write_single_status(status, &c.status, c.code);
-            errors::code_result(c.code)
-        }
-    }
+    let hs = request_array(requests, count, MPI_STATUSES_IGNORE)?;
+    let mut flag = 0;
+    report_any(core::any(hs, true)?, index, &mut flag, status)
 }
 
 /// MPI_Testany.
@@ -497,26 +490,13 @@ pub unsafe fn testany(
 ) -> Result<()> {
     args::out_ptr(index, "index")?;
     args::out_ptr(flag, "flag")?;
-    let (hs, ids) = requests_arg(requests, count, MPI_STATUSES_IGNORE)?;
-    if requests::none_active(&ids) {
-        write_out(flag, 1)?;
-        write_out(index, MPI_UNDEFINED)?;
-        args::write_single_status(status, &args::empty_status(MPI_ANY_SOURCE), MPI_SUCCESS);
-        return Ok(());
-    }
-    match requests::wait_some(&ids, false)?.first() {
-        None => {
-            write_out(flag, 0)?;
-            write_out(index, MPI_UNDEFINED)
-        }
-        Some(&i) => {
-            let c = requests::complete_done(hs, i, ids[i])?;
-            write_out(flag, 1)?;
-            write_out(index, i as c_int)?;
-            args::write_single_status(status, &c.status, c.code);
-            errors::code_result(c.code)
-        }
-    }
+    let hs = request_array(requests, count, MPI_STATUSES_IGNORE)?;
+    report_any(core::any(hs, false)?, index, flag, status)
+}
+
+/// Write a "some" call's count (None: no request was active, MPI_UNDEFINED).
+unsafe fn write_count(outcount: *mut c_int, n: Option<usize>) -> Result<()> {
+    write_out(outcount, n.map_or(MPI_UNDEFINED, |n| n as c_int))
 }
 
 /// MPI_Waitsome (`block`) and MPI_Testsome.
@@ -532,65 +512,21 @@ pub unsafe fn some(
     block: bool,
 ) -> Result<()> {
     args::out_ptr(outcount, "outcount")?;
-    let (hs, ids) = requests_arg(requests, incount, statuses)?;
+    let hs = request_array(requests, incount, statuses)?;
     if !hs.is_empty() {
         args::out_ptr(indices, "indices")?;
     }
-    if requests::none_active(&ids) {
-        return write_out(outcount, MPI_UNDEFINED);
-    }
-    let done = requests::wait_some(&ids, block)?;
-    let mut failed = false;
-    for (k, &i) in done.iter().enumerate() {
-        let c = requests::complete_done(hs, i, ids[i])?;
-        failed |= c.code != MPI_SUCCESS;
+    let mut n = 0;
+    let r = core::some(hs, block, |k, i, c| {
         *indices.add(k) = i as c_int;
-        write_status(status_at(statuses, k), &c.status, c.code);
+        report_at(statuses, k, c);
+        n = k + 1;
+    });
+    match r {
+        Ok(n) => write_count(outcount, n),
+        Err(e) => in_status(e, || write_count(outcount, Some(n))),
     }
-    write_out(outcount, done.len() as c_int)?;
-    in_status(failed)
 }
-
-/// A completed request's status for MPI_Request_get_status, which leaves it alone.
-fn peek_done(st: Status) -> (Status, c_int) {
-    let code = if st.truncated() {
-        MPI_ERR_TRUNCATE
-    } else {
-        MPI_SUCCESS
-    };
-    (st, code)
-}
-
-/// Whether the operation `p` stands for (of handle `h`) is complete, and its status and
-/// code if so; nothing is freed or changed (MPI_Request_get_status and its MPI-4.1 family).
-fn peek(h: MPI_Request, p: requests::Pending) -> Result<Option<(Status, c_int)>> {
-    let empty = || Some(peek_done(args::empty_status(MPI_ANY_SOURCE)));
-    Ok(match p {
-        requests::Pending::Empty => empty(),
-        requests::Pending::Done(st) => Some(peek_done(st)),
-        // Completion is the helper's to report; test without freeing.
-        requests::Pending::Rma(_) => requests::pending_done(h)?.then(empty).flatten(),
-        requests::Pending::Coll(id) => shim::world()?
-            .progress
-            .with(|e| e.colls.is_done(id))
-            .then(empty)
-            .flatten(),
-        requests::Pending::Engine(id) => shim::world()?.progress.with(|e| {
-            e.p2p
-                .is_done(id)
-                .and_then(|d| d.then(|| e.p2p.status(id)).flatten())
-                .map(peek_done)
-        }),
-        requests::Pending::Pair(r, s) => shim::world()?.progress.with(|e| {
-            (e.p2p.is_done(r) != Some(false) && e.p2p.is_done(s) != Some(false))
-                .then(|| peek_done(e.p2p.status(r).unwrap_or_default()))
-        }),
-        requests::Pending::Grequest(i) => super::grequest::peek(i),
-        requests::Pending::Flush(_) => requests::flush_done_now(h)?.then(empty).flatten(),
-        requests::Pending::Part(_) => requests::part_done_now(h)?.then(empty).flatten(),
-    })
-}
-
 /// MPI_Request_get_status.
 ///
 /// # Safety
@@ -601,11 +537,10 @@ pub unsafe fn request_get_status(
     status: *mut MPI_Status,
 ) -> Result<()> {
     args::out_ptr(flag, "flag")?;
-    match peek(request, requests::pending_all(&[request])?[0])? {
-        Some((st, code)) => {
+    match core::get_status(request)? {
+        Some(c) => {
             write_out(flag, 1)?;
-            args::write_single_status(status, &st, code);
-            errors::code_result(code)
+            report(status, &c)
         }
         None => write_out(flag, 0),
     }
@@ -636,30 +571,7 @@ pub unsafe fn request_get_status_any(
     args::out_ptr(index, "index")?;
     args::out_ptr(flag, "flag")?;
     let hs = peek_array(requests, count)?;
-    let ps = requests::pending_all(hs)?;
-    for (i, (&h, &p)) in hs.iter().zip(&ps).enumerate() {
-        if matches!(p, requests::Pending::Empty) {
-            continue;
-        }
-        if let Some((st, code)) = peek(h, p)? {
-            write_out(flag, 1)?;
-            write_out(index, i as c_int)?;
-            args::write_single_status(status, &st, code);
-            return errors::code_result(code);
-        }
-    }
-    // None active: flag true with MPI_UNDEFINED and an empty status, as MPI_Testany.
-    let none = requests::none_active(&ps);
-    write_out(flag, none as c_int)?;
-    write_out(index, MPI_UNDEFINED)?;
-    if none {
-        // An empty status, its error field MPI_SUCCESS too (MPI-4.1 §3.7.3; mpi4py checks).
-        args::write_single_status(status, &args::empty_status(MPI_ANY_SOURCE), MPI_SUCCESS);
-        if !status.is_null() && status as usize != 1 {
-            (*status).MPI_ERROR = MPI_SUCCESS;
-        }
-    }
-    Ok(())
+    report_any(core::get_status_any(hs)?, index, flag, status)
 }
 
 /// MPI_Request_get_status_all (MPI-4.1): as MPI_Testall, but nothing is freed.
@@ -678,21 +590,10 @@ pub unsafe fn request_get_status_all(
         return mpi_err!(Arg, "NULL status array (MPI_STATUSES_IGNORE is not NULL)");
     }
     let hs = peek_array(requests, count)?;
-    let ps = requests::pending_all(hs)?;
-    let mut done = Vec::with_capacity(hs.len());
-    for (&h, &p) in hs.iter().zip(&ps) {
-        match peek(h, p)? {
-            Some(d) => done.push(d),
-            None => return write_out(flag, 0),
-        }
+    match core::get_status_all(hs, |i, c| report_at(statuses, i, c)) {
+        Ok(done) => write_out(flag, done as c_int),
+        Err(e) => in_status(e, || write_out(flag, 1)),
     }
-    write_out(flag, 1)?;
-    let mut failed = false;
-    for (i, (st, code)) in done.iter().enumerate() {
-        failed |= *code != MPI_SUCCESS;
-        write_status(status_at(statuses, i), st, *code);
-    }
-    in_status(failed)
 }
 
 /// MPI_Request_get_status_some (MPI-4.1): as MPI_Testsome, but nothing is freed.
@@ -714,24 +615,16 @@ pub unsafe fn request_get_status_some(
         }
     }
     let hs = peek_array(requests, incount)?;
-    let ps = requests::pending_all(hs)?;
-    if requests::none_active(&ps) {
-        return write_out(outcount, MPI_UNDEFINED);
+    let mut n = 0;
+    let r = core::get_status_some(hs, |k, i, c| {
+        *indices.add(k) = i as c_int;
+        report_at(statuses, k, c);
+        n = k + 1;
+    });
+    match r {
+        Ok(n) => write_count(outcount, n),
+        Err(e) => in_status(e, || write_count(outcount, Some(n))),
     }
-    let (mut n, mut failed) = (0usize, false);
-    for (i, (&h, &p)) in hs.iter().zip(&ps).enumerate() {
-        if matches!(p, requests::Pending::Empty) {
-            continue;
-        }
-        if let Some((st, code)) = peek(h, p)? {
-            failed |= code != MPI_SUCCESS;
-            *indices.add(n) = i as c_int;
-            write_status(status_at(statuses, n), &st, code);
-            n += 1;
-        }
-    }
-    write_out(outcount, n as c_int)?;
-    in_status(failed)
 }
 
 /// MPI_Request_free.
@@ -739,7 +632,7 @@ pub unsafe fn request_get_status_some(
 /// # Safety
 /// `request` is NULL or valid.
 pub unsafe fn request_free(request: *mut MPI_Request) -> Result<()> {
-    requests::free(request_arg(request)?)
+    core::free(request_arg(request)?)
 }
 
 /// MPI_Cancel.
@@ -747,7 +640,7 @@ pub unsafe fn request_free(request: *mut MPI_Request) -> Result<()> {
 /// # Safety
 /// `request` is NULL or valid.
 pub unsafe fn cancel(request: *mut MPI_Request) -> Result<()> {
-    requests::cancel(*request_arg(request)?)
+    core::cancel(*request_arg(request)?)
 }
 
 // ------------------------------------------------------------------ probe
@@ -805,14 +698,12 @@ pub unsafe fn iprobe(
 unsafe fn init(mut s: PersistentSpec, comm: MPI_Comm, request: *mut MPI_Request) -> Result<()> {
     requests::check(&s, comm)?;
     s.held_type = Some(handles::datatype(s.datatype)?.to_kept());
-    write_out(
-        request,
-        handles::new_request(RequestEntry::Persistent {
-            spec: s,
-            active: None,
-            comm,
-        }),
-    )
+    let entry = Entry::Persistent {
+        start: requests::starter(s, comm),
+        active: None,
+        owner: handles::comm_owner(comm),
+    };
+    write_out(request, handles::new_request(entry))
 }
 
 /// MPI_Send_init, MPI_Ssend_init, MPI_Rsend_init.
@@ -882,7 +773,7 @@ pub unsafe fn recv_init(
 /// # Safety
 /// `request` is NULL or valid.
 pub unsafe fn start(request: *mut MPI_Request) -> Result<c_int> {
-    requests::start(*request_arg(request)?)
+    Ok(core::start(*request_arg(request)?)?.unwrap_or(MPI_SUCCESS))
 }
 
 /// MPI_Startall.
@@ -896,20 +787,5 @@ pub unsafe fn startall(count: usize, requests: *mut MPI_Request) -> Result<()> {
     if requests.is_null() {
         return mpi_err!(Arg, "NULL request array");
     }
-    let hs = std::slice::from_raw_parts(requests, count);
-    // None starts unless all can.
-    for &h in hs {
-        requests::startable(h)?;
-    }
-    for &h in hs {
-        let rc = requests::start(h)?;
-        if rc != MPI_SUCCESS {
-            // The collective's own error went to its communicator's handler already.
-            return Err(Error::new(
-                ErrorClass::Other,
-                format!("a collective could not start (error {rc})"),
-            ));
-        }
-    }
-    Ok(())
+    core::start_all(std::slice::from_raw_parts(requests, count))
 }

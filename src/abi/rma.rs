@@ -6,13 +6,14 @@ use super::args::{self, Int};
 use super::attr::{self, WinAttrs};
 use super::builtin_types;
 use super::consts::*;
-use super::handles::{self, RequestEntry, TypeRef, WinAttrValues, WinEntry, KEYVAL_OBJ_WIN};
+use super::handles::{self, TypeRef, WinAttrValues, WinEntry, KEYVAL_OBJ_WIN};
 use super::op;
 use super::shim::{self, run_win, write_out, write_out_str};
 use crate::error::{Error, ErrorClass, Result};
 use crate::mpi_err;
 use crate::op::Op;
 use crate::rma::{Flavor, Local, LockKind, Remote, Window};
+use crate::runtime::requests::Entry;
 use std::os::raw::{c_char, c_int, c_void};
 use std::sync::Arc;
 
@@ -548,7 +549,7 @@ unsafe fn request_based<I: Int>(
     match queued {
         Some((rank, seq)) => write_out(
             request,
-            handles::new_request(RequestEntry::Rma {
+            handles::new_request(Entry::Rma {
                 win: handles::win(win)?,
                 target: rank,
                 seq,

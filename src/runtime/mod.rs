@@ -12,6 +12,8 @@ pub mod logging;
 pub mod partitioned;
 pub mod pmi;
 pub mod progress;
+pub mod requests;
+pub mod slab;
 pub mod table_cache;
 pub mod world;
 

@@ -88,6 +88,19 @@ pub fn world() -> Option<&'static World> {
     }
 }
 
+/// `world()`, or the error of a call before MPI_Init or after MPI_Finalize.
+#[inline]
+pub fn current() -> Result<&'static World> {
+    world().ok_or_else(|| {
+        let when = if finalized() {
+            "after MPI_Finalize"
+        } else {
+            "before MPI_Init"
+        };
+        Error::new(ErrorClass::Other, format!("called {when}"))
+    })
+}
+
 pub fn initialized() -> bool {
     STATE.load(Ordering::Acquire) != STATE_NEW
 }
