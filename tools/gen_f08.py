@@ -42,8 +42,8 @@ depends on libgfortran. Two kinds of interfaces:
 
 Dummy arguments are the standard's (keyword arguments by its names), in the module's lower
 case, but that a string is CHARACTER(LEN=*) and an array whose extent another dummy gives
-(`dims(ndims)`, `ranges(3, n)`) is assumed-size (`dims(*)`, `ranges(3, *)`), as MPI-3.1
-declared them: the callee takes any length. F08_FIXES corrects the rendering where apis.json
+(`dims(ndims)`, `ranges(3, n)`) is assumed-size (`dims(*)`, `ranges(3, *)`): the entry
+points take any length, and a caller's actual argument is not checked against it. F08_FIXES corrects the rendering where apis.json
 is not the standard's text (the partitioned calls' buffers). c_tests/tools/f08_calls.py
 checks the interfaces against MPICH's mpi_f08. The specific names of the procedures without
 buffers are the generic ones (MPI_Comm_rank, not MPI_Comm_rank_f08).
@@ -119,8 +119,7 @@ def dummy(q, name, dummies):
     """The dummy of pympistandard's F08Parameter `q` of procedure `name` (MPI_X), whose
     dummies are named `dummies`: the standard's declaration but that a string is
     CHARACTER(LEN=*) and an array's extent that another dummy gives is assumed (`*`): the
-    callee takes any length (the hidden length, the count), as before MPI-4 made them
-    explicit."""
+    entry point takes any length (a string's comes as gfortran's hidden length)."""
     d = q._parseset
     if d["kind"] in mpi_api.CALLBACK_KINDS and d["func_type"] not in F08_INTERFACES:
         raise gf.Unsupported(f"`{q.name}`: no f08 callback interface ({d['func_type']})")
