@@ -8,7 +8,10 @@
 #                  LD_LIBRARY_PATH=build/lib swaps railmpi in for Debian MPICH's Fortran
 #                  library too (libmpi.so.12 exports the mpi_x_ symbols and COMMON blocks)
 #   fortran-gen    regenerate src/abi/fortran/generated.rs and include/mpif.h (tools/gen_fortran.py),
-#                  include/mpi_f08.f90 and src/abi/fortran/f08_generated.rs (tools/gen_f08.py)
+#                  include/mpi_f08.f90 and src/abi/fortran/f08_generated.rs (tools/gen_f08.py):
+#                  the procedures include/mpi.h declares, their parameters and Fortran
+#                  renderings from the MPI Forum's API (pympistandard, as for tools/gen_c.py:
+#                  `make api-deps` installs it into build/api-venv), the constants' values
 #                  from include/mpi.h (run after `make header`)
 #   fortran-check  fail if any of those is stale
 #   fortran-tests  run the Fortran cases (c_tests/cases/90_fortran.sh; it builds the programs

@@ -1,7 +1,7 @@
 ! mpi_f08.f90: railmpi's `mpi_f08` module (MPI-3.1 section 17.1).
 !
-! GENERATED FILE, do not edit: tools/gen_f08.py writes it from include/mpi.h (the design is
-! in its docstring). An interface-only module, compiled with -fsyntax-only: procedures
+! GENERATED FILE, do not edit: tools/gen_f08.py writes it from the MPI Forum's API and
+! include/mpi.h (the design is in its docstring). An interface-only module, compiled with -fsyntax-only: procedures
 ! without choice buffers are the `use mpi` entry points of libmpi (mpi_x_), those with
 ! choice buffers BIND(C) entry points MPI_X_f08ts taking ISO_Fortran_binding descriptors.
 ! MPI_SUBARRAYS_SUPPORTED = .false.: a noncontiguous section is copied in and out around a
@@ -873,8 +873,8 @@ module mpi_f08
       integer, intent(in) :: sendcount
       type(MPI_Datatype), intent(in) :: sendtype
       type(*), dimension(..), asynchronous :: recvbuf
-      integer, intent(in) :: recvcounts(*)
-      integer, intent(in) :: displs(*)
+      integer, intent(in), asynchronous :: recvcounts(*)
+      integer, intent(in), asynchronous :: displs(*)
       type(MPI_Datatype), intent(in) :: recvtype
       type(MPI_Comm), intent(in) :: comm
       type(MPI_Info), intent(in) :: info
@@ -891,8 +891,8 @@ module mpi_f08
       integer, intent(in) :: sendcount
       type(MPI_Datatype), intent(in) :: sendtype
       type(*), dimension(..), asynchronous :: recvbuf
-      integer, intent(in) :: recvcounts(*)
-      integer, intent(in) :: displs(*)
+      integer, intent(in), asynchronous :: recvcounts(*)
+      integer, intent(in), asynchronous :: displs(*)
       type(MPI_Datatype), intent(in) :: recvtype
       type(MPI_Comm), intent(in) :: comm
       type(MPI_Info), intent(in) :: info
@@ -1085,12 +1085,12 @@ module mpi_f08
       import
       implicit none
       type(*), dimension(..), intent(in), asynchronous :: sendbuf
-      integer, intent(in) :: sendcounts(*)
-      integer, intent(in) :: sdispls(*)
+      integer, intent(in), asynchronous :: sendcounts(*)
+      integer, intent(in), asynchronous :: sdispls(*)
       type(MPI_Datatype), intent(in) :: sendtype
       type(*), dimension(..), asynchronous :: recvbuf
-      integer, intent(in) :: recvcounts(*)
-      integer, intent(in) :: rdispls(*)
+      integer, intent(in), asynchronous :: recvcounts(*)
+      integer, intent(in), asynchronous :: rdispls(*)
       type(MPI_Datatype), intent(in) :: recvtype
       type(MPI_Comm), intent(in) :: comm
       type(MPI_Info), intent(in) :: info
@@ -1105,12 +1105,12 @@ module mpi_f08
       import
       implicit none
       type(*), dimension(..), intent(in), asynchronous :: sendbuf
-      integer, intent(in) :: sendcounts(*)
-      integer, intent(in) :: sdispls(*)
+      integer, intent(in), asynchronous :: sendcounts(*)
+      integer, intent(in), asynchronous :: sdispls(*)
       type(MPI_Datatype), intent(in) :: sendtype
       type(*), dimension(..), asynchronous :: recvbuf
-      integer, intent(in) :: recvcounts(*)
-      integer, intent(in) :: rdispls(*)
+      integer, intent(in), asynchronous :: recvcounts(*)
+      integer, intent(in), asynchronous :: rdispls(*)
       type(MPI_Datatype), intent(in) :: recvtype
       type(MPI_Comm), intent(in) :: comm
       type(MPI_Info), intent(in) :: info
@@ -1159,13 +1159,13 @@ module mpi_f08
       import
       implicit none
       type(*), dimension(..), intent(in), asynchronous :: sendbuf
-      integer, intent(in) :: sendcounts(*)
-      integer, intent(in) :: sdispls(*)
-      type(MPI_Datatype), intent(in) :: sendtypes(*)
+      integer, intent(in), asynchronous :: sendcounts(*)
+      integer, intent(in), asynchronous :: sdispls(*)
+      type(MPI_Datatype), intent(in), asynchronous :: sendtypes(*)
       type(*), dimension(..), asynchronous :: recvbuf
-      integer, intent(in) :: recvcounts(*)
-      integer, intent(in) :: rdispls(*)
-      type(MPI_Datatype), intent(in) :: recvtypes(*)
+      integer, intent(in), asynchronous :: recvcounts(*)
+      integer, intent(in), asynchronous :: rdispls(*)
+      type(MPI_Datatype), intent(in), asynchronous :: recvtypes(*)
       type(MPI_Comm), intent(in) :: comm
       type(MPI_Info), intent(in) :: info
       type(MPI_Request), intent(out) :: request
@@ -1179,13 +1179,13 @@ module mpi_f08
       import
       implicit none
       type(*), dimension(..), intent(in), asynchronous :: sendbuf
-      integer, intent(in) :: sendcounts(*)
-      integer, intent(in) :: sdispls(*)
-      type(MPI_Datatype), intent(in) :: sendtypes(*)
+      integer, intent(in), asynchronous :: sendcounts(*)
+      integer, intent(in), asynchronous :: sdispls(*)
+      type(MPI_Datatype), intent(in), asynchronous :: sendtypes(*)
       type(*), dimension(..), asynchronous :: recvbuf
-      integer, intent(in) :: recvcounts(*)
-      integer, intent(in) :: rdispls(*)
-      type(MPI_Datatype), intent(in) :: recvtypes(*)
+      integer, intent(in), asynchronous :: recvcounts(*)
+      integer, intent(in), asynchronous :: rdispls(*)
+      type(MPI_Datatype), intent(in), asynchronous :: recvtypes(*)
       type(MPI_Comm), intent(in) :: comm
       type(MPI_Info), intent(in) :: info
       type(MPI_Request), intent(out) :: request
@@ -1395,7 +1395,7 @@ module mpi_f08
     subroutine MPI_Cancel(request, ierror)
       import
       implicit none
-      type(MPI_Request), intent(out) :: request
+      type(MPI_Request), intent(in) :: request
       integer, optional, intent(out) :: ierror
     end subroutine MPI_Cancel
   end interface MPI_Cancel
@@ -1403,7 +1403,7 @@ module mpi_f08
     subroutine PMPI_Cancel(request, ierror)
       import
       implicit none
-      type(MPI_Request), intent(out) :: request
+      type(MPI_Request), intent(in) :: request
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Cancel
   end interface PMPI_Cancel
@@ -1631,7 +1631,7 @@ module mpi_f08
       import
       implicit none
       type(MPI_Comm), intent(in) :: comm
-      type(*), dimension(..) :: buffer
+      type(*), dimension(..), asynchronous :: buffer
       integer, intent(in) :: size
       integer, optional, intent(out) :: ierror
     end subroutine MPI_Comm_attach_buffer_f08ts
@@ -1642,7 +1642,7 @@ module mpi_f08
       import
       implicit none
       type(MPI_Comm), intent(in) :: comm
-      type(*), dimension(..) :: buffer
+      type(*), dimension(..), asynchronous :: buffer
       integer, intent(in) :: size
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Comm_attach_buffer_f08ts
@@ -2054,7 +2054,7 @@ module mpi_f08
       import
       implicit none
       type(MPI_Comm), intent(in) :: comm
-      type(MPI_Comm), intent(out) :: newcomm
+      type(MPI_Comm), intent(out), asynchronous :: newcomm
       type(MPI_Request), intent(out) :: request
       integer, optional, intent(out) :: ierror
     end subroutine MPI_Comm_idup
@@ -2064,7 +2064,7 @@ module mpi_f08
       import
       implicit none
       type(MPI_Comm), intent(in) :: comm
-      type(MPI_Comm), intent(out) :: newcomm
+      type(MPI_Comm), intent(out), asynchronous :: newcomm
       type(MPI_Request), intent(out) :: request
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Comm_idup
@@ -2075,7 +2075,7 @@ module mpi_f08
       implicit none
       type(MPI_Comm), intent(in) :: comm
       type(MPI_Info), intent(in) :: info
-      type(MPI_Comm), intent(out) :: newcomm
+      type(MPI_Comm), intent(out), asynchronous :: newcomm
       type(MPI_Request), intent(out) :: request
       integer, optional, intent(out) :: ierror
     end subroutine MPI_Comm_idup_with_info
@@ -2086,7 +2086,7 @@ module mpi_f08
       implicit none
       type(MPI_Comm), intent(in) :: comm
       type(MPI_Info), intent(in) :: info
-      type(MPI_Comm), intent(out) :: newcomm
+      type(MPI_Comm), intent(out), asynchronous :: newcomm
       type(MPI_Request), intent(out) :: request
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Comm_idup_with_info
@@ -2465,10 +2465,10 @@ module mpi_f08
       type(MPI_Comm), intent(in) :: comm
       integer, intent(in) :: maxindegree
       integer, intent(out) :: sources(*)
-      integer, intent(out) :: sourceweights(*)
+      integer :: sourceweights(*)
       integer, intent(in) :: maxoutdegree
       integer, intent(out) :: destinations(*)
-      integer, intent(out) :: destweights(*)
+      integer :: destweights(*)
       integer, optional, intent(out) :: ierror
     end subroutine MPI_Dist_graph_neighbors
   end interface MPI_Dist_graph_neighbors
@@ -2480,10 +2480,10 @@ module mpi_f08
       type(MPI_Comm), intent(in) :: comm
       integer, intent(in) :: maxindegree
       integer, intent(out) :: sources(*)
-      integer, intent(out) :: sourceweights(*)
+      integer :: sourceweights(*)
       integer, intent(in) :: maxoutdegree
       integer, intent(out) :: destinations(*)
-      integer, intent(out) :: destweights(*)
+      integer :: destweights(*)
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Dist_graph_neighbors
   end interface PMPI_Dist_graph_neighbors
@@ -3250,7 +3250,7 @@ module mpi_f08
       type(*), dimension(..) :: buf
       integer, intent(in) :: count
       type(MPI_Datatype), intent(in) :: datatype
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine MPI_File_read_f08ts
   end interface MPI_File_read
@@ -3263,7 +3263,7 @@ module mpi_f08
       type(*), dimension(..) :: buf
       integer, intent(in) :: count
       type(MPI_Datatype), intent(in) :: datatype
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_File_read_f08ts
   end interface PMPI_File_read
@@ -3276,7 +3276,7 @@ module mpi_f08
       type(*), dimension(..) :: buf
       integer, intent(in) :: count
       type(MPI_Datatype), intent(in) :: datatype
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine MPI_File_read_all_f08ts
   end interface MPI_File_read_all
@@ -3289,7 +3289,7 @@ module mpi_f08
       type(*), dimension(..) :: buf
       integer, intent(in) :: count
       type(MPI_Datatype), intent(in) :: datatype
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_File_read_all_f08ts
   end interface PMPI_File_read_all
@@ -3324,7 +3324,7 @@ module mpi_f08
       implicit none
       type(MPI_File), intent(in) :: fh
       type(*), dimension(..), asynchronous :: buf
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine MPI_File_read_all_end_f08ts
   end interface MPI_File_read_all_end
@@ -3335,7 +3335,7 @@ module mpi_f08
       implicit none
       type(MPI_File), intent(in) :: fh
       type(*), dimension(..), asynchronous :: buf
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_File_read_all_end_f08ts
   end interface PMPI_File_read_all_end
@@ -3349,7 +3349,7 @@ module mpi_f08
       type(*), dimension(..) :: buf
       integer, intent(in) :: count
       type(MPI_Datatype), intent(in) :: datatype
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine MPI_File_read_at_f08ts
   end interface MPI_File_read_at
@@ -3363,7 +3363,7 @@ module mpi_f08
       type(*), dimension(..) :: buf
       integer, intent(in) :: count
       type(MPI_Datatype), intent(in) :: datatype
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_File_read_at_f08ts
   end interface PMPI_File_read_at
@@ -3377,7 +3377,7 @@ module mpi_f08
       type(*), dimension(..) :: buf
       integer, intent(in) :: count
       type(MPI_Datatype), intent(in) :: datatype
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine MPI_File_read_at_all_f08ts
   end interface MPI_File_read_at_all
@@ -3391,7 +3391,7 @@ module mpi_f08
       type(*), dimension(..) :: buf
       integer, intent(in) :: count
       type(MPI_Datatype), intent(in) :: datatype
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_File_read_at_all_f08ts
   end interface PMPI_File_read_at_all
@@ -3428,7 +3428,7 @@ module mpi_f08
       implicit none
       type(MPI_File), intent(in) :: fh
       type(*), dimension(..), asynchronous :: buf
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine MPI_File_read_at_all_end_f08ts
   end interface MPI_File_read_at_all_end
@@ -3439,7 +3439,7 @@ module mpi_f08
       implicit none
       type(MPI_File), intent(in) :: fh
       type(*), dimension(..), asynchronous :: buf
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_File_read_at_all_end_f08ts
   end interface PMPI_File_read_at_all_end
@@ -3452,7 +3452,7 @@ module mpi_f08
       type(*), dimension(..) :: buf
       integer, intent(in) :: count
       type(MPI_Datatype), intent(in) :: datatype
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine MPI_File_read_ordered_f08ts
   end interface MPI_File_read_ordered
@@ -3465,7 +3465,7 @@ module mpi_f08
       type(*), dimension(..) :: buf
       integer, intent(in) :: count
       type(MPI_Datatype), intent(in) :: datatype
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_File_read_ordered_f08ts
   end interface PMPI_File_read_ordered
@@ -3500,7 +3500,7 @@ module mpi_f08
       implicit none
       type(MPI_File), intent(in) :: fh
       type(*), dimension(..), asynchronous :: buf
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine MPI_File_read_ordered_end_f08ts
   end interface MPI_File_read_ordered_end
@@ -3511,7 +3511,7 @@ module mpi_f08
       implicit none
       type(MPI_File), intent(in) :: fh
       type(*), dimension(..), asynchronous :: buf
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_File_read_ordered_end_f08ts
   end interface PMPI_File_read_ordered_end
@@ -3524,7 +3524,7 @@ module mpi_f08
       type(*), dimension(..) :: buf
       integer, intent(in) :: count
       type(MPI_Datatype), intent(in) :: datatype
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine MPI_File_read_shared_f08ts
   end interface MPI_File_read_shared
@@ -3537,7 +3537,7 @@ module mpi_f08
       type(*), dimension(..) :: buf
       integer, intent(in) :: count
       type(MPI_Datatype), intent(in) :: datatype
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_File_read_shared_f08ts
   end interface PMPI_File_read_shared
@@ -3704,7 +3704,7 @@ module mpi_f08
       type(*), dimension(..), intent(in) :: buf
       integer, intent(in) :: count
       type(MPI_Datatype), intent(in) :: datatype
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine MPI_File_write_f08ts
   end interface MPI_File_write
@@ -3717,7 +3717,7 @@ module mpi_f08
       type(*), dimension(..), intent(in) :: buf
       integer, intent(in) :: count
       type(MPI_Datatype), intent(in) :: datatype
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_File_write_f08ts
   end interface PMPI_File_write
@@ -3730,7 +3730,7 @@ module mpi_f08
       type(*), dimension(..), intent(in) :: buf
       integer, intent(in) :: count
       type(MPI_Datatype), intent(in) :: datatype
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine MPI_File_write_all_f08ts
   end interface MPI_File_write_all
@@ -3743,7 +3743,7 @@ module mpi_f08
       type(*), dimension(..), intent(in) :: buf
       integer, intent(in) :: count
       type(MPI_Datatype), intent(in) :: datatype
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_File_write_all_f08ts
   end interface PMPI_File_write_all
@@ -3778,7 +3778,7 @@ module mpi_f08
       implicit none
       type(MPI_File), intent(in) :: fh
       type(*), dimension(..), intent(in), asynchronous :: buf
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine MPI_File_write_all_end_f08ts
   end interface MPI_File_write_all_end
@@ -3789,7 +3789,7 @@ module mpi_f08
       implicit none
       type(MPI_File), intent(in) :: fh
       type(*), dimension(..), intent(in), asynchronous :: buf
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_File_write_all_end_f08ts
   end interface PMPI_File_write_all_end
@@ -3803,7 +3803,7 @@ module mpi_f08
       type(*), dimension(..), intent(in) :: buf
       integer, intent(in) :: count
       type(MPI_Datatype), intent(in) :: datatype
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine MPI_File_write_at_f08ts
   end interface MPI_File_write_at
@@ -3817,7 +3817,7 @@ module mpi_f08
       type(*), dimension(..), intent(in) :: buf
       integer, intent(in) :: count
       type(MPI_Datatype), intent(in) :: datatype
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_File_write_at_f08ts
   end interface PMPI_File_write_at
@@ -3831,7 +3831,7 @@ module mpi_f08
       type(*), dimension(..), intent(in) :: buf
       integer, intent(in) :: count
       type(MPI_Datatype), intent(in) :: datatype
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine MPI_File_write_at_all_f08ts
   end interface MPI_File_write_at_all
@@ -3845,7 +3845,7 @@ module mpi_f08
       type(*), dimension(..), intent(in) :: buf
       integer, intent(in) :: count
       type(MPI_Datatype), intent(in) :: datatype
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_File_write_at_all_f08ts
   end interface PMPI_File_write_at_all
@@ -3882,7 +3882,7 @@ module mpi_f08
       implicit none
       type(MPI_File), intent(in) :: fh
       type(*), dimension(..), intent(in), asynchronous :: buf
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine MPI_File_write_at_all_end_f08ts
   end interface MPI_File_write_at_all_end
@@ -3893,7 +3893,7 @@ module mpi_f08
       implicit none
       type(MPI_File), intent(in) :: fh
       type(*), dimension(..), intent(in), asynchronous :: buf
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_File_write_at_all_end_f08ts
   end interface PMPI_File_write_at_all_end
@@ -3906,7 +3906,7 @@ module mpi_f08
       type(*), dimension(..), intent(in) :: buf
       integer, intent(in) :: count
       type(MPI_Datatype), intent(in) :: datatype
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine MPI_File_write_ordered_f08ts
   end interface MPI_File_write_ordered
@@ -3919,7 +3919,7 @@ module mpi_f08
       type(*), dimension(..), intent(in) :: buf
       integer, intent(in) :: count
       type(MPI_Datatype), intent(in) :: datatype
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_File_write_ordered_f08ts
   end interface PMPI_File_write_ordered
@@ -3954,7 +3954,7 @@ module mpi_f08
       implicit none
       type(MPI_File), intent(in) :: fh
       type(*), dimension(..), intent(in), asynchronous :: buf
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine MPI_File_write_ordered_end_f08ts
   end interface MPI_File_write_ordered_end
@@ -3965,7 +3965,7 @@ module mpi_f08
       implicit none
       type(MPI_File), intent(in) :: fh
       type(*), dimension(..), intent(in), asynchronous :: buf
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_File_write_ordered_end_f08ts
   end interface PMPI_File_write_ordered_end
@@ -3978,7 +3978,7 @@ module mpi_f08
       type(*), dimension(..), intent(in) :: buf
       integer, intent(in) :: count
       type(MPI_Datatype), intent(in) :: datatype
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine MPI_File_write_shared_f08ts
   end interface MPI_File_write_shared
@@ -3991,7 +3991,7 @@ module mpi_f08
       type(*), dimension(..), intent(in) :: buf
       integer, intent(in) :: count
       type(MPI_Datatype), intent(in) :: datatype
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_File_write_shared_f08ts
   end interface PMPI_File_write_shared
@@ -4029,7 +4029,7 @@ module mpi_f08
     subroutine MPI_Free_mem_f08ts(base, ierror) bind(C, name="MPI_Free_mem_f08ts")
       import
       implicit none
-      type(*), dimension(..), asynchronous :: base
+      type(*), dimension(..), intent(in), asynchronous :: base
       integer, optional, intent(out) :: ierror
     end subroutine MPI_Free_mem_f08ts
   end interface MPI_Free_mem
@@ -4037,7 +4037,7 @@ module mpi_f08
     subroutine PMPI_Free_mem_f08ts(base, ierror) bind(C, name="PMPI_Free_mem_f08ts")
       import
       implicit none
-      type(*), dimension(..), asynchronous :: base
+      type(*), dimension(..), intent(in), asynchronous :: base
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Free_mem_f08ts
   end interface PMPI_Free_mem
@@ -4152,8 +4152,8 @@ module mpi_f08
       integer, intent(in) :: sendcount
       type(MPI_Datatype), intent(in) :: sendtype
       type(*), dimension(..), asynchronous :: recvbuf
-      integer, intent(in) :: recvcounts(*)
-      integer, intent(in) :: displs(*)
+      integer, intent(in), asynchronous :: recvcounts(*)
+      integer, intent(in), asynchronous :: displs(*)
       type(MPI_Datatype), intent(in) :: recvtype
       integer, intent(in) :: root
       type(MPI_Comm), intent(in) :: comm
@@ -4171,8 +4171,8 @@ module mpi_f08
       integer, intent(in) :: sendcount
       type(MPI_Datatype), intent(in) :: sendtype
       type(*), dimension(..), asynchronous :: recvbuf
-      integer, intent(in) :: recvcounts(*)
-      integer, intent(in) :: displs(*)
+      integer, intent(in), asynchronous :: recvcounts(*)
+      integer, intent(in), asynchronous :: displs(*)
       type(MPI_Datatype), intent(in) :: recvtype
       integer, intent(in) :: root
       type(MPI_Comm), intent(in) :: comm
@@ -4260,7 +4260,7 @@ module mpi_f08
         name="MPI_Get_address_f08ts")
       import
       implicit none
-      type(*), dimension(..), intent(in), asynchronous :: location
+      type(*), dimension(..), asynchronous :: location
       integer(kind=MPI_ADDRESS_KIND), intent(out) :: address
       integer, optional, intent(out) :: ierror
     end subroutine MPI_Get_address_f08ts
@@ -4270,7 +4270,7 @@ module mpi_f08
         name="PMPI_Get_address_f08ts")
       import
       implicit none
-      type(*), dimension(..), intent(in), asynchronous :: location
+      type(*), dimension(..), asynchronous :: location
       integer(kind=MPI_ADDRESS_KIND), intent(out) :: address
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Get_address_f08ts
@@ -4862,8 +4862,8 @@ module mpi_f08
       integer, intent(in) :: sendcount
       type(MPI_Datatype), intent(in) :: sendtype
       type(*), dimension(..), asynchronous :: recvbuf
-      integer, intent(in) :: recvcounts(*)
-      integer, intent(in) :: displs(*)
+      integer, intent(in), asynchronous :: recvcounts(*)
+      integer, intent(in), asynchronous :: displs(*)
       type(MPI_Datatype), intent(in) :: recvtype
       type(MPI_Comm), intent(in) :: comm
       type(MPI_Request), intent(out) :: request
@@ -4879,8 +4879,8 @@ module mpi_f08
       integer, intent(in) :: sendcount
       type(MPI_Datatype), intent(in) :: sendtype
       type(*), dimension(..), asynchronous :: recvbuf
-      integer, intent(in) :: recvcounts(*)
-      integer, intent(in) :: displs(*)
+      integer, intent(in), asynchronous :: recvcounts(*)
+      integer, intent(in), asynchronous :: displs(*)
       type(MPI_Datatype), intent(in) :: recvtype
       type(MPI_Comm), intent(in) :: comm
       type(MPI_Request), intent(out) :: request
@@ -4955,12 +4955,12 @@ module mpi_f08
       import
       implicit none
       type(*), dimension(..), intent(in), asynchronous :: sendbuf
-      integer, intent(in) :: sendcounts(*)
-      integer, intent(in) :: sdispls(*)
+      integer, intent(in), asynchronous :: sendcounts(*)
+      integer, intent(in), asynchronous :: sdispls(*)
       type(MPI_Datatype), intent(in) :: sendtype
       type(*), dimension(..), asynchronous :: recvbuf
-      integer, intent(in) :: recvcounts(*)
-      integer, intent(in) :: rdispls(*)
+      integer, intent(in), asynchronous :: recvcounts(*)
+      integer, intent(in), asynchronous :: rdispls(*)
       type(MPI_Datatype), intent(in) :: recvtype
       type(MPI_Comm), intent(in) :: comm
       type(MPI_Request), intent(out) :: request
@@ -4973,12 +4973,12 @@ module mpi_f08
       import
       implicit none
       type(*), dimension(..), intent(in), asynchronous :: sendbuf
-      integer, intent(in) :: sendcounts(*)
-      integer, intent(in) :: sdispls(*)
+      integer, intent(in), asynchronous :: sendcounts(*)
+      integer, intent(in), asynchronous :: sdispls(*)
       type(MPI_Datatype), intent(in) :: sendtype
       type(*), dimension(..), asynchronous :: recvbuf
-      integer, intent(in) :: recvcounts(*)
-      integer, intent(in) :: rdispls(*)
+      integer, intent(in), asynchronous :: recvcounts(*)
+      integer, intent(in), asynchronous :: rdispls(*)
       type(MPI_Datatype), intent(in) :: recvtype
       type(MPI_Comm), intent(in) :: comm
       type(MPI_Request), intent(out) :: request
@@ -4991,13 +4991,13 @@ module mpi_f08
       import
       implicit none
       type(*), dimension(..), intent(in), asynchronous :: sendbuf
-      integer, intent(in) :: sendcounts(*)
-      integer, intent(in) :: sdispls(*)
-      type(MPI_Datatype), intent(in) :: sendtypes(*)
+      integer, intent(in), asynchronous :: sendcounts(*)
+      integer, intent(in), asynchronous :: sdispls(*)
+      type(MPI_Datatype), intent(in), asynchronous :: sendtypes(*)
       type(*), dimension(..), asynchronous :: recvbuf
-      integer, intent(in) :: recvcounts(*)
-      integer, intent(in) :: rdispls(*)
-      type(MPI_Datatype), intent(in) :: recvtypes(*)
+      integer, intent(in), asynchronous :: recvcounts(*)
+      integer, intent(in), asynchronous :: rdispls(*)
+      type(MPI_Datatype), intent(in), asynchronous :: recvtypes(*)
       type(MPI_Comm), intent(in) :: comm
       type(MPI_Request), intent(out) :: request
       integer, optional, intent(out) :: ierror
@@ -5009,13 +5009,13 @@ module mpi_f08
       import
       implicit none
       type(*), dimension(..), intent(in), asynchronous :: sendbuf
-      integer, intent(in) :: sendcounts(*)
-      integer, intent(in) :: sdispls(*)
-      type(MPI_Datatype), intent(in) :: sendtypes(*)
+      integer, intent(in), asynchronous :: sendcounts(*)
+      integer, intent(in), asynchronous :: sdispls(*)
+      type(MPI_Datatype), intent(in), asynchronous :: sendtypes(*)
       type(*), dimension(..), asynchronous :: recvbuf
-      integer, intent(in) :: recvcounts(*)
-      integer, intent(in) :: rdispls(*)
-      type(MPI_Datatype), intent(in) :: recvtypes(*)
+      integer, intent(in), asynchronous :: recvcounts(*)
+      integer, intent(in), asynchronous :: rdispls(*)
+      type(MPI_Datatype), intent(in), asynchronous :: recvtypes(*)
       type(MPI_Comm), intent(in) :: comm
       type(MPI_Request), intent(out) :: request
       integer, optional, intent(out) :: ierror
@@ -5170,8 +5170,8 @@ module mpi_f08
       integer, intent(in) :: sendcount
       type(MPI_Datatype), intent(in) :: sendtype
       type(*), dimension(..), asynchronous :: recvbuf
-      integer, intent(in) :: recvcounts(*)
-      integer, intent(in) :: displs(*)
+      integer, intent(in), asynchronous :: recvcounts(*)
+      integer, intent(in), asynchronous :: displs(*)
       type(MPI_Datatype), intent(in) :: recvtype
       integer, intent(in) :: root
       type(MPI_Comm), intent(in) :: comm
@@ -5188,8 +5188,8 @@ module mpi_f08
       integer, intent(in) :: sendcount
       type(MPI_Datatype), intent(in) :: sendtype
       type(*), dimension(..), asynchronous :: recvbuf
-      integer, intent(in) :: recvcounts(*)
-      integer, intent(in) :: displs(*)
+      integer, intent(in), asynchronous :: recvcounts(*)
+      integer, intent(in), asynchronous :: displs(*)
       type(MPI_Datatype), intent(in) :: recvtype
       integer, intent(in) :: root
       type(MPI_Comm), intent(in) :: comm
@@ -5206,7 +5206,7 @@ module mpi_f08
       type(MPI_Comm), intent(in) :: comm
       logical, intent(out) :: flag
       type(MPI_Message), intent(out) :: message
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine MPI_Improbe
   end interface MPI_Improbe
@@ -5219,7 +5219,7 @@ module mpi_f08
       type(MPI_Comm), intent(in) :: comm
       logical, intent(out) :: flag
       type(MPI_Message), intent(out) :: message
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Improbe
   end interface PMPI_Improbe
@@ -5232,7 +5232,7 @@ module mpi_f08
       integer, intent(in) :: count
       type(MPI_Datatype), intent(in) :: datatype
       type(MPI_Message), intent(inout) :: message
-      type(MPI_Request), intent(inout) :: request
+      type(MPI_Request), intent(out) :: request
       integer, optional, intent(out) :: ierror
     end subroutine MPI_Imrecv_f08ts
   end interface MPI_Imrecv
@@ -5245,7 +5245,7 @@ module mpi_f08
       integer, intent(in) :: count
       type(MPI_Datatype), intent(in) :: datatype
       type(MPI_Message), intent(inout) :: message
-      type(MPI_Request), intent(inout) :: request
+      type(MPI_Request), intent(out) :: request
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Imrecv_f08ts
   end interface PMPI_Imrecv
@@ -5291,8 +5291,8 @@ module mpi_f08
       integer, intent(in) :: sendcount
       type(MPI_Datatype), intent(in) :: sendtype
       type(*), dimension(..), asynchronous :: recvbuf
-      integer, intent(in) :: recvcounts(*)
-      integer, intent(in) :: displs(*)
+      integer, intent(in), asynchronous :: recvcounts(*)
+      integer, intent(in), asynchronous :: displs(*)
       type(MPI_Datatype), intent(in) :: recvtype
       type(MPI_Comm), intent(in) :: comm
       type(MPI_Request), intent(out) :: request
@@ -5309,8 +5309,8 @@ module mpi_f08
       integer, intent(in) :: sendcount
       type(MPI_Datatype), intent(in) :: sendtype
       type(*), dimension(..), asynchronous :: recvbuf
-      integer, intent(in) :: recvcounts(*)
-      integer, intent(in) :: displs(*)
+      integer, intent(in), asynchronous :: recvcounts(*)
+      integer, intent(in), asynchronous :: displs(*)
       type(MPI_Datatype), intent(in) :: recvtype
       type(MPI_Comm), intent(in) :: comm
       type(MPI_Request), intent(out) :: request
@@ -5356,12 +5356,12 @@ module mpi_f08
       import
       implicit none
       type(*), dimension(..), intent(in), asynchronous :: sendbuf
-      integer, intent(in) :: sendcounts(*)
-      integer, intent(in) :: sdispls(*)
+      integer, intent(in), asynchronous :: sendcounts(*)
+      integer, intent(in), asynchronous :: sdispls(*)
       type(MPI_Datatype), intent(in) :: sendtype
       type(*), dimension(..), asynchronous :: recvbuf
-      integer, intent(in) :: recvcounts(*)
-      integer, intent(in) :: rdispls(*)
+      integer, intent(in), asynchronous :: recvcounts(*)
+      integer, intent(in), asynchronous :: rdispls(*)
       type(MPI_Datatype), intent(in) :: recvtype
       type(MPI_Comm), intent(in) :: comm
       type(MPI_Request), intent(out) :: request
@@ -5375,12 +5375,12 @@ module mpi_f08
       import
       implicit none
       type(*), dimension(..), intent(in), asynchronous :: sendbuf
-      integer, intent(in) :: sendcounts(*)
-      integer, intent(in) :: sdispls(*)
+      integer, intent(in), asynchronous :: sendcounts(*)
+      integer, intent(in), asynchronous :: sdispls(*)
       type(MPI_Datatype), intent(in) :: sendtype
       type(*), dimension(..), asynchronous :: recvbuf
-      integer, intent(in) :: recvcounts(*)
-      integer, intent(in) :: rdispls(*)
+      integer, intent(in), asynchronous :: recvcounts(*)
+      integer, intent(in), asynchronous :: rdispls(*)
       type(MPI_Datatype), intent(in) :: recvtype
       type(MPI_Comm), intent(in) :: comm
       type(MPI_Request), intent(out) :: request
@@ -5394,13 +5394,13 @@ module mpi_f08
       import
       implicit none
       type(*), dimension(..), intent(in), asynchronous :: sendbuf
-      integer, intent(in) :: sendcounts(*)
-      integer(kind=MPI_ADDRESS_KIND), intent(in) :: sdispls(*)
-      type(MPI_Datatype), intent(in) :: sendtypes(*)
+      integer, intent(in), asynchronous :: sendcounts(*)
+      integer(kind=MPI_ADDRESS_KIND), intent(in), asynchronous :: sdispls(*)
+      type(MPI_Datatype), intent(in), asynchronous :: sendtypes(*)
       type(*), dimension(..), asynchronous :: recvbuf
-      integer, intent(in) :: recvcounts(*)
-      integer(kind=MPI_ADDRESS_KIND), intent(in) :: rdispls(*)
-      type(MPI_Datatype), intent(in) :: recvtypes(*)
+      integer, intent(in), asynchronous :: recvcounts(*)
+      integer(kind=MPI_ADDRESS_KIND), intent(in), asynchronous :: rdispls(*)
+      type(MPI_Datatype), intent(in), asynchronous :: recvtypes(*)
       type(MPI_Comm), intent(in) :: comm
       type(MPI_Request), intent(out) :: request
       integer, optional, intent(out) :: ierror
@@ -5413,13 +5413,13 @@ module mpi_f08
       import
       implicit none
       type(*), dimension(..), intent(in), asynchronous :: sendbuf
-      integer, intent(in) :: sendcounts(*)
-      integer(kind=MPI_ADDRESS_KIND), intent(in) :: sdispls(*)
-      type(MPI_Datatype), intent(in) :: sendtypes(*)
+      integer, intent(in), asynchronous :: sendcounts(*)
+      integer(kind=MPI_ADDRESS_KIND), intent(in), asynchronous :: sdispls(*)
+      type(MPI_Datatype), intent(in), asynchronous :: sendtypes(*)
       type(*), dimension(..), asynchronous :: recvbuf
-      integer, intent(in) :: recvcounts(*)
-      integer(kind=MPI_ADDRESS_KIND), intent(in) :: rdispls(*)
-      type(MPI_Datatype), intent(in) :: recvtypes(*)
+      integer, intent(in), asynchronous :: recvcounts(*)
+      integer(kind=MPI_ADDRESS_KIND), intent(in), asynchronous :: rdispls(*)
+      type(MPI_Datatype), intent(in), asynchronous :: recvtypes(*)
       type(MPI_Comm), intent(in) :: comm
       type(MPI_Request), intent(out) :: request
       integer, optional, intent(out) :: ierror
@@ -5577,7 +5577,7 @@ module mpi_f08
       implicit none
       type(MPI_Info), intent(in) :: info
       character(len=*), intent(in) :: key
-      integer, intent(out) :: buflen
+      integer, intent(inout) :: buflen
       character(len=*), intent(out) :: value
       logical, intent(out) :: flag
       integer, optional, intent(out) :: ierror
@@ -5589,7 +5589,7 @@ module mpi_f08
       implicit none
       type(MPI_Info), intent(in) :: info
       character(len=*), intent(in) :: key
-      integer, intent(out) :: buflen
+      integer, intent(inout) :: buflen
       character(len=*), intent(out) :: value
       logical, intent(out) :: flag
       integer, optional, intent(out) :: ierror
@@ -5773,7 +5773,7 @@ module mpi_f08
       integer, intent(in) :: tag
       type(MPI_Comm), intent(in) :: comm
       logical, intent(out) :: flag
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine MPI_Iprobe
   end interface MPI_Iprobe
@@ -5785,7 +5785,7 @@ module mpi_f08
       integer, intent(in) :: tag
       type(MPI_Comm), intent(in) :: comm
       logical, intent(out) :: flag
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Iprobe
   end interface PMPI_Iprobe
@@ -5858,7 +5858,7 @@ module mpi_f08
       implicit none
       type(*), dimension(..), intent(in), asynchronous :: sendbuf
       type(*), dimension(..), asynchronous :: recvbuf
-      integer, intent(in) :: recvcounts(*)
+      integer, intent(in), asynchronous :: recvcounts(*)
       type(MPI_Datatype), intent(in) :: datatype
       type(MPI_Op), intent(in) :: op
       type(MPI_Comm), intent(in) :: comm
@@ -5873,7 +5873,7 @@ module mpi_f08
       implicit none
       type(*), dimension(..), intent(in), asynchronous :: sendbuf
       type(*), dimension(..), asynchronous :: recvbuf
-      integer, intent(in) :: recvcounts(*)
+      integer, intent(in), asynchronous :: recvcounts(*)
       type(MPI_Datatype), intent(in) :: datatype
       type(MPI_Op), intent(in) :: op
       type(MPI_Comm), intent(in) :: comm
@@ -6027,8 +6027,8 @@ module mpi_f08
       import
       implicit none
       type(*), dimension(..), intent(in), asynchronous :: sendbuf
-      integer, intent(in) :: sendcounts(*)
-      integer, intent(in) :: displs(*)
+      integer, intent(in), asynchronous :: sendcounts(*)
+      integer, intent(in), asynchronous :: displs(*)
       type(MPI_Datatype), intent(in) :: sendtype
       type(*), dimension(..), asynchronous :: recvbuf
       integer, intent(in) :: recvcount
@@ -6045,8 +6045,8 @@ module mpi_f08
       import
       implicit none
       type(*), dimension(..), intent(in), asynchronous :: sendbuf
-      integer, intent(in) :: sendcounts(*)
-      integer, intent(in) :: displs(*)
+      integer, intent(in), asynchronous :: sendcounts(*)
+      integer, intent(in), asynchronous :: displs(*)
       type(MPI_Datatype), intent(in) :: sendtype
       type(*), dimension(..), asynchronous :: recvbuf
       integer, intent(in) :: recvcount
@@ -6221,7 +6221,7 @@ module mpi_f08
       integer, intent(in) :: tag
       type(MPI_Comm), intent(in) :: comm
       type(MPI_Message), intent(out) :: message
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine MPI_Mprobe
   end interface MPI_Mprobe
@@ -6233,7 +6233,7 @@ module mpi_f08
       integer, intent(in) :: tag
       type(MPI_Comm), intent(in) :: comm
       type(MPI_Message), intent(out) :: message
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Mprobe
   end interface PMPI_Mprobe
@@ -6246,7 +6246,7 @@ module mpi_f08
       integer, intent(in) :: count
       type(MPI_Datatype), intent(in) :: datatype
       type(MPI_Message), intent(inout) :: message
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine MPI_Mrecv_f08ts
   end interface MPI_Mrecv
@@ -6259,7 +6259,7 @@ module mpi_f08
       integer, intent(in) :: count
       type(MPI_Datatype), intent(in) :: datatype
       type(MPI_Message), intent(inout) :: message
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Mrecv_f08ts
   end interface PMPI_Mrecv
@@ -6371,7 +6371,7 @@ module mpi_f08
       integer, intent(in) :: sendcount
       type(MPI_Datatype), intent(in) :: sendtype
       type(*), dimension(..), asynchronous :: recvbuf
-      integer, intent(in) :: recvcounts(*)
+      integer, intent(in), asynchronous :: recvcounts(*)
       integer, intent(in) :: displs(*)
       type(MPI_Datatype), intent(in) :: recvtype
       type(MPI_Comm), intent(in) :: comm
@@ -6390,7 +6390,7 @@ module mpi_f08
       integer, intent(in) :: sendcount
       type(MPI_Datatype), intent(in) :: sendtype
       type(*), dimension(..), asynchronous :: recvbuf
-      integer, intent(in) :: recvcounts(*)
+      integer, intent(in), asynchronous :: recvcounts(*)
       integer, intent(in) :: displs(*)
       type(MPI_Datatype), intent(in) :: recvtype
       type(MPI_Comm), intent(in) :: comm
@@ -6506,12 +6506,12 @@ module mpi_f08
       import
       implicit none
       type(*), dimension(..), intent(in), asynchronous :: sendbuf
-      integer, intent(in) :: sendcounts(*)
-      integer, intent(in) :: sdispls(*)
+      integer, intent(in), asynchronous :: sendcounts(*)
+      integer, intent(in), asynchronous :: sdispls(*)
       type(MPI_Datatype), intent(in) :: sendtype
       type(*), dimension(..), asynchronous :: recvbuf
-      integer, intent(in) :: recvcounts(*)
-      integer, intent(in) :: rdispls(*)
+      integer, intent(in), asynchronous :: recvcounts(*)
+      integer, intent(in), asynchronous :: rdispls(*)
       type(MPI_Datatype), intent(in) :: recvtype
       type(MPI_Comm), intent(in) :: comm
       type(MPI_Info), intent(in) :: info
@@ -6526,12 +6526,12 @@ module mpi_f08
       import
       implicit none
       type(*), dimension(..), intent(in), asynchronous :: sendbuf
-      integer, intent(in) :: sendcounts(*)
-      integer, intent(in) :: sdispls(*)
+      integer, intent(in), asynchronous :: sendcounts(*)
+      integer, intent(in), asynchronous :: sdispls(*)
       type(MPI_Datatype), intent(in) :: sendtype
       type(*), dimension(..), asynchronous :: recvbuf
-      integer, intent(in) :: recvcounts(*)
-      integer, intent(in) :: rdispls(*)
+      integer, intent(in), asynchronous :: recvcounts(*)
+      integer, intent(in), asynchronous :: rdispls(*)
       type(MPI_Datatype), intent(in) :: recvtype
       type(MPI_Comm), intent(in) :: comm
       type(MPI_Info), intent(in) :: info
@@ -6580,13 +6580,13 @@ module mpi_f08
       import
       implicit none
       type(*), dimension(..), intent(in), asynchronous :: sendbuf
-      integer, intent(in) :: sendcounts(*)
-      integer(kind=MPI_ADDRESS_KIND), intent(in) :: sdispls(*)
-      type(MPI_Datatype), intent(in) :: sendtypes(*)
+      integer, intent(in), asynchronous :: sendcounts(*)
+      integer(kind=MPI_ADDRESS_KIND), intent(in), asynchronous :: sdispls(*)
+      type(MPI_Datatype), intent(in), asynchronous :: sendtypes(*)
       type(*), dimension(..), asynchronous :: recvbuf
-      integer, intent(in) :: recvcounts(*)
-      integer(kind=MPI_ADDRESS_KIND), intent(in) :: rdispls(*)
-      type(MPI_Datatype), intent(in) :: recvtypes(*)
+      integer, intent(in), asynchronous :: recvcounts(*)
+      integer(kind=MPI_ADDRESS_KIND), intent(in), asynchronous :: rdispls(*)
+      type(MPI_Datatype), intent(in), asynchronous :: recvtypes(*)
       type(MPI_Comm), intent(in) :: comm
       type(MPI_Info), intent(in) :: info
       type(MPI_Request), intent(out) :: request
@@ -6600,13 +6600,13 @@ module mpi_f08
       import
       implicit none
       type(*), dimension(..), intent(in), asynchronous :: sendbuf
-      integer, intent(in) :: sendcounts(*)
-      integer(kind=MPI_ADDRESS_KIND), intent(in) :: sdispls(*)
-      type(MPI_Datatype), intent(in) :: sendtypes(*)
+      integer, intent(in), asynchronous :: sendcounts(*)
+      integer(kind=MPI_ADDRESS_KIND), intent(in), asynchronous :: sdispls(*)
+      type(MPI_Datatype), intent(in), asynchronous :: sendtypes(*)
       type(*), dimension(..), asynchronous :: recvbuf
-      integer, intent(in) :: recvcounts(*)
-      integer(kind=MPI_ADDRESS_KIND), intent(in) :: rdispls(*)
-      type(MPI_Datatype), intent(in) :: recvtypes(*)
+      integer, intent(in), asynchronous :: recvcounts(*)
+      integer(kind=MPI_ADDRESS_KIND), intent(in), asynchronous :: rdispls(*)
+      type(MPI_Datatype), intent(in), asynchronous :: recvtypes(*)
       type(MPI_Comm), intent(in) :: comm
       type(MPI_Info), intent(in) :: info
       type(MPI_Request), intent(out) :: request
@@ -6922,7 +6922,7 @@ module mpi_f08
       integer, intent(in) :: source
       integer, intent(in) :: tag
       type(MPI_Comm), intent(in) :: comm
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine MPI_Probe
   end interface MPI_Probe
@@ -6933,7 +6933,7 @@ module mpi_f08
       integer, intent(in) :: source
       integer, intent(in) :: tag
       type(MPI_Comm), intent(in) :: comm
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Probe
   end interface PMPI_Probe
@@ -7088,7 +7088,7 @@ module mpi_f08
       integer, intent(in) :: source
       integer, intent(in) :: tag
       type(MPI_Comm), intent(in) :: comm
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine MPI_Recv_f08ts
   end interface MPI_Recv
@@ -7103,7 +7103,7 @@ module mpi_f08
       integer, intent(in) :: source
       integer, intent(in) :: tag
       type(MPI_Comm), intent(in) :: comm
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Recv_f08ts
   end interface PMPI_Recv
@@ -7322,7 +7322,7 @@ module mpi_f08
       implicit none
       type(*), dimension(..), intent(in), asynchronous :: sendbuf
       type(*), dimension(..), asynchronous :: recvbuf
-      integer, intent(in) :: recvcounts(*)
+      integer, intent(in), asynchronous :: recvcounts(*)
       type(MPI_Datatype), intent(in) :: datatype
       type(MPI_Op), intent(in) :: op
       type(MPI_Comm), intent(in) :: comm
@@ -7338,7 +7338,7 @@ module mpi_f08
       implicit none
       type(*), dimension(..), intent(in), asynchronous :: sendbuf
       type(*), dimension(..), asynchronous :: recvbuf
-      integer, intent(in) :: recvcounts(*)
+      integer, intent(in), asynchronous :: recvcounts(*)
       type(MPI_Datatype), intent(in) :: datatype
       type(MPI_Op), intent(in) :: op
       type(MPI_Comm), intent(in) :: comm
@@ -7417,7 +7417,7 @@ module mpi_f08
       implicit none
       type(MPI_Request), intent(in) :: request
       logical, intent(out) :: flag
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine MPI_Request_get_status
   end interface MPI_Request_get_status
@@ -7427,7 +7427,7 @@ module mpi_f08
       implicit none
       type(MPI_Request), intent(in) :: request
       logical, intent(out) :: flag
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Request_get_status
   end interface PMPI_Request_get_status
@@ -7438,7 +7438,7 @@ module mpi_f08
       integer, intent(in) :: count
       type(MPI_Request), intent(in) :: array_of_requests(*)
       logical, intent(out) :: flag
-      type(MPI_Status), intent(out) :: array_of_statuses(*)
+      type(MPI_Status) :: array_of_statuses(*)
       integer, optional, intent(out) :: ierror
     end subroutine MPI_Request_get_status_all
   end interface MPI_Request_get_status_all
@@ -7450,7 +7450,7 @@ module mpi_f08
       integer, intent(in) :: count
       type(MPI_Request), intent(in) :: array_of_requests(*)
       logical, intent(out) :: flag
-      type(MPI_Status), intent(out) :: array_of_statuses(*)
+      type(MPI_Status) :: array_of_statuses(*)
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Request_get_status_all
   end interface PMPI_Request_get_status_all
@@ -7460,9 +7460,9 @@ module mpi_f08
       implicit none
       integer, intent(in) :: count
       type(MPI_Request), intent(in) :: array_of_requests(*)
-      integer, intent(out) :: index(*)
+      integer, intent(out) :: index
       logical, intent(out) :: flag
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine MPI_Request_get_status_any
   end interface MPI_Request_get_status_any
@@ -7472,9 +7472,9 @@ module mpi_f08
       implicit none
       integer, intent(in) :: count
       type(MPI_Request), intent(in) :: array_of_requests(*)
-      integer, intent(out) :: index(*)
+      integer, intent(out) :: index
       logical, intent(out) :: flag
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Request_get_status_any
   end interface PMPI_Request_get_status_any
@@ -7487,7 +7487,7 @@ module mpi_f08
       type(MPI_Request), intent(in) :: array_of_requests(*)
       integer, intent(out) :: outcount
       integer, intent(out) :: array_of_indices(*)
-      type(MPI_Status), intent(out) :: array_of_statuses(*)
+      type(MPI_Status) :: array_of_statuses(*)
       integer, optional, intent(out) :: ierror
     end subroutine MPI_Request_get_status_some
   end interface MPI_Request_get_status_some
@@ -7500,7 +7500,7 @@ module mpi_f08
       type(MPI_Request), intent(in) :: array_of_requests(*)
       integer, intent(out) :: outcount
       integer, intent(out) :: array_of_indices(*)
-      type(MPI_Status), intent(out) :: array_of_statuses(*)
+      type(MPI_Status) :: array_of_statuses(*)
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Request_get_status_some
   end interface PMPI_Request_get_status_some
@@ -7847,8 +7847,8 @@ module mpi_f08
       import
       implicit none
       type(*), dimension(..), intent(in), asynchronous :: sendbuf
-      integer, intent(in) :: sendcounts(*)
-      integer, intent(in) :: displs(*)
+      integer, intent(in), asynchronous :: sendcounts(*)
+      integer, intent(in), asynchronous :: displs(*)
       type(MPI_Datatype), intent(in) :: sendtype
       type(*), dimension(..), asynchronous :: recvbuf
       integer, intent(in) :: recvcount
@@ -7867,8 +7867,8 @@ module mpi_f08
       import
       implicit none
       type(*), dimension(..), intent(in), asynchronous :: sendbuf
-      integer, intent(in) :: sendcounts(*)
-      integer, intent(in) :: displs(*)
+      integer, intent(in), asynchronous :: sendcounts(*)
+      integer, intent(in), asynchronous :: displs(*)
       type(MPI_Datatype), intent(in) :: sendtype
       type(*), dimension(..), asynchronous :: recvbuf
       integer, intent(in) :: recvcount
@@ -7955,7 +7955,7 @@ module mpi_f08
       integer, intent(in) :: source
       integer, intent(in) :: recvtag
       type(MPI_Comm), intent(in) :: comm
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine MPI_Sendrecv_f08ts
   end interface MPI_Sendrecv
@@ -7976,7 +7976,7 @@ module mpi_f08
       integer, intent(in) :: source
       integer, intent(in) :: recvtag
       type(MPI_Comm), intent(in) :: comm
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Sendrecv_f08ts
   end interface PMPI_Sendrecv
@@ -7993,7 +7993,7 @@ module mpi_f08
       integer, intent(in) :: source
       integer, intent(in) :: recvtag
       type(MPI_Comm), intent(in) :: comm
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine MPI_Sendrecv_replace_f08ts
   end interface MPI_Sendrecv_replace
@@ -8010,7 +8010,7 @@ module mpi_f08
       integer, intent(in) :: source
       integer, intent(in) :: recvtag
       type(MPI_Comm), intent(in) :: comm
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Sendrecv_replace_f08ts
   end interface PMPI_Sendrecv_replace
@@ -8020,7 +8020,7 @@ module mpi_f08
       import
       implicit none
       type(MPI_Session), intent(in) :: session
-      type(*), dimension(..) :: buffer
+      type(*), dimension(..), asynchronous :: buffer
       integer, intent(in) :: size
       integer, optional, intent(out) :: ierror
     end subroutine MPI_Session_attach_buffer_f08ts
@@ -8031,7 +8031,7 @@ module mpi_f08
       import
       implicit none
       type(MPI_Session), intent(in) :: session
-      type(*), dimension(..) :: buffer
+      type(*), dimension(..), asynchronous :: buffer
       integer, intent(in) :: size
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Session_attach_buffer_f08ts
@@ -8058,7 +8058,7 @@ module mpi_f08
     subroutine MPI_Session_finalize(session, ierror)
       import
       implicit none
-      type(MPI_Session), intent(out) :: session
+      type(MPI_Session), intent(inout) :: session
       integer, optional, intent(out) :: ierror
     end subroutine MPI_Session_finalize
   end interface MPI_Session_finalize
@@ -8066,7 +8066,7 @@ module mpi_f08
     subroutine PMPI_Session_finalize(session, ierror)
       import
       implicit none
-      type(MPI_Session), intent(out) :: session
+      type(MPI_Session), intent(inout) :: session
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Session_finalize
   end interface PMPI_Session_finalize
@@ -8129,7 +8129,7 @@ module mpi_f08
       type(MPI_Session), intent(in) :: session
       type(MPI_Info), intent(in) :: info
       integer, intent(in) :: n
-      integer, intent(out) :: pset_len
+      integer, intent(inout) :: pset_len
       character(len=*), intent(out) :: pset_name
       integer, optional, intent(out) :: ierror
     end subroutine MPI_Session_get_nth_pset
@@ -8141,7 +8141,7 @@ module mpi_f08
       type(MPI_Session), intent(in) :: session
       type(MPI_Info), intent(in) :: info
       integer, intent(in) :: n
-      integer, intent(out) :: pset_len
+      integer, intent(inout) :: pset_len
       character(len=*), intent(out) :: pset_name
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Session_get_nth_pset
@@ -8506,7 +8506,7 @@ module mpi_f08
       implicit none
       type(MPI_Request), intent(inout) :: request
       logical, intent(out) :: flag
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine MPI_Test
   end interface MPI_Test
@@ -8516,7 +8516,7 @@ module mpi_f08
       implicit none
       type(MPI_Request), intent(inout) :: request
       logical, intent(out) :: flag
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Test
   end interface PMPI_Test
@@ -8545,7 +8545,7 @@ module mpi_f08
       integer, intent(in) :: count
       type(MPI_Request), intent(inout) :: array_of_requests(*)
       logical, intent(out) :: flag
-      type(MPI_Status), intent(out) :: array_of_statuses(*)
+      type(MPI_Status) :: array_of_statuses(*)
       integer, optional, intent(out) :: ierror
     end subroutine MPI_Testall
   end interface MPI_Testall
@@ -8556,7 +8556,7 @@ module mpi_f08
       integer, intent(in) :: count
       type(MPI_Request), intent(inout) :: array_of_requests(*)
       logical, intent(out) :: flag
-      type(MPI_Status), intent(out) :: array_of_statuses(*)
+      type(MPI_Status) :: array_of_statuses(*)
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Testall
   end interface PMPI_Testall
@@ -8568,7 +8568,7 @@ module mpi_f08
       type(MPI_Request), intent(inout) :: array_of_requests(*)
       integer, intent(out) :: index
       logical, intent(out) :: flag
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine MPI_Testany
   end interface MPI_Testany
@@ -8580,7 +8580,7 @@ module mpi_f08
       type(MPI_Request), intent(inout) :: array_of_requests(*)
       integer, intent(out) :: index
       logical, intent(out) :: flag
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Testany
   end interface PMPI_Testany
@@ -8593,7 +8593,7 @@ module mpi_f08
       type(MPI_Request), intent(inout) :: array_of_requests(*)
       integer, intent(out) :: outcount
       integer, intent(out) :: array_of_indices(*)
-      type(MPI_Status), intent(out) :: array_of_statuses(*)
+      type(MPI_Status) :: array_of_statuses(*)
       integer, optional, intent(out) :: ierror
     end subroutine MPI_Testsome
   end interface MPI_Testsome
@@ -8606,7 +8606,7 @@ module mpi_f08
       type(MPI_Request), intent(inout) :: array_of_requests(*)
       integer, intent(out) :: outcount
       integer, intent(out) :: array_of_indices(*)
-      type(MPI_Status), intent(out) :: array_of_statuses(*)
+      type(MPI_Status) :: array_of_statuses(*)
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Testsome
   end interface PMPI_Testsome
@@ -9457,7 +9457,7 @@ module mpi_f08
       import
       implicit none
       type(MPI_Request), intent(inout) :: request
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine MPI_Wait
   end interface MPI_Wait
@@ -9466,7 +9466,7 @@ module mpi_f08
       import
       implicit none
       type(MPI_Request), intent(inout) :: request
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Wait
   end interface PMPI_Wait
@@ -9476,7 +9476,7 @@ module mpi_f08
       implicit none
       integer, intent(in) :: count
       type(MPI_Request), intent(inout) :: array_of_requests(*)
-      type(MPI_Status), intent(out) :: array_of_statuses(*)
+      type(MPI_Status) :: array_of_statuses(*)
       integer, optional, intent(out) :: ierror
     end subroutine MPI_Waitall
   end interface MPI_Waitall
@@ -9486,7 +9486,7 @@ module mpi_f08
       implicit none
       integer, intent(in) :: count
       type(MPI_Request), intent(inout) :: array_of_requests(*)
-      type(MPI_Status), intent(out) :: array_of_statuses(*)
+      type(MPI_Status) :: array_of_statuses(*)
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Waitall
   end interface PMPI_Waitall
@@ -9497,7 +9497,7 @@ module mpi_f08
       integer, intent(in) :: count
       type(MPI_Request), intent(inout) :: array_of_requests(*)
       integer, intent(out) :: index
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine MPI_Waitany
   end interface MPI_Waitany
@@ -9508,7 +9508,7 @@ module mpi_f08
       integer, intent(in) :: count
       type(MPI_Request), intent(inout) :: array_of_requests(*)
       integer, intent(out) :: index
-      type(MPI_Status), intent(out) :: status
+      type(MPI_Status) :: status
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Waitany
   end interface PMPI_Waitany
@@ -9521,7 +9521,7 @@ module mpi_f08
       type(MPI_Request), intent(inout) :: array_of_requests(*)
       integer, intent(out) :: outcount
       integer, intent(out) :: array_of_indices(*)
-      type(MPI_Status), intent(out) :: array_of_statuses(*)
+      type(MPI_Status) :: array_of_statuses(*)
       integer, optional, intent(out) :: ierror
     end subroutine MPI_Waitsome
   end interface MPI_Waitsome
@@ -9534,7 +9534,7 @@ module mpi_f08
       type(MPI_Request), intent(inout) :: array_of_requests(*)
       integer, intent(out) :: outcount
       integer, intent(out) :: array_of_indices(*)
-      type(MPI_Status), intent(out) :: array_of_statuses(*)
+      type(MPI_Status) :: array_of_statuses(*)
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Waitsome
   end interface PMPI_Waitsome
@@ -9757,7 +9757,7 @@ module mpi_f08
       import
       implicit none
       type(MPI_Win), intent(in) :: win
-      type(*), dimension(..), intent(in), asynchronous :: base
+      type(*), dimension(..), asynchronous :: base
       integer, optional, intent(out) :: ierror
     end subroutine MPI_Win_detach_f08ts
   end interface MPI_Win_detach
@@ -9766,7 +9766,7 @@ module mpi_f08
       import
       implicit none
       type(MPI_Win), intent(in) :: win
-      type(*), dimension(..), intent(in), asynchronous :: base
+      type(*), dimension(..), asynchronous :: base
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Win_detach_f08ts
   end interface PMPI_Win_detach
@@ -10292,14 +10292,14 @@ module mpi_f08
     subroutine MPI_F_sync_reg_f08ts(buf) bind(C, name="MPI_F_sync_reg_f08ts")
       import
       implicit none
-      type(*), dimension(..) :: buf
+      type(*), dimension(..), asynchronous :: buf
     end subroutine MPI_F_sync_reg_f08ts
   end interface MPI_F_sync_reg
   interface PMPI_F_sync_reg
     subroutine PMPI_F_sync_reg_f08ts(buf) bind(C, name="PMPI_F_sync_reg_f08ts")
       import
       implicit none
-      type(*), dimension(..) :: buf
+      type(*), dimension(..), asynchronous :: buf
     end subroutine PMPI_F_sync_reg_f08ts
   end interface PMPI_F_sync_reg
   interface MPI_Status_f2f08

@@ -9,7 +9,8 @@ Inputs:
   the standard's own source of its language bindings): every procedure's parameters with
   their *kind* (BUFFER, POLYXFER_NUM_ELEM_NNI, RANK, REQUEST, STATUS ...), direction and C
   rendering, and whether it has a large-count (`_c`) form. `make api-deps` installs the
-  package into build/api-venv; the generator finds it there (or on PYTHONPATH).
+  package into build/api-venv; the generator finds it there (or on PYTHONPATH), through
+  tools/mpi_api.py, which loads it for tools/gen_fortran.py and tools/gen_f08.py too.
   tools/c_api.txt: railmpi's table -- which procedures are bound here and which core call
   implements each (see its header).
 
@@ -51,13 +52,15 @@ import re
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import mpi_api  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TABLE = os.path.join(ROOT, "tools", "c_api.txt")
 OUT = os.path.join(ROOT, "src", "abi", "entry_points.rs")
 # The callback types of include/mpi.h (build.rs inserts them).
 CALLBACKS_OUT = os.path.join(ROOT, "src", "abi", "callbacks.h")
-VENV_SITE = os.path.join(ROOT, "build", "api-venv", "lib")
-PYMPISTANDARD = "0.2.0"
+PYMPISTANDARD = mpi_api.PYMPISTANDARD
 
 # Kinds of the non-negative counts converted to usize.
 # Kinds of the non-negative counts converted to usize: elements and array lengths
@@ -74,23 +77,7 @@ C_SCALARS = {
 
 
 def load_standard():
-    """Import pympistandard: from build/api-venv when `make api-deps` made it."""
-    if os.path.isdir(VENV_SITE):
-        for py in sorted(os.listdir(VENV_SITE)):
-            site = os.path.join(VENV_SITE, py, "site-packages")
-            if os.path.isdir(site):
-                sys.path.insert(0, site)
-    try:
-        import pympistandard
-    except ImportError:
-        sys.exit(
-            "gen_c.py: the pympistandard package is missing; `make api-deps` installs it "
-            "into build/api-venv"
-        )
-    if pympistandard.__version__ != PYMPISTANDARD:
-        sys.exit(f"gen_c.py: pympistandard {PYMPISTANDARD} needed, found {pympistandard.__version__}")
-    pympistandard.use_api_version(1)
-    return pympistandard
+    return mpi_api.load_standard("gen_c.py")
 
 
 # Old names the standard keeps for callback types (MPI-2's `_fn`, MPI-1's handler), and
@@ -367,9 +354,7 @@ def render_entry(entry, cname, params):
 
 
 def render(std, entries, protos):
-    procs = {}
-    for proc in std.PROCEDURES.values():
-        procs[proc._parseset["name"]] = proc
+    procs = mpi_api.procedures(std)
     chunks = []
     seen = set()
     names = {e.name: e for e in entries}

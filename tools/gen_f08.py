@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
-"""Generate railmpi's `mpi_f08` module (MPI-3.1 §17.1) from the C header.
+"""Generate railmpi's `mpi_f08` module (MPI-3.1 §17.1) from the MPI Forum's API.
 
     python3 tools/gen_f08.py            # rewrite the generated files
     python3 tools/gen_f08.py --check    # exit 1 if they are stale (nothing written)
 
-Reads include/mpi.h with tools/gen_fortran.py's parser, binds every function that `use mpi`
-binds (gen_fortran's bindings: functions added there, MPI_File_* included, appear here on the
-next run), and writes
+Binds every procedure that `use mpi` binds (tools/gen_fortran.py's bindings, of the C
+functions include/mpi.h declares: functions added there, MPI_File_* included, appear here on
+the next run) and that the standard gives an mpi_f08 binding, with the dummies of that
+binding as the MPI Forum's machine-readable API renders them (pympistandard 0.2.0, through
+tools/mpi_api.py, as for tools/gen_c.py): names, types, kinds, ranks, INTENT, OPTIONAL,
+ASYNCHRONOUS, and whether the procedure is a function or has an ierror. The constants'
+values are mpif.h's (include/mpi.h's). It writes
 
   include/mpi_f08.f90              the module: handle types, MPI_Status, constants, special
                                    addresses, callback interfaces, one generic interface per
@@ -33,21 +37,28 @@ depends on libgfortran. Two kinds of interfaces:
   noncontiguous section is copied in and out around a call that is done with the buffer
   when it returns (as gfortran does for `use mpi`'s implicit interfaces), and is
   MPI_ERR_BUFFER (raised on the call's communicator, window or file) in one that keeps using
-  it (nonblocking, persistent, one-sided, attached: ASYNC_CALLS), where a copy would be
-  wrong.
+  it (nonblocking, persistent, one-sided, attached: the standard declares its buffers
+  ASYNCHRONOUS), where a copy would be wrong.
 
-Dummy arguments have MPI-3.1's names (keyword arguments), types, kinds, ranks and intents;
-c_tests/tools/f08_calls.py checks them against MPICH's mpi_f08. The specific names of the
-procedures without buffers are the generic ones (MPI_Comm_rank, not MPI_Comm_rank_f08).
+Dummy arguments are the standard's (keyword arguments by its names), in the module's lower
+case, but that a string is CHARACTER(LEN=*) and an array whose extent another dummy gives
+(`dims(ndims)`, `ranges(3, n)`) is assumed-size (`dims(*)`, `ranges(3, *)`): the entry
+points take any length, and a caller's actual argument is not checked against it. F08_FIXES corrects the rendering where apis.json
+is not the standard's text (the partitioned calls' buffers). c_tests/tools/f08_calls.py
+checks the interfaces against MPICH's mpi_f08. The specific names of the procedures without
+buffers are the generic ones (MPI_Comm_rank, not MPI_Comm_rank_f08).
 
 MPI_BOTTOM, MPI_IN_PLACE, MPI_STATUS(ES)_IGNORE, ... are BIND(C) module variables whose
 storage is libmpi's (`railmpi_f08_bottom`, ...; f08_support.rs), recognised by address by the
 same helpers as the COMMON blocks. Handle `==`/`/=` are BIND(C) functions in f08_support.rs.
-MPI_Sizeof (the descriptor's elem_len), MPI_F_sync_reg and MPI_Status_f2f08/f082f are
-written by hand there. Not provided: the MPI-1 calls MPI-3.0 removed or that mpi_f08 leaves
-out (MPI_Address, MPI_Attr_*, MPI_Keyval_*, MPI_Errhandler_create/get/set,
-MPI_Type_extent/lb/ub/hvector/hindexed/struct), the C/f08 status conversions (C only), and
-what `use mpi` does not bind.
+The entry points of MPI_Sizeof (the descriptor's elem_len), MPI_F_sync_reg and
+MPI_Status_f2f08/f082f (FORTRAN_ONLY: no C function; their interfaces are the standard's)
+are written by hand there. Not provided: the MPI-1 calls MPI-3.0 removed or that the
+standard gives no mpi_f08 binding (MPI_Address, MPI_Attr_*, MPI_Keyval_*,
+MPI_Errhandler_create/get/set, MPI_Type_extent/lb/ub/hvector/hindexed/struct), those taking
+a procedure the module has no interface for (MPI_Grequest_start, MPI_Register_datarep,
+MPI_Session_create_errhandler), the C/f08 status conversions (C only), and what `use mpi`
+does not bind.
 """
 
 import argparse
@@ -57,6 +68,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gen_fortran as gf  # noqa: E402
+import mpi_api  # noqa: E402
 
 ROOT = gf.ROOT
 F08_OUT = os.path.join(ROOT, "include", "mpi_f08.f90")
@@ -67,66 +79,33 @@ HANDLE_TYPES = [
     "MPI_Comm", "MPI_Datatype", "MPI_Group", "MPI_Request", "MPI_Op", "MPI_Win", "MPI_File",
     "MPI_Info", "MPI_Errhandler", "MPI_Message", "MPI_Session",
 ]
-# Not in mpi_f08 (removed in MPI-3.0, or deprecated MPI-1 calls mpi_f08 does not carry).
-F08_OMIT = {
-    "PMPI_Address", "PMPI_Attr_delete", "PMPI_Attr_get", "PMPI_Attr_put",
-    "PMPI_Errhandler_create", "PMPI_Errhandler_get", "PMPI_Errhandler_set",
-    "PMPI_Keyval_create", "PMPI_Keyval_free", "PMPI_Type_extent", "PMPI_Type_lb",
-    "PMPI_Type_ub", "PMPI_Type_hvector", "PMPI_Type_hindexed", "PMPI_Type_struct",
+# The callbacks' abstract interfaces the module declares (F08_CALLBACKS below): a procedure
+# taking another kind of procedure is left out.
+F08_INTERFACES = {
+    "MPI_User_function", "MPI_Comm_copy_attr_function", "MPI_Comm_delete_attr_function",
+    "MPI_Type_copy_attr_function", "MPI_Type_delete_attr_function",
+    "MPI_Win_copy_attr_function", "MPI_Win_delete_attr_function",
+    "MPI_Comm_errhandler_function", "MPI_Win_errhandler_function",
+    "MPI_File_errhandler_function",
 }
-# C `int` parameters that are LOGICAL in Fortran.
-LOGICAL_NAMES = {"flag", "reorder", "periods", "remain_dims", "high", "commute", "weighted"}
-# Non-const pointers that are arrays (the others are scalars).
-ARRAY_NAMES = {
-    "coords", "destinations", "destweights", "dims", "edges", "index", "indx", "indices",
-    "neighbors", "periods", "ranks2", "requests", "sources", "sourceweights", "statuses",
+# Declarations where apis.json (pympistandard 0.2.0) is not the standard's text: the
+# partitioned calls' buffers are ASYNCHRONOUS (MPI-4.1 section 4.2.2), MPI_Precv_init's is
+# written (no INTENT(IN)).
+F08_FIXES = {
+    ("MPI_Psend_init", "buf"): "type(*), dimension(..), intent(in), asynchronous",
+    ("MPI_Precv_init", "buf"): "type(*), dimension(..), asynchronous",
 }
-# The dummy names MPI-3.1 gives (for keyword arguments) where the C header's differ.
-F08_NAMES = {"requests": "array_of_requests", "statuses": "array_of_statuses",
-             "indices": "array_of_indices", "indx": "index"}
-# Calls that read and write their handle (or keyval, position) argument: INTENT(INOUT).
-INOUT_CALLS = re.compile(
-    r"_free(_keyval)?$|^PMPI_(Wait|Test|Start|Mrecv|Imrecv|Type_commit|Comm_disconnect|"
-    r"Status_set|Dims_create|Pack|Unpack)|_close$"
-)
-INOUT_ARGS = set(HANDLE_TYPES) | {"MPI_Status"}
-INOUT_INTS = {"position", "dims", "keyval", "comm_keyval", "type_keyval", "win_keyval"}
-# Choice buffers the request or window keeps using after the call returns.
-ASYNC_CALLS = re.compile(
-    r"^PMPI_(I[a-z]|R(put|get|accumulate|get_accumulate)$|(Put|Get|Accumulate|Get_accumulate|"
-    r"Fetch_and_op|Compare_and_swap)$|\w+_init$|Buffer_attach|Win_(create|attach|detach)|"
-    r"Free_mem|Get_address|File_\w+_(begin|end)$|File_i)"
-)
-# Callback typedefs of the C header -> mpi_f08's abstract interface.
-CALLBACKS = {
-    "MPI_User_function": "MPI_User_function",
-    "MPI_Comm_copy_attr_function": "MPI_Comm_copy_attr_function",
-    "MPI_Comm_delete_attr_function": "MPI_Comm_delete_attr_function",
-    "MPI_Type_copy_attr_function": "MPI_Type_copy_attr_function",
-    "MPI_Type_delete_attr_function": "MPI_Type_delete_attr_function",
-    "MPI_Win_copy_attr_function": "MPI_Win_copy_attr_function",
-    "MPI_Win_delete_attr_function": "MPI_Win_delete_attr_function",
-    "MPI_Comm_errhandler_function": "MPI_Comm_errhandler_function",
-    "MPI_Comm_errhandler_fn": "MPI_Comm_errhandler_function",
-    "MPI_Win_errhandler_function": "MPI_Win_errhandler_function",
-    "MPI_Win_errhandler_fn": "MPI_Win_errhandler_function",
-    "MPI_File_errhandler_function": "MPI_File_errhandler_function",
-    "MPI_File_errhandler_fn": "MPI_File_errhandler_function",
-}
-KINDS = {"MPI_Aint": "MPI_ADDRESS_KIND", "MPI_Offset": "MPI_OFFSET_KIND",
-         "MPI_Count": "MPI_COUNT_KIND"}
-# `void *` parameters that are INTEGER(KIND=MPI_ADDRESS_KIND) values in Fortran (attribute
-# calls; gen_fortran's special cases pass them by reference).
-AINT_VOID = {"attribute_val", "extra_state"}
+# Fortran's own procedures (MPI-3.1 sections 17.1.7, 17.1.18, 17.2.5), with no C function:
+# their entry points are in f08_support.rs (MPI_Sizeof_f08ts, MPI_F_sync_reg_f08ts,
+# mpi_status_f2f08_, ...); the status conversions serve `use mpi` too.
+FORTRAN_ONLY = ["MPI_Sizeof", "MPI_F_sync_reg", "MPI_Status_f2f08", "MPI_Status_f082f"]
 
 
-def f08_name(cname, name):
-    """The MPI-3.1 name of C parameter `name` of `cname` (MPI_Win_*_attr's keyval, ...)."""
-    if name == "keyval" and cname.startswith("PMPI_Win_"):
-        return "win_keyval"
-    if name == "function" and cname == "PMPI_Comm_create_errhandler":
-        return "comm_errhandler_fn"
-    return F08_NAMES.get(name, name)
+def fortran_words(text):
+    """The standard's upper-case Fortran in the module's style: keywords in lower case, MPI's
+    names as they are (`TYPE(MPI_Comm), INTENT(IN)` -> `type(MPI_Comm), intent(in)`)."""
+    return re.sub(r"\w+", lambda m: m.group(0) if m.group(0).startswith("MPI_")
+                  else m.group(0).lower(), text)
 
 
 class Dummy:
@@ -136,88 +115,27 @@ class Dummy:
         self.name, self.decl, self.kind = name, decl, kind  # kind: ref, buf, str
 
 
-def dummy(text, hdr, cname):
-    m = re.match(r"^(const )?(\w+) \( ?\*(\w+)\)\[(\d+)\]$", text)
-    if m:  # int (*ranges)[3]
-        return Dummy(m.group(3), f"integer, intent(in) :: {m.group(3)}({m.group(4)}, *)")
-    m = re.match(r"^(const )?(\w+) ?(\*+)? ?(const )?(\w+)$", text)
-    if not m:
-        raise gf.Unsupported(f"argument syntax `{text}`")
-    const, base, stars, _, name = m.groups()
-    if name in gf.RUST_KEYWORDS or name in gf.RESERVED_LOCALS:
-        name += "_"
-    depth = len(stars or "")
-    if base in hdr.callbacks:
-        if base not in CALLBACKS:
-            raise gf.Unsupported(f"`{text}`: no f08 callback interface")
-        return Dummy(name, f"procedure({CALLBACKS[base]}) :: {name}")
-    if base == "char":
-        if depth != 1:
-            raise gf.Unsupported(f"`{text}`")
-        return Dummy(name, f"character(len=*), intent({'in' if const else 'out'}) :: {name}",
-                     "str")
-    if base == "void":
-        if name in gf.BUFFER_NAMES:
-            attrs = ["type(*)", "dimension(..)"]
-            if const:
-                attrs.append("intent(in)")
-            if ASYNC_CALLS.search(cname):
-                attrs.append("asynchronous")
-            return Dummy(name, f"{', '.join(attrs)} :: {name}", "buf")
-        if name in gf.POINTER_OUT_NAMES:
-            return Dummy(name, f"type(c_ptr), intent(out) :: {name}")
-        if name in AINT_VOID:
-            intent = "in" if name == "extra_state" or "_set_" in cname else "out"
-            return Dummy(name, f"integer(kind=MPI_ADDRESS_KIND), intent({intent}) :: {name}")
-        raise gf.Unsupported(f"`{text}`")
-    if base == "int":
-        ftype = "logical" if name in LOGICAL_NAMES else "integer"
-    elif base in KINDS:
-        ftype = f"integer(kind={KINDS[base]})"
-    elif base in HANDLE_TYPES or base == "MPI_Status":
-        ftype = f"type({base})"
-    elif base == "double":
-        ftype = "double precision"
-    else:
-        raise gf.Unsupported(f"type `{base}`")
-    if depth == 0:
-        return Dummy(name, f"{ftype}, intent(in) :: {name}")
-    if depth > 1:
-        raise gf.Unsupported(f"`{text}`")
-    if const:
-        if base == "MPI_Status":
-            return Dummy(name, f"{ftype}, intent(in) :: {name}")
-        return Dummy(name, f"{ftype}, intent(in) :: {name}(*)")
-    array = name.startswith("array_of_") or name in ARRAY_NAMES
-    if name == "index" and cname in ("PMPI_Waitany", "PMPI_Testany"):
-        array = False  # MPI_Graph_get's index is an array, theirs the request's position
-    inout = INOUT_CALLS.search(cname) and (base in INOUT_ARGS or name in INOUT_INTS)
-    if base == "MPI_Status":
-        inout = cname.startswith("PMPI_Status_set")
-    intent = "inout" if inout else "out"
-    return Dummy(name, f"{ftype}, intent({intent}) :: {name}{'(*)' if array else ''}")
-
-
-# Calls whose f08 form is not the rule's (gen_fortran's special cases): the Fortran
-# declarations, in order; None = through the rule (the C parameters map one to one).
-F08_SPECIAL = {
-    "PMPI_Init": ("subroutine", []),
-    "PMPI_Init_thread": ("subroutine", ["integer, intent(in) :: required",
-                                        "integer, intent(out) :: provided"]),
-    "PMPI_Wtime": ("double precision function", []),
-    "PMPI_Wtick": ("double precision function", []),
-    "PMPI_Pcontrol": ("subroutine", ["integer, intent(in) :: level"]),
-    "PMPI_Info_create_env": ("subroutine", ["type(MPI_Info), intent(out) :: info"]),
-    "PMPI_Aint_add": ("integer(kind=MPI_ADDRESS_KIND) function",
-                      ["integer(kind=MPI_ADDRESS_KIND), intent(in) :: base",
-                       "integer(kind=MPI_ADDRESS_KIND), intent(in) :: disp"]),
-    "PMPI_Aint_diff": ("integer(kind=MPI_ADDRESS_KIND) function",
-                       ["integer(kind=MPI_ADDRESS_KIND), intent(in) :: addr1",
-                        "integer(kind=MPI_ADDRESS_KIND), intent(in) :: addr2"]),
-}
-# No ierror (MPI_Pcontrol, MPI_F_sync_reg and the functions).
-NO_IERROR = {"PMPI_Pcontrol", "PMPI_Wtime", "PMPI_Wtick", "PMPI_Aint_add", "PMPI_Aint_diff",
-             "PMPI_F_sync_reg"}
+def dummy(q, name, dummies):
+    """The dummy of pympistandard's F08Parameter `q` of procedure `name` (MPI_X), whose
+    dummies are named `dummies`: the standard's declaration but that a string is
+    CHARACTER(LEN=*) and an array's extent that another dummy gives is assumed (`*`): the
+    entry point takes any length (a string's comes as gfortran's hidden length)."""
+    d = q._parseset
+    if d["kind"] in mpi_api.CALLBACK_KINDS and d["func_type"] not in F08_INTERFACES:
+        raise gf.Unsupported(f"`{q.name}`: no f08 callback interface ({d['func_type']})")
+    decl = F08_FIXES.get((name, q.name))
+    if decl is None:
+        length = "(LEN=*)" if d["kind"] == "STRING" else q.type_length
+        attrs = [q.type + length, q.optional, q.intent, q.asynchronous]
+        decl = fortran_words(", ".join(a for a in attrs if a))
+    shape = q.name_length
+    if shape:
+        dims = shape[1:-1].split(", ")
+        if dims[-1] in dummies:
+            dims[-1] = "*"
+        shape = f"({', '.join(dims)})"
+    kind = {"BUFFER": "buf", "STRING": "str"}.get(d["kind"], "ref")
+    return Dummy(q.name, f"{decl} :: {q.name}{shape}", kind)
 
 
 def wrap(line, indent):
@@ -234,15 +152,27 @@ def wrap(line, indent):
 
 
 class F08Proc:
-    """One MPI function: its dummies and whether it goes through a BIND(C) entry point."""
+    """One MPI procedure: its dummies (the standard's f08 rendering), whether it has an
+    ierror, and whether it goes through a BIND(C) entry point."""
 
-    def __init__(self, cname, dummies, kind="subroutine", rust_params=None, cargs=()):
+    def __init__(self, cname, proc):
         self.cname = cname
-        self.cargs = cargs  # the C prototype's parameters
-        self.dummies = dummies
-        self.kind = kind
-        self.ts = any(d.kind == "buf" for d in dummies)
-        self.rust_params = rust_params  # the `use mpi` entry's parameters (for ts entries)
+        f08 = proc.express.f08
+        ret = f08.return_type
+        self.kind = fortran_words(ret) + " function" if ret else "subroutine"
+        qs = [q for q in f08.parameters if q.name != "ierror"]
+        self.ierror = len(qs) < len(f08.parameters)
+        names = {q.name for q in qs}
+        self.dummies = [dummy(q, "MPI_" + cname[len("PMPI_"):], names) for q in qs]
+        self.ts = any(d.kind == "buf" for d in self.dummies)
+        self.rust_params = None  # the `use mpi` entry's parameters (for ts entries)
+        self.cparams = []  # the C function's (mpi_api.Param)
+
+    def keeps_buffers(self):
+        """Whether the call keeps using its buffers after it returns (nonblocking,
+        persistent, one-sided, attached): the standard declares them ASYNCHRONOUS."""
+        return any(d.kind == "buf" and "asynchronous" in d.decl.split(" :: ")[0]
+                   for d in self.dummies)
 
     def generic(self, prefix):
         return prefix + self.cname[len("PMPI_"):]
@@ -252,7 +182,7 @@ class F08Proc:
         gname = self.generic(prefix)
         spec = gname + "_f08ts" if self.ts else gname
         names = [d.name for d in self.dummies]
-        if self.cname not in NO_IERROR:
+        if self.ierror:
             names.append("ierror")
         head = f"{self.kind} {spec}({', '.join(names)})"
         if self.ts:
@@ -263,65 +193,41 @@ class F08Proc:
         out.append("      implicit none")
         for d in self.dummies:
             out += wrap(d.decl, 6)
-        if self.cname not in NO_IERROR:
+        if self.ierror:
             out.append("      integer, optional, intent(out) :: ierror")
         out.append(f"    end {self.kind.split()[-1]} {spec}")
         out.append(f"  end interface {gname}")
         return out
 
 
-def fortran_only():
-    """The procedures of Fortran's own (MPI-3.1 sections 17.1.7, 17.1.18, 17.2.5): their entry
-    points are in f08_support.rs (MPI_Sizeof_f08ts, MPI_F_sync_reg_f08ts, mpi_status_f2f08_,
-    ...); the status conversions serve `use mpi` too."""
-    return [
-        F08Proc("PMPI_Sizeof", [Dummy("x", "type(*), dimension(..) :: x", "buf"),
-                                Dummy("size", "integer, intent(out) :: size")]),
-        F08Proc("PMPI_F_sync_reg", [Dummy("buf", "type(*), dimension(..) :: buf", "buf")]),
-        F08Proc("PMPI_Status_f2f08", [
-            Dummy("f_status", "integer, intent(in) :: f_status(MPI_STATUS_SIZE)"),
-            Dummy("f08_status", "type(MPI_Status), intent(out) :: f08_status")]),
-        F08Proc("PMPI_Status_f082f", [
-            Dummy("f08_status", "type(MPI_Status), intent(in) :: f08_status"),
-            Dummy("f_status", "integer, intent(out) :: f_status(MPI_STATUS_SIZE)")]),
-    ]
-
-
-def procedures(hdr):
+def procedures(hdr, std):
     """The f08 procedures, and the functions left out (name, why)."""
-    _, bindings, _ = gf.render_rust(hdr)
-    protos = {c: a for _, c, a in hdr.protos}
+    _, bindings, _ = gf.render_rust(hdr, std)
     procs, left = [], []
     for b in bindings:
         c = b.cname
-        if c in F08_OMIT:
+        proc = b.cproc.proc
+        if proc is None or proc.express.f08 is None:
             left.append((c, "not in mpi_f08 (removed or deprecated MPI-1 call)"))
             continue
         if c == "PMPI_Buffer_detach":
             continue  # written by hand (f08_support.rs: TYPE(C_PTR) buffer_addr)
-        if c in F08_SPECIAL:
-            kind, decls = F08_SPECIAL[c]
-            ds = [Dummy(d.split(":: ")[1], d) for d in decls]
-            procs.append(F08Proc(c, ds, kind))
-            continue
         try:
-            ds = [dummy(a, hdr, c) for a in protos[c]]
+            p = F08Proc(c, proc)
         except gf.Unsupported as e:
             left.append((c, str(e)))
             continue
-        for d in ds:
-            if d.kind == "ref" and f08_name(c, d.name) != d.name:
-                new = f08_name(c, d.name)
-                d.decl = re.sub(rf":: {d.name}\b", f":: {new}", d.decl)
-                d.name = new
-        # The `use mpi` entry takes the C parameters in order, ierror, then string lengths.
+        # The `use mpi` entry takes the dummies in order, ierror, then string lengths (but
+        # MPI_Pcontrol and the functions, which have no ierror: no buffers either).
         params = [p.split(": ") for p in b.params]
         n = next((i for i, p in enumerate(params) if p[0] == "ierror"), None)
-        if n != len(ds) or any(p[1] != "usize" for p in params[n + 1:]):
-            left.append((c, "the `use mpi` entry's parameters are not the C ones in order"))
+        if p.ierror and (n != len(p.dummies) or any(t != "usize" for _, t in params[n + 1:])):
+            left.append((c, "the `use mpi` entry's parameters are not the dummies in order"))
             continue
-        procs.append(F08Proc(c, ds, rust_params=params, cargs=protos[c]))
-    return procs + fortran_only(), left
+        p.rust_params, p.cparams = params, b.cproc.params
+        procs.append(p)
+    procs_std = mpi_api.procedures(std)
+    return procs + [F08Proc("P" + name, procs_std[name]) for name in FORTRAN_ONLY], left
 
 
 # ---------------------------------------------------------------------------------------
@@ -331,8 +237,8 @@ def procedures(hdr):
 F08_HEAD = """\
 ! mpi_f08.f90: railmpi's `mpi_f08` module (MPI-3.1 section 17.1).
 !
-! GENERATED FILE, do not edit: tools/gen_f08.py writes it from include/mpi.h (the design is
-! in its docstring). An interface-only module, compiled with -fsyntax-only: procedures
+! GENERATED FILE, do not edit: tools/gen_f08.py writes it from the MPI Forum's API and
+! include/mpi.h (the design is in its docstring). An interface-only module, compiled with -fsyntax-only: procedures
 ! without choice buffers are the `use mpi` entry points of libmpi (mpi_x_), those with
 ! choice buffers BIND(C) entry points MPI_X_f08ts taking ISO_Fortran_binding descriptors.
 ! MPI_SUBARRAYS_SUPPORTED = .false.: a noncontiguous section is copied in and out around a
@@ -537,29 +443,19 @@ def render_f08(hdr, procs):
 
 def err_target(p):
     """Where a noncontiguous buffer's MPI_ERR_BUFFER goes: the call's communicator, window or
-    file (the first by value, from the C prototype), else MPI_COMM_WORLD."""
-    types = dict(p.rust_params)
-    for text in p.cargs:
-        m = re.match(r"^(?:const )?(\w+) (\w+)$", text)
-        if not m:
-            continue
-        base, name = m.groups()
-        if name in gf.RUST_KEYWORDS or name in gf.RESERVED_LOCALS:
-            name += "_"
-        if base == "MPI_Comm" and types.get(name) == "*const MPI_Comm":
-            return f"F08Err::Comm(*{name})"
-        if base == "MPI_Win" and types.get(name) == "*const MPI_Win":
-            return f"F08Err::Win(*{name})"
-        if base == "MPI_File" and types.get(name) in ("*const MPI_Fint", "*const c_int"):
-            return f"F08Err::File(*{name})"
+    file (the first input handle of those kinds), else MPI_COMM_WORLD."""
+    errs = {"COMMUNICATOR": "Comm", "WINDOW": "Win", "FILE": "File"}
+    for c in p.cparams:
+        if c.kind in errs and c.direction == "in" and c.depth == 0:
+            return f"F08Err::{errs[c.kind]}(*{gf.rust_name(c.name)})"
     return "F08Err::World"
 
 
 def render_rust(procs):
     out = []
     w = out.append
-    w("// @generated by tools/gen_f08.py from include/mpi.h. DO NOT EDIT;")
-    w("// re-run `python3 tools/gen_f08.py` after `make header`.")
+    w("// @generated by tools/gen_f08.py from the MPI Forum's API and include/mpi.h.")
+    w("// DO NOT EDIT; re-run `python3 tools/gen_f08.py` after `make header`.")
     w("//")
     w("// The BIND(C) entry points of mpi_f08's procedures with choice buffers (MPI-3.1's")
     w("// MPI_X_f08ts names): buffers and strings arrive as CFI descriptors, the rest as the")
@@ -582,15 +478,16 @@ def render_rust(procs):
         if not p.ts or not p.rust_params:
             continue  # the `use mpi` entry point, or one of f08_support.rs
         params = p.rust_params
-        kinds = {d.name: d.kind for d in p.dummies}
+        kinds = [d.kind for d in p.dummies]
         sig, pre, call, post = [], [], [], []
         target = err_target(p)
-        # Done with its buffers when it returns: a noncontiguous section can be copied.
-        blocking = "false" if ASYNC_CALLS.search(p.cname) else "true"
-        for name, t in params:
+        # Done with its buffers when it returns (the standard does not declare them
+        # ASYNCHRONOUS): a noncontiguous section can be copied.
+        blocking = "false" if p.keeps_buffers() else "true"
+        for i, (name, t) in enumerate(params):
             if t == "usize":
                 continue  # a string's length: the descriptor's elem_len
-            k = kinds.get(name, "ref")
+            k = kinds[i] if i < len(kinds) else "ref"  # the dummies', then ierror
             if k == "buf" and name == "location":
                 sig.append(f"{name}: *const CfiDesc")  # MPI_Get_address: its address only
                 call.append(f"f08_base({name}) as {t}")
@@ -635,7 +532,7 @@ def main():
     opts = ap.parse_args()
     with open(opts.header) as f:
         hdr = gf.Header(f.read())
-    procs, left = procedures(hdr)
+    procs, left = procedures(hdr, gf.load_standard())
     outputs = ((opts.f08, render_f08(hdr, procs)), (opts.rust, render_rust(procs)))
     stale = []
     for path, text in outputs:

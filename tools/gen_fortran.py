@@ -1,15 +1,26 @@
 #!/usr/bin/env python3
-"""Generate railmpi's Fortran interface from the C header.
+"""Generate railmpi's Fortran interface from the MPI Forum's API and the C header.
 
     python3 tools/gen_fortran.py            # rewrite the generated files
     python3 tools/gen_fortran.py --check    # exit 1 if they are stale (nothing written)
     python3 tools/gen_fortran.py --header H --rust R --mpif F   # other paths (tests)
 
-Reads include/mpi.h (itself generated from src/abi by build.rs/cbindgen) and writes
+Inputs:
+  include/mpi.h (generated from src/abi by build.rs/cbindgen): which C functions the library
+  exports (its `PMPI_X` prototypes: names only, in order) and the constants' values (its
+  #defines: railmpi's values, which the standard does not give);
+  the MPI Forum's machine-readable API (pympistandard 0.2.0's apis.json, read through
+  tools/mpi_api.py as tools/gen_c.py reads it; `make api-deps` installs it into
+  build/api-venv): each procedure's C parameters -- names, kinds (BUFFER, STATUS, STRING,
+  WEIGHT, COMMUNICATOR ...), directions, array lengths, C types -- and its `use mpi`
+  rendering, whose parameters a rule-bound procedure must have one to one with C's, IERROR
+  last. The MPI-1 procedures the standard removed (MPI_Address, MPI_Type_extent ...), which
+  MPICH's ABI keeps, are described by MPI1_REMOVED below.
 
+Outputs:
   src/abi/fortran/generated.rs  the `mpi_x_` / `pmpi_x_` entry points (gfortran's naming),
-                                one pair per `int PMPI_X(...)` prototype it can bind, each
-                                calling the C `PMPI_X`;
+                                one pair per C function it can bind, each calling the C
+                                `PMPI_X` (declared with the standard's parameters);
   include/mpif.h                every integer constant of mpi.h as a Fortran PARAMETER, plus
                                 the Fortran-only ones and the COMMON blocks that carry
                                 MPI_BOTTOM, MPI_IN_PLACE, MPI_STATUS_IGNORE, ... by address.
@@ -18,38 +29,44 @@ Reads include/mpi.h (itself generated from src/abi by build.rs/cbindgen) and wri
                                 C's plus one (support.rs maps them back).
 
 Both are checked in. Re-run after `make header`; functions added to the C library are picked
-up automatically. A prototype with an argument the rules below do not cover is left out
+up automatically. A procedure with a parameter the rules below do not cover is left out
 (never bound wrongly) and listed at the end of generated.rs and on stderr.
 
-Argument rules (C prototype -> Fortran binding, gfortran conventions):
+Parameter rules (the standard's C parameter, by kind and type -> Fortran binding, gfortran
+conventions):
   int / handle / MPI_Aint / MPI_Offset / MPI_Count by value  -> by reference, dereferenced
   pointers to int, handles, MPI_Aint ...                     -> passed through (same layout:
                                                                 MPI_Fint is int, handles are
                                                                 MPICH's integers, LOGICAL is
                                                                 0/1 with gfortran)
-  choice buffers (void *buf, sendbuf, ...)                   -> MPI_BOTTOM / MPI_IN_PLACE
+  choice buffers (kind BUFFER)                               -> MPI_BOTTOM / MPI_IN_PLACE
                                                                 recognised by address
-  MPI_Status *status / *statuses                             -> INTEGER(MPI_STATUS_SIZE)
+  MPI_Status *status / array (kind STATUS)                   -> INTEGER(MPI_STATUS_SIZE)
                                                                 arrays (same layout as C);
                                                                 MPI_STATUS(ES)_IGNORE by address
-  weights (int *sourceweights, ...)                          -> MPI_UNWEIGHTED,
-                                                                MPI_WEIGHTS_EMPTY by address
-  const char * / char *                                      -> CHARACTER*(*) with gfortran's
+  weights (kind WEIGHT), error codes (ERROR_CODE array)     -> MPI_UNWEIGHTED,
+                                                                MPI_WEIGHTS_EMPTY,
+                                                                MPI_ERRCODES_IGNORE by address
+  strings (kind STRING; in: const char *, out: char *)       -> CHARACTER*(*) with gfortran's
                                                                 hidden size_t length appended
                                                                 after ierror; input trimmed,
                                                                 output blank-padded
-  MPI_User_function, *_errhandler_function                   -> the procedure's address (the
+  MPI_User_function, *_errhandler_function (kind FUNCTION)   -> the procedure's address (the
                                                                 Fortran and C calling
                                                                 conventions agree for these)
+  void *baseptr (kind C_BUFFER: memory MPI allocates)        -> passed through
   int return value                                           -> INTEGER ierror, last argument
-Special cases (SPECIAL below, matched on the C parameter types, skipped if those change):
+Special cases (SPECIAL below, matched on the standard's C parameter types, skipped if those
+change):
 MPI_Init and MPI_Init_thread (no argc/argv), MPI_Wtime and MPI_Wtick (DOUBLE PRECISION
 functions), MPI_Pcontrol (no IERROR), MPI_Aint_add/diff (INTEGER(KIND=MPI_ADDRESS_KIND)
 functions), attribute get/set (the value itself is the attribute; predefined keyvals are C's
 plus one, as in MPICH), keyval creation (Fortran copy/delete procedures called through C
 trampolines in support.rs), MPI_Buffer_detach, MPI_Info_create_env (no argc/argv),
 MPI_Grequest_start (Fortran query/free/cancel subroutines called through C trampolines in
-support.rs), MPI_Register_datarep (procedures passed on, MPI_CONVERSION_FN_NULL as NULL).
+support.rs), MPI_Register_datarep (procedures passed on, MPI_CONVERSION_FN_NULL as NULL;
+railmpi's C function takes them as `void *`, so its declaration is EXTERNS's, not the
+standard's).
 By rule: Waitany/Testany/Waitsome/Testsome return 1-based indices; the MPI-1 calls
 MPI_Address, MPI_Type_extent/lb/ub/hvector/hindexed/struct take default-INTEGER addresses
 (converted; overflow is MPI_ERR_ARG).
@@ -68,13 +85,16 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import mpi_api  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HEADER = os.path.join(ROOT, "include", "mpi.h")
 RUST_OUT = os.path.join(ROOT, "src", "abi", "fortran", "generated.rs")
 MPIF_OUT = os.path.join(ROOT, "include", "mpif.h")
 
 # ---------------------------------------------------------------------------------------
-# Header parsing
+# The procedures and their parameters
 # ---------------------------------------------------------------------------------------
 
 SCALARS = {"MPI_Aint", "MPI_Offset", "MPI_Count"}  # 8-byte integers (long on LP64)
@@ -84,26 +104,10 @@ PASS_CALLBACKS = {
     "MPI_User_function",
     "MPI_Comm_errhandler_function",
     "MPI_Handler_function",
-    "MPI_Comm_errhandler_fn",
     "MPI_Win_errhandler_function",
-    "MPI_Win_errhandler_fn",
     "MPI_File_errhandler_function",
-    "MPI_File_errhandler_fn",
     "MPI_Session_errhandler_function",
-    "MPI_Session_errhandler_fn",
 }
-# Choice buffers: MPI_BOTTOM and MPI_IN_PLACE are recognised by address.
-BUFFER_NAMES = {
-    "buf", "buffer", "sendbuf", "recvbuf", "inbuf", "outbuf", "inoutbuf", "origin_addr",
-    "result_addr", "compare_addr", "location", "base", "userbuf", "filebuf",
-}
-# `void *` that receives a pointer (Fortran: INTEGER(KIND=MPI_ADDRESS_KIND) or TYPE(C_PTR)).
-POINTER_OUT_NAMES = {"baseptr"}
-WEIGHT_NAMES = {"sourceweights", "destweights", "weights"}
-ERRCODE_NAMES = {"array_of_errcodes"}
-STATUSES_NAMES = {"statuses", "array_of_statuses"}
-# Calls that return strings (MPI_Comm_get_name, MPI_Info_get, MPI_Error_string, ...).
-STR_OUT_FUNCS = re.compile(r"_(get|Get)(_|$)|^PMPI_(Error_string|Open_port|Lookup_name)$")
 RUST_KEYWORDS = {
     "as", "break", "const", "continue", "crate", "else", "enum", "extern", "false", "fn",
     "for", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref",
@@ -115,52 +119,92 @@ RUST_KEYWORDS = {
 RESERVED_LOCALS = {"rc", "ierror"}
 
 
+def rust_name(name):
+    """A parameter's name in Rust (a keyword or a local of the bodies gets a `_`)."""
+    return name + "_" if name in RUST_KEYWORDS or name in RESERVED_LOCALS else name
+
+
+def _p(name, kind, base, depth=0, direction="in", array=False):
+    return mpi_api.Param(name, kind, base, depth, direction, array=array)
+
+
+# The MPI-1 procedures the standard removed (MPI-3.0), which MPICH's ABI keeps and the
+# standard's API no longer describes: their C parameters as MPICH declares them.
+MPI1_REMOVED = {
+    "MPI_Address": [_p("location", "BUFFER", "void", 1),
+                    _p("address", "DISPLACEMENT", "MPI_Aint", 1, "out")],
+    "MPI_Type_extent": [_p("datatype", "DATATYPE", "MPI_Datatype"),
+                        _p("extent", "DISPLACEMENT", "MPI_Aint", 1, "out")],
+    "MPI_Type_lb": [_p("datatype", "DATATYPE", "MPI_Datatype"),
+                    _p("displacement", "DISPLACEMENT", "MPI_Aint", 1, "out")],
+    "MPI_Type_ub": [_p("datatype", "DATATYPE", "MPI_Datatype"),
+                    _p("displacement", "DISPLACEMENT", "MPI_Aint", 1, "out")],
+    "MPI_Type_hvector": [_p("count", "POLYDTYPE_NUM_ELEM_NNI", "int"),
+                         _p("blocklength", "POLYDTYPE_NUM_ELEM_NNI", "int"),
+                         _p("stride", "POLYDTYPE_STRIDE_BYTES", "MPI_Aint"),
+                         _p("oldtype", "DATATYPE", "MPI_Datatype"),
+                         _p("newtype", "DATATYPE", "MPI_Datatype", 1, "out")],
+    "MPI_Type_hindexed": [_p("count", "POLYDTYPE_NUM_ELEM_NNI", "int"),
+                          _p("array_of_blocklengths", "POLYDTYPE_NUM_ELEM_NNI", "int", 1,
+                             array=True),
+                          _p("array_of_displacements", "DISPLACEMENT", "MPI_Aint", 1, array=True),
+                          _p("oldtype", "DATATYPE", "MPI_Datatype"),
+                          _p("newtype", "DATATYPE", "MPI_Datatype", 1, "out")],
+    "MPI_Type_struct": [_p("count", "POLYDTYPE_NUM_ELEM_NNI", "int"),
+                        _p("array_of_blocklengths", "POLYDTYPE_NUM_ELEM_NNI", "int", 1,
+                           array=True),
+                        _p("array_of_displacements", "DISPLACEMENT", "MPI_Aint", 1, array=True),
+                        _p("array_of_types", "DATATYPE", "MPI_Datatype", 1, array=True),
+                        _p("newtype", "DATATYPE", "MPI_Datatype", 1, "out")],
+    "MPI_Errhandler_create": [_p("function", "FUNCTION", "MPI_Handler_function", 1),
+                              _p("errhandler", "ERRHANDLER", "MPI_Errhandler", 1, "out")],
+    "MPI_Errhandler_set": [_p("comm", "COMMUNICATOR", "MPI_Comm"),
+                           _p("errhandler", "ERRHANDLER", "MPI_Errhandler")],
+    "MPI_Errhandler_get": [_p("comm", "COMMUNICATOR", "MPI_Comm"),
+                           _p("errhandler", "ERRHANDLER", "MPI_Errhandler", 1, "out")],
+}
+
+
 class Header:
+    """What gen_fortran reads of include/mpi.h: the names of the C functions the library
+    exports (its `PMPI_X` prototypes, in order) and the #defines (the constants' values)."""
+
     def __init__(self, text):
-        self.int_types = set()  # typedef int X (handles, MPI_Fint)
-        self.long_types = set()  # typedef long X
-        self.callbacks = set()  # callback typedef names
         self.defines = []  # (name, raw value) in header order
-        self.protos = []  # (ret, name, [args]) for PMPI_X
+        self.names = []  # PMPI_X in header order
         for line in text.splitlines():
-            m = re.match(r"^typedef (int|long) (\w+);$", line)
-            if m:
-                (self.int_types if m.group(1) == "int" else self.long_types).add(m.group(2))
-                continue
-            m = re.match(r"^typedef \w+ \((\w+)\)\(", line)
-            if m:
-                self.callbacks.add(m.group(1))
-                continue
-            m = re.match(r"^typedef (\w+) (\w+);$", line)
-            if m and m.group(1) in self.callbacks:
-                self.callbacks.add(m.group(2))
-                continue
             m = re.match(r"^#define (MPI\w*) (.+)$", line)
             if m:
                 self.defines.append((m.group(1), m.group(2).strip()))
                 continue
-            m = re.match(r"^(\w[\w ]*?[\w*]) ?(PMPI_\w+)\((.*)\);$", line)
+            m = re.match(r"^\w[\w ]*?[\w*] ?(PMPI_\w+)\(.*\);$", line)
             if m:
-                ret = m.group(1).strip()
-                args = [] if m.group(3).strip() in ("", "void") else split_args(m.group(3))
-                self.protos.append((ret, m.group(2), args))
-        self.handles = self.int_types - {"MPI_Fint"}
+                self.names.append(m.group(1))
 
 
-def split_args(s):
-    out, depth, cur = [], 0, ""
-    for ch in s:
-        if ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-        if ch == "," and depth == 0:
-            out.append(cur.strip())
-            cur = ""
+class CProc:
+    """A C function of the library with its standard's description: `proc` (pympistandard's
+    procedure, None for MPI1_REMOVED's), the return type and the parameters (mpi_api.Param)."""
+
+    def __init__(self, cname, proc, ret, params):
+        self.cname, self.proc, self.ret, self.params = cname, proc, ret, params
+
+
+def c_procedures(hdr, std):
+    """The C functions of mpi.h, in its order: (C name, CProc or None where the standard's
+    API, and MPI1_REMOVED, have no such procedure)."""
+    procs = mpi_api.procedures(std)
+    out = []
+    for cname in hdr.names:
+        name = "MPI_" + cname[len("PMPI_"):]
+        proc = procs.get(name)
+        if proc is not None:
+            ret = proc.express.iso_c.return_type
+            out.append((cname, CProc(cname, proc, ret, mpi_api.c_params(proc))))
+        elif name in MPI1_REMOVED:
+            out.append((cname, CProc(cname, None, "int", MPI1_REMOVED[name])))
         else:
-            cur += ch
-    if cur.strip():
-        out.append(cur.strip())
+            out.append((cname, None))
     return out
 
 
@@ -169,128 +213,103 @@ class Unsupported(Exception):
 
 
 class Arg:
-    """One C parameter: `kind` says how the Fortran binding passes it."""
+    """One C parameter (mpi_api.Param): `kind` says how the Fortran binding passes it."""
 
-    def __init__(self, text, hdr, cname):
-        self.text = text
-        m = re.match(r"^(const )?(\w+) \( ?\*(\w+)\)\[(\d+)\]$", text)
-        if m:  # int (*ranges)[3]
-            const, base, self.name, n = m.groups()
-            self.ctype = f"*{'const' if const else 'mut'} [{rust_base(base, hdr)}; {n}]"
+    def __init__(self, p):
+        self.param = p
+        self.text = p.c_text()
+        self.name = rust_name(p.name)
+        self.const, self.base, self.depth = p.const, p.base, p.depth
+        if p.rows:  # int ranges[][3]
+            self.ctype = f"*{'const' if p.const else 'mut'} [{rust_base(p)}; {p.rows}]"
             self.kind = "ptr"
             self.ftype = self.ctype
-            self.fix_name()
             return
-        m = re.match(r"^(const )?(\w+) ?(\*+)? ?(const )?(\w+)$", text)
-        if not m:
-            raise Unsupported(f"argument syntax `{text}`")
-        const, base, stars, _, self.name = m.groups()
-        self.fix_name()
-        depth = len(stars or "")
-        self.const = bool(const)
-        self.base = base
-        self.depth = depth
-        if base == "MPI_File" and depth <= 1:
+        if p.kind == "VARARGS":
+            raise Unsupported("variadic")
+        depth, base = p.depth, p.base
+        if p.kind == "FILE" and depth <= 1:
             # Fortran holds MPI_File_c2f's INTEGER; the C handle is a pointer.
             self.kind = "file_val" if depth == 0 else "file_inout"
             self.ctype = "MPI_File" if depth == 0 else "*mut MPI_File"
             self.ftype = "*const MPI_Fint" if depth == 0 else "*mut MPI_Fint"
             return
-        if base in ("MPI_Fint", "MPI_File") or base.startswith("MPI_F08"):
-            raise Unsupported(f"`{text}` (C/Fortran conversion)")
         if base == "char":
-            if depth == 1:
-                # A string the C call writes must be one that MPI returns: a non-const
-                # `char *` elsewhere may be an input missing its `const`.
-                if not const and not STR_OUT_FUNCS.search(cname):
-                    raise Unsupported(f"`{text}`: a non-const string in a call that returns none")
-                self.kind = "str_in" if const else "str_out"
-                self.ctype = "*const c_char" if const else "*mut c_char"
+            if depth == 1 and p.kind == "STRING":
+                self.kind = "str_in" if p.direction == "in" else "str_out"
+                self.ctype = "*const c_char" if p.const else "*mut c_char"
                 self.ftype = self.ctype
                 return
-            raise Unsupported(f"`{text}` (array of strings)")
-        if base in hdr.callbacks:
-            # `T name` (a parameter of function type, as cbindgen writes it) and `T *name`
-            # are both a function pointer.
+            raise Unsupported(f"`{self.text}` (array of strings)")
+        if p.kind in mpi_api.CALLBACK_KINDS:
+            # A parameter of function type is a function pointer.
             if depth <= 1 and base in PASS_CALLBACKS:
                 self.kind = "pass"
                 self.ctype = self.ftype = base
                 return
-            raise Unsupported(f"`{text}` (callback with a Fortran calling convention of its own)")
+            raise Unsupported(f"`{self.text}` (callback with a Fortran calling convention of its own)")
         if base == "void":
             if depth != 1:
-                raise Unsupported(f"`{text}`")
-            self.ctype = "*const c_void" if const else "*mut c_void"
+                raise Unsupported(f"`{self.text}`")
+            self.ctype = "*const c_void" if p.const else "*mut c_void"
             self.ftype = self.ctype
-            if self.name in BUFFER_NAMES:
+            if p.kind == "BUFFER":  # a choice buffer
                 self.kind = "buf"
-            elif self.name in POINTER_OUT_NAMES:
+            elif p.kind == "C_BUFFER":  # receives a pointer (memory MPI allocates)
                 self.kind = "ptr"
             else:
-                raise Unsupported(f"`{text}` (not a choice buffer)")
+                raise Unsupported(f"`{self.text}` (not a choice buffer)")
             return
-        rb = rust_base(base, hdr)
+        rb = rust_base(p)
         if depth == 0:
             self.kind = "val"
             self.ctype = rb
             self.ftype = f"*const {rb}"
             return
         if depth > 1:
-            raise Unsupported(f"`{text}`")
-        self.ctype = self.ftype = f"*{'const' if const else 'mut'} {rb}"
-        if base == "MPI_Status":
-            if const:
+            raise Unsupported(f"`{self.text}`")
+        self.ctype = self.ftype = f"*{'const' if p.const else 'mut'} {rb}"
+        if p.kind == "STATUS":
+            if p.const:
                 self.kind = "ptr"
-            elif self.name in STATUSES_NAMES:
+            elif p.array:
                 self.kind = "statuses"
             else:
                 self.kind = "status"
-        elif base == "int" and self.name in WEIGHT_NAMES:
+        elif p.kind == "WEIGHT":
             self.kind = "weights"
-        elif base == "int" and self.name in ERRCODE_NAMES:
+        elif p.kind == "ERROR_CODE" and p.array:
             self.kind = "errcodes"
         else:
             self.kind = "ptr"
 
-    def fix_name(self):
-        if self.name in RUST_KEYWORDS or self.name in RESERVED_LOCALS:
-            self.name = self.name + "_"
 
-
-def c_param(text, hdr):
+def c_param(p):
     """(name, Rust type) of a C parameter, for the extern declaration of the C function."""
-    if text == "...":
+    if p.kind == "VARARGS":
         return "", "..."
-    m = re.match(r"^(const )?(\w+) \( ?\*(\w+)\)\[(\d+)\]$", text)
-    if m:
-        const, base, name, n = m.groups()
-        return name, f"*{'const' if const else 'mut'} [{rust_base(base, hdr)}; {n}]"
-    m = re.match(r"^(const )?(\w+) ?(\*+)? ?(const )?(\w+)$", text)
-    if not m:
-        raise Unsupported(f"argument syntax `{text}`")
-    const, base, stars, _, name = m.groups()
-    if name in RUST_KEYWORDS or name in RESERVED_LOCALS:
-        name += "_"
-    depth = len(stars or "")
-    if base in hdr.callbacks and depth <= 1:
-        return name, base
-    t = {"void": "c_void", "char": "c_char"}.get(base) or rust_base(base, hdr)
-    if depth == 0:
+    name = rust_name(p.name)
+    if p.rows:
+        return name, f"*{'const' if p.const else 'mut'} [{rust_base(p)}; {p.rows}]"
+    if p.kind in mpi_api.CALLBACK_KINDS and p.depth <= 1:
+        return name, p.base
+    t = {"void": "c_void", "char": "c_char"}.get(p.base) or rust_base(p)
+    if p.depth == 0:
         return name, t
-    ptr = ("*const " if const else "*mut ") + t
-    for _ in range(depth - 1):
+    ptr = ("*const " if p.const else "*mut ") + t
+    for _ in range(p.depth - 1):
         ptr = "*mut " + ptr
     return name, ptr
 
 
-def rust_base(base, hdr):
+def rust_base(p):
+    """The Rust type of a parameter's C base type (consts.rs has MPI's under their C names)."""
+    base = p.base
     if base == "int":
         return "c_int"
     if base == "double":
         return "f64"
-    if base in hdr.handles or base in SCALARS or base in ("MPI_Status", "MPI_File"):
-        return base
-    if base in hdr.long_types:
+    if base in SCALARS or base == "MPI_Status" or p.kind in mpi_api.HANDLE_KINDS:
         return base
     raise Unsupported(f"type `{base}`")
 
@@ -326,20 +345,23 @@ def c_call_arg(a):
 
 
 class Binding:
-    """A Fortran entry point: parameter list (Rust), body lines, and the C prototype used."""
+    """A Fortran entry point: parameter list (Rust), body lines, and the C prototype used;
+    `cproc` is the C function it binds (CProc)."""
 
-    def __init__(self, cname, params, body, externs):
-        self.cname = cname
+    def __init__(self, cproc, params, body, externs):
+        self.cproc = cproc
+        self.cname = cproc.cname
         self.params = params  # list of "name: type"
         self.body = body  # list of lines (without indentation)
         self.externs = externs  # list of C prototypes (name, rust params, rust ret)
         self.ret = ""  # Rust return type suffix, e.g. " -> f64"
 
 
-def extern_decl(ret, cname, args_text, hdr):
-    rp = ", ".join(": ".join(p for p in c_param(a, hdr) if p) for a in args_text)
-    rret = {"int": " -> c_int", "double": " -> f64"}.get(ret) or f" -> {rust_base(ret, hdr)}"
-    return f"fn {cname}({rp}){rret};"
+def extern_decl(cp):
+    """The declaration of the C function (its parameters the standard's)."""
+    rp = ", ".join(": ".join(x for x in c_param(p) if x) for p in cp.params)
+    rret = {"int": " -> c_int", "double": " -> f64"}.get(cp.ret) or f" -> {cp.ret}"
+    return f"fn {cp.cname}({rp}){rret};"
 
 
 # MPI-1 calls whose address-sized arguments are default INTEGERs in Fortran (MPI-2 added
@@ -355,11 +377,11 @@ def mpi1_integer_aint(cname, args):
     """Re-kinds the MPI_Aint arguments of an MPI-1 call (see MPI1_INTEGER_AINT)."""
     count = next((a for a in args if a.name == "count" and a.kind == "val"), None)
     for a in args:
-        if getattr(a, "base", None) != "MPI_Aint":
+        if a.base != "MPI_Aint":
             continue
         if a.depth == 0:
             a.kind, a.ftype = "int_val", "*const c_int"
-        elif a.name.startswith("array_of_"):
+        elif a.param.array:
             if count is None or count.ctype != "c_int":
                 raise Unsupported(f"`{a.text}`: no INTEGER count for the array")
             a.kind, a.ftype, a.count = "int_array", "*const c_int", count.name
@@ -367,9 +389,17 @@ def mpi1_integer_aint(cname, args):
             a.kind, a.ftype = "int_out", "*mut c_int"
 
 
-def generic_binding(ret, cname, args, args_text, hdr):
-    if ret != "int":
-        raise Unsupported(f"returns `{ret}`")
+def generic_binding(cp):
+    cname = cp.cname
+    if cp.ret != "int":
+        raise Unsupported(f"returns `{cp.ret}`")
+    args = [Arg(p) for p in cp.params]
+    # The rule binds the C parameters one to one: so does the standard's `use mpi` binding.
+    if cp.proc is not None:
+        f90 = cp.proc.express.f90
+        want = [p.name for p in cp.params] + ["ierror"]
+        if f90 is None or [q.name.lower() for q in f90.parameters] != want:
+            raise Unsupported("the Fortran binding's parameters are not the C ones")
     if cname in MPI1_INTEGER_AINT:
         mpi1_integer_aint(cname, args)
     params, hidden, pre, post = [], [], [], []
@@ -409,7 +439,7 @@ def generic_binding(ret, cname, args, args_text, hdr):
     params += hidden
     call = f"let rc = {cname}({', '.join(c_call_arg(a) for a in args)});"
     body = pre + [call] + post + index_fixup(cname, args) + ["set_ierror(ierror, rc);"]
-    return Binding(cname, params, body, [extern_decl(ret, cname, args_text, hdr)])
+    return Binding(cp, params, body, [extern_decl(cp)])
 
 
 # 1-based indices in Fortran (MPI's Fortran binding of the *any / *some calls), by position:
@@ -665,11 +695,13 @@ SPECIAL["PMPI_Grequest_start"] = (
 )
 
 # MPI_REGISTER_DATAREP(DATAREP, READ_CONVERSION_FN, WRITE_CONVERSION_FN, DTYPE_FILE_EXTENT_FN,
-# EXTRA_STATE, IERROR): the C call takes the procedures as `void *` (railmpi has no
-# user-defined representations, so it only checks the name and never calls them): their
-# addresses are passed on, MPI_CONVERSION_FN_NULL as NULL; the extra state by value.
+# EXTRA_STATE, IERROR): railmpi's C function takes the procedures as `void *` (it has no
+# user-defined representations, so it only checks the name and never calls them; its
+# declaration is below): their addresses are passed on, MPI_CONVERSION_FN_NULL as NULL; the
+# extra state by value.
 SPECIAL["PMPI_Register_datarep"] = (
-    ["const char *", "void *", "void *", "void *", "void *"],
+    ["const char *", "MPI_Datarep_conversion_function", "MPI_Datarep_conversion_function",
+     "MPI_Datarep_extent_function", "void *"],
     lambda c: sp(
         ["datarep: *const c_char", "read_conversion_fn: *mut c_void",
          "write_conversion_fn: *mut c_void", "dtype_file_extent_fn: *mut c_void",
@@ -687,30 +719,21 @@ SPECIAL["PMPI_Register_datarep"] = (
         ],
     ),
 )
+EXTERNS = {
+    "PMPI_Register_datarep": "fn PMPI_Register_datarep(datarep: *const c_char, "
+    "read_conversion_fn: *mut c_void, write_conversion_fn: *mut c_void, "
+    "_dtype_file_extent_fn: *mut c_void, _extra_state: *mut c_void) -> c_int;",
+}
 
 
-def param_type(text, hdr):
-    """The type part of a C parameter, normalised: `const int *x` -> `const int *`; a
-    callback `T *f` -> `T` (both are function pointers)."""
-    t = re.sub(r"\w+$", "", text.strip()).strip()
-    t = re.sub(r"\s*\*\s*", " *", t).replace("* *", "**").replace("* *", "**").strip()
-    if "*" not in t and t.startswith("const "):
-        t = t[len("const "):]  # a const value parameter is just a value
-    words = t.replace("*", " ").split()
-    base = words[-1] if words else ""
-    if base in hdr.callbacks:
-        return base
-    return t
-
-
-def special_binding(hdr, ret, cname, args_text):
-    want, build = SPECIAL[cname]
+def special_binding(cp):
+    want, build = SPECIAL[cp.cname]
     # A variadic tail (`int MPI_Pcontrol(const int level, ...)`) is not part of the match.
-    got = [param_type(a, hdr) for a in args_text if a != "..."]
-    if got != [param_type(w + " x", hdr) for w in want]:
-        raise Unsupported(f"prototype differs from the special case ({', '.join(args_text)})")
-    params, body, rret = build(cname)
-    b = Binding(cname, params, body, [extern_decl(ret, cname, args_text, hdr)])
+    got = [p.c_type() for p in cp.params if p.kind != "VARARGS"]
+    if got != want:
+        raise Unsupported(f"parameters differ from the special case ({', '.join(got)})")
+    params, body, rret = build(cp.cname)
+    b = Binding(cp, params, body, [EXTERNS.get(cp.cname) or extern_decl(cp)])
     b.ret = rret
     return b
 
@@ -724,18 +747,20 @@ def is_special(cname):
 NO_FORTRAN = re.compile(r"_(c2f|f2c|f082c|c2f08|f082f|f2f08)$|_c$|^PMPI_T_")
 
 
-def render_rust(hdr):
+def render_rust(hdr, std):
     bindings, skipped = [], []
-    for ret, cname, args_text in hdr.protos:
+    for cname, cp in c_procedures(hdr, std):
         if NO_FORTRAN.search(cname):
             skipped.append((cname, "no Fortran binding (C only, or large-count)"))
             continue
+        if cp is None:
+            skipped.append((cname, "not in the standard's API"))
+            continue
         try:
             if is_special(cname):
-                b = special_binding(hdr, ret, cname, args_text)
+                b = special_binding(cp)
             else:
-                args = [Arg(a, hdr, cname) for a in args_text]
-                b = generic_binding(ret, cname, args, args_text, hdr)
+                b = generic_binding(cp)
         except Unsupported as e:
             skipped.append((cname, str(e)))
             continue
@@ -743,8 +768,8 @@ def render_rust(hdr):
 
     out = []
     w = out.append
-    w("// @generated by tools/gen_fortran.py from include/mpi.h. DO NOT EDIT;")
-    w("// re-run `python3 tools/gen_fortran.py` after `make header`.")
+    w("// @generated by tools/gen_fortran.py from the MPI Forum's API and include/mpi.h.")
+    w("// DO NOT EDIT; re-run `python3 tools/gen_fortran.py` after `make header`.")
     w("//")
     w("// Fortran entry points in gfortran's naming: `pmpi_x_` calls the C `PMPI_X`, and")
     w("// `mpi_x_` calls `pmpi_x_` (the profiling interface for Fortran tools). Arguments come")
@@ -925,6 +950,10 @@ def render_mpif(hdr):
 # ---------------------------------------------------------------------------------------
 
 
+def load_standard():
+    return mpi_api.load_standard("gen_fortran.py")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--check", action="store_true", help="exit 1 if the outputs are stale")
@@ -936,9 +965,9 @@ def main():
 
     with open(opts.header) as f:
         hdr = Header(f.read())
-    if not hdr.protos:
+    if not hdr.names:
         raise SystemExit(f"{opts.header}: no PMPI_ prototypes found")
-    rust, bindings, skipped = render_rust(hdr)
+    rust, bindings, skipped = render_rust(hdr, load_standard())
     mpif = render_mpif(hdr)
 
     stale = []
