@@ -128,10 +128,12 @@ def render_callbacks(std):
 class Entry:
     """A line of tools/c_api.txt."""
 
-    def __init__(self, lineno, name, call, flags):
+    def __init__(self, lineno, name, call, flags, out=None):
         self.lineno = lineno
         self.name = name
         self.call = call
+        # `=> param`: the call's value is written to the output parameter `param`.
+        self.out = out
         self.flags = set(flags)
         for f in self.flags:
             if f not in {"on", "world", "file-null", "code", "int-only", "raw-counts", "bare", "tool"}:
@@ -152,6 +154,10 @@ def read_table():
                 if not m:
                     sys.exit(f"{TABLE}:{n}: cannot read prototype {line!r}")
                 protos[m.group(2)] = m.group(1)
+                continue
+            m = re.match(r"^(MPI_\w+)\s+(.+?)\s+=>\s+(\w+)\s*(.*)$", line)
+            if m:
+                entries.append(Entry(n, m.group(1), m.group(2), m.group(4).split(), m.group(3)))
                 continue
             m = re.match(r"^(MPI_\w+)\s+([\w:]+\(.*\))\s*(.*)$", line)
             if not m:
@@ -308,6 +314,12 @@ def render_entry(entry, cname, params):
     run, obj = error_target(entry, params)
     sig = ", ".join(f"{p['name']}: {p['type']}" for p in params)
     body = conversions(params, "raw-counts" in entry.flags)
+    if entry.out is not None:
+        # The output is checked before the call (which may make an object), then written.
+        if not any(p["name"] == entry.out and p["type"].startswith("*mut") for p in params):
+            sys.exit(f"{TABLE}:{entry.lineno}: {cname} has no output parameter {entry.out!r}")
+        body.append(f'args::out_ptr({entry.out}, "{entry.out}")?;')
+        call = f"{entry.out}.write({call});\n        Ok(())"
     # In the standard-ABI build (`std-abi`), src/abi_std's entry points take the MPI names
     # and call these under names of their own.
     out = [

@@ -18,7 +18,8 @@ use super::consts::*;
 use super::shim;
 use super::{
     attr, bsend, coll, coll_persistent, comm, datatype, dynamic, env, errors, file, grequest,
-    group, info, mprobe, op, partitioned, pt2pt, rma, session, status, tool, topo, type_attr,
+    group, handles, info, mprobe, op, partitioned, pt2pt, rma, session, status, tool, topo,
+    type_attr,
 };
 use std::cell::Cell;
 use std::os::raw::{c_char, c_int, c_void};
@@ -6744,56 +6745,80 @@ pub unsafe extern "C" fn PMPI_File_delete(filename: *const c_char, info: MPI_Inf
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_set_size")]
 pub unsafe extern "C" fn PMPI_File_set_size(fh: MPI_File, size: MPI_Offset) -> c_int {
-    shim::run_file("MPI_File_set_size", fh, || file::set_size(fh, size))
+    shim::run_file("MPI_File_set_size", fh, || {
+        handles::file(fh)?.set_size(shim::world()?, file::nonneg(size)?)
+    })
 }
 
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_preallocate")]
 pub unsafe extern "C" fn PMPI_File_preallocate(fh: MPI_File, size: MPI_Offset) -> c_int {
-    shim::run_file("MPI_File_preallocate", fh, || file::preallocate(fh, size))
+    shim::run_file("MPI_File_preallocate", fh, || {
+        handles::file(fh)?.preallocate(shim::world()?, file::nonneg(size)?)
+    })
 }
 
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_get_size")]
 pub unsafe extern "C" fn PMPI_File_get_size(fh: MPI_File, size: *mut MPI_Offset) -> c_int {
-    shim::run_file("MPI_File_get_size", fh, || file::get_size(fh, size))
+    shim::run_file("MPI_File_get_size", fh, || {
+        args::out_ptr(size, "size")?;
+        size.write(handles::file(fh)?.size()? as MPI_Offset);
+        Ok(())
+    })
 }
 
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_get_group")]
 pub unsafe extern "C" fn PMPI_File_get_group(fh: MPI_File, group: *mut MPI_Group) -> c_int {
-    shim::run_file("MPI_File_get_group", fh, || file::get_group(fh, group))
+    shim::run_file("MPI_File_get_group", fh, || {
+        args::out_ptr(group, "group")?;
+        group.write(handles::new_group(handles::file(fh)?.comm.group.clone()));
+        Ok(())
+    })
 }
 
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_get_amode")]
 pub unsafe extern "C" fn PMPI_File_get_amode(fh: MPI_File, amode: *mut c_int) -> c_int {
-    shim::run_file("MPI_File_get_amode", fh, || file::get_amode(fh, amode))
+    shim::run_file("MPI_File_get_amode", fh, || {
+        args::out_ptr(amode, "amode")?;
+        amode.write(handles::file(fh)?.amode);
+        Ok(())
+    })
 }
 
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_set_info")]
 pub unsafe extern "C" fn PMPI_File_set_info(fh: MPI_File, info: MPI_Info) -> c_int {
-    shim::run_file("MPI_File_set_info", fh, || file::set_info(fh, info))
+    shim::run_file("MPI_File_set_info", fh, || {
+        Ok(handles::file(fh)?.set_hints(&info::pairs(info)?))
+    })
 }
 
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_get_info")]
 pub unsafe extern "C" fn PMPI_File_get_info(fh: MPI_File, info_used: *mut MPI_Info) -> c_int {
-    shim::run_file("MPI_File_get_info", fh, || file::get_info(fh, info_used))
+    shim::run_file("MPI_File_get_info", fh, || {
+        args::out_ptr(info_used, "info_used")?;
+        info_used.write(handles::new_info(handles::file(fh)?.hints()));
+        Ok(())
+    })
 }
 
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_sync")]
 pub unsafe extern "C" fn PMPI_File_sync(fh: MPI_File) -> c_int {
-    shim::run_file("MPI_File_sync", fh, || file::sync(fh))
+    shim::run_file("MPI_File_sync", fh, || {
+        handles::file(fh)?.sync(shim::world()?)
+    })
 }
 
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_set_atomicity")]
 pub unsafe extern "C" fn PMPI_File_set_atomicity(fh: MPI_File, flag: c_int) -> c_int {
     shim::run_file("MPI_File_set_atomicity", fh, || {
-        file::set_atomicity(fh, flag)
+        handles::file(fh)?.set_atomicity(shim::world()?, flag != 0)
     })
 }
 
@@ -6801,7 +6826,9 @@ pub unsafe extern "C" fn PMPI_File_set_atomicity(fh: MPI_File, flag: c_int) -> c
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_get_atomicity")]
 pub unsafe extern "C" fn PMPI_File_get_atomicity(fh: MPI_File, flag: *mut c_int) -> c_int {
     shim::run_file("MPI_File_get_atomicity", fh, || {
-        file::get_atomicity(fh, flag)
+        args::out_ptr(flag, "flag")?;
+        flag.write(handles::file(fh)?.atomic() as c_int);
+        Ok(())
     })
 }
 

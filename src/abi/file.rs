@@ -85,73 +85,9 @@ pub(crate) unsafe fn delete(filename: *const c_char, info: MPI_Info) -> Result<(
     io::posix::delete(io::file::strip_prefix(&path))
 }
 
-fn offset_arg(o: MPI_Offset) -> Result<u64> {
+/// A size or offset that must not be negative (MPI_ERR_ARG).
+pub fn nonneg(o: MPI_Offset) -> Result<u64> {
     u64::try_from(o).map_err(|_| Error::new(ErrorClass::Arg, format!("negative offset {o}")))
-}
-
-pub(crate) unsafe fn set_size(fh: MPI_File, size: MPI_Offset) -> Result<()> {
-    let w = shim::world()?;
-    let f = handles::file(fh)?;
-    f.set_size(w, offset_arg(size)?)
-}
-
-pub(crate) unsafe fn preallocate(fh: MPI_File, size: MPI_Offset) -> Result<()> {
-    let w = shim::world()?;
-    let f = handles::file(fh)?;
-    f.preallocate(w, offset_arg(size)?)
-}
-
-pub(crate) unsafe fn get_size(fh: MPI_File, size: *mut MPI_Offset) -> Result<()> {
-    let f = handles::file(fh)?;
-    write_out(size, f.size()? as MPI_Offset)
-}
-
-pub(crate) unsafe fn get_group(fh: MPI_File, group: *mut MPI_Group) -> Result<()> {
-    let f = handles::file(fh)?;
-    if group.is_null() {
-        return mpi_err!(Arg, "NULL group pointer");
-    }
-    write_out(group, handles::new_group(f.comm.group.clone()))
-}
-
-pub(crate) unsafe fn get_amode(fh: MPI_File, amode: *mut c_int) -> Result<()> {
-    write_out(amode, handles::file(fh)?.amode)
-}
-
-pub(crate) unsafe fn set_info(fh: MPI_File, info: MPI_Info) -> Result<()> {
-    let f = handles::file(fh)?;
-    let pairs = super::info::pairs(info)?;
-    let mut st = f.state.lock();
-    // The aggregators were chosen at open: cb_nodes stays.
-    let nodes = st.hints.cb_nodes;
-    st.hints.apply(&pairs, f.comm.size());
-    st.hints.cb_nodes = nodes;
-    Ok(())
-}
-
-pub(crate) unsafe fn get_info(fh: MPI_File, info_used: *mut MPI_Info) -> Result<()> {
-    let f = handles::file(fh)?;
-    if info_used.is_null() {
-        return mpi_err!(Arg, "NULL info pointer");
-    }
-    let pairs = f.state.lock().hints.pairs();
-    write_out(info_used, handles::new_info(pairs))
-}
-
-pub(crate) unsafe fn sync(fh: MPI_File) -> Result<()> {
-    let w = shim::world()?;
-    handles::file(fh)?.sync(w)
-}
-
-pub(crate) unsafe fn set_atomicity(fh: MPI_File, flag: c_int) -> Result<()> {
-    let w = shim::world()?;
-    handles::file(fh)?.set_atomicity(w, flag != 0)
-}
-
-pub(crate) unsafe fn get_atomicity(fh: MPI_File, flag: *mut c_int) -> Result<()> {
-    let f = handles::file(fh)?;
-    let a = f.state.lock().atomic;
-    write_out(flag, a as c_int)
 }
 
 pub(crate) unsafe fn get_type_extent(
@@ -187,7 +123,7 @@ pub(crate) unsafe fn set_view(
         }
         None
     } else {
-        Some(offset_arg(disp)?)
+        Some(nonneg(disp)?)
     };
     f.state.lock().hints.apply(&pairs, f.comm.size());
     f.set_view(w, disp, &et, &ft, rep)?;
@@ -324,7 +260,7 @@ pub(crate) unsafe fn get_byte_offset(
     disp: *mut MPI_Offset,
 ) -> Result<()> {
     let f = handles::file(fh)?;
-    write_out(disp, f.byte_offset(offset_arg(offset)?) as MPI_Offset)
+    write_out(disp, f.byte_offset(nonneg(offset)?) as MPI_Offset)
 }
 
 pub(crate) unsafe fn seek_shared(fh: MPI_File, offset: MPI_Offset, whence: c_int) -> Result<()> {
@@ -353,7 +289,7 @@ pub enum Place {
 impl Place {
     fn pos(self) -> Result<Pos> {
         Ok(match self {
-            Place::At(o) => Pos::At(offset_arg(o)?),
+            Place::At(o) => Pos::At(nonneg(o)?),
             Place::Individual => Pos::Individual,
             Place::Shared => Pos::Shared,
             Place::Ordered => Pos::Ordered,

@@ -333,6 +333,23 @@ impl File {
         Ok(())
     }
 
+    pub fn atomic(&self) -> bool {
+        self.state.lock().atomic
+    }
+
+    /// The hints in use (MPI_File_get_info).
+    pub fn hints(&self) -> Vec<(String, String)> {
+        self.state.lock().hints.pairs()
+    }
+
+    /// MPI_File_set_info: new hints, but the aggregators chosen at open stay (cb_nodes).
+    pub fn set_hints(&self, pairs: &[(String, String)]) {
+        let mut st = self.state.lock();
+        let nodes = st.hints.cb_nodes;
+        st.hints.apply(pairs, self.comm.size());
+        st.hints.cb_nodes = nodes;
+    }
+
     /// MPI_File_seek: the new individual pointer (etypes).
     pub fn seek(&self, offset: i64, whence: i32) -> Result<()> {
         if self.sequential() {
