@@ -5,10 +5,12 @@
 //! the error boundary, the argument checks by kind, the core call.
 
 // (unused_variables: an argument a call ignores, as the buffer of a split collective's _end;
-// redundant_closure: a call without arguments, written as every other.)
+// redundant_closure: a call without arguments, written as every other; unit_arg: `Ok(f())`
+// for a table call f that cannot fail.)
 #![allow(
     clippy::too_many_arguments,
     clippy::redundant_closure,
+    clippy::unit_arg,
     unused_imports,
     unused_variables
 )]
