@@ -4,7 +4,7 @@
 # netns.sh) and under our mpiexec (a proxy per host, started through netns.sh), every byte
 # checked by the programs; our mpiexec's stdin, output, failures and signals across hosts.
 # Plus tcp alone on one host (RAILMPI_RAILS=tcp) under our mpiexec, and Slurm (srun, pmi2)
-# over the namespaces. Runs after 90_fortran,
+# over the namespaces; programs built for the MPI-5 standard ABI under all three. Runs after 90_fortran,
 # which builds the Fortran programs. Needs root (namespaces), otherwise skipped.
 
 NETNS=$ROOT/c_tests/netns.sh
@@ -104,6 +104,27 @@ for prog in allpairs coll_basic rma_ops; do
         -env LD_LIBRARY_PATH "$LIB" "$CTM/$prog"
 done
 
+# Programs built for the MPI-5 standard ABI (our mpicc_abi, and MPICH 5.0.2's where
+# installed: see 12_std_abi) across hosts, on libmpi_abi.so.1 by LD_LIBRARY_PATH alone,
+# under both launchers (and srun below).
+STD_ABI_HOSTS=$LOGDIR/std_abi_hosts
+STD_ABI_PROGS_HOSTS="allpairs coll_basic rma_ops"
+_std_abi_ccs="ours:$BUILD/bin/mpicc_abi"
+_mpich5_cc=${BENCH_MPICH5_VENV:-/var/cache/railmpi-bench/mpich5}/bin/mpicc_abi
+[ -x "$_mpich5_cc" ] && _std_abi_ccs="$_std_abi_ccs mpich5:$_mpich5_cc"
+for _cc in $_std_abi_ccs; do
+    mkdir -p "$STD_ABI_HOSTS/${_cc%%:*}"
+    for prog in $STD_ABI_PROGS_HOSTS; do
+        run_case "std_abi.build.${_cc%%:*}.$prog" 0 "${_cc#*:}" -O2 -w -pthread \
+            -o "$STD_ABI_HOSTS/${_cc%%:*}/$prog" "$ROOT/c_tests/src/$prog.c"
+        CASE_EXPECT="^ok $prog " run_case "ours.std_abi.${_cc%%:*}.$prog.2x2" 0 \
+            $OURS -hosts "$H2" -ppn 2 -env LD_LIBRARY_PATH "$LIB" "$STD_ABI_HOSTS/${_cc%%:*}/$prog"
+        CASE_EXPECT="^ok $prog " run_case "hydra.std_abi.${_cc%%:*}.$prog.2x2" 0 \
+            $HYDRA -iface rmbr0 -launcher rsh -launcher-exec "$NETNS" -hosts "$H2" -ppn 2 \
+            -env LD_LIBRARY_PATH "$LIB" "$STD_ABI_HOSTS/${_cc%%:*}/$prog"
+    done
+done
+
 # A host that dies (every process of its namespace killed) ends the job within 5 s.
 CASE_TIMEOUT=30 CASE_EXPECT="host lost: job ended" CASE_FORBID="BUG:" run_case ours.host_loss 0 \
     "$ROOT/c_tests/host_loss.sh" rmh1 $OURS -hosts "$H2" -ppn 2 "$CT/host_loss"
@@ -139,6 +160,13 @@ if command -v slurmctld >/dev/null 2>&1 && command -v srun >/dev/null 2>&1; then
             $SRUN -n 4 "$BUILD/f_tests/f_coll"
         CASE_EXPECT="^ok coll_basic \[railmpi" run_case slurm.swapin.coll_basic 0 \
             env LD_LIBRARY_PATH="$LIB" $SRUN -n 4 "$CTM/coll_basic"
+        # Standard-ABI programs (built above) under srun, by LD_LIBRARY_PATH alone.
+        for _cc in $_std_abi_ccs; do
+            for prog in $STD_ABI_PROGS_HOSTS; do
+                CASE_EXPECT="^ok $prog " run_case "slurm.std_abi.${_cc%%:*}.$prog.2x2" 0 \
+                    env LD_LIBRARY_PATH="$LIB" $SRUN -n 4 "$STD_ABI_HOSTS/${_cc%%:*}/$prog"
+            done
+        done
         # MPI_Comm_spawn through Slurm's PMI-2 (a job step for the children, started by srun;
         # SLURM_OVERLAP lets it share the parents' CPUs): two threads spawning at once, and
         # 12 spawn + disconnect rounds holding no more threads or descriptors than after two.
