@@ -58,8 +58,9 @@ mpich5-deps:
 	    $(MPICH5_VENV)/bin/pip install -q mpich==5.0.2; } || \
 	    echo "mpich5-deps: cannot install mpich 5.0.2 (no package registry?): 12_std_abi skips its MPICH 5 cases"
 
-# Regenerate the C entry points (tools/gen_c.py over tools/c_api.txt), then the header they
-# declare and the Fortran bindings that follow it.
+# Regenerate the C entry points and the MPICH ABI's constants (tools/gen_c.py over
+# tools/c_api.txt and tools/mpich_abi.txt), then the header they declare and the Fortran
+# bindings that follow it.
 c-gen: api-deps
 	python3 tools/gen_c.py
 	$(MAKE) --no-print-directory header

@@ -18,7 +18,7 @@ each parameter *is* (its kind in the standard's API description, as gen_c.py use
   the return code and error code params   error classes by table
 
 Inputs: the standard (pympistandard, as gen_c.py), tools/abi_std.txt (the standard ABI's
-constants), src/abi/consts.rs (which MPICH-ABI constants railmpi has) and the `PMPI_X`
+constants), tools/mpich_abi.txt (which MPICH-ABI constants railmpi has) and the `PMPI_X`
 functions of src/abi (what railmpi implements). Outputs, checked in:
   src/abi_std/values.rs        the constants and the translation tables
   src/abi_std/entry_points.rs  one `PMPI_X` per procedure (build.rs adds `MPI_X`)
@@ -39,7 +39,6 @@ import gen_c  # noqa: E402  (the standard's loader and the C-to-Rust parameter r
 
 ROOT = gen_c.ROOT
 TABLE = os.path.join(ROOT, "tools", "abi_std.txt")
-CONSTS = os.path.join(ROOT, "src", "abi", "consts.rs")
 OUT_VALUES = os.path.join(ROOT, "src", "abi_std", "values.rs")
 OUT_ENTRIES = os.path.join(ROOT, "src", "abi_std", "entry_points.rs")
 OUT_HEADER = os.path.join(ROOT, "include", "mpi_abi.h")
@@ -176,8 +175,8 @@ def read_abi_table():
 
 
 def mpich_names():
-    text = open(CONSTS).read()
-    return set(re.findall(r"pub const (\w+):", text))
+    """The MPICH ABI's integer and handle constants (tools/mpich_abi.txt, via gen_c.py)."""
+    return set(gen_c.mpich_constants())
 
 
 def mpich_functions():

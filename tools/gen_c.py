@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Generate railmpi's C entry points from the MPI Forum's description of the API.
+"""Generate railmpi's C entry points from the MPI Forum's description of the API, and the
+MPICH ABI's constants from their table.
 
-    python3 tools/gen_c.py            # rewrite src/abi/entry_points.rs
-    python3 tools/gen_c.py --check    # exit 1 if it is stale (nothing written)
+    python3 tools/gen_c.py            # rewrite the outputs below
+    python3 tools/gen_c.py --check    # exit 1 if one is stale (nothing written)
 
 Inputs:
   the MPI Forum's machine-readable API (`apis.json` of the `pympistandard` package, 0.2.0,
@@ -13,11 +14,20 @@ Inputs:
   tools/mpi_api.py, which loads it for tools/gen_fortran.py and tools/gen_f08.py too.
   tools/c_api.txt: railmpi's table -- which procedures are bound here and which core call
   implements each (see its header).
+  tools/mpich_abi.txt: the MPICH ABI's integer and handle constants with MPICH 4.0's values
+  (`int NAME VALUE`, `handle TYPE NAME VALUE`, `alias NAME OTHER`, as tools/abi_std.txt has
+  the standard ABI's; see its header).
 
-Outputs: src/abi/callbacks.h, the C callback types of the standard (build.rs puts them into
-include/mpi.h; tools/gen_abi.py into mpi_abi.h), and src/abi/entry_points.rs, checked in (a `make test` case runs --check). For each
-table line, `PMPI_X` and, where the standard has one, `PMPI_X_c` (build.rs adds the `MPI_X`
-aliases and cbindgen the prototypes of include/mpi.h). Each entry point is what DESIGN
+Outputs, checked in (a `make test` case runs --check):
+  src/abi/consts/generated.rs  the constants of tools/mpich_abi.txt as Rust `pub const`
+                               items, in its order and with its comments (src/abi/consts.rs
+                               re-exports them; cbindgen writes them into include/mpi.h)
+  src/abi/callbacks.h          the C callback types of the standard (build.rs puts them into
+                               include/mpi.h; tools/gen_abi.py into mpi_abi.h)
+  src/abi/entry_points.rs      the C entry points, described below
+
+For each c_api.txt line, `PMPI_X` and, where the standard has one, `PMPI_X_c` (build.rs adds
+the `MPI_X` aliases and cbindgen the prototypes of include/mpi.h). Each entry point is what DESIGN
 §abi asks of a shim: it runs inside the error boundary (`shim::run*`: the error goes to the
 handler of the call's communicator, window or file, a panic becomes MPI_ERR_INTERN), checks
 and converts its arguments by kind, and calls the core. Conversions by kind:
@@ -123,6 +133,120 @@ def render_callbacks(std):
         ]
         + callback_typedefs(std, "mpich")
     ) + "\n"
+
+
+# The MPICH ABI's constants: tools/mpich_abi.txt -> src/abi/consts/generated.rs.
+MPICH_TABLE = os.path.join(ROOT, "tools", "mpich_abi.txt")
+CONSTS_OUT = os.path.join(ROOT, "src", "abi", "consts", "generated.rs")
+
+
+def read_mpich_table():
+    """tools/mpich_abi.txt: its rows (split into words, with their line numbers) and the
+    comment lines and blank lines after the file's header, in order: [(lineno, words or
+    None, comment text or None)]."""
+    items = []
+    in_header = True
+    with open(MPICH_TABLE) as f:
+        for lineno, line in enumerate(f, 1):
+            text = line.strip()
+            if in_header:
+                if text.startswith("#"):
+                    continue
+                in_header = False
+            if text.startswith("#"):
+                items.append((lineno, None, text[1:].strip()))
+            elif text:
+                items.append((lineno, text.split("#", 1)[0].split(), None))
+            elif items and items[-1] != (None, None, ""):
+                items.append((None, None, ""))
+    return items
+
+
+def mpich_constants():
+    """The MPICH ABI's constants by name -> their Rust type (c_int or the handle type), as
+    tools/mpich_abi.txt gives them (tools/gen_abi.py asks which ones railmpi has)."""
+    types = {}
+    for lineno, words, _ in read_mpich_table():
+        if words is None:
+            continue
+        where = f"{MPICH_TABLE}:{lineno}"
+        kind = words[0]
+        if (kind, len(words)) == ("int", 3):
+            name, ty, val = words[1], "c_int", words[2]
+            if not -(2**31) <= int(val, 0) < 2**31:
+                sys.exit(f"{where}: {name}'s value {val} is not a C int")
+        elif (kind, len(words)) == ("handle", 4):
+            ty, name, val = words[1:]
+            if not re.fullmatch(r"0x[0-9a-f]{8}", val):
+                sys.exit(f"{where}: a handle's value is 8 lowercase hex digits, not {val}")
+        elif (kind, len(words)) == ("alias", 3):
+            name, other = words[1:]
+            if other not in types:
+                sys.exit(f"{where}: {name} names {other}, which no line above defines")
+            ty = types[other]
+        else:
+            sys.exit(f"{where}: not `int NAME VALUE`, `handle TYPE NAME VALUE` or `alias NAME OTHER`")
+        if name in types:
+            sys.exit(f"{where}: {name} is defined twice")
+        types[name] = ty
+    return types
+
+
+def rust_literal(val):
+    """A value of the table as a Rust literal: hex in groups of four digits (`0x4c00_0101`),
+    decimal as it is."""
+    if not val.startswith("0x"):
+        return val
+    digits = val[2:]
+    groups = []
+    while digits:
+        groups.insert(0, digits[-4:])
+        digits = digits[:-4]
+    return "0x" + "_".join(groups)
+
+
+def render_consts():
+    """src/abi/consts/generated.rs: `pub const` items in the table's order (cbindgen keeps
+    it), with its comments. A handle is `0x... as MPI_Handle`, which cbindgen prints
+    `((MPI_Handle)0x...)` as MPICH's header does; one above i32::MAX is written
+    `0x8c00_0000_u32 as MPI_Datatype` (rustc wraps it, as C converts the unsigned literal)."""
+    types = mpich_constants()
+    out = [
+        "//! GENERATED by tools/gen_c.py from tools/mpich_abi.txt -- do not edit; `make c-gen`",
+        "//! rewrites it.",
+        "//!",
+        "//! The MPICH ABI's integer and handle constants (MPICH 4.0's values). `super`",
+        "//! (src/abi/consts.rs) defines their types and re-exports them; cbindgen puts them into",
+        "//! include/mpi.h in this order.",
+        "",
+        "use super::*;",
+        "use std::os::raw::c_int;",
+        "",
+    ]
+    for _, words, comment in read_mpich_table():
+        if words is None:
+            out.append(f"// {comment}" if comment else "")
+        elif words[0] == "int":
+            out.append(f"pub const {words[1]}: c_int = {rust_literal(words[2])};")
+        elif words[0] == "handle":
+            ty, name, val = words[1:]
+            lit = rust_literal(val) + ("_u32" if int(val, 16) > 0x7FFFFFFF else "")
+            out.append(f"pub const {name}: {ty} = {lit} as {ty};")
+        else:
+            out.append(f"pub const {words[1]}: {types[words[1]]} = {words[2]};")
+    return rustfmt("\n".join(out).rstrip("\n") + "\n")
+
+
+def rustfmt(text):
+    """rustfmt's layout, so that `cargo fmt` leaves a generated file as it is."""
+    return subprocess.run(
+        ["rustfmt", "--edition", "2021", "--emit", "stdout"],
+        input=text,
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    ).stdout
 
 
 class Entry:
@@ -431,16 +555,7 @@ use super::{{{mods}}};
 use std::cell::Cell;
 use std::os::raw::{{c_char, c_int, c_void}};
 """
-    text = head + "\n" + "\n\n".join(chunks) + "\n"
-    # rustfmt's layout, so that `cargo fmt` leaves the file as generated.
-    return subprocess.run(
-        ["rustfmt", "--edition", "2021", "--emit", "stdout"],
-        input=text,
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd=ROOT,
-    ).stdout
+    return rustfmt(head + "\n" + "\n\n".join(chunks) + "\n")
 
 
 def main():
@@ -448,13 +563,19 @@ def main():
     ap.add_argument("--check", action="store_true", help="exit 1 if the output is stale")
     a = ap.parse_args()
     std = load_standard()
-    for path, text in ((OUT, render(std, *read_table())), (CALLBACKS_OUT, render_callbacks(std))):
+    outputs = (
+        (OUT, render(std, *read_table())),
+        (CALLBACKS_OUT, render_callbacks(std)),
+        (CONSTS_OUT, render_consts()),
+    )
+    for path, text in outputs:
         old = open(path).read() if os.path.exists(path) else None
         if a.check:
             if old != text:
                 sys.exit(f"{path} is stale: run `make c-gen` (tools/gen_c.py)")
             continue
         if old != text:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
             with open(path, "w") as f:
                 f.write(text)
             print(f"wrote {path}")

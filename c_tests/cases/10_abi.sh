@@ -91,8 +91,9 @@ if [ "${CT_IMPL:-railmpi}" = railmpi ]; then
         bash -c 'abi_constants_match "$@"' _ "$ABI_SRC_DIR" "$BUILD/include" "$ABI_MPICH_INC"
     run_case abi_mpi_aliases 0 \
         bash -c 'abi_aliases "$@"' _ "$LIB/libmpi.so.12"
-    # The C entry points are generated from the MPI Forum's API (tools/gen_c.py; `make
-    # api-deps` installs its pympistandard into build/api-venv).
+    # The C entry points are generated from the MPI Forum's API, the MPICH ABI's constants
+    # from tools/mpich_abi.txt (tools/gen_c.py; `make api-deps` installs its pympistandard
+    # into build/api-venv).
     if "$BUILD/api-venv/bin/python" -c 'import pympistandard' 2>/dev/null; then
         run_case abi.entry_points_fresh 0 python3 "$ABI_SRC_DIR/../tools/gen_c.py" --check
     else
