@@ -51,32 +51,23 @@ pub(crate) unsafe fn bcast_impl<I: args::Int>(
     comm: MPI_Comm,
     request: Option<*mut MPI_Request>,
 ) -> Result<()> {
-    let w = shim::world()?;
-    let c = handles::comm(comm)?;
-    let p = plan(w, &c, coll::KIND_BCAST);
-    let took = p.s.took_seq().then_some(p.s.kind());
-    refusal_gives_back(
-        &c,
-        took,
-        (|| {
-            request_arg(request)?;
-            if c.is_inter() {
-                let (b, n, t) = (buffer, count, datatype);
-                return coll_inter::bcast(w, p, &c, b, n, t, root, comm, request);
-            }
-            let n = args::count_any(count)?;
-            let ty = handles::datatype(datatype)?;
-            let root = args::root(&c, root)?;
-            not_in_place(buffer, n, "the buffer")?;
-            let b = typed(buffer, n, &ty)?;
-            if direct(request, &[&b]) {
-                // SAFETY: MPI: the buffer holds `count` elements, one run of bytes (checked).
-                let bytes = raw_mut(b.ptr, b.bytes());
-                return coll::direct::bcast(w, &c, p.tag(), bytes, root);
-            }
-            launch(w, coll::bcast::bcast(p, b, root), comm, request)
-        })(),
-    )
+    collective(comm, coll::KIND_BCAST, request, |w, c, p| {
+        if c.is_inter() {
+            let (b, n, t) = (buffer, count, datatype);
+            return coll_inter::bcast(w, p, &c, b, n, t, root, comm, request);
+        }
+        let n = args::count_any(count)?;
+        let ty = handles::datatype(datatype)?;
+        let root = args::root(&c, root)?;
+        not_in_place(buffer, n, "the buffer")?;
+        let b = typed(buffer, n, &ty)?;
+        if direct(request, &[&b]) {
+            // SAFETY: MPI: the buffer holds `count` elements, one run of bytes (checked).
+            let bytes = raw_mut(b.ptr, b.bytes());
+            return coll::direct::bcast(w, &c, p.tag(), bytes, root);
+        }
+        launch(w, coll::bcast::bcast(p, b, root), comm, request)
+    })
 }
 
 // ------------------------------------------------------------------ reduce
@@ -92,52 +83,43 @@ pub(crate) unsafe fn reduce_impl<I: args::Int>(
     comm: MPI_Comm,
     request: Option<*mut MPI_Request>,
 ) -> Result<()> {
-    let w = shim::world()?;
-    let c = handles::comm(comm)?;
-    let p = plan(w, &c, coll::KIND_REDUCE);
-    let took = p.s.took_seq().then_some(p.s.kind());
-    refusal_gives_back(
-        &c,
-        took,
-        (|| {
-            request_arg(request)?;
-            if c.is_inter() {
-                let (s, r, n, t) = (sendbuf, recvbuf, count, datatype);
-                return coll_inter::reduce(w, p, &c, s, r, n, t, op, root, comm, request);
-            }
-            let n = args::count_any(count)?;
-            let ty = handles::datatype(datatype)?;
-            let root = args::root(&c, root)?;
-            let r = reducer(op, datatype, &ty)?;
-            let (input, output) = if c.rank == root {
-                not_in_place(recvbuf, n, "recvbuf")?;
-                let out = typed(recvbuf, n, &ty)?;
-                if in_place(sendbuf) {
-                    (out, Some(out))
-                } else {
-                    no_alias(sendbuf, recvbuf, n > 0)?;
-                    (typed(sendbuf, n, &ty)?, Some(out))
-                }
+    collective(comm, coll::KIND_REDUCE, request, |w, c, p| {
+        if c.is_inter() {
+            let (s, r, n, t) = (sendbuf, recvbuf, count, datatype);
+            return coll_inter::reduce(w, p, &c, s, r, n, t, op, root, comm, request);
+        }
+        let n = args::count_any(count)?;
+        let ty = handles::datatype(datatype)?;
+        let root = args::root(&c, root)?;
+        let r = reducer(op, datatype, &ty)?;
+        let (input, output) = if c.rank == root {
+            not_in_place(recvbuf, n, "recvbuf")?;
+            let out = typed(recvbuf, n, &ty)?;
+            if in_place(sendbuf) {
+                (out, Some(out))
             } else {
-                not_in_place(sendbuf, n, "sendbuf")?;
-                (typed(sendbuf, n, &ty)?, None)
-            };
-            if (r.commutative || root == 0) && direct(request, &[&input]) {
-                // SAFETY: MPI: input readable and the root's output writable for `count`
-                // elements, each one run of bytes (checked); they are the same memory only for
-                // MPI_IN_PLACE, and then the output alone is passed.
-                let out = output.map(|o| raw_mut(o.ptr, o.bytes()));
-                let inp = (!in_place(sendbuf)).then(|| raw(input.ptr, input.bytes()));
-                return coll::direct::reduce(w, &c, p.tag(), inp, out, root, &*r.combine);
+                no_alias(sendbuf, recvbuf, n > 0)?;
+                (typed(sendbuf, n, &ty)?, Some(out))
             }
-            launch(
-                w,
-                coll::reduce::reduce(p, input, output, &r, root),
-                comm,
-                request,
-            )
-        })(),
-    )
+        } else {
+            not_in_place(sendbuf, n, "sendbuf")?;
+            (typed(sendbuf, n, &ty)?, None)
+        };
+        if (r.commutative || root == 0) && direct(request, &[&input]) {
+            // SAFETY: MPI: input readable and the root's output writable for `count`
+            // elements, each one run of bytes (checked); they are the same memory only for
+            // MPI_IN_PLACE, and then the output alone is passed.
+            let out = output.map(|o| raw_mut(o.ptr, o.bytes()));
+            let inp = (!in_place(sendbuf)).then(|| raw(input.ptr, input.bytes()));
+            return coll::direct::reduce(w, &c, p.tag(), inp, out, root, &*r.combine);
+        }
+        launch(
+            w,
+            coll::reduce::reduce(p, input, output, &r, root),
+            comm,
+            request,
+        )
+    })
 }
 
 /// MPI_Reduce_local: `inoutbuf = inbuf op inoutbuf`, no communication.
@@ -183,56 +165,47 @@ pub(crate) unsafe fn allreduce_impl<I: args::Int>(
     comm: MPI_Comm,
     request: Option<*mut MPI_Request>,
 ) -> Result<()> {
-    let w = shim::world()?;
-    let c = handles::comm(comm)?;
-    let p = plan(w, &c, coll::KIND_ALLREDUCE);
-    let took = p.s.took_seq().then_some(p.s.kind());
-    refusal_gives_back(
-        &c,
-        took,
-        (|| {
-            request_arg(request)?;
-            if c.is_inter() {
-                let (s, r, n, t) = (sendbuf, recvbuf, count, datatype);
-                return coll_inter::allreduce(w, p, s, r, n, t, op, comm, request);
+    collective(comm, coll::KIND_ALLREDUCE, request, |w, c, p| {
+        if c.is_inter() {
+            let (s, r, n, t) = (sendbuf, recvbuf, count, datatype);
+            return coll_inter::allreduce(w, p, s, r, n, t, op, comm, request);
+        }
+        let n = args::count_any(count)?;
+        let ty = handles::datatype(datatype)?;
+        let r = reducer(op, datatype, &ty)?;
+        not_in_place(recvbuf, n, "recvbuf")?;
+        let out = typed(recvbuf, n, &ty)?;
+        let input = if in_place(sendbuf) {
+            out
+        } else {
+            no_alias(sendbuf, recvbuf, n > 0)?;
+            typed(sendbuf, n, &ty)?
+        };
+        if direct(request, &[&input, &out]) {
+            let len = out.bytes();
+            // SAFETY: MPI: recvbuf writable and sendbuf readable for `count` elements, each
+            // one run of bytes (checked), distinct unless MPI_IN_PLACE (then no copy).
+            let acc = raw_mut(out.ptr, len);
+            if input.ptr != out.ptr {
+                acc.copy_from_slice(raw(input.ptr, len));
             }
-            let n = args::count_any(count)?;
-            let ty = handles::datatype(datatype)?;
-            let r = reducer(op, datatype, &ty)?;
-            not_in_place(recvbuf, n, "recvbuf")?;
-            let out = typed(recvbuf, n, &ty)?;
-            let input = if in_place(sendbuf) {
-                out
-            } else {
-                no_alias(sendbuf, recvbuf, n > 0)?;
-                typed(sendbuf, n, &ty)?
-            };
-            if direct(request, &[&input, &out]) {
-                let len = out.bytes();
-                // SAFETY: MPI: recvbuf writable and sendbuf readable for `count` elements, each
-                // one run of bytes (checked), distinct unless MPI_IN_PLACE (then no copy).
-                let acc = raw_mut(out.ptr, len);
-                if input.ptr != out.ptr {
-                    acc.copy_from_slice(raw(input.ptr, len));
-                }
-                return coll::direct::allreduce(
-                    w,
-                    &c,
-                    p.tag(),
-                    acc,
-                    &*r.combine,
-                    r.commutative,
-                    w.fan_in_for(&c),
-                );
-            }
-            launch(
+            return coll::direct::allreduce(
                 w,
-                coll::allreduce::allreduce(p, input, out, &r),
-                comm,
-                request,
-            )
-        })(),
-    )
+                &c,
+                p.tag(),
+                acc,
+                &*r.combine,
+                r.commutative,
+                w.fan_in_for(&c),
+            );
+        }
+        launch(
+            w,
+            coll::allreduce::allreduce(p, input, out, &r),
+            comm,
+            request,
+        )
+    })
 }
 
 // ------------------------------------------------------------------ gather
@@ -249,48 +222,39 @@ pub(crate) unsafe fn gatherv_impl<I: args::Int>(
     comm: MPI_Comm,
     request: Option<*mut MPI_Request>,
 ) -> Result<()> {
-    let w = shim::world()?;
-    let c = handles::comm(comm)?;
-    let p = plan(w, &c, coll::KIND_GATHER);
-    let took = p.s.took_seq().then_some(p.s.kind());
-    refusal_gives_back(
-        &c,
-        took,
-        (|| {
-            request_arg(request)?;
-            if c.is_inter() {
-                let a = Rooted::new((sendbuf, sendcount, sendtype), (recvbuf, recv, recvtype));
-                return coll_inter::rooted(w, p, &c, a, false, root, comm, request);
+    collective(comm, coll::KIND_GATHER, request, |w, c, p| {
+        if c.is_inter() {
+            let a = Rooted::new((sendbuf, sendcount, sendtype), (recvbuf, recv, recvtype));
+            return coll_inter::rooted(w, p, &c, a, false, root, comm, request);
+        }
+        let root = args::root(&c, root)?;
+        let is_root = c.rank == root;
+        let send_given = !(is_root && in_place(sendbuf));
+        let (sty, rty);
+        let send = if send_given {
+            let n = args::count_any(sendcount)?;
+            sty = handles::datatype(sendtype)?;
+            not_in_place(sendbuf, n, "sendbuf")?;
+            Some(typed(sendbuf, n, &sty)?)
+        } else {
+            None
+        };
+        let recv = if is_root {
+            rty = handles::datatype(recvtype)?;
+            let (counts, displs) = recv.arrays(c.size())?;
+            not_in_place(recvbuf, counts.iter().sum(), "recvbuf")?;
+            let b = blocks(recvbuf, &rty, counts, displs)?;
+            if let Some(s) = &send {
+                let own = b.block(root);
+                fits(s, &own)?;
+                no_alias(sendbuf, own.ptr as *const c_void, s.bytes() > 0)?;
             }
-            let root = args::root(&c, root)?;
-            let is_root = c.rank == root;
-            let send_given = !(is_root && in_place(sendbuf));
-            let (sty, rty);
-            let send = if send_given {
-                let n = args::count_any(sendcount)?;
-                sty = handles::datatype(sendtype)?;
-                not_in_place(sendbuf, n, "sendbuf")?;
-                Some(typed(sendbuf, n, &sty)?)
-            } else {
-                None
-            };
-            let recv = if is_root {
-                rty = handles::datatype(recvtype)?;
-                let (counts, displs) = recv.arrays(c.size())?;
-                not_in_place(recvbuf, counts.iter().sum(), "recvbuf")?;
-                let b = blocks(recvbuf, &rty, counts, displs)?;
-                if let Some(s) = &send {
-                    let own = b.block(root);
-                    fits(s, &own)?;
-                    no_alias(sendbuf, own.ptr as *const c_void, s.bytes() > 0)?;
-                }
-                Some(b)
-            } else {
-                None
-            };
-            launch(w, coll::gather::gatherv(p, send, recv, root), comm, request)
-        })(),
-    )
+            Some(b)
+        } else {
+            None
+        };
+        launch(w, coll::gather::gatherv(p, send, recv, root), comm, request)
+    })
 }
 
 // ------------------------------------------------------------------ scatter
@@ -307,53 +271,44 @@ pub(crate) unsafe fn scatterv_impl<I: args::Int>(
     comm: MPI_Comm,
     request: Option<*mut MPI_Request>,
 ) -> Result<()> {
-    let w = shim::world()?;
-    let c = handles::comm(comm)?;
-    let p = plan(w, &c, coll::KIND_SCATTER);
-    let took = p.s.took_seq().then_some(p.s.kind());
-    refusal_gives_back(
-        &c,
-        took,
-        (|| {
-            request_arg(request)?;
-            if c.is_inter() {
-                let a = Rooted::new((recvbuf, recvcount, recvtype), (sendbuf, send, sendtype));
-                return coll_inter::rooted(w, p, &c, a, true, root, comm, request);
+    collective(comm, coll::KIND_SCATTER, request, |w, c, p| {
+        if c.is_inter() {
+            let a = Rooted::new((recvbuf, recvcount, recvtype), (sendbuf, send, sendtype));
+            return coll_inter::rooted(w, p, &c, a, true, root, comm, request);
+        }
+        let root = args::root(&c, root)?;
+        let is_root = c.rank == root;
+        let recv_given = !(is_root && in_place(recvbuf));
+        let (sty, rty);
+        let recv = if recv_given {
+            let n = args::count_any(recvcount)?;
+            rty = handles::datatype(recvtype)?;
+            not_in_place(recvbuf, n, "recvbuf")?;
+            Some(typed(recvbuf, n, &rty)?)
+        } else {
+            None
+        };
+        let sends = if is_root {
+            sty = handles::datatype(sendtype)?;
+            let (counts, displs) = send.arrays(c.size())?;
+            not_in_place(sendbuf, counts.iter().sum(), "sendbuf")?;
+            let b = blocks(sendbuf, &sty, counts, displs)?;
+            if let Some(r) = &recv {
+                let own = b.block(root);
+                fits(&own, r)?;
+                no_alias(own.ptr as *const c_void, recvbuf, r.bytes() > 0)?;
             }
-            let root = args::root(&c, root)?;
-            let is_root = c.rank == root;
-            let recv_given = !(is_root && in_place(recvbuf));
-            let (sty, rty);
-            let recv = if recv_given {
-                let n = args::count_any(recvcount)?;
-                rty = handles::datatype(recvtype)?;
-                not_in_place(recvbuf, n, "recvbuf")?;
-                Some(typed(recvbuf, n, &rty)?)
-            } else {
-                None
-            };
-            let sends = if is_root {
-                sty = handles::datatype(sendtype)?;
-                let (counts, displs) = send.arrays(c.size())?;
-                not_in_place(sendbuf, counts.iter().sum(), "sendbuf")?;
-                let b = blocks(sendbuf, &sty, counts, displs)?;
-                if let Some(r) = &recv {
-                    let own = b.block(root);
-                    fits(&own, r)?;
-                    no_alias(own.ptr as *const c_void, recvbuf, r.bytes() > 0)?;
-                }
-                Some(b)
-            } else {
-                None
-            };
-            launch(
-                w,
-                coll::gather::scatterv(p, sends, recv, root),
-                comm,
-                request,
-            )
-        })(),
-    )
+            Some(b)
+        } else {
+            None
+        };
+        launch(
+            w,
+            coll::gather::scatterv(p, sends, recv, root),
+            comm,
+            request,
+        )
+    })
 }
 
 // ------------------------------------------------------------------ allgather
@@ -369,39 +324,30 @@ pub(crate) unsafe fn allgatherv_impl<I: args::Int>(
     comm: MPI_Comm,
     request: Option<*mut MPI_Request>,
 ) -> Result<()> {
-    let w = shim::world()?;
-    let c = handles::comm(comm)?;
-    let p = plan(w, &c, coll::KIND_ALLGATHER);
-    let took = p.s.took_seq().then_some(p.s.kind());
-    refusal_gives_back(
-        &c,
-        took,
-        (|| {
-            request_arg(request)?;
-            if c.is_inter() {
-                let a = Rooted::new((sendbuf, sendcount, sendtype), (recvbuf, recv, recvtype));
-                return coll_inter::allgatherv(w, p, &c, a, comm, request);
-            }
-            let sty;
-            let send = if in_place(sendbuf) {
-                None
-            } else {
-                let n = args::count_any(sendcount)?;
-                sty = handles::datatype(sendtype)?;
-                Some(typed(sendbuf, n, &sty)?)
-            };
-            let rty = handles::datatype(recvtype)?;
-            let (counts, displs) = recv.arrays(c.size())?;
-            not_in_place(recvbuf, counts.iter().sum(), "recvbuf")?;
-            let b = blocks(recvbuf, &rty, counts, displs)?;
-            if let Some(s) = &send {
-                let own = b.block(c.rank);
-                fits(s, &own)?;
-                no_alias(sendbuf, own.ptr as *const c_void, s.bytes() > 0)?;
-            }
-            launch(w, coll::allgather::allgatherv(p, send, b), comm, request)
-        })(),
-    )
+    collective(comm, coll::KIND_ALLGATHER, request, |w, c, p| {
+        if c.is_inter() {
+            let a = Rooted::new((sendbuf, sendcount, sendtype), (recvbuf, recv, recvtype));
+            return coll_inter::allgatherv(w, p, &c, a, comm, request);
+        }
+        let sty;
+        let send = if in_place(sendbuf) {
+            None
+        } else {
+            let n = args::count_any(sendcount)?;
+            sty = handles::datatype(sendtype)?;
+            Some(typed(sendbuf, n, &sty)?)
+        };
+        let rty = handles::datatype(recvtype)?;
+        let (counts, displs) = recv.arrays(c.size())?;
+        not_in_place(recvbuf, counts.iter().sum(), "recvbuf")?;
+        let b = blocks(recvbuf, &rty, counts, displs)?;
+        if let Some(s) = &send {
+            let own = b.block(c.rank);
+            fits(s, &own)?;
+            no_alias(sendbuf, own.ptr as *const c_void, s.bytes() > 0)?;
+        }
+        launch(w, coll::allgather::allgatherv(p, send, b), comm, request)
+    })
 }
 
 // ------------------------------------------------------------------ alltoall
@@ -414,44 +360,35 @@ pub(crate) unsafe fn alltoall_impl<I: args::Int>(
     comm: MPI_Comm,
     request: Option<*mut MPI_Request>,
 ) -> Result<()> {
-    let w = shim::world()?;
-    let c = handles::comm(comm)?;
-    let p = plan(w, &c, coll::KIND_ALLTOALL);
-    let took = p.s.took_seq().then_some(p.s.kind());
-    refusal_gives_back(
-        &c,
-        took,
-        (|| {
-            request_arg(request)?;
-            if c.is_inter() {
-                let (s, r) = (sendbuf, recvbuf);
-                return coll_inter::alltoall(w, p, &c, s, send, r, recv, comm, request);
+    collective(comm, coll::KIND_ALLTOALL, request, |w, c, p| {
+        if c.is_inter() {
+            let (s, r) = (sendbuf, recvbuf);
+            return coll_inter::alltoall(w, p, &c, s, send, r, recv, comm, request);
+        }
+        let n = c.size();
+        if let (None, Side::Uniform(sc, st), Side::Uniform(rc, rt)) = (request, &send, &recv) {
+            if !in_place(sendbuf)
+                && alltoall_direct(w, &c, p.tag(), sendbuf, (*sc, *st), recvbuf, (*rc, *rt))?
+            {
+                return Ok(());
             }
-            let n = c.size();
-            if let (None, Side::Uniform(sc, st), Side::Uniform(rc, rt)) = (request, &send, &recv) {
-                if !in_place(sendbuf)
-                    && alltoall_direct(w, &c, p.tag(), sendbuf, (*sc, *st), recvbuf, (*rc, *rt))?
-                {
-                    return Ok(());
-                }
-            }
-            let rs = recv.resolve(n)?;
-            let recvs = rs.bufs(recvbuf)?;
-            let total: usize = recvs.iter().map(|b| b.bytes()).sum();
-            not_in_place(recvbuf, total, "recvbuf")?;
-            let ss;
-            let sends = if in_place(sendbuf) {
-                None
-            } else {
-                ss = send.resolve(n)?;
-                let s = ss.bufs(sendbuf)?;
-                no_alias(sendbuf, recvbuf, total > 0)?;
-                fits(&s[c.rank], &recvs[c.rank])?;
-                Some(s)
-            };
-            launch(w, coll::alltoall::alltoallw(p, sends, recvs), comm, request)
-        })(),
-    )
+        }
+        let rs = recv.resolve(n)?;
+        let recvs = rs.bufs(recvbuf)?;
+        let total: usize = recvs.iter().map(|b| b.bytes()).sum();
+        not_in_place(recvbuf, total, "recvbuf")?;
+        let ss;
+        let sends = if in_place(sendbuf) {
+            None
+        } else {
+            ss = send.resolve(n)?;
+            let s = ss.bufs(sendbuf)?;
+            no_alias(sendbuf, recvbuf, total > 0)?;
+            fits(&s[c.rank], &recvs[c.rank])?;
+            Some(s)
+        };
+        launch(w, coll::alltoall::alltoallw(p, sends, recvs), comm, request)
+    })
 }
 
 /// MPI_Alltoall on `coll::direct` when it fits there (blocking, contiguous, blocks small
@@ -500,41 +437,32 @@ pub(crate) unsafe fn reduce_scatter_impl<I: args::Int>(
     comm: MPI_Comm,
     request: Option<*mut MPI_Request>,
 ) -> Result<()> {
-    let w = shim::world()?;
-    let c = handles::comm(comm)?;
-    let p = plan(w, &c, coll::KIND_REDUCE_SCATTER);
-    let took = p.s.took_seq().then_some(p.s.kind());
-    refusal_gives_back(
-        &c,
-        took,
-        (|| {
-            request_arg(request)?;
-            if c.is_inter() {
-                let (s, r, t) = (sendbuf, recvbuf, datatype);
-                return coll_inter::reduce_scatter(w, p, &c, s, r, counts, t, op, comm, request);
-            }
-            let (counts, _) = counts.arrays(c.size())?;
-            let ty = handles::datatype(datatype)?;
-            let r = reducer(op, datatype, &ty)?;
-            let total: usize = counts.iter().sum();
-            let mine = counts[c.rank];
-            not_in_place(recvbuf, mine, "recvbuf")?;
-            let ip = in_place(sendbuf);
-            let output = typed(recvbuf, mine, &ty)?;
-            let input = if ip {
-                typed(recvbuf, total, &ty)?
-            } else {
-                no_alias(sendbuf, recvbuf, mine > 0)?;
-                typed(sendbuf, total, &ty)?
-            };
-            launch(
-                w,
-                coll::reduce_scatter::reduce_scatter(p, input, output, ip, &counts, &r),
-                comm,
-                request,
-            )
-        })(),
-    )
+    collective(comm, coll::KIND_REDUCE_SCATTER, request, |w, c, p| {
+        if c.is_inter() {
+            let (s, r, t) = (sendbuf, recvbuf, datatype);
+            return coll_inter::reduce_scatter(w, p, &c, s, r, counts, t, op, comm, request);
+        }
+        let (counts, _) = counts.arrays(c.size())?;
+        let ty = handles::datatype(datatype)?;
+        let r = reducer(op, datatype, &ty)?;
+        let total: usize = counts.iter().sum();
+        let mine = counts[c.rank];
+        not_in_place(recvbuf, mine, "recvbuf")?;
+        let ip = in_place(sendbuf);
+        let output = typed(recvbuf, mine, &ty)?;
+        let input = if ip {
+            typed(recvbuf, total, &ty)?
+        } else {
+            no_alias(sendbuf, recvbuf, mine > 0)?;
+            typed(sendbuf, total, &ty)?
+        };
+        launch(
+            w,
+            coll::reduce_scatter::reduce_scatter(p, input, output, ip, &counts, &r),
+            comm,
+            request,
+        )
+    })
 }
 
 // ------------------------------------------------------------------ scan / exscan
@@ -550,35 +478,26 @@ pub(crate) unsafe fn scan_impl<I: args::Int>(
     exclusive: bool,
     request: Option<*mut MPI_Request>,
 ) -> Result<()> {
-    let w = shim::world()?;
-    let c = handles::comm(comm)?;
-    let p = plan(w, &c, coll::KIND_SCAN);
-    let took = p.s.took_seq().then_some(p.s.kind());
-    refusal_gives_back(
-        &c,
-        took,
-        (|| {
-            request_arg(request)?;
-            args::intra(&c)?;
-            let n = args::count_any(count)?;
-            let ty = handles::datatype(datatype)?;
-            let r = reducer(op, datatype, &ty)?;
-            not_in_place(recvbuf, n, "recvbuf")?;
-            let out = typed(recvbuf, n, &ty)?;
-            let input = if in_place(sendbuf) {
-                out
-            } else {
-                no_alias(sendbuf, recvbuf, n > 0)?;
-                typed(sendbuf, n, &ty)?
-            };
-            launch(
-                w,
-                coll::scan::scan(p, input, out, &r, exclusive),
-                comm,
-                request,
-            )
-        })(),
-    )
+    collective(comm, coll::KIND_SCAN, request, |w, c, p| {
+        args::intra(&c)?;
+        let n = args::count_any(count)?;
+        let ty = handles::datatype(datatype)?;
+        let r = reducer(op, datatype, &ty)?;
+        not_in_place(recvbuf, n, "recvbuf")?;
+        let out = typed(recvbuf, n, &ty)?;
+        let input = if in_place(sendbuf) {
+            out
+        } else {
+            no_alias(sendbuf, recvbuf, n > 0)?;
+            typed(sendbuf, n, &ty)?
+        };
+        launch(
+            w,
+            coll::scan::scan(p, input, out, &r, exclusive),
+            comm,
+            request,
+        )
+    })
 }
 
 // ------------------------------------------------------------------ neighbourhood
@@ -591,46 +510,37 @@ pub(crate) unsafe fn neighbor_impl<I: args::Int>(
     comm: MPI_Comm,
     request: Option<*mut MPI_Request>,
 ) -> Result<()> {
-    let w = shim::world()?;
-    let c = handles::comm(comm)?;
-    let p = plan(w, &c, coll::KIND_NEIGHBOR);
-    let took = p.s.took_seq().then_some(p.s.kind());
-    refusal_gives_back(
-        &c,
-        took,
-        (|| {
-            request_arg(request)?;
-            args::intra(&c)?;
-            let (sources, dests) = super::topo::neighbors(comm)?;
-            let rank_of = |v: Vec<i32>| -> Vec<Option<usize>> {
-                v.into_iter()
-                    .map(|r| (r != MPI_PROC_NULL && r >= 0).then_some(r as usize))
-                    .collect()
-            };
-            let (sources, dests) = (rank_of(sources), rank_of(dests));
-            let ss = send.resolve(dests.len())?;
-            let rs = recv.resolve(sources.len())?;
-            not_in_place(sendbuf, ss.counts.iter().sum(), "sendbuf")?;
-            not_in_place(recvbuf, rs.counts.iter().sum(), "recvbuf")?;
-            let (mut dests, mut sends) = (dests, ss.bufs(sendbuf)?);
-            let recvs = rs.bufs(recvbuf)?;
-            if super::topo::is_cart(comm)? {
-                // In each dimension the block for the negative neighbour goes after the one for
-                // the positive neighbour: when both are the same process (a periodic dimension of
-                // one or two), messages from one peer match in order, and its receive for our
-                // side in its negative direction (us, seen from there) comes first (MPI-4.0
-                // §8.6, MPICH's coll/ring_neighbor_alltoall).
-                for pair in (0..dests.len() / 2).map(|d| 2 * d) {
-                    dests.swap(pair, pair + 1);
-                    sends.swap(pair, pair + 1);
-                }
+    collective(comm, coll::KIND_NEIGHBOR, request, |w, c, p| {
+        args::intra(&c)?;
+        let (sources, dests) = super::topo::neighbors(comm)?;
+        let rank_of = |v: Vec<i32>| -> Vec<Option<usize>> {
+            v.into_iter()
+                .map(|r| (r != MPI_PROC_NULL && r >= 0).then_some(r as usize))
+                .collect()
+        };
+        let (sources, dests) = (rank_of(sources), rank_of(dests));
+        let ss = send.resolve(dests.len())?;
+        let rs = recv.resolve(sources.len())?;
+        not_in_place(sendbuf, ss.counts.iter().sum(), "sendbuf")?;
+        not_in_place(recvbuf, rs.counts.iter().sum(), "recvbuf")?;
+        let (mut dests, mut sends) = (dests, ss.bufs(sendbuf)?);
+        let recvs = rs.bufs(recvbuf)?;
+        if super::topo::is_cart(comm)? {
+            // In each dimension the block for the negative neighbour goes after the one for
+            // the positive neighbour: when both are the same process (a periodic dimension of
+            // one or two), messages from one peer match in order, and its receive for our
+            // side in its negative direction (us, seen from there) comes first (MPI-4.0
+            // §8.6, MPICH's coll/ring_neighbor_alltoall).
+            for pair in (0..dests.len() / 2).map(|d| 2 * d) {
+                dests.swap(pair, pair + 1);
+                sends.swap(pair, pair + 1);
             }
-            launch(
-                w,
-                coll::neighbor::neighbor_alltoallw(p, &sources, &dests, &sends, &recvs),
-                comm,
-                request,
-            )
-        })(),
-    )
+        }
+        launch(
+            w,
+            coll::neighbor::neighbor_alltoallw(p, &sources, &dests, &sends, &recvs),
+            comm,
+            request,
+        )
+    })
 }

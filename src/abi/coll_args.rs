@@ -5,7 +5,7 @@
 use super::args;
 use super::consts::*;
 use super::handles::{self, TypeRef};
-use super::shim::write_out;
+use super::shim::{self, write_out};
 use crate::coll::schedule::Schedule;
 use crate::coll::{self, Blocks, Plan, TypedBuf};
 use crate::comm::Communicator;
@@ -41,6 +41,24 @@ pub fn refusal_gives_back(c: &Communicator, took: Option<i32>, r: Result<()>) ->
         }
     }
     r
+}
+
+/// A collective call of kind `kind` on `comm` (`request`: its nonblocking form's): its
+/// plan takes the call's place in the communicator's collective order, the request
+/// argument is checked, then `body` runs; a call its checks refuse gives the place back
+/// (`refusal_gives_back`).
+pub unsafe fn collective(
+    comm: MPI_Comm,
+    kind: i32,
+    request: Option<*mut MPI_Request>,
+    body: impl for<'c> FnOnce(&'static World, &'c Communicator, Plan<'c>) -> Result<()>,
+) -> Result<()> {
+    let w = shim::world()?;
+    let c = handles::comm(comm)?;
+    let p = plan(w, &c, kind);
+    let took = p.s.took_seq().then_some(p.s.kind());
+    let r = request_arg(request).and_then(|()| body(w, &c, p));
+    refusal_gives_back(&c, took, r)
 }
 
 /// The request argument of a nonblocking collective, checked before anything starts.
