@@ -30,14 +30,6 @@ unsafe fn slice<'a, T>(p: *const T, n: c_int, what: &str) -> Result<&'a [T]> {
     Ok(std::slice::from_raw_parts(p, n as usize))
 }
 
-/// More ranks than the group has (MPI_ERR_RANK, checked before the array is read).
-fn too_many(n: c_int, g: &Group) -> Result<()> {
-    if n > 0 && n as usize > g.size() {
-        return mpi_err!(Rank, "{n} ranks given for a group of size {}", g.size());
-    }
-    Ok(())
-}
-
 /// Store a new group handle through `newgroup`, of the session `from` derives from.
 ///
 /// # Safety
@@ -73,7 +65,7 @@ pub(crate) unsafe fn incl(
     newgroup: *mut MPI_Group,
 ) -> Result<()> {
     let g = handles::group(group)?;
-    too_many(n, &g)?;
+    g.check_count(n as i64)?;
     give(newgroup, g.incl(slice(ranks, n, "ranks")?)?, group)
 }
 
@@ -84,7 +76,7 @@ pub(crate) unsafe fn excl(
     newgroup: *mut MPI_Group,
 ) -> Result<()> {
     let g = handles::group(group)?;
-    too_many(n, &g)?;
+    g.check_count(n as i64)?;
     give(newgroup, g.excl(slice(ranks, n, "ranks")?)?, group)
 }
 
@@ -143,33 +135,20 @@ pub(crate) unsafe fn translate_ranks(
     ranks2: *mut c_int,
 ) -> Result<()> {
     let (a, b) = (handles::group(group1)?, handles::group(group2)?);
-    let ranks = slice(ranks1, n, "ranks1")?;
+    let ranks: Vec<Option<c_int>> = slice(ranks1, n, "ranks1")?
+        .iter()
+        .map(|&r| (r != MPI_PROC_NULL).then_some(r))
+        .collect();
     if n > 0 && ranks2.is_null() {
         return mpi_err!(Arg, "NULL ranks2 array");
     }
-    let mut valid = Vec::with_capacity(ranks.len());
-    for (i, &r) in ranks.iter().enumerate() {
-        if r == MPI_PROC_NULL {
-            continue;
-        }
-        if r < 0 || r as usize >= a.size() {
-            return mpi_err!(
-                Rank,
-                "ranks1[{i}] = {r} is not a rank of group1 (size {})",
-                a.size()
-            );
-        }
-        valid.push(r as usize);
-    }
-    let mut out = a.translate(&valid, &b).into_iter();
-    for (i, &r) in ranks.iter().enumerate() {
-        let t = if r == MPI_PROC_NULL {
-            MPI_PROC_NULL
-        } else {
-            out.next().flatten().map_or(MPI_UNDEFINED, |x| x as c_int)
-        };
+    for (i, t) in a.translate_ranks(&ranks, &b)?.into_iter().enumerate() {
         // SAFETY: ranks2 has room for n elements (MPI's contract).
-        *ranks2.add(i) = t;
+        *ranks2.add(i) = match t {
+            None => MPI_PROC_NULL,
+            Some(None) => MPI_UNDEFINED,
+            Some(Some(r)) => r as c_int,
+        };
     }
     Ok(())
 }
