@@ -92,18 +92,14 @@ fn is_predefined(h: MPI_Datatype) -> bool {
     builtin_types::lookup(h).is_some() || builtin_types::is_bound_marker(h)
 }
 
-/// MPI_LB / MPI_UB as types: empty markers.
+/// MPI_LB / MPI_UB as types (`Datatype::bound_marker`).
 fn marker(h: MPI_Datatype) -> &'static Datatype {
     static MARKERS: OnceLock<[Datatype; 2]> = OnceLock::new();
     let m = MARKERS.get_or_init(|| {
-        let mk = |name: &str| {
-            let mut d = Datatype::empty();
-            d.name = name.into();
-            d.predefined = true;
-            d.committed = true;
-            d
-        };
-        [mk("MPI_LB"), mk("MPI_UB")]
+        [
+            Datatype::bound_marker("MPI_LB"),
+            Datatype::bound_marker("MPI_UB"),
+        ]
     });
     &m[usize::from(h == MPI_UB)]
 }
@@ -138,21 +134,6 @@ fn all_nonneg(vs: &[i64], what: &str) -> Result<()> {
         Some(v) => mpi_err!(Count, "negative {what} {v}"),
         None => Ok(()),
     }
-}
-
-/// The C array `p[0..n]` (MPI_ERR_ARG if NULL while n > 0).
-///
-/// # Safety
-/// `p` is NULL or valid for reading `n` values.
-unsafe fn array<'a, T>(p: *const T, n: usize, what: &str) -> Result<&'a [T]> {
-    if n == 0 {
-        return Ok(&[]);
-    }
-    if p.is_null() {
-        return mpi_err!(Arg, "NULL {what}");
-    }
-    // SAFETY: the caller's contract: `p` points to `n` values.
-    Ok(std::slice::from_raw_parts(p, n))
 }
 
 fn out<T>(p: *mut T) -> Result<*mut T> {
@@ -602,7 +583,7 @@ pub unsafe fn structure<I: args::Int>(
     let n = nonneg(count, "count")? as usize;
     let bl = args::ints(array_of_blocklengths, n, "array_of_blocklengths")?;
     let d = args::ints(array_of_displacements, n, "array_of_displacements")?;
-    let tys = array(array_of_types, n, "array_of_types")?;
+    let tys = args::slice(array_of_types, n, "array_of_types")?;
     all_nonneg(&bl, "blocklength")?;
     let mut refs = Vec::with_capacity(n);
     for &h in tys {
@@ -728,9 +709,9 @@ pub unsafe fn darray<I: args::Int>(
     }
     let n = ndims as usize;
     let gsizes = args::ints(array_of_gsizes, n, "array_of_gsizes")?;
-    let distribs = array(array_of_distribs, n, "array_of_distribs")?;
-    let dargs = array(array_of_dargs, n, "array_of_dargs")?;
-    let psizes = array(array_of_psizes, n, "array_of_psizes")?;
+    let distribs = args::slice(array_of_distribs, n, "array_of_distribs")?;
+    let dargs = args::slice(array_of_dargs, n, "array_of_dargs")?;
+    let psizes = args::slice(array_of_psizes, n, "array_of_psizes")?;
     let dist = distribs
         .iter()
         .enumerate()

@@ -2,6 +2,7 @@
 //! Groups hold world ranks (`crate::comm::Group`); their errors go to MPI_COMM_WORLD's
 //! handler, as for every call without a communicator.
 
+use super::args;
 use super::consts::*;
 use super::handles;
 use super::shim::{self, write_out};
@@ -12,22 +13,12 @@ use crate::mpi_err;
 use std::os::raw::c_int;
 use std::sync::Arc;
 
-/// `n` elements of a C array (n checked non-negative; NULL only when n is 0).
+/// `n` elements of a C array (n checked non-negative: MPI_ERR_ARG).
 ///
 /// # Safety
 /// `p` is valid for `n` elements when n > 0.
 unsafe fn slice<'a, T>(p: *const T, n: c_int, what: &str) -> Result<&'a [T]> {
-    if n < 0 {
-        return mpi_err!(Arg, "negative {what} count {n}");
-    }
-    if n == 0 {
-        return Ok(&[]);
-    }
-    if p.is_null() {
-        return mpi_err!(Arg, "NULL {what} array");
-    }
-    // SAFETY: per the contract, `p` points to `n` elements.
-    Ok(std::slice::from_raw_parts(p, n as usize))
+    args::slice(p, args::size(n)?, what)
 }
 
 /// Store a new group handle through `newgroup`, of the session `from` derives from.

@@ -13,21 +13,6 @@ use crate::mpi_err;
 use std::os::raw::c_int;
 use std::sync::Arc;
 
-/// `n` elements of a C array (NULL allowed only when n is 0).
-///
-/// # Safety
-/// `p` is valid for `n` elements when n > 0.
-unsafe fn slice<'a, T>(p: *const T, n: usize, what: &str) -> Result<&'a [T]> {
-    if n == 0 {
-        return Ok(&[]);
-    }
-    if p.is_null() {
-        return mpi_err!(Arg, "NULL {what} array");
-    }
-    // SAFETY: per the contract, `p` points to `n` elements.
-    Ok(std::slice::from_raw_parts(p, n))
-}
-
 /// Write `v` into the C array `p` (room for at least `v.len()` elements, or NULL if empty).
 ///
 /// # Safety
@@ -179,7 +164,10 @@ unsafe fn cart_args(ndims: c_int, dims: *const c_int, periods: *const c_int) -> 
         return mpi_err!(Arg, "negative ndims {ndims}");
     }
     let n = ndims as usize;
-    Cart::new(slice(dims, n, "dims")?, slice(periods, n, "periods")?)
+    Cart::new(
+        args::slice(dims, n, "dims")?,
+        args::slice(periods, n, "periods")?,
+    )
 }
 
 pub(crate) unsafe fn cart_create(
@@ -263,7 +251,7 @@ pub(crate) unsafe fn cart_rank(
 ) -> Result<()> {
     let (t, _) = cart_of(comm)?;
     let c = cart(&t);
-    let co: Vec<i64> = slice(coords, c.ndims(), "coords")?
+    let co: Vec<i64> = args::slice(coords, c.ndims(), "coords")?
         .iter()
         .map(|&x| x as i64)
         .collect();
@@ -292,7 +280,7 @@ pub(crate) unsafe fn cart_sub(
     let w = shim::world()?;
     let (t, rank) = cart_of(comm)?;
     let c = cart(&t);
-    let remain: Vec<bool> = slice(remain_dims, c.ndims(), "remain_dims")?
+    let remain: Vec<bool> = args::slice(remain_dims, c.ndims(), "remain_dims")?
         .iter()
         .map(|&x| x != 0)
         .collect();
@@ -323,8 +311,11 @@ pub(crate) unsafe fn graph_create(
     let parent = handles::comm(comm_old)?;
     args::intra(&parent)?;
     let nnodes = Graph::check_nnodes(nnodes, parent.size())?;
-    let index = slice(indx, nnodes, "index")?;
-    let g = Graph::new(index.to_vec(), slice(edges, Graph::nedges(index), "edges")?)?;
+    let index = args::slice(indx, nnodes, "index")?;
+    let g = Graph::new(
+        index.to_vec(),
+        args::slice(edges, Graph::nedges(index), "edges")?,
+    )?;
     if comm_graph.is_null() {
         return mpi_err!(Arg, "NULL comm_graph");
     }
@@ -418,7 +409,7 @@ unsafe fn weights(w: *const c_int, n: usize, what: &str) -> Result<Option<Vec<i3
     if is_weights_empty(w) {
         return mpi_err!(Arg, "MPI_WEIGHTS_EMPTY given for {n} {what}");
     }
-    topology::weights(slice(w, n, what)?, what).map(Some)
+    topology::weights(args::slice(w, n, what)?, what).map(Some)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -444,9 +435,9 @@ pub(crate) unsafe fn dist_graph_create_adjacent(
     }
     let (nin, nout) = (indegree as usize, outdegree as usize);
     let n = parent.size();
-    let src = topology::ranks(slice(sources, nin, "sources")?, n, "sources")?;
+    let src = topology::ranks(args::slice(sources, nin, "sources")?, n, "sources")?;
     let dst = topology::ranks(
-        slice(destinations, nout, "destinations")?,
+        args::slice(destinations, nout, "destinations")?,
         n,
         "destinations",
     )?;
@@ -490,10 +481,14 @@ pub(crate) unsafe fn dist_graph_create(
         return mpi_err!(Arg, "negative n {n}");
     }
     let size = parent.size();
-    let src = topology::ranks(slice(sources, n as usize, "sources")?, size, "sources")?;
-    let deg = slice(degrees, n as usize, "degrees")?;
+    let src = topology::ranks(
+        args::slice(sources, n as usize, "sources")?,
+        size,
+        "sources",
+    )?;
+    let deg = args::slice(degrees, n as usize, "degrees")?;
     let total = DistGraph::total_degree(deg)?;
-    let dst = slice(destinations, total, "destinations")?;
+    let dst = args::slice(destinations, total, "destinations")?;
     let dst = topology::ranks(dst, size, "destinations")?;
     let wts = self::weights(weights, total, "weights")?;
     let mine = DistGraph::encode_edges(&src, deg, &dst, wts.as_deref());

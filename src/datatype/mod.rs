@@ -127,6 +127,16 @@ impl Datatype {
         }
     }
 
+    /// The deprecated MPI_LB / MPI_UB (`name`) as types: empty, predefined markers.
+    pub fn bound_marker(name: &str) -> Self {
+        Self {
+            name: name.into(),
+            predefined: true,
+            committed: true,
+            ..Self::empty()
+        }
+    }
+
     /// Upper bound (lb + extent).
     pub fn ub(&self) -> isize {
         self.lb + self.extent
