@@ -135,23 +135,27 @@ pub unsafe fn put_int<I: Int>(p: *mut I, v: i64) -> Result<()> {
     }
 }
 
-/// The C array `p[0..n]` of either integer width, widened (MPI_ERR_ARG if NULL while
-/// n > 0).
+/// The C array `p[0..n]` (MPI_ERR_ARG if NULL while n > 0).
 ///
 /// # Safety
 /// `p` is NULL or valid for reading `n` values.
-pub unsafe fn ints<T: Int>(p: *const T, n: usize, what: &str) -> Result<Vec<i64>> {
+pub unsafe fn slice<'a, T>(p: *const T, n: usize, what: &str) -> Result<&'a [T]> {
     if n == 0 {
-        return Ok(Vec::new());
+        return Ok(&[]);
     }
     if p.is_null() {
         return mpi_err!(Arg, "NULL {what}");
     }
     // SAFETY: the caller's contract: `p` points to `n` values.
-    Ok(std::slice::from_raw_parts(p, n)
-        .iter()
-        .map(|v| v.wide())
-        .collect())
+    Ok(std::slice::from_raw_parts(p, n))
+}
+
+/// The C array `p[0..n]` of either integer width, widened (`slice`).
+///
+/// # Safety
+/// As `slice`.
+pub unsafe fn ints<T: Int>(p: *const T, n: usize, what: &str) -> Result<Vec<i64>> {
+    Ok(slice(p, n, what)?.iter().map(|v| v.wide()).collect())
 }
 
 /// A destination: a rank of the communicator (of its remote group on an

@@ -166,6 +166,14 @@ pub fn lookup(h: MPI_Datatype) -> Option<&'static Datatype> {
     }
 }
 
+/// The handle of the predefined type named `name` (MPI_DATATYPE_NULL for no such type).
+pub fn named(name: &str) -> MPI_Datatype {
+    let builtin = BUILTINS.iter().map(|&(h, n, ..)| (h, n));
+    let mut all = builtin.chain(PAIRS.iter().map(|&(h, n, ..)| (h, n)));
+    all.find(|&(_, n)| n == name)
+        .map_or(MPI_DATATYPE_NULL, |(h, _)| h)
+}
+
 /// MPI_LB / MPI_UB: deprecated markers that are valid handles but not usable for data.
 pub fn is_bound_marker(h: MPI_Datatype) -> bool {
     h == MPI_LB || h == MPI_UB
@@ -186,5 +194,9 @@ mod tests {
         assert_eq!(lookup(MPI_SHORT_INT).unwrap().size, 6);
         assert!(lookup(MPI_DATATYPE_NULL).is_none());
         assert!(lookup(0x4c00_0199).is_none());
+        assert_eq!(named("MPI_LONG_LONG_INT"), MPI_LONG_LONG);
+        assert_eq!(named("MPI_2DOUBLE_PRECISION"), MPI_2DOUBLE_PRECISION);
+        assert_eq!(named("MPI_LONG_DOUBLE_INT"), MPI_LONG_DOUBLE_INT);
+        assert_eq!(named("MPI_NONE"), MPI_DATATYPE_NULL);
     }
 }

@@ -2,6 +2,7 @@
 //! Groups hold world ranks (`crate::comm::Group`); their errors go to MPI_COMM_WORLD's
 //! handler, as for every call without a communicator.
 
+use super::args;
 use super::consts::*;
 use super::handles;
 use super::shim::{self, write_out};
@@ -12,30 +13,12 @@ use crate::mpi_err;
 use std::os::raw::c_int;
 use std::sync::Arc;
 
-/// `n` elements of a C array (n checked non-negative; NULL only when n is 0).
+/// `n` elements of a C array (n checked non-negative: MPI_ERR_ARG).
 ///
 /// # Safety
 /// `p` is valid for `n` elements when n > 0.
 unsafe fn slice<'a, T>(p: *const T, n: c_int, what: &str) -> Result<&'a [T]> {
-    if n < 0 {
-        return mpi_err!(Arg, "negative {what} count {n}");
-    }
-    if n == 0 {
-        return Ok(&[]);
-    }
-    if p.is_null() {
-        return mpi_err!(Arg, "NULL {what} array");
-    }
-    // SAFETY: per the contract, `p` points to `n` elements.
-    Ok(std::slice::from_raw_parts(p, n as usize))
-}
-
-/// More ranks than the group has (MPI_ERR_RANK, checked before the array is read).
-fn too_many(n: c_int, g: &Group) -> Result<()> {
-    if n > 0 && n as usize > g.size() {
-        return mpi_err!(Rank, "{n} ranks given for a group of size {}", g.size());
-    }
-    Ok(())
+    args::slice(p, args::size(n)?, what)
 }
 
 /// Store a new group handle through `newgroup`, of the session `from` derives from.
@@ -73,7 +56,7 @@ pub(crate) unsafe fn incl(
     newgroup: *mut MPI_Group,
 ) -> Result<()> {
     let g = handles::group(group)?;
-    too_many(n, &g)?;
+    g.check_count(n as i64)?;
     give(newgroup, g.incl(slice(ranks, n, "ranks")?)?, group)
 }
 
@@ -84,7 +67,7 @@ pub(crate) unsafe fn excl(
     newgroup: *mut MPI_Group,
 ) -> Result<()> {
     let g = handles::group(group)?;
-    too_many(n, &g)?;
+    g.check_count(n as i64)?;
     give(newgroup, g.excl(slice(ranks, n, "ranks")?)?, group)
 }
 
@@ -143,33 +126,20 @@ pub(crate) unsafe fn translate_ranks(
     ranks2: *mut c_int,
 ) -> Result<()> {
     let (a, b) = (handles::group(group1)?, handles::group(group2)?);
-    let ranks = slice(ranks1, n, "ranks1")?;
+    let ranks: Vec<Option<c_int>> = slice(ranks1, n, "ranks1")?
+        .iter()
+        .map(|&r| (r != MPI_PROC_NULL).then_some(r))
+        .collect();
     if n > 0 && ranks2.is_null() {
         return mpi_err!(Arg, "NULL ranks2 array");
     }
-    let mut valid = Vec::with_capacity(ranks.len());
-    for (i, &r) in ranks.iter().enumerate() {
-        if r == MPI_PROC_NULL {
-            continue;
-        }
-        if r < 0 || r as usize >= a.size() {
-            return mpi_err!(
-                Rank,
-                "ranks1[{i}] = {r} is not a rank of group1 (size {})",
-                a.size()
-            );
-        }
-        valid.push(r as usize);
-    }
-    let mut out = a.translate(&valid, &b).into_iter();
-    for (i, &r) in ranks.iter().enumerate() {
-        let t = if r == MPI_PROC_NULL {
-            MPI_PROC_NULL
-        } else {
-            out.next().flatten().map_or(MPI_UNDEFINED, |x| x as c_int)
-        };
+    for (i, t) in a.translate_ranks(&ranks, &b)?.into_iter().enumerate() {
         // SAFETY: ranks2 has room for n elements (MPI's contract).
-        *ranks2.add(i) = t;
+        *ranks2.add(i) = match t {
+            None => MPI_PROC_NULL,
+            Some(None) => MPI_UNDEFINED,
+            Some(Some(r)) => r as c_int,
+        };
     }
     Ok(())
 }

@@ -7,26 +7,11 @@ use super::args;
 use super::consts::*;
 use super::handles;
 use super::shim::{self, write_out};
-use crate::comm::topology::{self, Cart, DistGraph, Edge, Graph, Topology};
+use crate::comm::topology::{self, Cart, DistGraph, Graph, Topology};
 use crate::error::Result;
 use crate::mpi_err;
 use std::os::raw::c_int;
 use std::sync::Arc;
-
-/// `n` elements of a C array (NULL allowed only when n is 0).
-///
-/// # Safety
-/// `p` is valid for `n` elements when n > 0.
-unsafe fn slice<'a, T>(p: *const T, n: usize, what: &str) -> Result<&'a [T]> {
-    if n == 0 {
-        return Ok(&[]);
-    }
-    if p.is_null() {
-        return mpi_err!(Arg, "NULL {what} array");
-    }
-    // SAFETY: per the contract, `p` points to `n` elements.
-    Ok(std::slice::from_raw_parts(p, n))
-}
 
 /// Write `v` into the C array `p` (room for at least `v.len()` elements, or NULL if empty).
 ///
@@ -170,7 +155,7 @@ pub(crate) unsafe fn dims_create(nnodes: c_int, ndims: c_int, dims: *mut c_int) 
 
 // ------------------------------------------------------------------ Cartesian
 
-/// Check (ndims, dims, periods) of MPI_Cart_create / MPI_Cart_map.
+/// The grid of MPI_Cart_create / MPI_Cart_map.
 ///
 /// # Safety
 /// `dims` and `periods` are valid for `ndims` elements.
@@ -179,15 +164,10 @@ unsafe fn cart_args(ndims: c_int, dims: *const c_int, periods: *const c_int) -> 
         return mpi_err!(Arg, "negative ndims {ndims}");
     }
     let n = ndims as usize;
-    let d = slice(dims, n, "dims")?;
-    let p = slice(periods, n, "periods")?;
-    if let Some(i) = d.iter().position(|&x| x <= 0) {
-        return mpi_err!(Dims, "dims[{i}] = {} is not positive", d[i]);
-    }
-    Ok(Cart {
-        dims: d.iter().map(|&x| x as usize).collect(),
-        periods: p.iter().map(|&x| x != 0).collect(),
-    })
+    Cart::new(
+        args::slice(dims, n, "dims")?,
+        args::slice(periods, n, "periods")?,
+    )
 }
 
 pub(crate) unsafe fn cart_create(
@@ -207,14 +187,7 @@ pub(crate) unsafe fn cart_create(
     let parent = handles::comm(comm_old)?;
     args::intra(&parent)?;
     let cart = cart_args(ndims, dims, periods)?;
-    let n = cart.nnodes();
-    if n > parent.size() {
-        return mpi_err!(
-            Arg,
-            "the grid has {n} points, the communicator only {} processes",
-            parent.size()
-        );
-    }
+    let n = cart.fit(parent.size())?;
     if comm_cart.is_null() {
         return mpi_err!(Arg, "NULL comm_cart");
     }
@@ -232,22 +205,8 @@ pub(crate) unsafe fn cart_map(
     shim::world()?;
     let c = handles::comm(comm)?;
     args::intra(&c)?;
-    let n = cart_args(ndims, dims, periods)?.nnodes();
-    if n > c.size() {
-        return mpi_err!(
-            Dims,
-            "the grid has {n} points, the communicator only {} processes",
-            c.size()
-        );
-    }
-    write_out(
-        newrank,
-        if c.rank < n {
-            c.rank as c_int
-        } else {
-            MPI_UNDEFINED
-        },
-    )
+    let r = cart_args(ndims, dims, periods)?.map(c.rank, c.size())?;
+    write_out(newrank, r.map_or(MPI_UNDEFINED, |r| r as c_int))
 }
 
 pub(crate) unsafe fn cartdim_get(comm: MPI_Comm, ndims: *mut c_int) -> Result<()> {
@@ -281,21 +240,8 @@ pub(crate) unsafe fn cart_coords(
     coords: *mut c_int,
 ) -> Result<()> {
     let (t, _) = cart_of(comm)?;
-    let c = cart(&t);
-    if rank < 0 || rank as usize >= c.nnodes() {
-        return mpi_err!(Rank, "invalid rank {rank} (grid of {})", c.nnodes());
-    }
-    if (maxdims as i64) < c.ndims() as i64 {
-        return mpi_err!(
-            Arg,
-            "maxdims {maxdims} is less than the {} dimensions",
-            c.ndims()
-        );
-    }
-    fill(
-        coords,
-        c.coords(rank as usize).into_iter().map(|x| x as c_int),
-    )
+    let co = cart(&t).coords_of(rank, maxdims)?;
+    fill(coords, co.into_iter().map(|x| x as c_int))
 }
 
 pub(crate) unsafe fn cart_rank(
@@ -305,7 +251,7 @@ pub(crate) unsafe fn cart_rank(
 ) -> Result<()> {
     let (t, _) = cart_of(comm)?;
     let c = cart(&t);
-    let co: Vec<i64> = slice(coords, c.ndims(), "coords")?
+    let co: Vec<i64> = args::slice(coords, c.ndims(), "coords")?
         .iter()
         .map(|&x| x as i64)
         .collect();
@@ -320,18 +266,7 @@ pub(crate) unsafe fn cart_shift(
     rank_dest: *mut c_int,
 ) -> Result<()> {
     let (t, rank) = cart_of(comm)?;
-    let c = cart(&t);
-    if c.ndims() == 0 {
-        return mpi_err!(Topology, "a zero-dimensional grid has no directions");
-    }
-    if direction < 0 || direction as usize >= c.ndims() {
-        return mpi_err!(
-            Arg,
-            "direction {direction} is not a dimension (0..{})",
-            c.ndims()
-        );
-    }
-    let (s, d) = c.shift(rank, direction as usize, disp as i64);
+    let (s, d) = cart(&t).shift_along(rank, direction, disp as i64)?;
     let r = |x: Option<usize>| x.map_or(MPI_PROC_NULL, |x| x as c_int);
     write_out(rank_source, r(s))?;
     write_out(rank_dest, r(d))
@@ -345,7 +280,7 @@ pub(crate) unsafe fn cart_sub(
     let w = shim::world()?;
     let (t, rank) = cart_of(comm)?;
     let c = cart(&t);
-    let remain: Vec<bool> = slice(remain_dims, c.ndims(), "remain_dims")?
+    let remain: Vec<bool> = args::slice(remain_dims, c.ndims(), "remain_dims")?
         .iter()
         .map(|&x| x != 0)
         .collect();
@@ -353,15 +288,8 @@ pub(crate) unsafe fn cart_sub(
         return mpi_err!(Arg, "NULL newcomm");
     }
     let parent = handles::comm(comm)?;
-    let (color, key, sub) = c.sub(rank, &remain);
-    if !remain.iter().any(|&r| r) {
-        // No dimension kept: one zero-dimensional grid of one process, rank 0 (as for
-        // MPI_Cart_create with ndims 0, and as MPICH does); the others get
-        // MPI_COMM_NULL.
-        let new = w.comm_split(&parent, (rank == 0).then_some(0), 0)?;
-        return write_out(newcomm, publish(new, comm, Topology::Cart(sub))?);
-    }
-    let new = w.comm_split(&parent, Some(color as i32), key as i32)?;
+    let (color, key, sub) = c.sub_split(rank, &remain);
+    let new = w.comm_split(&parent, color, key)?;
     write_out(newcomm, publish(new, comm, Topology::Cart(sub))?)
 }
 
@@ -382,20 +310,16 @@ pub(crate) unsafe fn graph_create(
     let w = shim::world()?;
     let parent = handles::comm(comm_old)?;
     args::intra(&parent)?;
-    if nnodes < 0 || nnodes as usize > parent.size() {
-        return mpi_err!(
-            Arg,
-            "nnodes {nnodes} is not in 0..={} (the communicator's size)",
-            parent.size()
-        );
-    }
-    let index = slice(indx, nnodes as usize, "index")?.to_vec();
-    let nedges = index.last().copied().unwrap_or(0).max(0) as usize;
-    let g = Graph::new(index, slice(edges, nedges, "edges")?)?;
+    let nnodes = Graph::check_nnodes(nnodes, parent.size())?;
+    let index = args::slice(indx, nnodes, "index")?;
+    let g = Graph::new(
+        index.to_vec(),
+        args::slice(edges, Graph::nedges(index), "edges")?,
+    )?;
     if comm_graph.is_null() {
         return mpi_err!(Arg, "NULL comm_graph");
     }
-    let c = w.comm_first(&parent, nnodes as usize)?;
+    let c = w.comm_first(&parent, nnodes)?;
     write_out(comm_graph, publish(c, comm_old, Topology::Graph(g))?)
 }
 
@@ -410,16 +334,10 @@ pub(crate) unsafe fn graph_map(
     shim::world()?;
     let c = handles::comm(comm)?;
     args::intra(&c)?;
-    if nnodes < 0 || nnodes as usize > c.size() {
-        return mpi_err!(
-            Arg,
-            "nnodes {nnodes} is not in 0..={} (the communicator's size)",
-            c.size()
-        );
-    }
+    let nnodes = Graph::check_nnodes(nnodes, c.size())?;
     write_out(
         newrank,
-        if (c.rank as c_int) < nnodes {
+        if c.rank < nnodes {
             c.rank as c_int
         } else {
             MPI_UNDEFINED
@@ -447,21 +365,9 @@ pub(crate) unsafe fn graph_get(
 ) -> Result<()> {
     let t = graph_of(comm)?;
     let g = graph(&t);
-    if (maxindex as i64) < g.nnodes() as i64 {
-        return mpi_err!(Arg, "maxindex {maxindex} < {} nodes", g.nnodes());
-    }
-    if (maxedges as i64) < g.edges.len() as i64 {
-        return mpi_err!(Arg, "maxedges {maxedges} < {} edges", g.edges.len());
-    }
+    g.check_room(maxindex, maxedges)?;
     fill(indx, g.index.iter().map(|&x| x as c_int))?;
     fill(edges, g.edges.iter().map(|&x| x as c_int))
-}
-
-fn graph_node(g: &Graph, rank: c_int) -> Result<usize> {
-    if rank < 0 || rank as usize >= g.nnodes() {
-        return mpi_err!(Rank, "invalid rank {rank} (graph of {} nodes)", g.nnodes());
-    }
-    Ok(rank as usize)
 }
 
 pub(crate) unsafe fn graph_neighbors_count(
@@ -471,7 +377,7 @@ pub(crate) unsafe fn graph_neighbors_count(
 ) -> Result<()> {
     let t = graph_of(comm)?;
     let g = graph(&t);
-    write_out(nneighbors, g.neighbors(graph_node(g, rank)?).len() as c_int)
+    write_out(nneighbors, g.neighbors_of(rank)?.len() as c_int)
 }
 
 pub(crate) unsafe fn graph_neighbors(
@@ -482,26 +388,12 @@ pub(crate) unsafe fn graph_neighbors(
 ) -> Result<()> {
     let t = graph_of(comm)?;
     let g = graph(&t);
-    let n = g.neighbors(graph_node(g, rank)?);
+    let n = g.neighbors_of(rank)?;
     let k = n.len().min(maxneighbors.max(0) as usize);
     fill(neighbors, n[..k].iter().map(|&x| x as c_int))
 }
 
 // ------------------------------------------------------------------ distributed graphs
-
-/// Ranks of a neighbour list, each a rank of a communicator of `size` (MPI_ERR_RANK).
-fn ranks(v: &[c_int], size: usize, what: &str) -> Result<Vec<usize>> {
-    v.iter()
-        .enumerate()
-        .map(|(i, &r)| {
-            if r < 0 || r as usize >= size {
-                mpi_err!(Rank, "{what}[{i}] = {r} is not a rank (size {size})")
-            } else {
-                Ok(r as usize)
-            }
-        })
-        .collect()
-}
 
 /// Weights of a neighbour list of `n` entries: None when unweighted.
 ///
@@ -517,11 +409,7 @@ unsafe fn weights(w: *const c_int, n: usize, what: &str) -> Result<Option<Vec<i3
     if is_weights_empty(w) {
         return mpi_err!(Arg, "MPI_WEIGHTS_EMPTY given for {n} {what}");
     }
-    let v = slice(w, n, what)?.to_vec();
-    if let Some(i) = v.iter().position(|&x| x < 0) {
-        return mpi_err!(Arg, "{what}[{i}] = {} is negative", v[i]);
-    }
-    Ok(Some(v))
+    topology::weights(args::slice(w, n, what)?, what).map(Some)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -547,9 +435,9 @@ pub(crate) unsafe fn dist_graph_create_adjacent(
     }
     let (nin, nout) = (indegree as usize, outdegree as usize);
     let n = parent.size();
-    let src = ranks(slice(sources, nin, "sources")?, n, "sources")?;
-    let dst = ranks(
-        slice(destinations, nout, "destinations")?,
+    let src = topology::ranks(args::slice(sources, nin, "sources")?, n, "sources")?;
+    let dst = topology::ranks(
+        args::slice(destinations, nout, "destinations")?,
         n,
         "destinations",
     )?;
@@ -561,14 +449,7 @@ pub(crate) unsafe fn dist_graph_create_adjacent(
             "MPI_UNWEIGHTED must be given for both or neither weight array"
         );
     }
-    let weighted = sw.is_some() || dw.is_some();
-    let g = DistGraph {
-        source_weights: sw.unwrap_or_else(|| vec![1; nin]),
-        dest_weights: dw.unwrap_or_else(|| vec![1; nout]),
-        sources: src,
-        destinations: dst,
-        weighted,
-    };
+    let g = DistGraph::adjacent(src, sw, dst, dw);
     if comm_dist_graph.is_null() {
         return mpi_err!(Arg, "NULL comm_dist_graph");
     }
@@ -600,44 +481,22 @@ pub(crate) unsafe fn dist_graph_create(
         return mpi_err!(Arg, "negative n {n}");
     }
     let size = parent.size();
-    let src = ranks(slice(sources, n as usize, "sources")?, size, "sources")?;
-    let deg = slice(degrees, n as usize, "degrees")?;
-    if let Some(i) = deg.iter().position(|&d| d < 0) {
-        return mpi_err!(Arg, "degrees[{i}] = {} is negative", deg[i]);
-    }
-    let total: usize = deg.iter().map(|&d| d as usize).sum();
-    let dst = ranks(
-        slice(destinations, total, "destinations")?,
+    let src = topology::ranks(
+        args::slice(sources, n as usize, "sources")?,
         size,
-        "destinations",
+        "sources",
     )?;
+    let deg = args::slice(degrees, n as usize, "degrees")?;
+    let total = DistGraph::total_degree(deg)?;
+    let dst = args::slice(destinations, total, "destinations")?;
+    let dst = topology::ranks(dst, size, "destinations")?;
     let wts = self::weights(weights, total, "weights")?;
-    let weighted = wts.is_some();
-    // This process's edges, as (source, destination, weight) triples of i32.
-    let mut mine = Vec::with_capacity(total * 12);
-    let mut k = 0;
-    for (i, &s) in src.iter().enumerate() {
-        for _ in 0..deg[i] {
-            let wt = wts.as_ref().map_or(1, |v| v[k]);
-            for x in [s as i32, dst[k] as i32, wt] {
-                mine.extend_from_slice(&x.to_le_bytes());
-            }
-            k += 1;
-        }
-    }
+    let mine = DistGraph::encode_edges(&src, deg, &dst, wts.as_deref());
     if comm_dist_graph.is_null() {
         return mpi_err!(Arg, "NULL comm_dist_graph");
     }
     let all = w.allgather_bytes(&parent, &mine)?;
-    let edges: Vec<Edge> = all
-        .iter()
-        .flat_map(|b| b.chunks_exact(12))
-        .map(|e| {
-            let x = |i: usize| i32::from_le_bytes(e[4 * i..4 * i + 4].try_into().unwrap());
-            (x(0) as usize, x(1) as usize, x(2))
-        })
-        .collect();
-    let g = DistGraph::from_edges(parent.rank, &edges, weighted);
+    let g = DistGraph::from_gathered(parent.rank, &all, wts.is_some());
     let c = w.comm_first(&parent, size)?;
     write_out(
         comm_dist_graph,

@@ -104,6 +104,32 @@ impl Group {
         )
     }
 
+    /// MPI_Group_translate_ranks: for each of `ranks` (None: MPI_PROC_NULL, which stays
+    /// None) a rank of this group (else MPI_ERR_RANK), Some of its rank in `other` (None
+    /// where the process is not in `other`: MPI_UNDEFINED).
+    pub fn translate_ranks(
+        &self,
+        ranks: &[Option<i32>],
+        other: &Group,
+    ) -> Result<Vec<Option<Option<usize>>>> {
+        let n = self.size();
+        let mut valid = Vec::with_capacity(ranks.len());
+        for (i, &r) in ranks.iter().enumerate() {
+            match r {
+                Some(r) if r < 0 || r as usize >= n => {
+                    return mpi_err!(Rank, "ranks1[{i}] = {r} is not a rank of group1 (size {n})")
+                }
+                Some(r) => valid.push(r as usize),
+                None => {}
+            }
+        }
+        let mut out = self.translate(&valid, other).into_iter();
+        Ok(ranks
+            .iter()
+            .map(|r| r.map(|_| out.next().flatten()))
+            .collect())
+    }
+
     /// MPI_Group_translate_ranks for ranks already checked to be valid in `self`: the rank
     /// in `other` of each, None where the process is not in `other`.
     pub fn translate(&self, ranks: &[usize], other: &Group) -> Vec<Option<usize>> {
@@ -144,12 +170,19 @@ impl Group {
         self.members.iter().all(|m| theirs.contains(m))
     }
 
+    /// At most as many ranks (`n`) as the group has (MPI_ERR_RANK: MPI_Group_incl/excl check
+    /// it before they read the ranks).
+    pub fn check_count(&self, n: i64) -> Result<()> {
+        if n > 0 && n as usize > self.size() {
+            return mpi_err!(Rank, "{n} ranks given for a group of size {}", self.size());
+        }
+        Ok(())
+    }
+
     /// Valid, distinct ranks of this group (MPI_ERR_RANK otherwise).
     fn check_ranks(&self, ranks: &[i32]) -> Result<Vec<usize>> {
         let n = self.size();
-        if ranks.len() > n {
-            return mpi_err!(Rank, "{} ranks given for a group of size {n}", ranks.len());
-        }
+        self.check_count(ranks.len() as i64)?;
         let mut seen = vec![false; n];
         let mut out = Vec::with_capacity(ranks.len());
         for (i, &r) in ranks.iter().enumerate() {
@@ -287,6 +320,18 @@ mod tests {
             a.translate(&[0, 1, 2, 3], &b),
             vec![Some(1), None, None, Some(0)]
         );
+        assert_eq!(
+            a.translate_ranks(&[Some(3), None, Some(1)], &b).unwrap(),
+            vec![Some(Some(0)), None, Some(None)]
+        );
+        let bad = a.translate_ranks(&[None, Some(4)], &b).unwrap_err();
+        assert_eq!(bad.class, ErrorClass::Rank);
+        assert_eq!(
+            a.translate_ranks(&[Some(-2)], &b).unwrap_err().class,
+            ErrorClass::Rank
+        );
+        assert_eq!(a.check_count(5).unwrap_err().class, ErrorClass::Rank);
+        assert!(a.check_count(4).is_ok() && a.check_count(-1).is_ok());
         assert_eq!(a.compare(&a.clone()), GroupComparison::Ident);
         assert_eq!(a.compare(&g(&[1, 3, 5, 7])), GroupComparison::Similar);
         assert_eq!(a.compare(&b), GroupComparison::Unequal);

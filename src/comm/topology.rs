@@ -46,6 +46,93 @@ pub struct Cart {
 }
 
 impl Cart {
+    /// The grid of MPI_Cart_create / MPI_Cart_map: `dims` positive (else MPI_ERR_DIMS),
+    /// `periods` non-zero for a periodic dimension (one per dimension).
+    pub fn new(dims: &[i32], periods: &[i32]) -> Result<Cart> {
+        if let Some(i) = dims.iter().position(|&x| x <= 0) {
+            return mpi_err!(Dims, "dims[{i}] = {} is not positive", dims[i]);
+        }
+        Ok(Cart {
+            dims: dims.iter().map(|&x| x as usize).collect(),
+            periods: periods.iter().map(|&x| x != 0).collect(),
+        })
+    }
+
+    /// The grid points, checked to fit a communicator of `size` processes (MPI_ERR_ARG).
+    pub fn fit(&self, size: usize) -> Result<usize> {
+        let n = self.nnodes();
+        if n > size {
+            return mpi_err!(
+                Arg,
+                "the grid has {n} points, the communicator only {size} processes"
+            );
+        }
+        Ok(n)
+    }
+
+    /// MPI_Cart_map: the rank of process `rank` of a communicator of `size` in the grid
+    /// (ranks are kept), None (MPI_UNDEFINED) past the grid; a grid larger than the
+    /// communicator is MPI_ERR_DIMS.
+    pub fn map(&self, rank: usize, size: usize) -> Result<Option<usize>> {
+        let n = self.nnodes();
+        if n > size {
+            return mpi_err!(
+                Dims,
+                "the grid has {n} points, the communicator only {size} processes"
+            );
+        }
+        Ok((rank < n).then_some(rank))
+    }
+
+    /// MPI_Cart_coords: the coordinates of grid point `rank` (else MPI_ERR_RANK), for room
+    /// of `maxdims` (at least the dimensions, else MPI_ERR_ARG).
+    pub fn coords_of(&self, rank: i32, maxdims: i32) -> Result<Vec<usize>> {
+        if rank < 0 || rank as usize >= self.nnodes() {
+            return mpi_err!(Rank, "invalid rank {rank} (grid of {})", self.nnodes());
+        }
+        if (maxdims as i64) < self.ndims() as i64 {
+            return mpi_err!(
+                Arg,
+                "maxdims {maxdims} is less than the {} dimensions",
+                self.ndims()
+            );
+        }
+        Ok(self.coords(rank as usize))
+    }
+
+    /// MPI_Cart_shift's `shift`, its direction checked: a zero-dimensional grid has none
+    /// (MPI_ERR_TOPOLOGY), else it must be a dimension (MPI_ERR_ARG).
+    pub fn shift_along(
+        &self,
+        rank: usize,
+        direction: i32,
+        disp: i64,
+    ) -> Result<(Option<usize>, Option<usize>)> {
+        if self.ndims() == 0 {
+            return mpi_err!(Topology, "a zero-dimensional grid has no directions");
+        }
+        if direction < 0 || direction as usize >= self.ndims() {
+            return mpi_err!(
+                Arg,
+                "direction {direction} is not a dimension (0..{})",
+                self.ndims()
+            );
+        }
+        Ok(self.shift(rank, direction as usize, disp))
+    }
+
+    /// MPI_Cart_sub as a split for the process at `rank`: its colour (None:
+    /// MPI_UNDEFINED) and key, and the sub-grid. With no dimension kept there is one
+    /// zero-dimensional grid of one process, rank 0 (as for MPI_Cart_create with ndims 0,
+    /// and as MPICH does); the others get no communicator.
+    pub fn sub_split(&self, rank: usize, remain: &[bool]) -> (Option<i32>, i32, Cart) {
+        let (color, key, sub) = self.sub(rank, remain);
+        if !remain.iter().any(|&r| r) {
+            return ((rank == 0).then_some(0), 0, sub);
+        }
+        (Some(color as i32), key as i32, sub)
+    }
+
     /// Number of grid points (1 for a zero-dimensional grid).
     pub fn nnodes(&self) -> usize {
         self.dims.iter().fold(1usize, |a, &d| a.saturating_mul(d))
@@ -187,6 +274,46 @@ impl Graph {
         self.index.len()
     }
 
+    /// The edges `index` says there are (its last entry).
+    pub fn nedges(index: &[i32]) -> usize {
+        index.last().copied().unwrap_or(0).max(0) as usize
+    }
+
+    /// MPI_Graph_create's / MPI_Graph_map's node count, checked against a communicator of
+    /// `size` processes (MPI_ERR_ARG).
+    pub fn check_nnodes(nnodes: i32, size: usize) -> Result<usize> {
+        if nnodes < 0 || nnodes as usize > size {
+            return mpi_err!(
+                Arg,
+                "nnodes {nnodes} is not in 0..={size} (the communicator's size)"
+            );
+        }
+        Ok(nnodes as usize)
+    }
+
+    /// MPI_Graph_get's room: `maxindex` and `maxedges` at least the graph's (MPI_ERR_ARG).
+    pub fn check_room(&self, maxindex: i32, maxedges: i32) -> Result<()> {
+        if (maxindex as i64) < self.nnodes() as i64 {
+            return mpi_err!(Arg, "maxindex {maxindex} < {} nodes", self.nnodes());
+        }
+        if (maxedges as i64) < self.edges.len() as i64 {
+            return mpi_err!(Arg, "maxedges {maxedges} < {} edges", self.edges.len());
+        }
+        Ok(())
+    }
+
+    /// Neighbours of node `rank`, a node of the graph (else MPI_ERR_RANK).
+    pub fn neighbors_of(&self, rank: i32) -> Result<&[usize]> {
+        if rank < 0 || rank as usize >= self.nnodes() {
+            return mpi_err!(
+                Rank,
+                "invalid rank {rank} (graph of {} nodes)",
+                self.nnodes()
+            );
+        }
+        Ok(self.neighbors(rank as usize))
+    }
+
     /// Neighbours of node `rank` (< nnodes), in the order given at creation.
     pub fn neighbors(&self, rank: usize) -> &[usize] {
         let start = if rank == 0 { 0 } else { self.index[rank - 1] };
@@ -208,7 +335,92 @@ pub struct DistGraph {
 /// One edge of MPI_Dist_graph_create: (source, destination, weight).
 pub type Edge = (usize, usize, i32);
 
+/// Ranks of a neighbour list, each a rank of a communicator of `size` (MPI_ERR_RANK).
+pub fn ranks(v: &[i32], size: usize, what: &str) -> Result<Vec<usize>> {
+    v.iter()
+        .enumerate()
+        .map(|(i, &r)| {
+            if r < 0 || r as usize >= size {
+                mpi_err!(Rank, "{what}[{i}] = {r} is not a rank (size {size})")
+            } else {
+                Ok(r as usize)
+            }
+        })
+        .collect()
+}
+
+/// Edge weights, each non-negative (MPI_ERR_ARG).
+pub fn weights(v: &[i32], what: &str) -> Result<Vec<i32>> {
+    if let Some(i) = v.iter().position(|&x| x < 0) {
+        return mpi_err!(Arg, "{what}[{i}] = {} is negative", v[i]);
+    }
+    Ok(v.to_vec())
+}
+
 impl DistGraph {
+    /// MPI_Dist_graph_create_adjacent's graph: the neighbours given, with their weights
+    /// (None: unweighted, all 1).
+    pub fn adjacent(
+        sources: Vec<usize>,
+        source_weights: Option<Vec<i32>>,
+        destinations: Vec<usize>,
+        dest_weights: Option<Vec<i32>>,
+    ) -> DistGraph {
+        let weighted = source_weights.is_some() || dest_weights.is_some();
+        DistGraph {
+            source_weights: source_weights.unwrap_or_else(|| vec![1; sources.len()]),
+            dest_weights: dest_weights.unwrap_or_else(|| vec![1; destinations.len()]),
+            sources,
+            destinations,
+            weighted,
+        }
+    }
+
+    /// This process's part of MPI_Dist_graph_create, for every process to gather: the
+    /// edges from each of `sources` to its `degrees[i]` next `destinations` (with their
+    /// `weights`, else 1), as (source, destination, weight) triples of little-endian i32.
+    pub fn encode_edges(
+        sources: &[usize],
+        degrees: &[i32],
+        destinations: &[usize],
+        weights: Option<&[i32]>,
+    ) -> Vec<u8> {
+        let mut mine = Vec::with_capacity(destinations.len() * 12);
+        let mut k = 0;
+        for (i, &s) in sources.iter().enumerate() {
+            for _ in 0..degrees[i] {
+                let wt = weights.map_or(1, |v| v[k]);
+                for x in [s as i32, destinations[k] as i32, wt] {
+                    mine.extend_from_slice(&x.to_le_bytes());
+                }
+                k += 1;
+            }
+        }
+        mine
+    }
+
+    /// The degrees of MPI_Dist_graph_create, each non-negative (MPI_ERR_ARG): their sum.
+    pub fn total_degree(degrees: &[i32]) -> Result<usize> {
+        if let Some(i) = degrees.iter().position(|&d| d < 0) {
+            return mpi_err!(Arg, "degrees[{i}] = {} is negative", degrees[i]);
+        }
+        Ok(degrees.iter().map(|&d| d as usize).sum())
+    }
+
+    /// The view of process `me` of the edges every process gave (`encode_edges`, in rank
+    /// order).
+    pub fn from_gathered(me: usize, all: &[Vec<u8>], weighted: bool) -> DistGraph {
+        let edges: Vec<Edge> = all
+            .iter()
+            .flat_map(|b| b.chunks_exact(12))
+            .map(|e| {
+                let x = |i: usize| i32::from_le_bytes(e[4 * i..4 * i + 4].try_into().unwrap());
+                (x(0) as usize, x(1) as usize, x(2))
+            })
+            .collect();
+        Self::from_edges(me, &edges, weighted)
+    }
+
     /// The view of process `me` of a graph given as edges (every process's contribution,
     /// in rank order): in-neighbours in the order their edges appear, likewise
     /// out-neighbours.
@@ -689,8 +901,19 @@ mod tests {
             Graph::new(vec![1, 2], &[0, 2]).unwrap_err().class,
             ErrorClass::Arg
         );
-        let t = Topology::Graph(g);
+        let t = Topology::Graph(g.clone());
         assert_eq!(t.neighbors(1).0, [Some(0)]);
+
+        assert_eq!(g.neighbors_of(3).unwrap(), [0, 2]);
+        assert_eq!(g.neighbors_of(4).unwrap_err().class, ErrorClass::Rank);
+        assert_eq!(Graph::nedges(&[2, 3, 4, 6]), 6);
+        assert_eq!(Graph::check_nnodes(4, 4).unwrap(), 4);
+        assert_eq!(
+            Graph::check_nnodes(5, 4).unwrap_err().class,
+            ErrorClass::Arg
+        );
+        assert!(g.check_room(4, 6).is_ok());
+        assert_eq!(g.check_room(4, 5).unwrap_err().class, ErrorClass::Arg);
 
         let edges = [(0, 1, 5), (2, 1, 6), (1, 0, 7), (1, 2, 8), (1, 1, 9)];
         let d = DistGraph::from_edges(1, &edges, true);
@@ -698,5 +921,53 @@ mod tests {
         assert_eq!(d.source_weights, [5, 6, 9]);
         assert_eq!(d.destinations, [0, 2, 1]);
         assert_eq!(d.dest_weights, [7, 8, 9]);
+
+        // MPI_Dist_graph_create's exchange: process 0 gives 0->1 (5), 2->1 (6); process 1
+        // gives 1->0, 1->2, 1->1 (7, 8, 9).
+        let p0 = DistGraph::encode_edges(&[0, 2], &[1, 1], &[1, 1], Some(&[5, 6]));
+        let p1 = DistGraph::encode_edges(&[1], &[3], &[0, 2, 1], Some(&[7, 8, 9]));
+        assert_eq!(DistGraph::from_gathered(1, &[p0, p1], true), d);
+        assert_eq!(DistGraph::total_degree(&[1, 3]).unwrap(), 4);
+        assert_eq!(
+            DistGraph::total_degree(&[1, -3]).unwrap_err().class,
+            ErrorClass::Arg
+        );
+        assert_eq!(ranks(&[0, 3], 3, "s").unwrap_err().class, ErrorClass::Rank);
+        assert_eq!(weights(&[0, -1], "w").unwrap_err().class, ErrorClass::Arg);
+        let a = DistGraph::adjacent(vec![1], None, vec![2, 0], None);
+        assert_eq!(
+            (a.source_weights, a.dest_weights, a.weighted),
+            (vec![1], vec![1, 1], false)
+        );
+    }
+
+    #[test]
+    fn cart_checks() {
+        let c = Cart::new(&[3, 4], &[1, 0]).unwrap();
+        assert_eq!(c, cart(&[3, 4], &[true, false]));
+        assert_eq!(
+            Cart::new(&[3, 0], &[0, 0]).unwrap_err().class,
+            ErrorClass::Dims
+        );
+        assert_eq!(c.fit(12).unwrap(), 12);
+        assert_eq!(c.fit(11).unwrap_err().class, ErrorClass::Arg);
+        assert_eq!(
+            (c.map(3, 16).unwrap(), c.map(13, 16).unwrap()),
+            (Some(3), None)
+        );
+        assert_eq!(c.map(0, 11).unwrap_err().class, ErrorClass::Dims);
+        assert_eq!(c.coords_of(5, 2).unwrap(), [1, 1]);
+        assert_eq!(c.coords_of(12, 2).unwrap_err().class, ErrorClass::Rank);
+        assert_eq!(c.coords_of(5, 1).unwrap_err().class, ErrorClass::Arg);
+        assert_eq!(c.shift_along(5, 1, 2).unwrap(), (None, Some(7)));
+        assert_eq!(c.shift_along(5, 2, 1).unwrap_err().class, ErrorClass::Arg);
+        let zero = cart(&[], &[]);
+        assert_eq!(
+            zero.shift_along(0, 0, 1).unwrap_err().class,
+            ErrorClass::Topology
+        );
+        assert_eq!(c.sub_split(5, &[false, true]).0, Some(1));
+        assert_eq!(c.sub_split(5, &[false, false]).0, None);
+        assert_eq!(c.sub_split(0, &[false, false]).0, Some(0));
     }
 }

@@ -11,6 +11,8 @@
 
 use super::external32::Ext;
 use super::{fresh_ident, push_elements, push_merged, Basic, Datatype, TypeError};
+use crate::error::ErrorClass;
+use crate::mpi_err;
 
 type Result<T> = std::result::Result<T, TypeError>;
 
@@ -535,10 +537,98 @@ impl Datatype {
         Self::resized(&placed, 0, narrow(full)?)
     }
 
-    /// MPI_Type_create_darray (arguments already checked: ndims > 0, the process grid
-    /// holds `size` processes, block sizes cover their dimension).
+    /// MPI_Type_create_subarray's argument checks (MPI_ERR_ARG): each size positive, each
+    /// subsize in 0..=size, each start in 0..=size - subsize.
+    pub fn check_subarray(
+        sizes: &[i64],
+        subsizes: &[i64],
+        starts: &[i64],
+    ) -> crate::error::Result<()> {
+        for (i, ((&s, &ss), &st)) in sizes.iter().zip(subsizes).zip(starts).enumerate() {
+            if s <= 0 {
+                return mpi_err!(Arg, "array_of_sizes[{i}] = {s} must be positive");
+            }
+            if ss < 0 || ss > s {
+                return mpi_err!(Arg, "array_of_subsizes[{i}] = {ss} is not in 0..={s}");
+            }
+            if st < 0 || st > s - ss {
+                return mpi_err!(
+                    Arg,
+                    "array_of_starts[{i}] = {st} is not in 0..={} (size {s}, subsize {ss})",
+                    s - ss
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// MPI_Type_create_darray's argument checks (MPI_ERR_ARG): each global size and
+    /// process count positive, one process along an undistributed dimension, each
+    /// distribution argument but MPI_DISTRIBUTE_DFLT_DARG positive and covering its block
+    /// dimension, a process grid of `size` processes.
+    pub fn check_darray(
+        size: i64,
+        gsizes: &[i64],
+        distribs: &[Distrib],
+        dargs: &[i64],
+        psizes: &[i64],
+    ) -> crate::error::Result<()> {
+        let mut procs: i64 = 1;
+        for (i, &g) in gsizes.iter().enumerate() {
+            let (d, a, p) = (distribs[i], dargs[i], psizes[i]);
+            if g <= 0 {
+                return mpi_err!(Arg, "array_of_gsizes[{i}] = {g} must be positive");
+            }
+            if p <= 0 {
+                return mpi_err!(Arg, "array_of_psizes[{i}] = {p} must be positive");
+            }
+            procs = procs.saturating_mul(p);
+            if d == Distrib::None && p != 1 {
+                return mpi_err!(Arg, "MPI_DISTRIBUTE_NONE needs array_of_psizes[{i}] = 1");
+            }
+            if a != DFLT_DARG {
+                if a <= 0 && d != Distrib::None {
+                    return mpi_err!(Arg, "array_of_dargs[{i}] = {a} must be positive");
+                }
+                if d == Distrib::Block && a.saturating_mul(p) < g {
+                    return mpi_err!(
+                        Arg,
+                        "block size {a} times {p} processes does not cover {g} elements"
+                    );
+                }
+            }
+        }
+        if procs != size {
+            return mpi_err!(Arg, "the process grid holds {procs} processes, not {size}");
+        }
+        Ok(())
+    }
+
+    /// MPI_Type_create_darray (arguments checked by `check_darray`, and ndims > 0);
+    /// arguments it cannot place are MPI_ERR_ARG.
     #[allow(clippy::too_many_arguments)]
     pub fn darray(
+        size: i64,
+        rank: i64,
+        gsizes: &[i64],
+        distribs: &[Distrib],
+        dargs: &[i64],
+        psizes: &[i64],
+        order: Order,
+        old: &Datatype,
+    ) -> crate::error::Result<Self> {
+        Self::darray_of(size, rank, gsizes, distribs, dargs, psizes, order, old).map_err(
+            |e| match e {
+                TypeError::InvalidCount => {
+                    crate::error::Error::new(ErrorClass::Arg, "invalid darray arguments")
+                }
+                e => e.into(),
+            },
+        )
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn darray_of(
         size: i64,
         rank: i64,
         gsizes: &[i64],
@@ -624,7 +714,7 @@ impl Datatype {
 }
 
 /// MPI_DISTRIBUTE_DFLT_DARG.
-const DFLT_DARG: i64 = -49767;
+pub const DFLT_DARG: i64 = -49767;
 
 /// One dimension of a darray (MPICH's MPIR_Type_block / MPIR_Type_cyclic).
 struct DarrayDim<'a> {

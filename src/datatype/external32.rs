@@ -132,6 +132,104 @@ fn each_value(
     Ok(())
 }
 
+/// The data representation argument of MPI_Pack_external and its kin: only "external32"
+/// exists (else MPI_ERR_ARG).
+pub fn check_datarep(datarep: &[u8]) -> crate::error::Result<()> {
+    if datarep == b"external32" {
+        return Ok(());
+    }
+    crate::mpi_err!(
+        Arg,
+        "unknown data representation \"{}\" (only \"external32\")",
+        String::from_utf8_lossy(datarep)
+    )
+}
+
+/// Where `count` elements of `t` in external32 lie in a `size`-byte buffer from position
+/// `pos` (MPI_Pack_external when `packing`, MPI_Unpack_external): their bytes as (pos,
+/// len), checked (negative numbers are MPI_ERR_ARG, bytes past the buffer
+/// MPI_ERR_TRUNCATE).
+pub fn span(
+    t: &Datatype,
+    count: usize,
+    pos: i64,
+    size: i64,
+    packing: bool,
+) -> crate::error::Result<(usize, usize)> {
+    if pos < 0 || size < 0 {
+        return crate::mpi_err!(Arg, "negative position {pos} or buffer size {size}");
+    }
+    let len = size_of(t, count)?;
+    let (pos, end) = (pos as usize, (pos as usize).checked_add(len));
+    if len > 0 && end.is_none_or(|end| end > size as usize) {
+        return if packing {
+            crate::mpi_err!(
+                Truncate,
+                "{len} packed bytes do not fit at position {pos} of a {size}-byte buffer"
+            )
+        } else {
+            crate::mpi_err!(
+                Truncate,
+                "unpacking {len} bytes at position {pos} runs past the {size}-byte input"
+            )
+        };
+    }
+    Ok((pos, len))
+}
+
+/// `external_size` as a result (MPI_ERR_COUNT on overflow).
+pub fn size_of(t: &Datatype, count: usize) -> crate::error::Result<usize> {
+    external_size(t, count).ok_or_else(too_large)
+}
+
+fn too_large() -> crate::error::Error {
+    crate::error::Error::new(crate::error::ErrorClass::Count, "too large")
+}
+
+/// Pack `count` elements of `t` at `src` into `out` in external32 (`out` holds their
+/// `external_size`); a value too wide for its external32 size is MPI_ERR_CONVERSION.
+///
+/// # Safety
+/// `src` addresses `count` elements of `t`, readable.
+pub unsafe fn pack(
+    t: &Datatype,
+    count: usize,
+    src: *const u8,
+    out: &mut [u8],
+) -> crate::error::Result<()> {
+    if t.ext32.is_none() {
+        t.pack_into(count, 0, src, out);
+        swap_packed(t, out);
+        return Ok(());
+    }
+    let mut native = vec![0u8; count.checked_mul(t.size).ok_or_else(too_large)?];
+    t.pack_into(count, 0, src, &mut native);
+    if to_external(t, &native, out).is_err() {
+        return crate::mpi_err!(
+            Conversion,
+            "a value does not fit its external32 size (a long of more than 32 bits)"
+        );
+    }
+    Ok(())
+}
+
+/// Unpack `count` elements of `t` in external32 from `ext` (their `external_size` bytes,
+/// converted in a copy) into `dst`.
+///
+/// # Safety
+/// `dst` addresses `count` elements of `t`, writable.
+pub unsafe fn unpack(
+    t: &Datatype,
+    count: usize,
+    ext: &[u8],
+    dst: *mut u8,
+) -> crate::error::Result<()> {
+    let mut native = vec![0u8; count.checked_mul(t.size).ok_or_else(too_large)?];
+    from_external(t, ext, &mut native);
+    t.unpack_from(count, 0, &native, dst);
+    Ok(())
+}
+
 /// The (swap width, how many) runs of one element of `t`, in type-map order.
 fn swap_units(t: &Datatype) -> Vec<(usize, usize)> {
     match t.basic {

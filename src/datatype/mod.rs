@@ -12,10 +12,12 @@
 
 pub mod basic;
 mod constructors;
+pub mod contents;
 pub mod external32;
+pub mod predefined;
 
 pub use basic::Basic;
-pub use constructors::{Distrib, Member, Order};
+pub use constructors::{Distrib, Member, Order, DFLT_DARG};
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -56,6 +58,16 @@ pub enum TypeError {
     InvalidCount,
     /// The result would not fit the address space.
     Overflow,
+}
+
+impl From<TypeError> for crate::error::Error {
+    fn from(e: TypeError) -> Self {
+        let class = crate::error::ErrorClass::Count;
+        match e {
+            TypeError::InvalidCount => Self::new(class, "invalid count"),
+            TypeError::Overflow => Self::new(class, "datatype too large"),
+        }
+    }
 }
 
 /// Identity of the empty type (MPICH's zero-length type).
@@ -112,6 +124,16 @@ impl Datatype {
             elements: vec![],
             ext32: None,
             ident: NULL_IDENT,
+        }
+    }
+
+    /// The deprecated MPI_LB / MPI_UB (`name`) as types: empty, predefined markers.
+    pub fn bound_marker(name: &str) -> Self {
+        Self {
+            name: name.into(),
+            predefined: true,
+            committed: true,
+            ..Self::empty()
         }
     }
 
@@ -271,6 +293,45 @@ impl Datatype {
             skip = 0;
         }
         pos
+    }
+
+    /// Bytes of `count` elements packed (MPI_Pack_size), within an int's range unless
+    /// `large` (the `_c` forms'): MPI_ERR_COUNT beyond.
+    pub fn packed_size(&self, count: usize, large: bool) -> crate::error::Result<usize> {
+        let max = if large { i64::MAX } else { i32::MAX as i64 };
+        count
+            .checked_mul(self.size)
+            .filter(|&n| n as u64 <= max as u64)
+            .ok_or_else(|| {
+                crate::error::Error::new(
+                    crate::error::ErrorClass::Count,
+                    "packed size exceeds the int range",
+                )
+            })
+    }
+
+    /// Where `count` elements packed (MPI_Pack, MPI_Unpack) lie in a `size`-byte packed
+    /// buffer from position `pos`: their bytes `pos..pos + len` as (pos, len), checked
+    /// (a negative position is MPI_ERR_ARG, bytes past the buffer MPI_ERR_TRUNCATE).
+    pub fn packed_span(
+        &self,
+        count: usize,
+        pos: i64,
+        size: usize,
+        large: bool,
+    ) -> crate::error::Result<(usize, usize)> {
+        if pos < 0 {
+            return crate::mpi_err!(Arg, "negative position {pos}");
+        }
+        let pos = pos as usize;
+        let len = self.packed_size(count, large)?;
+        if len > 0 && pos.checked_add(len).is_none_or(|end| end > size) {
+            return crate::mpi_err!(
+                Truncate,
+                "{len} packed bytes at position {pos} do not fit a {size}-byte buffer"
+            );
+        }
+        Ok((pos, len))
     }
 
     /// Whether the first `bytes` bytes of a stream of elements of this type end inside a

@@ -385,3 +385,242 @@ fn dup_keeps_the_map_and_commits() {
     assert_eq!(shape(&d), shape(&v));
     assert_eq!(d.segments, v.segments);
 }
+
+// ------------------------------------------------------------------ moved from the abi
+
+use super::contents::{Combiner, Contents, Registry, Room};
+use crate::error::ErrorClass;
+
+fn class<T: std::fmt::Debug>(r: crate::error::Result<T>) -> ErrorClass {
+    r.unwrap_err().class
+}
+
+#[test]
+fn contents_records_as_the_form_keeps_them() {
+    let c = Contents::new(Combiner::Hvector, &[3, 2], &[16], false, vec![7]);
+    assert_eq!((c.ints, c.addrs, c.counts), (vec![3, 2], vec![16], vec![]));
+    let c = Contents::new(Combiner::Hvector, &[3, 2], &[16], true, vec![7]);
+    assert_eq!(
+        (c.ints, c.addrs, c.counts),
+        (vec![], vec![], vec![3, 2, 16])
+    );
+    let s = Contents::subarray(&[4, 5], &[2, 3], &[1, 1], 56, false, 7);
+    assert_eq!(s.ints, [2, 4, 5, 2, 3, 1, 1, 56]);
+    let s = Contents::subarray(&[4, 5], &[2, 3], &[1, 1], 56, true, 7);
+    assert_eq!((s.ints, s.counts), (vec![2, 56], vec![4, 5, 2, 3, 1, 1]));
+    let d = Contents::darray(
+        4,
+        1,
+        &[8, 9],
+        &[121, 122],
+        &[-49767, 2],
+        &[2, 2],
+        57,
+        false,
+        7,
+    );
+    assert_eq!(d.ints, [4, 1, 2, 8, 9, 121, 122, -49767, 2, 2, 2, 57]);
+    let d = Contents::darray(
+        4,
+        1,
+        &[8, 9],
+        &[121, 122],
+        &[-49767, 2],
+        &[2, 2],
+        57,
+        true,
+        7,
+    );
+    assert_eq!(d.counts, [8, 9]);
+    assert_eq!(d.ints, [4, 1, 2, 121, 122, -49767, 2, 2, 2, 57]);
+    assert_eq!(Contents::<i32>::f90(Combiner::F90Integer, -1, 9).ints, [9]);
+    assert_eq!(Contents::<i32>::f90(Combiner::F90Real, 6, 9).ints, [6, 9]);
+}
+
+#[test]
+fn registry_counts_references() {
+    let r: Registry<i32> = Registry::default();
+    let mut next = 100;
+    let mut make = || {
+        next += 1;
+        next
+    };
+    let base = r.create(
+        Contents::new(Combiner::Contiguous, &[2], &[], false, vec![1]),
+        &mut make,
+    );
+    let on = r.create(
+        Contents::new(Combiner::Dup, &[], &[], false, vec![base]),
+        &mut make,
+    );
+    let e = r.envelope(on, false).unwrap();
+    assert_eq!((e.ints, e.types, e.combiner), (0, 1, Combiner::Dup));
+    assert_eq!(r.envelope(5, false).unwrap().combiner, Combiner::Named);
+    // get_contents gives `base` out with one more reference.
+    let room = Room {
+        ints: 0,
+        addrs: 0,
+        counts: None,
+        types: 1,
+    };
+    let mut got = vec![];
+    r.contents(on, room, |c| {
+        got = c.types.clone();
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!(got, [base]);
+    let short = Room { types: 0, ..room };
+    assert_eq!(class(r.contents(on, short, |_| Ok(()))), ErrorClass::Other);
+    assert_eq!(class(r.contents(5, room, |_| Ok(()))), ErrorClass::Type);
+    // base: the user's, `on`'s, the one get_contents gave.
+    let freed = std::cell::RefCell::new(vec![]);
+    let free = |h| {
+        freed.borrow_mut().push(h);
+        Ok(())
+    };
+    r.release(base, free).unwrap();
+    r.release(base, free).unwrap();
+    assert!(freed.borrow().is_empty());
+    r.release(on, free).unwrap();
+    assert_eq!(*freed.borrow(), [on, base]);
+    // Held past the user's free.
+    let t = r.create(
+        Contents::new(Combiner::Contiguous, &[1], &[], true, vec![1]),
+        &mut make,
+    );
+    assert!(r.hold(t) && !r.hold(5));
+    assert_eq!(class(r.envelope(t, false)), ErrorClass::Type);
+    assert_eq!(r.envelope(t, true).unwrap().counts, 1);
+    assert_eq!(class(r.contents(t, room, |_| Ok(()))), ErrorClass::Type);
+    r.release(t, free).unwrap();
+    assert_eq!(freed.borrow().len(), 2);
+    r.release(t, free).unwrap();
+    assert_eq!(freed.borrow().len(), 3);
+    // A handle without a record is freed when it is the one released.
+    r.release(5, free).unwrap();
+    assert_eq!(freed.borrow().last(), Some(&5));
+    let f = r.f90((Combiner::F90Real, 6, -1), || {
+        r.create(Contents::f90(Combiner::F90Real, 6, -1), &mut make)
+    });
+    assert_eq!(r.f90((Combiner::F90Real, 6, -1), || 0), f);
+    assert!(r.is_f90(f) && !r.is_f90(on));
+    r.set_name(1, "mine".into());
+    assert_eq!(r.name(1).as_deref(), Some("mine"));
+    let cut = super::contents::object_name("aé".into(), 2);
+    assert_eq!(cut, "a");
+}
+
+#[test]
+fn predefined_choices() {
+    use super::predefined::{f90_kind, match_size, value_index, TypeClass};
+    let size_of = |n: &str| match n {
+        "MPI_REAL4" | "MPI_INTEGER4" | "MPI_REAL" => Some(4),
+        "MPI_REAL8" => Some(8),
+        _ => None,
+    };
+    assert_eq!(match_size(TypeClass::Real, 8, size_of), Some("MPI_REAL8"));
+    assert_eq!(match_size(TypeClass::Real, 4, size_of), Some("MPI_REAL4"));
+    assert_eq!(
+        match_size(TypeClass::Integer, 4, size_of),
+        Some("MPI_INTEGER4")
+    );
+    assert_eq!(match_size(TypeClass::Complex, 4, size_of), None);
+    assert_eq!(match_size(TypeClass::Real, -4, size_of), None);
+    assert_eq!(value_index("MPI_DOUBLE", "MPI_INT"), Some("MPI_DOUBLE_INT"));
+    assert_eq!(value_index("MPI_REAL", "MPI_REAL"), Some("MPI_2REAL"));
+    assert_eq!(value_index("MPI_DOUBLE", "MPI_LONG"), None);
+    let k = |c, p, r| f90_kind(c, p, r);
+    assert_eq!(
+        k(Combiner::F90Integer, None, Some(5)).unwrap(),
+        "MPI_INTEGER4"
+    );
+    assert_eq!(
+        k(Combiner::F90Integer, None, Some(18)).unwrap(),
+        "MPI_INTEGER8"
+    );
+    assert_eq!(
+        class(k(Combiner::F90Integer, None, Some(19))),
+        ErrorClass::Arg
+    );
+    assert_eq!(class(k(Combiner::F90Integer, None, None)), ErrorClass::Arg);
+    assert_eq!(k(Combiner::F90Real, Some(7), None).unwrap(), "MPI_REAL8");
+    assert_eq!(k(Combiner::F90Real, None, Some(308)).unwrap(), "MPI_REAL16");
+    assert_eq!(
+        k(Combiner::F90Complex, Some(6), Some(37)).unwrap(),
+        "MPI_COMPLEX8"
+    );
+    assert_eq!(class(k(Combiner::F90Real, None, None)), ErrorClass::Arg);
+    assert_eq!(class(k(Combiner::F90Real, Some(-1), None)), ErrorClass::Arg);
+    assert_eq!(class(k(Combiner::F90Real, Some(19), None)), ErrorClass::Arg);
+}
+
+#[test]
+fn subarray_and_darray_checks() {
+    assert!(Datatype::check_subarray(&[4, 5], &[2, 5], &[2, 0]).is_ok());
+    for (s, ss, st) in [
+        ([0, 5], [0, 1], [0, 0]),
+        ([4, 5], [5, 1], [0, 0]),
+        ([4, 5], [2, 1], [3, 0]),
+    ] {
+        assert_eq!(
+            class(Datatype::check_subarray(&s, &ss, &st)),
+            ErrorClass::Arg
+        );
+    }
+    let (b, c, n) = (Distrib::Block, Distrib::Cyclic, Distrib::None);
+    assert!(Datatype::check_darray(4, &[8, 9], &[b, c], &[DFLT_DARG, 2], &[2, 2]).is_ok());
+    // (size, gsizes, distribs, dargs, psizes)
+    type Args = (i64, [i64; 2], [Distrib; 2], [i64; 2], [i64; 2]);
+    let bad: [Args; 6] = [
+        (4, [0, 9], [b, c], [DFLT_DARG, 2], [2, 2]),
+        (4, [8, 9], [b, c], [DFLT_DARG, 2], [0, 2]),
+        (4, [8, 9], [n, c], [DFLT_DARG, 2], [2, 2]),
+        (4, [8, 9], [b, c], [DFLT_DARG, 0], [2, 2]),
+        (4, [8, 9], [b, c], [3, 2], [2, 2]),
+        (3, [8, 9], [b, c], [DFLT_DARG, 2], [2, 2]),
+    ];
+    for (size, g, d, a, p) in bad {
+        assert_eq!(
+            class(Datatype::check_darray(size, &g, &d, &a, &p)),
+            ErrorClass::Arg
+        );
+    }
+}
+
+#[test]
+fn packed_spans() {
+    let t = Datatype::contiguous(3, &int()).unwrap();
+    assert_eq!(t.packed_size(2, false).unwrap(), 24);
+    assert_eq!(class(t.packed_size(1 << 30, false)), ErrorClass::Count);
+    assert_eq!(t.packed_size(1 << 30, true).unwrap(), 12 << 30);
+    assert_eq!(t.packed_span(2, 8, 32, false).unwrap(), (8, 24));
+    assert_eq!(class(t.packed_span(2, 9, 32, false)), ErrorClass::Truncate);
+    assert_eq!(class(t.packed_span(2, -1, 32, false)), ErrorClass::Arg);
+    assert_eq!(t.packed_span(0, 40, 32, false).unwrap(), (40, 0));
+}
+
+#[test]
+fn external32_spans_and_round_trip() {
+    use super::external32::{check_datarep, pack, span, unpack};
+    assert!(check_datarep(b"external32").is_ok());
+    assert_eq!(class(check_datarep(b"native")), ErrorClass::Arg);
+    let t = int();
+    assert_eq!(span(&t, 3, 4, 16, true).unwrap(), (4, 12));
+    assert_eq!(class(span(&t, 3, 5, 16, true)), ErrorClass::Truncate);
+    assert_eq!(class(span(&t, 3, 5, 16, false)), ErrorClass::Truncate);
+    assert_eq!(class(span(&t, 3, -1, 16, true)), ErrorClass::Arg);
+    let vals = [1i32, -2, 0x0102_0304];
+    let mut ext = [0u8; 12];
+    // SAFETY: `vals` holds 3 ints, `back` room for 3.
+    unsafe { pack(&t, 3, vals.as_ptr().cast(), &mut ext).unwrap() };
+    assert_eq!(ext[8..], [1, 2, 3, 4]);
+    let mut back = [0i32; 3];
+    unsafe { unpack(&t, 3, &ext, back.as_mut_ptr().cast()).unwrap() };
+    assert_eq!(back, vals);
+    let mut long = Datatype::predefined("MPI_LONG", 8, Some(Basic::I64));
+    long.ext32 = super::external32::predefined_ext("MPI_LONG");
+    let big = [1i64 << 40];
+    let r = unsafe { pack(&long, 1, big.as_ptr().cast(), &mut [0u8; 4]) };
+    assert_eq!(class(r), ErrorClass::Conversion);
+}
