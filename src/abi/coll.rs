@@ -54,17 +54,17 @@ pub(crate) unsafe fn bcast_impl<I: args::Int>(
     collective(comm, coll::KIND_BCAST, request, |w, c, p| {
         if c.is_inter() {
             let (b, n, t) = (buffer, count, datatype);
-            return coll_inter::bcast(w, p, &c, b, n, t, root, comm, request);
+            return coll_inter::bcast(w, p, c, b, n, t, root, comm, request);
         }
         let n = args::count_any(count)?;
         let ty = handles::datatype(datatype)?;
-        let root = args::root(&c, root)?;
+        let root = args::root(c, root)?;
         not_in_place(buffer, n, "the buffer")?;
         let b = typed(buffer, n, &ty)?;
         if direct(request, &[&b]) {
             // SAFETY: MPI: the buffer holds `count` elements, one run of bytes (checked).
             let bytes = raw_mut(b.ptr, b.bytes());
-            return coll::direct::bcast(w, &c, p.tag(), bytes, root);
+            return coll::direct::bcast(w, c, p.tag(), bytes, root);
         }
         launch(w, coll::bcast::bcast(p, b, root), comm, request)
     })
@@ -86,11 +86,11 @@ pub(crate) unsafe fn reduce_impl<I: args::Int>(
     collective(comm, coll::KIND_REDUCE, request, |w, c, p| {
         if c.is_inter() {
             let (s, r, n, t) = (sendbuf, recvbuf, count, datatype);
-            return coll_inter::reduce(w, p, &c, s, r, n, t, op, root, comm, request);
+            return coll_inter::reduce(w, p, c, s, r, n, t, op, root, comm, request);
         }
         let n = args::count_any(count)?;
         let ty = handles::datatype(datatype)?;
-        let root = args::root(&c, root)?;
+        let root = args::root(c, root)?;
         let r = reducer(op, datatype, &ty)?;
         let (input, output) = if c.rank == root {
             not_in_place(recvbuf, n, "recvbuf")?;
@@ -111,7 +111,7 @@ pub(crate) unsafe fn reduce_impl<I: args::Int>(
             // MPI_IN_PLACE, and then the output alone is passed.
             let out = output.map(|o| raw_mut(o.ptr, o.bytes()));
             let inp = (!in_place(sendbuf)).then(|| raw(input.ptr, input.bytes()));
-            return coll::direct::reduce(w, &c, p.tag(), inp, out, root, &*r.combine);
+            return coll::direct::reduce(w, c, p.tag(), inp, out, root, &*r.combine);
         }
         launch(
             w,
@@ -191,12 +191,12 @@ pub(crate) unsafe fn allreduce_impl<I: args::Int>(
             }
             return coll::direct::allreduce(
                 w,
-                &c,
+                c,
                 p.tag(),
                 acc,
                 &*r.combine,
                 r.commutative,
-                w.fan_in_for(&c),
+                w.fan_in_for(c),
             );
         }
         launch(
@@ -225,9 +225,9 @@ pub(crate) unsafe fn gatherv_impl<I: args::Int>(
     collective(comm, coll::KIND_GATHER, request, |w, c, p| {
         if c.is_inter() {
             let a = Rooted::new((sendbuf, sendcount, sendtype), (recvbuf, recv, recvtype));
-            return coll_inter::rooted(w, p, &c, a, false, root, comm, request);
+            return coll_inter::rooted(w, p, c, a, false, root, comm, request);
         }
-        let root = args::root(&c, root)?;
+        let root = args::root(c, root)?;
         let is_root = c.rank == root;
         let send_given = !(is_root && in_place(sendbuf));
         let (sty, rty);
@@ -274,9 +274,9 @@ pub(crate) unsafe fn scatterv_impl<I: args::Int>(
     collective(comm, coll::KIND_SCATTER, request, |w, c, p| {
         if c.is_inter() {
             let a = Rooted::new((recvbuf, recvcount, recvtype), (sendbuf, send, sendtype));
-            return coll_inter::rooted(w, p, &c, a, true, root, comm, request);
+            return coll_inter::rooted(w, p, c, a, true, root, comm, request);
         }
-        let root = args::root(&c, root)?;
+        let root = args::root(c, root)?;
         let is_root = c.rank == root;
         let recv_given = !(is_root && in_place(recvbuf));
         let (sty, rty);
@@ -327,7 +327,7 @@ pub(crate) unsafe fn allgatherv_impl<I: args::Int>(
     collective(comm, coll::KIND_ALLGATHER, request, |w, c, p| {
         if c.is_inter() {
             let a = Rooted::new((sendbuf, sendcount, sendtype), (recvbuf, recv, recvtype));
-            return coll_inter::allgatherv(w, p, &c, a, comm, request);
+            return coll_inter::allgatherv(w, p, c, a, comm, request);
         }
         let sty;
         let send = if in_place(sendbuf) {
@@ -363,12 +363,12 @@ pub(crate) unsafe fn alltoall_impl<I: args::Int>(
     collective(comm, coll::KIND_ALLTOALL, request, |w, c, p| {
         if c.is_inter() {
             let (s, r) = (sendbuf, recvbuf);
-            return coll_inter::alltoall(w, p, &c, s, send, r, recv, comm, request);
+            return coll_inter::alltoall(w, p, c, s, send, r, recv, comm, request);
         }
         let n = c.size();
         if let (None, Side::Uniform(sc, st), Side::Uniform(rc, rt)) = (request, &send, &recv) {
             if !in_place(sendbuf)
-                && alltoall_direct(w, &c, p.tag(), sendbuf, (*sc, *st), recvbuf, (*rc, *rt))?
+                && alltoall_direct(w, c, p.tag(), sendbuf, (*sc, *st), recvbuf, (*rc, *rt))?
             {
                 return Ok(());
             }
@@ -440,7 +440,7 @@ pub(crate) unsafe fn reduce_scatter_impl<I: args::Int>(
     collective(comm, coll::KIND_REDUCE_SCATTER, request, |w, c, p| {
         if c.is_inter() {
             let (s, r, t) = (sendbuf, recvbuf, datatype);
-            return coll_inter::reduce_scatter(w, p, &c, s, r, counts, t, op, comm, request);
+            return coll_inter::reduce_scatter(w, p, c, s, r, counts, t, op, comm, request);
         }
         let (counts, _) = counts.arrays(c.size())?;
         let ty = handles::datatype(datatype)?;
@@ -479,7 +479,7 @@ pub(crate) unsafe fn scan_impl<I: args::Int>(
     request: Option<*mut MPI_Request>,
 ) -> Result<()> {
     collective(comm, coll::KIND_SCAN, request, |w, c, p| {
-        args::intra(&c)?;
+        args::intra(c)?;
         let n = args::count_any(count)?;
         let ty = handles::datatype(datatype)?;
         let r = reducer(op, datatype, &ty)?;
@@ -511,7 +511,7 @@ pub(crate) unsafe fn neighbor_impl<I: args::Int>(
     request: Option<*mut MPI_Request>,
 ) -> Result<()> {
     collective(comm, coll::KIND_NEIGHBOR, request, |w, c, p| {
-        args::intra(&c)?;
+        args::intra(c)?;
         let (sources, dests) = super::topo::neighbors(comm)?;
         let rank_of = |v: Vec<i32>| -> Vec<Option<usize>> {
             v.into_iter()
