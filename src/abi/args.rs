@@ -51,6 +51,13 @@ pub fn size(c: impl Into<i64>) -> Result<usize> {
     Ok(c as usize)
 }
 
+/// An error handler function argument (MPI_Comm_create_errhandler …), which must not be
+/// NULL (MPI_ERR_ARG).
+#[inline]
+pub fn errhandler_fn<F>(f: Option<F>) -> Result<F> {
+    f.ok_or_else(|| Error::new(ErrorClass::Arg, "NULL error handler function"))
+}
+
 /// An output pointer that must not be NULL (MPICH's MPI_ERR_ARG), checked before the
 /// call does anything.
 #[inline]

@@ -71,6 +71,23 @@ pub(crate) struct CommAttrs(pub MPI_Comm);
 #[derive(Clone, Copy)]
 pub(crate) struct WinAttrs(pub MPI_Win);
 
+impl CommAttrs {
+    /// The attributes of communicator `comm`, checked (MPI_ERR_COMM if it is not one).
+    pub fn of(comm: MPI_Comm) -> Result<Self> {
+        shim::world()?;
+        handles::comm(comm)?;
+        Ok(CommAttrs(comm))
+    }
+}
+
+impl WinAttrs {
+    /// The attributes of window `win`, checked (MPI_ERR_WIN if it is not one).
+    pub fn of(win: MPI_Win) -> Result<Self> {
+        handles::win(win)?;
+        Ok(WinAttrs(win))
+    }
+}
+
 impl AttrObject for CommAttrs {
     const KIND: u32 = KEYVAL_OBJ_COMM;
     const NAME: &'static str = "communicator";
@@ -221,12 +238,15 @@ pub fn finalize_builtin_comms() -> Result<()> {
 
 // ------------------------------------------------------------------ keyvals
 
+/// A new keyval of object kind `kind` (`KEYVAL_OBJ_*`) with its C callbacks (the
+/// datatype and window ones have the communicator ones' C signature).
 pub(crate) fn new_keyval(
     copy: MPI_Comm_copy_attr_function,
     delete: MPI_Comm_delete_attr_function,
     extra_state: *mut c_void,
     kind: u32,
-) -> c_int {
+) -> Result<c_int> {
+    shim::world()?;
     let kind_of = match kind {
         KEYVAL_OBJ_WIN => callbacks::Kind::Win,
         handles::KEYVAL_OBJ_TYPE => callbacks::Kind::Datatype,
@@ -238,12 +258,13 @@ pub(crate) fn new_keyval(
         extra_state: extra_state as usize,
         kind: kind_of,
     }));
-    handles::keyval_handle(slot, kind)
+    Ok(handles::keyval_handle(slot, kind))
 }
 
 /// # Safety
 /// `keyval` is NULL or valid.
 pub(crate) unsafe fn free_keyval_of<O: AttrObject>(keyval: *mut c_int) -> Result<()> {
+    shim::world()?;
     if keyval.is_null() {
         return mpi_err!(Arg, "NULL keyval pointer");
     }
@@ -272,7 +293,7 @@ pub(crate) unsafe fn create_keyval(
     }
     write_out(
         keyval,
-        new_keyval(copy, delete, extra_state, KEYVAL_OBJ_COMM),
+        new_keyval(copy, delete, extra_state, KEYVAL_OBJ_COMM)?,
     )
 }
 
@@ -281,16 +302,13 @@ pub(crate) unsafe fn create_keyval(
 /// # Safety
 /// `keyval` is NULL or valid.
 pub(crate) unsafe fn free_keyval(keyval: *mut c_int) -> Result<()> {
-    shim::world()?;
     free_keyval_of::<CommAttrs>(keyval)
 }
 
 // ------------------------------------------------------------------ set / get / delete
 
 pub(crate) fn set_attr(comm: MPI_Comm, keyval: c_int, value: *mut c_void) -> Result<()> {
-    shim::world()?;
-    handles::comm(comm)?;
-    set_attr_of(CommAttrs(comm), keyval, value)
+    set_attr_of(CommAttrs::of(comm)?, keyval, value)
 }
 
 pub(crate) fn set_attr_of<O: AttrObject>(obj: O, keyval: c_int, value: *mut c_void) -> Result<()> {
@@ -304,9 +322,7 @@ pub(crate) fn set_attr_of<O: AttrObject>(obj: O, keyval: c_int, value: *mut c_vo
 }
 
 pub(crate) fn delete_attr(comm: MPI_Comm, keyval: c_int) -> Result<()> {
-    shim::world()?;
-    handles::comm(comm)?;
-    delete_attr_of(CommAttrs(comm), keyval)
+    delete_attr_of(CommAttrs::of(comm)?, keyval)
 }
 
 pub(crate) fn delete_attr_of<O: AttrObject>(obj: O, keyval: c_int) -> Result<()> {
@@ -345,7 +361,7 @@ pub(crate) unsafe fn get_attr(
     flag: *mut c_int,
 ) -> Result<()> {
     let w = shim::world()?;
-    handles::comm(comm)?;
+    CommAttrs::of(comm)?;
     // Predefined attributes: the value is a pointer to the int.
     let predefined: Option<&'static AtomicI32> = match keyval {
         MPI_TAG_UB => Some(&TAG_UB_VALUE),

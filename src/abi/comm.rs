@@ -16,16 +16,6 @@ use std::ffi::CStr;
 use std::os::raw::{c_char, c_int};
 use std::sync::Arc;
 
-pub(crate) unsafe fn rank(comm: MPI_Comm, rank: *mut c_int) -> Result<()> {
-    shim::world()?;
-    write_out(rank, handles::comm(comm)?.rank as c_int)
-}
-
-pub(crate) unsafe fn size(comm: MPI_Comm, size: *mut c_int) -> Result<()> {
-    shim::world()?;
-    write_out(size, handles::comm(comm)?.size() as c_int)
-}
-
 /// MPI_Comm_dup's work: a new communicator over the same group with the error handler
 /// (MPI-3.1 §8.3), the topology and the attributes (through their copy callbacks) of
 /// `comm`.
@@ -201,33 +191,14 @@ pub(crate) unsafe fn split_type(
     write_out(newcomm, h)
 }
 
-pub(crate) unsafe fn test_inter(comm: MPI_Comm, flag: *mut c_int) -> Result<()> {
-    shim::world()?;
-    let c = handles::comm(comm)?;
-    write_out(flag, c.is_inter() as c_int)
-}
-
-/// The communicator behind `h`, which must be an intercommunicator (MPI_ERR_COMM).
-fn inter(h: MPI_Comm) -> Result<handles::CommRef> {
-    let c = handles::comm(h)?;
+/// The communicator behind `h` in the running world, which must be an intercommunicator
+/// (MPI_ERR_COMM).
+pub fn inter(h: MPI_Comm) -> Result<handles::CommRef> {
+    let c = shim::comm(h)?;
     if !c.is_inter() {
         return mpi_err!(Comm, "not an intercommunicator");
     }
     Ok(c)
-}
-
-pub(crate) unsafe fn remote_size(comm: MPI_Comm, size: *mut c_int) -> Result<()> {
-    shim::world()?;
-    write_out(size, inter(comm)?.peer_size() as c_int)
-}
-
-pub(crate) unsafe fn remote_group(comm: MPI_Comm, group: *mut MPI_Group) -> Result<()> {
-    shim::world()?;
-    let c = inter(comm)?;
-    if group.is_null() {
-        return mpi_err!(Arg, "NULL group");
-    }
-    write_out(group, handles::new_group(c.peers.clone()))
 }
 
 pub(crate) unsafe fn intercomm_create(
@@ -398,9 +369,7 @@ pub(crate) unsafe fn create_errhandler(
     function: MPI_Comm_errhandler_function,
     errhandler: *mut MPI_Errhandler,
 ) -> Result<()> {
-    let Some(f) = function else {
-        return mpi_err!(Arg, "NULL error handler function");
-    };
+    let f = args::errhandler_fn(function)?;
     write_out(errhandler, handles::new_errhandler(f as usize))
 }
 

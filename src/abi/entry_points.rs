@@ -1443,7 +1443,9 @@ pub unsafe extern "C" fn PMPI_Get_elements_x(
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Test_cancelled")]
 pub unsafe extern "C" fn PMPI_Test_cancelled(status: *const MPI_Status, flag: *mut c_int) -> c_int {
     shim::run("MPI_Test_cancelled", MPI_COMM_WORLD, || {
-        status::test_cancelled(status, flag)
+        args::out_ptr(flag, "flag")?;
+        flag.write(status::status_in(status)?.count_hi_and_cancelled & 1);
+        Ok(())
     })
 }
 
@@ -1572,7 +1574,9 @@ pub unsafe extern "C" fn PMPI_Status_f2c(
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Add_error_class")]
 pub unsafe extern "C" fn PMPI_Add_error_class(errorclass: *mut c_int) -> c_int {
     shim::run("MPI_Add_error_class", MPI_COMM_WORLD, || {
-        errors::add_error_class(errorclass)
+        args::out_ptr(errorclass, "errorclass")?;
+        errorclass.write(errors::add_code(None)?);
+        Ok(())
     })
 }
 
@@ -1580,7 +1584,9 @@ pub unsafe extern "C" fn PMPI_Add_error_class(errorclass: *mut c_int) -> c_int {
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Add_error_code")]
 pub unsafe extern "C" fn PMPI_Add_error_code(errorclass: c_int, errorcode: *mut c_int) -> c_int {
     shim::run("MPI_Add_error_code", MPI_COMM_WORLD, || {
-        errors::add_error_code(errorclass, errorcode)
+        args::out_ptr(errorcode, "errorcode")?;
+        errorcode.write(errors::add_code(Some(errorclass))?);
+        Ok(())
     })
 }
 
@@ -1596,7 +1602,7 @@ pub unsafe extern "C" fn PMPI_Add_error_string(errorcode: c_int, string: *const 
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Remove_error_class")]
 pub unsafe extern "C" fn PMPI_Remove_error_class(errorclass: c_int) -> c_int {
     shim::run("MPI_Remove_error_class", MPI_COMM_WORLD, || {
-        errors::remove_error_class(errorclass)
+        errors::remove(errorclass, errors::Added::Class)
     })
 }
 
@@ -1604,7 +1610,7 @@ pub unsafe extern "C" fn PMPI_Remove_error_class(errorclass: c_int) -> c_int {
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Remove_error_code")]
 pub unsafe extern "C" fn PMPI_Remove_error_code(errorcode: c_int) -> c_int {
     shim::run("MPI_Remove_error_code", MPI_COMM_WORLD, || {
-        errors::remove_error_code(errorcode)
+        errors::remove(errorcode, errors::Added::Code)
     })
 }
 
@@ -5808,7 +5814,7 @@ pub unsafe extern "C" fn PMPI_Win_create(
     win: *mut MPI_Win,
 ) -> c_int {
     shim::run("MPI_Win_create", comm, || {
-        rma::win_create(base, size, disp_unit, info, comm, win)
+        rma::create(base, size, disp_unit, info, comm, win, rma::Flavor::Create).map(drop)
     })
 }
 
@@ -5823,7 +5829,7 @@ pub unsafe extern "C" fn PMPI_Win_create_c(
     win: *mut MPI_Win,
 ) -> c_int {
     shim::run("MPI_Win_create_c", comm, || {
-        rma::win_create(base, size, disp_unit, info, comm, win)
+        rma::create(base, size, disp_unit, info, comm, win, rma::Flavor::Create).map(drop)
     })
 }
 
@@ -5895,7 +5901,16 @@ pub unsafe extern "C" fn PMPI_Win_create_dynamic(
     win: *mut MPI_Win,
 ) -> c_int {
     shim::run("MPI_Win_create_dynamic", comm, || {
-        rma::create_dynamic(info, comm, win)
+        rma::create(
+            std::ptr::null_mut(),
+            0,
+            1,
+            info,
+            comm,
+            win,
+            rma::Flavor::Dynamic,
+        )
+        .map(drop)
     })
 }
 
@@ -5930,13 +5945,17 @@ pub unsafe extern "C" fn PMPI_Win_shared_query_c(
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_attach")]
 pub unsafe extern "C" fn PMPI_Win_attach(win: MPI_Win, base: *mut c_void, size: MPI_Aint) -> c_int {
-    shim::run_win("MPI_Win_attach", win, || rma::attach(win, base, size))
+    shim::run_win("MPI_Win_attach", win, || {
+        handles::win(win)?.attach(shim::world()?, base as u64, rma::win_size(size)?)
+    })
 }
 
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_detach")]
 pub unsafe extern "C" fn PMPI_Win_detach(win: MPI_Win, base: *const c_void) -> c_int {
-    shim::run_win("MPI_Win_detach", win, || rma::detach(win, base))
+    shim::run_win("MPI_Win_detach", win, || {
+        handles::win(win)?.detach(base as u64)
+    })
 }
 
 #[no_mangle]
@@ -6496,19 +6515,27 @@ pub unsafe extern "C" fn PMPI_Win_start(group: MPI_Group, assert: c_int, win: MP
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_complete")]
 pub unsafe extern "C" fn PMPI_Win_complete(win: MPI_Win) -> c_int {
-    shim::run_win("MPI_Win_complete", win, || rma::complete(win))
+    shim::run_win("MPI_Win_complete", win, || {
+        handles::win(win)?.complete(shim::world()?)
+    })
 }
 
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_wait")]
 pub unsafe extern "C" fn PMPI_Win_wait(win: MPI_Win) -> c_int {
-    shim::run_win("MPI_Win_wait", win, || rma::wait(win))
+    shim::run_win("MPI_Win_wait", win, || {
+        handles::win(win)?.wait(shim::world()?, true).map(drop)
+    })
 }
 
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_test")]
 pub unsafe extern "C" fn PMPI_Win_test(win: MPI_Win, flag: *mut c_int) -> c_int {
-    shim::run_win("MPI_Win_test", win, || rma::test(win, flag))
+    shim::run_win("MPI_Win_test", win, || {
+        args::out_ptr(flag, "flag")?;
+        flag.write(handles::win(win)?.wait(shim::world()?, false)? as c_int);
+        Ok(())
+    })
 }
 
 #[no_mangle]
@@ -6533,13 +6560,17 @@ pub unsafe extern "C" fn PMPI_Win_unlock(rank: c_int, win: MPI_Win) -> c_int {
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_lock_all")]
 pub unsafe extern "C" fn PMPI_Win_lock_all(assert: c_int, win: MPI_Win) -> c_int {
-    shim::run_win("MPI_Win_lock_all", win, || rma::lock_all(assert, win))
+    shim::run_win("MPI_Win_lock_all", win, || {
+        handles::win(win)?.lock_all(shim::world()?, rma::nocheck(assert)?)
+    })
 }
 
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_unlock_all")]
 pub unsafe extern "C" fn PMPI_Win_unlock_all(win: MPI_Win) -> c_int {
-    shim::run_win("MPI_Win_unlock_all", win, || rma::unlock_all(win))
+    shim::run_win("MPI_Win_unlock_all", win, || {
+        handles::win(win)?.unlock_all(shim::world()?)
+    })
 }
 
 #[no_mangle]
@@ -6557,19 +6588,23 @@ pub unsafe extern "C" fn PMPI_Win_flush_local(rank: c_int, win: MPI_Win) -> c_in
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_flush_all")]
 pub unsafe extern "C" fn PMPI_Win_flush_all(win: MPI_Win) -> c_int {
-    shim::run_win("MPI_Win_flush_all", win, || rma::flush_all(win))
+    shim::run_win("MPI_Win_flush_all", win, || {
+        handles::win(win)?.flush(shim::world()?, None)
+    })
 }
 
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_flush_local_all")]
 pub unsafe extern "C" fn PMPI_Win_flush_local_all(win: MPI_Win) -> c_int {
-    shim::run_win("MPI_Win_flush_local_all", win, || rma::flush_all(win))
+    shim::run_win("MPI_Win_flush_local_all", win, || {
+        handles::win(win)?.flush(shim::world()?, None)
+    })
 }
 
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_sync")]
 pub unsafe extern "C" fn PMPI_Win_sync(win: MPI_Win) -> c_int {
-    shim::run_win("MPI_Win_sync", win, || rma::sync(win))
+    shim::run_win("MPI_Win_sync", win, || handles::win(win)?.sync())
 }
 
 #[no_mangle]
@@ -6601,7 +6636,7 @@ pub unsafe extern "C" fn PMPI_Win_set_attr(
     attribute_val: *mut c_void,
 ) -> c_int {
     shim::run_win("MPI_Win_set_attr", win, || {
-        rma::set_attr(win, win_keyval, attribute_val)
+        attr::set_attr_of(attr::WinAttrs::of(win)?, win_keyval, attribute_val)
     })
 }
 
@@ -6609,7 +6644,7 @@ pub unsafe extern "C" fn PMPI_Win_set_attr(
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_delete_attr")]
 pub unsafe extern "C" fn PMPI_Win_delete_attr(win: MPI_Win, win_keyval: c_int) -> c_int {
     shim::run_win("MPI_Win_delete_attr", win, || {
-        rma::delete_attr(win, win_keyval)
+        attr::delete_attr_of(attr::WinAttrs::of(win)?, win_keyval)
     })
 }
 
@@ -6622,12 +6657,14 @@ pub unsafe extern "C" fn PMPI_Win_create_keyval(
     extra_state: *mut c_void,
 ) -> c_int {
     shim::run("MPI_Win_create_keyval", MPI_COMM_WORLD, || {
-        rma::create_keyval(
+        args::out_ptr(win_keyval, "win_keyval")?;
+        win_keyval.write(attr::new_keyval(
             win_copy_attr_fn,
             win_delete_attr_fn,
-            win_keyval,
             extra_state,
-        )
+            handles::KEYVAL_OBJ_WIN,
+        )?);
+        Ok(())
     })
 }
 
@@ -6635,7 +6672,7 @@ pub unsafe extern "C" fn PMPI_Win_create_keyval(
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_free_keyval")]
 pub unsafe extern "C" fn PMPI_Win_free_keyval(win_keyval: *mut c_int) -> c_int {
     shim::run("MPI_Win_free_keyval", MPI_COMM_WORLD, || {
-        rma::free_keyval(win_keyval)
+        attr::free_keyval_of::<attr::WinAttrs>(win_keyval)
     })
 }
 
@@ -6660,7 +6697,11 @@ pub unsafe extern "C" fn PMPI_Win_get_name(
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_get_group")]
 pub unsafe extern "C" fn PMPI_Win_get_group(win: MPI_Win, group: *mut MPI_Group) -> c_int {
-    shim::run_win("MPI_Win_get_group", win, || rma::get_group(win, group))
+    shim::run_win("MPI_Win_get_group", win, || {
+        args::out_ptr(group, "group")?;
+        group.write(handles::new_group(handles::win(win)?.comm.group.clone()));
+        Ok(())
+    })
 }
 
 #[no_mangle]
@@ -6682,7 +6723,11 @@ pub unsafe extern "C" fn PMPI_Win_create_errhandler(
     errhandler: *mut MPI_Errhandler,
 ) -> c_int {
     shim::run("MPI_Win_create_errhandler", MPI_COMM_WORLD, || {
-        rma::create_errhandler(win_errhandler_fn, errhandler)
+        args::out_ptr(errhandler, "errhandler")?;
+        errhandler.write(handles::new_errhandler(
+            args::errhandler_fn(win_errhandler_fn)? as usize,
+        ));
+        Ok(())
     })
 }
 
@@ -6866,14 +6911,18 @@ pub unsafe extern "C" fn PMPI_File_get_view(
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_seek")]
 pub unsafe extern "C" fn PMPI_File_seek(fh: MPI_File, offset: MPI_Offset, whence: c_int) -> c_int {
-    shim::run_file("MPI_File_seek", fh, || file::seek(fh, offset, whence))
+    shim::run_file("MPI_File_seek", fh, || {
+        handles::file(fh)?.seek(offset, whence)
+    })
 }
 
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_get_position")]
 pub unsafe extern "C" fn PMPI_File_get_position(fh: MPI_File, offset: *mut MPI_Offset) -> c_int {
     shim::run_file("MPI_File_get_position", fh, || {
-        file::get_position(fh, offset)
+        args::out_ptr(offset, "offset")?;
+        offset.write(handles::file(fh)?.position()? as MPI_Offset);
+        Ok(())
     })
 }
 
@@ -6885,7 +6934,9 @@ pub unsafe extern "C" fn PMPI_File_get_byte_offset(
     disp: *mut MPI_Offset,
 ) -> c_int {
     shim::run_file("MPI_File_get_byte_offset", fh, || {
-        file::get_byte_offset(fh, offset, disp)
+        args::out_ptr(disp, "disp")?;
+        disp.write(handles::file(fh)?.byte_offset(file::nonneg(offset)?) as MPI_Offset);
+        Ok(())
     })
 }
 
@@ -6897,7 +6948,7 @@ pub unsafe extern "C" fn PMPI_File_seek_shared(
     whence: c_int,
 ) -> c_int {
     shim::run_file("MPI_File_seek_shared", fh, || {
-        file::seek_shared(fh, offset, whence)
+        handles::file(fh)?.seek_shared(shim::world()?, offset, whence)
     })
 }
 
@@ -6911,7 +6962,9 @@ pub unsafe extern "C" fn PMPI_File_get_position_shared(
     offset: *mut MPI_Offset,
 ) -> c_int {
     shim::run_file("MPI_File_get_position_shared", fh, || {
-        file::get_position_shared(fh, offset)
+        args::out_ptr(offset, "offset")?;
+        offset.write(handles::file(fh)?.position_shared(shim::world()?)? as MPI_Offset);
+        Ok(())
     })
 }
 
@@ -6922,7 +6975,11 @@ pub unsafe extern "C" fn PMPI_File_create_errhandler(
     errhandler: *mut MPI_Errhandler,
 ) -> c_int {
     shim::run("MPI_File_create_errhandler", MPI_COMM_WORLD, || {
-        file::create_errhandler(file_errhandler_fn, errhandler)
+        args::out_ptr(errhandler, "errhandler")?;
+        errhandler.write(handles::new_errhandler(
+            args::errhandler_fn(file_errhandler_fn)? as usize,
+        ));
+        Ok(())
     })
 }
 
@@ -8608,7 +8665,11 @@ pub unsafe extern "C" fn PMPI_Session_create_errhandler(
     errhandler: *mut MPI_Errhandler,
 ) -> c_int {
     shim::run("MPI_Session_create_errhandler", MPI_COMM_WORLD, || {
-        session::create_errhandler(session_errhandler_fn, errhandler)
+        args::out_ptr(errhandler, "errhandler")?;
+        errhandler.write(handles::new_errhandler(
+            args::errhandler_fn(session_errhandler_fn)? as usize,
+        ));
+        Ok(())
     })
 }
 
@@ -8881,7 +8942,11 @@ pub unsafe extern "C" fn PMPI_Group_free(group: *mut MPI_Group) -> c_int {
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Info_create")]
 pub unsafe extern "C" fn PMPI_Info_create(info: *mut MPI_Info) -> c_int {
-    shim::run("MPI_Info_create", MPI_COMM_WORLD, || info::create(info))
+    shim::run("MPI_Info_create", MPI_COMM_WORLD, || {
+        args::out_ptr(info, "info")?;
+        info.write(handles::new_info(Vec::new()));
+        Ok(())
+    })
 }
 
 #[no_mangle]
@@ -8935,7 +9000,9 @@ pub unsafe extern "C" fn PMPI_Info_get_valuelen(
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Info_get_nkeys")]
 pub unsafe extern "C" fn PMPI_Info_get_nkeys(info: MPI_Info, nkeys: *mut c_int) -> c_int {
     shim::run("MPI_Info_get_nkeys", MPI_COMM_WORLD, || {
-        info::get_nkeys(info, nkeys)
+        args::out_ptr(nkeys, "nkeys")?;
+        nkeys.write(info::read(info, |e| e.len())? as c_int);
+        Ok(())
     })
 }
 
@@ -8950,7 +9017,11 @@ pub unsafe extern "C" fn PMPI_Info_get_nthkey(info: MPI_Info, n: c_int, key: *mu
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Info_dup")]
 pub unsafe extern "C" fn PMPI_Info_dup(info: MPI_Info, newinfo: *mut MPI_Info) -> c_int {
-    shim::run("MPI_Info_dup", MPI_COMM_WORLD, || info::dup(info, newinfo))
+    shim::run("MPI_Info_dup", MPI_COMM_WORLD, || {
+        args::out_ptr(newinfo, "newinfo")?;
+        newinfo.write(handles::new_info(info::read(info, |e| e.clone())?));
+        Ok(())
+    })
 }
 
 #[no_mangle]
@@ -9271,13 +9342,21 @@ pub unsafe extern "C" fn PMPI_Topo_test(comm: MPI_Comm, status: *mut c_int) -> c
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_rank")]
 pub unsafe extern "C" fn PMPI_Comm_rank(comm: MPI_Comm, rank: *mut c_int) -> c_int {
-    shim::run("MPI_Comm_rank", comm, || comm::rank(comm, rank))
+    shim::run("MPI_Comm_rank", comm, || {
+        args::out_ptr(rank, "rank")?;
+        rank.write(shim::comm(comm)?.rank as c_int);
+        Ok(())
+    })
 }
 
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_size")]
 pub unsafe extern "C" fn PMPI_Comm_size(comm: MPI_Comm, size: *mut c_int) -> c_int {
-    shim::run("MPI_Comm_size", comm, || comm::size(comm, size))
+    shim::run("MPI_Comm_size", comm, || {
+        args::out_ptr(size, "size")?;
+        size.write(shim::comm(comm)?.size() as c_int);
+        Ok(())
+    })
 }
 
 #[no_mangle]
@@ -9353,14 +9432,20 @@ pub unsafe extern "C" fn PMPI_Comm_split_type(
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_test_inter")]
 pub unsafe extern "C" fn PMPI_Comm_test_inter(comm: MPI_Comm, flag: *mut c_int) -> c_int {
-    shim::run("MPI_Comm_test_inter", comm, || comm::test_inter(comm, flag))
+    shim::run("MPI_Comm_test_inter", comm, || {
+        args::out_ptr(flag, "flag")?;
+        flag.write(shim::comm(comm)?.is_inter() as c_int);
+        Ok(())
+    })
 }
 
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_remote_size")]
 pub unsafe extern "C" fn PMPI_Comm_remote_size(comm: MPI_Comm, size: *mut c_int) -> c_int {
     shim::run("MPI_Comm_remote_size", comm, || {
-        comm::remote_size(comm, size)
+        args::out_ptr(size, "size")?;
+        size.write(comm::inter(comm)?.peer_size() as c_int);
+        Ok(())
     })
 }
 
@@ -9368,7 +9453,9 @@ pub unsafe extern "C" fn PMPI_Comm_remote_size(comm: MPI_Comm, size: *mut c_int)
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_remote_group")]
 pub unsafe extern "C" fn PMPI_Comm_remote_group(comm: MPI_Comm, group: *mut MPI_Group) -> c_int {
     shim::run("MPI_Comm_remote_group", comm, || {
-        comm::remote_group(comm, group)
+        args::out_ptr(group, "group")?;
+        group.write(handles::new_group(comm::inter(comm)?.peers.clone()));
+        Ok(())
     })
 }
 
@@ -9677,12 +9764,14 @@ pub unsafe extern "C" fn PMPI_Type_create_keyval(
     extra_state: *mut c_void,
 ) -> c_int {
     shim::run("MPI_Type_create_keyval", MPI_COMM_WORLD, || {
-        type_attr::create_keyval(
+        args::out_ptr(type_keyval, "type_keyval")?;
+        type_keyval.write(attr::new_keyval(
             type_copy_attr_fn,
             type_delete_attr_fn,
-            type_keyval,
             extra_state,
-        )
+            handles::KEYVAL_OBJ_TYPE,
+        )?);
+        Ok(())
     })
 }
 
@@ -9690,7 +9779,7 @@ pub unsafe extern "C" fn PMPI_Type_create_keyval(
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_free_keyval")]
 pub unsafe extern "C" fn PMPI_Type_free_keyval(type_keyval: *mut c_int) -> c_int {
     shim::run("MPI_Type_free_keyval", MPI_COMM_WORLD, || {
-        type_attr::free_keyval(type_keyval)
+        attr::free_keyval_of::<type_attr::TypeAttrs>(type_keyval)
     })
 }
 
@@ -9702,7 +9791,11 @@ pub unsafe extern "C" fn PMPI_Type_set_attr(
     attribute_val: *mut c_void,
 ) -> c_int {
     shim::run("MPI_Type_set_attr", MPI_COMM_WORLD, || {
-        type_attr::set_attr(datatype, type_keyval, attribute_val)
+        attr::set_attr_of(
+            type_attr::TypeAttrs::of(datatype)?,
+            type_keyval,
+            attribute_val,
+        )
     })
 }
 
@@ -9726,7 +9819,7 @@ pub unsafe extern "C" fn PMPI_Type_delete_attr(
     type_keyval: c_int,
 ) -> c_int {
     shim::run("MPI_Type_delete_attr", MPI_COMM_WORLD, || {
-        type_attr::delete_attr(datatype, type_keyval)
+        attr::delete_attr_of(type_attr::TypeAttrs::of(datatype)?, type_keyval)
     })
 }
 
@@ -9774,7 +9867,9 @@ pub unsafe extern "C" fn PMPI_Query_thread(provided: *mut c_int) -> c_int {
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Is_thread_main")]
 pub unsafe extern "C" fn PMPI_Is_thread_main(flag: *mut c_int) -> c_int {
     shim::run("MPI_Is_thread_main", MPI_COMM_WORLD, || {
-        env::is_thread_main(flag)
+        args::out_ptr(flag, "flag")?;
+        flag.write(shim::world()?.is_main_thread() as c_int);
+        Ok(())
     })
 }
 
@@ -9793,7 +9888,12 @@ pub unsafe extern "C" fn PMPI_Get_library_version(
     resultlen: *mut c_int,
 ) -> c_int {
     shim::run("MPI_Get_library_version", MPI_COMM_WORLD, || {
-        env::get_library_version(version, resultlen)
+        shim::write_out_str(
+            &env::library_version(),
+            version,
+            MPI_MAX_LIBRARY_VERSION_STRING as usize,
+            resultlen,
+        )
     })
 }
 
@@ -9804,14 +9904,19 @@ pub unsafe extern "C" fn PMPI_Get_processor_name(
     resultlen: *mut c_int,
 ) -> c_int {
     shim::run("MPI_Get_processor_name", MPI_COMM_WORLD, || {
-        env::get_processor_name(name, resultlen)
+        shim::write_out_str(
+            &crate::sys::cpu::hostname(),
+            name,
+            MPI_MAX_PROCESSOR_NAME as usize,
+            resultlen,
+        )
     })
 }
 
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Free_mem")]
 pub unsafe extern "C" fn PMPI_Free_mem(base: *mut c_void) -> c_int {
-    shim::run("MPI_Free_mem", MPI_COMM_WORLD, || env::free_mem(base))
+    shim::run("MPI_Free_mem", MPI_COMM_WORLD, || Ok(libc::free(base)))
 }
 
 #[no_mangle]
@@ -9830,7 +9935,10 @@ pub unsafe extern "C" fn PMPI_Error_string(
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Error_class")]
 pub unsafe extern "C" fn PMPI_Error_class(errorcode: c_int, errorclass: *mut c_int) -> c_int {
     shim::run("MPI_Error_class", MPI_COMM_WORLD, || {
-        env::error_class(errorcode, errorclass)
+        args::out_ptr(errorclass, "errorclass")?;
+        errorclass
+            .write(errors::code_class(errorcode).ok_or_else(|| errors::invalid_code(errorcode))?);
+        Ok(())
     })
 }
 
@@ -10145,13 +10253,17 @@ pub unsafe extern "C" fn PMPI_T_init_thread(required: c_int, provided: *mut c_in
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_T_finalize")]
 pub unsafe extern "C" fn PMPI_T_finalize() -> c_int {
-    shim::run_tool("MPI_T_finalize", || tool::finalize())
+    shim::run_tool("MPI_T_finalize", || crate::tool::finalize())
 }
 
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_T_cvar_get_num")]
 pub unsafe extern "C" fn PMPI_T_cvar_get_num(num_cvar: *mut c_int) -> c_int {
-    shim::run_tool("MPI_T_cvar_get_num", || tool::cvar_get_num(num_cvar))
+    shim::run_tool("MPI_T_cvar_get_num", || {
+        args::out_ptr(num_cvar, "num_cvar")?;
+        num_cvar.write(crate::tool::cvars::num()? as c_int);
+        Ok(())
+    })
 }
 
 #[no_mangle]
@@ -10182,7 +10294,9 @@ pub unsafe extern "C" fn PMPI_T_cvar_get_index(
     cvar_index: *mut c_int,
 ) -> c_int {
     shim::run_tool("MPI_T_cvar_get_index", || {
-        tool::cvar_get_index(name, cvar_index)
+        args::out_ptr(cvar_index, "cvar_index")?;
+        cvar_index.write(crate::tool::cvars::index_of(tool::name_arg(name)?)? as c_int);
+        Ok(())
     })
 }
 
@@ -10220,7 +10334,11 @@ pub unsafe extern "C" fn PMPI_T_cvar_write(handle: MPI_T_cvar_handle, buf: *cons
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_T_pvar_get_num")]
 pub unsafe extern "C" fn PMPI_T_pvar_get_num(num_pvar: *mut c_int) -> c_int {
-    shim::run_tool("MPI_T_pvar_get_num", || tool::pvar_get_num(num_pvar))
+    shim::run_tool("MPI_T_pvar_get_num", || {
+        args::out_ptr(num_pvar, "num_pvar")?;
+        num_pvar.write(crate::tool::pvars::num()? as c_int);
+        Ok(())
+    })
 }
 
 #[no_mangle]
@@ -10369,7 +10487,11 @@ pub unsafe extern "C" fn PMPI_T_pvar_write(
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_T_category_get_num")]
 pub unsafe extern "C" fn PMPI_T_category_get_num(num_cat: *mut c_int) -> c_int {
-    shim::run_tool("MPI_T_category_get_num", || tool::category_get_num(num_cat))
+    shim::run_tool("MPI_T_category_get_num", || {
+        args::out_ptr(num_cat, "num_cat")?;
+        num_cat.write(crate::tool::categories::num()? as c_int);
+        Ok(())
+    })
 }
 
 #[no_mangle]
@@ -10405,7 +10527,9 @@ pub unsafe extern "C" fn PMPI_T_category_get_index(
     cat_index: *mut c_int,
 ) -> c_int {
     shim::run_tool("MPI_T_category_get_index", || {
-        tool::category_get_index(name, cat_index)
+        args::out_ptr(cat_index, "cat_index")?;
+        cat_index.write(crate::tool::categories::index_of(tool::name_arg(name)?)? as c_int);
+        Ok(())
     })
 }
 
@@ -10470,7 +10594,9 @@ pub unsafe extern "C" fn PMPI_T_category_get_num_events(
     num_events: *mut c_int,
 ) -> c_int {
     shim::run_tool("MPI_T_category_get_num_events", || {
-        tool::category_get_num_events(cat_index, num_events)
+        args::out_ptr(num_events, "num_events")?;
+        num_events.write(crate::tool::categories::num_events(cat_index)? as c_int);
+        Ok(())
     })
 }
 
@@ -10478,7 +10604,9 @@ pub unsafe extern "C" fn PMPI_T_category_get_num_events(
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_T_category_changed")]
 pub unsafe extern "C" fn PMPI_T_category_changed(update_number: *mut c_int) -> c_int {
     shim::run_tool("MPI_T_category_changed", || {
-        tool::category_changed(update_number)
+        args::out_ptr(update_number, "update_number")?;
+        update_number.write(crate::tool::categories::changed()? as c_int);
+        Ok(())
     })
 }
 
@@ -10508,7 +10636,11 @@ pub unsafe extern "C" fn PMPI_T_enum_get_item(
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_T_event_get_num")]
 pub unsafe extern "C" fn PMPI_T_event_get_num(num_events: *mut c_int) -> c_int {
-    shim::run_tool("MPI_T_event_get_num", || tool::event_get_num(num_events))
+    shim::run_tool("MPI_T_event_get_num", || {
+        args::out_ptr(num_events, "num_events")?;
+        num_events.write(crate::tool::num_events()? as c_int);
+        Ok(())
+    })
 }
 
 #[no_mangle]
@@ -10679,7 +10811,11 @@ pub unsafe extern "C" fn PMPI_T_event_get_source(
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_T_source_get_num")]
 pub unsafe extern "C" fn PMPI_T_source_get_num(num_sources: *mut c_int) -> c_int {
-    shim::run_tool("MPI_T_source_get_num", || tool::source_get_num(num_sources))
+    shim::run_tool("MPI_T_source_get_num", || {
+        args::out_ptr(num_sources, "num_sources")?;
+        num_sources.write(crate::tool::num_sources()? as c_int);
+        Ok(())
+    })
 }
 
 #[no_mangle]
@@ -10717,6 +10853,8 @@ pub unsafe extern "C" fn PMPI_T_source_get_timestamp(
     timestamp: *mut MPI_Count,
 ) -> c_int {
     shim::run_tool("MPI_T_source_get_timestamp", || {
-        tool::source_get_timestamp(source_index, timestamp)
+        args::out_ptr(timestamp, "timestamp")?;
+        timestamp.write(crate::tool::timestamp(source_index)?);
+        Ok(())
     })
 }

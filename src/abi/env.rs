@@ -4,7 +4,7 @@ use super::consts::*;
 use super::errors;
 use super::handles;
 use super::shim::{self, run, write_out, write_out_str};
-use crate::error::{Error, ErrorClass, Result};
+use crate::error::Result;
 use crate::mpi_err;
 use crate::runtime::world::{self, World};
 use std::ffi::CStr;
@@ -161,14 +161,6 @@ pub(crate) unsafe fn query_thread(provided: *mut c_int) -> Result<()> {
     write_out(provided, THREAD_LEVEL.load(Ordering::Relaxed))
 }
 
-pub(crate) unsafe fn is_thread_main(flag: *mut c_int) -> Result<()> {
-    let w = shim::world()?;
-    write_out(
-        flag,
-        (std::thread::current().id() == w.main_thread) as c_int,
-    )
-}
-
 pub(crate) unsafe fn get_version(version: *mut c_int, subversion: *mut c_int) -> Result<()> {
     write_out(version, MPI_VERSION)?;
     write_out(subversion, MPI_SUBVERSION)
@@ -187,23 +179,6 @@ pub fn library_version() -> String {
             "MPICH ABI"
         }
     )
-}
-
-pub(crate) unsafe fn get_library_version(
-    version: *mut c_char,
-    resultlen: *mut c_int,
-) -> Result<()> {
-    write_out_str(
-        &library_version(),
-        version,
-        MPI_MAX_LIBRARY_VERSION_STRING as usize,
-        resultlen,
-    )
-}
-
-pub(crate) unsafe fn get_processor_name(name: *mut c_char, resultlen: *mut c_int) -> Result<()> {
-    let host = crate::sys::cpu::hostname();
-    write_out_str(&host, name, MPI_MAX_PROCESSOR_NAME as usize, resultlen)
 }
 
 /// Seconds on the monotonic clock (from an arbitrary origin, as MPI allows): one
@@ -240,23 +215,13 @@ pub(crate) unsafe fn alloc_mem(size: MPI_Aint, info: MPI_Info, baseptr: *mut c_v
     write_out(baseptr as *mut *mut c_void, p)
 }
 
-pub(crate) unsafe fn free_mem(base: *mut c_void) -> Result<()> {
-    libc::free(base);
-    Ok(())
-}
-
 pub(crate) unsafe fn error_string(
     errorcode: c_int,
     string: *mut c_char,
     resultlen: *mut c_int,
 ) -> Result<()> {
-    match errors::code_string(errorcode) {
-        Some(s) => write_out_str(&s, string, MPI_MAX_ERROR_STRING as usize, resultlen),
-        None => Err(Error::new(
-            ErrorClass::Arg,
-            format!("invalid error code {errorcode}"),
-        )),
-    }
+    let s = errors::code_string(errorcode).ok_or_else(|| errors::invalid_code(errorcode))?;
+    write_out_str(&s, string, MPI_MAX_ERROR_STRING as usize, resultlen)
 }
 
 /// Profiling control: railmpi has no profiling layer of its own to steer, so every level is
@@ -266,16 +231,6 @@ pub(crate) unsafe fn error_string(
 pub unsafe extern "C" fn PMPI_Pcontrol(level: c_int) -> c_int {
     let _ = level;
     MPI_SUCCESS
-}
-
-pub(crate) unsafe fn error_class(errorcode: c_int, errorclass: *mut c_int) -> Result<()> {
-    match errors::code_class(errorcode) {
-        Some(class) => write_out(errorclass, class),
-        None => Err(Error::new(
-            ErrorClass::Arg,
-            format!("invalid error code {errorcode}"),
-        )),
-    }
 }
 
 /// MPI-4.0 §11.2.3: a new info object with the keys MPI_INFO_ENV may hold, as this process

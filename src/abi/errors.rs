@@ -198,8 +198,9 @@ pub fn last_used_code() -> c_int {
     FIRST_USER_CODE - 1 + USER_CODES.lock().len() as c_int
 }
 
-/// Adds a code of `class` (a new class when `class` is None: its own class); returns it.
-fn add_code(class: Option<c_int>) -> Result<c_int> {
+/// Adds a code of `class` (a new class when `class` is None: its own class); returns it
+/// (MPI_Add_error_class, MPI_Add_error_code).
+pub fn add_code(class: Option<c_int>) -> Result<c_int> {
     let mut codes = USER_CODES.lock();
     if let Some(c) = class {
         if !is_class(&codes, c) {
@@ -245,36 +246,17 @@ pub fn code_class(code: c_int) -> Option<c_int> {
     }
 }
 
+/// MPI_ERR_ARG: `code` is no error code (predefined or added).
+pub fn invalid_code(code: c_int) -> Error {
+    Error::new(ErrorClass::Arg, format!("invalid error code {code}"))
+}
+
 /// The string of any valid error code, predefined or added (empty when none was added).
 pub fn code_string(code: c_int) -> Option<String> {
     match user_index(code) {
         Some(i) => user(&USER_CODES.lock(), i).map(|u| u.text.clone().unwrap_or_default()),
         None => class_string(code).map(str::to_string),
     }
-}
-
-/// MPI_Add_error_class.
-///
-/// # Safety
-/// `errorclass` is NULL or valid.
-pub unsafe fn add_error_class(errorclass: *mut c_int) -> Result<()> {
-    if errorclass.is_null() {
-        return mpi_err!(Arg, "NULL errorclass pointer");
-    }
-    errorclass.write(add_code(None)?);
-    Ok(())
-}
-
-/// MPI_Add_error_code.
-///
-/// # Safety
-/// `errorcode` is NULL or valid.
-pub unsafe fn add_error_code(errorclass: c_int, errorcode: *mut c_int) -> Result<()> {
-    if errorcode.is_null() {
-        return mpi_err!(Arg, "NULL errorcode pointer");
-    }
-    errorcode.write(add_code(Some(errorclass))?);
-    Ok(())
 }
 
 /// MPI_Add_error_string: the string of an added code or class (predefined ones keep
@@ -312,14 +294,14 @@ pub unsafe fn add_error_string(errorcode: c_int, string: *const c_char) -> Resul
 /// What MPI_Remove_error_class/_code may take away: an added class (a code that is its own
 /// class) or an added code of another class.
 #[derive(Clone, Copy, PartialEq)]
-enum Added {
+pub enum Added {
     Class,
     Code,
 }
 
 /// MPI_Remove_error_class and MPI_Remove_error_code (MPI-4.1 §9.5): the string must be
 /// removed first, and a class's codes before the class.
-fn remove(code: c_int, what: Added) -> Result<()> {
+pub fn remove(code: c_int, what: Added) -> Result<()> {
     let mut codes = USER_CODES.lock();
     let Some(i) = user_index(code) else {
         return mpi_err!(Arg, "{code} was not added by the application");
@@ -355,16 +337,6 @@ fn remove(code: c_int, what: Added) -> Result<()> {
     }
     codes[i] = None;
     Ok(())
-}
-
-/// MPI_Remove_error_class.
-pub fn remove_error_class(errorclass: c_int) -> Result<()> {
-    remove(errorclass, Added::Class)
-}
-
-/// MPI_Remove_error_code.
-pub fn remove_error_code(errorcode: c_int) -> Result<()> {
-    remove(errorcode, Added::Code)
 }
 
 /// MPI_Remove_error_string.

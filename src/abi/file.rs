@@ -153,10 +153,7 @@ pub(crate) unsafe fn get_view(
     if disp.is_null() || etype.is_null() || filetype.is_null() || datarep.is_null() {
         return mpi_err!(Arg, "NULL output argument");
     }
-    let (d, rep) = {
-        let st = f.state.lock();
-        (st.view.disp, st.view.datarep)
-    };
+    let (d, rep) = f.view_disp_datarep();
     let (et, ft) = handles::with_file_entry(fh, |e| (e.etype.clone(), e.filetype.clone()))?;
     write_out(disp, d as MPI_Offset)?;
     write_out(etype, view_type(et.0, &et.1))?;
@@ -237,42 +234,6 @@ pub unsafe extern "C" fn PMPI_Register_datarep_c(
 }
 
 // ------------------------------------------------------------------ file pointers
-
-pub(crate) unsafe fn seek(fh: MPI_File, offset: MPI_Offset, whence: c_int) -> Result<()> {
-    handles::file(fh)?.seek(offset, whence)
-}
-
-pub(crate) unsafe fn get_position(fh: MPI_File, offset: *mut MPI_Offset) -> Result<()> {
-    let f = handles::file(fh)?;
-    if f.amode & io::amode::SEQUENTIAL != 0 {
-        return mpi_err!(
-            UnsupportedOperation,
-            "no individual file pointer in sequential mode"
-        );
-    }
-    let p = f.state.lock().pos;
-    write_out(offset, p as MPI_Offset)
-}
-
-pub(crate) unsafe fn get_byte_offset(
-    fh: MPI_File,
-    offset: MPI_Offset,
-    disp: *mut MPI_Offset,
-) -> Result<()> {
-    let f = handles::file(fh)?;
-    write_out(disp, f.byte_offset(nonneg(offset)?) as MPI_Offset)
-}
-
-pub(crate) unsafe fn seek_shared(fh: MPI_File, offset: MPI_Offset, whence: c_int) -> Result<()> {
-    let w = shim::world()?;
-    handles::file(fh)?.seek_shared(w, offset, whence)
-}
-
-pub(crate) unsafe fn get_position_shared(fh: MPI_File, offset: *mut MPI_Offset) -> Result<()> {
-    let w = shim::world()?;
-    let p = handles::file(fh)?.position_shared(w)?;
-    write_out(offset, p as MPI_Offset)
-}
 
 // ------------------------------------------------------------------ data access
 
@@ -381,50 +342,23 @@ pub(crate) unsafe fn split_begin(
     write: bool,
 ) -> Result<()> {
     let f = handles::file(fh)?;
-    if f.state.lock().split.is_some() {
-        return mpi_err!(
-            Other,
-            "a split collective is already outstanding on this file"
-        );
-    }
+    f.check_no_split()?;
     let n = access(fh, place, buf, count, datatype, write, true)?;
-    f.state.lock().split = Some((kind, n));
+    f.begin_split(kind, n);
     Ok(())
 }
 
-/// Ends split collective `kind`.
-///
-/// # Safety
-/// `status` is MPI_STATUS_IGNORE or valid for writing.
 /// Ends split collective `kind` (the data moved at its _begin).
 ///
 /// # Safety
 /// `status` is MPI_STATUS_IGNORE or valid for writing.
 pub(crate) unsafe fn split_end(fh: MPI_File, kind: Split, status: *mut MPI_Status) -> Result<()> {
-    let f = handles::file(fh)?;
-    let mut st = f.state.lock();
-    match st.split {
-        Some((k, n)) if k == kind => {
-            st.split = None;
-            args::write_single_status(status, &io_status(n), MPI_SUCCESS);
-            Ok(())
-        }
-        Some(_) => mpi_err!(Request, "the outstanding split collective is another kind"),
-        None => mpi_err!(Request, "no split collective outstanding on this file"),
-    }
+    let n = handles::file(fh)?.end_split(kind)?;
+    args::write_single_status(status, &io_status(n), MPI_SUCCESS);
+    Ok(())
 }
 
 // ------------------------------------------------------------------ error handlers
-
-pub(crate) unsafe fn create_errhandler(
-    file_errhandler_fn: MPI_File_errhandler_function,
-    errhandler: *mut MPI_Errhandler,
-) -> Result<()> {
-    let Some(f) = file_errhandler_fn else {
-        return mpi_err!(Arg, "NULL error handler function");
-    };
-    write_out(errhandler, handles::new_errhandler(f as usize))
-}
 
 // MPI-3.1 names the file of these two `file` (mpi_f08's keyword arguments follow it).
 pub(crate) unsafe fn set_errhandler(file: MPI_File, errhandler: MPI_Errhandler) -> Result<()> {

@@ -45,7 +45,7 @@ unsafe fn key<'a>(key: *const c_char) -> Result<&'a str> {
 }
 
 /// Read the pairs of `info` (MPI_INFO_ENV included).
-fn read<T>(info: MPI_Info, f: impl FnOnce(&InfoEntry) -> T) -> Result<T> {
+pub fn read<T>(info: MPI_Info, f: impl FnOnce(&InfoEntry) -> T) -> Result<T> {
     if info == MPI_INFO_ENV {
         return Ok(f(&InfoEntry::new()));
     }
@@ -84,13 +84,6 @@ pub fn get(info: MPI_Info, key: &str) -> Result<Option<String>> {
     read(info, |e| {
         e.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone())
     })
-}
-
-pub(crate) unsafe fn create(info: *mut MPI_Info) -> Result<()> {
-    if info.is_null() {
-        return mpi_err!(Arg, "NULL info pointer");
-    }
-    write_out(info, handles::new_info(InfoEntry::new()))
 }
 
 pub(crate) unsafe fn set(info: MPI_Info, key: *const c_char, value: *const c_char) -> Result<()> {
@@ -171,10 +164,6 @@ pub(crate) unsafe fn get_valuelen(
     }
 }
 
-pub(crate) unsafe fn get_nkeys(info: MPI_Info, nkeys: *mut c_int) -> Result<()> {
-    write_out(nkeys, read(info, |e| e.len() as c_int)?)
-}
-
 pub(crate) unsafe fn get_nthkey(info: MPI_Info, n: c_int, key: *mut c_char) -> Result<()> {
     let k = read(info, |e| {
         usize::try_from(n)
@@ -190,14 +179,6 @@ pub(crate) unsafe fn get_nthkey(info: MPI_Info, n: c_int, key: *mut c_char) -> R
         Ok(k) => write_out_str(&k, key, NTHKEY_MAX, std::ptr::null_mut()),
         Err(len) => mpi_err!(Arg, "no key number {n} (the info object has {len})"),
     }
-}
-
-pub(crate) unsafe fn dup(info: MPI_Info, newinfo: *mut MPI_Info) -> Result<()> {
-    if newinfo.is_null() {
-        return mpi_err!(Arg, "NULL info pointer");
-    }
-    let pairs = read(info, |e| e.clone())?;
-    write_out(newinfo, handles::new_info(pairs))
 }
 
 pub(crate) unsafe fn free(info: *mut MPI_Info) -> Result<()> {

@@ -6,13 +6,14 @@ use super::args::{self, Int};
 use super::attr::{self, WinAttrs};
 use super::builtin_types;
 use super::consts::*;
-use super::handles::{self, TypeRef, WinAttrValues, WinEntry, KEYVAL_OBJ_WIN};
+use super::handles::{self, TypeRef, WinAttrValues, WinEntry};
 use super::op;
 use super::shim::{self, run_win, write_out, write_out_str};
 use crate::error::{Error, ErrorClass, Result};
 use crate::mpi_err;
 use crate::op::Op;
-use crate::rma::{Flavor, Local, LockKind, Remote, Window};
+pub use crate::rma::Flavor;
+use crate::rma::{Local, LockKind, Remote, Window};
 use crate::runtime::requests::Entry;
 use std::os::raw::{c_char, c_int, c_void};
 use std::sync::Arc;
@@ -28,28 +29,29 @@ fn flavor_code(f: Flavor) -> c_int {
     }
 }
 
-/// Make a window and its handle (collective over `comm`).
+/// Make a window and its handle (collective over `comm`), with MPI_Win_create's arguments:
+/// MPI_Win_create (`base` the application's memory), MPI_Win_create_dynamic and, through
+/// `allocate`, the others (`base` NULL).
 ///
 /// # Safety
 /// `win` is NULL or valid for writing.
-unsafe fn create(
-    comm: MPI_Comm,
-    flavor: Flavor,
-    base: usize,
+pub(crate) unsafe fn create(
+    base: *mut c_void,
     size: MPI_Aint,
     disp_unit: impl Int,
     info: MPI_Info,
+    comm: MPI_Comm,
     win: *mut MPI_Win,
+    flavor: Flavor,
 ) -> Result<Arc<Window>> {
+    let base = base as usize;
     let w = shim::world()?;
     let c = handles::comm(comm)?;
     args::intra(&c)?;
     if win.is_null() {
         return mpi_err!(Arg, "NULL window pointer");
     }
-    if size < 0 {
-        return mpi_err!(Size, "negative window size {size}");
-    }
+    let size = win_size(size)?;
     // (The unit is an int to MPI_WIN_DISP_UNIT: a larger one of MPI_Win_create_c is
     // refused rather than misreported.)
     let disp_unit = disp_unit.wide();
@@ -91,18 +93,6 @@ unsafe fn create(
     Ok(window)
 }
 
-pub(crate) unsafe fn win_create(
-    base: *mut c_void,
-    size: MPI_Aint,
-    disp_unit: impl Int,
-    info: MPI_Info,
-    comm: MPI_Comm,
-    win: *mut MPI_Win,
-) -> Result<()> {
-    let base = base as usize;
-    create(comm, Flavor::Create, base, size, disp_unit, info, win).map(|_| ())
-}
-
 /// MPI_Win_allocate (`shared` false) / MPI_Win_allocate_shared: the window's memory comes
 /// from us.
 ///
@@ -125,16 +115,16 @@ pub(crate) unsafe fn allocate(
     } else {
         Flavor::Allocate
     };
-    let w = create(comm, flavor, 0, size, disp_unit, info, win)?;
+    let w = create(
+        std::ptr::null_mut(),
+        size,
+        disp_unit,
+        info,
+        comm,
+        win,
+        flavor,
+    )?;
     write_out(baseptr as *mut *mut c_void, w.base as *mut c_void)
-}
-
-pub(crate) unsafe fn create_dynamic(
-    info: MPI_Info,
-    comm: MPI_Comm,
-    win: *mut MPI_Win,
-) -> Result<()> {
-    create(comm, Flavor::Dynamic, 0, 0, 1 as c_int, info, win).map(|_| ())
 }
 
 pub(crate) unsafe fn shared_query(
@@ -154,16 +144,9 @@ pub(crate) unsafe fn shared_query(
     write_out(baseptr as *mut *mut c_void, base as *mut c_void)
 }
 
-pub(crate) unsafe fn attach(win: MPI_Win, base: *mut c_void, size: MPI_Aint) -> Result<()> {
-    if size < 0 {
-        return mpi_err!(Size, "negative size {size}");
-    }
-    let w = handles::win(win)?;
-    w.attach(shim::world()?, base as u64, size as u64)
-}
-
-pub(crate) unsafe fn detach(win: MPI_Win, base: *const c_void) -> Result<()> {
-    handles::win(win)?.detach(base as u64)
+/// The size of a window or of memory attached to one (MPI_ERR_SIZE if negative).
+pub fn win_size(size: MPI_Aint) -> Result<u64> {
+    u64::try_from(size).map_err(|_| Error::new(ErrorClass::Size, format!("negative size {size}")))
 }
 
 pub(crate) unsafe fn free(win: *mut MPI_Win) -> Result<()> {
@@ -215,47 +198,6 @@ pub(crate) unsafe fn get_attr(
     }
 }
 
-pub(crate) unsafe fn set_attr(
-    win: MPI_Win,
-    keyval: c_int,
-    attribute_val: *mut c_void,
-) -> Result<()> {
-    handles::win(win)?;
-    attr::set_attr_of(WinAttrs(win), keyval, attribute_val)
-}
-
-pub(crate) unsafe fn delete_attr(win: MPI_Win, keyval: c_int) -> Result<()> {
-    handles::win(win)?;
-    attr::delete_attr_of(WinAttrs(win), keyval)
-}
-
-pub(crate) unsafe fn create_keyval(
-    win_copy_attr_fn: MPI_Win_copy_attr_function,
-    win_delete_attr_fn: MPI_Win_delete_attr_function,
-    win_keyval: *mut c_int,
-    extra_state: *mut c_void,
-) -> Result<()> {
-    shim::world()?;
-    if win_keyval.is_null() {
-        return mpi_err!(Arg, "NULL keyval pointer");
-    }
-    // Window and communicator callbacks have the same C signature (int handles).
-    write_out(
-        win_keyval,
-        attr::new_keyval(
-            win_copy_attr_fn,
-            win_delete_attr_fn,
-            extra_state,
-            KEYVAL_OBJ_WIN,
-        ),
-    )
-}
-
-pub(crate) unsafe fn free_keyval(win_keyval: *mut c_int) -> Result<()> {
-    shim::world()?;
-    attr::free_keyval_of::<WinAttrs>(win_keyval)
-}
-
 pub(crate) unsafe fn set_name(win: MPI_Win, win_name: *const c_char) -> Result<()> {
     if win_name.is_null() {
         return mpi_err!(Arg, "NULL name");
@@ -277,11 +219,6 @@ pub(crate) unsafe fn get_name(
         _ => handles::with_win_entry(win, |e| e.name.clone())?,
     };
     write_out_str(&name, win_name, MPI_MAX_OBJECT_NAME as usize, resultlen)
-}
-
-pub(crate) unsafe fn get_group(win: MPI_Win, group: *mut MPI_Group) -> Result<()> {
-    let w = handles::win(win)?;
-    write_out(group, handles::new_group(w.comm.group.clone()))
 }
 
 /// The window hints of MPI-3.1 §11.2.1 and their defaults.
@@ -323,16 +260,6 @@ pub(crate) unsafe fn set_info(win: MPI_Win, info: MPI_Info) -> Result<()> {
 }
 
 // ------------------------------------------------------------------ error handlers
-
-pub(crate) unsafe fn create_errhandler(
-    win_errhandler_fn: MPI_Win_errhandler_function,
-    errhandler: *mut MPI_Errhandler,
-) -> Result<()> {
-    let Some(f) = win_errhandler_fn else {
-        return mpi_err!(Arg, "NULL error handler function");
-    };
-    write_out(errhandler, handles::new_errhandler(f as usize))
-}
 
 pub(crate) unsafe fn set_errhandler(win: MPI_Win, errhandler: MPI_Errhandler) -> Result<()> {
     if !handles::valid_errhandler(errhandler) {
@@ -799,6 +726,12 @@ fn check_assert(assert: c_int, allowed: c_int) -> Result<()> {
     Ok(())
 }
 
+/// The assertion of a call that accepts MPI_MODE_NOCHECK only: whether it is given.
+pub fn nocheck(assert: c_int) -> Result<bool> {
+    check_assert(assert, MPI_MODE_NOCHECK)?;
+    Ok(assert & MPI_MODE_NOCHECK != 0)
+}
+
 pub(crate) unsafe fn fence(assert: c_int, win: MPI_Win) -> Result<()> {
     let w = shim::world()?;
     check_assert(
@@ -834,26 +767,10 @@ pub(crate) unsafe fn post(group: MPI_Group, assert: c_int, win: MPI_Win) -> Resu
 
 pub(crate) unsafe fn start(group: MPI_Group, assert: c_int, win: MPI_Win) -> Result<()> {
     let world = shim::world()?;
-    check_assert(assert, MPI_MODE_NOCHECK)?;
+    let nocheck = nocheck(assert)?;
     let w = handles::win(win)?;
     let ranks = group_ranks(&w, group)?;
-    w.start(world, ranks, assert & MPI_MODE_NOCHECK != 0)
-}
-
-pub(crate) unsafe fn complete(win: MPI_Win) -> Result<()> {
-    let w = shim::world()?;
-    handles::win(win)?.complete(w)
-}
-
-pub(crate) unsafe fn wait(win: MPI_Win) -> Result<()> {
-    let w = shim::world()?;
-    handles::win(win)?.wait(w, true).map(|_| ())
-}
-
-pub(crate) unsafe fn test(win: MPI_Win, flag: *mut c_int) -> Result<()> {
-    let w = shim::world()?;
-    let done = handles::win(win)?.wait(w, false)?;
-    write_out(flag, c_int::from(done))
+    w.start(world, ranks, nocheck)
 }
 
 pub(crate) unsafe fn lock(
@@ -868,12 +785,12 @@ pub(crate) unsafe fn lock(
         MPI_LOCK_SHARED => LockKind::Shared,
         _ => return mpi_err!(LockType, "invalid lock type {lock_type}"),
     };
-    check_assert(assert, MPI_MODE_NOCHECK)?;
+    let nocheck = nocheck(assert)?;
     let w = handles::win(win)?;
     let Some(t) = win_rank(&w, rank)? else {
         return Ok(());
     };
-    w.lock(world, kind, t, assert & MPI_MODE_NOCHECK != 0)
+    w.lock(world, kind, t, nocheck)
 }
 
 pub(crate) unsafe fn unlock(rank: c_int, win: MPI_Win) -> Result<()> {
@@ -885,17 +802,6 @@ pub(crate) unsafe fn unlock(rank: c_int, win: MPI_Win) -> Result<()> {
     w.unlock(world, t)
 }
 
-pub(crate) unsafe fn lock_all(assert: c_int, win: MPI_Win) -> Result<()> {
-    let world = shim::world()?;
-    check_assert(assert, MPI_MODE_NOCHECK)?;
-    handles::win(win)?.lock_all(world, assert & MPI_MODE_NOCHECK != 0)
-}
-
-pub(crate) unsafe fn unlock_all(win: MPI_Win) -> Result<()> {
-    let w = shim::world()?;
-    handles::win(win)?.unlock_all(w)
-}
-
 /// MPI_Win_flush and MPI_Win_flush_local (operations complete at the target when they
 /// complete here).
 pub(crate) unsafe fn flush(rank: c_int, win: MPI_Win) -> Result<()> {
@@ -904,15 +810,4 @@ pub(crate) unsafe fn flush(rank: c_int, win: MPI_Win) -> Result<()> {
         Some(t) => w.flush(world, Some(t)),
         None => Ok(()),
     })
-}
-
-/// MPI_Win_flush_all and MPI_Win_flush_local_all.
-pub(crate) unsafe fn flush_all(win: MPI_Win) -> Result<()> {
-    let w = shim::world()?;
-    handles::win(win)?.flush(w, None)
-}
-
-pub(crate) unsafe fn sync(win: MPI_Win) -> Result<()> {
-    shim::world()?;
-    handles::win(win)?.sync()
 }

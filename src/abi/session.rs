@@ -311,20 +311,6 @@ pub unsafe fn intercomm_create_from_groups(
     write_out(newintercomm, handles::new_comm_in(c, errhandler, session))
 }
 
-/// MPI_Session_create_errhandler.
-///
-/// # Safety
-/// `errhandler` is NULL or valid for writing.
-pub unsafe fn create_errhandler(
-    function: MPI_Session_errhandler_function,
-    errhandler: *mut MPI_Errhandler,
-) -> Result<()> {
-    let Some(f) = function else {
-        return mpi_err!(Arg, "NULL error handler function");
-    };
-    write_out(errhandler, handles::new_errhandler(f as usize))
-}
-
 /// MPI_Session_set_errhandler.
 pub fn set_errhandler(session: MPI_Session, errhandler: MPI_Errhandler) -> Result<()> {
     if !handles::valid_errhandler(errhandler) {

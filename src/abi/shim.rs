@@ -108,6 +108,14 @@ pub fn world() -> Result<&'static World> {
     crate::runtime::world::current()
 }
 
+/// The communicator behind `h` in the running world (the error MPI gives before MPI_Init
+/// and after MPI_Finalize, then MPI_ERR_COMM).
+#[inline]
+pub fn comm(h: MPI_Comm) -> Result<super::handles::CommRef> {
+    world()?;
+    super::handles::comm(h)
+}
+
 /// The handle at `p` (a call's in-out handle argument), `null` if `p` is NULL.
 ///
 /// # Safety

@@ -12,7 +12,7 @@ use crate::mpi_err;
 use std::os::raw::c_int;
 
 /// A status to read: not NULL, not MPI_STATUS_IGNORE.
-unsafe fn status_in<'a>(status: *const MPI_Status) -> Result<&'a MPI_Status> {
+pub(crate) unsafe fn status_in<'a>(status: *const MPI_Status) -> Result<&'a MPI_Status> {
     if status.is_null() || std::ptr::eq(status, MPI_STATUS_IGNORE) {
         return mpi_err!(Arg, "NULL or MPI_STATUS_IGNORE status");
     }
@@ -57,15 +57,6 @@ pub unsafe fn get_elements(
     count: impl CountOut,
 ) -> Result<()> {
     count.put(super::datatype::status_elements(status, datatype)?)
-}
-
-/// MPI_Test_cancelled.
-///
-/// # Safety
-/// `status` and `flag` are NULL or valid.
-pub unsafe fn test_cancelled(status: *const MPI_Status, flag: *mut c_int) -> Result<()> {
-    let st = status_in(status)?;
-    write_out(flag, st.count_hi_and_cancelled & 1)
 }
 
 /// MPI_Status_set_elements(_x, _c): record `count` elements of `datatype` (as their

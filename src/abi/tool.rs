@@ -92,7 +92,7 @@ unsafe fn string_out(s: &str, out: *mut c_char, len: *mut c_int) {
 ///
 /// # Safety
 /// `name` is NULL or a NUL-terminated string.
-unsafe fn name_arg<'a>(name: *const c_char) -> Result<&'a str> {
+pub(crate) unsafe fn name_arg<'a>(name: *const c_char) -> Result<&'a str> {
     if name.is_null() {
         return Err(Error::new(ErrorClass::Arg, "NULL name"));
     }
@@ -117,25 +117,7 @@ pub unsafe fn init_thread(required: c_int, provided: *mut c_int) -> Result<()> {
     Ok(())
 }
 
-/// MPI_T_finalize: the last one frees every handle and session.
-pub fn finalize() -> Result<()> {
-    tool::finalize()?;
-    if tool::check().is_err() {
-        th::clear();
-    }
-    Ok(())
-}
-
 // ---------------------------------------------------------------- control variables
-
-/// MPI_T_cvar_get_num.
-///
-/// # Safety
-/// `num_cvar` is NULL or valid for writing.
-pub unsafe fn cvar_get_num(num_cvar: *mut c_int) -> Result<()> {
-    tool::check()?;
-    write_out(num_cvar, cvars::all().len() as c_int)
-}
 
 /// MPI_T_cvar_get_info: every output may be NULL (not wanted).
 ///
@@ -172,16 +154,6 @@ pub unsafe fn cvar_get_info(
     // Read once at start-up: a constant for the life of the process.
     opt(scope, MPI_T_SCOPE_CONSTANT);
     Ok(())
-}
-
-/// MPI_T_cvar_get_index.
-///
-/// # Safety
-/// `name` is a string; `cvar_index` is NULL or valid.
-pub unsafe fn cvar_get_index(name: *const c_char, cvar_index: *mut c_int) -> Result<()> {
-    tool::check()?;
-    let i = tool::by_name(cvars::all().iter().map(|c| c.name), name_arg(name)?)?;
-    write_out(cvar_index, i as c_int)
 }
 
 /// MPI_T_cvar_handle_alloc (bound to no object: `obj_handle` is ignored).
@@ -258,15 +230,6 @@ pub fn cvar_write(handle: MPI_T_cvar_handle, _buf: *const c_void) -> Result<()> 
 }
 
 // ---------------------------------------------------------------- performance variables
-
-/// MPI_T_pvar_get_num.
-///
-/// # Safety
-/// `num_pvar` is NULL or valid for writing.
-pub unsafe fn pvar_get_num(num_pvar: *mut c_int) -> Result<()> {
-    tool::check()?;
-    write_out(num_pvar, pvars::ALL.len() as c_int)
-}
 
 fn class_code(c: pvars::Class) -> c_int {
     match c {
@@ -480,15 +443,6 @@ pub fn pvar_write(pe_session: MPI_T_pvar_session, handle: MPI_T_pvar_handle) -> 
 
 // ---------------------------------------------------------------- categories
 
-/// MPI_T_category_get_num.
-///
-/// # Safety
-/// `num_cat` is NULL or valid for writing.
-pub unsafe fn category_get_num(num_cat: *mut c_int) -> Result<()> {
-    tool::check()?;
-    write_out(num_cat, categories::ALL.len() as c_int)
-}
-
 /// MPI_T_category_get_info: every output may be NULL (not wanted).
 ///
 /// # Safety
@@ -513,16 +467,6 @@ pub unsafe fn category_get_info(
     opt(num_pvars, pvars::of_category(i).len() as c_int);
     opt(num_categories, 0);
     Ok(())
-}
-
-/// MPI_T_category_get_index.
-///
-/// # Safety
-/// `name` is a string; `cat_index` is NULL or valid.
-pub unsafe fn category_get_index(name: *const c_char, cat_index: *mut c_int) -> Result<()> {
-    tool::check()?;
-    let i = tool::by_name(categories::ALL.iter().map(|c| c.name), name_arg(name)?)?;
-    write_out(cat_index, i as c_int)
 }
 
 /// What MPI_T_category_get_cvars, _pvars, _categories and _events list: the first `len`.
@@ -577,40 +521,12 @@ pub unsafe fn category_get_none(cat_index: c_int, len: c_int, indices: *mut c_in
     list(cat_index, len, indices, |_| Vec::new())
 }
 
-/// MPI_T_category_get_num_events: none.
-///
-/// # Safety
-/// `num_events` is NULL or valid for writing.
-pub unsafe fn category_get_num_events(cat_index: c_int, num_events: *mut c_int) -> Result<()> {
-    tool::check()?;
-    tool::index(cat_index, categories::ALL.len(), "category")?;
-    write_out(num_events, 0)
-}
-
-/// MPI_T_category_changed: the categories never change.
-///
-/// # Safety
-/// `update_number` is NULL or valid for writing.
-pub unsafe fn category_changed(update_number: *mut c_int) -> Result<()> {
-    tool::check()?;
-    write_out(update_number, 0)
-}
-
 // ---------------------------------------------------------------- enumerations, events
 
 /// MPI_T_enum_get_info and MPI_T_enum_get_item: no variable has an enumeration.
 pub fn enum_get(enumtype: MPI_T_enum) -> Result<()> {
     tool::check()?;
     Err(bad_handle(&format!("enumeration {enumtype:p}: no")))
-}
-
-/// MPI_T_event_get_num: railmpi raises no events.
-///
-/// # Safety
-/// `num_events` is NULL or valid for writing.
-pub unsafe fn event_get_num(num_events: *mut c_int) -> Result<()> {
-    tool::check()?;
-    write_out(num_events, 0)
 }
 
 /// MPI_T_event_get_info and MPI_T_event_handle_alloc: no event has an index.
@@ -635,15 +551,6 @@ pub fn event_handle() -> Result<()> {
 }
 
 // ---------------------------------------------------------------- sources
-
-/// MPI_T_source_get_num: one, the monotonic clock.
-///
-/// # Safety
-/// `num_sources` is NULL or valid for writing.
-pub unsafe fn source_get_num(num_sources: *mut c_int) -> Result<()> {
-    tool::check()?;
-    write_out(num_sources, 1)
-}
 
 /// MPI_T_source_get_info: every output may be NULL (not wanted); `info` gets a new, empty
 /// info object.
@@ -673,20 +580,4 @@ pub unsafe fn source_get_info(
         *info = super::handles::new_info(Vec::new());
     }
     Ok(())
-}
-
-/// MPI_T_source_get_timestamp.
-///
-/// # Safety
-/// `timestamp` is NULL or valid for writing.
-pub unsafe fn source_get_timestamp(source_index: c_int, timestamp: *mut MPI_Count) -> Result<()> {
-    tool::check()?;
-    tool::index(source_index, 1, "source")?;
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid timespec for the call to fill.
-    libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts);
-    write_out(timestamp, ts.tv_sec * 1_000_000_000 + ts.tv_nsec)
 }

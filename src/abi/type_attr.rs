@@ -19,6 +19,14 @@ static TYPE_ATTRS: Mutex<Vec<(MPI_Datatype, AttrList)>> = Mutex::new(Vec::new())
 #[derive(Clone, Copy)]
 pub(crate) struct TypeAttrs(pub MPI_Datatype);
 
+impl TypeAttrs {
+    /// The attributes of datatype `datatype` (checked when they are used: after the keyval).
+    pub fn of(datatype: MPI_Datatype) -> Result<Self> {
+        shim::world()?;
+        Ok(TypeAttrs(datatype))
+    }
+}
+
 impl AttrObject for TypeAttrs {
     const KIND: u32 = KEYVAL_OBJ_TYPE;
     const NAME: &'static str = "datatype";
@@ -56,53 +64,17 @@ pub fn copy_all(old: MPI_Datatype, new: MPI_Datatype) -> Result<()> {
     attr::copy_all_of(TypeAttrs(old), TypeAttrs(new))
 }
 
-pub(crate) unsafe fn create_keyval(
-    type_copy_attr_fn: MPI_Type_copy_attr_function,
-    type_delete_attr_fn: MPI_Type_delete_attr_function,
-    type_keyval: *mut c_int,
-    extra_state: *mut c_void,
-) -> Result<()> {
-    shim::world()?;
-    if type_keyval.is_null() {
-        return mpi_err!(Arg, "NULL keyval pointer");
-    }
-    // Datatype and communicator callbacks have the same C signature (int handles).
-    write_out(
-        type_keyval,
-        attr::new_keyval(
-            type_copy_attr_fn,
-            type_delete_attr_fn,
-            extra_state,
-            KEYVAL_OBJ_TYPE,
-        ),
-    )
-}
-
-pub(crate) unsafe fn free_keyval(type_keyval: *mut c_int) -> Result<()> {
-    shim::world()?;
-    attr::free_keyval_of::<TypeAttrs>(type_keyval)
-}
-
-pub(crate) unsafe fn set_attr(
-    datatype: MPI_Datatype,
-    type_keyval: c_int,
-    attribute_val: *mut c_void,
-) -> Result<()> {
-    shim::world()?;
-    attr::set_attr_of(TypeAttrs(datatype), type_keyval, attribute_val)
-}
-
 pub(crate) unsafe fn get_attr(
     datatype: MPI_Datatype,
     type_keyval: c_int,
     attribute_val: *mut c_void,
     flag: *mut c_int,
 ) -> Result<()> {
-    shim::world()?;
+    let attrs = TypeAttrs::of(datatype)?;
     if attribute_val.is_null() || flag.is_null() {
         return mpi_err!(Arg, "NULL attribute_val or flag");
     }
-    match attr::user_attr_of(TypeAttrs(datatype), type_keyval)? {
+    match attr::user_attr_of(attrs, type_keyval)? {
         Some(v) => {
             // `attribute_val` is really a `void **` (MPI-3.1 §6.7.4).
             write_out(attribute_val as *mut *mut c_void, v as *mut c_void)?;
@@ -110,9 +82,4 @@ pub(crate) unsafe fn get_attr(
         }
         None => write_out(flag, 0),
     }
-}
-
-pub(crate) unsafe fn delete_attr(datatype: MPI_Datatype, type_keyval: c_int) -> Result<()> {
-    shim::world()?;
-    attr::delete_attr_of(TypeAttrs(datatype), type_keyval)
 }

@@ -350,6 +350,53 @@ impl File {
         st.hints.cb_nodes = nodes;
     }
 
+    /// MPI_File_get_position: the individual file pointer (etypes).
+    pub fn position(&self) -> Result<u64> {
+        if self.sequential() {
+            return mpi_err!(
+                UnsupportedOperation,
+                "no individual file pointer in sequential mode"
+            );
+        }
+        Ok(self.state.lock().pos)
+    }
+
+    /// The view's displacement (bytes) and data representation (MPI_File_get_view).
+    pub fn view_disp_datarep(&self) -> (u64, Datarep) {
+        let st = self.state.lock();
+        (st.view.disp, st.view.datarep)
+    }
+
+    /// A split collective may begin: none is outstanding on this file (MPI_ERR_OTHER).
+    pub fn check_no_split(&self) -> Result<()> {
+        if self.state.lock().split.is_some() {
+            return mpi_err!(
+                Other,
+                "a split collective is already outstanding on this file"
+            );
+        }
+        Ok(())
+    }
+
+    /// Split collective `kind` has begun, moving `bytes`.
+    pub fn begin_split(&self, kind: Split, bytes: usize) {
+        self.state.lock().split = Some((kind, bytes));
+    }
+
+    /// Ends split collective `kind`: the bytes its _begin moved (MPI_ERR_REQUEST if it is
+    /// not the one outstanding).
+    pub fn end_split(&self, kind: Split) -> Result<usize> {
+        let mut st = self.state.lock();
+        match st.split {
+            Some((k, n)) if k == kind => {
+                st.split = None;
+                Ok(n)
+            }
+            Some(_) => mpi_err!(Request, "the outstanding split collective is another kind"),
+            None => mpi_err!(Request, "no split collective outstanding on this file"),
+        }
+    }
+
     /// MPI_File_seek: the new individual pointer (etypes).
     pub fn seek(&self, offset: i64, whence: i32) -> Result<()> {
         if self.sequential() {

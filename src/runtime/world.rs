@@ -368,6 +368,11 @@ impl World {
         })
     }
 
+    /// Whether the calling thread is the one that started the runtime (MPI_Is_thread_main).
+    pub fn is_main_thread(&self) -> bool {
+        std::thread::current().id() == self.main_thread
+    }
+
     /// Whether collectives take their fan-in forms (the same answer on every rank).
     #[inline]
     pub fn fan_in(&self) -> bool {

@@ -2,6 +2,8 @@
 //! of registration, protocols, rails and one-sided transfers. Fixed for the life of the
 //! process (MPI_T_category_changed's stamp never moves).
 
+use crate::error::Result;
+
 pub struct Category {
     pub name: &'static str,
     pub desc: &'static str,
@@ -43,3 +45,28 @@ pub const ALL: &[Category] = &[
         desc: "one-sided transfers posted on the rails",
     },
 ];
+
+/// MPI_T_category_get_num: how many there are.
+pub fn num() -> Result<usize> {
+    super::check()?;
+    Ok(ALL.len())
+}
+
+/// MPI_T_category_get_index: the index of the category called `name`.
+pub fn index_of(name: &str) -> Result<usize> {
+    super::check()?;
+    super::by_name(ALL.iter().map(|c| c.name), name)
+}
+
+/// MPI_T_category_get_num_events: category `i` holds none (railmpi raises no events).
+pub fn num_events(i: i32) -> Result<usize> {
+    super::check()?;
+    super::index(i, ALL.len(), "category")?;
+    Ok(0)
+}
+
+/// MPI_T_category_changed: the update number, which never moves.
+pub fn changed() -> Result<usize> {
+    super::check()?;
+    Ok(0)
+}

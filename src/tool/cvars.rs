@@ -40,6 +40,18 @@ pub fn all() -> &'static [Cvar] {
     &CVARS
 }
 
+/// MPI_T_cvar_get_num: how many there are.
+pub fn num() -> Result<usize> {
+    super::check()?;
+    Ok(all().len())
+}
+
+/// MPI_T_cvar_get_index: the index of the variable called `name`.
+pub fn index_of(name: &str) -> Result<usize> {
+    super::check()?;
+    super::by_name(all().iter().map(|c| c.name), name)
+}
+
 /// The value of control variable `i` (an index `all` has).
 pub fn read(i: usize) -> Result<Value> {
     let c = &CVARS[i];

@@ -25,12 +25,16 @@ pub fn init() {
     USERS.fetch_add(1, Ordering::AcqRel);
 }
 
-/// MPI_T_finalize (MPI_T_ERR_NOT_INITIALIZED without a matching init).
+/// MPI_T_finalize (MPI_T_ERR_NOT_INITIALIZED without a matching init): the last one frees
+/// every handle and session.
 pub fn finalize() -> Result<()> {
-    USERS
+    let users = USERS
         .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| n.checked_sub(1))
-        .map(|_| ())
-        .map_err(|_| not_initialized())
+        .map_err(|_| not_initialized())?;
+    if users == 1 {
+        handles::clear();
+    }
+    Ok(())
 }
 
 /// MPI_T_ERR_NOT_INITIALIZED unless the interface is initialised.
@@ -43,6 +47,31 @@ pub fn check() -> Result<()> {
 
 fn not_initialized() -> Error {
     Error::new(ErrorClass::TNotInitialized, "MPI_T is not initialized")
+}
+
+/// MPI_T_event_get_num: railmpi raises no events.
+pub fn num_events() -> Result<usize> {
+    check()?;
+    Ok(0)
+}
+
+/// MPI_T_source_get_num: one source of timestamps, the monotonic clock.
+pub fn num_sources() -> Result<usize> {
+    check()?;
+    Ok(1)
+}
+
+/// MPI_T_source_get_timestamp: source `i`'s time now, in nanoseconds.
+pub fn timestamp(i: i32) -> Result<i64> {
+    check()?;
+    index(i, 1, "source")?;
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid timespec for the call to fill.
+    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts) };
+    Ok(ts.tv_sec * 1_000_000_000 + ts.tv_nsec)
 }
 
 /// MPI_T_ERR_INVALID_INDEX for an index past `n` (or negative).

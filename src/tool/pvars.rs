@@ -75,6 +75,12 @@ const fn v(
 use Class::*;
 use Source::*;
 
+/// MPI_T_pvar_get_num: how many there are.
+pub fn num() -> crate::error::Result<usize> {
+    super::check()?;
+    Ok(ALL.len())
+}
+
 pub const ALL: &[Pvar] = &[
     v(
         "railmpi_pinned_bytes",
