@@ -284,7 +284,7 @@ def read_table():
                 entries.append(Entry(n, m.group(1), m.group(2), m.group(4).split(), m.group(3)))
                 continue
             # (A path may name a generic's parameters: `attr::free_keyval_of::<attr::WinAttrs>(`.)
-            m = re.match(r"^(MPI_\w+)\s+([\w:<>]+\(.*\))\s*(.*)$", line)
+            m = re.match(r"^(MPI_\w+)\s+([\w:.<>]+\(.*\))\s*(.*)$", line)
             if not m:
                 sys.exit(f"{TABLE}:{n}: cannot read {line!r}")
             entries.append(Entry(n, m.group(1), m.group(2), m.group(3).split()))

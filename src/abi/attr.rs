@@ -377,7 +377,7 @@ pub(crate) unsafe fn get_attr(
             Some(&APPNUM_VALUE)
         }
         MPI_LASTUSEDCODE => {
-            LASTUSED_VALUE.store(super::errors::last_used_code(), Ordering::Relaxed);
+            LASTUSED_VALUE.store(super::errors::ADDED.last_used(), Ordering::Relaxed);
             Some(&LASTUSED_VALUE)
         }
         _ => None,

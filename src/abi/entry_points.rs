@@ -1602,7 +1602,7 @@ pub unsafe extern "C" fn PMPI_Add_error_string(errorcode: c_int, string: *const 
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Remove_error_class")]
 pub unsafe extern "C" fn PMPI_Remove_error_class(errorclass: c_int) -> c_int {
     shim::run("MPI_Remove_error_class", MPI_COMM_WORLD, || {
-        errors::remove(errorclass, errors::Added::Class)
+        errors::ADDED.remove(errorclass, crate::error::added::Kind::Class)
     })
 }
 
@@ -1610,7 +1610,7 @@ pub unsafe extern "C" fn PMPI_Remove_error_class(errorclass: c_int) -> c_int {
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Remove_error_code")]
 pub unsafe extern "C" fn PMPI_Remove_error_code(errorcode: c_int) -> c_int {
     shim::run("MPI_Remove_error_code", MPI_COMM_WORLD, || {
-        errors::remove(errorcode, errors::Added::Code)
+        errors::ADDED.remove(errorcode, crate::error::added::Kind::Code)
     })
 }
 
@@ -1618,7 +1618,7 @@ pub unsafe extern "C" fn PMPI_Remove_error_code(errorcode: c_int) -> c_int {
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Remove_error_string")]
 pub unsafe extern "C" fn PMPI_Remove_error_string(errorcode: c_int) -> c_int {
     shim::run("MPI_Remove_error_string", MPI_COMM_WORLD, || {
-        errors::remove_error_string(errorcode)
+        errors::ADDED.set_text(errorcode, None)
     })
 }
 

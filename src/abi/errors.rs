@@ -3,11 +3,11 @@
 use super::callbacks::{App, Convention, Kind};
 use super::consts::*;
 use super::handles;
+use crate::error::added::{Found, Registry};
 use crate::error::Result;
 use crate::error::{Error, ErrorClass};
 use crate::mpi_err;
 use crate::runtime::world;
-use parking_lot::Mutex;
 use std::os::raw::{c_char, c_int};
 
 pub fn class_code(c: ErrorClass) -> c_int {
@@ -178,71 +178,25 @@ pub fn class_string(code: c_int) -> Option<&'static str> {
     })
 }
 
-/// Error classes and codes added by the application (MPI_Add_error_class/_code), numbered
-/// from `MPI_ERR_LASTCODE + 1` in order of creation, each with its class and its string.
-/// A removed one (MPI-4.1's MPI_Remove_error_*) keeps its slot, empty: its number is not
-/// given out again, so a stale code never names another's class.
-struct UserCode {
-    class: c_int,
-    /// MPI_Add_error_string's text (None: none added, or removed).
-    text: Option<String>,
+/// The error classes and codes the application adds, numbered from `MPI_ERR_LASTCODE + 1`.
+pub static ADDED: Registry = Registry::new(MPI_ERR_LASTCODE + 1);
+
+/// Whether `c` is a predefined error class.
+fn predefined_class(c: c_int) -> bool {
+    c == MPI_SUCCESS || (class_string(c).is_some() && c <= MPI_ERR_LASTCODE)
 }
 
-static USER_CODES: Mutex<Vec<Option<UserCode>>> = Mutex::new(Vec::new());
-
-/// The first code the application can add: above every predefined one.
-const FIRST_USER_CODE: c_int = MPI_ERR_LASTCODE + 1;
-
-/// The largest code in use (the value of the MPI_LASTUSEDCODE attribute).
-pub fn last_used_code() -> c_int {
-    FIRST_USER_CODE - 1 + USER_CODES.lock().len() as c_int
-}
-
-/// Adds a code of `class` (a new class when `class` is None: its own class); returns it
-/// (MPI_Add_error_class, MPI_Add_error_code).
+/// MPI_Add_error_class (`class` None) and MPI_Add_error_code.
 pub fn add_code(class: Option<c_int>) -> Result<c_int> {
-    let mut codes = USER_CODES.lock();
-    if let Some(c) = class {
-        if !is_class(&codes, c) {
-            return Err(Error::new(
-                ErrorClass::Arg,
-                format!("{c} is not an error class"),
-            ));
-        }
-    }
-    let code = FIRST_USER_CODE
-        .checked_add(codes.len() as c_int)
-        .ok_or_else(|| Error::new(ErrorClass::Intern, "no error codes left"))?;
-    codes.push(Some(UserCode {
-        class: class.unwrap_or(code),
-        text: None,
-    }));
-    Ok(code)
-}
-
-/// Whether `c` is a predefined or an added error class (an added code that is its own class).
-fn is_class(codes: &[Option<UserCode>], c: c_int) -> bool {
-    match user_index(c) {
-        Some(i) => user(codes, i).is_some_and(|u| u.class == c),
-        None => c == MPI_SUCCESS || (class_string(c).is_some() && c <= MPI_ERR_LASTCODE),
-    }
-}
-
-fn user_index(code: c_int) -> Option<usize> {
-    code.checked_sub(FIRST_USER_CODE)
-        .and_then(|i| usize::try_from(i).ok())
-}
-
-/// The live added code at index `i`.
-fn user(codes: &[Option<UserCode>], i: usize) -> Option<&UserCode> {
-    codes.get(i).and_then(Option::as_ref)
+    ADDED.add(class, predefined_class)
 }
 
 /// The class of any valid error code, predefined or added.
 pub fn code_class(code: c_int) -> Option<c_int> {
-    match user_index(code) {
-        Some(i) => user(&USER_CODES.lock(), i).map(|u| u.class),
-        None => class_string(code).map(|_| code),
+    match ADDED.find(code) {
+        Found::Predefined => class_string(code).map(|_| code),
+        Found::Unknown => None,
+        Found::Added { class, .. } => Some(class),
     }
 }
 
@@ -253,9 +207,10 @@ pub fn invalid_code(code: c_int) -> Error {
 
 /// The string of any valid error code, predefined or added (empty when none was added).
 pub fn code_string(code: c_int) -> Option<String> {
-    match user_index(code) {
-        Some(i) => user(&USER_CODES.lock(), i).map(|u| u.text.clone().unwrap_or_default()),
-        None => class_string(code).map(str::to_string),
+    match ADDED.find(code) {
+        Found::Predefined => class_string(code).map(str::to_string),
+        Found::Unknown => None,
+        Found::Added { text, .. } => Some(text),
     }
 }
 
@@ -271,87 +226,10 @@ pub unsafe fn add_error_string(errorcode: c_int, string: *const c_char) -> Resul
     // SAFETY: a NUL-terminated string from the caller (MPI's contract for `string`).
     let text = std::ffi::CStr::from_ptr(string).to_string_lossy();
     if text.len() >= MPI_MAX_ERROR_STRING as usize {
-        return mpi_err!(
-            Arg,
-            "error string of {} bytes (at most {})",
-            text.len(),
-            MPI_MAX_ERROR_STRING - 1
-        );
+        let most = MPI_MAX_ERROR_STRING - 1;
+        return mpi_err!(Arg, "error string of {} bytes (at most {most})", text.len());
     }
-    let mut codes = USER_CODES.lock();
-    match user_index(errorcode).and_then(|i| codes.get_mut(i)?.as_mut()) {
-        Some(u) => {
-            u.text = Some(text.into_owned());
-            Ok(())
-        }
-        None => mpi_err!(
-            Arg,
-            "{errorcode} is not an error code added by the application"
-        ),
-    }
-}
-
-/// What MPI_Remove_error_class/_code may take away: an added class (a code that is its own
-/// class) or an added code of another class.
-#[derive(Clone, Copy, PartialEq)]
-pub enum Added {
-    Class,
-    Code,
-}
-
-/// MPI_Remove_error_class and MPI_Remove_error_code (MPI-4.1 §9.5): the string must be
-/// removed first, and a class's codes before the class.
-pub fn remove(code: c_int, what: Added) -> Result<()> {
-    let mut codes = USER_CODES.lock();
-    let Some(i) = user_index(code) else {
-        return mpi_err!(Arg, "{code} was not added by the application");
-    };
-    let Some(u) = user(&codes, i) else {
-        return mpi_err!(
-            Arg,
-            "{code} was not added by the application (or is removed)"
-        );
-    };
-    let is = if u.class == code {
-        Added::Class
-    } else {
-        Added::Code
-    };
-    if is != what {
-        let (want, got) = match what {
-            Added::Class => ("class", "code"),
-            Added::Code => ("code", "class"),
-        };
-        return mpi_err!(Arg, "{code} is an added error {got}, not an error {want}");
-    }
-    if u.text.is_some() {
-        return mpi_err!(Arg, "error {code} still has its string: remove it first");
-    }
-    let class = u.class;
-    let in_use = codes
-        .iter()
-        .enumerate()
-        .any(|(j, c)| j != i && c.as_ref().is_some_and(|c| c.class == class));
-    if what == Added::Class && in_use {
-        return mpi_err!(Arg, "error class {code} still has codes: remove them first");
-    }
-    codes[i] = None;
-    Ok(())
-}
-
-/// MPI_Remove_error_string.
-pub fn remove_error_string(errorcode: c_int) -> Result<()> {
-    let mut codes = USER_CODES.lock();
-    match user_index(errorcode).and_then(|i| codes.get_mut(i)?.as_mut()) {
-        Some(u) if u.text.is_some() => {
-            u.text = None;
-            Ok(())
-        }
-        _ => mpi_err!(
-            Arg,
-            "error {errorcode} has no string added by the application"
-        ),
-    }
+    ADDED.set_text(errorcode, Some(text.into_owned()))
 }
 
 /// The code `err` is returned as: the application's own, or its class's.

@@ -1,6 +1,8 @@
 //! The error vocabulary of the core. Layers below `abi` return these; `abi` maps each class
 //! to MPI's error class number and runs the object's error handler.
 
+pub mod added;
+
 use std::fmt;
 
 /// Declares `ErrorClass` and `ErrorClass::ALL` from one list of variants.

@@ -1,0 +1,191 @@
+//! Error classes and codes the application adds (MPI_Add_error_class, _code, _string) and
+//! removes (MPI-4.1's MPI_Remove_error_*), numbered in order of creation from the first
+//! code above the predefined ones. A removed one keeps its slot, empty: its number is not
+//! given out again, so a stale code never names another's class.
+
+use super::{Error, ErrorClass, Result};
+use crate::mpi_err;
+use parking_lot::Mutex;
+
+struct Code {
+    class: i32,
+    /// MPI_Add_error_string's text (None: none added, or removed).
+    text: Option<String>,
+}
+
+/// What MPI_Remove_error_class/_code may take away: an added class (a code that is its own
+/// class) or an added code of another class.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Class,
+    Code,
+}
+
+/// What a code is to the registry.
+pub enum Found {
+    /// Below the added ones: predefined, or no code (the caller's to say).
+    Predefined,
+    /// In the added range, but never given out or removed.
+    Unknown,
+    /// An added code: its class and string (empty when none was added).
+    Added { class: i32, text: String },
+}
+
+/// The codes added by the application, from `first` on.
+pub struct Registry {
+    first: i32,
+    codes: Mutex<Vec<Option<Code>>>,
+}
+
+impl Registry {
+    pub const fn new(first: i32) -> Self {
+        Registry {
+            first,
+            codes: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// The largest code in use (the MPI_LASTUSEDCODE attribute).
+    pub fn last_used(&self) -> i32 {
+        self.first - 1 + self.codes.lock().len() as i32
+    }
+
+    fn index(&self, code: i32) -> Option<usize> {
+        code.checked_sub(self.first)
+            .and_then(|i| usize::try_from(i).ok())
+    }
+
+    pub fn find(&self, code: i32) -> Found {
+        let Some(i) = self.index(code) else {
+            return Found::Predefined;
+        };
+        match self.codes.lock().get(i).and_then(Option::as_ref) {
+            Some(c) => Found::Added {
+                class: c.class,
+                text: c.text.clone().unwrap_or_default(),
+            },
+            None => Found::Unknown,
+        }
+    }
+
+    /// Add a code of `class`, or a new class (its own class) when None
+    /// (`predefined_class`: whether a number below the added ones is a class).
+    pub fn add(&self, class: Option<i32>, predefined_class: impl Fn(i32) -> bool) -> Result<i32> {
+        let mut codes = self.codes.lock();
+        if let Some(c) = class {
+            let is_class = match self.index(c) {
+                Some(i) => codes
+                    .get(i)
+                    .and_then(Option::as_ref)
+                    .is_some_and(|u| u.class == c),
+                None => predefined_class(c),
+            };
+            if !is_class {
+                return mpi_err!(Arg, "{c} is not an error class");
+            }
+        }
+        let code = self
+            .first
+            .checked_add(codes.len() as i32)
+            .ok_or_else(|| Error::new(ErrorClass::Intern, "no error codes left"))?;
+        codes.push(Some(Code {
+            class: class.unwrap_or(code),
+            text: None,
+        }));
+        Ok(code)
+    }
+
+    /// MPI_Add_error_string (`Some`) and MPI_Remove_error_string (`None`), on an added code.
+    pub fn set_text(&self, code: i32, text: Option<String>) -> Result<()> {
+        let mut codes = self.codes.lock();
+        let slot = self.index(code).and_then(|i| codes.get_mut(i)?.as_mut());
+        match (slot, text) {
+            (Some(u), Some(t)) => {
+                u.text = Some(t);
+                Ok(())
+            }
+            (Some(u), None) if u.text.is_some() => {
+                u.text = None;
+                Ok(())
+            }
+            (_, Some(_)) => mpi_err!(Arg, "{code} is not an error code added by the application"),
+            (_, None) => mpi_err!(Arg, "error {code} has no string added by the application"),
+        }
+    }
+
+    /// MPI_Remove_error_class and MPI_Remove_error_code (MPI-4.1 §9.5): the string must be
+    /// removed first, and a class's codes before the class.
+    pub fn remove(&self, code: i32, what: Kind) -> Result<()> {
+        let mut codes = self.codes.lock();
+        let Some(i) = self.index(code) else {
+            return mpi_err!(Arg, "{code} was not added by the application");
+        };
+        let Some(u) = codes.get(i).and_then(Option::as_ref) else {
+            return mpi_err!(
+                Arg,
+                "{code} was not added by the application (or is removed)"
+            );
+        };
+        let is = if u.class == code {
+            Kind::Class
+        } else {
+            Kind::Code
+        };
+        if is != what {
+            let (want, got) = match what {
+                Kind::Class => ("class", "code"),
+                Kind::Code => ("code", "class"),
+            };
+            return mpi_err!(Arg, "{code} is an added error {got}, not an error {want}");
+        }
+        if u.text.is_some() {
+            return mpi_err!(Arg, "error {code} still has its string: remove it first");
+        }
+        let class = u.class;
+        let in_use = codes
+            .iter()
+            .enumerate()
+            .any(|(j, c)| j != i && c.as_ref().is_some_and(|c| c.class == class));
+        if what == Kind::Class && in_use {
+            return mpi_err!(Arg, "error class {code} still has codes: remove them first");
+        }
+        codes[i] = None;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classes_codes_strings() {
+        let r = Registry::new(100);
+        assert_eq!(r.last_used(), 99);
+        let class = r.add(None, |_| false).unwrap();
+        let code = r.add(Some(class), |_| false).unwrap();
+        assert_eq!((class, code, r.last_used()), (100, 101, 101));
+        assert!(r.add(Some(code), |_| false).is_err(), "a code is no class");
+        assert!(r.add(Some(5), |c| c == 5).is_ok(), "a predefined class");
+        r.set_text(code, Some("mine".into())).unwrap();
+        assert!(matches!(r.find(code), Found::Added { class: 100, ref text } if text == "mine"));
+        assert!(matches!(r.find(3), Found::Predefined));
+        assert!(
+            r.remove(class, Kind::Class).is_err(),
+            "its code is still there"
+        );
+        assert!(
+            r.remove(code, Kind::Code).is_err(),
+            "its string is still there"
+        );
+        r.set_text(code, None).unwrap();
+        r.remove(code, Kind::Code).unwrap();
+        r.remove(class, Kind::Class).unwrap();
+        assert!(matches!(r.find(code), Found::Unknown));
+        assert_eq!(
+            r.add(None, |_| false).unwrap(),
+            103,
+            "numbers are not given out again"
+        );
+    }
+}
