@@ -5954,7 +5954,7 @@ pub unsafe extern "C" fn PMPI_Win_attach(win: MPI_Win, base: *mut c_void, size: 
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_detach")]
 pub unsafe extern "C" fn PMPI_Win_detach(win: MPI_Win, base: *const c_void) -> c_int {
     shim::run_win("MPI_Win_detach", win, || {
-        handles::win(win)?.detach(base as u64)
+        shim::win(win)?.detach(base as u64)
     })
 }
 
@@ -6604,7 +6604,7 @@ pub unsafe extern "C" fn PMPI_Win_flush_local_all(win: MPI_Win) -> c_int {
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_sync")]
 pub unsafe extern "C" fn PMPI_Win_sync(win: MPI_Win) -> c_int {
-    shim::run_win("MPI_Win_sync", win, || handles::win(win)?.sync())
+    shim::run_win("MPI_Win_sync", win, || shim::win(win)?.sync())
 }
 
 #[no_mangle]
@@ -6699,7 +6699,7 @@ pub unsafe extern "C" fn PMPI_Win_get_name(
 pub unsafe extern "C" fn PMPI_Win_get_group(win: MPI_Win, group: *mut MPI_Group) -> c_int {
     shim::run_win("MPI_Win_get_group", win, || {
         args::out_ptr(group, "group")?;
-        group.write(handles::new_group(handles::win(win)?.comm.group.clone()));
+        group.write(handles::new_group(shim::win(win)?.comm.group.clone()));
         Ok(())
     })
 }

@@ -116,6 +116,13 @@ pub fn comm(h: MPI_Comm) -> Result<super::handles::CommRef> {
     super::handles::comm(h)
 }
 
+/// The window behind `h` in the running world (as `comm`, then MPI_ERR_WIN).
+#[inline]
+pub fn win(h: MPI_Win) -> Result<std::sync::Arc<crate::rma::Window>> {
+    world()?;
+    super::handles::win(h)
+}
+
 /// The handle at `p` (a call's in-out handle argument), `null` if `p` is NULL.
 ///
 /// # Safety
