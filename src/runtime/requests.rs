@@ -11,7 +11,7 @@ use crate::runtime::grequest::{Freed, Grequest};
 use crate::runtime::partitioned::PartRef;
 use crate::runtime::progress::ProgressState;
 use crate::runtime::slab::Slab;
-use crate::runtime::world::{self, World};
+use crate::runtime::world;
 use parking_lot::Mutex;
 use std::sync::Arc;
 
@@ -136,11 +136,6 @@ pub fn partitioned(i: usize) -> Option<PartRef> {
     }
 }
 
-/// The running world, or the error of a call before MPI_Init or after MPI_Finalize.
-fn world() -> Result<&'static World> {
-    world::current()
-}
-
 /// What a handle refers to right now.
 #[derive(Clone, Copy)]
 pub enum Pending {
@@ -174,7 +169,7 @@ pub fn pending<H: Handle>(h: H) -> Result<Pending> {
         Named::SendDone => return Ok(Pending::Done(Status::default())),
         Named::ProcNullDone => return Ok(Pending::Done(H::empty_status(true))),
         Named::Slot(slot) => {
-            return world()?
+            return world::current()?
                 .slot_id(slot)
                 .map(Pending::Engine)
                 .ok_or_else(|| invalid(h))
@@ -383,7 +378,9 @@ pub fn wait<H: Handle>(h: &mut H) -> Result<Completion> {
             Ok(Completion::new(Status::default(), Owner::NONE))
         }
         Named::Slot(slot) => {
-            let (st, owner) = world()?.wait_slot(slot).ok_or_else(|| invalid(*h))?;
+            let (st, owner) = world::current()?
+                .wait_slot(slot)
+                .ok_or_else(|| invalid(*h))?;
             *h = H::NULL;
             Ok(Completion::new(st, owner))
         }
@@ -398,34 +395,38 @@ fn wait_other<H: Handle>(h: &mut H) -> Result<Completion> {
         Pending::Empty => Ok(Completion::empty::<H>()),
         Pending::Done(st) => Ok(finish(h, st, Owner::NONE)),
         Pending::Coll(id) => {
-            let res = world()?.wait_collective(id);
+            let res = world::current()?.wait_collective(id);
             finish_coll(h, res)
         }
         Pending::Engine(req) => {
-            let (st, owner) = world()?.wait_owned(req);
+            let (st, owner) = world::current()?.wait_owned(req);
             Ok(finish(h, st, owner))
         }
         Pending::Rma(i) => {
-            world()?.progress.wait(|_| rma_done(i).then_some(()));
+            world::current()?
+                .progress
+                .wait(|_| rma_done(i).then_some(()));
             Ok(finish(h, Status::default(), Owner::NONE))
         }
         Pending::Grequest(i) => {
             // Progress goes on meanwhile: the request may wait for MPI communication.
-            world()?
+            world::current()?
                 .progress
                 .wait(|_| grequest_complete(i).then_some(()));
             Ok(grequest_finish(h, i))
         }
         Pending::Pair(r, s) => {
-            let st = world()?.progress.wait(|e| pair_take(e, r, s));
+            let st = world::current()?.progress.wait(|e| pair_take(e, r, s));
             Ok(finish(h, st, Owner::NONE))
         }
         Pending::Flush(i) => {
-            world()?.progress.wait(|e| flush_done(e, i).then_some(()));
+            world::current()?
+                .progress
+                .wait(|e| flush_done(e, i).then_some(()));
             Ok(finish(h, Status::default(), Owner::NONE))
         }
         Pending::Part(i) => {
-            world()?.progress.wait(|e| part_done(e, i))?;
+            world::current()?.progress.wait(|e| part_done(e, i))?;
             Ok(part_finish(i))
         }
     }
@@ -433,7 +434,7 @@ fn wait_other<H: Handle>(h: &mut H) -> Result<Completion> {
 
 /// MPI_Test on one handle: Some when complete.
 pub fn test<H: Handle>(h: &mut H) -> Result<Option<Completion>> {
-    let w = world()?;
+    let w = world::current()?;
     let none = Owner::NONE;
     Ok(match pending(*h)? {
         Pending::Empty => Some(Completion::empty::<H>()),
@@ -483,22 +484,22 @@ fn is_done(e: &mut ProgressState, p: Pending) -> bool {
 fn complete_done<H: Handle>(h: &mut H, p: Pending) -> Result<Completion> {
     let (st, owner) = match p {
         Pending::Coll(id) => {
-            let res = world()?.test_collective(id).unwrap_or(Ok(()));
+            let res = world::current()?.test_collective(id).unwrap_or(Ok(()));
             return finish_coll(h, res);
         }
-        Pending::Engine(id) => world()?.test_owned(id).unwrap_or_default(),
+        Pending::Engine(id) => world::current()?.test_owned(id).unwrap_or_default(),
         Pending::Done(st) => (st, Owner::NONE),
         Pending::Rma(_) | Pending::Flush(_) => (Status::default(), Owner::NONE),
         Pending::Grequest(g) => return Ok(grequest_finish(h, g)),
         Pending::Pair(r, s) => (
-            world()?
+            world::current()?
                 .progress
                 .with(|e| pair_take(e, r, s))
                 .unwrap_or_default(),
             Owner::NONE,
         ),
         Pending::Part(j) => {
-            if let Some(Err(e)) = world()?.progress.with(|e| part_done(e, j)) {
+            if let Some(Err(e)) = world::current()?.progress.with(|e| part_done(e, j)) {
                 return Err(e);
             }
             return Ok(part_finish(j));
@@ -517,7 +518,7 @@ fn done_indices(ps: &[Pending], block: bool) -> Result<Vec<usize>> {
     let done = |e: &mut ProgressState| -> Vec<usize> {
         (0..ps.len()).filter(|&i| is_done(e, ps[i])).collect()
     };
-    let w = world()?;
+    let w = world::current()?;
     if block {
         Ok(w.progress.wait(|e| Some(done(e)).filter(|d| !d.is_empty())))
     } else {
@@ -549,7 +550,9 @@ fn check_all<H: Handle>(hs: &[H]) -> Result<()> {
     if !engine {
         return Ok(());
     }
-    let bad = world()?.progress.locked(|e| dead_engine_handle(e, hs));
+    let bad = world::current()?
+        .progress
+        .locked(|e| dead_engine_handle(e, hs));
     bad.map_or(Ok(()), |h| Err(invalid(h)))
 }
 
@@ -594,7 +597,7 @@ fn wait_all_plain<H: Handle>(
     if hs.is_empty() {
         return Ok(Some(false));
     }
-    let w = world()?;
+    let w = world::current()?;
     let mut next = 0;
     let mut failed = false;
     let mut gone = None;
@@ -702,7 +705,7 @@ pub fn some<H: Handle>(
 /// (MPI_Request_get_status and its MPI-4.1 family).
 fn peek<H: Handle>(p: Pending) -> Result<Option<Completion>> {
     let empty = || Some(Completion::empty::<H>());
-    let w = world()?;
+    let w = world::current()?;
     Ok(match p {
         Pending::Empty => empty(),
         Pending::Done(st) => Some(Completion::new(st, Owner::NONE)),
@@ -832,7 +835,7 @@ pub fn start<H: Handle>(h: H) -> Result<Option<i32>> {
         Startable::Persistent(i, start) => (i, start),
         Startable::Partitioned(p) => {
             // The engine's lock before the channel's, as in every wait.
-            world()?
+            world::current()?
                 .progress
                 .with(|e| p.lock().start(&mut e.partitioned));
             return Ok(None);
@@ -879,7 +882,7 @@ pub fn free<H: Handle>(h: &mut H) -> Result<()> {
         }
         Named::Slot(_) => {
             if let Pending::Engine(id) = pending(*h)? {
-                world()?.request_free(id);
+                world::current()?.request_free(id);
             }
             *h = H::NULL;
             return Ok(());
@@ -887,7 +890,7 @@ pub fn free<H: Handle>(h: &mut H) -> Result<()> {
         Named::Entry(i) => i,
         Named::Invalid => return Err(invalid(*h)),
     };
-    let w = world()?;
+    let w = world::current()?;
     if let Pending::Grequest(i) = pending(*h)? {
         *h = H::NULL;
         return grequest_free(i);
@@ -941,7 +944,7 @@ pub fn cancel<H: Handle>(h: H) -> Result<()> {
     }
     match pending(h)? {
         Pending::Engine(req) => {
-            world()?.cancel_recv(req);
+            world::current()?.cancel_recv(req);
         }
         Pending::Grequest(i) => return grequest(i).map_or(Ok(()), |g| g.cancel()),
         _ => {}
@@ -972,7 +975,7 @@ fn grequest_free(i: usize) -> Result<()> {
 
 /// MPI_Grequest_complete on handle `h`.
 pub fn grequest_mark_complete<H: Handle>(h: H) -> Result<()> {
-    let w = world()?;
+    let w = world::current()?;
     let bad = || mpi_err!(Request, "{h:#x} is not a generalized request");
     let Named::Entry(i) = h.named() else {
         return bad();
