@@ -7,6 +7,9 @@
 use crate::fabric::tcp::auth::{self, Challenge, Hello, Role, Transcript, NONCE};
 use crate::fabric::tcp::Secret;
 
+/// What a proxy connection's acceptor calls itself in the handshake (no rank has it).
+pub(super) const ROOT_ID: u32 = u32::MAX;
+
 /// What the peer owes next.
 enum Stage {
     Hello,
@@ -94,12 +97,12 @@ impl Handshake {
                 }
                 let t = Transcript {
                     connector: hello.rank,
-                    acceptor: super::job::ROOT_ID,
+                    acceptor: ROOT_ID,
                     connector_nonce: hello.nonce,
                     acceptor_nonce: self.nonce,
                 };
                 let c = Challenge {
-                    rank: super::job::ROOT_ID,
+                    rank: ROOT_ID,
                     nonce: t.acceptor_nonce,
                     mac: t.prove(secret, Role::Acceptor),
                 };
@@ -139,7 +142,7 @@ mod tests {
         let c = Challenge::decode(challenge).expect("a challenge");
         let t = Transcript {
             connector: id,
-            acceptor: super::super::job::ROOT_ID,
+            acceptor: super::ROOT_ID,
             connector_nonce: hello_nonce,
             acceptor_nonce: c.nonce,
         };
@@ -161,7 +164,7 @@ mod tests {
         let c = Challenge::decode(&challenge).expect("a challenge");
         let t = Transcript {
             connector: id,
-            acceptor: super::super::job::ROOT_ID,
+            acceptor: super::ROOT_ID,
             connector_nonce: n,
             acceptor_nonce: c.nonce,
         };

@@ -68,8 +68,6 @@ const PENDING_PER_SOURCE: usize = 8;
 const ACCEPTS_PER_POLL: usize = 64;
 /// How long the listener rests after an accept failure nothing here can clear.
 const ACCEPT_PAUSE: Duration = Duration::from_millis(100);
-/// What a proxy connection's acceptor calls itself in the handshake (no rank has it).
-pub(super) const ROOT_ID: u32 = u32::MAX;
 
 /// The parent's side of one rank.
 struct Rank {

@@ -8,7 +8,8 @@
 //! timeout, mpiexec's `RAILMPI_TCP_TIMEOUT`) find a root that no longer answers;
 //! when the ranks are done, the job's shared-memory files on this host are removed.
 
-use super::job::{self, Input, Start, HANDSHAKE_TIMEOUT, ROOT_ID};
+use super::handshake::ROOT_ID;
+use super::job::{self, Input, Start, HANDSHAKE_TIMEOUT};
 use super::relay::{Frame, Setup, Spawned};
 use super::signals;
 use crate::fabric::tcp::auth::{self, Challenge, Hello, Role, Transcript};
