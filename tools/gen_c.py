@@ -40,6 +40,14 @@ and converts its arguments by kind, and calls the core. Conversions by kind:
                                                                    (MPI_STATUS_IGNORE is not)
   everything else                                                 -> passed as it is
 
+and under the table's `slices` flag (see its header), input arrays whose length is another
+parameter:
+  the length parameter                                            -> usize, checked by kind
+  an integer array of a POLY* kind (int in one form, MPI_Count or
+  MPI_Aint in the other)                                          -> &[i64] (widened)
+  any other array (handles, enums ...)                            -> &[T], as it is
+  (MPI_ERR_ARG for a NULL array of positive length),
+
 so one core function, written once over usize counts, serves the int and the large-count
 entry point; an out count (MPI_Get_count) is written through `args::CountOut`, which both
 `*mut c_int` and `*mut MPI_Count` implement. Counts of other kinds (a datatype constructor's,
@@ -48,7 +56,8 @@ processes) reach the core as they are, int or MPI_Count, through `args::Int`.
 
 Procedures the standard removed (MPI-1's MPI_Type_struct, MPI_Errhandler_set ...), which
 its API no longer describes but MPICH's ABI keeps, take their C prototype from a `proto`
-line of the table: no parameter is converted there, and the error handler is that of the
+line of the table: no parameter is converted there (unless the line names the procedure
+that replaced it, `like MPI_Other`, whose parameters of the same names lend their kinds), and the error handler is that of the
 first input communicator, window, file or session, as above.
 
 These checks run before the core's own (initialization, communicator, datatype, rank, tag):
@@ -260,7 +269,7 @@ class Entry:
         self.out = out
         self.flags = set(flags)
         for f in self.flags:
-            if f not in {"on", "world", "file-null", "code", "int-only", "raw-counts", "bare", "tool"}:
+            if f not in {"on", "world", "file-null", "code", "int-only", "raw-counts", "bare", "tool", "slices"}:
                 sys.exit(f"{TABLE}:{lineno}: unknown flag {f!r}")
 
 
@@ -274,10 +283,10 @@ def read_table():
             if not line:
                 continue
             if line.startswith("proto "):
-                m = re.match(r"^proto\s+(int\s+(MPI_\w+)\s*\(.*\))$", line)
+                m = re.match(r"^proto\s+(int\s+(MPI_\w+)\s*\(.*\))(?:\s+like\s+(MPI_\w+))?$", line)
                 if not m:
                     sys.exit(f"{TABLE}:{n}: cannot read prototype {line!r}")
-                protos[m.group(2)] = m.group(1)
+                protos[m.group(2)] = (m.group(1), m.group(3))
                 continue
             m = re.match(r"^(MPI_\w+)\s+(.+?)\s+=>\s+(\w+)\s*(.*)$", line)
             if m:
@@ -297,18 +306,26 @@ def read_table():
 PROTO_KINDS = {"MPI_Comm": "COMMUNICATOR", "MPI_Win": "WINDOW", "MPI_File": "FILE", "MPI_Session": "SESSION"}
 
 
-def params_of_proto(proto):
-    """The parameters of a prototype the table gives, each an input unless a pointer."""
+def params_of_proto(proto, like=None):
+    """The parameters of a prototype the table gives, each an input unless a pointer; with
+    `like` (the standard procedure that replaced it, `proto ... like MPI_Other`), a
+    parameter of the same name there lends its kind, direction and length, so that the
+    old call's arguments are checked and read as the new one's are."""
+    same = {}
+    if like is not None:
+        same = {d["name"]: d for d in like._parseset["parameters"] if not d["large_only"]}
     out = []
     for text in split_params(proto):
         name, ty = rust_param(text)
+        d = same.get(name)
         out.append(
             {
                 "name": name,
                 "type": ty,
-                "kind": PROTO_KINDS.get(ty, "OTHER"),
-                "dir": "out" if ty.startswith("*") else "in",
-                "array": False,
+                "kind": d["kind"] if d else PROTO_KINDS.get(ty, "OTHER"),
+                "dir": d["param_direction"] if d else ("out" if ty.startswith("*") else "in"),
+                "array": bool(d and d["length"] is not None),
+                "length": d["length"] if d else None,
             }
         )
     return out
@@ -369,22 +386,68 @@ def params_of(proc, proto, large):
                 "kind": desc["kind"],
                 "dir": desc["param_direction"],
                 "array": desc["length"] is not None or text.endswith("[]"),
+                # The standard's length expression of an array: a parameter's name, "*"
+                # (known otherwise: the communicator's size ...), or [name, "3"] for the
+                # rows of `int ranges[][3]`.
+                "length": desc["length"],
             }
         )
     return out
 
 
-def conversions(params, raw_counts):
+# Under the `slices` flag: the check of an array's length parameter, by its kind (the class
+# each shim gave before the generator read its arrays): an element count is MPI_ERR_COUNT
+# when negative, as MPICH's; a number of dimensions that must be positive (a subarray's,
+# a darray's) and any other length are MPI_ERR_ARG.
+LENGTH_CHECKS = {"POLYDTYPE_NUM_ELEM_NNI": "elems", "ARRAY_LENGTH_PI": "positive_len"}
+
+
+def array_length(p, names):
+    """The name of the parameter that gives array `p`'s length (the rows of `ranges[][3]`
+    count), or None when the standard gives no such parameter ("*", or not an array)."""
+    length = p.get("length")
+    if isinstance(length, list):
+        length = length[0]
+    return length if length in names else None
+
+
+def slice_reads(params):
+    """Under `slices`: {length parameter: check function}, and {input array: its length
+    parameter} for the input arrays whose length is another parameter."""
+    names = {q["name"] for q in params if not q["array"]}
+    arrays = {p["name"]: array_length(p, names) for p in params if p["dir"] == "in" and p["array"]}
+    arrays = {a: n for a, n in arrays.items() if n is not None}
+    kinds = {q["name"]: q["kind"] for q in params}
+    lengths = {n: LENGTH_CHECKS.get(kinds[n], "len") for n in arrays.values()}
+    return lengths, arrays
+
+
+def conversions(params, raw_counts, slices=False):
     """The statements that check and convert arguments by kind, in parameter order."""
     lines = []
     # The MPI-IO chapter gives its counts kind POLYXFER_NUM_ELEM (without _NNI), yet a
     # negative one is erroneous there too: MPI_ERR_COUNT, as MPICH's ROMIO says.
     file_call = any(p["kind"] == "FILE" for p in params)
+    lengths, arrays = slice_reads(params) if slices else ({}, {})
     for p in params:
         n, k = p["name"], p["kind"]
         if file_call and k == "POLYXFER_NUM_ELEM":
             k = "POLYXFER_NUM_ELEM_NNI"
-        if k in COUNT_KINDS and p["dir"] == "in" and not p["array"] and not raw_counts:
+        if n in lengths or (slices and k == "POLYDTYPE_NUM_ELEM_NNI" and not p["array"]):
+            # A length (or a constructor's count, block length): checked, then a usize.
+            f = lengths.get(n, "elems")
+            lines.append(f'let {n} = args::{f}({n}, "{n}")?;')
+        elif n in arrays:
+            # Read where the array comes in the parameter order (a NULL array of positive
+            # length is MPI_ERR_ARG). An integer array whose C type differs between the
+            # call and its large-count form (a POLY kind) is widened to i64, so that one
+            # core function serves both forms; any other is borrowed as it is.
+            widen = k.startswith("POLY") and re.search(r"\b(c_int|MPI_Count|MPI_Aint)$", p["type"])
+            if widen:
+                lines.append(f'let {n} = &args::ints({n}, {arrays[n]}, "{n}")?;')
+            else:
+                lines.append(f'let {n} = args::slice({n}, {arrays[n]}, "{n}")?;')
+        elif k in COUNT_KINDS and p["dir"] == "in" and not p["array"] and not raw_counts:
             f = "count_c" if p["type"] == "MPI_Count" else "count"
             lines.append(f"let {n} = args::{f}({n})?;")
         elif k in SIZE_KINDS and p["dir"] == "in" and not p["array"]:
@@ -438,7 +501,7 @@ def render_entry(entry, cname, params):
     call = call.replace("@name", f'"{cname}"')
     run, obj = error_target(entry, params)
     sig = ", ".join(f"{p['name']}: {p['type']}" for p in params)
-    body = conversions(params, "raw-counts" in entry.flags)
+    body = conversions(params, "raw-counts" in entry.flags, "slices" in entry.flags)
     if entry.out is not None:
         # The output is checked before the call (which may make an object), then written.
         if not any(p["name"] == entry.out and p["type"].startswith("*mut") for p in params):
@@ -517,7 +580,10 @@ def render(std, entries, protos):
             # prototype says, no large-count form.
             if e.name in procs:
                 sys.exit(f"{TABLE}:{e.lineno}: {e.name} is in the standard's API: no prototype")
-            chunks.append(render_entry(e, e.name, params_of_proto(protos[e.name])))
+            proto, like = protos[e.name]
+            if like is not None and like not in procs:
+                sys.exit(f"{TABLE}:{e.lineno}: {like} is not in the standard's API")
+            chunks.append(render_entry(e, e.name, params_of_proto(proto, procs.get(like))))
             continue
         large_only = e.name.endswith("_c") and e.name[:-2] in procs
         proc = procs.get(e.name[:-2] if large_only else e.name)

@@ -31,6 +31,36 @@ pub fn count_any(c: impl Int) -> Result<usize> {
     Ok(c as usize)
 }
 
+/// A count the generator checks for a table line flagged `slices` (tools/gen_c.py): a
+/// datatype constructor's count or block length, an array's length of that kind, int or
+/// MPI_Count (MPI_ERR_COUNT when negative, as MPICH).
+#[inline]
+pub fn elems(c: impl Int, what: &str) -> Result<usize> {
+    let c = c.wide();
+    if c < 0 {
+        return mpi_err!(Count, "negative {what} {c}");
+    }
+    Ok(c as usize)
+}
+
+/// An array length that must be positive (a subarray's or darray's ndims: MPI_ERR_ARG).
+#[inline]
+pub fn positive_len(n: c_int, what: &str) -> Result<usize> {
+    if n <= 0 {
+        return mpi_err!(Arg, "{what} must be positive, is {n}");
+    }
+    Ok(n as usize)
+}
+
+/// Any other array length (MPI_ERR_ARG when negative).
+#[inline]
+pub fn len(n: c_int, what: &str) -> Result<usize> {
+    if n < 0 {
+        return mpi_err!(Arg, "negative {what} {n}");
+    }
+    Ok(n as usize)
+}
+
 /// A large-count (`MPI_Count`) element count (usize holds it: 64-bit targets only).
 #[inline]
 pub fn count_c(c: MPI_Count) -> Result<usize> {

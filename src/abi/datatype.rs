@@ -10,9 +10,11 @@ use super::consts::*;
 use super::handles::{self, TypeRef};
 use super::shim::{write_out, write_out_str};
 use super::type_attr;
-use crate::datatype::contents::{object_name, Combiner, Contents, Registry, Room};
+use crate::datatype::contents::{object_name, Contents, Registry, Room};
 use crate::datatype::predefined::{self, TypeClass};
 use crate::datatype::{external32, Datatype, Distrib, Member, Order};
+// The table's constructor lines name it (`datatype::Ctor::Vector(..)`).
+pub(crate) use crate::datatype::{contents::Combiner, Ctor};
 use crate::error::Result;
 use crate::mpi_err;
 use std::ffi::CStr;
@@ -53,23 +55,6 @@ fn create(d: Datatype, contents: Contents<MPI_Datatype>) -> MPI_Datatype {
     META.create(contents, || handles::new_datatype(d))
 }
 
-/// A constructor's last step: the new type `t`, recorded with its arguments as the form
-/// `I` keeps them, written to the caller's `newtype`.
-///
-/// # Safety
-/// `newtype` is valid (checked before the type was made).
-unsafe fn made<I: args::Int>(
-    newtype: *mut MPI_Datatype,
-    t: Datatype,
-    combiner: Combiner,
-    ints: &[i64],
-    addrs: &[i64],
-    types: Vec<MPI_Datatype>,
-) -> Result<()> {
-    let contents = Contents::new(combiner, ints, addrs, I::LARGE, types);
-    write_out(newtype, create(t, contents))
-}
-
 /// Keep derived type `h` (and its handle) valid past an `MPI_Type_free` until
 /// `release_held`: a persistent collective's types, which MPI lets the application free
 /// right after the `_init`. False (nothing held) for a predefined or unknown handle.
@@ -105,7 +90,7 @@ fn marker(h: MPI_Datatype) -> &'static Datatype {
 }
 
 /// Any valid datatype, committed or not, the MPI_LB / MPI_UB markers included.
-fn any_type(h: MPI_Datatype) -> Result<TypeRef> {
+pub(crate) fn any_type(h: MPI_Datatype) -> Result<TypeRef> {
     if builtin_types::is_bound_marker(h) {
         return Ok(TypeRef::Builtin(marker(h)));
     }
@@ -128,14 +113,6 @@ fn nonneg(v: impl args::Int, what: &str) -> Result<i64> {
     Ok(v)
 }
 
-/// Widened values, each checked non-negative.
-fn all_nonneg(vs: &[i64], what: &str) -> Result<()> {
-    match vs.iter().find(|&&v| v < 0) {
-        Some(v) => mpi_err!(Count, "negative {what} {v}"),
-        None => Ok(()),
-    }
-}
-
 fn out<T>(p: *mut T) -> Result<*mut T> {
     if p.is_null() {
         return mpi_err!(Arg, "NULL output argument");
@@ -145,55 +122,25 @@ fn out<T>(p: *mut T) -> Result<*mut T> {
 
 // ------------------------------------------------------------------ queries
 
-/// MPI_Type_size(_x, _c): MPI_UNDEFINED in an int that cannot hold it.
-///
-/// # Safety
-/// `size` is NULL or valid.
-pub unsafe fn size(datatype: MPI_Datatype, size: impl args::CountOut) -> Result<()> {
-    size.put(Some(any_type(datatype)?.size as u64))
-}
-
-/// MPI_Type_get_extent(_x, _c) (MPI_Aint and MPI_Count are the same C type here).
+/// MPI_Type_get_extent(_x, _c), or with `true_` MPI_Type_get_true_extent(_x, _c) (table
+/// lines; MPI_Aint and MPI_Count are the same C type here).
 ///
 /// # Safety
 /// `lb` and `extent` are NULL or valid.
-pub unsafe fn get_extent(
+pub unsafe fn extent(
     datatype: MPI_Datatype,
     lb: *mut MPI_Aint,
     extent: *mut MPI_Aint,
+    true_: bool,
 ) -> Result<()> {
     let t = any_type(datatype)?;
-    write_out(lb, t.lb as MPI_Aint)?;
-    write_out(extent, t.extent as MPI_Aint)
-}
-
-/// MPI_Type_get_true_extent(_x, _c).
-///
-/// # Safety
-/// As `get_extent`.
-pub unsafe fn get_true_extent(
-    datatype: MPI_Datatype,
-    true_lb: *mut MPI_Aint,
-    true_extent: *mut MPI_Aint,
-) -> Result<()> {
-    let t = any_type(datatype)?;
-    write_out(true_lb, t.true_lb as MPI_Aint)?;
-    write_out(true_extent, t.true_extent as MPI_Aint)
-}
-
-/// MPI-1's MPI_Type_lb (removed in MPI-3, still in MPICH).
-pub(crate) unsafe fn type_lb(datatype: MPI_Datatype, displacement: *mut MPI_Aint) -> Result<()> {
-    write_out(displacement, any_type(datatype)?.lb as MPI_Aint)
-}
-
-/// MPI-1's MPI_Type_ub (removed in MPI-3, still in MPICH).
-pub(crate) unsafe fn type_ub(datatype: MPI_Datatype, displacement: *mut MPI_Aint) -> Result<()> {
-    write_out(displacement, any_type(datatype)?.ub() as MPI_Aint)
-}
-
-/// MPI-1's MPI_Type_extent (removed in MPI-3, still in MPICH).
-pub(crate) unsafe fn type_extent(datatype: MPI_Datatype, extent: *mut MPI_Aint) -> Result<()> {
-    write_out(extent, any_type(datatype)?.extent as MPI_Aint)
+    let (l, e) = if true_ {
+        (t.true_lb, t.true_extent)
+    } else {
+        (t.lb, t.extent)
+    };
+    write_out(lb, l as MPI_Aint)?;
+    write_out(extent, e as MPI_Aint)
 }
 
 pub(crate) unsafe fn get_name(
@@ -228,10 +175,6 @@ pub(crate) unsafe fn set_name(datatype: MPI_Datatype, type_name: *const c_char) 
         return Ok(());
     }
     handles::update_datatype(datatype, |d| d.name = name)
-}
-
-pub(crate) unsafe fn get_address(location: *const c_void, address: *mut MPI_Aint) -> Result<()> {
-    write_out(address, location as MPI_Aint)
 }
 
 /// Address arithmetic (MPI-3.1 §4.1.5): plain integer arithmetic on this ABI.
@@ -315,27 +258,6 @@ pub unsafe fn get_envelope<O: args::CountOut>(
     write_out(combiner, combiner_code(e.combiner))
 }
 
-/// MPI_Type_get_envelope: `get_envelope` without large counts.
-///
-/// # Safety
-/// As `get_envelope`.
-pub unsafe fn get_envelope_int(
-    datatype: MPI_Datatype,
-    num_integers: *mut c_int,
-    num_addresses: *mut c_int,
-    num_datatypes: *mut c_int,
-    combiner: *mut c_int,
-) -> Result<()> {
-    get_envelope(
-        datatype,
-        num_integers,
-        num_addresses,
-        None,
-        num_datatypes,
-        combiner,
-    )
-}
-
 /// Copy `v` to the caller's array of room `max`.
 ///
 /// # Safety
@@ -386,215 +308,53 @@ pub unsafe fn get_contents<I: args::Int>(
 
 // ------------------------------------------------------------------ constructors
 
-// Each constructor serves its call and the call's `_c` form: `I` is the form's integer
-// (c_int or MPI_Count), and says how the contents record keeps the arguments.
+// The generator reads the constructors' counts and arrays (table lines flagged `slices`);
+// `large` says which form made the type (its record keeps the arguments as that form's).
 
-/// MPI_Type_contiguous(_c).
+/// MPI_Type_contiguous ... MPI_Type_create_resized (each a table line; their `_c` forms
+/// and MPI-1's MPI_Type_hvector / _hindexed too): check, resolve the old type, make the
+/// type, record it.
 ///
 /// # Safety
 /// `newtype` is NULL or valid.
-pub unsafe fn contiguous<I: args::Int>(
-    count: I,
+pub unsafe fn make(
+    c: Ctor<'_>,
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
+    large: bool,
 ) -> Result<()> {
-    let n = nonneg(count, "count")?;
+    c.check()?;
     let old = old_type(oldtype)?;
     let newtype = out(newtype)?;
-    let t = Datatype::contiguous(n, &old)?;
-    made::<I>(newtype, t, Combiner::Contiguous, &[n], &[], vec![oldtype])
+    let t = c.build(&[Member::Type(&old)])?;
+    write_out(newtype, create(t, c.contents(large, vec![oldtype])))
 }
 
-/// MPI_Type_vector(_c).
+/// MPI_Type_create_struct(_c) and MPI-1's MPI_Type_struct: `make` with a type per block
+/// (MPI_LB / MPI_UB markers among them).
 ///
 /// # Safety
 /// `newtype` is NULL or valid.
-pub unsafe fn vector<I: args::Int>(
-    count: I,
-    blocklength: I,
-    stride: I,
-    oldtype: MPI_Datatype,
+pub unsafe fn structure(
+    _count: usize,
+    array_of_blocklengths: &[i64],
+    array_of_displacements: &[i64],
+    array_of_types: &[MPI_Datatype],
     newtype: *mut MPI_Datatype,
+    large: bool,
 ) -> Result<()> {
-    let n = nonneg(count, "count")?;
-    let bl = nonneg(blocklength, "blocklength")?;
-    let old = old_type(oldtype)?;
+    let c = Ctor::Struct(array_of_blocklengths, array_of_displacements);
+    c.check()?;
+    let refs = array_of_types
+        .iter()
+        .map(|&h| {
+            (!builtin_types::is_bound_marker(h))
+                .then(|| old_type(h))
+                .transpose()
+        })
+        .collect::<Result<Vec<_>>>()?;
     let newtype = out(newtype)?;
-    let t = Datatype::vector(n, bl, stride.wide(), &old)?;
-    made::<I>(
-        newtype,
-        t,
-        Combiner::Vector,
-        &[n, bl, stride.wide()],
-        &[],
-        vec![oldtype],
-    )
-}
-
-/// MPI_Type_create_hvector(_c) and MPI-1's MPI_Type_hvector.
-///
-/// # Safety
-/// `newtype` is NULL or valid.
-pub unsafe fn hvector<I: args::Int>(
-    count: I,
-    blocklength: I,
-    stride: MPI_Aint,
-    oldtype: MPI_Datatype,
-    newtype: *mut MPI_Datatype,
-) -> Result<()> {
-    let n = nonneg(count, "count")?;
-    let bl = nonneg(blocklength, "blocklength")?;
-    let old = old_type(oldtype)?;
-    let newtype = out(newtype)?;
-    let t = Datatype::hvector(n, bl, stride as isize, &old)?;
-    made::<I>(
-        newtype,
-        t,
-        Combiner::Hvector,
-        &[n, bl],
-        &[stride],
-        vec![oldtype],
-    )
-}
-
-/// The count, block lengths (checked non-negative) and displacements of an indexed
-/// constructor, widened.
-///
-/// # Safety
-/// The arrays are NULL or hold `count` values.
-unsafe fn blocks<I: args::Int, D: args::Int>(
-    count: I,
-    array_of_blocklengths: *const I,
-    array_of_displacements: *const D,
-) -> Result<(i64, Vec<i64>, Vec<i64>)> {
-    let n = nonneg(count, "count")?;
-    let bl = args::ints(array_of_blocklengths, n as usize, "array_of_blocklengths")?;
-    let d = args::ints(array_of_displacements, n as usize, "array_of_displacements")?;
-    all_nonneg(&bl, "blocklength")?;
-    Ok((n, bl, d))
-}
-
-/// MPI_Type_indexed(_c).
-///
-/// # Safety
-/// MPI's: the arrays hold `count` values; `newtype` is NULL or valid.
-pub unsafe fn indexed<I: args::Int>(
-    count: I,
-    array_of_blocklengths: *const I,
-    array_of_displacements: *const I,
-    oldtype: MPI_Datatype,
-    newtype: *mut MPI_Datatype,
-) -> Result<()> {
-    let (n, bl, d) = blocks(count, array_of_blocklengths, array_of_displacements)?;
-    let old = old_type(oldtype)?;
-    let newtype = out(newtype)?;
-    let t = Datatype::indexed(&bl, &d, &old)?;
-    let ints: Vec<i64> = [n].iter().chain(&bl).chain(&d).copied().collect();
-    made::<I>(newtype, t, Combiner::Indexed, &ints, &[], vec![oldtype])
-}
-
-/// MPI_Type_create_hindexed(_c) and MPI-1's MPI_Type_hindexed.
-///
-/// # Safety
-/// As `indexed`.
-pub unsafe fn hindexed<I: args::Int>(
-    count: I,
-    array_of_blocklengths: *const I,
-    array_of_displacements: *const MPI_Aint,
-    oldtype: MPI_Datatype,
-    newtype: *mut MPI_Datatype,
-) -> Result<()> {
-    let (n, bl, d) = blocks(count, array_of_blocklengths, array_of_displacements)?;
-    let old = old_type(oldtype)?;
-    let newtype = out(newtype)?;
-    let dd: Vec<isize> = d.iter().map(|&x| x as isize).collect();
-    let t = Datatype::hindexed(&bl, &dd, &old)?;
-    let ints: Vec<i64> = [n].iter().chain(&bl).copied().collect();
-    made::<I>(newtype, t, Combiner::Hindexed, &ints, &d, vec![oldtype])
-}
-
-/// MPI_Type_create_indexed_block(_c).
-///
-/// # Safety
-/// As `indexed`.
-pub unsafe fn indexed_block<I: args::Int>(
-    count: I,
-    blocklength: I,
-    array_of_displacements: *const I,
-    oldtype: MPI_Datatype,
-    newtype: *mut MPI_Datatype,
-) -> Result<()> {
-    let n = nonneg(count, "count")?;
-    let bl = nonneg(blocklength, "blocklength")?;
-    let d = args::ints(array_of_displacements, n as usize, "array_of_displacements")?;
-    let old = old_type(oldtype)?;
-    let newtype = out(newtype)?;
-    let t = Datatype::indexed_block(bl, &d, &old)?;
-    let ints: Vec<i64> = [n, bl].iter().chain(&d).copied().collect();
-    made::<I>(
-        newtype,
-        t,
-        Combiner::IndexedBlock,
-        &ints,
-        &[],
-        vec![oldtype],
-    )
-}
-
-/// MPI_Type_create_hindexed_block(_c).
-///
-/// # Safety
-/// As `indexed`.
-pub unsafe fn hindexed_block<I: args::Int>(
-    count: I,
-    blocklength: I,
-    array_of_displacements: *const MPI_Aint,
-    oldtype: MPI_Datatype,
-    newtype: *mut MPI_Datatype,
-) -> Result<()> {
-    let n = nonneg(count, "count")?;
-    let bl = nonneg(blocklength, "blocklength")?;
-    let d = args::ints(array_of_displacements, n as usize, "array_of_displacements")?;
-    let old = old_type(oldtype)?;
-    let newtype = out(newtype)?;
-    let dd: Vec<isize> = d.iter().map(|&x| x as isize).collect();
-    let t = Datatype::hindexed_block(bl, &dd, &old)?;
-    made::<I>(
-        newtype,
-        t,
-        Combiner::HindexedBlock,
-        &[n, bl],
-        &d,
-        vec![oldtype],
-    )
-}
-
-/// MPI_Type_create_struct(_c) and MPI-1's MPI_Type_struct.
-///
-/// # Safety
-/// As `indexed`.
-pub unsafe fn structure<I: args::Int>(
-    count: I,
-    array_of_blocklengths: *const I,
-    array_of_displacements: *const MPI_Aint,
-    array_of_types: *const MPI_Datatype,
-    newtype: *mut MPI_Datatype,
-) -> Result<()> {
-    let n = nonneg(count, "count")? as usize;
-    let bl = args::ints(array_of_blocklengths, n, "array_of_blocklengths")?;
-    let d = args::ints(array_of_displacements, n, "array_of_displacements")?;
-    let tys = args::slice(array_of_types, n, "array_of_types")?;
-    all_nonneg(&bl, "blocklength")?;
-    let mut refs = Vec::with_capacity(n);
-    for &h in tys {
-        refs.push(if builtin_types::is_bound_marker(h) {
-            None
-        } else {
-            Some(old_type(h)?)
-        });
-    }
-    let newtype = out(newtype)?;
-    let members: Vec<Member<'_>> = tys
+    let members: Vec<Member<'_>> = array_of_types
         .iter()
         .zip(&refs)
         .map(|(&h, r)| match r {
@@ -603,29 +363,11 @@ pub unsafe fn structure<I: args::Int>(
             None => Member::Ub,
         })
         .collect();
-    let dd: Vec<isize> = d.iter().map(|&x| x as isize).collect();
-    let t = Datatype::structure(&bl, &dd, &members)?;
-    let ints: Vec<i64> = [n as i64].iter().chain(&bl).copied().collect();
-    made::<I>(newtype, t, Combiner::Struct, &ints, &d, tys.to_vec())
-}
-
-/// MPI_Type_create_resized(_c): the form is the caller's (`large`), as its lb and extent
-/// are MPI_Aint in one and MPI_Count in the other, the same C type.
-///
-/// # Safety
-/// `newtype` is NULL or valid.
-pub unsafe fn resized(
-    oldtype: MPI_Datatype,
-    lb: MPI_Aint,
-    extent: MPI_Aint,
-    newtype: *mut MPI_Datatype,
-    large: bool,
-) -> Result<()> {
-    let old = old_type(oldtype)?;
-    let newtype = out(newtype)?;
-    let t = Datatype::resized(&old, lb as isize, extent as isize)?;
-    let contents = Contents::new(Combiner::Resized, &[], &[lb, extent], large, vec![oldtype]);
-    write_out(newtype, create(t, contents))
+    let t = c.build(&members)?;
+    write_out(
+        newtype,
+        create(t, c.contents(large, array_of_types.to_vec())),
+    )
 }
 
 pub(crate) unsafe fn dup(oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> Result<()> {
@@ -657,29 +399,24 @@ fn storage_order(o: c_int) -> Result<Order> {
 /// MPI_Type_create_subarray(_c) (in the `_c` form ndims and order stay integers).
 ///
 /// # Safety
-/// MPI's: the arrays hold `ndims` values; `newtype` is NULL or valid.
-pub unsafe fn subarray<I: args::Int>(
-    ndims: c_int,
-    array_of_sizes: *const I,
-    array_of_subsizes: *const I,
-    array_of_starts: *const I,
+/// `newtype` is NULL or valid.
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn subarray(
+    _ndims: usize,
+    sizes: &[i64],
+    subsizes: &[i64],
+    starts: &[i64],
     order: c_int,
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
+    large: bool,
 ) -> Result<()> {
-    if ndims <= 0 {
-        return mpi_err!(Arg, "ndims must be positive, is {ndims}");
-    }
-    let n = ndims as usize;
-    let sizes = args::ints(array_of_sizes, n, "array_of_sizes")?;
-    let subsizes = args::ints(array_of_subsizes, n, "array_of_subsizes")?;
-    let starts = args::ints(array_of_starts, n, "array_of_starts")?;
-    Datatype::check_subarray(&sizes, &subsizes, &starts)?;
+    Datatype::check_subarray(sizes, subsizes, starts)?;
     let o = storage_order(order)?;
     let old = old_type(oldtype)?;
     let newtype = out(newtype)?;
-    let t = Datatype::subarray(&sizes, &subsizes, &starts, o, &old)?;
-    let c = Contents::subarray(&sizes, &subsizes, &starts, order, I::LARGE, oldtype);
+    let t = Datatype::subarray(sizes, subsizes, starts, o, &old)?;
+    let c = Contents::subarray(sizes, subsizes, starts, order, large, oldtype);
     write_out(newtype, create(t, c))
 }
 
@@ -798,98 +535,32 @@ pub(crate) unsafe fn status_elements(
 
 // ------------------------------------------------------------------ pack / unpack
 
-/// A pack or unpack position: in and out through the caller's int or MPI_Count.
+/// MPI_Pack(_c) (`packing`) and MPI_Unpack(_c), table lines: the communicator, the count
+/// (`count_name`), the type, the position, then the core's checks and copy
+/// (`Datatype::pack_at`); the position written back when bytes moved.
 ///
 /// # Safety
-/// `p` is NULL or valid.
-unsafe fn position<I: args::Int>(p: *mut I) -> Result<i64> {
-    Ok((*out(p)?).wide())
-}
-
-/// The checked place of a pack or unpack: the type, `count` elements of it (`count_name`),
-/// and the packed bytes at `pos..pos + len` of the `size`-byte packed buffer; the typed
-/// buffer (`typed_name`) must not be NULL when it holds data.
-///
-/// # Safety
-/// `position_` is NULL or valid.
+/// MPI's: `typed` holds the elements, `packed` `size` bytes; `position` NULL or valid.
 #[allow(clippy::too_many_arguments)]
-unsafe fn packed_span<I: args::Int>(
+pub unsafe fn packing<I: args::Int>(
     count: I,
     count_name: &str,
     datatype: MPI_Datatype,
     comm: MPI_Comm,
-    position_: *mut I,
-    typed: *const c_void,
-    typed_name: &str,
+    position: *mut I,
+    typed: *mut c_void,
+    packed: *mut c_void,
     size: usize,
-) -> Result<(TypeRef, usize, usize, usize)> {
+    packing: bool,
+) -> Result<()> {
     handles::comm(comm)?;
     let n = nonneg(count, count_name)? as usize;
     let t = handles::datatype(datatype)?;
-    let pos = position(position_)?;
-    if typed.is_null() && n > 0 && t.size > 0 && t.true_lb == 0 {
-        return mpi_err!(Arg, "NULL {typed_name} with {count_name} {n}");
+    let pos = (*out(position)?).wide();
+    match t.pack_at(n, typed.cast(), packed.cast(), size, pos, I::LARGE, packing)? {
+        Some(end) => args::put_int(position, end as i64),
+        None => Ok(()),
     }
-    let (pos, len) = t.packed_span(n, pos, size, I::LARGE)?;
-    Ok((t, n, pos, len))
-}
-
-/// MPI_Pack(_c).
-///
-/// # Safety
-/// MPI's: `inbuf` holds the elements, `outbuf` `outsize` bytes.
-pub unsafe fn pack<I: args::Int>(
-    inbuf: *const c_void,
-    incount: I,
-    datatype: MPI_Datatype,
-    outbuf: *mut c_void,
-    outsize: usize,
-    position_: *mut I,
-    comm: MPI_Comm,
-) -> Result<()> {
-    let (t, n, pos, len) = packed_span(
-        incount, "incount", datatype, comm, position_, inbuf, "inbuf", outsize,
-    )?;
-    if len == 0 {
-        return Ok(());
-    }
-    if outbuf.is_null() {
-        return mpi_err!(Arg, "NULL outbuf");
-    }
-    // SAFETY: MPI: outbuf holds outsize bytes, of which pos..pos+len fit (checked);
-    // inbuf holds `n` elements of the type.
-    let dst = std::slice::from_raw_parts_mut((outbuf as *mut u8).add(pos), len);
-    t.pack_into(n, 0, inbuf as *const u8, dst);
-    args::put_int(position_, (pos + len) as i64)
-}
-
-/// MPI_Unpack(_c).
-///
-/// # Safety
-/// MPI's: `inbuf` holds `insize` bytes, `outbuf` room for the elements.
-pub unsafe fn unpack<I: args::Int>(
-    inbuf: *const c_void,
-    insize: usize,
-    position_: *mut I,
-    outbuf: *mut c_void,
-    outcount: I,
-    datatype: MPI_Datatype,
-    comm: MPI_Comm,
-) -> Result<()> {
-    let (t, n, pos, len) = packed_span(
-        outcount, "outcount", datatype, comm, position_, outbuf, "outbuf", insize,
-    )?;
-    if len == 0 {
-        return Ok(());
-    }
-    if inbuf.is_null() {
-        return mpi_err!(Arg, "NULL inbuf");
-    }
-    // SAFETY: MPI: inbuf holds insize bytes, pos..pos+len among them (checked);
-    // outbuf has room for `n` elements of the type.
-    let src = std::slice::from_raw_parts((inbuf as *const u8).add(pos), len);
-    t.unpack_from(n, 0, src, outbuf as *mut u8);
-    args::put_int(position_, (pos + len) as i64)
 }
 
 /// MPI_Pack_size(_c).
@@ -908,90 +579,47 @@ pub unsafe fn pack_size<I: args::Int>(
     args::put_int(size, t.packed_size(n, I::LARGE)? as i64)
 }
 
-/// The data representation argument of the external pack calls (`check_datarep`).
+/// The data representation argument of the external pack calls (`check_datarep`), the
+/// count (`count_name`) and the type.
 ///
 /// # Safety
 /// `datarep` is NULL or a NUL-terminated string.
-unsafe fn external32(datarep: *const c_char) -> Result<()> {
+unsafe fn external32(
+    datarep: *const c_char,
+    count: impl args::Int,
+    count_name: &str,
+    datatype: MPI_Datatype,
+) -> Result<(TypeRef, usize)> {
     if datarep.is_null() {
         return mpi_err!(Arg, "NULL datarep");
     }
-    external32::check_datarep(CStr::from_ptr(datarep).to_bytes())
+    external32::check_datarep(CStr::from_ptr(datarep).to_bytes())?;
+    let n = nonneg(count, count_name)? as usize;
+    Ok((handles::datatype(datatype)?, n))
 }
 
-/// The checked place of an external pack (`packing`) or unpack: the type, `count`
-/// elements of it, their external32 bytes at `pos..pos + len` of a `size`-byte buffer.
+/// MPI_Pack_external(_c) (`packing`) and MPI_Unpack_external(_c), table lines
+/// (`external32::copy`).
 ///
 /// # Safety
-/// `datarep` is NULL or a string; `position` is NULL or valid.
-unsafe fn external_span(
+/// MPI's: the buffers hold what the arguments say; `position` NULL or valid.
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn external(
     datarep: *const c_char,
     count: impl args::Int,
     datatype: MPI_Datatype,
     position: *mut MPI_Aint,
+    typed: *mut c_void,
+    ext: *mut c_void,
     size: MPI_Aint,
     packing: bool,
-) -> Result<(TypeRef, usize, usize, usize)> {
-    external32(datarep)?;
-    let n = nonneg(count, if packing { "incount" } else { "outcount" })? as usize;
-    let t = handles::datatype(datatype)?;
-    let (pos, len) = external32::span(&t, n, *out(position)?, size, packing)?;
-    Ok((t, n, pos, len))
-}
-
-/// MPI_Pack_external(_c).
-///
-/// # Safety
-/// MPI's: the buffers hold what the arguments say.
-pub unsafe fn pack_external(
-    datarep: *const c_char,
-    inbuf: *const c_void,
-    incount: impl args::Int,
-    datatype: MPI_Datatype,
-    outbuf: *mut c_void,
-    outsize: MPI_Aint,
-    position: *mut MPI_Aint,
 ) -> Result<()> {
-    let (t, n, pos, len) = external_span(datarep, incount, datatype, position, outsize, true)?;
-    if len == 0 {
-        return Ok(());
+    let name = if packing { "incount" } else { "outcount" };
+    let (t, n) = external32(datarep, count, name, datatype)?;
+    let pos = *out(position)?;
+    if let Some(end) = external32::copy(&t, n, typed.cast(), ext.cast(), size, pos, packing)? {
+        *position = end as MPI_Aint;
     }
-    if outbuf.is_null() || (inbuf.is_null() && t.true_lb == 0) {
-        return mpi_err!(Arg, "NULL buffer");
-    }
-    // SAFETY: MPI: outbuf holds outsize bytes, of which pos..pos+len fit (checked);
-    // inbuf holds `n` elements of the type.
-    let dst = std::slice::from_raw_parts_mut((outbuf as *mut u8).add(pos), len);
-    external32::pack(&t, n, inbuf as *const u8, dst)?;
-    *position = (pos + len) as MPI_Aint;
-    Ok(())
-}
-
-/// MPI_Unpack_external(_c).
-///
-/// # Safety
-/// MPI's: the buffers hold what the arguments say.
-pub unsafe fn unpack_external(
-    datarep: *const c_char,
-    inbuf: *const c_void,
-    insize: MPI_Aint,
-    position: *mut MPI_Aint,
-    outbuf: *mut c_void,
-    outcount: impl args::Int,
-    datatype: MPI_Datatype,
-) -> Result<()> {
-    let (t, n, pos, len) = external_span(datarep, outcount, datatype, position, insize, false)?;
-    if len == 0 {
-        return Ok(());
-    }
-    if inbuf.is_null() || (outbuf.is_null() && t.true_lb == 0) {
-        return mpi_err!(Arg, "NULL buffer");
-    }
-    // SAFETY: MPI: inbuf holds insize bytes, pos..pos+len among them (checked); outbuf
-    // has room for `n` elements.
-    let ext = std::slice::from_raw_parts((inbuf as *const u8).add(pos), len);
-    external32::unpack(&t, n, ext, outbuf as *mut u8)?;
-    *position = (pos + len) as MPI_Aint;
     Ok(())
 }
 
@@ -1005,20 +633,18 @@ pub unsafe fn pack_external_size(
     datatype: MPI_Datatype,
     size: *mut MPI_Aint,
 ) -> Result<()> {
-    external32(datarep)?;
-    let n = nonneg(incount, "incount")? as usize;
-    let t = handles::datatype(datatype)?;
+    let (t, n) = external32(datarep, incount, "incount", datatype)?;
     write_out(size, external32::size_of(&t, n)? as MPI_Aint)
 }
 
 // ------------------------------------------------------------------ MPI_Type_create_f90_*
 
-/// The MPI_Type_create_f90_* calls (`predefined::f90_kind`): the same (combiner, p, r)
+/// The MPI_Type_create_f90_* calls, table lines (`predefined::f90_kind`): the same (combiner, p, r)
 /// gives the same handle, of a predefined type with the kind's type map.
 ///
 /// # Safety
 /// `newtype` is NULL or valid for writing.
-unsafe fn create_f90(
+pub(crate) unsafe fn create_f90(
     combiner: Combiner,
     p: c_int,
     r: c_int,
@@ -1034,20 +660,4 @@ unsafe fn create_f90(
         create(d, Contents::f90(combiner, p, r))
     });
     write_out(newtype, h)
-}
-
-pub(crate) unsafe fn create_f90_integer(r: c_int, newtype: *mut MPI_Datatype) -> Result<()> {
-    create_f90(Combiner::F90Integer, MPI_UNDEFINED, r, newtype)
-}
-
-pub(crate) unsafe fn create_f90_real(p: c_int, r: c_int, newtype: *mut MPI_Datatype) -> Result<()> {
-    create_f90(Combiner::F90Real, p, r, newtype)
-}
-
-pub(crate) unsafe fn create_f90_complex(
-    p: c_int,
-    r: c_int,
-    newtype: *mut MPI_Datatype,
-) -> Result<()> {
-    create_f90(Combiner::F90Complex, p, r, newtype)
 }

@@ -1646,7 +1646,7 @@ pub unsafe extern "C" fn PMPI_Type_get_value_index(
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_size")]
 pub unsafe extern "C" fn PMPI_Type_size(datatype: MPI_Datatype, size: *mut c_int) -> c_int {
     shim::run("MPI_Type_size", MPI_COMM_WORLD, || {
-        datatype::size(datatype, size)
+        args::CountOut::put(size, Some(datatype::any_type(datatype)?.size as u64))
     })
 }
 
@@ -1654,7 +1654,7 @@ pub unsafe extern "C" fn PMPI_Type_size(datatype: MPI_Datatype, size: *mut c_int
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_size_c")]
 pub unsafe extern "C" fn PMPI_Type_size_c(datatype: MPI_Datatype, size: *mut MPI_Count) -> c_int {
     shim::run("MPI_Type_size_c", MPI_COMM_WORLD, || {
-        datatype::size(datatype, size)
+        args::CountOut::put(size, Some(datatype::any_type(datatype)?.size as u64))
     })
 }
 
@@ -1662,7 +1662,7 @@ pub unsafe extern "C" fn PMPI_Type_size_c(datatype: MPI_Datatype, size: *mut MPI
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_size_x")]
 pub unsafe extern "C" fn PMPI_Type_size_x(datatype: MPI_Datatype, size: *mut MPI_Count) -> c_int {
     shim::run("MPI_Type_size_x", MPI_COMM_WORLD, || {
-        datatype::size(datatype, size)
+        args::CountOut::put(size, Some(datatype::any_type(datatype)?.size as u64))
     })
 }
 
@@ -1674,7 +1674,7 @@ pub unsafe extern "C" fn PMPI_Type_get_extent(
     extent: *mut MPI_Aint,
 ) -> c_int {
     shim::run("MPI_Type_get_extent", MPI_COMM_WORLD, || {
-        datatype::get_extent(datatype, lb, extent)
+        datatype::extent(datatype, lb, extent, false)
     })
 }
 
@@ -1686,7 +1686,7 @@ pub unsafe extern "C" fn PMPI_Type_get_extent_c(
     extent: *mut MPI_Count,
 ) -> c_int {
     shim::run("MPI_Type_get_extent_c", MPI_COMM_WORLD, || {
-        datatype::get_extent(datatype, lb, extent)
+        datatype::extent(datatype, lb, extent, false)
     })
 }
 
@@ -1698,7 +1698,7 @@ pub unsafe extern "C" fn PMPI_Type_get_extent_x(
     extent: *mut MPI_Count,
 ) -> c_int {
     shim::run("MPI_Type_get_extent_x", MPI_COMM_WORLD, || {
-        datatype::get_extent(datatype, lb, extent)
+        datatype::extent(datatype, lb, extent, false)
     })
 }
 
@@ -1710,7 +1710,7 @@ pub unsafe extern "C" fn PMPI_Type_get_true_extent(
     true_extent: *mut MPI_Aint,
 ) -> c_int {
     shim::run("MPI_Type_get_true_extent", MPI_COMM_WORLD, || {
-        datatype::get_true_extent(datatype, true_lb, true_extent)
+        datatype::extent(datatype, true_lb, true_extent, true)
     })
 }
 
@@ -1722,7 +1722,7 @@ pub unsafe extern "C" fn PMPI_Type_get_true_extent_c(
     true_extent: *mut MPI_Count,
 ) -> c_int {
     shim::run("MPI_Type_get_true_extent_c", MPI_COMM_WORLD, || {
-        datatype::get_true_extent(datatype, true_lb, true_extent)
+        datatype::extent(datatype, true_lb, true_extent, true)
     })
 }
 
@@ -1734,7 +1734,7 @@ pub unsafe extern "C" fn PMPI_Type_get_true_extent_x(
     true_extent: *mut MPI_Count,
 ) -> c_int {
     shim::run("MPI_Type_get_true_extent_x", MPI_COMM_WORLD, || {
-        datatype::get_true_extent(datatype, true_lb, true_extent)
+        datatype::extent(datatype, true_lb, true_extent, true)
     })
 }
 
@@ -1748,10 +1748,11 @@ pub unsafe extern "C" fn PMPI_Type_get_envelope(
     combiner: *mut c_int,
 ) -> c_int {
     shim::run("MPI_Type_get_envelope", MPI_COMM_WORLD, || {
-        datatype::get_envelope_int(
+        datatype::get_envelope(
             datatype,
             num_integers,
             num_addresses,
+            None,
             num_datatypes,
             combiner,
         )
@@ -1840,7 +1841,8 @@ pub unsafe extern "C" fn PMPI_Type_contiguous(
     newtype: *mut MPI_Datatype,
 ) -> c_int {
     shim::run("MPI_Type_contiguous", MPI_COMM_WORLD, || {
-        datatype::contiguous(count, oldtype, newtype)
+        let count = args::elems(count, "count")?;
+        datatype::make(datatype::Ctor::Contiguous(count), oldtype, newtype, false)
     })
 }
 
@@ -1852,7 +1854,8 @@ pub unsafe extern "C" fn PMPI_Type_contiguous_c(
     newtype: *mut MPI_Datatype,
 ) -> c_int {
     shim::run("MPI_Type_contiguous_c", MPI_COMM_WORLD, || {
-        datatype::contiguous(count, oldtype, newtype)
+        let count = args::elems(count, "count")?;
+        datatype::make(datatype::Ctor::Contiguous(count), oldtype, newtype, true)
     })
 }
 
@@ -1866,7 +1869,14 @@ pub unsafe extern "C" fn PMPI_Type_vector(
     newtype: *mut MPI_Datatype,
 ) -> c_int {
     shim::run("MPI_Type_vector", MPI_COMM_WORLD, || {
-        datatype::vector(count, blocklength, stride, oldtype, newtype)
+        let count = args::elems(count, "count")?;
+        let blocklength = args::elems(blocklength, "blocklength")?;
+        datatype::make(
+            datatype::Ctor::Vector(count, blocklength, args::Int::wide(stride)),
+            oldtype,
+            newtype,
+            false,
+        )
     })
 }
 
@@ -1880,7 +1890,14 @@ pub unsafe extern "C" fn PMPI_Type_vector_c(
     newtype: *mut MPI_Datatype,
 ) -> c_int {
     shim::run("MPI_Type_vector_c", MPI_COMM_WORLD, || {
-        datatype::vector(count, blocklength, stride, oldtype, newtype)
+        let count = args::elems(count, "count")?;
+        let blocklength = args::elems(blocklength, "blocklength")?;
+        datatype::make(
+            datatype::Ctor::Vector(count, blocklength, args::Int::wide(stride)),
+            oldtype,
+            newtype,
+            true,
+        )
     })
 }
 
@@ -1894,7 +1911,14 @@ pub unsafe extern "C" fn PMPI_Type_create_hvector(
     newtype: *mut MPI_Datatype,
 ) -> c_int {
     shim::run("MPI_Type_create_hvector", MPI_COMM_WORLD, || {
-        datatype::hvector(count, blocklength, stride, oldtype, newtype)
+        let count = args::elems(count, "count")?;
+        let blocklength = args::elems(blocklength, "blocklength")?;
+        datatype::make(
+            datatype::Ctor::Hvector(count, blocklength, stride),
+            oldtype,
+            newtype,
+            false,
+        )
     })
 }
 
@@ -1908,7 +1932,14 @@ pub unsafe extern "C" fn PMPI_Type_create_hvector_c(
     newtype: *mut MPI_Datatype,
 ) -> c_int {
     shim::run("MPI_Type_create_hvector_c", MPI_COMM_WORLD, || {
-        datatype::hvector(count, blocklength, stride, oldtype, newtype)
+        let count = args::elems(count, "count")?;
+        let blocklength = args::elems(blocklength, "blocklength")?;
+        datatype::make(
+            datatype::Ctor::Hvector(count, blocklength, stride),
+            oldtype,
+            newtype,
+            true,
+        )
     })
 }
 
@@ -1922,12 +1953,16 @@ pub unsafe extern "C" fn PMPI_Type_indexed(
     newtype: *mut MPI_Datatype,
 ) -> c_int {
     shim::run("MPI_Type_indexed", MPI_COMM_WORLD, || {
-        datatype::indexed(
-            count,
-            array_of_blocklengths,
-            array_of_displacements,
+        let count = args::elems(count, "count")?;
+        let array_of_blocklengths =
+            &args::ints(array_of_blocklengths, count, "array_of_blocklengths")?;
+        let array_of_displacements =
+            &args::ints(array_of_displacements, count, "array_of_displacements")?;
+        datatype::make(
+            datatype::Ctor::Indexed(array_of_blocklengths, array_of_displacements),
             oldtype,
             newtype,
+            false,
         )
     })
 }
@@ -1942,12 +1977,16 @@ pub unsafe extern "C" fn PMPI_Type_indexed_c(
     newtype: *mut MPI_Datatype,
 ) -> c_int {
     shim::run("MPI_Type_indexed_c", MPI_COMM_WORLD, || {
-        datatype::indexed(
-            count,
-            array_of_blocklengths,
-            array_of_displacements,
+        let count = args::elems(count, "count")?;
+        let array_of_blocklengths =
+            &args::ints(array_of_blocklengths, count, "array_of_blocklengths")?;
+        let array_of_displacements =
+            &args::ints(array_of_displacements, count, "array_of_displacements")?;
+        datatype::make(
+            datatype::Ctor::Indexed(array_of_blocklengths, array_of_displacements),
             oldtype,
             newtype,
+            true,
         )
     })
 }
@@ -1962,12 +2001,16 @@ pub unsafe extern "C" fn PMPI_Type_create_hindexed(
     newtype: *mut MPI_Datatype,
 ) -> c_int {
     shim::run("MPI_Type_create_hindexed", MPI_COMM_WORLD, || {
-        datatype::hindexed(
-            count,
-            array_of_blocklengths,
-            array_of_displacements,
+        let count = args::elems(count, "count")?;
+        let array_of_blocklengths =
+            &args::ints(array_of_blocklengths, count, "array_of_blocklengths")?;
+        let array_of_displacements =
+            &args::ints(array_of_displacements, count, "array_of_displacements")?;
+        datatype::make(
+            datatype::Ctor::Hindexed(array_of_blocklengths, array_of_displacements),
             oldtype,
             newtype,
+            false,
         )
     })
 }
@@ -1982,12 +2025,16 @@ pub unsafe extern "C" fn PMPI_Type_create_hindexed_c(
     newtype: *mut MPI_Datatype,
 ) -> c_int {
     shim::run("MPI_Type_create_hindexed_c", MPI_COMM_WORLD, || {
-        datatype::hindexed(
-            count,
-            array_of_blocklengths,
-            array_of_displacements,
+        let count = args::elems(count, "count")?;
+        let array_of_blocklengths =
+            &args::ints(array_of_blocklengths, count, "array_of_blocklengths")?;
+        let array_of_displacements =
+            &args::ints(array_of_displacements, count, "array_of_displacements")?;
+        datatype::make(
+            datatype::Ctor::Hindexed(array_of_blocklengths, array_of_displacements),
             oldtype,
             newtype,
+            true,
         )
     })
 }
@@ -2005,7 +2052,16 @@ pub unsafe extern "C" fn PMPI_Type_create_indexed_block(
     newtype: *mut MPI_Datatype,
 ) -> c_int {
     shim::run("MPI_Type_create_indexed_block", MPI_COMM_WORLD, || {
-        datatype::indexed_block(count, blocklength, array_of_displacements, oldtype, newtype)
+        let count = args::elems(count, "count")?;
+        let blocklength = args::elems(blocklength, "blocklength")?;
+        let array_of_displacements =
+            &args::ints(array_of_displacements, count, "array_of_displacements")?;
+        datatype::make(
+            datatype::Ctor::IndexedBlock(blocklength, array_of_displacements),
+            oldtype,
+            newtype,
+            false,
+        )
     })
 }
 
@@ -2022,7 +2078,16 @@ pub unsafe extern "C" fn PMPI_Type_create_indexed_block_c(
     newtype: *mut MPI_Datatype,
 ) -> c_int {
     shim::run("MPI_Type_create_indexed_block_c", MPI_COMM_WORLD, || {
-        datatype::indexed_block(count, blocklength, array_of_displacements, oldtype, newtype)
+        let count = args::elems(count, "count")?;
+        let blocklength = args::elems(blocklength, "blocklength")?;
+        let array_of_displacements =
+            &args::ints(array_of_displacements, count, "array_of_displacements")?;
+        datatype::make(
+            datatype::Ctor::IndexedBlock(blocklength, array_of_displacements),
+            oldtype,
+            newtype,
+            true,
+        )
     })
 }
 
@@ -2039,7 +2104,16 @@ pub unsafe extern "C" fn PMPI_Type_create_hindexed_block(
     newtype: *mut MPI_Datatype,
 ) -> c_int {
     shim::run("MPI_Type_create_hindexed_block", MPI_COMM_WORLD, || {
-        datatype::hindexed_block(count, blocklength, array_of_displacements, oldtype, newtype)
+        let count = args::elems(count, "count")?;
+        let blocklength = args::elems(blocklength, "blocklength")?;
+        let array_of_displacements =
+            &args::ints(array_of_displacements, count, "array_of_displacements")?;
+        datatype::make(
+            datatype::Ctor::HindexedBlock(blocklength, array_of_displacements),
+            oldtype,
+            newtype,
+            false,
+        )
     })
 }
 
@@ -2056,7 +2130,16 @@ pub unsafe extern "C" fn PMPI_Type_create_hindexed_block_c(
     newtype: *mut MPI_Datatype,
 ) -> c_int {
     shim::run("MPI_Type_create_hindexed_block_c", MPI_COMM_WORLD, || {
-        datatype::hindexed_block(count, blocklength, array_of_displacements, oldtype, newtype)
+        let count = args::elems(count, "count")?;
+        let blocklength = args::elems(blocklength, "blocklength")?;
+        let array_of_displacements =
+            &args::ints(array_of_displacements, count, "array_of_displacements")?;
+        datatype::make(
+            datatype::Ctor::HindexedBlock(blocklength, array_of_displacements),
+            oldtype,
+            newtype,
+            true,
+        )
     })
 }
 
@@ -2070,12 +2153,19 @@ pub unsafe extern "C" fn PMPI_Type_create_struct(
     newtype: *mut MPI_Datatype,
 ) -> c_int {
     shim::run("MPI_Type_create_struct", MPI_COMM_WORLD, || {
+        let count = args::elems(count, "count")?;
+        let array_of_blocklengths =
+            &args::ints(array_of_blocklengths, count, "array_of_blocklengths")?;
+        let array_of_displacements =
+            &args::ints(array_of_displacements, count, "array_of_displacements")?;
+        let array_of_types = args::slice(array_of_types, count, "array_of_types")?;
         datatype::structure(
             count,
             array_of_blocklengths,
             array_of_displacements,
             array_of_types,
             newtype,
+            false,
         )
     })
 }
@@ -2090,12 +2180,19 @@ pub unsafe extern "C" fn PMPI_Type_create_struct_c(
     newtype: *mut MPI_Datatype,
 ) -> c_int {
     shim::run("MPI_Type_create_struct_c", MPI_COMM_WORLD, || {
+        let count = args::elems(count, "count")?;
+        let array_of_blocklengths =
+            &args::ints(array_of_blocklengths, count, "array_of_blocklengths")?;
+        let array_of_displacements =
+            &args::ints(array_of_displacements, count, "array_of_displacements")?;
+        let array_of_types = args::slice(array_of_types, count, "array_of_types")?;
         datatype::structure(
             count,
             array_of_blocklengths,
             array_of_displacements,
             array_of_types,
             newtype,
+            true,
         )
     })
 }
@@ -2109,7 +2206,7 @@ pub unsafe extern "C" fn PMPI_Type_create_resized(
     newtype: *mut MPI_Datatype,
 ) -> c_int {
     shim::run("MPI_Type_create_resized", MPI_COMM_WORLD, || {
-        datatype::resized(oldtype, lb, extent, newtype, false)
+        datatype::make(datatype::Ctor::Resized(lb, extent), oldtype, newtype, false)
     })
 }
 
@@ -2122,7 +2219,7 @@ pub unsafe extern "C" fn PMPI_Type_create_resized_c(
     newtype: *mut MPI_Datatype,
 ) -> c_int {
     shim::run("MPI_Type_create_resized_c", MPI_COMM_WORLD, || {
-        datatype::resized(oldtype, lb, extent, newtype, true)
+        datatype::make(datatype::Ctor::Resized(lb, extent), oldtype, newtype, true)
     })
 }
 
@@ -2138,6 +2235,10 @@ pub unsafe extern "C" fn PMPI_Type_create_subarray(
     newtype: *mut MPI_Datatype,
 ) -> c_int {
     shim::run("MPI_Type_create_subarray", MPI_COMM_WORLD, || {
+        let ndims = args::positive_len(ndims, "ndims")?;
+        let array_of_sizes = &args::ints(array_of_sizes, ndims, "array_of_sizes")?;
+        let array_of_subsizes = &args::ints(array_of_subsizes, ndims, "array_of_subsizes")?;
+        let array_of_starts = &args::ints(array_of_starts, ndims, "array_of_starts")?;
         datatype::subarray(
             ndims,
             array_of_sizes,
@@ -2146,6 +2247,7 @@ pub unsafe extern "C" fn PMPI_Type_create_subarray(
             order,
             oldtype,
             newtype,
+            false,
         )
     })
 }
@@ -2162,6 +2264,10 @@ pub unsafe extern "C" fn PMPI_Type_create_subarray_c(
     newtype: *mut MPI_Datatype,
 ) -> c_int {
     shim::run("MPI_Type_create_subarray_c", MPI_COMM_WORLD, || {
+        let ndims = args::positive_len(ndims, "ndims")?;
+        let array_of_sizes = &args::ints(array_of_sizes, ndims, "array_of_sizes")?;
+        let array_of_subsizes = &args::ints(array_of_subsizes, ndims, "array_of_subsizes")?;
+        let array_of_starts = &args::ints(array_of_starts, ndims, "array_of_starts")?;
         datatype::subarray(
             ndims,
             array_of_sizes,
@@ -2170,6 +2276,7 @@ pub unsafe extern "C" fn PMPI_Type_create_subarray_c(
             order,
             oldtype,
             newtype,
+            true,
         )
     })
 }
@@ -2187,7 +2294,17 @@ pub unsafe extern "C" fn PMPI_Pack(
 ) -> c_int {
     shim::run("MPI_Pack", comm, || {
         let outsize = args::size(outsize)?;
-        datatype::pack(inbuf, incount, datatype, outbuf, outsize, position, comm)
+        datatype::packing(
+            incount,
+            "incount",
+            datatype,
+            comm,
+            position,
+            inbuf.cast_mut(),
+            outbuf,
+            outsize,
+            true,
+        )
     })
 }
 
@@ -2204,7 +2321,17 @@ pub unsafe extern "C" fn PMPI_Pack_c(
 ) -> c_int {
     shim::run("MPI_Pack_c", comm, || {
         let outsize = args::size(outsize)?;
-        datatype::pack(inbuf, incount, datatype, outbuf, outsize, position, comm)
+        datatype::packing(
+            incount,
+            "incount",
+            datatype,
+            comm,
+            position,
+            inbuf.cast_mut(),
+            outbuf,
+            outsize,
+            true,
+        )
     })
 }
 
@@ -2221,7 +2348,17 @@ pub unsafe extern "C" fn PMPI_Unpack(
 ) -> c_int {
     shim::run("MPI_Unpack", comm, || {
         let insize = args::size(insize)?;
-        datatype::unpack(inbuf, insize, position, outbuf, outcount, datatype, comm)
+        datatype::packing(
+            outcount,
+            "outcount",
+            datatype,
+            comm,
+            position,
+            outbuf,
+            inbuf.cast_mut(),
+            insize,
+            false,
+        )
     })
 }
 
@@ -2238,7 +2375,17 @@ pub unsafe extern "C" fn PMPI_Unpack_c(
 ) -> c_int {
     shim::run("MPI_Unpack_c", comm, || {
         let insize = args::size(insize)?;
-        datatype::unpack(inbuf, insize, position, outbuf, outcount, datatype, comm)
+        datatype::packing(
+            outcount,
+            "outcount",
+            datatype,
+            comm,
+            position,
+            outbuf,
+            inbuf.cast_mut(),
+            insize,
+            false,
+        )
     })
 }
 
@@ -2280,7 +2427,16 @@ pub unsafe extern "C" fn PMPI_Pack_external(
     position: *mut MPI_Aint,
 ) -> c_int {
     shim::run("MPI_Pack_external", MPI_COMM_WORLD, || {
-        datatype::pack_external(datarep, inbuf, incount, datatype, outbuf, outsize, position)
+        datatype::external(
+            datarep,
+            incount,
+            datatype,
+            position,
+            inbuf.cast_mut(),
+            outbuf,
+            outsize,
+            true,
+        )
     })
 }
 
@@ -2296,7 +2452,16 @@ pub unsafe extern "C" fn PMPI_Pack_external_c(
     position: *mut MPI_Count,
 ) -> c_int {
     shim::run("MPI_Pack_external_c", MPI_COMM_WORLD, || {
-        datatype::pack_external(datarep, inbuf, incount, datatype, outbuf, outsize, position)
+        datatype::external(
+            datarep,
+            incount,
+            datatype,
+            position,
+            inbuf.cast_mut(),
+            outbuf,
+            outsize,
+            true,
+        )
     })
 }
 
@@ -2312,7 +2477,16 @@ pub unsafe extern "C" fn PMPI_Unpack_external(
     datatype: MPI_Datatype,
 ) -> c_int {
     shim::run("MPI_Unpack_external", MPI_COMM_WORLD, || {
-        datatype::unpack_external(datarep, inbuf, insize, position, outbuf, outcount, datatype)
+        datatype::external(
+            datarep,
+            outcount,
+            datatype,
+            position,
+            outbuf,
+            inbuf.cast_mut(),
+            insize,
+            false,
+        )
     })
 }
 
@@ -2328,7 +2502,16 @@ pub unsafe extern "C" fn PMPI_Unpack_external_c(
     datatype: MPI_Datatype,
 ) -> c_int {
     shim::run("MPI_Unpack_external_c", MPI_COMM_WORLD, || {
-        datatype::unpack_external(datarep, inbuf, insize, position, outbuf, outcount, datatype)
+        datatype::external(
+            datarep,
+            outcount,
+            datatype,
+            position,
+            outbuf,
+            inbuf.cast_mut(),
+            insize,
+            false,
+        )
     })
 }
 
@@ -2448,7 +2631,7 @@ pub unsafe extern "C" fn PMPI_Get_address(
     address: *mut MPI_Aint,
 ) -> c_int {
     shim::run("MPI_Get_address", MPI_COMM_WORLD, || {
-        datatype::get_address(location, address)
+        shim::write_out(address, location as MPI_Aint)
     })
 }
 
@@ -2496,7 +2679,7 @@ pub unsafe extern "C" fn PMPI_Type_create_f90_integer(
     newtype: *mut MPI_Datatype,
 ) -> c_int {
     shim::run("MPI_Type_create_f90_integer", MPI_COMM_WORLD, || {
-        datatype::create_f90_integer(r, newtype)
+        datatype::create_f90(datatype::Combiner::F90Integer, MPI_UNDEFINED, r, newtype)
     })
 }
 
@@ -2508,7 +2691,7 @@ pub unsafe extern "C" fn PMPI_Type_create_f90_real(
     newtype: *mut MPI_Datatype,
 ) -> c_int {
     shim::run("MPI_Type_create_f90_real", MPI_COMM_WORLD, || {
-        datatype::create_f90_real(p, r, newtype)
+        datatype::create_f90(datatype::Combiner::F90Real, p, r, newtype)
     })
 }
 
@@ -2523,7 +2706,7 @@ pub unsafe extern "C" fn PMPI_Type_create_f90_complex(
     newtype: *mut MPI_Datatype,
 ) -> c_int {
     shim::run("MPI_Type_create_f90_complex", MPI_COMM_WORLD, || {
-        datatype::create_f90_complex(p, r, newtype)
+        datatype::create_f90(datatype::Combiner::F90Complex, p, r, newtype)
     })
 }
 
@@ -10124,7 +10307,7 @@ pub unsafe extern "C" fn PMPI_Comm_spawn_multiple(
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Address")]
 pub unsafe extern "C" fn PMPI_Address(location: *mut c_void, address: *mut MPI_Aint) -> c_int {
     shim::run("MPI_Address", MPI_COMM_WORLD, || {
-        datatype::get_address(location, address)
+        shim::write_out(address, location as MPI_Aint)
     })
 }
 
@@ -10132,7 +10315,7 @@ pub unsafe extern "C" fn PMPI_Address(location: *mut c_void, address: *mut MPI_A
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Type_extent")]
 pub unsafe extern "C" fn PMPI_Type_extent(datatype: MPI_Datatype, extent: *mut MPI_Aint) -> c_int {
     shim::run("MPI_Type_extent", MPI_COMM_WORLD, || {
-        datatype::type_extent(datatype, extent)
+        shim::write_out(extent, datatype::any_type(datatype)?.extent as MPI_Aint)
     })
 }
 
@@ -10143,7 +10326,7 @@ pub unsafe extern "C" fn PMPI_Type_lb(
     displacement: *mut MPI_Aint,
 ) -> c_int {
     shim::run("MPI_Type_lb", MPI_COMM_WORLD, || {
-        datatype::type_lb(datatype, displacement)
+        shim::write_out(displacement, datatype::any_type(datatype)?.lb as MPI_Aint)
     })
 }
 
@@ -10154,7 +10337,7 @@ pub unsafe extern "C" fn PMPI_Type_ub(
     displacement: *mut MPI_Aint,
 ) -> c_int {
     shim::run("MPI_Type_ub", MPI_COMM_WORLD, || {
-        datatype::type_ub(datatype, displacement)
+        shim::write_out(displacement, datatype::any_type(datatype)?.ub() as MPI_Aint)
     })
 }
 
@@ -10168,7 +10351,14 @@ pub unsafe extern "C" fn PMPI_Type_hvector(
     newtype: *mut MPI_Datatype,
 ) -> c_int {
     shim::run("MPI_Type_hvector", MPI_COMM_WORLD, || {
-        datatype::hvector(count, blocklength, stride, oldtype, newtype)
+        let count = args::elems(count, "count")?;
+        let blocklength = args::elems(blocklength, "blocklength")?;
+        datatype::make(
+            datatype::Ctor::Hvector(count, blocklength, stride),
+            oldtype,
+            newtype,
+            false,
+        )
     })
 }
 
@@ -10182,12 +10372,16 @@ pub unsafe extern "C" fn PMPI_Type_hindexed(
     newtype: *mut MPI_Datatype,
 ) -> c_int {
     shim::run("MPI_Type_hindexed", MPI_COMM_WORLD, || {
-        datatype::hindexed(
-            count,
-            array_of_blocklengths,
-            array_of_displacements,
+        let count = args::elems(count, "count")?;
+        let array_of_blocklengths =
+            &args::ints(array_of_blocklengths, count, "array_of_blocklengths")?;
+        let array_of_displacements =
+            &args::ints(array_of_displacements, count, "array_of_displacements")?;
+        datatype::make(
+            datatype::Ctor::Hindexed(array_of_blocklengths, array_of_displacements),
             oldtype,
             newtype,
+            false,
         )
     })
 }
@@ -10202,12 +10396,19 @@ pub unsafe extern "C" fn PMPI_Type_struct(
     newtype: *mut MPI_Datatype,
 ) -> c_int {
     shim::run("MPI_Type_struct", MPI_COMM_WORLD, || {
+        let count = args::elems(count, "count")?;
+        let array_of_blocklengths =
+            &args::ints(array_of_blocklengths, count, "array_of_blocklengths")?;
+        let array_of_displacements =
+            &args::ints(array_of_displacements, count, "array_of_displacements")?;
+        let array_of_types = args::slice(array_of_types, count, "array_of_types")?;
         datatype::structure(
             count,
             array_of_blocklengths,
             array_of_displacements,
             array_of_types,
             newtype,
+            false,
         )
     })
 }

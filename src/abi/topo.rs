@@ -43,50 +43,11 @@ fn topology(comm: MPI_Comm) -> Result<Option<Arc<Topology>>> {
     handles::with_comm_entry(comm, |e| e.topo.clone())
 }
 
-fn cart_of(comm: MPI_Comm) -> Result<(Arc<Topology>, usize)> {
+/// `f` of `comm`'s Cartesian grid (MPI_ERR_TOPOLOGY for none) and this process's rank.
+fn with_cart<R>(comm: MPI_Comm, f: impl FnOnce(&Cart, usize) -> Result<R>) -> Result<R> {
     let rank = handles::comm(comm).map(|c| c.rank);
-    match topology(comm)? {
-        Some(t) if matches!(*t, Topology::Cart(_)) => Ok((t, rank?)),
-        _ => mpi_err!(Topology, "communicator {comm:#x} has no Cartesian topology"),
-    }
-}
-
-fn cart(t: &Topology) -> &Cart {
-    match t {
-        Topology::Cart(c) => c,
-        _ => unreachable!("checked by cart_of"),
-    }
-}
-
-fn graph_of(comm: MPI_Comm) -> Result<Arc<Topology>> {
-    match topology(comm)? {
-        Some(t) if matches!(*t, Topology::Graph(_)) => Ok(t),
-        _ => mpi_err!(Topology, "communicator {comm:#x} has no graph topology"),
-    }
-}
-
-fn graph(t: &Topology) -> &Graph {
-    match t {
-        Topology::Graph(g) => g,
-        _ => unreachable!("checked by graph_of"),
-    }
-}
-
-fn dist_graph_of(comm: MPI_Comm) -> Result<Arc<Topology>> {
-    match topology(comm)? {
-        Some(t) if matches!(*t, Topology::DistGraph(_)) => Ok(t),
-        _ => mpi_err!(
-            Topology,
-            "communicator {comm:#x} has no distributed graph topology"
-        ),
-    }
-}
-
-fn dist_graph(t: &Topology) -> &DistGraph {
-    match t {
-        Topology::DistGraph(d) => d,
-        _ => unreachable!("checked by dist_graph_of"),
-    }
+    let t = topology(comm)?;
+    f(Topology::cart(t.as_deref())?, rank?)
 }
 
 /// The in- and out-neighbours of this process in `comm`'s topology, in the order of the
@@ -210,8 +171,7 @@ pub(crate) unsafe fn cart_map(
 }
 
 pub(crate) unsafe fn cartdim_get(comm: MPI_Comm, ndims: *mut c_int) -> Result<()> {
-    let (t, _) = cart_of(comm)?;
-    write_out(ndims, cart(&t).ndims() as c_int)
+    with_cart(comm, |c, _| write_out(ndims, c.ndims() as c_int))
 }
 
 pub(crate) unsafe fn cart_get(
@@ -221,16 +181,16 @@ pub(crate) unsafe fn cart_get(
     periods: *mut c_int,
     coords: *mut c_int,
 ) -> Result<()> {
-    let (t, rank) = cart_of(comm)?;
-    let c = cart(&t);
-    if maxdims < 0 {
-        return mpi_err!(Arg, "negative maxdims {maxdims}");
-    }
-    let n = c.ndims().min(maxdims as usize);
-    let pos = c.coords(rank);
-    fill(dims, c.dims[..n].iter().map(|&x| x as c_int))?;
-    fill(periods, c.periods[..n].iter().map(|&x| x as c_int))?;
-    fill(coords, pos[..n].iter().map(|&x| x as c_int))
+    with_cart(comm, |c, rank| {
+        if maxdims < 0 {
+            return mpi_err!(Arg, "negative maxdims {maxdims}");
+        }
+        let n = c.ndims().min(maxdims as usize);
+        let pos = c.coords(rank);
+        fill(dims, c.dims[..n].iter().map(|&x| x as c_int))?;
+        fill(periods, c.periods[..n].iter().map(|&x| x as c_int))?;
+        fill(coords, pos[..n].iter().map(|&x| x as c_int))
+    })
 }
 
 pub(crate) unsafe fn cart_coords(
@@ -239,8 +199,7 @@ pub(crate) unsafe fn cart_coords(
     maxdims: c_int,
     coords: *mut c_int,
 ) -> Result<()> {
-    let (t, _) = cart_of(comm)?;
-    let co = cart(&t).coords_of(rank, maxdims)?;
+    let co = with_cart(comm, |c, _| c.coords_of(rank, maxdims))?;
     fill(coords, co.into_iter().map(|x| x as c_int))
 }
 
@@ -249,13 +208,10 @@ pub(crate) unsafe fn cart_rank(
     coords: *const c_int,
     rank: *mut c_int,
 ) -> Result<()> {
-    let (t, _) = cart_of(comm)?;
-    let c = cart(&t);
-    let co: Vec<i64> = args::slice(coords, c.ndims(), "coords")?
-        .iter()
-        .map(|&x| x as i64)
-        .collect();
-    write_out(rank, c.rank_of(&co)? as c_int)
+    with_cart(comm, |c, _| {
+        let co = args::ints(coords, c.ndims(), "coords")?;
+        write_out(rank, c.rank_of(&co)? as c_int)
+    })
 }
 
 pub(crate) unsafe fn cart_shift(
@@ -265,8 +221,7 @@ pub(crate) unsafe fn cart_shift(
     rank_source: *mut c_int,
     rank_dest: *mut c_int,
 ) -> Result<()> {
-    let (t, rank) = cart_of(comm)?;
-    let (s, d) = cart(&t).shift_along(rank, direction, disp as i64)?;
+    let (s, d) = with_cart(comm, |c, rank| c.shift_along(rank, direction, disp as i64))?;
     let r = |x: Option<usize>| x.map_or(MPI_PROC_NULL, |x| x as c_int);
     write_out(rank_source, r(s))?;
     write_out(rank_dest, r(d))
@@ -278,17 +233,17 @@ pub(crate) unsafe fn cart_sub(
     newcomm: *mut MPI_Comm,
 ) -> Result<()> {
     let w = shim::world()?;
-    let (t, rank) = cart_of(comm)?;
-    let c = cart(&t);
-    let remain: Vec<bool> = args::slice(remain_dims, c.ndims(), "remain_dims")?
-        .iter()
-        .map(|&x| x != 0)
-        .collect();
+    let (color, key, sub) = with_cart(comm, |c, rank| {
+        let remain: Vec<bool> = args::slice(remain_dims, c.ndims(), "remain_dims")?
+            .iter()
+            .map(|&x| x != 0)
+            .collect();
+        Ok(c.sub_split(rank, &remain))
+    })?;
     if newcomm.is_null() {
         return mpi_err!(Arg, "NULL newcomm");
     }
     let parent = handles::comm(comm)?;
-    let (color, key, sub) = c.sub_split(rank, &remain);
     let new = w.comm_split(&parent, color, key)?;
     write_out(newcomm, publish(new, comm, Topology::Cart(sub))?)
 }
@@ -350,8 +305,8 @@ pub(crate) unsafe fn graphdims_get(
     nnodes: *mut c_int,
     nedges: *mut c_int,
 ) -> Result<()> {
-    let t = graph_of(comm)?;
-    let g = graph(&t);
+    let t = topology(comm)?;
+    let g = Topology::graph(t.as_deref())?;
     write_out(nnodes, g.nnodes() as c_int)?;
     write_out(nedges, g.edges.len() as c_int)
 }
@@ -363,8 +318,8 @@ pub(crate) unsafe fn graph_get(
     indx: *mut c_int,
     edges: *mut c_int,
 ) -> Result<()> {
-    let t = graph_of(comm)?;
-    let g = graph(&t);
+    let t = topology(comm)?;
+    let g = Topology::graph(t.as_deref())?;
     g.check_room(maxindex, maxedges)?;
     fill(indx, g.index.iter().map(|&x| x as c_int))?;
     fill(edges, g.edges.iter().map(|&x| x as c_int))
@@ -375,8 +330,8 @@ pub(crate) unsafe fn graph_neighbors_count(
     rank: c_int,
     nneighbors: *mut c_int,
 ) -> Result<()> {
-    let t = graph_of(comm)?;
-    let g = graph(&t);
+    let t = topology(comm)?;
+    let g = Topology::graph(t.as_deref())?;
     write_out(nneighbors, g.neighbors_of(rank)?.len() as c_int)
 }
 
@@ -386,8 +341,8 @@ pub(crate) unsafe fn graph_neighbors(
     maxneighbors: c_int,
     neighbors: *mut c_int,
 ) -> Result<()> {
-    let t = graph_of(comm)?;
-    let g = graph(&t);
+    let t = topology(comm)?;
+    let g = Topology::graph(t.as_deref())?;
     let n = g.neighbors_of(rank)?;
     let k = n.len().min(maxneighbors.max(0) as usize);
     fill(neighbors, n[..k].iter().map(|&x| x as c_int))
@@ -510,8 +465,8 @@ pub(crate) unsafe fn dist_graph_neighbors_count(
     outdegree: *mut c_int,
     weighted: *mut c_int,
 ) -> Result<()> {
-    let t = dist_graph_of(comm)?;
-    let g = dist_graph(&t);
+    let t = topology(comm)?;
+    let g = Topology::dist_graph(t.as_deref())?;
     write_out(indegree, g.sources.len() as c_int)?;
     write_out(outdegree, g.destinations.len() as c_int)?;
     write_out(weighted, g.weighted as c_int)
@@ -526,8 +481,8 @@ pub(crate) unsafe fn dist_graph_neighbors(
     destinations: *mut c_int,
     destweights: *mut c_int,
 ) -> Result<()> {
-    let t = dist_graph_of(comm)?;
-    let g = dist_graph(&t);
+    let t = topology(comm)?;
+    let g = Topology::dist_graph(t.as_deref())?;
     let nin = g.sources.len().min(maxindegree.max(0) as usize);
     let nout = g.destinations.len().min(maxoutdegree.max(0) as usize);
     fill(sources, g.sources[..nin].iter().map(|&x| x as c_int))?;

@@ -16,6 +16,34 @@ pub enum Topology {
 }
 
 impl Topology {
+    /// The Cartesian grid of a communicator's topology `t` (MPI_ERR_TOPOLOGY for another
+    /// kind, or none).
+    pub fn cart(t: Option<&Topology>) -> Result<&Cart> {
+        match t {
+            Some(Topology::Cart(c)) => Ok(c),
+            _ => mpi_err!(Topology, "the communicator has no Cartesian topology"),
+        }
+    }
+
+    /// The MPI-1 graph of topology `t` (as `cart`).
+    pub fn graph(t: Option<&Topology>) -> Result<&Graph> {
+        match t {
+            Some(Topology::Graph(g)) => Ok(g),
+            _ => mpi_err!(Topology, "the communicator has no graph topology"),
+        }
+    }
+
+    /// The distributed graph of topology `t` (as `cart`).
+    pub fn dist_graph(t: Option<&Topology>) -> Result<&DistGraph> {
+        match t {
+            Some(Topology::DistGraph(d)) => Ok(d),
+            _ => mpi_err!(
+                Topology,
+                "the communicator has no distributed graph topology"
+            ),
+        }
+    }
+
     /// In- and out-neighbours of `rank`, in the order the neighbourhood collectives use.
     pub fn neighbors(&self, rank: usize) -> (Vec<Option<usize>>, Vec<Option<usize>>) {
         match self {
@@ -792,6 +820,18 @@ mod tests {
         let mut d = vec![0; nd];
         dims_create(n, &mut d).unwrap();
         d
+    }
+
+    #[test]
+    fn topology_kinds_are_checked() {
+        let cart = Topology::Cart(Cart::new(&[2], &[0]).unwrap());
+        assert_eq!(Topology::cart(Some(&cart)).unwrap().ndims(), 1);
+        for e in [
+            Topology::graph(Some(&cart)).unwrap_err(),
+            Topology::dist_graph(None).unwrap_err(),
+        ] {
+            assert_eq!(e.class, ErrorClass::Topology);
+        }
     }
 
     #[test]

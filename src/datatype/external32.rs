@@ -177,6 +177,40 @@ pub fn span(
     Ok((pos, len))
 }
 
+/// MPI_Pack_external (`packing`) or MPI_Unpack_external of `count` elements of `t`
+/// between the typed buffer `typed` and the `size`-byte external32 buffer `ext` at `pos`
+/// (`span`'s checks): the position after them, None when no byte moves. A NULL external
+/// buffer, or a NULL typed one whose type starts at offset 0, is MPI_ERR_ARG.
+///
+/// # Safety
+/// `typed` addresses `count` elements of `t`, `ext` `size` bytes (NULL is checked).
+pub unsafe fn copy(
+    t: &Datatype,
+    count: usize,
+    typed: *mut u8,
+    ext: *mut u8,
+    size: i64,
+    pos: i64,
+    packing: bool,
+) -> crate::error::Result<Option<usize>> {
+    let (pos, len) = span(t, count, pos, size, packing)?;
+    if len == 0 {
+        return Ok(None);
+    }
+    if ext.is_null() || (typed.is_null() && t.true_lb == 0) {
+        return crate::mpi_err!(Arg, "NULL buffer");
+    }
+    // SAFETY: `ext` holds `size` bytes, pos..pos + len among them (checked by span);
+    // `typed` holds `count` elements (the contract).
+    let bytes = std::slice::from_raw_parts_mut(ext.add(pos), len);
+    if packing {
+        pack(t, count, typed, bytes)?;
+    } else {
+        unpack(t, count, bytes, typed)?;
+    }
+    Ok(Some(pos + len))
+}
+
 /// `external_size` as a result (MPI_ERR_COUNT on overflow).
 pub fn size_of(t: &Datatype, count: usize) -> crate::error::Result<usize> {
     external_size(t, count).ok_or_else(too_large)
@@ -270,6 +304,30 @@ pub fn swap_packed(t: &Datatype, packed: &mut [u8]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn copy_checks_buffers_and_moves_the_position() {
+        let t = Datatype::predefined("MPI_INT", 4, Some(Basic::I32));
+        let mut v = [1i32, 2];
+        let mut ext = [0u8; 8];
+        let typed = v.as_mut_ptr() as *mut u8;
+        // SAFETY: v holds 2 ints, ext 8 bytes.
+        unsafe {
+            assert_eq!(
+                copy(&t, 2, typed, ext.as_mut_ptr(), 8, 0, true).unwrap(),
+                Some(8)
+            );
+            assert_eq!(ext, [0, 0, 0, 1, 0, 0, 0, 2]);
+            assert_eq!(
+                copy(&t, 0, typed, ext.as_mut_ptr(), 8, 8, true).unwrap(),
+                None
+            );
+            let e = copy(&t, 1, typed, std::ptr::null_mut(), 8, 0, true).unwrap_err();
+            assert_eq!(e.class, crate::error::ErrorClass::Arg);
+            let e = copy(&t, 1, typed, ext.as_mut_ptr(), 8, 6, false).unwrap_err();
+            assert_eq!(e.class, crate::error::ErrorClass::Truncate);
+        }
+    }
 
     #[test]
     fn ints_swap_per_value() {

@@ -14,10 +14,12 @@ pub mod basic;
 mod constructors;
 pub mod contents;
 pub mod external32;
+mod make;
 pub mod predefined;
 
 pub use basic::Basic;
 pub use constructors::{Distrib, Member, Order, DFLT_DARG};
+pub use make::Ctor;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -332,6 +334,53 @@ impl Datatype {
             );
         }
         Ok((pos, len))
+    }
+
+    /// MPI_Pack (`packing`) or MPI_Unpack of `count` elements between the typed buffer
+    /// `typed` and the `size`-byte packed buffer `packed`, at position `pos`
+    /// (`packed_span`'s checks): the position after them, None when no byte moves (the
+    /// position stays). A NULL typed buffer that must hold data (its type starts at offset
+    /// 0: MPI_BOTTOM with absolute addresses stays legal), or a NULL packed one, is
+    /// MPI_ERR_ARG.
+    ///
+    /// # Safety
+    /// `typed` addresses `count` elements of this type, `packed` `size` bytes (MPI's
+    /// contract; NULL is checked).
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe fn pack_at(
+        &self,
+        count: usize,
+        typed: *mut u8,
+        packed: *mut u8,
+        size: usize,
+        pos: i64,
+        large: bool,
+        packing: bool,
+    ) -> crate::error::Result<Option<usize>> {
+        let (typed_name, packed_name) = if packing {
+            ("inbuf", "outbuf")
+        } else {
+            ("outbuf", "inbuf")
+        };
+        if typed.is_null() && count > 0 && self.size > 0 && self.true_lb == 0 {
+            return crate::mpi_err!(Arg, "NULL {typed_name} with count {count}");
+        }
+        let (pos, len) = self.packed_span(count, pos, size, large)?;
+        if len == 0 {
+            return Ok(None);
+        }
+        if packed.is_null() {
+            return crate::mpi_err!(Arg, "NULL {packed_name}");
+        }
+        // SAFETY: `packed` holds `size` bytes, of which pos..pos + len fit (checked by
+        // packed_span); `typed` holds `count` elements (the contract).
+        let bytes = std::slice::from_raw_parts_mut(packed.add(pos), len);
+        if packing {
+            self.pack_into(count, 0, typed, bytes);
+        } else {
+            self.unpack_from(count, 0, bytes, typed);
+        }
+        Ok(Some(pos + len))
     }
 
     /// Whether the first `bytes` bytes of a stream of elements of this type end inside a

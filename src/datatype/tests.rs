@@ -624,3 +624,41 @@ fn external32_spans_and_round_trip() {
     let r = unsafe { pack(&long, 1, big.as_ptr().cast(), &mut [0u8; 4]) };
     assert_eq!(class(r), ErrorClass::Conversion);
 }
+
+#[test]
+fn pack_at_checks_buffers_and_moves_the_position() {
+    let t = int();
+    let mut v = [1i32, 2, 3];
+    let mut buf = [0u8; 16];
+    let typed = v.as_mut_ptr() as *mut u8;
+    // SAFETY: v holds 3 ints, buf 16 bytes.
+    unsafe {
+        let end = t.pack_at(3, typed, buf.as_mut_ptr(), 16, 2, false, true);
+        assert_eq!(end.unwrap(), Some(14));
+        let mut back = [0i32; 3];
+        let out = back.as_mut_ptr() as *mut u8;
+        assert_eq!(
+            t.pack_at(3, out, buf.as_mut_ptr(), 16, 2, false, false)
+                .unwrap(),
+            Some(14)
+        );
+        assert_eq!(back, v);
+        // Nothing to move: the position stays.
+        assert_eq!(
+            t.pack_at(0, typed, std::ptr::null_mut(), 0, 0, false, true)
+                .unwrap(),
+            None
+        );
+        let null = std::ptr::null_mut();
+        let e = t
+            .pack_at(1, null, buf.as_mut_ptr(), 16, 0, false, true)
+            .unwrap_err();
+        assert_eq!(e.class, crate::error::ErrorClass::Arg);
+        let e = t.pack_at(1, typed, null, 16, 0, false, true).unwrap_err();
+        assert_eq!(e.class, crate::error::ErrorClass::Arg);
+        let e = t
+            .pack_at(2, typed, buf.as_mut_ptr(), 16, 12, false, true)
+            .unwrap_err();
+        assert_eq!(e.class, crate::error::ErrorClass::Truncate);
+    }
+}
