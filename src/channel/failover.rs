@@ -16,11 +16,21 @@ use std::collections::VecDeque;
 const LOG_BYTES: usize = 24 << 20;
 const LOG_MESSAGES: usize = 1 << 16;
 
-/// The last messages sent to a peer with several subchannels: (sequence number, bytes).
+/// The last messages sent over one subchannel of a peer with several: (sequence number,
+/// bytes). One log per subchannel, so that what a silent link holds stays while the others
+/// carry on: a shared log was trimmed by the live links' traffic during the watchdog's wait
+/// and lost the silent link's messages before they could go again.
 #[derive(Default)]
 pub(super) struct MessageLog {
     msgs: VecDeque<(u32, Vec<u8>)>,
     bytes: usize,
+    /// The number of the last message trimmed away (None: none yet).
+    dropped: Option<u32>,
+}
+
+/// Whether sequence number `seq` comes before `expected` (numbers wrap).
+fn behind(seq: u32, expected: u32) -> bool {
+    seq.wrapping_sub(expected) >= (1 << 31)
 }
 
 impl MessageLog {
@@ -30,26 +40,25 @@ impl MessageLog {
         self.msgs.push_back((seq, m));
         while self.bytes > LOG_BYTES || self.msgs.len() > LOG_MESSAGES {
             match self.msgs.pop_front() {
-                Some((_, b)) => self.bytes -= b.len(),
+                Some((seq, b)) => {
+                    self.bytes -= b.len();
+                    self.dropped = Some(seq);
+                }
                 None => break,
             }
         }
     }
 
-    /// The logged messages from number `expected` on, given that `next` is the number the
-    /// next message will take; None when some of them are no longer kept.
-    pub fn since(&self, expected: u32, next: u32) -> Option<impl Iterator<Item = (u32, &[u8])>> {
-        let behind = move |seq: u32| seq.wrapping_sub(expected) >= (1 << 31);
-        if next != expected {
-            let first = self.msgs.front().map(|m| m.0);
-            if !first.is_some_and(|f| f == expected || behind(f)) {
-                return None;
-            }
+    /// The logged messages from number `expected` on; None when one of them may have been
+    /// trimmed away (the last trimmed is not before `expected`).
+    pub fn since(&self, expected: u32) -> Option<impl Iterator<Item = (u32, &[u8])>> {
+        if self.dropped.is_some_and(|d| !behind(d, expected)) {
+            return None;
         }
         Some(
             self.msgs
                 .iter()
-                .filter(move |(seq, _)| !behind(*seq))
+                .filter(move |(seq, _)| !behind(*seq, expected))
                 .map(|(seq, b)| (*seq, &b[..])),
         )
     }
@@ -203,18 +212,27 @@ impl Channels {
         }
     }
 
-    /// The peer expects message `expected` next: send every logged one from it on again,
-    /// over live subchannels (it drops those it has).
+    /// The peer expects message `expected` next: send again every message from it on that
+    /// went over a failed subchannel (live ones deliver theirs; the peer drops copies of
+    /// what it has).
     fn resend(&mut self, rank: usize, expected: u32) {
         let vc = &self.vcs[rank];
-        let Some(again) = vc.log.since(expected, vc.send.next()) else {
-            crate::fabric::fatal(&format!(
-                "rank {rank} lost messages with a failed link that this rank no longer holds \
-                 (it expects number {expected})"
-            ));
-        };
-        self.resends_due
-            .extend(again.map(|(seq, bytes)| (rank, seq, bytes.to_vec())));
+        let mut again = Vec::new();
+        for (i, log) in vc.logs.iter().enumerate() {
+            if vc.sched.is_alive(i) {
+                continue;
+            }
+            let Some(msgs) = log.since(expected) else {
+                crate::fabric::fatal(&format!(
+                    "rank {rank} lost messages with a failed link that this rank no longer \
+                     holds (it expects number {expected})"
+                ));
+            };
+            again.extend(msgs.map(|(seq, bytes)| (rank, seq, bytes.to_vec())));
+        }
+        // In their order, whichever link each went over.
+        again.sort_by_key(|&(_, seq, _)| seq.wrapping_sub(expected));
+        self.resends_due.extend(again);
         self.send_resends();
     }
 
@@ -242,21 +260,39 @@ mod tests {
         for seq in 0..10u32 {
             log.push(seq, &[&[seq as u8], &[0xee]]);
         }
-        let again: Vec<u32> = log.since(7, 10).unwrap().map(|m| m.0).collect();
+        let again: Vec<u32> = log.since(7).unwrap().map(|m| m.0).collect();
         assert_eq!(again, [7, 8, 9]);
-        assert_eq!(log.since(3, 10).unwrap().next().unwrap().1, &[3, 0xee]);
-        assert_eq!(log.since(10, 10).unwrap().count(), 0);
+        assert_eq!(log.since(3).unwrap().next().unwrap().1, &[3, 0xee]);
+        assert_eq!(log.since(10).unwrap().count(), 0);
         // Trimmed: the oldest go first; asking for one of them is refused.
         for seq in 10..10 + LOG_MESSAGES as u32 {
             log.push(seq, &[&[1]]);
         }
-        assert!(log.since(5, 10 + LOG_MESSAGES as u32).is_none());
-        assert_eq!(
-            log.since(LOG_MESSAGES as u32, 10 + LOG_MESSAGES as u32)
-                .unwrap()
-                .count(),
-            10
-        );
+        assert!(log.since(5).is_none());
+        assert!(log.since(9).is_none());
+        assert_eq!(log.since(LOG_MESSAGES as u32).unwrap().count(), 10);
+    }
+
+    #[test]
+    fn a_subchannel_log_with_gaps_gives_back_its_own_messages() {
+        // Every third message went over this subchannel; the peer expects 4 (sent over
+        // another): what this one holds from 4 on goes again, numbers wrapping included.
+        let mut log = MessageLog::default();
+        let base = u32::MAX - 5;
+        for k in 0..6u32 {
+            log.push(base.wrapping_add(3 * k), &[&[k as u8]]);
+        }
+        let again: Vec<u32> = log
+            .since(base.wrapping_add(4))
+            .unwrap()
+            .map(|m| m.0)
+            .collect();
+        assert_eq!(again, [0, 3, 6, 9]);
+        // One this subchannel trimmed away is refused.
+        for k in 6..6 + LOG_MESSAGES as u32 {
+            log.push(base.wrapping_add(3 * k), &[&[1]]);
+        }
+        assert!(log.since(base.wrapping_add(4)).is_none());
     }
 
     #[test]

@@ -68,8 +68,9 @@ struct VirtualChannel {
     sched: Scheduler,
     /// Per subchannel: messages, stripes and striped bytes sent (RAILMPI_STATS).
     counts: Vec<SubCounts>,
-    /// Several subchannels: the last messages sent, to send again when one fails.
-    log: MessageLog,
+    /// Several subchannels: per subchannel, the last messages sent over it, to send again
+    /// when it fails.
+    logs: Vec<MessageLog>,
     /// What every subchannel offers (`RailCaps::meet`), and the domain slot of each: the
     /// keys the peer is given for memory it reaches by RDMA.
     caps: RailCaps,
@@ -95,7 +96,7 @@ impl VirtualChannel {
             sub: subs[0],
             sched: Scheduler::new(subs.len(), &settings.striping),
             counts: vec![SubCounts::default(); subs.len()],
-            log: MessageLog::default(),
+            logs: (0..subs.len()).map(|_| MessageLog::default()).collect(),
             subs,
             send: Sequencer::default(),
             recv: Reorder::default(),
@@ -297,7 +298,7 @@ impl Channels {
         if sent {
             vc.send.commit();
             vc.counts[i].messages += 1;
-            vc.log.push(seq, parts);
+            vc.logs[i].push(seq, parts);
         }
         sent
     }
