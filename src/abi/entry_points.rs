@@ -19,9 +19,8 @@ use super::args;
 use super::consts::*;
 use super::shim;
 use super::{
-    attr, bsend, coll, coll_persistent, comm, datatype, dynamic, env, errors, file, grequest,
-    group, handles, info, mprobe, op, partitioned, pt2pt, rma, session, status, tool, topo,
-    type_attr,
+    attr, bsend, coll, comm, datatype, dynamic, env, errors, file, grequest, group, handles, info,
+    mprobe, op, partitioned, pt2pt, rma, session, status, tool, topo, type_attr,
 };
 use std::cell::Cell;
 use std::os::raw::{c_char, c_int, c_void};
@@ -2530,7 +2529,9 @@ pub unsafe extern "C" fn PMPI_Type_create_f90_complex(
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Barrier")]
 pub unsafe extern "C" fn PMPI_Barrier(comm: MPI_Comm) -> c_int {
-    shim::run("MPI_Barrier", comm, || coll::barrier_impl(comm, None))
+    shim::run("MPI_Barrier", comm, || {
+        coll::barrier(comm, coll::Mode::Block)
+    })
 }
 
 #[no_mangle]
@@ -2538,7 +2539,7 @@ pub unsafe extern "C" fn PMPI_Barrier(comm: MPI_Comm) -> c_int {
 pub unsafe extern "C" fn PMPI_Ibarrier(comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
     shim::run("MPI_Ibarrier", comm, || {
         args::out_ptr(request, "request")?;
-        coll::barrier_impl(comm, Some(request))
+        coll::barrier(comm, coll::Mode::Start(request))
     })
 }
 
@@ -2552,7 +2553,7 @@ pub unsafe extern "C" fn PMPI_Bcast(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Bcast", comm, || {
-        coll::bcast_impl(buffer, count, datatype, root, comm, None)
+        coll::bcast(buffer, count, datatype, root, comm, coll::Mode::Block)
     })
 }
 
@@ -2566,7 +2567,7 @@ pub unsafe extern "C" fn PMPI_Bcast_c(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Bcast_c", comm, || {
-        coll::bcast_impl(buffer, count, datatype, root, comm, None)
+        coll::bcast(buffer, count, datatype, root, comm, coll::Mode::Block)
     })
 }
 
@@ -2582,7 +2583,14 @@ pub unsafe extern "C" fn PMPI_Ibcast(
 ) -> c_int {
     shim::run("MPI_Ibcast", comm, || {
         args::out_ptr(request, "request")?;
-        coll::bcast_impl(buffer, count, datatype, root, comm, Some(request))
+        coll::bcast(
+            buffer,
+            count,
+            datatype,
+            root,
+            comm,
+            coll::Mode::Start(request),
+        )
     })
 }
 
@@ -2598,7 +2606,14 @@ pub unsafe extern "C" fn PMPI_Ibcast_c(
 ) -> c_int {
     shim::run("MPI_Ibcast_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll::bcast_impl(buffer, count, datatype, root, comm, Some(request))
+        coll::bcast(
+            buffer,
+            count,
+            datatype,
+            root,
+            comm,
+            coll::Mode::Start(request),
+        )
     })
 }
 
@@ -2614,7 +2629,16 @@ pub unsafe extern "C" fn PMPI_Reduce(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Reduce", comm, || {
-        coll::reduce_impl(sendbuf, recvbuf, count, datatype, op, root, comm, None)
+        coll::reduce(
+            sendbuf,
+            recvbuf,
+            count,
+            datatype,
+            op,
+            root,
+            comm,
+            coll::Mode::Block,
+        )
     })
 }
 
@@ -2630,7 +2654,16 @@ pub unsafe extern "C" fn PMPI_Reduce_c(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Reduce_c", comm, || {
-        coll::reduce_impl(sendbuf, recvbuf, count, datatype, op, root, comm, None)
+        coll::reduce(
+            sendbuf,
+            recvbuf,
+            count,
+            datatype,
+            op,
+            root,
+            comm,
+            coll::Mode::Block,
+        )
     })
 }
 
@@ -2648,7 +2681,7 @@ pub unsafe extern "C" fn PMPI_Ireduce(
 ) -> c_int {
     shim::run("MPI_Ireduce", comm, || {
         args::out_ptr(request, "request")?;
-        coll::reduce_impl(
+        coll::reduce(
             sendbuf,
             recvbuf,
             count,
@@ -2656,7 +2689,7 @@ pub unsafe extern "C" fn PMPI_Ireduce(
             op,
             root,
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -2675,7 +2708,7 @@ pub unsafe extern "C" fn PMPI_Ireduce_c(
 ) -> c_int {
     shim::run("MPI_Ireduce_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll::reduce_impl(
+        coll::reduce(
             sendbuf,
             recvbuf,
             count,
@@ -2683,7 +2716,7 @@ pub unsafe extern "C" fn PMPI_Ireduce_c(
             op,
             root,
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -2699,7 +2732,15 @@ pub unsafe extern "C" fn PMPI_Allreduce(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Allreduce", comm, || {
-        coll::allreduce_impl(sendbuf, recvbuf, count, datatype, op, comm, None)
+        coll::allreduce(
+            sendbuf,
+            recvbuf,
+            count,
+            datatype,
+            op,
+            comm,
+            coll::Mode::Block,
+        )
     })
 }
 
@@ -2714,7 +2755,15 @@ pub unsafe extern "C" fn PMPI_Allreduce_c(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Allreduce_c", comm, || {
-        coll::allreduce_impl(sendbuf, recvbuf, count, datatype, op, comm, None)
+        coll::allreduce(
+            sendbuf,
+            recvbuf,
+            count,
+            datatype,
+            op,
+            comm,
+            coll::Mode::Block,
+        )
     })
 }
 
@@ -2785,7 +2834,15 @@ pub unsafe extern "C" fn PMPI_Iallreduce(
 ) -> c_int {
     shim::run("MPI_Iallreduce", comm, || {
         args::out_ptr(request, "request")?;
-        coll::allreduce_impl(sendbuf, recvbuf, count, datatype, op, comm, Some(request))
+        coll::allreduce(
+            sendbuf,
+            recvbuf,
+            count,
+            datatype,
+            op,
+            comm,
+            coll::Mode::Start(request),
+        )
     })
 }
 
@@ -2802,7 +2859,15 @@ pub unsafe extern "C" fn PMPI_Iallreduce_c(
 ) -> c_int {
     shim::run("MPI_Iallreduce_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll::allreduce_impl(sendbuf, recvbuf, count, datatype, op, comm, Some(request))
+        coll::allreduce(
+            sendbuf,
+            recvbuf,
+            count,
+            datatype,
+            op,
+            comm,
+            coll::Mode::Start(request),
+        )
     })
 }
 
@@ -2817,7 +2882,16 @@ pub unsafe extern "C" fn PMPI_Scan(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Scan", comm, || {
-        coll::scan_impl(sendbuf, recvbuf, count, datatype, op, comm, false, None)
+        coll::scan(
+            sendbuf,
+            recvbuf,
+            count,
+            datatype,
+            op,
+            comm,
+            false,
+            coll::Mode::Block,
+        )
     })
 }
 
@@ -2832,7 +2906,16 @@ pub unsafe extern "C" fn PMPI_Scan_c(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Scan_c", comm, || {
-        coll::scan_impl(sendbuf, recvbuf, count, datatype, op, comm, false, None)
+        coll::scan(
+            sendbuf,
+            recvbuf,
+            count,
+            datatype,
+            op,
+            comm,
+            false,
+            coll::Mode::Block,
+        )
     })
 }
 
@@ -2849,7 +2932,7 @@ pub unsafe extern "C" fn PMPI_Iscan(
 ) -> c_int {
     shim::run("MPI_Iscan", comm, || {
         args::out_ptr(request, "request")?;
-        coll::scan_impl(
+        coll::scan(
             sendbuf,
             recvbuf,
             count,
@@ -2857,7 +2940,7 @@ pub unsafe extern "C" fn PMPI_Iscan(
             op,
             comm,
             false,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -2875,7 +2958,7 @@ pub unsafe extern "C" fn PMPI_Iscan_c(
 ) -> c_int {
     shim::run("MPI_Iscan_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll::scan_impl(
+        coll::scan(
             sendbuf,
             recvbuf,
             count,
@@ -2883,7 +2966,7 @@ pub unsafe extern "C" fn PMPI_Iscan_c(
             op,
             comm,
             false,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -2899,7 +2982,16 @@ pub unsafe extern "C" fn PMPI_Exscan(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Exscan", comm, || {
-        coll::scan_impl(sendbuf, recvbuf, count, datatype, op, comm, true, None)
+        coll::scan(
+            sendbuf,
+            recvbuf,
+            count,
+            datatype,
+            op,
+            comm,
+            true,
+            coll::Mode::Block,
+        )
     })
 }
 
@@ -2914,7 +3006,16 @@ pub unsafe extern "C" fn PMPI_Exscan_c(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Exscan_c", comm, || {
-        coll::scan_impl(sendbuf, recvbuf, count, datatype, op, comm, true, None)
+        coll::scan(
+            sendbuf,
+            recvbuf,
+            count,
+            datatype,
+            op,
+            comm,
+            true,
+            coll::Mode::Block,
+        )
     })
 }
 
@@ -2931,7 +3032,7 @@ pub unsafe extern "C" fn PMPI_Iexscan(
 ) -> c_int {
     shim::run("MPI_Iexscan", comm, || {
         args::out_ptr(request, "request")?;
-        coll::scan_impl(
+        coll::scan(
             sendbuf,
             recvbuf,
             count,
@@ -2939,7 +3040,7 @@ pub unsafe extern "C" fn PMPI_Iexscan(
             op,
             comm,
             true,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -2957,7 +3058,7 @@ pub unsafe extern "C" fn PMPI_Iexscan_c(
 ) -> c_int {
     shim::run("MPI_Iexscan_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll::scan_impl(
+        coll::scan(
             sendbuf,
             recvbuf,
             count,
@@ -2965,7 +3066,7 @@ pub unsafe extern "C" fn PMPI_Iexscan_c(
             op,
             comm,
             true,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -2983,7 +3084,7 @@ pub unsafe extern "C" fn PMPI_Gather(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Gather", comm, || {
-        coll::gatherv_impl(
+        coll::gatherv(
             sendbuf,
             sendcount,
             sendtype,
@@ -2992,7 +3093,7 @@ pub unsafe extern "C" fn PMPI_Gather(
             recvtype,
             root,
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -3010,7 +3111,7 @@ pub unsafe extern "C" fn PMPI_Gather_c(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Gather_c", comm, || {
-        coll::gatherv_impl(
+        coll::gatherv(
             sendbuf,
             sendcount,
             sendtype,
@@ -3019,7 +3120,7 @@ pub unsafe extern "C" fn PMPI_Gather_c(
             recvtype,
             root,
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -3039,7 +3140,7 @@ pub unsafe extern "C" fn PMPI_Igather(
 ) -> c_int {
     shim::run("MPI_Igather", comm, || {
         args::out_ptr(request, "request")?;
-        coll::gatherv_impl(
+        coll::gatherv(
             sendbuf,
             sendcount,
             sendtype,
@@ -3048,7 +3149,7 @@ pub unsafe extern "C" fn PMPI_Igather(
             recvtype,
             root,
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -3068,7 +3169,7 @@ pub unsafe extern "C" fn PMPI_Igather_c(
 ) -> c_int {
     shim::run("MPI_Igather_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll::gatherv_impl(
+        coll::gatherv(
             sendbuf,
             sendcount,
             sendtype,
@@ -3077,7 +3178,7 @@ pub unsafe extern "C" fn PMPI_Igather_c(
             recvtype,
             root,
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -3096,7 +3197,7 @@ pub unsafe extern "C" fn PMPI_Gatherv(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Gatherv", comm, || {
-        coll::gatherv_impl(
+        coll::gatherv(
             sendbuf,
             sendcount,
             sendtype,
@@ -3105,7 +3206,7 @@ pub unsafe extern "C" fn PMPI_Gatherv(
             recvtype,
             root,
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -3124,7 +3225,7 @@ pub unsafe extern "C" fn PMPI_Gatherv_c(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Gatherv_c", comm, || {
-        coll::gatherv_impl(
+        coll::gatherv(
             sendbuf,
             sendcount,
             sendtype,
@@ -3133,7 +3234,7 @@ pub unsafe extern "C" fn PMPI_Gatherv_c(
             recvtype,
             root,
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -3154,7 +3255,7 @@ pub unsafe extern "C" fn PMPI_Igatherv(
 ) -> c_int {
     shim::run("MPI_Igatherv", comm, || {
         args::out_ptr(request, "request")?;
-        coll::gatherv_impl(
+        coll::gatherv(
             sendbuf,
             sendcount,
             sendtype,
@@ -3163,7 +3264,7 @@ pub unsafe extern "C" fn PMPI_Igatherv(
             recvtype,
             root,
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -3184,7 +3285,7 @@ pub unsafe extern "C" fn PMPI_Igatherv_c(
 ) -> c_int {
     shim::run("MPI_Igatherv_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll::gatherv_impl(
+        coll::gatherv(
             sendbuf,
             sendcount,
             sendtype,
@@ -3193,7 +3294,7 @@ pub unsafe extern "C" fn PMPI_Igatherv_c(
             recvtype,
             root,
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -3211,7 +3312,7 @@ pub unsafe extern "C" fn PMPI_Scatter(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Scatter", comm, || {
-        coll::scatterv_impl(
+        coll::scatterv(
             sendbuf,
             coll::RecvSpec::Uniform(sendcount),
             sendtype,
@@ -3220,7 +3321,7 @@ pub unsafe extern "C" fn PMPI_Scatter(
             recvtype,
             root,
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -3238,7 +3339,7 @@ pub unsafe extern "C" fn PMPI_Scatter_c(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Scatter_c", comm, || {
-        coll::scatterv_impl(
+        coll::scatterv(
             sendbuf,
             coll::RecvSpec::Uniform(sendcount),
             sendtype,
@@ -3247,7 +3348,7 @@ pub unsafe extern "C" fn PMPI_Scatter_c(
             recvtype,
             root,
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -3267,7 +3368,7 @@ pub unsafe extern "C" fn PMPI_Iscatter(
 ) -> c_int {
     shim::run("MPI_Iscatter", comm, || {
         args::out_ptr(request, "request")?;
-        coll::scatterv_impl(
+        coll::scatterv(
             sendbuf,
             coll::RecvSpec::Uniform(sendcount),
             sendtype,
@@ -3276,7 +3377,7 @@ pub unsafe extern "C" fn PMPI_Iscatter(
             recvtype,
             root,
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -3296,7 +3397,7 @@ pub unsafe extern "C" fn PMPI_Iscatter_c(
 ) -> c_int {
     shim::run("MPI_Iscatter_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll::scatterv_impl(
+        coll::scatterv(
             sendbuf,
             coll::RecvSpec::Uniform(sendcount),
             sendtype,
@@ -3305,7 +3406,7 @@ pub unsafe extern "C" fn PMPI_Iscatter_c(
             recvtype,
             root,
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -3324,7 +3425,7 @@ pub unsafe extern "C" fn PMPI_Scatterv(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Scatterv", comm, || {
-        coll::scatterv_impl(
+        coll::scatterv(
             sendbuf,
             coll::RecvSpec::V(sendcounts, displs),
             sendtype,
@@ -3333,7 +3434,7 @@ pub unsafe extern "C" fn PMPI_Scatterv(
             recvtype,
             root,
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -3352,7 +3453,7 @@ pub unsafe extern "C" fn PMPI_Scatterv_c(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Scatterv_c", comm, || {
-        coll::scatterv_impl(
+        coll::scatterv(
             sendbuf,
             coll::RecvSpec::V(sendcounts, displs),
             sendtype,
@@ -3361,7 +3462,7 @@ pub unsafe extern "C" fn PMPI_Scatterv_c(
             recvtype,
             root,
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -3382,7 +3483,7 @@ pub unsafe extern "C" fn PMPI_Iscatterv(
 ) -> c_int {
     shim::run("MPI_Iscatterv", comm, || {
         args::out_ptr(request, "request")?;
-        coll::scatterv_impl(
+        coll::scatterv(
             sendbuf,
             coll::RecvSpec::V(sendcounts, displs),
             sendtype,
@@ -3391,7 +3492,7 @@ pub unsafe extern "C" fn PMPI_Iscatterv(
             recvtype,
             root,
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -3412,7 +3513,7 @@ pub unsafe extern "C" fn PMPI_Iscatterv_c(
 ) -> c_int {
     shim::run("MPI_Iscatterv_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll::scatterv_impl(
+        coll::scatterv(
             sendbuf,
             coll::RecvSpec::V(sendcounts, displs),
             sendtype,
@@ -3421,7 +3522,7 @@ pub unsafe extern "C" fn PMPI_Iscatterv_c(
             recvtype,
             root,
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -3438,7 +3539,7 @@ pub unsafe extern "C" fn PMPI_Allgather(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Allgather", comm, || {
-        coll::allgatherv_impl(
+        coll::allgatherv(
             sendbuf,
             sendcount,
             sendtype,
@@ -3446,7 +3547,7 @@ pub unsafe extern "C" fn PMPI_Allgather(
             coll::RecvSpec::Uniform(recvcount),
             recvtype,
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -3463,7 +3564,7 @@ pub unsafe extern "C" fn PMPI_Allgather_c(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Allgather_c", comm, || {
-        coll::allgatherv_impl(
+        coll::allgatherv(
             sendbuf,
             sendcount,
             sendtype,
@@ -3471,7 +3572,7 @@ pub unsafe extern "C" fn PMPI_Allgather_c(
             coll::RecvSpec::Uniform(recvcount),
             recvtype,
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -3490,7 +3591,7 @@ pub unsafe extern "C" fn PMPI_Iallgather(
 ) -> c_int {
     shim::run("MPI_Iallgather", comm, || {
         args::out_ptr(request, "request")?;
-        coll::allgatherv_impl(
+        coll::allgatherv(
             sendbuf,
             sendcount,
             sendtype,
@@ -3498,7 +3599,7 @@ pub unsafe extern "C" fn PMPI_Iallgather(
             coll::RecvSpec::Uniform(recvcount),
             recvtype,
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -3517,7 +3618,7 @@ pub unsafe extern "C" fn PMPI_Iallgather_c(
 ) -> c_int {
     shim::run("MPI_Iallgather_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll::allgatherv_impl(
+        coll::allgatherv(
             sendbuf,
             sendcount,
             sendtype,
@@ -3525,7 +3626,7 @@ pub unsafe extern "C" fn PMPI_Iallgather_c(
             coll::RecvSpec::Uniform(recvcount),
             recvtype,
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -3543,7 +3644,7 @@ pub unsafe extern "C" fn PMPI_Allgatherv(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Allgatherv", comm, || {
-        coll::allgatherv_impl(
+        coll::allgatherv(
             sendbuf,
             sendcount,
             sendtype,
@@ -3551,7 +3652,7 @@ pub unsafe extern "C" fn PMPI_Allgatherv(
             coll::RecvSpec::V(recvcounts, displs),
             recvtype,
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -3569,7 +3670,7 @@ pub unsafe extern "C" fn PMPI_Allgatherv_c(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Allgatherv_c", comm, || {
-        coll::allgatherv_impl(
+        coll::allgatherv(
             sendbuf,
             sendcount,
             sendtype,
@@ -3577,7 +3678,7 @@ pub unsafe extern "C" fn PMPI_Allgatherv_c(
             coll::RecvSpec::V(recvcounts, displs),
             recvtype,
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -3597,7 +3698,7 @@ pub unsafe extern "C" fn PMPI_Iallgatherv(
 ) -> c_int {
     shim::run("MPI_Iallgatherv", comm, || {
         args::out_ptr(request, "request")?;
-        coll::allgatherv_impl(
+        coll::allgatherv(
             sendbuf,
             sendcount,
             sendtype,
@@ -3605,7 +3706,7 @@ pub unsafe extern "C" fn PMPI_Iallgatherv(
             coll::RecvSpec::V(recvcounts, displs),
             recvtype,
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -3625,7 +3726,7 @@ pub unsafe extern "C" fn PMPI_Iallgatherv_c(
 ) -> c_int {
     shim::run("MPI_Iallgatherv_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll::allgatherv_impl(
+        coll::allgatherv(
             sendbuf,
             sendcount,
             sendtype,
@@ -3633,7 +3734,7 @@ pub unsafe extern "C" fn PMPI_Iallgatherv_c(
             coll::RecvSpec::V(recvcounts, displs),
             recvtype,
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -3650,13 +3751,13 @@ pub unsafe extern "C" fn PMPI_Alltoall(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Alltoall", comm, || {
-        coll::alltoall_impl(
+        coll::alltoall(
             sendbuf,
             coll::Side::Uniform(sendcount, sendtype),
             recvbuf,
             coll::Side::Uniform(recvcount, recvtype),
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -3673,13 +3774,13 @@ pub unsafe extern "C" fn PMPI_Alltoall_c(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Alltoall_c", comm, || {
-        coll::alltoall_impl(
+        coll::alltoall(
             sendbuf,
             coll::Side::Uniform(sendcount, sendtype),
             recvbuf,
             coll::Side::Uniform(recvcount, recvtype),
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -3698,13 +3799,13 @@ pub unsafe extern "C" fn PMPI_Ialltoall(
 ) -> c_int {
     shim::run("MPI_Ialltoall", comm, || {
         args::out_ptr(request, "request")?;
-        coll::alltoall_impl(
+        coll::alltoall(
             sendbuf,
             coll::Side::Uniform(sendcount, sendtype),
             recvbuf,
             coll::Side::Uniform(recvcount, recvtype),
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -3723,13 +3824,13 @@ pub unsafe extern "C" fn PMPI_Ialltoall_c(
 ) -> c_int {
     shim::run("MPI_Ialltoall_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll::alltoall_impl(
+        coll::alltoall(
             sendbuf,
             coll::Side::Uniform(sendcount, sendtype),
             recvbuf,
             coll::Side::Uniform(recvcount, recvtype),
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -3748,13 +3849,13 @@ pub unsafe extern "C" fn PMPI_Alltoallv(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Alltoallv", comm, || {
-        coll::alltoall_impl(
+        coll::alltoall(
             sendbuf,
             coll::Side::V(sendcounts, sdispls, sendtype),
             recvbuf,
             coll::Side::V(recvcounts, rdispls, recvtype),
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -3773,13 +3874,13 @@ pub unsafe extern "C" fn PMPI_Alltoallv_c(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Alltoallv_c", comm, || {
-        coll::alltoall_impl(
+        coll::alltoall(
             sendbuf,
             coll::Side::V(sendcounts, sdispls, sendtype),
             recvbuf,
             coll::Side::V(recvcounts, rdispls, recvtype),
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -3800,13 +3901,13 @@ pub unsafe extern "C" fn PMPI_Ialltoallv(
 ) -> c_int {
     shim::run("MPI_Ialltoallv", comm, || {
         args::out_ptr(request, "request")?;
-        coll::alltoall_impl(
+        coll::alltoall(
             sendbuf,
             coll::Side::V(sendcounts, sdispls, sendtype),
             recvbuf,
             coll::Side::V(recvcounts, rdispls, recvtype),
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -3827,13 +3928,13 @@ pub unsafe extern "C" fn PMPI_Ialltoallv_c(
 ) -> c_int {
     shim::run("MPI_Ialltoallv_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll::alltoall_impl(
+        coll::alltoall(
             sendbuf,
             coll::Side::V(sendcounts, sdispls, sendtype),
             recvbuf,
             coll::Side::V(recvcounts, rdispls, recvtype),
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -3852,13 +3953,13 @@ pub unsafe extern "C" fn PMPI_Alltoallw(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Alltoallw", comm, || {
-        coll::alltoall_impl(
+        coll::alltoall(
             sendbuf,
             coll::Side::W(sendcounts, sdispls, sendtypes),
             recvbuf,
             coll::Side::W(recvcounts, rdispls, recvtypes),
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -3877,13 +3978,13 @@ pub unsafe extern "C" fn PMPI_Alltoallw_c(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Alltoallw_c", comm, || {
-        coll::alltoall_impl(
+        coll::alltoall(
             sendbuf,
             coll::Side::W(sendcounts, sdispls, sendtypes),
             recvbuf,
             coll::Side::W(recvcounts, rdispls, recvtypes),
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -3904,13 +4005,13 @@ pub unsafe extern "C" fn PMPI_Ialltoallw(
 ) -> c_int {
     shim::run("MPI_Ialltoallw", comm, || {
         args::out_ptr(request, "request")?;
-        coll::alltoall_impl(
+        coll::alltoall(
             sendbuf,
             coll::Side::W(sendcounts, sdispls, sendtypes),
             recvbuf,
             coll::Side::W(recvcounts, rdispls, recvtypes),
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -3931,13 +4032,13 @@ pub unsafe extern "C" fn PMPI_Ialltoallw_c(
 ) -> c_int {
     shim::run("MPI_Ialltoallw_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll::alltoall_impl(
+        coll::alltoall(
             sendbuf,
             coll::Side::W(sendcounts, sdispls, sendtypes),
             recvbuf,
             coll::Side::W(recvcounts, rdispls, recvtypes),
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -3953,14 +4054,14 @@ pub unsafe extern "C" fn PMPI_Reduce_scatter(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Reduce_scatter", comm, || {
-        coll::reduce_scatter_impl(
+        coll::reduce_scatter(
             sendbuf,
             recvbuf,
             coll::RecvSpec::Counts(recvcounts),
             datatype,
             op,
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -3976,14 +4077,14 @@ pub unsafe extern "C" fn PMPI_Reduce_scatter_c(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Reduce_scatter_c", comm, || {
-        coll::reduce_scatter_impl(
+        coll::reduce_scatter(
             sendbuf,
             recvbuf,
             coll::RecvSpec::Counts(recvcounts),
             datatype,
             op,
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -4001,14 +4102,14 @@ pub unsafe extern "C" fn PMPI_Ireduce_scatter(
 ) -> c_int {
     shim::run("MPI_Ireduce_scatter", comm, || {
         args::out_ptr(request, "request")?;
-        coll::reduce_scatter_impl(
+        coll::reduce_scatter(
             sendbuf,
             recvbuf,
             coll::RecvSpec::Counts(recvcounts),
             datatype,
             op,
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -4026,14 +4127,14 @@ pub unsafe extern "C" fn PMPI_Ireduce_scatter_c(
 ) -> c_int {
     shim::run("MPI_Ireduce_scatter_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll::reduce_scatter_impl(
+        coll::reduce_scatter(
             sendbuf,
             recvbuf,
             coll::RecvSpec::Counts(recvcounts),
             datatype,
             op,
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -4049,14 +4150,14 @@ pub unsafe extern "C" fn PMPI_Reduce_scatter_block(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Reduce_scatter_block", comm, || {
-        coll::reduce_scatter_impl(
+        coll::reduce_scatter(
             sendbuf,
             recvbuf,
             coll::RecvSpec::Uniform(recvcount),
             datatype,
             op,
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -4072,14 +4173,14 @@ pub unsafe extern "C" fn PMPI_Reduce_scatter_block_c(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Reduce_scatter_block_c", comm, || {
-        coll::reduce_scatter_impl(
+        coll::reduce_scatter(
             sendbuf,
             recvbuf,
             coll::RecvSpec::Uniform(recvcount),
             datatype,
             op,
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -4097,14 +4198,14 @@ pub unsafe extern "C" fn PMPI_Ireduce_scatter_block(
 ) -> c_int {
     shim::run("MPI_Ireduce_scatter_block", comm, || {
         args::out_ptr(request, "request")?;
-        coll::reduce_scatter_impl(
+        coll::reduce_scatter(
             sendbuf,
             recvbuf,
             coll::RecvSpec::Uniform(recvcount),
             datatype,
             op,
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -4125,14 +4226,14 @@ pub unsafe extern "C" fn PMPI_Ireduce_scatter_block_c(
 ) -> c_int {
     shim::run("MPI_Ireduce_scatter_block_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll::reduce_scatter_impl(
+        coll::reduce_scatter(
             sendbuf,
             recvbuf,
             coll::RecvSpec::Uniform(recvcount),
             datatype,
             op,
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -4149,13 +4250,13 @@ pub unsafe extern "C" fn PMPI_Neighbor_allgather(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Neighbor_allgather", comm, || {
-        coll::neighbor_impl(
+        coll::neighbor(
             sendbuf,
             coll::Side::Same(sendcount, sendtype),
             recvbuf,
             coll::Side::Uniform(recvcount, recvtype),
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -4172,13 +4273,13 @@ pub unsafe extern "C" fn PMPI_Neighbor_allgather_c(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Neighbor_allgather_c", comm, || {
-        coll::neighbor_impl(
+        coll::neighbor(
             sendbuf,
             coll::Side::Same(sendcount, sendtype),
             recvbuf,
             coll::Side::Uniform(recvcount, recvtype),
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -4197,13 +4298,13 @@ pub unsafe extern "C" fn PMPI_Ineighbor_allgather(
 ) -> c_int {
     shim::run("MPI_Ineighbor_allgather", comm, || {
         args::out_ptr(request, "request")?;
-        coll::neighbor_impl(
+        coll::neighbor(
             sendbuf,
             coll::Side::Same(sendcount, sendtype),
             recvbuf,
             coll::Side::Uniform(recvcount, recvtype),
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -4222,13 +4323,13 @@ pub unsafe extern "C" fn PMPI_Ineighbor_allgather_c(
 ) -> c_int {
     shim::run("MPI_Ineighbor_allgather_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll::neighbor_impl(
+        coll::neighbor(
             sendbuf,
             coll::Side::Same(sendcount, sendtype),
             recvbuf,
             coll::Side::Uniform(recvcount, recvtype),
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -4246,13 +4347,13 @@ pub unsafe extern "C" fn PMPI_Neighbor_allgatherv(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Neighbor_allgatherv", comm, || {
-        coll::neighbor_impl(
+        coll::neighbor(
             sendbuf,
             coll::Side::Same(sendcount, sendtype),
             recvbuf,
             coll::Side::V(recvcounts, displs, recvtype),
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -4270,13 +4371,13 @@ pub unsafe extern "C" fn PMPI_Neighbor_allgatherv_c(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Neighbor_allgatherv_c", comm, || {
-        coll::neighbor_impl(
+        coll::neighbor(
             sendbuf,
             coll::Side::Same(sendcount, sendtype),
             recvbuf,
             coll::Side::V(recvcounts, displs, recvtype),
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -4296,13 +4397,13 @@ pub unsafe extern "C" fn PMPI_Ineighbor_allgatherv(
 ) -> c_int {
     shim::run("MPI_Ineighbor_allgatherv", comm, || {
         args::out_ptr(request, "request")?;
-        coll::neighbor_impl(
+        coll::neighbor(
             sendbuf,
             coll::Side::Same(sendcount, sendtype),
             recvbuf,
             coll::Side::V(recvcounts, displs, recvtype),
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -4322,13 +4423,13 @@ pub unsafe extern "C" fn PMPI_Ineighbor_allgatherv_c(
 ) -> c_int {
     shim::run("MPI_Ineighbor_allgatherv_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll::neighbor_impl(
+        coll::neighbor(
             sendbuf,
             coll::Side::Same(sendcount, sendtype),
             recvbuf,
             coll::Side::V(recvcounts, displs, recvtype),
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -4345,13 +4446,13 @@ pub unsafe extern "C" fn PMPI_Neighbor_alltoall(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Neighbor_alltoall", comm, || {
-        coll::neighbor_impl(
+        coll::neighbor(
             sendbuf,
             coll::Side::Uniform(sendcount, sendtype),
             recvbuf,
             coll::Side::Uniform(recvcount, recvtype),
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -4368,13 +4469,13 @@ pub unsafe extern "C" fn PMPI_Neighbor_alltoall_c(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Neighbor_alltoall_c", comm, || {
-        coll::neighbor_impl(
+        coll::neighbor(
             sendbuf,
             coll::Side::Uniform(sendcount, sendtype),
             recvbuf,
             coll::Side::Uniform(recvcount, recvtype),
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -4393,13 +4494,13 @@ pub unsafe extern "C" fn PMPI_Ineighbor_alltoall(
 ) -> c_int {
     shim::run("MPI_Ineighbor_alltoall", comm, || {
         args::out_ptr(request, "request")?;
-        coll::neighbor_impl(
+        coll::neighbor(
             sendbuf,
             coll::Side::Uniform(sendcount, sendtype),
             recvbuf,
             coll::Side::Uniform(recvcount, recvtype),
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -4418,13 +4519,13 @@ pub unsafe extern "C" fn PMPI_Ineighbor_alltoall_c(
 ) -> c_int {
     shim::run("MPI_Ineighbor_alltoall_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll::neighbor_impl(
+        coll::neighbor(
             sendbuf,
             coll::Side::Uniform(sendcount, sendtype),
             recvbuf,
             coll::Side::Uniform(recvcount, recvtype),
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -4443,13 +4544,13 @@ pub unsafe extern "C" fn PMPI_Neighbor_alltoallv(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Neighbor_alltoallv", comm, || {
-        coll::neighbor_impl(
+        coll::neighbor(
             sendbuf,
             coll::Side::V(sendcounts, sdispls, sendtype),
             recvbuf,
             coll::Side::V(recvcounts, rdispls, recvtype),
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -4468,13 +4569,13 @@ pub unsafe extern "C" fn PMPI_Neighbor_alltoallv_c(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Neighbor_alltoallv_c", comm, || {
-        coll::neighbor_impl(
+        coll::neighbor(
             sendbuf,
             coll::Side::V(sendcounts, sdispls, sendtype),
             recvbuf,
             coll::Side::V(recvcounts, rdispls, recvtype),
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -4495,13 +4596,13 @@ pub unsafe extern "C" fn PMPI_Ineighbor_alltoallv(
 ) -> c_int {
     shim::run("MPI_Ineighbor_alltoallv", comm, || {
         args::out_ptr(request, "request")?;
-        coll::neighbor_impl(
+        coll::neighbor(
             sendbuf,
             coll::Side::V(sendcounts, sdispls, sendtype),
             recvbuf,
             coll::Side::V(recvcounts, rdispls, recvtype),
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -4522,13 +4623,13 @@ pub unsafe extern "C" fn PMPI_Ineighbor_alltoallv_c(
 ) -> c_int {
     shim::run("MPI_Ineighbor_alltoallv_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll::neighbor_impl(
+        coll::neighbor(
             sendbuf,
             coll::Side::V(sendcounts, sdispls, sendtype),
             recvbuf,
             coll::Side::V(recvcounts, rdispls, recvtype),
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -4547,13 +4648,13 @@ pub unsafe extern "C" fn PMPI_Neighbor_alltoallw(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Neighbor_alltoallw", comm, || {
-        coll::neighbor_impl(
+        coll::neighbor(
             sendbuf,
             coll::Side::WA(sendcounts, sdispls, sendtypes),
             recvbuf,
             coll::Side::WA(recvcounts, rdispls, recvtypes),
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -4572,13 +4673,13 @@ pub unsafe extern "C" fn PMPI_Neighbor_alltoallw_c(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Neighbor_alltoallw_c", comm, || {
-        coll::neighbor_impl(
+        coll::neighbor(
             sendbuf,
             coll::Side::WA(sendcounts, sdispls, sendtypes),
             recvbuf,
             coll::Side::WA(recvcounts, rdispls, recvtypes),
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -4599,13 +4700,13 @@ pub unsafe extern "C" fn PMPI_Ineighbor_alltoallw(
 ) -> c_int {
     shim::run("MPI_Ineighbor_alltoallw", comm, || {
         args::out_ptr(request, "request")?;
-        coll::neighbor_impl(
+        coll::neighbor(
             sendbuf,
             coll::Side::WA(sendcounts, sdispls, sendtypes),
             recvbuf,
             coll::Side::WA(recvcounts, rdispls, recvtypes),
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -4626,13 +4727,13 @@ pub unsafe extern "C" fn PMPI_Ineighbor_alltoallw_c(
 ) -> c_int {
     shim::run("MPI_Ineighbor_alltoallw_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll::neighbor_impl(
+        coll::neighbor(
             sendbuf,
             coll::Side::WA(sendcounts, sdispls, sendtypes),
             recvbuf,
             coll::Side::WA(recvcounts, rdispls, recvtypes),
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -4646,7 +4747,7 @@ pub unsafe extern "C" fn PMPI_Barrier_init(
 ) -> c_int {
     shim::run("MPI_Barrier_init", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::barrier_init(comm, info, request)
+        coll::barrier(comm, coll::Mode::Persistent(info, request))
     })
 }
 
@@ -4663,7 +4764,14 @@ pub unsafe extern "C" fn PMPI_Bcast_init(
 ) -> c_int {
     shim::run("MPI_Bcast_init", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::bcast_init(buffer, count, datatype, root, comm, info, request)
+        coll::bcast(
+            buffer,
+            count,
+            datatype,
+            root,
+            comm,
+            coll::Mode::Persistent(info, request),
+        )
     })
 }
 
@@ -4680,7 +4788,14 @@ pub unsafe extern "C" fn PMPI_Bcast_init_c(
 ) -> c_int {
     shim::run("MPI_Bcast_init_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::bcast_init(buffer, count, datatype, root, comm, info, request)
+        coll::bcast(
+            buffer,
+            count,
+            datatype,
+            root,
+            comm,
+            coll::Mode::Persistent(info, request),
+        )
     })
 }
 
@@ -4700,7 +4815,7 @@ pub unsafe extern "C" fn PMPI_Gather_init(
 ) -> c_int {
     shim::run("MPI_Gather_init", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::gather_init(
+        coll::gatherv(
             sendbuf,
             sendcount,
             sendtype,
@@ -4709,8 +4824,7 @@ pub unsafe extern "C" fn PMPI_Gather_init(
             recvtype,
             root,
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -4731,7 +4845,7 @@ pub unsafe extern "C" fn PMPI_Gather_init_c(
 ) -> c_int {
     shim::run("MPI_Gather_init_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::gather_init(
+        coll::gatherv(
             sendbuf,
             sendcount,
             sendtype,
@@ -4740,8 +4854,7 @@ pub unsafe extern "C" fn PMPI_Gather_init_c(
             recvtype,
             root,
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -4763,7 +4876,7 @@ pub unsafe extern "C" fn PMPI_Gatherv_init(
 ) -> c_int {
     shim::run("MPI_Gatherv_init", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::gather_init(
+        coll::gatherv(
             sendbuf,
             sendcount,
             sendtype,
@@ -4772,8 +4885,7 @@ pub unsafe extern "C" fn PMPI_Gatherv_init(
             recvtype,
             root,
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -4795,7 +4907,7 @@ pub unsafe extern "C" fn PMPI_Gatherv_init_c(
 ) -> c_int {
     shim::run("MPI_Gatherv_init_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::gather_init(
+        coll::gatherv(
             sendbuf,
             sendcount,
             sendtype,
@@ -4804,8 +4916,7 @@ pub unsafe extern "C" fn PMPI_Gatherv_init_c(
             recvtype,
             root,
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -4826,7 +4937,7 @@ pub unsafe extern "C" fn PMPI_Scatter_init(
 ) -> c_int {
     shim::run("MPI_Scatter_init", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::scatter_init(
+        coll::scatterv(
             sendbuf,
             coll::RecvSpec::Uniform(sendcount),
             sendtype,
@@ -4835,8 +4946,7 @@ pub unsafe extern "C" fn PMPI_Scatter_init(
             recvtype,
             root,
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -4857,7 +4967,7 @@ pub unsafe extern "C" fn PMPI_Scatter_init_c(
 ) -> c_int {
     shim::run("MPI_Scatter_init_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::scatter_init(
+        coll::scatterv(
             sendbuf,
             coll::RecvSpec::Uniform(sendcount),
             sendtype,
@@ -4866,8 +4976,7 @@ pub unsafe extern "C" fn PMPI_Scatter_init_c(
             recvtype,
             root,
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -4889,7 +4998,7 @@ pub unsafe extern "C" fn PMPI_Scatterv_init(
 ) -> c_int {
     shim::run("MPI_Scatterv_init", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::scatter_init(
+        coll::scatterv(
             sendbuf,
             coll::RecvSpec::V(sendcounts, displs),
             sendtype,
@@ -4898,8 +5007,7 @@ pub unsafe extern "C" fn PMPI_Scatterv_init(
             recvtype,
             root,
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -4921,7 +5029,7 @@ pub unsafe extern "C" fn PMPI_Scatterv_init_c(
 ) -> c_int {
     shim::run("MPI_Scatterv_init_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::scatter_init(
+        coll::scatterv(
             sendbuf,
             coll::RecvSpec::V(sendcounts, displs),
             sendtype,
@@ -4930,8 +5038,7 @@ pub unsafe extern "C" fn PMPI_Scatterv_init_c(
             recvtype,
             root,
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -4951,7 +5058,7 @@ pub unsafe extern "C" fn PMPI_Allgather_init(
 ) -> c_int {
     shim::run("MPI_Allgather_init", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::allgather_init(
+        coll::allgatherv(
             sendbuf,
             sendcount,
             sendtype,
@@ -4959,8 +5066,7 @@ pub unsafe extern "C" fn PMPI_Allgather_init(
             coll::RecvSpec::Uniform(recvcount),
             recvtype,
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -4980,7 +5086,7 @@ pub unsafe extern "C" fn PMPI_Allgather_init_c(
 ) -> c_int {
     shim::run("MPI_Allgather_init_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::allgather_init(
+        coll::allgatherv(
             sendbuf,
             sendcount,
             sendtype,
@@ -4988,8 +5094,7 @@ pub unsafe extern "C" fn PMPI_Allgather_init_c(
             coll::RecvSpec::Uniform(recvcount),
             recvtype,
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -5010,7 +5115,7 @@ pub unsafe extern "C" fn PMPI_Allgatherv_init(
 ) -> c_int {
     shim::run("MPI_Allgatherv_init", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::allgather_init(
+        coll::allgatherv(
             sendbuf,
             sendcount,
             sendtype,
@@ -5018,8 +5123,7 @@ pub unsafe extern "C" fn PMPI_Allgatherv_init(
             coll::RecvSpec::V(recvcounts, displs),
             recvtype,
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -5040,7 +5144,7 @@ pub unsafe extern "C" fn PMPI_Allgatherv_init_c(
 ) -> c_int {
     shim::run("MPI_Allgatherv_init_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::allgather_init(
+        coll::allgatherv(
             sendbuf,
             sendcount,
             sendtype,
@@ -5048,8 +5152,7 @@ pub unsafe extern "C" fn PMPI_Allgatherv_init_c(
             coll::RecvSpec::V(recvcounts, displs),
             recvtype,
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -5069,14 +5172,13 @@ pub unsafe extern "C" fn PMPI_Alltoall_init(
 ) -> c_int {
     shim::run("MPI_Alltoall_init", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::alltoall_init(
+        coll::alltoall(
             sendbuf,
             coll::Side::Uniform(sendcount, sendtype),
             recvbuf,
             coll::Side::Uniform(recvcount, recvtype),
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -5096,14 +5198,13 @@ pub unsafe extern "C" fn PMPI_Alltoall_init_c(
 ) -> c_int {
     shim::run("MPI_Alltoall_init_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::alltoall_init(
+        coll::alltoall(
             sendbuf,
             coll::Side::Uniform(sendcount, sendtype),
             recvbuf,
             coll::Side::Uniform(recvcount, recvtype),
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -5125,14 +5226,13 @@ pub unsafe extern "C" fn PMPI_Alltoallv_init(
 ) -> c_int {
     shim::run("MPI_Alltoallv_init", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::alltoall_init(
+        coll::alltoall(
             sendbuf,
             coll::Side::V(sendcounts, sdispls, sendtype),
             recvbuf,
             coll::Side::V(recvcounts, rdispls, recvtype),
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -5154,14 +5254,13 @@ pub unsafe extern "C" fn PMPI_Alltoallv_init_c(
 ) -> c_int {
     shim::run("MPI_Alltoallv_init_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::alltoall_init(
+        coll::alltoall(
             sendbuf,
             coll::Side::V(sendcounts, sdispls, sendtype),
             recvbuf,
             coll::Side::V(recvcounts, rdispls, recvtype),
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -5183,14 +5282,13 @@ pub unsafe extern "C" fn PMPI_Alltoallw_init(
 ) -> c_int {
     shim::run("MPI_Alltoallw_init", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::alltoall_init(
+        coll::alltoall(
             sendbuf,
             coll::Side::W(sendcounts, sdispls, sendtypes),
             recvbuf,
             coll::Side::W(recvcounts, rdispls, recvtypes),
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -5212,14 +5310,13 @@ pub unsafe extern "C" fn PMPI_Alltoallw_init_c(
 ) -> c_int {
     shim::run("MPI_Alltoallw_init_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::alltoall_init(
+        coll::alltoall(
             sendbuf,
             coll::Side::W(sendcounts, sdispls, sendtypes),
             recvbuf,
             coll::Side::W(recvcounts, rdispls, recvtypes),
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -5239,8 +5336,15 @@ pub unsafe extern "C" fn PMPI_Reduce_init(
 ) -> c_int {
     shim::run("MPI_Reduce_init", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::reduce_init(
-            sendbuf, recvbuf, count, datatype, op, root, comm, info, request,
+        coll::reduce(
+            sendbuf,
+            recvbuf,
+            count,
+            datatype,
+            op,
+            root,
+            comm,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -5260,8 +5364,15 @@ pub unsafe extern "C" fn PMPI_Reduce_init_c(
 ) -> c_int {
     shim::run("MPI_Reduce_init_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::reduce_init(
-            sendbuf, recvbuf, count, datatype, op, root, comm, info, request,
+        coll::reduce(
+            sendbuf,
+            recvbuf,
+            count,
+            datatype,
+            op,
+            root,
+            comm,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -5280,7 +5391,15 @@ pub unsafe extern "C" fn PMPI_Allreduce_init(
 ) -> c_int {
     shim::run("MPI_Allreduce_init", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::allreduce_init(sendbuf, recvbuf, count, datatype, op, comm, info, request)
+        coll::allreduce(
+            sendbuf,
+            recvbuf,
+            count,
+            datatype,
+            op,
+            comm,
+            coll::Mode::Persistent(info, request),
+        )
     })
 }
 
@@ -5298,7 +5417,15 @@ pub unsafe extern "C" fn PMPI_Allreduce_init_c(
 ) -> c_int {
     shim::run("MPI_Allreduce_init_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::allreduce_init(sendbuf, recvbuf, count, datatype, op, comm, info, request)
+        coll::allreduce(
+            sendbuf,
+            recvbuf,
+            count,
+            datatype,
+            op,
+            comm,
+            coll::Mode::Persistent(info, request),
+        )
     })
 }
 
@@ -5316,15 +5443,14 @@ pub unsafe extern "C" fn PMPI_Reduce_scatter_init(
 ) -> c_int {
     shim::run("MPI_Reduce_scatter_init", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::reduce_scatter_init(
+        coll::reduce_scatter(
             sendbuf,
             recvbuf,
             coll::RecvSpec::Counts(recvcounts),
             datatype,
             op,
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -5343,15 +5469,14 @@ pub unsafe extern "C" fn PMPI_Reduce_scatter_init_c(
 ) -> c_int {
     shim::run("MPI_Reduce_scatter_init_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::reduce_scatter_init(
+        coll::reduce_scatter(
             sendbuf,
             recvbuf,
             coll::RecvSpec::Counts(recvcounts),
             datatype,
             op,
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -5373,15 +5498,14 @@ pub unsafe extern "C" fn PMPI_Reduce_scatter_block_init(
 ) -> c_int {
     shim::run("MPI_Reduce_scatter_block_init", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::reduce_scatter_init(
+        coll::reduce_scatter(
             sendbuf,
             recvbuf,
             coll::RecvSpec::Uniform(recvcount),
             datatype,
             op,
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -5403,15 +5527,14 @@ pub unsafe extern "C" fn PMPI_Reduce_scatter_block_init_c(
 ) -> c_int {
     shim::run("MPI_Reduce_scatter_block_init_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::reduce_scatter_init(
+        coll::reduce_scatter(
             sendbuf,
             recvbuf,
             coll::RecvSpec::Uniform(recvcount),
             datatype,
             op,
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -5430,8 +5553,15 @@ pub unsafe extern "C" fn PMPI_Scan_init(
 ) -> c_int {
     shim::run("MPI_Scan_init", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::scan_init(
-            sendbuf, recvbuf, count, datatype, op, comm, false, info, request,
+        coll::scan(
+            sendbuf,
+            recvbuf,
+            count,
+            datatype,
+            op,
+            comm,
+            false,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -5450,8 +5580,15 @@ pub unsafe extern "C" fn PMPI_Scan_init_c(
 ) -> c_int {
     shim::run("MPI_Scan_init_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::scan_init(
-            sendbuf, recvbuf, count, datatype, op, comm, false, info, request,
+        coll::scan(
+            sendbuf,
+            recvbuf,
+            count,
+            datatype,
+            op,
+            comm,
+            false,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -5470,8 +5607,15 @@ pub unsafe extern "C" fn PMPI_Exscan_init(
 ) -> c_int {
     shim::run("MPI_Exscan_init", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::scan_init(
-            sendbuf, recvbuf, count, datatype, op, comm, true, info, request,
+        coll::scan(
+            sendbuf,
+            recvbuf,
+            count,
+            datatype,
+            op,
+            comm,
+            true,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -5490,8 +5634,15 @@ pub unsafe extern "C" fn PMPI_Exscan_init_c(
 ) -> c_int {
     shim::run("MPI_Exscan_init_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::scan_init(
-            sendbuf, recvbuf, count, datatype, op, comm, true, info, request,
+        coll::scan(
+            sendbuf,
+            recvbuf,
+            count,
+            datatype,
+            op,
+            comm,
+            true,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -5514,14 +5665,13 @@ pub unsafe extern "C" fn PMPI_Neighbor_allgather_init(
 ) -> c_int {
     shim::run("MPI_Neighbor_allgather_init", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::neighbor_init(
+        coll::neighbor(
             sendbuf,
             coll::Side::Same(sendcount, sendtype),
             recvbuf,
             coll::Side::Uniform(recvcount, recvtype),
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -5544,14 +5694,13 @@ pub unsafe extern "C" fn PMPI_Neighbor_allgather_init_c(
 ) -> c_int {
     shim::run("MPI_Neighbor_allgather_init_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::neighbor_init(
+        coll::neighbor(
             sendbuf,
             coll::Side::Same(sendcount, sendtype),
             recvbuf,
             coll::Side::Uniform(recvcount, recvtype),
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -5575,14 +5724,13 @@ pub unsafe extern "C" fn PMPI_Neighbor_allgatherv_init(
 ) -> c_int {
     shim::run("MPI_Neighbor_allgatherv_init", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::neighbor_init(
+        coll::neighbor(
             sendbuf,
             coll::Side::Same(sendcount, sendtype),
             recvbuf,
             coll::Side::V(recvcounts, displs, recvtype),
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -5606,14 +5754,13 @@ pub unsafe extern "C" fn PMPI_Neighbor_allgatherv_init_c(
 ) -> c_int {
     shim::run("MPI_Neighbor_allgatherv_init_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::neighbor_init(
+        coll::neighbor(
             sendbuf,
             coll::Side::Same(sendcount, sendtype),
             recvbuf,
             coll::Side::V(recvcounts, displs, recvtype),
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -5633,14 +5780,13 @@ pub unsafe extern "C" fn PMPI_Neighbor_alltoall_init(
 ) -> c_int {
     shim::run("MPI_Neighbor_alltoall_init", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::neighbor_init(
+        coll::neighbor(
             sendbuf,
             coll::Side::Uniform(sendcount, sendtype),
             recvbuf,
             coll::Side::Uniform(recvcount, recvtype),
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -5663,14 +5809,13 @@ pub unsafe extern "C" fn PMPI_Neighbor_alltoall_init_c(
 ) -> c_int {
     shim::run("MPI_Neighbor_alltoall_init_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::neighbor_init(
+        coll::neighbor(
             sendbuf,
             coll::Side::Uniform(sendcount, sendtype),
             recvbuf,
             coll::Side::Uniform(recvcount, recvtype),
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -5695,14 +5840,13 @@ pub unsafe extern "C" fn PMPI_Neighbor_alltoallv_init(
 ) -> c_int {
     shim::run("MPI_Neighbor_alltoallv_init", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::neighbor_init(
+        coll::neighbor(
             sendbuf,
             coll::Side::V(sendcounts, sdispls, sendtype),
             recvbuf,
             coll::Side::V(recvcounts, rdispls, recvtype),
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -5727,14 +5871,13 @@ pub unsafe extern "C" fn PMPI_Neighbor_alltoallv_init_c(
 ) -> c_int {
     shim::run("MPI_Neighbor_alltoallv_init_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::neighbor_init(
+        coll::neighbor(
             sendbuf,
             coll::Side::V(sendcounts, sdispls, sendtype),
             recvbuf,
             coll::Side::V(recvcounts, rdispls, recvtype),
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -5759,14 +5902,13 @@ pub unsafe extern "C" fn PMPI_Neighbor_alltoallw_init(
 ) -> c_int {
     shim::run("MPI_Neighbor_alltoallw_init", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::neighbor_init(
+        coll::neighbor(
             sendbuf,
             coll::Side::WA(sendcounts, sdispls, sendtypes),
             recvbuf,
             coll::Side::WA(recvcounts, rdispls, recvtypes),
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -5791,14 +5933,13 @@ pub unsafe extern "C" fn PMPI_Neighbor_alltoallw_init_c(
 ) -> c_int {
     shim::run("MPI_Neighbor_alltoallw_init_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::neighbor_init(
+        coll::neighbor(
             sendbuf,
             coll::Side::WA(sendcounts, sdispls, sendtypes),
             recvbuf,
             coll::Side::WA(recvcounts, rdispls, recvtypes),
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
