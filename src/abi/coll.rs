@@ -1,79 +1,87 @@
-//! Collective shims: every collective and its nonblocking form share one implementation
-//! (`*_impl`), which checks the arguments as MPICH does, builds the collective's schedule
-//! (src/coll/) and either runs it to completion (blocking call) or starts it and returns a
-//! request whose schedule the progress engine advances.
+//! Collective shims: each MPI collective's C arguments resolved once into a core call
+//! (`coll::call::Call`), which the core checks and runs. The blocking, nonblocking and
+//! persistent forms of a collective differ only in their `Mode`. What is C's stays here:
+//! MPI_IN_PLACE and MPI_ROOT / MPI_PROC_NULL told apart, handles looked up, arrays read
+//! (where significant only: elsewhere they may be anything), request handles made.
 
-use super::args;
-use super::coll_args::*;
-// (The table, tools/c_api.txt, names the argument kinds as `coll::`.)
-pub use super::coll_args::{RecvSpec, Side};
-use super::coll_inter::{self, Rooted};
+use super::args::{self, Int};
 use super::consts::*;
-use super::handles;
+use super::handles::{self, KeptType};
 use super::op::reducer;
-use super::shim;
-use crate::coll::plan::{raw, raw_mut};
-use crate::coll::{self, inter, Plan};
+use super::shim::{self, write_out};
+use super::{datatype, info, topo};
+use crate::coll::call::{self, Addr, Arg, Call, Counts, How, Many, One, RootArg};
+use crate::coll::schedule::with_pinned_seq;
+use crate::coll::Reducer;
 use crate::comm::Communicator;
-use crate::error::Result;
-use crate::runtime::World;
+use crate::error::{Error, ErrorClass, Result};
+use crate::mpi_err;
+use crate::runtime::requests::{self, Starter};
 use std::os::raw::{c_int, c_void};
+use std::sync::Arc;
 
 pub use super::op::predefined_op;
 
-// ------------------------------------------------------------------ barrier
-
-/// MPI_Barrier (`request` None) and MPI_Ibarrier.
-pub(crate) unsafe fn barrier_impl(comm: MPI_Comm, request: Option<*mut MPI_Request>) -> Result<()> {
-    let w = shim::world()?;
-    let c = handles::comm(comm)?;
-    request_arg(request)?;
-    if c.is_inter() {
-        let p = plan(w, &c, coll::KIND_BARRIER);
-        return launch(w, inter::barrier(p), comm, request);
-    }
-    match request {
-        None => {
-            let tag = Plan::new(&c, coll::KIND_BARRIER).tag();
-            coll::direct::barrier(w, &c, tag, w.fan_in_for(&c))
-        }
-        Some(_) => launch(w, coll::barrier_schedule(&c), comm, request),
-    }
+/// How a collective entry point runs its call.
+#[derive(Clone, Copy)]
+pub enum Mode {
+    /// The blocking call.
+    Block,
+    /// The nonblocking call: its request written here.
+    Start(*mut MPI_Request),
+    /// The persistent `_init` call (MPI-4.0 §6.13): its info, and its request.
+    Persistent(MPI_Info, *mut MPI_Request),
 }
 
-// ------------------------------------------------------------------ bcast
+/// A rooted or v-collective's blocks, as C gives them: one count, or v-arrays. `I`: the
+/// call's integer (int, or MPI_Count in its large-count form, whose displacements are
+/// MPI_Aint: the same C type).
+pub enum RecvSpec<I> {
+    Uniform(I),
+    V(*const I, *const I),
+    /// Counts only (MPI_Reduce_scatter).
+    Counts(*const I),
+}
 
-pub(crate) unsafe fn bcast_impl<I: args::Int>(
+/// One side of an all-to-all or neighbourhood collective, as C gives it. `I` as for
+/// `RecvSpec`.
+pub enum Side<I> {
+    Uniform(I, MPI_Datatype),
+    V(*const I, *const I, MPI_Datatype),
+    W(*const I, *const I, *const MPI_Datatype),
+    /// The same buffer for every peer (MPI_Neighbor_allgather(v)'s send side).
+    Same(I, MPI_Datatype),
+    /// Byte displacements as MPI_Aint whatever the counts (MPI_Neighbor_alltoallw).
+    WA(*const I, *const MPI_Aint, *const MPI_Datatype),
+}
+
+// ------------------------------------------------------------------ the calls
+
+pub(crate) unsafe fn barrier(comm: MPI_Comm, mode: Mode) -> Result<()> {
+    run(comm, mode, |_, _| Ok(Call::Barrier))
+}
+
+pub(crate) unsafe fn bcast<I: Int>(
     buffer: *mut c_void,
     count: I,
     datatype: MPI_Datatype,
     root: c_int,
     comm: MPI_Comm,
-    request: Option<*mut MPI_Request>,
+    mode: Mode,
 ) -> Result<()> {
-    collective(comm, coll::KIND_BCAST, request, |w, c, p| {
-        if c.is_inter() {
-            let (b, n, t) = (buffer, count, datatype);
-            return coll_inter::bcast(w, p, c, b, n, t, root, comm, request);
-        }
-        let n = args::count_any(count)?;
-        let ty = handles::datatype(datatype)?;
-        let root = args::root(c, root)?;
-        not_in_place(buffer, n, "the buffer")?;
-        let b = typed(buffer, n, &ty)?;
-        if direct(request, &[&b]) {
-            // SAFETY: MPI: the buffer holds `count` elements, one run of bytes (checked).
-            let bytes = raw_mut(b.ptr, b.bytes());
-            return coll::direct::bcast(w, c, p.tag(), bytes, root);
-        }
-        launch(w, coll::bcast::bcast(p, b, root), comm, request)
+    run(comm, mode, |_, l| {
+        let (buf, count, ty) = (addr(buffer), args::count_any(count), l.ty(datatype));
+        Ok(Call::Bcast {
+            buf,
+            count,
+            ty,
+            root: root_arg(root),
+        })
     })
 }
 
-// ------------------------------------------------------------------ reduce
-
 #[allow(clippy::too_many_arguments)]
-pub(crate) unsafe fn reduce_impl<I: args::Int>(
+pub(crate) unsafe fn reduce<I: Int>(
     sendbuf: *const c_void,
     recvbuf: *mut c_void,
     count: I,
@@ -81,44 +89,68 @@ pub(crate) unsafe fn reduce_impl<I: args::Int>(
     op: MPI_Op,
     root: c_int,
     comm: MPI_Comm,
-    request: Option<*mut MPI_Request>,
+    mode: Mode,
 ) -> Result<()> {
-    collective(comm, coll::KIND_REDUCE, request, |w, c, p| {
-        if c.is_inter() {
-            let (s, r, n, t) = (sendbuf, recvbuf, count, datatype);
-            return coll_inter::reduce(w, p, c, s, r, n, t, op, root, comm, request);
-        }
-        let n = args::count_any(count)?;
-        let ty = handles::datatype(datatype)?;
-        let root = args::root(c, root)?;
-        let r = reducer(op, datatype, &ty)?;
-        let (input, output) = if c.rank == root {
-            not_in_place(recvbuf, n, "recvbuf")?;
-            let out = typed(recvbuf, n, &ty)?;
-            if in_place(sendbuf) {
-                (out, Some(out))
-            } else {
-                no_alias(sendbuf, recvbuf, n > 0)?;
-                (typed(sendbuf, n, &ty)?, Some(out))
-            }
-        } else {
-            not_in_place(sendbuf, n, "sendbuf")?;
-            (typed(sendbuf, n, &ty)?, None)
-        };
-        if (r.commutative || root == 0) && direct(request, &[&input]) {
-            // SAFETY: MPI: input readable and the root's output writable for `count`
-            // elements, each one run of bytes (checked); they are the same memory only for
-            // MPI_IN_PLACE, and then the output alone is passed.
-            let out = output.map(|o| raw_mut(o.ptr, o.bytes()));
-            let inp = (!in_place(sendbuf)).then(|| raw(input.ptr, input.bytes()));
-            return coll::direct::reduce(w, c, p.tag(), inp, out, root, &*r.combine);
-        }
-        launch(
-            w,
-            coll::reduce::reduce(p, input, output, &r, root),
-            comm,
-            request,
-        )
+    run(comm, mode, |_, l| {
+        let (ty, count) = (l.ty(datatype), args::count_any(count));
+        let (send, recv, op) = (addr(sendbuf), addr(recvbuf), bind(op, datatype, &ty));
+        Ok(Call::Reduce {
+            send,
+            recv,
+            count,
+            ty,
+            op,
+            root: root_arg(root),
+        })
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn allreduce<I: Int>(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: I,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+    mode: Mode,
+) -> Result<()> {
+    run(comm, mode, |_, l| {
+        let (ty, count) = (l.ty(datatype), args::count_any(count));
+        let (send, recv, op) = (addr(sendbuf), addr(recvbuf), bind(op, datatype, &ty));
+        Ok(Call::Allreduce {
+            send,
+            recv,
+            count,
+            ty,
+            op,
+        })
+    })
+}
+
+/// MPI_Scan (`exclusive` false) and MPI_Exscan.
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn scan<I: Int>(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: I,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+    exclusive: bool,
+    mode: Mode,
+) -> Result<()> {
+    run(comm, mode, |_, l| {
+        let (ty, count) = (l.ty(datatype), args::count_any(count));
+        let (send, recv, op) = (addr(sendbuf), addr(recvbuf), bind(op, datatype, &ty));
+        Ok(Call::Scan {
+            send,
+            recv,
+            count,
+            ty,
+            op,
+            exclusive,
+        })
     })
 }
 
@@ -132,86 +164,12 @@ pub(crate) unsafe fn reduce_local(
 ) -> Result<()> {
     let ty = handles::datatype(datatype)?;
     let r = reducer(op, datatype, &ty)?;
-    not_in_place(inbuf, n, "inbuf")?;
-    not_in_place(inoutbuf, n, "inoutbuf")?;
-    no_alias(inbuf, inoutbuf, n > 0)?;
-    let a = typed(inbuf, n, &ty)?;
-    let b = typed(inoutbuf, n, &ty)?;
-    let len = b.bytes();
-    if len == 0 {
-        return Ok(());
-    }
-    if b.contiguous() && a.contiguous() {
-        // SAFETY: MPI: inbuf readable and inoutbuf writable for `count` elements
-        // each, contiguous, and not the same memory (checked above; MPI forbids
-        // partial overlap).
-        return (r.combine)(raw(a.ptr, len), raw_mut(b.ptr, len));
-    }
-    let x = a.pack();
-    let mut y = b.pack();
-    (r.combine)(&x, &mut y)?;
-    b.unpack_from(&y);
-    Ok(())
+    call::reduce_local(addr(inbuf), addr(inoutbuf), n, &ty, &r)
 }
 
-// ------------------------------------------------------------------ allreduce
-
-pub(crate) unsafe fn allreduce_impl<I: args::Int>(
-    sendbuf: *const c_void,
-    recvbuf: *mut c_void,
-    count: I,
-    datatype: MPI_Datatype,
-    op: MPI_Op,
-    comm: MPI_Comm,
-    request: Option<*mut MPI_Request>,
-) -> Result<()> {
-    collective(comm, coll::KIND_ALLREDUCE, request, |w, c, p| {
-        if c.is_inter() {
-            let (s, r, n, t) = (sendbuf, recvbuf, count, datatype);
-            return coll_inter::allreduce(w, p, s, r, n, t, op, comm, request);
-        }
-        let n = args::count_any(count)?;
-        let ty = handles::datatype(datatype)?;
-        let r = reducer(op, datatype, &ty)?;
-        not_in_place(recvbuf, n, "recvbuf")?;
-        let out = typed(recvbuf, n, &ty)?;
-        let input = if in_place(sendbuf) {
-            out
-        } else {
-            no_alias(sendbuf, recvbuf, n > 0)?;
-            typed(sendbuf, n, &ty)?
-        };
-        if direct(request, &[&input, &out]) {
-            let len = out.bytes();
-            // SAFETY: MPI: recvbuf writable and sendbuf readable for `count` elements, each
-            // one run of bytes (checked), distinct unless MPI_IN_PLACE (then no copy).
-            let acc = raw_mut(out.ptr, len);
-            if input.ptr != out.ptr {
-                acc.copy_from_slice(raw(input.ptr, len));
-            }
-            return coll::direct::allreduce(
-                w,
-                c,
-                p.tag(),
-                acc,
-                &*r.combine,
-                r.commutative,
-                w.fan_in_for(c),
-            );
-        }
-        launch(
-            w,
-            coll::allreduce::allreduce(p, input, out, &r),
-            comm,
-            request,
-        )
-    })
-}
-
-// ------------------------------------------------------------------ gather
-
+/// MPI_Gather(v).
 #[allow(clippy::too_many_arguments)]
-pub(crate) unsafe fn gatherv_impl<I: args::Int>(
+pub(crate) unsafe fn gatherv<I: Int>(
     sendbuf: *const c_void,
     sendcount: I,
     sendtype: MPI_Datatype,
@@ -220,47 +178,20 @@ pub(crate) unsafe fn gatherv_impl<I: args::Int>(
     recvtype: MPI_Datatype,
     root: c_int,
     comm: MPI_Comm,
-    request: Option<*mut MPI_Request>,
+    mode: Mode,
 ) -> Result<()> {
-    collective(comm, coll::KIND_GATHER, request, |w, c, p| {
-        if c.is_inter() {
-            let a = Rooted::new((sendbuf, sendcount, sendtype), (recvbuf, recv, recvtype));
-            return coll_inter::rooted(w, p, c, a, false, root, comm, request);
-        }
-        let root = args::root(c, root)?;
-        let is_root = c.rank == root;
-        let send_given = !(is_root && in_place(sendbuf));
-        let (sty, rty);
-        let send = if send_given {
-            let n = args::count_any(sendcount)?;
-            sty = handles::datatype(sendtype)?;
-            not_in_place(sendbuf, n, "sendbuf")?;
-            Some(typed(sendbuf, n, &sty)?)
-        } else {
-            None
-        };
-        let recv = if is_root {
-            rty = handles::datatype(recvtype)?;
-            let (counts, displs) = recv.arrays(c.size())?;
-            not_in_place(recvbuf, counts.iter().sum(), "recvbuf")?;
-            let b = blocks(recvbuf, &rty, counts, displs)?;
-            if let Some(s) = &send {
-                let own = b.block(root);
-                fits(s, &own)?;
-                no_alias(sendbuf, own.ptr as *const c_void, s.bytes() > 0)?;
-            }
-            Some(b)
-        } else {
-            None
-        };
-        launch(w, coll::gather::gatherv(p, send, recv, root), comm, request)
+    run(comm, mode, |c, l| {
+        let root = root_arg(root);
+        let send = l.one(sendbuf, sendcount, sendtype);
+        let at_root = call::reads_root_side(c, root);
+        let recv = l.many(recvbuf, recv.read(call::peers(c), at_root), recvtype);
+        Ok(Call::Gather { send, recv, root })
     })
 }
 
-// ------------------------------------------------------------------ scatter
-
+/// MPI_Scatter(v).
 #[allow(clippy::too_many_arguments)]
-pub(crate) unsafe fn scatterv_impl<I: args::Int>(
+pub(crate) unsafe fn scatterv<I: Int>(
     sendbuf: *const c_void,
     send: RecvSpec<I>,
     sendtype: MPI_Datatype,
@@ -269,52 +200,20 @@ pub(crate) unsafe fn scatterv_impl<I: args::Int>(
     recvtype: MPI_Datatype,
     root: c_int,
     comm: MPI_Comm,
-    request: Option<*mut MPI_Request>,
+    mode: Mode,
 ) -> Result<()> {
-    collective(comm, coll::KIND_SCATTER, request, |w, c, p| {
-        if c.is_inter() {
-            let a = Rooted::new((recvbuf, recvcount, recvtype), (sendbuf, send, sendtype));
-            return coll_inter::rooted(w, p, c, a, true, root, comm, request);
-        }
-        let root = args::root(c, root)?;
-        let is_root = c.rank == root;
-        let recv_given = !(is_root && in_place(recvbuf));
-        let (sty, rty);
-        let recv = if recv_given {
-            let n = args::count_any(recvcount)?;
-            rty = handles::datatype(recvtype)?;
-            not_in_place(recvbuf, n, "recvbuf")?;
-            Some(typed(recvbuf, n, &rty)?)
-        } else {
-            None
-        };
-        let sends = if is_root {
-            sty = handles::datatype(sendtype)?;
-            let (counts, displs) = send.arrays(c.size())?;
-            not_in_place(sendbuf, counts.iter().sum(), "sendbuf")?;
-            let b = blocks(sendbuf, &sty, counts, displs)?;
-            if let Some(r) = &recv {
-                let own = b.block(root);
-                fits(&own, r)?;
-                no_alias(own.ptr as *const c_void, recvbuf, r.bytes() > 0)?;
-            }
-            Some(b)
-        } else {
-            None
-        };
-        launch(
-            w,
-            coll::gather::scatterv(p, sends, recv, root),
-            comm,
-            request,
-        )
+    run(comm, mode, |c, l| {
+        let root = root_arg(root);
+        let at_root = call::reads_root_side(c, root);
+        let send = l.many(sendbuf, send.read(call::peers(c), at_root), sendtype);
+        let recv = l.one(recvbuf, recvcount, recvtype);
+        Ok(Call::Scatter { send, recv, root })
     })
 }
 
-// ------------------------------------------------------------------ allgather
-
+/// MPI_Allgather(v).
 #[allow(clippy::too_many_arguments)]
-pub(crate) unsafe fn allgatherv_impl<I: args::Int>(
+pub(crate) unsafe fn allgatherv<I: Int>(
     sendbuf: *const c_void,
     sendcount: I,
     sendtype: MPI_Datatype,
@@ -322,225 +221,309 @@ pub(crate) unsafe fn allgatherv_impl<I: args::Int>(
     recv: RecvSpec<I>,
     recvtype: MPI_Datatype,
     comm: MPI_Comm,
-    request: Option<*mut MPI_Request>,
+    mode: Mode,
 ) -> Result<()> {
-    collective(comm, coll::KIND_ALLGATHER, request, |w, c, p| {
-        if c.is_inter() {
-            let a = Rooted::new((sendbuf, sendcount, sendtype), (recvbuf, recv, recvtype));
-            return coll_inter::allgatherv(w, p, c, a, comm, request);
-        }
-        let sty;
-        let send = if in_place(sendbuf) {
-            None
-        } else {
-            let n = args::count_any(sendcount)?;
-            sty = handles::datatype(sendtype)?;
-            Some(typed(sendbuf, n, &sty)?)
-        };
-        let rty = handles::datatype(recvtype)?;
-        let (counts, displs) = recv.arrays(c.size())?;
-        not_in_place(recvbuf, counts.iter().sum(), "recvbuf")?;
-        let b = blocks(recvbuf, &rty, counts, displs)?;
-        if let Some(s) = &send {
-            let own = b.block(c.rank);
-            fits(s, &own)?;
-            no_alias(sendbuf, own.ptr as *const c_void, s.bytes() > 0)?;
-        }
-        launch(w, coll::allgather::allgatherv(p, send, b), comm, request)
+    run(comm, mode, |c, l| {
+        let send = l.one(sendbuf, sendcount, sendtype);
+        let recv = l.many(recvbuf, recv.read(call::peers(c), true), recvtype);
+        Ok(Call::Allgather { send, recv })
     })
 }
 
-// ------------------------------------------------------------------ alltoall
-
-pub(crate) unsafe fn alltoall_impl<I: args::Int>(
+/// MPI_Alltoall(v, w).
+pub(crate) unsafe fn alltoall<I: Int>(
     sendbuf: *const c_void,
-    send: Side<I>,
+    sends: Side<I>,
     recvbuf: *mut c_void,
-    recv: Side<I>,
+    recvs: Side<I>,
     comm: MPI_Comm,
-    request: Option<*mut MPI_Request>,
+    mode: Mode,
 ) -> Result<()> {
-    collective(comm, coll::KIND_ALLTOALL, request, |w, c, p| {
-        if c.is_inter() {
-            let (s, r) = (sendbuf, recvbuf);
-            return coll_inter::alltoall(w, p, c, s, send, r, recv, comm, request);
-        }
-        let n = c.size();
-        if let (None, Side::Uniform(sc, st), Side::Uniform(rc, rt)) = (request, &send, &recv) {
-            if !in_place(sendbuf)
-                && alltoall_direct(w, c, p.tag(), sendbuf, (*sc, *st), recvbuf, (*rc, *rt))?
-            {
-                return Ok(());
-            }
-        }
-        let rs = recv.resolve(n)?;
-        let recvs = rs.bufs(recvbuf)?;
-        let total: usize = recvs.iter().map(|b| b.bytes()).sum();
-        not_in_place(recvbuf, total, "recvbuf")?;
-        let ss;
-        let sends = if in_place(sendbuf) {
-            None
-        } else {
-            ss = send.resolve(n)?;
-            let s = ss.bufs(sendbuf)?;
-            no_alias(sendbuf, recvbuf, total > 0)?;
-            fits(&s[c.rank], &recvs[c.rank])?;
-            Some(s)
-        };
-        launch(w, coll::alltoall::alltoallw(p, sends, recvs), comm, request)
+    run(comm, mode, |c, l| {
+        let (send, recv, n) = (addr(sendbuf), addr(recvbuf), call::peers(c));
+        // An intracommunicator's MPI_IN_PLACE leaves the send arrays unread (an
+        // intercommunicator's checks read them before refusing it; a persistent call's
+        // never did).
+        let read = !send.in_place || (c.is_inter() && !l.persistent);
+        let sends = l.side(sends, n, read);
+        let recvs = l.side(recvs, n, true);
+        Ok(Call::Alltoall {
+            send,
+            sends,
+            recv,
+            recvs,
+        })
     })
 }
 
-/// MPI_Alltoall on `coll::direct` when it fits there (blocking, contiguous, blocks small
-/// enough to go eagerly): Ok(true) when done, Ok(false) to take the general path.
-unsafe fn alltoall_direct<I: args::Int>(
-    w: &World,
-    c: &Communicator,
-    tag: i32,
-    sendbuf: *const c_void,
-    (scount, stype): (I, MPI_Datatype),
-    recvbuf: *mut c_void,
-    (rcount, rtype): (I, MPI_Datatype),
-) -> Result<bool> {
-    let n = c.size();
-    let (sn, rn) = (args::count_any(scount)?, args::count_any(rcount)?);
-    let (sty, rty) = (handles::datatype(stype)?, handles::datatype(rtype)?);
-    let (Some(sn), Some(rn)) = (sn.checked_mul(n), rn.checked_mul(n)) else {
-        return Ok(false);
-    };
-    let (s, r) = (typed(sendbuf, sn, &sty)?, typed(recvbuf, rn, &rty)?);
-    let total = r.bytes();
-    let block = total / n;
-    if !(s.contiguous() && r.contiguous() && s.bytes() == total)
-        || block > coll::direct::DIRECT_MAX.min(w.config.eager_limit)
-    {
-        return Ok(false);
-    }
-    not_in_place(recvbuf, total, "recvbuf")?;
-    no_alias(sendbuf, recvbuf, total > 0)?;
-    // SAFETY: MPI: n adjacent blocks (uniform counts of a contiguous type) readable at
-    // sendbuf and writable at recvbuf, distinct buffers (checked).
-    let (sb, rb) = (raw(s.ptr, total), raw_mut(r.ptr, total));
-    coll::direct::alltoall(w, c, tag, sb, rb)?;
-    Ok(true)
-}
-
-// ------------------------------------------------------------------ reduce_scatter
-
+/// MPI_Reduce_scatter (`RecvSpec::Counts`) and MPI_Reduce_scatter_block (`Uniform`).
 #[allow(clippy::too_many_arguments)]
-pub(crate) unsafe fn reduce_scatter_impl<I: args::Int>(
+pub(crate) unsafe fn reduce_scatter<I: Int>(
     sendbuf: *const c_void,
     recvbuf: *mut c_void,
     counts: RecvSpec<I>,
     datatype: MPI_Datatype,
     op: MPI_Op,
     comm: MPI_Comm,
-    request: Option<*mut MPI_Request>,
+    mode: Mode,
 ) -> Result<()> {
-    collective(comm, coll::KIND_REDUCE_SCATTER, request, |w, c, p| {
-        if c.is_inter() {
-            let (s, r, t) = (sendbuf, recvbuf, datatype);
-            return coll_inter::reduce_scatter(w, p, c, s, r, counts, t, op, comm, request);
-        }
-        let (counts, _) = counts.arrays(c.size())?;
-        let ty = handles::datatype(datatype)?;
-        let r = reducer(op, datatype, &ty)?;
-        let total: usize = counts.iter().sum();
-        let mine = counts[c.rank];
-        not_in_place(recvbuf, mine, "recvbuf")?;
-        let ip = in_place(sendbuf);
-        let output = typed(recvbuf, mine, &ty)?;
-        let input = if ip {
-            typed(recvbuf, total, &ty)?
-        } else {
-            no_alias(sendbuf, recvbuf, mine > 0)?;
-            typed(sendbuf, total, &ty)?
-        };
-        launch(
-            w,
-            coll::reduce_scatter::reduce_scatter(p, input, output, ip, &counts, &r),
-            comm,
-            request,
-        )
+    run(comm, mode, |c, l| {
+        let (send, recv, ty) = (addr(sendbuf), addr(recvbuf), l.ty(datatype));
+        // One count per member of the local group (which the result is scattered over).
+        let counts = counts.read(c.size(), true);
+        let op = bind(op, datatype, &ty);
+        Ok(Call::ReduceScatter {
+            send,
+            recv,
+            counts,
+            ty,
+            op,
+        })
     })
 }
 
-// ------------------------------------------------------------------ scan / exscan
-
-#[allow(clippy::too_many_arguments)]
-pub(crate) unsafe fn scan_impl<I: args::Int>(
+/// The neighbourhood collectives.
+pub(crate) unsafe fn neighbor<I: Int>(
     sendbuf: *const c_void,
+    sends: Side<I>,
     recvbuf: *mut c_void,
-    count: I,
-    datatype: MPI_Datatype,
-    op: MPI_Op,
+    recvs: Side<I>,
     comm: MPI_Comm,
-    exclusive: bool,
-    request: Option<*mut MPI_Request>,
+    mode: Mode,
 ) -> Result<()> {
-    collective(comm, coll::KIND_SCAN, request, |w, c, p| {
-        args::intra(c)?;
-        let n = args::count_any(count)?;
-        let ty = handles::datatype(datatype)?;
-        let r = reducer(op, datatype, &ty)?;
-        not_in_place(recvbuf, n, "recvbuf")?;
-        let out = typed(recvbuf, n, &ty)?;
-        let input = if in_place(sendbuf) {
-            out
-        } else {
-            no_alias(sendbuf, recvbuf, n > 0)?;
-            typed(sendbuf, n, &ty)?
-        };
-        launch(
-            w,
-            coll::scan::scan(p, input, out, &r, exclusive),
-            comm,
-            request,
-        )
-    })
-}
-
-// ------------------------------------------------------------------ neighbourhood
-
-pub(crate) unsafe fn neighbor_impl<I: args::Int>(
-    sendbuf: *const c_void,
-    send: Side<I>,
-    recvbuf: *mut c_void,
-    recv: Side<I>,
-    comm: MPI_Comm,
-    request: Option<*mut MPI_Request>,
-) -> Result<()> {
-    collective(comm, coll::KIND_NEIGHBOR, request, |w, c, p| {
-        args::intra(c)?;
-        let (sources, dests) = super::topo::neighbors(comm)?;
-        let rank_of = |v: Vec<i32>| -> Vec<Option<usize>> {
-            v.into_iter()
-                .map(|r| (r != MPI_PROC_NULL && r >= 0).then_some(r as usize))
-                .collect()
-        };
-        let (sources, dests) = (rank_of(sources), rank_of(dests));
-        let ss = send.resolve(dests.len())?;
-        let rs = recv.resolve(sources.len())?;
-        not_in_place(sendbuf, ss.counts.iter().sum(), "sendbuf")?;
-        not_in_place(recvbuf, rs.counts.iter().sum(), "recvbuf")?;
-        let (mut dests, mut sends) = (dests, ss.bufs(sendbuf)?);
-        let recvs = rs.bufs(recvbuf)?;
-        if super::topo::is_cart(comm)? {
-            // In each dimension the block for the negative neighbour goes after the one for
-            // the positive neighbour: when both are the same process (a periodic dimension of
-            // one or two), messages from one peer match in order, and its receive for our
-            // side in its negative direction (us, seen from there) comes first (MPI-4.0
-            // §8.6, MPICH's coll/ring_neighbor_alltoall).
-            for pair in (0..dests.len() / 2).map(|d| 2 * d) {
-                dests.swap(pair, pair + 1);
-                sends.swap(pair, pair + 1);
+    run(comm, mode, |c, l| {
+        let topo = topo::topology(comm);
+        // The arrays are as long as the degrees (no arrays: nothing to ask the topology).
+        let arrays = matches!(sends, Side::V(..) | Side::W(..) | Side::WA(..))
+            || matches!(recvs, Side::V(..) | Side::W(..) | Side::WA(..));
+        let degrees = match &topo {
+            Ok(Some(t)) if arrays => Some(t.neighbors(c.rank)),
+            // A persistent call asks at its `_init` (the others' checks come first).
+            _ if arrays && l.persistent => {
+                topo.clone()?;
+                return mpi_err!(Topology, "communicator {comm:#x} has no topology");
             }
-        }
-        launch(
-            w,
-            coll::neighbor::neighbor_alltoallw(p, &sources, &dests, &sends, &recvs),
-            comm,
-            request,
-        )
+            _ => None,
+        };
+        let known = degrees.is_some() || !arrays;
+        let (indegree, outdegree) = degrees.map_or((0, 0), |(s, d)| (s.len(), d.len()));
+        let sends = l.side(sends, outdegree, known);
+        let recvs = l.side(recvs, indegree, known);
+        let (send, recv) = (addr(sendbuf), addr(recvbuf));
+        Ok(Call::Neighbor {
+            send,
+            sends,
+            recv,
+            recvs,
+            topo,
+        })
     })
+}
+
+// ------------------------------------------------------------------ running
+
+/// Resolve a call on `comm` (`build`) and run it as `mode` says.
+unsafe fn run(
+    comm: MPI_Comm,
+    mode: Mode,
+    build: impl FnOnce(&Communicator, &mut Look) -> Result<Call<KeptType>>,
+) -> Result<()> {
+    let w = shim::world()?;
+    let c = handles::comm(comm)?;
+    let mut look = Look {
+        persistent: matches!(mode, Mode::Persistent(..)),
+        held: Held(Vec::new()),
+    };
+    match mode {
+        Mode::Block => build(&c, &mut look)?.run(w, &c, How::Block).map(drop),
+        Mode::Start(r) => {
+            let id = build(&c, &mut look)?.run(w, &c, How::Start)?;
+            let id = id.expect("a started call has a schedule");
+            write_out(r, handles::coll_request(id, comm))
+        }
+        Mode::Persistent(info, request) => {
+            info::check(info)?;
+            let call = build(&c, &mut look)?;
+            persistent(&c, comm, call, look.held, request)
+        }
+    }
+}
+
+/// A persistent collective's request: its place in the collective order is taken now (the
+/// order of the `_init` calls is what must match across ranks, not that of the starts), and
+/// every MPI_Start runs the kept call under it (its arguments are checked then). Buffers
+/// stay the application's until the request is freed, as MPI says.
+unsafe fn persistent(
+    c: &Communicator,
+    comm: MPI_Comm,
+    call: Call<KeptType>,
+    held: Held,
+    request: *mut MPI_Request,
+) -> Result<()> {
+    let kind = call.kind();
+    let seq = c.next_coll_seq(kind);
+    // (`held` lives as long as the request. A round's errors go to the communicator's
+    // handler, as the nonblocking call's would.)
+    let start: Starter = Arc::new(move || {
+        let _types = &held;
+        let mut id = None;
+        let rc = with_pinned_seq(kind, seq, || {
+            shim::run("MPI_Start", comm, || {
+                let (w, c) = (shim::world()?, handles::comm(comm)?);
+                // SAFETY: MPI keeps a persistent request's buffers valid until it is freed.
+                id = unsafe { call.run(w, &c, How::Start)? };
+                Ok(())
+            })
+        });
+        if rc != MPI_SUCCESS {
+            return Ok(Err(rc));
+        }
+        Ok(Ok(requests::Round::Coll(
+            id.expect("a started call has a schedule"),
+        )))
+    });
+    let owner = handles::comm_owner(comm);
+    let entry = requests::Entry::Persistent {
+        start,
+        active: None,
+        owner,
+    };
+    write_out(request, handles::new_request(entry))
+}
+
+// ------------------------------------------------------------------ resolving arguments
+
+fn addr(p: *const c_void) -> Addr {
+    Addr {
+        at: p as usize,
+        in_place: p as isize == -1,
+    }
+}
+
+fn root_arg(r: c_int) -> RootArg {
+    match r {
+        MPI_ROOT => RootArg::Here,
+        MPI_PROC_NULL => RootArg::Idle,
+        r => RootArg::Rank(r),
+    }
+}
+
+/// `op` bound to the datatype (`reducer`), where the type resolved.
+fn bind(op: MPI_Op, h: MPI_Datatype, ty: &Arg<KeptType>) -> Arg<Reducer> {
+    ty.as_ref()
+        .map_err(Clone::clone)
+        .and_then(|t| reducer(op, h, t))
+}
+
+/// An array argument this process does not read (the core reads none where it is not
+/// significant).
+fn unread<T>() -> Arg<T> {
+    Err(Error::new(
+        ErrorClass::Intern,
+        "argument not significant here",
+    ))
+}
+
+/// `n` element counts (int or MPI_Count), each checked non-negative.
+unsafe fn counts<I: Int>(p: *const I, n: usize) -> Arg<Vec<usize>> {
+    args::ints(p, n, "counts")?
+        .into_iter()
+        .map(args::count_any)
+        .collect()
+}
+
+/// `n` displacements (int, MPI_Aint).
+unsafe fn displs<I: Int>(p: *const I, n: usize) -> Arg<Vec<isize>> {
+    Ok(args::ints(p, n, "displacements")?
+        .into_iter()
+        .map(|d| d as isize)
+        .collect())
+}
+
+impl<I: Int> RecvSpec<I> {
+    /// The core's description of `n` blocks (the arrays read where `significant`).
+    unsafe fn read(&self, n: usize, significant: bool) -> Counts {
+        match *self {
+            RecvSpec::Uniform(k) => Counts::Uniform(args::count_any(k)),
+            RecvSpec::V(..) | RecvSpec::Counts(_) if !significant => Counts::V(unread(), unread()),
+            RecvSpec::V(c, d) => Counts::V(counts(c, n), displs(d, n)),
+            RecvSpec::Counts(c) => Counts::Only(counts(c, n)),
+        }
+    }
+}
+
+/// The handle look-ups of one call: a persistent call holds the derived types it names
+/// (`Held`).
+struct Look {
+    persistent: bool,
+    held: Held,
+}
+
+impl Look {
+    fn ty(&mut self, h: MPI_Datatype) -> Arg<KeptType> {
+        if self.persistent && datatype::hold(h) {
+            self.held.0.push(h);
+        }
+        handles::datatype(h).map(|t| t.to_kept())
+    }
+
+    /// `n` datatypes (MPI_Alltoallw's).
+    unsafe fn types(&mut self, p: *const MPI_Datatype, n: usize) -> Arg<Vec<KeptType>> {
+        let hs = args::slice(p, n, "datatypes array")?;
+        hs.iter()
+            .map(|&h| self.ty(h))
+            .collect::<Vec<_>>()
+            .into_iter()
+            .collect()
+    }
+
+    fn one<I: Int>(&mut self, buf: *const c_void, count: I, ty: MPI_Datatype) -> One<KeptType> {
+        let (buf, count) = (addr(buf), args::count_any(count));
+        One {
+            buf,
+            count,
+            ty: self.ty(ty),
+        }
+    }
+
+    fn many(&mut self, buf: *const c_void, counts: Counts, ty: MPI_Datatype) -> Many<KeptType> {
+        Many {
+            buf: addr(buf),
+            counts,
+            ty: self.ty(ty),
+        }
+    }
+
+    /// One side for `n` peers (its arrays read where `significant`).
+    unsafe fn side<I: Int>(
+        &mut self,
+        s: Side<I>,
+        n: usize,
+        significant: bool,
+    ) -> call::Side<KeptType> {
+        use call::Side as S;
+        match s {
+            Side::Uniform(k, t) => S::Uniform(args::count_any(k), self.ty(t)),
+            Side::Same(k, t) => S::Same(args::count_any(k), self.ty(t)),
+            Side::V(_, _, t) if !significant => S::V(unread(), unread(), self.ty(t)),
+            Side::V(c, d, t) => S::V(counts(c, n), displs(d, n), self.ty(t)),
+            Side::W(..) | Side::WA(..) if !significant => S::W(unread(), unread(), unread()),
+            Side::W(c, d, t) => S::W(counts(c, n), displs(d, n), self.types(t, n)),
+            Side::WA(c, d, t) => S::W(counts(c, n), displs(d, n), self.types(t, n)),
+        }
+    }
+}
+
+/// The derived datatypes a persistent collective names, held (`datatype::hold`) for the
+/// request's life: MPI lets the application free them right after the `_init`, and the
+/// handles must stay valid for what reads them (a user operation's function gets its
+/// type's handle).
+struct Held(Vec<MPI_Datatype>);
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        for &t in &self.0 {
+            datatype::release_held(t);
+        }
+    }
 }

@@ -19,9 +19,8 @@ use super::args;
 use super::consts::*;
 use super::shim;
 use super::{
-    attr, bsend, coll, coll_persistent, comm, datatype, dynamic, env, errors, file, grequest,
-    group, handles, info, mprobe, op, partitioned, pt2pt, rma, session, status, tool, topo,
-    type_attr,
+    attr, bsend, coll, comm, datatype, dynamic, env, errors, file, grequest, group, handles, info,
+    mprobe, op, partitioned, pt2pt, rma, session, status, tool, topo, type_attr,
 };
 use std::cell::Cell;
 use std::os::raw::{c_char, c_int, c_void};
@@ -2713,7 +2712,9 @@ pub unsafe extern "C" fn PMPI_Type_create_f90_complex(
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Barrier")]
 pub unsafe extern "C" fn PMPI_Barrier(comm: MPI_Comm) -> c_int {
-    shim::run("MPI_Barrier", comm, || coll::barrier_impl(comm, None))
+    shim::run("MPI_Barrier", comm, || {
+        coll::barrier(comm, coll::Mode::Block)
+    })
 }
 
 #[no_mangle]
@@ -2721,7 +2722,7 @@ pub unsafe extern "C" fn PMPI_Barrier(comm: MPI_Comm) -> c_int {
 pub unsafe extern "C" fn PMPI_Ibarrier(comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
     shim::run("MPI_Ibarrier", comm, || {
         args::out_ptr(request, "request")?;
-        coll::barrier_impl(comm, Some(request))
+        coll::barrier(comm, coll::Mode::Start(request))
     })
 }
 
@@ -2735,7 +2736,7 @@ pub unsafe extern "C" fn PMPI_Bcast(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Bcast", comm, || {
-        coll::bcast_impl(buffer, count, datatype, root, comm, None)
+        coll::bcast(buffer, count, datatype, root, comm, coll::Mode::Block)
     })
 }
 
@@ -2749,7 +2750,7 @@ pub unsafe extern "C" fn PMPI_Bcast_c(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Bcast_c", comm, || {
-        coll::bcast_impl(buffer, count, datatype, root, comm, None)
+        coll::bcast(buffer, count, datatype, root, comm, coll::Mode::Block)
     })
 }
 
@@ -2765,7 +2766,14 @@ pub unsafe extern "C" fn PMPI_Ibcast(
 ) -> c_int {
     shim::run("MPI_Ibcast", comm, || {
         args::out_ptr(request, "request")?;
-        coll::bcast_impl(buffer, count, datatype, root, comm, Some(request))
+        coll::bcast(
+            buffer,
+            count,
+            datatype,
+            root,
+            comm,
+            coll::Mode::Start(request),
+        )
     })
 }
 
@@ -2781,7 +2789,14 @@ pub unsafe extern "C" fn PMPI_Ibcast_c(
 ) -> c_int {
     shim::run("MPI_Ibcast_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll::bcast_impl(buffer, count, datatype, root, comm, Some(request))
+        coll::bcast(
+            buffer,
+            count,
+            datatype,
+            root,
+            comm,
+            coll::Mode::Start(request),
+        )
     })
 }
 
@@ -2797,7 +2812,16 @@ pub unsafe extern "C" fn PMPI_Reduce(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Reduce", comm, || {
-        coll::reduce_impl(sendbuf, recvbuf, count, datatype, op, root, comm, None)
+        coll::reduce(
+            sendbuf,
+            recvbuf,
+            count,
+            datatype,
+            op,
+            root,
+            comm,
+            coll::Mode::Block,
+        )
     })
 }
 
@@ -2813,7 +2837,16 @@ pub unsafe extern "C" fn PMPI_Reduce_c(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Reduce_c", comm, || {
-        coll::reduce_impl(sendbuf, recvbuf, count, datatype, op, root, comm, None)
+        coll::reduce(
+            sendbuf,
+            recvbuf,
+            count,
+            datatype,
+            op,
+            root,
+            comm,
+            coll::Mode::Block,
+        )
     })
 }
 
@@ -2831,7 +2864,7 @@ pub unsafe extern "C" fn PMPI_Ireduce(
 ) -> c_int {
     shim::run("MPI_Ireduce", comm, || {
         args::out_ptr(request, "request")?;
-        coll::reduce_impl(
+        coll::reduce(
             sendbuf,
             recvbuf,
             count,
@@ -2839,7 +2872,7 @@ pub unsafe extern "C" fn PMPI_Ireduce(
             op,
             root,
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -2858,7 +2891,7 @@ pub unsafe extern "C" fn PMPI_Ireduce_c(
 ) -> c_int {
     shim::run("MPI_Ireduce_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll::reduce_impl(
+        coll::reduce(
             sendbuf,
             recvbuf,
             count,
@@ -2866,7 +2899,7 @@ pub unsafe extern "C" fn PMPI_Ireduce_c(
             op,
             root,
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -2882,7 +2915,15 @@ pub unsafe extern "C" fn PMPI_Allreduce(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Allreduce", comm, || {
-        coll::allreduce_impl(sendbuf, recvbuf, count, datatype, op, comm, None)
+        coll::allreduce(
+            sendbuf,
+            recvbuf,
+            count,
+            datatype,
+            op,
+            comm,
+            coll::Mode::Block,
+        )
     })
 }
 
@@ -2897,7 +2938,15 @@ pub unsafe extern "C" fn PMPI_Allreduce_c(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Allreduce_c", comm, || {
-        coll::allreduce_impl(sendbuf, recvbuf, count, datatype, op, comm, None)
+        coll::allreduce(
+            sendbuf,
+            recvbuf,
+            count,
+            datatype,
+            op,
+            comm,
+            coll::Mode::Block,
+        )
     })
 }
 
@@ -2968,7 +3017,15 @@ pub unsafe extern "C" fn PMPI_Iallreduce(
 ) -> c_int {
     shim::run("MPI_Iallreduce", comm, || {
         args::out_ptr(request, "request")?;
-        coll::allreduce_impl(sendbuf, recvbuf, count, datatype, op, comm, Some(request))
+        coll::allreduce(
+            sendbuf,
+            recvbuf,
+            count,
+            datatype,
+            op,
+            comm,
+            coll::Mode::Start(request),
+        )
     })
 }
 
@@ -2985,7 +3042,15 @@ pub unsafe extern "C" fn PMPI_Iallreduce_c(
 ) -> c_int {
     shim::run("MPI_Iallreduce_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll::allreduce_impl(sendbuf, recvbuf, count, datatype, op, comm, Some(request))
+        coll::allreduce(
+            sendbuf,
+            recvbuf,
+            count,
+            datatype,
+            op,
+            comm,
+            coll::Mode::Start(request),
+        )
     })
 }
 
@@ -3000,7 +3065,16 @@ pub unsafe extern "C" fn PMPI_Scan(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Scan", comm, || {
-        coll::scan_impl(sendbuf, recvbuf, count, datatype, op, comm, false, None)
+        coll::scan(
+            sendbuf,
+            recvbuf,
+            count,
+            datatype,
+            op,
+            comm,
+            false,
+            coll::Mode::Block,
+        )
     })
 }
 
@@ -3015,7 +3089,16 @@ pub unsafe extern "C" fn PMPI_Scan_c(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Scan_c", comm, || {
-        coll::scan_impl(sendbuf, recvbuf, count, datatype, op, comm, false, None)
+        coll::scan(
+            sendbuf,
+            recvbuf,
+            count,
+            datatype,
+            op,
+            comm,
+            false,
+            coll::Mode::Block,
+        )
     })
 }
 
@@ -3032,7 +3115,7 @@ pub unsafe extern "C" fn PMPI_Iscan(
 ) -> c_int {
     shim::run("MPI_Iscan", comm, || {
         args::out_ptr(request, "request")?;
-        coll::scan_impl(
+        coll::scan(
             sendbuf,
             recvbuf,
             count,
@@ -3040,7 +3123,7 @@ pub unsafe extern "C" fn PMPI_Iscan(
             op,
             comm,
             false,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -3058,7 +3141,7 @@ pub unsafe extern "C" fn PMPI_Iscan_c(
 ) -> c_int {
     shim::run("MPI_Iscan_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll::scan_impl(
+        coll::scan(
             sendbuf,
             recvbuf,
             count,
@@ -3066,7 +3149,7 @@ pub unsafe extern "C" fn PMPI_Iscan_c(
             op,
             comm,
             false,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -3082,7 +3165,16 @@ pub unsafe extern "C" fn PMPI_Exscan(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Exscan", comm, || {
-        coll::scan_impl(sendbuf, recvbuf, count, datatype, op, comm, true, None)
+        coll::scan(
+            sendbuf,
+            recvbuf,
+            count,
+            datatype,
+            op,
+            comm,
+            true,
+            coll::Mode::Block,
+        )
     })
 }
 
@@ -3097,7 +3189,16 @@ pub unsafe extern "C" fn PMPI_Exscan_c(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Exscan_c", comm, || {
-        coll::scan_impl(sendbuf, recvbuf, count, datatype, op, comm, true, None)
+        coll::scan(
+            sendbuf,
+            recvbuf,
+            count,
+            datatype,
+            op,
+            comm,
+            true,
+            coll::Mode::Block,
+        )
     })
 }
 
@@ -3114,7 +3215,7 @@ pub unsafe extern "C" fn PMPI_Iexscan(
 ) -> c_int {
     shim::run("MPI_Iexscan", comm, || {
         args::out_ptr(request, "request")?;
-        coll::scan_impl(
+        coll::scan(
             sendbuf,
             recvbuf,
             count,
@@ -3122,7 +3223,7 @@ pub unsafe extern "C" fn PMPI_Iexscan(
             op,
             comm,
             true,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -3140,7 +3241,7 @@ pub unsafe extern "C" fn PMPI_Iexscan_c(
 ) -> c_int {
     shim::run("MPI_Iexscan_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll::scan_impl(
+        coll::scan(
             sendbuf,
             recvbuf,
             count,
@@ -3148,7 +3249,7 @@ pub unsafe extern "C" fn PMPI_Iexscan_c(
             op,
             comm,
             true,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -3166,7 +3267,7 @@ pub unsafe extern "C" fn PMPI_Gather(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Gather", comm, || {
-        coll::gatherv_impl(
+        coll::gatherv(
             sendbuf,
             sendcount,
             sendtype,
@@ -3175,7 +3276,7 @@ pub unsafe extern "C" fn PMPI_Gather(
             recvtype,
             root,
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -3193,7 +3294,7 @@ pub unsafe extern "C" fn PMPI_Gather_c(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Gather_c", comm, || {
-        coll::gatherv_impl(
+        coll::gatherv(
             sendbuf,
             sendcount,
             sendtype,
@@ -3202,7 +3303,7 @@ pub unsafe extern "C" fn PMPI_Gather_c(
             recvtype,
             root,
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -3222,7 +3323,7 @@ pub unsafe extern "C" fn PMPI_Igather(
 ) -> c_int {
     shim::run("MPI_Igather", comm, || {
         args::out_ptr(request, "request")?;
-        coll::gatherv_impl(
+        coll::gatherv(
             sendbuf,
             sendcount,
             sendtype,
@@ -3231,7 +3332,7 @@ pub unsafe extern "C" fn PMPI_Igather(
             recvtype,
             root,
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -3251,7 +3352,7 @@ pub unsafe extern "C" fn PMPI_Igather_c(
 ) -> c_int {
     shim::run("MPI_Igather_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll::gatherv_impl(
+        coll::gatherv(
             sendbuf,
             sendcount,
             sendtype,
@@ -3260,7 +3361,7 @@ pub unsafe extern "C" fn PMPI_Igather_c(
             recvtype,
             root,
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -3279,7 +3380,7 @@ pub unsafe extern "C" fn PMPI_Gatherv(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Gatherv", comm, || {
-        coll::gatherv_impl(
+        coll::gatherv(
             sendbuf,
             sendcount,
             sendtype,
@@ -3288,7 +3389,7 @@ pub unsafe extern "C" fn PMPI_Gatherv(
             recvtype,
             root,
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -3307,7 +3408,7 @@ pub unsafe extern "C" fn PMPI_Gatherv_c(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Gatherv_c", comm, || {
-        coll::gatherv_impl(
+        coll::gatherv(
             sendbuf,
             sendcount,
             sendtype,
@@ -3316,7 +3417,7 @@ pub unsafe extern "C" fn PMPI_Gatherv_c(
             recvtype,
             root,
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -3337,7 +3438,7 @@ pub unsafe extern "C" fn PMPI_Igatherv(
 ) -> c_int {
     shim::run("MPI_Igatherv", comm, || {
         args::out_ptr(request, "request")?;
-        coll::gatherv_impl(
+        coll::gatherv(
             sendbuf,
             sendcount,
             sendtype,
@@ -3346,7 +3447,7 @@ pub unsafe extern "C" fn PMPI_Igatherv(
             recvtype,
             root,
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -3367,7 +3468,7 @@ pub unsafe extern "C" fn PMPI_Igatherv_c(
 ) -> c_int {
     shim::run("MPI_Igatherv_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll::gatherv_impl(
+        coll::gatherv(
             sendbuf,
             sendcount,
             sendtype,
@@ -3376,7 +3477,7 @@ pub unsafe extern "C" fn PMPI_Igatherv_c(
             recvtype,
             root,
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -3394,7 +3495,7 @@ pub unsafe extern "C" fn PMPI_Scatter(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Scatter", comm, || {
-        coll::scatterv_impl(
+        coll::scatterv(
             sendbuf,
             coll::RecvSpec::Uniform(sendcount),
             sendtype,
@@ -3403,7 +3504,7 @@ pub unsafe extern "C" fn PMPI_Scatter(
             recvtype,
             root,
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -3421,7 +3522,7 @@ pub unsafe extern "C" fn PMPI_Scatter_c(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Scatter_c", comm, || {
-        coll::scatterv_impl(
+        coll::scatterv(
             sendbuf,
             coll::RecvSpec::Uniform(sendcount),
             sendtype,
@@ -3430,7 +3531,7 @@ pub unsafe extern "C" fn PMPI_Scatter_c(
             recvtype,
             root,
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -3450,7 +3551,7 @@ pub unsafe extern "C" fn PMPI_Iscatter(
 ) -> c_int {
     shim::run("MPI_Iscatter", comm, || {
         args::out_ptr(request, "request")?;
-        coll::scatterv_impl(
+        coll::scatterv(
             sendbuf,
             coll::RecvSpec::Uniform(sendcount),
             sendtype,
@@ -3459,7 +3560,7 @@ pub unsafe extern "C" fn PMPI_Iscatter(
             recvtype,
             root,
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -3479,7 +3580,7 @@ pub unsafe extern "C" fn PMPI_Iscatter_c(
 ) -> c_int {
     shim::run("MPI_Iscatter_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll::scatterv_impl(
+        coll::scatterv(
             sendbuf,
             coll::RecvSpec::Uniform(sendcount),
             sendtype,
@@ -3488,7 +3589,7 @@ pub unsafe extern "C" fn PMPI_Iscatter_c(
             recvtype,
             root,
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -3507,7 +3608,7 @@ pub unsafe extern "C" fn PMPI_Scatterv(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Scatterv", comm, || {
-        coll::scatterv_impl(
+        coll::scatterv(
             sendbuf,
             coll::RecvSpec::V(sendcounts, displs),
             sendtype,
@@ -3516,7 +3617,7 @@ pub unsafe extern "C" fn PMPI_Scatterv(
             recvtype,
             root,
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -3535,7 +3636,7 @@ pub unsafe extern "C" fn PMPI_Scatterv_c(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Scatterv_c", comm, || {
-        coll::scatterv_impl(
+        coll::scatterv(
             sendbuf,
             coll::RecvSpec::V(sendcounts, displs),
             sendtype,
@@ -3544,7 +3645,7 @@ pub unsafe extern "C" fn PMPI_Scatterv_c(
             recvtype,
             root,
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -3565,7 +3666,7 @@ pub unsafe extern "C" fn PMPI_Iscatterv(
 ) -> c_int {
     shim::run("MPI_Iscatterv", comm, || {
         args::out_ptr(request, "request")?;
-        coll::scatterv_impl(
+        coll::scatterv(
             sendbuf,
             coll::RecvSpec::V(sendcounts, displs),
             sendtype,
@@ -3574,7 +3675,7 @@ pub unsafe extern "C" fn PMPI_Iscatterv(
             recvtype,
             root,
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -3595,7 +3696,7 @@ pub unsafe extern "C" fn PMPI_Iscatterv_c(
 ) -> c_int {
     shim::run("MPI_Iscatterv_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll::scatterv_impl(
+        coll::scatterv(
             sendbuf,
             coll::RecvSpec::V(sendcounts, displs),
             sendtype,
@@ -3604,7 +3705,7 @@ pub unsafe extern "C" fn PMPI_Iscatterv_c(
             recvtype,
             root,
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -3621,7 +3722,7 @@ pub unsafe extern "C" fn PMPI_Allgather(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Allgather", comm, || {
-        coll::allgatherv_impl(
+        coll::allgatherv(
             sendbuf,
             sendcount,
             sendtype,
@@ -3629,7 +3730,7 @@ pub unsafe extern "C" fn PMPI_Allgather(
             coll::RecvSpec::Uniform(recvcount),
             recvtype,
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -3646,7 +3747,7 @@ pub unsafe extern "C" fn PMPI_Allgather_c(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Allgather_c", comm, || {
-        coll::allgatherv_impl(
+        coll::allgatherv(
             sendbuf,
             sendcount,
             sendtype,
@@ -3654,7 +3755,7 @@ pub unsafe extern "C" fn PMPI_Allgather_c(
             coll::RecvSpec::Uniform(recvcount),
             recvtype,
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -3673,7 +3774,7 @@ pub unsafe extern "C" fn PMPI_Iallgather(
 ) -> c_int {
     shim::run("MPI_Iallgather", comm, || {
         args::out_ptr(request, "request")?;
-        coll::allgatherv_impl(
+        coll::allgatherv(
             sendbuf,
             sendcount,
             sendtype,
@@ -3681,7 +3782,7 @@ pub unsafe extern "C" fn PMPI_Iallgather(
             coll::RecvSpec::Uniform(recvcount),
             recvtype,
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -3700,7 +3801,7 @@ pub unsafe extern "C" fn PMPI_Iallgather_c(
 ) -> c_int {
     shim::run("MPI_Iallgather_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll::allgatherv_impl(
+        coll::allgatherv(
             sendbuf,
             sendcount,
             sendtype,
@@ -3708,7 +3809,7 @@ pub unsafe extern "C" fn PMPI_Iallgather_c(
             coll::RecvSpec::Uniform(recvcount),
             recvtype,
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -3726,7 +3827,7 @@ pub unsafe extern "C" fn PMPI_Allgatherv(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Allgatherv", comm, || {
-        coll::allgatherv_impl(
+        coll::allgatherv(
             sendbuf,
             sendcount,
             sendtype,
@@ -3734,7 +3835,7 @@ pub unsafe extern "C" fn PMPI_Allgatherv(
             coll::RecvSpec::V(recvcounts, displs),
             recvtype,
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -3752,7 +3853,7 @@ pub unsafe extern "C" fn PMPI_Allgatherv_c(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Allgatherv_c", comm, || {
-        coll::allgatherv_impl(
+        coll::allgatherv(
             sendbuf,
             sendcount,
             sendtype,
@@ -3760,7 +3861,7 @@ pub unsafe extern "C" fn PMPI_Allgatherv_c(
             coll::RecvSpec::V(recvcounts, displs),
             recvtype,
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -3780,7 +3881,7 @@ pub unsafe extern "C" fn PMPI_Iallgatherv(
 ) -> c_int {
     shim::run("MPI_Iallgatherv", comm, || {
         args::out_ptr(request, "request")?;
-        coll::allgatherv_impl(
+        coll::allgatherv(
             sendbuf,
             sendcount,
             sendtype,
@@ -3788,7 +3889,7 @@ pub unsafe extern "C" fn PMPI_Iallgatherv(
             coll::RecvSpec::V(recvcounts, displs),
             recvtype,
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -3808,7 +3909,7 @@ pub unsafe extern "C" fn PMPI_Iallgatherv_c(
 ) -> c_int {
     shim::run("MPI_Iallgatherv_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll::allgatherv_impl(
+        coll::allgatherv(
             sendbuf,
             sendcount,
             sendtype,
@@ -3816,7 +3917,7 @@ pub unsafe extern "C" fn PMPI_Iallgatherv_c(
             coll::RecvSpec::V(recvcounts, displs),
             recvtype,
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -3833,13 +3934,13 @@ pub unsafe extern "C" fn PMPI_Alltoall(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Alltoall", comm, || {
-        coll::alltoall_impl(
+        coll::alltoall(
             sendbuf,
             coll::Side::Uniform(sendcount, sendtype),
             recvbuf,
             coll::Side::Uniform(recvcount, recvtype),
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -3856,13 +3957,13 @@ pub unsafe extern "C" fn PMPI_Alltoall_c(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Alltoall_c", comm, || {
-        coll::alltoall_impl(
+        coll::alltoall(
             sendbuf,
             coll::Side::Uniform(sendcount, sendtype),
             recvbuf,
             coll::Side::Uniform(recvcount, recvtype),
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -3881,13 +3982,13 @@ pub unsafe extern "C" fn PMPI_Ialltoall(
 ) -> c_int {
     shim::run("MPI_Ialltoall", comm, || {
         args::out_ptr(request, "request")?;
-        coll::alltoall_impl(
+        coll::alltoall(
             sendbuf,
             coll::Side::Uniform(sendcount, sendtype),
             recvbuf,
             coll::Side::Uniform(recvcount, recvtype),
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -3906,13 +4007,13 @@ pub unsafe extern "C" fn PMPI_Ialltoall_c(
 ) -> c_int {
     shim::run("MPI_Ialltoall_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll::alltoall_impl(
+        coll::alltoall(
             sendbuf,
             coll::Side::Uniform(sendcount, sendtype),
             recvbuf,
             coll::Side::Uniform(recvcount, recvtype),
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -3931,13 +4032,13 @@ pub unsafe extern "C" fn PMPI_Alltoallv(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Alltoallv", comm, || {
-        coll::alltoall_impl(
+        coll::alltoall(
             sendbuf,
             coll::Side::V(sendcounts, sdispls, sendtype),
             recvbuf,
             coll::Side::V(recvcounts, rdispls, recvtype),
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -3956,13 +4057,13 @@ pub unsafe extern "C" fn PMPI_Alltoallv_c(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Alltoallv_c", comm, || {
-        coll::alltoall_impl(
+        coll::alltoall(
             sendbuf,
             coll::Side::V(sendcounts, sdispls, sendtype),
             recvbuf,
             coll::Side::V(recvcounts, rdispls, recvtype),
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -3983,13 +4084,13 @@ pub unsafe extern "C" fn PMPI_Ialltoallv(
 ) -> c_int {
     shim::run("MPI_Ialltoallv", comm, || {
         args::out_ptr(request, "request")?;
-        coll::alltoall_impl(
+        coll::alltoall(
             sendbuf,
             coll::Side::V(sendcounts, sdispls, sendtype),
             recvbuf,
             coll::Side::V(recvcounts, rdispls, recvtype),
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -4010,13 +4111,13 @@ pub unsafe extern "C" fn PMPI_Ialltoallv_c(
 ) -> c_int {
     shim::run("MPI_Ialltoallv_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll::alltoall_impl(
+        coll::alltoall(
             sendbuf,
             coll::Side::V(sendcounts, sdispls, sendtype),
             recvbuf,
             coll::Side::V(recvcounts, rdispls, recvtype),
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -4035,13 +4136,13 @@ pub unsafe extern "C" fn PMPI_Alltoallw(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Alltoallw", comm, || {
-        coll::alltoall_impl(
+        coll::alltoall(
             sendbuf,
             coll::Side::W(sendcounts, sdispls, sendtypes),
             recvbuf,
             coll::Side::W(recvcounts, rdispls, recvtypes),
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -4060,13 +4161,13 @@ pub unsafe extern "C" fn PMPI_Alltoallw_c(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Alltoallw_c", comm, || {
-        coll::alltoall_impl(
+        coll::alltoall(
             sendbuf,
             coll::Side::W(sendcounts, sdispls, sendtypes),
             recvbuf,
             coll::Side::W(recvcounts, rdispls, recvtypes),
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -4087,13 +4188,13 @@ pub unsafe extern "C" fn PMPI_Ialltoallw(
 ) -> c_int {
     shim::run("MPI_Ialltoallw", comm, || {
         args::out_ptr(request, "request")?;
-        coll::alltoall_impl(
+        coll::alltoall(
             sendbuf,
             coll::Side::W(sendcounts, sdispls, sendtypes),
             recvbuf,
             coll::Side::W(recvcounts, rdispls, recvtypes),
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -4114,13 +4215,13 @@ pub unsafe extern "C" fn PMPI_Ialltoallw_c(
 ) -> c_int {
     shim::run("MPI_Ialltoallw_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll::alltoall_impl(
+        coll::alltoall(
             sendbuf,
             coll::Side::W(sendcounts, sdispls, sendtypes),
             recvbuf,
             coll::Side::W(recvcounts, rdispls, recvtypes),
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -4136,14 +4237,14 @@ pub unsafe extern "C" fn PMPI_Reduce_scatter(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Reduce_scatter", comm, || {
-        coll::reduce_scatter_impl(
+        coll::reduce_scatter(
             sendbuf,
             recvbuf,
             coll::RecvSpec::Counts(recvcounts),
             datatype,
             op,
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -4159,14 +4260,14 @@ pub unsafe extern "C" fn PMPI_Reduce_scatter_c(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Reduce_scatter_c", comm, || {
-        coll::reduce_scatter_impl(
+        coll::reduce_scatter(
             sendbuf,
             recvbuf,
             coll::RecvSpec::Counts(recvcounts),
             datatype,
             op,
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -4184,14 +4285,14 @@ pub unsafe extern "C" fn PMPI_Ireduce_scatter(
 ) -> c_int {
     shim::run("MPI_Ireduce_scatter", comm, || {
         args::out_ptr(request, "request")?;
-        coll::reduce_scatter_impl(
+        coll::reduce_scatter(
             sendbuf,
             recvbuf,
             coll::RecvSpec::Counts(recvcounts),
             datatype,
             op,
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -4209,14 +4310,14 @@ pub unsafe extern "C" fn PMPI_Ireduce_scatter_c(
 ) -> c_int {
     shim::run("MPI_Ireduce_scatter_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll::reduce_scatter_impl(
+        coll::reduce_scatter(
             sendbuf,
             recvbuf,
             coll::RecvSpec::Counts(recvcounts),
             datatype,
             op,
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -4232,14 +4333,14 @@ pub unsafe extern "C" fn PMPI_Reduce_scatter_block(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Reduce_scatter_block", comm, || {
-        coll::reduce_scatter_impl(
+        coll::reduce_scatter(
             sendbuf,
             recvbuf,
             coll::RecvSpec::Uniform(recvcount),
             datatype,
             op,
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -4255,14 +4356,14 @@ pub unsafe extern "C" fn PMPI_Reduce_scatter_block_c(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Reduce_scatter_block_c", comm, || {
-        coll::reduce_scatter_impl(
+        coll::reduce_scatter(
             sendbuf,
             recvbuf,
             coll::RecvSpec::Uniform(recvcount),
             datatype,
             op,
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -4280,14 +4381,14 @@ pub unsafe extern "C" fn PMPI_Ireduce_scatter_block(
 ) -> c_int {
     shim::run("MPI_Ireduce_scatter_block", comm, || {
         args::out_ptr(request, "request")?;
-        coll::reduce_scatter_impl(
+        coll::reduce_scatter(
             sendbuf,
             recvbuf,
             coll::RecvSpec::Uniform(recvcount),
             datatype,
             op,
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -4308,14 +4409,14 @@ pub unsafe extern "C" fn PMPI_Ireduce_scatter_block_c(
 ) -> c_int {
     shim::run("MPI_Ireduce_scatter_block_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll::reduce_scatter_impl(
+        coll::reduce_scatter(
             sendbuf,
             recvbuf,
             coll::RecvSpec::Uniform(recvcount),
             datatype,
             op,
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -4332,13 +4433,13 @@ pub unsafe extern "C" fn PMPI_Neighbor_allgather(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Neighbor_allgather", comm, || {
-        coll::neighbor_impl(
+        coll::neighbor(
             sendbuf,
             coll::Side::Same(sendcount, sendtype),
             recvbuf,
             coll::Side::Uniform(recvcount, recvtype),
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -4355,13 +4456,13 @@ pub unsafe extern "C" fn PMPI_Neighbor_allgather_c(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Neighbor_allgather_c", comm, || {
-        coll::neighbor_impl(
+        coll::neighbor(
             sendbuf,
             coll::Side::Same(sendcount, sendtype),
             recvbuf,
             coll::Side::Uniform(recvcount, recvtype),
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -4380,13 +4481,13 @@ pub unsafe extern "C" fn PMPI_Ineighbor_allgather(
 ) -> c_int {
     shim::run("MPI_Ineighbor_allgather", comm, || {
         args::out_ptr(request, "request")?;
-        coll::neighbor_impl(
+        coll::neighbor(
             sendbuf,
             coll::Side::Same(sendcount, sendtype),
             recvbuf,
             coll::Side::Uniform(recvcount, recvtype),
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -4405,13 +4506,13 @@ pub unsafe extern "C" fn PMPI_Ineighbor_allgather_c(
 ) -> c_int {
     shim::run("MPI_Ineighbor_allgather_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll::neighbor_impl(
+        coll::neighbor(
             sendbuf,
             coll::Side::Same(sendcount, sendtype),
             recvbuf,
             coll::Side::Uniform(recvcount, recvtype),
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -4429,13 +4530,13 @@ pub unsafe extern "C" fn PMPI_Neighbor_allgatherv(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Neighbor_allgatherv", comm, || {
-        coll::neighbor_impl(
+        coll::neighbor(
             sendbuf,
             coll::Side::Same(sendcount, sendtype),
             recvbuf,
             coll::Side::V(recvcounts, displs, recvtype),
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -4453,13 +4554,13 @@ pub unsafe extern "C" fn PMPI_Neighbor_allgatherv_c(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Neighbor_allgatherv_c", comm, || {
-        coll::neighbor_impl(
+        coll::neighbor(
             sendbuf,
             coll::Side::Same(sendcount, sendtype),
             recvbuf,
             coll::Side::V(recvcounts, displs, recvtype),
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -4479,13 +4580,13 @@ pub unsafe extern "C" fn PMPI_Ineighbor_allgatherv(
 ) -> c_int {
     shim::run("MPI_Ineighbor_allgatherv", comm, || {
         args::out_ptr(request, "request")?;
-        coll::neighbor_impl(
+        coll::neighbor(
             sendbuf,
             coll::Side::Same(sendcount, sendtype),
             recvbuf,
             coll::Side::V(recvcounts, displs, recvtype),
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -4505,13 +4606,13 @@ pub unsafe extern "C" fn PMPI_Ineighbor_allgatherv_c(
 ) -> c_int {
     shim::run("MPI_Ineighbor_allgatherv_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll::neighbor_impl(
+        coll::neighbor(
             sendbuf,
             coll::Side::Same(sendcount, sendtype),
             recvbuf,
             coll::Side::V(recvcounts, displs, recvtype),
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -4528,13 +4629,13 @@ pub unsafe extern "C" fn PMPI_Neighbor_alltoall(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Neighbor_alltoall", comm, || {
-        coll::neighbor_impl(
+        coll::neighbor(
             sendbuf,
             coll::Side::Uniform(sendcount, sendtype),
             recvbuf,
             coll::Side::Uniform(recvcount, recvtype),
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -4551,13 +4652,13 @@ pub unsafe extern "C" fn PMPI_Neighbor_alltoall_c(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Neighbor_alltoall_c", comm, || {
-        coll::neighbor_impl(
+        coll::neighbor(
             sendbuf,
             coll::Side::Uniform(sendcount, sendtype),
             recvbuf,
             coll::Side::Uniform(recvcount, recvtype),
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -4576,13 +4677,13 @@ pub unsafe extern "C" fn PMPI_Ineighbor_alltoall(
 ) -> c_int {
     shim::run("MPI_Ineighbor_alltoall", comm, || {
         args::out_ptr(request, "request")?;
-        coll::neighbor_impl(
+        coll::neighbor(
             sendbuf,
             coll::Side::Uniform(sendcount, sendtype),
             recvbuf,
             coll::Side::Uniform(recvcount, recvtype),
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -4601,13 +4702,13 @@ pub unsafe extern "C" fn PMPI_Ineighbor_alltoall_c(
 ) -> c_int {
     shim::run("MPI_Ineighbor_alltoall_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll::neighbor_impl(
+        coll::neighbor(
             sendbuf,
             coll::Side::Uniform(sendcount, sendtype),
             recvbuf,
             coll::Side::Uniform(recvcount, recvtype),
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -4626,13 +4727,13 @@ pub unsafe extern "C" fn PMPI_Neighbor_alltoallv(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Neighbor_alltoallv", comm, || {
-        coll::neighbor_impl(
+        coll::neighbor(
             sendbuf,
             coll::Side::V(sendcounts, sdispls, sendtype),
             recvbuf,
             coll::Side::V(recvcounts, rdispls, recvtype),
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -4651,13 +4752,13 @@ pub unsafe extern "C" fn PMPI_Neighbor_alltoallv_c(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Neighbor_alltoallv_c", comm, || {
-        coll::neighbor_impl(
+        coll::neighbor(
             sendbuf,
             coll::Side::V(sendcounts, sdispls, sendtype),
             recvbuf,
             coll::Side::V(recvcounts, rdispls, recvtype),
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -4678,13 +4779,13 @@ pub unsafe extern "C" fn PMPI_Ineighbor_alltoallv(
 ) -> c_int {
     shim::run("MPI_Ineighbor_alltoallv", comm, || {
         args::out_ptr(request, "request")?;
-        coll::neighbor_impl(
+        coll::neighbor(
             sendbuf,
             coll::Side::V(sendcounts, sdispls, sendtype),
             recvbuf,
             coll::Side::V(recvcounts, rdispls, recvtype),
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -4705,13 +4806,13 @@ pub unsafe extern "C" fn PMPI_Ineighbor_alltoallv_c(
 ) -> c_int {
     shim::run("MPI_Ineighbor_alltoallv_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll::neighbor_impl(
+        coll::neighbor(
             sendbuf,
             coll::Side::V(sendcounts, sdispls, sendtype),
             recvbuf,
             coll::Side::V(recvcounts, rdispls, recvtype),
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -4730,13 +4831,13 @@ pub unsafe extern "C" fn PMPI_Neighbor_alltoallw(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Neighbor_alltoallw", comm, || {
-        coll::neighbor_impl(
+        coll::neighbor(
             sendbuf,
             coll::Side::WA(sendcounts, sdispls, sendtypes),
             recvbuf,
             coll::Side::WA(recvcounts, rdispls, recvtypes),
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -4755,13 +4856,13 @@ pub unsafe extern "C" fn PMPI_Neighbor_alltoallw_c(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Neighbor_alltoallw_c", comm, || {
-        coll::neighbor_impl(
+        coll::neighbor(
             sendbuf,
             coll::Side::WA(sendcounts, sdispls, sendtypes),
             recvbuf,
             coll::Side::WA(recvcounts, rdispls, recvtypes),
             comm,
-            None,
+            coll::Mode::Block,
         )
     })
 }
@@ -4782,13 +4883,13 @@ pub unsafe extern "C" fn PMPI_Ineighbor_alltoallw(
 ) -> c_int {
     shim::run("MPI_Ineighbor_alltoallw", comm, || {
         args::out_ptr(request, "request")?;
-        coll::neighbor_impl(
+        coll::neighbor(
             sendbuf,
             coll::Side::WA(sendcounts, sdispls, sendtypes),
             recvbuf,
             coll::Side::WA(recvcounts, rdispls, recvtypes),
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -4809,13 +4910,13 @@ pub unsafe extern "C" fn PMPI_Ineighbor_alltoallw_c(
 ) -> c_int {
     shim::run("MPI_Ineighbor_alltoallw_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll::neighbor_impl(
+        coll::neighbor(
             sendbuf,
             coll::Side::WA(sendcounts, sdispls, sendtypes),
             recvbuf,
             coll::Side::WA(recvcounts, rdispls, recvtypes),
             comm,
-            Some(request),
+            coll::Mode::Start(request),
         )
     })
 }
@@ -4829,7 +4930,7 @@ pub unsafe extern "C" fn PMPI_Barrier_init(
 ) -> c_int {
     shim::run("MPI_Barrier_init", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::barrier_init(comm, info, request)
+        coll::barrier(comm, coll::Mode::Persistent(info, request))
     })
 }
 
@@ -4846,7 +4947,14 @@ pub unsafe extern "C" fn PMPI_Bcast_init(
 ) -> c_int {
     shim::run("MPI_Bcast_init", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::bcast_init(buffer, count, datatype, root, comm, info, request)
+        coll::bcast(
+            buffer,
+            count,
+            datatype,
+            root,
+            comm,
+            coll::Mode::Persistent(info, request),
+        )
     })
 }
 
@@ -4863,7 +4971,14 @@ pub unsafe extern "C" fn PMPI_Bcast_init_c(
 ) -> c_int {
     shim::run("MPI_Bcast_init_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::bcast_init(buffer, count, datatype, root, comm, info, request)
+        coll::bcast(
+            buffer,
+            count,
+            datatype,
+            root,
+            comm,
+            coll::Mode::Persistent(info, request),
+        )
     })
 }
 
@@ -4883,7 +4998,7 @@ pub unsafe extern "C" fn PMPI_Gather_init(
 ) -> c_int {
     shim::run("MPI_Gather_init", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::gather_init(
+        coll::gatherv(
             sendbuf,
             sendcount,
             sendtype,
@@ -4892,8 +5007,7 @@ pub unsafe extern "C" fn PMPI_Gather_init(
             recvtype,
             root,
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -4914,7 +5028,7 @@ pub unsafe extern "C" fn PMPI_Gather_init_c(
 ) -> c_int {
     shim::run("MPI_Gather_init_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::gather_init(
+        coll::gatherv(
             sendbuf,
             sendcount,
             sendtype,
@@ -4923,8 +5037,7 @@ pub unsafe extern "C" fn PMPI_Gather_init_c(
             recvtype,
             root,
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -4946,7 +5059,7 @@ pub unsafe extern "C" fn PMPI_Gatherv_init(
 ) -> c_int {
     shim::run("MPI_Gatherv_init", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::gather_init(
+        coll::gatherv(
             sendbuf,
             sendcount,
             sendtype,
@@ -4955,8 +5068,7 @@ pub unsafe extern "C" fn PMPI_Gatherv_init(
             recvtype,
             root,
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -4978,7 +5090,7 @@ pub unsafe extern "C" fn PMPI_Gatherv_init_c(
 ) -> c_int {
     shim::run("MPI_Gatherv_init_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::gather_init(
+        coll::gatherv(
             sendbuf,
             sendcount,
             sendtype,
@@ -4987,8 +5099,7 @@ pub unsafe extern "C" fn PMPI_Gatherv_init_c(
             recvtype,
             root,
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -5009,7 +5120,7 @@ pub unsafe extern "C" fn PMPI_Scatter_init(
 ) -> c_int {
     shim::run("MPI_Scatter_init", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::scatter_init(
+        coll::scatterv(
             sendbuf,
             coll::RecvSpec::Uniform(sendcount),
             sendtype,
@@ -5018,8 +5129,7 @@ pub unsafe extern "C" fn PMPI_Scatter_init(
             recvtype,
             root,
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -5040,7 +5150,7 @@ pub unsafe extern "C" fn PMPI_Scatter_init_c(
 ) -> c_int {
     shim::run("MPI_Scatter_init_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::scatter_init(
+        coll::scatterv(
             sendbuf,
             coll::RecvSpec::Uniform(sendcount),
             sendtype,
@@ -5049,8 +5159,7 @@ pub unsafe extern "C" fn PMPI_Scatter_init_c(
             recvtype,
             root,
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -5072,7 +5181,7 @@ pub unsafe extern "C" fn PMPI_Scatterv_init(
 ) -> c_int {
     shim::run("MPI_Scatterv_init", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::scatter_init(
+        coll::scatterv(
             sendbuf,
             coll::RecvSpec::V(sendcounts, displs),
             sendtype,
@@ -5081,8 +5190,7 @@ pub unsafe extern "C" fn PMPI_Scatterv_init(
             recvtype,
             root,
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -5104,7 +5212,7 @@ pub unsafe extern "C" fn PMPI_Scatterv_init_c(
 ) -> c_int {
     shim::run("MPI_Scatterv_init_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::scatter_init(
+        coll::scatterv(
             sendbuf,
             coll::RecvSpec::V(sendcounts, displs),
             sendtype,
@@ -5113,8 +5221,7 @@ pub unsafe extern "C" fn PMPI_Scatterv_init_c(
             recvtype,
             root,
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -5134,7 +5241,7 @@ pub unsafe extern "C" fn PMPI_Allgather_init(
 ) -> c_int {
     shim::run("MPI_Allgather_init", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::allgather_init(
+        coll::allgatherv(
             sendbuf,
             sendcount,
             sendtype,
@@ -5142,8 +5249,7 @@ pub unsafe extern "C" fn PMPI_Allgather_init(
             coll::RecvSpec::Uniform(recvcount),
             recvtype,
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -5163,7 +5269,7 @@ pub unsafe extern "C" fn PMPI_Allgather_init_c(
 ) -> c_int {
     shim::run("MPI_Allgather_init_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::allgather_init(
+        coll::allgatherv(
             sendbuf,
             sendcount,
             sendtype,
@@ -5171,8 +5277,7 @@ pub unsafe extern "C" fn PMPI_Allgather_init_c(
             coll::RecvSpec::Uniform(recvcount),
             recvtype,
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -5193,7 +5298,7 @@ pub unsafe extern "C" fn PMPI_Allgatherv_init(
 ) -> c_int {
     shim::run("MPI_Allgatherv_init", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::allgather_init(
+        coll::allgatherv(
             sendbuf,
             sendcount,
             sendtype,
@@ -5201,8 +5306,7 @@ pub unsafe extern "C" fn PMPI_Allgatherv_init(
             coll::RecvSpec::V(recvcounts, displs),
             recvtype,
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -5223,7 +5327,7 @@ pub unsafe extern "C" fn PMPI_Allgatherv_init_c(
 ) -> c_int {
     shim::run("MPI_Allgatherv_init_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::allgather_init(
+        coll::allgatherv(
             sendbuf,
             sendcount,
             sendtype,
@@ -5231,8 +5335,7 @@ pub unsafe extern "C" fn PMPI_Allgatherv_init_c(
             coll::RecvSpec::V(recvcounts, displs),
             recvtype,
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -5252,14 +5355,13 @@ pub unsafe extern "C" fn PMPI_Alltoall_init(
 ) -> c_int {
     shim::run("MPI_Alltoall_init", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::alltoall_init(
+        coll::alltoall(
             sendbuf,
             coll::Side::Uniform(sendcount, sendtype),
             recvbuf,
             coll::Side::Uniform(recvcount, recvtype),
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -5279,14 +5381,13 @@ pub unsafe extern "C" fn PMPI_Alltoall_init_c(
 ) -> c_int {
     shim::run("MPI_Alltoall_init_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::alltoall_init(
+        coll::alltoall(
             sendbuf,
             coll::Side::Uniform(sendcount, sendtype),
             recvbuf,
             coll::Side::Uniform(recvcount, recvtype),
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -5308,14 +5409,13 @@ pub unsafe extern "C" fn PMPI_Alltoallv_init(
 ) -> c_int {
     shim::run("MPI_Alltoallv_init", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::alltoall_init(
+        coll::alltoall(
             sendbuf,
             coll::Side::V(sendcounts, sdispls, sendtype),
             recvbuf,
             coll::Side::V(recvcounts, rdispls, recvtype),
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -5337,14 +5437,13 @@ pub unsafe extern "C" fn PMPI_Alltoallv_init_c(
 ) -> c_int {
     shim::run("MPI_Alltoallv_init_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::alltoall_init(
+        coll::alltoall(
             sendbuf,
             coll::Side::V(sendcounts, sdispls, sendtype),
             recvbuf,
             coll::Side::V(recvcounts, rdispls, recvtype),
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -5366,14 +5465,13 @@ pub unsafe extern "C" fn PMPI_Alltoallw_init(
 ) -> c_int {
     shim::run("MPI_Alltoallw_init", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::alltoall_init(
+        coll::alltoall(
             sendbuf,
             coll::Side::W(sendcounts, sdispls, sendtypes),
             recvbuf,
             coll::Side::W(recvcounts, rdispls, recvtypes),
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -5395,14 +5493,13 @@ pub unsafe extern "C" fn PMPI_Alltoallw_init_c(
 ) -> c_int {
     shim::run("MPI_Alltoallw_init_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::alltoall_init(
+        coll::alltoall(
             sendbuf,
             coll::Side::W(sendcounts, sdispls, sendtypes),
             recvbuf,
             coll::Side::W(recvcounts, rdispls, recvtypes),
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -5422,8 +5519,15 @@ pub unsafe extern "C" fn PMPI_Reduce_init(
 ) -> c_int {
     shim::run("MPI_Reduce_init", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::reduce_init(
-            sendbuf, recvbuf, count, datatype, op, root, comm, info, request,
+        coll::reduce(
+            sendbuf,
+            recvbuf,
+            count,
+            datatype,
+            op,
+            root,
+            comm,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -5443,8 +5547,15 @@ pub unsafe extern "C" fn PMPI_Reduce_init_c(
 ) -> c_int {
     shim::run("MPI_Reduce_init_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::reduce_init(
-            sendbuf, recvbuf, count, datatype, op, root, comm, info, request,
+        coll::reduce(
+            sendbuf,
+            recvbuf,
+            count,
+            datatype,
+            op,
+            root,
+            comm,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -5463,7 +5574,15 @@ pub unsafe extern "C" fn PMPI_Allreduce_init(
 ) -> c_int {
     shim::run("MPI_Allreduce_init", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::allreduce_init(sendbuf, recvbuf, count, datatype, op, comm, info, request)
+        coll::allreduce(
+            sendbuf,
+            recvbuf,
+            count,
+            datatype,
+            op,
+            comm,
+            coll::Mode::Persistent(info, request),
+        )
     })
 }
 
@@ -5481,7 +5600,15 @@ pub unsafe extern "C" fn PMPI_Allreduce_init_c(
 ) -> c_int {
     shim::run("MPI_Allreduce_init_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::allreduce_init(sendbuf, recvbuf, count, datatype, op, comm, info, request)
+        coll::allreduce(
+            sendbuf,
+            recvbuf,
+            count,
+            datatype,
+            op,
+            comm,
+            coll::Mode::Persistent(info, request),
+        )
     })
 }
 
@@ -5499,15 +5626,14 @@ pub unsafe extern "C" fn PMPI_Reduce_scatter_init(
 ) -> c_int {
     shim::run("MPI_Reduce_scatter_init", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::reduce_scatter_init(
+        coll::reduce_scatter(
             sendbuf,
             recvbuf,
             coll::RecvSpec::Counts(recvcounts),
             datatype,
             op,
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -5526,15 +5652,14 @@ pub unsafe extern "C" fn PMPI_Reduce_scatter_init_c(
 ) -> c_int {
     shim::run("MPI_Reduce_scatter_init_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::reduce_scatter_init(
+        coll::reduce_scatter(
             sendbuf,
             recvbuf,
             coll::RecvSpec::Counts(recvcounts),
             datatype,
             op,
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -5556,15 +5681,14 @@ pub unsafe extern "C" fn PMPI_Reduce_scatter_block_init(
 ) -> c_int {
     shim::run("MPI_Reduce_scatter_block_init", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::reduce_scatter_init(
+        coll::reduce_scatter(
             sendbuf,
             recvbuf,
             coll::RecvSpec::Uniform(recvcount),
             datatype,
             op,
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -5586,15 +5710,14 @@ pub unsafe extern "C" fn PMPI_Reduce_scatter_block_init_c(
 ) -> c_int {
     shim::run("MPI_Reduce_scatter_block_init_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::reduce_scatter_init(
+        coll::reduce_scatter(
             sendbuf,
             recvbuf,
             coll::RecvSpec::Uniform(recvcount),
             datatype,
             op,
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -5613,8 +5736,15 @@ pub unsafe extern "C" fn PMPI_Scan_init(
 ) -> c_int {
     shim::run("MPI_Scan_init", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::scan_init(
-            sendbuf, recvbuf, count, datatype, op, comm, false, info, request,
+        coll::scan(
+            sendbuf,
+            recvbuf,
+            count,
+            datatype,
+            op,
+            comm,
+            false,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -5633,8 +5763,15 @@ pub unsafe extern "C" fn PMPI_Scan_init_c(
 ) -> c_int {
     shim::run("MPI_Scan_init_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::scan_init(
-            sendbuf, recvbuf, count, datatype, op, comm, false, info, request,
+        coll::scan(
+            sendbuf,
+            recvbuf,
+            count,
+            datatype,
+            op,
+            comm,
+            false,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -5653,8 +5790,15 @@ pub unsafe extern "C" fn PMPI_Exscan_init(
 ) -> c_int {
     shim::run("MPI_Exscan_init", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::scan_init(
-            sendbuf, recvbuf, count, datatype, op, comm, true, info, request,
+        coll::scan(
+            sendbuf,
+            recvbuf,
+            count,
+            datatype,
+            op,
+            comm,
+            true,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -5673,8 +5817,15 @@ pub unsafe extern "C" fn PMPI_Exscan_init_c(
 ) -> c_int {
     shim::run("MPI_Exscan_init_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::scan_init(
-            sendbuf, recvbuf, count, datatype, op, comm, true, info, request,
+        coll::scan(
+            sendbuf,
+            recvbuf,
+            count,
+            datatype,
+            op,
+            comm,
+            true,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -5697,14 +5848,13 @@ pub unsafe extern "C" fn PMPI_Neighbor_allgather_init(
 ) -> c_int {
     shim::run("MPI_Neighbor_allgather_init", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::neighbor_init(
+        coll::neighbor(
             sendbuf,
             coll::Side::Same(sendcount, sendtype),
             recvbuf,
             coll::Side::Uniform(recvcount, recvtype),
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -5727,14 +5877,13 @@ pub unsafe extern "C" fn PMPI_Neighbor_allgather_init_c(
 ) -> c_int {
     shim::run("MPI_Neighbor_allgather_init_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::neighbor_init(
+        coll::neighbor(
             sendbuf,
             coll::Side::Same(sendcount, sendtype),
             recvbuf,
             coll::Side::Uniform(recvcount, recvtype),
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -5758,14 +5907,13 @@ pub unsafe extern "C" fn PMPI_Neighbor_allgatherv_init(
 ) -> c_int {
     shim::run("MPI_Neighbor_allgatherv_init", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::neighbor_init(
+        coll::neighbor(
             sendbuf,
             coll::Side::Same(sendcount, sendtype),
             recvbuf,
             coll::Side::V(recvcounts, displs, recvtype),
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -5789,14 +5937,13 @@ pub unsafe extern "C" fn PMPI_Neighbor_allgatherv_init_c(
 ) -> c_int {
     shim::run("MPI_Neighbor_allgatherv_init_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::neighbor_init(
+        coll::neighbor(
             sendbuf,
             coll::Side::Same(sendcount, sendtype),
             recvbuf,
             coll::Side::V(recvcounts, displs, recvtype),
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -5816,14 +5963,13 @@ pub unsafe extern "C" fn PMPI_Neighbor_alltoall_init(
 ) -> c_int {
     shim::run("MPI_Neighbor_alltoall_init", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::neighbor_init(
+        coll::neighbor(
             sendbuf,
             coll::Side::Uniform(sendcount, sendtype),
             recvbuf,
             coll::Side::Uniform(recvcount, recvtype),
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -5846,14 +5992,13 @@ pub unsafe extern "C" fn PMPI_Neighbor_alltoall_init_c(
 ) -> c_int {
     shim::run("MPI_Neighbor_alltoall_init_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::neighbor_init(
+        coll::neighbor(
             sendbuf,
             coll::Side::Uniform(sendcount, sendtype),
             recvbuf,
             coll::Side::Uniform(recvcount, recvtype),
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -5878,14 +6023,13 @@ pub unsafe extern "C" fn PMPI_Neighbor_alltoallv_init(
 ) -> c_int {
     shim::run("MPI_Neighbor_alltoallv_init", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::neighbor_init(
+        coll::neighbor(
             sendbuf,
             coll::Side::V(sendcounts, sdispls, sendtype),
             recvbuf,
             coll::Side::V(recvcounts, rdispls, recvtype),
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -5910,14 +6054,13 @@ pub unsafe extern "C" fn PMPI_Neighbor_alltoallv_init_c(
 ) -> c_int {
     shim::run("MPI_Neighbor_alltoallv_init_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::neighbor_init(
+        coll::neighbor(
             sendbuf,
             coll::Side::V(sendcounts, sdispls, sendtype),
             recvbuf,
             coll::Side::V(recvcounts, rdispls, recvtype),
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -5942,14 +6085,13 @@ pub unsafe extern "C" fn PMPI_Neighbor_alltoallw_init(
 ) -> c_int {
     shim::run("MPI_Neighbor_alltoallw_init", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::neighbor_init(
+        coll::neighbor(
             sendbuf,
             coll::Side::WA(sendcounts, sdispls, sendtypes),
             recvbuf,
             coll::Side::WA(recvcounts, rdispls, recvtypes),
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }
@@ -5974,14 +6116,13 @@ pub unsafe extern "C" fn PMPI_Neighbor_alltoallw_init_c(
 ) -> c_int {
     shim::run("MPI_Neighbor_alltoallw_init_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll_persistent::neighbor_init(
+        coll::neighbor(
             sendbuf,
             coll::Side::WA(sendcounts, sdispls, sendtypes),
             recvbuf,
             coll::Side::WA(recvcounts, rdispls, recvtypes),
             comm,
-            info,
-            request,
+            coll::Mode::Persistent(info, request),
         )
     })
 }

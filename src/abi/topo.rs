@@ -37,7 +37,7 @@ fn is_weights_empty(p: *const c_int) -> bool {
 }
 
 /// The topology of `comm` (checked to be a valid communicator).
-fn topology(comm: MPI_Comm) -> Result<Option<Arc<Topology>>> {
+pub(crate) fn topology(comm: MPI_Comm) -> Result<Option<Arc<Topology>>> {
     shim::world()?;
     handles::comm(comm)?;
     handles::with_comm_entry(comm, |e| e.topo.clone())

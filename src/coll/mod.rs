@@ -8,6 +8,9 @@
 //! number (`schedule::Schedule::new`), so calls in flight together on one communicator
 //! never take each other's messages.
 //!
+//! Each MPI collective call is a value, `call::Call` (its arguments resolved from the
+//! caller's handles), which checks its arguments as MPICH does and picks how to run.
+//!
 //! Blocking calls on small contiguous data skip the schedule and run `direct`'s
 //! algorithms inline over `CollTransport` (what a schedule buys, overlap, is nothing to a
 //! blocking call, and building one costs more than the message takes). The runtime's own
@@ -20,6 +23,7 @@ pub mod allgather;
 pub mod allreduce;
 pub mod alltoall;
 pub mod bcast;
+pub mod call;
 pub mod direct;
 pub mod gather;
 pub mod inter;

@@ -1,0 +1,350 @@
+//! The collective calls on an intracommunicator: MPICH's argument checks in its order
+//! (counts, types, root, MPI_IN_PLACE where it is not allowed, aliased buffers, local
+//! copies that must fit), then the algorithm: `coll::direct` inline for a small blocking
+//! call, else the collective's schedule.
+
+use super::args::{arg, blocks, fits, intra_root, no_alias, not_in_place, typed};
+use super::{direct, launch, Call, How, Side};
+use crate::coll::plan::{raw, raw_mut};
+use crate::coll::schedule::CollId;
+use crate::coll::{self, Plan};
+use crate::comm::Communicator;
+use crate::datatype::Datatype;
+use crate::error::Result;
+use crate::mpi_err;
+use crate::runtime::World;
+use std::ops::Deref;
+
+/// `call` (not a barrier) on intracommunicator `c`, its plan opened.
+///
+/// # Safety
+/// As `Call::run`.
+pub(super) unsafe fn run<T: Deref<Target = Datatype>>(
+    call: &Call<T>,
+    w: &World,
+    c: &Communicator,
+    p: Plan,
+    how: How,
+) -> Result<Option<CollId>> {
+    let done = |r: Result<()>| r.map(|()| None);
+    match call {
+        Call::Barrier => unreachable!("barriers run before their plan"),
+        Call::Bcast {
+            buf,
+            count,
+            ty,
+            root,
+        } => {
+            let n = *arg(count)?;
+            let ty = arg(ty)?;
+            let root = intra_root(c, *root)?;
+            not_in_place(*buf, n, "the buffer")?;
+            let b = typed(buf.ptr(), n, ty)?;
+            if direct(how, &[&b]) {
+                // SAFETY: MPI: the buffer holds `count` elements, one run of bytes (checked).
+                let bytes = raw_mut(b.ptr, b.bytes());
+                return done(coll::direct::bcast(w, c, p.tag(), bytes, root));
+            }
+            launch(w, coll::bcast::bcast(p, b, root), how)
+        }
+        Call::Reduce {
+            send,
+            recv,
+            count,
+            ty,
+            op,
+            root,
+        } => {
+            let n = *arg(count)?;
+            let ty = arg(ty)?;
+            let root = intra_root(c, *root)?;
+            let r = arg(op)?;
+            let (input, output) = if c.rank == root {
+                not_in_place(*recv, n, "recvbuf")?;
+                let out = typed(recv.ptr(), n, ty)?;
+                if send.in_place {
+                    (out, Some(out))
+                } else {
+                    no_alias(send.ptr(), recv.ptr(), n > 0)?;
+                    (typed(send.ptr(), n, ty)?, Some(out))
+                }
+            } else {
+                not_in_place(*send, n, "sendbuf")?;
+                (typed(send.ptr(), n, ty)?, None)
+            };
+            if (r.commutative || root == 0) && direct(how, &[&input]) {
+                // SAFETY: MPI: input readable and the root's output writable for `count`
+                // elements, each one run of bytes (checked); they are the same memory only
+                // for MPI_IN_PLACE, and then the output alone is passed.
+                let out = output.map(|o| raw_mut(o.ptr, o.bytes()));
+                let inp = (!send.in_place).then(|| raw(input.ptr, input.bytes()));
+                return done(coll::direct::reduce(
+                    w,
+                    c,
+                    p.tag(),
+                    inp,
+                    out,
+                    root,
+                    &*r.combine,
+                ));
+            }
+            launch(w, coll::reduce::reduce(p, input, output, r, root), how)
+        }
+        Call::Allreduce {
+            send,
+            recv,
+            count,
+            ty,
+            op,
+        } => {
+            let n = *arg(count)?;
+            let ty = arg(ty)?;
+            let r = arg(op)?;
+            not_in_place(*recv, n, "recvbuf")?;
+            let out = typed(recv.ptr(), n, ty)?;
+            let input = if send.in_place {
+                out
+            } else {
+                no_alias(send.ptr(), recv.ptr(), n > 0)?;
+                typed(send.ptr(), n, ty)?
+            };
+            if direct(how, &[&input, &out]) {
+                let len = out.bytes();
+                // SAFETY: MPI: recvbuf writable and sendbuf readable for `count` elements,
+                // each one run of bytes (checked), distinct unless MPI_IN_PLACE (then no
+                // copy).
+                let acc = raw_mut(out.ptr, len);
+                if input.ptr != out.ptr {
+                    acc.copy_from_slice(raw(input.ptr, len));
+                }
+                let fan_in = w.fan_in_for(c);
+                let (f, commutative) = (&*r.combine, r.commutative);
+                return done(coll::direct::allreduce(
+                    w,
+                    c,
+                    p.tag(),
+                    acc,
+                    f,
+                    commutative,
+                    fan_in,
+                ));
+            }
+            launch(w, coll::allreduce::allreduce(p, input, out, r), how)
+        }
+        Call::Gather { send, recv, root } => {
+            let root = intra_root(c, *root)?;
+            let is_root = c.rank == root;
+            let sendb = if !(is_root && send.buf.in_place) {
+                let n = *arg(&send.count)?;
+                let sty = arg(&send.ty)?;
+                not_in_place(send.buf, n, "sendbuf")?;
+                Some(typed(send.buf.ptr(), n, sty)?)
+            } else {
+                None
+            };
+            let recvb = if is_root {
+                let rty = arg(&recv.ty)?;
+                let (counts, displs) = recv.counts.arrays(c.size())?;
+                not_in_place(recv.buf, counts.iter().sum(), "recvbuf")?;
+                let b = blocks(recv.buf, rty, counts, displs)?;
+                if let Some(s) = &sendb {
+                    let own = b.block(root);
+                    fits(s, &own)?;
+                    no_alias(send.buf.ptr(), own.ptr, s.bytes() > 0)?;
+                }
+                Some(b)
+            } else {
+                None
+            };
+            launch(w, coll::gather::gatherv(p, sendb, recvb, root), how)
+        }
+        Call::Scatter { send, recv, root } => {
+            let root = intra_root(c, *root)?;
+            let is_root = c.rank == root;
+            let recvb = if !(is_root && recv.buf.in_place) {
+                let n = *arg(&recv.count)?;
+                let rty = arg(&recv.ty)?;
+                not_in_place(recv.buf, n, "recvbuf")?;
+                Some(typed(recv.buf.ptr(), n, rty)?)
+            } else {
+                None
+            };
+            let sendb = if is_root {
+                let sty = arg(&send.ty)?;
+                let (counts, displs) = send.counts.arrays(c.size())?;
+                not_in_place(send.buf, counts.iter().sum(), "sendbuf")?;
+                let b = blocks(send.buf, sty, counts, displs)?;
+                if let Some(r) = &recvb {
+                    let own = b.block(root);
+                    fits(&own, r)?;
+                    no_alias(own.ptr, recv.buf.ptr(), r.bytes() > 0)?;
+                }
+                Some(b)
+            } else {
+                None
+            };
+            launch(w, coll::gather::scatterv(p, sendb, recvb, root), how)
+        }
+        Call::Allgather { send, recv } => {
+            let sendb = if send.buf.in_place {
+                None
+            } else {
+                let n = *arg(&send.count)?;
+                let sty = arg(&send.ty)?;
+                Some(typed(send.buf.ptr(), n, sty)?)
+            };
+            let rty = arg(&recv.ty)?;
+            let (counts, displs) = recv.counts.arrays(c.size())?;
+            not_in_place(recv.buf, counts.iter().sum(), "recvbuf")?;
+            let b = blocks(recv.buf, rty, counts, displs)?;
+            if let Some(s) = &sendb {
+                let own = b.block(c.rank);
+                fits(s, &own)?;
+                no_alias(send.buf.ptr(), own.ptr, s.bytes() > 0)?;
+            }
+            launch(w, coll::allgather::allgatherv(p, sendb, b), how)
+        }
+        Call::Alltoall {
+            send,
+            sends,
+            recv,
+            recvs,
+        } => {
+            let n = c.size();
+            if let (How::Block, Side::Uniform(sc, st), Side::Uniform(rc, rt)) = (how, sends, recvs)
+            {
+                if !send.in_place {
+                    let (sn, rn) = (*arg(sc)?, *arg(rc)?);
+                    let (sty, rty) = (arg(st)?, arg(rt)?);
+                    if alltoall_direct(w, c, p.tag(), (*send, sn, sty), (*recv, rn, rty))? {
+                        return Ok(None);
+                    }
+                }
+            }
+            let rs = recvs.resolve(n)?;
+            let rbufs = rs.bufs(*recv)?;
+            let total: usize = rbufs.iter().map(|b| b.bytes()).sum();
+            not_in_place(*recv, total, "recvbuf")?;
+            let ss;
+            let sbufs = if send.in_place {
+                None
+            } else {
+                ss = sends.resolve(n)?;
+                let s = ss.bufs(*send)?;
+                no_alias(send.ptr(), recv.ptr(), total > 0)?;
+                fits(&s[c.rank], &rbufs[c.rank])?;
+                Some(s)
+            };
+            launch(w, coll::alltoall::alltoallw(p, sbufs, rbufs), how)
+        }
+        Call::ReduceScatter {
+            send,
+            recv,
+            counts,
+            ty,
+            op,
+        } => {
+            let (counts, _) = counts.arrays(c.size())?;
+            let ty = arg(ty)?;
+            let r = arg(op)?;
+            let total: usize = counts.iter().sum();
+            let mine = counts[c.rank];
+            not_in_place(*recv, mine, "recvbuf")?;
+            let ip = send.in_place;
+            let output = typed(recv.ptr(), mine, ty)?;
+            let input = if ip {
+                typed(recv.ptr(), total, ty)?
+            } else {
+                no_alias(send.ptr(), recv.ptr(), mine > 0)?;
+                typed(send.ptr(), total, ty)?
+            };
+            let s = coll::reduce_scatter::reduce_scatter(p, input, output, ip, &counts, r);
+            launch(w, s, how)
+        }
+        Call::Scan {
+            send,
+            recv,
+            count,
+            ty,
+            op,
+            exclusive,
+        } => {
+            let n = *arg(count)?;
+            let ty = arg(ty)?;
+            let r = arg(op)?;
+            not_in_place(*recv, n, "recvbuf")?;
+            let out = typed(recv.ptr(), n, ty)?;
+            let input = if send.in_place {
+                out
+            } else {
+                no_alias(send.ptr(), recv.ptr(), n > 0)?;
+                typed(send.ptr(), n, ty)?
+            };
+            launch(w, coll::scan::scan(p, input, out, r, *exclusive), how)
+        }
+        Call::Neighbor {
+            send,
+            sends,
+            recv,
+            recvs,
+            topo,
+        } => {
+            let Some(t) = arg(topo)? else {
+                return mpi_err!(Topology, "the communicator has no topology");
+            };
+            let (sources, mut dests) = t.neighbors(c.rank);
+            let ss = sends.resolve(dests.len())?;
+            let rs = recvs.resolve(sources.len())?;
+            not_in_place(*send, ss.counts.iter().sum(), "sendbuf")?;
+            not_in_place(*recv, rs.counts.iter().sum(), "recvbuf")?;
+            let mut sbufs = ss.bufs(*send)?;
+            let rbufs = rs.bufs(*recv)?;
+            if matches!(**t, crate::comm::topology::Topology::Cart(_)) {
+                // In each dimension the block for the negative neighbour goes after the one
+                // for the positive neighbour: when both are the same process (a periodic
+                // dimension of one or two), messages from one peer match in order, and its
+                // receive for our side in its negative direction (us, seen from there)
+                // comes first (MPI-4.0 §8.6, MPICH's coll/ring_neighbor_alltoall).
+                for pair in (0..dests.len() / 2).map(|d| 2 * d) {
+                    dests.swap(pair, pair + 1);
+                    sbufs.swap(pair, pair + 1);
+                }
+            }
+            let s = coll::neighbor::neighbor_alltoallw(p, &sources, &dests, &sbufs, &rbufs);
+            launch(w, s, how)
+        }
+    }
+}
+
+/// MPI_Alltoall on `coll::direct` when it fits there (blocking, contiguous, blocks small
+/// enough to go eagerly): Ok(true) when done, Ok(false) to take the general path.
+///
+/// # Safety
+/// As `Call::run`.
+unsafe fn alltoall_direct(
+    w: &World,
+    c: &Communicator,
+    tag: i32,
+    (send, scount, sty): (super::Addr, usize, &Datatype),
+    (recv, rcount, rty): (super::Addr, usize, &Datatype),
+) -> Result<bool> {
+    let n = c.size();
+    let (Some(sn), Some(rn)) = (scount.checked_mul(n), rcount.checked_mul(n)) else {
+        return Ok(false);
+    };
+    let (s, r) = (typed(send.ptr(), sn, sty)?, typed(recv.ptr(), rn, rty)?);
+    let total = r.bytes();
+    let block = total / n;
+    if !(s.contiguous() && r.contiguous() && s.bytes() == total)
+        || block > coll::direct::DIRECT_MAX.min(w.config.eager_limit)
+    {
+        return Ok(false);
+    }
+    not_in_place(recv, total, "recvbuf")?;
+    no_alias(send.ptr(), recv.ptr(), total > 0)?;
+    // SAFETY: MPI: n adjacent blocks (uniform counts of a contiguous type) readable at
+    // sendbuf and writable at recvbuf, distinct buffers (checked).
+    let (sb, rb) = (raw(s.ptr, total), raw_mut(r.ptr, total));
+    coll::direct::alltoall(w, c, tag, sb, rb)?;
+    Ok(true)
+}
