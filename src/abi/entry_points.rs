@@ -5946,7 +5946,7 @@ pub unsafe extern "C" fn PMPI_Win_shared_query_c(
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_attach")]
 pub unsafe extern "C" fn PMPI_Win_attach(win: MPI_Win, base: *mut c_void, size: MPI_Aint) -> c_int {
     shim::run_win("MPI_Win_attach", win, || {
-        handles::win(win)?.attach(shim::world()?, base as u64, rma::win_size(size)?)
+        handles::win(win)?.attach(shim::world()?, base as u64, crate::rma::call::size(size)?)
     })
 }
 
@@ -5973,13 +5973,8 @@ pub unsafe extern "C" fn PMPI_Put(
     rma::put_get(
         "MPI_Put",
         false,
-        origin_addr,
-        origin_count,
-        origin_datatype,
-        target_rank,
-        target_disp,
-        target_count,
-        target_datatype,
+        rma::Buf(origin_addr, origin_count, origin_datatype),
+        rma::Tgt(target_rank, target_disp, target_count, target_datatype),
         win,
     )
 }
@@ -5999,13 +5994,8 @@ pub unsafe extern "C" fn PMPI_Put_c(
     rma::put_get(
         "MPI_Put_c",
         false,
-        origin_addr,
-        origin_count,
-        origin_datatype,
-        target_rank,
-        target_disp,
-        target_count,
-        target_datatype,
+        rma::Buf(origin_addr, origin_count, origin_datatype),
+        rma::Tgt(target_rank, target_disp, target_count, target_datatype),
         win,
     )
 }
@@ -6025,13 +6015,8 @@ pub unsafe extern "C" fn PMPI_Get(
     rma::put_get(
         "MPI_Get",
         true,
-        origin_addr,
-        origin_count,
-        origin_datatype,
-        target_rank,
-        target_disp,
-        target_count,
-        target_datatype,
+        rma::Buf(origin_addr, origin_count, origin_datatype),
+        rma::Tgt(target_rank, target_disp, target_count, target_datatype),
         win,
     )
 }
@@ -6051,13 +6036,8 @@ pub unsafe extern "C" fn PMPI_Get_c(
     rma::put_get(
         "MPI_Get_c",
         true,
-        origin_addr,
-        origin_count,
-        origin_datatype,
-        target_rank,
-        target_disp,
-        target_count,
-        target_datatype,
+        rma::Buf(origin_addr, origin_count, origin_datatype),
+        rma::Tgt(target_rank, target_disp, target_count, target_datatype),
         win,
     )
 }
@@ -6078,16 +6058,11 @@ pub unsafe extern "C" fn PMPI_Rput(
     shim::run_win("MPI_Rput", win, || {
         args::out_ptr(request, "request")?;
         rma::rput_rget(
-            origin_addr,
-            origin_count,
-            origin_datatype,
-            target_rank,
-            target_disp,
-            target_count,
-            target_datatype,
+            false,
+            rma::Buf(origin_addr, origin_count, origin_datatype),
+            rma::Tgt(target_rank, target_disp, target_count, target_datatype),
             win,
             request,
-            false,
         )
     })
 }
@@ -6108,16 +6083,11 @@ pub unsafe extern "C" fn PMPI_Rput_c(
     shim::run_win("MPI_Rput_c", win, || {
         args::out_ptr(request, "request")?;
         rma::rput_rget(
-            origin_addr,
-            origin_count,
-            origin_datatype,
-            target_rank,
-            target_disp,
-            target_count,
-            target_datatype,
+            false,
+            rma::Buf(origin_addr, origin_count, origin_datatype),
+            rma::Tgt(target_rank, target_disp, target_count, target_datatype),
             win,
             request,
-            false,
         )
     })
 }
@@ -6138,16 +6108,11 @@ pub unsafe extern "C" fn PMPI_Rget(
     shim::run_win("MPI_Rget", win, || {
         args::out_ptr(request, "request")?;
         rma::rput_rget(
-            origin_addr,
-            origin_count,
-            origin_datatype,
-            target_rank,
-            target_disp,
-            target_count,
-            target_datatype,
+            true,
+            rma::Buf(origin_addr, origin_count, origin_datatype),
+            rma::Tgt(target_rank, target_disp, target_count, target_datatype),
             win,
             request,
-            true,
         )
     })
 }
@@ -6168,16 +6133,11 @@ pub unsafe extern "C" fn PMPI_Rget_c(
     shim::run_win("MPI_Rget_c", win, || {
         args::out_ptr(request, "request")?;
         rma::rput_rget(
-            origin_addr,
-            origin_count,
-            origin_datatype,
-            target_rank,
-            target_disp,
-            target_count,
-            target_datatype,
+            true,
+            rma::Buf(origin_addr, origin_count, origin_datatype),
+            rma::Tgt(target_rank, target_disp, target_count, target_datatype),
             win,
             request,
-            true,
         )
     })
 }
@@ -6196,14 +6156,10 @@ pub unsafe extern "C" fn PMPI_Accumulate(
     win: MPI_Win,
 ) -> c_int {
     shim::run_win("MPI_Accumulate", win, || {
-        rma::acc(
-            origin_addr,
-            origin_count,
-            origin_datatype,
-            target_rank,
-            target_disp,
-            target_count,
-            target_datatype,
+        rma::accumulate(
+            rma::Buf(origin_addr, origin_count, origin_datatype),
+            None,
+            rma::Tgt(target_rank, target_disp, target_count, target_datatype),
             op,
             win,
             None,
@@ -6225,14 +6181,10 @@ pub unsafe extern "C" fn PMPI_Accumulate_c(
     win: MPI_Win,
 ) -> c_int {
     shim::run_win("MPI_Accumulate_c", win, || {
-        rma::acc(
-            origin_addr,
-            origin_count,
-            origin_datatype,
-            target_rank,
-            target_disp,
-            target_count,
-            target_datatype,
+        rma::accumulate(
+            rma::Buf(origin_addr, origin_count, origin_datatype),
+            None,
+            rma::Tgt(target_rank, target_disp, target_count, target_datatype),
             op,
             win,
             None,
@@ -6256,14 +6208,10 @@ pub unsafe extern "C" fn PMPI_Raccumulate(
 ) -> c_int {
     shim::run_win("MPI_Raccumulate", win, || {
         args::out_ptr(request, "request")?;
-        rma::acc(
-            origin_addr,
-            origin_count,
-            origin_datatype,
-            target_rank,
-            target_disp,
-            target_count,
-            target_datatype,
+        rma::accumulate(
+            rma::Buf(origin_addr, origin_count, origin_datatype),
+            None,
+            rma::Tgt(target_rank, target_disp, target_count, target_datatype),
             op,
             win,
             Some(request),
@@ -6287,14 +6235,10 @@ pub unsafe extern "C" fn PMPI_Raccumulate_c(
 ) -> c_int {
     shim::run_win("MPI_Raccumulate_c", win, || {
         args::out_ptr(request, "request")?;
-        rma::acc(
-            origin_addr,
-            origin_count,
-            origin_datatype,
-            target_rank,
-            target_disp,
-            target_count,
-            target_datatype,
+        rma::accumulate(
+            rma::Buf(origin_addr, origin_count, origin_datatype),
+            None,
+            rma::Tgt(target_rank, target_disp, target_count, target_datatype),
             op,
             win,
             Some(request),
@@ -6319,17 +6263,10 @@ pub unsafe extern "C" fn PMPI_Get_accumulate(
     win: MPI_Win,
 ) -> c_int {
     shim::run_win("MPI_Get_accumulate", win, || {
-        rma::get_acc(
-            origin_addr,
-            origin_count,
-            origin_datatype,
-            result_addr,
-            result_count,
-            result_datatype,
-            target_rank,
-            target_disp,
-            target_count,
-            target_datatype,
+        rma::accumulate(
+            rma::Buf(origin_addr, origin_count, origin_datatype),
+            Some(rma::Buf(result_addr as _, result_count, result_datatype)),
+            rma::Tgt(target_rank, target_disp, target_count, target_datatype),
             op,
             win,
             None,
@@ -6354,17 +6291,10 @@ pub unsafe extern "C" fn PMPI_Get_accumulate_c(
     win: MPI_Win,
 ) -> c_int {
     shim::run_win("MPI_Get_accumulate_c", win, || {
-        rma::get_acc(
-            origin_addr,
-            origin_count,
-            origin_datatype,
-            result_addr,
-            result_count,
-            result_datatype,
-            target_rank,
-            target_disp,
-            target_count,
-            target_datatype,
+        rma::accumulate(
+            rma::Buf(origin_addr, origin_count, origin_datatype),
+            Some(rma::Buf(result_addr as _, result_count, result_datatype)),
+            rma::Tgt(target_rank, target_disp, target_count, target_datatype),
             op,
             win,
             None,
@@ -6391,17 +6321,10 @@ pub unsafe extern "C" fn PMPI_Rget_accumulate(
 ) -> c_int {
     shim::run_win("MPI_Rget_accumulate", win, || {
         args::out_ptr(request, "request")?;
-        rma::get_acc(
-            origin_addr,
-            origin_count,
-            origin_datatype,
-            result_addr,
-            result_count,
-            result_datatype,
-            target_rank,
-            target_disp,
-            target_count,
-            target_datatype,
+        rma::accumulate(
+            rma::Buf(origin_addr, origin_count, origin_datatype),
+            Some(rma::Buf(result_addr as _, result_count, result_datatype)),
+            rma::Tgt(target_rank, target_disp, target_count, target_datatype),
             op,
             win,
             Some(request),
@@ -6428,17 +6351,10 @@ pub unsafe extern "C" fn PMPI_Rget_accumulate_c(
 ) -> c_int {
     shim::run_win("MPI_Rget_accumulate_c", win, || {
         args::out_ptr(request, "request")?;
-        rma::get_acc(
-            origin_addr,
-            origin_count,
-            origin_datatype,
-            result_addr,
-            result_count,
-            result_datatype,
-            target_rank,
-            target_disp,
-            target_count,
-            target_datatype,
+        rma::accumulate(
+            rma::Buf(origin_addr, origin_count, origin_datatype),
+            Some(rma::Buf(result_addr as _, result_count, result_datatype)),
+            rma::Tgt(target_rank, target_disp, target_count, target_datatype),
             op,
             win,
             Some(request),
@@ -6458,15 +6374,16 @@ pub unsafe extern "C" fn PMPI_Fetch_and_op(
     win: MPI_Win,
 ) -> c_int {
     shim::run_win("MPI_Fetch_and_op", win, || {
-        rma::fetch_and_op(
-            origin_addr,
-            result_addr,
-            datatype,
-            target_rank,
-            target_disp,
-            op,
-            win,
-        )
+        crate::rma::call::atomic_type(&*handles::datatype(datatype)?).and_then(|_| {
+            rma::accumulate(
+                rma::Buf(origin_addr, 1, datatype),
+                Some(rma::Buf(result_addr as _, 1, datatype)),
+                rma::Tgt(target_rank, target_disp, 1 as c_int, datatype),
+                op,
+                win,
+                None,
+            )
+        })
     })
 }
 
@@ -6554,14 +6471,16 @@ pub unsafe extern "C" fn PMPI_Win_lock(
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_unlock")]
 pub unsafe extern "C" fn PMPI_Win_unlock(rank: c_int, win: MPI_Win) -> c_int {
-    shim::run_win("MPI_Win_unlock", win, || rma::unlock(rank, win))
+    shim::run_win("MPI_Win_unlock", win, || {
+        shim::win(win)?.unlock_arg(shim::world()?, rma::rank(rank))
+    })
 }
 
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_lock_all")]
 pub unsafe extern "C" fn PMPI_Win_lock_all(assert: c_int, win: MPI_Win) -> c_int {
     shim::run_win("MPI_Win_lock_all", win, || {
-        handles::win(win)?.lock_all(shim::world()?, rma::nocheck(assert)?)
+        handles::win(win)?.lock_all(shim::world()?, crate::rma::call::nocheck(assert)?)
     })
 }
 
@@ -6576,13 +6495,19 @@ pub unsafe extern "C" fn PMPI_Win_unlock_all(win: MPI_Win) -> c_int {
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_flush")]
 pub unsafe extern "C" fn PMPI_Win_flush(rank: c_int, win: MPI_Win) -> c_int {
-    shim::run_win("MPI_Win_flush", win, || rma::flush(rank, win))
+    shim::run_win("MPI_Win_flush", win, || {
+        shim::world()
+            .and_then(|host| handles::with_win(win, |w| w.flush_arg(host, rma::rank(rank))))
+    })
 }
 
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_flush_local")]
 pub unsafe extern "C" fn PMPI_Win_flush_local(rank: c_int, win: MPI_Win) -> c_int {
-    shim::run_win("MPI_Win_flush_local", win, || rma::flush(rank, win))
+    shim::run_win("MPI_Win_flush_local", win, || {
+        shim::world()
+            .and_then(|host| handles::with_win(win, |w| w.flush_arg(host, rma::rank(rank))))
+    })
 }
 
 #[no_mangle]
