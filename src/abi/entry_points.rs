@@ -10234,14 +10234,22 @@ pub unsafe extern "C" fn PMPI_T_cvar_handle_alloc(
     count: *mut c_int,
 ) -> c_int {
     shim::run_tool("MPI_T_cvar_handle_alloc", || {
-        tool::cvar_handle_alloc(cvar_index, obj_handle, handle, count)
+        tool::handle_alloc(
+            crate::tool::cvars::index(cvar_index),
+            handle,
+            count,
+            tool::KIND_CVAR,
+            crate::tool::cvars::new_handle,
+        )
     })
 }
 
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_T_cvar_handle_free")]
 pub unsafe extern "C" fn PMPI_T_cvar_handle_free(handle: *mut MPI_T_cvar_handle) -> c_int {
-    shim::run_tool("MPI_T_cvar_handle_free", || tool::cvar_handle_free(handle))
+    shim::run_tool("MPI_T_cvar_handle_free", || {
+        tool::free(handle, tool::cvar_slot, crate::tool::handles::free_cvar)
+    })
 }
 
 #[no_mangle]
@@ -10253,7 +10261,9 @@ pub unsafe extern "C" fn PMPI_T_cvar_read(handle: MPI_T_cvar_handle, buf: *mut c
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_T_cvar_write")]
 pub unsafe extern "C" fn PMPI_T_cvar_write(handle: MPI_T_cvar_handle, buf: *const c_void) -> c_int {
-    shim::run_tool("MPI_T_cvar_write", || tool::cvar_write(handle, buf))
+    shim::run_tool("MPI_T_cvar_write", || {
+        crate::tool::cvars::write(tool::cvar_handle(handle)?)
+    })
 }
 
 #[no_mangle]
@@ -10307,7 +10317,7 @@ pub unsafe extern "C" fn PMPI_T_pvar_get_index(
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_T_pvar_session_create")]
 pub unsafe extern "C" fn PMPI_T_pvar_session_create(pe_session: *mut MPI_T_pvar_session) -> c_int {
     shim::run_tool("MPI_T_pvar_session_create", || {
-        tool::pvar_session_create(pe_session)
+        tool::session_create(pe_session)
     })
 }
 
@@ -10315,7 +10325,11 @@ pub unsafe extern "C" fn PMPI_T_pvar_session_create(pe_session: *mut MPI_T_pvar_
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_T_pvar_session_free")]
 pub unsafe extern "C" fn PMPI_T_pvar_session_free(pe_session: *mut MPI_T_pvar_session) -> c_int {
     shim::run_tool("MPI_T_pvar_session_free", || {
-        tool::pvar_session_free(pe_session)
+        tool::free(
+            pe_session,
+            tool::session,
+            crate::tool::handles::free_session,
+        )
     })
 }
 
@@ -10329,7 +10343,13 @@ pub unsafe extern "C" fn PMPI_T_pvar_handle_alloc(
     count: *mut c_int,
 ) -> c_int {
     shim::run_tool("MPI_T_pvar_handle_alloc", || {
-        tool::pvar_handle_alloc(pe_session, pvar_index, obj_handle, handle, count)
+        tool::handle_alloc(
+            tool::pvar_target(pe_session, pvar_index),
+            handle,
+            count,
+            tool::KIND_PVAR,
+            crate::tool::pvars::new_handle,
+        )
     })
 }
 
@@ -10340,7 +10360,11 @@ pub unsafe extern "C" fn PMPI_T_pvar_handle_free(
     handle: *mut MPI_T_pvar_handle,
 ) -> c_int {
     shim::run_tool("MPI_T_pvar_handle_free", || {
-        tool::pvar_handle_free(pe_session, handle)
+        tool::free(
+            handle,
+            |h| tool::pvar_handle_slot(pe_session, h),
+            crate::tool::handles::free_pvar,
+        )
     })
 }
 
@@ -10351,7 +10375,7 @@ pub unsafe extern "C" fn PMPI_T_pvar_start(
     handle: MPI_T_pvar_handle,
 ) -> c_int {
     shim::run_tool("MPI_T_pvar_start", || {
-        tool::pvar_start_stop(pe_session, handle)
+        crate::tool::pvars::start_stop(tool::pvar_handle(pe_session, handle)?)
     })
 }
 
@@ -10362,7 +10386,7 @@ pub unsafe extern "C" fn PMPI_T_pvar_stop(
     handle: MPI_T_pvar_handle,
 ) -> c_int {
     shim::run_tool("MPI_T_pvar_stop", || {
-        tool::pvar_start_stop(pe_session, handle)
+        crate::tool::pvars::start_stop(tool::pvar_handle(pe_session, handle)?)
     })
 }
 
@@ -10386,7 +10410,7 @@ pub unsafe extern "C" fn PMPI_T_pvar_readreset(
     buf: *mut c_void,
 ) -> c_int {
     shim::run_tool("MPI_T_pvar_readreset", || {
-        tool::pvar_write(pe_session, handle)
+        crate::tool::pvars::write(tool::pvar_handle(pe_session, handle)?)
     })
 }
 
@@ -10396,7 +10420,9 @@ pub unsafe extern "C" fn PMPI_T_pvar_reset(
     pe_session: MPI_T_pvar_session,
     handle: MPI_T_pvar_handle,
 ) -> c_int {
-    shim::run_tool("MPI_T_pvar_reset", || tool::pvar_write(pe_session, handle))
+    shim::run_tool("MPI_T_pvar_reset", || {
+        crate::tool::pvars::write(tool::pvar_handle(pe_session, handle)?)
+    })
 }
 
 #[no_mangle]
@@ -10406,7 +10432,9 @@ pub unsafe extern "C" fn PMPI_T_pvar_write(
     handle: MPI_T_pvar_handle,
     buf: *const c_void,
 ) -> c_int {
-    shim::run_tool("MPI_T_pvar_write", || tool::pvar_write(pe_session, handle))
+    shim::run_tool("MPI_T_pvar_write", || {
+        crate::tool::pvars::write(tool::pvar_handle(pe_session, handle)?)
+    })
 }
 
 #[no_mangle]
@@ -10466,7 +10494,7 @@ pub unsafe extern "C" fn PMPI_T_category_get_cvars(
     indices: *mut c_int,
 ) -> c_int {
     shim::run_tool("MPI_T_category_get_cvars", || {
-        tool::category_get_cvars(cat_index, len, indices)
+        tool::category_list(cat_index, len, indices, crate::tool::cvars::of_category)
     })
 }
 
@@ -10478,7 +10506,7 @@ pub unsafe extern "C" fn PMPI_T_category_get_pvars(
     indices: *mut c_int,
 ) -> c_int {
     shim::run_tool("MPI_T_category_get_pvars", || {
-        tool::category_get_pvars(cat_index, len, indices)
+        tool::category_list(cat_index, len, indices, crate::tool::pvars::of_category)
     })
 }
 
@@ -10493,7 +10521,7 @@ pub unsafe extern "C" fn PMPI_T_category_get_categories(
     indices: *mut c_int,
 ) -> c_int {
     shim::run_tool("MPI_T_category_get_categories", || {
-        tool::category_get_none(cat_index, len, indices)
+        tool::category_list(cat_index, len, indices, crate::tool::categories::none)
     })
 }
 
@@ -10505,7 +10533,7 @@ pub unsafe extern "C" fn PMPI_T_category_get_events(
     indices: *mut c_int,
 ) -> c_int {
     shim::run_tool("MPI_T_category_get_events", || {
-        tool::category_get_none(cat_index, len, indices)
+        tool::category_list(cat_index, len, indices, crate::tool::categories::none)
     })
 }
 
@@ -10543,7 +10571,7 @@ pub unsafe extern "C" fn PMPI_T_enum_get_info(
     name: *mut c_char,
     name_len: *mut c_int,
 ) -> c_int {
-    shim::run_tool("MPI_T_enum_get_info", || tool::enum_get(enumtype))
+    shim::run_tool("MPI_T_enum_get_info", || crate::tool::no_enumeration())
 }
 
 #[no_mangle]
@@ -10555,7 +10583,7 @@ pub unsafe extern "C" fn PMPI_T_enum_get_item(
     name: *mut c_char,
     name_len: *mut c_int,
 ) -> c_int {
-    shim::run_tool("MPI_T_enum_get_item", || tool::enum_get(enumtype))
+    shim::run_tool("MPI_T_enum_get_item", || crate::tool::no_enumeration())
 }
 
 #[no_mangle]
@@ -10584,7 +10612,9 @@ pub unsafe extern "C" fn PMPI_T_event_get_info(
     desc_len: *mut c_int,
     bind: *mut c_int,
 ) -> c_int {
-    shim::run_tool("MPI_T_event_get_info", || tool::event_index(event_index))
+    shim::run_tool("MPI_T_event_get_info", || {
+        crate::tool::event_index(event_index)
+    })
 }
 
 #[no_mangle]
@@ -10596,7 +10626,7 @@ pub unsafe extern "C" fn PMPI_T_event_handle_alloc(
     event_registration: *mut MPI_T_event_registration,
 ) -> c_int {
     shim::run_tool("MPI_T_event_handle_alloc", || {
-        tool::event_index(event_index)
+        crate::tool::event_index(event_index)
     })
 }
 
@@ -10616,7 +10646,7 @@ pub unsafe extern "C" fn PMPI_T_event_handle_free(
     user_data: *mut c_void,
     free_cb_function: MPI_T_event_free_cb_function,
 ) -> c_int {
-    shim::run_tool("MPI_T_event_handle_free", || tool::event_handle())
+    shim::run_tool("MPI_T_event_handle_free", || crate::tool::no_event_handle())
 }
 
 #[no_mangle]
@@ -10628,7 +10658,9 @@ pub unsafe extern "C" fn PMPI_T_event_handle_get_info(
     event_registration: MPI_T_event_registration,
     info_used: *mut MPI_Info,
 ) -> c_int {
-    shim::run_tool("MPI_T_event_handle_get_info", || tool::event_handle())
+    shim::run_tool("MPI_T_event_handle_get_info", || {
+        crate::tool::no_event_handle()
+    })
 }
 
 #[no_mangle]
@@ -10640,7 +10672,9 @@ pub unsafe extern "C" fn PMPI_T_event_handle_set_info(
     event_registration: MPI_T_event_registration,
     info: MPI_Info,
 ) -> c_int {
-    shim::run_tool("MPI_T_event_handle_set_info", || tool::event_handle())
+    shim::run_tool("MPI_T_event_handle_set_info", || {
+        crate::tool::no_event_handle()
+    })
 }
 
 #[no_mangle]
@@ -10655,7 +10689,9 @@ pub unsafe extern "C" fn PMPI_T_event_register_callback(
     user_data: *mut c_void,
     event_cb_function: MPI_T_event_cb_function,
 ) -> c_int {
-    shim::run_tool("MPI_T_event_register_callback", || tool::event_handle())
+    shim::run_tool("MPI_T_event_register_callback", || {
+        crate::tool::no_event_handle()
+    })
 }
 
 #[no_mangle]
@@ -10668,7 +10704,9 @@ pub unsafe extern "C" fn PMPI_T_event_callback_get_info(
     cb_safety: MPI_T_cb_safety,
     info_used: *mut MPI_Info,
 ) -> c_int {
-    shim::run_tool("MPI_T_event_callback_get_info", || tool::event_handle())
+    shim::run_tool("MPI_T_event_callback_get_info", || {
+        crate::tool::no_event_handle()
+    })
 }
 
 #[no_mangle]
@@ -10681,7 +10719,9 @@ pub unsafe extern "C" fn PMPI_T_event_callback_set_info(
     cb_safety: MPI_T_cb_safety,
     info: MPI_Info,
 ) -> c_int {
-    shim::run_tool("MPI_T_event_callback_set_info", || tool::event_handle())
+    shim::run_tool("MPI_T_event_callback_set_info", || {
+        crate::tool::no_event_handle()
+    })
 }
 
 #[no_mangle]
@@ -10693,7 +10733,9 @@ pub unsafe extern "C" fn PMPI_T_event_set_dropped_handler(
     event_registration: MPI_T_event_registration,
     dropped_cb_function: MPI_T_event_dropped_cb_function,
 ) -> c_int {
-    shim::run_tool("MPI_T_event_set_dropped_handler", || tool::event_handle())
+    shim::run_tool("MPI_T_event_set_dropped_handler", || {
+        crate::tool::no_event_handle()
+    })
 }
 
 #[no_mangle]
@@ -10703,7 +10745,7 @@ pub unsafe extern "C" fn PMPI_T_event_read(
     element_index: c_int,
     buffer: *mut c_void,
 ) -> c_int {
-    shim::run_tool("MPI_T_event_read", || tool::event_handle())
+    shim::run_tool("MPI_T_event_read", || crate::tool::no_event_handle())
 }
 
 #[no_mangle]
@@ -10712,7 +10754,7 @@ pub unsafe extern "C" fn PMPI_T_event_copy(
     event_instance: MPI_T_event_instance,
     buffer: *mut c_void,
 ) -> c_int {
-    shim::run_tool("MPI_T_event_copy", || tool::event_handle())
+    shim::run_tool("MPI_T_event_copy", || crate::tool::no_event_handle())
 }
 
 #[no_mangle]
@@ -10721,7 +10763,9 @@ pub unsafe extern "C" fn PMPI_T_event_get_timestamp(
     event_instance: MPI_T_event_instance,
     event_timestamp: *mut MPI_Count,
 ) -> c_int {
-    shim::run_tool("MPI_T_event_get_timestamp", || tool::event_handle())
+    shim::run_tool("MPI_T_event_get_timestamp", || {
+        crate::tool::no_event_handle()
+    })
 }
 
 #[no_mangle]
@@ -10730,7 +10774,7 @@ pub unsafe extern "C" fn PMPI_T_event_get_source(
     event_instance: MPI_T_event_instance,
     source_index: *mut c_int,
 ) -> c_int {
-    shim::run_tool("MPI_T_event_get_source", || tool::event_handle())
+    shim::run_tool("MPI_T_event_get_source", || crate::tool::no_event_handle())
 }
 
 #[no_mangle]
