@@ -305,10 +305,13 @@ pub unsafe fn pvar_read(
         return Err(null("buffer"));
     }
     // (As bytes: the application's buffer need not be aligned.)
-    let (p, n) = match &pvars::read_handle(h) {
+    let values = pvars::read_handle(h);
+    let (p, n) = match &values {
         pvars::Values::U64(v) => (v.as_ptr().cast::<u8>(), v.len() * 8),
         pvars::Values::F64(v) => (v.as_ptr().cast::<u8>(), v.len() * 8),
     };
+    // SAFETY: `values` outlives the copy; `buf` has room for the handle's count of 8-byte
+    // elements (MPI's contract).
     std::ptr::copy_nonoverlapping(p, buf.cast::<u8>(), n);
     Ok(())
 }
