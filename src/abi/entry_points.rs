@@ -6270,7 +6270,7 @@ pub unsafe extern "C" fn PMPI_Win_shared_query_c(
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_attach")]
 pub unsafe extern "C" fn PMPI_Win_attach(win: MPI_Win, base: *mut c_void, size: MPI_Aint) -> c_int {
     shim::run_win("MPI_Win_attach", win, || {
-        handles::win(win)?.attach(shim::world()?, base as u64, rma::win_size(size)?)
+        handles::win(win)?.attach(shim::world()?, base as u64, crate::rma::call::size(size)?)
     })
 }
 
@@ -6297,13 +6297,8 @@ pub unsafe extern "C" fn PMPI_Put(
     rma::put_get(
         "MPI_Put",
         false,
-        origin_addr,
-        origin_count,
-        origin_datatype,
-        target_rank,
-        target_disp,
-        target_count,
-        target_datatype,
+        rma::Buf(origin_addr, origin_count, origin_datatype),
+        rma::Tgt(target_rank, target_disp, target_count, target_datatype),
         win,
     )
 }
@@ -6323,13 +6318,8 @@ pub unsafe extern "C" fn PMPI_Put_c(
     rma::put_get(
         "MPI_Put_c",
         false,
-        origin_addr,
-        origin_count,
-        origin_datatype,
-        target_rank,
-        target_disp,
-        target_count,
-        target_datatype,
+        rma::Buf(origin_addr, origin_count, origin_datatype),
+        rma::Tgt(target_rank, target_disp, target_count, target_datatype),
         win,
     )
 }
@@ -6349,13 +6339,8 @@ pub unsafe extern "C" fn PMPI_Get(
     rma::put_get(
         "MPI_Get",
         true,
-        origin_addr,
-        origin_count,
-        origin_datatype,
-        target_rank,
-        target_disp,
-        target_count,
-        target_datatype,
+        rma::Buf(origin_addr, origin_count, origin_datatype),
+        rma::Tgt(target_rank, target_disp, target_count, target_datatype),
         win,
     )
 }
@@ -6375,13 +6360,8 @@ pub unsafe extern "C" fn PMPI_Get_c(
     rma::put_get(
         "MPI_Get_c",
         true,
-        origin_addr,
-        origin_count,
-        origin_datatype,
-        target_rank,
-        target_disp,
-        target_count,
-        target_datatype,
+        rma::Buf(origin_addr, origin_count, origin_datatype),
+        rma::Tgt(target_rank, target_disp, target_count, target_datatype),
         win,
     )
 }
@@ -6402,16 +6382,11 @@ pub unsafe extern "C" fn PMPI_Rput(
     shim::run_win("MPI_Rput", win, || {
         args::out_ptr(request, "request")?;
         rma::rput_rget(
-            origin_addr,
-            origin_count,
-            origin_datatype,
-            target_rank,
-            target_disp,
-            target_count,
-            target_datatype,
+            false,
+            rma::Buf(origin_addr, origin_count, origin_datatype),
+            rma::Tgt(target_rank, target_disp, target_count, target_datatype),
             win,
             request,
-            false,
         )
     })
 }
@@ -6432,16 +6407,11 @@ pub unsafe extern "C" fn PMPI_Rput_c(
     shim::run_win("MPI_Rput_c", win, || {
         args::out_ptr(request, "request")?;
         rma::rput_rget(
-            origin_addr,
-            origin_count,
-            origin_datatype,
-            target_rank,
-            target_disp,
-            target_count,
-            target_datatype,
+            false,
+            rma::Buf(origin_addr, origin_count, origin_datatype),
+            rma::Tgt(target_rank, target_disp, target_count, target_datatype),
             win,
             request,
-            false,
         )
     })
 }
@@ -6462,16 +6432,11 @@ pub unsafe extern "C" fn PMPI_Rget(
     shim::run_win("MPI_Rget", win, || {
         args::out_ptr(request, "request")?;
         rma::rput_rget(
-            origin_addr,
-            origin_count,
-            origin_datatype,
-            target_rank,
-            target_disp,
-            target_count,
-            target_datatype,
+            true,
+            rma::Buf(origin_addr, origin_count, origin_datatype),
+            rma::Tgt(target_rank, target_disp, target_count, target_datatype),
             win,
             request,
-            true,
         )
     })
 }
@@ -6492,16 +6457,11 @@ pub unsafe extern "C" fn PMPI_Rget_c(
     shim::run_win("MPI_Rget_c", win, || {
         args::out_ptr(request, "request")?;
         rma::rput_rget(
-            origin_addr,
-            origin_count,
-            origin_datatype,
-            target_rank,
-            target_disp,
-            target_count,
-            target_datatype,
+            true,
+            rma::Buf(origin_addr, origin_count, origin_datatype),
+            rma::Tgt(target_rank, target_disp, target_count, target_datatype),
             win,
             request,
-            true,
         )
     })
 }
@@ -6520,14 +6480,10 @@ pub unsafe extern "C" fn PMPI_Accumulate(
     win: MPI_Win,
 ) -> c_int {
     shim::run_win("MPI_Accumulate", win, || {
-        rma::acc(
-            origin_addr,
-            origin_count,
-            origin_datatype,
-            target_rank,
-            target_disp,
-            target_count,
-            target_datatype,
+        rma::accumulate(
+            rma::Buf(origin_addr, origin_count, origin_datatype),
+            None,
+            rma::Tgt(target_rank, target_disp, target_count, target_datatype),
             op,
             win,
             None,
@@ -6549,14 +6505,10 @@ pub unsafe extern "C" fn PMPI_Accumulate_c(
     win: MPI_Win,
 ) -> c_int {
     shim::run_win("MPI_Accumulate_c", win, || {
-        rma::acc(
-            origin_addr,
-            origin_count,
-            origin_datatype,
-            target_rank,
-            target_disp,
-            target_count,
-            target_datatype,
+        rma::accumulate(
+            rma::Buf(origin_addr, origin_count, origin_datatype),
+            None,
+            rma::Tgt(target_rank, target_disp, target_count, target_datatype),
             op,
             win,
             None,
@@ -6580,14 +6532,10 @@ pub unsafe extern "C" fn PMPI_Raccumulate(
 ) -> c_int {
     shim::run_win("MPI_Raccumulate", win, || {
         args::out_ptr(request, "request")?;
-        rma::acc(
-            origin_addr,
-            origin_count,
-            origin_datatype,
-            target_rank,
-            target_disp,
-            target_count,
-            target_datatype,
+        rma::accumulate(
+            rma::Buf(origin_addr, origin_count, origin_datatype),
+            None,
+            rma::Tgt(target_rank, target_disp, target_count, target_datatype),
             op,
             win,
             Some(request),
@@ -6611,14 +6559,10 @@ pub unsafe extern "C" fn PMPI_Raccumulate_c(
 ) -> c_int {
     shim::run_win("MPI_Raccumulate_c", win, || {
         args::out_ptr(request, "request")?;
-        rma::acc(
-            origin_addr,
-            origin_count,
-            origin_datatype,
-            target_rank,
-            target_disp,
-            target_count,
-            target_datatype,
+        rma::accumulate(
+            rma::Buf(origin_addr, origin_count, origin_datatype),
+            None,
+            rma::Tgt(target_rank, target_disp, target_count, target_datatype),
             op,
             win,
             Some(request),
@@ -6643,17 +6587,10 @@ pub unsafe extern "C" fn PMPI_Get_accumulate(
     win: MPI_Win,
 ) -> c_int {
     shim::run_win("MPI_Get_accumulate", win, || {
-        rma::get_acc(
-            origin_addr,
-            origin_count,
-            origin_datatype,
-            result_addr,
-            result_count,
-            result_datatype,
-            target_rank,
-            target_disp,
-            target_count,
-            target_datatype,
+        rma::accumulate(
+            rma::Buf(origin_addr, origin_count, origin_datatype),
+            Some(rma::Buf(result_addr as _, result_count, result_datatype)),
+            rma::Tgt(target_rank, target_disp, target_count, target_datatype),
             op,
             win,
             None,
@@ -6678,17 +6615,10 @@ pub unsafe extern "C" fn PMPI_Get_accumulate_c(
     win: MPI_Win,
 ) -> c_int {
     shim::run_win("MPI_Get_accumulate_c", win, || {
-        rma::get_acc(
-            origin_addr,
-            origin_count,
-            origin_datatype,
-            result_addr,
-            result_count,
-            result_datatype,
-            target_rank,
-            target_disp,
-            target_count,
-            target_datatype,
+        rma::accumulate(
+            rma::Buf(origin_addr, origin_count, origin_datatype),
+            Some(rma::Buf(result_addr as _, result_count, result_datatype)),
+            rma::Tgt(target_rank, target_disp, target_count, target_datatype),
             op,
             win,
             None,
@@ -6715,17 +6645,10 @@ pub unsafe extern "C" fn PMPI_Rget_accumulate(
 ) -> c_int {
     shim::run_win("MPI_Rget_accumulate", win, || {
         args::out_ptr(request, "request")?;
-        rma::get_acc(
-            origin_addr,
-            origin_count,
-            origin_datatype,
-            result_addr,
-            result_count,
-            result_datatype,
-            target_rank,
-            target_disp,
-            target_count,
-            target_datatype,
+        rma::accumulate(
+            rma::Buf(origin_addr, origin_count, origin_datatype),
+            Some(rma::Buf(result_addr as _, result_count, result_datatype)),
+            rma::Tgt(target_rank, target_disp, target_count, target_datatype),
             op,
             win,
             Some(request),
@@ -6752,17 +6675,10 @@ pub unsafe extern "C" fn PMPI_Rget_accumulate_c(
 ) -> c_int {
     shim::run_win("MPI_Rget_accumulate_c", win, || {
         args::out_ptr(request, "request")?;
-        rma::get_acc(
-            origin_addr,
-            origin_count,
-            origin_datatype,
-            result_addr,
-            result_count,
-            result_datatype,
-            target_rank,
-            target_disp,
-            target_count,
-            target_datatype,
+        rma::accumulate(
+            rma::Buf(origin_addr, origin_count, origin_datatype),
+            Some(rma::Buf(result_addr as _, result_count, result_datatype)),
+            rma::Tgt(target_rank, target_disp, target_count, target_datatype),
             op,
             win,
             Some(request),
@@ -6782,15 +6698,16 @@ pub unsafe extern "C" fn PMPI_Fetch_and_op(
     win: MPI_Win,
 ) -> c_int {
     shim::run_win("MPI_Fetch_and_op", win, || {
-        rma::fetch_and_op(
-            origin_addr,
-            result_addr,
-            datatype,
-            target_rank,
-            target_disp,
-            op,
-            win,
-        )
+        crate::rma::call::atomic_type(&*handles::datatype(datatype)?).and_then(|_| {
+            rma::accumulate(
+                rma::Buf(origin_addr, 1, datatype),
+                Some(rma::Buf(result_addr as _, 1, datatype)),
+                rma::Tgt(target_rank, target_disp, 1 as c_int, datatype),
+                op,
+                win,
+                None,
+            )
+        })
     })
 }
 
@@ -6878,14 +6795,16 @@ pub unsafe extern "C" fn PMPI_Win_lock(
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_unlock")]
 pub unsafe extern "C" fn PMPI_Win_unlock(rank: c_int, win: MPI_Win) -> c_int {
-    shim::run_win("MPI_Win_unlock", win, || rma::unlock(rank, win))
+    shim::run_win("MPI_Win_unlock", win, || {
+        shim::win(win)?.unlock_arg(shim::world()?, rma::rank(rank))
+    })
 }
 
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_lock_all")]
 pub unsafe extern "C" fn PMPI_Win_lock_all(assert: c_int, win: MPI_Win) -> c_int {
     shim::run_win("MPI_Win_lock_all", win, || {
-        handles::win(win)?.lock_all(shim::world()?, rma::nocheck(assert)?)
+        handles::win(win)?.lock_all(shim::world()?, crate::rma::call::nocheck(assert)?)
     })
 }
 
@@ -6900,13 +6819,19 @@ pub unsafe extern "C" fn PMPI_Win_unlock_all(win: MPI_Win) -> c_int {
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_flush")]
 pub unsafe extern "C" fn PMPI_Win_flush(rank: c_int, win: MPI_Win) -> c_int {
-    shim::run_win("MPI_Win_flush", win, || rma::flush(rank, win))
+    shim::run_win("MPI_Win_flush", win, || {
+        shim::world()
+            .and_then(|host| handles::with_win(win, |w| w.flush_arg(host, rma::rank(rank))))
+    })
 }
 
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_flush_local")]
 pub unsafe extern "C" fn PMPI_Win_flush_local(rank: c_int, win: MPI_Win) -> c_int {
-    shim::run_win("MPI_Win_flush_local", win, || rma::flush(rank, win))
+    shim::run_win("MPI_Win_flush_local", win, || {
+        shim::world()
+            .and_then(|host| handles::with_win(win, |w| w.flush_arg(host, rma::rank(rank))))
+    })
 }
 
 #[no_mangle]
@@ -10651,14 +10576,22 @@ pub unsafe extern "C" fn PMPI_T_cvar_handle_alloc(
     count: *mut c_int,
 ) -> c_int {
     shim::run_tool("MPI_T_cvar_handle_alloc", || {
-        tool::cvar_handle_alloc(cvar_index, obj_handle, handle, count)
+        tool::handle_alloc(
+            crate::tool::cvars::index(cvar_index),
+            handle,
+            count,
+            tool::KIND_CVAR,
+            crate::tool::cvars::new_handle,
+        )
     })
 }
 
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_T_cvar_handle_free")]
 pub unsafe extern "C" fn PMPI_T_cvar_handle_free(handle: *mut MPI_T_cvar_handle) -> c_int {
-    shim::run_tool("MPI_T_cvar_handle_free", || tool::cvar_handle_free(handle))
+    shim::run_tool("MPI_T_cvar_handle_free", || {
+        tool::free(handle, tool::cvar_slot, crate::tool::handles::free_cvar)
+    })
 }
 
 #[no_mangle]
@@ -10670,7 +10603,9 @@ pub unsafe extern "C" fn PMPI_T_cvar_read(handle: MPI_T_cvar_handle, buf: *mut c
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_T_cvar_write")]
 pub unsafe extern "C" fn PMPI_T_cvar_write(handle: MPI_T_cvar_handle, buf: *const c_void) -> c_int {
-    shim::run_tool("MPI_T_cvar_write", || tool::cvar_write(handle, buf))
+    shim::run_tool("MPI_T_cvar_write", || {
+        crate::tool::cvars::write(tool::cvar_handle(handle)?)
+    })
 }
 
 #[no_mangle]
@@ -10724,7 +10659,7 @@ pub unsafe extern "C" fn PMPI_T_pvar_get_index(
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_T_pvar_session_create")]
 pub unsafe extern "C" fn PMPI_T_pvar_session_create(pe_session: *mut MPI_T_pvar_session) -> c_int {
     shim::run_tool("MPI_T_pvar_session_create", || {
-        tool::pvar_session_create(pe_session)
+        tool::session_create(pe_session)
     })
 }
 
@@ -10732,7 +10667,11 @@ pub unsafe extern "C" fn PMPI_T_pvar_session_create(pe_session: *mut MPI_T_pvar_
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_T_pvar_session_free")]
 pub unsafe extern "C" fn PMPI_T_pvar_session_free(pe_session: *mut MPI_T_pvar_session) -> c_int {
     shim::run_tool("MPI_T_pvar_session_free", || {
-        tool::pvar_session_free(pe_session)
+        tool::free(
+            pe_session,
+            tool::session,
+            crate::tool::handles::free_session,
+        )
     })
 }
 
@@ -10746,7 +10685,13 @@ pub unsafe extern "C" fn PMPI_T_pvar_handle_alloc(
     count: *mut c_int,
 ) -> c_int {
     shim::run_tool("MPI_T_pvar_handle_alloc", || {
-        tool::pvar_handle_alloc(pe_session, pvar_index, obj_handle, handle, count)
+        tool::handle_alloc(
+            tool::pvar_target(pe_session, pvar_index),
+            handle,
+            count,
+            tool::KIND_PVAR,
+            crate::tool::pvars::new_handle,
+        )
     })
 }
 
@@ -10757,7 +10702,11 @@ pub unsafe extern "C" fn PMPI_T_pvar_handle_free(
     handle: *mut MPI_T_pvar_handle,
 ) -> c_int {
     shim::run_tool("MPI_T_pvar_handle_free", || {
-        tool::pvar_handle_free(pe_session, handle)
+        tool::free(
+            handle,
+            |h| tool::pvar_handle_slot(pe_session, h),
+            crate::tool::handles::free_pvar,
+        )
     })
 }
 
@@ -10768,7 +10717,7 @@ pub unsafe extern "C" fn PMPI_T_pvar_start(
     handle: MPI_T_pvar_handle,
 ) -> c_int {
     shim::run_tool("MPI_T_pvar_start", || {
-        tool::pvar_start_stop(pe_session, handle)
+        crate::tool::pvars::start_stop(tool::pvar_handle(pe_session, handle)?)
     })
 }
 
@@ -10779,7 +10728,7 @@ pub unsafe extern "C" fn PMPI_T_pvar_stop(
     handle: MPI_T_pvar_handle,
 ) -> c_int {
     shim::run_tool("MPI_T_pvar_stop", || {
-        tool::pvar_start_stop(pe_session, handle)
+        crate::tool::pvars::start_stop(tool::pvar_handle(pe_session, handle)?)
     })
 }
 
@@ -10803,7 +10752,7 @@ pub unsafe extern "C" fn PMPI_T_pvar_readreset(
     buf: *mut c_void,
 ) -> c_int {
     shim::run_tool("MPI_T_pvar_readreset", || {
-        tool::pvar_write(pe_session, handle)
+        crate::tool::pvars::write(tool::pvar_handle(pe_session, handle)?)
     })
 }
 
@@ -10813,7 +10762,9 @@ pub unsafe extern "C" fn PMPI_T_pvar_reset(
     pe_session: MPI_T_pvar_session,
     handle: MPI_T_pvar_handle,
 ) -> c_int {
-    shim::run_tool("MPI_T_pvar_reset", || tool::pvar_write(pe_session, handle))
+    shim::run_tool("MPI_T_pvar_reset", || {
+        crate::tool::pvars::write(tool::pvar_handle(pe_session, handle)?)
+    })
 }
 
 #[no_mangle]
@@ -10823,7 +10774,9 @@ pub unsafe extern "C" fn PMPI_T_pvar_write(
     handle: MPI_T_pvar_handle,
     buf: *const c_void,
 ) -> c_int {
-    shim::run_tool("MPI_T_pvar_write", || tool::pvar_write(pe_session, handle))
+    shim::run_tool("MPI_T_pvar_write", || {
+        crate::tool::pvars::write(tool::pvar_handle(pe_session, handle)?)
+    })
 }
 
 #[no_mangle]
@@ -10883,7 +10836,7 @@ pub unsafe extern "C" fn PMPI_T_category_get_cvars(
     indices: *mut c_int,
 ) -> c_int {
     shim::run_tool("MPI_T_category_get_cvars", || {
-        tool::category_get_cvars(cat_index, len, indices)
+        tool::category_list(cat_index, len, indices, crate::tool::cvars::of_category)
     })
 }
 
@@ -10895,7 +10848,7 @@ pub unsafe extern "C" fn PMPI_T_category_get_pvars(
     indices: *mut c_int,
 ) -> c_int {
     shim::run_tool("MPI_T_category_get_pvars", || {
-        tool::category_get_pvars(cat_index, len, indices)
+        tool::category_list(cat_index, len, indices, crate::tool::pvars::of_category)
     })
 }
 
@@ -10910,7 +10863,7 @@ pub unsafe extern "C" fn PMPI_T_category_get_categories(
     indices: *mut c_int,
 ) -> c_int {
     shim::run_tool("MPI_T_category_get_categories", || {
-        tool::category_get_none(cat_index, len, indices)
+        tool::category_list(cat_index, len, indices, crate::tool::categories::none)
     })
 }
 
@@ -10922,7 +10875,7 @@ pub unsafe extern "C" fn PMPI_T_category_get_events(
     indices: *mut c_int,
 ) -> c_int {
     shim::run_tool("MPI_T_category_get_events", || {
-        tool::category_get_none(cat_index, len, indices)
+        tool::category_list(cat_index, len, indices, crate::tool::categories::none)
     })
 }
 
@@ -10960,7 +10913,7 @@ pub unsafe extern "C" fn PMPI_T_enum_get_info(
     name: *mut c_char,
     name_len: *mut c_int,
 ) -> c_int {
-    shim::run_tool("MPI_T_enum_get_info", || tool::enum_get(enumtype))
+    shim::run_tool("MPI_T_enum_get_info", || crate::tool::no_enumeration())
 }
 
 #[no_mangle]
@@ -10972,7 +10925,7 @@ pub unsafe extern "C" fn PMPI_T_enum_get_item(
     name: *mut c_char,
     name_len: *mut c_int,
 ) -> c_int {
-    shim::run_tool("MPI_T_enum_get_item", || tool::enum_get(enumtype))
+    shim::run_tool("MPI_T_enum_get_item", || crate::tool::no_enumeration())
 }
 
 #[no_mangle]
@@ -11001,7 +10954,9 @@ pub unsafe extern "C" fn PMPI_T_event_get_info(
     desc_len: *mut c_int,
     bind: *mut c_int,
 ) -> c_int {
-    shim::run_tool("MPI_T_event_get_info", || tool::event_index(event_index))
+    shim::run_tool("MPI_T_event_get_info", || {
+        crate::tool::event_index(event_index)
+    })
 }
 
 #[no_mangle]
@@ -11013,7 +10968,7 @@ pub unsafe extern "C" fn PMPI_T_event_handle_alloc(
     event_registration: *mut MPI_T_event_registration,
 ) -> c_int {
     shim::run_tool("MPI_T_event_handle_alloc", || {
-        tool::event_index(event_index)
+        crate::tool::event_index(event_index)
     })
 }
 
@@ -11033,7 +10988,7 @@ pub unsafe extern "C" fn PMPI_T_event_handle_free(
     user_data: *mut c_void,
     free_cb_function: MPI_T_event_free_cb_function,
 ) -> c_int {
-    shim::run_tool("MPI_T_event_handle_free", || tool::event_handle())
+    shim::run_tool("MPI_T_event_handle_free", || crate::tool::no_event_handle())
 }
 
 #[no_mangle]
@@ -11045,7 +11000,9 @@ pub unsafe extern "C" fn PMPI_T_event_handle_get_info(
     event_registration: MPI_T_event_registration,
     info_used: *mut MPI_Info,
 ) -> c_int {
-    shim::run_tool("MPI_T_event_handle_get_info", || tool::event_handle())
+    shim::run_tool("MPI_T_event_handle_get_info", || {
+        crate::tool::no_event_handle()
+    })
 }
 
 #[no_mangle]
@@ -11057,7 +11014,9 @@ pub unsafe extern "C" fn PMPI_T_event_handle_set_info(
     event_registration: MPI_T_event_registration,
     info: MPI_Info,
 ) -> c_int {
-    shim::run_tool("MPI_T_event_handle_set_info", || tool::event_handle())
+    shim::run_tool("MPI_T_event_handle_set_info", || {
+        crate::tool::no_event_handle()
+    })
 }
 
 #[no_mangle]
@@ -11072,7 +11031,9 @@ pub unsafe extern "C" fn PMPI_T_event_register_callback(
     user_data: *mut c_void,
     event_cb_function: MPI_T_event_cb_function,
 ) -> c_int {
-    shim::run_tool("MPI_T_event_register_callback", || tool::event_handle())
+    shim::run_tool("MPI_T_event_register_callback", || {
+        crate::tool::no_event_handle()
+    })
 }
 
 #[no_mangle]
@@ -11085,7 +11046,9 @@ pub unsafe extern "C" fn PMPI_T_event_callback_get_info(
     cb_safety: MPI_T_cb_safety,
     info_used: *mut MPI_Info,
 ) -> c_int {
-    shim::run_tool("MPI_T_event_callback_get_info", || tool::event_handle())
+    shim::run_tool("MPI_T_event_callback_get_info", || {
+        crate::tool::no_event_handle()
+    })
 }
 
 #[no_mangle]
@@ -11098,7 +11061,9 @@ pub unsafe extern "C" fn PMPI_T_event_callback_set_info(
     cb_safety: MPI_T_cb_safety,
     info: MPI_Info,
 ) -> c_int {
-    shim::run_tool("MPI_T_event_callback_set_info", || tool::event_handle())
+    shim::run_tool("MPI_T_event_callback_set_info", || {
+        crate::tool::no_event_handle()
+    })
 }
 
 #[no_mangle]
@@ -11110,7 +11075,9 @@ pub unsafe extern "C" fn PMPI_T_event_set_dropped_handler(
     event_registration: MPI_T_event_registration,
     dropped_cb_function: MPI_T_event_dropped_cb_function,
 ) -> c_int {
-    shim::run_tool("MPI_T_event_set_dropped_handler", || tool::event_handle())
+    shim::run_tool("MPI_T_event_set_dropped_handler", || {
+        crate::tool::no_event_handle()
+    })
 }
 
 #[no_mangle]
@@ -11120,7 +11087,7 @@ pub unsafe extern "C" fn PMPI_T_event_read(
     element_index: c_int,
     buffer: *mut c_void,
 ) -> c_int {
-    shim::run_tool("MPI_T_event_read", || tool::event_handle())
+    shim::run_tool("MPI_T_event_read", || crate::tool::no_event_handle())
 }
 
 #[no_mangle]
@@ -11129,7 +11096,7 @@ pub unsafe extern "C" fn PMPI_T_event_copy(
     event_instance: MPI_T_event_instance,
     buffer: *mut c_void,
 ) -> c_int {
-    shim::run_tool("MPI_T_event_copy", || tool::event_handle())
+    shim::run_tool("MPI_T_event_copy", || crate::tool::no_event_handle())
 }
 
 #[no_mangle]
@@ -11138,7 +11105,9 @@ pub unsafe extern "C" fn PMPI_T_event_get_timestamp(
     event_instance: MPI_T_event_instance,
     event_timestamp: *mut MPI_Count,
 ) -> c_int {
-    shim::run_tool("MPI_T_event_get_timestamp", || tool::event_handle())
+    shim::run_tool("MPI_T_event_get_timestamp", || {
+        crate::tool::no_event_handle()
+    })
 }
 
 #[no_mangle]
@@ -11147,7 +11116,7 @@ pub unsafe extern "C" fn PMPI_T_event_get_source(
     event_instance: MPI_T_event_instance,
     source_index: *mut c_int,
 ) -> c_int {
-    shim::run_tool("MPI_T_event_get_source", || tool::event_handle())
+    shim::run_tool("MPI_T_event_get_source", || crate::tool::no_event_handle())
 }
 
 #[no_mangle]

@@ -2,7 +2,7 @@
 //! of registration, protocols, rails and one-sided transfers. Fixed for the life of the
 //! process (MPI_T_category_changed's stamp never moves).
 
-use crate::error::Result;
+use crate::error::{Error, ErrorClass, Result};
 
 pub struct Category {
     pub name: &'static str,
@@ -58,6 +58,27 @@ pub fn index_of(name: &str) -> Result<usize> {
     super::by_name(ALL.iter().map(|c| c.name), name)
 }
 
+/// What MPI_T_category_get_cvars, _pvars, _categories and _events list of category `i`:
+/// the first `len` of its members by `of` (MPI_T_ERR_INVALID if `len` is negative).
+pub fn members(i: i32, len: i32, of: fn(usize) -> Vec<usize>) -> Result<Vec<usize>> {
+    super::check()?;
+    let i = super::index(i, ALL.len(), "category")?;
+    let Ok(len) = usize::try_from(len) else {
+        return Err(Error::new(
+            ErrorClass::TInvalid,
+            format!("negative length {len}"),
+        ));
+    };
+    let mut m = of(i);
+    m.truncate(len);
+    Ok(m)
+}
+
+/// Categories hold no categories and no events.
+pub fn none(_: usize) -> Vec<usize> {
+    Vec::new()
+}
+
 /// MPI_T_category_get_num_events: category `i` holds none (railmpi raises no events).
 pub fn num_events(i: i32) -> Result<usize> {
     super::check()?;
@@ -69,4 +90,27 @@ pub fn num_events(i: i32) -> Result<usize> {
 pub fn changed() -> Result<usize> {
     super::check()?;
     Ok(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn members_are_cut_to_len() {
+        super::super::init();
+        let three = |_| vec![4, 5, 6];
+        assert_eq!(members(0, 2, three).unwrap(), [4, 5]);
+        assert_eq!(members(0, 9, three).unwrap(), [4, 5, 6]);
+        assert!(members(0, 0, three).unwrap().is_empty());
+        assert_eq!(
+            members(0, -1, three).unwrap_err().class,
+            ErrorClass::TInvalid
+        );
+        let past = ALL.len() as i32;
+        assert_eq!(
+            members(past, 1, none).unwrap_err().class,
+            ErrorClass::TInvalidIndex
+        );
+    }
 }

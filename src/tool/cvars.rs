@@ -3,6 +3,7 @@
 //! number are numbers (`MPI_UNSIGNED_LONG_LONG`), the others strings (`MPI_CHAR`).
 
 use super::categories::{RAILS, RUNTIME};
+use super::handles::CvarHandle;
 use crate::error::{Error, ErrorClass, Result};
 use crate::runtime::config;
 use std::sync::LazyLock;
@@ -50,6 +51,43 @@ pub fn num() -> Result<usize> {
 pub fn index_of(name: &str) -> Result<usize> {
     super::check()?;
     super::by_name(all().iter().map(|c| c.name), name)
+}
+
+/// The index of control variable `i` (MPI_T_cvar_get_info, MPI_T_cvar_handle_alloc).
+pub fn index(i: i32) -> Result<usize> {
+    super::check()?;
+    super::index(i, all().len(), "control variable")
+}
+
+/// MPI_T_cvar_handle_alloc: a new handle of variable `var`, its slot and element count (a
+/// number, or a string's chars).
+pub fn new_handle(var: usize) -> (usize, usize) {
+    let count = match all()[var].numeric {
+        true => 1,
+        false => text_capacity(var),
+    };
+    (super::handles::new_cvar(CvarHandle { var, count }), count)
+}
+
+/// MPI_T_cvar_read: the value `h` reads (a string as at most its count of chars less the
+/// NUL: `text`).
+pub fn read_handle(h: CvarHandle) -> Result<Value> {
+    read(h.var)
+}
+
+impl CvarHandle {
+    /// What of string value `t` this handle reads, before the NUL.
+    pub fn text<'a>(&self, t: &'a str) -> &'a [u8] {
+        &t.as_bytes()[..t.len().min(self.count - 1)]
+    }
+}
+
+/// MPI_T_cvar_write: railmpi reads its settings once, at start-up.
+pub fn write(h: CvarHandle) -> Result<()> {
+    Err(Error::new(
+        ErrorClass::TCvarSetNever,
+        format!("{} is read at start-up only", all()[h.var].name),
+    ))
 }
 
 /// The value of control variable `i` (an index `all` has).

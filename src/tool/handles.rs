@@ -97,8 +97,10 @@ pub fn new_pvar(h: PvarHandle) -> usize {
     insert(&mut TABLES.lock().pvars, h)
 }
 
-pub fn pvar(slot: usize) -> Option<PvarHandle> {
-    TABLES.lock().pvars.get(slot).copied().flatten()
+/// The performance variable handle at `slot` if it is one of session `session`'s.
+pub fn pvar(session: usize, slot: usize) -> Option<PvarHandle> {
+    let h = TABLES.lock().pvars.get(slot).copied().flatten();
+    h.filter(|h| h.session == session)
 }
 
 pub fn free_pvar(slot: usize) {

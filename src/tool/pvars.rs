@@ -4,7 +4,9 @@
 //! The multirail ones have one element per rail (`count`).
 
 use super::categories::{MULTIRAIL, PROTOCOLS, REGISTRATION, RMA};
+use super::handles::PvarHandle;
 use crate::channel::RailTotals;
+use crate::error::{Error, ErrorClass, Result};
 use crate::pt2pt::ProtocolCounts;
 use crate::registration::StatsSnapshot;
 use crate::runtime::World;
@@ -76,7 +78,7 @@ use Class::*;
 use Source::*;
 
 /// MPI_T_pvar_get_num: how many there are.
-pub fn num() -> crate::error::Result<usize> {
+pub fn num() -> Result<usize> {
     super::check()?;
     Ok(ALL.len())
 }
@@ -263,6 +265,73 @@ fn world() -> Option<&'static World> {
     crate::runtime::world()
 }
 
+/// The index of performance variable `i` (MPI_T_pvar_get_info, MPI_T_pvar_handle_alloc).
+pub fn index(i: i32) -> Result<usize> {
+    super::check()?;
+    super::index(i, ALL.len(), "performance variable")
+}
+
+/// MPI_T_pvar_handle_alloc: a new handle of variable `var` in session `session`, its slot
+/// and element count.
+pub fn new_handle((session, var): (usize, usize)) -> (usize, usize) {
+    let count = count(var);
+    let h = PvarHandle {
+        session,
+        var,
+        count,
+    };
+    (super::handles::new_pvar(h), count)
+}
+
+/// MPI_T_pvar_get_index: the variable called `name` of class `class` (None: a class code
+/// the binding does not know, which no variable has).
+pub fn index_of(name: &str, class: Option<Class>) -> Result<usize> {
+    let names = ALL
+        .iter()
+        .map(|p| if Some(p.class) == class { p.name } else { "" });
+    super::by_name(names, name)
+}
+
+/// MPI_T_pvar_start and MPI_T_pvar_stop on handle `h` (None: all the session's): every
+/// variable is continuous, so for all handles at once there is nothing to do.
+pub fn start_stop(h: Option<PvarHandle>) -> Result<()> {
+    match h {
+        None => Ok(()),
+        Some(_) => Err(Error::new(
+            ErrorClass::TPvarNoStartstop,
+            "railmpi's performance variables are continuous",
+        )),
+    }
+}
+
+/// MPI_T_pvar_write, MPI_T_pvar_reset and MPI_T_pvar_readreset: every variable is
+/// read-only (a reset for all handles at once has nothing to do).
+pub fn write(h: Option<PvarHandle>) -> Result<()> {
+    match h {
+        None => Ok(()),
+        Some(_) => Err(Error::new(
+            ErrorClass::TPvarNoWrite,
+            "railmpi's performance variables are read-only",
+        )),
+    }
+}
+
+/// MPI_T_pvar_read: exactly the handle's count of elements. A variable grows no elements
+/// after its handle was made (rails are fixed at MPI_Init, and read 0 before it): missing
+/// ones are 0, extra ones dropped.
+pub fn read_handle(h: PvarHandle) -> Values {
+    match read(h.var) {
+        Values::U64(mut v) => {
+            v.resize(h.count, 0);
+            Values::U64(v)
+        }
+        Values::F64(mut v) => {
+            v.resize(h.count, 0.0);
+            Values::F64(v)
+        }
+    }
+}
+
 /// Elements of variable `i`: one, or one per rail.
 pub fn count(i: usize) -> usize {
     match (ALL[i].per_rail(), world()) {
@@ -310,4 +379,41 @@ pub fn of_category(c: usize) -> Vec<usize> {
     all.filter(|(_, v)| v.category == c)
         .map(|(i, _)| i)
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn handle_rules() {
+        let h = PvarHandle {
+            session: 0,
+            var: 0,
+            count: 3,
+        };
+        // For all handles at once there is nothing to do; a specific one refuses.
+        assert!(start_stop(None).is_ok() && write(None).is_ok());
+        let class = |r: Result<()>| r.unwrap_err().class;
+        assert_eq!(class(start_stop(Some(h))), ErrorClass::TPvarNoStartstop);
+        assert_eq!(class(write(Some(h))), ErrorClass::TPvarNoWrite);
+        // Before MPI_Init a variable reads one 0: padded to the handle's count.
+        match read_handle(h) {
+            Values::U64(v) => assert_eq!(v, [0, 0, 0]),
+            Values::F64(v) => assert_eq!(v, [0.0, 0.0, 0.0]),
+        }
+        let p = &ALL[0];
+        assert_eq!(index_of(p.name, Some(p.class)).unwrap(), 0);
+        let other = [Class::Level, Class::Counter]
+            .into_iter()
+            .find(|&c| c != p.class);
+        assert_eq!(
+            index_of(p.name, other).unwrap_err().class,
+            ErrorClass::TInvalidName
+        );
+        assert_eq!(
+            index_of(p.name, None).unwrap_err().class,
+            ErrorClass::TInvalidName
+        );
+    }
 }
