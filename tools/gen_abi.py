@@ -179,6 +179,16 @@ def mpich_names():
     return set(gen_c.mpich_constants())
 
 
+# Standard-ABI handles whose MPICH-ABI constant is the null handle (MPICH lacks the object)
+# but which railmpi has, under a handle of its own.
+OWN_HANDLES = {"MPI_INTEGER16": "crate::abi::builtin_types::INTEGER16"}
+
+
+def mpich_value(name):
+    """The Rust expression of MPICH-ABI constant `name` (railmpi's own for OWN_HANDLES)."""
+    return OWN_HANDLES.get(name, f"m::{name}")
+
+
 def mpich_functions():
     """railmpi's `PMPI_X` C entry points: name -> Rust path."""
     out = {}
@@ -234,8 +244,8 @@ def render_values(rows, have):
         rows_ = handles[ty]
         if ty == "MPI_File":
             continue  # a pointer in both ABIs: `convert::file_in`/`file_out`
-        ins = [f"        {v:#x} => m::{n}," for n, v in rows_ if n in have]
-        outs = [f"        m::{n} => {v:#x}," for n, v in rows_ if n in have]
+        ins = [f"        {v:#x} => {mpich_value(n)}," for n, v in rows_ if n in have]
+        outs = [f"        {mpich_value(n)} => {v:#x}," for n, v in rows_ if n in have]
         out += [
             f"/// {ty}: standard ABI -> MPICH ABI.",
             "#[inline]",

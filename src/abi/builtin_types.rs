@@ -4,6 +4,12 @@ use super::consts::*;
 use crate::datatype::{external32, Basic, Datatype};
 use std::sync::OnceLock;
 
+/// MPI_INTEGER16 (Fortran INTEGER*16), which MPICH lacks (its header makes it the null
+/// datatype, as ours does): railmpi's own handle, in MPICH's encoding (size 16) at an index
+/// MPICH leaves unused, which the standard ABI's MPI_INTEGER16 maps to (src/abi_std) and
+/// MPI_Type_match_size / MPI_Type_create_f90_integer return.
+pub(crate) const INTEGER16: MPI_Datatype = 0x4c00_10f0_u32 as MPI_Datatype;
+
 /// (handle, name, size in bytes, basic type for reductions)
 const BUILTINS: &[(MPI_Datatype, &str, usize, Basic)] = &[
     (MPI_CHAR, "MPI_CHAR", 1, Basic::I8),
@@ -54,6 +60,7 @@ const BUILTINS: &[(MPI_Datatype, &str, usize, Basic)] = &[
     (MPI_INTEGER2, "MPI_INTEGER2", 2, Basic::I16),
     (MPI_INTEGER4, "MPI_INTEGER4", 4, Basic::I32),
     (MPI_INTEGER8, "MPI_INTEGER8", 8, Basic::I64),
+    (INTEGER16, "MPI_INTEGER16", 16, Basic::I128),
     (MPI_INT8_T, "MPI_INT8_T", 1, Basic::I8),
     (MPI_INT16_T, "MPI_INT16_T", 2, Basic::I16),
     (MPI_INT32_T, "MPI_INT32_T", 4, Basic::I32),
@@ -198,5 +205,6 @@ mod tests {
         assert_eq!(named("MPI_2DOUBLE_PRECISION"), MPI_2DOUBLE_PRECISION);
         assert_eq!(named("MPI_LONG_DOUBLE_INT"), MPI_LONG_DOUBLE_INT);
         assert_eq!(named("MPI_NONE"), MPI_DATATYPE_NULL);
+        assert_eq!(named("MPI_INTEGER16"), INTEGER16);
     }
 }

@@ -10,6 +10,8 @@ pub enum Basic {
     U32,
     I64,
     U64,
+    /// A 16-byte integer (Fortran INTEGER*16, MPI_INTEGER16; gfortran's integer(16)).
+    I128,
     F32,
     F64,
     /// x86-64 `long double` (80-bit extended in 16 bytes).
@@ -39,7 +41,7 @@ impl Basic {
             Basic::I16 | Basic::U16 => 2,
             Basic::I32 | Basic::U32 | Basic::F32 => 4,
             Basic::I64 | Basic::U64 | Basic::F64 | Basic::C32 => 8,
-            Basic::LongDouble | Basic::C64 => 16,
+            Basic::LongDouble | Basic::C64 | Basic::I128 => 16,
             Basic::FloatInt | Basic::TwoInt => 8,
             Basic::ShortInt => 8,
             Basic::DoubleInt | Basic::LongInt => 16,
@@ -60,7 +62,7 @@ impl Basic {
             Basic::FloatInt | Basic::TwoInt | Basic::ShortInt => 4,
             Basic::I64 | Basic::U64 | Basic::F64 | Basic::C64 => 8,
             Basic::DoubleInt | Basic::LongInt => 8,
-            Basic::LongDouble | Basic::LongDoubleInt | Basic::CLongDouble => 16,
+            Basic::LongDouble | Basic::LongDoubleInt | Basic::CLongDouble | Basic::I128 => 16,
         }
     }
 
@@ -86,6 +88,7 @@ impl Basic {
             Basic::LongInt => 19,
             Basic::ShortInt => 20,
             Basic::LongDoubleInt => 21,
+            Basic::I128 => 22,
         }
     }
 

@@ -37,6 +37,7 @@ pub fn match_size(
         "MPI_INTEGER2",
         "MPI_INTEGER4",
         "MPI_INTEGER8",
+        "MPI_INTEGER16",
         "MPI_INTEGER",
         "MPI_CHAR",
         "MPI_SHORT",
@@ -91,11 +92,12 @@ pub fn value_index(value: &str, index: &str) -> Option<&'static str> {
 
 /// Fortran kinds on x86-64 as (precision, range, type), smallest first: gfortran's
 /// SELECTED_INT_KIND / SELECTED_REAL_KIND.
-const F90_INTEGERS: [(i32, i32, &str); 4] = [
+const F90_INTEGERS: [(i32, i32, &str); 5] = [
     (0, 2, "MPI_INTEGER1"),
     (0, 4, "MPI_INTEGER2"),
     (0, 9, "MPI_INTEGER4"),
     (0, 18, "MPI_INTEGER8"),
+    (0, 38, "MPI_INTEGER16"),
 ];
 const F90_REALS: [(i32, i32, &str); 3] = [
     (6, 37, "MPI_REAL4"),

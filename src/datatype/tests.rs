@@ -540,7 +540,11 @@ fn predefined_choices() {
         "MPI_INTEGER8"
     );
     assert_eq!(
-        class(k(Combiner::F90Integer, None, Some(19))),
+        k(Combiner::F90Integer, None, Some(19)).unwrap(),
+        "MPI_INTEGER16"
+    );
+    assert_eq!(
+        class(k(Combiner::F90Integer, None, Some(39))),
         ErrorClass::Arg
     );
     assert_eq!(class(k(Combiner::F90Integer, None, None)), ErrorClass::Arg);

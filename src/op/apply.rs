@@ -8,7 +8,7 @@ use crate::datatype::Basic;
 /// Whether MPI defines `op` on `basic` (MPI-3.1 §5.9.2), as far as we implement it.
 pub fn check(op: Op, basic: Basic) -> Result<(), OpTypeMismatch> {
     use Basic::*;
-    let int = matches!(basic, I8 | U8 | I16 | U16 | I32 | U32 | I64 | U64);
+    let int = matches!(basic, I8 | U8 | I16 | U16 | I32 | U32 | I64 | U64 | I128);
     let float = matches!(basic, F32 | F64 | LongDouble);
     let complex = matches!(basic, C32 | C64 | CLongDouble);
     let pair = matches!(
@@ -159,6 +159,7 @@ pub fn apply(op: Op, basic: Basic, input: &[u8], inout: &mut [u8]) -> Result<(),
         Basic::U32 => int_kernel!(u32, op, input, inout),
         Basic::I64 => int_kernel!(i64, op, input, inout),
         Basic::U64 => int_kernel!(u64, op, input, inout),
+        Basic::I128 => int_kernel!(i128, op, input, inout),
         Basic::F32 => float_kernel!(f32, op, input, inout),
         Basic::F64 => float_kernel!(f64, op, input, inout),
         Basic::C32 => complex_kernel!(f32, op, input, inout),

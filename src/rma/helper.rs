@@ -118,8 +118,8 @@ const BASICS: [Basic; 24] = [
     Basic::TwoInt,
     Basic::ShortInt,
     Basic::LongDoubleInt,
-    // Padding entries never produced (kept so the table has room to grow).
-    Basic::Byte,
+    Basic::I128,
+    // A padding entry never produced (kept so the table has room to grow).
     Basic::Byte,
 ];
 
