@@ -8983,14 +8983,19 @@ pub unsafe extern "C" fn PMPI_Parrived(
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_group")]
 pub unsafe extern "C" fn PMPI_Comm_group(comm: MPI_Comm, group: *mut MPI_Group) -> c_int {
-    shim::run("MPI_Comm_group", comm, || group::comm_group(comm, group))
+    shim::run("MPI_Comm_group", comm, || {
+        shim::write_out(
+            group,
+            handles::new_group_in(shim::comm(comm)?.group.clone(), handles::comm_session(comm)),
+        )
+    })
 }
 
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Group_size")]
 pub unsafe extern "C" fn PMPI_Group_size(group: MPI_Group, size: *mut c_int) -> c_int {
     shim::run("MPI_Group_size", MPI_COMM_WORLD, || {
-        group::size(group, size)
+        shim::write_out(size, handles::group(group)?.size() as c_int)
     })
 }
 
@@ -8998,7 +9003,12 @@ pub unsafe extern "C" fn PMPI_Group_size(group: MPI_Group, size: *mut c_int) -> 
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Group_rank")]
 pub unsafe extern "C" fn PMPI_Group_rank(group: MPI_Group, rank: *mut c_int) -> c_int {
     shim::run("MPI_Group_rank", MPI_COMM_WORLD, || {
-        group::rank(group, rank)
+        shim::write_out(
+            rank,
+            shim::world()
+                .and_then(|w| Ok(handles::group(group)?.rank_of(w.rank)))?
+                .map_or(MPI_UNDEFINED, |r| r as c_int),
+        )
     })
 }
 
@@ -9011,7 +9021,7 @@ pub unsafe extern "C" fn PMPI_Group_incl(
     newgroup: *mut MPI_Group,
 ) -> c_int {
     shim::run("MPI_Group_incl", MPI_COMM_WORLD, || {
-        group::incl(group, n, ranks, newgroup)
+        group::subset(group, n, ranks, newgroup, true, group::Group::incl)
     })
 }
 
@@ -9024,7 +9034,7 @@ pub unsafe extern "C" fn PMPI_Group_excl(
     newgroup: *mut MPI_Group,
 ) -> c_int {
     shim::run("MPI_Group_excl", MPI_COMM_WORLD, || {
-        group::excl(group, n, ranks, newgroup)
+        group::subset(group, n, ranks, newgroup, true, group::Group::excl)
     })
 }
 
@@ -9037,7 +9047,7 @@ pub unsafe extern "C" fn PMPI_Group_range_incl(
     newgroup: *mut MPI_Group,
 ) -> c_int {
     shim::run("MPI_Group_range_incl", MPI_COMM_WORLD, || {
-        group::range_incl(group, n, ranges, newgroup)
+        group::subset(group, n, ranges, newgroup, false, group::Group::range_incl)
     })
 }
 
@@ -9050,7 +9060,7 @@ pub unsafe extern "C" fn PMPI_Group_range_excl(
     newgroup: *mut MPI_Group,
 ) -> c_int {
     shim::run("MPI_Group_range_excl", MPI_COMM_WORLD, || {
-        group::range_excl(group, n, ranges, newgroup)
+        group::subset(group, n, ranges, newgroup, false, group::Group::range_excl)
     })
 }
 
@@ -9062,7 +9072,7 @@ pub unsafe extern "C" fn PMPI_Group_union(
     newgroup: *mut MPI_Group,
 ) -> c_int {
     shim::run("MPI_Group_union", MPI_COMM_WORLD, || {
-        group::union(group1, group2, newgroup)
+        group::set_op(group1, group2, newgroup, group::Group::union)
     })
 }
 
@@ -9074,7 +9084,7 @@ pub unsafe extern "C" fn PMPI_Group_intersection(
     newgroup: *mut MPI_Group,
 ) -> c_int {
     shim::run("MPI_Group_intersection", MPI_COMM_WORLD, || {
-        group::intersection(group1, group2, newgroup)
+        group::set_op(group1, group2, newgroup, group::Group::intersection)
     })
 }
 
@@ -9086,7 +9096,7 @@ pub unsafe extern "C" fn PMPI_Group_difference(
     newgroup: *mut MPI_Group,
 ) -> c_int {
     shim::run("MPI_Group_difference", MPI_COMM_WORLD, || {
-        group::difference(group1, group2, newgroup)
+        group::set_op(group1, group2, newgroup, group::Group::difference)
     })
 }
 
@@ -9112,7 +9122,10 @@ pub unsafe extern "C" fn PMPI_Group_compare(
     result: *mut c_int,
 ) -> c_int {
     shim::run("MPI_Group_compare", MPI_COMM_WORLD, || {
-        group::compare(group1, group2, result)
+        shim::write_out(
+            result,
+            group::comparison(handles::group(group1)?.compare(&*handles::group(group2)?)),
+        )
     })
 }
 
@@ -9246,7 +9259,9 @@ pub unsafe extern "C" fn PMPI_Cart_create(
     comm_cart: *mut MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Cart_create", comm_old, || {
-        topo::cart_create(comm_old, ndims, dims, periods, reorder, comm_cart)
+        topo::create(comm_old, comm_cart, true, |_, p| {
+            topo::cart(ndims, dims, periods)?.create(p.size())
+        })
     })
 }
 
@@ -9260,14 +9275,21 @@ pub unsafe extern "C" fn PMPI_Cart_map(
     newrank: *mut c_int,
 ) -> c_int {
     shim::run("MPI_Cart_map", comm, || {
-        topo::cart_map(comm, ndims, dims, periods, newrank)
+        shim::write_out(
+            newrank,
+            topo::map(comm, |c| {
+                topo::cart(ndims, dims, periods)?.map(c.rank, c.size())
+            })?,
+        )
     })
 }
 
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Cartdim_get")]
 pub unsafe extern "C" fn PMPI_Cartdim_get(comm: MPI_Comm, ndims: *mut c_int) -> c_int {
-    shim::run("MPI_Cartdim_get", comm, || topo::cartdim_get(comm, ndims))
+    shim::run("MPI_Cartdim_get", comm, || {
+        shim::write_out(ndims, topo::with_cart(comm, |c, _| Ok(c.ndims() as c_int))?)
+    })
 }
 
 #[no_mangle]
@@ -9280,7 +9302,9 @@ pub unsafe extern "C" fn PMPI_Cart_get(
     coords: *mut c_int,
 ) -> c_int {
     shim::run("MPI_Cart_get", comm, || {
-        topo::cart_get(comm, maxdims, dims, periods, coords)
+        topo::with_cart(comm, |c, r| {
+            topo::fill([dims, periods, coords], c.get(r, maxdims)?)
+        })
     })
 }
 
@@ -9293,7 +9317,10 @@ pub unsafe extern "C" fn PMPI_Cart_coords(
     coords: *mut c_int,
 ) -> c_int {
     shim::run("MPI_Cart_coords", comm, || {
-        topo::cart_coords(comm, rank, maxdims, coords)
+        topo::fill(
+            [coords],
+            [topo::with_cart(comm, |c, _| c.coords_of(rank, maxdims))?],
+        )
     })
 }
 
@@ -9305,7 +9332,12 @@ pub unsafe extern "C" fn PMPI_Cart_rank(
     rank: *mut c_int,
 ) -> c_int {
     shim::run("MPI_Cart_rank", comm, || {
-        topo::cart_rank(comm, coords, rank)
+        shim::write_out(
+            rank,
+            topo::with_cart(comm, |c, _| {
+                c.rank_of(&args::ints(coords, c.ndims(), "coords")?)
+            })? as c_int,
+        )
     })
 }
 
@@ -9319,7 +9351,12 @@ pub unsafe extern "C" fn PMPI_Cart_shift(
     rank_dest: *mut c_int,
 ) -> c_int {
     shim::run("MPI_Cart_shift", comm, || {
-        topo::cart_shift(comm, direction, disp, rank_source, rank_dest)
+        topo::put(
+            [rank_source, rank_dest],
+            topo::with_cart(comm, |c, r| {
+                c.shift_ranks(r, direction, disp as i64, MPI_PROC_NULL)
+            })?,
+        )
     })
 }
 
@@ -9346,7 +9383,9 @@ pub unsafe extern "C" fn PMPI_Graph_create(
     comm_graph: *mut MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Graph_create", comm_old, || {
-        topo::graph_create(comm_old, nnodes, index, edges, reorder, comm_graph)
+        topo::create(comm_old, comm_graph, true, |_, p| {
+            topo::graph(nnodes, index, edges, p.size())
+        })
     })
 }
 
@@ -9360,7 +9399,10 @@ pub unsafe extern "C" fn PMPI_Graph_map(
     newrank: *mut c_int,
 ) -> c_int {
     shim::run("MPI_Graph_map", comm, || {
-        topo::graph_map(comm, nnodes, index, edges, newrank)
+        shim::write_out(
+            newrank,
+            topo::map(comm, |c| topo::Graph::map(nnodes, c.rank, c.size()))?,
+        )
     })
 }
 
@@ -9372,7 +9414,10 @@ pub unsafe extern "C" fn PMPI_Graphdims_get(
     nedges: *mut c_int,
 ) -> c_int {
     shim::run("MPI_Graphdims_get", comm, || {
-        topo::graphdims_get(comm, nnodes, nedges)
+        topo::put(
+            [nnodes, nedges],
+            topo::with_graph(comm, |g| Ok([g.nnodes() as c_int, g.edges.len() as c_int]))?,
+        )
     })
 }
 
@@ -9386,7 +9431,9 @@ pub unsafe extern "C" fn PMPI_Graph_get(
     edges: *mut c_int,
 ) -> c_int {
     shim::run("MPI_Graph_get", comm, || {
-        topo::graph_get(comm, maxindex, maxedges, index, edges)
+        topo::with_graph(comm, |g| {
+            topo::fill([index, edges], g.get(maxindex, maxedges)?)
+        })
     })
 }
 
@@ -9398,7 +9445,10 @@ pub unsafe extern "C" fn PMPI_Graph_neighbors_count(
     nneighbors: *mut c_int,
 ) -> c_int {
     shim::run("MPI_Graph_neighbors_count", comm, || {
-        topo::graph_neighbors_count(comm, rank, nneighbors)
+        shim::write_out(
+            nneighbors,
+            topo::with_graph(comm, |g| Ok(g.neighbors_of(rank)?.len() as c_int))?,
+        )
     })
 }
 
@@ -9411,7 +9461,9 @@ pub unsafe extern "C" fn PMPI_Graph_neighbors(
     neighbors: *mut c_int,
 ) -> c_int {
     shim::run("MPI_Graph_neighbors", comm, || {
-        topo::graph_neighbors(comm, rank, maxneighbors, neighbors)
+        topo::with_graph(comm, |g| {
+            topo::fill([neighbors], [g.neighbors_upto(rank, maxneighbors)?])
+        })
     })
 }
 
@@ -9433,18 +9485,18 @@ pub unsafe extern "C" fn PMPI_Dist_graph_create_adjacent(
     comm_dist_graph: *mut MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Dist_graph_create_adjacent", comm_old, || {
-        topo::dist_graph_create_adjacent(
-            comm_old,
-            indegree,
-            sources,
-            sourceweights,
-            outdegree,
-            destinations,
-            destweights,
-            info,
-            reorder,
-            comm_dist_graph,
-        )
+        topo::create(comm_old, comm_dist_graph, false, |_, p| {
+            topo::adjacent(
+                p,
+                indegree,
+                sources,
+                sourceweights,
+                outdegree,
+                destinations,
+                destweights,
+                info,
+            )
+        })
     })
 }
 
@@ -9462,17 +9514,19 @@ pub unsafe extern "C" fn PMPI_Dist_graph_create(
     comm_dist_graph: *mut MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Dist_graph_create", comm_old, || {
-        topo::dist_graph_create(
-            comm_old,
-            n,
-            sources,
-            degrees,
-            destinations,
-            weights,
-            info,
-            reorder,
-            comm_dist_graph,
-        )
+        topo::create(comm_old, comm_dist_graph, false, |w, p| {
+            topo::dist_graph(
+                w,
+                p,
+                n,
+                sources,
+                degrees,
+                destinations,
+                weights,
+                info,
+                comm_dist_graph,
+            )
+        })
     })
 }
 
@@ -9488,7 +9542,10 @@ pub unsafe extern "C" fn PMPI_Dist_graph_neighbors_count(
     weighted: *mut c_int,
 ) -> c_int {
     shim::run("MPI_Dist_graph_neighbors_count", comm, || {
-        topo::dist_graph_neighbors_count(comm, indegree, outdegree, weighted)
+        topo::put(
+            [indegree, outdegree, weighted],
+            topo::with(comm, |t, _| Ok(topo::Topology::dist_graph(t)?.counts()))?,
+        )
     })
 }
 
@@ -9519,7 +9576,9 @@ pub unsafe extern "C" fn PMPI_Dist_graph_neighbors(
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Topo_test")]
 pub unsafe extern "C" fn PMPI_Topo_test(comm: MPI_Comm, status: *mut c_int) -> c_int {
-    shim::run("MPI_Topo_test", comm, || topo::topo_test(comm, status))
+    shim::run("MPI_Topo_test", comm, || {
+        shim::write_out(status, topo::with(comm, |t, _| Ok(topo::kind(t)))?)
+    })
 }
 
 #[no_mangle]
