@@ -1638,7 +1638,7 @@ pub unsafe extern "C" fn PMPI_Type_get_value_index(
     pair_type: *mut MPI_Datatype,
 ) -> c_int {
     shim::run("MPI_Type_get_value_index", MPI_COMM_WORLD, || {
-        datatype::get_value_index(value_type, index_type, pair_type)
+        shim::write_out(pair_type, datatype::value_index(value_type, index_type)?)
     })
 }
 
@@ -1674,7 +1674,12 @@ pub unsafe extern "C" fn PMPI_Type_get_extent(
     extent: *mut MPI_Aint,
 ) -> c_int {
     shim::run("MPI_Type_get_extent", MPI_COMM_WORLD, || {
-        datatype::extent(datatype, lb, extent, false)
+        shim::write_all(
+            [lb, extent],
+            datatype::any_type(datatype)?
+                .bounds(false)
+                .map(|x| x as MPI_Aint),
+        )
     })
 }
 
@@ -1686,7 +1691,12 @@ pub unsafe extern "C" fn PMPI_Type_get_extent_c(
     extent: *mut MPI_Count,
 ) -> c_int {
     shim::run("MPI_Type_get_extent_c", MPI_COMM_WORLD, || {
-        datatype::extent(datatype, lb, extent, false)
+        shim::write_all(
+            [lb, extent],
+            datatype::any_type(datatype)?
+                .bounds(false)
+                .map(|x| x as MPI_Aint),
+        )
     })
 }
 
@@ -1698,7 +1708,12 @@ pub unsafe extern "C" fn PMPI_Type_get_extent_x(
     extent: *mut MPI_Count,
 ) -> c_int {
     shim::run("MPI_Type_get_extent_x", MPI_COMM_WORLD, || {
-        datatype::extent(datatype, lb, extent, false)
+        shim::write_all(
+            [lb, extent],
+            datatype::any_type(datatype)?
+                .bounds(false)
+                .map(|x| x as MPI_Aint),
+        )
     })
 }
 
@@ -1710,7 +1725,12 @@ pub unsafe extern "C" fn PMPI_Type_get_true_extent(
     true_extent: *mut MPI_Aint,
 ) -> c_int {
     shim::run("MPI_Type_get_true_extent", MPI_COMM_WORLD, || {
-        datatype::extent(datatype, true_lb, true_extent, true)
+        shim::write_all(
+            [true_lb, true_extent],
+            datatype::any_type(datatype)?
+                .bounds(true)
+                .map(|x| x as MPI_Aint),
+        )
     })
 }
 
@@ -1722,7 +1742,12 @@ pub unsafe extern "C" fn PMPI_Type_get_true_extent_c(
     true_extent: *mut MPI_Count,
 ) -> c_int {
     shim::run("MPI_Type_get_true_extent_c", MPI_COMM_WORLD, || {
-        datatype::extent(datatype, true_lb, true_extent, true)
+        shim::write_all(
+            [true_lb, true_extent],
+            datatype::any_type(datatype)?
+                .bounds(true)
+                .map(|x| x as MPI_Aint),
+        )
     })
 }
 
@@ -1734,7 +1759,12 @@ pub unsafe extern "C" fn PMPI_Type_get_true_extent_x(
     true_extent: *mut MPI_Count,
 ) -> c_int {
     shim::run("MPI_Type_get_true_extent_x", MPI_COMM_WORLD, || {
-        datatype::extent(datatype, true_lb, true_extent, true)
+        shim::write_all(
+            [true_lb, true_extent],
+            datatype::any_type(datatype)?
+                .bounds(true)
+                .map(|x| x as MPI_Aint),
+        )
     })
 }
 
@@ -2398,7 +2428,11 @@ pub unsafe extern "C" fn PMPI_Pack_size(
     size: *mut c_int,
 ) -> c_int {
     shim::run("MPI_Pack_size", comm, || {
-        datatype::pack_size(incount, datatype, comm, size)
+        args::put_int(
+            size,
+            datatype::counted(comm, incount, "incount", datatype)
+                .and_then(|(t, n)| t.packed_size(n, false))? as i64,
+        )
     })
 }
 
@@ -2411,7 +2445,11 @@ pub unsafe extern "C" fn PMPI_Pack_size_c(
     size: *mut MPI_Count,
 ) -> c_int {
     shim::run("MPI_Pack_size_c", comm, || {
-        datatype::pack_size(incount, datatype, comm, size)
+        args::put_int(
+            size,
+            datatype::counted(comm, incount, "incount", datatype)
+                .and_then(|(t, n)| t.packed_size(n, true))? as i64,
+        )
     })
 }
 
@@ -2524,7 +2562,11 @@ pub unsafe extern "C" fn PMPI_Pack_external_size(
     size: *mut MPI_Aint,
 ) -> c_int {
     shim::run("MPI_Pack_external_size", MPI_COMM_WORLD, || {
-        datatype::pack_external_size(datarep, incount, datatype, size)
+        shim::write_out(
+            size,
+            datatype::external32(datarep, incount, "incount", datatype)
+                .and_then(|(t, n)| datatype::external32::size_of(&t, n))? as MPI_Aint,
+        )
     })
 }
 
@@ -2537,7 +2579,11 @@ pub unsafe extern "C" fn PMPI_Pack_external_size_c(
     size: *mut MPI_Count,
 ) -> c_int {
     shim::run("MPI_Pack_external_size_c", MPI_COMM_WORLD, || {
-        datatype::pack_external_size(datarep, incount, datatype, size)
+        shim::write_out(
+            size,
+            datatype::external32(datarep, incount, "incount", datatype)
+                .and_then(|(t, n)| datatype::external32::size_of(&t, n))? as MPI_Aint,
+        )
     })
 }
 
@@ -2643,7 +2689,7 @@ pub unsafe extern "C" fn PMPI_Type_match_size(
     datatype: *mut MPI_Datatype,
 ) -> c_int {
     shim::run("MPI_Type_match_size", MPI_COMM_WORLD, || {
-        datatype::match_size(typeclass, size, datatype)
+        shim::write_out(datatype, datatype::match_size(typeclass, size)?)
     })
 }
 
@@ -9351,7 +9397,7 @@ pub unsafe extern "C" fn PMPI_Cart_shift(
     rank_dest: *mut c_int,
 ) -> c_int {
     shim::run("MPI_Cart_shift", comm, || {
-        topo::put(
+        shim::write_all(
             [rank_source, rank_dest],
             topo::with_cart(comm, |c, r| {
                 c.shift_ranks(r, direction, disp as i64, MPI_PROC_NULL)
@@ -9414,7 +9460,7 @@ pub unsafe extern "C" fn PMPI_Graphdims_get(
     nedges: *mut c_int,
 ) -> c_int {
     shim::run("MPI_Graphdims_get", comm, || {
-        topo::put(
+        shim::write_all(
             [nnodes, nedges],
             topo::with_graph(comm, |g| Ok([g.nnodes() as c_int, g.edges.len() as c_int]))?,
         )
@@ -9542,7 +9588,7 @@ pub unsafe extern "C" fn PMPI_Dist_graph_neighbors_count(
     weighted: *mut c_int,
 ) -> c_int {
     shim::run("MPI_Dist_graph_neighbors_count", comm, || {
-        topo::put(
+        shim::write_all(
             [indegree, outdegree, weighted],
             topo::with(comm, |t, _| Ok(topo::Topology::dist_graph(t)?.counts()))?,
         )

@@ -3,7 +3,7 @@
 //! neighbourhood collectives use. The topology is kept in the communicator's table entry
 //! (`CommEntry::topo`) and goes with it through MPI_Comm_dup. Ranks are never reordered.
 //! The grids and graphs are `crate::comm::topology`'s; most calls are table expressions
-//! over `create`, `map`, `with*`, `fill` and `put` here.
+//! over `create`, `map`, `with*` and `fill` here.
 
 use super::args;
 use super::consts::*;
@@ -37,17 +37,6 @@ where
             // SAFETY: per the contract. (Ranks, dimensions and weights fit a C int.)
             *p.add(i) = x.try_into().unwrap_or(c_int::MAX);
         }
-    }
-    Ok(())
-}
-
-/// Write each value of `v` through its pointer of `p`, in order (MPI_ERR_ARG for NULL).
-///
-/// # Safety
-/// Each of `p` is NULL or valid for writing.
-pub(crate) unsafe fn put<const N: usize>(p: [*mut c_int; N], v: [c_int; N]) -> Result<()> {
-    for (p, v) in p.into_iter().zip(v) {
-        write_out(p, v)?;
     }
     Ok(())
 }
