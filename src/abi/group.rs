@@ -40,11 +40,9 @@ pub(crate) unsafe fn subset<T>(
     if check_count {
         g.check_count(n as i64)?;
     }
-    give(
-        newgroup,
-        f(&g, args::slice(p, args::size(n)?, "ranks")?)?,
-        group,
-    )
+    let what = if check_count { "ranks" } else { "ranges" };
+    let items = args::slice(p, args::size(n)?, what)?;
+    give(newgroup, f(&g, items)?, group)
 }
 
 /// MPI_Group_union / _intersection / _difference: `f` of the two groups.
