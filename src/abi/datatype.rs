@@ -12,14 +12,16 @@ use super::shim::{write_out, write_out_str};
 use super::type_attr;
 use crate::datatype::contents::{object_name, Contents, Registry, Room};
 use crate::datatype::predefined::{self, TypeClass};
-use crate::datatype::{external32, Datatype, Distrib, Member, Order};
+use crate::datatype::{Darray, Datatype, Distrib, Member, Order};
+// The table's MPI_Pack_external_size line names it.
+pub(crate) use crate::datatype::external32;
 // The table's constructor lines name it (`datatype::Ctor::Vector(..)`).
 pub(crate) use crate::datatype::{contents::Combiner, Ctor};
 use crate::error::Result;
 use crate::mpi_err;
 use std::ffi::CStr;
 use std::os::raw::{c_char, c_int, c_void};
-use std::sync::{LazyLock, OnceLock};
+use std::sync::LazyLock;
 
 // ------------------------------------------------------------------ contents and references
 
@@ -77,22 +79,14 @@ fn is_predefined(h: MPI_Datatype) -> bool {
     builtin_types::lookup(h).is_some() || builtin_types::is_bound_marker(h)
 }
 
-/// MPI_LB / MPI_UB as types (`Datatype::bound_marker`).
-fn marker(h: MPI_Datatype) -> &'static Datatype {
-    static MARKERS: OnceLock<[Datatype; 2]> = OnceLock::new();
-    let m = MARKERS.get_or_init(|| {
-        [
-            Datatype::bound_marker("MPI_LB"),
-            Datatype::bound_marker("MPI_UB"),
-        ]
-    });
-    &m[usize::from(h == MPI_UB)]
-}
+/// MPI_LB / MPI_UB as types (`Datatype::bound_marker`), in this order.
+static MARKERS: LazyLock<[Datatype; 2]> =
+    LazyLock::new(|| ["MPI_LB", "MPI_UB"].map(Datatype::bound_marker));
 
 /// Any valid datatype, committed or not, the MPI_LB / MPI_UB markers included.
 pub(crate) fn any_type(h: MPI_Datatype) -> Result<TypeRef> {
     if builtin_types::is_bound_marker(h) {
-        return Ok(TypeRef::Builtin(marker(h)));
+        return Ok(TypeRef::Builtin(&MARKERS[usize::from(h == MPI_UB)]));
     }
     handles::any_datatype(h)
 }
@@ -105,14 +99,6 @@ fn old_type(h: MPI_Datatype) -> Result<TypeRef> {
     any_type(h)
 }
 
-fn nonneg(v: impl args::Int, what: &str) -> Result<i64> {
-    let v = v.wide();
-    if v < 0 {
-        return mpi_err!(Count, "negative {what} {v}");
-    }
-    Ok(v)
-}
-
 fn out<T>(p: *mut T) -> Result<*mut T> {
     if p.is_null() {
         return mpi_err!(Arg, "NULL output argument");
@@ -122,45 +108,20 @@ fn out<T>(p: *mut T) -> Result<*mut T> {
 
 // ------------------------------------------------------------------ queries
 
-/// MPI_Type_get_extent(_x, _c), or with `true_` MPI_Type_get_true_extent(_x, _c) (table
-/// lines; MPI_Aint and MPI_Count are the same C type here).
-///
-/// # Safety
-/// `lb` and `extent` are NULL or valid.
-pub unsafe fn extent(
-    datatype: MPI_Datatype,
-    lb: *mut MPI_Aint,
-    extent: *mut MPI_Aint,
-    true_: bool,
-) -> Result<()> {
-    let t = any_type(datatype)?;
-    let (l, e) = if true_ {
-        (t.true_lb, t.true_extent)
-    } else {
-        (t.lb, t.extent)
-    };
-    write_out(lb, l as MPI_Aint)?;
-    write_out(extent, e as MPI_Aint)
-}
-
 pub(crate) unsafe fn get_name(
     datatype: MPI_Datatype,
     type_name: *mut c_char,
     resultlen: *mut c_int,
 ) -> Result<()> {
-    if datatype == MPI_DATATYPE_NULL {
-        // The null handle's name is its own (MPI-4.1 §5.1.14, as MPICH 5's).
-        return write_out_str(
-            "MPI_DATATYPE_NULL",
-            type_name,
-            MPI_MAX_OBJECT_NAME as usize,
-            resultlen,
-        );
-    }
-    let t = any_type(datatype)?;
-    let renamed = META.name(datatype);
-    let name = renamed.as_deref().unwrap_or(&t.name);
-    write_out_str(name, type_name, MPI_MAX_OBJECT_NAME as usize, resultlen)
+    // The null handle's name is its own (MPI-4.1 §5.1.14, as MPICH 5's).
+    let name = match datatype {
+        MPI_DATATYPE_NULL => "MPI_DATATYPE_NULL".to_string(),
+        h => {
+            let t = any_type(h)?;
+            META.name(h).unwrap_or_else(|| t.name.clone())
+        }
+    };
+    write_out_str(&name, type_name, MPI_MAX_OBJECT_NAME as usize, resultlen)
 }
 
 pub(crate) unsafe fn set_name(datatype: MPI_Datatype, type_name: *const c_char) -> Result<()> {
@@ -195,31 +156,18 @@ fn name_of(h: MPI_Datatype) -> Option<&'static str> {
     builtin_types::lookup(h).map(|d| d.name.as_str())
 }
 
-/// MPI_Type_get_value_index (MPI-4.1): MPI_DATATYPE_NULL where there is no pair type.
-///
-/// # Safety
-/// `pair_type` is NULL or valid.
-pub unsafe fn get_value_index(
-    value_type: MPI_Datatype,
-    index_type: MPI_Datatype,
-    pair_type: *mut MPI_Datatype,
-) -> Result<()> {
-    handles::any_datatype(value_type)?;
-    handles::any_datatype(index_type)?;
-    let pair = name_of(value_type)
-        .zip(name_of(index_type))
-        .and_then(|(v, i)| predefined::value_index(v, i));
-    write_out(
-        pair_type,
-        pair.map_or(MPI_DATATYPE_NULL, builtin_types::named),
-    )
+/// MPI_Type_get_value_index's pair type (MPI-4.1, a table line): MPI_DATATYPE_NULL where
+/// there is none.
+pub(crate) fn value_index(value: MPI_Datatype, index: MPI_Datatype) -> Result<MPI_Datatype> {
+    handles::any_datatype(value)?;
+    handles::any_datatype(index)?;
+    let pair = name_of(value).zip(name_of(index));
+    let pair = pair.and_then(|(v, i)| predefined::value_index(v, i));
+    Ok(pair.map_or(MPI_DATATYPE_NULL, builtin_types::named))
 }
 
-pub(crate) unsafe fn match_size(
-    typeclass: c_int,
-    size: c_int,
-    datatype: *mut MPI_Datatype,
-) -> Result<()> {
+/// MPI_Type_match_size's type (a table line).
+pub(crate) fn match_size(typeclass: c_int, size: c_int) -> Result<MPI_Datatype> {
     let class = match typeclass {
         MPI_TYPECLASS_REAL => TypeClass::Real,
         MPI_TYPECLASS_INTEGER => TypeClass::Integer,
@@ -228,7 +176,7 @@ pub(crate) unsafe fn match_size(
     };
     let size_of = |name: &str| builtin_types::lookup(builtin_types::named(name)).map(|d| d.size);
     match predefined::match_size(class, size as i64, size_of) {
-        Some(name) => write_out(datatype, builtin_types::named(name)),
+        Some(name) => Ok(builtin_types::named(name)),
         None => mpi_err!(Arg, "no type of class {typeclass} has size {size}"),
     }
 }
@@ -374,10 +322,7 @@ pub(crate) unsafe fn dup(oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> R
     let old = old_type(oldtype)?;
     let newtype = out(newtype)?;
     let t = Datatype::dup(&old);
-    let h = create(
-        t,
-        Contents::new(Combiner::Dup, &[], &[], false, vec![oldtype]),
-    );
+    let h = create(t, Contents::dup(oldtype));
     if let Err(e) = type_attr::copy_all(oldtype, h) {
         // The copy callbacks' error is the call's; the half-made type goes.
         let _ = type_attr::delete_all(h);
@@ -421,7 +366,7 @@ pub unsafe fn subarray(
 }
 
 /// MPI_Type_create_darray(_c) (the `_c` form's global sizes are large counts, the rest
-/// stays integers).
+/// stays integers): the rank and ndims first, then the arrays (`Darray`).
 ///
 /// # Safety
 /// MPI's: the arrays hold `ndims` values; `newtype` is NULL or valid.
@@ -438,57 +383,44 @@ pub unsafe fn darray<I: args::Int>(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> Result<()> {
-    if rank < 0 || rank >= size {
-        return mpi_err!(Rank, "rank {rank} is not in 0..{size}");
-    }
-    if ndims <= 0 {
-        return mpi_err!(Arg, "ndims must be positive, is {ndims}");
-    }
-    let n = ndims as usize;
-    let gsizes = args::ints(array_of_gsizes, n, "array_of_gsizes")?;
-    let distribs = args::slice(array_of_distribs, n, "array_of_distribs")?;
-    let dargs = args::slice(array_of_dargs, n, "array_of_dargs")?;
-    let psizes = args::slice(array_of_psizes, n, "array_of_psizes")?;
-    let dist = distribs
-        .iter()
-        .enumerate()
-        .map(|(i, &x)| match x {
-            MPI_DISTRIBUTE_BLOCK => Ok(Distrib::Block),
-            MPI_DISTRIBUTE_CYCLIC => Ok(Distrib::Cyclic),
-            MPI_DISTRIBUTE_NONE => Ok(Distrib::None),
-            x => mpi_err!(Arg, "array_of_distribs[{i}] = {x} is invalid"),
-        })
-        .collect::<Result<Vec<_>>>()?;
-    let w = |a: &[c_int]| a.iter().map(|&x| x as i64).collect::<Vec<_>>();
-    let (wargs, wsizes) = (w(dargs), w(psizes));
-    Datatype::check_darray(size as i64, &gsizes, &dist, &wargs, &wsizes)?;
+    let n = Darray::check_rank(size, rank, ndims)?;
+    let d = Darray {
+        size,
+        rank,
+        gsizes: &args::ints(array_of_gsizes, n, "array_of_gsizes")?,
+        distribs: args::slice(array_of_distribs, n, "array_of_distribs")?,
+        dargs: args::slice(array_of_dargs, n, "array_of_dargs")?,
+        psizes: args::slice(array_of_psizes, n, "array_of_psizes")?,
+        order,
+    };
+    let dist = d.check(|x| match x {
+        MPI_DISTRIBUTE_BLOCK => Some(Distrib::Block),
+        MPI_DISTRIBUTE_CYCLIC => Some(Distrib::Cyclic),
+        MPI_DISTRIBUTE_NONE => Some(Distrib::None),
+        _ => None,
+    })?;
     let o = storage_order(order)?;
     let old = old_type(oldtype)?;
     let newtype = out(newtype)?;
-    let (s, r) = (size as i64, rank as i64);
-    let t = Datatype::darray(s, r, &gsizes, &dist, &wargs, &wsizes, o, &old)?;
-    let c = Contents::darray(
-        size,
-        rank,
-        &gsizes,
-        distribs,
-        dargs,
-        psizes,
-        order,
-        I::LARGE,
-        oldtype,
-    );
-    write_out(newtype, create(t, c))
+    let t = d.build(&dist, o, &old)?;
+    write_out(newtype, create(t, d.contents(I::LARGE, oldtype)))
 }
 
 // ------------------------------------------------------------------ commit and free
 
-pub(crate) unsafe fn commit(datatype: *mut MPI_Datatype) -> Result<()> {
-    if datatype.is_null() {
+/// The handle `p` points to (MPI_ERR_ARG for NULL).
+///
+/// # Safety
+/// `p` is NULL or valid for reading.
+unsafe fn handle_at(p: *mut MPI_Datatype) -> Result<MPI_Datatype> {
+    if p.is_null() {
         return mpi_err!(Arg, "NULL datatype pointer");
     }
-    // SAFETY: non-NULL (checked); MPI: points to the caller's handle.
-    let h = *datatype;
+    Ok(*p)
+}
+
+pub(crate) unsafe fn commit(datatype: *mut MPI_Datatype) -> Result<()> {
+    let h = handle_at(datatype)?;
     if is_predefined(h) {
         return Ok(());
     }
@@ -496,11 +428,7 @@ pub(crate) unsafe fn commit(datatype: *mut MPI_Datatype) -> Result<()> {
 }
 
 pub(crate) unsafe fn free(datatype: *mut MPI_Datatype) -> Result<()> {
-    if datatype.is_null() {
-        return mpi_err!(Arg, "NULL datatype pointer");
-    }
-    // SAFETY: non-NULL (checked); MPI: points to the caller's handle.
-    let h = *datatype;
+    let h = handle_at(datatype)?;
     if is_predefined(h) || META.is_f90(h) {
         return mpi_err!(Type, "cannot free a predefined datatype");
     }
@@ -553,9 +481,7 @@ pub unsafe fn packing<I: args::Int>(
     size: usize,
     packing: bool,
 ) -> Result<()> {
-    handles::comm(comm)?;
-    let n = nonneg(count, count_name)? as usize;
-    let t = handles::datatype(datatype)?;
+    let (t, n) = counted(comm, count, count_name, datatype)?;
     let pos = (*out(position)?).wide();
     match t.pack_at(n, typed.cast(), packed.cast(), size, pos, I::LARGE, packing)? {
         Some(end) => args::put_int(position, end as i64),
@@ -563,28 +489,25 @@ pub unsafe fn packing<I: args::Int>(
     }
 }
 
-/// MPI_Pack_size(_c).
-///
-/// # Safety
-/// `size` is NULL or valid.
-pub unsafe fn pack_size<I: args::Int>(
-    incount: I,
-    datatype: MPI_Datatype,
+/// The type and element count (`count_name`) of MPI_Pack(_c), MPI_Unpack(_c) and
+/// MPI_Pack_size(_c) (a table line) over `comm`, checked in this order.
+pub(crate) fn counted(
     comm: MPI_Comm,
-    size: *mut I,
-) -> Result<()> {
+    count: impl args::Int,
+    count_name: &str,
+    datatype: MPI_Datatype,
+) -> Result<(TypeRef, usize)> {
     handles::comm(comm)?;
-    let n = nonneg(incount, "incount")? as usize;
-    let t = handles::datatype(datatype)?;
-    args::put_int(size, t.packed_size(n, I::LARGE)? as i64)
+    let n = args::elems(count, count_name)?;
+    Ok((handles::datatype(datatype)?, n))
 }
 
 /// The data representation argument of the external pack calls (`check_datarep`), the
-/// count (`count_name`) and the type.
+/// count (`count_name`) and the type (MPI_Pack_external_size(_c): a table line).
 ///
 /// # Safety
 /// `datarep` is NULL or a NUL-terminated string.
-unsafe fn external32(
+pub(crate) unsafe fn external32(
     datarep: *const c_char,
     count: impl args::Int,
     count_name: &str,
@@ -594,7 +517,7 @@ unsafe fn external32(
         return mpi_err!(Arg, "NULL datarep");
     }
     external32::check_datarep(CStr::from_ptr(datarep).to_bytes())?;
-    let n = nonneg(count, count_name)? as usize;
+    let n = args::elems(count, count_name)?;
     Ok((handles::datatype(datatype)?, n))
 }
 
@@ -621,20 +544,6 @@ pub unsafe fn external(
         *position = end as MPI_Aint;
     }
     Ok(())
-}
-
-/// MPI_Pack_external_size(_c).
-///
-/// # Safety
-/// MPI's: the buffers hold what the arguments say.
-pub unsafe fn pack_external_size(
-    datarep: *const c_char,
-    incount: impl args::Int,
-    datatype: MPI_Datatype,
-    size: *mut MPI_Aint,
-) -> Result<()> {
-    let (t, n) = external32(datarep, incount, "incount", datatype)?;
-    write_out(size, external32::size_of(&t, n)? as MPI_Aint)
 }
 
 // ------------------------------------------------------------------ MPI_Type_create_f90_*

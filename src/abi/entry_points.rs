@@ -1637,7 +1637,7 @@ pub unsafe extern "C" fn PMPI_Type_get_value_index(
     pair_type: *mut MPI_Datatype,
 ) -> c_int {
     shim::run("MPI_Type_get_value_index", MPI_COMM_WORLD, || {
-        datatype::get_value_index(value_type, index_type, pair_type)
+        shim::write_out(pair_type, datatype::value_index(value_type, index_type)?)
     })
 }
 
@@ -1673,7 +1673,12 @@ pub unsafe extern "C" fn PMPI_Type_get_extent(
     extent: *mut MPI_Aint,
 ) -> c_int {
     shim::run("MPI_Type_get_extent", MPI_COMM_WORLD, || {
-        datatype::extent(datatype, lb, extent, false)
+        shim::write_all(
+            [lb, extent],
+            datatype::any_type(datatype)?
+                .bounds(false)
+                .map(|x| x as MPI_Aint),
+        )
     })
 }
 
@@ -1685,7 +1690,12 @@ pub unsafe extern "C" fn PMPI_Type_get_extent_c(
     extent: *mut MPI_Count,
 ) -> c_int {
     shim::run("MPI_Type_get_extent_c", MPI_COMM_WORLD, || {
-        datatype::extent(datatype, lb, extent, false)
+        shim::write_all(
+            [lb, extent],
+            datatype::any_type(datatype)?
+                .bounds(false)
+                .map(|x| x as MPI_Aint),
+        )
     })
 }
 
@@ -1697,7 +1707,12 @@ pub unsafe extern "C" fn PMPI_Type_get_extent_x(
     extent: *mut MPI_Count,
 ) -> c_int {
     shim::run("MPI_Type_get_extent_x", MPI_COMM_WORLD, || {
-        datatype::extent(datatype, lb, extent, false)
+        shim::write_all(
+            [lb, extent],
+            datatype::any_type(datatype)?
+                .bounds(false)
+                .map(|x| x as MPI_Aint),
+        )
     })
 }
 
@@ -1709,7 +1724,12 @@ pub unsafe extern "C" fn PMPI_Type_get_true_extent(
     true_extent: *mut MPI_Aint,
 ) -> c_int {
     shim::run("MPI_Type_get_true_extent", MPI_COMM_WORLD, || {
-        datatype::extent(datatype, true_lb, true_extent, true)
+        shim::write_all(
+            [true_lb, true_extent],
+            datatype::any_type(datatype)?
+                .bounds(true)
+                .map(|x| x as MPI_Aint),
+        )
     })
 }
 
@@ -1721,7 +1741,12 @@ pub unsafe extern "C" fn PMPI_Type_get_true_extent_c(
     true_extent: *mut MPI_Count,
 ) -> c_int {
     shim::run("MPI_Type_get_true_extent_c", MPI_COMM_WORLD, || {
-        datatype::extent(datatype, true_lb, true_extent, true)
+        shim::write_all(
+            [true_lb, true_extent],
+            datatype::any_type(datatype)?
+                .bounds(true)
+                .map(|x| x as MPI_Aint),
+        )
     })
 }
 
@@ -1733,7 +1758,12 @@ pub unsafe extern "C" fn PMPI_Type_get_true_extent_x(
     true_extent: *mut MPI_Count,
 ) -> c_int {
     shim::run("MPI_Type_get_true_extent_x", MPI_COMM_WORLD, || {
-        datatype::extent(datatype, true_lb, true_extent, true)
+        shim::write_all(
+            [true_lb, true_extent],
+            datatype::any_type(datatype)?
+                .bounds(true)
+                .map(|x| x as MPI_Aint),
+        )
     })
 }
 
@@ -2397,7 +2427,11 @@ pub unsafe extern "C" fn PMPI_Pack_size(
     size: *mut c_int,
 ) -> c_int {
     shim::run("MPI_Pack_size", comm, || {
-        datatype::pack_size(incount, datatype, comm, size)
+        args::put_int(
+            size,
+            datatype::counted(comm, incount, "incount", datatype)
+                .and_then(|(t, n)| t.packed_size(n, false))? as i64,
+        )
     })
 }
 
@@ -2410,7 +2444,11 @@ pub unsafe extern "C" fn PMPI_Pack_size_c(
     size: *mut MPI_Count,
 ) -> c_int {
     shim::run("MPI_Pack_size_c", comm, || {
-        datatype::pack_size(incount, datatype, comm, size)
+        args::put_int(
+            size,
+            datatype::counted(comm, incount, "incount", datatype)
+                .and_then(|(t, n)| t.packed_size(n, true))? as i64,
+        )
     })
 }
 
@@ -2523,7 +2561,11 @@ pub unsafe extern "C" fn PMPI_Pack_external_size(
     size: *mut MPI_Aint,
 ) -> c_int {
     shim::run("MPI_Pack_external_size", MPI_COMM_WORLD, || {
-        datatype::pack_external_size(datarep, incount, datatype, size)
+        shim::write_out(
+            size,
+            datatype::external32(datarep, incount, "incount", datatype)
+                .and_then(|(t, n)| datatype::external32::size_of(&t, n))? as MPI_Aint,
+        )
     })
 }
 
@@ -2536,7 +2578,11 @@ pub unsafe extern "C" fn PMPI_Pack_external_size_c(
     size: *mut MPI_Count,
 ) -> c_int {
     shim::run("MPI_Pack_external_size_c", MPI_COMM_WORLD, || {
-        datatype::pack_external_size(datarep, incount, datatype, size)
+        shim::write_out(
+            size,
+            datatype::external32(datarep, incount, "incount", datatype)
+                .and_then(|(t, n)| datatype::external32::size_of(&t, n))? as MPI_Aint,
+        )
     })
 }
 
@@ -2642,7 +2688,7 @@ pub unsafe extern "C" fn PMPI_Type_match_size(
     datatype: *mut MPI_Datatype,
 ) -> c_int {
     shim::run("MPI_Type_match_size", MPI_COMM_WORLD, || {
-        datatype::match_size(typeclass, size, datatype)
+        shim::write_out(datatype, datatype::match_size(typeclass, size)?)
     })
 }
 
@@ -9049,14 +9095,19 @@ pub unsafe extern "C" fn PMPI_Parrived(
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_group")]
 pub unsafe extern "C" fn PMPI_Comm_group(comm: MPI_Comm, group: *mut MPI_Group) -> c_int {
-    shim::run("MPI_Comm_group", comm, || group::comm_group(comm, group))
+    shim::run("MPI_Comm_group", comm, || {
+        shim::write_out(
+            group,
+            handles::new_group_in(shim::comm(comm)?.group.clone(), handles::comm_session(comm)),
+        )
+    })
 }
 
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Group_size")]
 pub unsafe extern "C" fn PMPI_Group_size(group: MPI_Group, size: *mut c_int) -> c_int {
     shim::run("MPI_Group_size", MPI_COMM_WORLD, || {
-        group::size(group, size)
+        shim::write_out(size, handles::group(group)?.size() as c_int)
     })
 }
 
@@ -9064,7 +9115,12 @@ pub unsafe extern "C" fn PMPI_Group_size(group: MPI_Group, size: *mut c_int) -> 
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Group_rank")]
 pub unsafe extern "C" fn PMPI_Group_rank(group: MPI_Group, rank: *mut c_int) -> c_int {
     shim::run("MPI_Group_rank", MPI_COMM_WORLD, || {
-        group::rank(group, rank)
+        shim::write_out(
+            rank,
+            shim::world()
+                .and_then(|w| Ok(handles::group(group)?.rank_of(w.rank)))?
+                .map_or(MPI_UNDEFINED, |r| r as c_int),
+        )
     })
 }
 
@@ -9077,7 +9133,7 @@ pub unsafe extern "C" fn PMPI_Group_incl(
     newgroup: *mut MPI_Group,
 ) -> c_int {
     shim::run("MPI_Group_incl", MPI_COMM_WORLD, || {
-        group::incl(group, n, ranks, newgroup)
+        group::subset(group, n, ranks, newgroup, true, group::Group::incl)
     })
 }
 
@@ -9090,7 +9146,7 @@ pub unsafe extern "C" fn PMPI_Group_excl(
     newgroup: *mut MPI_Group,
 ) -> c_int {
     shim::run("MPI_Group_excl", MPI_COMM_WORLD, || {
-        group::excl(group, n, ranks, newgroup)
+        group::subset(group, n, ranks, newgroup, true, group::Group::excl)
     })
 }
 
@@ -9103,7 +9159,7 @@ pub unsafe extern "C" fn PMPI_Group_range_incl(
     newgroup: *mut MPI_Group,
 ) -> c_int {
     shim::run("MPI_Group_range_incl", MPI_COMM_WORLD, || {
-        group::range_incl(group, n, ranges, newgroup)
+        group::subset(group, n, ranges, newgroup, false, group::Group::range_incl)
     })
 }
 
@@ -9116,7 +9172,7 @@ pub unsafe extern "C" fn PMPI_Group_range_excl(
     newgroup: *mut MPI_Group,
 ) -> c_int {
     shim::run("MPI_Group_range_excl", MPI_COMM_WORLD, || {
-        group::range_excl(group, n, ranges, newgroup)
+        group::subset(group, n, ranges, newgroup, false, group::Group::range_excl)
     })
 }
 
@@ -9128,7 +9184,7 @@ pub unsafe extern "C" fn PMPI_Group_union(
     newgroup: *mut MPI_Group,
 ) -> c_int {
     shim::run("MPI_Group_union", MPI_COMM_WORLD, || {
-        group::union(group1, group2, newgroup)
+        group::set_op(group1, group2, newgroup, group::Group::union)
     })
 }
 
@@ -9140,7 +9196,7 @@ pub unsafe extern "C" fn PMPI_Group_intersection(
     newgroup: *mut MPI_Group,
 ) -> c_int {
     shim::run("MPI_Group_intersection", MPI_COMM_WORLD, || {
-        group::intersection(group1, group2, newgroup)
+        group::set_op(group1, group2, newgroup, group::Group::intersection)
     })
 }
 
@@ -9152,7 +9208,7 @@ pub unsafe extern "C" fn PMPI_Group_difference(
     newgroup: *mut MPI_Group,
 ) -> c_int {
     shim::run("MPI_Group_difference", MPI_COMM_WORLD, || {
-        group::difference(group1, group2, newgroup)
+        group::set_op(group1, group2, newgroup, group::Group::difference)
     })
 }
 
@@ -9178,7 +9234,10 @@ pub unsafe extern "C" fn PMPI_Group_compare(
     result: *mut c_int,
 ) -> c_int {
     shim::run("MPI_Group_compare", MPI_COMM_WORLD, || {
-        group::compare(group1, group2, result)
+        shim::write_out(
+            result,
+            group::comparison(handles::group(group1)?.compare(&*handles::group(group2)?)),
+        )
     })
 }
 
@@ -9312,7 +9371,9 @@ pub unsafe extern "C" fn PMPI_Cart_create(
     comm_cart: *mut MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Cart_create", comm_old, || {
-        topo::cart_create(comm_old, ndims, dims, periods, reorder, comm_cart)
+        topo::create(comm_old, comm_cart, true, |_, p| {
+            topo::cart(ndims, dims, periods)?.create(p.size())
+        })
     })
 }
 
@@ -9326,14 +9387,21 @@ pub unsafe extern "C" fn PMPI_Cart_map(
     newrank: *mut c_int,
 ) -> c_int {
     shim::run("MPI_Cart_map", comm, || {
-        topo::cart_map(comm, ndims, dims, periods, newrank)
+        shim::write_out(
+            newrank,
+            topo::map(comm, |c| {
+                topo::cart(ndims, dims, periods)?.map(c.rank, c.size())
+            })?,
+        )
     })
 }
 
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Cartdim_get")]
 pub unsafe extern "C" fn PMPI_Cartdim_get(comm: MPI_Comm, ndims: *mut c_int) -> c_int {
-    shim::run("MPI_Cartdim_get", comm, || topo::cartdim_get(comm, ndims))
+    shim::run("MPI_Cartdim_get", comm, || {
+        shim::write_out(ndims, topo::with_cart(comm, |c, _| Ok(c.ndims() as c_int))?)
+    })
 }
 
 #[no_mangle]
@@ -9346,7 +9414,9 @@ pub unsafe extern "C" fn PMPI_Cart_get(
     coords: *mut c_int,
 ) -> c_int {
     shim::run("MPI_Cart_get", comm, || {
-        topo::cart_get(comm, maxdims, dims, periods, coords)
+        topo::with_cart(comm, |c, r| {
+            topo::fill([dims, periods, coords], c.get(r, maxdims)?)
+        })
     })
 }
 
@@ -9359,7 +9429,10 @@ pub unsafe extern "C" fn PMPI_Cart_coords(
     coords: *mut c_int,
 ) -> c_int {
     shim::run("MPI_Cart_coords", comm, || {
-        topo::cart_coords(comm, rank, maxdims, coords)
+        topo::fill(
+            [coords],
+            [topo::with_cart(comm, |c, _| c.coords_of(rank, maxdims))?],
+        )
     })
 }
 
@@ -9371,7 +9444,12 @@ pub unsafe extern "C" fn PMPI_Cart_rank(
     rank: *mut c_int,
 ) -> c_int {
     shim::run("MPI_Cart_rank", comm, || {
-        topo::cart_rank(comm, coords, rank)
+        shim::write_out(
+            rank,
+            topo::with_cart(comm, |c, _| {
+                c.rank_of(&args::ints(coords, c.ndims(), "coords")?)
+            })? as c_int,
+        )
     })
 }
 
@@ -9385,7 +9463,12 @@ pub unsafe extern "C" fn PMPI_Cart_shift(
     rank_dest: *mut c_int,
 ) -> c_int {
     shim::run("MPI_Cart_shift", comm, || {
-        topo::cart_shift(comm, direction, disp, rank_source, rank_dest)
+        shim::write_all(
+            [rank_source, rank_dest],
+            topo::with_cart(comm, |c, r| {
+                c.shift_ranks(r, direction, disp as i64, MPI_PROC_NULL)
+            })?,
+        )
     })
 }
 
@@ -9412,7 +9495,9 @@ pub unsafe extern "C" fn PMPI_Graph_create(
     comm_graph: *mut MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Graph_create", comm_old, || {
-        topo::graph_create(comm_old, nnodes, index, edges, reorder, comm_graph)
+        topo::create(comm_old, comm_graph, true, |_, p| {
+            topo::graph(nnodes, index, edges, p.size())
+        })
     })
 }
 
@@ -9426,7 +9511,10 @@ pub unsafe extern "C" fn PMPI_Graph_map(
     newrank: *mut c_int,
 ) -> c_int {
     shim::run("MPI_Graph_map", comm, || {
-        topo::graph_map(comm, nnodes, index, edges, newrank)
+        shim::write_out(
+            newrank,
+            topo::map(comm, |c| topo::Graph::map(nnodes, c.rank, c.size()))?,
+        )
     })
 }
 
@@ -9438,7 +9526,10 @@ pub unsafe extern "C" fn PMPI_Graphdims_get(
     nedges: *mut c_int,
 ) -> c_int {
     shim::run("MPI_Graphdims_get", comm, || {
-        topo::graphdims_get(comm, nnodes, nedges)
+        shim::write_all(
+            [nnodes, nedges],
+            topo::with_graph(comm, |g| Ok([g.nnodes() as c_int, g.edges.len() as c_int]))?,
+        )
     })
 }
 
@@ -9452,7 +9543,9 @@ pub unsafe extern "C" fn PMPI_Graph_get(
     edges: *mut c_int,
 ) -> c_int {
     shim::run("MPI_Graph_get", comm, || {
-        topo::graph_get(comm, maxindex, maxedges, index, edges)
+        topo::with_graph(comm, |g| {
+            topo::fill([index, edges], g.get(maxindex, maxedges)?)
+        })
     })
 }
 
@@ -9464,7 +9557,10 @@ pub unsafe extern "C" fn PMPI_Graph_neighbors_count(
     nneighbors: *mut c_int,
 ) -> c_int {
     shim::run("MPI_Graph_neighbors_count", comm, || {
-        topo::graph_neighbors_count(comm, rank, nneighbors)
+        shim::write_out(
+            nneighbors,
+            topo::with_graph(comm, |g| Ok(g.neighbors_of(rank)?.len() as c_int))?,
+        )
     })
 }
 
@@ -9477,7 +9573,9 @@ pub unsafe extern "C" fn PMPI_Graph_neighbors(
     neighbors: *mut c_int,
 ) -> c_int {
     shim::run("MPI_Graph_neighbors", comm, || {
-        topo::graph_neighbors(comm, rank, maxneighbors, neighbors)
+        topo::with_graph(comm, |g| {
+            topo::fill([neighbors], [g.neighbors_upto(rank, maxneighbors)?])
+        })
     })
 }
 
@@ -9499,18 +9597,18 @@ pub unsafe extern "C" fn PMPI_Dist_graph_create_adjacent(
     comm_dist_graph: *mut MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Dist_graph_create_adjacent", comm_old, || {
-        topo::dist_graph_create_adjacent(
-            comm_old,
-            indegree,
-            sources,
-            sourceweights,
-            outdegree,
-            destinations,
-            destweights,
-            info,
-            reorder,
-            comm_dist_graph,
-        )
+        topo::create(comm_old, comm_dist_graph, false, |_, p| {
+            topo::adjacent(
+                p,
+                indegree,
+                sources,
+                sourceweights,
+                outdegree,
+                destinations,
+                destweights,
+                info,
+            )
+        })
     })
 }
 
@@ -9528,17 +9626,19 @@ pub unsafe extern "C" fn PMPI_Dist_graph_create(
     comm_dist_graph: *mut MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Dist_graph_create", comm_old, || {
-        topo::dist_graph_create(
-            comm_old,
-            n,
-            sources,
-            degrees,
-            destinations,
-            weights,
-            info,
-            reorder,
-            comm_dist_graph,
-        )
+        topo::create(comm_old, comm_dist_graph, false, |w, p| {
+            topo::dist_graph(
+                w,
+                p,
+                n,
+                sources,
+                degrees,
+                destinations,
+                weights,
+                info,
+                comm_dist_graph,
+            )
+        })
     })
 }
 
@@ -9554,7 +9654,10 @@ pub unsafe extern "C" fn PMPI_Dist_graph_neighbors_count(
     weighted: *mut c_int,
 ) -> c_int {
     shim::run("MPI_Dist_graph_neighbors_count", comm, || {
-        topo::dist_graph_neighbors_count(comm, indegree, outdegree, weighted)
+        shim::write_all(
+            [indegree, outdegree, weighted],
+            topo::with(comm, |t, _| Ok(topo::Topology::dist_graph(t)?.counts()))?,
+        )
     })
 }
 
@@ -9585,7 +9688,9 @@ pub unsafe extern "C" fn PMPI_Dist_graph_neighbors(
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Topo_test")]
 pub unsafe extern "C" fn PMPI_Topo_test(comm: MPI_Comm, status: *mut c_int) -> c_int {
-    shim::run("MPI_Topo_test", comm, || topo::topo_test(comm, status))
+    shim::run("MPI_Topo_test", comm, || {
+        shim::write_out(status, topo::with(comm, |t, _| Ok(topo::kind(t)))?)
+    })
 }
 
 #[no_mangle]

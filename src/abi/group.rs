@@ -1,25 +1,18 @@
-//! Group shims (MPI-3.1 §6.3): accessors, constructors, translation, comparison, free.
-//! Groups hold world ranks (`crate::comm::Group`); their errors go to MPI_COMM_WORLD's
-//! handler, as for every call without a communicator.
+//! Group shims (MPI-3.1 §6.3): constructors, translation, comparison, free (the accessors
+//! are table expressions). Groups hold world ranks (`crate::comm::Group`, whose methods
+//! the table's lines name); their errors go to MPI_COMM_WORLD's handler, as for every
+//! call without a communicator.
 
 use super::args;
 use super::consts::*;
 use super::handles;
-use super::shim::{self, write_out};
+use super::shim::write_out;
 use crate::comm::group::GroupComparison;
-use crate::comm::Group;
+pub(crate) use crate::comm::Group;
 use crate::error::Result;
 use crate::mpi_err;
 use std::os::raw::c_int;
 use std::sync::Arc;
-
-/// `n` elements of a C array (n checked non-negative: MPI_ERR_ARG).
-///
-/// # Safety
-/// `p` is valid for `n` elements when n > 0.
-unsafe fn slice<'a, T>(p: *const T, n: c_int, what: &str) -> Result<&'a [T]> {
-    args::slice(p, args::size(n)?, what)
-}
 
 /// Store a new group handle through `newgroup`, of the session `from` derives from.
 ///
@@ -30,92 +23,40 @@ unsafe fn give(newgroup: *mut MPI_Group, g: Group, from: MPI_Group) -> Result<()
     write_out(newgroup, handles::new_group_in(Arc::new(g), session))
 }
 
-pub(crate) unsafe fn comm_group(comm: MPI_Comm, group: *mut MPI_Group) -> Result<()> {
-    shim::world()?;
-    let c = handles::comm(comm)?;
-    let session = handles::comm_session(comm);
-    write_out(group, handles::new_group_in(c.group.clone(), session))
-}
-
-pub(crate) unsafe fn size(group: MPI_Group, size: *mut c_int) -> Result<()> {
-    write_out(size, handles::group(group)?.size() as c_int)
-}
-
-pub(crate) unsafe fn rank(group: MPI_Group, rank: *mut c_int) -> Result<()> {
-    let me = shim::world()?.rank;
-    let r = handles::group(group)?
-        .rank_of(me)
-        .map_or(MPI_UNDEFINED, |r| r as c_int);
-    write_out(rank, r)
-}
-
-pub(crate) unsafe fn incl(
+/// MPI_Group_incl / _excl (`check_count`: their count is checked first, MPI_ERR_RANK) and
+/// MPI_Group_range_incl / _excl: `f` of the group and the `n` ranks or triplets `p`.
+///
+/// # Safety
+/// `p` holds `n` elements; `newgroup` is NULL or valid for writing.
+pub(crate) unsafe fn subset<T>(
     group: MPI_Group,
     n: c_int,
-    ranks: *const c_int,
+    p: *const T,
     newgroup: *mut MPI_Group,
+    check_count: bool,
+    f: fn(&Group, &[T]) -> Result<Group>,
 ) -> Result<()> {
     let g = handles::group(group)?;
-    g.check_count(n as i64)?;
-    give(newgroup, g.incl(slice(ranks, n, "ranks")?)?, group)
+    if check_count {
+        g.check_count(n as i64)?;
+    }
+    let what = if check_count { "ranks" } else { "ranges" };
+    let items = args::slice(p, args::size(n)?, what)?;
+    give(newgroup, f(&g, items)?, group)
 }
 
-pub(crate) unsafe fn excl(
-    group: MPI_Group,
-    n: c_int,
-    ranks: *const c_int,
-    newgroup: *mut MPI_Group,
-) -> Result<()> {
-    let g = handles::group(group)?;
-    g.check_count(n as i64)?;
-    give(newgroup, g.excl(slice(ranks, n, "ranks")?)?, group)
-}
-
-pub(crate) unsafe fn range_incl(
-    group: MPI_Group,
-    n: c_int,
-    ranges: *mut [c_int; 3],
-    newgroup: *mut MPI_Group,
-) -> Result<()> {
-    let g = handles::group(group)?;
-    give(newgroup, g.range_incl(slice(ranges, n, "ranges")?)?, group)
-}
-
-pub(crate) unsafe fn range_excl(
-    group: MPI_Group,
-    n: c_int,
-    ranges: *mut [c_int; 3],
-    newgroup: *mut MPI_Group,
-) -> Result<()> {
-    let g = handles::group(group)?;
-    give(newgroup, g.range_excl(slice(ranges, n, "ranges")?)?, group)
-}
-
-pub(crate) unsafe fn union(
+/// MPI_Group_union / _intersection / _difference: `f` of the two groups.
+///
+/// # Safety
+/// `newgroup` is NULL or valid for writing.
+pub(crate) unsafe fn set_op(
     group1: MPI_Group,
     group2: MPI_Group,
     newgroup: *mut MPI_Group,
+    f: fn(&Group, &Group) -> Group,
 ) -> Result<()> {
     let (a, b) = (handles::group(group1)?, handles::group(group2)?);
-    give(newgroup, a.union(&b), group1)
-}
-
-pub(crate) unsafe fn intersection(
-    group1: MPI_Group,
-    group2: MPI_Group,
-    newgroup: *mut MPI_Group,
-) -> Result<()> {
-    let (a, b) = (handles::group(group1)?, handles::group(group2)?);
-    give(newgroup, a.intersection(&b), group1)
-}
-
-pub(crate) unsafe fn difference(
-    group1: MPI_Group,
-    group2: MPI_Group,
-    newgroup: *mut MPI_Group,
-) -> Result<()> {
-    let (a, b) = (handles::group(group1)?, handles::group(group2)?);
-    give(newgroup, a.difference(&b), group1)
+    give(newgroup, f(&a, &b), group1)
 }
 
 pub(crate) unsafe fn translate_ranks(
@@ -126,36 +67,23 @@ pub(crate) unsafe fn translate_ranks(
     ranks2: *mut c_int,
 ) -> Result<()> {
     let (a, b) = (handles::group(group1)?, handles::group(group2)?);
-    let ranks: Vec<Option<c_int>> = slice(ranks1, n, "ranks1")?
-        .iter()
-        .map(|&r| (r != MPI_PROC_NULL).then_some(r))
-        .collect();
+    let ranks = args::slice(ranks1, args::size(n)?, "ranks1")?;
     if n > 0 && ranks2.is_null() {
         return mpi_err!(Arg, "NULL ranks2 array");
     }
-    for (i, t) in a.translate_ranks(&ranks, &b)?.into_iter().enumerate() {
-        // SAFETY: ranks2 has room for n elements (MPI's contract).
-        *ranks2.add(i) = match t {
-            None => MPI_PROC_NULL,
-            Some(None) => MPI_UNDEFINED,
-            Some(Some(r)) => r as c_int,
-        };
-    }
+    let t = a.translate_ranks_as(ranks, &b, MPI_PROC_NULL, MPI_UNDEFINED)?;
+    // SAFETY: ranks2 has room for n elements (MPI's contract), not NULL when n > 0.
+    std::ptr::copy_nonoverlapping(t.as_ptr(), ranks2, t.len());
     Ok(())
 }
 
-pub(crate) unsafe fn compare(
-    group1: MPI_Group,
-    group2: MPI_Group,
-    result: *mut c_int,
-) -> Result<()> {
-    let (a, b) = (handles::group(group1)?, handles::group(group2)?);
-    let r = match a.compare(&b) {
+/// MPI_Group_compare's answer (a table line).
+pub(crate) fn comparison(c: GroupComparison) -> c_int {
+    match c {
         GroupComparison::Ident => MPI_IDENT,
         GroupComparison::Similar => MPI_SIMILAR,
         GroupComparison::Unequal => MPI_UNEQUAL,
-    };
-    write_out(result, r)
+    }
 }
 
 pub(crate) unsafe fn free(group: *mut MPI_Group) -> Result<()> {

@@ -149,6 +149,18 @@ pub unsafe fn write_out<T>(p: *mut T, v: T) -> Result<()> {
     Ok(())
 }
 
+/// `write_out` each value of `v` through its pointer of `p`, in order (a call with
+/// several outputs: MPI_Cart_shift, MPI_Type_get_extent ...).
+///
+/// # Safety
+/// Each of `p` is NULL or valid for writing.
+pub unsafe fn write_all<T, const N: usize>(p: [*mut T; N], v: [T; N]) -> Result<()> {
+    for (p, v) in p.into_iter().zip(v) {
+        write_out(p, v)?;
+    }
+    Ok(())
+}
+
 /// Copy `s` into a C buffer of `cap` bytes as a NUL-terminated string; its length out.
 ///
 /// # Safety

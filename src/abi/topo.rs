@@ -2,87 +2,88 @@
 //! distributed graphs, MPI_Topo_test; and `neighbors`, the neighbour lists the
 //! neighbourhood collectives use. The topology is kept in the communicator's table entry
 //! (`CommEntry::topo`) and goes with it through MPI_Comm_dup. Ranks are never reordered.
+//! The grids and graphs are `crate::comm::topology`'s; most calls are table expressions
+//! over `create`, `map`, `with*` and `fill` here.
 
 use super::args;
 use super::consts::*;
 use super::handles;
 use super::shim::{self, write_out};
-use crate::comm::topology::{self, Cart, DistGraph, Graph, Topology};
+use crate::comm::topology::{self, DistGraph};
+// The table's lines name them (`topo::Graph::map`).
+pub(crate) use crate::comm::topology::{Cart, Graph, Topology};
+use crate::comm::Communicator;
 use crate::error::Result;
 use crate::mpi_err;
+use crate::runtime::World;
 use std::os::raw::c_int;
 use std::sync::Arc;
 
-/// Write `v` into the C array `p` (room for at least `v.len()` elements, or NULL if empty).
+/// Write the values of each `v[k]` into the C array `p[k]` (room for at least as many,
+/// or NULL if none), in order.
 ///
 /// # Safety
-/// `p` is valid for `v.len()` elements.
-unsafe fn fill(p: *mut c_int, v: impl IntoIterator<Item = c_int>) -> Result<()> {
-    for (i, x) in v.into_iter().enumerate() {
-        if p.is_null() {
-            return mpi_err!(Arg, "NULL output array");
+/// Each of `p` is valid for its values.
+pub(crate) unsafe fn fill<T, V, const N: usize>(p: [*mut c_int; N], v: [V; N]) -> Result<()>
+where
+    T: Copy + TryInto<c_int>,
+    V: AsRef<[T]>,
+{
+    for (p, v) in p.into_iter().zip(v) {
+        for (i, &x) in v.as_ref().iter().enumerate() {
+            if p.is_null() {
+                return mpi_err!(Arg, "NULL output array");
+            }
+            // SAFETY: per the contract. (Ranks, dimensions and weights fit a C int.)
+            *p.add(i) = x.try_into().unwrap_or(c_int::MAX);
         }
-        // SAFETY: per the contract.
-        *p.add(i) = x;
     }
     Ok(())
 }
 
-fn is_unweighted(p: *const c_int) -> bool {
-    std::ptr::eq(p, MPI_UNWEIGHTED.0)
-}
-
-fn is_weights_empty(p: *const c_int) -> bool {
-    std::ptr::eq(p, MPI_WEIGHTS_EMPTY.0)
-}
-
-/// The topology of `comm` (checked to be a valid communicator).
+/// The topology of `comm` (checked to be a valid communicator), to keep.
 pub(crate) fn topology(comm: MPI_Comm) -> Result<Option<Arc<Topology>>> {
     shim::world()?;
     handles::comm(comm)?;
     handles::with_comm_entry(comm, |e| e.topo.clone())
 }
 
-/// `f` of `comm`'s Cartesian grid (MPI_ERR_TOPOLOGY for none) and this process's rank.
-fn with_cart<R>(comm: MPI_Comm, f: impl FnOnce(&Cart, usize) -> Result<R>) -> Result<R> {
-    let rank = handles::comm(comm).map(|c| c.rank);
+/// `f` of `comm`'s topology (None without one), `comm` checked to be a valid
+/// communicator, and this process's rank in it.
+pub(crate) fn with<R>(
+    comm: MPI_Comm,
+    f: impl FnOnce(Option<&Topology>, usize) -> Result<R>,
+) -> Result<R> {
     let t = topology(comm)?;
-    f(Topology::cart(t.as_deref())?, rank?)
+    f(t.as_deref(), handles::comm(comm)?.rank)
+}
+
+/// `f` of `comm`'s Cartesian grid (MPI_ERR_TOPOLOGY for none) and this process's rank.
+pub(crate) fn with_cart<R>(comm: MPI_Comm, f: impl FnOnce(&Cart, usize) -> Result<R>) -> Result<R> {
+    with(comm, |t, rank| f(Topology::cart(t)?, rank))
+}
+
+/// `f` of `comm`'s MPI-1 graph (MPI_ERR_TOPOLOGY for none).
+pub(crate) fn with_graph<R>(comm: MPI_Comm, f: impl FnOnce(&Graph) -> Result<R>) -> Result<R> {
+    with(comm, |t, _| f(Topology::graph(t)?))
 }
 
 /// The in- and out-neighbours of this process in `comm`'s topology, in the order of the
-/// neighbourhood collectives (MPI-3.1 §7.6): for a Cartesian grid, per dimension the
-/// neighbour at -1 then at +1 (MPI_PROC_NULL past an open edge), both lists alike; for a
-/// graph, the node's neighbours, both lists alike; for a distributed graph, its sources and
-/// destinations as created. MPI_ERR_TOPOLOGY without a topology.
+/// neighbourhood collectives (`Topology::neighbors`). MPI_ERR_TOPOLOGY without one.
 pub fn neighbors(comm: MPI_Comm) -> Result<(Vec<i32>, Vec<i32>)> {
-    let Some(t) = topology(comm)? else {
-        return mpi_err!(Topology, "communicator {comm:#x} has no topology");
-    };
-    let rank = handles::comm(comm)?.rank;
-    let (src, dst) = t.neighbors(rank);
-    let c = |v: Vec<Option<usize>>| {
-        v.into_iter()
-            .map(|r| r.map_or(MPI_PROC_NULL, |r| r as i32))
-            .collect()
-    };
-    Ok((c(src), c(dst)))
+    with(comm, |t, rank| match t {
+        Some(t) => Ok(t.neighbor_ranks(rank, MPI_PROC_NULL)),
+        None => mpi_err!(Topology, "communicator {comm:#x} has no topology"),
+    })
 }
 
 /// Whether `comm` has a Cartesian topology.
 pub fn is_cart(comm: MPI_Comm) -> Result<bool> {
-    Ok(matches!(
-        topology(comm)?.as_deref(),
-        Some(Topology::Cart(_))
-    ))
+    with(comm, |t, _| Ok(matches!(t, Some(Topology::Cart(_)))))
 }
 
 /// Register a new communicator with its topology (or MPI_COMM_NULL for None).
-fn publish(
-    c: Option<Arc<crate::comm::Communicator>>,
-    parent: MPI_Comm,
-    topo: Topology,
-) -> Result<MPI_Comm> {
+fn publish(c: Option<Arc<Communicator>>, parent: MPI_Comm, topo: Topology) -> Result<MPI_Comm> {
     let Some(c) = c else {
         return Ok(MPI_COMM_NULL);
     };
@@ -92,139 +93,72 @@ fn publish(
     Ok(h)
 }
 
-// ------------------------------------------------------------------ MPI_Dims_create
+/// The topology constructors (table lines): `comm_old` checked (an intracommunicator),
+/// then `make` checks the arguments against it and gives the topology and how many of the
+/// first ranks it holds; then `out`, then the new communicator (MPI_COMM_NULL for the
+/// processes left out). With `null_first` a failed call leaves MPI_COMM_NULL behind, as
+/// MPICH's MPI_Cart_create and MPI_Graph_create do (programs test for it).
+///
+/// # Safety
+/// `out` is NULL or valid for writing.
+pub(crate) unsafe fn create(
+    comm_old: MPI_Comm,
+    out: *mut MPI_Comm,
+    null_first: bool,
+    make: impl FnOnce(&World, &Communicator) -> Result<(Topology, usize)>,
+) -> Result<()> {
+    if null_first && !out.is_null() {
+        *out = MPI_COMM_NULL;
+    }
+    let w = shim::world()?;
+    let parent = handles::comm(comm_old)?;
+    args::intra(&parent)?;
+    let (topo, n) = make(w, &parent)?;
+    if out.is_null() {
+        return mpi_err!(Arg, "NULL output communicator");
+    }
+    let c = w.comm_first(&parent, n)?;
+    write_out(out, publish(c, comm_old, topo)?)
+}
+
+/// MPI_Cart_map / MPI_Graph_map (table lines): the rank `f` gives this process of
+/// `comm` (an intracommunicator), MPI_UNDEFINED for none.
+pub(crate) fn map(
+    comm: MPI_Comm,
+    f: impl FnOnce(&Communicator) -> Result<Option<usize>>,
+) -> Result<c_int> {
+    shim::world()?;
+    let c = handles::comm(comm)?;
+    args::intra(&c)?;
+    Ok(f(&c)?.map_or(MPI_UNDEFINED, |r| r as c_int))
+}
 
 pub(crate) unsafe fn dims_create(nnodes: c_int, ndims: c_int, dims: *mut c_int) -> Result<()> {
-    if ndims < 0 {
-        return mpi_err!(Arg, "negative ndims {ndims}");
-    }
-    if ndims == 0 {
-        // No entry to fill; every nnodes is a multiple of the empty product.
-        return if nnodes > 0 {
-            Ok(())
-        } else {
-            mpi_err!(Arg, "nnodes must be positive, got {nnodes}")
-        };
-    }
-    if dims.is_null() {
+    let n = args::len(ndims, "ndims")?;
+    if n > 0 && dims.is_null() {
         return mpi_err!(Arg, "NULL dims array");
     }
-    // SAFETY: dims has ndims elements (MPI's contract).
-    let d = std::slice::from_raw_parts_mut(dims, ndims as usize);
+    // SAFETY: dims has ndims elements (MPI's contract), not NULL when there are any.
+    let d = if n == 0 {
+        &mut []
+    } else {
+        std::slice::from_raw_parts_mut(dims, n)
+    };
     topology::dims_create(nnodes, d)
 }
 
 // ------------------------------------------------------------------ Cartesian
 
-/// The grid of MPI_Cart_create / MPI_Cart_map.
+/// The grid of MPI_Cart_create / MPI_Cart_map (table lines).
 ///
 /// # Safety
 /// `dims` and `periods` are valid for `ndims` elements.
-unsafe fn cart_args(ndims: c_int, dims: *const c_int, periods: *const c_int) -> Result<Cart> {
-    if ndims < 0 {
-        return mpi_err!(Arg, "negative ndims {ndims}");
-    }
-    let n = ndims as usize;
+pub(crate) unsafe fn cart(ndims: c_int, dims: *const c_int, periods: *const c_int) -> Result<Cart> {
+    let n = args::len(ndims, "ndims")?;
     Cart::new(
         args::slice(dims, n, "dims")?,
         args::slice(periods, n, "periods")?,
     )
-}
-
-pub(crate) unsafe fn cart_create(
-    comm_old: MPI_Comm,
-    ndims: c_int,
-    dims: *const c_int,
-    periods: *const c_int,
-    reorder: c_int,
-    comm_cart: *mut MPI_Comm,
-) -> Result<()> {
-    let _ = reorder; // ranks are kept
-                     // A failed call leaves MPI_COMM_NULL behind, as MPICH does (programs test for it).
-    if !comm_cart.is_null() {
-        *comm_cart = MPI_COMM_NULL;
-    }
-    let w = shim::world()?;
-    let parent = handles::comm(comm_old)?;
-    args::intra(&parent)?;
-    let cart = cart_args(ndims, dims, periods)?;
-    let n = cart.fit(parent.size())?;
-    if comm_cart.is_null() {
-        return mpi_err!(Arg, "NULL comm_cart");
-    }
-    let c = w.comm_first(&parent, n)?;
-    write_out(comm_cart, publish(c, comm_old, Topology::Cart(cart))?)
-}
-
-pub(crate) unsafe fn cart_map(
-    comm: MPI_Comm,
-    ndims: c_int,
-    dims: *const c_int,
-    periods: *const c_int,
-    newrank: *mut c_int,
-) -> Result<()> {
-    shim::world()?;
-    let c = handles::comm(comm)?;
-    args::intra(&c)?;
-    let r = cart_args(ndims, dims, periods)?.map(c.rank, c.size())?;
-    write_out(newrank, r.map_or(MPI_UNDEFINED, |r| r as c_int))
-}
-
-pub(crate) unsafe fn cartdim_get(comm: MPI_Comm, ndims: *mut c_int) -> Result<()> {
-    with_cart(comm, |c, _| write_out(ndims, c.ndims() as c_int))
-}
-
-pub(crate) unsafe fn cart_get(
-    comm: MPI_Comm,
-    maxdims: c_int,
-    dims: *mut c_int,
-    periods: *mut c_int,
-    coords: *mut c_int,
-) -> Result<()> {
-    with_cart(comm, |c, rank| {
-        if maxdims < 0 {
-            return mpi_err!(Arg, "negative maxdims {maxdims}");
-        }
-        let n = c.ndims().min(maxdims as usize);
-        let pos = c.coords(rank);
-        fill(dims, c.dims[..n].iter().map(|&x| x as c_int))?;
-        fill(periods, c.periods[..n].iter().map(|&x| x as c_int))?;
-        fill(coords, pos[..n].iter().map(|&x| x as c_int))
-    })
-}
-
-pub(crate) unsafe fn cart_coords(
-    comm: MPI_Comm,
-    rank: c_int,
-    maxdims: c_int,
-    coords: *mut c_int,
-) -> Result<()> {
-    let co = with_cart(comm, |c, _| c.coords_of(rank, maxdims))?;
-    fill(coords, co.into_iter().map(|x| x as c_int))
-}
-
-pub(crate) unsafe fn cart_rank(
-    comm: MPI_Comm,
-    coords: *const c_int,
-    rank: *mut c_int,
-) -> Result<()> {
-    with_cart(comm, |c, _| {
-        let co = args::ints(coords, c.ndims(), "coords")?;
-        write_out(rank, c.rank_of(&co)? as c_int)
-    })
-}
-
-pub(crate) unsafe fn cart_shift(
-    comm: MPI_Comm,
-    direction: c_int,
-    disp: c_int,
-    rank_source: *mut c_int,
-    rank_dest: *mut c_int,
-) -> Result<()> {
-    let (s, d) = with_cart(comm, |c, rank| c.shift_along(rank, direction, disp as i64))?;
-    let r = |x: Option<usize>| x.map_or(MPI_PROC_NULL, |x| x as c_int);
-    write_out(rank_source, r(s))?;
-    write_out(rank_dest, r(d))
 }
 
 pub(crate) unsafe fn cart_sub(
@@ -234,118 +168,34 @@ pub(crate) unsafe fn cart_sub(
 ) -> Result<()> {
     let w = shim::world()?;
     let (color, key, sub) = with_cart(comm, |c, rank| {
-        let remain: Vec<bool> = args::slice(remain_dims, c.ndims(), "remain_dims")?
-            .iter()
-            .map(|&x| x != 0)
-            .collect();
+        let remain = args::slice(remain_dims, c.ndims(), "remain_dims")?;
+        let remain: Vec<bool> = remain.iter().map(|&x| x != 0).collect();
         Ok(c.sub_split(rank, &remain))
     })?;
     if newcomm.is_null() {
         return mpi_err!(Arg, "NULL newcomm");
     }
-    let parent = handles::comm(comm)?;
-    let new = w.comm_split(&parent, color, key)?;
+    let new = w.comm_split(&*handles::comm(comm)?, color, key)?;
     write_out(newcomm, publish(new, comm, Topology::Cart(sub))?)
 }
 
 // ------------------------------------------------------------------ MPI-1 graphs
 
-pub(crate) unsafe fn graph_create(
-    comm_old: MPI_Comm,
+/// MPI_Graph_create's graph over a communicator of `size` processes, and its node count
+/// (a table line).
+///
+/// # Safety
+/// `index` holds `nnodes` values, `edges` as many as the last of them says.
+pub(crate) unsafe fn graph(
     nnodes: c_int,
-    indx: *const c_int,
+    index: *const c_int,
     edges: *const c_int,
-    reorder: c_int,
-    comm_graph: *mut MPI_Comm,
-) -> Result<()> {
-    let _ = reorder; // ranks are kept
-    if !comm_graph.is_null() {
-        *comm_graph = MPI_COMM_NULL;
-    }
-    let w = shim::world()?;
-    let parent = handles::comm(comm_old)?;
-    args::intra(&parent)?;
-    let nnodes = Graph::check_nnodes(nnodes, parent.size())?;
-    let index = args::slice(indx, nnodes, "index")?;
-    let g = Graph::new(
-        index.to_vec(),
-        args::slice(edges, Graph::nedges(index), "edges")?,
-    )?;
-    if comm_graph.is_null() {
-        return mpi_err!(Arg, "NULL comm_graph");
-    }
-    let c = w.comm_first(&parent, nnodes)?;
-    write_out(comm_graph, publish(c, comm_old, Topology::Graph(g))?)
-}
-
-pub(crate) unsafe fn graph_map(
-    comm: MPI_Comm,
-    nnodes: c_int,
-    indx: *const c_int,
-    edges: *const c_int,
-    newrank: *mut c_int,
-) -> Result<()> {
-    let _ = (indx, edges);
-    shim::world()?;
-    let c = handles::comm(comm)?;
-    args::intra(&c)?;
-    let nnodes = Graph::check_nnodes(nnodes, c.size())?;
-    write_out(
-        newrank,
-        if c.rank < nnodes {
-            c.rank as c_int
-        } else {
-            MPI_UNDEFINED
-        },
-    )
-}
-
-pub(crate) unsafe fn graphdims_get(
-    comm: MPI_Comm,
-    nnodes: *mut c_int,
-    nedges: *mut c_int,
-) -> Result<()> {
-    let t = topology(comm)?;
-    let g = Topology::graph(t.as_deref())?;
-    write_out(nnodes, g.nnodes() as c_int)?;
-    write_out(nedges, g.edges.len() as c_int)
-}
-
-pub(crate) unsafe fn graph_get(
-    comm: MPI_Comm,
-    maxindex: c_int,
-    maxedges: c_int,
-    indx: *mut c_int,
-    edges: *mut c_int,
-) -> Result<()> {
-    let t = topology(comm)?;
-    let g = Topology::graph(t.as_deref())?;
-    g.check_room(maxindex, maxedges)?;
-    fill(indx, g.index.iter().map(|&x| x as c_int))?;
-    fill(edges, g.edges.iter().map(|&x| x as c_int))
-}
-
-pub(crate) unsafe fn graph_neighbors_count(
-    comm: MPI_Comm,
-    rank: c_int,
-    nneighbors: *mut c_int,
-) -> Result<()> {
-    let t = topology(comm)?;
-    let g = Topology::graph(t.as_deref())?;
-    write_out(nneighbors, g.neighbors_of(rank)?.len() as c_int)
-}
-
-pub(crate) unsafe fn graph_neighbors(
-    comm: MPI_Comm,
-    rank: c_int,
-    maxneighbors: c_int,
-    neighbors: *mut c_int,
-) -> Result<()> {
-    let t = topology(comm)?;
-    let g = Topology::graph(t.as_deref())?;
-    let n = g.neighbors_of(rank)?;
-    let k = n.len().min(maxneighbors.max(0) as usize);
-    fill(neighbors, n[..k].iter().map(|&x| x as c_int))
+    size: usize,
+) -> Result<(Topology, usize)> {
+    let nnodes = Graph::check_nnodes(nnodes, size)?;
+    let index = args::slice(index, nnodes, "index")?;
+    let edges = args::slice(edges, Graph::nedges(index), "edges")?;
+    Ok((Topology::Graph(Graph::new(index.to_vec(), edges)?), nnodes))
 }
 
 // ------------------------------------------------------------------ distributed graphs
@@ -355,21 +205,25 @@ pub(crate) unsafe fn graph_neighbors(
 /// # Safety
 /// `w` is MPI_UNWEIGHTED, MPI_WEIGHTS_EMPTY, NULL or valid for `n` elements.
 unsafe fn weights(w: *const c_int, n: usize, what: &str) -> Result<Option<Vec<i32>>> {
-    if is_unweighted(w) {
+    if std::ptr::eq(w, MPI_UNWEIGHTED.0) {
         return Ok(None);
     }
     if n == 0 {
         return Ok(Some(Vec::new()));
     }
-    if is_weights_empty(w) {
+    if std::ptr::eq(w, MPI_WEIGHTS_EMPTY.0) {
         return mpi_err!(Arg, "MPI_WEIGHTS_EMPTY given for {n} {what}");
     }
     topology::weights(args::slice(w, n, what)?, what).map(Some)
 }
 
+/// MPI_Dist_graph_create_adjacent's graph over `parent` (a table line, under `create`).
+///
+/// # Safety
+/// MPI's: each array holds its degree's values (the weights: or MPI_UNWEIGHTED ...).
 #[allow(clippy::too_many_arguments)]
-pub(crate) unsafe fn dist_graph_create_adjacent(
-    comm_old: MPI_Comm,
+pub(crate) unsafe fn adjacent(
+    parent: &Communicator,
     indegree: c_int,
     sources: *const c_int,
     sourceweights: *const c_int,
@@ -377,99 +231,59 @@ pub(crate) unsafe fn dist_graph_create_adjacent(
     destinations: *const c_int,
     destweights: *const c_int,
     info: MPI_Info,
-    reorder: c_int,
-    comm_dist_graph: *mut MPI_Comm,
-) -> Result<()> {
-    let _ = reorder; // ranks are kept
-    let w = shim::world()?;
-    let parent = handles::comm(comm_old)?;
-    args::intra(&parent)?;
+) -> Result<(Topology, usize)> {
     super::info::check(info)?;
     if indegree < 0 || outdegree < 0 {
         return mpi_err!(Arg, "negative degree (in {indegree}, out {outdegree})");
     }
-    let (nin, nout) = (indegree as usize, outdegree as usize);
-    let n = parent.size();
+    let (nin, nout, n) = (indegree as usize, outdegree as usize, parent.size());
     let src = topology::ranks(args::slice(sources, nin, "sources")?, n, "sources")?;
-    let dst = topology::ranks(
-        args::slice(destinations, nout, "destinations")?,
-        n,
-        "destinations",
-    )?;
+    let dst = args::slice(destinations, nout, "destinations")?;
+    let dst = topology::ranks(dst, n, "destinations")?;
     let sw = weights(sourceweights, nin, "sourceweights")?;
     let dw = weights(destweights, nout, "destweights")?;
-    if (nin > 0 || nout > 0) && is_unweighted(sourceweights) != is_unweighted(destweights) {
+    if (nin > 0 || nout > 0) && sw.is_none() != dw.is_none() {
         return mpi_err!(
             Topology,
             "MPI_UNWEIGHTED must be given for both or neither weight array"
         );
     }
-    let g = DistGraph::adjacent(src, sw, dst, dw);
-    if comm_dist_graph.is_null() {
-        return mpi_err!(Arg, "NULL comm_dist_graph");
-    }
-    let c = w.comm_first(&parent, n)?;
-    write_out(
-        comm_dist_graph,
-        publish(c, comm_old, Topology::DistGraph(g))?,
-    )
+    Ok((
+        Topology::DistGraph(DistGraph::adjacent(src, sw, dst, dw)),
+        n,
+    ))
 }
 
+/// MPI_Dist_graph_create's graph over `parent`: each process's edges, gathered by all
+/// (a table line, under `create`; `out` checked before the exchange).
+///
+/// # Safety
+/// MPI's: the arrays hold what `n` and `degrees` say; `out` NULL or valid.
 #[allow(clippy::too_many_arguments)]
-pub(crate) unsafe fn dist_graph_create(
-    comm_old: MPI_Comm,
+pub(crate) unsafe fn dist_graph(
+    w: &World,
+    parent: &Communicator,
     n: c_int,
     sources: *const c_int,
     degrees: *const c_int,
     destinations: *const c_int,
     weights: *const c_int,
     info: MPI_Info,
-    reorder: c_int,
-    comm_dist_graph: *mut MPI_Comm,
-) -> Result<()> {
-    let _ = reorder; // ranks are kept
-    let w = shim::world()?;
-    let parent = handles::comm(comm_old)?;
-    args::intra(&parent)?;
+    out: *mut MPI_Comm,
+) -> Result<(Topology, usize)> {
     super::info::check(info)?;
-    if n < 0 {
-        return mpi_err!(Arg, "negative n {n}");
-    }
-    let size = parent.size();
-    let src = topology::ranks(
-        args::slice(sources, n as usize, "sources")?,
-        size,
-        "sources",
-    )?;
-    let deg = args::slice(degrees, n as usize, "degrees")?;
+    let (n, size) = (args::len(n, "n")?, parent.size());
+    let src = topology::ranks(args::slice(sources, n, "sources")?, size, "sources")?;
+    let deg = args::slice(degrees, n, "degrees")?;
     let total = DistGraph::total_degree(deg)?;
     let dst = args::slice(destinations, total, "destinations")?;
     let dst = topology::ranks(dst, size, "destinations")?;
     let wts = self::weights(weights, total, "weights")?;
     let mine = DistGraph::encode_edges(&src, deg, &dst, wts.as_deref());
-    if comm_dist_graph.is_null() {
-        return mpi_err!(Arg, "NULL comm_dist_graph");
-    }
-    let all = w.allgather_bytes(&parent, &mine)?;
+    args::out_ptr(out, "comm_dist_graph")?;
+    let all = w.allgather_bytes(parent, &mine)?;
     let g = DistGraph::from_gathered(parent.rank, &all, wts.is_some());
-    let c = w.comm_first(&parent, size)?;
-    write_out(
-        comm_dist_graph,
-        publish(c, comm_old, Topology::DistGraph(g))?,
-    )
-}
-
-pub(crate) unsafe fn dist_graph_neighbors_count(
-    comm: MPI_Comm,
-    indegree: *mut c_int,
-    outdegree: *mut c_int,
-    weighted: *mut c_int,
-) -> Result<()> {
-    let t = topology(comm)?;
-    let g = Topology::dist_graph(t.as_deref())?;
-    write_out(indegree, g.sources.len() as c_int)?;
-    write_out(outdegree, g.destinations.len() as c_int)?;
-    write_out(weighted, g.weighted as c_int)
+    Ok((Topology::DistGraph(g), size))
 }
 
 pub(crate) unsafe fn dist_graph_neighbors(
@@ -481,32 +295,25 @@ pub(crate) unsafe fn dist_graph_neighbors(
     destinations: *mut c_int,
     destweights: *mut c_int,
 ) -> Result<()> {
-    let t = topology(comm)?;
-    let g = Topology::dist_graph(t.as_deref())?;
-    let nin = g.sources.len().min(maxindegree.max(0) as usize);
-    let nout = g.destinations.len().min(maxoutdegree.max(0) as usize);
-    fill(sources, g.sources[..nin].iter().map(|&x| x as c_int))?;
-    fill(
-        destinations,
-        g.destinations[..nout].iter().map(|&x| x as c_int),
-    )?;
-    if g.weighted {
-        if !is_unweighted(sourceweights) {
-            fill(sourceweights, g.source_weights[..nin].iter().copied())?;
+    with(comm, |t, _| {
+        let g = Topology::dist_graph(t)?;
+        let [(s, sw), (d, dw)] = g.neighbors_upto(maxindegree, maxoutdegree);
+        fill([sources, destinations], [s, d])?;
+        for (p, w) in [(sourceweights, sw), (destweights, dw)] {
+            if g.weighted && !std::ptr::eq(p, MPI_UNWEIGHTED.0) {
+                fill([p], [w])?;
+            }
         }
-        if !is_unweighted(destweights) {
-            fill(destweights, g.dest_weights[..nout].iter().copied())?;
-        }
-    }
-    Ok(())
+        Ok(())
+    })
 }
 
-pub(crate) unsafe fn topo_test(comm: MPI_Comm, status: *mut c_int) -> Result<()> {
-    let kind = match topology(comm)?.as_deref() {
+/// MPI_Topo_test's answer for topology `t` (a table line).
+pub(crate) fn kind(t: Option<&Topology>) -> c_int {
+    match t {
         Some(Topology::Cart(_)) => MPI_CART,
         Some(Topology::Graph(_)) => MPI_GRAPH,
         Some(Topology::DistGraph(_)) => MPI_DIST_GRAPH,
         None => MPI_UNDEFINED,
-    };
-    write_out(status, kind)
+    }
 }

@@ -130,6 +130,27 @@ impl Group {
             .collect())
     }
 
+    /// MPI_Group_translate_ranks as MPI writes it: `translate_ranks` of `ranks` where
+    /// `proc_null` (MPI_PROC_NULL) stays itself, `undefined` (MPI_UNDEFINED) for a process
+    /// not in `other`.
+    pub fn translate_ranks_as(
+        &self,
+        ranks: &[i32],
+        other: &Group,
+        proc_null: i32,
+        undefined: i32,
+    ) -> Result<Vec<i32>> {
+        let given: Vec<Option<i32>> = ranks
+            .iter()
+            .map(|&r| (r != proc_null).then_some(r))
+            .collect();
+        Ok(self
+            .translate_ranks(&given, other)?
+            .into_iter()
+            .map(|t| t.map_or(proc_null, |r| r.map_or(undefined, |r| r as i32)))
+            .collect())
+    }
+
     /// MPI_Group_translate_ranks for ranks already checked to be valid in `self`: the rank
     /// in `other` of each, None where the process is not in `other`.
     pub fn translate(&self, ranks: &[usize], other: &Group) -> Vec<Option<usize>> {
@@ -251,6 +272,17 @@ mod tests {
 
     fn g(m: &[usize]) -> Group {
         Group::new(m.to_vec())
+    }
+
+    #[test]
+    fn translate_as_mpi_writes_it() {
+        let (a, b) = (g(&[10, 11, 12]), g(&[12, 10]));
+        let t = a
+            .translate_ranks_as(&[2, -2, 1, 0], &b, -2, -32766)
+            .unwrap();
+        assert_eq!(t, vec![0, -2, -32766, 1]);
+        let e = a.translate_ranks_as(&[3], &b, -2, -32766).unwrap_err();
+        assert_eq!(e.class, ErrorClass::Rank);
     }
 
     #[test]

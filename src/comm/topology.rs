@@ -44,6 +44,17 @@ impl Topology {
         }
     }
 
+    /// `neighbors` as ranks, `none` (MPI_PROC_NULL) past an open edge of a grid.
+    pub fn neighbor_ranks(&self, rank: usize, none: i32) -> (Vec<i32>, Vec<i32>) {
+        let (src, dst) = self.neighbors(rank);
+        let r = |v: Vec<Option<usize>>| {
+            v.into_iter()
+                .map(|r| r.map_or(none, |r| r as i32))
+                .collect()
+        };
+        (r(src), r(dst))
+    }
+
     /// In- and out-neighbours of `rank`, in the order the neighbourhood collectives use.
     pub fn neighbors(&self, rank: usize) -> (Vec<Option<usize>>, Vec<Option<usize>>) {
         match self {
@@ -98,6 +109,25 @@ impl Cart {
         Ok(n)
     }
 
+    /// The topology of MPI_Cart_create over a communicator of `size` processes, and how
+    /// many of its first ranks the grid holds (`fit`).
+    pub fn create(self, size: usize) -> Result<(Topology, usize)> {
+        let n = self.fit(size)?;
+        Ok((Topology::Cart(self), n))
+    }
+
+    /// MPI_Cart_get for the process at `rank`: dims, periods (0 or 1) and its coordinates,
+    /// each cut to `maxdims` entries (negative: MPI_ERR_ARG).
+    pub fn get(&self, rank: usize, maxdims: i32) -> Result<[Vec<i32>; 3]> {
+        if maxdims < 0 {
+            return mpi_err!(Arg, "negative maxdims {maxdims}");
+        }
+        let n = self.ndims().min(maxdims as usize);
+        let cut = |v: &[usize]| v[..n].iter().map(|&x| x as i32).collect();
+        let periods = self.periods[..n].iter().map(|&p| p as i32).collect();
+        Ok([cut(&self.dims), periods, cut(&self.coords(rank))])
+    }
+
     /// MPI_Cart_map: the rank of process `rank` of a communicator of `size` in the grid
     /// (ranks are kept), None (MPI_UNDEFINED) past the grid; a grid larger than the
     /// communicator is MPI_ERR_DIMS.
@@ -147,6 +177,19 @@ impl Cart {
             );
         }
         Ok(self.shift(rank, direction as usize, disp))
+    }
+
+    /// MPI_Cart_shift as MPI writes it (`shift_along`): the source and destination
+    /// ranks, `none` (MPI_PROC_NULL) past an open edge.
+    pub fn shift_ranks(
+        &self,
+        rank: usize,
+        direction: i32,
+        disp: i64,
+        none: i32,
+    ) -> Result<[i32; 2]> {
+        let (s, d) = self.shift_along(rank, direction, disp)?;
+        Ok([s, d].map(|r| r.map_or(none, |r| r as i32)))
     }
 
     /// MPI_Cart_sub as a split for the process at `rank`: its colour (None:
@@ -319,6 +362,18 @@ impl Graph {
         Ok(nnodes as usize)
     }
 
+    /// MPI_Graph_map: the rank of process `rank` of a communicator of `size` in a graph of
+    /// `nnodes` nodes (`check_nnodes`; ranks are kept), None (MPI_UNDEFINED) past it.
+    pub fn map(nnodes: i32, rank: usize, size: usize) -> Result<Option<usize>> {
+        Ok((rank < Self::check_nnodes(nnodes, size)?).then_some(rank))
+    }
+
+    /// MPI_Graph_get: the index and the edges, given room for them (`check_room`).
+    pub fn get(&self, maxindex: i32, maxedges: i32) -> Result<[&[usize]; 2]> {
+        self.check_room(maxindex, maxedges)?;
+        Ok([&self.index, &self.edges])
+    }
+
     /// MPI_Graph_get's room: `maxindex` and `maxedges` at least the graph's (MPI_ERR_ARG).
     pub fn check_room(&self, maxindex: i32, maxedges: i32) -> Result<()> {
         if (maxindex as i64) < self.nnodes() as i64 {
@@ -340,6 +395,13 @@ impl Graph {
             );
         }
         Ok(self.neighbors(rank as usize))
+    }
+
+    /// MPI_Graph_neighbors: the first `max` (at most) neighbours of node `rank`
+    /// (`neighbors_of`).
+    pub fn neighbors_upto(&self, rank: i32, max: i32) -> Result<&[usize]> {
+        let n = self.neighbors_of(rank)?;
+        Ok(&n[..n.len().min(max.max(0) as usize)])
     }
 
     /// Neighbours of node `rank` (< nnodes), in the order given at creation.
@@ -402,6 +464,26 @@ impl DistGraph {
             destinations,
             weighted,
         }
+    }
+
+    /// MPI_Dist_graph_neighbors_count: in-degree, out-degree, whether weighted (0 or 1).
+    pub fn counts(&self) -> [i32; 3] {
+        [
+            self.sources.len() as i32,
+            self.destinations.len() as i32,
+            self.weighted as i32,
+        ]
+    }
+
+    /// MPI_Dist_graph_neighbors: the first `maxin` (at most) sources and their weights,
+    /// the first `maxout` destinations and theirs (a negative room is none).
+    pub fn neighbors_upto(&self, maxin: i32, maxout: i32) -> [(&[usize], &[i32]); 2] {
+        let nin = self.sources.len().min(maxin.max(0) as usize);
+        let nout = self.destinations.len().min(maxout.max(0) as usize);
+        [
+            (&self.sources[..nin], &self.source_weights[..nin]),
+            (&self.destinations[..nout], &self.dest_weights[..nout]),
+        ]
     }
 
     /// This process's part of MPI_Dist_graph_create, for every process to gather: the
@@ -1009,5 +1091,44 @@ mod tests {
         assert_eq!(c.sub_split(5, &[false, true]).0, Some(1));
         assert_eq!(c.sub_split(5, &[false, false]).0, None);
         assert_eq!(c.sub_split(0, &[false, false]).0, Some(0));
+    }
+
+    fn line_cart() -> Cart {
+        cart(&[2], &[false])
+    }
+
+    #[test]
+    fn query_outputs() {
+        let c = cart(&[2, 3], &[true, false]);
+        assert_eq!(c.get(4, 5).unwrap(), [vec![2, 3], vec![1, 0], vec![1, 1]]);
+        assert_eq!(c.get(4, 1).unwrap(), [vec![2], vec![1], vec![1]]);
+        assert_eq!(c.get(0, -1).unwrap_err().class, ErrorClass::Arg);
+        let (t, n) = c.clone().create(7).unwrap();
+        assert_eq!((t, n), (Topology::Cart(c.clone()), 6));
+        assert_eq!(c.create(5).unwrap_err().class, ErrorClass::Arg);
+        // A 1-D open line of 2: rank 0 has no source.
+        let line = Topology::Cart(cart(&[2], &[false]));
+        assert_eq!(line.neighbor_ranks(0, -1), (vec![-1, 1], vec![-1, 1]));
+
+        let g = Graph::new(vec![2, 3, 4], &[1, 2, 0, 0]).unwrap();
+        assert_eq!(g.neighbors_upto(0, 1).unwrap(), &[1]);
+        assert_eq!(g.neighbors_upto(0, -3).unwrap(), &[] as &[usize]);
+        assert_eq!(g.neighbors_upto(3, 9).unwrap_err().class, ErrorClass::Rank);
+        assert_eq!(Graph::map(2, 1, 4).unwrap(), Some(1));
+        assert_eq!(Graph::map(2, 3, 4).unwrap(), None);
+        assert_eq!(Graph::map(5, 0, 4).unwrap_err().class, ErrorClass::Arg);
+
+        assert_eq!(g.get(3, 4).unwrap(), [&[2, 3, 4][..], &[1, 2, 0, 0][..]]);
+        assert_eq!(g.get(3, 3).unwrap_err().class, ErrorClass::Arg);
+        assert_eq!(line_cart().shift_ranks(0, 0, 1, -1).unwrap(), [-1, 1]);
+        assert_eq!(
+            line_cart().shift_ranks(0, 1, 1, -1).unwrap_err().class,
+            ErrorClass::Arg
+        );
+
+        let d = DistGraph::adjacent(vec![1, 2], Some(vec![5, 6]), vec![3], None);
+        assert_eq!(d.counts(), [2, 1, 1]);
+        let [(s, sw), (t, tw)] = d.neighbors_upto(1, -1);
+        assert_eq!((s, sw, t, tw), (&[1][..], &[5][..], &[][..], &[][..]));
     }
 }

@@ -152,6 +152,11 @@ impl<H> Contents<H> {
         }
     }
 
+    /// MPI_Type_dup's record: the old type alone.
+    pub fn dup(old: H) -> Self {
+        Self::new(Combiner::Dup, &[], &[], false, vec![old])
+    }
+
     /// MPI_Type_create_f90_*'s record: the range of an integer kind, else precision and
     /// range (as the caller gave them).
     pub fn f90(combiner: Combiner, p: i32, r: i32) -> Self {

@@ -7,7 +7,7 @@
 //! the old type) and keeps the record under the new type's handle.
 
 use super::contents::{Combiner, Contents};
-use super::{Datatype, Member};
+use super::{Datatype, Distrib, Member, Order};
 use crate::error::Result;
 use crate::mpi_err;
 
@@ -115,13 +115,120 @@ impl Ctor<'_> {
     }
 }
 
+/// MPI_Type_create_darray's arguments as the caller gave them (the global sizes widened,
+/// the distributions, distribution arguments, process counts and order as C integers,
+/// which the C layer decodes).
+#[derive(Clone, Copy, Debug)]
+pub struct Darray<'a> {
+    pub size: i32,
+    pub rank: i32,
+    pub gsizes: &'a [i64],
+    pub distribs: &'a [i32],
+    pub dargs: &'a [i32],
+    pub psizes: &'a [i32],
+    pub order: i32,
+}
+
+impl Darray<'_> {
+    /// The checks that come before the arrays are read: the rank in the process grid
+    /// (MPI_ERR_RANK), then ndims positive (MPI_ERR_ARG); ndims as a length.
+    pub fn check_rank(size: i32, rank: i32, ndims: i32) -> Result<usize> {
+        if rank < 0 || rank >= size {
+            return mpi_err!(Rank, "rank {rank} is not in 0..{size}");
+        }
+        if ndims <= 0 {
+            return mpi_err!(Arg, "ndims must be positive, is {ndims}");
+        }
+        Ok(ndims as usize)
+    }
+
+    /// The distributions (`distrib` decodes one, None: MPI_ERR_ARG), checked with the rest
+    /// of the arrays (`Datatype::check_darray`).
+    pub fn check(&self, distrib: impl Fn(i32) -> Option<Distrib>) -> Result<Vec<Distrib>> {
+        let dist = self
+            .distribs
+            .iter()
+            .enumerate()
+            .map(|(i, &x)| match distrib(x) {
+                Some(d) => Ok(d),
+                None => mpi_err!(Arg, "array_of_distribs[{i}] = {x} is invalid"),
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let (a, p) = (wide(self.dargs), wide(self.psizes));
+        Datatype::check_darray(self.size as i64, self.gsizes, &dist, &a, &p)?;
+        Ok(dist)
+    }
+
+    /// The new type (`check`'s distributions, the decoded order).
+    pub fn build(&self, dist: &[Distrib], order: Order, old: &Datatype) -> Result<Datatype> {
+        let (s, r, a, p) = (
+            self.size as i64,
+            self.rank as i64,
+            wide(self.dargs),
+            wide(self.psizes),
+        );
+        Datatype::darray(s, r, self.gsizes, dist, &a, &p, order, old)
+    }
+
+    /// The record of the call (`Contents::darray`).
+    pub fn contents<H>(&self, large: bool, old: H) -> Contents<H> {
+        let d = self;
+        Contents::darray(
+            d.size, d.rank, d.gsizes, d.distribs, d.dargs, d.psizes, d.order, large, old,
+        )
+    }
+}
+
+fn wide(v: &[i32]) -> Vec<i64> {
+    v.iter().map(|&x| x as i64).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::datatype::DFLT_DARG;
     use crate::error::ErrorClass;
 
     fn int() -> Datatype {
         Datatype::predefined("MPI_INT", 4, None)
+    }
+
+    #[test]
+    fn darray_checks_in_mpich_order() {
+        assert_eq!(
+            Darray::check_rank(4, 4, 0).unwrap_err().class,
+            ErrorClass::Rank
+        );
+        assert_eq!(
+            Darray::check_rank(4, 0, 0).unwrap_err().class,
+            ErrorClass::Arg
+        );
+        assert_eq!(Darray::check_rank(4, 3, 2).unwrap(), 2);
+        let d = Darray {
+            size: 4,
+            rank: 1,
+            gsizes: &[4, 6],
+            distribs: &[0, 9],
+            dargs: &[DFLT_DARG as i32; 2],
+            psizes: &[2, 2],
+            order: 0,
+        };
+        let code = |x| (x == 0).then_some(Distrib::Block);
+        assert_eq!(d.check(code).unwrap_err().class, ErrorClass::Arg);
+        let d = Darray {
+            distribs: &[0, 0],
+            ..d
+        };
+        let dist = d.check(code).unwrap();
+        let t = d.build(&dist, Order::C, &int()).unwrap();
+        assert_eq!(t.size, 2 * 3 * 4);
+        let c = d.contents(false, 7u32);
+        assert_eq!(c.ints[..5], [4, 1, 2, 4, 6]);
+        let d = Darray {
+            psizes: &[2, 1],
+            ..d
+        };
+        assert_eq!(d.check(code).unwrap_err().class, ErrorClass::Arg);
     }
 
     #[test]

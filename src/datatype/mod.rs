@@ -19,7 +19,7 @@ pub mod predefined;
 
 pub use basic::Basic;
 pub use constructors::{Distrib, Member, Order, DFLT_DARG};
-pub use make::Ctor;
+pub use make::{Ctor, Darray};
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -136,6 +136,15 @@ impl Datatype {
             predefined: true,
             committed: true,
             ..Self::empty()
+        }
+    }
+
+    /// (lb, extent), or with `true_` (true lb, true extent): MPI_Type_get_(true_)extent.
+    pub fn bounds(&self, true_: bool) -> [isize; 2] {
+        if true_ {
+            [self.true_lb, self.true_extent]
+        } else {
+            [self.lb, self.extent]
         }
     }
 
