@@ -17,10 +17,11 @@
 //! type alike, so they never mix on one value.)
 
 use super::helper::{Desc, Kind};
-use super::window::{Reach, RmaHost, Target, Window};
+use super::host::{rail_err, RmaHost};
+use super::window::{Reach, Target, Window};
 use crate::datatype::{Basic, Datatype};
 use crate::error::{Error, ErrorClass, Result};
-use crate::fabric::{RailError, RdmaOp, RemoteKey, RemoteKeys, Span, Transfer};
+use crate::fabric::{RdmaOp, RemoteKey, RemoteKeys, Span, Transfer};
 use crate::op::{self as ops, Op};
 
 /// `count` elements of `dtype` at `addr` in this process (origin or result buffer).
@@ -795,17 +796,6 @@ fn remote_spans(p: &Placed) -> Vec<Span> {
             len: len as u64,
         })
         .collect()
-}
-
-pub(super) fn rail_err(rank: usize, e: RailError) -> Error {
-    let class = match e {
-        RailError::Key(_) => ErrorClass::RmaRange,
-        _ => ErrorClass::Other,
-    };
-    Error::new(
-        class,
-        format!("RDMA transfer with rank {rank} of the window failed: {e}"),
-    )
 }
 
 /// Copy the bytes of the `src` runs (absolute addresses) into the `dst` runs (offsets from

@@ -20,7 +20,7 @@
 //! (Requests for the target's helper thread travel on the channels' service queue, not
 //! here: `helper.rs`.)
 
-use super::window::RmaHost;
+use super::host::RmaHost;
 use crate::fabric::mapped::MappedRegion;
 use crate::fabric::{AtomicOp, RailError, RdmaOp, RemoteKey, RemoteKeys, Span, Transfer};
 use parking_lot::Mutex;

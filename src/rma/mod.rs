@@ -8,7 +8,8 @@
 //! CPU atomics, so a passive target's CPU is never needed; `access.rs` moves the data:
 //! plain copies and CPU atomics on window memory the library allocated (shared memory,
 //! mapped by every rank of the node), Cross Memory Attach on memory the application
-//! brought; `helper.rs` is the per-process helper thread that serves accumulates and
+//! brought; `host.rs` is what a window needs from the runtime (`RmaHost`); `helper.rs` is
+//! the per-process helper thread that serves accumulates and
 //! atomics on that memory, and host-assisted transfers.
 
 mod access;
@@ -16,6 +17,7 @@ pub mod call;
 mod control;
 mod epoch;
 mod helper;
+mod host;
 mod window;
 
 pub use access::{Local, Remote};
@@ -24,4 +26,5 @@ pub use helper::has_work as helper_has_work;
 pub use helper::polling as helper_polling;
 pub use helper::serve_here as helper_serve_here;
 pub use helper::serve_waiting as helper_serve_waiting;
-pub use window::{transfer_stats, Flavor, RmaHost, RmaSettings, Window};
+pub use host::{RmaHost, RmaSettings};
+pub use window::{transfer_stats, Flavor, Window};
