@@ -99,12 +99,10 @@ pub fn session_scope(session: MPI_Session) -> Result<Scope> {
 /// # Safety
 /// MPI's: `buffer` is `size` bytes the application leaves to MPI until it detaches it.
 pub unsafe fn attach(scope: Scope, buffer: *mut c_void, size: usize) -> Result<()> {
-    let w = shim::world()?;
     let automatic = buffer == MPI_BUFFER_AUTOMATIC;
-    if !automatic && buffer.is_null() && size > 0 {
-        return mpi_err!(Buffer, "NULL buffer of {size} bytes");
-    }
-    w.bsend.attach(scope, buffer as usize, size, automatic)
+    shim::world()?
+        .bsend
+        .attach(scope, buffer as usize, size, automatic)
 }
 
 /// MPI_Buffer_detach(_c), MPI_Comm_detach_buffer(_c): waits until every message sent
