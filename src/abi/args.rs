@@ -1,9 +1,9 @@
 //! Argument checks shared by the shims, each returning MPI's error class.
 
 use super::consts::*;
-use super::handles::TypeRef;
 use crate::coll::inter::Root as InterRoot;
 use crate::comm::Communicator;
+use crate::datatype::Datatype;
 use crate::error::{Error, ErrorClass, Result};
 use crate::mpi_err;
 use crate::pt2pt::Status;
@@ -212,21 +212,8 @@ pub fn dest(comm: &Communicator, r: c_int) -> Result<Option<usize>> {
     Ok(Some(r as usize))
 }
 
-/// A receive source.
-pub enum Source {
-    Null,
-    Any,
-    Rank(usize),
-}
-
-impl Source {
-    pub fn as_option(&self) -> Option<usize> {
-        match self {
-            Source::Rank(r) => Some(*r),
-            _ => None,
-        }
-    }
-}
+/// A receive source (the core's, translated from MPI_PROC_NULL, MPI_ANY_SOURCE or a rank).
+pub use crate::runtime::p2p::Source;
 
 #[inline]
 pub fn source(comm: &Communicator, r: c_int) -> Result<Source> {
@@ -308,25 +295,14 @@ pub fn intra(comm: &Communicator) -> Result<()> {
     Ok(())
 }
 
-/// A NULL buffer is an error when it must hold data of a type that starts at offset 0
-/// (MPI_BOTTOM with absolute-address derived types stays legal).
+/// A NULL buffer is an error when it must hold data (`p2p::buffer`).
 #[inline]
-pub fn buffer(buf: *const c_void, count: usize, ty: &TypeRef) -> Result<()> {
-    if buf.is_null() && count > 0 && ty.size > 0 && ty.true_lb == 0 {
-        return mpi_err!(Buffer, "NULL buffer with count {count}");
-    }
-    Ok(())
+pub fn buffer(buf: *const c_void, count: usize, ty: &Datatype) -> Result<()> {
+    crate::runtime::p2p::buffer(buf as *const u8, count, ty)
 }
 
 /// Bytes of `count` elements, guarding against overflow.
-#[inline]
-pub fn bytes(count: usize, ty: &TypeRef) -> Result<usize> {
-    // isize::MAX: no buffer is larger (slices), and a status holds 63 bits of count.
-    count
-        .checked_mul(ty.size)
-        .filter(|&n| n <= isize::MAX as usize)
-        .ok_or_else(|| Error::new(ErrorClass::Count, "message too large"))
-}
+pub use crate::runtime::p2p::bytes;
 
 /// A status output argument: MPI_STATUS_IGNORE or a status, never NULL (MPICH's
 /// MPI_ERR_ARG; checked before the call does anything).

@@ -1,15 +1,17 @@
 //! Buffered mode's C side: MPI_Buffer_attach / MPI_Buffer_detach / MPI_Buffer_flush,
 //! MPI-4.1's buffers of communicators and sessions (MPI_Comm_attach_buffer ...) and
-//! MPI_BUFFER_AUTOMATIC, MPI_Bsend, MPI_Ibsend, MPI_Bsend_init. The buffers themselves, and
-//! how messages are packed into them, are the runtime's (`runtime::bsend`).
+//! MPI_BUFFER_AUTOMATIC, MPI_Bsend, MPI_Ibsend, MPI_Bsend_init's mode. The buffers themselves,
+//! and how messages are packed into them, are the runtime's (`runtime::bsend`, `runtime::p2p`).
 
 use super::args;
 use super::consts::*;
 use super::handles;
+use super::requests;
 use super::shim::{self, write_out};
 use crate::error::Result;
 use crate::mpi_err;
-use crate::runtime::bsend::{Message, OVERHEAD};
+use crate::runtime::bsend::OVERHEAD;
+use crate::runtime::p2p::Mode;
 // (The table, tools/c_api.txt, names the process's scope `bsend::Scope::Process`.)
 pub use crate::runtime::bsend::Scope;
 use std::os::raw::{c_int, c_void};
@@ -17,8 +19,7 @@ use std::os::raw::{c_int, c_void};
 const _: () = assert!(MPI_BSEND_OVERHEAD as usize == OVERHEAD);
 
 /// Pack `count` elements of `datatype` at `buf` into the attached buffer and send them to
-/// `dest` (MPI_Bsend, MPI_Ibsend, and MPI_Start of an MPI_Bsend_init request). Every
-/// argument is checked first.
+/// `dest` (MPI_Bsend, MPI_Ibsend). Every argument is checked first.
 ///
 /// # Safety
 /// MPI's: `buf` holds `count` elements of `datatype`.
@@ -26,36 +27,38 @@ pub unsafe fn send(
     buf: *const c_void,
     count: usize,
     datatype: MPI_Datatype,
-    held: Option<&handles::KeptType>,
     dest: c_int,
     tag: c_int,
     comm_h: MPI_Comm,
 ) -> Result<()> {
     let w = shim::world()?;
-    let comm = handles::comm(comm_h)?;
-    let ty = match held {
-        Some(t) => handles::TypeRef::from(t),
-        None => handles::datatype(datatype)?,
-    };
-    args::buffer(buf, count, &ty)?;
-    let tag = args::send_tag(tag)?;
-    let Some(dst) = args::dest(&comm, dest)? else {
-        return Ok(());
-    };
-    let bytes = args::bytes(count, &ty)?;
-    let session = || match handles::comm_session(comm_h) {
+    let c = handles::comm(comm_h)?;
+    let op = requests::op(
+        &c,
+        comm_h,
+        buf,
+        count,
+        datatype,
+        dest,
+        tag,
+        Some(Mode::Standard),
+        false,
+    )?;
+    op.bsend(w, comm_scope_of(comm_h), || session_of(comm_h))
+}
+
+/// The mode of MPI_Bsend_init's requests on `comm`: its buffer, else its session's.
+pub fn buffered(comm: MPI_Comm) -> Mode {
+    let (scope, session) = (comm_scope_of(comm), session_of(comm));
+    Mode::Buffered { scope, session }
+}
+
+/// The scope of the buffer of the session communicator `comm` was made from, if any.
+fn session_of(comm: MPI_Comm) -> Option<Scope> {
+    match handles::comm_session(comm) {
         MPI_SESSION_NULL => None,
         s => Some(Scope::Session(s as i64)),
-    };
-    let m = Message {
-        buf: buf as *const u8,
-        count,
-        ty: &ty,
-        bytes,
-    };
-    let owner = handles::comm_owner(comm_h);
-    w.bsend
-        .send(w, comm_scope_of(comm_h), session, &comm, dst, tag, m, owner)
+    }
 }
 
 fn comm_scope_of(comm: MPI_Comm) -> Scope {
@@ -96,12 +99,10 @@ pub fn session_scope(session: MPI_Session) -> Result<Scope> {
 /// # Safety
 /// MPI's: `buffer` is `size` bytes the application leaves to MPI until it detaches it.
 pub unsafe fn attach(scope: Scope, buffer: *mut c_void, size: usize) -> Result<()> {
-    let w = shim::world()?;
     let automatic = buffer == MPI_BUFFER_AUTOMATIC;
-    if !automatic && buffer.is_null() && size > 0 {
-        return mpi_err!(Buffer, "NULL buffer of {size} bytes");
-    }
-    w.bsend.attach(scope, buffer as usize, size, automatic)
+    shim::world()?
+        .bsend
+        .attach(scope, buffer as usize, size, automatic)
 }
 
 /// MPI_Buffer_detach(_c), MPI_Comm_detach_buffer(_c): waits until every message sent
@@ -163,7 +164,7 @@ pub unsafe fn isend(
     comm: MPI_Comm,
     request: *mut MPI_Request,
 ) -> Result<()> {
-    send(buf, count, datatype, None, dest, tag, comm)?;
+    send(buf, count, datatype, dest, tag, comm)?;
     let h = if dest == MPI_PROC_NULL {
         handles::REQUEST_PROC_NULL_DONE
     } else {

@@ -133,7 +133,7 @@ pub unsafe extern "C" fn PMPI_Bsend(
 ) -> c_int {
     shim::run("MPI_Bsend", comm, || {
         let count = args::count(count)?;
-        bsend::send(buf, count, datatype, None, dest, tag, comm)
+        bsend::send(buf, count, datatype, dest, tag, comm)
     })
 }
 
@@ -149,7 +149,7 @@ pub unsafe extern "C" fn PMPI_Bsend_c(
 ) -> c_int {
     shim::run("MPI_Bsend_c", comm, || {
         let count = args::count_c(count)?;
-        bsend::send(buf, count, datatype, None, dest, tag, comm)
+        bsend::send(buf, count, datatype, dest, tag, comm)
     })
 }
 
@@ -427,7 +427,7 @@ pub unsafe extern "C" fn PMPI_Sendrecv(
         args::status_arg(status)?;
         pt2pt::sendrecv(
             sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source,
-            recvtag, comm, status,
+            recvtag, comm, status, None, false,
         )
     })
 }
@@ -454,7 +454,7 @@ pub unsafe extern "C" fn PMPI_Sendrecv_c(
         args::status_arg(status)?;
         pt2pt::sendrecv(
             sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source,
-            recvtag, comm, status,
+            recvtag, comm, status, None, false,
         )
     })
 }
@@ -475,8 +475,9 @@ pub unsafe extern "C" fn PMPI_Sendrecv_replace(
     shim::run("MPI_Sendrecv_replace", comm, || {
         let count = args::count(count)?;
         args::status_arg(status)?;
-        pt2pt::sendrecv_replace(
-            buf, count, datatype, dest, sendtag, source, recvtag, comm, status,
+        pt2pt::sendrecv(
+            buf, count, datatype, dest, sendtag, buf, count, datatype, source, recvtag, comm,
+            status, None, true,
         )
     })
 }
@@ -497,8 +498,9 @@ pub unsafe extern "C" fn PMPI_Sendrecv_replace_c(
     shim::run("MPI_Sendrecv_replace_c", comm, || {
         let count = args::count_c(count)?;
         args::status_arg(status)?;
-        pt2pt::sendrecv_replace(
-            buf, count, datatype, dest, sendtag, source, recvtag, comm, status,
+        pt2pt::sendrecv(
+            buf, count, datatype, dest, sendtag, buf, count, datatype, source, recvtag, comm,
+            status, None, true,
         )
     })
 }
@@ -523,9 +525,21 @@ pub unsafe extern "C" fn PMPI_Isendrecv(
         let sendcount = args::count(sendcount)?;
         let recvcount = args::count(recvcount)?;
         args::out_ptr(request, "request")?;
-        pt2pt::isendrecv(
-            sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source,
-            recvtag, comm, request,
+        pt2pt::sendrecv(
+            sendbuf,
+            sendcount,
+            sendtype,
+            dest,
+            sendtag,
+            recvbuf,
+            recvcount,
+            recvtype,
+            source,
+            recvtag,
+            comm,
+            MPI_STATUS_IGNORE,
+            Some(request),
+            false,
         )
     })
 }
@@ -550,9 +564,21 @@ pub unsafe extern "C" fn PMPI_Isendrecv_c(
         let sendcount = args::count_c(sendcount)?;
         let recvcount = args::count_c(recvcount)?;
         args::out_ptr(request, "request")?;
-        pt2pt::isendrecv(
-            sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source,
-            recvtag, comm, request,
+        pt2pt::sendrecv(
+            sendbuf,
+            sendcount,
+            sendtype,
+            dest,
+            sendtag,
+            recvbuf,
+            recvcount,
+            recvtype,
+            source,
+            recvtag,
+            comm,
+            MPI_STATUS_IGNORE,
+            Some(request),
+            false,
         )
     })
 }
@@ -573,8 +599,21 @@ pub unsafe extern "C" fn PMPI_Isendrecv_replace(
     shim::run("MPI_Isendrecv_replace", comm, || {
         let count = args::count(count)?;
         args::out_ptr(request, "request")?;
-        pt2pt::isendrecv_replace(
-            buf, count, datatype, dest, sendtag, source, recvtag, comm, request,
+        pt2pt::sendrecv(
+            buf,
+            count,
+            datatype,
+            dest,
+            sendtag,
+            buf,
+            count,
+            datatype,
+            source,
+            recvtag,
+            comm,
+            MPI_STATUS_IGNORE,
+            Some(request),
+            true,
         )
     })
 }
@@ -595,8 +634,21 @@ pub unsafe extern "C" fn PMPI_Isendrecv_replace_c(
     shim::run("MPI_Isendrecv_replace_c", comm, || {
         let count = args::count_c(count)?;
         args::out_ptr(request, "request")?;
-        pt2pt::isendrecv_replace(
-            buf, count, datatype, dest, sendtag, source, recvtag, comm, request,
+        pt2pt::sendrecv(
+            buf,
+            count,
+            datatype,
+            dest,
+            sendtag,
+            buf,
+            count,
+            datatype,
+            source,
+            recvtag,
+            comm,
+            MPI_STATUS_IGNORE,
+            Some(request),
+            true,
         )
     })
 }
@@ -615,7 +667,7 @@ pub unsafe extern "C" fn PMPI_Send_init(
     shim::run("MPI_Send_init", comm, || {
         let count = args::count(count)?;
         args::out_ptr(request, "request")?;
-        pt2pt::send_init(
+        pt2pt::init(
             buf,
             count,
             datatype,
@@ -623,7 +675,7 @@ pub unsafe extern "C" fn PMPI_Send_init(
             tag,
             comm,
             request,
-            pt2pt::STANDARD,
+            Some(pt2pt::Mode::Standard),
         )
     })
 }
@@ -642,7 +694,7 @@ pub unsafe extern "C" fn PMPI_Send_init_c(
     shim::run("MPI_Send_init_c", comm, || {
         let count = args::count_c(count)?;
         args::out_ptr(request, "request")?;
-        pt2pt::send_init(
+        pt2pt::init(
             buf,
             count,
             datatype,
@@ -650,7 +702,7 @@ pub unsafe extern "C" fn PMPI_Send_init_c(
             tag,
             comm,
             request,
-            pt2pt::STANDARD,
+            Some(pt2pt::Mode::Standard),
         )
     })
 }
@@ -669,7 +721,16 @@ pub unsafe extern "C" fn PMPI_Ssend_init(
     shim::run("MPI_Ssend_init", comm, || {
         let count = args::count(count)?;
         args::out_ptr(request, "request")?;
-        pt2pt::send_init(buf, count, datatype, dest, tag, comm, request, pt2pt::SYNC)
+        pt2pt::init(
+            buf,
+            count,
+            datatype,
+            dest,
+            tag,
+            comm,
+            request,
+            Some(pt2pt::Mode::Sync),
+        )
     })
 }
 
@@ -687,7 +748,16 @@ pub unsafe extern "C" fn PMPI_Ssend_init_c(
     shim::run("MPI_Ssend_init_c", comm, || {
         let count = args::count_c(count)?;
         args::out_ptr(request, "request")?;
-        pt2pt::send_init(buf, count, datatype, dest, tag, comm, request, pt2pt::SYNC)
+        pt2pt::init(
+            buf,
+            count,
+            datatype,
+            dest,
+            tag,
+            comm,
+            request,
+            Some(pt2pt::Mode::Sync),
+        )
     })
 }
 
@@ -705,7 +775,7 @@ pub unsafe extern "C" fn PMPI_Rsend_init(
     shim::run("MPI_Rsend_init", comm, || {
         let count = args::count(count)?;
         args::out_ptr(request, "request")?;
-        pt2pt::send_init(
+        pt2pt::init(
             buf,
             count,
             datatype,
@@ -713,7 +783,7 @@ pub unsafe extern "C" fn PMPI_Rsend_init(
             tag,
             comm,
             request,
-            pt2pt::STANDARD,
+            Some(pt2pt::Mode::Standard),
         )
     })
 }
@@ -732,7 +802,7 @@ pub unsafe extern "C" fn PMPI_Rsend_init_c(
     shim::run("MPI_Rsend_init_c", comm, || {
         let count = args::count_c(count)?;
         args::out_ptr(request, "request")?;
-        pt2pt::send_init(
+        pt2pt::init(
             buf,
             count,
             datatype,
@@ -740,7 +810,7 @@ pub unsafe extern "C" fn PMPI_Rsend_init_c(
             tag,
             comm,
             request,
-            pt2pt::STANDARD,
+            Some(pt2pt::Mode::Standard),
         )
     })
 }
@@ -759,7 +829,16 @@ pub unsafe extern "C" fn PMPI_Bsend_init(
     shim::run("MPI_Bsend_init", comm, || {
         let count = args::count(count)?;
         args::out_ptr(request, "request")?;
-        pt2pt::bsend_init(buf, count, datatype, dest, tag, comm, request)
+        pt2pt::init(
+            buf,
+            count,
+            datatype,
+            dest,
+            tag,
+            comm,
+            request,
+            Some(bsend::buffered(comm)),
+        )
     })
 }
 
@@ -777,7 +856,16 @@ pub unsafe extern "C" fn PMPI_Bsend_init_c(
     shim::run("MPI_Bsend_init_c", comm, || {
         let count = args::count_c(count)?;
         args::out_ptr(request, "request")?;
-        pt2pt::bsend_init(buf, count, datatype, dest, tag, comm, request)
+        pt2pt::init(
+            buf,
+            count,
+            datatype,
+            dest,
+            tag,
+            comm,
+            request,
+            Some(bsend::buffered(comm)),
+        )
     })
 }
 
@@ -795,7 +883,7 @@ pub unsafe extern "C" fn PMPI_Recv_init(
     shim::run("MPI_Recv_init", comm, || {
         let count = args::count(count)?;
         args::out_ptr(request, "request")?;
-        pt2pt::recv_init(buf, count, datatype, source, tag, comm, request)
+        pt2pt::init(buf, count, datatype, source, tag, comm, request, None)
     })
 }
 
@@ -813,7 +901,7 @@ pub unsafe extern "C" fn PMPI_Recv_init_c(
     shim::run("MPI_Recv_init_c", comm, || {
         let count = args::count_c(count)?;
         args::out_ptr(request, "request")?;
-        pt2pt::recv_init(buf, count, datatype, source, tag, comm, request)
+        pt2pt::init(buf, count, datatype, source, tag, comm, request, None)
     })
 }
 
@@ -827,7 +915,7 @@ pub unsafe extern "C" fn PMPI_Probe(
 ) -> c_int {
     shim::run("MPI_Probe", comm, || {
         args::status_arg(status)?;
-        pt2pt::probe(source, tag, comm, status)
+        mprobe::probe(source, tag, comm, None, None, status)
     })
 }
 
@@ -842,7 +930,7 @@ pub unsafe extern "C" fn PMPI_Iprobe(
 ) -> c_int {
     shim::run("MPI_Iprobe", comm, || {
         args::status_arg(status)?;
-        pt2pt::iprobe(source, tag, comm, flag, status)
+        mprobe::probe(source, tag, comm, Some(flag), None, status)
     })
 }
 
@@ -858,7 +946,7 @@ pub unsafe extern "C" fn PMPI_Mprobe(
     shim::run("MPI_Mprobe", comm, || {
         args::out_ptr(message, "message")?;
         args::status_arg(status)?;
-        mprobe::mprobe(source, tag, comm, message, status)
+        mprobe::probe(source, tag, comm, None, Some(message), status)
     })
 }
 
@@ -875,7 +963,7 @@ pub unsafe extern "C" fn PMPI_Improbe(
     shim::run("MPI_Improbe", comm, || {
         args::out_ptr(message, "message")?;
         args::status_arg(status)?;
-        mprobe::improbe(source, tag, comm, flag, message, status)
+        mprobe::probe(source, tag, comm, Some(flag), Some(message), status)
     })
 }
 
@@ -892,7 +980,7 @@ pub unsafe extern "C" fn PMPI_Mrecv(
     shim::run_on("MPI_Mrecv", &on, || {
         let count = args::count(count)?;
         args::status_arg(status)?;
-        mprobe::mrecv(buf, count, datatype, message, status, &on)
+        mprobe::mrecv(buf, count, datatype, message, status, None, &on)
     })
 }
 
@@ -909,7 +997,7 @@ pub unsafe extern "C" fn PMPI_Mrecv_c(
     shim::run_on("MPI_Mrecv_c", &on, || {
         let count = args::count_c(count)?;
         args::status_arg(status)?;
-        mprobe::mrecv(buf, count, datatype, message, status, &on)
+        mprobe::mrecv(buf, count, datatype, message, status, None, &on)
     })
 }
 
@@ -926,7 +1014,15 @@ pub unsafe extern "C" fn PMPI_Imrecv(
     shim::run_on("MPI_Imrecv", &on, || {
         let count = args::count(count)?;
         args::out_ptr(request, "request")?;
-        mprobe::imrecv(buf, count, datatype, message, request, &on)
+        mprobe::mrecv(
+            buf,
+            count,
+            datatype,
+            message,
+            MPI_STATUS_IGNORE,
+            Some(request),
+            &on,
+        )
     })
 }
 
@@ -943,7 +1039,15 @@ pub unsafe extern "C" fn PMPI_Imrecv_c(
     shim::run_on("MPI_Imrecv_c", &on, || {
         let count = args::count_c(count)?;
         args::out_ptr(request, "request")?;
-        mprobe::imrecv(buf, count, datatype, message, request, &on)
+        mprobe::mrecv(
+            buf,
+            count,
+            datatype,
+            message,
+            MPI_STATUS_IGNORE,
+            Some(request),
+            &on,
+        )
     })
 }
 
@@ -1194,7 +1298,13 @@ pub unsafe extern "C" fn PMPI_Testall(
 ) -> c_int {
     shim::run("MPI_Testall", MPI_COMM_WORLD, || {
         let count = args::count(count)?;
-        pt2pt::testall(count, array_of_requests, flag, array_of_statuses)
+        pt2pt::all(
+            count,
+            array_of_requests,
+            flag,
+            array_of_statuses,
+            pt2pt::How::Test,
+        )
     })
 }
 
@@ -1209,7 +1319,14 @@ pub unsafe extern "C" fn PMPI_Waitany(
     shim::run("MPI_Waitany", MPI_COMM_WORLD, || {
         let count = args::count(count)?;
         args::status_arg(status)?;
-        pt2pt::waitany(count, array_of_requests, index, status)
+        pt2pt::any(
+            count,
+            array_of_requests,
+            index,
+            &mut 0,
+            status,
+            pt2pt::How::Wait,
+        )
     })
 }
 
@@ -1225,7 +1342,14 @@ pub unsafe extern "C" fn PMPI_Testany(
     shim::run("MPI_Testany", MPI_COMM_WORLD, || {
         let count = args::count(count)?;
         args::status_arg(status)?;
-        pt2pt::testany(count, array_of_requests, index, flag, status)
+        pt2pt::any(
+            count,
+            array_of_requests,
+            index,
+            flag,
+            status,
+            pt2pt::How::Test,
+        )
     })
 }
 
@@ -1246,7 +1370,7 @@ pub unsafe extern "C" fn PMPI_Waitsome(
             outcount,
             array_of_indices,
             array_of_statuses,
-            true,
+            pt2pt::How::Wait,
         )
     })
 }
@@ -1268,7 +1392,7 @@ pub unsafe extern "C" fn PMPI_Testsome(
             outcount,
             array_of_indices,
             array_of_statuses,
-            false,
+            pt2pt::How::Test,
         )
     })
 }
@@ -1298,7 +1422,14 @@ pub unsafe extern "C" fn PMPI_Request_get_status_any(
     shim::run("MPI_Request_get_status_any", MPI_COMM_WORLD, || {
         let count = args::count(count)?;
         args::status_arg(status)?;
-        pt2pt::request_get_status_any(count, array_of_requests, index, flag, status)
+        pt2pt::any(
+            count,
+            array_of_requests,
+            index,
+            flag,
+            status,
+            pt2pt::How::Peek,
+        )
     })
 }
 
@@ -1312,7 +1443,13 @@ pub unsafe extern "C" fn PMPI_Request_get_status_all(
 ) -> c_int {
     shim::run("MPI_Request_get_status_all", MPI_COMM_WORLD, || {
         let count = args::count(count)?;
-        pt2pt::request_get_status_all(count, array_of_requests, flag, array_of_statuses)
+        pt2pt::all(
+            count,
+            array_of_requests,
+            flag,
+            array_of_statuses,
+            pt2pt::How::Peek,
+        )
     })
 }
 
@@ -1330,12 +1467,13 @@ pub unsafe extern "C" fn PMPI_Request_get_status_some(
 ) -> c_int {
     shim::run("MPI_Request_get_status_some", MPI_COMM_WORLD, || {
         let incount = args::count(incount)?;
-        pt2pt::request_get_status_some(
+        pt2pt::some(
             incount,
             array_of_requests,
             outcount,
             array_of_indices,
             array_of_statuses,
+            pt2pt::How::Peek,
         )
     })
 }
@@ -1344,14 +1482,16 @@ pub unsafe extern "C" fn PMPI_Request_get_status_some(
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Request_free")]
 pub unsafe extern "C" fn PMPI_Request_free(request: *mut MPI_Request) -> c_int {
     shim::run("MPI_Request_free", MPI_COMM_WORLD, || {
-        pt2pt::request_free(request)
+        crate::runtime::requests::free(pt2pt::request_arg(request)?)
     })
 }
 
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Cancel")]
 pub unsafe extern "C" fn PMPI_Cancel(request: *mut MPI_Request) -> c_int {
-    shim::run("MPI_Cancel", MPI_COMM_WORLD, || pt2pt::cancel(request))
+    shim::run("MPI_Cancel", MPI_COMM_WORLD, || {
+        crate::runtime::requests::cancel(*pt2pt::request_arg(request)?)
+    })
 }
 
 #[no_mangle]
@@ -1359,7 +1499,8 @@ pub unsafe extern "C" fn PMPI_Cancel(request: *mut MPI_Request) -> c_int {
 pub unsafe extern "C" fn PMPI_Start(request: *mut MPI_Request) -> c_int {
     let mut code = MPI_SUCCESS;
     let rc = shim::run("MPI_Start", MPI_COMM_WORLD, || {
-        code = pt2pt::start(request)?;
+        code = crate::runtime::requests::start(*pt2pt::request_arg(request)?)
+            .map(|c| c.unwrap_or(MPI_SUCCESS))?;
         Ok(())
     });
     if rc == MPI_SUCCESS {
@@ -1374,7 +1515,7 @@ pub unsafe extern "C" fn PMPI_Start(request: *mut MPI_Request) -> c_int {
 pub unsafe extern "C" fn PMPI_Startall(count: c_int, array_of_requests: *mut MPI_Request) -> c_int {
     shim::run("MPI_Startall", MPI_COMM_WORLD, || {
         let count = args::count(count)?;
-        pt2pt::startall(count, array_of_requests)
+        crate::runtime::requests::start_all(args::slice(array_of_requests, count, "request array")?)
     })
 }
 
@@ -9052,7 +9193,12 @@ pub unsafe extern "C" fn PMPI_Precv_init(
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Pready")]
 pub unsafe extern "C" fn PMPI_Pready(partition: c_int, request: MPI_Request) -> c_int {
     shim::run("MPI_Pready", MPI_COMM_WORLD, || {
-        partitioned::pready(partition, request)
+        crate::runtime::partitioned::pready_range(
+            shim::world()?,
+            &partitioned::part(request)?,
+            partition,
+            partition,
+        )
     })
 }
 
@@ -9064,7 +9210,12 @@ pub unsafe extern "C" fn PMPI_Pready_range(
     request: MPI_Request,
 ) -> c_int {
     shim::run("MPI_Pready_range", MPI_COMM_WORLD, || {
-        partitioned::pready_range(partition_low, partition_high, request)
+        crate::runtime::partitioned::pready_range(
+            shim::world()?,
+            &partitioned::part(request)?,
+            partition_low,
+            partition_high,
+        )
     })
 }
 

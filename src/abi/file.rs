@@ -323,7 +323,8 @@ pub(crate) unsafe fn nonblocking(
     let n = access(fh, place, buf, count, datatype, write, coll)?;
     let w = shim::world()?;
     let id = w.completed_request(io_status(n));
-    let h = super::requests::handle_for(super::requests::Started::Pending(id), MPI_COMM_SELF)?;
+    let started = crate::runtime::p2p::Started::Pending(id);
+    let h = super::requests::handle_for(started, handles::comm_owner(MPI_COMM_SELF))?;
     write_out(request, h)
 }
 

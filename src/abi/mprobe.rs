@@ -1,4 +1,5 @@
-//! Matched probe: MPI_Mprobe, MPI_Improbe, MPI_Mrecv, MPI_Imrecv.
+//! Probes: MPI_Probe, MPI_Iprobe, and the matched ones, MPI_Mprobe, MPI_Improbe, MPI_Mrecv,
+//! MPI_Imrecv.
 //!
 //! A matched probe takes the message out of matching (the engine keeps it by id), so no
 //! other receive or probe, in this thread or another, can have it. The MPI_Message handle
@@ -9,83 +10,59 @@ use super::args::{self, write_single_status, Source};
 use super::consts::*;
 use super::errors;
 use super::handles;
-use super::requests::{self, msg_buf};
+use super::requests;
 use super::shim::{self, write_out};
 use crate::error::Result;
 use crate::mpi_err;
-use crate::pt2pt::{MsgId, Status};
-use crate::runtime::requests::{self as core, Entry};
+use crate::pt2pt::MsgId;
+use crate::runtime::p2p::{self, Started};
+use crate::runtime::requests as core;
 use std::cell::Cell;
 use std::os::raw::{c_int, c_void};
 
-/// Probe for a message and take it: None when none matches (nonblocking only).
-fn probe(
+/// MPI_Probe, MPI_Iprobe (`flag` given: nonblocking), MPI_Mprobe and MPI_Improbe
+/// (`message` given: the message is taken, named by a new handle, MPI_MESSAGE_NO_PROC for
+/// MPI_PROC_NULL).
+///
+/// # Safety
+/// `flag` is NULL or valid, `message` valid; `status` MPI_STATUS_IGNORE or valid.
+pub unsafe fn probe(
     source: c_int,
     tag: c_int,
     comm: MPI_Comm,
-    block: bool,
-) -> Result<Option<(MPI_Message, Status)>> {
+    flag: Option<*mut c_int>,
+    message: Option<*mut MPI_Message>,
+    status: *mut MPI_Status,
+) -> Result<()> {
+    if let Some(flag) = flag {
+        args::out_ptr(flag, "flag")?;
+    }
     let w = shim::world()?;
     let c = handles::comm(comm)?;
     let tag = args::recv_tag(tag)?;
-    let src = match args::source(&c, source)? {
-        Source::Null => {
-            return Ok(Some((
-                MPI_MESSAGE_NO_PROC,
-                args::empty_status(MPI_PROC_NULL),
-            )))
+    let block = flag.is_none();
+    let found = match (args::source(&c, source)?, message) {
+        (Source::Null, m) => {
+            if let Some(m) = m {
+                write_out(m, MPI_MESSAGE_NO_PROC)?;
+            }
+            Some(args::empty_status(MPI_PROC_NULL))
         }
-        s => s.as_option(),
-    };
-    let found = if block {
-        Some(w.mprobe(&c, src, tag))
-    } else {
-        w.improbe(&c, src, tag)
-    };
-    Ok(found.map(|(msg, st)| {
-        let owner = handles::comm_owner(comm);
-        let h = handles::new_request(Entry::Message { msg, owner });
-        (h, st)
-    }))
-}
-
-/// MPI_Mprobe.
-///
-/// # Safety
-/// `message` and `status` are valid (or MPI_STATUS_IGNORE).
-pub unsafe fn mprobe(
-    source: c_int,
-    tag: c_int,
-    comm: MPI_Comm,
-    message: *mut MPI_Message,
-    status: *mut MPI_Status,
-) -> Result<()> {
-    let (h, st) = probe(source, tag, comm, true)?.expect("a blocking probe finds one");
-    write_single_status(status, &st, MPI_SUCCESS);
-    write_out(message, h)
-}
-
-/// MPI_Improbe.
-///
-/// # Safety
-/// As `mprobe`; `flag` is NULL or valid.
-pub unsafe fn improbe(
-    source: c_int,
-    tag: c_int,
-    comm: MPI_Comm,
-    flag: *mut c_int,
-    message: *mut MPI_Message,
-    status: *mut MPI_Status,
-) -> Result<()> {
-    args::out_ptr(flag, "flag")?;
-    match probe(source, tag, comm, false)? {
-        Some((h, st)) => {
-            write_single_status(status, &st, MPI_SUCCESS);
-            write_out(message, h)?;
-            write_out(flag, 1)
+        (src, None) if block => Some(w.probe(&c, src.as_option(), tag)),
+        (src, None) => w.iprobe(&c, src.as_option(), tag),
+        (src, Some(m)) => {
+            let owner = handles::comm_owner(comm);
+            let found = p2p::mprobe(w, &c, src.as_option(), tag, owner, block);
+            found.map(|(e, st)| {
+                *m = handles::new_request(e);
+                st
+            })
         }
-        None => write_out(flag, 0),
+    };
+    if let Some(st) = &found {
+        write_single_status(status, st, MPI_SUCCESS);
     }
+    flag.map_or(Ok(()), |f| write_out(f, found.is_some() as c_int))
 }
 
 /// What an MPI_Message handle names.
@@ -117,7 +94,7 @@ unsafe fn start_mrecv(
     datatype: MPI_Datatype,
     message: *mut MPI_Message,
     comm: &Cell<MPI_Comm>,
-) -> Result<requests::Started> {
+) -> Result<Started> {
     if message.is_null() {
         return mpi_err!(Arg, "NULL message pointer");
     }
@@ -126,56 +103,39 @@ unsafe fn start_mrecv(
         comm.set(c);
     }
     let w = shim::world()?;
-    let n = count;
     let ty = handles::datatype(datatype)?;
-    args::buffer(buf, n, &ty)?;
-    let data = msg_buf(buf, n, &ty)?;
+    args::buffer(buf, count, &ty)?;
     let Message::Taken(msg, i, c) = m else {
+        args::bytes(count, &ty)?;
         *message = MPI_MESSAGE_NULL;
-        return Ok(requests::Started::Done { proc_null: true });
+        return Ok(Started::Done { proc_null: true });
     };
-    // The handle goes first: of two threads receiving one message, only one finds it.
-    if !core::remove(i) {
-        return mpi_err!(Request, "message {:#x} was received already", *message);
-    }
-    *message = MPI_MESSAGE_NULL;
-    match w.mrecv(msg, data, handles::comm_owner(c)) {
-        Some(req) => Ok(requests::Started::Pending(req)),
-        None => mpi_err!(Request, "message received already"),
-    }
+    let taken = || *message = MPI_MESSAGE_NULL;
+    let owner = handles::comm_owner(c);
+    p2p::mrecv(w, (i, msg, owner), buf as _, count, &ty, taken)
 }
 
-/// MPI_Mrecv; `on` learns the message's communicator.
+/// MPI_Mrecv (`request` None) and MPI_Imrecv; `on` learns the message's communicator.
 ///
 /// # Safety
-/// MPI's: `buf` has room for the elements; the pointers are NULL or valid.
+/// MPI's: `buf` has room for the elements (until the request completes); the pointers
+/// are NULL or valid.
 pub unsafe fn mrecv(
     buf: *mut c_void,
     count: usize,
     datatype: MPI_Datatype,
     message: *mut MPI_Message,
     status: *mut MPI_Status,
+    request: Option<*mut MPI_Request>,
     on: &Cell<MPI_Comm>,
 ) -> Result<()> {
     let started = start_mrecv(buf, count, datatype, message, on)?;
-    let c = core::wait(&mut requests::handle_for(started, on.get())?)?;
+    let h = requests::handle_for(started, handles::comm_owner(on.get()))?;
+    if let Some(request) = request {
+        return write_out(request, h);
+    }
+    let c = core::wait(&mut { h })?;
     let code = requests::code(&c);
     write_single_status(status, &c.status, code);
     errors::code_result(code)
-}
-
-/// MPI_Imrecv.
-///
-/// # Safety
-/// MPI's: `buf` has room for the elements until the request completes.
-pub unsafe fn imrecv(
-    buf: *mut c_void,
-    count: usize,
-    datatype: MPI_Datatype,
-    message: *mut MPI_Message,
-    request: *mut MPI_Request,
-    on: &Cell<MPI_Comm>,
-) -> Result<()> {
-    let started = start_mrecv(buf, count, datatype, message, on)?;
-    write_out(request, requests::handle_for(started, on.get())?)
 }

@@ -1,6 +1,9 @@
 //! Point-to-point: the core calls behind MPI_Send … MPI_Startall and their large-count
-//! forms. The entry points are generated (tools/gen_c.py from tools/c_api.txt): they check
-//! counts, request and status pointers by kind and hand counts over as usize.
+//! forms, as far as they are C: handles looked up, MPI_PROC_NULL/MPI_ANY_SOURCE/MPI_ANY_TAG
+//! translated, statuses, flags and request handles written. What the calls do is the
+//! core's (`runtime::p2p`: starting, send-receive, persistent requests; `runtime::requests`:
+//! completion). The entry points are generated (tools/gen_c.py from tools/c_api.txt): they
+//! check counts, request and status pointers by kind and hand counts over as usize.
 
 // The core calls take MPI's parameter lists as they are.
 #![allow(clippy::too_many_arguments)]
@@ -9,11 +12,13 @@ use super::args::{self, write_status};
 use super::consts::*;
 use super::errors;
 use super::handles;
-use super::requests::{self, msg_buf, status_at, PersistentSpec};
+use super::requests::{self, status_at};
 use super::shim::{self, write_out};
 use crate::error::{Error, ErrorClass, Result};
 use crate::mpi_err;
-use crate::runtime::requests::{self as core, Any, Completion, Entry};
+use crate::runtime::p2p;
+pub use crate::runtime::p2p::Mode;
+use crate::runtime::requests::{self as core, Any, Completion};
 use std::cell::Cell;
 use std::os::raw::{c_int, c_void};
 
@@ -42,7 +47,7 @@ pub unsafe fn send(
     let Some(dst) = args::dest(&c, dest)? else {
         return Ok(());
     };
-    w.send(&c, dst, tag, msg_buf(buf, count, &ty)?, sync);
+    w.send(&c, dst, tag, p2p::msg_buf(buf as _, count, &ty)?, sync);
     Ok(())
 }
 
@@ -67,43 +72,15 @@ pub unsafe fn recv(
     let Some(src) = args::source_or_done(&c, source, status)? else {
         return Ok(());
     };
-    let data = msg_buf(buf, count, &ty)?;
+    let data = p2p::msg_buf(buf as _, count, &ty)?;
     let full = data.len();
     let st = w.recv(&c, src, tag, data);
-    // A short message that ends inside a basic element of a noncontiguous receive type
-    // came from a send of another type signature: MPI_ERR_TRUNCATE, MPICH's class for
-    // it. As MPICH, contiguous types are not checked (bytes received as ints are the
-    // program's business); only here, where the type is at hand.
-    let split = st.count != full && !ty.is_contiguous() && ty.splits_element(st.count as u64);
-    let code = if st.truncated() || split {
-        MPI_ERR_TRUNCATE
-    } else {
-        MPI_SUCCESS
+    let code = match p2p::recv_truncated(&st, full, &ty) {
+        true => MPI_ERR_TRUNCATE,
+        false => MPI_SUCCESS,
     };
     args::write_single_status(status, &st, code);
     errors::code_result(code)
-}
-
-fn spec(
-    send: bool,
-    sync: bool,
-    buf: *const c_void,
-    count: usize,
-    datatype: MPI_Datatype,
-    peer: c_int,
-    tag: c_int,
-) -> PersistentSpec {
-    PersistentSpec {
-        send,
-        sync,
-        buffered: false,
-        buf: buf as usize,
-        count,
-        datatype,
-        held_type: None,
-        peer,
-        tag,
-    }
 }
 
 /// MPI_Isend, MPI_Issend, MPI_Irsend.
@@ -121,8 +98,11 @@ pub unsafe fn isend(
     request: *mut MPI_Request,
     sync: bool,
 ) -> Result<()> {
-    let started = requests::start_send(&spec(true, sync, buf, count, datatype, dest, tag), comm)?;
-    write_out(request, requests::handle_for(started, comm)?)
+    let w = shim::world()?;
+    let c = handles::comm(comm)?;
+    let mode = Some(if sync { Mode::Sync } else { Mode::Standard });
+    let op = requests::op(&c, comm, buf, count, datatype, dest, tag, mode, false)?;
+    write_out(request, requests::handle_for(op.start(w)?, op.owner)?)
 }
 
 /// MPI_Irecv.
@@ -139,60 +119,19 @@ pub unsafe fn irecv(
     comm: MPI_Comm,
     request: *mut MPI_Request,
 ) -> Result<()> {
-    let s = spec(false, false, buf, count, datatype, source, tag);
-    let started = requests::start_recv(&s, comm)?;
-    write_out(request, requests::handle_for(started, comm)?)
+    let w = shim::world()?;
+    let c = handles::comm(comm)?;
+    let op = requests::op(&c, comm, buf, count, datatype, source, tag, None, false)?;
+    write_out(request, requests::handle_for(op.start(w)?, op.owner)?)
 }
 
-/// Start a send-receive: the receive, then the send (of `copy` instead of the send
-/// spec's buffer when given), after checking every argument of both.
+/// MPI_Sendrecv, MPI_Sendrecv_replace (`replace`: the table passes its buffer, count and
+/// datatype for both parts), blocking (`request` None) or not (MPI_Isendrecv(_replace)):
+/// every argument of both parts checked, the send's first; the receive started, then the
+/// send (from a packed copy for a replace, which the request keeps).
 ///
 /// # Safety
-/// MPI's, for both buffers; `copy` outlives the send.
-unsafe fn start_sendrecv(
-    ss: &PersistentSpec,
-    rs: &PersistentSpec,
-    copy: Option<&[u8]>,
-    comm: MPI_Comm,
-) -> Result<(requests::Started, requests::Started)> {
-    requests::check(ss, comm)?;
-    requests::check(rs, comm)?;
-    let recv = requests::start_recv(rs, comm)?;
-    let send = match copy {
-        Some(c) => requests::start_send_packed(ss, comm, c)?,
-        None => requests::start_send(ss, comm)?,
-    };
-    Ok((recv, send))
-}
-
-/// The packed copy of `count` elements of `datatype` at `buf` that a send-receive with
-/// replace sends.
-///
-/// # Safety
-/// MPI's: `buf` holds the elements.
-unsafe fn replace_copy(buf: *mut c_void, count: usize, datatype: MPI_Datatype) -> Result<Vec<u8>> {
-    let ty = handles::datatype(datatype)?;
-    args::buffer(buf, count, &ty)?;
-    let mut copy = Vec::new();
-    ty.pack(count, buf as *const u8, &mut copy);
-    Ok(copy)
-}
-
-/// Wait for a started send-receive; its receive's completion.
-fn wait_sendrecv(
-    (recv, send): (requests::Started, requests::Started),
-    comm: MPI_Comm,
-) -> Result<Completion> {
-    let mut rreq = requests::handle_for(recv, comm)?;
-    let mut sreq = requests::handle_for(send, comm)?;
-    core::wait(&mut sreq)?;
-    core::wait(&mut rreq)
-}
-
-/// MPI_Sendrecv.
-///
-/// # Safety
-/// MPI's, for both buffers.
+/// MPI's, for both buffers, until the operation completes.
 pub unsafe fn sendrecv(
     sendbuf: *const c_void,
     sendcount: usize,
@@ -206,106 +145,28 @@ pub unsafe fn sendrecv(
     recvtag: c_int,
     comm: MPI_Comm,
     status: *mut MPI_Status,
+    request: Option<*mut MPI_Request>,
+    replace: bool,
 ) -> Result<()> {
-    let rs = spec(false, false, recvbuf, recvcount, recvtype, source, recvtag);
-    let ss = spec(true, false, sendbuf, sendcount, sendtype, dest, sendtag);
-    let c = wait_sendrecv(start_sendrecv(&ss, &rs, None, comm)?, comm)?;
-    report(status, &c)
-}
-
-/// MPI_Sendrecv_replace.
-///
-/// # Safety
-/// MPI's: `buf` holds and has room for the elements.
-pub unsafe fn sendrecv_replace(
-    buf: *mut c_void,
-    count: usize,
-    datatype: MPI_Datatype,
-    dest: c_int,
-    sendtag: c_int,
-    source: c_int,
-    recvtag: c_int,
-    comm: MPI_Comm,
-    status: *mut MPI_Status,
-) -> Result<()> {
-    let rs = spec(false, false, buf, count, datatype, source, recvtag);
-    let ss = spec(true, false, buf, count, datatype, dest, sendtag);
-    requests::check(&ss, comm)?;
-    // Send from a packed copy, receive into the buffer itself.
-    let copy = replace_copy(buf, count, datatype)?;
-    let c = wait_sendrecv(start_sendrecv(&ss, &rs, Some(&copy), comm)?, comm)?;
-    report(status, &c)
-}
-
-/// The request of a started MPI_Isendrecv(_replace): one handle for both parts.
-fn sendrecv_request(
-    (recv, send): (requests::Started, requests::Started),
-    copy: Option<Vec<u8>>,
-    comm: MPI_Comm,
-) -> Result<MPI_Request> {
     let w = shim::world()?;
-    let recv = match recv {
-        requests::Started::Pending(r) => r,
-        requests::Started::Done { .. } => w.completed_request(args::empty_status(MPI_PROC_NULL)),
-    };
-    let send = match send {
-        requests::Started::Pending(r) => r,
-        requests::Started::Done { .. } => 0,
-    };
-    Ok(handles::new_request(Entry::Pair {
-        recv,
-        send,
-        owner: handles::comm_owner(comm),
-        copy,
-    }))
-}
-
-/// MPI_Isendrecv.
-///
-/// # Safety
-/// MPI's, for both buffers, until the request completes.
-pub unsafe fn isendrecv(
-    sendbuf: *const c_void,
-    sendcount: usize,
-    sendtype: MPI_Datatype,
-    dest: c_int,
-    sendtag: c_int,
-    recvbuf: *mut c_void,
-    recvcount: usize,
-    recvtype: MPI_Datatype,
-    source: c_int,
-    recvtag: c_int,
-    comm: MPI_Comm,
-    request: *mut MPI_Request,
-) -> Result<()> {
-    let rs = spec(false, false, recvbuf, recvcount, recvtype, source, recvtag);
-    let ss = spec(true, false, sendbuf, sendcount, sendtype, dest, sendtag);
-    let started = start_sendrecv(&ss, &rs, None, comm)?;
-    write_out(request, sendrecv_request(started, None, comm)?)
-}
-
-/// MPI_Isendrecv_replace.
-///
-/// # Safety
-/// MPI's: `buf` holds and has room for the elements until the request completes.
-pub unsafe fn isendrecv_replace(
-    buf: *mut c_void,
-    count: usize,
-    datatype: MPI_Datatype,
-    dest: c_int,
-    sendtag: c_int,
-    source: c_int,
-    recvtag: c_int,
-    comm: MPI_Comm,
-    request: *mut MPI_Request,
-) -> Result<()> {
-    let rs = spec(false, false, buf, count, datatype, source, recvtag);
-    let ss = spec(true, false, buf, count, datatype, dest, sendtag);
-    requests::check(&ss, comm)?;
-    let copy = replace_copy(buf, count, datatype)?;
-    // The copy moves into the request (a Vec's heap buffer does not move with it).
-    let started = start_sendrecv(&ss, &rs, Some(&copy), comm)?;
-    write_out(request, sendrecv_request(started, Some(copy), comm)?)
+    let c = handles::comm(comm)?;
+    let send = Some(Mode::Standard);
+    let ss = requests::op(
+        &c, comm, sendbuf, sendcount, sendtype, dest, sendtag, send, true,
+    )?;
+    let rs = requests::op(
+        &c, comm, recvbuf, recvcount, recvtype, source, recvtag, None, true,
+    )?;
+    let copy = replace.then(|| ss.packed());
+    let started = p2p::start_pair(w, &ss, &rs, copy.as_deref())?;
+    match request {
+        // The copy moves into the request (a Vec's heap buffer does not move with it).
+        Some(request) => {
+            let e = p2p::pair_entry::<MPI_Request>(w, started, ss.owner, copy);
+            write_out(request, handles::new_request(e))
+        }
+        None => report(status, &p2p::wait_pair::<MPI_Request>(w, started)),
+    }
 }
 
 // ------------------------------------------------------------------ completion
@@ -314,7 +175,7 @@ pub unsafe fn isendrecv_replace(
 // request as it was (MPI_Test with a NULL flag must not complete and free the request).
 
 /// The request pointer of a single-request call (NULL: MPICH's MPI_ERR_ARG).
-unsafe fn request_arg<'a>(request: *mut MPI_Request) -> Result<&'a mut MPI_Request> {
+pub(crate) unsafe fn request_arg<'a>(request: *mut MPI_Request) -> Result<&'a mut MPI_Request> {
     if request.is_null() {
         return mpi_err!(Arg, "NULL request pointer");
     }
@@ -370,8 +231,24 @@ pub unsafe fn test(
     }
 }
 
+/// How a call on a list of requests completes them.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum How {
+    /// MPI_Waitany, MPI_Waitsome: at least one.
+    Wait,
+    /// MPI_Testall, MPI_Testany, MPI_Testsome: those that are done.
+    Test,
+    /// MPI_Request_get_status_all/any/some (MPI-4.1): as the test, but nothing is freed.
+    Peek,
+}
+
 /// The request array of a multiple-completion call, with its status array checked
-/// against NULL (the handles are the core's to check).
+/// against NULL (the handles are the core's to check); MPI_ERR_ARG for either.
+///
+/// # Safety
+/// `p` holds `n` handles. Only the wait and test forms write them (a completed request's
+/// becomes MPI_REQUEST_NULL): the array of MPI_Request_get_status_*, const in C, is only
+/// read (`How::Peek`).
 unsafe fn request_array<'a>(
     p: *mut MPI_Request,
     n: usize,
@@ -403,19 +280,25 @@ pub unsafe fn waitall(
     core::wait_all(hs, |i, c| report_at(statuses, i, c))
 }
 
-/// MPI_Testall.
+/// MPI_Testall and MPI_Request_get_status_all (`how`).
 ///
 /// # Safety
 /// As `waitall`; `flag` is NULL or valid.
-pub unsafe fn testall(
+pub unsafe fn all(
     count: usize,
-    requests: *mut MPI_Request,
+    requests: *const MPI_Request,
     flag: *mut c_int,
     statuses: *mut MPI_Status,
+    how: How,
 ) -> Result<()> {
     args::out_ptr(flag, "flag")?;
-    let hs = request_array(requests, count, statuses)?;
-    match core::test_all(hs, |i, c| report_at(statuses, i, c)) {
+    let hs = request_array(requests as *mut _, count, statuses)?;
+    let out = |i, c: &Completion| report_at(statuses, i, c);
+    let r = match how {
+        How::Peek => core::get_status_all(hs, out),
+        _ => core::test_all(hs, out),
+    };
+    match r {
         Ok(done) => write_out(flag, done as c_int),
         Err(e) => in_status(e, || write_out(flag, 1)),
     }
@@ -430,68 +313,39 @@ fn in_status(e: Error, write: impl FnOnce() -> Result<()>) -> Result<()> {
     Err(e)
 }
 
-/// Write what MPI_Waitany, MPI_Testany or MPI_Request_get_status_any found.
-unsafe fn report_any(
-    found: Any,
-    index: *mut c_int,
-    flag: *mut c_int,
-    status: *mut MPI_Status,
-) -> Result<()> {
-    match found {
-        Any::NoneActive => {
-            write_out(flag, 1)?;
-            write_out(index, MPI_UNDEFINED)?;
-            // An empty status, its error field MPI_SUCCESS too (MPI-4.1 §3.7.3).
-            let st = args::empty_status(MPI_ANY_SOURCE);
-            args::write_single_status(status, &st, MPI_SUCCESS);
-            if !status.is_null() && status as usize != 1 {
-                (*status).MPI_ERROR = MPI_SUCCESS;
-            }
-            Ok(())
-        }
-        Any::NotYet => {
-            write_out(flag, 0)?;
-            write_out(index, MPI_UNDEFINED)
-        }
-        Any::Done(i, c) => {
-            write_out(flag, 1)?;
-            write_out(index, i as c_int)?;
-            report(status, &c)
-        }
-    }
-}
-
-/// MPI_Waitany.
+/// MPI_Waitany (the table passes a flag of its own), MPI_Testany and
+/// MPI_Request_get_status_any (`how`).
 ///
 /// # Safety
 /// As `waitall`, with one status.
-pub unsafe fn waitany(
+pub unsafe fn any(
     count: usize,
-    requests: *mut MPI_Request,
-    index: *mut c_int,
-    status: *mut MPI_Status,
-) -> Result<()> {
-    args::out_ptr(index, "index")?;
-    let hs = request_array(requests, count, MPI_STATUSES_IGNORE)?;
-    let mut flag = 0;
-    report_any(core::any(hs, true)?, index, &mut flag, status)
-}
-
-/// MPI_Testany.
-///
-/// # Safety
-/// As `waitany`.
-pub unsafe fn testany(
-    count: usize,
-    requests: *mut MPI_Request,
+    requests: *const MPI_Request,
     index: *mut c_int,
     flag: *mut c_int,
     status: *mut MPI_Status,
+    how: How,
 ) -> Result<()> {
     args::out_ptr(index, "index")?;
     args::out_ptr(flag, "flag")?;
-    let hs = request_array(requests, count, MPI_STATUSES_IGNORE)?;
-    report_any(core::any(hs, false)?, index, flag, status)
+    let hs = request_array(requests as *mut _, count, MPI_STATUSES_IGNORE)?;
+    let found = match how {
+        How::Peek => core::get_status_any(hs)?,
+        _ => core::any(hs, how == How::Wait)?,
+    };
+    let none_active = matches!(found, Any::NoneActive);
+    let (done, i, c) = found.outputs::<MPI_Request>();
+    write_out(flag, done as c_int)?;
+    write_out(index, i.map_or(MPI_UNDEFINED, |i| i as c_int))?;
+    match c {
+        // An empty status, its error field MPI_SUCCESS too (MPI-4.1 §3.7.3).
+        Some(c) if none_active => {
+            write_status(status, &c.status, MPI_SUCCESS);
+            Ok(())
+        }
+        Some(c) => report(status, &c),
+        None => Ok(()),
+    }
 }
 
 /// Write a "some" call's count (None: no request was active, MPI_UNDEFINED).
@@ -499,34 +353,39 @@ unsafe fn write_count(outcount: *mut c_int, n: Option<usize>) -> Result<()> {
     write_out(outcount, n.map_or(MPI_UNDEFINED, |n| n as c_int))
 }
 
-/// MPI_Waitsome (`block`) and MPI_Testsome.
+/// MPI_Waitsome, MPI_Testsome and MPI_Request_get_status_some (`how`).
 ///
 /// # Safety
 /// As `waitall`; `indices` has room for `incount` indices.
 pub unsafe fn some(
     incount: usize,
-    requests: *mut MPI_Request,
+    requests: *const MPI_Request,
     outcount: *mut c_int,
     indices: *mut c_int,
     statuses: *mut MPI_Status,
-    block: bool,
+    how: How,
 ) -> Result<()> {
     args::out_ptr(outcount, "outcount")?;
-    let hs = request_array(requests, incount, statuses)?;
+    let hs = request_array(requests as *mut _, incount, statuses)?;
     if !hs.is_empty() {
         args::out_ptr(indices, "indices")?;
     }
     let mut n = 0;
-    let r = core::some(hs, block, |k, i, c| {
+    let out = |k, i, c: &Completion| {
         *indices.add(k) = i as c_int;
         report_at(statuses, k, c);
         n = k + 1;
-    });
+    };
+    let r = match how {
+        How::Peek => core::get_status_some(hs, out),
+        _ => core::some(hs, how == How::Wait, out),
+    };
     match r {
         Ok(n) => write_count(outcount, n),
         Err(e) => in_status(e, || write_count(outcount, Some(n))),
     }
 }
+
 /// MPI_Request_get_status.
 ///
 /// # Safety
@@ -546,246 +405,31 @@ pub unsafe fn request_get_status(
     }
 }
 
-/// The request array of an MPI_Request_get_status_* call (read only).
-unsafe fn peek_array<'a>(p: *const MPI_Request, n: usize) -> Result<&'a [MPI_Request]> {
-    if n == 0 {
-        return Ok(&[]);
-    }
-    if p.is_null() {
-        return mpi_err!(Arg, "NULL request array");
-    }
-    Ok(std::slice::from_raw_parts(p, n))
-}
-
-/// MPI_Request_get_status_any (MPI-4.1): as MPI_Testany, but nothing is freed.
-///
-/// # Safety
-/// MPI's: `requests` holds `count` handles; the outputs are NULL or valid.
-pub unsafe fn request_get_status_any(
-    count: usize,
-    requests: *const MPI_Request,
-    index: *mut c_int,
-    flag: *mut c_int,
-    status: *mut MPI_Status,
-) -> Result<()> {
-    args::out_ptr(index, "index")?;
-    args::out_ptr(flag, "flag")?;
-    let hs = peek_array(requests, count)?;
-    report_any(core::get_status_any(hs)?, index, flag, status)
-}
-
-/// MPI_Request_get_status_all (MPI-4.1): as MPI_Testall, but nothing is freed.
-///
-/// # Safety
-/// As `request_get_status_any`; `statuses` has room for `count` or is
-/// MPI_STATUSES_IGNORE.
-pub unsafe fn request_get_status_all(
-    count: usize,
-    requests: *const MPI_Request,
-    flag: *mut c_int,
-    statuses: *mut MPI_Status,
-) -> Result<()> {
-    args::out_ptr(flag, "flag")?;
-    if count > 0 && statuses.is_null() {
-        return mpi_err!(Arg, "NULL status array (MPI_STATUSES_IGNORE is not NULL)");
-    }
-    let hs = peek_array(requests, count)?;
-    match core::get_status_all(hs, |i, c| report_at(statuses, i, c)) {
-        Ok(done) => write_out(flag, done as c_int),
-        Err(e) => in_status(e, || write_out(flag, 1)),
-    }
-}
-
-/// MPI_Request_get_status_some (MPI-4.1): as MPI_Testsome, but nothing is freed.
-///
-/// # Safety
-/// As `request_get_status_all`; `indices` has room for `incount` indices.
-pub unsafe fn request_get_status_some(
-    incount: usize,
-    requests: *const MPI_Request,
-    outcount: *mut c_int,
-    indices: *mut c_int,
-    statuses: *mut MPI_Status,
-) -> Result<()> {
-    args::out_ptr(outcount, "outcount")?;
-    if incount > 0 {
-        args::out_ptr(indices, "indices")?;
-        if statuses.is_null() {
-            return mpi_err!(Arg, "NULL status array (MPI_STATUSES_IGNORE is not NULL)");
-        }
-    }
-    let hs = peek_array(requests, incount)?;
-    let mut n = 0;
-    let r = core::get_status_some(hs, |k, i, c| {
-        *indices.add(k) = i as c_int;
-        report_at(statuses, k, c);
-        n = k + 1;
-    });
-    match r {
-        Ok(n) => write_count(outcount, n),
-        Err(e) => in_status(e, || write_count(outcount, Some(n))),
-    }
-}
-
-/// MPI_Request_free.
-///
-/// # Safety
-/// `request` is NULL or valid.
-pub unsafe fn request_free(request: *mut MPI_Request) -> Result<()> {
-    core::free(request_arg(request)?)
-}
-
-/// MPI_Cancel.
-///
-/// # Safety
-/// `request` is NULL or valid.
-pub unsafe fn cancel(request: *mut MPI_Request) -> Result<()> {
-    core::cancel(*request_arg(request)?)
-}
-
-// ------------------------------------------------------------------ probe
-
-/// MPI_Probe.
-///
-/// # Safety
-/// `status` is MPI_STATUS_IGNORE or valid.
-pub unsafe fn probe(
-    source: c_int,
-    tag: c_int,
-    comm: MPI_Comm,
-    status: *mut MPI_Status,
-) -> Result<()> {
-    let w = shim::world()?;
-    let c = handles::comm(comm)?;
-    let tag = args::recv_tag(tag)?;
-    let Some(src) = args::source_or_done(&c, source, status)? else {
-        return Ok(());
-    };
-    let st = w.probe(&c, src, tag);
-    args::write_single_status(status, &st, MPI_SUCCESS);
-    Ok(())
-}
-
-/// MPI_Iprobe.
-///
-/// # Safety
-/// `flag` is NULL or valid; `status` MPI_STATUS_IGNORE or valid.
-pub unsafe fn iprobe(
-    source: c_int,
-    tag: c_int,
-    comm: MPI_Comm,
-    flag: *mut c_int,
-    status: *mut MPI_Status,
-) -> Result<()> {
-    args::out_ptr(flag, "flag")?;
-    let w = shim::world()?;
-    let c = handles::comm(comm)?;
-    let tag = args::recv_tag(tag)?;
-    let Some(src) = args::source_or_done(&c, source, status)? else {
-        return write_out(flag, 1);
-    };
-    match w.iprobe(&c, src, tag) {
-        Some(st) => {
-            args::write_single_status(status, &st, MPI_SUCCESS);
-            write_out(flag, 1)
-        }
-        None => write_out(flag, 0),
-    }
-}
-
 // ------------------------------------------------------------------ persistent requests
 
-unsafe fn init(mut s: PersistentSpec, comm: MPI_Comm, request: *mut MPI_Request) -> Result<()> {
-    requests::check(&s, comm)?;
-    s.held_type = Some(handles::datatype(s.datatype)?.to_kept());
-    let entry = Entry::Persistent {
-        start: requests::starter(s, comm),
-        active: None,
-        owner: handles::comm_owner(comm),
-    };
-    write_out(request, handles::new_request(entry))
-}
-
-/// MPI_Send_init, MPI_Ssend_init, MPI_Rsend_init.
+/// MPI_Send_init, MPI_Ssend_init, MPI_Rsend_init, MPI_Bsend_init (`send` their mode) and
+/// MPI_Recv_init (`send` None): the request holds the communicator and the datatype, so
+/// that freeing their handles leaves later MPI_Starts alone (MPI-3.1 §4.1.9).
 ///
 /// # Safety
-/// MPI's: `buf` holds the elements while the request exists.
-pub unsafe fn send_init(
+/// MPI's: `buf` holds (has room for) the elements while the request exists.
+pub unsafe fn init(
     buf: *const c_void,
     count: usize,
     datatype: MPI_Datatype,
-    dest: c_int,
+    peer: c_int,
     tag: c_int,
     comm: MPI_Comm,
     request: *mut MPI_Request,
-    sync: bool,
+    send: Option<Mode>,
 ) -> Result<()> {
-    init(
-        spec(true, sync, buf, count, datatype, dest, tag),
-        comm,
+    shim::world()?;
+    let c = handles::comm(comm)?;
+    let op = requests::op(&c, comm, buf, count, datatype, peer, tag, send, true)?;
+    let ty = op.ty.to_kept();
+    let op = op.with(handles::comm_arc(comm)?, ty);
+    write_out(
         request,
+        handles::new_request(p2p::persistent::<MPI_Request, _, _>(op)),
     )
-}
-
-/// MPI_Bsend_init.
-///
-/// # Safety
-/// As `send_init`.
-pub unsafe fn bsend_init(
-    buf: *const c_void,
-    count: usize,
-    datatype: MPI_Datatype,
-    dest: c_int,
-    tag: c_int,
-    comm: MPI_Comm,
-    request: *mut MPI_Request,
-) -> Result<()> {
-    let s = PersistentSpec {
-        buffered: true,
-        ..spec(true, false, buf, count, datatype, dest, tag)
-    };
-    init(s, comm, request)
-}
-
-/// MPI_Recv_init.
-///
-/// # Safety
-/// MPI's: `buf` has room for the elements while the request exists.
-pub unsafe fn recv_init(
-    buf: *mut c_void,
-    count: usize,
-    datatype: MPI_Datatype,
-    source: c_int,
-    tag: c_int,
-    comm: MPI_Comm,
-    request: *mut MPI_Request,
-) -> Result<()> {
-    init(
-        spec(false, false, buf, count, datatype, source, tag),
-        comm,
-        request,
-    )
-}
-
-/// MPI_Start: Ok is the call's return code (a persistent collective's own error went to
-/// its communicator's handler already).
-///
-/// # Safety
-/// `request` is NULL or valid.
-pub unsafe fn start(request: *mut MPI_Request) -> Result<c_int> {
-    Ok(core::start(*request_arg(request)?)?.unwrap_or(MPI_SUCCESS))
-}
-
-/// MPI_Startall.
-///
-/// # Safety
-/// MPI's: `requests` holds `count` handles.
-pub unsafe fn startall(count: usize, requests: *mut MPI_Request) -> Result<()> {
-    if count == 0 {
-        return Ok(());
-    }
-    if requests.is_null() {
-        return mpi_err!(Arg, "NULL request array");
-    }
-    core::start_all(std::slice::from_raw_parts(requests, count))
 }

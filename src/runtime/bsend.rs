@@ -146,6 +146,9 @@ pub struct Message<'a> {
 impl BufferedSends {
     /// Attach `size` bytes at `base` (or an automatic buffer) to `scope`.
     pub fn attach(&self, scope: Scope, base: usize, size: usize, automatic: bool) -> Result<()> {
+        if !automatic && base == 0 && size > 0 {
+            return mpi_err!(Buffer, "NULL buffer of {size} bytes");
+        }
         if !automatic && size < OVERHEAD {
             // As MPICH: no message could ever fit.
             return mpi_err!(
@@ -349,5 +352,18 @@ mod tests {
         assert_eq!(a.find(200), Some(300));
         a.reclaim(|_| true);
         assert_eq!(a.find(1000), Some(0));
+    }
+
+    #[test]
+    fn attach_checks_in_mpich_order() {
+        let b = BufferedSends::default();
+        let class = |r: Result<()>| r.unwrap_err().class;
+        // A NULL buffer before a small one; an automatic one has neither.
+        let e = b.attach(Scope::Process, 0, 10, false);
+        assert_eq!(class(e), crate::error::ErrorClass::Buffer);
+        assert!(b.attach(Scope::Comm(5), 0, 0, true).is_ok());
+        assert!(b.attach(Scope::Process, 4096, 10, false).is_err());
+        assert!(b.attach(Scope::Process, 4096, 4096, false).is_ok());
+        assert!(b.attach(Scope::Process, 8192, 4096, false).is_err());
     }
 }

@@ -9,6 +9,7 @@ pub mod idup;
 pub mod intercomm;
 pub mod lifetime;
 pub mod logging;
+pub mod p2p;
 pub mod partitioned;
 pub mod pmi;
 pub mod progress;

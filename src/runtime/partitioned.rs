@@ -486,6 +486,84 @@ impl RecvChan {
     }
 }
 
+// ------------------------------------------------------------------ the calls
+
+/// MPI_Psend_init (`send`) and MPI_Precv_init: a channel for `partitions` x `count`
+/// elements of `ty` at `buf`, to or from `peer` (None: MPI_PROC_NULL) with `tag`. The
+/// binding translated those two, their errors deferred to here, where MPICH reports them:
+/// after the partitions' number and the buffer's.
+///
+/// # Safety
+/// MPI's: the buffer stays valid while the request exists.
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn init(
+    w: &World,
+    comm: Arc<Communicator>,
+    buf: *const u8,
+    partitions: i32,
+    count: usize,
+    ty: &Datatype,
+    peer: Result<Option<usize>>,
+    tag: Result<i32>,
+    send: bool,
+) -> Result<PartRef> {
+    if partitions < 1 {
+        return mpi_err!(Arg, "{partitions} partitions: at least one is needed");
+    }
+    let parts = partitions as usize;
+    let Some(total) = parts.checked_mul(count) else {
+        return mpi_err!(Count, "{parts} x {count} elements overflow");
+    };
+    super::p2p::buffer(buf, total, ty)?;
+    super::p2p::bytes(total, ty)?;
+    let (tag, peer) = (tag?, peer?);
+    let ends = w.progress.with(|e| Ends::new(e, comm, peer, tag, send));
+    let addr = buf as usize;
+    let ty = ty.clone();
+    let layout = Layout {
+        addr,
+        parts,
+        count,
+        ty,
+    };
+    let p = match send {
+        true => Part::Send(SendChan::new(ends, layout, w.thread_level_multiple)),
+        false => Part::Recv(RecvChan::new(ends, layout)),
+    };
+    Ok(Arc::new(Mutex::new(p)))
+}
+
+/// MPI_Pready_range (MPI_Pready: `low` = `high`) on channel `p`.
+pub fn pready_range(w: &World, p: &PartRef, low: i32, high: i32) -> Result<()> {
+    if low < 0 || high < low {
+        return mpi_err!(Arg, "invalid partition range {low}..={high}");
+    }
+    for i in low..=high {
+        // Packed under the channel's lock, sent without it (see `SendChan::pready`).
+        let out = match &mut *p.lock() {
+            Part::Send(s) => s.pready(i as usize)?,
+            Part::Recv(_) => return mpi_err!(Request, "MPI_Pready on a partitioned receive"),
+        };
+        if let Some(sent) = out.and_then(|o| send_partition(w, o)) {
+            if let Part::Send(s) = &mut *p.lock() {
+                s.sending(sent);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// MPI_Parrived on channel `p`: whether `partition` has arrived.
+pub fn parrived(w: &World, p: &PartRef, partition: i32) -> Result<bool> {
+    let Ok(q) = usize::try_from(partition) else {
+        return mpi_err!(Arg, "invalid partition {partition}");
+    };
+    w.progress.with(|e| match &mut *p.lock() {
+        Part::Recv(r) => r.parrived(e, q),
+        Part::Send(_) => mpi_err!(Request, "MPI_Parrived on a partitioned send"),
+    })
+}
+
 /// A partitioned request's channel (the binding keeps it behind its request handle).
 pub enum Part {
     Send(SendChan),

@@ -223,7 +223,7 @@ pub struct Completion {
 }
 
 impl Completion {
-    fn new(status: Status, owner: Owner) -> Self {
+    pub(crate) fn new(status: Status, owner: Owner) -> Self {
         Completion {
             status,
             error: None,
@@ -664,6 +664,19 @@ pub enum Any {
     NotYet,
     /// Request `.0` is complete.
     Done(usize, Completion),
+}
+
+impl Any {
+    /// What a call reports for what it found: its flag, its index (None: MPI_UNDEFINED)
+    /// and the completion to report, if any (a null request's when none was active: an
+    /// empty status, MPI-4.1 §3.7.3).
+    pub fn outputs<H: Handle>(self) -> (bool, Option<usize>, Option<Completion>) {
+        match self {
+            Any::NoneActive => (true, None, Some(Completion::empty::<H>())),
+            Any::NotYet => (false, None, None),
+            Any::Done(i, c) => (true, Some(i), Some(c)),
+        }
+    }
 }
 
 /// MPI_Waitany (`block`) and MPI_Testany: one complete request, completed.

@@ -168,7 +168,7 @@ impl Pt2pt {
     }
 
     /// A receive request in the posted state. Inlined: a `MsgBuf` passed by value and
-    /// read back at once stalls store forwarding (see `abi::requests::msg_buf`).
+    /// read back at once stalls store forwarding (see `runtime::p2p::msg_buf`).
     #[inline(always)]
     fn new_recv(&mut self, data: MsgBuf, owner: Owner) -> ReqId {
         self.reqs.insert(Request {
