@@ -12,8 +12,9 @@ use crate::datatype::Datatype;
 use crate::error::{Error, ErrorClass, Result};
 use crate::mpi_err;
 use crate::pt2pt::{Owner, ReqId, Status};
+pub use crate::runtime::lent::{CommRef, KeptType, TypeRef};
 use crate::runtime::requests::{self, Entry, Named};
-use crate::runtime::table_cache::{self, Found, Lent, Table, Ways};
+use crate::runtime::table_cache::{self, Found, Table, Ways};
 use parking_lot::{Mutex, RwLock};
 use std::sync::{Arc, LazyLock};
 use std::thread::LocalKey;
@@ -148,26 +149,6 @@ fn cached<T, S>(
 ) -> Result<Found<T>> {
     table_cache::lookup(table_cache::local(cache), h, table, load)
         .ok_or_else(|| Error::new(class, format!("invalid {kind} {h:#x}")))
-}
-
-/// A communicator borrowed for the world's lifetime, lent by this thread's cache, or
-/// shared from the table.
-pub enum CommRef {
-    Static(&'static Communicator),
-    Cached(Lent<Communicator>),
-    Shared(Arc<Communicator>),
-}
-
-impl std::ops::Deref for CommRef {
-    type Target = Communicator;
-    #[inline]
-    fn deref(&self) -> &Communicator {
-        match self {
-            CommRef::Static(c) => c,
-            CommRef::Cached(c) => c,
-            CommRef::Shared(c) => c,
-        }
-    }
 }
 
 /// The communicator behind `h`, to keep (a request that outlives the call holds it).
@@ -593,64 +574,6 @@ pub fn free_datatype(h: MPI_Datatype) -> Result<()> {
         .and_then(|i| TYPES.write().remove(i))
         .map(|_| ())
         .ok_or_else(|| Error::new(ErrorClass::Type, format!("invalid datatype {h:#x}")))
-}
-
-/// A datatype borrowed from the builtin table, lent by this thread's cache (for the call
-/// that looked it up), or shared from the dynamic table.
-#[derive(Clone)]
-pub enum TypeRef {
-    Builtin(&'static Datatype),
-    Cached(Lent<Datatype>),
-    Derived(Arc<Datatype>),
-}
-
-impl TypeRef {
-    /// The same datatype, to keep beyond the call (a persistent request's, a file view's).
-    pub fn to_kept(&self) -> KeptType {
-        match self {
-            TypeRef::Builtin(d) => KeptType::Builtin(d),
-            TypeRef::Cached(d) => KeptType::Derived(d.to_shared()),
-            TypeRef::Derived(d) => KeptType::Derived(d.clone()),
-        }
-    }
-}
-
-/// A datatype kept beyond the call that looked it up (`Send`, unlike a `TypeRef`).
-#[derive(Clone)]
-pub enum KeptType {
-    Builtin(&'static Datatype),
-    Derived(Arc<Datatype>),
-}
-
-impl From<&KeptType> for TypeRef {
-    fn from(t: &KeptType) -> TypeRef {
-        match t {
-            KeptType::Builtin(d) => TypeRef::Builtin(d),
-            KeptType::Derived(d) => TypeRef::Derived(d.clone()),
-        }
-    }
-}
-
-impl std::ops::Deref for KeptType {
-    type Target = Datatype;
-    fn deref(&self) -> &Datatype {
-        match self {
-            KeptType::Builtin(d) => d,
-            KeptType::Derived(d) => d,
-        }
-    }
-}
-
-impl std::ops::Deref for TypeRef {
-    type Target = Datatype;
-    #[inline]
-    fn deref(&self) -> &Datatype {
-        match self {
-            TypeRef::Builtin(d) => d,
-            TypeRef::Cached(d) => d,
-            TypeRef::Derived(d) => d,
-        }
-    }
 }
 
 // ------------------------------------------------------------------ error handlers

@@ -7,6 +7,7 @@ pub mod dynamic;
 pub mod grequest;
 pub mod idup;
 pub mod intercomm;
+pub mod lent;
 pub mod lifetime;
 pub mod logging;
 pub mod partitioned;
