@@ -8,6 +8,7 @@ use super::consts::*;
 use super::handles::AttrList;
 use super::handles::{self, KEYVAL_OBJ_TYPE};
 use super::shim::{self, write_out};
+use crate::comm::attributes::{self, Holder};
 use crate::error::Result;
 use crate::mpi_err;
 use parking_lot::Mutex;
@@ -30,8 +31,11 @@ impl TypeAttrs {
 impl AttrObject for TypeAttrs {
     const KIND: u32 = KEYVAL_OBJ_TYPE;
     const NAME: &'static str = "datatype";
-    fn handle(self) -> c_int {
-        self.0
+}
+
+impl Holder for TypeAttrs {
+    fn handle(self) -> i64 {
+        self.0.into()
     }
     fn with_attrs<T>(self, f: impl FnOnce(&mut AttrList) -> T) -> Result<T> {
         if self.0 == MPI_DATATYPE_NULL {
@@ -56,12 +60,12 @@ impl AttrObject for TypeAttrs {
 
 /// MPI_Type_free's first step: every attribute of `datatype` deleted, newest first.
 pub fn delete_all(datatype: MPI_Datatype) -> Result<()> {
-    attr::delete_all_of(TypeAttrs(datatype))
+    attributes::delete_all(TypeAttrs(datatype))
 }
 
 /// MPI_Type_dup's last step: the attributes of `old` copied onto `new` by their callbacks.
 pub fn copy_all(old: MPI_Datatype, new: MPI_Datatype) -> Result<()> {
-    attr::copy_all_of(TypeAttrs(old), TypeAttrs(new))
+    attributes::copy_all(TypeAttrs(old), TypeAttrs(new))
 }
 
 pub(crate) unsafe fn get_attr(
