@@ -175,32 +175,11 @@ pub fn raise_file_code(func: &str, fh: MPI_File, code: c_int, msg: &str) -> c_in
     })
 }
 
-/// MPI_ERRORS_ARE_FATAL: say what went wrong and take the whole job down.
+/// MPI_ERRORS_ARE_FATAL: say what went wrong (the code's string) and take the job down.
 pub fn fatal(func: &str, code: c_int, msg: &str) -> ! {
-    let class = code_string(code).unwrap_or_else(|| "MPI error".into());
-    let rank = world::world()
-        .map(|w| w.rank.to_string())
-        .unwrap_or_else(|| "?".into());
-    crate::runtime::logging::say(&format!(
-        "railmpi: rank {rank}: fatal error in {func}: {class}: {msg}"
-    ));
-    match world::world() {
-        Some(w) => w.abort(None, 1, &format!("fatal error in {func}")),
-        None => std::process::exit(1),
-    }
+    let what = code_string(code).unwrap_or_else(|| "MPI error".into());
+    crate::runtime::errhandler::fatal(func, &what, msg)
 }
 
 /// Turn a per-request code into the call's result, for single completions.
-pub fn code_result(code: c_int) -> Result<()> {
-    match code {
-        MPI_SUCCESS => Ok(()),
-        MPI_ERR_TRUNCATE => Err(Error::new(
-            ErrorClass::Truncate,
-            "message truncated: the receive buffer is too small",
-        )),
-        // The code itself goes back to the caller (an added one too), not just its class.
-        c => {
-            Err(Error::new(class_of(c), format!("the request failed with error {c}")).with_code(c))
-        }
-    }
-}
+pub use crate::error::code_result;

@@ -34,7 +34,7 @@ const KIND_WIN: u32 = 0x2000_0000;
 /// Direct datatype indices below this are MPICH's pair types (0x8c000000..=4).
 const FIRST_DYNAMIC_TYPE: usize = 8;
 
-pub use crate::runtime::slab::Slab;
+use crate::runtime::slab::Slab;
 
 fn direct_index(h: c_int, kind: u32) -> Option<usize> {
     let u = h as u32;
@@ -152,7 +152,12 @@ fn cached<T, S>(
     kind: &str,
 ) -> Result<Found<T>> {
     table_cache::lookup(table_cache::local(cache), h, table, load)
-        .ok_or_else(|| Error::new(class, format!("invalid {kind} {h:#x}")))
+        .ok_or_else(|| invalid(class, kind, h))
+}
+
+/// MPI_ERR_`class`: `h` is no valid handle of its `kind`.
+fn invalid(class: ErrorClass, kind: &str, h: c_int) -> Error {
+    Error::new(class, format!("invalid {kind} {h:#x}"))
 }
 
 /// The communicator behind `h`, to keep (a request that outlives the call holds it).
@@ -171,7 +176,7 @@ pub fn with_comm_entry<T>(h: MPI_Comm, f: impl FnOnce(&mut CommEntry) -> T) -> R
 }
 
 fn bad_comm(h: MPI_Comm) -> Error {
-    Error::new(ErrorClass::Comm, format!("invalid communicator {h:#x}"))
+    invalid(ErrorClass::Comm, "communicator", h)
 }
 
 /// An object's own error handler while none is set (what it stands for:
@@ -263,10 +268,7 @@ pub fn owner_comm(o: Owner) -> MPI_Comm {
 
 pub fn free_comm(h: MPI_Comm) -> Result<()> {
     match h {
-        MPI_COMM_WORLD | MPI_COMM_SELF => Err(Error::new(
-            ErrorClass::Comm,
-            "cannot free a predefined communicator",
-        )),
+        MPI_COMM_WORLD | MPI_COMM_SELF => mpi_err!(Comm, "cannot free a predefined communicator"),
         _ => comm_index(h)
             .and_then(|i| COMMS.write().remove(i))
             .map(|_| ())
@@ -306,7 +308,7 @@ fn win_index(h: MPI_Win) -> Option<usize> {
 }
 
 fn bad_win(h: MPI_Win) -> Error {
-    Error::new(ErrorClass::Win, format!("invalid window {h:#x}"))
+    invalid(ErrorClass::Win, "window", h)
 }
 
 /// The window behind `h`, or MPI_ERR_WIN.
@@ -389,7 +391,7 @@ pub fn group(h: MPI_Group) -> Result<Arc<Group>> {
     }
     direct_index(h, KIND_GROUP)
         .and_then(|i| GROUPS.read().get(i).map(|(g, _)| g.clone()))
-        .ok_or_else(|| Error::new(ErrorClass::Group, format!("invalid group {h:#x}")))
+        .ok_or_else(|| invalid(ErrorClass::Group, "group", h))
 }
 
 /// A handle for `g`; MPI_GROUP_EMPTY when it has no members (as MPICH returns).
@@ -421,7 +423,7 @@ pub fn free_group(h: MPI_Group) -> Result<()> {
     direct_index(h, KIND_GROUP)
         .and_then(|i| GROUPS.write().remove(i))
         .map(|_| ())
-        .ok_or_else(|| Error::new(ErrorClass::Group, format!("invalid group {h:#x}")))
+        .ok_or_else(|| invalid(ErrorClass::Group, "group", h))
 }
 
 // ------------------------------------------------------------------ info objects
@@ -438,7 +440,7 @@ fn bad_info(h: MPI_Info) -> Error {
     if h == MPI_INFO_NULL {
         Error::new(ErrorClass::Arg, "MPI_INFO_NULL is not an info object")
     } else {
-        Error::new(ErrorClass::Info, format!("invalid info object {h:#x}"))
+        invalid(ErrorClass::Info, "info object", h)
     }
 }
 
@@ -504,7 +506,7 @@ pub fn datatype(h: MPI_Datatype) -> Result<TypeRef> {
 fn derived_datatype(h: MPI_Datatype) -> Result<TypeRef> {
     let d = any_datatype(h)?;
     if !d.committed {
-        return Err(Error::new(ErrorClass::Type, "datatype is not committed"));
+        return mpi_err!(Type, "datatype is not committed");
     }
     Ok(d)
 }
@@ -541,31 +543,22 @@ pub fn update_datatype(h: MPI_Datatype, f: impl FnOnce(&mut Datatype)) -> Result
             Ok(())
         }
         None if builtin_types::lookup(h).is_some() => Ok(()),
-        None => Err(Error::new(
-            ErrorClass::Type,
-            format!("invalid datatype {h:#x}"),
-        )),
+        None => mpi_err!(Type, "invalid datatype {h:#x}"),
     }
 }
 
 pub fn free_datatype(h: MPI_Datatype) -> Result<()> {
     if builtin_types::lookup(h).is_some() {
-        return Err(Error::new(
-            ErrorClass::Type,
-            "cannot free a predefined datatype",
-        ));
+        return mpi_err!(Type, "cannot free a predefined datatype");
     }
     direct_index(h, KIND_DATATYPE)
         .filter(|&i| i >= FIRST_DYNAMIC_TYPE)
         .and_then(|i| TYPES.write().remove(i))
         .map(|_| ())
-        .ok_or_else(|| Error::new(ErrorClass::Type, format!("invalid datatype {h:#x}")))
+        .ok_or_else(|| invalid(ErrorClass::Type, "datatype", h))
 }
 
 // ------------------------------------------------------------------ error handlers
-
-/// A user error handler function (MPI_Comm_create_errhandler).
-pub type ErrhandlerFn = unsafe extern "C" fn(*mut MPI_Comm, *mut c_int, ...);
 
 /// Created error handlers (their functions and references).
 static ERRHANDLERS: errhandler::Functions = errhandler::Functions::new();

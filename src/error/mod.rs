@@ -224,6 +224,24 @@ impl std::error::Error for Error {}
 
 pub type Result<T> = std::result::Result<T, Error>;
 
+/// A completed request's error code (MPICH's number) as the result of the call that
+/// completed it alone: the code itself goes back to the caller (an added one too), not just
+/// its class.
+pub fn code_result(code: i32) -> Result<()> {
+    match code {
+        0 => Ok(()),
+        c if c == ErrorClass::Truncate.code() => Err(Error::new(
+            ErrorClass::Truncate,
+            "message truncated: the receive buffer is too small",
+        )),
+        c => Err(Error::new(
+            ErrorClass::of_code(c),
+            format!("the request failed with error {c}"),
+        )
+        .with_code(c)),
+    }
+}
+
 /// `Err(Error::new(class, format!(...)))` in one line.
 #[macro_export]
 macro_rules! mpi_err {
@@ -248,6 +266,10 @@ mod tests {
         assert_eq!(class_text(54), Some("MPI error"));
         assert_eq!(class_text(79), None);
         assert_eq!(class_text(-1), None);
+        assert_eq!(code_result(0), Ok(()));
+        assert_eq!(code_result(14).unwrap_err().code, None);
+        let e = code_result(1 << 20).unwrap_err();
+        assert_eq!((e.class, e.code), (ErrorClass::Other, Some(1 << 20)));
         // Numbers are unique.
         let mut codes: Vec<i32> = ErrorClass::ALL.iter().map(|c| c.code()).collect();
         codes.extend(OTHER_CLASSES.iter().map(|o| o.0));

@@ -1,6 +1,6 @@
 //! Error handlers without their C: which handler an object's errors go to (the rules of
-//! inheritance, over the binding's handler values) and the application's handler
-//! functions with their references.
+//! inheritance, over the binding's handler values), the application's handler functions
+//! with their references, and what MPI_ERRORS_ARE_FATAL does.
 
 use super::slab::Slab;
 use parking_lot::RwLock;
@@ -73,6 +73,20 @@ impl Functions {
 impl Default for Functions {
     fn default() -> Self {
         Self::new()
+    }
+}
+
+/// MPI_ERRORS_ARE_FATAL: say what went wrong (`what`: the error's string) and take the
+/// whole job down.
+pub fn fatal(func: &str, what: &str, msg: &str) -> ! {
+    let w = super::world::world();
+    let rank = w.map_or_else(|| "?".into(), |w| w.rank.to_string());
+    super::logging::say(&format!(
+        "railmpi: rank {rank}: fatal error in {func}: {what}: {msg}"
+    ));
+    match w {
+        Some(w) => w.abort(None, 1, &format!("fatal error in {func}")),
+        None => std::process::exit(1),
     }
 }
 
