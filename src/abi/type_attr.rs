@@ -1,21 +1,20 @@
 //! Attribute caching on datatypes (MPI-3.1 §6.7.4): keyvals, set/get/delete, the copy
 //! callbacks MPI_Type_dup runs and the delete callbacks MPI_Type_free runs. The machinery is
 //! `abi::attr`'s; only where the values live differs: datatypes, predefined ones included,
-//! carry their attributes in a side table keyed by handle (few types ever have any).
+//! carry their attributes in the core's side table keyed by handle (`SideLists`).
 
 use super::attr::{self, AttrObject};
 use super::consts::*;
 use super::handles::AttrList;
 use super::handles::{self, KEYVAL_OBJ_TYPE};
 use super::shim::{self, write_out};
-use crate::comm::attributes::{self, Holder};
+use crate::comm::attributes::{self, Holder, SideLists};
 use crate::error::Result;
 use crate::mpi_err;
-use parking_lot::Mutex;
 use std::os::raw::{c_int, c_void};
 
-/// (datatype handle, its attributes); entries without attributes are dropped.
-static TYPE_ATTRS: Mutex<Vec<(MPI_Datatype, AttrList)>> = Mutex::new(Vec::new());
+/// The attributes of datatypes, by handle.
+static TYPE_ATTRS: SideLists = SideLists::new();
 
 #[derive(Clone, Copy)]
 pub(crate) struct TypeAttrs(pub MPI_Datatype);
@@ -42,19 +41,7 @@ impl Holder for TypeAttrs {
             return mpi_err!(Type, "MPI_DATATYPE_NULL has no attributes");
         }
         handles::any_datatype(self.0)?;
-        let mut table = TYPE_ATTRS.lock();
-        let i = match table.iter().position(|e| e.0 == self.0) {
-            Some(i) => i,
-            None => {
-                table.push((self.0, Vec::new()));
-                table.len() - 1
-            }
-        };
-        let r = f(&mut table[i].1);
-        if table[i].1.is_empty() {
-            table.swap_remove(i);
-        }
-        Ok(r)
+        Ok(TYPE_ATTRS.with(self.0.into(), f))
     }
 }
 
