@@ -16,6 +16,7 @@ pub mod comm;
 pub mod datatype;
 pub mod error;
 pub mod fabric;
+pub mod info;
 pub mod io;
 pub mod launcher;
 pub mod op;

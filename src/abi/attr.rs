@@ -44,25 +44,14 @@ pub fn from_fortran<T>(f: impl FnOnce() -> T) -> T {
     r
 }
 
-/// What attributes are cached on: a communicator or a window. (Windows are never
-/// duplicated, so their keyvals' copy callbacks never run; the callback types of both are
-/// the same C signature, the handles being ints.)
-pub(crate) trait AttrObject: Copy {
+/// What attributes are cached on, by handle: a communicator, a window or a datatype (its
+/// `Holder::with_attrs` fails with MPI_ERR_COMM, _WIN or _TYPE if invalid). (Windows are
+/// never duplicated, so their keyvals' copy callbacks never run; the callback types of all
+/// are the same C signature, the handles being ints.)
+pub(crate) trait AttrObject: Holder {
     /// The keyval object kind (`KEYVAL_OBJ_*`) and its name in messages.
     const KIND: u32;
     const NAME: &'static str;
-    fn handle(self) -> c_int;
-    /// Run `f` on the object's attribute list (MPI_ERR_COMM / MPI_ERR_WIN if invalid).
-    fn with_attrs<T>(self, f: impl FnOnce(&mut AttrList) -> T) -> Result<T>;
-}
-
-impl<O: AttrObject> Holder for O {
-    fn handle(self) -> i64 {
-        AttrObject::handle(self) as i64
-    }
-    fn with_attrs<T>(self, f: impl FnOnce(&mut AttrList) -> T) -> Result<T> {
-        AttrObject::with_attrs(self, f)
-    }
 }
 
 #[derive(Clone, Copy)]
@@ -91,8 +80,11 @@ impl WinAttrs {
 impl AttrObject for CommAttrs {
     const KIND: u32 = KEYVAL_OBJ_COMM;
     const NAME: &'static str = "communicator";
-    fn handle(self) -> c_int {
-        self.0
+}
+
+impl Holder for CommAttrs {
+    fn handle(self) -> i64 {
+        self.0.into()
     }
     fn with_attrs<T>(self, f: impl FnOnce(&mut AttrList) -> T) -> Result<T> {
         handles::with_comm_entry(self.0, |e| f(&mut e.attrs))
@@ -102,8 +94,11 @@ impl AttrObject for CommAttrs {
 impl AttrObject for WinAttrs {
     const KIND: u32 = KEYVAL_OBJ_WIN;
     const NAME: &'static str = "window";
-    fn handle(self) -> c_int {
-        self.0
+}
+
+impl Holder for WinAttrs {
+    fn handle(self) -> i64 {
+        self.0.into()
     }
     fn with_attrs<T>(self, f: impl FnOnce(&mut AttrList) -> T) -> Result<T> {
         handles::with_win_entry(self.0, |e| f(&mut e.attrs))
@@ -208,24 +203,14 @@ impl Callbacks for CKeyval {
 /// Delete every attribute of `comm`, newest first (MPI_Comm_free, MPI_Finalize). All
 /// callbacks run; the first failure is returned.
 pub fn delete_all(comm: MPI_Comm) -> Result<()> {
-    delete_all_of(CommAttrs(comm))
-}
-
-/// Delete every attribute of `obj`, newest first.
-pub(crate) fn delete_all_of<O: AttrObject>(obj: O) -> Result<()> {
-    core::delete_all(obj)
+    core::delete_all(CommAttrs(comm))
 }
 
 /// Copy the attributes of `old` onto the new communicator `new` through their copy
 /// callbacks (MPI_Comm_dup / MPI_Comm_idup). On a failing callback the attributes copied
 /// so far stay on `new` (the caller frees it) and the error is returned.
 pub fn copy_all(old: MPI_Comm, new: MPI_Comm) -> Result<()> {
-    copy_all_of(CommAttrs(old), CommAttrs(new))
-}
-
-/// Copy the attributes of `old` onto `new` (of the same kind) through their copy callbacks.
-pub(crate) fn copy_all_of<O: AttrObject>(old: O, new: O) -> Result<()> {
-    core::copy_all(old, new)
+    core::copy_all(CommAttrs(old), CommAttrs(new))
 }
 
 /// MPI_Finalize's first step: delete the attributes of MPI_COMM_SELF, then those of

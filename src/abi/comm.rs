@@ -269,7 +269,7 @@ pub(crate) unsafe fn set_info(comm: MPI_Comm, info: MPI_Info) -> Result<()> {
 pub(crate) unsafe fn get_info(comm: MPI_Comm, info_used: *mut MPI_Info) -> Result<()> {
     shim::world()?;
     handles::comm(comm)?;
-    write_out(info_used, handles::new_info(handles::InfoEntry::new()))
+    write_out(info_used, handles::new_info(Vec::new()))
 }
 
 pub(crate) unsafe fn split(

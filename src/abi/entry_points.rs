@@ -1766,7 +1766,12 @@ pub unsafe extern "C" fn PMPI_Remove_error_string(errorcode: c_int) -> c_int {
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Get_hw_resource_info")]
 pub unsafe extern "C" fn PMPI_Get_hw_resource_info(hw_info: *mut MPI_Info) -> c_int {
     shim::run("MPI_Get_hw_resource_info", MPI_COMM_WORLD, || {
-        info::get_hw_resource_info(hw_info)
+        args::out_ptr(hw_info, "hw_info")?;
+        hw_info.write(handles::new_info(vec![(
+            "mpi_hw_resource_type".into(),
+            "mpi_shared_memory".into(),
+        )]));
+        Ok(())
     })
 }
 
@@ -9478,7 +9483,7 @@ pub unsafe extern "C" fn PMPI_Info_get_nthkey(info: MPI_Info, n: c_int, key: *mu
 pub unsafe extern "C" fn PMPI_Info_dup(info: MPI_Info, newinfo: *mut MPI_Info) -> c_int {
     shim::run("MPI_Info_dup", MPI_COMM_WORLD, || {
         args::out_ptr(newinfo, "newinfo")?;
-        newinfo.write(handles::new_info(info::read(info, |e| e.clone())?));
+        newinfo.write(handles::new_info(info::read(info, |e| e.pairs().to_vec())?));
         Ok(())
     })
 }

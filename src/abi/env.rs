@@ -267,7 +267,7 @@ pub(crate) unsafe fn create_env(
             args.push(CStr::from_ptr(a).to_string_lossy().into_owned());
         }
     }
-    let mut pairs = handles::InfoEntry::new();
+    let mut pairs = Vec::new();
     if let Some((cmd, rest)) = args.split_first() {
         pairs.push(("command".into(), cmd.clone()));
         if !rest.is_empty() {

@@ -1,200 +1,34 @@
-//! Error classes, their strings, and raising an error through the error handler.
+//! Error codes (the classes' numbers and strings are the core's, `crate::error`; the codes
+//! the application adds), and raising an error through the object's error handler.
 
 use super::callbacks::{App, Convention, Kind};
 use super::consts::*;
 use super::handles;
 use crate::error::added::{Found, Registry};
 use crate::error::Result;
-use crate::error::{Error, ErrorClass};
+use crate::error::{class_text, Error, ErrorClass};
 use crate::mpi_err;
 use crate::runtime::world;
 use std::os::raw::{c_char, c_int};
 
-pub fn class_code(c: ErrorClass) -> c_int {
-    use ErrorClass::*;
-    match c {
-        Buffer => MPI_ERR_BUFFER,
-        Count => MPI_ERR_COUNT,
-        Type => MPI_ERR_TYPE,
-        Tag => MPI_ERR_TAG,
-        Comm => MPI_ERR_COMM,
-        Rank => MPI_ERR_RANK,
-        Request => MPI_ERR_REQUEST,
-        Root => MPI_ERR_ROOT,
-        Group => MPI_ERR_GROUP,
-        Op => MPI_ERR_OP,
-        Topology => MPI_ERR_TOPOLOGY,
-        Dims => MPI_ERR_DIMS,
-        Arg => MPI_ERR_ARG,
-        Unknown => MPI_ERR_UNKNOWN,
-        Truncate => MPI_ERR_TRUNCATE,
-        Other => MPI_ERR_OTHER,
-        Intern => MPI_ERR_INTERN,
-        InStatus => MPI_ERR_IN_STATUS,
-        Pending => MPI_ERR_PENDING,
-        Keyval => MPI_ERR_KEYVAL,
-        NoMem => MPI_ERR_NO_MEM,
-        Info => MPI_ERR_INFO,
-        InfoKey => MPI_ERR_INFO_KEY,
-        InfoValue => MPI_ERR_INFO_VALUE,
-        InfoNoKey => MPI_ERR_INFO_NOKEY,
-        Win => MPI_ERR_WIN,
-        Disp => MPI_ERR_DISP,
-        RmaSync => MPI_ERR_RMA_SYNC,
-        RmaRange => MPI_ERR_RMA_RANGE,
-        RmaConflict => MPI_ERR_RMA_CONFLICT,
-        RmaFlavor => MPI_ERR_RMA_FLAVOR,
-        RmaAttach => MPI_ERR_RMA_ATTACH,
-        RmaShared => MPI_ERR_RMA_SHARED,
-        LockType => MPI_ERR_LOCKTYPE,
-        Assert => MPI_ERR_ASSERT,
-        Size => MPI_ERR_SIZE,
-        File => MPI_ERR_FILE,
-        NotSame => MPI_ERR_NOT_SAME,
-        Amode => MPI_ERR_AMODE,
-        UnsupportedDatarep => MPI_ERR_UNSUPPORTED_DATAREP,
-        UnsupportedOperation => MPI_ERR_UNSUPPORTED_OPERATION,
-        NoSuchFile => MPI_ERR_NO_SUCH_FILE,
-        FileExists => MPI_ERR_FILE_EXISTS,
-        BadFile => MPI_ERR_BAD_FILE,
-        Access => MPI_ERR_ACCESS,
-        NoSpace => MPI_ERR_NO_SPACE,
-        Quota => MPI_ERR_QUOTA,
-        ReadOnly => MPI_ERR_READ_ONLY,
-        FileInUse => MPI_ERR_FILE_IN_USE,
-        DupDatarep => MPI_ERR_DUP_DATAREP,
-        Conversion => MPI_ERR_CONVERSION,
-        Io => MPI_ERR_IO,
-        Port => MPI_ERR_PORT,
-        Name => MPI_ERR_NAME,
-        Service => MPI_ERR_SERVICE,
-        Spawn => MPI_ERR_SPAWN,
-        Session => MPI_ERR_SESSION,
-        TNotInitialized => MPI_T_ERR_NOT_INITIALIZED,
-        TInvalidIndex => MPI_T_ERR_INVALID_INDEX,
-        TInvalidHandle => MPI_T_ERR_INVALID_HANDLE,
-        TInvalidName => MPI_T_ERR_INVALID_NAME,
-        TInvalidSession => MPI_T_ERR_INVALID_SESSION,
-        TCvarSetNever => MPI_T_ERR_CVAR_SET_NEVER,
-        TPvarNoStartstop => MPI_T_ERR_PVAR_NO_STARTSTOP,
-        TPvarNoWrite => MPI_T_ERR_PVAR_NO_WRITE,
-        TInvalid => MPI_T_ERR_INVALID,
-    }
-}
-
 /// The class of an error code (a code the application's callbacks returned: query_fn of a
 /// generalized request); MPI_ERR_OTHER for one railmpi does not raise itself.
 pub fn class_of(code: c_int) -> ErrorClass {
-    ErrorClass::ALL
-        .iter()
-        .copied()
-        .find(|&c| class_code(c) == code)
-        .unwrap_or(ErrorClass::Other)
-}
-
-/// MPI_Error_string's text for an error class (codes are classes in railmpi).
-pub fn class_string(code: c_int) -> Option<&'static str> {
-    Some(match code {
-        MPI_SUCCESS => "No MPI error",
-        MPI_ERR_BUFFER => "Invalid buffer pointer",
-        MPI_ERR_COUNT => "Invalid count argument",
-        MPI_ERR_TYPE => "Invalid datatype argument",
-        MPI_ERR_TAG => "Invalid tag argument",
-        MPI_ERR_COMM => "Invalid communicator",
-        MPI_ERR_RANK => "Invalid rank",
-        MPI_ERR_ROOT => "Invalid root",
-        MPI_ERR_GROUP => "Invalid group",
-        MPI_ERR_OP => "Invalid MPI_Op",
-        MPI_ERR_TOPOLOGY => "Invalid topology",
-        MPI_ERR_DIMS => "Invalid dimension argument",
-        MPI_ERR_ARG => "Invalid argument",
-        MPI_ERR_UNKNOWN => "Unknown error",
-        MPI_ERR_TRUNCATE => "Message truncated",
-        MPI_ERR_OTHER => "Other MPI error",
-        MPI_ERR_INTERN => "Internal MPI error",
-        MPI_ERR_IN_STATUS => "See the MPI_ERROR field in MPI_Status for the error code",
-        MPI_ERR_PENDING => "Pending request (no error)",
-        MPI_ERR_REQUEST => "Invalid MPI_Request",
-        MPI_ERR_ACCESS => "Permission denied",
-        MPI_ERR_INFO => "Invalid info object",
-        MPI_ERR_INFO_KEY => "Invalid info key",
-        MPI_ERR_INFO_VALUE => "Invalid info value",
-        MPI_ERR_INFO_NOKEY => "Info key not found",
-        MPI_ERR_NO_MEM => "Out of memory",
-        MPI_ERR_WIN => "Invalid window",
-        MPI_ERR_BASE => "Invalid base address",
-        MPI_ERR_LOCKTYPE => "Invalid lock type",
-        MPI_ERR_KEYVAL => "Invalid keyval",
-        MPI_ERR_RMA_CONFLICT => "Conflicting accesses to window",
-        MPI_ERR_RMA_SYNC => "Wrong synchronization of RMA calls",
-        MPI_ERR_SIZE => "Invalid size argument",
-        MPI_ERR_DISP => "Invalid displacement argument",
-        MPI_ERR_ASSERT => "Invalid assert argument",
-        MPI_ERR_RMA_RANGE => "Target memory is not part of the window",
-        MPI_ERR_RMA_ATTACH => "Memory cannot be attached",
-        MPI_ERR_RMA_FLAVOR => "Passed window has incorrect flavor for attempted operation",
-        MPI_ERR_RMA_SHARED => "Memory cannot be shared",
-        MPI_ERR_UNSUPPORTED_OPERATION => "Unsupported operation",
-        MPI_ERR_FILE => "Invalid file handle",
-        MPI_ERR_NOT_SAME => "Collective argument not identical on all processes",
-        MPI_ERR_AMODE => "Invalid amode value in MPI_File_open",
-        MPI_ERR_UNSUPPORTED_DATAREP => "Unsupported datarep passed to MPI_File_set_view",
-        MPI_ERR_NO_SUCH_FILE => "File does not exist",
-        MPI_ERR_FILE_EXISTS => "File exists",
-        MPI_ERR_BAD_FILE => "Invalid file name",
-        MPI_ERR_NO_SPACE => "Not enough space",
-        MPI_ERR_QUOTA => "Quota exceeded",
-        MPI_ERR_READ_ONLY => "Read-only file or file system",
-        MPI_ERR_FILE_IN_USE => "File operation could not be completed, file in use",
-        MPI_ERR_DUP_DATAREP => "Data representation already registered",
-        MPI_ERR_CONVERSION => "Error in data conversion",
-        MPI_ERR_IO => "Other I/O error",
-        MPI_ERR_PORT => "Invalid port",
-        MPI_ERR_NAME => "Service name not published",
-        MPI_ERR_SERVICE => "Service name could not be published or unpublished",
-        MPI_ERR_SPAWN => "Error in spawning processes",
-        MPI_ERR_SESSION => "Invalid session handle",
-        MPI_ERR_ERRHANDLER => "Invalid error handler",
-        MPI_ERR_ABI => "The Fortran ABI was set already",
-        MPI_T_ERR_MEMORY => "Out of memory (MPI_T)",
-        MPI_T_ERR_NOT_INITIALIZED => "The MPI tool interface is not initialized",
-        MPI_T_ERR_CANNOT_INIT => "The MPI tool interface cannot be initialized now",
-        MPI_T_ERR_INVALID_INDEX => "Invalid MPI_T index",
-        MPI_T_ERR_INVALID_ITEM => "Invalid MPI_T item",
-        MPI_T_ERR_INVALID_HANDLE => "Invalid MPI_T handle",
-        MPI_T_ERR_OUT_OF_HANDLES => "No more MPI_T handles",
-        MPI_T_ERR_OUT_OF_SESSIONS => "No more MPI_T performance variable sessions",
-        MPI_T_ERR_INVALID_SESSION => "Invalid MPI_T performance variable session",
-        MPI_T_ERR_CVAR_SET_NOT_NOW => "The control variable cannot be set now",
-        MPI_T_ERR_CVAR_SET_NEVER => "The control variable cannot be set",
-        MPI_T_ERR_PVAR_NO_STARTSTOP => "The performance variable cannot be started or stopped",
-        MPI_T_ERR_PVAR_NO_WRITE => "The performance variable cannot be written or reset",
-        MPI_T_ERR_PVAR_NO_ATOMIC => "The performance variable cannot be read and reset atomically",
-        MPI_T_ERR_INVALID_NAME => "Invalid MPI_T variable or category name",
-        MPI_T_ERR_INVALID => "Invalid use of the MPI tool interface",
-        MPI_T_ERR_NOT_SUPPORTED => "Not supported by the MPI tool interface",
-        c if (1..=MPI_ERR_VALUE_TOO_LARGE).contains(&c) => "MPI error",
-        _ => return None,
-    })
+    ErrorClass::of_code(code)
 }
 
 /// The error classes and codes the application adds, numbered from `MPI_ERR_LASTCODE + 1`.
 pub static ADDED: Registry = Registry::new(MPI_ERR_LASTCODE + 1);
 
-/// Whether `c` is a predefined error class.
-fn predefined_class(c: c_int) -> bool {
-    c == MPI_SUCCESS || (class_string(c).is_some() && c <= MPI_ERR_LASTCODE)
-}
-
 /// MPI_Add_error_class (`class` None) and MPI_Add_error_code.
 pub fn add_code(class: Option<c_int>) -> Result<c_int> {
-    ADDED.add(class, predefined_class)
+    ADDED.add(class, |c| class_text(c).is_some())
 }
 
 /// The class of any valid error code, predefined or added.
 pub fn code_class(code: c_int) -> Option<c_int> {
     match ADDED.find(code) {
-        Found::Predefined => class_string(code).map(|_| code),
+        Found::Predefined => class_text(code).map(|_| code),
         Found::Unknown => None,
         Found::Added { class, .. } => Some(class),
     }
@@ -208,7 +42,7 @@ pub fn invalid_code(code: c_int) -> Error {
 /// The string of any valid error code, predefined or added (empty when none was added).
 pub fn code_string(code: c_int) -> Option<String> {
     match ADDED.find(code) {
-        Found::Predefined => class_string(code).map(str::to_string),
+        Found::Predefined => class_text(code).map(str::to_string),
         Found::Unknown => None,
         Found::Added { text, .. } => Some(text),
     }
@@ -234,30 +68,21 @@ pub unsafe fn add_error_string(errorcode: c_int, string: *const c_char) -> Resul
 
 /// The code `err` is returned as: the application's own, or its class's.
 pub fn code_of(err: &Error) -> c_int {
-    err.code.unwrap_or_else(|| class_code(err.class))
+    err.code.unwrap_or_else(|| err.class.code())
 }
 
 /// Raise `err` from function `func` on communicator `comm`: run its error handler and
 /// return the code to give the caller (if the handler returns at all).
 pub fn raise(func: &str, comm: MPI_Comm, err: Error) -> c_int {
-    let code = code_of(&err);
     let handler = if world::world().is_some() {
         handles::comm_errhandler(comm)
     } else {
         MPI_ERRORS_ARE_FATAL
     };
-    match handler {
-        MPI_ERRORS_RETURN => code,
-        MPI_ERRORS_ARE_FATAL | MPI_ERRORS_ABORT => fatal(func, code, &err.msg),
-        h => {
-            if let Some(f) = handles::errhandler_fn(h) {
-                // SAFETY: `f` was registered by the application as an
-                // MPI_Comm_errhandler_function.
-                unsafe { App::errhandler(f, Kind::Comm, comm as usize, code) };
-            }
-            code
-        }
-    }
+    // SAFETY: a communicator's handler was registered as an MPI_Comm_errhandler_function.
+    dispatch(func, handler, code_of(&err), &err.msg, |f, e| unsafe {
+        App::errhandler(f, Kind::Comm, comm as usize, *e)
+    })
 }
 
 /// Raise `err` from `func` on window `win`, through the window's error handler.
@@ -350,32 +175,11 @@ pub fn raise_file_code(func: &str, fh: MPI_File, code: c_int, msg: &str) -> c_in
     })
 }
 
-/// MPI_ERRORS_ARE_FATAL: say what went wrong and take the whole job down.
+/// MPI_ERRORS_ARE_FATAL: say what went wrong (the code's string) and take the job down.
 pub fn fatal(func: &str, code: c_int, msg: &str) -> ! {
-    let class = code_string(code).unwrap_or_else(|| "MPI error".into());
-    let rank = world::world()
-        .map(|w| w.rank.to_string())
-        .unwrap_or_else(|| "?".into());
-    crate::runtime::logging::say(&format!(
-        "railmpi: rank {rank}: fatal error in {func}: {class}: {msg}"
-    ));
-    match world::world() {
-        Some(w) => w.abort(None, 1, &format!("fatal error in {func}")),
-        None => std::process::exit(1),
-    }
+    let what = code_string(code).unwrap_or_else(|| "MPI error".into());
+    crate::runtime::errhandler::fatal(func, &what, msg)
 }
 
 /// Turn a per-request code into the call's result, for single completions.
-pub fn code_result(code: c_int) -> Result<()> {
-    match code {
-        MPI_SUCCESS => Ok(()),
-        MPI_ERR_TRUNCATE => Err(Error::new(
-            ErrorClass::Truncate,
-            "message truncated: the receive buffer is too small",
-        )),
-        // The code itself goes back to the caller (an added one too), not just its class.
-        c => {
-            Err(Error::new(class_of(c), format!("the request failed with error {c}")).with_code(c))
-        }
-    }
-}
+pub use crate::error::code_result;

@@ -10,10 +10,13 @@ use crate::comm::topology::Topology;
 use crate::comm::{Communicator, Group};
 use crate::datatype::Datatype;
 use crate::error::{Error, ErrorClass, Result};
+use crate::info::Info;
 use crate::mpi_err;
 use crate::pt2pt::{Owner, ReqId, Status};
+use crate::runtime::errhandler;
+pub use crate::runtime::lent::{CommRef, KeptType, TypeRef};
 use crate::runtime::requests::{self, Entry, Named};
-use crate::runtime::table_cache::{self, Found, Lent, Table, Ways};
+use crate::runtime::table_cache::{self, Found, Table, Ways};
 use parking_lot::{Mutex, RwLock};
 use std::sync::{Arc, LazyLock};
 use std::thread::LocalKey;
@@ -31,7 +34,7 @@ const KIND_WIN: u32 = 0x2000_0000;
 /// Direct datatype indices below this are MPICH's pair types (0x8c000000..=4).
 const FIRST_DYNAMIC_TYPE: usize = 8;
 
-pub use crate::runtime::slab::Slab;
+use crate::runtime::slab::Slab;
 
 fn direct_index(h: c_int, kind: u32) -> Option<usize> {
     let u = h as u32;
@@ -82,24 +85,26 @@ pub fn peers_in_use(first: usize) -> std::collections::HashSet<usize> {
         .collect()
 }
 
+impl CommEntry {
+    fn new(comm: Arc<Communicator>, errhandler: MPI_Errhandler, session: MPI_Session) -> Self {
+        CommEntry {
+            comm,
+            errhandler,
+            name: String::new(),
+            attrs: Vec::new(),
+            topo: None,
+            session,
+        }
+    }
+}
+
 pub fn init_comms(world: Arc<Communicator>, selfc: Arc<Communicator>) {
     let mut t = COMMS.write();
-    t.insert(CommEntry {
-        comm: world,
-        errhandler: UNSET_ERRHANDLER,
-        name: "MPI_COMM_WORLD".into(),
-        attrs: Vec::new(),
-        topo: None,
-        session: MPI_SESSION_NULL,
-    });
-    t.insert(CommEntry {
-        comm: selfc,
-        errhandler: UNSET_ERRHANDLER,
-        name: "MPI_COMM_SELF".into(),
-        attrs: Vec::new(),
-        topo: None,
-        session: MPI_SESSION_NULL,
-    });
+    for (comm, name) in [(world, "MPI_COMM_WORLD"), (selfc, "MPI_COMM_SELF")] {
+        let mut e = CommEntry::new(comm, UNSET_ERRHANDLER, MPI_SESSION_NULL);
+        e.name = name.into();
+        t.insert(e);
+    }
 }
 
 /// The communicator behind `h`, or MPI_ERR_COMM. MPI_COMM_WORLD and MPI_COMM_SELF live
@@ -147,78 +152,51 @@ fn cached<T, S>(
     kind: &str,
 ) -> Result<Found<T>> {
     table_cache::lookup(table_cache::local(cache), h, table, load)
-        .ok_or_else(|| Error::new(class, format!("invalid {kind} {h:#x}")))
+        .ok_or_else(|| invalid(class, kind, h))
 }
 
-/// A communicator borrowed for the world's lifetime, lent by this thread's cache, or
-/// shared from the table.
-pub enum CommRef {
-    Static(&'static Communicator),
-    Cached(Lent<Communicator>),
-    Shared(Arc<Communicator>),
-}
-
-impl std::ops::Deref for CommRef {
-    type Target = Communicator;
-    #[inline]
-    fn deref(&self) -> &Communicator {
-        match self {
-            CommRef::Static(c) => c,
-            CommRef::Cached(c) => c,
-            CommRef::Shared(c) => c,
-        }
-    }
+/// MPI_ERR_`class`: `h` is no valid handle of its `kind`.
+fn invalid(class: ErrorClass, kind: &str, h: c_int) -> Error {
+    Error::new(class, format!("invalid {kind} {h:#x}"))
 }
 
 /// The communicator behind `h`, to keep (a request that outlives the call holds it).
 pub fn comm_arc(h: MPI_Comm) -> Result<Arc<Communicator>> {
-    let i = comm_index(h)
-        .ok_or_else(|| Error::new(ErrorClass::Comm, format!("invalid communicator {h:#x}")))?;
     let t = COMMS.read();
-    t.get(i)
-        .map(|e| e.comm.clone())
-        .ok_or_else(|| Error::new(ErrorClass::Comm, format!("invalid communicator {h:#x}")))
+    let e = comm_index(h).and_then(|i| t.get(i));
+    e.map(|e| e.comm.clone()).ok_or_else(|| bad_comm(h))
 }
 
 pub fn with_comm_entry<T>(h: MPI_Comm, f: impl FnOnce(&mut CommEntry) -> T) -> Result<T> {
-    let i = comm_index(h)
-        .ok_or_else(|| Error::new(ErrorClass::Comm, format!("invalid communicator {h:#x}")))?;
     let mut t = COMMS.write();
-    let e = t
-        .get_mut(i)
-        .ok_or_else(|| Error::new(ErrorClass::Comm, format!("invalid communicator {h:#x}")))?;
-    Ok(f(e))
+    comm_index(h)
+        .and_then(|i| t.get_mut(i))
+        .map(f)
+        .ok_or_else(|| bad_comm(h))
 }
 
-/// The error handler of a communicator or window that has none of its own: neither it nor
-/// the communicator it came from had one set. Errors on it go to MPI_COMM_WORLD's handler
-/// of the moment (MPI_ERRORS_ARE_FATAL until one is set), as in MPICH, whose programs count
-/// on it: MPICH's own tests dup a communicator, then set MPI_ERRORS_RETURN on
-/// MPI_COMM_WORLD only and expect the dup's errors returned (errors/comm/*_nullarg,
-/// errors/attr/keyvalmis with a window). (The standard has a new communicator take its
-/// parent's handler at creation; the two agree until MPI_COMM_WORLD's changes.)
+fn bad_comm(h: MPI_Comm) -> Error {
+    invalid(ErrorClass::Comm, "communicator", h)
+}
+
+/// An object's own error handler while none is set (what it stands for:
+/// `runtime::errhandler::effective`).
 pub(crate) const UNSET_ERRHANDLER: MPI_Errhandler = MPI_ERRHANDLER_NULL;
 
-/// What MPI_Comm_get_errhandler and MPI_Win_get_errhandler return for an object's own
-/// handler `h`: for an unset one, MPI_ERRORS_ARE_FATAL (what the standard says it
-/// inherited, and what MPICH returns), even when MPI_COMM_WORLD's handler is what runs.
+/// An object's own handler, None while unset.
+fn own_errhandler(h: MPI_Errhandler) -> Option<MPI_Errhandler> {
+    (h != UNSET_ERRHANDLER).then_some(h)
+}
+
+/// What MPI_Comm_get_errhandler and MPI_Win_get_errhandler return for an object's own `h`.
 pub fn reported_errhandler(h: MPI_Errhandler) -> MPI_Errhandler {
-    if h == UNSET_ERRHANDLER {
-        MPI_ERRORS_ARE_FATAL
-    } else {
-        h
-    }
+    errhandler::reported(own_errhandler(h), MPI_ERRORS_ARE_FATAL)
 }
 
 /// The handler that `h` (an object's own) stands for.
 pub fn effective_errhandler(h: MPI_Errhandler) -> MPI_Errhandler {
-    if h != UNSET_ERRHANDLER {
-        return h;
-    }
-    match COMMS.read().get(0).map(|e| e.errhandler) {
-        Some(w) if w != UNSET_ERRHANDLER => w,
-        _ => MPI_ERRORS_ARE_FATAL,
-    }
+    let world = || own_errhandler(COMMS.read().get(0)?.errhandler);
+    errhandler::effective(own_errhandler(h), world, MPI_ERRORS_ARE_FATAL)
 }
 
 /// The error handler errors on `h` go to; MPI_COMM_WORLD's for an invalid handle.
@@ -241,15 +219,11 @@ pub fn new_comm_in(
     errhandler: MPI_Errhandler,
     session: MPI_Session,
 ) -> MPI_Comm {
-    let i = COMMS.write().insert(CommEntry {
-        comm,
-        errhandler,
-        name: String::new(),
-        attrs: Vec::new(),
-        topo: None,
-        session,
-    });
-    comm_handle(i)
+    comm_handle(
+        COMMS
+            .write()
+            .insert(CommEntry::new(comm, errhandler, session)),
+    )
 }
 
 pub fn new_comm(comm: Arc<Communicator>, errhandler: MPI_Errhandler) -> MPI_Comm {
@@ -294,14 +268,11 @@ pub fn owner_comm(o: Owner) -> MPI_Comm {
 
 pub fn free_comm(h: MPI_Comm) -> Result<()> {
     match h {
-        MPI_COMM_WORLD | MPI_COMM_SELF => Err(Error::new(
-            ErrorClass::Comm,
-            "cannot free a predefined communicator",
-        )),
+        MPI_COMM_WORLD | MPI_COMM_SELF => mpi_err!(Comm, "cannot free a predefined communicator"),
         _ => comm_index(h)
             .and_then(|i| COMMS.write().remove(i))
             .map(|_| ())
-            .ok_or_else(|| Error::new(ErrorClass::Comm, format!("invalid communicator {h:#x}"))),
+            .ok_or_else(|| bad_comm(h)),
     }
 }
 
@@ -337,7 +308,7 @@ fn win_index(h: MPI_Win) -> Option<usize> {
 }
 
 fn bad_win(h: MPI_Win) -> Error {
-    Error::new(ErrorClass::Win, format!("invalid window {h:#x}"))
+    invalid(ErrorClass::Win, "window", h)
 }
 
 /// The window behind `h`, or MPI_ERR_WIN.
@@ -420,7 +391,7 @@ pub fn group(h: MPI_Group) -> Result<Arc<Group>> {
     }
     direct_index(h, KIND_GROUP)
         .and_then(|i| GROUPS.read().get(i).map(|(g, _)| g.clone()))
-        .ok_or_else(|| Error::new(ErrorClass::Group, format!("invalid group {h:#x}")))
+        .ok_or_else(|| invalid(ErrorClass::Group, "group", h))
 }
 
 /// A handle for `g`; MPI_GROUP_EMPTY when it has no members (as MPICH returns).
@@ -452,18 +423,16 @@ pub fn free_group(h: MPI_Group) -> Result<()> {
     direct_index(h, KIND_GROUP)
         .and_then(|i| GROUPS.write().remove(i))
         .map(|_| ())
-        .ok_or_else(|| Error::new(ErrorClass::Group, format!("invalid group {h:#x}")))
+        .ok_or_else(|| invalid(ErrorClass::Group, "group", h))
 }
 
 // ------------------------------------------------------------------ info objects
 
-/// An info object: (key, value) pairs in the order their keys were first set.
-pub type InfoEntry = Vec<(String, String)>;
+static INFOS: RwLock<Slab<Info>> = RwLock::new(Slab::new(0));
 
-static INFOS: RwLock<Slab<InfoEntry>> = RwLock::new(Slab::new(0));
-
-pub fn new_info(e: InfoEntry) -> MPI_Info {
-    let i = INFOS.write().insert(e);
+/// A new info object holding `pairs` (each key once).
+pub fn new_info(pairs: Vec<(String, String)>) -> MPI_Info {
+    let i = INFOS.write().insert(Info::from_pairs(pairs));
     (DIRECT | KIND_INFO | i as u32) as MPI_Info
 }
 
@@ -471,13 +440,13 @@ fn bad_info(h: MPI_Info) -> Error {
     if h == MPI_INFO_NULL {
         Error::new(ErrorClass::Arg, "MPI_INFO_NULL is not an info object")
     } else {
-        Error::new(ErrorClass::Info, format!("invalid info object {h:#x}"))
+        invalid(ErrorClass::Info, "info object", h)
     }
 }
 
 /// Run `f` on the created info object `h` (MPI_ERR_ARG for MPI_INFO_NULL, as MPICH;
 /// MPI_ERR_INFO for anything else that is not one).
-pub fn with_info<T>(h: MPI_Info, f: impl FnOnce(&mut InfoEntry) -> T) -> Result<T> {
+pub fn with_info<T>(h: MPI_Info, f: impl FnOnce(&mut Info) -> T) -> Result<T> {
     let i = direct_index(h, KIND_INFO).ok_or_else(|| bad_info(h))?;
     let mut t = INFOS.write();
     t.get_mut(i).map(f).ok_or_else(|| bad_info(h))
@@ -537,7 +506,7 @@ pub fn datatype(h: MPI_Datatype) -> Result<TypeRef> {
 fn derived_datatype(h: MPI_Datatype) -> Result<TypeRef> {
     let d = any_datatype(h)?;
     if !d.committed {
-        return Err(Error::new(ErrorClass::Type, "datatype is not committed"));
+        return mpi_err!(Type, "datatype is not committed");
     }
     Ok(d)
 }
@@ -574,105 +543,33 @@ pub fn update_datatype(h: MPI_Datatype, f: impl FnOnce(&mut Datatype)) -> Result
             Ok(())
         }
         None if builtin_types::lookup(h).is_some() => Ok(()),
-        None => Err(Error::new(
-            ErrorClass::Type,
-            format!("invalid datatype {h:#x}"),
-        )),
+        None => mpi_err!(Type, "invalid datatype {h:#x}"),
     }
 }
 
 pub fn free_datatype(h: MPI_Datatype) -> Result<()> {
     if builtin_types::lookup(h).is_some() {
-        return Err(Error::new(
-            ErrorClass::Type,
-            "cannot free a predefined datatype",
-        ));
+        return mpi_err!(Type, "cannot free a predefined datatype");
     }
     direct_index(h, KIND_DATATYPE)
         .filter(|&i| i >= FIRST_DYNAMIC_TYPE)
         .and_then(|i| TYPES.write().remove(i))
         .map(|_| ())
-        .ok_or_else(|| Error::new(ErrorClass::Type, format!("invalid datatype {h:#x}")))
-}
-
-/// A datatype borrowed from the builtin table, lent by this thread's cache (for the call
-/// that looked it up), or shared from the dynamic table.
-#[derive(Clone)]
-pub enum TypeRef {
-    Builtin(&'static Datatype),
-    Cached(Lent<Datatype>),
-    Derived(Arc<Datatype>),
-}
-
-impl TypeRef {
-    /// The same datatype, to keep beyond the call (a persistent request's, a file view's).
-    pub fn to_kept(&self) -> KeptType {
-        match self {
-            TypeRef::Builtin(d) => KeptType::Builtin(d),
-            TypeRef::Cached(d) => KeptType::Derived(d.to_shared()),
-            TypeRef::Derived(d) => KeptType::Derived(d.clone()),
-        }
-    }
-}
-
-/// A datatype kept beyond the call that looked it up (`Send`, unlike a `TypeRef`).
-#[derive(Clone)]
-pub enum KeptType {
-    Builtin(&'static Datatype),
-    Derived(Arc<Datatype>),
-}
-
-impl From<&KeptType> for TypeRef {
-    fn from(t: &KeptType) -> TypeRef {
-        match t {
-            KeptType::Builtin(d) => TypeRef::Builtin(d),
-            KeptType::Derived(d) => TypeRef::Derived(d.clone()),
-        }
-    }
-}
-
-impl std::ops::Deref for KeptType {
-    type Target = Datatype;
-    fn deref(&self) -> &Datatype {
-        match self {
-            KeptType::Builtin(d) => d,
-            KeptType::Derived(d) => d,
-        }
-    }
-}
-
-impl std::ops::Deref for TypeRef {
-    type Target = Datatype;
-    #[inline]
-    fn deref(&self) -> &Datatype {
-        match self {
-            TypeRef::Builtin(d) => d,
-            TypeRef::Cached(d) => d,
-            TypeRef::Derived(d) => d,
-        }
-    }
+        .ok_or_else(|| invalid(ErrorClass::Type, "datatype", h))
 }
 
 // ------------------------------------------------------------------ error handlers
 
-/// A user error handler function (MPI_Comm_create_errhandler).
-pub type ErrhandlerFn = unsafe extern "C" fn(*mut MPI_Comm, *mut c_int, ...);
-
-/// Created error handlers: (the user function's address, references). A handle's
-/// references are the creation, every MPI_*_get_errhandler that returned it and every
-/// object it was set on; MPI_Errhandler_free drops one. Setting never gives one back (the
-/// object's later handler or its freeing does not), so a handler once set stays: a few
-/// bytes, against a handler vanishing from under a communicator that still uses it.
-pub static ERRHANDLERS: RwLock<Slab<(usize, u32)>> = RwLock::new(Slab::new(0));
+/// Created error handlers (their functions and references).
+static ERRHANDLERS: errhandler::Functions = errhandler::Functions::new();
 
 pub fn new_errhandler(f: usize) -> MPI_Errhandler {
-    let i = ERRHANDLERS.write().insert((f, 1));
-    (DIRECT | KIND_ERRHANDLER | i as u32) as MPI_Errhandler
+    (DIRECT | KIND_ERRHANDLER | ERRHANDLERS.create(f) as u32) as MPI_Errhandler
 }
 
 /// The user function behind a created error handler.
 pub fn errhandler_fn(h: MPI_Errhandler) -> Option<usize> {
-    direct_index(h, KIND_ERRHANDLER).and_then(|i| ERRHANDLERS.read().get(i).map(|e| e.0))
+    direct_index(h, KIND_ERRHANDLER).and_then(|i| ERRHANDLERS.function(i))
 }
 
 fn predefined_errhandler(h: MPI_Errhandler) -> bool {
@@ -689,9 +586,7 @@ pub fn valid_errhandler(h: MPI_Errhandler) -> bool {
 /// One more reference to a created handler (a get returned it, or it was set on an object).
 pub fn retain_errhandler(h: MPI_Errhandler) {
     if let Some(i) = direct_index(h, KIND_ERRHANDLER) {
-        if let Some(e) = ERRHANDLERS.write().get_mut(i) {
-            e.1 += 1;
-        }
+        ERRHANDLERS.retain(i);
     }
 }
 
@@ -699,22 +594,10 @@ pub fn free_errhandler(h: MPI_Errhandler) -> Result<()> {
     if predefined_errhandler(h) {
         return Ok(()); // predefined: freeing is a no-op on the handle's object
     }
-    let i = direct_index(h, KIND_ERRHANDLER)
-        .ok_or_else(|| Error::new(ErrorClass::Arg, format!("invalid error handler {h:#x}")))?;
-    let mut t = ERRHANDLERS.write();
-    match t.get_mut(i) {
-        Some(e) if e.1 > 1 => e.1 -= 1,
-        Some(_) => {
-            t.remove(i);
-        }
-        None => {
-            return Err(Error::new(
-                ErrorClass::Arg,
-                format!("invalid error handler {h:#x}"),
-            ))
-        }
+    match direct_index(h, KIND_ERRHANDLER) {
+        Some(i) if ERRHANDLERS.release(i) => Ok(()),
+        _ => mpi_err!(Arg, "invalid error handler {h:#x}"),
     }
-    Ok(())
 }
 
 // ------------------------------------------------------------------ requests

@@ -1,11 +1,14 @@
-//! Info objects (MPI-3.1 ch. 9): ordered (key, value) string pairs with MPI's length limits.
-//! railmpi accepts hints everywhere and uses none yet. MPI_INFO_ENV is a predefined, empty,
-//! read-only info object. Errors go to MPI_COMM_WORLD's handler.
+//! Info objects' C calls (MPI-4.1 §10): keys and values read from C strings, values and
+//! keys written into the caller's buffers. The object and its rules (order, lengths, a
+//! missing key) are the core's, `crate::info`. railmpi accepts hints everywhere and uses
+//! few. MPI_INFO_ENV is a predefined, empty, read-only info object. Errors go to
+//! MPI_COMM_WORLD's handler.
 
 use super::consts::*;
-use super::handles::{self, InfoEntry};
+use super::handles;
 use super::shim::{write_out, write_out_str};
-use crate::error::{Error, ErrorClass, Result};
+use crate::error::Result;
+use crate::info::{self as core, Info};
 use crate::mpi_err;
 use std::ffi::CStr;
 use std::os::raw::{c_char, c_int};
@@ -24,7 +27,7 @@ const NTHKEY_MAX: usize = if cfg!(feature = "std-abi") {
     MPI_MAX_INFO_KEY as usize
 };
 
-/// A key as MPI allows it: 1..=MPI_MAX_INFO_KEY characters (else MPI_ERR_INFO_KEY).
+/// A key as MPI allows it (MPI_ERR_INFO_KEY for NULL too).
 ///
 /// # Safety
 /// `key` is NULL or a NUL-terminated string.
@@ -32,28 +35,19 @@ unsafe fn key<'a>(key: *const c_char) -> Result<&'a str> {
     if key.is_null() {
         return mpi_err!(InfoKey, "NULL key");
     }
-    let k = CStr::from_ptr(key);
-    let len = k.to_bytes().len();
-    if len == 0 || len > KEY_MAX {
-        return mpi_err!(
-            InfoKey,
-            "info key of {len} characters (1..={KEY_MAX} allowed)"
-        );
-    }
-    k.to_str()
-        .map_err(|_| Error::new(ErrorClass::InfoKey, "info key is not valid UTF-8"))
+    core::check_key(CStr::from_ptr(key).to_bytes(), KEY_MAX)
 }
 
-/// Read the pairs of `info` (MPI_INFO_ENV included).
-pub fn read<T>(info: MPI_Info, f: impl FnOnce(&InfoEntry) -> T) -> Result<T> {
+/// Read the pairs of `info` (MPI_INFO_ENV included; MPI_ERR_ARG for MPI_INFO_NULL).
+pub fn read<T>(info: MPI_Info, f: impl FnOnce(&Info) -> T) -> Result<T> {
     if info == MPI_INFO_ENV {
-        return Ok(f(&InfoEntry::new()));
+        return Ok(f(&Info::new()));
     }
     handles::with_info(info, |e| f(e))
 }
 
 /// Change the pairs of a created info object (MPI_INFO_ENV is read-only).
-fn write<T>(info: MPI_Info, f: impl FnOnce(&mut InfoEntry) -> T) -> Result<T> {
+fn write<T>(info: MPI_Info, f: impl FnOnce(&mut Info) -> T) -> Result<T> {
     if info == MPI_INFO_ENV {
         return mpi_err!(Info, "MPI_INFO_ENV cannot be changed");
     }
@@ -73,52 +67,34 @@ pub fn pairs(info: MPI_Info) -> Result<Vec<(String, String)>> {
     if info == MPI_INFO_NULL {
         return Ok(Vec::new());
     }
-    read(info, |e| e.clone())
+    read(info, |e| e.pairs().to_vec())
 }
 
-/// The value of `key` in `info`, if set (for calls that take hints).
+/// The value of `key` in `info`, if set (for calls that take hints: none in MPI_INFO_NULL).
 pub fn get(info: MPI_Info, key: &str) -> Result<Option<String>> {
     if info == MPI_INFO_NULL {
         return Ok(None);
     }
-    read(info, |e| {
-        e.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone())
-    })
+    find(info, key)
+}
+
+/// The value of `key` in the info object `info`, if set.
+fn find(info: MPI_Info, key: &str) -> Result<Option<String>> {
+    read(info, |e| e.get(key).map(str::to_owned))
 }
 
 pub(crate) unsafe fn set(info: MPI_Info, key: *const c_char, value: *const c_char) -> Result<()> {
-    let k = self::key(key)?.to_owned();
+    let k = self::key(key)?;
     if value.is_null() {
         return mpi_err!(InfoValue, "NULL value");
     }
-    let v = CStr::from_ptr(value);
-    if v.to_bytes().len() > MPI_MAX_INFO_VAL as usize {
-        return mpi_err!(
-            InfoValue,
-            "info value of {} characters (at most {MPI_MAX_INFO_VAL})",
-            v.to_bytes().len()
-        );
-    }
-    let v = v.to_string_lossy().into_owned();
-    write(info, |e| match e.iter_mut().find(|(x, _)| *x == k) {
-        Some(pair) => pair.1 = v,
-        None => e.push((k, v)),
-    })
+    let v = core::check_value(CStr::from_ptr(value).to_bytes(), MPI_MAX_INFO_VAL as usize)?;
+    write(info, |e| e.set(k, v))
 }
 
 pub(crate) unsafe fn delete(info: MPI_Info, key: *const c_char) -> Result<()> {
     let k = self::key(key)?;
-    let found = write(info, |e| match e.iter().position(|(x, _)| x == k) {
-        Some(i) => {
-            e.remove(i);
-            true
-        }
-        None => false,
-    })?;
-    if !found {
-        return mpi_err!(InfoNoKey, "info key \"{k}\" is not set");
-    }
-    Ok(())
+    write(info, |e| e.delete(k))?
 }
 
 pub(crate) unsafe fn get_into(
@@ -132,17 +108,12 @@ pub(crate) unsafe fn get_into(
     if valuelen < 0 {
         return mpi_err!(Arg, "negative valuelen {valuelen}");
     }
-    match get(info, k)? {
-        Some(v) => {
-            // `value` holds valuelen characters plus the terminating NUL.
-            write_out_str(&v, value, valuelen as usize + 1, std::ptr::null_mut())?;
-            write_out(flag, 1)
-        }
-        None => {
-            read(info, |_| ())?;
-            write_out(flag, 0)
-        }
+    let v = find(info, k)?;
+    if let Some(v) = &v {
+        // `value` holds valuelen characters plus the terminating NUL.
+        write_out_str(v, value, valuelen as usize + 1, std::ptr::null_mut())?;
     }
+    write_out(flag, v.is_some() as c_int)
 }
 
 pub(crate) unsafe fn get_valuelen(
@@ -152,33 +123,19 @@ pub(crate) unsafe fn get_valuelen(
     flag: *mut c_int,
 ) -> Result<()> {
     let k = self::key(key)?;
-    match get(info, k)? {
-        Some(v) => {
-            write_out(valuelen, v.len() as c_int)?;
-            write_out(flag, 1)
-        }
-        None => {
-            read(info, |_| ())?;
-            write_out(flag, 0)
-        }
+    let v = find(info, k)?;
+    if let Some(v) = &v {
+        write_out(valuelen, v.len() as c_int)?;
     }
+    write_out(flag, v.is_some() as c_int)
 }
 
 pub(crate) unsafe fn get_nthkey(info: MPI_Info, n: c_int, key: *mut c_char) -> Result<()> {
-    let k = read(info, |e| {
-        usize::try_from(n)
-            .ok()
-            .and_then(|i| e.get(i))
-            .map(|(k, _)| k.clone())
-            .ok_or(e.len())
-    })?;
-    match k {
-        // At most MPI_MAX_INFO_KEY bytes with the NUL, as MPICH writes: a program may
-        // pass a buffer of just MPI_MAX_INFO_KEY. (The standard ABI's keys may be
-        // MPI_MAX_INFO_KEY long: its key buffers have room for the NUL, as MPICH 5's.)
-        Ok(k) => write_out_str(&k, key, NTHKEY_MAX, std::ptr::null_mut()),
-        Err(len) => mpi_err!(Arg, "no key number {n} (the info object has {len})"),
-    }
+    let k = read(info, |e| e.nth_key(n.into()).map(str::to_owned))??;
+    // At most MPI_MAX_INFO_KEY bytes with the NUL, as MPICH writes: a program may pass a
+    // buffer of just MPI_MAX_INFO_KEY. (The standard ABI's keys may be MPI_MAX_INFO_KEY
+    // long: its key buffers have room for the NUL, as MPICH 5's.)
+    write_out_str(&k, key, NTHKEY_MAX, std::ptr::null_mut())
 }
 
 pub(crate) unsafe fn free(info: *mut MPI_Info) -> Result<()> {
@@ -212,28 +169,12 @@ pub(crate) unsafe fn get_string(
     if cap < 0 {
         return mpi_err!(Arg, "negative buflen {cap}");
     }
-    match get(info, k)? {
-        Some(v) => {
-            if cap > 0 {
-                write_out_str(&v, value, cap as usize, std::ptr::null_mut())?;
-            }
-            *buflen = v.len() as c_int + 1;
-            write_out(flag, 1)
+    let v = find(info, k)?;
+    if let Some(v) = &v {
+        if cap > 0 {
+            write_out_str(v, value, cap as usize, std::ptr::null_mut())?;
         }
-        None => {
-            read(info, |_| ())?;
-            write_out(flag, 0)
-        }
+        *buflen = v.len() as c_int + 1;
     }
-}
-
-/// MPI_Get_hw_resource_info (MPI-4.1): the hardware resources railmpi can split by, as
-/// `MPI_Comm_split_type`'s MPI_COMM_TYPE_HW_GUIDED takes them: the one it knows is the
-/// node's shared memory ("mpi_shared_memory"). MPICH 5 returns an empty object.
-///
-/// # Safety
-/// `hw_info` is NULL or valid.
-pub unsafe fn get_hw_resource_info(hw_info: *mut MPI_Info) -> Result<()> {
-    let pairs = vec![("mpi_hw_resource_type".into(), "mpi_shared_memory".into())];
-    write_out(hw_info, handles::new_info(pairs))
+    write_out(flag, v.is_some() as c_int)
 }

@@ -133,7 +133,7 @@ pub(crate) unsafe fn free(win: *mut MPI_Win) -> Result<()> {
     }
     let window = handles::win(*win)?;
     window.check_free()?;
-    attr::delete_all_of(WinAttrs(*win))?;
+    crate::comm::attributes::delete_all(WinAttrs(*win))?;
     window.free(w)?;
     handles::remove_win(*win)?;
     *win = MPI_WIN_NULL;
@@ -200,7 +200,7 @@ pub(crate) unsafe fn get_info(win: MPI_Win, info_used: *mut MPI_Info) -> Result<
 
 pub(crate) fn set_info(win: MPI_Win, info: MPI_Info) -> Result<()> {
     handles::win(win)?;
-    let infos = handles::with_info(info, |e| e.clone())?;
+    let infos = handles::with_info(info, |e| e.pairs().to_vec())?;
     handles::with_win_entry(win, |e| call::merge_hints(&mut e.info, infos))
 }
 

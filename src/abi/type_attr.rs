@@ -1,20 +1,20 @@
 //! Attribute caching on datatypes (MPI-3.1 §6.7.4): keyvals, set/get/delete, the copy
 //! callbacks MPI_Type_dup runs and the delete callbacks MPI_Type_free runs. The machinery is
 //! `abi::attr`'s; only where the values live differs: datatypes, predefined ones included,
-//! carry their attributes in a side table keyed by handle (few types ever have any).
+//! carry their attributes in the core's side table keyed by handle (`SideLists`).
 
 use super::attr::{self, AttrObject};
 use super::consts::*;
 use super::handles::AttrList;
 use super::handles::{self, KEYVAL_OBJ_TYPE};
 use super::shim::{self, write_out};
+use crate::comm::attributes::{self, Holder, SideLists};
 use crate::error::Result;
 use crate::mpi_err;
-use parking_lot::Mutex;
 use std::os::raw::{c_int, c_void};
 
-/// (datatype handle, its attributes); entries without attributes are dropped.
-static TYPE_ATTRS: Mutex<Vec<(MPI_Datatype, AttrList)>> = Mutex::new(Vec::new());
+/// The attributes of datatypes, by handle.
+static TYPE_ATTRS: SideLists = SideLists::new();
 
 #[derive(Clone, Copy)]
 pub(crate) struct TypeAttrs(pub MPI_Datatype);
@@ -30,38 +30,29 @@ impl TypeAttrs {
 impl AttrObject for TypeAttrs {
     const KIND: u32 = KEYVAL_OBJ_TYPE;
     const NAME: &'static str = "datatype";
-    fn handle(self) -> c_int {
-        self.0
+}
+
+impl Holder for TypeAttrs {
+    fn handle(self) -> i64 {
+        self.0.into()
     }
     fn with_attrs<T>(self, f: impl FnOnce(&mut AttrList) -> T) -> Result<T> {
         if self.0 == MPI_DATATYPE_NULL {
             return mpi_err!(Type, "MPI_DATATYPE_NULL has no attributes");
         }
         handles::any_datatype(self.0)?;
-        let mut table = TYPE_ATTRS.lock();
-        let i = match table.iter().position(|e| e.0 == self.0) {
-            Some(i) => i,
-            None => {
-                table.push((self.0, Vec::new()));
-                table.len() - 1
-            }
-        };
-        let r = f(&mut table[i].1);
-        if table[i].1.is_empty() {
-            table.swap_remove(i);
-        }
-        Ok(r)
+        Ok(TYPE_ATTRS.with(self.0.into(), f))
     }
 }
 
 /// MPI_Type_free's first step: every attribute of `datatype` deleted, newest first.
 pub fn delete_all(datatype: MPI_Datatype) -> Result<()> {
-    attr::delete_all_of(TypeAttrs(datatype))
+    attributes::delete_all(TypeAttrs(datatype))
 }
 
 /// MPI_Type_dup's last step: the attributes of `old` copied onto `new` by their callbacks.
 pub fn copy_all(old: MPI_Datatype, new: MPI_Datatype) -> Result<()> {
-    attr::copy_all_of(TypeAttrs(old), TypeAttrs(new))
+    attributes::copy_all(TypeAttrs(old), TypeAttrs(new))
 }
 
 pub(crate) unsafe fn get_attr(

@@ -8,7 +8,7 @@
 //! with no lock held, so they may call MPI themselves.
 
 use crate::error::Result;
-use parking_lot::RwLock;
+use parking_lot::{Mutex, RwLock};
 use std::sync::Arc;
 
 /// What a keyval does when the object holding a value is duplicated or loses the value.
@@ -42,6 +42,40 @@ pub trait Holder: Copy {
     fn handle(self) -> i64;
     /// Run `f` on its attributes (an error if the object is not valid).
     fn with_attrs<T>(self, f: impl FnOnce(&mut AttrList) -> T) -> Result<T>;
+}
+
+/// The attribute lists of objects that have no table entry to hold them (datatypes,
+/// predefined ones included), by the binding's handle: few objects ever have attributes,
+/// so a list goes as soon as it is empty.
+pub struct SideLists(Mutex<Vec<(i64, AttrList)>>);
+
+impl SideLists {
+    pub const fn new() -> Self {
+        SideLists(Mutex::new(Vec::new()))
+    }
+
+    /// Run `f` on the list of the object with handle `h` (empty if it has none).
+    pub fn with<T>(&self, h: i64, f: impl FnOnce(&mut AttrList) -> T) -> T {
+        let mut t = self.0.lock();
+        let i = match t.iter().position(|e| e.0 == h) {
+            Some(i) => i,
+            None => {
+                t.push((h, Vec::new()));
+                t.len() - 1
+            }
+        };
+        let r = f(&mut t[i].1);
+        if t[i].1.is_empty() {
+            t.swap_remove(i);
+        }
+        r
+    }
+}
+
+impl Default for SideLists {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 struct Keyval {
@@ -218,4 +252,31 @@ pub fn copy_all<H: Holder>(old: H, new: H) -> Result<()> {
     copied.reverse();
     new.with_attrs(|a| *a = copied)?;
     result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn attr(key: i32) -> Attr {
+        Attr {
+            key,
+            slot: 0,
+            value: 7,
+            fortran: None,
+        }
+    }
+
+    #[test]
+    fn side_lists_drop_empty_entries() {
+        let side = SideLists::new();
+        side.with(5, |a| a.push(attr(1)));
+        side.with(6, |a| a.push(attr(2)));
+        assert_eq!(side.with(5, |a| a.len()), 1);
+        side.with(5, |a| a.clear());
+        assert_eq!(side.0.lock().len(), 1);
+        // Looking at an object without attributes leaves nothing behind.
+        assert_eq!(side.with(9, |a| a.len()), 0);
+        assert_eq!(side.0.lock().len(), 1);
+    }
 }
