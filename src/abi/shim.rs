@@ -75,7 +75,7 @@ pub fn run_tool(func: &'static str, body: impl FnOnce() -> Result<()>) -> c_int 
         Err(panic) => panic_error(panic),
     };
     tracing::debug!("{func}: {}", e.msg);
-    e.class.code()
+    errors::class_code(e.class)
 }
 
 fn panic_error(panic: Box<dyn std::any::Any + Send>) -> Error {

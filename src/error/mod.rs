@@ -1,15 +1,14 @@
-//! The error vocabulary of the core: MPI's error classes (with MPICH's numbers and
-//! MPI_Error_string's texts) and the error layers below `abi` return; `abi` returns the
-//! numbers and runs the object's error handler.
+//! The error vocabulary of the core: MPI's error classes (with MPI_Error_string's texts)
+//! and the error layers below `abi` return; `abi` numbers them as its ABI does and runs the
+//! object's error handler.
 
 pub mod added;
 
 use std::fmt;
 
-/// Declares `ErrorClass`, `ErrorClass::ALL`, and each class's MPICH number and text, from
-/// one list.
+/// Declares `ErrorClass`, `ErrorClass::ALL`, and each class's text, from one list.
 macro_rules! error_classes {
-    ($($v:ident = $code:literal, $text:literal;)*) => {
+    ($($v:ident, $text:literal;)*) => {
         /// MPI error classes the core can raise (names follow MPI's `MPI_ERR_*`).
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub enum ErrorClass {
@@ -20,14 +19,6 @@ macro_rules! error_classes {
             /// Every class, in declaration order (their positions travel between processes:
             /// new classes go at the end).
             pub const ALL: &'static [ErrorClass] = &[$(ErrorClass::$v),*];
-
-            /// The class's number in MPICH's ABI (its `MPI_ERR_*`; the standard ABI's
-            /// binding translates it).
-            pub const fn code(self) -> i32 {
-                match self {
-                    $(ErrorClass::$v => $code),*
-                }
-            }
 
             /// MPI_Error_string's text for the class.
             pub const fn text(self) -> &'static str {
@@ -40,123 +31,76 @@ macro_rules! error_classes {
 }
 
 error_classes! {
-    Buffer = 1, "Invalid buffer pointer";
-    Count = 2, "Invalid count argument";
-    Type = 3, "Invalid datatype argument";
-    Tag = 4, "Invalid tag argument";
-    Comm = 5, "Invalid communicator";
-    Rank = 6, "Invalid rank";
-    Request = 19, "Invalid MPI_Request";
-    Root = 7, "Invalid root";
-    Group = 8, "Invalid group";
-    Op = 9, "Invalid MPI_Op";
-    Topology = 10, "Invalid topology";
-    Dims = 11, "Invalid dimension argument";
-    Arg = 12, "Invalid argument";
-    Unknown = 13, "Unknown error";
-    Truncate = 14, "Message truncated";
-    Other = 15, "Other MPI error";
-    Intern = 16, "Internal MPI error";
-    InStatus = 17, "See the MPI_ERROR field in MPI_Status for the error code";
-    Pending = 18, "Pending request (no error)";
-    Keyval = 48, "Invalid keyval";
-    NoMem = 34, "Out of memory";
-    Info = 28, "Invalid info object";
-    InfoKey = 29, "Invalid info key";
-    InfoValue = 30, "Invalid info value";
-    InfoNoKey = 31, "Info key not found";
-    Win = 45, "Invalid window";
-    Disp = 52, "Invalid displacement argument";
-    RmaSync = 50, "Wrong synchronization of RMA calls";
-    RmaRange = 55, "Target memory is not part of the window";
-    RmaConflict = 49, "Conflicting accesses to window";
-    RmaFlavor = 58, "Passed window has incorrect flavor for attempted operation";
-    RmaAttach = 56, "Memory cannot be attached";
-    RmaShared = 57, "Memory cannot be shared";
-    LockType = 47, "Invalid lock type";
-    Assert = 53, "Invalid assert argument";
-    Size = 51, "Invalid size argument";
+    Buffer, "Invalid buffer pointer";
+    Count, "Invalid count argument";
+    Type, "Invalid datatype argument";
+    Tag, "Invalid tag argument";
+    Comm, "Invalid communicator";
+    Rank, "Invalid rank";
+    Request, "Invalid MPI_Request";
+    Root, "Invalid root";
+    Group, "Invalid group";
+    Op, "Invalid MPI_Op";
+    Topology, "Invalid topology";
+    Dims, "Invalid dimension argument";
+    Arg, "Invalid argument";
+    Unknown, "Unknown error";
+    Truncate, "Message truncated";
+    Other, "Other MPI error";
+    Intern, "Internal MPI error";
+    InStatus, "See the MPI_ERROR field in MPI_Status for the error code";
+    Pending, "Pending request (no error)";
+    Keyval, "Invalid keyval";
+    NoMem, "Out of memory";
+    Info, "Invalid info object";
+    InfoKey, "Invalid info key";
+    InfoValue, "Invalid info value";
+    InfoNoKey, "Info key not found";
+    Win, "Invalid window";
+    Disp, "Invalid displacement argument";
+    RmaSync, "Wrong synchronization of RMA calls";
+    RmaRange, "Target memory is not part of the window";
+    RmaConflict, "Conflicting accesses to window";
+    RmaFlavor, "Passed window has incorrect flavor for attempted operation";
+    RmaAttach, "Memory cannot be attached";
+    RmaShared, "Memory cannot be shared";
+    LockType, "Invalid lock type";
+    Assert, "Invalid assert argument";
+    Size, "Invalid size argument";
     // MPI-IO (MPI-3.1 §13.7)
-    File = 27, "Invalid file handle";
-    NotSame = 35, "Collective argument not identical on all processes";
-    Amode = 21, "Invalid amode value in MPI_File_open";
-    UnsupportedDatarep = 43, "Unsupported datarep passed to MPI_File_set_view";
-    UnsupportedOperation = 44, "Unsupported operation";
-    NoSuchFile = 37, "File does not exist";
-    FileExists = 25, "File exists";
-    BadFile = 22, "Invalid file name";
-    Access = 20, "Permission denied";
-    NoSpace = 36, "Not enough space";
-    Quota = 39, "Quota exceeded";
-    ReadOnly = 40, "Read-only file or file system";
-    FileInUse = 26, "File operation could not be completed, file in use";
-    DupDatarep = 24, "Data representation already registered";
-    Conversion = 23, "Error in data conversion";
-    Io = 32, "Other I/O error";
-    Port = 38, "Invalid port";
-    Name = 33, "Service name not published";
-    Service = 41, "Service name could not be published or unpublished";
-    Spawn = 42, "Error in spawning processes";
-    Session = 75, "Invalid session handle";
+    File, "Invalid file handle";
+    NotSame, "Collective argument not identical on all processes";
+    Amode, "Invalid amode value in MPI_File_open";
+    UnsupportedDatarep, "Unsupported datarep passed to MPI_File_set_view";
+    UnsupportedOperation, "Unsupported operation";
+    NoSuchFile, "File does not exist";
+    FileExists, "File exists";
+    BadFile, "Invalid file name";
+    Access, "Permission denied";
+    NoSpace, "Not enough space";
+    Quota, "Quota exceeded";
+    ReadOnly, "Read-only file or file system";
+    FileInUse, "File operation could not be completed, file in use";
+    DupDatarep, "Data representation already registered";
+    Conversion, "Error in data conversion";
+    Io, "Other I/O error";
+    Port, "Invalid port";
+    Name, "Service name not published";
+    Service, "Service name could not be published or unpublished";
+    Spawn, "Error in spawning processes";
+    Session, "Invalid session handle";
     // The tool interface's (MPI_T calls return them; no error handler runs)
-    TNotInitialized = 60, "The MPI tool interface is not initialized";
-    TInvalidIndex = 62, "Invalid MPI_T index";
-    TInvalidHandle = 64, "Invalid MPI_T handle";
-    TInvalidName = 73, "Invalid MPI_T variable or category name";
-    TInvalidSession = 67, "Invalid MPI_T performance variable session";
-    TCvarSetNever = 69, "The control variable cannot be set";
-    TPvarNoStartstop = 70, "The performance variable cannot be started or stopped";
-    TPvarNoWrite = 71, "The performance variable cannot be written or reset";
-    TInvalid = 74, "Invalid use of the MPI tool interface";
-}
-
-/// MPICH's predefined classes the core never raises, by number, with their text.
-const OTHER_CLASSES: &[(i32, &str)] = &[
-    (0, "No MPI error"),                                      // MPI_SUCCESS
-    (46, "Invalid base address"),                             // MPI_ERR_BASE
-    (59, "Out of memory (MPI_T)"),                            // MPI_T_ERR_MEMORY
-    (61, "The MPI tool interface cannot be initialized now"), // MPI_T_ERR_CANNOT_INIT
-    (63, "Invalid MPI_T item"),                               // MPI_T_ERR_INVALID_ITEM
-    (65, "No more MPI_T handles"),                            // MPI_T_ERR_OUT_OF_HANDLES
-    (66, "No more MPI_T performance variable sessions"),      // MPI_T_ERR_OUT_OF_SESSIONS
-    (68, "The control variable cannot be set now"),           // MPI_T_ERR_CVAR_SET_NOT_NOW
-    (
-        72,
-        "The performance variable cannot be read and reset atomically",
-    ), // MPI_T_ERR_PVAR_NO_ATOMIC
-    (78, "Not supported by the MPI tool interface"),          // MPI_T_ERR_NOT_SUPPORTED
-    (80, "Invalid error handler"),                            // MPI_ERR_ERRHANDLER
-    (81, "The Fortran ABI was set already"),                  // MPI_ERR_ABI
-];
-
-/// MPICH's MPI_ERR_VALUE_TOO_LARGE: the numbers up to it are all error classes (some
-/// unnamed here, "MPI error").
-const LAST_NUMBERED_CLASS: i32 = 77;
-
-impl ErrorClass {
-    /// The class MPICH numbers `code`; MPI_ERR_OTHER for a code the core does not raise
-    /// (one an application's callback returned: the caller keeps the code itself).
-    pub fn of_code(code: i32) -> ErrorClass {
-        Self::ALL
-            .iter()
-            .copied()
-            .find(|c| c.code() == code)
-            .unwrap_or(ErrorClass::Other)
-    }
-}
-
-/// MPI_Error_string's text for a predefined class by MPICH's number (MPI_SUCCESS
-/// included); None for a number that is no class.
-pub fn class_text(code: i32) -> Option<&'static str> {
-    let named = ErrorClass::ALL.iter().find(|c| c.code() == code);
-    named
-        .map(|c| c.text())
-        .or_else(|| OTHER_CLASSES.iter().find(|o| o.0 == code).map(|o| o.1))
-        .or_else(|| {
-            (1..=LAST_NUMBERED_CLASS)
-                .contains(&code)
-                .then_some("MPI error")
-        })
+    TNotInitialized, "The MPI tool interface is not initialized";
+    TInvalidIndex, "Invalid MPI_T index";
+    TInvalidHandle, "Invalid MPI_T handle";
+    TInvalidName, "Invalid MPI_T variable or category name";
+    TInvalidSession, "Invalid MPI_T performance variable session";
+    TCvarSetNever, "The control variable cannot be set";
+    TPvarNoStartstop, "The performance variable cannot be started or stopped";
+    TPvarNoWrite, "The performance variable cannot be written or reset";
+    TInvalid, "Invalid use of the MPI tool interface";
+    // MPI-5.0's (MPI_Abi_set_fortran_info and _booleans, called twice).
+    Abi, "The Fortran ABI was set already";
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -224,24 +168,6 @@ impl std::error::Error for Error {}
 
 pub type Result<T> = std::result::Result<T, Error>;
 
-/// A completed request's error code (MPICH's number) as the result of the call that
-/// completed it alone: the code itself goes back to the caller (an added one too), not just
-/// its class.
-pub fn code_result(code: i32) -> Result<()> {
-    match code {
-        0 => Ok(()),
-        c if c == ErrorClass::Truncate.code() => Err(Error::new(
-            ErrorClass::Truncate,
-            "message truncated: the receive buffer is too small",
-        )),
-        c => Err(Error::new(
-            ErrorClass::of_code(c),
-            format!("the request failed with error {c}"),
-        )
-        .with_code(c)),
-    }
-}
-
 /// `Err(Error::new(class, format!(...)))` in one line.
 #[macro_export]
 macro_rules! mpi_err {
@@ -255,27 +181,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn class_numbers_and_texts() {
-        assert_eq!(ErrorClass::Buffer.code(), 1);
-        assert_eq!(ErrorClass::of_code(45), ErrorClass::Win);
-        // A class the core never raises, and a code that is none: MPI_ERR_OTHER.
-        assert_eq!(ErrorClass::of_code(46), ErrorClass::Other);
-        assert_eq!(ErrorClass::of_code(1 << 20), ErrorClass::Other);
-        assert_eq!(class_text(0), Some("No MPI error"));
-        assert_eq!(class_text(46), Some("Invalid base address"));
-        assert_eq!(class_text(54), Some("MPI error"));
-        assert_eq!(class_text(79), None);
-        assert_eq!(class_text(-1), None);
-        assert_eq!(code_result(0), Ok(()));
-        assert_eq!(code_result(14).unwrap_err().code, None);
-        let e = code_result(1 << 20).unwrap_err();
-        assert_eq!((e.class, e.code), (ErrorClass::Other, Some(1 << 20)));
-        // Numbers are unique.
-        let mut codes: Vec<i32> = ErrorClass::ALL.iter().map(|c| c.code()).collect();
-        codes.extend(OTHER_CLASSES.iter().map(|o| o.0));
-        let n = codes.len();
-        codes.sort();
-        codes.dedup();
-        assert_eq!(codes.len(), n);
+    fn every_class_has_a_text_and_its_place() {
+        assert!(ErrorClass::ALL.iter().all(|c| !c.text().is_empty()));
+        // Positions travel between processes: the first and the newest stay where they are.
+        assert_eq!(ErrorClass::ALL[0], ErrorClass::Buffer);
+        assert_eq!(ErrorClass::ALL.last(), Some(&ErrorClass::Abi));
     }
 }
