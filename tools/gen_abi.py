@@ -146,7 +146,7 @@ for f in ("MPI_Neighbor_alltoallw", "MPI_Ineighbor_alltoallw", "MPI_Neighbor_all
     LENGTHS[(f, "recvtypes")] = "cv::degrees(comm).0"
 
 # Written by hand in src/abi_std/extra.rs (callbacks, attribute values, the ABI's own
-# calls, handle conversions).
+# calls, handle conversions) and fortran.rs (the Fortran registration calls).
 HAND = {
     "MPI_Abi_get_version",
     "MPI_Abi_get_info",
@@ -615,6 +615,10 @@ def render_header(std, rows, protos):
 HAND_PROTOS = [
     "int MPI_Abi_get_version(int *abi_major, int *abi_minor)",
     "int MPI_Abi_get_info(MPI_Info *info)",
+    "int MPI_Abi_get_fortran_info(MPI_Info *info)",
+    "int MPI_Abi_set_fortran_info(MPI_Info info)",
+    "int MPI_Abi_get_fortran_booleans(int logical_size, void *logical_true, void *logical_false, int *is_set)",
+    "int MPI_Abi_set_fortran_booleans(int logical_size, void *logical_true, void *logical_false)",
     "int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag)",
     "int MPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag)",
     "int MPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag)",

@@ -18,7 +18,7 @@ STD_ABI_MPICH5=${BENCH_MPICH5_VENV:-/var/cache/railmpi-bench/mpich5}
 # what MPI-4 removed (mpi_misc: MPI_Errhandler_create; dtype_*: MPI_LB/MPI_UB; io_basic:
 # ROMIO's MPIO_Request), or need a launcher set-up of their own (faults, dynamic processes,
 # interposers).
-STD_ABI_PROGS="hello:3 abi_handles:2 ring:4 allpairs:3 alltoall_pairs:4 attrs:2 cancel:2 coll_alias:3
+STD_ABI_PROGS="hello:3 abi_handles:2 abi_fortran_info:2 ring:4 allpairs:3 alltoall_pairs:4 attrs:2 cancel:2 coll_alias:3
 coll_basic:4 coll_errors:3 coll_neighbor:4 comm:4 dtype_integer16:3 dtype_p2p:2 dtype_pack:2 errors:2
 grp_comm_create:4 grp_ops:3 idup_orders:3 info:2 intercomm_create:4 isendrecv:3 large:2
 large_count:2 large_count_rma:2 mpi41_misc:3 mpi_t:2 mprobe:3 op_table:3 partitioned:2
@@ -34,7 +34,7 @@ intercomm_ops:4 large_count_coll:2 rma_errors:3 sessions:3"
 # Those also built with MPICH 5.0.2's mpicc_abi: a cross-section (its header's values,
 # handles and status layout in every kind of call), to keep the run short. (grequest is
 # not among them: MPICH 5.0.2's mpi_abi.h has no MPI_Fint, which MPI_Status_f2c takes.)
-STD_ABI_MPICH5_PROGS="hello:3 abi_handles:2 ring:4 coll_basic:4 coll_neighbor:4 coll_reduce:3 comm:4
+STD_ABI_MPICH5_PROGS="hello:3 abi_handles:2 abi_fortran_info:2 ring:4 coll_basic:4 coll_neighbor:4 coll_reduce:3 comm:4
 dtype_integer16:3 dtype_p2p:2 errh_inherit:3 grp_ops:3 info:2 intercomm_create:4 mpi41_misc:3
 mpi_t:2 mprobe:3 partitioned:2 persistent_coll:3 rma_ops:3 rma_shared:3 sessions:3
 topo_cart:4 waitsome:3 wildcard:3 attr_keyvals:3 io_pointers:3"
