@@ -320,8 +320,6 @@ pub fn fatal(func: &str, code: c_int, msg: &str) -> ! {
     crate::runtime::errhandler::fatal(func, &what, msg)
 }
 
-/// Turn a per-request code into the call's result, for single completions.
-
 #[cfg(test)]
 mod tests {
     use super::*;
