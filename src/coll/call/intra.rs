@@ -4,10 +4,10 @@
 //! call, else the collective's schedule.
 
 use super::args::{arg, blocks, fits, intra_root, no_alias, not_in_place, typed};
-use super::{direct, launch, Call, How, Side};
+use super::{direct, launch, Call, How, Many, One, Side};
 use crate::coll::plan::{raw, raw_mut};
 use crate::coll::schedule::CollId;
-use crate::coll::{self, Plan};
+use crate::coll::{self, Blocks, Plan, TypedBuf};
 use crate::comm::Communicator;
 use crate::datatype::Datatype;
 use crate::error::Result;
@@ -133,56 +133,12 @@ pub(super) unsafe fn run<T: Deref<Target = Datatype>>(
         }
         Call::Gather { send, recv, root } => {
             let root = intra_root(c, *root)?;
-            let is_root = c.rank == root;
-            let sendb = if !(is_root && send.buf.in_place) {
-                let n = *arg(&send.count)?;
-                let sty = arg(&send.ty)?;
-                not_in_place(send.buf, n, "sendbuf")?;
-                Some(typed(send.buf.ptr(), n, sty)?)
-            } else {
-                None
-            };
-            let recvb = if is_root {
-                let rty = arg(&recv.ty)?;
-                let (counts, displs) = recv.counts.arrays(c.size())?;
-                not_in_place(recv.buf, counts.iter().sum(), "recvbuf")?;
-                let b = blocks(recv.buf, rty, counts, displs)?;
-                if let Some(s) = &sendb {
-                    let own = b.block(root);
-                    fits(s, &own)?;
-                    no_alias(send.buf.ptr(), own.ptr, s.bytes() > 0)?;
-                }
-                Some(b)
-            } else {
-                None
-            };
+            let (sendb, recvb) = rooted(c, root, send, "sendbuf", recv, "recvbuf", true)?;
             launch(w, coll::gather::gatherv(p, sendb, recvb, root), how)
         }
         Call::Scatter { send, recv, root } => {
             let root = intra_root(c, *root)?;
-            let is_root = c.rank == root;
-            let recvb = if !(is_root && recv.buf.in_place) {
-                let n = *arg(&recv.count)?;
-                let rty = arg(&recv.ty)?;
-                not_in_place(recv.buf, n, "recvbuf")?;
-                Some(typed(recv.buf.ptr(), n, rty)?)
-            } else {
-                None
-            };
-            let sendb = if is_root {
-                let sty = arg(&send.ty)?;
-                let (counts, displs) = send.counts.arrays(c.size())?;
-                not_in_place(send.buf, counts.iter().sum(), "sendbuf")?;
-                let b = blocks(send.buf, sty, counts, displs)?;
-                if let Some(r) = &recvb {
-                    let own = b.block(root);
-                    fits(&own, r)?;
-                    no_alias(own.ptr, recv.buf.ptr(), r.bytes() > 0)?;
-                }
-                Some(b)
-            } else {
-                None
-            };
+            let (recvb, sendb) = rooted(c, root, recv, "recvbuf", send, "sendbuf", false)?;
             launch(w, coll::gather::scatterv(p, sendb, recvb, root), how)
         }
         Call::Allgather { send, recv } => {
@@ -347,4 +303,43 @@ unsafe fn alltoall_direct(
     let (sb, rb) = (raw(s.ptr, total), raw_mut(r.ptr, total));
     coll::direct::alltoall(w, c, tag, sb, rb)?;
     Ok(true)
+}
+
+/// The two sides of a gather (`gathering`) or a scatter at this rank: the single buffer
+/// `one` (sent by a gather, received by a scatter) of every rank but an in-place root,
+/// then the root's blocks `many`, each checked in MPICH's order; at the root, its own
+/// block and `one` must fit each other and not be the same memory.
+#[allow(clippy::type_complexity)]
+fn rooted<'a, T: Deref<Target = Datatype>>(
+    c: &Communicator,
+    root: usize,
+    one: &'a One<T>,
+    one_name: &str,
+    many: &'a Many<T>,
+    many_name: &str,
+    gathering: bool,
+) -> Result<(Option<TypedBuf<'a>>, Option<Blocks<'a>>)> {
+    let is_root = c.rank == root;
+    let single = if is_root && one.buf.in_place {
+        None
+    } else {
+        let n = *arg(&one.count)?;
+        let ty = arg(&one.ty)?;
+        not_in_place(one.buf, n, one_name)?;
+        Some(typed(one.buf.ptr(), n, ty)?)
+    };
+    if !is_root {
+        return Ok((single, None));
+    }
+    let ty = arg(&many.ty)?;
+    let (counts, displs) = many.counts.arrays(c.size())?;
+    not_in_place(many.buf, counts.iter().sum(), many_name)?;
+    let b = blocks(many.buf, ty, counts, displs)?;
+    if let Some(s) = &single {
+        let own = b.block(root);
+        let (from, to) = if gathering { (s, &own) } else { (&own, s) };
+        fits(from, to)?;
+        no_alias(from.ptr, to.ptr, s.bytes() > 0)?;
+    }
+    Ok((single, Some(b)))
 }
