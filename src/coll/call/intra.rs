@@ -4,7 +4,7 @@
 //! call, else the collective's schedule.
 
 use super::args::{arg, blocks, fits, intra_root, no_alias, not_in_place, typed};
-use super::{direct, launch, Call, How, Many, One, Side};
+use super::{direct, launch, Addr, Call, How, Many, One, Side};
 use crate::coll::plan::{raw, raw_mut};
 use crate::coll::schedule::CollId;
 use crate::coll::{self, Blocks, Plan, TypedBuf};
@@ -100,14 +100,7 @@ pub(super) unsafe fn run<T: Deref<Target = Datatype>>(
             let n = *arg(count)?;
             let ty = arg(ty)?;
             let r = arg(op)?;
-            not_in_place(*recv, n, "recvbuf")?;
-            let out = typed(recv.ptr(), n, ty)?;
-            let input = if send.in_place {
-                out
-            } else {
-                no_alias(send.ptr(), recv.ptr(), n > 0)?;
-                typed(send.ptr(), n, ty)?
-            };
+            let (input, out) = in_out(*send, *recv, n, ty)?;
             if direct(how, &[&input, &out]) {
                 let len = out.bytes();
                 // SAFETY: MPI: recvbuf writable and sendbuf readable for `count` elements,
@@ -228,14 +221,7 @@ pub(super) unsafe fn run<T: Deref<Target = Datatype>>(
             let n = *arg(count)?;
             let ty = arg(ty)?;
             let r = arg(op)?;
-            not_in_place(*recv, n, "recvbuf")?;
-            let out = typed(recv.ptr(), n, ty)?;
-            let input = if send.in_place {
-                out
-            } else {
-                no_alias(send.ptr(), recv.ptr(), n > 0)?;
-                typed(send.ptr(), n, ty)?
-            };
+            let (input, out) = in_out(*send, *recv, n, ty)?;
             launch(w, coll::scan::scan(p, input, out, r, *exclusive), how)
         }
         Call::Neighbor {
@@ -342,4 +328,17 @@ fn rooted<'a, T: Deref<Target = Datatype>>(
         no_alias(from.ptr, to.ptr, s.bytes() > 0)?;
     }
     Ok((single, Some(b)))
+}
+
+/// The input and output of an allreduce or a scan: `n` elements of `ty` received at
+/// `recv` (never MPI_IN_PLACE), sent from `send` or, in place, from `recv` itself (else the
+/// two must not be the same memory).
+fn in_out(send: Addr, recv: Addr, n: usize, ty: &Datatype) -> Result<(TypedBuf<'_>, TypedBuf<'_>)> {
+    not_in_place(recv, n, "recvbuf")?;
+    let out = typed(recv.ptr(), n, ty)?;
+    if send.in_place {
+        return Ok((out, out));
+    }
+    no_alias(send.ptr(), recv.ptr(), n > 0)?;
+    Ok((typed(send.ptr(), n, ty)?, out))
 }
