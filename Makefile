@@ -112,6 +112,7 @@ build:
 	done
 	@$(MAKE) --no-print-directory fortran-build
 	@$(MAKE) --no-print-directory abi
+	@$(MAKE) --no-print-directory fortran-abi-build
 
 # The MPI-5 standard ABI (src/abi_std over the same core): libmpi_abi.so.1 and mpi_abi.h,
 # built with the `std-abi` feature into a target directory of its own.

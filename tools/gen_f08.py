@@ -534,33 +534,10 @@ def main():
         hdr = gf.Header(f.read())
     procs, left = procedures(hdr, gf.load_standard())
     outputs = ((opts.f08, render_f08(hdr, procs)), (opts.rust, render_rust(procs)))
-    stale = []
-    for path, text in outputs:
-        try:
-            with open(path) as f:
-                old = f.read()
-        except FileNotFoundError:
-            old = None
-        if old != text:
-            stale.append(os.path.relpath(path, ROOT))
-            if not opts.check:
-                with open(path, "w") as f:
-                    f.write(text)
     ts = sum(1 for p in procs if p.ts)
     summary = f"{len(procs) + 1} procedures ({ts} BIND(C) with buffers), {len(left)} left out"
-    if opts.check:
-        if stale:
-            print(f"gen_f08: stale: {' '.join(stale)} (run `python3 tools/gen_f08.py`)",
-                  file=sys.stderr)
-            return 1
-        print(f"gen_f08: up to date ({summary})")
-        return 0
-    print(f"gen_f08: {summary}; {'wrote ' + ' '.join(stale) if stale else 'no changes'}")
-    if not opts.quiet:
-        for c, why in left:
-            print(f"  left out: MPI_{c[5:]}: {why}", file=sys.stderr)
-    return 0
-
+    return mpi_api.write_outputs("gen_f08", outputs, opts.check, summary, left, opts.quiet,
+                                 verb="left out")
 
 if __name__ == "__main__":
     sys.exit(main())

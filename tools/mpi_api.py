@@ -56,12 +56,14 @@ class Param:
     standard's), `direction` ("in", "out", "inout") and the C type in parts: `base` (int,
     void, char, MPI_Comm, a callback type ...), `depth` (pointer levels, an array's `[]`
     counting as one), `const`, `rows` (the 3 of `int ranges[][3]`, else None) and `array`
-    (the standard gives it a length). `f08` and `f90` are pympistandard's renderings of the
+    (the standard gives it a length; `length` is that length: another parameter's name, or
+    `*` where it is the size of a group). `f08` and `f90` are pympistandard's renderings of the
     parameter in the Fortran bindings (None where it has none there)."""
 
     def __init__(self, name, kind, base, depth=0, direction="in", const=False, array=False,
-                 rows=None, f08=None, f90=None):
+                 rows=None, f08=None, f90=None, length=None):
         self.name, self.kind, self.base, self.depth = name, kind, base, depth
+        self.length = length
         self.direction, self.const, self.array, self.rows = direction, const, array, rows
         self.f08, self.f90 = f08, f90
 
@@ -107,9 +109,41 @@ def c_params(proc):
                 direction=d["param_direction"],
                 const=bool(q.constant),
                 array=d["length"] is not None,
+                length=d["length"],
                 rows=rows,
                 f08=f08.get(d["name"]),
                 f90=f90.get(d["name"].lower()),
             )
         )
     return out
+
+
+def write_outputs(tool, outputs, check, summary, left=(), quiet=False, verb="not bound"):
+    """Writes each (path, text) of `outputs` whose file differs (with `check`: writes
+    nothing and reports them), prints `summary`, and, unless `quiet`, the procedures left
+    out (`left`: (C name, why)). Returns the exit status: 1 when `check` finds one stale."""
+    stale = []
+    for path, text in outputs:
+        try:
+            with open(path) as f:
+                old = f.read()
+        except FileNotFoundError:
+            old = None
+        if old != text:
+            stale.append(os.path.relpath(path, ROOT))
+            if not check:
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                with open(path, "w") as f:
+                    f.write(text)
+    if check:
+        if stale:
+            print(f"{tool}: stale: {' '.join(stale)} (run `python3 tools/{tool}.py`)",
+                  file=sys.stderr)
+            return 1
+        print(f"{tool}: up to date ({summary})")
+        return 0
+    print(f"{tool}: {summary}; {'wrote ' + ' '.join(stale) if stale else 'no changes'}")
+    if not quiet:
+        for cname, why in left:
+            print(f"  {verb}: MPI_{cname[5:]}: {why}", file=sys.stderr)
+    return 0

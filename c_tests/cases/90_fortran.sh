@@ -35,6 +35,16 @@
 #                                f08_pt2pt and f08_coll fail: Debian 12's MPICH 4.0 mpi_f08
 #                                returns a 0-based MPI_Waitany index and crashes on
 #                                MPI_IN_PLACE in MPI_Reduce.
+#   fortran.abi_generated_fresh  tools/gen_fortran_abi.py --check: the library over the standard
+#                                ABI (modules/fortran_abi/src/generated.rs, include/abi/mpif.h)
+#                                matches include/mpi_abi.h and the Forum's API
+#   fortran.abi.build.NAME       the mpif.h / `use mpi` programs built with mpif90_abi (Fortran
+#                                over the MPI-5 standard ABI: libmpifort_abi.so over
+#                                libmpi_abi.so.1; not f08_*: no mpi_f08 over the ABI yet)
+#   fortran.abi.NAME.nN          run on railmpi's libmpi_abi.so.1 under $MPIEXEC
+#   fortran.abi.mpich5.NAME      the same binaries run on MPICH 5.0.2's libmpi_abi.so.1 under
+#                                its mpiexec (LD_LIBRARY_PATH alone): the Fortran library uses
+#                                the C ABI only (skipped without MPICH 5: make mpich5-deps)
 # A program whose first lines say `! requires: SYMBOL...` is left out (SKIP) while railmpi's
 # library lacks one of those Fortran symbols (functions other engineers are still adding).
 # With --mpich (CT_IMPL=mpich) the programs are built with mpif90.mpich and run under
@@ -161,8 +171,9 @@ if [ "$CT_IMPL" = railmpi ]; then
     if "$F_ROOT/build/api-venv/bin/python" -c 'import pympistandard' 2>/dev/null; then
         run_case fortran.generated_fresh 0 python3 "$F_ROOT/tools/gen_fortran.py" --check
         run_case fortran.f08_generated_fresh 0 python3 "$F_ROOT/tools/gen_f08.py" --check
+        run_case fortran.abi_generated_fresh 0 python3 "$F_ROOT/tools/gen_fortran_abi.py" --check
     else
-        for c in fortran.generated_fresh fortran.f08_generated_fresh; do
+        for c in fortran.generated_fresh fortran.f08_generated_fresh fortran.abi_generated_fresh; do
             skip_case $c "pympistandard missing (make api-deps needs the Python package registry)"
         done
     fi
@@ -201,6 +212,7 @@ if [ "$CT_IMPL" = railmpi ]; then
 else
     skip_case fortran.generated_fresh "checks railmpi's sources"
     skip_case fortran.f08_generated_fresh "checks railmpi's sources"
+    skip_case fortran.abi_generated_fresh "checks railmpi's sources"
     F_FC=$F_MPICH_FC
     F_OUT=$BUILD/f_tests
     F_SYMS=
@@ -267,5 +279,52 @@ if [ "$CT_IMPL" = railmpi ]; then
             echo "$line"
             case "$line" in *"=> $1/libmpichfort.so.12 "*) exit 0 ;; *) exit 1 ;; esac' \
             _ "$LIB" "$F_OUT_MPICH/f_hello"
+    fi
+fi
+
+# Fortran over the MPI-5 standard ABI: the mpif.h and `use mpi` programs built with
+# mpif90_abi, run on railmpi's libmpi_abi.so.1 and on MPICH 5's.
+F_MPICH5=${BENCH_MPICH5_VENV:-/var/cache/railmpi-bench/mpich5}
+if [ "$CT_IMPL" != railmpi ]; then
+    skip_case fortran.abi "railmpi's Fortran library over the standard ABI"
+elif [ ! -x "$BUILD/bin/mpif90_abi" ] || [ ! -e "$LIB/libmpifort_abi.so" ]; then
+    skip_case fortran.abi "mpif90_abi not built (make build)"
+else
+    F_ABI_OUT=$BUILD/f_tests_abi
+    mkdir -p "$F_ABI_OUT"
+    F_ABI_SYMS=$(nm -D --defined-only "$LIB/libmpifort_abi.so" 2>/dev/null | awk '{ print $3 }')
+    F_ABI_RUN=()
+    while IFS= read -r src; do
+        name=$(basename "$src")
+        name=${name%.*}
+        case $name in f08_*) continue ;; esac
+        missing=
+        for sym in $(f_requires "$src"); do
+            grep -qxF "$sym" <<<"$F_ABI_SYMS" || missing="$missing $sym"
+        done
+        if [ -n "$missing" ]; then
+            skip_case "fortran.abi.$name" "the standard ABI lacks$missing"
+            continue
+        fi
+        run_case "fortran.abi.build.$name" 0 "$BUILD/bin/mpif90_abi" -O2 -g -J "$F_ABI_OUT" \
+            -o "$F_ABI_OUT/$name" "$src"
+        [ -x "$F_ABI_OUT/$name" ] && F_ABI_RUN+=("$name")
+    done < <(f_progs)
+    for name in "${F_ABI_RUN[@]}"; do
+        want="^ok $name( |\$)"
+        [ "$name" = f_hello ] && want="^ok $name \\[railmpi"
+        for n in 2 3; do
+            CASE_EXPECT=$want run_case "fortran.abi.$name.n$n" 0 $MPIEXEC -n "$n" "$F_ABI_OUT/$name"
+        done
+    done
+    if [ -x "$F_MPICH5/bin/mpiexec" ] && [ -e "$F_MPICH5/lib/libmpi_abi.so.1" ]; then
+        for name in "${F_ABI_RUN[@]}"; do
+            want="^ok $name( |\$)"
+            [ "$name" = f_hello ] && want="^ok $name \\[MPICH"
+            CASE_EXPECT=$want CASE_TIMEOUT=120 run_case "fortran.abi.mpich5.$name" 0 \
+                env "LD_LIBRARY_PATH=$F_MPICH5/lib" "$F_MPICH5/bin/mpiexec" -n 2 "$F_ABI_OUT/$name"
+        done
+    else
+        skip_case fortran.abi.mpich5 "MPICH 5.0.2 is not installed ($F_MPICH5: make mpich5-deps)"
     fi
 fi

@@ -7,6 +7,9 @@
 //!
 //! - `generated.rs`: one binding per C `PMPI_X`, written by `tools/gen_fortran.py` from
 //!   `include/mpi.h` (run it after `make header`; `--check` tells whether it is stale).
+//! - `common.rs`: what the bindings over either C ABI share (this library's and
+//!   `modules/fortran_abi`'s, which includes the file): CHARACTER conversion, `ierror`,
+//!   keyval and generalized-request trampolines, the predefined copy/delete procedures.
 //! - `support.rs`: what the bindings share: the COMMON blocks that carry `MPI_BOTTOM`,
 //!   `MPI_IN_PLACE`, `MPI_STATUS_IGNORE`, ... (MPICH's names and layouts, so binaries built
 //!   with MPICH's `mpif90` run on railmpi too), recognising those addresses, CHARACTER
@@ -26,6 +29,8 @@
 // MPI_File is a pointer to an opaque C struct (MPICH's ABI): fine across FFI.
 #[allow(improper_ctypes)]
 pub mod generated;
+/// cbindgen:ignore
+pub mod common;
 /// cbindgen:ignore
 pub mod support;
 /// cbindgen:ignore
