@@ -10,7 +10,7 @@
 #   fortran-abi-build  on top of `make build` and `make abi`: Fortran over the MPI-5
 #                  standard ABI (MPI-5.0 §21.4): build/lib/libmpifort_abi.so
 #                  (modules/fortran_abi, built with the workspace: it calls libmpi_abi.so.1's
-#                  C functions only), build/include/abi/mpif.h and mpi.mod, and
+#                  C functions only), build/include/abi/mpif.h, mpi.mod and mpi_f08.mod, and
 #                  build/bin/mpif90_abi, which links both libraries
 #   fortran-gen    regenerate src/abi/fortran/generated.rs and include/mpif.h (tools/gen_fortran.py),
 #                  include/mpi_f08.f90 and src/abi/fortran/f08_generated.rs (tools/gen_f08.py):
@@ -18,8 +18,9 @@
 #                  renderings from the MPI Forum's API (pympistandard, as for tools/gen_c.py:
 #                  `make api-deps` installs it into build/api-venv), the constants' values
 #                  from include/mpi.h (run after `make header`); and
-#                  modules/fortran_abi/src/generated.rs and include/abi/mpif.h
-#                  (tools/gen_fortran_abi.py, from include/mpi_abi.h)
+#                  modules/fortran_abi/src/generated.rs and f08_generated.rs,
+#                  include/abi/mpif.h and mpi_f08.f90 (tools/gen_fortran_abi.py, from
+#                  include/mpi_abi.h)
 #   fortran-check  fail if any of those is stale
 #   fortran-tests  run the Fortran cases (c_tests/cases/90_fortran.sh; it builds the programs
 #                  in c_tests/fortran/ with build/bin/mpif90 and with mpif90.mpich)
@@ -88,6 +89,7 @@ fortran-abi-build: fortran-deps
 	@install -m 644 include/abi/mpif.h $(BUILD)/include/abi/mpif.h
 	@install -m 644 include/mpi_module.f90 include/abi/mpif.h $(BUILD)/fortran-abi/
 	$(GFORTRAN) -fsyntax-only -J$(BUILD)/include/abi $(BUILD)/fortran-abi/mpi_module.f90
+	$(GFORTRAN) -fsyntax-only -Wno-c-binding-type -J$(BUILD)/include/abi include/abi/mpi_f08.f90
 	@sed -e 's/@LANG@/FC/' -e 's/@DEFAULT_CC@/gfortran/' -e 's/@VERSION@/$(VERSION)/' \
 	    -e 's|@CFLAGS@|-I$$prefix/include/abi|' -e 's/@LIB@/mpifort_abi -lmpi_abi/' \
 	    -e 's/@ABI@/MPI-5 standard ABI/' -e 's/mpicc: it adds/mpif90_abi: it adds/' \

@@ -16,7 +16,11 @@ Outputs:
   modules/fortran_abi/src/generated.rs  the `mpi_x_` / `pmpi_x_` entry points (gfortran's
                                         naming), each calling the ABI's `PMPI_X`, and the
                                         ABI constants the support code needs;
-  include/abi/mpif.h                    mpif.h with the ABI's values (`use mpi` includes it).
+  include/abi/mpif.h                    mpif.h with the ABI's values (`use mpi` includes it);
+  include/abi/mpi_f08.f90,              the `mpi_f08` module and its choice-buffer entry
+  modules/fortran_abi/src/f08_generated.rs  points (tools/gen_f08.py's, over the entry
+                                        points above: handle types hold MPI_X_toint's
+                                        INTEGER, MPI_Status is the ABI's 8 INTEGERs).
 
 The rules are tools/gen_fortran.py's (strings, buffers, statuses, indices, special
 addresses), with these differences:
@@ -39,6 +43,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gen_f08  # noqa: E402
 import gen_fortran as gf  # noqa: E402
 import mpi_api  # noqa: E402
 
@@ -46,6 +51,8 @@ ROOT = gf.ROOT
 HEADER = os.path.join(ROOT, "include", "mpi_abi.h")
 RUST_OUT = os.path.join(ROOT, "modules", "fortran_abi", "src", "generated.rs")
 MPIF_OUT = os.path.join(ROOT, "include", "abi", "mpif.h")
+F08_OUT = os.path.join(ROOT, "include", "abi", "mpi_f08.f90")
+F08_RUST_OUT = os.path.join(ROOT, "modules", "fortran_abi", "src", "f08_generated.rs")
 
 # Handle type -> the X of MPI_X_fromint / MPI_X_toint.
 CONV = {
@@ -54,6 +61,15 @@ CONV = {
     "MPI_Win": "Win", "MPI_Message": "Message", "MPI_Session": "Session",
     "MPI_File": "File",
 }
+# The null handle of each handle type (its name in mpi_abi.h); NULL_HANDLES gets their
+# values in main().
+NULL_NAMES = {
+    "MPI_Comm": "MPI_COMM_NULL", "MPI_Datatype": "MPI_DATATYPE_NULL", "MPI_Group": "MPI_GROUP_NULL",
+    "MPI_Info": "MPI_INFO_NULL", "MPI_Request": "MPI_REQUEST_NULL", "MPI_Op": "MPI_OP_NULL",
+    "MPI_Errhandler": "MPI_ERRHANDLER_NULL", "MPI_Win": "MPI_WIN_NULL",
+    "MPI_Message": "MPI_MESSAGE_NULL", "MPI_Session": "MPI_SESSION_NULL", "MPI_File": "MPI_FILE_NULL",
+}
+NULL_HANDLES = {}
 # No Fortran binding: C only (handle and status conversions, large-count forms, MPI_T).
 NO_FORTRAN = re.compile(r"_(c2f|f2c|f082c|c2f08|f082f|f2f08|toint|fromint)$|_c$|^PMPI_T_")
 
@@ -94,10 +110,12 @@ class Abi:
         if a.kind in ("h_in", "h_inout"):
             pre.append(f"let mut {n}_h = {fromint(base, '*' + n)};")
             if a.kind == "h_inout":
-                post.append(f"*{n} = {toint(base, n + '_h')};")
+                post.append(f"*{n} = f_handle_out({n}_h, {NULL_HANDLES[base]}, PMPI_{CONV[base]}_toint);")
         elif a.kind == "h_out":
-            pre.append(f"let mut {n}_h: {base} = null_mut();")
-            post.append(f"if rc == MPI_SUCCESS {{ *{n} = {toint(base, n + '_h')}; }}")
+            # The null handle unless the call writes one (a failed MPI_File_open leaves
+            # MPI_FILE_NULL, as the C call's variable would be).
+            pre.append(f"let mut {n}_h = {fromint(base, NULL_HANDLES[base])};")
+            post.append(f"*{n} = f_handle_out({n}_h, {NULL_HANDLES[base]}, PMPI_{CONV[base]}_toint);")
         elif a.kind == "h_array":
             conv = CONV[base]
             direction = a.param.direction
@@ -322,6 +340,7 @@ RUST_CONSTS = [
     "MPI_HOST", "MPI_IO", "MPI_WTIME_IS_GLOBAL", "MPI_UNIVERSE_SIZE", "MPI_LASTUSEDCODE",
     "MPI_APPNUM", "MPI_WIN_BASE", "MPI_WIN_SIZE", "MPI_WIN_DISP_UNIT", "MPI_WIN_CREATE_FLAVOR",
     "MPI_WIN_MODEL", "MPI_F_STATUS_SIZE", "MPI_CART", "MPI_GRAPH", "MPI_DIST_GRAPH",
+    "MPI_ERR_BUFFER", "MPI_COMM_WORLD",
 ]
 RUST_ADDRS = [
     "MPI_BOTTOM", "MPI_IN_PLACE", "MPI_STATUS_IGNORE", "MPI_STATUSES_IGNORE",
@@ -408,6 +427,42 @@ for _old, _new in (("MPIPRIV1", "RMPIABI1"), ("MPIPRIV2", "RMPIABI2"), ("MPIPRIV
     MPIF_TAIL = MPIF_TAIL.replace(_old, _new)
 
 
+class F08Abi(gen_f08.Flavor):
+    """gen_f08's module over the standard ABI."""
+
+    head = gen_f08.F08_HEAD.replace(
+        "include/mpi.h (the design is in its docstring).",
+        "include/mpi_abi.h, through tools/gen_fortran_abi.py (the design is in gen_f08's\n"
+        "! docstring): the module of libmpifort_abi, over the MPI-5 standard ABI.",
+    ).replace(
+        "MPI_STATUS_SIZE = 5", "MPI_STATUS_SIZE = 8"
+    ).replace(
+        "MPI_SOURCE = 3, MPI_TAG = 4, MPI_ERROR = 5", "MPI_SOURCE = 1, MPI_TAG = 2, MPI_ERROR = 3"
+    ).replace(
+        "of mpif.h and `use mpi` (MPICH's values)", "of mpif.h and `use mpi` (MPI_X_toint's)"
+    ).replace("of libmpi (mpi_x_)", "of libmpifort_abi (mpi_x_)")
+    status = """\
+  ! Laid out as INTEGER(MPI_STATUS_SIZE) and the standard ABI's C MPI_Status.
+  type, bind(C) :: MPI_Status
+    integer(c_int) :: MPI_SOURCE, MPI_TAG, MPI_ERROR
+    integer(c_int), private :: internal(5)
+  end type MPI_Status
+
+"""
+    special_vars = gen_f08.F08_SPECIAL_VARS.replace('name="railmpi_f08_', 'name="rmpiabi_f08_').replace(
+        "libmpi's variables", "libmpifort_abi's variables")
+    mpif = staticmethod(lambda hdr: gf.render_mpif(hdr, MPIF_HEAD, MPIF_TAIL, fortran_keyvals=set()))
+    generator = "tools/gen_fortran_abi.py"
+    source = "include/mpi_abi.h"
+    preamble = ["use crate::f08_support::*;", "use crate::generated::*;", "#[allow(unused_imports)]",
+                "use crate::types::*;"]
+    aliases = True
+
+
+for _old in ("MPI_STATUS_SIZE = 8", "MPI_ERROR = 3", "MPI_X_toint's", "mpi_abi.h"):
+    assert _old in F08Abi.head, _old
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--check", action="store_true", help="exit 1 if the outputs are stale")
@@ -417,11 +472,22 @@ def main():
         hdr = gf.Header(f.read())
     if not hdr.names:
         raise SystemExit(f"{HEADER}: no PMPI_ prototypes found")
-    rust, bindings, skipped = render_rust(hdr, gf.load_standard())
-    mpif = gf.render_mpif(hdr, MPIF_HEAD, MPIF_TAIL, fortran_keyvals=set())
-    summary = f"{len(bindings)} functions bound, {len(skipped)} not"
-    return mpi_api.write_outputs("gen_fortran_abi", ((RUST_OUT, rust), (MPIF_OUT, mpif)),
-                                 opts.check, summary, skipped, opts.quiet)
+    values = dict(hdr.defines)
+    for base, name in NULL_NAMES.items():
+        NULL_HANDLES[base] = str(gf.c_int_value(values[name], {}))
+    std = gf.load_standard()
+    rust, bindings, skipped = render_rust(hdr, std)
+    procs, left = gen_f08.procedures(hdr, std, bindings)
+    outputs = (
+        (RUST_OUT, rust),
+        (MPIF_OUT, F08Abi.mpif(hdr)),
+        (F08_OUT, gen_f08.render_f08(hdr, procs, F08Abi)),
+        (F08_RUST_OUT, gen_f08.render_rust(procs, F08Abi)),
+    )
+    summary = (f"{len(bindings)} functions bound, {len(skipped)} not; mpi_f08: "
+               f"{len(procs) + 1} procedures, {len(left)} left out")
+    return mpi_api.write_outputs("gen_fortran_abi", outputs, opts.check, summary,
+                                 skipped + left, opts.quiet)
 
 if __name__ == "__main__":
     sys.exit(main())

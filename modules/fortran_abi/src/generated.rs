@@ -36,6 +36,8 @@ pub mod abi {
     pub const MPI_CART: c_int = 211;
     pub const MPI_GRAPH: c_int = 212;
     pub const MPI_DIST_GRAPH: c_int = 213;
+    pub const MPI_ERR_BUFFER: c_int = 1;
+    pub const MPI_COMM_WORLD: c_int = 257;
     pub const MPI_BOTTOM: usize = 0;
     pub const MPI_IN_PLACE: usize = 1;
     pub const MPI_STATUS_IGNORE: usize = 0;
@@ -495,9 +497,9 @@ extern "C" {
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_abi_get_fortran_info_(info: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut info_h: MPI_Info = null_mut();
+    let mut info_h = PMPI_Info_fromint(304);
     let rc = PMPI_Abi_get_fortran_info(&raw mut info_h);
-    if rc == MPI_SUCCESS { *info = PMPI_Info_toint(info_h); }
+    *info = f_handle_out(info_h, 304, PMPI_Info_toint);
     set_ierror(ierror, rc);
 }
 
@@ -508,9 +510,9 @@ pub unsafe extern "C" fn mpi_abi_get_fortran_info_(info: *mut MPI_Fint, ierror: 
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_abi_get_info_(info: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut info_h: MPI_Info = null_mut();
+    let mut info_h = PMPI_Info_fromint(304);
     let rc = PMPI_Abi_get_info(&raw mut info_h);
-    if rc == MPI_SUCCESS { *info = PMPI_Info_toint(info_h); }
+    *info = f_handle_out(info_h, 304, PMPI_Info_toint);
     set_ierror(ierror, rc);
 }
 
@@ -630,9 +632,9 @@ pub unsafe extern "C" fn mpi_allgather_(sendbuf: *const c_void, sendcount: *cons
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_allgather_init_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Fint, recvbuf: *mut c_void, recvcount: *const c_int, recvtype: *const MPI_Fint, comm: *const MPI_Fint, info: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Allgather_init(f_buf(sendbuf as *mut c_void), *sendcount, PMPI_Type_fromint(*sendtype), f_buf(recvbuf as *mut c_void), *recvcount, PMPI_Type_fromint(*recvtype), PMPI_Comm_fromint(*comm), PMPI_Info_fromint(*info), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -654,9 +656,9 @@ pub unsafe extern "C" fn mpi_allgatherv_(sendbuf: *const c_void, sendcount: *con
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_allgatherv_init_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Fint, recvbuf: *mut c_void, recvcounts: *const c_int, displs: *const c_int, recvtype: *const MPI_Fint, comm: *const MPI_Fint, info: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Allgatherv_init(f_buf(sendbuf as *mut c_void), *sendcount, PMPI_Type_fromint(*sendtype), f_buf(recvbuf as *mut c_void), recvcounts, displs, PMPI_Type_fromint(*recvtype), PMPI_Comm_fromint(*comm), PMPI_Info_fromint(*info), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -689,9 +691,9 @@ pub unsafe extern "C" fn mpi_allreduce_(sendbuf: *const c_void, recvbuf: *mut c_
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_allreduce_init_(sendbuf: *const c_void, recvbuf: *mut c_void, count: *const c_int, datatype: *const MPI_Fint, op: *const MPI_Fint, comm: *const MPI_Fint, info: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Allreduce_init(f_buf(sendbuf as *mut c_void), f_buf(recvbuf as *mut c_void), *count, PMPI_Type_fromint(*datatype), PMPI_Op_fromint(*op), PMPI_Comm_fromint(*comm), PMPI_Info_fromint(*info), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -713,9 +715,9 @@ pub unsafe extern "C" fn mpi_alltoall_(sendbuf: *const c_void, sendcount: *const
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_alltoall_init_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Fint, recvbuf: *mut c_void, recvcount: *const c_int, recvtype: *const MPI_Fint, comm: *const MPI_Fint, info: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Alltoall_init(f_buf(sendbuf as *mut c_void), *sendcount, PMPI_Type_fromint(*sendtype), f_buf(recvbuf as *mut c_void), *recvcount, PMPI_Type_fromint(*recvtype), PMPI_Comm_fromint(*comm), PMPI_Info_fromint(*info), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -737,9 +739,9 @@ pub unsafe extern "C" fn mpi_alltoallv_(sendbuf: *const c_void, sendcounts: *con
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_alltoallv_init_(sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const c_int, sendtype: *const MPI_Fint, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const c_int, recvtype: *const MPI_Fint, comm: *const MPI_Fint, info: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Alltoallv_init(f_buf(sendbuf as *mut c_void), sendcounts, sdispls, PMPI_Type_fromint(*sendtype), f_buf(recvbuf as *mut c_void), recvcounts, rdispls, PMPI_Type_fromint(*recvtype), PMPI_Comm_fromint(*comm), PMPI_Info_fromint(*info), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -765,9 +767,9 @@ pub unsafe extern "C" fn mpi_alltoallw_(sendbuf: *const c_void, sendcounts: *con
 pub unsafe extern "C" fn pmpi_alltoallw_init_(sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const c_int, sendtypes: *mut MPI_Fint, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const c_int, recvtypes: *mut MPI_Fint, comm: *const MPI_Fint, info: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
     let mut sendtypes_v = f_handles_in(sendtypes, f_group_len(*comm), PMPI_Type_fromint);
     let mut recvtypes_v = f_handles_in(recvtypes, f_group_len(*comm), PMPI_Type_fromint);
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Alltoallw_init(f_buf(sendbuf as *mut c_void), sendcounts, sdispls, sendtypes_v.as_mut_ptr(), f_buf(recvbuf as *mut c_void), recvcounts, rdispls, recvtypes_v.as_mut_ptr(), PMPI_Comm_fromint(*comm), PMPI_Info_fromint(*info), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -827,9 +829,9 @@ pub unsafe extern "C" fn mpi_barrier_(comm: *const MPI_Fint, ierror: *mut MPI_Fi
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_barrier_init_(comm: *const MPI_Fint, info: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Barrier_init(PMPI_Comm_fromint(*comm), PMPI_Info_fromint(*info), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -851,9 +853,9 @@ pub unsafe extern "C" fn mpi_bcast_(buffer: *mut c_void, count: *const c_int, da
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_bcast_init_(buffer: *mut c_void, count: *const c_int, datatype: *const MPI_Fint, root: *const c_int, comm: *const MPI_Fint, info: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Bcast_init(f_buf(buffer as *mut c_void), *count, PMPI_Type_fromint(*datatype), *root, PMPI_Comm_fromint(*comm), PMPI_Info_fromint(*info), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -875,9 +877,9 @@ pub unsafe extern "C" fn mpi_bsend_(buf: *const c_void, count: *const c_int, dat
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_bsend_init_(buf: *const c_void, count: *const c_int, datatype: *const MPI_Fint, dest: *const c_int, tag: *const c_int, comm: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Bsend_init(f_buf(buf as *mut c_void), *count, PMPI_Type_fromint(*datatype), *dest, *tag, PMPI_Comm_fromint(*comm), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -923,9 +925,9 @@ pub unsafe extern "C" fn mpi_buffer_flush_(ierror: *mut MPI_Fint) {
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_buffer_iflush_(request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Buffer_iflush(&raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -959,9 +961,9 @@ pub unsafe extern "C" fn mpi_cart_coords_(comm: *const MPI_Fint, rank: *const c_
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_cart_create_(comm_old: *const MPI_Fint, ndims: *const c_int, dims: *const c_int, periods: *const c_int, reorder: *const c_int, comm_cart: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut comm_cart_h: MPI_Comm = null_mut();
+    let mut comm_cart_h = PMPI_Comm_fromint(256);
     let rc = PMPI_Cart_create(PMPI_Comm_fromint(*comm_old), *ndims, dims, periods, *reorder, &raw mut comm_cart_h);
-    if rc == MPI_SUCCESS { *comm_cart = PMPI_Comm_toint(comm_cart_h); }
+    *comm_cart = f_handle_out(comm_cart_h, 256, PMPI_Comm_toint);
     set_ierror(ierror, rc);
 }
 
@@ -1016,9 +1018,9 @@ pub unsafe extern "C" fn mpi_cart_shift_(comm: *const MPI_Fint, direction: *cons
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_cart_sub_(comm: *const MPI_Fint, remain_dims: *const c_int, newcomm: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut newcomm_h: MPI_Comm = null_mut();
+    let mut newcomm_h = PMPI_Comm_fromint(256);
     let rc = PMPI_Cart_sub(PMPI_Comm_fromint(*comm), remain_dims, &raw mut newcomm_h);
-    if rc == MPI_SUCCESS { *newcomm = PMPI_Comm_toint(newcomm_h); }
+    *newcomm = f_handle_out(newcomm_h, 256, PMPI_Comm_toint);
     set_ierror(ierror, rc);
 }
 
@@ -1053,9 +1055,9 @@ pub unsafe extern "C" fn mpi_close_port_(port_name: *const c_char, ierror: *mut 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_comm_accept_(port_name: *const c_char, info: *const MPI_Fint, root: *const c_int, comm: *const MPI_Fint, newcomm: *mut MPI_Fint, ierror: *mut MPI_Fint, port_name_flen: usize) {
     let port_name_c = f_str_in(port_name, port_name_flen);
-    let mut newcomm_h: MPI_Comm = null_mut();
+    let mut newcomm_h = PMPI_Comm_fromint(256);
     let rc = PMPI_Comm_accept(port_name_c.as_ptr(), PMPI_Info_fromint(*info), *root, PMPI_Comm_fromint(*comm), &raw mut newcomm_h);
-    if rc == MPI_SUCCESS { *newcomm = PMPI_Comm_toint(newcomm_h); }
+    *newcomm = f_handle_out(newcomm_h, 256, PMPI_Comm_toint);
     set_ierror(ierror, rc);
 }
 
@@ -1100,9 +1102,9 @@ pub unsafe extern "C" fn mpi_comm_compare_(comm1: *const MPI_Fint, comm2: *const
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_comm_connect_(port_name: *const c_char, info: *const MPI_Fint, root: *const c_int, comm: *const MPI_Fint, newcomm: *mut MPI_Fint, ierror: *mut MPI_Fint, port_name_flen: usize) {
     let port_name_c = f_str_in(port_name, port_name_flen);
-    let mut newcomm_h: MPI_Comm = null_mut();
+    let mut newcomm_h = PMPI_Comm_fromint(256);
     let rc = PMPI_Comm_connect(port_name_c.as_ptr(), PMPI_Info_fromint(*info), *root, PMPI_Comm_fromint(*comm), &raw mut newcomm_h);
-    if rc == MPI_SUCCESS { *newcomm = PMPI_Comm_toint(newcomm_h); }
+    *newcomm = f_handle_out(newcomm_h, 256, PMPI_Comm_toint);
     set_ierror(ierror, rc);
 }
 
@@ -1113,9 +1115,9 @@ pub unsafe extern "C" fn mpi_comm_connect_(port_name: *const c_char, info: *cons
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_comm_create_(comm: *const MPI_Fint, group: *const MPI_Fint, newcomm: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut newcomm_h: MPI_Comm = null_mut();
+    let mut newcomm_h = PMPI_Comm_fromint(256);
     let rc = PMPI_Comm_create(PMPI_Comm_fromint(*comm), PMPI_Group_fromint(*group), &raw mut newcomm_h);
-    if rc == MPI_SUCCESS { *newcomm = PMPI_Comm_toint(newcomm_h); }
+    *newcomm = f_handle_out(newcomm_h, 256, PMPI_Comm_toint);
     set_ierror(ierror, rc);
 }
 
@@ -1143,9 +1145,9 @@ pub unsafe extern "C" fn mpi_comm_create_errhandler_(function: FErrhandlerFn, er
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_comm_create_from_group_(group: *const MPI_Fint, stringtag: *const c_char, info: *const MPI_Fint, errhandler: *const MPI_Fint, newcomm: *mut MPI_Fint, ierror: *mut MPI_Fint, stringtag_flen: usize) {
     let stringtag_c = f_str_in(stringtag, stringtag_flen);
-    let mut newcomm_h: MPI_Comm = null_mut();
+    let mut newcomm_h = PMPI_Comm_fromint(256);
     let rc = PMPI_Comm_create_from_group(PMPI_Group_fromint(*group), stringtag_c.as_ptr(), PMPI_Info_fromint(*info), PMPI_Errhandler_fromint(*errhandler), &raw mut newcomm_h);
-    if rc == MPI_SUCCESS { *newcomm = PMPI_Comm_toint(newcomm_h); }
+    *newcomm = f_handle_out(newcomm_h, 256, PMPI_Comm_toint);
     set_ierror(ierror, rc);
 }
 
@@ -1156,9 +1158,9 @@ pub unsafe extern "C" fn mpi_comm_create_from_group_(group: *const MPI_Fint, str
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_comm_create_group_(comm: *const MPI_Fint, group: *const MPI_Fint, tag: *const c_int, newcomm: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut newcomm_h: MPI_Comm = null_mut();
+    let mut newcomm_h = PMPI_Comm_fromint(256);
     let rc = PMPI_Comm_create_group(PMPI_Comm_fromint(*comm), PMPI_Group_fromint(*group), *tag, &raw mut newcomm_h);
-    if rc == MPI_SUCCESS { *newcomm = PMPI_Comm_toint(newcomm_h); }
+    *newcomm = f_handle_out(newcomm_h, 256, PMPI_Comm_toint);
     set_ierror(ierror, rc);
 }
 
@@ -1202,7 +1204,7 @@ pub unsafe extern "C" fn mpi_comm_delete_attr_(comm: *const MPI_Fint, comm_keyva
 pub unsafe extern "C" fn pmpi_comm_disconnect_(comm: *mut MPI_Fint, ierror: *mut MPI_Fint) {
     let mut comm_h = PMPI_Comm_fromint(*comm);
     let rc = PMPI_Comm_disconnect(&raw mut comm_h);
-    *comm = PMPI_Comm_toint(comm_h);
+    *comm = f_handle_out(comm_h, 256, PMPI_Comm_toint);
     set_ierror(ierror, rc);
 }
 
@@ -1213,9 +1215,9 @@ pub unsafe extern "C" fn mpi_comm_disconnect_(comm: *mut MPI_Fint, ierror: *mut 
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_comm_dup_(comm: *const MPI_Fint, newcomm: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut newcomm_h: MPI_Comm = null_mut();
+    let mut newcomm_h = PMPI_Comm_fromint(256);
     let rc = PMPI_Comm_dup(PMPI_Comm_fromint(*comm), &raw mut newcomm_h);
-    if rc == MPI_SUCCESS { *newcomm = PMPI_Comm_toint(newcomm_h); }
+    *newcomm = f_handle_out(newcomm_h, 256, PMPI_Comm_toint);
     set_ierror(ierror, rc);
 }
 
@@ -1226,9 +1228,9 @@ pub unsafe extern "C" fn mpi_comm_dup_(comm: *const MPI_Fint, newcomm: *mut MPI_
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_comm_dup_with_info_(comm: *const MPI_Fint, info: *const MPI_Fint, newcomm: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut newcomm_h: MPI_Comm = null_mut();
+    let mut newcomm_h = PMPI_Comm_fromint(256);
     let rc = PMPI_Comm_dup_with_info(PMPI_Comm_fromint(*comm), PMPI_Info_fromint(*info), &raw mut newcomm_h);
-    if rc == MPI_SUCCESS { *newcomm = PMPI_Comm_toint(newcomm_h); }
+    *newcomm = f_handle_out(newcomm_h, 256, PMPI_Comm_toint);
     set_ierror(ierror, rc);
 }
 
@@ -1252,7 +1254,7 @@ pub unsafe extern "C" fn mpi_comm_flush_buffer_(comm: *const MPI_Fint, ierror: *
 pub unsafe extern "C" fn pmpi_comm_free_(comm: *mut MPI_Fint, ierror: *mut MPI_Fint) {
     let mut comm_h = PMPI_Comm_fromint(*comm);
     let rc = PMPI_Comm_free(&raw mut comm_h);
-    *comm = PMPI_Comm_toint(comm_h);
+    *comm = f_handle_out(comm_h, 256, PMPI_Comm_toint);
     set_ierror(ierror, rc);
 }
 
@@ -1289,9 +1291,9 @@ pub unsafe extern "C" fn mpi_comm_get_attr_(obj: *const MPI_Fint, keyval: *const
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_comm_get_errhandler_(comm: *const MPI_Fint, errhandler: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut errhandler_h: MPI_Errhandler = null_mut();
+    let mut errhandler_h = PMPI_Errhandler_fromint(320);
     let rc = PMPI_Comm_get_errhandler(PMPI_Comm_fromint(*comm), &raw mut errhandler_h);
-    if rc == MPI_SUCCESS { *errhandler = PMPI_Errhandler_toint(errhandler_h); }
+    *errhandler = f_handle_out(errhandler_h, 320, PMPI_Errhandler_toint);
     set_ierror(ierror, rc);
 }
 
@@ -1302,9 +1304,9 @@ pub unsafe extern "C" fn mpi_comm_get_errhandler_(comm: *const MPI_Fint, errhand
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_comm_get_info_(comm: *const MPI_Fint, info_used: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut info_used_h: MPI_Info = null_mut();
+    let mut info_used_h = PMPI_Info_fromint(304);
     let rc = PMPI_Comm_get_info(PMPI_Comm_fromint(*comm), &raw mut info_used_h);
-    if rc == MPI_SUCCESS { *info_used = PMPI_Info_toint(info_used_h); }
+    *info_used = f_handle_out(info_used_h, 304, PMPI_Info_toint);
     set_ierror(ierror, rc);
 }
 
@@ -1330,9 +1332,9 @@ pub unsafe extern "C" fn mpi_comm_get_name_(comm: *const MPI_Fint, comm_name: *m
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_comm_get_parent_(parent: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut parent_h: MPI_Comm = null_mut();
+    let mut parent_h = PMPI_Comm_fromint(256);
     let rc = PMPI_Comm_get_parent(&raw mut parent_h);
-    if rc == MPI_SUCCESS { *parent = PMPI_Comm_toint(parent_h); }
+    *parent = f_handle_out(parent_h, 256, PMPI_Comm_toint);
     set_ierror(ierror, rc);
 }
 
@@ -1343,9 +1345,9 @@ pub unsafe extern "C" fn mpi_comm_get_parent_(parent: *mut MPI_Fint, ierror: *mu
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_comm_group_(comm: *const MPI_Fint, group: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut group_h: MPI_Group = null_mut();
+    let mut group_h = PMPI_Group_fromint(264);
     let rc = PMPI_Comm_group(PMPI_Comm_fromint(*comm), &raw mut group_h);
-    if rc == MPI_SUCCESS { *group = PMPI_Group_toint(group_h); }
+    *group = f_handle_out(group_h, 264, PMPI_Group_toint);
     set_ierror(ierror, rc);
 }
 
@@ -1356,11 +1358,11 @@ pub unsafe extern "C" fn mpi_comm_group_(comm: *const MPI_Fint, group: *mut MPI_
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_comm_idup_(comm: *const MPI_Fint, newcomm: *mut MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut newcomm_h: MPI_Comm = null_mut();
-    let mut request_h: MPI_Request = null_mut();
+    let mut newcomm_h = PMPI_Comm_fromint(256);
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Comm_idup(PMPI_Comm_fromint(*comm), &raw mut newcomm_h, &raw mut request_h);
-    if rc == MPI_SUCCESS { *newcomm = PMPI_Comm_toint(newcomm_h); }
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *newcomm = f_handle_out(newcomm_h, 256, PMPI_Comm_toint);
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -1371,11 +1373,11 @@ pub unsafe extern "C" fn mpi_comm_idup_(comm: *const MPI_Fint, newcomm: *mut MPI
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_comm_idup_with_info_(comm: *const MPI_Fint, info: *const MPI_Fint, newcomm: *mut MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut newcomm_h: MPI_Comm = null_mut();
-    let mut request_h: MPI_Request = null_mut();
+    let mut newcomm_h = PMPI_Comm_fromint(256);
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Comm_idup_with_info(PMPI_Comm_fromint(*comm), PMPI_Info_fromint(*info), &raw mut newcomm_h, &raw mut request_h);
-    if rc == MPI_SUCCESS { *newcomm = PMPI_Comm_toint(newcomm_h); }
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *newcomm = f_handle_out(newcomm_h, 256, PMPI_Comm_toint);
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -1386,9 +1388,9 @@ pub unsafe extern "C" fn mpi_comm_idup_with_info_(comm: *const MPI_Fint, info: *
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_comm_iflush_buffer_(comm: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Comm_iflush_buffer(PMPI_Comm_fromint(*comm), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -1399,9 +1401,9 @@ pub unsafe extern "C" fn mpi_comm_iflush_buffer_(comm: *const MPI_Fint, request:
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_comm_join_(fd: *const c_int, intercomm: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut intercomm_h: MPI_Comm = null_mut();
+    let mut intercomm_h = PMPI_Comm_fromint(256);
     let rc = PMPI_Comm_join(*fd, &raw mut intercomm_h);
-    if rc == MPI_SUCCESS { *intercomm = PMPI_Comm_toint(intercomm_h); }
+    *intercomm = f_handle_out(intercomm_h, 256, PMPI_Comm_toint);
     set_ierror(ierror, rc);
 }
 
@@ -1423,9 +1425,9 @@ pub unsafe extern "C" fn mpi_comm_rank_(comm: *const MPI_Fint, rank: *mut c_int,
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_comm_remote_group_(comm: *const MPI_Fint, group: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut group_h: MPI_Group = null_mut();
+    let mut group_h = PMPI_Group_fromint(264);
     let rc = PMPI_Comm_remote_group(PMPI_Comm_fromint(*comm), &raw mut group_h);
-    if rc == MPI_SUCCESS { *group = PMPI_Group_toint(group_h); }
+    *group = f_handle_out(group_h, 264, PMPI_Group_toint);
     set_ierror(ierror, rc);
 }
 
@@ -1504,9 +1506,9 @@ pub unsafe extern "C" fn mpi_comm_size_(comm: *const MPI_Fint, size: *mut c_int,
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_comm_split_(comm: *const MPI_Fint, color: *const c_int, key: *const c_int, newcomm: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut newcomm_h: MPI_Comm = null_mut();
+    let mut newcomm_h = PMPI_Comm_fromint(256);
     let rc = PMPI_Comm_split(PMPI_Comm_fromint(*comm), *color, *key, &raw mut newcomm_h);
-    if rc == MPI_SUCCESS { *newcomm = PMPI_Comm_toint(newcomm_h); }
+    *newcomm = f_handle_out(newcomm_h, 256, PMPI_Comm_toint);
     set_ierror(ierror, rc);
 }
 
@@ -1517,9 +1519,9 @@ pub unsafe extern "C" fn mpi_comm_split_(comm: *const MPI_Fint, color: *const c_
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_comm_split_type_(comm: *const MPI_Fint, split_type: *const c_int, key: *const c_int, info: *const MPI_Fint, newcomm: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut newcomm_h: MPI_Comm = null_mut();
+    let mut newcomm_h = PMPI_Comm_fromint(256);
     let rc = PMPI_Comm_split_type(PMPI_Comm_fromint(*comm), *split_type, *key, PMPI_Info_fromint(*info), &raw mut newcomm_h);
-    if rc == MPI_SUCCESS { *newcomm = PMPI_Comm_toint(newcomm_h); }
+    *newcomm = f_handle_out(newcomm_h, 256, PMPI_Comm_toint);
     set_ierror(ierror, rc);
 }
 
@@ -1563,9 +1565,9 @@ pub unsafe extern "C" fn mpi_dims_create_(nnodes: *const c_int, ndims: *const c_
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_dist_graph_create_(comm_old: *const MPI_Fint, n: *const c_int, sources: *const c_int, degrees: *const c_int, destinations: *const c_int, weights: *const c_int, info: *const MPI_Fint, reorder: *const c_int, comm_dist_graph: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut comm_dist_graph_h: MPI_Comm = null_mut();
+    let mut comm_dist_graph_h = PMPI_Comm_fromint(256);
     let rc = PMPI_Dist_graph_create(PMPI_Comm_fromint(*comm_old), *n, sources, degrees, destinations, f_weights(weights as *mut c_int), PMPI_Info_fromint(*info), *reorder, &raw mut comm_dist_graph_h);
-    if rc == MPI_SUCCESS { *comm_dist_graph = PMPI_Comm_toint(comm_dist_graph_h); }
+    *comm_dist_graph = f_handle_out(comm_dist_graph_h, 256, PMPI_Comm_toint);
     set_ierror(ierror, rc);
 }
 
@@ -1576,9 +1578,9 @@ pub unsafe extern "C" fn mpi_dist_graph_create_(comm_old: *const MPI_Fint, n: *c
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_dist_graph_create_adjacent_(comm_old: *const MPI_Fint, indegree: *const c_int, sources: *const c_int, sourceweights: *const c_int, outdegree: *const c_int, destinations: *const c_int, destweights: *const c_int, info: *const MPI_Fint, reorder: *const c_int, comm_dist_graph: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut comm_dist_graph_h: MPI_Comm = null_mut();
+    let mut comm_dist_graph_h = PMPI_Comm_fromint(256);
     let rc = PMPI_Dist_graph_create_adjacent(PMPI_Comm_fromint(*comm_old), *indegree, sources, f_weights(sourceweights as *mut c_int), *outdegree, destinations, f_weights(destweights as *mut c_int), PMPI_Info_fromint(*info), *reorder, &raw mut comm_dist_graph_h);
-    if rc == MPI_SUCCESS { *comm_dist_graph = PMPI_Comm_toint(comm_dist_graph_h); }
+    *comm_dist_graph = f_handle_out(comm_dist_graph_h, 256, PMPI_Comm_toint);
     set_ierror(ierror, rc);
 }
 
@@ -1613,7 +1615,7 @@ pub unsafe extern "C" fn mpi_dist_graph_neighbors_count_(comm: *const MPI_Fint, 
 pub unsafe extern "C" fn pmpi_errhandler_free_(errhandler: *mut MPI_Fint, ierror: *mut MPI_Fint) {
     let mut errhandler_h = PMPI_Errhandler_fromint(*errhandler);
     let rc = PMPI_Errhandler_free(&raw mut errhandler_h);
-    *errhandler = PMPI_Errhandler_toint(errhandler_h);
+    *errhandler = f_handle_out(errhandler_h, 320, PMPI_Errhandler_toint);
     set_ierror(ierror, rc);
 }
 
@@ -1661,9 +1663,9 @@ pub unsafe extern "C" fn mpi_exscan_(sendbuf: *const c_void, recvbuf: *mut c_voi
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_exscan_init_(sendbuf: *const c_void, recvbuf: *mut c_void, count: *const c_int, datatype: *const MPI_Fint, op: *const MPI_Fint, comm: *const MPI_Fint, info: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Exscan_init(f_buf(sendbuf as *mut c_void), f_buf(recvbuf as *mut c_void), *count, PMPI_Type_fromint(*datatype), PMPI_Op_fromint(*op), PMPI_Comm_fromint(*comm), PMPI_Info_fromint(*info), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -1698,7 +1700,7 @@ pub unsafe extern "C" fn mpi_file_call_errhandler_(fh: *const MPI_Fint, errorcod
 pub unsafe extern "C" fn pmpi_file_close_(fh: *mut MPI_Fint, ierror: *mut MPI_Fint) {
     let mut fh_h = PMPI_File_fromint(*fh);
     let rc = PMPI_File_close(&raw mut fh_h);
-    *fh = PMPI_File_toint(fh_h);
+    *fh = f_handle_out(fh_h, 280, PMPI_File_toint);
     set_ierror(ierror, rc);
 }
 
@@ -1770,9 +1772,9 @@ pub unsafe extern "C" fn mpi_file_get_byte_offset_(fh: *const MPI_Fint, offset: 
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_file_get_errhandler_(file: *const MPI_Fint, errhandler: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut errhandler_h: MPI_Errhandler = null_mut();
+    let mut errhandler_h = PMPI_Errhandler_fromint(320);
     let rc = PMPI_File_get_errhandler(PMPI_File_fromint(*file), &raw mut errhandler_h);
-    if rc == MPI_SUCCESS { *errhandler = PMPI_Errhandler_toint(errhandler_h); }
+    *errhandler = f_handle_out(errhandler_h, 320, PMPI_Errhandler_toint);
     set_ierror(ierror, rc);
 }
 
@@ -1783,9 +1785,9 @@ pub unsafe extern "C" fn mpi_file_get_errhandler_(file: *const MPI_Fint, errhand
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_file_get_group_(fh: *const MPI_Fint, group: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut group_h: MPI_Group = null_mut();
+    let mut group_h = PMPI_Group_fromint(264);
     let rc = PMPI_File_get_group(PMPI_File_fromint(*fh), &raw mut group_h);
-    if rc == MPI_SUCCESS { *group = PMPI_Group_toint(group_h); }
+    *group = f_handle_out(group_h, 264, PMPI_Group_toint);
     set_ierror(ierror, rc);
 }
 
@@ -1796,9 +1798,9 @@ pub unsafe extern "C" fn mpi_file_get_group_(fh: *const MPI_Fint, group: *mut MP
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_file_get_info_(fh: *const MPI_Fint, info_used: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut info_used_h: MPI_Info = null_mut();
+    let mut info_used_h = PMPI_Info_fromint(304);
     let rc = PMPI_File_get_info(PMPI_File_fromint(*fh), &raw mut info_used_h);
-    if rc == MPI_SUCCESS { *info_used = PMPI_Info_toint(info_used_h); }
+    *info_used = f_handle_out(info_used_h, 304, PMPI_Info_toint);
     set_ierror(ierror, rc);
 }
 
@@ -1853,12 +1855,12 @@ pub unsafe extern "C" fn mpi_file_get_type_extent_(fh: *const MPI_Fint, datatype
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_file_get_view_(fh: *const MPI_Fint, disp: *mut MPI_Offset, etype: *mut MPI_Fint, filetype: *mut MPI_Fint, datarep: *mut c_char, ierror: *mut MPI_Fint, datarep_flen: usize) {
-    let mut etype_h: MPI_Datatype = null_mut();
-    let mut filetype_h: MPI_Datatype = null_mut();
+    let mut etype_h = PMPI_Type_fromint(512);
+    let mut filetype_h = PMPI_Type_fromint(512);
     let mut datarep_c = FStrOut::new(datarep_flen);
     let rc = PMPI_File_get_view(PMPI_File_fromint(*fh), disp, &raw mut etype_h, &raw mut filetype_h, datarep_c.as_mut_ptr());
-    if rc == MPI_SUCCESS { *etype = PMPI_Type_toint(etype_h); }
-    if rc == MPI_SUCCESS { *filetype = PMPI_Type_toint(filetype_h); }
+    *etype = f_handle_out(etype_h, 512, PMPI_Type_toint);
+    *filetype = f_handle_out(filetype_h, 512, PMPI_Type_toint);
     if rc == MPI_SUCCESS {
         datarep_c.copy_to(datarep, datarep_flen);
     }
@@ -1872,9 +1874,9 @@ pub unsafe extern "C" fn mpi_file_get_view_(fh: *const MPI_Fint, disp: *mut MPI_
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_file_iread_(fh: *const MPI_Fint, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_File_iread(PMPI_File_fromint(*fh), f_buf(buf as *mut c_void), *count, PMPI_Type_fromint(*datatype), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -1885,9 +1887,9 @@ pub unsafe extern "C" fn mpi_file_iread_(fh: *const MPI_Fint, buf: *mut c_void, 
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_file_iread_all_(fh: *const MPI_Fint, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_File_iread_all(PMPI_File_fromint(*fh), f_buf(buf as *mut c_void), *count, PMPI_Type_fromint(*datatype), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -1898,9 +1900,9 @@ pub unsafe extern "C" fn mpi_file_iread_all_(fh: *const MPI_Fint, buf: *mut c_vo
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_file_iread_at_(fh: *const MPI_Fint, offset: *const MPI_Offset, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_File_iread_at(PMPI_File_fromint(*fh), *offset, f_buf(buf as *mut c_void), *count, PMPI_Type_fromint(*datatype), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -1911,9 +1913,9 @@ pub unsafe extern "C" fn mpi_file_iread_at_(fh: *const MPI_Fint, offset: *const 
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_file_iread_at_all_(fh: *const MPI_Fint, offset: *const MPI_Offset, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_File_iread_at_all(PMPI_File_fromint(*fh), *offset, f_buf(buf as *mut c_void), *count, PMPI_Type_fromint(*datatype), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -1924,9 +1926,9 @@ pub unsafe extern "C" fn mpi_file_iread_at_all_(fh: *const MPI_Fint, offset: *co
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_file_iread_shared_(fh: *const MPI_Fint, buf: *mut c_void, count: *const c_int, datatype: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_File_iread_shared(PMPI_File_fromint(*fh), f_buf(buf as *mut c_void), *count, PMPI_Type_fromint(*datatype), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -1937,9 +1939,9 @@ pub unsafe extern "C" fn mpi_file_iread_shared_(fh: *const MPI_Fint, buf: *mut c
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_file_iwrite_(fh: *const MPI_Fint, buf: *const c_void, count: *const c_int, datatype: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_File_iwrite(PMPI_File_fromint(*fh), f_buf(buf as *mut c_void), *count, PMPI_Type_fromint(*datatype), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -1950,9 +1952,9 @@ pub unsafe extern "C" fn mpi_file_iwrite_(fh: *const MPI_Fint, buf: *const c_voi
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_file_iwrite_all_(fh: *const MPI_Fint, buf: *const c_void, count: *const c_int, datatype: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_File_iwrite_all(PMPI_File_fromint(*fh), f_buf(buf as *mut c_void), *count, PMPI_Type_fromint(*datatype), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -1963,9 +1965,9 @@ pub unsafe extern "C" fn mpi_file_iwrite_all_(fh: *const MPI_Fint, buf: *const c
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_file_iwrite_at_(fh: *const MPI_Fint, offset: *const MPI_Offset, buf: *const c_void, count: *const c_int, datatype: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_File_iwrite_at(PMPI_File_fromint(*fh), *offset, f_buf(buf as *mut c_void), *count, PMPI_Type_fromint(*datatype), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -1976,9 +1978,9 @@ pub unsafe extern "C" fn mpi_file_iwrite_at_(fh: *const MPI_Fint, offset: *const
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_file_iwrite_at_all_(fh: *const MPI_Fint, offset: *const MPI_Offset, buf: *const c_void, count: *const c_int, datatype: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_File_iwrite_at_all(PMPI_File_fromint(*fh), *offset, f_buf(buf as *mut c_void), *count, PMPI_Type_fromint(*datatype), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -1989,9 +1991,9 @@ pub unsafe extern "C" fn mpi_file_iwrite_at_all_(fh: *const MPI_Fint, offset: *c
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_file_iwrite_shared_(fh: *const MPI_Fint, buf: *const c_void, count: *const c_int, datatype: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_File_iwrite_shared(PMPI_File_fromint(*fh), f_buf(buf as *mut c_void), *count, PMPI_Type_fromint(*datatype), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -2003,9 +2005,9 @@ pub unsafe extern "C" fn mpi_file_iwrite_shared_(fh: *const MPI_Fint, buf: *cons
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_file_open_(comm: *const MPI_Fint, filename: *const c_char, amode: *const c_int, info: *const MPI_Fint, fh: *mut MPI_Fint, ierror: *mut MPI_Fint, filename_flen: usize) {
     let filename_c = f_str_in(filename, filename_flen);
-    let mut fh_h: MPI_File = null_mut();
+    let mut fh_h = PMPI_File_fromint(280);
     let rc = PMPI_File_open(PMPI_Comm_fromint(*comm), filename_c.as_ptr(), *amode, PMPI_Info_fromint(*info), &raw mut fh_h);
-    if rc == MPI_SUCCESS { *fh = PMPI_File_toint(fh_h); }
+    *fh = f_handle_out(fh_h, 280, PMPI_File_toint);
     set_ierror(ierror, rc);
 }
 
@@ -2424,9 +2426,9 @@ pub unsafe extern "C" fn mpi_gather_(sendbuf: *const c_void, sendcount: *const c
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_gather_init_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Fint, recvbuf: *mut c_void, recvcount: *const c_int, recvtype: *const MPI_Fint, root: *const c_int, comm: *const MPI_Fint, info: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Gather_init(f_buf(sendbuf as *mut c_void), *sendcount, PMPI_Type_fromint(*sendtype), f_buf(recvbuf as *mut c_void), *recvcount, PMPI_Type_fromint(*recvtype), *root, PMPI_Comm_fromint(*comm), PMPI_Info_fromint(*info), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -2448,9 +2450,9 @@ pub unsafe extern "C" fn mpi_gatherv_(sendbuf: *const c_void, sendcount: *const 
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_gatherv_init_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Fint, recvbuf: *mut c_void, recvcounts: *const c_int, displs: *const c_int, recvtype: *const MPI_Fint, root: *const c_int, comm: *const MPI_Fint, info: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Gatherv_init(f_buf(sendbuf as *mut c_void), *sendcount, PMPI_Type_fromint(*sendtype), f_buf(recvbuf as *mut c_void), recvcounts, displs, PMPI_Type_fromint(*recvtype), *root, PMPI_Comm_fromint(*comm), PMPI_Info_fromint(*info), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -2527,9 +2529,9 @@ pub unsafe extern "C" fn mpi_get_elements_x_(status: *const MPI_Status, datatype
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_get_hw_resource_info_(hw_info: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut hw_info_h: MPI_Info = null_mut();
+    let mut hw_info_h = PMPI_Info_fromint(304);
     let rc = PMPI_Get_hw_resource_info(&raw mut hw_info_h);
-    if rc == MPI_SUCCESS { *hw_info = PMPI_Info_toint(hw_info_h); }
+    *hw_info = f_handle_out(hw_info_h, 304, PMPI_Info_toint);
     set_ierror(ierror, rc);
 }
 
@@ -2581,9 +2583,9 @@ pub unsafe extern "C" fn mpi_get_version_(version: *mut c_int, subversion: *mut 
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_graph_create_(comm_old: *const MPI_Fint, nnodes: *const c_int, index: *const c_int, edges: *const c_int, reorder: *const c_int, comm_graph: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut comm_graph_h: MPI_Comm = null_mut();
+    let mut comm_graph_h = PMPI_Comm_fromint(256);
     let rc = PMPI_Graph_create(PMPI_Comm_fromint(*comm_old), *nnodes, index, edges, *reorder, &raw mut comm_graph_h);
-    if rc == MPI_SUCCESS { *comm_graph = PMPI_Comm_toint(comm_graph_h); }
+    *comm_graph = f_handle_out(comm_graph_h, 256, PMPI_Comm_toint);
     set_ierror(ierror, rc);
 }
 
@@ -2695,9 +2697,9 @@ pub unsafe extern "C" fn mpi_group_compare_(group1: *const MPI_Fint, group2: *co
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_group_difference_(group1: *const MPI_Fint, group2: *const MPI_Fint, newgroup: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut newgroup_h: MPI_Group = null_mut();
+    let mut newgroup_h = PMPI_Group_fromint(264);
     let rc = PMPI_Group_difference(PMPI_Group_fromint(*group1), PMPI_Group_fromint(*group2), &raw mut newgroup_h);
-    if rc == MPI_SUCCESS { *newgroup = PMPI_Group_toint(newgroup_h); }
+    *newgroup = f_handle_out(newgroup_h, 264, PMPI_Group_toint);
     set_ierror(ierror, rc);
 }
 
@@ -2708,9 +2710,9 @@ pub unsafe extern "C" fn mpi_group_difference_(group1: *const MPI_Fint, group2: 
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_group_excl_(group: *const MPI_Fint, n: *const c_int, ranks: *const c_int, newgroup: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut newgroup_h: MPI_Group = null_mut();
+    let mut newgroup_h = PMPI_Group_fromint(264);
     let rc = PMPI_Group_excl(PMPI_Group_fromint(*group), *n, ranks, &raw mut newgroup_h);
-    if rc == MPI_SUCCESS { *newgroup = PMPI_Group_toint(newgroup_h); }
+    *newgroup = f_handle_out(newgroup_h, 264, PMPI_Group_toint);
     set_ierror(ierror, rc);
 }
 
@@ -2723,7 +2725,7 @@ pub unsafe extern "C" fn mpi_group_excl_(group: *const MPI_Fint, n: *const c_int
 pub unsafe extern "C" fn pmpi_group_free_(group: *mut MPI_Fint, ierror: *mut MPI_Fint) {
     let mut group_h = PMPI_Group_fromint(*group);
     let rc = PMPI_Group_free(&raw mut group_h);
-    *group = PMPI_Group_toint(group_h);
+    *group = f_handle_out(group_h, 264, PMPI_Group_toint);
     set_ierror(ierror, rc);
 }
 
@@ -2735,9 +2737,9 @@ pub unsafe extern "C" fn mpi_group_free_(group: *mut MPI_Fint, ierror: *mut MPI_
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_group_from_session_pset_(session: *const MPI_Fint, pset_name: *const c_char, newgroup: *mut MPI_Fint, ierror: *mut MPI_Fint, pset_name_flen: usize) {
     let pset_name_c = f_str_in(pset_name, pset_name_flen);
-    let mut newgroup_h: MPI_Group = null_mut();
+    let mut newgroup_h = PMPI_Group_fromint(264);
     let rc = PMPI_Group_from_session_pset(PMPI_Session_fromint(*session), pset_name_c.as_ptr(), &raw mut newgroup_h);
-    if rc == MPI_SUCCESS { *newgroup = PMPI_Group_toint(newgroup_h); }
+    *newgroup = f_handle_out(newgroup_h, 264, PMPI_Group_toint);
     set_ierror(ierror, rc);
 }
 
@@ -2748,9 +2750,9 @@ pub unsafe extern "C" fn mpi_group_from_session_pset_(session: *const MPI_Fint, 
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_group_incl_(group: *const MPI_Fint, n: *const c_int, ranks: *const c_int, newgroup: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut newgroup_h: MPI_Group = null_mut();
+    let mut newgroup_h = PMPI_Group_fromint(264);
     let rc = PMPI_Group_incl(PMPI_Group_fromint(*group), *n, ranks, &raw mut newgroup_h);
-    if rc == MPI_SUCCESS { *newgroup = PMPI_Group_toint(newgroup_h); }
+    *newgroup = f_handle_out(newgroup_h, 264, PMPI_Group_toint);
     set_ierror(ierror, rc);
 }
 
@@ -2761,9 +2763,9 @@ pub unsafe extern "C" fn mpi_group_incl_(group: *const MPI_Fint, n: *const c_int
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_group_intersection_(group1: *const MPI_Fint, group2: *const MPI_Fint, newgroup: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut newgroup_h: MPI_Group = null_mut();
+    let mut newgroup_h = PMPI_Group_fromint(264);
     let rc = PMPI_Group_intersection(PMPI_Group_fromint(*group1), PMPI_Group_fromint(*group2), &raw mut newgroup_h);
-    if rc == MPI_SUCCESS { *newgroup = PMPI_Group_toint(newgroup_h); }
+    *newgroup = f_handle_out(newgroup_h, 264, PMPI_Group_toint);
     set_ierror(ierror, rc);
 }
 
@@ -2774,9 +2776,9 @@ pub unsafe extern "C" fn mpi_group_intersection_(group1: *const MPI_Fint, group2
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_group_range_excl_(group: *const MPI_Fint, n: *const c_int, ranges: *mut [c_int; 3], newgroup: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut newgroup_h: MPI_Group = null_mut();
+    let mut newgroup_h = PMPI_Group_fromint(264);
     let rc = PMPI_Group_range_excl(PMPI_Group_fromint(*group), *n, ranges, &raw mut newgroup_h);
-    if rc == MPI_SUCCESS { *newgroup = PMPI_Group_toint(newgroup_h); }
+    *newgroup = f_handle_out(newgroup_h, 264, PMPI_Group_toint);
     set_ierror(ierror, rc);
 }
 
@@ -2787,9 +2789,9 @@ pub unsafe extern "C" fn mpi_group_range_excl_(group: *const MPI_Fint, n: *const
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_group_range_incl_(group: *const MPI_Fint, n: *const c_int, ranges: *mut [c_int; 3], newgroup: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut newgroup_h: MPI_Group = null_mut();
+    let mut newgroup_h = PMPI_Group_fromint(264);
     let rc = PMPI_Group_range_incl(PMPI_Group_fromint(*group), *n, ranges, &raw mut newgroup_h);
-    if rc == MPI_SUCCESS { *newgroup = PMPI_Group_toint(newgroup_h); }
+    *newgroup = f_handle_out(newgroup_h, 264, PMPI_Group_toint);
     set_ierror(ierror, rc);
 }
 
@@ -2833,9 +2835,9 @@ pub unsafe extern "C" fn mpi_group_translate_ranks_(group1: *const MPI_Fint, n: 
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_group_union_(group1: *const MPI_Fint, group2: *const MPI_Fint, newgroup: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut newgroup_h: MPI_Group = null_mut();
+    let mut newgroup_h = PMPI_Group_fromint(264);
     let rc = PMPI_Group_union(PMPI_Group_fromint(*group1), PMPI_Group_fromint(*group2), &raw mut newgroup_h);
-    if rc == MPI_SUCCESS { *newgroup = PMPI_Group_toint(newgroup_h); }
+    *newgroup = f_handle_out(newgroup_h, 264, PMPI_Group_toint);
     set_ierror(ierror, rc);
 }
 
@@ -2846,9 +2848,9 @@ pub unsafe extern "C" fn mpi_group_union_(group1: *const MPI_Fint, group2: *cons
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_iallgather_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Fint, recvbuf: *mut c_void, recvcount: *const c_int, recvtype: *const MPI_Fint, comm: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Iallgather(f_buf(sendbuf as *mut c_void), *sendcount, PMPI_Type_fromint(*sendtype), f_buf(recvbuf as *mut c_void), *recvcount, PMPI_Type_fromint(*recvtype), PMPI_Comm_fromint(*comm), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -2859,9 +2861,9 @@ pub unsafe extern "C" fn mpi_iallgather_(sendbuf: *const c_void, sendcount: *con
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_iallgatherv_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Fint, recvbuf: *mut c_void, recvcounts: *const c_int, displs: *const c_int, recvtype: *const MPI_Fint, comm: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Iallgatherv(f_buf(sendbuf as *mut c_void), *sendcount, PMPI_Type_fromint(*sendtype), f_buf(recvbuf as *mut c_void), recvcounts, displs, PMPI_Type_fromint(*recvtype), PMPI_Comm_fromint(*comm), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -2872,9 +2874,9 @@ pub unsafe extern "C" fn mpi_iallgatherv_(sendbuf: *const c_void, sendcount: *co
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_iallreduce_(sendbuf: *const c_void, recvbuf: *mut c_void, count: *const c_int, datatype: *const MPI_Fint, op: *const MPI_Fint, comm: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Iallreduce(f_buf(sendbuf as *mut c_void), f_buf(recvbuf as *mut c_void), *count, PMPI_Type_fromint(*datatype), PMPI_Op_fromint(*op), PMPI_Comm_fromint(*comm), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -2885,9 +2887,9 @@ pub unsafe extern "C" fn mpi_iallreduce_(sendbuf: *const c_void, recvbuf: *mut c
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_ialltoall_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Fint, recvbuf: *mut c_void, recvcount: *const c_int, recvtype: *const MPI_Fint, comm: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Ialltoall(f_buf(sendbuf as *mut c_void), *sendcount, PMPI_Type_fromint(*sendtype), f_buf(recvbuf as *mut c_void), *recvcount, PMPI_Type_fromint(*recvtype), PMPI_Comm_fromint(*comm), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -2898,9 +2900,9 @@ pub unsafe extern "C" fn mpi_ialltoall_(sendbuf: *const c_void, sendcount: *cons
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_ialltoallv_(sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const c_int, sendtype: *const MPI_Fint, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const c_int, recvtype: *const MPI_Fint, comm: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Ialltoallv(f_buf(sendbuf as *mut c_void), sendcounts, sdispls, PMPI_Type_fromint(*sendtype), f_buf(recvbuf as *mut c_void), recvcounts, rdispls, PMPI_Type_fromint(*recvtype), PMPI_Comm_fromint(*comm), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -2913,9 +2915,9 @@ pub unsafe extern "C" fn mpi_ialltoallv_(sendbuf: *const c_void, sendcounts: *co
 pub unsafe extern "C" fn pmpi_ialltoallw_(sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const c_int, sendtypes: *mut MPI_Fint, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const c_int, recvtypes: *mut MPI_Fint, comm: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
     let mut sendtypes_v = f_handles_in(sendtypes, f_group_len(*comm), PMPI_Type_fromint);
     let mut recvtypes_v = f_handles_in(recvtypes, f_group_len(*comm), PMPI_Type_fromint);
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Ialltoallw(f_buf(sendbuf as *mut c_void), sendcounts, sdispls, sendtypes_v.as_mut_ptr(), f_buf(recvbuf as *mut c_void), recvcounts, rdispls, recvtypes_v.as_mut_ptr(), PMPI_Comm_fromint(*comm), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -2926,9 +2928,9 @@ pub unsafe extern "C" fn mpi_ialltoallw_(sendbuf: *const c_void, sendcounts: *co
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_ibarrier_(comm: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Ibarrier(PMPI_Comm_fromint(*comm), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -2939,9 +2941,9 @@ pub unsafe extern "C" fn mpi_ibarrier_(comm: *const MPI_Fint, request: *mut MPI_
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_ibcast_(buffer: *mut c_void, count: *const c_int, datatype: *const MPI_Fint, root: *const c_int, comm: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Ibcast(f_buf(buffer as *mut c_void), *count, PMPI_Type_fromint(*datatype), *root, PMPI_Comm_fromint(*comm), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -2952,9 +2954,9 @@ pub unsafe extern "C" fn mpi_ibcast_(buffer: *mut c_void, count: *const c_int, d
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_ibsend_(buf: *const c_void, count: *const c_int, datatype: *const MPI_Fint, dest: *const c_int, tag: *const c_int, comm: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Ibsend(f_buf(buf as *mut c_void), *count, PMPI_Type_fromint(*datatype), *dest, *tag, PMPI_Comm_fromint(*comm), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -2965,9 +2967,9 @@ pub unsafe extern "C" fn mpi_ibsend_(buf: *const c_void, count: *const c_int, da
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_iexscan_(sendbuf: *const c_void, recvbuf: *mut c_void, count: *const c_int, datatype: *const MPI_Fint, op: *const MPI_Fint, comm: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Iexscan(f_buf(sendbuf as *mut c_void), f_buf(recvbuf as *mut c_void), *count, PMPI_Type_fromint(*datatype), PMPI_Op_fromint(*op), PMPI_Comm_fromint(*comm), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -2978,9 +2980,9 @@ pub unsafe extern "C" fn mpi_iexscan_(sendbuf: *const c_void, recvbuf: *mut c_vo
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_igather_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Fint, recvbuf: *mut c_void, recvcount: *const c_int, recvtype: *const MPI_Fint, root: *const c_int, comm: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Igather(f_buf(sendbuf as *mut c_void), *sendcount, PMPI_Type_fromint(*sendtype), f_buf(recvbuf as *mut c_void), *recvcount, PMPI_Type_fromint(*recvtype), *root, PMPI_Comm_fromint(*comm), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -2991,9 +2993,9 @@ pub unsafe extern "C" fn mpi_igather_(sendbuf: *const c_void, sendcount: *const 
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_igatherv_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Fint, recvbuf: *mut c_void, recvcounts: *const c_int, displs: *const c_int, recvtype: *const MPI_Fint, root: *const c_int, comm: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Igatherv(f_buf(sendbuf as *mut c_void), *sendcount, PMPI_Type_fromint(*sendtype), f_buf(recvbuf as *mut c_void), recvcounts, displs, PMPI_Type_fromint(*recvtype), *root, PMPI_Comm_fromint(*comm), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -3004,9 +3006,9 @@ pub unsafe extern "C" fn mpi_igatherv_(sendbuf: *const c_void, sendcount: *const
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_improbe_(source: *const c_int, tag: *const c_int, comm: *const MPI_Fint, flag: *mut c_int, message: *mut MPI_Fint, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
-    let mut message_h: MPI_Message = null_mut();
+    let mut message_h = PMPI_Message_fromint(296);
     let rc = PMPI_Improbe(*source, *tag, PMPI_Comm_fromint(*comm), flag, &raw mut message_h, f_status(status));
-    if rc == MPI_SUCCESS { *message = PMPI_Message_toint(message_h); }
+    *message = f_handle_out(message_h, 296, PMPI_Message_toint);
     set_ierror(ierror, rc);
 }
 
@@ -3018,10 +3020,10 @@ pub unsafe extern "C" fn mpi_improbe_(source: *const c_int, tag: *const c_int, c
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_imrecv_(buf: *mut c_void, count: *const c_int, datatype: *const MPI_Fint, message: *mut MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
     let mut message_h = PMPI_Message_fromint(*message);
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Imrecv(f_buf(buf as *mut c_void), *count, PMPI_Type_fromint(*datatype), &raw mut message_h, &raw mut request_h);
-    *message = PMPI_Message_toint(message_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *message = f_handle_out(message_h, 296, PMPI_Message_toint);
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -3032,9 +3034,9 @@ pub unsafe extern "C" fn mpi_imrecv_(buf: *mut c_void, count: *const c_int, data
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_ineighbor_allgather_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Fint, recvbuf: *mut c_void, recvcount: *const c_int, recvtype: *const MPI_Fint, comm: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Ineighbor_allgather(f_buf(sendbuf as *mut c_void), *sendcount, PMPI_Type_fromint(*sendtype), f_buf(recvbuf as *mut c_void), *recvcount, PMPI_Type_fromint(*recvtype), PMPI_Comm_fromint(*comm), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -3045,9 +3047,9 @@ pub unsafe extern "C" fn mpi_ineighbor_allgather_(sendbuf: *const c_void, sendco
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_ineighbor_allgatherv_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Fint, recvbuf: *mut c_void, recvcounts: *const c_int, displs: *const c_int, recvtype: *const MPI_Fint, comm: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Ineighbor_allgatherv(f_buf(sendbuf as *mut c_void), *sendcount, PMPI_Type_fromint(*sendtype), f_buf(recvbuf as *mut c_void), recvcounts, displs, PMPI_Type_fromint(*recvtype), PMPI_Comm_fromint(*comm), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -3058,9 +3060,9 @@ pub unsafe extern "C" fn mpi_ineighbor_allgatherv_(sendbuf: *const c_void, sendc
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_ineighbor_alltoall_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Fint, recvbuf: *mut c_void, recvcount: *const c_int, recvtype: *const MPI_Fint, comm: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Ineighbor_alltoall(f_buf(sendbuf as *mut c_void), *sendcount, PMPI_Type_fromint(*sendtype), f_buf(recvbuf as *mut c_void), *recvcount, PMPI_Type_fromint(*recvtype), PMPI_Comm_fromint(*comm), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -3071,9 +3073,9 @@ pub unsafe extern "C" fn mpi_ineighbor_alltoall_(sendbuf: *const c_void, sendcou
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_ineighbor_alltoallv_(sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const c_int, sendtype: *const MPI_Fint, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const c_int, recvtype: *const MPI_Fint, comm: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Ineighbor_alltoallv(f_buf(sendbuf as *mut c_void), sendcounts, sdispls, PMPI_Type_fromint(*sendtype), f_buf(recvbuf as *mut c_void), recvcounts, rdispls, PMPI_Type_fromint(*recvtype), PMPI_Comm_fromint(*comm), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -3086,9 +3088,9 @@ pub unsafe extern "C" fn mpi_ineighbor_alltoallv_(sendbuf: *const c_void, sendco
 pub unsafe extern "C" fn pmpi_ineighbor_alltoallw_(sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const MPI_Aint, sendtypes: *mut MPI_Fint, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const MPI_Aint, recvtypes: *mut MPI_Fint, comm: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
     let mut sendtypes_v = f_handles_in(sendtypes, f_neighbor_len(*comm, true), PMPI_Type_fromint);
     let mut recvtypes_v = f_handles_in(recvtypes, f_neighbor_len(*comm, false), PMPI_Type_fromint);
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Ineighbor_alltoallw(f_buf(sendbuf as *mut c_void), sendcounts, sdispls, sendtypes_v.as_mut_ptr(), f_buf(recvbuf as *mut c_void), recvcounts, rdispls, recvtypes_v.as_mut_ptr(), PMPI_Comm_fromint(*comm), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -3099,9 +3101,9 @@ pub unsafe extern "C" fn mpi_ineighbor_alltoallw_(sendbuf: *const c_void, sendco
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_info_create_(info: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut info_h: MPI_Info = null_mut();
+    let mut info_h = PMPI_Info_fromint(304);
     let rc = PMPI_Info_create(&raw mut info_h);
-    if rc == MPI_SUCCESS { *info = PMPI_Info_toint(info_h); }
+    *info = f_handle_out(info_h, 304, PMPI_Info_toint);
     set_ierror(ierror, rc);
 }
 
@@ -3137,9 +3139,9 @@ pub unsafe extern "C" fn mpi_info_delete_(info: *const MPI_Fint, key: *const c_c
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_info_dup_(info: *const MPI_Fint, newinfo: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut newinfo_h: MPI_Info = null_mut();
+    let mut newinfo_h = PMPI_Info_fromint(304);
     let rc = PMPI_Info_dup(PMPI_Info_fromint(*info), &raw mut newinfo_h);
-    if rc == MPI_SUCCESS { *newinfo = PMPI_Info_toint(newinfo_h); }
+    *newinfo = f_handle_out(newinfo_h, 304, PMPI_Info_toint);
     set_ierror(ierror, rc);
 }
 
@@ -3152,7 +3154,7 @@ pub unsafe extern "C" fn mpi_info_dup_(info: *const MPI_Fint, newinfo: *mut MPI_
 pub unsafe extern "C" fn pmpi_info_free_(info: *mut MPI_Fint, ierror: *mut MPI_Fint) {
     let mut info_h = PMPI_Info_fromint(*info);
     let rc = PMPI_Info_free(&raw mut info_h);
-    *info = PMPI_Info_toint(info_h);
+    *info = f_handle_out(info_h, 304, PMPI_Info_toint);
     set_ierror(ierror, rc);
 }
 
@@ -3284,9 +3286,9 @@ pub unsafe extern "C" fn mpi_initialized_(flag: *mut c_int, ierror: *mut MPI_Fin
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_intercomm_create_(local_comm: *const MPI_Fint, local_leader: *const c_int, peer_comm: *const MPI_Fint, remote_leader: *const c_int, tag: *const c_int, newintercomm: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut newintercomm_h: MPI_Comm = null_mut();
+    let mut newintercomm_h = PMPI_Comm_fromint(256);
     let rc = PMPI_Intercomm_create(PMPI_Comm_fromint(*local_comm), *local_leader, PMPI_Comm_fromint(*peer_comm), *remote_leader, *tag, &raw mut newintercomm_h);
-    if rc == MPI_SUCCESS { *newintercomm = PMPI_Comm_toint(newintercomm_h); }
+    *newintercomm = f_handle_out(newintercomm_h, 256, PMPI_Comm_toint);
     set_ierror(ierror, rc);
 }
 
@@ -3298,9 +3300,9 @@ pub unsafe extern "C" fn mpi_intercomm_create_(local_comm: *const MPI_Fint, loca
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_intercomm_create_from_groups_(local_group: *const MPI_Fint, local_leader: *const c_int, remote_group: *const MPI_Fint, remote_leader: *const c_int, stringtag: *const c_char, info: *const MPI_Fint, errhandler: *const MPI_Fint, newintercomm: *mut MPI_Fint, ierror: *mut MPI_Fint, stringtag_flen: usize) {
     let stringtag_c = f_str_in(stringtag, stringtag_flen);
-    let mut newintercomm_h: MPI_Comm = null_mut();
+    let mut newintercomm_h = PMPI_Comm_fromint(256);
     let rc = PMPI_Intercomm_create_from_groups(PMPI_Group_fromint(*local_group), *local_leader, PMPI_Group_fromint(*remote_group), *remote_leader, stringtag_c.as_ptr(), PMPI_Info_fromint(*info), PMPI_Errhandler_fromint(*errhandler), &raw mut newintercomm_h);
-    if rc == MPI_SUCCESS { *newintercomm = PMPI_Comm_toint(newintercomm_h); }
+    *newintercomm = f_handle_out(newintercomm_h, 256, PMPI_Comm_toint);
     set_ierror(ierror, rc);
 }
 
@@ -3311,9 +3313,9 @@ pub unsafe extern "C" fn mpi_intercomm_create_from_groups_(local_group: *const M
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_intercomm_merge_(intercomm: *const MPI_Fint, high: *const c_int, newintracomm: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut newintracomm_h: MPI_Comm = null_mut();
+    let mut newintracomm_h = PMPI_Comm_fromint(256);
     let rc = PMPI_Intercomm_merge(PMPI_Comm_fromint(*intercomm), *high, &raw mut newintracomm_h);
-    if rc == MPI_SUCCESS { *newintracomm = PMPI_Comm_toint(newintracomm_h); }
+    *newintracomm = f_handle_out(newintracomm_h, 256, PMPI_Comm_toint);
     set_ierror(ierror, rc);
 }
 
@@ -3335,9 +3337,9 @@ pub unsafe extern "C" fn mpi_iprobe_(source: *const c_int, tag: *const c_int, co
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_irecv_(buf: *mut c_void, count: *const c_int, datatype: *const MPI_Fint, source: *const c_int, tag: *const c_int, comm: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Irecv(f_buf(buf as *mut c_void), *count, PMPI_Type_fromint(*datatype), *source, *tag, PMPI_Comm_fromint(*comm), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -3348,9 +3350,9 @@ pub unsafe extern "C" fn mpi_irecv_(buf: *mut c_void, count: *const c_int, datat
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_ireduce_(sendbuf: *const c_void, recvbuf: *mut c_void, count: *const c_int, datatype: *const MPI_Fint, op: *const MPI_Fint, root: *const c_int, comm: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Ireduce(f_buf(sendbuf as *mut c_void), f_buf(recvbuf as *mut c_void), *count, PMPI_Type_fromint(*datatype), PMPI_Op_fromint(*op), *root, PMPI_Comm_fromint(*comm), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -3361,9 +3363,9 @@ pub unsafe extern "C" fn mpi_ireduce_(sendbuf: *const c_void, recvbuf: *mut c_vo
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_ireduce_scatter_(sendbuf: *const c_void, recvbuf: *mut c_void, recvcounts: *const c_int, datatype: *const MPI_Fint, op: *const MPI_Fint, comm: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Ireduce_scatter(f_buf(sendbuf as *mut c_void), f_buf(recvbuf as *mut c_void), recvcounts, PMPI_Type_fromint(*datatype), PMPI_Op_fromint(*op), PMPI_Comm_fromint(*comm), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -3374,9 +3376,9 @@ pub unsafe extern "C" fn mpi_ireduce_scatter_(sendbuf: *const c_void, recvbuf: *
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_ireduce_scatter_block_(sendbuf: *const c_void, recvbuf: *mut c_void, recvcount: *const c_int, datatype: *const MPI_Fint, op: *const MPI_Fint, comm: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Ireduce_scatter_block(f_buf(sendbuf as *mut c_void), f_buf(recvbuf as *mut c_void), *recvcount, PMPI_Type_fromint(*datatype), PMPI_Op_fromint(*op), PMPI_Comm_fromint(*comm), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -3387,9 +3389,9 @@ pub unsafe extern "C" fn mpi_ireduce_scatter_block_(sendbuf: *const c_void, recv
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_irsend_(buf: *const c_void, count: *const c_int, datatype: *const MPI_Fint, dest: *const c_int, tag: *const c_int, comm: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Irsend(f_buf(buf as *mut c_void), *count, PMPI_Type_fromint(*datatype), *dest, *tag, PMPI_Comm_fromint(*comm), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -3411,9 +3413,9 @@ pub unsafe extern "C" fn mpi_is_thread_main_(flag: *mut c_int, ierror: *mut MPI_
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_iscan_(sendbuf: *const c_void, recvbuf: *mut c_void, count: *const c_int, datatype: *const MPI_Fint, op: *const MPI_Fint, comm: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Iscan(f_buf(sendbuf as *mut c_void), f_buf(recvbuf as *mut c_void), *count, PMPI_Type_fromint(*datatype), PMPI_Op_fromint(*op), PMPI_Comm_fromint(*comm), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -3424,9 +3426,9 @@ pub unsafe extern "C" fn mpi_iscan_(sendbuf: *const c_void, recvbuf: *mut c_void
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_iscatter_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Fint, recvbuf: *mut c_void, recvcount: *const c_int, recvtype: *const MPI_Fint, root: *const c_int, comm: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Iscatter(f_buf(sendbuf as *mut c_void), *sendcount, PMPI_Type_fromint(*sendtype), f_buf(recvbuf as *mut c_void), *recvcount, PMPI_Type_fromint(*recvtype), *root, PMPI_Comm_fromint(*comm), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -3437,9 +3439,9 @@ pub unsafe extern "C" fn mpi_iscatter_(sendbuf: *const c_void, sendcount: *const
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_iscatterv_(sendbuf: *const c_void, sendcounts: *const c_int, displs: *const c_int, sendtype: *const MPI_Fint, recvbuf: *mut c_void, recvcount: *const c_int, recvtype: *const MPI_Fint, root: *const c_int, comm: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Iscatterv(f_buf(sendbuf as *mut c_void), sendcounts, displs, PMPI_Type_fromint(*sendtype), f_buf(recvbuf as *mut c_void), *recvcount, PMPI_Type_fromint(*recvtype), *root, PMPI_Comm_fromint(*comm), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -3450,9 +3452,9 @@ pub unsafe extern "C" fn mpi_iscatterv_(sendbuf: *const c_void, sendcounts: *con
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_isend_(buf: *const c_void, count: *const c_int, datatype: *const MPI_Fint, dest: *const c_int, tag: *const c_int, comm: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Isend(f_buf(buf as *mut c_void), *count, PMPI_Type_fromint(*datatype), *dest, *tag, PMPI_Comm_fromint(*comm), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -3463,9 +3465,9 @@ pub unsafe extern "C" fn mpi_isend_(buf: *const c_void, count: *const c_int, dat
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_isendrecv_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Fint, dest: *const c_int, sendtag: *const c_int, recvbuf: *mut c_void, recvcount: *const c_int, recvtype: *const MPI_Fint, source: *const c_int, recvtag: *const c_int, comm: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Isendrecv(f_buf(sendbuf as *mut c_void), *sendcount, PMPI_Type_fromint(*sendtype), *dest, *sendtag, f_buf(recvbuf as *mut c_void), *recvcount, PMPI_Type_fromint(*recvtype), *source, *recvtag, PMPI_Comm_fromint(*comm), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -3476,9 +3478,9 @@ pub unsafe extern "C" fn mpi_isendrecv_(sendbuf: *const c_void, sendcount: *cons
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_isendrecv_replace_(buf: *mut c_void, count: *const c_int, datatype: *const MPI_Fint, dest: *const c_int, sendtag: *const c_int, source: *const c_int, recvtag: *const c_int, comm: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Isendrecv_replace(f_buf(buf as *mut c_void), *count, PMPI_Type_fromint(*datatype), *dest, *sendtag, *source, *recvtag, PMPI_Comm_fromint(*comm), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -3489,9 +3491,9 @@ pub unsafe extern "C" fn mpi_isendrecv_replace_(buf: *mut c_void, count: *const 
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_issend_(buf: *const c_void, count: *const c_int, datatype: *const MPI_Fint, dest: *const c_int, tag: *const c_int, comm: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Issend(f_buf(buf as *mut c_void), *count, PMPI_Type_fromint(*datatype), *dest, *tag, PMPI_Comm_fromint(*comm), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -3549,9 +3551,9 @@ pub unsafe extern "C" fn mpi_lookup_name_(service_name: *const c_char, info: *co
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_mprobe_(source: *const c_int, tag: *const c_int, comm: *const MPI_Fint, message: *mut MPI_Fint, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
-    let mut message_h: MPI_Message = null_mut();
+    let mut message_h = PMPI_Message_fromint(296);
     let rc = PMPI_Mprobe(*source, *tag, PMPI_Comm_fromint(*comm), &raw mut message_h, f_status(status));
-    if rc == MPI_SUCCESS { *message = PMPI_Message_toint(message_h); }
+    *message = f_handle_out(message_h, 296, PMPI_Message_toint);
     set_ierror(ierror, rc);
 }
 
@@ -3564,7 +3566,7 @@ pub unsafe extern "C" fn mpi_mprobe_(source: *const c_int, tag: *const c_int, co
 pub unsafe extern "C" fn pmpi_mrecv_(buf: *mut c_void, count: *const c_int, datatype: *const MPI_Fint, message: *mut MPI_Fint, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
     let mut message_h = PMPI_Message_fromint(*message);
     let rc = PMPI_Mrecv(f_buf(buf as *mut c_void), *count, PMPI_Type_fromint(*datatype), &raw mut message_h, f_status(status));
-    *message = PMPI_Message_toint(message_h);
+    *message = f_handle_out(message_h, 296, PMPI_Message_toint);
     set_ierror(ierror, rc);
 }
 
@@ -3586,9 +3588,9 @@ pub unsafe extern "C" fn mpi_neighbor_allgather_(sendbuf: *const c_void, sendcou
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_neighbor_allgather_init_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Fint, recvbuf: *mut c_void, recvcount: *const c_int, recvtype: *const MPI_Fint, comm: *const MPI_Fint, info: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Neighbor_allgather_init(f_buf(sendbuf as *mut c_void), *sendcount, PMPI_Type_fromint(*sendtype), f_buf(recvbuf as *mut c_void), *recvcount, PMPI_Type_fromint(*recvtype), PMPI_Comm_fromint(*comm), PMPI_Info_fromint(*info), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -3610,9 +3612,9 @@ pub unsafe extern "C" fn mpi_neighbor_allgatherv_(sendbuf: *const c_void, sendco
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_neighbor_allgatherv_init_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Fint, recvbuf: *mut c_void, recvcounts: *const c_int, displs: *const c_int, recvtype: *const MPI_Fint, comm: *const MPI_Fint, info: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Neighbor_allgatherv_init(f_buf(sendbuf as *mut c_void), *sendcount, PMPI_Type_fromint(*sendtype), f_buf(recvbuf as *mut c_void), recvcounts, displs, PMPI_Type_fromint(*recvtype), PMPI_Comm_fromint(*comm), PMPI_Info_fromint(*info), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -3634,9 +3636,9 @@ pub unsafe extern "C" fn mpi_neighbor_alltoall_(sendbuf: *const c_void, sendcoun
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_neighbor_alltoall_init_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Fint, recvbuf: *mut c_void, recvcount: *const c_int, recvtype: *const MPI_Fint, comm: *const MPI_Fint, info: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Neighbor_alltoall_init(f_buf(sendbuf as *mut c_void), *sendcount, PMPI_Type_fromint(*sendtype), f_buf(recvbuf as *mut c_void), *recvcount, PMPI_Type_fromint(*recvtype), PMPI_Comm_fromint(*comm), PMPI_Info_fromint(*info), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -3658,9 +3660,9 @@ pub unsafe extern "C" fn mpi_neighbor_alltoallv_(sendbuf: *const c_void, sendcou
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_neighbor_alltoallv_init_(sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const c_int, sendtype: *const MPI_Fint, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const c_int, recvtype: *const MPI_Fint, comm: *const MPI_Fint, info: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Neighbor_alltoallv_init(f_buf(sendbuf as *mut c_void), sendcounts, sdispls, PMPI_Type_fromint(*sendtype), f_buf(recvbuf as *mut c_void), recvcounts, rdispls, PMPI_Type_fromint(*recvtype), PMPI_Comm_fromint(*comm), PMPI_Info_fromint(*info), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -3686,9 +3688,9 @@ pub unsafe extern "C" fn mpi_neighbor_alltoallw_(sendbuf: *const c_void, sendcou
 pub unsafe extern "C" fn pmpi_neighbor_alltoallw_init_(sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const MPI_Aint, sendtypes: *mut MPI_Fint, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const MPI_Aint, recvtypes: *mut MPI_Fint, comm: *const MPI_Fint, info: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
     let mut sendtypes_v = f_handles_in(sendtypes, f_neighbor_len(*comm, true), PMPI_Type_fromint);
     let mut recvtypes_v = f_handles_in(recvtypes, f_neighbor_len(*comm, false), PMPI_Type_fromint);
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Neighbor_alltoallw_init(f_buf(sendbuf as *mut c_void), sendcounts, sdispls, sendtypes_v.as_mut_ptr(), f_buf(recvbuf as *mut c_void), recvcounts, rdispls, recvtypes_v.as_mut_ptr(), PMPI_Comm_fromint(*comm), PMPI_Info_fromint(*info), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -3728,7 +3730,7 @@ pub unsafe extern "C" fn mpi_op_create_(user_fn: FUserFn, commute: *const c_int,
 pub unsafe extern "C" fn pmpi_op_free_(op: *mut MPI_Fint, ierror: *mut MPI_Fint) {
     let mut op_h = PMPI_Op_fromint(*op);
     let rc = PMPI_Op_free(&raw mut op_h);
-    *op = PMPI_Op_toint(op_h);
+    *op = f_handle_out(op_h, 32, PMPI_Op_toint);
     set_ierror(ierror, rc);
 }
 
@@ -3854,9 +3856,9 @@ pub unsafe extern "C" fn mpi_pready_range_(partition_low: *const c_int, partitio
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_precv_init_(buf: *mut c_void, partitions: *const c_int, count: *const MPI_Count, datatype: *const MPI_Fint, source: *const c_int, tag: *const c_int, comm: *const MPI_Fint, info: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Precv_init(f_buf(buf as *mut c_void), *partitions, *count, PMPI_Type_fromint(*datatype), *source, *tag, PMPI_Comm_fromint(*comm), PMPI_Info_fromint(*info), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -3878,9 +3880,9 @@ pub unsafe extern "C" fn mpi_probe_(source: *const c_int, tag: *const c_int, com
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_psend_init_(buf: *const c_void, partitions: *const c_int, count: *const MPI_Count, datatype: *const MPI_Fint, dest: *const c_int, tag: *const c_int, comm: *const MPI_Fint, info: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Psend_init(f_buf(buf as *mut c_void), *partitions, *count, PMPI_Type_fromint(*datatype), *dest, *tag, PMPI_Comm_fromint(*comm), PMPI_Info_fromint(*info), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -3926,9 +3928,9 @@ pub unsafe extern "C" fn mpi_query_thread_(provided: *mut c_int, ierror: *mut MP
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_raccumulate_(origin_addr: *const c_void, origin_count: *const c_int, origin_datatype: *const MPI_Fint, target_rank: *const c_int, target_disp: *const MPI_Aint, target_count: *const c_int, target_datatype: *const MPI_Fint, op: *const MPI_Fint, win: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Raccumulate(f_buf(origin_addr as *mut c_void), *origin_count, PMPI_Type_fromint(*origin_datatype), *target_rank, *target_disp, *target_count, PMPI_Type_fromint(*target_datatype), PMPI_Op_fromint(*op), PMPI_Win_fromint(*win), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -3950,9 +3952,9 @@ pub unsafe extern "C" fn mpi_recv_(buf: *mut c_void, count: *const c_int, dataty
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_recv_init_(buf: *mut c_void, count: *const c_int, datatype: *const MPI_Fint, source: *const c_int, tag: *const c_int, comm: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Recv_init(f_buf(buf as *mut c_void), *count, PMPI_Type_fromint(*datatype), *source, *tag, PMPI_Comm_fromint(*comm), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -3974,9 +3976,9 @@ pub unsafe extern "C" fn mpi_reduce_(sendbuf: *const c_void, recvbuf: *mut c_voi
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_reduce_init_(sendbuf: *const c_void, recvbuf: *mut c_void, count: *const c_int, datatype: *const MPI_Fint, op: *const MPI_Fint, root: *const c_int, comm: *const MPI_Fint, info: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Reduce_init(f_buf(sendbuf as *mut c_void), f_buf(recvbuf as *mut c_void), *count, PMPI_Type_fromint(*datatype), PMPI_Op_fromint(*op), *root, PMPI_Comm_fromint(*comm), PMPI_Info_fromint(*info), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -4020,9 +4022,9 @@ pub unsafe extern "C" fn mpi_reduce_scatter_block_(sendbuf: *const c_void, recvb
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_reduce_scatter_block_init_(sendbuf: *const c_void, recvbuf: *mut c_void, recvcount: *const c_int, datatype: *const MPI_Fint, op: *const MPI_Fint, comm: *const MPI_Fint, info: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Reduce_scatter_block_init(f_buf(sendbuf as *mut c_void), f_buf(recvbuf as *mut c_void), *recvcount, PMPI_Type_fromint(*datatype), PMPI_Op_fromint(*op), PMPI_Comm_fromint(*comm), PMPI_Info_fromint(*info), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -4033,9 +4035,9 @@ pub unsafe extern "C" fn mpi_reduce_scatter_block_init_(sendbuf: *const c_void, 
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_reduce_scatter_init_(sendbuf: *const c_void, recvbuf: *mut c_void, recvcounts: *const c_int, datatype: *const MPI_Fint, op: *const MPI_Fint, comm: *const MPI_Fint, info: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Reduce_scatter_init(f_buf(sendbuf as *mut c_void), f_buf(recvbuf as *mut c_void), recvcounts, PMPI_Type_fromint(*datatype), PMPI_Op_fromint(*op), PMPI_Comm_fromint(*comm), PMPI_Info_fromint(*info), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -4103,7 +4105,7 @@ pub unsafe extern "C" fn mpi_remove_error_string_(errorcode: *const c_int, ierro
 pub unsafe extern "C" fn pmpi_request_free_(request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
     let mut request_h = PMPI_Request_fromint(*request);
     let rc = PMPI_Request_free(&raw mut request_h);
-    *request = PMPI_Request_toint(request_h);
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -4161,9 +4163,9 @@ pub unsafe extern "C" fn mpi_request_get_status_some_(incount: *const c_int, arr
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_rget_(origin_addr: *mut c_void, origin_count: *const c_int, origin_datatype: *const MPI_Fint, target_rank: *const c_int, target_disp: *const MPI_Aint, target_count: *const c_int, target_datatype: *const MPI_Fint, win: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Rget(f_buf(origin_addr as *mut c_void), *origin_count, PMPI_Type_fromint(*origin_datatype), *target_rank, *target_disp, *target_count, PMPI_Type_fromint(*target_datatype), PMPI_Win_fromint(*win), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -4174,9 +4176,9 @@ pub unsafe extern "C" fn mpi_rget_(origin_addr: *mut c_void, origin_count: *cons
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_rget_accumulate_(origin_addr: *const c_void, origin_count: *const c_int, origin_datatype: *const MPI_Fint, result_addr: *mut c_void, result_count: *const c_int, result_datatype: *const MPI_Fint, target_rank: *const c_int, target_disp: *const MPI_Aint, target_count: *const c_int, target_datatype: *const MPI_Fint, op: *const MPI_Fint, win: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Rget_accumulate(f_buf(origin_addr as *mut c_void), *origin_count, PMPI_Type_fromint(*origin_datatype), f_buf(result_addr as *mut c_void), *result_count, PMPI_Type_fromint(*result_datatype), *target_rank, *target_disp, *target_count, PMPI_Type_fromint(*target_datatype), PMPI_Op_fromint(*op), PMPI_Win_fromint(*win), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -4187,9 +4189,9 @@ pub unsafe extern "C" fn mpi_rget_accumulate_(origin_addr: *const c_void, origin
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_rput_(origin_addr: *const c_void, origin_count: *const c_int, origin_datatype: *const MPI_Fint, target_rank: *const c_int, target_disp: *const MPI_Aint, target_count: *const c_int, target_datatype: *const MPI_Fint, win: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Rput(f_buf(origin_addr as *mut c_void), *origin_count, PMPI_Type_fromint(*origin_datatype), *target_rank, *target_disp, *target_count, PMPI_Type_fromint(*target_datatype), PMPI_Win_fromint(*win), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -4211,9 +4213,9 @@ pub unsafe extern "C" fn mpi_rsend_(buf: *const c_void, count: *const c_int, dat
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_rsend_init_(buf: *const c_void, count: *const c_int, datatype: *const MPI_Fint, dest: *const c_int, tag: *const c_int, comm: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Rsend_init(f_buf(buf as *mut c_void), *count, PMPI_Type_fromint(*datatype), *dest, *tag, PMPI_Comm_fromint(*comm), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -4235,9 +4237,9 @@ pub unsafe extern "C" fn mpi_scan_(sendbuf: *const c_void, recvbuf: *mut c_void,
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_scan_init_(sendbuf: *const c_void, recvbuf: *mut c_void, count: *const c_int, datatype: *const MPI_Fint, op: *const MPI_Fint, comm: *const MPI_Fint, info: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Scan_init(f_buf(sendbuf as *mut c_void), f_buf(recvbuf as *mut c_void), *count, PMPI_Type_fromint(*datatype), PMPI_Op_fromint(*op), PMPI_Comm_fromint(*comm), PMPI_Info_fromint(*info), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -4259,9 +4261,9 @@ pub unsafe extern "C" fn mpi_scatter_(sendbuf: *const c_void, sendcount: *const 
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_scatter_init_(sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const MPI_Fint, recvbuf: *mut c_void, recvcount: *const c_int, recvtype: *const MPI_Fint, root: *const c_int, comm: *const MPI_Fint, info: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Scatter_init(f_buf(sendbuf as *mut c_void), *sendcount, PMPI_Type_fromint(*sendtype), f_buf(recvbuf as *mut c_void), *recvcount, PMPI_Type_fromint(*recvtype), *root, PMPI_Comm_fromint(*comm), PMPI_Info_fromint(*info), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -4283,9 +4285,9 @@ pub unsafe extern "C" fn mpi_scatterv_(sendbuf: *const c_void, sendcounts: *cons
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_scatterv_init_(sendbuf: *const c_void, sendcounts: *const c_int, displs: *const c_int, sendtype: *const MPI_Fint, recvbuf: *mut c_void, recvcount: *const c_int, recvtype: *const MPI_Fint, root: *const c_int, comm: *const MPI_Fint, info: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Scatterv_init(f_buf(sendbuf as *mut c_void), sendcounts, displs, PMPI_Type_fromint(*sendtype), f_buf(recvbuf as *mut c_void), *recvcount, PMPI_Type_fromint(*recvtype), *root, PMPI_Comm_fromint(*comm), PMPI_Info_fromint(*info), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -4307,9 +4309,9 @@ pub unsafe extern "C" fn mpi_send_(buf: *const c_void, count: *const c_int, data
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_send_init_(buf: *const c_void, count: *const c_int, datatype: *const MPI_Fint, dest: *const c_int, tag: *const c_int, comm: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Send_init(f_buf(buf as *mut c_void), *count, PMPI_Type_fromint(*datatype), *dest, *tag, PMPI_Comm_fromint(*comm), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -4382,7 +4384,7 @@ pub unsafe extern "C" fn mpi_session_create_errhandler_(function: FErrhandlerFn,
 pub unsafe extern "C" fn pmpi_session_finalize_(session: *mut MPI_Fint, ierror: *mut MPI_Fint) {
     let mut session_h = PMPI_Session_fromint(*session);
     let rc = PMPI_Session_finalize(&raw mut session_h);
-    *session = PMPI_Session_toint(session_h);
+    *session = f_handle_out(session_h, 288, PMPI_Session_toint);
     set_ierror(ierror, rc);
 }
 
@@ -4404,9 +4406,9 @@ pub unsafe extern "C" fn mpi_session_flush_buffer_(session: *const MPI_Fint, ier
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_session_get_errhandler_(session: *const MPI_Fint, errhandler: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut errhandler_h: MPI_Errhandler = null_mut();
+    let mut errhandler_h = PMPI_Errhandler_fromint(320);
     let rc = PMPI_Session_get_errhandler(PMPI_Session_fromint(*session), &raw mut errhandler_h);
-    if rc == MPI_SUCCESS { *errhandler = PMPI_Errhandler_toint(errhandler_h); }
+    *errhandler = f_handle_out(errhandler_h, 320, PMPI_Errhandler_toint);
     set_ierror(ierror, rc);
 }
 
@@ -4417,9 +4419,9 @@ pub unsafe extern "C" fn mpi_session_get_errhandler_(session: *const MPI_Fint, e
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_session_get_info_(session: *const MPI_Fint, info_used: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut info_used_h: MPI_Info = null_mut();
+    let mut info_used_h = PMPI_Info_fromint(304);
     let rc = PMPI_Session_get_info(PMPI_Session_fromint(*session), &raw mut info_used_h);
-    if rc == MPI_SUCCESS { *info_used = PMPI_Info_toint(info_used_h); }
+    *info_used = f_handle_out(info_used_h, 304, PMPI_Info_toint);
     set_ierror(ierror, rc);
 }
 
@@ -4457,9 +4459,9 @@ pub unsafe extern "C" fn mpi_session_get_num_psets_(session: *const MPI_Fint, in
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_session_get_pset_info_(session: *const MPI_Fint, pset_name: *const c_char, info: *mut MPI_Fint, ierror: *mut MPI_Fint, pset_name_flen: usize) {
     let pset_name_c = f_str_in(pset_name, pset_name_flen);
-    let mut info_h: MPI_Info = null_mut();
+    let mut info_h = PMPI_Info_fromint(304);
     let rc = PMPI_Session_get_pset_info(PMPI_Session_fromint(*session), pset_name_c.as_ptr(), &raw mut info_h);
-    if rc == MPI_SUCCESS { *info = PMPI_Info_toint(info_h); }
+    *info = f_handle_out(info_h, 304, PMPI_Info_toint);
     set_ierror(ierror, rc);
 }
 
@@ -4470,9 +4472,9 @@ pub unsafe extern "C" fn mpi_session_get_pset_info_(session: *const MPI_Fint, ps
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_session_iflush_buffer_(session: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Session_iflush_buffer(PMPI_Session_fromint(*session), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -4483,9 +4485,9 @@ pub unsafe extern "C" fn mpi_session_iflush_buffer_(session: *const MPI_Fint, re
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_session_init_(info: *const MPI_Fint, errhandler: *const MPI_Fint, session: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut session_h: MPI_Session = null_mut();
+    let mut session_h = PMPI_Session_fromint(288);
     let rc = PMPI_Session_init(PMPI_Info_fromint(*info), PMPI_Errhandler_fromint(*errhandler), &raw mut session_h);
-    if rc == MPI_SUCCESS { *session = PMPI_Session_toint(session_h); }
+    *session = f_handle_out(session_h, 288, PMPI_Session_toint);
     set_ierror(ierror, rc);
 }
 
@@ -4518,9 +4520,9 @@ pub unsafe extern "C" fn mpi_ssend_(buf: *const c_void, count: *const c_int, dat
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_ssend_init_(buf: *const c_void, count: *const c_int, datatype: *const MPI_Fint, dest: *const c_int, tag: *const c_int, comm: *const MPI_Fint, request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut request_h: MPI_Request = null_mut();
+    let mut request_h = PMPI_Request_fromint(384);
     let rc = PMPI_Ssend_init(f_buf(buf as *mut c_void), *count, PMPI_Type_fromint(*datatype), *dest, *tag, PMPI_Comm_fromint(*comm), &raw mut request_h);
-    if rc == MPI_SUCCESS { *request = PMPI_Request_toint(request_h); }
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -4533,7 +4535,7 @@ pub unsafe extern "C" fn mpi_ssend_init_(buf: *const c_void, count: *const c_int
 pub unsafe extern "C" fn pmpi_start_(request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
     let mut request_h = PMPI_Request_fromint(*request);
     let rc = PMPI_Start(&raw mut request_h);
-    *request = PMPI_Request_toint(request_h);
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -4658,7 +4660,7 @@ pub unsafe extern "C" fn mpi_status_set_tag_(status: *mut MPI_Status, tag: *cons
 pub unsafe extern "C" fn pmpi_test_(request: *mut MPI_Fint, flag: *mut c_int, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
     let mut request_h = PMPI_Request_fromint(*request);
     let rc = PMPI_Test(&raw mut request_h, flag, f_status(status));
-    *request = PMPI_Request_toint(request_h);
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -4736,7 +4738,7 @@ pub unsafe extern "C" fn mpi_topo_test_(comm: *const MPI_Fint, status: *mut c_in
 pub unsafe extern "C" fn pmpi_type_commit_(datatype: *mut MPI_Fint, ierror: *mut MPI_Fint) {
     let mut datatype_h = PMPI_Type_fromint(*datatype);
     let rc = PMPI_Type_commit(&raw mut datatype_h);
-    *datatype = PMPI_Type_toint(datatype_h);
+    *datatype = f_handle_out(datatype_h, 512, PMPI_Type_toint);
     set_ierror(ierror, rc);
 }
 
@@ -4747,9 +4749,9 @@ pub unsafe extern "C" fn mpi_type_commit_(datatype: *mut MPI_Fint, ierror: *mut 
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_type_contiguous_(count: *const c_int, oldtype: *const MPI_Fint, newtype: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut newtype_h: MPI_Datatype = null_mut();
+    let mut newtype_h = PMPI_Type_fromint(512);
     let rc = PMPI_Type_contiguous(*count, PMPI_Type_fromint(*oldtype), &raw mut newtype_h);
-    if rc == MPI_SUCCESS { *newtype = PMPI_Type_toint(newtype_h); }
+    *newtype = f_handle_out(newtype_h, 512, PMPI_Type_toint);
     set_ierror(ierror, rc);
 }
 
@@ -4760,9 +4762,9 @@ pub unsafe extern "C" fn mpi_type_contiguous_(count: *const c_int, oldtype: *con
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_type_create_darray_(size: *const c_int, rank: *const c_int, ndims: *const c_int, array_of_gsizes: *const c_int, array_of_distribs: *const c_int, array_of_dargs: *const c_int, array_of_psizes: *const c_int, order: *const c_int, oldtype: *const MPI_Fint, newtype: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut newtype_h: MPI_Datatype = null_mut();
+    let mut newtype_h = PMPI_Type_fromint(512);
     let rc = PMPI_Type_create_darray(*size, *rank, *ndims, array_of_gsizes, array_of_distribs, array_of_dargs, array_of_psizes, *order, PMPI_Type_fromint(*oldtype), &raw mut newtype_h);
-    if rc == MPI_SUCCESS { *newtype = PMPI_Type_toint(newtype_h); }
+    *newtype = f_handle_out(newtype_h, 512, PMPI_Type_toint);
     set_ierror(ierror, rc);
 }
 
@@ -4773,9 +4775,9 @@ pub unsafe extern "C" fn mpi_type_create_darray_(size: *const c_int, rank: *cons
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_type_create_f90_complex_(p: *const c_int, r: *const c_int, newtype: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut newtype_h: MPI_Datatype = null_mut();
+    let mut newtype_h = PMPI_Type_fromint(512);
     let rc = PMPI_Type_create_f90_complex(*p, *r, &raw mut newtype_h);
-    if rc == MPI_SUCCESS { *newtype = PMPI_Type_toint(newtype_h); }
+    *newtype = f_handle_out(newtype_h, 512, PMPI_Type_toint);
     set_ierror(ierror, rc);
 }
 
@@ -4786,9 +4788,9 @@ pub unsafe extern "C" fn mpi_type_create_f90_complex_(p: *const c_int, r: *const
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_type_create_f90_integer_(r: *const c_int, newtype: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut newtype_h: MPI_Datatype = null_mut();
+    let mut newtype_h = PMPI_Type_fromint(512);
     let rc = PMPI_Type_create_f90_integer(*r, &raw mut newtype_h);
-    if rc == MPI_SUCCESS { *newtype = PMPI_Type_toint(newtype_h); }
+    *newtype = f_handle_out(newtype_h, 512, PMPI_Type_toint);
     set_ierror(ierror, rc);
 }
 
@@ -4799,9 +4801,9 @@ pub unsafe extern "C" fn mpi_type_create_f90_integer_(r: *const c_int, newtype: 
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_type_create_f90_real_(p: *const c_int, r: *const c_int, newtype: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut newtype_h: MPI_Datatype = null_mut();
+    let mut newtype_h = PMPI_Type_fromint(512);
     let rc = PMPI_Type_create_f90_real(*p, *r, &raw mut newtype_h);
-    if rc == MPI_SUCCESS { *newtype = PMPI_Type_toint(newtype_h); }
+    *newtype = f_handle_out(newtype_h, 512, PMPI_Type_toint);
     set_ierror(ierror, rc);
 }
 
@@ -4812,9 +4814,9 @@ pub unsafe extern "C" fn mpi_type_create_f90_real_(p: *const c_int, r: *const c_
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_type_create_hindexed_(count: *const c_int, array_of_blocklengths: *const c_int, array_of_displacements: *const MPI_Aint, oldtype: *const MPI_Fint, newtype: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut newtype_h: MPI_Datatype = null_mut();
+    let mut newtype_h = PMPI_Type_fromint(512);
     let rc = PMPI_Type_create_hindexed(*count, array_of_blocklengths, array_of_displacements, PMPI_Type_fromint(*oldtype), &raw mut newtype_h);
-    if rc == MPI_SUCCESS { *newtype = PMPI_Type_toint(newtype_h); }
+    *newtype = f_handle_out(newtype_h, 512, PMPI_Type_toint);
     set_ierror(ierror, rc);
 }
 
@@ -4825,9 +4827,9 @@ pub unsafe extern "C" fn mpi_type_create_hindexed_(count: *const c_int, array_of
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_type_create_hindexed_block_(count: *const c_int, blocklength: *const c_int, array_of_displacements: *const MPI_Aint, oldtype: *const MPI_Fint, newtype: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut newtype_h: MPI_Datatype = null_mut();
+    let mut newtype_h = PMPI_Type_fromint(512);
     let rc = PMPI_Type_create_hindexed_block(*count, *blocklength, array_of_displacements, PMPI_Type_fromint(*oldtype), &raw mut newtype_h);
-    if rc == MPI_SUCCESS { *newtype = PMPI_Type_toint(newtype_h); }
+    *newtype = f_handle_out(newtype_h, 512, PMPI_Type_toint);
     set_ierror(ierror, rc);
 }
 
@@ -4838,9 +4840,9 @@ pub unsafe extern "C" fn mpi_type_create_hindexed_block_(count: *const c_int, bl
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_type_create_hvector_(count: *const c_int, blocklength: *const c_int, stride: *const MPI_Aint, oldtype: *const MPI_Fint, newtype: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut newtype_h: MPI_Datatype = null_mut();
+    let mut newtype_h = PMPI_Type_fromint(512);
     let rc = PMPI_Type_create_hvector(*count, *blocklength, *stride, PMPI_Type_fromint(*oldtype), &raw mut newtype_h);
-    if rc == MPI_SUCCESS { *newtype = PMPI_Type_toint(newtype_h); }
+    *newtype = f_handle_out(newtype_h, 512, PMPI_Type_toint);
     set_ierror(ierror, rc);
 }
 
@@ -4851,9 +4853,9 @@ pub unsafe extern "C" fn mpi_type_create_hvector_(count: *const c_int, blockleng
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_type_create_indexed_block_(count: *const c_int, blocklength: *const c_int, array_of_displacements: *const c_int, oldtype: *const MPI_Fint, newtype: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut newtype_h: MPI_Datatype = null_mut();
+    let mut newtype_h = PMPI_Type_fromint(512);
     let rc = PMPI_Type_create_indexed_block(*count, *blocklength, array_of_displacements, PMPI_Type_fromint(*oldtype), &raw mut newtype_h);
-    if rc == MPI_SUCCESS { *newtype = PMPI_Type_toint(newtype_h); }
+    *newtype = f_handle_out(newtype_h, 512, PMPI_Type_toint);
     set_ierror(ierror, rc);
 }
 
@@ -4884,9 +4886,9 @@ pub unsafe extern "C" fn mpi_type_create_keyval_(copy_fn: FCopyFn, delete_fn: FD
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_type_create_resized_(oldtype: *const MPI_Fint, lb: *const MPI_Aint, extent: *const MPI_Aint, newtype: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut newtype_h: MPI_Datatype = null_mut();
+    let mut newtype_h = PMPI_Type_fromint(512);
     let rc = PMPI_Type_create_resized(PMPI_Type_fromint(*oldtype), *lb, *extent, &raw mut newtype_h);
-    if rc == MPI_SUCCESS { *newtype = PMPI_Type_toint(newtype_h); }
+    *newtype = f_handle_out(newtype_h, 512, PMPI_Type_toint);
     set_ierror(ierror, rc);
 }
 
@@ -4898,9 +4900,9 @@ pub unsafe extern "C" fn mpi_type_create_resized_(oldtype: *const MPI_Fint, lb: 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_type_create_struct_(count: *const c_int, array_of_blocklengths: *const c_int, array_of_displacements: *const MPI_Aint, array_of_types: *mut MPI_Fint, newtype: *mut MPI_Fint, ierror: *mut MPI_Fint) {
     let mut array_of_types_v = f_handles_in(array_of_types, f_len(*count), PMPI_Type_fromint);
-    let mut newtype_h: MPI_Datatype = null_mut();
+    let mut newtype_h = PMPI_Type_fromint(512);
     let rc = PMPI_Type_create_struct(*count, array_of_blocklengths, array_of_displacements, array_of_types_v.as_mut_ptr(), &raw mut newtype_h);
-    if rc == MPI_SUCCESS { *newtype = PMPI_Type_toint(newtype_h); }
+    *newtype = f_handle_out(newtype_h, 512, PMPI_Type_toint);
     set_ierror(ierror, rc);
 }
 
@@ -4911,9 +4913,9 @@ pub unsafe extern "C" fn mpi_type_create_struct_(count: *const c_int, array_of_b
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_type_create_subarray_(ndims: *const c_int, array_of_sizes: *const c_int, array_of_subsizes: *const c_int, array_of_starts: *const c_int, order: *const c_int, oldtype: *const MPI_Fint, newtype: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut newtype_h: MPI_Datatype = null_mut();
+    let mut newtype_h = PMPI_Type_fromint(512);
     let rc = PMPI_Type_create_subarray(*ndims, array_of_sizes, array_of_subsizes, array_of_starts, *order, PMPI_Type_fromint(*oldtype), &raw mut newtype_h);
-    if rc == MPI_SUCCESS { *newtype = PMPI_Type_toint(newtype_h); }
+    *newtype = f_handle_out(newtype_h, 512, PMPI_Type_toint);
     set_ierror(ierror, rc);
 }
 
@@ -4935,9 +4937,9 @@ pub unsafe extern "C" fn mpi_type_delete_attr_(datatype: *const MPI_Fint, type_k
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_type_dup_(oldtype: *const MPI_Fint, newtype: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut newtype_h: MPI_Datatype = null_mut();
+    let mut newtype_h = PMPI_Type_fromint(512);
     let rc = PMPI_Type_dup(PMPI_Type_fromint(*oldtype), &raw mut newtype_h);
-    if rc == MPI_SUCCESS { *newtype = PMPI_Type_toint(newtype_h); }
+    *newtype = f_handle_out(newtype_h, 512, PMPI_Type_toint);
     set_ierror(ierror, rc);
 }
 
@@ -4950,7 +4952,7 @@ pub unsafe extern "C" fn mpi_type_dup_(oldtype: *const MPI_Fint, newtype: *mut M
 pub unsafe extern "C" fn pmpi_type_free_(datatype: *mut MPI_Fint, ierror: *mut MPI_Fint) {
     let mut datatype_h = PMPI_Type_fromint(*datatype);
     let rc = PMPI_Type_free(&raw mut datatype_h);
-    *datatype = PMPI_Type_toint(datatype_h);
+    *datatype = f_handle_out(datatype_h, 512, PMPI_Type_toint);
     set_ierror(ierror, rc);
 }
 
@@ -5070,9 +5072,9 @@ pub unsafe extern "C" fn mpi_type_get_true_extent_x_(datatype: *const MPI_Fint, 
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_type_get_value_index_(value_type: *const MPI_Fint, index_type: *const MPI_Fint, pair_type: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut pair_type_h: MPI_Datatype = null_mut();
+    let mut pair_type_h = PMPI_Type_fromint(512);
     let rc = PMPI_Type_get_value_index(PMPI_Type_fromint(*value_type), PMPI_Type_fromint(*index_type), &raw mut pair_type_h);
-    if rc == MPI_SUCCESS { *pair_type = PMPI_Type_toint(pair_type_h); }
+    *pair_type = f_handle_out(pair_type_h, 512, PMPI_Type_toint);
     set_ierror(ierror, rc);
 }
 
@@ -5083,9 +5085,9 @@ pub unsafe extern "C" fn mpi_type_get_value_index_(value_type: *const MPI_Fint, 
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_type_indexed_(count: *const c_int, array_of_blocklengths: *const c_int, array_of_displacements: *const c_int, oldtype: *const MPI_Fint, newtype: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut newtype_h: MPI_Datatype = null_mut();
+    let mut newtype_h = PMPI_Type_fromint(512);
     let rc = PMPI_Type_indexed(*count, array_of_blocklengths, array_of_displacements, PMPI_Type_fromint(*oldtype), &raw mut newtype_h);
-    if rc == MPI_SUCCESS { *newtype = PMPI_Type_toint(newtype_h); }
+    *newtype = f_handle_out(newtype_h, 512, PMPI_Type_toint);
     set_ierror(ierror, rc);
 }
 
@@ -5096,9 +5098,9 @@ pub unsafe extern "C" fn mpi_type_indexed_(count: *const c_int, array_of_blockle
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_type_match_size_(typeclass: *const c_int, size: *const c_int, datatype: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut datatype_h: MPI_Datatype = null_mut();
+    let mut datatype_h = PMPI_Type_fromint(512);
     let rc = PMPI_Type_match_size(*typeclass, *size, &raw mut datatype_h);
-    if rc == MPI_SUCCESS { *datatype = PMPI_Type_toint(datatype_h); }
+    *datatype = f_handle_out(datatype_h, 512, PMPI_Type_toint);
     set_ierror(ierror, rc);
 }
 
@@ -5155,9 +5157,9 @@ pub unsafe extern "C" fn mpi_type_size_x_(datatype: *const MPI_Fint, size: *mut 
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_type_vector_(count: *const c_int, blocklength: *const c_int, stride: *const c_int, oldtype: *const MPI_Fint, newtype: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut newtype_h: MPI_Datatype = null_mut();
+    let mut newtype_h = PMPI_Type_fromint(512);
     let rc = PMPI_Type_vector(*count, *blocklength, *stride, PMPI_Type_fromint(*oldtype), &raw mut newtype_h);
-    if rc == MPI_SUCCESS { *newtype = PMPI_Type_toint(newtype_h); }
+    *newtype = f_handle_out(newtype_h, 512, PMPI_Type_toint);
     set_ierror(ierror, rc);
 }
 
@@ -5206,7 +5208,7 @@ pub unsafe extern "C" fn mpi_unpublish_name_(service_name: *const c_char, info: 
 pub unsafe extern "C" fn pmpi_wait_(request: *mut MPI_Fint, status: *mut MPI_Status, ierror: *mut MPI_Fint) {
     let mut request_h = PMPI_Request_fromint(*request);
     let rc = PMPI_Wait(&raw mut request_h, f_status(status));
-    *request = PMPI_Request_toint(request_h);
+    *request = f_handle_out(request_h, 384, PMPI_Request_toint);
     set_ierror(ierror, rc);
 }
 
@@ -5260,9 +5262,9 @@ pub unsafe extern "C" fn mpi_waitsome_(incount: *const c_int, array_of_requests:
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_win_allocate_(size: *const MPI_Aint, disp_unit: *const c_int, info: *const MPI_Fint, comm: *const MPI_Fint, baseptr: *mut c_void, win: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut win_h: MPI_Win = null_mut();
+    let mut win_h = PMPI_Win_fromint(272);
     let rc = PMPI_Win_allocate(*size, *disp_unit, PMPI_Info_fromint(*info), PMPI_Comm_fromint(*comm), baseptr, &raw mut win_h);
-    if rc == MPI_SUCCESS { *win = PMPI_Win_toint(win_h); }
+    *win = f_handle_out(win_h, 272, PMPI_Win_toint);
     set_ierror(ierror, rc);
 }
 
@@ -5273,9 +5275,9 @@ pub unsafe extern "C" fn mpi_win_allocate_(size: *const MPI_Aint, disp_unit: *co
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_win_allocate_shared_(size: *const MPI_Aint, disp_unit: *const c_int, info: *const MPI_Fint, comm: *const MPI_Fint, baseptr: *mut c_void, win: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut win_h: MPI_Win = null_mut();
+    let mut win_h = PMPI_Win_fromint(272);
     let rc = PMPI_Win_allocate_shared(*size, *disp_unit, PMPI_Info_fromint(*info), PMPI_Comm_fromint(*comm), baseptr, &raw mut win_h);
-    if rc == MPI_SUCCESS { *win = PMPI_Win_toint(win_h); }
+    *win = f_handle_out(win_h, 272, PMPI_Win_toint);
     set_ierror(ierror, rc);
 }
 
@@ -5319,9 +5321,9 @@ pub unsafe extern "C" fn mpi_win_complete_(win: *const MPI_Fint, ierror: *mut MP
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_win_create_(base: *mut c_void, size: *const MPI_Aint, disp_unit: *const c_int, info: *const MPI_Fint, comm: *const MPI_Fint, win: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut win_h: MPI_Win = null_mut();
+    let mut win_h = PMPI_Win_fromint(272);
     let rc = PMPI_Win_create(f_buf(base as *mut c_void), *size, *disp_unit, PMPI_Info_fromint(*info), PMPI_Comm_fromint(*comm), &raw mut win_h);
-    if rc == MPI_SUCCESS { *win = PMPI_Win_toint(win_h); }
+    *win = f_handle_out(win_h, 272, PMPI_Win_toint);
     set_ierror(ierror, rc);
 }
 
@@ -5332,9 +5334,9 @@ pub unsafe extern "C" fn mpi_win_create_(base: *mut c_void, size: *const MPI_Ain
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_win_create_dynamic_(info: *const MPI_Fint, comm: *const MPI_Fint, win: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut win_h: MPI_Win = null_mut();
+    let mut win_h = PMPI_Win_fromint(272);
     let rc = PMPI_Win_create_dynamic(PMPI_Info_fromint(*info), PMPI_Comm_fromint(*comm), &raw mut win_h);
-    if rc == MPI_SUCCESS { *win = PMPI_Win_toint(win_h); }
+    *win = f_handle_out(win_h, 272, PMPI_Win_toint);
     set_ierror(ierror, rc);
 }
 
@@ -5460,7 +5462,7 @@ pub unsafe extern "C" fn mpi_win_flush_local_all_(win: *const MPI_Fint, ierror: 
 pub unsafe extern "C" fn pmpi_win_free_(win: *mut MPI_Fint, ierror: *mut MPI_Fint) {
     let mut win_h = PMPI_Win_fromint(*win);
     let rc = PMPI_Win_free(&raw mut win_h);
-    *win = PMPI_Win_toint(win_h);
+    *win = f_handle_out(win_h, 272, PMPI_Win_toint);
     set_ierror(ierror, rc);
 }
 
@@ -5497,9 +5499,9 @@ pub unsafe extern "C" fn mpi_win_get_attr_(obj: *const MPI_Fint, keyval: *const 
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_win_get_errhandler_(win: *const MPI_Fint, errhandler: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut errhandler_h: MPI_Errhandler = null_mut();
+    let mut errhandler_h = PMPI_Errhandler_fromint(320);
     let rc = PMPI_Win_get_errhandler(PMPI_Win_fromint(*win), &raw mut errhandler_h);
-    if rc == MPI_SUCCESS { *errhandler = PMPI_Errhandler_toint(errhandler_h); }
+    *errhandler = f_handle_out(errhandler_h, 320, PMPI_Errhandler_toint);
     set_ierror(ierror, rc);
 }
 
@@ -5510,9 +5512,9 @@ pub unsafe extern "C" fn mpi_win_get_errhandler_(win: *const MPI_Fint, errhandle
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_win_get_group_(win: *const MPI_Fint, group: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut group_h: MPI_Group = null_mut();
+    let mut group_h = PMPI_Group_fromint(264);
     let rc = PMPI_Win_get_group(PMPI_Win_fromint(*win), &raw mut group_h);
-    if rc == MPI_SUCCESS { *group = PMPI_Group_toint(group_h); }
+    *group = f_handle_out(group_h, 264, PMPI_Group_toint);
     set_ierror(ierror, rc);
 }
 
@@ -5523,9 +5525,9 @@ pub unsafe extern "C" fn mpi_win_get_group_(win: *const MPI_Fint, group: *mut MP
 
 #[no_mangle]
 pub unsafe extern "C" fn pmpi_win_get_info_(win: *const MPI_Fint, info_used: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let mut info_used_h: MPI_Info = null_mut();
+    let mut info_used_h = PMPI_Info_fromint(304);
     let rc = PMPI_Win_get_info(PMPI_Win_fromint(*win), &raw mut info_used_h);
-    if rc == MPI_SUCCESS { *info_used = PMPI_Info_toint(info_used_h); }
+    *info_used = f_handle_out(info_used_h, 304, PMPI_Info_toint);
     set_ierror(ierror, rc);
 }
 

@@ -1,4 +1,4 @@
-//! libmpifort_abi: `mpif.h` and `use mpi` over the MPI-5 standard ABI (MPI-5.0 §21.4).
+//! libmpifort_abi: `mpif.h`, `use mpi` and `use mpi_f08` over the MPI-5 standard ABI (MPI-5.0 §21.4).
 //!
 //! The standard ABI fixes C only. This library is a Fortran binding layered on it: every
 //! entry point (`mpi_send_`, `pmpi_send_`, gfortran's naming) calls the ABI's C function
@@ -8,6 +8,10 @@
 //!
 //! - `generated.rs`: the entry points, written by `tools/gen_fortran_abi.py` from the MPI
 //!   Forum's API and `include/mpi_abi.h` (with `include/abi/mpif.h`).
+//! - `f08_generated.rs`, `f08_support.rs`: the `mpi_f08` module's choice-buffer entry points
+//!   (`MPI_Send_f08ts`, by `tools/gen_fortran_abi.py` through `tools/gen_f08.py`, with
+//!   `include/abi/mpi_f08.f90`), its special variables and hand-written procedures;
+//!   `f08_common.rs` (shared with libmpi.so.12 by path): descriptors, handle comparisons.
 //! - `types.rs`: the ABI's C types (handles as pointers to incomplete structs).
 //! - `support.rs`: special addresses (MPI_BOTTOM, ...), handle arrays, attributes, and the
 //!   trampolines that let the C library call Fortran procedures.
@@ -19,6 +23,12 @@
 
 #[path = "../../../src/abi/fortran/common.rs"]
 mod common;
+#[path = "../../../src/abi/fortran/f08_common.rs"]
+mod f08_common;
+#[rustfmt::skip]
+#[allow(clippy::all, dead_code)]
+mod f08_generated;
+mod f08_support;
 #[rustfmt::skip]
 #[allow(clippy::all)]
 mod generated;

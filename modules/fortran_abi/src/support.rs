@@ -99,28 +99,65 @@ pub static mut rmpiabi5_: MPI_Fint = 0;
 #[no_mangle]
 pub static mut rmpiabi9_: MPI_Fint = 0;
 
-/// The addresses of the special Fortran variables in this process.
+/// The addresses of the special Fortran variables in this process: mpif.h's COMMON
+/// members, then mpi_f08's module variables (f08_support.rs).
 struct Addrs {
-    bottom: usize,
-    in_place: usize,
-    status_ignore: usize,
-    statuses_ignore: usize,
-    unweighted: usize,
-    weights_empty: usize,
+    bottom: [usize; 2],
+    in_place: [usize; 2],
+    /// MPI_STATUS_IGNORE and MPI_STATUSES_IGNORE of both: either stands for the other.
+    status_ignore: [usize; 4],
+    unweighted: [usize; 2],
+    weights_empty: [usize; 2],
 }
 
 fn addrs() -> &'static Addrs {
+    use crate::f08_support as f08;
     static ADDRS: OnceLock<Addrs> = OnceLock::new();
     ADDRS.get_or_init(|| {
         let p1 = bound_address(c"rmpiabi1_", &raw const rmpiabi1_ as usize);
         let p2 = bound_address(c"rmpiabi2_", &raw const rmpiabi2_ as usize);
+        let f08 = |name: &std::ffi::CStr, own: usize| bound_address(name, own);
         Addrs {
-            bottom: p1 + std::mem::offset_of!(Priv1, bottom),
-            in_place: p1 + std::mem::offset_of!(Priv1, in_place),
-            status_ignore: p1 + std::mem::offset_of!(Priv1, status_ignore),
-            statuses_ignore: p2 + std::mem::offset_of!(Priv2, statuses_ignore),
-            unweighted: bound_address(c"rmpiabi5_", &raw const rmpiabi5_ as usize),
-            weights_empty: bound_address(c"rmpiabi9_", &raw const rmpiabi9_ as usize),
+            bottom: [
+                p1 + std::mem::offset_of!(Priv1, bottom),
+                f08(
+                    c"rmpiabi_f08_bottom",
+                    &raw const f08::rmpiabi_f08_bottom as usize,
+                ),
+            ],
+            in_place: [
+                p1 + std::mem::offset_of!(Priv1, in_place),
+                f08(
+                    c"rmpiabi_f08_in_place",
+                    &raw const f08::rmpiabi_f08_in_place as usize,
+                ),
+            ],
+            status_ignore: [
+                p1 + std::mem::offset_of!(Priv1, status_ignore),
+                p2 + std::mem::offset_of!(Priv2, statuses_ignore),
+                f08(
+                    c"rmpiabi_f08_status_ignore",
+                    &raw const f08::rmpiabi_f08_status_ignore as usize,
+                ),
+                f08(
+                    c"rmpiabi_f08_statuses_ignore",
+                    &raw const f08::rmpiabi_f08_statuses_ignore as usize,
+                ),
+            ],
+            unweighted: [
+                bound_address(c"rmpiabi5_", &raw const rmpiabi5_ as usize),
+                f08(
+                    c"rmpiabi_f08_unweighted",
+                    &raw const f08::rmpiabi_f08_unweighted as usize,
+                ),
+            ],
+            weights_empty: [
+                bound_address(c"rmpiabi9_", &raw const rmpiabi9_ as usize),
+                f08(
+                    c"rmpiabi_f08_weights_empty",
+                    &raw const f08::rmpiabi_f08_weights_empty as usize,
+                ),
+            ],
         }
     })
 }
@@ -129,10 +166,13 @@ fn addrs() -> &'static Addrs {
 #[inline]
 pub fn f_buf(p: *mut c_void) -> *mut c_void {
     let a = addrs();
-    match p as usize {
-        u if u == a.bottom => std::ptr::without_provenance_mut(MPI_BOTTOM),
-        u if u == a.in_place => std::ptr::without_provenance_mut(MPI_IN_PLACE),
-        _ => p,
+    let u = p as usize;
+    if a.bottom.contains(&u) {
+        std::ptr::without_provenance_mut(MPI_BOTTOM)
+    } else if a.in_place.contains(&u) {
+        std::ptr::without_provenance_mut(MPI_IN_PLACE)
+    } else {
+        p
     }
 }
 
@@ -140,8 +180,7 @@ pub fn f_buf(p: *mut c_void) -> *mut c_void {
 /// accepted for the other, as with libmpi.so.12's bindings) becomes C's `ignore`.
 #[inline]
 fn ignoring(p: *mut MPI_Status, ignore: usize) -> *mut MPI_Status {
-    let a = addrs();
-    if p as usize == a.status_ignore || p as usize == a.statuses_ignore {
+    if addrs().status_ignore.contains(&(p as usize)) {
         std::ptr::without_provenance_mut(ignore)
     } else {
         p
@@ -162,10 +201,13 @@ pub fn f_statuses(p: *mut MPI_Status) -> *mut MPI_Status {
 #[inline]
 pub fn f_weights(p: *mut c_int) -> *mut c_int {
     let a = addrs();
-    match p as usize {
-        u if u == a.unweighted => std::ptr::without_provenance_mut(MPI_UNWEIGHTED),
-        u if u == a.weights_empty => std::ptr::without_provenance_mut(MPI_WEIGHTS_EMPTY),
-        _ => p,
+    let u = p as usize;
+    if a.unweighted.contains(&u) {
+        std::ptr::without_provenance_mut(MPI_UNWEIGHTED)
+    } else if a.weights_empty.contains(&u) {
+        std::ptr::without_provenance_mut(MPI_WEIGHTS_EMPTY)
+    } else {
+        p
     }
 }
 
@@ -186,6 +228,24 @@ pub unsafe fn f_indices_to_fortran(rc: c_int, outcount: *mut c_int, indices: *mu
 /// reports it).
 pub fn f_len(n: c_int) -> usize {
     n.max(0) as usize
+}
+
+/// The Fortran INTEGER of a handle a call wrote: `null` (the type's null handle) for a NULL
+/// pointer, which no ABI handle is (MPICH 5.0.2's MPI_File_open leaves one after failing
+/// on a missing file, and its MPI_File_toint crashes on it).
+///
+/// # Safety
+/// Calls MPI.
+pub unsafe fn f_handle_out<S>(
+    h: *mut S,
+    null: c_int,
+    toint: unsafe extern "C" fn(*mut S) -> c_int,
+) -> MPI_Fint {
+    if h.is_null() {
+        null
+    } else {
+        toint(h)
+    }
 }
 
 /// The C handles of the Fortran array `p[..n]`.

@@ -18,8 +18,10 @@
 //! - `f08_generated.rs`: the BIND(C) entry points (`MPI_X_f08ts`) of the `mpi_f08` module's
 //!   procedures with choice buffers, written by `tools/gen_f08.py` with
 //!   `include/mpi_f08.f90`; the module's other procedures are the `use mpi` entry points.
-//! - `f08_support.rs`: the module's special variables (`MPI_BOTTOM`, ...), handle `==`/`/=`,
-//!   CFI descriptors of choice buffers.
+//! - `f08_common.rs`: handle `==`/`/=` and CFI descriptors of choice buffers (shared with
+//!   `modules/fortran_abi` by path).
+//! - `f08_support.rs`: the module's special variables (`MPI_BOTTOM`, ...), MPI_ERR_BUFFER
+//!   for a noncontiguous section, MPI_Buffer_detach's TYPE(C_PTR) form.
 //!
 //! cbindgen (build.rs) must not see these modules: their functions and statics are not
 //! part of the C header.
@@ -36,5 +38,7 @@ pub mod support;
 /// cbindgen:ignore
 #[rustfmt::skip]
 pub mod f08_generated;
+/// cbindgen:ignore
+pub mod f08_common;
 /// cbindgen:ignore
 pub mod f08_support;
