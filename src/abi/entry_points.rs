@@ -10350,13 +10350,21 @@ pub unsafe extern "C" fn PMPI_Op_commutative(op: MPI_Op, commute: *mut c_int) ->
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Initialized")]
 pub unsafe extern "C" fn PMPI_Initialized(flag: *mut c_int) -> c_int {
-    shim::run("MPI_Initialized", MPI_COMM_WORLD, || env::initialized(flag))
+    shim::run("MPI_Initialized", MPI_COMM_WORLD, || {
+        args::out_ptr(flag, "flag")?;
+        flag.write(crate::runtime::env::initialized() as c_int);
+        Ok(())
+    })
 }
 
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Finalized")]
 pub unsafe extern "C" fn PMPI_Finalized(flag: *mut c_int) -> c_int {
-    shim::run("MPI_Finalized", MPI_COMM_WORLD, || env::finalized(flag))
+    shim::run("MPI_Finalized", MPI_COMM_WORLD, || {
+        args::out_ptr(flag, "flag")?;
+        flag.write(crate::runtime::env::finalized() as c_int);
+        Ok(())
+    })
 }
 
 #[no_mangle]
@@ -10387,7 +10395,7 @@ pub unsafe extern "C" fn PMPI_Is_thread_main(flag: *mut c_int) -> c_int {
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Get_version")]
 pub unsafe extern "C" fn PMPI_Get_version(version: *mut c_int, subversion: *mut c_int) -> c_int {
     shim::run("MPI_Get_version", MPI_COMM_WORLD, || {
-        env::get_version(version, subversion)
+        shim::write_all([version, subversion], [MPI_VERSION, MPI_SUBVERSION])
     })
 }
 
@@ -10399,7 +10407,7 @@ pub unsafe extern "C" fn PMPI_Get_library_version(
 ) -> c_int {
     shim::run("MPI_Get_library_version", MPI_COMM_WORLD, || {
         shim::write_out_str(
-            &env::library_version(),
+            &crate::runtime::env::library_version(MPI_VERSION, MPI_SUBVERSION),
             version,
             MPI_MAX_LIBRARY_VERSION_STRING as usize,
             resultlen,
@@ -10437,7 +10445,12 @@ pub unsafe extern "C" fn PMPI_Error_string(
     resultlen: *mut c_int,
 ) -> c_int {
     shim::run("MPI_Error_string", MPI_COMM_WORLD, || {
-        env::error_string(errorcode, string, resultlen)
+        shim::write_out_str(
+            &errors::code_string(errorcode).ok_or_else(|| errors::invalid_code(errorcode))?,
+            string,
+            MPI_MAX_ERROR_STRING as usize,
+            resultlen,
+        )
     })
 }
 
@@ -10466,7 +10479,10 @@ pub unsafe extern "C" fn PMPI_Alloc_mem(
     baseptr: *mut c_void,
 ) -> c_int {
     shim::run("MPI_Alloc_mem", MPI_COMM_WORLD, || {
-        env::alloc_mem(size, info, baseptr)
+        shim::write_out(
+            baseptr as *mut *mut c_void,
+            crate::runtime::env::alloc_mem(size)?,
+        )
     })
 }
 
