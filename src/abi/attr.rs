@@ -3,9 +3,9 @@
 //! a replacing MPI_Comm_set_attr and MPI_Finalize (on MPI_COMM_SELF, then MPI_COMM_WORLD)
 //! run; the predefined attributes (MPI_TAG_UB …); and the MPI-1 names of all this.
 //!
-//! The machinery (keyvals, values, the order callbacks run in) is the core's
-//! (`comm::attributes`); here are the C callbacks (`CKeyval`), keyval handles, the
-//! predefined attributes and Fortran's view of values. Values live in the object's table
+//! The machinery (keyvals, values, the order callbacks run in) and the predefined
+//! attributes' values are the core's (`comm::attributes`); here are the C callbacks
+//! (`CKeyval`), keyval handles, the predefined keyvals and Fortran's view of values. Values live in the object's table
 //! entry (`CommEntry::attrs`, `WinEntry::attrs`; datatypes: `type_attr`).
 
 use super::args;
@@ -13,7 +13,8 @@ use super::callbacks::{self, App, Convention};
 use super::consts::*;
 use super::handles::{self, Attr, AttrList, KEYVAL_OBJ_COMM, KEYVAL_OBJ_WIN};
 use super::shim::{self, write_out};
-use crate::comm::attributes::{self as core, Callbacks, Holder, KEYVALS};
+use crate::comm::attributes::KEYVALS;
+use crate::comm::attributes::{self as core, Callbacks, Holder, JobFacts, Predefined, Value};
 use crate::error::{Error, ErrorClass, Result};
 use crate::mpi_err;
 use std::cell::Cell;
@@ -273,28 +274,14 @@ pub(crate) unsafe fn create_keyval(
     extra_state: *mut c_void,
 ) -> Result<()> {
     shim::world()?;
-    if keyval.is_null() {
-        return mpi_err!(Arg, "NULL keyval pointer");
-    }
+    args::out_ptr(keyval, "keyval")?;
     write_out(
         keyval,
         new_keyval(copy, delete, extra_state, KEYVAL_OBJ_COMM)?,
     )
 }
 
-/// MPI_Comm_free_keyval, MPI_Keyval_free.
-///
-/// # Safety
-/// `keyval` is NULL or valid.
-pub(crate) unsafe fn free_keyval(keyval: *mut c_int) -> Result<()> {
-    free_keyval_of::<CommAttrs>(keyval)
-}
-
 // ------------------------------------------------------------------ set / get / delete
-
-pub(crate) fn set_attr(comm: MPI_Comm, keyval: c_int, value: *mut c_void) -> Result<()> {
-    set_attr_of(CommAttrs::of(comm)?, keyval, value)
-}
 
 pub(crate) fn set_attr_of<O: AttrObject>(obj: O, keyval: c_int, value: *mut c_void) -> Result<()> {
     if is_builtin(keyval) {
@@ -304,10 +291,6 @@ pub(crate) fn set_attr_of<O: AttrObject>(obj: O, keyval: c_int, value: *mut c_vo
     // Taken now: the delete callback may call MPI itself, as C.
     let fortran = FORTRAN.replace(false);
     core::set(obj, keyval, at, value as usize, fortran)
-}
-
-pub(crate) fn delete_attr(comm: MPI_Comm, keyval: c_int) -> Result<()> {
-    delete_attr_of(CommAttrs::of(comm)?, keyval)
 }
 
 pub(crate) fn delete_attr_of<O: AttrObject>(obj: O, keyval: c_int) -> Result<()> {
@@ -329,13 +312,18 @@ pub(crate) fn user_attr_of<O: AttrObject>(obj: O, keyval: c_int) -> Result<Optio
     core::find(obj, keyval, seen)
 }
 
-static TAG_UB_VALUE: AtomicI32 = AtomicI32::new(args::TAG_UB);
-static HOST_VALUE: AtomicI32 = AtomicI32::new(MPI_PROC_NULL);
-static IO_VALUE: AtomicI32 = AtomicI32::new(MPI_ANY_SOURCE);
-static WTIME_GLOBAL_VALUE: AtomicI32 = AtomicI32::new(0);
-static UNIVERSE_VALUE: AtomicI32 = AtomicI32::new(1);
-static APPNUM_VALUE: AtomicI32 = AtomicI32::new(0);
-static LASTUSED_VALUE: AtomicI32 = AtomicI32::new(MPI_ERR_LASTCODE);
+/// The predefined attributes by keyval, and the ints their values are read into (C gets a
+/// pointer to one).
+const PREDEFINED: [(c_int, Predefined); 7] = [
+    (MPI_TAG_UB, Predefined::TagUb),
+    (MPI_HOST, Predefined::Host),
+    (MPI_IO, Predefined::Io),
+    (MPI_WTIME_IS_GLOBAL, Predefined::WtimeIsGlobal),
+    (MPI_UNIVERSE_SIZE, Predefined::UniverseSize),
+    (MPI_APPNUM, Predefined::AppNum),
+    (MPI_LASTUSEDCODE, Predefined::LastUsedCode),
+];
+static VALUES: [AtomicI32; 7] = [const { AtomicI32::new(0) }; 7];
 
 /// # Safety
 /// `attribute_val` is really a `void **`; it and `flag` are valid for writing.
@@ -347,38 +335,26 @@ pub(crate) unsafe fn get_attr(
 ) -> Result<()> {
     let w = shim::world()?;
     CommAttrs::of(comm)?;
-    // Predefined attributes: the value is a pointer to the int.
-    let predefined: Option<&'static AtomicI32> = match keyval {
-        MPI_TAG_UB => Some(&TAG_UB_VALUE),
-        MPI_HOST => Some(&HOST_VALUE),
-        MPI_IO => Some(&IO_VALUE),
-        MPI_WTIME_IS_GLOBAL => Some(&WTIME_GLOBAL_VALUE),
-        MPI_UNIVERSE_SIZE => {
-            UNIVERSE_VALUE.store(w.size as i32, Ordering::Relaxed);
-            Some(&UNIVERSE_VALUE)
+    let value = match PREDEFINED.iter().position(|p| p.0 == keyval) {
+        Some(i) => {
+            let job = JobFacts {
+                tag_ub: args::TAG_UB,
+                universe_size: w.size,
+                appnum: w.pmi.appnum(),
+                last_used_code: super::errors::ADDED.last_used(),
+            };
+            let v = match PREDEFINED[i].1.value(&job) {
+                Value::Int(v) => v,
+                Value::NoProcess => MPI_PROC_NULL,
+                Value::AnyProcess => MPI_ANY_SOURCE,
+            };
+            VALUES[i].store(v, Ordering::Relaxed);
+            Some(VALUES[i].as_ptr() as usize)
         }
-        MPI_APPNUM => {
-            APPNUM_VALUE.store(w.pmi.appnum(), Ordering::Relaxed);
-            Some(&APPNUM_VALUE)
-        }
-        MPI_LASTUSEDCODE => {
-            LASTUSED_VALUE.store(super::errors::ADDED.last_used(), Ordering::Relaxed);
-            Some(&LASTUSED_VALUE)
-        }
-        _ => None,
+        None => user_attr_of(CommAttrs(comm), keyval)?,
     };
-    if let Some(cell) = predefined {
-        write_out(
-            attribute_val as *mut *mut c_void,
-            cell.as_ptr() as *mut c_void,
-        )?;
-        return write_out(flag, 1);
+    if let Some(v) = value {
+        write_out(attribute_val as *mut *mut c_void, v as *mut c_void)?;
     }
-    match user_attr_of(CommAttrs(comm), keyval)? {
-        Some(v) => {
-            write_out(attribute_val as *mut *mut c_void, v as *mut c_void)?;
-            write_out(flag, 1)
-        }
-        None => write_out(flag, 0),
-    }
+    write_out(flag, value.is_some() as c_int)
 }

@@ -9872,7 +9872,7 @@ pub unsafe extern "C" fn PMPI_Comm_size(comm: MPI_Comm, size: *mut c_int) -> c_i
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_dup")]
 pub unsafe extern "C" fn PMPI_Comm_dup(comm: MPI_Comm, newcomm: *mut MPI_Comm) -> c_int {
-    shim::run("MPI_Comm_dup", comm, || comm::comm_dup(comm, newcomm))
+    shim::run("MPI_Comm_dup", comm, || comm::dup(comm, newcomm))
 }
 
 #[no_mangle]
@@ -9883,7 +9883,7 @@ pub unsafe extern "C" fn PMPI_Comm_dup_with_info(
     newcomm: *mut MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Comm_dup_with_info", comm, || {
-        comm::dup_with_info(comm, info, newcomm)
+        info::check(info).and_then(|_| comm::dup(comm, newcomm))
     })
 }
 
@@ -10006,14 +10006,19 @@ pub unsafe extern "C" fn PMPI_Intercomm_merge(
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_set_info")]
 pub unsafe extern "C" fn PMPI_Comm_set_info(comm: MPI_Comm, info: MPI_Info) -> c_int {
-    shim::run("MPI_Comm_set_info", comm, || comm::set_info(comm, info))
+    shim::run("MPI_Comm_set_info", comm, || {
+        shim::comm(comm).and_then(|_| info::check(info))
+    })
 }
 
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_get_info")]
 pub unsafe extern "C" fn PMPI_Comm_get_info(comm: MPI_Comm, info_used: *mut MPI_Info) -> c_int {
     shim::run("MPI_Comm_get_info", comm, || {
-        comm::get_info(comm, info_used)
+        shim::write_out(
+            info_used,
+            shim::comm(comm).map(|_| handles::new_info(Vec::new()))?,
+        )
     })
 }
 
@@ -10026,7 +10031,13 @@ pub unsafe extern "C" fn PMPI_Comm_split(
     newcomm: *mut MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Comm_split", comm, || {
-        comm::split(comm, color, key, newcomm)
+        shim::write_out(
+            newcomm,
+            comm::derived(
+                shim::world()?.comm_split(&*handles::comm(comm)?, comm::color(color)?, key)?,
+                comm,
+            ),
+        )
     })
 }
 
@@ -10038,7 +10049,10 @@ pub unsafe extern "C" fn PMPI_Comm_compare(
     result: *mut c_int,
 ) -> c_int {
     shim::run("MPI_Comm_compare", comm1, || {
-        comm::compare(comm1, comm2, result)
+        shim::write_out(
+            result,
+            comm::comparison(&*shim::comm(comm1)?, &*shim::comm(comm2)?),
+        )
     })
 }
 
@@ -10091,7 +10105,10 @@ pub unsafe extern "C" fn PMPI_Comm_create_errhandler(
     errhandler: *mut MPI_Errhandler,
 ) -> c_int {
     shim::run("MPI_Comm_create_errhandler", MPI_COMM_WORLD, || {
-        comm::create_errhandler(comm_errhandler_fn, errhandler)
+        shim::write_out(
+            errhandler,
+            handles::new_errhandler(args::errhandler_fn(comm_errhandler_fn)? as usize),
+        )
     })
 }
 
@@ -10113,7 +10130,7 @@ pub unsafe extern "C" fn PMPI_Comm_idup_with_info(
 ) -> c_int {
     shim::run("MPI_Comm_idup_with_info", comm, || {
         args::out_ptr(request, "request")?;
-        comm::idup_with_info(comm, info, newcomm, request)
+        info::check(info).and_then(|_| comm::idup(comm, newcomm, request))
     })
 }
 
@@ -10153,7 +10170,7 @@ pub unsafe extern "C" fn PMPI_Comm_create_keyval(
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_free_keyval")]
 pub unsafe extern "C" fn PMPI_Comm_free_keyval(comm_keyval: *mut c_int) -> c_int {
     shim::run("MPI_Comm_free_keyval", MPI_COMM_WORLD, || {
-        attr::free_keyval(comm_keyval)
+        attr::free_keyval_of::<attr::CommAttrs>(comm_keyval)
     })
 }
 
@@ -10165,7 +10182,7 @@ pub unsafe extern "C" fn PMPI_Comm_set_attr(
     attribute_val: *mut c_void,
 ) -> c_int {
     shim::run("MPI_Comm_set_attr", comm, || {
-        attr::set_attr(comm, comm_keyval, attribute_val)
+        attr::set_attr_of(attr::CommAttrs::of(comm)?, comm_keyval, attribute_val)
     })
 }
 
@@ -10186,7 +10203,7 @@ pub unsafe extern "C" fn PMPI_Comm_get_attr(
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Comm_delete_attr")]
 pub unsafe extern "C" fn PMPI_Comm_delete_attr(comm: MPI_Comm, comm_keyval: c_int) -> c_int {
     shim::run("MPI_Comm_delete_attr", comm, || {
-        attr::delete_attr(comm, comm_keyval)
+        attr::delete_attr_of(attr::CommAttrs::of(comm)?, comm_keyval)
     })
 }
 
@@ -10207,7 +10224,7 @@ pub unsafe extern "C" fn PMPI_Keyval_create(
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Keyval_free")]
 pub unsafe extern "C" fn PMPI_Keyval_free(keyval: *mut c_int) -> c_int {
     shim::run("MPI_Keyval_free", MPI_COMM_WORLD, || {
-        attr::free_keyval(keyval)
+        attr::free_keyval_of::<attr::CommAttrs>(keyval)
     })
 }
 
@@ -10219,7 +10236,7 @@ pub unsafe extern "C" fn PMPI_Attr_put(
     attribute_val: *mut c_void,
 ) -> c_int {
     shim::run("MPI_Attr_put", comm, || {
-        attr::set_attr(comm, keyval, attribute_val)
+        attr::set_attr_of(attr::CommAttrs::of(comm)?, keyval, attribute_val)
     })
 }
 
@@ -10239,7 +10256,9 @@ pub unsafe extern "C" fn PMPI_Attr_get(
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Attr_delete")]
 pub unsafe extern "C" fn PMPI_Attr_delete(comm: MPI_Comm, keyval: c_int) -> c_int {
-    shim::run("MPI_Attr_delete", comm, || attr::delete_attr(comm, keyval))
+    shim::run("MPI_Attr_delete", comm, || {
+        attr::delete_attr_of(attr::CommAttrs::of(comm)?, keyval)
+    })
 }
 
 #[no_mangle]
@@ -10350,13 +10369,21 @@ pub unsafe extern "C" fn PMPI_Op_commutative(op: MPI_Op, commute: *mut c_int) ->
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Initialized")]
 pub unsafe extern "C" fn PMPI_Initialized(flag: *mut c_int) -> c_int {
-    shim::run("MPI_Initialized", MPI_COMM_WORLD, || env::initialized(flag))
+    shim::run("MPI_Initialized", MPI_COMM_WORLD, || {
+        args::out_ptr(flag, "flag")?;
+        flag.write(crate::runtime::env::initialized() as c_int);
+        Ok(())
+    })
 }
 
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Finalized")]
 pub unsafe extern "C" fn PMPI_Finalized(flag: *mut c_int) -> c_int {
-    shim::run("MPI_Finalized", MPI_COMM_WORLD, || env::finalized(flag))
+    shim::run("MPI_Finalized", MPI_COMM_WORLD, || {
+        args::out_ptr(flag, "flag")?;
+        flag.write(crate::runtime::env::finalized() as c_int);
+        Ok(())
+    })
 }
 
 #[no_mangle]
@@ -10387,7 +10414,7 @@ pub unsafe extern "C" fn PMPI_Is_thread_main(flag: *mut c_int) -> c_int {
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Get_version")]
 pub unsafe extern "C" fn PMPI_Get_version(version: *mut c_int, subversion: *mut c_int) -> c_int {
     shim::run("MPI_Get_version", MPI_COMM_WORLD, || {
-        env::get_version(version, subversion)
+        shim::write_all([version, subversion], [MPI_VERSION, MPI_SUBVERSION])
     })
 }
 
@@ -10399,7 +10426,7 @@ pub unsafe extern "C" fn PMPI_Get_library_version(
 ) -> c_int {
     shim::run("MPI_Get_library_version", MPI_COMM_WORLD, || {
         shim::write_out_str(
-            &env::library_version(),
+            &crate::runtime::env::library_version(MPI_VERSION, MPI_SUBVERSION),
             version,
             MPI_MAX_LIBRARY_VERSION_STRING as usize,
             resultlen,
@@ -10437,7 +10464,12 @@ pub unsafe extern "C" fn PMPI_Error_string(
     resultlen: *mut c_int,
 ) -> c_int {
     shim::run("MPI_Error_string", MPI_COMM_WORLD, || {
-        env::error_string(errorcode, string, resultlen)
+        shim::write_out_str(
+            &errors::code_string(errorcode).ok_or_else(|| errors::invalid_code(errorcode))?,
+            string,
+            MPI_MAX_ERROR_STRING as usize,
+            resultlen,
+        )
     })
 }
 
@@ -10466,7 +10498,10 @@ pub unsafe extern "C" fn PMPI_Alloc_mem(
     baseptr: *mut c_void,
 ) -> c_int {
     shim::run("MPI_Alloc_mem", MPI_COMM_WORLD, || {
-        env::alloc_mem(size, info, baseptr)
+        shim::write_out(
+            baseptr as *mut *mut c_void,
+            crate::runtime::env::alloc_mem(size)?,
+        )
     })
 }
 
@@ -10747,7 +10782,10 @@ pub unsafe extern "C" fn PMPI_Errhandler_create(
     errhandler: *mut MPI_Errhandler,
 ) -> c_int {
     shim::run("MPI_Errhandler_create", MPI_COMM_WORLD, || {
-        comm::create_errhandler(function, errhandler)
+        shim::write_out(
+            errhandler,
+            handles::new_errhandler(args::errhandler_fn(function)? as usize),
+        )
     })
 }
 

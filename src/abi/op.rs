@@ -5,14 +5,14 @@
 use super::callbacks::{App, Convention};
 use super::consts::*;
 use super::shim::write_out;
-use crate::coll::Reducer;
+use crate::coll::{Reducer, UserFunction};
 use crate::datatype::Datatype;
 use crate::error::{Error, ErrorClass, Result};
 use crate::mpi_err;
 use crate::op as ops;
+use crate::runtime::slab::Slab;
 use parking_lot::RwLock;
 use std::os::raw::{c_int, c_void};
-use std::sync::Arc;
 
 /// The C user function: `(invec, inoutvec, len, datatype)`, its length an int
 /// (MPI_Op_create) or an MPI_Count (MPI_Op_create_c).
@@ -60,16 +60,8 @@ struct UserOp {
     commute: bool,
 }
 
-/// Created operations; handle = DIRECT | op kind | index (MPICH's encoding).
-struct OpTable {
-    slots: Vec<Option<UserOp>>,
-    free: Vec<usize>,
-}
-
-static OPS: RwLock<OpTable> = RwLock::new(OpTable {
-    slots: Vec::new(),
-    free: Vec::new(),
-});
+/// Created operations; handle = DIRECT | op kind | slot (MPICH's encoding).
+static OPS: RwLock<Slab<UserOp>> = RwLock::new(Slab::new(0));
 
 const OP_DIRECT: u32 = 0x9800_0000;
 const OP_BUILTIN: u32 = 0x5800_0000;
@@ -81,11 +73,7 @@ fn user_op(op: MPI_Op) -> Option<UserOp> {
     if u & KIND_MASK != OP_DIRECT {
         return None;
     }
-    OPS.read()
-        .slots
-        .get((u & INDEX_MASK) as usize)
-        .copied()
-        .flatten()
+    OPS.read().get((u & INDEX_MASK) as usize).copied()
 }
 
 fn is_predefined(op: MPI_Op) -> bool {
@@ -93,138 +81,40 @@ fn is_predefined(op: MPI_Op) -> bool {
     u & KIND_MASK == OP_BUILTIN && (1..=0xe).contains(&(u & INDEX_MASK))
 }
 
+/// The predefined operations in handle order (MPICH's builtin indices 1 to 0xe).
+const PREDEFINED: [ops::Op; 14] = {
+    use ops::Op::*;
+    [
+        Max, Min, Sum, Prod, Land, Band, Lor, Bor, Lxor, Bxor, Minloc, Maxloc, Replace, NoOp,
+    ]
+};
+
 /// The predefined operation behind a handle (MPI_ERR_OP for anything else).
 pub fn predefined_op(op: MPI_Op) -> Result<ops::Op> {
-    use ops::Op::*;
-    Ok(match op {
-        MPI_MAX => Max,
-        MPI_MIN => Min,
-        MPI_SUM => Sum,
-        MPI_PROD => Prod,
-        MPI_LAND => Land,
-        MPI_BAND => Band,
-        MPI_LOR => Lor,
-        MPI_BOR => Bor,
-        MPI_LXOR => Lxor,
-        MPI_BXOR => Bxor,
-        MPI_MINLOC => Minloc,
-        MPI_MAXLOC => Maxloc,
-        MPI_REPLACE => Replace,
-        MPI_NO_OP => NoOp,
-        MPI_OP_NULL => return mpi_err!(Op, "MPI_OP_NULL is not an operation"),
-        _ => return mpi_err!(Op, "invalid operation {op:#x}"),
-    })
+    if op == MPI_OP_NULL {
+        return mpi_err!(Op, "MPI_OP_NULL is not an operation");
+    }
+    match is_predefined(op) {
+        true => Ok(PREDEFINED[(op as u32 & INDEX_MASK) as usize - 1]),
+        false => mpi_err!(Op, "invalid operation {op:#x}"),
+    }
 }
 
 /// Bind `op` to the datatype (`handle`, `ty`) for a reduction collective or
-/// MPI_Reduce_local: MPI_ERR_OP for an invalid handle, MPI_REPLACE / MPI_NO_OP (one-sided
-/// only) and a predefined operation on a type it is not defined for.
+/// MPI_Reduce_local (the rules: `Reducer::predefined`, MPI_ERR_OP for an invalid handle).
 pub fn reducer(op: MPI_Op, handle: MPI_Datatype, ty: &Datatype) -> Result<Reducer> {
-    if let Some(u) = user_op(op) {
-        return Ok(user_reducer(u, handle, ty));
-    }
-    let o = predefined_op(op)?;
-    if matches!(o, ops::Op::Replace | ops::Op::NoOp) {
-        return mpi_err!(
-            Op,
-            "MPI_REPLACE and MPI_NO_OP are only for one-sided accumulate operations"
-        );
-    }
-    let Some((basic, _)) = ty.basic else {
-        return mpi_err!(
-            Op,
-            "predefined operation {o:?} on datatype {} that is not made of one basic type",
-            if ty.name.is_empty() {
-                "(derived)"
-            } else {
-                &ty.name
-            }
-        );
-    };
-    ops::check(o, basic).map_err(|_| {
-        Error::new(
-            ErrorClass::Op,
-            format!(
-                "{o:?} is not defined on {}",
-                if ty.name.is_empty() {
-                    "this datatype"
-                } else {
-                    &ty.name
-                }
-            ),
-        )
-    })?;
-    Ok(Reducer {
-        combine: Arc::new(move |input: &[u8], inout: &mut [u8]| {
-            ops::apply_packed(o, basic, input, inout)
-                .map_err(|_| Error::new(ErrorClass::Op, "operation not defined on type"))
-        }),
-        commutative: true,
-        elem: ty.size,
-    })
-}
-
-/// A user function on packed data: called directly when the type is contiguous, else on
-/// temporaries in the type's own layout (what the function expects to index).
-fn user_reducer(u: UserOp, handle: MPI_Datatype, ty: &Datatype) -> Reducer {
-    let size = ty.size.max(1);
-    let contiguous = ty.is_contiguous();
-    let layout = Arc::new(ty.clone());
-    Reducer {
-        combine: Arc::new(move |input: &[u8], inout: &mut [u8]| {
-            let k = inout.len() / size;
-            if k == 0 {
-                return Ok(());
-            }
-            if contiguous {
-                // SAFETY: the function reads `k` elements at invec and updates as many
-                // at inoutvec, both live slices of that size (MPI's contract for user
-                // functions: invec is not written).
-                let (a, b) = (input.as_ptr() as *mut u8, inout.as_mut_ptr());
-                return unsafe { u.f.call(a, b, k, handle) };
-            }
-            let mut a = Laid::new(&layout, k);
-            let mut b = Laid::new(&layout, k);
-            // SAFETY: `Laid` buffers span k elements of the type's layout.
-            unsafe {
-                layout.unpack(k, input, a.base());
-                layout.unpack(k, inout, b.base());
-                u.f.call(a.base(), b.base(), k, handle)?;
-                let mut out = Vec::with_capacity(inout.len());
-                layout.pack(k, b.base(), &mut out);
-                inout.copy_from_slice(&out[..inout.len()]);
-            }
-            Ok(())
-        }),
-        commutative: u.commute,
-        elem: ty.size,
+    match user_op(op) {
+        Some(u) => Ok(Reducer::user(Bound(u.f, handle), u.commute, ty)),
+        None => Reducer::predefined(predefined_op(op)?, ty),
     }
 }
 
-/// Memory for `k` elements of a non-contiguous type in its own layout, 16-byte aligned.
-struct Laid {
-    mem: Vec<u128>,
-    shift: isize,
-}
+/// A user function with the datatype handle it is called with.
+struct Bound(UserFn, MPI_Datatype);
 
-impl Laid {
-    fn new(t: &Datatype, k: usize) -> Self {
-        // Span of k elements: from the first element's true lower bound to the last
-        // element's true upper bound (extents may be negative).
-        let last = (k as isize - 1) * t.extent;
-        let lo = t.true_lb.min(t.true_lb + last);
-        let hi = (t.true_lb + t.true_extent).max(t.true_lb + t.true_extent + last);
-        let bytes = (hi - lo).max(0) as usize;
-        Laid {
-            mem: vec![0u128; bytes.div_ceil(16).max(1)],
-            shift: -lo,
-        }
-    }
-
-    /// The address element 0 starts at (may lie outside `mem` when the lower bound is
-    /// not 0; the type map only touches bytes inside).
-    fn base(&mut self) -> *mut u8 {
-        (self.mem.as_mut_ptr() as *mut u8).wrapping_offset(self.shift)
+impl UserFunction for Bound {
+    unsafe fn call(&self, a: *mut u8, b: *mut u8, k: usize) -> Result<()> {
+        self.0.call(a, b, k, self.1)
     }
 }
 
@@ -234,33 +124,21 @@ pub(crate) unsafe fn create(
     commute: c_int,
     op: *mut MPI_Op,
 ) -> Result<()> {
-    {
-        let Some(f) = user_fn else {
-            return mpi_err!(Arg, "NULL user function");
-        };
-        if op.is_null() {
-            return mpi_err!(Arg, "NULL op argument");
-        }
-        let u = UserOp {
-            f,
-            commute: commute != 0,
-        };
-        let mut t = OPS.write();
-        let i = match t.free.pop() {
-            Some(i) => {
-                t.slots[i] = Some(u);
-                i
-            }
-            None => {
-                t.slots.push(Some(u));
-                t.slots.len() - 1
-            }
-        };
-        if i as u32 > INDEX_MASK {
-            return mpi_err!(Other, "too many user operations");
-        }
-        write_out(op, (OP_DIRECT | i as u32) as MPI_Op)
+    let Some(f) = user_fn else {
+        return mpi_err!(Arg, "NULL user function");
+    };
+    if op.is_null() {
+        return mpi_err!(Arg, "NULL op argument");
     }
+    let u = UserOp {
+        f,
+        commute: commute != 0,
+    };
+    let i = OPS.write().insert(u);
+    if i as u32 > INDEX_MASK {
+        return mpi_err!(Other, "too many user operations");
+    }
+    write_out(op, (OP_DIRECT | i as u32) as MPI_Op)
 }
 
 pub(crate) unsafe fn free(op: *mut MPI_Op) -> Result<()> {
@@ -271,16 +149,11 @@ pub(crate) unsafe fn free(op: *mut MPI_Op) -> Result<()> {
     if is_predefined(h) {
         return mpi_err!(Op, "cannot free a predefined operation");
     }
+    // Collectives in flight keep their own copy of the function: freeing is safe.
     let u = h as u32;
-    let mut t = OPS.write();
-    let i = (u & INDEX_MASK) as usize;
-    if u & KIND_MASK != OP_DIRECT || t.slots.get(i).is_none_or(|s| s.is_none()) {
+    if u & KIND_MASK != OP_DIRECT || OPS.write().remove((u & INDEX_MASK) as usize).is_none() {
         return mpi_err!(Op, "invalid operation {h:#x}");
     }
-    // Collectives in flight keep their own copy of the function: freeing is safe.
-    t.slots[i] = None;
-    t.free.push(i);
-    drop(t);
     *op = MPI_OP_NULL;
     Ok(())
 }

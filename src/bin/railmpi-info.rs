@@ -100,7 +100,13 @@ fn print_verbs() {
 }
 
 fn main() {
-    println!("{}", mpi::abi::env::library_version());
+    println!(
+        "{}",
+        mpi::runtime::env::library_version(
+            mpi::abi::consts::MPI_VERSION,
+            mpi::abi::consts::MPI_SUBVERSION
+        )
+    );
     println!();
     println!("Rails (fabric::Rail providers; each job opens those that reach its peers):");
     let config = match Config::from_env() {

@@ -31,11 +31,13 @@ pub mod neighbor;
 pub mod plan;
 pub mod reduce;
 pub mod reduce_scatter;
+mod reducer;
 pub mod scan;
 pub mod schedule;
 pub mod tree;
 
 pub use plan::{Blocks, Plan, Reducer, TypedBuf};
+pub use reducer::UserFunction;
 
 /// Kinds of collective calls (the low bits of their schedules' tags; see
 /// `schedule::Schedule::new`).

@@ -1,5 +1,5 @@
 //! Attribute caching (MPI-4.1 §7.7): keyvals, and the values cached under them on
-//! communicators, windows and datatypes.
+//! communicators, windows and datatypes; and the predefined attributes of communicators.
 //!
 //! Language-independent: a keyval's copy and delete functions are the binding's
 //! (`Callbacks`), and objects and keyvals are named to them by the binding's handles. As in
@@ -254,6 +254,58 @@ pub fn copy_all<H: Holder>(old: H, new: H) -> Result<()> {
     result
 }
 
+/// The predefined attributes every communicator has (MPI-4.1 §9.1.2, §11.10.1, §9.5):
+/// read-only (the application can neither set nor delete them), the job's facts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Predefined {
+    TagUb,
+    Host,
+    Io,
+    WtimeIsGlobal,
+    UniverseSize,
+    AppNum,
+    LastUsedCode,
+}
+
+/// A predefined attribute's value: a number, or processes as MPI names them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Value {
+    Int(i32),
+    /// No process (MPI_PROC_NULL).
+    NoProcess,
+    /// Any process (MPI_ANY_SOURCE).
+    AnyProcess,
+}
+
+/// The facts of the running job that predefined attributes report.
+pub struct JobFacts {
+    /// The largest tag.
+    pub tag_ub: i32,
+    /// The processes of the job (railmpi starts no more than it was given).
+    pub universe_size: usize,
+    /// This process's application in an MPMD launch.
+    pub appnum: i32,
+    /// The largest error code in use (the application's added ones included).
+    pub last_used_code: i32,
+}
+
+impl Predefined {
+    pub fn value(self, job: &JobFacts) -> Value {
+        match self {
+            Predefined::TagUb => Value::Int(job.tag_ub),
+            // No process is a host in MPI's sense (MPI_PROC_NULL).
+            Predefined::Host => Value::NoProcess,
+            // Every process can do I/O.
+            Predefined::Io => Value::AnyProcess,
+            // Each process's MPI_Wtime has its own origin.
+            Predefined::WtimeIsGlobal => Value::Int(0),
+            Predefined::UniverseSize => Value::Int(job.universe_size as i32),
+            Predefined::AppNum => Value::Int(job.appnum),
+            Predefined::LastUsedCode => Value::Int(job.last_used_code),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -265,6 +317,23 @@ mod tests {
             value: 7,
             fortran: None,
         }
+    }
+
+    #[test]
+    fn predefined_values_are_the_jobs() {
+        let job = JobFacts {
+            tag_ub: 99,
+            universe_size: 4,
+            appnum: 1,
+            last_used_code: 70,
+        };
+        assert_eq!(Predefined::TagUb.value(&job), Value::Int(99));
+        assert_eq!(Predefined::UniverseSize.value(&job), Value::Int(4));
+        assert_eq!(Predefined::AppNum.value(&job), Value::Int(1));
+        assert_eq!(Predefined::LastUsedCode.value(&job), Value::Int(70));
+        assert_eq!(Predefined::WtimeIsGlobal.value(&job), Value::Int(0));
+        assert_eq!(Predefined::Host.value(&job), Value::NoProcess);
+        assert_eq!(Predefined::Io.value(&job), Value::AnyProcess);
     }
 
     #[test]

@@ -191,6 +191,15 @@ impl Group {
         self.members.iter().all(|m| theirs.contains(m))
     }
 
+    /// A new communicator's group must be a subset of its parent's (MPI_Comm_create,
+    /// MPI_Comm_create_group: MPI_ERR_GROUP).
+    pub fn check_subset_of(&self, parent: &Group) -> Result<()> {
+        if !self.is_subset_of(parent) {
+            return mpi_err!(Group, "the group is not a subset of the communicator's");
+        }
+        Ok(())
+    }
+
     /// At most as many ranks (`n`) as the group has (MPI_ERR_RANK: MPI_Group_incl/excl check
     /// it before they read the ranks).
     pub fn check_count(&self, n: i64) -> Result<()> {
@@ -342,6 +351,9 @@ mod tests {
         assert_eq!(a.difference(&a), g(&[]));
         assert!(g(&[3, 5]).is_subset_of(&a));
         assert!(!g(&[3, 4]).is_subset_of(&a));
+        assert!(g(&[3, 5]).check_subset_of(&a).is_ok());
+        let e = g(&[3, 4]).check_subset_of(&a).err().unwrap();
+        assert_eq!(e.class, crate::error::ErrorClass::Group);
     }
 
     #[test]

@@ -60,6 +60,44 @@ pub struct Communicator {
     spans: std::sync::atomic::AtomicU8,
 }
 
+/// A context id no communicator uses: the stand-in's behind an MPI_Comm_idup handle until
+/// the agreement completes (`Communicator::pending`).
+const CTX_PENDING: u32 = u32::MAX - 7;
+
+/// MPI_Comm_split_type's kinds (MPI-4.0 §7.4.2), as the split sees them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SplitType {
+    /// MPI_UNDEFINED: this process takes part and gets no communicator.
+    Undefined,
+    /// MPI_COMM_TYPE_SHARED: the processes that share memory (this node's).
+    Shared,
+    /// MPI_COMM_TYPE_HW_UNGUIDED: the node, if it is a strict subset of the parent.
+    HwUnguided,
+    /// MPI_COMM_TYPE_HW_GUIDED and _RESOURCE_GUIDED: by the resource the info key
+    /// "mpi_hw_resource_type" names (None: no key, or MPI_INFO_NULL).
+    Guided(Option<String>),
+}
+
+impl SplitType {
+    /// Whether this process joins its node's communicator. The only resource railmpi
+    /// knows is the reserved "mpi_shared_memory" (MPI_COMM_TYPE_SHARED); any other, or
+    /// none, gives MPI_COMM_NULL. (Every process still takes part in the one collective
+    /// split, whatever it passed.)
+    pub fn joins(&self) -> bool {
+        match self {
+            SplitType::Undefined => false,
+            SplitType::Shared | SplitType::HwUnguided => true,
+            SplitType::Guided(r) => r.as_deref() == Some("mpi_shared_memory"),
+        }
+    }
+
+    /// Whether the node's communicator `new` (of `parent`) is kept: always, but for
+    /// HW_UNGUIDED, which must split (a strict subset).
+    pub fn keeps(&self, new: &Communicator, parent: &Communicator) -> bool {
+        *self != SplitType::HwUnguided || new.size() < parent.size()
+    }
+}
+
 /// Kinds of collective with a sequence of their own (`Communicator::coll_seq`).
 const SEQ_KINDS: usize = 16;
 
@@ -106,6 +144,16 @@ impl Communicator {
             local: Some(intra),
             coll_seq: Default::default(),
             spans: Default::default(),
+        }
+    }
+
+    /// The stand-in behind an MPI_Comm_idup handle until its context is agreed: `parent`'s
+    /// groups on a context no communicator uses (MPI forbids using the handle before).
+    pub fn pending(parent: &Communicator) -> Self {
+        let (rank, group) = (parent.rank, parent.group.clone());
+        match parent.remote_group() {
+            Some(r) => Communicator::new_inter(CTX_PENDING, rank, group, r.clone()),
+            None => Communicator::new(CTX_PENDING, rank, group),
         }
     }
 
@@ -245,6 +293,35 @@ mod tests {
         assert_eq!(split_order(&e, 0), vec![2, 0, 3]);
         assert_eq!(split_order(&e, 1), vec![4, 1]);
         assert!(split_order(&e, 7).is_empty());
+    }
+
+    #[test]
+    fn split_types_join_the_node() {
+        let g = |m: Vec<usize>| Arc::new(Group::new(m));
+        let parent = Communicator::new(0, 0, g(vec![0, 1, 2]));
+        let (whole, part) = (
+            Communicator::new(4, 0, g(vec![0, 1, 2])),
+            Communicator::new(6, 0, g(vec![0, 1])),
+        );
+        let guided = |r: &str| SplitType::Guided(Some(r.into()));
+        assert!(SplitType::Shared.joins() && SplitType::HwUnguided.joins());
+        assert!(guided("mpi_shared_memory").joins());
+        assert!(!guided("socket").joins() && !SplitType::Guided(None).joins());
+        assert!(!SplitType::Undefined.joins());
+        assert!(SplitType::Shared.keeps(&whole, &parent));
+        assert!(!SplitType::HwUnguided.keeps(&whole, &parent));
+        assert!(SplitType::HwUnguided.keeps(&part, &parent));
+    }
+
+    #[test]
+    fn pending_keeps_the_parents_groups() {
+        let g = |m: Vec<usize>| Arc::new(Group::new(m));
+        let x = Communicator::new_inter(8, 1, g(vec![0, 2]), g(vec![5, 3, 1]));
+        let p = Communicator::pending(&x);
+        assert!(p.is_inter() && p.ctx == CTX_PENDING);
+        assert_eq!(Communicator::compare(&x, &p), Comparison::Congruent);
+        let intra = Communicator::new(8, 1, g(vec![0, 2]));
+        assert!(!Communicator::pending(&intra).is_inter());
     }
 
     #[test]

@@ -5,7 +5,7 @@
 use super::World;
 use crate::coll::{self, CollTransport};
 use crate::comm::context::{GROUP_CTXS, GROUP_CTX_FIRST};
-use crate::comm::{Communicator, Group};
+use crate::comm::{Communicator, Group, SplitType};
 use crate::error::Result;
 use crate::mpi_err;
 use std::collections::HashMap;
@@ -156,6 +156,17 @@ impl World {
     ) -> Result<Option<Arc<Communicator>>> {
         let color = (!undefined).then(|| node_color(&self.processor_name));
         self.comm_split(parent, color, key)
+    }
+
+    /// MPI_Comm_split_type (collective): this node's processes split off by `kind`'s rules.
+    pub fn comm_split_type(
+        &self,
+        parent: &Communicator,
+        kind: SplitType,
+        key: i32,
+    ) -> Result<Option<Arc<Communicator>>> {
+        let c = self.comm_split_shared(parent, !kind.joins(), key)?;
+        Ok(c.filter(|c| kind.keeps(c, parent)))
     }
 
     /// The first `n` processes of `parent`, in order, as a new communicator (collective;

@@ -19,6 +19,36 @@ pub struct Bridge<'a> {
     pub tag: i32,
 }
 
+impl<'a> Bridge<'a> {
+    /// The far end as the local leader names it: the remote leader's rank in `peer_comm`
+    /// (None: MPI_PROC_NULL), which must be another process (MPI_ERR_RANK).
+    pub fn new(peer_comm: &'a Communicator, remote: Option<usize>, tag: i32) -> Result<Self> {
+        let Some(remote_leader) = remote else {
+            return mpi_err!(Rank, "the remote leader cannot be MPI_PROC_NULL");
+        };
+        if !peer_comm.is_inter() && remote_leader == peer_comm.rank {
+            return mpi_err!(Rank, "the remote leader is the local leader itself");
+        }
+        Ok(Bridge {
+            peer_comm,
+            remote_leader,
+            tag,
+        })
+    }
+}
+
+/// MPI_Intercomm_create's local leader, a rank of `local_comm` (MPI_ERR_RANK).
+pub fn local_leader(local_comm: &Communicator, leader: i32) -> Result<usize> {
+    match usize::try_from(leader) {
+        Ok(l) if l < local_comm.size() => Ok(l),
+        _ => mpi_err!(
+            Rank,
+            "invalid local leader {leader} (communicator size {})",
+            local_comm.size()
+        ),
+    }
+}
+
 fn u32s(v: &[u32]) -> Vec<u8> {
     v.iter().flat_map(|x| x.to_le_bytes()).collect()
 }
@@ -277,5 +307,31 @@ impl World {
             )))),
             _ => Ok(None),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::ErrorClass;
+
+    #[test]
+    fn leaders_are_checked() {
+        let g = |m: Vec<usize>| Arc::new(Group::new(m));
+        let c = Communicator::new(0, 1, g(vec![0, 1, 2]));
+        assert_eq!(local_leader(&c, 2).unwrap(), 2);
+        for bad in [-1, 3] {
+            assert_eq!(local_leader(&c, bad).err().unwrap().class, ErrorClass::Rank);
+        }
+        assert_eq!(Bridge::new(&c, Some(2), 7).unwrap().remote_leader, 2);
+        for bad in [None, Some(1)] {
+            assert_eq!(
+                Bridge::new(&c, bad, 7).err().unwrap().class,
+                ErrorClass::Rank
+            );
+        }
+        // Over an intercommunicator the remote leader's rank names the other group.
+        let x = Communicator::new_inter(8, 1, g(vec![0, 1]), g(vec![2, 3]));
+        assert!(Bridge::new(&x, Some(1), 7).is_ok());
     }
 }

@@ -4,6 +4,7 @@ pub mod bsend;
 pub mod comms;
 pub mod config;
 pub mod dynamic;
+pub mod env;
 pub mod errhandler;
 pub mod grequest;
 pub mod idup;
