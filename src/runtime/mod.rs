@@ -16,6 +16,7 @@ pub mod partitioned;
 pub mod pmi;
 pub mod progress;
 pub mod requests;
+pub mod session;
 pub mod slab;
 pub mod table_cache;
 pub mod world;
