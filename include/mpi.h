@@ -866,8 +866,8 @@ int MPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf, MPI_Coun
 int MPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count *recvcounts, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
 int MPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int *recvcounts, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request);
 int MPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const MPI_Count *recvcounts, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request);
-int MPI_Register_datarep(const char *datarep, void *read_conversion_fn, void *write_conversion_fn, void *_dtype_file_extent_fn, void *_extra_state);
-int MPI_Register_datarep_c(const char *datarep, void *read_conversion_fn, void *write_conversion_fn, void *_dtype_file_extent_fn, void *_extra_state);
+int MPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function read_conversion_fn, MPI_Datarep_conversion_function write_conversion_fn, MPI_Datarep_extent_function dtype_file_extent_fn, void *extra_state);
+int MPI_Register_datarep_c(const char *datarep, MPI_Datarep_conversion_function_c read_conversion_fn, MPI_Datarep_conversion_function_c write_conversion_fn, MPI_Datarep_extent_function dtype_file_extent_fn, void *extra_state);
 int MPI_Remove_error_class(int errorclass);
 int MPI_Remove_error_code(int errorcode);
 int MPI_Remove_error_string(int errorcode);
@@ -1516,8 +1516,8 @@ int PMPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf, MPI_Cou
 int PMPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count *recvcounts, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
 int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int *recvcounts, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request);
 int PMPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const MPI_Count *recvcounts, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request);
-int PMPI_Register_datarep(const char *datarep, void *read_conversion_fn, void *write_conversion_fn, void *_dtype_file_extent_fn, void *_extra_state);
-int PMPI_Register_datarep_c(const char *datarep, void *read_conversion_fn, void *write_conversion_fn, void *_dtype_file_extent_fn, void *_extra_state);
+int PMPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function read_conversion_fn, MPI_Datarep_conversion_function write_conversion_fn, MPI_Datarep_extent_function dtype_file_extent_fn, void *extra_state);
+int PMPI_Register_datarep_c(const char *datarep, MPI_Datarep_conversion_function_c read_conversion_fn, MPI_Datarep_conversion_function_c write_conversion_fn, MPI_Datarep_extent_function dtype_file_extent_fn, void *extra_state);
 int PMPI_Remove_error_class(int errorclass);
 int PMPI_Remove_error_code(int errorcode);
 int PMPI_Remove_error_string(int errorcode);

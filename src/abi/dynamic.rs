@@ -1,28 +1,18 @@
-//! Dynamic processes (MPI-4.1 §11): ports, accept/connect, join, disconnect, the parent.
-//! The work is in `runtime::dynamic`.
+//! Dynamic processes (MPI-4.1 §11): ports, accept/connect, join, disconnect, the parent's
+//! handle, spawn — the C strings, arrays and handles; the rules and the work are
+//! `runtime::dynamic`'s.
 
 use super::args;
 use super::attr;
 use super::consts::*;
+use super::file::c_string;
 use super::handles;
 use super::shim::{self, write_out, write_out_str};
 use crate::error::Result;
 use crate::mpi_err;
-use crate::runtime::dynamic::SpawnCmd;
+use crate::runtime::dynamic::{ParentHandle, SpawnCmd};
 use std::ffi::CStr;
 use std::os::raw::{c_char, c_int};
-
-/// A string argument (a port or service name; NULL is an MPI_ERR_ARG naming `what`).
-unsafe fn name_arg(name: *const c_char, what: &str) -> Result<String> {
-    if name.is_null() {
-        return mpi_err!(Arg, "NULL {what}");
-    }
-    Ok(CStr::from_ptr(name).to_string_lossy().into_owned())
-}
-
-unsafe fn port_arg(name: *const c_char) -> Result<String> {
-    name_arg(name, "port name")
-}
 
 pub(crate) unsafe fn open_port(info: MPI_Info, port_name: *mut c_char) -> Result<()> {
     let w = shim::world()?;
@@ -41,7 +31,7 @@ pub(crate) unsafe fn open_port(info: MPI_Info, port_name: *mut c_char) -> Result
 
 pub(crate) unsafe fn close_port(port_name: *const c_char) -> Result<()> {
     shim::world()?;
-    crate::runtime::dynamic::port::close(&port_arg(port_name)?)
+    crate::runtime::dynamic::port::close(&c_string(port_name, "port name")?)
 }
 
 /// What accept, connect and spawn check alike: an intracommunicator, a root in it, and
@@ -53,13 +43,11 @@ unsafe fn collective_args(
 ) -> Result<(handles::CommRef, usize)> {
     let c = handles::comm(comm)?;
     args::intra(&c)?;
-    if root < 0 || root as usize >= c.size() {
-        return mpi_err!(Root, "invalid root {root} (communicator size {})", c.size());
-    }
+    let root = args::root(&c, root)?;
     if out.is_null() {
         return mpi_err!(Arg, "NULL new intercommunicator");
     }
-    Ok((c, root as usize))
+    Ok((c, root))
 }
 
 /// MPI_Comm_accept and MPI_Comm_connect (`accept` false): the same arguments, checked
@@ -77,7 +65,7 @@ pub(crate) unsafe fn accept_connect(
     // The port name and info are significant at the root only.
     let name = if c.rank == root {
         super::info::check(info)?;
-        Some(port_arg(port_name)?)
+        Some(c_string(port_name, "port name")?)
     } else {
         None
     };
@@ -92,20 +80,6 @@ pub(crate) unsafe fn comm_join(fd: c_int, intercomm: *mut MPI_Comm) -> Result<()
     let w = shim::world()?;
     if intercomm.is_null() {
         return mpi_err!(Arg, "NULL intercomm");
-    }
-    // A descriptor that is not a connected socket is the caller's error.
-    let mut ty: c_int = 0;
-    let mut len = std::mem::size_of::<c_int>() as libc::socklen_t;
-    // SAFETY: getsockopt writes at most `len` bytes into `ty`, an int.
-    let rc = libc::getsockopt(
-        fd,
-        libc::SOL_SOCKET,
-        libc::SO_TYPE,
-        &mut ty as *mut c_int as *mut libc::c_void,
-        &mut len,
-    );
-    if fd < 0 || rc != 0 || ty != libc::SOCK_STREAM {
-        return mpi_err!(Arg, "MPI_Comm_join: {fd} is not a stream socket");
     }
     let inter = w.comm_join(fd)?;
     write_out(intercomm, handles::derived_comm(inter, MPI_COMM_WORLD))
@@ -127,51 +101,26 @@ pub(crate) unsafe fn comm_disconnect(comm: *mut MPI_Comm) -> Result<()> {
     handles::free_comm(*comm)?;
     *comm = MPI_COMM_NULL;
     drop(c);
-    // The links to other jobs that no communicator needs now close (the parent's is
-    // needed while it may still be asked for).
-    let mut in_use = handles::peers_in_use(w.size);
-    if matches!(*PARENT.lock(), ParentHandle::Unmade) {
-        if let Some(p) = w.parent.get() {
-            in_use.extend(p.peers.members.iter().copied());
-        }
-    }
-    w.release_links(&|p| in_use.contains(&p));
+    // The links to other jobs that no communicator needs now close.
+    w.release_links(handles::peers_in_use(w.size), PARENT.unmade());
     Ok(())
 }
 
-/// The parent intercommunicator's handle: made at the first MPI_Comm_get_parent, gone
-/// once the application frees or disconnects it (then MPI_COMM_NULL, as MPI says).
-#[derive(Clone, Copy)]
-enum ParentHandle {
-    Unmade,
-    Made(MPI_Comm),
-    Gone,
-}
-
-static PARENT: parking_lot::Mutex<ParentHandle> = parking_lot::Mutex::new(ParentHandle::Unmade);
+/// The parent intercommunicator's handle.
+static PARENT: ParentHandle<MPI_Comm> = ParentHandle::new();
 
 /// `comm` is being freed (MPI_Comm_free, MPI_Comm_disconnect): if it is the parent's,
 /// MPI_Comm_get_parent answers MPI_COMM_NULL from now on.
 pub fn forget_parent(comm: MPI_Comm) {
-    let mut p = PARENT.lock();
-    if matches!(*p, ParentHandle::Made(h) if h == comm) {
-        *p = ParentHandle::Gone;
-    }
+    PARENT.forget(comm);
 }
 
 pub(crate) unsafe fn comm_get_parent(parent: *mut MPI_Comm) -> Result<()> {
     let w = shim::world()?;
-    let mut p = PARENT.lock();
-    let h = match (*p, w.parent.get()) {
-        (ParentHandle::Made(h), _) => h,
-        (ParentHandle::Unmade, Some(c)) => {
-            let h = handles::derived_comm(c.clone(), MPI_COMM_WORLD);
-            *p = ParentHandle::Made(h);
-            h
-        }
-        _ => MPI_COMM_NULL,
-    };
-    write_out(parent, h)
+    let h = PARENT.get(w.parent.get(), |c| {
+        handles::derived_comm(c.clone(), MPI_COMM_WORLD)
+    });
+    write_out(parent, h.unwrap_or(MPI_COMM_NULL))
 }
 
 /// A NULL-terminated argv (MPI_ARGV_NULL: none).
@@ -189,7 +138,7 @@ unsafe fn argv_arg(argv: *mut *mut c_char) -> Vec<String> {
 }
 
 /// The spawn calls' shared part: `cmds` is read at the root only (as MPI says).
-unsafe fn spawn_call(
+pub(crate) unsafe fn spawn_call(
     count: c_int,
     cmds: impl FnOnce() -> Result<Vec<SpawnCmd>>,
     root: c_int,
@@ -199,15 +148,7 @@ unsafe fn spawn_call(
 ) -> Result<()> {
     let w = shim::world()?;
     let (c, root) = collective_args(comm, root, intercomm)?;
-    let cmds = if c.rank == root {
-        if count <= 0 {
-            return mpi_err!(Arg, "invalid count {count}");
-        }
-        Some(cmds()?)
-    } else {
-        None
-    };
-    let inter = w.comm_spawn(cmds.as_deref(), &c, root)?;
+    let inter = w.comm_spawn(count, cmds, &c, root)?;
     // One code per process started: all of them, or the call failed.
     if !errcodes.is_null() {
         for i in 0..inter.peers.size() {
@@ -218,43 +159,17 @@ unsafe fn spawn_call(
 }
 
 /// One spawn command's arguments, checked.
-unsafe fn spawn_cmd(
+pub(crate) unsafe fn spawn_cmd(
     command: *const c_char,
     argv: *mut *mut c_char,
     maxprocs: c_int,
     info: MPI_Info,
 ) -> Result<SpawnCmd> {
-    if command.is_null() {
-        return mpi_err!(Arg, "NULL command");
+    let mut cmd = SpawnCmd::new(c_string(command, "command")?, argv_arg(argv), maxprocs)?;
+    if info != MPI_INFO_NULL {
+        cmd.info = super::info::pairs(info)?;
     }
-    if maxprocs <= 0 {
-        return mpi_err!(Arg, "invalid maxprocs {maxprocs}");
-    }
-    Ok(SpawnCmd {
-        command: CStr::from_ptr(command).to_string_lossy().into_owned(),
-        args: argv_arg(argv),
-        maxprocs: maxprocs as u32,
-        info: if info == MPI_INFO_NULL {
-            Vec::new()
-        } else {
-            super::info::pairs(info)?
-        },
-    })
-}
-
-#[allow(clippy::too_many_arguments)]
-pub(crate) unsafe fn spawn(
-    command: *const c_char,
-    argv: *mut *mut c_char,
-    maxprocs: c_int,
-    info: MPI_Info,
-    root: c_int,
-    comm: MPI_Comm,
-    intercomm: *mut MPI_Comm,
-    array_of_errcodes: *mut c_int,
-) -> Result<()> {
-    let cmds = || Ok(vec![spawn_cmd(command, argv, maxprocs, info)?]);
-    spawn_call(1, cmds, root, comm, intercomm, array_of_errcodes)
+    Ok(cmd)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -291,10 +206,6 @@ pub(crate) unsafe fn spawn_multiple(
     spawn_call(count, cmds, root, comm, intercomm, array_of_errcodes)
 }
 
-unsafe fn service_arg(name: *const c_char) -> Result<String> {
-    name_arg(name, "service name")
-}
-
 pub(crate) unsafe fn publish_name(
     service_name: *const c_char,
     info: MPI_Info,
@@ -302,7 +213,10 @@ pub(crate) unsafe fn publish_name(
 ) -> Result<()> {
     let w = shim::world()?;
     super::info::check(info)?;
-    w.publish_name(&service_arg(service_name)?, &port_arg(port_name)?)
+    w.publish_name(
+        &c_string(service_name, "service name")?,
+        &c_string(port_name, "port name")?,
+    )
 }
 
 pub(crate) unsafe fn unpublish_name(
@@ -312,8 +226,8 @@ pub(crate) unsafe fn unpublish_name(
 ) -> Result<()> {
     let w = shim::world()?;
     super::info::check(info)?;
-    port_arg(port_name)?;
-    w.unpublish_name(&service_arg(service_name)?)
+    c_string(port_name, "port name")?;
+    w.unpublish_name(&c_string(service_name, "service name")?)
 }
 
 pub(crate) unsafe fn lookup_name(
@@ -326,7 +240,7 @@ pub(crate) unsafe fn lookup_name(
     if port_name.is_null() {
         return mpi_err!(Arg, "NULL port name buffer");
     }
-    let port = w.lookup_name(&service_arg(service_name)?)?;
+    let port = w.lookup_name(&c_string(service_name, "service name")?)?;
     write_out_str(
         &port,
         port_name,

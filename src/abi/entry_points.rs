@@ -7234,7 +7234,7 @@ pub unsafe extern "C" fn PMPI_File_delete(filename: *const c_char, info: MPI_Inf
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_set_size")]
 pub unsafe extern "C" fn PMPI_File_set_size(fh: MPI_File, size: MPI_Offset) -> c_int {
     shim::run_file("MPI_File_set_size", fh, || {
-        handles::file(fh)?.set_size(shim::world()?, file::nonneg(size)?)
+        handles::file(fh)?.set_size(shim::world()?, crate::io::offset_arg(size)?)
     })
 }
 
@@ -7242,7 +7242,7 @@ pub unsafe extern "C" fn PMPI_File_set_size(fh: MPI_File, size: MPI_Offset) -> c
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_preallocate")]
 pub unsafe extern "C" fn PMPI_File_preallocate(fh: MPI_File, size: MPI_Offset) -> c_int {
     shim::run_file("MPI_File_preallocate", fh, || {
-        handles::file(fh)?.preallocate(shim::world()?, file::nonneg(size)?)
+        handles::file(fh)?.preallocate(shim::world()?, crate::io::offset_arg(size)?)
     })
 }
 
@@ -7350,6 +7350,42 @@ pub unsafe extern "C" fn PMPI_File_get_view(
 }
 
 #[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Register_datarep")]
+pub unsafe extern "C" fn PMPI_Register_datarep(
+    datarep: *const c_char,
+    read_conversion_fn: MPI_Datarep_conversion_function,
+    write_conversion_fn: MPI_Datarep_conversion_function,
+    dtype_file_extent_fn: MPI_Datarep_extent_function,
+    extra_state: *mut c_void,
+) -> c_int {
+    shim::run_file("MPI_Register_datarep", MPI_FILE_NULL, || {
+        crate::io::Datarep::register(
+            &file::c_string(datarep, "data representation")?,
+            MPI_MAX_DATAREP_STRING as usize,
+            read_conversion_fn.is_some() || write_conversion_fn.is_some(),
+        )
+    })
+}
+
+#[no_mangle]
+#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Register_datarep_c")]
+pub unsafe extern "C" fn PMPI_Register_datarep_c(
+    datarep: *const c_char,
+    read_conversion_fn: MPI_Datarep_conversion_function_c,
+    write_conversion_fn: MPI_Datarep_conversion_function_c,
+    dtype_file_extent_fn: MPI_Datarep_extent_function,
+    extra_state: *mut c_void,
+) -> c_int {
+    shim::run_file("MPI_Register_datarep_c", MPI_FILE_NULL, || {
+        crate::io::Datarep::register(
+            &file::c_string(datarep, "data representation")?,
+            MPI_MAX_DATAREP_STRING as usize,
+            read_conversion_fn.is_some() || write_conversion_fn.is_some(),
+        )
+    })
+}
+
+#[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_File_seek")]
 pub unsafe extern "C" fn PMPI_File_seek(fh: MPI_File, offset: MPI_Offset, whence: c_int) -> c_int {
     shim::run_file("MPI_File_seek", fh, || {
@@ -7376,7 +7412,7 @@ pub unsafe extern "C" fn PMPI_File_get_byte_offset(
 ) -> c_int {
     shim::run_file("MPI_File_get_byte_offset", fh, || {
         args::out_ptr(disp, "disp")?;
-        disp.write(handles::file(fh)?.byte_offset(file::nonneg(offset)?) as MPI_Offset);
+        disp.write(handles::file(fh)?.byte_offset(crate::io::offset_arg(offset)?) as MPI_Offset);
         Ok(())
     })
 }
@@ -7460,7 +7496,9 @@ pub unsafe extern "C" fn PMPI_File_get_type_extent(
     extent: *mut MPI_Aint,
 ) -> c_int {
     shim::run_file("MPI_File_get_type_extent", fh, || {
-        file::get_type_extent(fh, datatype, extent)
+        handles::file(fh)
+            .and_then(|_| handles::any_datatype(datatype))
+            .and_then(|t| args::put_int(extent, t.extent as i64))
     })
 }
 
@@ -7472,7 +7510,9 @@ pub unsafe extern "C" fn PMPI_File_get_type_extent_c(
     extent: *mut MPI_Count,
 ) -> c_int {
     shim::run_file("MPI_File_get_type_extent_c", fh, || {
-        file::get_type_extent(fh, datatype, extent)
+        handles::file(fh)
+            .and_then(|_| handles::any_datatype(datatype))
+            .and_then(|t| args::put_int(extent, t.extent as i64))
     })
 }
 
@@ -7489,16 +7529,16 @@ pub unsafe extern "C" fn PMPI_File_read_at(
     shim::run_file("MPI_File_read_at", fh, || {
         let count = args::count(count)?;
         args::status_arg(status)?;
-        file::blocking(
+        file::access(
             fh,
             file::Place::At(offset),
             buf,
             count,
             datatype,
-            status,
             false,
             false,
         )
+        .map(|n| file::status(status, n))
     })
 }
 
@@ -7515,16 +7555,16 @@ pub unsafe extern "C" fn PMPI_File_read_at_c(
     shim::run_file("MPI_File_read_at_c", fh, || {
         let count = args::count_c(count)?;
         args::status_arg(status)?;
-        file::blocking(
+        file::access(
             fh,
             file::Place::At(offset),
             buf,
             count,
             datatype,
-            status,
             false,
             false,
         )
+        .map(|n| file::status(status, n))
     })
 }
 
@@ -7541,16 +7581,16 @@ pub unsafe extern "C" fn PMPI_File_write_at(
     shim::run_file("MPI_File_write_at", fh, || {
         let count = args::count(count)?;
         args::status_arg(status)?;
-        file::blocking(
+        file::access(
             fh,
             file::Place::At(offset),
             buf,
             count,
             datatype,
-            status,
             true,
             false,
         )
+        .map(|n| file::status(status, n))
     })
 }
 
@@ -7567,16 +7607,16 @@ pub unsafe extern "C" fn PMPI_File_write_at_c(
     shim::run_file("MPI_File_write_at_c", fh, || {
         let count = args::count_c(count)?;
         args::status_arg(status)?;
-        file::blocking(
+        file::access(
             fh,
             file::Place::At(offset),
             buf,
             count,
             datatype,
-            status,
             true,
             false,
         )
+        .map(|n| file::status(status, n))
     })
 }
 
@@ -7593,16 +7633,16 @@ pub unsafe extern "C" fn PMPI_File_read_at_all(
     shim::run_file("MPI_File_read_at_all", fh, || {
         let count = args::count(count)?;
         args::status_arg(status)?;
-        file::blocking(
+        file::access(
             fh,
             file::Place::At(offset),
             buf,
             count,
             datatype,
-            status,
             false,
             true,
         )
+        .map(|n| file::status(status, n))
     })
 }
 
@@ -7619,16 +7659,16 @@ pub unsafe extern "C" fn PMPI_File_read_at_all_c(
     shim::run_file("MPI_File_read_at_all_c", fh, || {
         let count = args::count_c(count)?;
         args::status_arg(status)?;
-        file::blocking(
+        file::access(
             fh,
             file::Place::At(offset),
             buf,
             count,
             datatype,
-            status,
             false,
             true,
         )
+        .map(|n| file::status(status, n))
     })
 }
 
@@ -7645,16 +7685,16 @@ pub unsafe extern "C" fn PMPI_File_write_at_all(
     shim::run_file("MPI_File_write_at_all", fh, || {
         let count = args::count(count)?;
         args::status_arg(status)?;
-        file::blocking(
+        file::access(
             fh,
             file::Place::At(offset),
             buf,
             count,
             datatype,
-            status,
             true,
             true,
         )
+        .map(|n| file::status(status, n))
     })
 }
 
@@ -7671,16 +7711,16 @@ pub unsafe extern "C" fn PMPI_File_write_at_all_c(
     shim::run_file("MPI_File_write_at_all_c", fh, || {
         let count = args::count_c(count)?;
         args::status_arg(status)?;
-        file::blocking(
+        file::access(
             fh,
             file::Place::At(offset),
             buf,
             count,
             datatype,
-            status,
             true,
             true,
         )
+        .map(|n| file::status(status, n))
     })
 }
 
@@ -7696,16 +7736,16 @@ pub unsafe extern "C" fn PMPI_File_read(
     shim::run_file("MPI_File_read", fh, || {
         let count = args::count(count)?;
         args::status_arg(status)?;
-        file::blocking(
+        file::access(
             fh,
             file::Place::Individual,
             buf,
             count,
             datatype,
-            status,
             false,
             false,
         )
+        .map(|n| file::status(status, n))
     })
 }
 
@@ -7721,16 +7761,16 @@ pub unsafe extern "C" fn PMPI_File_read_c(
     shim::run_file("MPI_File_read_c", fh, || {
         let count = args::count_c(count)?;
         args::status_arg(status)?;
-        file::blocking(
+        file::access(
             fh,
             file::Place::Individual,
             buf,
             count,
             datatype,
-            status,
             false,
             false,
         )
+        .map(|n| file::status(status, n))
     })
 }
 
@@ -7746,16 +7786,16 @@ pub unsafe extern "C" fn PMPI_File_write(
     shim::run_file("MPI_File_write", fh, || {
         let count = args::count(count)?;
         args::status_arg(status)?;
-        file::blocking(
+        file::access(
             fh,
             file::Place::Individual,
             buf,
             count,
             datatype,
-            status,
             true,
             false,
         )
+        .map(|n| file::status(status, n))
     })
 }
 
@@ -7771,16 +7811,16 @@ pub unsafe extern "C" fn PMPI_File_write_c(
     shim::run_file("MPI_File_write_c", fh, || {
         let count = args::count_c(count)?;
         args::status_arg(status)?;
-        file::blocking(
+        file::access(
             fh,
             file::Place::Individual,
             buf,
             count,
             datatype,
-            status,
             true,
             false,
         )
+        .map(|n| file::status(status, n))
     })
 }
 
@@ -7796,16 +7836,16 @@ pub unsafe extern "C" fn PMPI_File_read_all(
     shim::run_file("MPI_File_read_all", fh, || {
         let count = args::count(count)?;
         args::status_arg(status)?;
-        file::blocking(
+        file::access(
             fh,
             file::Place::Individual,
             buf,
             count,
             datatype,
-            status,
             false,
             true,
         )
+        .map(|n| file::status(status, n))
     })
 }
 
@@ -7821,16 +7861,16 @@ pub unsafe extern "C" fn PMPI_File_read_all_c(
     shim::run_file("MPI_File_read_all_c", fh, || {
         let count = args::count_c(count)?;
         args::status_arg(status)?;
-        file::blocking(
+        file::access(
             fh,
             file::Place::Individual,
             buf,
             count,
             datatype,
-            status,
             false,
             true,
         )
+        .map(|n| file::status(status, n))
     })
 }
 
@@ -7846,16 +7886,16 @@ pub unsafe extern "C" fn PMPI_File_write_all(
     shim::run_file("MPI_File_write_all", fh, || {
         let count = args::count(count)?;
         args::status_arg(status)?;
-        file::blocking(
+        file::access(
             fh,
             file::Place::Individual,
             buf,
             count,
             datatype,
-            status,
             true,
             true,
         )
+        .map(|n| file::status(status, n))
     })
 }
 
@@ -7871,16 +7911,16 @@ pub unsafe extern "C" fn PMPI_File_write_all_c(
     shim::run_file("MPI_File_write_all_c", fh, || {
         let count = args::count_c(count)?;
         args::status_arg(status)?;
-        file::blocking(
+        file::access(
             fh,
             file::Place::Individual,
             buf,
             count,
             datatype,
-            status,
             true,
             true,
         )
+        .map(|n| file::status(status, n))
     })
 }
 
@@ -7896,16 +7936,8 @@ pub unsafe extern "C" fn PMPI_File_read_shared(
     shim::run_file("MPI_File_read_shared", fh, || {
         let count = args::count(count)?;
         args::status_arg(status)?;
-        file::blocking(
-            fh,
-            file::Place::Shared,
-            buf,
-            count,
-            datatype,
-            status,
-            false,
-            false,
-        )
+        file::access(fh, file::Place::Shared, buf, count, datatype, false, false)
+            .map(|n| file::status(status, n))
     })
 }
 
@@ -7921,16 +7953,8 @@ pub unsafe extern "C" fn PMPI_File_read_shared_c(
     shim::run_file("MPI_File_read_shared_c", fh, || {
         let count = args::count_c(count)?;
         args::status_arg(status)?;
-        file::blocking(
-            fh,
-            file::Place::Shared,
-            buf,
-            count,
-            datatype,
-            status,
-            false,
-            false,
-        )
+        file::access(fh, file::Place::Shared, buf, count, datatype, false, false)
+            .map(|n| file::status(status, n))
     })
 }
 
@@ -7946,16 +7970,8 @@ pub unsafe extern "C" fn PMPI_File_write_shared(
     shim::run_file("MPI_File_write_shared", fh, || {
         let count = args::count(count)?;
         args::status_arg(status)?;
-        file::blocking(
-            fh,
-            file::Place::Shared,
-            buf,
-            count,
-            datatype,
-            status,
-            true,
-            false,
-        )
+        file::access(fh, file::Place::Shared, buf, count, datatype, true, false)
+            .map(|n| file::status(status, n))
     })
 }
 
@@ -7971,16 +7987,8 @@ pub unsafe extern "C" fn PMPI_File_write_shared_c(
     shim::run_file("MPI_File_write_shared_c", fh, || {
         let count = args::count_c(count)?;
         args::status_arg(status)?;
-        file::blocking(
-            fh,
-            file::Place::Shared,
-            buf,
-            count,
-            datatype,
-            status,
-            true,
-            false,
-        )
+        file::access(fh, file::Place::Shared, buf, count, datatype, true, false)
+            .map(|n| file::status(status, n))
     })
 }
 
@@ -7996,16 +8004,8 @@ pub unsafe extern "C" fn PMPI_File_read_ordered(
     shim::run_file("MPI_File_read_ordered", fh, || {
         let count = args::count(count)?;
         args::status_arg(status)?;
-        file::blocking(
-            fh,
-            file::Place::Ordered,
-            buf,
-            count,
-            datatype,
-            status,
-            false,
-            true,
-        )
+        file::access(fh, file::Place::Ordered, buf, count, datatype, false, true)
+            .map(|n| file::status(status, n))
     })
 }
 
@@ -8021,16 +8021,8 @@ pub unsafe extern "C" fn PMPI_File_read_ordered_c(
     shim::run_file("MPI_File_read_ordered_c", fh, || {
         let count = args::count_c(count)?;
         args::status_arg(status)?;
-        file::blocking(
-            fh,
-            file::Place::Ordered,
-            buf,
-            count,
-            datatype,
-            status,
-            false,
-            true,
-        )
+        file::access(fh, file::Place::Ordered, buf, count, datatype, false, true)
+            .map(|n| file::status(status, n))
     })
 }
 
@@ -8046,16 +8038,8 @@ pub unsafe extern "C" fn PMPI_File_write_ordered(
     shim::run_file("MPI_File_write_ordered", fh, || {
         let count = args::count(count)?;
         args::status_arg(status)?;
-        file::blocking(
-            fh,
-            file::Place::Ordered,
-            buf,
-            count,
-            datatype,
-            status,
-            true,
-            true,
-        )
+        file::access(fh, file::Place::Ordered, buf, count, datatype, true, true)
+            .map(|n| file::status(status, n))
     })
 }
 
@@ -8071,16 +8055,8 @@ pub unsafe extern "C" fn PMPI_File_write_ordered_c(
     shim::run_file("MPI_File_write_ordered_c", fh, || {
         let count = args::count_c(count)?;
         args::status_arg(status)?;
-        file::blocking(
-            fh,
-            file::Place::Ordered,
-            buf,
-            count,
-            datatype,
-            status,
-            true,
-            true,
-        )
+        file::access(fh, file::Place::Ordered, buf, count, datatype, true, true)
+            .map(|n| file::status(status, n))
     })
 }
 
@@ -8097,16 +8073,16 @@ pub unsafe extern "C" fn PMPI_File_iread_at(
     shim::run_file("MPI_File_iread_at", fh, || {
         let count = args::count(count)?;
         args::out_ptr(request, "request")?;
-        file::nonblocking(
+        file::access(
             fh,
             file::Place::At(offset),
             buf,
             count,
             datatype,
-            request,
             false,
             false,
         )
+        .and_then(|n| file::request(request, n))
     })
 }
 
@@ -8123,16 +8099,16 @@ pub unsafe extern "C" fn PMPI_File_iread_at_c(
     shim::run_file("MPI_File_iread_at_c", fh, || {
         let count = args::count_c(count)?;
         args::out_ptr(request, "request")?;
-        file::nonblocking(
+        file::access(
             fh,
             file::Place::At(offset),
             buf,
             count,
             datatype,
-            request,
             false,
             false,
         )
+        .and_then(|n| file::request(request, n))
     })
 }
 
@@ -8149,16 +8125,16 @@ pub unsafe extern "C" fn PMPI_File_iwrite_at(
     shim::run_file("MPI_File_iwrite_at", fh, || {
         let count = args::count(count)?;
         args::out_ptr(request, "request")?;
-        file::nonblocking(
+        file::access(
             fh,
             file::Place::At(offset),
             buf,
             count,
             datatype,
-            request,
             true,
             false,
         )
+        .and_then(|n| file::request(request, n))
     })
 }
 
@@ -8175,16 +8151,16 @@ pub unsafe extern "C" fn PMPI_File_iwrite_at_c(
     shim::run_file("MPI_File_iwrite_at_c", fh, || {
         let count = args::count_c(count)?;
         args::out_ptr(request, "request")?;
-        file::nonblocking(
+        file::access(
             fh,
             file::Place::At(offset),
             buf,
             count,
             datatype,
-            request,
             true,
             false,
         )
+        .and_then(|n| file::request(request, n))
     })
 }
 
@@ -8201,16 +8177,16 @@ pub unsafe extern "C" fn PMPI_File_iread_at_all(
     shim::run_file("MPI_File_iread_at_all", fh, || {
         let count = args::count(count)?;
         args::out_ptr(request, "request")?;
-        file::nonblocking(
+        file::access(
             fh,
             file::Place::At(offset),
             buf,
             count,
             datatype,
-            request,
             false,
             true,
         )
+        .and_then(|n| file::request(request, n))
     })
 }
 
@@ -8227,16 +8203,16 @@ pub unsafe extern "C" fn PMPI_File_iread_at_all_c(
     shim::run_file("MPI_File_iread_at_all_c", fh, || {
         let count = args::count_c(count)?;
         args::out_ptr(request, "request")?;
-        file::nonblocking(
+        file::access(
             fh,
             file::Place::At(offset),
             buf,
             count,
             datatype,
-            request,
             false,
             true,
         )
+        .and_then(|n| file::request(request, n))
     })
 }
 
@@ -8253,16 +8229,16 @@ pub unsafe extern "C" fn PMPI_File_iwrite_at_all(
     shim::run_file("MPI_File_iwrite_at_all", fh, || {
         let count = args::count(count)?;
         args::out_ptr(request, "request")?;
-        file::nonblocking(
+        file::access(
             fh,
             file::Place::At(offset),
             buf,
             count,
             datatype,
-            request,
             true,
             true,
         )
+        .and_then(|n| file::request(request, n))
     })
 }
 
@@ -8279,16 +8255,16 @@ pub unsafe extern "C" fn PMPI_File_iwrite_at_all_c(
     shim::run_file("MPI_File_iwrite_at_all_c", fh, || {
         let count = args::count_c(count)?;
         args::out_ptr(request, "request")?;
-        file::nonblocking(
+        file::access(
             fh,
             file::Place::At(offset),
             buf,
             count,
             datatype,
-            request,
             true,
             true,
         )
+        .and_then(|n| file::request(request, n))
     })
 }
 
@@ -8304,16 +8280,16 @@ pub unsafe extern "C" fn PMPI_File_iread(
     shim::run_file("MPI_File_iread", fh, || {
         let count = args::count(count)?;
         args::out_ptr(request, "request")?;
-        file::nonblocking(
+        file::access(
             fh,
             file::Place::Individual,
             buf,
             count,
             datatype,
-            request,
             false,
             false,
         )
+        .and_then(|n| file::request(request, n))
     })
 }
 
@@ -8329,16 +8305,16 @@ pub unsafe extern "C" fn PMPI_File_iread_c(
     shim::run_file("MPI_File_iread_c", fh, || {
         let count = args::count_c(count)?;
         args::out_ptr(request, "request")?;
-        file::nonblocking(
+        file::access(
             fh,
             file::Place::Individual,
             buf,
             count,
             datatype,
-            request,
             false,
             false,
         )
+        .and_then(|n| file::request(request, n))
     })
 }
 
@@ -8354,16 +8330,16 @@ pub unsafe extern "C" fn PMPI_File_iwrite(
     shim::run_file("MPI_File_iwrite", fh, || {
         let count = args::count(count)?;
         args::out_ptr(request, "request")?;
-        file::nonblocking(
+        file::access(
             fh,
             file::Place::Individual,
             buf,
             count,
             datatype,
-            request,
             true,
             false,
         )
+        .and_then(|n| file::request(request, n))
     })
 }
 
@@ -8379,16 +8355,16 @@ pub unsafe extern "C" fn PMPI_File_iwrite_c(
     shim::run_file("MPI_File_iwrite_c", fh, || {
         let count = args::count_c(count)?;
         args::out_ptr(request, "request")?;
-        file::nonblocking(
+        file::access(
             fh,
             file::Place::Individual,
             buf,
             count,
             datatype,
-            request,
             true,
             false,
         )
+        .and_then(|n| file::request(request, n))
     })
 }
 
@@ -8404,16 +8380,16 @@ pub unsafe extern "C" fn PMPI_File_iread_all(
     shim::run_file("MPI_File_iread_all", fh, || {
         let count = args::count(count)?;
         args::out_ptr(request, "request")?;
-        file::nonblocking(
+        file::access(
             fh,
             file::Place::Individual,
             buf,
             count,
             datatype,
-            request,
             false,
             true,
         )
+        .and_then(|n| file::request(request, n))
     })
 }
 
@@ -8429,16 +8405,16 @@ pub unsafe extern "C" fn PMPI_File_iread_all_c(
     shim::run_file("MPI_File_iread_all_c", fh, || {
         let count = args::count_c(count)?;
         args::out_ptr(request, "request")?;
-        file::nonblocking(
+        file::access(
             fh,
             file::Place::Individual,
             buf,
             count,
             datatype,
-            request,
             false,
             true,
         )
+        .and_then(|n| file::request(request, n))
     })
 }
 
@@ -8454,16 +8430,16 @@ pub unsafe extern "C" fn PMPI_File_iwrite_all(
     shim::run_file("MPI_File_iwrite_all", fh, || {
         let count = args::count(count)?;
         args::out_ptr(request, "request")?;
-        file::nonblocking(
+        file::access(
             fh,
             file::Place::Individual,
             buf,
             count,
             datatype,
-            request,
             true,
             true,
         )
+        .and_then(|n| file::request(request, n))
     })
 }
 
@@ -8479,16 +8455,16 @@ pub unsafe extern "C" fn PMPI_File_iwrite_all_c(
     shim::run_file("MPI_File_iwrite_all_c", fh, || {
         let count = args::count_c(count)?;
         args::out_ptr(request, "request")?;
-        file::nonblocking(
+        file::access(
             fh,
             file::Place::Individual,
             buf,
             count,
             datatype,
-            request,
             true,
             true,
         )
+        .and_then(|n| file::request(request, n))
     })
 }
 
@@ -8504,16 +8480,8 @@ pub unsafe extern "C" fn PMPI_File_iread_shared(
     shim::run_file("MPI_File_iread_shared", fh, || {
         let count = args::count(count)?;
         args::out_ptr(request, "request")?;
-        file::nonblocking(
-            fh,
-            file::Place::Shared,
-            buf,
-            count,
-            datatype,
-            request,
-            false,
-            false,
-        )
+        file::access(fh, file::Place::Shared, buf, count, datatype, false, false)
+            .and_then(|n| file::request(request, n))
     })
 }
 
@@ -8529,16 +8497,8 @@ pub unsafe extern "C" fn PMPI_File_iread_shared_c(
     shim::run_file("MPI_File_iread_shared_c", fh, || {
         let count = args::count_c(count)?;
         args::out_ptr(request, "request")?;
-        file::nonblocking(
-            fh,
-            file::Place::Shared,
-            buf,
-            count,
-            datatype,
-            request,
-            false,
-            false,
-        )
+        file::access(fh, file::Place::Shared, buf, count, datatype, false, false)
+            .and_then(|n| file::request(request, n))
     })
 }
 
@@ -8554,16 +8514,8 @@ pub unsafe extern "C" fn PMPI_File_iwrite_shared(
     shim::run_file("MPI_File_iwrite_shared", fh, || {
         let count = args::count(count)?;
         args::out_ptr(request, "request")?;
-        file::nonblocking(
-            fh,
-            file::Place::Shared,
-            buf,
-            count,
-            datatype,
-            request,
-            true,
-            false,
-        )
+        file::access(fh, file::Place::Shared, buf, count, datatype, true, false)
+            .and_then(|n| file::request(request, n))
     })
 }
 
@@ -8579,16 +8531,8 @@ pub unsafe extern "C" fn PMPI_File_iwrite_shared_c(
     shim::run_file("MPI_File_iwrite_shared_c", fh, || {
         let count = args::count_c(count)?;
         args::out_ptr(request, "request")?;
-        file::nonblocking(
-            fh,
-            file::Place::Shared,
-            buf,
-            count,
-            datatype,
-            request,
-            true,
-            false,
-        )
+        file::access(fh, file::Place::Shared, buf, count, datatype, true, false)
+            .and_then(|n| file::request(request, n))
     })
 }
 
@@ -8602,15 +8546,17 @@ pub unsafe extern "C" fn PMPI_File_read_all_begin(
 ) -> c_int {
     shim::run_file("MPI_File_read_all_begin", fh, || {
         let count = args::count(count)?;
-        file::split_begin(
-            fh,
-            file::Split::ReadAll,
-            file::Place::Individual,
-            buf,
-            count,
-            datatype,
-            false,
-        )
+        handles::file(fh)?.split_begin(file::Split::ReadAll, || {
+            file::access(
+                fh,
+                file::Place::Individual,
+                buf,
+                count,
+                datatype,
+                false,
+                true,
+            )
+        })
     })
 }
 
@@ -8624,15 +8570,17 @@ pub unsafe extern "C" fn PMPI_File_read_all_begin_c(
 ) -> c_int {
     shim::run_file("MPI_File_read_all_begin_c", fh, || {
         let count = args::count_c(count)?;
-        file::split_begin(
-            fh,
-            file::Split::ReadAll,
-            file::Place::Individual,
-            buf,
-            count,
-            datatype,
-            false,
-        )
+        handles::file(fh)?.split_begin(file::Split::ReadAll, || {
+            file::access(
+                fh,
+                file::Place::Individual,
+                buf,
+                count,
+                datatype,
+                false,
+                true,
+            )
+        })
     })
 }
 
@@ -8646,15 +8594,17 @@ pub unsafe extern "C" fn PMPI_File_write_all_begin(
 ) -> c_int {
     shim::run_file("MPI_File_write_all_begin", fh, || {
         let count = args::count(count)?;
-        file::split_begin(
-            fh,
-            file::Split::WriteAll,
-            file::Place::Individual,
-            buf,
-            count,
-            datatype,
-            true,
-        )
+        handles::file(fh)?.split_begin(file::Split::WriteAll, || {
+            file::access(
+                fh,
+                file::Place::Individual,
+                buf,
+                count,
+                datatype,
+                true,
+                true,
+            )
+        })
     })
 }
 
@@ -8668,15 +8618,17 @@ pub unsafe extern "C" fn PMPI_File_write_all_begin_c(
 ) -> c_int {
     shim::run_file("MPI_File_write_all_begin_c", fh, || {
         let count = args::count_c(count)?;
-        file::split_begin(
-            fh,
-            file::Split::WriteAll,
-            file::Place::Individual,
-            buf,
-            count,
-            datatype,
-            true,
-        )
+        handles::file(fh)?.split_begin(file::Split::WriteAll, || {
+            file::access(
+                fh,
+                file::Place::Individual,
+                buf,
+                count,
+                datatype,
+                true,
+                true,
+            )
+        })
     })
 }
 
@@ -8691,15 +8643,17 @@ pub unsafe extern "C" fn PMPI_File_read_at_all_begin(
 ) -> c_int {
     shim::run_file("MPI_File_read_at_all_begin", fh, || {
         let count = args::count(count)?;
-        file::split_begin(
-            fh,
-            file::Split::ReadAtAll,
-            file::Place::At(offset),
-            buf,
-            count,
-            datatype,
-            false,
-        )
+        handles::file(fh)?.split_begin(file::Split::ReadAtAll, || {
+            file::access(
+                fh,
+                file::Place::At(offset),
+                buf,
+                count,
+                datatype,
+                false,
+                true,
+            )
+        })
     })
 }
 
@@ -8717,15 +8671,17 @@ pub unsafe extern "C" fn PMPI_File_read_at_all_begin_c(
 ) -> c_int {
     shim::run_file("MPI_File_read_at_all_begin_c", fh, || {
         let count = args::count_c(count)?;
-        file::split_begin(
-            fh,
-            file::Split::ReadAtAll,
-            file::Place::At(offset),
-            buf,
-            count,
-            datatype,
-            false,
-        )
+        handles::file(fh)?.split_begin(file::Split::ReadAtAll, || {
+            file::access(
+                fh,
+                file::Place::At(offset),
+                buf,
+                count,
+                datatype,
+                false,
+                true,
+            )
+        })
     })
 }
 
@@ -8743,15 +8699,17 @@ pub unsafe extern "C" fn PMPI_File_write_at_all_begin(
 ) -> c_int {
     shim::run_file("MPI_File_write_at_all_begin", fh, || {
         let count = args::count(count)?;
-        file::split_begin(
-            fh,
-            file::Split::WriteAtAll,
-            file::Place::At(offset),
-            buf,
-            count,
-            datatype,
-            true,
-        )
+        handles::file(fh)?.split_begin(file::Split::WriteAtAll, || {
+            file::access(
+                fh,
+                file::Place::At(offset),
+                buf,
+                count,
+                datatype,
+                true,
+                true,
+            )
+        })
     })
 }
 
@@ -8769,15 +8727,17 @@ pub unsafe extern "C" fn PMPI_File_write_at_all_begin_c(
 ) -> c_int {
     shim::run_file("MPI_File_write_at_all_begin_c", fh, || {
         let count = args::count_c(count)?;
-        file::split_begin(
-            fh,
-            file::Split::WriteAtAll,
-            file::Place::At(offset),
-            buf,
-            count,
-            datatype,
-            true,
-        )
+        handles::file(fh)?.split_begin(file::Split::WriteAtAll, || {
+            file::access(
+                fh,
+                file::Place::At(offset),
+                buf,
+                count,
+                datatype,
+                true,
+                true,
+            )
+        })
     })
 }
 
@@ -8794,15 +8754,9 @@ pub unsafe extern "C" fn PMPI_File_read_ordered_begin(
 ) -> c_int {
     shim::run_file("MPI_File_read_ordered_begin", fh, || {
         let count = args::count(count)?;
-        file::split_begin(
-            fh,
-            file::Split::ReadOrdered,
-            file::Place::Ordered,
-            buf,
-            count,
-            datatype,
-            false,
-        )
+        handles::file(fh)?.split_begin(file::Split::ReadOrdered, || {
+            file::access(fh, file::Place::Ordered, buf, count, datatype, false, true)
+        })
     })
 }
 
@@ -8819,15 +8773,9 @@ pub unsafe extern "C" fn PMPI_File_read_ordered_begin_c(
 ) -> c_int {
     shim::run_file("MPI_File_read_ordered_begin_c", fh, || {
         let count = args::count_c(count)?;
-        file::split_begin(
-            fh,
-            file::Split::ReadOrdered,
-            file::Place::Ordered,
-            buf,
-            count,
-            datatype,
-            false,
-        )
+        handles::file(fh)?.split_begin(file::Split::ReadOrdered, || {
+            file::access(fh, file::Place::Ordered, buf, count, datatype, false, true)
+        })
     })
 }
 
@@ -8844,15 +8792,9 @@ pub unsafe extern "C" fn PMPI_File_write_ordered_begin(
 ) -> c_int {
     shim::run_file("MPI_File_write_ordered_begin", fh, || {
         let count = args::count(count)?;
-        file::split_begin(
-            fh,
-            file::Split::WriteOrdered,
-            file::Place::Ordered,
-            buf,
-            count,
-            datatype,
-            true,
-        )
+        handles::file(fh)?.split_begin(file::Split::WriteOrdered, || {
+            file::access(fh, file::Place::Ordered, buf, count, datatype, true, true)
+        })
     })
 }
 
@@ -8869,15 +8811,9 @@ pub unsafe extern "C" fn PMPI_File_write_ordered_begin_c(
 ) -> c_int {
     shim::run_file("MPI_File_write_ordered_begin_c", fh, || {
         let count = args::count_c(count)?;
-        file::split_begin(
-            fh,
-            file::Split::WriteOrdered,
-            file::Place::Ordered,
-            buf,
-            count,
-            datatype,
-            true,
-        )
+        handles::file(fh)?.split_begin(file::Split::WriteOrdered, || {
+            file::access(fh, file::Place::Ordered, buf, count, datatype, true, true)
+        })
     })
 }
 
@@ -8890,7 +8826,9 @@ pub unsafe extern "C" fn PMPI_File_read_all_end(
 ) -> c_int {
     shim::run_file("MPI_File_read_all_end", fh, || {
         args::status_arg(status)?;
-        file::split_end(fh, file::Split::ReadAll, status)
+        handles::file(fh)?
+            .end_split(file::Split::ReadAll)
+            .map(|n| file::status(status, n))
     })
 }
 
@@ -8903,7 +8841,9 @@ pub unsafe extern "C" fn PMPI_File_write_all_end(
 ) -> c_int {
     shim::run_file("MPI_File_write_all_end", fh, || {
         args::status_arg(status)?;
-        file::split_end(fh, file::Split::WriteAll, status)
+        handles::file(fh)?
+            .end_split(file::Split::WriteAll)
+            .map(|n| file::status(status, n))
     })
 }
 
@@ -8916,7 +8856,9 @@ pub unsafe extern "C" fn PMPI_File_read_at_all_end(
 ) -> c_int {
     shim::run_file("MPI_File_read_at_all_end", fh, || {
         args::status_arg(status)?;
-        file::split_end(fh, file::Split::ReadAtAll, status)
+        handles::file(fh)?
+            .end_split(file::Split::ReadAtAll)
+            .map(|n| file::status(status, n))
     })
 }
 
@@ -8929,7 +8871,9 @@ pub unsafe extern "C" fn PMPI_File_write_at_all_end(
 ) -> c_int {
     shim::run_file("MPI_File_write_at_all_end", fh, || {
         args::status_arg(status)?;
-        file::split_end(fh, file::Split::WriteAtAll, status)
+        handles::file(fh)?
+            .end_split(file::Split::WriteAtAll)
+            .map(|n| file::status(status, n))
     })
 }
 
@@ -8942,7 +8886,9 @@ pub unsafe extern "C" fn PMPI_File_read_ordered_end(
 ) -> c_int {
     shim::run_file("MPI_File_read_ordered_end", fh, || {
         args::status_arg(status)?;
-        file::split_end(fh, file::Split::ReadOrdered, status)
+        handles::file(fh)?
+            .end_split(file::Split::ReadOrdered)
+            .map(|n| file::status(status, n))
     })
 }
 
@@ -8955,7 +8901,9 @@ pub unsafe extern "C" fn PMPI_File_write_ordered_end(
 ) -> c_int {
     shim::run_file("MPI_File_write_ordered_end", fh, || {
         args::status_arg(status)?;
-        file::split_end(fh, file::Split::WriteOrdered, status)
+        handles::file(fh)?
+            .end_split(file::Split::WriteOrdered)
+            .map(|n| file::status(status, n))
     })
 }
 
@@ -8988,7 +8936,13 @@ pub unsafe extern "C" fn PMPI_Session_get_info(
     info_used: *mut MPI_Info,
 ) -> c_int {
     shim::run_session("MPI_Session_get_info", session, || {
-        session::get_info(session, info_used)
+        shim::write_out(
+            info_used,
+            handles::new_info(vec![(
+                "thread_level".into(),
+                handles::with_session(session, |e| e.thread_level)?.into(),
+            )]),
+        )
     })
 }
 
@@ -9000,7 +8954,12 @@ pub unsafe extern "C" fn PMPI_Session_get_num_psets(
     npset_names: *mut c_int,
 ) -> c_int {
     shim::run_session("MPI_Session_get_num_psets", session, || {
-        session::get_num_psets(session, info, npset_names)
+        shim::write_out(
+            npset_names,
+            handles::check_session(session)
+                .and_then(|_| info::check(info))
+                .map(|_| crate::runtime::session::PSETS.len() as c_int)?,
+        )
     })
 }
 
@@ -9146,7 +9105,9 @@ pub unsafe extern "C" fn PMPI_Session_call_errhandler(
     errorcode: c_int,
 ) -> c_int {
     shim::run_session("MPI_Session_call_errhandler", session, || {
-        session::call_errhandler(session, errorcode)
+        handles::check_session(session).map(|_| {
+            errors::raise_session_code("MPI_Session_call_errhandler", session, errorcode, "");
+        })
     })
 }
 
@@ -10624,11 +10585,9 @@ pub unsafe extern "C" fn PMPI_Comm_spawn(
     array_of_errcodes: *mut c_int,
 ) -> c_int {
     shim::run("MPI_Comm_spawn", comm, || {
-        dynamic::spawn(
-            command,
-            argv,
-            maxprocs,
-            info,
+        dynamic::spawn_call(
+            1,
+            || Ok(vec![dynamic::spawn_cmd(command, argv, maxprocs, info)?]),
             root,
             comm,
             intercomm,

@@ -1,6 +1,7 @@
-//! MPI-IO shims (MPI-3.1 chapter 13): argument checks, file handles and their error
-//! handlers over `crate::io`. Errors of MPI_File_open and MPI_File_delete go to
-//! MPI_FILE_NULL's error handler, every other call's to its file's.
+//! MPI-IO's C surface (MPI-3.1 chapter 13) over `crate::io`: file handles with what C
+//! keeps of a view (its type handles) and their error handlers, C strings, statuses and
+//! requests. Errors of MPI_File_open and MPI_File_delete go to MPI_FILE_NULL's error
+//! handler, every other call's to its file's.
 //!
 //! Nonblocking calls (MPI_File_iread, MPI_File_iwrite_at_all, ...) do their I/O at once
 //! and return a request that is already complete (an engine request holding the status),
@@ -9,19 +10,22 @@
 use super::args;
 use super::consts::*;
 use super::handles::{self, FileEntry, KeptType};
-use super::shim::{self, run_file, write_out, write_out_str};
-use crate::error::{Error, ErrorClass, Result};
-pub use crate::io::Split;
-use crate::io::{self, Datarep, Pos};
+use super::shim::{self, write_out, write_out_str};
+use crate::error::Result;
+use crate::io::{self, Datarep};
+pub use crate::io::{Place, Split};
 use crate::mpi_err;
 use crate::pt2pt::Status;
 use std::ffi::CStr;
 use std::os::raw::{c_char, c_int, c_void};
 use std::sync::Arc;
 
+/// A C string argument (NULL: MPI_ERR_ARG naming `what`), as the other slices' shims read
+/// theirs too.
+///
 /// # Safety
 /// `s` is NULL or a NUL-terminated string.
-unsafe fn c_string(s: *const c_char, what: &str) -> Result<String> {
+pub(crate) unsafe fn c_string(s: *const c_char, what: &str) -> Result<String> {
     if s.is_null() {
         return mpi_err!(Arg, "NULL {what}");
     }
@@ -81,24 +85,8 @@ pub(crate) unsafe fn close(fh: *mut MPI_File) -> Result<()> {
 pub(crate) unsafe fn delete(filename: *const c_char, info: MPI_Info) -> Result<()> {
     shim::world()?;
     let path = c_string(filename, "file name")?;
-    super::info::pairs(info)?;
-    io::posix::delete(io::file::strip_prefix(&path))
-}
-
-/// A size or offset that must not be negative (MPI_ERR_ARG).
-pub fn nonneg(o: MPI_Offset) -> Result<u64> {
-    u64::try_from(o).map_err(|_| Error::new(ErrorClass::Arg, format!("negative offset {o}")))
-}
-
-pub(crate) unsafe fn get_type_extent(
-    fh: MPI_File,
-    datatype: MPI_Datatype,
-    extent: *mut impl args::Int,
-) -> Result<()> {
-    handles::file(fh)?;
-    // Native, internal and external32 lay every type out alike on this platform.
-    let t = handles::any_datatype(datatype)?;
-    args::put_int(extent, t.extent as i64)
+    super::info::check(info)?;
+    io::File::delete(&path)
 }
 
 // ------------------------------------------------------------------ views
@@ -117,16 +105,8 @@ pub(crate) unsafe fn set_view(
     let ft = handles::datatype(filetype)?;
     let rep = Datarep::parse(&c_string(datarep, "data representation")?)?;
     let pairs = super::info::pairs(info)?;
-    let disp = if disp == MPI_DISPLACEMENT_CURRENT as MPI_Offset {
-        if f.amode & io::amode::SEQUENTIAL == 0 {
-            return mpi_err!(Arg, "MPI_DISPLACEMENT_CURRENT needs MPI_MODE_SEQUENTIAL");
-        }
-        None
-    } else {
-        Some(nonneg(disp)?)
-    };
-    f.state.lock().hints.apply(&pairs, f.comm.size());
-    f.set_view(w, disp, &et, &ft, rep)?;
+    let disp = (disp != MPI_DISPLACEMENT_CURRENT as MPI_Offset).then_some(disp);
+    f.set_view(w, disp, &et, &ft, rep, &pairs)?;
     handles::with_file_entry(fh, |e| {
         e.etype = (etype, et.to_kept());
         e.filetype = (filetype, ft.to_kept());
@@ -166,104 +146,13 @@ pub(crate) unsafe fn get_view(
     )
 }
 
-/// MPI_Register_datarep(_c): a representation whose conversion functions are both
-/// MPI_CONVERSION_FN_NULL (MPI accesses its data as native, MPI-4.1 §14.5.3, which a view in
-/// it then does). Conversion functions railmpi does not call: refused, as ROMIO does
-/// (MPI_ERR_CONVERSION). Not about a file, so MPI_FILE_NULL's handler (as ROMIO): errors
-/// return by default.
-///
-/// # Safety
-/// `datarep` is NULL or a NUL-terminated string.
-unsafe fn register_datarep(
-    func: &'static str,
-    datarep: *const c_char,
-    read_conversion_fn: *mut c_void,
-    write_conversion_fn: *mut c_void,
-) -> c_int {
-    run_file(func, MPI_FILE_NULL, || {
-        let name = c_string(datarep, "data representation")?;
-        if name.is_empty() || name.len() >= MPI_MAX_DATAREP_STRING as usize {
-            return mpi_err!(
-                Arg,
-                "a data representation name has 1 to {} characters",
-                MPI_MAX_DATAREP_STRING - 1
-            );
-        }
-        if !read_conversion_fn.is_null() || !write_conversion_fn.is_null() {
-            return mpi_err!(
-                Conversion,
-                "data representations with conversion functions are not supported ({name:?})"
-            );
-        }
-        Datarep::register(&name)
-    })
-}
-
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Register_datarep")]
-pub unsafe extern "C" fn PMPI_Register_datarep(
-    datarep: *const c_char,
-    read_conversion_fn: *mut c_void,
-    write_conversion_fn: *mut c_void,
-    _dtype_file_extent_fn: *mut c_void,
-    _extra_state: *mut c_void,
-) -> c_int {
-    register_datarep(
-        "MPI_Register_datarep",
-        datarep,
-        read_conversion_fn,
-        write_conversion_fn,
-    )
-}
-
-#[no_mangle]
-#[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Register_datarep_c")]
-pub unsafe extern "C" fn PMPI_Register_datarep_c(
-    datarep: *const c_char,
-    read_conversion_fn: *mut c_void,
-    write_conversion_fn: *mut c_void,
-    _dtype_file_extent_fn: *mut c_void,
-    _extra_state: *mut c_void,
-) -> c_int {
-    register_datarep(
-        "MPI_Register_datarep_c",
-        datarep,
-        read_conversion_fn,
-        write_conversion_fn,
-    )
-}
-
-// ------------------------------------------------------------------ file pointers
-
 // ------------------------------------------------------------------ data access
 
-/// Where a data access call starts: an explicit offset as the application gave it, or a
-/// file pointer.
-#[derive(Clone, Copy)]
-pub enum Place {
-    At(MPI_Offset),
-    Individual,
-    Shared,
-    Ordered,
-}
-
-impl Place {
-    fn pos(self) -> Result<Pos> {
-        Ok(match self {
-            Place::At(o) => Pos::At(nonneg(o)?),
-            Place::Individual => Pos::Individual,
-            Place::Shared => Pos::Shared,
-            Place::Ordered => Pos::Ordered,
-        })
-    }
-}
-
-/// One data access call: checks, then the I/O; the bytes moved.
+/// One data access call: checks, then the I/O; the bytes moved (`status` writes them).
 ///
 /// # Safety
 /// `buf` holds (for a write) or has room for (a read) `count` elements of `datatype`.
-#[allow(clippy::too_many_arguments)]
-unsafe fn access(
+pub(crate) unsafe fn access(
     fh: MPI_File,
     place: Place,
     buf: *const c_void,
@@ -285,78 +174,25 @@ unsafe fn access(
     }
 }
 
-/// A blocking data access call with its status.
-///
-/// # Safety
-/// As for `access`; `status` is MPI_STATUS_IGNORE or valid for writing.
-#[allow(clippy::too_many_arguments)]
-pub(crate) unsafe fn blocking(
-    fh: MPI_File,
-    place: Place,
-    buf: *const c_void,
-    count: usize,
-    datatype: MPI_Datatype,
-    status: *mut MPI_Status,
-    write: bool,
-    coll: bool,
-) -> Result<()> {
-    let n = access(fh, place, buf, count, datatype, write, coll)?;
-    args::write_single_status(status, &io_status(n), MPI_SUCCESS);
-    Ok(())
-}
-
-/// A nonblocking data access call: done now, its request complete.
-///
-/// # Safety
-/// As for `access`; `request` is valid for writing.
-#[allow(clippy::too_many_arguments)]
-pub(crate) unsafe fn nonblocking(
-    fh: MPI_File,
-    place: Place,
-    buf: *const c_void,
-    count: usize,
-    datatype: MPI_Datatype,
-    request: *mut MPI_Request,
-    write: bool,
-    coll: bool,
-) -> Result<()> {
-    let n = access(fh, place, buf, count, datatype, write, coll)?;
-    let w = shim::world()?;
-    let id = w.completed_request(io_status(n));
-    let started = crate::runtime::p2p::Started::Pending(id);
-    let h = super::requests::handle_for(started, handles::comm_owner(MPI_COMM_SELF))?;
-    write_out(request, h)
-}
-
-/// Begins split collective `kind` (one may be outstanding per file).
-///
-/// # Safety
-/// As for `access`.
-#[allow(clippy::too_many_arguments)]
-pub(crate) unsafe fn split_begin(
-    fh: MPI_File,
-    kind: Split,
-    place: Place,
-    buf: *const c_void,
-    count: usize,
-    datatype: MPI_Datatype,
-    write: bool,
-) -> Result<()> {
-    let f = handles::file(fh)?;
-    f.check_no_split()?;
-    let n = access(fh, place, buf, count, datatype, write, true)?;
-    f.begin_split(kind, n);
-    Ok(())
-}
-
-/// Ends split collective `kind` (the data moved at its _begin).
+/// Writes the status of a data access call that moved `bytes`.
 ///
 /// # Safety
 /// `status` is MPI_STATUS_IGNORE or valid for writing.
-pub(crate) unsafe fn split_end(fh: MPI_File, kind: Split, status: *mut MPI_Status) -> Result<()> {
-    let n = handles::file(fh)?.end_split(kind)?;
-    args::write_single_status(status, &io_status(n), MPI_SUCCESS);
-    Ok(())
+pub(crate) unsafe fn status(status: *mut MPI_Status, bytes: usize) {
+    args::write_single_status(status, &io_status(bytes), MPI_SUCCESS);
+}
+
+/// The request of a nonblocking data access call, which moved `bytes` at once: complete.
+///
+/// # Safety
+/// `request` is NULL or valid for writing.
+pub(crate) unsafe fn request(request: *mut MPI_Request, bytes: usize) -> Result<()> {
+    let id = shim::world()?.completed_request(io_status(bytes));
+    let started = crate::runtime::p2p::Started::Pending(id);
+    write_out(
+        request,
+        super::requests::handle_for(started, handles::comm_owner(MPI_COMM_SELF))?,
+    )
 }
 
 // ------------------------------------------------------------------ error handlers

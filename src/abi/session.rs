@@ -1,39 +1,23 @@
-//! The Sessions model (MPI-4.0 §11.3): session handles, their error handlers and buffers,
-//! the process sets `mpi://WORLD` and `mpi://SELF`, and communicators made from groups
-//! without a parent communicator (MPI_Comm_create_from_group,
-//! MPI_Intercomm_create_from_groups).
+//! The Sessions model's C surface (MPI-4.1 §11.3): session handles, their error handlers
+//! and buffers, the process sets' names and infos, and the handles of communicators made
+//! from groups; the rules (process sets, string tags, making those communicators) are
+//! `runtime::session`'s.
 //!
 //! A session shares the runtime with the World model (`env::session_opened`): the first of
 //! MPI_Init and MPI_Session_init starts it, the last of MPI_Finalize and
-//! MPI_Session_finalize ends it. A communicator made from a group is created over the
-//! runtime's own world communicator, among the group's members only (as
-//! MPI_Comm_create_group), its tag derived from the string tag.
+//! MPI_Session_finalize ends it.
 
-use super::args;
 use super::bsend;
 use super::consts::*;
-use super::errors;
+use super::file::c_string;
 use super::handles::{self, SessionEntry};
 use super::shim::{self, write_out};
 use crate::comm::Group;
 use crate::error::Result;
 use crate::mpi_err;
-use crate::runtime::intercomm::Bridge;
-use std::ffi::CStr;
+use crate::runtime::session as psets;
 use std::os::raw::{c_char, c_int};
 use std::sync::Arc;
-
-/// The process sets every session has.
-const PSETS: [&str; 2] = ["mpi://WORLD", "mpi://SELF"];
-
-/// # Safety
-/// `s` is NULL or a NUL-terminated string.
-unsafe fn string(s: *const c_char, what: &str) -> Result<String> {
-    if s.is_null() {
-        return mpi_err!(Arg, "NULL {what}");
-    }
-    Ok(CStr::from_ptr(s).to_string_lossy().into_owned())
-}
 
 /// MPI_Session_init (errors go to `errhandler`: there is no session yet).
 ///
@@ -106,30 +90,6 @@ pub unsafe fn finalize(session: *mut MPI_Session) -> Result<()> {
     super::env::session_closed(w)
 }
 
-/// MPI_Session_get_info: the thread support level the session provides.
-///
-/// # Safety
-/// `info_used` is NULL or valid for writing.
-pub unsafe fn get_info(session: MPI_Session, info_used: *mut MPI_Info) -> Result<()> {
-    let level = handles::with_session(session, |e| e.thread_level)?;
-    let pairs = vec![("thread_level".to_string(), level.to_string())];
-    write_out(info_used, handles::new_info(pairs))
-}
-
-/// MPI_Session_get_num_psets.
-///
-/// # Safety
-/// `npset_names` is NULL or valid for writing.
-pub unsafe fn get_num_psets(
-    session: MPI_Session,
-    info: MPI_Info,
-    npset_names: *mut c_int,
-) -> Result<()> {
-    handles::with_session(session, |_| ())?;
-    super::info::check(info)?;
-    write_out(npset_names, PSETS.len() as c_int)
-}
-
 /// MPI_Session_get_nth_pset: with `*pset_len` 0 the length the name needs (its NUL
 /// included), else the name, cut to `*pset_len - 1` characters, and that length.
 ///
@@ -144,9 +104,7 @@ pub unsafe fn get_nth_pset(
 ) -> Result<()> {
     handles::with_session(session, |_| ())?;
     super::info::check(info)?;
-    let Some(name) = usize::try_from(n).ok().and_then(|n| PSETS.get(n)) else {
-        return mpi_err!(Arg, "no process set {n} (there are {})", PSETS.len());
-    };
+    let name = psets::nth_pset(n)?;
     if pset_len.is_null() {
         return mpi_err!(Arg, "NULL pset_len");
     }
@@ -166,16 +124,10 @@ pub unsafe fn get_nth_pset(
     Ok(())
 }
 
-/// The members of a process set (world ranks), MPI_ERR_ARG for a name not known.
+/// The members of process set `name` (world ranks).
 fn pset(name: &str) -> Result<Vec<usize>> {
     let w = shim::world()?;
-    // Process set names compare without regard to case (MPICH's test/mpi asks for
-    // "mpi://self").
-    match name.to_ascii_lowercase().as_str() {
-        "mpi://world" => Ok((0..w.size).collect()),
-        "mpi://self" => Ok(vec![w.rank]),
-        _ => mpi_err!(Arg, "no process set named {name:?} (railmpi has {PSETS:?})"),
-    }
+    psets::pset_members(name, w.rank, w.size)
 }
 
 /// MPI_Session_get_pset_info: "mpi_size".
@@ -188,7 +140,7 @@ pub unsafe fn get_pset_info(
     info: *mut MPI_Info,
 ) -> Result<()> {
     handles::with_session(session, |_| ())?;
-    let members = pset(&string(pset_name, "pset_name")?)?;
+    let members = pset(&c_string(pset_name, "pset_name")?)?;
     let pairs = vec![("mpi_size".to_string(), members.len().to_string())];
     write_out(info, handles::new_info(pairs))
 }
@@ -203,7 +155,7 @@ pub unsafe fn group_from_pset(
     newgroup: *mut MPI_Group,
 ) -> Result<()> {
     handles::with_session(session, |_| ())?;
-    let members = pset(&string(pset_name, "pset_name")?)?;
+    let members = pset(&c_string(pset_name, "pset_name")?)?;
     if newgroup.is_null() {
         return mpi_err!(Arg, "NULL newgroup");
     }
@@ -211,20 +163,7 @@ pub unsafe fn group_from_pset(
     write_out(newgroup, g)
 }
 
-/// The tag a string tag gives (FNV-1a, into the valid tags): processes that make
-/// communicators from the same group concurrently must use different string tags, and
-/// then meet under different tags (a collision between two such calls is what MPI leaves
-/// to the string tags' authors to avoid; 31 bits make it unlikely).
-fn tag_of(stringtag: &str) -> i32 {
-    let mut h: u32 = 0x811c_9dc5;
-    for b in stringtag.bytes() {
-        h = (h ^ b as u32).wrapping_mul(0x0100_0193);
-    }
-    (h & args::TAG_UB as u32) as i32
-}
-
-/// MPI_Comm_create_from_group: collective over the group's members, who give the same
-/// string tag.
+/// MPI_Comm_create_from_group (`World::comm_from_group`).
 ///
 /// # Safety
 /// `stringtag` is NULL or a string; `newcomm` is NULL or valid for writing.
@@ -237,7 +176,7 @@ pub unsafe fn comm_create_from_group(
 ) -> Result<()> {
     let w = shim::world()?;
     let g = handles::group(group)?;
-    let tag = tag_of(&string(stringtag, "stringtag")?);
+    let tag = c_string(stringtag, "stringtag")?;
     super::info::check(info)?;
     if !handles::valid_errhandler(errhandler) {
         return mpi_err!(Arg, "invalid error handler {errhandler:#x}");
@@ -245,19 +184,13 @@ pub unsafe fn comm_create_from_group(
     if newcomm.is_null() {
         return mpi_err!(Arg, "NULL newcomm");
     }
-    if g.rank_of(w.rank).is_none() {
-        return mpi_err!(Group, "this process is not in the group");
-    }
-    let c = w
-        .comm_create_group(&w.comm_world, g, tag)?
-        .expect("a member gets a communicator");
+    let c = w.comm_from_group(g, &tag)?;
     handles::retain_errhandler(errhandler);
     let h = handles::new_comm_in(c, errhandler, handles::group_session(group));
     write_out(newcomm, h)
 }
 
-/// MPI_Intercomm_create_from_groups: the local group's communicator (from the string tag),
-/// then the intercommunicator, its leaders meeting over the runtime's world communicator.
+/// MPI_Intercomm_create_from_groups (`World::intercomm_from_groups`).
 ///
 /// # Safety
 /// As for `comm_create_from_group`.
@@ -274,7 +207,7 @@ pub unsafe fn intercomm_create_from_groups(
 ) -> Result<()> {
     let w = shim::world()?;
     let (lg, rg) = (handles::group(local_group)?, handles::group(remote_group)?);
-    let tag_text = string(stringtag, "stringtag")?;
+    let tag_text = c_string(stringtag, "stringtag")?;
     super::info::check(info)?;
     if !handles::valid_errhandler(errhandler) {
         return mpi_err!(Arg, "invalid error handler {errhandler:#x}");
@@ -282,30 +215,7 @@ pub unsafe fn intercomm_create_from_groups(
     if newintercomm.is_null() {
         return mpi_err!(Arg, "NULL newintercomm");
     }
-    let leader = |g: &Group, r: c_int, which: &str| match usize::try_from(r) {
-        Ok(r) if r < g.size() => Ok(r),
-        _ => mpi_err!(Rank, "invalid {which} leader {r} (group size {})", g.size()),
-    };
-    let local_leader = leader(&lg, local_leader, "local")?;
-    let remote_leader = rg.members[leader(&rg, remote_leader, "remote")?];
-    if lg.rank_of(w.rank).is_none() {
-        return mpi_err!(Group, "this process is not in the local group");
-    }
-    // The local communicator under a tag of its own (the remote group makes its own under
-    // the same string: disjoint groups, so no message of one meets the other's).
-    let local = w
-        .comm_create_group(
-            &w.comm_world,
-            lg.clone(),
-            tag_of(&format!("{tag_text}\0local")),
-        )?
-        .expect("a member gets a communicator");
-    let bridge = (local.rank == local_leader).then(|| Bridge {
-        peer_comm: &w.comm_world,
-        remote_leader,
-        tag: tag_of(&tag_text),
-    });
-    let c = w.intercomm_create(&local, local_leader, bridge)?;
+    let c = w.intercomm_from_groups(lg, local_leader, &rg, remote_leader, &tag_text)?;
     handles::retain_errhandler(errhandler);
     let session = handles::group_session(local_group);
     write_out(newintercomm, handles::new_comm_in(c, errhandler, session))
@@ -329,13 +239,5 @@ pub unsafe fn get_errhandler(session: MPI_Session, errhandler: *mut MPI_Errhandl
     let h = handles::with_session(session, |e| e.errhandler)?;
     write_out(errhandler, h)?;
     handles::retain_errhandler(h);
-    Ok(())
-}
-
-/// MPI_Session_call_errhandler: the session's handler runs on `errorcode`; the call
-/// succeeds when the handler returns.
-pub fn call_errhandler(session: MPI_Session, errorcode: c_int) -> Result<()> {
-    handles::with_session(session, |_| ())?;
-    errors::raise_session_code("MPI_Session_call_errhandler", session, errorcode, "");
     Ok(())
 }

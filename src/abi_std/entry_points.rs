@@ -7606,7 +7606,7 @@ pub unsafe extern "C" fn PMPI_Register_datarep(
     dtype_file_extent_fn: MPI_Datarep_extent_function,
     extra_state: *mut c_void,
 ) -> c_int {
-    let rc = crate::abi::file::PMPI_Register_datarep(
+    let rc = crate::abi::entry_points::PMPI_Register_datarep(
         datarep.cast(),
         cv::func(read_conversion_fn),
         cv::func(write_conversion_fn),
@@ -7624,7 +7624,7 @@ pub unsafe extern "C" fn PMPI_Register_datarep_c(
     dtype_file_extent_fn: MPI_Datarep_extent_function,
     extra_state: *mut c_void,
 ) -> c_int {
-    let rc = crate::abi::file::PMPI_Register_datarep_c(
+    let rc = crate::abi::entry_points::PMPI_Register_datarep_c(
         datarep.cast(),
         cv::func(read_conversion_fn),
         cv::func(write_conversion_fn),

@@ -30,6 +30,33 @@ pub enum Pos {
     Ordered,
 }
 
+/// Where a data access call starts, as the application gave it (the offset not checked
+/// yet: `Pos` is the checked form, made where the call checks it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    At(i64),
+    Individual,
+    Shared,
+    Ordered,
+}
+
+impl Place {
+    /// The checked form (MPI_ERR_ARG for a negative offset).
+    pub fn pos(self) -> Result<Pos> {
+        Ok(match self {
+            Place::At(o) => Pos::At(offset_arg(o)?),
+            Place::Individual => Pos::Individual,
+            Place::Shared => Pos::Shared,
+            Place::Ordered => Pos::Ordered,
+        })
+    }
+}
+
+/// A size or offset argument, which must not be negative (MPI_ERR_ARG).
+pub fn offset_arg(o: i64) -> Result<u64> {
+    u64::try_from(o).map_err(|_| Error::new(ErrorClass::Arg, format!("negative offset {o}")))
+}
+
 /// The kinds of split collective operations (one may be outstanding per file).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Split {
@@ -185,6 +212,11 @@ impl File {
         }
     }
 
+    /// MPI_File_delete of `path` (a ROMIO prefix ignored).
+    pub fn delete(path: &str) -> Result<()> {
+        posix::delete(strip_prefix(path))
+    }
+
     /// MPI_File_close (collective). The descriptor closes when the last reference to
     /// the file goes.
     pub fn close(&self, world: &World) -> Result<()> {
@@ -270,17 +302,26 @@ impl File {
         self.amode & amode::SEQUENTIAL != 0
     }
 
-    /// MPI_File_set_view (collective): the pointers go back to 0. `disp` None is
-    /// MPI_DISPLACEMENT_CURRENT: where the shared pointer is (sequential mode), as rank 0
-    /// sees it before anyone resets it.
+    /// MPI_File_set_view (collective): the hints of `info` taken, the pointers back to 0.
+    /// `disp` None is MPI_DISPLACEMENT_CURRENT (sequential mode only, else MPI_ERR_ARG):
+    /// where the shared pointer is, as rank 0 sees it before anyone resets it.
     pub fn set_view(
         &self,
         world: &World,
-        disp: Option<u64>,
+        disp: Option<i64>,
         etype: &Datatype,
         filetype: &Datatype,
         datarep: Datarep,
+        info: &[(String, String)],
     ) -> Result<()> {
+        let disp = match disp {
+            None if !self.sequential() => {
+                return mpi_err!(Arg, "MPI_DISPLACEMENT_CURRENT needs MPI_MODE_SEQUENTIAL")
+            }
+            Some(d) => Some(offset_arg(d)?),
+            None => None,
+        };
+        self.state.lock().hints.apply(info, self.comm.size());
         let disp = match disp {
             Some(d) => d,
             None => {
@@ -367,20 +408,19 @@ impl File {
         (st.view.disp, st.view.datarep)
     }
 
-    /// A split collective may begin: none is outstanding on this file (MPI_ERR_OTHER).
-    pub fn check_no_split(&self) -> Result<()> {
+    /// Begins split collective `kind`: none may be outstanding on this file (else
+    /// MPI_ERR_OTHER, before anything is checked or moved); `access` moves the data now,
+    /// and the _end reports the bytes it moved.
+    pub fn split_begin(&self, kind: Split, access: impl FnOnce() -> Result<usize>) -> Result<()> {
         if self.state.lock().split.is_some() {
             return mpi_err!(
                 Other,
                 "a split collective is already outstanding on this file"
             );
         }
-        Ok(())
-    }
-
-    /// Split collective `kind` has begun, moving `bytes`.
-    pub fn begin_split(&self, kind: Split, bytes: usize) {
+        let bytes = access()?;
         self.state.lock().split = Some((kind, bytes));
+        Ok(())
     }
 
     /// Ends split collective `kind`: the bytes its _begin moved (MPI_ERR_REQUEST if it is
@@ -627,5 +667,16 @@ mod tests {
         let past = ErrorClass::ALL.len() as u64 + 1;
         assert_eq!(class_from(past), ErrorClass::Other);
         assert_eq!(class_from(u64::MAX), ErrorClass::Other);
+    }
+
+    #[test]
+    fn places_check_their_offsets() {
+        assert_eq!(Place::At(7).pos().unwrap(), Pos::At(7));
+        assert_eq!(Place::At(-1).pos().unwrap_err().class, ErrorClass::Arg);
+        assert_eq!(Place::Individual.pos().unwrap(), Pos::Individual);
+        assert_eq!(Place::Shared.pos().unwrap(), Pos::Shared);
+        assert_eq!(Place::Ordered.pos().unwrap(), Pos::Ordered);
+        assert_eq!(offset_arg(0).unwrap(), 0);
+        assert_eq!(offset_arg(i64::MIN).unwrap_err().class, ErrorClass::Arg);
     }
 }

@@ -18,5 +18,5 @@ pub mod shared;
 pub mod two_phase;
 pub mod view;
 
-pub use file::{File, Pos, Split};
+pub use file::{offset_arg, File, Place, Pos, Split};
 pub use view::{Datarep, View};

@@ -39,9 +39,25 @@ impl Datarep {
         }
     }
 
-    /// MPI_Register_datarep of `name`, without conversion functions (the caller refuses
-    /// those, as ROMIO does): MPI_ERR_DUP_DATAREP if it names one already.
-    pub fn register(name: &str) -> Result<()> {
+    /// MPI_Register_datarep of `name` (1 to `room - 1` characters: MPI_ERR_ARG), without
+    /// conversion functions: MPI accesses such a representation's data as native
+    /// (MPI-4.1 §14.5.3). Conversion functions (`converts`), which railmpi does not call,
+    /// are refused with MPI_ERR_CONVERSION, as ROMIO does; MPI_ERR_DUP_DATAREP if `name`
+    /// names one already.
+    pub fn register(name: &str, room: usize, converts: bool) -> Result<()> {
+        if name.is_empty() || name.len() >= room {
+            return mpi_err!(
+                Arg,
+                "a data representation name has 1 to {} characters",
+                room - 1
+            );
+        }
+        if converts {
+            return mpi_err!(
+                Conversion,
+                "data representations with conversion functions are not supported ({name:?})"
+            );
+        }
         let mut reps = REGISTERED.lock();
         if Datarep::parse_predefined(name) || reps.contains(&name) {
             return mpi_err!(DupDatarep, "data representation {name:?} exists");
@@ -333,5 +349,35 @@ mod tests {
         assert!(View::new(0, &et, &filetype(&[(8, 8)], 8), Datarep::Native, true).is_ok());
         assert!(Datarep::parse("foo").is_err());
         assert_eq!(Datarep::parse("external32").unwrap().name(), "external32");
+    }
+
+    #[test]
+    fn registered_representations() {
+        use crate::error::ErrorClass;
+        let class = |r: Result<()>| r.unwrap_err().class;
+        assert_eq!(class(Datarep::register("", 128, false)), ErrorClass::Arg);
+        assert_eq!(
+            class(Datarep::register(&"r".repeat(128), 128, false)),
+            ErrorClass::Arg
+        );
+        assert_eq!(
+            class(Datarep::register("ut-conv", 128, true)),
+            ErrorClass::Conversion
+        );
+        assert!(Datarep::parse("ut-conv").is_err());
+        Datarep::register(&"u".repeat(127), 128, false).unwrap();
+        Datarep::register("ut-plain", 128, false).unwrap();
+        assert_eq!(
+            Datarep::parse("ut-plain").unwrap(),
+            Datarep::User("ut-plain")
+        );
+        assert_eq!(
+            class(Datarep::register("ut-plain", 128, false)),
+            ErrorClass::DupDatarep
+        );
+        assert_eq!(
+            class(Datarep::register("native", 128, false)),
+            ErrorClass::DupDatarep
+        );
     }
 }

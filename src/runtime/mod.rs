@@ -17,6 +17,7 @@ pub mod partitioned;
 pub mod pmi;
 pub mod progress;
 pub mod requests;
+pub mod session;
 pub mod slab;
 pub mod table_cache;
 pub mod world;

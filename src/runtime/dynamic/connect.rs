@@ -11,6 +11,7 @@ use crate::fabric::tcp::{self, random, TcpContext, TcpRail, TcpSettings};
 use crate::fabric::{AnyRail, Doorbell, Route};
 use crate::mpi_err;
 use crate::runtime::World;
+use std::collections::HashSet;
 use std::net::{TcpListener, TcpStream};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -28,6 +29,39 @@ pub struct SpawnCmd {
     /// The info's keys and values, passed to the launcher (Hydra: host, hosts,
     /// hostfile, wdir, path).
     pub info: Vec<(String, String)>,
+}
+
+impl SpawnCmd {
+    /// One command's arguments, checked: `maxprocs` positive (MPI_ERR_ARG); no info yet.
+    pub fn new(command: String, args: Vec<String>, maxprocs: i32) -> Result<SpawnCmd> {
+        let Ok(maxprocs @ 1..) = u32::try_from(maxprocs) else {
+            return mpi_err!(Arg, "invalid maxprocs {maxprocs}");
+        };
+        Ok(SpawnCmd {
+            command,
+            args,
+            maxprocs,
+            info: Vec::new(),
+        })
+    }
+}
+
+/// Whether `fd` is a socket of type SOCK_STREAM.
+fn stream_socket(fd: std::os::fd::RawFd) -> bool {
+    let mut ty: libc::c_int = 0;
+    let mut len = std::mem::size_of::<libc::c_int>() as libc::socklen_t;
+    // SAFETY: getsockopt writes at most `len` bytes into `ty`, an int; a bad descriptor is
+    // an error it returns.
+    let rc = unsafe {
+        libc::getsockopt(
+            fd,
+            libc::SOL_SOCKET,
+            libc::SO_TYPE,
+            &mut ty as *mut libc::c_int as *mut libc::c_void,
+            &mut len,
+        )
+    };
+    fd >= 0 && rc == 0 && ty == libc::SOCK_STREAM
 }
 
 /// Which end of a join a group is: the acceptors are numbered first on the new rail.
@@ -89,9 +123,13 @@ impl World {
     }
 
     /// MPI_Comm_join: the two processes at the ends of the connected socket `fd` (which
-    /// stays the caller's) join; the one with the higher draw accepts.
+    /// stays the caller's) join; the one with the higher draw accepts. A descriptor that
+    /// is not a stream socket is the caller's error (MPI_ERR_ARG).
     pub fn comm_join(&self, fd: std::os::fd::RawFd) -> Result<Arc<Communicator>> {
         use std::os::fd::FromRawFd;
+        if !stream_socket(fd) {
+            return mpi_err!(Arg, "MPI_Comm_join: {fd} is not a stream socket");
+        }
         // SAFETY: the application gives us `fd`, a connected socket, for the call; the
         // ManuallyDrop leaves it open, as MPI wants.
         let s = std::mem::ManuallyDrop::new(unsafe { TcpStream::from_raw_fd(fd) });
@@ -149,30 +187,45 @@ impl World {
     }
 
     /// After MPI_Comm_disconnect: closes the links to other jobs whose processes no
-    /// communicator names any more (`in_use(peer)`; the caller knows the application's
-    /// communicators, the parent's among them until it is disconnected), so a program
-    /// that spawns and disconnects again and again keeps no threads, sockets or buffers
-    /// of the jobs it is done with. Each side of a link
+    /// communicator names any more (`in_use`: the peers the application's communicators
+    /// name, which the caller knows; and the parent's while `parent_needed`, its handle not
+    /// made yet), so a program that spawns and disconnects again and again keeps no
+    /// threads, sockets or buffers of the jobs it is done with. Each side of a link
     /// decides alike (the constructors of communicators are collective over both), and
     /// closing says goodbye on the connections first, as finalize does.
-    pub fn release_links(&self, in_use: &dyn Fn(usize) -> bool) {
-        for r in self.peers.unused_links(in_use) {
+    pub fn release_links(&self, mut in_use: HashSet<usize>, parent_needed: bool) {
+        if let Some(p) = self.parent.get().filter(|_| parent_needed) {
+            in_use.extend(p.peers.members.iter().copied());
+        }
+        for r in self.peers.unused_links(&|p| in_use.contains(&p)) {
             let mut rail = self.progress.locked(|e| e.channels.take_rail(r));
             rail.close();
             tracing::debug!(rail = r, "closed a link to another job");
         }
     }
 
-    /// MPI_Comm_spawn(_multiple) (collective over `comm`; `cmds` significant at `root`):
-    /// the root opens a port, asks the launcher to start the processes with the port in
-    /// their key-value space (`PARENT_ROOT_PORT_NAME`, as MPICH does, so programs of either
-    /// library find their parent under Hydra), and accepts their MPI_COMM_WORLD's connect.
+    /// MPI_Comm_spawn(_multiple) (collective over `comm`): the root checks the number of
+    /// commands (MPI_ERR_ARG unless positive) and reads them (`cmds`: significant there
+    /// only, not called elsewhere), opens a port, asks the launcher to start the processes
+    /// with the port in their key-value space (`PARENT_ROOT_PORT_NAME`, as MPICH does, so
+    /// programs of either library find their parent under Hydra), and accepts their
+    /// MPI_COMM_WORLD's connect.
     pub fn comm_spawn(
         &self,
-        cmds: Option<&[SpawnCmd]>,
+        count: i32,
+        cmds: impl FnOnce() -> Result<Vec<SpawnCmd>>,
         comm: &Communicator,
         root: usize,
     ) -> Result<Arc<Communicator>> {
+        let cmds = if comm.rank == root {
+            if count <= 0 {
+                return mpi_err!(Arg, "invalid count {count}");
+            }
+            Some(cmds()?)
+        } else {
+            None
+        };
+        let cmds = cmds.as_deref();
         self.join_groups(comm, root, Side::Acceptor, |cards, ctx| {
             let cmds = cmds.ok_or_else(|| Error::new(ErrorClass::Spawn, "no commands"))?;
             let name = self.open_port()?;
@@ -451,4 +504,31 @@ fn connect_on(s: &TcpStream, cards: Vec<Card>, ctx: u32) -> Result<Verdict> {
         acceptors: answer.cards,
         connectors: cards,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spawn_commands_need_processes() {
+        let cmd = SpawnCmd::new("prog".into(), vec!["-x".into()], 2).unwrap();
+        assert_eq!((cmd.maxprocs, cmd.args.len(), cmd.info.len()), (2, 1, 0));
+        for bad in [0, -1, i32::MIN] {
+            let e = SpawnCmd::new("prog".into(), Vec::new(), bad).unwrap_err();
+            assert_eq!(e.class, ErrorClass::Arg);
+        }
+    }
+
+    #[test]
+    fn only_stream_sockets_join() {
+        use std::os::fd::AsRawFd;
+        let (a, _b) = std::os::unix::net::UnixStream::pair().unwrap();
+        assert!(stream_socket(a.as_raw_fd()));
+        let udp = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+        assert!(!stream_socket(udp.as_raw_fd()));
+        let file = std::fs::File::open("/dev/null").unwrap();
+        assert!(!stream_socket(file.as_raw_fd()));
+        assert!(!stream_socket(-1));
+    }
 }

@@ -19,6 +19,8 @@
 //! - Those peers' rendezvous stream instead of moving by RDMA: the new rail's key table
 //!   keys none of the registrations made so far (`Pt2pt::add_peer`), and windows spanning
 //!   them are refused.
+//! - The parent (a spawned job's link to its spawners) is `World::parent`; the handle the
+//!   application knows it by follows `ParentHandle`'s states.
 
 pub mod card;
 mod connect;
@@ -26,8 +28,10 @@ mod connect;
 pub use connect::SpawnCmd;
 pub mod port;
 
-use parking_lot::RwLock;
+use crate::comm::Communicator;
+use parking_lot::{Mutex, RwLock};
 use rustc_hash::FxHashMap;
+use std::sync::Arc;
 
 /// A process's name across jobs: its job's id and its rank in that job's MPI_COMM_WORLD.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -119,6 +123,63 @@ impl Peers {
     }
 }
 
+/// The parent intercommunicator's handle (`H`: the C surface's): made at the first
+/// MPI_Comm_get_parent, gone once the application frees or disconnects it (then none, as
+/// MPI says: MPI_COMM_NULL), never made again.
+pub struct ParentHandle<H>(Mutex<ParentState<H>>);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ParentState<H> {
+    Unmade,
+    Made(H),
+    Gone,
+}
+
+impl<H: Copy + PartialEq> ParentHandle<H> {
+    pub const fn new() -> Self {
+        ParentHandle(Mutex::new(ParentState::Unmade))
+    }
+
+    /// MPI_Comm_get_parent: the handle made before, else (the first time, in a job that has
+    /// a `parent`) the one `make` makes of it; None without a parent or once it is gone.
+    pub fn get(
+        &self,
+        parent: Option<&Arc<Communicator>>,
+        make: impl FnOnce(&Arc<Communicator>) -> H,
+    ) -> Option<H> {
+        let mut p = self.0.lock();
+        match (*p, parent) {
+            (ParentState::Made(h), _) => Some(h),
+            (ParentState::Unmade, Some(c)) => {
+                let h = make(c);
+                *p = ParentState::Made(h);
+                Some(h)
+            }
+            _ => None,
+        }
+    }
+
+    /// Handle `h` is being freed (MPI_Comm_free, MPI_Comm_disconnect): if it is the
+    /// parent's, the parent is gone.
+    pub fn forget(&self, h: H) {
+        let mut p = self.0.lock();
+        if *p == ParentState::Made(h) {
+            *p = ParentState::Gone;
+        }
+    }
+
+    /// No handle was made yet: the parent may still be asked for, so its link is needed.
+    pub fn unmade(&self) -> bool {
+        *self.0.lock() == ParentState::Unmade
+    }
+}
+
+impl<H: Copy + PartialEq> Default for ParentHandle<H> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 /// The job's id, the same at every rank: drawn from what the launcher gave all of them
 /// alike (the kvsname names the job on its launcher's host, the secret is drawn afresh per
 /// job); a singleton draws its own.
@@ -149,6 +210,26 @@ mod tests {
         p.add(other, 3);
         assert_eq!(p.index(other), Some(3));
         assert_eq!(p.gpid(3), other);
+    }
+
+    #[test]
+    fn the_parent_handle_is_made_once_and_forgotten_for_good() {
+        let parent = Arc::new(Communicator::new(
+            1,
+            0,
+            Arc::new(crate::comm::Group::new(vec![0])),
+        ));
+        let p = ParentHandle::<i32>::new();
+        assert_eq!(p.get(None, |_| 5), None);
+        assert!(p.unmade());
+        assert_eq!(p.get(Some(&parent), |_| 5), Some(5));
+        assert_eq!(p.get(Some(&parent), |_| 6), Some(5));
+        assert!(!p.unmade());
+        p.forget(4);
+        assert_eq!(p.get(Some(&parent), |_| 6), Some(5));
+        p.forget(5);
+        assert_eq!(p.get(Some(&parent), |_| 6), None);
+        assert!(!p.unmade());
     }
 
     #[test]
