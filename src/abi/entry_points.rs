@@ -52,7 +52,7 @@ pub unsafe extern "C" fn PMPI_Send_c(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Send_c", comm, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         pt2pt::send(buf, count, datatype, dest, tag, comm, pt2pt::STANDARD)
     })
 }
@@ -84,7 +84,7 @@ pub unsafe extern "C" fn PMPI_Ssend_c(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Ssend_c", comm, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         pt2pt::send(buf, count, datatype, dest, tag, comm, pt2pt::SYNC)
     })
 }
@@ -116,7 +116,7 @@ pub unsafe extern "C" fn PMPI_Rsend_c(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Rsend_c", comm, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         pt2pt::send(buf, count, datatype, dest, tag, comm, pt2pt::STANDARD)
     })
 }
@@ -148,7 +148,7 @@ pub unsafe extern "C" fn PMPI_Bsend_c(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Bsend_c", comm, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         bsend::send(buf, count, datatype, dest, tag, comm)
     })
 }
@@ -183,7 +183,7 @@ pub unsafe extern "C" fn PMPI_Recv_c(
     status: *mut MPI_Status,
 ) -> c_int {
     shim::run("MPI_Recv_c", comm, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::status_arg(status)?;
         pt2pt::recv(buf, count, datatype, source, tag, comm, status)
     })
@@ -228,7 +228,7 @@ pub unsafe extern "C" fn PMPI_Isend_c(
     request: *mut MPI_Request,
 ) -> c_int {
     shim::run("MPI_Isend_c", comm, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::out_ptr(request, "request")?;
         pt2pt::isend(
             buf,
@@ -273,7 +273,7 @@ pub unsafe extern "C" fn PMPI_Issend_c(
     request: *mut MPI_Request,
 ) -> c_int {
     shim::run("MPI_Issend_c", comm, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::out_ptr(request, "request")?;
         pt2pt::isend(buf, count, datatype, dest, tag, comm, request, pt2pt::SYNC)
     })
@@ -318,7 +318,7 @@ pub unsafe extern "C" fn PMPI_Irsend_c(
     request: *mut MPI_Request,
 ) -> c_int {
     shim::run("MPI_Irsend_c", comm, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::out_ptr(request, "request")?;
         pt2pt::isend(
             buf,
@@ -363,7 +363,7 @@ pub unsafe extern "C" fn PMPI_Ibsend_c(
     request: *mut MPI_Request,
 ) -> c_int {
     shim::run("MPI_Ibsend_c", comm, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::out_ptr(request, "request")?;
         bsend::isend(buf, count, datatype, dest, tag, comm, request)
     })
@@ -399,7 +399,7 @@ pub unsafe extern "C" fn PMPI_Irecv_c(
     request: *mut MPI_Request,
 ) -> c_int {
     shim::run("MPI_Irecv_c", comm, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::out_ptr(request, "request")?;
         pt2pt::irecv(buf, count, datatype, source, tag, comm, request)
     })
@@ -449,8 +449,8 @@ pub unsafe extern "C" fn PMPI_Sendrecv_c(
     status: *mut MPI_Status,
 ) -> c_int {
     shim::run("MPI_Sendrecv_c", comm, || {
-        let sendcount = args::count_c(sendcount)?;
-        let recvcount = args::count_c(recvcount)?;
+        let sendcount = args::count(sendcount)?;
+        let recvcount = args::count(recvcount)?;
         args::status_arg(status)?;
         pt2pt::sendrecv(
             sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source,
@@ -496,7 +496,7 @@ pub unsafe extern "C" fn PMPI_Sendrecv_replace_c(
     status: *mut MPI_Status,
 ) -> c_int {
     shim::run("MPI_Sendrecv_replace_c", comm, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::status_arg(status)?;
         pt2pt::sendrecv(
             buf, count, datatype, dest, sendtag, buf, count, datatype, source, recvtag, comm,
@@ -561,8 +561,8 @@ pub unsafe extern "C" fn PMPI_Isendrecv_c(
     request: *mut MPI_Request,
 ) -> c_int {
     shim::run("MPI_Isendrecv_c", comm, || {
-        let sendcount = args::count_c(sendcount)?;
-        let recvcount = args::count_c(recvcount)?;
+        let sendcount = args::count(sendcount)?;
+        let recvcount = args::count(recvcount)?;
         args::out_ptr(request, "request")?;
         pt2pt::sendrecv(
             sendbuf,
@@ -632,7 +632,7 @@ pub unsafe extern "C" fn PMPI_Isendrecv_replace_c(
     request: *mut MPI_Request,
 ) -> c_int {
     shim::run("MPI_Isendrecv_replace_c", comm, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::out_ptr(request, "request")?;
         pt2pt::sendrecv(
             buf,
@@ -692,7 +692,7 @@ pub unsafe extern "C" fn PMPI_Send_init_c(
     request: *mut MPI_Request,
 ) -> c_int {
     shim::run("MPI_Send_init_c", comm, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::out_ptr(request, "request")?;
         pt2pt::init(
             buf,
@@ -746,7 +746,7 @@ pub unsafe extern "C" fn PMPI_Ssend_init_c(
     request: *mut MPI_Request,
 ) -> c_int {
     shim::run("MPI_Ssend_init_c", comm, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::out_ptr(request, "request")?;
         pt2pt::init(
             buf,
@@ -800,7 +800,7 @@ pub unsafe extern "C" fn PMPI_Rsend_init_c(
     request: *mut MPI_Request,
 ) -> c_int {
     shim::run("MPI_Rsend_init_c", comm, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::out_ptr(request, "request")?;
         pt2pt::init(
             buf,
@@ -854,7 +854,7 @@ pub unsafe extern "C" fn PMPI_Bsend_init_c(
     request: *mut MPI_Request,
 ) -> c_int {
     shim::run("MPI_Bsend_init_c", comm, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::out_ptr(request, "request")?;
         pt2pt::init(
             buf,
@@ -899,7 +899,7 @@ pub unsafe extern "C" fn PMPI_Recv_init_c(
     request: *mut MPI_Request,
 ) -> c_int {
     shim::run("MPI_Recv_init_c", comm, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::out_ptr(request, "request")?;
         pt2pt::init(buf, count, datatype, source, tag, comm, request, None)
     })
@@ -995,7 +995,7 @@ pub unsafe extern "C" fn PMPI_Mrecv_c(
 ) -> c_int {
     let on = Cell::new(MPI_COMM_WORLD);
     shim::run_on("MPI_Mrecv_c", &on, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::status_arg(status)?;
         mprobe::mrecv(buf, count, datatype, message, status, None, &on)
     })
@@ -1037,7 +1037,7 @@ pub unsafe extern "C" fn PMPI_Imrecv_c(
 ) -> c_int {
     let on = Cell::new(MPI_COMM_WORLD);
     shim::run_on("MPI_Imrecv_c", &on, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::out_ptr(request, "request")?;
         mprobe::mrecv(
             buf,
@@ -3167,7 +3167,7 @@ pub unsafe extern "C" fn PMPI_Reduce_local_c(
     op: MPI_Op,
 ) -> c_int {
     shim::run("MPI_Reduce_local_c", MPI_COMM_WORLD, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         coll::reduce_local(inbuf, inoutbuf, count, datatype, op)
     })
 }
@@ -7513,7 +7513,7 @@ pub unsafe extern "C" fn PMPI_File_read_at_c(
     status: *mut MPI_Status,
 ) -> c_int {
     shim::run_file("MPI_File_read_at_c", fh, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::status_arg(status)?;
         file::blocking(
             fh,
@@ -7565,7 +7565,7 @@ pub unsafe extern "C" fn PMPI_File_write_at_c(
     status: *mut MPI_Status,
 ) -> c_int {
     shim::run_file("MPI_File_write_at_c", fh, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::status_arg(status)?;
         file::blocking(
             fh,
@@ -7617,7 +7617,7 @@ pub unsafe extern "C" fn PMPI_File_read_at_all_c(
     status: *mut MPI_Status,
 ) -> c_int {
     shim::run_file("MPI_File_read_at_all_c", fh, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::status_arg(status)?;
         file::blocking(
             fh,
@@ -7669,7 +7669,7 @@ pub unsafe extern "C" fn PMPI_File_write_at_all_c(
     status: *mut MPI_Status,
 ) -> c_int {
     shim::run_file("MPI_File_write_at_all_c", fh, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::status_arg(status)?;
         file::blocking(
             fh,
@@ -7719,7 +7719,7 @@ pub unsafe extern "C" fn PMPI_File_read_c(
     status: *mut MPI_Status,
 ) -> c_int {
     shim::run_file("MPI_File_read_c", fh, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::status_arg(status)?;
         file::blocking(
             fh,
@@ -7769,7 +7769,7 @@ pub unsafe extern "C" fn PMPI_File_write_c(
     status: *mut MPI_Status,
 ) -> c_int {
     shim::run_file("MPI_File_write_c", fh, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::status_arg(status)?;
         file::blocking(
             fh,
@@ -7819,7 +7819,7 @@ pub unsafe extern "C" fn PMPI_File_read_all_c(
     status: *mut MPI_Status,
 ) -> c_int {
     shim::run_file("MPI_File_read_all_c", fh, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::status_arg(status)?;
         file::blocking(
             fh,
@@ -7869,7 +7869,7 @@ pub unsafe extern "C" fn PMPI_File_write_all_c(
     status: *mut MPI_Status,
 ) -> c_int {
     shim::run_file("MPI_File_write_all_c", fh, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::status_arg(status)?;
         file::blocking(
             fh,
@@ -7919,7 +7919,7 @@ pub unsafe extern "C" fn PMPI_File_read_shared_c(
     status: *mut MPI_Status,
 ) -> c_int {
     shim::run_file("MPI_File_read_shared_c", fh, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::status_arg(status)?;
         file::blocking(
             fh,
@@ -7969,7 +7969,7 @@ pub unsafe extern "C" fn PMPI_File_write_shared_c(
     status: *mut MPI_Status,
 ) -> c_int {
     shim::run_file("MPI_File_write_shared_c", fh, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::status_arg(status)?;
         file::blocking(
             fh,
@@ -8019,7 +8019,7 @@ pub unsafe extern "C" fn PMPI_File_read_ordered_c(
     status: *mut MPI_Status,
 ) -> c_int {
     shim::run_file("MPI_File_read_ordered_c", fh, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::status_arg(status)?;
         file::blocking(
             fh,
@@ -8069,7 +8069,7 @@ pub unsafe extern "C" fn PMPI_File_write_ordered_c(
     status: *mut MPI_Status,
 ) -> c_int {
     shim::run_file("MPI_File_write_ordered_c", fh, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::status_arg(status)?;
         file::blocking(
             fh,
@@ -8121,7 +8121,7 @@ pub unsafe extern "C" fn PMPI_File_iread_at_c(
     request: *mut MPI_Request,
 ) -> c_int {
     shim::run_file("MPI_File_iread_at_c", fh, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::out_ptr(request, "request")?;
         file::nonblocking(
             fh,
@@ -8173,7 +8173,7 @@ pub unsafe extern "C" fn PMPI_File_iwrite_at_c(
     request: *mut MPI_Request,
 ) -> c_int {
     shim::run_file("MPI_File_iwrite_at_c", fh, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::out_ptr(request, "request")?;
         file::nonblocking(
             fh,
@@ -8225,7 +8225,7 @@ pub unsafe extern "C" fn PMPI_File_iread_at_all_c(
     request: *mut MPI_Request,
 ) -> c_int {
     shim::run_file("MPI_File_iread_at_all_c", fh, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::out_ptr(request, "request")?;
         file::nonblocking(
             fh,
@@ -8277,7 +8277,7 @@ pub unsafe extern "C" fn PMPI_File_iwrite_at_all_c(
     request: *mut MPI_Request,
 ) -> c_int {
     shim::run_file("MPI_File_iwrite_at_all_c", fh, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::out_ptr(request, "request")?;
         file::nonblocking(
             fh,
@@ -8327,7 +8327,7 @@ pub unsafe extern "C" fn PMPI_File_iread_c(
     request: *mut MPI_Request,
 ) -> c_int {
     shim::run_file("MPI_File_iread_c", fh, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::out_ptr(request, "request")?;
         file::nonblocking(
             fh,
@@ -8377,7 +8377,7 @@ pub unsafe extern "C" fn PMPI_File_iwrite_c(
     request: *mut MPI_Request,
 ) -> c_int {
     shim::run_file("MPI_File_iwrite_c", fh, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::out_ptr(request, "request")?;
         file::nonblocking(
             fh,
@@ -8427,7 +8427,7 @@ pub unsafe extern "C" fn PMPI_File_iread_all_c(
     request: *mut MPI_Request,
 ) -> c_int {
     shim::run_file("MPI_File_iread_all_c", fh, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::out_ptr(request, "request")?;
         file::nonblocking(
             fh,
@@ -8477,7 +8477,7 @@ pub unsafe extern "C" fn PMPI_File_iwrite_all_c(
     request: *mut MPI_Request,
 ) -> c_int {
     shim::run_file("MPI_File_iwrite_all_c", fh, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::out_ptr(request, "request")?;
         file::nonblocking(
             fh,
@@ -8527,7 +8527,7 @@ pub unsafe extern "C" fn PMPI_File_iread_shared_c(
     request: *mut MPI_Request,
 ) -> c_int {
     shim::run_file("MPI_File_iread_shared_c", fh, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::out_ptr(request, "request")?;
         file::nonblocking(
             fh,
@@ -8577,7 +8577,7 @@ pub unsafe extern "C" fn PMPI_File_iwrite_shared_c(
     request: *mut MPI_Request,
 ) -> c_int {
     shim::run_file("MPI_File_iwrite_shared_c", fh, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::out_ptr(request, "request")?;
         file::nonblocking(
             fh,
@@ -8623,7 +8623,7 @@ pub unsafe extern "C" fn PMPI_File_read_all_begin_c(
     datatype: MPI_Datatype,
 ) -> c_int {
     shim::run_file("MPI_File_read_all_begin_c", fh, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         file::split_begin(
             fh,
             file::Split::ReadAll,
@@ -8667,7 +8667,7 @@ pub unsafe extern "C" fn PMPI_File_write_all_begin_c(
     datatype: MPI_Datatype,
 ) -> c_int {
     shim::run_file("MPI_File_write_all_begin_c", fh, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         file::split_begin(
             fh,
             file::Split::WriteAll,
@@ -8716,7 +8716,7 @@ pub unsafe extern "C" fn PMPI_File_read_at_all_begin_c(
     datatype: MPI_Datatype,
 ) -> c_int {
     shim::run_file("MPI_File_read_at_all_begin_c", fh, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         file::split_begin(
             fh,
             file::Split::ReadAtAll,
@@ -8768,7 +8768,7 @@ pub unsafe extern "C" fn PMPI_File_write_at_all_begin_c(
     datatype: MPI_Datatype,
 ) -> c_int {
     shim::run_file("MPI_File_write_at_all_begin_c", fh, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         file::split_begin(
             fh,
             file::Split::WriteAtAll,
@@ -8818,7 +8818,7 @@ pub unsafe extern "C" fn PMPI_File_read_ordered_begin_c(
     datatype: MPI_Datatype,
 ) -> c_int {
     shim::run_file("MPI_File_read_ordered_begin_c", fh, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         file::split_begin(
             fh,
             file::Split::ReadOrdered,
@@ -8868,7 +8868,7 @@ pub unsafe extern "C" fn PMPI_File_write_ordered_begin_c(
     datatype: MPI_Datatype,
 ) -> c_int {
     shim::run_file("MPI_File_write_ordered_begin_c", fh, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         file::split_begin(
             fh,
             file::Split::WriteOrdered,
@@ -9164,7 +9164,7 @@ pub unsafe extern "C" fn PMPI_Psend_init(
     request: *mut MPI_Request,
 ) -> c_int {
     shim::run("MPI_Psend_init", comm, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::out_ptr(request, "request")?;
         partitioned::init(
             buf, partitions, count, datatype, dest, tag, comm, info, request, true,
@@ -9186,7 +9186,7 @@ pub unsafe extern "C" fn PMPI_Precv_init(
     request: *mut MPI_Request,
 ) -> c_int {
     shim::run("MPI_Precv_init", comm, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::out_ptr(request, "request")?;
         partitioned::init(
             buf, partitions, count, datatype, source, tag, comm, info, request, false,
@@ -10446,8 +10446,7 @@ pub unsafe extern "C" fn PMPI_Error_string(
 pub unsafe extern "C" fn PMPI_Error_class(errorcode: c_int, errorclass: *mut c_int) -> c_int {
     shim::run("MPI_Error_class", MPI_COMM_WORLD, || {
         args::out_ptr(errorclass, "errorclass")?;
-        errorclass
-            .write(errors::code_class(errorcode).ok_or_else(|| errors::invalid_code(errorcode))?);
+        errorclass.write(errors::code_class(errorcode)?);
         Ok(())
     })
 }

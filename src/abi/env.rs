@@ -220,7 +220,7 @@ pub(crate) unsafe fn error_string(
     string: *mut c_char,
     resultlen: *mut c_int,
 ) -> Result<()> {
-    let s = errors::code_string(errorcode).ok_or_else(|| errors::invalid_code(errorcode))?;
+    let s = errors::code_string(errorcode)?;
     write_out_str(&s, string, MPI_MAX_ERROR_STRING as usize, resultlen)
 }
 
