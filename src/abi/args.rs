@@ -12,11 +12,7 @@ use std::os::raw::{c_int, c_void};
 /// generator checks by kind, or one a collective checks itself where it is significant.
 #[inline]
 pub fn count(c: impl Int) -> Result<usize> {
-    let c = c.wide();
-    if c < 0 {
-        return mpi_err!(Count, "negative count {c}");
-    }
-    Ok(c as usize)
+    elems(c, "count")
 }
 
 /// A count the generator checks for a table line flagged `slices` (tools/gen_c.py): a
@@ -42,7 +38,8 @@ pub fn positive_len(n: c_int, what: &str) -> Result<usize> {
 
 /// Any other array length (MPI_ERR_ARG when negative).
 #[inline]
-pub fn len(n: c_int, what: &str) -> Result<usize> {
+pub fn len(n: impl Into<i64>, what: &str) -> Result<usize> {
+    let n: i64 = n.into();
     if n < 0 {
         return mpi_err!(Arg, "negative {what} {n}");
     }
@@ -53,11 +50,7 @@ pub fn len(n: c_int, what: &str) -> Result<usize> {
 /// negative).
 #[inline]
 pub fn size(c: impl Into<i64>) -> Result<usize> {
-    let c: i64 = c.into();
-    if c < 0 {
-        return mpi_err!(Arg, "negative size {c}");
-    }
-    Ok(c as usize)
+    len(c, "size")
 }
 
 /// An error handler function argument (MPI_Comm_create_errhandler …), which must not be
