@@ -180,7 +180,9 @@ def mpich_constants():
             continue
         where = f"{MPICH_TABLE}:{lineno}"
         kind = words[0]
-        if (kind, len(words)) == ("int", 3):
+        if kind == "number" and len(words) == 5:
+            continue
+        if kind == "int" and len(words) in (3, 4):
             name, ty, val = words[1], "c_int", words[2]
             if not -(2**31) <= int(val, 0) < 2**31:
                 sys.exit(f"{where}: {name}'s value {val} is not a C int")
@@ -194,7 +196,10 @@ def mpich_constants():
                 sys.exit(f"{where}: {name} names {other}, which no line above defines")
             ty = types[other]
         else:
-            sys.exit(f"{where}: not `int NAME VALUE`, `handle TYPE NAME VALUE` or `alias NAME OTHER`")
+            sys.exit(
+                f"{where}: not `int NAME VALUE [ENUM::VARIANT]`, `handle TYPE NAME VALUE`, "
+                "`alias NAME OTHER` or `number ENUM PATH TO FROM`"
+            )
         if name in types:
             sys.exit(f"{where}: {name} is defined twice")
         types[name] = ty
@@ -232,17 +237,40 @@ def render_consts():
         "use std::os::raw::c_int;",
         "",
     ]
-    for _, words, comment in read_mpich_table():
+    numbers = {}  # ENUM -> (path, to, from, [(variant, constant)])
+    for lineno, words, comment in read_mpich_table():
         if words is None:
             out.append(f"// {comment}" if comment else "")
+        elif words[0] == "number":
+            numbers[words[1]] = (words[2], words[3], words[4], [])
         elif words[0] == "int":
             out.append(f"pub const {words[1]}: c_int = {rust_literal(words[2])};")
+            if len(words) == 4:
+                enum, _, variant = words[3].partition("::")
+                if enum not in numbers or not variant:
+                    sys.exit(f"{MPICH_TABLE}:{lineno}: {words[3]} is no ENUM::VARIANT of a `number` line above")
+                if variant in (v for v, _ in numbers[enum][3]):
+                    sys.exit(f"{MPICH_TABLE}:{lineno}: {words[3]} has a number already")
+                numbers[enum][3].append((variant, words[1]))
         elif words[0] == "handle":
             ty, name, val = words[1:]
             lit = rust_literal(val) + ("_u32" if int(val, 16) > 0x7FFFFFFF else "")
             out.append(f"pub const {name}: {ty} = {lit} as {ty};")
         else:
             out.append(f"pub const {words[1]}: {types[words[1]]} = {words[2]};")
+    # A `number` line's functions: each variant's number (rustc says when one is missing),
+    # and the variant a number is.
+    for enum, (path, to, frm, arms) in numbers.items():
+        if to != "-":
+            out += ["", f"/// MPICH's number of each `{enum}` (the table's lines that name one)."]
+            out += [f"pub const fn {to}(v: {path}) -> c_int {{", f"    use {path} as E;", "    match v {"]
+            out += [f"        E::{variant} => {name}," for variant, name in arms]
+            out += ["    }", "}"]
+        if frm != "-":
+            out += ["", f"/// The `{enum}` MPICH's number `n` is (None: no `{enum}`)."]
+            out += [f"pub const fn {frm}(n: c_int) -> Option<{path}> {{", f"    use {path} as E;", "    match n {"]
+            out += [f"        {name} => Some(E::{variant})," for variant, name in arms]
+            out += ["        _ => None,", "    }", "}"]
     return rustfmt("\n".join(out).rstrip("\n") + "\n")
 
 
@@ -448,8 +476,7 @@ def conversions(params, raw_counts, slices=False):
             else:
                 lines.append(f'let {n} = args::slice({n}, {arrays[n]}, "{n}")?;')
         elif k in COUNT_KINDS and p["dir"] == "in" and not p["array"] and not raw_counts:
-            f = "count_c" if p["type"] == "MPI_Count" else "count"
-            lines.append(f"let {n} = args::{f}({n})?;")
+            lines.append(f"let {n} = args::count({n})?;")
         elif k in SIZE_KINDS and p["dir"] == "in" and not p["array"]:
             lines.append(f"let {n} = args::size({n})?;")
         elif k in ("REQUEST", "MESSAGE") and p["dir"] == "out" and not p["array"]:

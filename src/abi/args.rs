@@ -1,7 +1,6 @@
 //! Argument checks shared by the shims, each returning MPI's error class.
 
 use super::consts::*;
-use crate::coll::inter::Root as InterRoot;
 use crate::comm::Communicator;
 use crate::datatype::Datatype;
 use crate::error::{Error, ErrorClass, Result};
@@ -9,26 +8,11 @@ use crate::mpi_err;
 use crate::pt2pt::Status;
 use std::os::raw::{c_int, c_void};
 
-/// Largest tag (MPI_TAG_UB's value).
-pub(crate) const TAG_UB: c_int = i32::MAX;
-
+/// An element count of either width (MPI_ERR_COUNT when negative): an argument the
+/// generator checks by kind, or one a collective checks itself where it is significant.
 #[inline]
-pub fn count(c: c_int) -> Result<usize> {
-    if c < 0 {
-        return mpi_err!(Count, "negative count {c}");
-    }
-    Ok(c as usize)
-}
-
-/// An element count of either width, where the call checks it itself (a collective's
-/// count is significant only at some processes).
-#[inline]
-pub fn count_any(c: impl Int) -> Result<usize> {
-    let c = c.wide();
-    if c < 0 {
-        return mpi_err!(Count, "negative count {c}");
-    }
-    Ok(c as usize)
+pub fn count(c: impl Int) -> Result<usize> {
+    elems(c, "count")
 }
 
 /// A count the generator checks for a table line flagged `slices` (tools/gen_c.py): a
@@ -54,31 +38,19 @@ pub fn positive_len(n: c_int, what: &str) -> Result<usize> {
 
 /// Any other array length (MPI_ERR_ARG when negative).
 #[inline]
-pub fn len(n: c_int, what: &str) -> Result<usize> {
+pub fn len(n: impl Into<i64>, what: &str) -> Result<usize> {
+    let n: i64 = n.into();
     if n < 0 {
         return mpi_err!(Arg, "negative {what} {n}");
     }
     Ok(n as usize)
 }
 
-/// A large-count (`MPI_Count`) element count (usize holds it: 64-bit targets only).
-#[inline]
-pub fn count_c(c: MPI_Count) -> Result<usize> {
-    if c < 0 {
-        return mpi_err!(Count, "negative count {c}");
-    }
-    Ok(c as usize)
-}
-
 /// A size in bytes, int or MPI_Count (MPI_Buffer_attach; MPICH's MPI_ERR_ARG when
 /// negative).
 #[inline]
 pub fn size(c: impl Into<i64>) -> Result<usize> {
-    let c: i64 = c.into();
-    if c < 0 {
-        return mpi_err!(Arg, "negative size {c}");
-    }
-    Ok(c as usize)
+    len(c, "size")
 }
 
 /// An error handler function argument (MPI_Comm_create_errhandler …), which must not be
@@ -202,14 +174,7 @@ pub fn dest(comm: &Communicator, r: c_int) -> Result<Option<usize>> {
     if r == MPI_PROC_NULL {
         return Ok(None);
     }
-    if r < 0 || r as usize >= comm.peer_size() {
-        return mpi_err!(
-            Rank,
-            "invalid rank {r} (communicator size {})",
-            comm.peer_size()
-        );
-    }
-    Ok(Some(r as usize))
+    comm.peer_rank(r).map(Some)
 }
 
 /// A receive source (the core's, translated from MPI_PROC_NULL, MPI_ANY_SOURCE or a rank).
@@ -220,12 +185,7 @@ pub fn source(comm: &Communicator, r: c_int) -> Result<Source> {
     match r {
         MPI_PROC_NULL => Ok(Source::Null),
         MPI_ANY_SOURCE => Ok(Source::Any),
-        r if r >= 0 && (r as usize) < comm.peer_size() => Ok(Source::Rank(r as usize)),
-        r => mpi_err!(
-            Rank,
-            "invalid source rank {r} (communicator size {})",
-            comm.peer_size()
-        ),
+        r => comm.peer_rank(r).map(Source::Rank),
     }
 }
 
@@ -249,13 +209,8 @@ pub unsafe fn source_or_done(
     }
 }
 
-#[inline]
-pub fn send_tag(t: c_int) -> Result<i32> {
-    if !(0..=TAG_UB).contains(&t) {
-        return mpi_err!(Tag, "invalid tag {t} (must be 0..={TAG_UB})");
-    }
-    Ok(t)
-}
+/// A send's tag (the core's rule: 0..=TAG_UB).
+pub use crate::runtime::p2p::{tag as send_tag, TAG_UB};
 
 #[inline]
 pub fn recv_tag(t: c_int) -> Result<Option<i32>> {
@@ -263,28 +218,6 @@ pub fn recv_tag(t: c_int) -> Result<Option<i32>> {
         return Ok(None);
     }
     send_tag(t).map(Some)
-}
-
-/// The root of an intracommunicator's rooted collective.
-pub fn root(comm: &Communicator, r: c_int) -> Result<usize> {
-    if r < 0 || r as usize >= comm.size() {
-        return mpi_err!(Root, "invalid root {r} (communicator size {})", comm.size());
-    }
-    Ok(r as usize)
-}
-
-/// The root argument of a rooted collective on an intercommunicator (MPI-3.1 §5.2.2).
-pub fn inter_root(comm: &Communicator, r: c_int) -> Result<InterRoot> {
-    match r {
-        MPI_ROOT => Ok(InterRoot::Here),
-        MPI_PROC_NULL => Ok(InterRoot::Idle),
-        r if r >= 0 && (r as usize) < comm.peer_size() => Ok(InterRoot::Remote(r as usize)),
-        r => mpi_err!(
-            Root,
-            "invalid root {r} (MPI_ROOT, MPI_PROC_NULL or a rank of the remote group of size {})",
-            comm.peer_size()
-        ),
-    }
 }
 
 /// The communicator must be an intracommunicator (MPI_ERR_COMM otherwise).

@@ -70,7 +70,7 @@ pub(crate) unsafe fn bcast<I: Int>(
     mode: Mode,
 ) -> Result<()> {
     run(comm, mode, |_, l| {
-        let (buf, count, ty) = (addr(buffer), args::count_any(count), l.ty(datatype));
+        let (buf, count, ty) = (addr(buffer), args::count(count), l.ty(datatype));
         Ok(Call::Bcast {
             buf,
             count,
@@ -92,7 +92,7 @@ pub(crate) unsafe fn reduce<I: Int>(
     mode: Mode,
 ) -> Result<()> {
     run(comm, mode, |_, l| {
-        let (ty, count) = (l.ty(datatype), args::count_any(count));
+        let (ty, count) = (l.ty(datatype), args::count(count));
         let (send, recv, op) = (addr(sendbuf), addr(recvbuf), bind(op, datatype, &ty));
         Ok(Call::Reduce {
             send,
@@ -116,7 +116,7 @@ pub(crate) unsafe fn allreduce<I: Int>(
     mode: Mode,
 ) -> Result<()> {
     run(comm, mode, |_, l| {
-        let (ty, count) = (l.ty(datatype), args::count_any(count));
+        let (ty, count) = (l.ty(datatype), args::count(count));
         let (send, recv, op) = (addr(sendbuf), addr(recvbuf), bind(op, datatype, &ty));
         Ok(Call::Allreduce {
             send,
@@ -141,7 +141,7 @@ pub(crate) unsafe fn scan<I: Int>(
     mode: Mode,
 ) -> Result<()> {
     run(comm, mode, |_, l| {
-        let (ty, count) = (l.ty(datatype), args::count_any(count));
+        let (ty, count) = (l.ty(datatype), args::count(count));
         let (send, recv, op) = (addr(sendbuf), addr(recvbuf), bind(op, datatype, &ty));
         Ok(Call::Scan {
             send,
@@ -428,7 +428,7 @@ fn unread<T>() -> Arg<T> {
 unsafe fn counts<I: Int>(p: *const I, n: usize) -> Arg<Vec<usize>> {
     args::ints(p, n, "counts")?
         .into_iter()
-        .map(args::count_any)
+        .map(args::count)
         .collect()
 }
 
@@ -444,7 +444,7 @@ impl<I: Int> RecvSpec<I> {
     /// The core's description of `n` blocks (the arrays read where `significant`).
     unsafe fn read(&self, n: usize, significant: bool) -> Counts {
         match *self {
-            RecvSpec::Uniform(k) => Counts::Uniform(args::count_any(k)),
+            RecvSpec::Uniform(k) => Counts::Uniform(args::count(k)),
             RecvSpec::V(..) | RecvSpec::Counts(_) if !significant => Counts::V(unread(), unread()),
             RecvSpec::V(c, d) => Counts::V(counts(c, n), displs(d, n)),
             RecvSpec::Counts(c) => Counts::Only(counts(c, n)),
@@ -478,7 +478,7 @@ impl Look {
     }
 
     fn one<I: Int>(&mut self, buf: *const c_void, count: I, ty: MPI_Datatype) -> One<KeptType> {
-        let (buf, count) = (addr(buf), args::count_any(count));
+        let (buf, count) = (addr(buf), args::count(count));
         One {
             buf,
             count,
@@ -503,8 +503,8 @@ impl Look {
     ) -> call::Side<KeptType> {
         use call::Side as S;
         match s {
-            Side::Uniform(k, t) => S::Uniform(args::count_any(k), self.ty(t)),
-            Side::Same(k, t) => S::Same(args::count_any(k), self.ty(t)),
+            Side::Uniform(k, t) => S::Uniform(args::count(k), self.ty(t)),
+            Side::Same(k, t) => S::Same(args::count(k), self.ty(t)),
             Side::V(_, _, t) if !significant => S::V(unread(), unread(), self.ty(t)),
             Side::V(c, d, t) => S::V(counts(c, n), displs(d, n), self.ty(t)),
             Side::W(..) | Side::WA(..) if !significant => S::W(unread(), unread(), unread()),

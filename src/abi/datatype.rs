@@ -11,8 +11,8 @@ use super::handles::{self, TypeRef};
 use super::shim::{write_out, write_out_str};
 use super::type_attr;
 use crate::datatype::contents::{object_name, Contents, Registry, Room};
-use crate::datatype::predefined::{self, TypeClass};
-use crate::datatype::{Darray, Datatype, Distrib, Member, Order};
+use crate::datatype::predefined;
+use crate::datatype::{Darray, Datatype, Member, Order};
 // The table's MPI_Pack_external_size line names it.
 pub(crate) use crate::datatype::external32;
 // The table's constructor lines name it (`datatype::Ctor::Vector(..)`).
@@ -29,28 +29,6 @@ static META: LazyLock<Registry<MPI_Datatype>> = LazyLock::new(Registry::default)
 
 // The core knows MPICH's MPI_DISTRIBUTE_DFLT_DARG (MPI_Type_create_darray's arguments).
 const _: () = assert!(MPI_DISTRIBUTE_DFLT_DARG as i64 == crate::datatype::DFLT_DARG);
-
-/// MPICH's number for a combiner.
-fn combiner_code(c: Combiner) -> c_int {
-    match c {
-        Combiner::Named => MPI_COMBINER_NAMED,
-        Combiner::Dup => MPI_COMBINER_DUP,
-        Combiner::Contiguous => MPI_COMBINER_CONTIGUOUS,
-        Combiner::Vector => MPI_COMBINER_VECTOR,
-        Combiner::Hvector => MPI_COMBINER_HVECTOR,
-        Combiner::Indexed => MPI_COMBINER_INDEXED,
-        Combiner::Hindexed => MPI_COMBINER_HINDEXED,
-        Combiner::IndexedBlock => MPI_COMBINER_INDEXED_BLOCK,
-        Combiner::HindexedBlock => MPI_COMBINER_HINDEXED_BLOCK,
-        Combiner::Struct => MPI_COMBINER_STRUCT,
-        Combiner::Subarray => MPI_COMBINER_SUBARRAY,
-        Combiner::Darray => MPI_COMBINER_DARRAY,
-        Combiner::F90Real => MPI_COMBINER_F90_REAL,
-        Combiner::F90Complex => MPI_COMBINER_F90_COMPLEX,
-        Combiner::F90Integer => MPI_COMBINER_F90_INTEGER,
-        Combiner::Resized => MPI_COMBINER_RESIZED,
-    }
-}
 
 /// Register new type `d` made from `contents`; its handle.
 fn create(d: Datatype, contents: Contents<MPI_Datatype>) -> MPI_Datatype {
@@ -168,11 +146,8 @@ pub(crate) fn value_index(value: MPI_Datatype, index: MPI_Datatype) -> Result<MP
 
 /// MPI_Type_match_size's type (a table line).
 pub(crate) fn match_size(typeclass: c_int, size: c_int) -> Result<MPI_Datatype> {
-    let class = match typeclass {
-        MPI_TYPECLASS_REAL => TypeClass::Real,
-        MPI_TYPECLASS_INTEGER => TypeClass::Integer,
-        MPI_TYPECLASS_COMPLEX => TypeClass::Complex,
-        _ => return mpi_err!(Arg, "invalid type class {typeclass}"),
+    let Some(class) = type_class(typeclass) else {
+        return mpi_err!(Arg, "invalid type class {typeclass}");
     };
     let size_of = |name: &str| builtin_types::lookup(builtin_types::named(name)).map(|d| d.size);
     match predefined::match_size(class, size as i64, size_of) {
@@ -333,12 +308,9 @@ pub(crate) unsafe fn dup(oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> R
     write_out(newtype, h)
 }
 
-fn storage_order(o: c_int) -> Result<Order> {
-    match o {
-        MPI_ORDER_C => Ok(Order::C),
-        MPI_ORDER_FORTRAN => Ok(Order::Fortran),
-        _ => mpi_err!(Arg, "invalid array order {o}"),
-    }
+/// The array order argument of subarray and darray (MPI_ERR_ARG unless one).
+fn order(o: c_int) -> Result<Order> {
+    storage_order(o).map_or_else(|| mpi_err!(Arg, "invalid array order {o}"), Ok)
 }
 
 /// MPI_Type_create_subarray(_c) (in the `_c` form ndims and order stay integers).
@@ -357,7 +329,7 @@ pub unsafe fn subarray(
     large: bool,
 ) -> Result<()> {
     Datatype::check_subarray(sizes, subsizes, starts)?;
-    let o = storage_order(order)?;
+    let o = self::order(order)?;
     let old = old_type(oldtype)?;
     let newtype = out(newtype)?;
     let t = Datatype::subarray(sizes, subsizes, starts, o, &old)?;
@@ -393,13 +365,8 @@ pub unsafe fn darray<I: args::Int>(
         psizes: args::slice(array_of_psizes, n, "array_of_psizes")?,
         order,
     };
-    let dist = d.check(|x| match x {
-        MPI_DISTRIBUTE_BLOCK => Some(Distrib::Block),
-        MPI_DISTRIBUTE_CYCLIC => Some(Distrib::Cyclic),
-        MPI_DISTRIBUTE_NONE => Some(Distrib::None),
-        _ => None,
-    })?;
-    let o = storage_order(order)?;
+    let dist = d.check(distribution)?;
+    let o = self::order(order)?;
     let old = old_type(oldtype)?;
     let newtype = out(newtype)?;
     let t = d.build(&dist, o, &old)?;

@@ -43,7 +43,7 @@ unsafe fn collective_args(
 ) -> Result<(handles::CommRef, usize)> {
     let c = handles::comm(comm)?;
     args::intra(&c)?;
-    let root = args::root(&c, root)?;
+    let root = crate::coll::call::intra_root(&c, crate::coll::call::RootArg::Rank(root))?;
     if out.is_null() {
         return mpi_err!(Arg, "NULL new intercommunicator");
     }

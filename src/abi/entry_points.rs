@@ -52,7 +52,7 @@ pub unsafe extern "C" fn PMPI_Send_c(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Send_c", comm, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         pt2pt::send(buf, count, datatype, dest, tag, comm, pt2pt::STANDARD)
     })
 }
@@ -84,7 +84,7 @@ pub unsafe extern "C" fn PMPI_Ssend_c(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Ssend_c", comm, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         pt2pt::send(buf, count, datatype, dest, tag, comm, pt2pt::SYNC)
     })
 }
@@ -116,7 +116,7 @@ pub unsafe extern "C" fn PMPI_Rsend_c(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Rsend_c", comm, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         pt2pt::send(buf, count, datatype, dest, tag, comm, pt2pt::STANDARD)
     })
 }
@@ -148,7 +148,7 @@ pub unsafe extern "C" fn PMPI_Bsend_c(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Bsend_c", comm, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         bsend::send(buf, count, datatype, dest, tag, comm)
     })
 }
@@ -183,7 +183,7 @@ pub unsafe extern "C" fn PMPI_Recv_c(
     status: *mut MPI_Status,
 ) -> c_int {
     shim::run("MPI_Recv_c", comm, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::status_arg(status)?;
         pt2pt::recv(buf, count, datatype, source, tag, comm, status)
     })
@@ -228,7 +228,7 @@ pub unsafe extern "C" fn PMPI_Isend_c(
     request: *mut MPI_Request,
 ) -> c_int {
     shim::run("MPI_Isend_c", comm, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::out_ptr(request, "request")?;
         pt2pt::isend(
             buf,
@@ -273,7 +273,7 @@ pub unsafe extern "C" fn PMPI_Issend_c(
     request: *mut MPI_Request,
 ) -> c_int {
     shim::run("MPI_Issend_c", comm, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::out_ptr(request, "request")?;
         pt2pt::isend(buf, count, datatype, dest, tag, comm, request, pt2pt::SYNC)
     })
@@ -318,7 +318,7 @@ pub unsafe extern "C" fn PMPI_Irsend_c(
     request: *mut MPI_Request,
 ) -> c_int {
     shim::run("MPI_Irsend_c", comm, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::out_ptr(request, "request")?;
         pt2pt::isend(
             buf,
@@ -363,7 +363,7 @@ pub unsafe extern "C" fn PMPI_Ibsend_c(
     request: *mut MPI_Request,
 ) -> c_int {
     shim::run("MPI_Ibsend_c", comm, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::out_ptr(request, "request")?;
         bsend::isend(buf, count, datatype, dest, tag, comm, request)
     })
@@ -399,7 +399,7 @@ pub unsafe extern "C" fn PMPI_Irecv_c(
     request: *mut MPI_Request,
 ) -> c_int {
     shim::run("MPI_Irecv_c", comm, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::out_ptr(request, "request")?;
         pt2pt::irecv(buf, count, datatype, source, tag, comm, request)
     })
@@ -449,8 +449,8 @@ pub unsafe extern "C" fn PMPI_Sendrecv_c(
     status: *mut MPI_Status,
 ) -> c_int {
     shim::run("MPI_Sendrecv_c", comm, || {
-        let sendcount = args::count_c(sendcount)?;
-        let recvcount = args::count_c(recvcount)?;
+        let sendcount = args::count(sendcount)?;
+        let recvcount = args::count(recvcount)?;
         args::status_arg(status)?;
         pt2pt::sendrecv(
             sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source,
@@ -496,7 +496,7 @@ pub unsafe extern "C" fn PMPI_Sendrecv_replace_c(
     status: *mut MPI_Status,
 ) -> c_int {
     shim::run("MPI_Sendrecv_replace_c", comm, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::status_arg(status)?;
         pt2pt::sendrecv(
             buf, count, datatype, dest, sendtag, buf, count, datatype, source, recvtag, comm,
@@ -561,8 +561,8 @@ pub unsafe extern "C" fn PMPI_Isendrecv_c(
     request: *mut MPI_Request,
 ) -> c_int {
     shim::run("MPI_Isendrecv_c", comm, || {
-        let sendcount = args::count_c(sendcount)?;
-        let recvcount = args::count_c(recvcount)?;
+        let sendcount = args::count(sendcount)?;
+        let recvcount = args::count(recvcount)?;
         args::out_ptr(request, "request")?;
         pt2pt::sendrecv(
             sendbuf,
@@ -632,7 +632,7 @@ pub unsafe extern "C" fn PMPI_Isendrecv_replace_c(
     request: *mut MPI_Request,
 ) -> c_int {
     shim::run("MPI_Isendrecv_replace_c", comm, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::out_ptr(request, "request")?;
         pt2pt::sendrecv(
             buf,
@@ -692,7 +692,7 @@ pub unsafe extern "C" fn PMPI_Send_init_c(
     request: *mut MPI_Request,
 ) -> c_int {
     shim::run("MPI_Send_init_c", comm, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::out_ptr(request, "request")?;
         pt2pt::init(
             buf,
@@ -746,7 +746,7 @@ pub unsafe extern "C" fn PMPI_Ssend_init_c(
     request: *mut MPI_Request,
 ) -> c_int {
     shim::run("MPI_Ssend_init_c", comm, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::out_ptr(request, "request")?;
         pt2pt::init(
             buf,
@@ -800,7 +800,7 @@ pub unsafe extern "C" fn PMPI_Rsend_init_c(
     request: *mut MPI_Request,
 ) -> c_int {
     shim::run("MPI_Rsend_init_c", comm, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::out_ptr(request, "request")?;
         pt2pt::init(
             buf,
@@ -854,7 +854,7 @@ pub unsafe extern "C" fn PMPI_Bsend_init_c(
     request: *mut MPI_Request,
 ) -> c_int {
     shim::run("MPI_Bsend_init_c", comm, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::out_ptr(request, "request")?;
         pt2pt::init(
             buf,
@@ -899,7 +899,7 @@ pub unsafe extern "C" fn PMPI_Recv_init_c(
     request: *mut MPI_Request,
 ) -> c_int {
     shim::run("MPI_Recv_init_c", comm, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::out_ptr(request, "request")?;
         pt2pt::init(buf, count, datatype, source, tag, comm, request, None)
     })
@@ -995,7 +995,7 @@ pub unsafe extern "C" fn PMPI_Mrecv_c(
 ) -> c_int {
     let on = Cell::new(MPI_COMM_WORLD);
     shim::run_on("MPI_Mrecv_c", &on, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::status_arg(status)?;
         mprobe::mrecv(buf, count, datatype, message, status, None, &on)
     })
@@ -1037,7 +1037,7 @@ pub unsafe extern "C" fn PMPI_Imrecv_c(
 ) -> c_int {
     let on = Cell::new(MPI_COMM_WORLD);
     shim::run_on("MPI_Imrecv_c", &on, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::out_ptr(request, "request")?;
         mprobe::mrecv(
             buf,
@@ -3167,7 +3167,7 @@ pub unsafe extern "C" fn PMPI_Reduce_local_c(
     op: MPI_Op,
 ) -> c_int {
     shim::run("MPI_Reduce_local_c", MPI_COMM_WORLD, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         coll::reduce_local(inbuf, inoutbuf, count, datatype, op)
     })
 }
@@ -7553,7 +7553,7 @@ pub unsafe extern "C" fn PMPI_File_read_at_c(
     status: *mut MPI_Status,
 ) -> c_int {
     shim::run_file("MPI_File_read_at_c", fh, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::status_arg(status)?;
         file::access(
             fh,
@@ -7605,7 +7605,7 @@ pub unsafe extern "C" fn PMPI_File_write_at_c(
     status: *mut MPI_Status,
 ) -> c_int {
     shim::run_file("MPI_File_write_at_c", fh, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::status_arg(status)?;
         file::access(
             fh,
@@ -7657,7 +7657,7 @@ pub unsafe extern "C" fn PMPI_File_read_at_all_c(
     status: *mut MPI_Status,
 ) -> c_int {
     shim::run_file("MPI_File_read_at_all_c", fh, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::status_arg(status)?;
         file::access(
             fh,
@@ -7709,7 +7709,7 @@ pub unsafe extern "C" fn PMPI_File_write_at_all_c(
     status: *mut MPI_Status,
 ) -> c_int {
     shim::run_file("MPI_File_write_at_all_c", fh, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::status_arg(status)?;
         file::access(
             fh,
@@ -7759,7 +7759,7 @@ pub unsafe extern "C" fn PMPI_File_read_c(
     status: *mut MPI_Status,
 ) -> c_int {
     shim::run_file("MPI_File_read_c", fh, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::status_arg(status)?;
         file::access(
             fh,
@@ -7809,7 +7809,7 @@ pub unsafe extern "C" fn PMPI_File_write_c(
     status: *mut MPI_Status,
 ) -> c_int {
     shim::run_file("MPI_File_write_c", fh, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::status_arg(status)?;
         file::access(
             fh,
@@ -7859,7 +7859,7 @@ pub unsafe extern "C" fn PMPI_File_read_all_c(
     status: *mut MPI_Status,
 ) -> c_int {
     shim::run_file("MPI_File_read_all_c", fh, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::status_arg(status)?;
         file::access(
             fh,
@@ -7909,7 +7909,7 @@ pub unsafe extern "C" fn PMPI_File_write_all_c(
     status: *mut MPI_Status,
 ) -> c_int {
     shim::run_file("MPI_File_write_all_c", fh, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::status_arg(status)?;
         file::access(
             fh,
@@ -7951,7 +7951,7 @@ pub unsafe extern "C" fn PMPI_File_read_shared_c(
     status: *mut MPI_Status,
 ) -> c_int {
     shim::run_file("MPI_File_read_shared_c", fh, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::status_arg(status)?;
         file::access(fh, file::Place::Shared, buf, count, datatype, false, false)
             .map(|n| file::status(status, n))
@@ -7985,7 +7985,7 @@ pub unsafe extern "C" fn PMPI_File_write_shared_c(
     status: *mut MPI_Status,
 ) -> c_int {
     shim::run_file("MPI_File_write_shared_c", fh, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::status_arg(status)?;
         file::access(fh, file::Place::Shared, buf, count, datatype, true, false)
             .map(|n| file::status(status, n))
@@ -8019,7 +8019,7 @@ pub unsafe extern "C" fn PMPI_File_read_ordered_c(
     status: *mut MPI_Status,
 ) -> c_int {
     shim::run_file("MPI_File_read_ordered_c", fh, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::status_arg(status)?;
         file::access(fh, file::Place::Ordered, buf, count, datatype, false, true)
             .map(|n| file::status(status, n))
@@ -8053,7 +8053,7 @@ pub unsafe extern "C" fn PMPI_File_write_ordered_c(
     status: *mut MPI_Status,
 ) -> c_int {
     shim::run_file("MPI_File_write_ordered_c", fh, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::status_arg(status)?;
         file::access(fh, file::Place::Ordered, buf, count, datatype, true, true)
             .map(|n| file::status(status, n))
@@ -8097,7 +8097,7 @@ pub unsafe extern "C" fn PMPI_File_iread_at_c(
     request: *mut MPI_Request,
 ) -> c_int {
     shim::run_file("MPI_File_iread_at_c", fh, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::out_ptr(request, "request")?;
         file::access(
             fh,
@@ -8149,7 +8149,7 @@ pub unsafe extern "C" fn PMPI_File_iwrite_at_c(
     request: *mut MPI_Request,
 ) -> c_int {
     shim::run_file("MPI_File_iwrite_at_c", fh, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::out_ptr(request, "request")?;
         file::access(
             fh,
@@ -8201,7 +8201,7 @@ pub unsafe extern "C" fn PMPI_File_iread_at_all_c(
     request: *mut MPI_Request,
 ) -> c_int {
     shim::run_file("MPI_File_iread_at_all_c", fh, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::out_ptr(request, "request")?;
         file::access(
             fh,
@@ -8253,7 +8253,7 @@ pub unsafe extern "C" fn PMPI_File_iwrite_at_all_c(
     request: *mut MPI_Request,
 ) -> c_int {
     shim::run_file("MPI_File_iwrite_at_all_c", fh, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::out_ptr(request, "request")?;
         file::access(
             fh,
@@ -8303,7 +8303,7 @@ pub unsafe extern "C" fn PMPI_File_iread_c(
     request: *mut MPI_Request,
 ) -> c_int {
     shim::run_file("MPI_File_iread_c", fh, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::out_ptr(request, "request")?;
         file::access(
             fh,
@@ -8353,7 +8353,7 @@ pub unsafe extern "C" fn PMPI_File_iwrite_c(
     request: *mut MPI_Request,
 ) -> c_int {
     shim::run_file("MPI_File_iwrite_c", fh, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::out_ptr(request, "request")?;
         file::access(
             fh,
@@ -8403,7 +8403,7 @@ pub unsafe extern "C" fn PMPI_File_iread_all_c(
     request: *mut MPI_Request,
 ) -> c_int {
     shim::run_file("MPI_File_iread_all_c", fh, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::out_ptr(request, "request")?;
         file::access(
             fh,
@@ -8453,7 +8453,7 @@ pub unsafe extern "C" fn PMPI_File_iwrite_all_c(
     request: *mut MPI_Request,
 ) -> c_int {
     shim::run_file("MPI_File_iwrite_all_c", fh, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::out_ptr(request, "request")?;
         file::access(
             fh,
@@ -8495,7 +8495,7 @@ pub unsafe extern "C" fn PMPI_File_iread_shared_c(
     request: *mut MPI_Request,
 ) -> c_int {
     shim::run_file("MPI_File_iread_shared_c", fh, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::out_ptr(request, "request")?;
         file::access(fh, file::Place::Shared, buf, count, datatype, false, false)
             .and_then(|n| file::request(request, n))
@@ -8529,7 +8529,7 @@ pub unsafe extern "C" fn PMPI_File_iwrite_shared_c(
     request: *mut MPI_Request,
 ) -> c_int {
     shim::run_file("MPI_File_iwrite_shared_c", fh, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::out_ptr(request, "request")?;
         file::access(fh, file::Place::Shared, buf, count, datatype, true, false)
             .and_then(|n| file::request(request, n))
@@ -8569,7 +8569,7 @@ pub unsafe extern "C" fn PMPI_File_read_all_begin_c(
     datatype: MPI_Datatype,
 ) -> c_int {
     shim::run_file("MPI_File_read_all_begin_c", fh, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         handles::file(fh)?.split_begin(file::Split::ReadAll, || {
             file::access(
                 fh,
@@ -8617,7 +8617,7 @@ pub unsafe extern "C" fn PMPI_File_write_all_begin_c(
     datatype: MPI_Datatype,
 ) -> c_int {
     shim::run_file("MPI_File_write_all_begin_c", fh, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         handles::file(fh)?.split_begin(file::Split::WriteAll, || {
             file::access(
                 fh,
@@ -8670,7 +8670,7 @@ pub unsafe extern "C" fn PMPI_File_read_at_all_begin_c(
     datatype: MPI_Datatype,
 ) -> c_int {
     shim::run_file("MPI_File_read_at_all_begin_c", fh, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         handles::file(fh)?.split_begin(file::Split::ReadAtAll, || {
             file::access(
                 fh,
@@ -8726,7 +8726,7 @@ pub unsafe extern "C" fn PMPI_File_write_at_all_begin_c(
     datatype: MPI_Datatype,
 ) -> c_int {
     shim::run_file("MPI_File_write_at_all_begin_c", fh, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         handles::file(fh)?.split_begin(file::Split::WriteAtAll, || {
             file::access(
                 fh,
@@ -8772,7 +8772,7 @@ pub unsafe extern "C" fn PMPI_File_read_ordered_begin_c(
     datatype: MPI_Datatype,
 ) -> c_int {
     shim::run_file("MPI_File_read_ordered_begin_c", fh, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         handles::file(fh)?.split_begin(file::Split::ReadOrdered, || {
             file::access(fh, file::Place::Ordered, buf, count, datatype, false, true)
         })
@@ -8810,7 +8810,7 @@ pub unsafe extern "C" fn PMPI_File_write_ordered_begin_c(
     datatype: MPI_Datatype,
 ) -> c_int {
     shim::run_file("MPI_File_write_ordered_begin_c", fh, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         handles::file(fh)?.split_begin(file::Split::WriteOrdered, || {
             file::access(fh, file::Place::Ordered, buf, count, datatype, true, true)
         })
@@ -9125,7 +9125,7 @@ pub unsafe extern "C" fn PMPI_Psend_init(
     request: *mut MPI_Request,
 ) -> c_int {
     shim::run("MPI_Psend_init", comm, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::out_ptr(request, "request")?;
         partitioned::init(
             buf, partitions, count, datatype, dest, tag, comm, info, request, true,
@@ -9147,7 +9147,7 @@ pub unsafe extern "C" fn PMPI_Precv_init(
     request: *mut MPI_Request,
 ) -> c_int {
     shim::run("MPI_Precv_init", comm, || {
-        let count = args::count_c(count)?;
+        let count = args::count(count)?;
         args::out_ptr(request, "request")?;
         partitioned::init(
             buf, partitions, count, datatype, source, tag, comm, info, request, false,
@@ -10426,7 +10426,7 @@ pub unsafe extern "C" fn PMPI_Error_string(
 ) -> c_int {
     shim::run("MPI_Error_string", MPI_COMM_WORLD, || {
         shim::write_out_str(
-            &errors::code_string(errorcode).ok_or_else(|| errors::invalid_code(errorcode))?,
+            &errors::code_string(errorcode)?,
             string,
             MPI_MAX_ERROR_STRING as usize,
             resultlen,
@@ -10439,8 +10439,7 @@ pub unsafe extern "C" fn PMPI_Error_string(
 pub unsafe extern "C" fn PMPI_Error_class(errorcode: c_int, errorclass: *mut c_int) -> c_int {
     shim::run("MPI_Error_class", MPI_COMM_WORLD, || {
         args::out_ptr(errorclass, "errorclass")?;
-        errorclass
-            .write(errors::code_class(errorcode).ok_or_else(|| errors::invalid_code(errorcode))?);
+        errorclass.write(errors::code_class(errorcode)?);
         Ok(())
     })
 }

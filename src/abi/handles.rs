@@ -534,23 +534,19 @@ pub fn new_datatype(d: Datatype) -> MPI_Datatype {
     (DIRECT | KIND_DATATYPE | i as u32) as MPI_Datatype
 }
 
+/// Change a type of the table (the callers leave predefined types alone).
 pub fn update_datatype(h: MPI_Datatype, f: impl FnOnce(&mut Datatype)) -> Result<()> {
     let i = direct_index(h, KIND_DATATYPE).filter(|&i| i >= FIRST_DYNAMIC_TYPE);
     let mut t = TYPES.write();
-    match i.and_then(|i| t.get_mut(i)) {
-        Some(d) => {
-            f(Arc::make_mut(d));
-            Ok(())
-        }
-        None if builtin_types::lookup(h).is_some() => Ok(()),
-        None => mpi_err!(Type, "invalid datatype {h:#x}"),
-    }
+    let d = i.and_then(|i| t.get_mut(i));
+    f(Arc::make_mut(d.ok_or_else(|| {
+        invalid(ErrorClass::Type, "datatype", h)
+    })?));
+    Ok(())
 }
 
+/// Drop the table's type `h` (the callers refuse predefined ones first).
 pub fn free_datatype(h: MPI_Datatype) -> Result<()> {
-    if builtin_types::lookup(h).is_some() {
-        return mpi_err!(Type, "cannot free a predefined datatype");
-    }
     direct_index(h, KIND_DATATYPE)
         .filter(|&i| i >= FIRST_DYNAMIC_TYPE)
         .and_then(|i| TYPES.write().remove(i))

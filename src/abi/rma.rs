@@ -285,7 +285,7 @@ fn with_call<T: Default, I: Int>(
     request_based: bool,
     f: impl FnOnce(&Window, Remote) -> Result<T>,
 ) -> Result<T> {
-    let count = args::count_any(tcount)?;
+    let count = args::count(tcount)?;
     let dtype = handles::datatype(tdatatype)?;
     let disp = call::target_disp(disp)?;
     handles::with_win(win, |w| {
@@ -298,7 +298,7 @@ fn with_call<T: Default, I: Int>(
 
 /// An origin-side buffer argument.
 fn local<'a>(Buf(buf, count, _): Buf<impl Int>, ty: &'a handles::TypeRef) -> Result<Local<'a>> {
-    Local::new(buf as usize, args::count_any(count)?, ty)
+    Local::new(buf as usize, args::count(count)?, ty)
 }
 
 /// MPI_Put(_c) (`get` false) and MPI_Get(_c), with their own error boundary: the latency

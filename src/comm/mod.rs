@@ -11,6 +11,8 @@ pub mod context;
 pub mod group;
 pub mod topology;
 
+use crate::error::Result;
+use crate::mpi_err;
 pub use context::{room, MAX_LIVE, NO_ROOM};
 use std::sync::Arc;
 
@@ -199,6 +201,17 @@ impl Communicator {
         self.peers.size()
     }
 
+    /// Rank `r` as point-to-point names a peer (of the remote group on an
+    /// intercommunicator): MPI_ERR_RANK unless it is one.
+    #[inline]
+    pub fn peer_rank(&self, r: i32) -> Result<usize> {
+        let n = self.peer_size();
+        if r < 0 || r as usize >= n {
+            return mpi_err!(Rank, "invalid rank {r} (communicator size {n})");
+        }
+        Ok(r as usize)
+    }
+
     /// The sequence number of the next collective of kind `kind` on this communicator.
     ///
     /// A load and a store, not a locked read-modify-write: MPI requires the threads of a
@@ -343,6 +356,16 @@ mod tests {
         let x = Communicator::new_inter(8, 1, g(vec![0, 2]), g(vec![5, 3, 1]));
         assert!(x.is_inter());
         assert_eq!((x.size(), x.peer_size()), (2, 3));
+        // Point-to-point ranks name the remote group.
+        assert_eq!(x.peer_rank(2), Ok(2));
+        assert_eq!(
+            x.peer_rank(3).unwrap_err().class,
+            crate::error::ErrorClass::Rank
+        );
+        assert_eq!(
+            x.peer_rank(-1).unwrap_err().class,
+            crate::error::ErrorClass::Rank
+        );
         assert_eq!((x.world_rank(2), x.local_world_rank(1)), (1, 2));
         assert_eq!(x.local_comm().ctx, 10);
         assert!(!x.local_comm().is_inter());

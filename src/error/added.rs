@@ -95,6 +95,43 @@ impl Registry {
         Ok(code)
     }
 
+    /// The class of any valid error code (MPI_Error_class): a predefined class is its own
+    /// (`predefined_class` says which numbers below the added ones are classes), an added
+    /// code has its class; MPI_ERR_ARG for a number that is no code.
+    pub fn class_of(&self, code: i32, predefined_class: impl Fn(i32) -> bool) -> Result<i32> {
+        match self.find(code) {
+            Found::Predefined if predefined_class(code) => Ok(code),
+            Found::Added { class, .. } => Ok(class),
+            _ => Err(invalid_code(code)),
+        }
+    }
+
+    /// The string of any valid error code (MPI_Error_string): a predefined class's text
+    /// (`predefined_text`), an added code's (empty when none was added); MPI_ERR_ARG for a
+    /// number that is no code.
+    pub fn text_of<'a>(
+        &self,
+        code: i32,
+        predefined_text: impl Fn(i32) -> Option<&'a str>,
+    ) -> Result<String> {
+        match self.find(code) {
+            Found::Predefined => predefined_text(code).map(str::to_string),
+            Found::Unknown => None,
+            Found::Added { text, .. } => Some(text),
+        }
+        .ok_or_else(|| invalid_code(code))
+    }
+
+    /// MPI_Add_error_string: `text` (shorter than `max` bytes, MPI_MAX_ERROR_STRING, else
+    /// MPI_ERR_ARG) becomes added code `code`'s string.
+    pub fn add_text(&self, code: i32, text: String, max: usize) -> Result<()> {
+        if text.len() >= max {
+            let most = max - 1;
+            return mpi_err!(Arg, "error string of {} bytes (at most {most})", text.len());
+        }
+        self.set_text(code, Some(text))
+    }
+
     /// MPI_Add_error_string (`Some`) and MPI_Remove_error_string (`None`), on an added code.
     pub fn set_text(&self, code: i32, text: Option<String>) -> Result<()> {
         let mut codes = self.codes.lock();
@@ -154,6 +191,11 @@ impl Registry {
     }
 }
 
+/// MPI_ERR_ARG: `code` is no error code (predefined or added).
+fn invalid_code(code: i32) -> Error {
+    Error::new(ErrorClass::Arg, format!("invalid error code {code}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -167,7 +209,18 @@ mod tests {
         assert_eq!((class, code, r.last_used()), (100, 101, 101));
         assert!(r.add(Some(code), |_| false).is_err(), "a code is no class");
         assert!(r.add(Some(5), |c| c == 5).is_ok(), "a predefined class");
-        r.set_text(code, Some("mine".into())).unwrap();
+        assert!(
+            r.add_text(code, "long".into(), 4).is_err(),
+            "3 bytes at most"
+        );
+        r.add_text(code, "mine".into(), 5).unwrap();
+        assert_eq!(r.class_of(code, |_| false), Ok(class));
+        assert_eq!(r.class_of(5, |c| c == 5), Ok(5));
+        assert!(r.class_of(6, |c| c == 5).is_err(), "no class");
+        assert!(r.class_of(150, |_| true).is_err(), "never added");
+        assert_eq!(r.text_of(class, |_| None).as_deref(), Ok(""));
+        assert_eq!(r.text_of(5, |_| Some("five")).as_deref(), Ok("five"));
+        assert!(r.text_of(6, |_| None).is_err());
         assert!(matches!(r.find(code), Found::Added { class: 100, ref text } if text == "mine"));
         assert!(matches!(r.find(3), Found::Predefined));
         assert!(

@@ -6,24 +6,24 @@ pub mod added;
 
 use std::fmt;
 
-/// Declares `ErrorClass`, `ErrorClass::ALL`, and each class's text, from one list.
+/// Declares an enum of classes, its `ALL`, and each class's text, from one list.
 macro_rules! error_classes {
-    ($($v:ident, $text:literal;)*) => {
-        /// MPI error classes the core can raise (names follow MPI's `MPI_ERR_*`).
+    ($(#[$doc:meta])* $name:ident; $($v:ident, $text:literal;)*) => {
+        $(#[$doc])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        pub enum ErrorClass {
+        pub enum $name {
             $($v),*
         }
 
-        impl ErrorClass {
+        impl $name {
             /// Every class, in declaration order (their positions travel between processes:
             /// new classes go at the end).
-            pub const ALL: &'static [ErrorClass] = &[$(ErrorClass::$v),*];
+            pub const ALL: &'static [$name] = &[$($name::$v),*];
 
             /// MPI_Error_string's text for the class.
             pub const fn text(self) -> &'static str {
                 match self {
-                    $(ErrorClass::$v => $text),*
+                    $($name::$v => $text),*
                 }
             }
         }
@@ -31,6 +31,8 @@ macro_rules! error_classes {
 }
 
 error_classes! {
+    /// MPI error classes the core can raise (names follow MPI's `MPI_ERR_*`).
+    ErrorClass;
     Buffer, "Invalid buffer pointer";
     Count, "Invalid count argument";
     Type, "Invalid datatype argument";
@@ -101,6 +103,23 @@ error_classes! {
     TInvalid, "Invalid use of the MPI tool interface";
     // MPI-5.0's (MPI_Abi_set_fortran_info and _booleans, called twice).
     Abi, "The Fortran ABI was set already";
+}
+
+error_classes! {
+    /// MPI's classes the core never raises (MPI_SUCCESS among them), whose texts
+    /// MPI_Error_string gives all the same.
+    Unraised;
+    Success, "No MPI error";
+    Base, "Invalid base address";
+    TMemory, "Out of memory (MPI_T)";
+    TCannotInit, "The MPI tool interface cannot be initialized now";
+    TInvalidItem, "Invalid MPI_T item";
+    TOutOfHandles, "No more MPI_T handles";
+    TOutOfSessions, "No more MPI_T performance variable sessions";
+    TCvarSetNotNow, "The control variable cannot be set now";
+    TPvarNoAtomic, "The performance variable cannot be read and reset atomically";
+    TNotSupported, "Not supported by the MPI tool interface";
+    Errhandler, "Invalid error handler";
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

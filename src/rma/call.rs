@@ -180,12 +180,7 @@ impl Window {
     /// communicator (MPI_ERR_RANK if it has none such).
     #[inline]
     pub fn rank_arg(&self, r: Option<i32>) -> Result<Option<usize>> {
-        let Some(r) = r else { return Ok(None) };
-        let n = self.comm.peer_size();
-        if r < 0 || r as usize >= n {
-            return mpi_err!(Rank, "invalid rank {r} (communicator size {n})");
-        }
-        Ok(Some(r as usize))
+        r.map(|r| self.comm.peer_rank(r)).transpose()
     }
 
     /// The target of a communication call, checked and allowed by the epochs (None:

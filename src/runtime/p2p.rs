@@ -35,6 +35,18 @@ impl Source {
     }
 }
 
+/// Largest tag (the MPI_TAG_UB attribute's value).
+pub const TAG_UB: i32 = i32::MAX;
+
+/// A send's tag, or a receive's other than the wildcard (MPI_ERR_TAG outside 0..=TAG_UB).
+#[inline]
+pub fn tag(t: i32) -> Result<i32> {
+    if !(0..=TAG_UB).contains(&t) {
+        return mpi_err!(Tag, "invalid tag {t} (must be 0..={TAG_UB})");
+    }
+    Ok(t)
+}
+
 /// Bytes of `count` elements of `ty` (MPI_ERR_COUNT when they overflow).
 #[inline]
 pub fn bytes(count: usize, ty: &Datatype) -> Result<usize> {
@@ -418,6 +430,12 @@ mod tests {
 
     fn int() -> Datatype {
         Datatype::predefined("MPI_INT", 4, Some(Basic::I32))
+    }
+
+    #[test]
+    fn tags_are_zero_to_tag_ub() {
+        assert_eq!((tag(0), tag(TAG_UB)), (Ok(0), Ok(TAG_UB)));
+        assert_eq!(tag(-1).unwrap_err().class, ErrorClass::Tag);
     }
 
     #[test]

@@ -271,7 +271,7 @@ pub const MPI_F_SOURCE: c_int = 2;
 pub const MPI_F_TAG: c_int = 3;
 pub const MPI_F_ERROR: c_int = 4;
 
-// Error classes.
+// Error classes (the core's: crate::error::ErrorClass; MPI_Error_string's texts are there).
 pub const MPI_SUCCESS: c_int = 0;
 pub const MPI_ERR_BUFFER: c_int = 1;
 pub const MPI_ERR_COUNT: c_int = 2;
@@ -401,3 +401,226 @@ pub const MPI_T_SOURCE_ORDERED: c_int = 0;
 pub const MPI_T_SOURCE_UNORDERED: c_int = 1;
 // Largest valid error code (classes and codes made by MPI_Add_error_code stay below it).
 pub const MPI_ERR_LASTCODE: c_int = 0x3fff_ffff;
+
+/// The `TypeClass` MPICH's number `n` is (None: no `TypeClass`).
+pub const fn type_class(n: c_int) -> Option<crate::datatype::predefined::TypeClass> {
+    use crate::datatype::predefined::TypeClass as E;
+    match n {
+        MPI_TYPECLASS_REAL => Some(E::Real),
+        MPI_TYPECLASS_INTEGER => Some(E::Integer),
+        MPI_TYPECLASS_COMPLEX => Some(E::Complex),
+        _ => None,
+    }
+}
+
+/// MPICH's number of each `Combiner` (the table's lines that name one).
+pub const fn combiner_code(v: crate::datatype::contents::Combiner) -> c_int {
+    use crate::datatype::contents::Combiner as E;
+    match v {
+        E::Named => MPI_COMBINER_NAMED,
+        E::Dup => MPI_COMBINER_DUP,
+        E::Contiguous => MPI_COMBINER_CONTIGUOUS,
+        E::Vector => MPI_COMBINER_VECTOR,
+        E::Hvector => MPI_COMBINER_HVECTOR,
+        E::Indexed => MPI_COMBINER_INDEXED,
+        E::Hindexed => MPI_COMBINER_HINDEXED,
+        E::IndexedBlock => MPI_COMBINER_INDEXED_BLOCK,
+        E::Struct => MPI_COMBINER_STRUCT,
+        E::Subarray => MPI_COMBINER_SUBARRAY,
+        E::Darray => MPI_COMBINER_DARRAY,
+        E::F90Real => MPI_COMBINER_F90_REAL,
+        E::F90Complex => MPI_COMBINER_F90_COMPLEX,
+        E::F90Integer => MPI_COMBINER_F90_INTEGER,
+        E::Resized => MPI_COMBINER_RESIZED,
+        E::HindexedBlock => MPI_COMBINER_HINDEXED_BLOCK,
+    }
+}
+
+/// The `Order` MPICH's number `n` is (None: no `Order`).
+pub const fn storage_order(n: c_int) -> Option<crate::datatype::Order> {
+    use crate::datatype::Order as E;
+    match n {
+        MPI_ORDER_C => Some(E::C),
+        MPI_ORDER_FORTRAN => Some(E::Fortran),
+        _ => None,
+    }
+}
+
+/// The `Distrib` MPICH's number `n` is (None: no `Distrib`).
+pub const fn distribution(n: c_int) -> Option<crate::datatype::Distrib> {
+    use crate::datatype::Distrib as E;
+    match n {
+        MPI_DISTRIBUTE_BLOCK => Some(E::Block),
+        MPI_DISTRIBUTE_CYCLIC => Some(E::Cyclic),
+        MPI_DISTRIBUTE_NONE => Some(E::None),
+        _ => None,
+    }
+}
+
+/// MPICH's number of each `ErrorClass` (the table's lines that name one).
+pub const fn class_code(v: crate::error::ErrorClass) -> c_int {
+    use crate::error::ErrorClass as E;
+    match v {
+        E::Buffer => MPI_ERR_BUFFER,
+        E::Count => MPI_ERR_COUNT,
+        E::Type => MPI_ERR_TYPE,
+        E::Tag => MPI_ERR_TAG,
+        E::Comm => MPI_ERR_COMM,
+        E::Rank => MPI_ERR_RANK,
+        E::Root => MPI_ERR_ROOT,
+        E::Group => MPI_ERR_GROUP,
+        E::Op => MPI_ERR_OP,
+        E::Topology => MPI_ERR_TOPOLOGY,
+        E::Dims => MPI_ERR_DIMS,
+        E::Arg => MPI_ERR_ARG,
+        E::Unknown => MPI_ERR_UNKNOWN,
+        E::Truncate => MPI_ERR_TRUNCATE,
+        E::Other => MPI_ERR_OTHER,
+        E::Intern => MPI_ERR_INTERN,
+        E::InStatus => MPI_ERR_IN_STATUS,
+        E::Pending => MPI_ERR_PENDING,
+        E::Request => MPI_ERR_REQUEST,
+        E::Access => MPI_ERR_ACCESS,
+        E::Amode => MPI_ERR_AMODE,
+        E::BadFile => MPI_ERR_BAD_FILE,
+        E::Conversion => MPI_ERR_CONVERSION,
+        E::DupDatarep => MPI_ERR_DUP_DATAREP,
+        E::FileExists => MPI_ERR_FILE_EXISTS,
+        E::FileInUse => MPI_ERR_FILE_IN_USE,
+        E::File => MPI_ERR_FILE,
+        E::Info => MPI_ERR_INFO,
+        E::InfoKey => MPI_ERR_INFO_KEY,
+        E::InfoValue => MPI_ERR_INFO_VALUE,
+        E::InfoNoKey => MPI_ERR_INFO_NOKEY,
+        E::Io => MPI_ERR_IO,
+        E::Name => MPI_ERR_NAME,
+        E::NoMem => MPI_ERR_NO_MEM,
+        E::NotSame => MPI_ERR_NOT_SAME,
+        E::NoSpace => MPI_ERR_NO_SPACE,
+        E::NoSuchFile => MPI_ERR_NO_SUCH_FILE,
+        E::Port => MPI_ERR_PORT,
+        E::Quota => MPI_ERR_QUOTA,
+        E::ReadOnly => MPI_ERR_READ_ONLY,
+        E::Service => MPI_ERR_SERVICE,
+        E::Spawn => MPI_ERR_SPAWN,
+        E::UnsupportedDatarep => MPI_ERR_UNSUPPORTED_DATAREP,
+        E::UnsupportedOperation => MPI_ERR_UNSUPPORTED_OPERATION,
+        E::Win => MPI_ERR_WIN,
+        E::LockType => MPI_ERR_LOCKTYPE,
+        E::Keyval => MPI_ERR_KEYVAL,
+        E::RmaConflict => MPI_ERR_RMA_CONFLICT,
+        E::RmaSync => MPI_ERR_RMA_SYNC,
+        E::Size => MPI_ERR_SIZE,
+        E::Disp => MPI_ERR_DISP,
+        E::Assert => MPI_ERR_ASSERT,
+        E::RmaRange => MPI_ERR_RMA_RANGE,
+        E::RmaAttach => MPI_ERR_RMA_ATTACH,
+        E::RmaShared => MPI_ERR_RMA_SHARED,
+        E::RmaFlavor => MPI_ERR_RMA_FLAVOR,
+        E::TNotInitialized => MPI_T_ERR_NOT_INITIALIZED,
+        E::TInvalidIndex => MPI_T_ERR_INVALID_INDEX,
+        E::TInvalidHandle => MPI_T_ERR_INVALID_HANDLE,
+        E::TInvalidSession => MPI_T_ERR_INVALID_SESSION,
+        E::TCvarSetNever => MPI_T_ERR_CVAR_SET_NEVER,
+        E::TPvarNoStartstop => MPI_T_ERR_PVAR_NO_STARTSTOP,
+        E::TPvarNoWrite => MPI_T_ERR_PVAR_NO_WRITE,
+        E::TInvalidName => MPI_T_ERR_INVALID_NAME,
+        E::TInvalid => MPI_T_ERR_INVALID,
+        E::Session => MPI_ERR_SESSION,
+        E::Abi => MPI_ERR_ABI,
+    }
+}
+
+/// The `ErrorClass` MPICH's number `n` is (None: no `ErrorClass`).
+pub const fn error_class(n: c_int) -> Option<crate::error::ErrorClass> {
+    use crate::error::ErrorClass as E;
+    match n {
+        MPI_ERR_BUFFER => Some(E::Buffer),
+        MPI_ERR_COUNT => Some(E::Count),
+        MPI_ERR_TYPE => Some(E::Type),
+        MPI_ERR_TAG => Some(E::Tag),
+        MPI_ERR_COMM => Some(E::Comm),
+        MPI_ERR_RANK => Some(E::Rank),
+        MPI_ERR_ROOT => Some(E::Root),
+        MPI_ERR_GROUP => Some(E::Group),
+        MPI_ERR_OP => Some(E::Op),
+        MPI_ERR_TOPOLOGY => Some(E::Topology),
+        MPI_ERR_DIMS => Some(E::Dims),
+        MPI_ERR_ARG => Some(E::Arg),
+        MPI_ERR_UNKNOWN => Some(E::Unknown),
+        MPI_ERR_TRUNCATE => Some(E::Truncate),
+        MPI_ERR_OTHER => Some(E::Other),
+        MPI_ERR_INTERN => Some(E::Intern),
+        MPI_ERR_IN_STATUS => Some(E::InStatus),
+        MPI_ERR_PENDING => Some(E::Pending),
+        MPI_ERR_REQUEST => Some(E::Request),
+        MPI_ERR_ACCESS => Some(E::Access),
+        MPI_ERR_AMODE => Some(E::Amode),
+        MPI_ERR_BAD_FILE => Some(E::BadFile),
+        MPI_ERR_CONVERSION => Some(E::Conversion),
+        MPI_ERR_DUP_DATAREP => Some(E::DupDatarep),
+        MPI_ERR_FILE_EXISTS => Some(E::FileExists),
+        MPI_ERR_FILE_IN_USE => Some(E::FileInUse),
+        MPI_ERR_FILE => Some(E::File),
+        MPI_ERR_INFO => Some(E::Info),
+        MPI_ERR_INFO_KEY => Some(E::InfoKey),
+        MPI_ERR_INFO_VALUE => Some(E::InfoValue),
+        MPI_ERR_INFO_NOKEY => Some(E::InfoNoKey),
+        MPI_ERR_IO => Some(E::Io),
+        MPI_ERR_NAME => Some(E::Name),
+        MPI_ERR_NO_MEM => Some(E::NoMem),
+        MPI_ERR_NOT_SAME => Some(E::NotSame),
+        MPI_ERR_NO_SPACE => Some(E::NoSpace),
+        MPI_ERR_NO_SUCH_FILE => Some(E::NoSuchFile),
+        MPI_ERR_PORT => Some(E::Port),
+        MPI_ERR_QUOTA => Some(E::Quota),
+        MPI_ERR_READ_ONLY => Some(E::ReadOnly),
+        MPI_ERR_SERVICE => Some(E::Service),
+        MPI_ERR_SPAWN => Some(E::Spawn),
+        MPI_ERR_UNSUPPORTED_DATAREP => Some(E::UnsupportedDatarep),
+        MPI_ERR_UNSUPPORTED_OPERATION => Some(E::UnsupportedOperation),
+        MPI_ERR_WIN => Some(E::Win),
+        MPI_ERR_LOCKTYPE => Some(E::LockType),
+        MPI_ERR_KEYVAL => Some(E::Keyval),
+        MPI_ERR_RMA_CONFLICT => Some(E::RmaConflict),
+        MPI_ERR_RMA_SYNC => Some(E::RmaSync),
+        MPI_ERR_SIZE => Some(E::Size),
+        MPI_ERR_DISP => Some(E::Disp),
+        MPI_ERR_ASSERT => Some(E::Assert),
+        MPI_ERR_RMA_RANGE => Some(E::RmaRange),
+        MPI_ERR_RMA_ATTACH => Some(E::RmaAttach),
+        MPI_ERR_RMA_SHARED => Some(E::RmaShared),
+        MPI_ERR_RMA_FLAVOR => Some(E::RmaFlavor),
+        MPI_T_ERR_NOT_INITIALIZED => Some(E::TNotInitialized),
+        MPI_T_ERR_INVALID_INDEX => Some(E::TInvalidIndex),
+        MPI_T_ERR_INVALID_HANDLE => Some(E::TInvalidHandle),
+        MPI_T_ERR_INVALID_SESSION => Some(E::TInvalidSession),
+        MPI_T_ERR_CVAR_SET_NEVER => Some(E::TCvarSetNever),
+        MPI_T_ERR_PVAR_NO_STARTSTOP => Some(E::TPvarNoStartstop),
+        MPI_T_ERR_PVAR_NO_WRITE => Some(E::TPvarNoWrite),
+        MPI_T_ERR_INVALID_NAME => Some(E::TInvalidName),
+        MPI_T_ERR_INVALID => Some(E::TInvalid),
+        MPI_ERR_SESSION => Some(E::Session),
+        MPI_ERR_ABI => Some(E::Abi),
+        _ => None,
+    }
+}
+
+/// The `Unraised` MPICH's number `n` is (None: no `Unraised`).
+pub const fn unraised_class(n: c_int) -> Option<crate::error::Unraised> {
+    use crate::error::Unraised as E;
+    match n {
+        MPI_SUCCESS => Some(E::Success),
+        MPI_ERR_BASE => Some(E::Base),
+        MPI_T_ERR_MEMORY => Some(E::TMemory),
+        MPI_T_ERR_CANNOT_INIT => Some(E::TCannotInit),
+        MPI_T_ERR_INVALID_ITEM => Some(E::TInvalidItem),
+        MPI_T_ERR_OUT_OF_HANDLES => Some(E::TOutOfHandles),
+        MPI_T_ERR_OUT_OF_SESSIONS => Some(E::TOutOfSessions),
+        MPI_T_ERR_CVAR_SET_NOT_NOW => Some(E::TCvarSetNotNow),
+        MPI_T_ERR_PVAR_NO_ATOMIC => Some(E::TPvarNoAtomic),
+        MPI_T_ERR_NOT_SUPPORTED => Some(E::TNotSupported),
+        MPI_ERR_ERRHANDLER => Some(E::Errhandler),
+        _ => None,
+    }
+}
