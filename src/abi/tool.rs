@@ -1,9 +1,10 @@
 //! The tool information interface's C side (MPI-4.1 §15.3) over `crate::tool`, which holds
-//! each call's checks and answers: here handles are dressed as pointers, MPI constants given and the
-//! answers written out. Every call returns its error as its code (no error handler runs:
-//! `shim::run_tool`). Outputs the standard lets a caller leave NULL (the get_info calls')
-//! are written only when given; the others are NULL or valid for writing, buffers as the
-//! handle's count says.
+//! each call's checks and answers: here handles are dressed as pointers, MPI constants
+//! given and the answers written out (most calls are table lines over these helpers).
+//! Every call returns its error as its code (no error handler runs: `shim::run_tool`).
+//! Outputs the standard lets a caller leave NULL (the get_info calls') are written only
+//! when given; the others are NULL or valid for writing, buffers as the handle's count
+//! says.
 //!
 //! Handles are pointers in MPICH's ABI; railmpi's are the core's handle words
 //! (`crate::tool::handles::handle`) dressed as pointers, never dereferenced.
@@ -79,6 +80,10 @@ pub(crate) unsafe fn opt<T>(p: *mut T, v: T) {
 
 /// The get_info calls' answers (table lines): strings (buffer, length, text) by
 /// `string_out`'s rule and ints by `opt`'s.
+///
+/// # Safety
+/// Each pointer is NULL or valid for writing (a buffer: for as many chars as its length
+/// says).
 pub(crate) unsafe fn describe<const S: usize, const N: usize>(
     texts: [(*mut c_char, *mut c_int, &str); S],
     ints: [(*mut c_int, c_int); N],
