@@ -353,6 +353,18 @@ pub(crate) unsafe fn get_attr(
         }
         None => user_attr_of(CommAttrs(comm), keyval)?,
     };
+    answer(value, attribute_val, flag)
+}
+
+/// A get's answer: `value` (if set) into `attribute_val` (really a `void **`), and `flag`.
+///
+/// # Safety
+/// Both are NULL or valid for writing.
+pub(crate) unsafe fn answer(
+    value: Option<usize>,
+    attribute_val: *mut c_void,
+    flag: *mut c_int,
+) -> Result<()> {
     if let Some(v) = value {
         write_out(attribute_val as *mut *mut c_void, v as *mut c_void)?;
     }

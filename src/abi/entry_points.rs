@@ -6360,7 +6360,19 @@ pub unsafe extern "C" fn PMPI_Win_allocate(
     win: *mut MPI_Win,
 ) -> c_int {
     shim::run("MPI_Win_allocate", comm, || {
-        rma::allocate(size, disp_unit, info, comm, baseptr, win, false)
+        args::out_ptr(baseptr, "baseptr")
+            .and_then(|_| {
+                rma::create(
+                    std::ptr::null_mut(),
+                    size,
+                    disp_unit,
+                    info,
+                    comm,
+                    win,
+                    rma::Flavor::Allocate,
+                )
+            })
+            .and_then(|w| shim::write_out(baseptr as *mut *mut c_void, w.base as *mut c_void))
     })
 }
 
@@ -6375,7 +6387,19 @@ pub unsafe extern "C" fn PMPI_Win_allocate_c(
     win: *mut MPI_Win,
 ) -> c_int {
     shim::run("MPI_Win_allocate_c", comm, || {
-        rma::allocate(size, disp_unit, info, comm, baseptr, win, false)
+        args::out_ptr(baseptr, "baseptr")
+            .and_then(|_| {
+                rma::create(
+                    std::ptr::null_mut(),
+                    size,
+                    disp_unit,
+                    info,
+                    comm,
+                    win,
+                    rma::Flavor::Allocate,
+                )
+            })
+            .and_then(|w| shim::write_out(baseptr as *mut *mut c_void, w.base as *mut c_void))
     })
 }
 
@@ -6390,7 +6414,19 @@ pub unsafe extern "C" fn PMPI_Win_allocate_shared(
     win: *mut MPI_Win,
 ) -> c_int {
     shim::run("MPI_Win_allocate_shared", comm, || {
-        rma::allocate(size, disp_unit, info, comm, baseptr, win, true)
+        args::out_ptr(baseptr, "baseptr")
+            .and_then(|_| {
+                rma::create(
+                    std::ptr::null_mut(),
+                    size,
+                    disp_unit,
+                    info,
+                    comm,
+                    win,
+                    rma::Flavor::Shared,
+                )
+            })
+            .and_then(|w| shim::write_out(baseptr as *mut *mut c_void, w.base as *mut c_void))
     })
 }
 
@@ -6405,7 +6441,19 @@ pub unsafe extern "C" fn PMPI_Win_allocate_shared_c(
     win: *mut MPI_Win,
 ) -> c_int {
     shim::run("MPI_Win_allocate_shared_c", comm, || {
-        rma::allocate(size, disp_unit, info, comm, baseptr, win, true)
+        args::out_ptr(baseptr, "baseptr")
+            .and_then(|_| {
+                rma::create(
+                    std::ptr::null_mut(),
+                    size,
+                    disp_unit,
+                    info,
+                    comm,
+                    win,
+                    rma::Flavor::Shared,
+                )
+            })
+            .and_then(|w| shim::write_out(baseptr as *mut *mut c_void, w.base as *mut c_void))
     })
 }
 
@@ -6930,19 +6978,26 @@ pub unsafe extern "C" fn PMPI_Compare_and_swap(
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_fence")]
 pub unsafe extern "C" fn PMPI_Win_fence(assert: c_int, win: MPI_Win) -> c_int {
-    shim::run_win("MPI_Win_fence", win, || rma::fence(assert, win))
+    shim::run_win("MPI_Win_fence", win, || {
+        shim::world().and_then(|w| {
+            let nosucceed = crate::rma::call::fence_assert(assert)?;
+            handles::win(win)?.fence(w, nosucceed)
+        })
+    })
 }
 
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_post")]
 pub unsafe extern "C" fn PMPI_Win_post(group: MPI_Group, assert: c_int, win: MPI_Win) -> c_int {
-    shim::run_win("MPI_Win_post", win, || rma::post(group, assert, win))
+    shim::run_win("MPI_Win_post", win, || rma::pscw(group, assert, win, true))
 }
 
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_start")]
 pub unsafe extern "C" fn PMPI_Win_start(group: MPI_Group, assert: c_int, win: MPI_Win) -> c_int {
-    shim::run_win("MPI_Win_start", win, || rma::start(group, assert, win))
+    shim::run_win("MPI_Win_start", win, || {
+        rma::pscw(group, assert, win, false)
+    })
 }
 
 #[no_mangle]
@@ -7065,7 +7120,7 @@ pub unsafe extern "C" fn PMPI_Win_get_attr(
     flag: *mut c_int,
 ) -> c_int {
     shim::run_win("MPI_Win_get_attr", win, || {
-        rma::get_attr(win, win_keyval, attribute_val, flag)
+        attr::answer(rma::attr(win, win_keyval)?, attribute_val, flag)
     })
 }
 
@@ -7131,7 +7186,16 @@ pub unsafe extern "C" fn PMPI_Win_get_name(
     resultlen: *mut c_int,
 ) -> c_int {
     shim::run_win("MPI_Win_get_name", win, || {
-        rma::get_name(win, win_name, resultlen)
+        shim::write_out_str(
+            &if win == MPI_WIN_NULL {
+                "MPI_WIN_NULL".into()
+            } else {
+                handles::with_win_entry(win, |e| e.name.clone())?
+            },
+            win_name,
+            MPI_MAX_OBJECT_NAME as usize,
+            resultlen,
+        )
     })
 }
 
@@ -7148,13 +7212,26 @@ pub unsafe extern "C" fn PMPI_Win_get_group(win: MPI_Win, group: *mut MPI_Group)
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_get_info")]
 pub unsafe extern "C" fn PMPI_Win_get_info(win: MPI_Win, info_used: *mut MPI_Info) -> c_int {
-    shim::run_win("MPI_Win_get_info", win, || rma::get_info(win, info_used))
+    shim::run_win("MPI_Win_get_info", win, || {
+        shim::write_out(
+            info_used,
+            handles::new_info(handles::with_win_entry(win, |e| {
+                crate::rma::call::hints_used(&e.info)
+            })?),
+        )
+    })
 }
 
 #[no_mangle]
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Win_set_info")]
 pub unsafe extern "C" fn PMPI_Win_set_info(win: MPI_Win, info: MPI_Info) -> c_int {
-    shim::run_win("MPI_Win_set_info", win, || rma::set_info(win, info))
+    shim::run_win("MPI_Win_set_info", win, || {
+        handles::win(win)
+            .and_then(|_| handles::with_info(info, |e| e.pairs().to_vec()))
+            .and_then(|p| {
+                handles::with_win_entry(win, |e| crate::rma::call::merge_hints(&mut e.info, p))
+            })
+    })
 }
 
 #[no_mangle]
@@ -9390,7 +9467,7 @@ pub unsafe extern "C" fn PMPI_Info_set(
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Info_delete")]
 pub unsafe extern "C" fn PMPI_Info_delete(info: MPI_Info, key: *const c_char) -> c_int {
     shim::run("MPI_Info_delete", MPI_COMM_WORLD, || {
-        info::delete(info, key)
+        info::key(key).and_then(|k| info::write(info, |e| e.delete(k))?)
     })
 }
 
@@ -10770,7 +10847,10 @@ pub unsafe extern "C" fn PMPI_Errhandler_get(
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_T_init_thread")]
 pub unsafe extern "C" fn PMPI_T_init_thread(required: c_int, provided: *mut c_int) -> c_int {
     shim::run_tool("MPI_T_init_thread", || {
-        tool::init_thread(required, provided)
+        args::out_ptr(provided, "provided").map(|_| {
+            crate::tool::init();
+            *provided = required.clamp(MPI_THREAD_SINGLE, MPI_THREAD_MULTIPLE)
+        })
     })
 }
 
@@ -10805,9 +10885,21 @@ pub unsafe extern "C" fn PMPI_T_cvar_get_info(
     scope: *mut c_int,
 ) -> c_int {
     shim::run_tool("MPI_T_cvar_get_info", || {
-        tool::cvar_get_info(
-            cvar_index, name, name_len, verbosity, datatype, enumtype, desc, desc_len, bind, scope,
-        )
+        crate::tool::cvars::info(cvar_index).map(|c| {
+            tool::opt(enumtype, MPI_T_ENUM_NULL);
+            tool::describe(
+                [(name, name_len, c.name), (desc, desc_len, c.desc)],
+                [
+                    (verbosity, MPI_T_VERBOSITY_TUNER_BASIC),
+                    (
+                        datatype,
+                        [MPI_CHAR, MPI_UNSIGNED_LONG_LONG][c.numeric as usize],
+                    ),
+                    (bind, MPI_T_BIND_NO_OBJECT),
+                    (scope, MPI_T_SCOPE_CONSTANT),
+                ],
+            )
+        })
     })
 }
 
@@ -10837,7 +10929,7 @@ pub unsafe extern "C" fn PMPI_T_cvar_handle_alloc(
             crate::tool::cvars::index(cvar_index),
             handle,
             count,
-            tool::KIND_CVAR,
+            crate::tool::handles::KIND_CVAR,
             crate::tool::cvars::new_handle,
         )
     })
@@ -10847,7 +10939,11 @@ pub unsafe extern "C" fn PMPI_T_cvar_handle_alloc(
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_T_cvar_handle_free")]
 pub unsafe extern "C" fn PMPI_T_cvar_handle_free(handle: *mut MPI_T_cvar_handle) -> c_int {
     shim::run_tool("MPI_T_cvar_handle_free", || {
-        tool::free(handle, tool::cvar_slot, crate::tool::handles::free_cvar)
+        tool::free(
+            handle,
+            |h| crate::tool::handles::cvar_slot(h.addr()),
+            crate::tool::handles::free_cvar,
+        )
     })
 }
 
@@ -10861,7 +10957,7 @@ pub unsafe extern "C" fn PMPI_T_cvar_read(handle: MPI_T_cvar_handle, buf: *mut c
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_T_cvar_write")]
 pub unsafe extern "C" fn PMPI_T_cvar_write(handle: MPI_T_cvar_handle, buf: *const c_void) -> c_int {
     shim::run_tool("MPI_T_cvar_write", || {
-        crate::tool::cvars::write(tool::cvar_handle(handle)?)
+        crate::tool::cvars::write(crate::tool::handles::cvar_of(handle.addr())?)
     })
 }
 
@@ -10893,10 +10989,24 @@ pub unsafe extern "C" fn PMPI_T_pvar_get_info(
     atomic: *mut c_int,
 ) -> c_int {
     shim::run_tool("MPI_T_pvar_get_info", || {
-        tool::pvar_get_info(
-            pvar_index, name, name_len, verbosity, var_class, datatype, enumtype, desc, desc_len,
-            bind, readonly, continuous, atomic,
-        )
+        crate::tool::pvars::info(pvar_index).map(|p| {
+            tool::opt(enumtype, MPI_T_ENUM_NULL);
+            tool::describe(
+                [(name, name_len, p.name), (desc, desc_len, p.desc)],
+                [
+                    (verbosity, MPI_T_VERBOSITY_USER_BASIC),
+                    (var_class, tool::class_code(p.class)),
+                    (
+                        datatype,
+                        [MPI_UNSIGNED_LONG_LONG, MPI_DOUBLE][p.float() as usize],
+                    ),
+                    (bind, MPI_T_BIND_NO_OBJECT),
+                    (readonly, 1),
+                    (continuous, 1),
+                    (atomic, 0),
+                ],
+            )
+        })
     })
 }
 
@@ -10908,7 +11018,13 @@ pub unsafe extern "C" fn PMPI_T_pvar_get_index(
     pvar_index: *mut c_int,
 ) -> c_int {
     shim::run_tool("MPI_T_pvar_get_index", || {
-        tool::pvar_get_index(name, var_class, pvar_index)
+        crate::tool::check().and_then(|_| {
+            shim::write_out(
+                pvar_index,
+                crate::tool::pvars::index_of(tool::name_arg(name)?, tool::class_of(var_class))?
+                    as c_int,
+            )
+        })
     })
 }
 
@@ -10916,7 +11032,14 @@ pub unsafe extern "C" fn PMPI_T_pvar_get_index(
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_T_pvar_session_create")]
 pub unsafe extern "C" fn PMPI_T_pvar_session_create(pe_session: *mut MPI_T_pvar_session) -> c_int {
     shim::run_tool("MPI_T_pvar_session_create", || {
-        tool::session_create(pe_session)
+        crate::tool::check()
+            .and_then(|_| args::out_ptr(pe_session, "pe_session"))
+            .map(|_| {
+                *pe_session = tool::encode(crate::tool::handles::handle(
+                    crate::tool::handles::KIND_SESSION,
+                    crate::tool::handles::new_session(),
+                ))
+            })
     })
 }
 
@@ -10926,7 +11049,7 @@ pub unsafe extern "C" fn PMPI_T_pvar_session_free(pe_session: *mut MPI_T_pvar_se
     shim::run_tool("MPI_T_pvar_session_free", || {
         tool::free(
             pe_session,
-            tool::session,
+            |s| crate::tool::handles::session_slot(s.addr()),
             crate::tool::handles::free_session,
         )
     })
@@ -10943,10 +11066,10 @@ pub unsafe extern "C" fn PMPI_T_pvar_handle_alloc(
 ) -> c_int {
     shim::run_tool("MPI_T_pvar_handle_alloc", || {
         tool::handle_alloc(
-            tool::pvar_target(pe_session, pvar_index),
+            crate::tool::pvars::target(pe_session.addr(), pvar_index),
             handle,
             count,
-            tool::KIND_PVAR,
+            crate::tool::handles::KIND_PVAR,
             crate::tool::pvars::new_handle,
         )
     })
@@ -10961,7 +11084,7 @@ pub unsafe extern "C" fn PMPI_T_pvar_handle_free(
     shim::run_tool("MPI_T_pvar_handle_free", || {
         tool::free(
             handle,
-            |h| tool::pvar_handle_slot(pe_session, h),
+            |h| crate::tool::handles::pvar_slot(pe_session.addr(), tool::specific(h)),
             crate::tool::handles::free_pvar,
         )
     })
@@ -11059,16 +11182,16 @@ pub unsafe extern "C" fn PMPI_T_category_get_info(
     num_categories: *mut c_int,
 ) -> c_int {
     shim::run_tool("MPI_T_category_get_info", || {
-        tool::category_get_info(
-            cat_index,
-            name,
-            name_len,
-            desc,
-            desc_len,
-            num_cvars,
-            num_pvars,
-            num_categories,
-        )
+        crate::tool::category(cat_index).map(|c| {
+            tool::describe(
+                [(name, name_len, c.name), (desc, desc_len, c.desc)],
+                [
+                    (num_cvars, c.cvars as c_int),
+                    (num_pvars, c.pvars as c_int),
+                    (num_categories, c.categories as c_int),
+                ],
+            )
+        })
     })
 }
 
@@ -11235,7 +11358,9 @@ pub unsafe extern "C" fn PMPI_T_event_get_index(
     name: *const c_char,
     event_index: *mut c_int,
 ) -> c_int {
-    shim::run_tool("MPI_T_event_get_index", || tool::event_get_index(name))
+    shim::run_tool("MPI_T_event_get_index", || {
+        crate::tool::check().and_then(|_| crate::tool::event_by_name(tool::name_arg(name)?))
+    })
 }
 
 #[no_mangle]
@@ -11400,17 +11525,17 @@ pub unsafe extern "C" fn PMPI_T_source_get_info(
     info: *mut MPI_Info,
 ) -> c_int {
     shim::run_tool("MPI_T_source_get_info", || {
-        tool::source_get_info(
-            source_index,
-            name,
-            name_len,
-            desc,
-            desc_len,
-            ordering,
-            ticks_per_second,
-            max_ticks,
-            info,
-        )
+        crate::tool::source(source_index).map(|s| {
+            tool::describe(
+                [(name, name_len, s.name), (desc, desc_len, s.desc)],
+                [(ordering, MPI_T_SOURCE_ORDERED)],
+            );
+            tool::opt(ticks_per_second, s.ticks_per_second);
+            tool::opt(max_ticks, s.max_ticks);
+            if !info.is_null() {
+                *info = handles::new_info(Vec::new());
+            }
+        })
     })
 }
 

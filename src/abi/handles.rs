@@ -284,21 +284,7 @@ pub struct WinEntry {
     pub name: String,
     /// Attributes (keyval, value), oldest first (see `abi::rma`).
     pub attrs: AttrList,
-    /// The address MPI_Win_create was given (MPI_WIN_BASE reports it as is).
-    pub base: usize,
     pub info: Vec<(String, String)>,
-    /// What MPI_Win_get_attr points to for the predefined attributes.
-    pub values: Box<WinAttrValues>,
-}
-
-/// The values MPI_Win_get_attr points to for the predefined window attributes (they must
-/// outlive the call: they live as long as the window's table entry).
-#[repr(C)]
-pub struct WinAttrValues {
-    pub size: MPI_Aint,
-    pub disp_unit: c_int,
-    pub flavor: c_int,
-    pub model: c_int,
 }
 
 pub static WINS: RwLock<Slab<WinEntry>> = RwLock::new(Slab::new(0));
@@ -359,8 +345,17 @@ pub fn win_errhandler(h: MPI_Win) -> MPI_Errhandler {
     effective_errhandler(own.unwrap_or(UNSET_ERRHANDLER))
 }
 
-pub fn new_win(e: WinEntry) -> MPI_Win {
-    let p = Arc::as_ptr(&e.win) as *mut crate::rma::Window;
+/// A handle for a new window with the hints it was made with.
+pub fn new_win(win: Arc<crate::rma::Window>, info: Vec<(String, String)>) -> MPI_Win {
+    let p = Arc::as_ptr(&win) as *mut crate::rma::Window;
+    let (errhandler, name, attrs) = (UNSET_ERRHANDLER, String::new(), Vec::new());
+    let e = WinEntry {
+        win,
+        errhandler,
+        name,
+        attrs,
+        info,
+    };
     let i = WINS.write().insert(e);
     if let Some(slot) = FAST.get(i) {
         slot.store(p, std::sync::atomic::Ordering::Release);

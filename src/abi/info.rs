@@ -31,7 +31,7 @@ const NTHKEY_MAX: usize = if cfg!(feature = "std-abi") {
 ///
 /// # Safety
 /// `key` is NULL or a NUL-terminated string.
-unsafe fn key<'a>(key: *const c_char) -> Result<&'a str> {
+pub(crate) unsafe fn key<'a>(key: *const c_char) -> Result<&'a str> {
     if key.is_null() {
         return mpi_err!(InfoKey, "NULL key");
     }
@@ -47,7 +47,7 @@ pub fn read<T>(info: MPI_Info, f: impl FnOnce(&Info) -> T) -> Result<T> {
 }
 
 /// Change the pairs of a created info object (MPI_INFO_ENV is read-only).
-fn write<T>(info: MPI_Info, f: impl FnOnce(&mut Info) -> T) -> Result<T> {
+pub(crate) fn write<T>(info: MPI_Info, f: impl FnOnce(&mut Info) -> T) -> Result<T> {
     if info == MPI_INFO_ENV {
         return mpi_err!(Info, "MPI_INFO_ENV cannot be changed");
     }
@@ -90,11 +90,6 @@ pub(crate) unsafe fn set(info: MPI_Info, key: *const c_char, value: *const c_cha
     }
     let v = core::check_value(CStr::from_ptr(value).to_bytes(), MPI_MAX_INFO_VAL as usize)?;
     write(info, |e| e.set(k, v))
-}
-
-pub(crate) unsafe fn delete(info: MPI_Info, key: *const c_char) -> Result<()> {
-    let k = self::key(key)?;
-    write(info, |e| e.delete(k))?
 }
 
 pub(crate) unsafe fn get_into(

@@ -10,17 +10,16 @@ use super::args::{self, Int};
 use super::attr::{self, WinAttrs};
 use super::builtin_types;
 use super::consts::*;
-use super::handles::{self, WinAttrValues, WinEntry};
-use super::shim::{self, run_win, write_out, write_out_str};
+use super::handles;
+use super::shim::{self, run_win, write_out};
 use crate::error::Result;
 use crate::mpi_err;
 use crate::op::Op;
 use crate::rma::call::{self, MODE_NOCHECK, MODE_NOPRECEDE, MODE_NOPUT, MODE_NOSTORE};
 pub use crate::rma::Flavor;
-use crate::rma::{Local, LockKind, Remote, Window};
+use crate::rma::{Attribute, Local, LockKind, Remote, Window};
 use crate::runtime::requests::Entry;
 use std::os::raw::{c_char, c_int, c_void};
-use std::ptr::null_mut;
 use std::sync::Arc;
 
 // The application's assertion bits reach the core as they are.
@@ -30,6 +29,14 @@ const _: () = assert!(
         && MPI_MODE_NOPUT == MODE_NOPUT
         && MPI_MODE_NOPRECEDE == MODE_NOPRECEDE
         && MPI_MODE_NOSUCCEED == call::MODE_NOSUCCEED
+);
+// So are the flavors and the memory model the core reports as window attributes.
+const _: () = assert!(
+    MPI_WIN_FLAVOR_CREATE == Flavor::Create.code()
+        && MPI_WIN_FLAVOR_ALLOCATE == Flavor::Allocate.code()
+        && MPI_WIN_FLAVOR_SHARED == Flavor::Shared.code()
+        && MPI_WIN_FLAVOR_DYNAMIC == Flavor::Dynamic.code()
+        && MPI_WIN_UNIFIED == crate::rma::MODEL_UNIFIED
 );
 
 /// A rank argument as the core takes it (None: MPI_PROC_NULL).
@@ -41,8 +48,8 @@ pub(crate) fn rank(r: c_int) -> Option<i32> {
 // ------------------------------------------------------------------ windows
 
 /// Make a window and its handle (collective over `comm`), with MPI_Win_create's arguments:
-/// MPI_Win_create (`base` the application's memory), MPI_Win_create_dynamic and, through
-/// `allocate`, the others (`base` NULL).
+/// MPI_Win_create (`base` the application's memory), MPI_Win_create_dynamic and
+/// MPI_Win_allocate(_shared) (table lines; `base` NULL).
 pub(crate) unsafe fn create(
     base: *mut c_void,
     size: MPI_Aint,
@@ -55,60 +62,19 @@ pub(crate) unsafe fn create(
     let w = shim::world()?;
     let c = handles::comm(comm)?;
     args::intra(&c)?;
-    if win.is_null() {
-        return mpi_err!(Arg, "NULL window pointer");
-    }
+    args::out_ptr(win, "window")?;
     let (size, unit) = call::creation(flavor, base as usize, size, disp_unit.wide())?;
     let info = super::info::pairs(info)?;
-    let window = Window::new(w, &c, flavor, base as usize, size as usize, unit)?;
-    let window = Arc::new(window);
-    let flavor_code = match flavor {
-        Flavor::Create => MPI_WIN_FLAVOR_CREATE,
-        Flavor::Allocate => MPI_WIN_FLAVOR_ALLOCATE,
-        Flavor::Shared => MPI_WIN_FLAVOR_SHARED,
-        Flavor::Dynamic => MPI_WIN_FLAVOR_DYNAMIC,
-    };
-    let values = Box::new(WinAttrValues {
-        size: window.size as MPI_Aint,
-        disp_unit: window.disp_unit as c_int,
-        flavor: flavor_code,
-        model: MPI_WIN_UNIFIED,
-    });
-    let base = match flavor {
-        Flavor::Create => base as usize,
-        _ => window.base,
-    };
-    let (errhandler, name, attrs) = (handles::UNSET_ERRHANDLER, String::new(), Vec::new());
-    let entry = WinEntry {
-        win: window.clone(),
-        errhandler,
-        name,
-        attrs,
-        base,
-        info,
-        values,
-    };
-    win.write(handles::new_win(entry));
+    let window = Arc::new(Window::new(
+        w,
+        &c,
+        flavor,
+        base as usize,
+        size as usize,
+        unit,
+    )?);
+    win.write(handles::new_win(window.clone(), info));
     Ok(window)
-}
-
-/// MPI_Win_allocate (`shared` false) / MPI_Win_allocate_shared: the window's memory comes
-/// from us.
-pub(crate) unsafe fn allocate(
-    size: MPI_Aint,
-    disp_unit: impl Int,
-    info: MPI_Info,
-    comm: MPI_Comm,
-    baseptr: *mut c_void,
-    win: *mut MPI_Win,
-    shared: bool,
-) -> Result<()> {
-    if baseptr.is_null() {
-        return mpi_err!(Arg, "NULL baseptr");
-    }
-    let flavor = [Flavor::Allocate, Flavor::Shared][shared as usize];
-    let w = create(null_mut(), size, disp_unit, info, comm, win, flavor)?;
-    write_out(baseptr as *mut *mut c_void, w.base as *mut c_void)
 }
 
 /// MPI_Win_shared_query(_c).
@@ -128,9 +94,7 @@ pub(crate) unsafe fn shared_query(
 /// MPI_Win_free.
 pub(crate) unsafe fn free(win: *mut MPI_Win) -> Result<()> {
     let w = shim::world()?;
-    if win.is_null() {
-        return mpi_err!(Arg, "NULL window pointer");
-    }
+    args::out_ptr(win, "window")?;
     let window = handles::win(*win)?;
     window.check_free()?;
     crate::comm::attributes::delete_all(WinAttrs(*win))?;
@@ -140,33 +104,25 @@ pub(crate) unsafe fn free(win: *mut MPI_Win) -> Result<()> {
     Ok(())
 }
 
-// ------------------------------------------------------------------ attributes, names, info
+// ------------------------------------------------------------------ attributes, names
 
-/// MPI_Win_get_attr: the predefined attributes point into the window's table entry.
-pub(crate) unsafe fn get_attr(
-    win: MPI_Win,
-    keyval: c_int,
-    attribute_val: *mut c_void,
-    flag: *mut c_int,
-) -> Result<()> {
-    handles::win(win)?;
-    let ptr = |p: *const c_void| Some(p as *mut c_void);
-    let predefined = handles::with_win_entry(win, |e| match keyval {
-        MPI_WIN_BASE => ptr(e.base as *const c_void),
-        MPI_WIN_SIZE => ptr(&e.values.size as *const MPI_Aint as *const c_void),
-        MPI_WIN_DISP_UNIT => ptr(&e.values.disp_unit as *const c_int as *const c_void),
-        MPI_WIN_CREATE_FLAVOR => ptr(&e.values.flavor as *const c_int as *const c_void),
-        MPI_WIN_MODEL => ptr(&e.values.model as *const c_int as *const c_void),
-        _ => None,
-    })?;
-    let value = match predefined {
-        Some(p) => Some(p),
-        None => attr::user_attr_of(WinAttrs(win), keyval)?.map(|v| v as *mut c_void),
-    };
-    if let Some(v) = value {
-        write_out(attribute_val as *mut *mut c_void, v)?;
+/// The predefined window attributes by keyval.
+const PREDEFINED: [(c_int, Attribute); 5] = [
+    (MPI_WIN_BASE, Attribute::Base),
+    (MPI_WIN_SIZE, Attribute::Size),
+    (MPI_WIN_DISP_UNIT, Attribute::DispUnit),
+    (MPI_WIN_CREATE_FLAVOR, Attribute::CreateFlavor),
+    (MPI_WIN_MODEL, Attribute::Model),
+];
+
+/// MPI_Win_get_attr's value of `keyval` on `win` (a table line): a predefined attribute's
+/// is the window's (`Window::attributes`), Some(value) for a user attribute that is set.
+pub(crate) fn attr(win: MPI_Win, keyval: c_int) -> Result<Option<usize>> {
+    let w = handles::win(win)?;
+    match PREDEFINED.iter().find(|p| p.0 == keyval) {
+        Some(&(_, a)) => Ok(Some(w.attributes.value(a))),
+        None => attr::user_attr_of(WinAttrs(win), keyval),
     }
-    write_out(flag, value.is_some() as c_int)
 }
 
 /// MPI_Win_set_name (cut to MPI_MAX_OBJECT_NAME - 1 characters).
@@ -180,28 +136,6 @@ pub(crate) unsafe fn set_name(win: MPI_Win, win_name: *const c_char) -> Result<(
         .take(MPI_MAX_OBJECT_NAME as usize - 1)
         .collect();
     handles::with_win_entry(win, |e| e.name = name)
-}
-
-/// MPI_Win_get_name.
-pub(crate) unsafe fn get_name(win: MPI_Win, win_name: *mut c_char, len: *mut c_int) -> Result<()> {
-    // The null handle's name is its own (MPI-4.1 §12.2.6, as MPICH 5's).
-    let name = match win {
-        MPI_WIN_NULL => "MPI_WIN_NULL".to_string(),
-        _ => handles::with_win_entry(win, |e| e.name.clone())?,
-    };
-    write_out_str(&name, win_name, MPI_MAX_OBJECT_NAME as usize, len)
-}
-
-/// MPI_Win_get_info: the hints the core reports as used.
-pub(crate) unsafe fn get_info(win: MPI_Win, info_used: *mut MPI_Info) -> Result<()> {
-    let used = handles::with_win_entry(win, |e| call::hints_used(&e.info))?;
-    write_out(info_used, handles::new_info(used))
-}
-
-pub(crate) fn set_info(win: MPI_Win, info: MPI_Info) -> Result<()> {
-    handles::win(win)?;
-    let infos = handles::with_info(info, |e| e.pairs().to_vec())?;
-    handles::with_win_entry(win, |e| call::merge_hints(&mut e.info, infos))
 }
 
 // ------------------------------------------------------------------ error handlers
@@ -416,26 +350,19 @@ pub(crate) unsafe fn compare_and_swap(
 
 // ------------------------------------------------------------------ synchronization
 
-pub(crate) fn fence(assert: c_int, win: MPI_Win) -> Result<()> {
-    let w = shim::world()?;
-    let nosucceed = call::fence_assert(assert)?;
-    handles::win(win)?.fence(w, nosucceed)
-}
-
-pub(crate) fn post(group: MPI_Group, assert: c_int, win: MPI_Win) -> Result<()> {
+/// MPI_Win_post (`post`) and MPI_Win_start: the group's ranks in the window.
+pub(crate) fn pscw(group: MPI_Group, assert: c_int, win: MPI_Win, post: bool) -> Result<()> {
     let world = shim::world()?;
-    call::post_assert(assert)?;
+    let nocheck = match post {
+        true => call::post_assert(assert).map(|_| false)?,
+        false => call::nocheck(assert)?,
+    };
     let w = handles::win(win)?;
     let ranks = w.group_ranks(&handles::group(group)?.members)?;
-    w.post(world, ranks)
-}
-
-pub(crate) fn start(group: MPI_Group, assert: c_int, win: MPI_Win) -> Result<()> {
-    let world = shim::world()?;
-    let nocheck = call::nocheck(assert)?;
-    let w = handles::win(win)?;
-    let ranks = w.group_ranks(&handles::group(group)?.members)?;
-    w.start(world, ranks, nocheck)
+    match post {
+        true => w.post(world, ranks),
+        false => w.start(world, ranks, nocheck),
+    }
 }
 
 pub(crate) fn lock(lock_type: c_int, r: c_int, assert: c_int, win: MPI_Win) -> Result<()> {

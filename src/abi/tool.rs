@@ -1,90 +1,37 @@
 //! The tool information interface's C side (MPI-4.1 §15.3) over `crate::tool`, which holds
-//! each call's checks and answers: here handles are encoded, MPI constants given and the
-//! answers written out. Every call returns its error as its code (no error handler runs:
-//! `shim::run_tool`). Outputs the standard lets a caller leave NULL (the get_info calls')
-//! are written only when given; the others are NULL or valid for writing, buffers as the
-//! handle's count says.
+//! each call's checks and answers: here handles are dressed as pointers, MPI constants
+//! given and the answers written out (most calls are table lines over these helpers).
+//! Every call returns its error as its code (no error handler runs: `shim::run_tool`).
+//! Outputs the standard lets a caller leave NULL (the get_info calls') are written only
+//! when given; the others are NULL or valid for writing, buffers as the handle's count
+//! says.
 //!
-//! Handles are pointers in MPICH's ABI; railmpi's are table slots dressed as pointers
-//! (`KIND_* | slot + 1`, never dereferenced), told apart by kind.
+//! Handles are pointers in MPICH's ABI; railmpi's are the core's handle words
+//! (`crate::tool::handles::handle`) dressed as pointers, never dereferenced.
 
 use super::consts::*;
-use super::shim::write_out;
 use crate::error::{Error, ErrorClass, Result};
-use crate::tool::handles::{self as th, CvarHandle, PvarHandle};
+use crate::tool::handles::{self as th, PvarHandle};
 use crate::tool::{self, categories, cvars, pvars};
 use std::ffi::CStr;
 use std::os::raw::{c_char, c_int, c_void};
 
-pub(crate) const KIND_CVAR: usize = 0x7c00_0000;
-pub(crate) const KIND_PVAR: usize = 0x7d00_0000;
-const KIND_SESSION: usize = 0x7e00_0000;
-const SLOT_MASK: usize = 0x00ff_ffff;
-
-fn encode<T>(kind: usize, slot: usize) -> *mut T {
-    std::ptr::without_provenance_mut(kind | (slot + 1))
+/// A pointer-typed handle of the word `h` (`crate::tool::handles::handle`).
+pub(crate) fn encode<T>(h: usize) -> *mut T {
+    std::ptr::without_provenance_mut(h)
 }
 
-/// The slot a handle of `kind` names (None: not one of that kind).
-fn decode<T>(kind: usize, h: *mut T) -> Option<usize> {
-    let a = h as usize;
-    (a & !SLOT_MASK == kind && a & SLOT_MASK != 0).then(|| (a & SLOT_MASK) - 1)
+/// The word of a performance variable handle (None: MPI_T_PVAR_ALL_HANDLES).
+pub(crate) fn specific(h: MPI_T_pvar_handle) -> Option<usize> {
+    (h != MPI_T_PVAR_ALL_HANDLES.0).then_some(h.addr())
 }
 
-fn bad_handle(what: &str) -> Error {
-    Error::new(ErrorClass::TInvalidHandle, format!("invalid {what} handle"))
-}
-
-/// The slot of control variable handle `h` (the interface initialised first).
-pub(crate) fn cvar_slot(h: MPI_T_cvar_handle) -> Result<usize> {
-    tool::check()?;
-    decode(KIND_CVAR, h)
-        .filter(|&slot| th::cvar(slot).is_some())
-        .ok_or_else(|| bad_handle("control variable"))
-}
-
-pub(crate) fn cvar_handle(h: MPI_T_cvar_handle) -> Result<CvarHandle> {
-    Ok(th::cvar(cvar_slot(h)?).expect("checked"))
-}
-
-pub(crate) fn session(s: MPI_T_pvar_session) -> Result<usize> {
-    decode(KIND_SESSION, s)
-        .filter(|&i| th::session_live(i))
-        .ok_or_else(|| Error::new(ErrorClass::TInvalidSession, "invalid pvar session"))
-}
-
-/// A specific handle of session `s`, and its slot (Ok(None): MPI_T_PVAR_ALL_HANDLES; the
-/// interface initialised first).
-fn pvar_slot(s: MPI_T_pvar_session, h: MPI_T_pvar_handle) -> Result<Option<(usize, PvarHandle)>> {
-    tool::check()?;
-    let s = session(s)?;
-    if h == MPI_T_PVAR_ALL_HANDLES.0 {
-        return Ok(None);
-    }
-    let found = decode(KIND_PVAR, h).and_then(|slot| Some((slot, th::pvar(s, slot)?)));
-    found
-        .map(Some)
-        .ok_or_else(|| bad_handle("performance variable"))
-}
-
+/// The handle `h` of session `s` (None: all of its handles).
 pub(crate) fn pvar_handle(
     s: MPI_T_pvar_session,
     h: MPI_T_pvar_handle,
 ) -> Result<Option<PvarHandle>> {
-    Ok(pvar_slot(s, h)?.map(|(_, h)| h))
-}
-
-/// The slot of a specific handle of session `s` (MPI_T_PVAR_ALL_HANDLES is none).
-pub(crate) fn pvar_handle_slot(s: MPI_T_pvar_session, h: MPI_T_pvar_handle) -> Result<usize> {
-    let found = pvar_slot(s, h)?.map(|(slot, _)| slot);
-    found.ok_or_else(|| bad_handle("performance variable"))
-}
-
-/// MPI_T_pvar_handle_alloc's session and variable (the interface initialised first).
-pub(crate) fn pvar_target(s: MPI_T_pvar_session, pvar_index: c_int) -> Result<(usize, usize)> {
-    tool::check()?;
-    let s = session(s)?;
-    Ok((s, pvars::index(pvar_index)?))
+    Ok(th::pvar_of(s.addr(), specific(h))?.map(|(_, h)| h))
 }
 
 /// MPI_T_cvar_handle_alloc and MPI_T_pvar_handle_alloc (bound to no object: the object
@@ -102,18 +49,8 @@ pub(crate) unsafe fn handle_alloc<V, T>(
         return Err(null("handle or count"));
     }
     let (slot, n) = new(var);
-    *handle = encode(kind, slot);
+    *handle = encode(th::handle(kind, slot));
     *count = n as c_int;
-    Ok(())
-}
-
-/// MPI_T_pvar_session_create.
-pub(crate) unsafe fn session_create(pe_session: *mut MPI_T_pvar_session) -> Result<()> {
-    tool::check()?;
-    if pe_session.is_null() {
-        return Err(null("session"));
-    }
-    *pe_session = encode(KIND_SESSION, th::new_session());
     Ok(())
 }
 
@@ -135,9 +72,27 @@ pub(crate) unsafe fn free<T>(
 }
 
 /// Write `v` where the caller asked (a NULL output is one it does not want).
-unsafe fn opt<T>(p: *mut T, v: T) {
+pub(crate) unsafe fn opt<T>(p: *mut T, v: T) {
     if !p.is_null() {
         p.write(v);
+    }
+}
+
+/// The get_info calls' answers (table lines): strings (buffer, length, text) by
+/// `string_out`'s rule and ints by `opt`'s.
+///
+/// # Safety
+/// Each pointer is NULL or valid for writing (a buffer: for as many chars as its length
+/// says).
+pub(crate) unsafe fn describe<const S: usize, const N: usize>(
+    texts: [(*mut c_char, *mut c_int, &str); S],
+    ints: [(*mut c_int, c_int); N],
+) {
+    for (out, len, s) in texts {
+        string_out(s, out, len);
+    }
+    for (p, v) in ints {
+        opt(p, v);
     }
 }
 
@@ -173,50 +128,11 @@ fn null(what: &str) -> Error {
     Error::new(ErrorClass::Arg, format!("NULL {what}"))
 }
 
-/// MPI_T_init_thread: any thread level is provided as asked (the interface takes its own
-/// locks).
-pub unsafe fn init_thread(required: c_int, provided: *mut c_int) -> Result<()> {
-    if provided.is_null() {
-        return Err(null("provided"));
-    }
-    tool::init();
-    *provided = required.clamp(MPI_THREAD_SINGLE, MPI_THREAD_MULTIPLE);
-    Ok(())
-}
-
 // ---------------------------------------------------------------- control variables
-
-#[allow(clippy::too_many_arguments)]
-pub unsafe fn cvar_get_info(
-    cvar_index: c_int,
-    name: *mut c_char,
-    name_len: *mut c_int,
-    verbosity: *mut c_int,
-    datatype: *mut MPI_Datatype,
-    enumtype: *mut MPI_T_enum,
-    desc: *mut c_char,
-    desc_len: *mut c_int,
-    bind: *mut c_int,
-    scope: *mut c_int,
-) -> Result<()> {
-    let c = &cvars::all()[cvars::index(cvar_index)?];
-    string_out(c.name, name, name_len);
-    opt(verbosity, MPI_T_VERBOSITY_TUNER_BASIC);
-    opt(
-        datatype,
-        [MPI_CHAR, MPI_UNSIGNED_LONG_LONG][c.numeric as usize],
-    );
-    opt(enumtype, MPI_T_ENUM_NULL);
-    string_out(c.desc, desc, desc_len);
-    opt(bind, MPI_T_BIND_NO_OBJECT);
-    // Read once at start-up: a constant for the life of the process.
-    opt(scope, MPI_T_SCOPE_CONSTANT);
-    Ok(())
-}
 
 /// MPI_T_cvar_read: a number as one unsigned long long, a string NUL-terminated.
 pub unsafe fn cvar_read(handle: MPI_T_cvar_handle, buf: *mut c_void) -> Result<()> {
-    let h = cvar_handle(handle)?;
+    let h = th::cvar_of(handle.addr())?;
     if buf.is_null() {
         return Err(null("buffer"));
     }
@@ -233,63 +149,20 @@ pub unsafe fn cvar_read(handle: MPI_T_cvar_handle, buf: *mut c_void) -> Result<(
 
 // ---------------------------------------------------------------- performance variables
 
-fn class_code(c: pvars::Class) -> c_int {
-    match c {
-        pvars::Class::Level => MPI_T_PVAR_CLASS_LEVEL,
-        pvars::Class::HighWatermark => MPI_T_PVAR_CLASS_HIGHWATERMARK,
-        pvars::Class::Counter => MPI_T_PVAR_CLASS_COUNTER,
-    }
+/// The performance variable classes and their codes.
+const CLASSES: [(pvars::Class, c_int); 3] = [
+    (pvars::Class::Level, MPI_T_PVAR_CLASS_LEVEL),
+    (pvars::Class::HighWatermark, MPI_T_PVAR_CLASS_HIGHWATERMARK),
+    (pvars::Class::Counter, MPI_T_PVAR_CLASS_COUNTER),
+];
+
+pub(crate) fn class_code(c: pvars::Class) -> c_int {
+    CLASSES.iter().find(|k| k.0 == c).map_or(0, |k| k.1)
 }
 
-#[allow(clippy::too_many_arguments)]
-pub unsafe fn pvar_get_info(
-    pvar_index: c_int,
-    name: *mut c_char,
-    name_len: *mut c_int,
-    verbosity: *mut c_int,
-    var_class: *mut c_int,
-    datatype: *mut MPI_Datatype,
-    enumtype: *mut MPI_T_enum,
-    desc: *mut c_char,
-    desc_len: *mut c_int,
-    bind: *mut c_int,
-    readonly: *mut c_int,
-    continuous: *mut c_int,
-    atomic: *mut c_int,
-) -> Result<()> {
-    let p = &pvars::ALL[pvars::index(pvar_index)?];
-    string_out(p.name, name, name_len);
-    opt(verbosity, MPI_T_VERBOSITY_USER_BASIC);
-    opt(var_class, class_code(p.class));
-    opt(
-        datatype,
-        [MPI_UNSIGNED_LONG_LONG, MPI_DOUBLE][p.float() as usize],
-    );
-    opt(enumtype, MPI_T_ENUM_NULL);
-    string_out(p.desc, desc, desc_len);
-    opt(bind, MPI_T_BIND_NO_OBJECT);
-    opt(readonly, 1);
-    opt(continuous, 1);
-    opt(atomic, 0);
-    Ok(())
-}
-
-/// MPI_T_pvar_get_index: the variable of that name and class.
-pub unsafe fn pvar_get_index(
-    name: *const c_char,
-    var_class: c_int,
-    index: *mut c_int,
-) -> Result<()> {
-    tool::check()?;
-    let name = name_arg(name)?;
-    let class = [
-        pvars::Class::Level,
-        pvars::Class::HighWatermark,
-        pvars::Class::Counter,
-    ]
-    .into_iter()
-    .find(|&c| class_code(c) == var_class);
-    write_out(index, pvars::index_of(name, class)? as c_int)
+/// The class of code `c` (None: no class has it).
+pub(crate) fn class_of(c: c_int) -> Option<pvars::Class> {
+    CLASSES.iter().find(|k| k.1 == c).map(|k| k.0)
 }
 
 /// MPI_T_pvar_read: the handle's count of elements (unsigned long long, or double).
@@ -299,7 +172,8 @@ pub unsafe fn pvar_read(
     buf: *mut c_void,
 ) -> Result<()> {
     let Some(h) = pvar_handle(pe_session, handle)? else {
-        return Err(bad_handle("MPI_T_PVAR_ALL_HANDLES is no"));
+        let e = "MPI_T_PVAR_ALL_HANDLES is no performance variable handle";
+        return Err(Error::new(ErrorClass::TInvalidHandle, e));
     };
     if buf.is_null() {
         return Err(null("buffer"));
@@ -318,26 +192,6 @@ pub unsafe fn pvar_read(
 
 // ---------------------------------------------------------------- categories, sources
 
-#[allow(clippy::too_many_arguments)]
-pub unsafe fn category_get_info(
-    cat_index: c_int,
-    name: *mut c_char,
-    name_len: *mut c_int,
-    desc: *mut c_char,
-    desc_len: *mut c_int,
-    num_cvars: *mut c_int,
-    num_pvars: *mut c_int,
-    num_categories: *mut c_int,
-) -> Result<()> {
-    let c = tool::category(cat_index)?;
-    string_out(c.name, name, name_len);
-    string_out(c.desc, desc, desc_len);
-    opt(num_cvars, c.cvars as c_int);
-    opt(num_pvars, c.pvars as c_int);
-    opt(num_categories, c.categories as c_int);
-    Ok(())
-}
-
 /// MPI_T_category_get_cvars, _pvars, _categories and _events: the first `len` members by
 /// `of` into `indices`.
 pub unsafe fn category_list(
@@ -352,37 +206,6 @@ pub unsafe fn category_list(
     }
     for (k, m) in members.into_iter().enumerate() {
         *indices.add(k) = m as c_int;
-    }
-    Ok(())
-}
-
-/// MPI_T_event_get_index: no event has a name.
-pub unsafe fn event_get_index(name: *const c_char) -> Result<()> {
-    tool::check()?;
-    tool::event_by_name(name_arg(name)?)
-}
-
-/// MPI_T_source_get_info: `info` gets a new, empty info object.
-#[allow(clippy::too_many_arguments)]
-pub unsafe fn source_get_info(
-    source_index: c_int,
-    name: *mut c_char,
-    name_len: *mut c_int,
-    desc: *mut c_char,
-    desc_len: *mut c_int,
-    ordering: *mut MPI_T_source_order,
-    ticks_per_second: *mut MPI_Count,
-    max_ticks: *mut MPI_Count,
-    info: *mut MPI_Info,
-) -> Result<()> {
-    let s = tool::source(source_index)?;
-    string_out(s.name, name, name_len);
-    string_out(s.desc, desc, desc_len);
-    opt(ordering, MPI_T_SOURCE_ORDERED);
-    opt(ticks_per_second, s.ticks_per_second);
-    opt(max_ticks, s.max_ticks);
-    if !info.is_null() {
-        *info = super::handles::new_info(Vec::new());
     }
     Ok(())
 }

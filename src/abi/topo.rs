@@ -1,6 +1,5 @@
 //! Topology shims (MPI-3.1 ch. 7): MPI_Dims_create, Cartesian grids, MPI-1 graphs,
-//! distributed graphs, MPI_Topo_test; and `neighbors`, the neighbour lists the
-//! neighbourhood collectives use. The topology is kept in the communicator's table entry
+//! distributed graphs, MPI_Topo_test. The topology is kept in the communicator's table entry
 //! (`CommEntry::topo`) and goes with it through MPI_Comm_dup. Ranks are never reordered.
 //! The grids and graphs are `crate::comm::topology`'s; most calls are table expressions
 //! over `create`, `map`, `with*` and `fill` here.
@@ -66,20 +65,6 @@ pub(crate) fn with_cart<R>(comm: MPI_Comm, f: impl FnOnce(&Cart, usize) -> Resul
 /// `f` of `comm`'s MPI-1 graph (MPI_ERR_TOPOLOGY for none).
 pub(crate) fn with_graph<R>(comm: MPI_Comm, f: impl FnOnce(&Graph) -> Result<R>) -> Result<R> {
     with(comm, |t, _| f(Topology::graph(t)?))
-}
-
-/// The in- and out-neighbours of this process in `comm`'s topology, in the order of the
-/// neighbourhood collectives (`Topology::neighbors`). MPI_ERR_TOPOLOGY without one.
-pub fn neighbors(comm: MPI_Comm) -> Result<(Vec<i32>, Vec<i32>)> {
-    with(comm, |t, rank| match t {
-        Some(t) => Ok(t.neighbor_ranks(rank, MPI_PROC_NULL)),
-        None => mpi_err!(Topology, "communicator {comm:#x} has no topology"),
-    })
-}
-
-/// Whether `comm` has a Cartesian topology.
-pub fn is_cart(comm: MPI_Comm) -> Result<bool> {
-    with(comm, |t, _| Ok(matches!(t, Some(Topology::Cart(_)))))
 }
 
 /// Register a new communicator with its topology (or MPI_COMM_NULL for None).

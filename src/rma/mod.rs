@@ -27,4 +27,4 @@ pub use helper::polling as helper_polling;
 pub use helper::serve_here as helper_serve_here;
 pub use helper::serve_waiting as helper_serve_waiting;
 pub use host::{RmaHost, RmaSettings};
-pub use window::{transfer_stats, Flavor, Window};
+pub use window::{transfer_stats, Attribute, Attributes, Flavor, Window, MODEL_UNIFIED};

@@ -37,6 +37,68 @@ pub enum Flavor {
     Dynamic,
 }
 
+impl Flavor {
+    /// MPI_WIN_CREATE_FLAVOR's value: MPICH's MPI_WIN_FLAVOR_* (the binding asserts it).
+    pub const fn code(self) -> i32 {
+        match self {
+            Flavor::Create => 1,
+            Flavor::Allocate => 2,
+            Flavor::Dynamic => 3,
+            Flavor::Shared => 4,
+        }
+    }
+}
+
+/// MPI_WIN_MODEL's value: MPICH's MPI_WIN_UNIFIED (every window's memory is one copy).
+pub const MODEL_UNIFIED: i32 = 2;
+
+/// A window's predefined attribute (MPI-4.1 §12.2.6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Attribute {
+    Base,
+    Size,
+    DispUnit,
+    CreateFlavor,
+    Model,
+}
+
+/// The values of a window's predefined attributes. MPI_Win_get_attr hands out the base
+/// address itself and, for the others, a pointer to the value here: it lives as long as
+/// the window.
+#[derive(Debug)]
+pub struct Attributes {
+    base: usize,
+    size: isize,
+    disp_unit: i32,
+    flavor: i32,
+    model: i32,
+}
+
+impl Attributes {
+    /// `base` is the address MPI_Win_create was given (reported as it is), or the memory
+    /// the window allocated.
+    pub fn new(flavor: Flavor, base: usize, size: usize, disp_unit: usize) -> Self {
+        Attributes {
+            base,
+            size: size as isize,
+            disp_unit: disp_unit as i32,
+            flavor: flavor.code(),
+            model: MODEL_UNIFIED,
+        }
+    }
+
+    /// The attribute's value as MPI_Win_get_attr gives it (an address).
+    pub fn value(&self, a: Attribute) -> usize {
+        match a {
+            Attribute::Base => self.base,
+            Attribute::Size => &self.size as *const isize as usize,
+            Attribute::DispUnit => &self.disp_unit as *const i32 as usize,
+            Attribute::CreateFlavor => &self.flavor as *const i32 as usize,
+            Attribute::Model => &self.model as *const i32 as usize,
+        }
+    }
+}
+
 /// How this process reaches a target's window memory.
 #[derive(Clone, Copy, Debug)]
 pub enum Reach {
@@ -183,6 +245,8 @@ pub struct Window {
     /// the origin buffer), so an epoch's operations are all in flight together.
     transfers: Mutex<Vec<PostedTransfer>>,
     pub flavor: Flavor,
+    /// What MPI_Win_get_attr reports of the window.
+    pub attributes: Attributes,
     /// This rank's part: base address (0 for a dynamic window), bytes, displacement unit.
     pub base: usize,
     pub size: usize,
@@ -454,6 +518,16 @@ impl Window {
             in_flight: Mutex::new(Vec::new()),
             transfers: Mutex::new(Vec::new()),
             flavor,
+            attributes: Attributes::new(
+                flavor,
+                if flavor == Flavor::Create {
+                    base
+                } else {
+                    my_base
+                },
+                size,
+                disp_unit,
+            ),
             base: my_base,
             size,
             disp_unit,
@@ -1180,6 +1254,19 @@ fn exchange(host: &dyn RmaHost, comm: &Communicator, mine: &Record) -> Result<Ve
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn predefined_attributes() {
+        let a = Attributes::new(Flavor::Shared, 0x1000, 640, 8);
+        assert_eq!(a.value(Attribute::Base), 0x1000);
+        // SAFETY: each address is one of `a`'s fields, of the type read.
+        unsafe {
+            assert_eq!(*(a.value(Attribute::Size) as *const isize), 640);
+            assert_eq!(*(a.value(Attribute::DispUnit) as *const i32), 8);
+            assert_eq!(*(a.value(Attribute::CreateFlavor) as *const i32), 4);
+            assert_eq!(*(a.value(Attribute::Model) as *const i32), MODEL_UNIFIED);
+        }
+    }
 
     #[test]
     fn records_round_trip() {

@@ -59,6 +59,11 @@ pub fn index(i: i32) -> Result<usize> {
     super::index(i, all().len(), "control variable")
 }
 
+/// MPI_T_cvar_get_info: control variable `i`.
+pub fn info(i: i32) -> Result<&'static Cvar> {
+    Ok(&all()[index(i)?])
+}
+
 /// MPI_T_cvar_handle_alloc: a new handle of variable `var`, its slot and element count (a
 /// number, or a string's chars).
 pub fn new_handle(var: usize) -> (usize, usize) {

@@ -271,6 +271,19 @@ pub fn index(i: i32) -> Result<usize> {
     super::index(i, ALL.len(), "performance variable")
 }
 
+/// MPI_T_pvar_get_info: performance variable `i`.
+pub fn info(i: i32) -> Result<&'static Pvar> {
+    Ok(&ALL[index(i)?])
+}
+
+/// MPI_T_pvar_handle_alloc's session slot (of handle word `s`) and variable `i` (the
+/// interface initialised first).
+pub fn target(s: usize, i: i32) -> Result<(usize, usize)> {
+    super::check()?;
+    let s = super::handles::session_slot(s)?;
+    Ok((s, index(i)?))
+}
+
 /// MPI_T_pvar_handle_alloc: a new handle of variable `var` in session `session`, its slot
 /// and element count.
 pub fn new_handle((session, var): (usize, usize)) -> (usize, usize) {
