@@ -10885,21 +10885,9 @@ pub unsafe extern "C" fn PMPI_T_cvar_get_info(
     scope: *mut c_int,
 ) -> c_int {
     shim::run_tool("MPI_T_cvar_get_info", || {
-        crate::tool::cvars::info(cvar_index).map(|c| {
-            tool::opt(enumtype, MPI_T_ENUM_NULL);
-            tool::describe(
-                [(name, name_len, c.name), (desc, desc_len, c.desc)],
-                [
-                    (verbosity, MPI_T_VERBOSITY_TUNER_BASIC),
-                    (
-                        datatype,
-                        [MPI_CHAR, MPI_UNSIGNED_LONG_LONG][c.numeric as usize],
-                    ),
-                    (bind, MPI_T_BIND_NO_OBJECT),
-                    (scope, MPI_T_SCOPE_CONSTANT),
-                ],
-            )
-        })
+        tool::cvar_get_info(
+            cvar_index, name, name_len, verbosity, datatype, enumtype, desc, desc_len, bind, scope,
+        )
     })
 }
 
@@ -10989,24 +10977,10 @@ pub unsafe extern "C" fn PMPI_T_pvar_get_info(
     atomic: *mut c_int,
 ) -> c_int {
     shim::run_tool("MPI_T_pvar_get_info", || {
-        crate::tool::pvars::info(pvar_index).map(|p| {
-            tool::opt(enumtype, MPI_T_ENUM_NULL);
-            tool::describe(
-                [(name, name_len, p.name), (desc, desc_len, p.desc)],
-                [
-                    (verbosity, MPI_T_VERBOSITY_USER_BASIC),
-                    (var_class, tool::class_code(p.class)),
-                    (
-                        datatype,
-                        [MPI_UNSIGNED_LONG_LONG, MPI_DOUBLE][p.float() as usize],
-                    ),
-                    (bind, MPI_T_BIND_NO_OBJECT),
-                    (readonly, 1),
-                    (continuous, 1),
-                    (atomic, 0),
-                ],
-            )
-        })
+        tool::pvar_get_info(
+            pvar_index, name, name_len, verbosity, var_class, datatype, enumtype, desc, desc_len,
+            bind, readonly, continuous, atomic,
+        )
     })
 }
 
@@ -11032,14 +11006,7 @@ pub unsafe extern "C" fn PMPI_T_pvar_get_index(
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_T_pvar_session_create")]
 pub unsafe extern "C" fn PMPI_T_pvar_session_create(pe_session: *mut MPI_T_pvar_session) -> c_int {
     shim::run_tool("MPI_T_pvar_session_create", || {
-        crate::tool::check()
-            .and_then(|_| args::out_ptr(pe_session, "pe_session"))
-            .map(|_| {
-                *pe_session = tool::encode(crate::tool::handles::handle(
-                    crate::tool::handles::KIND_SESSION,
-                    crate::tool::handles::new_session(),
-                ))
-            })
+        tool::pvar_session_create(pe_session)
     })
 }
 
@@ -11525,17 +11492,17 @@ pub unsafe extern "C" fn PMPI_T_source_get_info(
     info: *mut MPI_Info,
 ) -> c_int {
     shim::run_tool("MPI_T_source_get_info", || {
-        crate::tool::source(source_index).map(|s| {
-            tool::describe(
-                [(name, name_len, s.name), (desc, desc_len, s.desc)],
-                [(ordering, MPI_T_SOURCE_ORDERED)],
-            );
-            tool::opt(ticks_per_second, s.ticks_per_second);
-            tool::opt(max_ticks, s.max_ticks);
-            if !info.is_null() {
-                *info = handles::new_info(Vec::new());
-            }
-        })
+        tool::source_get_info(
+            source_index,
+            name,
+            name_len,
+            desc,
+            desc_len,
+            ordering,
+            ticks_per_second,
+            max_ticks,
+            info,
+        )
     })
 }
 

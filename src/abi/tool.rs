@@ -78,7 +78,7 @@ pub(crate) unsafe fn opt<T>(p: *mut T, v: T) {
     }
 }
 
-/// The get_info calls' answers (table lines): strings (buffer, length, text) by
+/// The get_info calls' answers: strings (buffer, length, text) by
 /// `string_out`'s rule and ints by `opt`'s.
 ///
 /// # Safety
@@ -112,6 +112,113 @@ unsafe fn string_out(s: &str, out: *mut c_char, len: *mut c_int) {
         *out.add(n) = 0;
     }
     *len = (n.unwrap_or(s.len()) + 1) as c_int;
+}
+
+/// MPI_T_cvar_get_info: the variable's facts (every control variable is a constant of the
+/// job, read as a string or an unsigned long long).
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn cvar_get_info(
+    cvar_index: c_int,
+    name: *mut c_char,
+    name_len: *mut c_int,
+    verbosity: *mut c_int,
+    datatype: *mut MPI_Datatype,
+    enumtype: *mut MPI_T_enum,
+    desc: *mut c_char,
+    desc_len: *mut c_int,
+    bind: *mut c_int,
+    scope: *mut c_int,
+) -> Result<()> {
+    let c = cvars::info(cvar_index)?;
+    opt(enumtype, MPI_T_ENUM_NULL);
+    let t = if c.numeric {
+        MPI_UNSIGNED_LONG_LONG
+    } else {
+        MPI_CHAR
+    };
+    describe(
+        [(name, name_len, c.name), (desc, desc_len, c.desc)],
+        [
+            (verbosity, MPI_T_VERBOSITY_TUNER_BASIC),
+            (datatype, t),
+            (bind, MPI_T_BIND_NO_OBJECT),
+            (scope, MPI_T_SCOPE_CONSTANT),
+        ],
+    );
+    Ok(())
+}
+
+/// MPI_T_pvar_get_info: the variable's facts (read-only, continuous counters and levels).
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn pvar_get_info(
+    pvar_index: c_int,
+    name: *mut c_char,
+    name_len: *mut c_int,
+    verbosity: *mut c_int,
+    var_class: *mut c_int,
+    datatype: *mut MPI_Datatype,
+    enumtype: *mut MPI_T_enum,
+    desc: *mut c_char,
+    desc_len: *mut c_int,
+    bind: *mut c_int,
+    readonly: *mut c_int,
+    continuous: *mut c_int,
+    atomic: *mut c_int,
+) -> Result<()> {
+    let p = pvars::info(pvar_index)?;
+    opt(enumtype, MPI_T_ENUM_NULL);
+    let t = if p.float() {
+        MPI_DOUBLE
+    } else {
+        MPI_UNSIGNED_LONG_LONG
+    };
+    describe(
+        [(name, name_len, p.name), (desc, desc_len, p.desc)],
+        [
+            (verbosity, MPI_T_VERBOSITY_USER_BASIC),
+            (var_class, class_code(p.class)),
+            (datatype, t),
+            (bind, MPI_T_BIND_NO_OBJECT),
+            (readonly, 1),
+            (continuous, 1),
+            (atomic, 0),
+        ],
+    );
+    Ok(())
+}
+
+/// MPI_T_pvar_session_create.
+pub(crate) unsafe fn pvar_session_create(pe_session: *mut MPI_T_pvar_session) -> Result<()> {
+    tool::check()?;
+    super::args::out_ptr(pe_session, "pe_session")?;
+    *pe_session = encode(th::handle(th::KIND_SESSION, th::new_session()));
+    Ok(())
+}
+
+/// MPI_T_source_get_info: railmpi's one source, its clock, and an empty info object.
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn source_get_info(
+    source_index: c_int,
+    name: *mut c_char,
+    name_len: *mut c_int,
+    desc: *mut c_char,
+    desc_len: *mut c_int,
+    ordering: *mut MPI_T_source_order,
+    ticks_per_second: *mut MPI_Count,
+    max_ticks: *mut MPI_Count,
+    info: *mut MPI_Info,
+) -> Result<()> {
+    let s = tool::source(source_index)?;
+    describe(
+        [(name, name_len, s.name), (desc, desc_len, s.desc)],
+        [(ordering, MPI_T_SOURCE_ORDERED)],
+    );
+    opt(ticks_per_second, s.ticks_per_second);
+    opt(max_ticks, s.max_ticks);
+    if !info.is_null() {
+        *info = super::handles::new_info(Vec::new());
+    }
+    Ok(())
 }
 
 /// A name argument.
