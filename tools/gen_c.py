@@ -533,7 +533,9 @@ def render_entry(entry, cname, params):
         # The output is checked before the call (which may make an object), then written.
         if not any(p["name"] == entry.out and p["type"].startswith("*mut") for p in params):
             sys.exit(f"{TABLE}:{entry.lineno}: {cname} has no output parameter {entry.out!r}")
-        body.append(f'args::out_ptr({entry.out}, "{entry.out}")?;')
+        check = f'args::out_ptr({entry.out}, "{entry.out}")?;'
+        if check not in body:  # (not twice: a request's is checked by kind)
+            body.append(check)
         call = f"{entry.out}.write({call});\n        Ok(())"
     # In the standard-ABI build (`std-abi`), src/abi_std's entry points take the MPI names
     # and call these under names of their own.

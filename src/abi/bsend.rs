@@ -1,6 +1,6 @@
 //! Buffered mode's C side: MPI_Buffer_attach / MPI_Buffer_detach / MPI_Buffer_flush,
 //! MPI-4.1's buffers of communicators and sessions (MPI_Comm_attach_buffer ...) and
-//! MPI_BUFFER_AUTOMATIC, MPI_Bsend, MPI_Ibsend, MPI_Bsend_init's mode. The buffers themselves,
+//! MPI_BUFFER_AUTOMATIC, MPI_Bsend and MPI_Ibsend, MPI_Bsend_init's mode. The buffers themselves,
 //! and how messages are packed into them, are the runtime's (`runtime::bsend`, `runtime::p2p`).
 
 use super::args;
@@ -11,7 +11,7 @@ use super::shim::{self, write_out};
 use crate::error::Result;
 use crate::mpi_err;
 use crate::runtime::bsend::OVERHEAD;
-use crate::runtime::p2p::Mode;
+use crate::runtime::p2p::{Mode, Source, Started};
 // (The table, tools/c_api.txt, names the process's scope `bsend::Scope::Process`.)
 pub use crate::runtime::bsend::Scope;
 use std::os::raw::{c_int, c_void};
@@ -19,7 +19,8 @@ use std::os::raw::{c_int, c_void};
 const _: () = assert!(MPI_BSEND_OVERHEAD as usize == OVERHEAD);
 
 /// Pack `count` elements of `datatype` at `buf` into the attached buffer and send them to
-/// `dest` (MPI_Bsend, MPI_Ibsend). Every argument is checked first.
+/// `dest` (MPI_Bsend, MPI_Ibsend). Every argument is checked first. The value is
+/// MPI_Ibsend's request, complete already: the data is in the buffer.
 ///
 /// # Safety
 /// MPI's: `buf` holds `count` elements of `datatype`.
@@ -29,22 +30,15 @@ pub unsafe fn send(
     datatype: MPI_Datatype,
     dest: c_int,
     tag: c_int,
-    comm_h: MPI_Comm,
-) -> Result<()> {
+    comm: MPI_Comm,
+) -> Result<MPI_Request> {
     let w = shim::world()?;
-    let c = handles::comm(comm_h)?;
-    let op = requests::op(
-        &c,
-        comm_h,
-        buf,
-        count,
-        datatype,
-        dest,
-        tag,
-        Some(Mode::Standard),
-        false,
-    )?;
-    op.bsend(w, comm_scope_of(comm_h), || session_of(comm_h))
+    let c = handles::comm(comm)?;
+    let mode = Some(Mode::Standard);
+    let op = requests::op(&c, comm, buf, count, datatype, dest, tag, mode, false)?;
+    op.bsend(w, comm_scope_of(comm), || session_of(comm))?;
+    let proc_null = op.peer == Source::Null;
+    requests::handle_for(Started::Done { proc_null }, op.owner)
 }
 
 /// The mode of MPI_Bsend_init's requests on `comm`: its buffer, else its session's.
@@ -147,28 +141,6 @@ pub unsafe fn iflush(scope: Scope, request: *mut MPI_Request) -> Result<()> {
         handles::REQUEST_SEND_DONE
     } else {
         handles::new_request(crate::runtime::requests::Entry::Flush { sends })
-    };
-    write_out(request, h)
-}
-
-/// MPI_Ibsend: complete as soon as the data is in the attached buffer, i.e. on return.
-///
-/// # Safety
-/// MPI's: `buf` holds `count` elements of `datatype`.
-pub unsafe fn isend(
-    buf: *const c_void,
-    count: usize,
-    datatype: MPI_Datatype,
-    dest: c_int,
-    tag: c_int,
-    comm: MPI_Comm,
-    request: *mut MPI_Request,
-) -> Result<()> {
-    send(buf, count, datatype, dest, tag, comm)?;
-    let h = if dest == MPI_PROC_NULL {
-        handles::REQUEST_PROC_NULL_DONE
-    } else {
-        handles::REQUEST_SEND_DONE
     };
     write_out(request, h)
 }

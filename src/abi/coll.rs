@@ -11,14 +11,10 @@ use super::op::reducer;
 use super::shim::{self, write_out};
 use super::{datatype, info, topo};
 use crate::coll::call::{self, Addr, Arg, Call, Counts, How, Many, One, RootArg};
-use crate::coll::schedule::with_pinned_seq;
 use crate::coll::Reducer;
 use crate::comm::Communicator;
 use crate::error::{Error, ErrorClass, Result};
-use crate::mpi_err;
-use crate::runtime::requests::{self, Starter};
 use std::os::raw::{c_int, c_void};
-use std::sync::Arc;
 
 pub use super::op::predefined_op;
 
@@ -296,17 +292,9 @@ pub(crate) unsafe fn neighbor<I: Int>(
         // The arrays are as long as the degrees (no arrays: nothing to ask the topology).
         let arrays = matches!(sends, Side::V(..) | Side::W(..) | Side::WA(..))
             || matches!(recvs, Side::V(..) | Side::W(..) | Side::WA(..));
-        let degrees = match &topo {
-            Ok(Some(t)) if arrays => Some(t.neighbors(c.rank)),
-            // A persistent call asks at its `_init` (the others' checks come first).
-            _ if arrays && l.persistent => {
-                topo.clone()?;
-                return mpi_err!(Topology, "communicator {comm:#x} has no topology");
-            }
-            _ => None,
-        };
+        let degrees = call::neighbor_degrees(&topo, c.rank, arrays, l.persistent)?;
         let known = degrees.is_some() || !arrays;
-        let (indegree, outdegree) = degrees.map_or((0, 0), |(s, d)| (s.len(), d.len()));
+        let (indegree, outdegree) = degrees.unwrap_or((0, 0));
         let sends = l.side(sends, outdegree, known);
         let recvs = l.side(recvs, indegree, known);
         let (send, recv) = (addr(sendbuf), addr(recvbuf));
@@ -338,57 +326,32 @@ unsafe fn run(
         Mode::Block => build(&c, &mut look)?.run(w, &c, How::Block).map(drop),
         Mode::Start(r) => {
             let id = build(&c, &mut look)?.run(w, &c, How::Start)?;
-            let id = id.expect("a started call has a schedule");
-            write_out(r, handles::coll_request(id, comm))
+            write_out(
+                r,
+                handles::coll_request(id.expect("a started call has a schedule"), comm),
+            )
         }
         Mode::Persistent(info, request) => {
             info::check(info)?;
             let call = build(&c, &mut look)?;
-            persistent(&c, comm, call, look.held, request)
+            let owner = handles::comm_owner(comm);
+            let e = call.persistent(&c, owner, look.held, move |call| {
+                let mut id = None;
+                let rc = shim::run("MPI_Start", comm, || {
+                    let (w, c) = (shim::world()?, handles::comm(comm)?);
+                    // SAFETY: MPI keeps a persistent request's buffers valid until it is
+                    // freed.
+                    id = unsafe { call.run(w, &c, How::Start)? };
+                    Ok(())
+                });
+                match rc {
+                    MPI_SUCCESS => Ok(id.expect("a started call has a schedule")),
+                    rc => Err(rc),
+                }
+            });
+            write_out(request, handles::new_request(e))
         }
     }
-}
-
-/// A persistent collective's request: its place in the collective order is taken now (the
-/// order of the `_init` calls is what must match across ranks, not that of the starts), and
-/// every MPI_Start runs the kept call under it (its arguments are checked then). Buffers
-/// stay the application's until the request is freed, as MPI says.
-unsafe fn persistent(
-    c: &Communicator,
-    comm: MPI_Comm,
-    call: Call<KeptType>,
-    held: Held,
-    request: *mut MPI_Request,
-) -> Result<()> {
-    let kind = call.kind();
-    let seq = c.next_coll_seq(kind);
-    // (`held` lives as long as the request. A round's errors go to the communicator's
-    // handler, as the nonblocking call's would.)
-    let start: Starter = Arc::new(move || {
-        let _types = &held;
-        let mut id = None;
-        let rc = with_pinned_seq(kind, seq, || {
-            shim::run("MPI_Start", comm, || {
-                let (w, c) = (shim::world()?, handles::comm(comm)?);
-                // SAFETY: MPI keeps a persistent request's buffers valid until it is freed.
-                id = unsafe { call.run(w, &c, How::Start)? };
-                Ok(())
-            })
-        });
-        if rc != MPI_SUCCESS {
-            return Ok(Err(rc));
-        }
-        Ok(Ok(requests::Round::Coll(
-            id.expect("a started call has a schedule"),
-        )))
-    });
-    let owner = handles::comm_owner(comm);
-    let entry = requests::Entry::Persistent {
-        start,
-        active: None,
-        owner,
-    };
-    write_out(request, handles::new_request(entry))
 }
 
 // ------------------------------------------------------------------ resolving arguments

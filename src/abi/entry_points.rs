@@ -133,7 +133,7 @@ pub unsafe extern "C" fn PMPI_Bsend(
 ) -> c_int {
     shim::run("MPI_Bsend", comm, || {
         let count = args::count(count)?;
-        bsend::send(buf, count, datatype, dest, tag, comm)
+        bsend::send(buf, count, datatype, dest, tag, comm).map(drop)
     })
 }
 
@@ -149,7 +149,7 @@ pub unsafe extern "C" fn PMPI_Bsend_c(
 ) -> c_int {
     shim::run("MPI_Bsend_c", comm, || {
         let count = args::count(count)?;
-        bsend::send(buf, count, datatype, dest, tag, comm)
+        bsend::send(buf, count, datatype, dest, tag, comm).map(drop)
     })
 }
 
@@ -347,7 +347,8 @@ pub unsafe extern "C" fn PMPI_Ibsend(
     shim::run("MPI_Ibsend", comm, || {
         let count = args::count(count)?;
         args::out_ptr(request, "request")?;
-        bsend::isend(buf, count, datatype, dest, tag, comm, request)
+        request.write(bsend::send(buf, count, datatype, dest, tag, comm)?);
+        Ok(())
     })
 }
 
@@ -365,7 +366,8 @@ pub unsafe extern "C" fn PMPI_Ibsend_c(
     shim::run("MPI_Ibsend_c", comm, || {
         let count = args::count(count)?;
         args::out_ptr(request, "request")?;
-        bsend::isend(buf, count, datatype, dest, tag, comm, request)
+        request.write(bsend::send(buf, count, datatype, dest, tag, comm)?);
+        Ok(())
     })
 }
 
@@ -1527,7 +1529,11 @@ pub unsafe extern "C" fn PMPI_Get_count(
     count: *mut c_int,
 ) -> c_int {
     shim::run("MPI_Get_count", MPI_COMM_WORLD, || {
-        status::get_count(status, datatype, count)
+        args::CountOut::put(
+            count,
+            status::bytes_in(status)
+                .and_then(|b| Ok(handles::any_datatype(datatype)?.count_in(b)))?,
+        )
     })
 }
 
@@ -1539,7 +1545,11 @@ pub unsafe extern "C" fn PMPI_Get_count_c(
     count: *mut MPI_Count,
 ) -> c_int {
     shim::run("MPI_Get_count_c", MPI_COMM_WORLD, || {
-        status::get_count(status, datatype, count)
+        args::CountOut::put(
+            count,
+            status::bytes_in(status)
+                .and_then(|b| Ok(handles::any_datatype(datatype)?.count_in(b)))?,
+        )
     })
 }
 
@@ -1551,7 +1561,7 @@ pub unsafe extern "C" fn PMPI_Get_elements(
     count: *mut c_int,
 ) -> c_int {
     shim::run("MPI_Get_elements", MPI_COMM_WORLD, || {
-        status::get_elements(status, datatype, count)
+        args::CountOut::put(count, datatype::status_elements(status, datatype)?)
     })
 }
 
@@ -1563,7 +1573,7 @@ pub unsafe extern "C" fn PMPI_Get_elements_c(
     count: *mut MPI_Count,
 ) -> c_int {
     shim::run("MPI_Get_elements_c", MPI_COMM_WORLD, || {
-        status::get_elements(status, datatype, count)
+        args::CountOut::put(count, datatype::status_elements(status, datatype)?)
     })
 }
 
@@ -1575,7 +1585,7 @@ pub unsafe extern "C" fn PMPI_Get_elements_x(
     count: *mut MPI_Count,
 ) -> c_int {
     shim::run("MPI_Get_elements_x", MPI_COMM_WORLD, || {
-        status::get_elements(status, datatype, count)
+        args::CountOut::put(count, datatype::status_elements(status, datatype)?)
     })
 }
 
@@ -1597,7 +1607,10 @@ pub unsafe extern "C" fn PMPI_Status_set_elements(
     count: c_int,
 ) -> c_int {
     shim::run("MPI_Status_set_elements", MPI_COMM_WORLD, || {
-        status::set_elements(status, datatype, count)
+        Ok(status::set_bytes(
+            status::status_out(status)?,
+            handles::any_datatype(datatype)?.status_bytes(args::Int::wide(count))?,
+        ))
     })
 }
 
@@ -1609,7 +1622,10 @@ pub unsafe extern "C" fn PMPI_Status_set_elements_c(
     count: MPI_Count,
 ) -> c_int {
     shim::run("MPI_Status_set_elements_c", MPI_COMM_WORLD, || {
-        status::set_elements(status, datatype, count)
+        Ok(status::set_bytes(
+            status::status_out(status)?,
+            handles::any_datatype(datatype)?.status_bytes(args::Int::wide(count))?,
+        ))
     })
 }
 
@@ -1621,7 +1637,10 @@ pub unsafe extern "C" fn PMPI_Status_set_elements_x(
     count: MPI_Count,
 ) -> c_int {
     shim::run("MPI_Status_set_elements_x", MPI_COMM_WORLD, || {
-        status::set_elements(status, datatype, count)
+        Ok(status::set_bytes(
+            status::status_out(status)?,
+            handles::any_datatype(datatype)?.status_bytes(args::Int::wide(count))?,
+        ))
     })
 }
 
@@ -1629,7 +1648,7 @@ pub unsafe extern "C" fn PMPI_Status_set_elements_x(
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Status_set_cancelled")]
 pub unsafe extern "C" fn PMPI_Status_set_cancelled(status: *mut MPI_Status, flag: c_int) -> c_int {
     shim::run("MPI_Status_set_cancelled", MPI_COMM_WORLD, || {
-        status::set_cancelled(status, flag)
+        Ok(status::set_cancelled(status::status_out(status)?, flag))
     })
 }
 
@@ -1640,7 +1659,9 @@ pub unsafe extern "C" fn PMPI_Status_get_source(
     source: *mut c_int,
 ) -> c_int {
     shim::run("MPI_Status_get_source", MPI_COMM_WORLD, || {
-        status::get(status, source, status::Field::Source)
+        args::out_ptr(source, "source")?;
+        source.write(status::status_in(status)?.MPI_SOURCE);
+        Ok(())
     })
 }
 
@@ -1648,7 +1669,9 @@ pub unsafe extern "C" fn PMPI_Status_get_source(
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Status_get_tag")]
 pub unsafe extern "C" fn PMPI_Status_get_tag(status: *const MPI_Status, tag: *mut c_int) -> c_int {
     shim::run("MPI_Status_get_tag", MPI_COMM_WORLD, || {
-        status::get(status, tag, status::Field::Tag)
+        args::out_ptr(tag, "tag")?;
+        tag.write(status::status_in(status)?.MPI_TAG);
+        Ok(())
     })
 }
 
@@ -1659,7 +1682,9 @@ pub unsafe extern "C" fn PMPI_Status_get_error(
     err: *mut c_int,
 ) -> c_int {
     shim::run("MPI_Status_get_error", MPI_COMM_WORLD, || {
-        status::get(status, err, status::Field::Error)
+        args::out_ptr(err, "err")?;
+        err.write(status::status_in(status)?.MPI_ERROR);
+        Ok(())
     })
 }
 
@@ -1667,7 +1692,7 @@ pub unsafe extern "C" fn PMPI_Status_get_error(
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Status_set_source")]
 pub unsafe extern "C" fn PMPI_Status_set_source(status: *mut MPI_Status, source: c_int) -> c_int {
     shim::run("MPI_Status_set_source", MPI_COMM_WORLD, || {
-        status::set(status, source, status::Field::Source)
+        Ok(status::status_out(status)?.MPI_SOURCE = source)
     })
 }
 
@@ -1675,7 +1700,7 @@ pub unsafe extern "C" fn PMPI_Status_set_source(status: *mut MPI_Status, source:
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Status_set_tag")]
 pub unsafe extern "C" fn PMPI_Status_set_tag(status: *mut MPI_Status, tag: c_int) -> c_int {
     shim::run("MPI_Status_set_tag", MPI_COMM_WORLD, || {
-        status::set(status, tag, status::Field::Tag)
+        Ok(status::status_out(status)?.MPI_TAG = tag)
     })
 }
 
@@ -1683,7 +1708,7 @@ pub unsafe extern "C" fn PMPI_Status_set_tag(status: *mut MPI_Status, tag: c_int
 #[cfg_attr(feature = "std-abi", export_name = "MPICH_PMPI_Status_set_error")]
 pub unsafe extern "C" fn PMPI_Status_set_error(status: *mut MPI_Status, err: c_int) -> c_int {
     shim::run("MPI_Status_set_error", MPI_COMM_WORLD, || {
-        status::set(status, err, status::Field::Error)
+        Ok(status::status_out(status)?.MPI_ERROR = err)
     })
 }
 
@@ -9270,7 +9295,16 @@ pub unsafe extern "C" fn PMPI_Pready_list(
     request: MPI_Request,
 ) -> c_int {
     shim::run("MPI_Pready_list", MPI_COMM_WORLD, || {
-        partitioned::pready_list(length, array_of_partitions, request)
+        let length = args::len(length, "length")?;
+        let array_of_partitions = args::slice(array_of_partitions, length, "array_of_partitions")?;
+        array_of_partitions.iter().try_for_each(|&p| {
+            crate::runtime::partitioned::pready_range(
+                shim::world()?,
+                &partitioned::part(request)?,
+                p,
+                p,
+            )
+        })
     })
 }
 
@@ -9282,7 +9316,14 @@ pub unsafe extern "C" fn PMPI_Parrived(
     flag: *mut c_int,
 ) -> c_int {
     shim::run("MPI_Parrived", MPI_COMM_WORLD, || {
-        partitioned::parrived(request, partition, flag)
+        shim::write_out(
+            flag,
+            crate::runtime::partitioned::parrived(
+                shim::world()?,
+                &partitioned::part(request)?,
+                partition,
+            )? as c_int,
+        )
     })
 }
 

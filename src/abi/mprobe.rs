@@ -8,14 +8,13 @@
 
 use super::args::{self, write_single_status, Source};
 use super::consts::*;
-use super::errors;
 use super::handles;
 use super::requests;
 use super::shim::{self, write_out};
 use crate::error::Result;
 use crate::mpi_err;
-use crate::pt2pt::MsgId;
-use crate::runtime::p2p::{self, Started};
+use crate::pt2pt::{MsgId, Owner};
+use crate::runtime::p2p;
 use crate::runtime::requests as core;
 use std::cell::Cell;
 use std::os::raw::{c_int, c_void};
@@ -65,57 +64,21 @@ pub unsafe fn probe(
     flag.map_or(Ok(()), |f| write_out(f, found.is_some() as c_int))
 }
 
-/// What an MPI_Message handle names.
-enum Message {
-    NoProc,
-    /// The matched message, its table index and communicator.
-    Taken(MsgId, usize, MPI_Comm),
-}
-
-fn message(h: MPI_Message) -> Result<Message> {
+/// The message an MPI_Message handle names: None for MPI_MESSAGE_NO_PROC, else its table
+/// index, the matched message and its communicator's tag.
+fn message(h: MPI_Message) -> Result<Option<(usize, MsgId, Owner)>> {
     if h == MPI_MESSAGE_NO_PROC {
-        return Ok(Message::NoProc);
+        return Ok(None);
     }
-    let bad = || mpi_err!(Request, "invalid message {h:#x}");
-    let Some(i) = handles::request_index(h) else {
-        return bad();
-    };
-    match core::message(i) {
-        Some((msg, owner)) => Ok(Message::Taken(msg, i, handles::owner_comm(owner))),
-        None => bad(),
+    match handles::request_index(h).and_then(|i| Some((i, core::message(i)?))) {
+        Some((i, (msg, owner))) => Ok(Some((i, msg, owner))),
+        None => mpi_err!(Request, "invalid message {h:#x}"),
     }
 }
 
-/// Start receiving the message `*message` names into `count` elements of `datatype` at
-/// `buf`; the handle becomes MPI_MESSAGE_NULL. Every argument is checked first.
-unsafe fn start_mrecv(
-    buf: *mut c_void,
-    count: usize,
-    datatype: MPI_Datatype,
-    message: *mut MPI_Message,
-    comm: &Cell<MPI_Comm>,
-) -> Result<Started> {
-    if message.is_null() {
-        return mpi_err!(Arg, "NULL message pointer");
-    }
-    let m = self::message(*message)?;
-    if let Message::Taken(_, _, c) = m {
-        comm.set(c);
-    }
-    let w = shim::world()?;
-    let ty = handles::datatype(datatype)?;
-    args::buffer(buf, count, &ty)?;
-    let Message::Taken(msg, i, c) = m else {
-        args::bytes(count, &ty)?;
-        *message = MPI_MESSAGE_NULL;
-        return Ok(Started::Done { proc_null: true });
-    };
-    let taken = || *message = MPI_MESSAGE_NULL;
-    let owner = handles::comm_owner(c);
-    p2p::mrecv(w, (i, msg, owner), buf as _, count, &ty, taken)
-}
-
-/// MPI_Mrecv (`request` None) and MPI_Imrecv; `on` learns the message's communicator.
+/// MPI_Mrecv (`request` None) and MPI_Imrecv: receive the message `*message` names into
+/// `count` elements of `datatype` at `buf` (every argument checked first; the handle
+/// becomes MPI_MESSAGE_NULL); `on` learns the message's communicator.
 ///
 /// # Safety
 /// MPI's: `buf` has room for the elements (until the request completes); the pointers
@@ -129,13 +92,21 @@ pub unsafe fn mrecv(
     request: Option<*mut MPI_Request>,
     on: &Cell<MPI_Comm>,
 ) -> Result<()> {
-    let started = start_mrecv(buf, count, datatype, message, on)?;
-    let h = requests::handle_for(started, handles::comm_owner(on.get()))?;
-    if let Some(request) = request {
-        return write_out(request, h);
+    if message.is_null() {
+        return mpi_err!(Arg, "NULL message pointer");
     }
-    let c = core::wait(&mut { h })?;
-    let code = requests::code(&c);
-    write_single_status(status, &c.status, code);
-    errors::code_result(code)
+    let m = self::message(*message)?;
+    if let Some((_, _, owner)) = m {
+        on.set(handles::owner_comm(owner));
+    }
+    let w = shim::world()?;
+    let ty = handles::datatype(datatype)?;
+    args::buffer(buf, count, &ty)?;
+    let taken = || *message = MPI_MESSAGE_NULL;
+    let started = p2p::mrecv(w, m, buf as _, count, &ty, taken)?;
+    let h = requests::handle_for(started, handles::comm_owner(on.get()))?;
+    match request {
+        Some(request) => write_out(request, h),
+        None => super::pt2pt::report(status, &core::wait(&mut { h })?),
+    }
 }

@@ -1,7 +1,7 @@
 //! Partitioned communication's C side (MPI-4.0 §4): MPI_Psend_init / MPI_Precv_init make a
 //! persistent request over a `runtime::partitioned` channel; MPI_Start opens a round,
 //! MPI_Pready(_range, _list) send partitions, MPI_Parrived looks at one (table lines over
-//! `part`), and the wait and test families complete the round (`requests`).
+//! `part` and the core's calls), and the wait and test families complete the round.
 
 use super::args;
 use super::consts::*;
@@ -51,32 +51,4 @@ pub unsafe fn init(
         request,
         handles::new_request(Entry::Partitioned { part: p, owner }),
     )
-}
-
-/// MPI_Pready_list.
-///
-/// # Safety
-/// `partitions` holds `length` ints.
-pub unsafe fn pready_list(
-    length: c_int,
-    partitions: *const c_int,
-    request: MPI_Request,
-) -> Result<()> {
-    let Ok(length) = usize::try_from(length) else {
-        return mpi_err!(Arg, "negative length {length}");
-    };
-    for p in args::ints(partitions, length, "array_of_partitions")? {
-        let p = c_int::try_from(p).unwrap_or(-1);
-        partitioned::pready_range(shim::world()?, &part(request)?, p, p)?;
-    }
-    Ok(())
-}
-
-/// MPI_Parrived.
-///
-/// # Safety
-/// `flag` is NULL or valid for writing.
-pub unsafe fn parrived(request: MPI_Request, partition: c_int, flag: *mut c_int) -> Result<()> {
-    let got = partitioned::parrived(shim::world()?, &part(request)?, partition)?;
-    write_out(flag, got as c_int)
 }

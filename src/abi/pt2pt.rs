@@ -14,10 +14,11 @@ use super::errors;
 use super::handles;
 use super::requests::{self, status_at};
 use super::shim::{self, write_out};
-use crate::error::{Error, ErrorClass, Result};
+use crate::error::Result;
 use crate::mpi_err;
 use crate::runtime::p2p;
 pub use crate::runtime::p2p::Mode;
+pub use crate::runtime::requests::How;
 use crate::runtime::requests::{self as core, Any, Completion};
 use std::cell::Cell;
 use std::os::raw::{c_int, c_void};
@@ -184,7 +185,7 @@ pub(crate) unsafe fn request_arg<'a>(request: *mut MPI_Request) -> Result<&'a mu
 
 /// Write completion `c` to `status` (one status: MPI_STATUS_IGNORE or valid); the call's
 /// result is its code.
-unsafe fn report(status: *mut MPI_Status, c: &Completion) -> Result<()> {
+pub(crate) unsafe fn report(status: *mut MPI_Status, c: &Completion) -> Result<()> {
     let code = requests::code(c);
     args::write_single_status(status, &c.status, code);
     errors::code_result(code)
@@ -229,17 +230,6 @@ pub unsafe fn test(
         }
         None => write_out(flag, 0),
     }
-}
-
-/// How a call on a list of requests completes them.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum How {
-    /// MPI_Waitany, MPI_Waitsome: at least one.
-    Wait,
-    /// MPI_Testall, MPI_Testany, MPI_Testsome: those that are done.
-    Test,
-    /// MPI_Request_get_status_all/any/some (MPI-4.1): as the test, but nothing is freed.
-    Peek,
 }
 
 /// The request array of a multiple-completion call, with its status array checked
@@ -293,24 +283,10 @@ pub unsafe fn all(
 ) -> Result<()> {
     args::out_ptr(flag, "flag")?;
     let hs = request_array(requests as *mut _, count, statuses)?;
-    let out = |i, c: &Completion| report_at(statuses, i, c);
-    let r = match how {
-        How::Peek => core::get_status_all(hs, out),
-        _ => core::test_all(hs, out),
-    };
-    match r {
+    match core::all(hs, how, |i, c| report_at(statuses, i, c)) {
         Ok(done) => write_out(flag, done as c_int),
-        Err(e) => in_status(e, || write_out(flag, 1)),
+        Err(e) => core::in_status_then(e, || write_out(flag, 1)),
     }
-}
-
-/// Return error `e`; when it is MPI_ERR_IN_STATUS (the statuses are written), after
-/// writing the other outputs with `write`.
-fn in_status(e: Error, write: impl FnOnce() -> Result<()>) -> Result<()> {
-    if e.class == ErrorClass::InStatus {
-        write()?;
-    }
-    Err(e)
 }
 
 /// MPI_Waitany (the table passes a flag of its own), MPI_Testany and
@@ -329,10 +305,7 @@ pub unsafe fn any(
     args::out_ptr(index, "index")?;
     args::out_ptr(flag, "flag")?;
     let hs = request_array(requests as *mut _, count, MPI_STATUSES_IGNORE)?;
-    let found = match how {
-        How::Peek => core::get_status_any(hs)?,
-        _ => core::any(hs, how == How::Wait)?,
-    };
+    let found = core::any(hs, how)?;
     let none_active = matches!(found, Any::NoneActive);
     let (done, i, c) = found.outputs::<MPI_Request>();
     write_out(flag, done as c_int)?;
@@ -346,11 +319,6 @@ pub unsafe fn any(
         Some(c) => report(status, &c),
         None => Ok(()),
     }
-}
-
-/// Write a "some" call's count (None: no request was active, MPI_UNDEFINED).
-unsafe fn write_count(outcount: *mut c_int, n: Option<usize>) -> Result<()> {
-    write_out(outcount, n.map_or(MPI_UNDEFINED, |n| n as c_int))
 }
 
 /// MPI_Waitsome, MPI_Testsome and MPI_Request_get_status_some (`how`).
@@ -376,13 +344,10 @@ pub unsafe fn some(
         report_at(statuses, k, c);
         n = k + 1;
     };
-    let r = match how {
-        How::Peek => core::get_status_some(hs, out),
-        _ => core::some(hs, how == How::Wait, out),
-    };
-    match r {
-        Ok(n) => write_count(outcount, n),
-        Err(e) => in_status(e, || write_count(outcount, Some(n))),
+    match core::some(hs, how, out) {
+        // (None: no request was active.)
+        Ok(n) => write_out(outcount, n.map_or(MPI_UNDEFINED, |n| n as c_int)),
+        Err(e) => core::in_status_then(e, || write_out(outcount, n as c_int)),
     }
 }
 

@@ -36,28 +36,22 @@ pub fn op(
     if all {
         args::bytes(count, &ty)?;
     }
+    // (Left to right: the tag is checked before the rank.)
     let (tag, peer) = match send {
-        Some(_) => {
-            let tag = args::send_tag(tag)?;
-            (
-                Some(tag),
-                args::dest(c, peer)?.map_or(Source::Null, Source::Rank),
-            )
-        }
+        Some(_) => (
+            Some(args::send_tag(tag)?),
+            args::dest(c, peer)?.map_or(Source::Null, Source::Rank),
+        ),
         None => (args::recv_tag(tag)?, args::source(c, peer)?),
     };
     let owner = handles::comm_owner(comm);
-    let buf = buf as usize;
-    Ok(Op {
-        comm: c,
+    Ok(Op::new(
+        c,
         owner,
-        buf,
-        count,
-        ty,
-        peer,
-        tag,
+        (buf as usize, count, ty),
+        (peer, tag),
         send,
-    })
+    ))
 }
 
 /// The request handle for a started operation (`owner`: its communicator's tag).

@@ -441,6 +441,27 @@ impl Datatype {
         }
         Some(n)
     }
+
+    /// Whole elements of this type in `bytes` bytes (MPI_Get_count); None is MPI_UNDEFINED
+    /// (not a whole number of them; a type of size 0 holds 0 elements in 0 bytes only).
+    pub fn count_in(&self, bytes: u64) -> Option<u64> {
+        match self.size as u64 {
+            0 => (bytes == 0).then_some(0),
+            size => bytes.is_multiple_of(size).then_some(bytes / size),
+        }
+    }
+
+    /// The bytes of `count` elements as a status records them (MPI_Status_set_elements):
+    /// MPI_ERR_COUNT when negative or above the 63 bits a status holds.
+    pub fn status_bytes(&self, count: i64) -> crate::error::Result<u64> {
+        if count < 0 {
+            return crate::mpi_err!(Count, "negative count {count}");
+        }
+        match (count as u64).checked_mul(self.size as u64) {
+            Some(bytes) if bytes >> 63 == 0 => Ok(bytes),
+            _ => crate::mpi_err!(Count, "count {count} too large"),
+        }
+    }
 }
 
 /// Iterator over the byte runs of `count` elements (see `Datatype::runs`).

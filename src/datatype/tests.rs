@@ -666,3 +666,23 @@ fn pack_at_checks_buffers_and_moves_the_position() {
         assert_eq!(e.class, crate::error::ErrorClass::Truncate);
     }
 }
+
+#[test]
+fn status_counts_whole_elements_and_63_bit_bytes() {
+    let (i, empty) = (int(), Datatype::contiguous(0, &int()).unwrap());
+    assert_eq!(i.count_in(8), Some(2));
+    assert_eq!(i.count_in(6), None);
+    assert_eq!(empty.count_in(0), Some(0));
+    assert_eq!(empty.count_in(4), None);
+    assert_eq!(i.status_bytes(3).unwrap(), 12);
+    assert_eq!(i.status_bytes(-1).unwrap_err().class, ErrorClass::Count);
+    assert_eq!(
+        i.status_bytes(i64::MAX).unwrap_err().class,
+        ErrorClass::Count
+    );
+    assert_eq!(
+        i.status_bytes(1 << 61).unwrap_err().class,
+        ErrorClass::Count
+    );
+    assert_eq!(empty.status_bytes(i64::MAX).unwrap(), 0);
+}

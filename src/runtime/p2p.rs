@@ -159,18 +159,16 @@ pub struct Op<C, T> {
 }
 
 impl<C, T> Op<C, T> {
-    /// The same operation over other references to its communicator and datatype (held
-    /// ones, for a persistent request).
-    pub fn with<D, U>(self, comm: D, ty: U) -> Op<D, U> {
-        let Op {
-            owner,
-            buf,
-            count,
-            peer,
-            tag,
-            send,
-            ..
-        } = self;
+    /// `count` elements of `ty` at `buf`, sent to (`send` Some: its mode) or received from
+    /// `peer` with `tag` over `comm`, whose tag is `owner`.
+    #[inline(always)]
+    pub fn new(
+        comm: C,
+        owner: Owner,
+        (buf, count, ty): (usize, usize, T),
+        (peer, tag): (Source, Option<i32>),
+        send: Option<Mode>,
+    ) -> Self {
         Op {
             comm,
             owner,
@@ -181,6 +179,19 @@ impl<C, T> Op<C, T> {
             tag,
             send,
         }
+    }
+
+    /// The same operation over other references to its communicator and datatype (held
+    /// ones, for a persistent request).
+    pub fn with<D, U>(self, comm: D, ty: U) -> Op<D, U> {
+        let (peer, tag) = (self.peer, self.tag);
+        Op::new(
+            comm,
+            self.owner,
+            (self.buf, self.count, ty),
+            (peer, tag),
+            self.send,
+        )
     }
 }
 
@@ -400,18 +411,24 @@ pub fn mprobe(
 
 /// Receive the message of request table entry `i`, which a matched probe took, into
 /// `count` elements of `ty` at `buf`; `taken` runs once the entry is gone (only one of two
-/// threads receiving one message finds it: MPI_ERR_REQUEST for the other).
+/// threads receiving one message finds it: MPI_ERR_REQUEST for the other). None: the
+/// message of MPI_PROC_NULL (MPI_MESSAGE_NO_PROC), received at once.
 ///
 /// # Safety
 /// MPI's: `buf` has room for the elements until the receive completes.
 pub unsafe fn mrecv(
     w: &World,
-    (i, msg, owner): (usize, MsgId, Owner),
+    m: Option<(usize, MsgId, Owner)>,
     buf: *mut u8,
     count: usize,
     ty: &Datatype,
     taken: impl FnOnce(),
 ) -> Result<Started> {
+    let Some((i, msg, owner)) = m else {
+        bytes(count, ty)?;
+        taken();
+        return Ok(Started::Done { proc_null: true });
+    };
     let data = msg_buf(buf, count, ty)?;
     if !requests::remove(i) {
         return mpi_err!(Request, "message {i} was received already");

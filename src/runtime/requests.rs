@@ -527,6 +527,16 @@ fn done_indices(ps: &[Pending], block: bool) -> Result<Vec<usize>> {
 }
 
 /// MPI_ERR_IN_STATUS when a request of a list failed.
+/// A multiple-completion call's error `e`, after `write` (the call's other outputs, its
+/// flag or count) when it is MPI_ERR_IN_STATUS: the statuses tell which request failed,
+/// the outputs how many were done.
+pub fn in_status_then(e: Error, write: impl FnOnce() -> Result<()>) -> Result<()> {
+    if e.class == ErrorClass::InStatus {
+        write()?;
+    }
+    Err(e)
+}
+
 fn in_status(failed: bool) -> Result<()> {
     match failed {
         true => mpi_err!(InStatus, "a request failed: see the statuses"),
@@ -638,9 +648,28 @@ fn wait_all_plain<H: Handle>(
     }
 }
 
-/// MPI_Testall: false (nothing completed) unless every active request is complete; then
-/// all are completed and told as `wait_all` does.
-pub fn test_all<H: Handle>(hs: &mut [H], mut out: impl FnMut(usize, &Completion)) -> Result<bool> {
+/// How a call on a list of requests completes them.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum How {
+    /// MPI_Waitany, MPI_Waitsome: at least one.
+    Wait,
+    /// MPI_Testall, MPI_Testany, MPI_Testsome: those that are done.
+    Test,
+    /// MPI_Request_get_status_all/any/some (MPI-4.1): as the test, but nothing is freed.
+    Peek,
+}
+
+/// MPI_Testall (`how` Test; Wait is MPI_Waitall's `wait_all`): false (nothing completed)
+/// unless every active request is complete; then all are completed and told as
+/// `wait_all` does. MPI_Request_get_status_all (`Peek`): the same, nothing freed.
+pub fn all<H: Handle>(
+    hs: &mut [H],
+    how: How,
+    mut out: impl FnMut(usize, &Completion),
+) -> Result<bool> {
+    if how == How::Peek {
+        return get_status_all(hs, out);
+    }
     let ps = pending_all(hs)?;
     let done = done_indices(&ps, false)?;
     let active = ps.iter().filter(|p| !matches!(p, Pending::Empty)).count();
@@ -679,8 +708,13 @@ impl Any {
     }
 }
 
-/// MPI_Waitany (`block`) and MPI_Testany: one complete request, completed.
-pub fn any<H: Handle>(hs: &mut [H], block: bool) -> Result<Any> {
+/// MPI_Waitany and MPI_Testany (`how`): one complete request, completed;
+/// MPI_Request_get_status_any (`Peek`): found, not freed.
+pub fn any<H: Handle>(hs: &mut [H], how: How) -> Result<Any> {
+    if how == How::Peek {
+        return get_status_any(hs);
+    }
+    let block = how == How::Wait;
     let ps = pending_all(hs)?;
     if none_active(&ps) {
         return Ok(Any::NoneActive);
@@ -691,13 +725,18 @@ pub fn any<H: Handle>(hs: &mut [H], block: bool) -> Result<Any> {
     }
 }
 
-/// MPI_Waitsome (`block`) and MPI_Testsome: the complete requests completed and told as
+/// MPI_Waitsome and MPI_Testsome (`how`): the complete requests completed and told as
 /// `out(k, index, completion)`; their number (None: no request is active, MPI_UNDEFINED).
+/// MPI_Request_get_status_some (`Peek`): the same, nothing freed.
 pub fn some<H: Handle>(
     hs: &mut [H],
-    block: bool,
+    how: How,
     mut out: impl FnMut(usize, usize, &Completion),
 ) -> Result<Option<usize>> {
+    if how == How::Peek {
+        return get_status_some(hs, out);
+    }
+    let block = how == How::Wait;
     let ps = pending_all(hs)?;
     if none_active(&ps) {
         return Ok(None);
@@ -752,7 +791,7 @@ pub fn get_status<H: Handle>(h: H) -> Result<Option<Completion>> {
 }
 
 /// MPI_Request_get_status_any (MPI-4.1): as MPI_Testany, but nothing is freed.
-pub fn get_status_any<H: Handle>(hs: &[H]) -> Result<Any> {
+fn get_status_any<H: Handle>(hs: &[H]) -> Result<Any> {
     let ps = pending_all(hs)?;
     for (i, &p) in ps.iter().enumerate() {
         if matches!(p, Pending::Empty) {
@@ -769,10 +808,7 @@ pub fn get_status_any<H: Handle>(hs: &[H]) -> Result<Any> {
 }
 
 /// MPI_Request_get_status_all (MPI-4.1): as MPI_Testall, but nothing is freed.
-pub fn get_status_all<H: Handle>(
-    hs: &[H],
-    mut out: impl FnMut(usize, &Completion),
-) -> Result<bool> {
+fn get_status_all<H: Handle>(hs: &[H], mut out: impl FnMut(usize, &Completion)) -> Result<bool> {
     let ps = pending_all(hs)?;
     let mut done = Vec::with_capacity(hs.len());
     for &p in &ps {
@@ -790,7 +826,7 @@ pub fn get_status_all<H: Handle>(
 }
 
 /// MPI_Request_get_status_some (MPI-4.1): as MPI_Testsome, but nothing is freed.
-pub fn get_status_some<H: Handle>(
+fn get_status_some<H: Handle>(
     hs: &[H],
     mut out: impl FnMut(usize, usize, &Completion),
 ) -> Result<Option<usize>> {

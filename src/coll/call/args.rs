@@ -6,11 +6,13 @@
 
 use crate::coll::inter::Root;
 use crate::coll::{Blocks, TypedBuf};
+use crate::comm::topology::Topology;
 use crate::comm::Communicator;
 use crate::datatype::Datatype;
 use crate::error::{Error, ErrorClass, Result};
 use crate::mpi_err;
 use std::ops::Deref;
+use std::sync::Arc;
 
 /// An argument as the caller's handle or array resolved to: its error stays until the call
 /// reads the argument, since MPI checks an argument only where it is significant (a
@@ -269,5 +271,28 @@ impl<'a, T: Deref<Target = Datatype>> SideBlocks<'a, T> {
                 typed(p, self.counts[i], self.ty(i))
             })
             .collect()
+    }
+}
+
+/// The degrees (in, out) a neighbourhood collective's arrays are as long as (`arrays`: it
+/// has some), from the communicator's topology `topo` at `rank`; None when not known, and
+/// the arrays then not read (no topology: the call's checks report it, after the others).
+/// A persistent call asks at its `_init`, where no topology is its error.
+pub fn neighbor_degrees(
+    topo: &Arg<Option<Arc<Topology>>>,
+    rank: usize,
+    arrays: bool,
+    persistent: bool,
+) -> Result<Option<(usize, usize)>> {
+    match topo {
+        Ok(Some(t)) if arrays => {
+            let (sources, dests) = t.neighbors(rank);
+            Ok(Some((sources.len(), dests.len())))
+        }
+        _ if arrays && persistent => {
+            topo.clone()?;
+            mpi_err!(Topology, "the communicator has no topology")
+        }
+        _ => Ok(None),
     }
 }

@@ -15,16 +15,19 @@ mod intra;
 #[cfg(test)]
 mod tests;
 
-pub use args::{inter_root, intra_root, no_alias, not_in_place, peers, reads_root_side};
+pub use args::reads_root_side;
+pub use args::{inter_root, intra_root, neighbor_degrees, no_alias, not_in_place, peers};
 pub use args::{Addr, Arg, Counts, RootArg, Side};
 
 use super::plan::{raw, raw_mut};
-use super::schedule::{CollId, Schedule};
+use super::schedule::{with_pinned_seq, CollId, Schedule};
 use super::{Plan, Reducer, TypedBuf};
 use crate::comm::topology::Topology;
 use crate::comm::Communicator;
 use crate::datatype::Datatype;
 use crate::error::Result;
+use crate::pt2pt::Owner;
+use crate::runtime::requests::{Entry, Round, Starter};
 use crate::runtime::World;
 use std::ops::Deref;
 use std::sync::Arc;
@@ -162,6 +165,34 @@ impl<T: Deref<Target = Datatype>> Call<T> {
             intra::run(self, w, c, p, how)
         };
         refusal_gives_back(c, took, r)
+    }
+}
+
+impl<T: Deref<Target = Datatype> + Send + Sync + 'static> Call<T> {
+    /// This call as a persistent collective's request table entry (MPI-4.0 §6.13): its
+    /// place in `c`'s collective order is taken now (the order of the `_init` calls is what
+    /// must match across ranks, not that of the starts), and every MPI_Start runs it under
+    /// that number through `round`: the binding's error boundary around `Call::run`, Ok the
+    /// started schedule, Err the code MPI_Start returns (the error went to the
+    /// communicator's handler, as the nonblocking call's would). `keep`, what the call's
+    /// handles need held, lives as long as the request.
+    pub fn persistent<K: Send + Sync + 'static>(
+        self,
+        c: &Communicator,
+        owner: Owner,
+        keep: K,
+        round: impl Fn(&Self) -> std::result::Result<CollId, i32> + Send + Sync + 'static,
+    ) -> Entry {
+        let (kind, seq) = (self.kind(), c.next_coll_seq(self.kind()));
+        let start: Starter = Arc::new(move || {
+            let _kept = &keep;
+            Ok(with_pinned_seq(kind, seq, || round(&self)).map(Round::Coll))
+        });
+        Entry::Persistent {
+            start,
+            active: None,
+            owner,
+        }
     }
 }
 

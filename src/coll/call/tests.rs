@@ -184,3 +184,28 @@ fn reduce_local_combines_and_refuses_aliases() {
         ErrorClass::Buffer
     );
 }
+
+#[test]
+fn neighbor_degrees_known_only_with_a_topology() {
+    use crate::comm::topology::{Cart, Topology};
+    let ring = Ok(Some(Arc::new(Topology::Cart(
+        Cart::new(&[4], &[1]).unwrap(),
+    ))));
+    assert_eq!(
+        neighbor_degrees(&ring, 1, true, false).unwrap(),
+        Some((2, 2))
+    );
+    // No arrays: nothing to ask.
+    assert_eq!(neighbor_degrees(&ring, 1, false, true).unwrap(), None);
+    // No topology: unknown, an error only at a persistent call's _init.
+    assert_eq!(neighbor_degrees(&Ok(None), 1, true, false).unwrap(), None);
+    assert_eq!(
+        class(neighbor_degrees(&Ok(None), 1, true, true)),
+        ErrorClass::Topology
+    );
+    let bad_comm = Err(bad(ErrorClass::Comm));
+    assert_eq!(
+        class(neighbor_degrees(&bad_comm, 1, true, true)),
+        ErrorClass::Comm
+    );
+}
