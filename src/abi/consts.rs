@@ -4,9 +4,10 @@
 //!
 //! The integer and handle constants are a data table, `tools/mpich_abi.txt`, which
 //! `tools/gen_c.py` turns into `consts/generated.rs` (re-exported here; `make c-gen` rewrites
-//! it, a `make test` case fails when it is stale): change a value there, not here. This file
-//! has what is not a table value: the types, `MPI_Status`, the callback types, the
-//! pointer-valued constants and `MPIR_Dup_fn`.
+//! it, a `make test` case fails when it is stale): change a value there, not here. The
+//! callback types come from the standard's API the same way (`consts/callback_types.rs`,
+//! Rust's side of `callbacks.h`). This file has what is neither: the types, `MPI_Status`,
+//! the pointer-valued constants and `MPIR_Dup_fn`.
 //!
 //! `build.rs` runs cbindgen over `src/abi/` and turns these definitions into `include/mpi.h`
 //! (see `cbindgen.toml`). Rules, so the header stays right:
@@ -153,128 +154,9 @@ mod c_only {
     use super::*;
     use std::os::raw::c_char;
 
-    // -----------------------------------------------------------------------------------
-    // Callback types (C: function types; Rust: nullable function pointers).
-    // -----------------------------------------------------------------------------------
-
-    /// User reduction function for MPI_Op_create.
-    pub type MPI_User_function =
-        Option<unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int, *mut MPI_Datatype)>;
-    /// Large-count user reduction function (MPI-4).
-    pub type MPI_User_function_c =
-        Option<unsafe extern "C" fn(*mut c_void, *mut c_void, *mut MPI_Count, *mut MPI_Datatype)>;
-
-    pub type MPI_Comm_errhandler_function =
-        Option<unsafe extern "C" fn(*mut MPI_Comm, *mut c_int, ...)>;
-    /// MPI-1 name of the communicator error handler type.
-    pub type MPI_Handler_function = MPI_Comm_errhandler_function;
-    /// Deprecated MPI-2.0 name.
-    pub type MPI_Comm_errhandler_fn = MPI_Comm_errhandler_function;
-    pub type MPI_Win_errhandler_function =
-        Option<unsafe extern "C" fn(*mut MPI_Win, *mut c_int, ...)>;
-    pub type MPI_Win_errhandler_fn = MPI_Win_errhandler_function;
-    pub type MPI_File_errhandler_function =
-        Option<unsafe extern "C" fn(*mut MPI_File, *mut c_int, ...)>;
-    pub type MPI_File_errhandler_fn = MPI_File_errhandler_function;
-    pub type MPI_Session_errhandler_function =
-        Option<unsafe extern "C" fn(*mut MPI_Session, *mut c_int, ...)>;
-    pub type MPI_Session_errhandler_fn = MPI_Session_errhandler_function;
-
-    /// MPI_T event callbacks (railmpi raises no events: never called).
-    pub type MPI_T_event_cb_function = Option<
-        unsafe extern "C" fn(
-            MPI_T_event_instance,
-            MPI_T_event_registration,
-            MPI_T_cb_safety,
-            *mut c_void,
-        ),
-    >;
-    pub type MPI_T_event_free_cb_function =
-        Option<unsafe extern "C" fn(MPI_T_event_registration, MPI_T_cb_safety, *mut c_void)>;
-    pub type MPI_T_event_dropped_cb_function = Option<
-        unsafe extern "C" fn(
-            MPI_Count,
-            MPI_T_event_registration,
-            c_int,
-            MPI_T_cb_safety,
-            *mut c_void,
-        ),
-    >;
-
-    /// `(oldcomm, keyval, extra_state, attribute_val_in, attribute_val_out, flag)`.
-    pub type MPI_Comm_copy_attr_function = Option<
-        unsafe extern "C" fn(
-            MPI_Comm,
-            c_int,
-            *mut c_void,
-            *mut c_void,
-            *mut c_void,
-            *mut c_int,
-        ) -> c_int,
-    >;
-    /// `(comm, keyval, attribute_val, extra_state)`.
-    pub type MPI_Comm_delete_attr_function =
-        Option<unsafe extern "C" fn(MPI_Comm, c_int, *mut c_void, *mut c_void) -> c_int>;
-    pub type MPI_Type_copy_attr_function = Option<
-        unsafe extern "C" fn(
-            MPI_Datatype,
-            c_int,
-            *mut c_void,
-            *mut c_void,
-            *mut c_void,
-            *mut c_int,
-        ) -> c_int,
-    >;
-    pub type MPI_Type_delete_attr_function =
-        Option<unsafe extern "C" fn(MPI_Datatype, c_int, *mut c_void, *mut c_void) -> c_int>;
-    pub type MPI_Win_copy_attr_function = Option<
-        unsafe extern "C" fn(
-            MPI_Win,
-            c_int,
-            *mut c_void,
-            *mut c_void,
-            *mut c_void,
-            *mut c_int,
-        ) -> c_int,
-    >;
-    pub type MPI_Win_delete_attr_function =
-        Option<unsafe extern "C" fn(MPI_Win, c_int, *mut c_void, *mut c_void) -> c_int>;
-    /// MPI-1 attribute copy function (MPI_Keyval_create); same shape as the comm one.
-    pub type MPI_Copy_function = MPI_Comm_copy_attr_function;
-    /// MPI-1 attribute delete function.
-    pub type MPI_Delete_function = MPI_Comm_delete_attr_function;
-
-    /// `(extra_state, complete)`.
-    pub type MPI_Grequest_cancel_function =
-        Option<unsafe extern "C" fn(*mut c_void, c_int) -> c_int>;
-    pub type MPI_Grequest_free_function = Option<unsafe extern "C" fn(*mut c_void) -> c_int>;
-    pub type MPI_Grequest_query_function =
-        Option<unsafe extern "C" fn(*mut c_void, *mut MPI_Status) -> c_int>;
-
-    /// `(userbuf, datatype, count, filebuf, position, extra_state)`.
-    pub type MPI_Datarep_conversion_function = Option<
-        unsafe extern "C" fn(
-            *mut c_void,
-            MPI_Datatype,
-            c_int,
-            *mut c_void,
-            MPI_Offset,
-            *mut c_void,
-        ) -> c_int,
-    >;
-    pub type MPI_Datarep_conversion_function_c = Option<
-        unsafe extern "C" fn(
-            *mut c_void,
-            MPI_Datatype,
-            MPI_Count,
-            *mut c_void,
-            MPI_Offset,
-            *mut c_void,
-        ) -> c_int,
-    >;
-    /// `(datatype, file_extent, extra_state)`.
-    pub type MPI_Datarep_extent_function =
-        Option<unsafe extern "C" fn(MPI_Datatype, *mut MPI_Aint, *mut c_void) -> c_int>;
+    // Callback types (C: function types; Rust: nullable function pointers), from the
+    // standard's API.
+    include!("consts/callback_types.rs");
 
     // -----------------------------------------------------------------------------------
     // Pointer-valued constants (MPICH's values).
