@@ -2,7 +2,8 @@
  * positive and negative strides, indexed, a struct with gaps (and an array of them through
  * a resized struct type), resized types with lb != 0, several packs appended into one
  * buffer, zero counts; bytes outside the type map must be left alone on unpack.
- * MPI_Get_elements / MPI_Get_elements_x / MPI_Get_count on partial derived elements.
+ * MPI_Get_elements / MPI_Get_elements_x / MPI_Get_count on partial derived elements (bytes
+ * that end inside a basic element give MPI_UNDEFINED, as MPICH 5).
  * Every rank runs all checks.
  */
 #include "check.h"
@@ -240,14 +241,14 @@ static void get_elements(void)
     CHECK_MPI(MPI_Type_commit(&c3));
     elements("contiguous(3,int)", c3, 12, 3, 1);
     elements("contiguous(3,int)", c3, 8, 2, U);
-    elements("contiguous(3,int)", c3, 6, 1, U); /* a partial int is not counted */
+    elements("contiguous(3,int)", c3, 6, U, U); /* ends inside an int: not from c3 */
     elements("contiguous(3,int)", c3, 24, 6, 2);
 
     MPI_Datatype ty[3] = {MPI_INT, MPI_DOUBLE, MPI_CHAR};
     CHECK_MPI(MPI_Type_create_struct(3, (int[]){1, 1, 2}, (MPI_Aint[]){0, 8, 16}, ty, &s));
     CHECK_MPI(MPI_Type_commit(&s));
-    int sb[][2] = {{0, 0},  {4, 1},  {6, 1},  {12, 2}, {13, 3},
-                   {14, 4}, {18, 5}, {28, 8}, {30, 8}};
+    int sb[][2] = {{0, 0},  {4, 1},  {6, U},  {12, 2}, {13, 3},
+                   {14, 4}, {18, 5}, {28, 8}, {30, U}};
     for (size_t i = 0; i < sizeof sb / sizeof sb[0]; i++)
         elements("struct{int,double,char[2]}", s, sb[i][0], sb[i][1],
                  sb[i][0] % 14 ? U : sb[i][0] / 14);
@@ -261,7 +262,7 @@ static void get_elements(void)
     CHECK_MPI(MPI_Type_commit(&v));
     elements("vector of 2int", v, 16, 4, 1);
     elements("vector of 2int", v, 12, 3, U);
-    elements("vector of 2int", v, 6, 1, U);
+    elements("vector of 2int", v, 6, U, U);
     CHECK_MPI(MPI_Type_free(&c3));
     CHECK_MPI(MPI_Type_free(&s));
     CHECK_MPI(MPI_Type_free(&s2));

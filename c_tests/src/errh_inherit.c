@@ -4,7 +4,10 @@
  * window, whose handler was never set, follows MPI_COMM_WORLD's handler of the moment; one
  * whose parent had a handler set keeps that one whatever MPI_COMM_WORLD's becomes.
  * MPI_Comm_get_errhandler and MPI_Win_get_errhandler still report MPI_ERRORS_ARE_FATAL for
- * an object whose handler was never set (what the standard says it inherited; MPICH). */
+ * an object whose handler was never set (what the standard says it inherited; MPICH).
+ * A call whose error a handler took returns the code the handler left (the code is passed
+ * as the one "to be returned by the MPI routine"; MPICH): unchanged, or MPI_SUCCESS from a
+ * handler that dealt with it (communicator, and file through MPI_FILE_NULL's handler). */
 #include "check.h"
 
 static int calls;
@@ -14,6 +17,22 @@ static void count_errors(MPI_Comm *comm, int *code, ...)
     (void) comm;
     (void) code;
     calls++;
+}
+
+static int mended;
+
+static void mend_comm(MPI_Comm *comm, int *code, ...)
+{
+    (void) comm;
+    mended++;
+    *code = MPI_SUCCESS;
+}
+
+static void mend_file(MPI_File *fh, int *code, ...)
+{
+    (void) fh;
+    mended++;
+    *code = MPI_SUCCESS;
 }
 
 static void expect_class(int rc, int want, const char *what)
@@ -79,10 +98,31 @@ int main(int argc, char **argv)
     MPI_Comm_get_errhandler(mine_dup, &eh);
     expect_handler(eh, counting, "the handler a dup took from its parent");
 
-    /* A handler set on the early dup itself now wins over MPI_COMM_WORLD's. */
+    /* A handler set on the early dup itself now wins over MPI_COMM_WORLD's; the call
+     * returns the code it left unchanged. */
     MPI_Comm_set_errhandler(early, counting);
-    MPI_Send(&buf, 1, MPI_INT, size, 0, early);
+    expect_class(MPI_Send(&buf, 1, MPI_INT, size, 0, early), MPI_ERR_RANK,
+                 "MPI_Send to a bad rank through a handler that leaves the code");
     CHECK(calls == 3, "the handler set on the early dup ran %d times in all", calls);
+
+    /* Handlers that deal with the error: the calls return MPI_SUCCESS. */
+    MPI_Errhandler mend, fmend;
+    CHECK_MPI(MPI_Comm_create_errhandler(mend_comm, &mend));
+    CHECK_MPI(MPI_Comm_set_errhandler(early, mend));
+    CHECK(MPI_Send(&buf, 1, MPI_INT, size, 0, early) == MPI_SUCCESS && mended == 1,
+          "a handler that set MPI_SUCCESS: the call did not return it (handler ran %d)",
+          mended);
+    CHECK_MPI(MPI_Errhandler_free(&mend));
+    CHECK_MPI(MPI_File_create_errhandler(mend_file, &fmend));
+    CHECK_MPI(MPI_File_set_errhandler(MPI_FILE_NULL, fmend));
+    MPI_File fh;
+    int rc = MPI_File_open(MPI_COMM_WORLD, "/nonexistent-railmpi-dir/f", MPI_MODE_RDWR,
+                           MPI_INFO_NULL, &fh);
+    CHECK(rc == MPI_SUCCESS && mended == 2 && fh == MPI_FILE_NULL,
+          "MPI_File_open of a missing file with a mending handler: rc %d, handler ran %d", rc,
+          mended);
+    CHECK_MPI(MPI_File_set_errhandler(MPI_FILE_NULL, MPI_ERRORS_RETURN));
+    CHECK_MPI(MPI_Errhandler_free(&fmend));
 
     MPI_Comm_free(&split);
     MPI_Comm_free(&mine_dup);

@@ -81,6 +81,27 @@ int main(int argc, char **argv)
 
     /* Invalid datatypes: MPI_DATATYPE_NULL and an uncommitted derived type. */
     EXPECT(MPI_Send(buf, 1, MPI_DATATYPE_NULL, rank, 0, MPI_COMM_WORLD), MPI_ERR_TYPE);
+    /* ... but an empty message needs no type: MPI_DATATYPE_NULL with count 0 is accepted
+     * by every point-to-point call (as MPICH does; programs send empty notifications so),
+     * and the receive reports 0 elements of it. */
+    {
+        MPI_Status st0;
+        MPI_Request r0[2];
+        int got = -1;
+        CHECK_MPI(MPI_Irecv(NULL, 0, MPI_DATATYPE_NULL, rank, 5, MPI_COMM_WORLD, &r0[0]));
+        CHECK_MPI(MPI_Isend(NULL, 0, MPI_DATATYPE_NULL, rank, 5, MPI_COMM_WORLD, &r0[1]));
+        CHECK_MPI(MPI_Waitall(2, r0, MPI_STATUSES_IGNORE));
+        CHECK_MPI(MPI_Sendrecv(NULL, 0, MPI_DATATYPE_NULL, rank, 6, NULL, 0, MPI_DATATYPE_NULL,
+                               rank, 6, MPI_COMM_WORLD, &st0));
+        CHECK_MPI(MPI_Get_count(&st0, MPI_BYTE, &got));
+        CHECK(got == 0 && st0.MPI_TAG == 6, "empty MPI_DATATYPE_NULL exchange: count %d tag %d",
+              got, st0.MPI_TAG);
+        CHECK_MPI(MPI_Recv(NULL, 0, MPI_DATATYPE_NULL, MPI_PROC_NULL, 7, MPI_COMM_WORLD, &st0));
+        CHECK(st0.MPI_SOURCE == MPI_PROC_NULL, "MPI_PROC_NULL receive: source %d",
+              st0.MPI_SOURCE);
+        EXPECT(MPI_Recv(buf, 1, MPI_DATATYPE_NULL, MPI_PROC_NULL, 7, MPI_COMM_WORLD, &st0),
+               MPI_ERR_TYPE);
+    }
     MPI_Datatype t3;
     CHECK_MPI(MPI_Type_contiguous(3, MPI_INT, &t3));
     EXPECT(MPI_Send(buf, 1, t3, rank, 0, MPI_COMM_WORLD), MPI_ERR_TYPE);

@@ -28,8 +28,9 @@ pub enum Kind {
 /// Each function's `f` is a callback of the matching type that the application registered.
 pub trait Convention {
     /// Run error handler `f` (an `MPI_X_errhandler_function`) for object `h` of kind `kind`
-    /// (an int handle, or MPI_File's pointer, as an address) with error code `code`.
-    unsafe fn errhandler(f: usize, kind: Kind, h: usize, code: c_int);
+    /// (an int handle, or MPI_File's pointer, as an address) with error code `code`: the
+    /// code the handler leaves.
+    unsafe fn errhandler(f: usize, kind: Kind, h: usize, code: c_int) -> c_int;
     /// A user reduction function: `len` elements of `dt` from `a` into `b`, the length an
     /// int (MPI_Op_create) or an MPI_Count (`large`: MPI_Op_create_c).
     unsafe fn user_op(
@@ -76,7 +77,7 @@ pub trait Convention {
 pub struct Mpich;
 
 impl Convention for Mpich {
-    unsafe fn errhandler(f: usize, kind: Kind, h: usize, code: c_int) {
+    unsafe fn errhandler(f: usize, kind: Kind, h: usize, code: c_int) -> c_int {
         let mut e = code;
         match kind {
             Kind::File => {
@@ -92,6 +93,7 @@ impl Convention for Mpich {
                 g(&mut i, &mut e);
             }
         }
+        e
     }
 
     unsafe fn user_op(

@@ -99,7 +99,7 @@ pub fn raise(func: &str, comm: MPI_Comm, err: Error) -> c_int {
     };
     // SAFETY: a communicator's handler was registered as an MPI_Comm_errhandler_function.
     dispatch(func, handler, code_of(&err), &err.msg, |f, e| unsafe {
-        App::errhandler(f, Kind::Comm, comm as usize, *e)
+        App::errhandler(f, Kind::Comm, comm as usize, e)
     })
 }
 
@@ -113,29 +113,29 @@ pub fn raise_win_code(func: &str, win: MPI_Win, code: c_int, msg: &str) -> c_int
     let handler = handles::win_errhandler(win);
     // SAFETY: a window's handler was registered as an MPI_Win_errhandler_function.
     dispatch(func, handler, code, msg, |f, e| unsafe {
-        App::errhandler(f, Kind::Win, win as usize, *e)
+        App::errhandler(f, Kind::Win, win as usize, e)
     })
 }
 
 /// Runs error handler `handler` for `code`: returns, aborts, or calls the application's
-/// function through `call` (its address, the code).
+/// function through `call` (its address, the code; the code it leaves).
 fn dispatch(
     func: &str,
     handler: MPI_Errhandler,
     code: c_int,
     msg: &str,
-    call: impl FnOnce(usize, &mut c_int),
+    call: impl FnOnce(usize, c_int) -> c_int,
 ) -> c_int {
     match handler {
         MPI_ERRORS_RETURN => code,
         MPI_ERRORS_ARE_FATAL | MPI_ERRORS_ABORT => fatal(func, code, msg),
-        h => {
-            if let Some(f) = handles::errhandler_fn(h) {
-                let mut e = code;
-                call(f, &mut e);
-            }
-            code
-        }
+        // The call returns the code the handler leaves: it is passed as "the error code to
+        // be returned by the MPI routine" (MPI 4.1 §9.3), by pointer, and MPICH returns
+        // what the handler made of it (a handler that sets MPI_SUCCESS has dealt with it).
+        h => match handles::errhandler_fn(h) {
+            Some(f) => call(f, code),
+            None => code,
+        },
     }
 }
 
@@ -153,7 +153,7 @@ pub fn raise_session_code(func: &str, session: MPI_Session, code: c_int, msg: &s
     };
     // SAFETY: a session's handler was registered as an MPI_Session_errhandler_function.
     dispatch(func, handler, code, msg, |f, e| unsafe {
-        App::errhandler(f, Kind::Session, session as usize, *e)
+        App::errhandler(f, Kind::Session, session as usize, e)
     })
 }
 
@@ -174,7 +174,7 @@ pub fn raise_errh(func: &str, handler: MPI_Errhandler, null: c_int, err: Error) 
         Kind::Comm
     };
     dispatch(func, handler, code_of(&err), &err.msg, |f, e| unsafe {
-        App::errhandler(f, kind, null as usize, *e)
+        App::errhandler(f, kind, null as usize, e)
     })
 }
 
@@ -189,7 +189,7 @@ pub fn raise_file_code(func: &str, fh: MPI_File, code: c_int, msg: &str) -> c_in
     let handler = handles::file_errhandler(fh);
     // SAFETY: a file's handler was registered as an MPI_File_errhandler_function.
     dispatch(func, handler, code, msg, |f, e| unsafe {
-        App::errhandler(f, Kind::File, fh as usize, *e)
+        App::errhandler(f, Kind::File, fh as usize, e)
     })
 }
 

@@ -100,7 +100,7 @@ pub unsafe fn mrecv(
         on.set(handles::owner_comm(owner));
     }
     let w = shim::world()?;
-    let ty = handles::datatype(datatype)?;
+    let ty = handles::datatype_n(datatype, count)?;
     args::buffer(buf, count, &ty)?;
     let taken = || *message = MPI_MESSAGE_NULL;
     let started = p2p::mrecv(w, m, buf as _, count, &ty, taken)?;

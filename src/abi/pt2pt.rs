@@ -42,7 +42,7 @@ pub unsafe fn send(
 ) -> Result<()> {
     let w = shim::world()?;
     let c = handles::comm(comm)?;
-    let ty = handles::datatype(datatype)?;
+    let ty = handles::datatype_n(datatype, count)?;
     args::buffer(buf, count, &ty)?;
     let tag = args::send_tag(tag)?;
     let Some(dst) = args::dest(&c, dest)? else {
@@ -67,7 +67,7 @@ pub unsafe fn recv(
 ) -> Result<()> {
     let w = shim::world()?;
     let c = handles::comm(comm)?;
-    let ty = handles::datatype(datatype)?;
+    let ty = handles::datatype_n(datatype, count)?;
     args::buffer(buf, count, &ty)?;
     let tag = args::recv_tag(tag)?;
     let Some(src) = args::source_or_done(&c, source, status)? else {

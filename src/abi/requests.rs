@@ -31,7 +31,7 @@ pub fn op(
     send: Option<Mode>,
     all: bool,
 ) -> Result<Op<&Communicator, TypeRef>> {
-    let ty = handles::datatype(datatype)?;
+    let ty = handles::datatype_n(datatype, count)?;
     args::buffer(buf, count, &ty)?;
     if all {
         args::bytes(count, &ty)?;

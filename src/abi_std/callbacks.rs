@@ -21,11 +21,12 @@ fn std_handle(kind: Kind, h: usize) -> usize {
 }
 
 impl Convention for Standard {
-    unsafe fn errhandler(f: usize, kind: Kind, h: usize, code: c_int) {
+    unsafe fn errhandler(f: usize, kind: Kind, h: usize, code: c_int) -> c_int {
         let g: unsafe extern "C" fn(*mut usize, *mut c_int, ...) = std::mem::transmute(f);
         let mut s = std_handle(kind, h);
         let mut e = v::code_out(code);
         g(&mut s, &mut e);
+        v::code_in(e)
     }
 
     unsafe fn user_op(

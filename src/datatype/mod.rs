@@ -414,9 +414,10 @@ impl Datatype {
     }
 
     /// Basic elements in the first `bytes` bytes of a stream of elements of this type
-    /// (MPI_Get_elements); None is MPI_UNDEFINED. As MPICH: for a predefined type the bytes
-    /// must be whole elements; for a derived type a trailing partial basic element is not
-    /// counted; a type of size 0 holds 0 elements in 0 bytes and is undefined otherwise.
+    /// (MPI_Get_elements); None is MPI_UNDEFINED. For a predefined type the bytes must be
+    /// whole elements; for a derived type, whole basic elements (a trailing partial one means
+    /// the status came from another type: undefined, as MPICH 5 says); a type of size 0
+    /// holds 0 elements in 0 bytes and is undefined otherwise.
     pub fn elements_in(&self, bytes: u64) -> Option<u64> {
         if self.size == 0 {
             return (bytes == 0).then_some(0);
@@ -439,7 +440,7 @@ impl Datatype {
                 break;
             }
         }
-        Some(n)
+        (rem == 0).then_some(n)
     }
 
     /// Whole elements of this type in `bytes` bytes (MPI_Get_count); None is MPI_UNDEFINED
