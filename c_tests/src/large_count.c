@@ -453,6 +453,34 @@ static void datatypes(void)
           "vector_c contents: %lld %lld %lld", (long long)counts[0], (long long)counts[1],
           (long long)counts[2]);
     MPI_Type_free(&c);
+
+    /* A vector of 2^30 - 1 blocks of four ints (a type of more than 2^31 elements that is
+     * not contiguous): built at once and small, its size, true extent, and element counts
+     * set in and read back from a status (basic elements: MPI_Get_count gives 1). */
+    MPI_Datatype four, huge;
+    MPI_Count hsz, tlb, text, got;
+    const MPI_Count blocks = INT_MAX / 2;
+    CHECK_MPI(MPI_Type_contiguous(4, MPI_INT, &four));
+    CHECK_MPI(MPI_Type_vector(blocks, 1, 3, four, &huge));
+    CHECK_MPI(MPI_Type_commit(&huge));
+    CHECK_MPI(MPI_Type_size_c(huge, &hsz));
+    CHECK_MPI(MPI_Type_get_true_extent_c(huge, &tlb, &text));
+    CHECK(hsz == 16 * blocks && tlb == 0 && text == 48 * (blocks - 1) + 16,
+          "vector of 2^30 blocks: size %lld, true extent %lld", (long long)hsz, (long long)text);
+    MPI_Status hst;
+    int n = 0;
+    CHECK_MPI(MPI_Status_set_elements_x(&hst, huge, 4 * blocks));
+    CHECK_MPI(MPI_Get_elements_x(&hst, huge, &got));
+    CHECK_MPI(MPI_Get_count(&hst, huge, &n));
+    CHECK(got == 4 * blocks && n == 1, "vector of 2^30 blocks: %lld elements, count %d",
+          (long long)got, n);
+    CHECK_MPI(MPI_Status_set_elements_x(&hst, huge, 4 * blocks - 3));
+    CHECK_MPI(MPI_Get_elements_x(&hst, huge, &got));
+    CHECK_MPI(MPI_Get_count(&hst, huge, &n));
+    CHECK(got == 4 * blocks - 3 && n == MPI_UNDEFINED,
+          "vector of 2^30 blocks, one short: %lld elements, count %d", (long long)got, n);
+    MPI_Type_free(&huge);
+    MPI_Type_free(&four);
 }
 
 /* 3: negative MPI_Count. */

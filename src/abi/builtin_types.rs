@@ -1,7 +1,7 @@
 //! The predefined datatypes: MPICH's handle, MPI's name, size and what they hold.
 
 use super::consts::*;
-use crate::datatype::{external32, Basic, Datatype};
+use crate::datatype::{external32, Basic, Datatype, Segments};
 use std::sync::OnceLock;
 
 /// MPI_INTEGER16 (Fortran INTEGER*16), which MPICH lacks (its header makes it the null
@@ -144,11 +144,7 @@ fn pairs() -> &'static [Datatype] {
             .iter()
             .map(|&(_, name, vsize, ioff, extent, basic)| {
                 let mut d = Datatype::predefined(name, vsize + 4, Some(basic));
-                d.segments = if ioff == vsize as isize {
-                    vec![(0, vsize + 4)]
-                } else {
-                    vec![(0, vsize), (ioff, 4)]
-                };
+                d.segments = Segments::from_runs(&[(0, vsize), (ioff, 4)]);
                 d.extent = extent;
                 d.true_extent = ioff + 4;
                 d.ext32 = external32::predefined_ext(name);

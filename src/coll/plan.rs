@@ -45,7 +45,9 @@ impl<'a> TypedBuf<'a> {
     /// Data lies in one run at `ptr` (so a transfer can use it in place).
     pub fn contiguous(&self) -> bool {
         self.ty.is_contiguous()
-            || (self.count <= 1 && matches!(self.ty.segments.as_slice(), [] | [(0, _)]))
+            || (self.count <= 1
+                && (self.ty.segments.is_empty()
+                    || matches!(self.ty.segments.single(), Some((0, _)))))
     }
 
     /// The packed bytes, copied.

@@ -10,13 +10,14 @@
 //! are built from the other constructors exactly as MPICH builds them, so they agree too.
 
 use super::external32::Ext;
-use super::{fresh_ident, push_elements, push_merged, Basic, Datatype, TypeError};
+use super::{fresh_ident, push_elements, Basic, Datatype, Segments, TypeError};
 use crate::error::ErrorClass;
 use crate::mpi_err;
 
 type Result<T> = std::result::Result<T, TypeError>;
 
-/// A type's own segment list may not grow beyond this many runs (16 bytes each).
+/// A type's own segment list may not grow beyond this many blocks (32 bytes each), nor its
+/// other run lists beyond this many runs.
 const MAX_SEGMENTS: usize = 1 << 27;
 
 /// Storage order of the arrays that subarray and darray types describe.
@@ -107,7 +108,7 @@ fn push_ext(runs: &mut Vec<(usize, usize, Ext)>, size: usize, n: usize, e: Ext) 
 /// A new derived type from its parts.
 struct Builder {
     size: u128,
-    segments: Vec<(isize, usize)>,
+    segments: Segments,
     elements: Vec<(usize, usize)>,
     /// `Datatype::ext32`: kept once a member has values of another external32 width.
     ext32: Option<Vec<(usize, usize, Ext)>>,
@@ -119,7 +120,7 @@ impl Builder {
     fn new() -> Self {
         Builder {
             size: 0,
-            segments: Vec::new(),
+            segments: Segments::new(),
             elements: Vec::new(),
             ext32: None,
             basic: None,
@@ -131,23 +132,45 @@ impl Builder {
         if n == 0 {
             return Ok(());
         }
-        self.size += t.size as u128 * n as u128;
-        if t.size > 0 && t.segments.len() == 1 && t.segments[0].1 as isize == step {
-            // Dense copies abut: one run.
-            let (off, len) = t.segments[0];
-            let total = len.checked_mul(n).ok_or(TypeError::Overflow)?;
-            push_merged(&mut self.segments, base + off, total);
-        } else if !t.segments.is_empty() {
+        if let Some((off, len)) = t.segments.single() {
+            // One run each: a stride (one run when they abut), stored as one block.
+            len.checked_mul(n).ok_or(TypeError::Overflow)?;
+            self.segments.push_strided(base + off, len, n, step);
+        } else {
             for i in 0..n {
-                let b = base + i as isize * step;
-                for &(off, len) in &t.segments {
-                    push_merged(&mut self.segments, b + off, len);
-                }
-                if self.segments.len() > MAX_SEGMENTS {
+                self.segments
+                    .push_shifted(&t.segments, base + i as isize * step);
+                if self.segments.block_count() > MAX_SEGMENTS {
                     return Err(TypeError::Overflow);
                 }
             }
         }
+        self.count(t, n)
+    }
+
+    /// `n` blocks of `bl` copies of `t`, the blocks `stride` bytes apart (a vector): the
+    /// blocks' runs as one stride when each block is one run, without a step per block.
+    fn strided(&mut self, t: &Datatype, n: usize, bl: usize, stride: isize) -> Result<()> {
+        match t.segments.single() {
+            Some((off, len)) if bl == 1 || len as isize == t.extent => {
+                let blen = len.checked_mul(bl).ok_or(TypeError::Overflow)?;
+                blen.checked_mul(n).ok_or(TypeError::Overflow)?;
+                self.segments.push_strided(off, blen, n, stride);
+                self.count(t, n.checked_mul(bl).ok_or(TypeError::Overflow)?)
+            }
+            _ => {
+                for i in 0..n {
+                    self.copies(t, narrow(i as i128 * stride as i128)?, bl, t.extent)?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// The size, basic elements and external32 runs of `n` more copies of `t` (in type-map
+    /// order, wherever they lie).
+    fn count(&mut self, t: &Datatype, n: usize) -> Result<()> {
+        self.size += t.size as u128 * n as u128;
         if t.ext32.is_some() && self.ext32.is_none() {
             let native = self.elements.iter().map(|&(s, k)| (s, k, Ext::Native));
             self.ext32 = Some(native.collect());
@@ -287,9 +310,7 @@ impl Datatype {
                 old.extent,
             )?;
         } else {
-            for i in 0..n {
-                b.copies(old, narrow(i as i128 * stride as i128)?, bl, old.extent)?;
-            }
+            b.strided(old, n, bl, stride)?;
         }
         let span = stride as i128 * (n as i128 - 1);
         let bounds = Bounds::uniform(old, span.min(0), span.max(0), bl as i128);

@@ -1,7 +1,8 @@
 //! datatype: type maps flattened into byte segments, and pack/unpack over them.
 //!
 //! A type is described by the runs of bytes one element covers (`segments`: offsets from the
-//! start of the element's buffer, in type-map order, adjacent runs merged) plus its bounds.
+//! start of the element's buffer, in type-map order, adjacent runs merged, strided runs kept
+//! as one block: `segments.rs`) plus its bounds.
 //! `count` elements are never materialised: element `i` is the same segment list shifted by
 //! `i * extent`, walked lazily (`runs`, `pack`, `unpack`). Contiguous types go to the
 //! protocols as one buffer; others as the run list (iovecs) or packed.
@@ -16,10 +17,12 @@ pub mod contents;
 pub mod external32;
 mod make;
 pub mod predefined;
+mod segments;
 
 pub use basic::Basic;
 pub use constructors::{Distrib, Member, Order, DFLT_DARG};
 pub use make::{Ctor, Darray};
+pub use segments::Segments;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -33,7 +36,7 @@ pub struct Datatype {
     pub true_lb: isize,
     pub true_extent: isize,
     /// One element's data as (offset, length) runs, in type-map order, adjacent ones merged.
-    pub segments: Vec<(isize, usize)>,
+    pub segments: Segments,
     /// The element is `n` values of one basic type (what reductions need).
     pub basic: Option<(Basic, usize)>,
     pub committed: bool,
@@ -98,7 +101,7 @@ impl Datatype {
             extent: size as isize,
             true_lb: 0,
             true_extent: size as isize,
-            segments: if size > 0 { vec![(0, size)] } else { vec![] },
+            segments: Segments::from_runs(&[(0, size)]),
             basic: basic.map(|b| (b, 1)),
             committed: true,
             predefined: true,
@@ -118,7 +121,7 @@ impl Datatype {
             extent: 0,
             true_lb: 0,
             true_extent: 0,
-            segments: vec![],
+            segments: Segments::new(),
             basic: None,
             committed: false,
             predefined: false,
@@ -162,9 +165,7 @@ impl Datatype {
     #[inline]
     pub fn is_contiguous(&self) -> bool {
         self.size == 0
-            || (self.segments.len() == 1
-                && self.segments[0] == (0, self.size)
-                && self.extent == self.size as isize)
+            || (self.segments.single() == Some((0, self.size)) && self.extent == self.size as isize)
     }
 
     /// The byte runs of `count` elements, offsets relative to the buffer, in type-map
@@ -176,7 +177,8 @@ impl Datatype {
                 t: self,
                 count: 0,
                 elem: 0,
-                seg: 0,
+                blk: 0,
+                k: 0,
                 pending: Some((0, self.size * count)),
             };
         }
@@ -184,7 +186,8 @@ impl Datatype {
             t: self,
             count,
             elem: 0,
-            seg: 0,
+            blk: 0,
+            k: 0,
             pending: None,
         }
     }
@@ -443,6 +446,22 @@ impl Datatype {
         (rem == 0).then_some(n)
     }
 
+    /// The bytes the first `n` basic elements of a stream of elements of this type take.
+    fn element_bytes(&self, n: u64) -> Option<u64> {
+        let per: u64 = self.elements.iter().map(|&(_, k)| k as u64).sum();
+        if per == 0 {
+            return Some(0);
+        }
+        let mut bytes = (n / per).checked_mul(self.size as u64)?;
+        let mut rem = n % per;
+        for &(esize, k) in &self.elements {
+            let take = rem.min(k as u64);
+            bytes = bytes.checked_add(take * esize as u64)?;
+            rem -= take;
+        }
+        Some(bytes)
+    }
+
     /// Whole elements of this type in `bytes` bytes (MPI_Get_count); None is MPI_UNDEFINED
     /// (not a whole number of them; a type of size 0 holds 0 elements in 0 bytes only).
     pub fn count_in(&self, bytes: u64) -> Option<u64> {
@@ -452,13 +471,19 @@ impl Datatype {
         }
     }
 
-    /// The bytes of `count` elements as a status records them (MPI_Status_set_elements):
-    /// MPI_ERR_COUNT when negative or above the 63 bits a status holds.
+    /// The bytes of `count` basic elements of this type as a status records them
+    /// (MPI_Status_set_elements, so that MPI_Get_elements gives `count` back): whole
+    /// elements of a predefined type (as MPICH), else the type map walked; MPI_ERR_COUNT
+    /// when negative or above the 63 bits a status holds.
     pub fn status_bytes(&self, count: i64) -> crate::error::Result<u64> {
         if count < 0 {
             return crate::mpi_err!(Count, "negative count {count}");
         }
-        match (count as u64).checked_mul(self.size as u64) {
+        let bytes = match self.predefined {
+            true => (count as u64).checked_mul(self.size as u64),
+            false => self.element_bytes(count as u64),
+        };
+        match bytes {
             Some(bytes) if bytes >> 63 == 0 => Ok(bytes),
             _ => crate::mpi_err!(Count, "count {count} too large"),
         }
@@ -470,7 +495,9 @@ pub struct Runs<'a> {
     t: &'a Datatype,
     count: usize,
     elem: usize,
-    seg: usize,
+    /// The next run: run `k` of block `blk` of element `elem`.
+    blk: usize,
+    k: usize,
     pending: Option<(isize, usize)>,
 }
 
@@ -478,18 +505,23 @@ impl Iterator for Runs<'_> {
     type Item = (isize, usize);
 
     fn next(&mut self) -> Option<(isize, usize)> {
-        let segs = &self.t.segments;
+        let blocks = self.t.segments.blocks();
         loop {
-            if self.seg == segs.len() {
-                self.seg = 0;
+            if self.blk == blocks.len() {
+                self.blk = 0;
                 self.elem += 1;
             }
-            if self.elem >= self.count || segs.is_empty() {
+            if self.elem >= self.count || blocks.is_empty() {
                 return self.pending.take();
             }
-            let (off, len) = segs[self.seg];
+            let b = &blocks[self.blk];
+            let (off, len) = (b.off + self.k as isize * b.stride, b.len);
             let off = off + self.elem as isize * self.t.extent;
-            self.seg += 1;
+            self.k += 1;
+            if self.k == b.n {
+                self.k = 0;
+                self.blk += 1;
+            }
             match self.pending {
                 Some((p, l)) if p + l as isize == off => self.pending = Some((p, l + len)),
                 Some(prev) => {
@@ -500,19 +532,6 @@ impl Iterator for Runs<'_> {
             }
         }
     }
-}
-
-pub(crate) fn push_merged(segs: &mut Vec<(isize, usize)>, off: isize, len: usize) {
-    if len == 0 {
-        return;
-    }
-    if let Some(last) = segs.last_mut() {
-        if last.0 + last.1 as isize == off {
-            last.1 += len;
-            return;
-        }
-    }
-    segs.push((off, len));
 }
 
 pub(crate) fn push_elements(runs: &mut Vec<(usize, usize)>, size: usize, n: usize) {

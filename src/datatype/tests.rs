@@ -179,7 +179,7 @@ fn subarrays_match_mpich() {
     let c = Datatype::subarray(&[4, 5, 6], &[2, 3, 4], &[1, 1, 2], Order::C, &d).unwrap();
     assert_eq!(shape(&c), (192, 0, 960, 304, 368));
     assert_eq!(c.segments.len(), 6);
-    assert_eq!(c.segments[0], (304, 32));
+    assert_eq!(c.segments.iter().next(), Some((304, 32)));
     let f = Datatype::subarray(&[4, 5, 6], &[2, 3, 4], &[1, 1, 2], Order::Fortran, &d).unwrap();
     assert_eq!(shape(&f), (192, 0, 960, 360, 560));
     assert_eq!(f.segments.len(), 12);
@@ -292,6 +292,30 @@ fn huge_counts_stay_small() {
     assert_eq!(v.elements, [(4, 1 << 30)]);
     let r = Datatype::resized(&int(), 0, 8).unwrap();
     assert_eq!(r.runs(1 << 20).count(), 1 << 20);
+    // 2^30 - 1 strided blocks (MPICH's datatype/large_count): one stored block, the size
+    // past 2^31, the runs walked lazily; resized and contiguous copies stay one block.
+    let four = Datatype::contiguous(4, &int()).unwrap();
+    let n = (i32::MAX / 2) as usize;
+    let v = Datatype::vector(n as i64, 1, 3, &four).unwrap();
+    assert_eq!(
+        (v.size, v.segments.len(), v.segments.block_count()),
+        (16 * n, n, 1)
+    );
+    assert_eq!(v.true_extent, 48 * (n as isize - 1) + 16);
+    assert_eq!(v.elements, [(4, 4 * n)]);
+    assert_eq!(
+        v.runs(2).take(3).collect::<Vec<_>>(),
+        [(0, 16), (48, 16), (96, 16)]
+    );
+    let rs = Datatype::resized(&v, i32::MAX as isize, -1024).unwrap();
+    assert_eq!((rs.size, rs.segments.block_count()), (16 * n, 1));
+    let c2 = Datatype::contiguous(2, &v).unwrap();
+    // (The first copy's last run abuts the second's first: merged, a block of its own.)
+    assert_eq!(
+        (c2.segments.len(), c2.segments.block_count()),
+        (2 * n - 1, 3)
+    );
+    assert_eq!(c2.elements_in(16 * 3), Some(12));
 }
 
 #[test]
@@ -669,6 +693,30 @@ fn status_counts_whole_elements_and_63_bit_bytes() {
     assert_eq!(empty.count_in(0), Some(0));
     assert_eq!(empty.count_in(4), None);
     assert_eq!(i.status_bytes(3).unwrap(), 12);
+    // A derived type counts basic elements: what MPI_Get_elements gives back.
+    let s = st(
+        &[1, 1, 2],
+        &[0, 8, 16],
+        &[
+            Member::Type(&i),
+            Member::Type(&double()),
+            Member::Type(&char_()),
+        ],
+    );
+    for n in [0, 1, 2, 3, 4, 5, 9] {
+        let b = s.status_bytes(n).unwrap();
+        assert_eq!(s.elements_in(b), Some(n as u64), "{n} elements, {b} bytes");
+    }
+    let v = Datatype::vector(
+        i32::MAX as i64 / 2,
+        1,
+        3,
+        &Datatype::contiguous(4, &i).unwrap(),
+    )
+    .unwrap();
+    let n = 4 * (i32::MAX as i64 / 2);
+    assert_eq!(v.status_bytes(n).unwrap(), 4 * n as u64);
+    assert_eq!(v.elements_in(4 * n as u64), Some(n as u64));
     assert_eq!(i.status_bytes(-1).unwrap_err().class, ErrorClass::Count);
     assert_eq!(
         i.status_bytes(i64::MAX).unwrap_err().class,

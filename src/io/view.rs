@@ -273,7 +273,7 @@ mod tests {
     /// A filetype of `blocks` (offset, len) runs and `extent` bytes, built by hand.
     fn filetype(blocks: &[(isize, usize)], extent: isize) -> Datatype {
         let mut t = Datatype::empty();
-        t.segments = blocks.to_vec();
+        t.segments = crate::datatype::Segments::from_runs(blocks);
         t.size = blocks.iter().map(|b| b.1).sum();
         t.extent = extent;
         t.true_extent = extent;
