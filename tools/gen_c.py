@@ -341,30 +341,44 @@ class Entry:
                 sys.exit(f"{TABLE}:{lineno}: unknown flag {f!r}")
 
 
+def table_lines():
+    """The table's logical lines with the number of their first: comments dropped, and an
+    indented line continuing the one before (long calls wrap: after a comma, or before a
+    `.method`, which joins without a space)."""
+    lines = []
+    with open(TABLE) as f:
+        for n, raw in enumerate(f, 1):
+            text = raw.split("#", 1)[0]
+            if not text.strip():
+                continue
+            if text[0] in " \t" and lines:
+                more = text.strip()
+                lines[-1][1] += more if more.startswith(".") else " " + more
+            else:
+                lines.append([n, text.strip()])
+    return lines
+
+
 def read_table():
     """The table's entries, and the C prototypes its `proto` lines give (name -> text)."""
     entries = []
     protos = {}
-    with open(TABLE) as f:
-        for n, line in enumerate(f, 1):
-            line = line.split("#", 1)[0].strip()
-            if not line:
-                continue
-            if line.startswith("proto "):
-                m = re.match(r"^proto\s+(int\s+(MPI_\w+)\s*\(.*\))(?:\s+like\s+(MPI_\w+))?$", line)
-                if not m:
-                    sys.exit(f"{TABLE}:{n}: cannot read prototype {line!r}")
-                protos[m.group(2)] = (m.group(1), m.group(3))
-                continue
-            m = re.match(r"^(MPI_\w+)\s+(.+?)\s+=>\s+(\w+)\s*(.*)$", line)
-            if m:
-                entries.append(Entry(n, m.group(1), m.group(2), m.group(4).split(), m.group(3)))
-                continue
-            # (A path may name a generic's parameters: `attr::free_keyval_of::<attr::WinAttrs>(`.)
-            m = re.match(r"^(MPI_\w+)\s+([\w:.<>]+\(.*\))\s*(.*)$", line)
+    for n, line in table_lines():
+        if line.startswith("proto "):
+            m = re.match(r"^proto\s+(int\s+(MPI_\w+)\s*\(.*\))(?:\s+like\s+(MPI_\w+))?$", line)
             if not m:
-                sys.exit(f"{TABLE}:{n}: cannot read {line!r}")
-            entries.append(Entry(n, m.group(1), m.group(2), m.group(3).split()))
+                sys.exit(f"{TABLE}:{n}: cannot read prototype {line!r}")
+            protos[m.group(2)] = (m.group(1), m.group(3))
+            continue
+        m = re.match(r"^(MPI_\w+)\s+(.+?)\s+=>\s+(\w+)\s*(.*)$", line)
+        if m:
+            entries.append(Entry(n, m.group(1), m.group(2), m.group(4).split(), m.group(3)))
+            continue
+        # (A path may name a generic's parameters: `attr::free_keyval_of::<attr::WinAttrs>(`.)
+        m = re.match(r"^(MPI_\w+)\s+([\w:.<>]+\(.*\))\s*(.*)$", line)
+        if not m:
+            sys.exit(f"{TABLE}:{n}: cannot read {line!r}")
+        entries.append(Entry(n, m.group(1), m.group(2), m.group(3).split()))
     return entries, protos
 
 
