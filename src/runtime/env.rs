@@ -92,9 +92,8 @@ extern "C" {
 
 /// Registers `end_unused_at_exit` (when the runtime starts: once, it never starts twice).
 fn register_at_exit() -> libc::c_int {
-    // SAFETY: on_exit registers a plain function of ours, which lives as long as the
-    // library (glibc runs a shared object's handlers when it is unloaded, too); the
-    // argument is unused.
+    // SAFETY: on_exit registers a plain function of ours; the library is never unloaded
+    // (linked with -z nodelete, build.rs), so it is there at exit. The argument is unused.
     unsafe { on_exit(end_unused_at_exit, std::ptr::null_mut()) }
 }
 
@@ -111,7 +110,7 @@ extern "C" fn end_unused_at_exit(status: libc::c_int, _: *mut libc::c_void) {
     }
     // On a thread of its own: the C library has destroyed the exiting thread's
     // thread-locals before it runs the exit handlers, and the finalize may need some (the
-    // log's formatting buffer, the handle tables' caches).
+    // log's formatting buffer, for one).
     let ended = std::thread::Builder::new()
         .name("railmpi-exit".into())
         .spawn(end_unused)
