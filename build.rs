@@ -71,6 +71,10 @@ fn main() {
     }
     let soname = if std_abi { STD_ABI_SONAME } else { SONAME };
     println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,{soname}");
+    // Never unloaded (dlclose keeps it): the library's threads (progress, launcher watch,
+    // RMA helpers) run its code until the process ends, and so does its exit handler
+    // (runtime::env's on_exit, which glibc does not drop when a library goes).
+    println!("cargo:rustc-cdylib-link-arg=-Wl,-z,nodelete");
     if !pmpi.is_empty() {
         let mut script = String::from("{\n  global:\n");
         for name in &pmpi {

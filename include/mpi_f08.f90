@@ -381,6 +381,7 @@ module mpi_f08
   integer, parameter :: MPI_T_BIND_MPI_WIN = 9708
   integer, parameter :: MPI_T_BIND_MPI_MESSAGE = 9709
   integer, parameter :: MPI_T_BIND_MPI_INFO = 9710
+  integer, parameter :: MPI_T_BIND_MPI_SESSION = 9711
   integer, parameter :: MPI_T_SCOPE_CONSTANT = 60438
   integer, parameter :: MPI_T_SCOPE_READONLY = 60439
   integer, parameter :: MPI_T_SCOPE_LOCAL = 60440

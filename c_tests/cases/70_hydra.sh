@@ -20,6 +20,8 @@ _ct_hydra coll_basic 4
 _ct_hydra thread_multiple 2
 _ct_hydra large 2
 _ct_hydra pingpong_many 8
+# Sessions only: the runtime ends at the process's exit, which Hydra must see as finalized.
+_ct_hydra session_reinit 3
 CASE_FORBID='BUG:' run_case hydra.abort.n3 3 $HYDRA -n 3 "$CT/abort"
 # Hydra may drop an aborting job's output (lib.sh, is_hydra): retried.
 CASE_EXPECT='MPI_Send' CASE_FORBID='BUG:' CASE_RETRIES=4 \

@@ -15,6 +15,32 @@
         CHECK(rc_ == (want), "%s returned %d, not %s (%d)", #call, rc_, #want, (want));   \
     } while (0)
 
+/* Whether `b` is one of the bindings MPI-4.1 names (MPI_T_BIND_MPI_SESSION, MPI-4.0's,
+ * among them; a switch over them compiles only when their values are distinct): with
+ * railmpi's headers (both ABIs) and MPICH 5's, not Debian's MPICH 4.0.2, which lacks it. */
+#if defined(RAILMPI) || defined(MPI_ABI_VERSION) || MPI_VERSION >= 5
+#define CT_HAVE_BIND_SESSION 1
+static int known_bind(int b)
+{
+    switch (b) {
+    case MPI_T_BIND_NO_OBJECT:
+    case MPI_T_BIND_MPI_COMM:
+    case MPI_T_BIND_MPI_DATATYPE:
+    case MPI_T_BIND_MPI_ERRHANDLER:
+    case MPI_T_BIND_MPI_FILE:
+    case MPI_T_BIND_MPI_GROUP:
+    case MPI_T_BIND_MPI_OP:
+    case MPI_T_BIND_MPI_REQUEST:
+    case MPI_T_BIND_MPI_WIN:
+    case MPI_T_BIND_MPI_MESSAGE:
+    case MPI_T_BIND_MPI_INFO:
+    case MPI_T_BIND_MPI_SESSION:
+        return 1;
+    }
+    return 0;
+}
+#endif
+
 #ifdef RAILMPI
 /* A performance variable's value through a fresh handle (its element 0). */
 static unsigned long long pvar(MPI_T_pvar_session s, const char *name)
@@ -37,6 +63,11 @@ int main(int argc, char **argv)
     int provided = -1, n = -1;
 #ifdef RAILMPI
     setenv("RAILMPI_EAGER_LIMIT", "12000", 1);
+    /* MPICH's numbers in its ABI (MPI_T_BIND_MPI_SESSION follows MPI_T_BIND_MPI_INFO). */
+    CHECK(MPI_T_BIND_NO_OBJECT == 9700 && MPI_T_BIND_MPI_INFO == 9710 &&
+              MPI_T_BIND_MPI_SESSION == 9711,
+          "MPI_T_BIND_* %d %d %d", MPI_T_BIND_NO_OBJECT, MPI_T_BIND_MPI_INFO,
+          MPI_T_BIND_MPI_SESSION);
 #endif
     /* Not initialised: the calls say so. */
     EXPECT_RC(MPI_T_cvar_get_num(&n), MPI_T_ERR_NOT_INITIALIZED);
@@ -74,6 +105,9 @@ int main(int argc, char **argv)
         int idx = -1;
         CHECK_MPI(MPI_T_cvar_get_index(name, &idx));
         CHECK(idx == i, "cvar %s: index %d, not %d", name, idx, i);
+#ifdef CT_HAVE_BIND_SESSION
+        CHECK(known_bind(bind), "cvar %s: bind %d", name, bind);
+#endif
 #ifdef RAILMPI
         CHECK(strncmp(name, "RAILMPI_", 8) == 0, "cvar %d is %s", i, name);
         CHECK(dt == MPI_UNSIGNED_LONG_LONG || dt == MPI_CHAR, "%s: datatype", name);
@@ -164,6 +198,9 @@ int main(int argc, char **argv)
         int back = -1;
         CHECK_MPI(MPI_T_pvar_get_index(name, var_class, &back));
         CHECK(back == i, "pvar %s: index %d, not %d", name, back, i);
+#ifdef CT_HAVE_BIND_SESSION
+        CHECK(known_bind(bind), "pvar %s: bind %d", name, bind);
+#endif
 #ifdef RAILMPI
         CHECK(readonly && continuous, "pvar %s: readonly %d continuous %d", name, readonly,
               continuous);

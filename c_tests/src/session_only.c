@@ -1,7 +1,7 @@
 /* session_only: a program of the Sessions model alone (no MPI_Init): a session, a
- * communicator from mpi://world (the name in lower case), an allreduce checked, and the
- * last MPI_Session_finalize ending the library (the launcher must see every rank finalize:
- * our mpiexec ends the job with an error when one exits without). */
+ * communicator from mpi://world (the name in lower case), an allreduce checked, the last
+ * MPI_Session_finalize, and the library ending at the process's exit (the launcher must see
+ * every rank finalize: our mpiexec ends the job with an error when one exits without). */
 #include "check.h"
 
 int main(void)

@@ -34,9 +34,9 @@ fn started(w: &World) {
 }
 
 /// MPI_Session_init's part: the runtime, started for the first session if MPI_Init did not
-/// start it.
-pub(crate) fn session_opened(multithreaded: bool) -> Result<&'static World> {
-    core::session_opened(multithreaded, started)
+/// start it, at the thread level `asked` ("thread_level"'s value) if it starts here.
+pub(crate) fn session_opened(asked: Option<&str>) -> Result<&'static World> {
+    core::session_opened(asked, started)
 }
 
 #[no_mangle]

@@ -4,8 +4,8 @@
 //! `runtime::session`'s.
 //!
 //! A session shares the runtime with the World model (`env::session_opened`): the first of
-//! MPI_Init and MPI_Session_init starts it, the last of MPI_Finalize and
-//! MPI_Session_finalize ends it.
+//! MPI_Init and MPI_Session_init starts it; sessions may be initialised again after all
+//! earlier ones were finalised (`runtime::env`'s `Users` says how long the runtime lives).
 
 use super::bsend;
 use super::consts::*;
@@ -35,13 +35,13 @@ pub unsafe fn init(
     if session.is_null() {
         return mpi_err!(Arg, "NULL session pointer");
     }
-    // "thread_level" (MPI-4.0 §11.3.1): MPI_THREAD_MULTIPLE asks for a multithreaded
-    // runtime where this session starts it; the level provided is what it has.
+    // "thread_level" (MPI-4.1 §11.3.1), checked and heeded by the runtime; the level
+    // provided is what it has.
     let asked = match info {
         MPI_INFO_NULL => None,
         i => super::info::get(i, "thread_level")?,
     };
-    let w = super::env::session_opened(asked.as_deref() == Some("MPI_THREAD_MULTIPLE"))?;
+    let w = super::env::session_opened(asked.as_deref())?;
     let thread_level = if w.thread_level_multiple {
         "MPI_THREAD_MULTIPLE"
     } else {
@@ -80,14 +80,14 @@ pub unsafe fn finalize(session: *mut MPI_Session) -> Result<()> {
     }
     let h = *session;
     handles::with_session(h, |_| ())?;
-    let w = shim::world()?;
     // Its buffer detached once the sends from it are out.
     bsend::session_closed(h);
     if let Some(i) = handles::session_index(h) {
         handles::SESSIONS.write()[i] = None;
     }
     *session = MPI_SESSION_NULL;
-    super::env::session_closed(w)
+    super::env::session_closed();
+    Ok(())
 }
 
 /// MPI_Session_get_nth_pset: with `*pset_len` 0 the length the name needs (its NUL
@@ -184,7 +184,9 @@ pub unsafe fn comm_create_from_group(
     if newcomm.is_null() {
         return mpi_err!(Arg, "NULL newcomm");
     }
-    let c = w.comm_from_group(g, &tag)?;
+    let Some(c) = w.comm_from_group(g, &tag)? else {
+        return write_out(newcomm, MPI_COMM_NULL);
+    };
     handles::retain_errhandler(errhandler);
     let h = handles::new_comm_in(c, errhandler, handles::group_session(group));
     write_out(newcomm, h)

@@ -1259,6 +1259,7 @@ pub fn bind_in(v: c_int) -> c_int {
         9 => m::MPI_T_BIND_MPI_WIN,
         10 => m::MPI_T_BIND_MPI_MESSAGE,
         11 => m::MPI_T_BIND_MPI_INFO,
+        12 => m::MPI_T_BIND_MPI_SESSION,
         v => v,
     }
 }
@@ -1278,6 +1279,7 @@ pub fn bind_out(v: c_int) -> c_int {
         m::MPI_T_BIND_MPI_WIN => 9,
         m::MPI_T_BIND_MPI_MESSAGE => 10,
         m::MPI_T_BIND_MPI_INFO => 11,
+        m::MPI_T_BIND_MPI_SESSION => 12,
         v => v,
     }
 }

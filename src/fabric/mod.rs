@@ -316,10 +316,20 @@ pub enum RailEvent<'a> {
     },
 }
 
+/// Set by `fatal`: this process is ending on an error (its exit handlers must not wait
+/// for peers).
+static FAILING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Whether this process is ending through `fatal` or `fatal_after_death`.
+pub fn failing() -> bool {
+    FAILING.load(std::sync::atomic::Ordering::SeqCst)
+}
+
 /// The job cannot go on (a peer is unreachable): say why and end this process; the launcher
 /// ends the others.
 pub fn fatal(msg: &str) -> ! {
     use std::io::Write;
+    FAILING.store(true, std::sync::atomic::Ordering::SeqCst);
     let _ = std::io::stderr().write_all(format!("railmpi: fatal: {msg}\n").as_bytes());
     std::process::exit(1)
 }
@@ -333,6 +343,7 @@ const CONSEQUENCE_GRACE: std::time::Duration = std::time::Duration::from_secs(1)
 /// reaches the launcher first.
 pub fn fatal_after_death(msg: &str) -> ! {
     use std::io::Write;
+    FAILING.store(true, std::sync::atomic::Ordering::SeqCst);
     let _ = std::io::stderr().write_all(format!("railmpi: fatal: {msg}\n").as_bytes());
     std::thread::sleep(CONSEQUENCE_GRACE);
     std::process::exit(1)

@@ -34,6 +34,12 @@ impl ThreadLevel {
             ThreadLevel::Multiple => "MPI_THREAD_MULTIPLE",
         }
     }
+
+    /// The level a name gives (a session's "thread_level" info value), None for a name
+    /// that is not one of the four.
+    pub fn from_name(name: &str) -> Option<ThreadLevel> {
+        Self::ALL.into_iter().find(|l| l.name() == name)
+    }
 }
 
 /// The thread level provided (MPI_Init: MPI_THREAD_SINGLE, as MPICH), as its index in
@@ -45,9 +51,13 @@ pub fn thread_level() -> ThreadLevel {
     ThreadLevel::ALL[THREAD_LEVEL.load(Ordering::Relaxed) as usize]
 }
 
-/// Who uses the runtime (MPI-4.0 §11.2-11.3). The runtime starts with the first user and
-/// ends with the last; it cannot start again once ended (MPI_Session_init after everything
-/// finalised is refused).
+/// Who uses the runtime (MPI-4.1 §11.2-11.3). The runtime starts with the first user. The
+/// World model ends it in MPI_Finalize when no session is open (it cannot start again:
+/// MPI_Init is once a process). Sessions may come and go any number of times (§11.3.1),
+/// before, during and after the World model, so the last session to close leaves the
+/// runtime up, unused: the next MPI_Session_init (or MPI_Init) takes it up again, and if
+/// none comes, the process's exit ends it (`end_unused_at_exit`) — its peers meet it there
+/// and the launcher hears that it finalized.
 struct Users {
     /// The World model: 0 not initialised, 1 running, 2 finalised.
     world_model: u8,
@@ -66,7 +76,67 @@ fn start(multithreaded: bool, started: fn(&World)) -> Result<&'static World> {
     }
     let w = World::init(multithreaded)?;
     started(w);
+    if register_at_exit() != 0 {
+        tracing::warn!("cannot register the runtime's end at exit");
+    }
     Ok(w)
+}
+
+extern "C" {
+    /// glibc's `on_exit`: like `atexit`, and the handler learns the exit status.
+    fn on_exit(
+        f: extern "C" fn(libc::c_int, *mut libc::c_void),
+        arg: *mut libc::c_void,
+    ) -> libc::c_int;
+}
+
+/// Registers `end_unused_at_exit` (when the runtime starts: once, it never starts twice).
+fn register_at_exit() -> libc::c_int {
+    // SAFETY: on_exit registers a plain function of ours; the library is never unloaded
+    // (linked with -z nodelete, build.rs), so it is there at exit. The argument is unused.
+    unsafe { on_exit(end_unused_at_exit, std::ptr::null_mut()) }
+}
+
+/// At the process's exit with status 0: a runtime that no one uses any more (every
+/// session finalised, the World model never initialised or finalised while a session was
+/// open) ends here, as MPI_Finalize would end it. A runtime still in use is left alone:
+/// exiting without finalising is the program's error, which the launcher sees; so is an
+/// exit with an error status (the launcher ends the job at once, where waiting here for
+/// peers that may wait for us would hang it), an abort, or a fatal error
+/// (`lifetime::leaving`, `fabric::failing`): the job is going down without us.
+extern "C" fn end_unused_at_exit(status: libc::c_int, _: *mut libc::c_void) {
+    if status != 0 || super::lifetime::is_leaving() || crate::fabric::failing() {
+        return;
+    }
+    // On a thread of its own: the C library has destroyed the exiting thread's
+    // thread-locals before it runs the exit handlers, and the finalize may need some (the
+    // log's formatting buffer, for one).
+    let ended = std::thread::Builder::new()
+        .name("railmpi-exit".into())
+        .spawn(end_unused)
+        .map(|t| t.join());
+    if ended.is_err() {
+        end_unused();
+    }
+}
+
+/// `end_unused_at_exit`'s work.
+fn end_unused() {
+    let Some(w) = world::world() else { return };
+    // Another thread inside MPI_Init or a finalize while this one exits: leave it be.
+    let Some(u) = USERS.try_lock_for(std::time::Duration::from_secs(1)) else {
+        return;
+    };
+    if u.world_model == 1 || u.sessions > 0 {
+        return;
+    }
+    w.bsend.drain(w);
+    if let Err(e) = w.finalize() {
+        super::logging::say(&format!(
+            "railmpi: rank {}: ending the runtime at exit: {e}",
+            w.rank
+        ));
+    }
 }
 
 /// MPI_Init / MPI_Init_thread: the World model starts, at thread level `level` (exactly the
@@ -94,8 +164,9 @@ pub fn finalized() -> bool {
 
 /// MPI_Finalize: `first` runs while MPI is still fully usable (the attribute delete
 /// callbacks of MPI_COMM_SELF and MPI_COMM_WORLD, MPI-3.1 §8.7.1), then buffered sends
-/// drain; sessions still open keep the runtime (their communicators go on working).
-/// `first`'s error is returned after all that.
+/// drain; sessions still open keep the runtime (their communicators go on working, and
+/// the runtime outlives them as after any last session). `first`'s error is returned
+/// after all that.
 pub fn finalize(w: &World, first: impl FnOnce() -> Result<()>) -> Result<()> {
     if USERS.lock().world_model != 1 {
         return mpi_err!(Other, "MPI_Finalize without MPI_Init");
@@ -110,31 +181,41 @@ pub fn finalize(w: &World, first: impl FnOnce() -> Result<()>) -> Result<()> {
     first
 }
 
-/// MPI_Session_init's part: the runtime, started for the first session if MPI_Init did not
-/// start it.
-pub fn session_opened(multithreaded: bool, started: fn(&World)) -> Result<&'static World> {
+/// MPI_Session_init's part: the thread level the info's "thread_level" asks for (`asked`;
+/// MPI_ERR_INFO for a value that names none of the four), then the runtime: started for the
+/// first session if MPI_Init did not start it, taken up again after earlier sessions.
+/// MPI_THREAD_MULTIPLE asks for a multithreaded runtime where this session starts it.
+pub fn session_opened(asked: Option<&str>, started: fn(&World)) -> Result<&'static World> {
+    let level = match asked {
+        None => None,
+        Some(name) => match ThreadLevel::from_name(name) {
+            Some(l) => Some(l),
+            None => {
+                return mpi_err!(
+                    Info,
+                    "thread_level {name:?} is not a thread level (MPI_THREAD_SINGLE, \
+                     _FUNNELED, _SERIALIZED or _MULTIPLE)"
+                )
+            }
+        },
+    };
     let mut u = USERS.lock();
     if world::finalized() {
         return mpi_err!(
             Other,
-            "railmpi cannot start again after its last user finalised"
+            "railmpi cannot start again after MPI_Finalize ended it (no session was open)"
         );
     }
-    let w = start(multithreaded, started)?;
+    let w = start(level == Some(ThreadLevel::Multiple), started)?;
     u.sessions += 1;
     Ok(w)
 }
 
-/// MPI_Session_finalize's part: the last user ends the runtime.
-pub fn session_closed(w: &World) -> Result<()> {
+/// MPI_Session_finalize's part. The last user leaves the runtime up for the next
+/// (see `Users`); buffered sends from the process's buffer drain when it ends.
+pub fn session_closed() {
     let mut u = USERS.lock();
     u.sessions -= 1;
-    // (The World model not running: never started, or finalised already.)
-    if u.sessions == 0 && u.world_model != 1 {
-        w.bsend.drain(w);
-        w.finalize()?;
-    }
-    Ok(())
 }
 
 /// The library version string for MPI `version`.`subversion` (MPI_Get_library_version;
@@ -206,6 +287,19 @@ mod tests {
             .iter()
             .enumerate()
             .all(|(i, &l)| l as usize == i));
+    }
+
+    #[test]
+    fn thread_levels_by_name_and_invalid_names_refused() {
+        for l in ThreadLevel::ALL {
+            assert_eq!(ThreadLevel::from_name(l.name()), Some(l));
+        }
+        assert_eq!(ThreadLevel::from_name("MPI_THREAD_NONSENSE"), None);
+        assert_eq!(ThreadLevel::from_name("mpi_thread_multiple"), None);
+        // Refused before anything starts (no launcher needed to see it).
+        let e = session_opened(Some("THIS_IS_NOT_VALID"), |_| ()).err();
+        assert_eq!(e.map(|e| e.class), Some(crate::error::ErrorClass::Info));
+        assert_eq!(USERS.lock().sessions, 0);
     }
 
     #[test]

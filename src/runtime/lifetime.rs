@@ -66,6 +66,11 @@ pub fn leaving() {
     LEAVING.store(true, Ordering::SeqCst);
 }
 
+/// Whether this process has begun to finalize or abort.
+pub fn is_leaving() -> bool {
+    LEAVING.load(Ordering::SeqCst)
+}
+
 fn gone(rank: u32, why: &str) -> ! {
     use std::io::Write;
     let _ = std::io::stderr()

@@ -50,14 +50,22 @@ pub fn tag_of(stringtag: &str) -> i32 {
 
 impl World {
     /// MPI_Comm_create_from_group: collective over the group's members, who give the same
-    /// string tag (MPI_ERR_GROUP for a process not in the group).
-    pub fn comm_from_group(&self, group: Arc<Group>, stringtag: &str) -> Result<Arc<Communicator>> {
+    /// string tag (MPI_ERR_GROUP for a process not in a non-empty group). The empty group
+    /// makes no communicator (None: MPI_COMM_NULL) and meets no one (MPI-4.1 §7.4.2: a
+    /// local call), so a process left out of its peers' group need not wait for them.
+    pub fn comm_from_group(
+        &self,
+        group: Arc<Group>,
+        stringtag: &str,
+    ) -> Result<Option<Arc<Communicator>>> {
+        if group.size() == 0 {
+            return Ok(None);
+        }
         if group.rank_of(self.rank).is_none() {
             return mpi_err!(Group, "this process is not in the group");
         }
-        Ok(self
-            .comm_create_group(&self.comm_world, group, tag_of(stringtag))?
-            .expect("a member gets a communicator"))
+        let c = self.comm_create_group(&self.comm_world, group, tag_of(stringtag))?;
+        Ok(Some(c.expect("a member gets a communicator")))
     }
 
     /// MPI_Intercomm_create_from_groups: the local group's communicator (from the string

@@ -376,6 +376,7 @@ pub const MPI_T_BIND_MPI_REQUEST: c_int = 9707;
 pub const MPI_T_BIND_MPI_WIN: c_int = 9708;
 pub const MPI_T_BIND_MPI_MESSAGE: c_int = 9709;
 pub const MPI_T_BIND_MPI_INFO: c_int = 9710;
+pub const MPI_T_BIND_MPI_SESSION: c_int = 9711;
 pub const MPI_T_SCOPE_CONSTANT: c_int = 60438;
 pub const MPI_T_SCOPE_READONLY: c_int = 60439;
 pub const MPI_T_SCOPE_LOCAL: c_int = 60440;
