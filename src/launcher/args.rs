@@ -35,8 +35,13 @@ options:
   -disable-auto-cleanup, -dac
                      a rank that fails does not end the others: they go on until they
                      finish or fail themselves (or --timeout), and MPI_Abort(comm) ends
-                     only comm's ranks of this job; the exit status is still the first
-                     failure's (-enable-auto-cleanup: the default)
+                     only comm's ranks of this job (an intercommunicator's remote group:
+                     the caller goes on); the exit status is still the first failure's
+                     (-enable-auto-cleanup: the default)
+  -usize U, -universe_size U
+                     MPI_UNIVERSE_SIZE: a number, SYSTEM (the hosts' slots, or this
+                     node's cores; at least -n) or INFINITE (the default, as Hydra's:
+                     the attribute is not set); also from MPIEXEC_UNIVERSE_SIZE
   -h, --help         show this help
 
 Rank 0 reads mpiexec's stdin; the others read /dev/null. Across hosts, one proxy per host

@@ -34,7 +34,8 @@ pub enum Effect {
     /// Send this reply to this rank.
     Reply(u32, Reply),
     /// The rank asked to abort the job with this exit code; `ranks` (sorted inclusive
-    /// ranges, each checked against the job's size): only those (empty: every rank).
+    /// ranges, each checked against the job's size): only those (empty: every rank; the
+    /// caller goes on when they leave it out).
     Abort {
         rank: u32,
         code: i32,
