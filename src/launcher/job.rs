@@ -537,9 +537,13 @@ pub fn run(opts: &Options) -> i32 {
         eprintln!("mpiexec: cannot install signal handlers: {e}");
         return 1;
     }
+    let mut server = PmiServer::new(&kvsname, opts.nprocs);
+    // This node's cores: those this mpiexec may run on (affinity, cgroup quota).
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
+    server.set_universe(opts.universe_size(cores));
     let mut job = Job {
         opts,
-        servers: vec![PmiServer::new(&kvsname, opts.nprocs)],
+        servers: vec![server],
         bases: vec![0],
         ranks: Vec::with_capacity(opts.nprocs as usize),
         failure: None,
