@@ -50,6 +50,30 @@ done
 CASE_EXPECT="^ok dyn_spawn threads " run_case "dyn_spawn.threads.n2" 0 $MPIEXEC -n 2 "$CT/dyn_spawn" threads
 CASE_EXPECT="^ok dyn_spawn missing " run_case "dyn_spawn.missing.n2" 0 $MPIEXEC -n 2 "$CT/dyn_spawn" missing
 CASE_EXPECT="^ok dyn_spawn refused " run_case "dyn_spawn.refused.singleton" 0 "$CT/dyn_spawn" refused
+# MPI_Intercomm_create between a job and the children one of its ranks spawned: the
+# ranks that did not spawn are linked to the children then (MPICH's spawn/spaiccreate).
+for n in 2 3; do
+    CASE_EXPECT="^ok dyn_spawn icreate " run_case "dyn_spawn.icreate.n$n" 0 $MPIEXEC -n "$n" "$CT/dyn_spawn" icreate
+done
+# MPI_UNIVERSE_SIZE (parents and children alike): not set by default (Hydra's too, so that
+# programs that spawn while the universe exceeds their world, MPICH's spawn tests, do); a
+# number from -usize / -universe_size / MPIEXEC_UNIVERSE_SIZE; SYSTEM: the hosts' slots or
+# this node's cores, at least -n.
+CASE_EXPECT="^ok dyn_spawn universe " run_case "dyn_spawn.universe.default" 0 $MPIEXEC -n 1 "$CT/dyn_spawn" universe unset
+CASE_EXPECT="^ok dyn_spawn universe " run_case "dyn_spawn.universe.usize" 0 $MPIEXEC -usize 7 -n 2 "$CT/dyn_spawn" universe 7
+if [ "$MPIEXEC" = "$BUILD/bin/mpiexec" ]; then
+    CASE_EXPECT="^ok dyn_spawn universe " run_case "dyn_spawn.universe.universe_size" 0 $MPIEXEC -universe_size 5 -n 1 "$CT/dyn_spawn" universe 5
+    CASE_EXPECT="^ok dyn_spawn universe " run_case "dyn_spawn.universe.env" 0 env MPIEXEC_UNIVERSE_SIZE=9 $MPIEXEC -n 1 "$CT/dyn_spawn" universe 9
+    for n in 1 4; do
+        _ct_u=$(nproc); [ "$_ct_u" -lt "$n" ] && _ct_u=$n
+        CASE_EXPECT="^ok dyn_spawn universe " run_case "dyn_spawn.universe.system.n$n" 0 \
+            $MPIEXEC -usize SYSTEM -n "$n" "$CT/dyn_spawn" universe "$_ct_u"
+    done
+fi
+if command -v "${HYDRA%% *}" >/dev/null 2>&1; then
+    CASE_EXPECT="^ok dyn_spawn universe " run_case "hydra.dyn_spawn.universe.default" 0 $HYDRA -n 1 "$CT/dyn_spawn" universe unset
+    CASE_EXPECT="^ok dyn_spawn universe " run_case "hydra.dyn_spawn.universe.usize" 0 $HYDRA -usize 6 -n 1 "$CT/dyn_spawn" universe 6
+fi
 # Spawn and disconnect 12 times: the links to finished jobs close (threads and descriptors
 # stop growing after the second round).
 CASE_EXPECT="^ok dyn_spawn cycle " run_case "dyn_spawn.cycle.n2" 0 $MPIEXEC -n 2 "$CT/dyn_spawn" cycle

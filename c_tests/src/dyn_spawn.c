@@ -21,6 +21,12 @@
  *   dyn_spawn cycle      12 rounds of spawning 2 children, exercising and disconnecting:
  *                        from round 3 on the process holds no more threads and descriptors
  *                        than after round 2 (the links to finished jobs close)
+ *   dyn_spawn icreate    (2+ ranks) rank 0 alone spawns 2 children (from MPI_COMM_SELF);
+ *                        MPI_Intercomm_create over that intercommunicator joins the whole
+ *                        job with them, the ranks that did not spawn included (MPICH's
+ *                        spawn/spaiccreate), and exercises the new intercommunicator
+ *   dyn_spawn universe U MPI_UNIVERSE_SIZE is U ("unset": no value), in the job and in
+ *                        the 2 children it spawns
  *   dyn_spawn missing    spawning a program that does not exist fails with MPI_ERR_SPAWN
  *   dyn_spawn refused    under a launcher that cannot spawn: MPI_Comm_spawn fails with
  *                        MPI_ERR_SPAWN through MPI_ERRORS_RETURN, and nothing hangs
@@ -28,6 +34,7 @@
  *                        ranks of one job (2+), a port found by name and connected to;
  *                        MPI_ERR_SERVICE for a second publish and MPI_ERR_NAME for an
  *                        unknown service
+ * A child's MPI_Comm_get_parent is named MPI_COMM_PARENT (MPI-4.1 §7.8).
  * Rank 0 of the first job prints "ok dyn_spawn MODE". */
 #include "check.h"
 #include <dirent.h>
@@ -141,11 +148,39 @@ static void *spawn_thread(void *arg)
     return NULL;
 }
 
+/* MPI_UNIVERSE_SIZE against `want`: a number, or "unset". */
+static void check_universe(const char *want)
+{
+    int *v = NULL, flag = -1;
+    CHECK_MPI(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_UNIVERSE_SIZE, &v, &flag));
+    if (!strcmp(want, "unset"))
+        CHECK(!flag, "MPI_UNIVERSE_SIZE is %d, expected none", flag ? *v : -1);
+    else
+        CHECK(flag && *v == atoi(want), "MPI_UNIVERSE_SIZE is %d, expected %s",
+              flag ? *v : -1, want);
+}
+
 static void child(int argc, char **argv, MPI_Comm parent)
 {
-    int wrank;
+    int wrank, len = 0;
+    char name[MPI_MAX_OBJECT_NAME] = "";
     MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
+    CHECK_MPI(MPI_Comm_get_name(parent, name, &len));
+    CHECK(!strcmp(name, "MPI_COMM_PARENT") && len == 15, "the parent is named \"%s\"", name);
     CHECK(argc >= 2, "a child gets its arguments");
+    if (!strcmp(argv[1], "universe")) {
+        check_universe(argv[2]);
+        CHECK_MPI(MPI_Comm_disconnect(&parent));
+        return;
+    }
+    if (!strcmp(argv[1], "icreate")) {
+        MPI_Comm all;
+        CHECK_MPI(MPI_Intercomm_create(MPI_COMM_WORLD, 0, parent, 0, 123, &all));
+        exercise(all, 0);
+        CHECK_MPI(MPI_Comm_free(&all));
+        CHECK_MPI(MPI_Comm_disconnect(&parent));
+        return;
+    }
     if (!strcmp(argv[1], "thread")) {
         thread_child(argv, parent);
         return;
@@ -317,6 +352,30 @@ int main(int argc, char **argv)
                       threads, fds, threads0, fds0);
             }
         }
+    } else if (!strcmp(mode, "icreate")) {
+        CHECK(wsize >= 2, "needs 2 ranks");
+        MPI_Comm ic = MPI_COMM_NULL, all;
+        char *iargs[] = {"icreate", NULL};
+        if (wrank == 0)
+            CHECK_MPI(MPI_Comm_spawn(argv[0], iargs, 2, MPI_INFO_NULL, 0, MPI_COMM_SELF, &ic,
+                                     MPI_ERRCODES_IGNORE));
+        /* The peer communicator is significant at the leader only. */
+        CHECK_MPI(MPI_Intercomm_create(MPI_COMM_WORLD, 0, ic, 0, 123, &all));
+        int rs;
+        MPI_Comm_remote_size(all, &rs);
+        CHECK(rs == 2, "the children's group has %d processes", rs);
+        exercise(all, 1);
+        CHECK_MPI(MPI_Comm_free(&all));
+        if (wrank == 0)
+            CHECK_MPI(MPI_Comm_disconnect(&ic));
+    } else if (!strcmp(mode, "universe")) {
+        CHECK(argc == 3, "usage: dyn_spawn universe U");
+        check_universe(argv[2]);
+        char *uargs[] = {"universe", argv[2], NULL};
+        MPI_Comm ic;
+        CHECK_MPI(MPI_Comm_spawn(argv[0], uargs, 2, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &ic,
+                                 MPI_ERRCODES_IGNORE));
+        CHECK_MPI(MPI_Comm_disconnect(&ic));
     } else if (!strcmp(mode, "missing")) {
         MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
         MPI_Comm ic = MPI_COMM_NULL;

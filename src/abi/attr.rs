@@ -339,17 +339,20 @@ pub(crate) unsafe fn get_attr(
         Some(i) => {
             let job = JobFacts {
                 tag_ub: args::TAG_UB,
-                universe_size: w.size,
+                universe_size: w.pmi.universe_size(),
                 appnum: w.pmi.appnum(),
                 last_used_code: super::errors::ADDED.last_used(),
             };
             let v = match PREDEFINED[i].1.value(&job) {
-                Value::Int(v) => v,
-                Value::NoProcess => MPI_PROC_NULL,
-                Value::AnyProcess => MPI_ANY_SOURCE,
+                Value::Int(v) => Some(v),
+                Value::NoProcess => Some(MPI_PROC_NULL),
+                Value::AnyProcess => Some(MPI_ANY_SOURCE),
+                Value::Unset => None,
             };
-            VALUES[i].store(v, Ordering::Relaxed);
-            Some(VALUES[i].as_ptr() as usize)
+            v.map(|v| {
+                VALUES[i].store(v, Ordering::Relaxed);
+                VALUES[i].as_ptr() as usize
+            })
         }
         None => user_attr_of(CommAttrs(comm), keyval)?,
     };

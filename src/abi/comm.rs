@@ -187,7 +187,7 @@ pub(crate) fn color(color: c_int) -> Result<Option<i32>> {
 }
 
 pub(crate) unsafe fn free(comm: *mut MPI_Comm) -> Result<()> {
-    shim::world()?;
+    let w = shim::world()?;
     if comm.is_null() {
         return mpi_err!(Arg, "NULL communicator pointer");
     }
@@ -199,9 +199,11 @@ pub(crate) unsafe fn free(comm: *mut MPI_Comm) -> Result<()> {
     attr::delete_all(*comm)?;
     super::dynamic::forget_parent(*comm);
     super::bsend::comm_freed(*comm);
+    // Messages no receive took: dropped, the error reported once the handle is gone.
+    let unmatched = w.drop_unmatched(&*handles::comm(*comm)?, handles::comm_owner(*comm));
     handles::free_comm(*comm)?;
     *comm = MPI_COMM_NULL;
-    Ok(())
+    unmatched
 }
 
 /// MPI_Comm_compare's answer (a table line).

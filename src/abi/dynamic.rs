@@ -118,7 +118,10 @@ pub fn forget_parent(comm: MPI_Comm) {
 pub(crate) unsafe fn comm_get_parent(parent: *mut MPI_Comm) -> Result<()> {
     let w = shim::world()?;
     let h = PARENT.get(w.parent.get(), |c| {
-        handles::derived_comm(c.clone(), MPI_COMM_WORLD)
+        let h = handles::derived_comm(c.clone(), MPI_COMM_WORLD);
+        // Its default name (MPI-4.1 §7.8), as the predefined communicators have theirs.
+        let _ = handles::with_comm_entry(h, |e| e.name = "MPI_COMM_PARENT".into());
+        h
     });
     write_out(parent, h.unwrap_or(MPI_COMM_NULL))
 }

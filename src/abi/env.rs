@@ -71,20 +71,28 @@ pub(crate) unsafe fn finalize() -> Result<()> {
     core::finalize(w, super::attr::finalize_builtin_comms)
 }
 
-/// MPI_Abort (`bare`: no error boundary, it does not return).
+/// MPI_Abort (`bare`: no error boundary). It returns only when the core ends another
+/// group than the caller's (an intercommunicator's remote group: `World::abort_called`).
 pub(crate) unsafe fn abort(comm: MPI_Comm, errorcode: c_int) -> c_int {
-    // MPI_Abort never returns; the job (see World::abort) goes down with `errorcode`.
-    let rank = crate::runtime::world().map(|w| w.rank as i64).unwrap_or(-1);
-    crate::runtime::logging::say(&format!(
-        "railmpi: rank {rank} called MPI_Abort(comm={comm:#x}, errorcode={errorcode})"
-    ));
+    // How the message names the communicator: the predefined by name, others by handle.
+    let name = match comm {
+        MPI_COMM_WORLD => "MPI_COMM_WORLD".to_string(),
+        MPI_COMM_SELF => "MPI_COMM_SELF".to_string(),
+        _ => format!("comm={comm:#x}"),
+    };
     match crate::runtime::world() {
         Some(w) => {
             // An invalid communicator aborts the whole job: that is what can be done.
             let c = super::handles::comm(comm).ok();
-            w.abort(c.as_deref(), errorcode, "MPI_Abort")
+            w.abort_called(c.as_deref(), errorcode, &name);
+            MPI_SUCCESS
         }
-        None => std::process::exit(errorcode),
+        None => {
+            crate::runtime::logging::say(&format!(
+                "Abort({errorcode}): application called MPI_Abort({name}, {errorcode})"
+            ));
+            std::process::exit(errorcode)
+        }
     }
 }
 

@@ -275,14 +275,17 @@ pub enum Value {
     NoProcess,
     /// Any process (MPI_ANY_SOURCE).
     AnyProcess,
+    /// No value: the attribute is not set (MPI_UNIVERSE_SIZE where the launcher gives none).
+    Unset,
 }
 
 /// The facts of the running job that predefined attributes report.
 pub struct JobFacts {
     /// The largest tag.
     pub tag_ub: i32,
-    /// The processes of the job (railmpi starts no more than it was given).
-    pub universe_size: usize,
+    /// The processes expected in all (the launcher's MPI_UNIVERSE_SIZE; None: it gives
+    /// none, as Hydra by default, and the attribute is not set).
+    pub universe_size: Option<u32>,
     /// This process's application in an MPMD launch.
     pub appnum: i32,
     /// The largest error code in use (the application's added ones included).
@@ -299,7 +302,10 @@ impl Predefined {
             Predefined::Io => Value::AnyProcess,
             // Each process's MPI_Wtime has its own origin.
             Predefined::WtimeIsGlobal => Value::Int(0),
-            Predefined::UniverseSize => Value::Int(job.universe_size as i32),
+            Predefined::UniverseSize => match job.universe_size {
+                Some(u) => Value::Int(u.min(i32::MAX as u32) as i32),
+                None => Value::Unset,
+            },
             Predefined::AppNum => Value::Int(job.appnum),
             Predefined::LastUsedCode => Value::Int(job.last_used_code),
         }
@@ -323,7 +329,7 @@ mod tests {
     fn predefined_values_are_the_jobs() {
         let job = JobFacts {
             tag_ub: 99,
-            universe_size: 4,
+            universe_size: Some(4),
             appnum: 1,
             last_used_code: 70,
         };
@@ -334,6 +340,11 @@ mod tests {
         assert_eq!(Predefined::WtimeIsGlobal.value(&job), Value::Int(0));
         assert_eq!(Predefined::Host.value(&job), Value::NoProcess);
         assert_eq!(Predefined::Io.value(&job), Value::AnyProcess);
+        let unknown = JobFacts {
+            universe_size: None,
+            ..job
+        };
+        assert_eq!(Predefined::UniverseSize.value(&unknown), Value::Unset);
     }
 
     #[test]

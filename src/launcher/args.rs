@@ -35,8 +35,13 @@ options:
   -disable-auto-cleanup, -dac
                      a rank that fails does not end the others: they go on until they
                      finish or fail themselves (or --timeout), and MPI_Abort(comm) ends
-                     only comm's ranks of this job; the exit status is still the first
-                     failure's (-enable-auto-cleanup: the default)
+                     only comm's ranks of this job (an intercommunicator's remote group:
+                     the caller goes on); the exit status is still the first failure's
+                     (-enable-auto-cleanup: the default)
+  -usize U, -universe_size U
+                     MPI_UNIVERSE_SIZE: a number, SYSTEM (the hosts' slots, or this
+                     node's cores; at least -n) or INFINITE (the default, as Hydra's:
+                     the attribute is not set); also from MPIEXEC_UNIVERSE_SIZE
   -h, --help         show this help
 
 Rank 0 reads mpiexec's stdin; the others read /dev/null. Across hosts, one proxy per host
@@ -64,8 +69,63 @@ pub struct Options {
     pub tag_output: bool,
     /// A failing rank ends the job (Hydra's auto-cleanup; `-disable-auto-cleanup` off).
     pub auto_cleanup: bool,
+    /// `-usize`: what MPI_UNIVERSE_SIZE says (see [`Options::universe_size`]).
+    pub usize: Usize,
     pub program: String,
     pub args: Vec<String>,
+}
+
+/// `-usize` (Hydra's option and words; `MPIEXEC_UNIVERSE_SIZE` when not given).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Usize {
+    /// `SYSTEM`: the slots this mpiexec knows.
+    System,
+    /// `INFINITE`, the default (Hydra's): no number, the attribute is not set. This
+    /// mpiexec starts as many processes as it is asked to (oversubscribing a node), so no
+    /// number bounds them; and programs that spawn while the universe exceeds their
+    /// MPI_COMM_WORLD (MPICH's spawn tests) do so also in the children, whose world the
+    /// universe then has to exceed too (a universe of this node's 2 cores lets a
+    /// 1-process parent spawn 2 children that then take themselves for a job that may
+    /// not spawn, and stop answering it).
+    Infinite,
+    /// A number of processes.
+    Value(u32),
+}
+
+fn parse_usize(v: &str) -> Result<Usize, String> {
+    match v {
+        "SYSTEM" => Ok(Usize::System),
+        "INFINITE" => Ok(Usize::Infinite),
+        _ => match v.parse::<u32>() {
+            Ok(n) if (1..=MAX_RANKS).contains(&n) => Ok(Usize::Value(n)),
+            _ => Err(format!(
+                "invalid universe size {v:?} (expected SYSTEM, INFINITE or 1..={MAX_RANKS})"
+            )),
+        },
+    }
+}
+
+impl Options {
+    /// MPI_UNIVERSE_SIZE, "the total number of processes that are expected" (MPI-4.1
+    /// §11.10.1): `-usize N` gives it; `SYSTEM` the slots this mpiexec knows, as many as
+    /// can usefully run at once — the hosts' (`-ppn` each, else their slots, else one),
+    /// on this node alone its `cores` — and never fewer than the job's own ranks (a job
+    /// larger than that is oversubscribed already: no more are expected). None
+    /// (`INFINITE`, the default): the attribute is not set.
+    pub fn universe_size(&self, cores: u32) -> Option<u32> {
+        let slots = match &self.hosts {
+            Some(h) => h
+                .iter()
+                .map(|x| self.ppn.or(x.slots).unwrap_or(1))
+                .fold(0u32, u32::saturating_add),
+            None => cores,
+        };
+        match self.usize {
+            Usize::Value(n) => Some(n),
+            Usize::Infinite => None,
+            Usize::System => Some(slots.max(self.nprocs).min(MAX_RANKS)),
+        }
+    }
 }
 
 /// What the command line asks for.
@@ -131,6 +191,7 @@ pub fn parse(argv: &[String]) -> Result<Parsed, String> {
     let mut timeout = None;
     let mut tag_output = false;
     let mut auto_cleanup = true;
+    let mut usize = None;
     let mut i = 0;
 
     // Takes the value of an option: from `-opt=value` or from the next argument.
@@ -189,6 +250,9 @@ pub fn parse(argv: &[String]) -> Result<Parsed, String> {
                 launcher = value(argv, &mut i, inline, arg)?.to_string();
             }
             "iface" => iface = Some(value(argv, &mut i, inline, arg)?.to_string()),
+            "usize" | "universe_size" | "universe-size" => {
+                usize = Some(parse_usize(value(argv, &mut i, inline, arg)?)?)
+            }
             "timeout" => timeout = Some(parse_timeout(value(argv, &mut i, inline, arg)?)?),
             "env" | "genv" => {
                 if inline.is_some() {
@@ -216,6 +280,14 @@ pub fn parse(argv: &[String]) -> Result<Parsed, String> {
             timeout = Some(parse_timeout(v.trim()).map_err(|e| format!("MPIEXEC_TIMEOUT: {e}"))?);
         }
     }
+    // Hydra's, for -usize.
+    let usize = match usize {
+        Some(u) => u,
+        None => match std::env::var("MPIEXEC_UNIVERSE_SIZE") {
+            Ok(v) => parse_usize(v.trim()).map_err(|e| format!("MPIEXEC_UNIVERSE_SIZE: {e}"))?,
+            Err(_) => Usize::Infinite,
+        },
+    };
     let Some(program) = argv.get(i) else {
         return Err("no program given".to_string());
     };
@@ -238,6 +310,7 @@ pub fn parse(argv: &[String]) -> Result<Parsed, String> {
         timeout,
         tag_output,
         auto_cleanup,
+        usize,
         program: program.clone(),
         args: argv[i + 1..].to_vec(),
     }))
@@ -293,6 +366,31 @@ mod tests {
         assert_eq!(opts("-n 2 -- -weird").program, "-weird");
         assert_eq!(p("--help").unwrap(), Parsed::Help);
         assert_eq!(p("-h prog").unwrap(), Parsed::Help);
+    }
+
+    #[test]
+    fn universe_size() {
+        // The default, as Hydra's: not set.
+        assert_eq!(opts("-n 2 prog").universe_size(8), None);
+        // SYSTEM: the slots (the hosts', or this node's cores), at least -n.
+        assert_eq!(opts("-usize SYSTEM -n 2 prog").universe_size(8), Some(8));
+        assert_eq!(opts("-usize SYSTEM -n 4 prog").universe_size(2), Some(4));
+        let o = opts("-usize SYSTEM -hosts a,b:3 -n 1 prog");
+        assert_eq!(o.universe_size(64), Some(4));
+        let o = opts("-usize=SYSTEM -hosts a,b -ppn 2 -n 1 prog");
+        assert_eq!(o.universe_size(64), Some(4));
+        // -usize (Hydra's) and -universe_size (MPI-4.1 §11.10.1's example) say it.
+        assert_eq!(opts("-usize 10 -n 4 prog").universe_size(2), Some(10));
+        assert_eq!(opts("-universe_size=6 prog").universe_size(2), Some(6));
+        assert_eq!(opts("-usize INFINITE prog").universe_size(2), None);
+        for bad in [
+            "-usize 0 prog",
+            "-usize -3 prog",
+            "-usize many prog",
+            "-usize",
+        ] {
+            assert!(p(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

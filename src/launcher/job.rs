@@ -190,8 +190,9 @@ impl Rank {
 /// Why the job is ending early.
 struct Failure {
     status: i32,
-    /// What happened, printed once the ranks' output is forwarded (so it comes last).
-    report: String,
+    /// What happened, printed once the ranks' output is forwarded (so it comes last);
+    /// None when the failing rank said it (an abort).
+    report: Option<String>,
 }
 
 /// A proxy: its launcher here, and its connection once it has proven the job secret.
@@ -536,9 +537,13 @@ pub fn run(opts: &Options) -> i32 {
         eprintln!("mpiexec: cannot install signal handlers: {e}");
         return 1;
     }
+    let mut server = PmiServer::new(&kvsname, opts.nprocs);
+    // This node's cores: those this mpiexec may run on (affinity, cgroup quota).
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
+    server.set_universe(opts.universe_size(cores));
     let mut job = Job {
         opts,
-        servers: vec![PmiServer::new(&kvsname, opts.nprocs)],
+        servers: vec![server],
         bases: vec![0],
         ranks: Vec::with_capacity(opts.nprocs as usize),
         failure: None,
@@ -784,18 +789,24 @@ impl Job<'_> {
     /// Records the first failure (later ones are consequences), prints its line and
     /// starts tearing the job down.
     fn fail(&mut self, status: i32, what: String) {
+        self.fail_with(status, Some(what))
+    }
+
+    /// [`Job::fail`]; `what` None for an abort, which the aborting rank reported itself
+    /// (`application called MPI_Abort`, as under Hydra, which adds nothing either:
+    /// MPICH's test harness takes any other line for a failure).
+    fn fail_with(&mut self, status: i32, what: Option<String>) {
         if self.kill_started.is_some() {
             return;
         }
         let live = self.ranks.iter().filter(|r| r.alive()).count();
-        let report = if live > 0 {
-            format!("mpiexec: {what}; terminating the job ({live} rank(s) left)")
-        } else {
-            format!("mpiexec: {what}")
-        };
+        let report = what.map(|what| match live {
+            0 => format!("mpiexec: {what}"),
+            _ => format!("mpiexec: {what}; terminating the job ({live} rank(s) left)"),
+        });
         match &self.failure {
             // A rank failed before (-disable-auto-cleanup): that stays the job's status.
-            Some(f) if f.status != 0 || status == 0 => eprintln!("{report}"),
+            Some(f) if f.status != 0 || status == 0 => report.iter().for_each(|r| eprintln!("{r}")),
             _ => self.failure = Some(Failure { status, report }),
         }
         self.start_kill();
@@ -805,8 +816,13 @@ impl Job<'_> {
     /// the others go on and the first failure (a non-zero one over a zero one) is the
     /// job's status.
     fn rank_failed(&mut self, i: usize, status: i32, what: String) {
+        self.rank_failed_with(i, status, Some(what))
+    }
+
+    /// [`Job::rank_failed`]; `what` as for [`Job::fail_with`].
+    fn rank_failed_with(&mut self, i: usize, status: i32, what: Option<String>) {
         if self.opts.auto_cleanup || self.kill_started.is_some() {
-            return self.fail(status, what);
+            return self.fail_with(status, what);
         }
         let live = self
             .ranks
@@ -814,7 +830,9 @@ impl Job<'_> {
             .enumerate()
             .filter(|&(j, r)| j != i && r.alive() && !r.aborted)
             .count();
-        eprintln!("mpiexec: {what}; {live} other rank(s) go on (-disable-auto-cleanup)");
+        if let Some(what) = &what {
+            eprintln!("mpiexec: {what}; {live} other rank(s) go on (-disable-auto-cleanup)");
+        }
         if self
             .failure
             .as_ref()
@@ -822,7 +840,7 @@ impl Job<'_> {
         {
             self.failure = Some(Failure {
                 status,
-                report: format!("mpiexec: the first failure: {what}"),
+                report: what.map(|what| format!("mpiexec: the first failure: {what}")),
             });
         }
     }
@@ -984,8 +1002,8 @@ impl Job<'_> {
             // What the ranks' wrappers left behind when they went (their groups).
             self.ranks.iter().for_each(|r| r.signal(libc::SIGKILL));
         }
-        if let Some(f) = &self.failure {
-            eprintln!("{}", f.report);
+        if let Some(r) = self.failure.as_ref().and_then(|f| f.report.as_ref()) {
+            eprintln!("{r}");
         }
         self.failure.as_ref().map_or(0, |f| f.status)
     }
@@ -1486,37 +1504,31 @@ impl Job<'_> {
                     }
                 }
                 Effect::Abort { rank, code, ranks } => {
-                    // It leaves by itself, flushing its output on the way: no SIGTERM
-                    // (SIGKILL after the grace, like the others, if it lingers).
+                    // The aborting rank said so on its stderr: no line of ours (None).
                     let i = self.bases[job] + rank as usize;
-                    let who = self.who(i);
-                    let what = format!("{who} called abort (MPI_Abort) with exit code {code}");
                     if self.opts.auto_cleanup || ranks.is_empty() {
+                        // It leaves by itself, flushing its output on the way: no SIGTERM
+                        // (SIGKILL after the grace, like the others, if it lingers).
                         self.aborting = Some(i);
-                        self.fail(code, what);
+                        self.fail_with(code, None);
                         continue;
                     }
-                    // -disable-auto-cleanup: the communicator's ranks end, the others go on.
-                    self.ranks[i].aborted = true;
+                    // -disable-auto-cleanup: the ranks named end, the others go on. The
+                    // caller is among them unless it aborted another group than its own
+                    // (an intercommunicator's remote group): then it goes on too.
+                    let named = |r: u32| ranks.iter().any(|&(a, b)| (a..=b).contains(&r));
+                    if named(rank) {
+                        self.ranks[i].aborted = true;
+                    }
                     let end = self.bases[job] + self.servers[job].size() as usize;
-                    let members: Vec<usize> = (self.bases[job]..end)
-                        .filter(|&v| {
-                            let r = self.ranks[v].rank;
-                            v != i && ranks.iter().any(|&(a, b)| (a..=b).contains(&r))
-                        })
-                        .collect();
-                    for &v in &members {
-                        if self.ranks[v].alive() && !self.ranks[v].aborted {
+                    for v in (self.bases[job]..end).filter(|&v| v != i) {
+                        let r = &self.ranks[v];
+                        if named(r.rank) && r.alive() && !r.aborted {
                             self.ranks[v].aborted = true;
                             self.signal_one(v, libc::SIGKILL);
                         }
                     }
-                    let n = members.len() + 1;
-                    self.rank_failed(
-                        i,
-                        code,
-                        format!("{what} on a communicator of {n} rank(s) of its job, which end"),
-                    );
+                    self.rank_failed_with(i, code, None);
                 }
             }
         }

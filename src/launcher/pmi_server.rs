@@ -34,7 +34,8 @@ pub enum Effect {
     /// Send this reply to this rank.
     Reply(u32, Reply),
     /// The rank asked to abort the job with this exit code; `ranks` (sorted inclusive
-    /// ranges, each checked against the job's size): only those (empty: every rank).
+    /// ranges, each checked against the job's size): only those (empty: every rank; the
+    /// caller goes on when they leave it out).
     Abort {
         rank: u32,
         code: i32,
@@ -58,6 +59,9 @@ pub struct PmiServer {
     names: Rc<RefCell<HashMap<String, String>>>,
     /// Per rank: which command of an MPI_Comm_spawn_multiple started it (MPI_APPNUM).
     appnums: Vec<i32>,
+    /// What `get_universe_size` answers (MPI_UNIVERSE_SIZE); None: -1, not known (the
+    /// attribute is then not set, as under Hydra's default).
+    universe: Option<u32>,
 }
 
 impl PmiServer {
@@ -78,7 +82,13 @@ impl PmiServer {
             gone: 0,
             names: Default::default(),
             appnums: vec![0; size as usize],
+            universe: Some(size),
         }
+    }
+
+    /// The universe size the job's processes are told (see `Options::universe_size`).
+    pub fn set_universe(&mut self, universe: Option<u32>) {
+        self.universe = universe;
     }
 
     /// The ranks' placement on nodes, as `PMI_process_mapping` says it (multi-host jobs).
@@ -88,10 +98,11 @@ impl PmiServer {
     }
 
     /// The server of a job this one's processes spawned: its own key-value space and
-    /// ranks, the same published names.
+    /// ranks, the same published names and universe.
     pub fn sibling(&self, kvsname: &str, size: u32) -> PmiServer {
         PmiServer {
             names: self.names.clone(),
+            universe: self.universe,
             ..PmiServer::new(kvsname, size)
         }
     }
@@ -181,7 +192,7 @@ impl PmiServer {
                 kvsname: self.kvsname.clone(),
             })),
             Command::GetUniverseSize => out.push(reply(Reply::UniverseSize {
-                size: self.size as i32,
+                size: self.universe.map_or(-1, |u| u as i32),
             })),
             Command::Put {
                 kvsname,
@@ -493,6 +504,17 @@ mod tests {
         );
         let e = run(&mut s, 1, Command::GetUniverseSize);
         assert_eq!(e, vec![Effect::Reply(1, Reply::UniverseSize { size: 2 })]);
+        // mpiexec's universe (-usize), also a spawned job's; unknown is -1 (Hydra's).
+        s.set_universe(Some(16));
+        let e = run(
+            &mut s.sibling("railmpi_1_1", 1),
+            0,
+            Command::GetUniverseSize,
+        );
+        assert_eq!(e, vec![Effect::Reply(0, Reply::UniverseSize { size: 16 })]);
+        s.set_universe(None);
+        let e = run(&mut s, 1, Command::GetUniverseSize);
+        assert_eq!(e, vec![Effect::Reply(1, Reply::UniverseSize { size: -1 })]);
         let e = run(
             &mut s,
             0,

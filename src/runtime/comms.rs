@@ -8,6 +8,7 @@ use crate::comm::context::{GROUP_CTXS, GROUP_CTX_FIRST};
 use crate::comm::{Communicator, Group, SplitType};
 use crate::error::Result;
 use crate::mpi_err;
+use crate::pt2pt::{MsgBuf, Owner};
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -21,6 +22,36 @@ fn agreement_tag(tag: i32, round: i32) -> i32 {
 }
 
 impl World {
+    /// MPI_Comm_free of `comm`'s handle (its requests tagged `owner`), unless a persistent
+    /// request may still start rounds on it: messages sent on it that no receive took would wait in the unexpected
+    /// queue for ever (and could match a communicator that later gets its context id:
+    /// MPI_Comm_create_group's ids come back). They are received and dropped, as MPICH
+    /// does, and the call fails with MPI_ERR_OTHER saying how many (a message nobody
+    /// receives is the program's error, found where it can still be named; the
+    /// communicator is freed all the same).
+    pub fn drop_unmatched(&self, comm: &Communicator, owner: Owner) -> Result<()> {
+        if super::requests::rounds_to_come(owner) {
+            return Ok(());
+        }
+        let mut n = 0usize;
+        while let Some((msg, _)) = self.improbe(comm, None, None) {
+            // SAFETY: an empty buffer: nothing is written (a longer message is truncated,
+            // which completes it all the same).
+            let req = unsafe { self.mrecv(msg, MsgBuf::contig(std::ptr::null(), 0), Owner::NONE) };
+            if let Some(req) = req {
+                self.wait(req);
+            }
+            n += 1;
+        }
+        match n {
+            0 => Ok(()),
+            n => mpi_err!(
+                Other,
+                "the communicator being freed has {n} unmatched message(s): received and dropped"
+            ),
+        }
+    }
+
     /// MPI_Comm_create (collective over `parent`): the members of `group` (a subset of the
     /// parent's; groups may differ between processes as long as they are disjoint) get a
     /// communicator over it, the others None.

@@ -4,6 +4,7 @@
 //! intracommunicator), the leaders swap the result, and each broadcasts what it received.
 //! Context ids are agreed over both groups, so no member of either uses them yet.
 
+use super::dynamic::Gpid;
 use super::World;
 use crate::coll::{self, CollTransport};
 use crate::comm::{split_order, Communicator, Group};
@@ -59,6 +60,19 @@ fn from_u32s(b: &[u8]) -> Vec<u32> {
         .collect()
 }
 
+/// A member list from `World::member_bytes`, as names.
+fn gpids(b: &[u8]) -> Result<Vec<Gpid>> {
+    if !b.len().is_multiple_of(12) {
+        return mpi_err!(Intern, "a member list of the wrong size");
+    }
+    Ok(b.chunks_exact(12)
+        .map(|c| Gpid {
+            job: u64::from_le_bytes(c[..8].try_into().expect("8 bytes")),
+            rank: u32::from_le_bytes(c[8..].try_into().expect("4 bytes")),
+        })
+        .collect())
+}
+
 impl World {
     /// A member list as it travels between processes: each member's name (`Gpid`: the
     /// numbers peers have here are this process's own).
@@ -75,25 +89,17 @@ impl World {
     /// A member list from `member_bytes`, in our numbers: every member must be a process
     /// known here.
     fn members(&self, b: &[u8]) -> Result<Vec<usize>> {
-        if !b.len().is_multiple_of(12) {
-            return mpi_err!(Intern, "a member list of the wrong size");
-        }
-        b.chunks_exact(12)
-            .map(|c| {
-                let id = super::dynamic::Gpid {
-                    job: u64::from_le_bytes(c[..8].try_into().expect("8 bytes")),
-                    rank: u32::from_le_bytes(c[8..].try_into().expect("4 bytes")),
-                };
-                match self.peers.index(id) {
-                    Some(i) => Ok(i),
-                    None => mpi_err!(
-                        UnsupportedOperation,
-                        "a remote member is a process of another job this process is not \
-                         connected to (rank {} of job {:x})",
-                        id.rank,
-                        id.job
-                    ),
-                }
+        gpids(b)?
+            .into_iter()
+            .map(|id| match self.peers.index(id) {
+                Some(i) => Ok(i),
+                None => mpi_err!(
+                    UnsupportedOperation,
+                    "a remote member is a process of another job this process is not \
+                     connected to (rank {} of job {:x})",
+                    id.rank,
+                    id.job
+                ),
             })
             .collect()
     }
@@ -152,7 +158,8 @@ impl World {
 
     /// MPI_Intercomm_create (collective over both groups): `local_comm`'s group and the
     /// remote group the leaders learn from each other over `peer_comm` (`bridge`, given at
-    /// the local leader only).
+    /// the local leader only). Groups of more than one job join as accept and connect
+    /// join them (`intercomm_join`): a member may not know every remote process yet.
     pub fn intercomm_create(
         &self,
         local_comm: &Communicator,
@@ -160,35 +167,45 @@ impl World {
         bridge: Option<Bridge>,
     ) -> Result<Arc<Communicator>> {
         let group_ctx = self.group_max_ctx(local_comm)?;
-        // The leader's verdict: [ctx, overlapping groups] and then the remote members.
+        // The leader's verdict: [ctx, overlapping groups, join, acceptor side] and then
+        // the remote members.
         let mut verdict = Vec::new();
         if local_comm.rank == local_leader {
-            let Some(b) = bridge else {
+            let Some(b) = &bridge else {
                 return mpi_err!(Intern, "the local leader needs its peer communicator");
             };
             let mine = self.member_bytes(&local_comm.group);
-            let (head, theirs) = self.leaders_swap(&b, &u32s(&[group_ctx]), &mine)?;
+            let (head, theirs) = self.leaders_swap(b, &u32s(&[group_ctx]), &mine)?;
             let ctx = group_ctx.max(from_u32s(&head)[0]);
-            let remote = self.members(&theirs)?;
-            let overlap = remote
-                .iter()
-                .any(|m| local_comm.group.rank_of(*m).is_some());
-            verdict = u32s(&[ctx, overlap as u32]);
+            let (ours, remote) = (gpids(&mine)?, gpids(&theirs)?);
+            let overlap = remote.iter().any(|g| ours.contains(g));
+            let mut jobs = ours.iter().chain(&remote).map(|g| g.job);
+            let first = jobs.next();
+            let join = jobs.any(|j| Some(j) != first);
+            // Both leaders see both lists: the one of the lesser list accepts.
+            let acceptor = ours < remote;
+            verdict = u32s(&[ctx, overlap as u32, join as u32, acceptor as u32]);
             verdict.extend_from_slice(&theirs);
         }
         let verdict = self.bcast_bytes(local_comm, verdict, local_leader)?;
-        if verdict.len() < 8 {
+        if verdict.len() < 16 {
             return mpi_err!(Intern, "intercommunicator agreement of the wrong size");
         }
-        let head = from_u32s(&verdict[..8]);
+        let head = from_u32s(&verdict[..16]);
         if head[1] != 0 {
             return mpi_err!(
                 Comm,
                 "the local and remote groups of MPI_Intercomm_create overlap"
             );
         }
+        if head[2] != 0 {
+            return self.intercomm_join(local_comm, local_leader, head[3] != 0, |mine| {
+                let b = bridge.as_ref().expect("the leader's (checked above)");
+                Ok(self.leaders_swap(b, &[], mine)?.1)
+            });
+        }
         let ctx = self.take_contexts(head[0])?;
-        let remote = Arc::new(Group::new(self.members(&verdict[8..])?));
+        let remote = Arc::new(Group::new(self.members(&verdict[16..])?));
         Ok(Arc::new(Communicator::new_inter(
             ctx,
             local_comm.rank,

@@ -123,6 +123,17 @@ pub fn message(i: usize) -> Option<(MsgId, Owner)> {
     }
 }
 
+/// Whether a persistent or partitioned request of the communicator tagged `owner` is still
+/// there: it may start rounds on the communicator after its handle is freed (MPI-3.1
+/// §4.1.9), which may match messages queued now. (Tags are handle slots, which later
+/// communicators reuse: a stale one only makes this answer yes where no would do.)
+pub fn rounds_to_come(owner: Owner) -> bool {
+    TABLE.lock().iter().any(|e| match e {
+        Entry::Persistent { owner: o, .. } | Entry::Partitioned { owner: o, .. } => *o == owner,
+        _ => false,
+    })
+}
+
 /// Remove entry `i`; whether there was one.
 pub fn remove(i: usize) -> bool {
     TABLE.lock().remove(i).is_some()

@@ -518,6 +518,34 @@ impl World {
         Ok(())
     }
 
+    /// MPI_Abort(comm, code) as the application called it: says so on stderr in MPICH's
+    /// words (`Abort(C) ...: application called MPI_Abort(COMM, C)`, which MPICH's test
+    /// harness and other tools recognise as an abort, not as stray output; `name` is how
+    /// the caller names `comm`), then aborts. An intercommunicator's processes are its
+    /// remote group (those its ranks name, MPI-4.1 §7.6): under `-disable-auto-cleanup`
+    /// they end and the caller returns to go on, as MPICH does; otherwise (or when the
+    /// remote group holds processes of another job, which this launcher cannot name) the
+    /// job's part of both groups ends, the caller with them, as for an intracommunicator.
+    pub fn abort_called(&self, comm: Option<&Communicator>, code: i32, name: &str) {
+        let rank = comm.map_or(0, |c| c.rank);
+        super::logging::say(&format!(
+            "Abort({code}) on rank {}: application called MPI_Abort({name}, {code}) - process {rank}",
+            self.rank
+        ));
+        if let Some(c) = comm.filter(|c| c.is_inter() && !self.config.auto_cleanup) {
+            let remote = &c.peers.members;
+            if remote.iter().all(|&r| r < self.size) {
+                if let Some(ranks) = Self::ranges(remote.iter().copied()) {
+                    // SAFETY: fflush(NULL) flushes every C stdio stream; no pointer of ours.
+                    unsafe { libc::fflush(std::ptr::null_mut()) };
+                    self.pmi.abort(code, "", &ranks);
+                    return;
+                }
+            }
+        }
+        self.abort(comm, code, "MPI_Abort")
+    }
+
     /// MPI_Abort: tell the launcher, then leave with `code`. The job ends with it, unless
     /// the launcher runs with `-disable-auto-cleanup`: then it ends the ranks of `comm`
     /// (those of this job; None or a communicator holding them all: the whole job).
@@ -548,18 +576,24 @@ impl World {
         if mine.len() == self.size {
             return Vec::new();
         }
+        Self::ranges(mine.into_iter()).unwrap_or_default()
+    }
+
+    /// `ranks` (world ranks of this job) as sorted inclusive ranges; None when there are
+    /// none or too many ranges for a PMI line.
+    fn ranges(ranks: impl Iterator<Item = usize>) -> Option<Vec<(u32, u32)>> {
+        let mut mine: Vec<u32> = ranks.map(|r| r as u32).collect();
+        mine.sort_unstable();
+        mine.dedup();
         let mut ranges: Vec<(u32, u32)> = Vec::new();
-        for r in mine.into_iter().map(|r| r as u32) {
+        for r in mine {
             match ranges.last_mut() {
                 Some((_, b)) if *b + 1 == r => *b = r,
                 _ => ranges.push((r, r)),
             }
         }
         // A PMI line is short: a list too long for it aborts the whole job instead.
-        if ranges.len() > 200 {
-            return Vec::new();
-        }
-        ranges
+        (!ranges.is_empty() && ranges.len() <= 200).then_some(ranges)
     }
 
     // ------------------------------------------------------------ point-to-point

@@ -174,6 +174,68 @@ impl World {
         joined
     }
 
+    /// MPI_Intercomm_create between groups of more than one job (collective over both):
+    /// the members may not all know each other (a spawner's siblings and its children),
+    /// so the groups join as accept and connect join them — cards gathered, the leaders
+    /// swap them, the `acceptor` side's leader draws the link's secret, and each member
+    /// links to the processes it did not know — but with the leaders' exchange going
+    /// over the peer communicator (`swap`, run at `leader` only: sends this side's message
+    /// and returns the other's), which joins the leaders already.
+    pub(crate) fn intercomm_join(
+        &self,
+        local_comm: &Communicator,
+        leader: usize,
+        acceptor: bool,
+        swap: impl FnOnce(&[u8]) -> Result<Vec<u8>>,
+    ) -> Result<Arc<Communicator>> {
+        let side = if acceptor {
+            Side::Acceptor
+        } else {
+            Side::Connector
+        };
+        let bad = || {
+            Error::new(
+                ErrorClass::Intern,
+                "the remote leader's cards did not decode",
+            )
+        };
+        self.join_groups(local_comm, leader, side, |cards, ctx| {
+            if acceptor {
+                let secret = random();
+                let theirs = swap(
+                    &Answer {
+                        ctx,
+                        secret,
+                        cards: cards.clone(),
+                    }
+                    .encode(),
+                )?;
+                let offer = Offer::decode(&theirs).ok_or_else(bad)?;
+                Ok(Verdict::Joined {
+                    ctx: ctx.max(offer.ctx),
+                    secret,
+                    acceptors: cards,
+                    connectors: offer.cards,
+                })
+            } else {
+                let theirs = swap(
+                    &Offer {
+                        ctx,
+                        cards: cards.clone(),
+                    }
+                    .encode(),
+                )?;
+                let answer = Answer::decode(&theirs).ok_or_else(bad)?;
+                Ok(Verdict::Joined {
+                    ctx: ctx.max(answer.ctx),
+                    secret: answer.secret,
+                    acceptors: answer.cards,
+                    connectors: cards,
+                })
+            }
+        })
+    }
+
     /// MPI_Comm_disconnect (collective over both groups): what was sent on `comm` has
     /// arrived; the caller then frees it.
     pub fn comm_disconnect(&self, comm: &Communicator) -> Result<()> {

@@ -898,29 +898,23 @@ impl Pmi {
         }
     }
 
-    /// Asks the launcher to kill the whole job with exit status `code`; prints `msg` (if
-    /// not empty) to stderr first, like MPICH's PMI. Does not wait for an answer (there
-    /// is none) and does not exit: the caller exits right after.
+    /// Asks the launcher to kill the whole job with exit status `code`. `msg` (what
+    /// aborts, for PMI-2's abort message) is not printed: the caller has said what
+    /// happened (as MPICH's PMI prints nothing either). Does not wait for an answer
+    /// (there is none) and does not exit: the caller exits right after (or, when `ranks`
+    /// leaves it out, goes on).
     /// `ranks`: only those world ranks (see `Command::Abort`; our mpiexec alone is sent
     /// them, and only under `-disable-auto-cleanup`); empty for all.
     pub fn abort(&self, code: i32, msg: &str, ranks: &[(u32, u32)]) {
-        if !msg.is_empty() {
-            crate::runtime::logging::say(&format!(
-                "[{}] aborting {} (exit code {code}): {msg}",
-                self.rank,
-                if ranks.is_empty() {
-                    "job"
-                } else {
-                    "the communicator's ranks"
-                }
-            ));
-        }
         if let Backend::Wire2 { conn, raw } = &self.backend {
             // PMI-2's abort carries no exit code: the message says which it was.
             let m = Message::new("abort").with("isworld", "TRUE").with(
                 "msg",
-                &format!("rank {} aborted with exit code {code}", self.rank)
-                    .replace(|c: char| !c.is_ascii_graphic() && c != ' ', "_"),
+                &match msg {
+                    "" => format!("rank {} aborted with exit code {code}", self.rank),
+                    _ => format!("rank {} aborted with exit code {code} ({msg})", self.rank),
+                }
+                .replace(|c: char| !c.is_ascii_graphic() && c != ' ', "_"),
             );
             match conn.try_lock_for(Duration::from_millis(100)) {
                 Some(c) => {

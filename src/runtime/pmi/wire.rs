@@ -277,8 +277,9 @@ pub enum Command {
     /// `cmd=finalize`
     Finalize,
     /// `cmd=abort exitcode=N [ranks=A-B,C,…]` — no reply. `ranks` (railmpi's, sent only
-    /// to our mpiexec when it runs with `-disable-auto-cleanup`): the world ranks of the
-    /// aborted communicator, as sorted inclusive ranges; empty for the whole job.
+    /// to our mpiexec when it runs with `-disable-auto-cleanup`): the world ranks to end
+    /// (the aborted communicator's; an intercommunicator's remote group, without the
+    /// caller, which goes on), as sorted inclusive ranges; empty for the whole job.
     Abort {
         exitcode: i32,
         ranks: Vec<(u32, u32)>,
