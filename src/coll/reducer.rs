@@ -3,12 +3,13 @@
 //! MPI_NO_OP refused), and a user function run on the type's own layout. The C surface
 //! only finds the operation behind a handle and calls the application's function.
 
+use super::plan::CombineFn;
 use super::Reducer;
-use crate::datatype::Datatype;
+use crate::datatype::{Basic, Datatype};
 use crate::error::{Error, ErrorClass, Result};
 use crate::mpi_err;
 use crate::op::{self as ops, Op};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// An application's reduction function (MPI_Op_create), as the binding calls it.
 pub trait UserFunction: Send + Sync + 'static {
@@ -26,6 +27,29 @@ fn named<'t>(ty: &'t Datatype, derived: &'t str) -> &'t str {
         derived
     } else {
         &ty.name
+    }
+}
+
+/// Slots for the combining functions of the predefined operations, by operation and basic
+/// type: made once and shared, so a small MPI_Allreduce allocates nothing for its op.
+const OPS: usize = 16;
+const BASICS: usize = 64;
+static PREDEFINED: [[OnceLock<Arc<CombineFn>>; BASICS]; OPS] =
+    [const { [const { OnceLock::new() }; BASICS] }; OPS];
+
+fn predefined_combine(o: Op, basic: Basic) -> Arc<CombineFn> {
+    let make = || -> Arc<CombineFn> {
+        Arc::new(move |input: &[u8], inout: &mut [u8]| {
+            ops::apply_packed(o, basic, input, inout)
+                .map_err(|_| Error::new(ErrorClass::Op, "operation not defined on type"))
+        })
+    };
+    match PREDEFINED
+        .get(o as usize)
+        .and_then(|row| row.get(basic as usize))
+    {
+        Some(slot) => slot.get_or_init(make).clone(),
+        None => make(),
     }
 }
 
@@ -52,10 +76,7 @@ impl Reducer {
             Error::new(ErrorClass::Op, format!("{o:?} is not defined on {on}"))
         })?;
         Ok(Reducer {
-            combine: Arc::new(move |input: &[u8], inout: &mut [u8]| {
-                ops::apply_packed(o, basic, input, inout)
-                    .map_err(|_| Error::new(ErrorClass::Op, "operation not defined on type"))
-            }),
+            combine: predefined_combine(o, basic),
             commutative: true,
             elem: ty.size,
         })
