@@ -80,20 +80,10 @@ pub(crate) unsafe fn abort(comm: MPI_Comm, errorcode: c_int) -> c_int {
         MPI_COMM_SELF => "MPI_COMM_SELF".to_string(),
         _ => format!("comm={comm:#x}"),
     };
-    match crate::runtime::world() {
-        Some(w) => {
-            // An invalid communicator aborts the whole job: that is what can be done.
-            let c = super::handles::comm(comm).ok();
-            w.abort_called(c.as_deref(), errorcode, &name);
-            MPI_SUCCESS
-        }
-        None => {
-            crate::runtime::logging::say(&format!(
-                "Abort({errorcode}): application called MPI_Abort({name}, {errorcode})"
-            ));
-            std::process::exit(errorcode)
-        }
-    }
+    // An invalid communicator aborts the whole job: that is what can be done.
+    let c = super::handles::comm(comm).ok();
+    core::abort_called(c.as_deref(), errorcode, &name);
+    MPI_SUCCESS
 }
 
 pub(crate) unsafe fn query_thread(provided: *mut c_int) -> Result<()> {

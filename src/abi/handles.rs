@@ -496,18 +496,15 @@ pub fn datatype(h: MPI_Datatype) -> Result<TypeRef> {
     derived_datatype(h)
 }
 
-/// `datatype` for a point-to-point buffer of `count` elements: no elements need no type, so
-/// MPI_DATATYPE_NULL with count 0 is an empty message (MPICH checks the type only when
-/// count > 0; programs send empty notifications that way).
+/// `datatype` for a point-to-point buffer of `count` elements: MPI_DATATYPE_NULL with
+/// count 0 is an empty message (MPICH checks the type only when count > 0).
 #[inline]
 pub fn datatype_n(h: MPI_Datatype, count: usize) -> Result<TypeRef> {
-    if let Some(d) = builtin_types::lookup(h) {
-        return Ok(TypeRef::Builtin(d));
-    }
-    if count == 0 && h == MPI_DATATYPE_NULL {
-        return datatype(MPI_BYTE);
-    }
-    derived_datatype(h)
+    datatype(if count == 0 && h == MPI_DATATYPE_NULL {
+        MPI_BYTE
+    } else {
+        h
+    })
 }
 
 /// `datatype` for derived types (out of line: the predefined ones are the hot path).

@@ -162,6 +162,22 @@ pub fn finalized() -> bool {
     USERS.lock().world_model == 2
 }
 
+/// MPI_Abort(`comm`, `code`) as the application called it (`name`: how it names `comm`):
+/// the runtime's abort (`World::abort_called`), or before MPI_Init / after MPI_Finalize
+/// MPICH's words and the process's exit with `code`. Returns only where the runtime ends
+/// another group than the caller's.
+pub fn abort_called(comm: Option<&crate::comm::Communicator>, code: i32, name: &str) {
+    match world::world() {
+        Some(w) => w.abort_called(comm, code, name),
+        None => {
+            super::logging::say(&format!(
+                "Abort({code}): application called MPI_Abort({name}, {code})"
+            ));
+            std::process::exit(code)
+        }
+    }
+}
+
 /// MPI_Finalize: `first` runs while MPI is still fully usable (the attribute delete
 /// callbacks of MPI_COMM_SELF and MPI_COMM_WORLD, MPI-3.1 §8.7.1), then buffered sends
 /// drain; sessions still open keep the runtime (their communicators go on working, and
