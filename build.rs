@@ -124,7 +124,7 @@ fn fortran_pmpi(manifest: &std::path::Path) -> Vec<String> {
 /// The standard ABI's `PMPI_X` entry points (src/abi_std: generated and by hand).
 fn abi_std_pmpi(manifest: &std::path::Path) -> Vec<String> {
     let mut out = Vec::new();
-    for file in ["entry_points.rs", "extra.rs", "fortran.rs"] {
+    for file in ["entry_points.rs", "extra.rs", "fortran.rs", "removed.rs"] {
         let path = manifest.join("src/abi_std").join(file);
         let text =
             fs::read_to_string(&path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));

@@ -13,6 +13,7 @@ STD_ABI_OUT=$BUILD/c_tests_abi
 STD_ABI_MPICH5=${BENCH_MPICH5_VENV:-/var/cache/railmpi-bench/mpich5}
 
 # Programs and the ranks each runs with ("prog:n"); io ones get a directory argument.
+# abi_removed calls the MPI-1 procedures MPI-3.0 removed, which both libraries export.
 # Left out: those that compare MPICH's constants (abi_constants, bsend's
 # MPI_BSEND_OVERHEAD, request_errors' NULL status, which is MPI_STATUS_IGNORE here), call
 # what MPI-4 removed (mpi_misc: MPI_Errhandler_create; dtype_*: MPI_LB/MPI_UB; io_basic:
@@ -29,7 +30,7 @@ rma_remote_done:3 rma_shared:3 rma_zero_acc:3 selfsend:2 session_only:3 ssend:2
 thread_multiple:2 topo_cart:4 topo_graph:4 truncate:2 waitsome:3 wildcard:3
 io_atomic:3 io_large_count:2 io_pointers:3 io_views:2 attr_copy_err:3 attr_keyvals:3
 coll_move:4 coll_nb:3 coll_reduce:3 errh_inherit:3 grequest:2 grp_errors:3 intercomm_coll:4
-intercomm_ops:4 large_count_coll:2 rma_errors:3 sessions:3 session_reinit:3"
+intercomm_ops:4 large_count_coll:2 rma_errors:3 sessions:3 session_reinit:3 abi_removed:2"
 
 # Those also built with MPICH 5.0.2's mpicc_abi: a cross-section (its header's values,
 # handles and status layout in every kind of call), to keep the run short. (grequest is
@@ -37,7 +38,7 @@ intercomm_ops:4 large_count_coll:2 rma_errors:3 sessions:3 session_reinit:3"
 STD_ABI_MPICH5_PROGS="hello:3 abi_handles:2 abi_fortran_info:2 ring:4 coll_basic:4 coll_neighbor:4 coll_reduce:3 comm:4
 dtype_integer16:3 dtype_p2p:2 errh_inherit:3 grp_ops:3 info:2 intercomm_create:4 mpi41_misc:3
 mpi_t:2 mprobe:3 partitioned:2 persistent_coll:3 rma_ops:3 rma_shared:3 sessions:3
-session_reinit:3 topo_cart:4 waitsome:3 wildcard:3 attr_keyvals:3 io_pointers:3"
+session_reinit:3 topo_cart:4 waitsome:3 wildcard:3 attr_keyvals:3 io_pointers:3 abi_removed:2"
 
 # std_abi_build CC OUTDIR SRC_DIR PROGS...: compile each program with CC.
 std_abi_build() {

@@ -11,12 +11,15 @@
 //! - `extra`: what is written by hand (attribute values, the ABI's own calls, handle
 //!   conversions);
 //! - `fortran`: what a Fortran binding over this ABI registers (MPI_Abi_set_fortran_info,
-//!   _booleans) and reads back.
+//!   _booleans) and reads back;
+//! - `removed`: the MPI-1 procedures MPI-3.0 removed, which MPICH 5's libmpi_abi.so.1 still
+//!   exports (each its replacement).
 
 pub mod callbacks;
 pub mod convert;
 pub mod entry_points;
 pub mod extra;
 pub mod fortran;
+pub mod removed;
 pub mod types;
 pub mod values;
