@@ -462,6 +462,9 @@ impl World {
         connectors: Vec<Card>,
         listener: TcpListener,
     ) -> Result<Arc<Communicator>> {
+        // Another thread's disconnect closes no link from here until the intercommunicator
+        // is known to be in use (`Peers::joined`).
+        let _pin = self.peers.pin();
         let (na, theirs) = match side {
             Side::Acceptor => (0, &connectors),
             Side::Connector => (acceptors.len(), &acceptors),
@@ -524,12 +527,14 @@ impl World {
             remote = theirs.len(),
             "an intercommunicator joins two groups"
         );
-        Ok(Arc::new(Communicator::new_inter(
+        let inter = Arc::new(Communicator::new_inter(
             ctx,
             comm.rank,
             comm.group.clone(),
             Arc::new(Group::new(remote)),
-        )))
+        ));
+        self.peers.joined(&inter);
+        Ok(inter)
     }
 }
 
