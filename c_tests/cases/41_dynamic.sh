@@ -48,6 +48,9 @@ for n in 1 2 3; do
     CASE_EXPECT="^ok dyn_spawn spawn " run_case "dyn_spawn.spawn.n$n" 0 $MPIEXEC -n "$n" "$CT/dyn_spawn" spawn
 done
 CASE_EXPECT="^ok dyn_spawn threads " run_case "dyn_spawn.threads.n2" 0 $MPIEXEC -n 2 "$CT/dyn_spawn" threads
+# Two threads of each rank spawning at once from duplicates of MPI_COMM_WORLD (MPICH's
+# threads/spawn/th_taskmanager): the parents' two agreements overlap on every parent.
+CASE_EXPECT="^ok dyn_spawn threads_dup " run_case "dyn_spawn.threads_dup.n2" 0 $MPIEXEC -n 2 "$CT/dyn_spawn" threads_dup
 CASE_EXPECT="^ok dyn_spawn missing " run_case "dyn_spawn.missing.n2" 0 $MPIEXEC -n 2 "$CT/dyn_spawn" missing
 CASE_EXPECT="^ok dyn_spawn refused " run_case "dyn_spawn.refused.singleton" 0 "$CT/dyn_spawn" refused
 # MPI_Intercomm_create between a job and the children one of its ranks spawned: the

@@ -13,6 +13,9 @@
  *                        MPI_COMM_SELF at once, as mpi4py.futures' executors do: each
  *                        intercommunicator must carry its own traffic (their contexts
  *                        agreed apart), 256 KiB each way, every byte checked
+ *   dyn_spawn threads_dup (MPI_THREAD_MULTIPLE, 2+ ranks) two threads spawn a child each
+ *                        from their own duplicates of MPI_COMM_WORLD at once, 8 times; rank
+ *                        0 exchanges with the children as in `threads`, all disconnect
  *   dyn_spawn hosts ADDR across hosts (our mpiexec, 1 rank per host): 4 children go
  *                        round the job's hosts (every parent's host has children, every
  *                        child is on a parent's host) and exercise the intercommunicator;
@@ -120,18 +123,23 @@ static char *self_path;
 
 static pthread_barrier_t both;
 
-/* One of `threads`' two: spawn a child from MPI_COMM_SELF, then ROUNDS exchanges in which
- * both threads have their receive posted before either child answers (two
- * intercommunicators on one context would cross their answers). */
-static void *spawn_thread(void *arg)
+/* Spawn a `thread` child from `from` (root 0) with `seed`; the intercommunicator. */
+static MPI_Comm spawn_echo_child(MPI_Comm from, int seed)
 {
-    int seed = 1000 + (int)(intptr_t)arg * 100;
     char num[16];
     snprintf(num, sizeof num, "%d", seed);
     char *args[] = {"thread", num, NULL};
     MPI_Comm ic;
-    CHECK_MPI(MPI_Comm_spawn(self_path, args, 1, MPI_INFO_NULL, 0, MPI_COMM_SELF, &ic,
+    CHECK_MPI(MPI_Comm_spawn(self_path, args, 1, MPI_INFO_NULL, 0, from, &ic,
                              MPI_ERRCODES_IGNORE));
+    return ic;
+}
+
+/* ROUNDS exchanges with a `thread` child in which both threads have their receive posted
+ * before either child answers (two intercommunicators on one context would cross their
+ * answers). */
+static void echo_child(MPI_Comm ic, int seed)
+{
     unsigned char *out = malloc(TBIG), *in = malloc(TBIG);
     for (int r = 0; r < ROUNDS; r++) {
         MPI_Request rq;
@@ -144,7 +152,38 @@ static void *spawn_thread(void *arg)
     }
     free(out);
     free(in);
+}
+
+/* One of `threads`' two: spawn a child from MPI_COMM_SELF and echo with it. */
+static void *spawn_thread(void *arg)
+{
+    int seed = 1000 + (int)(intptr_t)arg * 100;
+    MPI_Comm ic = spawn_echo_child(MPI_COMM_SELF, seed);
+    echo_child(ic, seed);
     CHECK_MPI(MPI_Comm_disconnect(&ic));
+    return NULL;
+}
+
+/* One of `threads_dup`'s two (MPICH's threads/spawn/th_taskmanager): DUP_ROUNDS times,
+ * spawn a child from this thread's duplicate of MPI_COMM_WORLD, at once with the other
+ * thread from the other duplicate; rank 0 echoes with it, and all disconnect. The two
+ * agreements of a round run on every parent at once: were both intercommunicators given
+ * one context, their traffic (the disconnects' barriers among the parents included) would
+ * cross. */
+#define DUP_ROUNDS 8
+static MPI_Comm world_dup[2];
+
+static void *spawn_dup_thread(void *arg)
+{
+    int t = (int)(intptr_t)arg, wrank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
+    for (int round = 0; round < DUP_ROUNDS; round++) {
+        int seed = 3000 + t * 100 + round * 20;
+        MPI_Comm ic = spawn_echo_child(world_dup[t], seed);
+        if (wrank == 0)
+            echo_child(ic, seed);
+        CHECK_MPI(MPI_Comm_disconnect(&ic));
+    }
     return NULL;
 }
 
@@ -290,6 +329,19 @@ int main(int argc, char **argv)
                   "pthread_create");
         for (int i = 0; i < 2; i++)
             pthread_join(t[i], NULL);
+    } else if (!strcmp(mode, "threads_dup")) {
+        CHECK(provided == MPI_THREAD_MULTIPLE, "MPI_THREAD_MULTIPLE");
+        pthread_t t[2];
+        pthread_barrier_init(&both, NULL, 2);
+        for (int i = 0; i < 2; i++)
+            CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &world_dup[i]));
+        for (int i = 0; i < 2; i++)
+            CHECK(pthread_create(&t[i], NULL, spawn_dup_thread, (void *)(intptr_t)i) == 0,
+                  "pthread_create");
+        for (int i = 0; i < 2; i++)
+            pthread_join(t[i], NULL);
+        for (int i = 0; i < 2; i++)
+            CHECK_MPI(MPI_Comm_free(&world_dup[i]));
     } else if (!strcmp(mode, "hosts")) {
         CHECK(argc == 3, "usage: dyn_spawn hosts ADDR");
         char mine[256] = {0}, *parents = calloc(wsize, 256), *kids = calloc(4, 256);

@@ -1,5 +1,6 @@
-//! Context ids: how many communicators a process may hold, and the id space of the
-//! agreements that run over part of a parent's members or alongside other agreements
+//! Context ids: how many communicators a process may hold, the ids this process holds of
+//! the space agreed over whole parents (`Contexts`; `runtime::contexts`), and the id space of
+//! the agreements that run over part of a parent's members or alongside other agreements
 //! (MPI_Comm_create_group, MPI_Comm_idup; `runtime::comms`, `runtime::idup`).
 
 use parking_lot::Mutex;
@@ -100,17 +101,130 @@ impl GroupContexts {
     }
 }
 
+/// The first id of the space `World::new_context` agrees on (below: MPI_COMM_WORLD's 0 and
+/// MPI_COMM_SELF's 2). Its ids are multiples of 4, each the first of a block of four: a
+/// communicator's point-to-point and collective contexts, and an intercommunicator's local
+/// intracommunicator's two.
+pub const CTX_FIRST_FREE: u32 = 4;
+
+/// The ids of that space this process holds, and the next it would propose.
+///
+/// An agreement takes the maximum of its members' proposals, and each proposal is held
+/// here as it is made, so that one process never proposes the same id twice. That alone
+/// does not keep agreements running at once in different threads apart: in X = {P, Q} and
+/// Y = {P, R}, Q and R may propose the same id M, above P's proposals, and P would take M
+/// twice. So the agreed id must also be free at every member: each takes it here if it is
+/// (`Claim::take`), and the members retry above it unless all could. Where no member runs
+/// agreements concurrently (no MPI_THREAD_MULTIPLE), the agreed id is always free: it is at
+/// least each member's own proposal, which is above every id the member holds, so that check
+/// is skipped (`World::agree_context`).
+pub(crate) struct Contexts {
+    /// Where this process's next proposal starts: above every id it has held.
+    next: u32,
+    /// Ids of live communicators and of agreements in flight (their proposal, or the
+    /// agreed id each took).
+    held: BTreeSet<u32>,
+}
+
+static CONTEXTS: Mutex<Contexts> = Mutex::new(Contexts {
+    next: CTX_FIRST_FREE,
+    held: BTreeSet::new(),
+});
+
+fn main_space(c: u32) -> bool {
+    (CTX_FIRST_FREE..GROUP_CTX_FIRST).contains(&c) && c.is_multiple_of(4)
+}
+
+impl Contexts {
+    /// A proposal at or above `floor`, held; None once the space is spent. Every id held
+    /// is below `next` (taking one moves `next` above it), so the proposal is free.
+    fn propose(&mut self, floor: u32) -> Option<u32> {
+        let c = self.next.max(floor.checked_next_multiple_of(4)?);
+        if !main_space(c) {
+            return None;
+        }
+        let free = self.held.insert(c);
+        debug_assert!(free, "a proposal below `next`");
+        self.next = c + 4;
+        Some(c)
+    }
+
+    /// Take the agreed id `c` if free here.
+    fn take(&mut self, c: u32) -> bool {
+        if !main_space(c) {
+            return false;
+        }
+        self.next = self.next.max(c + 4);
+        self.held.insert(c)
+    }
+
+    fn release(&mut self, c: u32) {
+        if main_space(c) {
+            self.held.remove(&c);
+        }
+    }
+}
+
+/// An id of `World::new_context`'s space held by this process: a proposal, or the agreed id
+/// of a communicator being made. Dropped, it is free here again; `keep` hands it to the
+/// communicator, which frees it when it goes (`dropped`).
+#[derive(Debug)]
+pub struct Claim(u32);
+
+impl Claim {
+    /// This process's proposal for an agreement whose ids must be at least `floor`:
+    /// `NO_ROOM` (holding nothing) when it may not create another communicator or the
+    /// space is spent.
+    pub fn propose(floor: u32) -> Claim {
+        let c = match room() {
+            true => CONTEXTS.lock().propose(floor),
+            false => None,
+        };
+        Claim(c.unwrap_or(NO_ROOM))
+    }
+
+    /// The agreed id `c`, taken here; None if this process holds it already (for another
+    /// communicator or another agreement in flight).
+    pub fn take(c: u32) -> Option<Claim> {
+        // No Claim made otherwise: dropped, it would free `c`, which is someone else's.
+        let took = CONTEXTS.lock().take(c);
+        if took {
+            Some(Claim(c))
+        } else {
+            None
+        }
+    }
+
+    pub fn ctx(&self) -> u32 {
+        self.0
+    }
+
+    /// The id, now the communicator's that is made on it.
+    pub fn keep(self) -> u32 {
+        let c = self.0;
+        std::mem::forget(self);
+        c
+    }
+}
+
+impl Drop for Claim {
+    fn drop(&mut self) {
+        CONTEXTS.lock().release(self.0);
+    }
+}
+
 /// A communicator was made.
 pub(super) fn made() {
     LIVE.fetch_add(1, Ordering::Relaxed);
 }
 
-/// The communicator on context `ctx` is gone: one fewer, and an id of the agreements' space
-/// is free here again.
+/// The communicator on context `ctx` is gone: one fewer, and its id is free here again.
 pub(super) fn dropped(ctx: u32) {
     LIVE.fetch_sub(1, Ordering::Relaxed);
     if (GROUP_CTX_FIRST..NO_ROOM).contains(&ctx) {
         GROUP_CTXS.lock().release(ctx, 1);
+    } else if main_space(ctx) {
+        CONTEXTS.lock().release(ctx);
     }
 }
 
@@ -147,6 +261,51 @@ mod tests {
         assert_eq!(g.lowest_free(20, 1), 24);
         g.release(20, 2);
         assert_eq!(g.lowest_free(20, 2), 20);
+    }
+
+    #[test]
+    fn proposals_are_held_and_agreed_ids_taken_once() {
+        let mut c = Contexts {
+            next: CTX_FIRST_FREE,
+            held: BTreeSet::new(),
+        };
+        // Two agreements at once on this process propose different ids.
+        let (x, y) = (c.propose(0).unwrap(), c.propose(0).unwrap());
+        assert_eq!((x, y), (4, 8));
+        // Both agree on 20 (the proposals of other members): only one may take it.
+        c.release(x);
+        assert!(c.take(20));
+        c.release(y);
+        assert!(!c.take(20));
+        // The loser retries above it: never at or below an id it has held.
+        assert_eq!(c.propose(24).unwrap(), 24);
+        assert_eq!(c.propose(0).unwrap(), 28);
+        // A floor between multiples of 4 rounds up; an id taken moves proposals above it.
+        assert_eq!(c.propose(33).unwrap(), 36);
+        assert!(c.take(60));
+        assert_eq!(c.propose(0).unwrap(), 64);
+        assert!(!c.take(36) && c.take(40));
+        // Freed, an id may be taken again (when an agreement settles on it).
+        c.release(20);
+        assert!(c.take(20));
+        // Ids outside the space are never taken, and the space's end is refused.
+        assert!(!c.take(2) && !c.take(GROUP_CTX_FIRST) && !c.take(21));
+        assert_eq!(c.propose(GROUP_CTX_FIRST - 4), Some(GROUP_CTX_FIRST - 4));
+        assert_eq!(c.propose(0), None);
+    }
+
+    #[test]
+    fn claims_free_their_ids_unless_kept() {
+        // Far above what other tests' agreements take.
+        let c = 1 << 29;
+        let claim = Claim::take(c).expect("free");
+        assert!(Claim::take(c).is_none());
+        drop(claim);
+        let kept = Claim::take(c).expect("free again").keep();
+        assert!(Claim::take(c).is_none());
+        let comm = Communicator::new(kept, 0, Arc::new(Group::new(vec![0])));
+        drop(comm);
+        assert!(Claim::take(c).is_some());
     }
 
     #[test]

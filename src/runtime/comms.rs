@@ -66,7 +66,7 @@ impl World {
         let ctx = self.new_context(parent)?;
         Ok(group
             .rank_of(self.rank)
-            .map(|r| Arc::new(Communicator::new(ctx, r, group))))
+            .map(|r| Arc::new(Communicator::new(ctx.keep(), r, group))))
     }
 
     /// MPI_Comm_create_group: collective over the members of `group` only (a subset of
@@ -212,7 +212,11 @@ impl World {
         } else {
             Arc::new(Group::new(parent.group.members[..n].to_vec()))
         };
-        Ok(Some(Arc::new(Communicator::new(ctx, parent.rank, group))))
+        Ok(Some(Arc::new(Communicator::new(
+            ctx.keep(),
+            parent.rank,
+            group,
+        ))))
     }
 
     /// Allgather of byte strings of any length (collective over `comm`): everyone's, in

@@ -2,8 +2,10 @@
 //! intercommunicator forms of MPI_Comm_split and MPI_Comm_create. The two groups agree
 //! through their leaders: each group agrees within itself (on its local
 //! intracommunicator), the leaders swap the result, and each broadcasts what it received.
-//! Context ids are agreed over both groups, so no member of either uses them yet.
+//! Context ids are agreed over both groups that way (`runtime::contexts`), so no member of
+//! either uses them yet.
 
+use super::contexts::{Across, Line};
 use super::dynamic::Gpid;
 use super::World;
 use crate::coll::{self, CollTransport};
@@ -166,17 +168,15 @@ impl World {
         local_leader: usize,
         bridge: Option<Bridge>,
     ) -> Result<Arc<Communicator>> {
-        let group_ctx = self.group_max_ctx(local_comm)?;
-        // The leader's verdict: [ctx, overlapping groups, join, acceptor side] and then
-        // the remote members.
+        // The leader's verdict: [overlapping groups, join, acceptor side] and then the
+        // remote members.
         let mut verdict = Vec::new();
         if local_comm.rank == local_leader {
             let Some(b) = &bridge else {
                 return mpi_err!(Intern, "the local leader needs its peer communicator");
             };
             let mine = self.member_bytes(&local_comm.group);
-            let (head, theirs) = self.leaders_swap(b, &u32s(&[group_ctx]), &mine)?;
-            let ctx = group_ctx.max(from_u32s(&head)[0]);
+            let (_, theirs) = self.leaders_swap(b, &[], &mine)?;
             let (ours, remote) = (gpids(&mine)?, gpids(&theirs)?);
             let overlap = remote.iter().any(|g| ours.contains(g));
             let mut jobs = ours.iter().chain(&remote).map(|g| g.job);
@@ -184,30 +184,50 @@ impl World {
             let join = jobs.any(|j| Some(j) != first);
             // Both leaders see both lists: the one of the lesser list accepts.
             let acceptor = ours < remote;
-            verdict = u32s(&[ctx, overlap as u32, join as u32, acceptor as u32]);
+            verdict = u32s(&[overlap as u32, join as u32, acceptor as u32]);
             verdict.extend_from_slice(&theirs);
         }
         let verdict = self.bcast_bytes(local_comm, verdict, local_leader)?;
-        if verdict.len() < 16 {
+        if verdict.len() < 12 {
             return mpi_err!(Intern, "intercommunicator agreement of the wrong size");
         }
-        let head = from_u32s(&verdict[..16]);
-        if head[1] != 0 {
+        let head = from_u32s(&verdict[..12]);
+        if head[0] != 0 {
             return mpi_err!(
                 Comm,
                 "the local and remote groups of MPI_Intercomm_create overlap"
             );
         }
-        if head[2] != 0 {
-            return self.intercomm_join(local_comm, local_leader, head[3] != 0, |mine| {
+        if head[1] != 0 {
+            return self.intercomm_join(local_comm, local_leader, head[2] != 0, |mine| {
                 let b = bridge.as_ref().expect("the leader's (checked above)");
                 Ok(self.leaders_swap(b, &[], mine)?.1)
             });
         }
-        let ctx = self.take_contexts(head[0])?;
-        let remote = Arc::new(Group::new(self.members(&verdict[16..])?));
+        // The context, agreed by both groups, the leaders exchanging each round's result.
+        let mut line = |mine: [u8; 8]| -> Result<[u8; 8]> {
+            let b = bridge.as_ref().expect("the leader's (checked above)");
+            let (peer, peer_comm) = (b.remote_leader, b.peer_comm);
+            let mut theirs = [0u8; 8];
+            self.sendrecv_on(
+                peer_comm.ctx,
+                peer_comm,
+                peer,
+                &mine,
+                peer,
+                &mut theirs,
+                b.tag,
+            )?;
+            Ok(theirs)
+        };
+        let across = Across {
+            root: local_leader,
+            line: (local_comm.rank == local_leader).then_some(&mut line as &mut Line),
+        };
+        let ctx = self.agree_context(local_comm, Some(across), false)?;
+        let remote = Arc::new(Group::new(self.members(&verdict[12..])?));
         Ok(Arc::new(Communicator::new_inter(
-            ctx,
+            ctx.keep(),
             local_comm.rank,
             local_comm.group.clone(),
             remote,
@@ -253,7 +273,7 @@ impl World {
             false => remote.size() + inter.rank,
         };
         Ok(Arc::new(Communicator::new(
-            ctx,
+            ctx.keep(),
             rank,
             Arc::new(Group::new(all)),
         )))
@@ -297,7 +317,7 @@ impl World {
         };
         let remote_group = inter.remote_group().expect("an intercommunicator");
         Ok(Some(Arc::new(Communicator::new_inter(
-            ctx,
+            ctx.keep(),
             rank,
             pick(mine, &inter.group),
             pick(remote, remote_group),
@@ -317,7 +337,7 @@ impl World {
         let remote = self.members(&theirs)?;
         match group.rank_of(self.rank) {
             Some(rank) if !remote.is_empty() => Ok(Some(Arc::new(Communicator::new_inter(
-                ctx,
+                ctx.keep(),
                 rank,
                 group,
                 Arc::new(Group::new(remote)),

@@ -3,6 +3,7 @@
 pub mod bsend;
 pub mod comms;
 pub mod config;
+pub mod contexts;
 pub mod dynamic;
 pub mod env;
 pub mod errhandler;

@@ -17,7 +17,7 @@ use crate::pt2pt::{
 };
 use crate::registration::{Registry, RegistryConfig, StatsSnapshot};
 use crate::sys::cpu;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use std::sync::{Arc, OnceLock};
 
 pub struct World {
@@ -36,8 +36,6 @@ pub struct World {
     pub peers: super::dynamic::Peers,
     /// The intercommunicator to the job that spawned this one (MPI_Comm_get_parent).
     pub parent: OnceLock<Arc<Communicator>>,
-    /// Next context id this process would propose (see `new_context`).
-    next_ctx: AtomicU32,
     pub main_thread: std::thread::ThreadId,
     /// The program asked for MPI_THREAD_MULTIPLE (otherwise calls are serialised by it).
     pub thread_level_multiple: bool,
@@ -111,7 +109,6 @@ pub fn finalized() -> bool {
 
 const CTX_WORLD: u32 = 0;
 const CTX_SELF: u32 = 2;
-const CTX_FIRST_FREE: u32 = 4;
 
 impl World {
     /// MPI_Init: connect to the launcher, build the rail and the engine.
@@ -356,7 +353,6 @@ impl World {
             )),
             peers,
             parent: OnceLock::new(),
-            next_ctx: AtomicU32::new(CTX_FIRST_FREE),
             main_thread: std::thread::current().id(),
             oversubscribed,
             fan_in: AtomicBool::new(false),
@@ -889,41 +885,8 @@ impl World {
 
     // ------------------------------------------------------------ communicators
 
-    /// Agree on a fresh context id among the members of `parent` (collective; over both
-    /// groups of an intercommunicator). The id and the three above it are then taken: an
-    /// intercommunicator made on it uses `ctx + 2` for its local intracommunicator.
-    pub fn new_context(&self, parent: &Communicator) -> Result<u32> {
-        let ctx = self.group_max_ctx(parent.local_comm())?;
-        let ctx = match parent.is_inter() {
-            true => ctx.max(self.swap_u32(parent, ctx)?),
-            false => ctx,
-        };
-        self.take_contexts(ctx)
-    }
-
-    /// The ids from `ctx` to `ctx + 3` are taken here (every process that agreed on `ctx`
-    /// calls this).
-    pub(super) fn take_contexts(&self, ctx: u32) -> Result<u32> {
-        let ctx = crate::comm::context::agreed(ctx)?;
-        self.next_ctx.fetch_max(ctx + 4, Ordering::AcqRel);
-        Ok(ctx)
-    }
-
-    /// The highest context id `comm`'s members propose (an intracommunicator). Each
-    /// proposal is reserved as it is made, so that threads agreeing on contexts at once
-    /// (mpi4py.futures' executors each spawn from MPI_COMM_SELF in a thread of their own)
-    /// never propose the same one: on MPI_COMM_SELF, where the other side starts low, the
-    /// agreed contexts of two such calls then differ.
-    pub(super) fn group_max_ctx(&self, comm: &Communicator) -> Result<u32> {
-        let mine = match crate::comm::room() {
-            true => self.next_ctx.fetch_add(4, Ordering::AcqRel),
-            false => crate::comm::NO_ROOM,
-        };
-        self.runtime_max(comm, mine, self.fan_in_for(comm))
-    }
-
     pub fn comm_dup(&self, parent: &Communicator) -> Result<Arc<Communicator>> {
-        let ctx = self.new_context(parent)?;
+        let ctx = self.new_context(parent)?.keep();
         let (rank, group) = (parent.rank, parent.group.clone());
         Ok(Arc::new(match parent.remote_group() {
             Some(remote) => Communicator::new_inter(ctx, rank, group, remote.clone()),
@@ -965,7 +928,7 @@ impl World {
             .position(|&r| r == parent.rank)
             .expect("own color");
         Ok(Some(Arc::new(Communicator::new(
-            ctx,
+            ctx.keep(),
             rank,
             Arc::new(Group::new(members)),
         ))))

@@ -3,12 +3,14 @@
 //!
 //! ```text
 //! card    job u64 | rank u32 | family u8 (4, 6) | ip [16] | port u16 | host len u8 | host [63]
-//! offer   ctx u32 | n u32 | n cards                     connector's root → acceptor's root
-//! answer  ctx u32 | secret [32] | n u32 | n cards       acceptor's root → connector's root
-//! verdict ok u8 = 1 | ctx u32 | secret [32] | na u32 | nc u32 | nc cards | na cards
-//!         ok u8 = 0 | class u8 | message                a root's failure, to its group
+//! offer   n u32 | n cards                     connector's root → acceptor's root
+//! answer  secret [32] | n u32 | n cards       acceptor's root → connector's root
+//! verdict ok u8 = 1 | secret [32] | na u32 | nc u32 | nc cards | na cards
+//!         ok u8 = 0 | class u8 | message      a root's failure, to its group
+//! round   [8]                                 a root's part of a context agreement's round
 //! ```
-//! All little-endian.
+//! All little-endian. The context id is agreed after the verdict, the roots exchanging
+//! each round of the agreement (`runtime::contexts`) on the same connection.
 
 use super::Gpid;
 use crate::fabric::tcp::Secret;
@@ -117,52 +119,47 @@ fn put_cards(v: &mut Vec<u8>, cards: &[Card]) {
     }
 }
 
-/// The connector group's cards and its context proposal.
+/// The connector group's cards.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Offer {
-    pub ctx: u32,
     pub cards: Vec<Card>,
 }
 
 impl Offer {
     pub fn encode(&self) -> Vec<u8> {
-        let mut v = self.ctx.to_le_bytes().to_vec();
+        let mut v = Vec::new();
         put_cards(&mut v, &self.cards);
         v
     }
     pub fn decode(b: &[u8]) -> Option<Offer> {
         let mut r = Reader(b);
-        let ctx = r.u32()?;
         let n = r.u32()?;
         let cards = r.cards(n)?;
         r.end()?;
-        Some(Offer { ctx, cards })
+        Some(Offer { cards })
     }
 }
 
-/// The acceptor group's cards, the context both take and the link's secret.
+/// The acceptor group's cards and the link's secret.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Answer {
-    pub ctx: u32,
     pub secret: Secret,
     pub cards: Vec<Card>,
 }
 
 impl Answer {
     pub fn encode(&self) -> Vec<u8> {
-        let mut v = self.ctx.to_le_bytes().to_vec();
-        v.extend_from_slice(&self.secret);
+        let mut v = self.secret.to_vec();
         put_cards(&mut v, &self.cards);
         v
     }
     pub fn decode(b: &[u8]) -> Option<Answer> {
         let mut r = Reader(b);
-        let ctx = r.u32()?;
         let secret = r.secret()?;
         let n = r.u32()?;
         let cards = r.cards(n)?;
         r.end()?;
-        Some(Answer { ctx, secret, cards })
+        Some(Answer { secret, cards })
     }
 }
 
@@ -170,7 +167,6 @@ impl Answer {
 #[derive(Debug, PartialEq, Eq)]
 pub enum Verdict {
     Joined {
-        ctx: u32,
         secret: Secret,
         acceptors: Vec<Card>,
         connectors: Vec<Card>,
@@ -183,13 +179,11 @@ impl Verdict {
     pub fn encode(&self) -> Vec<u8> {
         match self {
             Verdict::Joined {
-                ctx,
                 secret,
                 acceptors,
                 connectors,
             } => {
                 let mut v = vec![1u8];
-                v.extend_from_slice(&ctx.to_le_bytes());
                 v.extend_from_slice(secret);
                 v.extend_from_slice(&(acceptors.len() as u32).to_le_bytes());
                 put_cards(&mut v, connectors);
@@ -210,7 +204,6 @@ impl Verdict {
         let mut r = Reader(b);
         match r.u8()? {
             1 => {
-                let ctx = r.u32()?;
                 let secret = r.secret()?;
                 let na = r.u32()?;
                 let nc = r.u32()?;
@@ -218,7 +211,6 @@ impl Verdict {
                 let acceptors = r.cards(na)?;
                 r.end()?;
                 Some(Verdict::Joined {
-                    ctx,
                     secret,
                     acceptors,
                     connectors,
@@ -255,20 +247,15 @@ mod tests {
     fn messages_round_trip() {
         let a = vec![card(0, "10.0.0.1:4000", "a"), card(1, "[::1]:5", "b")];
         let c = vec![card(7, "127.0.0.1:1", &"h".repeat(80))];
-        let offer = Offer {
-            ctx: 12,
-            cards: c.clone(),
-        };
+        let offer = Offer { cards: c.clone() };
         let got = Offer::decode(&offer.encode()).unwrap();
         assert_eq!(got.cards[0].host.len(), HOST, "long host names are cut");
         let answer = Answer {
-            ctx: 16,
             secret: [3; 32],
             cards: a.clone(),
         };
         assert_eq!(Answer::decode(&answer.encode()), Some(answer));
         let v = Verdict::Joined {
-            ctx: 16,
             secret: [4; 32],
             acceptors: a,
             connectors: vec![card(7, "127.0.0.1:1", "c")],
@@ -284,7 +271,6 @@ mod tests {
     #[test]
     fn bad_bytes_are_refused() {
         let offer = Offer {
-            ctx: 1,
             cards: vec![card(0, "10.0.0.1:4000", "a")],
         }
         .encode();
@@ -294,7 +280,7 @@ mod tests {
         long.push(0);
         assert!(Offer::decode(&long).is_none());
         let mut lying = offer.clone();
-        lying[4..8].copy_from_slice(&u32::MAX.to_le_bytes());
+        lying[0..4].copy_from_slice(&u32::MAX.to_le_bytes());
         assert!(Offer::decode(&lying).is_none());
         // A bad address family, a host length past its field.
         let mut b = card(0, "10.0.0.1:4000", "a").encode();

@@ -5,11 +5,13 @@ use super::card::{Answer, Card, Offer, Verdict, CARD};
 use super::port::{self, read_frame, write_frame, MAX_FRAME};
 use super::Gpid;
 use crate::coll;
+use crate::comm::context::Claim;
 use crate::comm::{Communicator, Group};
 use crate::error::{Error, ErrorClass, Result};
 use crate::fabric::tcp::{self, random, TcpContext, TcpRail, TcpSettings};
 use crate::fabric::{AnyRail, Doorbell, Route};
 use crate::mpi_err;
+use crate::runtime::contexts::{Across, Line};
 use crate::runtime::World;
 use std::collections::HashSet;
 use std::net::{TcpListener, TcpStream};
@@ -101,10 +103,14 @@ impl World {
         comm: &Communicator,
         root: usize,
     ) -> Result<Arc<Communicator>> {
-        self.join_groups(comm, root, Side::Acceptor, |cards, ctx| {
+        self.join_groups(comm, root, Side::Acceptor, |cards| {
             let name = port_name.ok_or_else(|| Error::new(ErrorClass::Port, "no port name"))?;
             let s = port::accept(name, || self.progress.with(|_| ()))?;
-            accept_on(&s, cards, ctx)
+            let verdict = accept_on(&s, cards)?;
+            Ok((
+                verdict,
+                Box::new(move |mine| swap_frame(&s, mine)) as Box<Line>,
+            ))
         })
     }
 
@@ -115,10 +121,14 @@ impl World {
         comm: &Communicator,
         root: usize,
     ) -> Result<Arc<Communicator>> {
-        self.join_groups(comm, root, Side::Connector, |cards, ctx| {
+        self.join_groups(comm, root, Side::Connector, |cards| {
             let name = port_name.ok_or_else(|| Error::new(ErrorClass::Port, "no port name"))?;
             let s = port::connect(name, self.config.connect_timeout)?;
-            connect_on(&s, cards, ctx)
+            let verdict = connect_on(&s, cards)?;
+            Ok((
+                verdict,
+                Box::new(move |mine| swap_frame(&s, mine)) as Box<Line>,
+            ))
         })
     }
 
@@ -165,9 +175,12 @@ impl World {
             Side::Connector
         };
         let me = self.comm_self.clone();
-        let joined = self.join_groups(&me, 0, side, |cards, ctx| match side {
-            Side::Acceptor => accept_on(&s, cards, ctx),
-            Side::Connector => connect_on(&s, cards, ctx),
+        let joined = self.join_groups(&me, 0, side, |cards| {
+            let verdict = match side {
+                Side::Acceptor => accept_on(&s, cards)?,
+                Side::Connector => connect_on(&s, cards)?,
+            };
+            Ok((verdict, Box::new(|mine| swap_frame(&s, mine)) as Box<Line>))
         });
         // The socket goes back as it came: no receive timeout of ours left on it.
         let _ = s.set_read_timeout(None);
@@ -180,13 +193,14 @@ impl World {
     /// swap them, the `acceptor` side's leader draws the link's secret, and each member
     /// links to the processes it did not know — but with the leaders' exchange going
     /// over the peer communicator (`swap`, run at `leader` only: sends this side's message
-    /// and returns the other's), which joins the leaders already.
+    /// and returns the other's; again for each round of the context agreement), which
+    /// joins the leaders already.
     pub(crate) fn intercomm_join(
         &self,
         local_comm: &Communicator,
         leader: usize,
         acceptor: bool,
-        swap: impl FnOnce(&[u8]) -> Result<Vec<u8>>,
+        mut swap: impl FnMut(&[u8]) -> Result<Vec<u8>>,
     ) -> Result<Arc<Communicator>> {
         let side = if acceptor {
             Side::Acceptor
@@ -199,40 +213,40 @@ impl World {
                 "the remote leader's cards did not decode",
             )
         };
-        self.join_groups(local_comm, leader, side, |cards, ctx| {
-            if acceptor {
+        self.join_groups(local_comm, leader, side, move |cards| {
+            let verdict = if acceptor {
                 let secret = random();
                 let theirs = swap(
                     &Answer {
-                        ctx,
                         secret,
                         cards: cards.clone(),
                     }
                     .encode(),
                 )?;
                 let offer = Offer::decode(&theirs).ok_or_else(bad)?;
-                Ok(Verdict::Joined {
-                    ctx: ctx.max(offer.ctx),
+                Verdict::Joined {
                     secret,
                     acceptors: cards,
                     connectors: offer.cards,
-                })
+                }
             } else {
                 let theirs = swap(
                     &Offer {
-                        ctx,
                         cards: cards.clone(),
                     }
                     .encode(),
                 )?;
                 let answer = Answer::decode(&theirs).ok_or_else(bad)?;
-                Ok(Verdict::Joined {
-                    ctx: ctx.max(answer.ctx),
+                Verdict::Joined {
                     secret: answer.secret,
                     acceptors: answer.cards,
                     connectors: cards,
-                })
-            }
+                }
+            };
+            let line = move |mine: [u8; 8]| -> Result<[u8; 8]> {
+                swap(&mine)?.try_into().map_err(|_| bad())
+            };
+            Ok((verdict, Box::new(line) as Box<Line>))
         })
     }
 
@@ -288,7 +302,7 @@ impl World {
             None
         };
         let cmds = cmds.as_deref();
-        self.join_groups(comm, root, Side::Acceptor, |cards, ctx| {
+        self.join_groups(comm, root, Side::Acceptor, |cards| {
             let cmds = cmds.ok_or_else(|| Error::new(ErrorClass::Spawn, "no commands"))?;
             let name = self.open_port()?;
             let blocks = cmds
@@ -306,8 +320,13 @@ impl World {
                     Spawn,
                     "the launcher started none of the processes (codes {codes:?})"
                 ),
-                Ok(_) => port::accept(&name, || self.progress.with(|_| ()))
-                    .and_then(|s| accept_on(&s, cards, ctx)),
+                Ok(_) => port::accept(&name, || self.progress.with(|_| ())).and_then(|s| {
+                    let verdict = accept_on(&s, cards)?;
+                    Ok((
+                        verdict,
+                        Box::new(move |mine| swap_frame(&s, mine)) as Box<Line>,
+                    ))
+                }),
                 Err(e) => mpi_err!(Spawn, "the launcher did not start the processes: {e}"),
             };
             let _ = port::close(&name);
@@ -355,14 +374,15 @@ impl World {
     }
 
     /// The join both calls share: every member opens a listener and gives its card, the
-    /// root runs `exchange` (its group's cards and context proposal → the verdict) and
-    /// tells the group, and each member links to the processes it did not know.
-    fn join_groups(
+    /// root runs `exchange` (its group's cards → the verdict, and its line to the other
+    /// root) and tells the group, both groups agree on the context id (the roots exchanging
+    /// each round on that line), and each member links to the processes it did not know.
+    fn join_groups<'l>(
         &self,
         comm: &Communicator,
         root: usize,
         side: Side,
-        exchange: impl FnOnce(Vec<Card>, u32) -> Result<Verdict>,
+        exchange: impl FnOnce(Vec<Card>) -> Result<(Verdict, Box<Line<'l>>)>,
     ) -> Result<Arc<Communicator>> {
         let ip = self.link_ip()?;
         let listener = tcp::listen(ip).map_err(|m| Error::new(ErrorClass::Other, m))?;
@@ -377,15 +397,18 @@ impl World {
         let mut all = vec![0u8; n * CARD];
         all[comm.rank * CARD..(comm.rank + 1) * CARD].copy_from_slice(&card.encode());
         coll::direct::allgather(self, comm, coll::TAG_RUNTIME_ALLGATHER, &mut all)?;
-        let ctx = self.group_max_ctx(comm)?;
         let mut verdict = Vec::new();
+        let mut line = None;
         if comm.rank == root {
             let cards = all
                 .chunks_exact(CARD)
                 .map(Card::decode)
                 .collect::<Option<Vec<Card>>>();
             let v = match cards {
-                Some(cards) => exchange(cards, ctx).and_then(check),
+                Some(cards) => exchange(cards).and_then(|(v, l)| {
+                    line = Some(l);
+                    check(v)
+                }),
                 None => mpi_err!(Intern, "a member's card did not decode"),
             };
             verdict = v
@@ -401,11 +424,20 @@ impl World {
         let verdict = self.bcast_bytes(comm, verdict, root)?;
         match Verdict::decode(&verdict) {
             Some(Verdict::Joined {
-                ctx,
                 secret,
                 acceptors,
                 connectors,
-            }) => self.link(comm, side, ctx, secret, acceptors, connectors, listener),
+            }) => {
+                // Checked at every member, whatever the thread levels: the other job's
+                // processes do not say theirs.
+                let across = Across {
+                    root,
+                    line: line.as_deref_mut(),
+                };
+                let ctx = self.agree_context(comm, Some(across), true)?;
+                drop(line);
+                self.link(comm, side, ctx, secret, acceptors, connectors, listener)
+            }
             Some(Verdict::Failed { class, msg }) => Err(Error::new(
                 ErrorClass::ALL
                     .get(class as usize)
@@ -424,12 +456,15 @@ impl World {
         &self,
         comm: &Communicator,
         side: Side,
-        ctx: u32,
+        ctx: Claim,
         secret: tcp::Secret,
         acceptors: Vec<Card>,
         connectors: Vec<Card>,
         listener: TcpListener,
     ) -> Result<Arc<Communicator>> {
+        // Another thread's disconnect closes no link from here until the intercommunicator
+        // is known to be in use (`Peers::joined`).
+        let _pin = self.peers.pin();
         let (na, theirs) = match side {
             Side::Acceptor => (0, &connectors),
             Side::Connector => (acceptors.len(), &acceptors),
@@ -486,18 +521,20 @@ impl World {
             .iter()
             .map(|c| self.peers.index(c.gpid).expect("known or just linked"))
             .collect();
-        let ctx = self.take_contexts(ctx)?;
+        let ctx = ctx.keep();
         tracing::debug!(
             ctx,
             remote = theirs.len(),
             "an intercommunicator joins two groups"
         );
-        Ok(Arc::new(Communicator::new_inter(
+        let inter = Arc::new(Communicator::new_inter(
             ctx,
             comm.rank,
             comm.group.clone(),
             Arc::new(Group::new(remote)),
-        )))
+        ));
+        self.peers.joined(&inter);
+        Ok(inter)
     }
 }
 
@@ -522,20 +559,29 @@ fn check(v: Verdict) -> Result<Verdict> {
     Ok(v)
 }
 
+/// A root's part of a round of the context agreement, on the connection `s` to the other
+/// root (each sends its part, then reads the other's).
+fn swap_frame(s: &TcpStream, mine: [u8; 8]) -> Result<[u8; 8]> {
+    let fail = |e: std::io::Error| Error::new(ErrorClass::Port, format!("the other root: {e}"));
+    write_frame(s, &mine).map_err(fail)?;
+    let theirs = read_frame(s, 8, Instant::now() + EXCHANGE_DEADLINE).map_err(fail)?;
+    theirs
+        .try_into()
+        .map_err(|_| Error::new(ErrorClass::Port, "the other root sent a malformed round"))
+}
+
 /// The acceptor root's exchange on the proven connection `s`.
-fn accept_on(s: &TcpStream, cards: Vec<Card>, ctx: u32) -> Result<Verdict> {
+fn accept_on(s: &TcpStream, cards: Vec<Card>) -> Result<Verdict> {
     let fail = |e: std::io::Error| Error::new(ErrorClass::Port, format!("the connector: {e}"));
     let offer = read_frame(s, MAX_FRAME, Instant::now() + EXCHANGE_DEADLINE).map_err(fail)?;
     let offer = Offer::decode(&offer)
         .ok_or_else(|| Error::new(ErrorClass::Port, "the connector sent a malformed offer"))?;
     let answer = Answer {
-        ctx: ctx.max(offer.ctx),
         secret: random(),
         cards,
     };
     write_frame(s, &answer.encode()).map_err(fail)?;
     Ok(Verdict::Joined {
-        ctx: answer.ctx,
         secret: answer.secret,
         acceptors: answer.cards,
         connectors: offer.cards,
@@ -543,12 +589,11 @@ fn accept_on(s: &TcpStream, cards: Vec<Card>, ctx: u32) -> Result<Verdict> {
 }
 
 /// The connector root's exchange on the proven connection `s`.
-fn connect_on(s: &TcpStream, cards: Vec<Card>, ctx: u32) -> Result<Verdict> {
+fn connect_on(s: &TcpStream, cards: Vec<Card>) -> Result<Verdict> {
     let fail = |e: std::io::Error| Error::new(ErrorClass::Port, format!("the acceptor: {e}"));
     write_frame(
         s,
         &Offer {
-            ctx,
             cards: cards.clone(),
         }
         .encode(),
@@ -557,11 +602,7 @@ fn connect_on(s: &TcpStream, cards: Vec<Card>, ctx: u32) -> Result<Verdict> {
     let answer = read_frame(s, MAX_FRAME, Instant::now() + EXCHANGE_DEADLINE).map_err(fail)?;
     let answer = Answer::decode(&answer)
         .ok_or_else(|| Error::new(ErrorClass::Port, "the acceptor sent a malformed answer"))?;
-    if answer.ctx < ctx {
-        return mpi_err!(Port, "the acceptor chose a context id below ours");
-    }
     Ok(Verdict::Joined {
-        ctx: answer.ctx,
         secret: answer.secret,
         acceptors: answer.cards,
         connectors: cards,

@@ -11,8 +11,9 @@
 //!   secret) before it is heard.
 //! - Accept and connect (`connect.rs`): each group gathers its members' cards (`card.rs`:
 //!   Gpid, host, and where a fresh tcp listener of theirs waits), the roots swap them over
-//!   the port's connection with a context id both groups agree on, and a secret for the
-//!   link; every member then opens one tcp rail over the union of both groups (numbered
+//!   the port's connection with a secret for the link, then agree on a context id with
+//!   both groups (`runtime::contexts`, the roots exchanging each round on that connection);
+//!   every member then opens one tcp rail over the union of both groups (numbered
 //!   acceptors first) and adds the processes it did not know as peers reached over it (as
 //!   MPICH's ch3 reaches other process groups through its network module, whatever the
 //!   host). Processes of the same job keep their rails.
@@ -31,7 +32,7 @@ pub mod port;
 use crate::comm::Communicator;
 use parking_lot::{Mutex, RwLock};
 use rustc_hash::FxHashMap;
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 
 /// A process's name across jobs: its job's id and its rank in that job's MPI_COMM_WORLD.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -55,6 +56,22 @@ struct Later {
     index: FxHashMap<Gpid, usize>,
     /// The open links to other jobs: each one's rail and the peers it introduced.
     links: Vec<(usize, Vec<usize>)>,
+    /// Joins (accept, connect, spawn, join) resolving their members now (`pin`): links
+    /// close only when none does.
+    pins: usize,
+    /// The intercommunicators joins made, while they live: their peers are in use before
+    /// the application's handle names them (the caller of `unused_links` knows only those),
+    /// so another thread's disconnect does not close the link a join just made or found.
+    joined: Vec<Weak<Communicator>>,
+}
+
+/// A join resolving its members (`Peers::pin`).
+pub(crate) struct Pin<'a>(&'a Peers);
+
+impl Drop for Pin<'_> {
+    fn drop(&mut self) {
+        self.0.later.write().pins -= 1;
+    }
 }
 
 impl Peers {
@@ -94,14 +111,39 @@ impl Peers {
         self.later.write().links.push((rail, peers));
     }
 
-    /// The links none of whose peers `in_use` still names, taken off the table with their
-    /// peers forgotten (a later join numbers those afresh, over a new link): the rails to
-    /// close.
+    /// A join looks its members up and links to the unknown ones: no link closes until the
+    /// pin drops (after `joined`).
+    pub(crate) fn pin(&self) -> Pin<'_> {
+        self.later.write().pins += 1;
+        Pin(self)
+    }
+
+    /// A join made `comm`: its peers are in use while it lives.
+    pub(crate) fn joined(&self, comm: &Arc<Communicator>) {
+        let mut l = self.later.write();
+        l.joined.retain(|c| c.strong_count() > 0);
+        l.joined.push(Arc::downgrade(comm));
+    }
+
+    /// The links none of whose peers `in_use` or a live join's intercommunicator still
+    /// names, taken off the table with their peers forgotten (a later join numbers those
+    /// afresh, over a new link): the rails to close. None while a join is pinned: it may
+    /// have found its peers on one of them.
     pub(crate) fn unused_links(&self, in_use: &dyn Fn(usize) -> bool) -> Vec<usize> {
         let mut l = self.later.write();
+        if l.pins > 0 {
+            return Vec::new();
+        }
+        l.joined.retain(|c| c.strong_count() > 0);
+        let joined: Vec<usize> = l
+            .joined
+            .iter()
+            .filter_map(Weak::upgrade)
+            .flat_map(|c| c.peers.members.clone())
+            .collect();
         let (unused, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut l.links)
             .into_iter()
-            .partition(|(_, peers)| !peers.iter().any(|&p| in_use(p)));
+            .partition(|(_, peers)| !peers.iter().any(|&p| in_use(p) || joined.contains(&p)));
         l.links = kept;
         for (_, peers) in &unused {
             for &p in peers {
@@ -210,6 +252,34 @@ mod tests {
         p.add(other, 3);
         assert_eq!(p.index(other), Some(3));
         assert_eq!(p.gpid(3), other);
+    }
+
+    #[test]
+    fn links_close_only_when_no_join_needs_them() {
+        let p = Peers::new(7, 2);
+        let other = Gpid { job: 9, rank: 0 };
+        p.add(other, 2);
+        p.linked(5, vec![2]);
+        let nobody = |_: usize| false;
+        // A join resolving its members (it may have found peer 2 on rail 5): nothing closes.
+        let pin = p.pin();
+        assert!(p.unused_links(&nobody).is_empty());
+        // Its intercommunicator, not yet named by the application's handles, keeps rail 5.
+        let g = |m: Vec<usize>| Arc::new(crate::comm::Group::new(m));
+        let inter = Arc::new(Communicator::new_inter(
+            (1 << 29) + 64,
+            0,
+            g(vec![0]),
+            g(vec![2]),
+        ));
+        p.joined(&inter);
+        drop(pin);
+        assert!(p.unused_links(&nobody).is_empty());
+        assert!(p.unused_links(&|q| q == 2).is_empty());
+        // Gone, and named by no handle: the link closes, its peer forgotten.
+        drop(inter);
+        assert_eq!(p.unused_links(&nobody), vec![5]);
+        assert_eq!(p.index(other), None);
     }
 
     #[test]
