@@ -9,7 +9,7 @@ use super::consts::*;
 use super::handles::{self, KeptType};
 use super::op::reducer;
 use super::shim::{self, write_out};
-use super::{datatype, info, topo};
+use super::{builtin_types, datatype, info, topo};
 use crate::coll::call::{self, Addr, Arg, Call, Counts, How, Many, One, RootArg};
 use crate::coll::Reducer;
 use crate::comm::Communicator;
@@ -111,6 +111,11 @@ pub(crate) unsafe fn allreduce<I: Int>(
     comm: MPI_Comm,
     mode: Mode,
 ) -> Result<()> {
+    if let Mode::Block = mode {
+        if let Some(done) = quick_allreduce(sendbuf, recvbuf, count, datatype, op, comm) {
+            return done;
+        }
+    }
     run(comm, mode, |_, l| {
         let (ty, count) = (l.ty(datatype), args::count(count));
         let (send, recv, op) = (addr(sendbuf), addr(recvbuf), bind(op, datatype, &ty));
@@ -122,6 +127,24 @@ pub(crate) unsafe fn allreduce<I: Int>(
             op,
         })
     })
+}
+
+/// A blocking MPI_Allreduce of a predefined operation on a predefined type, straight to the
+/// core's small case (`call::quick_allreduce`); None for the general path, which checks
+/// and reports everything.
+unsafe fn quick_allreduce<I: Int>(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: I,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+) -> Option<Result<()>> {
+    let ty = builtin_types::lookup(datatype)?;
+    let f = crate::coll::predefined_fn(predefined_op(op).ok()?, ty.basic?.0)?;
+    let n = usize::try_from(count.wide()).ok()?;
+    let (w, c) = (shim::world().ok()?, handles::comm(comm).ok()?);
+    call::quick_allreduce(w, &c, addr(sendbuf), addr(recvbuf), n, ty, f)
 }
 
 /// MPI_Scan (`exclusive` false) and MPI_Exscan.

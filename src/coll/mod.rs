@@ -37,7 +37,7 @@ pub mod schedule;
 pub mod tree;
 
 pub use plan::{Blocks, Plan, Reducer, TypedBuf};
-pub use reducer::UserFunction;
+pub use reducer::{predefined_fn, UserFunction};
 
 /// Kinds of collective calls (the low bits of their schedules' tags; see
 /// `schedule::Schedule::new`).

@@ -38,19 +38,31 @@ static PREDEFINED: [[OnceLock<Arc<CombineFn>>; BASICS]; OPS] =
     [const { [const { OnceLock::new() }; BASICS] }; OPS];
 
 fn predefined_combine(o: Op, basic: Basic) -> Arc<CombineFn> {
-    let make = || -> Arc<CombineFn> {
-        Arc::new(move |input: &[u8], inout: &mut [u8]| {
-            ops::apply_packed(o, basic, input, inout)
-                .map_err(|_| Error::new(ErrorClass::Op, "operation not defined on type"))
-        })
-    };
     match PREDEFINED
         .get(o as usize)
         .and_then(|row| row.get(basic as usize))
     {
-        Some(slot) => slot.get_or_init(make).clone(),
-        None => make(),
+        Some(slot) => slot.get_or_init(|| make_combine(o, basic)).clone(),
+        None => make_combine(o, basic),
     }
+}
+
+fn make_combine(o: Op, basic: Basic) -> Arc<CombineFn> {
+    Arc::new(move |input: &[u8], inout: &mut [u8]| {
+        ops::apply_packed(o, basic, input, inout)
+            .map_err(|_| Error::new(ErrorClass::Op, "operation not defined on type"))
+    })
+}
+
+/// Predefined operation `o`'s shared combining function on basic type `basic`, None where
+/// `o` is not defined on it or is accumulate-only (then `Reducer::predefined` says why). For
+/// a small blocking reduction that borrows it rather than binding a `Reducer`.
+pub fn predefined_fn(o: Op, basic: Basic) -> Option<&'static CombineFn> {
+    if matches!(o, Op::Replace | Op::NoOp) || ops::check(o, basic).is_err() {
+        return None;
+    }
+    let slot = PREDEFINED.get(o as usize)?.get(basic as usize)?;
+    Some(&**slot.get_or_init(|| make_combine(o, basic)))
 }
 
 impl Reducer {

@@ -15,6 +15,43 @@ use crate::mpi_err;
 use crate::runtime::World;
 use std::ops::Deref;
 
+/// A small blocking MPI_Allreduce in the one case that needs no check beyond these: an
+/// intracommunicator, a predefined operation on a contiguous type (`combine`, which the
+/// caller found defined on it), a nonempty message within `coll::direct`'s limit, recvbuf
+/// given and sendbuf given elsewhere or MPI_IN_PLACE. It runs as `Call::Allreduce` would,
+/// without building the call: small allreduces are a message-rate path. None: another
+/// case, for `Call::run` (which checks everything).
+///
+/// # Safety
+/// As `Call::run`.
+pub unsafe fn quick_allreduce(
+    w: &World,
+    c: &Communicator,
+    send: Addr,
+    recv: Addr,
+    n: usize,
+    ty: &Datatype,
+    combine: &coll::plan::CombineFn,
+) -> Option<Result<()>> {
+    let len = n.checked_mul(ty.size)?;
+    let sent_apart = send.in_place || (send.at != 0 && send.at != recv.at);
+    let easy = !c.is_inter() && ty.is_contiguous() && ty.true_lb == 0;
+    if !easy || len == 0 || len > coll::direct::DIRECT_MAX || recv.in_place || recv.at == 0 {
+        return None;
+    }
+    if !sent_apart {
+        return None;
+    }
+    // SAFETY: MPI: recvbuf writable and sendbuf readable for `n` elements of a contiguous
+    // type, `len` bytes; distinct memory unless MPI_IN_PLACE (then no copy).
+    let acc = raw_mut(recv.ptr(), len);
+    if !send.in_place {
+        acc.copy_from_slice(raw(send.ptr(), len));
+    }
+    let tag = Plan::new(c, coll::KIND_ALLREDUCE).tag();
+    Some(coll::direct::allreduce(w, c, tag, acc, combine, true, w.fan_in_for(c)))
+}
+
 /// `call` (not a barrier) on intracommunicator `c`, its plan opened.
 ///
 /// # Safety

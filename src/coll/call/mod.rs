@@ -18,6 +18,7 @@ mod tests;
 pub use args::reads_root_side;
 pub use args::{inter_root, intra_root, neighbor_degrees, no_alias, not_in_place, peers};
 pub use args::{Addr, Arg, Counts, RootArg, Side};
+pub use intra::quick_allreduce;
 
 use super::plan::{raw, raw_mut};
 use super::schedule::{with_pinned_seq, CollId, Schedule};
