@@ -89,7 +89,7 @@ impl World {
         let mut floor = CTX_FIRST_FREE;
         for _ in 0..ROUNDS {
             let proposal = Claim::propose(floor);
-            let mut v = self.runtime_max2(local, [proposal.ctx(), check as u32], fan_in)?;
+            let mut v = self.runtime_max(local, [proposal.ctx(), check as u32], fan_in)?;
             if let Some(a) = across.as_mut() {
                 v = max2(v, self.across(local, a, v)?);
             }
@@ -112,7 +112,7 @@ impl World {
                     )
                 });
             }
-            let mut lost = self.runtime_max2(local, [taken.is_none() as u32, 0], fan_in)?;
+            let mut lost = self.runtime_max(local, [taken.is_none() as u32, 0], fan_in)?;
             if let Some(a) = across.as_mut() {
                 lost = max2(lost, self.across(local, a, lost)?);
             }
@@ -127,25 +127,6 @@ impl World {
             Intern,
             "no context id agreed in {ROUNDS} rounds (other agreements took every one)"
         )
-    }
-
-    /// The members' largest of each of two numbers (an allreduce over `comm`).
-    fn runtime_max2(&self, comm: &Communicator, mine: [u32; 2], fan_in: bool) -> Result<[u32; 2]> {
-        let mut acc = pack(mine);
-        let max = |a: &[u8], b: &mut [u8]| -> Result<()> {
-            b.copy_from_slice(&pack(max2(unpack(a), unpack(b))));
-            Ok(())
-        };
-        coll::direct::allreduce(
-            self,
-            comm,
-            coll::TAG_RUNTIME_ALLREDUCE,
-            &mut acc,
-            &max,
-            true,
-            fan_in,
-        )?;
-        Ok(unpack(&acc))
     }
 
     /// The other group's `mine` (collective over `local`): its root swaps with theirs and

@@ -388,19 +388,26 @@ impl World {
     /// algorithm every rank takes before agreeing).
     fn agree_fan_in(&self) -> Result<()> {
         // Not yet agreed: every rank takes the plain algorithm for this one.
-        let any = self.runtime_max(&self.comm_world, self.oversubscribed as u32, false)?;
+        let [any] = self.runtime_max(&self.comm_world, [self.oversubscribed as u32], false)?;
         self.fan_in.store(any != 0, Ordering::Relaxed);
         Ok(())
     }
 
-    /// The largest of the members' `mine` (an intracommunicator), by the runtime's own
-    /// allreduce; `fan_in` picks its algorithm, the same on every member.
-    fn runtime_max(&self, comm: &Communicator, mine: u32, fan_in: bool) -> Result<u32> {
-        let mut acc = mine.to_le_bytes();
-        let max = |a: &[u8], b: &mut [u8]| -> Result<()> {
-            let x = u32::from_le_bytes(a.try_into().unwrap());
-            let y = u32::from_le_bytes((&*b).try_into().unwrap());
-            b.copy_from_slice(&x.max(y).to_le_bytes());
+    /// The members' largest of each of `mine`'s numbers (an intracommunicator), by the
+    /// runtime's own allreduce; `fan_in` picks its algorithm, the same on every member.
+    pub(super) fn runtime_max<const N: usize>(
+        &self,
+        comm: &Communicator,
+        mine: [u32; N],
+        fan_in: bool,
+    ) -> Result<[u32; N]> {
+        let word = |b: &[u8]| u32::from_le_bytes(b.try_into().expect("4 bytes"));
+        let mut acc: Vec<u8> = mine.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let max = move |a: &[u8], b: &mut [u8]| -> Result<()> {
+            for (x, y) in a.chunks_exact(4).zip(b.chunks_exact_mut(4)) {
+                let m = word(x).max(word(y));
+                y.copy_from_slice(&m.to_le_bytes());
+            }
             Ok(())
         };
         coll::direct::allreduce(
@@ -412,7 +419,7 @@ impl World {
             true,
             fan_in,
         )?;
-        Ok(u32::from_le_bytes(acc))
+        Ok(std::array::from_fn(|i| word(&acc[4 * i..4 * i + 4])))
     }
 
     /// MPI_Finalize: synchronise so nobody leaves while peers may still reach its memory,

@@ -49,7 +49,15 @@ pub unsafe fn quick_allreduce(
         acc.copy_from_slice(raw(send.ptr(), len));
     }
     let tag = Plan::new(c, coll::KIND_ALLREDUCE).tag();
-    Some(coll::direct::allreduce(w, c, tag, acc, combine, true, w.fan_in_for(c)))
+    Some(coll::direct::allreduce(
+        w,
+        c,
+        tag,
+        acc,
+        combine,
+        true,
+        w.fan_in_for(c),
+    ))
 }
 
 /// `call` (not a barrier) on intracommunicator `c`, its plan opened.
