@@ -76,42 +76,29 @@ pub(crate) unsafe fn bcast<I: Int>(
     })
 }
 
-#[allow(clippy::too_many_arguments)]
-pub(crate) unsafe fn reduce<I: Int>(
-    sendbuf: *const c_void,
-    recvbuf: *mut c_void,
-    count: I,
-    datatype: MPI_Datatype,
-    op: MPI_Op,
-    root: c_int,
-    comm: MPI_Comm,
-    mode: Mode,
-) -> Result<()> {
-    run(comm, mode, |_, l| {
-        let (ty, count) = (l.ty(datatype), args::count(count));
-        let (send, recv, op) = (addr(sendbuf), addr(recvbuf), bind(op, datatype, &ty));
-        Ok(Call::Reduce {
-            send,
-            recv,
-            count,
-            ty,
-            op,
-            root: root_arg(root),
-        })
-    })
+/// Which reduction a `reduction` call is.
+#[derive(Clone, Copy)]
+pub enum Reduction {
+    /// MPI_Reduce to this root.
+    To(c_int),
+    All,
+    Scan,
+    Exscan,
 }
 
+/// MPI_Reduce, MPI_Allreduce, MPI_Scan and MPI_Exscan (`which`).
 #[allow(clippy::too_many_arguments)]
-pub(crate) unsafe fn allreduce<I: Int>(
+pub(crate) unsafe fn reduction<I: Int>(
     sendbuf: *const c_void,
     recvbuf: *mut c_void,
     count: I,
     datatype: MPI_Datatype,
     op: MPI_Op,
     comm: MPI_Comm,
+    which: Reduction,
     mode: Mode,
 ) -> Result<()> {
-    if let Mode::Block = mode {
+    if let (Reduction::All, Mode::Block) = (which, mode) {
         if let Some(done) = quick_allreduce(sendbuf, recvbuf, count, datatype, op, comm) {
             return done;
         }
@@ -119,12 +106,30 @@ pub(crate) unsafe fn allreduce<I: Int>(
     run(comm, mode, |_, l| {
         let (ty, count) = (l.ty(datatype), args::count(count));
         let (send, recv, op) = (addr(sendbuf), addr(recvbuf), bind(op, datatype, &ty));
-        Ok(Call::Allreduce {
-            send,
-            recv,
-            count,
-            ty,
-            op,
+        Ok(match which {
+            Reduction::To(root) => Call::Reduce {
+                send,
+                recv,
+                count,
+                ty,
+                op,
+                root: root_arg(root),
+            },
+            Reduction::All => Call::Allreduce {
+                send,
+                recv,
+                count,
+                ty,
+                op,
+            },
+            Reduction::Scan | Reduction::Exscan => Call::Scan {
+                send,
+                recv,
+                count,
+                ty,
+                op,
+                exclusive: matches!(which, Reduction::Exscan),
+            },
         })
     })
 }
@@ -145,32 +150,6 @@ unsafe fn quick_allreduce<I: Int>(
     let n = usize::try_from(count.wide()).ok()?;
     let (w, c) = (shim::world().ok()?, handles::comm(comm).ok()?);
     call::quick_allreduce(w, &c, addr(sendbuf), addr(recvbuf), n, ty, f)
-}
-
-/// MPI_Scan (`exclusive` false) and MPI_Exscan.
-#[allow(clippy::too_many_arguments)]
-pub(crate) unsafe fn scan<I: Int>(
-    sendbuf: *const c_void,
-    recvbuf: *mut c_void,
-    count: I,
-    datatype: MPI_Datatype,
-    op: MPI_Op,
-    comm: MPI_Comm,
-    exclusive: bool,
-    mode: Mode,
-) -> Result<()> {
-    run(comm, mode, |_, l| {
-        let (ty, count) = (l.ty(datatype), args::count(count));
-        let (send, recv, op) = (addr(sendbuf), addr(recvbuf), bind(op, datatype, &ty));
-        Ok(Call::Scan {
-            send,
-            recv,
-            count,
-            ty,
-            op,
-            exclusive,
-        })
-    })
 }
 
 /// MPI_Reduce_local: `inoutbuf = inbuf op inoutbuf`, no communication.

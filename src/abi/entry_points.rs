@@ -3029,14 +3029,14 @@ pub unsafe extern "C" fn PMPI_Reduce(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Reduce", comm, || {
-        coll::reduce(
+        coll::reduction(
             sendbuf,
             recvbuf,
             count,
             datatype,
             op,
-            root,
             comm,
+            coll::Reduction::To(root),
             coll::Mode::Block,
         )
     })
@@ -3054,14 +3054,14 @@ pub unsafe extern "C" fn PMPI_Reduce_c(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Reduce_c", comm, || {
-        coll::reduce(
+        coll::reduction(
             sendbuf,
             recvbuf,
             count,
             datatype,
             op,
-            root,
             comm,
+            coll::Reduction::To(root),
             coll::Mode::Block,
         )
     })
@@ -3081,14 +3081,14 @@ pub unsafe extern "C" fn PMPI_Ireduce(
 ) -> c_int {
     shim::run("MPI_Ireduce", comm, || {
         args::out_ptr(request, "request")?;
-        coll::reduce(
+        coll::reduction(
             sendbuf,
             recvbuf,
             count,
             datatype,
             op,
-            root,
             comm,
+            coll::Reduction::To(root),
             coll::Mode::Start(request),
         )
     })
@@ -3108,14 +3108,14 @@ pub unsafe extern "C" fn PMPI_Ireduce_c(
 ) -> c_int {
     shim::run("MPI_Ireduce_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll::reduce(
+        coll::reduction(
             sendbuf,
             recvbuf,
             count,
             datatype,
             op,
-            root,
             comm,
+            coll::Reduction::To(root),
             coll::Mode::Start(request),
         )
     })
@@ -3132,13 +3132,14 @@ pub unsafe extern "C" fn PMPI_Allreduce(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Allreduce", comm, || {
-        coll::allreduce(
+        coll::reduction(
             sendbuf,
             recvbuf,
             count,
             datatype,
             op,
             comm,
+            coll::Reduction::All,
             coll::Mode::Block,
         )
     })
@@ -3155,13 +3156,14 @@ pub unsafe extern "C" fn PMPI_Allreduce_c(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Allreduce_c", comm, || {
-        coll::allreduce(
+        coll::reduction(
             sendbuf,
             recvbuf,
             count,
             datatype,
             op,
             comm,
+            coll::Reduction::All,
             coll::Mode::Block,
         )
     })
@@ -3234,13 +3236,14 @@ pub unsafe extern "C" fn PMPI_Iallreduce(
 ) -> c_int {
     shim::run("MPI_Iallreduce", comm, || {
         args::out_ptr(request, "request")?;
-        coll::allreduce(
+        coll::reduction(
             sendbuf,
             recvbuf,
             count,
             datatype,
             op,
             comm,
+            coll::Reduction::All,
             coll::Mode::Start(request),
         )
     })
@@ -3259,13 +3262,14 @@ pub unsafe extern "C" fn PMPI_Iallreduce_c(
 ) -> c_int {
     shim::run("MPI_Iallreduce_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll::allreduce(
+        coll::reduction(
             sendbuf,
             recvbuf,
             count,
             datatype,
             op,
             comm,
+            coll::Reduction::All,
             coll::Mode::Start(request),
         )
     })
@@ -3282,14 +3286,14 @@ pub unsafe extern "C" fn PMPI_Scan(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Scan", comm, || {
-        coll::scan(
+        coll::reduction(
             sendbuf,
             recvbuf,
             count,
             datatype,
             op,
             comm,
-            false,
+            coll::Reduction::Scan,
             coll::Mode::Block,
         )
     })
@@ -3306,14 +3310,14 @@ pub unsafe extern "C" fn PMPI_Scan_c(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Scan_c", comm, || {
-        coll::scan(
+        coll::reduction(
             sendbuf,
             recvbuf,
             count,
             datatype,
             op,
             comm,
-            false,
+            coll::Reduction::Scan,
             coll::Mode::Block,
         )
     })
@@ -3332,14 +3336,14 @@ pub unsafe extern "C" fn PMPI_Iscan(
 ) -> c_int {
     shim::run("MPI_Iscan", comm, || {
         args::out_ptr(request, "request")?;
-        coll::scan(
+        coll::reduction(
             sendbuf,
             recvbuf,
             count,
             datatype,
             op,
             comm,
-            false,
+            coll::Reduction::Scan,
             coll::Mode::Start(request),
         )
     })
@@ -3358,14 +3362,14 @@ pub unsafe extern "C" fn PMPI_Iscan_c(
 ) -> c_int {
     shim::run("MPI_Iscan_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll::scan(
+        coll::reduction(
             sendbuf,
             recvbuf,
             count,
             datatype,
             op,
             comm,
-            false,
+            coll::Reduction::Scan,
             coll::Mode::Start(request),
         )
     })
@@ -3382,14 +3386,14 @@ pub unsafe extern "C" fn PMPI_Exscan(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Exscan", comm, || {
-        coll::scan(
+        coll::reduction(
             sendbuf,
             recvbuf,
             count,
             datatype,
             op,
             comm,
-            true,
+            coll::Reduction::Exscan,
             coll::Mode::Block,
         )
     })
@@ -3406,14 +3410,14 @@ pub unsafe extern "C" fn PMPI_Exscan_c(
     comm: MPI_Comm,
 ) -> c_int {
     shim::run("MPI_Exscan_c", comm, || {
-        coll::scan(
+        coll::reduction(
             sendbuf,
             recvbuf,
             count,
             datatype,
             op,
             comm,
-            true,
+            coll::Reduction::Exscan,
             coll::Mode::Block,
         )
     })
@@ -3432,14 +3436,14 @@ pub unsafe extern "C" fn PMPI_Iexscan(
 ) -> c_int {
     shim::run("MPI_Iexscan", comm, || {
         args::out_ptr(request, "request")?;
-        coll::scan(
+        coll::reduction(
             sendbuf,
             recvbuf,
             count,
             datatype,
             op,
             comm,
-            true,
+            coll::Reduction::Exscan,
             coll::Mode::Start(request),
         )
     })
@@ -3458,14 +3462,14 @@ pub unsafe extern "C" fn PMPI_Iexscan_c(
 ) -> c_int {
     shim::run("MPI_Iexscan_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll::scan(
+        coll::reduction(
             sendbuf,
             recvbuf,
             count,
             datatype,
             op,
             comm,
-            true,
+            coll::Reduction::Exscan,
             coll::Mode::Start(request),
         )
     })
@@ -5736,14 +5740,14 @@ pub unsafe extern "C" fn PMPI_Reduce_init(
 ) -> c_int {
     shim::run("MPI_Reduce_init", comm, || {
         args::out_ptr(request, "request")?;
-        coll::reduce(
+        coll::reduction(
             sendbuf,
             recvbuf,
             count,
             datatype,
             op,
-            root,
             comm,
+            coll::Reduction::To(root),
             coll::Mode::Persistent(info, request),
         )
     })
@@ -5764,14 +5768,14 @@ pub unsafe extern "C" fn PMPI_Reduce_init_c(
 ) -> c_int {
     shim::run("MPI_Reduce_init_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll::reduce(
+        coll::reduction(
             sendbuf,
             recvbuf,
             count,
             datatype,
             op,
-            root,
             comm,
+            coll::Reduction::To(root),
             coll::Mode::Persistent(info, request),
         )
     })
@@ -5791,13 +5795,14 @@ pub unsafe extern "C" fn PMPI_Allreduce_init(
 ) -> c_int {
     shim::run("MPI_Allreduce_init", comm, || {
         args::out_ptr(request, "request")?;
-        coll::allreduce(
+        coll::reduction(
             sendbuf,
             recvbuf,
             count,
             datatype,
             op,
             comm,
+            coll::Reduction::All,
             coll::Mode::Persistent(info, request),
         )
     })
@@ -5817,13 +5822,14 @@ pub unsafe extern "C" fn PMPI_Allreduce_init_c(
 ) -> c_int {
     shim::run("MPI_Allreduce_init_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll::allreduce(
+        coll::reduction(
             sendbuf,
             recvbuf,
             count,
             datatype,
             op,
             comm,
+            coll::Reduction::All,
             coll::Mode::Persistent(info, request),
         )
     })
@@ -5953,14 +5959,14 @@ pub unsafe extern "C" fn PMPI_Scan_init(
 ) -> c_int {
     shim::run("MPI_Scan_init", comm, || {
         args::out_ptr(request, "request")?;
-        coll::scan(
+        coll::reduction(
             sendbuf,
             recvbuf,
             count,
             datatype,
             op,
             comm,
-            false,
+            coll::Reduction::Scan,
             coll::Mode::Persistent(info, request),
         )
     })
@@ -5980,14 +5986,14 @@ pub unsafe extern "C" fn PMPI_Scan_init_c(
 ) -> c_int {
     shim::run("MPI_Scan_init_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll::scan(
+        coll::reduction(
             sendbuf,
             recvbuf,
             count,
             datatype,
             op,
             comm,
-            false,
+            coll::Reduction::Scan,
             coll::Mode::Persistent(info, request),
         )
     })
@@ -6007,14 +6013,14 @@ pub unsafe extern "C" fn PMPI_Exscan_init(
 ) -> c_int {
     shim::run("MPI_Exscan_init", comm, || {
         args::out_ptr(request, "request")?;
-        coll::scan(
+        coll::reduction(
             sendbuf,
             recvbuf,
             count,
             datatype,
             op,
             comm,
-            true,
+            coll::Reduction::Exscan,
             coll::Mode::Persistent(info, request),
         )
     })
@@ -6034,14 +6040,14 @@ pub unsafe extern "C" fn PMPI_Exscan_init_c(
 ) -> c_int {
     shim::run("MPI_Exscan_init_c", comm, || {
         args::out_ptr(request, "request")?;
-        coll::scan(
+        coll::reduction(
             sendbuf,
             recvbuf,
             count,
             datatype,
             op,
             comm,
-            true,
+            coll::Reduction::Exscan,
             coll::Mode::Persistent(info, request),
         )
     })
