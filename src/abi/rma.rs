@@ -298,6 +298,11 @@ pub(crate) unsafe fn accumulate<I: Int>(
     win: MPI_Win,
     request: Option<*mut MPI_Request>,
 ) -> Result<()> {
+    if let (None, None) = (result, request) {
+        if let Some(done) = fast_accumulate(origin, target, op, win) {
+            return done;
+        }
+    }
     let w = shim::world()?;
     let op = call::op(super::op::predefined_op(op)?, result.is_some())?;
     // MPI_NO_OP reads no origin buffer: its arguments are ignored.
@@ -314,6 +319,32 @@ pub(crate) unsafe fn accumulate<I: Int>(
         win.accumulate(w, op, o, r, t)
     })?;
     request.map_or(Ok(()), |r| write_out(r, handles::REQUEST_SEND_DONE))
+}
+
+/// MPI_Accumulate's latency path (`Window::try_accumulate`): one predefined type on both
+/// sides, the same count, a predefined operation. None leaves everything, errors included,
+/// to the general path.
+#[inline]
+unsafe fn fast_accumulate<I: Int>(
+    Buf(addr, ocount, otype): Buf<I>,
+    Tgt(rank, disp, tcount, ttype): Tgt<I>,
+    op: MPI_Op,
+    win: MPI_Win,
+) -> Option<Result<()>> {
+    if otype != ttype || ocount.wide() != tcount.wide() || addr.is_null() || rank < 0 || disp < 0 {
+        return None;
+    }
+    let ty = builtin_types::lookup(otype)?;
+    let op = call::op(super::op::predefined_op(op).ok()?, false).ok()?;
+    let n = ty.size.checked_mul(usize::try_from(ocount.wide()).ok()?)?;
+    let (basic, host) = (ty.basic?.0, crate::runtime::world()?);
+    let (local, target) = (addr as usize, rank as usize);
+    handles::with_win(win, |w| {
+        // SAFETY: the caller's contract (MPI's, for the origin buffer).
+        Ok(unsafe { w.try_accumulate(host, op, basic, local, n, target, disp as u64) })
+    })
+    .ok()
+    .flatten()
 }
 
 /// MPI_Compare_and_swap.

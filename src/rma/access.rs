@@ -183,6 +183,50 @@ impl Window {
         }
     }
 
+    /// MPI_Accumulate's latency path: `n` bytes of basic type `basic` at `local` combined
+    /// by `op` into target memory mapped here, in an open passive epoch, with native
+    /// atomics (under the accumulate lock, as `accumulate` does it). None: another case,
+    /// for `accumulate`, which checks and reports everything.
+    ///
+    /// # Safety
+    /// `local` is readable for `n` bytes (MPI's contract).
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe fn try_accumulate(
+        &self,
+        host: &dyn RmaHost,
+        op: Op,
+        basic: Basic,
+        local: usize,
+        n: usize,
+        target: usize,
+        disp: u64,
+    ) -> Option<Result<()>> {
+        let t = self.targets_get(target)?;
+        let native = t.native_atomics && !self.settings.helper_atomics;
+        if n == 0 || !native || !self.passive_open(target) || ops::check(op, basic).is_err() {
+            return None;
+        }
+        let Reach::Mapped { base } = t.reach else {
+            return None;
+        };
+        let off = disp.checked_mul(t.disp_unit)?;
+        if off > t.size || n as u64 > t.size - off {
+            return None;
+        }
+        Some(self.with_acc_lock(host, t, || {
+            // SAFETY: [off, off + n) is inside the mapped window (checked), the origin
+            // holds n bytes (the caller's contract); we hold the accumulate lock.
+            let (input, cur) = unsafe {
+                let cur = (base + off as usize) as *mut u8;
+                let input = std::slice::from_raw_parts(local as *const u8, n);
+                (input, std::slice::from_raw_parts_mut(cur, n))
+            };
+            ops::apply_packed(op, basic, input, cur)
+                .map_err(|_| Error::new(ErrorClass::Op, "operation not defined on the type"))
+        }))
+    }
+
     /// A request-based put (`get` false) or get that the target's helper can carry out
     /// while the origin computes (Tipparaju 2004 Fig. 7): contiguous on both sides and at
     /// least `async_min` bytes. Queues it and returns its sequence number (see

@@ -26,7 +26,7 @@ use crate::fabric::service::ANSWER;
 use crate::fabric::{RailError, RemoteKey, RemoteKeys, Transfer};
 use crate::registration::{Access, Mode, RegPolicy, Registration, Registry};
 use parking_lot::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -244,6 +244,9 @@ pub struct Window {
     /// flush, unlock, fence or complete naming their target (MPI allows no earlier use of
     /// the origin buffer), so an epoch's operations are all in flight together.
     transfers: Mutex<Vec<PostedTransfer>>,
+    /// How many `transfers` holds (written under its lock): a flush with nothing posted,
+    /// the latency path of a put copied in place, returns without taking the lock.
+    transfers_len: AtomicUsize,
     pub flavor: Flavor,
     /// What MPI_Win_get_attr reports of the window.
     pub attributes: Attributes,
@@ -517,6 +520,7 @@ impl Window {
             queueing: Mutex::new(()),
             in_flight: Mutex::new(Vec::new()),
             transfers: Mutex::new(Vec::new()),
+            transfers_len: AtomicUsize::new(0),
             flavor,
             attributes: Attributes::new(
                 flavor,
@@ -1156,6 +1160,7 @@ impl Window {
             token,
             _reg: reg,
         });
+        self.transfers_len.store(all.len(), Ordering::Release);
         if self.settings.stats {
             TRANSFERS_POSTED.fetch_add(1, Ordering::Relaxed);
             TRANSFERS_PEAK.fetch_max(all.len() as u64, Ordering::Relaxed);
@@ -1166,6 +1171,11 @@ impl Window {
     /// Wait for the transfers posted to `target` (None: to every target); the first error
     /// among them is the result.
     pub fn settle(&self, host: &dyn RmaHost, target: Option<usize>) -> Result<()> {
+        // Posts this thread made are seen (its own stores); so are other threads' that
+        // happened before the flush (MPI orders nothing else).
+        if self.transfers_len.load(Ordering::Acquire) == 0 {
+            return Ok(());
+        }
         let mut mine: Vec<PostedTransfer> = {
             let mut all = self.transfers.lock();
             match all.as_slice() {
@@ -1174,6 +1184,7 @@ impl Window {
                 // the list keeps its room.
                 [p] if target.is_none_or(|t| p.target == t) => {
                     let p = all.pop().expect("one there");
+                    self.transfers_len.store(0, Ordering::Release);
                     drop(all);
                     return host
                         .transfer_done(p.token, true)
@@ -1187,9 +1198,13 @@ impl Window {
                         .into_iter()
                         .partition(|p| p.target == t);
                     *all = rest;
+                    self.transfers_len.store(all.len(), Ordering::Release);
                     m
                 }
-                _ => std::mem::take(&mut *all),
+                _ => {
+                    self.transfers_len.store(0, Ordering::Release);
+                    std::mem::take(&mut *all)
+                }
             }
         };
         let mut first = Ok(());
