@@ -412,12 +412,12 @@ impl World {
                 None => mpi_err!(Intern, "a member's card did not decode"),
             };
             verdict = v
-                .unwrap_or_else(|e| Verdict::Failed {
+                .unwrap_or_else(|mut e| Verdict::Failed {
                     class: ErrorClass::ALL
                         .iter()
                         .position(|&c| c == e.class)
                         .unwrap_or(0) as u8,
-                    msg: e.msg,
+                    msg: std::mem::take(&mut e.msg),
                 })
                 .encode();
         }
