@@ -298,8 +298,8 @@ pub(crate) unsafe fn accumulate<I: Int>(
     win: MPI_Win,
     request: Option<*mut MPI_Request>,
 ) -> Result<()> {
-    if let (None, None) = (result, request) {
-        if let Some(done) = fast_accumulate(origin, target, op, win) {
+    if request.is_none() {
+        if let Some(done) = fast_accumulate(origin, result, target, op, win) {
             return done;
         }
     }
@@ -321,12 +321,14 @@ pub(crate) unsafe fn accumulate<I: Int>(
     request.map_or(Ok(()), |r| write_out(r, handles::REQUEST_SEND_DONE))
 }
 
-/// MPI_Accumulate's latency path (`Window::try_accumulate`): one predefined type on both
-/// sides, the same count, a predefined operation. None leaves everything, errors included,
-/// to the general path.
+/// The accumulate family's latency path (`Window::try_accumulate`; MPI_Accumulate,
+/// MPI_Get_accumulate, MPI_Fetch_and_op): one predefined type on every side, the same
+/// count, a predefined operation. None leaves everything, errors included, to the general
+/// path.
 #[inline]
 unsafe fn fast_accumulate<I: Int>(
     Buf(addr, ocount, otype): Buf<I>,
+    result: Option<Buf<I>>,
     Tgt(rank, disp, tcount, ttype): Tgt<I>,
     op: MPI_Op,
     win: MPI_Win,
@@ -334,14 +336,24 @@ unsafe fn fast_accumulate<I: Int>(
     if otype != ttype || ocount.wide() != tcount.wide() || addr.is_null() || rank < 0 || disp < 0 {
         return None;
     }
+    let fetch = match result {
+        Some(Buf(r, rcount, rtype)) if rtype == otype && rcount.wide() == ocount.wide() => {
+            Some(r as usize).filter(|&r| r != 0)
+        }
+        Some(_) => return None,
+        None => None,
+    };
+    if result.is_some() && fetch.is_none() {
+        return None;
+    }
     let ty = builtin_types::lookup(otype)?;
-    let op = call::op(super::op::predefined_op(op).ok()?, false).ok()?;
+    let op = call::op(super::op::predefined_op(op).ok()?, result.is_some()).ok()?;
     let n = ty.size.checked_mul(usize::try_from(ocount.wide()).ok()?)?;
     let (basic, host) = (ty.basic?.0, crate::runtime::world()?);
     let (local, target) = (addr as usize, rank as usize);
     handles::with_win(win, |w| {
         // SAFETY: the caller's contract (MPI's, for the origin buffer).
-        Ok(unsafe { w.try_accumulate(host, op, basic, local, n, target, disp as u64) })
+        Ok(unsafe { w.try_accumulate(host, op, basic, local, fetch, n, target, disp as u64) })
     })
     .ok()
     .flatten()

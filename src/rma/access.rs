@@ -183,13 +183,14 @@ impl Window {
         }
     }
 
-    /// MPI_Accumulate's latency path: `n` bytes of basic type `basic` at `local` combined
-    /// by `op` into target memory mapped here, in an open passive epoch, with native
-    /// atomics (under the accumulate lock, as `accumulate` does it). None: another case,
-    /// for `accumulate`, which checks and reports everything.
+    /// The accumulate family's latency path: `n` bytes of basic type `basic` at `local`
+    /// combined by `op` into target memory mapped here, the old contents copied to `result`
+    /// first where given (MPI_Get_accumulate, MPI_Fetch_and_op), in an open passive epoch,
+    /// with native atomics (under the accumulate lock, as `accumulate` does it). None:
+    /// another case, for `accumulate`, which checks and reports everything.
     ///
     /// # Safety
-    /// `local` is readable for `n` bytes (MPI's contract).
+    /// `local` is readable and `result` writable for `n` bytes (MPI's contract).
     #[inline]
     #[allow(clippy::too_many_arguments)]
     pub unsafe fn try_accumulate(
@@ -198,6 +199,7 @@ impl Window {
         op: Op,
         basic: Basic,
         local: usize,
+        result: Option<usize>,
         n: usize,
         target: usize,
         disp: u64,
@@ -215,10 +217,14 @@ impl Window {
             return None;
         }
         Some(self.with_acc_lock(host, t, || {
+            let cur = (base + off as usize) as *mut u8;
+            if let Some(r) = result {
+                // SAFETY: as below; the result buffer holds n bytes (the caller's contract).
+                unsafe { std::ptr::copy(cur, r as *mut u8, n) };
+            }
             // SAFETY: [off, off + n) is inside the mapped window (checked), the origin
             // holds n bytes (the caller's contract); we hold the accumulate lock.
             let (input, cur) = unsafe {
-                let cur = (base + off as usize) as *mut u8;
                 let input = std::slice::from_raw_parts(local as *const u8, n);
                 (input, std::slice::from_raw_parts_mut(cur, n))
             };
@@ -453,10 +459,24 @@ impl Window {
         }
         // The latency path: everything contiguous on mapped memory, applied in place under
         // the lock, no allocation.
+        let contiguous = |l: &Option<Local>| l.is_none_or(|l| l.dtype.is_contiguous());
+        let simple = contiguous(&origin.filter(|_| op != Op::NoOp)) && contiguous(&result);
+        if simple && t.ctrl.mapped().is_some() && !self.settings.helper_atomics {
+            if let Reach::Remote { peer, .. } = t.reach {
+                // Rails that name local memory by keys (verbs) would need `cur` registered.
+                let keyless = !host.local_keys(peer, RdmaOp::Read, usize::MAX);
+                if keyless && !self.settings.helper_transfers {
+                    if let Some((off, n)) = self.contiguous(t, &target)? {
+                        let origin = origin.filter(|_| op != Op::NoOp);
+                        let at = (target.rank, off, n);
+                        return self.accumulate_by_rail(host, t, at, op, basic, origin, result);
+                    }
+                }
+            }
+        }
         if !self.settings.helper_atomics && t.native_atomics {
-            let contiguous = |l: &Option<Local>| l.is_none_or(|l| l.dtype.is_contiguous());
             let origin = origin.filter(|_| op != Op::NoOp);
-            if contiguous(&origin) && contiguous(&result) {
+            if simple {
                 if let Some((off, n)) = self.contiguous(t, &target)? {
                     let Reach::Mapped { base } = t.reach else {
                         unreachable!("native atomics are on mapped memory")
@@ -522,6 +542,57 @@ impl Window {
             unsafe { r.dtype.unpack(r.count, &old, r.addr as *mut u8) };
         }
         Ok(())
+    }
+
+    /// The accumulate on another process's memory on this host (MPI_Win_create's): read,
+    /// combined and written back by this process's rail under the target's accumulate lock,
+    /// which its block, mapped here, holds (the helper takes the same lock, so this is
+    /// atomic with respect to the accumulates it applies). Waking the target's helper
+    /// instead cost a thread switch per operation.
+    #[allow(clippy::too_many_arguments)]
+    fn accumulate_by_rail(
+        &self,
+        host: &dyn RmaHost,
+        t: &Target,
+        (rank, off, n): (usize, u64, usize),
+        op: Op,
+        basic: Basic,
+        origin: Option<Local>,
+        result: Option<Local>,
+    ) -> Result<()> {
+        let Reach::Remote { peer, base, rkey } = t.reach else {
+            unreachable!("called for another process's memory")
+        };
+        let mut cur = vec![0u8; n];
+        let remote = [Span {
+            addr: base + off,
+            len: n as u64,
+        }];
+        let move_cur = |op: RdmaOp, cur: &mut [u8]| {
+            let local = [Span {
+                addr: cur.as_mut_ptr() as u64,
+                len: n as u64,
+            }];
+            // SAFETY: `cur` is ours, n bytes, alive across the blocking transfer; the
+            // target range is inside the window (checked by `contiguous`).
+            unsafe { host.transfer(&Transfer::new(op, peer, &local, &remote, &rkey, 0)) }
+                .map_err(|e| rail_err(rank, e))
+        };
+        self.with_acc_lock(host, t, || {
+            move_cur(RdmaOp::Read, &mut cur)?;
+            if let Some(r) = result {
+                // SAFETY: the result buffer holds n bytes, writable (MPI's contract).
+                unsafe { std::ptr::copy_nonoverlapping(cur.as_ptr(), r.addr as *mut u8, n) };
+            }
+            if let Some(o) = origin {
+                // SAFETY: the origin buffer holds n bytes (MPI's contract).
+                let input = unsafe { std::slice::from_raw_parts(o.addr as *const u8, n) };
+                ops::apply_packed(op, basic, input, &mut cur)
+                    .map_err(|_| Error::new(ErrorClass::Op, "operation not defined on the type"))?;
+                move_cur(RdmaOp::Write, &mut cur)?;
+            }
+            Ok(())
+        })
     }
 
     /// The accumulate on mapped memory, by this process, under the target's accumulate
