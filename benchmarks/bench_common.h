@@ -75,7 +75,7 @@ static long parse_size(const char *s, long min_size)
 
     errno = 0;
     v = strtol(s, &end, 10);
-    if (errno != 0 || end == s || v < min_size) {
+    if (errno != 0 || end == s || v < 0) {
         return -1;
     }
     if (*end == 'k' || *end == 'K') {
@@ -85,7 +85,7 @@ static long parse_size(const char *s, long min_size)
         v *= 1024 * 1024;
         end++;
     }
-    if (*end != '\0' || v > (1L << 30)) {
+    if (*end != '\0' || v > (1L << 30) || v < min_size) { /* min after the unit: "1M" */
         return -1;
     }
     return v;
