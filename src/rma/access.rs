@@ -216,20 +216,11 @@ impl Window {
         if off > t.size || n as u64 > t.size - off {
             return None;
         }
-        Some(self.with_acc_lock(host, t, || {
-            let cur = (base + off as usize) as *mut u8;
-            if let Some(r) = result {
-                // SAFETY: as below; the result buffer holds n bytes (the caller's contract).
-                unsafe { std::ptr::copy(cur, r as *mut u8, n) };
-            }
-            // SAFETY: [off, off + n) is inside the mapped window (checked), the origin
-            // holds n bytes (the caller's contract); we hold the accumulate lock.
-            let (input, cur) = unsafe {
-                let input = std::slice::from_raw_parts(local as *const u8, n);
-                (input, std::slice::from_raw_parts_mut(cur, n))
-            };
-            ops::apply_packed(op, basic, input, cur)
-                .map_err(|_| Error::new(ErrorClass::Op, "operation not defined on the type"))
+        let cur = (base + off as usize) as *mut u8;
+        // SAFETY: [off, off + n) is inside the mapped window (checked); the origin and
+        // result buffers hold n bytes (the caller's contract); under the accumulate lock.
+        Some(self.with_acc_lock(host, t, || unsafe {
+            combine_at(cur, n, op, basic, Some(local), result)
         }))
     }
 
@@ -481,24 +472,12 @@ impl Window {
                     let Reach::Mapped { base } = t.reach else {
                         unreachable!("native atomics are on mapped memory")
                     };
-                    return self.with_acc_lock(host, t, || {
-                        // SAFETY: [off, off + n) is inside the mapped window (checked);
-                        // the origin and result buffers hold n bytes each (MPI's contract,
-                        // sizes checked above); we hold the accumulate lock.
-                        let cur = unsafe {
-                            std::slice::from_raw_parts_mut((base + off as usize) as *mut u8, n)
-                        };
-                        if let Some(r) = result {
-                            unsafe { std::ptr::copy(cur.as_ptr(), r.addr as *mut u8, n) };
-                        }
-                        if let Some(o) = origin {
-                            let input =
-                                unsafe { std::slice::from_raw_parts(o.addr as *const u8, n) };
-                            ops::apply_packed(op, basic, input, cur).map_err(|_| {
-                                Error::new(ErrorClass::Op, "operation not defined on the type")
-                            })?;
-                        }
-                        Ok(())
+                    let (cur, input) = ((base + off as usize) as *mut u8, origin.map(|o| o.addr));
+                    // SAFETY: [off, off + n) is inside the mapped window (checked); the
+                    // origin and result buffers hold n bytes each (MPI's contract, sizes
+                    // checked above); under the accumulate lock.
+                    return self.with_acc_lock(host, t, || unsafe {
+                        combine_at(cur, n, op, basic, input, result.map(|r| r.addr))
                     });
                 }
             }
@@ -578,20 +557,15 @@ impl Window {
             unsafe { host.transfer(&Transfer::new(op, peer, &local, &remote, &rkey, 0)) }
                 .map_err(|e| rail_err(rank, e))
         };
+        let (input, out) = (origin.map(|o| o.addr), result.map(|r| r.addr));
         self.with_acc_lock(host, t, || {
             move_cur(RdmaOp::Read, &mut cur)?;
-            if let Some(r) = result {
-                // SAFETY: the result buffer holds n bytes, writable (MPI's contract).
-                unsafe { std::ptr::copy_nonoverlapping(cur.as_ptr(), r.addr as *mut u8, n) };
+            // SAFETY: `cur` holds n bytes; the origin and result buffers too (MPI's contract).
+            unsafe { combine_at(cur.as_mut_ptr(), n, op, basic, input, out)? };
+            match input {
+                Some(_) => move_cur(RdmaOp::Write, &mut cur),
+                None => Ok(()),
             }
-            if let Some(o) = origin {
-                // SAFETY: the origin buffer holds n bytes (MPI's contract).
-                let input = unsafe { std::slice::from_raw_parts(o.addr as *const u8, n) };
-                ops::apply_packed(op, basic, input, &mut cur)
-                    .map_err(|_| Error::new(ErrorClass::Op, "operation not defined on the type"))?;
-                move_cur(RdmaOp::Write, &mut cur)?;
-            }
-            Ok(())
         })
     }
 
@@ -732,6 +706,36 @@ impl Window {
         ctrl.acc_unlock();
         r
     }
+}
+
+/// One accumulate on `n` bytes at `cur`, under the accumulate lock: their old value copied
+/// to `result` first (the fetching calls), then `input` combined into them by `op`
+/// (none: MPI_NO_OP).
+///
+/// # Safety
+/// `cur` is writable, `input` readable and `result` writable for `n` bytes.
+unsafe fn combine_at(
+    cur: *mut u8,
+    n: usize,
+    op: Op,
+    basic: Basic,
+    input: Option<usize>,
+    result: Option<usize>,
+) -> Result<()> {
+    if let Some(r) = result {
+        // SAFETY: the caller's contract.
+        unsafe { std::ptr::copy(cur, r as *mut u8, n) };
+    }
+    let Some(i) = input else {
+        return Ok(());
+    };
+    // SAFETY: the caller's contract.
+    let (input, cur) = unsafe {
+        let input = std::slice::from_raw_parts(i as *const u8, n);
+        (input, std::slice::from_raw_parts_mut(cur, n))
+    };
+    ops::apply_packed(op, basic, input, cur)
+        .map_err(|_| Error::new(ErrorClass::Op, "operation not defined on the type"))
 }
 
 /// Move `n` bytes between `local` here and `[off, off + n)` of `t`'s window (checked to be
