@@ -35,29 +35,46 @@ pub unsafe fn quick_allreduce(
 ) -> Option<Result<()>> {
     let len = n.checked_mul(ty.size)?;
     let sent_apart = send.in_place || (send.at != 0 && send.at != recv.at);
-    let easy = !c.is_inter() && ty.is_contiguous() && ty.true_lb == 0;
+    let easy = !c.is_inter() && ty.is_contiguous() && ty.true_lb == 0 && sent_apart;
     if !easy || len == 0 || len > coll::direct::DIRECT_MAX || recv.in_place || recv.at == 0 {
         return None;
     }
-    if !sent_apart {
-        return None;
-    }
-    // SAFETY: MPI: recvbuf writable and sendbuf readable for `n` elements of a contiguous
-    // type, `len` bytes; distinct memory unless MPI_IN_PLACE (then no copy).
-    let acc = raw_mut(recv.ptr(), len);
-    if !send.in_place {
-        acc.copy_from_slice(raw(send.ptr(), len));
-    }
+    let input = (!send.in_place).then_some(send.ptr() as *const u8);
     let tag = Plan::new(c, coll::KIND_ALLREDUCE).tag();
-    Some(coll::direct::allreduce(
+    Some(direct_allreduce(
         w,
         c,
         tag,
-        acc,
+        input,
+        recv.ptr(),
+        len,
         combine,
         true,
-        w.fan_in_for(c),
     ))
+}
+
+/// `coll::direct::allreduce` on `len` bytes at `out`, the input copied there first unless
+/// it is `out` itself or None (MPI_IN_PLACE).
+///
+/// # Safety
+/// MPI: `out` writable and `input` readable for `len` bytes, distinct memory unless the
+/// same pointer.
+#[allow(clippy::too_many_arguments)]
+unsafe fn direct_allreduce(
+    w: &World,
+    c: &Communicator,
+    tag: i32,
+    input: Option<*const u8>,
+    out: *mut u8,
+    len: usize,
+    combine: &coll::plan::CombineFn,
+    commutative: bool,
+) -> Result<()> {
+    let acc = raw_mut(out, len);
+    if let Some(i) = input.filter(|&i| !std::ptr::eq(i, out)) {
+        acc.copy_from_slice(raw(i, len));
+    }
+    coll::direct::allreduce(w, c, tag, acc, combine, commutative, w.fan_in_for(c))
 }
 
 /// `call` (not a barrier) on intracommunicator `c`, its plan opened.
@@ -147,24 +164,20 @@ pub(super) unsafe fn run<T: Deref<Target = Datatype>>(
             let r = arg(op)?;
             let (input, out) = in_out(*send, *recv, n, ty)?;
             if direct(how, &[&input, &out]) {
-                let len = out.bytes();
                 // SAFETY: MPI: recvbuf writable and sendbuf readable for `count` elements,
-                // each one run of bytes (checked), distinct unless MPI_IN_PLACE (then no
-                // copy).
-                let acc = raw_mut(out.ptr, len);
-                if input.ptr != out.ptr {
-                    acc.copy_from_slice(raw(input.ptr, len));
-                }
-                let fan_in = w.fan_in_for(c);
-                let (f, commutative) = (&*r.combine, r.commutative);
-                return done(coll::direct::allreduce(
+                // each one run of bytes (checked), distinct unless MPI_IN_PLACE (then the
+                // same pointer: no copy).
+                let (tag, len, f) = (p.tag(), out.bytes(), &*r.combine);
+                let input = Some(input.ptr as *const u8);
+                return done(direct_allreduce(
                     w,
                     c,
-                    p.tag(),
-                    acc,
+                    tag,
+                    input,
+                    out.ptr,
+                    len,
                     f,
-                    commutative,
-                    fan_in,
+                    r.commutative,
                 ));
             }
             launch(w, coll::allreduce::allreduce(p, input, out, r), how)
