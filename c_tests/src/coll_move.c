@@ -439,10 +439,22 @@ static void test_mixed_types(void)
         CHECK_MPI(MPI_Reduce(in, out, 0, zt, mixsum, root, MPI_COMM_WORLD));
         CHECK_MPI(MPI_Bcast(in, 0, zt, root, MPI_COMM_WORLD));
         CHECK_MPI(MPI_Alltoall(in, 0, zt, out, 0, zt, MPI_COMM_WORLD));
+        CHECK_MPI(MPI_Allgather(in, 0, zt, out, 0, zt, MPI_COMM_WORLD));
         CHECK_MPI(MPI_Type_free(&gapped));
         CHECK_MPI(MPI_Op_free(&mixsum));
         free(in);
         free(out);
+    }
+    /* Allgather where odd ranks receive into vectors (a schedule) and even ranks into
+     * plain ints (the blocking fast path): the same messages either way. */
+    {
+        int odd = rank % 2, k = odd ? K_VEC : K_INT, cnt = odd ? 1 : 6;
+        unsigned char *g = kalloc(k, (long)cnt * size);
+        kfill(K_INT, mine, 6, 1000 + rank);
+        CHECK_MPI(MPI_Allgather(mine, 6, MPI_INT, g, cnt, odd ? vec_t : MPI_INT, MPI_COMM_WORLD));
+        for (int r = 0; r < size; r++)
+            kcheck(k, g + (size_t)r * cnt * kext(k), cnt, 1000 + r, "Allgather mixed types");
+        free(g);
     }
     free(mine);
     free(all);

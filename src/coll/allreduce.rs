@@ -2,10 +2,13 @@
 //! Rabenseifner's reduce-scatter + allgather for long ones. Both fold a non-power-of-two
 //! communicator onto the nearest lower power of two first: the even ranks below
 //! 2·(n − 2^⌊log2 n⌋) hand their data to the next odd rank and get the result back at
-//! the end. When ranks outnumber cores, a small commutative allreduce fans in to rank 0
-//! and out again instead (`fan_in`).
+//! the end. On a few ranks a short allreduce is a full exchange (`exchange`); when ranks
+//! outnumber cores, a small commutative one fans in to rank 0 and out again (`fan_in`).
 
-use super::plan::{buf_len, combine_buf, pof2_floor, same_buf, sub, Plan, Reducer, TypedBuf};
+use super::direct::{allreduce_algorithm, AllreduceAlgorithm};
+use super::plan::{
+    buf_len, combine_buf, copy_buf, pof2_floor, same_buf, sub, Plan, Reducer, TypedBuf,
+};
 use super::schedule::{Buf, Schedule};
 
 /// From this many bytes on, commutative operations use Rabenseifner's algorithm (on up to
@@ -26,16 +29,15 @@ pub fn allreduce(mut p: Plan, input: TypedBuf, output: TypedBuf, r: &Reducer) ->
         let long = if p.n <= 4 { LONG_BYTES_FEW } else { LONG_BYTES };
         if r.commutative && len >= long && output.count >= pof2_floor(p.n) {
             rabenseifner(&mut p, acc, output.count, r);
-        } else if p.fan_in
-            && r.commutative
-            && len <= super::direct::DIRECT_MAX
-            && p.n <= super::direct::FAN_IN_ALLREDUCE_MAX
-        {
+        } else {
             // The messages `direct::allreduce` sends for this size (a rank whose datatype
             // is not contiguous comes here while its peers go there).
-            fan_in(&mut p, acc, r);
-        } else {
-            recursive_doubling(&mut p, acc, r);
+            let algo = allreduce_algorithm(p.n, len, r.commutative, p.fan_in, p.piece());
+            match algo {
+                AllreduceAlgorithm::Exchange => exchange(&mut p, acc, r),
+                AllreduceAlgorithm::FanIn => fan_in(&mut p, acc, r),
+                AllreduceAlgorithm::RecursiveDoubling => recursive_doubling(&mut p, acc, r),
+            }
         }
     }
     p.build()
@@ -116,6 +118,32 @@ pub fn recursive_doubling(p: &mut Plan, acc: Buf, r: &Reducer) {
         }
     }
     unfold(p, acc);
+}
+
+/// Full exchange: every rank sends its vector to every other, then combines all n in rank
+/// order into `acc` (`direct::allreduce_exchange` sends the same messages).
+pub fn exchange(p: &mut Plan, acc: Buf, r: &Reducer) {
+    let (n, rank, len) = (p.n, p.rank, buf_len(acc));
+    let parts: Vec<Buf> = (0..n)
+        .map(|i| if i == rank { acc } else { p.scratch(len) })
+        .collect();
+    for k in 1..n {
+        p.send((rank + k) % n, acc);
+        let src = (rank + n - k) % n;
+        p.recv(src, parts[src]);
+    }
+    p.step();
+    let res = p.scratch(len);
+    let rr = r.clone();
+    p.work(move |sc| {
+        // res = v0 ∘ (v1 ∘ (… ∘ v(n−1))), as every rank computes it.
+        copy_buf(sc, parts[n - 1], res);
+        for &v in parts[..n - 1].iter().rev() {
+            combine_buf(sc, &rr, v, res)?;
+        }
+        copy_buf(sc, res, acc);
+        Ok(())
+    });
 }
 
 /// Flat fan-in to rank 0 and fan-out of the result, for ranks that share cores (see

@@ -73,6 +73,50 @@ pub trait CollTransport {
         buf: &mut [u8],
         tag: i32,
     ) -> Result<()>;
+
+    /// Every other rank gets its block of `out` and sends this rank its block of `recv`
+    /// (`recv` holds one equal block per rank, in rank order; this rank's is left alone),
+    /// all at once. The runtime posts every receive before it starts a send, so nothing
+    /// waits on a peer's turn whatever the sizes; this default sends first, which only
+    /// works where sends complete on their own (the tests' transports).
+    fn exchange(
+        &self,
+        comm: &Communicator,
+        tag: i32,
+        out: Outgoing,
+        recv: &mut [u8],
+    ) -> Result<()> {
+        let (n, r) = (comm.size(), comm.rank);
+        let b = recv.len() / n;
+        for k in 1..n {
+            let dst = (r + k) % n;
+            self.send(comm, dst, tag, out.block(dst))?;
+        }
+        for k in 1..n {
+            let src = (r + n - k) % n;
+            self.recv(comm, src, tag, &mut recv[src * b..(src + 1) * b])?;
+        }
+        Ok(())
+    }
+}
+
+/// What `CollTransport::exchange` sends each rank.
+#[derive(Clone, Copy)]
+pub enum Outgoing<'a> {
+    /// The same bytes to everyone.
+    Same(&'a [u8]),
+    /// One equal block per rank, in rank order.
+    Blocks(&'a [u8], usize),
+}
+
+impl<'a> Outgoing<'a> {
+    /// The bytes for rank `dst`.
+    pub fn block(self, dst: usize) -> &'a [u8] {
+        match self {
+            Outgoing::Same(b) => b,
+            Outgoing::Blocks(all, b) => &all[dst * b..(dst + 1) * b],
+        }
+    }
 }
 
 /// Tags of the runtime's own collectives (below every per-call tag, which is ≥ 64).

@@ -333,6 +333,11 @@ impl<'c> Plan<'c> {
         self
     }
 
+    /// The size messages are cut into (0: none; see `with_eager_limit`).
+    pub fn piece(&self) -> usize {
+        self.piece
+    }
+
     /// Send `b` to rank `dst` in the current step.
     pub fn send(&mut self, dst: usize, b: Buf) {
         for piece in pieces(b, self.piece) {

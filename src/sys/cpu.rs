@@ -81,6 +81,18 @@ pub fn involuntary_switches() -> Option<i64> {
     }
 }
 
+/// Whether this process is in its parent's session: true for ranks our mpiexec starts (one
+/// session for the job, so with scheduler autogroups one group, where a yield hands the
+/// core to a peer rank that wants it); false under launchers that give each rank a session
+/// of its own (Hydra's setsid).
+pub fn in_parent_session() -> bool {
+    // SAFETY: no pointers; getsid fails (-1) only for a pid that does not exist.
+    unsafe {
+        let own = libc::getsid(0);
+        own >= 0 && own == libc::getsid(libc::getppid())
+    }
+}
+
 pub fn pid() -> i32 {
     // SAFETY: no arguments.
     unsafe { libc::getpid() }

@@ -3,7 +3,7 @@
 //! copies that must fit), then the algorithm: `coll::direct` inline for a small blocking
 //! call, else the collective's schedule.
 
-use super::args::{arg, blocks, fits, intra_root, no_alias, not_in_place, typed};
+use super::args::{arg, blocks, fits, intra_root, no_alias, not_in_place, typed, Counts};
 use super::{direct, launch, Addr, Call, How, Many, One, Side};
 use crate::coll::plan::{raw, raw_mut};
 use crate::coll::schedule::CollId;
@@ -74,7 +74,14 @@ unsafe fn direct_allreduce(
     if let Some(i) = input.filter(|&i| !std::ptr::eq(i, out)) {
         acc.copy_from_slice(raw(i, len));
     }
-    coll::direct::allreduce(w, c, tag, acc, combine, commutative, w.fan_in_for(c))
+    let algo = coll::direct::allreduce_algorithm(
+        c.size(),
+        len,
+        commutative,
+        w.fan_in_for(c),
+        w.config.eager_limit,
+    );
+    coll::direct::allreduce(w, c, tag, acc, combine, commutative, algo)
 }
 
 /// `call` (not a barrier) on intracommunicator `c`, its plan opened.
@@ -193,6 +200,11 @@ pub(super) unsafe fn run<T: Deref<Target = Datatype>>(
             launch(w, coll::gather::scatterv(p, sendb, recvb, root), how)
         }
         Call::Allgather { send, recv } => {
+            if let (How::Block, Counts::Uniform(rc)) = (how, &recv.counts) {
+                if allgather_direct(w, c, p.tag(), send, (recv.buf, *arg(rc)?, arg(&recv.ty)?))? {
+                    return Ok(None);
+                }
+            }
             let sendb = if send.buf.in_place {
                 None
             } else {
@@ -346,6 +358,52 @@ unsafe fn alltoall_direct(
     // sendbuf and writable at recvbuf, distinct buffers (checked).
     let (sb, rb) = (raw(s.ptr, total), raw_mut(r.ptr, total));
     coll::direct::alltoall(w, c, tag, sb, rb)?;
+    Ok(true)
+}
+
+/// MPI_Allgather on `coll::direct` when it fits there (blocking, contiguous, short in all
+/// — `allgather::allgatherv`'s one-step form — with blocks within the eager limit, which
+/// the schedule would cut): Ok(true) when done, Ok(false) to take the general path.
+///
+/// # Safety
+/// As `Call::run`.
+unsafe fn allgather_direct<T: Deref<Target = Datatype>>(
+    w: &World,
+    c: &Communicator,
+    tag: i32,
+    send: &One<T>,
+    (recv, rcount, rty): (super::Addr, usize, &Datatype),
+) -> Result<bool> {
+    let n = c.size();
+    let Some(rn) = rcount.checked_mul(n) else {
+        return Ok(false);
+    };
+    let r = typed(recv.ptr(), rn, rty)?;
+    let (total, block) = (r.bytes(), r.bytes() / n);
+    if !r.contiguous()
+        || total >= coll::allgather::SHORT_BYTES
+        || block > w.config.eager_limit
+        || recv.in_place
+    {
+        return Ok(false);
+    }
+    let own = r.at((c.rank * rcount) as isize, rcount);
+    if !send.buf.in_place {
+        let s = typed(send.buf.ptr(), *arg(&send.count)?, arg(&send.ty)?)?;
+        if !s.contiguous() {
+            return Ok(false);
+        }
+        fits(&s, &own)?;
+        no_alias(send.buf.ptr(), own.ptr, s.bytes() > 0)?;
+        // SAFETY: MPI: the send buffer is readable and this rank's block writable for
+        // `block` bytes (they fit, checked), distinct memory (checked).
+        raw_mut(own.ptr, block).copy_from_slice(raw(s.ptr, block));
+    }
+    if total == 0 {
+        return Ok(true); // as the schedule: nothing to send
+    }
+    // SAFETY: MPI: n adjacent blocks of a contiguous type, writable at recvbuf.
+    coll::direct::allgather(w, c, tag, raw_mut(r.ptr, total))?;
     Ok(true)
 }
 
