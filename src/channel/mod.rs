@@ -10,7 +10,8 @@
 //!   scatter/gather entries than the rail takes, or stripes) completes once all parts have;
 //! - the scheduler (`sched.rs`, Liu §4.4–4.5) where a peer has several subchannels (tcp
 //!   rails over several interfaces or connections): a policy for messages, and stripes for
-//!   large RDMA transfers, weighted by rates the adaptive policy measures per stripe;
+//!   large RDMA transfers, weighted by rates the adaptive policy measures per stripe and,
+//!   for the traffic it does not stripe, from what each link delivered while busy;
 //! - carrying on when one of a peer's subchannels fails (`failover.rs`).
 //!
 //! Atomics go on a peer's first live subchannel (their order is the rail's).
@@ -124,6 +125,21 @@ struct SubCounts {
     messages: u64,
     stripes: u64,
     bytes: u64,
+}
+
+/// Adaptive striping's look at the links of `vc` (`Scheduler::learn`), for the traffic
+/// it does not stripe: striped transfers time their stripes, messages have no completion
+/// to time, but the links say what they delivered while busy.
+#[cold]
+fn learn_links(rails: &[AnyRail], vc: &mut VirtualChannel, alpha: f64) {
+    let seen: Vec<(usize, crate::fabric::LinkProgress)> = vc
+        .subs
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| vc.sched.is_alive(i))
+        .filter_map(|(i, s)| rails[s.rail].link_progress(s.peer).map(|p| (i, p)))
+        .collect();
+    vc.sched.learn(alpha, &seen);
 }
 
 /// A finished stripe: (subchannel, bytes, seconds from post to completion).
@@ -299,6 +315,11 @@ impl Channels {
             vc.send.commit();
             vc.counts[i].messages += 1;
             vc.logs[i].push(seq, parts);
+            if let Striping::Adaptive { alpha } = self.settings.striping {
+                if vc.sched.sample_due(parts.iter().map(|p| p.len()).sum()) {
+                    learn_links(&self.rails, vc, alpha);
+                }
+            }
         }
         sent
     }
@@ -483,6 +504,11 @@ impl Channels {
             }
             // Not striped: the message policy spreads whole transfers (recorded by
             // `post_parts`, to go again if their link fails).
+            if let Striping::Adaptive { alpha } = self.settings.striping {
+                if vc.sched.sample_due(total as usize) {
+                    learn_links(&self.rails, vc, alpha);
+                }
+            }
             vc.sched.pick(&self.settings.policy)
         };
         let max = self.rails[vc.subs[sub].rail].caps().max_sge;

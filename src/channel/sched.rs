@@ -1,7 +1,9 @@
 //! Which subchannel carries what (Liu, Vishnu, Panda 2004, §4.4–4.5): a policy for the
 //! messages that are not striped (eager payloads, control), and the split of a large RDMA
 //! transfer into stripes, one per subchannel, by weights that the adaptive policy learns
-//! from each stripe's delivery time (eq. 4) without being told the rails' speeds.
+//! from each stripe's delivery time (eq. 4) without being told the rails' speeds — and,
+//! for messages, which have no delivery time of their own, from the links' delivery
+//! counts (`Scheduler::learn`).
 
 /// How messages are spread over a peer's subchannels (§4.4).
 #[derive(Clone, Debug, PartialEq)]
@@ -105,6 +107,16 @@ const FLOOR: f64 = 0.03;
 /// Every this many striped transfers, subchannels under the floor get a probe stripe.
 const PROBE_EVERY: u64 = 8;
 
+/// Messages, or bytes, between two looks at the links' delivery (`Scheduler::sample_due`).
+const SAMPLE_EVERY: u32 = 32;
+const SAMPLE_EVERY_BYTES: usize = 256 * 1024;
+/// A link's rate counts once it was busy this long and delivered this much since the last
+/// one counted: the kernel counts busy time in scheduler ticks (4 ms at HZ=250), so a
+/// count spans several; and a link that carried only small messages (latency, not
+/// bandwidth) says nothing about its rate.
+const SAMPLE_BUSY_US: u64 = 20_000;
+const SAMPLE_BYTES: u64 = 256 * 1024;
+
 /// One peer's scheduling state.
 #[derive(Clone, Debug)]
 pub struct Scheduler {
@@ -119,6 +131,11 @@ pub struct Scheduler {
     striped: u64,
     /// Per subchannel: false once its link failed.
     alive: Vec<bool>,
+    /// Messages and bytes since the links' delivery was last looked at.
+    since_sample: u32,
+    since_bytes: usize,
+    /// Per subchannel: the link's delivery when its rate last counted (None: not yet seen).
+    base: Vec<Option<crate::fabric::LinkProgress>>,
 }
 
 impl Scheduler {
@@ -136,6 +153,55 @@ impl Scheduler {
             weights,
             striped: 0,
             alive: vec![true; n],
+            since_sample: 0,
+            since_bytes: 0,
+            base: vec![None; n],
+        }
+    }
+
+    /// Count one message of `bytes` sent; true every `SAMPLE_EVERY` messages or
+    /// `SAMPLE_EVERY_BYTES`, when the caller looks at the links' delivery for `learn`.
+    #[inline]
+    pub fn sample_due(&mut self, bytes: usize) -> bool {
+        self.since_sample += 1;
+        self.since_bytes += bytes;
+        if self.since_sample < SAMPLE_EVERY && self.since_bytes < SAMPLE_EVERY_BYTES {
+            return false;
+        }
+        self.since_sample = 0;
+        self.since_bytes = 0;
+        true
+    }
+
+    /// Adaptive striping from the links themselves, for the traffic that is not striped
+    /// (eager messages, whole transfers): `seen` holds each subchannel's delivery so far.
+    /// A link busy for `SAMPLE_BUSY_US` since its rate last counted yields a rate (bytes
+    /// per busy second: the idle gaps between messages do not dilute it), and once two do,
+    /// the weights move towards them as after a striped transfer (eq. 4).
+    pub fn learn(&mut self, alpha: f64, seen: &[(usize, crate::fabric::LinkProgress)]) {
+        let mut done = Vec::new();
+        for &(i, now) in seen {
+            let Some(slot) = self.base.get_mut(i) else {
+                continue;
+            };
+            match *slot {
+                Some(b)
+                    if now.busy_us >= b.busy_us + SAMPLE_BUSY_US
+                        && now.bytes >= b.bytes + SAMPLE_BYTES =>
+                {
+                    let secs = (now.busy_us - b.busy_us) as f64 * 1e-6;
+                    done.push((i, (now.bytes - b.bytes) as usize, secs));
+                }
+                // A new connection (counters back to zero) starts over.
+                Some(b) if now.busy_us >= b.busy_us && now.bytes >= b.bytes => {}
+                _ => *slot = Some(now),
+            }
+        }
+        if done.len() >= 2 {
+            for &(i, _, _) in &done {
+                self.base[i] = seen.iter().find(|s| s.0 == i).map(|s| s.1);
+            }
+            self.adapt(alpha, &done);
         }
     }
 
@@ -379,6 +445,31 @@ mod tests {
                 .collect();
             s.adapt(alpha, &done);
         }
+    }
+
+    #[test]
+    fn links_that_deliver_4_to_1_while_busy_get_weights_4_to_1() {
+        use crate::fabric::LinkProgress;
+        let mut s = Scheduler::new(2, &Striping::Adaptive { alpha: 0.5 });
+        let at = |bytes, busy_us| LinkProgress { bytes, busy_us };
+        s.learn(0.5, &[(0, at(0, 0)), (1, at(0, 0))]);
+        // Too little busy time, or too few bytes (small messages), on link 1 yet: nothing
+        // moves.
+        s.learn(0.5, &[(0, at(4_000_000, 100_000)), (1, at(1_000, 1_000))]);
+        s.learn(0.5, &[(0, at(8_000_000, 200_000)), (1, at(2_000, 90_000))]);
+        assert_eq!(s.weights, vec![0.5, 0.5]);
+        let (mut t, mut b0, mut b1) = (200_000, 8_000_000, 2_000);
+        for _ in 0..20 {
+            // 40 MB/s against 10 MB/s while busy, whatever the idle time between.
+            t += 100_000;
+            b0 += 4_000_000;
+            b1 += 1_000_000;
+            s.learn(0.5, &[(0, at(b0, t)), (1, at(b1, t))]);
+        }
+        assert!((s.weights[0] - 0.8).abs() < 0.01, "{:?}", s.weights);
+        // A reconnected link (counters from zero) starts over instead of counting backwards.
+        s.learn(0.5, &[(0, at(1, 1)), (1, at(b1 + 1_000_000, t + 100_000))]);
+        assert!((s.weights[0] - 0.8).abs() < 0.01, "{:?}", s.weights);
     }
 
     #[test]

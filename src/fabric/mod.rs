@@ -43,6 +43,15 @@ pub struct Span {
     pub len: u64,
 }
 
+/// A link's delivery so far (`Rail::link_progress`): bytes the peer acknowledged, and the
+/// time the link spent with data in flight, so that the rate while busy is their ratio
+/// whatever the idle gaps between messages.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LinkProgress {
+    pub bytes: u64,
+    pub busy_us: u64,
+}
+
 /// What a rail can do; the protocol layers pick protocols from this.
 #[derive(Clone, Debug)]
 pub struct RailCaps {
@@ -393,6 +402,12 @@ pub trait Rail: Send {
         rkey: RemoteKey,
         token: u64,
     ) -> Result<(), RailError>;
+    /// What the link to `peer` has delivered since it opened (None where the rail cannot
+    /// tell): the channel's adaptive striping learns each subchannel's rate from it, for
+    /// the messages it does not stripe.
+    fn link_progress(&self, _peer: usize) -> Option<LinkProgress> {
+        None
+    }
     /// The other rails' links to `peer` failed: this one carries the last. Hold on to it as
     /// a job's only link would (tcp: the full `RAILMPI_TCP_TIMEOUT` instead of the shorter
     /// failover timeout that lets traffic move to the other rails quickly).

@@ -63,7 +63,8 @@ pub const SETTINGS: &[Setting] = &[
         help: "multirail: how a large RDMA transfer is split over a peer's subchannels: \
                even, weighted:w1,w2,... (one weight per subchannel), adaptive[:alpha] \
                (start even, then after each striped transfer move each weight by alpha \
-               (default 0.5) towards the rate its stripe was delivered at: Liu 2004 eq. 4)",
+               (default 0.5) towards the rate its stripe was delivered at: Liu 2004 eq. 4; \
+               for messages, towards the rates the links delivered at while busy)",
     },
     Setting {
         name: "RAILMPI_STRIPING_THRESHOLD",

@@ -261,6 +261,28 @@ impl Default for SpareFd {
     }
 }
 
+/// Bytes acknowledged and microseconds with data in flight on a TCP socket, from the
+/// kernel's `TCP_INFO` (`tcpi_bytes_acked`, `tcpi_busy_time`: Linux 4.10 on). None if the
+/// kernel does not say.
+pub fn tcp_progress(fd: std::os::fd::BorrowedFd<'_>) -> Option<(u64, u64)> {
+    use std::os::fd::AsRawFd;
+    // SAFETY: tcp_info is plain data; getsockopt writes at most `len` bytes into it and
+    // says how many.
+    unsafe {
+        let mut info: libc::tcp_info = std::mem::zeroed();
+        let mut len = std::mem::size_of::<libc::tcp_info>() as libc::socklen_t;
+        let rc = libc::getsockopt(
+            fd.as_raw_fd(),
+            libc::IPPROTO_TCP,
+            libc::TCP_INFO,
+            &mut info as *mut libc::tcp_info as *mut libc::c_void,
+            &mut len,
+        );
+        let need = std::mem::offset_of!(libc::tcp_info, tcpi_busy_time) + 8;
+        (rc == 0 && len as usize >= need).then_some((info.tcpi_bytes_acked, info.tcpi_busy_time))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -899,6 +899,18 @@ impl Rail for TcpRail {
         self.shared.send(peer, [OutFrame::new(&h, Body::Empty)])
     }
 
+    fn link_progress(&self, peer: usize) -> Option<crate::fabric::LinkProgress> {
+        let link = self.shared.links.get(peer)?.lock();
+        if link.state != LinkState::Up || link.fd < 0 {
+            return None;
+        }
+        // SAFETY: an Up link's descriptor stays open while its lock is held (see
+        // `last_link`).
+        let fd = unsafe { std::os::fd::BorrowedFd::borrow_raw(link.fd) };
+        let (bytes, busy_us) = crate::sys::net::tcp_progress(fd)?;
+        Some(crate::fabric::LinkProgress { bytes, busy_us })
+    }
+
     fn last_link(&mut self, peer: usize) {
         let Some(link) = self.shared.links.get(peer) else {
             return;
