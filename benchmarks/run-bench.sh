@@ -2,16 +2,18 @@
 # run-bench.sh — compare railmpi with MPICH and Open MPI on our own
 # point-to-point benchmarks (benchmarks/latency.c, benchmarks/bw.c and
 # benchmarks/noreuse_bw.c: ping-pong bandwidth with a fresh, never-touched
-# buffer every iteration, 64 KiB .. 32 MiB) and collective benchmarks
-# (benchmarks/coll_allreduce.c, coll_bcast.c, coll_alltoall.c: OSU-style
-# average latency per call, 8 B .. 1 MiB); then railmpi-only registration
-# sweeps with noreuse_bw (see BENCH_REG below).
+# buffer every iteration, 64 KiB .. 32 MiB), message rate (benchmarks/msgrate.c,
+# the osu_mbw_mr method, 1 and 2 pairs), collective benchmarks
+# (benchmarks/coll_allreduce.c, coll_bcast.c, coll_alltoall.c, coll_allgather.c,
+# coll_reduce_scatter.c: OSU-style average latency per call, 8 B .. 1 MiB, at 4
+# and 8 ranks) and one-sided ones (benchmarks/rma.c); then railmpi-only
+# registration sweeps with noreuse_bw (see BENCH_REG below).
 #
 # Usage: benchmarks/run-bench.sh BUILD_DIR
 #
 # For each implementation the programs are compiled with its own compiler
 # wrapper and run with its own launcher, the point-to-point ones with 2 ranks,
-# the collective ones with BENCH_COLL_NP ranks (default 4):
+# the collective ones with each of BENCH_COLL_NP ranks (default 4 and 8):
 #   railmpi         $BUILD/bin/mpicc        $BUILD/bin/mpiexec -n N
 #   MPICH 4.0.2     mpicc.mpich             mpiexec.mpich -n N          (Debian)
 #   Open MPI 4.1.4  mpicc.openmpi           mpiexec.openmpi --allow-run-as-root --oversubscribe -n N
@@ -49,13 +51,18 @@
 #                  "-m 64k -i 0.1" for a quick demo (-m max size, -i iteration
 #                  scale)
 #   BENCH_COLL_ARGS  extra arguments for the collective programs (same options)
-#   BENCH_COLL_NP  ranks for the collective programs (default 4; on a 2-core
-#                  machine they share cores, so waiting policies matter)
+#   BENCH_COLL_NP  rank counts for the collective programs (default "4 8": a
+#                  table per count; on a 2-core machine they share cores, so
+#                  waiting policies matter)
+#   BENCH_MSGRATE_NP  rank counts for msgrate (default "2 4": 1 and 2 pairs)
 #   BENCH_TIMEOUT  seconds allowed per single run (default 900)
 #   BENCH_IMPLS    implementations to run, default
 #                  "railmpi mpich openmpi mpich5 openmpi5"
-#   BENCH_BENCHES  programs to run, default
-#                  "latency bw noreuse_bw coll_allreduce coll_bcast coll_alltoall"
+#   BENCH_BENCHES  programs to run, default "latency bw noreuse_bw msgrate
+#                  coll_allreduce coll_bcast coll_alltoall coll_allgather
+#                  coll_reduce_scatter rma_put_lat … rma_cas_lat"; a collective
+#                  or msgrate runs at each count of BENCH_COLL_NP /
+#                  BENCH_MSGRATE_NP, NAME@N names one count
 #   BENCH_REG      1 (default): after the comparison, the railmpi-only
 #                  registration sweeps with noreuse_bw (Woodall 2006 Fig. 5
 #                  and 6); 0: skip them.  They need railmpi in BENCH_IMPLS.
@@ -137,13 +144,28 @@ RUNS=${BENCH_RUNS:-2}
 ARGS=${BENCH_ARGS:-}
 COLL_ARGS=${BENCH_COLL_ARGS:-}
 RMA_ARGS=${BENCH_RMA_ARGS:-$ARGS}
-COLL_NP=${BENCH_COLL_NP:-4}
+COLL_NP=${BENCH_COLL_NP:-"4 8"}
 TMO=${BENCH_TIMEOUT:-900}
 ALL_IMPLS="railmpi mpich openmpi mpich5 openmpi5"
 IMPLS=${BENCH_IMPLS:-$ALL_IMPLS}
 MPICH5_VENV=${BENCH_MPICH5_VENV:-/var/cache/railmpi-bench/mpich5}
 OPENMPI5_VENV=${BENCH_OPENMPI5_VENV:-/var/cache/railmpi-bench/openmpi5}
-BENCHES=${BENCH_BENCHES:-"latency bw noreuse_bw coll_allreduce coll_bcast coll_alltoall rma_put_lat rma_get_lat rma_put_fence rma_get_fence rma_put_bw rma_get_bw rma_acc_lat rma_fop_lat rma_cas_lat"}
+MSGRATE_NP=${BENCH_MSGRATE_NP:-"2 4"}
+BENCHES=${BENCH_BENCHES:-"latency bw noreuse_bw msgrate coll_allreduce coll_bcast coll_alltoall coll_allgather coll_reduce_scatter rma_put_lat rma_get_lat rma_put_fence rma_get_fence rma_put_bw rma_get_bw rma_acc_lat rma_fop_lat rma_cas_lat"}
+# A benchmark that runs at several rank counts becomes one entry per count, NAME@N.
+expand_np() {
+    local b np list
+    for b in $BENCHES; do
+        case $b in
+            *@*) list=("$b") ;;
+            coll_*) list=(); for np in $COLL_NP; do list+=("$b@$np"); done ;;
+            msgrate) list=(); for np in $MSGRATE_NP; do list+=("$b@$np"); done ;;
+            *) list=("$b") ;;
+        esac
+        printf '%s ' "${list[@]}"
+    done
+}
+BENCHES=$(expand_np)
 REG=${BENCH_REG:-1}
 HALO_NP=${BENCH_HALO_NP:-4}
 HALO_ARGS=${BENCH_HALO_ARGS:--w 64M}
@@ -190,7 +212,7 @@ impl_launch() {
 }
 
 # Ranks, extra arguments and "which is better" (min|max) per benchmark.
-bench_np() { case $1 in coll_*) echo "$COLL_NP" ;; *) echo 2 ;; esac; }
+bench_np() { case $1 in *@*) echo "${1##*@}" ;; *) echo 2 ;; esac; }
 bench_args() {
     case $1 in
         coll_*) echo "$COLL_ARGS" ;;
@@ -198,9 +220,13 @@ bench_args() {
         *) echo "$ARGS" ;;
     esac
 }
-bench_mode() { case $1 in bw | noreuse_bw | rma_*_bw) echo max ;; *) echo min ;; esac; }
-# The program a benchmark runs: the rma_* ones are modes of benchmarks/rma.c.
-bench_src() { case $1 in rma_*) echo rma ;; *) echo "$1" ;; esac; }
+bench_mode() { case $1 in bw | noreuse_bw | rma_*_bw | msgrate*) echo max ;; *) echo min ;; esac; }
+# The program a benchmark runs: the rma_* ones are modes of benchmarks/rma.c; NAME@N is
+# NAME at N ranks.
+bench_src() {
+    local b=${1%@*}
+    case $b in rma_*) echo rma ;; *) echo "$b" ;; esac
+}
 
 have_cmd() {
     case $1 in
@@ -305,13 +331,18 @@ run_all() {
 
 # The title line of a benchmark's table.
 bench_title() {
-    case $1 in
+    local np
+    np=$(bench_np "$1")
+    case ${1%@*} in
         latency) echo "# Latency (us), best of runs; ratio = railmpi / min(peers), lower is better" ;;
         bw) echo "# Bandwidth (MB/s, MB = 1e6 bytes), best of runs; ratio = railmpi / max(peers), higher is better" ;;
         noreuse_bw) echo "# Ping-pong bandwidth, no buffer reuse (fresh never-touched buffers every iteration; MB/s = size / half round trip, MB = 1e6 bytes), best of runs; ratio = railmpi / max(peers), higher is better" ;;
-        coll_allreduce) echo "# MPI_Allreduce (MPI_FLOAT, MPI_SUM), $COLL_NP ranks: average latency (us), best of runs; ratio = railmpi / min(peers), lower is better" ;;
-        coll_bcast) echo "# MPI_Bcast (root 0), $COLL_NP ranks: average latency (us), best of runs; ratio = railmpi / min(peers), lower is better" ;;
-        coll_alltoall) echo "# MPI_Alltoall (size per peer), $COLL_NP ranks: average latency (us), best of runs; ratio = railmpi / min(peers), lower is better" ;;
+        coll_allreduce) echo "# MPI_Allreduce (MPI_FLOAT, MPI_SUM), $np ranks: average latency (us), best of runs; ratio = railmpi / min(peers), lower is better" ;;
+        coll_bcast) echo "# MPI_Bcast (root 0), $np ranks: average latency (us), best of runs; ratio = railmpi / min(peers), lower is better" ;;
+        coll_alltoall) echo "# MPI_Alltoall (size per peer), $np ranks: average latency (us), best of runs; ratio = railmpi / min(peers), lower is better" ;;
+        coll_allgather) echo "# MPI_Allgather (size per rank), $np ranks: average latency (us), best of runs; ratio = railmpi / min(peers), lower is better" ;;
+        coll_reduce_scatter) echo "# MPI_Reduce_scatter (MPI_FLOAT, MPI_SUM, size = whole vector), $np ranks: average latency (us), best of runs; ratio = railmpi / min(peers), lower is better" ;;
+        msgrate) echo "# Message rate (osu_mbw_mr method), $((np / 2)) pair(s), window 64: millions of messages/s over all pairs, best of runs; ratio = railmpi / max(peers), higher is better" ;;
         rma_put_lat) echo "# MPI_Put + MPI_Win_flush in a lock epoch, MPI_Win_allocate window (OSU -s flush): latency (us), best of runs; ratio = railmpi / min(peers), lower is better" ;;
         rma_get_lat) echo "# MPI_Get + MPI_Win_flush in a lock epoch, MPI_Win_allocate window (OSU -s flush): latency (us), best of runs; ratio = railmpi / min(peers), lower is better" ;;
         rma_put_fence) echo "# MPI_Put between two MPI_Win_fence calls: latency (us), best of runs; ratio = railmpi / min(peers), lower is better" ;;
