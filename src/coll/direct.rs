@@ -53,7 +53,12 @@ pub fn allreduce_algorithm(
     fan_in: bool,
     piece: usize,
 ) -> AllreduceAlgorithm {
-    if n <= EXCHANGE_MAX_RANKS && len <= EXCHANGE_BYTES && (piece == 0 || len <= piece) {
+    // (Two ranks: recursive doubling is the same one message each way, by a sendrecv
+    // that costs less than the exchange's general bookkeeping.)
+    if (3..=EXCHANGE_MAX_RANKS).contains(&n)
+        && len <= EXCHANGE_BYTES
+        && (piece == 0 || len <= piece)
+    {
         AllreduceAlgorithm::Exchange
     } else if fan_in && commutative && n <= FAN_IN_ALLREDUCE_MAX && len <= DIRECT_MAX {
         AllreduceAlgorithm::FanIn
