@@ -22,6 +22,7 @@ else
     _ct_rma rma_ops 2 3 4 8
 fi
 _ct_rma rma_dtypes 2 3
+_ct_rma rma_page_edges 2
 _ct_rma rma_pscw 2 3 4
 _ct_rma rma_create_race 2 7
 _ct_rma rma_dynamic 1 2 4

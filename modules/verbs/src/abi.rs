@@ -19,7 +19,7 @@
 use std::ffi::c_char;
 
 /// Bumped whenever a type or the table below changes; libmpi refuses another version.
-pub const ABI_VERSION: u32 = 5;
+pub const ABI_VERSION: u32 = 6;
 
 /// The symbol the module exports: `extern "C" fn() -> *const Ops`.
 pub const ENTRY_SYMBOL: &[u8] = b"railmpi_verbs_ops\0";
@@ -43,6 +43,9 @@ pub const ODP_READ: u32 = 8;
 pub const ODP_ATOMIC: u32 = 16;
 /// Implicit ODP (one MR for the whole address space).
 pub const ODP_IMPLICIT: u32 = 32;
+
+/// soft-iWARP's vendor id (ASCII "bmt").
+pub const VENDOR_SIW: u32 = 0x626d74;
 
 /// One device port as `ibv_query_device(_ex)` and `ibv_query_port` describe it.
 #[repr(C)]
@@ -71,6 +74,8 @@ pub struct PortInfo {
     pub odp: u32,
     pub max_mr_size: u64,
     pub max_qp_rd_atom: u32,
+    /// `ibv_device_attr.vendor_id` (`VENDOR_SIW`: soft-iWARP).
+    pub vendor_id: u32,
     /// GID index rdma_cm will use (RoCE v2 where the port has one), -1 if none.
     pub gid_index: i32,
     pub gid: [u8; 16],

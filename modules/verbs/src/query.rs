@@ -273,6 +273,7 @@ fn query_device(dev: *mut ibv_device, out: &mut Vec<PortInfo>) {
                 odp: caps.odp,
                 max_mr_size: a.max_mr_size,
                 max_qp_rd_atom: caps.max_qp_rd_atom,
+                vendor_id: a.vendor_id,
                 gid_index,
                 gid,
                 ip,

@@ -345,6 +345,12 @@ pub struct VerbsRail {
     refusal_drops: bool,
     /// Scatter/gather entries an RDMA read takes.
     max_sge_rd: usize,
+    /// soft-iWARP sends a payload of up to 32 bytes (`MAX_HDR_INLINE`) that crosses a page
+    /// wrongly when it sends it from a thread of its own — always for a read's response,
+    /// sometimes for a write — (`siw_try_1seg` copies the second page's byte count from
+    /// the first page, then the rest from the wrong address: Linux 6.1–6.12 at least), so
+    /// such work requests are cut at the page (`page_safe`).
+    small_page_quirk: bool,
     /// A write completes at its origin once sent, not once placed (iWARP), so each write
     /// transfer ends with a one-byte read of its last byte into this atomics slot and
     /// completes with it: the target answers a read only after placing the writes before
@@ -542,6 +548,7 @@ impl VerbsRail {
             imm_in_payload: port.info.transport == abi::TRANSPORT_IWARP,
             refusal_drops: port.info.transport == abi::TRANSPORT_IWARP,
             max_sge_rd: (port.info.max_sge_rd as usize).clamp(1, 16),
+            small_page_quirk: port.info.vendor_id == abi::VENDOR_SIW,
             write_fence: None,
             fence_peers: Vec::new(),
             solicited_imms: 0,
@@ -1605,6 +1612,56 @@ impl VerbsRail {
     }
 }
 
+/// Work requests up to this size are checked for soft-iWARP's page fault
+/// (`VerbsRail::small_page_quirk`; its limit is 32 bytes).
+const QUIRK_BYTES: u64 = 64;
+
+/// Whether `len` bytes at `addr` cross a 4 KiB boundary (every page size is a multiple).
+fn crosses_page(addr: u64, len: u64) -> bool {
+    len > 0 && addr / 4096 != (addr + len - 1) / 4096
+}
+
+/// `pieces` (remote address, local entries) with each piece soft-iWARP would send wrongly
+/// — up to `QUIRK_BYTES`, its sent side (a read's remote range; a write's one local entry)
+/// across a page — cut in two at that page.
+fn page_safe(op: RdmaOp, pieces: Vec<(u64, Vec<abi::Sge>)>) -> Vec<(u64, Vec<abi::Sge>)> {
+    let mut out = Vec::with_capacity(pieces.len());
+    for (raddr, list) in pieces {
+        let bytes: u64 = list.iter().map(|s| u64::from(s.len)).sum();
+        let sent_from = match (op, list.as_slice()) {
+            (RdmaOp::Read, _) => Some(raddr),
+            (RdmaOp::Write, [one]) => Some(one.addr),
+            _ => None,
+        };
+        let Some(at) = sent_from.filter(|&a| bytes <= QUIRK_BYTES && crosses_page(a, bytes)) else {
+            out.push((raddr, list));
+            continue;
+        };
+        let cut = 4096 - at % 4096;
+        let (mut first, mut second, mut seen) = (Vec::new(), Vec::new(), 0u64);
+        for s in list {
+            let len = u64::from(s.len);
+            if seen + len <= cut {
+                first.push(s);
+            } else if seen >= cut {
+                second.push(s);
+            } else {
+                let head = (cut - seen) as u32;
+                first.push(abi::Sge { len: head, ..s });
+                second.push(abi::Sge {
+                    addr: s.addr + u64::from(head),
+                    len: s.len - head,
+                    ..s
+                });
+            }
+            seen += len;
+        }
+        out.push((raddr, first));
+        out.push((raddr + cut, second));
+    }
+    out
+}
+
 /// Refused connection requests are logged, at most a few lines per interval.
 fn warn_refusal(why: &str) {
     use crate::ratelimit::{suppressed_note, RateLimit};
@@ -1765,7 +1822,14 @@ impl Rail for VerbsRail {
                 _ => None,
             }
         };
-        let whole = one_span.filter(|r| r.len == total);
+        // A transfer soft-iWARP would send wrongly goes the cutting way (`page_safe`).
+        let whole = one_span.filter(|r| {
+            r.len == total
+                && !(self.small_page_quirk
+                    && op == RdmaOp::Read
+                    && r.len <= QUIRK_BYTES
+                    && crosses_page(r.addr, r.len))
+        });
         let inline = op == RdmaOp::Write
             && total > 0
             && total <= self.caps.max_inline as u64
@@ -1827,7 +1891,14 @@ impl Rail for VerbsRail {
         };
         // The common case, one remote span that one work request covers: the local entries
         // go as they are (no cutting, no per-transfer bookkeeping but a fence's).
-        if let Some(r) = whole {
+        let one_sge_crosses = || {
+            self.small_page_quirk
+                && !inline
+                && sges.len() == 1
+                && total <= QUIRK_BYTES
+                && crosses_page(sges.as_slice()[0].addr, total)
+        };
+        if let Some(r) = whole.filter(|_| !one_sge_crosses()) {
             if total <= MAX_WR_BYTES && !sges.is_empty() && sges.len() <= max_sge {
                 let whole = WrKind::Transfer {
                     token,
@@ -1881,6 +1952,9 @@ impl Rail for VerbsRail {
                 raddr += bytes;
                 left -= bytes;
             }
+        }
+        if self.small_page_quirk && !inline {
+            pieces = page_safe(op, pieces);
         }
         if pieces.is_empty() && t.notify.is_some() {
             // Nothing to write, but the notice must go: a write of no bytes carries it.
@@ -2231,5 +2305,48 @@ fn give_up_after(s: &VerbsSettings) -> Duration {
 impl Drop for VerbsRail {
     fn drop(&mut self) {
         self.close();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sge(addr: u64, len: u32) -> abi::Sge {
+        abi::Sge { addr, len, lkey: 7 }
+    }
+
+    #[test]
+    fn small_requests_across_a_page_are_cut_there_and_others_kept() {
+        // A 12-byte read whose remote range crosses at 4 bytes, into two local entries.
+        let cut = page_safe(RdmaOp::Read, vec![(4092, vec![sge(100, 8), sge(200, 4)])]);
+        assert_eq!(cut.len(), 2);
+        assert_eq!(cut[0].0, 4092);
+        assert_eq!(
+            cut[0].1.iter().map(|s| (s.addr, s.len)).collect::<Vec<_>>(),
+            [(100, 4)]
+        );
+        assert_eq!(cut[1].0, 4096);
+        assert_eq!(
+            cut[1].1.iter().map(|s| (s.addr, s.len)).collect::<Vec<_>>(),
+            [(104, 4), (200, 4)]
+        );
+        assert!(cut.iter().flat_map(|p| &p.1).all(|s| s.lkey == 7));
+        // A write is cut where its one local entry crosses (the remote side follows).
+        let cut = page_safe(RdmaOp::Write, vec![(5000, vec![sge(8190, 16)])]);
+        let got: Vec<_> = cut
+            .iter()
+            .map(|(r, l)| (*r, l.iter().map(|s| (s.addr, s.len)).collect::<Vec<_>>()))
+            .collect();
+        assert_eq!(got, [(5000, vec![(8190, 2)]), (5002, vec![(8192, 14)])]);
+        // Kept: within a page; larger than the fault's reach; a write of two entries.
+        for (op, piece) in [
+            (RdmaOp::Read, (4000, vec![sge(0, 96)])),
+            (RdmaOp::Read, (4090, vec![sge(0, 65)])),
+            (RdmaOp::Write, (0, vec![sge(4090, 4), sge(4094, 4)])),
+        ] {
+            assert_eq!(page_safe(op, vec![piece.clone()]).len(), 1);
+        }
+        assert!(!crosses_page(4095, 1) && crosses_page(4095, 2) && !crosses_page(0, 0));
     }
 }

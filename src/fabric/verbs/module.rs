@@ -253,6 +253,7 @@ pub fn zeroed_port() -> abi::PortInfo {
         odp: 0,
         max_mr_size: 0,
         max_qp_rd_atom: 0,
+        vendor_id: 0,
         gid_index: -1,
         gid: [0; 16],
         ip: [0; 16],
