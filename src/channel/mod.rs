@@ -350,9 +350,12 @@ impl Channels {
             retries: Vec::new(),
             controls: Vec::new(),
         };
+        // A rail that served peers (their writes, reads, atomics) but has nothing to hand
+        // up still says so: the waiter counts it as activity.
+        let mut served = false;
         for (i, rail) in rails.iter_mut().enumerate() {
             let ranks = &ranks[i];
-            rail.poll(&mut |ev| {
+            served |= 0 < rail.poll(&mut |ev| {
                 // The message that is next in its channel's order: the fast path, small
                 // enough to inline into the rail's loop.
                 let ev = match ev {
@@ -386,6 +389,7 @@ impl Channels {
                 aside.event(ev, i, ranks, vcs, sink, &mut n);
             });
         }
+        n = n.max(usize::from(served));
         let Aside {
             lost,
             retries,

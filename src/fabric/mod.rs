@@ -381,7 +381,9 @@ pub trait Rail: Send {
     /// it (verbs: arm the completion queue, which a polling process leaves quiet). The
     /// caller polls once more afterwards, for what arrived before.
     fn arm(&mut self) {}
-    /// Hand every waiting completion and message to `sink`. Returns the number delivered.
+    /// Hand every waiting completion and message to `sink`. Returns the number delivered,
+    /// or at least 1 when the rail did work for peers since the last poll (its waiting
+    /// rank then keeps polling rather than sleep).
     fn poll(&mut self, sink: &mut dyn FnMut(RailEvent<'_>)) -> usize;
     /// Whether completions wait to be polled.
     fn has_completions(&self) -> bool;

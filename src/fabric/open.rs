@@ -67,6 +67,9 @@ pub struct Fabric {
     pub subchannels: Vec<Vec<Route>>,
     /// Rung when any rail has something for us.
     pub wait: Doorbell,
+    /// Ranks on this machine, whatever host they think they are on (network namespaces
+    /// and containers of one machine share its cores): those with this kernel's boot id.
+    pub machine_ranks: usize,
 }
 
 impl Fabric {
@@ -96,13 +99,26 @@ pub fn open(settings: &FabricSettings, boot: &dyn Bootstrap) -> Result<Fabric, S
             services: vec![None],
             subchannels: vec![vec![Route { rail: 0, peer: 0 }]],
             wait,
+            machine_ranks: 1,
         });
     }
-    boot.put(&format!("host-{rank}"), &settings.host)?;
+    // "host/boot id" in one key (a host name has no '/'): one look-up per rank.
+    let boot_id = crate::sys::cpu::boot_id();
+    boot.put(
+        &format!("host-{rank}"),
+        &format!("{}/{boot_id}", settings.host),
+    )?;
     boot.barrier()?;
-    let hosts = (0..size)
-        .map(|r| boot.get(&format!("host-{r}")))
-        .collect::<Result<Vec<String>, String>>()?;
+    let (hosts, boots): (Vec<String>, Vec<String>) = (0..size)
+        .map(|r| {
+            let v = boot.get(&format!("host-{r}"))?;
+            let (h, b) = v.rsplit_once('/').unwrap_or((&v, ""));
+            Ok((h.to_string(), b.to_string()))
+        })
+        .collect::<Result<Vec<(String, String)>, String>>()?
+        .into_iter()
+        .unzip();
+    let machine_ranks = boots.iter().filter(|b| **b == boot_id).count().max(1);
     let one_host = hosts.iter().all(|h| *h == hosts[0]);
     // Rails between hosts are opened where some rank is not reached by shm.
     let remote = !settings.use_shm || !one_host;
@@ -195,6 +211,7 @@ pub fn open(settings: &FabricSettings, boot: &dyn Bootstrap) -> Result<Fabric, S
         services,
         subchannels,
         wait,
+        machine_ranks,
     })
 }
 

@@ -93,6 +93,14 @@ pub fn in_parent_session() -> bool {
     }
 }
 
+/// This kernel's boot id: the same in every network namespace and container of one
+/// machine, unlike the host name (empty if the kernel does not say).
+pub fn boot_id() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/random/boot_id")
+        .map(|s| s.trim().to_string())
+        .unwrap_or_default()
+}
+
 pub fn pid() -> i32 {
     // SAFETY: no arguments.
     unsafe { libc::getpid() }

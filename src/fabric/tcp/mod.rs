@@ -299,6 +299,10 @@ struct Shared {
     /// Polls of the rail by the rank (the progress thread naps while this moves), and
     /// whether the rank, finding the thread in a turn, asked it to hand over.
     rank_polls: AtomicU64,
+    /// Peers' writes, reads and atomics served here so far: a rank that waits while peers
+    /// reach its memory counts them as activity and keeps driving the rail, rather than
+    /// going to sleep and leaving each to the progress thread's wake-up.
+    remote_ops: AtomicU64,
     rank_waiting: AtomicBool,
 }
 
@@ -496,6 +500,8 @@ pub struct TcpRail {
     /// The sockets' state; whoever holds it drives the rail (see `Progress::run`).
     engine: Arc<Mutex<Progress>>,
     polls: u64,
+    /// `Shared::remote_ops` when `poll` last looked.
+    remote_ops_seen: u64,
     /// Messages taken from the inbox, handed out by `poll`.
     batch: VecDeque<Inbound>,
 }
@@ -655,6 +661,7 @@ impl TcpRail {
             requests_waiting: AtomicUsize::new(0),
             served: (0..n).map(|_| AtomicU64::new(0)).collect(),
             rank_polls: AtomicU64::new(0),
+            remote_ops: AtomicU64::new(0),
             rank_waiting: AtomicBool::new(false),
         });
         let engine = Arc::new(Mutex::new(
@@ -675,6 +682,7 @@ impl TcpRail {
             thread: Some(thread),
             engine,
             polls: 0,
+            remote_ops_seen: 0,
             batch: VecDeque::new(),
         };
         if ctx.connect == Connect::Eager {
@@ -830,7 +838,9 @@ impl Rail for TcpRail {
                 self.drive();
             }
             if self.shared.inbox_len.load(Ordering::Acquire) == 0 {
-                return 0;
+                // Nothing to hand up, but serving peers counts as activity.
+                let ops = self.shared.remote_ops.load(Ordering::Relaxed);
+                return usize::from(std::mem::replace(&mut self.remote_ops_seen, ops) != ops);
             }
             let mut inbox = self.shared.inbox.lock();
             std::mem::swap(&mut *inbox, &mut self.batch);

@@ -1210,6 +1210,7 @@ impl Handler for ConnHandler<'_> {
                     );
                     self.nak(peer, &h, r);
                 } else if h.last() {
+                    self.s.remote_ops.fetch_add(1, Ordering::Relaxed);
                     let mut a = Header::new(Kind::Ack);
                     a.op = h.op;
                     self.answer(peer, a, Body::Empty);
@@ -1223,6 +1224,7 @@ impl Handler for ConnHandler<'_> {
                 };
                 match ok {
                     Ok(()) => {
+                        self.s.remote_ops.fetch_add(1, Ordering::Relaxed);
                         let mut d = Header::new(Kind::ReadData);
                         d.op = h.op;
                         d.off = h.off;
@@ -1275,6 +1277,7 @@ impl Handler for ConnHandler<'_> {
                         } else {
                             word.fetch_add(h.arg, Ordering::AcqRel)
                         };
+                        self.s.remote_ops.fetch_add(1, Ordering::Relaxed);
                         let mut a = Header::new(Kind::AtomicResp);
                         a.op = h.op;
                         a.arg = old;
