@@ -24,7 +24,16 @@ _ct_coll_more=""
     _ct_coll coll_neighbor 1 2 3 4 5 8 $_ct_coll_more
     _ct_coll coll_errors 1 2 3 4
     _ct_coll coll_alias 1 2 3 4
+    _ct_coll coll_mixed_types 2 3 4 8
 }
+# Strided and contiguous ranks in one call with messages cut at a small eager limit: the
+# short path sent 2 KiB whole where the schedule sent 512-byte pieces (truncation error).
+if [ "$CT_IMPL" = railmpi ]; then
+    for _n in 2 3 4 8; do
+        CASE_EXPECT='^ok coll_mixed_types ' run_case "coll_mixed_types.eager512.n$_n" 0 \
+            env RAILMPI_EAGER_LIMIT=512 $MPIEXEC -n "$_n" "$CT/coll_mixed_types"
+    done
+fi
 
 # Counts that disagree, under the fatal handler: the message names the size that arrived
 # (a truncated Bcast once said "20 bytes, expected 20").

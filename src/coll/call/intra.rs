@@ -36,7 +36,7 @@ pub unsafe fn quick_allreduce(
     let len = n.checked_mul(ty.size)?;
     let sent_apart = send.in_place || (send.at != 0 && send.at != recv.at);
     let easy = !c.is_inter() && ty.is_contiguous() && ty.true_lb == 0 && sent_apart;
-    if !easy || len == 0 || len > coll::direct::DIRECT_MAX || recv.in_place || recv.at == 0 {
+    if !easy || len == 0 || len > super::direct_max(w) || recv.in_place || recv.at == 0 {
         return None;
     }
     let input = (!send.in_place).then_some(send.ptr() as *const u8);
@@ -109,7 +109,7 @@ pub(super) unsafe fn run<T: Deref<Target = Datatype>>(
             let root = intra_root(c, *root)?;
             not_in_place(*buf, n, "the buffer")?;
             let b = typed(buf.ptr(), n, ty)?;
-            if direct(how, &[&b]) {
+            if direct(w, how, &[&b]) {
                 // SAFETY: MPI: the buffer holds `count` elements, one run of bytes (checked).
                 let bytes = raw_mut(b.ptr, b.bytes());
                 return done(coll::direct::bcast(w, c, p.tag(), bytes, root));
@@ -141,7 +141,7 @@ pub(super) unsafe fn run<T: Deref<Target = Datatype>>(
                 not_in_place(*send, n, "sendbuf")?;
                 (typed(send.ptr(), n, ty)?, None)
             };
-            if (r.commutative || root == 0) && direct(how, &[&input]) {
+            if (r.commutative || root == 0) && direct(w, how, &[&input]) {
                 // SAFETY: MPI: input readable and the root's output writable for `count`
                 // elements, each one run of bytes (checked); they are the same memory only
                 // for MPI_IN_PLACE, and then the output alone is passed.
@@ -170,7 +170,7 @@ pub(super) unsafe fn run<T: Deref<Target = Datatype>>(
             let ty = arg(ty)?;
             let r = arg(op)?;
             let (input, out) = in_out(*send, *recv, n, ty)?;
-            if direct(how, &[&input, &out]) {
+            if direct(w, how, &[&input, &out]) {
                 // SAFETY: MPI: recvbuf writable and sendbuf readable for `count` elements,
                 // each one run of bytes (checked), distinct unless MPI_IN_PLACE (then the
                 // same pointer: no copy).
@@ -347,9 +347,7 @@ unsafe fn alltoall_direct(
     let (s, r) = (typed(send.ptr(), sn, sty)?, typed(recv.ptr(), rn, rty)?);
     let total = r.bytes();
     let block = total / n;
-    if !(s.contiguous() && r.contiguous() && s.bytes() == total)
-        || block > coll::direct::DIRECT_MAX.min(w.config.eager_limit)
-    {
+    if !(s.contiguous() && r.contiguous() && s.bytes() == total) || block > super::direct_max(w) {
         return Ok(false);
     }
     not_in_place(recv, total, "recvbuf")?;

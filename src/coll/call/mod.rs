@@ -246,11 +246,18 @@ fn launch(w: &World, s: Schedule, how: How) -> Result<Option<CollId>> {
 
 /// Whether a call may run on `coll::direct`: blocking, small, every buffer one run of
 /// bytes.
-fn direct(how: How, bufs: &[&TypedBuf]) -> bool {
+fn direct(w: &World, how: How, bufs: &[&TypedBuf]) -> bool {
     how == How::Block
         && bufs
             .iter()
-            .all(|b| b.contiguous() && b.bytes() <= super::direct::DIRECT_MAX)
+            .all(|b| b.contiguous() && b.bytes() <= direct_max(w))
+}
+
+/// The largest message `coll::direct` may carry: it sends each whole, so no longer than
+/// the schedule sends it uncut (the eager limit, `Plan::with_eager_limit`) — a rank whose
+/// datatype is not contiguous runs the schedule, and both must send the same messages.
+fn direct_max(w: &World) -> usize {
+    super::direct::DIRECT_MAX.min(w.config.eager_limit)
 }
 
 /// MPI_Reduce_local: `inout = input op inout`, no communication.
