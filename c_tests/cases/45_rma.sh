@@ -23,6 +23,7 @@ else
 fi
 _ct_rma rma_dtypes 2 3
 _ct_rma rma_page_edges 2
+_ct_rma rma_swap_sizes 1 2 3
 _ct_rma rma_pscw 2 3 4
 _ct_rma rma_create_race 2 7
 _ct_rma rma_dynamic 1 2 4
@@ -90,7 +91,7 @@ done
 if [ "${CT_IMPL:-railmpi}" = railmpi ]; then
     for _ct_env in RAILMPI_RMA_ATOMICS=helper RAILMPI_RMA_TRANSFER=helper RAILMPI_RMA_ASYNC_MIN=1; do
         _ct_tag=$(echo "${_ct_env#RAILMPI_RMA_}" | tr 'A-Z=' 'a-z_')
-        for _ct_case in rma_ops:3 rma_dtypes:2 rma_dynamic:2 rma_pscw:3; do
+        for _ct_case in rma_ops:3 rma_dtypes:2 rma_dynamic:2 rma_pscw:3 rma_swap_sizes:2; do
             CASE_EXPECT="^ok ${_ct_case%%:*} " run_case "${_ct_case%%:*}.$_ct_tag.n${_ct_case#*:}" 0 \
                 env "$_ct_env" $MPIEXEC -n "${_ct_case#*:}" "$CT/${_ct_case%%:*}"
         done

@@ -359,6 +359,45 @@ unsafe fn fast_accumulate<I: Int>(
     .flatten()
 }
 
+/// MPI_Compare_and_swap's latency path: a predefined type, a target whose window memory
+/// is mapped here in an open passive epoch (`Window::try_swap`). None: another case, for
+/// the general path, which checks and reports everything.
+///
+/// # Safety
+/// As `compare_and_swap`.
+#[inline]
+unsafe fn fast_swap(
+    addrs: [*const c_void; 3],
+    datatype: MPI_Datatype,
+    rank: c_int,
+    disp: MPI_Aint,
+    win: MPI_Win,
+) -> Option<Result<()>> {
+    let ty = builtin_types::lookup(datatype)?;
+    if addrs.iter().any(|a| a.is_null()) || rank < 0 || disp < 0 {
+        return None;
+    }
+    call::swap_type(ty).ok()?;
+    let host = crate::runtime::world()?;
+    let [origin, compare, result] = addrs.map(|a| a as usize);
+    handles::with_win(win, |w| {
+        // SAFETY: the caller's contract (MPI's: each buffer holds one element).
+        Ok(unsafe {
+            w.try_swap(
+                host,
+                ty.size,
+                origin,
+                compare,
+                result,
+                rank as usize,
+                disp as u64,
+            )
+        })
+    })
+    .ok()
+    .flatten()
+}
+
 /// MPI_Compare_and_swap.
 pub(crate) unsafe fn compare_and_swap(
     origin_addr: *const c_void,
@@ -369,6 +408,15 @@ pub(crate) unsafe fn compare_and_swap(
     target_disp: MPI_Aint,
     win: MPI_Win,
 ) -> Result<()> {
+    if let Some(done) = fast_swap(
+        [origin_addr, compare_addr, result_addr as *const c_void],
+        datatype,
+        target_rank,
+        target_disp,
+        win,
+    ) {
+        return done;
+    }
     let w = shim::world()?;
     let ty = handles::datatype(datatype)?;
     let basic = call::swap_type(&ty)?;

@@ -183,6 +183,70 @@ impl Window {
         }
     }
 
+    /// MPI_Compare_and_swap's latency path: one value of `n` bytes (1, 2, 4 or 8) at
+    /// `origin`, compared with the one at `compare`, swapped into target memory mapped here
+    /// in an open passive epoch, under the accumulate lock as `compare_and_swap` does it
+    /// (word loads and stores, no slices: this call is a few tens of nanoseconds); the old
+    /// value goes to `result`. None: another case, for `compare_and_swap`.
+    ///
+    /// # Safety
+    /// `origin` and `compare` are readable and `result` writable for `n` bytes (MPI's
+    /// contract; `result` may alias either).
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe fn try_swap(
+        &self,
+        host: &dyn RmaHost,
+        n: usize,
+        origin: usize,
+        compare: usize,
+        result: usize,
+        target: usize,
+        disp: u64,
+    ) -> Option<Result<()>> {
+        let t = self.targets_get(target)?;
+        let local = !self.settings.helper_atomics || target == self.comm.rank;
+        if !local || !matches!(n, 1 | 2 | 4 | 8) || !self.passive_open(target) {
+            return None;
+        }
+        let Reach::Mapped { base } = t.reach else {
+            return None;
+        };
+        let off = disp.checked_mul(t.disp_unit)?;
+        if off > t.size || n as u64 > t.size - off {
+            return None;
+        }
+        let cur = base + off as usize;
+        // SAFETY: each address holds n bytes (the caller's contract; `cur` inside the
+        // window, checked); read as n-byte little-endian words, unaligned.
+        let load = |a: usize| unsafe {
+            match n {
+                1 => u64::from(*(a as *const u8)),
+                2 => u64::from((a as *const u16).read_unaligned()),
+                4 => u64::from((a as *const u32).read_unaligned()),
+                _ => (a as *const u64).read_unaligned(),
+            }
+        };
+        // SAFETY: as `load`, writable.
+        let store = |a: usize, v: u64| unsafe {
+            match n {
+                1 => *(a as *mut u8) = v as u8,
+                2 => (a as *mut u16).write_unaligned(v as u16),
+                4 => (a as *mut u32).write_unaligned(v as u32),
+                _ => (a as *mut u64).write_unaligned(v),
+            }
+        };
+        let (new, expected) = (load(origin), load(compare));
+        Some(self.with_acc_lock(host, t, || {
+            let old = load(cur);
+            if old == expected {
+                store(cur, new);
+            }
+            store(result, old);
+            Ok(())
+        }))
+    }
+
     /// The accumulate family's latency path: `n` bytes of basic type `basic` at `local`
     /// combined by `op` into target memory mapped here, the old contents copied to `result`
     /// first where given (MPI_Get_accumulate, MPI_Fetch_and_op), in an open passive epoch,
