@@ -209,14 +209,7 @@ impl Window {
         if !local || !matches!(n, 1 | 2 | 4 | 8) || !self.passive_open(target) {
             return None;
         }
-        let Reach::Mapped { base } = t.reach else {
-            return None;
-        };
-        let off = disp.checked_mul(t.disp_unit)?;
-        if off > t.size || n as u64 > t.size - off {
-            return None;
-        }
-        let cur = base + off as usize;
+        let cur = mapped_at(t, disp, n)?;
         // SAFETY: each address holds n bytes (the caller's contract; `cur` inside the
         // window, checked); read as n-byte little-endian words, unaligned.
         let load = |a: usize| unsafe {
@@ -273,14 +266,7 @@ impl Window {
         if n == 0 || !native || !self.passive_open(target) || ops::check(op, basic).is_err() {
             return None;
         }
-        let Reach::Mapped { base } = t.reach else {
-            return None;
-        };
-        let off = disp.checked_mul(t.disp_unit)?;
-        if off > t.size || n as u64 > t.size - off {
-            return None;
-        }
-        let cur = (base + off as usize) as *mut u8;
+        let cur = mapped_at(t, disp, n)? as *mut u8;
         // SAFETY: [off, off + n) is inside the mapped window (checked); the origin and
         // result buffers hold n bytes (the caller's contract); under the accumulate lock.
         Some(self.with_acc_lock(host, t, || unsafe {
@@ -877,6 +863,17 @@ fn write_mapped(p: &Placed, data: &[u8]) {
             p.origin as usize,
         )
     };
+}
+
+/// The address here of `n` bytes at displacement `disp` of target `t`'s window, if it is
+/// mapped here and they lie inside it (None: not mapped, or outside, which the general
+/// paths report).
+fn mapped_at(t: &Target, disp: u64, n: usize) -> Option<usize> {
+    let Reach::Mapped { base } = t.reach else {
+        return None;
+    };
+    let off = disp.checked_mul(t.disp_unit)?;
+    (off <= t.size && n as u64 <= t.size - off).then_some(base + off as usize)
 }
 
 /// A helper descriptor for the placed target side (one contiguous range; a run table is
