@@ -772,6 +772,37 @@ unsafe fn combine_at(
     input: Option<usize>,
     result: Option<usize>,
 ) -> Result<()> {
+    // One 8- or 4-byte integer summed (MPI_Fetch_and_op's common case): word loads and
+    // stores, not the general combine (a third of the call's 40 ns).
+    if let (Some(i), Op::Sum, Basic::I64 | Basic::U64 | Basic::I32 | Basic::U32) =
+        (input, op, basic)
+    {
+        // SAFETY: the caller's contract: n bytes at each address (`result` may alias
+        // `input`, so the input is read before the result is written).
+        unsafe {
+            match n {
+                8 => {
+                    let (c, add) = (cur as *mut u64, (i as *const u64).read_unaligned());
+                    let old = c.read_unaligned();
+                    c.write_unaligned(old.wrapping_add(add));
+                    if let Some(r) = result {
+                        (r as *mut u64).write_unaligned(old);
+                    }
+                    return Ok(());
+                }
+                4 => {
+                    let (c, add) = (cur as *mut u32, (i as *const u32).read_unaligned());
+                    let old = c.read_unaligned();
+                    c.write_unaligned(old.wrapping_add(add));
+                    if let Some(r) = result {
+                        (r as *mut u32).write_unaligned(old);
+                    }
+                    return Ok(());
+                }
+                _ => {}
+            }
+        }
+    }
     if let Some(r) = result {
         // SAFETY: the caller's contract.
         unsafe { std::ptr::copy(cur, r as *mut u8, n) };
@@ -1003,6 +1034,46 @@ unsafe fn copy_runs(src: &[(usize, usize)], dst: &[(u64, usize)], dst_base: usiz
         if dof == dl {
             di += 1;
             dof = 0;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn word_sums_match_the_general_combine_and_fetch_the_old_value() {
+        for (basic, n) in [
+            (Basic::I64, 8),
+            (Basic::U32, 4),
+            (Basic::I32, 4),
+            (Basic::I16, 2),
+        ] {
+            let (a, b) = (0x7fff_ffff_ffff_fff0_u64, 0x25_u64);
+            let mut word = a.to_le_bytes();
+            let add = b.to_le_bytes();
+            let mut old = [0u8; 8];
+            // SAFETY: every pointer has 8 bytes behind it; n <= 8.
+            unsafe {
+                combine_at(
+                    word.as_mut_ptr(),
+                    n,
+                    Op::Sum,
+                    basic,
+                    Some(add.as_ptr() as usize),
+                    Some(old.as_mut_ptr() as usize),
+                )
+            }
+            .unwrap();
+            let mut want = a.to_le_bytes();
+            ops::apply_packed(Op::Sum, basic, &add[..n], &mut want[..n]).unwrap();
+            assert_eq!(word, want, "{basic:?}");
+            assert_eq!(old[..n], a.to_le_bytes()[..n], "{basic:?}");
+            assert!(
+                old[n..].iter().all(|&x| x == 0),
+                "{basic:?}: wrote past the value"
+            );
         }
     }
 }
