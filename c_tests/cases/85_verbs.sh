@@ -183,7 +183,11 @@ _vcase verbs.siw.eager64.rma_dtypes.n3 180 - "env RAILMPI_EAGER_LIMIT=64 $_x -n 
 # heap layout put a window's run across a page).
 _vcase verbs.siw.rma_page_edges.n2 180 '^ok rma_page_edges ' "$_x -n 2 $CT/rma_page_edges"
 # rdma_cm picks the device by address: with rxe0 on the same interface it would take rxe0.
-_vrun siw 'rdma link delete rxe0 || exit 1;' : --siw
+# A connect at once after the delete can fail (CONNECT_ERROR, status -22 or -111: 1 run in
+# 4 of the first case here): wait until rxe0 is gone, then give rdma_cm a moment.
+_vrun siw 'rdma link delete rxe0 || exit 1;
+    for _i in $(seq 50); do rdma link show rxe0/1 >/dev/null 2>&1 || break; sleep 0.2; done
+    sleep 2;' : --siw
 
 # ---- Two guests (two hosts): our mpiexec starts the second guest's proxy through
 # c_tests/vm/remote.sh (the second guest runs c_tests/vm/agent.sh); ranks meet over rxe0
