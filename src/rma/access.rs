@@ -777,30 +777,16 @@ unsafe fn combine_at(
     if let (Some(i), Op::Sum, Basic::I64 | Basic::U64 | Basic::I32 | Basic::U32) =
         (input, op, basic)
     {
-        // SAFETY: the caller's contract: n bytes at each address (`result` may alias
-        // `input`, so the input is read before the result is written).
-        unsafe {
+        // SAFETY: the caller's contract: n bytes at each address.
+        let done = unsafe {
             match n {
-                8 => {
-                    let (c, add) = (cur as *mut u64, (i as *const u64).read_unaligned());
-                    let old = c.read_unaligned();
-                    c.write_unaligned(old.wrapping_add(add));
-                    if let Some(r) = result {
-                        (r as *mut u64).write_unaligned(old);
-                    }
-                    return Ok(());
-                }
-                4 => {
-                    let (c, add) = (cur as *mut u32, (i as *const u32).read_unaligned());
-                    let old = c.read_unaligned();
-                    c.write_unaligned(old.wrapping_add(add));
-                    if let Some(r) = result {
-                        (r as *mut u32).write_unaligned(old);
-                    }
-                    return Ok(());
-                }
-                _ => {}
+                8 => sum_word(cur, i, result, u64::wrapping_add),
+                4 => sum_word(cur, i, result, u32::wrapping_add),
+                _ => false,
             }
+        };
+        if done {
+            return Ok(());
         }
     }
     if let Some(r) = result {
@@ -817,6 +803,29 @@ unsafe fn combine_at(
     };
     ops::apply_packed(op, basic, input, cur)
         .map_err(|_| Error::new(ErrorClass::Op, "operation not defined on the type"))
+}
+
+/// Add the integer at `input` to the one at `cur` (unaligned words of `T`), the old value
+/// to `result`; true, so that the caller's match reads as "done".
+///
+/// # Safety
+/// `size_of::<T>()` bytes at each address; `result` may alias `input` (read first).
+unsafe fn sum_word<T: Copy>(
+    cur: *mut u8,
+    input: usize,
+    result: Option<usize>,
+    add: fn(T, T) -> T,
+) -> bool {
+    // SAFETY: the caller's contract.
+    unsafe {
+        let (c, x) = (cur as *mut T, (input as *const T).read_unaligned());
+        let old = c.read_unaligned();
+        c.write_unaligned(add(old, x));
+        if let Some(r) = result {
+            (r as *mut T).write_unaligned(old);
+        }
+    }
+    true
 }
 
 /// Move `n` bytes between `local` here and `[off, off + n)` of `t`'s window (checked to be
