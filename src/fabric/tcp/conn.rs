@@ -250,22 +250,23 @@ impl Default for Reader {
 
 impl Reader {
     /// Read from `fd` until it has nothing more (or `budget` bytes went by), asking `h`
-    /// where each payload goes and handing it each whole frame. Ok(()) when the socket is
-    /// drained for now (or the budget is spent); nothing read is left unserved, as
-    /// readiness only reports the socket.
+    /// where each payload goes and handing it each whole frame. Ok when the socket is
+    /// drained for now (or the budget is spent): whether any byte came; nothing read is
+    /// left unserved, as readiness only reports the socket.
     pub fn read(
         &mut self,
         fd: RawFd,
         mut budget: usize,
         h: &mut dyn Handler,
-    ) -> Result<(), ReadError> {
+    ) -> Result<bool, ReadError> {
+        let mut any = false;
         if self.buf.is_empty() {
             self.buf = vec![0; STAGE];
         }
         loop {
             self.serve(h)?;
             if budget == 0 {
-                return Ok(());
+                return Ok(any);
             }
             // What is left is part of a header (the body bytes are all served): move it
             // to the front.
@@ -274,11 +275,14 @@ impl Reader {
                 self.hi -= self.lo;
                 self.lo = 0;
             }
-            let mut iov: Vec<libc::iovec> = Vec::with_capacity(IOV + 1);
+            // (Allocated only for a payload read in place: a poll that finds a small
+            // frame or nothing allocates nothing.)
+            let mut iov: Vec<libc::iovec> = Vec::new();
             let mut direct = 0;
             if let Stage::Body { header, sink, done } = &mut self.stage {
                 let left = header.len as usize - *done;
                 if left >= DIRECT {
+                    iov.reserve(IOV + 1);
                     match sink {
                         Sink::Buffer(v) => iov.push(libc::iovec {
                             iov_base: v[*done..].as_mut_ptr() as *mut libc::c_void,
@@ -291,15 +295,22 @@ impl Reader {
                 }
             }
             let room = STAGE - self.hi;
-            iov.push(libc::iovec {
+            let stage = libc::iovec {
                 iov_base: self.buf[self.hi..].as_mut_ptr() as *mut libc::c_void,
                 iov_len: room,
-            });
-            let n = match readv(fd, &iov).map_err(ReadError::Io)? {
-                None => return Ok(()),
+            };
+            let got = if iov.is_empty() {
+                readv(fd, std::slice::from_ref(&stage))
+            } else {
+                iov.push(stage);
+                readv(fd, &iov)
+            };
+            let n = match got.map_err(ReadError::Io)? {
+                None => return Ok(any),
                 Some(0) => return Err(ReadError::Closed),
                 Some(n) => n,
             };
+            any = true;
             budget = budget.saturating_sub(n);
             let to_sink = n.min(direct);
             if let Stage::Body { done, .. } = &mut self.stage {
@@ -309,7 +320,7 @@ impl Reader {
             if n < direct + room {
                 // A short read: the socket is drained for now (it reports new bytes).
                 self.serve(h)?;
-                return Ok(());
+                return Ok(true);
             }
         }
     }

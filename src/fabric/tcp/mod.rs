@@ -89,6 +89,9 @@ impl Default for TcpSettings {
     }
 }
 
+/// iovecs `try_send` keeps on the stack: the header and a message's parts.
+const SEND_IOV: usize = 8;
+
 /// Bytes queued for one peer before `try_send` says "no room" (the engine queues then).
 const OUTBOX_LIMIT: usize = 8 << 20;
 
@@ -800,21 +803,35 @@ impl Rail for TcpRail {
         let head = h.encode();
         let mut written = 0;
         if link.state == LinkState::Up && link.out.is_empty() {
-            // The common case: straight to the socket, no copy.
-            let mut iov = Vec::with_capacity(parts.len() + 1);
-            iov.push(libc::iovec {
-                iov_base: head.as_ptr() as *mut libc::c_void,
-                iov_len: HEADER,
-            });
-            for p in parts.iter().filter(|p| !p.is_empty()) {
-                iov.push(libc::iovec {
-                    iov_base: p.as_ptr() as *mut libc::c_void,
-                    iov_len: p.len(),
-                });
+            // The common case: straight to the socket, no copy (and, for the few parts
+            // a message has, no allocation).
+            let iovec = |b: &[u8]| libc::iovec {
+                iov_base: b.as_ptr() as *mut libc::c_void,
+                iov_len: b.len(),
+            };
+            let parts = parts.iter().filter(|p| !p.is_empty());
+            let mut few = [iovec(&head); SEND_IOV];
+            let mut many = Vec::new();
+            let mut k = 1;
+            for p in parts {
+                if k < SEND_IOV {
+                    few[k] = iovec(p);
+                } else {
+                    if many.is_empty() {
+                        many.extend_from_slice(&few);
+                    }
+                    many.push(iovec(p));
+                }
+                k += 1;
             }
+            let iov = if many.is_empty() {
+                &few[..k]
+            } else {
+                &many[..]
+            };
             // A failed write leaves the frame queued; the progress thread sees the
             // connection fail and reports it.
-            written = conn::writev(link.fd, &iov).unwrap_or(0);
+            written = conn::writev(link.fd, iov).unwrap_or(0);
             if written == HEADER + total {
                 return true;
             }

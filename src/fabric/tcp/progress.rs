@@ -39,6 +39,10 @@ const GOODBYE: Duration = Duration::from_secs(5);
 /// (the longest a message waits for it once the rank stops polling).
 const NAP_MIN: Duration = Duration::from_micros(50);
 const NAP_MAX: Duration = Duration::from_millis(1);
+/// The rank reads up to this many connections directly, not through the poller, and
+/// looks at the poller every `DIRECT_EVERY`th turn anyway.
+const DIRECT_CONNS: usize = 2;
+const DIRECT_EVERY: u32 = 16;
 /// How long a connection attempt may take, and a handshake.
 const DIAL: Duration = Duration::from_secs(10);
 /// How long an unproven connection claiming a rank already connected may stay: its own
@@ -178,6 +182,8 @@ pub struct Progress {
     spare: crate::sys::net::SpareFd,
     /// Accepting is paused until then: no descriptor left, not even the spare.
     accept_paused: Option<Instant>,
+    /// The rank's turns so far (every `DIRECT_EVERY`th looks at the poller).
+    rank_turns: u32,
 }
 
 impl Progress {
@@ -204,6 +210,7 @@ impl Progress {
             warn: RateLimit::new(WARN_BURST, WARN_INTERVAL),
             spare: crate::sys::net::SpareFd::new(),
             accept_paused: None,
+            rank_turns: 0,
         })
     }
 
@@ -280,7 +287,9 @@ impl Progress {
         // reuse).
         let mut ready = std::mem::take(&mut self.ready);
         ready.clear();
-        if timeout != Some(Duration::ZERO) || !self.poll_now(&mut ready) {
+        let polled = timeout == Some(Duration::ZERO)
+            && (self.direct_ready(&mut ready) || self.poll_now(&mut ready));
+        if !polled {
             self.events.clear();
             if let Err(e) = self.s.poller.wait(&mut self.events, timeout) {
                 if e.kind() != std::io::ErrorKind::Interrupted {
@@ -321,6 +330,27 @@ impl Progress {
             }
         }
         self.ready = ready;
+    }
+
+    /// The rank's look at few connections: each read at once (a `readv` that finds
+    /// nothing costs what an `epoll_wait` does, and one that finds a message saves the
+    /// `epoll_wait` before it on the message's path). False, `ready` empty, where the
+    /// poller must look: more connections, a handshake, output waiting for room, paused
+    /// accepts, or every `DIRECT_EVERY`th turn (new connections, the notification).
+    fn direct_ready(&mut self, ready: &mut Vec<(usize, bool, bool)>) -> bool {
+        self.rank_turns = self.rank_turns.wrapping_add(1);
+        if self.rank_turns.is_multiple_of(DIRECT_EVERY) || self.accept_paused.is_some() {
+            return false;
+        }
+        for (i, c) in self.conns.iter().enumerate() {
+            let Some(c) = c else { continue };
+            if c.writable || !matches!(c.stage, Stage::Up { .. }) || ready.len() == DIRECT_CONNS {
+                ready.clear();
+                return false;
+            }
+            ready.push((i + 1, true, false));
+        }
+        true
     }
 
     /// The rank's look at the sockets: one `epoll_wait` that does not block, where the
@@ -739,11 +769,12 @@ impl Progress {
             }
         }
         match r {
-            Ok(()) => {
+            Ok(true) => {
                 // Frames may have been queued for the peer meanwhile (answers, or a
                 // link that just came up).
                 self.flush(i);
             }
+            Ok(false) => {}
             Err(ReadError::Refused(why)) if quiet => {
                 tracing::debug!("tcp rail: {why}");
                 self.close(i);
