@@ -19,6 +19,8 @@
 #   1 host     latency and bandwidth, two ranks on this host over tcp alone:
 #              RAILMPI_RAILS=tcp, UCX_TLS=tcp,self on lo, --mca btl tcp,self (MPICH 5.0.2's
 #              UCX refuses lo: "no route", so n/a there).
+# Beside the 2-host latency table, benchmarks/tcp_floor.c (a TCP ping-pong without MPI,
+# busy polling like the MPIs) gives the kernel's floor, run once per round after them.
 # Implementations alternate run by run (the first rotating); best of BENCH_RUNS runs
 # (default 2) per size: minimum latency, maximum bandwidth and rate.
 # Needs root (namespaces); otherwise only the 1-host tables are made.
@@ -120,6 +122,10 @@ mode_of() { case $1 in bw | msgrate* | rma_*_bw) echo max ;; *) echo min ;; esac
 PROGS=$(for b in $BENCHES; do prog_of "$b"; done | sort -u | tr '\n' ' ')
 # shellcheck disable=SC2086
 bench_build $PROGS
+case " $BENCHES " in *" latency "*)
+    cc -O2 -o "$OUT/tcp_floor" "$ROOT/benchmarks/tcp_floor.c" >"$OUT/tcp_floor.build.log" 2>&1 ||
+        log "tcp_floor: build failed (see $OUT/tcp_floor.build.log); no floor row" ;;
+esac
 
 # run SETUP IMPL BENCH R: run R into $OUT/SETUP.IMPL.BENCH.R (renamed .failed if it fails).
 run() {
@@ -133,6 +139,24 @@ run() {
         log "$setup $impl $bench run $r failed (see $raw.failed)"
         mv "$raw" "$raw.failed"
     fi
+}
+
+# floor R: benchmarks/tcp_floor.c between the two hosts (no MPI: the kernel's floor under
+# every latency column) into $OUT/hosts.floor.R.
+floor() {
+    local r=$1 raw=$OUT/hosts.floor.$1 srv scale
+    [ -x "$OUT/tcp_floor" ] || return 0
+    scale=$(echo " $ARGS " | sed -n 's/.* -i \([^ ]*\) .*/\1/p')
+    log "hosts: tcp_floor run $r"
+    timeout -k 5 "$TMO" "$NETNS" launch 10.77.0.11 "$OUT/tcp_floor" server 10.77.0.11 7399 \
+        -i "${scale:-1}" >/dev/null 2>&1 &
+    srv=$!
+    if ! timeout -k 5 "$TMO" "$NETNS" launch 10.77.0.10 "$OUT/tcp_floor" client 10.77.0.11 \
+        7399 -i "${scale:-1}" >"$raw" 2>&1 </dev/null; then
+        log "hosts: tcp_floor run $r failed (see $raw.failed)"
+        mv "$raw" "$raw.failed"
+    fi
+    wait "$srv"
 }
 
 # table SETUP BENCH TITLE [SIZES...]: one column per implementation (all sizes seen when
@@ -184,6 +208,7 @@ for ((r = 1; r <= RUNS; r++)); do
             for ((k = 0; k < ${#ORDER[@]}; k++)); do
                 run "$setup" "${ORDER[$(((k + r - 1) % ${#ORDER[@]}))]}" "$bench" "$r"
             done
+            [ "$setup.$bench" = hosts.latency ] && floor "$r"
         done
     done
 done
@@ -216,7 +241,14 @@ title() {
         esac
         for bench in $BENCHES; do
             case $setup.$bench in
-                *.latency) table "$setup" latency "$what: $(title latency)" 8 1024 16384 65536 262144 1048576 ;;
+                *.latency)
+                    table "$setup" latency "$what: $(title latency)" 8 1024 16384 65536 262144 1048576
+                    if [ "$setup" = hosts ] && ls "$OUT"/hosts.floor.[0-9]* >/dev/null 2>&1; then
+                        echo "# $what: TCP ping-pong without MPI (benchmarks/tcp_floor.c), the kernel's floor under every column above (us)"
+                        bench_best min "$OUT"/hosts.floor.[0-9]*
+                        echo
+                    fi
+                    ;;
                 *.bw) table "$setup" bw "$what: $(title bw)" 8 1024 65536 262144 1048576 4194304 ;;
                 hosts.*) table "$setup" "$bench" "$what: $(title "$bench")" ;;
             esac
