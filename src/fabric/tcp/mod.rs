@@ -809,25 +809,19 @@ impl Rail for TcpRail {
                 iov_base: b.as_ptr() as *mut libc::c_void,
                 iov_len: b.len(),
             };
-            let parts = parts.iter().filter(|p| !p.is_empty());
             let mut few = [iovec(&head); SEND_IOV];
             let mut many = Vec::new();
-            let mut k = 1;
-            for p in parts {
-                if k < SEND_IOV {
+            let iov: &[libc::iovec] = if parts.len() < SEND_IOV {
+                let mut k = 1;
+                for p in parts.iter().filter(|p| !p.is_empty()) {
                     few[k] = iovec(p);
-                } else {
-                    if many.is_empty() {
-                        many.extend_from_slice(&few);
-                    }
-                    many.push(iovec(p));
+                    k += 1;
                 }
-                k += 1;
-            }
-            let iov = if many.is_empty() {
                 &few[..k]
             } else {
-                &many[..]
+                many.push(iovec(&head));
+                many.extend(parts.iter().filter(|p| !p.is_empty()).map(|p| iovec(p)));
+                &many
             };
             // A failed write leaves the frame queued; the progress thread sees the
             // connection fail and reports it.
