@@ -400,7 +400,12 @@ impl Progress {
                     return t;
                 }
                 if events > 0 {
+                    // Work is arriving: look again at once. (With no spins, as when ranks
+                    // outnumber cores, a yield here handed the core to a peer with nothing
+                    // to do in the middle of a burst: 2 pairs on 2 cores, a 64-message
+                    // window, 4.5 switches per window instead of 2.)
                     idle = 0;
+                    continue;
                 }
             }
             idle = idle.saturating_add(1);
